@@ -1,0 +1,78 @@
+// Command eligo is the Eligo rules service and its tools in one binary.
+//
+// Each subcommand lives in its own file of this package and is listed once in
+// the commands table below, so `eligo help` and the dispatcher cannot drift.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"syscall"
+)
+
+// command is one subcommand: a one-line summary for `eligo help` and the
+// function that runs it. run returns an error to print and exit non-zero;
+// errSilentFailure exits non-zero without printing (the command already
+// reported what went wrong).
+type command struct {
+	summary string
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+}
+
+// errSilentFailure makes main exit with status 1 without printing anything
+// more: the command has already written its own report (for example failing
+// test cases).
+var errSilentFailure = errors.New("failed")
+
+// commands lists every subcommand. Add a new one here and in its own file.
+func commands() map[string]command {
+	return map[string]command{}
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run dispatches args to a subcommand and returns the process exit code.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	cmds := commands()
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		usage(stdout, cmds)
+		return 0
+	}
+	cmd, ok := cmds[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "eligo: unknown command %q\n\n", args[0])
+		usage(stderr, cmds)
+		return 2
+	}
+	if err := cmd.run(ctx, args[1:], stdout, stderr); err != nil {
+		if !errors.Is(err, errSilentFailure) {
+			fmt.Fprintf(stderr, "eligo %s: %v\n", args[0], err)
+		}
+		return 1
+	}
+	return 0
+}
+
+func usage(w io.Writer, cmds map[string]command) {
+	fmt.Fprintln(w, "usage: eligo <command> [arguments]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "commands:")
+	names := make([]string, 0, len(cmds))
+	for name := range cmds {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", name, cmds[name].summary)
+	}
+}
