@@ -1,0 +1,285 @@
+package engine
+
+// This file holds the compiled intermediate representation (IR): the typed,
+// resolved form of a ruleset that evaluation, the solver, the graph and the
+// digest all read. The types are plain exported structs so that other
+// packages can walk them without going through the evaluator. Their JSON
+// form is the spec's display.expr and is what ContentDigest hashes, so any
+// change to a JSON tag here changes every published digest.
+
+// Sort is the static type of a field, a constant or an expression. Its
+// string form is the spec's field_type / const sort spelling.
+type Sort uint8
+
+// The sorts of the language. SortInvalid marks an expression the checker
+// rejected; it never appears in a compiled Ruleset.
+const (
+	SortInvalid Sort = iota
+	SortInt
+	SortDecimal
+	SortBool
+	SortEnum
+	SortDate
+)
+
+var sortNames = [...]string{"invalid", "int", "decimal", "bool", "enum", "date"}
+
+// String returns the wire spelling: int, decimal, bool, enum or date.
+func (s Sort) String() string {
+	if int(s) < len(sortNames) {
+		return sortNames[s]
+	}
+	return "invalid"
+}
+
+// Numeric reports whether values of the sort take part in arithmetic
+// (int and decimal mix freely).
+func (s Sort) Numeric() bool { return s == SortInt || s == SortDecimal }
+
+// ExprKind tells which of the three display.expr node shapes (plus the
+// outcome's group reference) an Expr is.
+type ExprKind uint8
+
+// Expression node kinds.
+const (
+	// ExprOp is an operator or call applied to Args.
+	ExprOp ExprKind = iota + 1
+	// ExprField reads the field named Key, held in input slot Slot.
+	ExprField
+	// ExprConst is the literal Const of sort Sort.
+	ExprConst
+	// ExprGroup reads the status of group Key (index Slot); it appears only
+	// in Ruleset.Outcome.
+	ExprGroup
+)
+
+// Operator names an operation of an ExprOp node. The string is what
+// display.expr shows as "operator".
+type Operator string
+
+// The operators of the language. In and NotIn take the tested value first
+// and the listed constants after it. Neg is unary minus. Default is `??`:
+// Args[0] is the field, Args[1] the default.
+const (
+	OpAnd           Operator = "and"
+	OpOr            Operator = "or"
+	OpNot           Operator = "not"
+	OpEq            Operator = "=="
+	OpNe            Operator = "!="
+	OpLt            Operator = "<"
+	OpLe            Operator = "<="
+	OpGt            Operator = ">"
+	OpGe            Operator = ">="
+	OpIn            Operator = "in"
+	OpNotIn         Operator = "not in"
+	OpAdd           Operator = "+"
+	OpSub           Operator = "-"
+	OpMul           Operator = "*"
+	OpNeg           Operator = "neg"
+	OpMin           Operator = "min"
+	OpMax           Operator = "max"
+	OpYearsBetween  Operator = "years_between"
+	OpMonthsBetween Operator = "months_between"
+	OpDaysBetween   Operator = "days_between"
+	OpDecisionDate  Operator = "decision_date"
+	OpPresent       Operator = "present"
+	OpAbsent        Operator = "absent"
+	OpDefault       Operator = "??"
+)
+
+// Expr is one node of a compiled expression. Which members are meaningful
+// depends on Kind:
+//
+//   - ExprOp: Op and Args.
+//   - ExprField: Key (the field id) and Slot (its index in Ruleset.Fields and
+//     in the evaluator's input slots).
+//   - ExprConst: Const, and FieldContext when the constant is compared with
+//     or defaults a field (empty otherwise; JSON null). For an enum
+//     constant Enum is the listed value (Const.Num is its index).
+//   - ExprGroup: Key (the group id) and Slot (its index in Ruleset.Groups).
+//
+// Sort is the node's static type in every case. MarshalJSON writes the
+// display.expr shape (see json.go).
+type Expr struct {
+	Kind         ExprKind
+	Sort         Sort
+	Op           Operator
+	Args         []*Expr
+	Key          string
+	Slot         int
+	Const        Value
+	Enum         string
+	FieldContext string
+}
+
+// Value is one runtime value: an answer, a constant or an intermediate
+// result. Its meaning depends on the static sort it belongs to:
+//
+//   - int and decimal: Num / 10^Scale, exact (Scale is 0 for an int);
+//   - bool: Num is 0 or 1;
+//   - enum: Num is the index into the field's EnumValues;
+//   - date: Num is the proleptic Gregorian ordinal, 0001-01-01 being 1.
+//
+// Known is false for an unanswered field and for anything computed from
+// one (Kleene's third value). The zero Value is unknown.
+type Value struct {
+	Num   int64
+	Scale uint8
+	Known bool
+}
+
+// Ruleset is a compiled ruleset: everything evaluation needs, resolved and
+// type-checked, plus the descriptive text the API publishes. Build one with
+// Compile; it is immutable afterwards and safe for concurrent use.
+type Ruleset struct {
+	// Slug is the `ruleset "<slug>"` header, or empty when the file has none.
+	Slug string `json:"slug"`
+	// SectionID is the required `section <id>` header.
+	SectionID string `json:"section_id"`
+	// Name is the `name` header; when absent, the section id title-cased
+	// ("fmla_employee" becomes "Fmla Employee").
+	Name string `json:"name"`
+	// Description is the `description` header, or empty.
+	Description string `json:"description"`
+	// Sources are the declared sources in declaration order.
+	Sources []Source `json:"sources"`
+	// Fields are the declared fields in declaration order; Fields[i] is
+	// input slot i.
+	Fields []Field `json:"fields"`
+	// Groups are the declared groups in declaration order.
+	Groups []Group `json:"groups"`
+	// Outcome combines groups (ExprGroup leaves) with and, or and not. When
+	// the file has no outcome line it is every group joined with "and".
+	Outcome *Expr `json:"outcome"`
+	// ReadsDecisionDate is true when some criterion calls decision_date();
+	// decisions of such a ruleset depend on the date and are cached per date.
+	ReadsDecisionDate bool `json:"reads_decision_date"`
+
+	digest   string
+	prog     program
+	criteria []criterionRef
+}
+
+// Source is a declared source a criterion or note can cite.
+type Source struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	// URL is the address of the cited text; empty when Artefact is set.
+	URL string `json:"url,omitempty"`
+	// Artefact is a project file locator (a v2 reference); empty when URL
+	// is set.
+	Artefact string `json:"artefact,omitempty"`
+	// Licence is the licence the text is published under; never empty.
+	Licence string `json:"licence"`
+}
+
+// Field is a declared input, in the shape of the spec's schema Field.
+type Field struct {
+	// ID is the dotted `<group>.<name>` field id.
+	ID string `json:"field_id"`
+	// Type is the field's sort; its String is the spec's field_type.
+	Type Sort `json:"field_type"`
+	// Question is the text to ask the applicant, or empty.
+	Question string `json:"question,omitempty"`
+	// Description says what the field means, or empty.
+	Description string `json:"description,omitempty"`
+	// Weight is the question-ordering hint (default 1; higher asks later).
+	Weight int `json:"weight"`
+	// EnumValues lists the allowed values of an enum field in display
+	// order; nil for other types.
+	EnumValues []string `json:"enum_values"`
+	// Notes are the `why` and `legal_background` notes, texts already
+	// prefixed "WHY: " or "LEGAL BACKGROUND: ".
+	Notes []Note `json:"notes"`
+	// Widget is the x_ui_widget override ("free_text") or empty.
+	Widget string `json:"x_ui_widget,omitempty"`
+}
+
+// Note is a FieldNote of the spec.
+type Note struct {
+	Text     string       `json:"note_text"`
+	Source   string       `json:"source"`
+	Metadata NoteMetadata `json:"metadata"`
+}
+
+// NoteMetadata says what kind of note it is ("why" or "legal_background")
+// and which section (the ruleset's section id) it belongs to.
+type NoteMetadata struct {
+	Type    string `json:"type"`
+	Section string `json:"section"`
+}
+
+// GroupKind is how a group combines its criteria.
+type GroupKind string
+
+// Group kinds: all criteria must hold, or at least one alternative.
+const (
+	GroupAll GroupKind = "all"
+	GroupAny GroupKind = "any"
+)
+
+// Group is a named set of criteria combined by Kind.
+type Group struct {
+	ID       string      `json:"id"`
+	Kind     GroupKind   `json:"kind"`
+	Title    string      `json:"title"`
+	Criteria []Criterion `json:"criteria"`
+}
+
+// Criterion is one condition of the law.
+type Criterion struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	// Discretionary marks a condition an official decides; such a criterion
+	// has no Expr and is always pending.
+	Discretionary bool `json:"discretionary"`
+	// Expr is the compiled bool expression; nil when Discretionary.
+	Expr *Expr `json:"expr"`
+	// Citations are the quotes the criterion rests on (at least one).
+	Citations []Citation `json:"citations"`
+	// Fields are the ids of the fields Expr reads, in declaration order.
+	Fields []string `json:"fields"`
+	// Slots are the input slots of Fields, in the same order.
+	Slots []int `json:"-"`
+	// Text is Expr printed canonically in the rules language, for traces
+	// and messages. It is derived from Expr and so not hashed.
+	Text string `json:"-"`
+}
+
+// Citation is an exact quote from a declared source.
+type Citation struct {
+	Source string `json:"source"`
+	Quote  string `json:"quote"`
+}
+
+// criterionRef locates a criterion by group and position for the flat
+// per-criterion arrays of a Result.
+type criterionRef struct {
+	group, index int
+}
+
+// NumCriteria returns the number of criteria over all groups; a Result's
+// Criteria slice has this length, in group then declaration order.
+func (r *Ruleset) NumCriteria() int { return len(r.criteria) }
+
+// CriterionAt returns the i-th criterion in group then declaration order
+// and the index of its group.
+func (r *Ruleset) CriterionAt(i int) (*Criterion, int) {
+	ref := r.criteria[i]
+	return &r.Groups[ref.group].Criteria[ref.index], ref.group
+}
+
+// ContentDigest returns "sha256:" followed by the hex SHA-256 of the RFC
+// 8785 canonical JSON of the compiled ruleset. Comments and layout never
+// change it; any change in meaning or published text does.
+func (r *Ruleset) ContentDigest() string { return r.digest }
+
+// FieldIndex returns the slot of the field id, or -1 when it is not declared.
+func (r *Ruleset) FieldIndex(id string) int {
+	for i := range r.Fields {
+		if r.Fields[i].ID == id {
+			return i
+		}
+	}
+	return -1
+}
