@@ -1,4 +1,493 @@
 package engine
 
+import "time"
+
+// The evaluator walks a flat program: every expression node of every
+// criterion (and the outcome) compiled into one slice of instructions whose
+// operands are indexes, field reads already resolved to input slots and
+// constants already decoded. Evaluating a criterion is a recursive switch
+// over that slice, with no allocation and no map lookups.
+
+type opcode uint8
+
+const (
+	opConst opcode = iota
+	opField
+	opGroup
+	opAnd
+	opOr
+	opNot
+	opEq
+	opNe
+	opLt
+	opLe
+	opGt
+	opGe
+	opIn
+	opNotIn
+	opAdd
+	opSub
+	opMul
+	opNeg
+	opMin
+	opMax
+	opYears
+	opMonths
+	opDays
+	opDecisionDate
+	opPresent
+	opAbsent
+	opDefault
+)
+
+var opcodes = map[Operator]opcode{
+	OpAnd: opAnd, OpOr: opOr, OpNot: opNot, OpEq: opEq, OpNe: opNe, OpLt: opLt,
+	OpLe: opLe, OpGt: opGt, OpGe: opGe, OpIn: opIn, OpNotIn: opNotIn, OpAdd: opAdd,
+	OpSub: opSub, OpMul: opMul, OpNeg: opNeg, OpMin: opMin, OpMax: opMax,
+	OpYearsBetween: opYears, OpMonthsBetween: opMonths, OpDaysBetween: opDays,
+	OpDecisionDate: opDecisionDate, OpPresent: opPresent, OpAbsent: opAbsent,
+	OpDefault: opDefault,
+}
+
+// inst is one instruction. For operators, kids[a:a+n] are the operand
+// instructions; for opField and opGroup, a is the slot; for opConst, k is
+// the value.
+type inst struct {
+	op opcode
+	a  int32
+	n  int32
+	k  Value
+}
+
 // program is the flat form of a ruleset's expressions that evaluation walks.
-type program struct{}
+type program struct {
+	code []inst
+	kids []int32
+	// roots[i] is the instruction of criterion i (group then declaration
+	// order), or -1 for a discretionary criterion.
+	roots []int32
+	// groupOf[i] is the group of criterion i.
+	groupOf []int32
+	outcome int32
+	// evaluated is the number of distinct fields some criterion reads.
+	evaluated int
+}
+
+func buildProgram(r *Ruleset) program {
+	var p program
+	reads := make([]bool, len(r.Fields))
+	for i := range r.criteria {
+		c, g := r.CriterionAt(i)
+		p.groupOf = append(p.groupOf, int32(g))
+		if c.Expr == nil {
+			p.roots = append(p.roots, -1)
+			continue
+		}
+		p.roots = append(p.roots, p.emit(c.Expr))
+		for _, s := range c.Slots {
+			reads[s] = true
+		}
+	}
+	p.outcome = -1
+	if r.Outcome != nil {
+		p.outcome = p.emit(r.Outcome)
+	}
+	for _, b := range reads {
+		if b {
+			p.evaluated++
+		}
+	}
+	return p
+}
+
+func (p *program) emit(e *Expr) int32 {
+	var in inst
+	switch e.Kind {
+	case ExprConst:
+		in = inst{op: opConst, k: e.Const}
+	case ExprField:
+		in = inst{op: opField, a: int32(e.Slot)}
+	case ExprGroup:
+		in = inst{op: opGroup, a: int32(e.Slot)}
+	default:
+		ids := make([]int32, len(e.Args))
+		for i, a := range e.Args {
+			ids[i] = p.emit(a)
+		}
+		in = inst{op: opcodes[e.Op], a: int32(len(p.kids)), n: int32(len(ids))}
+		p.kids = append(p.kids, ids...)
+	}
+	p.code = append(p.code, in)
+	return int32(len(p.code) - 1)
+}
+
+// Status is the state of a criterion or group.
+type Status uint8
+
+// Criterion and group statuses. The zero Status is pending.
+const (
+	Pending Status = iota
+	Satisfied
+	NotSatisfied
+)
+
+var statusNames = [...]string{"pending", "satisfied", "not_satisfied"}
+
+// String returns satisfied, not_satisfied or pending.
+func (s Status) String() string { return statusNames[s] }
+
+// MarshalText writes the wire spelling.
+func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+func statusOf(v Value) Status {
+	switch {
+	case !v.Known:
+		return Pending
+	case v.Num != 0:
+		return Satisfied
+	}
+	return NotSatisfied
+}
+
+// Outcome is the decision.
+type Outcome uint8
+
+// Decision outcomes. The zero Outcome is undetermined.
+const (
+	Undetermined Outcome = iota
+	Eligible
+	NotEligible
+)
+
+var outcomeNames = [...]string{"undetermined", "eligible", "not_eligible"}
+
+// String returns eligible, not_eligible or undetermined.
+func (o Outcome) String() string { return outcomeNames[o] }
+
+// MarshalText writes the wire spelling.
+func (o Outcome) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
+
+// Options tune one evaluation.
+type Options struct {
+	// DecisionDate is the ordinal date decision_date() reads (see
+	// DateOrdinal, ParseDate). Zero means today's UTC date, read only when
+	// the ruleset uses decision_date(); pass it explicitly for replays and
+	// tests so decisions never depend on the day they run.
+	DecisionDate int64
+	// Trace adds Result.Trace (a second pass; the plain path pays nothing).
+	Trace bool
+	// Explanation adds Result.Explanation (likewise a second pass).
+	Explanation bool
+}
+
+// Result is one decision. Slices are indexed like the ruleset: Criteria in
+// group then declaration order (see Ruleset.CriterionAt), Groups like
+// Ruleset.Groups.
+type Result struct {
+	Outcome  Outcome
+	Criteria []Status
+	Groups   []Status
+	// MissingFields are unanswered fields that some pending criterion
+	// reads, in declaration order. Advisory.
+	MissingFields []string
+	// FieldErrors are inputs that could not be applied (from conversion,
+	// or an arithmetic overflow at evaluation); any entry makes the
+	// outcome undetermined.
+	FieldErrors []FieldError
+	// FieldsProvided counts the non-null keys of field_values.
+	FieldsProvided int
+	// FieldsEvaluated counts the distinct fields the criteria read.
+	FieldsEvaluated int
+	// DecisionDate is the ordinal the evaluation used for decision_date(),
+	// or 0 when the ruleset does not read it.
+	DecisionDate int64
+	// Trace and Explanation are set only when Options asked for them.
+	Trace       *Trace
+	Explanation *Explanation
+
+	missing []bool
+}
+
+// Evaluate decides in against the ruleset. It never fails: problems with
+// the inputs are field errors and make the outcome undetermined.
+func (r *Ruleset) Evaluate(in *Inputs, opts Options) *Result {
+	res := &Result{}
+	r.EvaluateInto(in, opts, res)
+	return res
+}
+
+// EvaluateInto is Evaluate writing into res, reusing its slices: with a
+// reused Result and no trace or explanation it does not allocate.
+func (r *Ruleset) EvaluateInto(in *Inputs, opts Options, res *Result) {
+	p := &r.prog
+	nc, ng := len(p.roots), len(r.Groups)
+	res.Criteria = resize(res.Criteria, nc)
+	res.Groups = resize(res.Groups, ng)
+	res.missing = resize(res.missing, len(r.Fields))
+	res.MissingFields = res.MissingFields[:0]
+	res.FieldErrors = append(res.FieldErrors[:0], in.FieldErrors...)
+	res.FieldsProvided = in.Provided
+	res.FieldsEvaluated = p.evaluated
+	res.Trace, res.Explanation = nil, nil
+	res.DecisionDate = 0
+	m := machine{p: p, inputs: in.Values}
+	if r.ReadsDecisionDate {
+		d := opts.DecisionDate
+		if d == 0 {
+			y, mo, dd := time.Now().UTC().Date()
+			d = DateOrdinal(y, int(mo), dd)
+		}
+		res.DecisionDate = d
+		m.date = Value{Num: d, Known: true}
+	}
+	for i := range res.Groups {
+		res.Groups[i] = Pending
+	}
+	// Each group collects which statuses its criteria have; its own status
+	// follows from that set.
+	satisfied := m.flags[:0]
+	if ng > len(m.flags) {
+		satisfied = make([]uint8, 0, ng)
+	}
+	satisfied = satisfied[:ng]
+	for i := range satisfied {
+		satisfied[i] = 0
+	}
+	const anySat, anyNot, anyPending = 1, 2, 4
+	for i, root := range p.roots {
+		st := Pending
+		if root >= 0 {
+			m.overflow = false
+			st = statusOf(m.eval(root))
+			if m.overflow {
+				c, _ := r.CriterionAt(i)
+				res.FieldErrors = append(res.FieldErrors, overflowError(c))
+			}
+		}
+		res.Criteria[i] = st
+		g := p.groupOf[i]
+		switch st {
+		case Satisfied:
+			satisfied[g] |= anySat
+		case NotSatisfied:
+			satisfied[g] |= anyNot
+		default:
+			satisfied[g] |= anyPending
+			if root >= 0 {
+				c, _ := r.CriterionAt(i)
+				for _, s := range c.Slots {
+					if !in.Values[s].Known {
+						res.missing[s] = true
+					}
+				}
+			}
+		}
+	}
+	for g := range r.Groups {
+		f := satisfied[g]
+		if r.Groups[g].Kind == GroupAll {
+			switch {
+			case f&anyNot != 0:
+				res.Groups[g] = NotSatisfied
+			case f&anyPending != 0:
+				res.Groups[g] = Pending
+			default:
+				res.Groups[g] = Satisfied
+			}
+		} else {
+			switch {
+			case f&anySat != 0:
+				res.Groups[g] = Satisfied
+			case f&anyPending != 0:
+				res.Groups[g] = Pending
+			default:
+				res.Groups[g] = NotSatisfied
+			}
+		}
+	}
+	for s, miss := range res.missing {
+		if miss {
+			res.MissingFields = append(res.MissingFields, r.Fields[s].ID)
+		}
+	}
+	res.Outcome = Undetermined
+	if p.outcome >= 0 && len(res.FieldErrors) == 0 {
+		m.groups = res.Groups
+		switch statusOf(m.eval(p.outcome)) {
+		case Satisfied:
+			res.Outcome = Eligible
+		case NotSatisfied:
+			res.Outcome = NotEligible
+		}
+	}
+	if opts.Trace {
+		res.Trace = r.trace(in, res)
+	}
+	if opts.Explanation {
+		res.Explanation = r.explain(in, res)
+	}
+}
+
+func overflowError(c *Criterion) FieldError {
+	field := ""
+	if len(c.Fields) > 0 {
+		field = c.Fields[0]
+	}
+	return FieldError{Field: field, Message: "criterion " + c.ID + ": the arithmetic on this answer overflows (more than 18 significant digits)"}
+}
+
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	var zero T
+	for i := range s {
+		s[i] = zero
+	}
+	return s
+}
+
+// machine is the state of one evaluation.
+type machine struct {
+	p        *program
+	inputs   []Value
+	groups   []Status
+	date     Value
+	overflow bool
+	flags    [64]uint8
+}
+
+func (m *machine) eval(i int32) Value {
+	in := &m.p.code[i]
+	switch in.op {
+	case opConst:
+		return in.k
+	case opField:
+		return m.inputs[in.a]
+	case opGroup:
+		switch m.groups[in.a] {
+		case Satisfied:
+			return BoolValue(true)
+		case NotSatisfied:
+			return BoolValue(false)
+		}
+		return Value{}
+	case opDecisionDate:
+		return m.date
+	case opPresent:
+		return BoolValue(m.inputs[m.p.code[m.p.kids[in.a]].a].Known)
+	case opAbsent:
+		return BoolValue(!m.inputs[m.p.code[m.p.kids[in.a]].a].Known)
+	}
+	kids := m.p.kids[in.a : in.a+in.n]
+	switch in.op {
+	case opAnd, opOr:
+		// Kleene: a false side decides and, a true side decides or, even
+		// when another side is unknown; evaluation stops at the first
+		// deciding side.
+		decides := in.op == opOr
+		unknown := false
+		for _, k := range kids {
+			v := m.eval(k)
+			if !v.Known {
+				unknown = true
+				continue
+			}
+			if (v.Num != 0) == decides {
+				return BoolValue(decides)
+			}
+		}
+		if unknown {
+			return Value{}
+		}
+		return BoolValue(!decides)
+	case opNot:
+		v := m.eval(kids[0])
+		if !v.Known {
+			return v
+		}
+		return BoolValue(v.Num == 0)
+	case opDefault:
+		if v := m.eval(kids[0]); v.Known {
+			return v
+		}
+		return m.eval(kids[1])
+	case opIn, opNotIn:
+		x := m.eval(kids[0])
+		if !x.Known {
+			return x
+		}
+		found := false
+		for _, k := range kids[1:] {
+			if cmpNum(x, m.eval(k)) == 0 {
+				found = true
+				break
+			}
+		}
+		return BoolValue(found == (in.op == opIn))
+	case opNeg:
+		x := m.eval(kids[0])
+		if !x.Known {
+			return x
+		}
+		v, ok := negNum(x)
+		return m.checked(v, ok)
+	case opMin, opMax:
+		best := m.eval(kids[0])
+		for _, k := range kids[1:] {
+			v := m.eval(k)
+			if !v.Known || !best.Known {
+				best = Value{}
+				continue
+			}
+			if c := cmpNum(v, best); c < 0 && in.op == opMin || c > 0 && in.op == opMax {
+				best = v
+			}
+		}
+		return best
+	}
+	x, y := m.eval(kids[0]), m.eval(kids[1])
+	if !x.Known || !y.Known {
+		return Value{}
+	}
+	switch in.op {
+	case opEq:
+		return BoolValue(cmpNum(x, y) == 0)
+	case opNe:
+		return BoolValue(cmpNum(x, y) != 0)
+	case opLt:
+		return BoolValue(cmpNum(x, y) < 0)
+	case opLe:
+		return BoolValue(cmpNum(x, y) <= 0)
+	case opGt:
+		return BoolValue(cmpNum(x, y) > 0)
+	case opGe:
+		return BoolValue(cmpNum(x, y) >= 0)
+	case opAdd:
+		return m.checked(addNum(x, y))
+	case opSub:
+		ny, ok := negNum(y)
+		if !ok {
+			return m.checked(ny, false)
+		}
+		return m.checked(addNum(x, ny))
+	case opMul:
+		return m.checked(mulNum(x, y))
+	case opYears:
+		return IntValue(yearsBetween(x.Num, y.Num))
+	case opMonths:
+		return IntValue(monthsBetween(x.Num, y.Num))
+	case opDays:
+		return IntValue(y.Num - x.Num)
+	}
+	return Value{}
+}
+
+func (m *machine) checked(v Value, ok bool) Value {
+	if !ok {
+		m.overflow = true
+		return Value{}
+	}
+	return v
+}

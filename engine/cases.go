@@ -1,0 +1,156 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+)
+
+// Case is one test case, the shape casebank/README.md and the API's project
+// test cases use.
+type Case struct {
+	Name            string          `json:"name"`
+	FieldValues     json.RawMessage `json:"field_values"`
+	ExpectedOutcome string          `json:"expected_outcome"`
+	// DecisionDate ("YYYY-MM-DD") is what decision_date() reads; required
+	// when the ruleset reads it, so cases never depend on the day they run.
+	DecisionDate string        `json:"decision_date,omitempty"`
+	Expectations *Expectations `json:"expectations,omitempty"`
+}
+
+// Expectations are optional finer checks; each member is checked when
+// present.
+type Expectations struct {
+	// Criteria and Groups map ids to satisfied, not_satisfied or pending.
+	Criteria map[string]string `json:"criteria,omitempty"`
+	Groups   map[string]string `json:"groups,omitempty"`
+	// FieldErrors, when present (even empty), lists exactly the field ids
+	// reported as field errors.
+	FieldErrors *[]string `json:"field_errors,omitempty"`
+	// MissingFields must all be among the missing fields.
+	MissingFields []string `json:"missing_fields,omitempty"`
+}
+
+// CaseResult is the verdict on one case.
+type CaseResult struct {
+	Name string
+	Pass bool
+	// Mismatches say, one sentence each, what differed from the case.
+	Mismatches []string
+	// FailingCriteria are the criteria that kept the decision from being
+	// eligible (not satisfied or pending, in groups that are not satisfied),
+	// plus any criterion whose expectation failed.
+	FailingCriteria []string
+	// Result is the decision, with trace and explanation.
+	Result *Result
+}
+
+// RunCase evaluates a case and compares the decision with what it expects.
+func (r *Ruleset) RunCase(c Case) CaseResult {
+	cr := CaseResult{Name: c.Name}
+	fail := func(format string, args ...any) {
+		cr.Mismatches = append(cr.Mismatches, fmt.Sprintf(format, args...))
+	}
+	var opts Options
+	opts.Trace, opts.Explanation = true, true
+	if c.DecisionDate != "" {
+		d, ok := ParseDate(c.DecisionDate)
+		if !ok {
+			fail("decision_date %q is not a YYYY-MM-DD date", c.DecisionDate)
+			return cr
+		}
+		opts.DecisionDate = d
+	} else if r.ReadsDecisionDate {
+		fail("the ruleset reads decision_date(), so the case needs a decision_date")
+		return cr
+	}
+	if len(c.FieldValues) == 0 {
+		c.FieldValues = json.RawMessage("{}")
+	}
+	in, err := r.Convert(c.FieldValues)
+	if err != nil {
+		fail("field_values: %v", err)
+		return cr
+	}
+	res := r.Evaluate(in, opts)
+	cr.Result = res
+	if res.Outcome.String() != c.ExpectedOutcome {
+		fail("expected %s, got %s", c.ExpectedOutcome, res.Outcome)
+	}
+	if res.Outcome.String() != c.ExpectedOutcome {
+		idx := 0
+		for g := range r.Groups {
+			for ci := range r.Groups[g].Criteria {
+				if res.Groups[g] != Satisfied && res.Criteria[idx] != Satisfied {
+					cr.FailingCriteria = append(cr.FailingCriteria, r.Groups[g].Criteria[ci].ID)
+				}
+				idx++
+			}
+		}
+	}
+	if x := c.Expectations; x != nil {
+		r.checkExpectations(x, res, fail, &cr)
+	}
+	cr.Pass = len(cr.Mismatches) == 0
+	return cr
+}
+
+func (r *Ruleset) checkExpectations(x *Expectations, res *Result, fail func(string, ...any), cr *CaseResult) {
+	crit := map[string]Status{}
+	for i := range r.criteria {
+		c, _ := r.CriterionAt(i)
+		crit[c.ID] = res.Criteria[i]
+	}
+	for _, id := range sortedKeys(x.Criteria) {
+		got, ok := crit[id]
+		switch {
+		case !ok:
+			fail("expectations name criterion %s, which the ruleset does not have", id)
+		case got.String() != x.Criteria[id]:
+			fail("criterion %s: expected %s, got %s", id, x.Criteria[id], got)
+			if !slices.Contains(cr.FailingCriteria, id) {
+				cr.FailingCriteria = append(cr.FailingCriteria, id)
+			}
+		}
+	}
+	groups := map[string]Status{}
+	for g := range r.Groups {
+		groups[r.Groups[g].ID] = res.Groups[g]
+	}
+	for _, id := range sortedKeys(x.Groups) {
+		got, ok := groups[id]
+		switch {
+		case !ok:
+			fail("expectations name group %s, which the ruleset does not have", id)
+		case got.String() != x.Groups[id]:
+			fail("group %s: expected %s, got %s", id, x.Groups[id], got)
+		}
+	}
+	if x.FieldErrors != nil {
+		var got []string
+		for _, e := range res.FieldErrors {
+			got = append(got, e.Field)
+		}
+		want := append([]string{}, *x.FieldErrors...)
+		sort.Strings(got)
+		sort.Strings(want)
+		if !slices.Equal(got, want) {
+			fail("field errors: expected %v, got %v", want, got)
+		}
+	}
+	for _, f := range x.MissingFields {
+		if !slices.Contains(res.MissingFields, f) {
+			fail("missing fields: expected %s among %v", f, res.MissingFields)
+		}
+	}
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,243 @@
+package engine
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+
+	"github.com/gowebpki/jcs"
+)
+
+// FieldError is one field_values entry that could not be applied. On the
+// wire: {"field": "<key>", "value": <what was sent>, "type": "<expected
+// field type>", "message": "<sentence>"}; value is omitted when the key was
+// not sent (an evaluation error), type when the key is not a declared field.
+type FieldError struct {
+	Field   string          `json:"field"`
+	Value   json.RawMessage `json:"value,omitempty"`
+	Type    string          `json:"type,omitempty"`
+	Message string          `json:"message"`
+}
+
+// Inputs are field values bound to a ruleset's slots, ready to evaluate.
+// Values[i] is the answer for Ruleset.Fields[i]; an unanswered field (left
+// out, or sent as JSON null) is an unknown Value.
+type Inputs struct {
+	Values []Value
+	// FieldErrors are the keys that could not be applied, sorted by key.
+	FieldErrors []FieldError
+	// Provided counts the non-null keys sent, errors included.
+	Provided int
+	// Unused are answered fields that no criterion reads (a typo signal).
+	Unused []string
+}
+
+// ErrFieldValues is returned (wrapped) when field_values is not a JSON
+// object at all; individual bad values are field errors instead.
+var ErrFieldValues = errors.New("field_values must be a JSON object")
+
+// Convert binds a request's raw field_values JSON to the ruleset. Numbers
+// are read exactly (never through float64). It fails only when the bytes
+// are not a JSON object; every bad key or value becomes a FieldError.
+//
+// The rules: an unknown key is an error; null means unanswered; an int
+// field takes a JSON number with no fraction (1, 1.0 and 1e0 are the same;
+// 1.5 is an error); a decimal takes any number of up to 18 significant
+// digits; a bool takes true or false only; an enum takes one of its listed
+// strings; a date takes "YYYY-MM-DD" (a real calendar date, no time part)
+// or an integer ordinal from 1 (0001-01-01) to 3652059 (9999-12-31).
+func (r *Ruleset) Convert(raw []byte) (*Inputs, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrFieldValues, err)
+	}
+	if m == nil {
+		return nil, ErrFieldValues
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("%w: trailing data after the object", ErrFieldValues)
+	}
+	return r.ConvertMap(m), nil
+}
+
+// ConvertMap is Convert for an already decoded object. Numbers may be
+// json.Number (exact), float64, or Go integers.
+func (r *Ruleset) ConvertMap(m map[string]any) *Inputs {
+	in := &Inputs{Values: make([]Value, len(r.Fields))}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := m[k]
+		if v != nil {
+			in.Provided++
+		}
+		slot := r.FieldIndex(k)
+		if slot < 0 {
+			in.FieldErrors = append(in.FieldErrors, FieldError{Field: k, Value: rawJSON(v),
+				Message: fmt.Sprintf("unknown field %q: this ruleset has no such field", k)})
+			continue
+		}
+		if v == nil {
+			continue
+		}
+		f := &r.Fields[slot]
+		val, msg := convertValue(f, v)
+		if msg != "" {
+			in.FieldErrors = append(in.FieldErrors, FieldError{Field: k, Value: rawJSON(v), Type: f.Type.String(), Message: msg})
+			continue
+		}
+		in.Values[slot] = val
+	}
+	read := make([]bool, len(r.Fields))
+	for i := range r.criteria {
+		c, _ := r.CriterionAt(i)
+		for _, s := range c.Slots {
+			read[s] = true
+		}
+	}
+	for s, v := range in.Values {
+		if v.Known && !read[s] {
+			in.Unused = append(in.Unused, r.Fields[s].ID)
+		}
+	}
+	return in
+}
+
+func rawJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return json.RawMessage(strconv.Quote(fmt.Sprint(v)))
+	}
+	return b
+}
+
+// numberText returns the decimal text of a JSON or Go number, or false.
+func numberText(v any) (string, bool) {
+	switch n := v.(type) {
+	case json.Number:
+		return string(n), true
+	case float64:
+		if math.IsNaN(n) || math.IsInf(n, 0) {
+			return "", false
+		}
+		return strconv.FormatFloat(n, 'g', -1, 64), true
+	case float32:
+		return strconv.FormatFloat(float64(n), 'g', -1, 32), true
+	case int:
+		return strconv.Itoa(n), true
+	case int64:
+		return strconv.FormatInt(n, 10), true
+	case int32:
+		return strconv.FormatInt(int64(n), 10), true
+	}
+	return "", false
+}
+
+func describeJSON(v any) string {
+	switch v.(type) {
+	case string:
+		return "a string"
+	case bool:
+		return "true/false"
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "a list"
+	}
+	if _, ok := numberText(v); ok {
+		return "a number"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// convertValue converts one non-null wire value for field f, returning a
+// message when it cannot.
+func convertValue(f *Field, v any) (Value, string) {
+	switch f.Type {
+	case SortInt, SortDecimal:
+		text, ok := numberText(v)
+		if !ok {
+			return Value{}, fmt.Sprintf("expected a number, got %s", describeJSON(v))
+		}
+		n, err := ParseNumber(text)
+		if err != nil {
+			return Value{}, fmt.Sprintf("cannot read %s as a number: %v", text, err)
+		}
+		if f.Type == SortInt && n.Scale != 0 {
+			return Value{}, fmt.Sprintf("expected a whole number, got %s", text)
+		}
+		return n, ""
+	case SortBool:
+		b, ok := v.(bool)
+		if !ok {
+			return Value{}, fmt.Sprintf("expected true or false, got %s", describeJSON(v))
+		}
+		return BoolValue(b), ""
+	case SortEnum:
+		s, ok := v.(string)
+		if !ok {
+			return Value{}, fmt.Sprintf("expected one of %s, got %s", quoteList(f.EnumValues), describeJSON(v))
+		}
+		for i, e := range f.EnumValues {
+			if e == s {
+				return Value{Num: int64(i), Known: true}, ""
+			}
+		}
+		return Value{}, fmt.Sprintf("%q is not one of %s", s, quoteList(f.EnumValues))
+	case SortDate:
+		if s, ok := v.(string); ok {
+			ord, ok := ParseDate(s)
+			if !ok {
+				return Value{}, fmt.Sprintf("%q is not a calendar date in the form YYYY-MM-DD", s)
+			}
+			return Value{Num: ord, Known: true}, ""
+		}
+		text, ok := numberText(v)
+		if !ok {
+			return Value{}, fmt.Sprintf("expected a date (\"YYYY-MM-DD\" or a day ordinal), got %s", describeJSON(v))
+		}
+		n, err := ParseNumber(text)
+		if err != nil || n.Scale != 0 || n.Num < 1 || n.Num > maxOrdinal {
+			return Value{}, fmt.Sprintf("a date ordinal must be a whole number from 1 (0001-01-01) to %d (9999-12-31), got %s", maxOrdinal, text)
+		}
+		return Value{Num: n.Num, Known: true}, ""
+	}
+	return Value{}, "field has no type"
+}
+
+// InputsHash returns "sha256:" + hex SHA-256 of the RFC 8785 canonical
+// form of field_values: the same for any key order, white space, or
+// spelling of a number (1, 1.0, 1e0).
+func InputsHash(fieldValues []byte) (string, error) {
+	canon, err := jcs.Transform(fieldValues)
+	if err != nil {
+		return "", fmt.Errorf("canonicalise field_values: %w", err)
+	}
+	sum := sha256.Sum256(canon)
+	return "sha256:" + hex.EncodeToString(sum[:]), nil
+}
+
+// ValueJSON renders the answer v of field slot as it appears in supporting
+// facts and traces: a number, true/false, the enum string, or "YYYY-MM-DD".
+func (r *Ruleset) ValueJSON(slot int, v Value) json.RawMessage {
+	f := &r.Fields[slot]
+	if !v.Known {
+		return json.RawMessage("null")
+	}
+	enum := ""
+	if f.Type == SortEnum && v.Num >= 0 && int(v.Num) < len(f.EnumValues) {
+		enum = f.EnumValues[v.Num]
+	}
+	return constJSON(f.Type, v, enum)
+}

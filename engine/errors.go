@@ -1,0 +1,80 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Pos is a 1-based line and column (in characters) in a .rules file.
+type Pos struct {
+	Line int
+	Col  int
+}
+
+// String prints "line:col".
+func (p Pos) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
+
+// Error is one compile error or warning, printed "file:line:col: message".
+type Error struct {
+	File string
+	Pos  Pos
+	Msg  string
+}
+
+// Error implements error.
+func (e *Error) Error() string {
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Pos.Line, e.Pos.Col, e.Msg)
+}
+
+// ErrorList is every error found in one compile, sorted by position. A
+// compile reports as many independent errors as it can find instead of
+// stopping at the first, so an analyst can fix a file in one pass.
+type ErrorList []*Error
+
+// maxErrors bounds an ErrorList so that a garbage input cannot produce an
+// unbounded report.
+const maxErrors = 100
+
+func (l *ErrorList) add(file string, pos Pos, msg string) {
+	if len(*l) < maxErrors {
+		*l = append(*l, &Error{File: file, Pos: pos, Msg: msg})
+	}
+}
+
+// Error implements error: one line per entry.
+func (l ErrorList) Error() string {
+	lines := make([]string, len(l))
+	for i, e := range l {
+		lines[i] = e.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// sort orders the list by position and drops exact duplicates (the same
+// message at the same place, which recovery can produce).
+func (l *ErrorList) sort() {
+	s := *l
+	sort.SliceStable(s, func(i, j int) bool {
+		if s[i].Pos.Line != s[j].Pos.Line {
+			return s[i].Pos.Line < s[j].Pos.Line
+		}
+		return s[i].Pos.Col < s[j].Pos.Col
+	})
+	out := s[:0]
+	for i, e := range s {
+		if i > 0 && *e == *s[i-1] {
+			continue
+		}
+		out = append(out, e)
+	}
+	*l = out
+}
+
+// Err returns the list as an error, or nil when it is empty.
+func (l ErrorList) Err() error {
+	if len(l) == 0 {
+		return nil
+	}
+	return l
+}

@@ -1,0 +1,271 @@
+package engine
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// Trace is the spec's trace object: how the decision was reached, for
+// debugging rules. It is not a citation (see Explanation for that).
+type Trace struct {
+	// Status is the outcome: eligible, not_eligible or undetermined.
+	Status Outcome `json:"status"`
+	// Path lists every criterion in evaluation order with its status.
+	Path []PathStep `json:"path"`
+	// Answered lists the fields that were answered, in declaration order.
+	Answered []string `json:"answered"`
+	// GroupStatuses maps each group id to its status.
+	GroupStatuses map[string]Status `json:"group_statuses"`
+	// FailureReasons has one entry per not-satisfied group; on the wire
+	// each is a pair [group, items].
+	FailureReasons []FailureReason `json:"failure_reasons"`
+}
+
+// PathStep is one evaluated criterion in a trace.
+type PathStep struct {
+	Group     string `json:"group"`
+	Criterion string `json:"criterion"`
+	Status    Status `json:"status"`
+}
+
+// FailureReason says why a group is not satisfied: for each failed
+// criterion, the answers it read and the condition that did not hold.
+type FailureReason struct {
+	Group string
+	Items []FailureItem
+}
+
+// MarshalJSON writes the pair [group, items].
+func (f FailureReason) MarshalJSON() ([]byte, error) {
+	return json.Marshal([]any{f.Group, f.Items})
+}
+
+// FailureItem is {"type":"answer","field":..,"value":..} or
+// {"type":"condition","expression":"<the criterion's condition>"}.
+type FailureItem struct {
+	Type       string          `json:"type"`
+	Field      string          `json:"field,omitempty"`
+	Value      json.RawMessage `json:"value,omitempty"`
+	Expression string          `json:"expression,omitempty"`
+}
+
+func (r *Ruleset) trace(in *Inputs, res *Result) *Trace {
+	t := &Trace{Status: res.Outcome, Path: []PathStep{}, Answered: []string{},
+		GroupStatuses: map[string]Status{}, FailureReasons: []FailureReason{}}
+	for s, v := range in.Values {
+		if v.Known {
+			t.Answered = append(t.Answered, r.Fields[s].ID)
+		}
+	}
+	for i := range r.criteria {
+		c, g := r.CriterionAt(i)
+		t.Path = append(t.Path, PathStep{Group: r.Groups[g].ID, Criterion: c.ID, Status: res.Criteria[i]})
+	}
+	for g := range r.Groups {
+		t.GroupStatuses[r.Groups[g].ID] = res.Groups[g]
+	}
+	i := 0
+	for g := range r.Groups {
+		reason := FailureReason{Group: r.Groups[g].ID}
+		for ci := range r.Groups[g].Criteria {
+			c := &r.Groups[g].Criteria[ci]
+			if res.Groups[g] == NotSatisfied && res.Criteria[i] == NotSatisfied {
+				for _, s := range c.Slots {
+					if in.Values[s].Known {
+						reason.Items = append(reason.Items, FailureItem{Type: "answer", Field: r.Fields[s].ID, Value: r.ValueJSON(s, in.Values[s])})
+					}
+				}
+				reason.Items = append(reason.Items, FailureItem{Type: "condition", Expression: c.Text})
+			}
+			i++
+		}
+		if len(reason.Items) > 0 {
+			t.FailureReasons = append(t.FailureReasons, reason)
+		}
+	}
+	return t
+}
+
+// Explanation is the spec's explanation object: which groups and criteria
+// decided, the facts each rests on and the law each cites.
+type Explanation struct {
+	Decision Outcome `json:"decision"`
+	// DecisionPath names the groups that decided: the satisfied groups of
+	// an eligible decision, the not-satisfied groups of a not_eligible one,
+	// the pending groups of an undetermined one.
+	DecisionPath []string           `json:"decision_path"`
+	Groups       []GroupExplanation `json:"groups"`
+	// UnusedFacts are answered fields no criterion reads.
+	UnusedFacts []string `json:"unused_facts"`
+}
+
+// GroupExplanation is one group of an Explanation.
+type GroupExplanation struct {
+	Group    string                 `json:"group"`
+	Title    string                 `json:"title"`
+	Kind     GroupKind              `json:"kind"`
+	Status   Status                 `json:"status"`
+	Criteria []CriterionExplanation `json:"criteria"`
+}
+
+// CriterionExplanation is one criterion of an Explanation.
+type CriterionExplanation struct {
+	CriterionID string `json:"criterion_id"`
+	Title       string `json:"title"`
+	Status      Status `json:"status"`
+	// SupportingFacts are the answers the criterion read. In a satisfied
+	// any group only the first satisfied alternative carries facts: the
+	// branch the group rests on.
+	SupportingFacts  []Fact            `json:"supporting_facts"`
+	SourceReferences []SourceReference `json:"source_references"`
+}
+
+// Fact is one answer: {"field": ..., "value": ...}.
+type Fact struct {
+	Field string          `json:"field"`
+	Value json.RawMessage `json:"value"`
+}
+
+// SourceReference is what the ruleset knows about a citation. The publish
+// path adds the verification members (content_digest, verified_at,
+// snapshot) after fetching the text.
+type SourceReference struct {
+	Source  string `json:"source"`
+	Title   string `json:"title"`
+	URL     string `json:"url"`
+	Licence string `json:"licence"`
+	Quote   Quote  `json:"quote"`
+	// DeepLink is URL plus a percent-encoded #:~:text= fragment of the quote.
+	DeepLink      string `json:"deep_link"`
+	SchemaVersion int    `json:"schema_version"`
+	// TargetKind is "artefact" for a v2 reference to a project file.
+	TargetKind string `json:"target_kind,omitempty"`
+}
+
+// Quote is the cited words.
+type Quote struct {
+	Exact string `json:"exact"`
+}
+
+func (r *Ruleset) explain(in *Inputs, res *Result) *Explanation {
+	e := &Explanation{Decision: res.Outcome, DecisionPath: []string{}, Groups: []GroupExplanation{}, UnusedFacts: []string{}}
+	e.UnusedFacts = append(e.UnusedFacts, in.Unused...)
+	want := Pending
+	switch res.Outcome {
+	case Eligible:
+		want = Satisfied
+	case NotEligible:
+		want = NotSatisfied
+	}
+	i := 0
+	for g := range r.Groups {
+		grp := &r.Groups[g]
+		if res.Groups[g] == want {
+			e.DecisionPath = append(e.DecisionPath, grp.ID)
+		}
+		ge := GroupExplanation{Group: grp.ID, Title: grp.Title, Kind: grp.Kind, Status: res.Groups[g]}
+		branchTaken := false
+		for ci := range grp.Criteria {
+			c := &grp.Criteria[ci]
+			st := res.Criteria[i]
+			i++
+			ce := CriterionExplanation{CriterionID: c.ID, Title: c.Title, Status: st,
+				SupportingFacts: []Fact{}, SourceReferences: r.references(c)}
+			facts := true
+			if grp.Kind == GroupAny && res.Groups[g] == Satisfied {
+				facts = st == Satisfied && !branchTaken
+				branchTaken = branchTaken || facts
+			}
+			if facts {
+				for _, s := range c.Slots {
+					if in.Values[s].Known {
+						ce.SupportingFacts = append(ce.SupportingFacts, Fact{Field: r.Fields[s].ID, Value: r.ValueJSON(s, in.Values[s])})
+					}
+				}
+			}
+			ge.Criteria = append(ge.Criteria, ce)
+		}
+		e.Groups = append(e.Groups, ge)
+	}
+	return e
+}
+
+// References returns the source references of a criterion's citations.
+func (r *Ruleset) references(c *Criterion) []SourceReference {
+	refs := make([]SourceReference, 0, len(c.Citations))
+	for _, ci := range c.Citations {
+		ref := SourceReference{Source: ci.Source, Quote: Quote{Exact: ci.Quote}, SchemaVersion: 1}
+		for _, s := range r.Sources {
+			if s.ID != ci.Source {
+				continue
+			}
+			ref.Title, ref.Licence, ref.URL = s.Title, s.Licence, s.URL
+			if s.Artefact != "" {
+				ref.URL, ref.SchemaVersion, ref.TargetKind = s.Artefact, 2, "artefact"
+			}
+		}
+		ref.DeepLink = ref.URL + "#:~:text=" + TextFragment(ci.Quote)
+		refs = append(refs, ref)
+	}
+	return refs
+}
+
+// TextFragment percent-encodes a quote for a #:~:text= fragment: white
+// space collapsed to single spaces, every byte outside A-Z a-z 0-9 . _ ~
+// encoded (including - , & which the fragment syntax reserves).
+func TextFragment(quote string) string {
+	const hexDigits = "0123456789ABCDEF"
+	norm := strings.Join(strings.Fields(quote), " ")
+	var b strings.Builder
+	for i := 0; i < len(norm); i++ {
+		c := norm[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '~' {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(hexDigits[c>>4])
+		b.WriteByte(hexDigits[c&15])
+	}
+	return b.String()
+}
+
+// Report is a decision as the CLI prints it and as the API builds its
+// envelope from: the outcome and everything the engine knows about it.
+type Report struct {
+	Decision        Outcome           `json:"decision"`
+	SectionID       string            `json:"section_id"`
+	Slug            string            `json:"slug"`
+	ContentDigest   string            `json:"content_digest"`
+	EngineVersion   string            `json:"engine_version"`
+	InputsHash      string            `json:"inputs_hash,omitempty"`
+	DecisionDate    string            `json:"decision_date,omitempty"`
+	FieldsProvided  int               `json:"fields_provided"`
+	FieldsEvaluated int               `json:"fields_evaluated"`
+	MissingFields   []string          `json:"missing_fields"`
+	FieldErrors     []FieldError      `json:"field_errors"`
+	Groups          map[string]Status `json:"groups"`
+	Criteria        map[string]Status `json:"criteria"`
+	Trace           *Trace            `json:"trace,omitempty"`
+	Explanation     *Explanation      `json:"explanation,omitempty"`
+}
+
+// Report assembles the printable decision of res; inputsHash may be empty.
+func (r *Ruleset) Report(res *Result, inputsHash string) Report {
+	rep := Report{Decision: res.Outcome, SectionID: r.SectionID, Slug: r.Slug, ContentDigest: r.digest,
+		EngineVersion: Version, InputsHash: inputsHash, FieldsProvided: res.FieldsProvided,
+		FieldsEvaluated: res.FieldsEvaluated, MissingFields: append([]string{}, res.MissingFields...),
+		FieldErrors: append([]FieldError{}, res.FieldErrors...), Groups: map[string]Status{},
+		Criteria: map[string]Status{}, Trace: res.Trace, Explanation: res.Explanation}
+	if res.DecisionDate != 0 {
+		rep.DecisionDate = FormatDate(res.DecisionDate)
+	}
+	for g := range r.Groups {
+		rep.Groups[r.Groups[g].ID] = res.Groups[g]
+	}
+	for i := range r.criteria {
+		c, _ := r.CriterionAt(i)
+		rep.Criteria[c.ID] = res.Criteria[i]
+	}
+	return rep
+}
