@@ -242,7 +242,7 @@ func (c *checker) criterion(cd *CriterionDecl) Criterion {
 	c.reads = map[int]bool{}
 	e := c.expr(cd.Expr, false)
 	if e.Sort != SortInvalid && e.Sort != SortBool {
-		c.errorf(cd.Expr.Pos, "the condition of criterion %s is a %s, not true/false: compare it with something", cd.ID, e.Sort)
+		c.errorf(cd.Expr.Pos, "the condition of criterion %s is %s, not true/false: compare it with something", cd.ID, an(e.Sort))
 	}
 	cr.Expr = e
 	cr.Text = PrintExpr(cd.Expr)
@@ -391,7 +391,7 @@ func (c *checker) wantBool(n *Node, x *Expr, what string) bool {
 		return false
 	}
 	if x.Sort != SortBool {
-		c.errorf(n.Pos, "%s needs a true/false condition, but this is a %s", what, x.Sort)
+		c.errorf(n.Pos, "%s needs a true/false condition, but this is %s", what, an(x.Sort))
 		x.Sort = SortInvalid
 		return false
 	}
@@ -407,7 +407,7 @@ func (c *checker) wantNumber(n *Node, x *Expr, what string) bool {
 		if x.Sort == SortDate {
 			hint = "; use years_between, months_between or days_between for date arithmetic"
 		}
-		c.errorf(n.Pos, "%s needs a number, but this is a %s%s", what, x.Sort, hint)
+		c.errorf(n.Pos, "%s needs a number, but this is %s%s", what, an(x.Sort), hint)
 		return false
 	}
 	return true
@@ -451,7 +451,7 @@ func (c *checker) binary(n *Node) *Expr {
 		if !okx || !oky {
 			return invalid()
 		}
-		if op == OpMul && !isNumberConst(x) && !isNumberConst(y) {
+		if op == OpMul && !isConstNumber(x) && !isConstNumber(y) {
 			c.errorf(n.Pos, "* needs a constant number on one side (the language stays linear)")
 			return invalid()
 		}
@@ -467,12 +467,6 @@ func (c *checker) binary(n *Node) *Expr {
 	return &Expr{Kind: ExprOp, Sort: SortBool, Op: op, Args: []*Expr{x, y}}
 }
 
-func isNumberConst(x *Expr) bool {
-	if x.Kind == ExprConst {
-		return x.Sort.Numeric()
-	}
-	return x.Kind == ExprOp && x.Op == OpNeg && isNumberConst(x.Args[0])
-}
 
 // fieldOf returns the field a value reads directly (a field_ref, or the
 // field of `f ?? d`), or -1.
@@ -500,7 +494,7 @@ func (c *checker) comparable(n *Node, op Operator, x, y *Expr) bool {
 	switch {
 	case c.isString(y):
 		if x.Sort != SortEnum {
-			c.errorf(n.Pos, "the string %s is compared with a %s; strings compare only with enum fields", quote(y.Enum), x.Sort)
+			c.errorf(n.Pos, "the string %s is compared with %s; strings compare only with enum fields", quote(y.Enum), an(x.Sort))
 			return false
 		}
 		if !equality {
@@ -528,7 +522,7 @@ func (c *checker) comparable(n *Node, op Operator, x, y *Expr) bool {
 		if x.Sort == SortDate || y.Sort == SortDate {
 			hint = "; write a date as date(\"YYYY-MM-DD\") and compare it with another date"
 		}
-		c.errorf(n.Pos, "cannot compare a %s with a %s%s", x.Sort, y.Sort, hint)
+		c.errorf(n.Pos, "cannot compare %s with %s%s", an(x.Sort), an(y.Sort), hint)
 		return false
 	}
 	c.setContext(x, y)
@@ -592,7 +586,7 @@ func (c *checker) defaultExpr(n *Node) *Expr {
 	case c.isString(d):
 		if f.Sort != SortEnum || !c.resolveEnum(n, f.Slot, d) {
 			if f.Sort != SortEnum {
-				c.errorf(n.Pos, "the default of %s must be a %s, not a string", f.Key, f.Sort)
+				c.errorf(n.Pos, "the default of %s must be %s, not a string", f.Key, an(f.Sort))
 			}
 			return invalid()
 		}
@@ -604,7 +598,7 @@ func (c *checker) defaultExpr(n *Node) *Expr {
 		c.setContext(d, f)
 		return &Expr{Kind: ExprOp, Sort: f.Sort, Op: OpDefault, Args: []*Expr{f, d}}
 	}
-	c.errorf(n.Pos, "the default of %s must be a %s, but it is a %s", f.Key, f.Sort, d.Sort)
+	c.errorf(n.Pos, "the default of %s must be %s, but it is %s", f.Key, an(f.Sort), an(d.Sort))
 	return invalid()
 }
 
@@ -614,7 +608,7 @@ func (c *checker) in(n *Node) *Expr {
 	ok := x.Sort != SortInvalid && !c.stray(n.Args[0], x)
 	for _, item := range n.Args[1:] {
 		y := c.expr(item, false)
-		if y.Kind != ExprConst && !(y.Kind == ExprOp && y.Op == OpNeg && isNumberConst(y)) {
+		if y.Kind != ExprConst && !(y.Kind == ExprOp && y.Op == OpNeg && isConstNumber(y)) {
 			c.errorf(item.Pos, "the list after in may hold only constant values")
 			ok = false
 			continue
@@ -672,7 +666,7 @@ func (c *checker) call(n *Node) *Expr {
 			if c.stray(a, args[i]) || args[i].Sort == SortInvalid {
 				ok = false
 			} else if args[i].Sort != SortDate {
-				c.errorf(a.Pos, "%s needs two dates, but this is a %s", name, args[i].Sort)
+				c.errorf(a.Pos, "%s needs two dates, but this is %s", name, an(args[i].Sort))
 				ok = false
 			}
 		}
@@ -764,4 +758,31 @@ func (r *Ruleset) finish() error {
 	}
 	r.prog = buildProgram(r)
 	return nil
+}
+
+// an names a sort with its article, for messages: "an int", "a date".
+func an(s Sort) string {
+	if s == SortInt || s == SortEnum {
+		return "an " + s.String()
+	}
+	return "a " + s.String()
+}
+
+// isConstNumber reports whether x is a number computed from constants only.
+func isConstNumber(x *Expr) bool {
+	switch x.Kind {
+	case ExprConst:
+		return x.Sort.Numeric()
+	case ExprOp:
+		switch x.Op {
+		case OpNeg, OpAdd, OpSub, OpMul, OpMin, OpMax:
+			for _, a := range x.Args {
+				if !isConstNumber(a) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return false
 }
