@@ -467,7 +467,6 @@ func (c *checker) binary(n *Node) *Expr {
 	return &Expr{Kind: ExprOp, Sort: SortBool, Op: op, Args: []*Expr{x, y}}
 }
 
-
 // fieldOf returns the field a value reads directly (a field_ref, or the
 // field of `f ?? d`), or -1.
 func fieldOf(x *Expr) int {
