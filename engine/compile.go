@@ -753,6 +753,7 @@ func (r *Ruleset) finish() error {
 	for gi := range r.Groups {
 		for ci := range r.Groups[gi].Criteria {
 			r.criteria = append(r.criteria, criterionRef{group: gi, index: ci})
+			r.refs = append(r.refs, r.references(&r.Groups[gi].Criteria[ci]))
 		}
 	}
 	r.prog = buildProgram(r)

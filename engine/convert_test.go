@@ -156,3 +156,12 @@ func TestOverflowIsAFieldError(t *testing.T) {
 		t.Errorf("an evaluation error carries no sent value: %s", b)
 	}
 }
+
+func mustJSON(t testing.TB, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 )
@@ -35,9 +36,16 @@ type FailureReason struct {
 	Items []FailureItem
 }
 
-// MarshalJSON writes the pair [group, items].
+// MarshalJSON writes the pair [group, items], leaving < > & unescaped
+// so that an expression reads as written.
 func (f FailureReason) MarshalJSON() ([]byte, error) {
-	return json.Marshal([]any{f.Group, f.Items})
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode([]any{f.Group, f.Items}); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
 
 // FailureItem is {"type":"answer","field":..,"value":..} or
@@ -170,7 +178,7 @@ func (r *Ruleset) explain(in *Inputs, res *Result) *Explanation {
 			st := res.Criteria[i]
 			i++
 			ce := CriterionExplanation{CriterionID: c.ID, Title: c.Title, Status: st,
-				SupportingFacts: []Fact{}, SourceReferences: r.references(c)}
+				SupportingFacts: []Fact{}, SourceReferences: r.refs[i-1]}
 			facts := true
 			if grp.Kind == GroupAny && res.Groups[g] == Satisfied {
 				facts = st == Satisfied && !branchTaken
@@ -190,7 +198,9 @@ func (r *Ruleset) explain(in *Inputs, res *Result) *Explanation {
 	return e
 }
 
-// References returns the source references of a criterion's citations.
+// references returns the source references of a criterion's citations.
+// They depend on the ruleset only, so finish computes them once and every
+// explanation shares them (read-only).
 func (r *Ruleset) references(c *Criterion) []SourceReference {
 	refs := make([]SourceReference, 0, len(c.Citations))
 	for _, ci := range c.Citations {

@@ -158,6 +158,7 @@ type Ruleset struct {
 	digest   string
 	prog     program
 	criteria []criterionRef
+	refs     [][]SourceReference
 }
 
 // Source is a declared source a criterion or note can cite.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -56,10 +55,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return fmt.Errorf("%s: %w", positional[1], err)
 	}
 	res := r.Evaluate(in, engine.Options{DecisionDate: date, Trace: true, Explanation: true})
-	out, err := json.MarshalIndent(r.Report(res, hash), "", "  ")
-	if err != nil {
+	if err := writeJSON(stdout, r.Report(res, hash), ""); err != nil {
 		return fmt.Errorf("encode decision: %w", err)
 	}
-	_, err = fmt.Fprintf(stdout, "%s\n", out)
-	return err
+	return nil
 }

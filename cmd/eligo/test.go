@@ -86,11 +86,10 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) error
 				fmt.Fprintf(stdout, "    failing criteria: %s\n", strings.Join(c.FailingCriteria, ", "))
 			}
 			if c.Result != nil && c.Result.Trace != nil {
-				trace, err := json.MarshalIndent(c.Result.Trace, "    ", "  ")
-				if err != nil {
+				fmt.Fprint(stdout, "    trace: ")
+				if err := writeJSON(stdout, c.Result.Trace, "    "); err != nil {
 					return fmt.Errorf("encode trace: %w", err)
 				}
-				fmt.Fprintf(stdout, "    trace: %s\n", trace)
 			}
 		}
 	}
@@ -99,6 +98,15 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return errSilentFailure
 	}
 	return nil
+}
+
+// writeJSON prints v as indented JSON, leaving <, > and & readable (the
+// output is for people, not for an HTML page).
+func writeJSON(w io.Writer, v any, prefix string) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent(prefix, "  ")
+	return enc.Encode(v)
 }
 
 // compileFile reads and compiles one .rules file, printing warnings.

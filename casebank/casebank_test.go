@@ -1,0 +1,81 @@
+package casebank
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// TestCasebank runs every case of every casebank folder and verifies every
+// citation against the folder's source text.
+func TestCasebank(t *testing.T) {
+	t.Parallel()
+	dirs, err := Discover(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range dirs {
+		t.Run(dir, func(t *testing.T) {
+			t.Parallel()
+			folder, err := Load(context.Background(), dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := folder.Run(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.CompileErrors != nil {
+				t.Fatalf("does not compile:\n%v", res.CompileErrors)
+			}
+			for _, p := range res.CitationProblems {
+				t.Errorf("citation: %s", p)
+			}
+			if len(folder.Cases) == 0 {
+				t.Error("the folder has no cases")
+			}
+			for _, c := range res.Cases {
+				t.Run(c.Name, func(t *testing.T) {
+					if !c.Pass {
+						t.Errorf("%s; failing criteria %v", strings.Join(c.Mismatches, "; "), c.FailingCriteria)
+					}
+				})
+			}
+		})
+	}
+}
+
+func TestSourceSectionsAndCitations(t *testing.T) {
+	t.Parallel()
+	text := []byte("preamble\n== act ==\nThe applicant must be\n  at least 18 years\nof age.\n== regs ==\nOther words.\n")
+	sections := SourceSections(text)
+	if len(sections) != 2 || !strings.Contains(sections["act"], "at least 18 years") || strings.Contains(sections["act"], "Other") {
+		t.Fatalf("sections %q", sections)
+	}
+	tests := []struct {
+		quote, source string
+		ok            bool
+	}{
+		{"must be at least 18 years of age", "act", true},
+		{"must be   at  least 18 years", "act", true},
+		{"Other words", "act", false},
+		{"must be at least 18 Years", "act", false},
+		{"Other words.", "regs", true},
+	}
+	for _, tt := range tests {
+		problems := verifyOne(t, tt.source, tt.quote, text)
+		if (len(problems) == 0) != tt.ok {
+			t.Errorf("quote %q in %s: problems %v, want ok=%v", tt.quote, tt.source, problems, tt.ok)
+		}
+	}
+}
+
+func TestParseCasesRejectsUnknownMembers(t *testing.T) {
+	t.Parallel()
+	if _, err := ParseCases([]byte(`[{"name": "x", "field_values": {}, "expected_outcome": "eligible", "expectation": {}}]`)); err == nil {
+		t.Error("a misspelt member was accepted")
+	}
+	if _, err := ParseCases([]byte(`[{"name": "x", "field_values": {}, "expected_outcome": "yes"}]`)); err == nil {
+		t.Error("an unknown outcome was accepted")
+	}
+}

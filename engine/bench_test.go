@@ -1,0 +1,89 @@
+package engine
+
+import (
+	"os"
+	"testing"
+)
+
+// largestRules returns the source of the casebank ruleset with the most
+// criteria, falling back to testdata/large.rules (36 criteria).
+func largestRules(b *testing.B) (string, []byte) {
+	b.Helper()
+	best, bestN := "testdata/large.rules", 0
+	var bestSrc []byte
+	for _, path := range append(casebankFiles(b), "testdata/large.rules") {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		r, _, err := Compile(path, src)
+		if err != nil {
+			continue
+		}
+		if r.NumCriteria() > bestN {
+			best, bestN, bestSrc = path, r.NumCriteria(), src
+		}
+	}
+	b.Logf("benchmark ruleset %s (%d criteria)", best, bestN)
+	return best, bestSrc
+}
+
+// benchValues answers every field of r with a value of its type: the
+// first enum value, 1000 for numbers, true, 1990-01-01.
+func benchValues(r *Ruleset) map[string]any {
+	m := map[string]any{}
+	for _, f := range r.Fields {
+		switch f.Type {
+		case SortInt, SortDecimal:
+			m[f.ID] = 1000
+		case SortBool:
+			m[f.ID] = true
+		case SortEnum:
+			m[f.ID] = f.EnumValues[0]
+		case SortDate:
+			m[f.ID] = "1990-01-01"
+		}
+	}
+	return m
+}
+
+func BenchmarkCompile(b *testing.B) {
+	path, src := largestRules(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := Compile(path, src); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkConvert(b *testing.B) {
+	path, src := largestRules(b)
+	r, _, _ := Compile(path, src)
+	raw := mustJSON(b, benchValues(r))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := r.Convert(raw); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func benchEvaluate(b *testing.B, opts Options) {
+	path, src := largestRules(b)
+	r, _, _ := Compile(path, src)
+	in := r.ConvertMap(benchValues(r))
+	opts.DecisionDate = 739000
+	var res Result
+	r.EvaluateInto(in, opts, &res)
+	b.ReportAllocs()
+	for b.Loop() {
+		r.EvaluateInto(in, opts, &res)
+	}
+}
+
+func BenchmarkEvaluate(b *testing.B) { benchEvaluate(b, Options{}) }
+
+func BenchmarkEvaluateTraceExplanation(b *testing.B) {
+	benchEvaluate(b, Options{Trace: true, Explanation: true})
+}
