@@ -240,7 +240,7 @@ func (c *checker) criterion(cd *CriterionDecl) Criterion {
 		return cr
 	}
 	c.reads = map[int]bool{}
-	e := c.expr(cd.Expr, false)
+	e := c.expr(cd.Expr)
 	if e.Sort != SortInvalid && e.Sort != SortBool {
 		c.errorf(cd.Expr.Pos, "the condition of criterion %s is %s, not true/false: compare it with something", cd.ID, an(e.Sort))
 	}
@@ -321,7 +321,7 @@ func invalid() *Expr { return &Expr{Kind: ExprConst, Sort: SortInvalid} }
 // unresolvedEnum marks a string literal not yet matched to an enum field.
 const unresolvedEnum = -1
 
-func (c *checker) expr(n *Node, _ bool) *Expr {
+func (c *checker) expr(n *Node) *Expr {
 	switch n.Kind {
 	case NodeField:
 		i, ok := c.fieldIndex[n.Name]
@@ -349,11 +349,11 @@ func (c *checker) expr(n *Node, _ bool) *Expr {
 	case NodeString:
 		return &Expr{Kind: ExprConst, Sort: SortEnum, Enum: n.Str, Const: Value{Num: unresolvedEnum, Known: true}}
 	case NodeNot:
-		x := c.expr(n.Args[0], false)
+		x := c.expr(n.Args[0])
 		c.wantBool(n.Args[0], x, "not")
 		return &Expr{Kind: ExprOp, Sort: boolUnless(x), Op: OpNot, Args: []*Expr{x}}
 	case NodeNeg:
-		x := c.expr(n.Args[0], false)
+		x := c.expr(n.Args[0])
 		if !c.wantNumber(n.Args[0], x, "unary -") {
 			return invalid()
 		}
@@ -427,7 +427,7 @@ func (c *checker) binary(n *Node) *Expr {
 		var args []*Expr
 		ok := true
 		for _, a := range n.Args {
-			x := c.expr(a, false)
+			x := c.expr(a)
 			ok = c.wantBool(a, x, string(op)) && ok
 			if x.Kind == ExprOp && x.Op == op {
 				args = append(args, x.Args...)
@@ -443,7 +443,7 @@ func (c *checker) binary(n *Node) *Expr {
 	case OpDefault:
 		return c.defaultExpr(n)
 	}
-	x, y := c.expr(n.Args[0], false), c.expr(n.Args[1], false)
+	x, y := c.expr(n.Args[0]), c.expr(n.Args[1])
 	switch op {
 	case OpAdd, OpSub, OpMul:
 		okx := c.wantNumber(n.Args[0], x, string(op))
@@ -573,11 +573,11 @@ func (c *checker) setContext(k, other *Expr) {
 func (c *checker) defaultExpr(n *Node) *Expr {
 	if n.Args[0].Kind != NodeField {
 		c.errorf(n.Pos, "the left side of ?? must be a field: `f ?? default`")
-		c.expr(n.Args[1], false)
+		c.expr(n.Args[1])
 		return invalid()
 	}
-	f := c.expr(n.Args[0], false)
-	d := c.expr(n.Args[1], false)
+	f := c.expr(n.Args[0])
+	d := c.expr(n.Args[1])
 	if f.Sort == SortInvalid || d.Sort == SortInvalid {
 		return invalid()
 	}
@@ -602,11 +602,11 @@ func (c *checker) defaultExpr(n *Node) *Expr {
 }
 
 func (c *checker) in(n *Node) *Expr {
-	x := c.expr(n.Args[0], false)
+	x := c.expr(n.Args[0])
 	out := &Expr{Kind: ExprOp, Sort: SortBool, Op: Operator(n.Op), Args: []*Expr{x}}
 	ok := x.Sort != SortInvalid && !c.stray(n.Args[0], x)
 	for _, item := range n.Args[1:] {
-		y := c.expr(item, false)
+		y := c.expr(item)
 		if y.Kind != ExprConst && !(y.Kind == ExprOp && y.Op == OpNeg && isConstNumber(y)) {
 			c.errorf(item.Pos, "the list after in may hold only constant values")
 			ok = false
@@ -655,13 +655,13 @@ func (c *checker) call(n *Node) *Expr {
 			c.errorf(n.Pos, "%s takes a field: %s(<group>.<name>)", name, name)
 			return invalid()
 		}
-		f := c.expr(n.Args[0], false)
+		f := c.expr(n.Args[0])
 		return &Expr{Kind: ExprOp, Sort: boolUnless(f), Op: Operator(name), Args: []*Expr{f}}
 	case "years_between", "months_between", "days_between":
 		args := make([]*Expr, 2)
 		ok := true
 		for i, a := range n.Args {
-			args[i] = c.expr(a, false)
+			args[i] = c.expr(a)
 			if c.stray(a, args[i]) || args[i].Sort == SortInvalid {
 				ok = false
 			} else if args[i].Sort != SortDate {
@@ -681,7 +681,7 @@ func (c *checker) call(n *Node) *Expr {
 		out := &Expr{Kind: ExprOp, Sort: SortInt, Op: Operator(name)}
 		ok := true
 		for _, a := range n.Args {
-			x := c.expr(a, false)
+			x := c.expr(a)
 			if !c.wantNumber(a, x, name) {
 				ok = false
 				continue
@@ -695,7 +695,7 @@ func (c *checker) call(n *Node) *Expr {
 		return out
 	}
 	for _, a := range n.Args {
-		c.expr(a, false)
+		c.expr(a)
 	}
 	c.errorf(n.Pos, "unknown function %s: the functions are min, max, years_between, months_between, days_between, decision_date, present, absent and date", name)
 	return invalid()
@@ -755,6 +755,10 @@ func (r *Ruleset) finish() error {
 			r.criteria = append(r.criteria, criterionRef{group: gi, index: ci})
 			r.refs = append(r.refs, r.references(&r.Groups[gi].Criteria[ci]))
 		}
+	}
+	r.index = make(map[string]int, len(r.Fields))
+	for i, f := range r.Fields {
+		r.index[f.ID] = i
 	}
 	r.prog = buildProgram(r)
 	return nil

@@ -1,13 +1,80 @@
 // Package engine is the Eligo rules language and its evaluator: lexer,
 // parser, canonical printer, type checker, compiled IR, Kleene three-valued
 // evaluation, traces, explanations and digests. It does no I/O and imports
-// no other package of the project, so the CLI and the API use it alike.
+// no other package of the project, so the CLI, the API and the solver use
+// it alike. The language itself is specified in GRAMMAR.md.
 //
-// The life of a ruleset: Compile turns .rules source into a *Ruleset (or an
-// ErrorList of file:line:col messages); Ruleset.Convert turns a request's
-// field_values into Inputs (collecting field errors); Ruleset.Evaluate turns
-// Inputs into a Result; Trace and Explain add the optional report sections
-// in a second pass, so the plain path pays nothing for them.
+// # Compiling
+//
+// Compile turns .rules source into a *Ruleset, or returns an ErrorList:
+// every error found, sorted, each printed "file:line:col: message" in words
+// a policy analyst can act on. Warnings (a field no criterion reads, a
+// group the outcome leaves out) come back separately and never block.
+// Compile never panics. Parse and Print are the syntax tree and the
+// canonical printer behind `eligo fmt`; Parse(Print(f)) gives f back.
+//
+// Compilation does all the work that does not depend on the answers: field
+// names become input slots, constants are decoded, enum strings become
+// indexes, source references and deep links are built, and the expressions
+// are flattened into one instruction slice the evaluator walks.
+//
+// # The compiled IR
+//
+// Ruleset, Field, Group, Criterion, Source and Expr are plain exported
+// structs, read-only after Compile, safe for concurrent use. An Expr is one
+// of four node kinds; its JSON (MarshalJSON) is the spec's display.expr:
+//
+//	{"type":"op","operator":">=","args":[...]}
+//	{"type":"field_ref","key":"employment.months_employed"}
+//	{"type":"const","sort":"int","value":12,"field_context":"employment.months_employed"}
+//	{"type":"group_ref","key":"service"}   (in Ruleset.Outcome only)
+//
+// Operators are the Op* constants ("and", "or", "not", "==", "!=", "<",
+// "<=", ">", ">=", "in", "not in", "+", "-", "*", "neg", "min", "max",
+// "years_between", "months_between", "days_between", "decision_date",
+// "present", "absent", "??"). "and" and "or" are n-ary; "in" and "not in"
+// take the tested value first and the listed constants after it. A const's
+// sort is int, decimal, bool, enum or date; its value is a JSON number
+// (exact digits), a bool, the enum string or "YYYY-MM-DD"; field_context
+// names the field it is compared with or defaults, else null. Field and
+// group nodes carry their slot index (Expr.Slot) for the solver.
+//
+// ContentDigest is "sha256:" + hex SHA-256 of the RFC 8785 (JCS) form of
+// the Ruleset's JSON: comments and layout never change it, any change of
+// meaning or of published text (titles, questions, quotes) does.
+//
+// # Converting answers
+//
+// Ruleset.Convert reads a request's field_values (raw JSON bytes, numbers
+// kept exact) and ConvertMap an already decoded map. They return Inputs:
+// one Value per field slot plus FieldErrors, each
+//
+//	{"field": "<key>", "value": <the value sent>, "type": "<field type>", "message": "<sentence>"}
+//
+// (type is absent for an unknown key). JSON null, like a missing key, means
+// unanswered. Numbers: 1, 1.0 and 1e0 are the same int; 1.5 for an int, more
+// than 18 significant digits, a string, or a bool for a number are errors.
+// Enums take one of their listed strings; bools only true or false; dates a
+// strict "YYYY-MM-DD" calendar date or an integer ordinal with 0001-01-01 =
+// 1 (Python's date.toordinal()). InputsHash gives the spec's inputs_hash.
+//
+// # Evaluating
+//
+// Ruleset.Evaluate (or EvaluateInto, which reuses a Result and does not
+// allocate) decides Inputs under Kleene's three-valued logic as GRAMMAR.md
+// states: an unanswered field is unknown; "and" with a false side is false
+// and "or" with a true side is true whatever the other sides; present,
+// absent and a known default are never unknown. A criterion is satisfied,
+// not_satisfied or pending (a discretionary one always pending); an all
+// group fails when one criterion fails, an any group holds when one
+// alternative holds; the outcome is eligible, not_eligible or undetermined,
+// and always undetermined when there is a field error. MissingFields are
+// the unanswered fields some pending criterion reads.
+//
+// Options.Trace and Options.Explanation add the spec's trace and
+// explanation in a second pass over the result, so the plain path pays
+// nothing for them. Ruleset.Report assembles the whole decision as the CLI
+// prints it. Ruleset.RunCase runs one casebank or project test case.
 package engine
 
 // Version is the engine version stamped on every decision. Outcomes for the

@@ -159,6 +159,7 @@ type Ruleset struct {
 	prog     program
 	criteria []criterionRef
 	refs     [][]SourceReference
+	index    map[string]int
 }
 
 // Source is a declared source a criterion or note can cite.
@@ -277,10 +278,8 @@ func (r *Ruleset) ContentDigest() string { return r.digest }
 
 // FieldIndex returns the slot of the field id, or -1 when it is not declared.
 func (r *Ruleset) FieldIndex(id string) int {
-	for i := range r.Fields {
-		if r.Fields[i].ID == id {
-			return i
-		}
+	if i, ok := r.index[id]; ok {
+		return i
 	}
 	return -1
 }

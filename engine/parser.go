@@ -1,9 +1,6 @@
 package engine
 
-import (
-	"fmt"
-	"strings"
-)
+import "fmt"
 
 // Parse reads a .rules file into its syntax tree. It reports every syntax
 // error it can find (recovering at the next declaration) and returns the
@@ -17,7 +14,8 @@ func Parse(filename string, src []byte) (*File, ErrorList) {
 	return f, errs
 }
 
-// errBail unwinds a declaration after a syntax error; parseFile recovers.
+// bailout unwinds a declaration after a syntax error; guard recovers it
+// and resynchronises, so one bad declaration costs one error, not the file.
 type bailout struct{}
 
 type parser struct {
@@ -518,9 +516,6 @@ func (p *parser) parsePrimary() *Node {
 			p.expect(")", "a closing )")
 			return x
 		}
-	}
-	if t.kind == tokIdent && strings.Contains(t.text, ".") {
-		p.fail("unexpected %s", p.describe())
 	}
 	p.fail("expected a value (a field, number, string, call or parenthesis), found %s", p.describe())
 	return nil
