@@ -14,7 +14,7 @@ import (
 // when any file has an error.
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return errors.New("usage: eligo check FILE...")
+		return errors.New("usage: eligo check FILE [FILE ...]")
 	}
 	failed := false
 	for _, path := range args {

@@ -19,7 +19,7 @@ func runFmt(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		write, args = true, args[1:]
 	}
 	if len(args) == 0 {
-		return errors.New("usage: eligo fmt [-w] FILE...")
+		return errors.New("usage: eligo fmt [-w] FILE [FILE ...]")
 	}
 	failed := false
 	for _, path := range args {
