@@ -18,6 +18,10 @@ type File struct {
 	Outcome     *OutcomeDecl
 	// Trailing holds comment lines after the last declaration.
 	Trailing []string
+	// broken holds the ids of declarations that failed to parse (and
+	// "section" when the section line did), so the checker can stay quiet
+	// about their uses.
+	broken map[string]bool
 }
 
 // Attr is a one-line header: ruleset, section, name or description.

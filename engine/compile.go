@@ -75,7 +75,9 @@ func (c *checker) warnf(pos Pos, format string, args ...any) {
 func (c *checker) run() {
 	f, r := c.f, c.r
 	if f.Section == nil {
-		c.errorf(Pos{1, 1}, "the file has no section line: add `section <id>`, e.g. section fmla_employee")
+		if !f.broken["section"] {
+			c.errorf(Pos{1, 1}, "the file has no section line: add `section <id>`, e.g. section fmla_employee")
+		}
 	} else {
 		r.SectionID = f.Section.Value
 		if !validIdent(r.SectionID) {
@@ -146,7 +148,7 @@ var typeNames = map[string]Sort{"int": SortInt, "decimal": SortDecimal, "bool": 
 var notePrefix = map[string]string{"why": "WHY: ", "legal_background": "LEGAL BACKGROUND: "}
 
 func (c *checker) fields() {
-	if len(c.f.Fields) == 0 {
+	if len(c.f.Fields) == 0 && len(c.f.broken) == 0 {
 		c.errorf(Pos{1, 1}, "the ruleset declares no fields: add at least one `field <group>.<name> <type>` line")
 	}
 	for _, fd := range c.f.Fields {
@@ -174,7 +176,7 @@ func (c *checker) fields() {
 			field.EnumValues = append([]string{}, fd.Enum...)
 		}
 		for _, n := range fd.Notes {
-			if n.Source != "" && !c.sourceIndex[n.Source] {
+			if n.Source != "" && !c.sourceIndex[n.Source] && !c.f.broken[n.Source] {
 				c.errorf(n.Pos, "note cites unknown source %s: declare it with a source line", n.Source)
 			}
 			field.Notes = append(field.Notes, Note{Text: notePrefix[n.Kind] + n.Text, Source: n.Source,
@@ -192,7 +194,7 @@ func (c *checker) fields() {
 }
 
 func (c *checker) groups() {
-	if len(c.f.Groups) == 0 {
+	if len(c.f.Groups) == 0 && len(c.f.broken) == 0 {
 		c.errorf(Pos{1, 1}, "the ruleset declares no groups: add `group <id> all \"<title>\" { ... }`")
 	}
 	criterionPos := map[string]Pos{}
@@ -224,7 +226,7 @@ func (c *checker) criterion(cd *CriterionDecl) Criterion {
 		c.errorf(cd.Pos, "criterion %s cites nothing: add `cite <source id> \"<exact quote>\"`", cd.ID)
 	}
 	for _, ci := range cd.Cites {
-		if !c.sourceIndex[ci.Source] {
+		if !c.sourceIndex[ci.Source] && !c.f.broken[ci.Source] {
 			c.errorf(ci.Pos, "criterion %s cites unknown source %s: declare it with a source line", cd.ID, ci.Source)
 		}
 		if strings.TrimSpace(ci.Quote) == "" {
@@ -290,6 +292,9 @@ func (c *checker) outcomeExpr(n *Node, used map[string]bool) *Expr {
 	case NodeIdent:
 		i, ok := c.groupIndex[n.Name]
 		if !ok {
+			if c.f.broken[n.Name] {
+				return invalid()
+			}
 			c.errorf(n.Pos, "the outcome names %s, which is not a group", n.Name)
 			return invalid()
 		}
@@ -326,6 +331,9 @@ func (c *checker) expr(n *Node) *Expr {
 	case NodeField:
 		i, ok := c.fieldIndex[n.Name]
 		if !ok {
+			if c.f.broken[n.Name] {
+				return invalid()
+			}
 			c.errorf(n.Pos, "unknown field %s: declare it with a field line%s", n.Name, c.suggest(n.Name))
 			return invalid()
 		}

@@ -38,6 +38,8 @@ type lexer struct {
 	lastLine  int
 	errs      *ErrorList
 	file      string
+	// end is the position just after the last non-comment token.
+	end Pos
 }
 
 func newLexer(file, src string, errs *ErrorList) *lexer {
@@ -64,6 +66,14 @@ func (l *lexer) advance(n int) {
 
 // next returns the next token, comments included.
 func (l *lexer) next() token {
+	t := l.scan()
+	if t.kind != tokComment && t.kind != tokEOF {
+		l.end = Pos{Line: l.line, Col: l.col}
+	}
+	return t
+}
+
+func (l *lexer) scan() token {
 	for l.off < len(l.src) {
 		c := l.src[l.off]
 		if c == ' ' || c == '\t' || c == '\r' || c == '\n' {

@@ -7,7 +7,7 @@ import "fmt"
 // tree of the parts it understood alongside them. Parse never panics.
 func Parse(filename string, src []byte) (*File, ErrorList) {
 	var errs ErrorList
-	p := &parser{lex: newLexer(filename, string(src), &errs), errs: &errs, file: filename}
+	p := &parser{lex: newLexer(filename, string(src), &errs), errs: &errs, file: filename, broken: map[string]bool{}}
 	p.next()
 	f := p.parseFile()
 	errs.sort()
@@ -25,9 +25,19 @@ type parser struct {
 	tok     token
 	pending []string
 	depth   int
+	// declaring is the id of the top-level declaration being parsed; when
+	// that declaration fails, its id goes to broken so that the checker
+	// does not also report every use of it as unknown.
+	declaring string
+	broken    map[string]bool
+	// prevEnd is the position just after the previous token.
+	prevEnd Pos
 }
 
 func (p *parser) next() {
+	if p.tok.kind != tokEOF || p.tok.pos.Line > 0 {
+		p.prevEnd = p.lex.end
+	}
 	for {
 		p.tok = p.lex.next()
 		if p.tok.kind == tokComment {
@@ -53,8 +63,14 @@ func (p *parser) errorf(pos Pos, format string, args ...any) {
 }
 
 // fail reports an error at the current token and abandons the declaration.
+// When the token starts a new line, the error is placed at the end of the
+// previous token instead: the line that is missing something.
 func (p *parser) fail(format string, args ...any) {
-	p.errorf(p.tok.pos, format, args...)
+	pos := p.tok.pos
+	if p.tok.lineStart && p.prevEnd.Line > 0 {
+		pos = p.prevEnd
+	}
+	p.errorf(pos, format, args...)
 	panic(bailout{})
 }
 
@@ -107,15 +123,22 @@ var topLevel = map[string]bool{
 // sync skips to the next token that starts a line and is a top-level
 // keyword (or, inside a group, `criterion` or a closing brace).
 func (p *parser) sync(inGroup bool) {
-	for p.tok.kind != tokEOF {
-		if p.tok.lineStart && p.tok.kind == tokIdent && topLevel[p.tok.text] {
-			return
-		}
-		if inGroup && p.tok.lineStart && (p.is("criterion") || p.is("}")) {
-			return
-		}
+	for !p.atSync(inGroup) {
 		p.next()
 	}
+}
+
+// atSync reports whether the current token is one sync stops at.
+func (p *parser) atSync(inGroup bool) bool {
+	switch {
+	case p.tok.kind == tokEOF:
+		return true
+	case !p.tok.lineStart:
+		return false
+	case p.tok.kind == tokIdent && topLevel[p.tok.text]:
+		return true
+	}
+	return inGroup && (p.is("criterion") || p.is("}"))
 }
 
 // guard runs one declaration parser, recovering from a bailout by
@@ -127,7 +150,13 @@ func (p *parser) guard(inGroup bool, f func()) {
 				panic(r)
 			}
 			p.depth = 0
-			if p.tok.kind != tokEOF {
+			if p.declaring != "" {
+				p.broken[p.declaring] = true
+				p.declaring = ""
+			}
+			// Every declaration consumes its keyword before it can fail, so
+			// stopping on a sync point here always makes progress.
+			if !p.atSync(inGroup) {
 				p.next()
 			}
 			p.sync(inGroup)
@@ -142,6 +171,7 @@ func (p *parser) parseFile() *File {
 		p.guard(false, func() { p.parseTop(f) })
 	}
 	f.Trailing = p.takeDoc()
+	f.broken = p.broken
 	return f
 }
 
@@ -153,6 +183,10 @@ func (p *parser) parseTop(f *File) {
 	}
 	kw := p.tok.text
 	p.next()
+	p.declaring = ""
+	if kw == "section" {
+		p.declaring = "section"
+	}
 	header := func(slot **Attr, value string) {
 		if *slot != nil {
 			p.errorf(pos, "%s is declared twice (first at line %d)", kw, (*slot).Pos.Line)
@@ -185,6 +219,7 @@ func (p *parser) parseTop(f *File) {
 func (p *parser) parseSource(pos Pos, doc []string) *SourceDecl {
 	s := &SourceDecl{Pos: pos, Doc: doc}
 	s.ID = p.ident("the source id")
+	p.declaring = s.ID
 	s.Title = p.str("the source title")
 	if !p.is("url") && !p.is("artefact") {
 		p.fail("expected url \"<address>\" or artefact \"<locator>\", found %s", p.describe())
@@ -209,6 +244,7 @@ func (p *parser) parseField(pos Pos, doc []string) *FieldDecl {
 		p.fail("expected a field name of the form <group>.<name>, found %s", p.describe())
 	}
 	f.ID = p.tok.text
+	p.declaring = f.ID
 	p.next()
 	f.TypePos = p.tok.pos
 	f.Type = p.ident("a type (int, decimal, bool, date or enum [...])")
@@ -280,6 +316,7 @@ var fieldAttr = map[string]bool{"question": true, "description": true, "note": t
 func (p *parser) parseGroup(pos Pos, doc []string) *GroupDecl {
 	g := &GroupDecl{Pos: pos, Doc: doc}
 	g.ID = p.ident("the group id")
+	p.declaring = g.ID
 	if !p.is("all") && !p.is("any") {
 		p.fail("expected all or any after the group id, found %s", p.describe())
 	}

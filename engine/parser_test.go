@@ -356,3 +356,25 @@ group g all "G" {
 		t.Errorf("reference %+v", refs[0])
 	}
 }
+
+func TestSyntaxErrorsDoNotCascade(t *testing.T) {
+	t.Parallel()
+	src := `section demo
+source s "S" url "u"
+field a.n int weight x
+field a.m int
+group g all "G" {
+  criterion c "C" {
+    a.n >= 1 and a.m >= 2
+    cite s "q"
+  }
+}
+outcome g
+`
+	_, _, err := Compile("c.rules", []byte(src))
+	want := "c.rules:2:21: expected licence \"<licence>\": every source needs one, e.g. licence \"public-domain\"\n" +
+		"c.rules:3:22: expected a whole number after weight, found \"x\""
+	if err == nil || err.Error() != want {
+		t.Errorf("errors:\n%v\nwant exactly:\n%s", err, want)
+	}
+}
