@@ -131,5 +131,8 @@ type Node struct {
 	Name string
 	Str  string
 	Num  Value
+	// Lit is a number as written ("43759.80", "1e3"), so that fmt keeps
+	// the analyst's spelling; the value is Num either way.
+	Lit  string
 	Args []*Node
 }

@@ -1,6 +1,9 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Parse reads a .rules file into its syntax tree. It reports every syntax
 // error it can find (recovering at the next declaration) and returns the
@@ -499,6 +502,11 @@ func (p *parser) parseUnary() *Node {
 		if x.Kind == NodeNumber {
 			if v, ok := negNum(x.Num); ok {
 				x.Num, x.Pos = v, pos
+				if strings.HasPrefix(x.Lit, "-") {
+					x.Lit = v.NumberString()
+				} else {
+					x.Lit = "-" + x.Lit
+				}
 				return x
 			}
 		}
@@ -516,7 +524,7 @@ func (p *parser) parsePrimary() *Node {
 		if err != nil {
 			p.errorf(t.pos, "number %s: %v", t.text, err)
 		}
-		return &Node{Pos: t.pos, Kind: NodeNumber, Num: v}
+		return &Node{Pos: t.pos, Kind: NodeNumber, Num: v, Lit: t.text}
 	case tokString:
 		p.next()
 		return &Node{Pos: t.pos, Kind: NodeString, Str: t.text}

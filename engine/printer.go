@@ -188,8 +188,16 @@ func printNode(b *strings.Builder, n *Node) {
 	case NodeBinary:
 		p := precedence(n)
 		left, right := p, p+1
-		if p == 4 { // comparisons do not chain
+		switch {
+		case p == 4: // comparisons do not chain
 			left = 5
+		case n.Op == "or":
+			// `a or (b and c)` keeps its parentheses: the grouping reads
+			// at a glance and nobody has to remember that and binds tighter.
+			left, right = 3, 3
+			if isOr(n.Args[0]) {
+				left = 1
+			}
 		}
 		sub(n.Args[0], left)
 		b.WriteString(" " + n.Op + " ")
@@ -225,7 +233,11 @@ func printNode(b *strings.Builder, n *Node) {
 	case NodeField, NodeIdent:
 		b.WriteString(n.Name)
 	case NodeNumber:
-		b.WriteString(n.Num.NumberString())
+		if n.Lit != "" {
+			b.WriteString(n.Lit)
+		} else {
+			b.WriteString(n.Num.NumberString())
+		}
 	case NodeString:
 		b.WriteString(quote(n.Str))
 	case NodeBool:
@@ -236,3 +248,5 @@ func printNode(b *strings.Builder, n *Node) {
 		}
 	}
 }
+
+func isOr(n *Node) bool { return n.Kind == NodeBinary && n.Op == "or" }
