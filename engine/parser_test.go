@@ -378,3 +378,23 @@ outcome g
 		t.Errorf("errors:\n%v\nwant exactly:\n%s", err, want)
 	}
 }
+
+func TestPrintKeepsNumberSpelling(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"a.d >= 43759.80": "a.d >= 43759.80",
+		"a.n >= 1e3":      "a.n >= 1e3",
+		"a.n > - 5":       "a.n > -5",
+		"a.n > - -5":      "a.n > 5",
+		"a.n > -(5)":      "a.n > -5",
+	} {
+		f, errs := Parse("n.rules", fmt.Appendf(nil, opsRules, in))
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		if got := PrintExpr(f.Groups[0].Criteria[0].Expr); got != want {
+			t.Errorf("%s printed as %s, want %s", in, got, want)
+		}
+		checkRoundTrip(t, in, f)
+	}
+}
