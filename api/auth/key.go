@@ -1,0 +1,189 @@
+package auth
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/eligo/eligo/store"
+)
+
+// An API key reads elg_<prefix>_<secret>: prefix is 8 lower-case letters or
+// digits, public, shown in listings and used to find the stored row; secret
+// is 32 random bytes (256 bits) in unpadded base64url. Only the SHA-256 of
+// the whole text is stored.
+const (
+	keyMarker     = "elg"
+	prefixLen     = 8
+	secretBytes   = 32
+	prefixLetters = "abcdefghijklmnopqrstuvwxyz0123456789"
+)
+
+var secretEncoding = base64.RawURLEncoding
+
+// Errors a presented key can fail with. Callers map them to the spec's 401
+// reason codes: ErrInvalidKey is invalid_api_key (unknown, malformed or
+// revoked), ErrExpiredKey is api_key_expired.
+var (
+	ErrInvalidKey = errors.New("invalid api key")
+	ErrExpiredKey = errors.New("api key expired")
+)
+
+// GeneratedKey is a freshly drawn key: the text to hand to its owner once,
+// and what may be stored.
+type GeneratedKey struct {
+	// Text is the full key; show it once and never store it.
+	Text string
+	// Prefix is the public part, stored and listed.
+	Prefix string
+	// Hash is the SHA-256 of Text, the only stored form of the secret.
+	Hash [sha256.Size]byte
+}
+
+// GenerateKey draws a new key from crypto/rand.
+func GenerateKey() (GeneratedKey, error) {
+	raw := make([]byte, prefixLen+secretBytes)
+	if _, err := rand.Read(raw); err != nil {
+		return GeneratedKey{}, fmt.Errorf("generate key: %w", err)
+	}
+	var prefix strings.Builder
+	for _, b := range raw[:prefixLen] {
+		// 256 % 36 != 0 leaves a slight bias in the public prefix, which
+		// carries no secret; the secret part is unbiased.
+		prefix.WriteByte(prefixLetters[int(b)%len(prefixLetters)])
+	}
+	text := keyMarker + "_" + prefix.String() + "_" + secretEncoding.EncodeToString(raw[prefixLen:])
+	return GeneratedKey{Text: text, Prefix: prefix.String(), Hash: sha256.Sum256([]byte(text))}, nil
+}
+
+// ParseKey splits presented key text into its public prefix and hash, or
+// returns ErrInvalidKey when the text cannot be an Eligo key.
+func ParseKey(text string) (prefix string, hash [sha256.Size]byte, err error) {
+	marker, rest, ok := strings.Cut(text, "_")
+	if !ok || marker != keyMarker {
+		return "", hash, ErrInvalidKey
+	}
+	prefix, secret, ok := strings.Cut(rest, "_")
+	if !ok || !validPrefix(prefix) {
+		return "", hash, ErrInvalidKey
+	}
+	decoded, err := secretEncoding.DecodeString(secret)
+	if err != nil || len(decoded) != secretBytes {
+		return "", hash, ErrInvalidKey
+	}
+	return prefix, sha256.Sum256([]byte(text)), nil
+}
+
+// NormalizePrefix accepts a bare prefix ("k3x9a0bq") or the opening of a key
+// ("elg_k3x9a0bq", or the whole key) and returns the bare prefix, so that
+// `eligo keys revoke` takes whatever the operator has at hand.
+func NormalizePrefix(s string) (string, error) {
+	s = strings.TrimPrefix(strings.TrimSpace(s), keyMarker+"_")
+	s, _, _ = strings.Cut(s, "_")
+	if !validPrefix(s) {
+		return "", fmt.Errorf("%q is not a key prefix (8 lower-case letters or digits)", s)
+	}
+	return s, nil
+}
+
+func validPrefix(p string) bool {
+	if len(p) != prefixLen {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		if !strings.ContainsRune(prefixLetters, rune(p[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+// KeyRequest describes a key to issue.
+type KeyRequest struct {
+	// TenantID is the tenant the key acts for; it is created if new.
+	TenantID string
+	// Name is a free label for listings.
+	Name string
+	// Scopes are the permissions granted.
+	Scopes []Scope
+	// Tier is the metering tier.
+	Tier Tier
+	// ExpiresAt, when set, is the moment the key stops working.
+	ExpiresAt *time.Time
+}
+
+// IssueKey draws a key, stores its hash and returns the key text (to show
+// once) with the stored record. A prefix collision is retried with a fresh
+// key.
+func IssueKey(ctx context.Context, st *store.Store, req KeyRequest) (string, store.APIKey, bool, error) {
+	scopes := make([]string, len(req.Scopes))
+	for i, s := range req.Scopes {
+		scopes[i] = string(s)
+	}
+	for attempt := 0; ; attempt++ {
+		gen, err := GenerateKey()
+		if err != nil {
+			return "", store.APIKey{}, false, err
+		}
+		rec, created, err := st.CreateAPIKey(ctx, store.NewAPIKey{
+			TenantID: req.TenantID, Name: req.Name, Prefix: gen.Prefix, Hash: gen.Hash[:],
+			Scopes: scopes, Tier: string(req.Tier), ExpiresAt: req.ExpiresAt,
+		})
+		if errors.Is(err, store.ErrDuplicatePrefix) && attempt < 3 {
+			continue
+		}
+		if err != nil {
+			return "", store.APIKey{}, false, err
+		}
+		return gen.Text, rec, created, nil
+	}
+}
+
+// Authenticator turns presented key text into a Principal.
+type Authenticator struct {
+	store *store.Store
+	now   func() time.Time
+}
+
+// NewAuthenticator checks keys against st; now is the clock used for expiry
+// (time.Now when nil).
+func NewAuthenticator(st *store.Store, now func() time.Time) *Authenticator {
+	if now == nil {
+		now = time.Now
+	}
+	return &Authenticator{store: st, now: now}
+}
+
+// Authenticate verifies key text. It returns ErrInvalidKey for malformed,
+// unknown or revoked keys and ErrExpiredKey for keys past expiry; any other
+// error is the database's. Hashes are compared in constant time.
+func (a *Authenticator) Authenticate(ctx context.Context, text string) (Principal, error) {
+	prefix, hash, err := ParseKey(text)
+	if err != nil {
+		return Principal{}, err
+	}
+	rec, err := a.store.APIKeyByPrefix(ctx, prefix)
+	if errors.Is(err, store.ErrNotFound) {
+		return Principal{}, ErrInvalidKey
+	}
+	if err != nil {
+		return Principal{}, fmt.Errorf("authenticate: %w", err)
+	}
+	if subtle.ConstantTimeCompare(rec.Hash, hash[:]) != 1 || rec.RevokedAt != nil {
+		return Principal{}, ErrInvalidKey
+	}
+	if rec.ExpiresAt != nil && !a.now().Before(*rec.ExpiresAt) {
+		return Principal{}, ErrExpiredKey
+	}
+	scopes := make([]Scope, len(rec.Scopes))
+	for i, s := range rec.Scopes {
+		scopes[i] = Scope(s)
+	}
+	return Principal{TenantID: rec.TenantID, KeyID: rec.ID, KeyPrefix: rec.Prefix, Scopes: scopes, Tier: Tier(rec.Tier)}, nil
+}

@@ -1,0 +1,99 @@
+// Package auth holds what Eligo knows about callers: API keys (their format,
+// issuance and verification), the ten scopes and four tiers of the spec, and
+// the Principal that an authenticated request carries in its context.
+package auth
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Scope is one permission a key can carry, spelled exactly as in the spec's
+// scope table.
+type Scope string
+
+// The ten scopes of the spec. AdminRead is never self-servable: only an
+// operator with database access issues it, through `eligo keys create`.
+const (
+	ScopeDecide          Scope = "decide"
+	ScopeRulesetsRead    Scope = "rulesets:read"
+	ScopeRulesetsExplain Scope = "rulesets:explain"
+	ScopeRulesetsSource  Scope = "rulesets:source"
+	ScopeRulesetsWrite   Scope = "rulesets:write"
+	ScopeProjectsRead    Scope = "projects:read"
+	ScopeProjectsWrite   Scope = "projects:write"
+	ScopeRulebooksRead   Scope = "rulebooks:read"
+	ScopeRulebooksWrite  Scope = "rulebooks:write"
+	ScopeAdminRead       Scope = "admin:read"
+)
+
+// AllScopes lists every scope in the order of the spec's table.
+var AllScopes = []Scope{
+	ScopeDecide, ScopeRulesetsRead, ScopeRulesetsExplain, ScopeRulesetsSource, ScopeRulesetsWrite,
+	ScopeProjectsRead, ScopeProjectsWrite, ScopeRulebooksRead, ScopeRulebooksWrite, ScopeAdminRead,
+}
+
+// ParseScopes reads a comma-separated scope list such as
+// "decide,rulesets:read". The word "all" stands for every scope. Unknown
+// scopes are an error, duplicates are dropped, and the result keeps the order
+// of the spec's table.
+func ParseScopes(list string) ([]Scope, error) {
+	seen := map[Scope]bool{}
+	for _, part := range strings.Split(list, ",") {
+		part = strings.TrimSpace(part)
+		switch {
+		case part == "":
+			continue
+		case part == "all":
+			for _, s := range AllScopes {
+				seen[s] = true
+			}
+		case slices.Contains(AllScopes, Scope(part)):
+			seen[Scope(part)] = true
+		default:
+			return nil, fmt.Errorf("unknown scope %q (known: %s, or all)", part, joinScopes(AllScopes))
+		}
+	}
+	if len(seen) == 0 {
+		return nil, fmt.Errorf("no scopes given")
+	}
+	out := make([]Scope, 0, len(seen))
+	for _, s := range AllScopes {
+		if seen[s] {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+func joinScopes(scopes []Scope) string {
+	parts := make([]string, len(scopes))
+	for i, s := range scopes {
+		parts[i] = string(s)
+	}
+	return strings.Join(parts, ",")
+}
+
+// Tier is the commercial tier of a key; it selects metering budgets. It is
+// set when the key is created and changed only through support.
+type Tier string
+
+// The four tiers.
+const (
+	TierFree     Tier = "free"
+	TierStarter  Tier = "starter"
+	TierPro      Tier = "pro"
+	TierInternal Tier = "internal"
+)
+
+// AllTiers lists every tier, cheapest first.
+var AllTiers = []Tier{TierFree, TierStarter, TierPro, TierInternal}
+
+// ParseTier checks that s names a tier.
+func ParseTier(s string) (Tier, error) {
+	if slices.Contains(AllTiers, Tier(s)) {
+		return Tier(s), nil
+	}
+	return "", fmt.Errorf("unknown tier %q (known: free, starter, pro, internal)", s)
+}

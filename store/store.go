@@ -1,0 +1,74 @@
+// Package store is Eligo's only door to PostgreSQL. Every query lives here,
+// one named function per query with its SQL as a named constant beside it, so
+// that the rest of the code base speaks in Go types and never in SQL.
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// ErrNotFound is returned by lookups that match no row. Callers branch on it
+// with errors.Is to answer 404 or "unknown key".
+var ErrNotFound = errors.New("not found")
+
+// Store runs Eligo's queries over a connection pool. It is safe for
+// concurrent use; the zero value is not usable, build one with New.
+type Store struct {
+	pool *pgxpool.Pool
+}
+
+// New wraps an open pool. The caller keeps ownership of the pool and closes
+// it after the last use of the Store.
+func New(pool *pgxpool.Pool) *Store {
+	return &Store{pool: pool}
+}
+
+// Open connects a pool to databaseURL and checks that the server answers, so
+// a wrong URL fails at start rather than at the first request.
+func Open(ctx context.Context, databaseURL string) (*pgxpool.Pool, error) {
+	if databaseURL == "" {
+		return nil, errors.New("open database: DATABASE_URL is empty")
+	}
+	pool, err := pgxpool.New(ctx, databaseURL)
+	if err != nil {
+		return nil, fmt.Errorf("open database: %w", err)
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("open database: %w", err)
+	}
+	return pool, nil
+}
+
+// Pool returns the underlying pool, for packages such as River that need the
+// driver itself rather than a query.
+func (s *Store) Pool() *pgxpool.Pool {
+	return s.pool
+}
+
+// Ping reports whether the database answers; /readyz uses it.
+func (s *Store) Ping(ctx context.Context) error {
+	if err := s.pool.Ping(ctx); err != nil {
+		return fmt.Errorf("ping database: %w", err)
+	}
+	return nil
+}
+
+// inTx runs fn inside one transaction, committing when fn returns nil and
+// rolling back otherwise.
+func (s *Store) inTx(ctx context.Context, fn func(pgx.Tx) error) error {
+	return pgx.BeginFunc(ctx, s.pool, fn)
+}
+
+// isUniqueViolation reports whether err is PostgreSQL's unique_violation on
+// the named constraint.
+func isUniqueViolation(err error, constraint string) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == "23505" && pgErr.ConstraintName == constraint
+}
