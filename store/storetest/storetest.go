@@ -178,7 +178,9 @@ func ensureTemplate(ctx context.Context, admin *pgx.Conn, base string) (string, 
 	if _, err := admin.Exec(ctx, "SELECT pg_advisory_lock($1)", templateLockKey); err != nil {
 		return "", fmt.Errorf("lock: %w", err)
 	}
-	defer func() { _, _ = admin.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", templateLockKey) }()
+	defer func() {
+		_, _ = admin.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", templateLockKey)
+	}()
 
 	var exists, complete bool
 	err = admin.QueryRow(ctx, "SELECT count(*) > 0, COALESCE(bool_and(datistemplate), false) FROM pg_database WHERE datname = $1", name).Scan(&exists, &complete)
