@@ -398,3 +398,26 @@ func TestPrintKeepsNumberSpelling(t *testing.T) {
 		checkRoundTrip(t, in, f)
 	}
 }
+
+// TestGrammarExample keeps GRAMMAR.md honest: its worked example compiles
+// without warnings and is already in canonical form.
+func TestGrammarExample(t *testing.T) {
+	t.Parallel()
+	doc, err := os.ReadFile("GRAMMAR.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := strings.Split(string(doc), "```")
+	if len(parts) < 3 {
+		t.Fatal("GRAMMAR.md has no code block")
+	}
+	example := strings.TrimPrefix(parts[1], "\n")
+	_, warnings, err := Compile("GRAMMAR.md", []byte(example))
+	if err != nil || len(warnings) > 0 {
+		t.Fatalf("worked example: %v %v", err, warnings)
+	}
+	f, _ := Parse("GRAMMAR.md", []byte(example))
+	if got := string(Print(f)); got != example {
+		t.Errorf("worked example is not canonical; eligo fmt gives:\n%s", got)
+	}
+}
