@@ -219,6 +219,12 @@ func (r *Ruleset) Evaluate(in *Inputs, opts Options) *Result {
 // EvaluateInto is Evaluate writing into res, reusing its slices: with a
 // reused Result and no trace or explanation it does not allocate.
 func (r *Ruleset) EvaluateInto(in *Inputs, opts Options, res *Result) {
+	if in == nil || len(in.Values) != len(r.Fields) {
+		// Inputs converted for another ruleset (or none): nothing can be
+		// read safely, so nothing is decided.
+		in = &Inputs{Values: make([]Value, len(r.Fields)), FieldErrors: []FieldError{{
+			Message: "the answers were converted for a different ruleset; convert them with this ruleset"}}}
+	}
 	p := &r.prog
 	nc, ng := len(p.roots), len(r.Groups)
 	res.Criteria = resize(res.Criteria, nc)

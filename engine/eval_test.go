@@ -265,3 +265,17 @@ func TestDateOrdinals(t *testing.T) {
 		prevY, prevM, prevD = y, m, d
 	}
 }
+
+func TestEvaluateForeignInputs(t *testing.T) {
+	t.Parallel()
+	r, _, err := Compile("groups.rules", []byte(groupsRules))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []*Inputs{nil, {Values: make([]Value, 1)}} {
+		res := r.Evaluate(in, Options{Trace: true, Explanation: true})
+		if res.Outcome != Undetermined || len(res.FieldErrors) != 1 {
+			t.Errorf("inputs %+v: outcome %s, errors %v", in, res.Outcome, res.FieldErrors)
+		}
+	}
+}

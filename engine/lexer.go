@@ -107,7 +107,7 @@ func (l *lexer) scan() token {
 	case isWordStart(c):
 		t.kind, t.text = l.lexWord(pos)
 	default:
-		for _, p := range []string{"==", "!=", "<=", ">=", "??", "{", "}", "(", ")", "[", "]", ",", "<", ">", "+", "-", "*"} {
+		for _, p := range puncts {
 			if strings.HasPrefix(rest, p) {
 				t.kind, t.text = tokPunct, p
 				l.advance(len(p))
@@ -130,6 +130,9 @@ func (l *lexer) scan() token {
 	}
 	return t
 }
+
+// puncts are the punctuation tokens, two-character ones first.
+var puncts = [...]string{"==", "!=", "<=", ">=", "??", "{", "}", "(", ")", "[", "]", ",", "<", ">", "+", "-", "*"}
 
 func isWordStart(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
