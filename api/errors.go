@@ -1,0 +1,282 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/danielgtaylor/huma/v2/validation"
+)
+
+// This file is the one place that turns errors into response bodies. Every
+// error the API answers with is an *Error; huma's own errors (validation,
+// malformed JSON, oversized bodies, handler failures) are converted by
+// newHumaError, which replaces huma.NewError.
+
+// Error is an HTTP error response: a status and the spec's `detail` member,
+// which is an object {error, reason_code, message, ...} for most errors, a
+// list of validation items for 422 validation failures, or a plain string for
+// not-found lookups.
+type Error struct {
+	status int
+	// Detail is the body's only member.
+	Detail any `json:"detail"`
+}
+
+// Error returns a short text for logs.
+func (e *Error) Error() string {
+	switch d := e.Detail.(type) {
+	case Problem:
+		return fmt.Sprintf("%d %s: %s", e.status, d.ReasonCode, d.Message)
+	case string:
+		return fmt.Sprintf("%d %s", e.status, d)
+	default:
+		return fmt.Sprintf("%d %s", e.status, http.StatusText(e.status))
+	}
+}
+
+// GetStatus returns the HTTP status; huma calls it to write the response.
+func (e *Error) GetStatus() int { return e.status }
+
+// Problem is the object form of `detail`.
+type Problem struct {
+	// Error is a short category, e.g. unauthorized, forbidden, not_found.
+	Error string `json:"error"`
+	// ReasonCode is the machine-readable cause callers branch on.
+	ReasonCode string `json:"reason_code"`
+	// Message is for humans; it never echoes submitted values.
+	Message string `json:"message"`
+	// Action is the permission that was needed (403 only), e.g.
+	// scope.rulesets:write.
+	Action string `json:"action,omitempty"`
+	// MissingPermissions lists the scopes the key lacks (403 only).
+	MissingPermissions []string `json:"missing_permissions,omitempty"`
+	// Hint says how to get past the error, when there is a way.
+	Hint string `json:"hint,omitempty"`
+}
+
+// ValidationItem is one entry of a 422 validation list, shaped like
+// pydantic's: type (extra_forbidden, missing, int_type, enum...), loc
+// (["body", "field", 0, ...]), msg and input (the offending value).
+type ValidationItem struct {
+	Type  string `json:"type"`
+	Loc   []any  `json:"loc"`
+	Msg   string `json:"msg"`
+	Input any    `json:"input"`
+}
+
+// NewProblem builds an error whose detail is a Problem.
+func NewProblem(status int, errorCode, reasonCode, message string) *Error {
+	return &Error{status: status, Detail: Problem{Error: errorCode, ReasonCode: reasonCode, Message: message}}
+}
+
+// NotFound builds the spec's not-found answer: 404 with a plain string
+// detail (no reason_code). Private objects of other tenants use it too.
+func NotFound(message string) *Error {
+	return &Error{status: http.StatusNotFound, Detail: message}
+}
+
+// ValidationFailed builds a 422 whose detail is the given list.
+func ValidationFailed(items ...ValidationItem) *Error {
+	return &Error{status: http.StatusUnprocessableEntity, Detail: items}
+}
+
+// Internal is the opaque 500: no stack, no cause, no echo of the request.
+// The cause belongs in the server log, keyed by the request id.
+func Internal() *Error {
+	return NewProblem(http.StatusInternalServerError, "internal_error", "internal_error",
+		"The server could not complete the request. Quote the X-Request-Id response header when reporting it.")
+}
+
+// TooLarge is the 413 for a body over the caller's cap.
+func TooLarge(limit int64) *Error {
+	return NewProblem(http.StatusRequestEntityTooLarge, "payload_too_large", "body_too_large",
+		fmt.Sprintf("The request body exceeds the limit of %d bytes for this caller.", limit))
+}
+
+// writeError writes e as JSON; used by the middleware, which runs outside
+// huma.
+func writeError(w http.ResponseWriter, e *Error) {
+	body, err := json.Marshal(e)
+	if err != nil {
+		body = []byte(`{"detail":"internal error"}`)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(e.status)
+	_, _ = w.Write(body)
+}
+
+var installHumaErrors sync.Once
+
+// useEligoErrors replaces huma's package-level error constructor with
+// newHumaError. huma offers only this global hook; it is set once, before
+// the first API is built, and every Eligo API wants the same mapping.
+func useEligoErrors() {
+	installHumaErrors.Do(func() {
+		huma.NewError = newHumaError
+		huma.NewErrorWithContext = func(ctx huma.Context, status int, msg string, errs ...error) huma.StatusError {
+			se := newHumaError(status, msg, errs...)
+			if se.GetStatus() >= 500 {
+				logFrom(ctx.Context()).ErrorContext(ctx.Context(), "request failed", "error", errors.Join(errs...), "reason", msg)
+			}
+			return se
+		}
+	})
+}
+
+// newHumaError maps an error raised inside huma to the spec's shapes.
+func newHumaError(status int, msg string, errs ...error) huma.StatusError {
+	for _, err := range errs {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return TooLarge(tooBig.Limit)
+		}
+	}
+	switch {
+	case status == 0:
+		// huma calls NewError(0, "") at registration to learn the error
+		// schema; any *Error will do.
+		return &Error{}
+	case status == http.StatusRequestEntityTooLarge:
+		return NewProblem(status, "payload_too_large", "body_too_large", "The request body is too large.")
+	case status >= 500:
+		return Internal()
+	case msg == "request body is required":
+		return ValidationFailed(ValidationItem{Type: "missing", Loc: []any{"body"}, Msg: "Field required", Input: nil})
+	case status == http.StatusBadRequest && isBodyParseFailure(errs):
+		return ValidationFailed(ValidationItem{Type: "json_invalid", Loc: []any{"body"}, Msg: "JSON decode error", Input: map[string]any{}})
+	case status == http.StatusUnprocessableEntity || (status == http.StatusBadRequest && len(errs) > 0):
+		items := make([]ValidationItem, 0, len(errs))
+		for _, err := range errs {
+			items = append(items, validationItem(err))
+		}
+		return ValidationFailed(items...)
+	default:
+		code := strings.ReplaceAll(strings.ToLower(http.StatusText(status)), " ", "_")
+		if code == "" {
+			code = "error"
+		}
+		return NewProblem(status, code, code, msg)
+	}
+}
+
+// isBodyParseFailure recognises huma's report of a body that is not valid
+// JSON: a single detail located at "body" carrying the raw text.
+func isBodyParseFailure(errs []error) bool {
+	if len(errs) != 1 {
+		return false
+	}
+	var d *huma.ErrorDetail
+	return errors.As(errs[0], &d) && d.Location == "body"
+}
+
+// validationItem converts one huma validation detail into a pydantic-style
+// item.
+func validationItem(err error) ValidationItem {
+	var d *huma.ErrorDetail
+	if !errors.As(err, &d) {
+		return ValidationItem{Type: "value_error", Loc: []any{"body"}, Msg: err.Error()}
+	}
+	loc := parseLocation(d.Location)
+	item := ValidationItem{Type: "value_error", Loc: loc, Msg: d.Message, Input: d.Value}
+	m := d.Message
+	switch {
+	case m == validation.MsgUnexpectedProperty:
+		// The location ends with the extra key; Value is the parent.
+		item.Type, item.Msg = "extra_forbidden", "Extra inputs are not permitted"
+		if parent, ok := d.Value.(map[string]any); ok && len(loc) > 0 {
+			if key, ok := loc[len(loc)-1].(string); ok {
+				item.Input = parent[key]
+			}
+		}
+	case strings.HasPrefix(m, "expected required property ") && strings.HasSuffix(m, " to be present"):
+		// The location is the parent; the name is only in the message.
+		name := strings.TrimSuffix(strings.TrimPrefix(m, "expected required property "), " to be present")
+		item.Type, item.Msg, item.Loc = "missing", "Field required", append(loc, name)
+	case m == validation.MsgExpectedInteger:
+		item.Type, item.Msg = "int_type", "Input should be a valid integer"
+	case m == validation.MsgExpectedNumber:
+		item.Type, item.Msg = "float_type", "Input should be a valid number"
+	case m == validation.MsgExpectedString:
+		item.Type, item.Msg = "string_type", "Input should be a valid string"
+	case m == validation.MsgExpectedBoolean:
+		item.Type, item.Msg = "bool_type", "Input should be a valid boolean"
+	case m == validation.MsgExpectedArray:
+		item.Type, item.Msg = "list_type", "Input should be a valid list"
+	case m == validation.MsgExpectedObject:
+		item.Type, item.Msg = "dict_type", "Input should be a valid dictionary"
+	case strings.HasPrefix(m, `expected value to be one of "`):
+		values := strings.Split(strings.TrimSuffix(strings.TrimPrefix(m, `expected value to be one of "`), `"`), ", ")
+		item.Type, item.Msg = "enum", "Input should be "+pydanticAlternatives(values)
+	case strings.HasPrefix(m, "expected length >= "):
+		item.Type, item.Msg = "string_too_short", "String should have at least "+strings.TrimPrefix(m, "expected length >= ")+" characters"
+	case strings.HasPrefix(m, "expected length <= "):
+		item.Type, item.Msg = "string_too_long", "String should have at most "+strings.TrimPrefix(m, "expected length <= ")+" characters"
+	case strings.HasPrefix(m, "expected array length >= "):
+		item.Type, item.Msg = "too_short", "List should have at least "+strings.TrimPrefix(m, "expected array length >= ")+" items"
+	case strings.HasPrefix(m, "expected array length <= "):
+		item.Type, item.Msg = "too_long", "List should have at most "+strings.TrimPrefix(m, "expected array length <= ")+" items"
+	case strings.HasPrefix(m, "expected number >= "):
+		item.Type, item.Msg = "greater_than_equal", "Input should be greater than or equal to "+strings.TrimPrefix(m, "expected number >= ")
+	case strings.HasPrefix(m, "expected number > "):
+		item.Type, item.Msg = "greater_than", "Input should be greater than "+strings.TrimPrefix(m, "expected number > ")
+	case strings.HasPrefix(m, "expected number <= "):
+		item.Type, item.Msg = "less_than_equal", "Input should be less than or equal to "+strings.TrimPrefix(m, "expected number <= ")
+	case strings.HasPrefix(m, "expected number < "):
+		item.Type, item.Msg = "less_than", "Input should be less than "+strings.TrimPrefix(m, "expected number < ")
+	case strings.HasPrefix(m, "expected string to match pattern "):
+		item.Type, item.Msg = "string_pattern_mismatch", "String should match pattern '"+strings.TrimPrefix(m, "expected string to match pattern ")+"'"
+	}
+	return item
+}
+
+// pydanticAlternatives renders ["a","b","c"] as 'a', 'b' or 'c'.
+func pydanticAlternatives(values []string) string {
+	quoted := make([]string, len(values))
+	for i, v := range values {
+		quoted[i] = "'" + v + "'"
+	}
+	if len(quoted) == 1 {
+		return quoted[0]
+	}
+	return strings.Join(quoted[:len(quoted)-1], ", ") + " or " + quoted[len(quoted)-1]
+}
+
+// parseLocation turns huma's "body.items[3].tags" into
+// ["body", "items", 3, "tags"].
+func parseLocation(location string) []any {
+	loc := []any{}
+	for _, part := range strings.Split(location, ".") {
+		name, rest, _ := strings.Cut(part, "[")
+		if name != "" {
+			loc = append(loc, name)
+		}
+		for rest != "" {
+			var index string
+			index, rest, _ = strings.Cut(rest, "]")
+			if n, err := strconv.Atoi(index); err == nil {
+				loc = append(loc, n)
+			} else {
+				loc = append(loc, index)
+			}
+			rest = strings.TrimPrefix(rest, "[")
+		}
+	}
+	return loc
+}
+
+// logFrom returns the request's logger, or the default one outside a
+// request.
+func logFrom(ctx interface{ Value(any) any }) *slog.Logger {
+	if l, ok := ctx.Value(loggerKey{}).(*slog.Logger); ok {
+		return l
+	}
+	return slog.Default()
+}

@@ -1,0 +1,288 @@
+package api
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/eligo/eligo/api/auth"
+)
+
+type (
+	loggerKey      struct{}
+	requestInfoKey struct{}
+	keyOutcomeKey  struct{}
+	clientIPKey    struct{}
+)
+
+// requestInfo is filled in by the gate for the request log line.
+type requestInfo struct {
+	route string
+}
+
+// observe gives each request an id (X-Request-Id), a logger carrying it,
+// panic recovery into the opaque 500, and one log line when it ends: method,
+// route pattern, status, duration. Header values and bodies are never
+// logged.
+func (s *Server) observe(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		id := requestID(r.Header.Get("X-Request-Id"))
+		w.Header().Set("X-Request-Id", id)
+		logger := s.log.With("request_id", id)
+		info := &requestInfo{}
+		ctx := context.WithValue(r.Context(), loggerKey{}, logger)
+		ctx = context.WithValue(ctx, requestInfoKey{}, info)
+		ctx = context.WithValue(ctx, clientIPKey{}, s.clientIP(r))
+		rec := &statusRecorder{ResponseWriter: w}
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				logger.ErrorContext(ctx, "panic serving request", "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+				if rec.status == 0 {
+					writeError(rec, Internal())
+				}
+			}
+			status := rec.status
+			if status == 0 {
+				status = http.StatusOK
+			}
+			level := slog.LevelInfo
+			if status >= 500 {
+				level = slog.LevelError
+			}
+			logger.LogAttrs(ctx, level, "request",
+				slog.String("method", r.Method),
+				slog.String("route", info.route),
+				slog.Int("status", status),
+				slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
+				slog.Int64("bytes", rec.bytes),
+				slog.String("client_ip", ClientIP(ctx).String()),
+			)
+		}()
+		next.ServeHTTP(rec, r.WithContext(ctx))
+	})
+}
+
+// requestID accepts a caller's id when it is short and made of safe
+// characters (so it cannot forge log lines), and draws a new one otherwise.
+func requestID(incoming string) string {
+	if len(incoming) > 0 && len(incoming) <= 64 && strings.IndexFunc(incoming, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.')
+	}) < 0 {
+		return incoming
+	}
+	b := make([]byte, 12)
+	_, _ = rand.Read(b)
+	return "req_" + hex.EncodeToString(b)
+}
+
+// statusRecorder remembers the status and size of a response for the log.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+	bytes  int64
+}
+
+func (r *statusRecorder) WriteHeader(status int) {
+	if r.status == 0 {
+		r.status = status
+	}
+	r.ResponseWriter.WriteHeader(status)
+}
+
+func (r *statusRecorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	n, err := r.ResponseWriter.Write(b)
+	r.bytes += int64(n)
+	return n, err
+}
+
+// Unwrap lets http.ResponseController reach the connection (read
+// deadlines, flushing).
+func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// gate finds the declaration of the request's route, then applies CORS,
+// authentication and the body cap before the route's handler runs.
+func (s *Server) gate(w http.ResponseWriter, r *http.Request) {
+	requestedMethod := r.Header.Get("Access-Control-Request-Method")
+	preflight := r.Method == http.MethodOptions && requestedMethod != ""
+	lookup := r
+	if preflight {
+		// A preflight is classified by the method the browser asks for.
+		lookup = r.Clone(r.Context())
+		lookup.Method = requestedMethod
+	}
+	_, pattern := s.mux.Handler(lookup)
+	if info, ok := r.Context().Value(requestInfoKey{}).(*requestInfo); ok {
+		info.route = pattern
+	}
+	route, declared := s.routes[pattern]
+	origin := r.Header.Get("Origin")
+
+	if preflight {
+		s.answerPreflight(w, route, declared, origin)
+		return
+	}
+	if pattern == "" {
+		writeError(w, NotFound("Not Found"))
+		return
+	}
+	limit := int64(AnonymousBodyLimit)
+	ctx := r.Context()
+	if declared {
+		s.setCORSHeaders(w, route, origin)
+		var problem *Error
+		ctx, problem = s.authenticate(ctx, r.Header.Get("X-Api-Key"), route)
+		if problem != nil {
+			writeError(w, problem)
+			return
+		}
+		if _, keyed := auth.PrincipalFrom(ctx); keyed {
+			limit = s.cfg.KeyedBodyLimit
+		}
+	}
+	if r.ContentLength > limit {
+		writeError(w, TooLarge(limit))
+		return
+	}
+	if r.Body != nil && r.Body != http.NoBody {
+		// Chunked bodies have no Content-Length: cap the read itself.
+		r.Body = http.MaxBytesReader(w, r.Body, limit)
+	}
+	s.mux.ServeHTTP(w, r.WithContext(ctx))
+}
+
+// The spec's 401 and 403 answers.
+var (
+	errMissingKey = NewProblem(http.StatusUnauthorized, "unauthorized", "missing_api_key",
+		"This operation needs an API key in the x-api-key header.")
+	errInvalidKey = NewProblem(http.StatusUnauthorized, "unauthorized", "invalid_api_key",
+		"The API key is not valid: it is unknown, malformed or revoked.")
+	errExpiredKey = NewProblem(http.StatusUnauthorized, "unauthorized", "api_key_expired",
+		"The API key has expired. Ask for a new key.")
+)
+
+func missingScopes(missing []auth.Scope) *Error {
+	names := scopeNames(missing)
+	hint := "Ask your Eligo administrator for a key that carries " + strings.Join(names, " and ") + "."
+	if slices.Contains(missing, auth.ScopeAdminRead) {
+		hint = "admin:read is held only by internal operator keys; it cannot be requested."
+	}
+	return &Error{status: http.StatusForbidden, Detail: Problem{
+		Error:              "forbidden",
+		ReasonCode:         "denied_missing_permission",
+		Message:            "The API key lacks the permission this operation needs: " + strings.Join(names, ", ") + ".",
+		Action:             "scope." + names[0],
+		MissingPermissions: names,
+		Hint:               hint,
+	}}
+}
+
+// authenticate judges the presented key against route. On a keyed route the
+// error the key earns is returned and the request stops there. On the open
+// surface a key is used only when it is valid and carries the route's
+// scopes; otherwise it is ignored (the spec's "a key sent there is
+// ignored"), and the error it would have earned is kept in the context for
+// RequirePrincipal.
+func (s *Server) authenticate(ctx context.Context, key string, route Route) (context.Context, *Error) {
+	var outcome *Error
+	if key == "" {
+		outcome = errMissingKey
+	} else {
+		p, err := s.auth.Authenticate(ctx, key)
+		switch {
+		case errors.Is(err, auth.ErrInvalidKey):
+			outcome = errInvalidKey
+		case errors.Is(err, auth.ErrExpiredKey):
+			outcome = errExpiredKey
+		case err != nil:
+			logFrom(ctx).ErrorContext(ctx, "authenticate", "error", err)
+			return ctx, Internal()
+		default:
+			if missing := p.Missing(route.Scopes); len(missing) > 0 {
+				outcome = missingScopes(missing)
+			} else {
+				ctx = auth.WithPrincipal(ctx, p)
+			}
+		}
+	}
+	if outcome == nil {
+		return ctx, nil
+	}
+	if route.Access == Keyed {
+		return ctx, outcome
+	}
+	return context.WithValue(ctx, keyOutcomeKey{}, outcome), nil
+}
+
+// RequirePrincipal is for open-surface handlers whose request needs a key
+// after all (a rulebook_id on /decide): it returns the principal, or the
+// 401/403 the presented key earned against the route's declared scopes.
+func RequirePrincipal(ctx context.Context) (auth.Principal, error) {
+	if p, ok := auth.PrincipalFrom(ctx); ok {
+		return p, nil
+	}
+	if e, ok := ctx.Value(keyOutcomeKey{}).(*Error); ok {
+		return auth.Principal{}, e
+	}
+	return auth.Principal{}, errMissingKey
+}
+
+// ClientIP returns the caller's address: the TCP peer, or, when the peer is
+// a trusted proxy, the nearest untrusted address in X-Forwarded-For.
+func ClientIP(ctx context.Context) netip.Addr {
+	ip, _ := ctx.Value(clientIPKey{}).(netip.Addr)
+	return ip
+}
+
+func (s *Server) clientIP(r *http.Request) netip.Addr {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	peer, err := netip.ParseAddr(host)
+	if err != nil {
+		return netip.Addr{}
+	}
+	peer = peer.Unmap()
+	if !s.trusted(peer) {
+		return peer
+	}
+	hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
+	for i := len(hops) - 1; i >= 0; i-- {
+		hop, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
+		if err != nil {
+			return peer
+		}
+		hop = hop.Unmap()
+		if !s.trusted(hop) {
+			return hop
+		}
+		peer = hop
+	}
+	return peer
+}
+
+func (s *Server) trusted(ip netip.Addr) bool {
+	for _, p := range s.cfg.TrustedProxies {
+		if p.Contains(ip) {
+			return true
+		}
+	}
+	return false
+}

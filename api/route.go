@@ -1,0 +1,175 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/eligo/eligo/api/auth"
+)
+
+// Class is the metering class of an operation: the rate-limit bucket and
+// usage metric an authenticated call counts against.
+type Class string
+
+// The six metering classes.
+const (
+	ClassDecide    Class = "decide"
+	ClassRulesets  Class = "rulesets"
+	ClassRulebooks Class = "rulebooks"
+	ClassProjects  Class = "projects"
+	ClassGenerate  Class = "generate"
+	ClassAdmin     Class = "admin"
+)
+
+// Access says who may call an operation.
+type Access int
+
+const (
+	// Keyed operations need a valid key carrying every scope in
+	// Route.Scopes: 401 without a usable key, 403 without the scopes.
+	Keyed Access = iota
+	// Open operations belong to the open surface: anonymous callers are
+	// served. A valid key carrying Route.Scopes makes the caller that
+	// key's principal (so the handler may show the tenant's private
+	// objects); any other key is ignored and the caller is anonymous. A
+	// handler that needs a key for part of its work (a rulebook_id on
+	// /decide) calls RequirePrincipal, which answers the 401 or 403 the key
+	// earned.
+	Open
+)
+
+// Endpoint is a (method, path) pair, path relative to the API root.
+type Endpoint struct {
+	Method string
+	Path   string
+}
+
+// OpenSurface is the exact list of operations anonymous callers may use
+// (spec, Authentication rule 3), and the set that CORS answers for any
+// origin. Registering an Open route not listed here, or a listed endpoint as
+// Keyed, panics at start.
+var OpenSurface = []Endpoint{
+	{http.MethodPost, "/decide"},
+	{http.MethodGet, "/rulesets"},
+	{http.MethodGet, "/rulesets/{ruleset_id}/schema"},
+	{http.MethodGet, "/rulesets/{ruleset_id}/explain"},
+	{http.MethodGet, "/rulesets/{ruleset_id}/graph"},
+	{http.MethodPost, "/rulesets/{ruleset_id}/explain-failure"},
+	{http.MethodGet, "/rulebooks/"},
+}
+
+// Route declares one operation: its identity and reference documentation,
+// who may call it, and how it is metered. Auth, CORS and metering read this
+// declaration; handlers never check keys or scopes themselves.
+type Route struct {
+	// OperationID is the stable OpenAPI operation id, e.g. "decide".
+	OperationID string
+	// Method is the HTTP method.
+	Method string
+	// Path is relative to the API root, e.g. "/rulesets/{ruleset_id}/schema".
+	Path string
+	// Summary is the one-line title shown in the reference docs.
+	Summary string
+	// Description is the reference text; the required scopes are appended.
+	Description string
+	// Tags group operations in the reference docs.
+	Tags []string
+	// Access is Keyed or Open.
+	Access Access
+	// Scopes are required (Keyed) or unlock the key's principal (Open).
+	Scopes []auth.Scope
+	// Class is the metering class.
+	Class Class
+	// DefaultStatus is the success status; 200 when zero.
+	DefaultStatus int
+}
+
+func (r Route) endpoint() Endpoint { return Endpoint{Method: r.Method, Path: r.Path} }
+
+// Register declares route on s and serves it with handler. It panics on a
+// declaration that contradicts the open-surface table or lacks
+// documentation, so mistakes fail at start, not in production.
+func Register[I, O any](s *Server, route Route, handler func(context.Context, *I) (*O, error)) {
+	if err := s.addRoute(route); err != nil {
+		panic(err)
+	}
+	op := huma.Operation{
+		OperationID:   route.OperationID,
+		Method:        route.Method,
+		Path:          route.Path,
+		Summary:       route.Summary,
+		Description:   route.Description + "\n\n" + route.accessText(),
+		Tags:          route.Tags,
+		DefaultStatus: route.DefaultStatus,
+		// The middleware enforces the caller's cap before the body is read;
+		// huma's own limit only backs it up. huma rejects a body of exactly
+		// MaxBodyBytes, hence the +1.
+		MaxBodyBytes: s.cfg.KeyedBodyLimit + 1,
+		Metadata:     map[string]any{"eligo.class": string(route.Class)},
+	}
+	if route.Access == Keyed {
+		op.Security = []map[string][]string{{"apiKey": scopeNames(route.Scopes)}}
+	} else {
+		op.Security = []map[string][]string{{}, {"apiKey": scopeNames(route.Scopes)}}
+	}
+	huma.Register(s.huma, op, handler)
+}
+
+// accessText documents the route's access rule in its description.
+func (r Route) accessText() string {
+	scopes := strings.Join(scopeNames(r.Scopes), "`, `")
+	if r.Access == Open {
+		if scopes == "" {
+			return "Access: open surface; no key needed. Metering class: `" + string(r.Class) + "`."
+		}
+		return "Access: open surface; no key needed. A key carrying `" + scopes + "` also sees its tenant's private objects; any other key is ignored. Metering class: `" + string(r.Class) + "`."
+	}
+	return "Access: API key with scope `" + scopes + "`. Metering class: `" + string(r.Class) + "`."
+}
+
+func scopeNames(scopes []auth.Scope) []string {
+	out := make([]string, len(scopes))
+	for i, s := range scopes {
+		out[i] = string(s)
+	}
+	return out
+}
+
+// addRoute checks route and indexes it by its ServeMux pattern, which is how
+// the middleware finds the declaration of an incoming request.
+func (s *Server) addRoute(route Route) error {
+	if route.OperationID == "" || route.Summary == "" || route.Description == "" {
+		return fmt.Errorf("route %s %s: operation id, summary and description are required", route.Method, route.Path)
+	}
+	if route.Class == "" {
+		return fmt.Errorf("route %s: metering class is required", route.OperationID)
+	}
+	open := slices.Contains(OpenSurface, route.endpoint())
+	if open != (route.Access == Open) {
+		return fmt.Errorf("route %s %s: access disagrees with the OpenSurface table", route.Method, route.Path)
+	}
+	if route.Access == Keyed && len(route.Scopes) == 0 {
+		return fmt.Errorf("route %s: a keyed route needs at least one scope", route.OperationID)
+	}
+	pattern := strings.ToUpper(route.Method) + " " + RootPath + route.Path
+	if _, dup := s.routes[pattern]; dup {
+		return fmt.Errorf("route %s: %s registered twice", route.OperationID, pattern)
+	}
+	s.routes[pattern] = route
+	return nil
+}
+
+// openSurfaceText renders OpenSurface for the OpenAPI description.
+func openSurfaceText() string {
+	var b strings.Builder
+	b.WriteString("| Method | Path |\n|---|---|\n")
+	for _, e := range OpenSurface {
+		fmt.Fprintf(&b, "| %s | %s |\n", e.Method, e.Path)
+	}
+	return b.String()
+}
