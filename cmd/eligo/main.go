@@ -32,10 +32,13 @@ var errSilentFailure = errors.New("failed")
 // commands lists every subcommand. Add a new one here and in its own file.
 func commands() map[string]command {
 	return map[string]command{
-		"check": {summary: "compile .rules files and report errors and warnings", run: runCheck},
-		"fmt":   {summary: "print .rules files canonically (-w rewrites them)", run: runFmt},
-		"test":  {summary: "run test cases: FILE CASES.json, or a casebank DIR", run: runTest},
-		"eval":  {summary: "evaluate FILE against VALUES.json and print the decision", run: runEval},
+		"check":   {summary: "compile .rules files and report errors and warnings", run: runCheck},
+		"fmt":     {summary: "print .rules files canonically (-w rewrites them)", run: runFmt},
+		"test":    {summary: "run test cases: FILE CASES.json, or a casebank DIR", run: runTest},
+		"eval":    {summary: "evaluate FILE against VALUES.json and print the decision", run: runEval},
+		"serve":   {summary: "migrate the database, then serve the HTTP API", run: runServe},
+		"migrate": {summary: "apply database migrations (Eligo's and River's)", run: runMigrate},
+		"keys":    {summary: "create, list or revoke API keys", run: runKeys},
 	}
 }
 

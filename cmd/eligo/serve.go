@@ -1,0 +1,143 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/migrations"
+	"github.com/eligo/eligo/store"
+)
+
+// serveConfig is every setting of `eligo serve`, from flags whose defaults
+// come from the environment.
+type serveConfig struct {
+	// Addr is the listen address (ELIGO_ADDR, default 127.0.0.1:8080).
+	Addr string
+	// DatabaseURL is the PostgreSQL URL (DATABASE_URL).
+	DatabaseURL string
+	// ShutdownTimeout bounds how long in-flight requests may run after
+	// SIGTERM/SIGINT (ELIGO_SHUTDOWN_TIMEOUT, default 15s).
+	ShutdownTimeout time.Duration
+	// API is the HTTP interface's own configuration.
+	API api.Config
+}
+
+// parseServeConfig reads flags over environment defaults.
+func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
+	var cfg serveConfig
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&cfg.Addr, "addr", envOr("ELIGO_ADDR", "127.0.0.1:8080"), "listen address (env ELIGO_ADDR)")
+	fs.StringVar(&cfg.DatabaseURL, "database-url", os.Getenv("DATABASE_URL"), "PostgreSQL URL (env DATABASE_URL)")
+	origins := fs.String("first-party-origins", os.Getenv("ELIGO_FIRST_PARTY_ORIGINS"), "comma-separated browser origins granted CORS on non-open routes (env ELIGO_FIRST_PARTY_ORIGINS)")
+	proxies := fs.String("trusted-proxies", os.Getenv("ELIGO_TRUSTED_PROXIES"), "comma-separated CIDRs of reverse proxies whose X-Forwarded-For is trusted (env ELIGO_TRUSTED_PROXIES)")
+	bodyLimit := fs.String("keyed-body-limit", envOr("ELIGO_KEYED_BODY_LIMIT", "33554432"), "body cap in bytes for callers with a valid key (env ELIGO_KEYED_BODY_LIMIT)")
+	shutdown := fs.String("shutdown-timeout", envOr("ELIGO_SHUTDOWN_TIMEOUT", "15s"), "grace period for in-flight requests at shutdown (env ELIGO_SHUTDOWN_TIMEOUT)")
+	if err := fs.Parse(args); err != nil {
+		return cfg, err
+	}
+	for _, o := range splitList(*origins) {
+		cfg.API.FirstPartyOrigins = append(cfg.API.FirstPartyOrigins, strings.TrimSuffix(o, "/"))
+	}
+	for _, c := range splitList(*proxies) {
+		p, err := netip.ParsePrefix(c)
+		if err != nil {
+			return cfg, fmt.Errorf("trusted proxies: %w", err)
+		}
+		cfg.API.TrustedProxies = append(cfg.API.TrustedProxies, p)
+	}
+	limit, err := strconv.ParseInt(*bodyLimit, 10, 64)
+	if err != nil || limit < api.AnonymousBodyLimit {
+		return cfg, fmt.Errorf("keyed body limit %q: want a byte count of at least %d", *bodyLimit, api.AnonymousBodyLimit)
+	}
+	cfg.API.KeyedBodyLimit = limit
+	if cfg.ShutdownTimeout, err = time.ParseDuration(*shutdown); err != nil {
+		return cfg, fmt.Errorf("shutdown timeout: %w", err)
+	}
+	return cfg, nil
+}
+
+// runServe migrates the database, then serves the API until ctx ends
+// (SIGTERM/SIGINT), then stops accepting, lets in-flight requests finish
+// within the shutdown timeout, and closes the pool.
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	cfg, err := parseServeConfig(args, stderr)
+	if err != nil {
+		return err
+	}
+	logger := slog.New(slog.NewJSONHandler(stderr, nil))
+	cfg.API.Logger = logger
+
+	pool, err := store.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	res, err := store.Migrate(ctx, pool, migrations.FS)
+	if err != nil {
+		return err
+	}
+	logger.Info("migrated", "applied", res.Applied, "river_versions", res.RiverVersions)
+
+	srv := &http.Server{
+		Handler:           api.New(cfg.API, store.New(pool)).Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	logger.Info("serving", "addr", ln.Addr().String(), "root", api.RootPath)
+	fmt.Fprintf(stdout, "eligo serving on http://%s%s\n", ln.Addr(), api.RootPath)
+
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case err := <-served:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down", "timeout", cfg.ShutdownTimeout.String())
+	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.ShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		_ = srv.Close()
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serve: %w", err)
+	}
+	return nil
+}
+
+func envOr(name, fallback string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return fallback
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, part := range strings.Split(s, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
+}
