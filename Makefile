@@ -1,0 +1,47 @@
+# Eligo: `make run` serves the API with a local database and a demo key;
+# `make test` is the full check CI runs. With no DATABASE_URL both start a
+# project-local PostgreSQL cluster in .data/pg (scripts/devdb.sh).
+
+SHELL := bash
+.SHELLFLAGS := -euo pipefail -c
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+FUZZTIME ?= 5s
+
+.PHONY: deps build run test vet staticcheck gotest fuzz bench db-url db-stop
+
+deps:
+	@scripts/deps.sh
+
+build:
+	go build -o bin/eligo ./cmd/eligo
+
+run: deps build
+	scripts/run.sh
+
+db-url:
+	@scripts/devdb.sh url
+
+db-stop:
+	@scripts/devdb.sh stop
+
+# test: packages, database, vet, staticcheck, race tests, then a short run of
+# every fuzz target. DATABASE_URL is exported to everything below.
+test: deps
+	@export DATABASE_URL="$${DATABASE_URL:-$$(scripts/devdb.sh url)}"; \
+	$(MAKE) --no-print-directory vet staticcheck gotest fuzz
+
+vet:
+	go vet ./...
+
+staticcheck:
+	go run $(STATICCHECK) ./...
+
+gotest:
+	go test -race ./...
+
+fuzz:
+	scripts/fuzz.sh $(FUZZTIME)
+
+bench: deps
+	@export DATABASE_URL="$${DATABASE_URL:-$$(scripts/devdb.sh url)}"; \
+	go test -run='^$$' -bench=. -benchmem ./...

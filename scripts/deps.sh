@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# deps.sh — install the Debian packages Eligo needs (libz3-dev for the
+# solver binding, postgresql for the local database) when dpkg says they are
+# missing. Runs apt-get update once, then apt-get install -y, through sudo
+# unless already root. Does nothing when everything is present.
+set -euo pipefail
+
+packages=(libz3-dev postgresql)
+missing=()
+for p in "${packages[@]}"; do
+	if ! dpkg -s "$p" >/dev/null 2>&1; then
+		missing+=("$p")
+	fi
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+if ! command -v apt-get >/dev/null; then
+	echo "deps: missing ${missing[*]} and apt-get is not available; install them by hand" >&2
+	exit 1
+fi
+sudo=()
+if [[ "$(id -u)" != 0 ]]; then
+	sudo=(sudo)
+fi
+echo "deps: installing ${missing[*]}" >&2
+"${sudo[@]}" apt-get update
+DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y "${missing[@]}"
