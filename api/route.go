@@ -149,7 +149,7 @@ func (s *Server) addRoute(route Route) error {
 	if route.Class == "" {
 		return fmt.Errorf("route %s: metering class is required", route.OperationID)
 	}
-	open := slices.Contains(OpenSurface, route.endpoint())
+	open := slices.Contains(s.open, route.endpoint())
 	if open != (route.Access == Open) {
 		return fmt.Errorf("route %s %s: access disagrees with the OpenSurface table", route.Method, route.Path)
 	}

@@ -57,6 +57,7 @@ type Server struct {
 	mux    *http.ServeMux
 	huma   huma.API
 	routes map[string]Route // by ServeMux pattern
+	open   []Endpoint       // OpenSurface; tests of this package add test-only endpoints
 }
 
 // New builds the server with the health probes, the OpenAPI documents and
@@ -83,6 +84,7 @@ func New(cfg Config, st *store.Store) *Server {
 		log:    logger,
 		mux:    http.NewServeMux(),
 		routes: map[string]Route{},
+		open:   OpenSurface,
 	}
 	s.huma = humago.NewWithPrefix(s.mux, RootPath, s.humaConfig())
 	s.mux.HandleFunc("GET /healthz", s.healthz)

@@ -1,0 +1,549 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/eligo/eligo/api/auth"
+	"github.com/eligo/eligo/store"
+	"github.com/eligo/eligo/store/storetest"
+)
+
+const firstPartyOrigin = "https://app.eligo.test"
+
+// fixture is a real server over real HTTP on a private database, with
+// test-only operations declared the way resource files declare theirs.
+type fixture struct {
+	url   string
+	store *store.Store
+	// calls counts handler invocations of every test operation.
+	calls atomic.Int64
+}
+
+type echoBody struct {
+	Name string `json:"name"`
+}
+
+type echoInput struct {
+	Body echoBody
+}
+
+type callerOutput struct {
+	Body struct {
+		Tenant    string `json:"tenant"`
+		Anonymous bool   `json:"anonymous"`
+	}
+}
+
+type validateInput struct {
+	Body struct {
+		Name  string  `json:"name"`
+		Count int     `json:"count"`
+		Color string  `json:"color" enum:"red,green,blue"`
+		Note  *string `json:"note,omitempty"`
+	}
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	f := &fixture{store: store.New(storetest.New(t))}
+	s := New(Config{FirstPartyOrigins: []string{firstPartyOrigin}, KeyedBodyLimit: 4 << 20}, f.store)
+	s.open = append(append([]Endpoint{}, OpenSurface...),
+		Endpoint{http.MethodPost, "/test/open"}, Endpoint{http.MethodGet, "/test/open"})
+
+	caller := func(ctx context.Context) (*callerOutput, error) {
+		f.calls.Add(1)
+		out := &callerOutput{}
+		p, ok := auth.PrincipalFrom(ctx)
+		out.Body.Tenant, out.Body.Anonymous = p.TenantID, !ok
+		return out, nil
+	}
+	Register(s, Route{OperationID: "test-open-post", Method: http.MethodPost, Path: "/test/open",
+		Summary: "Open test operation", Description: "Echoes the caller.", Access: Open,
+		Scopes: []auth.Scope{auth.ScopeDecide}, Class: ClassDecide},
+		func(ctx context.Context, _ *echoInput) (*callerOutput, error) { return caller(ctx) })
+	Register(s, Route{OperationID: "test-open-get", Method: http.MethodGet, Path: "/test/open",
+		Summary: "Open test read", Description: "Echoes the caller.", Access: Open,
+		Scopes: []auth.Scope{auth.ScopeRulesetsRead}, Class: ClassRulesets},
+		func(ctx context.Context, _ *struct{}) (*callerOutput, error) { return caller(ctx) })
+	Register(s, Route{OperationID: "test-keyed", Method: http.MethodPost, Path: "/test/keyed",
+		Summary: "Keyed test operation", Description: "Needs rulesets:write.", Access: Keyed,
+		Scopes: []auth.Scope{auth.ScopeRulesetsWrite}, Class: ClassRulesets},
+		func(ctx context.Context, _ *echoInput) (*callerOutput, error) { return caller(ctx) })
+	Register(s, Route{OperationID: "test-validate", Method: http.MethodPost, Path: "/test/validate",
+		Summary: "Validation test operation", Description: "Strict body.", Access: Keyed,
+		Scopes: []auth.Scope{auth.ScopeDecide}, Class: ClassDecide},
+		func(ctx context.Context, _ *validateInput) (*callerOutput, error) { return caller(ctx) })
+	Register(s, Route{OperationID: "test-panic", Method: http.MethodGet, Path: "/test/panic",
+		Summary: "Panicking operation", Description: "Panics.", Access: Keyed,
+		Scopes: []auth.Scope{auth.ScopeDecide}, Class: ClassAdmin},
+		func(ctx context.Context, _ *struct{}) (*callerOutput, error) { panic("boom: secret-panic-detail") })
+	Register(s, Route{OperationID: "test-fail", Method: http.MethodPost, Path: "/test/fail",
+		Summary: "Failing operation", Description: "Returns an internal error.", Access: Keyed,
+		Scopes: []auth.Scope{auth.ScopeDecide}, Class: ClassAdmin},
+		func(ctx context.Context, _ *echoInput) (*callerOutput, error) {
+			return nil, errors.New("pq: secret-internal-detail")
+		})
+
+	srv := httptest.NewServer(s.Handler())
+	t.Cleanup(srv.Close)
+	f.url = srv.URL + RootPath
+	return f
+}
+
+// key issues a key for tenant with scopes; expires, when non-zero, is its
+// expiry.
+func (f *fixture) key(t *testing.T, tenant string, scopes []auth.Scope, expires time.Time) string {
+	t.Helper()
+	req := auth.KeyRequest{TenantID: tenant, Scopes: scopes, Tier: auth.TierFree}
+	if !expires.IsZero() {
+		req.ExpiresAt = &expires
+	}
+	text, _, _, err := auth.IssueKey(context.Background(), f.store, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return text
+}
+
+type response struct {
+	status int
+	header http.Header
+	body   any
+	raw    string
+}
+
+func (f *fixture) do(t *testing.T, method, path string, headers map[string]string, body io.Reader) response {
+	t.Helper()
+	req, err := http.NewRequest(method, f.url+path, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := response{status: res.StatusCode, header: res.Header, raw: string(raw)}
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &r.body); err != nil {
+			t.Fatalf("%s %s: body is not JSON: %q", method, path, raw)
+		}
+	}
+	return r
+}
+
+// jsonValue decodes s, for comparing whole bodies.
+func jsonValue(t *testing.T, s string) any {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		t.Fatalf("bad expected JSON %s: %v", s, err)
+	}
+	return v
+}
+
+func TestAuthMatrix(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := context.Background()
+	withScope := f.key(t, "acme", []auth.Scope{auth.ScopeRulesetsWrite}, time.Time{})
+	withoutScope := f.key(t, "acme", []auth.Scope{auth.ScopeDecide, auth.ScopeRulesetsRead}, time.Time{})
+	expired := f.key(t, "acme", []auth.Scope{auth.ScopeRulesetsWrite}, time.Now().Add(-time.Hour))
+	revoked := f.key(t, "acme", []auth.Scope{auth.ScopeRulesetsWrite}, time.Time{})
+	prefix, err := auth.NormalizePrefix(revoked)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.store.RevokeAPIKey(ctx, prefix); err != nil {
+		t.Fatal(err)
+	}
+	unknown := "elg_zzzzzzzz_" + strings.Repeat("A", 43)
+
+	cases := []struct {
+		name   string
+		key    string
+		status int
+		body   string
+	}{
+		{"no key", "", 401, `{"detail":{"error":"unauthorized","reason_code":"missing_api_key","message":"This operation needs an API key in the x-api-key header."}}`},
+		{"unknown key", unknown, 401, `{"detail":{"error":"unauthorized","reason_code":"invalid_api_key","message":"The API key is not valid: it is unknown, malformed or revoked."}}`},
+		{"malformed key", "not-a-key", 401, `{"detail":{"error":"unauthorized","reason_code":"invalid_api_key","message":"The API key is not valid: it is unknown, malformed or revoked."}}`},
+		{"revoked key", revoked, 401, `{"detail":{"error":"unauthorized","reason_code":"invalid_api_key","message":"The API key is not valid: it is unknown, malformed or revoked."}}`},
+		{"expired key", expired, 401, `{"detail":{"error":"unauthorized","reason_code":"api_key_expired","message":"The API key has expired. Ask for a new key."}}`},
+		{"key without the scope", withoutScope, 403, `{"detail":{"error":"forbidden","reason_code":"denied_missing_permission","message":"The API key lacks the permission this operation needs: rulesets:write.","action":"scope.rulesets:write","missing_permissions":["rulesets:write"],"hint":"Ask your Eligo administrator for a key that carries rulesets:write."}}`},
+		{"key with the scope", withScope, 200, `{"tenant":"acme","anonymous":false}`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			before := f.calls.Load()
+			headers := map[string]string{}
+			if c.key != "" {
+				headers["x-api-key"] = c.key
+			}
+			r := f.do(t, http.MethodPost, "/test/keyed", headers, strings.NewReader(`{"name":"x"}`))
+			if r.status != c.status || !reflect.DeepEqual(r.body, jsonValue(t, c.body)) {
+				t.Fatalf("got %d %s\nwant %d %s", r.status, r.raw, c.status, c.body)
+			}
+			reached := f.calls.Load() - before
+			if (c.status == 200) != (reached == 1) {
+				t.Fatalf("handler reached %d times for status %d", reached, c.status)
+			}
+		})
+	}
+}
+
+func TestOpenSurfaceIgnoresUnusableKeys(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	decideKey := f.key(t, "acme", []auth.Scope{auth.ScopeDecide}, time.Time{})
+	readKey := f.key(t, "acme", []auth.Scope{auth.ScopeRulesetsRead}, time.Time{})
+	expired := f.key(t, "acme", []auth.Scope{auth.ScopeDecide}, time.Now().Add(-time.Minute))
+	cases := []struct {
+		name string
+		key  string
+		want string
+	}{
+		{"anonymous", "", `{"tenant":"","anonymous":true}`},
+		{"garbage key is ignored", "garbage", `{"tenant":"","anonymous":true}`},
+		{"expired key is ignored", expired, `{"tenant":"","anonymous":true}`},
+		{"key without the route's scope is ignored", readKey, `{"tenant":"","anonymous":true}`},
+		{"key with the route's scope is used", decideKey, `{"tenant":"acme","anonymous":false}`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := f.do(t, http.MethodPost, "/test/open", map[string]string{"x-api-key": c.key}, strings.NewReader(`{"name":"x"}`))
+			if r.status != 200 || !reflect.DeepEqual(r.body, jsonValue(t, c.want)) {
+				t.Fatalf("got %d %s, want 200 %s", r.status, r.raw, c.want)
+			}
+		})
+	}
+}
+
+func TestRequirePrincipalReturnsTheErrorTheKeyEarned(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	readKey := f.key(t, "acme", []auth.Scope{auth.ScopeRulesetsRead}, time.Time{})
+	s := New(Config{}, f.store)
+	route := Route{Access: Open, Scopes: []auth.Scope{auth.ScopeDecide}}
+	cases := []struct {
+		key    string
+		status int
+		reason string
+	}{
+		{"", 401, "missing_api_key"},
+		{"garbage", 401, "invalid_api_key"},
+		{readKey, 403, "denied_missing_permission"},
+	}
+	for _, c := range cases {
+		ctx, problem := s.authenticate(context.Background(), c.key, route)
+		if problem != nil {
+			t.Fatalf("open route refused key %q: %v", c.key, problem)
+		}
+		_, err := RequirePrincipal(ctx)
+		var e *Error
+		if !errors.As(err, &e) || e.status != c.status || e.Detail.(Problem).ReasonCode != c.reason {
+			t.Errorf("key %q: RequirePrincipal gave %v, want %d %s", c.key, err, c.status, c.reason)
+		}
+	}
+}
+
+func TestValidationErrors(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	key := map[string]string{"x-api-key": f.key(t, "acme", []auth.Scope{auth.ScopeDecide}, time.Time{})}
+	cases := []struct {
+		name string
+		body string
+		want string
+	}{
+		{"undefined top-level key",
+			`{"name":"a","count":1,"color":"red","colour":"blue"}`,
+			`[{"type":"extra_forbidden","loc":["body","colour"],"msg":"Extra inputs are not permitted","input":"blue"}]`},
+		{"missing required field",
+			`{"name":"a","color":"red"}`,
+			`[{"type":"missing","loc":["body","count"],"msg":"Field required","input":{"name":"a","color":"red"}}]`},
+		{"wrong type, integer",
+			`{"name":"a","count":"three","color":"red"}`,
+			`[{"type":"int_type","loc":["body","count"],"msg":"Input should be a valid integer","input":"three"}]`},
+		{"wrong type, string",
+			`{"name":7,"count":1,"color":"red"}`,
+			`[{"type":"string_type","loc":["body","name"],"msg":"Input should be a valid string","input":7}]`},
+		{"unknown enum value",
+			`{"name":"a","count":1,"color":"mauve"}`,
+			`[{"type":"enum","loc":["body","color"],"msg":"Input should be 'red', 'green' or 'blue'","input":"mauve"}]`},
+		{"malformed JSON",
+			`{"name": "a",`,
+			`[{"type":"json_invalid","loc":["body"],"msg":"JSON decode error","input":{}}]`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			before := f.calls.Load()
+			r := f.do(t, http.MethodPost, "/test/validate", key, strings.NewReader(c.body))
+			want := map[string]any{"detail": jsonValue(t, c.want)}
+			if r.status != 422 || !reflect.DeepEqual(r.body, want) {
+				t.Fatalf("got %d %s\nwant 422 {\"detail\":%s}", r.status, r.raw, c.want)
+			}
+			if f.calls.Load() != before {
+				t.Fatal("handler reached with an invalid body")
+			}
+		})
+	}
+	r := f.do(t, http.MethodPost, "/test/validate", key, strings.NewReader(`{"name":"a","count":1,"color":"green"}`))
+	if r.status != 200 {
+		t.Fatalf("valid body: got %d %s", r.status, r.raw)
+	}
+}
+
+func TestCORS(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	preflight := func(path, method, origin string) response {
+		return f.do(t, http.MethodOptions, path, map[string]string{
+			"Origin": origin, "Access-Control-Request-Method": method,
+			"Access-Control-Request-Headers": "content-type,x-api-key",
+		}, nil)
+	}
+	t.Run("open surface preflight from any origin", func(t *testing.T) {
+		for _, origin := range []string{"https://anywhere.example", firstPartyOrigin} {
+			r := preflight("/test/open", http.MethodPost, origin)
+			h := r.header
+			if r.status != 204 || h.Get("Access-Control-Allow-Origin") != "*" ||
+				h.Get("Access-Control-Allow-Methods") != "GET, POST, OPTIONS" ||
+				h.Get("Access-Control-Allow-Headers") != "Content-Type, X-API-Key" {
+				t.Fatalf("origin %s: got %d %v", origin, r.status, h)
+			}
+			if _, ok := h["Access-Control-Allow-Credentials"]; ok {
+				t.Fatalf("origin %s: open surface preflight carries Allow-Credentials", origin)
+			}
+		}
+	})
+	t.Run("authoring preflight from a foreign origin", func(t *testing.T) {
+		r := preflight("/test/keyed", http.MethodPost, "https://evil.example")
+		for name := range r.header {
+			if strings.HasPrefix(name, "Access-Control-Allow-") {
+				t.Fatalf("foreign origin granted %s: %v", name, r.header)
+			}
+		}
+	})
+	t.Run("authoring preflight from a first-party origin", func(t *testing.T) {
+		r := preflight("/test/keyed", http.MethodPost, firstPartyOrigin)
+		h := r.header
+		if r.status != 204 || h.Get("Access-Control-Allow-Origin") != firstPartyOrigin ||
+			h.Get("Access-Control-Allow-Credentials") != "true" ||
+			!strings.Contains(h.Get("Access-Control-Allow-Methods"), "POST") {
+			t.Fatalf("got %d %v", r.status, h)
+		}
+	})
+	t.Run("preflight is classified by the requested method", func(t *testing.T) {
+		// /rulebooks/ is open for GET only; POST there is authoring.
+		s := New(Config{FirstPartyOrigins: []string{firstPartyOrigin}}, f.store)
+		s.routes["GET "+RootPath+"/rulebooks/"] = Route{Method: http.MethodGet, Path: "/rulebooks/", Access: Open}
+		s.routes["POST "+RootPath+"/rulebooks/"] = Route{Method: http.MethodPost, Path: "/rulebooks/", Access: Keyed}
+		s.mux.HandleFunc("GET "+RootPath+"/rulebooks/", func(http.ResponseWriter, *http.Request) {})
+		s.mux.HandleFunc("POST "+RootPath+"/rulebooks/", func(http.ResponseWriter, *http.Request) {})
+		srv := httptest.NewServer(s.Handler())
+		defer srv.Close()
+		for method, wantOrigin := range map[string]string{"GET": "*", "POST": ""} {
+			req, _ := http.NewRequest(http.MethodOptions, srv.URL+RootPath+"/rulebooks/", nil)
+			req.Header.Set("Origin", "https://anywhere.example")
+			req.Header.Set("Access-Control-Request-Method", method)
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			if got := res.Header.Get("Access-Control-Allow-Origin"); got != wantOrigin {
+				t.Errorf("preflight for %s: Allow-Origin %q, want %q", method, got, wantOrigin)
+			}
+		}
+	})
+	t.Run("no Allow-Credentials on open surface responses", func(t *testing.T) {
+		decideKey := f.key(t, "acme", []auth.Scope{auth.ScopeDecide}, time.Time{})
+		for _, origin := range []string{"https://anywhere.example", firstPartyOrigin} {
+			for _, key := range []string{"", decideKey} {
+				for _, method := range []string{http.MethodGet, http.MethodPost} {
+					var body io.Reader
+					if method == http.MethodPost {
+						body = strings.NewReader(`{"name":"x"}`)
+					}
+					r := f.do(t, method, "/test/open", map[string]string{"Origin": origin, "x-api-key": key}, body)
+					if r.status != 200 || r.header.Get("Access-Control-Allow-Origin") != "*" {
+						t.Fatalf("%s from %s: got %d %v", method, origin, r.status, r.header)
+					}
+					if _, ok := r.header["Access-Control-Allow-Credentials"]; ok {
+						t.Fatalf("%s from %s: Allow-Credentials on the open surface", method, origin)
+					}
+				}
+			}
+		}
+	})
+}
+
+func TestAnonymousBodyCap(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	overCap := func() []byte {
+		b := bytes.Repeat([]byte(" "), AnonymousBodyLimit+1)
+		copy(b, `{"name":"x"}`)
+		return b
+	}
+	for _, chunked := range []bool{false, true} {
+		before := f.calls.Load()
+		var body io.Reader = bytes.NewReader(overCap())
+		if chunked {
+			// Hiding the length makes the client send the body chunked.
+			body = io.MultiReader(body)
+		}
+		r := f.do(t, http.MethodPost, "/test/open", nil, body)
+		if r.status != http.StatusRequestEntityTooLarge {
+			t.Fatalf("chunked=%v: got %d %s, want 413", chunked, r.status, r.raw)
+		}
+		if d, ok := r.body.(map[string]any)["detail"].(map[string]any); !ok || d["reason_code"] != "body_too_large" {
+			t.Fatalf("chunked=%v: body %s", chunked, r.raw)
+		}
+		if f.calls.Load() != before {
+			t.Fatalf("chunked=%v: handler reached with an over-cap body", chunked)
+		}
+	}
+	// At the cap exactly, the body is read and parsed.
+	exact := bytes.Repeat([]byte(" "), AnonymousBodyLimit)
+	copy(exact, `{"name":"x"}`)
+	if r := f.do(t, http.MethodPost, "/test/open", nil, bytes.NewReader(exact)); r.status != 200 {
+		t.Fatalf("body of exactly the cap: got %d %s", r.status, r.raw)
+	}
+	// A keyed caller gets the larger cap.
+	key := f.key(t, "acme", []auth.Scope{auth.ScopeDecide}, time.Time{})
+	if r := f.do(t, http.MethodPost, "/test/open", map[string]string{"x-api-key": key}, bytes.NewReader(overCap())); r.status != 200 {
+		t.Fatalf("keyed body over the anonymous cap: got %d %s", r.status, r.raw)
+	}
+}
+
+func TestInternalErrorsAreOpaque(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	key := map[string]string{"x-api-key": f.key(t, "acme", []auth.Scope{auth.ScopeDecide}, time.Time{})}
+	want := `{"detail":{"error":"internal_error","reason_code":"internal_error","message":"The server could not complete the request. Quote the X-Request-Id response header when reporting it."}}`
+	for name, r := range map[string]response{
+		"panic": f.do(t, http.MethodGet, "/test/panic", key, nil),
+		"error": f.do(t, http.MethodPost, "/test/fail", key, strings.NewReader(`{"name":"echo-me-not"}`)),
+	} {
+		if r.status != 500 || !reflect.DeepEqual(r.body, jsonValue(t, want)) {
+			t.Errorf("%s: got %d %s", name, r.status, r.raw)
+		}
+		for _, leak := range []string{"secret", "echo-me-not", "goroutine", ".go:"} {
+			if strings.Contains(r.raw, leak) {
+				t.Errorf("%s: response leaks %q: %s", name, leak, r.raw)
+			}
+		}
+		if r.header.Get("X-Request-Id") == "" {
+			t.Errorf("%s: no X-Request-Id", name)
+		}
+	}
+}
+
+func TestRequestID(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	cases := map[string]bool{"abc-123.DEF_4": true, "has space": false, strings.Repeat("x", 65): false, "": false}
+	for incoming, kept := range cases {
+		r := f.do(t, http.MethodGet, "/test/open", map[string]string{"X-Request-Id": incoming}, nil)
+		got := r.header.Get("X-Request-Id")
+		if got == "" || (got == incoming) != kept {
+			t.Errorf("incoming %q: response id %q", incoming, got)
+		}
+	}
+}
+
+func TestUnknownPathIsJSON404(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	r := f.do(t, http.MethodGet, "/no/such/thing", nil, nil)
+	if r.status != 404 || !reflect.DeepEqual(r.body, jsonValue(t, `{"detail":"Not Found"}`)) {
+		t.Fatalf("got %d %s", r.status, r.raw)
+	}
+}
+
+func TestOpenAPIDocuments(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	for path, version := range map[string]string{"/openapi.json": "3.1.0", "/openapi-3.0.json": "3.0.3"} {
+		r := f.do(t, http.MethodGet, path, nil, nil)
+		doc, _ := r.body.(map[string]any)
+		if r.status != 200 || doc["openapi"] != version {
+			t.Fatalf("%s: got %d openapi=%v", path, r.status, doc["openapi"])
+		}
+		desc := doc["info"].(map[string]any)["description"].(string)
+		for _, e := range OpenSurface {
+			if !strings.Contains(desc, "| "+e.Method+" | "+e.Path+" |") {
+				t.Errorf("%s: description lacks open endpoint %s %s", path, e.Method, e.Path)
+			}
+		}
+		op := doc["paths"].(map[string]any)["/test/keyed"].(map[string]any)["post"].(map[string]any)
+		if op["operationId"] != "test-keyed" || op["summary"] == "" || !strings.Contains(op["description"].(string), "rulesets:write") {
+			t.Errorf("%s: keyed operation documented as %v", path, op)
+		}
+	}
+}
+
+func TestHealth(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	base := strings.TrimSuffix(f.url, RootPath)
+	for path, want := range map[string]string{"/healthz": `{"status":"ok"}`, "/readyz": `{"status":"ready"}`} {
+		res, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != 200 || !reflect.DeepEqual(jsonValue(t, string(raw)), jsonValue(t, want)) {
+			t.Errorf("%s: got %d %s", path, res.StatusCode, raw)
+		}
+	}
+}
+
+func TestRegisterRejectsContradictoryDeclarations(t *testing.T) {
+	t.Parallel()
+	s := New(Config{}, nil)
+	base := Route{OperationID: "x", Summary: "x", Description: "x", Class: ClassAdmin}
+	cases := map[string]Route{
+		"open route missing from the table": func() Route { r := base; r.Method, r.Path, r.Access = "GET", "/secret", Open; return r }(),
+		"open-surface endpoint declared keyed": func() Route {
+			r := base
+			r.Method, r.Path, r.Access, r.Scopes = "POST", "/decide", Keyed, []auth.Scope{auth.ScopeDecide}
+			return r
+		}(),
+		"keyed route without scopes": func() Route { r := base; r.Method, r.Path, r.Access = "GET", "/k", Keyed; return r }(),
+		"no metering class": func() Route {
+			r := base
+			r.Method, r.Path, r.Access, r.Scopes, r.Class = "GET", "/c", Keyed, []auth.Scope{auth.ScopeDecide}, ""
+			return r
+		}(),
+	}
+	for name, r := range cases {
+		if err := s.addRoute(r); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
