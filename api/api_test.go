@@ -500,7 +500,8 @@ func TestOpenAPIDocuments(t *testing.T) {
 			}
 		}
 		op := doc["paths"].(map[string]any)["/test/keyed"].(map[string]any)["post"].(map[string]any)
-		if op["operationId"] != "test-keyed" || op["summary"] == "" || !strings.Contains(op["description"].(string), "rulesets:write") {
+		if op["operationId"] != "test-keyed" || op["summary"] == "" || !strings.Contains(op["description"].(string), "rulesets:write") ||
+			op["x-eligo-metering-class"] != "rulesets" || op["x-eligo-open-surface"] != false {
 			t.Errorf("%s: keyed operation documented as %v", path, op)
 		}
 	}

@@ -110,12 +110,18 @@ func Register[I, O any](s *Server, route Route, handler func(context.Context, *I
 		// huma's own limit only backs it up. huma rejects a body of exactly
 		// MaxBodyBytes, hence the +1.
 		MaxBodyBytes: s.cfg.KeyedBodyLimit + 1,
-		Metadata:     map[string]any{"eligo.class": string(route.Class)},
+		Extensions: map[string]any{
+			"x-eligo-scopes":         scopeNames(route.Scopes),
+			"x-eligo-open-surface":   route.Access == Open,
+			"x-eligo-metering-class": string(route.Class),
+		},
 	}
+	// OpenAPI lists no scopes for apiKey schemes; they are in the
+	// description and the x-eligo-scopes extension.
 	if route.Access == Keyed {
-		op.Security = []map[string][]string{{"apiKey": scopeNames(route.Scopes)}}
+		op.Security = []map[string][]string{{"apiKey": {}}}
 	} else {
-		op.Security = []map[string][]string{{}, {"apiKey": scopeNames(route.Scopes)}}
+		op.Security = []map[string][]string{{}, {"apiKey": {}}}
 	}
 	huma.Register(s.huma, op, handler)
 }
