@@ -475,12 +475,16 @@ func TestRequestID(t *testing.T) {
 	}
 }
 
-func TestUnknownPathIsJSON404(t *testing.T) {
+func TestUnknownPathOrMethodIsJSON(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	r := f.do(t, http.MethodGet, "/no/such/thing", nil, nil)
 	if r.status != 404 || !reflect.DeepEqual(r.body, jsonValue(t, `{"detail":"Not Found"}`)) {
 		t.Fatalf("got %d %s", r.status, r.raw)
+	}
+	r = f.do(t, http.MethodDelete, "/test/open", nil, nil)
+	if r.status != 405 || r.header.Get("Allow") != "GET, POST" || !reflect.DeepEqual(r.body, jsonValue(t, `{"detail":"Method Not Allowed"}`)) {
+		t.Fatalf("wrong method: got %d %v %s", r.status, r.header, r.raw)
 	}
 }
 

@@ -139,6 +139,11 @@ func (s *Server) gate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if pattern == "" {
+		if allowed := s.allowedMethods(r); allowed != "" {
+			w.Header().Set("Allow", allowed)
+			writeError(w, &Error{status: http.StatusMethodNotAllowed, Detail: "Method Not Allowed"})
+			return
+		}
 		writeError(w, NotFound("Not Found"))
 		return
 	}
@@ -285,4 +290,18 @@ func (s *Server) trusted(ip netip.Addr) bool {
 		}
 	}
 	return false
+}
+
+// allowedMethods lists the methods that have an operation at r's path, for
+// the Allow header of a 405; empty when the path has none.
+func (s *Server) allowedMethods(r *http.Request) string {
+	var allowed []string
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, pattern := s.mux.Handler(probe); pattern != "" {
+			allowed = append(allowed, m)
+		}
+	}
+	return strings.Join(allowed, ", ")
 }
