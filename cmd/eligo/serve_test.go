@@ -1,0 +1,86 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net/http"
+	"net/netip"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/eligo/eligo/store/storetest"
+)
+
+func TestParseServeConfig(t *testing.T) {
+	t.Setenv("ELIGO_ADDR", "0.0.0.0:9000")
+	t.Setenv("ELIGO_FIRST_PARTY_ORIGINS", "https://app.example, https://admin.example/")
+	t.Setenv("ELIGO_TRUSTED_PROXIES", "10.0.0.0/8,fd00::/8")
+	t.Setenv("ELIGO_KEYED_BODY_LIMIT", "")
+	t.Setenv("ELIGO_SHUTDOWN_TIMEOUT", "3s")
+	cfg, err := parseServeConfig([]string{"--addr", "127.0.0.1:9999"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Addr != "127.0.0.1:9999" {
+		t.Errorf("flag should override env: addr %q", cfg.Addr)
+	}
+	if got := strings.Join(cfg.API.FirstPartyOrigins, " "); got != "https://app.example https://admin.example" {
+		t.Errorf("origins %q", got)
+	}
+	if len(cfg.API.TrustedProxies) != 2 || cfg.API.TrustedProxies[1] != netip.MustParsePrefix("fd00::/8") {
+		t.Errorf("proxies %v", cfg.API.TrustedProxies)
+	}
+	if cfg.API.KeyedBodyLimit != 32<<20 || cfg.ShutdownTimeout != 3*time.Second {
+		t.Errorf("limit %d timeout %v", cfg.API.KeyedBodyLimit, cfg.ShutdownTimeout)
+	}
+	for _, bad := range [][]string{
+		{"--trusted-proxies", "10.0.0.1"},
+		{"--keyed-body-limit", "1000"},
+		{"--shutdown-timeout", "soon"},
+	} {
+		if _, err := parseServeConfig(bad, io.Discard); err == nil {
+			t.Errorf("%v accepted", bad)
+		}
+	}
+}
+
+func TestServeAnswersThenShutsDownOnCancel(t *testing.T) {
+	t.Parallel()
+	dbURL := storetest.NewEmpty(t).Config().ConnString()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out, outWriter := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- runServe(ctx, []string{"--addr", "127.0.0.1:0", "--database-url", dbURL, "--shutdown-timeout", "5s"}, outWriter, io.Discard)
+		outWriter.Close()
+	}()
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("serve printed no address: %v (serve: %v)", err, <-done)
+	}
+	go func() { _, _ = io.Copy(io.Discard, out) }()
+	base := strings.TrimSuffix(strings.TrimSpace(strings.TrimPrefix(line, "eligo serving on ")), "/api/v1/public")
+	res, err := http.Get(base + "/readyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("readyz: %d", res.StatusCode)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("serve returned %v after cancel", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("serve did not stop after cancel")
+	}
+	if _, err := http.Get(base + "/healthz"); err == nil {
+		t.Fatal("server still accepting after shutdown")
+	}
+}
