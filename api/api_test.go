@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -54,10 +55,10 @@ type validateInput struct {
 	}
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	f := &fixture{store: store.New(storetest.New(t))}
-	s := New(Config{FirstPartyOrigins: []string{firstPartyOrigin}, KeyedBodyLimit: 4 << 20}, f.store)
+	s := New(Config{FirstPartyOrigins: []string{firstPartyOrigin}, KeyedBodyLimit: 4 << 20, Logger: slog.New(slog.DiscardHandler)}, f.store)
 	s.open = append(append([]Endpoint{}, OpenSurface...),
 		Endpoint{http.MethodPost, "/test/open"}, Endpoint{http.MethodGet, "/test/open"})
 
@@ -103,7 +104,7 @@ func newFixture(t *testing.T) *fixture {
 
 // key issues a key for tenant with scopes; expires, when non-zero, is its
 // expiry.
-func (f *fixture) key(t *testing.T, tenant string, scopes []auth.Scope, expires time.Time) string {
+func (f *fixture) key(t testing.TB, tenant string, scopes []auth.Scope, expires time.Time) string {
 	t.Helper()
 	req := auth.KeyRequest{TenantID: tenant, Scopes: scopes, Tier: auth.TierFree}
 	if !expires.IsZero() {
@@ -123,7 +124,7 @@ type response struct {
 	raw    string
 }
 
-func (f *fixture) do(t *testing.T, method, path string, headers map[string]string, body io.Reader) response {
+func (f *fixture) do(t testing.TB, method, path string, headers map[string]string, body io.Reader) response {
 	t.Helper()
 	req, err := http.NewRequest(method, f.url+path, body)
 	if err != nil {
@@ -154,7 +155,7 @@ func (f *fixture) do(t *testing.T, method, path string, headers map[string]strin
 }
 
 // jsonValue decodes s, for comparing whole bodies.
-func jsonValue(t *testing.T, s string) any {
+func jsonValue(t testing.TB, s string) any {
 	t.Helper()
 	var v any
 	if err := json.Unmarshal([]byte(s), &v); err != nil {
