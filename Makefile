@@ -27,7 +27,7 @@ db-stop:
 # test: packages, database, vet, staticcheck, race tests, then a short run of
 # every fuzz target. DATABASE_URL is exported to everything below.
 test: deps
-	@export DATABASE_URL="$${DATABASE_URL:-$$(scripts/devdb.sh url)}"; \
+	@url="$${DATABASE_URL:-$$(scripts/devdb.sh url)}"; export DATABASE_URL="$$url"; \
 	$(MAKE) --no-print-directory vet staticcheck gotest fuzz
 
 vet:
@@ -43,5 +43,5 @@ fuzz:
 	scripts/fuzz.sh $(FUZZTIME)
 
 bench: deps
-	@export DATABASE_URL="$${DATABASE_URL:-$$(scripts/devdb.sh url)}"; \
+	@url="$${DATABASE_URL:-$$(scripts/devdb.sh url)}"; export DATABASE_URL="$$url"; \
 	go test -run='^$$' -bench=. -benchmem ./...
