@@ -30,7 +30,7 @@ pgbin() {
 # as_owner runs a command as the user that owns the cluster.
 as_owner() {
 	if [[ "$(id -u)" == 0 ]]; then
-		runuser -u postgres -- "$@"
+		(cd / && runuser -u postgres -- "$@")
 	else
 		"$@"
 	fi
@@ -111,6 +111,19 @@ stop() {
 
 bin="$(pgbin)"
 mkdir -p "$root/.data"
+
+# As root, the cluster runs as postgres, which must be able to reach it. When
+# the checkout sits where postgres cannot go (say under /root), the cluster
+# lives in /var/tmp instead and .data/pg is a symlink to it.
+if [[ "$(id -u)" == 0 ]] && ! runuser -u postgres -- test -x "$root/.data"; then
+	alt="/var/tmp/eligo-pg-$(printf '%s' "$root" | sha256sum | cut -c1-12)"
+	mkdir -p "$alt"
+	if [[ "$(readlink "$data" 2>/dev/null || true)" != "$alt" ]]; then
+		rm -rf "$data"
+		ln -s "$alt" "$data"
+	fi
+	data="$alt"
+fi
 exec 9>"$lock"
 flock 9
 
