@@ -5,9 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"os"
-	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -650,56 +647,6 @@ func linearQuery(c *z3.Context, k int64) error {
 		return fmt.Errorf("x = %d; want %d", v, k+10)
 	}
 	return nil
-}
-
-// residentBytes reads the process's resident set size from /proc.
-func residentBytes(t *testing.T) int64 {
-	t.Helper()
-	b, err := os.ReadFile("/proc/self/statm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := strings.Fields(string(b))
-	pages, err := strconv.ParseInt(f[1], 10, 64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pages * int64(os.Getpagesize())
-}
-
-// TestNoLeak runs 10,000 queries, each on a fresh solver (and every
-// hundredth on a fresh context), and checks that resident memory stays flat
-// after warm-up: a leak of anything made per query grows it steadily.
-func TestNoLeak(t *testing.T) {
-	const total, warmup = 10_000, 1_000
-	c, err := z3.NewContext()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { c.Close() }()
-	var rss []int64
-	for q := range total {
-		if q%100 == 0 {
-			c.Close()
-			if c, err = z3.NewContext(); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := linearQuery(c, int64(q)); err != nil {
-			t.Fatalf("query %d: %v", q, err)
-		}
-		if q+1 == warmup || q+1 == total/2 || q+1 == total {
-			runtime.GC() // run the cleanups of dropped terms
-			rss = append(rss, residentBytes(t))
-		}
-	}
-	const margin = 16 << 20
-	t.Logf("RSS after %d: %d KiB, %d: %d KiB, %d: %d KiB", warmup, rss[0]>>10, total/2, rss[1]>>10, total, rss[2]>>10)
-	// The allocator settles during the first half; a per-query leak keeps
-	// growing through the second.
-	if grown := rss[2] - rss[1]; grown > margin {
-		t.Errorf("resident memory grew by %d KiB over the last %d queries", grown>>10, total/2)
-	}
 }
 
 func BenchmarkFreshSolverCheck(b *testing.B) {
