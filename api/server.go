@@ -93,9 +93,13 @@ func New(cfg Config, st *store.Store) *Server {
 	return s
 }
 
-// registerOperations is the one list of resources. Each later resource adds
-// its register function here (registerDecide(s), registerRulesets(s), ...).
-func (s *Server) registerOperations() {}
+// registerOperations is the one list of resources. Each resource lives in its
+// own file and registers its operations from one method listed here.
+func (s *Server) registerOperations() {
+	s.registerRulesets()
+	s.registerDecide()
+	s.registerUsage()
+}
 
 // Handler returns the server's http.Handler: logging and panic recovery
 // outermost, then CORS, authentication and body caps, then the routes.

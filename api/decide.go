@@ -1,0 +1,4 @@
+package api
+
+// registerDecide registers the decide operations. It is filled in by the decide resource.
+func (s *Server) registerDecide() {}
