@@ -41,6 +41,10 @@ type Config struct {
 	// KeyedBodyLimit caps request bodies from callers with a valid key;
 	// default 32 MiB.
 	KeyedBodyLimit int64
+	// KeyCacheTTL is how long an API key's stored row is reused before it
+	// is read again; a revocation reaches this process within that time.
+	// Zero reads the row on every request.
+	KeyCacheTTL time.Duration
 	// Version is reported in the OpenAPI document.
 	Version string
 	// Logger receives one line per request; slog.Default() when nil.
@@ -80,7 +84,7 @@ func New(cfg Config, st *store.Store) *Server {
 	s := &Server{
 		cfg:    cfg,
 		store:  st,
-		auth:   auth.NewAuthenticator(st, nil),
+		auth:   auth.NewAuthenticator(st, nil, cfg.KeyCacheTTL),
 		log:    logger,
 		mux:    http.NewServeMux(),
 		routes: map[string]Route{},

@@ -39,8 +39,8 @@ type APIKey struct {
 	RevokedAt *time.Time
 	// CreatedAt is when the key was issued.
 	CreatedAt time.Time
-	// LastUsedAt is reserved for usage tracking; nil until a later release
-	// starts recording it.
+	// LastUsedAt is when the key last authenticated a request, to the
+	// minute (see TouchAPIKey); nil if it never has.
 	LastUsedAt *time.Time
 }
 
@@ -114,6 +114,24 @@ func (s *Store) APIKeyByPrefix(ctx context.Context, prefix string) (APIKey, erro
 		return APIKey{}, fmt.Errorf("api key by prefix: %w", err)
 	}
 	return k, nil
+}
+
+// LastUsedResolution is how stale api_keys.last_used_at may get: TouchAPIKey
+// writes only when the stored time is older than this, so a busy key costs
+// one write a minute rather than one per request.
+const LastUsedResolution = time.Minute
+
+const sqlTouchAPIKey = `
+UPDATE api_keys SET last_used_at = now()
+WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - make_interval(secs => $2))`
+
+// TouchAPIKey records that key id was just used, unless it was recorded as
+// used less than LastUsedResolution ago.
+func (s *Store) TouchAPIKey(ctx context.Context, id int64) error {
+	if _, err := s.pool.Exec(ctx, sqlTouchAPIKey, id, LastUsedResolution.Seconds()); err != nil {
+		return fmt.Errorf("touch api key: %w", err)
+	}
+	return nil
 }
 
 const sqlListAPIKeys = `

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hashicorp/golang-lru/v2/expirable"
+
 	"github.com/eligo/eligo/store"
 )
 
@@ -146,18 +148,56 @@ func IssueKey(ctx context.Context, st *store.Store, req KeyRequest) (string, sto
 }
 
 // Authenticator turns presented key text into a Principal.
+//
+// Key rows are cached by prefix for a short time so that a busy key costs no
+// database round trip per request. Hash, revocation and expiry are still
+// judged on every request against the cached row; the price is that a
+// revocation takes up to the cache TTL to reach a process that has the key
+// cached. Unknown prefixes are never cached, so guessing cannot fill memory.
 type Authenticator struct {
 	store *store.Store
 	now   func() time.Time
+	cache *expirable.LRU[string, store.APIKey] // nil: no caching
 }
 
+// keyCacheSize bounds the number of key rows an Authenticator keeps.
+const keyCacheSize = 10_000
+
 // NewAuthenticator checks keys against st; now is the clock used for expiry
-// (time.Now when nil).
-func NewAuthenticator(st *store.Store, now func() time.Time) *Authenticator {
+// (time.Now when nil); cacheTTL is how long a key row is reused before it is
+// read again (0 reads it on every request).
+func NewAuthenticator(st *store.Store, now func() time.Time, cacheTTL time.Duration) *Authenticator {
 	if now == nil {
 		now = time.Now
 	}
-	return &Authenticator{store: st, now: now}
+	a := &Authenticator{store: st, now: now}
+	if cacheTTL > 0 {
+		a.cache = expirable.NewLRU[string, store.APIKey](keyCacheSize, nil, cacheTTL)
+	}
+	return a
+}
+
+// lookup returns the stored row of prefix, from the cache when it is fresh.
+// A row read from the database also gets its last-used time recorded.
+func (a *Authenticator) lookup(ctx context.Context, prefix string) (store.APIKey, error) {
+	if a.cache != nil {
+		if rec, ok := a.cache.Get(prefix); ok {
+			return rec, nil
+		}
+	}
+	rec, err := a.store.APIKeyByPrefix(ctx, prefix)
+	if err != nil {
+		return store.APIKey{}, err
+	}
+	if rec.RevokedAt == nil && (rec.LastUsedAt == nil || a.now().Sub(*rec.LastUsedAt) >= store.LastUsedResolution) {
+		if err := a.store.TouchAPIKey(ctx, rec.ID); err != nil {
+			return store.APIKey{}, err
+		}
+	}
+	if a.cache != nil {
+		a.cache.Add(prefix, rec)
+	}
+	return rec, nil
 }
 
 // Authenticate verifies key text. It returns ErrInvalidKey for malformed,
@@ -168,7 +208,7 @@ func (a *Authenticator) Authenticate(ctx context.Context, text string) (Principa
 	if err != nil {
 		return Principal{}, err
 	}
-	rec, err := a.store.APIKeyByPrefix(ctx, prefix)
+	rec, err := a.lookup(ctx, prefix)
 	if errors.Is(err, store.ErrNotFound) {
 		return Principal{}, ErrInvalidKey
 	}

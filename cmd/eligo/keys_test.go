@@ -39,7 +39,7 @@ func TestKeysCreateListRevoke(t *testing.T) {
 	if !strings.Contains(errOut, "created tenant acme") {
 		t.Errorf("first key of a tenant should report the tenant's creation: %q", errOut)
 	}
-	p, err := auth.NewAuthenticator(st, nil).Authenticate(ctx, key)
+	p, err := auth.NewAuthenticator(st, nil, 0).Authenticate(ctx, key)
 	if err != nil {
 		t.Fatalf("the printed key does not authenticate: %v", err)
 	}
@@ -76,7 +76,7 @@ func TestKeysCreateListRevoke(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "revoked "+prefix) {
 		t.Fatalf("keys revoke exited %d: %s %s", code, out, errOut)
 	}
-	if _, err := auth.NewAuthenticator(st, nil).Authenticate(ctx, key); err != auth.ErrInvalidKey {
+	if _, err := auth.NewAuthenticator(st, nil, 0).Authenticate(ctx, key); err != auth.ErrInvalidKey {
 		t.Fatalf("revoked key authenticates: %v", err)
 	}
 	code, out, _ = eligo(t, "keys", "list", "--database-url", dbURL)

@@ -44,6 +44,7 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 	origins := fs.String("first-party-origins", os.Getenv("ELIGO_FIRST_PARTY_ORIGINS"), "comma-separated browser origins granted CORS on non-open routes (env ELIGO_FIRST_PARTY_ORIGINS)")
 	proxies := fs.String("trusted-proxies", os.Getenv("ELIGO_TRUSTED_PROXIES"), "comma-separated CIDRs of reverse proxies whose X-Forwarded-For is trusted (env ELIGO_TRUSTED_PROXIES)")
 	bodyLimit := fs.String("keyed-body-limit", envOr("ELIGO_KEYED_BODY_LIMIT", "33554432"), "body cap in bytes for callers with a valid key (env ELIGO_KEYED_BODY_LIMIT)")
+	keyCache := fs.String("key-cache-ttl", envOr("ELIGO_KEY_CACHE_TTL", "10s"), "how long an API key's stored row is reused; a revocation takes effect within it (env ELIGO_KEY_CACHE_TTL)")
 	shutdown := fs.String("shutdown-timeout", envOr("ELIGO_SHUTDOWN_TIMEOUT", "15s"), "grace period for in-flight requests at shutdown (env ELIGO_SHUTDOWN_TIMEOUT)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
@@ -63,6 +64,9 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 		return cfg, fmt.Errorf("keyed body limit %q: want a byte count of at least %d", *bodyLimit, api.AnonymousBodyLimit)
 	}
 	cfg.API.KeyedBodyLimit = limit
+	if cfg.API.KeyCacheTTL, err = time.ParseDuration(*keyCache); err != nil || cfg.API.KeyCacheTTL < 0 {
+		return cfg, fmt.Errorf("key cache TTL %q: want a duration such as 10s (0 disables the cache)", *keyCache)
+	}
 	if cfg.ShutdownTimeout, err = time.ParseDuration(*shutdown); err != nil {
 		return cfg, fmt.Errorf("shutdown timeout: %w", err)
 	}

@@ -1,0 +1,76 @@
+package auth_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/eligo/eligo/api/auth"
+	"github.com/eligo/eligo/store"
+	"github.com/eligo/eligo/store/storetest"
+)
+
+// issue stores a fresh decide key for tenant acme and returns its text and
+// prefix.
+func issue(t *testing.T, st *store.Store) (text, prefix string) {
+	t.Helper()
+	text, rec, _, err := auth.IssueKey(context.Background(), st, auth.KeyRequest{
+		TenantID: "acme", Scopes: []auth.Scope{auth.ScopeDecide}, Tier: auth.TierFree,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return text, rec.Prefix
+}
+
+func TestAuthenticateRecordsLastUse(t *testing.T) {
+	ctx := context.Background()
+	st := store.New(storetest.New(t))
+	text, prefix := issue(t, st)
+
+	before, err := st.APIKeyByPrefix(ctx, prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before.LastUsedAt != nil {
+		t.Fatalf("a new key has last_used_at %v, want none", before.LastUsedAt)
+	}
+	if _, err := auth.NewAuthenticator(st, nil, 0).Authenticate(ctx, text); err != nil {
+		t.Fatal(err)
+	}
+	after, err := st.APIKeyByPrefix(ctx, prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.LastUsedAt == nil || time.Since(*after.LastUsedAt) > time.Hour {
+		t.Fatalf("after use last_used_at = %v, want about now", after.LastUsedAt)
+	}
+}
+
+// TestRevocationAndKeyCache pins the documented trade: without a cache a
+// revocation is seen at once; with one, only after the TTL.
+func TestRevocationAndKeyCache(t *testing.T) {
+	ctx := context.Background()
+	st := store.New(storetest.New(t))
+	text, prefix := issue(t, st)
+	uncached := auth.NewAuthenticator(st, nil, 0)
+	cached := auth.NewAuthenticator(st, nil, time.Hour)
+	for _, a := range []*auth.Authenticator{uncached, cached} {
+		if _, err := a.Authenticate(ctx, text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := st.RevokeAPIKey(ctx, prefix); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := uncached.Authenticate(ctx, text); !errors.Is(err, auth.ErrInvalidKey) {
+		t.Fatalf("uncached authenticator after revocation: err = %v, want ErrInvalidKey", err)
+	}
+	if _, err := cached.Authenticate(ctx, text); err != nil {
+		t.Fatalf("cached authenticator within its TTL: err = %v, want the cached key accepted", err)
+	}
+	if _, err := auth.NewAuthenticator(st, nil, time.Hour).Authenticate(ctx, text); !errors.Is(err, auth.ErrInvalidKey) {
+		t.Fatalf("fresh cached authenticator after revocation: err = %v, want ErrInvalidKey", err)
+	}
+}
