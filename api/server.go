@@ -54,14 +54,16 @@ type Config struct {
 // Server is the HTTP interface. Build it with New, add operations with
 // Register, serve Handler.
 type Server struct {
-	cfg    Config
-	store  *store.Store
-	auth   *auth.Authenticator
-	log    *slog.Logger
-	mux    *http.ServeMux
-	huma   huma.API
-	routes map[string]Route // by ServeMux pattern
-	open   []Endpoint       // OpenSurface; tests of this package add test-only endpoints
+	cfg   Config
+	store *store.Store
+	auth  *auth.Authenticator
+	// catalog resolves ruleset references to compiled rulesets (catalog.go).
+	catalog *catalog
+	log     *slog.Logger
+	mux     *http.ServeMux
+	huma    huma.API
+	routes  map[string]Route // by ServeMux pattern
+	open    []Endpoint       // OpenSurface; tests of this package add test-only endpoints
 }
 
 // New builds the server with the health probes, the OpenAPI documents and
@@ -82,13 +84,14 @@ func New(cfg Config, st *store.Store) *Server {
 		logger = slog.Default()
 	}
 	s := &Server{
-		cfg:    cfg,
-		store:  st,
-		auth:   auth.NewAuthenticator(st, nil, cfg.KeyCacheTTL),
-		log:    logger,
-		mux:    http.NewServeMux(),
-		routes: map[string]Route{},
-		open:   OpenSurface,
+		cfg:     cfg,
+		store:   st,
+		auth:    auth.NewAuthenticator(st, nil, cfg.KeyCacheTTL),
+		catalog: newCatalog(st),
+		log:     logger,
+		mux:     http.NewServeMux(),
+		routes:  map[string]Route{},
+		open:    OpenSurface,
 	}
 	s.huma = humago.NewWithPrefix(s.mux, RootPath, s.humaConfig())
 	s.mux.HandleFunc("GET /healthz", s.healthz)

@@ -1,0 +1,184 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	lru "github.com/hashicorp/golang-lru/v2"
+	"github.com/hashicorp/golang-lru/v2/expirable"
+	"golang.org/x/sync/singleflight"
+
+	"github.com/eligo/eligo/api/auth"
+	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/store"
+)
+
+// This file resolves a ruleset reference (a slug or a concrete ruleset_id)
+// to a compiled ruleset, for /decide and the ruleset reads. It is the hot
+// path of every decision, so both of its steps are cached:
+//
+//   - reference → stored cut (metadata only: id, slug, version, digest,
+//     visibility, status, tenant): an expirable LRU with a short TTL
+//     (refTTL). A republish in another process moves a slug's pointer in the
+//     database; this process sees it when the entry expires, at most refTTL
+//     later. Writes made through this process (visibility, archive) drop
+//     the entries at once. A concrete id always names the same content, so
+//     only its visibility and status can go stale, for the same bound.
+//   - content digest → *engine.Ruleset: a size-bounded LRU (no TTL: a
+//     digest names immutable content). A miss reads the source text once and
+//     compiles it; concurrent misses on one digest share one compile.
+//
+// Visibility is judged after the cache, per caller, so a cached entry never
+// leaks a private ruleset to another tenant.
+
+// Catalog cache sizes and the pointer TTL.
+const (
+	refTTL          = 2 * time.Second
+	refCacheSize    = 4096
+	compileCacheLen = 512
+)
+
+// resolvedRuleset is a ruleset the caller may see, ready to evaluate.
+type resolvedRuleset struct {
+	// ID is the concrete ruleset_id.
+	ID string
+	// Slug is the slug the cut was published under (the resolved slug when
+	// the reference was a slug).
+	Slug      string
+	SectionID string
+	Name      string
+	// Version is the label "v<N>".
+	Version       string
+	ContentDigest string
+	// Visibility is "public" or "private"; Status "active" or "archived".
+	Visibility string
+	Status     string
+	TenantID   string
+	// Description and RuleCount come from the stored cut.
+	Description string
+	RuleCount   int
+	// Ruleset is the compiled, immutable ruleset; shared, never modify it.
+	Ruleset *engine.Ruleset
+}
+
+// catalog holds the two caches. One per Server.
+type catalog struct {
+	store    *store.Store
+	refs     *expirable.LRU[string, store.Ruleset]
+	compiled *lru.Cache[string, *engine.Ruleset]
+	compiles singleflight.Group
+}
+
+func newCatalog(st *store.Store) *catalog {
+	compiled, err := lru.New[string, *engine.Ruleset](compileCacheLen)
+	if err != nil {
+		// Only a non-positive size fails, and the size is a constant.
+		panic(err)
+	}
+	return &catalog{
+		store:    st,
+		refs:     expirable.NewLRU[string, store.Ruleset](refCacheSize, nil, refTTL),
+		compiled: compiled,
+	}
+}
+
+// errRulesetNotFound is the spec's 404 for a ruleset the caller cannot see:
+// a plain string detail, identical whether the ruleset is missing, private
+// to another tenant or private to an anonymous caller.
+func errRulesetNotFound(ref string) *Error {
+	return NotFound(fmt.Sprintf("Ruleset %q not found.", ref))
+}
+
+// resolveRuleset turns ref (a slug, which may contain '/', or a concrete
+// ruleset_id) into the compiled ruleset it names, for the caller in ctx:
+// anonymous callers see public rulesets only; a principal (see
+// auth.PrincipalFrom) also sees its tenant's private ones. A slug pointing
+// at an archived cut is not found; a concrete id of an archived cut still
+// resolves, so that decisions can be replayed. Errors are API errors ready
+// to return: the 404 above, or an opaque 500 whose cause is logged.
+func (s *Server) resolveRuleset(ctx context.Context, ref string) (*resolvedRuleset, error) {
+	row, err := s.catalog.lookup(ctx, ref)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, errRulesetNotFound(ref)
+	}
+	if err != nil {
+		logFrom(ctx).ErrorContext(ctx, "resolve ruleset", "ref", ref, "error", err)
+		return nil, Internal()
+	}
+	if !visibleTo(ctx, row) || (row.Status == store.StatusArchived && !store.IsConcreteRulesetID(ref)) {
+		return nil, errRulesetNotFound(ref)
+	}
+	compiled, err := s.catalog.compile(ctx, row)
+	if err != nil {
+		logFrom(ctx).ErrorContext(ctx, "compile stored ruleset", "ruleset_id", row.ID, "error", err)
+		return nil, NewProblem(422, "unprocessable", "ruleset_record_corrupt",
+			"The stored ruleset could not be loaded. Republish it.")
+	}
+	return &resolvedRuleset{
+		ID: row.ID, Slug: row.Slug, SectionID: row.SectionID, Name: row.Name,
+		Version: row.VersionLabel(), ContentDigest: row.ContentDigest,
+		Visibility: row.Visibility, Status: row.Status, TenantID: row.TenantID,
+		Description: row.Description, RuleCount: row.RuleCount, Ruleset: compiled,
+	}, nil
+}
+
+// visibleTo reports whether the caller in ctx may see row at all.
+func visibleTo(ctx context.Context, row store.Ruleset) bool {
+	if row.Visibility == store.VisibilityPublic {
+		return true
+	}
+	p, ok := auth.PrincipalFrom(ctx)
+	return ok && p.TenantID == row.TenantID
+}
+
+// lookup returns the stored cut ref names, from the cache when fresh.
+func (c *catalog) lookup(ctx context.Context, ref string) (store.Ruleset, error) {
+	if row, ok := c.refs.Get(ref); ok {
+		return row, nil
+	}
+	row, err := c.store.RulesetByRef(ctx, ref)
+	if err != nil {
+		return store.Ruleset{}, err
+	}
+	c.refs.Add(ref, row)
+	return row, nil
+}
+
+// forget drops the cached pointers of a cut this process just changed.
+func (c *catalog) forget(row store.Ruleset) {
+	c.refs.Remove(row.ID)
+	c.refs.Remove(row.Slug)
+}
+
+// compile returns the compiled ruleset of row's content digest, compiling
+// the stored source on the first use. The compiled digest must equal the
+// stored one: a mismatch means the record or the engine changed under it.
+func (c *catalog) compile(ctx context.Context, row store.Ruleset) (*engine.Ruleset, error) {
+	if r, ok := c.compiled.Get(row.ContentDigest); ok {
+		return r, nil
+	}
+	// The compile is shared by every caller waiting on this digest, so one
+	// caller's cancellation must not fail the others.
+	shared := context.WithoutCancel(ctx)
+	v, err, _ := c.compiles.Do(row.ContentDigest, func() (any, error) {
+		src, err := c.store.RulesetSource(shared, row.ID)
+		if err != nil {
+			return nil, err
+		}
+		r, _, err := engine.Compile(row.Slug+".rules", []byte(src))
+		if err != nil {
+			return nil, fmt.Errorf("compile %s: %w", row.ID, err)
+		}
+		if r.ContentDigest() != row.ContentDigest {
+			return nil, fmt.Errorf("compile %s: digest %s, stored %s", row.ID, r.ContentDigest(), row.ContentDigest)
+		}
+		c.compiled.Add(row.ContentDigest, r)
+		return r, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(*engine.Ruleset), nil
+}

@@ -1,0 +1,347 @@
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// ErrSlugConflict is returned by PublishRuleset when the slug belongs to
+// another tenant. Slugs are global; only their owner may move them.
+var ErrSlugConflict = errors.New("slug held by another tenant")
+
+// Ruleset visibilities and statuses, spelled as stored and as on the wire.
+const (
+	VisibilityPublic  = "public"
+	VisibilityPrivate = "private"
+	StatusActive      = "active"
+	StatusArchived    = "archived"
+)
+
+// Ruleset is one stored content cut without its source text and IR, which
+// only the publish path, the source export and the compile cache read.
+type Ruleset struct {
+	// ID is the concrete, immutable ruleset_id (see RulesetID).
+	ID       string
+	TenantID string
+	// Slug is the slug the cut was published under. The slug pointer may
+	// since have moved to a newer cut.
+	Slug string
+	// Version is the cut's number under its slug; the wire shows "v<N>".
+	Version     int
+	SectionID   string
+	Name        string
+	Description string
+	// RuleCount is the number of criteria, shown in the catalogue.
+	RuleCount     int
+	ContentDigest string
+	// Visibility is VisibilityPublic or VisibilityPrivate.
+	Visibility string
+	// Status is StatusActive or StatusArchived.
+	Status    string
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+// VersionLabel is the wire spelling of Version: "v<N>".
+func (r Ruleset) VersionLabel() string { return fmt.Sprintf("v%d", r.Version) }
+
+// RulesetID builds the concrete ruleset_id of a cut:
+// <section_id>:<yyyymmdd>-<hash>, where the date is the UTC day of the first
+// publish and hash is the first 12 hex digits of
+// SHA-256(slug + "\n" + content_digest). The slug is part of the hash so
+// that identical content published the same day under two slugs (by two
+// tenants, say) gets two ids; within one slug the id is a function of the
+// content and the day it was first cut.
+func RulesetID(sectionID string, published time.Time, slug, contentDigest string) string {
+	sum := sha256.Sum256([]byte(slug + "\n" + contentDigest))
+	return sectionID + ":" + published.UTC().Format("20060102") + "-" + hex.EncodeToString(sum[:])[:12]
+}
+
+// IsConcreteRulesetID reports whether ref is a concrete ruleset_id rather
+// than a slug: slugs never contain a colon, ids always do.
+func IsConcreteRulesetID(ref string) bool { return strings.Contains(ref, ":") }
+
+// RulesetCut is what PublishRuleset stores.
+type RulesetCut struct {
+	TenantID      string
+	Slug          string
+	SectionID     string
+	Name          string
+	Description   string
+	RuleCount     int
+	ContentDigest string
+	// SourceText is the .rules text as published (the source export).
+	SourceText string
+	// CompiledIR is the JSON of the compiled ruleset.
+	CompiledIR []byte
+	// Visibility is VisibilityPublic or VisibilityPrivate; it is applied to
+	// a reused cut too.
+	Visibility string
+	// PublishedAt dates a new cut's id; zero means now.
+	PublishedAt time.Time
+	// Audit are events written in the publish transaction, after the cut
+	// (for example publish_force_bypass); their details gain the
+	// ruleset_id, slug and version.
+	Audit []Audit
+}
+
+// Audit is one audit event to write inside another operation's transaction.
+type Audit struct {
+	Kind   string
+	Detail map[string]any
+}
+
+// PublishedRuleset is the result of PublishRuleset.
+type PublishedRuleset struct {
+	Ruleset Ruleset
+	// Reused is true when the slug already had a cut with this content
+	// digest: no row was added and the version did not change.
+	Reused bool
+	// PreviousID is the cut the slug pointed at before, empty for a new
+	// slug.
+	PreviousID string
+}
+
+const rulesetColumns = `r.id, r.tenant_id, r.slug, r.version, r.section_id, r.name, r.description,
+r.rule_count, r.content_digest, r.visibility, r.status, r.created_at, r.updated_at`
+
+func scanRuleset(row pgx.Row) (Ruleset, error) {
+	var r Ruleset
+	err := row.Scan(&r.ID, &r.TenantID, &r.Slug, &r.Version, &r.SectionID, &r.Name, &r.Description,
+		&r.RuleCount, &r.ContentDigest, &r.Visibility, &r.Status, &r.CreatedAt, &r.UpdatedAt)
+	return r, err
+}
+
+const (
+	// Publishes of one slug queue behind each other for the length of
+	// their transactions, so version numbers and the pointer never race.
+	sqlLockSlug = `SELECT pg_advisory_xact_lock(hashtextextended('ruleset_slug:' || $1, 0))`
+
+	sqlSlugPointer = `SELECT tenant_id, ruleset_id, latest_version FROM ruleset_slugs WHERE slug = $1`
+
+	sqlReuseCut = `
+UPDATE rulesets r SET visibility = $3, status = 'active', updated_at = now()
+WHERE r.slug = $1 AND r.content_digest = $2
+RETURNING ` + rulesetColumns
+
+	sqlInsertCut = `
+INSERT INTO rulesets AS r (id, tenant_id, slug, version, section_id, name, description, rule_count,
+    content_digest, source_text, compiled_ir, visibility)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+RETURNING ` + rulesetColumns
+
+	sqlUpsertSlug = `
+INSERT INTO ruleset_slugs (slug, tenant_id, ruleset_id, latest_version)
+VALUES ($1, $2, $3, $4)
+ON CONFLICT (slug) DO UPDATE SET ruleset_id = EXCLUDED.ruleset_id,
+    latest_version = GREATEST(ruleset_slugs.latest_version, EXCLUDED.latest_version), updated_at = now()`
+)
+
+// PublishRuleset stores a cut and points its slug at it, in one
+// transaction: the tenant is created when new; a slug held by another
+// tenant is ErrSlugConflict; a cut with the same content digest under the
+// slug is reused (its visibility set, its status active again) instead of
+// adding a version; otherwise the cut becomes the slug's next version. A
+// ruleset_published event and c.Audit are written in the same transaction,
+// so a failed publish leaves nothing behind.
+func (s *Store) PublishRuleset(ctx context.Context, c RulesetCut) (PublishedRuleset, error) {
+	var out PublishedRuleset
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, sqlEnsureTenant, c.TenantID); err != nil {
+			return fmt.Errorf("ensure tenant: %w", err)
+		}
+		if _, err := tx.Exec(ctx, sqlLockSlug, c.Slug); err != nil {
+			return fmt.Errorf("lock slug: %w", err)
+		}
+		var owner string
+		latest := 0
+		err := tx.QueryRow(ctx, sqlSlugPointer, c.Slug).Scan(&owner, &out.PreviousID, &latest)
+		switch {
+		case errors.Is(err, pgx.ErrNoRows):
+		case err != nil:
+			return fmt.Errorf("read slug: %w", err)
+		case owner != c.TenantID:
+			return ErrSlugConflict
+		}
+
+		out.Ruleset, err = scanRuleset(tx.QueryRow(ctx, sqlReuseCut, c.Slug, c.ContentDigest, c.Visibility))
+		switch {
+		case err == nil:
+			out.Reused = true
+		case errors.Is(err, pgx.ErrNoRows):
+			published := c.PublishedAt
+			if published.IsZero() {
+				published = time.Now()
+			}
+			id := RulesetID(c.SectionID, published, c.Slug, c.ContentDigest)
+			out.Ruleset, err = scanRuleset(tx.QueryRow(ctx, sqlInsertCut, id, c.TenantID, c.Slug, latest+1,
+				c.SectionID, c.Name, c.Description, c.RuleCount, c.ContentDigest, c.SourceText, c.CompiledIR, c.Visibility))
+			if err != nil {
+				return fmt.Errorf("insert cut: %w", err)
+			}
+		default:
+			return fmt.Errorf("reuse cut: %w", err)
+		}
+
+		if _, err := tx.Exec(ctx, sqlUpsertSlug, c.Slug, c.TenantID, out.Ruleset.ID, out.Ruleset.Version); err != nil {
+			return fmt.Errorf("move slug: %w", err)
+		}
+		events := append([]Audit{{Kind: "ruleset_published", Detail: map[string]any{"reused": out.Reused}}}, c.Audit...)
+		for _, e := range events {
+			detail := map[string]any{
+				"ruleset_id": out.Ruleset.ID, "slug": c.Slug, "ruleset_version": out.Ruleset.VersionLabel(),
+				"content_digest": c.ContentDigest,
+			}
+			for k, v := range e.Detail {
+				detail[k] = v
+			}
+			if err := insertAuditEvent(ctx, tx, c.TenantID, e.Kind, detail); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return PublishedRuleset{}, fmt.Errorf("publish ruleset %q for tenant %q: %w", c.Slug, c.TenantID, err)
+	}
+	return out, nil
+}
+
+const (
+	sqlRulesetByID = `SELECT ` + rulesetColumns + ` FROM rulesets r WHERE r.id = $1`
+
+	sqlRulesetBySlug = `
+SELECT ` + rulesetColumns + ` FROM ruleset_slugs s JOIN rulesets r ON r.id = s.ruleset_id
+WHERE s.slug = $1`
+)
+
+// RulesetByRef finds a cut by concrete ruleset_id, or the cut a slug points
+// at, whatever its tenant, visibility or status: the caller decides who may
+// see it. ErrNotFound when nothing matches.
+func (s *Store) RulesetByRef(ctx context.Context, ref string) (Ruleset, error) {
+	query := sqlRulesetBySlug
+	if IsConcreteRulesetID(ref) {
+		query = sqlRulesetByID
+	}
+	r, err := scanRuleset(s.pool.QueryRow(ctx, query, ref))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Ruleset{}, ErrNotFound
+	}
+	if err != nil {
+		return Ruleset{}, fmt.Errorf("ruleset %q: %w", ref, err)
+	}
+	return r, nil
+}
+
+const sqlRulesetSource = `SELECT source_text FROM rulesets WHERE id = $1`
+
+// RulesetSource returns the published .rules text of cut id. ErrNotFound
+// when there is no such cut.
+func (s *Store) RulesetSource(ctx context.Context, id string) (string, error) {
+	var text string
+	err := s.pool.QueryRow(ctx, sqlRulesetSource, id).Scan(&text)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", ErrNotFound
+	}
+	if err != nil {
+		return "", fmt.Errorf("ruleset %q source: %w", id, err)
+	}
+	return text, nil
+}
+
+// RulesetQuery selects a page of the catalogue: the active cuts slugs point
+// at, ordered by slug.
+type RulesetQuery struct {
+	// ViewerTenant sees its own private rulesets besides every public one;
+	// empty means an anonymous viewer (public only).
+	ViewerTenant string
+	// Namespace keeps slugs equal to it or under it ("us" keeps
+	// "us/snap-income"); empty keeps all.
+	Namespace string
+	// Text keeps rulesets whose slug, name or description contains it,
+	// ignoring case; empty keeps all.
+	Text string
+	// AfterSlug starts the page after this slug (keyset paging); empty
+	// starts at the beginning.
+	AfterSlug string
+	// Limit is the page size.
+	Limit int
+}
+
+const sqlListRulesets = `
+SELECT ` + rulesetColumns + ` FROM ruleset_slugs s JOIN rulesets r ON r.id = s.ruleset_id
+WHERE r.status = 'active'
+  AND (r.visibility = 'public' OR r.tenant_id = $1)
+  AND ($2 = '' OR s.slug = $2 OR starts_with(s.slug, $2 || '/'))
+  AND ($3 = '' OR strpos(lower(s.slug || ' ' || r.name || ' ' || r.description), lower($3)) > 0)
+  AND s.slug > $4
+ORDER BY s.slug
+LIMIT $5`
+
+// ListRulesets returns one page of the catalogue for q.
+func (s *Store) ListRulesets(ctx context.Context, q RulesetQuery) ([]Ruleset, error) {
+	rows, err := s.pool.Query(ctx, sqlListRulesets, q.ViewerTenant, q.Namespace, q.Text, q.AfterSlug, q.Limit)
+	if err != nil {
+		return nil, fmt.Errorf("list rulesets: %w", err)
+	}
+	list, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Ruleset, error) { return scanRuleset(row) })
+	if err != nil {
+		return nil, fmt.Errorf("list rulesets: %w", err)
+	}
+	return list, nil
+}
+
+const (
+	sqlSetRulesetVisibility = `
+UPDATE rulesets r SET visibility = $3, updated_at = now()
+WHERE r.id = $1 AND r.tenant_id = $2
+RETURNING ` + rulesetColumns
+
+	sqlArchiveRuleset = `
+UPDATE rulesets r SET status = 'archived', updated_at = CASE WHEN r.status = 'archived' THEN r.updated_at ELSE now() END
+WHERE r.id = $1 AND r.tenant_id = $2
+RETURNING ` + rulesetColumns
+)
+
+// SetRulesetVisibility changes the visibility of tenantID's cut id and
+// records a ruleset_visibility_changed event. ErrNotFound when the tenant
+// has no such cut.
+func (s *Store) SetRulesetVisibility(ctx context.Context, tenantID, id, visibility string) (Ruleset, error) {
+	return s.updateRuleset(ctx, sqlSetRulesetVisibility, "ruleset_visibility_changed", tenantID, id, visibility)
+}
+
+// ArchiveRuleset archives tenantID's cut id (idempotently) and records a
+// ruleset_archived event. ErrNotFound when the tenant has no such cut.
+func (s *Store) ArchiveRuleset(ctx context.Context, tenantID, id string) (Ruleset, error) {
+	return s.updateRuleset(ctx, sqlArchiveRuleset, "ruleset_archived", tenantID, id)
+}
+
+// updateRuleset runs one of the single-row updates above with its audit
+// event in one transaction.
+func (s *Store) updateRuleset(ctx context.Context, query, event, tenantID, id string, extra ...any) (Ruleset, error) {
+	var r Ruleset
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		var err error
+		r, err = scanRuleset(tx.QueryRow(ctx, query, append([]any{id, tenantID}, extra...)...))
+		if errors.Is(err, pgx.ErrNoRows) {
+			return ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		return insertAuditEvent(ctx, tx, tenantID, event, map[string]any{
+			"ruleset_id": r.ID, "visibility": r.Visibility, "status": r.Status,
+		})
+	})
+	if err != nil {
+		return Ruleset{}, fmt.Errorf("%s %q: %w", event, id, err)
+	}
+	return r, nil
+}
