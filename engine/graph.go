@@ -1,0 +1,561 @@
+package engine
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// This file builds the spec's ruleset graph: the fields a ruleset reads,
+// its criteria, its groups and its one outcome, joined by edges in the
+// direction a decision flows. Clients draw it (see Mermaid) and, with an
+// evaluation, colour it by status (the overlay).
+
+// GraphNodeType says which part of a ruleset a graph node stands for.
+type GraphNodeType string
+
+// The four node types of the spec's graph.
+const (
+	NodeTypeField     GraphNodeType = "field"
+	NodeTypeCriterion GraphNodeType = "criterion"
+	NodeTypeGroup     GraphNodeType = "group"
+	NodeTypeOutcome   GraphNodeType = "outcome"
+)
+
+// GraphEdgeType says which two kinds of node an edge joins; edges always
+// point the way a decision flows: answers into criteria, criteria into
+// groups, groups into the outcome.
+type GraphEdgeType string
+
+// The three edge types of the spec's graph.
+const (
+	EdgeFieldToCriterion GraphEdgeType = "field_to_criterion"
+	EdgeCriterionToGroup GraphEdgeType = "criterion_to_group"
+	EdgeGroupToOutcome   GraphEdgeType = "group_to_outcome"
+)
+
+// OpDiscretionary is the operator of the display.expr shown for a
+// discretionary criterion, which has no compiled expression: the spec wants
+// display.expr always populated, and an operator no evaluator knows is more
+// honest than a constant that pretends to decide. It never appears in a
+// compiled Ruleset.
+const OpDiscretionary Operator = "discretionary"
+
+// Node id prefixes. Ids are "<kind>:<declared id>" (and "outcome" for the
+// one outcome node), so they are stable across versions of a ruleset that
+// keep their ids, unique within a ruleset because each kind has its own
+// namespace, and readable in a diagram or a log.
+const (
+	fieldNodePrefix     = "field:"
+	criterionNodePrefix = "criterion:"
+	groupNodePrefix     = "group:"
+	outcomeNodeID       = "outcome"
+)
+
+// Graph is the spec's graph object: every node and edge of one ruleset (or,
+// composed by a rulebook, of several), the sections it covers and counts
+// for a summary. Build one with Ruleset.Graph.
+type Graph struct {
+	Nodes    []GraphNode `json:"nodes"`
+	Edges    []GraphEdge `json:"edges"`
+	Sections []string    `json:"sections"`
+	Stats    GraphStats  `json:"stats"`
+}
+
+// GraphStats are the counts the spec's graph.stats reports.
+type GraphStats struct {
+	TotalFields int `json:"total_fields"`
+	// SharedFields counts fields read by more than one section; it is
+	// always 0 for a single ruleset and is set by rulebook composition.
+	SharedFields  int `json:"shared_fields"`
+	TotalCriteria int `json:"total_criteria"`
+	TotalGroups   int `json:"total_groups"`
+	Sections      int `json:"sections"`
+}
+
+// GraphEdge is a directed edge {source, target, type} between node ids.
+type GraphEdge struct {
+	Source string        `json:"source"`
+	Target string        `json:"target"`
+	Type   GraphEdgeType `json:"type"`
+}
+
+// GraphNode is one node. Which members are meaningful depends on Type, and
+// MarshalJSON writes exactly the members of that type (see there), so one
+// Go type serves all four shapes without empty keys leaking between them.
+type GraphNode struct {
+	// ID is unique in the graph: "field:<field id>", "criterion:<id>",
+	// "group:<id>" or "outcome", prefixed by "<section slug>:" on a
+	// composed graph (see Graph.Prefixed).
+	ID   string        `json:"id"`
+	Type GraphNodeType `json:"type"`
+	// Label is the short text a diagram shows: a field's plain name, a
+	// criterion's or group's title, the ruleset's name for the outcome.
+	Label string `json:"label"`
+	// SectionID is the section the node belongs to.
+	SectionID string `json:"section_id"`
+
+	// Title is a criterion's or group's declared title.
+	Title string `json:"title"`
+	// Group is a criterion's group id (as declared, not a node id).
+	Group string `json:"group"`
+	// Fields are the field ids a criterion reads, in declaration order.
+	Fields []string `json:"fields"`
+	// Display is how a criterion reads: sentence, expression and routes.
+	Display *Display `json:"display"`
+
+	// Kind is a group's all/any.
+	Kind GroupKind `json:"kind"`
+
+	// Key, FieldType and Question describe a field node.
+	Key       string `json:"key"`
+	FieldType Sort   `json:"field_type"`
+	Question  string `json:"question"`
+
+	// Expr is the outcome node's expression over group ids.
+	Expr *Expr `json:"expr"`
+
+	// Overlay is the node's state in one evaluation, nil (JSON null)
+	// when the graph was built without one.
+	Overlay *Overlay `json:"overlay"`
+}
+
+// Display is a criterion node's display object.
+type Display struct {
+	// Sentence is the criterion in plain language; never empty.
+	Sentence string `json:"sentence"`
+	// Expr is the compiled expression exactly as display.expr shows it;
+	// for a discretionary criterion an OpDiscretionary node with no args.
+	Expr *Expr `json:"expr"`
+	// Routes is the criterion's and/or structure as a tree, or nil (JSON
+	// null) when there is no choice to show: a discretionary criterion or
+	// an expression whose top is not "and" or "or".
+	Routes *Route `json:"routes"`
+}
+
+// RouteKind is how a route node combines its children.
+type RouteKind string
+
+// Route kinds: a single condition, all children, or any child.
+const (
+	RouteLeaf  RouteKind = "leaf"
+	RouteAllOf RouteKind = "all_of"
+	RouteAnyOf RouteKind = "any_of"
+)
+
+// Route is one node of a criterion's route tree: the ways the criterion can
+// be met, so a client can show "either this, or both of these". Only "and"
+// and "or" branch; anything else is a leaf.
+type Route struct {
+	// ID is the criterion node id plus "/route", then ".<child index>"
+	// per level: "criterion:contract/route.1.0".
+	ID       string    `json:"id"`
+	Kind     RouteKind `json:"kind"`
+	Label    string    `json:"label"`
+	Expr     *Expr     `json:"expr"`
+	Children []*Route  `json:"children,omitempty"`
+	Overlay  *Overlay  `json:"overlay"`
+}
+
+// Overlay is a node's state in one evaluation: the spec's {status,
+// supporting_facts[]}. On a field node Status says whether the answer can
+// be used: satisfied when answered, not_satisfied when sent but unusable (a
+// field error), pending when unanswered; its fact is the answer itself.
+type Overlay struct {
+	Status          Status `json:"status"`
+	SupportingFacts []Fact `json:"supporting_facts"`
+}
+
+// MarshalJSON writes the members of the node's type, in the order the spec
+// lists them, with overlay always present (null without an evaluation):
+//
+//	field:     id type label section_id key field_type question overlay
+//	criterion: id type label title section_id group fields display overlay
+//	group:     id type label title section_id kind overlay
+//	outcome:   id type label section_id expr overlay
+func (n GraphNode) MarshalJSON() ([]byte, error) {
+	switch n.Type {
+	case NodeTypeField:
+		return json.Marshal(struct {
+			ID        string        `json:"id"`
+			Type      GraphNodeType `json:"type"`
+			Label     string        `json:"label"`
+			SectionID string        `json:"section_id"`
+			Key       string        `json:"key"`
+			FieldType Sort          `json:"field_type"`
+			Question  string        `json:"question"`
+			Overlay   *Overlay      `json:"overlay"`
+		}{n.ID, n.Type, n.Label, n.SectionID, n.Key, n.FieldType, n.Question, n.Overlay})
+	case NodeTypeCriterion:
+		fields := n.Fields
+		if fields == nil {
+			fields = []string{}
+		}
+		return json.Marshal(struct {
+			ID        string        `json:"id"`
+			Type      GraphNodeType `json:"type"`
+			Label     string        `json:"label"`
+			Title     string        `json:"title"`
+			SectionID string        `json:"section_id"`
+			Group     string        `json:"group"`
+			Fields    []string      `json:"fields"`
+			Display   *Display      `json:"display"`
+			Overlay   *Overlay      `json:"overlay"`
+		}{n.ID, n.Type, n.Label, n.Title, n.SectionID, n.Group, fields, n.Display, n.Overlay})
+	case NodeTypeGroup:
+		return json.Marshal(struct {
+			ID        string        `json:"id"`
+			Type      GraphNodeType `json:"type"`
+			Label     string        `json:"label"`
+			Title     string        `json:"title"`
+			SectionID string        `json:"section_id"`
+			Kind      GroupKind     `json:"kind"`
+			Overlay   *Overlay      `json:"overlay"`
+		}{n.ID, n.Type, n.Label, n.Title, n.SectionID, n.Kind, n.Overlay})
+	default:
+		return json.Marshal(struct {
+			ID        string        `json:"id"`
+			Type      GraphNodeType `json:"type"`
+			Label     string        `json:"label"`
+			SectionID string        `json:"section_id"`
+			Expr      *Expr         `json:"expr"`
+			Overlay   *Overlay      `json:"overlay"`
+		}{n.ID, n.Type, n.Label, n.SectionID, n.Expr, n.Overlay})
+	}
+}
+
+// Graph builds the spec's graph of the ruleset. slug is the slug the
+// ruleset is published under; when empty, the ruleset's own `ruleset` header
+// is used, and when that is empty too, its section id, so graph.sections
+// always names the section.
+//
+// Without an evaluation (in and res nil) every overlay is null: that is the
+// GET /rulesets/{id}/graph body. With one (the graph_overlay of /decide),
+// pass the Inputs and the Result they were evaluated into; every node and
+// route then carries {status, supporting_facts}. res.Explanation is used for
+// the supporting facts when present and computed otherwise, so the overlay
+// and the decision's explanation always cite the same facts.
+func (r *Ruleset) Graph(slug string, in *Inputs, res *Result) *Graph {
+	if slug == "" {
+		slug = r.Slug
+	}
+	if slug == "" {
+		slug = r.SectionID
+	}
+	var ov *overlayer
+	if res != nil {
+		ov = newOverlayer(r, in, res)
+	}
+	nc := r.NumCriteria()
+	g := &Graph{
+		Nodes:    make([]GraphNode, 0, len(r.Fields)+nc+len(r.Groups)+1),
+		Edges:    make([]GraphEdge, 0, 2*nc+len(r.Groups)),
+		Sections: []string{slug},
+		Stats: GraphStats{
+			TotalFields:   len(r.Fields),
+			TotalCriteria: nc,
+			TotalGroups:   len(r.Groups),
+			Sections:      1,
+		},
+	}
+	for s := range r.Fields {
+		f := &r.Fields[s]
+		g.Nodes = append(g.Nodes, GraphNode{
+			ID: fieldNodePrefix + f.ID, Type: NodeTypeField, Label: r.fieldNoun(s), SectionID: r.SectionID,
+			Key: f.ID, FieldType: f.Type, Question: f.Question, Overlay: ov.field(s),
+		})
+	}
+	i := 0
+	for gi := range r.Groups {
+		grp := &r.Groups[gi]
+		gid := groupNodePrefix + grp.ID
+		for ci := range grp.Criteria {
+			c := &grp.Criteria[ci]
+			cid := criterionNodePrefix + c.ID
+			g.Nodes = append(g.Nodes, GraphNode{
+				ID: cid, Type: NodeTypeCriterion, Label: c.Title, Title: c.Title, SectionID: r.SectionID,
+				Group: grp.ID, Fields: c.Fields, Display: r.display(cid, c, ov), Overlay: ov.criterion(i),
+			})
+			for _, f := range c.Fields {
+				g.Edges = append(g.Edges, GraphEdge{Source: fieldNodePrefix + f, Target: cid, Type: EdgeFieldToCriterion})
+			}
+			g.Edges = append(g.Edges, GraphEdge{Source: cid, Target: gid, Type: EdgeCriterionToGroup})
+			i++
+		}
+	}
+	used := outcomeGroups(r.Outcome, make([]bool, len(r.Groups)))
+	for gi := range r.Groups {
+		grp := &r.Groups[gi]
+		gid := groupNodePrefix + grp.ID
+		g.Nodes = append(g.Nodes, GraphNode{
+			ID: gid, Type: NodeTypeGroup, Label: grp.Title, Title: grp.Title, SectionID: r.SectionID,
+			Kind: grp.Kind, Overlay: ov.group(gi),
+		})
+		if used[gi] {
+			g.Edges = append(g.Edges, GraphEdge{Source: gid, Target: outcomeNodeID, Type: EdgeGroupToOutcome})
+		}
+	}
+	g.Nodes = append(g.Nodes, GraphNode{
+		ID: outcomeNodeID, Type: NodeTypeOutcome, Label: r.Name, SectionID: r.SectionID,
+		Expr: r.Outcome, Overlay: ov.outcome(),
+	})
+	return g
+}
+
+// outcomeGroups marks the groups the outcome expression reads: only those
+// get an edge to the outcome (a group the outcome leaves out is drawn but
+// decides nothing).
+func outcomeGroups(e *Expr, used []bool) []bool {
+	if e == nil {
+		return used
+	}
+	if e.Kind == ExprGroup && e.Slot >= 0 && e.Slot < len(used) {
+		used[e.Slot] = true
+	}
+	for _, a := range e.Args {
+		outcomeGroups(a, used)
+	}
+	return used
+}
+
+// discretionaryExpr stands in display.expr for a criterion with none.
+var discretionaryExpr = Expr{Kind: ExprOp, Sort: SortBool, Op: OpDiscretionary}
+
+// display builds a criterion node's display object.
+func (r *Ruleset) display(nodeID string, c *Criterion, ov *overlayer) *Display {
+	d := &Display{Sentence: r.CriterionSentence(c), Expr: c.Expr}
+	if c.Expr == nil {
+		d.Expr = &discretionaryExpr
+		return d
+	}
+	if c.Expr.Kind == ExprOp && (c.Expr.Op == OpAnd || c.Expr.Op == OpOr) {
+		d.Routes = r.route(nodeID+"/route", c.Expr, ov)
+	}
+	return d
+}
+
+// route builds the route tree of e: "and" and "or" branch, anything else
+// is a leaf labelled with its sentence.
+func (r *Ruleset) route(id string, e *Expr, ov *overlayer) *Route {
+	rt := &Route{ID: id, Kind: RouteLeaf, Label: r.Sentence(e), Expr: e, Overlay: ov.expr(e)}
+	if e.Kind != ExprOp || (e.Op != OpAnd && e.Op != OpOr) {
+		return rt
+	}
+	rt.Kind = RouteAllOf
+	if e.Op == OpOr {
+		rt.Kind = RouteAnyOf
+	}
+	rt.Children = make([]*Route, len(e.Args))
+	for i, a := range e.Args {
+		rt.Children[i] = r.route(id+"."+strconv.Itoa(i), a, ov)
+	}
+	return rt
+}
+
+// Prefixed returns a copy of the graph whose node ids, edge ends and route
+// ids start with "<prefix>:". A rulebook composes several section graphs
+// by prefixing each with its section slug, so that ids stay unique when
+// two sections declare the same criterion or group id; the declared ids
+// inside nodes (group, fields, key, section_id) are left as they are. The
+// receiver is not changed.
+func (g *Graph) Prefixed(prefix string) *Graph {
+	p := prefix + ":"
+	out := &Graph{
+		Nodes:    make([]GraphNode, len(g.Nodes)),
+		Edges:    make([]GraphEdge, len(g.Edges)),
+		Sections: append([]string(nil), g.Sections...),
+		Stats:    g.Stats,
+	}
+	for i, n := range g.Nodes {
+		n.ID = p + n.ID
+		if n.Display != nil {
+			d := *n.Display
+			d.Routes = d.Routes.prefixed(p)
+			n.Display = &d
+		}
+		out.Nodes[i] = n
+	}
+	for i, e := range g.Edges {
+		out.Edges[i] = GraphEdge{Source: p + e.Source, Target: p + e.Target, Type: e.Type}
+	}
+	return out
+}
+
+func (rt *Route) prefixed(p string) *Route {
+	if rt == nil {
+		return nil
+	}
+	c := *rt
+	c.ID = p + rt.ID
+	if rt.Children != nil {
+		c.Children = make([]*Route, len(rt.Children))
+		for i, k := range rt.Children {
+			c.Children[i] = k.prefixed(p)
+		}
+	}
+	return &c
+}
+
+// overlayer computes overlays for one evaluation. A nil *overlayer stands
+// for "no evaluation" and yields nil overlays, so the builder needs no
+// branches.
+type overlayer struct {
+	r          *Ruleset
+	in         *Inputs
+	res        *Result
+	exp        *Explanation
+	crit       [][]Fact // per criterion (flat index), from the explanation
+	groupFacts [][]Fact // per group: its criteria's facts, without repeats
+	bad        map[string]bool
+}
+
+func newOverlayer(r *Ruleset, in *Inputs, res *Result) *overlayer {
+	if in == nil || len(in.Values) != len(r.Fields) {
+		in = &Inputs{Values: make([]Value, len(r.Fields))}
+	}
+	ov := &overlayer{r: r, in: in, res: res, exp: res.Explanation, bad: map[string]bool{}}
+	if ov.exp == nil || len(ov.exp.Groups) != len(r.Groups) {
+		ov.exp = r.explain(in, res)
+	}
+	ov.groupFacts = make([][]Fact, len(r.Groups))
+	for gi, ge := range ov.exp.Groups {
+		for _, ce := range ge.Criteria {
+			ov.crit = append(ov.crit, ce.SupportingFacts)
+			ov.groupFacts[gi] = appendFacts(ov.groupFacts[gi], ce.SupportingFacts)
+		}
+	}
+	for _, fe := range res.FieldErrors {
+		ov.bad[fe.Field] = true
+	}
+	return ov
+}
+
+// appendFacts adds the facts of add not already in facts, keeping order.
+func appendFacts(facts, add []Fact) []Fact {
+	for _, f := range add {
+		seen := false
+		for _, g := range facts {
+			if g.Field == f.Field {
+				seen = true
+				break
+			}
+		}
+		if !seen {
+			facts = append(facts, f)
+		}
+	}
+	return facts
+}
+
+func overlay(st Status, facts []Fact) *Overlay {
+	if facts == nil {
+		facts = []Fact{}
+	}
+	return &Overlay{Status: st, SupportingFacts: facts}
+}
+
+func (ov *overlayer) field(slot int) *Overlay {
+	if ov == nil {
+		return nil
+	}
+	v := ov.in.Values[slot]
+	switch {
+	case ov.bad[ov.r.Fields[slot].ID]:
+		return overlay(NotSatisfied, nil)
+	case v.Known:
+		return overlay(Satisfied, []Fact{{Field: ov.r.Fields[slot].ID, Value: ov.r.ValueJSON(slot, v)}})
+	}
+	return overlay(Pending, nil)
+}
+
+func (ov *overlayer) criterion(i int) *Overlay {
+	if ov == nil {
+		return nil
+	}
+	var facts []Fact
+	if i < len(ov.crit) {
+		facts = ov.crit[i]
+	}
+	return overlay(ov.res.Criteria[i], facts)
+}
+
+func (ov *overlayer) group(gi int) *Overlay {
+	if ov == nil {
+		return nil
+	}
+	return overlay(ov.res.Groups[gi], ov.groupFacts[gi])
+}
+
+// outcome is satisfied for eligible, not_satisfied for not_eligible and
+// pending for undetermined; its facts are those of the groups on the
+// decision path (the groups that decided).
+func (ov *overlayer) outcome() *Overlay {
+	if ov == nil {
+		return nil
+	}
+	st := Pending
+	switch ov.res.Outcome {
+	case Eligible:
+		st = Satisfied
+	case NotEligible:
+		st = NotSatisfied
+	}
+	var facts []Fact
+	for _, id := range ov.exp.DecisionPath {
+		for gi := range ov.r.Groups {
+			if ov.r.Groups[gi].ID == id {
+				facts = appendFacts(facts, ov.groupFacts[gi])
+			}
+		}
+	}
+	return overlay(st, facts)
+}
+
+// expr evaluates one route's expression with the evaluator's own machine,
+// under the decision date the evaluation used; its facts are the answered
+// fields the expression reads.
+func (ov *overlayer) expr(e *Expr) *Overlay {
+	if ov == nil {
+		return nil
+	}
+	var p program
+	root := p.emit(e)
+	m := machine{p: &p, inputs: ov.in.Values}
+	if ov.res.DecisionDate != 0 {
+		m.date = Value{Num: ov.res.DecisionDate, Known: true}
+	}
+	st := statusOf(m.eval(root))
+	var facts []Fact
+	for _, s := range exprSlots(e, nil) {
+		if v := ov.in.Values[s]; v.Known {
+			facts = append(facts, Fact{Field: ov.r.Fields[s].ID, Value: ov.r.ValueJSON(s, v)})
+		}
+	}
+	return overlay(st, facts)
+}
+
+// exprSlots appends the field slots e reads, each once, in reading order.
+func exprSlots(e *Expr, slots []int) []int {
+	if e.Kind == ExprField {
+		for _, s := range slots {
+			if s == e.Slot {
+				return slots
+			}
+		}
+		return append(slots, e.Slot)
+	}
+	for _, a := range e.Args {
+		slots = exprSlots(a, slots)
+	}
+	return slots
+}
+
+// fieldNoun is the plain name of field slot s as a sentence uses it: the
+// part after the dot with underscores as spaces ("months employed").
+func (r *Ruleset) fieldNoun(s int) string {
+	id := r.Fields[s].ID
+	if i := strings.IndexByte(id, '.'); i >= 0 {
+		id = id[i+1:]
+	}
+	return strings.ReplaceAll(id, "_", " ")
+}

@@ -1,0 +1,334 @@
+package engine
+
+import (
+	"strconv"
+	"strings"
+)
+
+// This file renders compiled expressions as plain-language sentences for
+// display.sentence: what a citizen reads next to a criterion, so it names
+// fields by their plain names ("months employed"), spells operators as words
+// ("is at least"), writes dates as "1 July 1952" and numbers with thousands
+// separators, and never shows the rules language's symbols.
+
+// CriterionSentence is the criterion in plain language, never empty: its
+// expression's sentence, or for a discretionary criterion a sentence saying
+// that an official decides it.
+func (r *Ruleset) CriterionSentence(c *Criterion) string {
+	if c.Expr == nil {
+		return "decided by an official: " + lowerFirst(c.Title)
+	}
+	return r.Sentence(c.Expr)
+}
+
+// Sentence renders a compiled bool expression of the ruleset as a plain
+// sentence: `employment.months_employed >= 12` reads "months employed is
+// at least 12". An "or" inside an "and" reads "either A or B", an "and"
+// inside an "or" "both A and B", so the sentence keeps the expression's
+// grouping without brackets.
+func (r *Ruleset) Sentence(e *Expr) string {
+	var b strings.Builder
+	r.clause(&b, e, false)
+	return b.String()
+}
+
+// comparisonWords are the phrases of a comparison for numbers and for
+// dates ("is at least 12", "is on or after 1 July 1952").
+var comparisonWords = map[Operator][2]string{
+	OpEq: {"is", "is on"},
+	OpNe: {"is not", "is not on"},
+	OpLt: {"is less than", "is before"},
+	OpLe: {"is at most", "is on or before"},
+	OpGt: {"is more than", "is after"},
+	OpGe: {"is at least", "is on or after"},
+}
+
+// mirrored is the operator that keeps a comparison's meaning with its
+// sides swapped, so that "12 <= x" can read "x is at least 12".
+var mirrored = map[Operator]Operator{OpEq: OpEq, OpNe: OpNe, OpLt: OpGt, OpLe: OpGe, OpGt: OpLt, OpGe: OpLe}
+
+// clause writes a bool expression. nested is true inside another and/or,
+// where a different connective needs "either"/"both" to keep its grouping.
+func (r *Ruleset) clause(b *strings.Builder, e *Expr, nested bool) {
+	if e.Kind != ExprOp {
+		// A bare bool field or constant is a condition on its own.
+		if e.Kind == ExprField && e.Sort == SortBool {
+			b.WriteString(r.term(e))
+			b.WriteString(" is yes")
+			return
+		}
+		b.WriteString(r.term(e))
+		return
+	}
+	switch e.Op {
+	case OpAnd, OpOr:
+		word, lead := " and ", "both "
+		if e.Op == OpOr {
+			word, lead = " or ", "either "
+		}
+		if nested {
+			if len(e.Args) > 2 {
+				lead = "all of "
+				if e.Op == OpOr {
+					lead = "any of "
+				}
+			}
+			b.WriteString(lead)
+		}
+		for i, a := range e.Args {
+			switch {
+			case i == 0:
+			case i == len(e.Args)-1:
+				if len(e.Args) > 2 {
+					b.WriteString(",")
+				}
+				b.WriteString(word)
+			default:
+				b.WriteString(", ")
+			}
+			r.clause(b, a, true)
+		}
+	case OpNot:
+		b.WriteString("it is not the case that ")
+		r.clause(b, e.Args[0], true)
+	case OpPresent:
+		b.WriteString(r.term(e.Args[0]))
+		b.WriteString(" has been answered")
+	case OpAbsent:
+		b.WriteString(r.term(e.Args[0]))
+		b.WriteString(" has not been answered")
+	case OpIn, OpNotIn:
+		r.membership(b, e)
+	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe:
+		r.comparison(b, e)
+	case OpDefault:
+		b.WriteString(r.term(e))
+		if e.Sort == SortBool {
+			b.WriteString(" is yes")
+		}
+	default:
+		b.WriteString(r.term(e))
+	}
+}
+
+// comparison writes "<left> <words> <right>", with the constant on the
+// right and units ("years") after quantities that carry them.
+func (r *Ruleset) comparison(b *strings.Builder, e *Expr) {
+	op, x, y := e.Op, e.Args[0], e.Args[1]
+	if x.Kind == ExprConst && y.Kind != ExprConst {
+		op, x, y = mirrored[op], y, x
+	}
+	// "x == true" reads "x is yes"; "x == false" reads "x is no".
+	if y.Kind == ExprConst && y.Sort == SortBool && (op == OpEq || op == OpNe) {
+		b.WriteString(r.term(x))
+		yes := y.Const.Num != 0
+		if op == OpNe {
+			yes = !yes
+		}
+		if yes {
+			b.WriteString(" is yes")
+		} else {
+			b.WriteString(" is no")
+		}
+		return
+	}
+	words := comparisonWords[op]
+	w := words[0]
+	if x.Sort == SortDate {
+		w = words[1]
+	}
+	b.WriteString(r.term(x))
+	b.WriteByte(' ')
+	b.WriteString(w)
+	b.WriteByte(' ')
+	b.WriteString(r.term(y))
+	if u := unit(x); u != "" && y.Kind == ExprConst {
+		b.WriteByte(' ')
+		b.WriteString(u)
+	}
+}
+
+// membership writes "x is a or b" / "x is neither a nor b".
+func (r *Ruleset) membership(b *strings.Builder, e *Expr) {
+	b.WriteString(r.term(e.Args[0]))
+	vals := make([]string, len(e.Args)-1)
+	for i, a := range e.Args[1:] {
+		vals[i] = r.term(a)
+	}
+	switch {
+	case e.Op == OpIn:
+		b.WriteString(" is ")
+		b.WriteString(joinWords(vals, "or"))
+	case len(vals) == 1:
+		b.WriteString(" is not ")
+		b.WriteString(vals[0])
+	case len(vals) == 2:
+		b.WriteString(" is neither ")
+		b.WriteString(vals[0])
+		b.WriteString(" nor ")
+		b.WriteString(vals[1])
+	default:
+		b.WriteString(" is none of ")
+		b.WriteString(joinWords(vals, "or"))
+	}
+}
+
+// joinWords joins "a", "a or b", "a, b or c".
+func joinWords(vals []string, word string) string {
+	if len(vals) == 1 {
+		return vals[0]
+	}
+	return strings.Join(vals[:len(vals)-1], ", ") + " " + word + " " + vals[len(vals)-1]
+}
+
+// unit is the unit a quantity's constant is counted in: "years" after
+// years_between, and so on; "" for plain numbers.
+func unit(e *Expr) string {
+	if e.Kind != ExprOp {
+		return ""
+	}
+	switch e.Op {
+	case OpYearsBetween:
+		return "years"
+	case OpMonthsBetween:
+		return "months"
+	case OpDaysBetween:
+		return "days"
+	}
+	return ""
+}
+
+// term writes a value: a field's plain name, a constant, or a calculation.
+func (r *Ruleset) term(e *Expr) string {
+	switch e.Kind {
+	case ExprField:
+		if s := r.FieldIndex(e.Key); s >= 0 {
+			return r.fieldNoun(s)
+		}
+		return e.Key
+	case ExprConst:
+		return constWords(e)
+	case ExprGroup:
+		return e.Key
+	}
+	switch e.Op {
+	case OpDecisionDate:
+		return "the date of the decision"
+	case OpYearsBetween, OpMonthsBetween, OpDaysBetween:
+		return r.span(e)
+	case OpDefault:
+		return r.term(e.Args[0]) + " (or " + r.term(e.Args[1]) + " if not answered)"
+	case OpNeg:
+		return "minus " + r.term(e.Args[0])
+	case OpAdd, OpSub, OpMul:
+		word := map[Operator]string{OpAdd: " plus ", OpSub: " minus ", OpMul: " times "}[e.Op]
+		return r.operand(e.Args[0]) + word + r.operand(e.Args[1])
+	case OpMin, OpMax:
+		vals := make([]string, len(e.Args))
+		for i, a := range e.Args {
+			vals[i] = r.operand(a)
+		}
+		which := map[bool]string{true: "the smaller of ", false: "the larger of "}[e.Op == OpMin]
+		if len(vals) > 2 {
+			which = map[bool]string{true: "the smallest of ", false: "the largest of "}[e.Op == OpMin]
+		}
+		return which + joinWords(vals, "and")
+	}
+	// A bool expression used as a value (in == or !=): say it as a clause.
+	var b strings.Builder
+	r.clause(&b, e, true)
+	return "whether " + b.String()
+}
+
+// operand is a term inside arithmetic; a nested calculation is put in
+// brackets so "a plus b times 2" cannot be misread.
+func (r *Ruleset) operand(e *Expr) string {
+	t := r.term(e)
+	if e.Kind == ExprOp && (e.Op == OpAdd || e.Op == OpSub || e.Op == OpMul) {
+		return "(" + t + ")"
+	}
+	return t
+}
+
+// span writes years_between, months_between and days_between: "age (from
+// date of birth)" when it runs from a birth date to the decision date,
+// "time since X" to the decision date, "time from X to Y" otherwise; the
+// comparison adds the unit.
+func (r *Ruleset) span(e *Expr) string {
+	from, to := e.Args[0], e.Args[1]
+	toDecision := to.Kind == ExprOp && to.Op == OpDecisionDate
+	if toDecision && from.Kind == ExprField && strings.Contains(from.Key, "birth") {
+		return "age (from " + r.term(from) + ")"
+	}
+	if toDecision {
+		return "time since " + r.term(from)
+	}
+	return "time from " + r.term(from) + " to " + r.term(to)
+}
+
+// monthNames spell dates the way people write them: "1 July 1952".
+var monthNames = [...]string{"January", "February", "March", "April", "May", "June",
+	"July", "August", "September", "October", "November", "December"}
+
+// constWords writes a constant: numbers with thousands separators, bools
+// as yes/no, enum values with spaces for underscores, dates spelled out.
+func constWords(e *Expr) string {
+	switch e.Sort {
+	case SortInt, SortDecimal:
+		return groupThousands(e.Const.NumberString())
+	case SortBool:
+		if e.Const.Num != 0 {
+			return "yes"
+		}
+		return "no"
+	case SortDate:
+		y, m, d := Civil(e.Const.Num)
+		var b strings.Builder
+		b.WriteString(strconv.Itoa(d))
+		b.WriteByte(' ')
+		b.WriteString(monthNames[m-1])
+		b.WriteByte(' ')
+		b.WriteString(strconv.Itoa(y))
+		return b.String()
+	}
+	return strings.ReplaceAll(e.Enum, "_", " ")
+}
+
+// groupThousands puts commas between thousands in a plain decimal number
+// string: "43759.8" becomes "43,759.8", "-1250" "-1,250".
+func groupThousands(s string) string {
+	sign := ""
+	if strings.HasPrefix(s, "-") {
+		sign, s = "-", s[1:]
+	}
+	whole, frac := s, ""
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		whole, frac = s[:i], s[i:]
+	}
+	if len(whole) <= 3 {
+		return sign + whole + frac
+	}
+	var b strings.Builder
+	b.WriteString(sign)
+	lead := len(whole) % 3
+	if lead > 0 {
+		b.WriteString(whole[:lead])
+	}
+	for i := lead; i < len(whole); i += 3 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(whole[i : i+3])
+	}
+	b.WriteString(frac)
+	return b.String()
+}
+
+// lowerFirst lowers the first letter of a title so it reads inside a
+// sentence, unless the title starts with an acronym ("FMLA leave").
+func lowerFirst(s string) string {
+	if len(s) < 2 || s[0] < 'A' || s[0] > 'Z' || (s[1] >= 'A' && s[1] <= 'Z') {
+		return s
+	}
+	return string(s[0]+'a'-'A') + s[1:]
+}
