@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/eligo/eligo/engine"
 )
@@ -16,28 +15,16 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(args) == 0 {
 		return errors.New("usage: eligo check FILE [FILE ...]")
 	}
-	failed := false
-	for _, path := range args {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		src, err := os.ReadFile(path)
-		if err != nil {
-			return fmt.Errorf("read %s: %w", path, err)
-		}
+	return eachFile(ctx, args, func(path string, src []byte) (bool, error) {
 		_, warnings, err := engine.Compile(path, src)
 		for _, w := range warnings {
 			fmt.Fprintf(stderr, "%s (warning)\n", w)
 		}
 		if err != nil {
 			fmt.Fprintln(stderr, err)
-			failed = true
-			continue
+			return false, nil
 		}
 		fmt.Fprintf(stdout, "%s: ok\n", path)
-	}
-	if failed {
-		return errSilentFailure
-	}
-	return nil
+		return true, nil
+	})
 }

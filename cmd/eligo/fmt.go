@@ -21,42 +21,30 @@ func runFmt(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if len(args) == 0 {
 		return errors.New("usage: eligo fmt [-w] FILE [FILE ...]")
 	}
-	failed := false
-	for _, path := range args {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		src, err := os.ReadFile(path)
-		if err != nil {
-			return fmt.Errorf("read %s: %w", path, err)
-		}
+	return eachFile(ctx, args, func(path string, src []byte) (bool, error) {
 		f, errs := engine.Parse(path, src)
 		if len(errs) > 0 {
 			fmt.Fprintln(stderr, errs)
-			failed = true
-			continue
+			return false, nil
 		}
 		out := engine.Print(f)
 		if !write {
 			if _, err := stdout.Write(out); err != nil {
-				return fmt.Errorf("write: %w", err)
+				return false, fmt.Errorf("write: %w", err)
 			}
-			continue
+			return true, nil
 		}
 		if bytes.Equal(out, src) {
-			continue
+			return true, nil
 		}
 		info, err := os.Stat(path)
 		if err != nil {
-			return fmt.Errorf("stat %s: %w", path, err)
+			return false, fmt.Errorf("stat %s: %w", path, err)
 		}
 		if err := os.WriteFile(path, out, info.Mode().Perm()); err != nil {
-			return fmt.Errorf("write %s: %w", path, err)
+			return false, fmt.Errorf("write %s: %w", path, err)
 		}
 		fmt.Fprintln(stdout, path)
-	}
-	if failed {
-		return errSilentFailure
-	}
-	return nil
+		return true, nil
+	})
 }
