@@ -1,0 +1,135 @@
+package engine
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Mermaid writes the graph as Mermaid flowchart text (the spec's `mermaid`
+// member): left to right, fields into criteria into groups into the
+// outcome. Every node is written `id["label"]` with a sanitised id (only
+// A-Z a-z 0-9 _) and a label whose risky characters are Mermaid entity
+// codes, so no title, question or quote an author writes can break the
+// diagram or inject markup. With an overlay, nodes are classed by status
+// (satisfied, not_satisfied, pending) so a renderer colours the decision.
+func (g *Graph) Mermaid() string {
+	var b strings.Builder
+	b.Grow(64 * (len(g.Nodes) + len(g.Edges)))
+	b.WriteString("flowchart LR\n")
+	ids := make(map[string]string, len(g.Nodes))
+	taken := make(map[string]bool, len(g.Nodes))
+	byStatus := map[Status][]string{}
+	for _, n := range g.Nodes {
+		id := mermaidID(n.ID, taken)
+		ids[n.ID] = id
+		b.WriteString("  ")
+		b.WriteString(id)
+		b.WriteString(`["`)
+		b.WriteString(MermaidLabel(mermaidText(n)))
+		b.WriteString("\"]\n")
+		if n.Overlay != nil {
+			byStatus[n.Overlay.Status] = append(byStatus[n.Overlay.Status], id)
+		}
+	}
+	for _, e := range g.Edges {
+		src, ok1 := ids[e.Source]
+		dst, ok2 := ids[e.Target]
+		if !ok1 || !ok2 {
+			continue // an edge to a node not in the graph is not drawn
+		}
+		b.WriteString("  ")
+		b.WriteString(src)
+		b.WriteString(" --> ")
+		b.WriteString(dst)
+		b.WriteByte('\n')
+	}
+	for _, st := range []Status{Satisfied, NotSatisfied, Pending} {
+		members := byStatus[st]
+		if len(members) == 0 {
+			continue
+		}
+		b.WriteString("  classDef ")
+		b.WriteString(st.String())
+		b.WriteByte(' ')
+		b.WriteString(statusStyle[st])
+		b.WriteString("\n  class ")
+		b.WriteString(strings.Join(members, ","))
+		b.WriteByte(' ')
+		b.WriteString(st.String())
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// statusStyle colours overlay statuses: green, red, grey.
+var statusStyle = map[Status]string{
+	Satisfied:    "fill:#d9f2d9,stroke:#2e7d32",
+	NotSatisfied: "fill:#f9d6d5,stroke:#c62828",
+	Pending:      "fill:#eeeeee,stroke:#757575",
+}
+
+// mermaidText is what a node shows: its label, and for a group whether all
+// or any of its criteria are needed.
+func mermaidText(n GraphNode) string {
+	switch {
+	case n.Type == NodeTypeGroup && n.Kind == GroupAll:
+		return n.Label + " (all of)"
+	case n.Type == NodeTypeGroup && n.Kind == GroupAny:
+		return n.Label + " (any of)"
+	}
+	return n.Label
+}
+
+// mermaidID turns a graph node id into a Mermaid node id: every character
+// outside A-Z a-z 0-9 _ becomes "_". Two ids that sanitise alike get
+// "_2", "_3", ... in node order, so the mapping stays one to one; an id
+// that would start with "end" (Mermaid's block keyword) or is empty gets
+// an "n_" in front.
+func mermaidID(id string, taken map[string]bool) string {
+	b := []byte(id)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
+			b[i] = '_'
+		}
+	}
+	s := string(b)
+	if s == "" || strings.HasPrefix(strings.ToLower(s), "end") {
+		s = "n_" + s
+	}
+	out := s
+	for k := 2; taken[out]; k++ {
+		out = s + "_" + strconv.Itoa(k)
+	}
+	taken[out] = true
+	return out
+}
+
+// mermaidEntities are the characters a quoted Mermaid label must not hold
+// raw: the quote ends the label, # starts an entity, brackets, braces,
+// pipes and angle brackets are shape and markup syntax, a backtick starts
+// a markdown string, & an HTML entity.
+var mermaidEntities = map[rune]string{
+	'"': "#quot;", '#': "#35;", '[': "#91;", ']': "#93;", '{': "#123;", '}': "#125;",
+	'|': "#124;", '<': "#60;", '>': "#62;", '`': "#96;", '&': "#38;",
+}
+
+// MermaidLabel escapes text for a quoted Mermaid label `id["..."]`: the
+// characters in mermaidEntities become entity codes and every line break
+// or other control or separator character becomes a space, so the label
+// stays on one line and inside its quotes. Other Unicode passes through.
+func MermaidLabel(text string) string {
+	var b strings.Builder
+	b.Grow(len(text))
+	for _, c := range text {
+		if e, ok := mermaidEntities[c]; ok {
+			b.WriteString(e)
+			continue
+		}
+		if c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) || c == '\u2028' || c == '\u2029' {
+			b.WriteByte(' ')
+			continue
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
