@@ -2,7 +2,8 @@
 # run.sh — what `make run` does after building bin/eligo: bring up the local
 # database (unless DATABASE_URL is set), migrate, seed the demo tenant with a
 # fresh all-scope key (a new key on every run; earlier demo keys stay valid
-# until revoked with `eligo keys revoke`), then serve.
+# until revoked with `eligo keys revoke`), publish the casebank as public demo
+# rulesets, then serve.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -15,9 +16,14 @@ export DATABASE_URL
 bin/eligo migrate
 key="$(bin/eligo keys create --tenant demo --name demo --tier internal --scopes all)"
 
-# Publishing the casebank rulesets as public demo data comes here once the
-# publish path exists (a later issue), so that an anonymous /decide works at
-# once.
+# Publish every casebank folder as a public demo ruleset, demo/<folder>, so
+# that an anonymous /decide works at once. Rerunning is harmless: unchanged
+# content reuses its cut (same ruleset_id and version); changed content
+# becomes the slug's next version.
+for dir in casebank/*/; do
+	name="$(basename "$dir")"
+	bin/eligo publish "$dir$name.rules" --tenant demo --cases "${dir}cases.json" --public --slug "demo/$name"
+done
 
 echo "demo API key: $key"
 exec bin/eligo serve

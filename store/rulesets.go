@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -344,4 +345,26 @@ func (s *Store) updateRuleset(ctx context.Context, query, event, tenantID, id st
 		return Ruleset{}, fmt.Errorf("%s %q: %w", event, id, err)
 	}
 	return r, nil
+}
+
+const sqlInsertRefusal = `
+INSERT INTO audit_events (tenant_id, kind, detail)
+VALUES ((SELECT id FROM tenants WHERE id = $1), 'publish_refused', $2)`
+
+// RecordPublishRefusal writes the publish_refused audit event of a publish
+// that stored nothing. It creates no tenant: for a tenant that does not
+// exist yet the event belongs to no tenant and detail names it.
+func (s *Store) RecordPublishRefusal(ctx context.Context, tenantID string, detail map[string]any) error {
+	d := map[string]any{"tenant_id": tenantID}
+	for k, v := range detail {
+		d[k] = v
+	}
+	body, err := json.Marshal(d)
+	if err != nil {
+		return fmt.Errorf("publish_refused: encode detail: %w", err)
+	}
+	if _, err := s.pool.Exec(ctx, sqlInsertRefusal, tenantID, body); err != nil {
+		return fmt.Errorf("publish_refused: %w", err)
+	}
+	return nil
 }

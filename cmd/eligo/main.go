@@ -39,6 +39,7 @@ func commands() map[string]command {
 		"serve":   {summary: "migrate the database, then serve the HTTP API", run: runServe},
 		"migrate": {summary: "apply database migrations (Eligo's and River's)", run: runMigrate},
 		"keys":    {summary: "create, list or revoke API keys", run: runKeys},
+		"publish": {summary: "publish a .rules FILE for a tenant after its test cases pass", run: runPublish},
 		"graph":   {summary: "print a ruleset's graph as JSON, or --mermaid flowchart text", run: runGraph},
 	}
 }

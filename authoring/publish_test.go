@@ -1,0 +1,261 @@
+package authoring_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/eligo/eligo/authoring"
+	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/store"
+	"github.com/eligo/eligo/store/storetest"
+)
+
+// leaveRules is a small ruleset; threshold is substituted to make changed
+// content.
+const leaveRules = `ruleset "acme/leave"
+section leave
+name "Leave"
+
+source law "Leave Act" url "https://example.org/leave" licence "public-domain"
+
+field employment.months int weight 1
+  question "How many months have you worked here?"
+
+group service all "Service" {
+  criterion tenure "Twelve months" {
+    employment.months >= THRESHOLD
+    cite law "twelve months"
+  }
+}
+`
+
+func rules(threshold string) []byte {
+	return []byte(strings.Replace(leaveRules, "THRESHOLD", threshold, 1))
+}
+
+func leaveCases(t *testing.T) []engine.Case {
+	t.Helper()
+	var cases []engine.Case
+	err := json.Unmarshal([]byte(`[
+	  {"name": "13 months", "field_values": {"employment.months": 13}, "expected_outcome": "eligible"},
+	  {"name": "11 months", "field_values": {"employment.months": 11}, "expected_outcome": "not_eligible"}
+	]`), &cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cases
+}
+
+var rulesetIDPattern = regexp.MustCompile(`^leave:[0-9]{8}-[0-9a-f]{12}$`)
+
+func newStore(t *testing.T) (*store.Store, *pgxpool.Pool) {
+	t.Helper()
+	pool := storetest.New(t)
+	return store.New(pool), pool
+}
+
+func TestPublishVersionsReuseAndPointer(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, _ := newStore(t)
+	req := authoring.PublishRequest{TenantID: "acme", Filename: "leave.rules", Source: rules("12"), Cases: leaveCases(t), Actor: "test"}
+
+	first, err := authoring.Publish(ctx, st, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rulesetIDPattern.MatchString(first.RulesetID) || first.Version != "v1" || first.Reused || first.Slug != "acme/leave" {
+		t.Fatalf("first publish = %+v", first)
+	}
+	if first.TestsPassing != 2 || first.TestsTotal != 2 || first.Visibility != store.VisibilityPrivate {
+		t.Fatalf("first publish = %+v", first)
+	}
+
+	// A comment and different layout compile to the same content.
+	reformatted := req
+	reformatted.Source = append([]byte("# same rules, new comment\n"), rules("12")...)
+	again, err := authoring.Publish(ctx, st, reformatted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !again.Reused || again.RulesetID != first.RulesetID || again.Version != "v1" || again.ContentDigest != first.ContentDigest {
+		t.Fatalf("identical republish = %+v, want reuse of %s", again, first.RulesetID)
+	}
+
+	changed := req
+	changed.Source = rules("13")
+	second, err := authoring.Publish(ctx, st, changed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second.Reused || second.Version != "v2" || second.RulesetID == first.RulesetID || second.PreviousID != first.RulesetID {
+		t.Fatalf("changed publish = %+v", second)
+	}
+	assertPointer(t, st, "acme/leave", second.RulesetID)
+
+	// Going back to the first content reuses its cut and moves the pointer back.
+	back, err := authoring.Publish(ctx, st, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !back.Reused || back.RulesetID != first.RulesetID || back.Version != "v1" {
+		t.Fatalf("republish of v1 content = %+v", back)
+	}
+	assertPointer(t, st, "acme/leave", first.RulesetID)
+
+	// The next changed content takes v3, not v2 again.
+	third := req
+	third.Source = rules("12.5")
+	res, err := authoring.Publish(ctx, st, third)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Version != "v3" {
+		t.Fatalf("third content got %s, want v3", res.Version)
+	}
+
+	// An explicit slug and name override the file's.
+	other := req
+	other.Slug, other.Name, other.Public = "acme/other-leave", "Other leave", true
+	res, err = authoring.Publish(ctx, st, other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row, err := st.RulesetByRef(ctx, "acme/other-leave")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if row.ID != res.RulesetID || row.ID == first.RulesetID || row.Name != "Other leave" || row.Visibility != store.VisibilityPublic || row.Version != 1 {
+		t.Fatalf("other slug row = %+v", row)
+	}
+}
+
+func assertPointer(t *testing.T, st *store.Store, slug, want string) {
+	t.Helper()
+	row, err := st.RulesetByRef(context.Background(), slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if row.ID != want {
+		t.Fatalf("slug %s points at %s, want %s", slug, row.ID, want)
+	}
+}
+
+func TestPublishRefusalsLeaveOnlyAnAuditEvent(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, pool := newStore(t)
+	if _, err := authoring.Publish(ctx, st, authoring.PublishRequest{TenantID: "owner", Filename: "l.rules", Source: rules("12")}); err != nil {
+		t.Fatal(err)
+	}
+	failing := leaveCases(t)
+	failing[0].ExpectedOutcome = "not_eligible"
+
+	tests := []struct {
+		name string
+		req  authoring.PublishRequest
+		want error
+	}{
+		{"another tenant's slug", authoring.PublishRequest{Source: rules("12")}, authoring.ErrSlugConflict},
+		{"bad slug format", authoring.PublishRequest{Source: rules("12"), Slug: "Acme/Leave"}, authoring.ErrInvalidSlug},
+		{"trailing slash", authoring.PublishRequest{Source: rules("12"), Slug: "acme/"}, authoring.ErrInvalidSlug},
+		{"reserved namespace", authoring.PublishRequest{Source: rules("12"), Slug: "eligo/leave"}, authoring.ErrReservedNamespace},
+		{"configured reserved namespace", authoring.PublishRequest{Source: rules("12"), Slug: "gov/leave", ReservedNamespace: "gov"}, authoring.ErrReservedNamespace},
+		{"compile error", authoring.PublishRequest{Source: []byte("section leave\nfield x int\n")}, authoring.ErrCompile},
+		{"failing test", authoring.PublishRequest{Source: rules("12"), Slug: "newcomer/leave", Cases: failing}, authoring.ErrTestsFailed},
+	}
+	for _, tc := range tests {
+		req := tc.req
+		req.TenantID, req.Filename = "newcomer", "leave.rules"
+		_, err := authoring.Publish(ctx, st, req)
+		var refused *authoring.RefusedError
+		if !errors.Is(err, tc.want) || !errors.As(err, &refused) {
+			t.Errorf("%s: error %v, want %v as a RefusedError", tc.name, err, tc.want)
+		}
+	}
+
+	// Nothing of the refused publishes exists: no tenant, no ruleset, no slug.
+	var tenants, rulesets, slugs, refusals int
+	for q, dst := range map[string]*int{
+		`SELECT count(*) FROM tenants WHERE id = 'newcomer'`:                                                     &tenants,
+		`SELECT count(*) FROM rulesets WHERE tenant_id <> 'owner'`:                                               &rulesets,
+		`SELECT count(*) FROM ruleset_slugs WHERE tenant_id <> 'owner'`:                                          &slugs,
+		`SELECT count(*) FROM audit_events WHERE kind = 'publish_refused' AND detail->>'tenant_id' = 'newcomer'`: &refusals,
+	} {
+		if err := pool.QueryRow(ctx, q).Scan(dst); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if tenants != 0 || rulesets != 0 || slugs != 0 {
+		t.Fatalf("refused publishes left tenants=%d rulesets=%d slugs=%d", tenants, rulesets, slugs)
+	}
+	if refusals != len(tests) {
+		t.Fatalf("%d publish_refused events, want %d", refusals, len(tests))
+	}
+	assertPointer(t, st, "acme/leave", mustRef(t, st, "acme/leave"))
+}
+
+func mustRef(t *testing.T, st *store.Store, ref string) string {
+	t.Helper()
+	row, err := st.RulesetByRef(context.Background(), ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if row.TenantID != "owner" {
+		t.Fatalf("%s belongs to %s after refused publishes", ref, row.TenantID)
+	}
+	return row.ID
+}
+
+func TestForceUnsafePublishesAndAudits(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, _ := newStore(t)
+	cases := leaveCases(t)
+	cases[1].ExpectedOutcome = "eligible"
+	res, err := authoring.Publish(ctx, st, authoring.PublishRequest{
+		TenantID: "acme", Filename: "leave.rules", Source: rules("12"), Cases: cases, ForceUnsafe: true, Actor: "test",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.TestsPassing != 1 || res.TestsTotal != 2 || len(res.Failures) != 1 || res.Failures[0].Name != "11 months" {
+		t.Fatalf("forced publish = %+v", res)
+	}
+	events, err := st.AuditEvents(ctx, "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := make([]string, len(events))
+	var bypass map[string]any
+	for i, e := range events {
+		kinds[i] = e.Kind
+		if e.Kind == "publish_force_bypass" {
+			if err := json.Unmarshal(e.Detail, &bypass); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if !slices.Equal(kinds, []string{"ruleset_published", "publish_force_bypass"}) {
+		t.Fatalf("audit kinds %v", kinds)
+	}
+	if bypass["ruleset_id"] != res.RulesetID || !slices.Equal(toStrings(bypass["failing_cases"]), []string{"11 months"}) {
+		t.Fatalf("bypass detail %v", bypass)
+	}
+}
+
+func toStrings(v any) []string {
+	list, _ := v.([]any)
+	out := make([]string, len(list))
+	for i, s := range list {
+		out[i], _ = s.(string)
+	}
+	return out
+}
