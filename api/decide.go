@@ -1,4 +1,481 @@
 package api
 
-// registerDecide registers the decide operations. It is filled in by the decide resource.
-func (s *Server) registerDecide() {}
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gowebpki/jcs"
+
+	"github.com/eligo/eligo/api/auth"
+	"github.com/eligo/eligo/decisionlog"
+	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/store"
+)
+
+// This file is POST /decide: the request and envelope types, the handler,
+// and the steps it runs, in order: resolve the ruleset, hash and convert
+// field_values, look up the decision cache, evaluate (and trace, explain,
+// plan) on a miss, stamp the per-call envelope members, queue the decision
+// record. Nothing here does I/O except resolution and the record queue.
+
+// decideInput is the decision request.
+type decideInput struct {
+	Body decideRequest
+}
+
+// decideRequest is the body of POST /decide. Unknown members are refused
+// (422 extra_forbidden).
+type decideRequest struct {
+	RulesetID            string          `json:"ruleset_id,omitempty" doc:"Slug (e.g. eligo-demo/us-fmla-employee) or concrete ruleset_id of a published ruleset. Exactly one of ruleset_id and rulebook_id is required." example:"eligo-demo/us-fmla-employee"`
+	RulebookID           string          `json:"rulebook_id,omitempty" doc:"Composed rulebook to evaluate; needs a key with the decide scope. Rulebooks are not served by this version: a keyed call answers 404 with a string detail, an anonymous one 401."`
+	ReleaseID            string          `json:"release_id,omitempty" doc:"Rulebook requests only: release UUID or exact two-word label. With ruleset_id it is refused with 422."`
+	FieldValues          jsonObject      `json:"field_values" required:"true" doc:"Map of field_id to answer. Types must match the ruleset schema; a key or value that cannot be applied is reported in field_errors (HTTP 200, decision undetermined), never rejected. null means unanswered."`
+	IncludeTrace         bool            `json:"include_trace,omitempty" doc:"Adds trace."`
+	IncludeExplanation   bool            `json:"include_explanation,omitempty" doc:"Adds explanation."`
+	IncludeGraphOverlay  bool            `json:"include_graph_overlay,omitempty" doc:"Adds graph_overlay."`
+	IncludeChoiceContext bool            `json:"include_choice_context,omitempty" doc:"Rulebook requests: adds choice_context. Accepted and ignored on ruleset requests."`
+	IncludeTiming        bool            `json:"include_timing,omitempty" doc:"Adds timing (total_ms)."`
+	NoCache              bool            `json:"no_cache,omitempty" doc:"Bypasses the decision cache: the decision is evaluated afresh and not stored in the cache."`
+	InquiryContext       jsonObject      `json:"inquiry_context,omitempty" doc:"Steers the choice of next_question and optimal_path only; never the outcome. It is normalised and then part of the cache identity."`
+	CallerRef            json.RawMessage `json:"caller_ref,omitempty" doc:"Flat string-to-string map, at most 2048 bytes of JSON, no key containing '$' or '.'. Stored on the server-side decision record of keyed callers for their own attribution; never used for authorization and never stored for anonymous callers. An invalid caller_ref is never rejected: it is dropped and the response's warnings array carries an entry with code caller_ref_dropped."`
+}
+
+// decideOutput is the decision response.
+type decideOutput struct {
+	Body decideResponse
+}
+
+// decideResponse is the audit envelope of one decision.
+type decideResponse struct {
+	Decision        string              `json:"decision" enum:"eligible,not_eligible,undetermined" doc:"The outcome. Always undetermined when field_errors is not empty."`
+	Slug            string              `json:"slug" doc:"Resolved slug."`
+	RulesetID       string              `json:"ruleset_id" doc:"Concrete ruleset_id that ran."`
+	RulesetVersion  string              `json:"ruleset_version" doc:"Authoring label v<N> of the ruleset that ran. Necessary, not sufficient, for replay: pin content_digest."`
+	ContentDigest   string              `json:"content_digest" doc:"sha256:<hex> of the rules that ran: the content identity replay pins to."`
+	EngineVersion   string              `json:"engine_version" doc:"Engine build that decided, eligo-core@<semver>."`
+	DecisionID      string              `json:"decision_id" doc:"dec_ + 16 URL-safe characters; new on every call, cache hits included. Names the server-side decision record."`
+	InputsHash      string              `json:"inputs_hash" doc:"sha256:<hex> of the RFC 8785 canonical form of field_values; unsalted, invariant under key order, white space and number spelling."`
+	DecisionTime    time.Time           `json:"decision_time" doc:"UTC time of this call, ISO 8601; fresh on cache hits."`
+	FieldsProvided  int                 `json:"fields_provided" doc:"Count of non-null keys sent."`
+	FieldsEvaluated int                 `json:"fields_evaluated" doc:"Count of fields the rules reason over; may exceed fields_provided."`
+	MissingFields   []string            `json:"missing_fields" doc:"Unanswered fields some pending criterion reads. Advisory."`
+	NextQuestion    *nextQuestion       `json:"next_question" doc:"The field to ask next, or null when none is suggested. Advisory."`
+	OptimalPath     []pathStep          `json:"optimal_path" doc:"Fields to ask, in order. Advisory."`
+	FieldErrors     []engine.FieldError `json:"field_errors" doc:"Inputs that could not be applied: unknown key, value not convertible to the field type, or a conversion failure at evaluation. The only blocking channel."`
+	Trace           *traceJSON          `json:"trace,omitempty" doc:"With include_trace."`
+	Explanation     *explanationJSON    `json:"explanation,omitempty" doc:"With include_explanation."`
+	GraphOverlay    any                 `json:"graph_overlay,omitempty" doc:"With include_graph_overlay: the ruleset graph with per-node overlay."`
+	Timing          *timing             `json:"timing,omitempty" doc:"With include_timing."`
+	Warnings        []warning           `json:"warnings,omitempty" doc:"Server warnings about the request that did not stop it, e.g. a dropped caller_ref. Absent when there are none."`
+}
+
+// nextQuestion is the spec's next_question.
+type nextQuestion struct {
+	FieldID  string `json:"field_id"`
+	Question string `json:"question"`
+	Weight   int    `json:"weight"`
+}
+
+// pathStep is one entry of optimal_path.
+type pathStep struct {
+	FieldID  string `json:"field_id"`
+	Question string `json:"question"`
+}
+
+// timing reports the server time spent on the call.
+type timing struct {
+	TotalMS float64 `json:"total_ms" doc:"Milliseconds from the start of the handler to the envelope being ready."`
+}
+
+// warning is one entry of the envelope's warnings.
+type warning struct {
+	Code    string `json:"code" enum:"caller_ref_dropped,caller_ref_not_stored"`
+	Message string `json:"message"`
+}
+
+// decisionCore is the part of a decision that depends only on the ruleset
+// content, the converted inputs, the flags and the inquiry context: what
+// the decision cache holds. It is immutable once built and shared between
+// responses.
+type decisionCore struct {
+	outcome         engine.Outcome
+	fieldsProvided  int
+	fieldsEvaluated int
+	missingFields   []string
+	nextQuestion    *nextQuestion
+	optimalPath     []pathStep
+	fieldErrors     []engine.FieldError
+	trace           *engine.Trace
+	explanation     *engine.Explanation
+	graphOverlay    any
+}
+
+// maxCallerRefBytes is the spec's caller_ref limit (Limits 9).
+const maxCallerRefBytes = 2048
+
+func (s *Server) registerDecide() {
+	Register(s, Route{
+		OperationID: "decide",
+		Method:      http.MethodPost,
+		Path:        "/decide",
+		Summary:     "Evaluate field values against a ruleset",
+		Description: decideDescription,
+		Tags:        []string{"Evaluation"},
+		Access:      Open,
+		Scopes:      []auth.Scope{auth.ScopeDecide},
+		Class:       ClassDecide,
+	}, s.decide)
+}
+
+const decideDescription = `Evaluates field_values against a published ruleset (by slug or concrete ruleset_id) and returns the audit envelope.
+
+Anonymous callers reach public rulesets only; a private ruleset, or one of another tenant, answers 404 with a string detail. A key with the decide scope also reaches its tenant's private rulesets.
+
+Bad inputs never fail the request: unknown keys and values that cannot be converted to the field type are listed in field_errors with HTTP 200, and the decision is then undetermined. The body itself is strict: an undefined top-level member is 422 extra_forbidden, a field_values that is not an object is 422 dict_type.
+
+Identical requests (same ruleset content, field values, flags and normalised inquiry_context) may be served from a cache for up to 10 minutes; decision_id, decision_time and timing are fresh on every call, and every call, hit or not, is one decision with its own server-side record. no_cache bypasses the cache.
+
+Warnings: a request member that is dropped rather than refused (an invalid caller_ref; a caller_ref sent anonymously, which is never stored) is reported in the response's warnings array as {code, message}.
+
+Rulebooks: rulebook_id needs a key with the decide scope (anonymous: 401); this version serves no rulebooks, so a keyed rulebook_id answers 404 with a string detail. release_id without rulebook_id is 422.
+
+503 decision_log_backlogged: the decision could not be recorded (the record queue stayed full); no decision was issued, retry with backoff.`
+
+// decide is the handler of POST /decide.
+func (s *Server) decide(ctx context.Context, in *decideInput) (*decideOutput, error) {
+	start := time.Now()
+	req := &in.Body
+	principal, keyed := auth.PrincipalFrom(ctx)
+
+	if err := s.checkDecideTarget(ctx, req); err != nil {
+		return nil, err
+	}
+	// Metering: the quota check for this decision belongs here, after the
+	// request is known to be well formed and before any work is done. Its
+	// cost is decideCost(req) (spec, Limits 6 and 7).
+
+	target, err := s.resolveRuleset(ctx, req.RulesetID)
+	if err != nil {
+		return nil, err
+	}
+	inputsHash, err := engine.InputsHash(req.FieldValues)
+	if err != nil {
+		return nil, fieldValuesNotObject(req.FieldValues)
+	}
+	inputs, err := target.Ruleset.Convert(req.FieldValues)
+	if err != nil {
+		return nil, fieldValuesNotObject(req.FieldValues)
+	}
+	inquiry, err := normalizeInquiryContext(req.InquiryContext)
+	if err != nil {
+		return nil, ValidationFailed(ValidationItem{Type: "dict_type", Loc: []any{"body", "inquiry_context"},
+			Msg: "Input should be a valid dictionary", Input: nil})
+	}
+
+	flags := requestCacheFlags(req)
+	var decisionDate int64
+	if target.Ruleset.ReadsDecisionDate {
+		y, m, d := start.UTC().Date()
+		decisionDate = engine.DateOrdinal(y, int(m), d)
+	}
+	var (
+		core     *decisionCore
+		cacheHit bool
+		key      string
+	)
+	if !req.NoCache && s.cache != nil {
+		key = decisionCacheKey(target.ContentDigest, decisionDate, flags, inquiry, inputs)
+		core, cacheHit = s.cache.get(key)
+	}
+	if !cacheHit {
+		core = evaluateDecision(target.Ruleset, inputs, decisionDate, flags)
+		if key != "" {
+			s.cache.add(key, core)
+		}
+	}
+
+	out := &decideOutput{}
+	resp := &out.Body
+	core.fill(resp)
+	if !keyed {
+		resp.Explanation = anonymousExplanation(resp.Explanation)
+	}
+	resp.Slug, resp.RulesetID = target.Slug, target.ID
+	resp.RulesetVersion, resp.ContentDigest = target.Version, target.ContentDigest
+	resp.EngineVersion = engine.Version
+	resp.InputsHash = inputsHash
+	resp.DecisionID = newDecisionID()
+	resp.DecisionTime = start.UTC()
+
+	callerRef, warn := parseCallerRef(req.CallerRef, keyed)
+	if warn != nil {
+		resp.Warnings = append(resp.Warnings, *warn)
+	}
+	elapsed := time.Since(start)
+	if req.IncludeTiming {
+		resp.Timing = &timing{TotalMS: float64(elapsed.Microseconds()) / 1000}
+	}
+
+	record := store.DecisionRecord{
+		DecisionID:     resp.DecisionID,
+		RulesetID:      target.ID,
+		Slug:           target.Slug,
+		RulesetVersion: target.Version,
+		ContentDigest:  target.ContentDigest,
+		EngineVersion:  engine.Version,
+		Outcome:        resp.Decision,
+		InputsHash:     inputsHash,
+		Flags:          requestFlagNames(req),
+		CacheHit:       cacheHit,
+		FieldsProvided: core.fieldsProvided,
+		FieldErrors:    len(core.fieldErrors),
+		DecidedAt:      resp.DecisionTime,
+		Duration:       elapsed,
+	}
+	if keyed {
+		record.TenantID = principal.TenantID
+		record.CallerRef = callerRef
+	}
+	if err := s.decisions.Record(ctx, record); err != nil {
+		if errors.Is(err, decisionlog.ErrBacklogged) || errors.Is(err, decisionlog.ErrClosed) {
+			return nil, errDecisionLogBacklogged
+		}
+		return nil, fmt.Errorf("record decision: %w", err)
+	}
+	return out, nil
+}
+
+var errDecisionLogBacklogged = NewProblem(http.StatusServiceUnavailable, "service_unavailable", "decision_log_backlogged",
+	"The decision could not be recorded, so none was issued. Retry with backoff.")
+
+// checkDecideTarget enforces the choice between ruleset_id and rulebook_id
+// before anything is resolved.
+func (s *Server) checkDecideTarget(ctx context.Context, req *decideRequest) error {
+	switch {
+	case req.RulesetID != "" && req.RulebookID != "":
+		return ValidationFailed(ValidationItem{Type: "value_error", Loc: []any{"body", "rulebook_id"},
+			Msg: "Send exactly one of ruleset_id and rulebook_id", Input: req.RulebookID})
+	case req.RulesetID == "" && req.RulebookID == "":
+		return ValidationFailed(ValidationItem{Type: "missing", Loc: []any{"body", "ruleset_id"},
+			Msg: "Field required: send ruleset_id or rulebook_id", Input: nil})
+	case req.RulebookID != "":
+		if _, err := RequirePrincipal(ctx); err != nil {
+			return err
+		}
+		return NotFound(fmt.Sprintf("Rulebook %q not found: this server does not serve rulebooks yet.", req.RulebookID))
+	case req.ReleaseID != "":
+		return ValidationFailed(ValidationItem{Type: "value_error", Loc: []any{"body", "release_id"},
+			Msg: "release_id applies to rulebook requests only", Input: req.ReleaseID})
+	}
+	return nil
+}
+
+// evaluateDecision runs the engine (and trace and explanation when asked)
+// and gathers what the cache may keep.
+func evaluateDecision(rules *engine.Ruleset, inputs *engine.Inputs, decisionDate int64, flags cacheFlags) *decisionCore {
+	res := rules.Evaluate(inputs, engine.Options{
+		DecisionDate: decisionDate,
+		Trace:        flags&flagTrace != 0,
+		Explanation:  flags&flagExplanation != 0,
+	})
+	core := &decisionCore{
+		outcome:         res.Outcome,
+		fieldsProvided:  res.FieldsProvided,
+		fieldsEvaluated: res.FieldsEvaluated,
+		missingFields:   res.MissingFields,
+		fieldErrors:     res.FieldErrors,
+		trace:           res.Trace,
+		explanation:     res.Explanation,
+		optimalPath:     []pathStep{},
+	}
+	if core.missingFields == nil {
+		core.missingFields = []string{}
+	}
+	if core.fieldErrors == nil {
+		core.fieldErrors = []engine.FieldError{}
+	}
+	return core
+}
+
+// fill copies the cached decision into a response.
+func (c *decisionCore) fill(r *decideResponse) {
+	r.Decision = c.outcome.String()
+	r.FieldsProvided, r.FieldsEvaluated = c.fieldsProvided, c.fieldsEvaluated
+	r.MissingFields, r.FieldErrors = c.missingFields, c.fieldErrors
+	r.NextQuestion, r.OptimalPath = c.nextQuestion, c.optimalPath
+	if c.trace != nil {
+		r.Trace = &traceJSON{c.trace}
+	}
+	if c.explanation != nil {
+		r.Explanation = &explanationJSON{c.explanation}
+	}
+	r.GraphOverlay = c.graphOverlay
+}
+
+// anonymousExplanation returns e without v2 (artefact) source references,
+// which never appear in an anonymous response; e itself when it has none,
+// so the common case copies nothing.
+func anonymousExplanation(e *explanationJSON) *explanationJSON {
+	if e == nil || !hasArtefactReference(e.e) {
+		return e
+	}
+	c := *e.e
+	c.Groups = make([]engine.GroupExplanation, len(e.e.Groups))
+	for i, g := range e.e.Groups {
+		c.Groups[i] = g
+		c.Groups[i].Criteria = make([]engine.CriterionExplanation, len(g.Criteria))
+		for j, cr := range g.Criteria {
+			refs := make([]engine.SourceReference, 0, len(cr.SourceReferences))
+			for _, ref := range cr.SourceReferences {
+				if ref.TargetKind != "artefact" {
+					refs = append(refs, ref)
+				}
+			}
+			cr.SourceReferences = refs
+			c.Groups[i].Criteria[j] = cr
+		}
+	}
+	return &explanationJSON{&c}
+}
+
+func hasArtefactReference(e *engine.Explanation) bool {
+	for _, g := range e.Groups {
+		for _, c := range g.Criteria {
+			for _, ref := range c.SourceReferences {
+				if ref.TargetKind == "artefact" {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func requestCacheFlags(req *decideRequest) cacheFlags {
+	var f cacheFlags
+	if req.IncludeTrace {
+		f |= flagTrace
+	}
+	if req.IncludeExplanation {
+		f |= flagExplanation
+	}
+	if req.IncludeGraphOverlay {
+		f |= flagGraphOverlay
+	}
+	if req.IncludeChoiceContext {
+		f |= flagChoiceContext
+	}
+	return f
+}
+
+// requestFlagNames lists the flags set on req, by request member name, for
+// the decision record.
+func requestFlagNames(req *decideRequest) []string {
+	var names []string
+	for _, f := range []struct {
+		set  bool
+		name string
+	}{
+		{req.IncludeTrace, "include_trace"},
+		{req.IncludeExplanation, "include_explanation"},
+		{req.IncludeGraphOverlay, "include_graph_overlay"},
+		{req.IncludeChoiceContext, "include_choice_context"},
+		{req.IncludeTiming, "include_timing"},
+		{req.NoCache, "no_cache"},
+	} {
+		if f.set {
+			names = append(names, f.name)
+		}
+	}
+	return names
+}
+
+// decideCost is the anonymous metering cost of a request (spec, Limits 6):
+// 1 unit, plus 5 for each of no_cache, include_trace, include_explanation
+// and include_graph_overlay.
+func decideCost(req *decideRequest) int {
+	cost := 1
+	for _, set := range []bool{req.NoCache, req.IncludeTrace, req.IncludeExplanation, req.IncludeGraphOverlay} {
+		if set {
+			cost += 5
+		}
+	}
+	return cost
+}
+
+// newDecisionID draws dec_ + 16 URL-safe characters (96 random bits).
+func newDecisionID() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
+	return "dec_" + base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// fieldValuesNotObject is the 422 for a field_values that is not a JSON
+// object.
+func fieldValuesNotObject(raw []byte) *Error {
+	var input any
+	_ = json.Unmarshal(raw, &input)
+	return ValidationFailed(ValidationItem{Type: "dict_type", Loc: []any{"body", "field_values"},
+		Msg: "Input should be a valid dictionary", Input: input})
+}
+
+// normalizeInquiryContext returns the canonical (RFC 8785) bytes of an
+// inquiry_context object, empty when it is absent or null, so that spelling
+// differences do not split the cache.
+func normalizeInquiryContext(raw jsonObject) ([]byte, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	canon, err := jcs.Transform(raw)
+	if err != nil {
+		return nil, fmt.Errorf("inquiry_context: %w", err)
+	}
+	return canon, nil
+}
+
+// parseCallerRef checks a caller_ref and returns it when it is valid and the
+// caller is keyed. An invalid one is dropped with a warning; a valid one
+// from an anonymous caller is dropped with a warning too, since anonymous
+// records never carry one.
+func parseCallerRef(raw json.RawMessage, keyed bool) (map[string]string, *warning) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	if problem := callerRefProblem(raw); problem != "" {
+		return nil, &warning{Code: "caller_ref_dropped", Message: "caller_ref was dropped: " + problem + "."}
+	}
+	if !keyed {
+		return nil, &warning{Code: "caller_ref_not_stored", Message: "caller_ref is stored only for callers with an API key; it was ignored."}
+	}
+	var ref map[string]string
+	_ = json.Unmarshal(raw, &ref) // checked by callerRefProblem
+	return ref, nil
+}
+
+// callerRefProblem says what is wrong with a caller_ref, or "" when it is a
+// flat string map within the limits.
+func callerRefProblem(raw json.RawMessage) string {
+	if len(raw) > maxCallerRefBytes {
+		return fmt.Sprintf("it is %d bytes, over the limit of %d", len(raw), maxCallerRefBytes)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+		return "it is not a JSON object"
+	}
+	for k, v := range m {
+		if strings.ContainsAny(k, "$.") {
+			return "a key contains '$' or '.'"
+		}
+		if _, ok := v.(string); !ok {
+			return "every value must be a string (a flat string-to-string map)"
+		}
+	}
+	return ""
+}

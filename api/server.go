@@ -18,6 +18,7 @@ import (
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
 	"github.com/eligo/eligo/api/auth"
+	"github.com/eligo/eligo/decisionlog"
 	"github.com/eligo/eligo/store"
 )
 
@@ -47,6 +48,15 @@ type Config struct {
 	KeyCacheTTL time.Duration
 	// Version is reported in the OpenAPI document.
 	Version string
+	// DecisionCacheTTL is how long /decide serves an identical decision
+	// from memory; zero means DefaultDecisionCacheTTL (the spec's 10
+	// minutes), negative disables the cache.
+	DecisionCacheTTL time.Duration
+	// DecisionCacheEntries bounds the decision cache; zero means
+	// DefaultDecisionCacheEntries.
+	DecisionCacheEntries int
+	// DecisionLog tunes the batching writer of decision records.
+	DecisionLog decisionlog.Config
 	// Logger receives one line per request; slog.Default() when nil.
 	Logger *slog.Logger
 }
@@ -63,7 +73,12 @@ type Server struct {
 	mux     *http.ServeMux
 	huma    huma.API
 	routes  map[string]Route // by ServeMux pattern
-	open    []Endpoint       // OpenSurface; tests of this package add test-only endpoints
+	// cache holds recent decisions; nil when disabled.
+	cache *decisionCache
+	// decisions queues decision records for batched writing; Close
+	// flushes it.
+	decisions *decisionlog.Recorder
+	open      []Endpoint // OpenSurface; tests of this package add test-only endpoints
 }
 
 // New builds the server with the health probes, the OpenAPI documents and
@@ -75,6 +90,15 @@ func New(cfg Config, st *store.Store) *Server {
 	}
 	if cfg.KeyedBodyLimit < AnonymousBodyLimit {
 		cfg.KeyedBodyLimit = AnonymousBodyLimit
+	}
+	if cfg.DecisionCacheTTL == 0 {
+		cfg.DecisionCacheTTL = DefaultDecisionCacheTTL
+	}
+	if cfg.DecisionCacheEntries == 0 {
+		cfg.DecisionCacheEntries = DefaultDecisionCacheEntries
+	}
+	if cfg.DecisionLog.Logger == nil {
+		cfg.DecisionLog.Logger = cfg.Logger
 	}
 	if cfg.Version == "" {
 		cfg.Version = "0.1.0"
@@ -92,7 +116,9 @@ func New(cfg Config, st *store.Store) *Server {
 		mux:     http.NewServeMux(),
 		routes:  map[string]Route{},
 		open:    OpenSurface,
+		cache:   newDecisionCache(cfg.DecisionCacheEntries, cfg.DecisionCacheTTL),
 	}
+	s.decisions = decisionlog.New(st, cfg.DecisionLog)
 	s.huma = humago.NewWithPrefix(s.mux, RootPath, s.humaConfig())
 	s.mux.HandleFunc("GET /healthz", s.healthz)
 	s.mux.HandleFunc("GET /readyz", s.readyz)
@@ -106,6 +132,13 @@ func (s *Server) registerOperations() {
 	s.registerRulesets()
 	s.registerDecide()
 	s.registerUsage()
+}
+
+// Close writes every queued decision record and stops the record writer.
+// Call it after the HTTP server has shut down (no request in flight); if
+// ctx ends first, it reports how many records were lost.
+func (s *Server) Close(ctx context.Context) error {
+	return s.decisions.Close(ctx)
 }
 
 // Handler returns the server's http.Handler: logging and panic recovery

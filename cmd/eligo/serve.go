@@ -45,6 +45,7 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 	proxies := fs.String("trusted-proxies", os.Getenv("ELIGO_TRUSTED_PROXIES"), "comma-separated CIDRs of reverse proxies whose X-Forwarded-For is trusted (env ELIGO_TRUSTED_PROXIES)")
 	bodyLimit := fs.String("keyed-body-limit", envOr("ELIGO_KEYED_BODY_LIMIT", "33554432"), "body cap in bytes for callers with a valid key (env ELIGO_KEYED_BODY_LIMIT)")
 	keyCache := fs.String("key-cache-ttl", envOr("ELIGO_KEY_CACHE_TTL", "10s"), "how long an API key's stored row is reused; a revocation takes effect within it (env ELIGO_KEY_CACHE_TTL)")
+	decisionCache := fs.String("decision-cache-ttl", envOr("ELIGO_DECISION_CACHE_TTL", "10m"), "how long /decide serves an identical decision from memory, at most 10m; 0 disables the cache (env ELIGO_DECISION_CACHE_TTL)")
 	shutdown := fs.String("shutdown-timeout", envOr("ELIGO_SHUTDOWN_TIMEOUT", "15s"), "grace period for in-flight requests at shutdown (env ELIGO_SHUTDOWN_TIMEOUT)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
@@ -66,6 +67,14 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 	cfg.API.KeyedBodyLimit = limit
 	if cfg.API.KeyCacheTTL, err = time.ParseDuration(*keyCache); err != nil || cfg.API.KeyCacheTTL < 0 {
 		return cfg, fmt.Errorf("key cache TTL %q: want a duration such as 10s (0 disables the cache)", *keyCache)
+	}
+	ttl, err := time.ParseDuration(*decisionCache)
+	if err != nil || ttl < 0 || ttl > api.DefaultDecisionCacheTTL {
+		return cfg, fmt.Errorf("decision cache TTL %q: want a duration from 0 (disabled) to 10m", *decisionCache)
+	}
+	cfg.API.DecisionCacheTTL = ttl
+	if ttl == 0 {
+		cfg.API.DecisionCacheTTL = -1
 	}
 	if cfg.ShutdownTimeout, err = time.ParseDuration(*shutdown); err != nil {
 		return cfg, fmt.Errorf("shutdown timeout: %w", err)
@@ -95,8 +104,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	logger.Info("migrated", "applied", res.Applied, "river_versions", res.RiverVersions)
 
+	apiServer := api.New(cfg.API, store.New(pool))
 	srv := &http.Server{
-		Handler:           api.New(cfg.API, store.New(pool)).Handler(),
+		Handler:           apiServer.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
@@ -119,9 +129,17 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	logger.Info("shutting down", "timeout", cfg.ShutdownTimeout.String())
 	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.ShutdownTimeout)
 	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
+	shutdownErr := srv.Shutdown(shutdownCtx)
+	if shutdownErr != nil {
 		_ = srv.Close()
-		return fmt.Errorf("shutdown: %w", err)
+	}
+	// No request is in flight now: write every queued decision record
+	// before the pool closes.
+	if err := apiServer.Close(shutdownCtx); err != nil {
+		return fmt.Errorf("flush decision records: %w", err)
+	}
+	if shutdownErr != nil {
+		return fmt.Errorf("shutdown: %w", shutdownErr)
 	}
 	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("serve: %w", err)

@@ -1,0 +1,98 @@
+package api
+
+import (
+	"encoding/binary"
+	"time"
+
+	"github.com/hashicorp/golang-lru/v2/expirable"
+
+	"github.com/eligo/eligo/engine"
+)
+
+// DefaultDecisionCacheTTL is how long a decision is served from memory
+// unless Config says otherwise: the spec's upper bound of 10 minutes.
+const DefaultDecisionCacheTTL = 10 * time.Minute
+
+// DefaultDecisionCacheEntries bounds the decision cache. An entry holds one
+// decision without its per-call stamps: a few hundred bytes plain, a few
+// kilobytes with trace and explanation, so the default stays well under
+// 100 MB even when every entry carries both.
+const DefaultDecisionCacheEntries = 20000
+
+// decisionCache keeps recent decisions in memory, keyed by everything that
+// determines them, so an identical request skips conversion-independent
+// work: evaluation, trace, explanation, path planning and graph overlay.
+// Per-call members (decision_id, decision_time, timing, warnings) are never
+// cached; the handler stamps them on every call, hits included.
+type decisionCache struct {
+	lru *expirable.LRU[string, *decisionCore]
+}
+
+// newDecisionCache returns a cache of at most entries decisions, each
+// served for ttl; nil (no cache) when ttl or entries is not positive.
+func newDecisionCache(entries int, ttl time.Duration) *decisionCache {
+	if entries <= 0 || ttl <= 0 {
+		return nil
+	}
+	return &decisionCache{lru: expirable.NewLRU[string, *decisionCore](entries, nil, ttl)}
+}
+
+func (c *decisionCache) get(key string) (*decisionCore, bool) {
+	if c == nil {
+		return nil, false
+	}
+	return c.lru.Get(key)
+}
+
+func (c *decisionCache) add(key string, core *decisionCore) {
+	if c != nil {
+		c.lru.Add(key, core)
+	}
+}
+
+// cacheFlags are the request flags that change the cached decision;
+// include_timing only adds a per-call stamp and is not among them.
+type cacheFlags uint8
+
+const (
+	flagTrace cacheFlags = 1 << iota
+	flagExplanation
+	flagGraphOverlay
+	flagChoiceContext
+)
+
+// decisionCacheKey identifies a decision exactly. It is built from the
+// converted inputs rather than from inputs_hash: RFC 8785 reads numbers as
+// float64, so two integers beyond 2^53 can share an inputs_hash while the
+// engine, which reads numbers exactly, tells them apart. The converted slot
+// values are canonical in the engine's own terms (1, 1.0 and 1e0 are one
+// value; key order and white space are gone), and the field errors carry the
+// echoed values they would show.
+//
+// The key is: content digest, decision date (only for rules that read it),
+// flags, the normalised inquiry_context, the count of provided fields, every
+// slot value, every field error.
+func decisionCacheKey(digest string, date int64, flags cacheFlags, inquiry []byte, in *engine.Inputs) string {
+	b := make([]byte, 0, len(digest)+len(inquiry)+16+12*len(in.Values))
+	b = append(b, digest...)
+	b = binary.AppendVarint(b, date)
+	b = append(b, byte(flags))
+	b = binary.AppendUvarint(b, uint64(len(inquiry)))
+	b = append(b, inquiry...)
+	b = binary.AppendUvarint(b, uint64(in.Provided))
+	for _, v := range in.Values {
+		if !v.Known {
+			b = append(b, 0)
+			continue
+		}
+		b = append(b, 1, v.Scale)
+		b = binary.AppendVarint(b, v.Num)
+	}
+	for _, e := range in.FieldErrors {
+		for _, s := range []string{e.Field, string(e.Value), e.Type, e.Message} {
+			b = binary.AppendUvarint(b, uint64(len(s)))
+			b = append(b, s...)
+		}
+	}
+	return string(b)
+}

@@ -1,0 +1,144 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// DecisionRecord is the durable record of one evaluation (one metered
+// decision): the audit envelope and aggregate metadata, never the raw
+// field_values. A cache hit is its own record with CacheHit set.
+type DecisionRecord struct {
+	// DecisionID is the envelope's decision_id (dec_ + 16 URL-safe
+	// characters), unique per call.
+	DecisionID string
+	// TenantID is the keyed caller's tenant; empty for an anonymous call.
+	TenantID string
+	// RulesetID is the concrete ruleset id that ran.
+	RulesetID string
+	// Slug is the resolved slug, or empty when the ruleset has none.
+	Slug string
+	// RulesetVersion is the v<N> label at the time of the call.
+	RulesetVersion string
+	// ContentDigest identifies the rules that ran (sha256:<hex>).
+	ContentDigest string
+	// EngineVersion is the engine build that decided (eligo-core@x.y.z).
+	EngineVersion string
+	// Outcome is eligible, not_eligible or undetermined.
+	Outcome string
+	// InputsHash is the sha256 of the canonical field_values.
+	InputsHash string
+	// Flags lists the request flags that were set, by their request names
+	// (include_trace, no_cache, ...), in a fixed order.
+	Flags []string
+	// CacheHit is true when the decision was served from the decision
+	// cache.
+	CacheHit bool
+	// FieldsProvided counts the non-null keys sent.
+	FieldsProvided int
+	// FieldErrors counts the field_errors entries.
+	FieldErrors int
+	// DecidedAt is the envelope's decision_time.
+	DecidedAt time.Time
+	// Duration is the server time spent on the call.
+	Duration time.Duration
+	// CallerRef is the caller's own attribution map; always nil for an
+	// anonymous call (the table refuses one).
+	CallerRef map[string]string
+}
+
+// decisionColumns are the columns InsertDecisions copies, in the order of
+// decisionRow.
+var decisionColumns = []string{
+	"decision_id", "tenant_id", "ruleset_id", "slug", "ruleset_version", "content_digest",
+	"engine_version", "outcome", "inputs_hash", "flags", "cache_hit", "fields_provided",
+	"field_errors", "decided_at", "duration_us", "caller_ref",
+}
+
+func decisionRow(d *DecisionRecord) []any {
+	var tenant, callerRef any
+	if d.TenantID != "" {
+		tenant = d.TenantID
+		if d.CallerRef != nil {
+			callerRef = d.CallerRef
+		}
+	}
+	flags := d.Flags
+	if flags == nil {
+		flags = []string{}
+	}
+	return []any{
+		d.DecisionID, tenant, d.RulesetID, d.Slug, d.RulesetVersion, d.ContentDigest,
+		d.EngineVersion, d.Outcome, d.InputsHash, flags, d.CacheHit, int32(d.FieldsProvided),
+		int32(d.FieldErrors), d.DecidedAt, int32(d.Duration.Microseconds()), callerRef,
+	}
+}
+
+// InsertDecisions writes records with one COPY, all or none. A caller_ref
+// on an anonymous record is dropped here as well as by the API, so no code
+// path can store one.
+func (s *Store) InsertDecisions(ctx context.Context, records []DecisionRecord) error {
+	if len(records) == 0 {
+		return nil
+	}
+	n, err := s.pool.CopyFrom(ctx, pgx.Identifier{"decisions"}, decisionColumns,
+		pgx.CopyFromSlice(len(records), func(i int) ([]any, error) { return decisionRow(&records[i]), nil }))
+	if err != nil {
+		return fmt.Errorf("insert %d decisions: %w", len(records), err)
+	}
+	if int(n) != len(records) {
+		return fmt.Errorf("insert decisions: copied %d of %d rows", n, len(records))
+	}
+	return nil
+}
+
+const sqlDecisionByID = `
+SELECT decision_id, COALESCE(tenant_id, ''), ruleset_id, slug, ruleset_version, content_digest,
+       engine_version, outcome, inputs_hash, flags, cache_hit, fields_provided, field_errors,
+       decided_at, duration_us, caller_ref
+FROM decisions WHERE decision_id = $1`
+
+// DecisionByID returns the record of one decision; ErrNotFound when there is
+// none.
+func (s *Store) DecisionByID(ctx context.Context, decisionID string) (DecisionRecord, error) {
+	var (
+		d        DecisionRecord
+		duration int32
+	)
+	err := s.pool.QueryRow(ctx, sqlDecisionByID, decisionID).Scan(&d.DecisionID, &d.TenantID,
+		&d.RulesetID, &d.Slug, &d.RulesetVersion, &d.ContentDigest, &d.EngineVersion, &d.Outcome,
+		&d.InputsHash, &d.Flags, &d.CacheHit, &d.FieldsProvided, &d.FieldErrors, &d.DecidedAt,
+		&duration, &d.CallerRef)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return DecisionRecord{}, ErrNotFound
+	}
+	if err != nil {
+		return DecisionRecord{}, fmt.Errorf("decision %s: %w", decisionID, err)
+	}
+	d.Duration = time.Duration(duration) * time.Microsecond
+	return d, nil
+}
+
+const sqlMissingDecisionIDs = `
+SELECT id FROM unnest($1::text[]) AS wanted(id)
+WHERE NOT EXISTS (SELECT 1 FROM decisions WHERE decision_id = wanted.id)
+ORDER BY id`
+
+// MissingDecisionIDs returns the ids among ids that have no record, sorted;
+// empty when every one was recorded. Operators use it to audit that issued
+// decisions were all persisted.
+func (s *Store) MissingDecisionIDs(ctx context.Context, ids []string) ([]string, error) {
+	rows, err := s.pool.Query(ctx, sqlMissingDecisionIDs, ids)
+	if err != nil {
+		return nil, fmt.Errorf("missing decision ids: %w", err)
+	}
+	missing, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("missing decision ids: %w", err)
+	}
+	return missing, nil
+}
