@@ -71,7 +71,7 @@ type decideResponse struct {
 	FieldErrors     []engine.FieldError `json:"field_errors" doc:"Inputs that could not be applied: unknown key, value not convertible to the field type, or a conversion failure at evaluation. The only blocking channel."`
 	Trace           *traceJSON          `json:"trace,omitempty" doc:"With include_trace."`
 	Explanation     *explanationJSON    `json:"explanation,omitempty" doc:"With include_explanation."`
-	GraphOverlay    any                 `json:"graph_overlay,omitempty" doc:"With include_graph_overlay: the ruleset graph with per-node overlay."`
+	GraphOverlay    any                 `json:"graph_overlay,omitempty" doc:"With include_graph_overlay: the ruleset's graph (the shape of GET /rulesets/{ruleset_id}/graph's graph member: nodes, edges, sections, stats) with every node's and route's overlay set to {status, supporting_facts}."`
 	Timing          *timing             `json:"timing,omitempty" doc:"With include_timing."`
 	Warnings        []warning           `json:"warnings,omitempty" doc:"Server warnings about the request that did not stop it, e.g. a dropped caller_ref. Absent when there are none."`
 }
@@ -114,7 +114,7 @@ type decisionCore struct {
 	fieldErrors     []engine.FieldError
 	trace           *engine.Trace
 	explanation     *engine.Explanation
-	graphOverlay    any
+	graphOverlay    *engine.Graph
 }
 
 // maxCallerRefBytes is the spec's caller_ref limit (Limits 9).
@@ -191,11 +191,11 @@ func (s *Server) decide(ctx context.Context, in *decideInput) (*decideOutput, er
 		key      string
 	)
 	if !req.NoCache && s.cache != nil {
-		key = decisionCacheKey(target.ContentDigest, decisionDate, flags, inquiry, inputs)
+		key = decisionCacheKey(target.ContentDigest, target.Slug, decisionDate, flags, inquiry, inputs)
 		core, cacheHit = s.cache.get(key)
 	}
 	if !cacheHit {
-		core = evaluateDecision(target.Ruleset, inputs, decisionDate, flags)
+		core = evaluateDecision(target.Ruleset, target.Slug, inputs, decisionDate, flags)
 		if key != "" {
 			s.cache.add(key, core)
 		}
@@ -277,9 +277,10 @@ func (s *Server) checkDecideTarget(ctx context.Context, req *decideRequest) erro
 	return nil
 }
 
-// evaluateDecision runs the engine (and trace and explanation when asked)
-// and gathers what the cache may keep.
-func evaluateDecision(rules *engine.Ruleset, inputs *engine.Inputs, decisionDate int64, flags cacheFlags) *decisionCore {
+// evaluateDecision runs the engine (and trace, explanation and graph
+// overlay when asked) and gathers what the cache may keep. slug names the
+// graph's section.
+func evaluateDecision(rules *engine.Ruleset, slug string, inputs *engine.Inputs, decisionDate int64, flags cacheFlags) *decisionCore {
 	res := rules.Evaluate(inputs, engine.Options{
 		DecisionDate: decisionDate,
 		Trace:        flags&flagTrace != 0,
@@ -294,6 +295,9 @@ func evaluateDecision(rules *engine.Ruleset, inputs *engine.Inputs, decisionDate
 		trace:           res.Trace,
 		explanation:     res.Explanation,
 		optimalPath:     []pathStep{},
+	}
+	if flags&flagGraphOverlay != 0 {
+		core.graphOverlay = rules.Graph(slug, inputs, res)
 	}
 	if core.missingFields == nil {
 		core.missingFields = []string{}
@@ -316,7 +320,9 @@ func (c *decisionCore) fill(r *decideResponse) {
 	if c.explanation != nil {
 		r.Explanation = &explanationJSON{c.explanation}
 	}
-	r.GraphOverlay = c.graphOverlay
+	if c.graphOverlay != nil {
+		r.GraphOverlay = c.graphOverlay
+	}
 }
 
 // anonymousExplanation returns e without v2 (artefact) source references,

@@ -69,12 +69,14 @@ const (
 // value; key order and white space are gone), and the field errors carry the
 // echoed values they would show.
 //
-// The key is: content digest, decision date (only for rules that read it),
+// The key is: content digest, slug (the graph overlay names it), decision date (only for rules that read it),
 // flags, the normalised inquiry_context, the count of provided fields, every
 // slot value, every field error.
-func decisionCacheKey(digest string, date int64, flags cacheFlags, inquiry []byte, in *engine.Inputs) string {
+func decisionCacheKey(digest, slug string, date int64, flags cacheFlags, inquiry []byte, in *engine.Inputs) string {
 	b := make([]byte, 0, len(digest)+len(inquiry)+16+12*len(in.Values))
 	b = append(b, digest...)
+	b = binary.AppendUvarint(b, uint64(len(slug)))
+	b = append(b, slug...)
 	b = binary.AppendVarint(b, date)
 	b = append(b, byte(flags))
 	b = binary.AppendUvarint(b, uint64(len(inquiry)))

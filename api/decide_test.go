@@ -1,0 +1,465 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/eligo/eligo/api/auth"
+	"github.com/eligo/eligo/authoring"
+	"github.com/eligo/eligo/casebank"
+	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/store"
+	"github.com/eligo/eligo/store/storetest"
+)
+
+// allTypesRules declares one field of every type, so that every conversion
+// failure can be provoked against one ruleset.
+const allTypesRules = `ruleset "acme/all-types"
+section all_types
+
+source law "Test law" url "https://example.test/law" licence "public-domain"
+
+field a.count int weight 1
+  question "How many?"
+field a.amount decimal weight 2
+  question "How much?"
+field a.flag bool weight 1
+field a.kind enum ["x", "y"] weight 1
+field a.born date weight 1
+
+group g all "Everything holds" {
+  criterion enough "Enough of everything" {
+    a.count >= 1 and a.amount >= 1.5 and a.flag and a.kind == "x" and a.born >= date("2000-01-01")
+    cite law "the whole law"
+  }
+}
+`
+
+// decideFixture is a real server over real HTTP on a private database, with
+// the server kept at hand so a test can shut it down.
+type decideFixture struct {
+	*fixture
+	server *Server
+	http   *httptest.Server
+}
+
+func newDecideFixture(t testing.TB, cfg Config) *decideFixture {
+	t.Helper()
+	st := store.New(storetest.New(t))
+	cfg.Logger = slog.New(slog.DiscardHandler)
+	s := New(cfg, st)
+	srv := httptest.NewServer(s.Handler())
+	f := &decideFixture{fixture: &fixture{url: srv.URL + RootPath, store: st}, server: s, http: srv}
+	t.Cleanup(func() {
+		srv.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := s.Close(ctx); err != nil {
+			t.Error(err)
+		}
+	})
+	return f
+}
+
+// publish publishes source for tenant under slug through the one publish
+// path and returns the result.
+func (f *decideFixture) publish(t testing.TB, tenant, slug string, source []byte, public bool) authoring.PublishResult {
+	t.Helper()
+	res, err := authoring.Publish(context.Background(), f.store, authoring.PublishRequest{
+		TenantID: tenant, Filename: slug + ".rules", Source: source, Slug: slug, Public: public, Actor: "test",
+	})
+	if err != nil {
+		t.Fatalf("publish %s: %v", slug, err)
+	}
+	return res
+}
+
+// publishCasebank publishes one casebank folder with its cases.
+func (f *decideFixture) publishCasebank(t testing.TB, tenant, folder, slug string, public bool) (authoring.PublishResult, *casebank.Folder) {
+	t.Helper()
+	cb, err := casebank.Load(context.Background(), filepath.Join("..", "casebank", folder))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := authoring.Publish(context.Background(), f.store, authoring.PublishRequest{
+		TenantID: tenant, Filename: folder + ".rules", Source: cb.Rules, Slug: slug, Public: public,
+		Cases: cb.Cases, Actor: "test",
+	})
+	if err != nil {
+		t.Fatalf("publish %s: %v", folder, err)
+	}
+	return res, cb
+}
+
+// decide posts body to /decide with the key (none when empty).
+func (f *decideFixture) decide(t testing.TB, key, body string) response {
+	t.Helper()
+	headers := map[string]string{}
+	if key != "" {
+		headers["x-api-key"] = key
+	}
+	return f.do(t, http.MethodPost, "/decide", headers, strings.NewReader(body))
+}
+
+func field(t testing.TB, r response, name string) any {
+	t.Helper()
+	m, ok := r.body.(map[string]any)
+	if !ok {
+		t.Fatalf("body is not an object: %s", r.raw)
+	}
+	return m[name]
+}
+
+var decisionIDPattern = regexp.MustCompile(`^dec_[A-Za-z0-9_-]{16}$`)
+
+func TestDecideEnvelope(t *testing.T) {
+	t.Parallel()
+	f := newDecideFixture(t, Config{})
+	pub, cb := f.publishCasebank(t, "demo", "us-fmla-employee", "demo/us-fmla-employee", true)
+	values, _ := json.Marshal(cb.Cases[0].FieldValues)
+	r := f.decide(t, "", `{"ruleset_id":"demo/us-fmla-employee","field_values":`+string(values)+`,"include_timing":true}`)
+	if r.status != 200 {
+		t.Fatalf("status %d: %s", r.status, r.raw)
+	}
+	hash, err := engine.InputsHash(values)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{
+		"decision":         "eligible",
+		"slug":             "demo/us-fmla-employee",
+		"ruleset_id":       pub.RulesetID,
+		"ruleset_version":  pub.Version,
+		"content_digest":   pub.ContentDigest,
+		"engine_version":   engine.Version,
+		"inputs_hash":      hash,
+		"fields_provided":  5.0,
+		"fields_evaluated": 5.0,
+		"missing_fields":   []any{},
+		"next_question":    nil,
+		"optimal_path":     []any{},
+		"field_errors":     []any{},
+	}
+	for k, v := range want {
+		if got := field(t, r, k); !reflect.DeepEqual(got, v) {
+			t.Errorf("%s = %#v, want %#v", k, got, v)
+		}
+	}
+	if id, _ := field(t, r, "decision_id").(string); !decisionIDPattern.MatchString(id) {
+		t.Errorf("decision_id %q", id)
+	}
+	if ts, _ := field(t, r, "decision_time").(string); !strings.HasSuffix(ts, "Z") {
+		t.Errorf("decision_time %q is not UTC", ts)
+	} else if _, err := time.Parse(time.RFC3339Nano, ts); err != nil {
+		t.Errorf("decision_time %q: %v", ts, err)
+	}
+	if tm, _ := field(t, r, "timing").(map[string]any); tm == nil || tm["total_ms"] == nil {
+		t.Errorf("timing = %v", field(t, r, "timing"))
+	}
+	for _, absent := range []string{"trace", "explanation", "graph_overlay", "warnings"} {
+		if _, present := r.body.(map[string]any)[absent]; present {
+			t.Errorf("%s present without being asked for", absent)
+		}
+	}
+}
+
+// TestDecideCasebankOutcomes runs every case of a casebank ruleset through
+// HTTP: the served outcome is the engine's.
+func TestDecideCasebankOutcomes(t *testing.T) {
+	t.Parallel()
+	f := newDecideFixture(t, Config{})
+	_, cb := f.publishCasebank(t, "demo", "us-fmla-employee", "demo/us-fmla-employee", true)
+	for _, c := range cb.Cases {
+		r := f.decide(t, "", `{"ruleset_id":"demo/us-fmla-employee","field_values":`+string(c.FieldValues)+`}`)
+		if r.status != 200 || field(t, r, "decision") != c.ExpectedOutcome {
+			t.Errorf("%s: got %d %v, want %s", c.Name, r.status, field(t, r, "decision"), c.ExpectedOutcome)
+		}
+	}
+}
+
+func TestDecideIncludes(t *testing.T) {
+	t.Parallel()
+	f := newDecideFixture(t, Config{})
+	_, cb := f.publishCasebank(t, "demo", "us-fmla-employee", "demo/us-fmla-employee", true)
+	r := f.decide(t, "", `{"ruleset_id":"demo/us-fmla-employee","field_values":`+string(cb.Cases[0].FieldValues)+
+		`,"include_trace":true,"include_explanation":true,"include_graph_overlay":true}`)
+	if r.status != 200 {
+		t.Fatalf("status %d: %s", r.status, r.raw)
+	}
+	trace, _ := field(t, r, "trace").(map[string]any)
+	if trace["status"] != "eligible" || trace["group_statuses"].(map[string]any)["service"] != "satisfied" {
+		t.Errorf("trace = %v", trace)
+	}
+	expl, _ := field(t, r, "explanation").(map[string]any)
+	if expl["decision"] != "eligible" || len(expl["groups"].([]any)) != 3 {
+		t.Errorf("explanation = %v", expl)
+	}
+	crit := expl["groups"].([]any)[0].(map[string]any)["criteria"].([]any)[0].(map[string]any)
+	refs, _ := crit["source_references"].([]any)
+	if len(refs) == 0 || refs[0].(map[string]any)["quote"].(map[string]any)["exact"] == "" {
+		t.Errorf("criterion without source references: %v", crit)
+	}
+	graph, _ := field(t, r, "graph_overlay").(map[string]any)
+	nodes, _ := graph["nodes"].([]any)
+	outcomes := 0
+	for _, n := range nodes {
+		node := n.(map[string]any)
+		if node["overlay"] == nil {
+			t.Errorf("node %v has no overlay", node["id"])
+		}
+		if node["type"] == "outcome" {
+			outcomes++
+		}
+	}
+	if outcomes != 1 {
+		t.Errorf("graph_overlay has %d outcome nodes, want 1", outcomes)
+	}
+}
+
+// TestDecideFieldErrors provokes every kind of conversion failure: each is
+// HTTP 200, the key in field_errors, and an undetermined decision.
+func TestDecideFieldErrors(t *testing.T) {
+	t.Parallel()
+	f := newDecideFixture(t, Config{})
+	f.publish(t, "acme", "acme/all-types", []byte(allTypesRules), true)
+	good := map[string]string{
+		"a.count": `3`, "a.amount": `2.5`, "a.flag": `true`, "a.kind": `"x"`, "a.born": `"2001-02-03"`,
+	}
+	body := func(key, value string) string {
+		parts := []string{}
+		for k, v := range good {
+			if k == key {
+				v = value
+			}
+			parts = append(parts, `"`+k+`":`+v)
+		}
+		if _, declared := good[key]; !declared && key != "" {
+			parts = append(parts, `"`+key+`":`+value)
+		}
+		return `{"ruleset_id":"acme/all-types","no_cache":true,"field_values":{` + strings.Join(parts, ",") + `}}`
+	}
+	// The control: the good answers are eligible.
+	if r := f.decide(t, "", body("", "")); field(t, r, "decision") != "eligible" {
+		t.Fatalf("good answers: %s", r.raw)
+	}
+	cases := []struct {
+		name, key, value, typ string
+	}{
+		{"unknown key", "a.nope", `1`, ""},
+		{"int given a fraction", "a.count", `1.5`, "int"},
+		{"int given a string", "a.count", `"3"`, "int"},
+		{"int given a bool", "a.count", `true`, "int"},
+		{"int over 18 digits", "a.count", `1234567890123456789012`, "int"},
+		{"decimal given a string", "a.amount", `"2.5"`, "decimal"},
+		{"decimal given an object", "a.amount", `{"v":1}`, "decimal"},
+		{"bool given a number", "a.flag", `1`, "bool"},
+		{"bool given a string", "a.flag", `"true"`, "bool"},
+		{"enum value not listed", "a.kind", `"z"`, "enum"},
+		{"enum given a number", "a.kind", `0`, "enum"},
+		{"date not a calendar day", "a.born", `"2023-02-29"`, "date"},
+		{"date as a datetime", "a.born", `"2001-02-03T00:00:00Z"`, "date"},
+		{"date in another layout", "a.born", `"03/02/2001"`, "date"},
+		{"date ordinal zero", "a.born", `0`, "date"},
+		{"date ordinal with a fraction", "a.born", `730000.5`, "date"},
+		{"date given a list", "a.born", `[2001, 2, 3]`, "date"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := f.decide(t, "", body(c.key, c.value))
+			if r.status != 200 {
+				t.Fatalf("status %d: %s", r.status, r.raw)
+			}
+			if d := field(t, r, "decision"); d != "undetermined" {
+				t.Errorf("decision %v with a field error", d)
+			}
+			errs, _ := field(t, r, "field_errors").([]any)
+			if len(errs) != 1 {
+				t.Fatalf("field_errors = %v, want one entry", errs)
+			}
+			e := errs[0].(map[string]any)
+			if e["field"] != c.key || e["message"] == "" || !reflect.DeepEqual(e["value"], jsonValue(t, c.value)) {
+				t.Errorf("field error %v for %s=%s", e, c.key, c.value)
+			}
+			if typ, _ := e["type"].(string); typ != c.typ {
+				t.Errorf("field error type %q, want %q", typ, c.typ)
+			}
+		})
+	}
+}
+
+// TestDecideInputsHashInvariance: key order, white space and number
+// spelling never change inputs_hash, and a changed value does.
+func TestDecideInputsHashInvariance(t *testing.T) {
+	t.Parallel()
+	f := newDecideFixture(t, Config{})
+	f.publish(t, "acme", "acme/all-types", []byte(allTypesRules), true)
+	spellings := []string{
+		`{"a.count":1,"a.amount":2.5,"a.kind":"x"}`,
+		`{"a.kind":"x","a.amount":2.5,"a.count":1}`,
+		`{ "a.count" : 1.0 ,"a.amount":25e-1,
+		   "a.kind":"x" }`,
+		`{"a.count":1e0,"a.amount":2.50,"a.kind":"x"}`,
+	}
+	var first string
+	for i, fv := range spellings {
+		r := f.decide(t, "", `{"ruleset_id":"acme/all-types","field_values":`+fv+`}`)
+		h, _ := field(t, r, "inputs_hash").(string)
+		if !strings.HasPrefix(h, "sha256:") {
+			t.Fatalf("inputs_hash %q: %s", h, r.raw)
+		}
+		if i == 0 {
+			first = h
+		} else if h != first {
+			t.Errorf("spelling %d gives %s, want %s", i, h, first)
+		}
+	}
+	r := f.decide(t, "", `{"ruleset_id":"acme/all-types","field_values":{"a.count":2,"a.amount":2.5,"a.kind":"x"}}`)
+	if field(t, r, "inputs_hash") == first {
+		t.Error("a different value gives the same inputs_hash")
+	}
+}
+
+func TestDecideStrictBody(t *testing.T) {
+	t.Parallel()
+	f := newDecideFixture(t, Config{})
+	f.publish(t, "acme", "acme/all-types", []byte(allTypesRules), true)
+	cases := []struct {
+		name, body, want string
+	}{
+		{"undefined top-level key", `{"ruleset_id":"acme/all-types","field_values":{},"include_everything":true}`,
+			`{"detail":[{"type":"extra_forbidden","loc":["body","include_everything"],"msg":"Extra inputs are not permitted","input":true}]}`},
+		{"field_values missing", `{"ruleset_id":"acme/all-types"}`,
+			`{"detail":[{"type":"missing","loc":["body","field_values"],"msg":"Field required","input":{"ruleset_id":"acme/all-types"}}]}`},
+		{"field_values not an object", `{"ruleset_id":"acme/all-types","field_values":[1]}`,
+			`{"detail":[{"type":"dict_type","loc":["body","field_values"],"msg":"Input should be a valid dictionary","input":[1]}]}`},
+		{"flag not a bool", `{"ruleset_id":"acme/all-types","field_values":{},"no_cache":"yes"}`,
+			`{"detail":[{"type":"bool_type","loc":["body","no_cache"],"msg":"Input should be a valid boolean","input":"yes"}]}`},
+		{"no ruleset or rulebook", `{"field_values":{}}`,
+			`{"detail":[{"type":"missing","loc":["body","ruleset_id"],"msg":"Field required: send ruleset_id or rulebook_id","input":null}]}`},
+		{"both ruleset and rulebook", `{"ruleset_id":"acme/all-types","rulebook_id":"rb","field_values":{}}`,
+			`{"detail":[{"type":"value_error","loc":["body","rulebook_id"],"msg":"Send exactly one of ruleset_id and rulebook_id","input":"rb"}]}`},
+		{"release without rulebook", `{"ruleset_id":"acme/all-types","release_id":"brave-otter","field_values":{}}`,
+			`{"detail":[{"type":"value_error","loc":["body","release_id"],"msg":"release_id applies to rulebook requests only","input":"brave-otter"}]}`},
+		{"malformed JSON", `{"ruleset_id":`,
+			`{"detail":[{"type":"json_invalid","loc":["body"],"msg":"JSON decode error","input":{}}]}`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := f.decide(t, "", c.body)
+			if r.status != 422 || !reflect.DeepEqual(r.body, jsonValue(t, c.want)) {
+				t.Fatalf("got %d %s\nwant 422 %s", r.status, r.raw, c.want)
+			}
+		})
+	}
+}
+
+func TestDecideRulebooks(t *testing.T) {
+	t.Parallel()
+	f := newDecideFixture(t, Config{})
+	key := f.key(t, "acme", []auth.Scope{auth.ScopeDecide}, time.Time{})
+	r := f.decide(t, "", `{"rulebook_id":"acme/book","field_values":{}}`)
+	if r.status != 401 || field(t, r, "detail").(map[string]any)["reason_code"] != "missing_api_key" {
+		t.Errorf("anonymous rulebook: %d %s", r.status, r.raw)
+	}
+	r = f.decide(t, key, `{"rulebook_id":"acme/book","field_values":{}}`)
+	if detail, ok := field(t, r, "detail").(string); r.status != 404 || !ok || !strings.Contains(detail, "rulebook") {
+		t.Errorf("keyed rulebook: %d %s", r.status, r.raw)
+	}
+}
+
+// TestDecideTenantIsolation: anonymous callers and other tenants get the
+// same 404 for a private ruleset; its owner's decide key reaches it by slug
+// and by id.
+func TestDecideTenantIsolation(t *testing.T) {
+	t.Parallel()
+	f := newDecideFixture(t, Config{})
+	pub := f.publish(t, "acme", "acme/all-types", []byte(allTypesRules), false)
+	acme := f.key(t, "acme", []auth.Scope{auth.ScopeDecide}, time.Time{})
+	acmeRead := f.key(t, "acme", []auth.Scope{auth.ScopeRulesetsRead}, time.Time{})
+	other := f.key(t, "globex", []auth.Scope{auth.ScopeDecide}, time.Time{})
+	for _, ref := range []string{"acme/all-types", pub.RulesetID} {
+		body := `{"ruleset_id":"` + ref + `","field_values":{"a.count":1}}`
+		for name, key := range map[string]string{"anonymous": "", "other tenant": other, "owner without decide": acmeRead} {
+			r := f.decide(t, key, body)
+			want := `{"detail":"Ruleset \"` + ref + `\" not found."}`
+			if r.status != 404 || !reflect.DeepEqual(r.body, jsonValue(t, want)) {
+				t.Errorf("%s, %s: got %d %s", name, ref, r.status, r.raw)
+			}
+		}
+		if r := f.decide(t, acme, body); r.status != 200 || field(t, r, "ruleset_id") != pub.RulesetID {
+			t.Errorf("owner, %s: got %d %s", ref, r.status, r.raw)
+		}
+	}
+}
+
+func TestDecideCallerRef(t *testing.T) {
+	t.Parallel()
+	f := newDecideFixture(t, Config{})
+	f.publish(t, "acme", "acme/all-types", []byte(allTypesRules), true)
+	key := f.key(t, "acme", []auth.Scope{auth.ScopeDecide}, time.Time{})
+	cases := []struct {
+		name      string
+		key       string
+		callerRef string
+		warning   string // expected warning code, "" for none
+		stored    map[string]string
+	}{
+		{"valid, keyed", key, `{"case":"c-17","agent":"desk 4"}`, "", map[string]string{"case": "c-17", "agent": "desk 4"}},
+		{"valid, anonymous", "", `{"case":"c-17"}`, "caller_ref_not_stored", nil},
+		{"dollar in a key", key, `{"$where":"x"}`, "caller_ref_dropped", nil},
+		{"dot in a key", key, `{"a.b":"x"}`, "caller_ref_dropped", nil},
+		{"nested value", key, `{"a":{"b":"c"}}`, "caller_ref_dropped", nil},
+		{"number value", key, `{"a":1}`, "caller_ref_dropped", nil},
+		{"not an object", key, `"just a string"`, "caller_ref_dropped", nil},
+		{"a list", key, `["a"]`, "caller_ref_dropped", nil},
+		{"over 2 KB", key, `{"a":"` + strings.Repeat("x", 2100) + `"}`, "caller_ref_dropped", nil},
+		{"null", key, `null`, "", nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := f.decide(t, c.key, `{"ruleset_id":"acme/all-types","field_values":{"a.count":1},"caller_ref":`+c.callerRef+`}`)
+			if r.status != 200 {
+				t.Fatalf("status %d: %s", r.status, r.raw)
+			}
+			warnings, _ := field(t, r, "warnings").([]any)
+			var codes []string
+			for _, w := range warnings {
+				codes = append(codes, w.(map[string]any)["code"].(string))
+			}
+			if (c.warning == "") != (len(codes) == 0) || (c.warning != "" && !slices.Equal(codes, []string{c.warning})) {
+				t.Errorf("warnings %v, want %q", codes, c.warning)
+			}
+			rec := f.waitForRecord(t, field(t, r, "decision_id").(string))
+			if !reflect.DeepEqual(rec.CallerRef, c.stored) {
+				t.Errorf("stored caller_ref %v, want %v", rec.CallerRef, c.stored)
+			}
+		})
+	}
+}
+
+// waitForRecord polls until the decision's record is written (the writer
+// flushes every 100 ms) and returns it.
+func (f *decideFixture) waitForRecord(t testing.TB, id string) store.DecisionRecord {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		rec, err := f.store.DecisionByID(context.Background(), id)
+		if err == nil {
+			return rec
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("decision %s not recorded: %v", id, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
