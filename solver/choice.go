@@ -1,0 +1,171 @@
+package solver
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/eligo/eligo/engine"
+)
+
+// ChoiceStatus is where an OR-group or one of its alternatives stands.
+type ChoiceStatus string
+
+// Choice statuses.
+const (
+	// ChoiceOpen: not satisfied yet, but further answers (or, for a
+	// discretionary alternative, an official) can still satisfy it.
+	ChoiceOpen ChoiceStatus = "open"
+	// ChoiceClosed: no further answers the applicant may give can satisfy
+	// it any more.
+	ChoiceClosed ChoiceStatus = "closed"
+	// ChoiceSatisfied: satisfied by the answers so far.
+	ChoiceSatisfied ChoiceStatus = "satisfied"
+)
+
+// ChoiceContext is the spec's choice_context: the complete field-to-section
+// membership, and each authored OR-group (`any` group) with its
+// alternatives, so that a client can show the applicant the ways still open
+// to them. On the wire:
+//
+//	{"field_sections": {"household.size": "snap_income", ...},
+//	 "or_groups": [{"section_id": "snap_income", "group_id": "gross_exempt",
+//	   "label": "Exempt from the gross income test", "status": "open",
+//	   "alternatives": [{"criterion_id": "elderly_or_disabled",
+//	     "label": "The household contains an elderly or disabled member",
+//	     "fields": ["household.elderly_or_disabled_member"], "status": "open"}]}]}
+//
+// A ruleset is one section; a rulebook composes the sections of several.
+type ChoiceContext struct {
+	// FieldSections maps every declared field id to its section id.
+	FieldSections map[string]string `json:"field_sections"`
+	// OrGroups are the `any` groups in declaration order. Never nil.
+	OrGroups []ChoiceGroup `json:"or_groups"`
+}
+
+// ChoiceGroup is one OR-group.
+type ChoiceGroup struct {
+	SectionID string       `json:"section_id"`
+	GroupID   string       `json:"group_id"`
+	Label     string       `json:"label"`
+	Status    ChoiceStatus `json:"status"`
+	// Alternatives are the group's criteria in declaration order.
+	Alternatives []ChoiceAlternative `json:"alternatives"`
+}
+
+// ChoiceAlternative is one criterion of an OR-group.
+type ChoiceAlternative struct {
+	CriterionID string `json:"criterion_id"`
+	Label       string `json:"label"`
+	// Fields are the fields the criterion reads, in declaration order.
+	Fields []string     `json:"fields"`
+	Status ChoiceStatus `json:"status"`
+}
+
+func (cc ChoiceContext) clone() ChoiceContext {
+	out := ChoiceContext{FieldSections: maps.Clone(cc.FieldSections), OrGroups: slices.Clone(cc.OrGroups)}
+	for i := range out.OrGroups {
+		out.OrGroups[i].Alternatives = slices.Clone(out.OrGroups[i].Alternatives)
+		for j := range out.OrGroups[i].Alternatives {
+			a := &out.OrGroups[i].Alternatives[j]
+			a.Fields = slices.Clone(a.Fields)
+		}
+	}
+	return out
+}
+
+// choiceContext builds the choice context of a request. An alternative is
+// closed when no set of fields the applicant may still answer can satisfy
+// it: the supports rule most such cases out without the solver, and the
+// session decides the rest (contradictions inside one criterion, such as
+// x > 5 and x < 3).
+func choiceContext(ctx context.Context, q *planQuery, sup *supportState, sess pathSession) (ChoiceContext, error) {
+	rs := q.m.rs
+	cc := ChoiceContext{FieldSections: make(map[string]string, len(rs.Fields)), OrGroups: []ChoiceGroup{}}
+	for _, f := range rs.Fields {
+		cc.FieldSections[f.ID] = rs.SectionID
+	}
+	c := 0
+	for g, grp := range rs.Groups {
+		first := c
+		c += len(grp.Criteria)
+		if grp.Kind != engine.GroupAny {
+			continue
+		}
+		cg := ChoiceGroup{SectionID: rs.SectionID, GroupID: grp.ID, Label: grp.Title,
+			Alternatives: make([]ChoiceAlternative, len(grp.Criteria))}
+		closed := 0
+		for i, crit := range grp.Criteria {
+			st, err := alternativeStatus(ctx, q, sup, sess, first+i)
+			if err != nil {
+				return ChoiceContext{}, fmt.Errorf("solver: choice context of %s: %w", crit.ID, err)
+			}
+			if st == ChoiceClosed {
+				closed++
+			}
+			cg.Alternatives[i] = ChoiceAlternative{CriterionID: crit.ID, Label: crit.Title,
+				Fields: slices.Clone(crit.Fields), Status: st}
+		}
+		switch {
+		case q.res.Groups[g] == engine.Satisfied:
+			cg.Status = ChoiceSatisfied
+		case closed == len(grp.Criteria):
+			cg.Status = ChoiceClosed
+		default:
+			cg.Status = ChoiceOpen
+		}
+		cc.OrGroups = append(cc.OrGroups, cg)
+	}
+	return cc, nil
+}
+
+// maxAlternativeSubsets bounds the subsets tried for an alternative that
+// reads a presence operator (answering more can then undo a status).
+const maxAlternativeSubsets = 256
+
+func alternativeStatus(ctx context.Context, q *planQuery, sup *supportState, sess pathSession, c int) (ChoiceStatus, error) {
+	switch {
+	case q.res.Criteria[c] == engine.Satisfied:
+		return ChoiceSatisfied, nil
+	case q.m.crits[c].Discretionary:
+		return ChoiceOpen, nil
+	}
+	f := sup.criterion(c, engine.Satisfied)
+	if len(f) == 0 {
+		return ChoiceClosed, nil
+	}
+	avail := q.m.critFields[c].intersect(q.askable)
+	if !q.m.critPresence[c] {
+		// Monotone: if answering all of its open fields cannot satisfy
+		// it, nothing can.
+		ok, err := sess.satisfiable(ctx, avail, c)
+		if err != nil || !ok {
+			return ChoiceClosed, err
+		}
+		return ChoiceOpen, nil
+	}
+	slots := avail.slots()
+	if 1<<len(slots) > maxAlternativeSubsets {
+		return ChoiceOpen, nil // too many to rule out one by one
+	}
+	for mask := range 1 << len(slots) {
+		var ask fieldSet
+		for i, s := range slots {
+			if mask&(1<<i) != 0 {
+				ask.add(s)
+			}
+		}
+		if !f.satisfiedBy(ask) {
+			continue
+		}
+		ok, err := sess.satisfiable(ctx, ask, c)
+		if err != nil {
+			return ChoiceClosed, err
+		}
+		if ok {
+			return ChoiceOpen, nil
+		}
+	}
+	return ChoiceClosed, nil
+}

@@ -1,0 +1,258 @@
+package solver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	lru "github.com/hashicorp/golang-lru/v2"
+
+	"github.com/eligo/eligo/engine"
+)
+
+// Question is the spec's next_question: the field to ask for now.
+type Question struct {
+	FieldID  string `json:"field_id"`
+	Question string `json:"question,omitempty"`
+	Weight   int    `json:"weight"`
+}
+
+// PathStep is one entry of the spec's optimal_path.
+type PathStep struct {
+	FieldID  string `json:"field_id"`
+	Question string `json:"question,omitempty"`
+}
+
+// Aim says what a plan's path leads to.
+type Aim uint8
+
+// Aims of a plan.
+const (
+	// AimNone: no set of further answers can settle the outcome (or it is
+	// eligible already); the path is empty.
+	AimNone Aim = iota
+	// AimEligible: answering the path can make the outcome eligible.
+	AimEligible
+	// AimSettle: eligible is out of reach; answering the path can settle
+	// the outcome (as not_eligible).
+	AimSettle
+)
+
+// Plan is what /decide adds to a decision about the questions still to ask.
+// The JSON members are the spec's wire shape. A Plan returned by Planner.Plan
+// is the caller's own: it shares nothing with the planner's cache.
+type Plan struct {
+	// NextQuestion is the first field of OptimalPath, or nil when the path
+	// is empty.
+	NextQuestion *Question `json:"next_question"`
+	// OptimalPath is the cheapest set of unanswered fields through which the
+	// outcome can still become eligible, ordered by weight then declaration
+	// order; when eligible is out of reach, the cheapest set that can settle
+	// the outcome. Never nil.
+	OptimalPath []PathStep `json:"optimal_path"`
+	// ChoiceContext describes the ruleset's OR-groups and field sections
+	// (the spec sends it when include_choice_context is set).
+	ChoiceContext ChoiceContext `json:"choice_context"`
+	// Aim says whether the path leads to eligible or only settles the
+	// outcome. It is not part of the wire shape.
+	Aim Aim `json:"-"`
+}
+
+// Planner computes plans. It keeps per-ruleset precomputation and recent
+// plans in bounded caches and is safe for concurrent use: /decide calls Plan
+// on every request.
+type Planner struct {
+	models *lru.Cache[string, *routeModel]
+	plans  *lru.Cache[string, Plan]
+	feas   pathFeasibility
+	// checkTimeout bounds each solver query; maxChecks bounds the solver
+	// queries of one plan.
+	checkTimeout time.Duration
+	maxChecks    int
+}
+
+// PlannerOption adjusts a Planner.
+type PlannerOption func(*Planner)
+
+// WithCheckTimeout bounds each solver query of a plan (default 2s). A query
+// that runs out of time fails the plan with an error matching
+// z3.ErrTimeout.
+func WithCheckTimeout(d time.Duration) PlannerOption {
+	return func(p *Planner) { p.checkTimeout = d }
+}
+
+// WithMaxChecks bounds the solver queries one plan may make (default 2000);
+// a plan needing more fails with ErrSearchBudget rather than run on.
+func WithMaxChecks(n int) PlannerOption {
+	return func(p *Planner) { p.maxChecks = n }
+}
+
+// ErrSearchBudget is returned when a plan needed more solver queries than
+// the planner allows.
+var ErrSearchBudget = errors.New("solver: path search exceeded its query budget")
+
+// modelCacheSize bounds the per-ruleset precomputations kept.
+const modelCacheSize = 256
+
+// NewPlanner returns a planner that remembers up to cacheSize plans (at
+// least 1).
+func NewPlanner(cacheSize int, opts ...PlannerOption) *Planner {
+	p := &Planner{checkTimeout: 2 * time.Second, maxChecks: 2000}
+	for _, o := range opts {
+		o(p)
+	}
+	p.models, _ = lru.New[string, *routeModel](modelCacheSize)
+	p.plans, _ = lru.New[string, Plan](max(cacheSize, 1))
+	if p.feas == nil {
+		p.feas = optimisticFeasibility{}
+	}
+	return p
+}
+
+// Plan returns the next question, the optimal path and the choice context
+// for the answers in (converted by rs) whose evaluation is res (the
+// decision date used, if the rules read it, is res.DecisionDate). ic is
+// normalised here; pass the request's context as sent. The error is a
+// solver failure (a timeout, a cancelled ctx, the query budget); the
+// decision itself stands without a plan.
+func (p *Planner) Plan(ctx context.Context, rs *engine.Ruleset, in *engine.Inputs, res *engine.Result, ic InquiryContext) (Plan, error) {
+	if rs == nil || in == nil || res == nil || len(in.Values) != len(rs.Fields) || len(res.Criteria) != rs.NumCriteria() {
+		return Plan{}, errors.New("solver: plan needs a ruleset with the inputs and result it converted and evaluated")
+	}
+	if err := ctx.Err(); err != nil {
+		return Plan{}, err
+	}
+	m, err := p.routeModel(rs)
+	if err != nil {
+		return Plan{}, err
+	}
+	ic = NormalizeInquiryContext(ic)
+	q := newPlanQuery(m, in, res, ic)
+	key := q.cacheKey()
+	if cached, ok := p.plans.Get(key); ok {
+		return cached.clone(), nil
+	}
+	plan, err := p.compute(ctx, q)
+	if err != nil {
+		return Plan{}, err
+	}
+	p.plans.Add(key, plan)
+	return plan.clone(), nil
+}
+
+func (p *Planner) routeModel(rs *engine.Ruleset) (*routeModel, error) {
+	d := rs.ContentDigest()
+	if m, ok := p.models.Get(d); ok {
+		return m, nil
+	}
+	m, err := newRouteModel(rs)
+	if err != nil {
+		return nil, err
+	}
+	p.models.Add(d, m)
+	return m, nil
+}
+
+func (pl Plan) clone() Plan {
+	if pl.NextQuestion != nil {
+		q := *pl.NextQuestion
+		pl.NextQuestion = &q
+	}
+	pl.OptimalPath = slices.Clone(pl.OptimalPath)
+	pl.ChoiceContext = pl.ChoiceContext.clone()
+	return pl
+}
+
+// query is one plan request, bound to its ruleset's model.
+type planQuery struct {
+	m   *routeModel
+	in  *engine.Inputs
+	res *engine.Result
+	ic  InquiryContext
+	// unanswered: no answer; askable: unanswered, read by some criterion
+	// and not declined; preferred: fields the inquiry context prefers.
+	unanswered, askable, preferred fieldSet
+}
+
+func newPlanQuery(m *routeModel, in *engine.Inputs, res *engine.Result, ic InquiryContext) *planQuery {
+	q := &planQuery{m: m, in: in, res: res, ic: ic}
+	var declined fieldSet
+	for _, id := range ic.DeclinedFields {
+		if i := m.rs.FieldIndex(id); i >= 0 {
+			declined.add(i)
+		}
+	}
+	for i, v := range in.Values {
+		if !v.Known {
+			q.unanswered.add(i)
+		}
+	}
+	q.askable = q.unanswered.intersect(m.relevant).minus(declined)
+	if ic.PreferredSection != "" && ic.PreferredSection == m.rs.SectionID {
+		q.preferred = m.relevant
+	}
+	for _, id := range ic.PreferredGroups {
+		for g := range m.rs.Groups {
+			if m.rs.Groups[g].ID == id {
+				q.preferred = q.preferred.union(m.groupFields[g])
+			}
+		}
+	}
+	return q
+}
+
+// compute runs the search: first towards eligible, then, when no way is
+// left, towards any settled outcome.
+func (p *Planner) compute(ctx context.Context, q *planQuery) (Plan, error) {
+	sess, err := p.feas.open(ctx, q, p.checkTimeout)
+	if err != nil {
+		return Plan{}, fmt.Errorf("solver: open path session: %w", err)
+	}
+	defer sess.close()
+	sup := newSupportState(q.m, q.unanswered, q.askable, q.res.Criteria)
+	s := &pathSearch{q: q, sess: sess, sup: sup, budget: p.maxChecks}
+	plan := Plan{Aim: AimNone, OptimalPath: []PathStep{}}
+	set, found, err := s.run(ctx, goalEligible)
+	if err == nil && !found {
+		set, found, err = s.run(ctx, goalSettled)
+		if found {
+			plan.Aim = AimSettle
+		}
+	} else if found {
+		plan.Aim = AimEligible
+	}
+	if err != nil {
+		return Plan{}, err
+	}
+	if found {
+		plan.OptimalPath = q.pathOf(set)
+		if len(plan.OptimalPath) == 0 {
+			plan.Aim = AimNone
+		} else {
+			f := q.m.rs.Fields[q.m.rs.FieldIndex(plan.OptimalPath[0].FieldID)]
+			plan.NextQuestion = &Question{FieldID: f.ID, Question: f.Question, Weight: f.Weight}
+		}
+	}
+	cc, err := choiceContext(ctx, q, sup, sess)
+	if err != nil {
+		return Plan{}, err
+	}
+	plan.ChoiceContext = cc
+	return plan, nil
+}
+
+// pathOf lists the fields of s by weight, then declaration order.
+func (q *planQuery) pathOf(s fieldSet) []PathStep {
+	slots := s.slots()
+	slices.SortStableFunc(slots, func(a, b int) int {
+		return int(q.m.weights[a] - q.m.weights[b])
+	})
+	out := make([]PathStep, len(slots))
+	for i, sl := range slots {
+		f := q.m.rs.Fields[sl]
+		out[i] = PathStep{FieldID: f.ID, Question: f.Question}
+	}
+	return out
+}

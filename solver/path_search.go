@@ -1,0 +1,233 @@
+package solver
+
+import (
+	"container/heap"
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/eligo/eligo/engine"
+)
+
+// goal is what a set of further answers must be able to reach.
+type pathGoal uint8
+
+const (
+	// goalEligible: the outcome eligible.
+	goalEligible pathGoal = iota
+	// goalSettled: the outcome eligible or not_eligible.
+	goalSettled
+)
+
+func (g pathGoal) String() string {
+	if g == goalEligible {
+		return "eligible"
+	}
+	return "settled"
+}
+
+// feasibility decides, for one request's answers, whether a set of further
+// answers can reach a goal. The path search asks it only about candidates the
+// supports did not already rule out.
+type pathFeasibility interface {
+	open(ctx context.Context, q *planQuery, timeout time.Duration) (pathSession, error)
+}
+
+// session is a feasibility oracle bound to one request's answers. It is used
+// by one goroutine and closed when the plan is done.
+type pathSession interface {
+	// reachable reports whether, with the fields of ask answered (with
+	// values of the session's choosing) on top of the request's answers and
+	// every other field left unanswered, the outcome can reach g.
+	reachable(ctx context.Context, ask fieldSet, g pathGoal) (bool, error)
+	// satisfiable reports whether criterion c can become satisfied with
+	// the fields of ask answered on top of the request's answers.
+	satisfiable(ctx context.Context, ask fieldSet, c int) (bool, error)
+	close()
+}
+
+// optimistic is the feasibility of three-valued reasoning alone: whatever
+// the supports allow is taken to be reachable. It cannot see contradictions
+// between criteria; the solver-backed feasibility can.
+type optimisticFeasibility struct{}
+
+func (optimisticFeasibility) open(context.Context, *planQuery, time.Duration) (pathSession, error) {
+	return optimisticFeasibility{}, nil
+}
+
+func (optimisticFeasibility) reachable(context.Context, fieldSet, pathGoal) (bool, error) {
+	return true, nil
+}
+
+func (optimisticFeasibility) satisfiable(context.Context, fieldSet, int) (bool, error) {
+	return true, nil
+}
+
+func (optimisticFeasibility) close() {}
+
+// search finds the best reachable set of further answers for a goal.
+//
+// The order of sets is: least total weight, then fewest fields, then most
+// preferred fields (inquiry context), then declaration order (the set whose
+// earliest differing field is declared first). Adding a field never makes a
+// set better, so a best-first walk that starts from the routes' minimal
+// supports and grows rejected sets one field at a time meets the best
+// reachable set first: every smaller set on the way to it is better, so it is
+// popped, found unreachable and grown before the best set is.
+type pathSearch struct {
+	q      *planQuery
+	sess   pathSession
+	sup    *supportState
+	budget int
+	checks int
+}
+
+// liveRoute is a route that the answers so far leave open: avail are its
+// fields the applicant may still answer, sup the minimal sets of them one of
+// which a reaching set contains.
+type liveRoute struct {
+	avail fieldSet
+	sup   supportFamily
+}
+
+func (s *pathSearch) routes(g pathGoal) []liveRoute {
+	m := s.q.m
+	var rs []route
+	if g == goalEligible {
+		rs = m.toEligible
+	} else {
+		rs = append(append(rs, m.toEligible...), m.toNotEligible...)
+	}
+	var out []liveRoute
+	for i, r := range rs {
+		sup := s.sup.route(r)
+		if m.whole {
+			// One route over every criterion per outcome; its supports
+			// come from the outcome expression itself.
+			sup = s.sup.outcome(m.rs.Outcome, i < len(m.toEligible))
+		}
+		if len(sup) == 0 {
+			continue
+		}
+		out = append(out, liveRoute{avail: r.fields.intersect(s.q.askable), sup: sup})
+	}
+	return out
+}
+
+// run returns the best set reaching g, or found false when none does.
+func (s *pathSearch) run(ctx context.Context, g pathGoal) (best fieldSet, found bool, err error) {
+	live := s.routes(g)
+	if len(live) == 0 {
+		return fieldSet{}, false, nil
+	}
+	if s.q.m.monotone {
+		// Without presence operators more answers never hurt: if even
+		// every open field cannot reach g, no subset can.
+		var all fieldSet
+		for _, r := range live {
+			all = all.union(r.avail)
+		}
+		ok, err := s.reachable(ctx, all, g)
+		if err != nil || !ok {
+			return fieldSet{}, false, err
+		}
+	}
+	h := &pathCandidates{q: s.q}
+	seen := map[fieldSet]bool{}
+	push := func(set fieldSet) {
+		if !seen[set] {
+			seen[set] = true
+			heap.Push(h, s.q.pathCandidate(set))
+		}
+	}
+	for _, r := range live {
+		for _, m := range r.sup {
+			push(m)
+		}
+	}
+	for h.Len() > 0 {
+		c := heap.Pop(h).(pathCandidate)
+		ok, err := s.reachable(ctx, c.set, g)
+		if err != nil {
+			return fieldSet{}, false, err
+		}
+		if ok {
+			return c.set, true, nil
+		}
+		for _, r := range live {
+			if !c.set.subsetOf(r.avail) || !r.sup.satisfiedBy(c.set) {
+				continue
+			}
+			for _, f := range r.avail.minus(c.set).slots() {
+				push(c.set.with(f))
+			}
+		}
+	}
+	return fieldSet{}, false, nil
+}
+
+func (s *pathSearch) reachable(ctx context.Context, set fieldSet, g pathGoal) (bool, error) {
+	if set.empty() && len(s.q.res.FieldErrors) == 0 {
+		// The engine has decided the answers as they stand.
+		o := s.q.res.Outcome
+		return o == engine.Eligible || (g == goalSettled && o == engine.NotEligible), nil
+	}
+	if s.checks >= s.budget {
+		return false, fmt.Errorf("%w (%d queries)", ErrSearchBudget, s.checks)
+	}
+	s.checks++
+	ok, err := s.sess.reachable(ctx, set, g)
+	if err != nil {
+		return false, fmt.Errorf("solver: can %s be reached: %w", g, err)
+	}
+	return ok, nil
+}
+
+// candidate is a set of fields with the keys it is ordered by.
+type pathCandidate struct {
+	set       fieldSet
+	weight    int64
+	count     int
+	preferred int
+}
+
+func (q *planQuery) pathCandidate(s fieldSet) pathCandidate {
+	return pathCandidate{set: s, weight: q.m.weightOf(s), count: s.count(), preferred: s.intersect(q.preferred).count()}
+}
+
+// better is the order of sets: least weight, fewest fields, most preferred
+// fields, then the set whose earliest differing field is declared first.
+func betterPath(a, b pathCandidate) bool {
+	switch {
+	case a.weight != b.weight:
+		return a.weight < b.weight
+	case a.count != b.count:
+		return a.count < b.count
+	case a.preferred != b.preferred:
+		return a.preferred > b.preferred
+	}
+	for i := range a.set {
+		if x, y := a.set[i], b.set[i]; x != y {
+			d := x ^ y
+			low := d & -d
+			return x&low != 0
+		}
+	}
+	return false
+}
+
+// candidates is a heap of sets, best first.
+type pathCandidates struct {
+	q  *planQuery
+	xs []pathCandidate
+}
+
+func (h *pathCandidates) Len() int           { return len(h.xs) }
+func (h *pathCandidates) Less(i, j int) bool { return betterPath(h.xs[i], h.xs[j]) }
+func (h *pathCandidates) Swap(i, j int)      { h.xs[i], h.xs[j] = h.xs[j], h.xs[i] }
+func (h *pathCandidates) Push(x any)         { h.xs = append(h.xs, x.(pathCandidate)) }
+func (h *pathCandidates) Pop() any {
+	x := h.xs[len(h.xs)-1]
+	h.xs = h.xs[:len(h.xs)-1]
+	return x
+}

@@ -1,0 +1,352 @@
+package solver
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+	"slices"
+
+	"github.com/eligo/eligo/engine"
+)
+
+// This file holds what the path search can know about a ruleset before any
+// answer arrives: the outcome's routes in disjunctive form, each a set of
+// criterion statuses that together decide the outcome, with the fields those
+// criteria read and their total weight. It is computed once per compiled
+// ruleset and shared by every request for it.
+
+// maxPlanFields bounds the fields a ruleset may declare for path search; a
+// field set is a fixed bitmap so that it can key maps and never allocates.
+const maxPlanFields = 256
+
+// maxRoutes bounds a disjunctive form. Past it the outcome is searched as one
+// route covering every criterion, which is slower but exact.
+const maxRoutes = 4096
+
+// ErrTooManyFields is returned for a ruleset declaring more fields than the
+// path search handles.
+var ErrTooManyFields = errors.New("solver: too many fields for path search")
+
+// fieldSet is a set of field slots.
+type fieldSet [maxPlanFields / 64]uint64
+
+func (s fieldSet) has(i int) bool { return s[i>>6]&(1<<(uint(i)&63)) != 0 }
+
+func (s *fieldSet) add(i int) { s[i>>6] |= 1 << (uint(i) & 63) }
+
+func (s fieldSet) with(i int) fieldSet { s.add(i); return s }
+
+func (s fieldSet) union(t fieldSet) fieldSet {
+	for i := range s {
+		s[i] |= t[i]
+	}
+	return s
+}
+
+func (s fieldSet) intersect(t fieldSet) fieldSet {
+	for i := range s {
+		s[i] &= t[i]
+	}
+	return s
+}
+
+func (s fieldSet) minus(t fieldSet) fieldSet {
+	for i := range s {
+		s[i] &^= t[i]
+	}
+	return s
+}
+
+func (s fieldSet) subsetOf(t fieldSet) bool {
+	for i := range s {
+		if s[i]&^t[i] != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (s fieldSet) empty() bool { return s == fieldSet{} }
+
+func (s fieldSet) count() int {
+	n := 0
+	for _, w := range s {
+		n += bits.OnesCount64(w)
+	}
+	return n
+}
+
+// slots lists the members in increasing order.
+func (s fieldSet) slots() []int {
+	var out []int
+	for wi, w := range s {
+		for w != 0 {
+			b := bits.TrailingZeros64(w)
+			out = append(out, wi*64+b)
+			w &^= 1 << uint(b)
+		}
+	}
+	return out
+}
+
+// literal asks criterion crit (flat index, as in engine.Result.Criteria) to
+// have status want (Satisfied or NotSatisfied).
+type routeLiteral struct {
+	crit int
+	want engine.Status
+}
+
+// route is one term of the outcome's disjunctive form: when every literal
+// holds, the outcome holds. fields are the fields its criteria read.
+type route struct {
+	lits   []routeLiteral
+	fields fieldSet
+	weight int64
+}
+
+// model is the per-ruleset precomputation shared by all plans of one compiled
+// ruleset (keyed by content digest).
+type routeModel struct {
+	rs     *engine.Ruleset
+	digest string
+	// weights[i] is the weight of field slot i.
+	weights []int64
+	// critFields[c] are the slots criterion c reads; critGroup[c] its group.
+	critFields []fieldSet
+	critGroup  []int
+	crits      []*engine.Criterion
+	// critPresence[c] is true when criterion c reads a field under a
+	// presence operator (present, absent, ??): answering more fields can
+	// then change its status even once it is known.
+	critPresence []bool
+	// monotone is true when no criterion reads a presence operator: more
+	// answers then only ever settle statuses, never change settled ones.
+	monotone bool
+	// relevant are the fields some criterion reads.
+	relevant fieldSet
+	// groupFields[g] are the fields the criteria of group g read.
+	groupFields []fieldSet
+	// toEligible and toNotEligible are the disjunctive forms of "the
+	// outcome is eligible" and "the outcome is not eligible". whole is set
+	// when they were too large; each then holds one route over every
+	// criterion, and the search relies on the outcome-level supports.
+	toEligible, toNotEligible []route
+	whole                     bool
+}
+
+// newModel precomputes the routes of rs.
+func newRouteModel(rs *engine.Ruleset) (*routeModel, error) {
+	if len(rs.Fields) > maxPlanFields {
+		return nil, fmt.Errorf("%w: %d fields, at most %d", ErrTooManyFields, len(rs.Fields), maxPlanFields)
+	}
+	m := &routeModel{rs: rs, digest: rs.ContentDigest(), monotone: true}
+	m.weights = make([]int64, len(rs.Fields))
+	for i, f := range rs.Fields {
+		m.weights[i] = int64(f.Weight)
+	}
+	n := rs.NumCriteria()
+	m.critFields = make([]fieldSet, n)
+	m.critGroup = make([]int, n)
+	m.crits = make([]*engine.Criterion, n)
+	m.critPresence = make([]bool, n)
+	m.groupFields = make([]fieldSet, len(rs.Groups))
+	for i := range n {
+		c, g := rs.CriterionAt(i)
+		m.crits[i], m.critGroup[i] = c, g
+		for _, s := range c.Slots {
+			m.critFields[i].add(s)
+		}
+		m.relevant = m.relevant.union(m.critFields[i])
+		m.groupFields[g] = m.groupFields[g].union(m.critFields[i])
+		if c.Expr != nil && readsPresence(c.Expr) {
+			m.critPresence[i] = true
+			m.monotone = false
+		}
+	}
+	firstCrit := make([]int, len(rs.Groups))
+	for i := n - 1; i >= 0; i-- {
+		firstCrit[m.critGroup[i]] = i
+	}
+	b := dnfBuilder{m: m, firstCrit: firstCrit}
+	var errE, errN error
+	m.toEligible, errE = b.terms(rs.Outcome, true)
+	m.toNotEligible, errN = b.terms(rs.Outcome, false)
+	if errE != nil || errN != nil {
+		m.whole = true
+		all := m.wholeRoute()
+		m.toEligible, m.toNotEligible = []route{all}, []route{all}
+		return m, nil
+	}
+	m.finishRoutes(m.toEligible)
+	m.finishRoutes(m.toNotEligible)
+	return m, nil
+}
+
+// wholeRoute is the route standing for "some combination of every
+// criterion"; it has no literals.
+func (m *routeModel) wholeRoute() route {
+	r := route{fields: m.relevant}
+	r.weight = m.weightOf(r.fields)
+	return r
+}
+
+func (m *routeModel) finishRoutes(rs []route) {
+	for i := range rs {
+		for _, l := range rs[i].lits {
+			rs[i].fields = rs[i].fields.union(m.critFields[l.crit])
+		}
+		rs[i].weight = m.weightOf(rs[i].fields)
+	}
+}
+
+func (m *routeModel) weightOf(s fieldSet) int64 {
+	var w int64
+	for _, i := range s.slots() {
+		w += m.weights[i]
+	}
+	return w
+}
+
+func readsPresence(e *engine.Expr) bool {
+	if e.Kind == engine.ExprOp && (e.Op == engine.OpPresent || e.Op == engine.OpAbsent || e.Op == engine.OpDefault) {
+		return true
+	}
+	return slices.ContainsFunc(e.Args, readsPresence)
+}
+
+// errTooManyRoutes stops a disjunctive form that outgrew maxRoutes.
+var errTooManyRoutes = errors.New("too many routes")
+
+// dnfBuilder turns the outcome expression into sums of products of
+// criterion literals. Kleene's logic distributes like Boolean logic once
+// negations are pushed to the leaves, where "group is false" becomes "some
+// criterion not satisfied" (all) or "every alternative not satisfied" (any).
+type dnfBuilder struct {
+	m         *routeModel
+	firstCrit []int
+}
+
+func (b dnfBuilder) terms(e *engine.Expr, want bool) ([]route, error) {
+	switch {
+	case e.Kind == engine.ExprGroup:
+		return b.group(e.Slot, want), nil
+	case e.Kind == engine.ExprOp && e.Op == engine.OpNot:
+		return b.terms(e.Args[0], !want)
+	case e.Kind == engine.ExprOp && (e.Op == engine.OpAnd || e.Op == engine.OpOr):
+		// and-true and or-false are products; the others are sums.
+		product := (e.Op == engine.OpAnd) == want
+		var acc []route
+		for i, a := range e.Args {
+			t, err := b.terms(a, want)
+			if err != nil {
+				return nil, err
+			}
+			switch {
+			case i == 0:
+				acc = t
+			case product:
+				acc = productRoutes(acc, t)
+			default:
+				acc = append(acc, t...)
+			}
+			acc = absorbRoutes(acc)
+			if len(acc) > maxRoutes {
+				return nil, errTooManyRoutes
+			}
+		}
+		return acc, nil
+	}
+	return nil, fmt.Errorf("solver: unexpected outcome node %v %q", e.Kind, e.Op)
+}
+
+// group expands "group g is true/false" into criterion literals. A
+// discretionary criterion never settles, so a term needing it is dropped.
+func (b dnfBuilder) group(g int, want bool) []route {
+	kind := b.m.rs.Groups[g].Kind
+	n := len(b.m.rs.Groups[g].Criteria)
+	st := engine.NotSatisfied
+	if want {
+		st = engine.Satisfied
+	}
+	var out []route
+	if (kind == engine.GroupAll) == want {
+		// Every criterion must have st: one term.
+		r := route{}
+		for i := range n {
+			c := b.firstCrit[g] + i
+			if b.m.crits[c].Discretionary {
+				return nil
+			}
+			r.lits = append(r.lits, routeLiteral{crit: c, want: st})
+		}
+		return []route{r}
+	}
+	// Any one criterion with st: one term each.
+	for i := range n {
+		c := b.firstCrit[g] + i
+		if !b.m.crits[c].Discretionary {
+			out = append(out, route{lits: []routeLiteral{{crit: c, want: st}}})
+		}
+	}
+	return out
+}
+
+// productRoutes is the conjunction of two sums: every pair's literals
+// together, leaving out pairs that ask one criterion for both statuses.
+func productRoutes(a, b []route) []route {
+	var out []route
+	for _, x := range a {
+	pair:
+		for _, y := range b {
+			lits := slices.Clone(x.lits)
+			for _, l := range y.lits {
+				switch i := slices.IndexFunc(lits, func(k routeLiteral) bool { return k.crit == l.crit }); {
+				case i < 0:
+					lits = append(lits, l)
+				case lits[i].want != l.want:
+					continue pair
+				}
+			}
+			slices.SortFunc(lits, func(p, q routeLiteral) int { return p.crit - q.crit })
+			out = append(out, route{lits: lits})
+		}
+	}
+	return out
+}
+
+// absorbRoutes removes duplicate terms and terms that contain another term
+// (x or (x and y) is x), keeping the first occurrence's order.
+func absorbRoutes(rs []route) []route {
+	for i := range rs {
+		slices.SortFunc(rs[i].lits, func(p, q routeLiteral) int { return p.crit - q.crit })
+	}
+	out := rs[:0:0]
+	for i, r := range rs {
+		absorbed := false
+		for j, o := range rs {
+			if i != j && containsLits(r.lits, o.lits) && (len(o.lits) < len(r.lits) || j < i) {
+				absorbed = true
+				break
+			}
+		}
+		if !absorbed {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// containsLits reports whether every literal of sub is in super (both
+// sorted by criterion).
+func containsLits(super, sub []routeLiteral) bool {
+	i := 0
+	for _, l := range sub {
+		for i < len(super) && super[i].crit < l.crit {
+			i++
+		}
+		if i == len(super) || super[i] != l {
+			return false
+		}
+	}
+	return true
+}
