@@ -1,0 +1,238 @@
+package metering
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/eligo/eligo/store"
+	"github.com/eligo/eligo/store/storetest"
+)
+
+// fakeClock is a settable clock for walking windows hour by hour.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeClock) Set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = t
+}
+
+func budgets(t testing.TB, spec string) Budgets {
+	t.Helper()
+	b, err := DefaultBudgets().Override(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestWindowSlidesHourByHour walks 60 hours: every hour some requests are
+// admitted, and the usage each decision reports is the sum of the current
+// hour's bucket and the 23 before it, nothing older; the reset is the next
+// hourly boundary.
+func TestWindowSlidesHourByHour(t *testing.T) {
+	t.Parallel()
+	st := store.New(storetest.New(t))
+	start := time.Date(2026, 1, 10, 0, 5, 0, 0, time.UTC)
+	clock := &fakeClock{t: start}
+	m := New(Config{Clock: clock.Now, Budgets: budgets(t, "free.decide=100000")}, st)
+	defer m.Close(context.Background())
+	caller := Caller{Subject: "key:1", Tier: "free"}
+	ctx := context.Background()
+
+	perHour := map[int]int64{}
+	for h := range 60 {
+		// Vary the minute within the hour so cached reads cross the
+		// boundary at different offsets.
+		clock.Set(start.Add(time.Duration(h)*time.Hour + time.Duration(h%4)*10*time.Minute))
+		for range h%3 + 1 {
+			d, err := m.Admit(ctx, caller, ClassDecide, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			perHour[h]++
+			var want int64
+			for i := max(0, h-23); i <= h; i++ {
+				want += perHour[i]
+			}
+			if d.Used != want || d.Remaining != 100000-want {
+				t.Fatalf("hour %d: used %d remaining %d, want used %d", h, d.Used, d.Remaining, want)
+			}
+			if wantReset := HourOf(clock.Now()).Add(time.Hour); !d.Reset.Equal(wantReset) {
+				t.Fatalf("hour %d: reset %v, want %v", h, d.Reset, wantReset)
+			}
+		}
+		if h%12 == 11 {
+			r, err := m.Usage(ctx, caller)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var day, week int64
+			for i := 0; i <= h; i++ {
+				if i > h-24 {
+					day += perHour[i]
+				}
+				week += perHour[i]
+			}
+			got := r.Classes[0]
+			if got.Class != ClassDecide || got.Used != day || got.Week != week || got.Month != week {
+				t.Fatalf("hour %d: usage report %+v, want used %d, week and month %d", h, got, day, week)
+			}
+		}
+	}
+}
+
+// TestEnforcedAndReportOnly: an enforced class refuses the request that
+// would pass the budget and does not count it; the report-only class
+// counts and serves it.
+func TestEnforcedAndReportOnly(t *testing.T) {
+	t.Parallel()
+	st := store.New(storetest.New(t))
+	m := New(Config{Budgets: budgets(t, "free.decide=3,free.generate=2")}, st)
+	defer m.Close(context.Background())
+	ctx := context.Background()
+	caller := Caller{Subject: "key:7", Tier: "free"}
+	var allowed []bool
+	for range 5 {
+		d, err := m.Admit(ctx, caller, ClassDecide, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		allowed = append(allowed, d.Allowed)
+		if d.Over == d.Allowed {
+			t.Fatalf("decide: allowed %v but over %v", d.Allowed, d.Over)
+		}
+	}
+	if want := []bool{true, true, true, false, false}; !slices.Equal(allowed, want) {
+		t.Fatalf("decide admissions %v, want %v", allowed, want)
+	}
+	for i := range 4 {
+		d, err := m.Admit(ctx, caller, ClassGenerate, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !d.Allowed || d.Over != (i >= 2) || d.Used != int64(i+1) {
+			t.Fatalf("generate call %d: %+v", i+1, d)
+		}
+	}
+	r, err := m.Usage(ctx, caller)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range r.Classes {
+		want := map[Class]int64{ClassDecide: 3, ClassGenerate: 4}[c.Class]
+		if c.Used != want {
+			t.Errorf("%s: used %d, want %d (refused requests are not counted; report-only ones are)", c.Class, c.Used, want)
+		}
+	}
+}
+
+// TestTwoMetersOneDatabase runs N goroutines × M requests split over two
+// meters (two accumulators) on one database. Under the budget every request
+// is stored exactly once; over it, the admitted count lies between the
+// budget and the budget plus the documented slack of one other process.
+func TestTwoMetersOneDatabase(t *testing.T) {
+	t.Parallel()
+	const goroutines, perGoroutine = 8, 150
+	cases := []struct {
+		name   string
+		budget int64
+	}{
+		{"under budget", 1_000_000},
+		{"over budget", 400},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			pool := storetest.New(t)
+			cfg := Config{
+				Budgets:        Budgets{"free": {ClassDecide: c.budget}},
+				FlushInterval:  5 * time.Millisecond,
+				WindowCacheTTL: time.Hour, // only the slack forces reads
+			}
+			meters := []*Meter{New(cfg, store.New(pool)), New(cfg, store.New(pool))}
+			caller := Caller{Subject: "key:42", Tier: "free"}
+			var admitted atomic.Int64
+			var wg sync.WaitGroup
+			for g := range goroutines {
+				wg.Go(func() {
+					for range perGoroutine {
+						d, err := meters[g%2].Admit(context.Background(), caller, ClassDecide, 1)
+						if err != nil {
+							t.Error(err)
+							return
+						}
+						if d.Allowed {
+							admitted.Add(1)
+						}
+					}
+				})
+			}
+			wg.Wait()
+			for _, m := range meters {
+				if err := m.Close(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+			}
+			w := WindowEnding(time.Now(), WindowHours)
+			stored, err := store.New(pool).UsageSum(context.Background(), caller.Subject, string(ClassDecide), w.First, w.Last)
+			if err != nil {
+				t.Fatal(err)
+			}
+			total := int64(goroutines * perGoroutine)
+			slack := meters[0].Slack(c.budget)
+			switch {
+			case stored != admitted.Load():
+				t.Fatalf("stored %d, admitted %d", stored, admitted.Load())
+			case c.budget >= total && stored != total:
+				t.Fatalf("stored %d, want every one of %d requests", stored, total)
+			case c.budget < total && (stored < c.budget || stored > c.budget+slack):
+				t.Fatalf("admitted %d with budget %d: want between the budget and budget + slack %d", stored, c.budget, slack)
+			}
+			t.Logf("%d requests, budget %d, admitted %d (slack %d)", total, c.budget, stored, slack)
+		})
+	}
+}
+
+// TestUnreachableStore: when the counter store cannot be reached, Admit
+// fails with ErrBackendUnavailable rather than admitting unmetered, both for
+// a caller it has never read and, once a flush has failed, for one it has.
+func TestUnreachableStore(t *testing.T) {
+	t.Parallel()
+	pool := storetest.New(t)
+	m := New(Config{WindowCacheTTL: time.Hour, Logger: slog.New(slog.DiscardHandler)}, store.New(pool))
+	defer m.Close(context.Background())
+	ctx := context.Background()
+	known := Caller{Subject: "ip:198.51.100.7", Tier: Anonymous}
+	if d, err := m.Admit(ctx, known, ClassDecide, 1); err != nil || !d.Allowed {
+		t.Fatalf("before the outage: %+v %v", d, err)
+	}
+	pool.Close()
+	if _, err := m.Admit(ctx, Caller{Subject: "ip:198.51.100.8", Tier: Anonymous}, ClassDecide, 1); !errors.Is(err, ErrBackendUnavailable) {
+		t.Fatalf("new caller during the outage: %v, want ErrBackendUnavailable", err)
+	}
+	if err := m.Flush(ctx); !errors.Is(err, ErrBackendUnavailable) {
+		t.Fatalf("flush during the outage: %v", err)
+	}
+	if _, err := m.Admit(ctx, known, ClassDecide, 1); !errors.Is(err, ErrBackendUnavailable) {
+		t.Fatalf("known caller after a failed flush: %v, want ErrBackendUnavailable", err)
+	}
+	if _, err := m.Usage(ctx, known); !errors.Is(err, ErrBackendUnavailable) {
+		t.Fatalf("usage during the outage: %v", err)
+	}
+}
