@@ -157,9 +157,8 @@ func (s *Server) decide(ctx context.Context, in *decideInput) (*decideOutput, er
 	if err := s.checkDecideTarget(ctx, req); err != nil {
 		return nil, err
 	}
-	// Metering: the quota check for this decision belongs here, after the
-	// request is known to be well formed and before any work is done. Its
-	// cost is decideCost(req) (spec, Limits 6 and 7).
+	// Metering (the quota check and its cost) ran in the middleware before
+	// the handler; every call that reaches here is one metered decision.
 
 	target, err := s.resolveRuleset(ctx, req.RulesetID)
 	if err != nil {
@@ -401,19 +400,6 @@ func requestFlagNames(req *decideRequest) []string {
 		}
 	}
 	return names
-}
-
-// decideCost is the anonymous metering cost of a request (spec, Limits 6):
-// 1 unit, plus 5 for each of no_cache, include_trace, include_explanation
-// and include_graph_overlay.
-func decideCost(req *decideRequest) int {
-	cost := 1
-	for _, set := range []bool{req.NoCache, req.IncludeTrace, req.IncludeExplanation, req.IncludeGraphOverlay} {
-		if set {
-			cost += 5
-		}
-	}
-	return cost
 }
 
 // newDecisionID draws dec_ + 16 URL-safe characters (96 random bits).

@@ -1,0 +1,232 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/eligo/eligo/api/auth"
+	"github.com/eligo/eligo/decisionlog"
+	"github.com/eligo/eligo/engine"
+)
+
+// bigIntRules tells apart two integers that RFC 8785 (and so inputs_hash)
+// cannot: 2^53 and 2^53 + 1.
+const bigIntRules = `ruleset "acme/big"
+section big
+
+source law "Test law" url "https://example.test/law" licence "public-domain"
+
+field x.n int weight 1
+
+group g all "Big enough" {
+  criterion big "Above 2^53" {
+    x.n >= 9007199254740993
+    cite law "the whole law"
+  }
+}
+`
+
+// perCall are the envelope members stamped on every call.
+var perCall = []string{"decision_id", "decision_time", "timing"}
+
+func withoutPerCall(body any) map[string]any {
+	m := map[string]any{}
+	for k, v := range body.(map[string]any) {
+		if !slices.Contains(perCall, k) {
+			m[k] = v
+		}
+	}
+	return m
+}
+
+func TestDecideCache(t *testing.T) {
+	t.Parallel()
+	f := newDecideFixture(t, Config{})
+	f.publish(t, "acme", "acme/all-types", []byte(allTypesRules), true)
+	key := f.key(t, "acme", []auth.Scope{auth.ScopeDecide}, time.Time{})
+	const flags = `"include_trace":true,"include_explanation":true`
+	first := f.decide(t, key, `{"ruleset_id":"acme/all-types",`+flags+`,"field_values":{"a.count":1,"a.kind":"x"}}`)
+	// The same request spelt differently: key order, 1 vs 1.0.
+	hit := f.decide(t, key, `{"ruleset_id":"acme/all-types",`+flags+`,"field_values":{"a.kind":"x","a.count":1.0}}`)
+	bypass := f.decide(t, key, `{"ruleset_id":"acme/all-types",`+flags+`,"no_cache":true,"field_values":{"a.count":1,"a.kind":"x"}}`)
+	otherFlags := f.decide(t, key, `{"ruleset_id":"acme/all-types","field_values":{"a.count":1,"a.kind":"x"}}`)
+
+	want := []struct {
+		name     string
+		r        response
+		cacheHit bool
+	}{{"first", first, false}, {"identical", hit, true}, {"no_cache", bypass, false}, {"other flags", otherFlags, false}}
+	ids := map[string]bool{}
+	for _, w := range want {
+		if w.r.status != 200 {
+			t.Fatalf("%s: %d %s", w.name, w.r.status, w.r.raw)
+		}
+		id := field(t, w.r, "decision_id").(string)
+		if ids[id] {
+			t.Errorf("%s: decision_id %s reused", w.name, id)
+		}
+		ids[id] = true
+		rec := f.waitForRecord(t, id)
+		if rec.CacheHit != w.cacheHit {
+			t.Errorf("%s: record cache_hit %v, want %v", w.name, rec.CacheHit, w.cacheHit)
+		}
+	}
+	if !reflect.DeepEqual(withoutPerCall(first.body), withoutPerCall(hit.body)) ||
+		!reflect.DeepEqual(withoutPerCall(first.body), withoutPerCall(bypass.body)) {
+		t.Errorf("a cache hit differs from the evaluation beyond the per-call members:\n%s\n%s", first.raw, hit.raw)
+	}
+	if field(t, first, "decision_time") == field(t, hit, "decision_time") && field(t, first, "decision_id") == field(t, hit, "decision_id") {
+		t.Error("per-call members were cached")
+	}
+}
+
+// TestDecideCacheTellsApartWhatInputsHashCannot: the cache keys on the
+// converted values, so two answers with one inputs_hash but different
+// meanings never share a cached decision.
+func TestDecideCacheTellsApartWhatInputsHashCannot(t *testing.T) {
+	t.Parallel()
+	f := newDecideFixture(t, Config{})
+	f.publish(t, "acme", "acme/big", []byte(bigIntRules), true)
+	below := f.decide(t, "", `{"ruleset_id":"acme/big","field_values":{"x.n":9007199254740992}}`)
+	above := f.decide(t, "", `{"ruleset_id":"acme/big","field_values":{"x.n":9007199254740993}}`)
+	if field(t, below, "inputs_hash") != field(t, above, "inputs_hash") {
+		t.Fatal("premise: RFC 8785 should canonicalise both integers alike")
+	}
+	if field(t, below, "decision") != "not_eligible" || field(t, above, "decision") != "eligible" {
+		t.Errorf("decisions %v and %v, want not_eligible and eligible", field(t, below, "decision"), field(t, above, "decision"))
+	}
+}
+
+func TestDecideCacheExpires(t *testing.T) {
+	t.Parallel()
+	f := newDecideFixture(t, Config{DecisionCacheTTL: 50 * time.Millisecond})
+	f.publish(t, "acme", "acme/all-types", []byte(allTypesRules), true)
+	body := `{"ruleset_id":"acme/all-types","field_values":{"a.count":1}}`
+	var ids []string
+	for _, pause := range []time.Duration{0, 0, 200 * time.Millisecond} {
+		time.Sleep(pause)
+		ids = append(ids, field(t, f.decide(t, "", body), "decision_id").(string))
+	}
+	hits := []bool{}
+	for _, id := range ids {
+		hits = append(hits, f.waitForRecord(t, id).CacheHit)
+	}
+	if !slices.Equal(hits, []bool{false, true, false}) {
+		t.Errorf("cache hits %v, want [false true false]", hits)
+	}
+}
+
+// TestDecisionRecords checks what a record holds: the envelope's identity
+// and aggregate metadata, the tenant for keyed callers, never field values.
+func TestDecisionRecords(t *testing.T) {
+	t.Parallel()
+	f := newDecideFixture(t, Config{})
+	pub := f.publish(t, "acme", "acme/all-types", []byte(allTypesRules), true)
+	key := f.key(t, "acme", []auth.Scope{auth.ScopeDecide}, time.Time{})
+	const secret = "2001-02-03"
+	cases := []struct {
+		name, key, extra, tenant string
+		flags                    []string
+	}{
+		{"anonymous", "", `,"caller_ref":{"case":"c1"}`, "", nil},
+		{"keyed with flags", key, `,"include_trace":true,"include_timing":true,"no_cache":true,"caller_ref":{"case":"c1"}`, "acme",
+			[]string{"include_trace", "include_timing", "no_cache"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := f.decide(t, c.key, `{"ruleset_id":"acme/all-types","field_values":{"a.born":"`+secret+`","a.nope":1}`+c.extra+`}`)
+			rec := f.waitForRecord(t, field(t, r, "decision_id").(string))
+			if rec.TenantID != c.tenant || rec.RulesetID != pub.RulesetID || rec.Slug != "acme/all-types" ||
+				rec.RulesetVersion != pub.Version || rec.ContentDigest != pub.ContentDigest ||
+				rec.EngineVersion != engine.Version || rec.Outcome != "undetermined" ||
+				rec.InputsHash != field(t, r, "inputs_hash") || !slices.Equal(rec.Flags, c.flags) ||
+				rec.FieldsProvided != 2 || rec.FieldErrors != 1 {
+				t.Errorf("record %+v does not match envelope %s", rec, r.raw)
+			}
+			if (c.tenant == "") != (rec.CallerRef == nil) {
+				t.Errorf("caller_ref %v stored for tenant %q", rec.CallerRef, c.tenant)
+			}
+			var row string
+			if err := f.store.Pool().QueryRow(context.Background(),
+				`SELECT row_to_json(d)::text FROM decisions d WHERE decision_id = $1`, rec.DecisionID).Scan(&row); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(row, secret) || strings.Contains(row, "a.nope") {
+				t.Errorf("the record holds raw field values: %s", row)
+			}
+		})
+	}
+}
+
+// TestDecisionRecordsSurviveShutdown issues decisions concurrently with a
+// writer that would not flush on its own for an hour, shuts the server
+// down, and finds every issued decision_id in the table.
+func TestDecisionRecordsSurviveShutdown(t *testing.T) {
+	t.Parallel()
+	f := newDecideFixture(t, Config{DecisionLog: decisionlog.Config{FlushInterval: time.Hour, BatchSize: 64}})
+	f.publish(t, "acme", "acme/all-types", []byte(allTypesRules), true)
+	// A key keeps the 400 calls within one tier's daily budget.
+	key := f.key(t, "acme", []auth.Scope{auth.ScopeDecide}, time.Time{})
+	var (
+		mu  sync.Mutex
+		ids []string
+		wg  sync.WaitGroup
+	)
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 50 {
+				body := `{"ruleset_id":"acme/all-types","field_values":{"a.count":` + string(rune('0'+(w+i)%10)) + `}}`
+				req, _ := http.NewRequest(http.MethodPost, f.url+"/decide", strings.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("x-api-key", key)
+				res, err := http.DefaultClient.Do(req)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				var env struct {
+					DecisionID string `json:"decision_id"`
+				}
+				err = json.NewDecoder(res.Body).Decode(&env)
+				res.Body.Close()
+				if err != nil || res.StatusCode != 200 {
+					t.Errorf("status %d, %v", res.StatusCode, err)
+					return
+				}
+				mu.Lock()
+				ids = append(ids, env.DecisionID)
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	f.http.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := f.server.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if len(ids) != 400 {
+		t.Fatalf("issued %d decisions, want 400", len(ids))
+	}
+	missing, err := f.store.MissingDecisionIDs(ctx, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(missing) > 0 {
+		t.Fatalf("%d of %d issued decisions have no record, e.g. %s", len(missing), len(ids), missing[0])
+	}
+	// After Close the server issues no decision it cannot record.
+	if err := f.server.decisions.Record(ctx, f.waitForRecord(t, ids[0])); err == nil {
+		t.Error("a closed recorder took a record")
+	}
+}
