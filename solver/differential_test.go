@@ -1,0 +1,162 @@
+package solver
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/solver/z3"
+)
+
+// TestDifferentialCasebank checks the encoding against the evaluator. For
+// every casebank ruleset it draws random partial answer sets (seeded, so a
+// failure reproduces), biased toward the boundary values of the constants
+// the rules compare with, each with a random decision date, and asks Z3
+// whether the answers allow any outcome, criterion or group status other
+// than the evaluator's. Unsat means the encoding fixes every status to the
+// evaluator's value; a model is a disagreement and fails the test with the
+// answers that show it.
+//
+// Samples: 400 per ruleset by default (about 5,000 over the casebank, a few
+// seconds under -race), 5,000 per ruleset with -long. Each casebank ruleset
+// also runs its own cases first. The rulesets of solver/testdata join them:
+// they use every operator, presence operators included, which the casebank
+// reads only in part.
+func TestDifferentialCasebank(t *testing.T) {
+	samples := 400
+	if *long {
+		samples = 5000
+	}
+	for i, cb := range append(loadCasebank(t), loadTestdata(t)...) {
+		t.Run(cb.name, func(t *testing.T) {
+			t.Parallel()
+			d := newDifferential(t, cb.rules)
+			defer d.close()
+			for _, c := range cb.cases {
+				in, err := cb.rules.Convert(c.FieldValues)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var date int64
+				if c.DecisionDate != "" {
+					date, _ = engine.ParseDate(c.DecisionDate)
+				}
+				d.check(t, in, date, "case "+c.Name)
+			}
+			s := newSampler(cb.rules, uint64(i+1))
+			for n := range samples {
+				date := s.decisionDate()
+				answered := []float64{0.3, 0.7, 1}[n%3]
+				d.check(t, s.inputs(answered, date), date, fmt.Sprintf("sample %d", n))
+			}
+		})
+	}
+}
+
+// differential holds one ruleset's encoding and a solver with its axioms.
+type differential struct {
+	r   *engine.Ruleset
+	c   *z3.Context
+	enc *Encoding
+	s   *z3.Solver
+}
+
+func newDifferential(t *testing.T, r *engine.Ruleset) *differential {
+	t.Helper()
+	c, err := z3.NewContext()
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := Encode(c, r)
+	if err != nil {
+		c.Close()
+		t.Fatal(err)
+	}
+	s, err := enc.NewSolver(10 * time.Second)
+	if err != nil {
+		c.Close()
+		t.Fatal(err)
+	}
+	return &differential{r: r, c: c, enc: enc, s: s}
+}
+
+func (d *differential) close() { d.c.Close() }
+
+// check compares the evaluator's decision on in with the encoding's.
+func (d *differential) check(t *testing.T, in *engine.Inputs, date int64, label string) {
+	t.Helper()
+	if len(in.FieldErrors) > 0 {
+		return // a case about unreadable answers: nothing to encode
+	}
+	res := d.r.Evaluate(in, engine.Options{DecisionDate: date})
+	if len(res.FieldErrors) > 0 {
+		t.Fatalf("%s: the sample overflowed: %v", label, res.FieldErrors)
+	}
+	if date == 0 {
+		date = res.DecisionDate
+	}
+	c, enc := d.c, d.enc
+	facts, err := enc.Facts(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := []*z3.Expr{enc.OutcomeIs(res.Outcome)}
+	for i, st := range res.Criteria {
+		same = append(same, enc.CriterionIs(i, st))
+	}
+	for g, st := range res.Groups {
+		same = append(same, enc.GroupIs(g, st))
+	}
+	if err := d.s.Push(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := d.s.Pop(1); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	for _, f := range append(facts, enc.DecisionDateIs(date), c.Not(c.And(same...))) {
+		if err := d.s.Assert(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := d.s.Check(context.Background())
+	if err != nil {
+		t.Fatalf("%s: %v", label, err)
+	}
+	if r == z3.Unsat {
+		return
+	}
+	m, err := d.s.Model()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	got, err := enc.Statuses(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Errorf("%s: answers %s (decision date %s): evaluator says %s, solver model %s",
+		label, describeInputs(d.r, in), engine.FormatDate(date), describeResult(d.r, res.Outcome, res.Criteria), describeResult(d.r, got.Outcome, got.Criteria))
+}
+
+func describeInputs(r *engine.Ruleset, in *engine.Inputs) string {
+	s := "{"
+	for i, v := range in.Values {
+		if v.Known {
+			s += fmt.Sprintf(" %s=%s", r.Fields[i].ID, r.ValueJSON(i, v))
+		}
+	}
+	return s + " }"
+}
+
+func describeResult(r *engine.Ruleset, o engine.Outcome, criteria []engine.Status) string {
+	s := o.String() + " ["
+	for i, st := range criteria {
+		c, _ := r.CriterionAt(i)
+		s += fmt.Sprintf(" %s:%s", c.ID, st)
+	}
+	return s + " ]"
+}

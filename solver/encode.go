@@ -1,0 +1,631 @@
+package solver
+
+import (
+	"fmt"
+	"math/big"
+	"time"
+
+	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/solver/z3"
+)
+
+// The encoding turns a compiled ruleset into SMT terms over one set of
+// variables per field, so that questions about every possible answer set
+// ("can this field's absence make the outcome eligible?", "which criteria
+// stand between these answers and eligible?", "can the answers so far still
+// lead to eligible?") become satisfiability checks.
+//
+// Variables. Each field f has a presence Bool P(f) ("was f answered?") and
+// value variables V(f) of its sort: an Int for int, a Real (exact rational)
+// for decimal, a Bool for bool, an Int index into the listed values for an
+// enum (bounded by the axioms), and for a date an Int ordinal (0001-01-01 is
+// 1, as in the engine) together with Int year, month and day tied to it by
+// the axioms. V(f) means something only when P(f) holds; a model is free to
+// give it any value otherwise. A ruleset that reads decision_date() has one
+// more date, the decision date, with the same variables and axioms; fix it
+// with DecisionDateIs.
+//
+// Three values. Every expression node is a pair of terms: Known (a Bool:
+// the node is not Kleene's unknown) and Value (its value, meaningful only
+// when Known). A criterion, group and the outcome are Tri pairs: satisfied is
+// Known ∧ Value, not_satisfied Known ∧ ¬Value, pending ¬Known. The pairs
+// follow GRAMMAR.md exactly: "and" is known when a side is known false or
+// all sides are known; "or" dually; present/absent are always known; `f ??
+// d` is known when f is answered or d is known; everything else is known
+// when all its operands are. A discretionary criterion is never known.
+//
+// Dates stay linear: comparisons and days_between use the ordinal;
+// months_between and years_between use year, month and day (completed months
+// are (by-ay)*12 + (bm-am) - [bd < ad], years are those months div 12, and
+// the sign follows the engine for a b before a).
+//
+// What the encoding leaves out: arithmetic is exact and unbounded, while the
+// evaluator reports a result of more than 18 significant digits as a field
+// error (outcome undetermined). Field values themselves are bounded to the
+// engine's range by the axioms, so this only matters for sums and products of
+// extreme answers.
+//
+// Use. Encode builds the terms in a z3.Context; NewSolver gives a solver
+// with the axioms asserted. Answered, Unanswered and Facts state answers;
+// assert them, or pass them (or Track literals for them) as assumptions of
+// CheckAssumptions to keep them retractable and to get them back in unsat
+// cores. CriterionIs, GroupIs and OutcomeIs state statuses. Decode and
+// Statuses read a model back into engine values and statuses. An Encoding
+// belongs to its Context and, like it, to one goroutine at a time.
+
+// maxMagnitude bounds int and decimal answers: the engine keeps at most 18
+// significant digits, so no answer reaches 10^18.
+const maxMagnitude = 1_000_000_000_000_000_000
+
+// Tri is the three-valued status of a criterion, a group or the outcome, as
+// two Bool terms: Known says the status is not pending, Value (meaningful
+// only when Known) says satisfied (eligible) rather than not_satisfied (not
+// eligible).
+type Tri struct {
+	Known *z3.Expr
+	Value *z3.Expr
+}
+
+// term is one encoded expression node: Known, Value, and for a date also
+// the year, month and day of Value (the ordinal).
+type term struct {
+	sort  engine.Sort
+	known *z3.Expr
+	val   *z3.Expr
+	date  *dateParts
+}
+
+// dateParts are the calendar parts of a date term; the ordinal is term.val.
+type dateParts struct{ y, m, d *z3.Expr }
+
+// fieldVars are the variables of one field.
+type fieldVars struct {
+	present *z3.Expr
+	val     *z3.Expr
+	date    *dateParts
+}
+
+// Encoding is the SMT form of one compiled ruleset in one z3.Context: the
+// variables of every field, the axioms that keep their values within the
+// engine's domain, and the Tri status of every criterion, group and the
+// outcome.
+type Encoding struct {
+	c        *z3.Context
+	r        *engine.Ruleset
+	tag      string
+	fields   []fieldVars
+	decision *term
+	axioms   []*z3.Expr
+	criteria []Tri
+	groups   []Tri
+	outcome  Tri
+}
+
+// Encode builds the encoding of r in c. The variables are named after the
+// field ids, so two encodings of the same ruleset in one context share them
+// (use Variant for a copy with some fields renamed).
+func Encode(c *z3.Context, r *engine.Ruleset) (*Encoding, error) {
+	e := &Encoding{c: c, r: r}
+	e.fields = make([]fieldVars, len(r.Fields))
+	for i := range r.Fields {
+		e.fields[i] = e.newFieldVars(i, "")
+	}
+	if r.ReadsDecisionDate {
+		y, m, d, ord := e.dateVars("decision_date")
+		e.decision = &term{sort: engine.SortDate, known: c.Bool(true), val: ord, date: &dateParts{y, m, d}}
+		e.axioms = append(e.axioms, dateAxioms(c, y, m, d, ord)...)
+	}
+	if err := e.build(); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// Variant returns an encoding of the same ruleset in the same context whose
+// fields in slots have fresh variables (their names carry tag) while every
+// other field, and the decision date, keeps the variables of e. One query can
+// then relate two answer sets that differ only in those fields, such as "f
+// unanswered" against "f answered with v, everything else equal". Assert the
+// variant's Axioms as well as e's.
+func (e *Encoding) Variant(tag string, slots ...int) (*Encoding, error) {
+	if tag == "" {
+		return nil, fmt.Errorf("solver: a variant needs a non-empty tag")
+	}
+	v := &Encoding{c: e.c, r: e.r, tag: tag, decision: e.decision}
+	v.fields = append([]fieldVars(nil), e.fields...)
+	for _, s := range slots {
+		if s < 0 || s >= len(e.fields) {
+			return nil, fmt.Errorf("solver: variant of slot %d: no such field", s)
+		}
+		v.fields[s] = v.newFieldVars(s, tag+"|")
+	}
+	if err := v.build(); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// newFieldVars makes the variables of field slot and records their axioms.
+func (e *Encoding) newFieldVars(slot int, prefix string) fieldVars {
+	c, f := e.c, &e.r.Fields[slot]
+	name := prefix + f.ID
+	fv := fieldVars{present: c.BoolConst("present|" + name)}
+	switch f.Type {
+	case engine.SortInt:
+		fv.val = c.IntConst("value|" + name)
+		e.axioms = append(e.axioms, c.Lt(fv.val, c.Int(maxMagnitude)), c.Gt(fv.val, c.Int(-maxMagnitude)))
+	case engine.SortDecimal:
+		fv.val = c.RealConst("value|" + name)
+		lim := c.Real(fmt.Sprint(int64(maxMagnitude)))
+		e.axioms = append(e.axioms, c.Lt(fv.val, lim), c.Gt(fv.val, c.Neg(lim)))
+	case engine.SortBool:
+		fv.val = c.BoolConst("value|" + name)
+	case engine.SortEnum:
+		fv.val = c.IntConst("value|" + name)
+		e.axioms = append(e.axioms, c.Ge(fv.val, c.Int(0)), c.Lt(fv.val, c.Int(int64(len(f.EnumValues)))))
+	case engine.SortDate:
+		y, m, d, ord := e.dateVars(name)
+		fv.val, fv.date = ord, &dateParts{y, m, d}
+		e.axioms = append(e.axioms, dateAxioms(c, y, m, d, ord)...)
+	}
+	return fv
+}
+
+func (e *Encoding) dateVars(name string) (y, m, d, ord *z3.Expr) {
+	c := e.c
+	return c.IntConst("year|" + name), c.IntConst("month|" + name), c.IntConst("day|" + name), c.IntConst("value|" + name)
+}
+
+// cumulativeDays[m-1] is the number of days before month m in a common year.
+var cumulativeDays = [12]int64{0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334}
+
+// dateAxioms tie a date's ordinal to a valid calendar date from 0001-01-01
+// to 9999-12-31 (the engine's range), by the proleptic Gregorian formula the
+// engine's DateOrdinal uses.
+func dateAxioms(c *z3.Context, y, m, d, ord *z3.Expr) []*z3.Expr {
+	n := func(v int64) *z3.Expr { return c.Int(v) }
+	leap := c.And(c.Eq(c.Mod(y, n(4)), n(0)), c.Or(c.Not(c.Eq(c.Mod(y, n(100)), n(0))), c.Eq(c.Mod(y, n(400)), n(0))))
+	daysInMonth := c.Ite(c.Eq(m, n(2)), c.Ite(leap, n(29), n(28)),
+		c.Ite(c.Or(c.Eq(m, n(4)), c.Eq(m, n(6)), c.Eq(m, n(9)), c.Eq(m, n(11))), n(30), n(31)))
+	before := n(0)
+	for i := 11; i >= 1; i-- {
+		before = c.Ite(c.Eq(m, n(int64(i+1))), n(cumulativeDays[i]), before)
+	}
+	before = c.Add(before, c.Ite(c.And(c.Gt(m, n(2)), leap), n(1), n(0)))
+	y1 := c.Sub(y, n(1))
+	beforeYear := c.Add(c.Mul(y1, n(365)), c.Div(y1, n(4)), c.Neg(c.Div(y1, n(100))), c.Div(y1, n(400)))
+	return []*z3.Expr{
+		c.Ge(y, n(1)), c.Le(y, n(9999)),
+		c.Ge(m, n(1)), c.Le(m, n(12)),
+		c.Ge(d, n(1)), c.Le(d, daysInMonth),
+		c.Eq(ord, c.Add(beforeYear, before, d)),
+	}
+}
+
+// build encodes every criterion, group and the outcome over e.fields.
+func (e *Encoding) build() error {
+	c, r := e.c, e.r
+	e.criteria = make([]Tri, r.NumCriteria())
+	e.groups = make([]Tri, len(r.Groups))
+	perGroup := make([][]Tri, len(r.Groups))
+	for i := range e.criteria {
+		cr, g := r.CriterionAt(i)
+		t := Tri{Known: c.Bool(false), Value: c.Bool(false)}
+		if !cr.Discretionary && cr.Expr != nil {
+			x, err := e.expr(cr.Expr)
+			if err != nil {
+				return fmt.Errorf("solver: encode criterion %s: %w", cr.ID, err)
+			}
+			t = Tri{Known: x.known, Value: x.val}
+		}
+		e.criteria[i] = t
+		perGroup[g] = append(perGroup[g], t)
+	}
+	for g := range r.Groups {
+		if r.Groups[g].Kind == engine.GroupAll {
+			e.groups[g] = e.kleene(perGroup[g], false)
+		} else {
+			e.groups[g] = e.kleene(perGroup[g], true)
+		}
+	}
+	e.outcome = Tri{Known: c.Bool(false), Value: c.Bool(false)}
+	if r.Outcome != nil {
+		x, err := e.expr(r.Outcome)
+		if err != nil {
+			return fmt.Errorf("solver: encode outcome: %w", err)
+		}
+		e.outcome = Tri{Known: x.known, Value: x.val}
+	}
+	if err := c.Err(); err != nil {
+		return fmt.Errorf("solver: encode %s: %w", r.SectionID, err)
+	}
+	return nil
+}
+
+// kleene combines Boolean pairs by Kleene "and" (decides = false) or "or"
+// (decides = true): known when a side is known to equal decides or when all
+// sides are known; the value is decides exactly when some side is.
+func (e *Encoding) kleene(xs []Tri, decides bool) Tri {
+	c := e.c
+	if len(xs) == 0 {
+		return Tri{Known: c.Bool(true), Value: c.Bool(!decides)}
+	}
+	deciding := make([]*z3.Expr, len(xs))
+	known := make([]*z3.Expr, len(xs))
+	for i, x := range xs {
+		v := x.Value
+		if !decides {
+			v = c.Not(v)
+		}
+		deciding[i] = c.And(x.Known, v)
+		known[i] = x.Known
+	}
+	some := c.Or(deciding...)
+	val := some
+	if !decides {
+		val = c.Not(some)
+	}
+	return Tri{Known: c.Or(some, c.And(known...)), Value: val}
+}
+
+// expr encodes one node.
+func (e *Encoding) expr(x *engine.Expr) (term, error) {
+	c := e.c
+	switch x.Kind {
+	case engine.ExprConst:
+		return e.constant(x.Sort, x.Const), nil
+	case engine.ExprField:
+		fv := e.fields[x.Slot]
+		return term{sort: e.r.Fields[x.Slot].Type, known: fv.present, val: fv.val, date: fv.date}, nil
+	case engine.ExprGroup:
+		g := e.groups[x.Slot]
+		return term{sort: engine.SortBool, known: g.Known, val: g.Value}, nil
+	case engine.ExprOp:
+	default:
+		return term{}, fmt.Errorf("unknown expression kind %d", x.Kind)
+	}
+	switch x.Op {
+	case engine.OpDecisionDate:
+		if e.decision == nil {
+			return term{}, fmt.Errorf("decision_date() in a ruleset that does not declare reading it")
+		}
+		return *e.decision, nil
+	case engine.OpPresent, engine.OpAbsent:
+		p := e.fields[x.Args[0].Slot].present
+		if x.Op == engine.OpAbsent {
+			p = c.Not(p)
+		}
+		return term{sort: engine.SortBool, known: c.Bool(true), val: p}, nil
+	}
+	args := make([]term, len(x.Args))
+	for i, a := range x.Args {
+		t, err := e.expr(a)
+		if err != nil {
+			return term{}, err
+		}
+		args[i] = t
+	}
+	switch x.Op {
+	case engine.OpAnd, engine.OpOr:
+		ts := make([]Tri, len(args))
+		for i, a := range args {
+			ts[i] = Tri{Known: a.known, Value: a.val}
+		}
+		t := e.kleene(ts, x.Op == engine.OpOr)
+		return term{sort: engine.SortBool, known: t.Known, val: t.Value}, nil
+	case engine.OpNot:
+		return term{sort: engine.SortBool, known: args[0].known, val: c.Not(args[0].val)}, nil
+	case engine.OpDefault:
+		f, d := args[0], args[1]
+		out := term{sort: x.Sort, known: c.Or(f.known, d.known)}
+		fv, dv := e.coerce(f, x.Sort), e.coerce(d, x.Sort)
+		out.val = c.Ite(f.known, fv, dv)
+		if x.Sort == engine.SortDate {
+			out.date = &dateParts{
+				y: c.Ite(f.known, f.date.y, d.date.y),
+				m: c.Ite(f.known, f.date.m, d.date.m),
+				d: c.Ite(f.known, f.date.d, d.date.d),
+			}
+		}
+		return out, nil
+	case engine.OpIn, engine.OpNotIn:
+		alts := make([]*z3.Expr, 0, len(args)-1)
+		for _, k := range args[1:] {
+			alts = append(alts, e.equal(args[0], k))
+		}
+		val := c.Or(alts...)
+		if len(alts) == 0 {
+			val = c.Bool(false)
+		}
+		if x.Op == engine.OpNotIn {
+			val = c.Not(val)
+		}
+		return term{sort: engine.SortBool, known: args[0].known, val: val}, nil
+	case engine.OpNeg:
+		return term{sort: x.Sort, known: args[0].known, val: c.Neg(e.coerce(args[0], x.Sort))}, nil
+	case engine.OpMin, engine.OpMax:
+		best := e.coerce(args[0], x.Sort)
+		for _, a := range args[1:] {
+			v := e.coerce(a, x.Sort)
+			if x.Op == engine.OpMin {
+				best = c.Ite(c.Lt(v, best), v, best)
+			} else {
+				best = c.Ite(c.Gt(v, best), v, best)
+			}
+		}
+		return term{sort: x.Sort, known: e.allKnown(args), val: best}, nil
+	}
+	if len(args) != 2 {
+		return term{}, fmt.Errorf("operator %s with %d operands", x.Op, len(args))
+	}
+	a, b := args[0], args[1]
+	out := term{sort: x.Sort, known: e.allKnown(args)}
+	switch x.Op {
+	case engine.OpEq:
+		out.val = e.equal(a, b)
+	case engine.OpNe:
+		out.val = c.Not(e.equal(a, b))
+	case engine.OpLt, engine.OpLe, engine.OpGt, engine.OpGe:
+		s := comparisonSort(a.sort, b.sort)
+		av, bv := e.coerce(a, s), e.coerce(b, s)
+		switch x.Op {
+		case engine.OpLt:
+			out.val = c.Lt(av, bv)
+		case engine.OpLe:
+			out.val = c.Le(av, bv)
+		case engine.OpGt:
+			out.val = c.Gt(av, bv)
+		default:
+			out.val = c.Ge(av, bv)
+		}
+	case engine.OpAdd:
+		out.val = c.Add(e.coerce(a, x.Sort), e.coerce(b, x.Sort))
+	case engine.OpSub:
+		out.val = c.Sub(e.coerce(a, x.Sort), e.coerce(b, x.Sort))
+	case engine.OpMul:
+		out.val = c.Mul(e.coerce(a, x.Sort), e.coerce(b, x.Sort))
+	case engine.OpDaysBetween:
+		out.val = c.Sub(b.val, a.val)
+	case engine.OpMonthsBetween, engine.OpYearsBetween:
+		if a.date == nil || b.date == nil {
+			return term{}, fmt.Errorf("%s of a non-date", x.Op)
+		}
+		forward, backward := e.completedMonths(a, b), e.completedMonths(b, a)
+		if x.Op == engine.OpYearsBetween {
+			twelve := c.Int(12)
+			forward, backward = c.Div(forward, twelve), c.Div(backward, twelve)
+		}
+		out.val = c.Ite(c.Ge(b.val, a.val), forward, c.Neg(backward))
+	default:
+		return term{}, fmt.Errorf("operator %q is not encoded", x.Op)
+	}
+	return out, nil
+}
+
+// completedMonths is the number of whole months from a to b when a is not
+// after b: (by-ay)*12 + (bm-am), less one when b's day is before a's.
+func (e *Encoding) completedMonths(a, b term) *z3.Expr {
+	c := e.c
+	return c.Sub(
+		c.Add(c.Mul(c.Sub(b.date.y, a.date.y), c.Int(12)), c.Sub(b.date.m, a.date.m)),
+		c.Ite(c.Lt(b.date.d, a.date.d), c.Int(1), c.Int(0)))
+}
+
+func (e *Encoding) allKnown(args []term) *z3.Expr {
+	ks := make([]*z3.Expr, len(args))
+	for i, a := range args {
+		ks[i] = a.known
+	}
+	return e.c.And(ks...)
+}
+
+// comparisonSort is the sort both sides of a comparison are brought to.
+func comparisonSort(a, b engine.Sort) engine.Sort {
+	if a == engine.SortDecimal || b == engine.SortDecimal {
+		return engine.SortDecimal
+	}
+	return a
+}
+
+// equal is a == b for two values of comparable sorts.
+func (e *Encoding) equal(a, b term) *z3.Expr {
+	s := comparisonSort(a.sort, b.sort)
+	return e.c.Eq(e.coerce(a, s), e.coerce(b, s))
+}
+
+// coerce brings an Int value to Real where the context is decimal.
+func (e *Encoding) coerce(t term, to engine.Sort) *z3.Expr {
+	if to == engine.SortDecimal && t.sort != engine.SortDecimal {
+		return e.c.ToReal(t.val)
+	}
+	return t.val
+}
+
+// constant is a known literal of sort s.
+func (e *Encoding) constant(s engine.Sort, v engine.Value) term {
+	c := e.c
+	t := term{sort: s, known: c.Bool(true)}
+	switch s {
+	case engine.SortBool:
+		t.val = c.Bool(v.Num != 0)
+	case engine.SortDecimal:
+		t.val = c.RealRat(valueRat(v))
+	case engine.SortDate:
+		y, m, d := engine.Civil(v.Num)
+		t.val = c.Int(v.Num)
+		t.date = &dateParts{c.Int(int64(y)), c.Int(int64(m)), c.Int(int64(d))}
+	default:
+		t.val = c.Int(v.Num)
+	}
+	return t
+}
+
+// valueRat is the exact rational of a numeric engine value.
+func valueRat(v engine.Value) *big.Rat {
+	den := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(v.Scale)), nil)
+	return new(big.Rat).SetFrac(big.NewInt(v.Num), den)
+}
+
+// Context is the z3 context the encoding lives in.
+func (e *Encoding) Context() *z3.Context { return e.c }
+
+// Ruleset is the ruleset encoded.
+func (e *Encoding) Ruleset() *engine.Ruleset { return e.r }
+
+// Axioms are the constraints every model must meet for its values to be
+// engine values: enums within their list, dates valid calendar dates tied to
+// their ordinals, numbers within the engine's 18 digits. Assert them (NewSolver
+// does) before any query.
+func (e *Encoding) Axioms() []*z3.Expr { return e.axioms }
+
+// NewSolver returns a solver of e's context, bounded by timeout (z3's
+// default when zero), with e's axioms asserted.
+func (e *Encoding) NewSolver(timeout time.Duration) (*z3.Solver, error) {
+	s, err := e.c.NewSolver(timeout)
+	if err != nil {
+		return nil, fmt.Errorf("solver: new z3 solver: %w", err)
+	}
+	for _, a := range e.axioms {
+		if err := s.Assert(a); err != nil {
+			s.Close()
+			return nil, fmt.Errorf("solver: assert axioms: %w", err)
+		}
+	}
+	return s, nil
+}
+
+// Criterion is the Tri status of criterion i (in Ruleset.CriterionAt order).
+func (e *Encoding) Criterion(i int) Tri { return e.criteria[i] }
+
+// Group is the Tri status of group g (Ruleset.Groups order).
+func (e *Encoding) Group(g int) Tri { return e.groups[g] }
+
+// Outcome is the Tri status of the outcome: Value true means eligible.
+func (e *Encoding) Outcome() Tri { return e.outcome }
+
+// Is is the Bool term "t has status st".
+func (t Tri) Is(c *z3.Context, st engine.Status) *z3.Expr {
+	switch st {
+	case engine.Satisfied:
+		return c.And(t.Known, t.Value)
+	case engine.NotSatisfied:
+		return c.And(t.Known, c.Not(t.Value))
+	}
+	return c.Not(t.Known)
+}
+
+// CriterionIs is the Bool term "criterion i has status st".
+func (e *Encoding) CriterionIs(i int, st engine.Status) *z3.Expr { return e.criteria[i].Is(e.c, st) }
+
+// GroupIs is the Bool term "group g has status st".
+func (e *Encoding) GroupIs(g int, st engine.Status) *z3.Expr { return e.groups[g].Is(e.c, st) }
+
+// OutcomeIs is the Bool term "the outcome is o". Field errors, which make
+// the evaluator's outcome undetermined whatever the criteria say, are not
+// modelled: answers stated through the encoding are always readable.
+func (e *Encoding) OutcomeIs(o engine.Outcome) *z3.Expr {
+	return e.outcome.Is(e.c, outcomeStatus(o))
+}
+
+func outcomeStatus(o engine.Outcome) engine.Status {
+	switch o {
+	case engine.Eligible:
+		return engine.Satisfied
+	case engine.NotEligible:
+		return engine.NotSatisfied
+	}
+	return engine.Pending
+}
+
+// Present is field slot's presence Bool: true when it is answered.
+func (e *Encoding) Present(slot int) *z3.Expr { return e.fields[slot].present }
+
+// Value is field slot's value term (Int, Real or Bool; a date's ordinal, an
+// enum's index), meaningful when Present holds.
+func (e *Encoding) Value(slot int) *z3.Expr { return e.fields[slot].val }
+
+// Unanswered is the Bool term "field slot is not answered".
+func (e *Encoding) Unanswered(slot int) *z3.Expr { return e.c.Not(e.fields[slot].present) }
+
+// Answered is the Bool term "field slot is answered with v"; for an
+// unknown v it is Unanswered. v is read as the engine reads an answer of
+// the field's sort (see engine.Value).
+func (e *Encoding) Answered(slot int, v engine.Value) *z3.Expr {
+	if !v.Known {
+		return e.Unanswered(slot)
+	}
+	return e.c.And(e.fields[slot].present, e.HasValue(slot, v))
+}
+
+// HasValue is the Bool term "field slot, if answered, has value v", without
+// saying whether it is answered: the value half of Answered, for queries that
+// keep presence separate.
+func (e *Encoding) HasValue(slot int, v engine.Value) *z3.Expr {
+	fv := e.fields[slot]
+	return e.sameValue(term{sort: e.r.Fields[slot].Type, val: fv.val, date: fv.date}, e.constant(e.r.Fields[slot].Type, v))
+}
+
+// sameValue is "t equals the constant k"; for dates it states the year,
+// month and day as well as the ordinal, which spares Z3 from solving the
+// calendar for them.
+func (e *Encoding) sameValue(t, k term) *z3.Expr {
+	c := e.c
+	eq := c.Eq(t.val, k.val)
+	if t.date != nil && k.date != nil {
+		eq = c.And(eq, c.Eq(t.date.y, k.date.y), c.Eq(t.date.m, k.date.m), c.Eq(t.date.d, k.date.d))
+	}
+	return eq
+}
+
+// Facts states every answer of in, one term per field slot: Answered for an
+// answered field, Unanswered otherwise. Inputs converted for another ruleset
+// are an error.
+func (e *Encoding) Facts(in *engine.Inputs) ([]*z3.Expr, error) {
+	if in == nil || len(in.Values) != len(e.fields) {
+		return nil, fmt.Errorf("solver: the answers were converted for a different ruleset")
+	}
+	out := make([]*z3.Expr, len(in.Values))
+	for i, v := range in.Values {
+		out[i] = e.Answered(i, v)
+	}
+	return out, nil
+}
+
+// DecisionDateIs fixes decision_date() to the ordinal ord; it is true when
+// the ruleset does not read the decision date.
+func (e *Encoding) DecisionDateIs(ord int64) *z3.Expr {
+	if e.decision == nil {
+		return e.c.Bool(true)
+	}
+	return e.sameValue(*e.decision, e.constant(engine.SortDate, engine.Value{Num: ord, Known: true}))
+}
+
+// DecimalGrid is the constraint that every decimal field's value has at most
+// scale digits after the point. Models over the rationals may pick values
+// such as 1/3 that no answer can spell; queries whose models become answers
+// (witnesses, examples) assert the grid so that Decode always succeeds.
+func (e *Encoding) DecimalGrid(scale int) []*z3.Expr {
+	c := e.c
+	unit := new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(scale)), nil))
+	var out []*z3.Expr
+	for i, f := range e.r.Fields {
+		if f.Type != engine.SortDecimal {
+			continue
+		}
+		steps := c.IntConst(fmt.Sprintf("grid%d|%s%s", scale, e.tag, f.ID))
+		out = append(out, c.Eq(e.fields[i].val, c.Mul(c.ToReal(steps), c.RealRat(unit))))
+	}
+	return out
+}
+
+// Track makes a fresh Bool literal named name, asserts in s that it implies
+// cond, and returns it: pass the literal as an assumption of
+// CheckAssumptions to make cond hold for one check and to find it in the
+// unsat core (match by ID) when it is to blame.
+func (e *Encoding) Track(s *z3.Solver, name string, cond *z3.Expr) (*z3.Expr, error) {
+	lit := e.c.BoolConst("track|" + name)
+	if err := s.Assert(e.c.Implies(lit, cond)); err != nil {
+		return nil, fmt.Errorf("solver: track %s: %w", name, err)
+	}
+	return lit, nil
+}

@@ -1,0 +1,128 @@
+package solver
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/solver/z3"
+)
+
+// TestDecodeRoundTrip states random answer sets as facts and checks that
+// Decode reads the same answers back from the model, for every sort.
+func TestDecodeRoundTrip(t *testing.T) {
+	for i, cb := range append(loadCasebank(t), loadTestdata(t)...) {
+		t.Run(cb.name, func(t *testing.T) {
+			c, err := z3.NewContext()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			enc, err := Encode(c, cb.rules)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := enc.NewSolver(10 * time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			smp := newSampler(cb.rules, uint64(100+i))
+			for n := range 50 {
+				date := smp.decisionDate()
+				in := smp.inputs(0.6, date)
+				facts, err := enc.Facts(in)
+				if err != nil {
+					t.Fatal(err)
+				}
+				r, err := s.CheckAssumptions(context.Background(), append(facts, enc.DecisionDateIs(date))...)
+				if err != nil || r != z3.Sat {
+					t.Fatalf("sample %d: %v %v", n, r, err)
+				}
+				m, err := s.Model()
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, gotDate, err := enc.Decode(m)
+				m.Close()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if cb.rules.ReadsDecisionDate && gotDate != date {
+					t.Errorf("sample %d: decision date %d, want %d", n, gotDate, date)
+				}
+				for f, want := range in.Values {
+					g := got.Values[f]
+					if g.Known != want.Known || want.Known && valueRat(g).Cmp(valueRat(want)) != 0 {
+						t.Errorf("sample %d: %s decoded as %+v, want %+v", n, cb.rules.Fields[f].ID, g, want)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestVariantSharesOtherFields checks that a variant renames only the
+// fields it is asked to: the same answers for the shared fields with
+// different answers for the renamed one are satisfiable together, and the
+// shared fields cannot differ.
+func TestVariantSharesOtherFields(t *testing.T) {
+	r := compileRules(t, `section v
+source law "Law" url "https://example.org" licence "public-domain"
+field a.x int
+field a.y int
+group g all "G" {
+  criterion c "C" {
+    a.x + a.y > 10
+    cite law "c"
+  }
+}
+`)
+	c, err := z3.NewContext()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	base, err := Encode(c, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := base.Variant("w", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := base.NewSolver(time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range other.Axioms() {
+		if err := s.Assert(a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	tests := []struct {
+		name string
+		fs   []*z3.Expr
+		want z3.Result
+	}{
+		{"renamed field differs", []*z3.Expr{
+			base.Answered(0, engine.IntValue(1)), other.Answered(0, engine.IntValue(20)),
+			base.Answered(1, engine.IntValue(0)),
+			base.CriterionIs(0, engine.NotSatisfied), other.CriterionIs(0, engine.Satisfied)}, z3.Sat},
+		{"shared field cannot differ", []*z3.Expr{
+			base.Answered(1, engine.IntValue(0)), other.Answered(1, engine.IntValue(5))}, z3.Unsat},
+		{"same answers, same status", []*z3.Expr{
+			base.Answered(0, engine.IntValue(6)), other.Answered(0, engine.IntValue(6)),
+			base.CriterionIs(0, engine.Satisfied), other.CriterionIs(0, engine.NotSatisfied)}, z3.Unsat},
+	}
+	for _, tc := range tests {
+		got, err := s.CheckAssumptions(ctx, tc.fs...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
