@@ -116,7 +116,9 @@ var mermaidEntities = map[rune]string{
 // MermaidLabel escapes text for a quoted Mermaid label `id["..."]`: the
 // characters in mermaidEntities become entity codes and every line break
 // or other control or separator character becomes a space, so the label
-// stays on one line and inside its quotes. Other Unicode passes through.
+// stays on one line and inside its quotes. Bidirectional override
+// characters are dropped so a title cannot display reversed. Other Unicode
+// passes through.
 func MermaidLabel(text string) string {
 	var b strings.Builder
 	b.Grow(len(text))
@@ -128,6 +130,9 @@ func MermaidLabel(text string) string {
 		if c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) || c == '\u2028' || c == '\u2029' {
 			b.WriteByte(' ')
 			continue
+		}
+		if c >= '\u202a' && c <= '\u202e' || c >= '\u2066' && c <= '\u2069' {
+			continue // bidirectional overrides could make a label read backwards
 		}
 		b.WriteRune(c)
 	}

@@ -257,7 +257,7 @@ func (r *Ruleset) operand(e *Expr) string {
 func (r *Ruleset) span(e *Expr) string {
 	from, to := e.Args[0], e.Args[1]
 	toDecision := to.Kind == ExprOp && to.Op == OpDecisionDate
-	if toDecision && from.Kind == ExprField && strings.Contains(from.Key, "birth") {
+	if toDecision && from.Kind == ExprField && (strings.Contains(from.Key, "birth") || strings.Contains(from.Key, "born")) {
 		return "age (from " + r.term(from) + ")"
 	}
 	if toDecision {

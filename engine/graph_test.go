@@ -1,0 +1,505 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// compilePath compiles a .rules file or fails the test.
+func compilePath(t testing.TB, path string) *Ruleset {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _, err := Compile(path, src)
+	if err != nil {
+		t.Fatalf("compile %s: %v", path, err)
+	}
+	return r
+}
+
+// graphRulesets are the casebank rulesets plus the large test ruleset.
+func graphRulesets(t testing.TB) []string {
+	return append(casebankFiles(t), filepath.Join("testdata", "large.rules"))
+}
+
+// checkGraphShape asserts the invariants the spec states for every graph:
+// unique ids, one outcome, edges between existing nodes of the right types,
+// stats that count the nodes.
+func checkGraphShape(t *testing.T, name string, g *Graph) {
+	t.Helper()
+	types := map[string]GraphNodeType{}
+	count := map[GraphNodeType]int{}
+	for _, n := range g.Nodes {
+		if _, dup := types[n.ID]; dup {
+			t.Errorf("%s: duplicate node id %q", name, n.ID)
+		}
+		types[n.ID] = n.Type
+		count[n.Type]++
+		if n.Label == "" {
+			t.Errorf("%s: node %q has no label", name, n.ID)
+		}
+		if n.Type == NodeTypeCriterion && (n.Display == nil || n.Display.Sentence == "" || n.Display.Expr == nil) {
+			t.Errorf("%s: criterion %q lacks a sentence or expr", name, n.ID)
+		}
+	}
+	if count[NodeTypeOutcome] != 1 {
+		t.Errorf("%s: %d outcome nodes, want 1", name, count[NodeTypeOutcome])
+	}
+	ends := map[GraphEdgeType][2]GraphNodeType{
+		EdgeFieldToCriterion: {NodeTypeField, NodeTypeCriterion},
+		EdgeCriterionToGroup: {NodeTypeCriterion, NodeTypeGroup},
+		EdgeGroupToOutcome:   {NodeTypeGroup, NodeTypeOutcome},
+	}
+	for _, e := range g.Edges {
+		want, ok := ends[e.Type]
+		if !ok {
+			t.Errorf("%s: edge %v has unknown type", name, e)
+			continue
+		}
+		if types[e.Source] != want[0] || types[e.Target] != want[1] {
+			t.Errorf("%s: edge %v joins %q to %q", name, e, types[e.Source], types[e.Target])
+		}
+	}
+	st := g.Stats
+	if st.TotalFields != count[NodeTypeField] || st.TotalCriteria != count[NodeTypeCriterion] ||
+		st.TotalGroups != count[NodeTypeGroup] || st.Sections != len(g.Sections) {
+		t.Errorf("%s: stats %+v do not match node counts %v and sections %v", name, st, count, g.Sections)
+	}
+}
+
+func TestGraphShapeCasebank(t *testing.T) {
+	t.Parallel()
+	for _, path := range graphRulesets(t) {
+		r := compilePath(t, path)
+		g := r.Graph("", nil, nil)
+		checkGraphShape(t, path, g)
+		if g.Stats.SharedFields != 0 {
+			t.Errorf("%s: shared_fields %d on a single ruleset", path, g.Stats.SharedFields)
+		}
+		// Every criterion has one edge to its group and one from each
+		// field it reads.
+		edges := map[GraphEdge]bool{}
+		for _, e := range g.Edges {
+			edges[e] = true
+		}
+		for i := range r.NumCriteria() {
+			c, gi := r.CriterionAt(i)
+			if !edges[GraphEdge{"criterion:" + c.ID, "group:" + r.Groups[gi].ID, EdgeCriterionToGroup}] {
+				t.Errorf("%s: no edge from criterion %s to its group", path, c.ID)
+			}
+			for _, f := range c.Fields {
+				if !edges[GraphEdge{"field:" + f, "criterion:" + c.ID, EdgeFieldToCriterion}] {
+					t.Errorf("%s: no edge from field %s to criterion %s", path, f, c.ID)
+				}
+			}
+		}
+	}
+}
+
+// The outcome is linked only to the groups its expression reads.
+func TestGraphOutcomeEdges(t *testing.T) {
+	t.Parallel()
+	src := `section s
+source s "S" url "https://example.org/s" licence "public-domain"
+field a.x int
+group one all "One" { criterion c1 "C1" { a.x > 1  cite s "q" } }
+group two all "Two" { criterion c2 "C2" { a.x > 2  cite s "q" } }
+group three all "Three" { criterion c3 "C3" { a.x > 3  cite s "q" } }
+outcome one or not three
+`
+	r, _, err := Compile("s.rules", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range r.Graph("", nil, nil).Edges {
+		if e.Type == EdgeGroupToOutcome {
+			got = append(got, e.Source)
+		}
+	}
+	if strings.Join(got, ",") != "group:one,group:three" {
+		t.Errorf("group_to_outcome sources %v, want group:one and group:three", got)
+	}
+}
+
+func TestGraphSections(t *testing.T) {
+	t.Parallel()
+	const noSlug = `section plain_section
+source s "S" url "https://example.org/s" licence "public-domain"
+field a.x int
+group g all "G" { criterion c "C" { a.x > 1  cite s "q" } }
+`
+	r, _, err := Compile("s.rules", []byte(noSlug))
+	if err != nil {
+		t.Fatal(err)
+	}
+	withSlug, _, err := Compile("s.rules", []byte("ruleset \"x/declared\"\n"+noSlug))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		r    *Ruleset
+		slug string
+		want string
+	}{
+		{r, "", "plain_section"},
+		{r, "x/stored", "x/stored"},
+		{withSlug, "", "x/declared"},
+		{withSlug, "x/stored", "x/stored"},
+	} {
+		if got := tt.r.Graph(tt.slug, nil, nil).Sections; len(got) != 1 || got[0] != tt.want {
+			t.Errorf("Graph(%q).Sections = %v, want [%s]", tt.slug, got, tt.want)
+		}
+	}
+}
+
+// Without an evaluation every overlay, route overlays included, is JSON
+// null; display.expr is the engine's own display.expr serialisation.
+func TestGraphJSONWithoutOverlay(t *testing.T) {
+	t.Parallel()
+	r := compilePath(t, "../casebank/eu-blue-card-de/eu-blue-card-de.rules")
+	raw, err := json.Marshal(r.Graph("", nil, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Nodes []map[string]json.RawMessage `json:"nodes"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{
+		"field":     {"id", "type", "label", "section_id", "key", "field_type", "question", "overlay"},
+		"criterion": {"id", "type", "label", "title", "section_id", "group", "fields", "display", "overlay"},
+		"group":     {"id", "type", "label", "title", "section_id", "kind", "overlay"},
+		"outcome":   {"id", "type", "label", "section_id", "expr", "overlay"},
+	}
+	routes := 0
+	for _, n := range doc.Nodes {
+		var typ string
+		_ = json.Unmarshal(n["type"], &typ)
+		if len(n) != len(want[typ]) {
+			t.Errorf("%s node has %d members, want %v", typ, len(n), want[typ])
+		}
+		for _, k := range want[typ] {
+			if _, ok := n[k]; !ok {
+				t.Errorf("%s node lacks %q", typ, k)
+			}
+		}
+		if string(n["overlay"]) != "null" {
+			t.Errorf("%s node overlay %s, want null", typ, n["overlay"])
+		}
+		if typ != "criterion" {
+			continue
+		}
+		var id string
+		_ = json.Unmarshal(n["id"], &id)
+		var d struct {
+			Expr   json.RawMessage `json:"expr"`
+			Routes json.RawMessage `json:"routes"`
+		}
+		if err := json.Unmarshal(n["display"], &d); err != nil {
+			t.Fatal(err)
+		}
+		var c *Criterion
+		for i := range r.NumCriteria() {
+			if ci, _ := r.CriterionAt(i); "criterion:"+ci.ID == id {
+				c = ci
+			}
+		}
+		// json.Marshal escapes < and > inside a Marshaler's output too.
+		exprJSON, _ := c.Expr.MarshalJSON()
+		var escaped bytes.Buffer
+		json.HTMLEscape(&escaped, exprJSON)
+		if !bytes.Equal(d.Expr, escaped.Bytes()) {
+			t.Errorf("%s: display.expr %s, want %s", id, d.Expr, exprJSON)
+		}
+		if string(d.Routes) != "null" {
+			routes++
+			if strings.Contains(string(d.Routes), `"overlay":{`) {
+				t.Errorf("%s: route overlay set without an evaluation: %s", id, d.Routes)
+			}
+		}
+	}
+	if routes == 0 {
+		t.Error("no criterion of eu-blue-card-de has routes, though some combine conditions with and/or")
+	}
+}
+
+func TestGraphRoutes(t *testing.T) {
+	t.Parallel()
+	r := compilePath(t, "../casebank/eu-blue-card-de/eu-blue-card-de.rules")
+	in, err := r.Convert([]byte(`{"job.contract_type": "fixed_term", "job.fixed_term_months": 8}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := r.Evaluate(in, Options{})
+	g := r.Graph("", in, res)
+	var rt *Route
+	for _, n := range g.Nodes {
+		if n.ID == "criterion:contract_6_months" {
+			rt = n.Display.Routes
+		}
+		if n.ID == "criterion:travel_document" && n.Display.Routes != nil {
+			t.Errorf("a single comparison has routes: %+v", n.Display.Routes)
+		}
+	}
+	// job.contract_type == "permanent" or (job.contract_type == "fixed_term" and job.fixed_term_months >= 6)
+	if rt == nil || rt.Kind != RouteAnyOf || len(rt.Children) != 2 {
+		t.Fatalf("routes %+v, want an any_of of two", rt)
+	}
+	leaf, both := rt.Children[0], rt.Children[1]
+	checks := []struct {
+		rt     *Route
+		id     string
+		kind   RouteKind
+		status Status
+		facts  int
+	}{
+		{rt, "criterion:contract_6_months/route", RouteAnyOf, Satisfied, 2},
+		{leaf, "criterion:contract_6_months/route.0", RouteLeaf, NotSatisfied, 1},
+		{both, "criterion:contract_6_months/route.1", RouteAllOf, Satisfied, 2},
+		{both.Children[1], "criterion:contract_6_months/route.1.1", RouteLeaf, Satisfied, 1},
+	}
+	for _, c := range checks {
+		if c.rt.ID != c.id || c.rt.Kind != c.kind || c.rt.Overlay == nil ||
+			c.rt.Overlay.Status != c.status || len(c.rt.Overlay.SupportingFacts) != c.facts {
+			t.Errorf("route %s: got id %s kind %s overlay %+v; want %s %s with %d facts",
+				c.id, c.rt.ID, c.rt.Kind, c.rt.Overlay, c.kind, c.status, c.facts)
+		}
+	}
+	if leaf.Label != "contract type is permanent" {
+		t.Errorf("leaf label %q", leaf.Label)
+	}
+}
+
+// With an evaluation, every criterion and group overlay carries the
+// status the evaluator decided, and the outcome the decision; route roots
+// agree with their criterion. Checked over every casebank case.
+func TestGraphOverlayMatchesEvaluation(t *testing.T) {
+	t.Parallel()
+	for _, path := range casebankFiles(t) {
+		r := compilePath(t, path)
+		raw, err := os.ReadFile(filepath.Join(filepath.Dir(path), "cases.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cases []Case
+		if err := json.Unmarshal(raw, &cases); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		for _, c := range cases {
+			in, err := r.Convert(c.FieldValues)
+			if err != nil {
+				t.Fatalf("%s %s: %v", path, c.Name, err)
+			}
+			var date int64
+			if c.DecisionDate != "" {
+				date, _ = ParseDate(c.DecisionDate)
+			}
+			res := r.Evaluate(in, Options{DecisionDate: date, Explanation: true})
+			g := r.Graph("", in, res)
+			checkOverlay(t, path+" "+c.Name, r, in, res, g)
+			// Without a ready explanation the overlay is the same.
+			plain := r.Evaluate(in, Options{DecisionDate: date})
+			a, _ := json.Marshal(g)
+			b, _ := json.Marshal(r.Graph("", in, plain))
+			if !bytes.Equal(a, b) {
+				t.Errorf("%s %s: overlay differs with and without Options.Explanation", path, c.Name)
+			}
+		}
+	}
+}
+
+func checkOverlay(t *testing.T, name string, r *Ruleset, in *Inputs, res *Result, g *Graph) {
+	t.Helper()
+	crit, grp := map[string]Status{}, map[string]Status{}
+	for i := range r.NumCriteria() {
+		c, _ := r.CriterionAt(i)
+		crit["criterion:"+c.ID] = res.Criteria[i]
+	}
+	for gi := range r.Groups {
+		grp["group:"+r.Groups[gi].ID] = res.Groups[gi]
+	}
+	outcome := map[Outcome]Status{Eligible: Satisfied, NotEligible: NotSatisfied, Undetermined: Pending}[res.Outcome]
+	for _, n := range g.Nodes {
+		if n.Overlay == nil || n.Overlay.SupportingFacts == nil {
+			t.Fatalf("%s: node %s has no overlay", name, n.ID)
+		}
+		var want Status
+		switch n.Type {
+		case NodeTypeCriterion:
+			want = crit[n.ID]
+			if rt := n.Display.Routes; rt != nil && rt.Overlay.Status != want {
+				t.Errorf("%s: %s route root %s, criterion %s", name, n.ID, rt.Overlay.Status, want)
+			}
+		case NodeTypeGroup:
+			want = grp[n.ID]
+		case NodeTypeOutcome:
+			want = outcome
+		case NodeTypeField:
+			want = Pending
+			if in.Values[r.FieldIndex(n.Key)].Known {
+				want = Satisfied
+			}
+			for _, fe := range in.FieldErrors {
+				if fe.Field == n.Key {
+					want = NotSatisfied
+				}
+			}
+		}
+		if n.Overlay.Status != want {
+			t.Errorf("%s: %s overlay %s, want %s", name, n.ID, n.Overlay.Status, want)
+		}
+		for _, f := range n.Overlay.SupportingFacts {
+			if s := r.FieldIndex(f.Field); s < 0 || !in.Values[s].Known {
+				t.Errorf("%s: %s cites %s, which was not answered", name, n.ID, f.Field)
+			}
+		}
+	}
+}
+
+func TestGraphOverlayFacts(t *testing.T) {
+	t.Parallel()
+	r := compilePath(t, "../casebank/us-fmla-employee/us-fmla-employee.rules")
+	in, err := r.Convert([]byte(`{"employment.months_employed": 13, "employment.hours_12_months": "lots"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := r.Graph("", in, r.Evaluate(in, Options{}))
+	byID := map[string]*GraphNode{}
+	for i := range g.Nodes {
+		byID[g.Nodes[i].ID] = &g.Nodes[i]
+	}
+	months := byID["field:employment.months_employed"].Overlay
+	if months.Status != Satisfied || len(months.SupportingFacts) != 1 || string(months.SupportingFacts[0].Value) != "13" {
+		t.Errorf("answered field overlay %+v", months)
+	}
+	if o := byID["field:employment.hours_12_months"].Overlay; o.Status != NotSatisfied || len(o.SupportingFacts) != 0 {
+		t.Errorf("field with a field error: overlay %+v", o)
+	}
+	if o := byID["outcome"].Overlay; o.Status != Pending {
+		t.Errorf("outcome with a field error: %+v, want pending", o)
+	}
+}
+
+func TestGraphPrefixed(t *testing.T) {
+	t.Parallel()
+	r := compilePath(t, "../casebank/eu-blue-card-de/eu-blue-card-de.rules")
+	in, _ := r.Convert([]byte(`{"job.contract_type": "permanent"}`))
+	g := r.Graph("", in, r.Evaluate(in, Options{}))
+	before, _ := json.Marshal(g)
+	p := g.Prefixed("de/blue-card")
+	after, _ := json.Marshal(g)
+	if !bytes.Equal(before, after) {
+		t.Fatal("Prefixed changed its receiver")
+	}
+	checkGraphShape(t, "prefixed", p)
+	if len(p.Nodes) != len(g.Nodes) || len(p.Edges) != len(g.Edges) {
+		t.Fatalf("prefixed graph has %d nodes, %d edges; want %d, %d", len(p.Nodes), len(p.Edges), len(g.Nodes), len(g.Edges))
+	}
+	for i, n := range p.Nodes {
+		if n.ID != "de/blue-card:"+g.Nodes[i].ID {
+			t.Errorf("node %d id %q", i, n.ID)
+		}
+		if n.Key != g.Nodes[i].Key || n.Group != g.Nodes[i].Group || n.SectionID != g.Nodes[i].SectionID {
+			t.Errorf("node %s: declared ids changed", n.ID)
+		}
+		if n.Display != nil && n.Display.Routes != nil {
+			var walk func(a, b *Route)
+			walk = func(a, b *Route) {
+				if a.ID != "de/blue-card:"+b.ID {
+					t.Errorf("route id %q from %q", a.ID, b.ID)
+				}
+				for k := range a.Children {
+					walk(a.Children[k], b.Children[k])
+				}
+			}
+			walk(n.Display.Routes, g.Nodes[i].Display.Routes)
+		}
+	}
+	for i, e := range p.Edges {
+		o := g.Edges[i]
+		if e.Source != "de/blue-card:"+o.Source || e.Target != "de/blue-card:"+o.Target || e.Type != o.Type {
+			t.Errorf("edge %d: %+v from %+v", i, e, o)
+		}
+	}
+	// Two sections with the same ids compose without collisions.
+	seen := map[string]bool{}
+	for _, n := range append(g.Prefixed("a").Nodes, g.Prefixed("b").Nodes...) {
+		if seen[n.ID] {
+			t.Errorf("composed id %q repeats", n.ID)
+		}
+		seen[n.ID] = true
+	}
+}
+
+// A discretionary criterion shows the discretionary operator, no routes.
+func TestGraphDiscretionary(t *testing.T) {
+	t.Parallel()
+	r, _, err := Compile("sentences.rules", fmt.Appendf(nil, sentenceRules, "person.us_citizen"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range r.Graph("", nil, nil).Nodes {
+		if n.ID != "criterion:official" {
+			continue
+		}
+		raw, _ := json.Marshal(n.Display)
+		want := `{"sentence":"decided by an official: exceptional hardship shown","expr":{"type":"op","operator":"discretionary","args":[]},"routes":null}`
+		if string(raw) != want {
+			t.Errorf("display %s\nwant %s", raw, want)
+		}
+		return
+	}
+	t.Fatal("no node criterion:official")
+}
+
+func BenchmarkGraph(b *testing.B) {
+	name, src := largestRules(b)
+	r, _, err := Compile(name, src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		r.Graph("", nil, nil)
+	}
+}
+
+func BenchmarkGraphOverlay(b *testing.B) {
+	name, src := largestRules(b)
+	r, _, err := Compile(name, src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	in := r.ConvertMap(benchValues(r))
+	res := r.Evaluate(in, Options{DecisionDate: DateOrdinal(2026, 1, 15)})
+	b.ReportAllocs()
+	for b.Loop() {
+		r.Graph("", in, res)
+	}
+}
+
+func BenchmarkGraphJSONAndMermaid(b *testing.B) {
+	name, src := largestRules(b)
+	r, _, err := Compile(name, src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		g := r.Graph("", nil, nil)
+		if _, err := json.Marshal(g); err != nil {
+			b.Fatal(err)
+		}
+		_ = g.Mermaid()
+	}
+}
