@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"time"
 
@@ -71,6 +72,15 @@ type Planner struct {
 	// queries of one plan.
 	checkTimeout time.Duration
 	maxChecks    int
+	closeFeas    func()
+}
+
+// Close frees the solver contexts the planner keeps for reuse. Plans in
+// flight finish normally; a planner is not used after Close.
+func (p *Planner) Close() {
+	if p.closeFeas != nil {
+		p.closeFeas()
+	}
 }
 
 // PlannerOption adjusts a Planner.
@@ -106,7 +116,8 @@ func NewPlanner(cacheSize int, opts ...PlannerOption) *Planner {
 	p.models, _ = lru.New[string, *routeModel](modelCacheSize)
 	p.plans, _ = lru.New[string, Plan](max(cacheSize, 1))
 	if p.feas == nil {
-		p.feas = optimisticFeasibility{}
+		sf := newSolverFeasibility(runtime.GOMAXPROCS(0))
+		p.feas, p.closeFeas = sf, sf.close
 	}
 	return p
 }
@@ -255,4 +266,10 @@ func (q *planQuery) pathOf(s fieldSet) []PathStep {
 		out[i] = PathStep{FieldID: f.ID, Question: f.Question}
 	}
 	return out
+}
+
+// withFeasibility replaces the solver-backed feasibility (tests compare
+// the two).
+func withFeasibility(f pathFeasibility) PlannerOption {
+	return func(p *Planner) { p.feas = f }
 }
