@@ -71,7 +71,8 @@ type catalog struct {
 	compiles singleflight.Group
 }
 
-func newCatalog(st *store.Store) *catalog {
+// newCatalog builds the caches; ttl bounds how stale a pointer may be.
+func newCatalog(st *store.Store, ttl time.Duration) *catalog {
 	compiled, err := lru.New[string, *engine.Ruleset](compileCacheLen)
 	if err != nil {
 		// Only a non-positive size fails, and the size is a constant.
@@ -79,7 +80,7 @@ func newCatalog(st *store.Store) *catalog {
 	}
 	return &catalog{
 		store:    st,
-		refs:     expirable.NewLRU[string, store.Ruleset](refCacheSize, nil, refTTL),
+		refs:     expirable.NewLRU[string, store.Ruleset](refCacheSize, nil, ttl),
 		compiled: compiled,
 	}
 }
@@ -99,16 +100,9 @@ func errRulesetNotFound(ref string) *Error {
 // resolves, so that decisions can be replayed. Errors are API errors ready
 // to return: the 404 above, or an opaque 500 whose cause is logged.
 func (s *Server) resolveRuleset(ctx context.Context, ref string) (*resolvedRuleset, error) {
-	row, err := s.catalog.lookup(ctx, ref)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, errRulesetNotFound(ref)
-	}
+	row, err := s.visibleRuleset(ctx, ref)
 	if err != nil {
-		logFrom(ctx).ErrorContext(ctx, "resolve ruleset", "ref", ref, "error", err)
-		return nil, Internal()
-	}
-	if !visibleTo(ctx, row) || (row.Status == store.StatusArchived && !store.IsConcreteRulesetID(ref)) {
-		return nil, errRulesetNotFound(ref)
+		return nil, err
 	}
 	compiled, err := s.catalog.compile(ctx, row)
 	if err != nil {
@@ -122,6 +116,23 @@ func (s *Server) resolveRuleset(ctx context.Context, ref string) (*resolvedRules
 		Visibility: row.Visibility, Status: row.Status, TenantID: row.TenantID,
 		Description: row.Description, RuleCount: row.RuleCount, Ruleset: compiled,
 	}, nil
+}
+
+// visibleRuleset is the stored cut ref names when the caller in ctx may see
+// it, under the rules of resolveRuleset, without compiling it.
+func (s *Server) visibleRuleset(ctx context.Context, ref string) (store.Ruleset, error) {
+	row, err := s.catalog.lookup(ctx, ref)
+	if errors.Is(err, store.ErrNotFound) {
+		return store.Ruleset{}, errRulesetNotFound(ref)
+	}
+	if err != nil {
+		logFrom(ctx).ErrorContext(ctx, "resolve ruleset", "ref", ref, "error", err)
+		return store.Ruleset{}, Internal()
+	}
+	if !visibleTo(ctx, row) || (row.Status == store.StatusArchived && !store.IsConcreteRulesetID(ref)) {
+		return store.Ruleset{}, errRulesetNotFound(ref)
+	}
+	return row, nil
 }
 
 // visibleTo reports whether the caller in ctx may see row at all.

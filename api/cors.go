@@ -14,7 +14,7 @@ const (
 	corsOpenMethods     = "GET, POST, OPTIONS"
 	corsOpenHeaders     = "Content-Type, X-API-Key"
 	corsFirstPartyHdrs  = "Content-Type, X-API-Key, X-Provider-Key"
-	corsExposedHeaders  = "X-Request-Id, X-RateLimit-Class, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After"
+	corsExposedHeaders  = "X-Request-Id, X-RateLimit-Class, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, X-Next-Cursor, X-Skipped-Invalid-Records"
 	corsPreflightMaxAge = "600"
 )
 

@@ -111,7 +111,7 @@ func New(cfg Config, st *store.Store) *Server {
 		cfg:     cfg,
 		store:   st,
 		auth:    auth.NewAuthenticator(st, nil, cfg.KeyCacheTTL),
-		catalog: newCatalog(st),
+		catalog: newCatalog(st, refTTL),
 		log:     logger,
 		mux:     http.NewServeMux(),
 		routes:  map[string]Route{},

@@ -44,6 +44,10 @@ var (
 	ErrSlugConflict = store.ErrSlugConflict
 	// ErrCompile: the rules text does not compile (see RefusedError.Compile).
 	ErrCompile = errors.New("rules do not compile")
+	// ErrArtefactPublic: a public publish of rules citing project
+	// artefacts, which are never shown to anonymous callers (422
+	// artefact_reference_public_visibility_forbidden).
+	ErrArtefactPublic = errors.New("artefact references cannot be public")
 	// ErrTestsFailed: a test case failed and ForceUnsafe was not set (see
 	// RefusedError.Failures).
 	ErrTestsFailed = errors.New("test cases fail")
@@ -153,6 +157,10 @@ func publish(ctx context.Context, st *store.Store, req PublishRequest) (PublishR
 		return res, err
 	}
 	res.Slug = req.Slug
+	if req.Public && CitesArtefacts(r) {
+		return res, &RefusedError{Reason: ErrArtefactPublic,
+			Message: "the rules cite project artefacts, which are never public; publish privately"}
+	}
 
 	for _, c := range req.Cases {
 		cr := r.RunCase(c)
@@ -226,6 +234,17 @@ func checkSlug(slug, reserved string) error {
 			Message: fmt.Sprintf("slugs under %q are reserved for the service; choose another namespace", reserved)}
 	}
 	return nil
+}
+
+// CitesArtefacts reports whether the ruleset declares an artefact source
+// (a v2 reference to a project file).
+func CitesArtefacts(r *engine.Ruleset) bool {
+	for _, src := range r.Sources {
+		if src.Artefact != "" {
+			return true
+		}
+	}
+	return false
 }
 
 func caseNames(results []engine.CaseResult) []string {
