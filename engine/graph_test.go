@@ -488,18 +488,30 @@ func BenchmarkGraphOverlay(b *testing.B) {
 	}
 }
 
-func BenchmarkGraphJSONAndMermaid(b *testing.B) {
+func BenchmarkGraphJSON(b *testing.B) {
 	name, src := largestRules(b)
 	r, _, err := Compile(name, src)
 	if err != nil {
 		b.Fatal(err)
 	}
+	g := r.Graph("", nil, nil)
 	b.ReportAllocs()
 	for b.Loop() {
-		g := r.Graph("", nil, nil)
 		if _, err := json.Marshal(g); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+func BenchmarkMermaid(b *testing.B) {
+	name, src := largestRules(b)
+	r, _, err := Compile(name, src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	g := r.Graph("", nil, nil)
+	b.ReportAllocs()
+	for b.Loop() {
 		_ = g.Mermaid()
 	}
 }

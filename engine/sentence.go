@@ -221,16 +221,15 @@ func (r *Ruleset) term(e *Expr) string {
 	case OpNeg:
 		return "minus " + r.term(e.Args[0])
 	case OpAdd, OpSub, OpMul:
-		word := map[Operator]string{OpAdd: " plus ", OpSub: " minus ", OpMul: " times "}[e.Op]
-		return r.operand(e.Args[0]) + word + r.operand(e.Args[1])
+		return r.operand(e.Args[0]) + arithmeticWords[e.Op] + r.operand(e.Args[1])
 	case OpMin, OpMax:
 		vals := make([]string, len(e.Args))
 		for i, a := range e.Args {
 			vals[i] = r.operand(a)
 		}
-		which := map[bool]string{true: "the smaller of ", false: "the larger of "}[e.Op == OpMin]
+		which := extremeWords[e.Op][0]
 		if len(vals) > 2 {
-			which = map[bool]string{true: "the smallest of ", false: "the largest of "}[e.Op == OpMin]
+			which = extremeWords[e.Op][1]
 		}
 		return which + joinWords(vals, "and")
 	}
@@ -238,6 +237,15 @@ func (r *Ruleset) term(e *Expr) string {
 	var b strings.Builder
 	r.clause(&b, e, true)
 	return "whether " + b.String()
+}
+
+// arithmeticWords spell the arithmetic operators.
+var arithmeticWords = map[Operator]string{OpAdd: " plus ", OpSub: " minus ", OpMul: " times "}
+
+// extremeWords spell min and max over two values and over more.
+var extremeWords = map[Operator][2]string{
+	OpMin: {"the smaller of ", "the smallest of "},
+	OpMax: {"the larger of ", "the largest of "},
 }
 
 // operand is a term inside arithmetic; a nested calculation is put in
