@@ -1,0 +1,336 @@
+package solver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/solver/z3"
+)
+
+// queryTimeout bounds each Z3 check the gate and explain-failure make. The
+// rulesets are small; a check that runs this long is a problem to report,
+// not to wait out.
+const queryTimeout = 5 * time.Second
+
+// witnessScale is the number of digits after the point a witness's decimal
+// answers may have: enough to sit one step either side of any constant of
+// the casebank (cents, hundredths of hours) and still spell a real answer.
+const witnessScale = 4
+
+// PolarityFinding is one way a presence operator makes an unanswered field
+// look better than an answer: leaving Field unanswered makes Criterion
+// satisfied (or, when Criterion is empty, the outcome eligible), while
+// answering it with the witness's value, all other answers unchanged, makes
+// it not_satisfied (not_eligible). It is what the go-live gate reports as
+// 422 non_conservative_presence_op and promote-to-live as a presence
+// polarity advisory.
+type PolarityFinding struct {
+	Field string `json:"field"`
+	// Criterion is the criterion id, or empty when the finding is about the
+	// outcome as a whole (for example an exclusion group under `not`).
+	Criterion string `json:"criterion,omitempty"`
+	// Message says in one paragraph what is wrong and how to fix it.
+	Message string          `json:"message"`
+	Witness PolarityWitness `json:"witness"`
+}
+
+// PolarityWitness is the concrete pair of answer sets behind a finding,
+// checked with the evaluator before it is reported.
+type PolarityWitness struct {
+	// OtherAnswers are the answers shared by both sets, as few as the
+	// evaluator needs for the finding to hold.
+	OtherAnswers []engine.Fact `json:"other_answers"`
+	// DecisionDate is the date decision_date() reads in both, when the
+	// ruleset reads it.
+	DecisionDate string `json:"decision_date,omitempty"`
+	Field        string `json:"field"`
+	// Unanswered is the status with Field unanswered: satisfied, or
+	// eligible for an outcome finding.
+	Unanswered string `json:"unanswered"`
+	// Value is an answer to Field that makes it fail, and Answered the
+	// status it gives: not_satisfied or not_eligible.
+	Value    json.RawMessage `json:"value"`
+	Answered string          `json:"answered"`
+}
+
+// CheckPresencePolarity is the go-live presence-polarity gate. For every
+// field a criterion reads under a presence operator (present, absent, ??),
+// it asks Z3 whether some set of other answers exists where leaving the
+// field unanswered makes that criterion satisfied while answering it makes
+// the criterion not_satisfied, and likewise for the outcome (eligible
+// against not_eligible), which catches an exclusion read under `not`.
+// Without presence operators Kleene evaluation is monotone (an answer can
+// only settle what was pending), so no other field can do this. Each
+// finding carries a witness confirmed by the evaluator; an empty result
+// means the ruleset is conservative. Every check is bounded by a timeout and
+// by ctx, and a check that runs out is an error, never a silent pass.
+func CheckPresencePolarity(ctx context.Context, r *engine.Ruleset) ([]PolarityFinding, error) {
+	targets := presenceReads(r)
+	if len(targets) == 0 {
+		return nil, nil
+	}
+	c, err := z3.NewContext()
+	if err != nil {
+		return nil, fmt.Errorf("solver: polarity gate: %w", err)
+	}
+	defer c.Close()
+	base, err := Encode(c, r)
+	if err != nil {
+		return nil, err
+	}
+	s, err := base.NewSolver(queryTimeout)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	if err := assertAll(s, base.DecimalGrid(witnessScale)); err != nil {
+		return nil, err
+	}
+	var out []PolarityFinding
+	for _, t := range targets {
+		answered, err := base.Variant("answered", t.slot)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.Push(); err != nil {
+			return nil, fmt.Errorf("solver: polarity gate: %w", err)
+		}
+		if err := assertAll(s, append(answered.Axioms(), answered.DecimalGrid(witnessScale)...)); err != nil {
+			return nil, err
+		}
+		g := polarityQuery{r: r, s: s, base: base, answered: answered, slot: t.slot}
+		for _, ci := range t.criteria {
+			f, err := g.find(ctx, ci)
+			if err != nil {
+				return nil, err
+			}
+			if f != nil {
+				out = append(out, *f)
+			}
+		}
+		f, err := g.find(ctx, -1)
+		if err != nil {
+			return nil, err
+		}
+		if f != nil {
+			out = append(out, *f)
+		}
+		if err := s.Pop(1); err != nil {
+			return nil, fmt.Errorf("solver: polarity gate: %w", err)
+		}
+	}
+	return out, nil
+}
+
+// presenceTarget is a field read under a presence operator and the
+// criteria (CriterionAt indexes) that read it so.
+type presenceTarget struct {
+	slot     int
+	criteria []int
+}
+
+// presenceReads lists the fields read under a presence operator, in
+// declaration order.
+func presenceReads(r *engine.Ruleset) []presenceTarget {
+	bySlot := map[int][]int{}
+	for i := 0; i < r.NumCriteria(); i++ {
+		c, _ := r.CriterionAt(i)
+		seen := map[int]bool{}
+		walkExpr(c.Expr, func(x *engine.Expr) {
+			if x.Kind != engine.ExprOp || len(x.Args) == 0 {
+				return
+			}
+			switch x.Op {
+			case engine.OpPresent, engine.OpAbsent, engine.OpDefault:
+				s := x.Args[0].Slot
+				if !seen[s] {
+					seen[s] = true
+					bySlot[s] = append(bySlot[s], i)
+				}
+			}
+		})
+	}
+	var out []presenceTarget
+	for s := range r.Fields {
+		if cs, ok := bySlot[s]; ok {
+			out = append(out, presenceTarget{slot: s, criteria: cs})
+		}
+	}
+	return out
+}
+
+// walkExpr calls visit on x and every node below it.
+func walkExpr(x *engine.Expr, visit func(*engine.Expr)) {
+	if x == nil {
+		return
+	}
+	visit(x)
+	for _, a := range x.Args {
+		walkExpr(a, visit)
+	}
+}
+
+func assertAll(s *z3.Solver, fs []*z3.Expr) error {
+	for _, f := range fs {
+		if err := s.Assert(f); err != nil {
+			return fmt.Errorf("solver: assert: %w", err)
+		}
+	}
+	return nil
+}
+
+// polarityQuery asks about one field: base has it unanswered, answered has
+// it answered, every other field shared.
+type polarityQuery struct {
+	r        *engine.Ruleset
+	s        *z3.Solver
+	base     *Encoding
+	answered *Encoding
+	slot     int
+}
+
+// find looks for a witness for criterion ci, or for the outcome when ci is
+// -1, and returns the finding or nil.
+func (q *polarityQuery) find(ctx context.Context, ci int) (*PolarityFinding, error) {
+	c := q.base.c
+	var good, bad *z3.Expr
+	if ci >= 0 {
+		good, bad = q.base.CriterionIs(ci, engine.Satisfied), q.answered.CriterionIs(ci, engine.NotSatisfied)
+	} else {
+		good, bad = q.base.OutcomeIs(engine.Eligible), q.answered.OutcomeIs(engine.NotEligible)
+	}
+	res, err := q.s.CheckAssumptions(ctx, c.Not(q.base.Present(q.slot)), q.answered.Present(q.slot), good, bad)
+	if err != nil {
+		return nil, fmt.Errorf("solver: polarity gate on %s: %w", q.r.Fields[q.slot].ID, err)
+	}
+	if res != z3.Sat {
+		return nil, nil
+	}
+	m, err := q.s.Model()
+	if err != nil {
+		return nil, fmt.Errorf("solver: polarity gate: %w", err)
+	}
+	defer m.Close()
+	others, date, err := q.base.Decode(m)
+	if err != nil {
+		return nil, err
+	}
+	withField, _, err := q.answered.Decode(m)
+	if err != nil {
+		return nil, err
+	}
+	value := withField.Values[q.slot]
+	w := polarityCheck{r: q.r, slot: q.slot, criterion: ci, value: value, date: date}
+	if !w.holds(others) {
+		return nil, fmt.Errorf("solver: polarity gate on %s: the solver's witness does not hold in the evaluator (encoding and evaluator disagree)", q.r.Fields[q.slot].ID)
+	}
+	w.minimise(others)
+	w.roundValue(others)
+	return w.finding(others), nil
+}
+
+// polarityCheck replays a witness in the evaluator.
+type polarityCheck struct {
+	r         *engine.Ruleset
+	slot      int
+	criterion int
+	value     engine.Value
+	date      int64
+}
+
+// holds reports whether, with the answers of others, leaving the field
+// unanswered passes while answering it with the value fails.
+func (w *polarityCheck) holds(others *engine.Inputs) bool {
+	in := &engine.Inputs{Values: append([]engine.Value(nil), others.Values...)}
+	in.Values[w.slot] = engine.Value{}
+	without := w.r.Evaluate(in, engine.Options{DecisionDate: w.date})
+	in.Values[w.slot] = w.value
+	with := w.r.Evaluate(in, engine.Options{DecisionDate: w.date})
+	if len(without.FieldErrors)+len(with.FieldErrors) > 0 {
+		return false
+	}
+	if w.criterion >= 0 {
+		return without.Criteria[w.criterion] == engine.Satisfied && with.Criteria[w.criterion] == engine.NotSatisfied
+	}
+	return without.Outcome == engine.Eligible && with.Outcome == engine.NotEligible
+}
+
+// minimise leaves unanswered every other answer the witness does not need,
+// so that the witness shows only what matters.
+func (w *polarityCheck) minimise(others *engine.Inputs) {
+	for i, v := range others.Values {
+		if i == w.slot || !v.Known {
+			continue
+		}
+		others.Values[i] = engine.Value{}
+		if !w.holds(others) {
+			others.Values[i] = v
+		}
+	}
+}
+
+// roundValue replaces a decimal witness value such as 1305.0001 with the
+// first of its roundings to fewer digits (1305, 1306, 1305.1, ...) that
+// still shows the finding, for a witness a publisher reads at a glance.
+func (w *polarityCheck) roundValue(others *engine.Inputs) {
+	v := w.value
+	for scale := uint8(0); scale < v.Scale; scale++ {
+		unit := int64(1)
+		for i := scale; i < v.Scale; i++ {
+			unit *= 10
+		}
+		down := v.Num / unit
+		if v.Num < 0 && v.Num%unit != 0 {
+			down--
+		}
+		for _, n := range []int64{down, down + 1} {
+			w.value = engine.Value{Num: n, Scale: scale, Known: true}
+			if w.holds(others) {
+				return
+			}
+		}
+	}
+	w.value = v
+}
+
+// finding writes the witness up for a publisher.
+func (w *polarityCheck) finding(others *engine.Inputs) *PolarityFinding {
+	r, field := w.r, w.r.Fields[w.slot].ID
+	wit := PolarityWitness{OtherAnswers: []engine.Fact{}, Field: field, Value: r.ValueJSON(w.slot, w.value)}
+	var given []string
+	for i, v := range others.Values {
+		if i != w.slot && v.Known {
+			fact := engine.Fact{Field: r.Fields[i].ID, Value: r.ValueJSON(i, v)}
+			wit.OtherAnswers = append(wit.OtherAnswers, fact)
+			given = append(given, fmt.Sprintf("%s = %s", fact.Field, fact.Value))
+		}
+	}
+	if r.ReadsDecisionDate {
+		wit.DecisionDate = engine.FormatDate(w.date)
+		given = append(given, "decision date "+wit.DecisionDate)
+	}
+	context := "whatever the other answers"
+	if len(given) > 0 {
+		context = "with " + strings.Join(given, ", ")
+	}
+	f := &PolarityFinding{Field: field, Witness: wit}
+	var subject string
+	if w.criterion >= 0 {
+		c, _ := r.CriterionAt(w.criterion)
+		f.Criterion = c.ID
+		subject = fmt.Sprintf("criterion %s (%q)", c.ID, c.Title)
+		wit.Unanswered, wit.Answered = engine.Satisfied.String(), engine.NotSatisfied.String()
+	} else {
+		subject = "the outcome"
+		wit.Unanswered, wit.Answered = engine.Eligible.String(), engine.NotEligible.String()
+	}
+	f.Witness = wit
+	f.Message = fmt.Sprintf("Leaving %s unanswered makes %s %s, but answering %s makes it %s (%s): an applicant who does not answer looks more eligible than one who answers truthfully. "+
+		"Require the answer (for example `present(%s) and ...`), or default it with `??` to the value least favourable to the applicant, unless the law itself says what holds without an answer.",
+		field, subject, wit.Unanswered, wit.Value, wit.Answered, context, field)
+	return f
+}

@@ -1,0 +1,170 @@
+package solver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/eligo/eligo/engine"
+)
+
+// polarityRules wraps criteria (already indented group bodies) and an
+// outcome into a small ruleset with fields a.x (int), a.y (int), a.b (bool)
+// and a.d (date).
+func polarityRules(groups, outcome string) string {
+	return `section p
+source law "Law" url "https://example.org" licence "public-domain"
+field a.x int
+field a.y int
+field a.b bool
+field a.d date
+` + groups + "\noutcome " + outcome + "\n"
+}
+
+func group(id, kind, expr string) string {
+	return fmt.Sprintf("group %s %s \"%s\" {\n  criterion %s_c \"%s condition\" {\n    %s\n    cite law \"x\"\n  }\n}\n", id, kind, id, id, id, expr)
+}
+
+// TestPresencePolarityCases decides the gate on small rulesets whose
+// answer is worked out by hand: which (field, criterion) pairs are
+// findings, "" standing for the outcome.
+func TestPresencePolarityCases(t *testing.T) {
+	tests := []struct {
+		name    string
+		groups  string
+		outcome string
+		want    []string // "field/criterion"
+	}{
+		{"default zero under a ceiling", group("g", "all", "a.x ?? 0 <= 100"), "g",
+			[]string{"a.x/g_c", "a.x/"}},
+		{"absent or under the ceiling", group("g", "all", "absent(a.x) or a.x <= 100"), "g",
+			[]string{"a.x/g_c", "a.x/"}},
+		{"required with present", group("g", "all", "present(a.x) and a.x <= 100"), "g", nil},
+		{"least favourable default", group("g", "all", "a.x ?? 1000 <= 100"), "g", nil},
+		{"default false for an exemption", group("g", "any", "a.b ?? false"), "g", nil},
+		{"default true for a condition", group("g", "any", "a.b ?? true"), "g",
+			[]string{"a.b/g_c", "a.b/"}},
+		{"exclusion under not, default clean", group("g", "all", "a.x ?? 0 > 100"), "not g",
+			[]string{"a.x/"}},
+		{"exclusion under not, required", group("g", "all", "present(a.x) and a.x > 100"), "not g",
+			[]string{"a.x/"}},
+		{"default only matters with another answer", group("g", "all", "a.y > 5 and (a.x ?? 0) + a.y <= 100"), "g",
+			[]string{"a.x/g_c", "a.x/"}},
+		{"default never reachable", group("g", "all", "a.y > 5 and a.y < 3 and a.x ?? 0 <= 100"), "g", nil},
+		{"date default", group("g", "all", "a.d ?? date(\"2000-01-01\") < date(\"2010-01-01\")"), "g",
+			[]string{"a.d/g_c", "a.d/"}},
+		{"plain reads are monotone", group("g", "all", "a.x <= 100 or a.y > 3"), "g", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := compileRules(t, polarityRules(tc.groups, tc.outcome))
+			got, err := CheckPresencePolarity(context.Background(), r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var keys []string
+			for _, f := range got {
+				keys = append(keys, f.Field+"/"+f.Criterion)
+				checkWitness(t, r, f)
+			}
+			if !slices.Equal(keys, tc.want) {
+				t.Errorf("findings %v, want %v", keys, tc.want)
+			}
+		})
+	}
+}
+
+// checkWitness replays a finding's witness through the engine's own JSON
+// conversion, the way a publisher would, and checks that it shows what the
+// finding claims.
+func checkWitness(t *testing.T, r *engine.Ruleset, f PolarityFinding) {
+	t.Helper()
+	w := f.Witness
+	values := map[string]json.RawMessage{}
+	for _, a := range w.OtherAnswers {
+		values[a.Field] = a.Value
+	}
+	var date int64
+	if w.DecisionDate != "" {
+		date, _ = engine.ParseDate(w.DecisionDate)
+	}
+	run := func() *engine.Result {
+		raw, err := json.Marshal(values)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, err := r.Convert(raw)
+		if err != nil || len(in.FieldErrors) > 0 {
+			t.Fatalf("witness %s does not convert: %v %v", raw, err, in.FieldErrors)
+		}
+		return r.Evaluate(in, engine.Options{DecisionDate: date})
+	}
+	without := run()
+	values[w.Field] = w.Value
+	with := run()
+	if f.Criterion == "" {
+		if without.Outcome.String() != w.Unanswered || with.Outcome.String() != w.Answered || w.Answered != "not_eligible" {
+			t.Errorf("%s: outcome without %s, with %s; witness says %s / %s", f.Field, without.Outcome, with.Outcome, w.Unanswered, w.Answered)
+		}
+	} else {
+		i := criterionIndex(r, f.Criterion)
+		if without.Criteria[i].String() != w.Unanswered || with.Criteria[i].String() != w.Answered || w.Answered != "not_satisfied" {
+			t.Errorf("%s/%s: criterion without %s, with %s; witness says %s / %s", f.Field, f.Criterion, without.Criteria[i], with.Criteria[i], w.Unanswered, w.Answered)
+		}
+	}
+	if !strings.Contains(f.Message, f.Field) || !strings.Contains(f.Message, string(w.Value)) {
+		t.Errorf("message does not name the field and value: %s", f.Message)
+	}
+}
+
+func criterionIndex(r *engine.Ruleset, id string) int {
+	for i := 0; i < r.NumCriteria(); i++ {
+		if c, _ := r.CriterionAt(i); c.ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// TestPresencePolarityCasebank runs the gate over the whole casebank: the
+// seeded non-conservative ruleset is caught on its income criterion and on
+// the outcome, with a witness one answer above the limit at most a step
+// away; every other ruleset passes.
+func TestPresencePolarityCasebank(t *testing.T) {
+	for _, cb := range loadCasebank(t) {
+		t.Run(cb.name, func(t *testing.T) {
+			got, err := CheckPresencePolarity(context.Background(), cb.rules)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range got {
+				checkWitness(t, cb.rules, f)
+			}
+			if cb.name != "polarity-nonconservative" {
+				if len(got) > 0 {
+					t.Errorf("unexpected findings: %+v", got)
+				}
+				return
+			}
+			if len(got) != 2 || got[0].Field != "household.income" || got[0].Criterion != "net_income" || got[1].Criterion != "" {
+				t.Fatalf("findings %+v, want household.income on net_income and on the outcome", got)
+			}
+			for _, f := range got {
+				v, err := engine.ParseNumber(string(f.Witness.Value))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if valueRat(v).Cmp(valueRat(engine.IntValue(1305))) <= 0 {
+					t.Errorf("witness value %s is not above the limit", f.Witness.Value)
+				}
+			}
+			if o := got[1].Witness.OtherAnswers; len(o) != 1 || o[0].Field != "household.size" || string(o[0].Value) != "1" {
+				t.Errorf("outcome witness needs exactly household.size = 1, got %+v", o)
+			}
+			t.Logf("message: %s", got[0].Message)
+		})
+	}
+}
