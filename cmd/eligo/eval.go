@@ -8,10 +8,12 @@ import (
 	"os"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/solver"
 )
 
 // runEval evaluates one file against a field_values JSON object and prints
-// the full decision, trace and explanation included.
+// the full decision, trace and explanation included, with the next question,
+// the optimal path and the choice context.
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var positional []string
 	var date int64
@@ -55,7 +57,18 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return fmt.Errorf("%s: %w", positional[1], err)
 	}
 	res := r.Evaluate(in, engine.Options{DecisionDate: date, Trace: true, Explanation: true})
-	if err := writeJSON(stdout, r.Report(res, hash), ""); err != nil {
+	planner := solver.NewPlanner(1)
+	defer planner.Close()
+	plan, err := planner.Plan(ctx, r, in, res, solver.InquiryContext{})
+	if err != nil {
+		return fmt.Errorf("plan the next questions: %w", err)
+	}
+	// The report, then next_question, optimal_path and choice_context.
+	out := struct {
+		engine.Report
+		solver.Plan
+	}{r.Report(res, hash), plan}
+	if err := writeJSON(stdout, out, ""); err != nil {
 		return fmt.Errorf("encode decision: %w", err)
 	}
 	return nil
