@@ -59,6 +59,9 @@ type resolvedRuleset struct {
 	// Description and RuleCount come from the stored cut.
 	Description string
 	RuleCount   int
+	// SourceChecks are the publish-time verifications by source id; use
+	// sourceReferences to put them on the wire.
+	SourceChecks map[string]store.SourceCheck
 	// Ruleset is the compiled, immutable ruleset; shared, never modify it.
 	Ruleset *engine.Ruleset
 }
@@ -114,7 +117,7 @@ func (s *Server) resolveRuleset(ctx context.Context, ref string) (*resolvedRules
 		ID: row.ID, Slug: row.Slug, SectionID: row.SectionID, Name: row.Name,
 		Version: row.VersionLabel(), ContentDigest: row.ContentDigest,
 		Visibility: row.Visibility, Status: row.Status, TenantID: row.TenantID,
-		Description: row.Description, RuleCount: row.RuleCount, Ruleset: compiled,
+		Description: row.Description, RuleCount: row.RuleCount, SourceChecks: row.SourceChecks, Ruleset: compiled,
 	}, nil
 }
 

@@ -271,17 +271,27 @@ type quote struct {
 	Exact string `json:"exact" doc:"The verbatim quote."`
 }
 
-// sourceReferences converts the engine's references of a criterion to the
-// wire shape, leaving v2 (artefact) references out for anonymous callers.
-func sourceReferences(ctx context.Context, refs []engine.SourceReference) []sourceReference {
+// sourceReferences converts the engine's references of one criterion to the
+// spec's SourceReference, adding what the publish path verified
+// (content_digest, verified_at and snapshot) and leaving v2 (artefact)
+// references out for anonymous callers. /explain uses it; /decide's
+// explanation can use it the same way.
+func (rr *resolvedRuleset) sourceReferences(ctx context.Context, refs []engine.SourceReference) []sourceReference {
 	_, keyed := auth.PrincipalFrom(ctx)
 	out := make([]sourceReference, 0, len(refs))
 	for _, r := range refs {
 		if r.TargetKind == "artefact" && !keyed {
 			continue
 		}
-		out = append(out, sourceReference{Source: r.Source, Title: r.Title, Quote: quote{Exact: r.Quote.Exact}, URL: r.URL,
-			DeepLink: r.DeepLink, Licence: r.Licence, SchemaVersion: r.SchemaVersion, TargetKind: r.TargetKind})
+		ref := sourceReference{Source: r.Source, Title: r.Title, Quote: quote{Exact: r.Quote.Exact}, URL: r.URL,
+			DeepLink: r.DeepLink, Licence: r.Licence, SchemaVersion: r.SchemaVersion, TargetKind: r.TargetKind}
+		if check, ok := rr.SourceChecks[r.Source]; ok {
+			ref.ContentDigest, ref.VerifiedAt = check.ContentDigest, check.VerifiedAt
+			if r.TargetKind == "" {
+				ref.Snapshot = check.ContentDigest
+			}
+		}
+		out = append(out, ref)
 	}
 	return out
 }
@@ -345,7 +355,7 @@ func (s *Server) explainRuleset(ctx context.Context, in *rulesetRefInput) (*expl
 			b.Criteria = append(b.Criteria, explainCriterion{
 				CriterionID: c.ID, Group: g.ID, Title: c.Title, Description: r.CriterionSentence(c),
 				Expression: c.Text, Discretionary: c.Discretionary, Fields: fields,
-				SourceReferences: sourceReferences(ctx, res.Explanation.Groups[gi].Criteria[ci].SourceReferences),
+				SourceReferences: rr.sourceReferences(ctx, res.Explanation.Groups[gi].Criteria[ci].SourceReferences),
 			})
 		}
 		b.Groups[gi] = eg

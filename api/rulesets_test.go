@@ -2,6 +2,8 @@ package api
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -11,6 +13,7 @@ import (
 	"time"
 
 	"github.com/eligo/eligo/api/auth"
+	"github.com/eligo/eligo/authoring"
 )
 
 // leaveRulesText is a small ruleset with one cited criterion; MONTHS is
@@ -465,5 +468,33 @@ func TestCatalogSeesRepublishAfterForget(t *testing.T) {
 	}
 	if _, err := f.server.resolveRuleset(ctx, "acme/none"); err == nil {
 		t.Error("unknown slug resolved")
+	}
+}
+
+func TestRulesetExplainShowsVerifiedReferences(t *testing.T) {
+	t.Parallel()
+	f := newDecideFixture(t, Config{})
+	law := []byte("The Leave Act.\nLeave is granted to an employee with twelve months of service\non request.\n")
+	res, err := authoring.Publish(context.Background(), f.store, authoring.PublishRequest{
+		TenantID: "acme", Filename: "leave.rules", Source: leaveRules("12"), Public: true,
+		Sources: map[string][]byte{"law": law}, Actor: "test",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := f.do(t, http.MethodGet, rulesetPath(res.RulesetID, "/explain"), nil, nil)
+	sum := sha256.Sum256(law)
+	digest := "sha256:" + hex.EncodeToString(sum[:])
+	for _, c := range field(t, r, "criteria").([]any) {
+		for _, ref := range c.(map[string]any)["source_references"].([]any) {
+			ref := ref.(map[string]any)
+			verified, _ := ref["verified_at"].(string)
+			if ref["content_digest"] != digest || ref["snapshot"] != digest {
+				t.Errorf("reference %v: want content_digest and snapshot %s", ref, digest)
+			}
+			if _, err := time.Parse(time.RFC3339, verified); err != nil {
+				t.Errorf("reference verified_at %q: %v", verified, err)
+			}
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/store"
@@ -48,6 +49,9 @@ var (
 	// artefacts, which are never shown to anonymous callers (422
 	// artefact_reference_public_visibility_forbidden).
 	ErrArtefactPublic = errors.New("artefact references cannot be public")
+	// ErrSourceUnverified: a quote could not be verified against the
+	// supplied source texts (see RefusedError.Problems).
+	ErrSourceUnverified = errors.New("source references do not verify")
 	// ErrTestsFailed: a test case failed and ForceUnsafe was not set (see
 	// RefusedError.Failures).
 	ErrTestsFailed = errors.New("test cases fail")
@@ -64,6 +68,8 @@ type RefusedError struct {
 	Compile engine.ErrorList
 	// Failures holds the failing cases for ErrTestsFailed.
 	Failures []engine.CaseResult
+	// Problems lists the unverified quotes for ErrSourceUnverified.
+	Problems []string
 }
 
 func (e *RefusedError) Error() string { return "publish refused: " + e.Message }
@@ -88,6 +94,12 @@ type PublishRequest struct {
 	// Public makes the ruleset visible to everyone, anonymous callers
 	// included; otherwise only the tenant sees it.
 	Public bool
+	// Sources maps cited source ids to their text. When given, every
+	// quote must appear in its source's text (white space collapsed) or
+	// the publish is refused, and each reference then shows the text's
+	// digest and the time of the check. When empty the references are
+	// published unverified.
+	Sources map[string][]byte
 	// Cases are the ruleset's test cases; all must pass unless
 	// ForceUnsafe.
 	Cases []engine.Case
@@ -119,6 +131,8 @@ type PublishResult struct {
 	Failures []engine.CaseResult
 	// Warnings are compile warnings; they never block.
 	Warnings engine.ErrorList
+	// VerifiedSources counts the cited sources whose quotes were verified.
+	VerifiedSources int
 }
 
 // Publish compiles req.Source, runs its cases, applies the slug rules and
@@ -162,6 +176,17 @@ func publish(ctx context.Context, st *store.Store, req PublishRequest) (PublishR
 			Message: "the rules cite project artefacts, which are never public; publish privately"}
 	}
 
+	var checks map[string]store.SourceCheck
+	if len(req.Sources) > 0 {
+		var problems []string
+		checks, problems = VerifySources(r, req.Sources, time.Now())
+		if len(problems) > 0 {
+			return res, &RefusedError{Reason: ErrSourceUnverified, Problems: problems,
+				Message: strings.Join(problems, "; ")}
+		}
+	}
+	res.VerifiedSources = len(checks)
+
 	for _, c := range req.Cases {
 		cr := r.RunCase(c)
 		if cr.Pass {
@@ -198,7 +223,7 @@ func publish(ctx context.Context, st *store.Store, req PublishRequest) (PublishR
 	out, err := st.PublishRuleset(ctx, store.RulesetCut{
 		TenantID: req.TenantID, Slug: req.Slug, SectionID: r.SectionID, Name: name,
 		Description: r.Description, RuleCount: r.NumCriteria(), ContentDigest: res.ContentDigest,
-		SourceText: string(req.Source), CompiledIR: ir, Visibility: visibility, Audit: audit,
+		SourceText: string(req.Source), CompiledIR: ir, Visibility: visibility, SourceChecks: checks, Audit: audit,
 	})
 	if errors.Is(err, store.ErrSlugConflict) {
 		return res, &RefusedError{Reason: ErrSlugConflict,

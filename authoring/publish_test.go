@@ -2,12 +2,15 @@ package authoring_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -258,4 +261,61 @@ func toStrings(v any) []string {
 		out[i], _ = s.(string)
 	}
 	return out
+}
+
+func TestPublishVerifiesSources(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, _ := newStore(t)
+	lawText := []byte("Section 1.\nAn employee with twelve\n   months of service may take leave.\n")
+	tests := []struct {
+		name     string
+		sources  map[string][]byte
+		problems []string
+	}{
+		{"quote found across line breaks", map[string][]byte{"law": lawText}, nil},
+		{"quote missing", map[string][]byte{"law": []byte("An employee with six months of service.")},
+			[]string{`criterion tenure: the quote "twelve months" does not appear in the text of source law`}},
+		{"source without text", map[string][]byte{"other": lawText},
+			[]string{"source law: no text was supplied to verify its quotes against"}},
+		{"case differs", map[string][]byte{"law": []byte("TWELVE MONTHS")},
+			[]string{`criterion tenure: the quote "twelve months" does not appear in the text of source law`}},
+	}
+	r, _, err := engine.Compile("leave.rules", rules("12"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 1, 15, 10, 0, 0, 0, time.UTC)
+	for _, tc := range tests {
+		checks, problems := authoring.VerifySources(r, tc.sources, now)
+		if !slices.Equal(problems, tc.problems) {
+			t.Errorf("%s: problems %q, want %q", tc.name, problems, tc.problems)
+		}
+		if tc.problems == nil {
+			sum := sha256.Sum256(lawText)
+			want := store.SourceCheck{ContentDigest: "sha256:" + hex.EncodeToString(sum[:]), VerifiedAt: now}
+			if len(checks) != 1 || checks["law"] != want {
+				t.Errorf("%s: checks %+v, want law: %+v", tc.name, checks, want)
+			}
+		}
+	}
+
+	_, err = authoring.Publish(ctx, st, authoring.PublishRequest{TenantID: "acme", Filename: "leave.rules", Source: rules("12"),
+		Sources: tests[1].sources})
+	var refused *authoring.RefusedError
+	if !errors.Is(err, authoring.ErrSourceUnverified) || !errors.As(err, &refused) || len(refused.Problems) != 1 {
+		t.Fatalf("publish with a missing quote: %v", err)
+	}
+	if _, err := st.RulesetByRef(ctx, "acme/leave"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("refused publish stored a ruleset: %v", err)
+	}
+	res, err := authoring.Publish(ctx, st, authoring.PublishRequest{TenantID: "acme", Filename: "leave.rules", Source: rules("12"),
+		Sources: tests[0].sources})
+	if err != nil || res.VerifiedSources != 1 {
+		t.Fatalf("verified publish = %+v, %v", res, err)
+	}
+	row, err := st.RulesetByRef(ctx, res.RulesetID)
+	if err != nil || row.SourceChecks["law"].ContentDigest == "" || row.SourceChecks["law"].VerifiedAt.IsZero() {
+		t.Fatalf("stored checks = %+v, %v", row.SourceChecks, err)
+	}
 }

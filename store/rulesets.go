@@ -45,9 +45,19 @@ type Ruleset struct {
 	// Visibility is VisibilityPublic or VisibilityPrivate.
 	Visibility string
 	// Status is StatusActive or StatusArchived.
-	Status    string
-	CreatedAt time.Time
-	UpdatedAt time.Time
+	Status string
+	// SourceChecks are the publish-time verifications of the cited
+	// sources, by source id; empty when none were verified.
+	SourceChecks map[string]SourceCheck
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
+}
+
+// SourceCheck records that every quote citing one source was found in a
+// text: the digest of that text's bytes and when it was checked.
+type SourceCheck struct {
+	ContentDigest string    `json:"content_digest"`
+	VerifiedAt    time.Time `json:"verified_at"`
 }
 
 // VersionLabel is the wire spelling of Version: "v<N>".
@@ -85,6 +95,9 @@ type RulesetCut struct {
 	// Visibility is VisibilityPublic or VisibilityPrivate; it is applied to
 	// a reused cut too.
 	Visibility string
+	// SourceChecks are the verifications made for this publish. On a
+	// reused cut they replace the stored ones unless empty.
+	SourceChecks map[string]SourceCheck
 	// PublishedAt dates a new cut's id; zero means now.
 	PublishedAt time.Time
 	// Audit are events written in the publish transaction, after the cut
@@ -111,12 +124,12 @@ type PublishedRuleset struct {
 }
 
 const rulesetColumns = `r.id, r.tenant_id, r.slug, r.version, r.section_id, r.name, r.description,
-r.rule_count, r.content_digest, r.visibility, r.status, r.created_at, r.updated_at`
+r.rule_count, r.content_digest, r.visibility, r.status, r.source_checks, r.created_at, r.updated_at`
 
 func scanRuleset(row pgx.Row) (Ruleset, error) {
 	var r Ruleset
 	err := row.Scan(&r.ID, &r.TenantID, &r.Slug, &r.Version, &r.SectionID, &r.Name, &r.Description,
-		&r.RuleCount, &r.ContentDigest, &r.Visibility, &r.Status, &r.CreatedAt, &r.UpdatedAt)
+		&r.RuleCount, &r.ContentDigest, &r.Visibility, &r.Status, &r.SourceChecks, &r.CreatedAt, &r.UpdatedAt)
 	return r, err
 }
 
@@ -128,14 +141,15 @@ const (
 	sqlSlugPointer = `SELECT tenant_id, ruleset_id, latest_version FROM ruleset_slugs WHERE slug = $1`
 
 	sqlReuseCut = `
-UPDATE rulesets r SET visibility = $3, status = 'active', updated_at = now()
+UPDATE rulesets r SET visibility = $3, status = 'active', updated_at = now(),
+    source_checks = CASE WHEN $4::jsonb = '{}' THEN r.source_checks ELSE $4::jsonb END
 WHERE r.slug = $1 AND r.content_digest = $2
 RETURNING ` + rulesetColumns
 
 	sqlInsertCut = `
 INSERT INTO rulesets AS r (id, tenant_id, slug, version, section_id, name, description, rule_count,
-    content_digest, source_text, compiled_ir, visibility)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+    content_digest, source_text, compiled_ir, visibility, source_checks)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
 RETURNING ` + rulesetColumns
 
 	sqlUpsertSlug = `
@@ -154,6 +168,10 @@ ON CONFLICT (slug) DO UPDATE SET ruleset_id = EXCLUDED.ruleset_id,
 // so a failed publish leaves nothing behind.
 func (s *Store) PublishRuleset(ctx context.Context, c RulesetCut) (PublishedRuleset, error) {
 	var out PublishedRuleset
+	checks := c.SourceChecks
+	if checks == nil {
+		checks = map[string]SourceCheck{}
+	}
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, sqlEnsureTenant, c.TenantID); err != nil {
 			return fmt.Errorf("ensure tenant: %w", err)
@@ -172,7 +190,7 @@ func (s *Store) PublishRuleset(ctx context.Context, c RulesetCut) (PublishedRule
 			return ErrSlugConflict
 		}
 
-		out.Ruleset, err = scanRuleset(tx.QueryRow(ctx, sqlReuseCut, c.Slug, c.ContentDigest, c.Visibility))
+		out.Ruleset, err = scanRuleset(tx.QueryRow(ctx, sqlReuseCut, c.Slug, c.ContentDigest, c.Visibility, checks))
 		switch {
 		case err == nil:
 			out.Reused = true
@@ -183,7 +201,7 @@ func (s *Store) PublishRuleset(ctx context.Context, c RulesetCut) (PublishedRule
 			}
 			id := RulesetID(c.SectionID, published, c.Slug, c.ContentDigest)
 			out.Ruleset, err = scanRuleset(tx.QueryRow(ctx, sqlInsertCut, id, c.TenantID, c.Slug, latest+1,
-				c.SectionID, c.Name, c.Description, c.RuleCount, c.ContentDigest, c.SourceText, c.CompiledIR, c.Visibility))
+				c.SectionID, c.Name, c.Description, c.RuleCount, c.ContentDigest, c.SourceText, c.CompiledIR, c.Visibility, checks))
 			if err != nil {
 				return fmt.Errorf("insert cut: %w", err)
 			}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/eligo/eligo/authoring"
 	"github.com/eligo/eligo/casebank"
@@ -23,6 +24,7 @@ func runPublish(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	dbURL := fs.String("database-url", os.Getenv("DATABASE_URL"), "PostgreSQL URL (env DATABASE_URL)")
 	tenant := fs.String("tenant", "", "tenant that owns the ruleset; created if new")
 	casesPath := fs.String("cases", "", "test cases (a cases.json array); every case must pass")
+	sourcesPath := fs.String("sources", "", "cited texts with one `== <source id> ==` section per source, to verify every quote against\n(default: source.txt, source.md or source.html beside FILE; \"none\" publishes unverified)")
 	public := fs.Bool("public", false, "make the ruleset public (anonymous callers can use it)")
 	slug := fs.String("slug", "", "slug to publish under (default: the file's ruleset header)")
 	name := fs.String("name", "", "ruleset name (default: the file's name header)")
@@ -64,6 +66,11 @@ func runPublish(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 	}
 
+	sources, err := readSources(file, *sourcesPath)
+	if err != nil {
+		return err
+	}
+
 	pool, err := store.Open(ctx, *dbURL)
 	if err != nil {
 		return err
@@ -71,7 +78,7 @@ func runPublish(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	defer pool.Close()
 	res, err := authoring.Publish(ctx, store.New(pool), authoring.PublishRequest{
 		TenantID: *tenant, Filename: file, Source: src, Slug: *slug, Name: *name, Public: *public,
-		Cases: cases, ForceUnsafe: *force, ReservedNamespace: *reserved, Actor: "cli",
+		Sources: sources, Cases: cases, ForceUnsafe: *force, ReservedNamespace: *reserved, Actor: "cli",
 	})
 	for _, w := range res.Warnings {
 		fmt.Fprintf(stderr, "warning: %s\n", w)
@@ -89,7 +96,45 @@ func runPublish(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if res.Reused {
 		state = "unchanged content; reused"
 	}
-	fmt.Fprintf(stdout, "%s %s %s as %s (%s, %s; tests %d/%d)\n", state, res.RulesetID, res.Version,
-		res.Slug, res.Visibility, res.ContentDigest, res.TestsPassing, res.TestsTotal)
+	fmt.Fprintf(stdout, "%s %s %s as %s (%s, %s; tests %d/%d; %d sources verified)\n", state, res.RulesetID, res.Version,
+		res.Slug, res.Visibility, res.ContentDigest, res.TestsPassing, res.TestsTotal, res.VerifiedSources)
 	return nil
+}
+
+// sourceFileNames are looked for beside the rules file, as in a casebank
+// folder.
+var sourceFileNames = []string{"source.txt", "source.md", "source.html"}
+
+// readSources reads the sectioned source text (see casebank/README.md) and
+// splits it by source id. path "" looks beside rulesFile; "none", or no file
+// found there, means no verification.
+func readSources(rulesFile, path string) (map[string][]byte, error) {
+	if path == "none" {
+		return nil, nil
+	}
+	if path == "" {
+		for _, name := range sourceFileNames {
+			candidate := filepath.Join(filepath.Dir(rulesFile), name)
+			if _, err := os.Stat(candidate); err == nil {
+				path = candidate
+				break
+			}
+		}
+		if path == "" {
+			return nil, nil
+		}
+	}
+	text, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	sections := casebank.SourceSections(text)
+	if len(sections) == 0 {
+		return nil, fmt.Errorf("%s: no \"== <source id> ==\" sections", path)
+	}
+	out := make(map[string][]byte, len(sections))
+	for id, body := range sections {
+		out[id] = []byte(body)
+	}
+	return out, nil
 }
