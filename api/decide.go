@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/base64"
@@ -47,9 +48,14 @@ type decideRequest struct {
 	CallerRef            json.RawMessage `json:"caller_ref,omitempty" doc:"Flat string-to-string map, at most 2048 bytes of JSON, no key containing '$' or '.'. Stored on the server-side decision record of keyed callers for their own attribution; never used for authorization and never stored for anonymous callers. An invalid caller_ref is never rejected: it is dropped and the response's warnings array carries an entry with code caller_ref_dropped."`
 }
 
-// decideOutput is the decision response.
+// decideOutput is the decision response. The body is the decideResponse
+// envelope, written by appendEnvelope rather than by huma's encoder: the
+// part of it that the cache keeps is encoded once, when the decision is
+// made, and a cache hit only appends the per-call members around it. The
+// OpenAPI document still describes decideResponse (see registerDecide).
 type decideOutput struct {
-	Body decideResponse
+	ContentType string `header:"Content-Type"`
+	Body        []byte
 }
 
 // decideResponse is the audit envelope of one decision.
@@ -105,16 +111,29 @@ type warning struct {
 // the decision cache holds. It is immutable once built and shared between
 // responses.
 type decisionCore struct {
-	outcome         engine.Outcome
-	fieldsProvided  int
-	fieldsEvaluated int
-	missingFields   []string
-	nextQuestion    *nextQuestion
-	optimalPath     []pathStep
-	fieldErrors     []engine.FieldError
-	trace           *engine.Trace
-	explanation     *engine.Explanation
-	graphOverlay    *engine.Graph
+	outcome        engine.Outcome
+	fieldsProvided int
+	fieldErrors    int
+	// members is the JSON of the envelope members from fields_provided to
+	// graph_overlay, without braces, for keyed callers.
+	members []byte
+	// anonymousMembers is members without v2 (artefact) source references,
+	// which never appear in an anonymous response; the same slice as
+	// members when there are none.
+	anonymousMembers []byte
+}
+
+// coreJSON is the cached part of the envelope, encoded once per decision.
+type coreJSON struct {
+	FieldsProvided  int                 `json:"fields_provided"`
+	FieldsEvaluated int                 `json:"fields_evaluated"`
+	MissingFields   []string            `json:"missing_fields"`
+	NextQuestion    *nextQuestion       `json:"next_question"`
+	OptimalPath     []pathStep          `json:"optimal_path"`
+	FieldErrors     []engine.FieldError `json:"field_errors"`
+	Trace           *engine.Trace       `json:"trace,omitempty"`
+	Explanation     *engine.Explanation `json:"explanation,omitempty"`
+	GraphOverlay    *engine.Graph       `json:"graph_overlay,omitempty"`
 }
 
 // maxCallerRefBytes is the spec's caller_ref limit (Limits 9).
@@ -132,6 +151,7 @@ func (s *Server) registerDecide() {
 		Scopes:      []auth.Scope{auth.ScopeDecide},
 		Class:       ClassDecide,
 	}, s.decide)
+	s.documentDecideResponse()
 }
 
 const decideDescription = `Evaluates field_values against a published ruleset (by slug or concrete ruleset_id) and returns the audit envelope.
@@ -194,48 +214,47 @@ func (s *Server) decide(ctx context.Context, in *decideInput) (*decideOutput, er
 		core, cacheHit = s.cache.get(key)
 	}
 	if !cacheHit {
-		core = evaluateDecision(target.Ruleset, target.Slug, inputs, decisionDate, flags)
+		if core, err = evaluateDecision(target.Ruleset, target.Slug, inputs, decisionDate, flags); err != nil {
+			return nil, err
+		}
 		if key != "" {
 			s.cache.add(key, core)
 		}
 	}
 
-	out := &decideOutput{}
-	resp := &out.Body
-	core.fill(resp)
-	if !keyed {
-		resp.Explanation = anonymousExplanation(resp.Explanation)
-	}
-	resp.Slug, resp.RulesetID = target.Slug, target.ID
-	resp.RulesetVersion, resp.ContentDigest = target.Version, target.ContentDigest
-	resp.EngineVersion = engine.Version
-	resp.InputsHash = inputsHash
-	resp.DecisionID = newDecisionID()
-	resp.DecisionTime = start.UTC()
-
+	decisionID := newDecisionID()
 	callerRef, warn := parseCallerRef(req.CallerRef, keyed)
-	if warn != nil {
-		resp.Warnings = append(resp.Warnings, *warn)
+	members := core.members
+	if !keyed {
+		members = core.anonymousMembers
 	}
 	elapsed := time.Since(start)
+	env := envelope{
+		outcome: core.outcome, target: target, inputsHash: inputsHash, decisionID: decisionID,
+		decisionTime: start.UTC(), members: members, warning: warn,
+	}
 	if req.IncludeTiming {
-		resp.Timing = &timing{TotalMS: float64(elapsed.Microseconds()) / 1000}
+		env.timing = &timing{TotalMS: float64(elapsed.Microseconds()) / 1000}
+	}
+	body, err := appendEnvelope(make([]byte, 0, len(members)+512), &env)
+	if err != nil {
+		return nil, fmt.Errorf("encode envelope: %w", err)
 	}
 
 	record := store.DecisionRecord{
-		DecisionID:     resp.DecisionID,
+		DecisionID:     decisionID,
 		RulesetID:      target.ID,
 		Slug:           target.Slug,
 		RulesetVersion: target.Version,
 		ContentDigest:  target.ContentDigest,
 		EngineVersion:  engine.Version,
-		Outcome:        resp.Decision,
+		Outcome:        core.outcome.String(),
 		InputsHash:     inputsHash,
 		Flags:          requestFlagNames(req),
 		CacheHit:       cacheHit,
 		FieldsProvided: core.fieldsProvided,
-		FieldErrors:    len(core.fieldErrors),
-		DecidedAt:      resp.DecisionTime,
+		FieldErrors:    core.fieldErrors,
+		DecidedAt:      env.decisionTime,
 		Duration:       elapsed,
 	}
 	if keyed {
@@ -248,7 +267,7 @@ func (s *Server) decide(ctx context.Context, in *decideInput) (*decideOutput, er
 		}
 		return nil, fmt.Errorf("record decision: %w", err)
 	}
-	return out, nil
+	return &decideOutput{ContentType: "application/json", Body: body}, nil
 }
 
 var errDecisionLogBacklogged = NewProblem(http.StatusServiceUnavailable, "service_unavailable", "decision_log_backlogged",
@@ -277,63 +296,71 @@ func (s *Server) checkDecideTarget(ctx context.Context, req *decideRequest) erro
 }
 
 // evaluateDecision runs the engine (and trace, explanation and graph
-// overlay when asked) and gathers what the cache may keep. slug names the
+// overlay when asked) and encodes what the cache may keep. slug names the
 // graph's section.
-func evaluateDecision(rules *engine.Ruleset, slug string, inputs *engine.Inputs, decisionDate int64, flags cacheFlags) *decisionCore {
+func evaluateDecision(rules *engine.Ruleset, slug string, inputs *engine.Inputs, decisionDate int64, flags cacheFlags) (*decisionCore, error) {
 	res := rules.Evaluate(inputs, engine.Options{
 		DecisionDate: decisionDate,
 		Trace:        flags&flagTrace != 0,
 		Explanation:  flags&flagExplanation != 0,
 	})
-	core := &decisionCore{
-		outcome:         res.Outcome,
-		fieldsProvided:  res.FieldsProvided,
-		fieldsEvaluated: res.FieldsEvaluated,
-		missingFields:   res.MissingFields,
-		fieldErrors:     res.FieldErrors,
-		trace:           res.Trace,
-		explanation:     res.Explanation,
-		optimalPath:     []pathStep{},
+	c := coreJSON{
+		FieldsProvided:  res.FieldsProvided,
+		FieldsEvaluated: res.FieldsEvaluated,
+		MissingFields:   res.MissingFields,
+		FieldErrors:     res.FieldErrors,
+		OptimalPath:     []pathStep{},
+		Trace:           res.Trace,
+		Explanation:     res.Explanation,
 	}
 	if flags&flagGraphOverlay != 0 {
-		core.graphOverlay = rules.Graph(slug, inputs, res)
+		c.GraphOverlay = rules.Graph(slug, inputs, res)
 	}
-	if core.missingFields == nil {
-		core.missingFields = []string{}
+	if c.MissingFields == nil {
+		c.MissingFields = []string{}
 	}
-	if core.fieldErrors == nil {
-		core.fieldErrors = []engine.FieldError{}
+	if c.FieldErrors == nil {
+		c.FieldErrors = []engine.FieldError{}
 	}
-	return core
+	members, err := encodeMembers(&c)
+	if err != nil {
+		return nil, err
+	}
+	core := &decisionCore{
+		outcome:          res.Outcome,
+		fieldsProvided:   res.FieldsProvided,
+		fieldErrors:      len(res.FieldErrors),
+		members:          members,
+		anonymousMembers: members,
+	}
+	if c.Explanation != nil && hasArtefactReference(c.Explanation) {
+		c.Explanation = withoutArtefactReferences(c.Explanation)
+		if core.anonymousMembers, err = encodeMembers(&c); err != nil {
+			return nil, err
+		}
+	}
+	return core, nil
 }
 
-// fill copies the cached decision into a response.
-func (c *decisionCore) fill(r *decideResponse) {
-	r.Decision = c.outcome.String()
-	r.FieldsProvided, r.FieldsEvaluated = c.fieldsProvided, c.fieldsEvaluated
-	r.MissingFields, r.FieldErrors = c.missingFields, c.fieldErrors
-	r.NextQuestion, r.OptimalPath = c.nextQuestion, c.optimalPath
-	if c.trace != nil {
-		r.Trace = &traceJSON{c.trace}
+// encodeMembers encodes c without its braces, ready to be spliced into an
+// envelope; < > & are left as written.
+func encodeMembers(c *coreJSON) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(c); err != nil {
+		return nil, fmt.Errorf("encode decision: %w", err)
 	}
-	if c.explanation != nil {
-		r.Explanation = &explanationJSON{c.explanation}
-	}
-	if c.graphOverlay != nil {
-		r.GraphOverlay = c.graphOverlay
-	}
+	b := bytes.TrimSpace(buf.Bytes())
+	return b[1 : len(b)-1], nil
 }
 
-// anonymousExplanation returns e without v2 (artefact) source references,
-// which never appear in an anonymous response; e itself when it has none,
-// so the common case copies nothing.
-func anonymousExplanation(e *explanationJSON) *explanationJSON {
-	if e == nil || !hasArtefactReference(e.e) {
-		return e
-	}
-	c := *e.e
-	c.Groups = make([]engine.GroupExplanation, len(e.e.Groups))
-	for i, g := range e.e.Groups {
+// withoutArtefactReferences returns a copy of e without v2 (artefact)
+// source references.
+func withoutArtefactReferences(e *engine.Explanation) *engine.Explanation {
+	c := *e
+	c.Groups = make([]engine.GroupExplanation, len(e.Groups))
+	for i, g := range e.Groups {
 		c.Groups[i] = g
 		c.Groups[i].Criteria = make([]engine.CriterionExplanation, len(g.Criteria))
 		for j, cr := range g.Criteria {
@@ -347,7 +374,7 @@ func anonymousExplanation(e *explanationJSON) *explanationJSON {
 			c.Groups[i].Criteria[j] = cr
 		}
 	}
-	return &explanationJSON{&c}
+	return &c
 }
 
 func hasArtefactReference(e *engine.Explanation) bool {

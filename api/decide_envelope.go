@@ -1,0 +1,110 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/eligo/eligo/engine"
+)
+
+// envelope is one response's members: the per-call stamps and identity
+// around the cached members.
+type envelope struct {
+	outcome      engine.Outcome
+	target       *resolvedRuleset
+	inputsHash   string
+	decisionID   string
+	decisionTime time.Time
+	// members is the cached JSON from fields_provided to graph_overlay.
+	members []byte
+	timing  *timing
+	warning *warning
+}
+
+// appendEnvelope appends the decideResponse JSON of e to b, members in the
+// order of decideResponse.
+func appendEnvelope(b []byte, e *envelope) ([]byte, error) {
+	b = append(b, `{"decision":"`...)
+	b = append(b, e.outcome.String()...)
+	b = append(b, `","slug":`...)
+	b = appendJSONString(b, e.target.Slug)
+	b = append(b, `,"ruleset_id":`...)
+	b = appendJSONString(b, e.target.ID)
+	b = append(b, `,"ruleset_version":`...)
+	b = appendJSONString(b, e.target.Version)
+	b = append(b, `,"content_digest":`...)
+	b = appendJSONString(b, e.target.ContentDigest)
+	b = append(b, `,"engine_version":`...)
+	b = appendJSONString(b, engine.Version)
+	b = append(b, `,"decision_id":`...)
+	b = appendJSONString(b, e.decisionID)
+	b = append(b, `,"inputs_hash":`...)
+	b = appendJSONString(b, e.inputsHash)
+	b = append(b, `,"decision_time":"`...)
+	b = e.decisionTime.AppendFormat(b, time.RFC3339Nano)
+	b = append(b, `",`...)
+	b = append(b, e.members...)
+	if e.timing != nil {
+		b = append(b, `,"timing":{"total_ms":`...)
+		b = strconv.AppendFloat(b, e.timing.TotalMS, 'f', -1, 64)
+		b = append(b, '}')
+	}
+	if e.warning != nil {
+		w, err := json.Marshal([]warning{*e.warning})
+		if err != nil {
+			return nil, fmt.Errorf("encode warnings: %w", err)
+		}
+		b = append(b, `,"warnings":`...)
+		b = append(b, w...)
+	}
+	return append(b, '}'), nil
+}
+
+// appendJSONString appends s as a JSON string: quotes, backslashes and
+// control characters escaped, invalid UTF-8 replaced, everything else as is.
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				b = append(b, '\\', c)
+			case c < 0x20:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			default:
+				b = append(b, c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, `\ufffd`...)
+		} else {
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(b, '"')
+}
+
+// documentDecideResponse points the 200 response of /decide at the
+// decideResponse schema: the handler writes that envelope as bytes, which
+// huma would otherwise document as an opaque body.
+func (s *Server) documentDecideResponse() {
+	op := s.huma.OpenAPI().Paths["/decide"].Post
+	registry := s.huma.OpenAPI().Components.Schemas
+	schema := registry.Schema(reflect.TypeFor[decideResponse](), true, "DecideResponse")
+	op.Responses["200"] = &huma.Response{
+		Description: "The decision envelope.",
+		Content:     map[string]*huma.MediaType{"application/json": {Schema: schema}},
+	}
+}

@@ -1,0 +1,333 @@
+// Command eligo-load is the /decide load benchmark behind `make bench`.
+//
+// It sets up and measures a real deployment on loopback: it migrates the
+// database at DATABASE_URL, issues a bench key, publishes a casebank
+// ruleset through `eligo publish`, starts `eligo serve` as a child process
+// (decision records on, as in production), drives POST /decide from a fixed
+// number of keep-alive connections for each scenario, and prints requests/s
+// and latency percentiles. Finally it stops the server with SIGTERM, which
+// flushes the decision records, and checks that every decision it was
+// issued has its record.
+//
+// The load generator shares the machine with the server, so the figures
+// are a floor for what the server alone can do.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/eligo/eligo/casebank"
+	"github.com/eligo/eligo/store"
+)
+
+func main() {
+	if err := run(context.Background(), os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "eligo-load:", err)
+		os.Exit(1)
+	}
+}
+
+// options are the command's flags.
+type options struct {
+	eligo       string
+	folder      string
+	duration    time.Duration
+	warmup      time.Duration
+	concurrency int
+}
+
+// scenario is one measured load: a request body template applied to every
+// case of the ruleset in turn.
+type scenario struct {
+	name  string
+	flags string // extra request members, e.g. `"include_trace":true`
+}
+
+var scenarios = []scenario{
+	{"plain", ``},
+	{"plain, no_cache", `"no_cache":true`},
+	{"trace+explanation", `"include_trace":true,"include_explanation":true`},
+	{"trace+explanation, no_cache", `"include_trace":true,"include_explanation":true,"no_cache":true`},
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var o options
+	fs := flag.NewFlagSet("eligo-load", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&o.eligo, "eligo", "bin/eligo", "the eligo binary to serve with")
+	fs.StringVar(&o.folder, "casebank", "casebank/snap-income", "casebank folder whose ruleset and cases are the load (default: the largest)")
+	fs.DurationVar(&o.duration, "duration", 10*time.Second, "measured time per scenario")
+	fs.DurationVar(&o.warmup, "warmup", 2*time.Second, "unmeasured time before each scenario")
+	fs.IntVar(&o.concurrency, "concurrency", 8, "keep-alive connections sending requests back to back")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if os.Getenv("DATABASE_URL") == "" {
+		return errors.New("DATABASE_URL is not set")
+	}
+	cb, err := casebank.Load(ctx, o.folder)
+	if err != nil {
+		return err
+	}
+	slug := "bench/" + cb.Name
+
+	if err := eligo(ctx, o.eligo, nil, "migrate"); err != nil {
+		return err
+	}
+	var keyOut bytes.Buffer
+	// An internal-tier key: its budget is a guard far above a bench run,
+	// so metering counts the calls without refusing them.
+	if err := eligo(ctx, o.eligo, &keyOut, "keys", "create", "--tenant", "bench", "--name", "bench", "--tier", "internal", "--scopes", "decide"); err != nil {
+		return err
+	}
+	key := strings.TrimSpace(keyOut.String())
+	casesPath := filepath.Join(o.folder, "cases.json")
+	if err := eligo(ctx, o.eligo, nil, "publish", cb.RulesPath, "--tenant", "bench", "--slug", slug, "--cases", casesPath); err != nil {
+		return err
+	}
+
+	server, base, err := startServer(ctx, o.eligo)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = server.Process.Kill() }()
+
+	fmt.Fprintf(stdout, "POST /decide on %s (%d cases, up to %d answers each), %d connections, %s per scenario, decision records on\n",
+		slug, len(cb.Cases), countFields(cb), o.concurrency, o.duration)
+	fmt.Fprintf(stdout, "%-30s %12s %10s %10s %10s %8s\n", "scenario", "requests/s", "p50 ms", "p99 ms", "p99.9 ms", "errors")
+	var issued []string
+	for _, sc := range scenarios {
+		bodies := make([][]byte, len(cb.Cases))
+		for i, c := range cb.Cases {
+			extra := ""
+			if sc.flags != "" {
+				extra = "," + sc.flags
+			}
+			bodies[i] = []byte(`{"ruleset_id":"` + slug + `","field_values":` + string(c.FieldValues) + extra + `}`)
+		}
+		if _, err := drive(ctx, base, key, bodies, o.concurrency, o.warmup, false); err != nil {
+			return err
+		}
+		res, err := drive(ctx, base, key, bodies, o.concurrency, o.duration, true)
+		if err != nil {
+			return err
+		}
+		issued = append(issued, res.ids...)
+		fmt.Fprintf(stdout, "%-30s %12.0f %10.3f %10.3f %10.3f %8d\n", sc.name, float64(res.ok)/o.duration.Seconds(),
+			ms(res.percentile(0.50)), ms(res.percentile(0.99)), ms(res.percentile(0.999)), res.errors)
+	}
+
+	// SIGTERM: the server drains and flushes its decision records.
+	if err := server.Process.Signal(syscall.SIGTERM); err != nil {
+		return fmt.Errorf("stop server: %w", err)
+	}
+	if err := server.Wait(); err != nil {
+		return fmt.Errorf("server exit: %w", err)
+	}
+	return checkRecords(ctx, issued, stdout)
+}
+
+// eligo runs one eligo subcommand to completion, its stdout into out.
+func eligo(ctx context.Context, bin string, out io.Writer, args ...string) error {
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Stdout, cmd.Stderr = out, os.Stderr
+	if out == nil {
+		cmd.Stdout = io.Discard
+	}
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("eligo %s: %w", strings.Join(args, " "), err)
+	}
+	return nil
+}
+
+// startServer starts `eligo serve` on a free loopback port and waits until
+// it is ready. The request log goes to a discard pipe reader.
+func startServer(ctx context.Context, bin string) (*exec.Cmd, string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, "", err
+	}
+	addr := ln.Addr().String()
+	_ = ln.Close()
+	cmd := exec.CommandContext(ctx, bin, "serve", "--addr", addr)
+	cmd.Stdout = io.Discard
+	logs, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, "", err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, "", fmt.Errorf("start server: %w", err)
+	}
+	// Keep the pipe drained; show only lines above info (failures).
+	go func() {
+		sc := bufio.NewScanner(logs)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		for sc.Scan() {
+			if line := sc.Bytes(); !bytes.Contains(line, []byte(`"level":"INFO"`)) {
+				fmt.Fprintf(os.Stderr, "server: %s\n", line)
+			}
+		}
+	}()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		res, err := http.Get("http://" + addr + "/readyz")
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				return cmd, "http://" + addr + "/api/v1/public", nil
+			}
+		}
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			return nil, "", errors.New("server not ready after 30s")
+		}
+	}
+}
+
+// result is one scenario's measurements.
+type result struct {
+	ok, errors int
+	latencies  []time.Duration
+	ids        []string
+}
+
+func (r *result) percentile(p float64) time.Duration {
+	if len(r.latencies) == 0 {
+		return 0
+	}
+	return r.latencies[min(len(r.latencies)-1, int(p*float64(len(r.latencies))))]
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+var decisionIDKey = []byte(`"decision_id":"`)
+
+// drive sends bodies round-robin from concurrency connections for d and
+// gathers latencies and the issued decision ids (when keep is set).
+func drive(ctx context.Context, base, key string, bodies [][]byte, concurrency int, d time.Duration, keep bool) (*result, error) {
+	client := &http.Client{Transport: &http.Transport{
+		MaxIdleConnsPerHost: concurrency, MaxConnsPerHost: concurrency, DisableCompression: true,
+	}}
+	defer client.CloseIdleConnections()
+	stop := time.Now().Add(d)
+	results := make([]result, concurrency)
+	var (
+		wg       sync.WaitGroup
+		firstErr error
+		errOnce  sync.Once
+	)
+	for w := range concurrency {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := &results[w]
+			buf := make([]byte, 0, 64<<10)
+			for i := w; time.Now().Before(stop); i++ {
+				req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/decide", bytes.NewReader(bodies[i%len(bodies)]))
+				if err != nil {
+					errOnce.Do(func() { firstErr = err })
+					return
+				}
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("X-Api-Key", key)
+				start := time.Now()
+				res, err := client.Do(req)
+				if err != nil {
+					errOnce.Do(func() { firstErr = err })
+					return
+				}
+				buf = buf[:0]
+				buf, err = readAll(res.Body, buf)
+				res.Body.Close()
+				elapsed := time.Since(start)
+				if err != nil || res.StatusCode != http.StatusOK {
+					r.errors++
+					continue
+				}
+				r.ok++
+				if keep {
+					r.latencies = append(r.latencies, elapsed)
+					if at := bytes.Index(buf, decisionIDKey); at >= 0 {
+						id := buf[at+len(decisionIDKey):]
+						r.ids = append(r.ids, string(id[:bytes.IndexByte(id, '"')]))
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	total := &result{}
+	for _, r := range results {
+		total.ok += r.ok
+		total.errors += r.errors
+		total.latencies = append(total.latencies, r.latencies...)
+		total.ids = append(total.ids, r.ids...)
+	}
+	slices.Sort(total.latencies)
+	return total, nil
+}
+
+func readAll(r io.Reader, buf []byte) ([]byte, error) {
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if errors.Is(err, io.EOF) {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
+}
+
+// checkRecords confirms that every decision issued during the run has its
+// durable record.
+func checkRecords(ctx context.Context, issued []string, stdout io.Writer) error {
+	pool, err := store.Open(ctx, os.Getenv("DATABASE_URL"))
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	missing, err := store.New(pool).MissingDecisionIDs(ctx, issued)
+	if err != nil {
+		return err
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("%d of %d issued decisions have no record", len(missing), len(issued))
+	}
+	fmt.Fprintf(stdout, "decision records: all %d issued decisions recorded\n", len(issued))
+	return nil
+}
+
+func countFields(cb *casebank.Folder) int {
+	var fields map[string]json.RawMessage
+	n := 0
+	for _, c := range cb.Cases {
+		if json.Unmarshal(c.FieldValues, &fields) == nil {
+			n = max(n, len(fields))
+		}
+	}
+	return n
+}
