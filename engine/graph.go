@@ -551,11 +551,24 @@ func exprSlots(e *Expr, slots []int) []int {
 }
 
 // fieldNoun is the plain name of field slot s as a sentence uses it: the
-// part after the dot with underscores as spaces ("months employed").
+// part after the dot with underscores as spaces ("months employed"). A
+// generic one-word name says too little on its own ("size", "date"), so it
+// keeps its group in front ("household size", "election date").
 func (r *Ruleset) fieldNoun(s int) string {
-	id := r.Fields[s].ID
-	if i := strings.IndexByte(id, '.'); i >= 0 {
-		id = id[i+1:]
+	group, name, ok := strings.Cut(r.Fields[s].ID, ".")
+	if !ok {
+		return strings.ReplaceAll(group, "_", " ")
 	}
-	return strings.ReplaceAll(id, "_", " ")
+	if genericNames[name] {
+		name = group + "_" + name
+	}
+	return strings.ReplaceAll(name, "_", " ")
+}
+
+// genericNames are one-word field names that need their group to mean
+// anything to a reader.
+var genericNames = map[string]bool{
+	"date": true, "start": true, "end": true, "size": true, "amount": true, "count": true,
+	"number": true, "total": true, "type": true, "kind": true, "status": true, "value": true,
+	"region": true, "income": true, "level": true, "rate": true, "code": true, "name": true,
 }

@@ -47,6 +47,13 @@ var comparisonWords = map[Operator][2]string{
 // sides swapped, so that "12 <= x" can read "x is at least 12".
 var mirrored = map[Operator]Operator{OpEq: OpEq, OpNe: OpNe, OpLt: OpGt, OpLe: OpGe, OpGt: OpLt, OpGe: OpLe}
 
+// negated is the operator that says the opposite, for "not" over a
+// comparison, a membership or a presence test.
+var negated = map[Operator]Operator{
+	OpEq: OpNe, OpNe: OpEq, OpLt: OpGe, OpGe: OpLt, OpLe: OpGt, OpGt: OpLe,
+	OpIn: OpNotIn, OpNotIn: OpIn, OpPresent: OpAbsent, OpAbsent: OpPresent,
+}
+
 // clause writes a bool expression. nested is true inside another and/or,
 // where a different connective needs "either"/"both" to keep its grouping.
 func (r *Ruleset) clause(b *strings.Builder, e *Expr, nested bool) {
@@ -89,8 +96,22 @@ func (r *Ruleset) clause(b *strings.Builder, e *Expr, nested bool) {
 			r.clause(b, a, true)
 		}
 	case OpNot:
+		x := e.Args[0]
+		if op, ok := negated[x.Op]; ok && x.Kind == ExprOp {
+			// "not a >= 12" reads "a is less than 12": the same under
+			// three-valued logic, since both are unknown exactly when a is.
+			flipped := *x
+			flipped.Op = op
+			r.clause(b, &flipped, nested)
+			return
+		}
+		if x.Kind == ExprField && x.Sort == SortBool {
+			b.WriteString(r.term(x))
+			b.WriteString(" is no")
+			return
+		}
 		b.WriteString("it is not the case that ")
-		r.clause(b, e.Args[0], true)
+		r.clause(b, x, true)
 	case OpPresent:
 		b.WriteString(r.term(e.Args[0]))
 		b.WriteString(" has been answered")

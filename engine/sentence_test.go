@@ -18,6 +18,8 @@ field person.date_of_birth date
 field job.start date
 field income.wages int
 field income.benefits int
+field household.size int
+field person.sex enum ["female", "male"]
 group g all "G" {
   criterion k "K" {
     %s
@@ -56,6 +58,9 @@ func TestSentences(t *testing.T) {
 		// A constant on the left is moved right with the comparison mirrored.
 		{"12 <= employment.months_employed", "months employed is at least 12"},
 		{"12 > employment.months_employed", "months employed is less than 12"},
+		// Generic one-word names keep their group.
+		{"household.size >= 2", "household size is at least 2"},
+		{`person.sex == "female"`, "sex is female"},
 		// Two fields.
 		{"income.wages >= income.benefits", "wages is at least benefits"},
 		// Bools.
@@ -81,10 +86,10 @@ func TestSentences(t *testing.T) {
 		{`person.date_of_birth != date("2000-02-29")`, "date of birth is not on 29 February 2000"},
 		{"years_between(person.date_of_birth, decision_date()) >= 66", "age (from date of birth) is at least 66 years"},
 		{"months_between(person.date_of_birth, decision_date()) >= 786", "age (from date of birth) is at least 786 months"},
-		{"years_between(job.start, decision_date()) < 5", "time since start is less than 5 years"},
-		{"days_between(job.start, decision_date()) > 90", "time since start is more than 90 days"},
-		{"years_between(person.date_of_birth, job.start) >= 18", "time from date of birth to start is at least 18 years"},
-		{"job.start <= decision_date()", "start is on or before the date of the decision"},
+		{"years_between(job.start, decision_date()) < 5", "time since job start is less than 5 years"},
+		{"days_between(job.start, decision_date()) > 90", "time since job start is more than 90 days"},
+		{"years_between(person.date_of_birth, job.start) >= 18", "time from date of birth to job start is at least 18 years"},
+		{"job.start <= decision_date()", "job start is on or before the date of the decision"},
 		// Presence and defaults.
 		{"present(income.wages)", "wages has been answered"},
 		{"absent(income.wages)", "wages has not been answered"},
@@ -109,7 +114,14 @@ func TestSentences(t *testing.T) {
 			"us citizen is yes and either wages is more than 1 or benefits is more than 1"},
 		{`person.us_citizen and (income.wages > 1 or income.benefits > 1 or employment.months_employed > 1)`,
 			"us citizen is yes and any of wages is more than 1, benefits is more than 1, or months employed is more than 1"},
-		{"not person.us_citizen", "it is not the case that us citizen is yes"},
+		{"not person.us_citizen", "us citizen is no"},
+		{"not employment.months_employed >= 12", "months employed is less than 12"},
+		{"not employment.months_employed == 12", "months employed is not 12"},
+		{`not employment.sector in ["public", "federal"]`, "sector is neither public nor federal"},
+		{"not present(income.wages)", "wages has not been answered"},
+		{"not absent(income.wages)", "wages has been answered"},
+		{`not person.date_of_birth < date("1952-07-01")`, "date of birth is on or after 1 July 1952"},
+		{"not (person.us_citizen ?? false)", "it is not the case that us citizen (or no if not answered) is yes"},
 		{"not (income.wages > 1 and income.benefits > 1)",
 			"it is not the case that both wages is more than 1 and benefits is more than 1"},
 	}
