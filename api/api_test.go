@@ -58,7 +58,8 @@ type validateInput struct {
 func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	f := &fixture{store: store.New(storetest.New(t))}
-	s := New(Config{FirstPartyOrigins: []string{firstPartyOrigin}, KeyedBodyLimit: 4 << 20, Logger: slog.New(slog.DiscardHandler)}, f.store)
+	s := New(Config{FirstPartyOrigins: []string{firstPartyOrigin}, KeyedBodyLimit: 4 << 20, Logger: slog.New(slog.DiscardHandler),
+		Metering: generousMetering()}, f.store)
 	s.open = append(append([]Endpoint{}, OpenSurface...),
 		Endpoint{http.MethodPost, "/test/open"}, Endpoint{http.MethodGet, "/test/open"})
 

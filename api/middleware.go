@@ -117,7 +117,8 @@ func (r *statusRecorder) Write(b []byte) (int, error) {
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
 // gate finds the declaration of the request's route, then applies CORS,
-// authentication and the body cap before the route's handler runs.
+// authentication, the body cap and metering before the route's handler
+// runs.
 func (s *Server) gate(w http.ResponseWriter, r *http.Request) {
 	requestedMethod := r.Header.Get("Access-Control-Request-Method")
 	preflight := r.Method == http.MethodOptions && requestedMethod != ""
@@ -169,7 +170,7 @@ func (s *Server) gate(w http.ResponseWriter, r *http.Request) {
 		// Chunked bodies have no Content-Length: cap the read itself.
 		r.Body = http.MaxBytesReader(w, r.Body, limit)
 	}
-	s.mux.ServeHTTP(w, r.WithContext(ctx))
+	s.meterThen(w, r.WithContext(ctx), route, declared)
 }
 
 // The spec's 401 and 403 answers.

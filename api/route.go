@@ -10,20 +10,24 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/eligo/eligo/api/auth"
+	"github.com/eligo/eligo/metering"
 )
 
 // Class is the metering class of an operation: the rate-limit bucket and
-// usage metric an authenticated call counts against.
-type Class string
+// usage metric an authenticated call counts against. The class table lives
+// in package metering.
+type Class = metering.Class
 
-// The six metering classes.
+// The six metering classes, and ClassUnmetered for operations never
+// counted (GET /usage).
 const (
-	ClassDecide    Class = "decide"
-	ClassRulesets  Class = "rulesets"
-	ClassRulebooks Class = "rulebooks"
-	ClassProjects  Class = "projects"
-	ClassGenerate  Class = "generate"
-	ClassAdmin     Class = "admin"
+	ClassDecide    = metering.ClassDecide
+	ClassRulesets  = metering.ClassRulesets
+	ClassRulebooks = metering.ClassRulebooks
+	ClassProjects  = metering.ClassProjects
+	ClassGenerate  = metering.ClassGenerate
+	ClassAdmin     = metering.ClassAdmin
+	ClassUnmetered = metering.Unmetered
 )
 
 // Access says who may call an operation.
@@ -83,6 +87,9 @@ type Route struct {
 	Access Access
 	// Scopes are required (Keyed) or unlock the key's principal (Open).
 	Scopes []auth.Scope
+	// AnyKey lets a Keyed operation with no Scopes accept any valid key:
+	// for operations about the key itself, such as GET /usage.
+	AnyKey bool
 	// Class is the metering class.
 	Class Class
 	// DefaultStatus is the success status; 200 when zero.
@@ -135,6 +142,9 @@ func (r Route) accessText() string {
 		}
 		return "Access: open surface; no key needed. A key carrying `" + scopes + "` also sees its tenant's private objects; any other key is ignored. Metering class: `" + string(r.Class) + "`."
 	}
+	if scopes == "" {
+		return "Access: any valid API key. Metering class: `" + string(r.Class) + "`."
+	}
 	return "Access: API key with scope `" + scopes + "`. Metering class: `" + string(r.Class) + "`."
 }
 
@@ -152,14 +162,14 @@ func (s *Server) addRoute(route Route) error {
 	if route.OperationID == "" || route.Summary == "" || route.Description == "" {
 		return fmt.Errorf("route %s %s: operation id, summary and description are required", route.Method, route.Path)
 	}
-	if route.Class == "" {
-		return fmt.Errorf("route %s: metering class is required", route.OperationID)
+	if !route.Class.Known() && route.Class != ClassUnmetered {
+		return fmt.Errorf("route %s: metering class %q is not one of the six (or ClassUnmetered)", route.OperationID, route.Class)
 	}
 	open := slices.Contains(s.open, route.endpoint())
 	if open != (route.Access == Open) {
 		return fmt.Errorf("route %s %s: access disagrees with the OpenSurface table", route.Method, route.Path)
 	}
-	if route.Access == Keyed && len(route.Scopes) == 0 {
+	if route.Access == Keyed && len(route.Scopes) == 0 && !route.AnyKey {
 		return fmt.Errorf("route %s: a keyed route needs at least one scope", route.OperationID)
 	}
 	pattern := strings.ToUpper(route.Method) + " " + RootPath + route.Path

@@ -9,6 +9,7 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/eligo/eligo/api/auth"
 	"github.com/eligo/eligo/decisionlog"
+	"github.com/eligo/eligo/metering"
 	"github.com/eligo/eligo/store"
 )
 
@@ -57,6 +59,9 @@ type Config struct {
 	DecisionCacheEntries int
 	// DecisionLog tunes the batching writer of decision records.
 	DecisionLog decisionlog.Config
+	// Metering sets budgets and counter timing; the zero value gives the
+	// spec's budgets (see package metering).
+	Metering metering.Config
 	// Logger receives one line per request; slog.Default() when nil.
 	Logger *slog.Logger
 }
@@ -73,6 +78,8 @@ type Server struct {
 	mux     *http.ServeMux
 	huma    huma.API
 	routes  map[string]Route // by ServeMux pattern
+	// meter counts every metered request; Close writes its last counts.
+	meter *metering.Meter
 	// cache holds recent decisions; nil when disabled.
 	cache *decisionCache
 	// decisions queues decision records for batched writing; Close
@@ -119,6 +126,10 @@ func New(cfg Config, st *store.Store) *Server {
 		cache:   newDecisionCache(cfg.DecisionCacheEntries, cfg.DecisionCacheTTL),
 	}
 	s.decisions = decisionlog.New(st, cfg.DecisionLog)
+	if cfg.Metering.Logger == nil {
+		cfg.Metering.Logger = logger
+	}
+	s.meter = metering.New(cfg.Metering, st)
 	s.huma = humago.NewWithPrefix(s.mux, RootPath, s.humaConfig())
 	s.mux.HandleFunc("GET /healthz", s.healthz)
 	s.mux.HandleFunc("GET /readyz", s.readyz)
@@ -134,11 +145,12 @@ func (s *Server) registerOperations() {
 	s.registerUsage()
 }
 
-// Close writes every queued decision record and stops the record writer.
-// Call it after the HTTP server has shut down (no request in flight); if
-// ctx ends first, it reports how many records were lost.
+// Close writes every queued decision record and stops the record writer,
+// then writes the meter's pending counts. Call it after the HTTP server has
+// shut down (no request in flight); if ctx ends first, it reports how many
+// records were lost.
 func (s *Server) Close(ctx context.Context) error {
-	return s.decisions.Close(ctx)
+	return errors.Join(s.decisions.Close(ctx), s.meter.Close(ctx))
 }
 
 // Handler returns the server's http.Handler: logging and panic recovery

@@ -38,22 +38,23 @@ type Budgets map[string]map[Class]int64
 // Keys: free 500/500/500, starter 10,000/500/100, pro 100,000/5,000/500 for
 // decide, rulesets and projects, as the spec lists. The spec gives no
 // figures for rulebooks (Eligo uses the rulesets figure), generate (report
-// only; Eligo reports against 20/100/500) or admin (internal keys only).
-// Internal keys get 1,000,000 for every class: a guard, not a plan limit.
+// only; Eligo reports against 20/100/500) or admin (1,000: only internal
+// keys carry admin:read, so for other tiers the figure is moot). Internal
+// keys get 1,000,000 for every class: a guard, not a plan limit.
 func DefaultBudgets() Budgets {
 	return Budgets{
 		Anonymous: {ClassDecide: 250, ClassRulesets: 500, ClassRulebooks: 500},
 		string(auth.TierFree): {
 			ClassDecide: 500, ClassRulesets: 500, ClassRulebooks: 500,
-			ClassProjects: 500, ClassGenerate: 20, ClassAdmin: 0,
+			ClassProjects: 500, ClassGenerate: 20, ClassAdmin: 1_000,
 		},
 		string(auth.TierStarter): {
 			ClassDecide: 10_000, ClassRulesets: 500, ClassRulebooks: 500,
-			ClassProjects: 100, ClassGenerate: 100, ClassAdmin: 0,
+			ClassProjects: 100, ClassGenerate: 100, ClassAdmin: 1_000,
 		},
 		string(auth.TierPro): {
 			ClassDecide: 100_000, ClassRulesets: 5_000, ClassRulebooks: 5_000,
-			ClassProjects: 500, ClassGenerate: 500, ClassAdmin: 0,
+			ClassProjects: 500, ClassGenerate: 500, ClassAdmin: 1_000,
 		},
 		string(auth.TierInternal): {
 			ClassDecide: 1_000_000, ClassRulesets: 1_000_000, ClassRulebooks: 1_000_000,

@@ -1,0 +1,188 @@
+package api
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/eligo/eligo/api/auth"
+	"github.com/eligo/eligo/metering"
+)
+
+// Metering runs after authentication and the body cap, before the handler,
+// for every declared operation whose class is not ClassUnmetered. It reads
+// only the Route declaration and the request's principal: handlers never
+// count anything themselves.
+//
+// Who is counted: a request that the auth middleware gave a principal
+// counts against that key (one unit per call, whatever the flags); any
+// other request on the open surface counts against its client address
+// (ClientIP, which believes X-Forwarded-For only from ELIGO_TRUSTED_PROXIES)
+// with the anonymous cost rules of metering.DecideCost.
+
+// Rate-limit response headers.
+const (
+	headerClass     = "X-RateLimit-Class"
+	headerLimit     = "X-RateLimit-Limit"
+	headerRemaining = "X-RateLimit-Remaining"
+	headerReset     = "X-RateLimit-Reset"
+)
+
+// KeyedRetryAfter is the spec's Retry-After on a keyed 429, in seconds.
+const KeyedRetryAfter = 86400
+
+// meterThen counts r against its route's class and serves it when the
+// budget allows. declared is false for paths without a Route (health
+// probes, OpenAPI documents), which are never metered.
+func (s *Server) meterThen(w http.ResponseWriter, r *http.Request, route Route, declared bool) {
+	if !declared || route.Class == ClassUnmetered || s.meter == nil {
+		s.mux.ServeHTTP(w, r)
+		return
+	}
+	ctx := r.Context()
+	var caller metering.Caller
+	cost := int64(1)
+	p, keyed := auth.PrincipalFrom(ctx)
+	if keyed {
+		caller = metering.Caller{Subject: metering.KeySubject(p.KeyID), Tier: string(p.Tier)}
+	} else {
+		caller = metering.Caller{Subject: metering.AddrSubject(ClientIP(ctx)), Tier: metering.Anonymous}
+		if route.Class == ClassDecide && r.Body != nil && r.Body != http.NoBody {
+			body, err := io.ReadAll(r.Body)
+			if err != nil {
+				var tooBig *http.MaxBytesError
+				if errors.As(err, &tooBig) {
+					writeError(w, TooLarge(tooBig.Limit))
+					return
+				}
+				writeError(w, NewProblem(http.StatusBadRequest, "bad_request", "body_unreadable", "The request body could not be read."))
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			cost = metering.DecideCost(decideFlags(body))
+		}
+	}
+	d, err := s.meter.Admit(ctx, caller, route.Class, cost)
+	if err != nil {
+		logFrom(ctx).ErrorContext(ctx, "metering", "error", err)
+		w.Header().Set("Retry-After", "1")
+		writeError(w, errMeteringUnavailable)
+		return
+	}
+	setRateLimitHeaders(w.Header(), d)
+	if !d.Allowed {
+		if keyed {
+			w.Header().Set("Retry-After", strconv.Itoa(KeyedRetryAfter))
+			writeError(w, quotaExceeded(d))
+		} else {
+			writeJSON(w, http.StatusTooManyRequests, anonymousLimited{Error: "rate_limit_exceeded", RetryAfter: d.Reset.Unix()})
+		}
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+// decideFlags reads the costly flags of a /decide body. Only JSON true
+// sets a flag; a repeated key counts by its last occurrence, as the body
+// decoder reads it, so a duplicate cannot hide a flag. A body that is not
+// an object costs the plain unit; the handler then refuses it with 422.
+func decideFlags(body []byte) metering.DecideFlags {
+	var f metering.DecideFlags
+	gjson.ParseBytes(body).ForEach(func(key, value gjson.Result) bool {
+		set := value.Type == gjson.True
+		switch key.String() {
+		case "no_cache":
+			f.NoCache = set
+		case "include_trace":
+			f.IncludeTrace = set
+		case "include_explanation":
+			f.IncludeExplanation = set
+		case "include_graph_overlay":
+			f.IncludeGraphOverlay = set
+		}
+		return true
+	})
+	return f
+}
+
+// setRateLimitHeaders writes the four X-RateLimit-* headers of d.
+func setRateLimitHeaders(h http.Header, d metering.Decision) {
+	h.Set(headerClass, string(d.Class))
+	h.Set(headerLimit, strconv.FormatInt(d.Limit, 10))
+	h.Set(headerRemaining, strconv.FormatInt(d.Remaining, 10))
+	h.Set(headerReset, strconv.FormatInt(d.Reset.Unix(), 10))
+}
+
+// anonymousLimited is the anonymous limiter's 429 body (spec, Errors 429):
+// retry_after is the epoch second of the next hourly boundary, the first
+// moment usage can fall.
+type anonymousLimited struct {
+	Error      string `json:"error"`
+	RetryAfter int64  `json:"retry_after"`
+}
+
+// quotaExceeded is the keyed 429, in the standard detail shape.
+func quotaExceeded(d metering.Decision) *Error {
+	return &Error{status: http.StatusTooManyRequests, Detail: Problem{
+		Error:      "too_many_requests",
+		ReasonCode: "daily_quota_exceeded",
+		Message:    fmt.Sprintf("The key has used its rolling 24-hour budget of %d %s requests.", d.Limit, d.Class),
+		Hint:       "Usage falls as hourly buckets leave the 24-hour window (see X-RateLimit-Reset); GET /usage shows every class. A higher tier is set through support.",
+	}}
+}
+
+// errMeteringUnavailable is the 503 when the counter store cannot be
+// reached: the request is not served unmetered.
+var errMeteringUnavailable = &Error{status: http.StatusServiceUnavailable, Detail: Problem{
+	Error:      "service_unavailable",
+	ReasonCode: "rate_limit_backend_unavailable",
+	Message:    "Usage could not be checked, so the request was not served. This is transient.",
+	Hint:       "Retry with exponential backoff, starting after the Retry-After seconds.",
+}}
+
+// meteringDescription documents the limits in the OpenAPI description,
+// from the class and budget tables in force.
+func meteringDescription(b metering.Budgets) string {
+	var sb strings.Builder
+	sb.WriteString("\n## Limits\n\nEvery request to an operation counts against one operation class (each operation names its class in its description and in `x-eligo-metering-class`). ")
+	sb.WriteString("`GET /usage`, `/healthz` and `/readyz` are never metered. Usage is a rolling 24-hour window: the current UTC hour's bucket and the 23 before it. ")
+	sb.WriteString("`generate` is report-only: over its budget a request is recorded and served. Every other class is enforced.\n\n")
+	sb.WriteString("| Class | Enforced | Operations |\n|---|---|---|\n")
+	for _, c := range metering.Classes {
+		fmt.Fprintf(&sb, "| `%s` | %s | %s |\n", c.Class, map[bool]string{true: "yes", false: "report-only"}[c.Enforced], c.Operations)
+	}
+	sb.WriteString("\nBudgets per rolling 24 hours (anonymous: per client address, in cost units; keys: per key, in requests):\n\n| Tier |")
+	for _, c := range metering.Classes {
+		fmt.Fprintf(&sb, " %s |", c.Class)
+	}
+	sb.WriteString("\n|---|" + strings.Repeat("---|", len(metering.Classes)) + "\n")
+	for _, tier := range metering.Tiers {
+		fmt.Fprintf(&sb, "| %s |", tier)
+		for _, c := range metering.Classes {
+			if _, ok := b[tier][c.Class]; !ok && tier == metering.Anonymous {
+				sb.WriteString(" n/a |")
+				continue
+			}
+			fmt.Fprintf(&sb, " %d |", b.Limit(tier, c.Class))
+		}
+		sb.WriteString("\n")
+	}
+	fmt.Fprintf(&sb, `
+Anonymous /decide cost: %d unit plain, plus %d for each of `+"`no_cache`, `include_trace`, `include_explanation` and `include_graph_overlay`"+` (trace plus explanation costs 11). Anonymous callers are counted by client address (per /64 for IPv6), taken from the trusted proxy hop, never from a caller-supplied X-Forwarded-For. A key counts one unit per call.
+
+Every metered response carries `+"`X-RateLimit-Class`, `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`"+` (epoch seconds of the next hourly boundary).
+
+Over the budget:
+- with a key: 429 `+"`{\"detail\": {\"error\": \"too_many_requests\", \"reason_code\": \"daily_quota_exceeded\", ...}}`"+` and `+"`Retry-After: 86400`"+`;
+- anonymous: 429 `+"`{\"error\": \"rate_limit_exceeded\", \"retry_after\": <epoch seconds>}`"+`, retry_after being the next hourly boundary.
+
+If usage cannot be checked, the answer is 503 `+"`rate_limit_backend_unavailable`"+`: transient; retry with exponential backoff. Counts from several servers meet in one database; each server may let through at most max(%d, 1%% of the budget) units beyond a budget before it sees the other servers' counts.
+`, metering.PlainDecideCost, metering.FlagSurcharge, metering.MaxCost)
+	return sb.String()
+}
