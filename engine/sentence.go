@@ -59,12 +59,17 @@ var negated = map[Operator]Operator{
 func (r *Ruleset) clause(b *strings.Builder, e *Expr, nested bool) {
 	if e.Kind != ExprOp {
 		// A bare bool field or constant is a condition on its own.
-		if e.Kind == ExprField && e.Sort == SortBool {
+		switch {
+		case e.Kind == ExprField && e.Sort == SortBool:
 			b.WriteString(r.term(e))
 			b.WriteString(" is yes")
-			return
+		case e.Kind == ExprConst && e.Sort == SortBool && e.Const.Num != 0:
+			b.WriteString("always met")
+		case e.Kind == ExprConst && e.Sort == SortBool:
+			b.WriteString("never met")
+		default:
+			b.WriteString(r.term(e))
 		}
-		b.WriteString(r.term(e))
 		return
 	}
 	switch e.Op {

@@ -68,6 +68,8 @@ func TestSentences(t *testing.T) {
 		{"person.us_citizen == false", "us citizen is no"},
 		{"person.us_citizen != true", "us citizen is no"},
 		{"person.us_citizen", "us citizen is yes"},
+		{"true", "always met"},
+		{"false", "never met"},
 		// Enums: in, not in, equality.
 		{`employment.sector in ["public", "federal"]`, "sector is public or federal"},
 		{`employment.sector in ["public", "federal", "public_agency"]`, "sector is public, federal or public agency"},
