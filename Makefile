@@ -42,6 +42,9 @@ gotest:
 fuzz:
 	scripts/fuzz.sh $(FUZZTIME)
 
-bench: deps
+# bench: the Go benchmarks, then the /decide load benchmark (cmd/eligo-load)
+# against `eligo serve` on loopback with decision records on.
+bench: deps build
 	@url="$${DATABASE_URL:-$$(scripts/devdb.sh url)}"; export DATABASE_URL="$$url"; \
-	go test -run='^$$' -bench=. -benchmem ./...
+	go test -run='^$$' -bench=. -benchmem ./... && \
+	go build -o bin/eligo-load ./cmd/eligo-load && bin/eligo-load
