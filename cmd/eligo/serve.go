@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/metering"
 	"github.com/eligo/eligo/migrations"
 	"github.com/eligo/eligo/store"
 )
@@ -46,6 +47,7 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 	bodyLimit := fs.String("keyed-body-limit", envOr("ELIGO_KEYED_BODY_LIMIT", "33554432"), "body cap in bytes for callers with a valid key (env ELIGO_KEYED_BODY_LIMIT)")
 	keyCache := fs.String("key-cache-ttl", envOr("ELIGO_KEY_CACHE_TTL", "10s"), "how long an API key's stored row is reused; a revocation takes effect within it (env ELIGO_KEY_CACHE_TTL)")
 	decisionCache := fs.String("decision-cache-ttl", envOr("ELIGO_DECISION_CACHE_TTL", "10m"), "how long /decide serves an identical decision from memory, at most 10m; 0 disables the cache (env ELIGO_DECISION_CACHE_TTL)")
+	budgets := fs.String("budgets", os.Getenv("ELIGO_BUDGETS"), "comma-separated rolling 24-hour budget overrides, tier.class=n, e.g. anonymous.decide=500,pro.generate=1000 (env ELIGO_BUDGETS)")
 	shutdown := fs.String("shutdown-timeout", envOr("ELIGO_SHUTDOWN_TIMEOUT", "15s"), "grace period for in-flight requests at shutdown (env ELIGO_SHUTDOWN_TIMEOUT)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
@@ -75,6 +77,9 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 	cfg.API.DecisionCacheTTL = ttl
 	if ttl == 0 {
 		cfg.API.DecisionCacheTTL = -1
+	}
+	if cfg.API.Metering.Budgets, err = metering.DefaultBudgets().Override(*budgets); err != nil {
+		return cfg, err
 	}
 	if cfg.ShutdownTimeout, err = time.ParseDuration(*shutdown); err != nil {
 		return cfg, fmt.Errorf("shutdown timeout: %w", err)
