@@ -1,8 +1,6 @@
 package solver
 
 import (
-	"context"
-	"fmt"
 	"maps"
 	"slices"
 
@@ -76,11 +74,14 @@ func (cc ChoiceContext) clone() ChoiceContext {
 }
 
 // choiceContext builds the choice context of a request. An alternative is
-// closed when no set of fields the applicant may still answer can satisfy
-// it: the supports rule most such cases out without the solver, and the
-// session decides the rest (contradictions inside one criterion, such as
-// x > 5 and x < 3).
-func choiceContext(ctx context.Context, q *planQuery, sup *supportState, sess pathSession) (ChoiceContext, error) {
+// closed when three-valued reasoning shows that no further answer the
+// applicant may give can satisfy it: it is not satisfied and cannot change
+// (no presence operator), or it needs a declined field. The solver is not
+// asked: a contradiction inside one criterion (x > 5 and x < 3) leaves the
+// alternative open. That keeps the choice context cheap on every request;
+// one solver query per alternative costs tens of milliseconds on the
+// date-heavy rulesets.
+func choiceContext(q *planQuery, sup *supportState) ChoiceContext {
 	rs := q.m.rs
 	cc := ChoiceContext{FieldSections: make(map[string]string, len(rs.Fields)), OrGroups: []ChoiceGroup{}}
 	for _, f := range rs.Fields {
@@ -97,10 +98,7 @@ func choiceContext(ctx context.Context, q *planQuery, sup *supportState, sess pa
 			Alternatives: make([]ChoiceAlternative, len(grp.Criteria))}
 		closed := 0
 		for i, crit := range grp.Criteria {
-			st, err := alternativeStatus(ctx, q, sup, sess, first+i)
-			if err != nil {
-				return ChoiceContext{}, fmt.Errorf("solver: choice context of %s: %w", crit.ID, err)
-			}
+			st := alternativeStatus(q, sup, first+i)
 			if st == ChoiceClosed {
 				closed++
 			}
@@ -117,55 +115,17 @@ func choiceContext(ctx context.Context, q *planQuery, sup *supportState, sess pa
 		}
 		cc.OrGroups = append(cc.OrGroups, cg)
 	}
-	return cc, nil
+	return cc
 }
 
-// maxAlternativeSubsets bounds the subsets tried for an alternative that
-// reads a presence operator (answering more can then undo a status).
-const maxAlternativeSubsets = 256
-
-func alternativeStatus(ctx context.Context, q *planQuery, sup *supportState, sess pathSession, c int) (ChoiceStatus, error) {
+func alternativeStatus(q *planQuery, sup *supportState, c int) ChoiceStatus {
 	switch {
 	case q.res.Criteria[c] == engine.Satisfied:
-		return ChoiceSatisfied, nil
+		return ChoiceSatisfied
 	case q.m.crits[c].Discretionary:
-		return ChoiceOpen, nil
+		return ChoiceOpen
+	case len(sup.criterion(c, engine.Satisfied)) == 0:
+		return ChoiceClosed
 	}
-	f := sup.criterion(c, engine.Satisfied)
-	if len(f) == 0 {
-		return ChoiceClosed, nil
-	}
-	avail := q.m.critFields[c].intersect(q.askable)
-	if !q.m.critPresence[c] {
-		// Monotone: if answering all of its open fields cannot satisfy
-		// it, nothing can.
-		ok, err := sess.satisfiable(ctx, avail, c)
-		if err != nil || !ok {
-			return ChoiceClosed, err
-		}
-		return ChoiceOpen, nil
-	}
-	slots := avail.slots()
-	if 1<<len(slots) > maxAlternativeSubsets {
-		return ChoiceOpen, nil // too many to rule out one by one
-	}
-	for mask := range 1 << len(slots) {
-		var ask fieldSet
-		for i, s := range slots {
-			if mask&(1<<i) != 0 {
-				ask.add(s)
-			}
-		}
-		if !f.satisfiedBy(ask) {
-			continue
-		}
-		ok, err := sess.satisfiable(ctx, ask, c)
-		if err != nil {
-			return ChoiceClosed, err
-		}
-		if ok {
-			return ChoiceOpen, nil
-		}
-	}
-	return ChoiceClosed, nil
+	return ChoiceOpen
 }

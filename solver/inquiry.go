@@ -22,10 +22,10 @@ import (
 //	    asks for them; a way to eligible that needs one is not a way.
 //	  - preferred_section: a section id. Among equally cheap ways, the one
 //	    asking more fields of that section wins.
-//	  - preferred_groups: group ids (criterion groups, typically the
-//	    alternatives of an `any` group the applicant wants to pursue). Among
-//	    equally cheap ways, the one asking more fields that a criterion of a
-//	    preferred group reads wins.
+//	  - preferred_groups: ids of groups, or of single alternatives (criteria)
+//	    of an `any` group, that the applicant wants to pursue. Among equally
+//	    cheap ways, the one asking more fields that a preferred group's
+//	    criteria (or a preferred criterion) read wins.
 //
 // Ids the ruleset does not declare are ignored, so that one context can be
 // sent to every section of a rulebook.

@@ -210,6 +210,11 @@ func newPlanQuery(m *routeModel, in *engine.Inputs, res *engine.Result, ic Inqui
 				q.preferred = q.preferred.union(m.groupFields[g])
 			}
 		}
+		for c, crit := range m.crits {
+			if crit.ID == id {
+				q.preferred = q.preferred.union(m.critFields[c])
+			}
+		}
 	}
 	return q
 }
@@ -246,11 +251,7 @@ func (p *Planner) compute(ctx context.Context, q *planQuery) (Plan, error) {
 			plan.NextQuestion = &Question{FieldID: f.ID, Question: f.Question, Weight: f.Weight}
 		}
 	}
-	cc, err := choiceContext(ctx, q, sup, sess)
-	if err != nil {
-		return Plan{}, err
-	}
-	plan.ChoiceContext = cc
+	plan.ChoiceContext = choiceContext(q, sup)
 	return plan, nil
 }
 

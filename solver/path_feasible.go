@@ -87,10 +87,8 @@ type preparedEncoding struct {
 	c   *z3.Context
 	enc *Encoding
 	s   *z3.Solver
-	// goals[g] implies the outcome reaching g; sat[c] implies criterion c
-	// satisfied.
+	// goals[g] implies the outcome reaching g.
 	goals [2]*z3.Expr
-	sat   []*z3.Expr
 	// present[i] and absent[i] are field i's presence literal and its
 	// negation, the assumptions that fix which fields a candidate answers.
 	present, absent []*z3.Expr
@@ -114,7 +112,7 @@ func prepareEncoding(rs *engine.Ruleset, timeout time.Duration) (_ *preparedEnco
 	if err != nil {
 		return nil, err
 	}
-	pe := &preparedEncoding{c: c, enc: enc, s: s, sat: make([]*z3.Expr, rs.NumCriteria())}
+	pe := &preparedEncoding{c: c, enc: enc, s: s}
 	for i := range rs.Fields {
 		pe.present = append(pe.present, enc.Present(i))
 		pe.absent = append(pe.absent, enc.Unanswered(i))
@@ -126,12 +124,6 @@ func prepareEncoding(rs *engine.Ruleset, timeout time.Duration) (_ *preparedEnco
 	settled := c.Or(eligible, enc.OutcomeIs(engine.NotEligible))
 	if pe.goals[goalSettled], err = enc.Track(s, "path|settled", settled); err != nil {
 		return nil, err
-	}
-	for i := range pe.sat {
-		cr, _ := rs.CriterionAt(i)
-		if pe.sat[i], err = enc.Track(s, "path|satisfied|"+cr.ID, enc.CriterionIs(i, engine.Satisfied)); err != nil {
-			return nil, err
-		}
 	}
 	return pe, nil
 }
@@ -216,10 +208,6 @@ func (s *solverSession) check(ctx context.Context, ask fieldSet, lit *z3.Expr) (
 
 func (s *solverSession) reachable(ctx context.Context, ask fieldSet, g pathGoal) (bool, error) {
 	return s.check(ctx, ask, s.pe.goals[g])
-}
-
-func (s *solverSession) satisfiable(ctx context.Context, ask fieldSet, c int) (bool, error) {
-	return s.check(ctx, ask, s.pe.sat[c])
 }
 
 func (s *solverSession) close() {

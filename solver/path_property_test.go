@@ -105,7 +105,7 @@ func (b *bruteForce) best(in *engine.Inputs, date int64, ic InquiryContext) ([]s
 	}
 	for c := 0; c < b.r.NumCriteria(); c++ {
 		crit, g := b.r.CriterionAt(c)
-		if slices.Contains(ic.PreferredGroups, b.r.Groups[g].ID) {
+		if slices.Contains(ic.PreferredGroups, b.r.Groups[g].ID) || slices.Contains(ic.PreferredGroups, crit.ID) {
 			for _, s := range crit.Slots {
 				preferred[s] = true
 			}
@@ -201,6 +201,10 @@ func randomInquiry(rnd *rand.Rand, r *engine.Ruleset) InquiryContext {
 	}
 	if rnd.IntN(2) == 0 {
 		ic.PreferredGroups = append(ic.PreferredGroups, r.Groups[rnd.IntN(len(r.Groups))].ID)
+	}
+	if rnd.IntN(2) == 0 {
+		c, _ := r.CriterionAt(rnd.IntN(r.NumCriteria()))
+		ic.PreferredGroups = append(ic.PreferredGroups, c.ID)
 	}
 	if rnd.IntN(4) == 0 {
 		ic.PreferredSection = r.SectionID

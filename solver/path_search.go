@@ -40,9 +40,6 @@ type pathSession interface {
 	// values of the session's choosing) on top of the request's answers and
 	// every other field left unanswered, the outcome can reach g.
 	reachable(ctx context.Context, ask fieldSet, g pathGoal) (bool, error)
-	// satisfiable reports whether criterion c can become satisfied with
-	// the fields of ask answered on top of the request's answers.
-	satisfiable(ctx context.Context, ask fieldSet, c int) (bool, error)
 	close()
 }
 
@@ -120,18 +117,14 @@ func (s *pathSearch) run(ctx context.Context, g pathGoal) (best fieldSet, found 
 	if len(live) == 0 {
 		return fieldSet{}, false, nil
 	}
-	if s.q.m.monotone {
-		// Without presence operators more answers never hurt: if even
-		// every open field cannot reach g, no subset can.
-		var all fieldSet
-		for _, r := range live {
-			all = all.union(r.avail)
-		}
-		ok, err := s.reachable(ctx, all, g)
-		if err != nil || !ok {
-			return fieldSet{}, false, err
-		}
+	// Without presence operators more answers never hurt: if even every
+	// open field cannot reach g, no subset can. Asked once the first
+	// candidate fails, so that the common case pays one query, not two.
+	var all fieldSet
+	for _, r := range live {
+		all = all.union(r.avail)
 	}
+	shortcut := s.q.m.monotone
 	h := &pathCandidates{q: s.q}
 	seen := map[fieldSet]bool{}
 	push := func(set fieldSet) {
@@ -153,6 +146,12 @@ func (s *pathSearch) run(ctx context.Context, g pathGoal) (best fieldSet, found 
 		}
 		if ok {
 			return c.set, true, nil
+		}
+		if shortcut && c.set != all {
+			shortcut = false
+			if ok, err := s.reachable(ctx, all, g); err != nil || !ok {
+				return fieldSet{}, false, err
+			}
 		}
 		for _, r := range live {
 			if !c.set.subsetOf(r.avail) || !r.sup.satisfiedBy(c.set) {
