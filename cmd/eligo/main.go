@@ -37,6 +37,7 @@ func commands() map[string]command {
 		"test":    {summary: "run test cases: FILE CASES.json, or a casebank DIR", run: runTest},
 		"eval":    {summary: "evaluate FILE against VALUES.json and print the decision", run: runEval},
 		"serve":   {summary: "migrate the database, then serve the HTTP API", run: runServe},
+		"worker":  {summary: "run background jobs (serve runs them too unless --worker=false)", run: runWorker},
 		"migrate": {summary: "apply database migrations (Eligo's and River's)", run: runMigrate},
 		"keys":    {summary: "create, list or revoke API keys", run: runKeys},
 		"publish": {summary: "publish a .rules FILE for a tenant after its test cases pass", run: runPublish},

@@ -6,9 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-
-	"github.com/eligo/eligo/migrations"
-	"github.com/eligo/eligo/store"
 )
 
 // runMigrate applies River's and Eligo's migrations to DATABASE_URL (or
@@ -20,15 +17,11 @@ func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	pool, err := store.Open(ctx, *dbURL)
+	pool, res, err := openMigrated(ctx, *dbURL)
 	if err != nil {
 		return err
 	}
-	defer pool.Close()
-	res, err := store.Migrate(ctx, pool, migrations.FS)
-	if err != nil {
-		return err
-	}
+	pool.Close()
 	for _, v := range res.RiverVersions {
 		fmt.Fprintf(stdout, "applied river migration %d\n", v)
 	}

@@ -17,8 +17,8 @@ import (
 
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/metering"
-	"github.com/eligo/eligo/migrations"
 	"github.com/eligo/eligo/store"
+	"github.com/eligo/eligo/worker"
 )
 
 // serveConfig is every setting of `eligo serve`, from flags whose defaults
@@ -28,6 +28,10 @@ type serveConfig struct {
 	Addr string
 	// DatabaseURL is the PostgreSQL URL (DATABASE_URL).
 	DatabaseURL string
+	// Worker runs the background jobs (package worker) in this process too
+	// (ELIGO_WORKER, default true); turn it off where `eligo worker`
+	// processes run them instead.
+	Worker bool
 	// ShutdownTimeout bounds how long in-flight requests may run after
 	// SIGTERM/SIGINT (ELIGO_SHUTDOWN_TIMEOUT, default 15s).
 	ShutdownTimeout time.Duration
@@ -48,6 +52,7 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 	keyCache := fs.String("key-cache-ttl", envOr("ELIGO_KEY_CACHE_TTL", "10s"), "how long an API key's stored row is reused; a revocation takes effect within it (env ELIGO_KEY_CACHE_TTL)")
 	decisionCache := fs.String("decision-cache-ttl", envOr("ELIGO_DECISION_CACHE_TTL", "10m"), "how long /decide serves an identical decision from memory, at most 10m; 0 disables the cache (env ELIGO_DECISION_CACHE_TTL)")
 	budgets := fs.String("budgets", os.Getenv("ELIGO_BUDGETS"), "comma-separated rolling 24-hour budget overrides, tier.class=n, e.g. anonymous.decide=500,pro.generate=1000 (env ELIGO_BUDGETS)")
+	fs.BoolVar(&cfg.Worker, "worker", envOr("ELIGO_WORKER", "true") == "true", "also run the background jobs in this process (env ELIGO_WORKER)")
 	shutdown := fs.String("shutdown-timeout", envOr("ELIGO_SHUTDOWN_TIMEOUT", "15s"), "grace period for in-flight requests at shutdown (env ELIGO_SHUTDOWN_TIMEOUT)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
@@ -98,18 +103,34 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	logger := slog.New(slog.NewJSONHandler(stderr, nil))
 	cfg.API.Logger = logger
 
-	pool, err := store.Open(ctx, cfg.DatabaseURL)
+	pool, res, err := openMigrated(ctx, cfg.DatabaseURL)
 	if err != nil {
 		return err
 	}
 	defer pool.Close()
-	res, err := store.Migrate(ctx, pool, migrations.FS)
-	if err != nil {
-		return err
-	}
 	logger.Info("migrated", "applied", res.Applied, "river_versions", res.RiverVersions)
+	st := store.New(pool)
 
-	apiServer := api.New(cfg.API, store.New(pool))
+	if cfg.Worker {
+		jobs, err := worker.New(pool, st, worker.Config{Logger: logger})
+		if err != nil {
+			return err
+		}
+		if err := jobs.Start(ctx); err != nil {
+			return fmt.Errorf("start worker: %w", err)
+		}
+		// Deferred calls run last in, first out: the worker stops before
+		// the pool closes.
+		defer func() {
+			stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.ShutdownTimeout)
+			defer cancel()
+			if err := worker.Stop(stopCtx, jobs); err != nil {
+				logger.Error("stop worker", "err", err)
+			}
+		}()
+	}
+
+	apiServer := api.New(cfg.API, st)
 	srv := &http.Server{
 		Handler:           apiServer.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,

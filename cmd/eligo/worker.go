@@ -1,0 +1,46 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/eligo/eligo/store"
+	"github.com/eligo/eligo/worker"
+)
+
+// runWorker migrates the database, then works background jobs until ctx
+// ends (SIGTERM/SIGINT), letting running jobs finish within the grace period.
+// Run it where `eligo serve --worker=false` serves the API, to scale the two
+// apart.
+func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dbURL := fs.String("database-url", os.Getenv("DATABASE_URL"), "PostgreSQL URL (env DATABASE_URL)")
+	grace := fs.Duration("shutdown-timeout", 15*time.Second, "how long running jobs may finish at shutdown")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	logger := slog.New(slog.NewJSONHandler(stderr, nil))
+	pool, _, err := openMigrated(ctx, *dbURL)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	jobs, err := worker.New(pool, store.New(pool), worker.Config{Logger: logger})
+	if err != nil {
+		return err
+	}
+	if err := jobs.Start(ctx); err != nil {
+		return fmt.Errorf("start worker: %w", err)
+	}
+	fmt.Fprintln(stdout, "eligo worker running")
+	<-ctx.Done()
+	stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), *grace)
+	defer cancel()
+	return worker.Stop(stopCtx, jobs)
+}

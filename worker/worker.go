@@ -1,0 +1,86 @@
+// Package worker runs Eligo's background jobs on River, PostgreSQL's job
+// queue: work that must happen eventually and exactly once across replicas,
+// but never on a request's path.
+//
+// New builds a River client over the service's pool with every job kind
+// registered and the periodic schedule set; `eligo worker` runs one on its
+// own and `eligo serve` runs one beside the API (its --worker flag). River
+// elects one leader among all clients on a database, and only the leader
+// schedules periodic jobs, so any number of processes may run a worker.
+package worker
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+
+	"github.com/eligo/eligo/store"
+)
+
+// Config is what a worker needs besides its pool.
+type Config struct {
+	// Logger receives River's and the jobs' log lines; slog.Default() when
+	// nil.
+	Logger *slog.Logger
+	// Now is the clock jobs read; time.Now when nil. Tests move it.
+	Now func() time.Time
+	// MaxWorkers bounds the jobs this process runs at once; default 4.
+	MaxWorkers int
+}
+
+// New returns a River client, not yet started, that works every Eligo job
+// kind and schedules the periodic ones. Start it with its Start method and
+// stop it with Stop; River's own schema must be migrated (`eligo migrate`).
+func New(pool *pgxpool.Pool, st *store.Store, cfg Config) (*river.Client[pgx.Tx], error) {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.MaxWorkers <= 0 {
+		cfg.MaxWorkers = 4
+	}
+	workers := river.NewWorkers()
+	if err := river.AddWorkerSafely(workers, &PruneUsageWorker{store: st, now: cfg.Now}); err != nil {
+		return nil, fmt.Errorf("register workers: %w", err)
+	}
+	client, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
+		Logger:       cfg.Logger,
+		Queues:       map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.MaxWorkers}},
+		Workers:      workers,
+		PeriodicJobs: periodicJobs(),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("river client: %w", err)
+	}
+	return client, nil
+}
+
+// periodicJobs is the one schedule of recurring work.
+func periodicJobs() []*river.PeriodicJob {
+	return []*river.PeriodicJob{
+		river.NewPeriodicJob(river.PeriodicInterval(time.Hour),
+			func() (river.JobArgs, *river.InsertOpts) { return PruneUsageArgs{}, nil },
+			&river.PeriodicJobOpts{ID: PruneUsageArgs{}.Kind(), RunOnStart: true}),
+	}
+}
+
+// Stop stops a started worker: it fetches no more jobs and lets running ones
+// finish; if ctx ends first, their contexts are cancelled and Stop waits for
+// them to return.
+func Stop(ctx context.Context, client *river.Client[pgx.Tx]) error {
+	if err := client.Stop(ctx); err == nil {
+		return nil
+	}
+	if err := client.StopAndCancel(context.WithoutCancel(ctx)); err != nil {
+		return fmt.Errorf("stop worker: %w", err)
+	}
+	return nil
+}

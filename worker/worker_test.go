@@ -1,0 +1,84 @@
+package worker_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/riverqueue/river"
+
+	"github.com/eligo/eligo/metering"
+	"github.com/eligo/eligo/store"
+	"github.com/eligo/eligo/store/storetest"
+	"github.com/eligo/eligo/worker"
+)
+
+// TestPruneUsage runs the prune job on a real River client: buckets older
+// than the 30-day window go, the window's first hour and later stay.
+func TestPruneUsage(t *testing.T) {
+	ctx := context.Background()
+	pool := storetest.New(t)
+	st := store.New(pool)
+	now := time.Date(2026, 11, 21, 15, 30, 0, 0, time.UTC)
+	first := metering.WindowEnding(now, metering.MonthHours).First
+
+	hours := map[string]time.Time{
+		"long gone":       first.Add(-48 * time.Hour),
+		"hour before":     first.Add(-time.Hour),
+		"first kept hour": first,
+		"current hour":    metering.HourOf(now),
+	}
+	var counts []store.UsageCount
+	for name, h := range hours {
+		counts = append(counts, store.UsageCount{Subject: "key:1", Class: "decide", Hour: h, Count: int64(len(name))})
+	}
+	if err := st.AddUsage(ctx, counts); err != nil {
+		t.Fatal(err)
+	}
+
+	client, err := worker.New(pool, st, worker.Config{Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done, cancel := client.Subscribe(river.EventKindJobCompleted, river.EventKindJobFailed)
+	defer cancel()
+	if err := client.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		stopCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		if err := worker.Stop(stopCtx, client); err != nil {
+			t.Errorf("worker.Stop: %v", err)
+		}
+	}()
+
+	// The periodic schedule runs a prune on start; wait for it.
+	select {
+	case ev := <-done:
+		if ev.Kind != river.EventKindJobCompleted || ev.Job.Kind != (worker.PruneUsageArgs{}).Kind() {
+			t.Fatalf("first job event: %s of %s (errors %v), want a completed %s", ev.Kind, ev.Job.Kind, ev.Job.Errors, worker.PruneUsageArgs{}.Kind())
+		}
+		var out worker.PruneUsageOutput
+		if err := json.Unmarshal(ev.Job.Output(), &out); err != nil {
+			t.Fatalf("job output %s: %v", ev.Job.Output(), err)
+		}
+		if out.Deleted != 2 || !out.Cutoff.Equal(first) {
+			t.Errorf("output = %+v, want 2 deleted before %s", out, first)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("no prune job completed within 30s of start")
+	}
+
+	for name, h := range hours {
+		n, err := st.UsageSum(ctx, "key:1", "decide", h, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantKept := !h.Before(first)
+		if kept := n > 0; kept != wantKept {
+			t.Errorf("%s (%s): kept = %v, want %v", name, h, kept, wantKept)
+		}
+	}
+}
