@@ -26,9 +26,14 @@ import (
 // plan) on a miss, stamp the per-call envelope members, queue the decision
 // record. Nothing here does I/O except resolution and the record queue.
 
-// decideInput is the decision request.
+// decideInput is the decision request. huma hands over the body as bytes
+// (after its size limit, without validating it) and decodeDecideRequest
+// reads it in one strict pass; the OpenAPI document still describes
+// decideRequest (see documentDecideBodies). RawBody is huma's pooled
+// buffer: nothing may keep it past the handler (decideRequest copies what
+// it keeps).
 type decideInput struct {
-	Body decideRequest
+	RawBody []byte
 }
 
 // decideRequest is the body of POST /decide. Unknown members are refused
@@ -151,7 +156,7 @@ func (s *Server) registerDecide() {
 		Scopes:      []auth.Scope{auth.ScopeDecide},
 		Class:       ClassDecide,
 	}, s.decide)
-	s.documentDecideResponse()
+	s.documentDecideBodies()
 }
 
 const decideDescription = `Evaluates field_values against a published ruleset (by slug or concrete ruleset_id) and returns the audit envelope.
@@ -171,7 +176,10 @@ Rulebooks: rulebook_id needs a key with the decide scope (anonymous: 401); this 
 // decide is the handler of POST /decide.
 func (s *Server) decide(ctx context.Context, in *decideInput) (*decideOutput, error) {
 	start := time.Now()
-	req := &in.Body
+	req, err := s.decodeDecideRequest(in.RawBody)
+	if err != nil {
+		return nil, err
+	}
 	principal, keyed := auth.PrincipalFrom(ctx)
 
 	if err := s.checkDecideTarget(ctx, req); err != nil {

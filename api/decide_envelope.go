@@ -3,12 +3,9 @@ package api
 import (
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"strconv"
 	"time"
 	"unicode/utf8"
-
-	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/eligo/eligo/engine"
 )
@@ -94,17 +91,4 @@ func appendJSONString(b []byte, s string) []byte {
 		i += size
 	}
 	return append(b, '"')
-}
-
-// documentDecideResponse points the 200 response of /decide at the
-// decideResponse schema: the handler writes that envelope as bytes, which
-// huma would otherwise document as an opaque body.
-func (s *Server) documentDecideResponse() {
-	op := s.huma.OpenAPI().Paths["/decide"].Post
-	registry := s.huma.OpenAPI().Components.Schemas
-	schema := registry.Schema(reflect.TypeFor[decideResponse](), true, "DecideResponse")
-	op.Responses["200"] = &huma.Response{
-		Description: "The decision envelope.",
-		Content:     map[string]*huma.MediaType{"application/json": {Schema: schema}},
-	}
 }
