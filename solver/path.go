@@ -176,7 +176,7 @@ func (pl Plan) clone() Plan {
 	return pl
 }
 
-// query is one plan request, bound to its ruleset's model.
+// planQuery is one plan request, bound to its ruleset's model.
 type planQuery struct {
 	m   *routeModel
 	in  *engine.Inputs
@@ -267,10 +267,4 @@ func (q *planQuery) pathOf(s fieldSet) []PathStep {
 		out[i] = PathStep{FieldID: f.ID, Question: f.Question}
 	}
 	return out
-}
-
-// withFeasibility replaces the solver-backed feasibility (tests compare
-// the two).
-func withFeasibility(f pathFeasibility) PlannerOption {
-	return func(p *Planner) { p.feas = f }
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/eligo/eligo/engine"
 )
 
-// goal is what a set of further answers must be able to reach.
+// pathGoal is what a set of further answers must be able to reach.
 type pathGoal uint8
 
 const (
@@ -26,14 +26,14 @@ func (g pathGoal) String() string {
 	return "settled"
 }
 
-// feasibility decides, for one request's answers, whether a set of further
+// pathFeasibility decides, for one request's answers, whether a set of further
 // answers can reach a goal. The path search asks it only about candidates the
 // supports did not already rule out.
 type pathFeasibility interface {
 	open(ctx context.Context, q *planQuery, timeout time.Duration) (pathSession, error)
 }
 
-// session is a feasibility oracle bound to one request's answers. It is used
+// pathSession is a feasibility oracle bound to one request's answers. It is used
 // by one goroutine and closed when the plan is done.
 type pathSession interface {
 	// reachable reports whether, with the fields of ask answered (with
@@ -43,26 +43,7 @@ type pathSession interface {
 	close()
 }
 
-// optimistic is the feasibility of three-valued reasoning alone: whatever
-// the supports allow is taken to be reachable. It cannot see contradictions
-// between criteria; the solver-backed feasibility can.
-type optimisticFeasibility struct{}
-
-func (optimisticFeasibility) open(context.Context, *planQuery, time.Duration) (pathSession, error) {
-	return optimisticFeasibility{}, nil
-}
-
-func (optimisticFeasibility) reachable(context.Context, fieldSet, pathGoal) (bool, error) {
-	return true, nil
-}
-
-func (optimisticFeasibility) satisfiable(context.Context, fieldSet, int) (bool, error) {
-	return true, nil
-}
-
-func (optimisticFeasibility) close() {}
-
-// search finds the best reachable set of further answers for a goal.
+// pathSearch finds the best reachable set of further answers for a goal.
 //
 // The order of sets is: least total weight, then fewest fields, then most
 // preferred fields (inquiry context), then declaration order (the set whose
@@ -182,7 +163,7 @@ func (s *pathSearch) reachable(ctx context.Context, set fieldSet, g pathGoal) (b
 	return ok, nil
 }
 
-// candidate is a set of fields with the keys it is ordered by.
+// pathCandidate is a set of fields with the keys it is ordered by.
 type pathCandidate struct {
 	set       fieldSet
 	weight    int64
@@ -194,7 +175,7 @@ func (q *planQuery) pathCandidate(s fieldSet) pathCandidate {
 	return pathCandidate{set: s, weight: q.m.weightOf(s), count: s.count(), preferred: s.intersect(q.preferred).count()}
 }
 
-// better is the order of sets: least weight, fewest fields, most preferred
+// betterPath is the order of sets: least weight, fewest fields, most preferred
 // fields, then the set whose earliest differing field is declared first.
 func betterPath(a, b pathCandidate) bool {
 	switch {
@@ -215,7 +196,7 @@ func betterPath(a, b pathCandidate) bool {
 	return false
 }
 
-// candidates is a heap of sets, best first.
+// pathCandidates is a heap of sets, best first.
 type pathCandidates struct {
 	q  *planQuery
 	xs []pathCandidate

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/eligo/eligo/engine"
 )
@@ -410,4 +411,25 @@ func TestPlanConcurrent(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
+}
+
+// optimisticFeasibility is the feasibility of three-valued reasoning alone: whatever
+// the supports allow is taken to be reachable. It cannot see contradictions
+// between criteria; the solver-backed feasibility can.
+type optimisticFeasibility struct{}
+
+func (optimisticFeasibility) open(context.Context, *planQuery, time.Duration) (pathSession, error) {
+	return optimisticFeasibility{}, nil
+}
+
+func (optimisticFeasibility) reachable(context.Context, fieldSet, pathGoal) (bool, error) {
+	return true, nil
+}
+
+func (optimisticFeasibility) close() {}
+
+// withFeasibility replaces the solver-backed feasibility (tests compare
+// the two).
+func withFeasibility(f pathFeasibility) PlannerOption {
+	return func(p *Planner) { p.feas = f }
 }

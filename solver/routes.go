@@ -89,7 +89,7 @@ func (s fieldSet) slots() []int {
 	return out
 }
 
-// literal asks criterion crit (flat index, as in engine.Result.Criteria) to
+// routeLiteral asks criterion crit (flat index, as in engine.Result.Criteria) to
 // have status want (Satisfied or NotSatisfied).
 type routeLiteral struct {
 	crit int
@@ -104,7 +104,7 @@ type route struct {
 	weight int64
 }
 
-// model is the per-ruleset precomputation shared by all plans of one compiled
+// routeModel is the per-ruleset precomputation shared by all plans of one compiled
 // ruleset (keyed by content digest).
 type routeModel struct {
 	rs     *engine.Ruleset
@@ -134,7 +134,7 @@ type routeModel struct {
 	whole                     bool
 }
 
-// newModel precomputes the routes of rs.
+// newRouteModel precomputes the routes of rs.
 func newRouteModel(rs *engine.Ruleset) (*routeModel, error) {
 	if len(rs.Fields) > maxPlanFields {
 		return nil, fmt.Errorf("%w: %d fields, at most %d", ErrTooManyFields, len(rs.Fields), maxPlanFields)

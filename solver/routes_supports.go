@@ -20,7 +20,7 @@ import (
 // intersection, which is still an over-approximation.
 const maxSupports = 64
 
-// supports is a family of minimal field sets. nil (or empty) means the status
+// supportFamily is a family of minimal field sets. nil (or empty) means the status
 // is unreachable; a family holding the empty set means nothing is required.
 type supportFamily []fieldSet
 
