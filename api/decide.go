@@ -192,14 +192,11 @@ func (s *Server) decide(ctx context.Context, in *decideInput) (*decideOutput, er
 	if err != nil {
 		return nil, err
 	}
-	inputsHash, err := engine.InputsHash(req.FieldValues)
+	conv, err := s.convert(target, req.FieldValues, !req.NoCache)
 	if err != nil {
-		return nil, fieldValuesNotObject(req.FieldValues)
+		return nil, err
 	}
-	inputs, err := target.Ruleset.Convert(req.FieldValues)
-	if err != nil {
-		return nil, fieldValuesNotObject(req.FieldValues)
-	}
+	inputsHash, inputs := conv.inputsHash, conv.inputs
 	inquiry, err := normalizeInquiryContext(req.InquiryContext)
 	if err != nil {
 		return nil, ValidationFailed(ValidationItem{Type: "dict_type", Loc: []any{"body", "inquiry_context"},
@@ -301,6 +298,31 @@ func (s *Server) checkDecideTarget(ctx context.Context, req *decideRequest) erro
 			Msg: "release_id applies to rulebook requests only", Input: req.ReleaseID})
 	}
 	return nil
+}
+
+// convert hashes and converts field_values for target, reusing the result
+// of byte-identical field_values on the same content when useCache is set.
+func (s *Server) convert(target *resolvedRuleset, fieldValues []byte, useCache bool) (*conversion, error) {
+	var key string
+	if useCache && s.conversions != nil && len(fieldValues) <= maxCachedFieldValues {
+		key = target.ContentDigest + "\x00" + string(fieldValues)
+		if c, ok := s.conversions.Get(key); ok {
+			return c, nil
+		}
+	}
+	inputsHash, err := engine.InputsHash(fieldValues)
+	if err != nil {
+		return nil, fieldValuesNotObject(fieldValues)
+	}
+	inputs, err := target.Ruleset.Convert(fieldValues)
+	if err != nil {
+		return nil, fieldValuesNotObject(fieldValues)
+	}
+	c := &conversion{inputsHash: inputsHash, inputs: inputs}
+	if key != "" {
+		s.conversions.Add(key, c)
+	}
+	return c, nil
 }
 
 // evaluateDecision runs the engine (and trace, explanation and graph

@@ -50,6 +50,30 @@ func (c *decisionCache) add(key string, core *decisionCore) {
 	}
 }
 
+// conversion is field_values hashed and bound to a ruleset's slots. It is
+// immutable once made (the engine only reads Inputs), so byte-identical
+// field_values on the same content share one.
+type conversion struct {
+	inputsHash string
+	inputs     *engine.Inputs
+}
+
+// maxCachedFieldValues bounds the field_values kept as conversion cache
+// keys; larger bodies are converted every time.
+const maxCachedFieldValues = 2048
+
+// newConversionCache returns the first level of the decision cache: the
+// exact field_values bytes (with the content digest) to their conversion,
+// so that a repeated request skips canonicalisation (inputs_hash) and
+// conversion, the two costliest steps of a cache hit. The decision itself
+// is still looked up by the converted values. nil when caching is off.
+func newConversionCache(entries int, ttl time.Duration) *expirable.LRU[string, *conversion] {
+	if entries <= 0 || ttl <= 0 {
+		return nil
+	}
+	return expirable.NewLRU[string, *conversion](entries, nil, ttl)
+}
+
 // cacheFlags are the request flags that change the cached decision;
 // include_timing only adds a per-call stamp and is not among them.
 type cacheFlags uint8

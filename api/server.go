@@ -17,6 +17,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
+	"github.com/hashicorp/golang-lru/v2/expirable"
 
 	"github.com/eligo/eligo/api/auth"
 	"github.com/eligo/eligo/decisionlog"
@@ -80,8 +81,10 @@ type Server struct {
 	routes  map[string]Route // by ServeMux pattern
 	// meter counts every metered request; Close writes its last counts.
 	meter *metering.Meter
-	// cache holds recent decisions; nil when disabled.
-	cache *decisionCache
+	// cache holds recent decisions and conversions their first level;
+	// both nil when disabled.
+	cache       *decisionCache
+	conversions *expirable.LRU[string, *conversion]
 	// decisions queues decision records for batched writing; Close
 	// flushes it.
 	decisions *decisionlog.Recorder
@@ -125,6 +128,7 @@ func New(cfg Config, st *store.Store) *Server {
 		open:    OpenSurface,
 		cache:   newDecisionCache(cfg.DecisionCacheEntries, cfg.DecisionCacheTTL),
 	}
+	s.conversions = newConversionCache(cfg.DecisionCacheEntries, cfg.DecisionCacheTTL)
 	s.decisions = decisionlog.New(st, cfg.DecisionLog)
 	if cfg.Metering.Logger == nil {
 		cfg.Metering.Logger = logger

@@ -10,7 +10,9 @@
 // issued has its record.
 //
 // The load generator shares the machine with the server, so the figures
-// are a floor for what the server alone can do.
+// are a floor for what the server alone can do. Besides throughput and
+// latency it reports the CPU time the server and the generator spent per
+// request, which does not depend on what else the machine is running.
 package main
 
 import (
@@ -111,7 +113,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	fmt.Fprintf(stdout, "POST /decide on %s (%d cases, up to %d answers each), %d connections, %s per scenario, decision records on\n",
 		slug, len(cb.Cases), countFields(cb), o.concurrency, o.duration)
-	fmt.Fprintf(stdout, "%-30s %12s %10s %10s %10s %8s\n", "scenario", "requests/s", "p50 ms", "p99 ms", "p99.9 ms", "errors")
+	fmt.Fprintf(stdout, "%-30s %11s %8s %8s %9s %12s %12s %7s\n", "scenario", "requests/s", "p50 ms", "p99 ms", "p99.9 ms", "server CPU", "client CPU", "errors")
 	var issued []string
 	for _, sc := range scenarios {
 		bodies := make([][]byte, len(cb.Cases))
@@ -125,13 +127,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if _, err := drive(ctx, base, key, bodies, o.concurrency, o.warmup, false); err != nil {
 			return err
 		}
+		serverBefore, clientBefore := processCPU(server.Process.Pid), selfCPU()
 		res, err := drive(ctx, base, key, bodies, o.concurrency, o.duration, true)
 		if err != nil {
 			return err
 		}
+		serverCPU, clientCPU := processCPU(server.Process.Pid)-serverBefore, selfCPU()-clientBefore
 		issued = append(issued, res.ids...)
-		fmt.Fprintf(stdout, "%-30s %12.0f %10.3f %10.3f %10.3f %8d\n", sc.name, float64(res.ok)/o.duration.Seconds(),
-			ms(res.percentile(0.50)), ms(res.percentile(0.99)), ms(res.percentile(0.999)), res.errors)
+		perRequest := func(d time.Duration) string {
+			return fmt.Sprintf("%.1f µs/req", float64(d.Microseconds())/float64(max(res.ok, 1)))
+		}
+		fmt.Fprintf(stdout, "%-30s %11.0f %8.3f %8.3f %9.3f %12s %12s %7d\n", sc.name, float64(res.ok)/o.duration.Seconds(),
+			ms(res.percentile(0.50)), ms(res.percentile(0.99)), ms(res.percentile(0.999)),
+			perRequest(serverCPU), perRequest(clientCPU), res.errors)
 	}
 
 	// SIGTERM: the server drains and flushes its decision records.
@@ -319,6 +327,34 @@ func checkRecords(ctx context.Context, issued []string, stdout io.Writer) error 
 	}
 	fmt.Fprintf(stdout, "decision records: all %d issued decisions recorded\n", len(issued))
 	return nil
+}
+
+// processCPU returns the user plus system CPU time pid has used, from
+// /proc/<pid>/stat (Linux); zero when it cannot be read.
+func processCPU(pid int) time.Duration {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// The command name may contain spaces; the fields after it do not.
+	fields := strings.Fields(string(raw[bytes.LastIndexByte(raw, ')')+1:]))
+	if len(fields) < 13 {
+		return 0
+	}
+	var utime, stime int64
+	fmt.Sscan(fields[11], &utime)
+	fmt.Sscan(fields[12], &stime)
+	const ticksPerSecond = 100 // USER_HZ on Linux
+	return time.Duration(utime+stime) * time.Second / ticksPerSecond
+}
+
+// selfCPU returns the CPU time this process (the load generator) has used.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func countFields(cb *casebank.Folder) int {
