@@ -3,7 +3,6 @@ package solver
 import (
 	"context"
 	"errors"
-	"fmt"
 	"runtime"
 	"slices"
 	"time"
@@ -222,13 +221,9 @@ func newPlanQuery(m *routeModel, in *engine.Inputs, res *engine.Result, ic Inqui
 // compute runs the search: first towards eligible, then, when no way is
 // left, towards any settled outcome.
 func (p *Planner) compute(ctx context.Context, q *planQuery) (Plan, error) {
-	sess, err := p.feas.open(ctx, q, p.checkTimeout)
-	if err != nil {
-		return Plan{}, fmt.Errorf("solver: open path session: %w", err)
-	}
-	defer sess.close()
 	sup := newSupportState(q.m, q.unanswered, q.askable, q.res.Criteria)
-	s := &pathSearch{q: q, sess: sess, sup: sup, budget: p.maxChecks}
+	s := &pathSearch{q: q, wit: newWitness(q), feas: p.feas, timeout: p.checkTimeout, sup: sup, budget: p.maxChecks}
+	defer s.close()
 	plan := Plan{Aim: AimNone, OptimalPath: []PathStep{}}
 	set, found, err := s.run(ctx, goalEligible)
 	if err == nil && !found {

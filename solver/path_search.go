@@ -53,11 +53,16 @@ type pathSession interface {
 // reachable set first: every smaller set on the way to it is better, so it is
 // popped, found unreachable and grown before the best set is.
 type pathSearch struct {
-	q      *planQuery
-	sess   pathSession
-	sup    *supportState
-	budget int
-	checks int
+	q   *planQuery
+	wit *witness
+	// sess is opened at the first solver query: a plan that the engine's
+	// own evaluation settles never pays for a Z3 context.
+	feas    pathFeasibility
+	timeout time.Duration
+	sess    pathSession
+	sup     *supportState
+	budget  int
+	checks  int
 }
 
 // liveRoute is a route that the answers so far leave open: avail are its
@@ -152,15 +157,32 @@ func (s *pathSearch) reachable(ctx context.Context, set fieldSet, g pathGoal) (b
 		o := s.q.res.Outcome
 		return o == engine.Eligible || (g == goalSettled && o == engine.NotEligible), nil
 	}
+	if s.wit.reaches(set, g) {
+		return true, nil
+	}
 	if s.checks >= s.budget {
 		return false, fmt.Errorf("%w (%d queries)", ErrSearchBudget, s.checks)
 	}
 	s.checks++
+	if s.sess == nil {
+		sess, err := s.feas.open(ctx, s.q, s.timeout)
+		if err != nil {
+			return false, fmt.Errorf("solver: open path session: %w", err)
+		}
+		s.sess = sess
+	}
 	ok, err := s.sess.reachable(ctx, set, g)
 	if err != nil {
 		return false, fmt.Errorf("solver: can %s be reached: %w", g, err)
 	}
 	return ok, nil
+}
+
+// close gives the solver session back.
+func (s *pathSearch) close() {
+	if s.sess != nil {
+		s.sess.close()
+	}
 }
 
 // pathCandidate is a set of fields with the keys it is ordered by.

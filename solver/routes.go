@@ -132,6 +132,8 @@ type routeModel struct {
 	// criterion, and the search relies on the outcome-level supports.
 	toEligible, toNotEligible []route
 	whole                     bool
+	// witness are the likely answers tried before a solver query.
+	witness witnessValues
 }
 
 // newRouteModel precomputes the routes of rs.
@@ -163,6 +165,7 @@ func newRouteModel(rs *engine.Ruleset) (*routeModel, error) {
 			m.monotone = false
 		}
 	}
+	m.witness = newWitnessValues(rs)
 	firstCrit := make([]int, len(rs.Groups))
 	for i := n - 1; i >= 0; i-- {
 		firstCrit[m.critGroup[i]] = i
