@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/danielgtaylor/huma/v2"
 	"github.com/gowebpki/jcs"
 
 	"github.com/eligo/eligo/api/auth"
@@ -54,13 +55,14 @@ type decideRequest struct {
 }
 
 // decideOutput is the decision response. The body is the decideResponse
-// envelope, written by appendEnvelope rather than by huma's encoder: the
+// envelope, written by writeEnvelope rather than by huma's encoder: the
 // part of it that the cache keeps is encoded once, when the decision is
-// made, and a cache hit only appends the per-call members around it. The
-// OpenAPI document still describes decideResponse (see registerDecide).
+// made, and every response writes the per-call members around those bytes
+// without copying them (with trace and explanation they are tens of
+// kilobytes). The OpenAPI document still describes decideResponse (see
+// documentDecideBodies).
 type decideOutput struct {
-	ContentType string `header:"Content-Type"`
-	Body        []byte
+	Body func(huma.Context)
 }
 
 // decideResponse is the audit envelope of one decision.
@@ -241,7 +243,7 @@ func (s *Server) decide(ctx context.Context, in *decideInput) (*decideOutput, er
 	if req.IncludeTiming {
 		env.timing = &timing{TotalMS: float64(elapsed.Microseconds()) / 1000}
 	}
-	body, err := appendEnvelope(make([]byte, 0, len(members)+512), &env)
+	head, tail, err := env.encode()
 	if err != nil {
 		return nil, fmt.Errorf("encode envelope: %w", err)
 	}
@@ -272,7 +274,7 @@ func (s *Server) decide(ctx context.Context, in *decideInput) (*decideOutput, er
 		}
 		return nil, fmt.Errorf("record decision: %w", err)
 	}
-	return &decideOutput{ContentType: "application/json", Body: body}, nil
+	return &decideOutput{Body: func(hc huma.Context) { writeEnvelope(hc, head, members, tail) }}, nil
 }
 
 var errDecisionLogBacklogged = NewProblem(http.StatusServiceUnavailable, "service_unavailable", "decision_log_backlogged",

@@ -3,9 +3,12 @@ package api
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"strconv"
 	"time"
 	"unicode/utf8"
+
+	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/eligo/eligo/engine"
 )
@@ -18,15 +21,18 @@ type envelope struct {
 	inputsHash   string
 	decisionID   string
 	decisionTime time.Time
-	// members is the cached JSON from fields_provided to graph_overlay.
+	// members is the cached JSON from fields_provided to graph_overlay;
+	// written by writeEnvelope, never copied.
 	members []byte
 	timing  *timing
 	warning *warning
 }
 
-// appendEnvelope appends the decideResponse JSON of e to b, members in the
-// order of decideResponse.
-func appendEnvelope(b []byte, e *envelope) ([]byte, error) {
+// encode returns the envelope's JSON around e.members: head ends just
+// before them, tail starts just after. Members are in the order of
+// decideResponse.
+func (e *envelope) encode() (head, tail []byte, err error) {
+	b := make([]byte, 0, 512)
 	b = append(b, `{"decision":"`...)
 	b = append(b, e.outcome.String()...)
 	b = append(b, `","slug":`...)
@@ -46,7 +52,7 @@ func appendEnvelope(b []byte, e *envelope) ([]byte, error) {
 	b = append(b, `,"decision_time":"`...)
 	b = e.decisionTime.AppendFormat(b, time.RFC3339Nano)
 	b = append(b, `",`...)
-	b = append(b, e.members...)
+	split := len(b)
 	if e.timing != nil {
 		b = append(b, `,"timing":{"total_ms":`...)
 		b = strconv.AppendFloat(b, e.timing.TotalMS, 'f', -1, 64)
@@ -55,12 +61,27 @@ func appendEnvelope(b []byte, e *envelope) ([]byte, error) {
 	if e.warning != nil {
 		w, err := json.Marshal([]warning{*e.warning})
 		if err != nil {
-			return nil, fmt.Errorf("encode warnings: %w", err)
+			return nil, nil, fmt.Errorf("encode warnings: %w", err)
 		}
 		b = append(b, `,"warnings":`...)
 		b = append(b, w...)
 	}
-	return append(b, '}'), nil
+	b = append(b, '}')
+	return b[:split:split], b[split:], nil
+}
+
+// writeEnvelope writes the 200 response: head, the cached members and
+// tail, with a Content-Length so the body is not chunked.
+func writeEnvelope(hc huma.Context, head, members, tail []byte) {
+	hc.SetHeader("Content-Type", "application/json")
+	hc.SetHeader("Content-Length", strconv.Itoa(len(head)+len(members)+len(tail)))
+	hc.SetStatus(http.StatusOK)
+	w := hc.BodyWriter()
+	for _, part := range [][]byte{head, members, tail} {
+		if _, err := w.Write(part); err != nil {
+			return // the client went away; nothing more to tell it
+		}
+	}
 }
 
 // appendJSONString appends s as a JSON string: quotes, backslashes and
