@@ -525,3 +525,32 @@ func TestTwoServersOneDatabase(t *testing.T) {
 		})
 	}
 }
+
+// TestLimitsInOpenAPI: the class table, the budgets in force and both 429
+// shapes are in the OpenAPI description; every operation names its class.
+func TestLimitsInOpenAPI(t *testing.T) {
+	t.Parallel()
+	s := newMeteredServer(t, Config{Metering: metering.Config{Budgets: overrideBudgets(t, "pro.generate=77")}}, storetest.New(t))
+	r := s.do(t, http.MethodGet, "/openapi.json", nil, nil)
+	doc := r.body.(map[string]any)
+	desc := doc["info"].(map[string]any)["description"].(string)
+	for _, want := range []string{"## Limits", "| `generate` | report-only |", "| pro | 100000 | 5000 | 5000 | 500 | 77 | 1000 |",
+		"daily_quota_exceeded", "rate_limit_exceeded", "rate_limit_backend_unavailable", "Retry-After: 86400"} {
+		if !strings.Contains(desc, want) {
+			t.Errorf("description lacks %q", want)
+		}
+	}
+	for _, c := range metering.Classes {
+		if !strings.Contains(desc, "| `"+string(c.Class)+"` |") {
+			t.Errorf("description lacks class %s", c.Class)
+		}
+	}
+	for path, item := range doc["paths"].(map[string]any) {
+		for method, op := range item.(map[string]any) {
+			class, _ := op.(map[string]any)["x-eligo-metering-class"].(string)
+			if !metering.Class(class).Known() && !(path == "/usage" && class == string(metering.Unmetered)) {
+				t.Errorf("%s %s: metering class %q", method, path, class)
+			}
+		}
+	}
+}

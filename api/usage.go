@@ -59,6 +59,9 @@ func (s *Server) getUsage(ctx context.Context, _ *struct{}) (*usageOutput, error
 	if !ok {
 		return nil, errMissingKey
 	}
+	if s.meter == nil {
+		return nil, errMeteringUnavailable
+	}
 	report, err := s.meter.Usage(ctx, metering.Caller{Subject: metering.KeySubject(p.KeyID), Tier: string(p.Tier)})
 	if errors.Is(err, metering.ErrBackendUnavailable) {
 		logFrom(ctx).ErrorContext(ctx, "usage", "error", err)
