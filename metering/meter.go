@@ -9,6 +9,7 @@ import (
 	"net/netip"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/eligo/eligo/store"
@@ -146,7 +147,8 @@ type Decision struct {
 // pending counts at least every second; a failed write keeps them in memory
 // and makes every request read the database until a write succeeds, so an
 // unreachable database gives ErrBackendUnavailable, never unmetered
-// service.
+// service. A process that dies without Close loses at most one flush
+// interval of counts (an undercount, never an overcount).
 type Meter struct {
 	cfg   Config
 	store *store.Store
@@ -160,8 +162,9 @@ type Meter struct {
 	entriesMu sync.Mutex
 	entries   map[entryKey]*entry
 
-	failMu    sync.Mutex
-	flushFail error // last periodic flush error; nil when healthy
+	// flushFailed is set while the last flush failed: every request then
+	// reads the database first.
+	flushFailed atomic.Bool
 
 	startOnce sync.Once
 	stop      chan struct{}
@@ -330,17 +333,7 @@ func counts(key entryKey, pending []hourCount) []store.UsageCount {
 	return out
 }
 
-func (m *Meter) unhealthy() bool {
-	m.failMu.Lock()
-	defer m.failMu.Unlock()
-	return m.flushFail != nil
-}
-
-func (m *Meter) setFlushError(err error) {
-	m.failMu.Lock()
-	defer m.failMu.Unlock()
-	m.flushFail = err
-}
+func (m *Meter) unhealthy() bool { return m.flushFailed.Load() }
 
 // idleEviction is how long an entry with nothing pending stays in memory
 // after its last use. Dropping it loses nothing: all its counts are in the
@@ -400,7 +393,7 @@ func (m *Meter) Flush(ctx context.Context) error {
 		}
 		err = fmt.Errorf("%w: %w", ErrBackendUnavailable, err)
 	}
-	m.setFlushError(err)
+	m.flushFailed.Store(err != nil)
 	return err
 }
 
