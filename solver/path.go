@@ -122,11 +122,29 @@ func NewPlanner(cacheSize int, opts ...PlannerOption) *Planner {
 }
 
 // Plan returns the next question, the optimal path and the choice context
-// for the answers in (converted by rs) whose evaluation is res (the
-// decision date used, if the rules read it, is res.DecisionDate). ic is
-// normalised here; pass the request's context as sent. The error is a
-// solver failure (a timeout, a cancelled ctx, the query budget); the
-// decision itself stands without a plan.
+// for the answers in (converted by rs) whose evaluation is res; the decision
+// date, when the rules read it, is res.DecisionDate.
+//
+// The path is, as DESIGN.md defines it, the cheapest set S of unanswered
+// fields such that some answers to S, with every other unanswered field left
+// unanswered, make the outcome eligible; when no such S exists, the cheapest
+// S through which the outcome can be settled at all (eligible or
+// not_eligible, Aim AimSettle). Cheapest means least total weight, then
+// fewest fields, then most fields the inquiry context prefers, then the set
+// whose earliest differing field is declared first. The path lists S by
+// weight, then declaration order; NextQuestion is its first field. An
+// outcome already eligible (or already settled, when eligible is out of
+// reach) gives an empty path.
+//
+// ic is normalised here. Declined fields are never part of S; preferences
+// only break ties. Field errors do not change the plan: a field whose value
+// could not be read counts as unanswered, so the path may ask for it again.
+//
+// Reachability is decided by the engine's own evaluation of likely answers
+// where one reaches the goal, and by Z3 otherwise (so contradictions between
+// criteria that three-valued evaluation cannot see are pruned). The error is
+// a solver failure (a query timeout, matching z3.ErrTimeout; ctx's error;
+// ErrSearchBudget); the decision itself stands without a plan.
 func (p *Planner) Plan(ctx context.Context, rs *engine.Ruleset, in *engine.Inputs, res *engine.Result, ic InquiryContext) (Plan, error) {
 	if rs == nil || in == nil || res == nil || len(in.Values) != len(rs.Fields) || len(res.Criteria) != rs.NumCriteria() {
 		return Plan{}, errors.New("solver: plan needs a ruleset with the inputs and result it converted and evaluated")

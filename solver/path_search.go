@@ -125,6 +125,9 @@ func (s *pathSearch) run(ctx context.Context, g pathGoal) (best fieldSet, found 
 		}
 	}
 	for h.Len() > 0 {
+		if err := ctx.Err(); err != nil {
+			return fieldSet{}, false, err
+		}
 		c := heap.Pop(h).(pathCandidate)
 		ok, err := s.reachable(ctx, c.set, g)
 		if err != nil {
