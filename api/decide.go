@@ -13,11 +13,11 @@ import (
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
-	"github.com/gowebpki/jcs"
 
 	"github.com/eligo/eligo/api/auth"
 	"github.com/eligo/eligo/decisionlog"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/solver"
 	"github.com/eligo/eligo/store"
 )
 
@@ -40,18 +40,18 @@ type decideInput struct {
 // decideRequest is the body of POST /decide. Unknown members are refused
 // (422 extra_forbidden).
 type decideRequest struct {
-	RulesetID            string          `json:"ruleset_id,omitempty" doc:"Slug (e.g. eligo-demo/us-fmla-employee) or concrete ruleset_id of a published ruleset. Exactly one of ruleset_id and rulebook_id is required." example:"eligo-demo/us-fmla-employee"`
-	RulebookID           string          `json:"rulebook_id,omitempty" doc:"Composed rulebook to evaluate; needs a key with the decide scope. Rulebooks are not served by this version: a keyed call answers 404 with a string detail, an anonymous one 401."`
-	ReleaseID            string          `json:"release_id,omitempty" doc:"Rulebook requests only: release UUID or exact two-word label. With ruleset_id it is refused with 422."`
-	FieldValues          jsonObject      `json:"field_values" required:"true" doc:"Map of field_id to answer. Types must match the ruleset schema; a key or value that cannot be applied is reported in field_errors (HTTP 200, decision undetermined), never rejected. null means unanswered."`
-	IncludeTrace         bool            `json:"include_trace,omitempty" doc:"Adds trace."`
-	IncludeExplanation   bool            `json:"include_explanation,omitempty" doc:"Adds explanation."`
-	IncludeGraphOverlay  bool            `json:"include_graph_overlay,omitempty" doc:"Adds graph_overlay."`
-	IncludeChoiceContext bool            `json:"include_choice_context,omitempty" doc:"Rulebook requests: adds choice_context. Accepted and ignored on ruleset requests."`
-	IncludeTiming        bool            `json:"include_timing,omitempty" doc:"Adds timing (total_ms)."`
-	NoCache              bool            `json:"no_cache,omitempty" doc:"Bypasses the decision cache: the decision is evaluated afresh and not stored in the cache."`
-	InquiryContext       jsonObject      `json:"inquiry_context,omitempty" doc:"Steers the choice of next_question and optimal_path only; never the outcome. It is normalised and then part of the cache identity."`
-	CallerRef            json.RawMessage `json:"caller_ref,omitempty" doc:"Flat string-to-string map, at most 2048 bytes of JSON, no key containing '$' or '.'. Stored on the server-side decision record of keyed callers for their own attribution; never used for authorization and never stored for anonymous callers. An invalid caller_ref is never rejected: it is dropped and the response's warnings array carries an entry with code caller_ref_dropped."`
+	RulesetID            string                 `json:"ruleset_id,omitempty" doc:"Slug (e.g. eligo-demo/us-fmla-employee) or concrete ruleset_id of a published ruleset. Exactly one of ruleset_id and rulebook_id is required." example:"eligo-demo/us-fmla-employee"`
+	RulebookID           string                 `json:"rulebook_id,omitempty" doc:"Composed rulebook to evaluate; needs a key with the decide scope. Rulebooks are not served by this version: a keyed call answers 404 with a string detail, an anonymous one 401."`
+	ReleaseID            string                 `json:"release_id,omitempty" doc:"Rulebook requests only: release UUID or exact two-word label. With ruleset_id it is refused with 422."`
+	FieldValues          jsonObject             `json:"field_values" required:"true" doc:"Map of field_id to answer. Types must match the ruleset schema; a key or value that cannot be applied is reported in field_errors (HTTP 200, decision undetermined), never rejected. null means unanswered."`
+	IncludeTrace         bool                   `json:"include_trace,omitempty" doc:"Adds trace."`
+	IncludeExplanation   bool                   `json:"include_explanation,omitempty" doc:"Adds explanation."`
+	IncludeGraphOverlay  bool                   `json:"include_graph_overlay,omitempty" doc:"Adds graph_overlay."`
+	IncludeChoiceContext bool                   `json:"include_choice_context,omitempty" doc:"Adds choice_context. The spec names it for rulebook requests; on a ruleset request it describes the ruleset's one section."`
+	IncludeTiming        bool                   `json:"include_timing,omitempty" doc:"Adds timing (total_ms)."`
+	NoCache              bool                   `json:"no_cache,omitempty" doc:"Bypasses the decision cache: the decision is evaluated afresh and not stored in the cache."`
+	InquiryContext       *solver.InquiryContext `json:"inquiry_context,omitempty" doc:"Steers the choice of next_question and optimal_path only, never the outcome: fields the applicant declines to answer, and a preferred section or groups that break ties between equally cheap paths. Ids the ruleset does not declare are ignored. It is normalised (trimmed, sorted, deduplicated) and then part of the cache identity."`
+	CallerRef            json.RawMessage        `json:"caller_ref,omitempty" doc:"Flat string-to-string map, at most 2048 bytes of JSON, no key containing '$' or '.'. Stored on the server-side decision record of keyed callers for their own attribution; never used for authorization and never stored for anonymous callers. An invalid caller_ref is never rejected: it is dropped and the response's warnings array carries an entry with code caller_ref_dropped."`
 }
 
 // decideOutput is the decision response. The body is the decideResponse
@@ -67,39 +67,27 @@ type decideOutput struct {
 
 // decideResponse is the audit envelope of one decision.
 type decideResponse struct {
-	Decision        string              `json:"decision" enum:"eligible,not_eligible,undetermined" doc:"The outcome. Always undetermined when field_errors is not empty."`
-	Slug            string              `json:"slug" doc:"Resolved slug."`
-	RulesetID       string              `json:"ruleset_id" doc:"Concrete ruleset_id that ran."`
-	RulesetVersion  string              `json:"ruleset_version" doc:"Authoring label v<N> of the ruleset that ran. Necessary, not sufficient, for replay: pin content_digest."`
-	ContentDigest   string              `json:"content_digest" doc:"sha256:<hex> of the rules that ran: the content identity replay pins to."`
-	EngineVersion   string              `json:"engine_version" doc:"Engine build that decided, eligo-core@<semver>."`
-	DecisionID      string              `json:"decision_id" doc:"dec_ + 16 URL-safe characters; new on every call, cache hits included. Names the server-side decision record."`
-	InputsHash      string              `json:"inputs_hash" doc:"sha256:<hex> of the RFC 8785 canonical form of field_values; unsalted, invariant under key order, white space and number spelling."`
-	DecisionTime    time.Time           `json:"decision_time" doc:"UTC time of this call, ISO 8601; fresh on cache hits."`
-	FieldsProvided  int                 `json:"fields_provided" doc:"Count of non-null keys sent."`
-	FieldsEvaluated int                 `json:"fields_evaluated" doc:"Count of fields the rules reason over; may exceed fields_provided."`
-	MissingFields   []string            `json:"missing_fields" doc:"Unanswered fields some pending criterion reads. Advisory."`
-	NextQuestion    *nextQuestion       `json:"next_question" doc:"The field to ask next, or null when none is suggested. Advisory."`
-	OptimalPath     []pathStep          `json:"optimal_path" doc:"Fields to ask, in order. Advisory."`
-	FieldErrors     []engine.FieldError `json:"field_errors" doc:"Inputs that could not be applied: unknown key, value not convertible to the field type, or a conversion failure at evaluation. The only blocking channel."`
-	Trace           *traceJSON          `json:"trace,omitempty" doc:"With include_trace."`
-	Explanation     *explanationJSON    `json:"explanation,omitempty" doc:"With include_explanation."`
-	GraphOverlay    any                 `json:"graph_overlay,omitempty" doc:"With include_graph_overlay: the ruleset's graph (the shape of GET /rulesets/{ruleset_id}/graph's graph member: nodes, edges, sections, stats) with every node's and route's overlay set to {status, supporting_facts}."`
-	Timing          *timing             `json:"timing,omitempty" doc:"With include_timing."`
-	Warnings        []warning           `json:"warnings,omitempty" doc:"Server warnings about the request that did not stop it, e.g. a dropped caller_ref. Absent when there are none."`
-}
-
-// nextQuestion is the spec's next_question.
-type nextQuestion struct {
-	FieldID  string `json:"field_id"`
-	Question string `json:"question"`
-	Weight   int    `json:"weight"`
-}
-
-// pathStep is one entry of optimal_path.
-type pathStep struct {
-	FieldID  string `json:"field_id"`
-	Question string `json:"question"`
+	Decision        string                `json:"decision" enum:"eligible,not_eligible,undetermined" doc:"The outcome. Always undetermined when field_errors is not empty."`
+	Slug            string                `json:"slug" doc:"Resolved slug."`
+	RulesetID       string                `json:"ruleset_id" doc:"Concrete ruleset_id that ran."`
+	RulesetVersion  string                `json:"ruleset_version" doc:"Authoring label v<N> of the ruleset that ran. Necessary, not sufficient, for replay: pin content_digest."`
+	ContentDigest   string                `json:"content_digest" doc:"sha256:<hex> of the rules that ran: the content identity replay pins to."`
+	EngineVersion   string                `json:"engine_version" doc:"Engine build that decided, eligo-core@<semver>."`
+	DecisionID      string                `json:"decision_id" doc:"dec_ + 16 URL-safe characters; new on every call, cache hits included. Names the server-side decision record."`
+	InputsHash      string                `json:"inputs_hash" doc:"sha256:<hex> of the RFC 8785 canonical form of field_values; unsalted, invariant under key order, white space and number spelling."`
+	DecisionTime    time.Time             `json:"decision_time" doc:"UTC time of this call, ISO 8601; fresh on cache hits."`
+	FieldsProvided  int                   `json:"fields_provided" doc:"Count of non-null keys sent."`
+	FieldsEvaluated int                   `json:"fields_evaluated" doc:"Count of fields the rules reason over; may exceed fields_provided."`
+	MissingFields   []string              `json:"missing_fields" doc:"Unanswered fields some pending criterion reads. Advisory."`
+	NextQuestion    *solver.Question      `json:"next_question" doc:"The field to ask next: the first of optimal_path, or null when nothing is left to ask (or no plan could be made; see warnings). Advisory."`
+	OptimalPath     []solver.PathStep     `json:"optimal_path" doc:"The cheapest set of unanswered fields (least total weight, then fewest) through which the outcome can still become eligible, or, when eligible is out of reach, settled; ordered by weight then declaration order. Advisory."`
+	FieldErrors     []engine.FieldError   `json:"field_errors" doc:"Inputs that could not be applied: unknown key, value not convertible to the field type, or a conversion failure at evaluation. The only blocking channel."`
+	Trace           *traceJSON            `json:"trace,omitempty" doc:"With include_trace."`
+	Explanation     *explanationJSON      `json:"explanation,omitempty" doc:"With include_explanation."`
+	GraphOverlay    any                   `json:"graph_overlay,omitempty" doc:"With include_graph_overlay: the ruleset's graph (the shape of GET /rulesets/{ruleset_id}/graph's graph member: nodes, edges, sections, stats) with every node's and route's overlay set to {status, supporting_facts}."`
+	ChoiceContext   *solver.ChoiceContext `json:"choice_context,omitempty" doc:"With include_choice_context: every field's section and each OR-group's alternatives with their labels, fields and status (open, closed or satisfied)."`
+	Timing          *timing               `json:"timing,omitempty" doc:"With include_timing."`
+	Warnings        []warning             `json:"warnings,omitempty" doc:"Server warnings about the request that did not stop it, e.g. a dropped caller_ref. Absent when there are none."`
 }
 
 // timing reports the server time spent on the call.
@@ -109,7 +97,7 @@ type timing struct {
 
 // warning is one entry of the envelope's warnings.
 type warning struct {
-	Code    string `json:"code" enum:"caller_ref_dropped,caller_ref_not_stored"`
+	Code    string `json:"code" enum:"caller_ref_dropped,caller_ref_not_stored,plan_unavailable"`
 	Message string `json:"message"`
 }
 
@@ -121,6 +109,9 @@ type decisionCore struct {
 	outcome        engine.Outcome
 	fieldsProvided int
 	fieldErrors    int
+	// planFailed is set when the planner failed: the decision stands with
+	// no next_question, the response says so, and the core is not cached.
+	planFailed bool
 	// members is the JSON of the envelope members from fields_provided to
 	// graph_overlay, without braces, for keyed callers.
 	members []byte
@@ -132,15 +123,16 @@ type decisionCore struct {
 
 // coreJSON is the cached part of the envelope, encoded once per decision.
 type coreJSON struct {
-	FieldsProvided  int                 `json:"fields_provided"`
-	FieldsEvaluated int                 `json:"fields_evaluated"`
-	MissingFields   []string            `json:"missing_fields"`
-	NextQuestion    *nextQuestion       `json:"next_question"`
-	OptimalPath     []pathStep          `json:"optimal_path"`
-	FieldErrors     []engine.FieldError `json:"field_errors"`
-	Trace           *engine.Trace       `json:"trace,omitempty"`
-	Explanation     *engine.Explanation `json:"explanation,omitempty"`
-	GraphOverlay    *engine.Graph       `json:"graph_overlay,omitempty"`
+	FieldsProvided  int                   `json:"fields_provided"`
+	FieldsEvaluated int                   `json:"fields_evaluated"`
+	MissingFields   []string              `json:"missing_fields"`
+	NextQuestion    *solver.Question      `json:"next_question"`
+	OptimalPath     []solver.PathStep     `json:"optimal_path"`
+	FieldErrors     []engine.FieldError   `json:"field_errors"`
+	Trace           *engine.Trace         `json:"trace,omitempty"`
+	Explanation     *engine.Explanation   `json:"explanation,omitempty"`
+	GraphOverlay    *engine.Graph         `json:"graph_overlay,omitempty"`
+	ChoiceContext   *solver.ChoiceContext `json:"choice_context,omitempty"`
 }
 
 // maxCallerRefBytes is the spec's caller_ref limit (Limits 9).
@@ -199,10 +191,9 @@ func (s *Server) decide(ctx context.Context, in *decideInput) (*decideOutput, er
 		return nil, err
 	}
 	inputsHash, inputs := conv.inputsHash, conv.inputs
-	inquiry, err := normalizeInquiryContext(req.InquiryContext)
-	if err != nil {
-		return nil, ValidationFailed(ValidationItem{Type: "dict_type", Loc: []any{"body", "inquiry_context"},
-			Msg: "Input should be a valid dictionary", Input: nil})
+	var inquiry solver.InquiryContext
+	if req.InquiryContext != nil {
+		inquiry = solver.NormalizeInquiryContext(*req.InquiryContext)
 	}
 
 	flags := requestCacheFlags(req)
@@ -217,20 +208,28 @@ func (s *Server) decide(ctx context.Context, in *decideInput) (*decideOutput, er
 		key      string
 	)
 	if !req.NoCache && s.cache != nil {
-		key = decisionCacheKey(target.ContentDigest, target.Slug, decisionDate, flags, inquiry, inputs)
+		key = decisionCacheKey(target.ContentDigest, target.Slug, decisionDate, flags, inquiry.Key(), inputs)
 		core, cacheHit = s.cache.get(key)
 	}
 	if !cacheHit {
-		if core, err = evaluateDecision(target.Ruleset, target.Slug, inputs, decisionDate, flags); err != nil {
+		if core, err = s.evaluateDecision(ctx, target, inputs, decisionDate, flags, inquiry); err != nil {
 			return nil, err
 		}
-		if key != "" {
+		if key != "" && !core.planFailed {
 			s.cache.add(key, core)
 		}
 	}
 
 	decisionID := newDecisionID()
 	callerRef, warn := parseCallerRef(req.CallerRef, keyed)
+	var warnings []warning
+	if warn != nil {
+		warnings = append(warnings, *warn)
+	}
+	if core.planFailed {
+		warnings = append(warnings, warning{Code: "plan_unavailable",
+			Message: "next_question and optimal_path could not be worked out for this request; the decision stands. Retry for a plan."})
+	}
 	members := core.members
 	if !keyed {
 		members = core.anonymousMembers
@@ -238,7 +237,7 @@ func (s *Server) decide(ctx context.Context, in *decideInput) (*decideOutput, er
 	elapsed := time.Since(start)
 	env := envelope{
 		outcome: core.outcome, target: target, inputsHash: inputsHash, decisionID: decisionID,
-		decisionTime: start.UTC(), members: members, warning: warn,
+		decisionTime: start.UTC(), members: members, warnings: warnings,
 	}
 	if req.IncludeTiming {
 		env.timing = &timing{TotalMS: float64(elapsed.Microseconds()) / 1000}
@@ -328,9 +327,11 @@ func (s *Server) convert(target *resolvedRuleset, fieldValues []byte, useCache b
 }
 
 // evaluateDecision runs the engine (and trace, explanation and graph
-// overlay when asked) and encodes what the cache may keep. slug names the
-// graph's section.
-func evaluateDecision(rules *engine.Ruleset, slug string, inputs *engine.Inputs, decisionDate int64, flags cacheFlags) (*decisionCore, error) {
+// overlay when asked), plans the next questions, and encodes what the
+// cache may keep. A planner failure leaves the decision standing without a
+// plan (planFailed).
+func (s *Server) evaluateDecision(ctx context.Context, target *resolvedRuleset, inputs *engine.Inputs, decisionDate int64, flags cacheFlags, inquiry solver.InquiryContext) (*decisionCore, error) {
+	rules := target.Ruleset
 	res := rules.Evaluate(inputs, engine.Options{
 		DecisionDate: decisionDate,
 		Trace:        flags&flagTrace != 0,
@@ -341,12 +342,23 @@ func evaluateDecision(rules *engine.Ruleset, slug string, inputs *engine.Inputs,
 		FieldsEvaluated: res.FieldsEvaluated,
 		MissingFields:   res.MissingFields,
 		FieldErrors:     res.FieldErrors,
-		OptimalPath:     []pathStep{},
+		OptimalPath:     []solver.PathStep{},
 		Trace:           res.Trace,
 		Explanation:     res.Explanation,
 	}
+	planFailed := false
+	plan, err := s.planner.Plan(ctx, rules, inputs, res, inquiry)
+	if err != nil {
+		logFrom(ctx).WarnContext(ctx, "plan next question", "ruleset_id", target.ID, "error", err)
+		planFailed = true
+	} else {
+		c.NextQuestion, c.OptimalPath = plan.NextQuestion, plan.OptimalPath
+		if flags&flagChoiceContext != 0 {
+			c.ChoiceContext = &plan.ChoiceContext
+		}
+	}
 	if flags&flagGraphOverlay != 0 {
-		c.GraphOverlay = rules.Graph(slug, inputs, res)
+		c.GraphOverlay = rules.Graph(target.Slug, inputs, res)
 	}
 	if c.MissingFields == nil {
 		c.MissingFields = []string{}
@@ -362,6 +374,7 @@ func evaluateDecision(rules *engine.Ruleset, slug string, inputs *engine.Inputs,
 		outcome:          res.Outcome,
 		fieldsProvided:   res.FieldsProvided,
 		fieldErrors:      len(res.FieldErrors),
+		planFailed:       planFailed,
 		members:          members,
 		anonymousMembers: members,
 	}
@@ -475,20 +488,6 @@ func fieldValuesNotObject(raw []byte) *Error {
 	_ = json.Unmarshal(raw, &input)
 	return ValidationFailed(ValidationItem{Type: "dict_type", Loc: []any{"body", "field_values"},
 		Msg: "Input should be a valid dictionary", Input: input})
-}
-
-// normalizeInquiryContext returns the canonical (RFC 8785) bytes of an
-// inquiry_context object, empty when it is absent or null, so that spelling
-// differences do not split the cache.
-func normalizeInquiryContext(raw jsonObject) ([]byte, error) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil, nil
-	}
-	canon, err := jcs.Transform(raw)
-	if err != nil {
-		return nil, fmt.Errorf("inquiry_context: %w", err)
-	}
-	return canon, nil
 }
 
 // parseCallerRef checks a caller_ref and returns it when it is valid and the

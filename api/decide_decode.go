@@ -29,10 +29,9 @@ func (s *Server) decodeDecideRequest(raw []byte) (*decideRequest, error) {
 }
 
 // wellShaped checks what the strict decode cannot: field_values is present
-// and an object, and inquiry_context, when sent, is an object.
+// and an object.
 func (r *decideRequest) wellShaped() bool {
-	isObject := func(b []byte) bool { return len(b) > 0 && b[0] == '{' }
-	return isObject(r.FieldValues) && (len(r.InquiryContext) == 0 || isObject(r.InquiryContext))
+	return len(r.FieldValues) > 0 && r.FieldValues[0] == '{'
 }
 
 // decideRequestErrors explains why raw is not an acceptable body: 422

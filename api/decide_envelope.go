@@ -23,9 +23,9 @@ type envelope struct {
 	decisionTime time.Time
 	// members is the cached JSON from fields_provided to graph_overlay;
 	// written by writeEnvelope, never copied.
-	members []byte
-	timing  *timing
-	warning *warning
+	members  []byte
+	timing   *timing
+	warnings []warning
 }
 
 // encode returns the envelope's JSON around e.members: head ends just
@@ -58,8 +58,8 @@ func (e *envelope) encode() (head, tail []byte, err error) {
 		b = strconv.AppendFloat(b, e.timing.TotalMS, 'f', -1, 64)
 		b = append(b, '}')
 	}
-	if e.warning != nil {
-		w, err := json.Marshal([]warning{*e.warning})
+	if len(e.warnings) > 0 {
+		w, err := json.Marshal(e.warnings)
 		if err != nil {
 			return nil, nil, fmt.Errorf("encode warnings: %w", err)
 		}

@@ -496,3 +496,44 @@ func TestDecideOpenAPI(t *testing.T) {
 		t.Errorf("request schema is not strict: %v", req)
 	}
 }
+
+// TestDecidePlan: next_question and optimal_path come from the planner,
+// inquiry_context steers them (and is part of the cache identity), and
+// include_choice_context adds the choice context.
+func TestDecidePlan(t *testing.T) {
+	t.Parallel()
+	f := newDecideFixture(t, Config{})
+	f.publishCasebank(t, "demo", "us-fmla-employee", "demo/us-fmla-employee", true)
+	const answers = `{"employment.employer_type":"private","employment.months_employed":12}`
+	plain := f.decide(t, "", `{"ruleset_id":"demo/us-fmla-employee","field_values":`+answers+`}`)
+	path, _ := field(t, plain, "optimal_path").([]any)
+	next, _ := field(t, plain, "next_question").(map[string]any)
+	if len(path) == 0 || next == nil || next["field_id"] != path[0].(map[string]any)["field_id"] {
+		t.Fatalf("next_question %v, optimal_path %v", next, path)
+	}
+	var asked []string
+	for _, step := range path {
+		asked = append(asked, step.(map[string]any)["field_id"].(string))
+	}
+	if !slices.Contains(asked, "employment.hours_12_months") || slices.Contains(asked, "employment.months_employed") {
+		t.Errorf("optimal_path %v: want the unanswered hours, not the answered months", asked)
+	}
+	declined := f.decide(t, "", `{"ruleset_id":"demo/us-fmla-employee","field_values":`+answers+
+		`,"inquiry_context":{"declined_fields":["`+asked[0]+`"]},"include_choice_context":true}`)
+	for _, step := range field(t, declined, "optimal_path").([]any) {
+		if step.(map[string]any)["field_id"] == asked[0] {
+			t.Errorf("declined field %s still on the path: %s", asked[0], declined.raw)
+		}
+	}
+	if cc, _ := field(t, declined, "choice_context").(map[string]any); cc == nil || cc["field_sections"] == nil {
+		t.Errorf("choice_context = %v", field(t, declined, "choice_context"))
+	}
+	if _, present := plain.body.(map[string]any)["choice_context"]; present {
+		t.Error("choice_context without include_choice_context")
+	}
+	r := f.decide(t, "", `{"ruleset_id":"demo/us-fmla-employee","field_values":{},"inquiry_context":{"declined":["x"]}}`)
+	want := `{"detail":[{"type":"extra_forbidden","loc":["body","inquiry_context","declined"],"msg":"Extra inputs are not permitted","input":["x"]}]}`
+	if r.status != 422 || !reflect.DeepEqual(r.body, jsonValue(t, want)) {
+		t.Errorf("unknown inquiry_context member: %d %s", r.status, r.raw)
+	}
+}

@@ -94,9 +94,9 @@ const (
 // echoed values they would show.
 //
 // The key is: content digest, slug (the graph overlay names it), decision date (only for rules that read it),
-// flags, the normalised inquiry_context, the count of provided fields, every
+// flags, the normalised inquiry_context (solver.InquiryContext.Key), the count of provided fields, every
 // slot value, every field error.
-func decisionCacheKey(digest, slug string, date int64, flags cacheFlags, inquiry []byte, in *engine.Inputs) string {
+func decisionCacheKey(digest, slug string, date int64, flags cacheFlags, inquiry string, in *engine.Inputs) string {
 	b := make([]byte, 0, len(digest)+len(inquiry)+16+12*len(in.Values))
 	b = append(b, digest...)
 	b = binary.AppendUvarint(b, uint64(len(slug)))
@@ -122,3 +122,7 @@ func decisionCacheKey(digest, slug string, date int64, flags cacheFlags, inquiry
 	}
 	return string(b)
 }
+
+// planCacheSize is how many plans the planner remembers (its own cache,
+// beside the decision cache, which keeps whole decisions).
+const planCacheSize = 4096

@@ -22,6 +22,7 @@ import (
 	"github.com/eligo/eligo/api/auth"
 	"github.com/eligo/eligo/decisionlog"
 	"github.com/eligo/eligo/metering"
+	"github.com/eligo/eligo/solver"
 	"github.com/eligo/eligo/store"
 )
 
@@ -88,7 +89,9 @@ type Server struct {
 	// decisions queues decision records for batched writing; Close
 	// flushes it.
 	decisions *decisionlog.Recorder
-	open      []Endpoint // OpenSurface; tests of this package add test-only endpoints
+	// planner works out next_question and optimal_path; Close frees it.
+	planner *solver.Planner
+	open    []Endpoint // OpenSurface; tests of this package add test-only endpoints
 }
 
 // New builds the server with the health probes, the OpenAPI documents and
@@ -130,6 +133,7 @@ func New(cfg Config, st *store.Store) *Server {
 	}
 	s.conversions = newConversionCache(cfg.DecisionCacheEntries, cfg.DecisionCacheTTL)
 	s.decisions = decisionlog.New(st, cfg.DecisionLog)
+	s.planner = solver.NewPlanner(planCacheSize)
 	if cfg.Metering.Logger == nil {
 		cfg.Metering.Logger = logger
 	}
@@ -154,6 +158,7 @@ func (s *Server) registerOperations() {
 // shut down (no request in flight); if ctx ends first, it reports how many
 // records were lost.
 func (s *Server) Close(ctx context.Context) error {
+	defer s.planner.Close()
 	return errors.Join(s.decisions.Close(ctx), s.meter.Close(ctx))
 }
 
