@@ -206,10 +206,8 @@ func dateAxioms(c *z3.Context, y, m, d, ord *z3.Expr) []*z3.Expr {
 func (e *Encoding) build() error {
 	c, r := e.c, e.r
 	e.criteria = make([]Tri, r.NumCriteria())
-	e.groups = make([]Tri, len(r.Groups))
-	perGroup := make([][]Tri, len(r.Groups))
 	for i := range e.criteria {
-		cr, g := r.CriterionAt(i)
+		cr, _ := r.CriterionAt(i)
 		t := Tri{Known: c.Bool(false), Value: c.Bool(false)}
 		if !cr.Discretionary && cr.Expr != nil {
 			x, err := e.expr(cr.Expr)
@@ -219,6 +217,30 @@ func (e *Encoding) build() error {
 			t = Tri{Known: x.known, Value: x.val}
 		}
 		e.criteria[i] = t
+	}
+	return e.buildStructure()
+}
+
+// withCriteria returns a copy of e whose groups and outcome are built over
+// the given criterion statuses instead of the criteria's expressions: the
+// statuses may be free variables, which is how explain-failure lets a
+// criterion take any status.
+func (e *Encoding) withCriteria(criteria []Tri) (*Encoding, error) {
+	v := *e
+	v.criteria = criteria
+	if err := v.buildStructure(); err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+// buildStructure encodes the groups and the outcome over e.criteria.
+func (e *Encoding) buildStructure() error {
+	c, r := e.c, e.r
+	e.groups = make([]Tri, len(r.Groups))
+	perGroup := make([][]Tri, len(r.Groups))
+	for i, t := range e.criteria {
+		_, g := r.CriterionAt(i)
 		perGroup[g] = append(perGroup[g], t)
 	}
 	for g := range r.Groups {

@@ -1,0 +1,618 @@
+package solver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/solver/z3"
+)
+
+// Mechanism hints: why a criterion has the status that blocks the expected
+// outcome, in words a rules author or caseworker can act on.
+const (
+	// MechanismThreshold: a number compared with a limit.
+	MechanismThreshold = "threshold"
+	// MechanismEnumMismatch: a listed value (or yes/no answer) that is not
+	// one the criterion accepts.
+	MechanismEnumMismatch = "enum_mismatch"
+	// MechanismDateWindow: a date, age or period outside its window.
+	MechanismDateWindow = "date_window"
+	// MechanismMissingAnswer: the criterion is pending for want of an
+	// answer.
+	MechanismMissingAnswer = "missing_answer"
+	// MechanismPresenceDefault: the status comes from a presence operator
+	// (a `??` default, present or absent) on an unanswered field.
+	MechanismPresenceDefault = "presence_default"
+	// MechanismDiscretionary: an official decides; the engine never does.
+	MechanismDiscretionary = "discretionary"
+	// MechanismAnyGroupExhausted: every alternative of an `any` group
+	// failed; the criterion is one of them (ConditionMechanism says why it
+	// failed itself).
+	MechanismAnyGroupExhausted = "any_group_exhausted"
+)
+
+// ErrFieldErrors is returned (wrapped) when the answers have field errors:
+// the outcome is undetermined because they cannot be read, which no
+// criterion explains.
+var ErrFieldErrors = errors.New("the answers have field errors")
+
+// ErrUnreachable is returned (wrapped) when no status of the criteria
+// reaches the expected outcome: the outcome expression itself rules it out
+// (for example `g and not g`), so no criterion is to blame.
+var ErrUnreachable = errors.New("the expected outcome is unreachable whatever the criteria's statuses")
+
+// ExplainOptions tune ExplainFailure.
+type ExplainOptions struct {
+	// DecisionDate is the ordinal date decision_date() reads, as in
+	// engine.Options (0: today, UTC).
+	DecisionDate int64
+	// Timeout bounds the whole explanation (default 5 s); each solver
+	// check is bounded as well. Running out is an error.
+	Timeout time.Duration
+}
+
+// Explanation is the answer of explain-failure: the criteria that stand
+// between the answers and the expected outcome.
+type Explanation struct {
+	Expected engine.Outcome `json:"expected_outcome"`
+	Actual   engine.Outcome `json:"actual_outcome"`
+	// Reasons are a minimal set of criteria that together rule out the
+	// expected outcome: with their statuses as the answers give them, no
+	// status of the other criteria reaches it, and freeing any one of them
+	// makes it reachable. Empty when the outcome already is the expected
+	// one.
+	Reasons []Reason `json:"reasons"`
+}
+
+// Reason is one criterion of the minimal failure core.
+type Reason struct {
+	CriterionID string `json:"criterion_id"`
+	Title       string `json:"title"`
+	Group       string `json:"group"`
+	// Status is the criterion's status under the answers; NeededStatus a
+	// status that, with the rest of the core unchanged, lets the expected
+	// outcome be reached.
+	Status       engine.Status `json:"status"`
+	NeededStatus engine.Status `json:"needed_status"`
+	// Mechanism is one of the Mechanism* hints. ConditionMechanism is set
+	// when Mechanism is any_group_exhausted, naming why this alternative
+	// failed.
+	Mechanism          string `json:"mechanism"`
+	ConditionMechanism string `json:"condition_mechanism,omitempty"`
+	// Condition is the criterion's expression in the rules language; empty
+	// for a discretionary criterion.
+	Condition string `json:"condition,omitempty"`
+	// Facts are the answers the criterion read; MissingFields the fields
+	// it reads that were not answered.
+	Facts            []engine.Fact            `json:"facts"`
+	MissingFields    []string                 `json:"missing_fields"`
+	SourceReferences []engine.SourceReference `json:"source_references"`
+}
+
+// ExplainFailure finds which criteria keep the answers in from the expected
+// outcome. The answers are asserted as facts; each criterion gets a free
+// status that a tracked assumption ties to the status its expression has
+// under the facts, and the groups and the outcome are built over the free
+// statuses with the outcome required to be expected. With every assumption
+// the check is unsat (the actual outcome is not the expected one); the unsat
+// core names criteria that suffice to rule it out, and deletion shrinks the
+// core until every member is necessary: releasing any one of them makes
+// the expected outcome reachable. Each reason carries the criterion's
+// facts, source references and a mechanism hint.
+//
+// Any expected outcome other than the actual one works, typically eligible
+// against not_eligible or undetermined, and not_eligible against eligible.
+// Answers with field errors are an error matching ErrFieldErrors.
+func ExplainFailure(ctx context.Context, r *engine.Ruleset, in *engine.Inputs, expected engine.Outcome, opts ExplainOptions) (Explanation, error) {
+	x := NewExplainer(r, 0)
+	defer x.Close()
+	return x.Explain(ctx, in, expected, opts)
+}
+
+// Explainer is ExplainFailure for one ruleset, keeping its prepared Z3
+// state (context, encoding, solver with the axioms and the tracked
+// criteria) for the next call: building it costs more than an explanation.
+// It is safe for concurrent use; each call takes a prepared state of its
+// own (building one when none is idle), and at most size idle states are
+// kept. Keep one Explainer per compiled ruleset (by content digest) and
+// Close it when the ruleset is dropped.
+type Explainer struct {
+	r    *engine.Ruleset
+	idle chan *explainer
+}
+
+// NewExplainer makes an Explainer for r keeping up to size idle prepared
+// states (0 keeps none: every call builds and frees its own).
+func NewExplainer(r *engine.Ruleset, size int) *Explainer {
+	return &Explainer{r: r, idle: make(chan *explainer, size)}
+}
+
+// Close frees the idle prepared states. Calls running meanwhile free their
+// own state when they finish.
+func (e *Explainer) Close() {
+	for {
+		select {
+		case x := <-e.idle:
+			x.c.Close()
+		default:
+			return
+		}
+	}
+}
+
+// Explain is ExplainFailure with e's ruleset.
+func (e *Explainer) Explain(ctx context.Context, in *engine.Inputs, expected engine.Outcome, opts ExplainOptions) (Explanation, error) {
+	r := e.r
+	if in == nil || len(in.Values) != len(r.Fields) {
+		return Explanation{}, fmt.Errorf("solver: explain-failure: the answers were converted for a different ruleset")
+	}
+	if len(in.FieldErrors) > 0 {
+		return Explanation{}, fmt.Errorf("solver: explain-failure: %w (%d); fix them first", ErrFieldErrors, len(in.FieldErrors))
+	}
+	res := r.Evaluate(in, engine.Options{DecisionDate: opts.DecisionDate, Explanation: true})
+	if len(res.FieldErrors) > 0 {
+		return Explanation{}, fmt.Errorf("solver: explain-failure: %w: %s", ErrFieldErrors, res.FieldErrors[0].Message)
+	}
+	out := Explanation{Expected: expected, Actual: res.Outcome, Reasons: []Reason{}}
+	if res.Outcome == expected {
+		return out, nil
+	}
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		timeout = queryTimeout
+	}
+	var x *explainer
+	select {
+	case x = <-e.idle:
+	default:
+		var err error
+		if x, err = newExplainer(r); err != nil {
+			return Explanation{}, err
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	reasons, err := x.explain(ctx, in, res, expected)
+	if err != nil {
+		// A failed call may leave the solver mid-scope: do not reuse it.
+		x.c.Close()
+		return Explanation{}, err
+	}
+	select {
+	case e.idle <- x:
+	default:
+		x.c.Close()
+	}
+	out.Reasons = reasons
+	return out, nil
+}
+
+// explainer is the prepared state of explain-failure for one ruleset: an
+// encoding whose groups and outcome also exist over free criterion
+// statuses, and a solver holding the axioms and one tracked literal per
+// criterion tying its free status to its expression. Each explanation
+// asserts its answers in a push scope and pops it at the end.
+type explainer struct {
+	r    *engine.Ruleset
+	c    *z3.Context
+	enc  *Encoding
+	free *Encoding
+	s    *z3.Solver
+	keep []*z3.Expr
+	byID map[uint]int
+	// goals[o] is the tracked literal "the outcome is o", assumed in
+	// every core check and left out to model the facts alone.
+	goals [3]*z3.Expr
+	// in, actual and goal are the answers, the criteria's statuses under
+	// them and the goal of the current explanation.
+	in     *engine.Inputs
+	actual []engine.Status
+	goal   *z3.Expr
+}
+
+// newExplainer builds the prepared state in a context of its own; closing
+// the context frees all of it.
+func newExplainer(r *engine.Ruleset) (*explainer, error) {
+	c, err := z3.NewContext()
+	if err != nil {
+		return nil, fmt.Errorf("solver: explain-failure: %w", err)
+	}
+	x, err := prepareExplainer(c, r)
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	return x, nil
+}
+
+func prepareExplainer(c *z3.Context, r *engine.Ruleset) (*explainer, error) {
+	enc, err := Encode(c, r)
+	if err != nil {
+		return nil, err
+	}
+	n := r.NumCriteria()
+	statuses := make([]Tri, n)
+	for i := range statuses {
+		statuses[i] = Tri{Known: c.BoolConst(fmt.Sprintf("status|known|%d", i)), Value: c.BoolConst(fmt.Sprintf("status|value|%d", i))}
+	}
+	free, err := enc.withCriteria(statuses)
+	if err != nil {
+		return nil, err
+	}
+	s, err := enc.NewSolver(queryTimeout)
+	if err != nil {
+		return nil, err
+	}
+	x := &explainer{r: r, c: c, enc: enc, free: free, s: s, byID: map[uint]int{}}
+	for i := range n {
+		cr, _ := r.CriterionAt(i)
+		own, st := enc.Criterion(i), statuses[i]
+		same := c.And(c.Eq(st.Known, own.Known), c.Implies(own.Known, c.Eq(st.Value, own.Value)))
+		lit, err := enc.Track(s, "keep|"+cr.ID, same)
+		if err != nil {
+			return nil, err
+		}
+		x.keep = append(x.keep, lit)
+		x.byID[lit.ID()] = i
+	}
+	for _, o := range []engine.Outcome{engine.Undetermined, engine.Eligible, engine.NotEligible} {
+		if x.goals[o], err = enc.Track(s, "goal|"+o.String(), free.OutcomeIs(o)); err != nil {
+			return nil, err
+		}
+	}
+	return x, nil
+}
+
+// explain finds the minimal core for answers in (evaluated as res) and
+// writes up its reasons, in a push scope it pops before returning.
+func (x *explainer) explain(ctx context.Context, in *engine.Inputs, res *engine.Result, expected engine.Outcome) ([]Reason, error) {
+	facts, err := x.enc.Facts(in)
+	if err != nil {
+		return nil, err
+	}
+	if err := x.s.Push(); err != nil {
+		return nil, fmt.Errorf("solver: explain-failure: %w", err)
+	}
+	if err := assertAll(x.s, append(facts, x.enc.DecisionDateIs(res.DecisionDate))); err != nil {
+		return nil, err
+	}
+	x.in, x.actual, x.goal = in, res.Criteria, x.goals[expected]
+	core, needed, err := x.minimalCore(ctx)
+	if err != nil {
+		return nil, err
+	}
+	// One model of the answers alone serves every reason's mechanism.
+	m, err := x.factsModel(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer m.Close()
+	reasons := make([]Reason, 0, len(core))
+	for _, i := range core {
+		reason, err := x.reason(m, res, i, needed[i], core)
+		if err != nil {
+			return nil, err
+		}
+		reasons = append(reasons, reason)
+	}
+	if err := x.s.Pop(1); err != nil {
+		return nil, fmt.Errorf("solver: explain-failure: %w", err)
+	}
+	return reasons, nil
+}
+
+// check decides whether the expected outcome is reachable with the
+// criteria in kept tied to their expressions and every other criterion
+// free. When it is, needed receives the status the model gives each
+// criterion not kept.
+func (x *explainer) check(ctx context.Context, kept []int) (z3.Result, []engine.Status, error) {
+	lits := make([]*z3.Expr, len(kept), len(kept)+1)
+	for j, i := range kept {
+		lits[j] = x.keep[i]
+	}
+	lits = append(lits, x.goal)
+	res, err := x.s.CheckAssumptions(ctx, lits...)
+	if err != nil {
+		return z3.Unknown, nil, fmt.Errorf("solver: explain-failure: %w", err)
+	}
+	if res != z3.Sat {
+		return res, nil, nil
+	}
+	m, err := x.s.Model()
+	if err != nil {
+		return z3.Unknown, nil, fmt.Errorf("solver: explain-failure: %w", err)
+	}
+	defer m.Close()
+	st, err := x.free.Statuses(m)
+	if err != nil {
+		return z3.Unknown, nil, err
+	}
+	return res, st.Criteria, nil
+}
+
+// minimalCore returns the criteria of a minimal core (ascending) and, for
+// each, a status that makes the expected outcome reachable when it alone
+// is released.
+func (x *explainer) minimalCore(ctx context.Context) ([]int, map[int]engine.Status, error) {
+	all := make([]int, len(x.keep))
+	for i := range all {
+		all[i] = i
+	}
+	res, _, err := x.check(ctx, all)
+	if err != nil {
+		return nil, nil, err
+	}
+	if res != z3.Unsat {
+		// The structure alone cannot be the obstacle: the evaluator and the
+		// encoding disagree, which the differential test exists to prevent.
+		return nil, nil, fmt.Errorf("solver: explain-failure: the expected outcome is reachable with every criterion as the answers make it, though the evaluator says otherwise")
+	}
+	// Read the core now: the checks below replace it.
+	core, err := x.core()
+	if err != nil {
+		return nil, nil, err
+	}
+	// Released all at once, the criteria must be able to reach the
+	// outcome; if not, the outcome expression itself rules it out.
+	res, free, err := x.check(ctx, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	if res != z3.Sat {
+		return nil, nil, fmt.Errorf("solver: explain-failure: %w", ErrUnreachable)
+	}
+	// A single criterion that rules the outcome out on its own is the
+	// smallest explanation there is; prefer the first in declaration order
+	// over whatever larger core Z3 would start from.
+	for i := range x.keep {
+		if free[i] == x.actual[i] {
+			// This model reaches the goal with i as the answers make it,
+			// so i alone rules nothing out.
+			continue
+		}
+		res, _, err := x.check(ctx, []int{i})
+		if err != nil {
+			return nil, nil, err
+		}
+		if res == z3.Unsat {
+			return []int{i}, map[int]engine.Status{i: free[i]}, nil
+		}
+	}
+	needed := map[int]engine.Status{}
+	// Deletion: drop each member whose release still leaves the outcome
+	// unreachable; a member whose release makes it reachable is necessary,
+	// and stays necessary as the set shrinks (fewer kept criteria only make
+	// the outcome easier to reach).
+	for j := 0; j < len(core); {
+		i := core[j]
+		rest := append(append([]int(nil), core[:j]...), core[j+1:]...)
+		res, st, err := x.check(ctx, rest)
+		if err != nil {
+			return nil, nil, err
+		}
+		if res == z3.Sat {
+			needed[i] = st[i]
+			j++
+			continue
+		}
+		// Still unsat without i: Z3's new core may be smaller again. It
+		// keeps every member confirmed so far (a confirmed member released
+		// from a superset made the outcome reachable, so no core can leave
+		// it out), and they stay the first j in order, so the scan goes on
+		// at j.
+		smaller, err := x.core()
+		if err != nil {
+			return nil, nil, err
+		}
+		core = keepOrder(rest, smaller)
+	}
+	return core, needed, nil
+}
+
+// core reads the unsat core as criterion indexes, ascending.
+func (x *explainer) core() ([]int, error) {
+	lits, err := x.s.UnsatCore()
+	if err != nil {
+		return nil, fmt.Errorf("solver: explain-failure: %w", err)
+	}
+	in := make([]bool, len(x.keep))
+	for _, l := range lits {
+		if i, ok := x.byID[l.ID()]; ok {
+			in[i] = true
+		}
+	}
+	var out []int
+	for i, b := range in {
+		if b {
+			out = append(out, i)
+		}
+	}
+	return out, nil
+}
+
+// keepOrder is the members of set that are also in sub, in set's order.
+func keepOrder(set, sub []int) []int {
+	want := map[int]bool{}
+	for _, i := range sub {
+		want[i] = true
+	}
+	var out []int
+	for _, i := range set {
+		if want[i] {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// reason writes up criterion i of the core.
+func (x *explainer) reason(m *z3.Model, res *engine.Result, i int, needed engine.Status, core []int) (Reason, error) {
+	r := x.r
+	cr, g := r.CriterionAt(i)
+	out := Reason{
+		CriterionID: cr.ID, Title: cr.Title, Group: r.Groups[g].ID,
+		Status: res.Criteria[i], NeededStatus: needed, Condition: cr.Text,
+		Facts: []engine.Fact{}, MissingFields: []string{}, SourceReferences: []engine.SourceReference{},
+	}
+	for _, s := range cr.Slots {
+		if v := x.in.Values[s]; v.Known {
+			out.Facts = append(out.Facts, engine.Fact{Field: r.Fields[s].ID, Value: r.ValueJSON(s, v)})
+		} else {
+			out.MissingFields = append(out.MissingFields, r.Fields[s].ID)
+		}
+	}
+	if res.Explanation != nil {
+		for _, ge := range res.Explanation.Groups {
+			for _, ce := range ge.Criteria {
+				if ce.CriterionID == cr.ID {
+					out.SourceReferences = ce.SourceReferences
+				}
+			}
+		}
+	}
+	mech, err := x.mechanism(m, cr, res.Criteria[i], needed)
+	if err != nil {
+		return Reason{}, err
+	}
+	out.Mechanism = mech
+	if x.anyGroupExhausted(res, g, core) {
+		out.Mechanism, out.ConditionMechanism = MechanismAnyGroupExhausted, mech
+	}
+	return out, nil
+}
+
+// anyGroupExhausted reports whether group g is an `any` group that failed
+// with every alternative in the core.
+func (x *explainer) anyGroupExhausted(res *engine.Result, g int, core []int) bool {
+	if x.r.Groups[g].Kind != engine.GroupAny || res.Groups[g] != engine.NotSatisfied {
+		return false
+	}
+	inCore := map[int]bool{}
+	for _, i := range core {
+		inCore[i] = true
+	}
+	for i := 0; i < x.r.NumCriteria(); i++ {
+		if _, gi := x.r.CriterionAt(i); gi == g && !inCore[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// mechanism classifies why criterion cr has status st rather than needed;
+// m is a model of the answers.
+func (x *explainer) mechanism(m *z3.Model, cr *engine.Criterion, st, needed engine.Status) (string, error) {
+	switch {
+	case cr.Discretionary || cr.Expr == nil:
+		return MechanismDiscretionary, nil
+	case st == engine.Pending:
+		return MechanismMissingAnswer, nil
+	}
+	presenceOnMissing := false
+	walkExpr(cr.Expr, func(e *engine.Expr) {
+		if e.Kind == engine.ExprOp && (e.Op == engine.OpPresent || e.Op == engine.OpAbsent || e.Op == engine.OpDefault) &&
+			!x.in.Values[e.Args[0].Slot].Known {
+			presenceOnMissing = true
+		}
+	})
+	if presenceOnMissing {
+		return MechanismPresenceDefault, nil
+	}
+	// The first atom (comparison or yes/no read) that pulls the criterion
+	// away from the needed status names the mechanism: under an even
+	// number of `not`s, a false atom keeps it from satisfied and a true one
+	// from not_satisfied; under an odd number, the reverse.
+	first, blame := "", ""
+	var walkErr error
+	walkAtoms(cr.Expr, true, func(a *engine.Expr, positive bool) {
+		if blame != "" || walkErr != nil {
+			return
+		}
+		kind := atomKind(a)
+		if first == "" {
+			first = kind
+		}
+		t, err := x.enc.expr(a)
+		if err != nil {
+			walkErr = err
+			return
+		}
+		known, err := m.Bool(t.known)
+		if err != nil || !known {
+			walkErr = err
+			return
+		}
+		v, err := m.Bool(t.val)
+		if err != nil {
+			walkErr = err
+			return
+		}
+		if v == (positive != (needed == engine.Satisfied)) {
+			blame = kind
+		}
+	})
+	if walkErr != nil {
+		return "", fmt.Errorf("solver: explain-failure: %w", walkErr)
+	}
+	if blame != "" {
+		return blame, nil
+	}
+	if first != "" {
+		return first, nil
+	}
+	return MechanismThreshold, nil
+}
+
+// factsModel is a model of the answers alone (no goal assumed).
+func (x *explainer) factsModel(ctx context.Context) (*z3.Model, error) {
+	res, err := x.s.CheckAssumptions(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("solver: explain-failure: %w", err)
+	}
+	if res != z3.Sat {
+		return nil, fmt.Errorf("solver: explain-failure: the answers contradict the ruleset's domain")
+	}
+	m, err := x.s.Model()
+	if err != nil {
+		return nil, fmt.Errorf("solver: explain-failure: %w", err)
+	}
+	return m, nil
+}
+
+// walkAtoms visits the atoms of a condition (comparisons, list tests and
+// yes/no values read directly) with their polarity: false under an odd
+// number of `not`s.
+func walkAtoms(x *engine.Expr, positive bool, visit func(*engine.Expr, bool)) {
+	if x.Kind == engine.ExprOp {
+		switch x.Op {
+		case engine.OpAnd, engine.OpOr:
+			for _, a := range x.Args {
+				walkAtoms(a, positive, visit)
+			}
+			return
+		case engine.OpNot:
+			walkAtoms(x.Args[0], !positive, visit)
+			return
+		}
+	}
+	visit(x, positive)
+}
+
+// atomKind is the mechanism an atom stands for: a date or age window, a
+// listed (or yes/no) value, or else a numeric threshold.
+func atomKind(a *engine.Expr) string {
+	kind := MechanismThreshold
+	walkExpr(a, func(e *engine.Expr) {
+		switch {
+		case e.Sort == engine.SortDate,
+			e.Kind == engine.ExprOp && (e.Op == engine.OpYearsBetween || e.Op == engine.OpMonthsBetween || e.Op == engine.OpDaysBetween):
+			kind = MechanismDateWindow
+		case (e.Sort == engine.SortEnum || e.Kind == engine.ExprField && e.Sort == engine.SortBool) && kind != MechanismDateWindow:
+			kind = MechanismEnumMismatch
+		}
+	})
+	return kind
+}
