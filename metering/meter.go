@@ -35,7 +35,8 @@ type Config struct {
 	// not depend on it (see Meter).
 	WindowCacheTTL time.Duration
 	// SlackFraction sets the per-process slack: a process admits at most
-	// Slack(limit) = max(MaxCost, ceil(limit × SlackFraction)) units for a
+	// Slack(limit) = max(1, ceil(limit × SlackFraction)) units (or one
+	// request, if that costs more) for a
 	// subject and class before it writes its counts and reads the window
 	// again. Default 0.01 (one per cent of the budget).
 	SlackFraction float64
@@ -127,7 +128,8 @@ type Decision struct {
 // Correctness across processes. For each subject and class a process keeps
 // base, the window sum it last read from the database, and local, the units
 // it admitted since. It admits a request of cost c when base + local + c ≤
-// limit. Before local would pass the slack S = Slack(limit), when the cached
+// limit. Before local would pass the slack S = Slack(limit) (unless local
+// is 0: a single request dearer than S is decided on a fresh read), when the cached
 // read is older than WindowCacheTTL, when the hour changes, or after a
 // failed flush, it first writes its own pending counts and reads the window
 // again, in one round trip and with its periodic flush excluded, so that
@@ -139,9 +141,12 @@ type Decision struct {
 //   - With K processes sharing one database, the units admitted for one
 //     subject and class in a window exceed its budget by at most (K − 1) × S:
 //     the process that read last saw everything the others admitted before
-//     their own last reads, and each of them admitted at most S since.
-//     Per process, the slack is therefore S = max(21, ⌈1% of the budget⌉)
-//     units: 21 for a 500 budget, 1,000 for 100,000.
+//     their own last reads, and each of them admitted at most max(S, c)
+//     since, c being the dearest single request. Per process, the slack is
+//     therefore ⌈1% of the budget⌉ units (at least 1), or one request if
+//     that costs more: 5 for a 500 budget, 100 for 10,000, 1,000 for
+//     100,000; up to 21 for anonymous /decide calls with every costly
+//     flag.
 //
 // A request is not counted when it is refused. The periodic flush writes
 // pending counts at least every second; a failed write keeps them in memory
@@ -212,9 +217,9 @@ func (m *Meter) Budgets() Budgets { return m.cfg.Budgets }
 
 // Slack returns the per-process slack for a budget of limit: the most units
 // a process admits for one subject and class between two reads of the
-// window.
+// window, unless a single request costs more.
 func (m *Meter) Slack(limit int64) int64 {
-	return max(MaxCost, int64(math.Ceil(float64(limit)*m.cfg.SlackFraction)))
+	return max(1, int64(math.Ceil(float64(limit)*m.cfg.SlackFraction)))
 }
 
 // Now returns the meter's clock reading.
@@ -281,7 +286,7 @@ func (m *Meter) needsRead(e *entry, now time.Time, cost, slack int64) bool {
 	return !e.synced ||
 		!e.hour.Equal(HourOf(now)) ||
 		now.Sub(e.readAt) >= m.cfg.WindowCacheTTL ||
-		e.local+cost > slack ||
+		(e.local > 0 && e.local+cost > slack) ||
 		m.unhealthy()
 }
 
