@@ -1,10 +1,10 @@
 // Command eligo-load is the /decide load benchmark behind `make bench`.
 //
 // It sets up and measures a real deployment on loopback: it migrates the
-// database at DATABASE_URL, issues a bench key, publishes a casebank
-// ruleset through `eligo publish`, starts `eligo serve` as a child process
-// (decision records on, as in production), drives POST /decide from a fixed
-// number of keep-alive connections for each scenario, and prints requests/s
+// database at DATABASE_URL, publishes a casebank ruleset as public through
+// `eligo publish`, starts `eligo serve` as a child process (decision records
+// and metering on, as in production), drives anonymous POST /decide calls
+// from a fixed number of keep-alive connections for each scenario, and prints requests/s
 // and latency percentiles. Finally it stops the server with SIGTERM, which
 // flushes the decision records, and checks that every decision it was
 // issued has its record.
@@ -93,15 +93,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := eligo(ctx, o.eligo, nil, "migrate"); err != nil {
 		return err
 	}
-	var keyOut bytes.Buffer
-	// An internal-tier key: its budget is a guard far above a bench run,
-	// so metering counts the calls without refusing them.
-	if err := eligo(ctx, o.eligo, &keyOut, "keys", "create", "--tenant", "bench", "--name", "bench", "--tier", "internal", "--scopes", "decide"); err != nil {
-		return err
-	}
-	key := strings.TrimSpace(keyOut.String())
 	casesPath := filepath.Join(o.folder, "cases.json")
-	if err := eligo(ctx, o.eligo, nil, "publish", cb.RulesPath, "--tenant", "bench", "--slug", slug, "--cases", casesPath); err != nil {
+	if err := eligo(ctx, o.eligo, nil, "publish", cb.RulesPath, "--tenant", "bench", "--slug", slug, "--cases", casesPath, "--public"); err != nil {
 		return err
 	}
 
@@ -111,7 +104,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	defer func() { _ = server.Process.Kill() }()
 
-	fmt.Fprintf(stdout, "POST /decide on %s (%d cases, up to %d answers each), %d connections, %s per scenario, decision records on\n",
+	fmt.Fprintf(stdout, "anonymous POST /decide on %s (%d cases, up to %d answers each), %d connections, %s per scenario, decision records on\n",
 		slug, len(cb.Cases), countFields(cb), o.concurrency, o.duration)
 	fmt.Fprintf(stdout, "%-30s %11s %8s %8s %9s %12s %12s %7s\n", "scenario", "requests/s", "p50 ms", "p99 ms", "p99.9 ms", "server CPU", "client CPU", "errors")
 	var issued []string
@@ -124,11 +117,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			}
 			bodies[i] = []byte(`{"ruleset_id":"` + slug + `","field_values":` + string(c.FieldValues) + extra + `}`)
 		}
-		if _, err := drive(ctx, base, key, bodies, o.concurrency, o.warmup, false); err != nil {
+		if _, err := drive(ctx, base, bodies, o.concurrency, o.warmup, false); err != nil {
 			return err
 		}
 		serverBefore, clientBefore := processCPU(server.Process.Pid), selfCPU()
-		res, err := drive(ctx, base, key, bodies, o.concurrency, o.duration, true)
+		res, err := drive(ctx, base, bodies, o.concurrency, o.duration, true)
 		if err != nil {
 			return err
 		}
@@ -174,7 +167,10 @@ func startServer(ctx context.Context, bin string) (*exec.Cmd, string, error) {
 	}
 	addr := ln.Addr().String()
 	_ = ln.Close()
-	cmd := exec.CommandContext(ctx, bin, "serve", "--addr", addr)
+	// Calls are anonymous, as on the open surface; the anonymous decide
+	// budget is raised so metering counts every call without refusing
+	// any.
+	cmd := exec.CommandContext(ctx, bin, "serve", "--addr", addr, "--budgets", "anonymous.decide=1000000000")
 	cmd.Stdout = io.Discard
 	logs, err := cmd.StderrPipe()
 	if err != nil {
@@ -228,7 +224,7 @@ var decisionIDKey = []byte(`"decision_id":"`)
 
 // drive sends bodies round-robin from concurrency connections for d and
 // gathers latencies and the issued decision ids (when keep is set).
-func drive(ctx context.Context, base, key string, bodies [][]byte, concurrency int, d time.Duration, keep bool) (*result, error) {
+func drive(ctx context.Context, base string, bodies [][]byte, concurrency int, d time.Duration, keep bool) (*result, error) {
 	client := &http.Client{Transport: &http.Transport{
 		MaxIdleConnsPerHost: concurrency, MaxConnsPerHost: concurrency, DisableCompression: true,
 	}}
@@ -253,7 +249,6 @@ func drive(ctx context.Context, base, key string, bodies [][]byte, concurrency i
 					return
 				}
 				req.Header.Set("Content-Type", "application/json")
-				req.Header.Set("X-Api-Key", key)
 				start := time.Now()
 				res, err := client.Do(req)
 				if err != nil {
