@@ -11,14 +11,33 @@ import (
 	"github.com/eligo/eligo/solver"
 )
 
+// evalUsage is eval's usage line.
+const evalUsage = `usage: eligo eval [--date YYYY-MM-DD] [--explain-failure EXPECTED] FILE VALUES.json
+
+  --explain-failure EXPECTED   instead of the decision, print as JSON the minimal
+                               set of criteria that keeps the answers from the
+                               EXPECTED outcome (eligible, not_eligible or
+                               undetermined), each with its facts, source
+                               references and a mechanism hint`
+
 // runEval evaluates one file against a field_values JSON object and prints
 // the full decision, trace and explanation included, with the next question,
-// the optimal path and the choice context.
+// the optimal path and the choice context. With --explain-failure it prints
+// the minimal failure core for an expected outcome instead.
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var positional []string
 	var date int64
+	var explainExpected string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
+		if a == "--explain-failure" || a == "-explain-failure" {
+			if i+1 >= len(args) {
+				return errors.New("--explain-failure needs the expected outcome: eligible, not_eligible or undetermined")
+			}
+			i++
+			explainExpected = args[i]
+			continue
+		}
 		if a == "--date" || a == "-date" {
 			if i+1 >= len(args) {
 				return errors.New("--date needs a YYYY-MM-DD value")
@@ -34,7 +53,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		positional = append(positional, a)
 	}
 	if len(positional) != 2 {
-		return errors.New("usage: eligo eval FILE VALUES.json [--date YYYY-MM-DD]")
+		return errors.New(evalUsage)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
@@ -56,6 +75,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return fmt.Errorf("%s: %w", positional[1], err)
 	}
+	if explainExpected != "" {
+		return printFailureCore(ctx, stdout, r, in, explainExpected, date)
+	}
 	res := r.Evaluate(in, engine.Options{DecisionDate: date, Trace: true, Explanation: true})
 	planner := solver.NewPlanner(1)
 	defer planner.Close()
@@ -70,6 +92,30 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}{r.Report(res, hash), plan}
 	if err := writeJSON(stdout, out, ""); err != nil {
 		return fmt.Errorf("encode decision: %w", err)
+	}
+	return nil
+}
+
+// printFailureCore prints solver.ExplainFailure's answer for the expected
+// outcome named by expected.
+func printFailureCore(ctx context.Context, stdout io.Writer, r *engine.Ruleset, in *engine.Inputs, expected string, date int64) error {
+	var want engine.Outcome
+	switch expected {
+	case "eligible":
+		want = engine.Eligible
+	case "not_eligible":
+		want = engine.NotEligible
+	case "undetermined":
+		want = engine.Undetermined
+	default:
+		return fmt.Errorf("--explain-failure %q: the expected outcome is eligible, not_eligible or undetermined", expected)
+	}
+	ex, err := solver.ExplainFailure(ctx, r, in, want, solver.ExplainOptions{DecisionDate: date})
+	if err != nil {
+		return fmt.Errorf("explain failure: %w", err)
+	}
+	if err := writeJSON(stdout, ex, ""); err != nil {
+		return fmt.Errorf("encode explanation: %w", err)
 	}
 	return nil
 }
