@@ -182,7 +182,9 @@ Over the budget:
 - with a key: 429 `+"`{\"detail\": {\"error\": \"too_many_requests\", \"reason_code\": \"daily_quota_exceeded\", ...}}`"+` and `+"`Retry-After: 86400`"+`;
 - anonymous: 429 `+"`{\"error\": \"rate_limit_exceeded\", \"retry_after\": <epoch seconds>}`"+`, retry_after being the next hourly boundary.
 
-If usage cannot be checked, the answer is 503 `+"`rate_limit_backend_unavailable`"+`: transient; retry with exponential backoff. Counts from several servers meet in one database; each server may let through at most 1%% of the budget (at least one request) beyond it before it sees the other servers' counts.
+Both carry the rate-limit headers; a refused request is not counted.
+
+If usage cannot be checked, the answer is 503 `+"`rate_limit_backend_unavailable`"+` with `+"`Retry-After: 1`"+`: transient; retry with exponential backoff. A request is never served unmetered. Counts from several servers meet in one database; each server may let through at most 1%% of the budget (at least one request) beyond it before it sees the other servers' counts.
 `, metering.PlainDecideCost, metering.FlagSurcharge)
 	return sb.String()
 }
