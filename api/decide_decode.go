@@ -1,37 +1,97 @@
 package api
 
 import (
-	"bytes"
 	"encoding/json"
 	"net/http"
 	"reflect"
+	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/tidwall/gjson"
+
+	"github.com/eligo/eligo/solver"
 )
 
 // /decide reads its body itself rather than through huma's body handling,
 // which decodes every body twice (once into generic values to validate
 // against the schema, once into the struct). Here the common, valid body is
-// decoded once, strictly, into decideRequest, with field_values kept as raw
-// bytes for the engine. Only a body that fails that pass is validated
-// against the same schema by huma's validator, so a malformed request gets
-// exactly the 422 items every other operation gives.
+// read in one pass over its top-level members (gjson, no reflection), with
+// field_values kept as raw bytes for the engine. Anything that pass does not
+// accept outright, it refuses, and only then is the body validated against
+// the same schema by huma's validator, so a malformed request gets exactly
+// the 422 items every other operation gives.
 
 // decodeDecideRequest reads a /decide body.
 func (s *Server) decodeDecideRequest(raw []byte) (*decideRequest, error) {
-	req := &decideRequest{}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(req); err == nil && !dec.More() && req.wellShaped() {
+	if req, ok := readDecideRequest(raw); ok {
 		return req, nil
 	}
 	return nil, s.decideRequestErrors(raw)
 }
 
-// wellShaped checks what the strict decode cannot: field_values is present
-// and an object.
-func (r *decideRequest) wellShaped() bool {
-	return len(r.FieldValues) > 0 && r.FieldValues[0] == '{'
+// readDecideRequest is the fast, strict reading of a body: a JSON object
+// with only decideRequest's members, each of its declared type, and
+// field_values present. It reports false for anything else.
+func readDecideRequest(raw []byte) (*decideRequest, bool) {
+	if !gjson.ValidBytes(raw) {
+		return nil, false
+	}
+	body := gjson.ParseBytes(raw)
+	if !body.IsObject() {
+		return nil, false
+	}
+	req := &decideRequest{}
+	ok := true
+	str := func(v gjson.Result, dst *string) {
+		if v.Type != gjson.String {
+			ok = false
+		}
+		*dst = v.Str
+	}
+	flag := func(v gjson.Result, dst *bool) {
+		if v.Type != gjson.True && v.Type != gjson.False {
+			ok = false
+		}
+		*dst = v.Type == gjson.True
+	}
+	body.ForEach(func(key, v gjson.Result) bool {
+		switch key.Str {
+		case "ruleset_id":
+			str(v, &req.RulesetID)
+		case "rulebook_id":
+			str(v, &req.RulebookID)
+		case "release_id":
+			str(v, &req.ReleaseID)
+		case "field_values":
+			ok = ok && v.IsObject()
+			req.FieldValues = jsonObject(v.Raw)
+		case "include_trace":
+			flag(v, &req.IncludeTrace)
+		case "include_explanation":
+			flag(v, &req.IncludeExplanation)
+		case "include_graph_overlay":
+			flag(v, &req.IncludeGraphOverlay)
+		case "include_choice_context":
+			flag(v, &req.IncludeChoiceContext)
+		case "include_timing":
+			flag(v, &req.IncludeTiming)
+		case "no_cache":
+			flag(v, &req.NoCache)
+		case "inquiry_context":
+			ic := &solver.InquiryContext{}
+			dec := json.NewDecoder(strings.NewReader(v.Raw))
+			dec.DisallowUnknownFields()
+			ok = ok && v.IsObject() && dec.Decode(ic) == nil
+			req.InquiryContext = ic
+		case "caller_ref":
+			// Any JSON: an unusable caller_ref is dropped, not refused.
+			req.CallerRef = json.RawMessage(v.Raw)
+		default:
+			ok = false
+		}
+		return ok
+	})
+	return req, ok && len(req.FieldValues) > 0
 }
 
 // decideRequestErrors explains why raw is not an acceptable body: 422
