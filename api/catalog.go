@@ -12,6 +12,7 @@ import (
 
 	"github.com/eligo/eligo/api/auth"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/solver"
 	"github.com/eligo/eligo/store"
 )
 
@@ -38,6 +39,11 @@ const (
 	refTTL          = 2 * time.Second
 	refCacheSize    = 4096
 	compileCacheLen = 512
+	// explainerCacheLen bounds the rulesets whose prepared explain-failure
+	// solver state is kept, explainerIdle the idle states kept per ruleset:
+	// a prepared state holds a Z3 context, so both stay small.
+	explainerCacheLen = 32
+	explainerIdle     = 2
 )
 
 // resolvedRuleset is a ruleset the caller may see, ready to evaluate.
@@ -72,6 +78,9 @@ type catalog struct {
 	refs     *expirable.LRU[string, store.Ruleset]
 	compiled *lru.Cache[string, *engine.Ruleset]
 	compiles singleflight.Group
+	// explainers keeps a solver.Explainer per content digest; eviction
+	// closes it.
+	explainers *lru.Cache[string, *solver.Explainer]
 }
 
 // newCatalog builds the caches; ttl bounds how stale a pointer may be.
@@ -81,11 +90,30 @@ func newCatalog(st *store.Store, ttl time.Duration) *catalog {
 		// Only a non-positive size fails, and the size is a constant.
 		panic(err)
 	}
-	return &catalog{
-		store:    st,
-		refs:     expirable.NewLRU[string, store.Ruleset](refCacheSize, nil, ttl),
-		compiled: compiled,
+	explainers, err := lru.NewWithEvict(explainerCacheLen, func(_ string, e *solver.Explainer) { e.Close() })
+	if err != nil {
+		panic(err)
 	}
+	return &catalog{
+		store:      st,
+		refs:       expirable.NewLRU[string, store.Ruleset](refCacheSize, nil, ttl),
+		compiled:   compiled,
+		explainers: explainers,
+	}
+}
+
+// explainer returns the explain-failure solver of rr's content, prepared
+// once and reused while it stays among the recently used.
+func (c *catalog) explainer(rr *resolvedRuleset) *solver.Explainer {
+	if e, ok := c.explainers.Get(rr.ContentDigest); ok {
+		return e
+	}
+	e := solver.NewExplainer(rr.Ruleset, explainerIdle)
+	if prev, found, _ := c.explainers.PeekOrAdd(rr.ContentDigest, e); found {
+		e.Close()
+		return prev
+	}
+	return e
 }
 
 // errRulesetNotFound is the spec's 404 for a ruleset the caller cannot see:

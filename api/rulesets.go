@@ -22,13 +22,11 @@ import (
 
 // Catalogue paging and the two headers of GET /rulesets.
 const (
-	defaultPageSize        = 50
-	maxPageSize            = 100
-	headerSkippedInvalid   = "X-Skipped-Invalid-Records"
-	headerNextCursor       = "X-Next-Cursor"
-	rulesetSourceFormat    = "eligo-rules"
-	rulesetIDParamDoc      = "A slug (send each `/` as `%2F`, e.g. `us%2Fsnap-income`) or a concrete ruleset_id such as `snap_income:20260115-3f2a9c0d1e4b`."
-	rulesetConcreteIDParam = "A concrete ruleset_id such as `snap_income:20260115-3f2a9c0d1e4b`; a slug is not accepted here."
+	defaultPageSize      = 50
+	headerSkippedInvalid = "X-Skipped-Invalid-Records"
+	headerNextCursor     = "X-Next-Cursor"
+	rulesetSourceFormat  = "eligo-rules"
+	rulesetIDParamDoc    = "A slug (send each `/` as `%2F`, e.g. `us%2Fsnap-income`) or a concrete ruleset_id such as `snap_income:20260115-3f2a9c0d1e4b`."
 )
 
 // rulesetSummary is one catalogue entry, and the body of the two writes.
@@ -126,6 +124,8 @@ func (s *Server) registerRulesets() {
 			"anyone else gets 404.",
 		Tags: []string{"Rulesets"}, Access: Keyed, Scopes: []auth.Scope{auth.ScopeRulesetsWrite}, Class: ClassRulesets,
 	}, s.archiveRuleset)
+
+	s.registerExplainFailure()
 }
 
 type listRulesetsInput struct {

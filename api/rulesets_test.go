@@ -498,3 +498,77 @@ func TestRulesetExplainShowsVerifiedReferences(t *testing.T) {
 		}
 	}
 }
+
+func TestRulesetExplainFailure(t *testing.T) {
+	t.Parallel()
+	f := newDecideFixture(t, Config{})
+	pub := f.publish(t, "acme", "acme/leave", leaveRules("12"), true)
+	private := f.publish(t, "acme", "acme/secret", leaveRules("24"), false)
+	explainer := f.key(t, "acme", []auth.Scope{auth.ScopeRulesetsExplain}, time.Time{})
+	post := func(ref, key, body string) response {
+		return f.do(t, http.MethodPost, rulesetPath(ref, "/explain-failure"), withKey(key), strings.NewReader(body))
+	}
+
+	r := post(pub.RulesetID, "", `{"field_values": {"employment.months": 6, "employment.kind": "staff"}, "expected_outcome": "eligible"}`)
+	if r.status != http.StatusOK || field(t, r, "actual_outcome") != "not_eligible" || field(t, r, "ruleset_id") != pub.RulesetID {
+		t.Fatalf("explain-failure = %d %s", r.status, r.raw)
+	}
+	reasons := field(t, r, "reasons").(map[string]any)
+	tenure, ok := reasons["tenure"].(map[string]any)
+	if len(reasons) != 1 || !ok {
+		t.Fatalf("reasons = %v, want tenure alone", reasons)
+	}
+	wantFacts := jsonValue(t, `[{"field": "employment.months", "value": 6}]`)
+	if tenure["status"] != "not_satisfied" || tenure["needed_status"] != "satisfied" || tenure["mechanism"] != "threshold" ||
+		!reflect.DeepEqual(tenure["facts"], wantFacts) || len(tenure["source_references"].([]any)) != 1 {
+		t.Errorf("tenure reason = %v", tenure)
+	}
+
+	// Both criteria of the all group fail; either one alone already rules
+	// eligible out, so a minimal core names exactly one of them, each with
+	// its own mechanism.
+	r = post(pub.RulesetID, "", `{"field_values": {"employment.months": 6, "employment.kind": "contractor"}, "expected_outcome": "eligible"}`)
+	reasons = field(t, r, "reasons").(map[string]any)
+	wantMechanism := map[string]string{"tenure": "threshold", "staff": "enum_mismatch"}
+	if len(reasons) != 1 {
+		t.Errorf("two failing criteria of an all group: %s", r.raw)
+	}
+	for id, reason := range reasons {
+		if got := reason.(map[string]any)["mechanism"]; got != wantMechanism[id] {
+			t.Errorf("reason %s: mechanism %v, want %q", id, got, wantMechanism[id])
+		}
+	}
+
+	r = post(pub.RulesetID, "", `{"field_values": {"employment.months": 13, "employment.kind": "staff"}, "expected_outcome": "eligible"}`)
+	if r.status != http.StatusOK || len(field(t, r, "reasons").(map[string]any)) != 0 || field(t, r, "actual_outcome") != "eligible" {
+		t.Errorf("already eligible: %d %s", r.status, r.raw)
+	}
+
+	r = post(pub.RulesetID, "", `{"field_values": {"employment.months": "six"}, "expected_outcome": "eligible"}`)
+	if errs, _ := field(t, r, "field_errors").([]any); r.status != http.StatusOK || len(errs) != 1 || len(field(t, r, "reasons").(map[string]any)) != 0 {
+		t.Errorf("field error: %d %s", r.status, r.raw)
+	}
+
+	for _, tc := range []struct {
+		name, ref, key, body string
+		status               int
+	}{
+		{"slug path", "acme/leave", "", `{"field_values": {}, "expected_outcome": "eligible"}`, http.StatusUnprocessableEntity},
+		{"missing expected_outcome", pub.RulesetID, "", `{"field_values": {}}`, http.StatusUnprocessableEntity},
+		{"unknown outcome", pub.RulesetID, "", `{"field_values": {}, "expected_outcome": "maybe"}`, http.StatusUnprocessableEntity},
+		{"field_values not an object", pub.RulesetID, "", `{"field_values": [1], "expected_outcome": "eligible"}`, http.StatusUnprocessableEntity},
+		{"bad decision_date", pub.RulesetID, "", `{"field_values": {}, "expected_outcome": "eligible", "decision_date": "2026-02-30"}`, http.StatusUnprocessableEntity},
+		{"private, anonymous", private.RulesetID, "", `{"field_values": {}, "expected_outcome": "eligible"}`, http.StatusNotFound},
+		{"private, owner", private.RulesetID, explainer, `{"field_values": {}, "expected_outcome": "eligible"}`, http.StatusOK},
+	} {
+		r := post(tc.ref, tc.key, tc.body)
+		if r.status != tc.status {
+			t.Errorf("%s: %d %s, want %d", tc.name, r.status, r.raw, tc.status)
+		}
+		if tc.status == http.StatusUnprocessableEntity {
+			if _, isList := field(t, r, "detail").([]any); !isList {
+				t.Errorf("%s: detail is not a validation list: %s", tc.name, r.raw)
+			}
+		}
+	}
+}
