@@ -438,9 +438,13 @@ func TestUnmeteredEndpoints(t *testing.T) {
 func TestMeteringBackendUnavailable(t *testing.T) {
 	t.Parallel()
 	pool := storetest.New(t)
-	s := newMeteredServer(t, Config{}, pool)
+	s := newMeteredServer(t, Config{KeyCacheTTL: time.Hour}, pool)
+	key := map[string]string{"x-api-key": tierKey(t, s.store, auth.TierFree, auth.ScopeDecide)}
 	if r := s.do(t, http.MethodGet, "/test/metered", nil, nil); r.status != 200 {
 		t.Fatalf("before the outage: %d", r.status)
+	}
+	if r := s.do(t, http.MethodGet, "/usage", key, nil); r.status != 200 {
+		t.Fatalf("usage before the outage: %d", r.status)
 	}
 	pool.Close()
 	before := s.calls.Load()
@@ -453,6 +457,12 @@ func TestMeteringBackendUnavailable(t *testing.T) {
 	}
 	if s.calls.Load() != before {
 		t.Fatal("handler reached without metering")
+	}
+	// The key is cached, so /usage reaches the counters and reports the
+	// same.
+	r = s.do(t, http.MethodGet, "/usage", key, nil)
+	if r.status != http.StatusServiceUnavailable || !reflect.DeepEqual(r.body, jsonValue(t, want)) || r.header.Get("Retry-After") != "1" {
+		t.Fatalf("usage during the outage: %d %v %s", r.status, r.header, r.raw)
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"net/http"
 
+	"github.com/danielgtaylor/huma/v2"
+
 	"github.com/eligo/eligo/api/auth"
 	"github.com/eligo/eligo/metering"
 )
@@ -65,7 +67,7 @@ func (s *Server) getUsage(ctx context.Context, _ *struct{}) (*usageOutput, error
 	report, err := s.meter.Usage(ctx, metering.Caller{Subject: metering.KeySubject(p.KeyID), Tier: string(p.Tier)})
 	if errors.Is(err, metering.ErrBackendUnavailable) {
 		logFrom(ctx).ErrorContext(ctx, "usage", "error", err)
-		return nil, errMeteringUnavailable
+		return nil, huma.ErrorWithHeaders(errMeteringUnavailable, http.Header{"Retry-After": {"1"}})
 	}
 	if err != nil {
 		return nil, err
