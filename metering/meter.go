@@ -355,8 +355,13 @@ func (m *Meter) flushLoop() {
 			return
 		case <-ticker.C:
 			ctx, cancel := context.WithTimeout(context.Background(), m.cfg.BackendTimeout)
-			if err := m.Flush(ctx); err != nil {
+			wasFailing := m.unhealthy()
+			// Log transitions only, not every tick of an outage.
+			switch err := m.Flush(ctx); {
+			case err != nil && !wasFailing:
 				m.cfg.Logger.Error("metering flush failed; requests will be refused with 503 until the database answers", "error", err)
+			case err == nil && wasFailing:
+				m.cfg.Logger.Info("metering flush recovered")
 			}
 			cancel()
 		}
