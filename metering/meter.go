@@ -291,9 +291,12 @@ func (m *Meter) needsRead(e *entry, now time.Time, cost, slack int64) bool {
 }
 
 // read writes e's pending counts and reads the window sum in one round
-// trip. The caller holds flushMu shared and e.mu.
+// trip. The caller holds flushMu shared and e.mu. A caller that hangs up
+// does not cancel it: a write cut off after the database committed it
+// would be written again (only a timeout can still do that, and then the
+// error is an overcount, never an undercount).
 func (m *Meter) read(ctx context.Context, key entryKey, e *entry, now time.Time) error {
-	ctx, cancel := context.WithTimeout(ctx, m.cfg.BackendTimeout)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), m.cfg.BackendTimeout)
 	defer cancel()
 	pending := e.pending
 	w := WindowEnding(now, WindowHours)
@@ -444,7 +447,7 @@ type Report struct {
 // every request this process served it; other processes' counts show within
 // their flush interval.
 func (m *Meter) Usage(ctx context.Context, caller Caller) (Report, error) {
-	ctx, cancel := context.WithTimeout(ctx, m.cfg.BackendTimeout)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), m.cfg.BackendTimeout)
 	defer cancel()
 	if err := m.Flush(ctx); err != nil {
 		return Report{}, err
