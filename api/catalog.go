@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"time"
 
 	lru "github.com/hashicorp/golang-lru/v2"
@@ -138,7 +139,7 @@ func (s *Server) resolveRuleset(ctx context.Context, ref string) (*resolvedRules
 	compiled, err := s.catalog.compile(ctx, row)
 	if err != nil {
 		logFrom(ctx).ErrorContext(ctx, "compile stored ruleset", "ruleset_id", row.ID, "error", err)
-		return nil, NewProblem(422, "unprocessable", "ruleset_record_corrupt",
+		return nil, NewProblem(http.StatusUnprocessableEntity, "unprocessable_entity", "ruleset_record_corrupt",
 			"The stored ruleset could not be loaded. Republish it.")
 	}
 	return &resolvedRuleset{

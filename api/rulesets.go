@@ -438,7 +438,7 @@ func (s *Server) setRulesetVisibility(ctx context.Context, in *setVisibilityInpu
 			return nil, err
 		}
 		if authoring.CitesArtefacts(rr.Ruleset) {
-			return nil, NewProblem(http.StatusUnprocessableEntity, "unprocessable", "artefact_reference_public_visibility_forbidden",
+			return nil, NewProblem(http.StatusUnprocessableEntity, "unprocessable_entity", "artefact_reference_public_visibility_forbidden",
 				"This ruleset cites project artefacts, which are never shown publicly; it cannot be made public.")
 		}
 	}
@@ -486,4 +486,46 @@ func (s *Server) afterWrite(ref string, before, updated store.Ruleset, err error
 		return nil, err
 	}
 	return &rulesetOutput{Body: summaryOf(updated)}, nil
+}
+
+// publishRefusal maps a refused publish (authoring.RefusedError) to the
+// spec's answer, for every endpoint that publishes: 422
+// invalid_slug_format, 403 reserved_namespace, 409 slug_conflict, 422
+// artefact_reference_public_visibility_forbidden, and 422 with
+// ruleset_compile_failed, source_reference_unverified or tests_failing for
+// rules that do not compile, quotes that do not verify and failing cases
+// (those messages carry the details, which concern the caller's own
+// rules). Any other error is returned unchanged (an opaque 500).
+func publishRefusal(err error) error {
+	var refused *authoring.RefusedError
+	if !errors.As(err, &refused) {
+		return err
+	}
+	const unprocessable = http.StatusUnprocessableEntity
+	switch {
+	case errors.Is(err, authoring.ErrInvalidSlug):
+		return NewProblem(unprocessable, "unprocessable_entity", "invalid_slug_format",
+			"The slug must match ^[a-z][a-z0-9-]*(/[a-z][a-z0-9-]*)*$ (at most 200 characters), e.g. acme/housing-benefit.")
+	case errors.Is(err, authoring.ErrReservedNamespace):
+		return NewProblem(http.StatusForbidden, "forbidden", "reserved_namespace",
+			"Slugs in this namespace are reserved for the service. Choose another namespace.")
+	case errors.Is(err, authoring.ErrSlugConflict):
+		return NewProblem(http.StatusConflict, "conflict", "slug_conflict",
+			"The slug is held by another tenant. Choose another slug.")
+	case errors.Is(err, authoring.ErrArtefactPublic):
+		return NewProblem(unprocessable, "unprocessable_entity", "artefact_reference_public_visibility_forbidden",
+			"The rules cite project artefacts, which are never public. Publish privately.")
+	case errors.Is(err, authoring.ErrCompile):
+		return NewProblem(unprocessable, "unprocessable_entity", "ruleset_compile_failed", refused.Message)
+	case errors.Is(err, authoring.ErrSourceUnverified):
+		return NewProblem(unprocessable, "unprocessable_entity", "source_reference_unverified", refused.Message)
+	case errors.Is(err, authoring.ErrTestsFailed):
+		p := NewProblem(unprocessable, "unprocessable_entity", "tests_failing", refused.Message)
+		problem := p.Detail.(Problem)
+		problem.Hint = "Fix the rules or the cases, or publish with force_unsafe, which records a publish_force_bypass audit event."
+		p.Detail = problem
+		return p
+	default:
+		return err
+	}
 }
