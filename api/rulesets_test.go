@@ -618,3 +618,22 @@ func TestPublishRefusalsMapToTheSpec(t *testing.T) {
 		t.Error("an error that is not a refusal must pass through")
 	}
 }
+
+// A stored record whose source no longer compiles to its digest is the
+// spec's 422 ruleset_record_corrupt, never a 500 or a wrong answer.
+func TestCorruptStoredRuleset(t *testing.T) {
+	t.Parallel()
+	f := newDecideFixture(t, Config{})
+	res := f.publish(t, "acme", "acme/leave", leaveRules("12"), true)
+	ctx := context.Background()
+	for _, source := range []string{string(leaveRules("13")), "not rules at all"} {
+		if _, err := f.store.Pool().Exec(ctx, `UPDATE rulesets SET source_text = $1 WHERE id = $2`, source, res.RulesetID); err != nil {
+			t.Fatal(err)
+		}
+		f.server.catalog.compiled.Purge()
+		r := f.do(t, http.MethodGet, rulesetPath(res.RulesetID, "/schema"), nil, nil)
+		if r.status != http.StatusUnprocessableEntity || field(t, r, "detail").(map[string]any)["reason_code"] != "ruleset_record_corrupt" {
+			t.Errorf("corrupt record (%.20q) = %d %s", source, r.status, r.raw)
+		}
+	}
+}
