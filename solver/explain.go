@@ -34,10 +34,11 @@ const (
 	MechanismAnyGroupExhausted = "any_group_exhausted"
 )
 
-// ErrFieldErrors is returned (wrapped) when the answers have field errors:
-// the outcome is undetermined because they cannot be read, which no
-// criterion explains.
-var ErrFieldErrors = errors.New("the answers have field errors")
+// ErrFieldErrors is returned (wrapped) when evaluating the answers raises
+// a field error of its own (arithmetic beyond the engine's 18 digits): the
+// outcome is undetermined for a reason no criterion explains. Field errors
+// of conversion are reported in Explanation.FieldErrors instead.
+var ErrFieldErrors = errors.New("the answers raise field errors")
 
 // ErrUnreachable is returned (wrapped) when no status of the criteria
 // reaches the expected outcome: the outcome expression itself rules it out
@@ -63,8 +64,12 @@ type Explanation struct {
 	// expected outcome: with their statuses as the answers give them, no
 	// status of the other criteria reaches it, and freeing any one of them
 	// makes it reachable. Empty when the outcome already is the expected
-	// one.
+	// one, or when only FieldErrors stand in the way.
 	Reasons []Reason `json:"reasons"`
+	// FieldErrors are the answers that could not be read. They alone make
+	// the actual outcome undetermined; Reasons are worked out with those
+	// fields unanswered.
+	FieldErrors []engine.FieldError `json:"field_errors,omitempty"`
 }
 
 // Reason is one criterion of the minimal failure core.
@@ -105,7 +110,8 @@ type Reason struct {
 //
 // Any expected outcome other than the actual one works, typically eligible
 // against not_eligible or undetermined, and not_eligible against eligible.
-// Answers with field errors are an error matching ErrFieldErrors.
+// Answers that could not be converted are listed in FieldErrors and
+// explained as unanswered.
 func ExplainFailure(ctx context.Context, r *engine.Ruleset, in *engine.Inputs, expected engine.Outcome, opts ExplainOptions) (Explanation, error) {
 	x := NewExplainer(r, 0)
 	defer x.Close()
@@ -149,14 +155,21 @@ func (e *Explainer) Explain(ctx context.Context, in *engine.Inputs, expected eng
 	if in == nil || len(in.Values) != len(r.Fields) {
 		return Explanation{}, fmt.Errorf("solver: explain-failure: the answers were converted for a different ruleset")
 	}
+	out := Explanation{Expected: expected, Actual: engine.Undetermined, Reasons: []Reason{}}
 	if len(in.FieldErrors) > 0 {
-		return Explanation{}, fmt.Errorf("solver: explain-failure: %w (%d); fix them first", ErrFieldErrors, len(in.FieldErrors))
+		// Answers that could not be read make the outcome undetermined on
+		// their own; they are reported as such, and the criteria are
+		// explained with those fields unanswered.
+		out.FieldErrors = in.FieldErrors
+		in = &engine.Inputs{Values: in.Values, Provided: in.Provided, Unused: in.Unused}
 	}
 	res := r.Evaluate(in, engine.Options{DecisionDate: opts.DecisionDate, Explanation: true})
 	if len(res.FieldErrors) > 0 {
 		return Explanation{}, fmt.Errorf("solver: explain-failure: %w: %s", ErrFieldErrors, res.FieldErrors[0].Message)
 	}
-	out := Explanation{Expected: expected, Actual: res.Outcome, Reasons: []Reason{}}
+	if out.FieldErrors == nil {
+		out.Actual = res.Outcome
+	}
 	if res.Outcome == expected {
 		return out, nil
 	}

@@ -271,8 +271,8 @@ func TestExplainFailureReasons(t *testing.T) {
 	}
 }
 
-// TestExplainFailureErrors covers the cases with nothing to explain or
-// answers that cannot be read.
+// TestExplainFailureErrors covers the cases with nothing to explain,
+// answers that cannot be read, and arithmetic that overflows.
 func TestExplainFailureErrors(t *testing.T) {
 	r := compileRules(t, polarityRules(group("g", "all", "a.x > 10"), "g"))
 	ctx := context.Background()
@@ -282,8 +282,15 @@ func TestExplainFailureErrors(t *testing.T) {
 		t.Errorf("already eligible: %+v %v", ex, err)
 	}
 	bad, _ := r.Convert([]byte(`{"a.x": "many"}`))
-	if _, err := ExplainFailure(ctx, r, bad, engine.Eligible, ExplainOptions{}); !errors.Is(err, ErrFieldErrors) {
-		t.Errorf("field errors: %v", err)
+	ex, err = ExplainFailure(ctx, r, bad, engine.Eligible, ExplainOptions{})
+	if err != nil || ex.Actual != engine.Undetermined || len(ex.FieldErrors) != 1 || len(ex.Reasons) != 1 ||
+		ex.Reasons[0].Mechanism != MechanismMissingAnswer || ex.Reasons[0].MissingFields[0] != "a.x" {
+		t.Errorf("field errors: %+v %v", ex, err)
+	}
+	overflow := compileRules(t, polarityRules(group("g", "all", "a.x * 1000000000 > 10"), "g"))
+	big, _ := overflow.Convert([]byte(`{"a.x": 999999999999999999}`))
+	if _, err := ExplainFailure(ctx, overflow, big, engine.Eligible, ExplainOptions{}); !errors.Is(err, ErrFieldErrors) {
+		t.Errorf("overflow: %v", err)
 	}
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
