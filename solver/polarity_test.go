@@ -3,6 +3,7 @@ package solver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -166,5 +167,17 @@ func TestPresencePolarityCasebank(t *testing.T) {
 			}
 			t.Logf("message: %s", got[0].Message)
 		})
+	}
+}
+
+// TestPresencePolarityCancelled checks that the gate honours its context:
+// a cancelled one is an error, never an empty (passing) result.
+func TestPresencePolarityCancelled(t *testing.T) {
+	r := compileRules(t, polarityRules(group("g", "all", "a.x ?? 0 <= 100"), "g"))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	got, err := CheckPresencePolarity(ctx, r)
+	if !errors.Is(err, context.Canceled) || got != nil {
+		t.Errorf("cancelled gate: %v %v", got, err)
 	}
 }
