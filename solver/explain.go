@@ -98,10 +98,11 @@ type Reason struct {
 }
 
 // ExplainFailure finds which criteria keep the answers in from the expected
-// outcome. The answers are asserted as facts; each criterion gets a free
-// status that a tracked assumption ties to the status its expression has
-// under the facts, and the groups and the outcome are built over the free
-// statuses with the outcome required to be expected. With every assumption
+// outcome. The answers are asserted as facts, which fix every criterion's
+// status (read from one model); each criterion then gets a free status that
+// a tracked assumption ties to that status, and the groups and the outcome
+// are built over the free statuses with the outcome required to be
+// expected. With every assumption
 // the check is unsat (the actual outcome is not the expected one); the unsat
 // core names criteria that suffice to rule it out, and deletion shrinks the
 // core until every member is necessary: releasing any one of them makes
@@ -203,24 +204,29 @@ func (e *Explainer) Explain(ctx context.Context, in *engine.Inputs, expected eng
 	return out, nil
 }
 
-// explainer is the prepared state of explain-failure for one ruleset: an
-// encoding whose groups and outcome also exist over free criterion
-// statuses, and a solver holding the axioms and one tracked literal per
-// criterion tying its free status to its expression. Each explanation
-// asserts its answers in a push scope and pops it at the end.
+// explainer is the prepared state of explain-failure for one ruleset, two
+// solvers in one context. The facts solver holds the encoding's axioms;
+// each explanation asserts its answers there (in a push scope) and reads
+// every criterion's status from one model. The core solver holds the
+// groups and the outcome built over free criterion statuses, the goals,
+// and, per explanation, one tracked literal per criterion tying its free
+// status to the status the facts gave it. The core checks then run over
+// that small propositional skeleton (the skeleton solver) instead of re-deriving the same
+// statuses from the arithmetic on every check.
 type explainer struct {
-	r    *engine.Ruleset
-	c    *z3.Context
-	enc  *Encoding
-	free *Encoding
-	s    *z3.Solver
-	keep []*z3.Expr
-	byID map[uint]int
-	// goals[o] is the tracked literal "the outcome is o", assumed in
-	// every core check and left out to model the facts alone.
+	r        *engine.Ruleset
+	c        *z3.Context
+	enc      *Encoding
+	facts    *z3.Solver
+	skeleton *z3.Solver
+	// statuses are the free criterion statuses of the core solver.
+	statuses []Tri
+	keep     []*z3.Expr
+	byID     map[uint]int
+	// goals[o] is the tracked literal "the outcome is o".
 	goals [3]*z3.Expr
 	// in, actual and goal are the answers, the criteria's statuses under
-	// them and the goal of the current explanation.
+	// them and the goal literal of the current explanation.
 	in     *engine.Inputs
 	actual []engine.Status
 	goal   *z3.Expr
@@ -247,32 +253,26 @@ func prepareExplainer(c *z3.Context, r *engine.Ruleset) (*explainer, error) {
 		return nil, err
 	}
 	n := r.NumCriteria()
-	statuses := make([]Tri, n)
-	for i := range statuses {
-		statuses[i] = Tri{Known: c.BoolConst(fmt.Sprintf("status|known|%d", i)), Value: c.BoolConst(fmt.Sprintf("status|value|%d", i))}
-	}
-	free, err := enc.withCriteria(statuses)
-	if err != nil {
-		return nil, err
-	}
-	s, err := enc.NewSolver(queryTimeout)
-	if err != nil {
-		return nil, err
-	}
-	x := &explainer{r: r, c: c, enc: enc, free: free, s: s, byID: map[uint]int{}}
+	x := &explainer{r: r, c: c, enc: enc, statuses: make([]Tri, n), byID: map[uint]int{}}
 	for i := range n {
+		x.statuses[i] = Tri{Known: c.BoolConst(fmt.Sprintf("status|known|%d", i)), Value: c.BoolConst(fmt.Sprintf("status|value|%d", i))}
 		cr, _ := r.CriterionAt(i)
-		own, st := enc.Criterion(i), statuses[i]
-		same := c.And(c.Eq(st.Known, own.Known), c.Implies(own.Known, c.Eq(st.Value, own.Value)))
-		lit, err := enc.Track(s, "keep|"+cr.ID, same)
-		if err != nil {
-			return nil, err
-		}
+		lit := c.BoolConst("keep|" + cr.ID)
 		x.keep = append(x.keep, lit)
 		x.byID[lit.ID()] = i
 	}
+	free, err := enc.withCriteria(x.statuses)
+	if err != nil {
+		return nil, err
+	}
+	if x.facts, err = enc.NewSolver(queryTimeout); err != nil {
+		return nil, err
+	}
+	if x.skeleton, err = c.NewSolver(queryTimeout); err != nil {
+		return nil, fmt.Errorf("solver: explain-failure: %w", err)
+	}
 	for _, o := range []engine.Outcome{engine.Undetermined, engine.Eligible, engine.NotEligible} {
-		if x.goals[o], err = enc.Track(s, "goal|"+o.String(), free.OutcomeIs(o)); err != nil {
+		if x.goals[o], err = enc.Track(x.skeleton, "goal|"+o.String(), free.OutcomeIs(o)); err != nil {
 			return nil, err
 		}
 	}
@@ -280,29 +280,48 @@ func prepareExplainer(c *z3.Context, r *engine.Ruleset) (*explainer, error) {
 }
 
 // explain finds the minimal core for answers in (evaluated as res) and
-// writes up its reasons, in a push scope it pops before returning.
+// writes up its reasons, in push scopes it pops before returning.
 func (x *explainer) explain(ctx context.Context, in *engine.Inputs, res *engine.Result, expected engine.Outcome) ([]Reason, error) {
 	facts, err := x.enc.Facts(in)
 	if err != nil {
 		return nil, err
 	}
-	if err := x.s.Push(); err != nil {
+	if err := x.facts.Push(); err != nil {
 		return nil, fmt.Errorf("solver: explain-failure: %w", err)
 	}
-	if err := assertAll(x.s, append(facts, x.enc.DecisionDateIs(res.DecisionDate))); err != nil {
+	if err := assertAll(x.facts, append(facts, x.enc.DecisionDateIs(res.DecisionDate))); err != nil {
 		return nil, err
 	}
-	x.in, x.actual, x.goal = in, res.Criteria, x.goals[expected]
-	core, needed, err := x.minimalCore(ctx)
-	if err != nil {
-		return nil, err
-	}
-	// One model of the answers alone serves every reason's mechanism.
+	// One model of the answers gives every criterion's status, and serves
+	// every reason's mechanism.
 	m, err := x.factsModel(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer m.Close()
+	st, err := x.enc.Statuses(m)
+	if err != nil {
+		return nil, err
+	}
+	for i, s := range st.Criteria {
+		if s != res.Criteria[i] {
+			cr, _ := x.r.CriterionAt(i)
+			return nil, fmt.Errorf("solver: explain-failure: criterion %s is %s in the solver but %s in the evaluator", cr.ID, s, res.Criteria[i])
+		}
+	}
+	if err := x.skeleton.Push(); err != nil {
+		return nil, fmt.Errorf("solver: explain-failure: %w", err)
+	}
+	for i, lit := range x.keep {
+		if err := x.skeleton.Assert(x.c.Implies(lit, x.statuses[i].Is(x.c, st.Criteria[i]))); err != nil {
+			return nil, fmt.Errorf("solver: explain-failure: %w", err)
+		}
+	}
+	x.in, x.actual, x.goal = in, st.Criteria, x.goals[expected]
+	core, needed, err := x.minimalCore(ctx)
+	if err != nil {
+		return nil, err
+	}
 	reasons := make([]Reason, 0, len(core))
 	for _, i := range core {
 		reason, err := x.reason(m, res, i, needed[i], core)
@@ -311,7 +330,10 @@ func (x *explainer) explain(ctx context.Context, in *engine.Inputs, res *engine.
 		}
 		reasons = append(reasons, reason)
 	}
-	if err := x.s.Pop(1); err != nil {
+	if err := x.skeleton.Pop(1); err != nil {
+		return nil, fmt.Errorf("solver: explain-failure: %w", err)
+	}
+	if err := x.facts.Pop(1); err != nil {
 		return nil, fmt.Errorf("solver: explain-failure: %w", err)
 	}
 	return reasons, nil
@@ -327,23 +349,25 @@ func (x *explainer) check(ctx context.Context, kept []int) (z3.Result, []engine.
 		lits[j] = x.keep[i]
 	}
 	lits = append(lits, x.goal)
-	res, err := x.s.CheckAssumptions(ctx, lits...)
+	res, err := x.skeleton.CheckAssumptions(ctx, lits...)
 	if err != nil {
 		return z3.Unknown, nil, fmt.Errorf("solver: explain-failure: %w", err)
 	}
 	if res != z3.Sat {
 		return res, nil, nil
 	}
-	m, err := x.s.Model()
+	m, err := x.skeleton.Model()
 	if err != nil {
 		return z3.Unknown, nil, fmt.Errorf("solver: explain-failure: %w", err)
 	}
 	defer m.Close()
-	st, err := x.free.Statuses(m)
-	if err != nil {
-		return z3.Unknown, nil, err
+	st := make([]engine.Status, len(x.statuses))
+	for i, t := range x.statuses {
+		if st[i], err = triStatus(m, t); err != nil {
+			return z3.Unknown, nil, fmt.Errorf("solver: explain-failure: %w", err)
+		}
 	}
-	return res, st.Criteria, nil
+	return res, st, nil
 }
 
 // minimalCore returns the criteria of a minimal core (ascending) and, for
@@ -427,7 +451,7 @@ func (x *explainer) minimalCore(ctx context.Context) ([]int, map[int]engine.Stat
 
 // core reads the unsat core as criterion indexes, ascending.
 func (x *explainer) core() ([]int, error) {
-	lits, err := x.s.UnsatCore()
+	lits, err := x.skeleton.UnsatCore()
 	if err != nil {
 		return nil, fmt.Errorf("solver: explain-failure: %w", err)
 	}
@@ -579,16 +603,16 @@ func (x *explainer) mechanism(m *z3.Model, cr *engine.Criterion, st, needed engi
 	return MechanismThreshold, nil
 }
 
-// factsModel is a model of the answers alone (no goal assumed).
+// factsModel is a model of the answers.
 func (x *explainer) factsModel(ctx context.Context) (*z3.Model, error) {
-	res, err := x.s.CheckAssumptions(ctx)
+	res, err := x.facts.Check(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("solver: explain-failure: %w", err)
 	}
 	if res != z3.Sat {
 		return nil, fmt.Errorf("solver: explain-failure: the answers contradict the ruleset's domain")
 	}
-	m, err := x.s.Model()
+	m, err := x.facts.Model()
 	if err != nil {
 		return nil, fmt.Errorf("solver: explain-failure: %w", err)
 	}
