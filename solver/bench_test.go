@@ -8,10 +8,11 @@ import (
 )
 
 // BenchmarkPresencePolarity runs the go-live gate on every casebank
-// ruleset (target: under 1 s each). Rulesets without presence operators
-// cost next to nothing: the gate has no field to examine.
+// ruleset and on solver/testdata (target: under 1 s each). Rulesets without
+// presence operators cost next to nothing: the gate has no field to
+// examine.
 func BenchmarkPresencePolarity(b *testing.B) {
-	for _, cb := range loadCasebank(b) {
+	for _, cb := range append(loadCasebank(b), loadTestdata(b)...) {
 		b.Run(cb.name, func(b *testing.B) {
 			for b.Loop() {
 				if _, err := CheckPresencePolarity(context.Background(), cb.rules); err != nil {
