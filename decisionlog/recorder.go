@@ -1,7 +1,8 @@
 // Package decisionlog writes decision records to PostgreSQL in batches, off
 // the request path. A request hands its record to Record, which only queues
-// it; one background writer copies the queue to the database every
-// BatchSize records or every FlushInterval, whichever comes first. Close
+// it; background writers copy the queue to the database every BatchSize
+// records or every FlushInterval, whichever comes first. There are several
+// writers so that one slow COPY does not hold up the next batch. Close
 // stops taking records and writes everything queued, so a graceful shutdown
 // loses none.
 //
@@ -19,6 +20,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/eligo/eligo/store"
@@ -51,6 +53,9 @@ type Config struct {
 	// EnqueueTimeout is how long Record waits for room in a full queue
 	// before failing with ErrBacklogged; default 250ms.
 	EnqueueTimeout time.Duration
+	// Writers is the number of batches that may be written at once (each
+	// holds one pool connection while it writes); default 2.
+	Writers int
 	// Logger receives write failures; slog.Default() when nil.
 	Logger *slog.Logger
 }
@@ -67,9 +72,9 @@ type Recorder struct {
 	mu     sync.RWMutex
 	closed bool
 
-	done    chan struct{}
+	done    chan struct{} // closed when every writer has returned
 	stop    chan struct{} // closed when Close's context ends: give up retrying
-	lost    int           // records abandoned after stop; read after done
+	lost    atomic.Int64  // records abandoned after stop
 	stopped sync.Once
 }
 
@@ -87,6 +92,9 @@ func New(w Writer, cfg Config) *Recorder {
 	if cfg.EnqueueTimeout <= 0 {
 		cfg.EnqueueTimeout = 250 * time.Millisecond
 	}
+	if cfg.Writers <= 0 {
+		cfg.Writers = 2
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
@@ -97,7 +105,14 @@ func New(w Writer, cfg Config) *Recorder {
 		done:   make(chan struct{}),
 		stop:   make(chan struct{}),
 	}
-	go r.run()
+	var writers sync.WaitGroup
+	for range cfg.Writers {
+		writers.Go(r.run)
+	}
+	go func() {
+		writers.Wait()
+		close(r.done)
+	}()
 	return r
 }
 
@@ -143,16 +158,15 @@ func (r *Recorder) Close(ctx context.Context) error {
 		r.stopped.Do(func() { close(r.stop) })
 		<-r.done
 	}
-	if r.lost > 0 {
-		return fmt.Errorf("decision log: %d records could not be written before shutdown", r.lost)
+	if lost := r.lost.Load(); lost > 0 {
+		return fmt.Errorf("decision log: %d records could not be written before shutdown", lost)
 	}
 	return nil
 }
 
-// run is the writer: it gathers records into a batch until the batch is
-// full or the oldest record has waited FlushInterval, then writes it.
+// run is one writer: it gathers records into a batch until the batch is
+// full or FlushInterval has passed, then writes it.
 func (r *Recorder) run() {
-	defer close(r.done)
 	batch := make([]store.DecisionRecord, 0, r.cfg.BatchSize)
 	ticker := time.NewTicker(r.cfg.FlushInterval)
 	defer ticker.Stop()
@@ -194,10 +208,10 @@ func (r *Recorder) write(batch []store.DecisionRecord) {
 		r.cfg.Logger.Error("write decision records", "records", len(batch), "attempt", attempt, "error", err)
 		select {
 		case <-r.stop:
-			r.lost += len(batch)
+			r.lost.Add(int64(len(batch)))
 			// Drain what is still queued: it cannot be written either.
 			for range r.queue {
-				r.lost++
+				r.lost.Add(1)
 			}
 			return
 		case <-time.After(backoff):

@@ -100,10 +100,13 @@ func TestFullQueueRefusesInsteadOfDropping(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Whatever happens below, release the lock so the writer and the
+	// database cleanup can finish (a rollback after the first is a no-op).
+	t.Cleanup(func() { _ = lock.Rollback(context.Background()) })
 	if _, err := lock.Exec(ctx, `LOCK TABLE decisions IN ACCESS EXCLUSIVE MODE`); err != nil {
 		t.Fatal(err)
 	}
-	r := decisionlog.New(st, decisionlog.Config{BatchSize: 1, QueueSize: 2, EnqueueTimeout: 50 * time.Millisecond, Logger: quiet()})
+	r := decisionlog.New(st, decisionlog.Config{BatchSize: 1, QueueSize: 2, Writers: 1, EnqueueTimeout: 50 * time.Millisecond, Logger: quiet()})
 	var accepted []string
 	refused := 0
 	for i := range 10 {
@@ -116,9 +119,10 @@ func TestFullQueueRefusesInsteadOfDropping(t *testing.T) {
 			t.Fatalf("record %d: %v", i, err)
 		}
 	}
-	// One record is in the blocked COPY, two wait in the queue.
+	// One record is in the blocked COPY of the one writer, two wait in
+	// the queue.
 	if len(accepted) != 3 || refused != 7 {
-		t.Fatalf("accepted %d, refused %d; want 3 and 7", len(accepted), refused)
+		t.Errorf("accepted %d, refused %d; want 3 and 7", len(accepted), refused)
 	}
 	if err := lock.Rollback(ctx); err != nil {
 		t.Fatal(err)
