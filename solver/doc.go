@@ -2,7 +2,19 @@
 // evaluation cannot: whether any answer set reaches an outcome, whether an
 // unanswered field can look better than an answer, and which criteria stand
 // between given answers and an expected outcome. It encodes the engine's
-// compiled IR into SMT (encode.go) and asks Z3 through solver/z3.
+// compiled IR into SMT and asks Z3 through solver/z3.
+//
+//   - Encode (encode.go) builds the three-valued SMT form of a ruleset:
+//     presence and value variables per field, a Tri (Known, Value) per
+//     criterion, group and the outcome, terms to state answers and statuses,
+//     and Decode/Statuses to read models back. The differential test holds it
+//     to the evaluator on every casebank ruleset.
+//   - CheckPresencePolarity (polarity.go) is the go-live gate: findings where
+//     leaving a field unanswered looks better than some answer, each with a
+//     witness replayed through the evaluator.
+//   - ExplainFailure and Explainer (explain.go) give the minimal set of
+//     criteria that rules out an expected outcome, with facts, source
+//     references and a mechanism hint.
 //
 // Every query runs in a z3.Context owned by one goroutine, is bounded by a
 // timeout and honours its context.Context; a timeout is an error the caller

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/eligo/eligo/engine"
 )
@@ -274,7 +275,8 @@ func TestExplainFailureReasons(t *testing.T) {
 }
 
 // TestExplainFailureErrors covers the cases with nothing to explain,
-// answers that cannot be read, and arithmetic that overflows.
+// answers that cannot be read, arithmetic that overflows, cancellation and
+// running out of time.
 func TestExplainFailureErrors(t *testing.T) {
 	r := compileRules(t, polarityRules(group("g", "all", "a.x > 10"), "g"))
 	ctx := context.Background()
@@ -299,6 +301,9 @@ func TestExplainFailureErrors(t *testing.T) {
 	in, _ = r.Convert([]byte(`{"a.x": 2}`))
 	if _, err := ExplainFailure(cancelled, r, in, engine.Eligible, ExplainOptions{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled context: %v", err)
+	}
+	if _, err := ExplainFailure(ctx, r, in, engine.Eligible, ExplainOptions{Timeout: time.Nanosecond}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("timeout: %v", err)
 	}
 }
 
