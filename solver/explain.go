@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/eligo/eligo/engine"
@@ -340,10 +341,11 @@ func (x *explainer) explain(ctx context.Context, in *engine.Inputs, res *engine.
 }
 
 // check decides whether the expected outcome is reachable with the
-// criteria in kept tied to their expressions and every other criterion
-// free. When it is, needed receives the status the model gives each
-// criterion not kept.
-func (x *explainer) check(ctx context.Context, kept []int) (z3.Result, []engine.Status, error) {
+// criteria in kept tied to their statuses under the answers and every
+// other criterion free. When it is, it returns the status the model gives
+// each criterion in read (indexed like the criteria; only read is filled,
+// and no model is fetched when read is empty).
+func (x *explainer) check(ctx context.Context, kept, read []int) (z3.Result, []engine.Status, error) {
 	lits := make([]*z3.Expr, len(kept), len(kept)+1)
 	for j, i := range kept {
 		lits[j] = x.keep[i]
@@ -353,7 +355,7 @@ func (x *explainer) check(ctx context.Context, kept []int) (z3.Result, []engine.
 	if err != nil {
 		return z3.Unknown, nil, fmt.Errorf("solver: explain-failure: %w", err)
 	}
-	if res != z3.Sat {
+	if res != z3.Sat || len(read) == 0 {
 		return res, nil, nil
 	}
 	m, err := x.skeleton.Model()
@@ -362,8 +364,8 @@ func (x *explainer) check(ctx context.Context, kept []int) (z3.Result, []engine.
 	}
 	defer m.Close()
 	st := make([]engine.Status, len(x.statuses))
-	for i, t := range x.statuses {
-		if st[i], err = triStatus(m, t); err != nil {
+	for _, i := range read {
+		if st[i], err = triStatus(m, x.statuses[i]); err != nil {
 			return z3.Unknown, nil, fmt.Errorf("solver: explain-failure: %w", err)
 		}
 	}
@@ -378,13 +380,15 @@ func (x *explainer) minimalCore(ctx context.Context) ([]int, map[int]engine.Stat
 	for i := range all {
 		all[i] = i
 	}
-	res, _, err := x.check(ctx, all)
+	res, _, err := x.check(ctx, all, nil)
 	if err != nil {
 		return nil, nil, err
 	}
 	if res != z3.Unsat {
-		// The structure alone cannot be the obstacle: the evaluator and the
-		// encoding disagree, which the differential test exists to prevent.
+		// With every status as the answers make it, the outcome is the
+		// evaluator's, not the expected one: the encoding of the groups or
+		// the outcome disagrees with the evaluator, which the differential
+		// test exists to prevent.
 		return nil, nil, fmt.Errorf("solver: explain-failure: the expected outcome is reachable with every criterion as the answers make it, though the evaluator says otherwise")
 	}
 	// Read the core now: the checks below replace it.
@@ -394,7 +398,7 @@ func (x *explainer) minimalCore(ctx context.Context) ([]int, map[int]engine.Stat
 	}
 	// Released all at once, the criteria must be able to reach the
 	// outcome; if not, the outcome expression itself rules it out.
-	res, free, err := x.check(ctx, nil)
+	res, free, err := x.check(ctx, nil, all)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -410,7 +414,7 @@ func (x *explainer) minimalCore(ctx context.Context) ([]int, map[int]engine.Stat
 			// so i alone rules nothing out.
 			continue
 		}
-		res, _, err := x.check(ctx, []int{i})
+		res, _, err := x.check(ctx, []int{i}, nil)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -419,27 +423,45 @@ func (x *explainer) minimalCore(ctx context.Context) ([]int, map[int]engine.Stat
 		}
 	}
 	needed := map[int]engine.Status{}
-	// Deletion: drop each member whose release still leaves the outcome
-	// unreachable; a member whose release makes it reachable is necessary,
-	// and stays necessary as the set shrinks (fewer kept criteria only make
-	// the outcome easier to reach).
-	for j := 0; j < len(core); {
-		i := core[j]
-		rest := append(append([]int(nil), core[:j]...), core[j+1:]...)
-		res, st, err := x.check(ctx, rest)
+	// Deletion: take the first member not yet confirmed; if releasing it
+	// still leaves the outcome unreachable, drop it (and whatever else
+	// Z3's new core leaves out), else it is necessary. A necessary member
+	// stays necessary as the set shrinks (fewer kept criteria only make the
+	// outcome easier to reach), so no later core drops it.
+	//
+	// Criteria act on the outcome only through their group, whose status is
+	// a symmetric function of its members' statuses: two members of one
+	// group with the same status are interchangeable. So when a member
+	// proves necessary, so does every other member of its group with the
+	// same status in the current set, with the same needed status; an
+	// exhausted `any` group of many alternatives costs one check, not one
+	// per alternative.
+	for {
+		i := -1
+		for _, k := range core {
+			if _, ok := needed[k]; !ok {
+				i = k
+				break
+			}
+		}
+		if i < 0 {
+			break
+		}
+		rest := slices.DeleteFunc(slices.Clone(core), func(k int) bool { return k == i })
+		res, st, err := x.check(ctx, rest, []int{i})
 		if err != nil {
 			return nil, nil, err
 		}
 		if res == z3.Sat {
-			needed[i] = st[i]
-			j++
+			_, g := x.r.CriterionAt(i)
+			for _, k := range core {
+				if _, gk := x.r.CriterionAt(k); gk == g && x.actual[k] == x.actual[i] {
+					needed[k] = st[i]
+				}
+			}
 			continue
 		}
-		// Still unsat without i: Z3's new core may be smaller again. It
-		// keeps every member confirmed so far (a confirmed member released
-		// from a superset made the outcome reachable, so no core can leave
-		// it out), and they stay the first j in order, so the scan goes on
-		// at j.
+		// Still unsat without i: Z3's new core may be smaller again.
 		smaller, err := x.core()
 		if err != nil {
 			return nil, nil, err
