@@ -47,11 +47,13 @@ type Config struct {
 	// FlushInterval is the longest a queued record waits before its batch
 	// is written; default 100ms.
 	FlushInterval time.Duration
-	// QueueSize bounds the records waiting to be written; default 16384
-	// (under a second of traffic at the measured peak rate).
+	// QueueSize bounds the records waiting to be written; default 65536
+	// (a few seconds of traffic at the measured peak rate, about 20 MB):
+	// enough to ride out a checkpoint or a failover without refusing
+	// requests.
 	QueueSize int
 	// EnqueueTimeout is how long Record waits for room in a full queue
-	// before failing with ErrBacklogged; default 250ms.
+	// before failing with ErrBacklogged; default 1s.
 	EnqueueTimeout time.Duration
 	// Writers is the number of batches that may be written at once (each
 	// holds one pool connection while it writes); default 2.
@@ -87,10 +89,10 @@ func New(w Writer, cfg Config) *Recorder {
 		cfg.FlushInterval = 100 * time.Millisecond
 	}
 	if cfg.QueueSize <= 0 {
-		cfg.QueueSize = 16384
+		cfg.QueueSize = 65536
 	}
 	if cfg.EnqueueTimeout <= 0 {
-		cfg.EnqueueTimeout = 250 * time.Millisecond
+		cfg.EnqueueTimeout = time.Second
 	}
 	if cfg.Writers <= 0 {
 		cfg.Writers = 2
