@@ -2,9 +2,10 @@
 //
 // It sets up and measures a real deployment on loopback: it migrates the
 // database at DATABASE_URL, publishes a casebank ruleset as public through
-// `eligo publish`, starts `eligo serve` as a child process (decision records
-// and metering on, as in production), drives anonymous POST /decide calls
-// from a fixed number of keep-alive connections for each scenario, and prints requests/s
+// `eligo publish`, issues a bench key, starts `eligo serve` as a child
+// process (decision records and metering on, as in production), drives POST
+// /decide calls from a fixed number of keep-alive connections for each
+// scenario, and prints requests/s
 // and latency percentiles. Finally it stops the server with SIGTERM, which
 // flushes the decision records, and checks that every decision it was
 // issued has its record.
@@ -95,6 +96,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := eligo(ctx, o.eligo, nil, "migrate"); err != nil {
 		return err
 	}
+	// The calls carry a fresh bench key: metering counts them against that
+	// key, never against the loopback address, whose anonymous budget the
+	// developer's own calls on this database share.
+	var keyOut bytes.Buffer
+	if err := eligo(ctx, o.eligo, &keyOut, "keys", "create", "--tenant", "bench", "--name", "bench", "--tier", "internal", "--scopes", "decide"); err != nil {
+		return err
+	}
+	key := strings.TrimSpace(keyOut.String())
 	casesPath := filepath.Join(o.folder, "cases.json")
 	if err := eligo(ctx, o.eligo, nil, "publish", cb.RulesPath, "--tenant", "bench", "--slug", slug, "--cases", casesPath, "--public"); err != nil {
 		return err
@@ -106,7 +115,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	defer func() { _ = server.Process.Kill() }()
 
-	fmt.Fprintf(stdout, "anonymous POST /decide on %s (%d cases, up to %d answers each), %d connections, %s per scenario, decision records on\n",
+	fmt.Fprintf(stdout, "POST /decide with a decide key on %s (%d cases, up to %d answers each), %d connections, %s per scenario, decision records on\n",
 		slug, len(cb.Cases), countFields(cb), o.concurrency, o.duration)
 	fmt.Fprintf(stdout, "%-30s %11s %8s %8s %9s %12s %12s %7s\n", "scenario", "requests/s", "p50 ms", "p99 ms", "p99.9 ms", "server CPU", "client CPU", "errors")
 	var issued []string
@@ -119,11 +128,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			}
 			bodies[i] = []byte(`{"ruleset_id":"` + slug + `","field_values":` + string(c.FieldValues) + extra + `}`)
 		}
-		if _, err := drive(ctx, base, bodies, o.concurrency, o.warmup, false); err != nil {
+		if _, err := drive(ctx, base, key, bodies, o.concurrency, o.warmup, false); err != nil {
 			return err
 		}
 		serverBefore, clientBefore := processCPU(server.Process.Pid), selfCPU()
-		res, err := drive(ctx, base, bodies, o.concurrency, o.duration, true)
+		res, err := drive(ctx, base, key, bodies, o.concurrency, o.duration, true)
 		if err != nil {
 			return err
 		}
@@ -169,10 +178,9 @@ func startServer(ctx context.Context, bin string) (*exec.Cmd, string, error) {
 	}
 	addr := ln.Addr().String()
 	_ = ln.Close()
-	// Calls are anonymous, as on the open surface; the anonymous decide
-	// budget is raised so metering counts every call without refusing
-	// any.
-	cmd := exec.CommandContext(ctx, bin, "serve", "--addr", addr, "--budgets", "anonymous.decide=1000000000")
+	// The internal tier's decide budget is raised so metering counts every
+	// call without refusing any, however often the bench runs in a day.
+	cmd := exec.CommandContext(ctx, bin, "serve", "--addr", addr, "--budgets", "internal.decide=1000000000")
 	cmd.Stdout = io.Discard
 	logs, err := cmd.StderrPipe()
 	if err != nil {
@@ -230,15 +238,15 @@ var decisionIDKey = []byte(`"decision_id":"`)
 // flight at a time: the requests are prebuilt bytes and a response is read
 // by its Content-Length, so the generator spends as little of the shared
 // CPU as it can (net/http's client costs several times more per request).
-func drive(ctx context.Context, base string, bodies [][]byte, concurrency int, d time.Duration, keep bool) (*result, error) {
+func drive(ctx context.Context, base, key string, bodies [][]byte, concurrency int, d time.Duration, keep bool) (*result, error) {
 	u, err := url.Parse(base)
 	if err != nil {
 		return nil, err
 	}
 	requests := make([][]byte, len(bodies))
 	for i, body := range bodies {
-		requests[i] = append([]byte(fmt.Sprintf("POST %s/decide HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n",
-			u.Path, u.Host, len(body))), body...)
+		requests[i] = append([]byte(fmt.Sprintf("POST %s/decide HTTP/1.1\r\nHost: %s\r\nX-Api-Key: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n",
+			u.Path, u.Host, key, len(body))), body...)
 	}
 	stop := time.Now().Add(d)
 	results := make([]result, concurrency)
