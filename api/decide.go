@@ -205,17 +205,18 @@ func (s *Server) decide(ctx context.Context, in *decideInput) (*decideOutput, er
 	var (
 		core     *decisionCore
 		cacheHit bool
-		key      string
+		keyBuf   [512]byte
+		key      []byte
 	)
 	if !req.NoCache && s.cache != nil {
-		key = decisionCacheKey(target.ContentDigest, target.Slug, decisionDate, flags, inquiry.Key(), inputs)
+		key = decisionCacheKey(keyBuf[:0], target.ContentDigest, target.Slug, decisionDate, flags, inquiry.Key(), inputs)
 		core, cacheHit = s.cache.get(key)
 	}
 	if !cacheHit {
 		if core, err = s.evaluateDecision(ctx, target, inputs, decisionDate, flags, inquiry); err != nil {
 			return nil, err
 		}
-		if key != "" && !core.planFailed {
+		if key != nil && !core.planFailed {
 			s.cache.add(key, core)
 		}
 	}
@@ -304,10 +305,13 @@ func (s *Server) checkDecideTarget(ctx context.Context, req *decideRequest) erro
 // convert hashes and converts field_values for target, reusing the result
 // of byte-identical field_values on the same content when useCache is set.
 func (s *Server) convert(target *resolvedRuleset, fieldValues []byte, useCache bool) (*conversion, error) {
-	var key string
+	var (
+		keyBuf [maxCachedFieldValues + 128]byte
+		key    []byte
+	)
 	if useCache && s.conversions != nil && len(fieldValues) <= maxCachedFieldValues {
-		key = target.ContentDigest + "\x00" + string(fieldValues)
-		if c, ok := s.conversions.Get(key); ok {
+		key = conversionCacheKey(keyBuf[:0], target.ContentDigest, fieldValues)
+		if c, ok := s.conversions.get(key); ok {
 			return c, nil
 		}
 	}
@@ -320,8 +324,8 @@ func (s *Server) convert(target *resolvedRuleset, fieldValues []byte, useCache b
 		return nil, fieldValuesNotObject(fieldValues)
 	}
 	c := &conversion{inputsHash: inputsHash, inputs: inputs}
-	if key != "" {
-		s.conversions.Add(key, c)
+	if key != nil {
+		s.conversions.add(key, c)
 	}
 	return c, nil
 }

@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/binary"
+	"hash/maphash"
 	"time"
 
 	"github.com/hashicorp/golang-lru/v2/expirable"
@@ -19,36 +20,54 @@ const DefaultDecisionCacheTTL = 10 * time.Minute
 // 100 MB even when every entry carries both.
 const DefaultDecisionCacheEntries = 20000
 
-// decisionCache keeps recent decisions in memory, keyed by everything that
-// determines them, so an identical request skips conversion-independent
-// work: evaluation, trace, explanation, path planning and graph overlay.
-// Per-call members (decision_id, decision_time, timing, warnings) are never
-// cached; the handler stamps them on every call, hits included.
-type decisionCache struct {
-	lru *expirable.LRU[string, *decisionCore]
+// hashedCache is a size-bounded LRU with a TTL whose keys are byte
+// strings: entries are indexed by a seeded 64-bit hash of the key and keep
+// the key itself, compared on every hit, so a lookup allocates nothing and a
+// hash collision is a miss, never a wrong answer. nil is a cache that holds
+// nothing.
+type hashedCache[V any] struct {
+	seed maphash.Seed
+	lru  *expirable.LRU[uint64, hashedEntry[V]]
 }
 
-// newDecisionCache returns a cache of at most entries decisions, each
-// served for ttl; nil (no cache) when ttl or entries is not positive.
-func newDecisionCache(entries int, ttl time.Duration) *decisionCache {
+type hashedEntry[V any] struct {
+	key   string
+	value V
+}
+
+// newHashedCache returns a cache of at most entries values, each kept for
+// ttl; nil (no cache) when ttl or entries is not positive.
+func newHashedCache[V any](entries int, ttl time.Duration) *hashedCache[V] {
 	if entries <= 0 || ttl <= 0 {
 		return nil
 	}
-	return &decisionCache{lru: expirable.NewLRU[string, *decisionCore](entries, nil, ttl)}
+	return &hashedCache[V]{seed: maphash.MakeSeed(), lru: expirable.NewLRU[uint64, hashedEntry[V]](entries, nil, ttl)}
 }
 
-func (c *decisionCache) get(key string) (*decisionCore, bool) {
+func (c *hashedCache[V]) get(key []byte) (V, bool) {
+	var zero V
 	if c == nil {
-		return nil, false
+		return zero, false
 	}
-	return c.lru.Get(key)
+	e, ok := c.lru.Get(maphash.Bytes(c.seed, key))
+	if !ok || e.key != string(key) {
+		return zero, false
+	}
+	return e.value, true
 }
 
-func (c *decisionCache) add(key string, core *decisionCore) {
+func (c *hashedCache[V]) add(key []byte, v V) {
 	if c != nil {
-		c.lru.Add(key, core)
+		c.lru.Add(maphash.Bytes(c.seed, key), hashedEntry[V]{key: string(key), value: v})
 	}
 }
+
+// The two levels of the decision cache. The decision level keeps recent
+// decisions, keyed by everything that determines them (decisionCacheKey),
+// so an identical request skips evaluation, trace, explanation, path
+// planning and graph overlay. Per-call members (decision_id, decision_time,
+// timing, warnings) are never cached; the handler stamps them on every
+// call, hits included. The conversion level is described at conversion.
 
 // conversion is field_values hashed and bound to a ruleset's slots. It is
 // immutable once made (the engine only reads Inputs), so byte-identical
@@ -62,16 +81,15 @@ type conversion struct {
 // keys; larger bodies are converted every time.
 const maxCachedFieldValues = 2048
 
-// newConversionCache returns the first level of the decision cache: the
-// exact field_values bytes (with the content digest) to their conversion,
-// so that a repeated request skips canonicalisation (inputs_hash) and
-// conversion, the two costliest steps of a cache hit. The decision itself
-// is still looked up by the converted values. nil when caching is off.
-func newConversionCache(entries int, ttl time.Duration) *expirable.LRU[string, *conversion] {
-	if entries <= 0 || ttl <= 0 {
-		return nil
-	}
-	return expirable.NewLRU[string, *conversion](entries, nil, ttl)
+// conversionCacheKey appends the conversion level's key to b: the content
+// digest and the exact field_values bytes. This first level maps them to
+// their conversion, so that a byte-identical repeat skips canonicalisation
+// (inputs_hash) and conversion, the two costliest steps of a cache hit; the
+// decision itself is still looked up by the converted values.
+func conversionCacheKey(b []byte, digest string, fieldValues []byte) []byte {
+	b = append(b, digest...)
+	b = append(b, 0)
+	return append(b, fieldValues...)
 }
 
 // cacheFlags are the request flags that change the cached decision;
@@ -96,8 +114,9 @@ const (
 // The key is: content digest, slug (the graph overlay names it), decision date (only for rules that read it),
 // flags, the normalised inquiry_context (solver.InquiryContext.Key), the count of provided fields, every
 // slot value, every field error.
-func decisionCacheKey(digest, slug string, date int64, flags cacheFlags, inquiry string, in *engine.Inputs) string {
-	b := make([]byte, 0, len(digest)+len(inquiry)+16+12*len(in.Values))
+//
+// It is appended to b, so the caller can build it in a stack buffer.
+func decisionCacheKey(b []byte, digest, slug string, date int64, flags cacheFlags, inquiry string, in *engine.Inputs) []byte {
 	b = append(b, digest...)
 	b = binary.AppendUvarint(b, uint64(len(slug)))
 	b = append(b, slug...)
@@ -120,7 +139,7 @@ func decisionCacheKey(digest, slug string, date int64, flags cacheFlags, inquiry
 			b = append(b, s...)
 		}
 	}
-	return string(b)
+	return b
 }
 
 // planCacheSize is how many plans the planner remembers (its own cache,

@@ -17,7 +17,6 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
-	"github.com/hashicorp/golang-lru/v2/expirable"
 
 	"github.com/eligo/eligo/api/auth"
 	"github.com/eligo/eligo/decisionlog"
@@ -84,8 +83,8 @@ type Server struct {
 	meter *metering.Meter
 	// cache holds recent decisions and conversions their first level;
 	// both nil when disabled.
-	cache       *decisionCache
-	conversions *expirable.LRU[string, *conversion]
+	cache       *hashedCache[*decisionCore]
+	conversions *hashedCache[*conversion]
 	// decisions queues decision records for batched writing; Close
 	// flushes it.
 	decisions *decisionlog.Recorder
@@ -129,9 +128,9 @@ func New(cfg Config, st *store.Store) *Server {
 		mux:     http.NewServeMux(),
 		routes:  map[string]Route{},
 		open:    OpenSurface,
-		cache:   newDecisionCache(cfg.DecisionCacheEntries, cfg.DecisionCacheTTL),
+		cache:   newHashedCache[*decisionCore](cfg.DecisionCacheEntries, cfg.DecisionCacheTTL),
 	}
-	s.conversions = newConversionCache(cfg.DecisionCacheEntries, cfg.DecisionCacheTTL)
+	s.conversions = newHashedCache[*conversion](cfg.DecisionCacheEntries, cfg.DecisionCacheTTL)
 	s.decisions = decisionlog.New(st, cfg.DecisionLog)
 	s.planner = solver.NewPlanner(planCacheSize)
 	if cfg.Metering.Logger == nil {
