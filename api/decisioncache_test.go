@@ -37,7 +37,9 @@ func TestHashedCache(t *testing.T) {
 // nothing else does.
 func TestDecisionCacheKey(t *testing.T) {
 	t.Parallel()
-	in := func(values ...engine.Value) *engine.Inputs { return &engine.Inputs{Values: values, Provided: len(values)} }
+	in := func(values ...engine.Value) *engine.Inputs {
+		return &engine.Inputs{Values: values, Provided: len(values)}
+	}
 	base := func() []byte {
 		return decisionCacheKey(nil, "sha256:aa", "acme/x", 0, flagTrace, "", in(engine.IntValue(1), engine.Value{}))
 	}
