@@ -350,6 +350,10 @@ func TestDecideStrictBody(t *testing.T) {
 			`{"detail":[{"type":"value_error","loc":["body","rulebook_id"],"msg":"Send exactly one of ruleset_id and rulebook_id","input":"rb"}]}`},
 		{"release without rulebook", `{"ruleset_id":"acme/all-types","release_id":"brave-otter","field_values":{}}`,
 			`{"detail":[{"type":"value_error","loc":["body","release_id"],"msg":"release_id applies to rulebook requests only","input":"brave-otter"}]}`},
+		{"empty body", ``,
+			`{"detail":[{"type":"missing","loc":["body"],"msg":"Field required","input":null}]}`},
+		{"not an object", `[1,2]`,
+			`{"detail":[{"type":"dict_type","loc":["body"],"msg":"Input should be a valid dictionary","input":[1,2]}]}`},
 		{"malformed JSON", `{"ruleset_id":`,
 			`{"detail":[{"type":"json_invalid","loc":["body"],"msg":"JSON decode error","input":{}}]}`},
 	}
