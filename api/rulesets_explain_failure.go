@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"errors"
 	"net/http"
 
 	"github.com/eligo/eligo/api/auth"
@@ -25,7 +24,8 @@ func (s *Server) registerExplainFailure() {
 			"would need, a `mechanism` hint (`threshold`, `enum_mismatch`, `date_window`, `missing_answer`, `presence_default`, " +
 			"`discretionary`, `any_group_exhausted`), the answers it read, the fields it lacks and its `source_references[]`. " +
 			"`reasons` is empty when the answers already give the expected outcome. Answers that cannot be applied are listed in " +
-			"`field_errors` (HTTP 200, no reasons), as on /decide. The path needs the concrete ruleset_id; a slug is refused with 422 " +
+			"`field_errors` (HTTP 200, as on /decide); they alone make the actual outcome `undetermined`, and the reasons are worked " +
+			"out with those fields unanswered, so the caller learns what else stands in the way. The path needs the concrete ruleset_id; a slug is refused with 422 " +
 			"so that the explanation is tied to one immutable content.",
 		Tags: []string{"Rulesets"}, Access: Open, Scopes: []auth.Scope{auth.ScopeRulesetsExplain}, Class: ClassRulesets,
 	}, s.explainFailure)
@@ -101,18 +101,11 @@ func (s *Server) explainFailure(ctx context.Context, in *explainFailureInput) (*
 	b.Reasons, b.FieldErrors = map[string]failureReason{}, []engine.FieldError{}
 
 	explanation, err := s.catalog.explainer(rr).Explain(ctx, answers, outcomes[in.Body.ExpectedOutcome], solver.ExplainOptions{DecisionDate: date})
-	if errors.Is(err, solver.ErrFieldErrors) {
-		// The answers cannot be read, so no criterion explains anything:
-		// report them as /decide does.
-		res := rr.Ruleset.Evaluate(answers, engine.Options{DecisionDate: date})
-		b.ActualOutcome = res.Outcome.String()
-		b.FieldErrors = append(b.FieldErrors, res.FieldErrors...)
-		return out, nil
-	}
 	if err != nil {
 		return nil, err
 	}
 	b.ActualOutcome = explanation.Actual.String()
+	b.FieldErrors = append(b.FieldErrors, explanation.FieldErrors...)
 	for _, r := range explanation.Reasons {
 		facts := r.Facts
 		if facts == nil {

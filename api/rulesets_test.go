@@ -547,8 +547,13 @@ func TestRulesetExplainFailure(t *testing.T) {
 	}
 
 	r = post(pub.RulesetID, "", `{"field_values": {"employment.months": "six"}, "expected_outcome": "eligible"}`)
-	if errs, _ := field(t, r, "field_errors").([]any); r.status != http.StatusOK || len(errs) != 1 || len(field(t, r, "reasons").(map[string]any)) != 0 {
+	// The unreadable answer is reported, and the criterion it feeds is
+	// explained as unanswered.
+	if errs, _ := field(t, r, "field_errors").([]any); r.status != http.StatusOK || len(errs) != 1 ||
+		field(t, r, "actual_outcome") != "undetermined" {
 		t.Errorf("field error: %d %s", r.status, r.raw)
+	} else if reason, _ := field(t, r, "reasons").(map[string]any)["tenure"].(map[string]any); reason["mechanism"] != "missing_answer" {
+		t.Errorf("field error: want tenure explained as a missing answer: %s", r.raw)
 	}
 
 	for _, tc := range []struct {
