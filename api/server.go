@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"sync"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -90,7 +91,10 @@ type Server struct {
 	decisions *decisionlog.Recorder
 	// planner works out next_question and optimal_path; Close frees it.
 	planner *solver.Planner
-	open    []Endpoint // OpenSurface; tests of this package add test-only endpoints
+	// closeOnce makes Close idempotent; closeErr is its result.
+	closeOnce sync.Once
+	closeErr  error
+	open      []Endpoint // OpenSurface; tests of this package add test-only endpoints
 }
 
 // New builds the server with the health probes, the OpenAPI documents and
@@ -155,10 +159,13 @@ func (s *Server) registerOperations() {
 // Close writes every queued decision record and stops the record writer,
 // then writes the meter's pending counts. Call it after the HTTP server has
 // shut down (no request in flight); if ctx ends first, it reports how many
-// records were lost.
+// records were lost. Later calls return the first call's result.
 func (s *Server) Close(ctx context.Context) error {
-	defer s.planner.Close()
-	return errors.Join(s.decisions.Close(ctx), s.meter.Close(ctx))
+	s.closeOnce.Do(func() {
+		defer s.planner.Close()
+		s.closeErr = errors.Join(s.decisions.Close(ctx), s.meter.Close(ctx))
+	})
+	return s.closeErr
 }
 
 // Handler returns the server's http.Handler: logging and panic recovery
