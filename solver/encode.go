@@ -95,10 +95,15 @@ type Encoding struct {
 	tag      string
 	fields   []fieldVars
 	decision *term
-	axioms   []*z3.Expr
-	criteria []Tri
-	groups   []Tri
-	outcome  Tri
+	// calendar[slot] (and decisionCalendar for the decision date) says
+	// the rules read the date's year, month and day, which then get the
+	// calendar axioms.
+	calendar         []bool
+	decisionCalendar bool
+	axioms           []*z3.Expr
+	criteria         []Tri
+	groups           []Tri
+	outcome          Tri
 }
 
 // Encode builds the encoding of r in c. The variables are named after the
@@ -106,6 +111,7 @@ type Encoding struct {
 // (use Variant for a copy with some fields renamed).
 func Encode(c *z3.Context, r *engine.Ruleset) (*Encoding, error) {
 	e := &Encoding{c: c, r: r}
+	e.calendar, e.decisionCalendar = calendarReads(r)
 	e.fields = make([]fieldVars, len(r.Fields))
 	for i := range r.Fields {
 		e.fields[i] = e.newFieldVars(i, "")
@@ -113,7 +119,7 @@ func Encode(c *z3.Context, r *engine.Ruleset) (*Encoding, error) {
 	if r.ReadsDecisionDate {
 		y, m, d, ord := e.dateVars("decision_date")
 		e.decision = &term{sort: engine.SortDate, known: c.Bool(true), val: ord, date: &dateParts{y, m, d}}
-		e.axioms = append(e.axioms, dateAxioms(c, y, m, d, ord)...)
+		e.axioms = append(e.axioms, dateAxioms(c, "decision_date", y, m, d, ord, e.decisionCalendar)...)
 	}
 	if err := e.build(); err != nil {
 		return nil, err
@@ -131,7 +137,7 @@ func (e *Encoding) Variant(tag string, slots ...int) (*Encoding, error) {
 	if tag == "" {
 		return nil, fmt.Errorf("solver: a variant needs a non-empty tag")
 	}
-	v := &Encoding{c: e.c, r: e.r, tag: tag, decision: e.decision}
+	v := &Encoding{c: e.c, r: e.r, tag: tag, decision: e.decision, calendar: e.calendar, decisionCalendar: e.decisionCalendar}
 	v.fields = append([]fieldVars(nil), e.fields...)
 	for _, s := range slots {
 		if s < 0 || s >= len(e.fields) {
@@ -166,7 +172,7 @@ func (e *Encoding) newFieldVars(slot int, prefix string) fieldVars {
 	case engine.SortDate:
 		y, m, d, ord := e.dateVars(name)
 		fv.val, fv.date = ord, &dateParts{y, m, d}
-		e.axioms = append(e.axioms, dateAxioms(c, y, m, d, ord)...)
+		e.axioms = append(e.axioms, dateAxioms(c, name, y, m, d, ord, e.calendar[slot])...)
 	}
 	return fv
 }
@@ -179,12 +185,28 @@ func (e *Encoding) dateVars(name string) (y, m, d, ord *z3.Expr) {
 // cumulativeDays[m-1] is the number of days before month m in a common year.
 var cumulativeDays = [12]int64{0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334}
 
-// dateAxioms tie a date's ordinal to a valid calendar date from 0001-01-01
-// to 9999-12-31 (the engine's range), by the proleptic Gregorian formula the
-// engine's DateOrdinal uses.
-func dateAxioms(c *z3.Context, y, m, d, ord *z3.Expr) []*z3.Expr {
+// dateAxioms keep a date's ordinal within the engine's range, 0001-01-01 to
+// 9999-12-31, and, when the rules count months or years on it (calendar),
+// tie the ordinal to a valid calendar year, month and day by the proleptic
+// Gregorian formula the engine's DateOrdinal uses. Without calendar the
+// parts are left unconstrained: nothing reads them, and every ordinal in
+// range has its date.
+//
+// The formula avoids div and mod, which make Z3 search hard: the year
+// before y is split into cycles, y-1 = 400a + 100b + 4c + e with 0 <= b <=
+// 3, 0 <= c <= 24 and 0 <= e <= 3, so that the days before year y are
+// 146097a + 36524b + 1461c + 365e and y is a leap year exactly when e = 3
+// and (c != 24 or b = 3). The cycle counts are variables named after the
+// date (name).
+func dateAxioms(c *z3.Context, name string, y, m, d, ord *z3.Expr, calendar bool) []*z3.Expr {
+	inRange := []*z3.Expr{c.Ge(ord, c.Int(1)), c.Le(ord, c.Int(maxOrdinal))}
+	if !calendar {
+		return inRange
+	}
 	n := func(v int64) *z3.Expr { return c.Int(v) }
-	leap := c.And(c.Eq(c.Mod(y, n(4)), n(0)), c.Or(c.Not(c.Eq(c.Mod(y, n(100)), n(0))), c.Eq(c.Mod(y, n(400)), n(0))))
+	a, b := c.IntConst("cycle400|"+name), c.IntConst("cycle100|"+name)
+	q, e := c.IntConst("cycle4|"+name), c.IntConst("cycle1|"+name)
+	leap := c.And(c.Eq(e, n(3)), c.Or(c.Not(c.Eq(q, n(24))), c.Eq(b, n(3))))
 	daysInMonth := c.Ite(c.Eq(m, n(2)), c.Ite(leap, n(29), n(28)),
 		c.Ite(c.Or(c.Eq(m, n(4)), c.Eq(m, n(6)), c.Eq(m, n(9)), c.Eq(m, n(11))), n(30), n(31)))
 	before := n(0)
@@ -192,14 +214,63 @@ func dateAxioms(c *z3.Context, y, m, d, ord *z3.Expr) []*z3.Expr {
 		before = c.Ite(c.Eq(m, n(int64(i+1))), n(cumulativeDays[i]), before)
 	}
 	before = c.Add(before, c.Ite(c.And(c.Gt(m, n(2)), leap), n(1), n(0)))
-	y1 := c.Sub(y, n(1))
-	beforeYear := c.Add(c.Mul(y1, n(365)), c.Div(y1, n(4)), c.Neg(c.Div(y1, n(100))), c.Div(y1, n(400)))
-	return []*z3.Expr{
+	beforeYear := c.Add(c.Mul(a, n(146097)), c.Mul(b, n(36524)), c.Mul(q, n(1461)), c.Mul(e, n(365)))
+	// Redundant bounds that locate the ordinal in its cycles, so that Z3
+	// finds the parts of a given ordinal by propagation, not by search.
+	r1 := c.Sub(ord, n(1), c.Mul(a, n(146097)))
+	r2 := c.Sub(r1, c.Mul(b, n(36524)))
+	r3 := c.Sub(r2, c.Mul(q, n(1461)))
+	cycles := []*z3.Expr{
+		c.Ge(r1, n(0)), c.Lt(r1, n(146097)),
+		c.Ge(r2, n(0)), c.Or(c.Eq(b, n(3)), c.Lt(r2, n(36524))),
+		c.Ge(r3, n(0)), c.Lt(r3, n(1461)),
+		c.Ge(c.Sub(r3, c.Mul(e, n(365))), n(0)), c.Or(c.Eq(e, n(3)), c.Lt(r3, c.Mul(c.Add(e, n(1)), n(365)))),
+	}
+	inRange = append(inRange, cycles...)
+	return append(inRange,
+		c.Ge(a, n(0)), c.Le(a, n(24)),
+		c.Ge(b, n(0)), c.Le(b, n(3)),
+		c.Ge(q, n(0)), c.Le(q, n(24)),
+		c.Ge(e, n(0)), c.Le(e, n(3)),
+		c.Eq(c.Sub(y, n(1)), c.Add(c.Mul(a, n(400)), c.Mul(b, n(100)), c.Mul(q, n(4)), e)),
 		c.Ge(y, n(1)), c.Le(y, n(9999)),
 		c.Ge(m, n(1)), c.Le(m, n(12)),
 		c.Ge(d, n(1)), c.Le(d, daysInMonth),
 		c.Eq(ord, c.Add(beforeYear, before, d)),
+	)
+}
+
+// maxOrdinal is the ordinal of 9999-12-31, the engine's last date.
+const maxOrdinal = 3652059
+
+// calendarReads finds the dates whose calendar parts the rules read: the
+// fields (by slot) and whether the decision date appear under
+// months_between or years_between, directly or through `??`.
+func calendarReads(r *engine.Ruleset) (fields []bool, decision bool) {
+	fields = make([]bool, len(r.Fields))
+	var mark func(x *engine.Expr)
+	mark = func(x *engine.Expr) {
+		switch {
+		case x.Kind == engine.ExprField:
+			fields[x.Slot] = true
+		case x.Kind == engine.ExprOp && x.Op == engine.OpDecisionDate:
+			decision = true
+		}
+		for _, a := range x.Args {
+			mark(a)
+		}
 	}
+	for i := 0; i < r.NumCriteria(); i++ {
+		c, _ := r.CriterionAt(i)
+		walkExpr(c.Expr, func(x *engine.Expr) {
+			if x.Kind == engine.ExprOp && (x.Op == engine.OpMonthsBetween || x.Op == engine.OpYearsBetween) {
+				for _, a := range x.Args {
+					mark(a)
+				}
+			}
+		})
+	}
+	return fields, decision
 }
 
 // build encodes every criterion, group and the outcome over e.fields.
@@ -622,10 +693,11 @@ func (e *Encoding) DecisionDateIs(ord int64) *z3.Expr {
 	return e.sameValue(*e.decision, e.constant(engine.SortDate, engine.Value{Num: ord, Known: true}))
 }
 
-// DecimalGrid is the constraint that every decimal field's value has at most
-// scale digits after the point. Models over the rationals may pick values
-// such as 1/3 that no answer can spell; queries whose models become answers
-// (witnesses, examples) assert the grid so that Decode always succeeds.
+// DecimalGrid is the constraint that every decimal field's value has at
+// most scale digits after the point and at most 18 digits in all. Models
+// over the rationals may pick values such as 1/3 that no answer can spell;
+// queries whose models become answers (witnesses, examples) assert the grid
+// so that Decode always succeeds.
 func (e *Encoding) DecimalGrid(scale int) []*z3.Expr {
 	c := e.c
 	unit := new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(scale)), nil))
@@ -635,7 +707,10 @@ func (e *Encoding) DecimalGrid(scale int) []*z3.Expr {
 			continue
 		}
 		steps := c.IntConst(fmt.Sprintf("grid%d|%s%s", scale, e.tag, f.ID))
-		out = append(out, c.Eq(e.fields[i].val, c.Mul(c.ToReal(steps), c.RealRat(unit))))
+		// Steps of at most 18 digits: the value then has at most 18
+		// significant digits, as the engine's decimals do.
+		out = append(out, c.Eq(e.fields[i].val, c.Mul(c.ToReal(steps), c.RealRat(unit))),
+			c.Lt(steps, c.Int(maxMagnitude)), c.Gt(steps, c.Int(-maxMagnitude)))
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package solver
 
 import (
 	"context"
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -124,5 +125,83 @@ group g all "G" {
 		if got != tc.want {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestCalendarAxioms checks the date axioms against the engine's calendar
+// in both directions: fixing only the ordinal yields the engine's year,
+// month and day, and fixing only those yields the ordinal. Dates: the ends
+// of the range, century and leap-day edges, and random ordinals.
+func TestCalendarAxioms(t *testing.T) {
+	r := compileRules(t, `section cal
+source law "Law" url "https://example.org" licence "public-domain"
+field a.d date
+group g all "G" {
+  criterion c "C" {
+    years_between(a.d, date("2000-01-01")) >= 1
+    cite law "c"
+  }
+}
+`)
+	c, err := z3.NewContext()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	enc, err := Encode(c, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := enc.NewSolver(10 * time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := enc.fields[0].date
+	if parts == nil || !enc.calendar[0] {
+		t.Fatal("the date read by years_between has no calendar")
+	}
+	ords := []int64{1, maxOrdinal}
+	for _, ymd := range [][3]int{{1600, 2, 29}, {1700, 2, 28}, {1700, 3, 1}, {1900, 2, 28}, {1900, 3, 1}, {2000, 2, 29}, {2000, 12, 31}, {2024, 2, 29}, {2100, 3, 1}, {400, 12, 31}, {401, 1, 1}} {
+		ords = append(ords, engine.DateOrdinal(ymd[0], ymd[1], ymd[2]))
+	}
+	rnd := rand.New(rand.NewPCG(7, 7))
+	for range 50 {
+		ords = append(ords, 1+rnd.Int64N(maxOrdinal))
+	}
+	ctx := context.Background()
+	for _, ord := range ords {
+		y, m, d := engine.Civil(ord)
+		// Ordinal given: the parts follow.
+		if res, err := s.CheckAssumptions(ctx, c.Eq(enc.fields[0].val, c.Int(ord))); err != nil || res != z3.Sat {
+			t.Fatalf("%s: %v %v", engine.FormatDate(ord), res, err)
+		}
+		m1, err := s.Model()
+		if err != nil {
+			t.Fatal(err)
+		}
+		gy, _ := m1.Int64(parts.y)
+		gm, _ := m1.Int64(parts.m)
+		gd, _ := m1.Int64(parts.d)
+		m1.Close()
+		if gy != int64(y) || gm != int64(m) || gd != int64(d) {
+			t.Errorf("ordinal %d: parts %d-%d-%d, want %s", ord, gy, gm, gd, engine.FormatDate(ord))
+		}
+		// Parts given: the ordinal follows.
+		if res, err := s.CheckAssumptions(ctx, c.Eq(parts.y, c.Int(int64(y))), c.Eq(parts.m, c.Int(int64(m))), c.Eq(parts.d, c.Int(int64(d)))); err != nil || res != z3.Sat {
+			t.Fatalf("%s: %v %v", engine.FormatDate(ord), res, err)
+		}
+		m2, err := s.Model()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := m2.Int64(enc.fields[0].val)
+		m2.Close()
+		if got != ord {
+			t.Errorf("%s: ordinal %d, want %d", engine.FormatDate(ord), got, ord)
+		}
+	}
+	// An impossible day is ruled out.
+	if res, err := s.CheckAssumptions(ctx, c.Eq(parts.y, c.Int(1900)), c.Eq(parts.m, c.Int(2)), c.Eq(parts.d, c.Int(29))); err != nil || res != z3.Unsat {
+		t.Errorf("1900-02-29: %v %v, want unsat", res, err)
 	}
 }
