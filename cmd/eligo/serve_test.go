@@ -35,10 +35,27 @@ func TestParseServeConfig(t *testing.T) {
 	if cfg.API.KeyedBodyLimit != 32<<20 || cfg.ShutdownTimeout != 3*time.Second {
 		t.Errorf("limit %d timeout %v", cfg.API.KeyedBodyLimit, cfg.ShutdownTimeout)
 	}
+	if cfg.API.KeyCacheTTL != 10*time.Second || cfg.API.DecisionCacheTTL != 10*time.Minute || !cfg.Worker {
+		t.Errorf("defaults: key cache %v, decision cache %v, worker %v", cfg.API.KeyCacheTTL, cfg.API.DecisionCacheTTL, cfg.Worker)
+	}
+
+	// 0 turns each cache off; the decision cache says so with a negative
+	// TTL, because api.Config's zero value means the default.
+	off, err := parseServeConfig([]string{"--key-cache-ttl", "0", "--decision-cache-ttl", "0", "--worker=false"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if off.API.KeyCacheTTL != 0 || off.API.DecisionCacheTTL >= 0 || off.Worker {
+		t.Errorf("off: key cache %v, decision cache %v, worker %v", off.API.KeyCacheTTL, off.API.DecisionCacheTTL, off.Worker)
+	}
+
 	for _, bad := range [][]string{
 		{"--trusted-proxies", "10.0.0.1"},
 		{"--keyed-body-limit", "1000"},
 		{"--shutdown-timeout", "soon"},
+		{"--key-cache-ttl", "-1s"},
+		{"--decision-cache-ttl", "11m"},
+		{"--decision-cache-ttl", "soon"},
 	} {
 		if _, err := parseServeConfig(bad, io.Discard); err == nil {
 			t.Errorf("%v accepted", bad)
