@@ -154,6 +154,9 @@ func (e *Explainer) Close() {
 // Explain is ExplainFailure with e's ruleset.
 func (e *Explainer) Explain(ctx context.Context, in *engine.Inputs, expected engine.Outcome, opts ExplainOptions) (Explanation, error) {
 	r := e.r
+	if expected > engine.NotEligible {
+		return Explanation{}, fmt.Errorf("solver: explain-failure: %d is not an outcome", expected)
+	}
 	if in == nil || len(in.Values) != len(r.Fields) {
 		return Explanation{}, fmt.Errorf("solver: explain-failure: the answers were converted for a different ruleset")
 	}

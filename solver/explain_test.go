@@ -305,6 +305,12 @@ func TestExplainFailureErrors(t *testing.T) {
 	if _, err := ExplainFailure(ctx, r, in, engine.Eligible, ExplainOptions{Timeout: time.Nanosecond}); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("timeout: %v", err)
 	}
+	if _, err := ExplainFailure(ctx, r, in, engine.Outcome(7), ExplainOptions{}); err == nil {
+		t.Error("an invalid expected outcome was accepted")
+	}
+	if _, err := ExplainFailure(ctx, r, &engine.Inputs{}, engine.Eligible, ExplainOptions{}); err == nil {
+		t.Error("inputs of another ruleset were accepted")
+	}
 }
 
 // TestExplainerReuse shares one pooled Explainer between goroutines and
