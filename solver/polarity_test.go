@@ -157,6 +157,9 @@ func TestPresencePolarityCasebank(t *testing.T) {
 				return
 			case "polarity-nonconservative":
 			default:
+				if strings.HasPrefix(cb.name, "testdata/") {
+					return // other test rulesets: the witnesses are what is checked
+				}
 				if len(got) > 0 {
 					t.Errorf("unexpected findings: %+v", got)
 				}
