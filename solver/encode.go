@@ -19,8 +19,9 @@ import (
 // value variables V(f) of its sort: an Int for int, a Real (exact rational)
 // for decimal, a Bool for bool, an Int index into the listed values for an
 // enum (bounded by the axioms), and for a date an Int ordinal (0001-01-01 is
-// 1, as in the engine) together with Int year, month and day tied to it by
-// the axioms. V(f) means something only when P(f) holds; a model is free to
+// 1, as in the engine) together with Int year, month and day, tied to it by
+// the calendar axioms when the rules count months or years on that date
+// (see dateAxioms). V(f) means something only when P(f) holds; a model is free to
 // give it any value otherwise. A ruleset that reads decision_date() has one
 // more date, the decision date, with the same variables and axioms; fix it
 // with DecisionDateIs.
