@@ -40,7 +40,8 @@ func (r Result) String() string {
 // Context and follows the same one-goroutine rule. Close it when done.
 type Solver struct {
 	owned
-	s C.Z3_solver
+	s       C.Z3_solver
+	timeout time.Duration
 }
 
 // NewSolver makes a solver whose every check is bounded by timeout
@@ -54,7 +55,7 @@ func (c *Context) NewSolver(timeout time.Duration) (*Solver, error) {
 		return nil, err
 	}
 	C.Z3_solver_inc_ref(c.c, zs)
-	s := &Solver{s: zs}
+	s := &Solver{s: zs, timeout: effectiveTimeout(timeout)}
 	s.owned = own(c, s, release{kind: releaseSolver, ptr: unsafe.Pointer(zs)})
 	err := c.withTimeout(timeout, func(p C.Z3_params) { C.Z3_solver_set_params(c.c, zs, p) })
 	if err != nil {
@@ -64,12 +65,17 @@ func (c *Context) NewSolver(timeout time.Duration) (*Solver, error) {
 	return s, nil
 }
 
+// effectiveTimeout is the bound a check runs under when asked for timeout.
+func effectiveTimeout(timeout time.Duration) time.Duration {
+	if timeout <= 0 {
+		return DefaultTimeout
+	}
+	return max(timeout, time.Millisecond)
+}
+
 // withTimeout builds the parameter set {timeout: ms} and hands it to apply.
 func (c *Context) withTimeout(timeout time.Duration, apply func(C.Z3_params)) error {
-	if timeout <= 0 {
-		timeout = DefaultTimeout
-	}
-	ms := max(timeout.Milliseconds(), 1)
+	ms := effectiveTimeout(timeout).Milliseconds()
 	p := C.Z3_mk_params(c.c)
 	C.Z3_params_inc_ref(c.c, p)
 	defer C.Z3_params_dec_ref(c.c, p)
@@ -144,14 +150,14 @@ func (s *Solver) CheckAssumptions(ctx context.Context, assumptions ...*Expr) (Re
 	if err := s.usable(); err != nil {
 		return Unknown, err
 	}
-	return s.ctx.check(ctx, "Check", assumptions,
+	return s.ctx.check(ctx, "Check", s.timeout, assumptions,
 		func(n C.uint, a *C.Z3_ast) C.Z3_lbool { return C.Z3_solver_check_assumptions(s.ctx.c, s.s, n, a) },
 		func() *C.char { return C.Z3_solver_get_reason_unknown(s.ctx.c, s.s) })
 }
 
-// check runs one bounded check with the assumptions, interrupting Z3 when
-// ctx is cancelled, and maps the outcome to a Result and error.
-func (c *Context) check(ctx context.Context, op string, assumptions []*Expr,
+// check runs one check bounded by timeout with the assumptions, interrupting
+// Z3 when ctx is cancelled, and maps the outcome to a Result and error.
+func (c *Context) check(ctx context.Context, op string, timeout time.Duration, assumptions []*Expr,
 	run func(C.uint, *C.Z3_ast) C.Z3_lbool, reason func() *C.char) (Result, error) {
 	if err := ctx.Err(); err != nil {
 		return Unknown, fmt.Errorf("z3: %s: %w", op, err)
@@ -165,7 +171,9 @@ func (c *Context) check(ctx context.Context, op string, assumptions []*Expr,
 		p = &a[0]
 	}
 	stop := c.interruptOnDone(ctx)
+	started := time.Now()
 	r := run(C.uint(len(a)), p)
+	elapsed := time.Since(started)
 	stop()
 	if err := c.lastError(op); err != nil {
 		return Unknown, err
@@ -181,8 +189,10 @@ func (c *Context) check(ctx context.Context, op string, assumptions []*Expr,
 	}
 	why := C.GoString(reason())
 	// Z3 implements timeouts by cancelling its resource limit, so a timeout
-	// can also be reported as "canceled"; without a cancelled ctx it is one.
-	if strings.Contains(why, "timeout") || strings.Contains(why, "cancel") {
+	// can also be reported as "canceled", and Optimize sometimes gives no
+	// reason at all; without a cancelled ctx, a check that gave up after its
+	// whole time budget timed out.
+	if strings.Contains(why, "timeout") || strings.Contains(why, "cancel") || elapsed >= timeout {
 		return Unknown, fmt.Errorf("z3: %s: %w (%s)", op, ErrTimeout, why)
 	}
 	return Unknown, fmt.Errorf("z3: %s: %w: %s", op, ErrUnknown, strconv.Quote(why))
@@ -254,7 +264,8 @@ func (s *Solver) Model() (*Model, error) {
 // fields to ask"). It belongs to its Context; Close it when done.
 type Optimize struct {
 	owned
-	o C.Z3_optimize
+	o       C.Z3_optimize
+	timeout time.Duration
 }
 
 // NewOptimize makes an optimizer whose every check is bounded by timeout
@@ -268,7 +279,7 @@ func (c *Context) NewOptimize(timeout time.Duration) (*Optimize, error) {
 		return nil, err
 	}
 	C.Z3_optimize_inc_ref(c.c, zo)
-	o := &Optimize{o: zo}
+	o := &Optimize{o: zo, timeout: effectiveTimeout(timeout)}
 	o.owned = own(c, o, release{kind: releaseOptimize, ptr: unsafe.Pointer(zo)})
 	err := c.withTimeout(timeout, func(p C.Z3_params) { C.Z3_optimize_set_params(c.c, zo, p) })
 	if err != nil {
@@ -332,7 +343,7 @@ func (o *Optimize) Check(ctx context.Context, assumptions ...*Expr) (Result, err
 	if err := o.usable(); err != nil {
 		return Unknown, err
 	}
-	return o.ctx.check(ctx, "Optimize.Check", assumptions,
+	return o.ctx.check(ctx, "Optimize.Check", o.timeout, assumptions,
 		func(n C.uint, a *C.Z3_ast) C.Z3_lbool { return C.Z3_optimize_check(o.ctx.c, o.o, n, a) },
 		func() *C.char { return C.Z3_optimize_get_reason_unknown(o.ctx.c, o.o) })
 }

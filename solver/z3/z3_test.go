@@ -439,7 +439,10 @@ func pigeonhole(t testing.TB, c *z3.Context, holes int, assert func(*z3.Expr) er
 func TestTimeoutIsAnError(t *testing.T) {
 	t.Parallel()
 	c := newContext(t)
-	s, err := c.NewSolver(10 * time.Millisecond)
+	// The bound is well above what a trivial check takes on a loaded
+	// machine and far below what pigeonhole(12) needs.
+	const bound = 250 * time.Millisecond
+	s, err := c.NewSolver(bound)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -457,7 +460,7 @@ func TestTimeoutIsAnError(t *testing.T) {
 		t.Errorf("Check after Reset = %v, %v", r, err)
 	}
 
-	o, err := c.NewOptimize(10 * time.Millisecond)
+	o, err := c.NewOptimize(bound)
 	if err != nil {
 		t.Fatal(err)
 	}
