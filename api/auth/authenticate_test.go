@@ -74,3 +74,27 @@ func TestRevocationAndKeyCache(t *testing.T) {
 		t.Fatalf("fresh cached authenticator after revocation: err = %v, want ErrInvalidKey", err)
 	}
 }
+
+// BenchmarkAuthenticate compares reading the key row from PostgreSQL on
+// every request with the short-lived key-row cache.
+func BenchmarkAuthenticate(b *testing.B) {
+	ctx := context.Background()
+	st := store.New(storetest.New(b))
+	text, _, _, err := auth.IssueKey(ctx, st, auth.KeyRequest{TenantID: "acme", Scopes: []auth.Scope{auth.ScopeDecide}, Tier: auth.TierFree})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, bc := range []struct {
+		name string
+		ttl  time.Duration
+	}{{"uncached", 0}, {"cached", time.Minute}} {
+		b.Run(bc.name, func(b *testing.B) {
+			a := auth.NewAuthenticator(st, nil, bc.ttl)
+			for b.Loop() {
+				if _, err := a.Authenticate(ctx, text); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
