@@ -37,11 +37,22 @@ func (jsonObject) Schema(huma.Registry) *huma.Schema {
 	return &huma.Schema{Type: huma.TypeObject, AdditionalProperties: true}
 }
 
-var (
-	statusSchema  = &huma.Schema{Type: huma.TypeString, Enum: []any{"satisfied", "not_satisfied", "pending"}}
-	outcomeSchema = &huma.Schema{Type: huma.TypeString, Enum: []any{"eligible", "not_eligible", "undetermined"}}
-	anyValue      = &huma.Schema{Description: "The answer as JSON: a number, true/false, the enum string or YYYY-MM-DD."}
-)
+// The shared member schemas are built afresh for every use: huma writes
+// into a schema when it registers one (PrecomputeMessages), so a
+// package-level *huma.Schema would be written by every Server built, a data
+// race when servers are built concurrently.
+
+func statusSchema() *huma.Schema {
+	return &huma.Schema{Type: huma.TypeString, Enum: []any{"satisfied", "not_satisfied", "pending"}}
+}
+
+func outcomeSchema() *huma.Schema {
+	return &huma.Schema{Type: huma.TypeString, Enum: []any{"eligible", "not_eligible", "undetermined"}}
+}
+
+func anyValue() *huma.Schema {
+	return &huma.Schema{Description: "The answer as JSON: a number, true/false, the enum string or YYYY-MM-DD."}
+}
 
 // traceJSON is the envelope's trace.
 type traceJSON struct{ t *engine.Trace }
@@ -54,20 +65,20 @@ func (traceJSON) Schema(huma.Registry) *huma.Schema {
 	failureItem := &huma.Schema{Type: huma.TypeObject, Properties: map[string]*huma.Schema{
 		"type":       {Type: huma.TypeString, Enum: []any{"answer", "condition"}},
 		"field":      {Type: huma.TypeString, Description: "type answer: the field read."},
-		"value":      anyValue,
+		"value":      anyValue(),
 		"expression": {Type: huma.TypeString, Description: "type condition: the criterion's condition as written."},
 	}, Required: []string{"type"}}
 	return &huma.Schema{
 		Type:        huma.TypeObject,
 		Description: "How the decision was reached, for debugging rules. Not a citation.",
 		Properties: map[string]*huma.Schema{
-			"status": outcomeSchema,
+			"status": outcomeSchema(),
 			"path": {Type: huma.TypeArray, Description: "Every criterion in evaluation order.", Items: &huma.Schema{
 				Type: huma.TypeObject, Properties: map[string]*huma.Schema{
-					"group": {Type: huma.TypeString}, "criterion": {Type: huma.TypeString}, "status": statusSchema,
+					"group": {Type: huma.TypeString}, "criterion": {Type: huma.TypeString}, "status": statusSchema(),
 				}, Required: []string{"group", "criterion", "status"}}},
 			"answered":       {Type: huma.TypeArray, Items: &huma.Schema{Type: huma.TypeString}, Description: "Answered fields in declaration order."},
-			"group_statuses": {Type: huma.TypeObject, AdditionalProperties: statusSchema},
+			"group_statuses": {Type: huma.TypeObject, AdditionalProperties: statusSchema()},
 			"failure_reasons": {Type: huma.TypeArray, Description: "One [group, items] pair per not-satisfied group.", Items: &huma.Schema{
 				Type:        huma.TypeArray,
 				Description: "A pair: the group id (a string), then the list of failure items.",
@@ -88,7 +99,7 @@ func (e explanationJSON) MarshalJSON() ([]byte, error) { return json.Marshal(e.e
 // Schema describes the explanation on the wire.
 func (explanationJSON) Schema(huma.Registry) *huma.Schema {
 	fact := &huma.Schema{Type: huma.TypeObject, Properties: map[string]*huma.Schema{
-		"field": {Type: huma.TypeString}, "value": anyValue,
+		"field": {Type: huma.TypeString}, "value": anyValue(),
 	}, Required: []string{"field", "value"}}
 	reference := &huma.Schema{Type: huma.TypeObject, Description: "SourceReference. Unknown members may be added; treat them as optional.",
 		Properties: map[string]*huma.Schema{
@@ -104,7 +115,7 @@ func (explanationJSON) Schema(huma.Registry) *huma.Schema {
 	criterion := &huma.Schema{Type: huma.TypeObject, Properties: map[string]*huma.Schema{
 		"criterion_id":      {Type: huma.TypeString},
 		"title":             {Type: huma.TypeString},
-		"status":            statusSchema,
+		"status":            statusSchema(),
 		"supporting_facts":  {Type: huma.TypeArray, Items: fact, Description: "For a satisfied any-group only the satisfied branch's facts."},
 		"source_references": {Type: huma.TypeArray, Items: reference},
 	}, Required: []string{"criterion_id", "title", "status", "supporting_facts", "source_references"}}
@@ -112,14 +123,14 @@ func (explanationJSON) Schema(huma.Registry) *huma.Schema {
 		"group":    {Type: huma.TypeString},
 		"title":    {Type: huma.TypeString},
 		"kind":     {Type: huma.TypeString, Enum: []any{"all", "any"}},
-		"status":   statusSchema,
+		"status":   statusSchema(),
 		"criteria": {Type: huma.TypeArray, Items: criterion},
 	}, Required: []string{"group", "status", "criteria"}}
 	return &huma.Schema{
 		Type:        huma.TypeObject,
 		Description: "Which groups and criteria decided, the facts each rests on and the law each cites.",
 		Properties: map[string]*huma.Schema{
-			"decision":      outcomeSchema,
+			"decision":      outcomeSchema(),
 			"decision_path": {Type: huma.TypeArray, Items: &huma.Schema{Type: huma.TypeString}, Description: "The groups that decided."},
 			"groups":        {Type: huma.TypeArray, Items: group},
 			"unused_facts":  {Type: huma.TypeArray, Items: &huma.Schema{Type: huma.TypeString}, Description: "Supplied fields no criterion reads: a typo signal."},
