@@ -106,11 +106,14 @@ func TestDecideCacheTellsApartWhatInputsHashCannot(t *testing.T) {
 
 func TestDecideCacheExpires(t *testing.T) {
 	t.Parallel()
-	f := newDecideFixture(t, Config{DecisionCacheTTL: 50 * time.Millisecond})
+	// The TTL leaves the back-to-back second call ample room on a loaded
+	// machine under the race detector; the third call waits it out.
+	const ttl = 2 * time.Second
+	f := newDecideFixture(t, Config{DecisionCacheTTL: ttl})
 	f.publish(t, "acme", "acme/all-types", []byte(allTypesRules), true)
 	body := `{"ruleset_id":"acme/all-types","field_values":{"a.count":1}}`
 	var ids []string
-	for _, pause := range []time.Duration{0, 0, 200 * time.Millisecond} {
+	for _, pause := range []time.Duration{0, 0, ttl + 500*time.Millisecond} {
 		time.Sleep(pause)
 		ids = append(ids, field(t, f.decide(t, "", body), "decision_id").(string))
 	}
