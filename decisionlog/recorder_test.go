@@ -107,9 +107,30 @@ func TestFullQueueRefusesInsteadOfDropping(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := decisionlog.New(st, decisionlog.Config{BatchSize: 1, QueueSize: 2, Writers: 1, EnqueueTimeout: 50 * time.Millisecond, Logger: quiet()})
-	var accepted []string
+	// The first record goes to the one writer, whose COPY (pgx first reads
+	// the column types with a SELECT) then waits on the lock; wait until it
+	// does, so what follows does not depend on how fast the writer
+	// goroutine was scheduled.
+	if err := r.Record(ctx, record(0)); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		var waiting int
+		err := pool.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity
+			WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%decisions%'`).Scan(&waiting)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if waiting == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the writer's COPY never waited on the table lock")
+		}
+	}
+	accepted := []string{record(0).DecisionID}
 	refused := 0
-	for i := range 10 {
+	for i := 1; i < 10; i++ {
 		switch err := r.Record(ctx, record(i)); {
 		case err == nil:
 			accepted = append(accepted, record(i).DecisionID)
