@@ -7,7 +7,7 @@ SHELL := bash
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 5s
 
-.PHONY: deps build run test vet staticcheck gotest leaktest fuzz bench db-url db-stop
+.PHONY: deps build run test vet staticcheck gotest plaintest fuzz bench db-url db-stop
 
 deps:
 	@scripts/deps.sh
@@ -24,13 +24,15 @@ db-url:
 db-stop:
 	@scripts/devdb.sh stop
 
-# test: packages, database, vet, staticcheck, race tests, the Z3 binding's
-# memory-leak test (it measures resident memory, which the race detector's
-# shadow memory would swamp, so it runs in the plain build), then a short
-# run of every fuzz target. DATABASE_URL is exported to everything below.
+# test: packages, database, vet, staticcheck, race tests, then in the plain
+# build the Z3 binding's memory-leak test (it measures resident memory, which
+# the race detector's shadow memory would swamp) and the solver's
+# differential test at 2,000 random answer sets per ruleset (the race run
+# samples 400), then a short run of every fuzz target. DATABASE_URL is
+# exported to everything below.
 test: deps
 	@url="$${DATABASE_URL:-$$(scripts/devdb.sh url)}"; export DATABASE_URL="$$url"; \
-	$(MAKE) --no-print-directory vet staticcheck gotest leaktest fuzz
+	$(MAKE) --no-print-directory vet staticcheck gotest plaintest fuzz
 
 vet:
 	go vet ./...
@@ -41,8 +43,9 @@ staticcheck:
 gotest:
 	go test -race ./...
 
-leaktest:
+plaintest:
 	go test -count=1 -run='Leak' ./solver/z3/
+	go test -count=1 -run='Differential' ./solver/ -differential-samples=2000
 
 fuzz:
 	scripts/fuzz.sh $(FUZZTIME)

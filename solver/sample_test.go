@@ -15,6 +15,11 @@ import (
 // long turns the sampled tests from quick to thorough: go test -long.
 var long = flag.Bool("long", false, "run the sampled solver tests with many more samples")
 
+// differentialSamples, when set, is the number of random answer sets the
+// differential test draws per ruleset, overriding the default and -long;
+// `make test` runs it at 2,000 outside the race detector.
+var differentialSamples = flag.Int("differential-samples", 0, "random answer sets per ruleset in the differential test (0: 400, or 5,000 with -long)")
+
 // casebankRuleset is one compiled casebank ruleset and its cases.
 type casebankRuleset struct {
 	name  string
