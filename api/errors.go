@@ -275,8 +275,8 @@ func parseLocation(location string) []any {
 // logFrom returns the request's logger, or the default one outside a
 // request.
 func logFrom(ctx interface{ Value(any) any }) *slog.Logger {
-	if l, ok := ctx.Value(loggerKey{}).(*slog.Logger); ok {
-		return l
+	if st := stateFrom(ctx); st != nil {
+		return st.log()
 	}
 	return slog.Default()
 }

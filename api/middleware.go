@@ -13,44 +13,61 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/eligo/eligo/api/auth"
 )
 
 type (
-	loggerKey      struct{}
-	requestInfoKey struct{}
-	keyOutcomeKey  struct{}
-	clientIPKey    struct{}
+	requestStateKey struct{}
+	keyOutcomeKey   struct{}
 )
 
-// requestInfo is filled in by the gate for the request log line.
-type requestInfo struct {
+// requestState is the one context value the observe middleware adds: what
+// the request log line and the handlers' own log lines need. A single
+// value, rather than one per item, keeps the per-request cost to one
+// allocation.
+type requestState struct {
+	id       string
+	clientIP netip.Addr
+	// route is filled in by the gate for the request log line.
 	route string
+	// base is the server's logger; logger is base with the request id,
+	// built on first use (most requests log nothing but their line).
+	base       *slog.Logger
+	logger     *slog.Logger
+	loggerOnce sync.Once
+}
+
+// log returns the request's logger, carrying its id.
+func (st *requestState) log() *slog.Logger {
+	st.loggerOnce.Do(func() { st.logger = st.base.With("request_id", st.id) })
+	return st.logger
+}
+
+func stateFrom(ctx interface{ Value(any) any }) *requestState {
+	st, _ := ctx.Value(requestStateKey{}).(*requestState)
+	return st
 }
 
 // observe gives each request an id (X-Request-Id), a logger carrying it,
-// panic recovery into the opaque 500, and one log line when it ends: method,
-// route pattern, status, duration. Header values and bodies are never
-// logged.
+// panic recovery into the opaque 500, and one log line when it ends:
+// request id, method, route pattern, status, duration, size and client
+// address. Header values and bodies are never logged.
 func (s *Server) observe(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		id := requestID(r.Header.Get("X-Request-Id"))
-		w.Header().Set("X-Request-Id", id)
-		logger := s.log.With("request_id", id)
-		info := &requestInfo{}
-		ctx := context.WithValue(r.Context(), loggerKey{}, logger)
-		ctx = context.WithValue(ctx, requestInfoKey{}, info)
-		ctx = context.WithValue(ctx, clientIPKey{}, s.clientIP(r))
+		st := &requestState{id: requestID(r.Header.Get("X-Request-Id")), clientIP: s.clientIP(r), base: s.log}
+		w.Header()["X-Request-Id"] = []string{st.id}
+		ctx := context.WithValue(r.Context(), requestStateKey{}, st)
 		rec := &statusRecorder{ResponseWriter: w}
 		defer func() {
 			if v := recover(); v != nil {
 				if v == http.ErrAbortHandler {
 					panic(v)
 				}
-				logger.ErrorContext(ctx, "panic serving request", "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+				st.log().ErrorContext(ctx, "panic serving request", "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 				if rec.status == 0 {
 					writeError(rec, Internal())
 				}
@@ -63,13 +80,14 @@ func (s *Server) observe(next http.Handler) http.Handler {
 			if status >= 500 {
 				level = slog.LevelError
 			}
-			logger.LogAttrs(ctx, level, "request",
+			s.log.LogAttrs(ctx, level, "request",
+				slog.String("request_id", st.id),
 				slog.String("method", r.Method),
-				slog.String("route", info.route),
+				slog.String("route", st.route),
 				slog.Int("status", status),
 				slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
 				slog.Int64("bytes", rec.bytes),
-				slog.String("client_ip", ClientIP(ctx).String()),
+				slog.String("client_ip", st.clientIP.String()),
 			)
 		}()
 		next.ServeHTTP(rec, r.WithContext(ctx))
@@ -129,8 +147,8 @@ func (s *Server) gate(w http.ResponseWriter, r *http.Request) {
 		lookup.Method = requestedMethod
 	}
 	_, pattern := s.mux.Handler(lookup)
-	if info, ok := r.Context().Value(requestInfoKey{}).(*requestInfo); ok {
-		info.route = pattern
+	if st := stateFrom(r.Context()); st != nil {
+		st.route = pattern
 	}
 	route, declared := s.routes[pattern]
 	origin := r.Header.Get("Origin")
@@ -252,8 +270,10 @@ func RequirePrincipal(ctx context.Context) (auth.Principal, error) {
 // ClientIP returns the caller's address: the TCP peer, or, when the peer is
 // a trusted proxy, the nearest untrusted address in X-Forwarded-For.
 func ClientIP(ctx context.Context) netip.Addr {
-	ip, _ := ctx.Value(clientIPKey{}).(netip.Addr)
-	return ip
+	if st := stateFrom(ctx); st != nil {
+		return st.clientIP
+	}
+	return netip.Addr{}
 }
 
 func (s *Server) clientIP(r *http.Request) netip.Addr {

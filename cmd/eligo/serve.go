@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -13,6 +14,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/eligo/eligo/api"
@@ -100,7 +102,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	logger := slog.New(slog.NewJSONHandler(stderr, nil))
+	logs := newBufferedLog(stderr, logBufferSize, logFlushInterval)
+	defer logs.Close()
+	logger := slog.New(flushingHandler{slog.NewJSONHandler(logs, nil), logs})
 	cfg.API.Logger = logger
 
 	pool, res, err := openMigrated(ctx, cfg.DatabaseURL)
@@ -171,6 +175,94 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("serve: %w", err)
 	}
 	return nil
+}
+
+// The request log is buffered: one write(2) per log line cost about a tenth
+// of the server's CPU on a cached /decide (measured with perf). Lines are
+// written when the buffer fills, every logFlushInterval, at once for
+// warnings and errors, and at shutdown; a crash loses at most one interval
+// of info lines.
+const (
+	logBufferSize    = 64 << 10
+	logFlushInterval = 100 * time.Millisecond
+)
+
+// bufferedLog collects log lines in memory and writes them in batches. It
+// is safe for concurrent use; each Write holds the lock for one whole line,
+// so lines never interleave.
+type bufferedLog struct {
+	mu   sync.Mutex
+	w    *bufio.Writer
+	stop chan struct{}
+	done chan struct{}
+	once sync.Once
+}
+
+// newBufferedLog starts a bufferedLog writing to w at least every interval.
+// Close it to write what is left.
+func newBufferedLog(w io.Writer, size int, interval time.Duration) *bufferedLog {
+	b := &bufferedLog{w: bufio.NewWriterSize(w, size), stop: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(b.done)
+		tick := time.NewTicker(interval)
+		defer tick.Stop()
+		for {
+			select {
+			case <-tick.C:
+				_ = b.Flush()
+			case <-b.stop:
+				return
+			}
+		}
+	}()
+	return b
+}
+
+// Write buffers one log line.
+func (b *bufferedLog) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.w.Write(p)
+}
+
+// Flush writes every buffered line.
+func (b *bufferedLog) Flush() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.w.Flush()
+}
+
+// Close stops the periodic flush and writes what is buffered. Lines
+// logged after Close are still buffered and written by a later Flush.
+func (b *bufferedLog) Close() error {
+	b.once.Do(func() { close(b.stop) })
+	<-b.done
+	return b.Flush()
+}
+
+// flushingHandler writes warnings and errors out at once, so that a problem
+// is visible when it happens rather than up to a flush interval later.
+type flushingHandler struct {
+	slog.Handler
+	log *bufferedLog
+}
+
+func (h flushingHandler) Handle(ctx context.Context, r slog.Record) error {
+	err := h.Handler.Handle(ctx, r)
+	if r.Level >= slog.LevelWarn {
+		if ferr := h.log.Flush(); err == nil {
+			err = ferr
+		}
+	}
+	return err
+}
+
+func (h flushingHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return flushingHandler{h.Handler.WithAttrs(attrs), h.log}
+}
+
+func (h flushingHandler) WithGroup(name string) slog.Handler {
+	return flushingHandler{h.Handler.WithGroup(name), h.log}
 }
 
 func envOr(name, fallback string) string {
