@@ -56,6 +56,7 @@ type options struct {
 	duration    time.Duration
 	warmup      time.Duration
 	concurrency int
+	only        string
 }
 
 // scenario is one measured load: a request body template applied to every
@@ -81,7 +82,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&o.duration, "duration", 10*time.Second, "measured time per scenario")
 	fs.DurationVar(&o.warmup, "warmup", 2*time.Second, "unmeasured time before each scenario")
 	fs.IntVar(&o.concurrency, "concurrency", 8, "keep-alive connections sending requests back to back")
+	fs.StringVar(&o.only, "scenarios", "", "comma-separated scenario names to run (default: all), e.g. \"plain\"")
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	selected, err := selectScenarios(o.only)
+	if err != nil {
 		return err
 	}
 	if os.Getenv("DATABASE_URL") == "" {
@@ -119,7 +125,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		slug, len(cb.Cases), countFields(cb), o.concurrency, o.duration)
 	fmt.Fprintf(stdout, "%-30s %11s %8s %8s %9s %12s %12s %7s\n", "scenario", "requests/s", "p50 ms", "p99 ms", "p99.9 ms", "server CPU", "client CPU", "errors")
 	var issued []string
-	for _, sc := range scenarios {
+	for _, sc := range selected {
 		bodies := make([][]byte, len(cb.Cases))
 		for i, c := range cb.Cases {
 			extra := ""
@@ -154,6 +160,28 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("server exit: %w", err)
 	}
 	return checkRecords(ctx, issued, stdout)
+}
+
+// selectScenarios returns the scenarios named in list (comma-separated),
+// in the order of scenarios; all of them when list is empty.
+func selectScenarios(list string) ([]scenario, error) {
+	if list == "" {
+		return scenarios, nil
+	}
+	names := strings.Split(list, ",")
+	for i := range names {
+		names[i] = strings.TrimSpace(names[i])
+		if !slices.ContainsFunc(scenarios, func(sc scenario) bool { return sc.name == names[i] }) {
+			return nil, fmt.Errorf("unknown scenario %q", names[i])
+		}
+	}
+	var selected []scenario
+	for _, sc := range scenarios {
+		if slices.Contains(names, sc.name) {
+			selected = append(selected, sc)
+		}
+	}
+	return selected, nil
 }
 
 // eligo runs one eligo subcommand to completion, its stdout into out.
