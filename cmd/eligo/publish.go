@@ -96,12 +96,12 @@ func runPublish(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if res.Reused {
 		state = "unchanged content; reused"
 	}
-	sources := "sources"
+	noun := "sources"
 	if res.VerifiedSources == 1 {
-		sources = "source"
+		noun = "source"
 	}
 	fmt.Fprintf(stdout, "%s %s %s as %s (%s, %s; tests %d/%d; %d %s verified)\n", state, res.RulesetID, res.Version,
-		res.Slug, res.Visibility, res.ContentDigest, res.TestsPassing, res.TestsTotal, res.VerifiedSources, sources)
+		res.Slug, res.Visibility, res.ContentDigest, res.TestsPassing, res.TestsTotal, res.VerifiedSources, noun)
 	return nil
 }
 
