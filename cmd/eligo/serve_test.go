@@ -19,6 +19,8 @@ func TestParseServeConfig(t *testing.T) {
 	t.Setenv("ELIGO_TRUSTED_PROXIES", "10.0.0.0/8,fd00::/8")
 	t.Setenv("ELIGO_KEYED_BODY_LIMIT", "")
 	t.Setenv("ELIGO_SHUTDOWN_TIMEOUT", "3s")
+	t.Setenv("ELIGO_GOGC", "")
+	t.Setenv("GOGC", "")
 	cfg, err := parseServeConfig([]string{"--addr", "127.0.0.1:9999"}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
@@ -34,6 +36,16 @@ func TestParseServeConfig(t *testing.T) {
 	}
 	if cfg.API.KeyedBodyLimit != 32<<20 || cfg.ShutdownTimeout != 3*time.Second {
 		t.Errorf("limit %d timeout %v", cfg.API.KeyedBodyLimit, cfg.ShutdownTimeout)
+	}
+	if cfg.GCPercent != defaultGCPercent {
+		t.Errorf("default gogc %d, want %d", cfg.GCPercent, defaultGCPercent)
+	}
+	t.Setenv("GOGC", "150")
+	if fromGo, err := parseServeConfig(nil, io.Discard); err != nil || fromGo.GCPercent != 150 {
+		t.Errorf("Go's GOGC should be the fallback: %d, %v", fromGo.GCPercent, err)
+	}
+	if gcOff, err := parseServeConfig([]string{"--gogc", "off"}, io.Discard); err != nil || gcOff.GCPercent != -1 {
+		t.Errorf("--gogc off: %d, %v", gcOff.GCPercent, err)
 	}
 	if cfg.API.KeyCacheTTL != 10*time.Second || cfg.API.DecisionCacheTTL != 10*time.Minute || !cfg.Worker {
 		t.Errorf("defaults: key cache %v, decision cache %v, worker %v", cfg.API.KeyCacheTTL, cfg.API.DecisionCacheTTL, cfg.Worker)
@@ -56,6 +68,8 @@ func TestParseServeConfig(t *testing.T) {
 		{"--key-cache-ttl", "-1s"},
 		{"--decision-cache-ttl", "11m"},
 		{"--decision-cache-ttl", "soon"},
+		{"--gogc", "lots"},
+		{"--gogc", "-5"},
 	} {
 		if _, err := parseServeConfig(bad, io.Discard); err == nil {
 			t.Errorf("%v accepted", bad)
