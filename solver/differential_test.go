@@ -39,7 +39,6 @@ func TestDifferentialCasebank(t *testing.T) {
 		t.Run(cb.name, func(t *testing.T) {
 			t.Parallel()
 			d := newDifferential(t, cb.rules)
-			defer d.close()
 			for _, c := range cb.cases {
 				in, err := cb.rules.Convert(c.FieldValues)
 				if err != nil {
@@ -71,24 +70,9 @@ type differential struct {
 
 func newDifferential(t *testing.T, r *engine.Ruleset) *differential {
 	t.Helper()
-	c, err := z3.NewContext()
-	if err != nil {
-		t.Fatal(err)
-	}
-	enc, err := Encode(c, r)
-	if err != nil {
-		c.Close()
-		t.Fatal(err)
-	}
-	s, err := enc.NewSolver(10 * time.Second)
-	if err != nil {
-		c.Close()
-		t.Fatal(err)
-	}
+	c, enc, s := encodedSolver(t, r, 10*time.Second)
 	return &differential{r: r, c: c, enc: enc, s: s}
 }
-
-func (d *differential) close() { d.c.Close() }
 
 // check compares the evaluator's decision on in with the encoding's.
 func (d *differential) check(t *testing.T, in *engine.Inputs, date int64, label string) {

@@ -15,19 +15,7 @@ import (
 func TestDecodeRoundTrip(t *testing.T) {
 	for i, cb := range append(loadCasebank(t), loadTestdata(t)...) {
 		t.Run(cb.name, func(t *testing.T) {
-			c, err := z3.NewContext()
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
-			enc, err := Encode(c, cb.rules)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, err := enc.NewSolver(10 * time.Second)
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, enc, s := encodedSolver(t, cb.rules, 10*time.Second)
 			smp := newSampler(cb.rules, uint64(100+i))
 			for n := range 50 {
 				date := smp.decisionDate()
@@ -143,19 +131,7 @@ group g all "G" {
   }
 }
 `)
-	c, err := z3.NewContext()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	enc, err := Encode(c, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := enc.NewSolver(10 * time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, enc, s := encodedSolver(t, r, 10*time.Second)
 	parts := enc.fields[0].date
 	if parts == nil || !enc.calendar[0] {
 		t.Fatal("the date read by years_between has no calendar")

@@ -31,22 +31,9 @@ type bruteForce struct {
 }
 
 func newBruteForce(t *testing.T, r *engine.Ruleset) *bruteForce {
-	c, err := z3.NewContext()
-	if err != nil {
-		t.Fatal(err)
-	}
-	enc, err := Encode(c, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := enc.NewSolver(10 * time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, enc, s := encodedSolver(t, r, 10*time.Second)
 	return &bruteForce{t: t, r: r, c: c, enc: enc, s: s}
 }
-
-func (b *bruteForce) close() { b.c.Close() }
 
 // feasible asks whether, with ask's fields answered on top of in and every
 // other field as in in, the outcome can be one of outcomes.
@@ -157,7 +144,6 @@ func (b *bruteForce) best(in *engine.Inputs, date int64, ic InquiryContext) ([]s
 func checkPlans(t *testing.T, name string, r *engine.Ruleset, samples int, seed uint64) {
 	t.Helper()
 	b := newBruteForce(t, r)
-	defer b.close()
 	p := NewPlanner(64)
 	defer p.Close()
 	smp := newSampler(r, seed)
