@@ -150,6 +150,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "%-30s %11.0f %8.3f %8.3f %9.3f %12s %12s %7d\n", sc.name, float64(res.ok)/o.duration.Seconds(),
 			ms(res.percentile(0.50)), ms(res.percentile(0.99)), ms(res.percentile(0.999)),
 			perRequest(serverCPU), perRequest(clientCPU), res.errors)
+		if res.errors > 0 {
+			fmt.Fprintf(stderr, "%s: first refused call: %s\n", sc.name, res.firstError)
+		}
 	}
 
 	// SIGTERM: the server drains and flushes its decision records.
@@ -245,6 +248,9 @@ func startServer(ctx context.Context, bin string) (*exec.Cmd, string, error) {
 // result is one scenario's measurements.
 type result struct {
 	ok, errors int
+	// firstError is the status and body of the first refused call, so
+	// that an errors count can be explained.
+	firstError string
 	latencies  []time.Duration
 	ids        []string
 }
@@ -305,6 +311,9 @@ func drive(ctx context.Context, base, key string, bodies [][]byte, concurrency i
 				}
 				elapsed := time.Since(start)
 				if status != http.StatusOK {
+					if r.errors == 0 {
+						r.firstError = fmt.Sprintf("%d %s", status, body)
+					}
 					r.errors++
 					continue
 				}
@@ -327,6 +336,9 @@ func drive(ctx context.Context, base, key string, bodies [][]byte, concurrency i
 	for _, r := range results {
 		total.ok += r.ok
 		total.errors += r.errors
+		if total.firstError == "" {
+			total.firstError = r.firstError
+		}
 		total.latencies = append(total.latencies, r.latencies...)
 		total.ids = append(total.ids, r.ids...)
 	}
