@@ -28,6 +28,17 @@ func largestRules(b *testing.B) (string, []byte) {
 	return best, bestSrc
 }
 
+// largestRuleset compiles the ruleset largestRules picks.
+func largestRuleset(b *testing.B) *Ruleset {
+	b.Helper()
+	path, src := largestRules(b)
+	r, _, err := Compile(path, src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return r
+}
+
 // benchValues answers every field of r with a value of its type: the
 // first enum value, 1000 for numbers, true, 1990-01-01.
 func benchValues(r *Ruleset) map[string]any {
@@ -58,8 +69,7 @@ func BenchmarkCompile(b *testing.B) {
 }
 
 func BenchmarkConvert(b *testing.B) {
-	path, src := largestRules(b)
-	r, _, _ := Compile(path, src)
+	r := largestRuleset(b)
 	raw := mustJSON(b, benchValues(r))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -70,8 +80,7 @@ func BenchmarkConvert(b *testing.B) {
 }
 
 func benchEvaluate(b *testing.B, opts Options) {
-	path, src := largestRules(b)
-	r, _, _ := Compile(path, src)
+	r := largestRuleset(b)
 	in := r.ConvertMap(benchValues(r))
 	opts.DecisionDate = 739000
 	var res Result

@@ -463,11 +463,7 @@ func TestGraphDiscretionary(t *testing.T) {
 }
 
 func BenchmarkGraph(b *testing.B) {
-	name, src := largestRules(b)
-	r, _, err := Compile(name, src)
-	if err != nil {
-		b.Fatal(err)
-	}
+	r := largestRuleset(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		r.Graph("", nil, nil)
@@ -475,11 +471,7 @@ func BenchmarkGraph(b *testing.B) {
 }
 
 func BenchmarkGraphOverlay(b *testing.B) {
-	name, src := largestRules(b)
-	r, _, err := Compile(name, src)
-	if err != nil {
-		b.Fatal(err)
-	}
+	r := largestRuleset(b)
 	in := r.ConvertMap(benchValues(r))
 	res := r.Evaluate(in, Options{DecisionDate: DateOrdinal(2026, 1, 15)})
 	b.ReportAllocs()
@@ -489,11 +481,7 @@ func BenchmarkGraphOverlay(b *testing.B) {
 }
 
 func BenchmarkGraphJSON(b *testing.B) {
-	name, src := largestRules(b)
-	r, _, err := Compile(name, src)
-	if err != nil {
-		b.Fatal(err)
-	}
+	r := largestRuleset(b)
 	g := r.Graph("", nil, nil)
 	b.ReportAllocs()
 	for b.Loop() {
@@ -504,11 +492,7 @@ func BenchmarkGraphJSON(b *testing.B) {
 }
 
 func BenchmarkMermaid(b *testing.B) {
-	name, src := largestRules(b)
-	r, _, err := Compile(name, src)
-	if err != nil {
-		b.Fatal(err)
-	}
+	r := largestRuleset(b)
 	g := r.Graph("", nil, nil)
 	b.ReportAllocs()
 	for b.Loop() {
