@@ -2,12 +2,14 @@ package api
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"net/http"
 	"testing"
 	"time"
 
 	"github.com/eligo/eligo/api/auth"
+	"github.com/eligo/eligo/casebank"
 )
 
 // BenchmarkDecide measures POST /decide over real HTTP on loopback, decision
@@ -29,33 +31,57 @@ func BenchmarkDecide(b *testing.B) {
 		{"trace_explanation", `,"include_trace":true,"include_explanation":true`},
 		{"trace_explanation_no_cache", `,"include_trace":true,"include_explanation":true,"no_cache":true`},
 	} {
-		bodies := make([][]byte, len(cb.Cases))
-		for i, c := range cb.Cases {
-			bodies[i] = []byte(`{"ruleset_id":"bench/snap-income","field_values":` + string(c.FieldValues) + sc.flags + `}`)
-		}
+		bodies := decideBodies(cb, "bench/snap-income", sc.flags)
 		b.Run(sc.name, func(b *testing.B) {
 			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64, DisableCompression: true}}
 			defer client.CloseIdleConnections()
 			b.RunParallel(func(pb *testing.PB) {
 				buf := new(bytes.Buffer)
 				for i := 0; pb.Next(); i++ {
-					req, _ := http.NewRequest(http.MethodPost, f.url+"/decide", bytes.NewReader(bodies[i%len(bodies)]))
-					req.Header.Set("Content-Type", "application/json")
-					req.Header.Set("X-Api-Key", key)
-					res, err := client.Do(req)
-					if err != nil {
+					if _, err := postDecide(client, f.url, key, bodies[i%len(bodies)], buf); err != nil {
 						b.Error(err)
-						return
-					}
-					buf.Reset()
-					_, _ = io.Copy(buf, res.Body)
-					res.Body.Close()
-					if res.StatusCode != http.StatusOK {
-						b.Errorf("status %d: %s", res.StatusCode, buf)
 						return
 					}
 				}
 			})
 		})
 	}
+}
+
+// decideBodies is one /decide body per case of cb against slug, with flags
+// (further members, each after a comma) added.
+func decideBodies(cb *casebank.Folder, slug, flags string) [][]byte {
+	bodies := make([][]byte, len(cb.Cases))
+	for i, c := range cb.Cases {
+		bodies[i] = []byte(`{"ruleset_id":"` + slug + `","field_values":` + string(c.FieldValues) + flags + `}`)
+	}
+	return bodies
+}
+
+// postDecide sends body to base's /decide, with key unless it is empty,
+// and reads the whole response into buf. A response other than 200 is an
+// error that quotes it.
+func postDecide(client *http.Client, base, key string, body []byte, buf *bytes.Buffer) (*http.Response, error) {
+	req, err := http.NewRequest(http.MethodPost, base+"/decide", bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if key != "" {
+		req.Header.Set("X-Api-Key", key)
+	}
+	res, err := client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	buf.Reset()
+	_, err = io.Copy(buf, res.Body)
+	res.Body.Close()
+	if err != nil {
+		return nil, fmt.Errorf("read response: %w", err)
+	}
+	if res.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("status %d: %s", res.StatusCode, buf)
+	}
+	return res, nil
 }

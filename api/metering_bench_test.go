@@ -3,7 +3,6 @@ package api
 import (
 	"bytes"
 	"context"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -31,10 +30,7 @@ func BenchmarkDecideMetering(b *testing.B) {
 	f := newDecideFixture(b, cfg)
 	key := tierKey(b, f.store, auth.TierPro, auth.ScopeDecide)
 	_, cb := f.publishCasebank(b, "bench", "snap-income", "bench/snap-income", true)
-	bodies := make([][]byte, len(cb.Cases))
-	for i, c := range cb.Cases {
-		bodies[i] = []byte(`{"ruleset_id":"bench/snap-income","field_values":` + string(c.FieldValues) + `}`)
-	}
+	bodies := decideBodies(cb, "bench/snap-income", "")
 
 	cfg.Logger = slog.New(slog.DiscardHandler)
 	unmetered := New(cfg, f.store)
@@ -61,26 +57,14 @@ func BenchmarkDecideMetering(b *testing.B) {
 				buf := new(bytes.Buffer)
 				for i := 0; pb.Next(); i++ {
 					which := i % 2
-					req, _ := http.NewRequest(http.MethodPost, urls[which]+"/decide", bytes.NewReader(bodies[i%len(bodies)]))
-					req.Header.Set("Content-Type", "application/json")
-					if caller.key != "" {
-						req.Header.Set("X-Api-Key", caller.key)
-					}
 					start := time.Now()
-					res, err := client.Do(req)
+					res, err := postDecide(client, urls[which], caller.key, bodies[i%len(bodies)], buf)
 					if err != nil {
 						b.Error(err)
 						return
 					}
-					buf.Reset()
-					_, _ = io.Copy(buf, res.Body)
-					res.Body.Close()
 					spent[which].Add(int64(time.Since(start)))
 					calls[which].Add(1)
-					if res.StatusCode != http.StatusOK {
-						b.Errorf("status %d: %s", res.StatusCode, buf)
-						return
-					}
 					if (which == 0) != (res.Header.Get("X-RateLimit-Class") == "decide") {
 						b.Errorf("server %d: X-RateLimit-Class %q", which, res.Header.Get("X-RateLimit-Class"))
 						return
