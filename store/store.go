@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -29,13 +30,30 @@ func New(pool *pgxpool.Pool) *Store {
 	return &Store{pool: pool}
 }
 
+// DefaultMaxConns is the pool size Open uses unless the URL sets
+// pool_max_conns. pgx's own default (the larger of 4 and the CPU count) is
+// too small for one process that serves requests, writes decision records
+// and usage counters in the background and runs River, which keeps a
+// connection for LISTEN: on two cores those four connections starved the
+// background writers.
+const DefaultMaxConns = 20
+
 // Open connects a pool to databaseURL and checks that the server answers, so
-// a wrong URL fails at start rather than at the first request.
+// a wrong URL fails at start rather than at the first request. The pool
+// holds DefaultMaxConns connections at most unless the URL's
+// pool_max_conns says otherwise.
 func Open(ctx context.Context, databaseURL string) (*pgxpool.Pool, error) {
 	if databaseURL == "" {
 		return nil, errors.New("open database: DATABASE_URL is empty")
 	}
-	pool, err := pgxpool.New(ctx, databaseURL)
+	cfg, err := pgxpool.ParseConfig(databaseURL)
+	if err != nil {
+		return nil, fmt.Errorf("open database: %w", err)
+	}
+	if !strings.Contains(databaseURL, "pool_max_conns") {
+		cfg.MaxConns = DefaultMaxConns
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}

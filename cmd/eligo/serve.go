@@ -36,7 +36,9 @@ type serveConfig struct {
 	// processes run them instead.
 	Worker bool
 	// ShutdownTimeout bounds how long in-flight requests may run after
-	// SIGTERM/SIGINT (ELIGO_SHUTDOWN_TIMEOUT, default 15s).
+	// SIGTERM/SIGINT, and then again how long queued decision records and
+	// usage counts may take to be written (ELIGO_SHUTDOWN_TIMEOUT, default
+	// 15s).
 	ShutdownTimeout time.Duration
 	// GCPercent is the garbage collector's GOGC for the process
 	// (ELIGO_GOGC, else the Go runtime's own GOGC, else
@@ -178,10 +180,13 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if shutdownErr != nil {
 		_ = srv.Close()
 	}
-	// No request is in flight now: write every queued decision record
-	// before the pool closes.
-	if err := apiServer.Close(shutdownCtx); err != nil {
-		return fmt.Errorf("flush decision records: %w", err)
+	// No request is in flight now: write every queued decision record and
+	// usage count before the pool closes, with a grace period of its own,
+	// so slow requests at shutdown cannot use up the time the records need.
+	flushCtx, cancelFlush := context.WithTimeout(context.WithoutCancel(ctx), cfg.ShutdownTimeout)
+	defer cancelFlush()
+	if err := apiServer.Close(flushCtx); err != nil {
+		return fmt.Errorf("flush decision records and usage counts: %w", err)
 	}
 	if shutdownErr != nil {
 		return fmt.Errorf("shutdown: %w", shutdownErr)
