@@ -21,7 +21,6 @@ import (
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/metering"
 	"github.com/eligo/eligo/store"
-	"github.com/eligo/eligo/worker"
 )
 
 // serveConfig is every setting of `eligo serve`, from flags whose defaults
@@ -133,19 +132,14 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	st := store.New(pool)
 
 	if cfg.Worker {
-		jobs, err := worker.New(pool, st, worker.Config{Logger: logger})
+		stopWorker, err := startWorker(ctx, pool, st, logger)
 		if err != nil {
 			return err
-		}
-		if err := jobs.Start(ctx); err != nil {
-			return fmt.Errorf("start worker: %w", err)
 		}
 		// Deferred calls run last in, first out: the worker stops before
 		// the pool closes.
 		defer func() {
-			stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.ShutdownTimeout)
-			defer cancel()
-			if err := worker.Stop(stopCtx, jobs); err != nil {
+			if err := stopWorker(cfg.ShutdownTimeout); err != nil {
 				logger.Error("stop worker", "err", err)
 			}
 		}()

@@ -9,6 +9,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/eligo/eligo/store"
 	"github.com/eligo/eligo/worker"
 )
@@ -31,16 +33,29 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer pool.Close()
-	jobs, err := worker.New(pool, store.New(pool), worker.Config{Logger: logger})
+	stop, err := startWorker(ctx, pool, store.New(pool), logger)
 	if err != nil {
 		return err
 	}
-	if err := jobs.Start(ctx); err != nil {
-		return fmt.Errorf("start worker: %w", err)
-	}
 	fmt.Fprintln(stdout, "eligo worker running")
 	<-ctx.Done()
-	stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), *grace)
-	defer cancel()
-	return worker.Stop(stopCtx, jobs)
+	return stop(*grace)
+}
+
+// startWorker starts the background jobs on pool, for `eligo worker` and
+// `eligo serve` alike. stop ends them, letting running jobs finish within
+// grace, and may be called after ctx has ended.
+func startWorker(ctx context.Context, pool *pgxpool.Pool, st *store.Store, logger *slog.Logger) (stop func(grace time.Duration) error, err error) {
+	jobs, err := worker.New(pool, st, worker.Config{Logger: logger})
+	if err != nil {
+		return nil, err
+	}
+	if err := jobs.Start(ctx); err != nil {
+		return nil, fmt.Errorf("start worker: %w", err)
+	}
+	return func(grace time.Duration) error {
+		stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), grace)
+		defer cancel()
+		return worker.Stop(stopCtx, jobs)
+	}, nil
 }
