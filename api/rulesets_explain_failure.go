@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"errors"
 	"net/http"
 
 	"github.com/eligo/eligo/api/auth"
@@ -101,6 +102,14 @@ func (s *Server) explainFailure(ctx context.Context, in *explainFailureInput) (*
 	b.Reasons, b.FieldErrors = map[string]failureReason{}, []engine.FieldError{}
 
 	explanation, err := s.catalog.explainer(rr).Explain(ctx, answers, outcomes[in.Body.ExpectedOutcome], solver.ExplainOptions{DecisionDate: date})
+	if errors.Is(err, solver.ErrFieldErrors) {
+		// The answers convert but their arithmetic overflows, so no
+		// criterion explains anything: report them as /decide does.
+		res := rr.Ruleset.Evaluate(answers, engine.Options{DecisionDate: date})
+		b.ActualOutcome = res.Outcome.String()
+		b.FieldErrors = append(b.FieldErrors, res.FieldErrors...)
+		return out, nil
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -556,6 +556,16 @@ func TestRulesetExplainFailure(t *testing.T) {
 		t.Errorf("field error: want tenure explained as a missing answer: %s", r.raw)
 	}
 
+	// Answers that convert but overflow in the rules' arithmetic are field
+	// errors too, with nothing to explain.
+	overflow := f.publish(t, "acme", "acme/overflow", []byte(strings.NewReplacer(
+		`ruleset "acme/big"`, `ruleset "acme/overflow"`, "x.n >= 9007199254740993", "x.n * 1000000000 > 10").Replace(bigIntRules)), true)
+	r = post(overflow.RulesetID, "", `{"field_values": {"x.n": 999999999999999999}, "expected_outcome": "eligible"}`)
+	if errs, _ := field(t, r, "field_errors").([]any); r.status != http.StatusOK || len(errs) != 1 ||
+		field(t, r, "actual_outcome") != "undetermined" || len(field(t, r, "reasons").(map[string]any)) != 0 {
+		t.Errorf("overflow: %d %s", r.status, r.raw)
+	}
+
 	for _, tc := range []struct {
 		name, ref, key, body string
 		status               int
