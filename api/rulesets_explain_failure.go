@@ -26,7 +26,8 @@ func (s *Server) registerExplainFailure() {
 			"`discretionary`, `any_group_exhausted`), the answers it read, the fields it lacks and its `source_references[]`. " +
 			"`reasons` is empty when the answers already give the expected outcome. Answers that cannot be applied are listed in " +
 			"`field_errors` (HTTP 200, as on /decide); they alone make the actual outcome `undetermined`, and the reasons are worked " +
-			"out with those fields unanswered, so the caller learns what else stands in the way. The path needs the concrete ruleset_id; a slug is refused with 422 " +
+			"out with those fields unanswered, so the caller learns what else stands in the way. Answers whose arithmetic overflows " +
+			"are field errors with no reasons. The path needs the concrete ruleset_id; a slug is refused with 422 " +
 			"so that the explanation is tied to one immutable content.",
 		Tags: []string{"Rulesets"}, Access: Open, Scopes: []auth.Scope{auth.ScopeRulesetsExplain}, Class: ClassRulesets,
 	}, s.explainFailure)
