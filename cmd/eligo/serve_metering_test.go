@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"io"
 	"net/http"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -16,24 +14,6 @@ import (
 	"github.com/eligo/eligo/store"
 	"github.com/eligo/eligo/store/storetest"
 )
-
-// startServe runs `eligo serve` with args on a free port and returns its
-// base URL and a channel that yields serve's result once ctx ends.
-func startServe(t *testing.T, ctx context.Context, args ...string) (string, <-chan error) {
-	t.Helper()
-	out, outWriter := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		done <- runServe(ctx, append([]string{"--addr", "127.0.0.1:0", "--shutdown-timeout", "5s"}, args...), outWriter, io.Discard)
-		outWriter.Close()
-	}()
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatalf("serve printed no address: %v (serve: %v)", err, <-done)
-	}
-	go func() { _, _ = io.Copy(io.Discard, out) }()
-	return strings.TrimSpace(strings.TrimPrefix(line, "eligo serving on ")), done
-}
 
 // TestTwoServesShareOneBudget runs two `eligo serve` instances, each with
 // its own pool and meter, on one database with a budget override, and sends
@@ -50,13 +30,9 @@ func TestTwoServesShareOneBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	const budget = 40
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var bases []string
-	var dones []<-chan error
+	var servers []*testServe
 	for range 2 {
-		base, done := startServe(t, ctx, "--database-url", dbURL, "--budgets", "free.rulesets=40")
-		bases, dones = append(bases, base), append(dones, done)
+		servers = append(servers, startServe(t, "--database-url", dbURL, "--budgets", "free.rulesets=40"))
 	}
 
 	var accepted, refused atomic.Int64
@@ -64,9 +40,10 @@ func TestTwoServesShareOneBudget(t *testing.T) {
 	for g := range 6 {
 		wg.Go(func() {
 			for i := range 20 {
-				req, _ := http.NewRequest(http.MethodGet, bases[(g+i)%2]+"/rulesets", nil)
+				srv := servers[(g+i)%2]
+				req, _ := http.NewRequest(http.MethodGet, srv.root+"/rulesets", nil)
 				req.Header.Set("x-api-key", key)
-				res, err := http.DefaultClient.Do(req)
+				res, err := srv.client.Do(req)
 				if err != nil {
 					t.Error(err)
 					return
@@ -85,16 +62,8 @@ func TestTwoServesShareOneBudget(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	cancel()
-	for _, done := range dones {
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Fatalf("serve: %v", err)
-			}
-		case <-time.After(30 * time.Second):
-			t.Fatal("serve did not stop")
-		}
+	for _, srv := range servers {
+		srv.stop(t)
 	}
 
 	keys, err := st.ListAPIKeys(context.Background(), "acme")

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"context"
 	"io"
 	"net/http"
 	"net/netip"
@@ -80,21 +78,9 @@ func TestParseServeConfig(t *testing.T) {
 func TestServeAnswersThenShutsDownOnCancel(t *testing.T) {
 	t.Parallel()
 	dbURL := storetest.NewEmpty(t).Config().ConnString()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	out, outWriter := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		done <- runServe(ctx, []string{"--addr", "127.0.0.1:0", "--database-url", dbURL, "--shutdown-timeout", "5s"}, outWriter, io.Discard)
-		outWriter.Close()
-	}()
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatalf("serve printed no address: %v (serve: %v)", err, <-done)
-	}
-	go func() { _, _ = io.Copy(io.Discard, out) }()
-	base := strings.TrimSuffix(strings.TrimSpace(strings.TrimPrefix(line, "eligo serving on ")), "/api/v1/public")
-	res, err := http.Get(base + "/readyz")
+	srv := startServe(t, "--database-url", dbURL)
+	base := strings.TrimSuffix(srv.root, "/api/v1/public")
+	res, err := srv.client.Get(base + "/readyz")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,15 +88,7 @@ func TestServeAnswersThenShutsDownOnCancel(t *testing.T) {
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("readyz: %d", res.StatusCode)
 	}
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("serve returned %v after cancel", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("serve did not stop after cancel")
-	}
+	srv.stop(t)
 	if _, err := http.Get(base + "/healthz"); err == nil {
 		t.Fatal("server still accepting after shutdown")
 	}
