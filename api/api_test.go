@@ -207,6 +207,10 @@ func TestAuthMatrix(t *testing.T) {
 			if r.status != c.status || !reflect.DeepEqual(r.body, jsonValue(t, c.body)) {
 				t.Fatalf("got %d %s\nwant %d %s", r.status, r.raw, c.status, c.body)
 			}
+			// RFC 9110 requires a 401 to name its authentication scheme.
+			if got := r.header.Get("WWW-Authenticate"); (c.status == 401) != (got == `ApiKey header="x-api-key"`) {
+				t.Fatalf("status %d with WWW-Authenticate %q", c.status, got)
+			}
 			reached := f.calls.Load() - before
 			if (c.status == 200) != (reached == 1) {
 				t.Fatalf("handler reached %d times for status %d", reached, c.status)
@@ -380,6 +384,20 @@ func TestCORS(t *testing.T) {
 			}
 		}
 	})
+	t.Run("without an Origin", func(t *testing.T) {
+		// The open surface's grant is the same for every origin, so it is
+		// sent regardless; a keyed route's answer varies with the Origin
+		// and says so, so that a shared cache never serves one origin's
+		// answer to another.
+		open := f.do(t, http.MethodGet, "/test/open", nil, nil)
+		if open.status != 200 || open.header.Get("Access-Control-Allow-Origin") != "*" || open.header.Get("Vary") != "" {
+			t.Fatalf("open route: %d %v", open.status, open.header)
+		}
+		keyed := f.do(t, http.MethodPost, "/test/keyed", nil, strings.NewReader(`{"name":"x"}`))
+		if keyed.header.Get("Vary") != "Origin" || keyed.header.Get("Access-Control-Allow-Origin") != "" {
+			t.Fatalf("keyed route: %d %v", keyed.status, keyed.header)
+		}
+	})
 	t.Run("no Allow-Credentials on open surface responses", func(t *testing.T) {
 		decideKey := f.key(t, "acme", []auth.Scope{auth.ScopeDecide}, time.Time{})
 		for _, origin := range []string{"https://anywhere.example", firstPartyOrigin} {
@@ -485,7 +503,9 @@ func TestUnknownPathOrMethodIsJSON(t *testing.T) {
 		t.Fatalf("got %d %s", r.status, r.raw)
 	}
 	r = f.do(t, http.MethodDelete, "/test/open", nil, nil)
-	if r.status != 405 || r.header.Get("Allow") != "GET, POST" || !reflect.DeepEqual(r.body, jsonValue(t, `{"detail":"Method Not Allowed"}`)) {
+	want := `{"detail":{"error":"method_not_allowed","reason_code":"method_not_allowed",
+		"message":"This path does not accept DELETE; the Allow header lists the methods it does."}}`
+	if r.status != 405 || r.header.Get("Allow") != "GET, POST" || !reflect.DeepEqual(r.body, jsonValue(t, want)) {
 		t.Fatalf("wrong method: got %d %v %s", r.status, r.header, r.raw)
 	}
 }

@@ -19,6 +19,9 @@ func TestClientIPBelievesOnlyTrustedProxies(t *testing.T) {
 		{"trusted proxy without header", "10.0.0.2:5000", "", "10.0.0.2"},
 		{"garbage hop stops the walk", "10.0.0.2:5000", "not-an-ip", "10.0.0.2"},
 		{"IPv6 peer", "[2001:db8::1]:443", "", "2001:db8::1"},
+		{"hop with a port", "10.0.0.2:5000", "198.51.100.1:4711", "198.51.100.1"},
+		{"IPv6 hop with a port", "10.0.0.2:5000", "[2001:db8::5]:443", "2001:db8::5"},
+		{"trusted hop with a port is walked past", "10.0.0.2:5000", "198.51.100.1, 10.1.1.1:80", "198.51.100.1"},
 	}
 	for _, c := range cases {
 		r := httptest.NewRequest("GET", "/", nil)

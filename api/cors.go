@@ -18,6 +18,13 @@ const (
 	corsPreflightMaxAge = "600"
 )
 
+// Header values set on every open-surface response, shared rather than
+// allocated per response; net/http only reads them.
+var (
+	corsAnyOrigin = []string{"*"}
+	corsExposed   = []string{corsExposedHeaders}
+)
+
 // answerPreflight answers an OPTIONS preflight for the route the browser
 // asked about (declared is false when no operation has that method and
 // path, which grants nothing).
@@ -42,17 +49,21 @@ func (s *Server) answerPreflight(w http.ResponseWriter, route Route, declared bo
 }
 
 // setCORSHeaders adds the CORS grant, if any, to an actual (non-preflight)
-// response.
+// response. The open surface grants every origin alike, so its answer
+// carries the grant whether or not the request named an Origin, and a
+// shared cache can serve it to any browser. A keyed route's grant depends
+// on the Origin, so its answer always says so (Vary), including when no
+// Origin was sent.
 func (s *Server) setCORSHeaders(w http.ResponseWriter, route Route, origin string) {
-	if origin == "" {
+	h := w.Header()
+	if route.Access == Open {
+		h["Access-Control-Allow-Origin"] = corsAnyOrigin
+		h["Access-Control-Expose-Headers"] = corsExposed
 		return
 	}
-	h := w.Header()
 	h.Add("Vary", "Origin")
 	switch {
-	case route.Access == Open:
-		h.Set("Access-Control-Allow-Origin", "*")
-		h.Set("Access-Control-Expose-Headers", corsExposedHeaders)
+	case origin == "":
 	case s.firstParty(origin):
 		h.Set("Access-Control-Allow-Origin", origin)
 		h.Set("Access-Control-Allow-Credentials", "true")

@@ -44,6 +44,24 @@ func (e *Error) Error() string {
 // GetStatus returns the HTTP status; huma calls it to write the response.
 func (e *Error) GetStatus() int { return e.status }
 
+// GetHeaders returns the headers that go with e's status, so that every
+// path that answers with an error (the middleware through writeError,
+// handlers through huma, which calls GetHeaders) sends them alike: a 401
+// names the authentication scheme (RFC 9110 requires WWW-Authenticate), a
+// keyed 429 says to come back in a day (the spec's Retry-After: 86400) and
+// a 503 is transient (retry after a second, with backoff).
+func (e *Error) GetHeaders() http.Header {
+	switch e.status {
+	case http.StatusUnauthorized:
+		return http.Header{"Www-Authenticate": {`ApiKey header="x-api-key"`}}
+	case http.StatusTooManyRequests:
+		return http.Header{"Retry-After": {strconv.Itoa(KeyedRetryAfter)}}
+	case http.StatusServiceUnavailable:
+		return http.Header{"Retry-After": {"1"}}
+	}
+	return nil
+}
+
 // Problem is the object form of `detail`.
 type Problem struct {
 	// Error is a short category, e.g. unauthorized, forbidden, not_found.
@@ -107,8 +125,12 @@ func writeError(w http.ResponseWriter, e *Error) {
 	if err != nil {
 		body = []byte(`{"detail":"internal error"}`)
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	h := w.Header()
+	for name, values := range e.GetHeaders() {
+		h[name] = values
+	}
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(e.status)
 	_, _ = w.Write(body)
 }
@@ -148,6 +170,9 @@ func newHumaError(status int, msg string, errs ...error) huma.StatusError {
 		return NewProblem(status, "payload_too_large", "body_too_large", "The request body is too large.")
 	case status >= 500:
 		return Internal()
+	case status == http.StatusUnsupportedMediaType:
+		return NewProblem(status, "unsupported_media_type", "unsupported_media_type",
+			"Send the request body as JSON, with Content-Type: application/json.")
 	case msg == "request body is required":
 		return ValidationFailed(ValidationItem{Type: "missing", Loc: []any{"body"}, Msg: "Field required", Input: nil})
 	case status == http.StatusBadRequest && isBodyParseFailure(errs):

@@ -71,14 +71,12 @@ func (s *Server) meterThen(w http.ResponseWriter, r *http.Request, route Route, 
 	d, err := s.meter.Admit(ctx, caller, route.Class, cost)
 	if err != nil {
 		logFrom(ctx).ErrorContext(ctx, "metering", "error", err)
-		w.Header().Set("Retry-After", "1")
 		writeError(w, errMeteringUnavailable)
 		return
 	}
 	setRateLimitHeaders(w.Header(), d)
 	if !d.Allowed {
 		if keyed {
-			w.Header().Set("Retry-After", strconv.Itoa(KeyedRetryAfter))
 			writeError(w, quotaExceeded(d))
 		} else {
 			writeJSON(w, http.StatusTooManyRequests, anonymousLimited{Error: "rate_limit_exceeded", RetryAfter: d.Reset.Unix()})

@@ -440,6 +440,8 @@ func TestMeteringBackendUnavailable(t *testing.T) {
 	pool := storetest.New(t)
 	s := newMeteredServer(t, Config{KeyCacheTTL: time.Hour}, pool)
 	key := map[string]string{"x-api-key": tierKey(t, s.store, auth.TierFree, auth.ScopeDecide)}
+	// A key first presented during the outage cannot be checked at all.
+	unchecked := map[string]string{"x-api-key": tierKey(t, s.store, auth.TierFree, auth.ScopeDecide)}
 	if r := s.do(t, http.MethodGet, "/test/metered", nil, nil); r.status != 200 {
 		t.Fatalf("before the outage: %d", r.status)
 	}
@@ -463,6 +465,20 @@ func TestMeteringBackendUnavailable(t *testing.T) {
 	r = s.do(t, http.MethodGet, "/usage", key, nil)
 	if r.status != http.StatusServiceUnavailable || !reflect.DeepEqual(r.body, jsonValue(t, want)) || r.header.Get("Retry-After") != "1" {
 		t.Fatalf("usage during the outage: %d %v %s", r.status, r.header, r.raw)
+	}
+	// An uncached key gets the same transient 503 (not an opaque 500), on
+	// a keyed route and on the open surface alike.
+	wantKey := `{"detail":{"error":"service_unavailable","reason_code":"rate_limit_backend_unavailable",
+		"message":"The API key could not be checked, so the request was not served. This is transient.",
+		"hint":"Retry with exponential backoff, starting after the Retry-After seconds."}}`
+	for _, path := range []string{"/usage", "/test/metered"} {
+		r = s.do(t, http.MethodGet, path, unchecked, nil)
+		if r.status != http.StatusServiceUnavailable || !reflect.DeepEqual(r.body, jsonValue(t, wantKey)) || r.header.Get("Retry-After") != "1" {
+			t.Fatalf("%s with an uncached key during the outage: %d %v %s", path, r.status, r.header, r.raw)
+		}
+	}
+	if s.calls.Load() != before {
+		t.Fatal("handler reached during the outage")
 	}
 }
 

@@ -160,7 +160,8 @@ func (s *Server) gate(w http.ResponseWriter, r *http.Request) {
 	if pattern == "" {
 		if allowed := s.allowedMethods(r); allowed != "" {
 			w.Header().Set("Allow", allowed)
-			writeError(w, &Error{status: http.StatusMethodNotAllowed, Detail: "Method Not Allowed"})
+			writeError(w, NewProblem(http.StatusMethodNotAllowed, "method_not_allowed", "method_not_allowed",
+				"This path does not accept "+r.Method+"; the Allow header lists the methods it does."))
 			return
 		}
 		writeError(w, NotFound("Not Found"))
@@ -199,6 +200,15 @@ var (
 		"The API key is not valid: it is unknown, malformed or revoked.")
 	errExpiredKey = NewProblem(http.StatusUnauthorized, "unauthorized", "api_key_expired",
 		"The API key has expired. Ask for a new key.")
+	// errKeyStoreUnavailable uses the spec's one 503 code: keys and usage
+	// counters share the database, and clients need only one transient
+	// code to retry on.
+	errKeyStoreUnavailable = &Error{status: http.StatusServiceUnavailable, Detail: Problem{
+		Error:      "service_unavailable",
+		ReasonCode: "rate_limit_backend_unavailable",
+		Message:    "The API key could not be checked, so the request was not served. This is transient.",
+		Hint:       "Retry with exponential backoff, starting after the Retry-After seconds.",
+	}}
 )
 
 func missingScopes(missing []auth.Scope) *Error {
@@ -235,8 +245,11 @@ func (s *Server) authenticate(ctx context.Context, key string, route Route) (con
 		case errors.Is(err, auth.ErrExpiredKey):
 			outcome = errExpiredKey
 		case err != nil:
+			// The key store is the database the counters live in: the
+			// same transient 503 as metering, on keyed and open routes
+			// alike, rather than ignoring a key the caller meant to use.
 			logFrom(ctx).ErrorContext(ctx, "authenticate", "error", err)
-			return ctx, Internal()
+			return ctx, errKeyStoreUnavailable
 		default:
 			if missing := p.Missing(route.Scopes); len(missing) > 0 {
 				outcome = missingScopes(missing)
@@ -291,7 +304,7 @@ func (s *Server) clientIP(r *http.Request) netip.Addr {
 	}
 	hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
 	for i := len(hops) - 1; i >= 0; i-- {
-		hop, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
+		hop, err := parseHop(strings.TrimSpace(hops[i]))
 		if err != nil {
 			return peer
 		}
@@ -302,6 +315,19 @@ func (s *Server) clientIP(r *http.Request) netip.Addr {
 		peer = hop
 	}
 	return peer
+}
+
+// parseHop reads one X-Forwarded-For entry: an address, or an address with
+// a port ("10.0.0.7:4711", "[2001:db8::5]:443"), which some proxies send.
+func parseHop(hop string) (netip.Addr, error) {
+	if addr, err := netip.ParseAddr(hop); err == nil {
+		return addr, nil
+	}
+	addrPort, err := netip.ParseAddrPort(hop)
+	if err != nil {
+		return netip.Addr{}, fmt.Errorf("X-Forwarded-For entry %q: %w", hop, err)
+	}
+	return addrPort.Addr(), nil
 }
 
 func (s *Server) trusted(ip netip.Addr) bool {

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"net/http"
 
-	"github.com/danielgtaylor/huma/v2"
-
 	"github.com/eligo/eligo/api/auth"
 	"github.com/eligo/eligo/metering"
 )
@@ -67,7 +65,7 @@ func (s *Server) getUsage(ctx context.Context, _ *struct{}) (*usageOutput, error
 	report, err := s.meter.Usage(ctx, metering.Caller{Subject: metering.KeySubject(p.KeyID), Tier: string(p.Tier)})
 	if errors.Is(err, metering.ErrBackendUnavailable) {
 		logFrom(ctx).ErrorContext(ctx, "usage", "error", err)
-		return nil, huma.ErrorWithHeaders(errMeteringUnavailable, http.Header{"Retry-After": {"1"}})
+		return nil, errMeteringUnavailable
 	}
 	if err != nil {
 		return nil, err
