@@ -154,14 +154,21 @@ func (s *Server) resolveRuleset(ctx context.Context, ref string) (*resolvedRules
 // it, under the rules of resolveRuleset, without compiling it.
 func (s *Server) visibleRuleset(ctx context.Context, ref string) (store.Ruleset, error) {
 	row, err := s.catalog.lookup(ctx, ref)
-	if errors.Is(err, store.ErrNotFound) {
-		return store.Ruleset{}, errRulesetNotFound(ref)
-	}
-	if err != nil {
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		logFrom(ctx).ErrorContext(ctx, "resolve ruleset", "ref", ref, "error", err)
 		return store.Ruleset{}, Internal()
 	}
-	if !visibleTo(ctx, row) || (row.Status == store.StatusArchived && !store.IsConcreteRulesetID(ref)) {
+	if err != nil || !visibleTo(ctx, row) {
+		// Nothing this caller may see. A key presented but unusable earns
+		// its own 401/403 (spec, Authentication 2 and 6), whether or not
+		// ref exists, so the answer tells no tenant about another's
+		// objects; otherwise the answer is the plain 404.
+		if refusal := presentedKeyRefusal(ctx); refusal != nil {
+			return store.Ruleset{}, refusal
+		}
+		return store.Ruleset{}, errRulesetNotFound(ref)
+	}
+	if row.Status == store.StatusArchived && !store.IsConcreteRulesetID(ref) {
 		return store.Ruleset{}, errRulesetNotFound(ref)
 	}
 	return row, nil

@@ -383,25 +383,56 @@ func TestDecideRulebooks(t *testing.T) {
 
 // TestDecideTenantIsolation: anonymous callers and other tenants get the
 // same 404 for a private ruleset; its owner's decide key reaches it by slug
-// and by id.
+// and by id. A key presented but unusable (without the decide scope,
+// expired, unknown) earns its own 401/403 instead, for an existing private
+// ruleset and an unknown ref alike, so the answer reveals nothing.
 func TestDecideTenantIsolation(t *testing.T) {
 	t.Parallel()
 	f := newDecideFixture(t, Config{})
 	pub := f.publish(t, "acme", "acme/all-types", []byte(allTypesRules), false)
 	acme := f.key(t, "acme", []auth.Scope{auth.ScopeDecide}, time.Time{})
 	acmeRead := f.key(t, "acme", []auth.Scope{auth.ScopeRulesetsRead}, time.Time{})
+	acmeExpired := f.key(t, "acme", []auth.Scope{auth.ScopeDecide}, time.Now().Add(-time.Minute))
 	other := f.key(t, "globex", []auth.Scope{auth.ScopeDecide}, time.Time{})
-	for _, ref := range []string{"acme/all-types", pub.RulesetID} {
+	unknown := "elg_zzzzzzzz_" + strings.Repeat("A", 43)
+	for _, ref := range []string{"acme/all-types", pub.RulesetID, "acme/no-such-ruleset"} {
 		body := `{"ruleset_id":"` + ref + `","field_values":{"a.count":1}}`
-		for name, key := range map[string]string{"anonymous": "", "other tenant": other, "owner without decide": acmeRead} {
-			r := f.decide(t, key, body)
-			want := `{"detail":"Ruleset \"` + ref + `\" not found."}`
-			if r.status != 404 || !reflect.DeepEqual(r.body, jsonValue(t, want)) {
-				t.Errorf("%s, %s: got %d %s", name, ref, r.status, r.raw)
+		for _, c := range []struct {
+			name, key string
+			status    int
+			reason    string // reason_code, or "" for the 404's string detail
+		}{
+			{"anonymous", "", 404, ""},
+			{"other tenant", other, 404, ""},
+			{"owner without decide", acmeRead, 403, "denied_missing_permission"},
+			{"owner's expired key", acmeExpired, 401, "api_key_expired"},
+			{"unknown key", unknown, 401, "invalid_api_key"},
+		} {
+			r := f.decide(t, c.key, body)
+			if r.status != c.status {
+				t.Errorf("%s, %s: got %d %s, want %d", c.name, ref, r.status, r.raw, c.status)
+				continue
 			}
+			if c.reason == "" {
+				if want := `{"detail":"Ruleset \"` + ref + `\" not found."}`; !reflect.DeepEqual(r.body, jsonValue(t, want)) {
+					t.Errorf("%s, %s: got %s", c.name, ref, r.raw)
+				}
+			} else if detail, _ := field(t, r, "detail").(map[string]any); detail["reason_code"] != c.reason {
+				t.Errorf("%s, %s: got %s, want reason %s", c.name, ref, r.raw, c.reason)
+			}
+		}
+		if ref == "acme/no-such-ruleset" {
+			continue
 		}
 		if r := f.decide(t, acme, body); r.status != 200 || field(t, r, "ruleset_id") != pub.RulesetID {
 			t.Errorf("owner, %s: got %d %s", ref, r.status, r.raw)
+		}
+	}
+	// On a public ruleset an unusable key is ignored (spec, Authentication 1).
+	f.publish(t, "acme", "acme/open-types", []byte(allTypesRules), true)
+	for _, key := range []string{acmeRead, acmeExpired, unknown} {
+		if r := f.decide(t, key, `{"ruleset_id":"acme/open-types","field_values":{"a.count":1}}`); r.status != 200 {
+			t.Errorf("public ruleset with an unusable key: %d %s", r.status, r.raw)
 		}
 	}
 }

@@ -232,30 +232,34 @@ func missingScopes(missing []auth.Scope) *Error {
 // surface a key is used only when it is valid and carries the route's
 // scopes; otherwise it is ignored (the spec's "a key sent there is
 // ignored"), and the error it would have earned is kept in the context for
-// RequirePrincipal.
+// RequirePrincipal and presentedKeyRefusal.
 func (s *Server) authenticate(ctx context.Context, key string, route Route) (context.Context, *Error) {
-	var outcome *Error
 	if key == "" {
-		outcome = errMissingKey
-	} else {
-		p, err := s.auth.Authenticate(ctx, key)
-		switch {
-		case errors.Is(err, auth.ErrInvalidKey):
-			outcome = errInvalidKey
-		case errors.Is(err, auth.ErrExpiredKey):
-			outcome = errExpiredKey
-		case err != nil:
-			// The key store is the database the counters live in: the
-			// same transient 503 as metering, on keyed and open routes
-			// alike, rather than ignoring a key the caller meant to use.
-			logFrom(ctx).ErrorContext(ctx, "authenticate", "error", err)
-			return ctx, errKeyStoreUnavailable
-		default:
-			if missing := p.Missing(route.Scopes); len(missing) > 0 {
-				outcome = missingScopes(missing)
-			} else {
-				ctx = auth.WithPrincipal(ctx, p)
-			}
+		if route.Access == Keyed {
+			return ctx, errMissingKey
+		}
+		// Anonymous on the open surface: nothing to remember, since
+		// RequirePrincipal answers errMissingKey when no outcome is kept.
+		return ctx, nil
+	}
+	var outcome *Error
+	p, err := s.auth.Authenticate(ctx, key)
+	switch {
+	case errors.Is(err, auth.ErrInvalidKey):
+		outcome = errInvalidKey
+	case errors.Is(err, auth.ErrExpiredKey):
+		outcome = errExpiredKey
+	case err != nil:
+		// The key store is the database the counters live in: the same
+		// transient 503 as metering, on keyed and open routes alike,
+		// rather than ignoring a key the caller meant to use.
+		logFrom(ctx).ErrorContext(ctx, "authenticate", "error", err)
+		return ctx, errKeyStoreUnavailable
+	default:
+		if missing := p.Missing(route.Scopes); len(missing) > 0 {
+			outcome = missingScopes(missing)
+		} else {
+			ctx = auth.WithPrincipal(ctx, p)
 		}
 	}
 	if outcome == nil {
@@ -267,6 +271,17 @@ func (s *Server) authenticate(ctx context.Context, key string, route Route) (con
 	return context.WithValue(ctx, keyOutcomeKey{}, outcome), nil
 }
 
+// presentedKeyRefusal is the 401 or 403 earned by a key the caller
+// presented on the open surface but could not use (unknown, expired,
+// revoked, or without the route's scopes); nil when no key was presented
+// or the key was used. A lookup that finds nothing public answers with it,
+// so the caller learns why their key did not reach their own private
+// object, rather than a 404 that suggests the object is missing.
+func presentedKeyRefusal(ctx context.Context) *Error {
+	e, _ := ctx.Value(keyOutcomeKey{}).(*Error)
+	return e
+}
+
 // RequirePrincipal is for open-surface handlers whose request needs a key
 // after all (a rulebook_id on /decide): it returns the principal, or the
 // 401/403 the presented key earned against the route's declared scopes.
@@ -274,7 +289,7 @@ func RequirePrincipal(ctx context.Context) (auth.Principal, error) {
 	if p, ok := auth.PrincipalFrom(ctx); ok {
 		return p, nil
 	}
-	if e, ok := ctx.Value(keyOutcomeKey{}).(*Error); ok {
+	if e := presentedKeyRefusal(ctx); e != nil {
 		return auth.Principal{}, e
 	}
 	return auth.Principal{}, errMissingKey

@@ -144,7 +144,12 @@ func TestRulesetReadsVisibilityAndTenantIsolation(t *testing.T) {
 		{"private by id, anonymous", private.RulesetID, "", http.StatusNotFound},
 		{"private by slug, other tenant", "acme/secret", keyB, http.StatusNotFound},
 		{"private by id, other tenant", private.RulesetID, keyB, http.StatusNotFound},
-		{"private by slug, owner key without the read scope", "acme/secret", decideOnlyA, http.StatusNotFound},
+		// A key presented without the needed scope earns its 403 (spec,
+		// Authentication 2) wherever nothing public answers, existing or
+		// not, so it reveals nothing about the ref.
+		{"private by slug, owner key without the read scope", "acme/secret", decideOnlyA, http.StatusForbidden},
+		{"unknown slug, key without the read scope", "acme/nothing", decideOnlyA, http.StatusForbidden},
+		{"public by slug, key without the read scope (ignored)", "acme/leave", decideOnlyA, http.StatusOK},
 		{"unknown slug", "acme/nothing", keyA, http.StatusNotFound},
 		{"unknown id", "leave:20260101-000000000000", keyA, http.StatusNotFound},
 	} {
