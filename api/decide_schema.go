@@ -130,10 +130,13 @@ func (explanationJSON) Schema(huma.Registry) *huma.Schema {
 		Type:        huma.TypeObject,
 		Description: "Which groups and criteria decided, the facts each rests on and the law each cites.",
 		Properties: map[string]*huma.Schema{
-			"decision":      outcomeSchema(),
-			"decision_path": {Type: huma.TypeArray, Items: &huma.Schema{Type: huma.TypeString}, Description: "The groups that decided."},
-			"groups":        {Type: huma.TypeArray, Items: group},
-			"unused_facts":  {Type: huma.TypeArray, Items: &huma.Schema{Type: huma.TypeString}, Description: "Supplied fields no criterion reads: a typo signal."},
+			"decision": outcomeSchema(),
+			"decision_path": {Type: huma.TypeArray, Items: &huma.Schema{Type: huma.TypeString}, Description: "The ids of the groups (requirements) the decision rests on, in ruleset order: " +
+				"the satisfied groups of an eligible decision, the not-satisfied groups of a not_eligible one, the pending groups of an undetermined one. " +
+				"The reference describes it as the satisfied requirement's name; it is a list because an outcome over several groups rests on all of them at once."},
+			"groups": {Type: huma.TypeArray, Items: group},
+			"unused_facts": {Type: huma.TypeArray, Items: &huma.Schema{Type: huma.TypeString}, Description: "Supplied fields the ruleset declares but no criterion reads: a typo signal. " +
+				"Keys the ruleset does not declare at all are not listed here: they are field_errors (and make the outcome undetermined)."},
 		},
 		Required: []string{"decision", "decision_path", "groups", "unused_facts"},
 	}
