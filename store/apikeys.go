@@ -15,6 +15,11 @@ import (
 // holds the public prefix; the caller draws a new key and tries again.
 var ErrDuplicatePrefix = errors.New("api key prefix already in use")
 
+// ErrAlreadyRevoked is returned by RevokeAPIKey, together with the key as
+// stored, when the key was revoked before: nothing changes and no second
+// api_key_revoked event is written.
+var ErrAlreadyRevoked = errors.New("api key already revoked")
+
 // APIKey is one stored API key. It never holds the key itself: only the
 // SHA-256 of the full key text and the public prefix.
 type APIKey struct {
@@ -44,14 +49,24 @@ type APIKey struct {
 	LastUsedAt *time.Time
 }
 
-// NewAPIKey is what CreateAPIKey needs to store a key.
+// NewAPIKey is what CreateAPIKey needs to store a key. auth.IssueKey fills
+// it from a freshly drawn key; the key text itself is never passed here.
 type NewAPIKey struct {
-	TenantID  string
-	Name      string
-	Prefix    string
-	Hash      []byte
-	Scopes    []string
-	Tier      string
+	// TenantID is the tenant the key acts for; CreateAPIKey creates the
+	// tenant if it does not exist yet.
+	TenantID string
+	// Name is a free label for listings; may be empty.
+	Name string
+	// Prefix is the public part of the key; it must be unique, else
+	// CreateAPIKey returns ErrDuplicatePrefix.
+	Prefix string
+	// Hash is the SHA-256 of the full key text (32 bytes).
+	Hash []byte
+	// Scopes are the permissions granted, spelled as in the spec.
+	Scopes []string
+	// Tier is free, starter, pro or internal.
+	Tier string
+	// ExpiresAt is when the key stops working; nil means never.
 	ExpiresAt *time.Time
 }
 
@@ -154,53 +169,78 @@ func (s *Store) ListAPIKeys(ctx context.Context, tenantID string) ([]APIKey, err
 }
 
 const sqlRevokeAPIKey = `
-UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now())
-WHERE prefix = $1
+UPDATE api_keys SET revoked_at = now()
+WHERE prefix = $1 AND revoked_at IS NULL
 RETURNING ` + apiKeyColumns
 
-// RevokeAPIKey marks the key with this prefix revoked (keeping the first
-// revocation time if it was already revoked) and records an api_key_revoked
-// audit event. ErrNotFound when no key has the prefix.
+// RevokeAPIKey marks the key with this prefix revoked and records an
+// api_key_revoked audit event, in one transaction. ErrNotFound when no key
+// has the prefix. A key revoked before keeps its first revocation time and
+// gets no second event: RevokeAPIKey returns it as stored with an error
+// wrapping ErrAlreadyRevoked. Concurrent revocations of one key write one
+// event between them, since the update waits on the row lock and then finds
+// the key revoked.
 func (s *Store) RevokeAPIKey(ctx context.Context, prefix string) (APIKey, error) {
 	var key APIKey
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		var err error
 		key, err = scanAPIKey(tx.QueryRow(ctx, sqlRevokeAPIKey, prefix))
 		if errors.Is(err, pgx.ErrNoRows) {
-			return ErrNotFound
+			key, err = scanAPIKey(tx.QueryRow(ctx, sqlAPIKeyByPrefix, prefix))
+			if errors.Is(err, pgx.ErrNoRows) {
+				return ErrNotFound
+			}
+			if err != nil {
+				return err
+			}
+			return ErrAlreadyRevoked
 		}
 		if err != nil {
 			return err
 		}
 		return insertAuditEvent(ctx, tx, key.TenantID, "api_key_revoked", map[string]any{"prefix": key.Prefix})
 	})
+	if errors.Is(err, ErrAlreadyRevoked) {
+		return key, fmt.Errorf("revoke api key %q: %w", prefix, err)
+	}
 	if err != nil {
 		return APIKey{}, fmt.Errorf("revoke api key %q: %w", prefix, err)
 	}
 	return key, nil
 }
 
-const sqlInsertAuditEvent = `INSERT INTO audit_events (tenant_id, kind, detail) VALUES (NULLIF($1, ''), $2, $3)`
-
-// AuditEvent is one row of the server-side audit trail.
+// AuditEvent is one row of the server-side audit trail: who did what to
+// keys and rulesets, kept for support and never shown to other tenants.
 type AuditEvent struct {
-	ID        int64
-	TenantID  string
-	Kind      string
-	Detail    json.RawMessage
+	// ID is the database identity; it grows with insertion order.
+	ID int64
+	// TenantID is the tenant the event belongs to; empty for an event that
+	// belongs to no tenant (a refused publish by a tenant not yet created).
+	TenantID string
+	// Kind names what happened, e.g. api_key_created, ruleset_published.
+	Kind string
+	// Detail is the event's JSON object; its keys depend on Kind.
+	Detail json.RawMessage
+	// CreatedAt is when the event was written (the transaction's start).
 	CreatedAt time.Time
-}
-
-// InsertAuditEvent records an audit event of kind for tenantID (empty for
-// events that belong to no tenant); detail is stored as JSON.
-func (s *Store) InsertAuditEvent(ctx context.Context, tenantID, kind string, detail any) error {
-	return insertAuditEvent(ctx, s.pool, tenantID, kind, detail)
 }
 
 type execer interface {
 	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
 }
 
+// sqlInsertAuditEvent attaches the event to its tenant only if the tenant
+// exists, so that an event about a tenant that was never created (a refused
+// first publish) is still written, belonging to no tenant.
+const sqlInsertAuditEvent = `
+INSERT INTO audit_events (tenant_id, kind, detail)
+VALUES ((SELECT id FROM tenants WHERE id = $1), $2, $3)`
+
+// insertAuditEvent writes one audit event of kind for tenantID, with detail
+// encoded as JSON, on db: a transaction when the event must commit or roll
+// back with the change it records, the pool otherwise. It is the only
+// writer of audit_events. When tenantID names no tenant the event belongs to
+// no tenant, and detail should name it.
 func insertAuditEvent(ctx context.Context, db execer, tenantID, kind string, detail any) error {
 	body, err := json.Marshal(detail)
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -29,18 +28,27 @@ const (
 // only the publish path, the source export and the compile cache read.
 type Ruleset struct {
 	// ID is the concrete, immutable ruleset_id (see RulesetID).
-	ID       string
+	ID string
+	// TenantID is the tenant that published the cut and owns its slug.
 	TenantID string
 	// Slug is the slug the cut was published under. The slug pointer may
 	// since have moved to a newer cut.
 	Slug string
 	// Version is the cut's number under its slug; the wire shows "v<N>".
-	Version     int
-	SectionID   string
-	Name        string
+	Version int
+	// SectionID is the source's `section <id>` header; it opens the
+	// ruleset_id.
+	SectionID string
+	// Name is the display name: the publisher's override, else the
+	// source's `name` header (itself defaulting to the section id).
+	Name string
+	// Description is the source's `description` header; may be empty.
 	Description string
 	// RuleCount is the number of criteria, shown in the catalogue.
-	RuleCount     int
+	RuleCount int
+	// ContentDigest is "sha256:" + hex SHA-256 of the canonical compiled
+	// IR (engine.Ruleset.ContentDigest): equal digests mean the same rules,
+	// whatever the formatting of the source.
 	ContentDigest string
 	// Visibility is VisibilityPublic or VisibilityPrivate.
 	Visibility string
@@ -49,15 +57,21 @@ type Ruleset struct {
 	// SourceChecks are the publish-time verifications of the cited
 	// sources, by source id; empty when none were verified.
 	SourceChecks map[string]SourceCheck
-	CreatedAt    time.Time
-	UpdatedAt    time.Time
+	// CreatedAt is when the cut was first published.
+	CreatedAt time.Time
+	// UpdatedAt is when the cut last changed: a republish that reused
+	// it, or a visibility or status change.
+	UpdatedAt time.Time
 }
 
 // SourceCheck records that every quote citing one source was found in a
 // text: the digest of that text's bytes and when it was checked.
 type SourceCheck struct {
-	ContentDigest string    `json:"content_digest"`
-	VerifiedAt    time.Time `json:"verified_at"`
+	// ContentDigest is "sha256:" + hex SHA-256 of the source text's bytes
+	// as checked, so a later reader can tell whether it has the same text.
+	ContentDigest string `json:"content_digest"`
+	// VerifiedAt is when the quotes were checked (UTC).
+	VerifiedAt time.Time `json:"verified_at"`
 }
 
 // VersionLabel is the wire spelling of Version: "v<N>".
@@ -81,12 +95,22 @@ func IsConcreteRulesetID(ref string) bool { return strings.Contains(ref, ":") }
 
 // RulesetCut is what PublishRuleset stores.
 type RulesetCut struct {
-	TenantID      string
-	Slug          string
-	SectionID     string
-	Name          string
-	Description   string
-	RuleCount     int
+	// TenantID is the publishing tenant; it is created if new, and must
+	// own Slug if the slug exists (else ErrSlugConflict).
+	TenantID string
+	// Slug is the slug to publish under.
+	Slug string
+	// SectionID is the source's section header; it opens the ruleset_id.
+	SectionID string
+	// Name is the display name.
+	Name string
+	// Description is the description header; may be empty.
+	Description string
+	// RuleCount is the number of criteria, for the catalogue.
+	RuleCount int
+	// ContentDigest is the compiled IR's digest
+	// (engine.Ruleset.ContentDigest); a cut under Slug with the same
+	// digest is reused rather than a new version added.
 	ContentDigest string
 	// SourceText is the .rules text as published (the source export).
 	SourceText string
@@ -108,12 +132,16 @@ type RulesetCut struct {
 
 // Audit is one audit event to write inside another operation's transaction.
 type Audit struct {
-	Kind   string
+	// Kind names the event, e.g. publish_force_bypass.
+	Kind string
+	// Detail is the event's JSON object before the transaction adds its
+	// own keys.
 	Detail map[string]any
 }
 
 // PublishedRuleset is the result of PublishRuleset.
 type PublishedRuleset struct {
+	// Ruleset is the cut the slug now points at, new or reused.
 	Ruleset Ruleset
 	// Reused is true when the slug already had a cut with this content
 	// digest: no row was added and the version did not change.
@@ -365,24 +393,14 @@ func (s *Store) updateRuleset(ctx context.Context, query, event, tenantID, id st
 	return r, nil
 }
 
-const sqlInsertRefusal = `
-INSERT INTO audit_events (tenant_id, kind, detail)
-VALUES ((SELECT id FROM tenants WHERE id = $1), 'publish_refused', $2)`
-
 // RecordPublishRefusal writes the publish_refused audit event of a publish
 // that stored nothing. It creates no tenant: for a tenant that does not
-// exist yet the event belongs to no tenant and detail names it.
+// exist yet the event belongs to no tenant, and detail names it under
+// tenant_id either way.
 func (s *Store) RecordPublishRefusal(ctx context.Context, tenantID string, detail map[string]any) error {
 	d := map[string]any{"tenant_id": tenantID}
 	for k, v := range detail {
 		d[k] = v
 	}
-	body, err := json.Marshal(d)
-	if err != nil {
-		return fmt.Errorf("publish_refused: encode detail: %w", err)
-	}
-	if _, err := s.pool.Exec(ctx, sqlInsertRefusal, tenantID, body); err != nil {
-		return fmt.Errorf("publish_refused: %w", err)
-	}
-	return nil
+	return insertAuditEvent(ctx, s.pool, tenantID, "publish_refused", d)
 }

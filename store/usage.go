@@ -13,10 +13,17 @@ import (
 // UsageCount is an increment of one metering bucket: Count requests (or
 // cost units) by Subject in Class during the UTC hour starting at Hour.
 type UsageCount struct {
+	// Subject is who is counted: "key:<id>" for a keyed caller, "ip:<addr>"
+	// for an anonymous one (metering.KeySubject, metering.AddrSubject).
 	Subject string
-	Class   string
-	Hour    time.Time
-	Count   int64
+	// Class is the metering class of the requests, e.g. "decide".
+	Class string
+	// Hour is the start of the UTC hour the requests fell in; callers
+	// truncate it (metering.HourOf).
+	Hour time.Time
+	// Count is the increment in cost units: one per ordinary request, more
+	// for a request that costs more (the cost passed to metering's Admit).
+	Count int64
 }
 
 // sqlAddUsage adds counts to their buckets, creating missing rows. Rows
