@@ -124,10 +124,7 @@ type KeyRequest struct {
 // once) with the stored record. A prefix collision is retried with a fresh
 // key.
 func IssueKey(ctx context.Context, st *store.Store, req KeyRequest) (string, store.APIKey, bool, error) {
-	scopes := make([]string, len(req.Scopes))
-	for i, s := range req.Scopes {
-		scopes[i] = string(s)
-	}
+	scopes := ScopeNames(req.Scopes)
 	for attempt := 0; ; attempt++ {
 		gen, err := GenerateKey()
 		if err != nil {

@@ -52,7 +52,7 @@ func ParseScopes(list string) ([]Scope, error) {
 		case slices.Contains(AllScopes, Scope(part)):
 			seen[Scope(part)] = true
 		default:
-			return nil, fmt.Errorf("unknown scope %q (known: %s, or all)", part, joinScopes(AllScopes))
+			return nil, fmt.Errorf("unknown scope %q (known: %s, or all)", part, strings.Join(ScopeNames(AllScopes), ","))
 		}
 	}
 	if len(seen) == 0 {
@@ -67,12 +67,14 @@ func ParseScopes(list string) ([]Scope, error) {
 	return out, nil
 }
 
-func joinScopes(scopes []Scope) string {
-	parts := make([]string, len(scopes))
+// ScopeNames spells scopes as strings, in their order: the form the store
+// keeps and the OpenAPI document and error bodies show.
+func ScopeNames(scopes []Scope) []string {
+	names := make([]string, len(scopes))
 	for i, s := range scopes {
-		parts[i] = string(s)
+		names[i] = string(s)
 	}
-	return strings.Join(parts, ",")
+	return names
 }
 
 // Tier is the commercial tier of a key; it selects metering budgets. It is
