@@ -160,7 +160,7 @@ func meteringDescription(b metering.Budgets) string {
 		fmt.Fprintf(&sb, " %s |", c.Class)
 	}
 	sb.WriteString("\n|---|" + strings.Repeat("---|", len(metering.Classes)) + "\n")
-	for _, tier := range metering.Tiers {
+	for _, tier := range metering.Tiers() {
 		fmt.Fprintf(&sb, "| %s |", tier)
 		for _, c := range metering.Classes {
 			if _, ok := b[tier][c.Class]; !ok && tier == metering.Anonymous {

@@ -27,7 +27,7 @@ import (
 // fixtures whose tests are about something else.
 func generousMetering() metering.Config {
 	b := metering.Budgets{}
-	for _, tier := range metering.Tiers {
+	for _, tier := range metering.Tiers() {
 		b[tier] = map[metering.Class]int64{}
 		for _, c := range metering.Classes {
 			b[tier][c.Class] = 1 << 40

@@ -13,9 +13,18 @@ import (
 // subject is their client address.
 const Anonymous = "anonymous"
 
-// Tiers lists the budget tiers: Anonymous, then the key tiers cheapest
-// first.
-var Tiers = []string{Anonymous, string(auth.TierFree), string(auth.TierStarter), string(auth.TierPro), string(auth.TierInternal)}
+// Tiers lists the budget tiers: Anonymous, then the key tiers of
+// auth.AllTiers, cheapest first. It is built from auth.AllTiers so that a
+// tier added there gets a row in the budget table without a second list to
+// keep in step; each call returns a fresh slice.
+func Tiers() []string {
+	tiers := make([]string, 0, 1+len(auth.AllTiers))
+	tiers = append(tiers, Anonymous)
+	for _, t := range auth.AllTiers {
+		tiers = append(tiers, string(t))
+	}
+	return tiers
+}
 
 // Budgets is the configuration table: for each tier, the rolling 24-hour
 // budget of each class. For Anonymous the unit is the cost unit (see
@@ -98,8 +107,8 @@ func (b Budgets) Override(spec string) (Budgets, error) {
 		if !ok || !ok2 {
 			return nil, fmt.Errorf("budget override %q: want tier.class=budget", item)
 		}
-		if !slices.Contains(Tiers, tier) {
-			return nil, fmt.Errorf("budget override %q: unknown tier %q (known: %s)", item, tier, strings.Join(Tiers, ", "))
+		if tiers := Tiers(); !slices.Contains(tiers, tier) {
+			return nil, fmt.Errorf("budget override %q: unknown tier %q (known: %s)", item, tier, strings.Join(tiers, ", "))
 		}
 		if !Class(class).Known() {
 			return nil, fmt.Errorf("budget override %q: unknown class %q", item, class)

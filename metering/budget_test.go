@@ -24,7 +24,7 @@ func TestDefaultBudgetsFollowTheSpec(t *testing.T) {
 			t.Errorf("%s %s: %d, want %d", c.tier, c.class, got, c.want)
 		}
 	}
-	for _, tier := range Tiers {
+	for _, tier := range Tiers() {
 		if b[tier] == nil {
 			t.Errorf("tier %s has no budgets", tier)
 		}

@@ -16,8 +16,6 @@ const (
 	// FlagSurcharge is added for each of no_cache, include_trace,
 	// include_explanation and include_graph_overlay.
 	FlagSurcharge = 5
-	// MaxCost is the dearest single request: every flag set.
-	MaxCost = PlainDecideCost + 4*FlagSurcharge
 )
 
 // DecideCost returns the anonymous cost of one /decide call with flags: 1,

@@ -28,7 +28,7 @@ func TestDecideCostEveryFlagCombination(t *testing.T) {
 	if got := DecideCost(DecideFlags{IncludeTrace: true, IncludeExplanation: true}); got != 11 {
 		t.Fatalf("trace plus explanation costs %d, the spec says 11", got)
 	}
-	if got := DecideCost(DecideFlags{true, true, true, true}); got != MaxCost {
-		t.Fatalf("every flag costs %d, MaxCost is %d", got, MaxCost)
+	if got := DecideCost(DecideFlags{true, true, true, true}); got != PlainDecideCost+4*FlagSurcharge {
+		t.Fatalf("every flag costs %d, want the plain cost plus four surcharges", got)
 	}
 }

@@ -222,9 +222,6 @@ func (m *Meter) Slack(limit int64) int64 {
 	return max(1, int64(math.Ceil(float64(limit)*m.cfg.SlackFraction)))
 }
 
-// Now returns the meter's clock reading.
-func (m *Meter) Now() time.Time { return m.cfg.Clock() }
-
 // Admit decides whether a request of cost units from caller fits the
 // budget of class, and counts it when it is allowed. The error wraps
 // ErrBackendUnavailable when the counter store could not be reached.
