@@ -2,7 +2,7 @@
 // queue: work that must happen eventually and exactly once across replicas,
 // but never on a request's path.
 //
-// New builds a River client over the service's pool with every job kind
+// New builds a River client over the store's pool with every job kind
 // registered and the periodic schedule set; `eligo worker` runs one on its
 // own and `eligo serve` runs one beside the API (its --worker flag). River
 // elects one leader among all clients on a database, and only the leader
@@ -16,14 +16,13 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
 	"github.com/eligo/eligo/store"
 )
 
-// Config is what a worker needs besides its pool.
+// Config is what a worker needs besides its store.
 type Config struct {
 	// Logger receives River's and the jobs' log lines; slog.Default() when
 	// nil.
@@ -35,9 +34,11 @@ type Config struct {
 }
 
 // New returns a River client, not yet started, that works every Eligo job
-// kind and schedules the periodic ones. Start it with its Start method and
-// stop it with Stop; River's own schema must be migrated (`eligo migrate`).
-func New(pool *pgxpool.Pool, st *store.Store, cfg Config) (*river.Client[pgx.Tx], error) {
+// kind and schedules the periodic ones. River runs on st's pool, so jobs and
+// the queries they make share one set of connections. Start the client with
+// its Start method and stop it with Stop; River's own schema must be
+// migrated (`eligo migrate`).
+func New(st *store.Store, cfg Config) (*river.Client[pgx.Tx], error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
@@ -51,7 +52,7 @@ func New(pool *pgxpool.Pool, st *store.Store, cfg Config) (*river.Client[pgx.Tx]
 	if err := river.AddWorkerSafely(workers, &PruneUsageWorker{store: st, now: cfg.Now}); err != nil {
 		return nil, fmt.Errorf("register workers: %w", err)
 	}
-	client, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
+	client, err := river.NewClient(riverpgxv5.New(st.Pool()), &river.Config{
 		Logger:       cfg.Logger,
 		Queues:       map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.MaxWorkers}},
 		Workers:      workers,

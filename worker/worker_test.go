@@ -18,8 +18,7 @@ import (
 // than the 30-day window go, the window's first hour and later stay.
 func TestPruneUsage(t *testing.T) {
 	ctx := context.Background()
-	pool := storetest.New(t)
-	st := store.New(pool)
+	st := store.New(storetest.New(t))
 	now := time.Date(2026, 11, 21, 15, 30, 0, 0, time.UTC)
 	first := metering.WindowEnding(now, metering.MonthHours).First
 
@@ -37,7 +36,7 @@ func TestPruneUsage(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	client, err := worker.New(pool, st, worker.Config{Now: func() time.Time { return now }})
+	client, err := worker.New(st, worker.Config{Now: func() time.Time { return now }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -132,7 +132,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	st := store.New(pool)
 
 	if cfg.Worker {
-		stopWorker, err := startWorker(ctx, pool, st, logger)
+		stopWorker, err := startWorker(ctx, st, logger)
 		if err != nil {
 			return err
 		}

@@ -9,8 +9,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
-
 	"github.com/eligo/eligo/store"
 	"github.com/eligo/eligo/worker"
 )
@@ -33,7 +31,7 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer pool.Close()
-	stop, err := startWorker(ctx, pool, store.New(pool), logger)
+	stop, err := startWorker(ctx, store.New(pool), logger)
 	if err != nil {
 		return err
 	}
@@ -42,11 +40,11 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	return stop(*grace)
 }
 
-// startWorker starts the background jobs on pool, for `eligo worker` and
+// startWorker starts the background jobs on st's pool, for `eligo worker` and
 // `eligo serve` alike. stop ends them, letting running jobs finish within
 // grace, and may be called after ctx has ended.
-func startWorker(ctx context.Context, pool *pgxpool.Pool, st *store.Store, logger *slog.Logger) (stop func(grace time.Duration) error, err error) {
-	jobs, err := worker.New(pool, st, worker.Config{Logger: logger})
+func startWorker(ctx context.Context, st *store.Store, logger *slog.Logger) (stop func(grace time.Duration) error, err error) {
+	jobs, err := worker.New(st, worker.Config{Logger: logger})
 	if err != nil {
 		return nil, err
 	}
