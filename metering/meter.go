@@ -440,18 +440,31 @@ type Report struct {
 }
 
 // Usage reports caller's usage of every class over 24 hours, 7 days and 30
-// days. It writes this process's pending counts first, so a caller sees
-// every request this process served it; other processes' counts show within
-// their flush interval.
+// days: the database's totals plus this process's counts for caller that
+// are not written yet, so a caller sees every request this process served
+// it; other processes' counts show within their flush interval. It writes
+// nothing: reading one's usage must not make the process write every
+// subject's counts, nor hold the flush lock exclusively while it does.
 func (m *Meter) Usage(ctx context.Context, caller Caller) (Report, error) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), m.cfg.BackendTimeout)
 	defer cancel()
-	if err := m.Flush(ctx); err != nil {
-		return Report{}, err
-	}
 	now := m.cfg.Clock()
 	day, week, month := WindowEnding(now, WindowHours), WindowEnding(now, WeekHours), WindowEnding(now, MonthHours)
-	totals, err := m.store.UsageTotals(ctx, caller.Subject, []time.Time{day.First, week.First, month.First}, day.Last)
+	spans := []Span{day, week, month}
+	firsts := []time.Time{day.First, week.First, month.First}
+
+	// With flushMu shared and caller's entries locked, each pending unit is
+	// either in the database or in an entry, never in flight between them,
+	// so the sum below counts it exactly once.
+	m.flushMu.RLock()
+	defer m.flushMu.RUnlock()
+	entries := m.lockEntries(caller.Subject)
+	defer func() {
+		for _, e := range entries {
+			e.mu.Unlock()
+		}
+	}()
+	totals, err := m.store.UsageTotals(ctx, caller.Subject, firsts, day.Last)
 	if err != nil {
 		return Report{}, fmt.Errorf("%w: %w", ErrBackendUnavailable, err)
 	}
@@ -459,7 +472,12 @@ func (m *Meter) Usage(ctx context.Context, caller Caller) (Report, error) {
 	for _, c := range Classes {
 		t := totals[string(c.Class)]
 		if t == nil {
-			t = make([]int64, 3)
+			t = make([]int64, len(spans))
+		}
+		if e := entries[c.Class]; e != nil {
+			for i, s := range spans {
+				t[i] += e.pendingIn(s)
+			}
 		}
 		budget := m.cfg.Budgets.Limit(caller.Tier, c.Class)
 		r.Classes = append(r.Classes, ClassReport{
@@ -467,4 +485,37 @@ func (m *Meter) Usage(ctx context.Context, caller Caller) (Report, error) {
 		})
 	}
 	return r, nil
+}
+
+// lockEntries returns subject's existing entries by class, each locked, in
+// the order of the class table. The caller holds flushMu (shared), so no
+// flush can evict them meanwhile, and unlocks them. Nothing else holds two
+// entries' locks, so taking several here cannot deadlock.
+func (m *Meter) lockEntries(subject string) map[Class]*entry {
+	found := make(map[Class]*entry, len(Classes))
+	m.entriesMu.Lock()
+	for _, c := range Classes {
+		if e := m.entries[entryKey{subject, c.Class}]; e != nil {
+			found[c.Class] = e
+		}
+	}
+	m.entriesMu.Unlock()
+	for _, c := range Classes {
+		if e := found[c.Class]; e != nil {
+			e.mu.Lock()
+		}
+	}
+	return found
+}
+
+// pendingIn returns the units of e not yet written whose hours lie in s.
+// e.mu is held.
+func (e *entry) pendingIn(s Span) int64 {
+	var n int64
+	for _, p := range e.pending {
+		if !p.hour.Before(s.First) && !p.hour.After(s.Last) {
+			n += p.count
+		}
+	}
+	return n
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"maps"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -239,5 +240,91 @@ func TestUnreachableStore(t *testing.T) {
 	}
 	if _, err := m.Usage(ctx, known); !errors.Is(err, ErrBackendUnavailable) {
 		t.Fatalf("usage during the outage: %v", err)
+	}
+}
+
+// withoutBackgroundFlush keeps m's periodic flush from ever starting, so
+// that counts stay pending until the test or an Admit read writes them;
+// Close still writes them.
+func withoutBackgroundFlush(m *Meter) *Meter {
+	m.startOnce.Do(func() { close(m.done) })
+	return m
+}
+
+// TestUsageIncludesPendingWithoutWriting: a usage report made right after
+// admissions includes this process's unwritten counts, in the day, week
+// and month totals, and writes nothing: neither the caller's counts nor
+// another subject's reach the database because of it.
+func TestUsageIncludesPendingWithoutWriting(t *testing.T) {
+	t.Parallel()
+	st := store.New(storetest.New(t))
+	clock := &fakeClock{t: time.Date(2026, 3, 2, 10, 20, 0, 0, time.UTC)}
+	m := withoutBackgroundFlush(New(Config{
+		Clock: clock.Now, WindowCacheTTL: time.Hour, SlackFraction: 0.5,
+		Budgets: budgets(t, "free.decide=1000,free.generate=1000"),
+	}, st))
+	defer m.Close(context.Background())
+	ctx := context.Background()
+	caller, other := Caller{Subject: "key:1", Tier: "free"}, Caller{Subject: "key:2", Tier: "free"}
+	admit := func(c Caller, class Class, n int) {
+		t.Helper()
+		for range n {
+			if d, err := m.Admit(ctx, c, class, 1); err != nil || !d.Allowed {
+				t.Fatalf("admit %s %s: %+v %v", c.Subject, class, d, err)
+			}
+		}
+	}
+	stored := func(c Caller, class Class) int64 {
+		t.Helper()
+		w := WindowEnding(clock.Now(), WindowHours)
+		n, err := st.UsageSum(ctx, c.Subject, string(class), w.First, w.Last)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+
+	// Hour 10: 5 decide calls, pending. Hour 11: the first call writes
+	// those 5 and reads; 3 decide and 3 generate calls stay pending, and
+	// so do the other subject's 6.
+	admit(caller, ClassDecide, 5)
+	clock.Set(clock.Now().Add(time.Hour))
+	admit(caller, ClassDecide, 3)
+	admit(caller, ClassGenerate, 3)
+	admit(other, ClassDecide, 6)
+	before := map[string]int64{
+		"caller decide": stored(caller, ClassDecide), "caller generate": stored(caller, ClassGenerate),
+		"other decide": stored(other, ClassDecide),
+	}
+	if want := map[string]int64{"caller decide": 5, "caller generate": 0, "other decide": 0}; !maps.Equal(before, want) {
+		t.Fatalf("stored before the report %v, want %v (the test needs counts still pending)", before, want)
+	}
+
+	r, err := m.Usage(ctx, caller)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range r.Classes {
+		want := map[Class]int64{ClassDecide: 8, ClassGenerate: 3}[c.Class]
+		if c.Used != want || c.Week != want || c.Month != want || c.Remaining != c.Budget-want {
+			t.Errorf("%s: %+v, want used, week and month %d", c.Class, c, want)
+		}
+	}
+	after := map[string]int64{
+		"caller decide": stored(caller, ClassDecide), "caller generate": stored(caller, ClassGenerate),
+		"other decide": stored(other, ClassDecide),
+	}
+	if !maps.Equal(after, before) {
+		t.Fatalf("stored after the report %v, before %v: the report wrote counts", after, before)
+	}
+	// The counts are still pending and are written exactly once.
+	if err := m.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if r, err = m.Usage(ctx, caller); err != nil || r.Classes[0].Used != 8 {
+		t.Fatalf("after the flush: %+v %v, want decide used 8", r.Classes, err)
+	}
+	if got := stored(other, ClassDecide); got != 6 {
+		t.Fatalf("other subject stored %d after the flush, want 6", got)
 	}
 }
