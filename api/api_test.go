@@ -58,7 +58,7 @@ type validateInput struct {
 func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	f := &fixture{store: store.New(storetest.New(t))}
-	s := New(Config{FirstPartyOrigins: []string{firstPartyOrigin}, KeyedBodyLimit: 4 << 20, Logger: slog.New(slog.DiscardHandler),
+	s := newServer(t, Config{FirstPartyOrigins: []string{firstPartyOrigin}, KeyedBodyLimit: 4 << 20, Logger: slog.New(slog.DiscardHandler),
 		Metering: generousMetering()}, f.store)
 	s.open = append(append([]Endpoint{}, OpenSurface...),
 		Endpoint{http.MethodPost, "/test/open"}, Endpoint{http.MethodGet, "/test/open"})
@@ -101,6 +101,19 @@ func newFixture(t testing.TB) *fixture {
 	t.Cleanup(srv.Close)
 	f.url = srv.URL + RootPath
 	return f
+}
+
+// newServer builds an API server that is closed when the test ends, so its
+// record writers and usage flusher stop before the test's database goes.
+func newServer(t testing.TB, cfg Config, st *store.Store) *Server {
+	t.Helper()
+	s := New(cfg, st)
+	t.Cleanup(func() {
+		if err := s.Close(context.Background()); err != nil {
+			t.Errorf("close server: %v", err)
+		}
+	})
+	return s
 }
 
 // key issues a key for tenant with scopes; expires, when non-zero, is its
@@ -250,7 +263,7 @@ func TestRequirePrincipalReturnsTheErrorTheKeyEarned(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	readKey := f.key(t, "acme", []auth.Scope{auth.ScopeRulesetsRead}, time.Time{})
-	s := New(Config{}, f.store)
+	s := newServer(t, Config{Logger: slog.New(slog.DiscardHandler)}, f.store)
 	route := Route{Access: Open, Scopes: []auth.Scope{auth.ScopeDecide}}
 	cases := []struct {
 		key    string
@@ -363,7 +376,7 @@ func TestCORS(t *testing.T) {
 	})
 	t.Run("preflight is classified by the requested method", func(t *testing.T) {
 		// /rulebooks/ is open for GET only; POST there is authoring.
-		s := New(Config{FirstPartyOrigins: []string{firstPartyOrigin}}, f.store)
+		s := newServer(t, Config{FirstPartyOrigins: []string{firstPartyOrigin}, Logger: slog.New(slog.DiscardHandler)}, f.store)
 		s.routes["GET "+RootPath+"/rulebooks/"] = Route{Method: http.MethodGet, Path: "/rulebooks/", Access: Open}
 		s.routes["POST "+RootPath+"/rulebooks/"] = Route{Method: http.MethodPost, Path: "/rulebooks/", Access: Keyed}
 		s.mux.HandleFunc("GET "+RootPath+"/rulebooks/", func(http.ResponseWriter, *http.Request) {})

@@ -88,8 +88,8 @@ func TestServeAnswersThenShutsDownOnCancel(t *testing.T) {
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("readyz: %d", res.StatusCode)
 	}
+	// stop fails unless serve returned cleanly, which it does only once
+	// its listener is closed and in-flight requests are done. (Probing the
+	// freed port afterwards would be unsound: any listener may get it.)
 	srv.stop(t)
-	if _, err := http.Get(base + "/healthz"); err == nil {
-		t.Fatal("server still accepting after shutdown")
-	}
 }
