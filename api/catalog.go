@@ -136,11 +136,9 @@ func (s *Server) resolveRuleset(ctx context.Context, ref string) (*resolvedRules
 	if err != nil {
 		return nil, err
 	}
-	compiled, err := s.catalog.compile(ctx, row)
+	compiled, err := s.compileStored(ctx, row)
 	if err != nil {
-		logFrom(ctx).ErrorContext(ctx, "compile stored ruleset", "ruleset_id", row.ID, "error", err)
-		return nil, NewProblem(http.StatusUnprocessableEntity, "unprocessable_entity", "ruleset_record_corrupt",
-			"The stored ruleset could not be loaded. Republish it.")
+		return nil, err
 	}
 	return &resolvedRuleset{
 		ID: row.ID, Slug: row.Slug, SectionID: row.SectionID, Name: row.Name,
@@ -148,6 +146,20 @@ func (s *Server) resolveRuleset(ctx context.Context, ref string) (*resolvedRules
 		Visibility: row.Visibility, Status: row.Status, TenantID: row.TenantID,
 		Description: row.Description, RuleCount: row.RuleCount, SourceChecks: row.SourceChecks, Ruleset: compiled,
 	}, nil
+}
+
+// compileStored is the compiled ruleset of a stored cut the caller may
+// act on, from the compile cache when there. A record that no longer
+// compiles to its digest is the spec's 422 ruleset_record_corrupt (the
+// cause is logged), never a 500 or a wrong answer.
+func (s *Server) compileStored(ctx context.Context, row store.Ruleset) (*engine.Ruleset, error) {
+	compiled, err := s.catalog.compile(ctx, row)
+	if err != nil {
+		logFrom(ctx).ErrorContext(ctx, "compile stored ruleset", "ruleset_id", row.ID, "error", err)
+		return nil, NewProblem(http.StatusUnprocessableEntity, "unprocessable_entity", "ruleset_record_corrupt",
+			"The stored ruleset could not be loaded. Republish it.")
+	}
+	return compiled, nil
 }
 
 // visibleRuleset is the stored cut ref names when the caller in ctx may see

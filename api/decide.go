@@ -15,6 +15,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/eligo/eligo/api/auth"
+	"github.com/eligo/eligo/authoring"
 	"github.com/eligo/eligo/decisionlog"
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/solver"
@@ -117,7 +118,8 @@ type decisionCore struct {
 	members []byte
 	// anonymousMembers is members without v2 (artefact) source references,
 	// which never appear in an anonymous response; the same slice as
-	// members when there are none.
+	// members when the ruleset cites no artefacts or there is no
+	// explanation.
 	anonymousMembers []byte
 }
 
@@ -130,9 +132,55 @@ type coreJSON struct {
 	OptimalPath     []solver.PathStep     `json:"optimal_path"`
 	FieldErrors     []engine.FieldError   `json:"field_errors"`
 	Trace           *engine.Trace         `json:"trace,omitempty"`
-	Explanation     *engine.Explanation   `json:"explanation,omitempty"`
+	Explanation     *explanationWire      `json:"explanation,omitempty"`
 	GraphOverlay    *engine.Graph         `json:"graph_overlay,omitempty"`
 	ChoiceContext   *solver.ChoiceContext `json:"choice_context,omitempty"`
+}
+
+// explanationWire is the engine's explanation as the envelope carries it:
+// the same members, with every criterion's references in the spec's
+// SourceReference shape, converted by sourceReferencesFor exactly as GET
+// /explain converts them (verification members included).
+type explanationWire struct {
+	Decision     engine.Outcome         `json:"decision"`
+	DecisionPath []string               `json:"decision_path"`
+	Groups       []groupExplanationWire `json:"groups"`
+	UnusedFacts  []string               `json:"unused_facts"`
+}
+
+// groupExplanationWire is an engine group explanation whose criteria carry
+// wire references; the outer Criteria hides the embedded one.
+type groupExplanationWire struct {
+	engine.GroupExplanation
+	Criteria []criterionExplanationWire `json:"criteria"`
+}
+
+// criterionExplanationWire is an engine criterion explanation with wire
+// references; the outer SourceReferences hides the embedded one.
+type criterionExplanationWire struct {
+	engine.CriterionExplanation
+	SourceReferences []sourceReference `json:"source_references"`
+}
+
+// explanationFor converts e, an explanation of target's ruleset, for a keyed
+// or an anonymous caller.
+func explanationFor(target *resolvedRuleset, e *engine.Explanation, keyed bool) *explanationWire {
+	w := &explanationWire{Decision: e.Decision, DecisionPath: e.DecisionPath, UnusedFacts: e.UnusedFacts,
+		Groups: make([]groupExplanationWire, len(e.Groups))}
+	// i counts criteria in group then declaration order, the order of
+	// Ruleset.References; an explanation lists every criterion in it.
+	i := 0
+	for gi := range e.Groups {
+		g := &e.Groups[gi]
+		wg := groupExplanationWire{GroupExplanation: *g, Criteria: make([]criterionExplanationWire, len(g.Criteria))}
+		for ci := range g.Criteria {
+			wg.Criteria[ci] = criterionExplanationWire{CriterionExplanation: g.Criteria[ci],
+				SourceReferences: target.sourceReferencesFor(target.Ruleset.References(i), keyed)}
+			i++
+		}
+		w.Groups[gi] = wg
+	}
+	return w
 }
 
 // maxCallerRefBytes is the spec's caller_ref limit (Limits 9).
@@ -348,7 +396,9 @@ func (s *Server) evaluateDecision(ctx context.Context, target *resolvedRuleset, 
 		FieldErrors:     res.FieldErrors,
 		OptimalPath:     []solver.PathStep{},
 		Trace:           res.Trace,
-		Explanation:     res.Explanation,
+	}
+	if res.Explanation != nil {
+		c.Explanation = explanationFor(target, res.Explanation, true)
 	}
 	planFailed := false
 	plan, err := s.planner.Plan(ctx, rules, inputs, res, inquiry)
@@ -382,8 +432,8 @@ func (s *Server) evaluateDecision(ctx context.Context, target *resolvedRuleset, 
 		members:          members,
 		anonymousMembers: members,
 	}
-	if c.Explanation != nil && hasArtefactReference(c.Explanation) {
-		c.Explanation = withoutArtefactReferences(c.Explanation)
+	if res.Explanation != nil && authoring.CitesArtefacts(rules) {
+		c.Explanation = explanationFor(target, res.Explanation, false)
 		if core.anonymousMembers, err = encodeMembers(&c); err != nil {
 			return nil, err
 		}
@@ -402,41 +452,6 @@ func encodeMembers(c *coreJSON) ([]byte, error) {
 	}
 	b := bytes.TrimSpace(buf.Bytes())
 	return b[1 : len(b)-1], nil
-}
-
-// withoutArtefactReferences returns a copy of e without v2 (artefact)
-// source references.
-func withoutArtefactReferences(e *engine.Explanation) *engine.Explanation {
-	c := *e
-	c.Groups = make([]engine.GroupExplanation, len(e.Groups))
-	for i, g := range e.Groups {
-		c.Groups[i] = g
-		c.Groups[i].Criteria = make([]engine.CriterionExplanation, len(g.Criteria))
-		for j, cr := range g.Criteria {
-			refs := make([]engine.SourceReference, 0, len(cr.SourceReferences))
-			for _, ref := range cr.SourceReferences {
-				if ref.TargetKind != "artefact" {
-					refs = append(refs, ref)
-				}
-			}
-			cr.SourceReferences = refs
-			c.Groups[i].Criteria[j] = cr
-		}
-	}
-	return &c
-}
-
-func hasArtefactReference(e *engine.Explanation) bool {
-	for _, g := range e.Groups {
-		for _, c := range g.Criteria {
-			for _, ref := range c.SourceReferences {
-				if ref.TargetKind == "artefact" {
-					return true
-				}
-			}
-		}
-	}
-	return false
 }
 
 func requestCacheFlags(req *decideRequest) cacheFlags {

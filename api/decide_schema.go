@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"reflect"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -97,21 +98,13 @@ type explanationJSON struct{ e *engine.Explanation }
 func (e explanationJSON) MarshalJSON() ([]byte, error) { return json.Marshal(e.e) }
 
 // Schema describes the explanation on the wire.
-func (explanationJSON) Schema(huma.Registry) *huma.Schema {
+func (explanationJSON) Schema(registry huma.Registry) *huma.Schema {
 	fact := &huma.Schema{Type: huma.TypeObject, Properties: map[string]*huma.Schema{
 		"field": {Type: huma.TypeString}, "value": anyValue(),
 	}, Required: []string{"field", "value"}}
-	reference := &huma.Schema{Type: huma.TypeObject, Description: "SourceReference. Unknown members may be added; treat them as optional.",
-		Properties: map[string]*huma.Schema{
-			"source":         {Type: huma.TypeString, Description: "Source id in the ruleset."},
-			"title":          {Type: huma.TypeString},
-			"url":            {Type: huma.TypeString},
-			"licence":        {Type: huma.TypeString},
-			"quote":          {Type: huma.TypeObject, Properties: map[string]*huma.Schema{"exact": {Type: huma.TypeString}}},
-			"deep_link":      {Type: huma.TypeString},
-			"schema_version": {Type: huma.TypeInteger, Enum: []any{1, 2}},
-			"target_kind":    {Type: huma.TypeString, Description: "artefact on a v2 reference; never in an anonymous response."},
-		}}
+	// The references are GET /explain's, converted by the same function,
+	// so they share its schema.
+	reference := registry.Schema(reflect.TypeFor[sourceReference](), true, "SourceReference")
 	criterion := &huma.Schema{Type: huma.TypeObject, Properties: map[string]*huma.Schema{
 		"criterion_id":      {Type: huma.TypeString},
 		"title":             {Type: huma.TypeString},

@@ -572,3 +572,61 @@ func TestDecidePlan(t *testing.T) {
 		t.Errorf("unknown inquiry_context member: %d %s", r.status, r.raw)
 	}
 }
+
+// TestDecideExplanationReferencesMatchExplain: /decide's explanation shows
+// each criterion's references exactly as GET /explain does, verification
+// members (content_digest, verified_at, snapshot) included, for an
+// anonymous and a keyed caller, evaluated afresh and served from the cache.
+func TestDecideExplanationReferencesMatchExplain(t *testing.T) {
+	t.Parallel()
+	f := newDecideFixture(t, Config{})
+	law := []byte("The Leave Act.\nLeave is granted to an employee with twelve months of service\non request.\n")
+	if _, err := authoring.Publish(context.Background(), f.store, authoring.PublishRequest{
+		TenantID: "acme", Filename: "leave.rules", Source: leaveRules("12"), Public: true,
+		Sources: map[string][]byte{"law": law}, Actor: "test",
+	}); err != nil {
+		t.Fatal(err)
+	}
+	f.publish(t, "acme", "acme/internal", artefactRules, false)
+	key := f.key(t, "acme", []auth.Scope{auth.ScopeDecide, auth.ScopeRulesetsExplain}, time.Time{})
+
+	for _, tc := range []struct {
+		name, key, slug string
+		verified        bool
+	}{
+		{"anonymous, verified sources", "", "acme/leave", true},
+		{"keyed, verified sources", key, "acme/leave", true},
+		{"keyed, artefact sources", key, "acme/internal", false},
+	} {
+		explain := f.do(t, http.MethodGet, rulesetPath(tc.slug, "/explain"), withKey(tc.key), nil)
+		if explain.status != http.StatusOK {
+			t.Fatalf("%s: explain = %d %s", tc.name, explain.status, explain.raw)
+		}
+		want := map[string]any{}
+		for _, c := range field(t, explain, "criteria").([]any) {
+			c := c.(map[string]any)
+			want[c["criterion_id"].(string)] = c["source_references"]
+			for _, ref := range c["source_references"].([]any) {
+				if _, ok := ref.(map[string]any)["content_digest"]; ok != tc.verified {
+					t.Errorf("%s: explain reference %v: content_digest present %v, want %v", tc.name, ref, ok, tc.verified)
+				}
+			}
+		}
+		for _, pass := range []string{"evaluated", "cached"} {
+			r := f.decide(t, tc.key, `{"ruleset_id":"`+tc.slug+`","field_values":{"employment.months":3},"include_explanation":true}`)
+			if r.status != http.StatusOK {
+				t.Fatalf("%s, %s: decide = %d %s", tc.name, pass, r.status, r.raw)
+			}
+			got := map[string]any{}
+			for _, g := range field(t, r, "explanation").(map[string]any)["groups"].([]any) {
+				for _, c := range g.(map[string]any)["criteria"].([]any) {
+					c := c.(map[string]any)
+					got[c["criterion_id"].(string)] = c["source_references"]
+				}
+			}
+			if len(want) == 0 || !reflect.DeepEqual(got, want) {
+				t.Errorf("%s, %s: decide references\n%v\nexplain references\n%v", tc.name, pass, got, want)
+			}
+		}
+	}
+}

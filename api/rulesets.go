@@ -274,10 +274,17 @@ type quote struct {
 // sourceReferences converts the engine's references of one criterion to the
 // spec's SourceReference, adding what the publish path verified
 // (content_digest, verified_at and snapshot) and leaving v2 (artefact)
-// references out for anonymous callers. /explain uses it; /decide's
-// explanation can use it the same way.
+// references out for anonymous callers (the caller in ctx).
 func (rr *resolvedRuleset) sourceReferences(ctx context.Context, refs []engine.SourceReference) []sourceReference {
 	_, keyed := auth.PrincipalFrom(ctx)
+	return rr.sourceReferencesFor(refs, keyed)
+}
+
+// sourceReferencesFor is sourceReferences for a keyed or an anonymous
+// caller. It is the one conversion behind every place references reach the
+// wire: GET /explain, explain-failure and /decide's explanation, which
+// encodes both variants when the decision is made.
+func (rr *resolvedRuleset) sourceReferencesFor(refs []engine.SourceReference, keyed bool) []sourceReference {
 	out := make([]sourceReference, 0, len(refs))
 	for _, r := range refs {
 		if r.TargetKind == "artefact" && !keyed {
@@ -333,16 +340,15 @@ func (s *Server) explainRuleset(ctx context.Context, in *rulesetRefInput) (*expl
 		return nil, err
 	}
 	r := rr.Ruleset
-	// An evaluation with no answers carries every criterion's references.
-	noAnswers := r.ConvertMap(nil)
-	res := r.Evaluate(noAnswers, engine.Options{Explanation: true})
-
 	out := &explainRulesetOutput{}
 	b := &out.Body
 	b.RulesetID, b.Slug, b.Name, b.Description = rr.ID, rr.Slug, rr.Name, rr.Description
 	b.RulesetVersion, b.ContentDigest = rr.Version, rr.ContentDigest
 	b.Groups = make([]explainGroup, len(r.Groups))
 	b.Criteria = make([]explainCriterion, 0, r.NumCriteria())
+	// i counts criteria in group then declaration order, the order of
+	// Ruleset.References.
+	i := 0
 	for gi, g := range r.Groups {
 		eg := explainGroup{Group: g.ID, Title: g.Title, Kind: string(g.Kind), CriterionID: make([]string, len(g.Criteria))}
 		for ci := range g.Criteria {
@@ -355,8 +361,9 @@ func (s *Server) explainRuleset(ctx context.Context, in *rulesetRefInput) (*expl
 			b.Criteria = append(b.Criteria, explainCriterion{
 				CriterionID: c.ID, Group: g.ID, Title: c.Title, Description: r.CriterionSentence(c),
 				Expression: c.Text, Discretionary: c.Discretionary, Fields: fields,
-				SourceReferences: rr.sourceReferences(ctx, res.Explanation.Groups[gi].Criteria[ci].SourceReferences),
+				SourceReferences: rr.sourceReferences(ctx, r.References(i)),
 			})
+			i++
 		}
 		b.Groups[gi] = eg
 	}
@@ -433,11 +440,11 @@ func (s *Server) setRulesetVisibility(ctx context.Context, in *setVisibilityInpu
 		return nil, err
 	}
 	if in.Body.Visibility == store.VisibilityPublic {
-		rr, err := s.resolveRuleset(ctx, row.ID)
+		compiled, err := s.compileStored(ctx, row)
 		if err != nil {
 			return nil, err
 		}
-		if authoring.CitesArtefacts(rr.Ruleset) {
+		if authoring.CitesArtefacts(compiled) {
 			return nil, NewProblem(http.StatusUnprocessableEntity, "unprocessable_entity", "artefact_reference_public_visibility_forbidden",
 				"This ruleset cites project artefacts, which are never shown publicly; it cannot be made public.")
 		}
@@ -486,46 +493,4 @@ func (s *Server) afterWrite(ref string, before, updated store.Ruleset, err error
 		return nil, err
 	}
 	return &rulesetOutput{Body: summaryOf(updated)}, nil
-}
-
-// publishRefusal maps a refused publish (authoring.RefusedError) to the
-// spec's answer, for every endpoint that publishes: 422
-// invalid_slug_format, 403 reserved_namespace, 409 slug_conflict, 422
-// artefact_reference_public_visibility_forbidden, and 422 with
-// ruleset_compile_failed, source_reference_unverified or tests_failing for
-// rules that do not compile, quotes that do not verify and failing cases
-// (those messages carry the details, which concern the caller's own
-// rules). Any other error is returned unchanged (an opaque 500).
-func publishRefusal(err error) error {
-	var refused *authoring.RefusedError
-	if !errors.As(err, &refused) {
-		return err
-	}
-	const unprocessable = http.StatusUnprocessableEntity
-	switch {
-	case errors.Is(err, authoring.ErrInvalidSlug):
-		return NewProblem(unprocessable, "unprocessable_entity", "invalid_slug_format",
-			"The slug must match ^[a-z][a-z0-9-]*(/[a-z][a-z0-9-]*)*$ (at most 200 characters), e.g. acme/housing-benefit.")
-	case errors.Is(err, authoring.ErrReservedNamespace):
-		return NewProblem(http.StatusForbidden, "forbidden", "reserved_namespace",
-			"Slugs in this namespace are reserved for the service. Choose another namespace.")
-	case errors.Is(err, authoring.ErrSlugConflict):
-		return NewProblem(http.StatusConflict, "conflict", "slug_conflict",
-			"The slug is held by another tenant. Choose another slug.")
-	case errors.Is(err, authoring.ErrArtefactPublic):
-		return NewProblem(unprocessable, "unprocessable_entity", "artefact_reference_public_visibility_forbidden",
-			"The rules cite project artefacts, which are never public. Publish privately.")
-	case errors.Is(err, authoring.ErrCompile):
-		return NewProblem(unprocessable, "unprocessable_entity", "ruleset_compile_failed", refused.Message)
-	case errors.Is(err, authoring.ErrSourceUnverified):
-		return NewProblem(unprocessable, "unprocessable_entity", "source_reference_unverified", refused.Message)
-	case errors.Is(err, authoring.ErrTestsFailed):
-		p := NewProblem(unprocessable, "unprocessable_entity", "tests_failing", refused.Message)
-		problem := p.Detail.(Problem)
-		problem.Hint = "Fix the rules or the cases, or publish with force_unsafe, which records a publish_force_bypass audit event."
-		p.Detail = problem
-		return p
-	default:
-		return err
-	}
 }

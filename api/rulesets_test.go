@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -15,7 +14,6 @@ import (
 
 	"github.com/eligo/eligo/api/auth"
 	"github.com/eligo/eligo/authoring"
-	"github.com/eligo/eligo/engine"
 )
 
 // leaveRulesText is a small ruleset with one cited criterion; MONTHS is
@@ -592,50 +590,6 @@ func TestRulesetExplainFailure(t *testing.T) {
 				t.Errorf("%s: detail is not a validation list: %s", tc.name, r.raw)
 			}
 		}
-	}
-}
-
-// Every refusal of the publish path maps to the spec's status and
-// reason_code; the project publish endpoint answers with publishRefusal.
-func TestPublishRefusalsMapToTheSpec(t *testing.T) {
-	t.Parallel()
-	f := newDecideFixture(t, Config{})
-	f.publish(t, "acme", "acme/leave", leaveRules("12"), true)
-	failing := []engine.Case{{Name: "wrong", FieldValues: []byte(`{}`), ExpectedOutcome: "eligible"}}
-	for _, tc := range []struct {
-		name   string
-		req    authoring.PublishRequest
-		status int
-		reason string
-	}{
-		{"bad slug", authoring.PublishRequest{Slug: "Acme"}, http.StatusUnprocessableEntity, "invalid_slug_format"},
-		{"reserved", authoring.PublishRequest{Slug: "eligo/leave"}, http.StatusForbidden, "reserved_namespace"},
-		{"conflict", authoring.PublishRequest{Slug: "acme/leave"}, http.StatusConflict, "slug_conflict"},
-		{"artefact public", authoring.PublishRequest{Slug: "beta/memo", Source: artefactRules, Public: true},
-			http.StatusUnprocessableEntity, "artefact_reference_public_visibility_forbidden"},
-		{"compile", authoring.PublishRequest{Slug: "beta/x", Source: []byte("section x\n")}, http.StatusUnprocessableEntity, "ruleset_compile_failed"},
-		{"sources", authoring.PublishRequest{Slug: "beta/x", Sources: map[string][]byte{"law": []byte("nothing")}},
-			http.StatusUnprocessableEntity, "source_reference_unverified"},
-		{"tests", authoring.PublishRequest{Slug: "beta/x", Cases: failing}, http.StatusUnprocessableEntity, "tests_failing"},
-	} {
-		req := tc.req
-		req.TenantID, req.Filename = "beta", "x.rules"
-		if req.Source == nil {
-			req.Source = leaveRules("12")
-		}
-		_, err := authoring.Publish(context.Background(), f.store, req)
-		var apiErr *Error
-		if !errors.As(publishRefusal(err), &apiErr) {
-			t.Errorf("%s: %v is not an API error", tc.name, err)
-			continue
-		}
-		problem, _ := apiErr.Detail.(Problem)
-		if apiErr.GetStatus() != tc.status || problem.ReasonCode != tc.reason || problem.Message == "" {
-			t.Errorf("%s: %d %+v, want %d %s", tc.name, apiErr.GetStatus(), problem, tc.status, tc.reason)
-		}
-	}
-	if err := errors.New("database down"); publishRefusal(err) != err {
-		t.Error("an error that is not a refusal must pass through")
 	}
 }
 

@@ -271,6 +271,13 @@ func (r *Ruleset) CriterionAt(i int) (*Criterion, int) {
 	return &r.Groups[ref.group].Criteria[ref.index], ref.group
 }
 
+// References returns the source references of the i-th criterion (in
+// CriterionAt order). They depend on the ruleset alone, so they are built
+// once at compile time and shared: every explanation carries these same
+// slices, and a reader that needs only the citations (GET /explain) need
+// not evaluate anything. The slice is read-only.
+func (r *Ruleset) References(i int) []SourceReference { return r.refs[i] }
+
 // ContentDigest returns "sha256:" followed by the hex SHA-256 of the RFC
 // 8785 canonical JSON of the compiled ruleset. Comments and layout never
 // change it; any change in meaning or published text does.

@@ -350,7 +350,7 @@ group g all "G" {
 	if r.Outcome.Kind != ExprGroup || r.Outcome.Key != "g" {
 		t.Errorf("default outcome %+v", r.Outcome)
 	}
-	refs := r.references(&r.Groups[0].Criteria[0])
+	refs := r.References(0)
 	if refs[0].URL != "project-file-1" || refs[0].TargetKind != "artefact" || refs[0].SchemaVersion != 2 ||
 		refs[0].DeepLink != "project-file-1#:~:text=quote%2C%20with%20%2D%20%26%20text" {
 		t.Errorf("reference %+v", refs[0])

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 )
 
@@ -81,6 +82,45 @@ func TestKleeneMonotone(t *testing.T) {
 					c, _ := r.CriterionAt(i)
 					t.Fatalf("%s: criterion %s is pending with every field answered", path, c.ID)
 				}
+			}
+		}
+	}
+}
+
+// TestReferencesMatchExplanation checks the References accessor against
+// what an explanation carries for every casebank criterion, with or without
+// answers: one citation per reference, in order, the same values.
+func TestReferencesMatchExplanation(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, path := range casebankFiles(t) {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, _, err := Compile(path, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		answered := &Inputs{Values: make([]Value, len(r.Fields))}
+		for s := range r.Fields {
+			answered.Values[s] = randomValue(rng, &r.Fields[s])
+		}
+		for _, in := range []*Inputs{r.ConvertMap(nil), answered} {
+			e := r.Evaluate(in, Options{Explanation: true, DecisionDate: DateOrdinal(2025, 3, 1)}).Explanation
+			i := 0
+			for _, g := range e.Groups {
+				for _, ce := range g.Criteria {
+					c, _ := r.CriterionAt(i)
+					refs := r.References(i)
+					if len(refs) != len(c.Citations) || !reflect.DeepEqual(refs, ce.SourceReferences) {
+						t.Errorf("%s %s: References %+v, explanation %+v, %d citations", path, c.ID, refs, ce.SourceReferences, len(c.Citations))
+					}
+					i++
+				}
+			}
+			if i != r.NumCriteria() {
+				t.Errorf("%s: explanation has %d criteria, ruleset %d", path, i, r.NumCriteria())
 			}
 		}
 	}
