@@ -9,9 +9,21 @@
 // Nothing is dropped silently. When the queue is full (the database is slower
 // than the traffic, or down), Record waits up to EnqueueTimeout for room and
 // then fails with ErrBacklogged; the API turns that into a 503 and the caller
-// retries, so every decision a caller was shown has a record. A batch the
-// database refuses is retried with backoff until it is written or Close's
-// context ends, which is then reported as an error naming the records lost.
+// retries. A batch that fails for a transient reason (connection lost,
+// timeout, server overloaded or shutting down) is retried with backoff until
+// it is written or Close's context ends, which is then reported as an error
+// naming the records lost.
+//
+// So every decision a caller was shown has a record, with one exception: a
+// record PostgreSQL refuses as invalid data (SQLSTATE class 22 or 23, such as
+// U+0000 in a string or a value breaking a CHECK) can never be written.
+// Retrying its batch would only stall the writer until the queue filled and
+// every request was refused, so a refused batch is written in halves,
+// recursively, until every other record is stored. Each record refused on
+// its own is left out, logged at ERROR with its decision id and SQLSTATE
+// (never its values), and counted by Refused. A record refused because its
+// decision id is already in the table was stored by an earlier COPY whose
+// acknowledgement was lost, and counts as written.
 package decisionlog
 
 import (
@@ -22,6 +34,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/eligo/eligo/store"
 )
@@ -86,6 +100,7 @@ type Recorder struct {
 	done    chan struct{} // closed when every writer has returned
 	stop    chan struct{} // closed when Close's context ends: give up retrying
 	lost    atomic.Int64  // records abandoned after stop
+	refused atomic.Int64  // records PostgreSQL refused as invalid data
 	stopped sync.Once
 }
 
@@ -176,6 +191,13 @@ func (r *Recorder) Close(ctx context.Context) error {
 	return nil
 }
 
+// Refused returns how many records PostgreSQL refused as invalid data since
+// New (a value it cannot store, such as U+0000 in a string, or a record
+// breaking a CHECK): each is left out of the table, logged at ERROR with its
+// decision id and SQLSTATE, and does not hold up the others. Operators and
+// tests read it to see that nothing else went missing.
+func (r *Recorder) Refused() int64 { return r.refused.Load() }
+
 // run is one writer: it gathers records into a batch until the batch is
 // full or FlushInterval has passed, then writes it.
 func (r *Recorder) run() {
@@ -204,31 +226,127 @@ func (r *Recorder) run() {
 	}
 }
 
-// write stores batch, retrying with backoff until it succeeds or Close gives
-// up; records given up on are counted in lost.
+// write stores batch. Transient failures are retried with backoff until
+// the batch is written or Close gives up (the records are then counted in
+// lost); a batch PostgreSQL refuses as invalid data is written in halves
+// until only the records it refuses are left.
 func (r *Recorder) write(batch []store.DecisionRecord) {
 	if len(batch) == 0 {
 		return
 	}
+	refusal, gaveUp := r.insert(batch)
+	switch {
+	case gaveUp:
+		r.giveUp(len(batch))
+		return
+	case refusal == nil:
+		return
+	}
+	r.cfg.Logger.Warn("decision records refused as invalid data; writing the batch in halves to find them",
+		"records", len(batch), "sqlstate", refusal.Code)
+	if already := r.isolate(batch, refusal); already > 0 {
+		r.cfg.Logger.Info("decision records were already in the table (a write committed but its acknowledgement was lost)",
+			"records", already)
+	}
+}
+
+// insert writes batch, retrying transient failures with backoff until it is
+// written or Close stops the retries (gaveUp). When PostgreSQL refuses the
+// batch's data it returns the refusal at once: the same COPY would fail the
+// same way on every attempt.
+func (r *Recorder) insert(batch []store.DecisionRecord) (refusal *pgconn.PgError, gaveUp bool) {
 	backoff := 50 * time.Millisecond
 	for attempt := 1; ; attempt++ {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		err := r.writer.InsertDecisions(ctx, batch)
 		cancel()
 		if err == nil {
-			return
+			return nil, false
+		}
+		if refusal := refusedData(err); refusal != nil {
+			return refusal, false
 		}
 		r.cfg.Logger.Error("write decision records", "records", len(batch), "attempt", attempt, "error", err)
 		select {
 		case <-r.stop:
-			r.lost.Add(int64(len(batch)))
-			// Drain what is still queued: it cannot be written either.
-			for range r.queue {
-				r.lost.Add(1)
-			}
-			return
+			return nil, true
 		case <-time.After(backoff):
 		}
 		backoff = min(2*backoff, 5*time.Second)
 	}
+}
+
+// isolate writes every record of batch that PostgreSQL accepts, given that
+// the whole batch was just refused with refusal: it writes each half and
+// splits again whichever half is refused, so a batch of n records with one
+// bad record costs about 2·log2(n) COPYs. A record refused because its
+// decision id is already in the table was written before (by a COPY whose
+// acknowledgement was lost) and counts as written; isolate returns how many
+// there were. Any other record refused on its own is counted in refused and
+// logged by decision id.
+func (r *Recorder) isolate(batch []store.DecisionRecord, refusal *pgconn.PgError) (already int) {
+	if len(batch) == 1 {
+		if refusal.Code == sqlstateUniqueViolation && refusal.ConstraintName == decisionsPrimaryKey {
+			return 1
+		}
+		r.refused.Add(1)
+		// Names only, never refusal.Message: the message of a data error
+		// can quote the value refused, which may be the caller's.
+		r.cfg.Logger.Error("decision record refused by the database as invalid data; it is not stored",
+			"decision_id", batch[0].DecisionID, "sqlstate", refusal.Code,
+			"constraint", refusal.ConstraintName, "column", refusal.ColumnName)
+		return 0
+	}
+	select {
+	case <-r.stop: // Close gave up: no more COPYs
+		r.giveUp(len(batch))
+		return 0
+	default:
+	}
+	half := len(batch) / 2
+	for _, part := range [][]store.DecisionRecord{batch[:half], batch[half:]} {
+		switch refusal, gaveUp := r.insert(part); {
+		case gaveUp:
+			r.giveUp(len(part))
+		case refusal != nil:
+			already += r.isolate(part, refusal)
+		}
+	}
+	return already
+}
+
+// giveUp counts n records as lost after Close's context ended, and with
+// them everything still queued, which cannot be written either.
+func (r *Recorder) giveUp(n int) {
+	r.lost.Add(int64(n))
+	for range r.queue {
+		r.lost.Add(1)
+	}
+}
+
+const (
+	// sqlstateUniqueViolation is unique_violation (23505).
+	sqlstateUniqueViolation = "23505"
+	// decisionsPrimaryKey is the constraint a second copy of a record
+	// violates.
+	decisionsPrimaryKey = "decisions_pkey"
+)
+
+// refusedData returns err's PostgreSQL error when it refuses the data itself
+// (SQLSTATE class 22, data exception, or 23, integrity constraint
+// violation): the same records would be refused on every attempt. It
+// returns nil for everything worth retrying: connection failures and
+// timeouts, which are not PostgreSQL errors, and every other class, which
+// concerns the server rather than the records (08 connection exception, 40
+// serialization failure, 53 insufficient resources, 57 operator
+// intervention such as admin shutdown, 58 system error, and the rest).
+func refusedData(err error) *pgconn.PgError {
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) {
+		return nil
+	}
+	if class := pgErr.Code[:min(2, len(pgErr.Code))]; class == "22" || class == "23" {
+		return pgErr
+	}
+	return nil
 }

@@ -1,12 +1,18 @@
 package decisionlog_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/eligo/eligo/decisionlog"
 	"github.com/eligo/eligo/store"
@@ -160,39 +166,258 @@ func TestFullQueueRefusesInsteadOfDropping(t *testing.T) {
 	}
 }
 
-// TestCloseReportsWhatItCouldNotWrite: when the database refuses the batch
-// until Close's deadline, Close says how many records were lost rather
-// than returning quietly.
+// refuseEveryInsert makes every write to the decisions table fail with
+// sqlstate, the way the server fails a write for a reason of its own.
+func refuseEveryInsert(t *testing.T, pool *pgxpool.Pool, sqlstate string) {
+	t.Helper()
+	_, err := pool.Exec(context.Background(), fmt.Sprintf(`
+CREATE FUNCTION refuse_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN RAISE EXCEPTION 'refused by the test' USING ERRCODE = '%s'; END $$;
+CREATE TRIGGER refuse_insert BEFORE INSERT ON decisions
+	FOR EACH STATEMENT EXECUTE FUNCTION refuse_insert();`, sqlstate))
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCloseReportsWhatItCouldNotWrite: when the database fails every write
+// for a transient reason until Close's deadline, the batch is retried, not
+// split or dropped, and Close says how many records were lost rather than
+// returning quietly.
 func TestCloseReportsWhatItCouldNotWrite(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	pool := storetest.New(t)
-	st := store.New(pool)
-	// A record the table refuses (its decision_id breaks the CHECK), so
-	// every attempt of its batch fails.
-	bad := record(1)
-	bad.DecisionID = "not-a-decision-id"
-	r := decisionlog.New(st, decisionlog.Config{BatchSize: 10, FlushInterval: 5 * time.Millisecond, Logger: quiet()})
-	if err := r.Record(ctx, bad); err != nil {
-		t.Fatal(err)
+	for _, sqlstate := range []string{
+		"08006", // connection_failure
+		"40001", // serialization_failure
+		"53100", // disk_full
+		"57P01", // admin_shutdown
+		"58030", // io_error
+		"42501", // insufficient_privilege: a server setting, not the records
+	} {
+		t.Run(sqlstate, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			pool := storetest.New(t)
+			st := store.New(pool)
+			refuseEveryInsert(t, pool, sqlstate)
+			r := decisionlog.New(st, decisionlog.Config{BatchSize: 10, FlushInterval: 5 * time.Millisecond, Logger: quiet()})
+			for i := range 2 {
+				if err := r.Record(ctx, record(i)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			closeCtx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+			defer cancel()
+			err := r.Close(closeCtx)
+			if err == nil {
+				t.Fatal("Close returned nil with records unwritten")
+			}
+			if got := err.Error(); got != "decision log: 2 records could not be written before shutdown" {
+				t.Errorf("Close error %q", got)
+			}
+			if n := r.Refused(); n != 0 {
+				t.Errorf("Refused() = %d after transient failures, want 0", n)
+			}
+		})
 	}
-	if err := r.Record(ctx, record(2)); err != nil {
-		t.Fatal(err)
+}
+
+// logLine is the part of a JSON log line the tests read.
+type logLine struct {
+	Level      string `json:"level"`
+	Msg        string `json:"msg"`
+	DecisionID string `json:"decision_id"`
+	SQLState   string `json:"sqlstate"`
+	Records    int    `json:"records"`
+}
+
+// capture returns a logger writing JSON lines to a buffer, and a function
+// parsing what it wrote. Read it only after Close, when the writers are done.
+func capture(t *testing.T) (*slog.Logger, func() (raw string, lines []logLine)) {
+	var buf bytes.Buffer
+	logger := slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	return logger, func() (string, []logLine) {
+		raw := buf.String()
+		var lines []logLine
+		for _, l := range strings.Split(strings.TrimSpace(raw), "\n") {
+			if l == "" {
+				continue
+			}
+			var line logLine
+			if err := json.Unmarshal([]byte(l), &line); err != nil {
+				t.Fatalf("log line %q: %v", l, err)
+			}
+			lines = append(lines, line)
+		}
+		return raw, lines
 	}
-	closeCtx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
-	defer cancel()
-	err := r.Close(closeCtx)
-	if err == nil {
-		t.Fatal("Close returned nil with records unwritten")
+}
+
+// secret is a caller's value that must never reach the log.
+const secret = "caller-secret"
+
+// TestRefusedRecordsDoNotHoldUpTheOthers feeds batches holding records
+// PostgreSQL refuses as invalid data among good ones. Every good record is
+// written, each bad one is counted and logged by id (never by value), the
+// queue keeps flowing for the records that follow, and Close reports nothing
+// lost.
+func TestRefusedRecordsDoNotHoldUpTheOthers(t *testing.T) {
+	t.Parallel()
+	nulInCallerRef := func(rec *store.DecisionRecord) {
+		rec.TenantID = "tnt_test"
+		rec.CallerRef = map[string]string{"order": secret + "\u0000"}
 	}
-	if got := err.Error(); got != "decision log: 2 records could not be written before shutdown" {
-		t.Errorf("Close error %q", got)
+	cases := []struct {
+		name     string
+		poison   func(*store.DecisionRecord)
+		at       []int // positions among the first 10 records
+		sqlstate string
+	}{
+		{"U+0000 in caller_ref (jsonb)", nulInCallerRef, []int{4}, "22P05"},
+		{"U+0000 in a text column", func(rec *store.DecisionRecord) { rec.Slug = secret + "\u0000" }, []int{9}, "22021"},
+		{"decision id breaking the CHECK", func(rec *store.DecisionRecord) { rec.DecisionID = "dec_bad" + rec.DecisionID[8:] }, []int{0}, "23514"},
+		{"several in one batch", nulInCallerRef, []int{0, 1, 5, 9}, "22P05"},
+		{"every record of the batch", nulInCallerRef, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, "22P05"},
 	}
-	var n int
-	if err := pool.QueryRow(ctx, `SELECT count(*) FROM decisions`).Scan(&n); err != nil {
-		t.Fatal(err)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			st := store.New(storetest.New(t))
+			logger, logs := capture(t)
+			// One writer and a queue smaller than what follows the bad
+			// records: a writer stuck on them would fill the queue and
+			// Record would refuse.
+			r := decisionlog.New(st, decisionlog.Config{BatchSize: 10, FlushInterval: 5 * time.Millisecond,
+				QueueSize: 8, EnqueueTimeout: 2 * time.Second, Writers: 1, Logger: logger})
+			t.Cleanup(func() {
+				ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+				defer cancel()
+				_ = r.Close(ctx)
+			})
+			var good, bad []string
+			for i := range 100 {
+				rec := record(i)
+				if i < 10 && slices.Contains(c.at, i) {
+					c.poison(&rec)
+					bad = append(bad, rec.DecisionID)
+				} else {
+					good = append(good, rec.DecisionID)
+				}
+				if err := r.Record(ctx, rec); err != nil {
+					t.Fatalf("record %d: %v", i, err)
+				}
+			}
+			closeCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			defer cancel()
+			if err := r.Close(closeCtx); err != nil {
+				t.Fatalf("close: %v", err)
+			}
+			missing, err := st.MissingDecisionIDs(ctx, append(slices.Clone(good), bad...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			slices.Sort(bad)
+			if !slices.Equal(missing, bad) {
+				t.Errorf("missing records %v, want only the refused %v", missing, bad)
+			}
+			if n := r.Refused(); n != int64(len(bad)) {
+				t.Errorf("Refused() = %d, want %d", n, len(bad))
+			}
+			raw, lines := logs()
+			if strings.Contains(raw, secret) {
+				t.Errorf("the log quotes a refused value:\n%s", raw)
+			}
+			var logged []string
+			for _, l := range lines {
+				if l.Level == "ERROR" && l.DecisionID != "" {
+					if l.SQLState != c.sqlstate {
+						t.Errorf("record %s logged with SQLSTATE %q, want %q", l.DecisionID, l.SQLState, c.sqlstate)
+					}
+					logged = append(logged, l.DecisionID)
+				}
+			}
+			slices.Sort(logged)
+			if !slices.Equal(logged, bad) {
+				t.Errorf("logged refused records %v, want %v", logged, bad)
+			}
+		})
 	}
-	if n != 0 {
-		t.Errorf("a refused batch was partly written: %d rows", n)
+}
+
+// TestAlreadyWrittenRecordsCountAsWritten simulates a COPY that committed
+// but whose acknowledgement was lost: the records are in the table, and the
+// writer, not knowing, copies them again. The batch completes, the records
+// are neither duplicated nor counted as refused or lost, and the new records
+// beside them are written.
+func TestAlreadyWrittenRecordsCountAsWritten(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name    string
+		written func(i int) bool // whether record i is in the table beforehand
+	}{
+		{"every record", func(int) bool { return true }},
+		{"every other record", func(i int) bool { return i%2 == 0 }},
+		{"one record", func(i int) bool { return i == 17 }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			pool := storetest.New(t)
+			st := store.New(pool)
+			const n = 40
+			var before []store.DecisionRecord
+			for i := range n {
+				if c.written(i) {
+					before = append(before, record(i))
+				}
+			}
+			if err := st.InsertDecisions(ctx, before); err != nil {
+				t.Fatal(err)
+			}
+			logger, logs := capture(t)
+			r := decisionlog.New(st, decisionlog.Config{BatchSize: n, FlushInterval: time.Hour, Writers: 1, Logger: logger})
+			for i := range n {
+				if err := r.Record(ctx, record(i)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			closeCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			defer cancel()
+			if err := r.Close(closeCtx); err != nil {
+				t.Fatalf("close: %v", err)
+			}
+			missing, err := st.MissingDecisionIDs(ctx, ids(n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(missing) > 0 {
+				t.Errorf("records missing: %v", missing)
+			}
+			var total int
+			if err := pool.QueryRow(ctx, `SELECT count(*) FROM decisions`).Scan(&total); err != nil {
+				t.Fatal(err)
+			}
+			if total != n {
+				t.Errorf("table holds %d records, want %d", total, n)
+			}
+			if got := r.Refused(); got != 0 {
+				t.Errorf("Refused() = %d, want 0: a record already written is not refused", got)
+			}
+			_, lines := logs()
+			reported := 0
+			for _, l := range lines {
+				if l.DecisionID != "" {
+					t.Errorf("record %s logged as refused", l.DecisionID)
+				}
+				if l.Level == "INFO" && strings.Contains(l.Msg, "already") {
+					reported += l.Records
+				}
+			}
+			if reported != len(before) {
+				t.Errorf("logged %d records as already written, want %d", reported, len(before))
+			}
+		})
 	}
 }
