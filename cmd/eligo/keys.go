@@ -16,7 +16,13 @@ import (
 	"github.com/eligo/eligo/store"
 )
 
-// runKeys dispatches `eligo keys create|list|revoke`.
+// runKeys dispatches `eligo keys create|list|revoke`. Flags may come before
+// or after the positional arguments, and every flag and argument is checked
+// before the database is opened.
+//
+// Revoking a key that is already revoked changes nothing and writes no audit
+// event; it reports when the key was revoked and exits 0, so that a script
+// making sure a key is dead can run again.
 func runKeys(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	usage := errors.New("usage: eligo keys create|list|revoke [flags]")
 	if len(args) == 0 {
@@ -25,59 +31,87 @@ func runKeys(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs := flag.NewFlagSet("keys "+args[0], flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	dbURL := fs.String("database-url", os.Getenv("DATABASE_URL"), "PostgreSQL URL (env DATABASE_URL)")
-	var run func(*store.Store) error
+	var (
+		// operands names the positional arguments the subcommand takes,
+		// one word each, for its usage line.
+		operands []string
+		// prepare checks the parsed flags and positional arguments and
+		// returns the work to do with the database.
+		prepare func(operands []string) (func(*store.Store) error, error)
+	)
 	switch args[0] {
 	case "create":
 		tenant := fs.String("tenant", "", "tenant id (lower-case letters, digits, - and _); created if new")
 		scopes := fs.String("scopes", "", "comma-separated scopes, or all")
 		tier := fs.String("tier", "", "free, starter, pro or internal")
-		expires := fs.String("expires", "", "expiry as YYYY-MM-DD (UTC midnight) or RFC 3339; none by default")
+		expires := fs.String("expires", "", "expiry in the future, as YYYY-MM-DD (UTC midnight) or RFC 3339; none by default")
 		name := fs.String("name", "", "label shown in listings")
-		run = func(st *store.Store) error {
-			req, err := keyRequest(*tenant, *scopes, *tier, *expires, *name)
+		prepare = func([]string) (func(*store.Store) error, error) {
+			req, err := keyRequest(*tenant, *scopes, *tier, *expires, *name, time.Now())
 			if err != nil {
-				return err
+				return nil, err
 			}
-			text, rec, created, err := auth.IssueKey(ctx, st, req)
-			if err != nil {
-				return err
-			}
-			if created {
-				fmt.Fprintf(stderr, "created tenant %s\n", rec.TenantID)
-			}
-			fmt.Fprintf(stderr, "created key %s for tenant %s; it is shown once, below\n", rec.Prefix, rec.TenantID)
-			fmt.Fprintln(stdout, text)
-			return nil
+			return func(st *store.Store) error {
+				text, rec, created, err := auth.IssueKey(ctx, st, req)
+				if err != nil {
+					return err
+				}
+				if created {
+					fmt.Fprintf(stderr, "created tenant %s\n", rec.TenantID)
+				}
+				fmt.Fprintf(stderr, "created key %s for tenant %s; it is shown once, below\n", rec.Prefix, rec.TenantID)
+				fmt.Fprintln(stdout, text)
+				return nil
+			}, nil
 		}
 	case "list":
 		tenant := fs.String("tenant", "", "only this tenant's keys")
-		run = func(st *store.Store) error {
-			keys, err := st.ListAPIKeys(ctx, *tenant)
-			if err != nil {
-				return err
-			}
-			return printKeys(stdout, keys)
+		prepare = func([]string) (func(*store.Store) error, error) {
+			return func(st *store.Store) error {
+				keys, err := st.ListAPIKeys(ctx, *tenant)
+				if err != nil {
+					return err
+				}
+				return printKeys(stdout, keys)
+			}, nil
 		}
 	case "revoke":
-		run = func(st *store.Store) error {
-			if fs.NArg() != 1 {
-				return errors.New("usage: eligo keys revoke <prefix>")
-			}
-			prefix, err := auth.NormalizePrefix(fs.Arg(0))
+		operands = []string{"<prefix>"}
+		prepare = func(operands []string) (func(*store.Store) error, error) {
+			prefix, err := auth.NormalizePrefix(operands[0])
 			if err != nil {
-				return err
+				return nil, err
 			}
-			rec, err := st.RevokeAPIKey(ctx, prefix)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(stdout, "revoked %s (tenant %s)\n", rec.Prefix, rec.TenantID)
-			return nil
+			return func(st *store.Store) error {
+				rec, err := st.RevokeAPIKey(ctx, prefix)
+				if errors.Is(err, store.ErrAlreadyRevoked) {
+					fmt.Fprintf(stdout, "%s (tenant %s) was already revoked at %s; nothing changed\n",
+						rec.Prefix, rec.TenantID, rec.RevokedAt.UTC().Format(time.RFC3339))
+					return nil
+				}
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(stdout, "revoked %s (tenant %s)\n", rec.Prefix, rec.TenantID)
+				return nil
+			}, nil
 		}
 	default:
 		return usage
 	}
-	if err := fs.Parse(args[1:]); err != nil {
+	got, err := parseInterspersed(fs, args[1:])
+	if err != nil {
+		return err
+	}
+	synopsis := "usage: eligo keys " + strings.Join(append([]string{args[0]}, operands...), " ") + " [flags]"
+	switch {
+	case len(got) > len(operands):
+		return fmt.Errorf("unexpected argument %q; %s", got[len(operands)], synopsis)
+	case len(got) < len(operands):
+		return errors.New(synopsis)
+	}
+	work, err := prepare(got)
+	if err != nil {
 		return err
 	}
 	pool, err := store.Open(ctx, *dbURL)
@@ -85,13 +119,36 @@ func runKeys(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	defer pool.Close()
-	return run(store.New(pool))
+	return work(store.New(pool))
+}
+
+// parseInterspersed parses args with fs, letting flags come before, between
+// or after the positional arguments (the flag package alone stops at the
+// first positional one), and returns the positional arguments in order.
+// After "--" every argument is positional.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return positional, nil
+		}
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			return append(positional, rest...), nil
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
 }
 
 var tenantID = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,62}$`)
 
-// keyRequest validates the flags of `keys create`.
-func keyRequest(tenant, scopes, tier, expires, name string) (auth.KeyRequest, error) {
+// keyRequest validates the flags of `keys create`. An expiry must lie after
+// now: a key born expired is a typo, never what the operator meant.
+func keyRequest(tenant, scopes, tier, expires, name string, now time.Time) (auth.KeyRequest, error) {
 	if !tenantID.MatchString(tenant) {
 		return auth.KeyRequest{}, fmt.Errorf("--tenant %q: use 1-63 lower-case letters, digits, - or _", tenant)
 	}
@@ -111,6 +168,9 @@ func keyRequest(tenant, scopes, tier, expires, name string) (auth.KeyRequest, er
 		}
 		if err != nil {
 			return auth.KeyRequest{}, fmt.Errorf("--expires %q: want YYYY-MM-DD or RFC 3339", expires)
+		}
+		if !t.After(now) {
+			return auth.KeyRequest{}, fmt.Errorf("--expires %q: %s is not in the future", expires, t.UTC().Format(time.RFC3339))
 		}
 		req.ExpiresAt = &t
 	}

@@ -3,8 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"flag"
+	"io"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/eligo/eligo/api/auth"
 	"github.com/eligo/eligo/store"
@@ -91,18 +96,178 @@ func TestKeysCreateListRevoke(t *testing.T) {
 
 func TestKeysCreateRejectsBadFlags(t *testing.T) {
 	t.Parallel()
-	dbURL := storetest.New(t).Config().ConnString()
-	for name, args := range map[string][]string{
-		"unknown scope":   {"--tenant", "acme", "--scopes", "decide,everything", "--tier", "free"},
-		"unknown tier":    {"--tenant", "acme", "--scopes", "decide", "--tier", "gold"},
-		"bad tenant":      {"--tenant", "Acme Corp", "--scopes", "decide", "--tier", "free"},
-		"bad expiry":      {"--tenant", "acme", "--scopes", "decide", "--tier", "free", "--expires", "next year"},
-		"no scopes given": {"--tenant", "acme", "--tier", "free"},
+	pool := storetest.New(t)
+	dbURL := pool.Config().ConnString()
+	for name, tc := range map[string]struct {
+		args    []string
+		wantErr string
+	}{
+		"unknown scope":   {[]string{"--tenant", "acme", "--scopes", "decide,everything", "--tier", "free"}, "unknown scope"},
+		"unknown tier":    {[]string{"--tenant", "acme", "--scopes", "decide", "--tier", "gold"}, "unknown tier"},
+		"bad tenant":      {[]string{"--tenant", "Acme Corp", "--scopes", "decide", "--tier", "free"}, "--tenant"},
+		"bad expiry":      {[]string{"--tenant", "acme", "--scopes", "decide", "--tier", "free", "--expires", "next year"}, "want YYYY-MM-DD"},
+		"past date":       {[]string{"--tenant", "acme", "--scopes", "decide", "--tier", "free", "--expires", "2020-01-01"}, "not in the future"},
+		"past instant":    {[]string{"--tenant", "acme", "--scopes", "decide", "--tier", "free", "--expires", "2020-01-01T12:00:00+02:00"}, "not in the future"},
+		"no scopes given": {[]string{"--tenant", "acme", "--tier", "free"}, "no scopes"},
+		"stray argument":  {[]string{"--tenant", "acme", "--scopes", "decide", "--tier", "free", "extra"}, `unexpected argument "extra"`},
 	} {
-		code, out, _ := eligo(t, append([]string{"keys", "create", "--database-url", dbURL}, args...)...)
-		if code == 0 || out != "" {
-			t.Errorf("%s: exited %d with stdout %q", name, code, out)
+		code, out, errOut := eligo(t, append([]string{"keys", "create", "--database-url", dbURL}, tc.args...)...)
+		if code == 0 || out != "" || !strings.Contains(errOut, tc.wantErr) {
+			t.Errorf("%s: exited %d with stdout %q, stderr %q; want a failure naming %q", name, code, out, errOut, tc.wantErr)
 		}
+	}
+	// None of the refused calls stored anything.
+	keys, err := store.New(pool).ListAPIKeys(context.Background(), "")
+	if err != nil || len(keys) != 0 {
+		t.Fatalf("keys after refused creates: %v, %v", keys, err)
+	}
+}
+
+// TestKeyRequestExpiry pins the boundary: an expiry must lie strictly after
+// the present.
+func TestKeyRequestExpiry(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	for expires, wantOK := range map[string]bool{
+		"2026-11-21":                false, // UTC midnight, this morning
+		"2026-11-22":                true,
+		"2026-11-21T12:00:00Z":      false, // now is not the future
+		"2026-11-21T12:00:01Z":      true,
+		"2026-11-21T13:00:00+02:00": false, // 11:00 UTC
+		"2026-11-21T13:00:01+01:00": true,
+		"":                          true, // no expiry
+	} {
+		req, err := keyRequest("acme", "decide", "free", expires, "", now)
+		if (err == nil) != wantOK {
+			t.Errorf("--expires %q: err = %v, want ok = %v", expires, err, wantOK)
+		}
+		if err == nil && expires != "" && (req.ExpiresAt == nil || !req.ExpiresAt.After(now)) {
+			t.Errorf("--expires %q: ExpiresAt = %v", expires, req.ExpiresAt)
+		}
+	}
+}
+
+// TestKeysRevokeTwice revokes a key, then revokes it again with its flags
+// after the prefix: the second call says so, succeeds and writes no second
+// audit event.
+func TestKeysRevokeTwice(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := storetest.New(t)
+	dbURL := pool.Config().ConnString()
+	st := store.New(pool)
+	key, _, _, err := auth.IssueKey(ctx, st, auth.KeyRequest{TenantID: "acme", Scopes: []auth.Scope{auth.ScopeDecide}, Tier: auth.TierFree})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prefix, _ := auth.NormalizePrefix(key)
+
+	code, out, errOut := eligo(t, "keys", "revoke", prefix, "--database-url", dbURL)
+	if code != 0 || out != "revoked "+prefix+" (tenant acme)\n" {
+		t.Fatalf("first revoke exited %d: %q %s", code, out, errOut)
+	}
+	rec, err := st.APIKeyByPrefix(ctx, prefix)
+	if err != nil || rec.RevokedAt == nil {
+		t.Fatalf("after revoke: %+v, %v", rec, err)
+	}
+	code, out, errOut = eligo(t, "keys", "revoke", key, "--database-url", dbURL)
+	want := prefix + " (tenant acme) was already revoked at " + rec.RevokedAt.UTC().Format(time.RFC3339) + "; nothing changed\n"
+	if code != 0 || out != want {
+		t.Fatalf("second revoke exited %d: %q %s; want %q", code, out, errOut, want)
+	}
+	events, err := st.AuditEvents(ctx, "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, e := range events {
+		kinds = append(kinds, e.Kind)
+	}
+	if !slices.Equal(kinds, []string{"api_key_created", "api_key_revoked"}) {
+		t.Fatalf("audit kinds %v, want one created and one revoked", kinds)
+	}
+}
+
+// TestKeysArguments runs every keys subcommand with its flags before and
+// after its positional arguments, and with arguments it does not take.
+func TestKeysArguments(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := storetest.New(t)
+	dbURL := pool.Config().ConnString()
+	st := store.New(pool)
+	var prefixes []string
+	for range 2 {
+		key, _, _, err := auth.IssueKey(ctx, st, auth.KeyRequest{TenantID: "acme", Scopes: []auth.Scope{auth.ScopeDecide}, Tier: auth.TierFree})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, _ := auth.NormalizePrefix(key)
+		prefixes = append(prefixes, p)
+	}
+
+	accepted := []struct {
+		args    []string
+		wantOut string
+	}{
+		{[]string{"create", "--tenant", "beta", "--scopes", "decide", "--tier", "free", "--database-url", dbURL}, "elg_"},
+		{[]string{"list", "--tenant", "acme", "--database-url", dbURL}, prefixes[0]},
+		{[]string{"revoke", "--database-url", dbURL, prefixes[0]}, "revoked " + prefixes[0]},
+		{[]string{"revoke", prefixes[1], "--database-url", dbURL}, "revoked " + prefixes[1]},
+		{[]string{"revoke", "--database-url", dbURL, "--", prefixes[1]}, "already revoked"},
+	}
+	for _, tc := range accepted {
+		code, out, errOut := eligo(t, append([]string{"keys"}, tc.args...)...)
+		if code != 0 || !strings.Contains(out, tc.wantOut) {
+			t.Errorf("keys %v exited %d: %q %s; want stdout holding %q", tc.args, code, out, errOut, tc.wantOut)
+		}
+	}
+
+	refused := []struct {
+		args    []string
+		wantErr string
+	}{
+		{[]string{"list", "extra", "--database-url", dbURL}, `unexpected argument "extra"`},
+		{[]string{"list", "--database-url", dbURL, "extra"}, `unexpected argument "extra"`},
+		{[]string{"revoke", "--database-url", dbURL}, "usage: eligo keys revoke <prefix>"},
+		{[]string{"revoke", prefixes[0], prefixes[1], "--database-url", dbURL}, "unexpected argument " + strconv.Quote(prefixes[1])},
+		{[]string{"revoke", "not-a-key", "--database-url", dbURL}, "not a key prefix"},
+		{[]string{"rotate", "--database-url", dbURL}, "usage: eligo keys create|list|revoke"},
+	}
+	for _, tc := range refused {
+		code, out, errOut := eligo(t, append([]string{"keys"}, tc.args...)...)
+		if code == 0 || out != "" || !strings.Contains(errOut, tc.wantErr) {
+			t.Errorf("keys %v exited %d: %q %q; want a failure naming %q", tc.args, code, out, errOut, tc.wantErr)
+		}
+	}
+}
+
+func TestParseInterspersed(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args           []string
+		wantPositional []string
+		wantName       string
+	}{
+		{nil, nil, ""},
+		{[]string{"a", "b"}, []string{"a", "b"}, ""},
+		{[]string{"--name", "n", "a"}, []string{"a"}, "n"},
+		{[]string{"a", "--name", "n"}, []string{"a"}, "n"},
+		{[]string{"a", "--name=n", "b"}, []string{"a", "b"}, "n"},
+		{[]string{"a", "--", "--name", "n"}, []string{"a", "--name", "n"}, ""},
+		{[]string{"--name", "--", "a"}, []string{"a"}, "--"},
+	} {
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		name := fs.String("name", "", "")
+		got, err := parseInterspersed(fs, tc.args)
+		if err != nil || !slices.Equal(got, tc.wantPositional) || *name != tc.wantName {
+			t.Errorf("parseInterspersed(%q) = %q, name %q, %v; want %q, name %q", tc.args, got, *name, err, tc.wantPositional, tc.wantName)
+		}
+	}
+	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	if _, err := parseInterspersed(fs, []string{"a", "--unknown"}); err == nil {
+		t.Error("an unknown flag after a positional argument was accepted")
 	}
 }
 
