@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"errors"
 	"net/http"
 
 	"github.com/eligo/eligo/api/auth"
@@ -70,10 +69,6 @@ type explainFailureOutput struct {
 	}
 }
 
-var outcomes = map[string]engine.Outcome{
-	"eligible": engine.Eligible, "not_eligible": engine.NotEligible, "undetermined": engine.Undetermined,
-}
-
 func (s *Server) explainFailure(ctx context.Context, in *explainFailureInput) (*explainFailureOutput, error) {
 	if !store.IsConcreteRulesetID(in.RulesetID) {
 		return nil, ValidationFailed(ValidationItem{Type: "value_error", Loc: []any{"path", "ruleset_id"},
@@ -102,15 +97,9 @@ func (s *Server) explainFailure(ctx context.Context, in *explainFailureInput) (*
 	b.EngineVersion, b.ExpectedOutcome = engine.Version, in.Body.ExpectedOutcome
 	b.Reasons, b.FieldErrors = map[string]failureReason{}, []engine.FieldError{}
 
-	explanation, err := s.catalog.explainer(rr).Explain(ctx, answers, outcomes[in.Body.ExpectedOutcome], solver.ExplainOptions{DecisionDate: date})
-	if errors.Is(err, solver.ErrFieldErrors) {
-		// The answers convert but their arithmetic overflows, so no
-		// criterion explains anything: report them as /decide does.
-		res := rr.Ruleset.Evaluate(answers, engine.Options{DecisionDate: date})
-		b.ActualOutcome = res.Outcome.String()
-		b.FieldErrors = append(b.FieldErrors, res.FieldErrors...)
-		return out, nil
-	}
+	// The schema's enum has already refused any other spelling.
+	expected, _ := engine.ParseOutcome(in.Body.ExpectedOutcome)
+	explanation, err := s.catalog.explainer(rr).Explain(ctx, answers, expected, solver.ExplainOptions{DecisionDate: date})
 	if err != nil {
 		return nil, err
 	}

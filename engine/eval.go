@@ -164,6 +164,19 @@ var outcomeNames = [...]string{"undetermined", "eligible", "not_eligible"}
 // String returns eligible, not_eligible or undetermined.
 func (o Outcome) String() string { return outcomeNames[o] }
 
+// ParseOutcome reads an outcome's wire spelling (eligible, not_eligible or
+// undetermined), the inverse of String, so that callers naming an outcome
+// (an expected outcome on the command line or in a request) share the one
+// table. ok is false for any other text.
+func ParseOutcome(s string) (o Outcome, ok bool) {
+	for i, name := range outcomeNames {
+		if name == s {
+			return Outcome(i), true
+		}
+	}
+	return Undetermined, false
+}
+
 // MarshalText writes the wire spelling.
 func (o Outcome) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
 

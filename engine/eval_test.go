@@ -279,3 +279,19 @@ func TestEvaluateForeignInputs(t *testing.T) {
 		}
 	}
 }
+
+// TestParseOutcome checks ParseOutcome against String: every outcome reads
+// back from its own spelling, and other spellings (a status, another case,
+// nothing) are refused.
+func TestParseOutcome(t *testing.T) {
+	for _, o := range []Outcome{Undetermined, Eligible, NotEligible} {
+		if got, ok := ParseOutcome(o.String()); !ok || got != o {
+			t.Errorf("ParseOutcome(%q) = %v, %v", o.String(), got, ok)
+		}
+	}
+	for _, s := range []string{"", "Eligible", "not eligible", "pending", "satisfied", "eligible "} {
+		if got, ok := ParseOutcome(s); ok {
+			t.Errorf("ParseOutcome(%q) = %v, accepted", s, got)
+		}
+	}
+}

@@ -35,12 +35,6 @@ const (
 	MechanismAnyGroupExhausted = "any_group_exhausted"
 )
 
-// ErrFieldErrors is returned (wrapped) when evaluating the answers raises
-// a field error of its own (arithmetic beyond the engine's 18 digits): the
-// outcome is undetermined for a reason no criterion explains. Field errors
-// of conversion are reported in Explanation.FieldErrors instead.
-var ErrFieldErrors = errors.New("the answers raise field errors")
-
 // ErrUnreachable is returned (wrapped) when no status of the criteria
 // reaches the expected outcome: the outcome expression itself rules it out
 // (for example `g and not g`), so no criterion is to blame.
@@ -67,9 +61,12 @@ type Explanation struct {
 	// makes it reachable. Empty when the outcome already is the expected
 	// one, or when only FieldErrors stand in the way.
 	Reasons []Reason `json:"reasons"`
-	// FieldErrors are the answers that could not be read. They alone make
-	// the actual outcome undetermined; Reasons are worked out with those
-	// fields unanswered.
+	// FieldErrors are the answers that could not be applied, as /decide
+	// lists them: those that could not be converted, then those whose
+	// arithmetic overflows. They alone make the actual outcome
+	// undetermined. Reasons are worked out with unconvertible fields
+	// unanswered; an overflow leaves no Reasons at all, since the solver
+	// cannot reproduce statuses the evaluator gave up computing.
 	FieldErrors []engine.FieldError `json:"field_errors,omitempty"`
 }
 
@@ -113,7 +110,9 @@ type Reason struct {
 // Any expected outcome other than the actual one works, typically eligible
 // against not_eligible or undetermined, and not_eligible against eligible.
 // Answers that could not be converted are listed in FieldErrors and
-// explained as unanswered.
+// explained as unanswered. Answers whose arithmetic overflows are listed
+// in FieldErrors too, with no reasons: like conversion errors they are a
+// property of the answers, not a failure of the explanation.
 func ExplainFailure(ctx context.Context, r *engine.Ruleset, in *engine.Inputs, expected engine.Outcome, opts ExplainOptions) (Explanation, error) {
 	x := NewExplainer(r, 0)
 	defer x.Close()
@@ -170,7 +169,12 @@ func (e *Explainer) Explain(ctx context.Context, in *engine.Inputs, expected eng
 	}
 	res := r.Evaluate(in, engine.Options{DecisionDate: opts.DecisionDate, Explanation: true})
 	if len(res.FieldErrors) > 0 {
-		return Explanation{}, fmt.Errorf("solver: explain-failure: %w: %s", ErrFieldErrors, res.FieldErrors[0].Message)
+		// The arithmetic overflows on some answer: the evaluator gave up
+		// on those criteria, so no status of theirs is there to explain.
+		// The overflow is the whole answer, listed after any conversion
+		// errors as /decide lists them.
+		out.FieldErrors = append(slices.Clip(out.FieldErrors), res.FieldErrors...)
+		return out, nil
 	}
 	if out.FieldErrors == nil {
 		out.Actual = res.Outcome

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -291,11 +292,6 @@ func TestExplainFailureErrors(t *testing.T) {
 		ex.Reasons[0].Mechanism != MechanismMissingAnswer || ex.Reasons[0].MissingFields[0] != "a.x" {
 		t.Errorf("field errors: %+v %v", ex, err)
 	}
-	overflow := compileRules(t, polarityRules(group("g", "all", "a.x * 1000000000 > 10"), "g"))
-	big, _ := overflow.Convert([]byte(`{"a.x": 999999999999999999}`))
-	if _, err := ExplainFailure(ctx, overflow, big, engine.Eligible, ExplainOptions{}); !errors.Is(err, ErrFieldErrors) {
-		t.Errorf("overflow: %v", err)
-	}
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
 	in, _ = r.Convert([]byte(`{"a.x": 2}`))
@@ -310,6 +306,48 @@ func TestExplainFailureErrors(t *testing.T) {
 	}
 	if _, err := ExplainFailure(ctx, r, &engine.Inputs{}, engine.Eligible, ExplainOptions{}); err == nil {
 		t.Error("inputs of another ruleset were accepted")
+	}
+}
+
+// TestExplainFailureOverflow covers answers whose arithmetic overflows:
+// they are an answer of explain-failure, not an error. The explanation
+// lists the same field errors the evaluator reports (conversion errors
+// first, then the overflow), the actual outcome is undetermined, and no
+// criterion is blamed, whatever outcome is expected.
+func TestExplainFailureOverflow(t *testing.T) {
+	r := compileRules(t, polarityRules(group("g", "all", "a.x * 1000000000 > 10")+group("h", "all", "a.y > 0"), "g and h"))
+	ctx := context.Background()
+	tests := []struct {
+		name, values string
+		// want are the fields of the expected field errors, in order.
+		want []string
+	}{
+		{"overflow alone", `{"a.x": 999999999999999999, "a.y": 1}`, []string{"a.x"}},
+		{"overflow with the other criterion failing", `{"a.x": 999999999999999999, "a.y": -1}`, []string{"a.x"}},
+		{"conversion error then overflow", `{"a.x": 999999999999999999, "a.y": "many"}`, []string{"a.y", "a.x"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			in, err := r.Convert([]byte(tc.values))
+			if err != nil {
+				t.Fatal(err)
+			}
+			decided := r.Evaluate(in, engine.Options{})
+			for _, expected := range []engine.Outcome{engine.Eligible, engine.NotEligible, engine.Undetermined} {
+				ex, err := ExplainFailure(ctx, r, in, expected, ExplainOptions{})
+				if err != nil {
+					t.Fatalf("expected %s: %v", expected, err)
+				}
+				var fields []string
+				for _, fe := range ex.FieldErrors {
+					fields = append(fields, fe.Field)
+				}
+				if ex.Expected != expected || ex.Actual != engine.Undetermined || len(ex.Reasons) != 0 ||
+					!slices.Equal(fields, tc.want) || !reflect.DeepEqual(ex.FieldErrors, decided.FieldErrors) {
+					t.Errorf("expected %s: %+v; the evaluator reports %+v", expected, ex, decided.FieldErrors)
+				}
+			}
+		})
 	}
 }
 

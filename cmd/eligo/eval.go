@@ -18,7 +18,10 @@ const evalUsage = `usage: eligo eval [--date YYYY-MM-DD] [--explain-failure EXPE
                                set of criteria that keeps the answers from the
                                EXPECTED outcome (eligible, not_eligible or
                                undetermined), each with its facts, source
-                               references and a mechanism hint`
+                               references and a mechanism hint; answers that
+                               cannot be applied are listed in field_errors (an
+                               unconvertible answer is explained as unanswered,
+                               an overflowing one leaves no reasons)`
 
 // runEval evaluates one file against a field_values JSON object and prints
 // the full decision, trace and explanation included, with the next question,
@@ -97,17 +100,12 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
 // printFailureCore prints solver.ExplainFailure's answer for the expected
-// outcome named by expected.
+// outcome named by expected. Field errors, of conversion or of overflowing
+// arithmetic, are part of that answer, printed in its field_errors with
+// a zero exit as eval prints them in the decision.
 func printFailureCore(ctx context.Context, stdout io.Writer, r *engine.Ruleset, in *engine.Inputs, expected string, date int64) error {
-	var want engine.Outcome
-	switch expected {
-	case "eligible":
-		want = engine.Eligible
-	case "not_eligible":
-		want = engine.NotEligible
-	case "undetermined":
-		want = engine.Undetermined
-	default:
+	want, ok := engine.ParseOutcome(expected)
+	if !ok {
 		return fmt.Errorf("--explain-failure %q: the expected outcome is eligible, not_eligible or undetermined", expected)
 	}
 	ex, err := solver.ExplainFailure(ctx, r, in, want, solver.ExplainOptions{DecisionDate: date})

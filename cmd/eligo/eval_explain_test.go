@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -34,5 +36,74 @@ func TestEvalExplainFailure(t *testing.T) {
 	}
 	if code, _, _ := runCLI("eval", "--explain-failure", "maybe", rules, values); code == 0 {
 		t.Error("an unknown expected outcome was accepted")
+	}
+}
+
+// overflowRules has one criterion whose arithmetic overflows the engine's
+// 18 digits for a large enough x.n.
+const overflowRules = `ruleset "acme/overflow"
+section big
+
+source law "Test law" url "https://example.test/law" licence "public-domain"
+
+field x.n int weight 1
+
+group g all "Big enough" {
+  criterion big "Above ten" {
+    x.n * 1000000000 > 10
+    cite law "the whole law"
+  }
+}
+`
+
+// TestEvalExplainFailureFieldErrors runs `eligo eval --explain-failure` on
+// answers that cannot be applied: they are printed in field_errors with a
+// zero exit and an undetermined actual outcome, whether the answer does
+// not convert (explained as unanswered) or its arithmetic overflows (no
+// criterion to blame).
+func TestEvalExplainFailureFieldErrors(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	rules := writeFile(t, dir, "ovf.rules", overflowRules)
+	tests := []struct {
+		name, values string
+		// message is a fragment of the one field error's message.
+		message string
+		// reasons are the mechanisms of the expected reasons.
+		reasons []string
+	}{
+		{"overflow", `{"x.n": 999999999999999999}`, "overflows", nil},
+		{"not a number", `{"x.n": "many"}`, "expected a number", []string{"missing_answer"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			values := writeFile(t, t.TempDir(), "values.json", tc.values)
+			code, out, errs := runCLI("eval", "--explain-failure", "eligible", rules, values)
+			if code != 0 {
+				t.Fatalf("eval --explain-failure: %d %s", code, errs)
+			}
+			var got struct {
+				Actual  string `json:"actual_outcome"`
+				Reasons []struct {
+					Mechanism string `json:"mechanism"`
+				} `json:"reasons"`
+				FieldErrors []struct {
+					Field   string `json:"field"`
+					Message string `json:"message"`
+				} `json:"field_errors"`
+			}
+			if err := json.Unmarshal([]byte(out), &got); err != nil {
+				t.Fatalf("%v: %s", err, out)
+			}
+			var mechanisms []string
+			for _, r := range got.Reasons {
+				mechanisms = append(mechanisms, r.Mechanism)
+			}
+			if got.Actual != "undetermined" || len(got.FieldErrors) != 1 || got.FieldErrors[0].Field != "x.n" ||
+				!strings.Contains(got.FieldErrors[0].Message, tc.message) || !slices.Equal(mechanisms, tc.reasons) {
+				t.Errorf("explanation %s", out)
+			}
+		})
 	}
 }
