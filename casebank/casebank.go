@@ -79,9 +79,7 @@ func ParseCases(raw []byte) ([]engine.Case, error) {
 		return nil, fmt.Errorf("parse cases: %w", err)
 	}
 	for i, c := range cases {
-		switch c.ExpectedOutcome {
-		case "eligible", "not_eligible", "undetermined":
-		default:
+		if _, ok := engine.ParseOutcome(c.ExpectedOutcome); !ok {
 			return nil, fmt.Errorf("case %d (%s): expected_outcome %q is not eligible, not_eligible or undetermined", i, c.Name, c.ExpectedOutcome)
 		}
 	}
