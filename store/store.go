@@ -21,6 +21,7 @@ var ErrNotFound = errors.New("not found")
 // Store runs Eligo's queries over a connection pool. It is safe for
 // concurrent use; the zero value is not usable, build one with New.
 type Store struct {
+	// pool runs every query; the Store does not own it (see New).
 	pool *pgxpool.Pool
 }
 

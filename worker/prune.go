@@ -31,9 +31,13 @@ type PruneUsageOutput struct {
 // PruneUsageWorker deletes usage buckets older than the longest window
 // /usage reports (metering.MonthHours).
 type PruneUsageWorker struct {
+	// WorkerDefaults gives the prune River's defaults for middleware, the
+	// retry schedule and the job timeout; it overrides none of them.
 	river.WorkerDefaults[PruneUsageArgs]
+	// store deletes the buckets.
 	store *store.Store
-	now   func() time.Time
+	// now is the clock the cutoff is computed from (Config.Now).
+	now func() time.Time
 }
 
 // Work deletes the buckets before the first hour of the 30-day window and

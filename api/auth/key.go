@@ -152,9 +152,13 @@ func IssueKey(ctx context.Context, st *store.Store, req KeyRequest) (string, sto
 // revocation takes up to the cache TTL to reach a process that has the key
 // cached. Unknown prefixes are never cached, so guessing cannot fill memory.
 type Authenticator struct {
+	// store reads key rows and records their last use.
 	store *store.Store
-	now   func() time.Time
-	cache *expirable.LRU[string, store.APIKey] // nil: no caching
+	// now is the clock expiry is judged by; never nil.
+	now func() time.Time
+	// cache holds key rows by prefix for the cache TTL; nil when the TTL
+	// is 0, and then every request reads the database.
+	cache *expirable.LRU[string, store.APIKey]
 }
 
 // keyCacheSize bounds the number of key rows an Authenticator keeps.
