@@ -48,10 +48,13 @@ var ErrBacklogged = errors.New("decision log backlogged: the record queue is ful
 // ErrClosed is returned by Record after Close has begun.
 var ErrClosed = errors.New("decision log closed")
 
-// Writer stores a batch of records, all or none. *store.Store is the
-// production Writer.
+// Writer stores a batch of records, all or none, and says which decision
+// ids have no record yet (so a batch copied twice, after a lost
+// acknowledgement, costs one more COPY rather than one per record).
+// *store.Store is the production Writer.
 type Writer interface {
 	InsertDecisions(ctx context.Context, records []store.DecisionRecord) error
+	MissingDecisionIDs(ctx context.Context, ids []string) ([]string, error)
 }
 
 // Config tunes a Recorder. Zero members take the defaults.
@@ -286,7 +289,7 @@ func (r *Recorder) insert(batch []store.DecisionRecord) (refusal *pgconn.PgError
 // logged by decision id.
 func (r *Recorder) isolate(batch []store.DecisionRecord, refusal *pgconn.PgError) (already int) {
 	if len(batch) == 1 {
-		if refusal.Code == sqlstateUniqueViolation && refusal.ConstraintName == decisionsPrimaryKey {
+		if isDuplicate(refusal) {
 			return 1
 		}
 		r.refused.Add(1)
@@ -303,8 +306,15 @@ func (r *Recorder) isolate(batch []store.DecisionRecord, refusal *pgconn.PgError
 		return 0
 	default:
 	}
-	half := len(batch) / 2
-	for _, part := range [][]store.DecisionRecord{batch[:half], batch[half:]} {
+	var parts [][]store.DecisionRecord
+	if missing, ok := r.unrecorded(batch, refusal); ok {
+		already = len(batch) - len(missing)
+		parts = [][]store.DecisionRecord{missing}
+	} else {
+		half := len(batch) / 2
+		parts = [][]store.DecisionRecord{batch[:half], batch[half:]}
+	}
+	for _, part := range parts {
 		switch refusal, gaveUp := r.insert(part); {
 		case gaveUp:
 			r.giveUp(len(part))
@@ -313,6 +323,50 @@ func (r *Recorder) isolate(batch []store.DecisionRecord, refusal *pgconn.PgError
 		}
 	}
 	return already
+}
+
+// unrecorded returns the records of batch whose decision ids are not in
+// the table yet, when refusal says some are and the table confirms it;
+// otherwise ok is false and the batch is split instead. It must leave out
+// at least one record, or isolate could ask again forever (two copies of
+// one record in the same batch are refused as duplicates while neither is
+// stored).
+func (r *Recorder) unrecorded(batch []store.DecisionRecord, refusal *pgconn.PgError) (missing []store.DecisionRecord, ok bool) {
+	if !isDuplicate(refusal) {
+		return nil, false
+	}
+	ids := make([]string, len(batch))
+	for i := range batch {
+		ids[i] = batch[i].DecisionID
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	missingIDs, err := r.writer.MissingDecisionIDs(ctx, ids)
+	cancel()
+	if err != nil {
+		r.cfg.Logger.Warn("look up which decision records are already written; splitting the batch instead",
+			"records", len(batch), "error", err)
+		return nil, false
+	}
+	if len(missingIDs) >= len(batch) {
+		return nil, false
+	}
+	wanted := make(map[string]bool, len(missingIDs))
+	for _, id := range missingIDs {
+		wanted[id] = true
+	}
+	missing = make([]store.DecisionRecord, 0, len(missingIDs))
+	for i := range batch {
+		if wanted[batch[i].DecisionID] {
+			missing = append(missing, batch[i])
+		}
+	}
+	return missing, true
+}
+
+// isDuplicate reports whether refusal is the one a record's second copy
+// gets: its decision id is already in the table.
+func isDuplicate(refusal *pgconn.PgError) bool {
+	return refusal.Code == sqlstateUniqueViolation && refusal.ConstraintName == decisionsPrimaryKey
 }
 
 // giveUp counts n records as lost after Close's context ended, and with

@@ -349,16 +349,19 @@ func TestRefusedRecordsDoNotHoldUpTheOthers(t *testing.T) {
 // but whose acknowledgement was lost: the records are in the table, and the
 // writer, not knowing, copies them again. The batch completes, the records
 // are neither duplicated nor counted as refused or lost, and the new records
-// beside them are written.
+// beside them are written. A record queued twice is stored once.
 func TestAlreadyWrittenRecordsCountAsWritten(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
 		name    string
 		written func(i int) bool // whether record i is in the table beforehand
+		twice   []int            // records queued a second time
 	}{
-		{"every record", func(int) bool { return true }},
-		{"every other record", func(i int) bool { return i%2 == 0 }},
-		{"one record", func(i int) bool { return i == 17 }},
+		{"every record", func(int) bool { return true }, nil},
+		{"every other record", func(i int) bool { return i%2 == 0 }, nil},
+		{"one record", func(i int) bool { return i == 17 }, nil},
+		{"one record queued twice", func(int) bool { return false }, []int{3}},
+		{"written and queued twice", func(i int) bool { return i < 10 }, []int{3, 30}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -377,8 +380,13 @@ func TestAlreadyWrittenRecordsCountAsWritten(t *testing.T) {
 				t.Fatal(err)
 			}
 			logger, logs := capture(t)
-			r := decisionlog.New(st, decisionlog.Config{BatchSize: n, FlushInterval: time.Hour, Writers: 1, Logger: logger})
+			// One batch, written by Close, holds every copy.
+			r := decisionlog.New(st, decisionlog.Config{BatchSize: 1000, FlushInterval: time.Hour, Writers: 1, Logger: logger})
+			var queued []int
 			for i := range n {
+				queued = append(queued, i)
+			}
+			for _, i := range append(queued, c.twice...) {
 				if err := r.Record(ctx, record(i)); err != nil {
 					t.Fatal(err)
 				}
@@ -415,8 +423,8 @@ func TestAlreadyWrittenRecordsCountAsWritten(t *testing.T) {
 					reported += l.Records
 				}
 			}
-			if reported != len(before) {
-				t.Errorf("logged %d records as already written, want %d", reported, len(before))
+			if want := len(before) + len(c.twice); reported != want {
+				t.Errorf("logged %d records as already written, want %d", reported, want)
 			}
 		})
 	}
