@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/tidwall/gjson"
 
@@ -79,7 +80,7 @@ func (s *Server) meterThen(w http.ResponseWriter, r *http.Request, route Route, 
 		if keyed {
 			writeError(w, quotaExceeded(d))
 		} else {
-			writeJSON(w, http.StatusTooManyRequests, anonymousLimited{Error: "rate_limit_exceeded", RetryAfter: d.Reset.Unix()})
+			writeJSON(w, http.StatusTooManyRequests, anonymousLimited{Error: "rate_limit_exceeded", RetryAfter: s.retryAt(r, caller, route.Class, cost, d).Unix()})
 		}
 		return
 	}
@@ -117,9 +118,25 @@ func setRateLimitHeaders(h http.Header, d metering.Decision) {
 	h.Set(headerReset, strconv.FormatInt(d.Reset.Unix(), 10))
 }
 
+// retryAt is the anonymous 429's retry_after for a refused request: the
+// first hourly boundary at which it would be admitted if the caller sent
+// nothing else (metering.Meter.RetryAt). Read only on a refusal, so the
+// admit path pays nothing for it. If the buckets cannot be read, the next
+// hourly boundary is returned: no earlier retry can succeed, and the refusal
+// itself is already decided.
+func (s *Server) retryAt(r *http.Request, caller metering.Caller, class metering.Class, cost int64, d metering.Decision) time.Time {
+	ctx := r.Context()
+	at, err := s.meter.RetryAt(ctx, caller, class, cost)
+	if err != nil {
+		logFrom(ctx).ErrorContext(ctx, "metering retry time", "error", err)
+		return d.Reset
+	}
+	return at
+}
+
 // anonymousLimited is the anonymous limiter's 429 body (spec, Errors 429):
-// retry_after is the epoch second of the next hourly boundary, the first
-// moment usage can fall.
+// retry_after is the epoch second of the first hourly boundary at which the
+// refused request would be admitted if the caller sent nothing else.
 type anonymousLimited struct {
 	Error      string `json:"error"`
 	RetryAfter int64  `json:"retry_after"`
@@ -178,7 +195,7 @@ Every metered response carries `+"`X-RateLimit-Class`, `X-RateLimit-Limit`, `X-R
 
 Over the budget:
 - with a key: 429 `+"`{\"detail\": {\"error\": \"too_many_requests\", \"reason_code\": \"daily_quota_exceeded\", ...}}`"+` and `+"`Retry-After: 86400`"+`;
-- anonymous: 429 `+"`{\"error\": \"rate_limit_exceeded\", \"retry_after\": <epoch seconds>}`"+`, retry_after being the next hourly boundary.
+- anonymous: 429 `+"`{\"error\": \"rate_limit_exceeded\", \"retry_after\": <epoch seconds>}`"+`, retry_after being the first hourly boundary at which the same request would be admitted if nothing else is sent meanwhile: the first boundary at which the usage still in the window, plus the request's cost, is within the budget. Usage spent this hour stays in the window for 24 hours, so this is usually later than X-RateLimit-Reset. A request dearer than the whole budget is never admitted; its retry_after is when the window is empty.
 
 Both carry the rate-limit headers; a refused request is not counted.
 

@@ -205,6 +205,7 @@ func TestAnonymousDecideCostUnits(t *testing.T) {
 	f := newDecideFixture(t, Config{})
 	f.publish(t, "acme", "acme/all-types", []byte(allTypesRules), true)
 	body := `{"ruleset_id":"acme/all-types","field_values":{},"include_trace":true,"include_explanation":true}`
+	start := time.Now()
 	for i := int64(1); i <= 22; i++ {
 		r := f.decide(t, "", body)
 		if r.status != http.StatusOK {
@@ -217,9 +218,14 @@ func TestAnonymousDecideCostUnits(t *testing.T) {
 		t.Fatalf("call 23 (253 units > 250): %d %s", r.status, r.raw)
 	}
 	checkRateHeaders(t, r, "decide", 250, 8, time.Time{})
+	// Every unit was spent this hour (or, if the hour turned meanwhile, in
+	// this hour and the one before): the request fits again once they leave
+	// the window, 24 hours on, not at the next hourly boundary.
 	got := r.body.(map[string]any)
-	if len(got) != 2 || got["error"] != "rate_limit_exceeded" || got["retry_after"] != float64(metering.NextReset(time.Now()).Unix()) {
-		t.Fatalf("anonymous 429 body %s", r.raw)
+	retryAfter, _ := got["retry_after"].(float64)
+	dayLater := func(t time.Time) float64 { return float64(metering.HourOf(t).Add(24 * time.Hour).Unix()) }
+	if len(got) != 2 || got["error"] != "rate_limit_exceeded" || (retryAfter != dayLater(start) && retryAfter != dayLater(time.Now())) {
+		t.Fatalf("anonymous 429 body %s, want retry_after %d", r.raw, int64(dayLater(start)))
 	}
 	// The 8 units left still buy a plain decision.
 	r = f.decide(t, "", `{"ruleset_id":"acme/all-types","field_values":{}}`)
@@ -355,6 +361,47 @@ func TestWindowHeadersWithClock(t *testing.T) {
 		t.Fatalf("hour 24: %d %s, want 200 once hour 0 left the window", r.status, r.raw)
 	}
 	checkRateHeaders(t, r, "decide", 3, 2, hour(25))
+}
+
+// TestAnonymousRetryAfterWithClock: the anonymous 429's retry_after is the
+// boundary at which enough old usage leaves the window for the refused
+// request, while X-RateLimit-Reset stays the next hourly boundary; a
+// retry at retry_after is served.
+func TestAnonymousRetryAfterWithClock(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	now := time.Date(2026, 5, 4, 9, 15, 0, 0, time.UTC)
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	set := func(t time.Time) { mu.Lock(); defer mu.Unlock(); now = t }
+	hour := func(h int) time.Time {
+		return time.Date(2026, 5, 4, 9, 0, 0, 0, time.UTC).Add(time.Duration(h) * time.Hour)
+	}
+	s := newMeteredServer(t, Config{Metering: metering.Config{Clock: clock, Budgets: overrideBudgets(t, "anonymous.rulesets=3")}}, storetest.New(t))
+	read := func(at time.Time) response {
+		set(at)
+		return s.do(t, http.MethodGet, "/test/metered", nil, nil)
+	}
+	// Two reads at hour 0, one at hour 2: the budget of 3 is spent.
+	for _, h := range []int{0, 0, 2} {
+		if r := read(hour(h).Add(10 * time.Minute)); r.status != 200 {
+			t.Fatalf("read at hour %d: %d %s", h, r.status, r.raw)
+		}
+	}
+	r := read(hour(5).Add(30 * time.Minute))
+	if r.status != http.StatusTooManyRequests {
+		t.Fatalf("read at hour 5: %d %s, want 429", r.status, r.raw)
+	}
+	checkRateHeaders(t, r, "rulesets", 3, 0, hour(6))
+	// Hour 0's two reads leave at hour 24; one read then fits.
+	if got := r.body.(map[string]any)["retry_after"]; got != float64(hour(24).Unix()) {
+		t.Fatalf("retry_after %v, want %d (hour 24)", got, hour(24).Unix())
+	}
+	if r := read(hour(24).Add(-time.Second)); r.status != http.StatusTooManyRequests {
+		t.Fatalf("a second before retry_after: %d, want 429", r.status)
+	}
+	if r := read(hour(24)); r.status != 200 {
+		t.Fatalf("at retry_after: %d %s, want 200", r.status, r.raw)
+	}
 }
 
 // TestReportOnlyGenerate: over its ceiling, generate is served and
@@ -561,7 +608,8 @@ func TestLimitsInOpenAPI(t *testing.T) {
 	doc := r.body.(map[string]any)
 	desc := doc["info"].(map[string]any)["description"].(string)
 	for _, want := range []string{"## Limits", "| `generate` | report-only |", "| pro | 100000 | 5000 | 5000 | 500 | 77 | 1000 |",
-		"daily_quota_exceeded", "rate_limit_exceeded", "rate_limit_backend_unavailable", "Retry-After: 86400"} {
+		"daily_quota_exceeded", "rate_limit_exceeded", "rate_limit_backend_unavailable", "Retry-After: 86400",
+		"retry_after being the first hourly boundary at which the same request would be admitted"} {
 		if !strings.Contains(desc, want) {
 			t.Errorf("description lacks %q", want)
 		}

@@ -193,6 +193,39 @@ type entry struct {
 	pending []hourCount
 	lastUse time.Time
 	evicted bool // removed from the map; look the key up again
+	// hourly is the window bucket by bucket, read only when a request is
+	// refused and kept for RetryAt; nil until then.
+	hourly *hourlyWindow
+}
+
+// hourlyWindow is one read of a window's buckets: counts[i] is the hour
+// last-(WindowHours-1-i), this process's unwritten counts included.
+type hourlyWindow struct {
+	last   time.Time // the window's current hour
+	readAt time.Time
+	counts [WindowHours]int64
+}
+
+// firstAdmission returns the first hourly boundary after w.last at which a
+// request of cost fits limit if nothing else is counted meanwhile: the
+// first boundary b such that the buckets still in the window ending at b,
+// plus cost, are within limit. A request dearer than the whole budget is
+// never admitted; for it the answer is the first boundary at which the
+// window is empty, when the whole budget is free again.
+func (w *hourlyWindow) firstAdmission(limit, cost int64) time.Time {
+	need := min(cost, limit)
+	var remaining int64
+	for _, n := range w.counts {
+		remaining += n
+	}
+	for k := 1; k < WindowHours; k++ {
+		// At the boundary k hours on, the k oldest buckets have left.
+		remaining -= w.counts[k-1]
+		if remaining+need <= limit {
+			return w.last.Add(time.Duration(k) * time.Hour)
+		}
+	}
+	return w.last.Add(WindowHours * time.Hour)
 }
 
 type hourCount struct {
@@ -263,6 +296,53 @@ func (m *Meter) Admit(ctx context.Context, caller Caller, class Class, cost int6
 		m.flushMu.RUnlock()
 		return d, err
 	}
+}
+
+// RetryAt returns when a request of cost from caller in class, refused by
+// Admit, would be admitted if caller sent nothing else meanwhile: the first
+// hourly boundary at which enough old usage has left the rolling window (see
+// hourlyWindow.firstAdmission for a request dearer than the budget). It
+// reads the window's 24 buckets in one indexed query, adds this process's
+// unwritten counts, and reuses that read for WindowCacheTTL within the hour,
+// so a flood of refused requests from one subject costs one query a second.
+// Other processes' unwritten counts show within their flush interval. The
+// error wraps ErrBackendUnavailable when the counter store could not be
+// reached.
+func (m *Meter) RetryAt(ctx context.Context, caller Caller, class Class, cost int64) (time.Time, error) {
+	limit := m.cfg.Budgets.Limit(caller.Tier, class)
+	now := m.cfg.Clock()
+	w := WindowEnding(now, WindowHours)
+	// flushMu shared and e.mu held: no unit is in flight between the
+	// database and e.pending while the buckets are read, and a flush
+	// cannot evict e.
+	m.flushMu.RLock()
+	defer m.flushMu.RUnlock()
+	e := m.entry(entryKey{caller.Subject, class})
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if h := e.hourly; h != nil && h.last.Equal(w.Last) && now.Sub(h.readAt) < m.cfg.WindowCacheTTL {
+		return h.firstAdmission(limit, cost), nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, m.cfg.BackendTimeout)
+	defer cancel()
+	buckets, err := m.store.UsageByHour(ctx, caller.Subject, string(class), w.First, w.Last)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%w: %w", ErrBackendUnavailable, err)
+	}
+	h := &hourlyWindow{last: w.Last, readAt: now}
+	add := func(hour time.Time, n int64) {
+		if age := w.Last.Sub(hour); age >= 0 && age < WindowHours*time.Hour {
+			h.counts[WindowHours-1-int(age/time.Hour)] += n
+		}
+	}
+	for _, b := range buckets {
+		add(b.Hour, b.Count)
+	}
+	for _, p := range e.pending {
+		add(p.hour, p.count)
+	}
+	e.hourly = h
+	return h.firstAdmission(limit, cost), nil
 }
 
 // entry returns the state of key, creating it.

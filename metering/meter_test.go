@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -326,5 +327,120 @@ func TestUsageIncludesPendingWithoutWriting(t *testing.T) {
 	}
 	if got := stored(other, ClassDecide); got != 6 {
 		t.Fatalf("other subject stored %d after the flush, want 6", got)
+	}
+}
+
+// TestRetryAtFirstBoundaryThatAdmits spends an anonymous budget of 10 over
+// hours 0, 3 and 7 (4, 3 and 3 units; the last 3 still unwritten), is
+// refused at 7:40, and checks that RetryAt names the boundary at which
+// enough old usage has left the window for the refused cost: refused a
+// minute before it, admitted on it.
+func TestRetryAtFirstBoundaryThatAdmits(t *testing.T) {
+	t.Parallel()
+	pool := storetest.New(t)
+	start := time.Date(2026, 6, 1, 0, 10, 0, 0, time.UTC)
+	hour := func(h int) time.Time { return start.Truncate(time.Hour).Add(time.Duration(h) * time.Hour) }
+	cases := []struct {
+		cost int64
+		want time.Time
+	}{
+		{1, hour(24)},  // hour 0 leaves: 6 used, 6 + 1 ≤ 10
+		{4, hour(24)},  // 6 + 4 = 10, exactly the budget
+		{5, hour(27)},  // 6 + 5 > 10; hour 3 leaves too: 3 + 5 ≤ 10
+		{8, hour(31)},  // only an empty window has room for 8
+		{11, hour(31)}, // dearer than the budget: when the window is empty
+	}
+	for _, c := range cases {
+		t.Run(strconv.FormatInt(c.cost, 10), func(t *testing.T) {
+			t.Parallel()
+			clock := &fakeClock{t: start}
+			m := withoutBackgroundFlush(New(Config{
+				Clock: clock.Now, WindowCacheTTL: time.Hour, SlackFraction: 1,
+				Budgets: Budgets{Anonymous: {ClassDecide: 10}},
+			}, store.New(pool)))
+			defer m.Close(context.Background())
+			ctx := context.Background()
+			caller := Caller{Subject: "ip:192.0.2." + strconv.FormatInt(c.cost, 10), Tier: Anonymous}
+			admit := func(at time.Time, cost int64) Decision {
+				t.Helper()
+				clock.Set(at)
+				d, err := m.Admit(ctx, caller, ClassDecide, cost)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return d
+			}
+			for _, spend := range []struct {
+				hour  int
+				units int64
+			}{{0, 4}, {3, 3}, {7, 3}} {
+				if d := admit(hour(spend.hour).Add(5*time.Minute), spend.units); !d.Allowed {
+					t.Fatalf("spending %d at hour %d: %+v", spend.units, spend.hour, d)
+				}
+			}
+			if d := admit(hour(7).Add(40*time.Minute), c.cost); d.Allowed {
+				t.Fatalf("cost %d with the budget spent: %+v, want refused", c.cost, d)
+			}
+			got, err := m.RetryAt(ctx, caller, ClassDecide, c.cost)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !got.Equal(c.want) {
+				t.Fatalf("retry at %v, want %v", got, c.want)
+			}
+			if d := admit(c.want.Add(-time.Minute), c.cost); d.Allowed {
+				t.Fatalf("a minute before %v: %+v, want refused", c.want, d)
+			}
+			d := admit(c.want, c.cost)
+			if c.cost > 10 {
+				if d.Allowed || d.Remaining != 10 {
+					t.Fatalf("at %v, cost above the budget: %+v, want refused with the whole budget free", c.want, d)
+				}
+				return
+			}
+			if !d.Allowed {
+				t.Fatalf("at %v: %+v, want admitted", c.want, d)
+			}
+		})
+	}
+}
+
+// TestRetryAtReusesItsRead: within WindowCacheTTL and the hour, RetryAt
+// answers from its last read, so usage written meanwhile does not show;
+// after the TTL it reads again.
+func TestRetryAtReusesItsRead(t *testing.T) {
+	t.Parallel()
+	st := store.New(storetest.New(t))
+	clock := &fakeClock{t: time.Date(2026, 6, 1, 12, 10, 0, 0, time.UTC)}
+	m := New(Config{Clock: clock.Now, WindowCacheTTL: time.Minute, Budgets: Budgets{Anonymous: {ClassDecide: 10}}}, st)
+	defer m.Close(context.Background())
+	ctx := context.Background()
+	caller := Caller{Subject: "ip:192.0.2.1", Tier: Anonymous}
+	h := HourOf(clock.Now())
+	if err := st.AddUsage(ctx, []store.UsageCount{{Subject: caller.Subject, Class: string(ClassDecide), Hour: h.Add(-20 * time.Hour), Count: 10}}); err != nil {
+		t.Fatal(err)
+	}
+	retry := func() time.Time {
+		t.Helper()
+		got, err := m.RetryAt(ctx, caller, ClassDecide, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	if got, want := retry(), h.Add(4*time.Hour); !got.Equal(want) {
+		t.Fatalf("retry at %v, want %v", got, want)
+	}
+	// Another process fills the current hour too.
+	if err := st.AddUsage(ctx, []store.UsageCount{{Subject: caller.Subject, Class: string(ClassDecide), Hour: h, Count: 10}}); err != nil {
+		t.Fatal(err)
+	}
+	clock.Set(clock.Now().Add(59 * time.Second))
+	if got, want := retry(), h.Add(4*time.Hour); !got.Equal(want) {
+		t.Fatalf("within the TTL: retry at %v, want the cached %v", got, want)
+	}
+	clock.Set(clock.Now().Add(time.Second))
+	if got, want := retry(), h.Add(24*time.Hour); !got.Equal(want) {
+		t.Fatalf("after the TTL: retry at %v, want %v", got, want)
 	}
 }

@@ -76,6 +76,34 @@ func (s *Store) UsageSum(ctx context.Context, subject, class string, first, last
 	return s.AddUsageAndSum(ctx, nil, subject, class, first, last)
 }
 
+// sqlUsageByHour lists one subject's class buckets in a range of hours:
+// the same range scan of the primary key as sqlUsageSum, without the sum.
+const sqlUsageByHour = `
+SELECT hour, count FROM usage_buckets
+WHERE subject = $1 AND class = $2 AND hour BETWEEN $3 AND $4
+ORDER BY hour`
+
+// UsageByHour returns subject's class buckets with hours in [first, last],
+// oldest first; hours without a row are absent. Metering reads it to work
+// out when enough old usage leaves the window to admit a refused request.
+func (s *Store) UsageByHour(ctx context.Context, subject, class string, first, last time.Time) ([]UsageCount, error) {
+	rows, err := s.pool.Query(ctx, sqlUsageByHour, subject, class, first, last)
+	if err != nil {
+		return nil, fmt.Errorf("usage of %s/%s by hour: %w", subject, class, err)
+	}
+	var out []UsageCount
+	var hour time.Time
+	var count int64
+	_, err = pgx.ForEachRow(rows, []any{&hour, &count}, func() error {
+		out = append(out, UsageCount{Subject: subject, Class: class, Hour: hour.UTC(), Count: count})
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("usage of %s/%s by hour: %w", subject, class, err)
+	}
+	return out, nil
+}
+
 // usageArgs merges counts by bucket, sorts them by key and returns the four
 // column arrays of sqlAddUsage.
 func usageArgs(counts []UsageCount) []any {

@@ -43,6 +43,11 @@ func TestUsageBuckets(t *testing.T) {
 	if !reflect.DeepEqual(totals, want) {
 		t.Fatalf("totals %v, want %v", totals, want)
 	}
+	byHour, err := st.UsageByHour(ctx, "key:1", "decide", hour(-30), hour(0))
+	wantByHour := []store.UsageCount{{"key:1", "decide", hour(-30), 7}, {"key:1", "decide", hour(0), 6}}
+	if err != nil || !reflect.DeepEqual(byHour, wantByHour) {
+		t.Fatalf("by hour %v %v, want %v", byHour, err, wantByHour)
+	}
 	n, err := st.DeleteUsageBefore(ctx, hour(-100))
 	if err != nil || n != 1 {
 		t.Fatalf("deleted %d %v, want the one bucket 200 hours back", n, err)
