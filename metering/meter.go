@@ -32,7 +32,8 @@ type Config struct {
 	// WindowCacheTTL is how long a window sum read from the database is
 	// reused before it is read again, so that other processes' traffic
 	// shows in the headers. Default one second. The over-limit bound does
-	// not depend on it (see Meter).
+	// not depend on it (see Meter). RetryAt reuses its read of the window's
+	// buckets for as long.
 	WindowCacheTTL time.Duration
 	// SlackFraction sets the per-process slack: a process admits at most
 	// Slack(limit) = max(1, ceil(limit × SlackFraction)) units (or one
