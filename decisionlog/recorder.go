@@ -231,8 +231,8 @@ func (r *Recorder) run() {
 
 // write stores batch. Transient failures are retried with backoff until
 // the batch is written or Close gives up (the records are then counted in
-// lost); a batch PostgreSQL refuses as invalid data is written in halves
-// until only the records it refuses are left.
+// lost); a batch PostgreSQL refuses as invalid data is written without the
+// records it refuses (see isolate).
 func (r *Recorder) write(batch []store.DecisionRecord) {
 	if len(batch) == 0 {
 		return
@@ -245,7 +245,7 @@ func (r *Recorder) write(batch []store.DecisionRecord) {
 	case refusal == nil:
 		return
 	}
-	r.cfg.Logger.Warn("decision records refused as invalid data; writing the batch in halves to find them",
+	r.cfg.Logger.Warn("decision records refused as invalid data or as already written; isolating them",
 		"records", len(batch), "sqlstate", refusal.Code)
 	if already := r.isolate(batch, refusal); already > 0 {
 		r.cfg.Logger.Info("decision records were already in the table (a write committed but its acknowledgement was lost)",
@@ -282,7 +282,9 @@ func (r *Recorder) insert(batch []store.DecisionRecord) (refusal *pgconn.PgError
 // isolate writes every record of batch that PostgreSQL accepts, given that
 // the whole batch was just refused with refusal: it writes each half and
 // splits again whichever half is refused, so a batch of n records with one
-// bad record costs about 2·log2(n) COPYs. A record refused because its
+// bad record costs about 2·log2(n) COPYs. When the refusal is a duplicate
+// decision id, it first asks which records are missing and copies only
+// those (see unrecorded). A record refused because its
 // decision id is already in the table was written before (by a COPY whose
 // acknowledgement was lost) and counts as written; isolate returns how many
 // there were. Any other record refused on its own is counted in refused and
