@@ -212,7 +212,7 @@ var (
 )
 
 func missingScopes(missing []auth.Scope) *Error {
-	names := scopeNames(missing)
+	names := auth.ScopeNames(missing)
 	hint := "Ask your Eligo administrator for a key that carries " + strings.Join(names, " and ") + "."
 	if slices.Contains(missing, auth.ScopeAdminRead) {
 		hint = "admin:read is held only by internal operator keys; it cannot be requested."

@@ -118,7 +118,7 @@ func Register[I, O any](s *Server, route Route, handler func(context.Context, *I
 		// MaxBodyBytes, hence the +1.
 		MaxBodyBytes: s.cfg.KeyedBodyLimit + 1,
 		Extensions: map[string]any{
-			"x-eligo-scopes":         scopeNames(route.Scopes),
+			"x-eligo-scopes":         auth.ScopeNames(route.Scopes),
 			"x-eligo-open-surface":   route.Access == Open,
 			"x-eligo-metering-class": string(route.Class),
 		},
@@ -135,7 +135,7 @@ func Register[I, O any](s *Server, route Route, handler func(context.Context, *I
 
 // accessText documents the route's access rule in its description.
 func (r Route) accessText() string {
-	scopes := strings.Join(scopeNames(r.Scopes), "`, `")
+	scopes := strings.Join(auth.ScopeNames(r.Scopes), "`, `")
 	if r.Access == Open {
 		if scopes == "" {
 			return "Access: open surface; no key needed. Metering class: `" + string(r.Class) + "`."
@@ -146,14 +146,6 @@ func (r Route) accessText() string {
 		return "Access: any valid API key. Metering class: `" + string(r.Class) + "`."
 	}
 	return "Access: API key with scope `" + scopes + "`. Metering class: `" + string(r.Class) + "`."
-}
-
-func scopeNames(scopes []auth.Scope) []string {
-	out := make([]string, len(scopes))
-	for i, s := range scopes {
-		out[i] = string(s)
-	}
-	return out
 }
 
 // addRoute checks route and indexes it by its ServeMux pattern, which is how

@@ -122,35 +122,21 @@ func runKeys(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	return work(store.New(pool))
 }
 
-// parseInterspersed parses args with fs, letting flags come before, between
-// or after the positional arguments (the flag package alone stops at the
-// first positional one), and returns the positional arguments in order.
-// After "--" every argument is positional.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var positional []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return positional, nil
-		}
-		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
-			return append(positional, rest...), nil
-		}
-		positional = append(positional, rest[0])
-		args = rest[1:]
-	}
-}
-
 var tenantID = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,62}$`)
+
+// checkTenant refuses a --tenant value that is not a tenant id.
+func checkTenant(tenant string) error {
+	if !tenantID.MatchString(tenant) {
+		return fmt.Errorf("--tenant %q: use 1-63 lower-case letters, digits, - or _", tenant)
+	}
+	return nil
+}
 
 // keyRequest validates the flags of `keys create`. An expiry must lie after
 // now: a key born expired is a typo, never what the operator meant.
 func keyRequest(tenant, scopes, tier, expires, name string, now time.Time) (auth.KeyRequest, error) {
-	if !tenantID.MatchString(tenant) {
-		return auth.KeyRequest{}, fmt.Errorf("--tenant %q: use 1-63 lower-case letters, digits, - or _", tenant)
+	if err := checkTenant(tenant); err != nil {
+		return auth.KeyRequest{}, err
 	}
 	sc, err := auth.ParseScopes(scopes)
 	if err != nil {

@@ -32,24 +32,16 @@ func runPublish(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	reserved := fs.String("reserved-namespace", authoring.DefaultReservedNamespace, "slug prefix no tenant may publish under")
 	usage := errors.New("usage: eligo publish FILE --tenant T [--cases C.json] [--public] [--slug S]")
 
-	var file string
-	for rest := args; ; {
-		if err := fs.Parse(rest); err != nil {
-			return err
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		if file != "" {
-			return usage
-		}
-		file, rest = fs.Arg(0), fs.Args()[1:]
+	files, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
 	}
-	if file == "" || *tenant == "" {
+	if len(files) != 1 || *tenant == "" {
 		return usage
 	}
-	if !tenantID.MatchString(*tenant) {
-		return fmt.Errorf("--tenant %q: use 1-63 lower-case letters, digits, - or _", *tenant)
+	file := files[0]
+	if err := checkTenant(*tenant); err != nil {
+		return err
 	}
 	src, err := os.ReadFile(file)
 	if err != nil {
