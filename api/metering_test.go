@@ -33,8 +33,14 @@ func generousMetering() metering.Config {
 			b[tier][c.Class] = 1 << 40
 		}
 	}
-	return metering.Config{Budgets: b}
+	return metering.Config{Budgets: b, BackendTimeout: testBackendTimeout}
 }
+
+// testBackendTimeout replaces the meter's 2 s bound on each counter query
+// in tests: on a loaded CI machine a query can wait that long for a
+// connection, and a 503 there would be the machine's, not the code's. An
+// outage (a closed pool) still fails at once.
+const testBackendTimeout = 30 * time.Second
 
 // overrideBudgets returns the spec's budgets with spec applied.
 func overrideBudgets(t testing.TB, spec string) metering.Budgets {
@@ -76,6 +82,9 @@ type meteredServer struct {
 func newMeteredServer(t testing.TB, cfg Config, pool *pgxpool.Pool) *meteredServer {
 	t.Helper()
 	cfg.Logger = slog.New(slog.DiscardHandler)
+	if cfg.Metering.BackendTimeout == 0 {
+		cfg.Metering.BackendTimeout = testBackendTimeout
+	}
 	st := store.New(pool)
 	s := New(cfg, st)
 	s.open = append(append([]Endpoint{}, OpenSurface...),
