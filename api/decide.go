@@ -44,7 +44,7 @@ type decideRequest struct {
 	RulesetID            string                 `json:"ruleset_id,omitempty" doc:"Slug (e.g. eligo-demo/us-fmla-employee) or concrete ruleset_id of a published ruleset. Exactly one of ruleset_id and rulebook_id is required." example:"eligo-demo/us-fmla-employee"`
 	RulebookID           string                 `json:"rulebook_id,omitempty" doc:"Composed rulebook to evaluate; needs a key with the decide scope. Rulebooks are not served by this version: a keyed call answers 404 with a string detail, an anonymous one 401."`
 	ReleaseID            string                 `json:"release_id,omitempty" doc:"Rulebook requests only: release UUID or exact two-word label. With ruleset_id it is refused with 422."`
-	FieldValues          jsonObject             `json:"field_values" required:"true" doc:"Map of field_id to answer. Types must match the ruleset schema; a key or value that cannot be applied is reported in field_errors (HTTP 200, decision undetermined), never rejected. null means unanswered."`
+	FieldValues          jsonObject             `json:"field_values" required:"true" doc:"Map of field_id to answer. Types must match the ruleset schema; a key or value that cannot be applied is reported in field_errors (HTTP 200, decision undetermined), never rejected. null means unanswered. Must be I-JSON (RFC 7493): a repeated key or text that is not valid Unicode is 422 json_invalid."`
 	IncludeTrace         bool                   `json:"include_trace,omitempty" doc:"Adds trace."`
 	IncludeExplanation   bool                   `json:"include_explanation,omitempty" doc:"Adds explanation."`
 	IncludeGraphOverlay  bool                   `json:"include_graph_overlay,omitempty" doc:"Adds graph_overlay."`
@@ -75,7 +75,7 @@ type decideResponse struct {
 	ContentDigest   string                `json:"content_digest" doc:"sha256:<hex> of the rules that ran: the content identity replay pins to."`
 	EngineVersion   string                `json:"engine_version" doc:"Engine build that decided, eligo-core@<semver>."`
 	DecisionID      string                `json:"decision_id" doc:"dec_ + 16 URL-safe characters; new on every call, cache hits included. Names the server-side decision record."`
-	InputsHash      string                `json:"inputs_hash" doc:"sha256:<hex> of the RFC 8785 canonical form of field_values; unsalted, invariant under key order, white space and number spelling."`
+	InputsHash      string                `json:"inputs_hash" doc:"sha256:<hex> of the RFC 8785 canonical form of field_values; unsalted, invariant under key order, white space and number spelling. When field_values holds a number beyond the IEEE double range, which RFC 8785 cannot write (the decision is then undetermined with a field error), the sha256 of field_values with insignificant white space removed."`
 	DecisionTime    time.Time             `json:"decision_time" doc:"UTC time of this call, ISO 8601; fresh on cache hits."`
 	FieldsProvided  int                   `json:"fields_provided" doc:"Count of non-null keys sent."`
 	FieldsEvaluated int                   `json:"fields_evaluated" doc:"Count of fields the rules reason over; may exceed fields_provided."`
@@ -206,6 +206,8 @@ const decideDescription = `Evaluates field_values against a published ruleset (b
 Anonymous callers reach public rulesets only; a private ruleset, or one of another tenant, answers 404 with a string detail. A key with the decide scope also reaches its tenant's private rulesets.
 
 Bad inputs never fail the request: unknown keys and values that cannot be converted to the field type are listed in field_errors with HTTP 200, and the decision is then undetermined. The body itself is strict: an undefined top-level member is 422 extra_forbidden, a field_values that is not an object is 422 dict_type.
+
+field_values must be I-JSON (RFC 7493), because inputs_hash is its RFC 8785 canonical form: a key repeated within one object, a string that is not valid Unicode (invalid UTF-8, or a lone surrogate escape such as \ud800) or nesting deeper than 10000 levels is 422 json_invalid at body.field_values, since such JSON reads differently from one parser to the next. A number beyond the IEEE double range (such as 1e400) is a value like any other: no field type takes it, so it is a field_errors entry (200, undetermined). RFC 8785 cannot write such a number, so inputs_hash is then the sha256 of field_values with insignificant white space removed, otherwise as sent.
 
 Identical requests (same ruleset content, field values, flags and normalised inquiry_context) may be served from a cache for up to 10 minutes; decision_id, decision_time and timing are fresh on every call, and every call, hit or not, is one decision with its own server-side record. no_cache bypasses the cache.
 
@@ -365,11 +367,11 @@ func (s *Server) convert(target *resolvedRuleset, fieldValues []byte, useCache b
 	}
 	inputsHash, err := engine.InputsHash(fieldValues)
 	if err != nil {
-		return nil, fieldValuesNotObject(fieldValues)
+		return nil, fieldValuesRefusal(fieldValues, err)
 	}
 	inputs, err := target.Ruleset.Convert(fieldValues)
 	if err != nil {
-		return nil, fieldValuesNotObject(fieldValues)
+		return nil, fieldValuesRefusal(fieldValues, err)
 	}
 	c := &conversion{inputsHash: inputsHash, inputs: inputs}
 	if key != nil {
@@ -498,6 +500,20 @@ func newDecisionID() string {
 	var b [12]byte
 	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
 	return "dec_" + base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// fieldValuesRefusal is the 422 for a field_values the engine cannot read
+// at all: dict_type when it is not a JSON object (the body reader refuses
+// that first, so this is a backstop), else json_invalid, chiefly for an
+// object that is not I-JSON (a repeated key, text that is not valid
+// Unicode, nesting beyond 10000 levels), which has no inputs_hash. Bad
+// values inside a readable object never get here: they are field_errors.
+func fieldValuesRefusal(raw []byte, err error) *Error {
+	if errors.Is(err, engine.ErrNotObject) {
+		return fieldValuesNotObject(raw)
+	}
+	return ValidationFailed(ValidationItem{Type: "json_invalid", Loc: []any{"body", "field_values"},
+		Msg: "JSON decode error: " + err.Error(), Input: map[string]any{}})
 }
 
 // fieldValuesNotObject is the 422 for a field_values that is not a JSON

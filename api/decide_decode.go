@@ -29,11 +29,20 @@ func (s *Server) decodeDecideRequest(raw []byte) (*decideRequest, error) {
 	return nil, s.decideRequestErrors(raw)
 }
 
+// maxJSONDepth is encoding/json's nesting limit.
+const maxJSONDepth = 10000
+
 // readDecideRequest is the fast, strict reading of a body: a JSON object
 // with only decideRequest's members, each of its declared type, and
 // field_values present. It reports false for anything else.
 func readDecideRequest(raw []byte) (*decideRequest, bool) {
 	if !gjson.ValidBytes(raw) {
+		return nil, false
+	}
+	// encoding/json, and so the schema path, refuses nesting deeper than
+	// maxJSONDepth; gjson reads any depth. Only a body longer than that
+	// many bytes can nest so deep, so only such a body pays for the check.
+	if len(raw) > maxJSONDepth && !json.Valid(raw) {
 		return nil, false
 	}
 	body := gjson.ParseBytes(raw)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -31,6 +32,13 @@ func FuzzReadDecideRequest(f *testing.F) {
 		`{"ruleset_id":"r","field_values":{"a":1},"include_trace":"yes"}`,
 		`{"ruleset_id":"r","field_values":{"a":1},"inquiry_context":{"unknown":1}}`,
 		`{"ruleset_id":"\u00e9\ud83d\ude00","field_values":{"a":1e400}}`,
+		// field_values the engine refuses or reports (not I-JSON, or
+		// beyond float64): the reader passes them on as they are.
+		`{"ruleset_id":"r","field_values":{"a":1,"a":2,"\u0061":3}}`,
+		`{"ruleset_id":"r","field_values":{"a":"\ud800","\udc00":1}}`,
+		"{\"ruleset_id\":\"r\",\"field_values\":{\"a\":\"x\xff\"}}",
+		`{"ruleset_id":"r","field_values":{"a":[-1e400,{"b":1E+999}],"c":1e-400}}`,
+		`{"ruleset_id":"r","field_values":{"a":` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `}}`,
 		`[]`, `null`, `{`, ``,
 	} {
 		f.Add([]byte(seed))

@@ -2,6 +2,8 @@ package api
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"log/slog"
 	"net/http"
@@ -628,5 +630,98 @@ func TestDecideExplanationReferencesMatchExplain(t *testing.T) {
 				t.Errorf("%s, %s: decide references\n%v\nexplain references\n%v", tc.name, pass, got, want)
 			}
 		}
+	}
+}
+
+// TestDecideFieldValuesBeyondCanonicalJSON: a number beyond the float64
+// range is a value like any other, a field error (200, undetermined) with
+// an inputs_hash over the compacted field_values, never the 422 dict_type
+// it once was; field_values that is not I-JSON (a repeated key, text that is
+// not valid Unicode, nesting beyond 10000 levels) has no inputs_hash and is
+// 422 json_invalid at body.field_values.
+func TestDecideFieldValuesBeyondCanonicalJSON(t *testing.T) {
+	t.Parallel()
+	f := newDecideFixture(t, Config{})
+	f.publish(t, "acme", "acme/all-types", []byte(allTypesRules), true)
+	// post decodes numbers as written: the echoed 1e400 is no float64.
+	post := func(t *testing.T, fieldValues string) (int, map[string]any) {
+		t.Helper()
+		body := `{"ruleset_id":"acme/all-types","field_values":` + fieldValues + `}`
+		res, err := http.Post(f.url+"/decide", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var out map[string]any
+		dec := json.NewDecoder(res.Body)
+		dec.UseNumber()
+		if err := dec.Decode(&out); err != nil {
+			t.Fatalf("response to %q is not JSON: %v", body, err)
+		}
+		return res.StatusCode, out
+	}
+	hashOf := func(compact string) string {
+		sum := sha256.Sum256([]byte(compact))
+		return "sha256:" + hex.EncodeToString(sum[:])
+	}
+
+	for _, tc := range []struct {
+		name, fieldValues, field, value, compact string
+	}{
+		{"int beyond float64", `{"a.count": 1e400}`, "a.count", "1e400", `{"a.count":1e400}`},
+		{"decimal below float64", `{ "a.amount" : -1e400 }`, "a.amount", "-1e400", `{"a.amount":-1e400}`},
+		{"bool given a huge number", `{"a.flag":1E+999,"a.kind":"x"}`, "a.flag", "1E+999", `{"a.flag":1E+999,"a.kind":"x"}`},
+		{"unknown key", `{"a.nope":1e400}`, "a.nope", "1e400", `{"a.nope":1e400}`},
+		{"inside a list", `{"a.born":[1e400]}`, "a.born", "[1e400]", `{"a.born":[1e400]}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			status, body := post(t, tc.fieldValues)
+			if status != http.StatusOK || body["decision"] != "undetermined" {
+				t.Fatalf("%d %v", status, body)
+			}
+			errs, _ := body["field_errors"].([]any)
+			if len(errs) != 1 {
+				t.Fatalf("field_errors %v, want one", errs)
+			}
+			e := errs[0].(map[string]any)
+			value, _ := json.Marshal(e["value"])
+			if e["field"] != tc.field || string(value) != tc.value || e["message"] == "" {
+				t.Errorf("field error %v, want %s = %s", e, tc.field, tc.value)
+			}
+			if body["inputs_hash"] != hashOf(tc.compact) {
+				t.Errorf("inputs_hash %v, want the sha256 of %s", body["inputs_hash"], tc.compact)
+			}
+		})
+	}
+
+	deep := strings.Repeat("[", 10001) + strings.Repeat("]", 10001)
+	for _, tc := range []struct{ name, fieldValues string }{
+		{"repeated key", `{"a.count":1,"a.count":2}`},
+		{"repeated key, spelt differently", `{"a.count":1,"a\u002ecount":2}`},
+		{"repeated key in a value", `{"a.born":{"y":1,"y":2}}`},
+		{"lone high surrogate", `{"a.kind":"\ud800"}`},
+		{"lone low surrogate in a key", `{"\udc00":1}`},
+		{"invalid UTF-8", "{\"a.kind\":\"x\xff\"}"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			status, body := post(t, tc.fieldValues)
+			detail, _ := body["detail"].([]any)
+			if status != http.StatusUnprocessableEntity || len(detail) != 1 {
+				t.Fatalf("%d %v, want 422 with one item", status, body)
+			}
+			item := detail[0].(map[string]any)
+			msg, _ := item["msg"].(string)
+			if item["type"] != "json_invalid" || !reflect.DeepEqual(item["loc"], []any{"body", "field_values"}) ||
+				!strings.Contains(msg, "I-JSON") {
+				t.Errorf("item %v", item)
+			}
+		})
+	}
+	// Nesting beyond encoding/json's limit is refused with the body, as
+	// malformed JSON, before field_values is read.
+	status, body := post(t, `{"a.born":`+deep+`}`)
+	detail, _ := body["detail"].([]any)
+	if status != http.StatusUnprocessableEntity || len(detail) != 1 || detail[0].(map[string]any)["type"] != "json_invalid" {
+		t.Errorf("field_values nested too deep: %d %v", status, body)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"sort"
 	"strconv"
@@ -38,13 +39,27 @@ type Inputs struct {
 	Unused []string
 }
 
-// ErrFieldValues is returned (wrapped) when field_values is not a JSON
-// object at all; individual bad values are field errors instead.
-var ErrFieldValues = errors.New("field_values must be a JSON object")
+// ErrNotObject is returned (wrapped) when field_values is not a JSON object
+// at all (another JSON value, or not JSON). It is the only failure of
+// Convert that is about the shape of field_values; every bad key or value
+// inside an object is a FieldError instead.
+var ErrNotObject = errors.New("field_values must be a JSON object")
+
+// ErrNotIJSON is returned (wrapped) by InputsHash for JSON that RFC 8785
+// cannot canonicalise because it is not I-JSON (RFC 7493): a member name
+// repeated in one object, a string that is not valid Unicode (invalid
+// UTF-8, a lone UTF-16 surrogate escape), or nesting deeper than 10000
+// levels. Such input is ambiguous or unreadable as sent, so it has no
+// inputs_hash. (A number beyond the float64 range is the one departure
+// InputsHash accepts; see there.)
+var ErrNotIJSON = errors.New("not I-JSON (RFC 7493)")
 
 // Convert binds a request's raw field_values JSON to the ruleset. Numbers
-// are read exactly (never through float64). It fails only when the bytes
-// are not a JSON object; every bad key or value becomes a FieldError.
+// are read exactly (never through float64). It fails with ErrNotObject
+// when the bytes are not a JSON object, and with another error when they
+// start one that cannot be read (broken, followed by more data, or nested
+// beyond encoding/json's 10000 levels); every bad key or value of a
+// readable object becomes a FieldError.
 //
 // The rules: an unknown key is an error; null means unanswered; an int
 // field takes a JSON number with no fraction (1, 1.0 and 1e0 are the same;
@@ -53,17 +68,18 @@ var ErrFieldValues = errors.New("field_values must be a JSON object")
 // strings; a date takes "YYYY-MM-DD" (a real calendar date, no time part)
 // or an integer ordinal from 1 (0001-01-01) to 3652059 (9999-12-31).
 func (r *Ruleset) Convert(raw []byte) (*Inputs, error) {
+	trimmed := bytes.TrimLeft(raw, " \t\r\n")
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return nil, ErrNotObject
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var m map[string]any
 	if err := dec.Decode(&m); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrFieldValues, err)
-	}
-	if m == nil {
-		return nil, ErrFieldValues
+		return nil, fmt.Errorf("read field_values: %w", err)
 	}
 	if dec.More() {
-		return nil, fmt.Errorf("%w: trailing data after the object", ErrFieldValues)
+		return nil, errors.New("read field_values: trailing data after the object")
 	}
 	return r.ConvertMap(m), nil
 }
@@ -219,13 +235,88 @@ func convertValue(f *Field, v any) (Value, string) {
 // InputsHash returns "sha256:" + hex SHA-256 of the RFC 8785 canonical
 // form of field_values: the same for any key order, white space, or
 // spelling of a number (1, 1.0, 1e0).
+//
+// RFC 8785 reads numbers as float64, so it has no canonical form for a
+// number beyond that range (1e400). Such a number is still an answer the
+// caller sent, which Convert reports as a FieldError (no field type takes
+// it), so it must not fail the hash: when it is the only obstacle, the hash
+// is of field_values with insignificant white space removed, as sent
+// otherwise (key order and number spelling count). That form can never
+// equal a canonical form, which always canonicalises, so the two kinds of
+// hash cannot collide. Any other obstacle is not I-JSON and fails with
+// ErrNotIJSON; JSON that is not JSON at all fails with another error.
 func InputsHash(fieldValues []byte) (string, error) {
 	canon, err := jcs.Transform(fieldValues)
-	if err != nil {
+	if err == nil {
+		return inputsDigest(canon), nil
+	}
+	tamed, huge, walkErr := zeroHugeNumbers(fieldValues)
+	if walkErr != nil {
 		return "", fmt.Errorf("canonicalise field_values: %w", err)
 	}
-	sum := sha256.Sum256(canon)
-	return "sha256:" + hex.EncodeToString(sum[:]), nil
+	if huge {
+		if _, err = jcs.Transform(tamed); err == nil {
+			var compact bytes.Buffer
+			if err := json.Compact(&compact, fieldValues); err != nil {
+				return "", fmt.Errorf("compact field_values: %w", err)
+			}
+			return inputsDigest(compact.Bytes()), nil
+		}
+	}
+	return "", fmt.Errorf("canonicalise field_values: %w: %v", ErrNotIJSON, err)
+}
+
+func inputsDigest(b []byte) string {
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// zeroHugeNumbers returns a copy of the JSON raw in which every number
+// beyond the float64 range is replaced by 0, and whether there was one, so
+// that what remains can be checked for other obstacles to canonicalising.
+func zeroHugeNumbers(raw []byte) ([]byte, bool, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var out []byte
+	last, depth, values := 0, 0, 0
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+		if depth == 0 {
+			values++
+		}
+		n, ok := tok.(json.Number)
+		if !ok {
+			continue
+		}
+		if _, err := strconv.ParseFloat(string(n), 64); err == nil {
+			continue
+		}
+		end := int(dec.InputOffset())
+		start := end - len(n)
+		out = append(append(out, raw[last:start]...), '0')
+		last = end
+	}
+	if depth != 0 || values != 1 {
+		// The token reader reads a stream of values and stops quietly at
+		// the end of the input, even inside one.
+		return nil, false, errors.New("not a single JSON value")
+	}
+	if out == nil {
+		return raw, false, nil
+	}
+	return append(out, raw[last:]...), true, nil
 }
 
 // ValueJSON renders the answer v of field slot as it appears in supporting

@@ -1,7 +1,11 @@
 package engine
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -60,6 +64,13 @@ func TestConvert(t *testing.T) {
 		{"date as bool", `{"a.born": true}`, "a.born", "", "expected a date"},
 		{"unknown key", `{"a.nope": 1}`, "a.nope", "", "unknown field"},
 		{"null is unanswered", `{"a.n": null}`, "a.n", "null", ""},
+		{"int beyond float64", `{"a.n": 1e400}`, "a.n", "", "cannot read 1e400"},
+		{"decimal beyond float64", `{"a.d": -1e400}`, "a.d", "", "cannot read -1e400"},
+		{"decimal below float64", `{"a.d": 1e-400}`, "a.d", "", "cannot read 1e-400"},
+		{"bool beyond float64", `{"a.b": 1e400}`, "a.b", "", "expected true or false"},
+		{"date beyond float64", `{"a.born": 1e400}`, "a.born", "", "from 1"},
+		{"list holding a number beyond float64", `{"a.n": [1e400]}`, "a.n", "", "expected a number, got a list"},
+		{"unknown key beyond float64", `{"a.nope": 1e400}`, "a.nope", "", "unknown field"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -92,9 +103,16 @@ func TestConvert(t *testing.T) {
 func TestConvertRejectsNonObjects(t *testing.T) {
 	t.Parallel()
 	r := opsRuleset(t)
-	for _, raw := range []string{``, `[]`, `null`, `12`, `{"a.n": 1} {}`, `{"a.n": }`} {
-		if _, err := r.Convert([]byte(raw)); err == nil {
-			t.Errorf("Convert(%q) succeeded, want an error", raw)
+	for _, raw := range []string{``, ` `, `[]`, `null`, `12`, `"{}"`, ` [{"a.n": 1}]`} {
+		if _, err := r.Convert([]byte(raw)); !errors.Is(err, ErrNotObject) {
+			t.Errorf("Convert(%q) = %v, want ErrNotObject", raw, err)
+		}
+	}
+	// An object that cannot be read is an error, but not ErrNotObject.
+	deep := `{"a.n":` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `}`
+	for _, raw := range []string{`{"a.n": 1} {}`, `{"a.n": }`, deep} {
+		if _, err := r.Convert([]byte(raw)); err == nil || errors.Is(err, ErrNotObject) {
+			t.Errorf("Convert(%.40q) = %v, want an error other than ErrNotObject", raw, err)
 		}
 	}
 }
@@ -135,8 +153,62 @@ func TestInputsHash(t *testing.T) {
 			t.Errorf("InputsHash(%s) equals the base hash", other)
 		}
 	}
-	if _, err := InputsHash([]byte(`{"a":`)); err == nil {
-		t.Error("InputsHash of broken JSON succeeded")
+	if _, err := InputsHash([]byte(`{"a":`)); err == nil || errors.Is(err, ErrNotIJSON) {
+		t.Errorf("InputsHash of broken JSON = %v, want a plain error", err)
+	}
+}
+
+// TestInputsHashBeyondCanonicalJSON: a number beyond float64, which RFC
+// 8785 cannot write, still hashes (over the compacted bytes, so white space
+// does not count), and the hash differs from every canonical one; JSON that
+// is not I-JSON fails with ErrNotIJSON.
+func TestInputsHashBeyondCanonicalJSON(t *testing.T) {
+	t.Parallel()
+	compactHash := func(s string) string {
+		var b bytes.Buffer
+		if err := json.Compact(&b, []byte(s)); err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256(b.Bytes())
+		return "sha256:" + hex.EncodeToString(sum[:])
+	}
+	for _, tc := range []struct{ raw, sameAs string }{
+		{`{"a": 1e400}`, `{"a":1e400}`},
+		{"{\n\t\"a\" : [ -1e400 , 2 ] }", `{"a":[-1e400,2]}`},
+		{`{"a": 1e400, "b": {"c": 1E+999}}`, `{"a":1e400,"b":{"c":1E+999}}`},
+	} {
+		h, err := InputsHash([]byte(tc.raw))
+		if err != nil || h != compactHash(tc.raw) {
+			t.Errorf("InputsHash(%s) = %s %v, want the hash of the compacted bytes", tc.raw, h, err)
+		}
+		if same, _ := InputsHash([]byte(tc.sameAs)); same != h {
+			t.Errorf("InputsHash(%s) = %s, InputsHash(%s) = %s: white space counted", tc.raw, h, tc.sameAs, same)
+		}
+		zeroed, huge, err := zeroHugeNumbers([]byte(tc.raw))
+		if err != nil || !huge {
+			t.Fatalf("zeroHugeNumbers(%s) = %v %v", tc.raw, huge, err)
+		}
+		if canonical, err := InputsHash(zeroed); err != nil || canonical == h {
+			t.Errorf("InputsHash(%s) = %s %v, the same as with the numbers zeroed", zeroed, canonical, err)
+		}
+	}
+	for _, raw := range []string{
+		`{"a":1,"a":2}`,
+		`{"a":{"b":1,"\u0062":2}}`,
+		`{"a":1e400,"a":2}`,
+		`{"a":"\ud800"}`,
+		`{"a":"\udc00\ud800"}`,
+		`{"\ud83d":1}`,
+		`{"a":"\ud83d\u0041"}`,
+		"{\"a\":\"\xff\"}",
+		`{"a":` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `}`,
+	} {
+		if h, err := InputsHash([]byte(raw)); !errors.Is(err, ErrNotIJSON) {
+			t.Errorf("InputsHash(%.60q) = %s %v, want ErrNotIJSON", raw, h, err)
+		}
+	}
+	if _, err := InputsHash([]byte(`{"a":"\ud83d\ude00"}`)); err != nil {
+		t.Errorf("a surrogate pair: %v", err)
 	}
 }
 
