@@ -8,14 +8,25 @@ package engine
 // File is a parsed .rules file. Declarations are kept by kind in source
 // order; the printer writes them in the canonical order.
 type File struct {
-	Slug        *Attr
-	Section     *Attr
-	Name        *Attr
+	// Slug is the `ruleset "<slug>"` header ("us/fmla-employee"); nil when
+	// the file has none, which the checker reports.
+	Slug *Attr
+	// Section is the `section <id>` header; nil when absent.
+	Section *Attr
+	// Name is the `name "<text>"` header, the ruleset's display name; nil
+	// when absent.
+	Name *Attr
+	// Description is the top-level `description "<text>"` header; nil when
+	// absent.
 	Description *Attr
-	Sources     []*SourceDecl
-	Fields      []*FieldDecl
-	Groups      []*GroupDecl
-	Outcome     *OutcomeDecl
+	// Sources are the source declarations in source order.
+	Sources []*SourceDecl
+	// Fields are the field declarations in source order.
+	Fields []*FieldDecl
+	// Groups are the group declarations in source order.
+	Groups []*GroupDecl
+	// Outcome is the outcome declaration; nil when the file has none.
+	Outcome *OutcomeDecl
 	// Trailing holds comment lines after the last declaration.
 	Trailing []string
 	// broken holds the ids of declarations that failed to parse (and
@@ -26,83 +37,144 @@ type File struct {
 
 // Attr is a one-line header: ruleset, section, name or description.
 type Attr struct {
-	Pos   Pos
-	Doc   []string
+	// Pos is where the header's keyword starts.
+	Pos Pos
+	// Doc holds the comment lines just above the header, each from its #,
+	// trailing blanks trimmed; the printer writes them back.
+	Doc []string
+	// Value is the header's value: the unquoted string, or the section id.
 	Value string
 }
 
 // SourceDecl is `source <id> "<title>" url|artefact "<loc>" licence "<l>"`.
 type SourceDecl struct {
-	Pos     Pos
-	Doc     []string
-	ID      string
-	Title   string
-	LocKind string // "url" or "artefact"
-	Loc     string
+	// Pos is where the `source` keyword starts.
+	Pos Pos
+	// Doc holds the comment lines just above the declaration.
+	Doc []string
+	// ID is the source id that cite lines and notes refer to.
+	ID string
+	// Title is the source's human-readable title.
+	Title string
+	// LocKind says how Loc locates the text: "url" or "artefact".
+	LocKind string
+	// Loc is the web address or the artefact locator, as written.
+	Loc string
+	// Licence is the licence the source text is published under
+	// ("public-domain", "OGL-3.0", ...); required by the parser.
 	Licence string
 }
 
 // FieldDecl is a field line with its indented attributes. Weight is 1 when
 // the text leaves it out, so printing it explicitly does not change the tree.
 type FieldDecl struct {
-	Pos         Pos
-	Doc         []string
-	ID          string
-	Type        string // int, decimal, bool, date or enum
-	TypePos     Pos
-	Enum        []string
-	Weight      int64
-	Question    string
+	// Pos is where the `field` keyword starts.
+	Pos Pos
+	// Doc holds the comment lines just above the declaration.
+	Doc []string
+	// ID is the field's <group>.<name>, e.g. "employment.months_employed".
+	ID string
+	// Type is the type keyword as written: int, decimal, bool, date or
+	// enum; anything else is left for the checker to reject.
+	Type string
+	// TypePos is where the type keyword starts, for type errors.
+	TypePos Pos
+	// Enum lists an enum field's values in the order written; nil for
+	// other types.
+	Enum []string
+	// Weight orders the questions: higher means "ask later". 0 to
+	// 1000000; 1 when the text leaves it out.
+	Weight int64
+	// Question is the text to ask the applicant; "" when not given.
+	Question string
+	// Description says what the field means; "" when not given.
 	Description string
-	Notes       []*NoteDecl
-	Widget      string
-	WidgetPos   Pos
+	// Notes are the field's note lines in source order.
+	Notes []*NoteDecl
+	// Widget is the input widget named by `widget` ("free_text" is the
+	// only valid one); "" when not given.
+	Widget string
+	// WidgetPos is where the widget name starts; zero when Widget is "".
+	WidgetPos Pos
 }
 
 // NoteDecl is `note why|legal_background "<text>" [source <id>]`.
 type NoteDecl struct {
-	Pos    Pos
-	Kind   string
-	Text   string
+	// Pos is where the `note` keyword starts.
+	Pos Pos
+	// Kind is "why" or "legal_background".
+	Kind string
+	// Text is the note's text, unquoted.
+	Text string
+	// Source is the id of the source the note cites; "" when it cites none.
 	Source string
 }
 
 // GroupDecl is `group <id> all|any "<title>" { criteria }`.
 type GroupDecl struct {
-	Pos      Pos
-	Doc      []string
-	ID       string
-	Kind     string
-	Title    string
+	// Pos is where the `group` keyword starts.
+	Pos Pos
+	// Doc holds the comment lines just above the declaration.
+	Doc []string
+	// ID is the group id that the outcome expression refers to.
+	ID string
+	// Kind is "all" (every criterion must hold) or "any" (at least one).
+	Kind string
+	// Title is the group's human-readable title.
+	Title string
+	// Criteria are the group's criteria in source order.
 	Criteria []*CriterionDecl
+	// Trailing holds comment lines after the last criterion, before the
+	// closing }.
 	Trailing []string
 }
 
 // CriterionDecl is one criterion; Expr is nil when Discretionary.
 type CriterionDecl struct {
-	Pos           Pos
-	Doc           []string
-	ID            string
-	Title         string
+	// Pos is where the `criterion` keyword starts.
+	Pos Pos
+	// Doc holds the comment lines just above the criterion.
+	Doc []string
+	// ID is the criterion id, unique in the whole ruleset.
+	ID string
+	// Title is the criterion's human-readable title.
+	Title string
+	// Discretionary marks a criterion a person decides: it has no
+	// expression and always evaluates to pending.
 	Discretionary bool
-	ExprDoc       []string
-	Expr          *Node
-	Cites         []*CiteDecl
-	Trailing      []string
+	// ExprDoc holds the comment lines between the opening { and the
+	// expression.
+	ExprDoc []string
+	// Expr is the bool expression the criterion tests; nil when
+	// Discretionary or when the criterion has only cite lines.
+	Expr *Node
+	// Cites are the criterion's cite lines in source order.
+	Cites []*CiteDecl
+	// Trailing holds comment lines after the last cite, before the
+	// closing }.
+	Trailing []string
 }
 
 // CiteDecl is `cite <source id> "<quote>"`.
 type CiteDecl struct {
-	Pos    Pos
-	Doc    []string
+	// Pos is where the `cite` keyword starts.
+	Pos Pos
+	// Doc holds the comment lines just above the cite line.
+	Doc []string
+	// Source is the id of the cited source.
 	Source string
-	Quote  string
+	// Quote is the quoted passage, which must appear word for word in the
+	// source text.
+	Quote string
 }
 
 // OutcomeDecl is `outcome <expression over group ids>`.
 type OutcomeDecl struct {
-	Pos  Pos
-	Doc  []string
+	// Pos is where the `outcome` keyword starts.
+	Pos Pos
+	// Doc holds the comment lines just above the declaration.
+	Doc []string
+	// Expr combines group ids (NodeIdent) with and, or and not.
 	Expr *Node
 }
 
@@ -125,14 +197,26 @@ const (
 
 // Node is an expression as written.
 type Node struct {
-	Pos  Pos
+	// Pos is where the node's token starts; for NodeBinary and NodeIn it
+	// is the operator, not the left operand.
+	Pos Pos
+	// Kind is the node's form; it says which of the fields below are set.
 	Kind NodeKind
-	Op   string
+	// Op is the operator of NodeBinary ("or", "and", "<=", "+", "??", ...)
+	// and NodeIn ("in" or "not in"); "" otherwise.
+	Op string
+	// Name is the function of NodeCall, the group.name of NodeField or
+	// the identifier of NodeIdent.
 	Name string
-	Str  string
-	Num  Value
+	// Str is the unquoted text of NodeString.
+	Str string
+	// Num is the value of NodeNumber, or 0/1 for NodeBool.
+	Num Value
 	// Lit is a number as written ("43759.80", "1e3"), so that fmt keeps
 	// the analyst's spelling; the value is Num either way.
-	Lit  string
+	Lit string
+	// Args are the operands: two for NodeBinary, one for NodeNot and
+	// NodeNeg, the tested value then the list for NodeIn, the arguments
+	// of NodeCall.
 	Args []*Node
 }

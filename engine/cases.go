@@ -10,21 +10,28 @@ import (
 // Case is one test case, the shape casebank/README.md and the API's project
 // test cases use.
 type Case struct {
-	Name            string          `json:"name"`
-	FieldValues     json.RawMessage `json:"field_values"`
-	ExpectedOutcome string          `json:"expected_outcome"`
+	// Name identifies the case in reports.
+	Name string `json:"name"`
+	// FieldValues is the answers object exactly as /decide takes it;
+	// empty means {}.
+	FieldValues json.RawMessage `json:"field_values"`
+	// ExpectedOutcome is the outcome's wire spelling: eligible,
+	// not_eligible or undetermined.
+	ExpectedOutcome string `json:"expected_outcome"`
 	// DecisionDate ("YYYY-MM-DD") is what decision_date() reads; required
 	// when the ruleset reads it, so cases never depend on the day they run.
-	DecisionDate string        `json:"decision_date,omitempty"`
+	DecisionDate string `json:"decision_date,omitempty"`
+	// Expectations are finer checks beyond the outcome; nil for none.
 	Expectations *Expectations `json:"expectations,omitempty"`
 }
 
 // Expectations are optional finer checks; each member is checked when
 // present.
 type Expectations struct {
-	// Criteria and Groups map ids to satisfied, not_satisfied or pending.
+	// Criteria maps criterion ids to satisfied, not_satisfied or pending.
 	Criteria map[string]string `json:"criteria,omitempty"`
-	Groups   map[string]string `json:"groups,omitempty"`
+	// Groups maps group ids to satisfied, not_satisfied or pending.
+	Groups map[string]string `json:"groups,omitempty"`
 	// FieldErrors, when present (even empty), lists exactly the field ids
 	// reported as field errors.
 	FieldErrors *[]string `json:"field_errors,omitempty"`
@@ -34,7 +41,9 @@ type Expectations struct {
 
 // CaseResult is the verdict on one case.
 type CaseResult struct {
+	// Name is the case's name.
 	Name string
+	// Pass is true when there are no Mismatches.
 	Pass bool
 	// Mismatches say, one sentence each, what differed from the case.
 	Mismatches []string

@@ -50,16 +50,26 @@ func CompileFile(filename string, f *File) (r *Ruleset, warnings ErrorList, err 
 var slugPattern = regexp.MustCompile(`^[a-z][a-z0-9-]*(/[a-z][a-z0-9-]*)*$`)
 
 type checker struct {
-	file        string
-	f           *File
-	r           *Ruleset
-	errs        ErrorList
-	warnings    ErrorList
-	fieldIndex  map[string]int
-	fieldPos    []Pos
-	fieldUsed   []bool
+	// file is the file name errors carry.
+	file string
+	// f is the syntax tree being checked.
+	f *File
+	// r is the ruleset being built from f.
+	r *Ruleset
+	// errs are the errors found; any one means no ruleset.
+	errs ErrorList
+	// warnings are the problems that do not stop compilation.
+	warnings ErrorList
+	// fieldIndex maps a declared field id to its slot.
+	fieldIndex map[string]int
+	// fieldPos is each slot's declaration position, for messages.
+	fieldPos []Pos
+	// fieldUsed marks the slots some criterion reads; the rest warn.
+	fieldUsed []bool
+	// sourceIndex holds the declared source ids.
 	sourceIndex map[string]bool
-	groupIndex  map[string]int
+	// groupIndex maps a declared group id to its index in r.Groups.
+	groupIndex map[string]int
 	// reads collects the field slots the current criterion reads.
 	reads map[int]bool
 }

@@ -8,8 +8,10 @@ import (
 
 // Pos is a 1-based line and column (in characters) in a .rules file.
 type Pos struct {
+	// Line counts from 1; 0 means no position.
 	Line int
-	Col  int
+	// Col counts characters (runes, not bytes) from 1.
+	Col int
 }
 
 // String prints "line:col".
@@ -17,9 +19,13 @@ func (p Pos) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
 
 // Error is one compile error or warning, printed "file:line:col: message".
 type Error struct {
+	// File is the name the caller passed to Compile, used only in the
+	// printed form.
 	File string
-	Pos  Pos
-	Msg  string
+	// Pos is where the problem is; 1:1 for errors not tied to a place.
+	Pos Pos
+	// Msg says what is wrong and, where it can, how to fix it.
+	Msg string
 }
 
 // Error implements error.

@@ -53,21 +53,31 @@ var opcodes = map[Operator]opcode{
 // instructions; for opField and opGroup, a is the slot; for opConst, k is
 // the value.
 type inst struct {
+	// op is the operation.
 	op opcode
-	a  int32
-	n  int32
-	k  Value
+	// a is the first operand's index in program.kids, or the slot of
+	// opField and opGroup.
+	a int32
+	// n is the number of operands.
+	n int32
+	// k is opConst's value.
+	k Value
 }
 
 // program is the flat form of a ruleset's expressions that evaluation walks.
 type program struct {
+	// code holds every instruction; operands come before their operator.
 	code []inst
+	// kids holds the operand instruction indexes, each operator's run
+	// contiguous.
 	kids []int32
 	// roots[i] is the instruction of criterion i (group then declaration
 	// order), or -1 for a discretionary criterion.
 	roots []int32
 	// groupOf[i] is the group of criterion i.
 	groupOf []int32
+	// outcome is the instruction of Ruleset.Outcome, or -1 when that is
+	// nil (every decision is then undetermined).
 	outcome int32
 	// evaluated is the number of distinct fields some criterion reads.
 	evaluated int
@@ -197,9 +207,13 @@ type Options struct {
 // group then declaration order (see Ruleset.CriterionAt), Groups like
 // Ruleset.Groups.
 type Result struct {
-	Outcome  Outcome
+	// Outcome is the decision; undetermined whenever FieldErrors is not
+	// empty.
+	Outcome Outcome
+	// Criteria is each criterion's status, in CriterionAt order.
 	Criteria []Status
-	Groups   []Status
+	// Groups is each group's status, indexed like Ruleset.Groups.
+	Groups []Status
 	// MissingFields are unanswered fields that some pending criterion
 	// reads, in declaration order. Advisory.
 	MissingFields []string
@@ -214,10 +228,14 @@ type Result struct {
 	// DecisionDate is the ordinal the evaluation used for decision_date(),
 	// or 0 when the ruleset does not read it.
 	DecisionDate int64
-	// Trace and Explanation are set only when Options asked for them.
-	Trace       *Trace
+	// Trace is set only when Options.Trace asked for it; nil otherwise.
+	Trace *Trace
+	// Explanation is set only when Options.Explanation asked for it; nil
+	// otherwise.
 	Explanation *Explanation
 
+	// missing[s] marks slot s as read by a pending criterion while
+	// unanswered; kept so that a reused Result does not allocate.
 	missing []bool
 }
 
@@ -369,12 +387,22 @@ func resize[T any](s []T, n int) []T {
 
 // machine is the state of one evaluation.
 type machine struct {
-	p        *program
-	inputs   []Value
-	groups   []Status
-	date     Value
+	// p is the program being run.
+	p *program
+	// inputs are the answers, indexed by slot.
+	inputs []Value
+	// groups are the group statuses opGroup reads; set only before the
+	// outcome is evaluated.
+	groups []Status
+	// date is the value decision_date() returns; unknown when the
+	// ruleset does not read it.
+	date Value
+	// overflow is set when arithmetic overflowed in the current
+	// criterion, which becomes a field error.
 	overflow bool
-	flags    [64]uint8
+	// flags is scratch space for the per-group status bits, so that
+	// rulesets of up to 64 groups evaluate without allocating.
+	flags [64]uint8
 }
 
 func (m *machine) eval(i int32) Value {

@@ -24,15 +24,22 @@ type Trace struct {
 
 // PathStep is one evaluated criterion in a trace.
 type PathStep struct {
-	Group     string `json:"group"`
+	// Group is the id of the criterion's group.
+	Group string `json:"group"`
+	// Criterion is the criterion id.
 	Criterion string `json:"criterion"`
-	Status    Status `json:"status"`
+	// Status is what the criterion evaluated to.
+	Status Status `json:"status"`
 }
 
 // FailureReason says why a group is not satisfied: for each failed
 // criterion, the answers it read and the condition that did not hold.
 type FailureReason struct {
+	// Group is the id of the not-satisfied group (the pair's first member).
 	Group string
+	// Items are, for each not-satisfied criterion of the group in
+	// declaration order, its answered fields then its condition (the
+	// pair's second member).
 	Items []FailureItem
 }
 
@@ -51,10 +58,15 @@ func (f FailureReason) MarshalJSON() ([]byte, error) {
 // FailureItem is {"type":"answer","field":..,"value":..} or
 // {"type":"condition","expression":"<the criterion's condition>"}.
 type FailureItem struct {
-	Type       string          `json:"type"`
-	Field      string          `json:"field,omitempty"`
-	Value      json.RawMessage `json:"value,omitempty"`
-	Expression string          `json:"expression,omitempty"`
+	// Type is "answer" or "condition"; it says which members are set.
+	Type string `json:"type"`
+	// Field is the answered field id of an "answer" item.
+	Field string `json:"field,omitempty"`
+	// Value is the answer of an "answer" item, rendered by ValueJSON.
+	Value json.RawMessage `json:"value,omitempty"`
+	// Expression is the criterion's condition printed in the rules
+	// language (Criterion.Text), for a "condition" item.
+	Expression string `json:"expression,omitempty"`
 }
 
 func (r *Ruleset) trace(in *Inputs, res *Result) *Trace {
@@ -97,40 +109,55 @@ func (r *Ruleset) trace(in *Inputs, res *Result) *Trace {
 // Explanation is the spec's explanation object: which groups and criteria
 // decided, the facts each rests on and the law each cites.
 type Explanation struct {
+	// Decision is the outcome being explained, the same as Result.Outcome.
 	Decision Outcome `json:"decision"`
 	// DecisionPath names the groups that decided: the satisfied groups of
 	// an eligible decision, the not-satisfied groups of a not_eligible one,
 	// the pending groups of an undetermined one.
-	DecisionPath []string           `json:"decision_path"`
-	Groups       []GroupExplanation `json:"groups"`
+	DecisionPath []string `json:"decision_path"`
+	// Groups explains every group, in declaration order.
+	Groups []GroupExplanation `json:"groups"`
 	// UnusedFacts are answered fields no criterion reads.
 	UnusedFacts []string `json:"unused_facts"`
 }
 
 // GroupExplanation is one group of an Explanation.
 type GroupExplanation struct {
-	Group    string                 `json:"group"`
-	Title    string                 `json:"title"`
-	Kind     GroupKind              `json:"kind"`
-	Status   Status                 `json:"status"`
+	// Group is the group id.
+	Group string `json:"group"`
+	// Title is the group's title from the rules file.
+	Title string `json:"title"`
+	// Kind is all or any.
+	Kind GroupKind `json:"kind"`
+	// Status is what the group evaluated to.
+	Status Status `json:"status"`
+	// Criteria explains every criterion of the group, in declaration order.
 	Criteria []CriterionExplanation `json:"criteria"`
 }
 
 // CriterionExplanation is one criterion of an Explanation.
 type CriterionExplanation struct {
+	// CriterionID is the criterion id.
 	CriterionID string `json:"criterion_id"`
-	Title       string `json:"title"`
-	Status      Status `json:"status"`
+	// Title is the criterion's title from the rules file.
+	Title string `json:"title"`
+	// Status is what the criterion evaluated to.
+	Status Status `json:"status"`
 	// SupportingFacts are the answers the criterion read. In a satisfied
 	// any group only the first satisfied alternative carries facts: the
 	// branch the group rests on.
-	SupportingFacts  []Fact            `json:"supporting_facts"`
+	SupportingFacts []Fact `json:"supporting_facts"`
+	// SourceReferences are the criterion's citations, built once at
+	// compile time and shared by every explanation: read-only.
 	SourceReferences []SourceReference `json:"source_references"`
 }
 
 // Fact is one answer: {"field": ..., "value": ...}.
 type Fact struct {
-	Field string          `json:"field"`
+	// Field is the answered field id.
+	Field string `json:"field"`
+	// Value is the answer as ValueJSON renders it: a number, true/false,
+	// the enum string or "YYYY-MM-DD".
 	Value json.RawMessage `json:"value"`
 }
 
@@ -138,20 +165,30 @@ type Fact struct {
 // path adds the verification members (content_digest, verified_at,
 // snapshot) after fetching the text.
 type SourceReference struct {
-	Source  string `json:"source"`
-	Title   string `json:"title"`
-	URL     string `json:"url"`
+	// Source is the cited source id.
+	Source string `json:"source"`
+	// Title is the source's title; empty if the id matches no source
+	// (the checker rejects that, so only a hand-built Ruleset has it).
+	Title string `json:"title"`
+	// URL is the source's address, or its artefact locator for a v2
+	// reference (TargetKind "artefact").
+	URL string `json:"url"`
+	// Licence is the licence the source text is published under.
 	Licence string `json:"licence"`
-	Quote   Quote  `json:"quote"`
+	// Quote is the cited words, exactly as the rules file quotes them.
+	Quote Quote `json:"quote"`
 	// DeepLink is URL plus a percent-encoded #:~:text= fragment of the quote.
-	DeepLink      string `json:"deep_link"`
-	SchemaVersion int    `json:"schema_version"`
+	DeepLink string `json:"deep_link"`
+	// SchemaVersion is 1 for a reference to a web address and 2 for one to
+	// a project artefact.
+	SchemaVersion int `json:"schema_version"`
 	// TargetKind is "artefact" for a v2 reference to a project file.
 	TargetKind string `json:"target_kind,omitempty"`
 }
 
 // Quote is the cited words.
 type Quote struct {
+	// Exact is the quote as written in the cite line, white space kept.
 	Exact string `json:"exact"`
 }
 
@@ -243,21 +280,41 @@ func TextFragment(quote string) string {
 // Report is a decision as the CLI prints it and as the API builds its
 // envelope from: the outcome and everything the engine knows about it.
 type Report struct {
-	Decision        Outcome           `json:"decision"`
-	SectionID       string            `json:"section_id"`
-	Slug            string            `json:"slug"`
-	ContentDigest   string            `json:"content_digest"`
-	EngineVersion   string            `json:"engine_version"`
-	InputsHash      string            `json:"inputs_hash,omitempty"`
-	DecisionDate    string            `json:"decision_date,omitempty"`
-	FieldsProvided  int               `json:"fields_provided"`
-	FieldsEvaluated int               `json:"fields_evaluated"`
-	MissingFields   []string          `json:"missing_fields"`
-	FieldErrors     []FieldError      `json:"field_errors"`
-	Groups          map[string]Status `json:"groups"`
-	Criteria        map[string]Status `json:"criteria"`
-	Trace           *Trace            `json:"trace,omitempty"`
-	Explanation     *Explanation      `json:"explanation,omitempty"`
+	// Decision is the outcome: eligible, not_eligible or undetermined.
+	Decision Outcome `json:"decision"`
+	// SectionID is the ruleset's section id.
+	SectionID string `json:"section_id"`
+	// Slug is the ruleset's slug; empty when the file declares none.
+	Slug string `json:"slug"`
+	// ContentDigest is the ruleset's "sha256:<hex>" digest (see
+	// Ruleset.ContentDigest).
+	ContentDigest string `json:"content_digest"`
+	// EngineVersion is Version, the engine that decided.
+	EngineVersion string `json:"engine_version"`
+	// InputsHash is the caller's "sha256:<hex>" of the canonical
+	// field_values; omitted when the caller passed none.
+	InputsHash string `json:"inputs_hash,omitempty"`
+	// DecisionDate is the "YYYY-MM-DD" decision_date() read; omitted when
+	// the ruleset does not read it.
+	DecisionDate string `json:"decision_date,omitempty"`
+	// FieldsProvided counts the non-null keys of field_values.
+	FieldsProvided int `json:"fields_provided"`
+	// FieldsEvaluated counts the distinct fields the criteria read.
+	FieldsEvaluated int `json:"fields_evaluated"`
+	// MissingFields are the unanswered fields some pending criterion
+	// reads, in declaration order; never nil.
+	MissingFields []string `json:"missing_fields"`
+	// FieldErrors are the inputs that could not be applied; never nil.
+	FieldErrors []FieldError `json:"field_errors"`
+	// Groups maps every group id to its status.
+	Groups map[string]Status `json:"groups"`
+	// Criteria maps every criterion id to its status.
+	Criteria map[string]Status `json:"criteria"`
+	// Trace is set when the evaluation asked for one (Options.Trace).
+	Trace *Trace `json:"trace,omitempty"`
+	// Explanation is set when the evaluation asked for one
+	// (Options.Explanation).
+	Explanation *Explanation `json:"explanation,omitempty"`
 }
 
 // Report assembles the printable decision of res; inputsHash may be empty.

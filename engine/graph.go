@@ -56,28 +56,42 @@ const (
 // composed by a rulebook, of several), the sections it covers and counts
 // for a summary. Build one with Ruleset.Graph.
 type Graph struct {
-	Nodes    []GraphNode `json:"nodes"`
-	Edges    []GraphEdge `json:"edges"`
-	Sections []string    `json:"sections"`
-	Stats    GraphStats  `json:"stats"`
+	// Nodes are the field nodes in declaration order, then each group's
+	// criterion nodes, then the group nodes, then the outcome node.
+	Nodes []GraphNode `json:"nodes"`
+	// Edges join node ids the way a decision flows; a group the outcome
+	// does not read has no edge to it.
+	Edges []GraphEdge `json:"edges"`
+	// Sections are the slugs of the sections drawn: one for a ruleset
+	// (its publish slug, else its own slug, else its section id).
+	Sections []string `json:"sections"`
+	// Stats are the counts for a summary line.
+	Stats GraphStats `json:"stats"`
 }
 
 // GraphStats are the counts the spec's graph.stats reports.
 type GraphStats struct {
+	// TotalFields counts the field nodes.
 	TotalFields int `json:"total_fields"`
 	// SharedFields counts fields read by more than one section; it is
 	// always 0 for a single ruleset and is set by rulebook composition.
-	SharedFields  int `json:"shared_fields"`
+	SharedFields int `json:"shared_fields"`
+	// TotalCriteria counts the criterion nodes.
 	TotalCriteria int `json:"total_criteria"`
-	TotalGroups   int `json:"total_groups"`
-	Sections      int `json:"sections"`
+	// TotalGroups counts the group nodes.
+	TotalGroups int `json:"total_groups"`
+	// Sections counts the sections drawn: 1 for a single ruleset.
+	Sections int `json:"sections"`
 }
 
 // GraphEdge is a directed edge {source, target, type} between node ids.
 type GraphEdge struct {
-	Source string        `json:"source"`
-	Target string        `json:"target"`
-	Type   GraphEdgeType `json:"type"`
+	// Source is the id of the node the edge leaves (upstream).
+	Source string `json:"source"`
+	// Target is the id of the node the edge enters (downstream).
+	Target string `json:"target"`
+	// Type names the kinds of node the edge joins.
+	Type GraphEdgeType `json:"type"`
 }
 
 // GraphNode is one node. Which members are meaningful depends on Type, and
@@ -87,7 +101,9 @@ type GraphNode struct {
 	// ID is unique in the graph: "field:<field id>", "criterion:<id>",
 	// "group:<id>" or "outcome", prefixed by "<section slug>:" on a
 	// composed graph (see Graph.Prefixed).
-	ID   string        `json:"id"`
+	ID string `json:"id"`
+	// Type is what the node stands for; it says which members below are
+	// meaningful.
 	Type GraphNodeType `json:"type"`
 	// Label is the short text a diagram shows: a field's plain name, a
 	// criterion's or group's title, the ruleset's name for the outcome.
@@ -107,10 +123,13 @@ type GraphNode struct {
 	// Kind is a group's all/any.
 	Kind GroupKind `json:"kind"`
 
-	// Key, FieldType and Question describe a field node.
-	Key       string `json:"key"`
-	FieldType Sort   `json:"field_type"`
-	Question  string `json:"question"`
+	// Key is a field node's field id.
+	Key string `json:"key"`
+	// FieldType is a field node's sort.
+	FieldType Sort `json:"field_type"`
+	// Question is a field node's question text; empty when the rules
+	// file gives none.
+	Question string `json:"question"`
 
 	// Expr is the outcome node's expression over group ids.
 	Expr *Expr `json:"expr"`
@@ -149,12 +168,19 @@ const (
 type Route struct {
 	// ID is the criterion node id plus "/route", then ".<child index>"
 	// per level: "criterion:contract/route.1.0".
-	ID       string    `json:"id"`
-	Kind     RouteKind `json:"kind"`
-	Label    string    `json:"label"`
-	Expr     *Expr     `json:"expr"`
-	Children []*Route  `json:"children,omitempty"`
-	Overlay  *Overlay  `json:"overlay"`
+	ID string `json:"id"`
+	// Kind is leaf, or all_of / any_of for an "and" / "or" node.
+	Kind RouteKind `json:"kind"`
+	// Label is Expr in plain language (Ruleset.Sentence).
+	Label string `json:"label"`
+	// Expr is the subexpression this route node stands for.
+	Expr *Expr `json:"expr"`
+	// Children are the routes of Expr's operands, in order; nil for a
+	// leaf.
+	Children []*Route `json:"children,omitempty"`
+	// Overlay is Expr's status in one evaluation and the answered fields
+	// it reads; nil (JSON null) without an evaluation.
+	Overlay *Overlay `json:"overlay"`
 }
 
 // Overlay is a node's state in one evaluation: the spec's {status,
@@ -162,7 +188,12 @@ type Route struct {
 // be used: satisfied when answered, not_satisfied when sent but unusable (a
 // field error), pending when unanswered; its fact is the answer itself.
 type Overlay struct {
-	Status          Status `json:"status"`
+	// Status is the node's status in the evaluation (for the outcome
+	// node: satisfied, not_satisfied or pending for eligible,
+	// not_eligible or undetermined).
+	Status Status `json:"status"`
+	// SupportingFacts are the answers the node rests on, as in the
+	// explanation; never nil.
 	SupportingFacts []Fact `json:"supporting_facts"`
 }
 
@@ -400,13 +431,23 @@ func (rt *Route) prefixed(p string) *Route {
 // for "no evaluation" and yields nil overlays, so the builder needs no
 // branches.
 type overlayer struct {
-	r          *Ruleset
-	in         *Inputs
-	res        *Result
-	exp        *Explanation
-	crit       [][]Fact // per criterion (flat index), from the explanation
-	groupFacts [][]Fact // per group: its criteria's facts, without repeats
-	bad        map[string]bool
+	// r is the ruleset the graph is built from.
+	r *Ruleset
+	// in are the evaluated inputs; all unknown when the caller passed
+	// none or a mismatched set.
+	in *Inputs
+	// res is the evaluation being overlaid.
+	res *Result
+	// exp is res.Explanation, or one computed for the overlay when the
+	// evaluation did not ask for it.
+	exp *Explanation
+	// crit holds each criterion's facts (flat index), from exp.
+	crit [][]Fact
+	// groupFacts holds each group's criteria's facts, without repeats.
+	groupFacts [][]Fact
+	// bad holds the ids of fields with a field error: their overlay is
+	// not_satisfied.
+	bad map[string]bool
 }
 
 func newOverlayer(r *Ruleset, in *Inputs, res *Result) *overlayer {

@@ -101,14 +101,27 @@ const (
 // Sort is the node's static type in every case. MarshalJSON writes the
 // display.expr shape (see json.go).
 type Expr struct {
-	Kind         ExprKind
-	Sort         Sort
-	Op           Operator
-	Args         []*Expr
-	Key          string
-	Slot         int
-	Const        Value
-	Enum         string
+	// Kind is the node's shape; it says which members below are set.
+	Kind ExprKind
+	// Sort is the node's static type, in every shape.
+	Sort Sort
+	// Op is the operation of an ExprOp node.
+	Op Operator
+	// Args are the operands of an ExprOp node, in operator order (see the
+	// Operator constants for In, NotIn and Default).
+	Args []*Expr
+	// Key is the field id of ExprField or the group id of ExprGroup.
+	Key string
+	// Slot is the index of Key in Ruleset.Fields (ExprField) or
+	// Ruleset.Groups (ExprGroup).
+	Slot int
+	// Const is the value of an ExprConst node.
+	Const Value
+	// Enum is the listed string of an enum ExprConst; Const.Num is its
+	// index in the field's EnumValues.
+	Enum string
+	// FieldContext is the field id an ExprConst is compared with or
+	// defaults; empty otherwise.
 	FieldContext string
 }
 
@@ -123,8 +136,13 @@ type Expr struct {
 // Known is false for an unanswered field and for anything computed from
 // one (Kleene's third value). The zero Value is unknown.
 type Value struct {
-	Num   int64
+	// Num is the value's integer form, read by sort as above.
+	Num int64
+	// Scale is the count of decimal places in Num; always 0 outside
+	// decimal.
 	Scale uint8
+	// Known is false for an unknown value, whose Num and Scale are then
+	// meaningless.
 	Known bool
 }
 
@@ -155,16 +173,24 @@ type Ruleset struct {
 	// decisions of such a ruleset depend on the date and are cached per date.
 	ReadsDecisionDate bool `json:"reads_decision_date"`
 
-	digest   string
-	prog     program
+	// digest is ContentDigest's "sha256:<hex>", set by finish.
+	digest string
+	// prog is the evaluation program built from the groups and outcome.
+	prog program
+	// criteria locates the i-th criterion (group then declaration order).
 	criteria []criterionRef
-	refs     [][]SourceReference
-	index    map[string]int
+	// refs[i] are the source references of the i-th criterion, shared
+	// read-only by every explanation.
+	refs [][]SourceReference
+	// index maps a field id to its slot, for FieldIndex.
+	index map[string]int
 }
 
 // Source is a declared source a criterion or note can cite.
 type Source struct {
-	ID    string `json:"id"`
+	// ID is the source id that citations and notes refer to.
+	ID string `json:"id"`
+	// Title is the source's human-readable title.
 	Title string `json:"title"`
 	// URL is the address of the cited text; empty when Artefact is set.
 	URL string `json:"url,omitempty"`
@@ -199,15 +225,20 @@ type Field struct {
 
 // Note is a FieldNote of the spec.
 type Note struct {
-	Text     string       `json:"note_text"`
-	Source   string       `json:"source"`
+	// Text is the note prefixed "WHY: " or "LEGAL BACKGROUND: ".
+	Text string `json:"note_text"`
+	// Source is the id of the source the note cites; empty when none.
+	Source string `json:"source"`
+	// Metadata is the note's kind and section.
 	Metadata NoteMetadata `json:"metadata"`
 }
 
 // NoteMetadata says what kind of note it is ("why" or "legal_background")
 // and which section (the ruleset's section id) it belongs to.
 type NoteMetadata struct {
-	Type    string `json:"type"`
+	// Type is the note kind as written: "why" or "legal_background".
+	Type string `json:"type"`
+	// Section is the ruleset's section id.
 	Section string `json:"section"`
 }
 
@@ -222,15 +253,21 @@ const (
 
 // Group is a named set of criteria combined by Kind.
 type Group struct {
-	ID       string      `json:"id"`
-	Kind     GroupKind   `json:"kind"`
-	Title    string      `json:"title"`
+	// ID is the group id the outcome expression refers to.
+	ID string `json:"id"`
+	// Kind is all (every criterion must hold) or any (one suffices).
+	Kind GroupKind `json:"kind"`
+	// Title is the group's human-readable title.
+	Title string `json:"title"`
+	// Criteria are the group's criteria in declaration order.
 	Criteria []Criterion `json:"criteria"`
 }
 
 // Criterion is one condition of the law.
 type Criterion struct {
-	ID    string `json:"id"`
+	// ID is the criterion id, unique in the ruleset.
+	ID string `json:"id"`
+	// Title is the criterion's human-readable title.
 	Title string `json:"title"`
 	// Discretionary marks a condition an official decides; such a criterion
 	// has no Expr and is always pending.
@@ -250,13 +287,17 @@ type Criterion struct {
 
 // Citation is an exact quote from a declared source.
 type Citation struct {
+	// Source is the id of a declared source.
 	Source string `json:"source"`
-	Quote  string `json:"quote"`
+	// Quote is the cited words as the cite line quotes them.
+	Quote string `json:"quote"`
 }
 
 // criterionRef locates a criterion by group and position for the flat
 // per-criterion arrays of a Result.
 type criterionRef struct {
+	// group is the index in Ruleset.Groups; index is the criterion's
+	// position in that group's Criteria.
 	group, index int
 }
 

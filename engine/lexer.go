@@ -22,9 +22,13 @@ const (
 
 // token is one lexeme with the position of its first character.
 type token struct {
+	// kind is the token's class.
 	kind tokenKind
+	// text is the lexeme: a string's unescaped contents, a comment's whole
+	// line from #, otherwise the characters as written.
 	text string
-	pos  Pos
+	// pos is where the token starts.
+	pos Pos
 	// lineStart is true when no other token precedes it on its line; the
 	// parser resynchronises on such tokens after an error.
 	lineStart bool
@@ -32,12 +36,19 @@ type token struct {
 
 // lexer splits source text into tokens, reporting malformed lexemes to errs.
 type lexer struct {
-	src       string
-	off       int
+	// src is the whole source text.
+	src string
+	// off is the byte offset of the next unread character.
+	off int
+	// line and col are the position of src[off], both from 1, col in
+	// characters.
 	line, col int
-	lastLine  int
-	errs      *ErrorList
-	file      string
+	// lastLine is the line of the last token returned, for lineStart.
+	lastLine int
+	// errs receives the lexical errors.
+	errs *ErrorList
+	// file is the file name errors carry.
+	file string
 	// end is the position just after the last non-comment token.
 	end Pos
 }

@@ -22,17 +22,27 @@ func Parse(filename string, src []byte) (*File, ErrorList) {
 type bailout struct{}
 
 type parser struct {
-	lex     *lexer
-	errs    *ErrorList
-	file    string
-	tok     token
+	// lex supplies the tokens.
+	lex *lexer
+	// errs receives the syntax errors (shared with lex).
+	errs *ErrorList
+	// file is the file name errors carry.
+	file string
+	// tok is the current token, never a comment.
+	tok token
+	// pending holds the comment lines read since the last takeDoc, to
+	// become the next declaration's Doc.
 	pending []string
-	depth   int
+	// depth is the expression nesting depth, capped at maxDepth so that
+	// hostile input cannot exhaust the stack.
+	depth int
 	// declaring is the id of the top-level declaration being parsed; when
 	// that declaration fails, its id goes to broken so that the checker
 	// does not also report every use of it as unknown.
 	declaring string
-	broken    map[string]bool
+	// broken holds the ids of declarations that failed; it becomes
+	// File.broken.
+	broken map[string]bool
 	// prevEnd is the position just after the previous token.
 	prevEnd Pos
 }

@@ -102,6 +102,7 @@ func Print(f *File) []byte {
 }
 
 type printer struct {
+	// b accumulates the printed text.
 	b strings.Builder
 	// pendingBlank asks for one empty line before the next printed line.
 	pendingBlank bool
