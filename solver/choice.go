@@ -44,20 +44,30 @@ type ChoiceContext struct {
 
 // ChoiceGroup is one OR-group.
 type ChoiceGroup struct {
-	SectionID string       `json:"section_id"`
-	GroupID   string       `json:"group_id"`
-	Label     string       `json:"label"`
-	Status    ChoiceStatus `json:"status"`
+	// SectionID is the section of the ruleset that declares the group.
+	SectionID string `json:"section_id"`
+	// GroupID is the `any` group's id.
+	GroupID string `json:"group_id"`
+	// Label is the group's title.
+	Label string `json:"label"`
+	// Status is satisfied when the group is, closed when every
+	// alternative is closed, open otherwise.
+	Status ChoiceStatus `json:"status"`
 	// Alternatives are the group's criteria in declaration order.
 	Alternatives []ChoiceAlternative `json:"alternatives"`
 }
 
 // ChoiceAlternative is one criterion of an OR-group.
 type ChoiceAlternative struct {
+	// CriterionID is the criterion's id.
 	CriterionID string `json:"criterion_id"`
-	Label       string `json:"label"`
+	// Label is the criterion's title.
+	Label string `json:"label"`
 	// Fields are the fields the criterion reads, in declaration order.
-	Fields []string     `json:"fields"`
+	Fields []string `json:"fields"`
+	// Status is satisfied by the answers so far, closed when no further
+	// answer can satisfy it, open otherwise (a discretionary alternative
+	// is always open until satisfied).
 	Status ChoiceStatus `json:"status"`
 }
 

@@ -11,9 +11,14 @@ import (
 // Statuses are the criterion, group and outcome statuses a model gives,
 // indexed like engine.Result.
 type Statuses struct {
-	Outcome  engine.Outcome
+	// Outcome is the model's outcome; undetermined when the outcome's
+	// status is pending.
+	Outcome engine.Outcome
+	// Criteria is each criterion's status, in engine.Ruleset.CriterionAt
+	// order.
 	Criteria []engine.Status
-	Groups   []engine.Status
+	// Groups is each group's status, indexed like engine.Ruleset.Groups.
+	Groups []engine.Status
 }
 
 // Decode reads the answers of a model back into engine inputs: a field whose

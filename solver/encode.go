@@ -63,27 +63,41 @@ const maxMagnitude = 1_000_000_000_000_000_000
 // only when Known) says satisfied (eligible) rather than not_satisfied (not
 // eligible).
 type Tri struct {
+	// Known is true when the status is decided (not pending).
 	Known *z3.Expr
+	// Value is true for satisfied (eligible); read only under Known.
 	Value *z3.Expr
 }
 
 // term is one encoded expression node: Known, Value, and for a date also
 // the year, month and day of Value (the ordinal).
 type term struct {
-	sort  engine.Sort
+	// sort is the node's static type.
+	sort engine.Sort
+	// known is the Bool that the node's value is known.
 	known *z3.Expr
-	val   *z3.Expr
-	date  *dateParts
+	// val is the value, meaningful under known: Bool for bool, Real for
+	// decimal, Int for int, enum index and date ordinal.
+	val *z3.Expr
+	// date holds the calendar parts of a date term; nil for other sorts.
+	date *dateParts
 }
 
 // dateParts are the calendar parts of a date term; the ordinal is term.val.
-type dateParts struct{ y, m, d *z3.Expr }
+type dateParts struct {
+	// y, m and d are the Int year, month (1-12) and day of month; they
+	// are constrained only when the rules read them (calendar axioms).
+	y, m, d *z3.Expr
+}
 
 // fieldVars are the variables of one field.
 type fieldVars struct {
+	// present is the Bool "present|<field>": the field is answered.
 	present *z3.Expr
-	val     *z3.Expr
-	date    *dateParts
+	// val is "value|<field>", typed as term.val; meaningful when present.
+	val *z3.Expr
+	// date holds a date field's calendar parts; nil for other types.
+	date *dateParts
 }
 
 // Encoding is the SMT form of one compiled ruleset in one z3.Context: the
@@ -91,20 +105,34 @@ type fieldVars struct {
 // engine's domain, and the Tri status of every criterion, group and the
 // outcome.
 type Encoding struct {
-	c        *z3.Context
-	r        *engine.Ruleset
-	tag      string
-	fields   []fieldVars
+	// c is the context every term belongs to.
+	c *z3.Context
+	// r is the encoded ruleset.
+	r *engine.Ruleset
+	// tag is a Variant's tag, carried in the names of its fresh
+	// variables; "" for the encoding Encode returns.
+	tag string
+	// fields are the variables of each field, indexed by slot.
+	fields []fieldVars
+	// decision is decision_date(), always known; nil when the ruleset
+	// does not read it.
 	decision *term
 	// calendar[slot] (and decisionCalendar for the decision date) says
 	// the rules read the date's year, month and day, which then get the
 	// calendar axioms.
-	calendar         []bool
+	calendar []bool
+	// decisionCalendar is calendar's flag for the decision date.
 	decisionCalendar bool
-	axioms           []*z3.Expr
-	criteria         []Tri
-	groups           []Tri
-	outcome          Tri
+	// axioms keep the variables this encoding created within the
+	// engine's domain (a Variant's hold only its fresh fields').
+	axioms []*z3.Expr
+	// criteria is each criterion's status, in CriterionAt order; a
+	// discretionary criterion is always pending.
+	criteria []Tri
+	// groups is each group's status, indexed like Ruleset.Groups.
+	groups []Tri
+	// outcome is the outcome's status.
+	outcome Tri
 }
 
 // Encode builds the encoding of r in c. The variables are named after the

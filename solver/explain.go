@@ -53,8 +53,11 @@ type ExplainOptions struct {
 // Explanation is the answer of explain-failure: the criteria that stand
 // between the answers and the expected outcome.
 type Explanation struct {
+	// Expected is the outcome the caller asked about.
 	Expected engine.Outcome `json:"expected_outcome"`
-	Actual   engine.Outcome `json:"actual_outcome"`
+	// Actual is the outcome the answers give; undetermined whenever
+	// FieldErrors is not empty.
+	Actual engine.Outcome `json:"actual_outcome"`
 	// Reasons are a minimal set of criteria that together rule out the
 	// expected outcome: with their statuses as the answers give them, no
 	// status of the other criteria reaches it, and freeing any one of them
@@ -72,26 +75,33 @@ type Explanation struct {
 
 // Reason is one criterion of the minimal failure core.
 type Reason struct {
+	// CriterionID is the criterion's id.
 	CriterionID string `json:"criterion_id"`
-	Title       string `json:"title"`
-	Group       string `json:"group"`
-	// Status is the criterion's status under the answers; NeededStatus a
-	// status that, with the rest of the core unchanged, lets the expected
-	// outcome be reached.
-	Status       engine.Status `json:"status"`
+	// Title is the criterion's title.
+	Title string `json:"title"`
+	// Group is the id of the criterion's group.
+	Group string `json:"group"`
+	// Status is the criterion's status under the answers.
+	Status engine.Status `json:"status"`
+	// NeededStatus is a status that, with the rest of the core unchanged,
+	// lets the expected outcome be reached.
 	NeededStatus engine.Status `json:"needed_status"`
-	// Mechanism is one of the Mechanism* hints. ConditionMechanism is set
-	// when Mechanism is any_group_exhausted, naming why this alternative
-	// failed.
-	Mechanism          string `json:"mechanism"`
+	// Mechanism is one of the Mechanism* hints.
+	Mechanism string `json:"mechanism"`
+	// ConditionMechanism is set when Mechanism is any_group_exhausted,
+	// naming (as another Mechanism* hint) why this alternative failed;
+	// empty otherwise.
 	ConditionMechanism string `json:"condition_mechanism,omitempty"`
 	// Condition is the criterion's expression in the rules language; empty
 	// for a discretionary criterion.
 	Condition string `json:"condition,omitempty"`
-	// Facts are the answers the criterion read; MissingFields the fields
-	// it reads that were not answered.
-	Facts            []engine.Fact            `json:"facts"`
-	MissingFields    []string                 `json:"missing_fields"`
+	// Facts are the answers the criterion read; never nil.
+	Facts []engine.Fact `json:"facts"`
+	// MissingFields are the fields the criterion reads that were not
+	// answered (or could not be converted); never nil.
+	MissingFields []string `json:"missing_fields"`
+	// SourceReferences are the criterion's citations, as the decision's
+	// explanation gives them; never nil.
 	SourceReferences []engine.SourceReference `json:"source_references"`
 }
 
@@ -127,7 +137,10 @@ func ExplainFailure(ctx context.Context, r *engine.Ruleset, in *engine.Inputs, e
 // kept. Keep one Explainer per compiled ruleset (by content digest) and
 // Close it when the ruleset is dropped.
 type Explainer struct {
-	r    *engine.Ruleset
+	// r is the ruleset every call explains.
+	r *engine.Ruleset
+	// idle holds the prepared states not in use; its capacity is the size
+	// given to NewExplainer.
 	idle chan *explainer
 }
 
@@ -222,22 +235,36 @@ func (e *Explainer) Explain(ctx context.Context, in *engine.Inputs, expected eng
 // that small propositional skeleton (the skeleton solver) instead of re-deriving the same
 // statuses from the arithmetic on every check.
 type explainer struct {
-	r        *engine.Ruleset
-	c        *z3.Context
-	enc      *Encoding
-	facts    *z3.Solver
+	// r is the ruleset explained.
+	r *engine.Ruleset
+	// c owns every Z3 object below; closing it frees the whole state.
+	c *z3.Context
+	// enc is r's encoding in c.
+	enc *Encoding
+	// facts is the facts solver: the axioms, and an explanation's answers
+	// in a push scope.
+	facts *z3.Solver
+	// skeleton is the core solver: groups and outcome over the free
+	// statuses, the goals, and an explanation's keep implications in a
+	// push scope.
 	skeleton *z3.Solver
 	// statuses are the free criterion statuses of the core solver.
 	statuses []Tri
-	keep     []*z3.Expr
-	byID     map[uint]int
+	// keep[i] is the tracked literal "keep|<criterion id>" that ties
+	// criterion i's free status to its actual one.
+	keep []*z3.Expr
+	// byID maps a keep literal's Z3 id back to its criterion index, to
+	// read unsat cores.
+	byID map[uint]int
 	// goals[o] is the tracked literal "the outcome is o".
 	goals [3]*z3.Expr
 	// in, actual and goal are the answers, the criteria's statuses under
 	// them and the goal literal of the current explanation.
-	in     *engine.Inputs
+	in *engine.Inputs
+	// actual is each criterion's status under in (see above).
 	actual []engine.Status
-	goal   *z3.Expr
+	// goal is the literal of the expected outcome (see above).
+	goal *z3.Expr
 }
 
 // newExplainer builds the prepared state in a context of its own; closing

@@ -30,9 +30,14 @@ import (
 // Ids the ruleset does not declare are ignored, so that one context can be
 // sent to every section of a rulebook.
 type InquiryContext struct {
-	DeclinedFields   []string `json:"declined_fields,omitempty"`
-	PreferredSection string   `json:"preferred_section,omitempty"`
-	PreferredGroups  []string `json:"preferred_groups,omitempty"`
+	// DeclinedFields are the field ids the applicant will not answer.
+	DeclinedFields []string `json:"declined_fields,omitempty"`
+	// PreferredSection is the section id that breaks ties between equally
+	// cheap ways; "" for none.
+	PreferredSection string `json:"preferred_section,omitempty"`
+	// PreferredGroups are the group or criterion ids that break ties
+	// after PreferredSection.
+	PreferredGroups []string `json:"preferred_groups,omitempty"`
 }
 
 // NormalizeInquiryContext returns the canonical form of ic: ids trimmed of

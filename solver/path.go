@@ -14,14 +14,21 @@ import (
 
 // Question is the spec's next_question: the field to ask for now.
 type Question struct {
-	FieldID  string `json:"field_id"`
+	// FieldID is the id of the field to ask for.
+	FieldID string `json:"field_id"`
+	// Question is the field's question text; omitted when the rules
+	// give none.
 	Question string `json:"question,omitempty"`
-	Weight   int    `json:"weight"`
+	// Weight is the field's declared weight (higher asks later).
+	Weight int `json:"weight"`
 }
 
 // PathStep is one entry of the spec's optimal_path.
 type PathStep struct {
-	FieldID  string `json:"field_id"`
+	// FieldID is the id of a field still to ask.
+	FieldID string `json:"field_id"`
+	// Question is the field's question text; omitted when the rules
+	// give none.
 	Question string `json:"question,omitempty"`
 }
 
@@ -64,14 +71,20 @@ type Plan struct {
 // plans in bounded caches and is safe for concurrent use: /decide calls Plan
 // on every request.
 type Planner struct {
+	// models caches each ruleset's route model by content digest.
 	models *lru.Cache[string, *routeModel]
-	plans  *lru.Cache[string, Plan]
-	feas   pathFeasibility
-	// checkTimeout bounds each solver query; maxChecks bounds the solver
-	// queries of one plan.
+	// plans caches finished plans by planQuery.cacheKey; callers get
+	// clones.
+	plans *lru.Cache[string, Plan]
+	// feas answers reachability queries (Z3 by default).
+	feas pathFeasibility
+	// checkTimeout bounds each solver query (default 2 s).
 	checkTimeout time.Duration
-	maxChecks    int
-	closeFeas    func()
+	// maxChecks bounds the solver queries of one plan (default 2000).
+	maxChecks int
+	// closeFeas frees feas's pooled contexts; nil when there is nothing
+	// to free.
+	closeFeas func()
 }
 
 // Close frees the solver contexts the planner keeps for reuse. Plans in
@@ -195,10 +208,14 @@ func (pl Plan) clone() Plan {
 
 // planQuery is one plan request, bound to its ruleset's model.
 type planQuery struct {
-	m   *routeModel
-	in  *engine.Inputs
+	// m is the ruleset's route model.
+	m *routeModel
+	// in are the request's converted answers.
+	in *engine.Inputs
+	// res is the evaluation of in.
 	res *engine.Result
-	ic  InquiryContext
+	// ic is the request's inquiry context, normalised.
+	ic InquiryContext
 	// unanswered: no answer; askable: unanswered, read by some criterion
 	// and not declined; preferred: fields the inquiry context prefers.
 	unanswered, askable, preferred fieldSet

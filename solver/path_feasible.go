@@ -21,6 +21,8 @@ import (
 // gives it back. Each prepared encoding is used by one goroutine at a time,
 // as z3 requires.
 type solverFeasibility struct {
+	// pools holds each ruleset's pool by content digest; evicting one
+	// shuts it.
 	pools *lru.Cache[string, *encodingPool]
 	// perRuleset bounds the idle prepared encodings kept per ruleset.
 	perRuleset int
@@ -38,10 +40,15 @@ func newSolverFeasibility(perRuleset int) *solverFeasibility {
 
 // encodingPool holds idle prepared encodings of one ruleset.
 type encodingPool struct {
-	mu     sync.Mutex
-	idle   []*preparedEncoding
+	// mu guards idle and closed.
+	mu sync.Mutex
+	// idle are the encodings no plan is using.
+	idle []*preparedEncoding
+	// closed is set by shut: encodings given back are then closed, not
+	// kept.
 	closed bool
-	limit  int
+	// limit bounds len(idle) (solverFeasibility.perRuleset).
+	limit int
 }
 
 func (p *encodingPool) take() *preparedEncoding {
@@ -84,9 +91,13 @@ func (p *encodingPool) shut() {
 // solver holding the axioms and tracked literals for every goal a plan asks
 // about.
 type preparedEncoding struct {
-	c   *z3.Context
+	// c owns everything below; closing it frees the whole encoding.
+	c *z3.Context
+	// enc is the ruleset's encoding in c.
 	enc *Encoding
-	s   *z3.Solver
+	// s holds the axioms and the goal trackers; a session states its
+	// answers in a pushed scope.
+	s *z3.Solver
 	// goals[g] implies the outcome reaching g.
 	goals [2]*z3.Expr
 	// present[i] and absent[i] are field i's presence literal and its
@@ -155,13 +166,19 @@ func (f *solverFeasibility) open(ctx context.Context, q *planQuery, timeout time
 
 // solverSession asks one request's questions of a prepared encoding.
 type solverSession struct {
-	q    *planQuery
+	// q is the request whose answers are stated in pe's scope.
+	q *planQuery
+	// pool is where pe goes back when the session closes.
 	pool *encodingPool
-	pe   *preparedEncoding
+	// pe is the prepared encoding the session holds.
+	pe *preparedEncoding
 	// broken is set when a check failed: the context may be mid-way
 	// through an interrupted search, so it is not reused.
-	broken     bool
-	assume     []*z3.Expr
+	broken bool
+	// assume is scratch for one check's assumptions: the goal literal,
+	// then a presence or absence literal per unanswered field.
+	assume []*z3.Expr
+	// unanswered are the slots of the request's unanswered fields.
 	unanswered []int
 }
 

@@ -53,24 +53,34 @@ type pathSession interface {
 // reachable set first: every smaller set on the way to it is better, so it is
 // popped, found unreachable and grown before the best set is.
 type pathSearch struct {
-	q   *planQuery
+	// q is the request being planned.
+	q *planQuery
+	// wit tries likely answers with the engine before any solver query.
 	wit *witness
-	// sess is opened at the first solver query: a plan that the engine's
-	// own evaluation settles never pays for a Z3 context.
-	feas    pathFeasibility
+	// feas opens sess.
+	feas pathFeasibility
+	// timeout bounds each solver query.
 	timeout time.Duration
-	sess    pathSession
-	sup     *supportState
-	budget  int
-	checks  int
+	// sess is opened at the first solver query: a plan that the engine's
+	// own evaluation settles never pays for a Z3 context. nil until then.
+	sess pathSession
+	// sup gives the routes' minimal supports under the request's answers.
+	sup *supportState
+	// budget bounds checks (Planner.maxChecks).
+	budget int
+	// checks counts the solver queries made so far.
+	checks int
 }
 
 // liveRoute is a route that the answers so far leave open: avail are its
 // fields the applicant may still answer, sup the minimal sets of them one of
 // which a reaching set contains.
 type liveRoute struct {
+	// avail are the route's fields the applicant may still answer.
 	avail fieldSet
-	sup   supportFamily
+	// sup are the minimal subsets of avail, one of which a reaching set
+	// contains.
+	sup supportFamily
 }
 
 func (s *pathSearch) routes(g pathGoal) []liveRoute {
@@ -190,9 +200,13 @@ func (s *pathSearch) close() {
 
 // pathCandidate is a set of fields with the keys it is ordered by.
 type pathCandidate struct {
-	set       fieldSet
-	weight    int64
-	count     int
+	// set are the fields to ask.
+	set fieldSet
+	// weight is the fields' total weight.
+	weight int64
+	// count is the number of fields in set.
+	count int
+	// preferred counts the fields of set the inquiry context prefers.
 	preferred int
 }
 
@@ -223,7 +237,9 @@ func betterPath(a, b pathCandidate) bool {
 
 // pathCandidates is a heap of sets, best first.
 type pathCandidates struct {
-	q  *planQuery
+	// q is the request the candidates are planned for.
+	q *planQuery
+	// xs holds the heap, ordered by betterPath.
 	xs []pathCandidate
 }
 

@@ -24,6 +24,9 @@ const witnessTries = 24
 // side. Dates a whole number of years or months before the decision date
 // depend on the request and are added by the query.
 type witnessValues struct {
+	// perField[slot] are the likely values of that field, computed once
+	// per ruleset; empty for a date field no date constant is near (the
+	// query may still add dates relative to the decision date).
 	perField [][]engine.Value
 	// counts are the int constants not tied to a field (ages, months).
 	counts []int64
@@ -95,11 +98,18 @@ func appendDates(vs []engine.Value, ord int64) []engine.Value {
 
 // witness searches a request's likely answers for the fields of a candidate.
 type witness struct {
-	q      *planQuery
+	// q is the request whose answers the guesses extend.
+	q *planQuery
+	// values[slot] are the likely values to try: the route model's, plus
+	// for dates the ones relative to the request's decision date.
 	values [][]engine.Value
-	in     engine.Inputs
-	res    engine.Result
-	opts   engine.Options
+	// in is scratch: the request's answers with one guess applied.
+	in engine.Inputs
+	// res is scratch for evaluating in, reused so a guess does not
+	// allocate.
+	res engine.Result
+	// opts carries the request's decision date into each evaluation.
+	opts engine.Options
 }
 
 func newWitness(q *planQuery) *witness {

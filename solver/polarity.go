@@ -29,12 +29,14 @@ const witnessScale = 4
 // 422 non_conservative_presence_op and promote-to-live as a presence
 // polarity advisory.
 type PolarityFinding struct {
+	// Field is the id of the field read under the presence operator.
 	Field string `json:"field"`
 	// Criterion is the criterion id, or empty when the finding is about the
 	// outcome as a whole (for example an exclusion group under `not`).
 	Criterion string `json:"criterion,omitempty"`
 	// Message says in one paragraph what is wrong and how to fix it.
-	Message string          `json:"message"`
+	Message string `json:"message"`
+	// Witness is the evaluator-checked example that shows the finding.
 	Witness PolarityWitness `json:"witness"`
 }
 
@@ -47,14 +49,18 @@ type PolarityWitness struct {
 	// DecisionDate is the date decision_date() reads in both, when the
 	// ruleset reads it.
 	DecisionDate string `json:"decision_date,omitempty"`
-	Field        string `json:"field"`
+	// Field is the finding's field, the one answered in one set and not
+	// in the other.
+	Field string `json:"field"`
 	// Unanswered is the status with Field unanswered: satisfied, or
 	// eligible for an outcome finding.
 	Unanswered string `json:"unanswered"`
-	// Value is an answer to Field that makes it fail, and Answered the
-	// status it gives: not_satisfied or not_eligible.
-	Value    json.RawMessage `json:"value"`
-	Answered string          `json:"answered"`
+	// Value is an answer to Field that makes it fail, rendered as in
+	// supporting facts.
+	Value json.RawMessage `json:"value"`
+	// Answered is the status Value gives: not_satisfied, or not_eligible
+	// for an outcome finding.
+	Answered string `json:"answered"`
 }
 
 // CheckPresencePolarity is the go-live presence-polarity gate. For every
@@ -129,7 +135,10 @@ func CheckPresencePolarity(ctx context.Context, r *engine.Ruleset) ([]PolarityFi
 // presenceTarget is a field read under a presence operator and the
 // criteria (CriterionAt indexes) that read it so.
 type presenceTarget struct {
-	slot     int
+	// slot is the field's slot.
+	slot int
+	// criteria are the CriterionAt indexes of the criteria that read it
+	// under a presence operator.
 	criteria []int
 }
 
@@ -186,11 +195,19 @@ func assertAll(s *z3.Solver, fs []*z3.Expr) error {
 // polarityQuery asks about one field: base has it unanswered, answered has
 // it answered, every other field shared.
 type polarityQuery struct {
-	r        *engine.Ruleset
-	s        *z3.Solver
-	base     *Encoding
+	// r is the ruleset checked.
+	r *engine.Ruleset
+	// s holds base's axioms and decimal grid, and answered's in a pushed
+	// scope.
+	s *z3.Solver
+	// base is the ruleset's encoding; find assumes the field unanswered
+	// in it.
+	base *Encoding
+	// answered is base's Variant with fresh variables for the field; find
+	// assumes the field answered in it.
 	answered *Encoding
-	slot     int
+	// slot is the field asked about.
+	slot int
 }
 
 // find looks for a witness for criterion ci, or for the outcome when ci is
@@ -235,11 +252,18 @@ func (q *polarityQuery) find(ctx context.Context, ci int) (*PolarityFinding, err
 
 // polarityCheck replays a witness in the evaluator.
 type polarityCheck struct {
-	r         *engine.Ruleset
-	slot      int
+	// r is the ruleset checked.
+	r *engine.Ruleset
+	// slot is the finding's field.
+	slot int
+	// criterion is the CriterionAt index of the criterion, or -1 for an
+	// outcome finding.
 	criterion int
-	value     engine.Value
-	date      int64
+	// value is the answer to the field that makes it fail.
+	value engine.Value
+	// date is the decision date ordinal both evaluations use; 0 when the
+	// ruleset does not read it.
+	date int64
 }
 
 // holds reports whether, with the answers of others, leaving the field

@@ -92,29 +92,38 @@ func (s fieldSet) slots() []int {
 // routeLiteral asks criterion crit (flat index, as in engine.Result.Criteria) to
 // have status want (Satisfied or NotSatisfied).
 type routeLiteral struct {
+	// crit is the criterion's flat index.
 	crit int
+	// want is the status asked for: Satisfied or NotSatisfied.
 	want engine.Status
 }
 
 // route is one term of the outcome's disjunctive form: when every literal
 // holds, the outcome holds. fields are the fields its criteria read.
 type route struct {
-	lits   []routeLiteral
+	// lits are the criterion statuses the route needs, all at once.
+	lits []routeLiteral
+	// fields are the slots the literals' criteria read.
 	fields fieldSet
+	// weight is the total weight of fields.
 	weight int64
 }
 
 // routeModel is the per-ruleset precomputation shared by all plans of one compiled
 // ruleset (keyed by content digest).
 type routeModel struct {
-	rs     *engine.Ruleset
+	// rs is the compiled ruleset.
+	rs *engine.Ruleset
+	// digest is rs's content digest, the model's cache key.
 	digest string
 	// weights[i] is the weight of field slot i.
 	weights []int64
-	// critFields[c] are the slots criterion c reads; critGroup[c] its group.
+	// critFields[c] are the slots criterion c reads.
 	critFields []fieldSet
-	critGroup  []int
-	crits      []*engine.Criterion
+	// critGroup[c] is the index of criterion c's group.
+	critGroup []int
+	// crits[c] is criterion c (CriterionAt order).
+	crits []*engine.Criterion
 	// critPresence[c] is true when criterion c reads a field under a
 	// presence operator (present, absent, ??): answering more fields can
 	// then change its status even once it is known.
@@ -127,11 +136,12 @@ type routeModel struct {
 	// groupFields[g] are the fields the criteria of group g read.
 	groupFields []fieldSet
 	// toEligible and toNotEligible are the disjunctive forms of "the
-	// outcome is eligible" and "the outcome is not eligible". whole is set
-	// when they were too large; each then holds one route over every
-	// criterion, and the search relies on the outcome-level supports.
+	// outcome is eligible" and "the outcome is not eligible".
 	toEligible, toNotEligible []route
-	whole                     bool
+	// whole is set when those forms were too large; each then holds one
+	// route over every criterion, and the search relies on the
+	// outcome-level supports.
+	whole bool
 	// witness are the likely answers tried before a solver query.
 	witness witnessValues
 }
@@ -225,7 +235,9 @@ var errTooManyRoutes = errors.New("too many routes")
 // negations are pushed to the leaves, where "group is false" becomes "some
 // criterion not satisfied" (all) or "every alternative not satisfied" (any).
 type dnfBuilder struct {
-	m         *routeModel
+	// m is the route model being built.
+	m *routeModel
+	// firstCrit[g] is the flat index of group g's first criterion.
 	firstCrit []int
 }
 

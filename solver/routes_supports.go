@@ -89,6 +89,7 @@ func (f supportFamily) satisfiedBy(s fieldSet) bool {
 
 // supportState is what supports depend on for one request.
 type supportState struct {
+	// m is the ruleset's route model.
 	m *routeModel
 	// unanswered are the fields without an answer; askable those of them
 	// the applicant has not declined.
@@ -97,6 +98,8 @@ type supportState struct {
 	status []engine.Status
 	// memo caches criterion supports: index 2c for satisfied, 2c+1 for not.
 	memo []supportFamily
+	// done[k] says memo[k] is computed (an empty family is a valid
+	// result).
 	done []bool
 }
 
