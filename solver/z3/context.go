@@ -109,12 +109,21 @@ func (e *Error) Error() string { return fmt.Sprintf("z3: %s: %s", e.Op, e.Msg) }
 // and models made from it. Make one per goroutine with NewContext and Close
 // it when done; it is not safe for concurrent use.
 type Context struct {
-	c       C.Z3_context
+	// c is the Z3 context handle; nil after Close.
+	c C.Z3_context
+	// pending holds the references the collector dropped, released on the
+	// owning goroutine at the next call.
 	pending *releaseQueue
+	// cleanup is the collector's backstop that deletes c; Close stops it.
 	cleanup runtime.Cleanup
-	err     error
-	closed  bool
+	// err is the sticky error: the first failure of a term constructor,
+	// or ErrClosed after Close.
+	err error
+	// closed is set by Close.
+	closed bool
 
+	// boolSort, intSort and realSort are made once per context and held
+	// (reference counted) until it is closed.
 	boolSort, intSort, realSort C.Z3_sort
 }
 
@@ -220,16 +229,23 @@ const (
 
 // release is one Z3 reference to drop.
 type release struct {
+	// kind selects the dec_ref function.
 	kind releaseKind
-	ptr  unsafe.Pointer
+	// ptr is the Z3 object.
+	ptr unsafe.Pointer
 }
 
 // releaseQueue carries references dropped by the garbage collector back to
 // the goroutine that owns the context; Z3 is called only from there.
 type releaseQueue struct {
-	mu     sync.Mutex
+	// mu guards closed and items: the collector pushes from its own
+	// goroutine.
+	mu sync.Mutex
+	// closed is set when the context is closed; pushes are then dropped,
+	// as the context freed everything.
 	closed bool
-	items  []release
+	// items are the references waiting to be dropped.
+	items []release
 }
 
 func (q *releaseQueue) push(r release) {
@@ -273,10 +289,14 @@ func decRef(zc C.Z3_context, r release) {
 // owned is the part shared by Solver, Optimize and Model: one Z3 reference
 // dropped by Close, or by the collector as a backstop.
 type owned struct {
-	ctx     *Context
-	rel     release
+	// ctx is the context the object belongs to.
+	ctx *Context
+	// rel is the reference the object holds.
+	rel release
+	// cleanup is the collector's backstop that queues rel; Close stops it.
 	cleanup runtime.Cleanup
-	closed  bool
+	// closed is set by Close.
+	closed bool
 }
 
 // own registers the backstop cleanup of holder, which holds the reference r.

@@ -20,7 +20,9 @@ import (
 // accepted by every constructor, which then also returns nil, so that the
 // first error (Context.Err) surfaces at Assert or Check.
 type Expr struct {
+	// ctx is the context the term belongs to.
 	ctx *Context
+	// ast is the term, holding one reference dropped by the collector.
 	ast C.Z3_ast
 }
 

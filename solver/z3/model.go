@@ -14,7 +14,9 @@ import (
 // Model is a satisfying assignment returned after a Sat check. It belongs
 // to its Context; Close it when done.
 type Model struct {
+	// owned holds the model's reference and its context.
 	owned
+	// m is the Z3 model.
 	m C.Z3_model
 }
 

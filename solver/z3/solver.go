@@ -39,8 +39,12 @@ func (r Result) String() string {
 // backtracking (Push/Pop) and checks under assumptions. It belongs to its
 // Context and follows the same one-goroutine rule. Close it when done.
 type Solver struct {
+	// owned holds the solver's reference and its context.
 	owned
-	s       C.Z3_solver
+	// s is the Z3 solver.
+	s C.Z3_solver
+	// timeout bounds every check (at least 1 ms; DefaultTimeout when
+	// NewSolver got none).
 	timeout time.Duration
 }
 
@@ -263,8 +267,12 @@ func (s *Solver) Model() (*Model, error) {
 // the soft constraints and objectives (used for "the cheapest set of
 // fields to ask"). It belongs to its Context; Close it when done.
 type Optimize struct {
+	// owned holds the optimizer's reference and its context.
 	owned
-	o       C.Z3_optimize
+	// o is the Z3 optimizer.
+	o C.Z3_optimize
+	// timeout bounds every check (at least 1 ms; DefaultTimeout when
+	// NewOptimize got none).
 	timeout time.Duration
 }
 
