@@ -39,10 +39,10 @@ type Inputs struct {
 	Unused []string
 }
 
-// ErrNotObject is returned (wrapped) when field_values is not a JSON object
-// at all (another JSON value, or not JSON). It is the only failure of
-// Convert that is about the shape of field_values; every bad key or value
-// inside an object is a FieldError instead.
+// ErrNotObject is returned when field_values is not a JSON object at all:
+// empty, or another JSON value (an array, a string, null, ...). Bad keys
+// and values inside an object are FieldErrors instead, and an object that
+// cannot be read (see Convert) fails with another error.
 var ErrNotObject = errors.New("field_values must be a JSON object")
 
 // ErrNotIJSON is returned (wrapped) by InputsHash for JSON that RFC 8785
