@@ -20,14 +20,20 @@ import (
 // Folder is one casebank folder, read from disk.
 type Folder struct {
 	// Name is the folder's base name; the rules file is <Name>.rules.
-	Name      string
-	Dir       string
+	Name string
+	// Dir is the folder's path as given to Load.
+	Dir string
+	// RulesPath is Dir/<Name>.rules; compile errors carry it.
 	RulesPath string
-	Rules     []byte
+	// Rules is the rules file's content.
+	Rules []byte
 	// SourcePath is source.txt, source.md or source.html, whichever exists.
 	SourcePath string
-	Source     []byte
-	Cases      []engine.Case
+	// Source is the content of SourcePath, which citations are verified
+	// against; nil when the folder has no source file.
+	Source []byte
+	// Cases are the test cases of cases.json, in file order.
+	Cases []engine.Case
 }
 
 // sourceNames are the accepted names of a folder's source text, in the
@@ -177,14 +183,20 @@ func VerifyCitations(r *engine.Ruleset, text []byte) []string {
 
 // Result is the outcome of running one folder.
 type Result struct {
+	// Folder is the folder that was run.
 	Folder *Folder
 	// CompileErrors is set when the rules do not compile; no case runs.
 	CompileErrors error
-	Warnings      engine.ErrorList
+	// Warnings are the compiler's warnings, reported even when the rules
+	// do not compile.
+	Warnings engine.ErrorList
 	// CitationProblems lists quotes missing from the source text.
 	CitationProblems []string
-	Cases            []engine.CaseResult
-	Ruleset          *engine.Ruleset
+	// Cases are the verdicts on Folder.Cases, in the same order; nil when
+	// the rules do not compile.
+	Cases []engine.CaseResult
+	// Ruleset is the compiled ruleset; nil when the rules do not compile.
+	Ruleset *engine.Ruleset
 }
 
 // Passed reports whether the folder compiled, its quotes verified and
