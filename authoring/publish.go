@@ -115,18 +115,29 @@ type PublishRequest struct {
 
 // PublishResult says what was published.
 type PublishResult struct {
-	RulesetID     string
-	Slug          string
-	Version       string
+	// RulesetID is the concrete id of the cut,
+	// "<section_id>:<yyyymmdd>-<hash>"; empty when the publish was
+	// refused.
+	RulesetID string
+	// Slug is the slug published under: the request's, else the rules
+	// file's `ruleset` header.
+	Slug string
+	// Version is the cut's version label, "v<N>"; empty when refused.
+	Version string
+	// ContentDigest is the compiled ruleset's "sha256:<hex>" digest, set
+	// as soon as the rules compile.
 	ContentDigest string
-	Visibility    string
+	// Visibility is "public" or "private" as stored; empty when refused.
+	Visibility string
 	// Reused is true when the slug already held this exact content: the
 	// existing cut (same id and version) was reused.
 	Reused bool
 	// PreviousID is where the slug pointed before; empty for a new slug.
-	PreviousID   string
+	PreviousID string
+	// TestsPassing counts the request's cases that passed.
 	TestsPassing int
-	TestsTotal   int
+	// TestsTotal counts the request's cases.
+	TestsTotal int
 	// Failures are the failing cases published anyway under ForceUnsafe.
 	Failures []engine.CaseResult
 	// Warnings are compile warnings; they never block.
