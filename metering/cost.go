@@ -3,9 +3,15 @@ package metering
 // DecideFlags are the request flags of /decide that make an anonymous
 // evaluation dearer.
 type DecideFlags struct {
-	NoCache             bool
-	IncludeTrace        bool
-	IncludeExplanation  bool
+	// NoCache is the request's no_cache: bypass the decision cache.
+	NoCache bool
+	// IncludeTrace is include_trace: the response adds a trace.
+	IncludeTrace bool
+	// IncludeExplanation is include_explanation: the response adds an
+	// explanation.
+	IncludeExplanation bool
+	// IncludeGraphOverlay is include_graph_overlay: the response adds a
+	// graph with overlays.
 	IncludeGraphOverlay bool
 }
 

@@ -156,7 +156,9 @@ type Decision struct {
 // service. A process that dies without Close loses at most one flush
 // interval of counts (an undercount, never an overcount).
 type Meter struct {
-	cfg   Config
+	// cfg is the configuration, defaults filled in.
+	cfg Config
+	// store holds the hourly usage buckets all processes share.
 	store *store.Store
 
 	// flushMu orders window reads against the periodic flush: a read holds
@@ -165,33 +167,48 @@ type Meter struct {
 	// flushMu, then entries, then an entry's mu.
 	flushMu sync.RWMutex
 
+	// entriesMu guards the entries map (not the entries themselves).
 	entriesMu sync.Mutex
-	entries   map[entryKey]*entry
+	// entries holds the in-memory state per subject and class; Flush
+	// drops those idle for idleEviction.
+	entries map[entryKey]*entry
 
 	// flushFailed is set while the last flush failed: every request then
 	// reads the database first.
 	flushFailed atomic.Bool
 
+	// startOnce starts the flush loop at the first counted request (or,
+	// in Close, marks it as never started).
 	startOnce sync.Once
-	stop      chan struct{}
-	done      chan struct{}
+	// stop is closed by Close to end the flush loop.
+	stop chan struct{}
+	// done is closed when the flush loop has ended (or never started).
+	done chan struct{}
+	// closeOnce makes Close idempotent.
 	closeOnce sync.Once
 }
 
 type entryKey struct {
+	// subject is the caller's Subject: KeySubject or AddrSubject.
 	subject string
-	class   Class
+	// class is the metering class counted.
+	class Class
 }
 
 // entry is the in-memory state of one subject and class.
 type entry struct {
-	mu      sync.Mutex
-	synced  bool      // base has been read at least once
-	hour    time.Time // the bucket hour base was read for
-	readAt  time.Time // when base was read
-	base    int64     // window sum in the database at readAt
-	local   int64     // units admitted since readAt
+	// mu guards every other field.
+	mu     sync.Mutex
+	synced bool      // base has been read at least once
+	hour   time.Time // the bucket hour base was read for
+	readAt time.Time // when base was read
+	base   int64     // window sum in the database at readAt
+	local  int64     // units admitted since readAt
+	// pending are the counted units not yet written, per bucket hour,
+	// oldest first.
 	pending []hourCount
+	// lastUse is when a request was last counted; Flush evicts the entry
+	// after idleEviction without one.
 	lastUse time.Time
 	evicted bool // removed from the map; look the key up again
 	// hourly is the window bucket by bucket, read only when a request is
@@ -202,8 +219,11 @@ type entry struct {
 // hourlyWindow is one read of a window's buckets: counts[i] is the hour
 // last-(WindowHours-1-i), this process's unwritten counts included.
 type hourlyWindow struct {
-	last   time.Time // the window's current hour
+	last time.Time // the window's current hour
+	// readAt is when the buckets were read; the read is reused for
+	// WindowCacheTTL.
 	readAt time.Time
+	// counts are the units per bucket, oldest first (see above).
 	counts [WindowHours]int64
 }
 
@@ -230,7 +250,9 @@ func (w *hourlyWindow) firstAdmission(limit, cost int64) time.Time {
 }
 
 type hourCount struct {
-	hour  time.Time
+	// hour is the bucket: the start of a UTC hour.
+	hour time.Time
+	// count is the units admitted in that hour.
 	count int64
 }
 
@@ -505,6 +527,7 @@ func (m *Meter) Close(ctx context.Context) error {
 
 // ClassReport is one class's line of a usage report.
 type ClassReport struct {
+	// Class is the metering class the line reports.
 	Class Class
 	// Budget, Used and Remaining are for the rolling 24-hour window.
 	Budget, Used, Remaining int64

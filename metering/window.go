@@ -20,6 +20,8 @@ func HourOf(t time.Time) time.Time {
 
 // Span is the inclusive range of bucket hours [First, Last] of a window.
 type Span struct {
+	// First and Last are the starts of the window's oldest and newest
+	// (current) hourly buckets, UTC.
 	First, Last time.Time
 }
 
