@@ -20,16 +20,25 @@ import (
 // field type>", "message": "<sentence>"}; value is omitted when the key was
 // not sent (an evaluation error), type when the key is not a declared field.
 type FieldError struct {
-	Field   string          `json:"field"`
-	Value   json.RawMessage `json:"value,omitempty"`
-	Type    string          `json:"type,omitempty"`
-	Message string          `json:"message"`
+	// Field is the key as sent, declared or not; for an overflow, the
+	// first field the criterion reads; empty when the error concerns no
+	// one key (inputs converted for another ruleset).
+	Field string `json:"field"`
+	// Value is the value sent for the key, re-encoded as JSON; nil for an
+	// evaluation error.
+	Value json.RawMessage `json:"value,omitempty"`
+	// Type is the declared field's type (int, decimal, bool, enum or
+	// date); empty for an unknown key or an evaluation error.
+	Type string `json:"type,omitempty"`
+	// Message says in one sentence what is wrong with the value.
+	Message string `json:"message"`
 }
 
 // Inputs are field values bound to a ruleset's slots, ready to evaluate.
 // Values[i] is the answer for Ruleset.Fields[i]; an unanswered field (left
 // out, or sent as JSON null) is an unknown Value.
 type Inputs struct {
+	// Values holds one answer per field slot; see above.
 	Values []Value
 	// FieldErrors are the keys that could not be applied, sorted by key.
 	FieldErrors []FieldError
