@@ -183,8 +183,14 @@ func explanationFor(target *resolvedRuleset, e *engine.Explanation, keyed bool) 
 	return w
 }
 
-// maxCallerRefBytes is the spec's caller_ref limit (Limits 9).
+// maxCallerRefBytes is the spec's caller_ref limit (Limits 9), on its
+// compact JSON.
 const maxCallerRefBytes = 2048
+
+// maxCallerRefRawBytes bounds the caller_ref member as sent that is worth
+// decoding: room for white space and escapes around a map within the
+// limit, without decoding megabytes to drop them.
+const maxCallerRefRawBytes = 16 * maxCallerRefBytes
 
 func (s *Server) registerDecide() {
 	Register(s, Route{
@@ -533,34 +539,52 @@ func parseCallerRef(raw json.RawMessage, keyed bool) (map[string]string, *warnin
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
 	}
-	if problem := callerRefProblem(raw); problem != "" {
+	ref, problem := readCallerRef(raw)
+	if problem != "" {
 		return nil, &warning{Code: "caller_ref_dropped", Message: "caller_ref was dropped: " + problem + "."}
 	}
 	if !keyed {
 		return nil, &warning{Code: "caller_ref_not_stored", Message: "caller_ref is stored only for callers with an API key; it was ignored."}
 	}
-	var ref map[string]string
-	_ = json.Unmarshal(raw, &ref) // checked by callerRefProblem
 	return ref, nil
 }
 
-// callerRefProblem says what is wrong with a caller_ref, or "" when it is a
-// flat string map within the limits.
-func callerRefProblem(raw json.RawMessage) string {
-	if len(raw) > maxCallerRefBytes {
-		return fmt.Sprintf("it is %d bytes, over the limit of %d", len(raw), maxCallerRefBytes)
+// readCallerRef decodes a caller_ref, or says what is wrong with it: it must
+// be a flat string-to-string map, no key may contain '$' or '.', no key or
+// value may contain U+0000 (PostgreSQL cannot store it in jsonb), and its
+// compact JSON must fit in maxCallerRefBytes. The size is that of the
+// decoded map written back compactly, so white space and escapes in the
+// request (\u00e9 for é) do not change whether it fits. A raw member
+// beyond maxCallerRefRawBytes is not decoded at all.
+func readCallerRef(raw json.RawMessage) (map[string]string, string) {
+	if len(raw) > maxCallerRefRawBytes {
+		return nil, fmt.Sprintf("it is %d bytes, far over the limit of %d", len(raw), maxCallerRefBytes)
 	}
 	var m map[string]any
 	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
-		return "it is not a JSON object"
+		return nil, "it is not a JSON object"
 	}
+	ref := make(map[string]string, len(m))
 	for k, v := range m {
-		if strings.ContainsAny(k, "$.") {
-			return "a key contains '$' or '.'"
+		value, ok := v.(string)
+		switch {
+		case strings.ContainsAny(k, "$."):
+			return nil, "a key contains '$' or '.'"
+		case !ok:
+			return nil, "every value must be a string (a flat string-to-string map)"
+		case strings.ContainsRune(k, 0) || strings.ContainsRune(value, 0):
+			return nil, "a key or value contains the character U+0000"
 		}
-		if _, ok := v.(string); !ok {
-			return "every value must be a string (a flat string-to-string map)"
-		}
+		ref[k] = value
 	}
-	return ""
+	var compact bytes.Buffer
+	enc := json.NewEncoder(&compact)
+	enc.SetEscapeHTML(false) // count "<" as the one byte it is stored as
+	if err := enc.Encode(ref); err != nil {
+		return nil, "it could not be re-encoded"
+	}
+	if size := compact.Len() - 1; size > maxCallerRefBytes { // Encode adds a newline
+		return nil, fmt.Sprintf("it is %d bytes as compact JSON, over the limit of %d", size, maxCallerRefBytes)
+	}
+	return ref, ""
 }

@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"reflect"
 	"slices"
@@ -106,17 +107,30 @@ func TestDecideCacheTellsApartWhatInputsHashCannot(t *testing.T) {
 
 func TestDecideCacheExpires(t *testing.T) {
 	t.Parallel()
-	// The TTL leaves the back-to-back second call ample room on a loaded
-	// machine under the race detector; the third call waits it out.
 	const ttl = 2 * time.Second
 	f := newDecideFixture(t, Config{DecisionCacheTTL: ttl})
 	f.publish(t, "acme", "acme/all-types", []byte(allTypesRules), true)
-	body := `{"ruleset_id":"acme/all-types","field_values":{"a.count":1}}`
+	// Two back-to-back calls: the second is a hit when it comes within the
+	// TTL of the first. A stall of the whole machine past the TTL makes
+	// the pair prove nothing, so it is tried again with fresh answers
+	// (a fresh cache entry) rather than failed.
 	var ids []string
-	for _, pause := range []time.Duration{0, 0, ttl + 500*time.Millisecond} {
-		time.Sleep(pause)
-		ids = append(ids, field(t, f.decide(t, "", body), "decision_id").(string))
+	var body string
+	for attempt := 1; ids == nil; attempt++ {
+		if attempt > 5 {
+			t.Fatalf("no two calls within %s of each other in 5 attempts", ttl)
+		}
+		body = fmt.Sprintf(`{"ruleset_id":"acme/all-types","field_values":{"a.count":%d}}`, attempt)
+		start := time.Now()
+		pair := []string{field(t, f.decide(t, "", body), "decision_id").(string), field(t, f.decide(t, "", body), "decision_id").(string)}
+		if time.Since(start) < ttl {
+			ids = pair
+		}
 	}
+	// The third call comes well after the entry's TTL, however slow the
+	// machine: it must be computed afresh.
+	time.Sleep(ttl + 500*time.Millisecond)
+	ids = append(ids, field(t, f.decide(t, "", body), "decision_id").(string))
 	hits := []bool{}
 	for _, id := range ids {
 		hits = append(hits, f.waitForRecord(t, id).CacheHit)

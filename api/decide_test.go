@@ -59,6 +59,9 @@ func newDecideFixture(t testing.TB, cfg Config) *decideFixture {
 	t.Helper()
 	st := store.New(storetest.New(t))
 	cfg.Logger = slog.New(slog.DiscardHandler)
+	if cfg.Metering.BackendTimeout == 0 {
+		cfg.Metering.BackendTimeout = testBackendTimeout
+	}
 	s := New(cfg, st)
 	srv := httptest.NewServer(s.Handler())
 	f := &decideFixture{fixture: &fixture{url: srv.URL + RootPath, store: st}, server: s, http: srv}
@@ -460,6 +463,17 @@ func TestDecideCallerRef(t *testing.T) {
 		{"not an object", key, `"just a string"`, "caller_ref_dropped", nil},
 		{"a list", key, `["a"]`, "caller_ref_dropped", nil},
 		{"over 2 KB", key, `{"a":"` + strings.Repeat("x", 2100) + `"}`, "caller_ref_dropped", nil},
+		// The limit is on the compact JSON: white space and escapes in the
+		// request do not count, and "<" counts as one byte.
+		{"2 KB compact, padded with spaces", key, `{ "a" : "` + strings.Repeat("x", 2040) + `" }` + strings.Repeat(" ", 100),
+			"", map[string]string{"a": strings.Repeat("x", 2040)}},
+		{"2 KB compact, written with escapes", key, `{"a":"` + strings.Repeat(`\u00e9`, 1020) + `"}`,
+			"", map[string]string{"a": strings.Repeat("é", 1020)}},
+		{"angle brackets count once", key, `{"a":"` + strings.Repeat("<", 2040) + `"}`,
+			"", map[string]string{"a": strings.Repeat("<", 2040)}},
+		{"one byte over as compact JSON", key, `{"a":"` + strings.Repeat("x", 2041) + `"}`, "caller_ref_dropped", nil},
+		{"NUL in a value", key, `{"a":"x\u0000y"}`, "caller_ref_dropped", nil},
+		{"NUL in a key", key, `{"a\u0000":"x"}`, "caller_ref_dropped", nil},
 		{"null", key, `null`, "", nil},
 	}
 	for _, c := range cases {
