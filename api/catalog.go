@@ -155,11 +155,17 @@ func (s *Server) resolveRuleset(ctx context.Context, ref string) (*resolvedRules
 func (s *Server) compileStored(ctx context.Context, row store.Ruleset) (*engine.Ruleset, error) {
 	compiled, err := s.catalog.compile(ctx, row)
 	if err != nil {
-		logFrom(ctx).ErrorContext(ctx, "compile stored ruleset", "ruleset_id", row.ID, "error", err)
-		return nil, NewProblem(http.StatusUnprocessableEntity, "unprocessable_entity", "ruleset_record_corrupt",
-			"The stored ruleset could not be loaded. Republish it.")
+		return nil, rulesetCorrupt(ctx, row, err)
 	}
 	return compiled, nil
+}
+
+// rulesetCorrupt logs why a stored cut could not be loaded and returns the
+// spec's 422 ruleset_record_corrupt.
+func rulesetCorrupt(ctx context.Context, row store.Ruleset, err error) *Error {
+	logFrom(ctx).ErrorContext(ctx, "compile stored ruleset", "ruleset_id", row.ID, "error", err)
+	return NewProblem(http.StatusUnprocessableEntity, "unprocessable_entity", "ruleset_record_corrupt",
+		"The stored ruleset could not be loaded. Republish it.")
 }
 
 // visibleRuleset is the stored cut ref names when the caller in ctx may see
@@ -229,12 +235,9 @@ func (c *catalog) compile(ctx context.Context, row store.Ruleset) (*engine.Rules
 		if err != nil {
 			return nil, err
 		}
-		r, _, err := engine.Compile(row.Slug+".rules", []byte(src))
+		r, err := compileSource(row, src)
 		if err != nil {
-			return nil, fmt.Errorf("compile %s: %w", row.ID, err)
-		}
-		if r.ContentDigest() != row.ContentDigest {
-			return nil, fmt.Errorf("compile %s: digest %s, stored %s", row.ID, r.ContentDigest(), row.ContentDigest)
+			return nil, err
 		}
 		c.compiled.Add(row.ContentDigest, r)
 		return r, nil
@@ -243,4 +246,18 @@ func (c *catalog) compile(ctx context.Context, row store.Ruleset) (*engine.Rules
 		return nil, err
 	}
 	return v.(*engine.Ruleset), nil
+}
+
+// compileSource compiles a stored cut's source text and checks that it is
+// the content the row's digest names: a row whose text no longer compiles
+// to its digest is corrupt, and nothing of it may be served.
+func compileSource(row store.Ruleset, src string) (*engine.Ruleset, error) {
+	r, _, err := engine.Compile(row.Slug+".rules", []byte(src))
+	if err != nil {
+		return nil, fmt.Errorf("compile %s: %w", row.ID, err)
+	}
+	if r.ContentDigest() != row.ContentDigest {
+		return nil, fmt.Errorf("compile %s: digest %s, stored %s", row.ID, r.ContentDigest(), row.ContentDigest)
+	}
+	return r, nil
 }

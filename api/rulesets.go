@@ -416,6 +416,11 @@ func (s *Server) rulesetSource(ctx context.Context, in *rulesetRefInput) (*rules
 	if err != nil {
 		return nil, err
 	}
+	// The export is labelled with the row's digest, so it must be the
+	// text that digest names, as every other read checks.
+	if _, err := compileSource(row, text); err != nil {
+		return nil, rulesetCorrupt(ctx, row, err)
+	}
 	out := &rulesetSourceOutput{}
 	b := &out.Body
 	b.RulesetID, b.Slug, b.RulesetVersion, b.ContentDigest = row.ID, row.Slug, row.VersionLabel(), row.ContentDigest

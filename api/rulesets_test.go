@@ -14,6 +14,7 @@ import (
 
 	"github.com/eligo/eligo/api/auth"
 	"github.com/eligo/eligo/authoring"
+	"github.com/eligo/eligo/engine"
 )
 
 // leaveRulesText is a small ruleset with one cited criterion; MONTHS is
@@ -202,7 +203,7 @@ func TestRulesetSchemaExplainGraphSourceBodies(t *testing.T) {
 	r := f.do(t, http.MethodGet, rulesetPath("acme/leave", "/schema"), nil, nil)
 	want := jsonValue(t, `{
 	  "ruleset_id": "`+pub.RulesetID+`", "slug": "acme/leave", "name": "Leave", "ruleset_version": "v1",
-	  "content_digest": "`+pub.ContentDigest+`", "engine_version": "eligo-core@0.31.0",
+	  "content_digest": "`+pub.ContentDigest+`", "engine_version": "`+engine.Version+`",
 	  "fields": [
 	    {"field_id": "employment.months", "field_type": "int", "description": "", "question": "How many months have you worked here?",
 	     "weight": 2, "enum_values": null, "notes": []},
@@ -599,15 +600,20 @@ func TestCorruptStoredRuleset(t *testing.T) {
 	t.Parallel()
 	f := newDecideFixture(t, Config{})
 	res := f.publish(t, "acme", "acme/leave", leaveRules("12"), true)
+	owner := f.key(t, "acme", []auth.Scope{auth.ScopeRulesetsRead, auth.ScopeRulesetsExplain, auth.ScopeRulesetsSource}, time.Time{})
 	ctx := context.Background()
 	for _, source := range []string{string(leaveRules("13")), "not rules at all"} {
 		if _, err := f.store.Pool().Exec(ctx, `UPDATE rulesets SET source_text = $1 WHERE id = $2`, source, res.RulesetID); err != nil {
 			t.Fatal(err)
 		}
 		f.server.catalog.compiled.Purge()
-		r := f.do(t, http.MethodGet, rulesetPath(res.RulesetID, "/schema"), nil, nil)
-		if r.status != http.StatusUnprocessableEntity || field(t, r, "detail").(map[string]any)["reason_code"] != "ruleset_record_corrupt" {
-			t.Errorf("corrupt record (%.20q) = %d %s", source, r.status, r.raw)
+		// Every read refuses it, the source export too: its text would be
+		// labelled with a digest it no longer has.
+		for _, read := range []string{"/schema", "/explain", "/graph", "/source"} {
+			r := f.do(t, http.MethodGet, rulesetPath(res.RulesetID, read), withKey(owner), nil)
+			if r.status != http.StatusUnprocessableEntity || field(t, r, "detail").(map[string]any)["reason_code"] != "ruleset_record_corrupt" {
+				t.Errorf("corrupt record (%.20q) %s = %d %s", source, read, r.status, r.raw)
+			}
 		}
 	}
 }
