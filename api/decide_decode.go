@@ -142,4 +142,14 @@ func (s *Server) documentDecideBodies() {
 			Schema: registry.Schema(reflect.TypeFor[decideResponse](), true, "DecideResponse"),
 		}},
 	}
+	// next_question is null when nothing is left to ask. huma cannot mark
+	// a $ref nullable, so the member gets its own nullable copy of the
+	// Question schema (3.1: type [object, null]; 3.0: nullable: true).
+	response := registry.SchemaFromRef(registry.Schema(reflect.TypeFor[decideResponse](), true, "DecideResponse").Ref)
+	if member := response.Properties["next_question"]; member != nil && member.Ref != "" {
+		question := *registry.SchemaFromRef(member.Ref)
+		question.Nullable = true
+		question.Description = member.Description
+		response.Properties["next_question"] = &question
+	}
 }

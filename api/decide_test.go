@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/danielgtaylor/huma/v2"
+
 	"github.com/eligo/eligo/api/auth"
 	"github.com/eligo/eligo/authoring"
 	"github.com/eligo/eligo/casebank"
@@ -512,6 +514,35 @@ func (f *decideFixture) waitForRecord(t testing.TB, id string) store.DecisionRec
 			t.Fatalf("decision %s not recorded: %v", id, err)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestDecideResponsesMatchTheirSchema validates real envelopes (a finished
+// decision, whose next_question is null, and an open one, with every
+// optional member) against the published DecideResponse schema.
+func TestDecideResponsesMatchTheirSchema(t *testing.T) {
+	t.Parallel()
+	f := newDecideFixture(t, Config{})
+	f.publish(t, "acme", "acme/all-types", []byte(allTypesRules), true)
+	registry := f.server.OpenAPI().Components.Schemas
+	schema := registry.Map()["DecideResponse"]
+	flags := `,"include_trace":true,"include_explanation":true,"include_graph_overlay":true,"include_timing":true`
+	for name, values := range map[string]string{
+		"finished": `{"a.count":1,"a.amount":2,"a.flag":true,"a.kind":"x","a.born":"2001-01-01"}`,
+		"open":     `{"a.count":1}`,
+	} {
+		r := f.decide(t, "", `{"ruleset_id":"acme/all-types","field_values":`+values+flags+`}`)
+		if r.status != 200 {
+			t.Fatalf("%s: %d %s", name, r.status, r.raw)
+		}
+		if name == "finished" && field(t, r, "next_question") != nil {
+			t.Fatalf("finished decision asks %v", field(t, r, "next_question"))
+		}
+		res := &huma.ValidateResult{}
+		huma.Validate(registry, schema, huma.NewPathBuffer(nil, 0), huma.ModeReadFromServer, r.body, res)
+		for _, e := range res.Errors {
+			t.Errorf("%s decision: %v", name, e)
+		}
 	}
 }
 
