@@ -221,6 +221,8 @@ Warnings: a request member that is dropped rather than refused (an invalid calle
 
 Rulebooks: rulebook_id needs a key with the decide scope (anonymous: 401); this version serves no rulebooks, so a keyed rulebook_id answers 404 with a string detail. release_id without rulebook_id is 422.
 
+Null members: an optional member sent as null is the same as leaving it out (field_values may not be null). When a member is repeated, the last occurrence wins, and a null one leaves the earlier value in place; anonymous cost units are counted from the body the same way.
+
 503 decision_log_backlogged: the decision could not be recorded (the record queue stayed full); no decision was issued, retry with backoff.`
 
 // decide is the handler of POST /decide.

@@ -51,17 +51,26 @@ func readDecideRequest(raw []byte) (*decideRequest, bool) {
 	}
 	req := &decideRequest{}
 	ok := true
+	// An optional member sent as null leaves the member as it was, as
+	// encoding/json does; metering's decideFlags reads a null flag the
+	// same way, so a repeated flag costs what it gets.
 	str := func(v gjson.Result, dst *string) {
-		if v.Type != gjson.String {
+		switch v.Type {
+		case gjson.Null:
+		case gjson.String:
+			*dst = v.Str
+		default:
 			ok = false
 		}
-		*dst = v.Str
 	}
 	flag := func(v gjson.Result, dst *bool) {
-		if v.Type != gjson.True && v.Type != gjson.False {
+		switch v.Type {
+		case gjson.Null:
+		case gjson.True, gjson.False:
+			*dst = v.Type == gjson.True
+		default:
 			ok = false
 		}
-		*dst = v.Type == gjson.True
 	}
 	body.ForEach(func(key, v gjson.Result) bool {
 		switch key.Str {
@@ -87,6 +96,10 @@ func readDecideRequest(raw []byte) (*decideRequest, bool) {
 		case "no_cache":
 			flag(v, &req.NoCache)
 		case "inquiry_context":
+			if v.Type == gjson.Null {
+				req.InquiryContext = nil
+				break
+			}
 			ic := &solver.InquiryContext{}
 			dec := json.NewDecoder(strings.NewReader(v.Raw))
 			dec.DisallowUnknownFields()

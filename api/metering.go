@@ -87,13 +87,17 @@ func (s *Server) meterThen(w http.ResponseWriter, r *http.Request, route Route, 
 	s.mux.ServeHTTP(w, r)
 }
 
-// decideFlags reads the costly flags of a /decide body. Only JSON true
-// sets a flag; a repeated key counts by its last occurrence, as the body
-// decoder reads it, so a duplicate cannot hide a flag. A body that is not
+// decideFlags reads the costly flags of a /decide body. JSON true sets a
+// flag and false clears it; a repeated key counts by its last true or
+// false, and null leaves a flag as it was, exactly as the body decoder
+// reads it, so neither a duplicate nor a null can hide a flag. A body that is not
 // an object costs the plain unit; the handler then refuses it with 422.
 func decideFlags(body []byte) metering.DecideFlags {
 	var f metering.DecideFlags
 	gjson.ParseBytes(body).ForEach(func(key, value gjson.Result) bool {
+		if value.Type == gjson.Null {
+			return true // null leaves a flag as it was, as the decoder reads it
+		}
 		set := value.Type == gjson.True
 		switch key.String() {
 		case "no_cache":

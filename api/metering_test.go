@@ -244,6 +244,27 @@ func TestAnonymousDecideCostUnits(t *testing.T) {
 	checkRateHeaders(t, r, "decide", 250, 7, time.Time{})
 }
 
+// TestDecideNullMembers: an optional member sent as null is accepted and
+// leaves the member as it was, in the decoder and in metering alike, so a
+// flag followed by a null gets the flag and pays for it.
+func TestDecideNullMembers(t *testing.T) {
+	t.Parallel()
+	f := newDecideFixture(t, Config{})
+	f.publish(t, "acme", "acme/all-types", []byte(allTypesRules), true)
+	r := f.decide(t, "", `{"ruleset_id":"acme/all-types","field_values":{"a.count":1},"rulebook_id":null,"release_id":null,`+
+		`"include_trace":null,"include_explanation":null,"include_graph_overlay":null,"include_choice_context":null,`+
+		`"include_timing":null,"no_cache":null,"inquiry_context":null,"caller_ref":null}`)
+	if r.status != http.StatusOK || field(t, r, "trace") != nil {
+		t.Fatalf("every optional member null: %d %s", r.status, r.raw)
+	}
+	checkRateHeaders(t, r, "decide", 250, 249, time.Time{})
+	r = f.decide(t, "", `{"ruleset_id":"acme/all-types","field_values":{"a.count":1},"include_trace":true,"include_trace":null}`)
+	if r.status != http.StatusOK || field(t, r, "trace") == nil {
+		t.Fatalf("include_trace true then null: %d %s", r.status, r.raw)
+	}
+	checkRateHeaders(t, r, "decide", 250, 249-6, time.Time{})
+}
+
 // TestAnonymousCostEveryFlagCombination sends every combination of the four
 // costly flags from its own client address and reads the cost off
 // X-RateLimit-Remaining.
