@@ -41,7 +41,7 @@ type decideInput struct {
 // decideRequest is the body of POST /decide. Unknown members are refused
 // (422 extra_forbidden).
 type decideRequest struct {
-	RulesetID            string                 `json:"ruleset_id,omitempty" doc:"Slug (e.g. eligo-demo/us-fmla-employee) or concrete ruleset_id of a published ruleset. Exactly one of ruleset_id and rulebook_id is required." example:"eligo-demo/us-fmla-employee"`
+	RulesetID            string                 `json:"ruleset_id,omitempty" doc:"Slug (e.g. demo/us-fmla-employee) or concrete ruleset_id of a published ruleset. Exactly one of ruleset_id and rulebook_id is required." example:"demo/us-fmla-employee"`
 	RulebookID           string                 `json:"rulebook_id,omitempty" doc:"Composed rulebook to evaluate; needs a key with the decide scope. Rulebooks are not served by this version: a keyed call answers 404 with a string detail, an anonymous one 401."`
 	ReleaseID            string                 `json:"release_id,omitempty" doc:"Rulebook requests only: release UUID or exact two-word label. With ruleset_id it is refused with 422."`
 	FieldValues          jsonObject             `json:"field_values" required:"true" doc:"Map of field_id to answer. Types must match the ruleset schema; a key or value that cannot be applied is reported in field_errors (HTTP 200, decision undetermined), never rejected. null means unanswered. Must be I-JSON (RFC 7493): a repeated key or text that is not valid Unicode is 422 json_invalid."`

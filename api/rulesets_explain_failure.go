@@ -88,7 +88,7 @@ func (s *Server) explainFailure(ctx context.Context, in *explainFailureInput) (*
 	}
 	answers, err := rr.Ruleset.Convert(in.Body.FieldValues)
 	if err != nil {
-		return nil, fieldValuesNotObject(in.Body.FieldValues)
+		return nil, fieldValuesRefusal(in.Body.FieldValues, err)
 	}
 
 	out := &explainFailureOutput{}
