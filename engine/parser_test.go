@@ -56,6 +56,9 @@ func casebankFiles(t testing.TB) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(files) == 0 {
+		t.Fatal("no casebank rulesets under ../casebank: the tests over them would test nothing")
+	}
 	return files
 }
 

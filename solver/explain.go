@@ -180,7 +180,7 @@ func (e *Explainer) Explain(ctx context.Context, in *engine.Inputs, expected eng
 		out.FieldErrors = in.FieldErrors
 		in = &engine.Inputs{Values: in.Values, Provided: in.Provided, Unused: in.Unused}
 	}
-	res := r.Evaluate(in, engine.Options{DecisionDate: opts.DecisionDate, Explanation: true})
+	res := r.Evaluate(in, engine.Options{DecisionDate: opts.DecisionDate})
 	if len(res.FieldErrors) > 0 {
 		// The arithmetic overflows on some answer: the evaluator gave up
 		// on those criteria, so no status of theirs is there to explain.
@@ -557,14 +557,8 @@ func (x *explainer) reason(m *z3.Model, res *engine.Result, i int, needed engine
 			out.MissingFields = append(out.MissingFields, r.Fields[s].ID)
 		}
 	}
-	if res.Explanation != nil {
-		for _, ge := range res.Explanation.Groups {
-			for _, ce := range ge.Criteria {
-				if ce.CriterionID == cr.ID {
-					out.SourceReferences = ce.SourceReferences
-				}
-			}
-		}
+	if refs := r.References(i); refs != nil {
+		out.SourceReferences = refs
 	}
 	mech, err := x.mechanism(m, cr, res.Criteria[i], needed)
 	if err != nil {
