@@ -121,7 +121,7 @@ func (s *pathSearch) run(ctx context.Context, g pathGoal) (best fieldSet, found 
 		all = all.union(r.avail)
 	}
 	shortcut := s.q.m.monotone
-	h := &pathCandidates{q: s.q}
+	h := &pathCandidates{}
 	seen := map[fieldSet]bool{}
 	push := func(set fieldSet) {
 		if !seen[set] {
@@ -237,8 +237,6 @@ func betterPath(a, b pathCandidate) bool {
 
 // pathCandidates is a heap of sets, best first.
 type pathCandidates struct {
-	// q is the request the candidates are planned for.
-	q *planQuery
 	// xs holds the heap, ordered by betterPath.
 	xs []pathCandidate
 }
