@@ -228,11 +228,11 @@ Null members: an optional member sent as null is the same as leaving it out (fie
 // decide is the handler of POST /decide.
 func (s *Server) decide(ctx context.Context, in *decideInput) (*decideOutput, error) {
 	start := time.Now()
-	req, err := s.decodeDecideRequest(in.RawBody)
+	principal, keyed := auth.PrincipalFrom(ctx)
+	req, err := s.decideRequestFor(ctx, keyed, in.RawBody)
 	if err != nil {
 		return nil, err
 	}
-	principal, keyed := auth.PrincipalFrom(ctx)
 
 	if err := s.checkDecideTarget(ctx, req); err != nil {
 		return nil, err
@@ -462,45 +462,6 @@ func encodeMembers(c *coreJSON) ([]byte, error) {
 	}
 	b := bytes.TrimSpace(buf.Bytes())
 	return b[1 : len(b)-1], nil
-}
-
-func requestCacheFlags(req *decideRequest) cacheFlags {
-	var f cacheFlags
-	if req.IncludeTrace {
-		f |= flagTrace
-	}
-	if req.IncludeExplanation {
-		f |= flagExplanation
-	}
-	if req.IncludeGraphOverlay {
-		f |= flagGraphOverlay
-	}
-	if req.IncludeChoiceContext {
-		f |= flagChoiceContext
-	}
-	return f
-}
-
-// requestFlagNames lists the flags set on req, by request member name, for
-// the decision record.
-func requestFlagNames(req *decideRequest) []string {
-	var names []string
-	for _, f := range []struct {
-		set  bool
-		name string
-	}{
-		{req.IncludeTrace, "include_trace"},
-		{req.IncludeExplanation, "include_explanation"},
-		{req.IncludeGraphOverlay, "include_graph_overlay"},
-		{req.IncludeChoiceContext, "include_choice_context"},
-		{req.IncludeTiming, "include_timing"},
-		{req.NoCache, "no_cache"},
-	} {
-		if f.set {
-			names = append(names, f.name)
-		}
-	}
-	return names
 }
 
 // newDecisionID draws dec_ + 16 URL-safe characters (96 random bits).

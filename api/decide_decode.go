@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"reflect"
@@ -29,11 +30,25 @@ func (s *Server) decodeDecideRequest(raw []byte) (*decideRequest, error) {
 	return nil, s.decideRequestErrors(raw)
 }
 
+// decideRequestFor is the handler's request: for an anonymous caller,
+// the one metering already read from this body to price it (see
+// priceAnonymousDecide), else raw decoded here. A keyed caller's body is
+// never read by metering, so it pays no look-up for it.
+func (s *Server) decideRequestFor(ctx context.Context, keyed bool, raw []byte) (*decideRequest, error) {
+	if !keyed {
+		if st := stateFrom(ctx); st != nil && st.decide != nil {
+			return st.decide, nil
+		}
+	}
+	return s.decodeDecideRequest(raw)
+}
+
 // maxJSONDepth is encoding/json's nesting limit.
 const maxJSONDepth = 10000
 
 // readDecideRequest is the fast, strict reading of a body: a JSON object
-// with only decideRequest's members, each of its declared type, and
+// with only decideRequest's members, each of its declared type (the
+// boolean ones, named by decideFlags, take only true, false or null), and
 // field_values present. It reports false for anything else.
 func readDecideRequest(raw []byte) (*decideRequest, bool) {
 	if !gjson.ValidBytes(raw) {
@@ -52,8 +67,9 @@ func readDecideRequest(raw []byte) (*decideRequest, bool) {
 	req := &decideRequest{}
 	ok := true
 	// An optional member sent as null leaves the member as it was, as
-	// encoding/json does; metering's decideFlags reads a null flag the
-	// same way, so a repeated flag costs what it gets.
+	// encoding/json does, and a repeated member counts by its last
+	// occurrence. Anonymous metering prices the request this reads, so a
+	// repeated or null flag costs what it gets.
 	str := func(v gjson.Result, dst *string) {
 		switch v.Type {
 		case gjson.Null:
@@ -83,18 +99,6 @@ func readDecideRequest(raw []byte) (*decideRequest, bool) {
 		case "field_values":
 			ok = ok && v.IsObject()
 			req.FieldValues = jsonObject(v.Raw)
-		case "include_trace":
-			flag(v, &req.IncludeTrace)
-		case "include_explanation":
-			flag(v, &req.IncludeExplanation)
-		case "include_graph_overlay":
-			flag(v, &req.IncludeGraphOverlay)
-		case "include_choice_context":
-			flag(v, &req.IncludeChoiceContext)
-		case "include_timing":
-			flag(v, &req.IncludeTiming)
-		case "no_cache":
-			flag(v, &req.NoCache)
 		case "inquiry_context":
 			if v.Type == gjson.Null {
 				req.InquiryContext = nil
@@ -109,7 +113,11 @@ func readDecideRequest(raw []byte) (*decideRequest, bool) {
 			// Any JSON: an unusable caller_ref is dropped, not refused.
 			req.CallerRef = json.RawMessage(v.Raw)
 		default:
-			ok = false
+			if fl := decideFlagNamed(key.Str); fl != nil {
+				flag(v, fl.member(req))
+			} else {
+				ok = false
+			}
 		}
 		return ok
 	})

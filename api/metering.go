@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -9,8 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/tidwall/gjson"
 
 	"github.com/eligo/eligo/api/auth"
 	"github.com/eligo/eligo/metering"
@@ -25,7 +24,8 @@ import (
 // counts against that key (one unit per call, whatever the flags); any
 // other request on the open surface counts against its client address
 // (ClientIP, which believes X-Forwarded-For only from ELIGO_TRUSTED_PROXIES)
-// with the anonymous cost rules of metering.DecideCost.
+// with the anonymous cost rules of metering.DecideCost, priced from the
+// decoded body (priceAnonymousDecide).
 
 // Rate-limit response headers.
 const (
@@ -66,7 +66,7 @@ func (s *Server) meterThen(w http.ResponseWriter, r *http.Request, route Route, 
 				return
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
-			cost = metering.DecideCost(decideFlags(body))
+			cost = priceAnonymousDecide(ctx, body)
 		}
 	}
 	d, err := s.meter.Admit(ctx, caller, route.Class, cost)
@@ -87,31 +87,22 @@ func (s *Server) meterThen(w http.ResponseWriter, r *http.Request, route Route, 
 	s.mux.ServeHTTP(w, r)
 }
 
-// decideFlags reads the costly flags of a /decide body. JSON true sets a
-// flag and false clears it; a repeated key counts by its last true or
-// false, and null leaves a flag as it was, exactly as the body decoder
-// reads it, so neither a duplicate nor a null can hide a flag. A body that is not
-// an object costs the plain unit; the handler then refuses it with 422.
-func decideFlags(body []byte) metering.DecideFlags {
-	var f metering.DecideFlags
-	gjson.ParseBytes(body).ForEach(func(key, value gjson.Result) bool {
-		if value.Type == gjson.Null {
-			return true // null leaves a flag as it was, as the decoder reads it
-		}
-		set := value.Type == gjson.True
-		switch key.String() {
-		case "no_cache":
-			f.NoCache = set
-		case "include_trace":
-			f.IncludeTrace = set
-		case "include_explanation":
-			f.IncludeExplanation = set
-		case "include_graph_overlay":
-			f.IncludeGraphOverlay = set
-		}
-		return true
-	})
-	return f
+// priceAnonymousDecide is the anonymous cost of a /decide body
+// (metering.DecideCost of its costly flags). It reads body as the handler
+// does, with readDecideRequest, so a repeated flag counts by its last true
+// or false and a null leaves it as it was, and keeps what it read in the
+// request state for the handler (decideRequestFor): the body is read once.
+// A body the reader refuses costs the plain unit; the handler then refuses
+// it without evaluating anything.
+func priceAnonymousDecide(ctx context.Context, body []byte) int64 {
+	req, ok := readDecideRequest(body)
+	if !ok {
+		return metering.DecideCost(0)
+	}
+	if st := stateFrom(ctx); st != nil {
+		st.decide = req
+	}
+	return metering.DecideCost(costlyFlags(req))
 }
 
 // setRateLimitHeaders writes the four X-RateLimit-* headers of d.
@@ -193,7 +184,7 @@ func meteringDescription(b metering.Budgets) string {
 		sb.WriteString("\n")
 	}
 	fmt.Fprintf(&sb, `
-Anonymous /decide cost: %d unit plain, plus %d for each of `+"`no_cache`, `include_trace`, `include_explanation` and `include_graph_overlay`"+` (trace plus explanation costs 11). Anonymous callers are counted by client address (per /64 for IPv6), taken from the trusted proxy hop, never from a caller-supplied X-Forwarded-For. A key counts one unit per call.
+Anonymous /decide cost: %d unit plain, plus %d for each of %s set (trace plus explanation costs 11). Anonymous callers are counted by client address (per /64 for IPv6), taken from the trusted proxy hop, never from a caller-supplied X-Forwarded-For. A key counts one unit per call.
 
 Every metered response carries `+"`X-RateLimit-Class`, `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`"+` (epoch seconds of the next hourly boundary).
 
@@ -204,6 +195,6 @@ Over the budget:
 Both carry the rate-limit headers; a refused request is not counted.
 
 If usage cannot be checked, the answer is 503 `+"`rate_limit_backend_unavailable`"+` with `+"`Retry-After: 1`"+`: transient; retry with exponential backoff. A request is never served unmetered. Counts from several servers meet in one database; each server may let through at most 1%% of the budget (at least one request) beyond it before it sees the other servers' counts.
-`, metering.PlainDecideCost, metering.FlagSurcharge)
+`, metering.PlainDecideCost, metering.FlagSurcharge, costlyFlagList())
 	return sb.String()
 }

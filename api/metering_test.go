@@ -52,14 +52,15 @@ func overrideBudgets(t testing.TB, spec string) metering.Budgets {
 	return b
 }
 
-// flagsInput accepts the costly /decide flags, so the anonymous cost rules
-// can be exercised without a published ruleset.
+// flagsInput accepts a /decide body with the costly flags, so the
+// anonymous cost rules can be exercised without a published ruleset.
 type flagsInput struct {
 	Body struct {
-		NoCache             bool `json:"no_cache,omitempty"`
-		IncludeTrace        bool `json:"include_trace,omitempty"`
-		IncludeExplanation  bool `json:"include_explanation,omitempty"`
-		IncludeGraphOverlay bool `json:"include_graph_overlay,omitempty"`
+		FieldValues         map[string]any `json:"field_values,omitempty"`
+		NoCache             bool           `json:"no_cache,omitempty"`
+		IncludeTrace        bool           `json:"include_trace,omitempty"`
+		IncludeExplanation  bool           `json:"include_explanation,omitempty"`
+		IncludeGraphOverlay bool           `json:"include_graph_overlay,omitempty"`
 	}
 }
 
@@ -285,7 +286,7 @@ func TestAnonymousCostEveryFlagCombination(t *testing.T) {
 		set := strings.Count(fmt.Sprintf("%b", mask), "1")
 		client := fmt.Sprintf("198.51.100.%d", mask+1)
 		r := s.do(t, http.MethodPost, "/test/metered", map[string]string{"X-Forwarded-For": client},
-			strings.NewReader("{"+strings.Join(members, ",")+"}"))
+			strings.NewReader(`{"field_values":{},`+strings.Join(members, ",")+"}"))
 		if r.status != http.StatusOK {
 			t.Fatalf("flags %v: %d %s", members, r.status, r.raw)
 		}
@@ -294,11 +295,35 @@ func TestAnonymousCostEveryFlagCombination(t *testing.T) {
 	// A repeated member counts by its last occurrence, as the decoder reads
 	// it: a leading false cannot hide a flag.
 	r := s.do(t, http.MethodPost, "/test/metered", map[string]string{"X-Forwarded-For": "198.51.100.200"},
-		strings.NewReader(`{"include_trace":false,"include_trace":true}`))
+		strings.NewReader(`{"field_values":{},"include_trace":false,"include_trace":true}`))
 	if r.status != http.StatusOK {
 		t.Fatalf("duplicate member: %d %s", r.status, r.raw)
 	}
 	checkRateHeaders(t, r, "decide", 250, 244, time.Time{})
+}
+
+// TestAnonymousRefusedDecideCostsPlainUnit: a /decide body the reader
+// refuses is priced at the plain unit whatever flags it carries, and is
+// refused before anything is evaluated, so it buys nothing dearer.
+func TestAnonymousRefusedDecideCostsPlainUnit(t *testing.T) {
+	t.Parallel()
+	f := newDecideFixture(t, Config{})
+	f.publish(t, "acme", "acme/all-types", []byte(allTypesRules), true)
+	remaining := int64(250)
+	for _, body := range []string{
+		`{"ruleset_id":"acme/all-types","field_values":5,"include_trace":true,"include_explanation":true,"no_cache":true}`,
+		`{"ruleset_id":"acme/all-types","field_values":{},"include_trace":true,"include_graph_overlay":"yes"}`,
+		`{"ruleset_id":"acme/all-types","include_trace":true,"include_explanation":true}`,
+		`{"ruleset_id":"acme/all-types","field_values":{},"include_trace":true,"unknown":1}`,
+		`{"ruleset_id":"acme/all-types","field_values":{},"include_trace":true`,
+	} {
+		r := f.decide(t, "", body)
+		remaining--
+		if r.status != http.StatusUnprocessableEntity && r.status != http.StatusBadRequest {
+			t.Fatalf("%s: %d %s, want a refusal", body, r.status, r.raw)
+		}
+		checkRateHeaders(t, r, "decide", 250, remaining, time.Time{})
+	}
 }
 
 // TestClientAddressSpoofing: anonymous budgets follow the real client

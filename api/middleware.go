@@ -33,6 +33,9 @@ type requestState struct {
 	clientIP netip.Addr
 	// route is filled in by the gate for the request log line.
 	route string
+	// decide is an anonymous /decide body as metering read it to price
+	// it, for the handler not to read it again; nil otherwise.
+	decide *decideRequest
 	// base is the server's logger; logger is base with the request id,
 	// built on first use (most requests log nothing but their line).
 	base       *slog.Logger
