@@ -136,3 +136,15 @@ func (explanationJSON) Schema(registry huma.Registry) *huma.Schema {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// graphJSON is the spec's Graph on the wire: the graph member of GET
+// /rulesets/{ruleset_id}/graph, and the graph_overlay of /decide. The
+// engine's encoders write it; Schema describes what they write (see
+// openapi_graph.go).
+type graphJSON struct{ g *engine.Graph }
+
+// MarshalJSON writes the engine's graph.
+func (g graphJSON) MarshalJSON() ([]byte, error) { return json.Marshal(g.g) }
+
+// Schema refers to the Graph component.
+func (graphJSON) Schema(registry huma.Registry) *huma.Schema { return graphSchema(registry) }

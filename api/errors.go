@@ -83,10 +83,15 @@ type Problem struct {
 // pydantic's: type (extra_forbidden, missing, int_type, enum...), loc
 // (["body", "field", 0, ...]), msg and input (the offending value).
 type ValidationItem struct {
-	Type  string `json:"type"`
-	Loc   []any  `json:"loc"`
-	Msg   string `json:"msg"`
-	Input any    `json:"input"`
+	// Type is the pydantic error type callers branch on.
+	Type string `json:"type" doc:"The error type: missing, extra_forbidden, int_type, enum, json_invalid, string_too_long..."`
+	// Loc is the path to the offending member, starting with body, query,
+	// path or header; list indices are numbers.
+	Loc []any `json:"loc" nullable:"false" doc:"Path to the offending member: body, query, path or header, then names and list indices."`
+	// Msg is for humans.
+	Msg string `json:"msg" doc:"What is wrong, for humans."`
+	// Input is the offending value (for a missing member, its parent).
+	Input any `json:"input" doc:"The offending value."`
 }
 
 // NewProblem builds an error whose detail is a Problem.

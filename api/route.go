@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -49,8 +50,11 @@ const (
 
 // Endpoint is a (method, path) pair, path relative to the API root.
 type Endpoint struct {
+	// Method is the HTTP method, upper case as in net/http's constants.
 	Method string
-	Path   string
+	// Path is relative to RootPath, with {name} for path parameters, as
+	// declared in Route.Path.
+	Path string
 }
 
 // OpenSurface is the exact list of operations anonymous callers may use
@@ -94,6 +98,11 @@ type Route struct {
 	Class Class
 	// DefaultStatus is the success status; 200 when zero.
 	DefaultStatus int
+	// RowOnly marks an operation on a named ruleset that changes its
+	// stored row without loading the rules (archive), so it never answers
+	// 422 ruleset_record_corrupt. The error responses in the reference docs
+	// are worked out from this declaration (see errorCases).
+	RowOnly bool
 }
 
 func (r Route) endpoint() Endpoint { return Endpoint{Method: r.Method, Path: r.Path} }
@@ -123,6 +132,7 @@ func Register[I, O any](s *Server, route Route, handler func(context.Context, *I
 			"x-eligo-metering-class": string(route.Class),
 		},
 	}
+	documentErrors(s.huma.OpenAPI().Components.Schemas, &op, route, reflect.TypeFor[I]())
 	// OpenAPI lists no scopes for apiKey schemes; they are in the
 	// description and the x-eligo-scopes extension.
 	if route.Access == Keyed {

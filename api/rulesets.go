@@ -3,11 +3,12 @@ package api
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/eligo/eligo/api/auth"
 	"github.com/eligo/eligo/authoring"
@@ -123,6 +124,7 @@ func (s *Server) registerRulesets() {
 			"Publishing the same content again makes it active. Archiving twice is harmless. Only the owning tenant may archive; " +
 			"anyone else gets 404.",
 		Tags: []string{"Rulesets"}, Access: Keyed, Scopes: []auth.Scope{auth.ScopeRulesetsWrite}, Class: ClassRulesets,
+		RowOnly: true,
 	}, s.archiveRuleset)
 
 	s.registerExplainFailure()
@@ -138,7 +140,18 @@ type listRulesetsInput struct {
 type listRulesetsOutput struct {
 	SkippedInvalid int    `header:"X-Skipped-Invalid-Records" doc:"Stored records skipped on this page because they could not be summarised; 0 is normal."`
 	NextCursor     string `header:"X-Next-Cursor" doc:"Cursor of the next page; absent on the last page."`
-	Body           []rulesetSummary
+	Body           rulesetList
+}
+
+// rulesetList is the catalogue page: always a JSON array, empty when
+// nothing matches, never null.
+type rulesetList []rulesetSummary
+
+// TransformSchema marks the array non-nullable: huma makes arrays nullable
+// by default, and a top-level body has no field tag to say otherwise.
+func (rulesetList) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	s.Nullable = false
+	return s
 }
 
 func (s *Server) listRulesets(ctx context.Context, in *listRulesetsInput) (*listRulesetsOutput, error) {
@@ -163,7 +176,7 @@ func (s *Server) listRulesets(ctx context.Context, in *listRulesetsInput) (*list
 	if err != nil {
 		return nil, err
 	}
-	out := &listRulesetsOutput{Body: make([]rulesetSummary, 0, min(len(rows), limit))}
+	out := &listRulesetsOutput{Body: make(rulesetList, 0, min(len(rows), limit))}
 	if len(rows) > limit {
 		rows = rows[:limit]
 		out.NextCursor = encodeCursor(rows[len(rows)-1].Slug)
@@ -210,23 +223,23 @@ func decodeCursor(cursor string) (string, error) {
 // schemaField is a Field of the spec.
 type schemaField struct {
 	FieldID     string        `json:"field_id" doc:"Dotted <group>.<name>."`
-	FieldType   string        `json:"field_type" enum:"int,decimal,bool,enum,date"`
-	Description string        `json:"description"`
+	FieldType   string        `json:"field_type" enum:"int,decimal,bool,enum,date" doc:"The type answers must have."`
+	Description string        `json:"description" doc:"What the field records, in plain language."`
 	Question    string        `json:"question,omitempty" doc:"Text to ask the applicant; absent when the ruleset gives none."`
 	Weight      int           `json:"weight" doc:"Question-ordering hint; higher means ask later."`
 	EnumValues  []string      `json:"enum_values" nullable:"true" doc:"Allowed values of an enum field, else null."`
-	Notes       []engine.Note `json:"notes"`
-	XUIWidget   string        `json:"x_ui_widget,omitempty" enum:"free_text"`
+	Notes       []engine.Note `json:"notes" nullable:"false" doc:"Notes the ruleset attaches to the field; empty when none."`
+	XUIWidget   string        `json:"x_ui_widget,omitempty" enum:"free_text" doc:"A rendering hint for forms; absent when the ruleset gives none."`
 }
 
 type rulesetSchemaOutput struct {
 	Body struct {
-		RulesetID      string        `json:"ruleset_id"`
-		Slug           string        `json:"slug"`
-		Name           string        `json:"name"`
-		RulesetVersion string        `json:"ruleset_version"`
-		ContentDigest  string        `json:"content_digest"`
-		Fields         []schemaField `json:"fields"`
+		RulesetID      string        `json:"ruleset_id" doc:"Concrete ruleset_id the fields belong to."`
+		Slug           string        `json:"slug" doc:"The slug the ruleset is published under."`
+		Name           string        `json:"name" doc:"The ruleset's name."`
+		RulesetVersion string        `json:"ruleset_version" doc:"v<N>, the cut's number under its slug."`
+		ContentDigest  string        `json:"content_digest" doc:"sha256:<hex> of the compiled content."`
+		Fields         []schemaField `json:"fields" nullable:"false" doc:"Every field the ruleset declares, in declaration order."`
 		EngineVersion  string        `json:"engine_version" doc:"<product>-core@<semver> of the engine that serves decisions."`
 	}
 }
@@ -304,33 +317,33 @@ func (rr *resolvedRuleset) sourceReferencesFor(refs []engine.SourceReference, ke
 }
 
 type explainCriterion struct {
-	CriterionID      string            `json:"criterion_id"`
+	CriterionID      string            `json:"criterion_id" doc:"The criterion's declared id."`
 	Group            string            `json:"group" doc:"Id of the group the criterion belongs to."`
-	Title            string            `json:"title"`
+	Title            string            `json:"title" doc:"The criterion's declared title."`
 	Description      string            `json:"description" doc:"The condition in plain language."`
 	Expression       string            `json:"expression" doc:"The condition in the rules language; empty for a discretionary criterion."`
 	Discretionary    bool              `json:"discretionary" doc:"An official decides it; a decision leaves it pending."`
-	Fields           []string          `json:"fields" doc:"Field ids the condition reads."`
-	SourceReferences []sourceReference `json:"source_references"`
+	Fields           []string          `json:"fields" nullable:"false" doc:"Field ids the condition reads."`
+	SourceReferences []sourceReference `json:"source_references" nullable:"false" doc:"The law the criterion cites; artefact (v2) references are left out for anonymous callers."`
 }
 
 type explainGroup struct {
-	Group       string   `json:"group"`
-	Title       string   `json:"title"`
+	Group       string   `json:"group" doc:"The group's declared id."`
+	Title       string   `json:"title" doc:"The group's declared title."`
 	Kind        string   `json:"kind" enum:"all,any" doc:"all: every criterion must hold; any: one alternative suffices."`
-	CriterionID []string `json:"criterion_ids"`
+	CriterionID []string `json:"criterion_ids" nullable:"false" doc:"The group's criteria, in declaration order."`
 }
 
 type explainRulesetOutput struct {
 	Body struct {
-		RulesetID      string             `json:"ruleset_id"`
-		Slug           string             `json:"slug"`
-		Name           string             `json:"name"`
-		Description    string             `json:"description"`
-		RulesetVersion string             `json:"ruleset_version"`
-		ContentDigest  string             `json:"content_digest"`
-		Groups         []explainGroup     `json:"groups"`
-		Criteria       []explainCriterion `json:"criteria"`
+		RulesetID      string             `json:"ruleset_id" doc:"Concrete ruleset_id described."`
+		Slug           string             `json:"slug" doc:"The slug the ruleset is published under."`
+		Name           string             `json:"name" doc:"The ruleset's name."`
+		Description    string             `json:"description" doc:"The ruleset's description."`
+		RulesetVersion string             `json:"ruleset_version" doc:"v<N>, the cut's number under its slug."`
+		ContentDigest  string             `json:"content_digest" doc:"sha256:<hex> of the compiled content."`
+		Groups         []explainGroup     `json:"groups" nullable:"false" doc:"The ruleset's groups in declaration order."`
+		Criteria       []explainCriterion `json:"criteria" nullable:"false" doc:"Every criterion, in group then declaration order."`
 	}
 }
 
@@ -372,11 +385,11 @@ func (s *Server) explainRuleset(ctx context.Context, in *rulesetRefInput) (*expl
 
 type rulesetGraphOutput struct {
 	Body struct {
-		RulesetID string          `json:"ruleset_id"`
-		Slug      string          `json:"slug"`
-		Name      string          `json:"name"`
-		Graph     json.RawMessage `json:"graph" doc:"nodes[], edges[], sections[] and stats, as the reference's Graph section describes."`
-		Mermaid   string          `json:"mermaid" doc:"The graph as Mermaid flowchart text."`
+		RulesetID string    `json:"ruleset_id" doc:"Concrete ruleset_id the graph is drawn from."`
+		Slug      string    `json:"slug" doc:"The slug the ruleset is published under."`
+		Name      string    `json:"name" doc:"The ruleset's name."`
+		Graph     graphJSON `json:"graph" doc:"nodes[], edges[], sections[] and stats; every overlay is null."`
+		Mermaid   string    `json:"mermaid" doc:"The graph as Mermaid flowchart text."`
 	}
 }
 
@@ -386,13 +399,9 @@ func (s *Server) rulesetGraph(ctx context.Context, in *rulesetRefInput) (*rulese
 		return nil, err
 	}
 	g := rr.Ruleset.Graph(rr.Slug, nil, nil)
-	raw, err := json.Marshal(g)
-	if err != nil {
-		return nil, err
-	}
 	out := &rulesetGraphOutput{}
 	out.Body.RulesetID, out.Body.Slug, out.Body.Name = rr.ID, rr.Slug, rr.Name
-	out.Body.Graph, out.Body.Mermaid = raw, g.Mermaid()
+	out.Body.Graph, out.Body.Mermaid = graphJSON{g}, g.Mermaid()
 	return out, nil
 }
 

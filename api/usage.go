@@ -11,25 +11,39 @@ import (
 
 // UsageClass is one class's rolling 24-hour budget and usage.
 type UsageClass struct {
-	Class     string `json:"class" doc:"Operation class, as in X-RateLimit-Class."`
-	Enforced  bool   `json:"enforced" doc:"False for report-only classes (generate): over the budget requests are recorded, not refused."`
-	Budget    int64  `json:"budget" doc:"Requests allowed in any rolling 24 hours on the key's tier."`
-	Used      int64  `json:"used" doc:"Requests counted in the current hour's bucket and the 23 before it."`
-	Remaining int64  `json:"remaining" doc:"Budget minus used, never below zero."`
+	// Class names the operation class, as X-RateLimit-Class does.
+	Class string `json:"class" doc:"Operation class, as in X-RateLimit-Class."`
+	// Enforced is false for report-only classes, whose over-budget
+	// requests are served and recorded.
+	Enforced bool `json:"enforced" doc:"False for report-only classes (generate): over the budget requests are recorded, not refused."`
+	// Budget is the tier's allowance for any rolling 24 hours.
+	Budget int64 `json:"budget" doc:"Requests allowed in any rolling 24 hours on the key's tier."`
+	// Used counts the current hourly bucket and the 23 before it.
+	Used int64 `json:"used" doc:"Requests counted in the current hour's bucket and the 23 before it."`
+	// Remaining is Budget minus Used, floored at zero, so a client can
+	// pace itself without doing the sum.
+	Remaining int64 `json:"remaining" doc:"Budget minus used, never below zero."`
 }
 
 // UsageRolling is the longer per-class totals.
 type UsageRolling struct {
-	SevenDays  map[string]int64 `json:"7d" doc:"Requests per class in the current hour and the 167 before it."`
+	// SevenDays counts requests per class over 168 hourly buckets.
+	SevenDays map[string]int64 `json:"7d" doc:"Requests per class in the current hour and the 167 before it."`
+	// ThirtyDays counts requests per class over 720 hourly buckets.
 	ThirtyDays map[string]int64 `json:"30d" doc:"Requests per class in the current hour and the 719 before it."`
 }
 
 // UsageBody is the GET /usage response.
 type UsageBody struct {
-	Tier    string       `json:"tier" doc:"The key's tier, which selects the budgets."`
-	Reset   int64        `json:"reset" doc:"Epoch seconds of the next hourly boundary, when the oldest bucket leaves the window."`
-	Classes []UsageClass `json:"classes" doc:"Every operation class, in a fixed order."`
-	Rolling UsageRolling `json:"rolling"`
+	// Tier is the key's tier, which selects the budgets.
+	Tier string `json:"tier" doc:"The key's tier, which selects the budgets."`
+	// Reset is when the oldest hourly bucket next leaves the window, as
+	// X-RateLimit-Reset reports it.
+	Reset int64 `json:"reset" doc:"Epoch seconds of the next hourly boundary, when the oldest bucket leaves the window."`
+	// Classes has one entry per operation class, in a fixed order.
+	Classes []UsageClass `json:"classes" nullable:"false" doc:"Every operation class, in a fixed order."`
+	// Rolling holds the longer totals, for trends rather than limits.
+	Rolling UsageRolling `json:"rolling" doc:"7-day and 30-day request totals per class."`
 }
 
 type usageOutput struct {

@@ -1,0 +1,231 @@
+package api
+
+import (
+	"net/http"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/danielgtaylor/huma/v2"
+)
+
+// This file documents the error responses of every operation. They are
+// worked out from the Route declaration and the operation's input type by
+// errorResponses, in one place, so the reference docs list exactly the
+// errors the middleware and the handlers can answer with, and an operation
+// added later gets its errors without anyone writing them down.
+
+// problemError is the body of most errors: detail is a Problem.
+type problemError struct {
+	// Detail carries the reason code callers branch on.
+	Detail Problem `json:"detail"`
+}
+
+// validationError is the body of a 422 validation failure: detail is a
+// list of pydantic-style items, one per offending member.
+type validationError struct {
+	// Detail has one item per problem found, never empty.
+	Detail []ValidationItem `json:"detail" nullable:"false" minItems:"1"`
+}
+
+// notFoundError is the body of a 404 lookup: detail is a plain string
+// with no reason code; callers match on the status.
+type notFoundError struct {
+	// Detail says what was not found.
+	Detail string `json:"detail"`
+}
+
+// errorShape is one of the error bodies an operation can answer with.
+type errorShape int
+
+const (
+	shapeProblem errorShape = iota
+	shapeValidation
+	shapeNotFound
+	shapeAnonymousLimited
+)
+
+// errorShapeTypes are the Go types whose schemas describe the shapes (the
+// schema takes the type's name), so the document and the encoder read the
+// same declarations.
+var errorShapeTypes = [...]reflect.Type{
+	shapeProblem:          reflect.TypeFor[problemError](),
+	shapeValidation:       reflect.TypeFor[validationError](),
+	shapeNotFound:         reflect.TypeFor[notFoundError](),
+	shapeAnonymousLimited: reflect.TypeFor[anonymousLimited](),
+}
+
+// errorCase is one status an operation can answer with: its bodies, what it
+// means there and the headers sent with it.
+type errorCase struct {
+	status      int
+	shapes      []errorShape
+	description string
+	headers     []string
+}
+
+// operationShape is what the error documentation needs to know of an
+// operation's input type.
+type operationShape struct {
+	// body is set when the operation reads a request body.
+	body bool
+	// params is set when it reads path, query or header parameters.
+	params bool
+}
+
+// shapeOf reads an operation's input type as huma does: a Body or RawBody
+// member is the request body, members tagged path, query, header or cookie
+// are parameters.
+func shapeOf(input reflect.Type) operationShape {
+	var sh operationShape
+	if input.Kind() != reflect.Struct {
+		return sh
+	}
+	for i := range input.NumField() {
+		f := input.Field(i)
+		if f.Name == "Body" || f.Name == "RawBody" {
+			sh.body = true
+		}
+		for _, tag := range []string{"path", "query", "header", "cookie"} {
+			if _, ok := f.Tag.Lookup(tag); ok {
+				sh.params = true
+			}
+		}
+	}
+	return sh
+}
+
+// looksUpRuleset reports whether the operation names a ruleset (or, for
+// evaluation, a ruleset or rulebook) that may not exist or not be visible
+// to the caller: a {ruleset_id} in the path, or the decide class, whose
+// body names what to evaluate.
+func (r Route) looksUpRuleset() bool {
+	return strings.Contains(r.Path, "{ruleset_id}") || r.Class == ClassDecide
+}
+
+// errorCases lists the errors the operation can answer with, in status
+// order. It is the one statement of which declaration yields which error:
+//
+//   - every operation: 401 and 403 (keyed: the key is missing, unusable or
+//     without the scopes, and no 403 where any key will do; open: a
+//     presented key that could not be used where the operation needed it),
+//     and 503 (the key store or the usage counters could not be read);
+//   - a ruleset lookup: 404 with a string detail;
+//   - a request body: 413 over the caller's cap;
+//   - a body or parameters: 422 validation list;
+//   - a lookup that loads the rules: 422 ruleset_record_corrupt;
+//   - an enforced metering class: 429, in the keyed shape and, on the open
+//     surface, the anonymous one.
+func (r Route) errorCases(sh operationShape) []errorCase {
+	var cases []errorCase
+	if r.Access == Keyed {
+		cases = append(cases, errorCase{http.StatusUnauthorized, []errorShape{shapeProblem},
+			"No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`.",
+			[]string{"WWW-Authenticate"}})
+		if !r.AnyKey {
+			cases = append(cases, errorCase{http.StatusForbidden, []errorShape{shapeProblem},
+				"`denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it.", nil})
+		}
+	} else {
+		cases = append(cases,
+			errorCase{http.StatusUnauthorized, []errorShape{shapeProblem},
+				"A key was sent but could not be used (`invalid_api_key`, `api_key_expired`), and the request needed it: the object it names is not public, or the request needs a key (`missing_api_key`).",
+				[]string{"WWW-Authenticate"}},
+			errorCase{http.StatusForbidden, []errorShape{shapeProblem},
+				"`denied_missing_permission`: a key was sent without the scope the request needed; `action` and `missing_permissions` name it.", nil})
+	}
+	if r.looksUpRuleset() {
+		cases = append(cases, errorCase{http.StatusNotFound, []errorShape{shapeNotFound},
+			"The ruleset (or rulebook) is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code.", nil})
+	}
+	if sh.body {
+		cases = append(cases, errorCase{http.StatusRequestEntityTooLarge, []errorShape{shapeProblem},
+			"`body_too_large`: the body exceeds the caller's cap (2 MB anonymous), refused before it is read.", nil})
+	}
+	var unprocessable errorCase
+	unprocessable.status = http.StatusUnprocessableEntity
+	var meanings []string
+	if sh.body || sh.params {
+		unprocessable.shapes = append(unprocessable.shapes, shapeValidation)
+		meanings = append(meanings, "The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...).")
+	}
+	if r.looksUpRuleset() && !r.RowOnly {
+		unprocessable.shapes = append(unprocessable.shapes, shapeProblem)
+		meanings = append(meanings, "`ruleset_record_corrupt`: the stored ruleset could not be loaded; republish it. Reason codes of this operation's own refusals, when it has any, are in its description.")
+	}
+	if len(unprocessable.shapes) > 0 {
+		unprocessable.description = strings.Join(meanings, " ")
+		cases = append(cases, unprocessable)
+	}
+	if r.Class.Known() && r.Class.Enforced() {
+		limited := errorCase{status: http.StatusTooManyRequests, shapes: []errorShape{shapeProblem},
+			description: "`daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `" + string(r.Class) + "` class; `Retry-After: 86400`.",
+			headers:     []string{"Retry-After", headerClass, headerLimit, headerRemaining, headerReset}}
+		if r.Access == Open {
+			limited.shapes = append(limited.shapes, shapeAnonymousLimited)
+			limited.description += " Anonymous callers get `{error: \"rate_limit_exceeded\", retry_after: <epoch seconds>}` instead, and no Retry-After."
+		}
+		cases = append(cases, limited)
+	}
+	cases = append(cases, errorCase{http.StatusServiceUnavailable, []errorShape{shapeProblem},
+		"`rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff.",
+		[]string{"Retry-After"}})
+	return cases
+}
+
+// errorHeaderDocs documents the headers errorCases names.
+var errorHeaderDocs = map[string]struct {
+	doc     string
+	integer bool
+}{
+	"WWW-Authenticate": {"The authentication scheme: `ApiKey header=\"x-api-key\"`.", false},
+	"Retry-After":      {"Seconds to wait: 86400 on a keyed 429, 1 on a 503.", true},
+	headerClass:        {"The operation's metering class.", false},
+	headerLimit:        {"The class's rolling 24-hour budget on the caller's tier.", true},
+	headerRemaining:    {"Requests left in the window: 0 here.", true},
+	headerReset:        {"Epoch seconds of the next hourly boundary.", true},
+}
+
+// documentErrors adds the operation's error responses, and an opaque
+// default, to op before huma registers it; huma keeps responses already
+// set and adds the success response.
+func documentErrors(registry huma.Registry, op *huma.Operation, route Route, input reflect.Type) {
+	if op.Responses == nil {
+		op.Responses = map[string]*huma.Response{}
+	}
+	for _, c := range route.errorCases(shapeOf(input)) {
+		resp := &huma.Response{
+			Description: http.StatusText(c.status) + ". " + c.description,
+			Content:     map[string]*huma.MediaType{"application/json": {Schema: shapesSchema(registry, c.shapes)}},
+		}
+		for _, name := range c.headers {
+			h := errorHeaderDocs[name]
+			typ := huma.TypeString
+			if h.integer {
+				typ = huma.TypeInteger
+			}
+			if resp.Headers == nil {
+				resp.Headers = map[string]*huma.Param{}
+			}
+			resp.Headers[name] = &huma.Param{Description: h.doc, Schema: &huma.Schema{Type: typ}}
+		}
+		op.Responses[strconv.Itoa(c.status)] = resp
+	}
+	op.Responses["default"] = &huma.Response{
+		Description: "Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it.",
+		Content:     map[string]*huma.MediaType{"application/json": {Schema: shapesSchema(registry, []errorShape{shapeProblem})}},
+	}
+}
+
+// shapesSchema is a reference to the one shape, or a oneOf of several
+// (they are told apart by the type of detail, or by its absence).
+func shapesSchema(registry huma.Registry, shapes []errorShape) *huma.Schema {
+	refs := make([]*huma.Schema, len(shapes))
+	for i, sh := range shapes {
+		refs[i] = registry.Schema(errorShapeTypes[sh], true, "")
+	}
+	if len(refs) == 1 {
+		return refs[0]
+	}
+	return &huma.Schema{OneOf: refs}
+}
