@@ -2,7 +2,13 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
+	"reflect"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/tidwall/gjson"
 
 	"github.com/eligo/eligo/api/auth"
 	"github.com/eligo/eligo/engine"
@@ -26,19 +32,134 @@ func (s *Server) registerExplainFailure() {
 			"`reasons` is empty when the answers already give the expected outcome. Answers that cannot be applied are listed in " +
 			"`field_errors` (HTTP 200, as on /decide); they alone make the actual outcome `undetermined`, and the reasons are worked " +
 			"out with those fields unanswered, so the caller learns what else stands in the way. Answers whose arithmetic overflows " +
-			"are field errors with no reasons. The path needs the concrete ruleset_id; a slug is refused with 422 " +
-			"so that the explanation is tied to one immutable content.",
+			"are field errors with no reasons. `field_values` is read exactly as on /decide: a number beyond the IEEE double range " +
+			"(such as 1e400) is a field error, and `field_values` that is not I-JSON (RFC 7493: a key repeated within one object, or " +
+			"text that is not valid Unicode) is 422 `json_invalid` at body.field_values. The path needs the concrete ruleset_id; a " +
+			"slug is refused with 422 so that the explanation is tied to one immutable content.",
 		Tags: []string{"Rulesets"}, Access: Open, Scopes: []auth.Scope{auth.ScopeRulesetsExplain}, Class: ClassRulesets,
 	}, s.explainFailure)
+	s.documentExplainFailureBody()
 }
 
+// documentExplainFailureBody points the operation's request body at the
+// explainFailureRequest schema: the handler reads the body as bytes, which
+// huma would otherwise document as opaque.
+func (s *Server) documentExplainFailureBody() {
+	op := s.huma.OpenAPI().Paths["/rulesets/{ruleset_id}/explain-failure"].Post
+	op.RequestBody = &huma.RequestBody{
+		Required: true,
+		Content: map[string]*huma.MediaType{"application/json": {
+			Schema: s.huma.OpenAPI().Components.Schemas.Schema(reflect.TypeFor[explainFailureRequest](), true, "ExplainFailureRequest"),
+		}},
+	}
+}
+
+// decodeExplainFailureRequest reads an explain-failure body the way
+// decodeDecideRequest reads a /decide body: a strict pass that keeps
+// field_values as sent, and for anything it does not accept, the schema
+// validator's 422 items.
+func (s *Server) decodeExplainFailureRequest(raw []byte) (*explainFailureRequest, error) {
+	if req, ok := readExplainFailureRequest(raw); ok {
+		return req, nil
+	}
+	return nil, s.requestBodyErrors(raw, reflect.TypeFor[explainFailureRequest](), "ExplainFailureRequest")
+}
+
+// readExplainFailureRequest is the strict reading of a body: a JSON object
+// with only explainFailureRequest's members, field_values an object,
+// expected_outcome one of the outcomes, decision_date absent, null or a
+// date of the schema's format, which huma checks with time.Parse
+// (engine.ParseDate's further refusal of year 0 stays the handler's). As
+// with encoding/json, the last occurrence of a repeated member counts and a
+// null decision_date leaves the earlier one in place. It reports false for
+// anything else.
+func readExplainFailureRequest(raw []byte) (*explainFailureRequest, bool) {
+	if !gjson.ValidBytes(raw) {
+		return nil, false
+	}
+	// Nesting beyond encoding/json's limit is refused by the schema path;
+	// see readDecideRequest.
+	if len(raw) > maxJSONDepth && !json.Valid(raw) {
+		return nil, false
+	}
+	body := gjson.ParseBytes(raw)
+	if !body.IsObject() {
+		return nil, false
+	}
+	var fieldValues, outcome, date gjson.Result
+	known := true
+	body.ForEach(func(key, v gjson.Result) bool {
+		switch key.Str {
+		case "field_values":
+			fieldValues = v
+		case "expected_outcome":
+			outcome = v
+		case "decision_date":
+			if v.Type != gjson.Null {
+				date = v
+			}
+		default:
+			known = false
+		}
+		return known
+	})
+	if !known || !fieldValues.IsObject() || outcome.Type != gjson.String {
+		return nil, false
+	}
+	if _, ok := engine.ParseOutcome(outcome.Str); !ok {
+		return nil, false
+	}
+	if date.Exists() {
+		if _, err := time.Parse(time.DateOnly, date.Str); date.Type != gjson.String || err != nil {
+			return nil, false
+		}
+	}
+	return &explainFailureRequest{FieldValues: jsonObject(fieldValues.Raw), ExpectedOutcome: outcome.Str, DecisionDate: date.Str}, true
+}
+
+// requestBodyErrors explains why raw is not an acceptable body for the
+// schema of t (registered under name): 422 json_invalid when it is not
+// JSON, else the schema validator's items, the answer huma gives on the
+// operations whose body it reads. When the schema accepts the body (the
+// strict reading refused something the validator does not check, such as
+// a member name in other letter case), the body as a whole is named.
+func (s *Server) requestBodyErrors(raw []byte, t reflect.Type, name string) error {
+	var parsed any
+	if err := json.Unmarshal(raw, &parsed); err != nil {
+		return newHumaError(http.StatusBadRequest, "", &huma.ErrorDetail{Location: "body", Message: err.Error()})
+	}
+	registry := s.huma.OpenAPI().Components.Schemas
+	pb := huma.NewPathBuffer(make([]byte, 0, 64), 0)
+	pb.Push("body")
+	res := &huma.ValidateResult{}
+	huma.Validate(registry, registry.Schema(t, true, name), pb, huma.ModeWriteToServer, parsed, res)
+	if len(res.Errors) == 0 {
+		return ValidationFailed(ValidationItem{Type: "value_error", Loc: []any{"body"}, Msg: "Invalid request body", Input: parsed})
+	}
+	return newHumaError(http.StatusUnprocessableEntity, "validation failed", res.Errors...)
+}
+
+// explainFailureInput is the explain-failure request. Like /decide, the
+// handler reads the body itself (readExplainFailureRequest) instead of
+// letting huma decode it: huma validates a body by decoding it with
+// encoding/json, which refuses a number beyond the float64 range (1e400)
+// as malformed JSON and reads a repeated key as its last value, while
+// field_values must reach the engine as sent so that both endpoints read
+// it alike. The OpenAPI document still describes explainFailureRequest
+// (see documentExplainFailureBody). RawBody is huma's pooled buffer:
+// nothing may keep it past the handler.
 type explainFailureInput struct {
 	RulesetID string `path:"ruleset_id" maxLength:"300" doc:"A concrete ruleset_id such as snap_income:20260115-3f2a9c0d1e4b; not a slug."`
-	Body      struct {
-		FieldValues     jsonObject `json:"field_values" required:"true" doc:"Map of field_id to answer, as on /decide."`
-		ExpectedOutcome string     `json:"expected_outcome" required:"true" enum:"eligible,not_eligible,undetermined"`
-		DecisionDate    string     `json:"decision_date,omitempty" format:"date" doc:"YYYY-MM-DD read by rules that use decision_date(); today (UTC) when absent."`
-	}
+	RawBody   []byte
+}
+
+// explainFailureRequest is the body of POST
+// /rulesets/{ruleset_id}/explain-failure. Unknown members are refused
+// (422 extra_forbidden).
+type explainFailureRequest struct {
+	FieldValues     jsonObject `json:"field_values" required:"true" doc:"Map of field_id to answer, read exactly as on /decide: a key or value that cannot be applied is reported in field_errors (HTTP 200), never rejected; null means unanswered. Must be I-JSON (RFC 7493): a repeated key or text that is not valid Unicode is 422 json_invalid."`
+	ExpectedOutcome string     `json:"expected_outcome" required:"true" enum:"eligible,not_eligible,undetermined"`
+	DecisionDate    string     `json:"decision_date,omitempty" format:"date" doc:"YYYY-MM-DD read by rules that use decision_date(); today (UTC) when absent."`
 }
 
 type failureReason struct {
@@ -70,36 +191,45 @@ type explainFailureOutput struct {
 }
 
 func (s *Server) explainFailure(ctx context.Context, in *explainFailureInput) (*explainFailureOutput, error) {
+	req, err := s.decodeExplainFailureRequest(in.RawBody)
+	if err != nil {
+		return nil, err
+	}
 	if !store.IsConcreteRulesetID(in.RulesetID) {
 		return nil, ValidationFailed(ValidationItem{Type: "value_error", Loc: []any{"path", "ruleset_id"},
 			Msg: "Value error, explain-failure needs a concrete ruleset_id, not a slug", Input: in.RulesetID})
 	}
 	var date int64
-	if in.Body.DecisionDate != "" {
+	if req.DecisionDate != "" {
 		var ok bool
-		if date, ok = engine.ParseDate(in.Body.DecisionDate); !ok {
+		if date, ok = engine.ParseDate(req.DecisionDate); !ok {
 			return nil, ValidationFailed(ValidationItem{Type: "date_from_datetime_parsing", Loc: []any{"body", "decision_date"},
-				Msg: "Input should be a valid date in the format YYYY-MM-DD", Input: in.Body.DecisionDate})
+				Msg: "Input should be a valid date in the format YYYY-MM-DD", Input: req.DecisionDate})
 		}
 	}
 	rr, err := s.resolveRuleset(ctx, in.RulesetID)
 	if err != nil {
 		return nil, err
 	}
-	answers, err := rr.Ruleset.Convert(in.Body.FieldValues)
+	// /decide's conversion, so that field_values /decide refuses (not
+	// I-JSON) is refused here too, and everything else gets the same
+	// field_errors. Not through the conversion cache: those inputs are
+	// shared with /decide's cached decisions, and the explainer need not
+	// be bound to treat them as read-only.
+	conv, err := s.convert(rr, req.FieldValues, false)
 	if err != nil {
-		return nil, fieldValuesRefusal(in.Body.FieldValues, err)
+		return nil, err
 	}
 
 	out := &explainFailureOutput{}
 	b := &out.Body
 	b.RulesetID, b.Slug, b.RulesetVersion, b.ContentDigest = rr.ID, rr.Slug, rr.Version, rr.ContentDigest
-	b.EngineVersion, b.ExpectedOutcome = engine.Version, in.Body.ExpectedOutcome
+	b.EngineVersion, b.ExpectedOutcome = engine.Version, req.ExpectedOutcome
 	b.Reasons, b.FieldErrors = map[string]failureReason{}, []engine.FieldError{}
 
-	// The schema's enum has already refused any other spelling.
-	expected, _ := engine.ParseOutcome(in.Body.ExpectedOutcome)
-	explanation, err := s.catalog.explainer(rr).Explain(ctx, answers, expected, solver.ExplainOptions{DecisionDate: date})
+	// readExplainFailureRequest has already refused any other spelling.
+	expected, _ := engine.ParseOutcome(req.ExpectedOutcome)
+	explanation, err := s.catalog.explainer(rr).Explain(ctx, conv.inputs, expected, solver.ExplainOptions{DecisionDate: date})
 	if err != nil {
 		return nil, err
 	}
