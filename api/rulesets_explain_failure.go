@@ -49,7 +49,7 @@ func (s *Server) documentExplainFailureBody() {
 	op.RequestBody = &huma.RequestBody{
 		Required: true,
 		Content: map[string]*huma.MediaType{"application/json": {
-			Schema: s.huma.OpenAPI().Components.Schemas.Schema(reflect.TypeFor[explainFailureRequest](), true, "ExplainFailureRequest"),
+			Schema: s.huma.OpenAPI().Components.Schemas.Schema(reflect.TypeFor[explainFailureRequest](), true, explainFailureRequestSchema),
 		}},
 	}
 }
@@ -62,7 +62,7 @@ func (s *Server) decodeExplainFailureRequest(raw []byte) (*explainFailureRequest
 	if req, ok := readExplainFailureRequest(raw); ok {
 		return req, nil
 	}
-	return nil, s.requestBodyErrors(raw, reflect.TypeFor[explainFailureRequest](), "ExplainFailureRequest")
+	return nil, s.requestBodyErrors(raw, reflect.TypeFor[explainFailureRequest](), explainFailureRequestSchema)
 }
 
 // readExplainFailureRequest is the strict reading of a body: a JSON object
@@ -161,6 +161,10 @@ type explainFailureRequest struct {
 	ExpectedOutcome string     `json:"expected_outcome" required:"true" enum:"eligible,not_eligible,undetermined"`
 	DecisionDate    string     `json:"decision_date,omitempty" format:"date" doc:"YYYY-MM-DD read by rules that use decision_date(); today (UTC) when absent."`
 }
+
+// explainFailureRequestSchema names explainFailureRequest's schema in the
+// OpenAPI document.
+const explainFailureRequestSchema = "ExplainFailureRequest"
 
 type failureReason struct {
 	CriterionID        string            `json:"criterion_id"`
