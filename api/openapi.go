@@ -229,3 +229,10 @@ func shapesSchema(registry huma.Registry, shapes []errorShape) *huma.Schema {
 	}
 	return &huma.Schema{OneOf: refs}
 }
+
+// Schema describes an *Error on the wire: one of the three detail shapes.
+// Operations document the shapes each status can take (errorCases); this is
+// the union, for any place huma needs the error type's schema.
+func (*Error) Schema(registry huma.Registry) *huma.Schema {
+	return shapesSchema(registry, []errorShape{shapeProblem, shapeValidation, shapeNotFound})
+}
