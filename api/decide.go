@@ -51,6 +51,7 @@ type decideRequest struct {
 	IncludeChoiceContext bool                   `json:"include_choice_context,omitempty" doc:"Adds choice_context. The spec names it for rulebook requests; on a ruleset request it describes the ruleset's one section."`
 	IncludeTiming        bool                   `json:"include_timing,omitempty" doc:"Adds timing (total_ms)."`
 	NoCache              bool                   `json:"no_cache,omitempty" doc:"Bypasses the decision cache: the decision is evaluated afresh and not stored in the cache."`
+	flags                flagSet                // the boolean members as readDecideRequest read them (see flagSet); here it takes no room
 	InquiryContext       *solver.InquiryContext `json:"inquiry_context,omitempty" doc:"Steers the choice of next_question and optimal_path only, never the outcome: fields the applicant declines to answer, and a preferred section or groups that break ties between equally cheap paths. Ids the ruleset does not declare are ignored. It is normalised (trimmed, sorted, deduplicated) and then part of the cache identity."`
 	CallerRef            json.RawMessage        `json:"caller_ref,omitempty" doc:"Flat string-to-string map, at most 2048 bytes of JSON, no key containing '$' or '.'. Stored on the server-side decision record of keyed callers for their own attribution; never used for authorization and never stored for anonymous callers. An invalid caller_ref is never rejected: it is dropped and the response's warnings array carries an entry with code caller_ref_dropped."`
 }

@@ -79,11 +79,13 @@ func readDecideRequest(raw []byte) (*decideRequest, bool) {
 			ok = false
 		}
 	}
-	flag := func(v gjson.Result, dst *bool) {
+	flag := func(v gjson.Result, i int) {
 		switch v.Type {
 		case gjson.Null:
 		case gjson.True, gjson.False:
-			*dst = v.Type == gjson.True
+			on := v.Type == gjson.True
+			*decideFlags[i].member(req) = on
+			req.flags = req.flags.with(i, on)
 		default:
 			ok = false
 		}
@@ -113,8 +115,8 @@ func readDecideRequest(raw []byte) (*decideRequest, bool) {
 			// Any JSON: an unusable caller_ref is dropped, not refused.
 			req.CallerRef = json.RawMessage(v.Raw)
 		default:
-			if fl := decideFlagNamed(key.Str); fl != nil {
-				flag(v, fl.member(req))
+			if i := decideFlagIndex(key.Str); i >= 0 {
+				flag(v, i)
 			} else {
 				ok = false
 			}

@@ -12,10 +12,10 @@ import (
 // FuzzReadDecideRequest checks the fast /decide body reader against
 // encoding/json: it never panics, and whatever it accepts, a strict
 // encoding/json decode of the same bytes (unknown members refused) accepts
-// too, with the same ids, flags, inquiry context and caller_ref, and
-// field_values as the same JSON object. A body the fast reader refuses goes
-// to the schema validator, so refusing is always safe; accepting wrongly is
-// the bug this looks for.
+// too, with the same ids, flags (its flagSet mirroring them), inquiry
+// context and caller_ref, and field_values as the same JSON object. A body
+// the fast reader refuses goes to the schema validator, so refusing is
+// always safe; accepting wrongly is the bug this looks for.
 func FuzzReadDecideRequest(f *testing.F) {
 	for _, seed := range []string{
 		`{"ruleset_id":"demo/snap-income","field_values":{"household.size":3}}`,
@@ -67,6 +67,10 @@ func FuzzReadDecideRequest(f *testing.F) {
 				raw, fast.FieldValues, fast.CallerRef, std.FieldValues, std.CallerRef)
 		}
 		fast.FieldValues, std.FieldValues, fast.CallerRef, std.CallerRef = nil, nil, nil, nil
+		// The fast reader's flagSet must mirror the members it read.
+		for i := range decideFlags {
+			std.flags = std.flags.with(i, *decideFlags[i].member(&std))
+		}
 		if !reflect.DeepEqual(fast, &std) {
 			t.Fatalf("%q: fast reader gives %+v, encoding/json %+v", raw, fast, std)
 		}

@@ -180,3 +180,41 @@ func TestDecideFlagsOverHTTP(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDecideBodyRead measures what the flag table and the single
+// read cost per /decide call, without HTTP: a keyed call decodes its body
+// in the handler and derives the cache flags and recorded names; an
+// anonymous call is priced by metering, which decodes the body and leaves
+// the request for the handler.
+func BenchmarkDecideBodyRead(b *testing.B) {
+	const fieldValues = `{"household.size":3,"household.income_monthly":2100,"household.has_elderly":false,"applicant.state":"CA"}`
+	for _, sc := range []struct{ name, body string }{
+		{"plain", `{"ruleset_id":"bench/snap-income","field_values":` + fieldValues + `}`},
+		{"flags", `{"ruleset_id":"bench/snap-income","field_values":` + fieldValues + `,"include_trace":true,"include_explanation":true,"no_cache":null,"include_timing":false}`},
+	} {
+		body := []byte(sc.body)
+		b.Run("keyed_"+sc.name, func(b *testing.B) {
+			for b.Loop() {
+				req, ok := readDecideRequest(body)
+				if !ok {
+					b.Fatal("refused")
+				}
+				_ = requestCacheFlags(req)
+				_ = requestFlagNames(req)
+			}
+		})
+		b.Run("anonymous_"+sc.name, func(b *testing.B) {
+			for b.Loop() {
+				st := &requestState{}
+				ctx := context.WithValue(context.Background(), requestStateKey{}, st)
+				_ = priceAnonymousDecide(ctx, body)
+				req := stateFrom(ctx).decide
+				if req == nil {
+					b.Fatal("refused")
+				}
+				_ = requestCacheFlags(req)
+				_ = requestFlagNames(req)
+			}
+		})
+	}
+}
