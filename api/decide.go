@@ -80,13 +80,13 @@ type decideResponse struct {
 	DecisionTime    time.Time             `json:"decision_time" doc:"UTC time of this call, ISO 8601; fresh on cache hits."`
 	FieldsProvided  int                   `json:"fields_provided" doc:"Count of non-null keys sent."`
 	FieldsEvaluated int                   `json:"fields_evaluated" doc:"Count of fields the rules reason over; may exceed fields_provided."`
-	MissingFields   []string              `json:"missing_fields" doc:"Unanswered fields some pending criterion reads. Advisory."`
+	MissingFields   []string              `json:"missing_fields" nullable:"false" doc:"Unanswered fields some pending criterion reads. Advisory."`
 	NextQuestion    *solver.Question      `json:"next_question" doc:"The field to ask next: the first of optimal_path, or null when nothing is left to ask (or no plan could be made; see warnings). Advisory."`
-	OptimalPath     []solver.PathStep     `json:"optimal_path" doc:"The cheapest set of unanswered fields (least total weight, then fewest) through which the outcome can still become eligible, or, when eligible is out of reach, settled; ordered by weight then declaration order. Advisory."`
-	FieldErrors     []engine.FieldError   `json:"field_errors" doc:"Inputs that could not be applied: unknown key, value not convertible to the field type, or a conversion failure at evaluation. The only blocking channel."`
+	OptimalPath     []solver.PathStep     `json:"optimal_path" nullable:"false" doc:"The cheapest set of unanswered fields (least total weight, then fewest) through which the outcome can still become eligible, or, when eligible is out of reach, settled; ordered by weight then declaration order. Advisory."`
+	FieldErrors     []engine.FieldError   `json:"field_errors" nullable:"false" doc:"Inputs that could not be applied: unknown key, value not convertible to the field type, or a conversion failure at evaluation. The only blocking channel."`
 	Trace           *traceJSON            `json:"trace,omitempty" doc:"With include_trace."`
 	Explanation     *explanationJSON      `json:"explanation,omitempty" doc:"With include_explanation."`
-	GraphOverlay    any                   `json:"graph_overlay,omitempty" doc:"With include_graph_overlay: the ruleset's graph (the shape of GET /rulesets/{ruleset_id}/graph's graph member: nodes, edges, sections, stats) with every node's and route's overlay set to {status, supporting_facts}."`
+	GraphOverlay    *graphJSON            `json:"graph_overlay,omitempty" doc:"With include_graph_overlay: the ruleset's graph (the shape of GET /rulesets/{ruleset_id}/graph's graph member: nodes, edges, sections, stats) with every node's and route's overlay set to {status, supporting_facts}."`
 	ChoiceContext   *solver.ChoiceContext `json:"choice_context,omitempty" doc:"With include_choice_context: every field's section and each OR-group's alternatives with their labels, fields and status (open, closed or satisfied)."`
 	Timing          *timing               `json:"timing,omitempty" doc:"With include_timing."`
 	Warnings        []warning             `json:"warnings,omitempty" doc:"Server warnings about the request that did not stop it, e.g. a dropped caller_ref. Absent when there are none."`

@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"reflect"
 	"strings"
 
@@ -27,7 +26,7 @@ func (s *Server) decodeDecideRequest(raw []byte) (*decideRequest, error) {
 	if req, ok := readDecideRequest(raw); ok {
 		return req, nil
 	}
-	return nil, s.decideRequestErrors(raw)
+	return nil, s.requestBodyErrors(raw, reflect.TypeFor[decideRequest](), "DecideRequest")
 }
 
 // decideRequestFor is the handler's request: for an anonymous caller,
@@ -126,26 +125,6 @@ func readDecideRequest(raw []byte) (*decideRequest, bool) {
 	return req, ok && len(req.FieldValues) > 0
 }
 
-// decideRequestErrors explains why raw is not an acceptable body: 422
-// json_invalid when it is not JSON, else the schema validator's items.
-func (s *Server) decideRequestErrors(raw []byte) error {
-	var parsed any
-	if err := json.Unmarshal(raw, &parsed); err != nil {
-		return newHumaError(http.StatusBadRequest, "", &huma.ErrorDetail{Location: "body", Message: err.Error()})
-	}
-	registry := s.huma.OpenAPI().Components.Schemas
-	schema := registry.Schema(reflect.TypeFor[decideRequest](), true, "DecideRequest")
-	pb := huma.NewPathBuffer(make([]byte, 0, 64), 0)
-	pb.Push("body")
-	res := &huma.ValidateResult{}
-	huma.Validate(registry, schema, pb, huma.ModeWriteToServer, parsed, res)
-	if len(res.Errors) == 0 {
-		// The schema accepts what the strict decode refused; name the body.
-		return ValidationFailed(ValidationItem{Type: "value_error", Loc: []any{"body"}, Msg: "Invalid request body", Input: parsed})
-	}
-	return newHumaError(http.StatusUnprocessableEntity, "validation failed", res.Errors...)
-}
-
 // documentDecideBodies points the request body and the 200 response of
 // /decide at the decideRequest and decideResponse schemas: the handler
 // reads and writes them as bytes, which huma would otherwise document as
@@ -153,12 +132,7 @@ func (s *Server) decideRequestErrors(raw []byte) error {
 func (s *Server) documentDecideBodies() {
 	op := s.huma.OpenAPI().Paths["/decide"].Post
 	registry := s.huma.OpenAPI().Components.Schemas
-	op.RequestBody = &huma.RequestBody{
-		Required: true,
-		Content: map[string]*huma.MediaType{"application/json": {
-			Schema: registry.Schema(reflect.TypeFor[decideRequest](), true, "DecideRequest"),
-		}},
-	}
+	s.documentRequestBody(op, reflect.TypeFor[decideRequest](), "DecideRequest")
 	op.Responses["200"] = &huma.Response{
 		Description: "The decision envelope.",
 		Content: map[string]*huma.MediaType{"application/json": {

@@ -133,8 +133,11 @@ func (s *Server) retryAt(r *http.Request, caller metering.Caller, class metering
 // retry_after is the epoch second of the first hourly boundary at which the
 // refused request would be admitted if the caller sent nothing else.
 type anonymousLimited struct {
-	Error      string `json:"error"`
-	RetryAfter int64  `json:"retry_after"`
+	// Error is always rate_limit_exceeded.
+	Error string `json:"error" enum:"rate_limit_exceeded" doc:"Always rate_limit_exceeded."`
+	// RetryAfter is the epoch second from which the refused request fits
+	// the budget again, if the caller sends nothing else meanwhile.
+	RetryAfter int64 `json:"retry_after" doc:"Epoch second of the first hourly boundary at which the same request would be admitted if nothing else is sent meanwhile."`
 }
 
 // quotaExceeded is the keyed 429, in the standard detail shape.

@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"time"
 
-	"github.com/danielgtaylor/huma/v2"
 	"github.com/tidwall/gjson"
 
 	"github.com/eligo/eligo/api/auth"
@@ -45,13 +44,8 @@ func (s *Server) registerExplainFailure() {
 // explainFailureRequest schema: the handler reads the body as bytes, which
 // huma would otherwise document as opaque.
 func (s *Server) documentExplainFailureBody() {
-	op := s.huma.OpenAPI().Paths["/rulesets/{ruleset_id}/explain-failure"].Post
-	op.RequestBody = &huma.RequestBody{
-		Required: true,
-		Content: map[string]*huma.MediaType{"application/json": {
-			Schema: s.huma.OpenAPI().Components.Schemas.Schema(reflect.TypeFor[explainFailureRequest](), true, explainFailureRequestSchema),
-		}},
-	}
+	s.documentRequestBody(s.huma.OpenAPI().Paths["/rulesets/{ruleset_id}/explain-failure"].Post,
+		reflect.TypeFor[explainFailureRequest](), explainFailureRequestSchema)
 }
 
 // decodeExplainFailureRequest reads an explain-failure body the way
@@ -115,28 +109,6 @@ func readExplainFailureRequest(raw []byte) (*explainFailureRequest, bool) {
 		}
 	}
 	return &explainFailureRequest{FieldValues: jsonObject(fieldValues.Raw), ExpectedOutcome: outcome.Str, DecisionDate: date.Str}, true
-}
-
-// requestBodyErrors explains why raw is not an acceptable body for the
-// schema of t (registered under name): 422 json_invalid when it is not
-// JSON, else the schema validator's items, the answer huma gives on the
-// operations whose body it reads. When the schema accepts the body (the
-// strict reading refused something the validator does not check, such as
-// a member name in other letter case), the body as a whole is named.
-func (s *Server) requestBodyErrors(raw []byte, t reflect.Type, name string) error {
-	var parsed any
-	if err := json.Unmarshal(raw, &parsed); err != nil {
-		return newHumaError(http.StatusBadRequest, "", &huma.ErrorDetail{Location: "body", Message: err.Error()})
-	}
-	registry := s.huma.OpenAPI().Components.Schemas
-	pb := huma.NewPathBuffer(make([]byte, 0, 64), 0)
-	pb.Push("body")
-	res := &huma.ValidateResult{}
-	huma.Validate(registry, registry.Schema(t, true, name), pb, huma.ModeWriteToServer, parsed, res)
-	if len(res.Errors) == 0 {
-		return ValidationFailed(ValidationItem{Type: "value_error", Loc: []any{"body"}, Msg: "Invalid request body", Input: parsed})
-	}
-	return newHumaError(http.StatusUnprocessableEntity, "validation failed", res.Errors...)
 }
 
 // explainFailureInput is the explain-failure request. Like /decide, the

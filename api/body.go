@@ -1,0 +1,49 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+	"reflect"
+
+	"github.com/danielgtaylor/huma/v2"
+)
+
+// Two operations, POST /decide and POST /rulesets/{id}/explain-failure,
+// read their JSON body themselves (a strict single pass that keeps
+// field_values as sent) instead of letting huma decode it. These helpers
+// keep them answering and documenting a bad body exactly as huma does for
+// every other operation.
+
+// requestBodyErrors explains why raw is not an acceptable body for the
+// schema of t (registered under name): 422 json_invalid when it is not
+// JSON, else the schema validator's items, the answer huma gives on the
+// operations whose body it reads. When the schema accepts the body (the
+// strict reading refused something the validator does not check, such as
+// a member name in other letter case), the body as a whole is named.
+func (s *Server) requestBodyErrors(raw []byte, t reflect.Type, name string) error {
+	var parsed any
+	if err := json.Unmarshal(raw, &parsed); err != nil {
+		return newHumaError(http.StatusBadRequest, "", &huma.ErrorDetail{Location: "body", Message: err.Error()})
+	}
+	registry := s.huma.OpenAPI().Components.Schemas
+	pb := huma.NewPathBuffer(make([]byte, 0, 64), 0)
+	pb.Push("body")
+	res := &huma.ValidateResult{}
+	huma.Validate(registry, registry.Schema(t, true, name), pb, huma.ModeWriteToServer, parsed, res)
+	if len(res.Errors) == 0 {
+		return ValidationFailed(ValidationItem{Type: "value_error", Loc: []any{"body"}, Msg: "Invalid request body", Input: parsed})
+	}
+	return newHumaError(http.StatusUnprocessableEntity, "validation failed", res.Errors...)
+}
+
+// documentRequestBody documents op's request body as the schema of t
+// (registered under name): the handler reads the raw bytes, which huma
+// would otherwise document as opaque.
+func (s *Server) documentRequestBody(op *huma.Operation, t reflect.Type, name string) {
+	op.RequestBody = &huma.RequestBody{
+		Required: true,
+		Content: map[string]*huma.MediaType{"application/json": {
+			Schema: s.huma.OpenAPI().Components.Schemas.Schema(t, true, name),
+		}},
+	}
+}
