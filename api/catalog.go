@@ -49,28 +49,14 @@ const (
 
 // resolvedRuleset is a ruleset the caller may see, ready to evaluate.
 type resolvedRuleset struct {
-	// ID is the concrete ruleset_id.
-	ID string
-	// Slug is the slug the cut was published under (the resolved slug when
-	// the reference was a slug).
-	Slug      string
-	SectionID string
-	Name      string
-	// Version is the label "v<N>".
-	Version       string
-	ContentDigest string
-	// Visibility is "public" or "private"; Status "active" or "archived".
-	Visibility string
-	Status     string
-	TenantID   string
-	// Description and RuleCount come from the stored cut.
-	Description string
-	RuleCount   int
-	// SourceChecks are the publish-time verifications by source id; use
-	// sourceReferences to put them on the wire.
-	SourceChecks map[string]store.SourceCheck
-	// Ruleset is the compiled, immutable ruleset; shared, never modify it.
-	Ruleset *engine.Ruleset
+	// Ruleset is the stored cut the reference named: ids, slug, version,
+	// digest, visibility, publish-time source checks; use
+	// sourceReferences to put the checks on the wire.
+	store.Ruleset
+	// Label is the cut's "v<N>", formatted once for every envelope.
+	Label string
+	// Rules is the compiled, immutable ruleset; shared, never modify it.
+	Rules *engine.Ruleset
 }
 
 // catalog holds the two caches. One per Server.
@@ -109,7 +95,7 @@ func (c *catalog) explainer(rr *resolvedRuleset) *solver.Explainer {
 	if e, ok := c.explainers.Get(rr.ContentDigest); ok {
 		return e
 	}
-	e := solver.NewExplainer(rr.Ruleset, explainerIdle)
+	e := solver.NewExplainer(rr.Rules, explainerIdle)
 	if prev, found, _ := c.explainers.PeekOrAdd(rr.ContentDigest, e); found {
 		e.Close()
 		return prev
@@ -140,12 +126,7 @@ func (s *Server) resolveRuleset(ctx context.Context, ref string) (*resolvedRules
 	if err != nil {
 		return nil, err
 	}
-	return &resolvedRuleset{
-		ID: row.ID, Slug: row.Slug, SectionID: row.SectionID, Name: row.Name,
-		Version: row.VersionLabel(), ContentDigest: row.ContentDigest,
-		Visibility: row.Visibility, Status: row.Status, TenantID: row.TenantID,
-		Description: row.Description, RuleCount: row.RuleCount, SourceChecks: row.SourceChecks, Ruleset: compiled,
-	}, nil
+	return &resolvedRuleset{Ruleset: row, Label: row.VersionLabel(), Rules: compiled}, nil
 }
 
 // compileStored is the compiled ruleset of a stored cut the caller may

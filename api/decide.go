@@ -176,7 +176,7 @@ func explanationFor(target *resolvedRuleset, e *engine.Explanation, keyed bool) 
 		wg := groupExplanationWire{GroupExplanation: *g, Criteria: make([]criterionExplanationWire, len(g.Criteria))}
 		for ci := range g.Criteria {
 			wg.Criteria[ci] = criterionExplanationWire{CriterionExplanation: g.Criteria[ci],
-				SourceReferences: target.sourceReferencesFor(target.Ruleset.References(i), keyed)}
+				SourceReferences: target.sourceReferencesFor(target.Rules.References(i), keyed)}
 			i++
 		}
 		w.Groups[gi] = wg
@@ -257,7 +257,7 @@ func (s *Server) decide(ctx context.Context, in *decideInput) (*decideOutput, er
 
 	flags := requestCacheFlags(req)
 	var decisionDate int64
-	if target.Ruleset.ReadsDecisionDate {
+	if target.Rules.ReadsDecisionDate {
 		y, m, d := start.UTC().Date()
 		decisionDate = engine.DateOrdinal(y, int(m), d)
 	}
@@ -268,7 +268,7 @@ func (s *Server) decide(ctx context.Context, in *decideInput) (*decideOutput, er
 		key      []byte
 	)
 	if !req.NoCache && s.cache != nil {
-		key = decisionCacheKey(keyBuf[:0], target.ContentDigest, target.Slug, decisionDate, flags, inquiry.Key(), inputs)
+		key = decisionCacheKey(keyBuf[:0], target.ContentDigest, target.UpdatedAt, target.Slug, decisionDate, flags, inquiry.Key(), inputs)
 		core, cacheHit = s.cache.get(key)
 	}
 	if !cacheHit {
@@ -311,7 +311,7 @@ func (s *Server) decide(ctx context.Context, in *decideInput) (*decideOutput, er
 		DecisionID:     decisionID,
 		RulesetID:      target.ID,
 		Slug:           target.Slug,
-		RulesetVersion: target.Version,
+		RulesetVersion: target.Label,
 		ContentDigest:  target.ContentDigest,
 		EngineVersion:  engine.Version,
 		Outcome:        core.outcome.String(),
@@ -378,7 +378,7 @@ func (s *Server) convert(target *resolvedRuleset, fieldValues []byte, useCache b
 	if err != nil {
 		return nil, fieldValuesRefusal(fieldValues, err)
 	}
-	inputs, err := target.Ruleset.Convert(fieldValues)
+	inputs, err := target.Rules.Convert(fieldValues)
 	if err != nil {
 		return nil, fieldValuesRefusal(fieldValues, err)
 	}
@@ -394,7 +394,7 @@ func (s *Server) convert(target *resolvedRuleset, fieldValues []byte, useCache b
 // cache may keep. A planner failure leaves the decision standing without a
 // plan (planFailed).
 func (s *Server) evaluateDecision(ctx context.Context, target *resolvedRuleset, inputs *engine.Inputs, decisionDate int64, flags cacheFlags, inquiry solver.InquiryContext) (*decisionCore, error) {
-	rules := target.Ruleset
+	rules := target.Rules
 	res := rules.Evaluate(inputs, engine.Options{
 		DecisionDate: decisionDate,
 		Trace:        flags&flagTrace != 0,

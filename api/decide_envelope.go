@@ -40,7 +40,7 @@ func (e *envelope) encode() (head, tail []byte, err error) {
 	b = append(b, `,"ruleset_id":`...)
 	b = appendJSONString(b, e.target.ID)
 	b = append(b, `,"ruleset_version":`...)
-	b = appendJSONString(b, e.target.Version)
+	b = appendJSONString(b, e.target.Label)
 	b = append(b, `,"content_digest":`...)
 	b = appendJSONString(b, e.target.ContentDigest)
 	b = append(b, `,"engine_version":`...)

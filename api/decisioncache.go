@@ -111,13 +111,17 @@ const (
 // value; key order and white space are gone), and the field errors carry the
 // echoed values they would show.
 //
-// The key is: content digest, slug (the graph overlay names it), decision date (only for rules that read it),
-// flags, the normalised inquiry_context (solver.InquiryContext.Key), the count of provided fields, every
-// slot value, every field error.
+// The key is: content digest, the cut's last change (a republish of the
+// same content refreshes its source checks, whose verified_at the
+// explanation shows), slug (the graph overlay names it), decision date
+// (only for rules that read it), flags, the normalised inquiry_context
+// (solver.InquiryContext.Key), the count of provided fields, every slot
+// value, every field error.
 //
 // It is appended to b, so the caller can build it in a stack buffer.
-func decisionCacheKey(b []byte, digest, slug string, date int64, flags cacheFlags, inquiry string, in *engine.Inputs) []byte {
+func decisionCacheKey(b []byte, digest string, updated time.Time, slug string, date int64, flags cacheFlags, inquiry string, in *engine.Inputs) []byte {
 	b = append(b, digest...)
+	b = binary.AppendVarint(b, updated.UnixNano())
 	b = binary.AppendUvarint(b, uint64(len(slug)))
 	b = append(b, slug...)
 	b = binary.AppendVarint(b, date)

@@ -40,8 +40,9 @@ func TestDecisionCacheKey(t *testing.T) {
 	in := func(values ...engine.Value) *engine.Inputs {
 		return &engine.Inputs{Values: values, Provided: len(values)}
 	}
+	cut := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 	base := func() []byte {
-		return decisionCacheKey(nil, "sha256:aa", "acme/x", 0, flagTrace, "", in(engine.IntValue(1), engine.Value{}))
+		return decisionCacheKey(nil, "sha256:aa", cut, "acme/x", 0, flagTrace, "", in(engine.IntValue(1), engine.Value{}))
 	}
 	if !bytes.Equal(base(), base()) {
 		t.Fatal("the same identity gives two keys")
@@ -49,14 +50,15 @@ func TestDecisionCacheKey(t *testing.T) {
 	withError := in(engine.IntValue(1), engine.Value{})
 	withError.FieldErrors = []engine.FieldError{{Field: "x.y", Value: []byte(`"z"`), Message: "unknown"}}
 	variants := map[string][]byte{
-		"digest":      decisionCacheKey(nil, "sha256:bb", "acme/x", 0, flagTrace, "", in(engine.IntValue(1), engine.Value{})),
-		"slug":        decisionCacheKey(nil, "sha256:aa", "acme/y", 0, flagTrace, "", in(engine.IntValue(1), engine.Value{})),
-		"date":        decisionCacheKey(nil, "sha256:aa", "acme/x", 739000, flagTrace, "", in(engine.IntValue(1), engine.Value{})),
-		"flags":       decisionCacheKey(nil, "sha256:aa", "acme/x", 0, flagTrace|flagExplanation, "", in(engine.IntValue(1), engine.Value{})),
-		"inquiry":     decisionCacheKey(nil, "sha256:aa", "acme/x", 0, flagTrace, "d:x.y", in(engine.IntValue(1), engine.Value{})),
-		"value":       decisionCacheKey(nil, "sha256:aa", "acme/x", 0, flagTrace, "", in(engine.IntValue(2), engine.Value{})),
-		"answered":    decisionCacheKey(nil, "sha256:aa", "acme/x", 0, flagTrace, "", in(engine.IntValue(1), engine.IntValue(0))),
-		"field error": decisionCacheKey(nil, "sha256:aa", "acme/x", 0, flagTrace, "", withError),
+		"republished": decisionCacheKey(nil, "sha256:aa", cut.Add(time.Second), "acme/x", 0, flagTrace, "", in(engine.IntValue(1), engine.Value{})),
+		"digest":      decisionCacheKey(nil, "sha256:bb", cut, "acme/x", 0, flagTrace, "", in(engine.IntValue(1), engine.Value{})),
+		"slug":        decisionCacheKey(nil, "sha256:aa", cut, "acme/y", 0, flagTrace, "", in(engine.IntValue(1), engine.Value{})),
+		"date":        decisionCacheKey(nil, "sha256:aa", cut, "acme/x", 739000, flagTrace, "", in(engine.IntValue(1), engine.Value{})),
+		"flags":       decisionCacheKey(nil, "sha256:aa", cut, "acme/x", 0, flagTrace|flagExplanation, "", in(engine.IntValue(1), engine.Value{})),
+		"inquiry":     decisionCacheKey(nil, "sha256:aa", cut, "acme/x", 0, flagTrace, "d:x.y", in(engine.IntValue(1), engine.Value{})),
+		"value":       decisionCacheKey(nil, "sha256:aa", cut, "acme/x", 0, flagTrace, "", in(engine.IntValue(2), engine.Value{})),
+		"answered":    decisionCacheKey(nil, "sha256:aa", cut, "acme/x", 0, flagTrace, "", in(engine.IntValue(1), engine.IntValue(0))),
+		"field error": decisionCacheKey(nil, "sha256:aa", cut, "acme/x", 0, flagTrace, "", withError),
 	}
 	for name, key := range variants {
 		if bytes.Equal(key, base()) {

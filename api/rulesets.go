@@ -251,10 +251,10 @@ func (s *Server) rulesetSchema(ctx context.Context, in *rulesetRefInput) (*rules
 	}
 	out := &rulesetSchemaOutput{}
 	b := &out.Body
-	b.RulesetID, b.Slug, b.Name, b.RulesetVersion, b.ContentDigest = rr.ID, rr.Slug, rr.Name, rr.Version, rr.ContentDigest
+	b.RulesetID, b.Slug, b.Name, b.RulesetVersion, b.ContentDigest = rr.ID, rr.Slug, rr.Name, rr.Label, rr.ContentDigest
 	b.EngineVersion = engine.Version
-	b.Fields = make([]schemaField, len(rr.Ruleset.Fields))
-	for i, f := range rr.Ruleset.Fields {
+	b.Fields = make([]schemaField, len(rr.Rules.Fields))
+	for i, f := range rr.Rules.Fields {
 		notes := f.Notes
 		if notes == nil {
 			notes = []engine.Note{}
@@ -352,11 +352,11 @@ func (s *Server) explainRuleset(ctx context.Context, in *rulesetRefInput) (*expl
 	if err != nil {
 		return nil, err
 	}
-	r := rr.Ruleset
+	r := rr.Rules
 	out := &explainRulesetOutput{}
 	b := &out.Body
 	b.RulesetID, b.Slug, b.Name, b.Description = rr.ID, rr.Slug, rr.Name, rr.Description
-	b.RulesetVersion, b.ContentDigest = rr.Version, rr.ContentDigest
+	b.RulesetVersion, b.ContentDigest = rr.Label, rr.ContentDigest
 	b.Groups = make([]explainGroup, len(r.Groups))
 	b.Criteria = make([]explainCriterion, 0, r.NumCriteria())
 	// i counts criteria in group then declaration order, the order of
@@ -398,7 +398,7 @@ func (s *Server) rulesetGraph(ctx context.Context, in *rulesetRefInput) (*rulese
 	if err != nil {
 		return nil, err
 	}
-	g := rr.Ruleset.Graph(rr.Slug, nil, nil)
+	g := rr.Rules.Graph(rr.Slug, nil, nil)
 	out := &rulesetGraphOutput{}
 	out.Body.RulesetID, out.Body.Slug, out.Body.Name = rr.ID, rr.Slug, rr.Name
 	out.Body.Graph, out.Body.Mermaid = graphJSON{g}, g.Mermaid()

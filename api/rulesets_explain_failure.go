@@ -199,7 +199,7 @@ func (s *Server) explainFailure(ctx context.Context, in *explainFailureInput) (*
 
 	out := &explainFailureOutput{}
 	b := &out.Body
-	b.RulesetID, b.Slug, b.RulesetVersion, b.ContentDigest = rr.ID, rr.Slug, rr.Version, rr.ContentDigest
+	b.RulesetID, b.Slug, b.RulesetVersion, b.ContentDigest = rr.ID, rr.Slug, rr.Label, rr.ContentDigest
 	b.EngineVersion, b.ExpectedOutcome = engine.Version, req.ExpectedOutcome
 	b.Reasons, b.FieldErrors = map[string]failureReason{}, []engine.FieldError{}
 

@@ -442,7 +442,7 @@ func TestCatalogSeesRepublishAfterForget(t *testing.T) {
 	c := f.server.catalog
 
 	got, err := f.server.resolveRuleset(ctx, "acme/leave")
-	if err != nil || got.ID != first.RulesetID || got.Version != "v1" || got.Ruleset.ContentDigest() != first.ContentDigest {
+	if err != nil || got.ID != first.RulesetID || got.Label != "v1" || got.Rules.ContentDigest() != first.ContentDigest {
 		t.Fatalf("resolve = %+v, %v", got, err)
 	}
 	second := f.publish(t, "acme", "acme/leave", leaveRules("13"), true)
@@ -450,7 +450,7 @@ func TestCatalogSeesRepublishAfterForget(t *testing.T) {
 	// the old cut is exactly what it serves: id, version and compiled
 	// content agree.
 	got, err = f.server.resolveRuleset(ctx, "acme/leave")
-	if err != nil || (got.ID == first.RulesetID) != (got.Ruleset.ContentDigest() == first.ContentDigest) {
+	if err != nil || (got.ID == first.RulesetID) != (got.Rules.ContentDigest() == first.ContentDigest) {
 		t.Fatalf("resolve during TTL = %+v, %v", got, err)
 	}
 	row, err := f.store.RulesetByRef(ctx, "acme/leave")
@@ -459,17 +459,17 @@ func TestCatalogSeesRepublishAfterForget(t *testing.T) {
 	}
 	c.forget(row)
 	got, err = f.server.resolveRuleset(ctx, "acme/leave")
-	if err != nil || got.ID != second.RulesetID || got.Version != "v2" || got.Ruleset.ContentDigest() != second.ContentDigest {
+	if err != nil || got.ID != second.RulesetID || got.Label != "v2" || got.Rules.ContentDigest() != second.ContentDigest {
 		t.Fatalf("resolve after expiry = %+v, %v", got, err)
 	}
 	// A concrete id keeps naming its own content.
 	got, err = f.server.resolveRuleset(ctx, first.RulesetID)
-	if err != nil || got.Ruleset.ContentDigest() != first.ContentDigest || got.Version != "v1" {
+	if err != nil || got.Rules.ContentDigest() != first.ContentDigest || got.Label != "v1" {
 		t.Fatalf("resolve old id = %+v, %v", got, err)
 	}
 	// Each content digest was compiled once and is shared.
 	again, _ := f.server.resolveRuleset(ctx, first.RulesetID)
-	if again.Ruleset != got.Ruleset {
+	if again.Rules != got.Rules {
 		t.Error("the compiled ruleset was not reused")
 	}
 	if _, err := f.server.resolveRuleset(ctx, "acme/none"); err == nil {
