@@ -6,6 +6,7 @@ import (
 	"reflect"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/tidwall/gjson"
 )
 
 // Two operations, POST /decide and POST /rulesets/{id}/explain-failure,
@@ -13,6 +14,22 @@ import (
 // field_values as sent) instead of letting huma decode it. These helpers
 // keep them answering and documenting a bad body exactly as huma does for
 // every other operation.
+
+// maxJSONDepth is encoding/json's nesting limit.
+const maxJSONDepth = 10000
+
+// readJSONObject parses a body for a strict reader: it reports false unless
+// raw is one JSON object that encoding/json (and so the schema path) would
+// read too. gjson reads any depth while encoding/json refuses nesting
+// deeper than maxJSONDepth; only a body longer than that many bytes can
+// nest so deep, so only such a body pays for the second check.
+func readJSONObject(raw []byte) (gjson.Result, bool) {
+	if !gjson.ValidBytes(raw) || (len(raw) > maxJSONDepth && !json.Valid(raw)) {
+		return gjson.Result{}, false
+	}
+	body := gjson.ParseBytes(raw)
+	return body, body.IsObject()
+}
 
 // requestBodyErrors explains why raw is not an acceptable body for the
 // schema of t (registered under name): 422 json_invalid when it is not

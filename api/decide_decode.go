@@ -42,29 +42,16 @@ func (s *Server) decideRequestFor(ctx context.Context, keyed bool, raw []byte) (
 	return s.decodeDecideRequest(raw)
 }
 
-// maxJSONDepth is encoding/json's nesting limit.
-const maxJSONDepth = 10000
-
 // readDecideRequest is the fast, strict reading of a body: a JSON object
 // with only decideRequest's members, each of its declared type (the
 // boolean ones, named by decideFlags, take only true, false or null), and
 // field_values present. It reports false for anything else.
 func readDecideRequest(raw []byte) (*decideRequest, bool) {
-	if !gjson.ValidBytes(raw) {
-		return nil, false
-	}
-	// encoding/json, and so the schema path, refuses nesting deeper than
-	// maxJSONDepth; gjson reads any depth. Only a body longer than that
-	// many bytes can nest so deep, so only such a body pays for the check.
-	if len(raw) > maxJSONDepth && !json.Valid(raw) {
-		return nil, false
-	}
-	body := gjson.ParseBytes(raw)
-	if !body.IsObject() {
+	body, ok := readJSONObject(raw)
+	if !ok {
 		return nil, false
 	}
 	req := &decideRequest{}
-	ok := true
 	// An optional member sent as null leaves the member as it was, as
 	// encoding/json does, and a repeated member counts by its last
 	// occurrence. Anonymous metering prices the request this reads, so a

@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"reflect"
 	"time"
@@ -68,16 +67,8 @@ func (s *Server) decodeExplainFailureRequest(raw []byte) (*explainFailureRequest
 // null decision_date leaves the earlier one in place. It reports false for
 // anything else.
 func readExplainFailureRequest(raw []byte) (*explainFailureRequest, bool) {
-	if !gjson.ValidBytes(raw) {
-		return nil, false
-	}
-	// Nesting beyond encoding/json's limit is refused by the schema path;
-	// see readDecideRequest.
-	if len(raw) > maxJSONDepth && !json.Valid(raw) {
-		return nil, false
-	}
-	body := gjson.ParseBytes(raw)
-	if !body.IsObject() {
+	body, ok := readJSONObject(raw)
+	if !ok {
 		return nil, false
 	}
 	var fieldValues, outcome, date gjson.Result
