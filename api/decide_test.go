@@ -691,19 +691,7 @@ func TestDecideFieldValuesBeyondCanonicalJSON(t *testing.T) {
 	// post decodes numbers as written: the echoed 1e400 is no float64.
 	post := func(t *testing.T, fieldValues string) (int, map[string]any) {
 		t.Helper()
-		body := `{"ruleset_id":"acme/all-types","field_values":` + fieldValues + `}`
-		res, err := http.Post(f.url+"/decide", "application/json", strings.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		var out map[string]any
-		dec := json.NewDecoder(res.Body)
-		dec.UseNumber()
-		if err := dec.Decode(&out); err != nil {
-			t.Fatalf("response to %q is not JSON: %v", body, err)
-		}
-		return res.StatusCode, out
+		return postExact(t, f, "/decide", `{"ruleset_id":"acme/all-types","field_values":`+fieldValues+`}`)
 	}
 	hashOf := func(compact string) string {
 		sum := sha256.Sum256([]byte(compact))
