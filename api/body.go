@@ -22,13 +22,36 @@ const maxJSONDepth = 10000
 // raw is one JSON object that encoding/json (and so the schema path) would
 // read too. gjson reads any depth while encoding/json refuses nesting
 // deeper than maxJSONDepth; only a body longer than that many bytes can
-// nest so deep, so only such a body pays for the second check.
+// nest so deep, so only such a body pays for the depth scan.
 func readJSONObject(raw []byte) (gjson.Result, bool) {
-	if !gjson.ValidBytes(raw) || (len(raw) > maxJSONDepth && !json.Valid(raw)) {
+	if !gjson.ValidBytes(raw) || (len(raw) > maxJSONDepth && !nestsWithin(raw, maxJSONDepth)) {
 		return gjson.Result{}, false
 	}
 	body := gjson.ParseBytes(raw)
 	return body, body.IsObject()
+}
+
+// nestsWithin reports whether the valid JSON raw nests objects and arrays
+// at most max deep: one pass over the bytes, skipping strings, without the
+// cost of a second full parse.
+func nestsWithin(raw []byte, max int) bool {
+	depth, inString := 0, false
+	for i := 0; i < len(raw); i++ {
+		switch c := raw[i]; {
+		case inString && c == '\\':
+			i++ // the escaped byte cannot end the string
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '{' || c == '[':
+			if depth++; depth > max {
+				return false
+			}
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return true
 }
 
 // requestBodyErrors explains why raw is not an acceptable body for the

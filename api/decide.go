@@ -76,7 +76,7 @@ type decideResponse struct {
 	ContentDigest   string                `json:"content_digest" doc:"sha256:<hex> of the rules that ran: the content identity replay pins to."`
 	EngineVersion   string                `json:"engine_version" doc:"Engine build that decided, eligo-core@<semver>."`
 	DecisionID      string                `json:"decision_id" doc:"dec_ + 16 URL-safe characters; new on every call, cache hits included. Names the server-side decision record."`
-	InputsHash      string                `json:"inputs_hash" doc:"sha256:<hex> of the RFC 8785 canonical form of field_values; unsalted, invariant under key order, white space and number spelling. When field_values holds a number beyond the IEEE double range, which RFC 8785 cannot write (the decision is then undetermined with a field error), the sha256 of field_values with insignificant white space removed."`
+	InputsHash      string                `json:"inputs_hash" doc:"sha256:<hex> of the RFC 8785 canonical form of field_values; unsalted, invariant under key order, white space and number spelling. When field_values holds a number beyond the IEEE double range, which RFC 8785 cannot write (the decision is then undetermined with a field error), that number is written in one normal spelling (1e400 for 1E+400 or 10e399) inside the otherwise canonical form, so the invariants hold."`
 	DecisionTime    time.Time             `json:"decision_time" doc:"UTC time of this call, ISO 8601; fresh on cache hits."`
 	FieldsProvided  int                   `json:"fields_provided" doc:"Count of non-null keys sent."`
 	FieldsEvaluated int                   `json:"fields_evaluated" doc:"Count of fields the rules reason over; may exceed fields_provided."`
@@ -214,7 +214,7 @@ Anonymous callers reach public rulesets only; a private ruleset, or one of anoth
 
 Bad inputs never fail the request: unknown keys and values that cannot be converted to the field type are listed in field_errors with HTTP 200, and the decision is then undetermined. The body itself is strict: an undefined top-level member is 422 extra_forbidden, a field_values that is not an object is 422 dict_type.
 
-field_values must be I-JSON (RFC 7493), because inputs_hash is its RFC 8785 canonical form: a key repeated within one object, a string that is not valid Unicode (invalid UTF-8, or a lone surrogate escape such as \ud800) or nesting deeper than 10000 levels is 422 json_invalid at body.field_values, since such JSON reads differently from one parser to the next. A number beyond the IEEE double range (such as 1e400) is a value like any other: no field type takes it, so it is a field_errors entry (200, undetermined). RFC 8785 cannot write such a number, so inputs_hash is then the sha256 of field_values with insignificant white space removed, otherwise as sent.
+field_values must be I-JSON (RFC 7493), because inputs_hash is its RFC 8785 canonical form: a key repeated within one object or a string that is not valid Unicode (invalid UTF-8, or a lone surrogate escape such as \ud800) is 422 json_invalid at body.field_values, since such JSON reads differently from one parser to the next; a body nested deeper than 10000 levels is 422 json_invalid at body. A number beyond the IEEE double range (such as 1e400) is a value like any other: no field type takes it, so it is a field_errors entry (200, undetermined). RFC 8785 cannot write such a number, so inputs_hash writes it in one normal spelling (1e400 for 1E+400 or 10e399) inside the otherwise canonical form.
 
 Identical requests (same ruleset content, field values, flags and normalised inquiry_context) may be served from a cache for up to 10 minutes; decision_id, decision_time and timing are fresh on every call, and every call, hit or not, is one decision with its own server-side record. no_cache bypasses the cache.
 
@@ -222,7 +222,7 @@ Warnings: a request member that is dropped rather than refused (an invalid calle
 
 Rulebooks: rulebook_id needs a key with the decide scope (anonymous: 401); this version serves no rulebooks, so a keyed rulebook_id answers 404 with a string detail. release_id without rulebook_id is 422.
 
-Null members: an optional member sent as null is the same as leaving it out (field_values may not be null). When a member is repeated, the last occurrence wins, and a null one leaves the earlier value in place; anonymous cost units are counted from the body the same way.
+Null members: an optional member sent as null is the same as leaving it out (field_values may not be null). When a member is repeated, the last occurrence wins; a null one leaves an earlier string or flag in place and clears an earlier inquiry_context or caller_ref, as encoding/json reads them. Anonymous cost units are counted from the same decoded body.
 
 503 decision_log_backlogged: the decision could not be recorded (the record queue stayed full); no decision was issued, retry with backoff.`
 

@@ -693,17 +693,18 @@ func TestDecideFieldValuesBeyondCanonicalJSON(t *testing.T) {
 		t.Helper()
 		return postExact(t, f, "/decide", `{"ruleset_id":"acme/all-types","field_values":`+fieldValues+`}`)
 	}
-	hashOf := func(compact string) string {
-		sum := sha256.Sum256([]byte(compact))
+	hashOf := func(canonical string) string {
+		sum := sha256.Sum256([]byte(canonical))
 		return "sha256:" + hex.EncodeToString(sum[:])
 	}
 
 	for _, tc := range []struct {
-		name, fieldValues, field, value, compact string
+		name, fieldValues, field, value string
+		canonical                       string // RFC 8785 form, the huge number in its normal spelling
 	}{
 		{"int beyond float64", `{"a.count": 1e400}`, "a.count", "1e400", `{"a.count":1e400}`},
 		{"decimal below float64", `{ "a.amount" : -1e400 }`, "a.amount", "-1e400", `{"a.amount":-1e400}`},
-		{"bool given a huge number", `{"a.flag":1E+999,"a.kind":"x"}`, "a.flag", "1E+999", `{"a.flag":1E+999,"a.kind":"x"}`},
+		{"bool given a huge number", `{"a.kind":"x","a.flag":1E+999}`, "a.flag", "1E+999", `{"a.flag":1e999,"a.kind":"x"}`},
 		{"unknown key", `{"a.nope":1e400}`, "a.nope", "1e400", `{"a.nope":1e400}`},
 		{"inside a list", `{"a.born":[1e400]}`, "a.born", "[1e400]", `{"a.born":[1e400]}`},
 	} {
@@ -721,8 +722,8 @@ func TestDecideFieldValuesBeyondCanonicalJSON(t *testing.T) {
 			if e["field"] != tc.field || string(value) != tc.value || e["message"] == "" {
 				t.Errorf("field error %v, want %s = %s", e, tc.field, tc.value)
 			}
-			if body["inputs_hash"] != hashOf(tc.compact) {
-				t.Errorf("inputs_hash %v, want the sha256 of %s", body["inputs_hash"], tc.compact)
+			if body["inputs_hash"] != hashOf(tc.canonical) {
+				t.Errorf("inputs_hash %v, want the sha256 of %s", body["inputs_hash"], tc.canonical)
 			}
 		})
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -9,8 +10,10 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/big"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/gowebpki/jcs"
 )
@@ -245,31 +248,35 @@ func convertValue(f *Field, v any) (Value, string) {
 // form of field_values: the same for any key order, white space, or
 // spelling of a number (1, 1.0, 1e0).
 //
-// RFC 8785 reads numbers as float64, so it has no canonical form for a
-// number beyond that range (1e400). Such a number is still an answer the
-// caller sent, which Convert reports as a FieldError (no field type takes
-// it), so it must not fail the hash: when it is the only obstacle, the hash
-// is of field_values with insignificant white space removed, as sent
-// otherwise (key order and number spelling count). That form can never
-// equal a canonical form, which always canonicalises, so the two kinds of
-// hash cannot collide. Any other obstacle is not I-JSON and fails with
-// ErrNotIJSON; JSON that is not JSON at all fails with another error.
+// RFC 8785 reads numbers as float64, so it has no form for a number beyond
+// that range (1e400). Such a number is still an answer the caller sent,
+// which Convert reports as a FieldError (no field type takes it), so it
+// must not fail the hash: the document is canonicalised with each such
+// number standing in for itself, written in one normal spelling (1e400,
+// -1.5e999: the digits without redundant zeros and an exponent without a
+// plus sign). That keeps the hash invariant under key order, white space
+// and number spelling, and it can never equal the hash of a document
+// without such a number, since RFC 8785 writes a positive exponent with a
+// plus sign. Any other obstacle is not I-JSON and fails with ErrNotIJSON;
+// JSON that is not JSON at all fails with another error.
 func InputsHash(fieldValues []byte) (string, error) {
 	canon, err := jcs.Transform(fieldValues)
 	if err == nil {
 		return inputsDigest(canon), nil
 	}
-	tamed, huge, walkErr := zeroHugeNumbers(fieldValues)
+	var random [16]byte
+	_, _ = rand.Read(random[:]) // crypto/rand.Read never fails
+	nonce := hex.EncodeToString(random[:])
+	marked, huge, walkErr := markHugeNumbers(fieldValues, nonce)
 	if walkErr != nil {
 		return "", fmt.Errorf("canonicalise field_values: %w", err)
 	}
-	if huge {
-		if _, err = jcs.Transform(tamed); err == nil {
-			var compact bytes.Buffer
-			if err := json.Compact(&compact, fieldValues); err != nil {
-				return "", fmt.Errorf("compact field_values: %w", err)
+	if len(huge) > 0 {
+		if canon, err = jcs.Transform(marked); err == nil {
+			for i, n := range huge {
+				canon = bytes.Replace(canon, hugeMark(nonce, i), []byte(n), 1)
 			}
-			return inputsDigest(compact.Bytes()), nil
+			return inputsDigest(canon), nil
 		}
 	}
 	return "", fmt.Errorf("canonicalise field_values: %w: %v", ErrNotIJSON, err)
@@ -280,13 +287,22 @@ func inputsDigest(b []byte) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-// zeroHugeNumbers returns a copy of the JSON raw in which every number
-// beyond the float64 range is replaced by 0, and whether there was one, so
-// that what remains can be checked for other obstacles to canonicalising.
-func zeroHugeNumbers(raw []byte) ([]byte, bool, error) {
+// hugeMark is the string, as RFC 8785 writes it, quotes included, that
+// stands in for the i-th number beyond float64 while a document is
+// canonicalised. nonce is drawn afresh for each document, so no string a
+// caller sent can be taken for a mark.
+func hugeMark(nonce string, i int) []byte {
+	return []byte(`"eligo-number-beyond-float64:` + nonce + ":" + strconv.Itoa(i) + `"`)
+}
+
+// markHugeNumbers returns a copy of the JSON raw in which the i-th number
+// beyond the float64 range is replaced by the string hugeMark(nonce, i),
+// and those numbers in their normal spelling (normalNumber), in order.
+func markHugeNumbers(raw []byte, nonce string) ([]byte, []string, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var out []byte
+	var huge []string
 	last, depth, values := 0, 0, 0
 	for {
 		tok, err := dec.Token()
@@ -294,7 +310,7 @@ func zeroHugeNumbers(raw []byte) ([]byte, bool, error) {
 			break
 		}
 		if err != nil {
-			return nil, false, err
+			return nil, nil, err
 		}
 		switch tok {
 		case json.Delim('{'), json.Delim('['):
@@ -309,23 +325,54 @@ func zeroHugeNumbers(raw []byte) ([]byte, bool, error) {
 		if !ok {
 			continue
 		}
-		if _, err := strconv.ParseFloat(string(n), 64); err == nil {
+		if f, err := strconv.ParseFloat(string(n), 64); err == nil || !math.IsInf(f, 0) {
 			continue
 		}
 		end := int(dec.InputOffset())
 		start := end - len(n)
-		out = append(append(out, raw[last:start]...), '0')
+		out = append(append(out, raw[last:start]...), hugeMark(nonce, len(huge))...)
+		huge = append(huge, normalNumber(string(n)))
 		last = end
 	}
 	if depth != 0 || values != 1 {
 		// The token reader reads a stream of values and stops quietly at
 		// the end of the input, even inside one.
-		return nil, false, errors.New("not a single JSON value")
+		return nil, nil, errors.New("not a single JSON value")
 	}
-	if out == nil {
-		return raw, false, nil
+	if huge == nil {
+		return raw, nil, nil
 	}
-	return append(out, raw[last:]...), true, nil
+	return append(out, raw[last:]...), huge, nil
+}
+
+// normalNumber writes a JSON number in one spelling per value: an optional
+// minus, the significant digits with a point after the first when there
+// are more, and the exponent of the first digit ("1e400" for 1e400, 10e399
+// and 1E+400). Only numbers beyond float64 are written so, and they are
+// never zero.
+func normalNumber(n string) string {
+	sign := ""
+	if strings.HasPrefix(n, "-") {
+		sign, n = "-", n[1:]
+	}
+	mantissa, expText, _ := strings.Cut(strings.ToLower(n), "e")
+	exp, ok := new(big.Int).SetString(strings.TrimPrefix(expText, "+"), 10)
+	if !ok {
+		exp = new(big.Int)
+	}
+	whole, frac, _ := strings.Cut(mantissa, ".")
+	digits := strings.TrimLeft(whole+frac, "0")
+	exp.Sub(exp, big.NewInt(int64(len(frac))))
+	trimmed := strings.TrimRight(digits, "0")
+	exp.Add(exp, big.NewInt(int64(len(digits)-len(trimmed))))
+	if trimmed == "" {
+		return "0"
+	}
+	exp.Add(exp, big.NewInt(int64(len(trimmed)-1)))
+	if len(trimmed) > 1 {
+		trimmed = trimmed[:1] + "." + trimmed[1:]
+	}
+	return sign + trimmed + "e" + exp.String()
 }
 
 // ValueJSON renders the answer v of field slot as it appears in supporting
