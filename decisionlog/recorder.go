@@ -188,6 +188,11 @@ func (r *Recorder) Close(ctx context.Context) error {
 		r.stopped.Do(func() { close(r.stop) })
 		<-r.done
 	}
+	if refused := r.refused.Load(); refused > 0 {
+		// Each was logged as it happened; the total is what an operator
+		// checks at the end of a run.
+		r.cfg.Logger.Warn("decision records refused as invalid data during this run", "refused", refused)
+	}
 	if lost := r.lost.Load(); lost > 0 {
 		return fmt.Errorf("decision log: %d records could not be written before shutdown", lost)
 	}
@@ -197,8 +202,8 @@ func (r *Recorder) Close(ctx context.Context) error {
 // Refused returns how many records PostgreSQL refused as invalid data since
 // New (a value it cannot store, such as U+0000 in a string, or a record
 // breaking a CHECK): each is left out of the table, logged at ERROR with its
-// decision id and SQLSTATE, and does not hold up the others. Operators and
-// tests read it to see that nothing else went missing.
+// decision id and SQLSTATE, and does not hold up the others. Close logs the
+// total; tests read it to see that nothing else went missing.
 func (r *Recorder) Refused() int64 { return r.refused.Load() }
 
 // run is one writer: it gathers records into a batch until the batch is
