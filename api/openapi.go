@@ -109,7 +109,8 @@ func (r Route) looksUpRuleset() bool {
 //   - every operation: 401 and 403 (keyed: the key is missing, unusable or
 //     without the scopes, and no 403 where any key will do; open: a
 //     presented key that could not be used where the operation needed it),
-//     and 503 (the key store or the usage counters could not be read);
+//     and 503 (the key store or the usage counters could not be read; for
+//     the decide class also a full decision-record queue);
 //   - a ruleset lookup: 404 with a string detail;
 //   - a request body: 413 over the caller's cap;
 //   - a body or parameters: 422 validation list;
@@ -167,9 +168,11 @@ func (r Route) errorCases(sh operationShape) []errorCase {
 		}
 		cases = append(cases, limited)
 	}
-	cases = append(cases, errorCase{http.StatusServiceUnavailable, []errorShape{shapeProblem},
-		"`rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff.",
-		[]string{"Retry-After"}})
+	unavailable := "`rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff."
+	if r.Class == ClassDecide {
+		unavailable += " `decision_log_backlogged`: the decision could not be queued for its record, so none was issued; retry with backoff."
+	}
+	cases = append(cases, errorCase{http.StatusServiceUnavailable, []errorShape{shapeProblem}, unavailable, []string{"Retry-After"}})
 	return cases
 }
 
