@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"reflect"
+	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/tidwall/gjson"
@@ -29,6 +30,22 @@ func readJSONObject(raw []byte) (gjson.Result, bool) {
 	}
 	body := gjson.ParseBytes(raw)
 	return body, body.IsObject()
+}
+
+// decodedString is the string v holds as encoding/json (and so the schema
+// path) decodes it. gjson decodes escapes the same way except in malformed
+// cases (a lone surrogate followed by another escape: "\ud800\u0000"), so
+// a string with a \u escape is decoded by encoding/json itself; others,
+// nearly all, are taken from gjson as they are.
+func decodedString(v gjson.Result) string {
+	if !strings.Contains(v.Raw, `\u`) {
+		return v.Str
+	}
+	var s string
+	if err := json.Unmarshal([]byte(v.Raw), &s); err != nil {
+		return v.Str
+	}
+	return s
 }
 
 // nestsWithin reports whether the valid JSON raw nests objects and arrays

@@ -60,7 +60,7 @@ func readDecideRequest(raw []byte) (*decideRequest, bool) {
 		switch v.Type {
 		case gjson.Null:
 		case gjson.String:
-			*dst = v.Str
+			*dst = decodedString(v)
 		default:
 			ok = false
 		}
@@ -77,7 +77,7 @@ func readDecideRequest(raw []byte) (*decideRequest, bool) {
 		}
 	}
 	body.ForEach(func(key, v gjson.Result) bool {
-		switch key.Str {
+		switch decodedString(key) {
 		case "ruleset_id":
 			str(v, &req.RulesetID)
 		case "rulebook_id":
@@ -101,7 +101,7 @@ func readDecideRequest(raw []byte) (*decideRequest, bool) {
 			// Any JSON: an unusable caller_ref is dropped, not refused.
 			req.CallerRef = json.RawMessage(v.Raw)
 		default:
-			if i := decideFlagIndex(key.Str); i >= 0 {
+			if i := decideFlagIndex(decodedString(key)); i >= 0 {
 				flag(v, i)
 			} else {
 				ok = false

@@ -74,7 +74,7 @@ func readExplainFailureRequest(raw []byte) (*explainFailureRequest, bool) {
 	var fieldValues, outcome, date gjson.Result
 	known := true
 	body.ForEach(func(key, v gjson.Result) bool {
-		switch key.Str {
+		switch decodedString(key) {
 		case "field_values":
 			fieldValues = v
 		case "expected_outcome":
@@ -91,7 +91,8 @@ func readExplainFailureRequest(raw []byte) (*explainFailureRequest, bool) {
 	if !known || !fieldValues.IsObject() || outcome.Type != gjson.String {
 		return nil, false
 	}
-	if _, ok := engine.ParseOutcome(outcome.Str); !ok {
+	expected := decodedString(outcome)
+	if _, ok := engine.ParseOutcome(expected); !ok {
 		return nil, false
 	}
 	if date.Exists() {
@@ -99,7 +100,7 @@ func readExplainFailureRequest(raw []byte) (*explainFailureRequest, bool) {
 			return nil, false
 		}
 	}
-	return &explainFailureRequest{FieldValues: jsonObject(fieldValues.Raw), ExpectedOutcome: outcome.Str, DecisionDate: date.Str}, true
+	return &explainFailureRequest{FieldValues: jsonObject(fieldValues.Raw), ExpectedOutcome: expected, DecisionDate: date.Str}, true
 }
 
 // explainFailureInput is the explain-failure request. Like /decide, the
