@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/eligo/eligo/api/auth"
+	"github.com/eligo/eligo/auth"
 )
 
 // BenchmarkRequest measures a whole round trip over real HTTP through the

@@ -11,7 +11,7 @@ import (
 	"github.com/hashicorp/golang-lru/v2/expirable"
 	"golang.org/x/sync/singleflight"
 
-	"github.com/eligo/eligo/api/auth"
+	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/solver"
 	"github.com/eligo/eligo/store"

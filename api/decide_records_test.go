@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/eligo/eligo/api/auth"
+	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/decisionlog"
 	"github.com/eligo/eligo/engine"
 )

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/eligo/eligo/api/auth"
+	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/metering"
 )
 

@@ -16,7 +16,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/eligo/eligo/api/auth"
+	"github.com/eligo/eligo/auth"
 )
 
 type (

@@ -12,7 +12,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/eligo/eligo/api/auth"
+	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/metering"
 )
 

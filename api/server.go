@@ -19,7 +19,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
-	"github.com/eligo/eligo/api/auth"
+	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/decisionlog"
 	"github.com/eligo/eligo/metering"
 	"github.com/eligo/eligo/solver"

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"net/http"
 
-	"github.com/eligo/eligo/api/auth"
+	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/metering"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/eligo/eligo/api/auth"
+	"github.com/eligo/eligo/auth"
 )
 
 // Anonymous is the budget tier of callers without a usable key; their

@@ -12,7 +12,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/eligo/eligo/api/auth"
+	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/store"
 )
 

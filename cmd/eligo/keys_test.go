@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/eligo/eligo/api/auth"
+	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/store"
 	"github.com/eligo/eligo/store/storetest"
 )

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/eligo/eligo/api/auth"
+	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/metering"
 	"github.com/eligo/eligo/store"
 	"github.com/eligo/eligo/store/storetest"
