@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/eligo/eligo/auth"
+	"github.com/eligo/eligo/metering"
 	"github.com/eligo/eligo/store"
 	"github.com/eligo/eligo/store/storetest"
 )
@@ -25,8 +26,9 @@ const firstPartyOrigin = "https://app.eligo.test"
 // fixture is a real server over real HTTP on a private database, with
 // test-only operations declared the way resource files declare theirs.
 type fixture struct {
-	url   string
-	store *store.Store
+	url    string
+	server *Server
+	store  *store.Store
 	// calls counts handler invocations of every test operation.
 	calls atomic.Int64
 }
@@ -59,9 +61,7 @@ func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	f := &fixture{store: store.New(storetest.New(t))}
 	s := newServer(t, Config{FirstPartyOrigins: []string{firstPartyOrigin}, KeyedBodyLimit: 4 << 20, Logger: slog.New(slog.DiscardHandler),
-		Metering: generousMetering()}, f.store)
-	s.open = append(append([]Endpoint{}, OpenSurface...),
-		Endpoint{http.MethodPost, "/test/open"}, Endpoint{http.MethodGet, "/test/open"})
+		Metering: metering.Config{Budgets: metering.UniformBudgets(1 << 40)}}, f.store)
 
 	caller := func(ctx context.Context) (*callerOutput, error) {
 		f.calls.Add(1)
@@ -99,7 +99,7 @@ func newFixture(t testing.TB) *fixture {
 
 	srv := httptest.NewServer(s.Handler())
 	t.Cleanup(srv.Close)
-	f.url = srv.URL + RootPath
+	f.url, f.server = srv.URL+RootPath, s
 	return f
 }
 
@@ -526,6 +526,10 @@ func TestUnknownPathOrMethodIsJSON(t *testing.T) {
 func TestOpenAPIDocuments(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
+	open := f.server.OpenSurface()
+	if want := []Endpoint{{http.MethodPost, "/test/open"}, {http.MethodGet, "/test/open"}}; !reflect.DeepEqual(open, want) {
+		t.Fatalf("open surface %v, want the registered open routes %v", open, want)
+	}
 	for path, version := range map[string]string{"/openapi.json": "3.1.0", "/openapi-3.0.json": "3.0.3"} {
 		r := f.do(t, http.MethodGet, path, nil, nil)
 		doc, _ := r.body.(map[string]any)
@@ -533,7 +537,7 @@ func TestOpenAPIDocuments(t *testing.T) {
 			t.Fatalf("%s: got %d openapi=%v", path, r.status, doc["openapi"])
 		}
 		desc := doc["info"].(map[string]any)["description"].(string)
-		for _, e := range OpenSurface {
+		for _, e := range open {
 			if !strings.Contains(desc, "| "+e.Method+" | "+e.Path+" |") {
 				t.Errorf("%s: description lacks open endpoint %s %s", path, e.Method, e.Path)
 			}
@@ -568,10 +572,16 @@ func TestRegisterRejectsContradictoryDeclarations(t *testing.T) {
 	s := New(Config{}, nil)
 	base := Route{OperationID: "x", Summary: "x", Description: "x", Class: ClassAdmin}
 	cases := map[string]Route{
-		"open route missing from the table": func() Route { r := base; r.Method, r.Path, r.Access = "GET", "/secret", Open; return r }(),
-		"open-surface endpoint declared keyed": func() Route {
+		"anonymous price on a keyed route": func() Route {
 			r := base
-			r.Method, r.Path, r.Access, r.Scopes = "POST", "/decide", Keyed, []auth.Scope{auth.ScopeDecide}
+			r.Method, r.Path, r.Access, r.Scopes = "POST", "/p", Keyed, []auth.Scope{auth.ScopeDecide}
+			r.Price = func([]byte) int64 { return 2 }
+			return r
+		}(),
+		"refusal without a reason code": func() Route {
+			r := base
+			r.Method, r.Path, r.Access = "GET", "/r", Open
+			r.Refusals = []Refusal{{Status: http.StatusConflict, Meaning: "taken"}}
 			return r
 		}(),
 		"keyed route without scopes": func() Route { r := base; r.Method, r.Path, r.Access = "GET", "/k", Keyed; return r }(),

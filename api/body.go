@@ -2,29 +2,32 @@ package api
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"reflect"
 	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/tidwall/gjson"
+
+	"github.com/eligo/eligo/engine"
 )
 
 // Two operations, POST /decide and POST /rulesets/{id}/explain-failure,
 // read their JSON body themselves (a strict single pass that keeps
 // field_values as sent) instead of letting huma decode it. These helpers
-// keep them answering and documenting a bad body exactly as huma does for
-// every other operation.
+// keep them reading field_values alike, and answering and documenting a
+// bad body exactly as huma does for every other operation.
 
 // maxJSONDepth is encoding/json's nesting limit.
 const maxJSONDepth = 10000
 
-// readJSONObject parses a body for a strict reader: it reports false unless
+// ReadJSONObject parses a body for a strict reader: it reports false unless
 // raw is one JSON object that encoding/json (and so the schema path) would
 // read too. gjson reads any depth while encoding/json refuses nesting
 // deeper than maxJSONDepth; only a body longer than that many bytes can
 // nest so deep, so only such a body pays for the depth scan.
-func readJSONObject(raw []byte) (gjson.Result, bool) {
+func ReadJSONObject(raw []byte) (gjson.Result, bool) {
 	if !gjson.ValidBytes(raw) || (len(raw) > maxJSONDepth && !nestsWithin(raw, maxJSONDepth)) {
 		return gjson.Result{}, false
 	}
@@ -32,12 +35,12 @@ func readJSONObject(raw []byte) (gjson.Result, bool) {
 	return body, body.IsObject()
 }
 
-// decodedString is the string v holds as encoding/json (and so the schema
+// DecodedString is the string v holds as encoding/json (and so the schema
 // path) decodes it. gjson decodes escapes the same way except in malformed
 // cases (a lone surrogate followed by another escape: "\ud800\u0000"), so
 // a string with a \u escape is decoded by encoding/json itself; others,
 // nearly all, are taken from gjson as they are.
-func decodedString(v gjson.Result) string {
+func DecodedString(v gjson.Result) string {
 	if !strings.Contains(v.Raw, `\u`) {
 		return v.Str
 	}
@@ -71,13 +74,13 @@ func nestsWithin(raw []byte, max int) bool {
 	return true
 }
 
-// requestBodyErrors explains why raw is not an acceptable body for the
+// BodyErrors explains why raw is not an acceptable body for the
 // schema of t (registered under name): 422 json_invalid when it is not
 // JSON, else the schema validator's items, the answer huma gives on the
 // operations whose body it reads. When the schema accepts the body (the
 // strict reading refused something the validator does not check, such as
 // a member name in other letter case), the body as a whole is named.
-func (s *Server) requestBodyErrors(raw []byte, t reflect.Type, name string) error {
+func (s *Server) BodyErrors(raw []byte, t reflect.Type, name string) error {
 	var parsed any
 	if err := json.Unmarshal(raw, &parsed); err != nil {
 		return newHumaError(http.StatusBadRequest, "", &huma.ErrorDetail{Location: "body", Message: err.Error()})
@@ -93,14 +96,74 @@ func (s *Server) requestBodyErrors(raw []byte, t reflect.Type, name string) erro
 	return newHumaError(http.StatusUnprocessableEntity, "validation failed", res.Errors...)
 }
 
-// documentRequestBody documents op's request body as the schema of t
-// (registered under name): the handler reads the raw bytes, which huma
-// would otherwise document as opaque.
-func (s *Server) documentRequestBody(op *huma.Operation, t reflect.Type, name string) {
+// DocumentRequestBody documents the request body of the operation at
+// (method, path) as the schema of t (registered under name): the handler
+// reads the raw bytes, which huma would otherwise document as opaque.
+func (s *Server) DocumentRequestBody(method, path string, t reflect.Type, name string) {
+	item := s.huma.OpenAPI().Paths[path]
+	op := map[string]*huma.Operation{http.MethodGet: item.Get, http.MethodPost: item.Post, http.MethodPut: item.Put,
+		http.MethodPatch: item.Patch, http.MethodDelete: item.Delete}[method]
 	op.RequestBody = &huma.RequestBody{
 		Required: true,
 		Content: map[string]*huma.MediaType{"application/json": {
 			Schema: s.huma.OpenAPI().Components.Schemas.Schema(t, true, name),
 		}},
 	}
+}
+
+// JSONObject is a JSON object kept as its raw bytes: field_values reaches
+// the engine as sent, without a decode into Go values.
+type JSONObject []byte
+
+// UnmarshalJSON keeps a copy of the bytes.
+func (o *JSONObject) UnmarshalJSON(b []byte) error {
+	*o = append((*o)[:0], b...)
+	return nil
+}
+
+// MarshalJSON writes the bytes back, or null when empty.
+func (o JSONObject) MarshalJSON() ([]byte, error) {
+	if len(o) == 0 {
+		return []byte("null"), nil
+	}
+	return o, nil
+}
+
+// Schema declares an object with any members.
+func (JSONObject) Schema(huma.Registry) *huma.Schema {
+	return &huma.Schema{Type: huma.TypeObject, AdditionalProperties: true}
+}
+
+// ConvertFieldValues reads a request's field_values for rules, the one way
+// every operation reads them: the inputs_hash of the object as sent and
+// its conversion to inputs, with bad keys and values as field errors in
+// the inputs (never a refusal). A field_values the engine cannot read at
+// all is refused as FieldValuesRefusal says.
+func ConvertFieldValues(rules *engine.Ruleset, fieldValues []byte) (inputsHash string, inputs *engine.Inputs, err error) {
+	inputsHash, err = engine.InputsHash(fieldValues)
+	if err != nil {
+		return "", nil, FieldValuesRefusal(fieldValues, err)
+	}
+	inputs, err = rules.Convert(fieldValues)
+	if err != nil {
+		return "", nil, FieldValuesRefusal(fieldValues, err)
+	}
+	return inputsHash, inputs, nil
+}
+
+// FieldValuesRefusal is the 422 for a field_values the engine cannot read
+// at all: dict_type when it is not a JSON object (the body readers refuse
+// that first, so this is a backstop), else json_invalid, chiefly for an
+// object that is not I-JSON (a repeated key, text that is not valid
+// Unicode, nesting beyond 10000 levels), which has no inputs_hash. Bad
+// values inside a readable object never get here: they are field_errors.
+func FieldValuesRefusal(raw []byte, err error) *Error {
+	if errors.Is(err, engine.ErrNotObject) {
+		var input any
+		_ = json.Unmarshal(raw, &input)
+		return ValidationFailed(ValidationItem{Type: "dict_type", Loc: []any{"body", "field_values"},
+			Msg: "Input should be a valid dictionary", Input: input})
+	}
+	return ValidationFailed(ValidationItem{Type: "json_invalid", Loc: []any{"body", "field_values"},
+		Msg: "JSON decode error: " + err.Error(), Input: map[string]any{}})
 }

@@ -53,7 +53,7 @@ func TestReadJSONObjectDepthLimit(t *testing.T) {
 	for _, depth := range []int{maxJSONDepth - 1, maxJSONDepth, maxJSONDepth + 1} {
 		// The object itself is one level.
 		raw := `{"a":` + strings.Repeat("[", depth-1) + strings.Repeat("]", depth-1) + `}`
-		_, ok := readJSONObject([]byte(raw))
+		_, ok := ReadJSONObject([]byte(raw))
 		if ok != json.Valid([]byte(raw)) {
 			t.Errorf("depth %d: readJSONObject %v, encoding/json %v", depth, ok, json.Valid([]byte(raw)))
 		}

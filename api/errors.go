@@ -99,6 +99,9 @@ func NewProblem(status int, errorCode, reasonCode, message string) *Error {
 	return &Error{status: status, Detail: Problem{Error: errorCode, ReasonCode: reasonCode, Message: message}}
 }
 
+// quoted writes s as a Go-quoted string, as not-found details name refs.
+func quoted(s string) string { return strconv.Quote(s) }
+
 // NotFound builds the spec's not-found answer: 404 with a plain string
 // detail (no reason_code). Private objects of other tenants use it too.
 func NotFound(message string) *Error {
@@ -113,13 +116,13 @@ func ValidationFailed(items ...ValidationItem) *Error {
 // Internal is the opaque 500: no stack, no cause, no echo of the request.
 // The cause belongs in the server log, keyed by the request id.
 func Internal() *Error {
-	return NewProblem(http.StatusInternalServerError, "internal_error", "internal_error",
+	return NewProblem(http.StatusInternalServerError, "internal_error", ReasonInternalError,
 		"The server could not complete the request. Quote the X-Request-Id response header when reporting it.")
 }
 
 // TooLarge is the 413 for a body over the caller's cap.
 func TooLarge(limit int64) *Error {
-	return NewProblem(http.StatusRequestEntityTooLarge, "payload_too_large", "body_too_large",
+	return NewProblem(http.StatusRequestEntityTooLarge, "payload_too_large", ReasonBodyTooLarge,
 		fmt.Sprintf("The request body exceeds the limit of %d bytes for this caller.", limit))
 }
 
@@ -151,7 +154,7 @@ func useEligoErrors() {
 		huma.NewErrorWithContext = func(ctx huma.Context, status int, msg string, errs ...error) huma.StatusError {
 			se := newHumaError(status, msg, errs...)
 			if se.GetStatus() >= 500 {
-				logFrom(ctx.Context()).ErrorContext(ctx.Context(), "request failed", "error", errors.Join(errs...), "reason", msg)
+				Log(ctx.Context()).ErrorContext(ctx.Context(), "request failed", "error", errors.Join(errs...), "reason", msg)
 			}
 			return se
 		}
@@ -172,7 +175,7 @@ func newHumaError(status int, msg string, errs ...error) huma.StatusError {
 		// schema; any *Error will do.
 		return &Error{}
 	case status == http.StatusRequestEntityTooLarge:
-		return NewProblem(status, "payload_too_large", "body_too_large", "The request body is too large.")
+		return NewProblem(status, "payload_too_large", ReasonBodyTooLarge, "The request body is too large.")
 	case status >= 500:
 		return Internal()
 	case status == http.StatusUnsupportedMediaType:
@@ -302,9 +305,9 @@ func parseLocation(location string) []any {
 	return loc
 }
 
-// logFrom returns the request's logger, or the default one outside a
-// request.
-func logFrom(ctx interface{ Value(any) any }) *slog.Logger {
+// Log returns the request's logger, carrying its request id, or the
+// default logger outside a request.
+func Log(ctx interface{ Value(any) any }) *slog.Logger {
 	if st := stateFrom(ctx); st != nil {
 		return st.log()
 	}

@@ -2,7 +2,6 @@ package api
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -24,8 +23,8 @@ import (
 // counts against that key (one unit per call, whatever the flags); any
 // other request on the open surface counts against its client address
 // (ClientIP, which believes X-Forwarded-For only from ELIGO_TRUSTED_PROXIES)
-// with the anonymous cost rules of metering.DecideCost, priced from the
-// decoded body (priceAnonymousDecide).
+// at the price its Route declares (Route.Price, read from the body; one
+// unit when the route declares none).
 
 // Rate-limit response headers.
 const (
@@ -54,7 +53,7 @@ func (s *Server) meterThen(w http.ResponseWriter, r *http.Request, route Route, 
 		caller = metering.Caller{Subject: metering.KeySubject(p.KeyID), Tier: string(p.Tier)}
 	} else {
 		caller = metering.Caller{Subject: metering.AddrSubject(ClientIP(ctx)), Tier: metering.Anonymous}
-		if route.Class == ClassDecide && r.Body != nil && r.Body != http.NoBody {
+		if route.Price != nil && r.Body != nil && r.Body != http.NoBody {
 			body, err := io.ReadAll(r.Body)
 			if err != nil {
 				var tooBig *http.MaxBytesError
@@ -66,13 +65,13 @@ func (s *Server) meterThen(w http.ResponseWriter, r *http.Request, route Route, 
 				return
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
-			cost = priceAnonymousDecide(ctx, body)
+			cost = route.Price(body)
 		}
 	}
 	d, err := s.meter.Admit(ctx, caller, route.Class, cost)
 	if err != nil {
-		logFrom(ctx).ErrorContext(ctx, "metering", "error", err)
-		writeError(w, errMeteringUnavailable)
+		Log(ctx).ErrorContext(ctx, "metering", "error", err)
+		writeError(w, ErrMeteringUnavailable)
 		return
 	}
 	setRateLimitHeaders(w.Header(), d)
@@ -80,29 +79,11 @@ func (s *Server) meterThen(w http.ResponseWriter, r *http.Request, route Route, 
 		if keyed {
 			writeError(w, quotaExceeded(d))
 		} else {
-			writeJSON(w, http.StatusTooManyRequests, anonymousLimited{Error: "rate_limit_exceeded", RetryAfter: s.retryAt(r, caller, route.Class, cost, d).Unix()})
+			writeJSON(w, http.StatusTooManyRequests, anonymousLimited{Error: ReasonRateLimitExceededAnonymousBody, RetryAfter: s.retryAt(r, caller, route.Class, cost, d).Unix()})
 		}
 		return
 	}
 	s.mux.ServeHTTP(w, r)
-}
-
-// priceAnonymousDecide is the anonymous cost of a /decide body
-// (metering.DecideCost of its costly flags). It reads body as the handler
-// does, with readDecideRequest, so a repeated flag counts by its last true
-// or false and a null leaves it as it was, and keeps what it read in the
-// request state for the handler (decideRequestFor): the body is read once.
-// A body the reader refuses costs the plain unit; the handler then refuses
-// it without evaluating anything.
-func priceAnonymousDecide(ctx context.Context, body []byte) int64 {
-	req, ok := readDecideRequest(body)
-	if !ok {
-		return metering.DecideCost(0)
-	}
-	if st := stateFrom(ctx); st != nil {
-		st.decide = req
-	}
-	return metering.DecideCost(costlyFlags(req))
 }
 
 // setRateLimitHeaders writes the four X-RateLimit-* headers of d.
@@ -123,7 +104,7 @@ func (s *Server) retryAt(r *http.Request, caller metering.Caller, class metering
 	ctx := r.Context()
 	at, err := s.meter.RetryAt(ctx, caller, class, cost)
 	if err != nil {
-		logFrom(ctx).ErrorContext(ctx, "metering retry time", "error", err)
+		Log(ctx).ErrorContext(ctx, "metering retry time", "error", err)
 		return d.Reset
 	}
 	return at
@@ -144,17 +125,18 @@ type anonymousLimited struct {
 func quotaExceeded(d metering.Decision) *Error {
 	return &Error{status: http.StatusTooManyRequests, Detail: Problem{
 		Error:      "too_many_requests",
-		ReasonCode: "daily_quota_exceeded",
+		ReasonCode: ReasonDailyQuotaExceeded,
 		Message:    fmt.Sprintf("The key has used its rolling 24-hour budget of %d %s requests.", d.Limit, d.Class),
 		Hint:       "Usage falls as hourly buckets leave the 24-hour window (see X-RateLimit-Reset); GET /usage shows every class. A higher tier is set through support.",
 	}}
 }
 
-// errMeteringUnavailable is the 503 when the counter store cannot be
-// reached: the request is not served unmetered.
-var errMeteringUnavailable = &Error{status: http.StatusServiceUnavailable, Detail: Problem{
+// ErrMeteringUnavailable is the 503 when the counter store cannot be
+// reached: the request is not served unmetered. GET /usage answers it
+// too when it cannot read the counters.
+var ErrMeteringUnavailable = &Error{status: http.StatusServiceUnavailable, Detail: Problem{
 	Error:      "service_unavailable",
-	ReasonCode: "rate_limit_backend_unavailable",
+	ReasonCode: ReasonRateLimitBackendUnavailable,
 	Message:    "Usage could not be checked, so the request was not served. This is transient.",
 	Hint:       "Retry with exponential backoff, starting after the Retry-After seconds.",
 }}
@@ -186,8 +168,8 @@ func meteringDescription(b metering.Budgets) string {
 		}
 		sb.WriteString("\n")
 	}
-	fmt.Fprintf(&sb, `
-Anonymous /decide cost: %d unit plain, plus %d for each of %s set (trace plus explanation costs 11). Anonymous callers are counted by client address (per /64 for IPv6), taken from the trusted proxy hop, never from a caller-supplied X-Forwarded-For. A key counts one unit per call.
+	sb.WriteString(`
+An anonymous request costs one unit, or the price its operation's description states (/decide's depends on its flags). Anonymous callers are counted by client address (per /64 for IPv6), taken from the trusted proxy hop, never from a caller-supplied X-Forwarded-For. A key counts one unit per call.
 
 Every metered response carries `+"`X-RateLimit-Class`, `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`"+` (epoch seconds of the next hourly boundary).
 
@@ -197,7 +179,7 @@ Over the budget:
 
 Both carry the rate-limit headers; a refused request is not counted.
 
-If usage cannot be checked, the answer is 503 `+"`rate_limit_backend_unavailable`"+` with `+"`Retry-After: 1`"+`: transient; retry with exponential backoff. A request is never served unmetered. Counts from several servers meet in one database; each server may let through at most 1%% of the budget (at least one request) beyond it before it sees the other servers' counts.
-`, metering.PlainDecideCost, metering.FlagSurcharge, costlyFlagList())
+If usage cannot be checked, the answer is 503 `+"`rate_limit_backend_unavailable`"+` with `+"`Retry-After: 1`"+`: transient; retry with exponential backoff. A request is never served unmetered. Counts from several servers meet in one database; each server may let through at most 1% of the budget (at least one request) beyond it before it sees the other servers' counts.
+`)
 	return sb.String()
 }

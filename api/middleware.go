@@ -33,9 +33,6 @@ type requestState struct {
 	clientIP netip.Addr
 	// route is filled in by the gate for the request log line.
 	route string
-	// decide is an anonymous /decide body as metering read it to price
-	// it, for the handler not to read it again; nil otherwise.
-	decide *decideRequest
 	// base is the server's logger; logger is base with the request id,
 	// built on first use (most requests log nothing but their line).
 	base       *slog.Logger
@@ -197,18 +194,18 @@ func (s *Server) gate(w http.ResponseWriter, r *http.Request) {
 
 // The spec's 401 and 403 answers.
 var (
-	errMissingKey = NewProblem(http.StatusUnauthorized, "unauthorized", "missing_api_key",
+	errMissingKey = NewProblem(http.StatusUnauthorized, "unauthorized", ReasonMissingAPIKey,
 		"This operation needs an API key in the x-api-key header.")
-	errInvalidKey = NewProblem(http.StatusUnauthorized, "unauthorized", "invalid_api_key",
+	errInvalidKey = NewProblem(http.StatusUnauthorized, "unauthorized", ReasonInvalidAPIKey,
 		"The API key is not valid: it is unknown, malformed or revoked.")
-	errExpiredKey = NewProblem(http.StatusUnauthorized, "unauthorized", "api_key_expired",
+	errExpiredKey = NewProblem(http.StatusUnauthorized, "unauthorized", ReasonAPIKeyExpired,
 		"The API key has expired. Ask for a new key.")
 	// errKeyStoreUnavailable uses the spec's one 503 code: keys and usage
 	// counters share the database, and clients need only one transient
 	// code to retry on.
 	errKeyStoreUnavailable = &Error{status: http.StatusServiceUnavailable, Detail: Problem{
 		Error:      "service_unavailable",
-		ReasonCode: "rate_limit_backend_unavailable",
+		ReasonCode: ReasonRateLimitBackendUnavailable,
 		Message:    "The API key could not be checked, so the request was not served. This is transient.",
 		Hint:       "Retry with exponential backoff, starting after the Retry-After seconds.",
 	}}
@@ -222,7 +219,7 @@ func missingScopes(missing []auth.Scope) *Error {
 	}
 	return &Error{status: http.StatusForbidden, Detail: Problem{
 		Error:              "forbidden",
-		ReasonCode:         "denied_missing_permission",
+		ReasonCode:         ReasonDeniedMissingPermission,
 		Message:            "The API key lacks the permission this operation needs: " + strings.Join(names, ", ") + ".",
 		Action:             "scope." + names[0],
 		MissingPermissions: names,
@@ -256,7 +253,7 @@ func (s *Server) authenticate(ctx context.Context, key string, route Route) (con
 		// The key store is the database the counters live in: the same
 		// transient 503 as metering, on keyed and open routes alike,
 		// rather than ignoring a key the caller meant to use.
-		logFrom(ctx).ErrorContext(ctx, "authenticate", "error", err)
+		Log(ctx).ErrorContext(ctx, "authenticate", "error", err)
 		return ctx, errKeyStoreUnavailable
 	default:
 		if missing := p.Missing(route.Scopes); len(missing) > 0 {

@@ -3,8 +3,8 @@ package api
 import (
 	"net/http"
 	"reflect"
+	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
 )
@@ -95,84 +95,86 @@ func shapeOf(input reflect.Type) operationShape {
 	return sh
 }
 
-// looksUpRuleset reports whether the operation names a ruleset (or, for
-// evaluation, a ruleset or rulebook) that may not exist or not be visible
-// to the caller: a {ruleset_id} in the path, or the decide class, whose
-// body names what to evaluate.
-func (r Route) looksUpRuleset() bool {
-	return strings.Contains(r.Path, "{ruleset_id}") || r.Class == ClassDecide
-}
-
 // errorCases lists the errors the operation can answer with, in status
 // order. It is the one statement of which declaration yields which error:
 //
 //   - every operation: 401 and 403 (keyed: the key is missing, unusable or
 //     without the scopes, and no 403 where any key will do; open: a
 //     presented key that could not be used where the operation needed it),
-//     and 503 (the key store or the usage counters could not be read; for
-//     the decide class also a full decision-record queue);
-//   - a ruleset lookup: 404 with a string detail;
+//     and 503 (the key store or the usage counters could not be read);
+//   - Route.NotFound: 404 with a string detail;
 //   - a request body: 413 over the caller's cap;
 //   - a body or parameters: 422 validation list;
-//   - a lookup that loads the rules: 422 ruleset_record_corrupt;
 //   - an enforced metering class: 429, in the keyed shape and, on the open
-//     surface, the anonymous one.
+//     surface, the anonymous one;
+//   - each of Route.Refusals: its status with a problem detail, its reason
+//     code and meaning added to that status's description.
 func (r Route) errorCases(sh operationShape) []errorCase {
-	var cases []errorCase
+	byStatus := map[int]*errorCase{}
+	add := func(status int, shape errorShape, description string, headers ...string) {
+		c, ok := byStatus[status]
+		if !ok {
+			c = &errorCase{status: status}
+			byStatus[status] = c
+		}
+		if !slices.Contains(c.shapes, shape) {
+			c.shapes = append(c.shapes, shape)
+		}
+		if c.description != "" {
+			c.description += " "
+		}
+		c.description += description
+		for _, h := range headers {
+			if !slices.Contains(c.headers, h) {
+				c.headers = append(c.headers, h)
+			}
+		}
+	}
 	if r.Access == Keyed {
-		cases = append(cases, errorCase{http.StatusUnauthorized, []errorShape{shapeProblem},
+		add(http.StatusUnauthorized, shapeProblem,
 			"No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`.",
-			[]string{"WWW-Authenticate"}})
+			"WWW-Authenticate")
 		if !r.AnyKey {
-			cases = append(cases, errorCase{http.StatusForbidden, []errorShape{shapeProblem},
-				"`denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it.", nil})
+			add(http.StatusForbidden, shapeProblem,
+				"`denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it.")
 		}
 	} else {
-		cases = append(cases,
-			errorCase{http.StatusUnauthorized, []errorShape{shapeProblem},
-				"A key was sent but could not be used (`invalid_api_key`, `api_key_expired`), and the request needed it: the object it names is not public, or the request needs a key (`missing_api_key`).",
-				[]string{"WWW-Authenticate"}},
-			errorCase{http.StatusForbidden, []errorShape{shapeProblem},
-				"`denied_missing_permission`: a key was sent without the scope the request needed; `action` and `missing_permissions` name it.", nil})
+		add(http.StatusUnauthorized, shapeProblem,
+			"A key was sent but could not be used (`invalid_api_key`, `api_key_expired`), and the request needed it: the object it names is not public, or the request needs a key (`missing_api_key`).",
+			"WWW-Authenticate")
+		add(http.StatusForbidden, shapeProblem,
+			"`denied_missing_permission`: a key was sent without the scope the request needed; `action` and `missing_permissions` name it.")
 	}
-	if r.looksUpRuleset() {
-		cases = append(cases, errorCase{http.StatusNotFound, []errorShape{shapeNotFound},
-			"The ruleset (or rulebook) is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code.", nil})
+	if r.NotFound != "" {
+		add(http.StatusNotFound, shapeNotFound, "The "+r.NotFound+" is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code.")
 	}
 	if sh.body {
-		cases = append(cases, errorCase{http.StatusRequestEntityTooLarge, []errorShape{shapeProblem},
-			"`body_too_large`: the body exceeds the caller's cap (2 MB anonymous), refused before it is read.", nil})
+		add(http.StatusRequestEntityTooLarge, shapeProblem,
+			"`body_too_large`: the body exceeds the caller's cap (2 MB anonymous), refused before it is read.")
 	}
-	var unprocessable errorCase
-	unprocessable.status = http.StatusUnprocessableEntity
-	var meanings []string
 	if sh.body || sh.params {
-		unprocessable.shapes = append(unprocessable.shapes, shapeValidation)
-		meanings = append(meanings, "The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...).")
-	}
-	if r.looksUpRuleset() && !r.RowOnly {
-		unprocessable.shapes = append(unprocessable.shapes, shapeProblem)
-		meanings = append(meanings, "`ruleset_record_corrupt`: the stored ruleset could not be loaded; republish it. Reason codes of this operation's own refusals, when it has any, are in its description.")
-	}
-	if len(unprocessable.shapes) > 0 {
-		unprocessable.description = strings.Join(meanings, " ")
-		cases = append(cases, unprocessable)
+		add(http.StatusUnprocessableEntity, shapeValidation,
+			"The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...).")
 	}
 	if r.Class.Known() && r.Class.Enforced() {
-		limited := errorCase{status: http.StatusTooManyRequests, shapes: []errorShape{shapeProblem},
-			description: "`daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `" + string(r.Class) + "` class; `Retry-After: 86400`.",
-			headers:     []string{"Retry-After", headerClass, headerLimit, headerRemaining, headerReset}}
+		description := "`daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `" + string(r.Class) + "` class; `Retry-After: 86400`."
+		add(http.StatusTooManyRequests, shapeProblem, description, "Retry-After", headerClass, headerLimit, headerRemaining, headerReset)
 		if r.Access == Open {
-			limited.shapes = append(limited.shapes, shapeAnonymousLimited)
-			limited.description += " Anonymous callers get `{error: \"rate_limit_exceeded\", retry_after: <epoch seconds>}` instead, and no Retry-After."
+			add(http.StatusTooManyRequests, shapeAnonymousLimited,
+				"Anonymous callers get `{error: \"rate_limit_exceeded\", retry_after: <epoch seconds>}` instead, and no Retry-After.")
 		}
-		cases = append(cases, limited)
 	}
-	unavailable := "`rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff."
-	if r.Class == ClassDecide {
-		unavailable += " `decision_log_backlogged`: the decision could not be queued for its record, so none was issued; retry with backoff."
+	add(http.StatusServiceUnavailable, shapeProblem,
+		"`rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff.",
+		"Retry-After")
+	for _, refusal := range r.Refusals {
+		add(refusal.Status, shapeProblem, "`"+refusal.ReasonCode+"`: "+refusal.Meaning)
 	}
-	cases = append(cases, errorCase{http.StatusServiceUnavailable, []errorShape{shapeProblem}, unavailable, []string{"Retry-After"}})
+	cases := make([]errorCase, 0, len(byStatus))
+	for _, c := range byStatus {
+		cases = append(cases, *c)
+	}
+	slices.SortFunc(cases, func(a, b errorCase) int { return a.status - b.status })
 	return cases
 }
 

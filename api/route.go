@@ -57,19 +57,31 @@ type Endpoint struct {
 	Path string
 }
 
-// OpenSurface is the exact list of operations anonymous callers may use
-// (spec, Authentication rule 3), and the set that CORS answers for any
-// origin. Registering an Open route not listed here, or a listed endpoint as
-// Keyed, panics at start.
-var OpenSurface = []Endpoint{
-	{http.MethodPost, "/decide"},
-	{http.MethodGet, "/rulesets"},
-	{http.MethodGet, "/rulesets/{ruleset_id}/schema"},
-	{http.MethodGet, "/rulesets/{ruleset_id}/explain"},
-	{http.MethodGet, "/rulesets/{ruleset_id}/graph"},
-	{http.MethodPost, "/rulesets/{ruleset_id}/explain-failure"},
-	{http.MethodGet, "/rulebooks/"},
+// OpenSurface lists the registered operations anonymous callers may use
+// (spec, Authentication rule 3), in registration order: the set CORS
+// answers for any origin. It is derived from the Route declarations, so it
+// names only operations that exist.
+func (s *Server) OpenSurface() []Endpoint { return slices.Clone(s.open) }
+
+// Refusal is an error answer an operation gives of its own accord, beyond
+// the ones every operation can give (authentication, validation, limits):
+// declared on the Route so that the reference documentation lists exactly
+// what the handler can answer.
+type Refusal struct {
+	// Status is the HTTP status, e.g. 422.
+	Status int
+	// ReasonCode is the detail's reason_code (one of the Reason*
+	// constants).
+	ReasonCode string
+	// Meaning says when the operation answers it, for the reference docs.
+	Meaning string
 }
+
+// RefusalRecordCorrupt is declared by every operation that loads the rules
+// of a stored ruleset: a record that does not load is 422
+// ruleset_record_corrupt, never a wrong answer.
+var RefusalRecordCorrupt = Refusal{http.StatusUnprocessableEntity, ReasonRulesetRecordCorrupt,
+	"the stored ruleset could not be loaded (its content does not match its digest); republish it."}
 
 // Route declares one operation: its identity and reference documentation,
 // who may call it, and how it is metered. Auth, CORS and metering read this
@@ -96,20 +108,29 @@ type Route struct {
 	AnyKey bool
 	// Class is the metering class.
 	Class Class
+	// Price is the cost, in metering units, of an anonymous request with
+	// this body, for an operation whose cost depends on what is asked
+	// (/decide's flags; spec, Limits 6). The metering middleware reads the
+	// body and calls it before the handler; nil means one unit. Keyed
+	// callers always count one unit per request.
+	Price func(body []byte) int64
 	// DefaultStatus is the success status; 200 when zero.
 	DefaultStatus int
-	// RowOnly marks an operation on a named ruleset that changes its
-	// stored row without loading the rules (archive), so it never answers
-	// 422 ruleset_record_corrupt. The error responses in the reference docs
-	// are worked out from this declaration (see errorCases).
-	RowOnly bool
+	// NotFound names what the operation looks up that may be unknown or
+	// invisible to the caller ("ruleset", "ruleset or rulebook"): it then
+	// answers 404 with a string detail. Empty when it names nothing.
+	NotFound string
+	// Refusals are the operation's own error answers (see Refusal). The
+	// error responses in the reference docs are worked out from this
+	// declaration and the ones above (see errorCases).
+	Refusals []Refusal
 }
 
 func (r Route) endpoint() Endpoint { return Endpoint{Method: r.Method, Path: r.Path} }
 
 // Register declares route on s and serves it with handler. It panics on a
-// declaration that contradicts the open-surface table or lacks
-// documentation, so mistakes fail at start, not in production.
+// declaration that is incomplete or contradicts itself, so mistakes fail
+// at start, not in production.
 func Register[I, O any](s *Server, route Route, handler func(context.Context, *I) (*O, error)) {
 	if err := s.addRoute(route); err != nil {
 		panic(err)
@@ -141,6 +162,9 @@ func Register[I, O any](s *Server, route Route, handler func(context.Context, *I
 		op.Security = []map[string][]string{{}, {"apiKey": {}}}
 	}
 	huma.Register(s.huma, op, handler)
+	if route.Access == Open {
+		s.huma.OpenAPI().Info.Description = s.description()
+	}
 }
 
 // accessText documents the route's access rule in its description.
@@ -167,10 +191,6 @@ func (s *Server) addRoute(route Route) error {
 	if !route.Class.Known() && route.Class != ClassUnmetered {
 		return fmt.Errorf("route %s: metering class %q is not one of the six (or ClassUnmetered)", route.OperationID, route.Class)
 	}
-	open := slices.Contains(s.open, route.endpoint())
-	if open != (route.Access == Open) {
-		return fmt.Errorf("route %s %s: access disagrees with the OpenSurface table", route.Method, route.Path)
-	}
 	if route.Access == Keyed && len(route.Scopes) == 0 && !route.AnyKey {
 		return fmt.Errorf("route %s: a keyed route needs at least one scope", route.OperationID)
 	}
@@ -178,15 +198,26 @@ func (s *Server) addRoute(route Route) error {
 	if _, dup := s.routes[pattern]; dup {
 		return fmt.Errorf("route %s: %s registered twice", route.OperationID, pattern)
 	}
+	for _, r := range route.Refusals {
+		if r.Status < 400 || r.ReasonCode == "" || r.Meaning == "" {
+			return fmt.Errorf("route %s: refusal %+v needs an error status, a reason code and a meaning", route.OperationID, r)
+		}
+	}
+	if route.Price != nil && route.Access != Open {
+		return fmt.Errorf("route %s: only open-surface operations have an anonymous price", route.OperationID)
+	}
 	s.routes[pattern] = route
+	if route.Access == Open {
+		s.open = append(s.open, route.endpoint())
+	}
 	return nil
 }
 
-// openSurfaceText renders OpenSurface for the OpenAPI description.
-func openSurfaceText() string {
+// openSurfaceText renders the open surface for the OpenAPI description.
+func openSurfaceText(open []Endpoint) string {
 	var b strings.Builder
 	b.WriteString("| Method | Path |\n|---|---|\n")
-	for _, e := range OpenSurface {
+	for _, e := range open {
 		fmt.Fprintf(&b, "| %s | %s |\n", e.Method, e.Path)
 	}
 	return b.String()

@@ -1,9 +1,14 @@
-// Package api is Eligo's HTTP interface: huma operations rooted at
-// /api/v1/public, their declarations (scope, open surface, metering class),
-// and the middleware that reads those declarations: request ids and logs,
-// CORS, authentication, body caps and the mapping of errors to the spec's
-// bodies. Each resource lives in its own file and registers its operations
-// with Register.
+// Package api is the core of Eligo's HTTP interface: the server rooted at
+// /api/v1/public, the Route declaration every operation is registered with
+// (scope, open surface, metering class and price, the errors it can
+// answer), and the middleware that reads those declarations: request ids
+// and logs, CORS, authentication, body caps, metering, and the mapping of
+// errors to the spec's bodies.
+//
+// The resources live in subpackages (api/decide, api/rulesets, api/usage),
+// each with a Register function; api/routes mounts them all. The core
+// imports none of them, and they call the services (catalog, publish,
+// store) for everything that is not HTTP.
 package api
 
 import (
@@ -20,9 +25,7 @@ import (
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
 	"github.com/eligo/eligo/auth"
-	"github.com/eligo/eligo/decisionlog"
 	"github.com/eligo/eligo/metering"
-	"github.com/eligo/eligo/solver"
 	"github.com/eligo/eligo/store"
 )
 
@@ -52,15 +55,11 @@ type Config struct {
 	KeyCacheTTL time.Duration
 	// Version is reported in the OpenAPI document.
 	Version string
-	// DecisionCacheTTL is how long /decide serves an identical decision
-	// from memory; zero means DefaultDecisionCacheTTL (the spec's 10
-	// minutes), negative disables the cache.
-	DecisionCacheTTL time.Duration
-	// DecisionCacheEntries bounds the decision cache; zero means
-	// DefaultDecisionCacheEntries.
-	DecisionCacheEntries int
-	// DecisionLog tunes the batching writer of decision records.
-	DecisionLog decisionlog.Config
+	// Unmetered turns usage metering off: no request is counted or
+	// refused and no X-RateLimit-* header is sent; GET /usage answers 503.
+	// For deployments that meter at another layer, and for measuring what
+	// metering itself costs.
+	Unmetered bool
 	// Metering sets budgets and counter timing; the zero value gives the
 	// spec's budgets (see package metering).
 	Metering metering.Config
@@ -68,37 +67,34 @@ type Config struct {
 	Logger *slog.Logger
 }
 
-// Server is the HTTP interface. Build it with New, add operations with
-// Register, serve Handler.
+// Server is the HTTP core. Build it with New, add operations with Register
+// (each resource package has a Register that does), serve Handler, and
+// Close it after the HTTP server has shut down.
 type Server struct {
 	cfg   Config
 	store *store.Store
 	auth  *auth.Authenticator
-	// catalog resolves ruleset references to compiled rulesets (catalog.go).
-	catalog *catalog
-	log     *slog.Logger
-	mux     *http.ServeMux
-	huma    huma.API
-	routes  map[string]Route // by ServeMux pattern
+	log   *slog.Logger
+	mux   *http.ServeMux
+	huma  huma.API
+	// routes are the declarations by ServeMux pattern: how the middleware
+	// finds the declaration of an incoming request.
+	routes map[string]Route
+	// open lists the registered open-surface operations in registration
+	// order (OpenSurface).
+	open []Endpoint
 	// meter counts every metered request; Close writes its last counts.
 	meter *metering.Meter
-	// cache holds recent decisions and conversions their first level;
-	// both nil when disabled.
-	cache       *hashedCache[*decisionCore]
-	conversions *hashedCache[*conversion]
-	// decisions queues decision records for batched writing; Close
-	// flushes it.
-	decisions *decisionlog.Recorder
-	// planner works out next_question and optimal_path; Close frees it.
-	planner *solver.Planner
+	// closers are the resources' shutdown steps (OnClose), run by Close
+	// in registration order before the meter's last counts are written.
+	closers []func(context.Context) error
 	// closeOnce makes Close idempotent; closeErr is its result.
 	closeOnce sync.Once
 	closeErr  error
-	open      []Endpoint // OpenSurface; tests of this package add test-only endpoints
 }
 
-// New builds the server with the health probes, the OpenAPI documents and
-// every resource's operations.
+// New builds the core server with the health probes and the OpenAPI
+// documents; resources add their operations with Register.
 func New(cfg Config, st *store.Store) *Server {
 	useEligoErrors()
 	if cfg.KeyedBodyLimit <= 0 {
@@ -106,15 +102,6 @@ func New(cfg Config, st *store.Store) *Server {
 	}
 	if cfg.KeyedBodyLimit < AnonymousBodyLimit {
 		cfg.KeyedBodyLimit = AnonymousBodyLimit
-	}
-	if cfg.DecisionCacheTTL == 0 {
-		cfg.DecisionCacheTTL = DefaultDecisionCacheTTL
-	}
-	if cfg.DecisionCacheEntries == 0 {
-		cfg.DecisionCacheEntries = DefaultDecisionCacheEntries
-	}
-	if cfg.DecisionLog.Logger == nil {
-		cfg.DecisionLog.Logger = cfg.Logger
 	}
 	if cfg.Version == "" {
 		cfg.Version = "0.1.0"
@@ -124,49 +111,57 @@ func New(cfg Config, st *store.Store) *Server {
 		logger = slog.Default()
 	}
 	s := &Server{
-		cfg:     cfg,
-		store:   st,
-		auth:    auth.NewAuthenticator(st, nil, cfg.KeyCacheTTL),
-		catalog: newCatalog(st, refTTL),
-		log:     logger,
-		mux:     http.NewServeMux(),
-		routes:  map[string]Route{},
-		open:    OpenSurface,
-		cache:   newHashedCache[*decisionCore](cfg.DecisionCacheEntries, cfg.DecisionCacheTTL),
+		cfg:    cfg,
+		store:  st,
+		auth:   auth.NewAuthenticator(st, nil, cfg.KeyCacheTTL),
+		log:    logger,
+		mux:    http.NewServeMux(),
+		routes: map[string]Route{},
 	}
-	s.conversions = newHashedCache[*conversion](cfg.DecisionCacheEntries, cfg.DecisionCacheTTL)
-	s.decisions = decisionlog.New(st, cfg.DecisionLog)
-	s.planner = solver.NewPlanner(planCacheSize)
 	if cfg.Metering.Logger == nil {
 		cfg.Metering.Logger = logger
 	}
-	s.meter = metering.New(cfg.Metering, st)
+	if !cfg.Unmetered {
+		s.meter = metering.New(cfg.Metering, st)
+	}
 	s.huma = humago.NewWithPrefix(s.mux, RootPath, s.humaConfig())
 	s.mux.HandleFunc("GET /healthz", s.healthz)
 	s.mux.HandleFunc("GET /readyz", s.readyz)
-	s.registerOperations()
 	return s
 }
 
-// registerOperations is the one list of resources. Each resource lives in its
-// own file and registers its operations from one method listed here.
-func (s *Server) registerOperations() {
-	s.registerRulesets()
-	s.registerDecide()
-	s.registerUsage()
+// Logger is the server's logger, for resources that log outside a request
+// (a request's own lines go through Log(ctx)).
+func (s *Server) Logger() *slog.Logger { return s.log }
+
+// OnClose adds a shutdown step that Close runs, in the order added, before
+// it writes the meter's last counts: a resource's record writer flushing
+// its queue, a cache freeing solver state.
+func (s *Server) OnClose(step func(context.Context) error) {
+	s.closers = append(s.closers, step)
 }
 
-// Close writes every queued decision record and stops the record writer,
-// then writes the meter's pending counts. Call it after the HTTP server has
-// shut down (no request in flight); if ctx ends first, it reports how many
-// records were lost. Later calls return the first call's result.
+// Close runs the shutdown steps (OnClose), then writes the meter's pending
+// counts. Call it after the HTTP server has shut down (no request in
+// flight); if ctx ends first, the steps report what they lost. Later calls
+// return the first call's result.
 func (s *Server) Close(ctx context.Context) error {
 	s.closeOnce.Do(func() {
-		defer s.planner.Close()
-		s.closeErr = errors.Join(s.decisions.Close(ctx), s.meter.Close(ctx))
+		errs := make([]error, 0, len(s.closers)+1)
+		for _, step := range s.closers {
+			errs = append(errs, step(ctx))
+		}
+		if s.meter != nil {
+			errs = append(errs, s.meter.Close(ctx))
+		}
+		s.closeErr = errors.Join(errs...)
 	})
 	return s.closeErr
 }
+
+// Meter is the server's usage meter (its budgets, slack and usage
+// reports), or nil when the server is Unmetered.
+func (s *Server) Meter() *metering.Meter { return s.meter }
 
 // Handler returns the server's http.Handler: logging and panic recovery
 // outermost, then CORS, authentication and body caps, then the routes.
@@ -184,7 +179,7 @@ func (s *Server) humaConfig() huma.Config {
 	// No $schema member in bodies and no Link header.
 	cfg.CreateHooks = nil
 	cfg.OpenAPIPath = "/openapi"
-	cfg.Info.Description = apiDescription
+	cfg.Info.Description = s.description()
 	cfg.Components.SecuritySchemes = map[string]*huma.SecurityScheme{
 		"apiKey": {Type: "apiKey", In: "header", Name: "x-api-key",
 			Description: "An Eligo API key (elg_<prefix>_<secret>). Scopes are listed per operation."},
@@ -192,7 +187,18 @@ func (s *Server) humaConfig() huma.Config {
 	return cfg
 }
 
-var apiDescription = `Eligo evaluates applicants' answers against published, compiled eligibility rulesets and rulebooks, deterministically, with an audit envelope, and lets invited authoring teams turn source text plus test cases into verified rulesets.
+// description is the OpenAPI document's description: the fixed text, the
+// open surface as registered so far, and the limits in force. Register
+// renews it as open operations are added.
+func (s *Server) description() string {
+	d := apiDescriptionHead + openSurfaceText(s.open) + apiDescriptionTail
+	if s.meter != nil {
+		d += meteringDescription(s.meter.Budgets())
+	}
+	return d
+}
+
+const apiDescriptionHead = `Eligo evaluates applicants' answers against published, compiled eligibility rulesets and rulebooks, deterministically, with an audit envelope, and lets invited authoring teams turn source text plus test cases into verified rulesets.
 
 ## Authentication
 
@@ -202,7 +208,9 @@ Send an API key in the ` + "`x-api-key`" + ` header. Operations outside the open
 
 These operations serve anonymous callers. A key carrying the operation's scope is used (it can reach the tenant's private objects); any other key sent there is ignored, and the call is served as anonymous. Browsers may call them from any origin, without credentials.
 
-` + openSurfaceText() + `
+`
+
+const apiDescriptionTail = `
 Every other operation grants CORS only to the deployment's first-party origins.
 
 ## Errors
@@ -218,7 +226,7 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
 	if err := s.store.Ping(ctx); err != nil {
-		logFrom(r.Context()).WarnContext(r.Context(), "not ready", "error", err)
+		Log(r.Context()).WarnContext(r.Context(), "not ready", "error", err)
 		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
 		return
 	}

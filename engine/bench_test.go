@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"os"
 	"testing"
 )
@@ -63,6 +64,22 @@ func BenchmarkCompile(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, _, err := Compile(path, src); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLoadIR loads the stored IR of the ruleset BenchmarkCompile
+// compiles, so the two give the cost of a load against a compile.
+func BenchmarkLoadIR(b *testing.B) {
+	r := largestRuleset(b)
+	js, err := json.Marshal(r)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := LoadIR(IRVersion, js); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -257,7 +257,6 @@ func (c *checker) criterion(cd *CriterionDecl) Criterion {
 		c.errorf(cd.Expr.Pos, "the condition of criterion %s is %s, not true/false: compare it with something", cd.ID, an(e.Sort))
 	}
 	cr.Expr = e
-	cr.Text = PrintExpr(cd.Expr)
 	slots := make([]int, 0, len(c.reads))
 	for s := range c.reads {
 		slots = append(slots, s)
@@ -756,18 +755,22 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
-// finish computes the content digest and prepares the evaluation program.
+// finish derives each criterion's Text, computes the content digest and
+// prepares the evaluation program: the last step of Compile and of Build,
+// so both paths derive these the same way.
 func (r *Ruleset) finish() error {
-	js, err := json.Marshal(r)
-	if err != nil {
-		return fmt.Errorf("encode compiled ruleset: %w", err)
+	for gi := range r.Groups {
+		for ci := range r.Groups[gi].Criteria {
+			if c := &r.Groups[gi].Criteria[ci]; c.Expr != nil {
+				c.Text = exprText(c.Expr)
+			}
+		}
 	}
-	canon, err := jcs.Transform(js)
+	canon, err := r.canonicalJSON()
 	if err != nil {
-		return fmt.Errorf("canonicalise compiled ruleset: %w", err)
+		return err
 	}
-	sum := sha256.Sum256(canon)
-	r.digest = "sha256:" + hex.EncodeToString(sum[:])
+	r.digest = digestOf(canon)
 	for gi := range r.Groups {
 		for ci := range r.Groups[gi].Criteria {
 			r.criteria = append(r.criteria, criterionRef{group: gi, index: ci})
@@ -780,6 +783,26 @@ func (r *Ruleset) finish() error {
 	}
 	r.prog = buildProgram(r)
 	return nil
+}
+
+// canonicalJSON returns the RFC 8785 form of the ruleset's JSON, the bytes
+// ContentDigest hashes.
+func (r *Ruleset) canonicalJSON() ([]byte, error) {
+	js, err := json.Marshal(r)
+	if err != nil {
+		return nil, fmt.Errorf("encode compiled ruleset: %w", err)
+	}
+	canon, err := jcs.Transform(js)
+	if err != nil {
+		return nil, fmt.Errorf("canonicalise compiled ruleset: %w", err)
+	}
+	return canon, nil
+}
+
+// digestOf is the content digest of canonical JSON: "sha256:" + hex.
+func digestOf(canon []byte) string {
+	sum := sha256.Sum256(canon)
+	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
 // an names a sort with its article, for messages: "an int", "a date".

@@ -21,7 +21,7 @@
 // # The compiled IR
 //
 // Ruleset, Field, Group, Criterion, Source and Expr are plain exported
-// structs, read-only after Compile, safe for concurrent use. An Expr is one
+// structs, read-only after Compile (or LoadIR), safe for concurrent use. An Expr is one
 // of four node kinds; its JSON (MarshalJSON) is the spec's display.expr:
 //
 //	{"type":"op","operator":">=","args":[...]}
@@ -42,6 +42,42 @@
 // ContentDigest is "sha256:" + hex SHA-256 of the RFC 8785 (JCS) form of
 // the Ruleset's JSON: comments and layout never change it, any change of
 // meaning or of published text (titles, questions, quotes) does.
+//
+// # Stored IR
+//
+// A published ruleset is stored as its compiled IR, not just its source:
+// the JSON json.Marshal writes for the Ruleset (the document ContentDigest
+// hashes) with IRVersion in a column beside it. The IR is the content. A
+// load never re-parses the source, so a later compiler that would make
+// something else of the same text changes neither what a stored ruleset
+// decides nor its digest.
+//
+// IRVersion is the version of the IR this engine writes. It is not in the
+// JSON (that would change every published digest). LoadIR(version, data)
+// reads every version the engine has ever written and refuses any other
+// with an error wrapping ErrUnknownIRVersion; today that is version 1.
+//
+// LoadIR decodes strictly: an unknown or missing member, a wrong JSON type,
+// an unknown operator is an error naming where it is
+// ("groups[2].criteria[0].expr.args[1]: unknown operator ..."). Numbers are
+// read exactly; key order, white space and number spelling do not matter,
+// as PostgreSQL jsonb changes all three. The decoded members then go
+// through Build, which is also what a composition of several sections'
+// IR calls: it resolves every key to its slot, infers every node's sort by
+// the checker's rules, checks everything evaluation, traces, explanations
+// and the graph rely on, derives Criterion.Slots and Criterion.Text, and
+// prepares the digest and the program as Compile does. Build works on a
+// copy and never changes its argument.
+//
+// The digest of a loaded ruleset is the hash of the canonical form of the
+// stored bytes. As a guard that nothing in the document went unread, the
+// loaded ruleset is marshalled again and must canonicalise to the same
+// bytes, or LoadIR refuses it.
+//
+// Criterion.Text is printed from the IR on both paths, so it is the same
+// for a compiled and a loaded ruleset; it reads as `eligo fmt` prints the
+// source expression, except that numbers are spelled from their value
+// (43759.8 where the source wrote 43759.80).
 //
 // # Converting answers
 //

@@ -1,6 +1,8 @@
 package engine_test
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/eligo/eligo/engine"
@@ -56,4 +58,45 @@ group service all "Length and amount of service" {
 	// not_eligible employment.hours_12_months >= 1250
 	// bad.rules:5:5: unknown field a.c: declare it with a field line (did you mean a.b?)
 	// bad.rules:6:5: criterion c cites unknown source s: declare it with a source line
+}
+
+// Store a compiled ruleset's IR, load it back without its source, and
+// decide with it: the loaded ruleset has the same digest and decides the
+// same way.
+func ExampleLoadIR() {
+	rules, _, err := engine.Compile("tenure.rules", []byte(`section tenure
+source s "29 U.S.C. 2611(2)" url "https://www.law.cornell.edu/uscode/text/29/2611" licence "public-domain"
+field employment.months_employed int
+group service all "Service" {
+  criterion tenure "Employed for at least 12 months" {
+    employment.months_employed >= 12
+    cite s "for at least 12 months by the employer"
+  }
+}
+`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	stored, err := json.Marshal(rules) // what the store keeps, with engine.IRVersion beside it
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	loaded, err := engine.LoadIR(engine.IRVersion, stored)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("same digest:", loaded.ContentDigest() == rules.ContentDigest())
+	in, _ := loaded.Convert([]byte(`{"employment.months_employed": 7}`))
+	res := loaded.Evaluate(in, engine.Options{Trace: true})
+	fmt.Println(res.Outcome, res.Trace.FailureReasons[0].Items[1].Expression)
+
+	_, err = engine.LoadIR(2, stored)
+	fmt.Println(errors.Is(err, engine.ErrUnknownIRVersion), err)
+	// Output:
+	// same digest: true
+	// not_eligible employment.months_employed >= 12
+	// true compiled IR version 2 is not one this engine reads (it reads version 1)
 }

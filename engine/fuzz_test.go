@@ -1,8 +1,11 @@
 package engine
 
 import (
+	"encoding/json"
 	"fmt"
 	"testing"
+
+	"github.com/gowebpki/jcs"
 )
 
 // FuzzParse checks that any input either compiles or reports errors
@@ -56,4 +59,82 @@ func FuzzConvertValues(f *testing.F) {
 		}
 		_, _ = InputsHash(raw)
 	})
+}
+
+// FuzzLoadIR checks that any bytes either load as compiled IR or are
+// refused, never a panic; that what loads has the digest of the bytes
+// themselves and loads again from its own JSON; and that it evaluates,
+// traces, explains, reports and draws without panicking. More seeds, some
+// malformed, live in testdata/fuzz/FuzzLoadIR.
+func FuzzLoadIR(f *testing.F) {
+	for _, src := range []string{
+		groupsRules,
+		fmt.Sprintf(opsRules, `not (a.n ?? -1 > 2 or a.e not in ["red"]) and years_between(a.born, decision_date()) >= 18 and a.d * 2 <= max(a.n, 1.5) and present(a.c)`),
+		refusalRules,
+	} {
+		r, _, err := Compile("seed.rules", []byte(src))
+		if err != nil {
+			f.Fatal(err)
+		}
+		js, err := json.Marshal(r)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(js)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { checkLoadIR(t, data) })
+}
+
+// checkLoadIR is FuzzLoadIR's property: data loads or is refused, and what
+// loads has the bytes' digest, loads again from its own JSON, and
+// evaluates, reports and draws without panicking. It reports whether data
+// loaded.
+func checkLoadIR(t *testing.T, data []byte) bool {
+	t.Helper()
+	r, err := LoadIR(IRVersion, data)
+	if err != nil {
+		if r != nil {
+			t.Fatalf("a ruleset and an error: %v", err)
+		}
+		return false
+	}
+	canon, err := jcs.Transform(data)
+	if err != nil {
+		t.Fatalf("loaded bytes RFC 8785 cannot canonicalise: %v", err)
+	}
+	if r.ContentDigest() != digestOf(canon) {
+		t.Fatalf("digest %s is not that of the bytes, %s", r.ContentDigest(), digestOf(canon))
+	}
+	again, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r2, err := LoadIR(IRVersion, again); err != nil || r2.ContentDigest() != r.ContentDigest() {
+		t.Fatalf("the loaded ruleset's own JSON does not load back the same: %v", err)
+	}
+	other := map[string]any{}
+	for _, fd := range r.Fields {
+		switch fd.Type {
+		case SortInt, SortDecimal:
+			other[fd.ID] = json.Number("-5")
+		case SortBool:
+			other[fd.ID] = false
+		case SortEnum:
+			other[fd.ID] = fd.EnumValues[len(fd.EnumValues)-1]
+		case SortDate:
+			other[fd.ID] = "2024-02-29"
+		}
+	}
+	for _, in := range []*Inputs{r.ConvertMap(nil), r.ConvertMap(benchValues(r)), r.ConvertMap(other)} {
+		res := r.Evaluate(in, Options{DecisionDate: 739000, Trace: true, Explanation: true})
+		if _, err := json.Marshal(r.Report(res, "")); err != nil {
+			t.Fatal(err)
+		}
+		g := r.Graph("", in, res)
+		if _, err := json.Marshal(g); err != nil {
+			t.Fatal(err)
+		}
+		_ = g.Mermaid()
+	}
+	return true
 }

@@ -147,8 +147,9 @@ type Value struct {
 }
 
 // Ruleset is a compiled ruleset: everything evaluation needs, resolved and
-// type-checked, plus the descriptive text the API publishes. Build one with
-// Compile; it is immutable afterwards and safe for concurrent use.
+// type-checked, plus the descriptive text the API publishes. Make one with
+// Compile from source, with LoadIR from stored IR, or with Build from IR
+// members; it is immutable afterwards and safe for concurrent use.
 type Ruleset struct {
 	// Slug is the `ruleset "<slug>"` header, or empty when the file has none.
 	Slug string `json:"slug"`
@@ -281,7 +282,8 @@ type Criterion struct {
 	// Slots are the input slots of Fields, in the same order.
 	Slots []int `json:"-"`
 	// Text is Expr printed canonically in the rules language, for traces
-	// and messages. It is derived from Expr and so not hashed.
+	// and messages, numbers spelled from their value. It is derived from
+	// Expr (the same way by Compile and LoadIR) and so not hashed.
 	Text string `json:"-"`
 }
 

@@ -74,6 +74,20 @@ func DefaultBudgets() Budgets {
 	}
 }
 
+// UniformBudgets gives every tier, anonymous included, the same budget n
+// in every class: a flat limit, or, with a large n, no practical limit for
+// tests whose subject is something else.
+func UniformBudgets(n int64) Budgets {
+	b := Budgets{}
+	for _, tier := range Tiers() {
+		b[tier] = map[Class]int64{}
+		for _, c := range Classes {
+			b[tier][c.Class] = n
+		}
+	}
+	return b
+}
+
 // Limit returns the budget of class for tier.
 func (b Budgets) Limit(tier string, class Class) int64 {
 	return b[tier][class]

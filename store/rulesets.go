@@ -25,7 +25,8 @@ const (
 )
 
 // Ruleset is one stored content cut without its source text and IR, which
-// only the publish path, the source export and the compile cache read.
+// only the publish path, the source export and the catalog's loader read
+// (RulesetContent, RulesetSource).
 type Ruleset struct {
 	// ID is the concrete, immutable ruleset_id (see RulesetID).
 	ID string
@@ -50,6 +51,12 @@ type Ruleset struct {
 	// IR (engine.Ruleset.ContentDigest): equal digests mean the same rules,
 	// whatever the formatting of the source.
 	ContentDigest string
+	// IRVersion is the compiled IR format the stored IR is written in
+	// (engine.IRVersion when it was cut).
+	IRVersion int
+	// EngineVersion is the engine build that compiled the cut, e.g.
+	// eligo-core@0.31.0; decisions report the engine that runs them.
+	EngineVersion string
 	// Visibility is VisibilityPublic or VisibilityPrivate.
 	Visibility string
 	// Status is StatusActive or StatusArchived.
@@ -114,8 +121,16 @@ type RulesetCut struct {
 	ContentDigest string
 	// SourceText is the .rules text as published (the source export).
 	SourceText string
-	// CompiledIR is the JSON of the compiled ruleset.
+	// SourceDigest is "sha256:" + hex SHA-256 of SourceText, checked by
+	// the source export.
+	SourceDigest string
+	// CompiledIR is the JSON of the compiled ruleset: the content that is
+	// loaded and evaluated, whose RFC 8785 form ContentDigest hashes.
 	CompiledIR []byte
+	// IRVersion is the compiled IR format CompiledIR is written in.
+	IRVersion int
+	// EngineVersion is the engine build that compiled it.
+	EngineVersion string
 	// Visibility is VisibilityPublic or VisibilityPrivate; it is applied to
 	// a reused cut too.
 	Visibility string
@@ -152,12 +167,14 @@ type PublishedRuleset struct {
 }
 
 const rulesetColumns = `r.id, r.tenant_id, r.slug, r.version, r.section_id, r.name, r.description,
-r.rule_count, r.content_digest, r.visibility, r.status, r.source_checks, r.created_at, r.updated_at`
+r.rule_count, r.content_digest, r.ir_version, r.engine_version, r.visibility, r.status, r.source_checks,
+r.created_at, r.updated_at`
 
 func scanRuleset(row pgx.Row) (Ruleset, error) {
 	var r Ruleset
 	err := row.Scan(&r.ID, &r.TenantID, &r.Slug, &r.Version, &r.SectionID, &r.Name, &r.Description,
-		&r.RuleCount, &r.ContentDigest, &r.Visibility, &r.Status, &r.SourceChecks, &r.CreatedAt, &r.UpdatedAt)
+		&r.RuleCount, &r.ContentDigest, &r.IRVersion, &r.EngineVersion, &r.Visibility, &r.Status, &r.SourceChecks,
+		&r.CreatedAt, &r.UpdatedAt)
 	return r, err
 }
 
@@ -176,8 +193,8 @@ RETURNING ` + rulesetColumns
 
 	sqlInsertCut = `
 INSERT INTO rulesets AS r (id, tenant_id, slug, version, section_id, name, description, rule_count,
-    content_digest, source_text, compiled_ir, visibility, source_checks)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+    content_digest, source_text, compiled_ir, visibility, source_checks, ir_version, engine_version, source_digest)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
 RETURNING ` + rulesetColumns
 
 	sqlUpsertSlug = `
@@ -229,7 +246,8 @@ func (s *Store) PublishRuleset(ctx context.Context, c RulesetCut) (PublishedRule
 			}
 			id := RulesetID(c.SectionID, published, c.Slug, c.ContentDigest)
 			out.Ruleset, err = scanRuleset(tx.QueryRow(ctx, sqlInsertCut, id, c.TenantID, c.Slug, latest+1,
-				c.SectionID, c.Name, c.Description, c.RuleCount, c.ContentDigest, c.SourceText, c.CompiledIR, c.Visibility, checks))
+				c.SectionID, c.Name, c.Description, c.RuleCount, c.ContentDigest, c.SourceText, c.CompiledIR, c.Visibility, checks,
+				c.IRVersion, c.EngineVersion, c.SourceDigest))
 			if err != nil {
 				return fmt.Errorf("insert cut: %w", err)
 			}
@@ -287,20 +305,47 @@ func (s *Store) RulesetByRef(ctx context.Context, ref string) (Ruleset, error) {
 	return r, nil
 }
 
-const sqlRulesetSource = `SELECT source_text FROM rulesets WHERE id = $1`
+const sqlRulesetSource = `SELECT source_text, source_digest FROM rulesets WHERE id = $1`
 
-// RulesetSource returns the published .rules text of cut id. ErrNotFound
-// when there is no such cut.
-func (s *Store) RulesetSource(ctx context.Context, id string) (string, error) {
-	var text string
-	err := s.pool.QueryRow(ctx, sqlRulesetSource, id).Scan(&text)
+// RulesetSource returns the published .rules text of cut id and the
+// digest recorded for it when it was published. ErrNotFound when there is
+// no such cut.
+func (s *Store) RulesetSource(ctx context.Context, id string) (text, digest string, err error) {
+	err = s.pool.QueryRow(ctx, sqlRulesetSource, id).Scan(&text, &digest)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return "", ErrNotFound
+		return "", "", ErrNotFound
 	}
 	if err != nil {
-		return "", fmt.Errorf("ruleset %q source: %w", id, err)
+		return "", "", fmt.Errorf("ruleset %q source: %w", id, err)
 	}
-	return text, nil
+	return text, digest, nil
+}
+
+// RulesetContent is the stored compiled IR of a cut: the content that is
+// loaded and evaluated.
+type RulesetContent struct {
+	// IRVersion is the compiled IR format IR is written in.
+	IRVersion int
+	// IR is the compiled IR's JSON as PostgreSQL returns it (jsonb: key
+	// order and white space are its own; RFC 8785 canonicalisation, which
+	// the content digest is taken over, undoes both).
+	IR []byte
+}
+
+const sqlRulesetContent = `SELECT ir_version, compiled_ir FROM rulesets WHERE id = $1`
+
+// RulesetContent returns the stored compiled IR of cut id. ErrNotFound when
+// there is no such cut.
+func (s *Store) RulesetContent(ctx context.Context, id string) (RulesetContent, error) {
+	var c RulesetContent
+	err := s.pool.QueryRow(ctx, sqlRulesetContent, id).Scan(&c.IRVersion, &c.IR)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return RulesetContent{}, ErrNotFound
+	}
+	if err != nil {
+		return RulesetContent{}, fmt.Errorf("ruleset %q content: %w", id, err)
+	}
+	return c, nil
 }
 
 // RulesetQuery selects a page of the catalogue: the active cuts slugs point

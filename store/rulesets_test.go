@@ -19,7 +19,8 @@ func cut(tenant, slug string, n int, visibility string) store.RulesetCut {
 	return store.RulesetCut{
 		TenantID: tenant, Slug: slug, SectionID: "leave", Name: "Leave " + slug, Description: "About leave",
 		RuleCount: 2, ContentDigest: fmt.Sprintf("sha256:%064x", n), SourceText: "section leave\n",
-		CompiledIR: []byte(`{}`), Visibility: visibility,
+		SourceDigest: fmt.Sprintf("sha256:%064x", 0), CompiledIR: []byte(`{}`), IRVersion: 1,
+		EngineVersion: "eligo-core@0.0.0", Visibility: visibility,
 		PublishedAt: time.Date(2026, 1, 15, 23, 30, 0, 0, time.FixedZone("", -3*3600)),
 	}
 }

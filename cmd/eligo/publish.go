@@ -9,15 +9,16 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/eligo/eligo/authoring"
 	"github.com/eligo/eligo/casebank"
+	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/publish"
 	"github.com/eligo/eligo/store"
 )
 
 // runPublish is `eligo publish FILE --tenant T [--cases C.json] [--public]
 // [--slug S]`: the operator's way onto the one publish path
-// (authoring.Publish). Flags may come before or after FILE.
+// (publish.Publisher.Ruleset). Flags may come before or after FILE.
 func runPublish(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("publish", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -29,7 +30,7 @@ func runPublish(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	slug := fs.String("slug", "", "slug to publish under (default: the file's ruleset header)")
 	name := fs.String("name", "", "ruleset name (default: the file's name header)")
 	force := fs.Bool("force-unsafe", false, "publish despite failing cases; records a publish_force_bypass audit event")
-	reserved := fs.String("reserved-namespace", authoring.DefaultReservedNamespace, "slug prefix no tenant may publish under")
+	reserved := fs.String("reserved-namespace", publish.DefaultReservedNamespace, "slug prefix no tenant may publish under")
 	usage := errors.New("usage: eligo publish FILE --tenant T [--cases C.json] [--public] [--slug S]")
 
 	files, err := parseInterspersed(fs, args)
@@ -68,9 +69,11 @@ func runPublish(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	defer pool.Close()
-	res, err := authoring.Publish(ctx, store.New(pool), authoring.PublishRequest{
+	st := store.New(pool)
+	publisher := publish.New(st, catalog.New(st, catalog.Config{}), publish.Config{ReservedNamespace: *reserved})
+	res, err := publisher.Ruleset(ctx, publish.RulesetRequest{
 		TenantID: *tenant, Filename: file, Source: src, Slug: *slug, Name: *name, Public: *public,
-		Sources: sources, Cases: cases, ForceUnsafe: *force, ReservedNamespace: *reserved, Actor: "cli",
+		Sources: sources, Cases: cases, ForceUnsafe: *force, Actor: "cli",
 	})
 	for _, w := range res.Warnings {
 		fmt.Fprintf(stderr, "warning: %s\n", w)

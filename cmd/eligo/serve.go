@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/api/decide"
+	"github.com/eligo/eligo/api/routes"
 	"github.com/eligo/eligo/metering"
 	"github.com/eligo/eligo/store"
 )
@@ -44,8 +46,9 @@ type serveConfig struct {
 	// defaultGCPercent); -1 turns the collector off, for use with
 	// GOMEMLIMIT only.
 	GCPercent int
-	// API is the HTTP interface's own configuration.
-	API api.Config
+	// API is the HTTP interface's configuration, by part (core, /decide,
+	// catalog, publish).
+	API routes.Config
 }
 
 // parseServeConfig reads flags over environment defaults.
@@ -75,32 +78,32 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 		return cfg, fmt.Errorf("gogc %q: want a percentage, or off", *gogc)
 	}
 	for _, o := range splitList(*origins) {
-		cfg.API.FirstPartyOrigins = append(cfg.API.FirstPartyOrigins, strings.TrimSuffix(o, "/"))
+		cfg.API.API.FirstPartyOrigins = append(cfg.API.API.FirstPartyOrigins, strings.TrimSuffix(o, "/"))
 	}
 	for _, c := range splitList(*proxies) {
 		p, err := netip.ParsePrefix(c)
 		if err != nil {
 			return cfg, fmt.Errorf("trusted proxies: %w", err)
 		}
-		cfg.API.TrustedProxies = append(cfg.API.TrustedProxies, p)
+		cfg.API.API.TrustedProxies = append(cfg.API.API.TrustedProxies, p)
 	}
 	limit, err := strconv.ParseInt(*bodyLimit, 10, 64)
 	if err != nil || limit < api.AnonymousBodyLimit {
 		return cfg, fmt.Errorf("keyed body limit %q: want a byte count of at least %d", *bodyLimit, api.AnonymousBodyLimit)
 	}
-	cfg.API.KeyedBodyLimit = limit
-	if cfg.API.KeyCacheTTL, err = time.ParseDuration(*keyCache); err != nil || cfg.API.KeyCacheTTL < 0 {
+	cfg.API.API.KeyedBodyLimit = limit
+	if cfg.API.API.KeyCacheTTL, err = time.ParseDuration(*keyCache); err != nil || cfg.API.API.KeyCacheTTL < 0 {
 		return cfg, fmt.Errorf("key cache TTL %q: want a duration such as 10s (0 disables the cache)", *keyCache)
 	}
 	ttl, err := time.ParseDuration(*decisionCache)
-	if err != nil || ttl < 0 || ttl > api.DefaultDecisionCacheTTL {
+	if err != nil || ttl < 0 || ttl > decide.DefaultCacheTTL {
 		return cfg, fmt.Errorf("decision cache TTL %q: want a duration from 0 (disabled) to 10m", *decisionCache)
 	}
-	cfg.API.DecisionCacheTTL = ttl
+	cfg.API.Decide.CacheTTL = ttl
 	if ttl == 0 {
-		cfg.API.DecisionCacheTTL = -1
+		cfg.API.Decide.CacheTTL = -1
 	}
-	if cfg.API.Metering.Budgets, err = metering.DefaultBudgets().Override(*budgets); err != nil {
+	if cfg.API.API.Metering.Budgets, err = metering.DefaultBudgets().Override(*budgets); err != nil {
 		return cfg, err
 	}
 	if cfg.ShutdownTimeout, err = time.ParseDuration(*shutdown); err != nil {
@@ -121,7 +124,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	logs := newBufferedLog(stderr, logBufferSize, logFlushInterval)
 	defer logs.Close()
 	logger := slog.New(flushingHandler{slog.NewJSONHandler(logs, nil), logs})
-	cfg.API.Logger = logger
+	cfg.API.API.Logger = logger
 
 	pool, res, err := openMigrated(ctx, cfg.DatabaseURL)
 	if err != nil {
@@ -145,7 +148,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}()
 	}
 
-	apiServer := api.New(cfg.API, st)
+	apiServer := routes.New(cfg.API, st)
 	srv := &http.Server{
 		Handler:           apiServer.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,

@@ -26,14 +26,14 @@ func TestParseServeConfig(t *testing.T) {
 	if cfg.Addr != "127.0.0.1:9999" {
 		t.Errorf("flag should override env: addr %q", cfg.Addr)
 	}
-	if got := strings.Join(cfg.API.FirstPartyOrigins, " "); got != "https://app.example https://admin.example" {
+	if got := strings.Join(cfg.API.API.FirstPartyOrigins, " "); got != "https://app.example https://admin.example" {
 		t.Errorf("origins %q", got)
 	}
-	if len(cfg.API.TrustedProxies) != 2 || cfg.API.TrustedProxies[1] != netip.MustParsePrefix("fd00::/8") {
-		t.Errorf("proxies %v", cfg.API.TrustedProxies)
+	if len(cfg.API.API.TrustedProxies) != 2 || cfg.API.API.TrustedProxies[1] != netip.MustParsePrefix("fd00::/8") {
+		t.Errorf("proxies %v", cfg.API.API.TrustedProxies)
 	}
-	if cfg.API.KeyedBodyLimit != 32<<20 || cfg.ShutdownTimeout != 3*time.Second {
-		t.Errorf("limit %d timeout %v", cfg.API.KeyedBodyLimit, cfg.ShutdownTimeout)
+	if cfg.API.API.KeyedBodyLimit != 32<<20 || cfg.ShutdownTimeout != 3*time.Second {
+		t.Errorf("limit %d timeout %v", cfg.API.API.KeyedBodyLimit, cfg.ShutdownTimeout)
 	}
 	if cfg.GCPercent != defaultGCPercent {
 		t.Errorf("default gogc %d, want %d", cfg.GCPercent, defaultGCPercent)
@@ -45,8 +45,8 @@ func TestParseServeConfig(t *testing.T) {
 	if gcOff, err := parseServeConfig([]string{"--gogc", "off"}, io.Discard); err != nil || gcOff.GCPercent != -1 {
 		t.Errorf("--gogc off: %d, %v", gcOff.GCPercent, err)
 	}
-	if cfg.API.KeyCacheTTL != 10*time.Second || cfg.API.DecisionCacheTTL != 10*time.Minute || !cfg.Worker {
-		t.Errorf("defaults: key cache %v, decision cache %v, worker %v", cfg.API.KeyCacheTTL, cfg.API.DecisionCacheTTL, cfg.Worker)
+	if cfg.API.API.KeyCacheTTL != 10*time.Second || cfg.API.Decide.CacheTTL != 10*time.Minute || !cfg.Worker {
+		t.Errorf("defaults: key cache %v, decision cache %v, worker %v", cfg.API.API.KeyCacheTTL, cfg.API.Decide.CacheTTL, cfg.Worker)
 	}
 
 	// 0 turns each cache off; the decision cache says so with a negative
@@ -55,8 +55,8 @@ func TestParseServeConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if off.API.KeyCacheTTL != 0 || off.API.DecisionCacheTTL >= 0 || off.Worker {
-		t.Errorf("off: key cache %v, decision cache %v, worker %v", off.API.KeyCacheTTL, off.API.DecisionCacheTTL, off.Worker)
+	if off.API.API.KeyCacheTTL != 0 || off.API.Decide.CacheTTL >= 0 || off.Worker {
+		t.Errorf("off: key cache %v, decision cache %v, worker %v", off.API.API.KeyCacheTTL, off.API.Decide.CacheTTL, off.Worker)
 	}
 
 	for _, bad := range [][]string{

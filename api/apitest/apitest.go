@@ -1,0 +1,257 @@
+// Package apitest gives the HTTP interface's tests a real server over real
+// HTTP on a private, migrated PostgreSQL database, with the services the
+// resources call, and the small helpers every resource's tests share:
+// requests, keys, publishing and waiting for decision records.
+//
+// It imports no resource package, so a resource's own internal tests can
+// use it: the caller mounts what it tests (Mount).
+package apitest
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/auth"
+	"github.com/eligo/eligo/casebank"
+	"github.com/eligo/eligo/catalog"
+	"github.com/eligo/eligo/metering"
+	"github.com/eligo/eligo/publish"
+	"github.com/eligo/eligo/store"
+	"github.com/eligo/eligo/store/storetest"
+)
+
+// BackendTimeout replaces the meter's 2 s bound on each counter query in
+// tests: on a loaded CI machine a query can wait that long for a
+// connection, and a 503 there would be the machine's, not the code's. An
+// outage (a closed pool) still fails at once.
+const BackendTimeout = 30 * time.Second
+
+// Services are what Mount gets to register resources with.
+type Services struct {
+	// Store is the test's database.
+	Store *store.Store
+	// Catalog resolves references; the fixture closes it.
+	Catalog *catalog.Catalog
+	// Publisher writes published content.
+	Publisher *publish.Publisher
+}
+
+// Mount registers the operations a test needs on s.
+type Mount func(s *api.Server, sv Services)
+
+// Fixture is one server on its own listener.
+type Fixture struct {
+	// URL is the API root: the listener's address plus api.RootPath.
+	URL string
+	// Server is the API server; the fixture closes it at cleanup.
+	Server *api.Server
+	// HTTP is the listener.
+	HTTP *httptest.Server
+	// Pool is the test's database.
+	Pool *pgxpool.Pool
+	Services
+	// CloseErrorExpected lets the server's Close at cleanup fail: set it
+	// in a test that takes the database away on purpose, whose last usage
+	// counts cannot be written.
+	CloseErrorExpected bool
+}
+
+// New serves cfg and what mount registers on a fresh database. A nil
+// Logger discards the logs; a zero metering BackendTimeout becomes
+// BackendTimeout.
+func New(t testing.TB, cfg api.Config, mount Mount) *Fixture {
+	t.Helper()
+	return NewOn(t, storetest.New(t), cfg, mount)
+}
+
+// NewOn is New on an existing database, for several servers sharing one,
+// as replicas do.
+func NewOn(t testing.TB, pool *pgxpool.Pool, cfg api.Config, mount Mount) *Fixture {
+	t.Helper()
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Metering.BackendTimeout == 0 {
+		cfg.Metering.BackendTimeout = BackendTimeout
+	}
+	st := store.New(pool)
+	cat := catalog.New(st, catalog.Config{})
+	sv := Services{Store: st, Catalog: cat, Publisher: publish.New(st, cat, publish.Config{})}
+	s := api.New(cfg, st)
+	if mount != nil {
+		mount(s, sv)
+	}
+	s.OnClose(func(context.Context) error { cat.Close(); return nil })
+	srv := httptest.NewServer(s.Handler())
+	f := &Fixture{URL: srv.URL + api.RootPath, Server: s, HTTP: srv, Pool: pool, Services: sv}
+	t.Cleanup(func() {
+		srv.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := s.Close(ctx); err != nil && !f.CloseErrorExpected {
+			t.Errorf("close server: %v", err)
+		}
+	})
+	return f
+}
+
+// GenerousMetering gives every tier and class a budget no test reaches,
+// for fixtures whose tests are about something else.
+func GenerousMetering() metering.Config {
+	return metering.Config{Budgets: metering.UniformBudgets(1 << 40), BackendTimeout: BackendTimeout}
+}
+
+// Response is one answer: status, headers, the body decoded (nil when
+// empty) and as sent.
+type Response struct {
+	// Status is the HTTP status code.
+	Status int
+	// Header holds the response headers.
+	Header http.Header
+	// Body is the JSON body decoded into Go values; nil when empty.
+	Body any
+	// Raw is the body as sent.
+	Raw string
+}
+
+// Field is the member name of the body, which must be an object.
+func (r Response) Field(t testing.TB, name string) any {
+	t.Helper()
+	m, ok := r.Body.(map[string]any)
+	if !ok {
+		t.Fatalf("body is not an object: %s", r.Raw)
+	}
+	return m[name]
+}
+
+// Do sends one request; body, when not nil, is sent as JSON.
+func (f *Fixture) Do(t testing.TB, method, path string, headers map[string]string, body io.Reader) Response {
+	t.Helper()
+	req, err := http.NewRequest(method, f.URL+path, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Response{Status: res.StatusCode, Header: res.Header, Raw: string(raw)}
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &r.Body); err != nil {
+			t.Fatalf("%s %s: body is not JSON: %q", method, path, raw)
+		}
+	}
+	return r
+}
+
+// Decide posts body to /decide with key (none when empty).
+func (f *Fixture) Decide(t testing.TB, key, body string) Response {
+	t.Helper()
+	headers := map[string]string{}
+	if key != "" {
+		headers["x-api-key"] = key
+	}
+	return f.Do(t, http.MethodPost, "/decide", headers, strings.NewReader(body))
+}
+
+// Key issues a free-tier key for tenant with scopes; expires, when
+// non-zero, is its expiry.
+func (f *Fixture) Key(t testing.TB, tenant string, scopes []auth.Scope, expires time.Time) string {
+	t.Helper()
+	req := auth.KeyRequest{TenantID: tenant, Scopes: scopes, Tier: auth.TierFree}
+	if !expires.IsZero() {
+		req.ExpiresAt = &expires
+	}
+	text, _, _, err := auth.IssueKey(context.Background(), f.Store, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return text
+}
+
+// Publish publishes source for tenant under slug through the one publish
+// path and returns the result.
+func (f *Fixture) Publish(t testing.TB, tenant, slug string, source []byte, public bool) publish.RulesetResult {
+	t.Helper()
+	res, err := f.Publisher.Ruleset(context.Background(), publish.RulesetRequest{
+		TenantID: tenant, Filename: slug + ".rules", Source: source, Slug: slug, Public: public, Actor: "test",
+	})
+	if err != nil {
+		t.Fatalf("publish %s: %v", slug, err)
+	}
+	return res
+}
+
+// PublishCasebank publishes one casebank folder with its cases.
+func (f *Fixture) PublishCasebank(t testing.TB, tenant, folder, slug string, public bool) (publish.RulesetResult, *casebank.Folder) {
+	t.Helper()
+	cb := Casebank(t, folder)
+	res, err := f.Publisher.Ruleset(context.Background(), publish.RulesetRequest{
+		TenantID: tenant, Filename: folder + ".rules", Source: cb.Rules, Slug: slug, Public: public,
+		Cases: cb.Cases, Actor: "test",
+	})
+	if err != nil {
+		t.Fatalf("publish %s: %v", folder, err)
+	}
+	return res, cb
+}
+
+// Casebank loads one folder of the repository's casebank.
+func Casebank(t testing.TB, folder string) *casebank.Folder {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	cb, err := casebank.Load(context.Background(), filepath.Join(filepath.Dir(file), "..", "..", "casebank", folder))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cb
+}
+
+// WaitForRecord waits for decision id's record to be written.
+func (f *Fixture) WaitForRecord(t testing.TB, id string) store.DecisionRecord {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		rec, err := f.Store.DecisionByID(context.Background(), id)
+		if err == nil {
+			return rec
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("decision %s not recorded: %v", id, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// JSONValue decodes s, for comparing whole bodies.
+func JSONValue(t testing.TB, s string) any {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		t.Fatalf("bad expected JSON %s: %v", s, err)
+	}
+	return v
+}

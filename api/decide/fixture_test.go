@@ -1,0 +1,27 @@
+package decide
+
+import (
+	"testing"
+
+	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/api/apitest"
+	"github.com/eligo/eligo/api/rulesets"
+	"github.com/eligo/eligo/api/usage"
+)
+
+// newFixture serves /decide, with the default Config, the rulesets reads
+// its tests compare against and GET /usage, on a fresh database.
+func newFixture(t testing.TB, cfg api.Config) *apitest.Fixture {
+	t.Helper()
+	return newFixtureWith(t, cfg, Config{})
+}
+
+// newFixtureWith is newFixture with /decide's own configuration.
+func newFixtureWith(t testing.TB, cfg api.Config, dcfg Config) *apitest.Fixture {
+	t.Helper()
+	return apitest.New(t, cfg, func(s *api.Server, sv apitest.Services) {
+		rulesets.Register(s, rulesets.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Store: sv.Store})
+		register(s, Deps{Catalog: sv.Catalog, Store: sv.Store}, dcfg)
+		usage.Register(s)
+	})
+}

@@ -1,0 +1,202 @@
+package api
+
+import (
+	"encoding/json"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/eligo/eligo/engine"
+)
+
+// Graph is the spec's Graph on the wire: the graph member of GET
+// /rulesets/{ruleset_id}/graph and the graph_overlay of /decide. The
+// engine's encoders write it; Schema describes what they write.
+type Graph struct {
+	// Graph is the engine's graph, shared and read-only.
+	Graph *engine.Graph
+}
+
+// MarshalJSON writes the engine's graph.
+func (g Graph) MarshalJSON() ([]byte, error) { return json.Marshal(g.Graph) }
+
+// Schema refers to the Graph component.
+func (Graph) Schema(registry huma.Registry) *huma.Schema { return graphSchema(registry) }
+
+// This file declares the schema of the spec's Graph (engine.Graph on the
+// wire), the graph member of GET /rulesets/{ruleset_id}/graph and the
+// graph_overlay of /decide. The engine writes its nodes, expressions and
+// routes with custom encoders, so huma cannot infer them from the Go types:
+// the schemas below describe the JSON those encoders write. The node and
+// expression shapes are separate components joined by a oneOf with a
+// discriminator on "type", so a client generator gets one type per shape;
+// expressions and routes are recursive and so must be components.
+
+// graphSchemaPrefix is where the graph components live in the document.
+const graphSchemaPrefix = "#/components/schemas/"
+
+// graphComponents returns the graph's component schemas by name; Graph is
+// the root.
+func graphComponents() map[string]*huma.Schema {
+	ref := func(name string) *huma.Schema { return &huma.Schema{Ref: graphSchemaPrefix + name} }
+	str := func(doc string) *huma.Schema { return &huma.Schema{Type: huma.TypeString, Description: doc} }
+	stringList := func(doc string) *huma.Schema {
+		return &huma.Schema{Type: huma.TypeArray, Items: &huma.Schema{Type: huma.TypeString}, Description: doc}
+	}
+	integer := func(doc string) *huma.Schema {
+		return &huma.Schema{Type: huma.TypeInteger, Minimum: ptr(0.0), Description: doc}
+	}
+	constant := func(value, doc string) *huma.Schema {
+		return &huma.Schema{Type: huma.TypeString, Enum: []any{value}, Description: doc}
+	}
+	object := func(doc string, props map[string]*huma.Schema, required ...string) *huma.Schema {
+		return &huma.Schema{Type: huma.TypeObject, Description: doc, Properties: props, Required: required}
+	}
+	// overlay is built afresh for each use: it is inline (nullable
+	// objects cannot be references in huma) and huma writes into schemas.
+	overlay := func() *huma.Schema {
+		s := object("The node's state in one evaluation: null on GET /graph, set on every node and route of /decide's graph_overlay.",
+			map[string]*huma.Schema{
+				"status": StatusSchema(),
+				"supporting_facts": {Type: huma.TypeArray, Description: "The answers the node rests on, as in the explanation.",
+					Items: object("", map[string]*huma.Schema{"field": str("The answered field id."), "value": AnswerSchema()}, "field", "value")},
+			}, "status", "supporting_facts")
+		s.Nullable = true
+		return s
+	}
+	sortSchema := func(doc string) *huma.Schema {
+		return &huma.Schema{Type: huma.TypeString, Enum: []any{"int", "decimal", "bool", "enum", "date"}, Description: doc}
+	}
+	route := func(nullable bool) *huma.Schema {
+		s := object("One node of a criterion's route tree: the ways the criterion can be met.", map[string]*huma.Schema{
+			"id":       str("The criterion node id plus /route, then .<child index> per level, e.g. criterion:contract/route.1.0."),
+			"kind":     {Type: huma.TypeString, Enum: []any{"leaf", "all_of", "any_of"}, Description: "leaf, or all_of / any_of for an and / or."},
+			"label":    str("The subexpression in plain language."),
+			"expr":     ref("GraphExpr"),
+			"children": {Type: huma.TypeArray, Items: ref("GraphRoute"), Description: "The routes of the operands, in order; absent on a leaf."},
+			"overlay":  overlay(),
+		}, "id", "kind", "label", "expr", "overlay")
+		s.Nullable = nullable
+		return s
+	}
+	node := func(nodeType, doc string, props map[string]*huma.Schema, required ...string) *huma.Schema {
+		props["id"] = str("Unique in the graph: field:<field id>, criterion:<id>, group:<id> or outcome, prefixed by <section slug>: on a composed graph.")
+		props["type"] = constant(nodeType, "The node type.")
+		props["label"] = str("The short text a diagram shows.")
+		props["section_id"] = str("The section the node belongs to.")
+		props["overlay"] = overlay()
+		return object(doc, props, append([]string{"id", "type", "label", "section_id", "overlay"}, required...)...)
+	}
+	oneOfByType := func(doc string, mapping map[string]string) *huma.Schema {
+		s := &huma.Schema{Description: doc, Discriminator: &huma.Discriminator{PropertyName: "type", Mapping: map[string]string{}}}
+		for _, value := range []string{"field", "criterion", "group", "outcome", "op", "field_ref", "group_ref", "const"} {
+			if name, ok := mapping[value]; ok {
+				s.OneOf = append(s.OneOf, ref(name))
+				s.Discriminator.Mapping[value] = graphSchemaPrefix + name
+			}
+		}
+		return s
+	}
+
+	return map[string]*huma.Schema{
+		"Graph": object("The spec's graph: every field, criterion and group of the ruleset and its one outcome, joined by edges the way a decision flows.",
+			map[string]*huma.Schema{
+				"nodes": {Type: huma.TypeArray, Description: "Field nodes in declaration order, then criterion nodes, then group nodes, then the one outcome node.",
+					Items: oneOfByType("One node; type says which shape.", map[string]string{
+						"field": "GraphFieldNode", "criterion": "GraphCriterionNode", "group": "GraphGroupNode", "outcome": "GraphOutcomeNode"})},
+				"edges": {Type: huma.TypeArray, Description: "Directed edges between node ids; a group the outcome does not read has no edge to it.",
+					Items: object("", map[string]*huma.Schema{
+						"source": str("Id of the upstream node."),
+						"target": str("Id of the downstream node."),
+						"type":   {Type: huma.TypeString, Enum: []any{"field_to_criterion", "criterion_to_group", "group_to_outcome"}},
+					}, "source", "target", "type")},
+				"sections": stringList("Slugs of the sections drawn: one for a ruleset."),
+				"stats": object("Counts for a summary line.", map[string]*huma.Schema{
+					"total_fields":   integer("Field nodes."),
+					"shared_fields":  integer("Fields read by more than one section: 0 except on a composed rulebook graph."),
+					"total_criteria": integer("Criterion nodes."),
+					"total_groups":   integer("Group nodes."),
+					"sections":       integer("Sections drawn: 1 for a ruleset."),
+				}, "total_fields", "shared_fields", "total_criteria", "total_groups", "sections"),
+			}, "nodes", "edges", "sections", "stats"),
+		"GraphFieldNode": node("field", "A field the ruleset reads.", map[string]*huma.Schema{
+			"key":        str("The field id."),
+			"field_type": sortSchema("The field's type."),
+			"question":   str("Text to ask the applicant; empty when the ruleset gives none."),
+		}, "key", "field_type", "question"),
+		"GraphCriterionNode": node("criterion", "A criterion.", map[string]*huma.Schema{
+			"title":  str("The criterion's declared title."),
+			"group":  str("The id of the criterion's group, as declared (not a node id)."),
+			"fields": stringList("Field ids the criterion reads, in declaration order."),
+			"display": object("How the criterion reads.", map[string]*huma.Schema{
+				"sentence": str("The criterion in plain language; never empty."),
+				"expr":     ref("GraphExpr"),
+				"routes":   route(true),
+			}, "sentence", "expr", "routes"),
+		}, "title", "group", "fields", "display"),
+		"GraphGroupNode": node("group", "A group of criteria.", map[string]*huma.Schema{
+			"title": str("The group's declared title."),
+			"kind":  {Type: huma.TypeString, Enum: []any{"all", "any"}, Description: "all: every criterion must hold; any: one suffices."},
+		}, "title", "kind"),
+		"GraphOutcomeNode": node("outcome", "The ruleset's one outcome.", map[string]*huma.Schema{
+			"expr": ref("GraphExpr"),
+		}, "expr"),
+		"GraphRoute": route(false),
+		"GraphExpr": oneOfByType("A compiled expression node, as display.expr shows it.", map[string]string{
+			"op": "GraphExprOp", "field_ref": "GraphExprFieldRef", "group_ref": "GraphExprGroupRef", "const": "GraphExprConst"}),
+		"GraphExprOp": object("An operation over its args.", map[string]*huma.Schema{
+			"type":     constant("op", ""),
+			"operator": str("The operator as written in the rules language (and, or, not, ==, >=, in, years_between, ??...); discretionary for a criterion an official decides."),
+			"args":     {Type: huma.TypeArray, Items: ref("GraphExpr"), Description: "The operands, in operator order."},
+		}, "type", "operator", "args"),
+		"GraphExprFieldRef": object("A field's answer.", map[string]*huma.Schema{
+			"type": constant("field_ref", ""), "key": str("The field id."),
+		}, "type", "key"),
+		"GraphExprGroupRef": object("A group's status (outcome expressions only).", map[string]*huma.Schema{
+			"type": constant("group_ref", ""), "key": str("The group id."),
+		}, "type", "key"),
+		"GraphExprConst": object("A constant.", map[string]*huma.Schema{
+			"type":  constant("const", ""),
+			"sort":  sortSchema("The constant's type."),
+			"value": {Description: "A number for int and decimal (exact digits), true/false for bool, the listed string for enum, YYYY-MM-DD for date."},
+			"field_context": {Type: huma.TypeString, Nullable: true,
+				Description: "The field the constant is compared with or defaults; null when it stands alone."},
+		}, "type", "sort", "value", "field_context"),
+	}
+}
+
+// graphSchema registers the graph components in registry, once, and
+// returns a reference to the root.
+func graphSchema(registry huma.Registry) *huma.Schema {
+	schemas := registry.Map()
+	if _, done := schemas["Graph"]; !done {
+		for name, s := range graphComponents() {
+			s.PrecomputeMessages()
+			schemas[name] = s
+		}
+	}
+	return &huma.Schema{Ref: graphSchemaPrefix + "Graph"}
+}
+
+// ptr returns a pointer to v, for the optional members of huma schemas.
+func ptr[T any](v T) *T { return &v }
+
+// The shared member schemas are built afresh for every use: huma writes
+// into a schema when it registers one (PrecomputeMessages), so a
+// package-level *huma.Schema would be written by every Server built, a data
+// race when servers are built concurrently.
+
+// StatusSchema is a criterion or group status: satisfied, not_satisfied or
+// pending.
+func StatusSchema() *huma.Schema {
+	return &huma.Schema{Type: huma.TypeString, Enum: []any{"satisfied", "not_satisfied", "pending"}}
+}
+
+// OutcomeSchema is a decision outcome.
+func OutcomeSchema() *huma.Schema {
+	return &huma.Schema{Type: huma.TypeString, Enum: []any{"eligible", "not_eligible", "undetermined"}}
+}
+
+// AnswerSchema is an answer as sent in field_values.
+func AnswerSchema() *huma.Schema {
+	return &huma.Schema{Description: "The answer as JSON: a number, true/false, the enum string or YYYY-MM-DD."}
+}

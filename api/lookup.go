@@ -1,0 +1,46 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/eligo/eligo/auth"
+	"github.com/eligo/eligo/catalog"
+)
+
+// ViewerOf is the catalog viewer of the request in ctx: the tenant of its
+// principal, or the anonymous viewer.
+func ViewerOf(ctx context.Context) catalog.Viewer {
+	p, _ := auth.PrincipalFrom(ctx)
+	return catalog.Viewer{TenantID: p.TenantID}
+}
+
+// LookupFailed maps a catalog (or publish) error for the object ref names
+// to the spec's answer:
+//
+//   - catalog.ErrNotFound: the 404 with a plain string detail naming what
+//     (e.g. "Ruleset"), identical whether the object is missing or private
+//     to another tenant or to an anonymous caller. But a key presented on
+//     the open surface that could not be used earns its own 401 or 403
+//     (spec, Authentication 2 and 6), whether or not ref exists, so the
+//     caller learns why their key did not reach their own private object
+//     and nobody learns of another tenant's.
+//   - catalog.ErrCorrupt: 422 ruleset_record_corrupt, with the cause logged.
+//   - anything else: the opaque 500, with the cause logged.
+func LookupFailed(ctx context.Context, err error, what, ref string) error {
+	switch {
+	case errors.Is(err, catalog.ErrNotFound):
+		if refusal := presentedKeyRefusal(ctx); refusal != nil {
+			return refusal
+		}
+		return NotFound(what + " " + quoted(ref) + " not found.")
+	case errors.Is(err, catalog.ErrCorrupt):
+		Log(ctx).ErrorContext(ctx, "load stored record", "ref", ref, "error", err)
+		return NewProblem(http.StatusUnprocessableEntity, "unprocessable_entity", ReasonRulesetRecordCorrupt,
+			"The stored ruleset could not be loaded. Republish it.")
+	default:
+		Log(ctx).ErrorContext(ctx, "resolve "+what, "ref", ref, "error", err)
+		return Internal()
+	}
+}

@@ -1,0 +1,30 @@
+package api
+
+// The reason codes of the spec's error table (detail.reason_code), named
+// once: handlers, Route declarations and tests use these constants, never
+// the spelled-out strings.
+const (
+	ReasonMissingAPIKey                  = "missing_api_key"
+	ReasonInvalidAPIKey                  = "invalid_api_key"
+	ReasonAPIKeyExpired                  = "api_key_expired"
+	ReasonDeniedMissingPermission        = "denied_missing_permission"
+	ReasonReservedNamespace              = "reserved_namespace"
+	ReasonSlugConflict                   = "slug_conflict"
+	ReasonInvalidSlugFormat              = "invalid_slug_format"
+	ReasonTokenBudgetExceeded            = "token_budget_exceeded"
+	ReasonNonConservativePresenceOp      = "non_conservative_presence_op"
+	ReasonRulesetRecordCorrupt           = "ruleset_record_corrupt"
+	ReasonArtefactPublicVisibility       = "artefact_reference_public_visibility_forbidden"
+	ReasonDailyQuotaExceeded             = "daily_quota_exceeded"
+	ReasonRateLimitBackendUnavailable    = "rate_limit_backend_unavailable"
+	ReasonDecisionLogBacklogged          = "decision_log_backlogged"
+	ReasonBodyTooLarge                   = "body_too_large"
+	ReasonInternalError                  = "internal_error"
+	ReasonReleaseMemberUnresolved        = "release_member_unresolved"
+	ReasonReleaseLabelAllocationFailed   = "release_label_allocation_failed"
+	ReasonReleasePublicationFailed       = "release_publication_failed"
+	ReasonCompositionPinned              = "composition_pinned"
+	ReasonRulebookReleaseMissing         = "rulebook_release_missing"
+	ReasonRulebookReleaseCorrupt         = "rulebook_release_corrupt"
+	ReasonRateLimitExceededAnonymousBody = "rate_limit_exceeded" // the anonymous 429 body's error member
+)

@@ -1,0 +1,17 @@
+package routes
+
+import (
+	"testing"
+
+	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/api/apitest"
+)
+
+// newFixture serves every resource, as the binary does, on a fresh
+// database.
+func newFixture(t testing.TB, cfg api.Config) *apitest.Fixture {
+	t.Helper()
+	return apitest.New(t, cfg, func(s *api.Server, sv apitest.Services) {
+		Mount(s, Services{Store: sv.Store, Catalog: sv.Catalog, Publisher: sv.Publisher}, Config{API: cfg})
+	})
+}

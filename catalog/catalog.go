@@ -1,0 +1,260 @@
+package catalog
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"time"
+
+	lru "github.com/hashicorp/golang-lru/v2"
+	"github.com/hashicorp/golang-lru/v2/expirable"
+	"golang.org/x/sync/singleflight"
+
+	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/solver"
+	"github.com/eligo/eligo/store"
+)
+
+// DefaultRefTTL is how long a resolved reference is reused when
+// Config.RefTTL is zero: the bound on how stale a slug pointer moved by
+// another process may be.
+const DefaultRefTTL = 2 * time.Second
+
+// Cache sizes. A loaded ruleset is tens of kilobytes; a prepared explainer
+// holds a Z3 context, so its cache and idle pool stay small.
+const (
+	refCacheSize      = 4096
+	loadedCacheSize   = 512
+	explainerCacheLen = 32
+	explainerIdle     = 2
+)
+
+// Config tunes a Catalog; the zero value is the production setting.
+type Config struct {
+	// RefTTL bounds how long a resolved reference is reused; zero means
+	// DefaultRefTTL.
+	RefTTL time.Duration
+}
+
+// Viewer is who a read is for. The zero Viewer is an anonymous caller,
+// who sees public content only; a tenant also sees its own private
+// content.
+type Viewer struct {
+	// TenantID is the tenant whose private objects the viewer may see;
+	// empty for an anonymous viewer.
+	TenantID string
+}
+
+// Anonymous reports whether v is the anonymous viewer, to whom artefact
+// (v2) source references are never shown.
+func (v Viewer) Anonymous() bool { return v.TenantID == "" }
+
+// mayView reports whether v may see row at all.
+func (v Viewer) mayView(row store.Ruleset) bool {
+	return row.Visibility == store.VisibilityPublic || (v.TenantID != "" && v.TenantID == row.TenantID)
+}
+
+// Catalog resolves references to prepared rulesets through its caches.
+// Build one per process with New; it is safe for concurrent use. Close it
+// to free the solver state it holds.
+type Catalog struct {
+	store  *store.Store
+	refs   *expirable.LRU[string, store.Ruleset]
+	loaded *lru.Cache[string, *engine.Ruleset]
+	loads  singleflight.Group
+	// explainers keeps a solver.Explainer per content digest; eviction
+	// closes it.
+	explainers *lru.Cache[string, *solver.Explainer]
+}
+
+// New builds a catalog over st.
+func New(st *store.Store, cfg Config) *Catalog {
+	if cfg.RefTTL <= 0 {
+		cfg.RefTTL = DefaultRefTTL
+	}
+	loaded, err := lru.New[string, *engine.Ruleset](loadedCacheSize)
+	if err != nil {
+		// Only a non-positive size fails, and the size is a constant.
+		panic(err)
+	}
+	explainers, err := lru.NewWithEvict(explainerCacheLen, func(_ string, e *solver.Explainer) { e.Close() })
+	if err != nil {
+		panic(err)
+	}
+	return &Catalog{
+		store:      st,
+		refs:       expirable.NewLRU[string, store.Ruleset](refCacheSize, nil, cfg.RefTTL),
+		loaded:     loaded,
+		explainers: explainers,
+	}
+}
+
+// Close frees the prepared solver state. The catalog must not be used
+// afterwards.
+func (c *Catalog) Close() { c.explainers.Purge() }
+
+// Ruleset resolves ref (a slug, which may contain '/', or a concrete
+// ruleset_id) for v and loads it: ErrNotFound when v may not see it (see
+// Row), ErrCorrupt when its stored content cannot be served.
+func (c *Catalog) Ruleset(ctx context.Context, v Viewer, ref string) (*Ruleset, error) {
+	row, err := c.Row(ctx, v, ref)
+	if err != nil {
+		return nil, err
+	}
+	return c.Load(ctx, row)
+}
+
+// Row is the stored cut ref names when v may see it, without loading its
+// content: anonymous viewers see public cuts, a tenant also its own
+// private ones; a slug pointing at an archived cut is not found, while the
+// concrete id of an archived cut still resolves, so that decisions can be
+// replayed. Anything else is ErrNotFound.
+func (c *Catalog) Row(ctx context.Context, v Viewer, ref string) (store.Ruleset, error) {
+	row, err := c.lookup(ctx, ref)
+	if errors.Is(err, store.ErrNotFound) {
+		return store.Ruleset{}, notFound(ref)
+	}
+	if err != nil {
+		return store.Ruleset{}, fmt.Errorf("resolve ruleset %q: %w", ref, err)
+	}
+	if !v.mayView(row) || (row.Status == store.StatusArchived && !store.IsConcreteRulesetID(ref)) {
+		return store.Ruleset{}, notFound(ref)
+	}
+	return row, nil
+}
+
+// Owned is the cut ref names now, archived or not, when it belongs to
+// tenantID; otherwise ErrNotFound, as for an unknown ruleset. It reads the
+// database, not the reference cache, so a write acts on the cut the slug
+// points at now.
+func (c *Catalog) Owned(ctx context.Context, tenantID, ref string) (store.Ruleset, error) {
+	row, err := c.store.RulesetByRef(ctx, ref)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && row.TenantID != tenantID) {
+		return store.Ruleset{}, notFound(ref)
+	}
+	if err != nil {
+		return store.Ruleset{}, fmt.Errorf("resolve ruleset %q: %w", ref, err)
+	}
+	return row, nil
+}
+
+// Forget drops the cached references to a cut this process just changed,
+// so its next read sees the change at once (other processes see it within
+// the reference TTL).
+func (c *Catalog) Forget(row store.Ruleset) {
+	c.refs.Remove(row.ID)
+	c.refs.Remove(row.Slug)
+}
+
+// Source is the published .rules text of the cut ref names, for v. The
+// text must hash to the digest recorded when it was published, and the
+// cut's content must load like on every other read: otherwise ErrCorrupt,
+// since an export labelled with the cut's digest must be the text that
+// produced it.
+func (c *Catalog) Source(ctx context.Context, v Viewer, ref string) (*Ruleset, string, error) {
+	rs, err := c.Ruleset(ctx, v, ref)
+	if err != nil {
+		return nil, "", err
+	}
+	text, digest, err := c.store.RulesetSource(ctx, rs.ID)
+	if err != nil {
+		return nil, "", fmt.Errorf("ruleset %s source: %w", rs.ID, err)
+	}
+	if got := SourceDigest([]byte(text)); got != digest {
+		return nil, "", fmt.Errorf("ruleset %s: %w: source text hashes to %s, recorded %s", rs.ID, ErrCorrupt, got, digest)
+	}
+	return rs, text, nil
+}
+
+// SourceDigest is the digest recorded for a cut's source text: "sha256:"
+// and the hex SHA-256 of its bytes.
+func SourceDigest(text []byte) string {
+	sum := sha256.Sum256(text)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// Load prepares the content of a stored cut the caller has already
+// resolved: from the loaded-content cache when there, else from its stored
+// IR. The IR must load and hash to the row's content digest, else
+// ErrCorrupt.
+func (c *Catalog) Load(ctx context.Context, row store.Ruleset) (*Ruleset, error) {
+	rules, err := c.rules(ctx, row)
+	if err != nil {
+		return nil, err
+	}
+	return &Ruleset{Ruleset: row, Label: row.VersionLabel(), Rules: rules}, nil
+}
+
+// Explainer returns the explain-failure solver of r's content, prepared
+// once and reused while it stays among the recently used.
+func (c *Catalog) Explainer(r *Ruleset) *solver.Explainer {
+	if e, ok := c.explainers.Get(r.ContentDigest); ok {
+		return e
+	}
+	e := solver.NewExplainer(r.Rules, explainerIdle)
+	if prev, found, _ := c.explainers.PeekOrAdd(r.ContentDigest, e); found {
+		e.Close()
+		return prev
+	}
+	return e
+}
+
+// lookup returns the stored cut ref names, from the cache when fresh.
+func (c *Catalog) lookup(ctx context.Context, ref string) (store.Ruleset, error) {
+	if row, ok := c.refs.Get(ref); ok {
+		return row, nil
+	}
+	row, err := c.store.RulesetByRef(ctx, ref)
+	if err != nil {
+		return store.Ruleset{}, err
+	}
+	c.refs.Add(ref, row)
+	return row, nil
+}
+
+// rules returns the executable ruleset of row's content digest, loading
+// the stored IR on the first use.
+func (c *Catalog) rules(ctx context.Context, row store.Ruleset) (*engine.Ruleset, error) {
+	if r, ok := c.loaded.Get(row.ContentDigest); ok {
+		return r, nil
+	}
+	// The load is shared by every caller waiting on this digest, so one
+	// caller's cancellation must not fail the others.
+	shared := context.WithoutCancel(ctx)
+	v, err, _ := c.loads.Do(row.ContentDigest, func() (any, error) {
+		content, err := c.store.RulesetContent(shared, row.ID)
+		if err != nil {
+			return nil, fmt.Errorf("ruleset %s content: %w", row.ID, err)
+		}
+		r, err := LoadContent(row, content)
+		if err != nil {
+			return nil, err
+		}
+		c.loaded.Add(row.ContentDigest, r)
+		return r, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(*engine.Ruleset), nil
+}
+
+// LoadContent turns a cut's stored IR into its executable ruleset and
+// checks that it is the content the row's digest names. Any failure is
+// ErrCorrupt, with the cause: an IR of a version this engine does not
+// read, an IR that does not load, or one whose digest differs.
+func LoadContent(row store.Ruleset, content store.RulesetContent) (*engine.Ruleset, error) {
+	r, err := engine.LoadIR(content.IRVersion, content.IR)
+	if err != nil {
+		return nil, fmt.Errorf("ruleset %s: %w: %w", row.ID, ErrCorrupt, err)
+	}
+	if r.ContentDigest() != row.ContentDigest {
+		return nil, fmt.Errorf("ruleset %s: %w: stored IR hashes to %s, recorded %s", row.ID, ErrCorrupt, r.ContentDigest(), row.ContentDigest)
+	}
+	return r, nil
+}
+
+// notFound is ErrNotFound for ref.
+func notFound(ref string) error { return fmt.Errorf("ruleset %q: %w", ref, ErrNotFound) }

@@ -1,0 +1,33 @@
+// Package catalog resolves references to published content for a viewer:
+// a slug or a concrete ruleset_id becomes a prepared ruleset (its stored
+// row, its "v<N>" label and the executable *engine.Ruleset loaded from its
+// stored IR), or a sentinel error the caller maps to its own answer (the
+// HTTP layer's 404 and 422, a worker's failure reason, the CLI's message).
+//
+// It owns the read-side rules of published content, in one place:
+//
+//   - visibility: an anonymous viewer sees public cuts; a tenant also sees
+//     its own private ones. Anything else is ErrNotFound, exactly as if it
+//     did not exist.
+//   - archive: a slug pointing at an archived cut is not found; the
+//     concrete id of an archived cut still resolves, so that recorded
+//     decisions can be replayed.
+//   - corruption: the stored IR is the content. A cut is loaded from its
+//     stored IR (never by re-parsing its source text) and the IR's RFC 8785
+//     digest must equal the row's content_digest; anything else is
+//     ErrCorrupt, never a wrong answer. A change to the compiler therefore
+//     never makes stored content corrupt; a tampered row still is.
+//
+// And its caches, all bounded:
+//
+//   - reference → stored row: an expirable LRU with a short TTL (RefTTL),
+//     so a slug moved by another process is seen within that time; writes
+//     through this process drop their entries at once (Forget).
+//   - content digest → loaded ruleset: an LRU without TTL (a digest names
+//     immutable content); concurrent misses on one digest share one load.
+//   - content digest → prepared explain-failure solver state.
+//
+// Visibility is judged after the caches, per viewer, so a cached entry
+// never reaches a viewer who may not see it. The catalog does no HTTP and
+// can be used from a worker or the CLI.
+package catalog

@@ -1,0 +1,67 @@
+package engine
+
+// This file prints a compiled expression in the rules language. It is where
+// Criterion.Text comes from on both paths into a Ruleset, Compile and
+// Build (LoadIR), so a stored ruleset and a freshly compiled one show the
+// same text in traces. It does not print on its own: it rebuilds the
+// syntax tree the parser would have produced and hands it to PrintExpr, so
+// there is one set of precedence and parenthesis rules.
+
+// exprText prints a checked expression canonically. It reads as the
+// source's expression printed by `eligo fmt`, except that numbers are
+// spelled from their value (43759.8 where the source wrote 43759.80, 1000
+// for 1e3): the IR keeps a number's value, not its spelling.
+func exprText(e *Expr) string { return PrintExpr(exprNode(e)) }
+
+// exprNode returns the syntax tree that prints as e. An n-ary and/or
+// becomes the left-leaning chain the parser builds for `a and b and c`; a
+// constant becomes a literal, or a date("YYYY-MM-DD") call.
+func exprNode(e *Expr) *Node {
+	switch e.Kind {
+	case ExprField:
+		return &Node{Kind: NodeField, Name: e.Key}
+	case ExprGroup:
+		return &Node{Kind: NodeIdent, Name: e.Key}
+	case ExprConst:
+		return constNode(e)
+	}
+	args := make([]*Node, len(e.Args))
+	for i, a := range e.Args {
+		args[i] = exprNode(a)
+	}
+	switch e.Op {
+	case OpAnd, OpOr:
+		if len(args) == 0 {
+			break
+		}
+		n := args[0]
+		for _, a := range args[1:] {
+			n = &Node{Kind: NodeBinary, Op: string(e.Op), Args: []*Node{n, a}}
+		}
+		return n
+	case OpNot:
+		return &Node{Kind: NodeNot, Args: args}
+	case OpNeg:
+		return &Node{Kind: NodeNeg, Args: args}
+	case OpIn, OpNotIn:
+		return &Node{Kind: NodeIn, Op: string(e.Op), Args: args}
+	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe, OpAdd, OpSub, OpMul, OpDefault:
+		return &Node{Kind: NodeBinary, Op: string(e.Op), Args: args}
+	}
+	// min, max, years_between, months_between, days_between,
+	// decision_date, present and absent are calls of the same name.
+	return &Node{Kind: NodeCall, Name: string(e.Op), Args: args}
+}
+
+// constNode is the literal of a constant.
+func constNode(e *Expr) *Node {
+	switch e.Sort {
+	case SortBool:
+		return &Node{Kind: NodeBool, Num: e.Const}
+	case SortEnum:
+		return &Node{Kind: NodeString, Str: e.Enum}
+	case SortDate:
+		return &Node{Kind: NodeCall, Name: "date", Args: []*Node{{Kind: NodeString, Str: FormatDate(e.Const.Num)}}}
+	}
+	return &Node{Kind: NodeNumber, Num: e.Const}
+}

@@ -1,0 +1,57 @@
+package publish
+
+import (
+	"errors"
+
+	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/store"
+)
+
+// Refusals. A refused publish returns a *RefusedError wrapping one of
+// these; callers branch with errors.Is to pick their status or message.
+var (
+	// ErrInvalidSlug: the slug breaks the spec's pattern (422
+	// invalid_slug_format), or none was given.
+	ErrInvalidSlug = errors.New("invalid slug")
+	// ErrReservedNamespace: the slug is under the reserved prefix (403
+	// reserved_namespace).
+	ErrReservedNamespace = errors.New("slug is in the reserved namespace")
+	// ErrSlugConflict: another tenant holds the slug (409 slug_conflict).
+	ErrSlugConflict = store.ErrSlugConflict
+	// ErrCompile: the rules text does not compile (see RefusedError.Compile).
+	ErrCompile = errors.New("rules do not compile")
+	// ErrArtefactPublic: public content citing project artefacts, which are
+	// never shown to anonymous callers (422
+	// artefact_reference_public_visibility_forbidden).
+	ErrArtefactPublic = errors.New("artefact references cannot be public")
+	// ErrSourceUnverified: a quote could not be verified against the
+	// supplied source texts (see RefusedError.Problems).
+	ErrSourceUnverified = errors.New("source references do not verify")
+	// ErrTestsFailed: a test case failed and ForceUnsafe was not set (see
+	// RefusedError.Failures).
+	ErrTestsFailed = errors.New("test cases fail")
+)
+
+// RefusedError is a publish that stored nothing: a stage refused it. Its
+// only trace is the publish_refused audit event.
+type RefusedError struct {
+	// Stage names the stage that refused (compile, slug,
+	// artefact_visibility, quotes, tests, store).
+	Stage string
+	// Reason is one of the Err* refusals above.
+	Reason error
+	// Message says what to fix, in one or more sentences.
+	Message string
+	// Compile holds the compile errors for ErrCompile.
+	Compile engine.ErrorList
+	// Failures holds the failing cases for ErrTestsFailed.
+	Failures []engine.CaseResult
+	// Problems lists the unverified quotes for ErrSourceUnverified.
+	Problems []string
+}
+
+// Error says which stage refused and why.
+func (e *RefusedError) Error() string { return "publish refused at " + e.Stage + ": " + e.Message }
+
+// Unwrap lets errors.Is match the reason.
+func (e *RefusedError) Unwrap() error { return e.Reason }

@@ -1,0 +1,180 @@
+package publish
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/eligo/eligo/catalog"
+	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/store"
+)
+
+// DefaultReservedNamespace is the slug prefix kept for the service's own
+// rulesets when Config.ReservedNamespace is empty.
+const DefaultReservedNamespace = "eligo/"
+
+// Config is what a Publisher needs beside its store and catalog.
+type Config struct {
+	// ReservedNamespace is the slug prefix no tenant may publish under;
+	// empty means DefaultReservedNamespace.
+	ReservedNamespace string
+}
+
+// Publisher writes published content and changes who can reach it. Build
+// one with New; it is safe for concurrent use.
+type Publisher struct {
+	store    *store.Store
+	catalog  *catalog.Catalog
+	reserved string
+}
+
+// New builds a Publisher. cat is the catalog whose cached references a
+// write must drop (Forget) and through which visibility checks load
+// content.
+func New(st *store.Store, cat *catalog.Catalog, cfg Config) *Publisher {
+	reserved := cfg.ReservedNamespace
+	if reserved == "" {
+		reserved = DefaultReservedNamespace
+	}
+	return &Publisher{store: st, catalog: cat, reserved: reserved}
+}
+
+// RulesetRequest is one ruleset publish.
+type RulesetRequest struct {
+	// TenantID owns the ruleset; created when new.
+	TenantID string
+	// Filename names the source in compile errors.
+	Filename string
+	// Source is the .rules text.
+	Source []byte
+	// Slug publishes under this slug; empty takes the file's `ruleset`
+	// header.
+	Slug string
+	// Name overrides the ruleset's name (default: the file's name header,
+	// else the section id title-cased).
+	Name string
+	// Public makes the ruleset visible to everyone, anonymous callers
+	// included; otherwise only the tenant sees it.
+	Public bool
+	// Sources maps cited source ids to their text. When given, every
+	// quote must appear in its source's text (white space collapsed) or
+	// the publish is refused, and each reference then shows the text's
+	// digest and the time of the check. When empty the references are
+	// published unverified.
+	Sources map[string][]byte
+	// Cases are the ruleset's test cases; all must pass unless
+	// ForceUnsafe.
+	Cases []engine.Case
+	// ForceUnsafe publishes despite failing cases and records a
+	// publish_force_bypass audit event naming them.
+	ForceUnsafe bool
+	// Actor says who published (a key prefix, "cli"), for the audit trail.
+	Actor string
+}
+
+// RulesetResult says what was published.
+type RulesetResult struct {
+	// RulesetID is the concrete id of the cut,
+	// "<section_id>:<yyyymmdd>-<hash>"; empty when the publish was
+	// refused.
+	RulesetID string
+	// Slug is the slug published under: the request's, else the rules
+	// file's `ruleset` header.
+	Slug string
+	// Version is the cut's version label, "v<N>"; empty when refused.
+	Version string
+	// ContentDigest is the compiled ruleset's "sha256:<hex>" digest, set
+	// as soon as the rules compile.
+	ContentDigest string
+	// Visibility is "public" or "private" as stored; empty when refused.
+	Visibility string
+	// Reused is true when the slug already held this exact content: the
+	// existing cut (same id and version) was reused.
+	Reused bool
+	// PreviousID is where the slug pointed before; empty for a new slug.
+	PreviousID string
+	// TestsPassing counts the request's cases that passed.
+	TestsPassing int
+	// TestsTotal counts the request's cases.
+	TestsTotal int
+	// Failures are the failing cases published anyway under ForceUnsafe.
+	Failures []engine.CaseResult
+	// Warnings are compile warnings; they never block.
+	Warnings engine.ErrorList
+	// VerifiedSources counts the cited sources whose quotes were verified.
+	VerifiedSources int
+}
+
+// Ruleset runs the publish stages on req and stores the cut in one
+// transaction (see store.PublishRuleset): identical compiled content under
+// the same slug reuses the existing cut, changed content becomes the
+// slug's next version. Any refusal is a *RefusedError and leaves only a
+// publish_refused audit event behind.
+func (p *Publisher) Ruleset(ctx context.Context, req RulesetRequest) (RulesetResult, error) {
+	res, err := p.ruleset(ctx, req)
+	var refused *RefusedError
+	if errors.As(err, &refused) {
+		detail := map[string]any{"slug": res.Slug, "stage": refused.Stage, "reason": refused.Reason.Error(),
+			"message": refused.Message, "actor": req.Actor}
+		if res.Slug == "" {
+			detail["slug"] = req.Slug
+		}
+		if res.ContentDigest != "" {
+			detail["content_digest"] = res.ContentDigest
+		}
+		if auditErr := p.store.RecordPublishRefusal(ctx, req.TenantID, detail); auditErr != nil {
+			return RulesetResult{}, errors.Join(err, auditErr)
+		}
+	}
+	return res, err
+}
+
+func (p *Publisher) ruleset(ctx context.Context, req RulesetRequest) (RulesetResult, error) {
+	c := &rulesetCut{req: req, res: RulesetResult{TestsTotal: len(req.Cases)}}
+	for _, st := range rulesetStages {
+		if err := st.run(p, c); err != nil {
+			var refused *RefusedError
+			if errors.As(err, &refused) {
+				refused.Stage = st.name
+			}
+			return c.res, err
+		}
+	}
+	return p.storeCut(ctx, c)
+}
+
+// storeCut writes the cut every stage passed.
+func (p *Publisher) storeCut(ctx context.Context, c *rulesetCut) (RulesetResult, error) {
+	r, req, res := c.rules, c.req, c.res
+	ir, err := json.Marshal(r)
+	if err != nil {
+		return res, fmt.Errorf("encode compiled ruleset: %w", err)
+	}
+	name := r.Name
+	if req.Name != "" {
+		name = req.Name
+	}
+	visibility := store.VisibilityPrivate
+	if req.Public {
+		visibility = store.VisibilityPublic
+	}
+	out, err := p.store.PublishRuleset(ctx, store.RulesetCut{
+		TenantID: req.TenantID, Slug: res.Slug, SectionID: r.SectionID, Name: name,
+		Description: r.Description, RuleCount: r.NumCriteria(), ContentDigest: res.ContentDigest,
+		SourceText: string(req.Source), SourceDigest: catalog.SourceDigest(req.Source),
+		CompiledIR: ir, IRVersion: engine.IRVersion, EngineVersion: engine.Version,
+		Visibility: visibility, SourceChecks: c.checks, Audit: c.audit,
+	})
+	if errors.Is(err, store.ErrSlugConflict) {
+		return res, &RefusedError{Stage: "store", Reason: ErrSlugConflict,
+			Message: fmt.Sprintf("the slug %q is held by another tenant; choose another slug", res.Slug)}
+	}
+	if err != nil {
+		return res, err
+	}
+	res.RulesetID, res.Version, res.Visibility = out.Ruleset.ID, out.Ruleset.VersionLabel(), out.Ruleset.Visibility
+	res.Reused, res.PreviousID = out.Reused, out.PreviousID
+	return res, nil
+}

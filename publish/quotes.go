@@ -1,0 +1,58 @@
+package publish
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/store"
+)
+
+// VerifySources checks every quote of r against the text of the source it
+// cites, after collapsing white space on both sides (no stemming, case
+// folding or fuzzy matching, as the spec requires). texts maps source ids
+// to the bytes of their text. It returns, for each cited source, the digest
+// of its text and the time of the check, and one sentence per quote that
+// could not be verified: a cited source without text, or a quote its text
+// does not contain.
+func VerifySources(r *engine.Ruleset, texts map[string][]byte, now time.Time) (map[string]store.SourceCheck, []string) {
+	normalised := map[string]string{}
+	var problems []string
+	for gi := range r.Groups {
+		for _, c := range r.Groups[gi].Criteria {
+			for _, ci := range c.Citations {
+				body, seen := normalised[ci.Source]
+				if !seen {
+					text, ok := texts[ci.Source]
+					if !ok {
+						problems = append(problems, fmt.Sprintf("source %s: no text was supplied to verify its quotes against", ci.Source))
+						normalised[ci.Source] = ""
+						continue
+					}
+					body = collapseSpace(string(text))
+					normalised[ci.Source] = body
+				}
+				if _, ok := texts[ci.Source]; ok && !strings.Contains(body, collapseSpace(ci.Quote)) {
+					problems = append(problems, fmt.Sprintf("criterion %s: the quote %q does not appear in the text of source %s", c.ID, ci.Quote, ci.Source))
+				}
+			}
+		}
+	}
+	checks := map[string]store.SourceCheck{}
+	for id := range normalised {
+		if text, ok := texts[id]; ok {
+			sum := sha256.Sum256(text)
+			checks[id] = store.SourceCheck{ContentDigest: "sha256:" + hex.EncodeToString(sum[:]), VerifiedAt: now.UTC()}
+		}
+	}
+	slices.Sort(problems)
+	problems = slices.Compact(problems)
+	return checks, problems
+}
+
+// collapseSpace turns every run of white space into one space.
+func collapseSpace(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -1,0 +1,158 @@
+package publish
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/eligo/eligo/catalog"
+	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/store"
+)
+
+// rulesetCut is a ruleset publish in progress: the request, what the
+// stages have worked out so far, and the result they fill in.
+type rulesetCut struct {
+	req RulesetRequest
+	// rules is the compiled ruleset, set by the compile stage.
+	rules *engine.Ruleset
+	// checks are the verified sources, set by the quotes stage.
+	checks map[string]store.SourceCheck
+	// audit are events to write with the cut (publish_force_bypass).
+	audit []store.Audit
+	res   RulesetResult
+}
+
+// stage is one named gate of a publish. run returns a *RefusedError to
+// refuse (the runner fills in Stage from name), or another error when the
+// gate could not be run at all.
+type stage struct {
+	name string
+	run  func(*Publisher, *rulesetCut) error
+}
+
+// rulesetStages are the gates of a ruleset publish, in order. A new gate
+// is one row; its name is what refusals and the audit trail call it.
+var rulesetStages = [...]stage{
+	{"compile", (*Publisher).compileStage},
+	{"slug", (*Publisher).slugStage},
+	{"artefact_visibility", (*Publisher).artefactStage},
+	{"quotes", (*Publisher).quotesStage},
+	{"tests", (*Publisher).testsStage},
+}
+
+// compileStage compiles the rules text; compile errors refuse.
+func (p *Publisher) compileStage(c *rulesetCut) error {
+	r, warnings, err := engine.Compile(c.req.Filename, c.req.Source)
+	if err != nil {
+		var list engine.ErrorList
+		errors.As(err, &list)
+		return &RefusedError{Reason: ErrCompile, Message: err.Error(), Compile: list}
+	}
+	c.rules, c.res.Warnings, c.res.ContentDigest = r, warnings, r.ContentDigest()
+	return nil
+}
+
+// slugStage settles the slug (the request's, else the file's header) and
+// applies the slug rules.
+func (p *Publisher) slugStage(c *rulesetCut) error {
+	slug := c.req.Slug
+	if slug == "" {
+		slug = c.rules.Slug
+	}
+	if err := p.checkSlug(slug); err != nil {
+		return err
+	}
+	c.res.Slug = slug
+	return nil
+}
+
+// artefactStage refuses public content citing project artefacts.
+func (p *Publisher) artefactStage(c *rulesetCut) error {
+	if c.req.Public {
+		return checkPublic(c.rules)
+	}
+	return nil
+}
+
+// quotesStage verifies every quote against the supplied source texts,
+// when any were supplied.
+func (p *Publisher) quotesStage(c *rulesetCut) error {
+	if len(c.req.Sources) == 0 {
+		return nil
+	}
+	checks, problems := VerifySources(c.rules, c.req.Sources, time.Now())
+	if len(problems) > 0 {
+		return &RefusedError{Reason: ErrSourceUnverified, Problems: problems, Message: strings.Join(problems, "; ")}
+	}
+	c.checks, c.res.VerifiedSources = checks, len(checks)
+	return nil
+}
+
+// testsStage runs the cases: a failure refuses, unless ForceUnsafe, which
+// records publish_force_bypass with the cut.
+func (p *Publisher) testsStage(c *rulesetCut) error {
+	for _, tc := range c.req.Cases {
+		if cr := c.rules.RunCase(tc); cr.Pass {
+			c.res.TestsPassing++
+		} else {
+			c.res.Failures = append(c.res.Failures, cr)
+		}
+	}
+	if len(c.res.Failures) == 0 {
+		return nil
+	}
+	names := caseNames(c.res.Failures)
+	if !c.req.ForceUnsafe {
+		return &RefusedError{Reason: ErrTestsFailed, Failures: c.res.Failures,
+			Message: fmt.Sprintf("%d of %d test cases fail (%s); fix them or publish with force_unsafe",
+				len(c.res.Failures), len(c.req.Cases), strings.Join(names, ", "))}
+	}
+	c.audit = append(c.audit, store.Audit{Kind: "publish_force_bypass", Detail: map[string]any{
+		"actor": c.req.Actor, "tests_total": c.res.TestsTotal, "tests_passing": c.res.TestsPassing,
+		"failing_cases": names,
+	}})
+	return nil
+}
+
+// checkSlug applies the slug format and the reserved namespace.
+func (p *Publisher) checkSlug(slug string) error {
+	if slug == "" {
+		return &RefusedError{Reason: ErrInvalidSlug,
+			Message: "no slug: pass one, or declare `ruleset \"<namespace>/<name>\"` in the rules"}
+	}
+	if !catalog.ValidSlug(slug) {
+		return &RefusedError{Reason: ErrInvalidSlug, Message: fmt.Sprintf(
+			"slug %q must match ^[a-z][a-z0-9-]*(/[a-z][a-z0-9-]*)*$ (at most %d characters), e.g. acme/housing-benefit",
+			slug, catalog.MaxSlugLength)}
+	}
+	reserved := p.reserved
+	if !strings.HasSuffix(reserved, "/") {
+		reserved += "/"
+	}
+	if strings.HasPrefix(slug+"/", reserved) {
+		return &RefusedError{Reason: ErrReservedNamespace,
+			Message: fmt.Sprintf("slugs under %q are reserved for the service; choose another namespace", reserved)}
+	}
+	return nil
+}
+
+// checkPublic is the artefact-visibility rule, for a publish and for a
+// visibility change alike: content citing project artefacts is never
+// public.
+func checkPublic(rules *engine.Ruleset) error {
+	if catalog.CitesArtefacts(rules) {
+		return &RefusedError{Stage: "artefact_visibility", Reason: ErrArtefactPublic,
+			Message: "the rules cite project artefacts, which are never public; publish privately"}
+	}
+	return nil
+}
+
+func caseNames(results []engine.CaseResult) []string {
+	names := make([]string, len(results))
+	for i, cr := range results {
+		names[i] = cr.Name
+	}
+	return names
+}
