@@ -171,15 +171,15 @@ func meteringDescription(b metering.Budgets) string {
 	sb.WriteString(`
 An anonymous request costs one unit, or the price its operation's description states (/decide's depends on its flags). Anonymous callers are counted by client address (per /64 for IPv6), taken from the trusted proxy hop, never from a caller-supplied X-Forwarded-For. A key counts one unit per call.
 
-Every metered response carries `+"`X-RateLimit-Class`, `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`"+` (epoch seconds of the next hourly boundary).
+Every metered response carries ` + "`X-RateLimit-Class`, `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`" + ` (epoch seconds of the next hourly boundary).
 
 Over the budget:
-- with a key: 429 `+"`{\"detail\": {\"error\": \"too_many_requests\", \"reason_code\": \"daily_quota_exceeded\", ...}}`"+` and `+"`Retry-After: 86400`"+`;
-- anonymous: 429 `+"`{\"error\": \"rate_limit_exceeded\", \"retry_after\": <epoch seconds>}`"+`, retry_after being the first hourly boundary at which the same request would be admitted if nothing else is sent meanwhile: the first boundary at which the usage still in the window, plus the request's cost, is within the budget. Usage spent this hour stays in the window for 24 hours, so this is usually later than X-RateLimit-Reset. A request dearer than the whole budget is never admitted; its retry_after is when the window is empty.
+- with a key: 429 ` + "`{\"detail\": {\"error\": \"too_many_requests\", \"reason_code\": \"daily_quota_exceeded\", ...}}`" + ` and ` + "`Retry-After: 86400`" + `;
+- anonymous: 429 ` + "`{\"error\": \"rate_limit_exceeded\", \"retry_after\": <epoch seconds>}`" + `, retry_after being the first hourly boundary at which the same request would be admitted if nothing else is sent meanwhile: the first boundary at which the usage still in the window, plus the request's cost, is within the budget. Usage spent this hour stays in the window for 24 hours, so this is usually later than X-RateLimit-Reset. A request dearer than the whole budget is never admitted; its retry_after is when the window is empty.
 
 Both carry the rate-limit headers; a refused request is not counted.
 
-If usage cannot be checked, the answer is 503 `+"`rate_limit_backend_unavailable`"+` with `+"`Retry-After: 1`"+`: transient; retry with exponential backoff. A request is never served unmetered. Counts from several servers meet in one database; each server may let through at most 1% of the budget (at least one request) beyond it before it sees the other servers' counts.
+If usage cannot be checked, the answer is 503 ` + "`rate_limit_backend_unavailable`" + ` with ` + "`Retry-After: 1`" + `: transient; retry with exponential backoff. A request is never served unmetered. Counts from several servers meet in one database; each server may let through at most 1% of the budget (at least one request) beyond it before it sees the other servers' counts.
 `)
 	return sb.String()
 }

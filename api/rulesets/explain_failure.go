@@ -120,8 +120,8 @@ type explainFailureInput struct {
 // (422 extra_forbidden).
 type explainFailureRequest struct {
 	FieldValues     api.JSONObject `json:"field_values" required:"true" doc:"Map of field_id to answer, read exactly as on /decide: a key or value that cannot be applied is reported in field_errors (HTTP 200), never rejected; null means unanswered. Must be I-JSON (RFC 7493): a repeated key or text that is not valid Unicode is 422 json_invalid."`
-	ExpectedOutcome string     `json:"expected_outcome" required:"true" enum:"eligible,not_eligible,undetermined"`
-	DecisionDate    string     `json:"decision_date,omitempty" format:"date" doc:"YYYY-MM-DD read by rules that use decision_date(); today (UTC) when absent."`
+	ExpectedOutcome string         `json:"expected_outcome" required:"true" enum:"eligible,not_eligible,undetermined"`
+	DecisionDate    string         `json:"decision_date,omitempty" format:"date" doc:"YYYY-MM-DD read by rules that use decision_date(); today (UTC) when absent."`
 }
 
 // explainFailureRequestSchema names explainFailureRequest's schema in the
@@ -129,16 +129,16 @@ type explainFailureRequest struct {
 const explainFailureRequestSchema = "ExplainFailureRequest"
 
 type failureReason struct {
-	CriterionID        string            `json:"criterion_id"`
-	Title              string            `json:"title"`
-	Group              string            `json:"group"`
-	Status             string            `json:"status" enum:"satisfied,not_satisfied,pending" doc:"The criterion's status under the answers."`
-	NeededStatus       string            `json:"needed_status" enum:"satisfied,not_satisfied,pending" doc:"A status that, with the rest of the core unchanged, lets the expected outcome be reached."`
-	Mechanism          string            `json:"mechanism" enum:"threshold,enum_mismatch,date_window,missing_answer,presence_default,discretionary,any_group_exhausted"`
-	ConditionMechanism string            `json:"condition_mechanism,omitempty" doc:"With any_group_exhausted: why this alternative failed itself."`
-	Condition          string            `json:"condition,omitempty" doc:"The criterion in the rules language; absent for a discretionary one."`
-	Facts              []engine.Fact     `json:"facts" doc:"The answers the criterion read."`
-	MissingFields      []string          `json:"missing_fields" doc:"Fields it reads that were not answered."`
+	CriterionID        string                    `json:"criterion_id"`
+	Title              string                    `json:"title"`
+	Group              string                    `json:"group"`
+	Status             string                    `json:"status" enum:"satisfied,not_satisfied,pending" doc:"The criterion's status under the answers."`
+	NeededStatus       string                    `json:"needed_status" enum:"satisfied,not_satisfied,pending" doc:"A status that, with the rest of the core unchanged, lets the expected outcome be reached."`
+	Mechanism          string                    `json:"mechanism" enum:"threshold,enum_mismatch,date_window,missing_answer,presence_default,discretionary,any_group_exhausted"`
+	ConditionMechanism string                    `json:"condition_mechanism,omitempty" doc:"With any_group_exhausted: why this alternative failed itself."`
+	Condition          string                    `json:"condition,omitempty" doc:"The criterion in the rules language; absent for a discretionary one."`
+	Facts              []engine.Fact             `json:"facts" doc:"The answers the criterion read."`
+	MissingFields      []string                  `json:"missing_fields" doc:"Fields it reads that were not answered."`
 	SourceReferences   []catalog.SourceReference `json:"source_references"`
 }
 

@@ -298,13 +298,13 @@ func (h *handler) rulesetSchema(ctx context.Context, in *rulesetRefInput) (*rule
 }
 
 type explainCriterion struct {
-	CriterionID      string            `json:"criterion_id" doc:"The criterion's declared id."`
-	Group            string            `json:"group" doc:"Id of the group the criterion belongs to."`
-	Title            string            `json:"title" doc:"The criterion's declared title."`
-	Description      string            `json:"description" doc:"The condition in plain language."`
-	Expression       string            `json:"expression" doc:"The condition in the rules language; empty for a discretionary criterion."`
-	Discretionary    bool              `json:"discretionary" doc:"An official decides it; a decision leaves it pending."`
-	Fields           []string          `json:"fields" nullable:"false" doc:"Field ids the condition reads."`
+	CriterionID      string                    `json:"criterion_id" doc:"The criterion's declared id."`
+	Group            string                    `json:"group" doc:"Id of the group the criterion belongs to."`
+	Title            string                    `json:"title" doc:"The criterion's declared title."`
+	Description      string                    `json:"description" doc:"The condition in plain language."`
+	Expression       string                    `json:"expression" doc:"The condition in the rules language; empty for a discretionary criterion."`
+	Discretionary    bool                      `json:"discretionary" doc:"An official decides it; a decision leaves it pending."`
+	Fields           []string                  `json:"fields" nullable:"false" doc:"Field ids the condition reads."`
 	SourceReferences []catalog.SourceReference `json:"source_references" nullable:"false" doc:"The law the criterion cites; artefact (v2) references are left out for anonymous callers."`
 }
 
