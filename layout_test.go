@@ -1,0 +1,104 @@
+// Package layout_test checks that the packages of the module import each
+// other in one direction only, as DESIGN's Layout says: engine at the
+// bottom, importing nothing of the project; the services above it; the
+// HTTP core above the services; the resources above the core; the binary
+// on top. A package may import only packages of a lower layer, so no
+// import cycle can form later and nothing below api reaches into it.
+package layout_test
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/eligo/eligo"
+
+// layers ranks every package of the module. A new package gets a row
+// here, or this test fails and says so.
+var layers = map[string]int{
+	"engine":          0,
+	"solver/z3":       0,
+	"store":           0,
+	"migrations":      0,
+	"rulebook":        1,
+	"solver":          1,
+	"casebank":        1,
+	"auth":            1,
+	"decisionlog":     1,
+	"store/storetest": 1,
+	"metering":        2,
+	"catalog":         3,
+	"publish":         4,
+	"authoring":       5,
+	"authoring/llm":   4,
+	"worker":          6,
+	"api":             7,
+	"api/decide":      8,
+	"api/rulesets":    8,
+	"api/rulebooks":   8,
+	"api/projects":    8,
+	"api/usage":       8,
+	"api/apitest":     8,
+	"web":             8,
+	"api/routes":      9,
+	"cmd/eligo":       10,
+	"cmd/eligo-load":  10,
+}
+
+func TestImportsPointOneWay(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, "./...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	seen := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		pkg, ok := strings.CutPrefix(fields[0], module+"/")
+		if !ok {
+			continue // the module root holds only this test
+		}
+		rank, known := layers[pkg]
+		if !known {
+			t.Errorf("package %s has no layer: add it to layers", pkg)
+			continue
+		}
+		seen++
+		for _, imp := range fields[1:] {
+			dep, ours := strings.CutPrefix(imp, module+"/")
+			if !ours {
+				continue
+			}
+			if depRank, known := layers[dep]; known && depRank >= rank {
+				t.Errorf("%s (layer %d) imports %s (layer %d): imports must point to a lower layer", pkg, rank, dep, depRank)
+			}
+		}
+	}
+	if seen < 15 {
+		t.Fatalf("go list found %d packages of the module; the check is not looking at the tree", seen)
+	}
+}
+
+// TestNoServiceReachesTheHTTPLayer states the issue's two rules directly,
+// over transitive dependencies: the engine depends on no package of the
+// project (it is usable as a library on its own: the CLI's check, test and
+// diff run offline), and no service depends on any api package.
+func TestNoServiceReachesTheHTTPLayer(t *testing.T) {
+	for pkg, forbidden := range map[string]string{
+		"engine":   module + "/",
+		"catalog":  module + "/api",
+		"publish":  module + "/api",
+		"metering": module + "/api",
+		"worker":   module + "/api",
+	} {
+		out, err := exec.Command("go", "list", "-deps", "./"+pkg).Output()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v", pkg, err)
+		}
+		for _, dep := range strings.Fields(string(out)) {
+			if strings.HasPrefix(dep, forbidden) && dep != module+"/"+pkg {
+				t.Errorf("%s depends on %s", pkg, dep)
+			}
+		}
+	}
+}
