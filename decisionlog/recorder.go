@@ -60,18 +60,15 @@ type Writer interface {
 // Config tunes a Recorder. Zero members take the defaults.
 type Config struct {
 	// BatchSize is the most records one COPY writes; default 2000. Fewer,
-	// larger COPYs cost PostgreSQL and the server less per record: against
-	// 500 records or 100ms, 2000 or 250ms served about 13% more cached
-	// decisions per second on the shared 2-core bench machine, at 10%
-	// less server CPU per decision.
+	// larger COPYs cost PostgreSQL and the server less per record (README,
+	// "Tuning choices", has the measurement behind the default).
 	BatchSize int
 	// FlushInterval is the longest a queued record waits before its batch
 	// is written; default 250ms.
 	FlushInterval time.Duration
-	// QueueSize bounds the records waiting to be written; default 65536
-	// (a few seconds of traffic at the measured peak rate, about 20 MB):
-	// enough to ride out a checkpoint or a failover without refusing
-	// requests.
+	// QueueSize bounds the records waiting to be written; default 65536,
+	// a few seconds of peak traffic in about 20 MB: enough to ride out a
+	// checkpoint or a failover without refusing requests.
 	QueueSize int
 	// EnqueueTimeout is how long Record waits for room in a full queue
 	// before failing with ErrBacklogged; default 1s.

@@ -83,11 +83,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.folder, "casebank", "casebank/snap-income", "casebank folder whose ruleset and cases are the load (default: the largest)")
 	fs.DurationVar(&o.duration, "duration", 10*time.Second, "measured time per scenario")
 	fs.DurationVar(&o.warmup, "warmup", 2*time.Second, "unmeasured time before each scenario")
-	// Four connections keep both cores busy: with one request in flight per
-	// connection, more of them only queue inside the server. On the 2-core
-	// development VM, 4 gave the most calls/s with the lowest p99 (22,000/s,
-	// p99 1.4-1.6 ms); 8 gave no more calls/s and p99 2.6-3.3 ms, the queueing
-	// Little's law predicts.
+	// Four connections keep two cores busy: with one request in flight per
+	// connection, more of them only queue inside the server, adding the
+	// latency Little's law predicts and no throughput (README, "Load
+	// figures", measures 2, 4 and 8).
 	connections := fs.String("concurrency", "4", "keep-alive connections sending requests back to back; a comma-separated list runs every scenario at each count, e.g. 2,4,8")
 	fs.IntVar(&o.procs, "procs", 1, "GOMAXPROCS of the generator itself (the server keeps its own)")
 	fs.StringVar(&o.only, "scenarios", "", "comma-separated scenario names to run (default: all), e.g. \"plain\"")
