@@ -12,7 +12,7 @@ type Trace struct {
 	// Status is the outcome: eligible, not_eligible or undetermined.
 	Status Outcome `json:"status"`
 	// Path lists every criterion in evaluation order with its status.
-	Path []PathStep `json:"path"`
+	Path []TraceStep `json:"path"`
 	// Answered lists the fields that were answered, in declaration order.
 	Answered []string `json:"answered"`
 	// GroupStatuses maps each group id to its status.
@@ -22,8 +22,9 @@ type Trace struct {
 	FailureReasons []FailureReason `json:"failure_reasons"`
 }
 
-// PathStep is one evaluated criterion in a trace.
-type PathStep struct {
+// TraceStep is one evaluated criterion in a trace (solver.PathStep, by
+// contrast, is a field still to ask on the optimal path).
+type TraceStep struct {
 	// Group is the id of the criterion's group.
 	Group string `json:"group"`
 	// Criterion is the criterion id.
@@ -70,7 +71,7 @@ type FailureItem struct {
 }
 
 func (r *Ruleset) trace(in *Inputs, res *Result) *Trace {
-	t := &Trace{Status: res.Outcome, Path: []PathStep{}, Answered: []string{},
+	t := &Trace{Status: res.Outcome, Path: []TraceStep{}, Answered: []string{},
 		GroupStatuses: map[string]Status{}, FailureReasons: []FailureReason{}}
 	for s, v := range in.Values {
 		if v.Known {
@@ -79,7 +80,7 @@ func (r *Ruleset) trace(in *Inputs, res *Result) *Trace {
 	}
 	for i := range r.criteria {
 		c, g := r.CriterionAt(i)
-		t.Path = append(t.Path, PathStep{Group: r.Groups[g].ID, Criterion: c.ID, Status: res.Criteria[i]})
+		t.Path = append(t.Path, TraceStep{Group: r.Groups[g].ID, Criterion: c.ID, Status: res.Criteria[i]})
 	}
 	for g := range r.Groups {
 		t.GroupStatuses[r.Groups[g].ID] = res.Groups[g]

@@ -1,8 +1,9 @@
 // Package solver answers questions about a compiled ruleset that one
-// evaluation cannot: whether any answer set reaches an outcome, whether an
-// unanswered field can look better than an answer, and which criteria stand
-// between given answers and an expected outcome. It encodes the engine's
-// compiled IR into SMT and asks Z3 through solver/z3.
+// evaluation cannot: which questions to ask next, whether any answer set
+// reaches an outcome, whether an unanswered field can look better than an
+// answer, and which criteria stand between given answers and an expected
+// outcome. It encodes the engine's compiled IR into SMT and asks Z3 through
+// solver/z3.
 //
 //   - Encode (encode.go) builds the three-valued SMT form of a ruleset:
 //     presence and value variables per field, a Tri (Known, Value) per
@@ -15,6 +16,14 @@
 //   - ExplainFailure and Explainer (explain.go) give the minimal set of
 //     criteria that rules out an expected outcome, with facts, source
 //     references and a mechanism hint.
+//   - Planner (path*.go, routes*.go, choice.go, inquiry.go) works out
+//     /decide's next_question, optimal_path and choice_context: the
+//     outcome's routes in disjunctive form are precomputed per ruleset,
+//     candidates are pruned with the engine's three-valued statuses and
+//     tried with likely answers, and Z3 settles only what is left
+//     (cross-criterion contradictions). Plans are cached per content digest
+//     and answer pattern. The result equals a brute-force search on small
+//     rulesets (path_property_test.go).
 //
 // Every query runs in a z3.Context owned by one goroutine, is bounded by a
 // timeout and honours its context.Context; a timeout is an error the caller
