@@ -115,11 +115,9 @@ func TestLoadIRMatchesCompile(t *testing.T) {
 			t.Fatalf("%s: %v", path, err)
 		}
 		checkSameRuleset(t, path, compiled, loaded)
-		if got, _ := json.Marshal(compiled.Graph("", nil, nil)); true {
-			want, _ := json.Marshal(loaded.Graph("", nil, nil))
-			if !bytes.Equal(got, want) {
-				t.Fatalf("%s: graphs differ", path)
-			}
+		graph, _ := json.Marshal(compiled.Graph("", nil, nil))
+		if got, _ := json.Marshal(loaded.Graph("", nil, nil)); !bytes.Equal(got, graph) {
+			t.Fatalf("%s: graphs differ", path)
 		}
 		date := DateOrdinal(2025, 3, 1)
 		checkSameDecisions(t, path+" with no answers", compiled, loaded, compiled.ConvertMap(nil), date, true)
