@@ -22,8 +22,8 @@ func BenchmarkRequest(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
 				r := f.do(b, http.MethodPost, "/test/open", headers, strings.NewReader(`{"name":"x"}`))
-				if r.status != http.StatusOK {
-					b.Fatalf("status %d", r.status)
+				if r.Status != http.StatusOK {
+					b.Fatalf("status %d", r.Status)
 				}
 			}
 		})

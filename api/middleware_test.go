@@ -3,7 +3,6 @@ package api
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
@@ -15,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/eligo/eligo/api/apitest/call"
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/metering"
 	"github.com/eligo/eligo/store"
@@ -131,51 +131,12 @@ func (f *fixture) key(t testing.TB, tenant string, scopes []auth.Scope, expires 
 	return text
 }
 
-type response struct {
-	status int
-	header http.Header
-	body   any
-	raw    string
-}
+// response is one decoded answer.
+type response = call.Response
 
 func (f *fixture) do(t testing.TB, method, path string, headers map[string]string, body io.Reader) response {
 	t.Helper()
-	req, err := http.NewRequest(method, f.url+path, body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	for k, v := range headers {
-		req.Header.Set(k, v)
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	raw, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := response{status: res.StatusCode, header: res.Header, raw: string(raw)}
-	if len(raw) > 0 {
-		if err := json.Unmarshal(raw, &r.body); err != nil {
-			t.Fatalf("%s %s: body is not JSON: %q", method, path, raw)
-		}
-	}
-	return r
-}
-
-// jsonValue decodes s, for comparing whole bodies.
-func jsonValue(t testing.TB, s string) any {
-	t.Helper()
-	var v any
-	if err := json.Unmarshal([]byte(s), &v); err != nil {
-		t.Fatalf("bad expected JSON %s: %v", s, err)
-	}
-	return v
+	return call.Do(t, method, f.url+path, headers, body)
 }
 
 func TestAuthMatrix(t *testing.T) {
@@ -217,11 +178,11 @@ func TestAuthMatrix(t *testing.T) {
 				headers["x-api-key"] = c.key
 			}
 			r := f.do(t, http.MethodPost, "/test/keyed", headers, strings.NewReader(`{"name":"x"}`))
-			if r.status != c.status || !reflect.DeepEqual(r.body, jsonValue(t, c.body)) {
-				t.Fatalf("got %d %s\nwant %d %s", r.status, r.raw, c.status, c.body)
+			if r.Status != c.status || !reflect.DeepEqual(r.Body, call.JSONValue(t, c.body)) {
+				t.Fatalf("got %d %s\nwant %d %s", r.Status, r.Raw, c.status, c.body)
 			}
 			// RFC 9110 requires a 401 to name its authentication scheme.
-			if got := r.header.Get("WWW-Authenticate"); (c.status == 401) != (got == `ApiKey header="x-api-key"`) {
+			if got := r.Header.Get("WWW-Authenticate"); (c.status == 401) != (got == `ApiKey header="x-api-key"`) {
 				t.Fatalf("status %d with WWW-Authenticate %q", c.status, got)
 			}
 			reached := f.calls.Load() - before
@@ -252,8 +213,8 @@ func TestOpenSurfaceIgnoresUnusableKeys(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r := f.do(t, http.MethodPost, "/test/open", map[string]string{"x-api-key": c.key}, strings.NewReader(`{"name":"x"}`))
-			if r.status != 200 || !reflect.DeepEqual(r.body, jsonValue(t, c.want)) {
-				t.Fatalf("got %d %s, want 200 %s", r.status, r.raw, c.want)
+			if r.Status != 200 || !reflect.DeepEqual(r.Body, call.JSONValue(t, c.want)) {
+				t.Fatalf("got %d %s, want 200 %s", r.Status, r.Raw, c.want)
 			}
 		})
 	}
@@ -319,9 +280,9 @@ func TestValidationErrors(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			before := f.calls.Load()
 			r := f.do(t, http.MethodPost, "/test/validate", key, strings.NewReader(c.body))
-			want := map[string]any{"detail": jsonValue(t, c.want)}
-			if r.status != 422 || !reflect.DeepEqual(r.body, want) {
-				t.Fatalf("got %d %s\nwant 422 {\"detail\":%s}", r.status, r.raw, c.want)
+			want := map[string]any{"detail": call.JSONValue(t, c.want)}
+			if r.Status != 422 || !reflect.DeepEqual(r.Body, want) {
+				t.Fatalf("got %d %s\nwant 422 {\"detail\":%s}", r.Status, r.Raw, c.want)
 			}
 			if f.calls.Load() != before {
 				t.Fatal("handler reached with an invalid body")
@@ -329,8 +290,8 @@ func TestValidationErrors(t *testing.T) {
 		})
 	}
 	r := f.do(t, http.MethodPost, "/test/validate", key, strings.NewReader(`{"name":"a","count":1,"color":"green"}`))
-	if r.status != 200 {
-		t.Fatalf("valid body: got %d %s", r.status, r.raw)
+	if r.Status != 200 {
+		t.Fatalf("valid body: got %d %s", r.Status, r.Raw)
 	}
 }
 
@@ -346,11 +307,11 @@ func TestCORS(t *testing.T) {
 	t.Run("open surface preflight from any origin", func(t *testing.T) {
 		for _, origin := range []string{"https://anywhere.example", firstPartyOrigin} {
 			r := preflight("/test/open", http.MethodPost, origin)
-			h := r.header
-			if r.status != 204 || h.Get("Access-Control-Allow-Origin") != "*" ||
+			h := r.Header
+			if r.Status != 204 || h.Get("Access-Control-Allow-Origin") != "*" ||
 				h.Get("Access-Control-Allow-Methods") != "GET, POST, OPTIONS" ||
 				h.Get("Access-Control-Allow-Headers") != "Content-Type, X-API-Key" {
-				t.Fatalf("origin %s: got %d %v", origin, r.status, h)
+				t.Fatalf("origin %s: got %d %v", origin, r.Status, h)
 			}
 			if _, ok := h["Access-Control-Allow-Credentials"]; ok {
 				t.Fatalf("origin %s: open surface preflight carries Allow-Credentials", origin)
@@ -359,19 +320,19 @@ func TestCORS(t *testing.T) {
 	})
 	t.Run("authoring preflight from a foreign origin", func(t *testing.T) {
 		r := preflight("/test/keyed", http.MethodPost, "https://evil.example")
-		for name := range r.header {
+		for name := range r.Header {
 			if strings.HasPrefix(name, "Access-Control-Allow-") {
-				t.Fatalf("foreign origin granted %s: %v", name, r.header)
+				t.Fatalf("foreign origin granted %s: %v", name, r.Header)
 			}
 		}
 	})
 	t.Run("authoring preflight from a first-party origin", func(t *testing.T) {
 		r := preflight("/test/keyed", http.MethodPost, firstPartyOrigin)
-		h := r.header
-		if r.status != 204 || h.Get("Access-Control-Allow-Origin") != firstPartyOrigin ||
+		h := r.Header
+		if r.Status != 204 || h.Get("Access-Control-Allow-Origin") != firstPartyOrigin ||
 			h.Get("Access-Control-Allow-Credentials") != "true" ||
 			!strings.Contains(h.Get("Access-Control-Allow-Methods"), "POST") {
-			t.Fatalf("got %d %v", r.status, h)
+			t.Fatalf("got %d %v", r.Status, h)
 		}
 	})
 	t.Run("preflight is classified by the requested method", func(t *testing.T) {
@@ -403,12 +364,12 @@ func TestCORS(t *testing.T) {
 		// and says so, so that a shared cache never serves one origin's
 		// answer to another.
 		open := f.do(t, http.MethodGet, "/test/open", nil, nil)
-		if open.status != 200 || open.header.Get("Access-Control-Allow-Origin") != "*" || open.header.Get("Vary") != "" {
-			t.Fatalf("open route: %d %v", open.status, open.header)
+		if open.Status != 200 || open.Header.Get("Access-Control-Allow-Origin") != "*" || open.Header.Get("Vary") != "" {
+			t.Fatalf("open route: %d %v", open.Status, open.Header)
 		}
 		keyed := f.do(t, http.MethodPost, "/test/keyed", nil, strings.NewReader(`{"name":"x"}`))
-		if keyed.header.Get("Vary") != "Origin" || keyed.header.Get("Access-Control-Allow-Origin") != "" {
-			t.Fatalf("keyed route: %d %v", keyed.status, keyed.header)
+		if keyed.Header.Get("Vary") != "Origin" || keyed.Header.Get("Access-Control-Allow-Origin") != "" {
+			t.Fatalf("keyed route: %d %v", keyed.Status, keyed.Header)
 		}
 	})
 	t.Run("no Allow-Credentials on open surface responses", func(t *testing.T) {
@@ -421,10 +382,10 @@ func TestCORS(t *testing.T) {
 						body = strings.NewReader(`{"name":"x"}`)
 					}
 					r := f.do(t, method, "/test/open", map[string]string{"Origin": origin, "x-api-key": key}, body)
-					if r.status != 200 || r.header.Get("Access-Control-Allow-Origin") != "*" {
-						t.Fatalf("%s from %s: got %d %v", method, origin, r.status, r.header)
+					if r.Status != 200 || r.Header.Get("Access-Control-Allow-Origin") != "*" {
+						t.Fatalf("%s from %s: got %d %v", method, origin, r.Status, r.Header)
 					}
-					if _, ok := r.header["Access-Control-Allow-Credentials"]; ok {
+					if _, ok := r.Header["Access-Control-Allow-Credentials"]; ok {
 						t.Fatalf("%s from %s: Allow-Credentials on the open surface", method, origin)
 					}
 				}
@@ -449,11 +410,11 @@ func TestAnonymousBodyCap(t *testing.T) {
 			body = io.MultiReader(body)
 		}
 		r := f.do(t, http.MethodPost, "/test/open", nil, body)
-		if r.status != http.StatusRequestEntityTooLarge {
-			t.Fatalf("chunked=%v: got %d %s, want 413", chunked, r.status, r.raw)
+		if r.Status != http.StatusRequestEntityTooLarge {
+			t.Fatalf("chunked=%v: got %d %s, want 413", chunked, r.Status, r.Raw)
 		}
-		if d, ok := r.body.(map[string]any)["detail"].(map[string]any); !ok || d["reason_code"] != "body_too_large" {
-			t.Fatalf("chunked=%v: body %s", chunked, r.raw)
+		if d, ok := r.Body.(map[string]any)["detail"].(map[string]any); !ok || d["reason_code"] != "body_too_large" {
+			t.Fatalf("chunked=%v: body %s", chunked, r.Raw)
 		}
 		if f.calls.Load() != before {
 			t.Fatalf("chunked=%v: handler reached with an over-cap body", chunked)
@@ -462,13 +423,13 @@ func TestAnonymousBodyCap(t *testing.T) {
 	// At the cap exactly, the body is read and parsed.
 	exact := bytes.Repeat([]byte(" "), AnonymousBodyLimit)
 	copy(exact, `{"name":"x"}`)
-	if r := f.do(t, http.MethodPost, "/test/open", nil, bytes.NewReader(exact)); r.status != 200 {
-		t.Fatalf("body of exactly the cap: got %d %s", r.status, r.raw)
+	if r := f.do(t, http.MethodPost, "/test/open", nil, bytes.NewReader(exact)); r.Status != 200 {
+		t.Fatalf("body of exactly the cap: got %d %s", r.Status, r.Raw)
 	}
 	// A keyed caller gets the larger cap.
 	key := f.key(t, "acme", []auth.Scope{auth.ScopeDecide}, time.Time{})
-	if r := f.do(t, http.MethodPost, "/test/open", map[string]string{"x-api-key": key}, bytes.NewReader(overCap())); r.status != 200 {
-		t.Fatalf("keyed body over the anonymous cap: got %d %s", r.status, r.raw)
+	if r := f.do(t, http.MethodPost, "/test/open", map[string]string{"x-api-key": key}, bytes.NewReader(overCap())); r.Status != 200 {
+		t.Fatalf("keyed body over the anonymous cap: got %d %s", r.Status, r.Raw)
 	}
 }
 
@@ -481,15 +442,15 @@ func TestInternalErrorsAreOpaque(t *testing.T) {
 		"panic": f.do(t, http.MethodGet, "/test/panic", key, nil),
 		"error": f.do(t, http.MethodPost, "/test/fail", key, strings.NewReader(`{"name":"echo-me-not"}`)),
 	} {
-		if r.status != 500 || !reflect.DeepEqual(r.body, jsonValue(t, want)) {
-			t.Errorf("%s: got %d %s", name, r.status, r.raw)
+		if r.Status != 500 || !reflect.DeepEqual(r.Body, call.JSONValue(t, want)) {
+			t.Errorf("%s: got %d %s", name, r.Status, r.Raw)
 		}
 		for _, leak := range []string{"secret", "echo-me-not", "goroutine", ".go:"} {
-			if strings.Contains(r.raw, leak) {
-				t.Errorf("%s: response leaks %q: %s", name, leak, r.raw)
+			if strings.Contains(r.Raw, leak) {
+				t.Errorf("%s: response leaks %q: %s", name, leak, r.Raw)
 			}
 		}
-		if r.header.Get("X-Request-Id") == "" {
+		if r.Header.Get("X-Request-Id") == "" {
 			t.Errorf("%s: no X-Request-Id", name)
 		}
 	}
@@ -501,7 +462,7 @@ func TestRequestID(t *testing.T) {
 	cases := map[string]bool{"abc-123.DEF_4": true, "has space": false, strings.Repeat("x", 65): false, "": false}
 	for incoming, kept := range cases {
 		r := f.do(t, http.MethodGet, "/test/open", map[string]string{"X-Request-Id": incoming}, nil)
-		got := r.header.Get("X-Request-Id")
+		got := r.Header.Get("X-Request-Id")
 		if got == "" || (got == incoming) != kept {
 			t.Errorf("incoming %q: response id %q", incoming, got)
 		}
@@ -512,14 +473,14 @@ func TestUnknownPathOrMethodIsJSON(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	r := f.do(t, http.MethodGet, "/no/such/thing", nil, nil)
-	if r.status != 404 || !reflect.DeepEqual(r.body, jsonValue(t, `{"detail":"Not Found"}`)) {
-		t.Fatalf("got %d %s", r.status, r.raw)
+	if r.Status != 404 || !reflect.DeepEqual(r.Body, call.JSONValue(t, `{"detail":"Not Found"}`)) {
+		t.Fatalf("got %d %s", r.Status, r.Raw)
 	}
 	r = f.do(t, http.MethodDelete, "/test/open", nil, nil)
 	want := `{"detail":{"error":"method_not_allowed","reason_code":"method_not_allowed",
 		"message":"This path does not accept DELETE; the Allow header lists the methods it does."}}`
-	if r.status != 405 || r.header.Get("Allow") != "GET, POST" || !reflect.DeepEqual(r.body, jsonValue(t, want)) {
-		t.Fatalf("wrong method: got %d %v %s", r.status, r.header, r.raw)
+	if r.Status != 405 || r.Header.Get("Allow") != "GET, POST" || !reflect.DeepEqual(r.Body, call.JSONValue(t, want)) {
+		t.Fatalf("wrong method: got %d %v %s", r.Status, r.Header, r.Raw)
 	}
 }
 
@@ -534,7 +495,7 @@ func TestHealth(t *testing.T) {
 		}
 		raw, _ := io.ReadAll(res.Body)
 		res.Body.Close()
-		if res.StatusCode != 200 || !reflect.DeepEqual(jsonValue(t, string(raw)), jsonValue(t, want)) {
+		if res.StatusCode != 200 || !reflect.DeepEqual(call.JSONValue(t, string(raw)), call.JSONValue(t, want)) {
 			t.Errorf("%s: got %d %s", path, res.StatusCode, raw)
 		}
 	}

@@ -18,9 +18,9 @@ func TestOpenAPIDocuments(t *testing.T) {
 	}
 	for path, version := range map[string]string{"/openapi.json": "3.1.0", "/openapi-3.0.json": "3.0.3"} {
 		r := f.do(t, http.MethodGet, path, nil, nil)
-		doc, _ := r.body.(map[string]any)
-		if r.status != 200 || doc["openapi"] != version {
-			t.Fatalf("%s: got %d openapi=%v", path, r.status, doc["openapi"])
+		doc, _ := r.Body.(map[string]any)
+		if r.Status != 200 || doc["openapi"] != version {
+			t.Fatalf("%s: got %d openapi=%v", path, r.Status, doc["openapi"])
 		}
 		desc := doc["info"].(map[string]any)["description"].(string)
 		for _, e := range open {

@@ -9,7 +9,6 @@ package apitest
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
@@ -23,6 +22,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/api/apitest/call"
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/casebank"
 	"github.com/eligo/eligo/catalog"
@@ -113,58 +113,14 @@ func GenerousMetering() metering.Config {
 	return metering.Config{Budgets: metering.UniformBudgets(1 << 40), BackendTimeout: BackendTimeout}
 }
 
-// Response is one answer: status, headers, the body decoded (nil when
-// empty) and as sent.
-type Response struct {
-	// Status is the HTTP status code.
-	Status int
-	// Header holds the response headers.
-	Header http.Header
-	// Body is the JSON body decoded into Go values; nil when empty.
-	Body any
-	// Raw is the body as sent.
-	Raw string
-}
+// Response is one answer, decoded (see package call).
+type Response = call.Response
 
-// Field is the member name of the body, which must be an object.
-func (r Response) Field(t testing.TB, name string) any {
-	t.Helper()
-	m, ok := r.Body.(map[string]any)
-	if !ok {
-		t.Fatalf("body is not an object: %s", r.Raw)
-	}
-	return m[name]
-}
-
-// Do sends one request; body, when not nil, is sent as JSON.
+// Do sends one request to the fixture's API; body, when not nil, is sent as
+// JSON.
 func (f *Fixture) Do(t testing.TB, method, path string, headers map[string]string, body io.Reader) Response {
 	t.Helper()
-	req, err := http.NewRequest(method, f.URL+path, body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	for k, v := range headers {
-		req.Header.Set(k, v)
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	raw, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := Response{Status: res.StatusCode, Header: res.Header, Raw: string(raw)}
-	if len(raw) > 0 {
-		if err := json.Unmarshal(raw, &r.Body); err != nil {
-			t.Fatalf("%s %s: body is not JSON: %q", method, path, raw)
-		}
-	}
-	return r
+	return call.Do(t, method, f.URL+path, headers, body)
 }
 
 // Decide posts body to /decide with key (none when empty).
@@ -249,9 +205,5 @@ func (f *Fixture) WaitForRecord(t testing.TB, id string) store.DecisionRecord {
 // JSONValue decodes s, for comparing whole bodies.
 func JSONValue(t testing.TB, s string) any {
 	t.Helper()
-	var v any
-	if err := json.Unmarshal([]byte(s), &v); err != nil {
-		t.Fatalf("bad expected JSON %s: %v", s, err)
-	}
-	return v
+	return call.JSONValue(t, s)
 }
