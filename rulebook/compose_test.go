@@ -1,0 +1,349 @@
+package rulebook
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/eligo/eligo/engine"
+)
+
+// trees3 are outcome trees over three sections used across the tests:
+// and, or, not and nested, one repeating a section and one leaving a
+// section out.
+var trees3 = []string{
+	`null`,
+	`{"op":"or","args":[{"section":"A"},{"section":"B"},{"section":"C"}]}`,
+	`{"op":"not","args":[{"section":"B"}]}`,
+	`{"op":"and","args":[{"section":"A"},{"op":"or","args":[{"section":"B"},{"op":"not","args":[{"section":"C"}]}]}]}`,
+	`{"op":"or","args":[{"op":"not","args":[{"op":"or","args":[{"section":"A"},{"section":"B"}]}]},{"section":"C"}]}`,
+	`{"op":"and","args":[{"op":"or","args":[{"section":"A"},{"section":"B"}]},{"op":"not","args":[{"op":"and","args":[{"section":"B"},{"section":"C"}]}]}]}`,
+	`{"op":"or","args":[{"section":"C"},{"section":"A"}]}`,
+}
+
+func TestComposeCasebank(t *testing.T) {
+	t.Parallel()
+	sections := casebankSections(t, threeFolders...)
+	before := make([]string, len(sections))
+	for i, s := range sections {
+		before[i] = irJSON(t, s.Rules)
+	}
+	for _, js := range trees3 {
+		overlay := map[string]FieldOverlay{
+			"employment.months_employed": {Question: ptr("How many months have you worked there?")},
+			"child.date_of_birth":        {Weight: ptr(7)},
+			"person.date_of_birth":       {Description: ptr("Your own date of birth.")},
+		}
+		spec := Spec{Name: "Family support", Slug: "test/family-support", Sections: sections, Outcome: mustTree(t, js, 3), Overlay: overlay}
+		c := mustCompose(t, spec)
+		r := c.Rules
+		if r.SectionID != SectionID || r.Name != spec.Name || r.Slug != spec.Slug {
+			t.Errorf("composed header %q %q %q", r.SectionID, r.Name, r.Slug)
+		}
+		if want := spec.Outcome; want == nil && c.Outcome.String() != "A and B and C" || want != nil && c.Outcome != want {
+			t.Errorf("%s: composed outcome tree %s", js, c.Outcome)
+		}
+		if !r.ReadsDecisionDate {
+			t.Error("composed ruleset does not read the decision date, though two members do")
+		}
+		var nFields, nGroups, nSources, nCriteria int
+		for _, s := range sections {
+			nFields += len(s.Rules.Fields)
+			nGroups += len(s.Rules.Groups)
+			nSources += len(s.Rules.Sources)
+			nCriteria += s.Rules.NumCriteria()
+		}
+		if len(r.Fields) != nFields || len(r.Groups) != nGroups || len(r.Sources) != nSources || r.NumCriteria() != nCriteria {
+			t.Errorf("composed %d fields, %d groups, %d sources, %d criteria; want %d, %d, %d, %d",
+				len(r.Fields), len(r.Groups), len(r.Sources), r.NumCriteria(), nFields, nGroups, nSources, nCriteria)
+		}
+		checkPrefixes(t, c)
+		if c.SharedFields() != 0 {
+			t.Errorf("%d shared fields among sections with none in common", c.SharedFields())
+		}
+		// The digest is a function of the content: the same spec composes
+		// to the same digest every time, whatever the overlay map's order
+		// (Go randomises it on every iteration; the maps are also built in
+		// another order).
+		for range 5 {
+			again := spec
+			again.Overlay = map[string]FieldOverlay{}
+			for _, k := range []string{"person.date_of_birth", "child.date_of_birth", "employment.months_employed"} {
+				again.Overlay[k] = overlay[k]
+			}
+			for _, sp := range []Spec{spec, again} {
+				if c2 := mustCompose(t, sp); c2.Rules.ContentDigest() != r.ContentDigest() {
+					t.Fatalf("%s: digest %s then %s", js, r.ContentDigest(), c2.Rules.ContentDigest())
+				}
+			}
+		}
+	}
+	for i, s := range sections {
+		if irJSON(t, s.Rules) != before[i] {
+			t.Errorf("Compose changed member %s", s.SectionID)
+		}
+	}
+}
+
+// checkPrefixes checks that every group, criterion and source of the
+// composition carries its section's prefix, that citations and notes name
+// composed sources, and that the composed outcome names composed groups.
+func checkPrefixes(t *testing.T, c *Composed) {
+	t.Helper()
+	r := c.Rules
+	offset := 0
+	for si, s := range c.Sections {
+		m := s.Rules
+		for gi := range m.Groups {
+			g := &r.Groups[offset+gi]
+			if want := s.SectionID + "." + m.Groups[gi].ID; g.ID != want {
+				t.Errorf("group %d is %s, want %s", offset+gi, g.ID, want)
+			}
+			if got, ok := c.SectionOf(offset + gi); !ok || got.Letter != Letter(si) {
+				t.Errorf("group %s belongs to section %v", g.ID, got)
+			}
+			for ci := range g.Criteria {
+				cr := &g.Criteria[ci]
+				if want := s.SectionID + "." + m.Groups[gi].Criteria[ci].ID; cr.ID != want {
+					t.Errorf("criterion %s, want %s", cr.ID, want)
+				}
+				for _, cit := range cr.Citations {
+					if !strings.HasPrefix(cit.Source, s.SectionID+".") {
+						t.Errorf("criterion %s cites %s", cr.ID, cit.Source)
+					}
+				}
+			}
+		}
+		offset += len(m.Groups)
+	}
+	sources := map[string]bool{}
+	for _, src := range r.Sources {
+		sources[src.ID] = true
+	}
+	for _, f := range r.Fields {
+		for _, n := range f.Notes {
+			if n.Source != "" && !sources[n.Source] {
+				t.Errorf("field %s's note cites %s, not a composed source", f.ID, n.Source)
+			}
+		}
+		if len(c.FieldSections[f.ID]) == 0 {
+			t.Errorf("field %s belongs to no section", f.ID)
+		}
+	}
+	var walk func(e *engine.Expr)
+	walk = func(e *engine.Expr) {
+		if e.Kind == engine.ExprGroup && r.Groups[e.Slot].ID != e.Key {
+			t.Errorf("outcome names group %s at slot %d, which is %s", e.Key, e.Slot, r.Groups[e.Slot].ID)
+		}
+		for _, a := range e.Args {
+			walk(a)
+		}
+	}
+	walk(r.Outcome)
+}
+
+func TestComposeOutcomeShape(t *testing.T) {
+	t.Parallel()
+	sections := casebankSections(t, threeFolders...)
+	c := mustCompose(t, Spec{Name: "x", Sections: sections,
+		Outcome: mustTree(t, `{"op":"or","args":[{"section":"C"},{"op":"not","args":[{"section":"A"}]}]}`, 3)})
+	got := c.Rules.Outcome
+	if got.Op != engine.OpOr || len(got.Args) != 2 || got.Args[1].Op != engine.OpNot {
+		t.Fatalf("outcome %s", got.Op)
+	}
+	// Leaf C is au_age_pension's own outcome, pension_age and residence.
+	if c0 := got.Args[0]; c0.Op != engine.OpAnd || c0.Args[0].Key != "au_age_pension.pension_age" || c0.Args[1].Key != "au_age_pension.residence" {
+		t.Errorf("leaf C composed as %+v", c0)
+	}
+	if a := got.Args[1].Args[0]; a.Op != engine.OpAnd || len(a.Args) != 3 || a.Args[0].Key != "fmla_employee.employer" {
+		t.Errorf("leaf A composed as %+v", a)
+	}
+	// A single section under the default outcome is that ruleset's logic,
+	// renamed: it decides as the member does.
+	one := mustCompose(t, Spec{Name: "one", Sections: sections[:1]})
+	if one.Outcome.String() != "A" || len(one.Rules.Outcome.Args) != 3 {
+		t.Errorf("single section composes as %s", one.Outcome)
+	}
+}
+
+func TestComposeSharedFields(t *testing.T) {
+	t.Parallel()
+	a := tinyRules(t, "age_rules", `applicant.age >= 18 and applicant.region == "north"`, `applicant.age int`, `applicant.region enum ["north", "south"]`)
+	for _, tc := range []struct {
+		name  string
+		other *engine.Ruleset
+		want  string
+	}{
+		{"type", tinyRules(t, "pension", "applicant.age >= 66.5", "applicant.age decimal"),
+			"field applicant.age is int in section age_rules (A) but decimal in section pension (B)"},
+		{"enum values", tinyRules(t, "pension", `applicant.region == "east"`, `applicant.region enum ["north", "east"]`),
+			`field applicant.region is enum ["north", "south"] in section age_rules (A) but enum ["north", "east"] in section pension (B)`},
+		{"enum order", tinyRules(t, "pension", `applicant.region == "north"`, `applicant.region enum ["south", "north"]`),
+			`field applicant.region is enum ["north", "south"] in section age_rules (A) but enum ["south", "north"] in section pension (B)`},
+		{"enum and string-like", tinyRules(t, "pension", "applicant.region", "applicant.region bool"),
+			`field applicant.region is enum ["north", "south"] in section age_rules (A) but bool in section pension (B)`},
+	} {
+		_, err := Compose(Spec{Name: "x", Slug: "test/x", Sections: []Section{sectionOf(0, a), sectionOf(1, tc.other)}})
+		var conflict *FieldConflictError
+		if !errors.As(err, &conflict) || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "compose rulebook test/x: ") {
+			t.Errorf("%s: %v, want a conflict saying %q", tc.name, err, tc.want)
+		}
+	}
+
+	// Same type: one field, asked once, worded by the first section; the
+	// second section's criterion reads it with its own field declared
+	// earlier in the member but later in the composition.
+	b := tinyRules(t, "pension", "pension.years >= 10 and applicant.age >= 66", "pension.years int", "applicant.age int weight 5")
+	c := mustCompose(t, Spec{Name: "x", Sections: []Section{sectionOf(0, a), sectionOf(1, b)}})
+	var ids []string
+	for _, f := range c.Rules.Fields {
+		ids = append(ids, f.ID)
+	}
+	if want := []string{"applicant.age", "applicant.region", "pension.years"}; !slices.Equal(ids, want) {
+		t.Errorf("fields %v, want %v", ids, want)
+	}
+	if w := c.Rules.Fields[0].Weight; w != 1 {
+		t.Errorf("shared field has weight %d, want the first section's 1", w)
+	}
+	if got := c.FieldSections["applicant.age"]; !slices.Equal(got, []string{"age_rules", "pension"}) {
+		t.Errorf("applicant.age belongs to %v", got)
+	}
+	if c.SharedFields() != 1 {
+		t.Errorf("SharedFields = %d", c.SharedFields())
+	}
+	cr := &c.Rules.Groups[1].Criteria[0]
+	if !slices.Equal(cr.Fields, []string{"applicant.age", "pension.years"}) || !slices.Equal(cr.Slots, []int{0, 2}) {
+		t.Errorf("pension.c reads %v at %v", cr.Fields, cr.Slots)
+	}
+
+	// Casebank: three rulesets share person.date_of_birth (a date each);
+	// two disagree on household.region's values.
+	shared := mustCompose(t, Spec{Name: "pensions", Sections: casebankSections(t, sharedFolders...)})
+	if got := shared.FieldSections["person.date_of_birth"]; len(got) != 3 {
+		t.Errorf("person.date_of_birth belongs to %v", got)
+	}
+	_, err := Compose(Spec{Name: "x", Sections: casebankSections(t, "medicaid-adult-expansion", "snap-income")})
+	if err == nil || !strings.Contains(err.Error(), "field household.region is enum") {
+		t.Errorf("medicaid and snap: %v", err)
+	}
+}
+
+func TestComposeOverlay(t *testing.T) {
+	t.Parallel()
+	sections := casebankSections(t, sharedFolders...)
+	notes := []engine.Note{{Text: "WHY: Both pensions depend on it.", Source: "au_age_pension.ssa1991_s43",
+		Metadata: engine.NoteMetadata{Type: "why", Section: "au_age_pension"}}}
+	c := mustCompose(t, Spec{Name: "x", Sections: sections, Overlay: map[string]FieldOverlay{
+		"person.date_of_birth": {Question: ptr("When were you born?"), Weight: ptr(0), Notes: notes},
+		"person.sex":           {Description: ptr("")},
+	}})
+	dob := &c.Rules.Fields[c.Rules.FieldIndex("person.date_of_birth")]
+	if dob.Question != "When were you born?" || dob.Weight != 0 || len(dob.Notes) != 1 || dob.Notes[0].Text != notes[0].Text {
+		t.Errorf("overlaid field %+v", dob)
+	}
+	if sex := &c.Rules.Fields[c.Rules.FieldIndex("person.sex")]; sex.Description != "" || sex.Question == "" {
+		t.Errorf("overlay on person.sex gave %+v", sex)
+	}
+	plain := mustCompose(t, Spec{Name: "x", Sections: sections})
+	if plain.Rules.ContentDigest() == c.Rules.ContentDigest() {
+		t.Error("the overlay does not change the composed digest")
+	}
+	if q := plain.Rules.Fields[0].Question; q != sections[0].Rules.Fields[0].Question {
+		t.Errorf("without an overlay the shared question is %q", q)
+	}
+	for _, tc := range []struct {
+		overlay map[string]FieldOverlay
+		want    string
+	}{
+		{map[string]FieldOverlay{"person.age": {Question: ptr("?")}}, "overlay names field person.age, which no section declares"},
+		{map[string]FieldOverlay{"person.sex": {Weight: ptr(-1)}}, "weight -1"},
+		{map[string]FieldOverlay{"person.sex": {Notes: []engine.Note{{Text: "WHY: x", Source: "ssa1991_s43"}}}}, "ssa1991_s43 is not a declared source"},
+	} {
+		if _, err := Compose(Spec{Name: "x", Sections: sections, Overlay: tc.overlay}); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("overlay %v: %v, want %q", tc.overlay, err, tc.want)
+		}
+	}
+}
+
+func TestComposeRefusals(t *testing.T) {
+	t.Parallel()
+	secs := casebankSections(t, threeFolders...)
+	mod := func(f func(s []Section) []Section) []Section { return f(slices.Clone(secs)) }
+	var many []Section
+	for i := range MaxSections + 1 {
+		many = append(many, Section{Letter: string(rune('A' + i%26)), SectionID: "s", Rules: secs[0].Rules})
+	}
+	for _, tc := range []struct {
+		name     string
+		sections []Section
+		outcome  *Node
+		want     string
+	}{
+		{"none", nil, nil, "no sections"},
+		{"too many", many, nil, "27 sections: a rulebook composes at most 26"},
+		{"letter", mod(func(s []Section) []Section { s[1].Letter = "C"; return s }), nil, `section 2 is lettered "C"`},
+		{"nil rules", mod(func(s []Section) []Section { s[2].Rules = nil; return s }), nil, "section C (au_age_pension): no compiled ruleset"},
+		{"empty id", mod(func(s []Section) []Section { s[0].SectionID = ""; return s }), nil, "section A: empty section id"},
+		{"id mismatch", mod(func(s []Section) []Section { s[0].SectionID = "fmla"; return s }), nil, "does not match its ruleset's, fmla_employee"},
+		{"twice", mod(func(s []Section) []Section { s[2] = sectionOf(2, s[0].Rules); return s }), nil,
+			"sections A and C are both section fmla_employee"},
+		{"bad tree", secs, &Node{Op: OpAnd, Args: []*Node{{Section: "A"}, {Section: "D"}}}, "no section D"},
+	} {
+		_, err := Compose(Spec{Name: "Family", Sections: tc.sections, Outcome: tc.outcome})
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), `compose rulebook "Family": `) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+func TestComposedGraph(t *testing.T) {
+	t.Parallel()
+	c := mustCompose(t, Spec{Name: "Pensions", Slug: "test/pensions", Sections: casebankSections(t, sharedFolders...)})
+	in := c.Rules.ConvertMap(map[string]any{"person.date_of_birth": "1950-01-01"})
+	for _, res := range []*engine.Result{nil, c.Rules.Evaluate(in, engine.Options{DecisionDate: engine.DateOrdinal(2026, 1, 15)})} {
+		g := c.Graph(in, res)
+		if !slices.Equal(g.Sections, []string{"au/age-pension", "uk/state-pension-age", "us/medicaid-adult-expansion"}) {
+			t.Errorf("graph sections %v", g.Sections)
+		}
+		if g.Stats.Sections != 3 || g.Stats.SharedFields != 1 || g.Stats.TotalFields != len(c.Rules.Fields) {
+			t.Errorf("graph stats %+v", g.Stats)
+		}
+		ids := map[string]bool{}
+		outcomes := 0
+		for _, n := range g.Nodes {
+			ids[n.ID] = true
+			switch n.Type {
+			case engine.NodeTypeOutcome:
+				outcomes++
+				if n.ID != "outcome" || n.SectionID != SectionID {
+					t.Errorf("outcome node %s in %s", n.ID, n.SectionID)
+				}
+			case engine.NodeTypeField:
+				if n.Key == "person.date_of_birth" && (n.ID != "au/age-pension:field:person.date_of_birth" || n.SectionID != "au_age_pension") {
+					t.Errorf("shared field node %s in %s", n.ID, n.SectionID)
+				}
+			default:
+				prefix := strings.SplitN(n.ID, ":", 2)[0]
+				i := slices.Index(g.Sections, prefix)
+				if i < 0 || c.Sections[i].SectionID != n.SectionID {
+					t.Errorf("node %s in section %s", n.ID, n.SectionID)
+				}
+				if n.Display != nil && n.Display.Routes != nil && !strings.HasPrefix(n.Display.Routes.ID, n.ID) {
+					t.Errorf("route %s of node %s", n.Display.Routes.ID, n.ID)
+				}
+			}
+			if (res == nil) != (n.Overlay == nil) {
+				t.Errorf("node %s overlay %v with result %v", n.ID, n.Overlay, res != nil)
+			}
+		}
+		if outcomes != 1 {
+			t.Errorf("%d outcome nodes", outcomes)
+		}
+		for _, e := range g.Edges {
+			if !ids[e.Source] || !ids[e.Target] {
+				t.Errorf("edge %s -> %s joins no nodes", e.Source, e.Target)
+			}
+		}
+	}
+}
