@@ -27,6 +27,13 @@ func ViewerOf(ctx context.Context) catalog.Viewer {
 //     caller learns why their key did not reach their own private object
 //     and nobody learns of another tenant's.
 //   - catalog.ErrCorrupt: 422 ruleset_record_corrupt, with the cause logged.
+//   - catalog.ErrReleaseMissing: 422 rulebook_release_missing (the head
+//     names a release this server does not hold; the latest is never
+//     served instead).
+//   - catalog.ErrReleaseCorrupt: 422 rulebook_release_corrupt, the cause
+//     logged.
+//   - catalog.ErrMemberUnresolved: 422 release_member_unresolved, naming the
+//     member and why.
 //   - anything else: the opaque 500, with the cause logged.
 func LookupFailed(ctx context.Context, err error, what, ref string) error {
 	switch {
@@ -35,6 +42,21 @@ func LookupFailed(ctx context.Context, err error, what, ref string) error {
 			return refusal
 		}
 		return NotFound(what + " " + quoted(ref) + " not found.")
+	case errors.Is(err, catalog.ErrReleaseMissing):
+		Log(ctx).ErrorContext(ctx, "rulebook head", "ref", ref, "error", err)
+		return NewProblem(http.StatusUnprocessableEntity, "unprocessable_entity", ReasonRulebookReleaseMissing,
+			"The rulebook's current release is not held by this server; the latest release is never served instead. Pass an explicit release_id, or activate the rulebook again.")
+	case errors.Is(err, catalog.ErrReleaseCorrupt):
+		Log(ctx).ErrorContext(ctx, "rulebook release", "ref", ref, "error", err)
+		return NewProblem(http.StatusUnprocessableEntity, "unprocessable_entity", ReasonRulebookReleaseCorrupt,
+			"The release's frozen content fails its identity check, so it is not served.")
+	case errors.Is(err, catalog.ErrMemberUnresolved):
+		var member *catalog.MemberError
+		msg := "A member of the rulebook could not be resolved."
+		if errors.As(err, &member) {
+			msg = "A member of the rulebook could not be resolved: " + member.Error() + "."
+		}
+		return NewProblem(http.StatusUnprocessableEntity, "unprocessable_entity", ReasonReleaseMemberUnresolved, msg)
 	case errors.Is(err, catalog.ErrCorrupt):
 		Log(ctx).ErrorContext(ctx, "load stored record", "ref", ref, "error", err)
 		return NewProblem(http.StatusUnprocessableEntity, "unprocessable_entity", ReasonRulesetRecordCorrupt,

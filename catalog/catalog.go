@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/rulebook"
 	"github.com/eligo/eligo/solver"
 	"github.com/eligo/eligo/store"
 )
@@ -27,6 +28,7 @@ const DefaultRefTTL = 2 * time.Second
 const (
 	refCacheSize      = 4096
 	loadedCacheSize   = 512
+	composedCacheSize = 256
 	explainerCacheLen = 32
 	explainerIdle     = 2
 )
@@ -67,6 +69,8 @@ type Catalog struct {
 	// explainers keeps a solver.Explainer per content digest; eviction
 	// closes it.
 	explainers *lru.Cache[string, *solver.Explainer]
+	// composed keeps rulebook compositions by content identity and names.
+	composed *lru.Cache[string, *rulebook.Composed]
 }
 
 // New builds a catalog over st.
@@ -83,7 +87,12 @@ func New(st *store.Store, cfg Config) *Catalog {
 	if err != nil {
 		panic(err)
 	}
+	composed, err := lru.New[string, *rulebook.Composed](composedCacheSize)
+	if err != nil {
+		panic(err)
+	}
 	return &Catalog{
+		composed:   composed,
 		store:      st,
 		refs:       expirable.NewLRU[string, store.Ruleset](refCacheSize, nil, cfg.RefTTL),
 		loaded:     loaded,

@@ -28,6 +28,9 @@ type Publisher struct {
 	store    *store.Store
 	catalog  *catalog.Catalog
 	reserved string
+	// releaseFault, when set (by this package's tests), fails the last
+	// step of a rulebook publication, just before the release is stored.
+	releaseFault func() error
 }
 
 // New builds a Publisher. cat is the catalog whose cached references a
@@ -160,12 +163,16 @@ func (p *Publisher) storeCut(ctx context.Context, c *rulesetCut) (RulesetResult,
 	if req.Public {
 		visibility = store.VisibilityPublic
 	}
+	cases, err := json.Marshal(req.Cases)
+	if err != nil {
+		return res, fmt.Errorf("encode test cases: %w", err)
+	}
 	out, err := p.store.PublishRuleset(ctx, store.RulesetCut{
 		TenantID: req.TenantID, Slug: res.Slug, SectionID: r.SectionID, Name: name,
 		Description: r.Description, RuleCount: r.NumCriteria(), ContentDigest: res.ContentDigest,
 		SourceText: string(req.Source), SourceDigest: catalog.SourceDigest(req.Source),
 		CompiledIR: ir, IRVersion: engine.IRVersion, EngineVersion: engine.Version,
-		Visibility: visibility, SourceChecks: c.checks, Audit: c.audit,
+		Visibility: visibility, SourceChecks: c.checks, Audit: c.audit, TestCases: cases,
 	})
 	if errors.Is(err, store.ErrSlugConflict) {
 		return res, &RefusedError{Stage: "store", Reason: ErrSlugConflict,

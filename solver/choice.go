@@ -36,8 +36,13 @@ const (
 //
 // A ruleset is one section; a rulebook composes the sections of several.
 type ChoiceContext struct {
-	// FieldSections maps every declared field id to its section id.
+	// FieldSections maps every declared field id to its section id (for a
+	// field shared by several sections of a rulebook, the first).
 	FieldSections map[string]string `json:"field_sections"`
+	// FieldMemberships maps every field id to all the sections declaring
+	// it, on rulebook calls only: a field in more than one is shared and
+	// asked once.
+	FieldMemberships map[string][]string `json:"field_memberships,omitempty"`
 	// OrGroups are the `any` groups in declaration order. Never nil.
 	OrGroups []ChoiceGroup `json:"or_groups"`
 }

@@ -49,6 +49,12 @@ type DecisionRecord struct {
 	// CallerRef is the caller's own attribution map; always nil for an
 	// anonymous call (the table refuses one).
 	CallerRef map[string]string
+	// RulebookID names the rulebook of a rulebook call (RulesetID is then
+	// empty); empty for a ruleset call.
+	RulebookID string
+	// ReleaseID is the release a rulebook call was served from; empty for
+	// the live composition and for ruleset calls.
+	ReleaseID string
 }
 
 // decisionColumns are the columns InsertDecisions copies, in the order of
@@ -56,11 +62,17 @@ type DecisionRecord struct {
 var decisionColumns = []string{
 	"decision_id", "tenant_id", "ruleset_id", "slug", "ruleset_version", "content_digest",
 	"engine_version", "outcome", "inputs_hash", "flags", "cache_hit", "fields_provided",
-	"field_errors", "decided_at", "duration_us", "caller_ref",
+	"field_errors", "decided_at", "duration_us", "caller_ref", "rulebook_id", "release_id",
 }
 
 func decisionRow(d *DecisionRecord) []any {
-	var tenant, callerRef any
+	var tenant, callerRef, rulebook, release any
+	if d.RulebookID != "" {
+		rulebook = d.RulebookID
+	}
+	if d.ReleaseID != "" {
+		release = d.ReleaseID
+	}
 	if d.TenantID != "" {
 		tenant = d.TenantID
 		if d.CallerRef != nil {
@@ -74,7 +86,7 @@ func decisionRow(d *DecisionRecord) []any {
 	return []any{
 		d.DecisionID, tenant, d.RulesetID, d.Slug, d.RulesetVersion, d.ContentDigest,
 		d.EngineVersion, d.Outcome, d.InputsHash, flags, d.CacheHit, int32(d.FieldsProvided),
-		int32(d.FieldErrors), d.DecidedAt, int32(d.Duration.Microseconds()), callerRef,
+		int32(d.FieldErrors), d.DecidedAt, int32(d.Duration.Microseconds()), callerRef, rulebook, release,
 	}
 }
 
@@ -99,7 +111,7 @@ func (s *Store) InsertDecisions(ctx context.Context, records []DecisionRecord) e
 const sqlDecisionByID = `
 SELECT decision_id, COALESCE(tenant_id, ''), ruleset_id, slug, ruleset_version, content_digest,
        engine_version, outcome, inputs_hash, flags, cache_hit, fields_provided, field_errors,
-       decided_at, duration_us, caller_ref
+       decided_at, duration_us, caller_ref, COALESCE(rulebook_id, ''), COALESCE(release_id::text, '')
 FROM decisions WHERE decision_id = $1`
 
 // DecisionByID returns the record of one decision; ErrNotFound when there is
@@ -112,7 +124,7 @@ func (s *Store) DecisionByID(ctx context.Context, decisionID string) (DecisionRe
 	err := s.pool.QueryRow(ctx, sqlDecisionByID, decisionID).Scan(&d.DecisionID, &d.TenantID,
 		&d.RulesetID, &d.Slug, &d.RulesetVersion, &d.ContentDigest, &d.EngineVersion, &d.Outcome,
 		&d.InputsHash, &d.Flags, &d.CacheHit, &d.FieldsProvided, &d.FieldErrors, &d.DecidedAt,
-		&duration, &d.CallerRef)
+		&duration, &d.CallerRef, &d.RulebookID, &d.ReleaseID)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return DecisionRecord{}, ErrNotFound
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -131,6 +132,9 @@ type RulesetCut struct {
 	IRVersion int
 	// EngineVersion is the engine build that compiled it.
 	EngineVersion string
+	// TestCases is the JSON array of the test cases the cut was published
+	// with (a promotion runs them again); nil stores [].
+	TestCases json.RawMessage
 	// Visibility is VisibilityPublic or VisibilityPrivate; it is applied to
 	// a reused cut too.
 	Visibility string
@@ -193,8 +197,9 @@ RETURNING ` + rulesetColumns
 
 	sqlInsertCut = `
 INSERT INTO rulesets AS r (id, tenant_id, slug, version, section_id, name, description, rule_count,
-    content_digest, source_text, compiled_ir, visibility, source_checks, ir_version, engine_version, source_digest)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+    content_digest, source_text, compiled_ir, visibility, source_checks, ir_version, engine_version, source_digest,
+    test_cases)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
 RETURNING ` + rulesetColumns
 
 	sqlUpsertSlug = `
@@ -247,7 +252,7 @@ func (s *Store) PublishRuleset(ctx context.Context, c RulesetCut) (PublishedRule
 			id := RulesetID(c.SectionID, published, c.Slug, c.ContentDigest)
 			out.Ruleset, err = scanRuleset(tx.QueryRow(ctx, sqlInsertCut, id, c.TenantID, c.Slug, latest+1,
 				c.SectionID, c.Name, c.Description, c.RuleCount, c.ContentDigest, c.SourceText, c.CompiledIR, c.Visibility, checks,
-				c.IRVersion, c.EngineVersion, c.SourceDigest))
+				c.IRVersion, c.EngineVersion, c.SourceDigest, arrayJSON(c.TestCases)))
 			if err != nil {
 				return fmt.Errorf("insert cut: %w", err)
 			}
@@ -448,4 +453,12 @@ func (s *Store) RecordPublishRefusal(ctx context.Context, tenantID string, detai
 		d[k] = v
 	}
 	return insertAuditEvent(ctx, s.pool, tenantID, "publish_refused", d)
+}
+
+// arrayJSON passes a JSON array, nil as [].
+func arrayJSON(raw json.RawMessage) string {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "[]"
+	}
+	return string(raw)
 }

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -132,8 +133,8 @@ type decideInput struct {
 // (422 extra_forbidden).
 type decideRequest struct {
 	RulesetID            string                 `json:"ruleset_id,omitempty" doc:"Slug (e.g. demo/us-fmla-employee) or concrete ruleset_id of a published ruleset. Exactly one of ruleset_id and rulebook_id is required." example:"demo/us-fmla-employee"`
-	RulebookID           string                 `json:"rulebook_id,omitempty" doc:"Composed rulebook to evaluate; needs a key with the decide scope. Rulebooks are not served by this version: a keyed call answers 404 with a string detail, an anonymous one 401."`
-	ReleaseID            string                 `json:"release_id,omitempty" doc:"Rulebook requests only: release UUID or exact two-word label. With ruleset_id it is refused with 422."`
+	RulebookID           string                 `json:"rulebook_id,omitempty" doc:"Rulebook id (rb_...) or slug of a composed rulebook to evaluate; needs a key with the decide scope (anonymous: 401). The tenant's own rulebooks and public ones are reached; any other is 404 with a string detail."`
+	ReleaseID            string                 `json:"release_id,omitempty" doc:"Rulebook requests only: release UUID or exact two-word label, evaluated from its frozen content whatever was published since. Without it the current release, or, before the first release, the live composition (release null). A release of another rulebook is 404. With ruleset_id it is refused with 422."`
 	FieldValues          api.JSONObject         `json:"field_values" required:"true" doc:"Map of field_id to answer. Types must match the ruleset schema; a key or value that cannot be applied is reported in field_errors (HTTP 200, decision undetermined), never rejected. null means unanswered. Must be I-JSON (RFC 7493): a repeated key or text that is not valid Unicode is 422 json_invalid."`
 	IncludeTrace         bool                   `json:"include_trace,omitempty" doc:"Adds trace."`
 	IncludeExplanation   bool                   `json:"include_explanation,omitempty" doc:"Adds explanation."`
@@ -161,7 +162,10 @@ type decideOutput struct {
 type decideResponse struct {
 	Decision        string                `json:"decision" enum:"eligible,not_eligible,undetermined" doc:"The outcome. Always undetermined when field_errors is not empty."`
 	Slug            string                `json:"slug" doc:"Resolved slug."`
-	RulesetID       string                `json:"ruleset_id" doc:"Concrete ruleset_id that ran."`
+	RulesetID       string                `json:"ruleset_id,omitempty" doc:"Concrete ruleset_id that ran (ruleset calls)."`
+	RulebookID      string                `json:"rulebook_id,omitempty" doc:"Rulebook calls: the rulebook's id."`
+	Release         *api.Release          `json:"release,omitempty" doc:"Rulebook calls: the release evaluated, or null for the live composition (before the first release)."`
+	SectionResults  []sectionResult       `json:"section_results,omitempty" doc:"Rulebook calls: each section's own decision under the same answers, in letter order."`
 	RulesetVersion  string                `json:"ruleset_version" doc:"Authoring label v<N> of the ruleset that ran. Necessary, not sufficient, for replay: pin content_digest."`
 	ContentDigest   string                `json:"content_digest" doc:"sha256:<hex> of the rules that ran: the content identity replay pins to."`
 	EngineVersion   string                `json:"engine_version" doc:"Engine build that decided, eligo-core@<semver>."`
@@ -180,6 +184,15 @@ type decideResponse struct {
 	ChoiceContext   *solver.ChoiceContext `json:"choice_context,omitempty" doc:"With include_choice_context: every field's section and each OR-group's alternatives with their labels, fields and status (open, closed or satisfied)."`
 	Timing          *timing               `json:"timing,omitempty" doc:"With include_timing."`
 	Warnings        []warning             `json:"warnings,omitempty" doc:"Server warnings about the request that did not stop it, e.g. a dropped caller_ref. Absent when there are none."`
+}
+
+// sectionResult is one section's own decision in a rulebook call.
+type sectionResult struct {
+	Letter        string `json:"letter" doc:"A, B, C... in ruleset_refs order."`
+	SectionID     string `json:"section_id"`
+	RulesetID     string `json:"ruleset_id" doc:"The member cut that ran."`
+	ContentDigest string `json:"content_digest" doc:"The member cut's content digest."`
+	Decision      string `json:"decision" enum:"eligible,not_eligible,undetermined" doc:"The section's own decision."`
 }
 
 // timing reports the server time spent on the call.
@@ -226,6 +239,7 @@ type coreJSON struct {
 	Explanation     *explanationWire      `json:"explanation,omitempty"`
 	GraphOverlay    *engine.Graph         `json:"graph_overlay,omitempty"`
 	ChoiceContext   *solver.ChoiceContext `json:"choice_context,omitempty"`
+	SectionResults  []sectionResult       `json:"section_results,omitempty"`
 }
 
 // explanationWire is the engine's explanation as the envelope carries it:
@@ -323,9 +337,9 @@ func (h *handler) decide(ctx context.Context, in *decideInput) (*decideOutput, e
 	// Metering (the quota check and its cost) ran in the middleware before
 	// the handler; every call that reaches here is one metered decision.
 
-	target, err := h.catalog.Ruleset(ctx, api.ViewerOf(ctx), req.RulesetID)
+	target, book, err := h.resolve(ctx, req)
 	if err != nil {
-		return nil, api.LookupFailed(ctx, err, "Ruleset", req.RulesetID)
+		return nil, err
 	}
 	conv, err := h.convert(target, req.FieldValues, !req.NoCache)
 	if err != nil {
@@ -354,7 +368,7 @@ func (h *handler) decide(ctx context.Context, in *decideInput) (*decideOutput, e
 		core, cacheHit = h.cache.get(key)
 	}
 	if !cacheHit {
-		if core, err = h.evaluate(ctx, target, inputs, decisionDate, flags, inquiry); err != nil {
+		if core, err = h.evaluate(ctx, target, book, inputs, decisionDate, flags, inquiry); err != nil {
 			return nil, err
 		}
 		if key != nil && !core.planFailed {
@@ -378,7 +392,7 @@ func (h *handler) decide(ctx context.Context, in *decideInput) (*decideOutput, e
 	}
 	elapsed := time.Since(start)
 	env := envelope{
-		outcome: core.outcome, target: target, inputsHash: inputsHash, decisionID: decisionID,
+		outcome: core.outcome, target: target, book: book, inputsHash: inputsHash, decisionID: decisionID,
 		decisionTime: start.UTC(), members: members, warnings: warnings,
 	}
 	if req.IncludeTiming {
@@ -405,6 +419,12 @@ func (h *handler) decide(ctx context.Context, in *decideInput) (*decideOutput, e
 		DecidedAt:      env.decisionTime,
 		Duration:       elapsed,
 	}
+	if book != nil {
+		record.RulebookID = book.Rulebook.ID
+		if book.Release != nil {
+			record.ReleaseID = book.Release.ID
+		}
+	}
 	if keyed {
 		record.TenantID = principal.TenantID
 		record.CallerRef = callerRef
@@ -421,6 +441,53 @@ func (h *handler) decide(ctx context.Context, in *decideInput) (*decideOutput, e
 var errDecisionLogBacklogged = api.NewProblem(http.StatusServiceUnavailable, "service_unavailable", api.ReasonDecisionLogBacklogged,
 	"The decision could not be recorded, so none was issued. Retry with backoff.")
 
+// resolve finds what the request evaluates, for the caller: a ruleset, or
+// a rulebook's release (or live composition) presented as a ruleset with
+// the prepared rulebook beside it.
+func (h *handler) resolve(ctx context.Context, req *decideRequest) (*catalog.Ruleset, *catalog.PreparedRulebook, error) {
+	viewer := api.ViewerOf(ctx)
+	if req.RulebookID == "" {
+		target, err := h.catalog.Ruleset(ctx, viewer, req.RulesetID)
+		if err != nil {
+			return nil, nil, api.LookupFailed(ctx, err, "Ruleset", req.RulesetID)
+		}
+		return target, nil, nil
+	}
+	rb, err := h.catalog.Rulebook(ctx, viewer, req.RulebookID)
+	if err != nil {
+		return nil, nil, api.LookupFailed(ctx, err, "Rulebook", req.RulebookID)
+	}
+	book, err := h.catalog.PrepareRulebook(ctx, rb, req.ReleaseID)
+	if err != nil {
+		return nil, nil, api.LookupFailed(ctx, err, "Release", req.ReleaseID)
+	}
+	return book.Ruleset, book, nil
+}
+
+// rulebookChoiceContext puts a rulebook's sections into the planner's
+// choice context: each field's section (its first, for a shared field)
+// and every section declaring it, and each OR-group's own section.
+func rulebookChoiceContext(book *catalog.PreparedRulebook, cc solver.ChoiceContext) *solver.ChoiceContext {
+	out := cc
+	out.FieldSections = make(map[string]string, len(cc.FieldSections))
+	out.FieldMemberships = book.Composed.FieldSections
+	for field, sections := range book.Composed.FieldSections {
+		out.FieldSections[field] = sections[0]
+	}
+	out.OrGroups = slices.Clone(cc.OrGroups)
+	for i := range out.OrGroups {
+		for gi, g := range book.Composed.Rules.Groups {
+			if g.ID != out.OrGroups[i].GroupID {
+				continue
+			}
+			if s, ok := book.Composed.SectionOf(gi); ok {
+				out.OrGroups[i].SectionID = s.SectionID
+			}
+		}
+	}
+	return &out
+}
+
 // checkTarget enforces the choice between ruleset_id and rulebook_id
 // before anything is resolved.
 func checkTarget(ctx context.Context, req *decideRequest) error {
@@ -432,10 +499,8 @@ func checkTarget(ctx context.Context, req *decideRequest) error {
 		return api.ValidationFailed(api.ValidationItem{Type: "missing", Loc: []any{"body", "ruleset_id"},
 			Msg: "Field required: send ruleset_id or rulebook_id", Input: nil})
 	case req.RulebookID != "":
-		if _, err := api.RequirePrincipal(ctx); err != nil {
-			return err
-		}
-		return api.NotFound(fmt.Sprintf("Rulebook %q not found: this server does not serve rulebooks yet.", req.RulebookID))
+		_, err := api.RequirePrincipal(ctx)
+		return err
 	case req.ReleaseID != "":
 		return api.ValidationFailed(api.ValidationItem{Type: "value_error", Loc: []any{"body", "release_id"},
 			Msg: "release_id applies to rulebook requests only", Input: req.ReleaseID})
@@ -471,7 +536,7 @@ func (h *handler) convert(target *catalog.Ruleset, fieldValues []byte, useCache 
 // overlay when asked), plans the next questions, and encodes what the
 // cache may keep. A planner failure leaves the decision standing without a
 // plan (planFailed).
-func (h *handler) evaluate(ctx context.Context, target *catalog.Ruleset, inputs *engine.Inputs, decisionDate int64, flags cacheFlags, inquiry solver.InquiryContext) (*decisionCore, error) {
+func (h *handler) evaluate(ctx context.Context, target *catalog.Ruleset, book *catalog.PreparedRulebook, inputs *engine.Inputs, decisionDate int64, flags cacheFlags, inquiry solver.InquiryContext) (*decisionCore, error) {
 	rules := target.Rules
 	res := rules.Evaluate(inputs, engine.Options{
 		DecisionDate: decisionDate,
@@ -498,10 +563,19 @@ func (h *handler) evaluate(ctx context.Context, target *catalog.Ruleset, inputs 
 		c.NextQuestion, c.OptimalPath = plan.NextQuestion, plan.OptimalPath
 		if flags&flagChoiceContext != 0 {
 			c.ChoiceContext = &plan.ChoiceContext
+			if book != nil {
+				c.ChoiceContext = rulebookChoiceContext(book, plan.ChoiceContext)
+			}
 		}
 	}
 	if flags&flagGraphOverlay != 0 {
 		c.GraphOverlay = rules.Graph(target.Slug, inputs, res)
+	}
+	if book != nil {
+		for _, r := range book.Composed.SectionResults(res) {
+			c.SectionResults = append(c.SectionResults, sectionResult{Letter: r.Letter, SectionID: r.SectionID,
+				RulesetID: r.RulesetID, ContentDigest: r.ContentDigest, Decision: r.Decision.String()})
+		}
 	}
 	if c.MissingFields == nil {
 		c.MissingFields = []string{}

@@ -301,8 +301,8 @@ func TestDecideRulebooks(t *testing.T) {
 		t.Errorf("anonymous rulebook: %d %s", r.Status, r.Raw)
 	}
 	r = f.Decide(t, key, `{"rulebook_id":"acme/book","field_values":{}}`)
-	if detail, ok := r.Field(t, "detail").(string); r.Status != 404 || !ok || !strings.Contains(detail, "rulebook") {
-		t.Errorf("keyed rulebook: %d %s", r.Status, r.Raw)
+	if detail, ok := r.Field(t, "detail").(string); r.Status != 404 || !ok || detail != `Rulebook "acme/book" not found.` {
+		t.Errorf("keyed, unknown rulebook: %d %s", r.Status, r.Raw)
 	}
 }
 

@@ -129,14 +129,17 @@ func documentBodies(s *api.Server) {
 			Schema: registry.Schema(reflect.TypeFor[decideResponse](), true, "DecideResponse"),
 		}},
 	}
-	// next_question is null when nothing is left to ask. huma cannot mark
-	// a $ref nullable, so the member gets its own nullable copy of the
-	// Question schema (3.1: type [object, null]; 3.0: nullable: true).
+	// next_question is null when nothing is left to ask, and a rulebook
+	// call's release is null on the live composition. huma cannot mark a
+	// $ref nullable, so each member gets its own nullable copy of its
+	// schema (3.1: type [object, null]; 3.0: nullable: true).
 	response := registry.SchemaFromRef(registry.Schema(reflect.TypeFor[decideResponse](), true, "DecideResponse").Ref)
-	if member := response.Properties["next_question"]; member != nil && member.Ref != "" {
-		question := *registry.SchemaFromRef(member.Ref)
-		question.Nullable = true
-		question.Description = member.Description
-		response.Properties["next_question"] = &question
+	for _, name := range []string{"next_question", "release"} {
+		if member := response.Properties[name]; member != nil && member.Ref != "" {
+			copied := *registry.SchemaFromRef(member.Ref)
+			copied.Nullable = true
+			copied.Description = member.Description
+			response.Properties[name] = &copied
+		}
 	}
 }

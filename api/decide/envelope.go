@@ -10,6 +10,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/engine"
 )
@@ -17,8 +18,10 @@ import (
 // envelope is one response's members: the per-call stamps and identity
 // around the cached members.
 type envelope struct {
-	outcome      engine.Outcome
-	target       *catalog.Ruleset
+	outcome engine.Outcome
+	target  *catalog.Ruleset
+	// book is the rulebook of a rulebook call; nil for a ruleset call.
+	book         *catalog.PreparedRulebook
 	inputsHash   string
 	decisionID   string
 	decisionTime time.Time
@@ -38,8 +41,19 @@ func (e *envelope) encode() (head, tail []byte, err error) {
 	b = append(b, e.outcome.String()...)
 	b = append(b, `","slug":`...)
 	b = appendJSONString(b, e.target.Slug)
-	b = append(b, `,"ruleset_id":`...)
-	b = appendJSONString(b, e.target.ID)
+	if e.book == nil {
+		b = append(b, `,"ruleset_id":`...)
+		b = appendJSONString(b, e.target.ID)
+	} else {
+		b = append(b, `,"rulebook_id":`...)
+		b = appendJSONString(b, e.book.Rulebook.ID)
+		release, err := json.Marshal(api.ReleaseOf(e.book.Release))
+		if err != nil {
+			return nil, nil, fmt.Errorf("encode release: %w", err)
+		}
+		b = append(b, `,"release":`...)
+		b = append(b, release...)
+	}
 	b = append(b, `,"ruleset_version":`...)
 	b = appendJSONString(b, e.target.Label)
 	b = append(b, `,"content_digest":`...)

@@ -1,0 +1,315 @@
+package catalog
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/rulebook"
+	"github.com/eligo/eligo/store"
+)
+
+// Rulebook sentinels, beside ErrNotFound and ErrCorrupt.
+var (
+	// ErrReleaseMissing: the rulebook's head names a release this server
+	// does not hold. The latest release is never served instead.
+	ErrReleaseMissing = errors.New("head release missing")
+	// ErrReleaseCorrupt: a release's frozen content fails its identity
+	// check (a member's digest or the content identity differs).
+	ErrReleaseCorrupt = errors.New("release content corrupt")
+	// ErrMemberUnresolved: a member of the composition is missing, not
+	// live, archived or does not load (see MemberError).
+	ErrMemberUnresolved = errors.New("member unresolved")
+)
+
+// MemberError says which member of a composition could not be resolved
+// and why; it matches ErrMemberUnresolved.
+type MemberError struct {
+	// SectionID names the member's section.
+	SectionID string
+	// RulesetID is the cut that could not be used, when one was named.
+	RulesetID string
+	// Reason says what is wrong, in words.
+	Reason string
+}
+
+// Error names the member and the reason.
+func (e *MemberError) Error() string {
+	if e.RulesetID == "" {
+		return fmt.Sprintf("section %s: %s", e.SectionID, e.Reason)
+	}
+	return fmt.Sprintf("section %s (%s): %s", e.SectionID, e.RulesetID, e.Reason)
+}
+
+// Is matches ErrMemberUnresolved.
+func (e *MemberError) Is(target error) bool { return target == ErrMemberUnresolved }
+
+// RulebookContent is a rulebook's content as a release freezes it: the
+// document stored with a release and hashed (through rulebook.Spec) into
+// its content identity.
+type RulebookContent struct {
+	// Name, Slug and Description are the rulebook's texts when frozen.
+	Name        string `json:"name"`
+	Slug        string `json:"slug"`
+	Description string `json:"description"`
+	// OutcomeLogic is the outcome tree; nil means all sections and-ed.
+	OutcomeLogic *rulebook.Node `json:"outcome_logic"`
+	// Sections are the members, lettered A, B, C... in order.
+	Sections []ContentSection `json:"sections"`
+	// FieldOverlay is the field vocabulary overlay.
+	FieldOverlay map[string]rulebook.FieldOverlay `json:"field_overlay"`
+	// RobotHints maps beats to guidance; nil when none were given.
+	RobotHints map[string]*string `json:"robot_hints"`
+}
+
+// ContentSection is one frozen member.
+type ContentSection struct {
+	// Letter is the section's letter, A, B, C...
+	Letter string `json:"letter"`
+	// SectionID is the member's section id.
+	SectionID string `json:"section_id"`
+	// Slug is the member cut's slug, which prefixes its graph nodes.
+	Slug string `json:"slug"`
+	// RulesetID and ContentDigest pin the member cut.
+	RulesetID     string `json:"ruleset_id"`
+	ContentDigest string `json:"content_digest"`
+	// Name is the member's name when frozen; nil on releases that did not
+	// capture it.
+	Name *string `json:"name"`
+}
+
+// Spec is the composition spec of c with its members' loaded rules.
+func (c *RulebookContent) spec(members []*Ruleset) rulebook.Spec {
+	s := rulebook.Spec{Name: c.Name, Slug: c.Slug, Description: c.Description, Outcome: c.OutcomeLogic, Overlay: c.FieldOverlay}
+	for i, m := range c.Sections {
+		s.Sections = append(s.Sections, rulebook.Section{Letter: m.Letter, SectionID: m.SectionID, Slug: m.Slug,
+			RulesetID: m.RulesetID, ContentDigest: m.ContentDigest, Rules: members[i].Rules})
+	}
+	return s
+}
+
+// PreparedRulebook is a rulebook ready to evaluate: its frozen or live
+// content composed into one ruleset.
+type PreparedRulebook struct {
+	// Rulebook is the stored rulebook the reference named.
+	Rulebook store.Rulebook
+	// Release is the release served; nil for the live composition.
+	Release *store.Release
+	// Content is what was composed.
+	Content RulebookContent
+	// Identity is the content identity (rulebook.ContentIdentity).
+	Identity string
+	// Composed is the composition; shared, never modify it.
+	Composed *rulebook.Composed
+	// Members are the member cuts, in letter order.
+	Members []*Ruleset
+	// Ruleset presents the composition as a ruleset for the code /decide
+	// and the reads share: no ruleset_id, the rulebook's slug, the content
+	// identity as digest, "v<release version>" or "unknown" as label, and
+	// the members' source checks under their prefixed source ids.
+	Ruleset *Ruleset
+}
+
+// Rulebook resolves ref (a rulebook id or slug) for v: public rulebooks
+// and the viewer's tenant's own; anything else is ErrNotFound.
+func (c *Catalog) Rulebook(ctx context.Context, v Viewer, ref string) (store.Rulebook, error) {
+	rb, err := c.store.RulebookByRef(ctx, ref)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && rb.Visibility != store.VisibilityPublic && (v.TenantID == "" || rb.TenantID != v.TenantID)) {
+		return store.Rulebook{}, fmt.Errorf("rulebook %q: %w", ref, ErrNotFound)
+	}
+	if err != nil {
+		return store.Rulebook{}, fmt.Errorf("resolve rulebook %q: %w", ref, err)
+	}
+	return rb, nil
+}
+
+// OwnedRulebook is the rulebook ref names when tenantID owns it; otherwise
+// ErrNotFound, as for an unknown one.
+func (c *Catalog) OwnedRulebook(ctx context.Context, tenantID, ref string) (store.Rulebook, error) {
+	rb, err := c.Rulebook(ctx, Viewer{TenantID: tenantID}, ref)
+	if err == nil && rb.TenantID != tenantID {
+		return store.Rulebook{}, fmt.Errorf("rulebook %q: %w", ref, ErrNotFound)
+	}
+	return rb, err
+}
+
+// PrepareRulebook composes rb for evaluation or reading. With releaseRef
+// (a release UUID or exact label) that release's frozen content, which
+// must belong to rb (else ErrNotFound); without it the head release when
+// there is one (ErrReleaseMissing when the head names a release the server
+// does not hold), else the live composition of the draft's references. A
+// release whose content fails its identity check is ErrReleaseCorrupt; a
+// live member that cannot be used is a *MemberError.
+func (c *Catalog) PrepareRulebook(ctx context.Context, rb store.Rulebook, releaseRef string) (*PreparedRulebook, error) {
+	switch {
+	case releaseRef != "":
+		rel, err := c.store.ReleaseOf(ctx, rb.ID, releaseRef)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, fmt.Errorf("release %q: %w", releaseRef, ErrNotFound)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return c.prepareRelease(ctx, rb, rel)
+	case rb.CurrentReleaseID != "":
+		rel, err := c.store.ReleaseOf(ctx, rb.ID, rb.CurrentReleaseID)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, fmt.Errorf("rulebook %s head %s: %w", rb.ID, rb.CurrentReleaseID, ErrReleaseMissing)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return c.prepareRelease(ctx, rb, rel)
+	}
+	content, members, err := c.LiveContent(ctx, rb)
+	if err != nil {
+		return nil, err
+	}
+	return c.prepare(ctx, rb, nil, content, members)
+}
+
+// prepareRelease composes a release's frozen content and checks it is the
+// content its identity names.
+func (c *Catalog) prepareRelease(ctx context.Context, rb store.Rulebook, rel store.Release) (*PreparedRulebook, error) {
+	var content RulebookContent
+	if err := json.Unmarshal(rel.Content, &content); err != nil {
+		return nil, fmt.Errorf("release %s: %w: %v", rel.ID, ErrReleaseCorrupt, err)
+	}
+	members := make([]*Ruleset, len(content.Sections))
+	for i, s := range content.Sections {
+		row, err := c.store.RulesetByRef(ctx, s.RulesetID)
+		if err != nil {
+			return nil, fmt.Errorf("release %s member %s: %w: %v", rel.ID, s.RulesetID, ErrReleaseCorrupt, err)
+		}
+		if row.ContentDigest != s.ContentDigest || row.TenantID != rb.TenantID {
+			return nil, fmt.Errorf("release %s member %s: %w: digest %s, frozen %s", rel.ID, s.RulesetID, ErrReleaseCorrupt, row.ContentDigest, s.ContentDigest)
+		}
+		if members[i], err = c.Load(ctx, row); err != nil {
+			return nil, fmt.Errorf("release %s member %s: %w: %w", rel.ID, s.RulesetID, ErrReleaseCorrupt, err)
+		}
+	}
+	p, err := c.prepare(ctx, rb, &rel, content, members)
+	if err != nil {
+		return nil, fmt.Errorf("release %s: %w: %w", rel.ID, ErrReleaseCorrupt, err)
+	}
+	if p.Identity != rel.ContentIdentity {
+		return nil, fmt.Errorf("release %s: %w: content hashes to %s, recorded %s", rel.ID, ErrReleaseCorrupt, p.Identity, rel.ContentIdentity)
+	}
+	return p, nil
+}
+
+// LiveContent is rb's draft as content, with its members: each
+// reference's live cut, which must exist, belong to the tenant, be active
+// and load (else a *MemberError). The outcome, overlay and hints are read
+// from the draft as stored.
+func (c *Catalog) LiveContent(ctx context.Context, rb store.Rulebook) (RulebookContent, []*Ruleset, error) {
+	content := RulebookContent{Name: rb.Name, Slug: rb.Slug, Description: rb.Description}
+	if err := decodeDraft(rb, &content); err != nil {
+		return RulebookContent{}, nil, err
+	}
+	members := make([]*Ruleset, len(rb.Refs))
+	for i, ref := range rb.Refs {
+		m, err := c.liveMember(ctx, rb.TenantID, ref.SectionID, ref.LiveRulesetID)
+		if err != nil {
+			return RulebookContent{}, nil, err
+		}
+		members[i] = m
+		name := m.Name
+		content.Sections = append(content.Sections, ContentSection{Letter: rulebook.Letter(i), SectionID: ref.SectionID,
+			Slug: m.Slug, RulesetID: m.ID, ContentDigest: m.ContentDigest, Name: &name})
+	}
+	return content, members, nil
+}
+
+// liveMember loads the cut a reference makes live, or says why it cannot.
+func (c *Catalog) liveMember(ctx context.Context, tenantID, sectionID, rulesetID string) (*Ruleset, error) {
+	row, err := c.store.RulesetByRef(ctx, rulesetID)
+	switch {
+	case errors.Is(err, store.ErrNotFound) || (err == nil && row.TenantID != tenantID):
+		return nil, &MemberError{SectionID: sectionID, RulesetID: rulesetID, Reason: "no such published ruleset"}
+	case err != nil:
+		return nil, err
+	case row.SectionID != sectionID:
+		return nil, &MemberError{SectionID: sectionID, RulesetID: rulesetID, Reason: "the cut is of section " + row.SectionID}
+	case row.Status != store.StatusActive:
+		return nil, &MemberError{SectionID: sectionID, RulesetID: rulesetID, Reason: "the cut is archived"}
+	}
+	m, err := c.Load(ctx, row)
+	if errors.Is(err, ErrCorrupt) {
+		return nil, &MemberError{SectionID: sectionID, RulesetID: rulesetID, Reason: "the cut's stored content does not load"}
+	}
+	return m, err
+}
+
+// decodeDraft reads the draft's outcome, overlay and hints into content.
+func decodeDraft(rb store.Rulebook, content *RulebookContent) error {
+	if len(rb.OutcomeLogic) > 0 && string(rb.OutcomeLogic) != "null" {
+		tree, problems := rulebook.ParseOutcomeTree(rb.OutcomeLogic, len(rb.Refs))
+		if len(problems) > 0 {
+			return fmt.Errorf("rulebook %s outcome_logic: %s", rb.ID, problems[0])
+		}
+		content.OutcomeLogic = tree
+	}
+	if len(rb.FieldOverlay) > 0 {
+		if err := json.Unmarshal(rb.FieldOverlay, &content.FieldOverlay); err != nil {
+			return fmt.Errorf("rulebook %s overlay: %w", rb.ID, err)
+		}
+	}
+	if len(rb.RobotHints) > 0 && string(rb.RobotHints) != "null" {
+		if err := json.Unmarshal(rb.RobotHints, &content.RobotHints); err != nil {
+			return fmt.Errorf("rulebook %s hints: %w", rb.ID, err)
+		}
+	}
+	return nil
+}
+
+// Compose composes content with its loaded members, from the composition
+// cache when the same content was composed before. It returns the content
+// identity too. A composition the members refuse (a shared field whose
+// type differs) is an error naming the field and sections.
+func (c *Catalog) Compose(content RulebookContent, members []*Ruleset) (*rulebook.Composed, string, error) {
+	spec := content.spec(members)
+	identity, err := rulebook.ContentIdentity(spec, content.RobotHints)
+	if err != nil {
+		return nil, "", err
+	}
+	// The composed ruleset also depends on the names, which identity does
+	// not hash.
+	key := identity + "\n" + content.Name + "\n" + content.Slug + "\n" + content.Description
+	if composed, ok := c.composed.Get(key); ok {
+		return composed, identity, nil
+	}
+	composed, err := rulebook.Compose(spec)
+	if err != nil {
+		return nil, "", err
+	}
+	c.composed.Add(key, composed)
+	return composed, identity, nil
+}
+
+// prepare composes content and presents it.
+func (c *Catalog) prepare(_ context.Context, rb store.Rulebook, rel *store.Release, content RulebookContent, members []*Ruleset) (*PreparedRulebook, error) {
+	composed, identity, err := c.Compose(content, members)
+	if err != nil {
+		return nil, err
+	}
+	label := "unknown"
+	if rel != nil {
+		label = fmt.Sprintf("v%d", rel.Version)
+	}
+	checks := map[string]store.SourceCheck{}
+	for i, m := range members {
+		for id, check := range m.SourceChecks {
+			checks[content.Sections[i].SectionID+"."+id] = check
+		}
+	}
+	view := &Ruleset{Label: label, Rules: composed.Rules, Ruleset: store.Ruleset{
+		Slug: rb.Slug, Name: rb.Name, SectionID: composed.Rules.SectionID, ContentDigest: identity,
+		Visibility: rb.Visibility, Status: store.StatusActive, SourceChecks: checks, UpdatedAt: rb.UpdatedAt,
+		TenantID: rb.TenantID, RuleCount: composed.Rules.NumCriteria(), EngineVersion: engine.Version,
+	}}
+	return &PreparedRulebook{Rulebook: rb, Release: rel, Content: content, Identity: identity, Composed: composed,
+		Members: members, Ruleset: view}, nil
+}
