@@ -102,6 +102,10 @@ func NewProblem(status int, errorCode, reasonCode, message string) *Error {
 // quoted writes s as a Go-quoted string, as not-found details name refs.
 func quoted(s string) string { return strconv.Quote(s) }
 
+// NewError builds an error with any detail: for a refusal whose detail
+// extends Problem with members of its own (the polarity gate's witness).
+func NewError(status int, detail any) *Error { return &Error{status: status, Detail: detail} }
+
 // NotFound builds the spec's not-found answer: 404 with a plain string
 // detail (no reason_code). Private objects of other tenants use it too.
 func NotFound(message string) *Error {

@@ -138,7 +138,7 @@ func Register[I, O any](s *Server, route Route, handler func(context.Context, *I
 	op := huma.Operation{
 		OperationID:   route.OperationID,
 		Method:        route.Method,
-		Path:          route.Path,
+		Path:          muxPath(route.Path),
 		Summary:       route.Summary,
 		Description:   route.Description + "\n\n" + route.accessText(),
 		Tags:          route.Tags,
@@ -162,6 +162,9 @@ func Register[I, O any](s *Server, route Route, handler func(context.Context, *I
 		op.Security = []map[string][]string{{}, {"apiKey": {}}}
 	}
 	huma.Register(s.huma, op, handler)
+	if op.Path != route.Path {
+		documentAt(s.huma.OpenAPI().Paths, op.Path, route.Path)
+	}
 	if route.Access == Open {
 		s.huma.OpenAPI().Info.Description = s.description()
 	}
@@ -194,7 +197,7 @@ func (s *Server) addRoute(route Route) error {
 	if route.Access == Keyed && len(route.Scopes) == 0 && !route.AnyKey {
 		return fmt.Errorf("route %s: a keyed route needs at least one scope", route.OperationID)
 	}
-	pattern := strings.ToUpper(route.Method) + " " + RootPath + route.Path
+	pattern := strings.ToUpper(route.Method) + " " + RootPath + muxPath(route.Path)
 	if _, dup := s.routes[pattern]; dup {
 		return fmt.Errorf("route %s: %s registered twice", route.OperationID, pattern)
 	}
@@ -211,6 +214,34 @@ func (s *Server) addRoute(route Route) error {
 		s.open = append(s.open, route.endpoint())
 	}
 	return nil
+}
+
+// muxPath is the ServeMux pattern path of an operation path: a path ending
+// in "/" (the spec's GET /rulebooks/) matches only itself, not every path
+// below it, so an unknown path under it is a 404 rather than the list.
+func muxPath(path string) string {
+	if strings.HasSuffix(path, "/") {
+		return path + "{$}"
+	}
+	return path
+}
+
+// documentAt moves the documentation of the operations huma registered at
+// registered to path, merging with operations already documented there.
+func documentAt(paths map[string]*huma.PathItem, registered, path string) {
+	item := paths[registered]
+	delete(paths, registered)
+	existing := paths[path]
+	if existing == nil {
+		paths[path] = item
+		return
+	}
+	for _, op := range []struct{ dst, src **huma.Operation }{{&existing.Get, &item.Get}, {&existing.Post, &item.Post},
+		{&existing.Put, &item.Put}, {&existing.Patch, &item.Patch}, {&existing.Delete, &item.Delete}} {
+		if *op.src != nil {
+			*op.dst = *op.src
+		}
+	}
 }
 
 // openSurfaceText renders the open surface for the OpenAPI description.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/api/decide"
+	"github.com/eligo/eligo/api/rulebooks"
 	"github.com/eligo/eligo/api/rulesets"
 	"github.com/eligo/eligo/api/usage"
 	"github.com/eligo/eligo/catalog"
@@ -49,6 +50,7 @@ func NewServices(st *store.Store, cfg Config) Services {
 // Mount registers every resource on s.
 func Mount(s *api.Server, sv Services, cfg Config) {
 	rulesets.Register(s, rulesets.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Store: sv.Store})
+	rulebooks.Register(s, rulebooks.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Store: sv.Store})
 	decide.Register(s, decide.Deps{Catalog: sv.Catalog, Store: sv.Store}, cfg.Decide)
 	usage.Register(s)
 }

@@ -7,10 +7,8 @@ package rulesets
 
 import (
 	"context"
-	"encoding/base64"
 	"errors"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -191,7 +189,7 @@ func (h *handler) listRulesets(ctx context.Context, in *listRulesetsInput) (*lis
 		return nil, api.ValidationFailed(api.ValidationItem{Type: "string_pattern_mismatch", Loc: []any{"query", "namespace"},
 			Msg: "String should be a slug or slug prefix such as us or us/federal", Input: in.Namespace})
 	}
-	after, err := decodeCursor(in.Cursor)
+	after, err := api.DecodeCursor(in.Cursor)
 	if err != nil {
 		return nil, api.ValidationFailed(api.ValidationItem{Type: "value_error", Loc: []any{"query", "cursor"},
 			Msg: "Value error, not a cursor this service issued", Input: in.Cursor})
@@ -211,7 +209,7 @@ func (h *handler) listRulesets(ctx context.Context, in *listRulesetsInput) (*lis
 	out := &listRulesetsOutput{Body: make(rulesetList, 0, min(len(rows), limit))}
 	if len(rows) > limit {
 		rows = rows[:limit]
-		out.NextCursor = encodeCursor(rows[len(rows)-1].Slug)
+		out.NextCursor = api.EncodeCursor(rows[len(rows)-1].Slug)
 	}
 	for _, r := range rows {
 		if !summarisable(r) {
@@ -231,48 +229,15 @@ func summarisable(r store.Ruleset) bool {
 		(r.Visibility == store.VisibilityPublic || r.Visibility == store.VisibilityPrivate)
 }
 
-// encodeCursor makes the opaque cursor that resumes the catalogue after
-// slug: base64url of "slug:" + slug.
-func encodeCursor(slug string) string {
-	return base64.RawURLEncoding.EncodeToString([]byte("slug:" + slug))
-}
-
-func decodeCursor(cursor string) (string, error) {
-	if cursor == "" {
-		return "", nil
-	}
-	raw, err := base64.RawURLEncoding.DecodeString(cursor)
-	if err != nil {
-		return "", err
-	}
-	slug, ok := strings.CutPrefix(string(raw), "slug:")
-	if !ok || !catalog.ValidSlug(slug) {
-		return "", errors.New("malformed cursor")
-	}
-	return slug, nil
-}
-
-// schemaField is a Field of the spec.
-type schemaField struct {
-	FieldID     string        `json:"field_id" doc:"Dotted <group>.<name>."`
-	FieldType   string        `json:"field_type" enum:"int,decimal,bool,enum,date" doc:"The type answers must have."`
-	Description string        `json:"description" doc:"What the field records, in plain language."`
-	Question    string        `json:"question,omitempty" doc:"Text to ask the applicant; absent when the ruleset gives none."`
-	Weight      int           `json:"weight" doc:"Question-ordering hint; higher means ask later."`
-	EnumValues  []string      `json:"enum_values" nullable:"true" doc:"Allowed values of an enum field, else null."`
-	Notes       []engine.Note `json:"notes" nullable:"false" doc:"Notes the ruleset attaches to the field; empty when none."`
-	XUIWidget   string        `json:"x_ui_widget,omitempty" enum:"free_text" doc:"A rendering hint for forms; absent when the ruleset gives none."`
-}
-
 type rulesetSchemaOutput struct {
 	Body struct {
-		RulesetID      string        `json:"ruleset_id" doc:"Concrete ruleset_id the fields belong to."`
-		Slug           string        `json:"slug" doc:"The slug the ruleset is published under."`
-		Name           string        `json:"name" doc:"The ruleset's name."`
-		RulesetVersion string        `json:"ruleset_version" doc:"v<N>, the cut's number under its slug."`
-		ContentDigest  string        `json:"content_digest" doc:"sha256:<hex> of the compiled content."`
-		Fields         []schemaField `json:"fields" nullable:"false" doc:"Every field the ruleset declares, in declaration order."`
-		EngineVersion  string        `json:"engine_version" doc:"<product>-core@<semver> of the engine that serves decisions."`
+		RulesetID      string            `json:"ruleset_id" doc:"Concrete ruleset_id the fields belong to."`
+		Slug           string            `json:"slug" doc:"The slug the ruleset is published under."`
+		Name           string            `json:"name" doc:"The ruleset's name."`
+		RulesetVersion string            `json:"ruleset_version" doc:"v<N>, the cut's number under its slug."`
+		ContentDigest  string            `json:"content_digest" doc:"sha256:<hex> of the compiled content."`
+		Fields         []api.SchemaField `json:"fields" nullable:"false" doc:"Every field the ruleset declares, in declaration order."`
+		EngineVersion  string            `json:"engine_version" doc:"<product>-core@<semver> of the engine that serves decisions."`
 	}
 }
 
@@ -285,46 +250,20 @@ func (h *handler) rulesetSchema(ctx context.Context, in *rulesetRefInput) (*rule
 	b := &out.Body
 	b.RulesetID, b.Slug, b.Name, b.RulesetVersion, b.ContentDigest = rr.ID, rr.Slug, rr.Name, rr.Label, rr.ContentDigest
 	b.EngineVersion = engine.Version
-	b.Fields = make([]schemaField, len(rr.Rules.Fields))
-	for i, f := range rr.Rules.Fields {
-		notes := f.Notes
-		if notes == nil {
-			notes = []engine.Note{}
-		}
-		b.Fields[i] = schemaField{FieldID: f.ID, FieldType: f.Type.String(), Description: f.Description, Question: f.Question,
-			Weight: f.Weight, EnumValues: f.EnumValues, Notes: notes, XUIWidget: f.Widget}
-	}
+	b.Fields = api.SchemaFields(rr.Rules.Fields)
 	return out, nil
-}
-
-type explainCriterion struct {
-	CriterionID      string                    `json:"criterion_id" doc:"The criterion's declared id."`
-	Group            string                    `json:"group" doc:"Id of the group the criterion belongs to."`
-	Title            string                    `json:"title" doc:"The criterion's declared title."`
-	Description      string                    `json:"description" doc:"The condition in plain language."`
-	Expression       string                    `json:"expression" doc:"The condition in the rules language; empty for a discretionary criterion."`
-	Discretionary    bool                      `json:"discretionary" doc:"An official decides it; a decision leaves it pending."`
-	Fields           []string                  `json:"fields" nullable:"false" doc:"Field ids the condition reads."`
-	SourceReferences []catalog.SourceReference `json:"source_references" nullable:"false" doc:"The law the criterion cites; artefact (v2) references are left out for anonymous callers."`
-}
-
-type explainGroup struct {
-	Group       string   `json:"group" doc:"The group's declared id."`
-	Title       string   `json:"title" doc:"The group's declared title."`
-	Kind        string   `json:"kind" enum:"all,any" doc:"all: every criterion must hold; any: one alternative suffices."`
-	CriterionID []string `json:"criterion_ids" nullable:"false" doc:"The group's criteria, in declaration order."`
 }
 
 type explainRulesetOutput struct {
 	Body struct {
-		RulesetID      string             `json:"ruleset_id" doc:"Concrete ruleset_id described."`
-		Slug           string             `json:"slug" doc:"The slug the ruleset is published under."`
-		Name           string             `json:"name" doc:"The ruleset's name."`
-		Description    string             `json:"description" doc:"The ruleset's description."`
-		RulesetVersion string             `json:"ruleset_version" doc:"v<N>, the cut's number under its slug."`
-		ContentDigest  string             `json:"content_digest" doc:"sha256:<hex> of the compiled content."`
-		Groups         []explainGroup     `json:"groups" nullable:"false" doc:"The ruleset's groups in declaration order."`
-		Criteria       []explainCriterion `json:"criteria" nullable:"false" doc:"Every criterion, in group then declaration order."`
+		RulesetID      string                 `json:"ruleset_id" doc:"Concrete ruleset_id described."`
+		Slug           string                 `json:"slug" doc:"The slug the ruleset is published under."`
+		Name           string                 `json:"name" doc:"The ruleset's name."`
+		Description    string                 `json:"description" doc:"The ruleset's description."`
+		RulesetVersion string                 `json:"ruleset_version" doc:"v<N>, the cut's number under its slug."`
+		ContentDigest  string                 `json:"content_digest" doc:"sha256:<hex> of the compiled content."`
+		Groups         []api.ExplainGroup     `json:"groups" nullable:"false" doc:"The ruleset's groups in declaration order."`
+		Criteria       []api.ExplainCriterion `json:"criteria" nullable:"false" doc:"Every criterion, in group then declaration order."`
 	}
 }
 
@@ -333,34 +272,11 @@ func (h *handler) explainRuleset(ctx context.Context, in *rulesetRefInput) (*exp
 	if err != nil {
 		return nil, api.LookupFailed(ctx, err, "Ruleset", in.RulesetID)
 	}
-	r := rr.Rules
 	out := &explainRulesetOutput{}
 	b := &out.Body
 	b.RulesetID, b.Slug, b.Name, b.Description = rr.ID, rr.Slug, rr.Name, rr.Description
 	b.RulesetVersion, b.ContentDigest = rr.Label, rr.ContentDigest
-	b.Groups = make([]explainGroup, len(r.Groups))
-	b.Criteria = make([]explainCriterion, 0, r.NumCriteria())
-	// i counts criteria in group then declaration order, the order of
-	// Ruleset.References.
-	i := 0
-	for gi, g := range r.Groups {
-		eg := explainGroup{Group: g.ID, Title: g.Title, Kind: string(g.Kind), CriterionID: make([]string, len(g.Criteria))}
-		for ci := range g.Criteria {
-			c := &g.Criteria[ci]
-			eg.CriterionID[ci] = c.ID
-			fields := c.Fields
-			if fields == nil {
-				fields = []string{}
-			}
-			b.Criteria = append(b.Criteria, explainCriterion{
-				CriterionID: c.ID, Group: g.ID, Title: c.Title, Description: r.CriterionSentence(c),
-				Expression: c.Text, Discretionary: c.Discretionary, Fields: fields,
-				SourceReferences: rr.SourceReferences(r.References(i), api.ViewerOf(ctx).Anonymous()),
-			})
-			i++
-		}
-		b.Groups[gi] = eg
-	}
+	b.Groups, b.Criteria = api.Explain(rr, api.ViewerOf(ctx).Anonymous())
 	return out, nil
 }
 

@@ -1,0 +1,139 @@
+package rulebooks
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/auth"
+	"github.com/eligo/eligo/catalog"
+	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/publish"
+)
+
+func (h *handler) activate(ctx context.Context, in *rulebookRefInput) (*rulebookOutput, error) {
+	p, _ := auth.PrincipalFrom(ctx)
+	res, err := h.publisher.Activate(ctx, p.TenantID, in.RulebookID, p.KeyPrefix)
+	if err != nil {
+		return nil, refusal(ctx, err, in.RulebookID)
+	}
+	o, err := h.out(ctx, res.Rulebook, res.Release)
+	return &rulebookOutput{Body: o}, err
+}
+
+func (h *handler) archive(ctx context.Context, in *rulebookRefInput) (*rulebookOutput, error) {
+	p, _ := auth.PrincipalFrom(ctx)
+	rb, err := h.publisher.ArchiveRulebook(ctx, p.TenantID, in.RulebookID, p.KeyPrefix)
+	if err != nil {
+		return nil, refusal(ctx, err, in.RulebookID)
+	}
+	o, err := h.out(ctx, rb, nil)
+	return &rulebookOutput{Body: o}, err
+}
+
+type visibilityInput struct {
+	RulebookID string `path:"rulebook_id" maxLength:"300"`
+	Body       struct {
+		Visibility string `json:"visibility" enum:"public,private"`
+	}
+}
+
+func (h *handler) visibility(ctx context.Context, in *visibilityInput) (*rulebookOutput, error) {
+	p, _ := auth.PrincipalFrom(ctx)
+	rb, err := h.publisher.SetRulebookVisibility(ctx, p.TenantID, in.RulebookID, in.Body.Visibility, p.KeyPrefix)
+	if err != nil {
+		return nil, refusal(ctx, err, in.RulebookID)
+	}
+	o, err := h.out(ctx, rb, nil)
+	return &rulebookOutput{Body: o}, err
+}
+
+type promoteInput struct {
+	RulebookID string `path:"rulebook_id" maxLength:"300"`
+	Name       string `path:"name" maxLength:"200" doc:"The section id whose live cut changes."`
+	Body       struct {
+		RulesetID   string `json:"ruleset_id" minLength:"1" maxLength:"300" doc:"The exact candidate cut, of section {name}."`
+		ForceUnsafe bool   `json:"force_unsafe,omitempty" doc:"Promote despite presence-polarity findings: internal keys only, audited."`
+	}
+}
+
+type promoteOutput struct {
+	Body struct {
+		PresencePolarityAdvisories []publish.PolarityAdvisory `json:"presence_polarity_advisories" doc:"null normally; the findings let through by force_unsafe or, under the reserved namespace, by advice."`
+		Release                    *api.Release               `json:"release" doc:"The release the promotion cut."`
+		Rulebook                   *rulebookOut               `json:"rulebook" doc:"The rulebook after the promotion: the candidate live, every reference pinned."`
+	}
+}
+
+func (h *handler) promote(ctx context.Context, in *promoteInput) (*promoteOutput, error) {
+	p, _ := auth.PrincipalFrom(ctx)
+	res, err := h.publisher.Promote(ctx, publish.PromoteRequest{TenantID: p.TenantID, Rulebook: in.RulebookID, Section: in.Name,
+		Candidate: in.Body.RulesetID, ForceUnsafe: in.Body.ForceUnsafe, Internal: p.Tier == auth.TierInternal, Actor: p.KeyPrefix})
+	if err != nil {
+		return nil, refusal(ctx, err, in.RulebookID)
+	}
+	out := &promoteOutput{}
+	out.Body.PresencePolarityAdvisories, out.Body.Release = res.Advisories, api.ReleaseOf(res.Release)
+	out.Body.Rulebook, err = h.out(ctx, res.Rulebook, res.Release)
+	return out, err
+}
+
+// refusal maps a publish or catalog error for the rulebook ref to the
+// spec's answer.
+func refusal(ctx context.Context, err error, ref string) error {
+	var refused *publish.RefusedError
+	var polarity *publish.PolarityError
+	problem := func(status int, code, reason, msg string) error { return api.NewProblem(status, code, reason, msg) }
+	switch {
+	case errors.As(err, &polarity):
+		first := polarity.Findings[0]
+		return api.NewError(http.StatusUnprocessableEntity, struct {
+			api.Problem
+			Field     string                     `json:"field"`
+			Criterion string                     `json:"criterion"`
+			Witness   any                        `json:"witness"`
+			Findings  []publish.PolarityAdvisory `json:"findings"`
+		}{api.Problem{Error: "unprocessable_entity", ReasonCode: api.ReasonNonConservativePresenceOp,
+			Message: "The presence-polarity gate refused the promotion: " + first.Message},
+			first.Field, first.Criterion, first.Witness, polarity.Findings})
+	case errors.Is(err, publish.ErrInvalidSlug):
+		return problem(http.StatusUnprocessableEntity, "unprocessable_entity", api.ReasonInvalidSlugFormat, err.Error())
+	case errors.Is(err, publish.ErrReservedNamespace):
+		return problem(http.StatusForbidden, "forbidden", api.ReasonReservedNamespace, err.Error())
+	case errors.Is(err, publish.ErrSlugConflict):
+		return problem(http.StatusConflict, "conflict", api.ReasonSlugConflict, err.Error())
+	case errors.Is(err, publish.ErrCompositionPinned):
+		return problem(http.StatusUnprocessableEntity, "unprocessable_entity", api.ReasonCompositionPinned, err.Error())
+	case errors.Is(err, publish.ErrLabelAllocation):
+		return problem(http.StatusUnprocessableEntity, "unprocessable_entity", api.ReasonReleaseLabelAllocationFailed, "No release label could be allocated for this rulebook.")
+	case errors.Is(err, publish.ErrPublicationFailed):
+		api.Log(ctx).ErrorContext(ctx, "publish rulebook release", "rulebook", ref, "error", err)
+		return problem(http.StatusUnprocessableEntity, "unprocessable_entity", api.ReasonReleasePublicationFailed,
+			"The release could not be published. The draft is kept; the next activate or edit publishes it.")
+	case errors.Is(err, publish.ErrArchived):
+		return problem(http.StatusConflict, "conflict", reasonArchived, "The rulebook is archived; activate it before editing or promoting.")
+	case errors.Is(err, publish.ErrForceNotAllowed):
+		return problem(http.StatusForbidden, "forbidden", reasonForceForbidden, "force_unsafe on promote-to-live is for internal keys only.")
+	case errors.Is(err, publish.ErrNotSectionOfRulebook):
+		return api.NotFound("Section not found in rulebook " + ref + ".")
+	case errors.Is(err, publish.ErrCandidateSection):
+		return api.ValidationFailed(api.ValidationItem{Type: "value_error", Loc: []any{"body", "ruleset_id"}, Msg: "Value error, " + err.Error()})
+	case errors.Is(err, publish.ErrCompositionRefused):
+		return api.ValidationFailed(api.ValidationItem{Type: "value_error", Loc: []any{"body", "ruleset_refs"}, Msg: "Value error, " + err.Error()})
+	case errors.Is(err, publish.ErrUnknownField):
+		return api.ValidationFailed(api.ValidationItem{Type: "value_error", Loc: []any{"body", "fields"}, Msg: "Value error, " + err.Error()})
+	case errors.As(err, &refused):
+		var failures []engine.CaseResult
+		if errors.Is(err, publish.ErrCandidateTests) {
+			failures = refused.Failures
+		}
+		return api.NewError(http.StatusUnprocessableEntity, struct {
+			api.Problem
+			Failures []engine.CaseResult `json:"failures,omitempty"`
+		}{api.Problem{Error: "unprocessable_entity", ReasonCode: refused.Stage, Message: refused.Message}, failures})
+	case errors.Is(err, catalog.ErrNotFound):
+		return api.LookupFailed(ctx, err, "Rulebook or ruleset", ref)
+	}
+	return api.LookupFailed(ctx, err, "Rulebook", ref)
+}

@@ -1,0 +1,86 @@
+package api
+
+import (
+	"github.com/eligo/eligo/catalog"
+	"github.com/eligo/eligo/engine"
+)
+
+// The read shapes a ruleset and a rulebook share: a schema's fields and a
+// ruleset's explanation, built once here for both resources.
+
+// SchemaField is a Field of the spec.
+type SchemaField struct {
+	FieldID     string        `json:"field_id" doc:"Dotted <group>.<name>."`
+	FieldType   string        `json:"field_type" enum:"int,decimal,bool,enum,date" doc:"The type answers must have."`
+	Description string        `json:"description" doc:"What the field records, in plain language."`
+	Question    string        `json:"question,omitempty" doc:"Text to ask the applicant; absent when the ruleset gives none."`
+	Weight      int           `json:"weight" doc:"Question-ordering hint; higher means ask later."`
+	EnumValues  []string      `json:"enum_values" nullable:"true" doc:"Allowed values of an enum field, else null."`
+	Notes       []engine.Note `json:"notes" nullable:"false" doc:"Notes the ruleset attaches to the field; empty when none."`
+	XUIWidget   string        `json:"x_ui_widget,omitempty" enum:"free_text" doc:"A rendering hint for forms; absent when the ruleset gives none."`
+}
+
+// SchemaFields is the schema of fields, in declaration order.
+func SchemaFields(fields []engine.Field) []SchemaField {
+	out := make([]SchemaField, len(fields))
+	for i, f := range fields {
+		notes := f.Notes
+		if notes == nil {
+			notes = []engine.Note{}
+		}
+		out[i] = SchemaField{FieldID: f.ID, FieldType: f.Type.String(), Description: f.Description, Question: f.Question,
+			Weight: f.Weight, EnumValues: f.EnumValues, Notes: notes, XUIWidget: f.Widget}
+	}
+	return out
+}
+
+// ExplainCriterion is one criterion in plain language, with its law.
+type ExplainCriterion struct {
+	CriterionID      string                    `json:"criterion_id" doc:"The criterion's declared id."`
+	Group            string                    `json:"group" doc:"Id of the group the criterion belongs to."`
+	Title            string                    `json:"title" doc:"The criterion's declared title."`
+	Description      string                    `json:"description" doc:"The condition in plain language."`
+	Expression       string                    `json:"expression" doc:"The condition in the rules language; empty for a discretionary criterion."`
+	Discretionary    bool                      `json:"discretionary" doc:"An official decides it; a decision leaves it pending."`
+	Fields           []string                  `json:"fields" nullable:"false" doc:"Field ids the condition reads."`
+	SourceReferences []catalog.SourceReference `json:"source_references" nullable:"false" doc:"The law the criterion cites; artefact (v2) references are left out for anonymous callers."`
+}
+
+// ExplainGroup is one group of an explanation.
+type ExplainGroup struct {
+	Group       string   `json:"group" doc:"The group's declared id."`
+	Title       string   `json:"title" doc:"The group's declared title."`
+	Kind        string   `json:"kind" enum:"all,any" doc:"all: every criterion must hold; any: one alternative suffices."`
+	CriterionID []string `json:"criterion_ids" nullable:"false" doc:"The group's criteria, in declaration order."`
+}
+
+// Explain describes every group and criterion of rr, with each
+// criterion's source references (artefact references left out for an
+// anonymous viewer).
+func Explain(rr *catalog.Ruleset, anonymous bool) (groups []ExplainGroup, criteria []ExplainCriterion) {
+	r := rr.Rules
+	groups = make([]ExplainGroup, len(r.Groups))
+	criteria = make([]ExplainCriterion, 0, r.NumCriteria())
+	// i counts criteria in group then declaration order, the order of
+	// Ruleset.References.
+	i := 0
+	for gi, g := range r.Groups {
+		eg := ExplainGroup{Group: g.ID, Title: g.Title, Kind: string(g.Kind), CriterionID: make([]string, len(g.Criteria))}
+		for ci := range g.Criteria {
+			c := &g.Criteria[ci]
+			eg.CriterionID[ci] = c.ID
+			fields := c.Fields
+			if fields == nil {
+				fields = []string{}
+			}
+			criteria = append(criteria, ExplainCriterion{
+				CriterionID: c.ID, Group: g.ID, Title: c.Title, Description: r.CriterionSentence(c),
+				Expression: c.Text, Discretionary: c.Discretionary, Fields: fields,
+				SourceReferences: rr.SourceReferences(r.References(i), anonymous),
+			})
+			i++
+		}
+		groups[gi] = eg
+	}
+	return groups, criteria
+}
