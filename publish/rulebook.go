@@ -209,11 +209,6 @@ func (p *Publisher) applyDraft(ctx context.Context, draft *store.Rulebook, d Rul
 		}
 		draft.FieldOverlay = raw
 	}
-	if len(draft.OutcomeLogic) > 0 {
-		if _, problems := rulebook.ParseOutcomeTree(draft.OutcomeLogic, len(draft.Refs)); len(problems) > 0 {
-			return fmt.Errorf("%w: outcome_logic: %s", ErrCompositionRefused, problems[0])
-		}
-	}
 	return p.checkComposes(ctx, *draft)
 }
 
@@ -265,6 +260,20 @@ func (p *Publisher) checkComposes(ctx context.Context, draft store.Rulebook) err
 			return fmt.Errorf("%w: the rulebook has no sections yet", ErrUnknownField)
 		}
 		return nil
+	}
+	// Members first: a member that cannot be used is the answer even when
+	// the outcome names letters the new references no longer have.
+	for _, ref := range draft.Refs {
+		one := draft
+		one.Refs, one.OutcomeLogic = []store.RulebookRef{ref}, nil
+		if _, _, err := p.catalog.LiveContent(ctx, one); err != nil {
+			return err
+		}
+	}
+	if len(draft.OutcomeLogic) > 0 {
+		if _, problems := rulebook.ParseOutcomeTree(draft.OutcomeLogic, len(draft.Refs)); len(problems) > 0 {
+			return fmt.Errorf("%w: outcome_logic: %s", ErrCompositionRefused, problems[0])
+		}
 	}
 	content, members, err := p.catalog.LiveContent(ctx, draft)
 	if err != nil {

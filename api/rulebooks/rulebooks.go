@@ -293,11 +293,15 @@ func (h *handler) create(ctx context.Context, in *createInput) (*rulebookOutput,
 		return nil, err
 	}
 	d.Refs = &refs
-	if err := readOutcome(&d, b.OutcomeLogic, len(refs)); err != nil {
-		return nil, err
+	if len(b.OutcomeLogic) > 0 {
+		if err := readOutcome(&d, b.OutcomeLogic, len(refs)); err != nil {
+			return nil, err
+		}
 	}
-	if err := readHints(&d, b.RobotHints); err != nil {
-		return nil, err
+	if len(b.RobotHints) > 0 {
+		if err := readHints(&d, b.RobotHints); err != nil {
+			return nil, err
+		}
 	}
 	rb, err := h.publisher.CreateRulebook(ctx, p.TenantID, d)
 	if err != nil {
