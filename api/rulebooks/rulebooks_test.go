@@ -2,6 +2,7 @@ package rulebooks
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -15,6 +16,8 @@ import (
 	"github.com/eligo/eligo/api/decide"
 	"github.com/eligo/eligo/api/rulesets"
 	"github.com/eligo/eligo/auth"
+	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/publish"
 )
 
 // section is a one-criterion ruleset of section id over field, cut
@@ -243,4 +246,273 @@ func TestRulebookLifecycle(t *testing.T) {
 			}
 		}
 	}
+}
+
+// activeBook publishes three sections for tenant and an active rulebook
+// slug over them, returning its id and an owner key.
+func activeBook(t *testing.T, f *apitest.Fixture, tenant, slug string) (id, key string) {
+	t.Helper()
+	key = f.Key(t, tenant, []auth.Scope{auth.ScopeRulebooksRead, auth.ScopeRulebooksWrite, auth.ScopeDecide}, time.Time{})
+	f.Publish(t, tenant, tenant+"/age", section("age", "person.age", "int", "person.age >= 18"), false)
+	f.Publish(t, tenant, tenant+"/income", section("income", "household.income", "decimal", "household.income <= 2000"), false)
+	b := &book{f: f, key: key}
+	r := b.do(t, http.MethodPost, "/rulebooks/", `{"name":"Benefits","slug":"`+slug+`","ruleset_refs":[{"section_id":"age"},{"section_id":"income"}]}`)
+	want(t, r, http.StatusCreated, "create")
+	id = r.Field(t, "rulebook_id").(string)
+	want(t, b.do(t, http.MethodPost, rulebookPath(id, "/activate"), ""), http.StatusOK, "activate")
+	return id, key
+}
+
+// TestRulebookTenantIsolation: every rulebook route answers another
+// tenant's private rulebook with the same 404 as an unknown one, and an
+// anonymous caller gets 401 on every keyed route and on a rulebook_id
+// decision.
+func TestRulebookTenantIsolation(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	id, _ := activeBook(t, f, "acme", "acme/benefits")
+	other := f.Key(t, "beta", []auth.Scope{auth.ScopeRulebooksRead, auth.ScopeRulebooksWrite, auth.ScopeDecide}, time.Time{})
+	routes := []struct{ method, path, body string }{
+		{http.MethodGet, "/rulebooks/%s", ""},
+		{http.MethodPatch, "/rulebooks/%s", `{"name":"Mine"}`},
+		{http.MethodPost, "/rulebooks/%s/fields", `{"fields":{"person.age":{"weight":3}}}`},
+		{http.MethodGet, "/rulebooks/%s/schema", ""},
+		{http.MethodGet, "/rulebooks/%s/explain", ""},
+		{http.MethodGet, "/rulebooks/%s/graph", ""},
+		{http.MethodPost, "/rulebooks/%s/activate", ""},
+		{http.MethodPost, "/rulebooks/%s/archive", ""},
+		{http.MethodPatch, "/rulebooks/%s/visibility", `{"visibility":"public"}`},
+		{http.MethodPost, "/rulebooks/%s/rulesets/income/promote-to-live", `{"ruleset_id":"income:20260101-000000000000"}`},
+	}
+	for _, ref := range []string{id, "acme/benefits", "acme/none"} {
+		for _, rt := range routes {
+			path := fmt.Sprintf(rt.path, url.PathEscape(ref))
+			var body *strings.Reader
+			if rt.body != "" {
+				body = strings.NewReader(rt.body)
+			}
+			do := func(key string) apitest.Response {
+				if body == nil {
+					return f.Do(t, rt.method, path, apitest.WithKey(key), nil)
+				}
+				body.Seek(0, 0)
+				return f.Do(t, rt.method, path, apitest.WithKey(key), body)
+			}
+			if r := do(other); r.Status != http.StatusNotFound {
+				t.Errorf("another tenant: %s %s = %d %s", rt.method, path, r.Status, r.Raw)
+			} else if _, isString := r.Field(t, "detail").(string); !isString {
+				t.Errorf("another tenant: %s %s: detail is not a string: %s", rt.method, path, r.Raw)
+			}
+			if r := do(""); r.Status != http.StatusUnauthorized || reason(r) != api.ReasonMissingAPIKey {
+				t.Errorf("anonymous: %s %s = %d %s", rt.method, path, r.Status, r.Raw)
+			}
+		}
+	}
+	d := f.Decide(t, other, `{"rulebook_id":"`+id+`","field_values":{}}`)
+	if d.Status != http.StatusNotFound {
+		t.Errorf("another tenant's decision: %d %s", d.Status, d.Raw)
+	}
+	if d := f.Decide(t, "", `{"rulebook_id":"`+id+`","field_values":{}}`); d.Status != http.StatusUnauthorized {
+		t.Errorf("anonymous decision: %d %s", d.Status, d.Raw)
+	}
+	// A release of another rulebook is 404 with no content.
+	otherID, otherKey := activeBook(t, f, "beta", "beta/benefits")
+	theirs := f.Do(t, http.MethodGet, rulebookPath(otherID, ""), apitest.WithKey(otherKey), nil).Field(t, "release").(map[string]any)
+	owner := f.Key(t, "acme", []auth.Scope{auth.ScopeDecide}, time.Time{})
+	for _, rel := range []string{theirs["release_id"].(string), theirs["label"].(string)} {
+		d := f.Decide(t, owner, `{"rulebook_id":"`+id+`","release_id":"`+rel+`","field_values":{}}`)
+		if _, isString := d.Field(t, "detail").(string); d.Status != http.StatusNotFound || !isString {
+			t.Errorf("another rulebook's release %s: %d %s", rel, d.Status, d.Raw)
+		}
+	}
+	// The anonymous catalogue lists public, active rulebooks only.
+	list := f.Do(t, http.MethodGet, "/rulebooks/", nil, nil)
+	if list.Status != http.StatusOK || len(list.Body.([]any)) != 0 {
+		t.Fatalf("anonymous catalogue before anything is public: %d %s", list.Status, list.Raw)
+	}
+	b := &book{f: f, key: otherKey}
+	want(t, b.do(t, http.MethodPatch, rulebookPath(otherID, "/visibility"), `{"visibility":"public"}`), http.StatusOK, "make public")
+	list = f.Do(t, http.MethodGet, "/rulebooks/", nil, nil)
+	if len(list.Body.([]any)) != 1 || list.Body.([]any)[0].(map[string]any)["slug"] != "beta/benefits" {
+		t.Fatalf("anonymous catalogue: %s", list.Raw)
+	}
+	// A public rulebook is read and evaluated by other tenants' keys.
+	if d := f.Decide(t, owner, `{"rulebook_id":"beta/benefits","field_values":{"person.age":20,"household.income":100}}`); d.Status != http.StatusOK || d.Field(t, "decision") != "eligible" {
+		t.Errorf("another tenant's public rulebook: %d %s", d.Status, d.Raw)
+	}
+	// The keyed list is the tenant's own, whatever its state.
+	mine := f.Do(t, http.MethodGet, "/rulebooks/", apitest.WithKey(other), nil)
+	if len(mine.Body.([]any)) != 1 || mine.Body.([]any)[0].(map[string]any)["rulebook_id"] != otherID {
+		t.Fatalf("keyed list: %s", mine.Raw)
+	}
+}
+
+// TestRulebookValidation: outcome trees, hints, overlays and references
+// that are refused, with the spec's bodies.
+func TestRulebookValidation(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	id, key := activeBook(t, f, "acme", "acme/benefits")
+	b := &book{f: f, key: key}
+	for _, tc := range []struct {
+		name, method, path, body string
+		status                   int
+		loc                      []any
+		reason                   string
+	}{
+		{"bare string", http.MethodPatch, "", `{"outcome_logic":"A AND B"}`, 422, []any{"body", "outcome_logic"}, ""},
+		{"expr wrapper", http.MethodPatch, "", `{"outcome_logic":{"expr":"A AND B"}}`, 422, []any{"body", "outcome_logic"}, ""},
+		{"letter with no section", http.MethodPatch, "", `{"outcome_logic":{"op":"or","args":[{"section":"A"},{"section":"D"}]}}`, 422, []any{"body", "outcome_logic", "args", float64(1), "section"}, ""},
+		{"not with two args", http.MethodPatch, "", `{"outcome_logic":{"op":"not","args":[{"section":"A"},{"section":"B"}]}}`, 422, []any{"body", "outcome_logic", "args"}, ""},
+		{"unknown hint", http.MethodPatch, "", `{"robot_hints":{"greeting":"hi"}}`, 422, []any{"body", "robot_hints", "greeting"}, ""},
+		{"pinned without id", http.MethodPatch, "", `{"ruleset_refs":[{"section_id":"age","pin_mode":"pinned"}]}`, 422, []any{"body", "ruleset_refs", float64(0), "ruleset_id"}, ""},
+		{"unknown section", http.MethodPatch, "", `{"ruleset_refs":[{"section_id":"nothing"}]}`, 422, nil, api.ReasonReleaseMemberUnresolved},
+		{"unknown overlay field", http.MethodPost, "/fields", `{"fields":{"person.shoe_size":{"weight":2}}}`, 422, []any{"body", "fields"}, ""},
+		{"bad slug", http.MethodPost, "create", `{"name":"X","slug":"Acme/Bad"}`, 422, nil, api.ReasonInvalidSlugFormat},
+		{"reserved slug", http.MethodPost, "create", `{"name":"X","slug":"eligo/x"}`, 403, nil, api.ReasonReservedNamespace},
+		{"taken slug", http.MethodPost, "create", `{"name":"X","slug":"acme/benefits"}`, 409, nil, api.ReasonSlugConflict},
+	} {
+		path := rulebookPath(id, tc.path)
+		if tc.path == "create" {
+			path = "/rulebooks/"
+		}
+		r := b.do(t, tc.method, path, tc.body)
+		if r.Status != tc.status {
+			t.Errorf("%s: %d %s, want %d", tc.name, r.Status, r.Raw, tc.status)
+			continue
+		}
+		if tc.reason != "" {
+			if reason(r) != tc.reason {
+				t.Errorf("%s: %s, want reason %s", tc.name, r.Raw, tc.reason)
+			}
+			continue
+		}
+		items, ok := r.Field(t, "detail").([]any)
+		if !ok || len(items) == 0 || !reflect.DeepEqual(items[0].(map[string]any)["loc"], tc.loc) {
+			t.Errorf("%s: %s, want a validation item at %v", tc.name, r.Raw, tc.loc)
+		}
+	}
+	r := b.do(t, http.MethodPatch, rulebookPath(id, ""), `{"robot_hints":{"greeting":"hi"}}`)
+	if !strings.Contains(r.Raw, "general_context") || !strings.Contains(r.Raw, "section_transition") {
+		t.Errorf("unknown hint does not list the allowed set: %s", r.Raw)
+	}
+	// The overlay applies in the schema.
+	r = b.do(t, http.MethodPost, rulebookPath(id, "/fields"), `{"fields":{"person.age":{"question":"How old are you?","weight":7}}}`)
+	want(t, r, http.StatusOK, "overlay")
+	s := b.do(t, http.MethodGet, rulebookPath(id, "/schema"), "")
+	field := s.Field(t, "fields").([]any)[0].(map[string]any)
+	if field["question"] != "How old are you?" || field["weight"] != float64(7) {
+		t.Errorf("overlay not applied: %v", field)
+	}
+}
+
+// TestRulebookReleaseFailures: a head naming a release the server does not
+// hold is 422 rulebook_release_missing, never the latest instead; a
+// release whose frozen content fails its identity check is 422
+// rulebook_release_corrupt.
+func TestRulebookReleaseFailures(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := context.Background()
+	id, key := activeBook(t, f, "acme", "acme/benefits")
+	if _, err := f.Pool.Exec(ctx, `UPDATE rulebooks SET current_release_id = gen_random_uuid() WHERE id = $1`, id); err != nil {
+		t.Fatal(err)
+	}
+	d := f.Decide(t, key, `{"rulebook_id":"`+id+`","field_values":{}}`)
+	if d.Status != http.StatusUnprocessableEntity || reason(d) != api.ReasonRulebookReleaseMissing {
+		t.Fatalf("missing head: %d %s", d.Status, d.Raw)
+	}
+	id2, _ := activeBook(t, f, "beta", "beta/benefits")
+	for _, q := range []string{
+		`ALTER TABLE rulebook_releases DISABLE TRIGGER rulebook_releases_immutable`,
+		`UPDATE rulebook_releases SET content = jsonb_set(content, '{sections,0,content_digest}', '"sha256:0000000000000000000000000000000000000000000000000000000000000000"') WHERE rulebook_id = '` + id2 + `'`,
+		`ALTER TABLE rulebook_releases ENABLE TRIGGER rulebook_releases_immutable`,
+	} {
+		if _, err := f.Pool.Exec(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	betaKey := f.Key(t, "beta", []auth.Scope{auth.ScopeDecide}, time.Time{})
+	d = f.Decide(t, betaKey, `{"rulebook_id":"`+id2+`","field_values":{}}`)
+	if d.Status != http.StatusUnprocessableEntity || reason(d) != api.ReasonRulebookReleaseCorrupt {
+		t.Fatalf("corrupt release: %d %s", d.Status, d.Raw)
+	}
+	// Releases are immutable in the database itself.
+	if _, err := f.Pool.Exec(ctx, `UPDATE rulebook_releases SET title = 'x'`); err == nil {
+		t.Fatal("a release was updated")
+	}
+	if _, err := f.Pool.Exec(ctx, `DELETE FROM rulebook_releases`); err == nil {
+		t.Fatal("a release was deleted")
+	}
+}
+
+// TestPromotePresencePolarityGate: a candidate whose unanswered-field
+// default is more favourable than an answer is refused with the field,
+// criterion and witness; force_unsafe is for internal keys only, and an
+// internal key's forced promotion writes its audit event.
+func TestPromotePresencePolarityGate(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	id, key := activeBook(t, f, "acme", "acme/benefits")
+	lenient := f.Publish(t, "acme", "acme/income", section("income", "household.income", "decimal", "household.income ?? 0 <= 2000"), false).RulesetID
+	b := &book{f: f, key: key}
+	path := rulebookPath(id, "/rulesets/income/promote-to-live")
+	r := b.do(t, http.MethodPost, path, `{"ruleset_id":"`+lenient+`"}`)
+	if r.Status != http.StatusUnprocessableEntity || reason(r) != api.ReasonNonConservativePresenceOp {
+		t.Fatalf("non-conservative candidate: %d %s", r.Status, r.Raw)
+	}
+	detail := r.Field(t, "detail").(map[string]any)
+	if detail["field"] != "household.income" || detail["witness"] == nil || detail["criterion"] == nil {
+		t.Fatalf("gate detail: %v", detail)
+	}
+	r = b.do(t, http.MethodPost, path, `{"ruleset_id":"`+lenient+`","force_unsafe":true}`)
+	if r.Status != http.StatusForbidden || reason(r) != reasonForceForbidden {
+		t.Fatalf("force_unsafe by a free key: %d %s", r.Status, r.Raw)
+	}
+	internal := &book{f: f, key: apitest.TierKey(t, f.Store, auth.TierInternal, auth.ScopeRulebooksWrite)}
+	r = internal.do(t, http.MethodPost, path, `{"ruleset_id":"`+lenient+`","force_unsafe":true}`)
+	want(t, r, http.StatusOK, "forced promotion by an internal key")
+	if advisories, _ := r.Field(t, "presence_polarity_advisories").([]any); len(advisories) == 0 {
+		t.Fatalf("forced promotion without advisories: %s", r.Raw)
+	}
+	var events int
+	if err := f.Pool.QueryRow(context.Background(), `SELECT count(*) FROM audit_events WHERE kind = 'promote_force_bypass_presence_polarity'
+		AND detail->>'rulebook_id' = $1 AND detail->>'ruleset_id' = $2`, id, lenient).Scan(&events); err != nil || events != 1 {
+		t.Fatalf("audit events %d, %v", events, err)
+	}
+	// Wrong section and unknown section.
+	r = b.do(t, http.MethodPost, rulebookPath(id, "/rulesets/age/promote-to-live"), `{"ruleset_id":"`+lenient+`"}`)
+	if r.Status != http.StatusUnprocessableEntity {
+		t.Errorf("candidate of another section: %d %s", r.Status, r.Raw)
+	}
+	r = b.do(t, http.MethodPost, rulebookPath(id, "/rulesets/housing/promote-to-live"), `{"ruleset_id":"`+lenient+`"}`)
+	if r.Status != http.StatusNotFound {
+		t.Errorf("a section the rulebook does not reference: %d %s", r.Status, r.Raw)
+	}
+}
+
+// TestPromoteRunsTheCandidatesTests: a candidate whose stored test cases
+// fail is refused at the candidate_tests gate, naming the failures.
+func TestPromoteRunsTheCandidatesTests(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	id, key := activeBook(t, f, "acme", "acme/benefits")
+	res, err := f.Publisher.Ruleset(context.Background(), publishRequest("acme", section("income", "household.income", "decimal", "household.income <= 10")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &book{f: f, key: key}
+	r := b.do(t, http.MethodPost, rulebookPath(id, "/rulesets/income/promote-to-live"), `{"ruleset_id":"`+res.RulesetID+`"}`)
+	if r.Status != http.StatusUnprocessableEntity || reason(r) != "candidate_tests" || !strings.Contains(r.Raw, "1500 is eligible") {
+		t.Fatalf("failing candidate: %d %s", r.Status, r.Raw)
+	}
+}
+
+// publishRequest publishes src for tenant forced past one failing case,
+// which promotion then runs again.
+func publishRequest(tenant string, src []byte) publish.RulesetRequest {
+	var cases []engine.Case
+	_ = json.Unmarshal([]byte(`[{"name":"1500 is eligible","field_values":{"household.income":1500},"expected_outcome":"eligible"}]`), &cases)
+	return publish.RulesetRequest{TenantID: tenant, Filename: "income.rules", Source: src, Slug: tenant + "/income",
+		Cases: cases, ForceUnsafe: true, Actor: "test"}
 }
