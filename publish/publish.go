@@ -8,6 +8,7 @@ import (
 
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/rulebook"
 	"github.com/eligo/eligo/store"
 )
 
@@ -31,6 +32,9 @@ type Publisher struct {
 	// releaseFault, when set (by this package's tests), fails the last
 	// step of a rulebook publication, just before the release is stored.
 	releaseFault func() error
+	// allocateLabel picks a new release's label; rulebook.AllocateLabel
+	// unless this package's tests replace it.
+	allocateLabel func(seed uint64, taken func(string) bool) (string, error)
 }
 
 // New builds a Publisher. cat is the catalog whose cached references a
@@ -41,7 +45,7 @@ func New(st *store.Store, cat *catalog.Catalog, cfg Config) *Publisher {
 	if reserved == "" {
 		reserved = DefaultReservedNamespace
 	}
-	return &Publisher{store: st, catalog: cat, reserved: reserved}
+	return &Publisher{store: st, catalog: cat, reserved: reserved, allocateLabel: rulebook.AllocateLabel}
 }
 
 // RulesetRequest is one ruleset publish.

@@ -349,7 +349,7 @@ func (p *Publisher) releaseOf(ctx context.Context, rb store.Rulebook) (*store.Re
 	sum := sha256.Sum256([]byte(rb.ID + identity))
 	return &store.ReleaseDraft{Title: rb.Name, ContentIdentity: identity, Content: raw, Fail: p.releaseFault,
 		AllocateLabel: func(taken func(string) bool) (string, error) {
-			label, err := rulebook.AllocateLabel(binary.BigEndian.Uint64(sum[:8]), taken)
+			label, err := p.allocateLabel(binary.BigEndian.Uint64(sum[:8]), taken)
 			if errors.Is(err, rulebook.ErrNoLabel) {
 				return "", fmt.Errorf("%w: %w", store.ErrNoLabel, err)
 			}
