@@ -71,6 +71,13 @@ type Catalog struct {
 	explainers *lru.Cache[string, *solver.Explainer]
 	// composed keeps rulebook compositions by content identity and names.
 	composed *lru.Cache[string, *rulebook.Composed]
+	// rulebooks caches reference -> stored rulebook, like refs.
+	rulebooks *expirable.LRU[string, store.Rulebook]
+	// releases caches (rulebook id, release id or label) -> the release
+	// row, and prepared the composed content by release id: releases are
+	// immutable, so neither expires.
+	releases *lru.Cache[string, store.Release]
+	prepared *lru.Cache[string, *preparedRelease]
 }
 
 // New builds a catalog over st.
@@ -91,7 +98,18 @@ func New(st *store.Store, cfg Config) *Catalog {
 	if err != nil {
 		panic(err)
 	}
+	releases, err := lru.New[string, store.Release](composedCacheSize * 4)
+	if err != nil {
+		panic(err)
+	}
+	prepared, err := lru.New[string, *preparedRelease](composedCacheSize)
+	if err != nil {
+		panic(err)
+	}
 	return &Catalog{
+		rulebooks:  expirable.NewLRU[string, store.Rulebook](refCacheSize, nil, cfg.RefTTL),
+		releases:   releases,
+		prepared:   prepared,
 		composed:   composed,
 		store:      st,
 		refs:       expirable.NewLRU[string, store.Ruleset](refCacheSize, nil, cfg.RefTTL),

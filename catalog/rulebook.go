@@ -115,7 +115,13 @@ type PreparedRulebook struct {
 // Rulebook resolves ref (a rulebook id or slug) for v: public rulebooks
 // and the viewer's tenant's own; anything else is ErrNotFound.
 func (c *Catalog) Rulebook(ctx context.Context, v Viewer, ref string) (store.Rulebook, error) {
-	rb, err := c.store.RulebookByRef(ctx, ref)
+	rb, ok := c.rulebooks.Get(ref)
+	var err error
+	if !ok {
+		if rb, err = c.store.RulebookByRef(ctx, ref); err == nil {
+			c.rulebooks.Add(ref, rb)
+		}
+	}
 	if errors.Is(err, store.ErrNotFound) || (err == nil && rb.Visibility != store.VisibilityPublic && (v.TenantID == "" || rb.TenantID != v.TenantID)) {
 		return store.Rulebook{}, fmt.Errorf("rulebook %q: %w", ref, ErrNotFound)
 	}
@@ -125,14 +131,41 @@ func (c *Catalog) Rulebook(ctx context.Context, v Viewer, ref string) (store.Rul
 	return rb, nil
 }
 
-// OwnedRulebook is the rulebook ref names when tenantID owns it; otherwise
-// ErrNotFound, as for an unknown one.
+// OwnedRulebook is the rulebook ref names now, read from the database
+// (not the reference cache, so a write acts on the current draft), when
+// tenantID owns it; otherwise ErrNotFound, as for an unknown one.
 func (c *Catalog) OwnedRulebook(ctx context.Context, tenantID, ref string) (store.Rulebook, error) {
-	rb, err := c.Rulebook(ctx, Viewer{TenantID: tenantID}, ref)
-	if err == nil && rb.TenantID != tenantID {
+	rb, err := c.store.RulebookByRef(ctx, ref)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && rb.TenantID != tenantID) {
 		return store.Rulebook{}, fmt.Errorf("rulebook %q: %w", ref, ErrNotFound)
 	}
-	return rb, err
+	if err != nil {
+		return store.Rulebook{}, fmt.Errorf("resolve rulebook %q: %w", ref, err)
+	}
+	return rb, nil
+}
+
+// ForgetRulebook drops the cached references to a rulebook this process
+// just changed, so its next read sees the change at once (other processes
+// see it within the reference TTL).
+func (c *Catalog) ForgetRulebook(rb store.Rulebook) {
+	c.rulebooks.Remove(rb.ID)
+	c.rulebooks.Remove(rb.Slug)
+}
+
+// release is rulebookID's release ref (UUID or label), from the cache when
+// there: releases never change.
+func (c *Catalog) release(ctx context.Context, rulebookID, ref string) (store.Release, error) {
+	key := rulebookID + "\n" + ref
+	if rel, ok := c.releases.Get(key); ok {
+		return rel, nil
+	}
+	rel, err := c.store.ReleaseOf(ctx, rulebookID, ref)
+	if err != nil {
+		return store.Release{}, err
+	}
+	c.releases.Add(key, rel)
+	return rel, nil
 }
 
 // PrepareRulebook composes rb for evaluation or reading. With releaseRef
@@ -145,7 +178,7 @@ func (c *Catalog) OwnedRulebook(ctx context.Context, tenantID, ref string) (stor
 func (c *Catalog) PrepareRulebook(ctx context.Context, rb store.Rulebook, releaseRef string) (*PreparedRulebook, error) {
 	switch {
 	case releaseRef != "":
-		rel, err := c.store.ReleaseOf(ctx, rb.ID, releaseRef)
+		rel, err := c.release(ctx, rb.ID, releaseRef)
 		if errors.Is(err, store.ErrNotFound) {
 			return nil, fmt.Errorf("release %q: %w", releaseRef, ErrNotFound)
 		}
@@ -154,7 +187,7 @@ func (c *Catalog) PrepareRulebook(ctx context.Context, rb store.Rulebook, releas
 		}
 		return c.prepareRelease(ctx, rb, rel)
 	case rb.CurrentReleaseID != "":
-		rel, err := c.store.ReleaseOf(ctx, rb.ID, rb.CurrentReleaseID)
+		rel, err := c.release(ctx, rb.ID, rb.CurrentReleaseID)
 		if errors.Is(err, store.ErrNotFound) {
 			return nil, fmt.Errorf("rulebook %s head %s: %w", rb.ID, rb.CurrentReleaseID, ErrReleaseMissing)
 		}
@@ -167,12 +200,28 @@ func (c *Catalog) PrepareRulebook(ctx context.Context, rb store.Rulebook, releas
 	if err != nil {
 		return nil, err
 	}
-	return c.prepare(ctx, rb, nil, content, members)
+	pr, err := c.compose(content, members)
+	if err != nil {
+		return nil, err
+	}
+	return present(rb, nil, pr), nil
 }
 
-// prepareRelease composes a release's frozen content and checks it is the
-// content its identity names.
+// preparedRelease is what a release composes to, kept by release id.
+type preparedRelease struct {
+	content  RulebookContent
+	members  []*Ruleset
+	composed *rulebook.Composed
+	identity string
+	checks   map[string]store.SourceCheck
+}
+
+// prepareRelease composes a release's frozen content, checked to be the
+// content its identity names, once per release and process.
 func (c *Catalog) prepareRelease(ctx context.Context, rb store.Rulebook, rel store.Release) (*PreparedRulebook, error) {
+	if pr, ok := c.prepared.Get(rel.ID); ok {
+		return present(rb, &rel, pr), nil
+	}
 	var content RulebookContent
 	if err := json.Unmarshal(rel.Content, &content); err != nil {
 		return nil, fmt.Errorf("release %s: %w: %v", rel.ID, ErrReleaseCorrupt, err)
@@ -190,14 +239,15 @@ func (c *Catalog) prepareRelease(ctx context.Context, rb store.Rulebook, rel sto
 			return nil, fmt.Errorf("release %s member %s: %w: %w", rel.ID, s.RulesetID, ErrReleaseCorrupt, err)
 		}
 	}
-	p, err := c.prepare(ctx, rb, &rel, content, members)
+	pr, err := c.compose(content, members)
 	if err != nil {
 		return nil, fmt.Errorf("release %s: %w: %w", rel.ID, ErrReleaseCorrupt, err)
 	}
-	if p.Identity != rel.ContentIdentity {
-		return nil, fmt.Errorf("release %s: %w: content hashes to %s, recorded %s", rel.ID, ErrReleaseCorrupt, p.Identity, rel.ContentIdentity)
+	if pr.identity != rel.ContentIdentity {
+		return nil, fmt.Errorf("release %s: %w: content hashes to %s, recorded %s", rel.ID, ErrReleaseCorrupt, pr.identity, rel.ContentIdentity)
 	}
-	return p, nil
+	c.prepared.Add(rel.ID, pr)
+	return present(rb, &rel, pr), nil
 }
 
 // LiveContent is rb's draft as content, with its members: each
@@ -289,15 +339,12 @@ func (c *Catalog) Compose(content RulebookContent, members []*Ruleset) (*ruleboo
 	return composed, identity, nil
 }
 
-// prepare composes content and presents it.
-func (c *Catalog) prepare(_ context.Context, rb store.Rulebook, rel *store.Release, content RulebookContent, members []*Ruleset) (*PreparedRulebook, error) {
+// compose composes content with its members and gathers their source
+// checks under the composition's prefixed source ids.
+func (c *Catalog) compose(content RulebookContent, members []*Ruleset) (*preparedRelease, error) {
 	composed, identity, err := c.Compose(content, members)
 	if err != nil {
 		return nil, err
-	}
-	label := "unknown"
-	if rel != nil {
-		label = fmt.Sprintf("v%d", rel.Version)
 	}
 	checks := map[string]store.SourceCheck{}
 	for i, m := range members {
@@ -305,11 +352,22 @@ func (c *Catalog) prepare(_ context.Context, rb store.Rulebook, rel *store.Relea
 			checks[content.Sections[i].SectionID+"."+id] = check
 		}
 	}
-	view := &Ruleset{Label: label, Rules: composed.Rules, Ruleset: store.Ruleset{
-		Slug: rb.Slug, Name: rb.Name, SectionID: composed.Rules.SectionID, ContentDigest: identity,
-		Visibility: rb.Visibility, Status: store.StatusActive, SourceChecks: checks, UpdatedAt: rb.UpdatedAt,
-		TenantID: rb.TenantID, RuleCount: composed.Rules.NumCriteria(), EngineVersion: engine.Version,
+	return &preparedRelease{content: content, members: members, composed: composed, identity: identity, checks: checks}, nil
+}
+
+// present is a prepared composition as rulebook rb serves it: with rel, or
+// live when rel is nil.
+func present(rb store.Rulebook, rel *store.Release, pr *preparedRelease) *PreparedRulebook {
+	label := "unknown"
+	if rel != nil {
+		label = fmt.Sprintf("v%d", rel.Version)
+	}
+	rules := pr.composed.Rules
+	view := &Ruleset{Label: label, Rules: rules, Ruleset: store.Ruleset{
+		Slug: rb.Slug, Name: rb.Name, SectionID: rules.SectionID, ContentDigest: pr.identity,
+		Visibility: rb.Visibility, Status: store.StatusActive, SourceChecks: pr.checks, UpdatedAt: rb.UpdatedAt,
+		TenantID: rb.TenantID, RuleCount: rules.NumCriteria(), EngineVersion: engine.Version,
 	}}
-	return &PreparedRulebook{Rulebook: rb, Release: rel, Content: content, Identity: identity, Composed: composed,
-		Members: members, Ruleset: view}, nil
+	return &PreparedRulebook{Rulebook: rb, Release: rel, Content: pr.content, Identity: pr.identity, Composed: pr.composed,
+		Members: pr.members, Ruleset: view}
 }

@@ -146,13 +146,13 @@ func (p *Publisher) UpdateRulebook(ctx context.Context, tenantID, ref string, d 
 	}
 	published := rb.Status == store.RulebookActive || rb.CurrentReleaseID != ""
 	if !published {
-		w, err := p.store.WriteRulebook(ctx, store.RulebookWrite{TenantID: tenantID, RulebookID: rb.ID, Draft: &draft,
+		w, err := p.writeRulebook(ctx, store.RulebookWrite{TenantID: tenantID, RulebookID: rb.ID, Draft: &draft,
 			Audit: []store.Audit{{Kind: "rulebook_updated", Detail: map[string]any{"actor": d.Actor}}}})
 		return RulebookResult{Rulebook: w.Rulebook}, err
 	}
 	// Keep the draft first, then publish it: a failed publication leaves
 	// the edit in place and the flag that makes the next one publish.
-	if _, err := p.store.WriteRulebook(ctx, store.RulebookWrite{TenantID: tenantID, RulebookID: rb.ID, Draft: &draft,
+	if _, err := p.writeRulebook(ctx, store.RulebookWrite{TenantID: tenantID, RulebookID: rb.ID, Draft: &draft,
 		PublicationPending: true, Audit: []store.Audit{{Kind: "rulebook_updated", Detail: map[string]any{"actor": d.Actor}}}}); err != nil {
 		return RulebookResult{}, err
 	}
@@ -311,7 +311,7 @@ func (p *Publisher) publishDraft(ctx context.Context, tenantID, id, actor string
 	if err != nil {
 		return RulebookResult{}, err
 	}
-	w, err := p.store.WriteRulebook(ctx, store.RulebookWrite{TenantID: tenantID, RulebookID: rb.ID, Release: release,
+	w, err := p.writeRulebook(ctx, store.RulebookWrite{TenantID: tenantID, RulebookID: rb.ID, Release: release,
 		Audit: []store.Audit{{Kind: "rulebook_activated", Detail: map[string]any{"actor": actor}}}})
 	return p.written(w, err)
 }
@@ -376,7 +376,7 @@ func (p *Publisher) setRulebookState(ctx context.Context, tenantID, ref, event, 
 	}
 	draft := rb
 	change(&draft)
-	w, err := p.store.WriteRulebook(ctx, store.RulebookWrite{TenantID: tenantID, RulebookID: rb.ID, Draft: &draft,
+	w, err := p.writeRulebook(ctx, store.RulebookWrite{TenantID: tenantID, RulebookID: rb.ID, Draft: &draft,
 		PublicationPending: rb.PublicationPending,
 		Audit:              []store.Audit{{Kind: event, Detail: map[string]any{"actor": actor, "status": draft.Status, "visibility": draft.Visibility}}}})
 	return w.Rulebook, err
@@ -389,4 +389,14 @@ func SectionNames(rb store.Rulebook) []string {
 		names[i] = r.SectionID
 	}
 	return names
+}
+
+// writeRulebook makes w and drops the catalog's cached references to the
+// rulebook, so this process reads the change at once.
+func (p *Publisher) writeRulebook(ctx context.Context, w store.RulebookWrite) (store.RulebookWritten, error) {
+	out, err := p.store.WriteRulebook(ctx, w)
+	if err == nil {
+		p.catalog.ForgetRulebook(out.Rulebook)
+	}
+	return out, err
 }

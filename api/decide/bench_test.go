@@ -60,7 +60,7 @@ func decideBodies(cb *casebank.Folder, slug, flags string) [][]byte {
 }
 
 // postDecide sends body to base's /decide, with key unless it is empty,
-// and reads the whole apitest.Response into buf. A apitest.Response other than 200 is an
+// and reads the whole response into buf. A response other than 200 is an
 // error that quotes it.
 func postDecide(client *http.Client, base, key string, body []byte, buf *bytes.Buffer) (*http.Response, error) {
 	req, err := http.NewRequest(http.MethodPost, base+"/decide", bytes.NewReader(body))
@@ -79,7 +79,7 @@ func postDecide(client *http.Client, base, key string, body []byte, buf *bytes.B
 	_, err = io.Copy(buf, res.Body)
 	res.Body.Close()
 	if err != nil {
-		return nil, fmt.Errorf("read apitest.Response: %w", err)
+		return nil, fmt.Errorf("read response: %w", err)
 	}
 	if res.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("status %d: %s", res.StatusCode, buf)

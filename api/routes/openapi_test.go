@@ -121,7 +121,7 @@ func mapKeys[K comparable, V any](m map[K]V) func(func(K) bool) {
 	}
 }
 
-// schemaRefs lists the references of a apitest.Response schema: the one, or each
+// schemaRefs lists the references of a response schema: the one, or each
 // of a oneOf.
 func schemaRefs(s *huma.Schema) []string {
 	if s.Ref != "" {
