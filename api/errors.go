@@ -317,3 +317,12 @@ func Log(ctx interface{ Value(any) any }) *slog.Logger {
 	}
 	return slog.Default()
 }
+
+// TransformSchema documents that a refusal may add members of its own to
+// a Problem: the presence-polarity gate's field, criterion, witness and
+// findings; a refused promotion's failures. Clients read the members they
+// know and ignore the rest.
+func (Problem) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	s.AdditionalProperties = true
+	return s
+}

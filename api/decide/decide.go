@@ -111,9 +111,12 @@ func register(s *api.Server, deps Deps, cfg Config) *handler {
 		Scopes:      []auth.Scope{auth.ScopeDecide},
 		Class:       api.ClassDecide,
 		Price:       anonymousPrice,
-		NotFound:    "ruleset (or rulebook)",
+		NotFound:    "ruleset, rulebook or release",
 		Refusals: []api.Refusal{api.RefusalRecordCorrupt, {Status: http.StatusServiceUnavailable, ReasonCode: api.ReasonDecisionLogBacklogged,
-			Meaning: "the decision could not be queued for its record, so none was issued; retry with backoff."}},
+			Meaning: "the decision could not be queued for its record, so none was issued; retry with backoff."},
+			{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonRulebookReleaseMissing, Meaning: "the rulebook's head names a release this server does not hold."},
+			{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonRulebookReleaseCorrupt, Meaning: "the release's frozen content fails its identity check."},
+			{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonReleaseMemberUnresolved, Meaning: "a member of the live composition cannot be used."}},
 	}, h.decide)
 	documentBodies(s)
 	return h
@@ -316,7 +319,7 @@ Identical requests (same ruleset content, field values, flags and normalised inq
 
 Warnings: a request member that is dropped rather than refused (an invalid caller_ref; a caller_ref sent anonymously, which is never stored) is reported in the response's warnings array as {code, message}.
 
-Rulebooks: rulebook_id needs a key with the decide scope (anonymous: 401); this version serves no rulebooks, so a keyed rulebook_id answers 404 with a string detail. release_id without rulebook_id is 422.
+Rulebooks: rulebook_id (a rulebook id or slug) needs a key with the decide scope (anonymous: 401); the tenant's own rulebooks and public ones are reached, any other is 404 with a string detail. With release_id (a release UUID or exact two-word label) that release's frozen content is evaluated, whatever was published since; a release of another rulebook is 404. Without it the current release, or, before the first release, the live composition of the draft (release null, ruleset_version unknown). A head naming a release this server does not hold is 422 rulebook_release_missing (the latest is never served instead); a release whose frozen content fails its identity check is 422 rulebook_release_corrupt; a live member that cannot be used is 422 release_member_unresolved. The envelope then carries rulebook_id, release and section_results (each section's own decision) instead of ruleset_id; content_digest is the composition's content identity and ruleset_version is v<release version>. Date answers may be ISO YYYY-MM-DD strings or integer ordinals on rulebooks as on rulesets (the spec names only ordinals for rulebooks; this is a superset). release_id without rulebook_id is 422.
 
 Null members: an optional member sent as null is the same as leaving it out (field_values may not be null). When a member is repeated, the last occurrence wins; a null one leaves an earlier string or flag in place and clears an earlier inquiry_context or caller_ref, as encoding/json reads them. Anonymous cost units are counted from the same decoded body.
 
