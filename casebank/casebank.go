@@ -1,7 +1,9 @@
-// Package casebank loads the real-world rulesets under casebank/: each
-// folder's .rules file, its cases and its source text, and checks that
-// every quote the rules cite appears in the cited source's section of that
-// text. The engine does no I/O; this package is where the files are read.
+// Package casebank loads the real-world rulesets and rulebooks under
+// casebank/: a ruleset folder's .rules file, its cases and its source
+// text, or a rulebook folder's rulebook.json, whose sections are .rules
+// files of their own, and its cases. It checks that every quote the rules
+// cite appears in the cited source's section of that text. The engine and
+// the rulebook package do no I/O; this package is where the files are read.
 package casebank
 
 import (
@@ -40,10 +42,63 @@ type Folder struct {
 // order they are looked for.
 var sourceNames = []string{"source.txt", "source.md", "source.html"}
 
-// ErrNotFolder is returned when a directory holds no <name>.rules file.
+// ErrNotFolder is returned when a directory is neither a ruleset folder
+// (no <name>.rules file) nor a rulebook folder (no rulebook.json).
 var ErrNotFolder = errors.New("not a casebank folder")
 
-// Load reads the folder dir.
+// ErrRulebookFolder is returned when a function that reads ruleset folders
+// (Load, Discover) is pointed at a rulebook folder, so that the caller is
+// told to use LoadRulebook rather than that the folder is missing a file.
+var ErrRulebookFolder = errors.New("a rulebook folder, not a ruleset folder")
+
+// Kind says what a casebank folder holds. The two kinds are run alike
+// (their cases against one compiled ruleset) but read differently.
+type Kind int
+
+const (
+	// KindRuleset is a folder <name>/ holding <name>.rules, read by Load.
+	KindRuleset Kind = iota + 1
+	// KindRulebook is a folder holding RulebookFile, read by LoadRulebook.
+	KindRulebook
+)
+
+// String names the kind for messages.
+func (k Kind) String() string {
+	switch k {
+	case KindRuleset:
+		return "ruleset"
+	case KindRulebook:
+		return "rulebook"
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}
+
+// KindOf tells a ruleset folder from a rulebook folder by the files it
+// holds. A folder with neither file is ErrNotFolder; one with both is an
+// error too, since nothing could say which of the two its cases.json tests.
+func KindOf(dir string) (Kind, error) {
+	name := filepath.Base(filepath.Clean(dir))
+	ruleset := exists(filepath.Join(dir, name+".rules"))
+	book := exists(filepath.Join(dir, RulebookFile))
+	switch {
+	case ruleset && book:
+		return 0, fmt.Errorf("%s: holds both %s.rules and %s: a casebank folder is a ruleset or a rulebook, so its cases.json tests one thing", dir, name, RulebookFile)
+	case ruleset:
+		return KindRuleset, nil
+	case book:
+		return KindRulebook, nil
+	}
+	return 0, fmt.Errorf("%s: %w (no %s.rules and no %s)", dir, ErrNotFolder, name, RulebookFile)
+}
+
+// exists reports whether path names an existing regular file.
+func exists(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// Load reads the ruleset folder dir. Pointed at a rulebook folder, it
+// returns an error wrapping ErrRulebookFolder.
 func Load(ctx context.Context, dir string) (*Folder, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -53,26 +108,45 @@ func Load(ctx context.Context, dir string) (*Folder, error) {
 	var err error
 	if f.Rules, err = os.ReadFile(f.RulesPath); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
+			if exists(filepath.Join(dir, RulebookFile)) {
+				return nil, fmt.Errorf("%s: %w: it holds %s, not %s.rules; read it with LoadRulebook", dir, ErrRulebookFolder, RulebookFile, name)
+			}
 			return nil, fmt.Errorf("%s: %w (no %s.rules)", dir, ErrNotFolder, name)
 		}
 		return nil, fmt.Errorf("read rules: %w", err)
 	}
+	f.SourcePath, f.Source = readSource(dir)
+	if f.Cases, err = readCases(dir); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// readSource reads the first of sourceNames that exists in dir, giving
+// its path and content, or "" and nil when there is none.
+func readSource(dir string) (path string, text []byte) {
 	for _, s := range sourceNames {
 		p := filepath.Join(dir, s)
 		if b, err := os.ReadFile(p); err == nil {
-			f.SourcePath, f.Source = p, b
-			break
+			return p, b
 		}
 	}
+	return "", nil
+}
+
+// readCases reads and parses dir/cases.json, which every casebank folder
+// has, whatever its kind.
+func readCases(dir string) ([]engine.Case, error) {
 	casesPath := filepath.Join(dir, "cases.json")
 	raw, err := os.ReadFile(casesPath)
 	if err != nil {
 		return nil, fmt.Errorf("read cases: %w", err)
 	}
-	if f.Cases, err = ParseCases(raw); err != nil {
+	cases, err := ParseCases(raw)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", casesPath, err)
 	}
-	return f, nil
+	return cases, nil
 }
 
 // ParseCases reads a cases.json array, rejecting unknown members so a
@@ -92,31 +166,100 @@ func ParseCases(raw []byte) ([]engine.Case, error) {
 	return cases, nil
 }
 
-// Discover returns the casebank folders at or under root: root itself when
-// it holds <base>.rules, otherwise each direct subdirectory that does,
-// sorted by name.
-func Discover(root string) ([]string, error) {
-	base := filepath.Base(filepath.Clean(root))
-	if _, err := os.Stat(filepath.Join(root, base+".rules")); err == nil {
-		return []string{root}, nil
+// Entry is one casebank folder found by DiscoverAll: where it is and what
+// it holds.
+type Entry struct {
+	// Dir is the folder's path.
+	Dir string
+	// Kind says whether it is a ruleset or a rulebook folder.
+	Kind Kind
+}
+
+// Run loads the folder by its kind and runs it: Load and Folder.Run for a
+// ruleset folder, LoadRulebook and RulebookFolder.Run for a rulebook
+// folder. A rulebook whose content is wrong (a *RulebookError: a section
+// that does not compile, a bad outcome tree, a refused composition) is
+// reported the way a ruleset that does not compile is, in the result's
+// CompileErrors, so that a run over the whole casebank reports every bad
+// folder instead of stopping at the first; files that cannot be read and
+// a bad cases.json are errors, as for Load.
+func (e Entry) Run(ctx context.Context) (*Result, error) {
+	if e.Kind == KindRuleset {
+		f, err := Load(ctx, e.Dir)
+		if err != nil {
+			return nil, err
+		}
+		return f.Run(ctx)
+	}
+	b, err := LoadRulebook(ctx, e.Dir)
+	var bad *RulebookError
+	if errors.As(err, &bad) {
+		return &Result{Rulebook: &RulebookFolder{Name: filepath.Base(filepath.Clean(e.Dir)), Dir: e.Dir, Path: bad.Path},
+			CompileErrors: err}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return b.Run(ctx)
+}
+
+// DiscoverAll returns the casebank folders of either kind at or under
+// root: root itself when it is a ruleset or rulebook folder, otherwise
+// each direct subdirectory that is one, sorted by path. Subdirectories
+// that are neither are skipped; one holding both files is an error.
+func DiscoverAll(root string) ([]Entry, error) {
+	if k, err := KindOf(root); err == nil {
+		return []Entry{{Dir: root, Kind: k}}, nil
+	} else if !errors.Is(err, ErrNotFolder) {
+		return nil, err
 	}
 	entries, err := os.ReadDir(root)
 	if err != nil {
 		return nil, fmt.Errorf("list casebank: %w", err)
 	}
-	var dirs []string
+	var out []Entry
 	for _, e := range entries {
 		if !e.IsDir() {
 			continue
 		}
 		d := filepath.Join(root, e.Name())
-		if _, err := os.Stat(filepath.Join(d, e.Name()+".rules")); err == nil {
-			dirs = append(dirs, d)
+		k, err := KindOf(d)
+		if errors.Is(err, ErrNotFolder) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Entry{Dir: d, Kind: k})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Dir < out[j].Dir })
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: %w, and no subfolder is one", root, ErrNotFolder)
+	}
+	return out, nil
+}
+
+// Discover returns the ruleset folders at or under root, as DiscoverAll
+// does but leaving rulebook folders out: it serves callers that compile
+// each folder's <name>.rules themselves (the solver's differential test,
+// benchmarks), to which a rulebook folder is not a ruleset. Pointed at a
+// rulebook folder it returns an error wrapping ErrRulebookFolder.
+func Discover(root string) ([]string, error) {
+	all, err := DiscoverAll(root)
+	if err != nil {
+		return nil, err
+	}
+	var dirs []string
+	for _, e := range all {
+		if e.Kind == KindRuleset {
+			dirs = append(dirs, e.Dir)
 		}
 	}
-	sort.Strings(dirs)
 	if len(dirs) == 0 {
-		return nil, fmt.Errorf("%s: %w, and no subfolder is one", root, ErrNotFolder)
+		if len(all) == 1 && all[0].Dir == root {
+			return nil, fmt.Errorf("%s: %w; LoadRulebook reads it", root, ErrRulebookFolder)
+		}
+		return nil, fmt.Errorf("%s: %w, and no subfolder is a ruleset folder", root, ErrNotFolder)
 	}
 	return dirs, nil
 }
@@ -181,22 +324,44 @@ func VerifyCitations(r *engine.Ruleset, text []byte) []string {
 	return problems
 }
 
-// Result is the outcome of running one folder.
+// Result is the outcome of running one folder of either kind.
 type Result struct {
-	// Folder is the folder that was run.
+	// Folder is the ruleset folder that was run; nil for a rulebook.
 	Folder *Folder
-	// CompileErrors is set when the rules do not compile; no case runs.
+	// Rulebook is the rulebook folder that was run; nil for a ruleset.
+	Rulebook *RulebookFolder
+	// CompileErrors is set when the rules do not compile (for a rulebook:
+	// when it cannot be composed, a *RulebookError); no case runs.
 	CompileErrors error
-	// Warnings are the compiler's warnings, reported even when the rules
-	// do not compile.
+	// Warnings are the compiler's warnings (a rulebook's: its sections'),
+	// reported even when the rules do not compile.
 	Warnings engine.ErrorList
 	// CitationProblems lists quotes missing from the source text.
 	CitationProblems []string
-	// Cases are the verdicts on Folder.Cases, in the same order; nil when
-	// the rules do not compile.
+	// Cases are the verdicts on the folder's cases, in the same order; nil
+	// when the rules do not compile.
 	Cases []engine.CaseResult
-	// Ruleset is the compiled ruleset; nil when the rules do not compile.
+	// Ruleset is the compiled ruleset (a rulebook's composition); nil when
+	// the rules do not compile.
 	Ruleset *engine.Ruleset
+}
+
+// Name is the name of the folder that was run, for reports that do not
+// care which kind it is.
+func (r *Result) Name() string {
+	if r.Rulebook != nil {
+		return r.Rulebook.Name
+	}
+	return r.Folder.Name
+}
+
+// CaseCount is how many cases the folder has, whether or not they ran: a
+// report counts each as failed when the rules do not compile.
+func (r *Result) CaseCount() int {
+	if r.Rulebook != nil {
+		return len(r.Rulebook.Cases)
+	}
+	return len(r.Folder.Cases)
 }
 
 // Passed reports whether the folder compiled, its quotes verified and
@@ -227,13 +392,18 @@ func (f *Folder) Run(ctx context.Context) (*Result, error) {
 		return res, nil
 	}
 	res.Ruleset = rs
-	if f.Source == nil {
-		res.CitationProblems = append(res.CitationProblems, "no source.txt, source.md or source.html in "+f.Dir)
-	} else {
-		res.CitationProblems = VerifyCitations(rs, f.Source)
-	}
+	res.CitationProblems = citationProblems(rs, f.Source, f.Dir)
 	for _, c := range f.Cases {
 		res.Cases = append(res.Cases, rs.RunCase(c))
 	}
 	return res, nil
+}
+
+// citationProblems verifies r's citations against the source text read
+// from dir, or says that dir has none.
+func citationProblems(r *engine.Ruleset, source []byte, dir string) []string {
+	if source == nil {
+		return []string{"no source.txt, source.md or source.html in " + dir}
+	}
+	return VerifyCitations(r, source)
 }

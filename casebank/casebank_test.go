@@ -6,22 +6,21 @@ import (
 	"testing"
 )
 
-// TestCasebank runs every case of every casebank folder and verifies every
-// citation against the folder's source text.
+// TestCasebank runs every case of every casebank folder, ruleset and
+// rulebook folders alike, and verifies every citation against the source
+// text of the folder (for a rulebook, of each section's folder).
 func TestCasebank(t *testing.T) {
 	t.Parallel()
-	dirs, err := Discover(".")
+	entries, err := DiscoverAll(".")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, dir := range dirs {
-		t.Run(dir, func(t *testing.T) {
+	kinds := map[Kind]int{}
+	for _, e := range entries {
+		kinds[e.Kind]++
+		t.Run(e.Dir, func(t *testing.T) {
 			t.Parallel()
-			folder, err := Load(context.Background(), dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := folder.Run(context.Background())
+			res, err := e.Run(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -31,7 +30,7 @@ func TestCasebank(t *testing.T) {
 			for _, p := range res.CitationProblems {
 				t.Errorf("citation: %s", p)
 			}
-			if len(folder.Cases) == 0 {
+			if res.CaseCount() == 0 {
 				t.Error("the folder has no cases")
 			}
 			for _, c := range res.Cases {
@@ -42,6 +41,9 @@ func TestCasebank(t *testing.T) {
 				})
 			}
 		})
+	}
+	if kinds[KindRuleset] == 0 || kinds[KindRulebook] == 0 {
+		t.Errorf("found %d ruleset and %d rulebook folders: the casebank should test both kinds", kinds[KindRuleset], kinds[KindRulebook])
 	}
 }
 

@@ -1,124 +1,11 @@
 package rulebook
 
 import (
-	"encoding/json"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/enginetest"
 )
-
-// answerSampler draws random field_values for a ruleset as a request
-// would send them (JSON numbers, enum strings, "YYYY-MM-DD" dates, bools),
-// biased toward the values where decisions flip: each constant the rules
-// compare a field with, a unit either side; dates near the date constants
-// and near the decision date less each whole number of years or months
-// the rules count. Some fields are left unanswered. (solver/sample_test.go
-// draws engine Values the same way; these are wire values, because each
-// member converts them itself.)
-type answerSampler struct {
-	r   *engine.Ruleset
-	rnd *rand.Rand
-	// near[slot] are the constants compared with the field.
-	near [][]engine.Value
-	// counts are int constants with no field context that can count
-	// years or months (ages), up to 1200.
-	counts []int64
-	// dates are the ruleset's date constants.
-	dates []int64
-}
-
-func newAnswerSampler(r *engine.Ruleset, seed uint64) *answerSampler {
-	s := &answerSampler{r: r, rnd: rand.New(rand.NewPCG(seed, 0xb00c)), near: make([][]engine.Value, len(r.Fields))}
-	var walk func(x *engine.Expr)
-	walk = func(x *engine.Expr) {
-		if x == nil {
-			return
-		}
-		if x.Kind == engine.ExprConst {
-			switch {
-			case x.Sort == engine.SortDate:
-				s.dates = append(s.dates, x.Const.Num)
-			case x.FieldContext != "" && x.Sort.Numeric():
-				s.near[r.FieldIndex(x.FieldContext)] = append(s.near[r.FieldIndex(x.FieldContext)], x.Const)
-			case x.Sort == engine.SortInt && x.Const.Num > 0 && x.Const.Num <= 1200:
-				s.counts = append(s.counts, x.Const.Num) // years or months
-			}
-		}
-		for _, a := range x.Args {
-			walk(a)
-		}
-	}
-	for i := range r.NumCriteria() {
-		c, _ := r.CriterionAt(i)
-		walk(c.Expr)
-	}
-	return s
-}
-
-// answers draws one field_values object: in one draw of four every field
-// is answered, otherwise each with probability 3/4.
-func (s *answerSampler) answers(decision int64) map[string]any {
-	m := map[string]any{}
-	all := s.rnd.IntN(4) == 0
-	for i := range s.r.Fields {
-		if !all && s.rnd.IntN(4) == 0 {
-			continue
-		}
-		m[s.r.Fields[i].ID] = s.value(i, decision)
-	}
-	return m
-}
-
-func (s *answerSampler) value(slot int, decision int64) any {
-	f := &s.r.Fields[slot]
-	switch f.Type {
-	case engine.SortBool:
-		return s.rnd.IntN(2) == 1
-	case engine.SortEnum:
-		return f.EnumValues[s.rnd.IntN(len(f.EnumValues))]
-	case engine.SortDate:
-		return engine.FormatDate(s.date(decision))
-	}
-	v := engine.Value{Num: s.rnd.Int64N(400) - 20, Known: true}
-	if near := s.near[slot]; len(near) > 0 && s.rnd.IntN(4) != 0 {
-		v = near[s.rnd.IntN(len(near))]
-		v.Num += int64(s.rnd.IntN(3) - 1)
-	} else if f.Type == engine.SortDecimal && s.rnd.IntN(2) == 0 {
-		v = engine.Value{Num: s.rnd.Int64N(500_000), Scale: 2, Known: true}
-	}
-	if f.Type == engine.SortInt && v.Scale != 0 {
-		v = engine.Value{Num: v.Num / 100, Known: true}
-	}
-	return json.Number(v.NumberString())
-}
-
-// date draws a date near a date constant, near the decision date less a
-// counted number of years or months, or anywhere from 1900 to 2030.
-func (s *answerSampler) date(decision int64) int64 {
-	jitter := int64(s.rnd.IntN(3) - 1)
-	switch s.rnd.IntN(4) {
-	case 0:
-		if len(s.dates) > 0 {
-			return s.dates[s.rnd.IntN(len(s.dates))] + jitter
-		}
-	case 1, 2:
-		if len(s.counts) > 0 {
-			y, m, d := engine.Civil(decision)
-			n := int(s.counts[s.rnd.IntN(len(s.counts))])
-			if n <= 130 && s.rnd.IntN(2) == 0 {
-				y -= n // an age in years
-			} else { // a count of months
-				y, m = y-n/12, m-n%12
-				if m < 1 {
-					y, m = y-1, m+12
-				}
-			}
-			return engine.DateOrdinal(y, m, min(d, 28)) + jitter
-		}
-	}
-	return engine.DateOrdinal(1900, 1, 1) + s.rnd.Int64N(130*365)
-}
 
 // only keeps the answers to r's fields: what the member alone is asked.
 func only(r *engine.Ruleset, answers map[string]any) map[string]any {
@@ -148,11 +35,13 @@ func TestComposedMatchesMembers(t *testing.T) {
 		counts := map[engine.Outcome]int{}
 		for ti, js := range trees3 {
 			c := mustCompose(t, Spec{Name: "differential", Sections: sections, Outcome: mustTree(t, js, 3)})
-			sampler := newAnswerSampler(c.Rules, uint64(100*si+ti))
-			for range samples {
-				decision := engine.DateOrdinal(2010+sampler.rnd.IntN(20), 1+sampler.rnd.IntN(12), 1+sampler.rnd.IntN(28))
+			sampler := enginetest.NewSampler(c.Rules, uint64(100*si+ti))
+			for n := range samples {
+				decision := sampler.DecisionDate()
 				opts := engine.Options{DecisionDate: decision}
-				answers := sampler.answers(decision)
+				// One answer set in four answers every field; the
+				// rest leave about one field in four unanswered.
+				answers := sampler.Answers([]float64{1, 0.75, 0.75, 0.75}[n%4], decision)
 				in := c.Rules.ConvertMap(answers)
 				if len(in.FieldErrors) > 0 {
 					t.Fatalf("sampler drew bad answers %v: %v", answers, in.FieldErrors)

@@ -102,6 +102,20 @@ func (c *Composed) SectionOf(group int) (s *Section, ok bool) {
 	return &c.Sections[c.GroupSection[group]], true
 }
 
+// GroupSectionID is the section id of the composed group groupID (a
+// prefixed "<section_id>.<group>" id); false when there is no such group.
+func (c *Composed) GroupSectionID(groupID string) (string, bool) {
+	for gi, g := range c.Rules.Groups {
+		if g.ID == groupID {
+			s, ok := c.SectionOf(gi)
+			if ok {
+				return s.SectionID, true
+			}
+		}
+	}
+	return "", false
+}
+
 // SharedFields counts the fields declared by more than one section: the
 // spec's graph.stats.shared_fields.
 func (c *Composed) SharedFields() int {

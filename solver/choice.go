@@ -144,3 +144,24 @@ func alternativeStatus(q *planQuery, sup *supportState, c int) ChoiceStatus {
 	}
 	return ChoiceOpen
 }
+
+// InSections is cc for a composition of several sections (a rulebook),
+// whose planner sees one composed ruleset: each field's section (the first,
+// for a field several sections share) and every section declaring it
+// (FieldMemberships), and each OR-group's own section. fieldSections maps
+// field ids to the sections declaring them, in section order; groupSection
+// names the section of a composed group.
+func (cc ChoiceContext) InSections(fieldSections map[string][]string, groupSection func(groupID string) (string, bool)) ChoiceContext {
+	cc.FieldSections = make(map[string]string, len(fieldSections))
+	cc.FieldMemberships = fieldSections
+	for field, sections := range fieldSections {
+		cc.FieldSections[field] = sections[0]
+	}
+	cc.OrGroups = slices.Clone(cc.OrGroups)
+	for i := range cc.OrGroups {
+		if id, ok := groupSection(cc.OrGroups[i].GroupID); ok {
+			cc.OrGroups[i].SectionID = id
+		}
+	}
+	return cc
+}

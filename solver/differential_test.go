@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/enginetest"
 	"github.com/eligo/eligo/solver/z3"
 )
 
@@ -50,11 +51,11 @@ func TestDifferentialCasebank(t *testing.T) {
 				}
 				d.check(t, in, date, "case "+c.Name)
 			}
-			s := newSampler(cb.rules, uint64(i+1))
+			s := enginetest.NewSampler(cb.rules, uint64(i+1))
 			for n := range samples {
-				date := s.decisionDate()
+				date := s.DecisionDate()
 				answered := []float64{0.3, 0.7, 1}[n%3]
-				d.check(t, s.inputs(answered, date), date, fmt.Sprintf("sample %d", n))
+				d.check(t, s.Inputs(answered, date), date, fmt.Sprintf("sample %d", n))
 			}
 		})
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/enginetest"
 	"github.com/eligo/eligo/solver/z3"
 )
 
@@ -16,10 +17,10 @@ func TestDecodeRoundTrip(t *testing.T) {
 	for i, cb := range append(loadCasebank(t), loadTestdata(t)...) {
 		t.Run(cb.name, func(t *testing.T) {
 			_, enc, s := encodedSolver(t, cb.rules, 10*time.Second)
-			smp := newSampler(cb.rules, uint64(100+i))
+			smp := enginetest.NewSampler(cb.rules, uint64(100+i))
 			for n := range 50 {
-				date := smp.decisionDate()
-				in := smp.inputs(0.6, date)
+				date := smp.DecisionDate()
+				in := smp.Inputs(0.6, date)
 				facts, err := enc.Facts(in)
 				if err != nil {
 					t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/enginetest"
 )
 
 // TestExplainFailureMinimalBruteForce checks the core against brute force
@@ -35,15 +36,15 @@ func TestExplainFailureMinimalBruteForce(t *testing.T) {
 			continue
 		}
 		t.Run(cb.name, func(t *testing.T) {
-			s := newSampler(r, uint64(1000+k))
+			s := enginetest.NewSampler(r, uint64(1000+k))
 			explained := 0
 			samples := 12
 			if *long {
 				samples = 60
 			}
 			for n := range samples {
-				date := s.decisionDate()
-				in := s.inputs([]float64{0.5, 0.8, 1}[n%3], date)
+				date := s.DecisionDate()
+				in := s.Inputs([]float64{0.5, 0.8, 1}[n%3], date)
 				res := r.Evaluate(in, engine.Options{DecisionDate: date})
 				for _, want := range []engine.Outcome{engine.Eligible, engine.NotEligible, engine.Undetermined} {
 					if want == res.Outcome {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/enginetest"
 	"github.com/eligo/eligo/solver/z3"
 )
 
@@ -146,14 +147,14 @@ func checkPlans(t *testing.T, name string, r *engine.Ruleset, samples int, seed 
 	b := newBruteForce(t, r)
 	p := NewPlanner(64)
 	defer p.Close()
-	smp := newSampler(r, seed)
+	smp := enginetest.NewSampler(r, seed)
 	rnd := rand.New(rand.NewPCG(seed, 7))
 	for i := range samples {
 		date := engine.DateOrdinal(2026, 1, 15)
 		if r.ReadsDecisionDate {
-			date = smp.decisionDate()
+			date = smp.DecisionDate()
 		}
-		in := smp.inputs([]float64{0, 0.3, 0.6}[i%3], date)
+		in := smp.Inputs([]float64{0, 0.3, 0.6}[i%3], date)
 		res := r.Evaluate(in, engine.Options{DecisionDate: date})
 		ic := randomInquiry(rnd, r)
 		plan, err := p.Plan(context.Background(), r, in, res, ic)

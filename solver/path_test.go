@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/enginetest"
 )
 
 // casebankRules returns the compiled casebank ruleset called name.
@@ -368,10 +369,10 @@ func TestPlanConcurrent(t *testing.T) {
 	}
 	var reqs []request
 	for i, cb := range loadCasebank(t) {
-		smp := newSampler(cb.rules, uint64(i))
+		smp := enginetest.NewSampler(cb.rules, uint64(i))
 		for range 6 {
-			date := smp.decisionDate()
-			in := smp.inputs(0.4, date)
+			date := smp.DecisionDate()
+			in := smp.Inputs(0.4, date)
 			reqs = append(reqs, request{cb.rules, in, cb.rules.Evaluate(in, engine.Options{DecisionDate: date})})
 		}
 	}

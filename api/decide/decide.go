@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -467,30 +466,6 @@ func (h *handler) resolve(ctx context.Context, req *decideRequest) (*catalog.Rul
 	return book.Ruleset, book, nil
 }
 
-// rulebookChoiceContext puts a rulebook's sections into the planner's
-// choice context: each field's section (its first, for a shared field)
-// and every section declaring it, and each OR-group's own section.
-func rulebookChoiceContext(book *catalog.PreparedRulebook, cc solver.ChoiceContext) *solver.ChoiceContext {
-	out := cc
-	out.FieldSections = make(map[string]string, len(cc.FieldSections))
-	out.FieldMemberships = book.Composed.FieldSections
-	for field, sections := range book.Composed.FieldSections {
-		out.FieldSections[field] = sections[0]
-	}
-	out.OrGroups = slices.Clone(cc.OrGroups)
-	for i := range out.OrGroups {
-		for gi, g := range book.Composed.Rules.Groups {
-			if g.ID != out.OrGroups[i].GroupID {
-				continue
-			}
-			if s, ok := book.Composed.SectionOf(gi); ok {
-				out.OrGroups[i].SectionID = s.SectionID
-			}
-		}
-	}
-	return &out
-}
-
 // checkTarget enforces the choice between ruleset_id and rulebook_id
 // before anything is resolved.
 func checkTarget(ctx context.Context, req *decideRequest) error {
@@ -567,7 +542,8 @@ func (h *handler) evaluate(ctx context.Context, target *catalog.Ruleset, book *c
 		if flags&flagChoiceContext != 0 {
 			c.ChoiceContext = &plan.ChoiceContext
 			if book != nil {
-				c.ChoiceContext = rulebookChoiceContext(book, plan.ChoiceContext)
+				cc := plan.ChoiceContext.InSections(book.Composed.FieldSections, book.Composed.GroupSectionID)
+				c.ChoiceContext = &cc
 			}
 		}
 	}

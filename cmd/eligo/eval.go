@@ -70,33 +70,58 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return fmt.Errorf("read values: %w", err)
 	}
-	in, err := r.Convert(raw)
+	in, hash, err := convertValues(r, raw, positional[1])
 	if err != nil {
-		return fmt.Errorf("%s: %w", positional[1], err)
-	}
-	hash, err := engine.InputsHash(raw)
-	if err != nil {
-		return fmt.Errorf("%s: %w", positional[1], err)
+		return err
 	}
 	if explainExpected != "" {
 		return printFailureCore(ctx, stdout, r, in, explainExpected, date)
 	}
+	d, _, err := evaluate(ctx, r, in, hash, date)
+	if err != nil {
+		return err
+	}
+	if err := writeJSON(stdout, d, ""); err != nil {
+		return fmt.Errorf("encode decision: %w", err)
+	}
+	return nil
+}
+
+// convertValues reads a field_values JSON object for r: the inputs and
+// their inputs_hash. name says where raw came from, for errors. Shared by
+// eval and rulebook eval.
+func convertValues(r *engine.Ruleset, raw []byte, name string) (*engine.Inputs, string, error) {
+	in, err := r.Convert(raw)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %w", name, err)
+	}
+	hash, err := engine.InputsHash(raw)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %w", name, err)
+	}
+	return in, hash, nil
+}
+
+// decision is what eval prints: the report, then next_question,
+// optimal_path and choice_context.
+type decision struct {
+	engine.Report
+	solver.Plan
+}
+
+// evaluate decides in against r as of date, with trace and explanation,
+// and plans the next questions: the decision eval prints, and the core of
+// what rulebook eval prints, so the two cannot drift. It returns the
+// result too, for the callers that need more of it (section results).
+func evaluate(ctx context.Context, r *engine.Ruleset, in *engine.Inputs, hash string, date int64) (decision, *engine.Result, error) {
 	res := r.Evaluate(in, engine.Options{DecisionDate: date, Trace: true, Explanation: true})
 	planner := solver.NewPlanner(1)
 	defer planner.Close()
 	plan, err := planner.Plan(ctx, r, in, res, solver.InquiryContext{})
 	if err != nil {
-		return fmt.Errorf("plan the next questions: %w", err)
+		return decision{}, nil, fmt.Errorf("plan the next questions: %w", err)
 	}
-	// The report, then next_question, optimal_path and choice_context.
-	out := struct {
-		engine.Report
-		solver.Plan
-	}{r.Report(res, hash), plan}
-	if err := writeJSON(stdout, out, ""); err != nil {
-		return fmt.Errorf("encode decision: %w", err)
-	}
-	return nil
+	return decision{r.Report(res, hash), plan}, res, nil
 }
 
 // printFailureCore prints solver.ExplainFailure's answer for the expected

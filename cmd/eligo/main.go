@@ -32,16 +32,17 @@ var errSilentFailure = errors.New("failed")
 // commands lists every subcommand. Add a new one here and in its own file.
 func commands() map[string]command {
 	return map[string]command{
-		"check":   {summary: "compile .rules files and report errors and warnings", run: runCheck},
-		"fmt":     {summary: "print .rules files canonically (-w rewrites them)", run: runFmt},
-		"test":    {summary: "run test cases: FILE CASES.json, or a casebank DIR", run: runTest},
-		"eval":    {summary: "evaluate FILE against VALUES.json and print the decision", run: runEval},
-		"serve":   {summary: "migrate the database, then serve the HTTP API", run: runServe},
-		"worker":  {summary: "run background jobs (serve runs them too unless --worker=false)", run: runWorker},
-		"migrate": {summary: "apply database migrations (Eligo's and River's)", run: runMigrate},
-		"keys":    {summary: "create, list or revoke API keys", run: runKeys},
-		"publish": {summary: "publish a .rules FILE for a tenant after its test cases pass", run: runPublish},
-		"graph":   {summary: "print a ruleset's graph as JSON, or --mermaid flowchart text", run: runGraph},
+		"check":    {summary: "compile .rules files and report errors and warnings", run: runCheck},
+		"fmt":      {summary: "print .rules files canonically (-w rewrites them)", run: runFmt},
+		"test":     {summary: "run test cases: FILE CASES.json, or a casebank DIR", run: runTest},
+		"eval":     {summary: "evaluate FILE against VALUES.json and print the decision", run: runEval},
+		"serve":    {summary: "migrate the database, then serve the HTTP API", run: runServe},
+		"worker":   {summary: "run background jobs (serve runs them too unless --worker=false)", run: runWorker},
+		"migrate":  {summary: "apply database migrations (Eligo's and River's)", run: runMigrate},
+		"keys":     {summary: "create, list or revoke API keys", run: runKeys},
+		"publish":  {summary: "publish a .rules FILE for a tenant after its test cases pass", run: runPublish},
+		"graph":    {summary: "print a ruleset's graph as JSON, or --mermaid flowchart text", run: runGraph},
+		"rulebook": {summary: "check a rulebook FOLDER|FILE, or eval answers against it with section results", run: runRulebook},
 	}
 }
 

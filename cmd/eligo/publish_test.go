@@ -64,3 +64,37 @@ func TestPublishCommand(t *testing.T) {
 		t.Fatalf("no FILE: exit %d, %q", code, errOut)
 	}
 }
+
+// `eligo rulebook publish` creates the tenant's rulebook over its
+// published sections and activates it; a rerun reuses the release; a
+// section the tenant has not published refuses, naming it.
+func TestRulebookPublishCommand(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := storetest.New(t)
+	dbURL := pool.Config().ConnString()
+	book := filepath.Join("..", "..", "casebank", "au-age-pension-rulebook")
+	code, _, errOut := eligo(t, "rulebook", "publish", book, "--database-url", dbURL, "--tenant", "demo")
+	if code != 1 || !strings.Contains(errOut, "section au_pension_age") {
+		t.Fatalf("before its sections are published: exit %d, %q", code, errOut)
+	}
+	for _, folder := range []string{"au-pension-age", "au-qualifying-residence", "au-residence-alternatives"} {
+		dir := filepath.Join("..", "..", "casebank", folder)
+		if code, out, errOut := eligo(t, "publish", filepath.Join(dir, folder+".rules"), "--database-url", dbURL, "--tenant", "demo",
+			"--cases", filepath.Join(dir, "cases.json"), "--slug", "demo/"+folder); code != 0 {
+			t.Fatalf("publish %s: exit %d %q %q", folder, code, out, errOut)
+		}
+	}
+	code, first, errOut := eligo(t, "rulebook", "publish", book, "--database-url", dbURL, "--tenant", "demo", "--public", "--slug", "demo/au")
+	if code != 0 || !strings.Contains(first, "published rulebook demo/au as rb_") || !strings.Contains(first, "(public): release v1 ") {
+		t.Fatalf("publish: exit %d, %q %q", code, first, errOut)
+	}
+	code, again, errOut := eligo(t, "rulebook", "publish", "--slug", "demo/au", book, "--database-url", dbURL, "--tenant", "demo", "--public")
+	if code != 0 || again != first {
+		t.Fatalf("rerun: exit %d, %q (first %q) %q", code, again, first, errOut)
+	}
+	rb, err := store.New(pool).RulebookByRef(ctx, "demo/au")
+	if err != nil || rb.Status != store.RulebookActive || len(rb.Refs) != 3 || rb.Visibility != store.VisibilityPublic {
+		t.Fatalf("stored %+v, %v", rb, err)
+	}
+}

@@ -15,22 +15,19 @@ import (
 
 // runTest runs test cases: `eligo test FILE CASES.json` runs one file's
 // cases, `eligo test DIR` a casebank folder or every folder under DIR
-// (verifying citations too). It prints each case's verdict, the failing
+// (verifying citations too), a rulebook folder's cases running against
+// its composed ruleset. It prints each case's verdict, the failing
 // criteria and trace of each failure, and a final "N passed, N failed".
 func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var results []*casebank.Result
 	switch len(args) {
 	case 1:
-		dirs, err := casebank.Discover(args[0])
+		entries, err := casebank.DiscoverAll(args[0])
 		if err != nil {
 			return err
 		}
-		for _, d := range dirs {
-			folder, err := casebank.Load(ctx, d)
-			if err != nil {
-				return err
-			}
-			res, err := folder.Run(ctx)
+		for _, e := range entries {
+			res, err := e.Run(ctx)
 			if err != nil {
 				return err
 			}
@@ -61,10 +58,10 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	passed, failed := 0, 0
 	for _, res := range results {
-		name := res.Folder.Name
+		name := res.Name()
 		if res.CompileErrors != nil {
 			fmt.Fprintf(stdout, "FAIL %s: does not compile\n%v\n", name, res.CompileErrors)
-			failed += max(1, len(res.Folder.Cases))
+			failed += max(1, res.CaseCount())
 			continue
 		}
 		for _, p := range res.CitationProblems {
