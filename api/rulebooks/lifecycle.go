@@ -62,7 +62,7 @@ type promoteOutput struct {
 	Body struct {
 		PresencePolarityAdvisories []publish.PolarityAdvisory `json:"presence_polarity_advisories" doc:"null normally; the findings let through by force_unsafe or, under the reserved namespace, by advice."`
 		Release                    *api.Release               `json:"release" doc:"The release the promotion cut."`
-		Rulebook                   *rulebookOut               `json:"rulebook" doc:"The rulebook after the promotion: the candidate live, every reference pinned."`
+		Rulebook                   *rulebookResponse          `json:"rulebook" doc:"The rulebook after the promotion: the candidate live, every reference pinned."`
 	}
 }
 

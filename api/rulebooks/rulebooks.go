@@ -146,29 +146,29 @@ const (
 	promoteDoc           = "Makes `ruleset_id`, a cut of section `{name}`, the section's live cut, after the go-live gates, named as refusals name them: `candidate_loads`, `candidate_tests` (its stored test cases pass), `composition` (the members compose with it in place) and the presence-polarity gate on the composed rulebook (422 `non_conservative_presence_op`). Then, in one transaction: the candidate becomes live, every reference is pinned to its live cut (the family is pinned from now on), the prior live cut of the section is archived, and a release is cut. `presence_polarity_advisories` is null normally; it lists the findings let through by `force_unsafe` (internal keys only, audited as `promote_force_bypass_presence_polarity`) or, for a rulebook under the reserved namespace, by advice rather than refusal."
 )
 
-// refIn is one reference as a request states it.
-type refIn struct {
+// rulebookRefRequest is one reference as a request states it.
+type rulebookRefRequest struct {
 	SectionID string `json:"section_id" minLength:"1" maxLength:"200" doc:"A section id of the tenant's published rulesets."`
 	PinMode   string `json:"pin_mode,omitempty" enum:"latest_active,pinned" doc:"latest_active (the default) or pinned."`
 	RulesetID string `json:"ruleset_id,omitempty" maxLength:"300" doc:"pinned: the exact cut."`
 }
 
-// refOut is one reference as the rulebook shows it.
-type refOut struct {
+// rulebookRef is one reference as the rulebook shows it.
+type rulebookRef struct {
 	Letter    string `json:"letter" doc:"A, B, C... in order."`
 	SectionID string `json:"section_id"`
 	PinMode   string `json:"pin_mode" enum:"latest_active,pinned"`
 	RulesetID string `json:"ruleset_id" doc:"The section's live cut in this rulebook."`
 }
 
-// rulebookOut is a rulebook on the wire.
-type rulebookOut struct {
+// rulebookResponse is a rulebook on the wire.
+type rulebookResponse struct {
 	RulebookID         string                           `json:"rulebook_id" doc:"Immutable id, rb_ and 16 URL-safe characters."`
 	Slug               string                           `json:"slug"`
 	Name               string                           `json:"name"`
 	Domain             string                           `json:"domain"`
 	Description        string                           `json:"description"`
-	RulesetRefs        []refOut                         `json:"ruleset_refs" nullable:"false"`
+	RulesetRefs        []rulebookRef                    `json:"ruleset_refs" nullable:"false"`
 	OutcomeLogic       *rulebook.Node                   `json:"outcome_logic" doc:"The outcome tree; null means every section and-ed."`
 	RobotHints         map[string]*string               `json:"robot_hints" doc:"Beat to guidance, or null."`
 	Fields             map[string]rulebook.FieldOverlay `json:"fields" nullable:"false" doc:"The field vocabulary overlay."`
@@ -183,12 +183,12 @@ type rulebookOut struct {
 
 // out shows rb, with release as its current release when known, else the
 // head read from the store.
-func (h *handler) out(ctx context.Context, rb store.Rulebook, release *store.Release) (*rulebookOut, error) {
-	o := &rulebookOut{RulebookID: rb.ID, Slug: rb.Slug, Name: rb.Name, Domain: rb.Domain, Description: rb.Description,
-		RulesetRefs: make([]refOut, len(rb.Refs)), Fields: map[string]rulebook.FieldOverlay{}, Visibility: rb.Visibility,
+func (h *handler) out(ctx context.Context, rb store.Rulebook, release *store.Release) (*rulebookResponse, error) {
+	o := &rulebookResponse{RulebookID: rb.ID, Slug: rb.Slug, Name: rb.Name, Domain: rb.Domain, Description: rb.Description,
+		RulesetRefs: make([]rulebookRef, len(rb.Refs)), Fields: map[string]rulebook.FieldOverlay{}, Visibility: rb.Visibility,
 		Status: rb.Status, Pinned: rb.Pinned, PublicationPending: rb.PublicationPending, CreatedAt: rb.CreatedAt, UpdatedAt: rb.UpdatedAt}
 	for i, r := range rb.Refs {
-		o.RulesetRefs[i] = refOut{Letter: rulebook.Letter(i), SectionID: r.SectionID, PinMode: r.PinMode, RulesetID: r.LiveRulesetID}
+		o.RulesetRefs[i] = rulebookRef{Letter: rulebook.Letter(i), SectionID: r.SectionID, PinMode: r.PinMode, RulesetID: r.LiveRulesetID}
 	}
 	for _, part := range []struct {
 		raw json.RawMessage
@@ -214,7 +214,7 @@ type rulebookRefInput struct {
 }
 
 type rulebookOutput struct {
-	Body *rulebookOut
+	Body *rulebookResponse
 }
 
 func (h *handler) get(ctx context.Context, in *rulebookRefInput) (*rulebookOutput, error) {
@@ -233,7 +233,7 @@ type listInput struct {
 
 type listOutput struct {
 	NextCursor string `header:"X-Next-Cursor" doc:"Cursor of the next page; absent on the last page."`
-	Body       []*rulebookOut
+	Body       []*rulebookResponse
 }
 
 func (h *handler) list(ctx context.Context, in *listInput) (*listOutput, error) {
@@ -250,7 +250,7 @@ func (h *handler) list(ctx context.Context, in *listInput) (*listOutput, error) 
 	if err != nil {
 		return nil, err
 	}
-	out := &listOutput{Body: make([]*rulebookOut, 0, min(len(rows), limit))}
+	out := &listOutput{Body: make([]*rulebookResponse, 0, min(len(rows), limit))}
 	if len(rows) > limit {
 		rows = rows[:limit]
 		out.NextCursor = api.EncodeCursor(rows[len(rows)-1].Slug)
@@ -269,19 +269,19 @@ func (h *handler) list(ctx context.Context, in *listInput) (*listOutput, error) 
 	return out, nil
 }
 
-// createBody is POST /rulebooks/'s body.
-type createBody struct {
-	Name         string          `json:"name" minLength:"1" maxLength:"200"`
-	Domain       string          `json:"domain,omitempty" maxLength:"200"`
-	Slug         string          `json:"slug" minLength:"1" maxLength:"200" doc:"<namespace>/<name>[/<name>...], globally unique."`
-	Description  string          `json:"description,omitempty" maxLength:"4000"`
-	RulesetRefs  []refIn         `json:"ruleset_refs,omitempty" maxItems:"26"`
-	OutcomeLogic json.RawMessage `json:"outcome_logic,omitempty" doc:"The outcome tree, or null for every section and-ed."`
-	RobotHints   json.RawMessage `json:"robot_hints,omitempty" doc:"Beat to guidance, or null."`
+// createRulebookRequest is POST /rulebooks/'s body.
+type createRulebookRequest struct {
+	Name         string               `json:"name" minLength:"1" maxLength:"200"`
+	Domain       string               `json:"domain,omitempty" maxLength:"200"`
+	Slug         string               `json:"slug" minLength:"1" maxLength:"200" doc:"<namespace>/<name>[/<name>...], globally unique."`
+	Description  string               `json:"description,omitempty" maxLength:"4000"`
+	RulesetRefs  []rulebookRefRequest `json:"ruleset_refs,omitempty" maxItems:"26"`
+	OutcomeLogic json.RawMessage      `json:"outcome_logic,omitempty" doc:"The outcome tree, or null for every section and-ed."`
+	RobotHints   json.RawMessage      `json:"robot_hints,omitempty" doc:"Beat to guidance, or null."`
 }
 
 type createInput struct {
-	Body createBody
+	Body createRulebookRequest
 }
 
 func (h *handler) create(ctx context.Context, in *createInput) (*rulebookOutput, error) {
@@ -311,20 +311,20 @@ func (h *handler) create(ctx context.Context, in *createInput) (*rulebookOutput,
 	return &rulebookOutput{Body: o}, err
 }
 
-// patchBody is PATCH /rulebooks/{id}'s body: members absent are unchanged.
-type patchBody struct {
-	Name         *string         `json:"name,omitempty" minLength:"1" maxLength:"200"`
-	Title        *string         `json:"title,omitempty" minLength:"1" maxLength:"200" doc:"A synonym of name."`
-	Domain       *string         `json:"domain,omitempty" maxLength:"200"`
-	Description  *string         `json:"description,omitempty" maxLength:"4000"`
-	RulesetRefs  *[]refIn        `json:"ruleset_refs,omitempty" maxItems:"26"`
-	OutcomeLogic json.RawMessage `json:"outcome_logic,omitempty" doc:"The outcome tree; null restores every section and-ed."`
-	RobotHints   json.RawMessage `json:"robot_hints,omitempty" doc:"Beat to guidance; null clears them."`
+// updateRulebookRequest is PATCH /rulebooks/{id}'s body: members absent are unchanged.
+type updateRulebookRequest struct {
+	Name         *string               `json:"name,omitempty" minLength:"1" maxLength:"200"`
+	Title        *string               `json:"title,omitempty" minLength:"1" maxLength:"200" doc:"A synonym of name."`
+	Domain       *string               `json:"domain,omitempty" maxLength:"200"`
+	Description  *string               `json:"description,omitempty" maxLength:"4000"`
+	RulesetRefs  *[]rulebookRefRequest `json:"ruleset_refs,omitempty" maxItems:"26"`
+	OutcomeLogic json.RawMessage       `json:"outcome_logic,omitempty" doc:"The outcome tree; null restores every section and-ed."`
+	RobotHints   json.RawMessage       `json:"robot_hints,omitempty" doc:"Beat to guidance; null clears them."`
 }
 
 type patchInput struct {
 	RulebookID string `path:"rulebook_id" maxLength:"300"`
-	Body       patchBody
+	Body       updateRulebookRequest
 }
 
 func (h *handler) update(ctx context.Context, in *patchInput) (*rulebookOutput, error) {
@@ -400,7 +400,7 @@ func (h *handler) setFields(ctx context.Context, in *fieldsInput) (*rulebookOutp
 }
 
 // readRefs checks the references' shape: a pinned one names its cut.
-func readRefs(in []refIn) ([]publish.RefRequest, error) {
+func readRefs(in []rulebookRefRequest) ([]publish.RefRequest, error) {
 	refs := make([]publish.RefRequest, len(in))
 	for i, r := range in {
 		mode := r.PinMode
