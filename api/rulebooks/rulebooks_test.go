@@ -48,14 +48,13 @@ func newFixture(t testing.TB) *apitest.Fixture {
 
 // book is a tenant's three-section benefits rulebook under test.
 type book struct {
-	f              *apitest.Fixture
-	key            string
-	age, res, inc  string
-	incomeCutV2    string
-	rulebookID     string
-	firstRelease   map[string]any
-	secondRelease  map[string]any
-	allScopesOwner []auth.Scope
+	f             *apitest.Fixture
+	key           string
+	age, res, inc string
+	incomeCutV2   string
+	rulebookID    string
+	firstRelease  map[string]any
+	secondRelease map[string]any
 }
 
 func rulebookPath(ref, rest string) string { return "/rulebooks/" + url.PathEscape(ref) + rest }
