@@ -256,8 +256,9 @@ func (p *Publisher) resolveRefs(ctx context.Context, draft store.Rulebook, refs 
 // edit that could not be published is refused before anything is stored.
 func (p *Publisher) checkComposes(ctx context.Context, draft store.Rulebook) error {
 	if len(draft.Refs) == 0 {
-		if len(draft.FieldOverlay) > 2 {
-			return fmt.Errorf("%w: the rulebook has no sections yet", ErrUnknownField)
+		var overlay map[string]json.RawMessage
+		if len(draft.FieldOverlay) > 0 && json.Unmarshal(draft.FieldOverlay, &overlay) == nil && len(overlay) > 0 {
+			return fmt.Errorf("%w: the rulebook has no sections yet, so no field to describe", ErrUnknownField)
 		}
 		return nil
 	}
