@@ -5,7 +5,9 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/migrations"
+	"github.com/eligo/eligo/publish"
 	"github.com/eligo/eligo/store"
 )
 
@@ -23,4 +25,17 @@ func openMigrated(ctx context.Context, dbURL string) (*pgxpool.Pool, store.Migra
 		return nil, store.MigrateResult{}, err
 	}
 	return pool, res, nil
+}
+
+// openPublisher connects to dbURL and builds the publish path over it, as
+// the publishing commands do; close releases the connections and the
+// catalog's solver state.
+func openPublisher(ctx context.Context, dbURL string, cfg publish.Config) (*publish.Publisher, *catalog.Catalog, func(), error) {
+	pool, err := store.Open(ctx, dbURL)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	st := store.New(pool)
+	cat := catalog.New(st, catalog.Config{})
+	return publish.New(st, cat, cfg), cat, func() { cat.Close(); pool.Close() }, nil
 }

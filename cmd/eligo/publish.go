@@ -10,10 +10,8 @@ import (
 	"path/filepath"
 
 	"github.com/eligo/eligo/casebank"
-	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/publish"
-	"github.com/eligo/eligo/store"
 )
 
 // runPublish is `eligo publish FILE --tenant T [--cases C.json] [--public]
@@ -64,13 +62,11 @@ func runPublish(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 
-	pool, err := store.Open(ctx, *dbURL)
+	publisher, _, closeDB, err := openPublisher(ctx, *dbURL, publish.Config{ReservedNamespace: *reserved})
 	if err != nil {
 		return err
 	}
-	defer pool.Close()
-	st := store.New(pool)
-	publisher := publish.New(st, catalog.New(st, catalog.Config{}), publish.Config{ReservedNamespace: *reserved})
+	defer closeDB()
 	res, err := publisher.Ruleset(ctx, publish.RulesetRequest{
 		TenantID: *tenant, Filename: file, Source: src, Slug: *slug, Name: *name, Public: *public,
 		Sources: sources, Cases: cases, ForceUnsafe: *force, Actor: "cli",

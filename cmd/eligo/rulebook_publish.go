@@ -44,15 +44,11 @@ func runRulebookPublish(ctx context.Context, args []string, stdout, stderr io.Wr
 	if err != nil {
 		return err
 	}
-	pool, err := store.Open(ctx, *dbURL)
+	publisher, cat, closeDB, err := openPublisher(ctx, *dbURL, publish.Config{})
 	if err != nil {
 		return err
 	}
-	defer pool.Close()
-	st := store.New(pool)
-	cat := catalog.New(st, catalog.Config{})
-	defer cat.Close()
-	publisher := publish.New(st, cat, publish.Config{})
+	defer closeDB()
 
 	rules := book.Composed.Rules
 	if *slug == "" {

@@ -1,0 +1,432 @@
+package engine
+
+import "strings"
+
+// This file is the checker's half that types expressions: operators,
+// comparisons, enum resolution, defaults, calls, and the suggestions its
+// messages make for unknown names.
+
+func invalid() *Expr { return &Expr{Kind: ExprConst, Sort: SortInvalid} }
+
+// unresolvedEnum marks a string literal not yet matched to an enum field.
+const unresolvedEnum = -1
+
+func (c *checker) expr(n *Node) *Expr {
+	switch n.Kind {
+	case NodeField:
+		i, ok := c.fieldIndex[n.Name]
+		if !ok {
+			if c.f.broken[n.Name] {
+				return invalid()
+			}
+			c.errorf(n.Pos, "unknown field %s: declare it with a field line%s", n.Name, c.suggest(n.Name))
+			return invalid()
+		}
+		c.reads[i] = true
+		return &Expr{Kind: ExprField, Sort: c.r.Fields[i].Type, Key: n.Name, Slot: i}
+	case NodeIdent:
+		if _, isGroup := c.groupIndex[n.Name]; isGroup {
+			c.errorf(n.Pos, "%s is a group; groups are combined in the outcome line, not in criteria", n.Name)
+		} else {
+			c.errorf(n.Pos, "%s is not a field: fields are written <group>.<name>", n.Name)
+		}
+		return invalid()
+	case NodeNumber:
+		s := SortInt
+		if n.Num.Scale > 0 {
+			s = SortDecimal
+		}
+		return &Expr{Kind: ExprConst, Sort: s, Const: n.Num}
+	case NodeBool:
+		return &Expr{Kind: ExprConst, Sort: SortBool, Const: n.Num}
+	case NodeString:
+		return &Expr{Kind: ExprConst, Sort: SortEnum, Enum: n.Str, Const: Value{Num: unresolvedEnum, Known: true}}
+	case NodeNot:
+		x := c.expr(n.Args[0])
+		c.wantBool(n.Args[0], x, "not")
+		return &Expr{Kind: ExprOp, Sort: boolUnless(x), Op: OpNot, Args: []*Expr{x}}
+	case NodeNeg:
+		x := c.expr(n.Args[0])
+		if !c.wantNumber(n.Args[0], x, "unary -") {
+			return invalid()
+		}
+		return &Expr{Kind: ExprOp, Sort: x.Sort, Op: OpNeg, Args: []*Expr{x}}
+	case NodeBinary:
+		return c.binary(n)
+	case NodeIn:
+		return c.in(n)
+	case NodeCall:
+		return c.call(n)
+	}
+	return invalid()
+}
+
+func boolUnless(xs ...*Expr) Sort {
+	for _, x := range xs {
+		if x.Sort == SortInvalid {
+			return SortInvalid
+		}
+	}
+	return SortBool
+}
+
+func (c *checker) stray(n *Node, x *Expr) bool {
+	if x.Kind == ExprConst && x.Sort == SortEnum && x.Const.Num == unresolvedEnum {
+		c.errorf(n.Pos, "the string %s can only be compared with an enum field (==, != or in)", quote(x.Enum))
+		x.Sort = SortInvalid
+		return true
+	}
+	return false
+}
+
+func (c *checker) wantBool(n *Node, x *Expr, what string) bool {
+	if c.stray(n, x) || x.Sort == SortInvalid {
+		return false
+	}
+	if x.Sort != SortBool {
+		c.errorf(n.Pos, "%s needs a true/false condition, but this is %s", what, an(x.Sort))
+		x.Sort = SortInvalid
+		return false
+	}
+	return true
+}
+
+func (c *checker) wantNumber(n *Node, x *Expr, what string) bool {
+	if c.stray(n, x) || x.Sort == SortInvalid {
+		return false
+	}
+	if !x.Sort.Numeric() {
+		hint := ""
+		if x.Sort == SortDate {
+			hint = "; use years_between, months_between or days_between for date arithmetic"
+		}
+		c.errorf(n.Pos, "%s needs a number, but this is %s%s", what, an(x.Sort), hint)
+		return false
+	}
+	return true
+}
+
+func numericSort(a, b Sort) Sort {
+	if a == SortDecimal || b == SortDecimal {
+		return SortDecimal
+	}
+	return SortInt
+}
+
+func (c *checker) binary(n *Node) *Expr {
+	op := Operator(n.Op)
+	switch op {
+	case OpAnd, OpOr:
+		var args []*Expr
+		ok := true
+		for _, a := range n.Args {
+			x := c.expr(a)
+			ok = c.wantBool(a, x, string(op)) && ok
+			if x.Kind == ExprOp && x.Op == op {
+				args = append(args, x.Args...)
+			} else {
+				args = append(args, x)
+			}
+		}
+		s := SortBool
+		if !ok {
+			s = SortInvalid
+		}
+		return &Expr{Kind: ExprOp, Sort: s, Op: op, Args: args}
+	case OpDefault:
+		return c.defaultExpr(n)
+	}
+	x, y := c.expr(n.Args[0]), c.expr(n.Args[1])
+	switch op {
+	case OpAdd, OpSub, OpMul:
+		okx := c.wantNumber(n.Args[0], x, string(op))
+		oky := c.wantNumber(n.Args[1], y, string(op))
+		if !okx || !oky {
+			return invalid()
+		}
+		if op == OpMul && !isConstNumber(x) && !isConstNumber(y) {
+			c.errorf(n.Pos, "* needs a constant number on one side (the language stays linear)")
+			return invalid()
+		}
+		return &Expr{Kind: ExprOp, Sort: numericSort(x.Sort, y.Sort), Op: op, Args: []*Expr{x, y}}
+	}
+	// Comparisons.
+	if x.Sort == SortInvalid || y.Sort == SortInvalid {
+		return invalid()
+	}
+	if !c.comparable(n, op, x, y) {
+		return invalid()
+	}
+	return &Expr{Kind: ExprOp, Sort: SortBool, Op: op, Args: []*Expr{x, y}}
+}
+
+// fieldOf returns the field a value reads directly (a field_ref, or the
+// field of `f ?? d`), or -1.
+func fieldOf(x *Expr) int {
+	switch {
+	case x.Kind == ExprField:
+		return x.Slot
+	case x.Kind == ExprOp && x.Op == OpDefault:
+		return x.Args[0].Slot
+	}
+	return -1
+}
+
+// comparable checks that x op y is allowed and resolves enum strings and
+// the field_context of constants.
+func (c *checker) comparable(n *Node, op Operator, x, y *Expr) bool {
+	equality := op == OpEq || op == OpNe || op == OpIn || op == OpNotIn
+	if c.isString(x) && c.isString(y) {
+		c.errorf(n.Pos, "comparing two strings: one side must be an enum field")
+		return false
+	}
+	if c.isString(x) {
+		x, y = y, x
+	}
+	switch {
+	case c.isString(y):
+		if x.Sort != SortEnum {
+			c.errorf(n.Pos, "the string %s is compared with %s; strings compare only with enum fields", quote(y.Enum), an(x.Sort))
+			return false
+		}
+		if !equality {
+			c.errorf(n.Pos, "enum values compare only with ==, != and in, not %s", op)
+			return false
+		}
+		fi := fieldOf(x)
+		if fi < 0 {
+			c.errorf(n.Pos, "an enum value must be compared with an enum field")
+			return false
+		}
+		return c.resolveEnum(n, fi, y)
+	case x.Sort.Numeric() && y.Sort.Numeric():
+	case x.Sort == y.Sort && x.Sort == SortDate:
+	case x.Sort == y.Sort && x.Sort == SortBool:
+		if !equality {
+			c.errorf(n.Pos, "true/false values compare only with == and !=")
+			return false
+		}
+	case x.Sort == SortEnum && y.Sort == SortEnum:
+		c.errorf(n.Pos, "two enum values cannot be compared with each other; compare a field with a listed value")
+		return false
+	default:
+		hint := ""
+		if x.Sort == SortDate || y.Sort == SortDate {
+			hint = "; write a date as date(\"YYYY-MM-DD\") and compare it with another date"
+		}
+		c.errorf(n.Pos, "cannot compare %s with %s%s", an(x.Sort), an(y.Sort), hint)
+		return false
+	}
+	c.setContext(x, y)
+	c.setContext(y, x)
+	return true
+}
+
+func (c *checker) isString(x *Expr) bool {
+	return x.Kind == ExprConst && x.Sort == SortEnum && x.Const.Num == unresolvedEnum
+}
+
+func (c *checker) resolveEnum(n *Node, fi int, s *Expr) bool {
+	f := &c.r.Fields[fi]
+	for i, v := range f.EnumValues {
+		if v == s.Enum {
+			s.Const = Value{Num: int64(i), Known: true}
+			s.FieldContext = f.ID
+			return true
+		}
+	}
+	c.errorf(n.Pos, "%s is not a value of %s; its values are %s", quote(s.Enum), f.ID, quoteList(f.EnumValues))
+	return false
+}
+
+func quoteList(vs []string) string {
+	q := make([]string, len(vs))
+	for i, v := range vs {
+		q[i] = quote(v)
+	}
+	return strings.Join(q, ", ")
+}
+
+// setContext records on constant k the field it is compared with, and
+// widens an integral constant compared with a decimal field to decimal.
+func (c *checker) setContext(k, other *Expr) {
+	if k.Kind != ExprConst {
+		return
+	}
+	fi := fieldOf(other)
+	if fi < 0 {
+		return
+	}
+	k.FieldContext = c.r.Fields[fi].ID
+	if k.Sort == SortInt && c.r.Fields[fi].Type == SortDecimal {
+		k.Sort = SortDecimal
+	}
+}
+
+func (c *checker) defaultExpr(n *Node) *Expr {
+	if n.Args[0].Kind != NodeField {
+		c.errorf(n.Pos, "the left side of ?? must be a field: `f ?? default`")
+		c.expr(n.Args[1])
+		return invalid()
+	}
+	f := c.expr(n.Args[0])
+	d := c.expr(n.Args[1])
+	if f.Sort == SortInvalid || d.Sort == SortInvalid {
+		return invalid()
+	}
+	switch {
+	case c.isString(d):
+		if f.Sort != SortEnum || !c.resolveEnum(n, f.Slot, d) {
+			if f.Sort != SortEnum {
+				c.errorf(n.Pos, "the default of %s must be %s, not a string", f.Key, an(f.Sort))
+			}
+			return invalid()
+		}
+		return &Expr{Kind: ExprOp, Sort: SortEnum, Op: OpDefault, Args: []*Expr{f, d}}
+	case f.Sort.Numeric() && d.Sort.Numeric():
+		c.setContext(d, f)
+		return &Expr{Kind: ExprOp, Sort: numericSort(f.Sort, d.Sort), Op: OpDefault, Args: []*Expr{f, d}}
+	case f.Sort == d.Sort && f.Sort != SortEnum:
+		c.setContext(d, f)
+		return &Expr{Kind: ExprOp, Sort: f.Sort, Op: OpDefault, Args: []*Expr{f, d}}
+	}
+	c.errorf(n.Pos, "the default of %s must be %s, but it is %s", f.Key, an(f.Sort), an(d.Sort))
+	return invalid()
+}
+
+func (c *checker) in(n *Node) *Expr {
+	x := c.expr(n.Args[0])
+	out := &Expr{Kind: ExprOp, Sort: SortBool, Op: Operator(n.Op), Args: []*Expr{x}}
+	ok := x.Sort != SortInvalid && !c.stray(n.Args[0], x)
+	for _, item := range n.Args[1:] {
+		y := c.expr(item)
+		if y.Kind != ExprConst && !(y.Kind == ExprOp && y.Op == OpNeg && isConstNumber(y)) {
+			c.errorf(item.Pos, "the list after in may hold only constant values")
+			ok = false
+			continue
+		}
+		if ok && y.Sort != SortInvalid && !c.comparable(item, out.Op, x, y) {
+			ok = false
+		}
+		out.Args = append(out.Args, y)
+	}
+	if !ok {
+		out.Sort = SortInvalid
+	}
+	return out
+}
+
+var callArity = map[string]int{
+	"years_between": 2, "months_between": 2, "days_between": 2,
+	"decision_date": 0, "present": 1, "absent": 1, "date": 1,
+}
+
+func (c *checker) call(n *Node) *Expr {
+	name := n.Name
+	if want, ok := callArity[name]; ok && len(n.Args) != want {
+		c.errorf(n.Pos, "%s takes %d argument(s), not %d", name, want, len(n.Args))
+		return invalid()
+	}
+	switch name {
+	case "date":
+		a := n.Args[0]
+		if a.Kind != NodeString {
+			c.errorf(n.Pos, "date takes a string: date(\"YYYY-MM-DD\")")
+			return invalid()
+		}
+		ord, ok := ParseDate(a.Str)
+		if !ok {
+			c.errorf(a.Pos, "%s is not a valid date: write date(\"YYYY-MM-DD\") with a real calendar date", quote(a.Str))
+			return invalid()
+		}
+		return &Expr{Kind: ExprConst, Sort: SortDate, Const: Value{Num: ord, Known: true}}
+	case "decision_date":
+		c.r.ReadsDecisionDate = true
+		return &Expr{Kind: ExprOp, Sort: SortDate, Op: OpDecisionDate, Args: []*Expr{}}
+	case "present", "absent":
+		if n.Args[0].Kind != NodeField {
+			c.errorf(n.Pos, "%s takes a field: %s(<group>.<name>)", name, name)
+			return invalid()
+		}
+		f := c.expr(n.Args[0])
+		return &Expr{Kind: ExprOp, Sort: boolUnless(f), Op: Operator(name), Args: []*Expr{f}}
+	case "years_between", "months_between", "days_between":
+		args := make([]*Expr, 2)
+		ok := true
+		for i, a := range n.Args {
+			args[i] = c.expr(a)
+			if c.stray(a, args[i]) || args[i].Sort == SortInvalid {
+				ok = false
+			} else if args[i].Sort != SortDate {
+				c.errorf(a.Pos, "%s needs two dates, but this is %s", name, an(args[i].Sort))
+				ok = false
+			}
+		}
+		if !ok {
+			return invalid()
+		}
+		return &Expr{Kind: ExprOp, Sort: SortInt, Op: Operator(name), Args: args}
+	case "min", "max":
+		if len(n.Args) < 2 {
+			c.errorf(n.Pos, "%s takes two or more numbers", name)
+			return invalid()
+		}
+		out := &Expr{Kind: ExprOp, Sort: SortInt, Op: Operator(name)}
+		ok := true
+		for _, a := range n.Args {
+			x := c.expr(a)
+			if !c.wantNumber(a, x, name) {
+				ok = false
+				continue
+			}
+			out.Sort = numericSort(out.Sort, x.Sort)
+			out.Args = append(out.Args, x)
+		}
+		if !ok {
+			return invalid()
+		}
+		return out
+	}
+	for _, a := range n.Args {
+		c.expr(a)
+	}
+	c.errorf(n.Pos, "unknown function %s: the functions are min, max, years_between, months_between, days_between, decision_date, present, absent and date", name)
+	return invalid()
+}
+
+// suggest proposes a declared field close to an unknown name.
+func (c *checker) suggest(name string) string {
+	best, bestD := "", 4
+	for _, f := range c.r.Fields {
+		if d := editDistance(name, f.ID); d < bestD {
+			best, bestD = f.ID, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return " (did you mean " + best + "?)"
+}
+
+func editDistance(a, b string) int {
+	if len(a) > 64 || len(b) > 64 {
+		return 99
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,63 @@
+package engine
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+
+	"github.com/gowebpki/jcs"
+)
+
+// This file is the last step shared by Compile and Build: the derived
+// members, the content digest and the evaluation program.
+
+// finish derives each criterion's Text, computes the content digest and
+// prepares the evaluation program: the last step of Compile and of Build,
+// so both paths derive these the same way.
+func (r *Ruleset) finish() error {
+	for gi := range r.Groups {
+		for ci := range r.Groups[gi].Criteria {
+			if c := &r.Groups[gi].Criteria[ci]; c.Expr != nil {
+				c.Text = exprText(c.Expr)
+			}
+		}
+	}
+	canon, err := r.canonicalJSON()
+	if err != nil {
+		return err
+	}
+	r.digest = digestOf(canon)
+	for gi := range r.Groups {
+		for ci := range r.Groups[gi].Criteria {
+			r.criteria = append(r.criteria, criterionRef{group: gi, index: ci})
+			r.refs = append(r.refs, r.references(&r.Groups[gi].Criteria[ci]))
+		}
+	}
+	r.index = make(map[string]int, len(r.Fields))
+	for i, f := range r.Fields {
+		r.index[f.ID] = i
+	}
+	r.prog = buildProgram(r)
+	return nil
+}
+
+// canonicalJSON returns the RFC 8785 form of the ruleset's JSON, the bytes
+// ContentDigest hashes.
+func (r *Ruleset) canonicalJSON() ([]byte, error) {
+	js, err := json.Marshal(r)
+	if err != nil {
+		return nil, fmt.Errorf("encode compiled ruleset: %w", err)
+	}
+	canon, err := jcs.Transform(js)
+	if err != nil {
+		return nil, fmt.Errorf("canonicalise compiled ruleset: %w", err)
+	}
+	return canon, nil
+}
+
+// digestOf is the content digest of canonical JSON: "sha256:" + hex.
+func digestOf(canon []byte) string {
+	sum := sha256.Sum256(canon)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
