@@ -127,7 +127,7 @@ func (p *Publisher) Promote(ctx context.Context, req PromoteRequest) (RulebookRe
 	}
 	audit := append([]store.Audit{{Kind: "ruleset_promoted", Detail: map[string]any{
 		"actor": req.Actor, "section_id": req.Section, "ruleset_id": row.ID, "prior_ruleset_id": pr.prior}}}, pr.audit...)
-	w, err := p.writeRulebook(ctx, store.RulebookWrite{TenantID: req.TenantID, RulebookID: rb.ID, Draft: &pr.draft,
+	w, err := p.writeRulebook(ctx, pr.rulebook, store.RulebookWrite{TenantID: req.TenantID, RulebookID: rb.ID, Draft: &pr.draft,
 		Release: release, ArchiveRulesets: archive, Audit: audit})
 	res, err := p.written(w, err)
 	res.Advisories = pr.advisories

@@ -44,6 +44,9 @@ var (
 	ErrForceNotAllowed = errors.New("force_unsafe needs an internal key")
 	// ErrArchived: the rulebook is archived; activate it first (409).
 	ErrArchived = errors.New("rulebook archived")
+	// ErrConcurrentEdit: the rulebook changed between the read a write
+	// was worked out from and the write; nothing was written (409; retry).
+	ErrConcurrentEdit = errors.New("rulebook changed meanwhile")
 )
 
 // PolarityError is a promotion refused by the presence-polarity gate (422
@@ -146,13 +149,13 @@ func (p *Publisher) UpdateRulebook(ctx context.Context, tenantID, ref string, d 
 	}
 	published := rb.Status == store.RulebookActive || rb.CurrentReleaseID != ""
 	if !published {
-		w, err := p.writeRulebook(ctx, store.RulebookWrite{TenantID: tenantID, RulebookID: rb.ID, Draft: &draft,
+		w, err := p.writeRulebook(ctx, rb, store.RulebookWrite{TenantID: tenantID, RulebookID: rb.ID, Draft: &draft,
 			Audit: []store.Audit{{Kind: "rulebook_updated", Detail: map[string]any{"actor": d.Actor}}}})
 		return RulebookResult{Rulebook: w.Rulebook}, err
 	}
 	// Keep the draft first, then publish it: a failed publication leaves
 	// the edit in place and the flag that makes the next one publish.
-	if _, err := p.writeRulebook(ctx, store.RulebookWrite{TenantID: tenantID, RulebookID: rb.ID, Draft: &draft,
+	if _, err := p.writeRulebook(ctx, rb, store.RulebookWrite{TenantID: tenantID, RulebookID: rb.ID, Draft: &draft,
 		PublicationPending: true, Audit: []store.Audit{{Kind: "rulebook_updated", Detail: map[string]any{"actor": d.Actor}}}}); err != nil {
 		return RulebookResult{}, err
 	}
@@ -312,7 +315,7 @@ func (p *Publisher) publishDraft(ctx context.Context, tenantID, id, actor string
 	if err != nil {
 		return RulebookResult{}, err
 	}
-	w, err := p.writeRulebook(ctx, store.RulebookWrite{TenantID: tenantID, RulebookID: rb.ID, Release: release,
+	w, err := p.writeRulebook(ctx, rb, store.RulebookWrite{TenantID: tenantID, RulebookID: rb.ID, Release: release,
 		Audit: []store.Audit{{Kind: "rulebook_activated", Detail: map[string]any{"actor": actor}}}})
 	return p.written(w, err)
 }
@@ -320,6 +323,8 @@ func (p *Publisher) publishDraft(ctx context.Context, tenantID, id, actor string
 // written maps the store's answer of a publication.
 func (p *Publisher) written(w store.RulebookWritten, err error) (RulebookResult, error) {
 	switch {
+	case errors.Is(err, ErrConcurrentEdit):
+		return RulebookResult{}, err
 	case errors.Is(err, store.ErrNoLabel):
 		return RulebookResult{}, fmt.Errorf("%w: %w", ErrLabelAllocation, err)
 	case errors.Is(err, store.ErrNotFound):
@@ -377,7 +382,7 @@ func (p *Publisher) setRulebookState(ctx context.Context, tenantID, ref, event, 
 	}
 	draft := rb
 	change(&draft)
-	w, err := p.writeRulebook(ctx, store.RulebookWrite{TenantID: tenantID, RulebookID: rb.ID, Draft: &draft,
+	w, err := p.writeRulebook(ctx, rb, store.RulebookWrite{TenantID: tenantID, RulebookID: rb.ID, Draft: &draft,
 		PublicationPending: rb.PublicationPending,
 		Audit:              []store.Audit{{Kind: event, Detail: map[string]any{"actor": actor, "status": draft.Status, "visibility": draft.Visibility}}}})
 	return w.Rulebook, err
@@ -392,9 +397,18 @@ func SectionNames(rb store.Rulebook) []string {
 	return names
 }
 
-// writeRulebook makes w and drops the catalog's cached references to the
+// writeRulebook makes w, unless the rulebook changed since read (the state
+// w was worked out from): then ErrConcurrentEdit and nothing written, so
+// two concurrent edits can never publish a release of a draft that is no
+// longer the one stored. It drops the catalog's cached references to the
 // rulebook, so this process reads the change at once.
-func (p *Publisher) writeRulebook(ctx context.Context, w store.RulebookWrite) (store.RulebookWritten, error) {
+func (p *Publisher) writeRulebook(ctx context.Context, read store.Rulebook, w store.RulebookWrite) (store.RulebookWritten, error) {
+	w.Check = func(cur store.Rulebook) error {
+		if !cur.UpdatedAt.Equal(read.UpdatedAt) {
+			return fmt.Errorf("rulebook %s: %w", cur.ID, ErrConcurrentEdit)
+		}
+		return nil
+	}
 	out, err := p.store.WriteRulebook(ctx, w)
 	if err == nil {
 		p.catalog.ForgetRulebook(out.Rulebook)

@@ -115,3 +115,27 @@ func TestReleaseLabelAllocationFailure(t *testing.T) {
 		t.Fatal("a release was published without a label")
 	}
 }
+
+// TestConcurrentEditIsRefused: a write worked out from a rulebook that has
+// changed since is refused and writes nothing, so two concurrent edits can
+// never publish a release of a draft that is no longer the stored one.
+func TestConcurrentEditIsRefused(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, _ := newStore(t)
+	p := newPublisher(st, publish.Config{})
+	stale := activeRulebook(t, p, st)
+	renamed := "Leave, renamed"
+	if _, err := p.UpdateRulebook(ctx, "acme", stale.ID, publish.RulebookDraft{Name: &renamed}); err != nil {
+		t.Fatal(err)
+	}
+	draft := stale
+	draft.Name = "Lost update"
+	if _, err := p.WriteFrom(ctx, stale, store.RulebookWrite{TenantID: "acme", RulebookID: stale.ID, Draft: &draft}); !errors.Is(err, publish.ErrConcurrentEdit) {
+		t.Fatalf("stale write: %v, want ErrConcurrentEdit", err)
+	}
+	now, err := st.RulebookByRef(ctx, stale.ID)
+	if err != nil || now.Name != renamed {
+		t.Fatalf("after the refused write: %q, %v", now.Name, err)
+	}
+}

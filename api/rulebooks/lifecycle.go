@@ -111,6 +111,8 @@ func refusal(ctx context.Context, err error, ref string) error {
 		api.Log(ctx).ErrorContext(ctx, "publish rulebook release", "rulebook", ref, "error", err)
 		return problem(http.StatusUnprocessableEntity, "unprocessable_entity", api.ReasonReleasePublicationFailed,
 			"The release could not be published. The draft is kept; the next activate or edit publishes it.")
+	case errors.Is(err, publish.ErrConcurrentEdit):
+		return problem(http.StatusConflict, "conflict", reasonChanged, "The rulebook changed while this request was worked out; nothing was written. Read it again and retry.")
 	case errors.Is(err, publish.ErrArchived):
 		return problem(http.StatusConflict, "conflict", reasonArchived, "The rulebook is archived; activate it before editing or promoting.")
 	case errors.Is(err, publish.ErrForceNotAllowed):

@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/eligo/eligo/api"
@@ -56,7 +57,8 @@ func Register(s *api.Server, deps Deps) {
 	publishing := []api.Refusal{member,
 		{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonReleaseLabelAllocationFailed, Meaning: "no two-word label is left for a new release of this rulebook."},
 		{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonReleasePublicationFailed, Meaning: "the last publication step failed; the draft is kept and the next activate or edit publishes it."},
-		{Status: http.StatusConflict, ReasonCode: reasonArchived, Meaning: "the rulebook is archived; activate it before editing."}}
+		{Status: http.StatusConflict, ReasonCode: reasonArchived, Meaning: "the rulebook is archived; activate it before editing."},
+		{Status: http.StatusConflict, ReasonCode: reasonChanged, Meaning: "the rulebook changed while the request was worked out; nothing was written; read it again and retry."}}
 	op := func(id, method, path, summary, description string, access api.Access, scopes []auth.Scope) api.Route {
 		return api.Route{OperationID: id, Method: method, Path: path, Summary: summary, Description: description,
 			Tags: []string{"Rulebooks"}, Access: access, Scopes: scopes, Class: api.ClassRulebooks, NotFound: notFound}
@@ -84,8 +86,8 @@ func Register(s *api.Server, deps Deps) {
 			"On a published family every member is resolved and the members composed first; a member that cannot be used is 422 `release_member_unresolved` and the draft is unchanged. "+
 			"An edit of a published family publishes a release at once (identical content reuses its release). "+
 			"After a promotion the family is pinned: every reference must be `pinned` with an exact `ruleset_id` (a floating one is 422 `composition_pinned`). "+outcomeDoc+" "+refsDoc+" "+rulebookIDDoc, api.Keyed, write)
-	edit.Refusals = append(publishing, api.Refusal{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonCompositionPinned,
-		Meaning: "a floating reference in a family a promotion has pinned."})
+	edit.Refusals = slices.Concat(publishing, []api.Refusal{{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonCompositionPinned,
+		Meaning: "a floating reference in a family a promotion has pinned."}})
 	api.Register(s, edit, h.update)
 
 	fields := op("set-rulebook-fields", http.MethodPost, "/rulebooks/{rulebook_id}/fields", "Set the field vocabulary overlay",
@@ -116,7 +118,7 @@ func Register(s *api.Server, deps Deps) {
 
 	activate := op("activate-rulebook", http.MethodPost, "/rulebooks/{rulebook_id}/activate", "Activate a rulebook",
 		"Publishes the draft as an immutable release and makes it current; idempotent: content already released reuses that release and its label. Every member must resolve. An archived rulebook becomes active again. "+rulebookIDDoc, api.Keyed, write)
-	activate.Refusals = publishing[:3]
+	activate.Refusals = slices.Concat(publishing[:3], publishing[4:])
 	api.Register(s, activate, h.activate)
 
 	api.Register(s, op("archive-rulebook", http.MethodPost, "/rulebooks/{rulebook_id}/archive", "Archive a rulebook",
@@ -127,17 +129,18 @@ func Register(s *api.Server, deps Deps) {
 
 	promote := op("promote-ruleset-to-live", http.MethodPost, "/rulebooks/{rulebook_id}/rulesets/{name}/promote-to-live", "Promote a section's candidate to live",
 		promoteDoc+" "+rulebookIDDoc, api.Keyed, write)
-	promote.Refusals = append(publishing[:3],
-		api.Refusal{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonNonConservativePresenceOp, Meaning: "the presence-polarity gate found an unanswered-field default that can be more favourable than an answer; `field`, `criterion` and `witness` name the first, `findings` lists all."},
-		api.Refusal{Status: http.StatusUnprocessableEntity, ReasonCode: "candidate_tests", Meaning: "a stored test case of the candidate fails (`failures` lists them)."},
-		api.Refusal{Status: http.StatusUnprocessableEntity, ReasonCode: "candidate_loads", Meaning: "the candidate's stored content does not load."},
-		api.Refusal{Status: http.StatusUnprocessableEntity, ReasonCode: "composition", Meaning: "the members do not compose with the candidate in place (a shared field's type differs)."},
-		api.Refusal{Status: http.StatusForbidden, ReasonCode: reasonForceForbidden, Meaning: "`force_unsafe` was sent by a key that is not internal."})
+	promote.Refusals = slices.Concat(publishing, []api.Refusal{
+		{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonNonConservativePresenceOp, Meaning: "the presence-polarity gate found an unanswered-field default that can be more favourable than an answer; `field`, `criterion` and `witness` name the first, `findings` lists all."},
+		{Status: http.StatusUnprocessableEntity, ReasonCode: "candidate_tests", Meaning: "a stored test case of the candidate fails (`failures` lists them)."},
+		{Status: http.StatusUnprocessableEntity, ReasonCode: "candidate_loads", Meaning: "the candidate's stored content does not load."},
+		{Status: http.StatusUnprocessableEntity, ReasonCode: "composition", Meaning: "the members do not compose with the candidate in place (a shared field's type differs)."},
+		{Status: http.StatusForbidden, ReasonCode: reasonForceForbidden, Meaning: "`force_unsafe` was sent by a key that is not internal."}})
 	api.Register(s, promote, h.promote)
 }
 
 const (
 	reasonArchived       = "rulebook_archived"
+	reasonChanged        = "rulebook_changed"
 	reasonForceForbidden = "force_unsafe_forbidden"
 	outcomeDoc           = "`outcome_logic` is an expression tree over the section letters (A, B, C... in `ruleset_refs` order): a leaf `{\"section\": \"A\"}`, a node `{\"op\": \"and\" | \"or\", \"args\": [two or more nodes]}` or `{\"op\": \"not\", \"args\": [one node]}`. A string, also inside an `{\"expr\": ...}` wrapper, a letter with no section or a malformed node is 422 with the validation list. Absent or null: every section and-ed."
 	refsDoc              = "Each reference names a `section_id` of the tenant's published rulesets and a `pin_mode`: `latest_active` (the default; floating: the section's newest active cut when the reference is added becomes its live cut, and cuts published later are candidates, `testing` in the rulebook, changing nothing until promoted) or `pinned` with an exact `ruleset_id`. A field id used by two sections is one shared field: the same type and enum values, or the composition is refused (422)."
