@@ -157,6 +157,9 @@ func (c *Catalog) Row(ctx context.Context, v Viewer, ref string) (store.Ruleset,
 // database, not the reference cache, so a write acts on the cut the slug
 // points at now.
 func (c *Catalog) Owned(ctx context.Context, tenantID, ref string) (store.Ruleset, error) {
+	if !lookable(ref) {
+		return store.Ruleset{}, notFound(ref)
+	}
 	row, err := c.store.RulesetByRef(ctx, ref)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && row.TenantID != tenantID) {
 		return store.Ruleset{}, notFound(ref)
@@ -230,6 +233,9 @@ func (c *Catalog) Explainer(r *Ruleset) *solver.Explainer {
 
 // lookup returns the stored cut ref names, from the cache when fresh.
 func (c *Catalog) lookup(ctx context.Context, ref string) (store.Ruleset, error) {
+	if !lookable(ref) {
+		return store.Ruleset{}, store.ErrNotFound
+	}
 	if row, ok := c.refs.Get(ref); ok {
 		return row, nil
 	}

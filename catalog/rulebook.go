@@ -115,6 +115,9 @@ type PreparedRulebook struct {
 // Rulebook resolves ref (a rulebook id or slug) for v: public rulebooks
 // and the viewer's tenant's own; anything else is ErrNotFound.
 func (c *Catalog) Rulebook(ctx context.Context, v Viewer, ref string) (store.Rulebook, error) {
+	if !lookable(ref) {
+		return store.Rulebook{}, fmt.Errorf("rulebook %q: %w", ref, ErrNotFound)
+	}
 	rb, ok := c.rulebooks.Get(ref)
 	var err error
 	if !ok {
@@ -135,6 +138,9 @@ func (c *Catalog) Rulebook(ctx context.Context, v Viewer, ref string) (store.Rul
 // (not the reference cache, so a write acts on the current draft), when
 // tenantID owns it; otherwise ErrNotFound, as for an unknown one.
 func (c *Catalog) OwnedRulebook(ctx context.Context, tenantID, ref string) (store.Rulebook, error) {
+	if !lookable(ref) {
+		return store.Rulebook{}, fmt.Errorf("rulebook %q: %w", ref, ErrNotFound)
+	}
 	rb, err := c.store.RulebookByRef(ctx, ref)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && rb.TenantID != tenantID) {
 		return store.Rulebook{}, fmt.Errorf("rulebook %q: %w", ref, ErrNotFound)
@@ -156,6 +162,9 @@ func (c *Catalog) ForgetRulebook(rb store.Rulebook) {
 // release is rulebookID's release ref (UUID or label), from the cache when
 // there: releases never change.
 func (c *Catalog) release(ctx context.Context, rulebookID, ref string) (store.Release, error) {
+	if !lookable(ref) {
+		return store.Release{}, store.ErrNotFound
+	}
 	key := rulebookID + "\n" + ref
 	if rel, ok := c.releases.Get(key); ok {
 		return rel, nil

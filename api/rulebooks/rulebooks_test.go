@@ -515,3 +515,39 @@ func publishRequest(tenant string, src []byte) publish.RulesetRequest {
 	return publish.RulesetRequest{TenantID: tenant, Filename: "income.rules", Source: src, Slug: tenant + "/income",
 		Cases: cases, ForceUnsafe: true, Actor: "test"}
 }
+
+// TestReferencesThatNameNothing: a reference no object could have (NUL,
+// invalid UTF-8, absurd length) is simply not found, on the ruleset reads,
+// the rulebook routes and /decide, never a database error; a catalogue
+// query that is not valid text is 422.
+func TestReferencesThatNameNothing(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	id, key := activeBook(t, f, "acme", "acme/benefits")
+	for _, ref := range []string{"acme%00x", "acme%FFx", "acme%2Fbenefits%00"} {
+		for _, path := range []string{"/rulebooks/" + ref, "/rulebooks/" + ref + "/schema"} {
+			if r := f.Do(t, http.MethodGet, path, apitest.WithKey(key), nil); r.Status != http.StatusNotFound {
+				t.Errorf("GET %s: %d %s", path, r.Status, r.Raw)
+			}
+		}
+		if r := f.Do(t, http.MethodGet, "/rulesets/"+ref+"/schema", nil, nil); r.Status != http.StatusNotFound {
+			t.Errorf("GET /rulesets/%s/schema: %d %s", ref, r.Status, r.Raw)
+		}
+	}
+	// An absurdly long one is refused by the path's declared bound.
+	if r := f.Do(t, http.MethodGet, "/rulebooks/"+strings.Repeat("a", 400), apitest.WithKey(key), nil); r.Status != http.StatusUnprocessableEntity {
+		t.Errorf("long reference: %d %s", r.Status, r.Raw)
+	}
+	for _, body := range []string{
+		`{"rulebook_id":"acme\u0000x","field_values":{}}`,
+		`{"ruleset_id":"acme\u0000x","field_values":{}}`,
+		`{"rulebook_id":"` + id + `","release_id":"label\u0000x","field_values":{}}`,
+	} {
+		if r := f.Decide(t, key, body); r.Status != http.StatusNotFound {
+			t.Errorf("decide %s: %d %s", body, r.Status, r.Raw)
+		}
+	}
+	if r := f.Do(t, http.MethodGet, "/rulesets?q=%FF%00", nil, nil); r.Status != http.StatusUnprocessableEntity {
+		t.Errorf("catalogue query that is not text: %d %s", r.Status, r.Raw)
+	}
+}

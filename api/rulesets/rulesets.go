@@ -9,7 +9,9 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -185,6 +187,10 @@ func (rulesetList) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema
 }
 
 func (h *handler) listRulesets(ctx context.Context, in *listRulesetsInput) (*listRulesetsOutput, error) {
+	if !utf8.ValidString(in.Q) || strings.ContainsRune(in.Q, 0) {
+		return nil, api.ValidationFailed(api.ValidationItem{Type: "string_unicode", Loc: []any{"query", "q"},
+			Msg: "Input should be a valid string: UTF-8 text without NUL", Input: strings.ToValidUTF8(strings.ReplaceAll(in.Q, "\x00", ""), "\uFFFD")})
+	}
 	if in.Namespace != "" && !catalog.ValidSlug(in.Namespace) {
 		return nil, api.ValidationFailed(api.ValidationItem{Type: "string_pattern_mismatch", Loc: []any{"query", "namespace"},
 			Msg: "String should be a slug or slug prefix such as us or us/federal", Input: in.Namespace})
