@@ -159,6 +159,23 @@ func (c *Catalog) ForgetRulebook(rb store.Rulebook) {
 	c.rulebooks.Remove(rb.Slug)
 }
 
+// CurrentRelease is rb's head release, from the release cache; nil
+// before the first release, or when the head names a release this server
+// does not hold (which a read of the rulebook itself shows as no release).
+func (c *Catalog) CurrentRelease(ctx context.Context, rb store.Rulebook) (*store.Release, error) {
+	if rb.CurrentReleaseID == "" {
+		return nil, nil
+	}
+	rel, err := c.release(ctx, rb.ID, rb.CurrentReleaseID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &rel, nil
+}
+
 // release is rulebookID's release ref (UUID or label), from the cache when
 // there: releases never change.
 func (c *Catalog) release(ctx context.Context, rulebookID, ref string) (store.Release, error) {

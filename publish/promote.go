@@ -40,8 +40,10 @@ type promotion struct {
 	candidate *catalog.Ruleset
 	// draft is the rulebook with the candidate live and every reference
 	// pinned: what the promotion stores and releases.
-	draft      store.Rulebook
-	prior      string
+	draft store.Rulebook
+	prior string
+	// live is the draft resolved and composed, by the composition stage.
+	live       *liveComposition
 	advisories []PolarityAdvisory
 	audit      []store.Audit
 }
@@ -117,7 +119,7 @@ func (p *Publisher) Promote(ctx context.Context, req PromoteRequest) (RulebookRe
 			return RulebookResult{}, err
 		}
 	}
-	release, err := p.releaseOf(ctx, pr.draft)
+	release, err := p.releaseFrom(pr.draft, pr.live)
 	if err != nil {
 		return RulebookResult{}, err
 	}
@@ -159,9 +161,11 @@ func (p *Publisher) candidateTests(ctx context.Context, pr *promotion) error {
 
 // promotedComposition composes the rulebook with the candidate in place.
 func (p *Publisher) promotedComposition(ctx context.Context, pr *promotion) error {
-	if err := p.checkComposes(ctx, pr.draft); err != nil {
+	live, err := p.checkComposes(ctx, pr.draft)
+	if err != nil {
 		return &RefusedError{Reason: ErrCompositionRefused, Message: err.Error()}
 	}
+	pr.live = live
 	return nil
 }
 
@@ -169,15 +173,7 @@ func (p *Publisher) promotedComposition(ctx context.Context, pr *promotion) erro
 // findings refuse the promotion, unless it is forced (audited) or the
 // rulebook is under the reserved namespace, where they are advisories.
 func (p *Publisher) presencePolarity(ctx context.Context, pr *promotion) error {
-	content, members, err := p.catalog.LiveContent(ctx, pr.draft)
-	if err != nil {
-		return err
-	}
-	composed, _, err := p.catalog.Compose(content, members)
-	if err != nil {
-		return err
-	}
-	findings, err := solver.CheckPresencePolarity(ctx, composed.Rules)
+	findings, err := solver.CheckPresencePolarity(ctx, pr.live.composed.Rules)
 	if err != nil {
 		return fmt.Errorf("presence-polarity gate: %w", err)
 	}

@@ -212,7 +212,8 @@ func (p *Publisher) applyDraft(ctx context.Context, draft *store.Rulebook, d Rul
 		}
 		draft.FieldOverlay = raw
 	}
-	return p.checkComposes(ctx, *draft)
+	_, err := p.checkComposes(ctx, *draft)
+	return err
 }
 
 // resolveRefs turns requested references into stored ones.
@@ -256,43 +257,52 @@ func (p *Publisher) resolveRefs(ctx context.Context, draft store.Rulebook, refs 
 }
 
 // checkComposes resolves every member of draft and composes them, so an
+// liveComposition is a draft resolved and composed: what a publication
+// freezes and what the go-live gates examine.
+type liveComposition struct {
+	content  catalog.RulebookContent
+	members  []*catalog.Ruleset
+	composed *rulebook.Composed
+	identity string
+}
+
+// checkComposes resolves every member of draft and composes them, so an
 // edit that could not be published is refused before anything is stored.
-func (p *Publisher) checkComposes(ctx context.Context, draft store.Rulebook) error {
+// The members are resolved first: a member that cannot be used is the
+// answer even when the outcome names letters the new references no longer
+// have. It returns nil for a draft without references.
+func (p *Publisher) checkComposes(ctx context.Context, draft store.Rulebook) (*liveComposition, error) {
 	if len(draft.Refs) == 0 {
 		var overlay map[string]json.RawMessage
 		if len(draft.FieldOverlay) > 0 && json.Unmarshal(draft.FieldOverlay, &overlay) == nil && len(overlay) > 0 {
-			return fmt.Errorf("%w: the rulebook has no sections yet, so no field to describe", ErrUnknownField)
+			return nil, fmt.Errorf("%w: the rulebook has no sections yet, so no field to describe", ErrUnknownField)
 		}
-		return nil
+		return nil, nil
 	}
-	// Members first: a member that cannot be used is the answer even when
-	// the outcome names letters the new references no longer have.
-	for _, ref := range draft.Refs {
-		one := draft
-		one.Refs, one.OutcomeLogic = []store.RulebookRef{ref}, nil
-		if _, _, err := p.catalog.LiveContent(ctx, one); err != nil {
-			return err
-		}
+	membersOnly := draft
+	membersOnly.OutcomeLogic = nil
+	content, members, err := p.catalog.LiveContent(ctx, membersOnly)
+	if err != nil {
+		return nil, err
 	}
 	if len(draft.OutcomeLogic) > 0 {
-		if _, problems := rulebook.ParseOutcomeTree(draft.OutcomeLogic, len(draft.Refs)); len(problems) > 0 {
-			return fmt.Errorf("%w: outcome_logic: %s", ErrCompositionRefused, problems[0])
+		tree, problems := rulebook.ParseOutcomeTree(draft.OutcomeLogic, len(draft.Refs))
+		if len(problems) > 0 {
+			return nil, fmt.Errorf("%w: outcome_logic: %s", ErrCompositionRefused, problems[0])
 		}
-	}
-	content, members, err := p.catalog.LiveContent(ctx, draft)
-	if err != nil {
-		return err
+		content.OutcomeLogic = tree
 	}
 	bare := content
 	bare.FieldOverlay = nil
 	if _, _, err := p.catalog.Compose(bare, members); err != nil {
-		return fmt.Errorf("%w: %w", ErrCompositionRefused, err)
+		return nil, fmt.Errorf("%w: %w", ErrCompositionRefused, err)
 	}
 	// The members compose; so a refusal now is the overlay's.
-	if _, _, err := p.catalog.Compose(content, members); err != nil {
-		return fmt.Errorf("%w: %w", ErrUnknownField, err)
+	composed, identity, err := p.catalog.Compose(content, members)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrUnknownField, err)
 	}
-	return nil
+	return &liveComposition{content: content, members: members, composed: composed, identity: identity}, nil
 }
 
 // Activate publishes tenantID's rulebook ref as a release, idempotently:
@@ -337,23 +347,24 @@ func (p *Publisher) written(w store.RulebookWritten, err error) (RulebookResult,
 
 // releaseOf freezes rb's draft into the release a write publishes.
 func (p *Publisher) releaseOf(ctx context.Context, rb store.Rulebook) (*store.ReleaseDraft, error) {
-	if len(rb.Refs) == 0 {
-		return nil, &catalog.MemberError{SectionID: "(none)", Reason: "the rulebook references no section yet; add ruleset_refs first"}
-	}
-	content, members, err := p.catalog.LiveContent(ctx, rb)
+	live, err := p.checkComposes(ctx, rb)
 	if err != nil {
 		return nil, err
 	}
-	_, identity, err := p.catalog.Compose(content, members)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrCompositionRefused, err)
+	if live == nil {
+		return nil, &catalog.MemberError{SectionID: "(none)", Reason: "the rulebook references no section yet; add ruleset_refs first"}
 	}
-	raw, err := json.Marshal(content)
+	return p.releaseFrom(rb, live)
+}
+
+// releaseFrom is the release of rb's composed draft.
+func (p *Publisher) releaseFrom(rb store.Rulebook, live *liveComposition) (*store.ReleaseDraft, error) {
+	raw, err := json.Marshal(live.content)
 	if err != nil {
 		return nil, fmt.Errorf("encode release content: %w", err)
 	}
-	sum := sha256.Sum256([]byte(rb.ID + identity))
-	return &store.ReleaseDraft{Title: rb.Name, ContentIdentity: identity, Content: raw, Fail: p.releaseFault,
+	sum := sha256.Sum256([]byte(rb.ID + live.identity))
+	return &store.ReleaseDraft{Title: rb.Name, ContentIdentity: live.identity, Content: raw, Fail: p.releaseFault,
 		AllocateLabel: func(taken func(string) bool) (string, error) {
 			label, err := p.allocateLabel(binary.BigEndian.Uint64(sum[:8]), taken)
 			if errors.Is(err, rulebook.ErrNoLabel) {

@@ -186,7 +186,11 @@ WHERE (CASE WHEN $1 = '' THEN b.visibility = 'public' AND b.status = 'active' EL
 ORDER BY b.slug
 LIMIT $3`
 
-// ListRulebooks returns one page of rulebooks for q, without their refs.
+const sqlRefsOf = `SELECT rulebook_id, section_id, pin_mode, live_ruleset_id FROM rulebook_refs
+WHERE rulebook_id = ANY($1) ORDER BY rulebook_id, position`
+
+// ListRulebooks returns one page of rulebooks for q with their references,
+// in two queries whatever the page size.
 func (s *Store) ListRulebooks(ctx context.Context, q RulebookQuery) ([]Rulebook, error) {
 	rows, err := s.pool.Query(ctx, sqlListRulebooks, q.Tenant, q.AfterSlug, q.Limit)
 	if err != nil {
@@ -195,6 +199,23 @@ func (s *Store) ListRulebooks(ctx context.Context, q RulebookQuery) ([]Rulebook,
 	list, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Rulebook, error) { return scanRulebook(row) })
 	if err != nil {
 		return nil, fmt.Errorf("list rulebooks: %w", err)
+	}
+	at := make(map[string]int, len(list))
+	ids := make([]string, len(list))
+	for i, b := range list {
+		at[b.ID], ids[i] = i, b.ID
+	}
+	rows, err = s.pool.Query(ctx, sqlRefsOf, ids)
+	if err != nil {
+		return nil, fmt.Errorf("list rulebook references: %w", err)
+	}
+	var id string
+	var r RulebookRef
+	if _, err := pgx.ForEachRow(rows, []any{&id, &r.SectionID, &r.PinMode, &r.LiveRulesetID}, func() error {
+		list[at[id]].Refs = append(list[at[id]].Refs, r)
+		return nil
+	}); err != nil {
+		return nil, fmt.Errorf("list rulebook references: %w", err)
 	}
 	return list, nil
 }

@@ -203,9 +203,10 @@ func (h *handler) out(ctx context.Context, rb store.Rulebook, release *store.Rel
 			}
 		}
 	}
-	if release == nil && rb.CurrentReleaseID != "" {
-		if rel, err := h.store.ReleaseOf(ctx, rb.ID, rb.CurrentReleaseID); err == nil {
-			release = &rel
+	if release == nil {
+		var err error
+		if release, err = h.catalog.CurrentRelease(ctx, rb); err != nil {
+			return nil, err
 		}
 	}
 	o.Release = api.ReleaseOf(release)
@@ -259,11 +260,7 @@ func (h *handler) list(ctx context.Context, in *listInput) (*listOutput, error) 
 		out.NextCursor = api.EncodeCursor(rows[len(rows)-1].Slug)
 	}
 	for _, rb := range rows {
-		full, err := h.store.RulebookByRef(ctx, rb.ID)
-		if err != nil {
-			return nil, err
-		}
-		o, err := h.out(ctx, full, nil)
+		o, err := h.out(ctx, rb, nil)
 		if err != nil {
 			return nil, err
 		}

@@ -344,6 +344,9 @@ func TestRulebookTenantIsolation(t *testing.T) {
 	if len(mine.Body.([]any)) != 1 || mine.Body.([]any)[0].(map[string]any)["rulebook_id"] != otherID {
 		t.Fatalf("keyed list: %s", mine.Raw)
 	}
+	if entry := mine.Body.([]any)[0].(map[string]any); len(entry["ruleset_refs"].([]any)) != 2 || entry["release"] == nil {
+		t.Fatalf("a listed rulebook lacks its references or release: %v", entry)
+	}
 }
 
 // TestRulebookValidation: outcome trees, hints, overlays and references
