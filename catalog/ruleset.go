@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/eligo/eligo/engine"
@@ -48,6 +49,10 @@ type SourceReference struct {
 	Snapshot string `json:"snapshot,omitempty" doc:"Equal to content_digest; keys the retained copy of the text."`
 	// TargetKind is "artefact" on a v2 reference, else empty.
 	TargetKind string `json:"target_kind,omitempty" enum:"artefact"`
+	// ArtefactProjectID and ArtefactSourceID name the uploaded project
+	// file a v2 reference cites; empty on v1.
+	ArtefactProjectID string `json:"artefact_project_id,omitempty" doc:"v2: the project of the cited file."`
+	ArtefactSourceID  string `json:"artefact_source_id,omitempty" doc:"v2: the cited project file."`
 }
 
 // Quote is a SourceReference's quote.
@@ -72,8 +77,14 @@ func (r *Ruleset) SourceReferences(refs []engine.SourceReference, anonymous bool
 			DeepLink: ref.DeepLink, Licence: ref.Licence, SchemaVersion: ref.SchemaVersion, TargetKind: ref.TargetKind}
 		if check, ok := r.SourceChecks[ref.Source]; ok {
 			w.ContentDigest, w.VerifiedAt = check.ContentDigest, check.VerifiedAt
+			w.ArtefactProjectID, w.ArtefactSourceID = check.ArtefactProjectID, check.ArtefactSourceID
 			if ref.TargetKind == "" {
 				w.Snapshot = check.ContentDigest
+			}
+			// A quote found in a PDF links to its page (the spec's
+			// #page=N) rather than to a text fragment.
+			if page, ok := check.QuotePages[ref.Quote.Exact]; ok && page > 0 {
+				w.DeepLink = fmt.Sprintf("%s#page=%d", ref.URL, page)
 			}
 		}
 		out = append(out, w)

@@ -79,6 +79,12 @@ type RulesetRequest struct {
 	ForceUnsafe bool
 	// Actor says who published (a key prefix, "cli"), for the audit trail.
 	Actor string
+	// SourceDetails are merged into the check of each verified source:
+	// the artefact a v2 reference names, the PDF pages of its quotes.
+	SourceDetails map[string]store.SourceCheck
+	// Provenance records the project sources the quotes were verified
+	// against, stored with the cut (see store.RulesetCut.Provenance).
+	Provenance []store.Provenance
 }
 
 // RulesetResult says what was published.
@@ -176,7 +182,7 @@ func (p *Publisher) storeCut(ctx context.Context, c *rulesetCut) (RulesetResult,
 		Description: r.Description, RuleCount: r.NumCriteria(), ContentDigest: res.ContentDigest,
 		SourceText: string(req.Source), SourceDigest: catalog.SourceDigest(req.Source),
 		CompiledIR: ir, IRVersion: engine.IRVersion, EngineVersion: engine.Version,
-		Visibility: visibility, SourceChecks: c.checks, Audit: c.audit, TestCases: cases,
+		Visibility: visibility, SourceChecks: c.checks, Audit: c.audit, TestCases: cases, Provenance: req.Provenance,
 	})
 	if errors.Is(err, store.ErrSlugConflict) {
 		return res, &RefusedError{Stage: "store", Reason: ErrSlugConflict,

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"regexp"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -331,7 +332,7 @@ func TestPublishVerifiesSources(t *testing.T) {
 		if tc.problems == nil {
 			sum := sha256.Sum256(lawText)
 			want := store.SourceCheck{ContentDigest: "sha256:" + hex.EncodeToString(sum[:]), VerifiedAt: now}
-			if len(checks) != 1 || checks["law"] != want {
+			if len(checks) != 1 || !reflect.DeepEqual(checks["law"], want) {
 				t.Errorf("%s: checks %+v, want law: %+v", tc.name, checks, want)
 			}
 		}

@@ -86,6 +86,12 @@ func (p *Publisher) quotesStage(c *rulesetCut) error {
 	if len(problems) > 0 {
 		return &RefusedError{Reason: ErrSourceUnverified, Problems: problems, Message: strings.Join(problems, "; ")}
 	}
+	for id, extra := range c.req.SourceDetails {
+		if check, ok := checks[id]; ok {
+			check.ArtefactProjectID, check.ArtefactSourceID, check.QuotePages = extra.ArtefactProjectID, extra.ArtefactSourceID, extra.QuotePages
+			checks[id] = check
+		}
+	}
 	c.checks, c.res.VerifiedSources = checks, len(checks)
 	return nil
 }

@@ -80,6 +80,13 @@ type SourceCheck struct {
 	ContentDigest string `json:"content_digest"`
 	// VerifiedAt is when the quotes were checked (UTC).
 	VerifiedAt time.Time `json:"verified_at"`
+	// ArtefactProjectID and ArtefactSourceID name the project source a v2
+	// (artefact) reference was verified against; empty for v1.
+	ArtefactProjectID string `json:"artefact_project_id,omitempty"`
+	ArtefactSourceID  string `json:"artefact_source_id,omitempty"`
+	// QuotePages maps a quote to the PDF page it was found on, for the
+	// reference's #page=N deep link; nil for text and HTML sources.
+	QuotePages map[string]int `json:"quote_pages,omitempty"`
 }
 
 // VersionLabel is the wire spelling of Version: "v<N>".
@@ -147,6 +154,23 @@ type RulesetCut struct {
 	// (for example publish_force_bypass); their details gain the
 	// ruleset_id, slug and version.
 	Audit []Audit
+	// Provenance records, in the same transaction, the project sources
+	// the cut's quotes were verified against (a publish from an authoring
+	// project); a recorded source can no longer be deleted.
+	Provenance []Provenance
+}
+
+// Provenance is one source a published cut declares, bound to the project
+// source its quotes were verified against.
+type Provenance struct {
+	// ProjectID and SourceID name the project source.
+	ProjectID, SourceID string
+	// RulesSourceID is the source id the rules declare.
+	RulesSourceID string
+	// TargetKind is "url" (a v1 reference) or "artefact" (v2).
+	TargetKind string
+	// ContentDigest is the digest of the text the quotes were found in.
+	ContentDigest string
 }
 
 // Audit is one audit event to write inside another operation's transaction.
@@ -262,6 +286,15 @@ func (s *Store) PublishRuleset(ctx context.Context, c RulesetCut) (PublishedRule
 
 		if _, err := tx.Exec(ctx, sqlUpsertSlug, c.Slug, c.TenantID, out.Ruleset.ID, out.Ruleset.Version); err != nil {
 			return fmt.Errorf("move slug: %w", err)
+		}
+		for _, p := range c.Provenance {
+			if _, err := tx.Exec(ctx, sqlInsertProvenance, out.Ruleset.ID, p.ProjectID, p.RulesSourceID, p.SourceID,
+				p.TargetKind, p.ContentDigest); err != nil {
+				if isForeignKeyViolation(err) {
+					return fmt.Errorf("record provenance of source %s: %w", p.SourceID, ErrNotFound)
+				}
+				return fmt.Errorf("record provenance: %w", err)
+			}
 		}
 		events := append([]Audit{{Kind: "ruleset_published", Detail: map[string]any{"reused": out.Reused}}}, c.Audit...)
 		for _, e := range events {

@@ -91,3 +91,11 @@ func isUniqueViolation(err error, constraint string) bool {
 	var pgErr *pgconn.PgError
 	return errors.As(err, &pgErr) && pgErr.Code == "23505" && pgErr.ConstraintName == constraint
 }
+
+// isForeignKeyViolation reports whether err is PostgreSQL's
+// foreign_key_violation: a row names another that is gone (or, on a
+// delete, is still named).
+func isForeignKeyViolation(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == "23503"
+}

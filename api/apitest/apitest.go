@@ -25,6 +25,7 @@ import (
 	"github.com/eligo/eligo/api/apitest/call"
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/casebank"
+	"github.com/eligo/eligo/authoring"
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/metering"
 	"github.com/eligo/eligo/publish"
@@ -46,6 +47,8 @@ type Services struct {
 	Catalog *catalog.Catalog
 	// Publisher writes published content.
 	Publisher *publish.Publisher
+	// Authoring runs the authoring workspace.
+	Authoring *authoring.Service
 }
 
 // Mount registers the operations a test needs on s.
@@ -88,7 +91,12 @@ func NewOn(t testing.TB, pool *pgxpool.Pool, cfg api.Config, mount Mount) *Fixtu
 	}
 	st := store.New(pool)
 	cat := catalog.New(st, catalog.Config{})
-	sv := Services{Store: st, Catalog: cat, Publisher: publish.New(st, cat, publish.Config{})}
+	pub := publish.New(st, cat, publish.Config{})
+	work, err := authoring.New(st, pub, cat, authoring.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sv := Services{Store: st, Catalog: cat, Publisher: pub, Authoring: work}
 	s := api.New(cfg, st)
 	if mount != nil {
 		mount(s, sv)

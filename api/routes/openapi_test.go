@@ -49,7 +49,10 @@ func operations(doc *huma.OpenAPI) map[string]*huma.Operation {
 // here are still held to the rules every operation obeys.
 func TestEveryOperationDocumentsItsErrors(t *testing.T) {
 	t.Parallel()
-	s := New(Config{}, nil)
+	s, err := New(Config{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(func() { _ = s.Close(context.Background()) })
 	const (
 		problem    = "#/components/schemas/ProblemError"

@@ -148,7 +148,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}()
 	}
 
-	apiServer := routes.New(cfg.API, st)
+	apiServer, err := routes.New(cfg.API, st)
+	if err != nil {
+		return err
+	}
 	srv := &http.Server{
 		Handler:           apiServer.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,

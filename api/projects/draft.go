@@ -1,0 +1,200 @@
+package projects
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/eligo/eligo/auth"
+	"github.com/eligo/eligo/authoring"
+	"github.com/eligo/eligo/authoring/review"
+	"github.com/eligo/eligo/store"
+)
+
+// draftResponse is a worked-out draft on the wire.
+type draftResponse struct {
+	ProjectID         string                     `json:"project_id"`
+	Origin            string                     `json:"origin" enum:"hand,generation"`
+	UpdatedAt         time.Time                  `json:"updated_at"`
+	Rules             string                     `json:"rules" doc:"The draft's .rules text."`
+	Compiles          bool                       `json:"compiles"`
+	CompileErrors     []string                   `json:"compile_errors" nullable:"false" doc:"file:line:column: message, one per error."`
+	ContentDigest     *string                    `json:"content_digest" doc:"The compiled draft's digest; null when it does not compile."`
+	Acceptance        authoring.Acceptance       `json:"acceptance"`
+	ReferenceProblems []string                   `json:"reference_problems" nullable:"false" doc:"Declared sources that do not bind to a project source, or are unlicensed, private or mismatched."`
+	ProvenanceReport  authoring.ProvenanceReport `json:"provenance_report"`
+	SourceCheck       authoring.SourceCheck      `json:"source_check"`
+	SourceQuestions   []authoring.SourceQuestion `json:"source_questions" nullable:"false"`
+}
+
+func draftOut(w authoring.Workup) draftResponse {
+	p := w.Project
+	o := draftResponse{ProjectID: p.ID, Origin: p.DraftOrigin, Rules: *p.DraftText, Compiles: w.Rules != nil,
+		CompileErrors: []string{}, Acceptance: w.Acceptance, ReferenceProblems: w.ReferenceProblems,
+		ProvenanceReport: w.Provenance, SourceCheck: w.SourceCheck, SourceQuestions: w.Questions}
+	if p.DraftUpdatedAt != nil {
+		o.UpdatedAt = *p.DraftUpdatedAt
+	}
+	for _, e := range w.CompileErrors {
+		o.CompileErrors = append(o.CompileErrors, e.Error())
+	}
+	if w.Rules != nil {
+		d := w.Rules.ContentDigest()
+		o.ContentDigest = &d
+	}
+	if o.SourceQuestions == nil {
+		o.SourceQuestions = []authoring.SourceQuestion{}
+	}
+	return o
+}
+
+type putDraftInput struct {
+	projectInput
+	Body struct {
+		Rules           string                     `json:"rules" minLength:"1" maxLength:"1048576" doc:"The .rules text."`
+		SourceQuestions []authoring.SourceQuestion `json:"source_questions,omitempty" maxItems:"100"`
+	}
+}
+
+type draftOutput struct {
+	Body draftResponse
+}
+
+func (h *handler) putDraft(ctx context.Context, in *putDraftInput) (*draftOutput, error) {
+	tenant, err := tenantFor(in.ProjectID, ctx)
+	if err != nil {
+		return nil, err
+	}
+	w, err := h.authoring.PutDraft(ctx, tenant, in.ProjectID, authoring.DraftRequest{Rules: in.Body.Rules, SourceQuestions: in.Body.SourceQuestions})
+	if err != nil {
+		return nil, failed(ctx, err, "Project", in.ProjectID)
+	}
+	return &draftOutput{Body: draftOut(w)}, nil
+}
+
+func (h *handler) getDraft(ctx context.Context, in *projectInput) (*draftOutput, error) {
+	tenant, err := tenantFor(in.ProjectID, ctx)
+	if err != nil {
+		return nil, err
+	}
+	w, err := h.authoring.Draft(ctx, tenant, in.ProjectID, nil)
+	if err != nil {
+		return nil, failed(ctx, err, "Project", in.ProjectID)
+	}
+	return &draftOutput{Body: draftOut(w)}, nil
+}
+
+type publishInput struct {
+	projectInput
+	Body *struct {
+		Name          string                            `json:"name,omitempty" maxLength:"200" doc:"Display name; default the draft's name header."`
+		Slug          string                            `json:"slug,omitempty" maxLength:"200" doc:"Slug to publish under; default the draft's ruleset header."`
+		ForceUnsafe   bool                              `json:"force_unsafe,omitempty" doc:"Publish despite failing tests or contract checks; audited as publish_force_bypass."`
+		SourceTargets map[string]authoring.SourceTarget `json:"source_targets,omitempty" doc:"Declared source id to the project source it cites and how."`
+	} `required:"false"`
+}
+
+// publishResponse is what a project publish answers.
+type publishResponse struct {
+	RulesetID        string                     `json:"ruleset_id"`
+	Slug             string                     `json:"slug"`
+	Version          string                     `json:"version" doc:"v<N>."`
+	ContentDigest    string                     `json:"content_digest"`
+	Reused           bool                       `json:"reused" doc:"The slug already held this exact content; its cut was reused."`
+	Visibility       string                     `json:"visibility" enum:"private"`
+	TestsPassing     int                        `json:"tests_passing"`
+	TestsTotal       int                        `json:"tests_total"`
+	Failures         []authoring.TestResult     `json:"failures" nullable:"false" doc:"Failing tests published anyway under force_unsafe."`
+	ReviewHint       *review.Hint               `json:"review_hint" doc:"The review's next skill, or null."`
+	SourceCheck      authoring.SourceCheck      `json:"source_check"`
+	SourceQuestions  []authoring.SourceQuestion `json:"source_questions" nullable:"false"`
+	ProvenanceReport authoring.ProvenanceReport `json:"provenance_report"`
+}
+
+type publishOutput struct {
+	Body publishResponse
+}
+
+func (h *handler) publish(ctx context.Context, in *publishInput) (*publishOutput, error) {
+	tenant, err := tenantFor(in.ProjectID, ctx)
+	if err != nil {
+		return nil, err
+	}
+	p, _ := auth.PrincipalFrom(ctx)
+	req := authoring.PublishRequest{Actor: p.KeyPrefix}
+	if b := in.Body; b != nil {
+		req.Name, req.Slug, req.ForceUnsafe, req.SourceTargets = b.Name, b.Slug, b.ForceUnsafe, b.SourceTargets
+	}
+	res, err := h.authoring.Publish(ctx, tenant, in.ProjectID, req)
+	if err != nil {
+		return nil, failed(ctx, err, "Project", in.ProjectID)
+	}
+	w := res.Workup
+	o := publishResponse{RulesetID: res.RulesetID, Slug: res.Slug, Version: res.Version, ContentDigest: res.ContentDigest,
+		Reused: res.Reused, Visibility: res.Visibility, TestsPassing: w.Acceptance.TestsPassing, TestsTotal: w.Acceptance.TestsTotal,
+		Failures: w.Acceptance.Failures(), ReviewHint: res.Review.ReviewHint(), SourceCheck: w.SourceCheck,
+		SourceQuestions: w.Questions, ProvenanceReport: w.Provenance}
+	if o.Failures == nil {
+		o.Failures = []authoring.TestResult{}
+	}
+	if o.SourceQuestions == nil {
+		o.SourceQuestions = []authoring.SourceQuestion{}
+	}
+	return &publishOutput{Body: o}, nil
+}
+
+// mergeJSON writes the members of two objects as one object (b's members
+// after a's); b may be nil.
+func mergeJSON(a, b any) ([]byte, error) {
+	first, err := json.Marshal(a)
+	if err != nil || b == nil {
+		return first, err
+	}
+	second, err := json.Marshal(b)
+	if err != nil {
+		return nil, err
+	}
+	if len(second) <= 2 {
+		return first, nil
+	}
+	return append(append(first[:len(first)-1], ','), second[1:]...), nil
+}
+
+func unmarshalInto(raw []byte, dst any) error {
+	if len(raw) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(raw, dst); err != nil {
+		return fmt.Errorf("read stored project: %w", err)
+	}
+	return nil
+}
+
+// The project list's cursor resumes after a project: base64url of
+// "prj:<created_at RFC 3339 nano>|<id>".
+func encodeProjectCursor(p store.Project) string {
+	return base64.RawURLEncoding.EncodeToString([]byte("prj:" + p.CreatedAt.UTC().Format(time.RFC3339Nano) + "|" + p.ID))
+}
+
+func decodeProjectCursor(cursor string) (store.ProjectPage, error) {
+	if cursor == "" {
+		return store.ProjectPage{}, nil
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(cursor)
+	if err != nil {
+		return store.ProjectPage{}, err
+	}
+	rest, ok := strings.CutPrefix(string(raw), "prj:")
+	at, id, ok2 := strings.Cut(rest, "|")
+	if !ok || !ok2 || !projectIDPattern.MatchString(id) {
+		return store.ProjectPage{}, fmt.Errorf("malformed cursor")
+	}
+	t, err := time.Parse(time.RFC3339Nano, at)
+	if err != nil {
+		return store.ProjectPage{}, err
+	}
+	return store.ProjectPage{AfterCreated: t, AfterID: id}, nil
+}

@@ -1,0 +1,257 @@
+// Package projects is the authoring resource of the HTTP interface: a
+// tenant's projects, their sources, tests and contracts, guidance, the
+// draft, the review report and publishing the draft. Every operation needs
+// a key (projects:read or projects:write) and grants CORS to first-party
+// origins only; another tenant's project is 404. The work is package
+// authoring's; this package maps it to the wire.
+package projects
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"time"
+
+	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/auth"
+	"github.com/eligo/eligo/authoring"
+	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/publish"
+	"github.com/eligo/eligo/store"
+)
+
+// Deps are the services the resource calls.
+type Deps struct {
+	// Authoring runs the workspace.
+	Authoring *authoring.Service
+}
+
+type handler struct {
+	server    *api.Server
+	authoring *authoring.Service
+}
+
+const notFound = "project"
+
+// Register adds the project operations to s.
+func Register(s *api.Server, deps Deps) {
+	h := &handler{server: s, authoring: deps.Authoring}
+	read := []auth.Scope{auth.ScopeProjectsRead}
+	write := []auth.Scope{auth.ScopeProjectsWrite}
+	op := func(id, method, path, summary, description string, scopes []auth.Scope) api.Route {
+		return api.Route{OperationID: id, Method: method, Path: path, Summary: summary, Description: description,
+			Tags: []string{"Projects"}, Access: api.Keyed, Scopes: scopes, Class: api.ClassProjects, NotFound: notFound}
+	}
+	lim := h.authoring.Limits()
+
+	create := op("create-project", http.MethodPost, "/projects/", "Create a project",
+		"Creates an authoring project for one section. `source_text`, when not blank, becomes the first source (`source.txt`, text/plain). "+
+			"`test_cases` are the first tests (at most 100). "+testsDoc, write)
+	create.NotFound, create.DefaultStatus = "", http.StatusCreated
+	create.Refusals = uploadRefusals
+	api.Register(s, create, h.create)
+
+	list := op("list-projects", http.MethodGet, "/projects", "List projects",
+		"The tenant's projects in creation order, a page at a time: a bare JSON array; `X-Next-Cursor` carries the cursor of the next page while more may follow.", read)
+	list.NotFound = ""
+	api.Register(s, list, h.list)
+
+	api.Register(s, op("get-project", http.MethodGet, "/projects/{project_id}", "Get a project",
+		"The project with its tests, contract and draft summary.", read), h.get)
+
+	api.Register(s, op("get-project-status", http.MethodGet, "/projects/{project_id}/status", "Get the generation status",
+		"The generation job status and recovery envelope (`generation_contract_version` 1). Before any generation the state is `idle` with `retry_readiness` `ready`, in the same shape. `draft` says whether the project holds a draft and who wrote it.", read), h.status)
+
+	registerSources(s, h, op, lim)
+	registerWork(s, h, op)
+}
+
+var projectIDPattern = regexp.MustCompile(`^prj_[A-Za-z0-9_-]{16}$`)
+
+// projectInput names a project.
+type projectInput struct {
+	ProjectID string `path:"project_id" maxLength:"100" doc:"The project id, prj_ and 16 URL-safe characters."`
+}
+
+// failed maps an authoring error for the project ref to the spec's answer.
+func failed(ctx context.Context, err error, what, ref string) error {
+	var refused *authoring.RefusedError
+	var bad *authoring.InvalidError
+	var pub *publish.RefusedError
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return api.NotFound(what + " " + fmt.Sprintf("%q", ref) + " not found.")
+	case errors.As(err, &bad):
+		items := make([]api.ValidationItem, len(bad.Items))
+		for i, it := range bad.Items {
+			items[i] = api.ValidationItem{Type: it.Type, Loc: it.Loc, Msg: it.Msg, Input: it.Input}
+		}
+		return api.ValidationFailed(items...)
+	case errors.As(err, &refused):
+		status, code := map[authoring.Kind]int{authoring.Unprocessable: http.StatusUnprocessableEntity,
+			authoring.Conflict: http.StatusConflict, authoring.TooLarge: http.StatusRequestEntityTooLarge}[refused.Kind],
+			map[authoring.Kind]string{authoring.Unprocessable: "unprocessable_entity", authoring.Conflict: "conflict",
+				authoring.TooLarge: "payload_too_large"}[refused.Kind]
+		return api.NewError(status, refusalDetail{Problem: api.Problem{Error: code, ReasonCode: refused.Reason, Message: refused.Message}, Detail: refused.Detail})
+	case errors.As(err, &pub):
+		return publishRefused(pub)
+	}
+	api.Log(ctx).ErrorContext(ctx, "authoring", "project", ref, "error", err)
+	return api.Internal()
+}
+
+// refusalDetail is a Problem with the refusal's own members inline.
+type refusalDetail struct {
+	api.Problem
+	Detail any `json:"-"`
+}
+
+// MarshalJSON writes the problem's members and the detail's together.
+func (r refusalDetail) MarshalJSON() ([]byte, error) { return mergeJSON(r.Problem, r.Detail) }
+
+// publishRefused maps the publisher's refusals of a project's draft.
+func publishRefused(pub *publish.RefusedError) error {
+	problem := func(status int, code, reason string) error {
+		return api.NewProblem(status, code, reason, pub.Message)
+	}
+	switch {
+	case errors.Is(pub, publish.ErrInvalidSlug):
+		return problem(http.StatusUnprocessableEntity, "unprocessable_entity", api.ReasonInvalidSlugFormat)
+	case errors.Is(pub, publish.ErrReservedNamespace):
+		return problem(http.StatusForbidden, "forbidden", api.ReasonReservedNamespace)
+	case errors.Is(pub, publish.ErrSlugConflict):
+		return problem(http.StatusConflict, "conflict", api.ReasonSlugConflict)
+	case errors.Is(pub, publish.ErrArtefactPublic):
+		return problem(http.StatusUnprocessableEntity, "unprocessable_entity", api.ReasonArtefactPublicVisibility)
+	case errors.Is(pub, publish.ErrTestsFailed):
+		return problem(http.StatusUnprocessableEntity, "unprocessable_entity", authoring.ReasonTestsFailed)
+	case errors.Is(pub, publish.ErrSourceUnverified):
+		return problem(http.StatusUnprocessableEntity, "unprocessable_entity", authoring.ReasonQuoteUnverified)
+	}
+	return problem(http.StatusUnprocessableEntity, "unprocessable_entity", authoring.ReasonDraftInvalid)
+}
+
+// projectResponse is a project on the wire.
+type projectResponse struct {
+	ProjectID   string        `json:"project_id"`
+	Name        string        `json:"name"`
+	SectionID   string        `json:"section_id"`
+	TestCases   []engine.Case `json:"test_cases" nullable:"false"`
+	Contract    any           `json:"contract" doc:"The acceptance contract (contract_version, expected_review_bindings), or null when the tests carry none."`
+	Draft       *draftSummary `json:"draft" doc:"The draft's origin and time, or null before the first."`
+	CreatedAt   time.Time     `json:"created_at"`
+	UpdatedAt   time.Time     `json:"updated_at"`
+	TestsTotal  int           `json:"tests_total"`
+	HasContract bool          `json:"has_contract"`
+}
+
+type draftSummary struct {
+	Origin    string    `json:"origin" enum:"hand,generation"`
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
+func projectOut(p store.Project) (*projectResponse, error) {
+	o := &projectResponse{ProjectID: p.ID, Name: p.Name, SectionID: p.SectionID, TestCases: []engine.Case{},
+		CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt, HasContract: len(p.Contract) > 0}
+	if err := unmarshalInto(p.TestCases, &o.TestCases); err != nil {
+		return nil, err
+	}
+	if len(p.Contract) > 0 {
+		var c map[string]any
+		if err := unmarshalInto(p.Contract, &c); err != nil {
+			return nil, err
+		}
+		o.Contract = c
+	}
+	o.TestsTotal = len(o.TestCases)
+	if p.DraftText != nil && p.DraftUpdatedAt != nil {
+		o.Draft = &draftSummary{Origin: p.DraftOrigin, UpdatedAt: *p.DraftUpdatedAt}
+	}
+	return o, nil
+}
+
+type projectOutput struct {
+	Body *projectResponse
+}
+
+func (h *handler) get(ctx context.Context, in *projectInput) (*projectOutput, error) {
+	tenant, err := tenantFor(in.ProjectID, ctx)
+	if err != nil {
+		return nil, err
+	}
+	p, err := h.authoring.Project(ctx, tenant, in.ProjectID)
+	if err != nil {
+		return nil, failed(ctx, err, "Project", in.ProjectID)
+	}
+	o, err := projectOut(p)
+	return &projectOutput{Body: o}, err
+}
+
+// tenantFor is the caller's tenant, once the project id is one this
+// service could have issued: any other is not found without a query.
+func tenantFor(projectID string, ctx context.Context) (string, error) {
+	if !projectIDPattern.MatchString(projectID) {
+		return "", api.NotFound("Project " + fmt.Sprintf("%q", projectID) + " not found.")
+	}
+	p, _ := auth.PrincipalFrom(ctx)
+	return p.TenantID, nil
+}
+
+type listInput struct {
+	Limit  int    `query:"limit" minimum:"1" maximum:"100" default:"50" doc:"Page size."`
+	Cursor string `query:"cursor" maxLength:"400" doc:"The X-Next-Cursor header of the previous page."`
+}
+
+type listOutput struct {
+	NextCursor string `header:"X-Next-Cursor" doc:"Cursor of the next page; absent on the last page."`
+	Body       []*projectResponse
+}
+
+func (h *handler) list(ctx context.Context, in *listInput) (*listOutput, error) {
+	page, err := decodeProjectCursor(in.Cursor)
+	if err != nil {
+		return nil, api.ValidationFailed(api.ValidationItem{Type: "value_error", Loc: []any{"query", "cursor"},
+			Msg: "Value error, not a cursor this service issued", Input: in.Cursor})
+	}
+	limit := in.Limit
+	if limit == 0 {
+		limit = 50
+	}
+	page.Limit = limit + 1
+	p, _ := auth.PrincipalFrom(ctx)
+	rows, err := h.authoring.Projects(ctx, p.TenantID, page)
+	if err != nil {
+		return nil, failed(ctx, err, "Projects", "")
+	}
+	out := &listOutput{Body: make([]*projectResponse, 0, min(len(rows), limit))}
+	if len(rows) > limit {
+		rows = rows[:limit]
+		out.NextCursor = encodeProjectCursor(rows[len(rows)-1])
+	}
+	for _, row := range rows {
+		o, err := projectOut(row)
+		if err != nil {
+			return nil, err
+		}
+		out.Body = append(out.Body, o)
+	}
+	return out, nil
+}
+
+type statusOutput struct {
+	Body authoring.Status
+}
+
+func (h *handler) status(ctx context.Context, in *projectInput) (*statusOutput, error) {
+	tenant, err := tenantFor(in.ProjectID, ctx)
+	if err != nil {
+		return nil, err
+	}
+	st, err := h.authoring.Status(ctx, tenant, in.ProjectID)
+	if err != nil {
+		return nil, failed(ctx, err, "Project", in.ProjectID)
+	}
+	return &statusOutput{Body: st}, nil
+}

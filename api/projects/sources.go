@@ -1,0 +1,272 @@
+package projects
+
+import (
+	"context"
+	"fmt"
+	"mime"
+	"net/http"
+	"reflect"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/auth"
+	"github.com/eligo/eligo/authoring"
+	"github.com/eligo/eligo/store"
+)
+
+var uploadRefusals = []api.Refusal{
+	{Status: http.StatusRequestEntityTooLarge, ReasonCode: authoring.ReasonSourceTooLarge, Meaning: "one file is over the per-file limit."},
+	{Status: http.StatusRequestEntityTooLarge, ReasonCode: authoring.ReasonSourceLimit, Meaning: "the project would hold more sources, or more bytes of them, than allowed."},
+	{Status: http.StatusUnprocessableEntity, ReasonCode: authoring.ReasonUnsupportedMediaType, Meaning: "a file is not plain text, Markdown, HTML or PDF."},
+	{Status: http.StatusUnprocessableEntity, ReasonCode: authoring.ReasonSourceUnreadable, Meaning: "a file does not decode as its media type (invalid UTF-8, a damaged PDF) or holds no text (a scanned PDF without a text layer)."},
+}
+
+const sourcesDoc = "Only `active` sources enter generation; `superseded` and `reference_only` sources stay for reference and provenance."
+
+func registerSources(s *api.Server, h *handler, op func(id, method, path, summary, description string, scopes []auth.Scope) api.Route, lim authoring.Config) {
+	read := []auth.Scope{auth.ScopeProjectsRead}
+	write := []auth.Scope{auth.ScopeProjectsWrite}
+
+	upload := op("upload-project-sources", http.MethodPost, "/projects/{project_id}/sources", "Upload sources",
+		fmt.Sprintf("Adds statute or policy text to the project, all files or none. Two bodies are accepted: "+
+			"`multipart/form-data` with one or more file parts (each part's Content-Type, or its filename's extension, gives the media type) and optional form fields `url`, `title` and `licence` that apply to every file of the form (send one file per request to give each its own); "+
+			"or `application/json`, one file: `filename`, optional `media_type`, the content as `text` (UTF-8) or `content_base64` (any bytes, standard base64), and optional `url` (where the text is published; needed to cite it by url), `title` and `licence`. "+
+			"Media types: text/plain, text/markdown, text/html (text extracted with an HTML5 parser; scripts and styles dropped) and application/pdf (text extracted page by page with poppler's pdftotext, so a quote is located on its page; a PDF without a text layer is refused, no OCR is done). "+
+			"The original bytes are kept (GET .../raw) beside the extracted text quotes are verified against. "+
+			"Each stored source reports `estimated_tokens` (its text's exact o200k_base token count); the response adds `project_estimated_tokens` (every active source) and `generation_token_budget`. "+
+			"`possible_duplicates` names earlier sources (or earlier files of the same upload) with the same bytes (`identical_bytes`) or nearly the same text (`near_duplicate_text`: MinHash resemblance of word 5-gram shingles of at least 0.8); advisory, nothing is refused. "+
+			"Limits: %d bytes per file (413 `%s`), %d sources and %d bytes of sources per project (413 `%s`), and the request body cap of a keyed caller. "+sourcesDoc,
+			lim.MaxSourceBytes, authoring.ReasonSourceTooLarge, lim.MaxSources, lim.MaxProjectBytes, authoring.ReasonSourceLimit), write)
+	upload.DefaultStatus, upload.Refusals = http.StatusCreated, uploadRefusals
+	api.Register(s, upload, h.upload)
+	documentUploadBody(s)
+
+	api.Register(s, op("list-project-sources", http.MethodGet, "/projects/{project_id}/sources", "List sources",
+		"Every source of the project in upload order, with its status and token estimate. "+sourcesDoc, read), h.listSources)
+
+	patch := op("update-project-source", http.MethodPatch, "/projects/{project_id}/sources/{source_id}", "Set a source's status",
+		"Sets `status` to `active`, `superseded` or `reference_only`; `superseded_by` (with `superseded` only) names the project's source that replaces it. "+sourcesDoc, write)
+	api.Register(s, patch, h.patchSource)
+
+	del := op("delete-project-source", http.MethodDelete, "/projects/{project_id}/sources/{source_id}", "Delete a source",
+		"Removes the source with its bytes and text. A source that a published ruleset's provenance cites is kept: 409 `source_cited` with `cited_by`, the rulesets citing it; mark it `superseded` instead.", write)
+	del.DefaultStatus = http.StatusNoContent
+	del.Refusals = []api.Refusal{{Status: http.StatusConflict, ReasonCode: authoring.ReasonSourceCited, Meaning: "a published ruleset's provenance cites the source."}}
+	api.Register(s, del, h.deleteSource)
+
+	api.Register(s, op("get-project-source-raw", http.MethodGet, "/projects/{project_id}/sources/{source_id}/raw", "Download a source's bytes",
+		"The bytes exactly as uploaded, with their media type, and the filename in Content-Disposition.", read), h.raw)
+}
+
+// sourceResponse is a source on the wire.
+type sourceResponse struct {
+	SourceID           string                `json:"source_id"`
+	Filename           string                `json:"filename"`
+	MediaType          string                `json:"media_type" enum:"text/plain,text/markdown,text/html,application/pdf"`
+	Title              string                `json:"title"`
+	URL                string                `json:"url" doc:"Where the text is published; empty for a private file."`
+	Licence            string                `json:"licence"`
+	Size               int                   `json:"size" doc:"Bytes as uploaded."`
+	ContentDigest      string                `json:"content_digest" doc:"sha256 of the bytes as uploaded."`
+	EstimatedTokens    int                   `json:"estimated_tokens"`
+	Status             string                `json:"status" enum:"active,superseded,reference_only"`
+	SupersededBy       *string               `json:"superseded_by"`
+	PossibleDuplicates []authoring.Duplicate `json:"possible_duplicates,omitempty" doc:"Upload responses only."`
+	CreatedAt          time.Time             `json:"created_at"`
+	UpdatedAt          time.Time             `json:"updated_at"`
+}
+
+func sourceOut(src store.ProjectSource) sourceResponse {
+	o := sourceResponse{SourceID: src.ID, Filename: src.Filename, MediaType: src.MediaType, Title: src.Title, URL: src.URL,
+		Licence: src.Licence, Size: src.Size, ContentDigest: src.ContentDigest, EstimatedTokens: src.EstimatedTokens,
+		Status: src.Status, CreatedAt: src.CreatedAt, UpdatedAt: src.UpdatedAt}
+	if src.SupersededBy != "" {
+		o.SupersededBy = &src.SupersededBy
+	}
+	return o
+}
+
+// uploadResponse is what an upload (or a create) reports.
+type uploadResponse struct {
+	Sources                []sourceResponse `json:"sources" nullable:"false"`
+	ProjectEstimatedTokens int              `json:"project_estimated_tokens" doc:"Tokens of every active source's text."`
+	GenerationTokenBudget  int              `json:"generation_token_budget" doc:"The most a generation prompt may count."`
+}
+
+func uploadOut(res authoring.UploadResult) uploadResponse {
+	o := uploadResponse{Sources: []sourceResponse{}, ProjectEstimatedTokens: res.ProjectEstimatedTokens, GenerationTokenBudget: res.GenerationTokenBudget}
+	for _, up := range res.Sources {
+		so := sourceOut(up.ProjectSource)
+		so.PossibleDuplicates = up.PossibleDuplicates
+		o.Sources = append(o.Sources, so)
+	}
+	return o
+}
+
+type uploadInput struct {
+	projectInput
+	ContentType string `header:"Content-Type" doc:"multipart/form-data or application/json."`
+	RawBody     []byte
+}
+
+type uploadOutput struct {
+	Body uploadResponse
+}
+
+func (h *handler) upload(ctx context.Context, in *uploadInput) (*uploadOutput, error) {
+	tenant, err := tenantFor(in.ProjectID, ctx)
+	if err != nil {
+		return nil, err
+	}
+	uploads, err := decodeUpload(in.ContentType, in.RawBody)
+	if err != nil {
+		return nil, h.uploadInvalid(err, in.RawBody)
+	}
+	res, err := h.authoring.AddSources(ctx, tenant, in.ProjectID, uploads)
+	if err != nil {
+		return nil, failed(ctx, err, "Project", in.ProjectID)
+	}
+	return &uploadOutput{Body: uploadOut(res)}, nil
+}
+
+// uploadInvalid answers a body decodeUpload refused: the schema
+// validator's list for a JSON body it explains, else the decoder's item.
+func (h *handler) uploadInvalid(err error, raw []byte) error {
+	if bad, ok := err.(*bodyError); ok && bad.json {
+		if schemaErr := h.server.BodyErrors(raw, reflect.TypeFor[jsonUpload](), "ProjectSourceUpload"); !isBareBodyError(schemaErr) {
+			return schemaErr
+		}
+	}
+	item := api.ValidationItem{Type: "value_error", Loc: []any{"body"}, Msg: "Value error, " + err.Error()}
+	if bad, ok := err.(*bodyError); ok {
+		item.Type, item.Loc = bad.kind, append([]any{"body"}, bad.loc...)
+	}
+	return api.ValidationFailed(item)
+}
+
+// isBareBodyError reports whether err is BodyErrors' answer for a body the
+// schema accepts (the item naming the body as a whole): the decoder's own
+// reason is then the more precise.
+func isBareBodyError(err error) bool {
+	e, ok := err.(*api.Error)
+	if !ok {
+		return false
+	}
+	items, ok := e.Detail.([]api.ValidationItem)
+	return ok && len(items) == 1 && len(items[0].Loc) == 1
+}
+
+// documentUploadBody documents the upload's two body forms.
+func documentUploadBody(s *api.Server) {
+	item := s.OpenAPI().Paths["/projects/{project_id}/sources"]
+	schemas := s.OpenAPI().Components.Schemas
+	item.Post.RequestBody = &huma.RequestBody{Required: true, Content: map[string]*huma.MediaType{
+		"application/json": {Schema: schemas.Schema(reflect.TypeFor[jsonUpload](), true, "ProjectSourceUpload")},
+		"multipart/form-data": {Schema: &huma.Schema{Type: "object", Properties: map[string]*huma.Schema{
+			"file":    {Type: "string", Format: "binary", Description: "One or more file parts."},
+			"url":     {Type: "string", Description: "Where the text is published, for every file of the form."},
+			"title":   {Type: "string"},
+			"licence": {Type: "string"},
+		}, Required: []string{"file"}}},
+	}}
+}
+
+type sourceInput struct {
+	projectInput
+	SourceID string `path:"source_id" maxLength:"100" doc:"The source id, src_ and 16 URL-safe characters."`
+}
+
+var sourceIDPattern = regexp.MustCompile(`^src_[A-Za-z0-9_-]{16}$`)
+
+// sourceTenant is tenantFor for a source path.
+func sourceTenant(ctx context.Context, in *sourceInput) (string, error) {
+	tenant, err := tenantFor(in.ProjectID, ctx)
+	if err == nil && !sourceIDPattern.MatchString(in.SourceID) {
+		err = api.NotFound("Source " + fmt.Sprintf("%q", in.SourceID) + " not found.")
+	}
+	return tenant, err
+}
+
+type sourcesOutput struct {
+	Body uploadResponse
+}
+
+func (h *handler) listSources(ctx context.Context, in *projectInput) (*sourcesOutput, error) {
+	tenant, err := tenantFor(in.ProjectID, ctx)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := h.authoring.Sources(ctx, tenant, in.ProjectID)
+	if err != nil {
+		return nil, failed(ctx, err, "Project", in.ProjectID)
+	}
+	out := uploadResponse{Sources: []sourceResponse{}, GenerationTokenBudget: h.authoring.Limits().TokenBudget}
+	for _, src := range rows {
+		out.Sources = append(out.Sources, sourceOut(src))
+		if src.Status == authoring.StatusActive {
+			out.ProjectEstimatedTokens += src.EstimatedTokens
+		}
+	}
+	return &sourcesOutput{Body: out}, nil
+}
+
+type patchSourceInput struct {
+	sourceInput
+	Body struct {
+		Status       string `json:"status" enum:"active,superseded,reference_only"`
+		SupersededBy string `json:"superseded_by,omitempty" maxLength:"100" doc:"With superseded: the project's source that replaces this one."`
+	}
+}
+
+type sourceOutput struct {
+	Body sourceResponse
+}
+
+func (h *handler) patchSource(ctx context.Context, in *patchSourceInput) (*sourceOutput, error) {
+	tenant, err := sourceTenant(ctx, &in.sourceInput)
+	if err != nil {
+		return nil, err
+	}
+	src, err := h.authoring.UpdateSource(ctx, tenant, in.ProjectID, in.SourceID, in.Body.Status, in.Body.SupersededBy)
+	if err != nil {
+		return nil, failed(ctx, err, "Source", in.SourceID)
+	}
+	return &sourceOutput{Body: sourceOut(src)}, nil
+}
+
+func (h *handler) deleteSource(ctx context.Context, in *sourceInput) (*struct{}, error) {
+	tenant, err := sourceTenant(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	if err := h.authoring.DeleteSource(ctx, tenant, in.ProjectID, in.SourceID); err != nil {
+		return nil, failed(ctx, err, "Source", in.SourceID)
+	}
+	return nil, nil
+}
+
+type rawOutput struct {
+	ContentType        string `header:"Content-Type"`
+	ContentDisposition string `header:"Content-Disposition"`
+	Body               []byte
+}
+
+func (h *handler) raw(ctx context.Context, in *sourceInput) (*rawOutput, error) {
+	tenant, err := sourceTenant(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	src, err := h.authoring.SourceRaw(ctx, tenant, in.ProjectID, in.SourceID)
+	if err != nil {
+		return nil, failed(ctx, err, "Source", in.SourceID)
+	}
+	mediaType := src.MediaType
+	if strings.HasPrefix(mediaType, "text/") {
+		mediaType += "; charset=utf-8"
+	}
+	return &rawOutput{ContentType: mediaType, ContentDisposition: mime.FormatMediaType("attachment", map[string]string{"filename": src.Filename}), Body: src.Content}, nil
+}

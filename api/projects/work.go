@@ -1,0 +1,267 @@
+package projects
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/auth"
+	"github.com/eligo/eligo/authoring"
+	"github.com/eligo/eligo/authoring/review"
+	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/store"
+)
+
+const testsDoc = "A test case is `name` (unique in the project), `field_values` (the answers, as /decide takes them), `expected_outcome` and optional `decision_date` (YYYY-MM-DD, for rules that read it) and `expectations`: `criteria` (criterion id to satisfied, not_satisfied or pending), `groups` (likewise) and `missing_fields` (fields that must be among the missing). " +
+	"Field names must match the draft's exactly: an answer to a field the draft does not declare is treated as absent, and the test's result lists it under `ignored_fields`."
+
+func registerWork(s *api.Server, h *handler, op func(id, method, path, summary, description string, scopes []auth.Scope) api.Route) {
+	read := []auth.Scope{auth.ScopeProjectsRead}
+	write := []auth.Scope{auth.ScopeProjectsWrite}
+
+	tests := op("set-project-tests", http.MethodPost, "/projects/{project_id}/tests", "Write the tests or the acceptance contract",
+		"Two forms. A legacy write: `test_cases` (1 to 100) with `replace: true` replaces the tests, without `replace` appends them (at most 100 in all). "+
+			"A contract: `contract_version: 1` with `test_cases` (1 to 100) and optional `expected_review_bindings` replaces the tests and the contract together. "+
+			"A legacy write never silently erases a contract: while one is in force it is 409 `contract_in_force`, and the contract stays. "+
+			"`expected_review_bindings` (our reading of the spec): the review points are the draft's discretionary criteria; a completion field identifies the one named by its name part (`review.officer_satisfied` identifies criterion `officer_satisfied`), must be an enum or bool field, and maps each of its answer tokens (enum values, or true and false) to `true` (completes the review point), `false` (rejects it) or `null` (leaves it pending). "+
+			"Each declared field must identify exactly one review point and map every token; no review point of the draft may be left out. Omitting the member adds no assertion; `{}` asserts the draft has no mapped review point; `null` is invalid (422). "+
+			"A draft is accepted only when every test and every such check passes. "+testsDoc, write)
+	tests.Refusals = []api.Refusal{{Status: http.StatusConflict, ReasonCode: authoring.ReasonContractInForce, Meaning: "a legacy write while an acceptance contract governs the tests."}}
+	api.Register(s, tests, h.setTests)
+
+	addGuidance := op("add-project-guidance", http.MethodPost, "/projects/{project_id}/guidance", "Add guidance",
+		"Adds guidance for generation without generating: `guidance_text`, `process_type` (`field_extraction` or `rule_generation`), optional `adherence` (`exact`: follow it to the letter) and `domain_scope` (the domain it applies to; empty for all).", write)
+	addGuidance.DefaultStatus = http.StatusCreated
+	api.Register(s, addGuidance, h.addGuidance)
+
+	api.Register(s, op("list-project-guidance", http.MethodGet, "/projects/{project_id}/guidance", "List guidance",
+		"Every guidance note of the project in the order it was added.", read), h.listGuidance)
+
+	api.Register(s, op("put-project-draft", http.MethodPut, "/projects/{project_id}/draft", "Write the draft by hand",
+		"Stores `rules` (.rules text) as the project's draft, whether or not it compiles (a draft is work in progress), with optional `source_questions`, and answers what GET .../draft answers. "+draftDoc, write), h.putDraft)
+
+	draft := op("get-project-draft", http.MethodGet, "/projects/{project_id}/draft", "Check the draft",
+		"The draft worked out: its compile errors, every test's result and the contract's checks (`acceptance`), the provenance report, the source check and the source questions. 409 `no_draft` before the first draft. "+draftDoc, read)
+	draft.Refusals = []api.Refusal{{Status: http.StatusConflict, ReasonCode: authoring.ReasonNoDraft, Meaning: "the project has no draft yet."}}
+	api.Register(s, draft, h.getDraft)
+
+	pub := op("publish-project", http.MethodPost, "/projects/{project_id}/publish", "Publish the draft",
+		publishDoc, write)
+	pub.DefaultStatus = http.StatusCreated
+	pub.Refusals = []api.Refusal{
+		{Status: http.StatusConflict, ReasonCode: authoring.ReasonNoDraft, Meaning: "the project has no draft yet."},
+		{Status: http.StatusUnprocessableEntity, ReasonCode: authoring.ReasonDraftInvalid, Meaning: "the draft does not compile, or authors another section (`compile_errors`)."},
+		{Status: http.StatusUnprocessableEntity, ReasonCode: authoring.ReasonReferenceUnresolved, Meaning: "a declared source does not bind to a project source, or is unlicensed, private or mismatched (`problems`)."},
+		{Status: http.StatusConflict, ReasonCode: authoring.ReasonReferenceUnresolved, Meaning: "a cited source was deleted while the draft was published; nothing was published."},
+		{Status: http.StatusUnprocessableEntity, ReasonCode: authoring.ReasonQuoteUnverified, Meaning: "a quote is not in its source's text (`problems`)."},
+		{Status: http.StatusUnprocessableEntity, ReasonCode: authoring.ReasonTestsFailed, Meaning: "a test or contract check fails and force_unsafe was not sent (`failures`, `contract_checks`)."},
+		{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonInvalidSlugFormat, Meaning: "no slug (send one, or declare `ruleset \"...\"` in the draft), or it breaks the pattern."},
+		{Status: http.StatusForbidden, ReasonCode: api.ReasonReservedNamespace, Meaning: "the slug is under the service's reserved prefix."},
+		{Status: http.StatusConflict, ReasonCode: api.ReasonSlugConflict, Meaning: "another tenant holds the slug."},
+	}
+	api.Register(s, pub, h.publish)
+
+	rev := op("review-project", http.MethodPost, "/projects/{project_id}/review", "Review the project",
+		"The review report: `score` (0-100, the weighted share of the scored checks passed, a warning counting half; null when none applies), `data_completeness` (`thin` below five tests per section), `checks[]`, `strengths[]`, `next_skill` and, only with `coach: true`, `coaching` (a paragraph assembled from the failing checks; no model runs). "+
+			"The checks, each with evidence: draft_compiles, tests_per_section, tests_pass, criteria_both_ways (each criterion seen satisfied and not satisfied), threshold_boundaries (each comparison with a constant tested at the constant and on the other side of it), criteria_cited (a verified quote per criterion), clause_coverage (share of active sources' clauses cited), presence_polarity (the go-live gate), unused_fields, superseded_sources and source_questions. Advisory only: it never blocks.",
+		[]auth.Scope{auth.ScopeProjectsRead, auth.ScopeRulesetsRead})
+	api.Register(s, rev, h.review)
+}
+
+const draftDoc = "A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact \"src_...\"` (or the full artefact locator) names a project source, `url \"...\"` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven."
+
+const publishDoc = "Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. " +
+	"`source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). " +
+	"The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. " +
+	"201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. " + draftDoc
+
+// wireCase is a test case as requests carry it.
+type wireCase struct {
+	Name            string          `json:"name" minLength:"1" maxLength:"200"`
+	FieldValues     api.JSONObject  `json:"field_values,omitempty" doc:"The answers, as /decide takes them."`
+	ExpectedOutcome string          `json:"expected_outcome" enum:"eligible,not_eligible,undetermined"`
+	DecisionDate    string          `json:"decision_date,omitempty" pattern:"^[0-9]{4}-[0-9]{2}-[0-9]{2}$" doc:"What decision_date() reads, YYYY-MM-DD."`
+	Expectations    *wireExpectancy `json:"expectations,omitempty"`
+}
+
+type wireExpectancy struct {
+	Criteria      map[string]string `json:"criteria,omitempty" doc:"Criterion id to satisfied, not_satisfied or pending."`
+	Groups        map[string]string `json:"groups,omitempty" doc:"Group id to satisfied, not_satisfied or pending."`
+	MissingFields []string          `json:"missing_fields,omitempty" maxItems:"1000" doc:"Fields that must be among the missing."`
+}
+
+func engineCases(in []wireCase) []engine.Case {
+	out := make([]engine.Case, len(in))
+	for i, c := range in {
+		out[i] = engine.Case{Name: c.Name, FieldValues: json.RawMessage(c.FieldValues), ExpectedOutcome: c.ExpectedOutcome, DecisionDate: c.DecisionDate}
+		if len(out[i].FieldValues) == 0 {
+			out[i].FieldValues = json.RawMessage("{}")
+		}
+		if x := c.Expectations; x != nil {
+			out[i].Expectations = &engine.Expectations{Criteria: x.Criteria, Groups: x.Groups, MissingFields: x.MissingFields}
+		}
+	}
+	return out
+}
+
+type createInput struct {
+	Body struct {
+		Name       string     `json:"name" minLength:"1" maxLength:"200"`
+		SectionID  string     `json:"section_id" minLength:"1" maxLength:"100" pattern:"^[a-z][a-z0-9_]*$" doc:"The section the project authors, e.g. fmla_employee."`
+		SourceText string     `json:"source_text" maxLength:"10485760" doc:"Statute or policy text; when not blank, the first source."`
+		TestCases  []wireCase `json:"test_cases" maxItems:"100"`
+	}
+}
+
+type createResponse struct {
+	*projectResponse
+	uploadResponse
+}
+
+type createOutput struct {
+	Body createResponse
+}
+
+func (h *handler) create(ctx context.Context, in *createInput) (*createOutput, error) {
+	p, _ := auth.PrincipalFrom(ctx)
+	proj, up, err := h.authoring.Create(ctx, p.TenantID, authoring.CreateRequest{Name: in.Body.Name, SectionID: in.Body.SectionID,
+		SourceText: in.Body.SourceText, TestCases: engineCases(in.Body.TestCases)})
+	if err != nil {
+		return nil, failed(ctx, err, "Project", "")
+	}
+	o, err := projectOut(proj)
+	return &createOutput{Body: createResponse{projectResponse: o, uploadResponse: uploadOut(up)}}, err
+}
+
+type testsInput struct {
+	projectInput
+	Body struct {
+		Replace                bool                        `json:"replace,omitempty" doc:"Legacy write: replace rather than append."`
+		ContractVersion        int                         `json:"contract_version,omitempty" enum:"1" doc:"1 makes this a contract write."`
+		TestCases              []wireCase                  `json:"test_cases" minItems:"1" maxItems:"100"`
+		ExpectedReviewBindings map[string]map[string]*bool `json:"expected_review_bindings,omitempty" doc:"Contract only: completion field to answer token to true, false or null."`
+	}
+}
+
+type projectOnlyOutput struct {
+	Body *projectResponse
+}
+
+func (h *handler) setTests(ctx context.Context, in *testsInput) (*projectOnlyOutput, error) {
+	tenant, err := tenantFor(in.ProjectID, ctx)
+	if err != nil {
+		return nil, err
+	}
+	req := authoring.TestsRequest{Replace: in.Body.Replace, TestCases: engineCases(in.Body.TestCases)}
+	if in.Body.ContractVersion != 0 {
+		req.Contract = &authoring.Contract{ContractVersion: in.Body.ContractVersion, ExpectedReviewBindings: in.Body.ExpectedReviewBindings}
+	} else if in.Body.ExpectedReviewBindings != nil {
+		return nil, api.ValidationFailed(api.ValidationItem{Type: "value_error", Loc: []any{"body", "expected_review_bindings"},
+			Msg: "Value error, expected_review_bindings belongs to a contract: send contract_version 1"})
+	}
+	proj, err := h.authoring.SetTests(ctx, tenant, in.ProjectID, req)
+	if err != nil {
+		return nil, failed(ctx, err, "Project", in.ProjectID)
+	}
+	o, err := projectOut(proj)
+	return &projectOnlyOutput{Body: o}, err
+}
+
+type guidanceResponse struct {
+	Position     int       `json:"position" doc:"Order added, from 0."`
+	GuidanceText string    `json:"guidance_text"`
+	ProcessType  string    `json:"process_type" enum:"field_extraction,rule_generation"`
+	Adherence    *string   `json:"adherence" enum:"exact"`
+	DomainScope  string    `json:"domain_scope"`
+	CreatedAt    time.Time `json:"created_at"`
+}
+
+func guidanceOut(g store.Guidance) guidanceResponse {
+	o := guidanceResponse{Position: g.Position, GuidanceText: g.Text, ProcessType: g.ProcessType, DomainScope: g.DomainScope, CreatedAt: g.CreatedAt}
+	if g.Adherence != "" {
+		o.Adherence = &g.Adherence
+	}
+	return o
+}
+
+type addGuidanceInput struct {
+	projectInput
+	Body struct {
+		GuidanceText string `json:"guidance_text" minLength:"1" maxLength:"20000"`
+		ProcessType  string `json:"process_type" enum:"field_extraction,rule_generation"`
+		Adherence    string `json:"adherence,omitempty" enum:"exact"`
+		DomainScope  string `json:"domain_scope,omitempty" maxLength:"200"`
+	}
+}
+
+type guidanceOutput struct {
+	Body guidanceResponse
+}
+
+func (h *handler) addGuidance(ctx context.Context, in *addGuidanceInput) (*guidanceOutput, error) {
+	tenant, err := tenantFor(in.ProjectID, ctx)
+	if err != nil {
+		return nil, err
+	}
+	g, err := h.authoring.AddGuidance(ctx, tenant, in.ProjectID, store.Guidance{Text: in.Body.GuidanceText,
+		ProcessType: in.Body.ProcessType, Adherence: in.Body.Adherence, DomainScope: in.Body.DomainScope})
+	if err != nil {
+		return nil, failed(ctx, err, "Project", in.ProjectID)
+	}
+	return &guidanceOutput{Body: guidanceOut(g)}, nil
+}
+
+type guidanceListOutput struct {
+	Body struct {
+		Guidance []guidanceResponse `json:"guidance" nullable:"false"`
+	}
+}
+
+func (h *handler) listGuidance(ctx context.Context, in *projectInput) (*guidanceListOutput, error) {
+	tenant, err := tenantFor(in.ProjectID, ctx)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := h.authoring.Guidance(ctx, tenant, in.ProjectID)
+	if err != nil {
+		return nil, failed(ctx, err, "Project", in.ProjectID)
+	}
+	out := &guidanceListOutput{}
+	out.Body.Guidance = make([]guidanceResponse, len(rows))
+	for i, g := range rows {
+		out.Body.Guidance[i] = guidanceOut(g)
+	}
+	return out, nil
+}
+
+type reviewInput struct {
+	projectInput
+	Body *struct {
+		Coach bool `json:"coach,omitempty" doc:"Add the coaching paragraph."`
+	} `required:"false"`
+}
+
+type reviewOutput struct {
+	Body review.Report
+}
+
+func (h *handler) review(ctx context.Context, in *reviewInput) (*reviewOutput, error) {
+	tenant, err := tenantFor(in.ProjectID, ctx)
+	if err != nil {
+		return nil, err
+	}
+	opts := review.Options{Coach: in.Body != nil && in.Body.Coach, DocsURL: docsURL}
+	rep, err := h.authoring.Review(ctx, tenant, in.ProjectID, opts)
+	if err != nil {
+		return nil, failed(ctx, err, "Project", in.ProjectID)
+	}
+	return &reviewOutput{Body: rep}, nil
+}
+
+// docsURL is where a review check is documented: the authoring guide
+// shipped with the service.
+func docsURL(checkID string) string {
+	return "https://github.com/eligo/eligo/blob/main/docs/authoring.md#" + checkID
+}

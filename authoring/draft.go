@@ -1,0 +1,153 @@
+package authoring
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/store"
+)
+
+// SourceQuestion is a conflicting or ambiguous clause the draft had to
+// read one way: the quoted text, the candidate readings and the reading
+// used until someone decides.
+type SourceQuestion struct {
+	// ID names the question within the draft.
+	ID string `json:"id" minLength:"1" maxLength:"100"`
+	// Quote is the clause, quoted.
+	Quote string `json:"quote" maxLength:"4000"`
+	// Question says what is unclear.
+	Question string `json:"question" minLength:"1" maxLength:"4000"`
+	// CandidateReadings are the readings the text allows.
+	CandidateReadings []string `json:"candidate_readings" maxItems:"10"`
+	// ProvisionalReading is the reading the draft uses.
+	ProvisionalReading string `json:"provisional_reading" maxLength:"4000"`
+	// Resolved is true once the team has settled it.
+	Resolved bool `json:"resolved"`
+}
+
+// DraftRequest is a hand-written draft.
+type DraftRequest struct {
+	// Rules is the .rules text.
+	Rules string
+	// SourceQuestions are the draft's questions about its sources.
+	SourceQuestions []SourceQuestion
+}
+
+// Workup is everything the workspace works out about a draft: whether it
+// compiles, how its tests fare, how its quotes rest on the sources.
+type Workup struct {
+	// Project is the project as read.
+	Project store.Project
+	// Rules is the compiled draft; nil when there is none or it does not
+	// compile.
+	Rules *engine.Ruleset
+	// CompileErrors are the draft's compile errors (with the section
+	// check); empty when it compiles.
+	CompileErrors engine.ErrorList
+	// Acceptance is the tests' and contract's verdict; zero when Rules is
+	// nil.
+	Acceptance Acceptance
+	// Provenance is the quotes' report against the project's sources.
+	Provenance ProvenanceReport
+	// SourceCheck is the warn-only source check.
+	SourceCheck SourceCheck
+	// Questions are the draft's source questions.
+	Questions []SourceQuestion
+	// ReferenceProblems say which declared sources do not bind.
+	ReferenceProblems []string
+	// sources are the project's sources with their text.
+	sources  []store.ProjectSource
+	bindings []binding
+}
+
+// PutDraft stores a hand-written draft, whether or not it compiles (a
+// draft is work in progress), and works it out.
+func (s *Service) PutDraft(ctx context.Context, tenantID, projectID string, req DraftRequest) (Workup, error) {
+	questions, err := json.Marshal(orEmpty(req.SourceQuestions))
+	if err != nil {
+		return Workup{}, fmt.Errorf("encode source questions: %w", err)
+	}
+	now := time.Now().UTC()
+	if _, err := s.store.UpdateProject(ctx, tenantID, projectID, func(p *store.Project) error {
+		p.DraftText, p.DraftOrigin, p.DraftInputs, p.SourceQuestions, p.DraftUpdatedAt = &req.Rules, "hand", nil, questions, &now
+		return nil
+	}); err != nil {
+		return Workup{}, err
+	}
+	return s.Draft(ctx, tenantID, projectID, nil)
+}
+
+func orEmpty[T any](xs []T) []T {
+	if xs == nil {
+		return []T{}
+	}
+	return xs
+}
+
+// Draft works out the project's draft as it stands. targets binds
+// declared sources to project sources (see SourceTarget); nil binds each
+// by its declaration. A project without a draft is a 409 no_draft.
+func (s *Service) Draft(ctx context.Context, tenantID, projectID string, targets map[string]SourceTarget) (Workup, error) {
+	p, err := s.store.ProjectOf(ctx, tenantID, projectID)
+	if err != nil {
+		return Workup{}, err
+	}
+	if p.DraftText == nil {
+		return Workup{Project: p}, &RefusedError{Kind: Conflict, Reason: ReasonNoDraft,
+			Message: "The project has no draft yet: PUT /projects/{id}/draft with rules text, or generate one."}
+	}
+	sources, err := s.store.ProjectSources(ctx, tenantID, projectID, true)
+	if err != nil {
+		return Workup{}, err
+	}
+	return workUp(p, sources, targets)
+}
+
+// workUp compiles the draft and checks it against the project's tests,
+// contract and sources.
+func workUp(p store.Project, sources []store.ProjectSource, targets map[string]SourceTarget) (Workup, error) {
+	w := Workup{Project: p, sources: sources, CompileErrors: engine.ErrorList{}, ReferenceProblems: []string{},
+		Acceptance: Acceptance{Results: []TestResult{}, Contract: []ContractCheck{}},
+		Provenance: ProvenanceReport{Coverage: []SourceCoverage{}, Quotes: []QuoteCheck{}}}
+	if err := json.Unmarshal(p.SourceQuestions, &w.Questions); err != nil {
+		return w, fmt.Errorf("read source questions of project %s: %w", p.ID, err)
+	}
+	rules, _, err := engine.Compile("draft.rules", []byte(*p.DraftText))
+	if err != nil {
+		if !errors.As(err, &w.CompileErrors) {
+			return w, fmt.Errorf("compile draft: %w", err)
+		}
+		w.SourceCheck = sourceCheck(p, nil, sources, nil)
+		return w, nil
+	}
+	if rules.SectionID != p.SectionID {
+		w.CompileErrors = engine.ErrorList{{File: "draft.rules", Pos: engine.Pos{Line: 1, Col: 1}, Msg: fmt.Sprintf("the draft's section is %s but the project authors %s", rules.SectionID, p.SectionID)}}
+		w.SourceCheck = sourceCheck(p, nil, sources, nil)
+		return w, nil
+	}
+	w.Rules = rules
+	var cases []engine.Case
+	if err := json.Unmarshal(p.TestCases, &cases); err != nil {
+		return w, fmt.Errorf("read tests of project %s: %w", p.ID, err)
+	}
+	var contract *Contract
+	if len(p.Contract) > 0 {
+		contract = &Contract{}
+		if err := json.Unmarshal(p.Contract, contract); err != nil {
+			return w, fmt.Errorf("read contract of project %s: %w", p.ID, err)
+		}
+	}
+	w.Acceptance = accept(rules, cases, contract)
+	w.bindings, w.ReferenceProblems = bind(p.ID, rules, sources, targets)
+	if w.ReferenceProblems == nil {
+		w.ReferenceProblems = []string{}
+	}
+	quotes := checkQuotes(rules, w.bindings)
+	w.Provenance = provenanceReport(rules, sources, quotes)
+	w.SourceCheck = sourceCheck(p, rules, sources, quotes)
+	return w, nil
+}

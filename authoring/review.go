@@ -1,0 +1,76 @@
+package authoring
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/eligo/eligo/authoring/review"
+	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/store"
+)
+
+// Review reports what the project's tests, draft and sources lack. It
+// works with or without a draft (without one, the checks that need rules
+// are not applicable), and never blocks anything.
+func (s *Service) Review(ctx context.Context, tenantID, projectID string, opts review.Options) (review.Report, error) {
+	p, err := s.store.ProjectOf(ctx, tenantID, projectID)
+	if err != nil {
+		return review.Report{}, err
+	}
+	sources, err := s.store.ProjectSources(ctx, tenantID, projectID, true)
+	if err != nil {
+		return review.Report{}, err
+	}
+	w := Workup{Project: p, sources: sources}
+	if p.DraftText != nil {
+		if w, err = workUp(p, sources, nil); err != nil {
+			return review.Report{}, err
+		}
+	}
+	return s.review(ctx, w, opts)
+}
+
+// review builds the report of a worked-out draft.
+func (s *Service) review(ctx context.Context, w Workup, opts review.Options) (review.Report, error) {
+	in := review.Input{ProjectID: w.Project.ID, Rules: w.Rules, IgnoredFields: map[string][]string{}}
+	if err := json.Unmarshal(w.Project.TestCases, &in.Cases); err != nil {
+		return review.Report{}, fmt.Errorf("read tests of project %s: %w", w.Project.ID, err)
+	}
+	switch {
+	case w.Project.DraftText == nil:
+		in.DraftProblem = "no draft yet"
+	case w.Rules == nil:
+		in.DraftProblem = compileMessages(w.CompileErrors)[0]
+	default:
+		in.Cases, in.Results = w.Acceptance.Cases, w.Acceptance.Outcomes
+		for _, r := range w.Acceptance.Results {
+			if len(r.IgnoredFields) > 0 {
+				in.IgnoredFields[r.Name] = r.IgnoredFields
+			}
+		}
+	}
+	if in.Cases == nil {
+		in.Cases = []engine.Case{}
+	}
+	for _, q := range w.Provenance.Quotes {
+		in.Citations = append(in.Citations, review.Citation{CriterionID: q.CriterionID, SourceID: q.SourceID,
+			ProjectSourceID: q.ProjectSourceID, Quote: q.Quote, Verified: q.Verified})
+	}
+	covered := map[string]SourceCoverage{}
+	for _, c := range w.Provenance.Coverage {
+		covered[c.SourceID] = c
+	}
+	for _, src := range w.sources {
+		cov, ok := covered[src.ID]
+		if !ok {
+			cov = provenanceReport(&engine.Ruleset{}, []store.ProjectSource{src}, nil).Coverage[0]
+		}
+		in.Sources = append(in.Sources, review.Source{ID: src.ID, Filename: src.Filename, Status: src.Status,
+			SupersededBy: src.SupersededBy, Clauses: cov.Clauses, CoveredClauses: cov.CitedClauses, Uncited: cov.Uncited})
+	}
+	for _, q := range w.Questions {
+		in.Questions = append(in.Questions, review.Question{ID: q.ID, Quote: q.Quote, Question: q.Question, Resolved: q.Resolved})
+	}
+	return review.Build(ctx, in, opts)
+}

@@ -1,0 +1,147 @@
+package review_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/eligo/eligo/authoring/review"
+	"github.com/eligo/eligo/engine"
+)
+
+// thresholdRules compares fields and computed values with constants in
+// every way the check handles: constant on the left, a computed side
+// (years_between with decision_date, a ?? default), decimal, date, ==, and
+// an int field against a fractional constant.
+const thresholdRules = `ruleset "test/thresholds"
+section thresholds
+name "Thresholds"
+
+source s "Source" url "https://example.org/s" licence "public-domain"
+
+field person.age int weight 1
+field person.birth date weight 1
+field person.income decimal weight 1
+field person.start date weight 1
+field person.count int weight 1
+
+group g all "Everything" {
+  criterion adult "Adult" {
+    18 <= person.age
+    cite s "adult"
+  }
+  criterion pension_age "Pension age" {
+    years_between(person.birth, decision_date()) >= 66
+    cite s "pension age"
+  }
+  criterion income "Income" {
+    person.income ?? 0 < 1305.5
+    cite s "income"
+  }
+  criterion started "Started" {
+    person.start > date("2020-01-01")
+    cite s "started"
+  }
+  criterion count "Count" {
+    person.count == 3 and person.count >= 2.5
+    cite s "count"
+  }
+}
+`
+
+// thresholdLines are the evidence lines for every threshold when no case
+// tests any, in criterion order.
+var thresholdLines = []string{
+	"18 <= person.age (criterion adult): no case at 18 and no case at 17",
+	"years_between(person.birth, decision_date()) >= 66 (criterion pension_age): no case at 66 and no case at 65",
+	"person.income ?? 0 < 1305.5 (criterion income): no case at 1305.5 and no case below 1305.5",
+	`person.start > date("2020-01-01") (criterion started): no case at 2020-01-01 and no case at 2020-01-02`,
+	"person.count == 3 (criterion count): no case at 3 and no case at 2 or 4",
+	"person.count >= 2.5 (criterion count): no case below 2.5 and no case above 2.5",
+}
+
+func TestThresholdBoundaries(t *testing.T) {
+	t.Parallel()
+	r, _, err := engine.Compile("thresholds.rules", []byte(thresholdRules))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, cases, status string
+		evidence            []string
+	}{
+		{"no cases", `[]`, "fail", thresholdLines},
+		{"far from every boundary", `[
+		  {"name": "far", "decision_date": "2026-01-01", "field_values": {"person.age": 40, "person.birth": "1940-05-05", "person.income": 100, "person.start": "2024-01-01", "person.count": 9}, "expected_outcome": "not_eligible"}
+		]`, "fail", []string{
+			thresholdLines[0], thresholdLines[1],
+			"person.income ?? 0 < 1305.5 (criterion income): no case at 1305.5",
+			thresholdLines[3], thresholdLines[4],
+			"person.count >= 2.5 (criterion count): no case below 2.5",
+		}},
+		{"every boundary, computed sides included", `[
+		  {"name": "at", "decision_date": "2026-01-01", "field_values": {"person.age": 18, "person.birth": "1960-01-01", "person.income": 1305.5, "person.start": "2020-01-01", "person.count": 3}, "expected_outcome": "not_eligible"},
+		  {"name": "beside", "decision_date": "2026-01-01", "field_values": {"person.age": 17, "person.birth": "1960-01-02", "person.start": "2020-01-02", "person.count": 2}, "expected_outcome": "not_eligible"}
+		]`, "pass", []string{"all 6 thresholds tested at the boundary and beside it"}},
+		{"the wrong side of each boundary", `[
+		  {"name": "at", "decision_date": "2026-01-01", "field_values": {"person.age": 18, "person.birth": "1960-01-01", "person.income": 1305.5, "person.start": "2020-01-01", "person.count": 3}, "expected_outcome": "not_eligible"},
+		  {"name": "other side", "decision_date": "2026-01-01", "field_values": {"person.age": 19, "person.birth": "1959-06-01", "person.income": 1400, "person.start": "2019-12-31", "person.count": 4}, "expected_outcome": "not_eligible"}
+		]`, "warn", []string{
+			"18 <= person.age (criterion adult): no case at 17",
+			"years_between(person.birth, decision_date()) >= 66 (criterion pension_age): no case at 65",
+			"person.income ?? 0 < 1305.5 (criterion income): no case below 1305.5",
+			`person.start > date("2020-01-01") (criterion started): no case at 2020-01-02`,
+			"person.count >= 2.5 (criterion count): no case below 2.5",
+		}},
+		{"a case without its decision date decides no computed side", `[
+		  {"name": "at", "field_values": {"person.birth": "1960-01-01"}, "expected_outcome": "undetermined"},
+		  {"name": "beside", "field_values": {"person.birth": "1960-01-02"}, "expected_outcome": "undetermined"}
+		]`, "fail", thresholdLines},
+	} {
+		cases := parseCases(t, tc.cases)
+		results, ignored := runCases(t, r, cases)
+		rep := build(t, review.Input{Rules: r, Cases: cases, Results: results, IgnoredFields: ignored}, review.Options{})
+		c := checkOf(t, rep, review.CheckThresholdBoundaries)
+		if c.Status != tc.status || !slices.Equal(c.Evidence, tc.evidence) {
+			t.Errorf("%s: %s %q\nwant %s %q", tc.name, c.Status, c.Evidence, tc.status, tc.evidence)
+		}
+	}
+}
+
+func TestThresholdBoundariesNotApplicable(t *testing.T) {
+	t.Parallel()
+	const rules = `ruleset "test/no-thresholds"
+section flags
+name "Flags"
+
+source s "Source" url "https://example.org/s" licence "public-domain"
+
+field person.resident bool weight 1
+
+group g all "Everything" {
+  criterion resident "Resident" {
+    person.resident
+    cite s "resident"
+  }
+  criterion decided "Decided by an official" discretionary {
+    cite s "official"
+  }
+}
+`
+	r, _, err := engine.Compile("flags.rules", []byte(rules))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := parseCases(t, `[
+	  {"name": "resident", "field_values": {"person.resident": true}, "expected_outcome": "undetermined"},
+	  {"name": "not resident", "field_values": {"person.resident": false}, "expected_outcome": "not_eligible"}
+	]`)
+	results, _ := runCases(t, r, cases)
+	rep := build(t, review.Input{Rules: r, Cases: cases, Results: results}, review.Options{})
+	if c := checkOf(t, rep, review.CheckThresholdBoundaries); c.Status != "na" || c.Scored || !hasEvidence(c, "no criterion compares") {
+		t.Errorf("threshold_boundaries %+v, want na", c)
+	}
+	c := checkOf(t, rep, review.CheckCriteriaBothWays)
+	if c.Status != "pass" || !hasEvidence(c, "discretionary criteria excluded (always pending): decided") {
+		t.Errorf("criteria_both_ways %+v, want pass naming the discretionary criterion", c)
+	}
+}

@@ -1,0 +1,34 @@
+// Package source turns an uploaded authoring source — statute or policy
+// text as plain text, Markdown, HTML or PDF — into the text that quotes are
+// verified against, and compares sources with one another. It is pure: no
+// database, no HTTP; the only process it runs is poppler's pdftotext, for
+// PDF uploads.
+//
+// # Extracting
+//
+// MediaType settles what an upload is from its declared Content-Type and
+// its file name; Extract turns its bytes into UTF-8 text with LF line ends
+// and paragraphs kept as blank-line separated blocks. Plain text and
+// Markdown are kept as written (a quote is checked against what the author
+// sees, so Markdown is not rendered); HTML loses its markup, scripts and
+// styles; a PDF keeps its page boundaries in Extracted.Pages so a verified
+// quote can be cited with its page (PageOf). Unreadable input wraps
+// ErrUnreadable, input without text wraps ErrNoText, and an unknown type
+// wraps ErrUnsupportedMediaType: all three are the uploader's to fix.
+//
+// # Verifying quotes
+//
+// Locate finds a quote in a text forgiving only white space: every run of
+// white space counts as one space on both sides and leading and trailing
+// white space is ignored. Case, punctuation and spelling must match
+// exactly. Normalise prepares a text once for many quotes.
+//
+// # Comparing and covering
+//
+// Sign computes a MinHash Signature of a text's word 5-grams so a new
+// upload that nearly duplicates a stored one can be flagged
+// (NearDuplicateThreshold); signatures are stored, so their computation is
+// fixed for good. Clauses splits a text into the units a statute reader
+// recognises (paragraphs, enumerated provisions, sentences) and Coverage
+// says which of them a ruleset's citations touch.
+package source
