@@ -178,7 +178,9 @@ func answerTokens(f *engine.Field) ([]string, bool) {
 // review point of the draft is left out of the bindings.
 func checkReviewBindings(rules *engine.Ruleset, bindings map[string]map[string]*bool) ContractCheck {
 	check := ContractCheck{Check: "review_bindings", Problems: []string{}}
-	fail := func(format string, args ...any) { check.Problems = append(check.Problems, fmt.Sprintf(format, args...)) }
+	fail := func(format string, args ...any) {
+		check.Problems = append(check.Problems, fmt.Sprintf(format, args...))
+	}
 	points := ReviewPoints(rules)
 	for _, field := range slices.Sorted(maps.Keys(bindings)) {
 		i := rules.FieldIndex(field)
