@@ -52,8 +52,8 @@ func draftOut(w authoring.Workup) draftResponse {
 }
 
 type putDraftInput struct {
-	projectInput
-	Body struct {
+	ProjectID string `path:"project_id" maxLength:"100" doc:"The project id, prj_ and 16 URL-safe characters."`
+	Body      struct {
 		Rules           string                     `json:"rules" minLength:"1" maxLength:"1048576" doc:"The .rules text."`
 		SourceQuestions []authoring.SourceQuestion `json:"source_questions,omitempty" maxItems:"100"`
 	}
@@ -88,8 +88,8 @@ func (h *handler) getDraft(ctx context.Context, in *projectInput) (*draftOutput,
 }
 
 type publishInput struct {
-	projectInput
-	Body *struct {
+	ProjectID string `path:"project_id" maxLength:"100" doc:"The project id, prj_ and 16 URL-safe characters."`
+	Body      *struct {
 		Name          string                            `json:"name,omitempty" maxLength:"200" doc:"Display name; default the draft's name header."`
 		Slug          string                            `json:"slug,omitempty" maxLength:"200" doc:"Slug to publish under; default the draft's ruleset header."`
 		ForceUnsafe   bool                              `json:"force_unsafe,omitempty" doc:"Publish despite failing tests or contract checks; audited as publish_force_bypass."`

@@ -108,7 +108,7 @@ func uploadOut(res authoring.UploadResult) uploadResponse {
 }
 
 type uploadInput struct {
-	projectInput
+	ProjectID   string `path:"project_id" maxLength:"100" doc:"The project id, prj_ and 16 URL-safe characters."`
 	ContentType string `header:"Content-Type" doc:"multipart/form-data or application/json."`
 	RawBody     []byte
 }
@@ -176,17 +176,17 @@ func documentUploadBody(s *api.Server) {
 }
 
 type sourceInput struct {
-	projectInput
-	SourceID string `path:"source_id" maxLength:"100" doc:"The source id, src_ and 16 URL-safe characters."`
+	ProjectID string `path:"project_id" maxLength:"100" doc:"The project id, prj_ and 16 URL-safe characters."`
+	SourceID  string `path:"source_id" maxLength:"100" doc:"The source id, src_ and 16 URL-safe characters."`
 }
 
 var sourceIDPattern = regexp.MustCompile(`^src_[A-Za-z0-9_-]{16}$`)
 
 // sourceTenant is tenantFor for a source path.
-func sourceTenant(ctx context.Context, in *sourceInput) (string, error) {
-	tenant, err := tenantFor(in.ProjectID, ctx)
-	if err == nil && !sourceIDPattern.MatchString(in.SourceID) {
-		err = api.NotFound("Source " + fmt.Sprintf("%q", in.SourceID) + " not found.")
+func sourceTenant(ctx context.Context, projectID, sourceID string) (string, error) {
+	tenant, err := tenantFor(projectID, ctx)
+	if err == nil && !sourceIDPattern.MatchString(sourceID) {
+		err = api.NotFound("Source " + fmt.Sprintf("%q", sourceID) + " not found.")
 	}
 	return tenant, err
 }
@@ -215,8 +215,9 @@ func (h *handler) listSources(ctx context.Context, in *projectInput) (*sourcesOu
 }
 
 type patchSourceInput struct {
-	sourceInput
-	Body struct {
+	ProjectID string `path:"project_id" maxLength:"100" doc:"The project id, prj_ and 16 URL-safe characters."`
+	SourceID  string `path:"source_id" maxLength:"100" doc:"The source id, src_ and 16 URL-safe characters."`
+	Body      struct {
 		Status       string `json:"status" enum:"active,superseded,reference_only"`
 		SupersededBy string `json:"superseded_by,omitempty" maxLength:"100" doc:"With superseded: the project's source that replaces this one."`
 	}
@@ -227,7 +228,7 @@ type sourceOutput struct {
 }
 
 func (h *handler) patchSource(ctx context.Context, in *patchSourceInput) (*sourceOutput, error) {
-	tenant, err := sourceTenant(ctx, &in.sourceInput)
+	tenant, err := sourceTenant(ctx, in.ProjectID, in.SourceID)
 	if err != nil {
 		return nil, err
 	}
@@ -239,7 +240,7 @@ func (h *handler) patchSource(ctx context.Context, in *patchSourceInput) (*sourc
 }
 
 func (h *handler) deleteSource(ctx context.Context, in *sourceInput) (*struct{}, error) {
-	tenant, err := sourceTenant(ctx, in)
+	tenant, err := sourceTenant(ctx, in.ProjectID, in.SourceID)
 	if err != nil {
 		return nil, err
 	}
@@ -256,7 +257,7 @@ type rawOutput struct {
 }
 
 func (h *handler) raw(ctx context.Context, in *sourceInput) (*rawOutput, error) {
-	tenant, err := sourceTenant(ctx, in)
+	tenant, err := sourceTenant(ctx, in.ProjectID, in.SourceID)
 	if err != nil {
 		return nil, err
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/eligo/eligo/store"
 )
 
-const testsDoc = "A test case is `name` (unique in the project), `field_values` (the answers, as /decide takes them), `expected_outcome` and optional `decision_date` (YYYY-MM-DD, for rules that read it) and `expectations`: `criteria` (criterion id to satisfied, not_satisfied or pending), `groups` (likewise) and `missing_fields` (fields that must be among the missing). " +
+const testsDoc = "A test case is `name` (unique in the project), `field_values` (the answers, as /decide takes them), `expected_outcome` and optional `decision_date` (YYYY-MM-DD, for rules that read it) and `expectations`: `criteria` (criterion id to satisfied, not_satisfied or pending), `groups` (likewise), `missing_fields` (fields that must be among the missing) and `field_errors` (when present, exactly the fields reported in field_errors). " +
 	"Field names must match the draft's exactly: an answer to a field the draft does not declare is treated as absent, and the test's result lists it under `ignored_fields`."
 
 func registerWork(s *api.Server, h *handler, op func(id, method, path, summary, description string, scopes []auth.Scope) api.Route) {
@@ -90,6 +90,7 @@ type wireExpectancy struct {
 	Criteria      map[string]string `json:"criteria,omitempty" doc:"Criterion id to satisfied, not_satisfied or pending."`
 	Groups        map[string]string `json:"groups,omitempty" doc:"Group id to satisfied, not_satisfied or pending."`
 	MissingFields []string          `json:"missing_fields,omitempty" maxItems:"1000" doc:"Fields that must be among the missing."`
+	FieldErrors   *[]string         `json:"field_errors,omitempty" maxItems:"1000" doc:"When present (even empty): exactly the fields reported in field_errors."`
 }
 
 func engineCases(in []wireCase) []engine.Case {
@@ -100,7 +101,7 @@ func engineCases(in []wireCase) []engine.Case {
 			out[i].FieldValues = json.RawMessage("{}")
 		}
 		if x := c.Expectations; x != nil {
-			out[i].Expectations = &engine.Expectations{Criteria: x.Criteria, Groups: x.Groups, MissingFields: x.MissingFields}
+			out[i].Expectations = &engine.Expectations{Criteria: x.Criteria, Groups: x.Groups, MissingFields: x.MissingFields, FieldErrors: x.FieldErrors}
 		}
 	}
 	return out
@@ -136,8 +137,8 @@ func (h *handler) create(ctx context.Context, in *createInput) (*createOutput, e
 }
 
 type testsInput struct {
-	projectInput
-	Body struct {
+	ProjectID string `path:"project_id" maxLength:"100" doc:"The project id, prj_ and 16 URL-safe characters."`
+	Body      struct {
 		Replace                bool                        `json:"replace,omitempty" doc:"Legacy write: replace rather than append."`
 		ContractVersion        int                         `json:"contract_version,omitempty" enum:"1" doc:"1 makes this a contract write."`
 		TestCases              []wireCase                  `json:"test_cases" minItems:"1" maxItems:"100"`
@@ -187,8 +188,8 @@ func guidanceOut(g store.Guidance) guidanceResponse {
 }
 
 type addGuidanceInput struct {
-	projectInput
-	Body struct {
+	ProjectID string `path:"project_id" maxLength:"100" doc:"The project id, prj_ and 16 URL-safe characters."`
+	Body      struct {
 		GuidanceText string `json:"guidance_text" minLength:"1" maxLength:"20000"`
 		ProcessType  string `json:"process_type" enum:"field_extraction,rule_generation"`
 		Adherence    string `json:"adherence,omitempty" enum:"exact"`
@@ -237,8 +238,8 @@ func (h *handler) listGuidance(ctx context.Context, in *projectInput) (*guidance
 }
 
 type reviewInput struct {
-	projectInput
-	Body *struct {
+	ProjectID string `path:"project_id" maxLength:"100" doc:"The project id, prj_ and 16 URL-safe characters."`
+	Body      *struct {
 		Coach bool `json:"coach,omitempty" doc:"Add the coaching paragraph."`
 	} `required:"false"`
 }

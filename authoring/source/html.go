@@ -91,7 +91,7 @@ func kindOf(a atom.Atom) breakKind {
 		atom.Fieldset, atom.Form, atom.Details, atom.Listing, atom.Xmp,
 		atom.Plaintext, atom.Center, atom.Menu, atom.Hgroup:
 		return paragraph
-	case atom.Div, atom.Li, atom.Tr, atom.Br, atom.Dt, atom.Dd,
+	case atom.Div, atom.Li, atom.Tr, atom.Dt, atom.Dd,
 		atom.Caption, atom.Figcaption, atom.Legend, atom.Summary,
 		atom.Option, atom.Tbody, atom.Thead, atom.Tfoot, atom.Textarea:
 		return line
@@ -107,17 +107,23 @@ func preformatted(a atom.Atom) bool {
 		a == atom.Xmp || a == atom.Plaintext
 }
 
+// enter adds a node's text or the break before an element, and says
+// whether its children are visible.
 func (w *htmlText) enter(n *html.Node) bool {
 	switch n.Type {
 	case html.TextNode:
 		w.text(n.Data)
 		return false
 	case html.ElementNode:
+		if n.DataAtom == atom.Br {
+			w.breaks++ // <br><br> is a blank line, as a browser shows it
+			return false
+		}
 		kind := kindOf(n.DataAtom)
 		if kind == hidden {
 			return false
 		}
-		w.open(kind)
+		w.owe(kind)
 		if preformatted(n.DataAtom) {
 			w.preDepth++
 		}
@@ -128,12 +134,13 @@ func (w *htmlText) enter(n *html.Node) bool {
 	return false // comments, doctypes
 }
 
+// leave adds the break after an element.
 func (w *htmlText) leave(n *html.Node) {
 	if n.Type != html.ElementNode {
 		return
 	}
 	kind := kindOf(n.DataAtom)
-	if kind == hidden {
+	if kind == hidden || n.DataAtom == atom.Br {
 		return
 	}
 	if preformatted(n.DataAtom) {
@@ -143,11 +150,11 @@ func (w *htmlText) leave(n *html.Node) {
 		w.gap = '\t' // cells in a row stay on one line, a tab apart
 		return
 	}
-	w.open(kind)
+	w.owe(kind)
 }
 
-// open owes the break an element of the given kind needs before or after.
-func (w *htmlText) open(kind breakKind) {
+// owe records the break an element of the given kind needs before or after it.
+func (w *htmlText) owe(kind breakKind) {
 	want := 0
 	switch kind {
 	case line:

@@ -12,8 +12,7 @@ import (
 // quote of a ruleset against one source then costs one substring search
 // each. It is read-only after Normalise and safe for concurrent use.
 type Normalised struct {
-	text string // the original text
-	norm string // text with each run of white space one space, trimmed
+	norm string // the text with each run of white space one space, trimmed
 	// runs are the maximal runs of non-space text, in order; each is the
 	// same bytes in norm and in text, so an offset inside one maps across
 	// by adding the difference of their starts.
@@ -27,7 +26,7 @@ type run struct{ norm, text int }
 // Normalise prepares text for Locate. The text need not be valid UTF-8: an
 // invalid byte counts as a character that is not white space.
 func Normalise(text string) *Normalised {
-	n := &Normalised{text: text}
+	n := &Normalised{runs: make([]run, 0, len(text)/8)}
 	var b strings.Builder
 	b.Grow(len(text))
 	inRun := false

@@ -33,11 +33,12 @@ type Signature [64]uint64
 // Sign returns the MinHash signature of text. Words are maximal runs of
 // letters and digits, lower-cased (Go's Unicode tables), so punctuation,
 // white space and case do not matter; shingles are the sequences of 5
-// consecutive words, or the whole word sequence of a shorter text. Each
-// shingle is hashed with 64-bit FNV-1a over its words joined by single
-// spaces, and hash function i is a fixed splitmix64 finaliser of that
-// hash xor a fixed per-slot seed: the same on every machine and in every
-// version.
+// consecutive words, or the whole word sequence of a shorter text. Slot i
+// (0 to 63) is the least over the shingles of mix(h ^ mix((i+1) *
+// 0x9e3779b97f4a7c15)), 0 counted as 1, where h is the 64-bit FNV-1a hash
+// of the shingle's words joined by single spaces and mix is the splitmix64
+// finaliser: 64 fixed hash functions, the same on every machine and in
+// every version.
 func Sign(text string) Signature {
 	var seeds [len(Signature{})]uint64
 	for i := range seeds {
