@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"slices"
 	"strings"
 
 	"github.com/eligo/eligo/authoring/source"
@@ -70,8 +69,8 @@ type prepared struct {
 	signature source.Signature
 }
 
-// prepare validates one upload and extracts its text; i locates it in the
-// request for errors.
+// prepare validates one upload and extracts its text; loc locates the
+// upload's members in the request, for errors.
 func (s *Service) prepare(ctx context.Context, up Upload, loc ...any) (prepared, error) {
 	if int64(len(up.Content)) > s.cfg.MaxSourceBytes {
 		return prepared{}, &RefusedError{Kind: TooLarge, Reason: ReasonSourceTooLarge, Message: fmt.Sprintf(
@@ -116,8 +115,8 @@ func (s *Service) prepare(ctx context.Context, up Upload, loc ...any) (prepared,
 // prepareAll prepares every upload; the first problem refuses them all.
 func (s *Service) prepareAll(ctx context.Context, uploads []Upload, loc ...any) ([]prepared, error) {
 	out := make([]prepared, 0, len(uploads))
-	for i, up := range uploads {
-		p, err := s.prepare(ctx, up, append(slices.Clone(loc), i)...)
+	for _, up := range uploads {
+		p, err := s.prepare(ctx, up, loc...)
 		if err != nil {
 			return nil, err
 		}
@@ -142,7 +141,7 @@ func (s *Service) AddSources(ctx context.Context, tenantID, projectID string, up
 	if len(existing)+len(uploads) > s.cfg.MaxSources {
 		return UploadResult{}, s.limitRefusal(fmt.Errorf("the project holds %d sources and at most %d are allowed", len(existing), s.cfg.MaxSources))
 	}
-	ready, err := s.prepareAll(ctx, uploads, "files")
+	ready, err := s.prepareAll(ctx, uploads)
 	if err != nil {
 		return UploadResult{}, err
 	}

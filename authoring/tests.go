@@ -171,6 +171,4 @@ const (
 	ReasonReferenceUnresolved = "source_reference_unresolved"
 	// ReasonQuoteUnverified: a quote is not in its source's text (422).
 	ReasonQuoteUnverified = "quote_unverified"
-	// ReasonSectionMismatch: the draft's section is not the project's (422).
-	ReasonSectionMismatch = "section_mismatch"
 )

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/authoring"
@@ -142,8 +144,10 @@ type testsInput struct {
 		Replace                bool                        `json:"replace,omitempty" doc:"Legacy write: replace rather than append."`
 		ContractVersion        int                         `json:"contract_version,omitempty" enum:"1" doc:"1 makes this a contract write."`
 		TestCases              []wireCase                  `json:"test_cases" minItems:"1" maxItems:"100"`
-		ExpectedReviewBindings map[string]map[string]*bool `json:"expected_review_bindings,omitempty" doc:"Contract only: completion field to answer token to true, false or null."`
+		ExpectedReviewBindings map[string]map[string]*bool `json:"expected_review_bindings,omitempty" doc:"Contract only: completion field to answer token to true, false or null; null is invalid."`
 	}
+	// RawBody tells an explicit null from an absent member.
+	RawBody []byte
 }
 
 type projectOnlyOutput struct {
@@ -154,6 +158,10 @@ func (h *handler) setTests(ctx context.Context, in *testsInput) (*projectOnlyOut
 	tenant, err := tenantFor(in.ProjectID, ctx)
 	if err != nil {
 		return nil, err
+	}
+	if gjson.GetBytes(in.RawBody, "expected_review_bindings").Type == gjson.Null && gjson.GetBytes(in.RawBody, "expected_review_bindings").Exists() {
+		return nil, api.ValidationFailed(api.ValidationItem{Type: "value_error", Loc: []any{"body", "expected_review_bindings"},
+			Msg: "Value error, expected_review_bindings may be omitted (no assertion) or {} (no review points), never null"})
 	}
 	req := authoring.TestsRequest{Replace: in.Body.Replace, TestCases: engineCases(in.Body.TestCases)}
 	if in.Body.ContractVersion != 0 {

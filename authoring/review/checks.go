@@ -41,7 +41,7 @@ const (
 // Endpoints the checks point at; "{id}" becomes the project id.
 const (
 	viaTests    = "POST /projects/{id}/tests"
-	viaGenerate = "POST /projects/{id}/generate-and-test"
+	viaDraft    = "PUT /projects/{id}/draft"
 	viaGuidance = "POST /projects/{id}/guidance"
 )
 
@@ -89,13 +89,13 @@ func na(reason string) outcome {
 
 // checks is the review, in report order.
 var checks = []check{
-	{id: CheckDraftCompiles, title: "Draft compiles", weight: 15, scored: true, via: viaGenerate,
+	{id: CheckDraftCompiles, title: "Draft compiles", weight: 15, scored: true, via: viaDraft,
 		why: "Nothing else about the rules can be checked, tested or published until the draft compiles.",
 		run: draftCompiles},
 	{id: CheckTestsPerSection, title: "Tests per section", weight: 10, scored: true, via: viaTests,
 		why: "A handful of cases cannot pin down a section's criteria and thresholds; five is the least that starts to.",
 		run: testsPerSection},
-	{id: CheckTestsPass, title: "Tests pass", weight: 15, scored: true, needsRules: true, via: viaGenerate,
+	{id: CheckTestsPass, title: "Tests pass", weight: 15, scored: true, needsRules: true, via: viaDraft,
 		why: "A failing case means the draft and the team disagree about what the law decides.",
 		run: testsPass},
 	{id: CheckCriteriaBothWays, title: "Criteria tested both ways", weight: 15, scored: true, needsRules: true, via: viaTests,
@@ -104,19 +104,19 @@ var checks = []check{
 	{id: CheckThresholdBoundaries, title: "Thresholds tested at their boundary", weight: 10, scored: true, needsRules: true, via: viaTests,
 		why: "Off-by-one mistakes (> for >=, 12 for 11) live at the boundary and pass every test away from it.",
 		run: thresholdBoundaries},
-	{id: CheckCriteriaCited, title: "Criteria cited", weight: 10, scored: true, needsRules: true, via: viaGenerate,
+	{id: CheckCriteriaCited, title: "Criteria cited", weight: 10, scored: true, needsRules: true, via: viaDraft,
 		why: "A criterion without a verified quote cannot be traced to the law, and publishing requires every quote verified.",
 		run: criteriaCited},
-	{id: CheckClauseCoverage, title: "Source clauses covered", weight: 5, scored: true, via: viaGenerate,
+	{id: CheckClauseCoverage, title: "Source clauses covered", weight: 5, scored: true, via: viaDraft,
 		why: "Clauses of an active source that no criterion cites are often conditions the rules have missed.",
 		run: clauseCoverage},
-	{id: CheckPresencePolarity, title: "Unanswered fields never help", weight: 10, scored: true, needsRules: true, via: viaGenerate,
+	{id: CheckPresencePolarity, title: "Unanswered fields never help", weight: 10, scored: true, needsRules: true, via: viaDraft,
 		why: "If leaving a field unanswered can make an applicant look more eligible than answering truthfully, go-live is refused.",
 		run: presencePolarity},
-	{id: CheckUnusedFields, title: "Fields used and named alike", weight: 4, scored: true, needsRules: true, via: viaGenerate,
+	{id: CheckUnusedFields, title: "Fields used and named alike", weight: 4, scored: true, needsRules: true, via: viaDraft,
 		why: "A declared field no criterion reads asks applicants a useless question, and a test field the draft does not declare is silently treated as absent.",
 		run: unusedFields},
-	{id: CheckSupersededSources, title: "Citations rest on active sources", weight: 4, scored: true, needsRules: true, via: viaGenerate,
+	{id: CheckSupersededSources, title: "Citations rest on active sources", weight: 4, scored: true, needsRules: true, via: viaDraft,
 		why: "A quote from a superseded or reference-only source may no longer be the law.",
 		run: supersededSources},
 	{id: CheckSourceQuestions, title: "Source questions resolved", weight: 2, scored: true, via: viaGuidance,

@@ -27,7 +27,7 @@ func draftCompiles(_ context.Context, in *Input) (outcome, error) {
 	advice := "Generate a first draft from the project's sources and tests."
 	if in.DraftProblem != "" && in.DraftProblem != "no draft yet" {
 		first, _, _ := strings.Cut(problem, "\n")
-		advice = fmt.Sprintf("Fix the draft's compile error (%s): refine it with mode refine, or generate it afresh.", first)
+		advice = fmt.Sprintf("Fix the draft's compile error (%s) and write it again.", first)
 	}
 	return outcome{status: StatusFail, evidence: []string{problem}, advice: advice}, nil
 }
@@ -172,6 +172,19 @@ func unusedFields(_ context.Context, in *Input) (outcome, error) {
 		c, _ := r.CriterionAt(i)
 		for _, f := range c.Fields {
 			read[f] = true
+		}
+	}
+	// A review point's completion field (group.<criterion id> of a
+	// discretionary criterion) is read by the official, not a criterion.
+	for gi := range r.Groups {
+		for _, c := range r.Groups[gi].Criteria {
+			if c.Discretionary {
+				for _, f := range r.Fields {
+					if _, name, _ := strings.Cut(f.ID, "."); name == c.ID {
+						read[f.ID] = true
+					}
+				}
+			}
 		}
 	}
 	var ev, unread []string

@@ -128,7 +128,7 @@ func clauseCoverage(_ context.Context, in *Input) (outcome, error) {
 		o.status = StatusFail
 	}
 	if o.status != StatusPass {
-		o.advice = fmt.Sprintf("Only %d of %d active clauses are cited (%d%%): check each uncited clause listed for a condition the rules miss, add guidance naming it and regenerate, or mark a source reference_only when it holds no conditions.",
+		o.advice = fmt.Sprintf("Only %d of %d active clauses are cited (%d%%): check each uncited clause listed for a condition the rules miss, add a criterion citing it to the draft, or mark a source reference_only when it holds no conditions.",
 			covered, total, pct)
 	}
 	return o, nil
@@ -214,7 +214,7 @@ func supersededSources(_ context.Context, in *Input) (outcome, error) {
 			strength: "Every resolved citation rests on an active source."}, nil
 	}
 	return outcome{status: StatusWarn, evidence: ev,
-		advice: fmt.Sprintf("Re-cite from the active sources (%s): regenerate, or refine the draft, so that it quotes the law in force.", ev[0])}, nil
+		advice: fmt.Sprintf("Re-cite from the active sources (%s): rewrite the draft so that it quotes the law in force.", ev[0])}, nil
 }
 
 // sourceQuestions lists the open source questions with their quotes.

@@ -186,7 +186,7 @@ func TestNoDraft(t *testing.T) {
 		if rep.Score == nil || *rep.Score != 26 {
 			t.Errorf("%s: score %v, want 26", tc.name, rep.Score)
 		}
-		if rep.NextSkill == nil || rep.NextSkill.CheckID != review.CheckDraftCompiles || rep.NextSkill.ActionableVia != "POST /projects/p1/generate-and-test" {
+		if rep.NextSkill == nil || rep.NextSkill.CheckID != review.CheckDraftCompiles || rep.NextSkill.ActionableVia != "PUT /projects/p1/draft" {
 			t.Errorf("%s: next_skill %+v", tc.name, rep.NextSkill)
 		}
 	}
