@@ -92,7 +92,7 @@ func accept(rules *engine.Ruleset, cases []engine.Case, contract *Contract) Acce
 		a.Results, a.Cases, a.Outcomes = append(a.Results, tr), append(a.Cases, run), append(a.Outcomes, cr)
 	}
 	if contract != nil && contract.ExpectedReviewBindings != nil {
-		a.Contract = append(a.Contract, checkReviewBindings(rules, contract.ExpectedReviewBindings))
+		a.Contract = append(a.Contract, checkReviewBindings(rules, *contract.ExpectedReviewBindings))
 	}
 	a.Accepted = a.TestsPassing == a.TestsTotal
 	for _, c := range a.Contract {

@@ -22,9 +22,9 @@ type Contract struct {
 	// ExpectedReviewBindings maps each completion field to its answer
 	// tokens' meaning for its review point: true completes the review
 	// point, false rejects it, null leaves it pending. nil means the
-	// contract declares nothing about review points; an empty map asserts
-	// there are none.
-	ExpectedReviewBindings map[string]map[string]*bool `json:"expected_review_bindings,omitempty"`
+	// contract declares nothing about review points; a pointer to an empty
+	// map asserts there are none.
+	ExpectedReviewBindings *map[string]map[string]*bool `json:"expected_review_bindings,omitempty"`
 }
 
 // TestsRequest is a write of a project's tests: a legacy write (Replace
@@ -102,8 +102,10 @@ func (s *Service) SetTests(ctx context.Context, tenantID, projectID string, req 
 		if req.Contract.ContractVersion != ContractVersion {
 			return store.Project{}, invalid("contract_version must be 1", req.Contract.ContractVersion, "contract_version")
 		}
-		if bad := checkBindings(req.Contract.ExpectedReviewBindings); bad != nil {
-			return store.Project{}, bad
+		if b := req.Contract.ExpectedReviewBindings; b != nil {
+			if bad := checkBindings(*b); bad != nil {
+				return store.Project{}, bad
+			}
 		}
 	}
 	return s.store.UpdateProject(ctx, tenantID, projectID, func(p *store.Project) error {

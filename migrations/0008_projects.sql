@@ -51,7 +51,8 @@ CREATE TABLE project_sources (
     superseded_by    text REFERENCES project_sources (id) ON DELETE SET NULL,
     created_at       timestamptz NOT NULL DEFAULT now(),
     updated_at       timestamptz NOT NULL DEFAULT now(),
-    UNIQUE (project_id, position)
+    UNIQUE (project_id, position),
+    UNIQUE (id, project_id)
 );
 
 -- Guidance notes, in the order they were added.
@@ -74,11 +75,13 @@ CREATE TABLE ruleset_provenance (
     ruleset_id      text NOT NULL REFERENCES rulesets (id),
     project_id      text NOT NULL REFERENCES projects (id),
     rules_source_id text NOT NULL,
-    source_id       text NOT NULL REFERENCES project_sources (id) ON DELETE RESTRICT,
+    source_id       text NOT NULL,
     target_kind     text NOT NULL CHECK (target_kind IN ('url', 'artefact')),
     content_digest  text NOT NULL,
     created_at      timestamptz NOT NULL DEFAULT now(),
-    PRIMARY KEY (ruleset_id, project_id, rules_source_id, source_id)
+    PRIMARY KEY (ruleset_id, project_id, rules_source_id, source_id),
+    -- The source must be one of the project's own.
+    FOREIGN KEY (source_id, project_id) REFERENCES project_sources (id, project_id) ON DELETE RESTRICT
 );
 
 CREATE INDEX ruleset_provenance_source_id_idx ON ruleset_provenance (source_id);

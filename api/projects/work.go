@@ -165,7 +165,14 @@ func (h *handler) setTests(ctx context.Context, in *testsInput) (*projectOnlyOut
 	}
 	req := authoring.TestsRequest{Replace: in.Body.Replace, TestCases: engineCases(in.Body.TestCases)}
 	if in.Body.ContractVersion != 0 {
-		req.Contract = &authoring.Contract{ContractVersion: in.Body.ContractVersion, ExpectedReviewBindings: in.Body.ExpectedReviewBindings}
+		req.Contract = &authoring.Contract{ContractVersion: in.Body.ContractVersion}
+		if gjson.GetBytes(in.RawBody, "expected_review_bindings").Exists() {
+			bindings := in.Body.ExpectedReviewBindings
+			if bindings == nil {
+				bindings = map[string]map[string]*bool{}
+			}
+			req.Contract.ExpectedReviewBindings = &bindings
+		}
 	} else if in.Body.ExpectedReviewBindings != nil {
 		return nil, api.ValidationFailed(api.ValidationItem{Type: "value_error", Loc: []any{"body", "expected_review_bindings"},
 			Msg: "Value error, expected_review_bindings belongs to a contract: send contract_version 1"})
