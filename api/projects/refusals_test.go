@@ -142,6 +142,10 @@ func TestRefusals(t *testing.T) {
 		t.Errorf("an empty replace: %s", r.Raw)
 	}
 
+	// The act again, uploaded from an address only an intranet reaches.
+	want(t, g.do(t, http.MethodPost, "/sources", map[string]any{"filename": "intranet.txt", "text": grantLaw,
+		"url": "http://10.1.2.3/grant", "licence": "CC-BY-4.0"}), http.StatusCreated)
+
 	// Drafts that cannot be published, each for its own reason.
 	for _, tc := range []struct {
 		name, rules string
@@ -153,6 +157,7 @@ func TestRefusals(t *testing.T) {
 		{"another section", strings.Replace(grantRules, "section grant", "section other", 1), nil, 422, "draft_does_not_compile"},
 		{"quote not in the text", strings.Replace(grantRules, "is at least 18 years old", "is at least eighteen years old", 1), nil, 422, "quote_unverified"},
 		{"url never uploaded", strings.Replace(grantRules, grantURL, "https://laws.example.org/other", 1), nil, 422, "source_reference_unresolved"},
+		{"private url", strings.Replace(grantRules, grantURL, "http://10.1.2.3/grant", 1), nil, 422, "source_reference_unresolved"},
 		{"licence differs", strings.Replace(grantRules, `licence "CC-BY-4.0"`, `licence "OGL-3.0"`, 1), nil, 422, "source_reference_unresolved"},
 		{"unknown target", grantRules, map[string]any{"source_targets": map[string]any{"law": map[string]any{"source_id": "src_AAAAAAAAAAAAAAAA", "target_kind": "url"}}}, 422, "source_reference_unresolved"},
 		{"failing test", strings.Replace(grantRules, ">= 18", ">= 21", 1), nil, 422, "tests_failed"},
