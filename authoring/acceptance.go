@@ -77,6 +77,7 @@ func accept(rules *engine.Ruleset, cases []engine.Case, contract *Contract) Acce
 	for _, c := range cases {
 		run, ignored := withDeclaredFields(rules, c)
 		cr := rules.RunCase(run)
+		invalidInputs(&cr, run)
 		tr := TestResult{Name: c.Name, Pass: cr.Pass, Expected: c.ExpectedOutcome, Mismatches: cr.Mismatches, IgnoredFields: ignored}
 		if tr.Mismatches == nil {
 			tr.Mismatches = []string{}
@@ -123,6 +124,20 @@ func withDeclaredFields(rules *engine.Ruleset, c engine.Case) (engine.Case, []st
 	c.FieldValues, _ = json.Marshal(kept) // raw messages of a parsed object always marshal
 	slices.Sort(ignored)
 	return c, ignored
+}
+
+// invalidInputs fails a case whose answers could not all be applied (a
+// value the field's type cannot take): an invalid scenario input fails
+// its check (spec, acceptance contract) rather than pass as undetermined,
+// unless the case expects exactly those field errors.
+func invalidInputs(cr *engine.CaseResult, c engine.Case) {
+	if cr.Result == nil || len(cr.Result.FieldErrors) == 0 || c.Expectations != nil && c.Expectations.FieldErrors != nil {
+		return
+	}
+	for _, fe := range cr.Result.FieldErrors {
+		cr.Mismatches = append(cr.Mismatches, fmt.Sprintf("field_values: %s could not be applied (%s); fix the test's input, or expect it under expectations.field_errors", fe.Field, fe.Message))
+	}
+	cr.Pass = false
 }
 
 // caseHint says where to look first for a failing case.

@@ -306,4 +306,20 @@ func TestStatuteToPublishedRuleset(t *testing.T) {
 	if n := len(list(t, obj(t, r.Body)["sources"])); n != 3 {
 		t.Fatalf("%d sources after the refused delete, want 3", n)
 	}
+
+	// Superseding the cited HTML: the draft's quotes now rest on a source
+	// that is not active, which the source check reports (warn-only).
+	r = call(t, f, key, http.MethodPatch, base+"/sources/"+htmlSrc["source_id"].(string), map[string]any{"status": "superseded", "superseded_by": first["source_id"]})
+	want(t, r, http.StatusOK)
+	if got := obj(t, r.Body); got["status"] != "superseded" || got["superseded_by"] != first["source_id"] {
+		t.Fatalf("patch: %s", r.Raw)
+	}
+	r = call(t, f, key, http.MethodGet, base+"/draft", nil)
+	if !strings.Contains(r.Raw, `"kind":"mismatch","source_id":"`+htmlSrc["source_id"].(string)+`"`) {
+		t.Fatalf("source check after superseding a cited source: %s", obj(t, r.Body)["source_check"])
+	}
+	r = call(t, f, key, http.MethodPost, base+"/review", nil)
+	if !strings.Contains(r.Raw, `"id":"superseded_sources","title":"Citations rest on active sources","status":"warn"`) {
+		t.Fatalf("review after superseding a cited source: %s", r.Raw)
+	}
 }

@@ -108,6 +108,19 @@ func TestMismatchedFieldNames(t *testing.T) {
 		!strings.Contains(res["hint"].(string), "person.agee") {
 		t.Fatalf("a mismatched field name: %v", res)
 	}
+
+	// An invalid scenario input fails its check even when the outcome it
+	// expects (undetermined) is what the engine answers; expecting the
+	// field error explicitly makes it a valid case.
+	g.do(t, http.MethodPost, "/tests", map[string]any{"replace": true, "test_cases": []any{
+		map[string]any{"name": "bad age", "field_values": map[string]any{"person.age": "old"}, "expected_outcome": "undetermined"},
+		map[string]any{"name": "bad age expected", "field_values": map[string]any{"person.age": "old"}, "expected_outcome": "undetermined",
+			"expectations": map[string]any{"field_errors": []any{"person.age"}}}}})
+	r = g.do(t, http.MethodGet, "/draft", nil)
+	results := list(t, obj(t, obj(t, r.Body)["acceptance"])["results"])
+	if obj(t, results[0])["pass"] != false || !strings.Contains(r.Raw, "person.age could not be applied") || obj(t, results[1])["pass"] != true {
+		t.Fatalf("invalid scenario inputs: %s", r.Raw)
+	}
 }
 
 // A source cited as an artefact makes a v2 reference: the owner sees the
