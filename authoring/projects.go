@@ -3,6 +3,7 @@ package authoring
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -79,41 +80,64 @@ func (s *Service) Projects(ctx context.Context, tenantID string, page store.Proj
 // it.
 const GenerationContractVersion = 1
 
-// Status is the project's generation job status and recovery envelope.
+// Status is the project's generation job status and recovery envelope
+// (spec, Project: job recovery fields).
 type Status struct {
 	// ProjectID names the project.
 	ProjectID string `json:"project_id"`
-	// GenerationContractVersion is 1.
+	// GenerationContractVersion is 1: the cancellation workflow below may
+	// be used.
 	GenerationContractVersion int `json:"generation_contract_version"`
-	// State is idle (no generation has run), queued, running, success or
-	// failed.
-	State string `json:"state" enum:"idle,queued,running,success,failed"`
-	// JobID names the latest generation job; null when idle.
+	// JobID names the latest generation; null when none ever ran.
 	JobID *string `json:"job_id"`
-	// Stage is the pipeline stage the job is in or failed at; null when
-	// idle.
-	Stage *string `json:"stage"`
-	// TelemetryAvailability says how much progress the job reports: none
-	// when idle.
+	// State is idle (none ever ran), queued, running, success or failed.
+	State string `json:"state" enum:"idle,queued,running,success,failed"`
+	// Outcome is, once ended, accepted (every test passes), failing_tests
+	// (a draft was kept but tests fail: judge by this, not by success),
+	// failed or cancelled; null before.
+	Outcome *string `json:"outcome" enum:"accepted,failing_tests,failed,cancelled"`
+	// Mode and Model are the latest generation's.
+	Mode  *string `json:"mode"`
+	Model *string `json:"model"`
+	// Progress is the latest reported stage, round, tests passing so far
+	// and tokens used; null when idle.
+	Progress *Progress `json:"progress"`
+	// PromptTokens is the exact count of the first prompt; 0 when idle.
+	PromptTokens int `json:"prompt_tokens"`
+	// TelemetryAvailability: none (idle), full (progress reported by the
+	// worker as it ran) or partial (it ended before reporting any, e.g.
+	// swept because its process was gone).
 	TelemetryAvailability string `json:"telemetry_availability" enum:"none,partial,full"`
-	// WorkerLifecycle is where the worker holding the job is: none when no
-	// job exists.
-	WorkerLifecycle string `json:"worker_lifecycle" enum:"none,starting,working,stopped"`
-	// RetryReadiness says whether a generation may start now: ready,
-	// blocked (one is in flight) or cleanup_pending.
+	// WorkerLifecycle: none (no job), queued (waiting for its worker),
+	// working, stopped (the worker returned) or stopping (ended by a
+	// cancel while the worker still runs).
+	WorkerLifecycle string `json:"worker_lifecycle" enum:"none,queued,working,stopping,stopped"`
+	// RetryReadiness: ready (a generation may start), blocked (one is
+	// active) or cleanup_pending (a cancelled one's worker has not
+	// stopped yet; the project is free, but the old worker may still
+	// write progress briefly).
 	RetryReadiness string `json:"retry_readiness" enum:"ready,blocked,cleanup_pending"`
-	// ErrorDetail is set when the job failed.
+	// ErrorDetail is set when the generation failed.
 	ErrorDetail *ErrorDetail `json:"error_detail"`
+	// Result is the finished generation's result; null before.
+	Result json.RawMessage `json:"result"`
 	// Draft describes the project's draft, or is null before the first.
 	Draft *DraftState `json:"draft"`
+	// CreatedAt, StartedAt and FinishedAt date the latest generation.
+	CreatedAt  *time.Time `json:"created_at"`
+	StartedAt  *time.Time `json:"started_at"`
+	FinishedAt *time.Time `json:"finished_at"`
 }
 
-// ErrorDetail is why a job failed, sanitised.
+// ErrorDetail is why a generation failed, sanitised: no provider key and
+// no unbounded provider text.
 type ErrorDetail struct {
 	// ReasonCode names the failure.
 	ReasonCode string `json:"reason_code"`
 	// Retryable is true when the same request may succeed later.
 	Retryable bool `json:"retryable"`
+	// Message says what happened.
+	Message string `json:"message"`
 }
 
 // DraftState is what the status says of the draft.
@@ -124,9 +148,8 @@ type DraftState struct {
 	UpdatedAt time.Time `json:"updated_at"`
 }
 
-// Status reports the project's generation status. With no generation
-// yet (generation is a later capability), the job is idle: the same
-// envelope, ready to start one.
+// Status reports the project's latest generation as the recovery
+// envelope; with none, the idle state in the same shape.
 func (s *Service) Status(ctx context.Context, tenantID, projectID string) (Status, error) {
 	p, err := s.store.ProjectOf(ctx, tenantID, projectID)
 	if err != nil {
@@ -137,7 +160,45 @@ func (s *Service) Status(ctx context.Context, tenantID, projectID string) (Statu
 	if p.DraftText != nil && p.DraftUpdatedAt != nil {
 		st.Draft = &DraftState{Origin: p.DraftOrigin, UpdatedAt: *p.DraftUpdatedAt}
 	}
-	return st, nil
+	g, err := s.store.LatestGeneration(ctx, tenantID, projectID)
+	if errors.Is(err, store.ErrNotFound) {
+		return st, nil
+	}
+	if err != nil {
+		return Status{}, err
+	}
+	return GenerationStatus(st, g), nil
+}
+
+// GenerationStatus fills the envelope st from generation g.
+func GenerationStatus(st Status, g store.Generation) Status {
+	st.JobID, st.State, st.Mode, st.Model = &g.ID, g.State, &g.Mode, &g.Model
+	st.PromptTokens, st.CreatedAt, st.StartedAt, st.FinishedAt = g.PromptTokens, &g.CreatedAt, g.StartedAt, g.FinishedAt
+	if g.Outcome != "" {
+		st.Outcome = &g.Outcome
+	}
+	st.Progress = &Progress{Stage: g.Stage, Round: g.Round, TestsPassing: g.TestsPassing, TestsTotal: g.TestsTotal, TokensUsed: g.TokensUsed}
+	st.TelemetryAvailability = "full"
+	if !g.Active() && g.Round == 0 {
+		st.TelemetryAvailability = "partial"
+	}
+	switch {
+	case g.State == store.GenerationQueued:
+		st.WorkerLifecycle, st.RetryReadiness = "queued", "blocked"
+	case g.State == store.GenerationRunning:
+		st.WorkerLifecycle, st.RetryReadiness = "working", "blocked"
+	case g.StartedAt != nil && g.ReleasedAt == nil:
+		st.WorkerLifecycle, st.RetryReadiness = "stopping", "cleanup_pending"
+	default:
+		st.WorkerLifecycle = "stopped"
+	}
+	if g.State == store.GenerationFailed {
+		st.ErrorDetail = &ErrorDetail{ReasonCode: g.ErrorReason, Retryable: g.ErrorRetryable, Message: g.ErrorMessage}
+	}
+	if len(g.Result) > 0 {
+		st.Result = g.Result
+	}
+	return st
 }
 
 // Guidance process types and adherence.

@@ -31,6 +31,12 @@ type Config struct {
 	Now func() time.Time
 	// MaxWorkers bounds the jobs this process runs at once; default 4.
 	MaxWorkers int
+	// Generator, when set, has its generation jobs worked on its own
+	// queue by this client, which it then uses to enqueue and cancel them.
+	Generator *Generator
+	// GenerationOnly works the Generator's queue alone: no default queue
+	// and no periodic jobs (`eligo serve` without --worker).
+	GenerationOnly bool
 }
 
 // New returns a River client, not yet started, that works every Eligo job
@@ -52,14 +58,23 @@ func New(st *store.Store, cfg Config) (*river.Client[pgx.Tx], error) {
 	if err := river.AddWorkerSafely(workers, &PruneUsageWorker{store: st, now: cfg.Now}); err != nil {
 		return nil, fmt.Errorf("register workers: %w", err)
 	}
-	client, err := river.NewClient(riverpgxv5.New(st.Pool()), &river.Config{
-		Logger:       cfg.Logger,
-		Queues:       map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.MaxWorkers}},
-		Workers:      workers,
-		PeriodicJobs: periodicJobs(),
-	})
+	rc := &river.Config{Logger: cfg.Logger, Queues: map[string]river.QueueConfig{}, Workers: workers}
+	if !cfg.GenerationOnly || cfg.Generator == nil {
+		rc.Queues[river.QueueDefault] = river.QueueConfig{MaxWorkers: cfg.MaxWorkers}
+		rc.PeriodicJobs = periodicJobs()
+	}
+	if cfg.Generator != nil {
+		if err := river.AddWorkerSafely(workers, &GenerateWorker{gen: cfg.Generator}); err != nil {
+			return nil, fmt.Errorf("register workers: %w", err)
+		}
+		rc.Queues[cfg.Generator.queue] = river.QueueConfig{MaxWorkers: cfg.MaxWorkers}
+	}
+	client, err := river.NewClient(riverpgxv5.New(st.Pool()), rc)
 	if err != nil {
 		return nil, fmt.Errorf("river client: %w", err)
+	}
+	if cfg.Generator != nil {
+		cfg.Generator.client = client
 	}
 	return client, nil
 }

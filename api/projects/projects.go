@@ -20,24 +20,34 @@ import (
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/publish"
 	"github.com/eligo/eligo/store"
+	"github.com/eligo/eligo/worker"
 )
 
 // Deps are the services the resource calls.
 type Deps struct {
 	// Authoring runs the workspace.
 	Authoring *authoring.Service
+	// Generator starts, waits for and cancels generations.
+	Generator *worker.Generator
+	// Wait bounds generate-and-test's wait; DefaultWait when zero.
+	Wait time.Duration
 }
 
 type handler struct {
 	server    *api.Server
 	authoring *authoring.Service
+	generator *worker.Generator
+	wait      time.Duration
 }
 
 const notFound = "project"
 
 // Register adds the project operations to s.
 func Register(s *api.Server, deps Deps) {
-	h := &handler{server: s, authoring: deps.Authoring}
+	h := &handler{server: s, authoring: deps.Authoring, generator: deps.Generator, wait: deps.Wait}
+	if h.wait <= 0 {
+		h.wait = DefaultWait
+	}
 	read := []auth.Scope{auth.ScopeProjectsRead}
 	write := []auth.Scope{auth.ScopeProjectsWrite}
 	op := func(id, method, path, summary, description string, scopes []auth.Scope) api.Route {
@@ -66,6 +76,7 @@ func Register(s *api.Server, deps Deps) {
 
 	registerSources(s, h, op, lim)
 	registerWork(s, h, op)
+	registerGeneration(s, h, op)
 }
 
 var projectIDPattern = regexp.MustCompile(`^prj_[A-Za-z0-9_-]{16}$`)

@@ -6,6 +6,8 @@ package routes
 
 import (
 	"context"
+	"log/slog"
+	"time"
 
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/api/decide"
@@ -14,9 +16,11 @@ import (
 	"github.com/eligo/eligo/api/rulesets"
 	"github.com/eligo/eligo/api/usage"
 	"github.com/eligo/eligo/authoring"
+	"github.com/eligo/eligo/authoring/llm"
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/publish"
 	"github.com/eligo/eligo/store"
+	"github.com/eligo/eligo/worker"
 )
 
 // Config is the whole interface's configuration, by part.
@@ -32,6 +36,22 @@ type Config struct {
 	Publish publish.Config
 	// Authoring sets the workspace's limits.
 	Authoring authoring.Config
+	// Generation says where the model is and which models are offered.
+	Generation Generation
+}
+
+// Generation configures model-backed generation.
+type Generation struct {
+	// BaseURL is the OpenAI-compatible API the model is reached at: the
+	// provider's, or an agency's own vLLM, Ollama or llama.cpp server.
+	BaseURL string
+	// Models is the table of allowed models; llm.DefaultModels() when
+	// empty.
+	Models llm.Models
+	// Timeout bounds one model call; 0 takes the client's default.
+	Timeout time.Duration
+	// Logger receives the generator's log lines.
+	Logger *slog.Logger
 }
 
 // Services are what the resources call beside the store.
@@ -44,6 +64,9 @@ type Services struct {
 	Publisher *publish.Publisher
 	// Authoring runs the authoring workspace.
 	Authoring *authoring.Service
+	// Generator runs generations; give it to worker.New, which attaches
+	// the River client that runs its jobs.
+	Generator *worker.Generator
 }
 
 // NewServices builds the services over st. The catalog holds solver
@@ -56,7 +79,13 @@ func NewServices(st *store.Store, cfg Config) (Services, error) {
 		cat.Close()
 		return Services{}, err
 	}
-	return Services{Store: st, Catalog: cat, Publisher: pub, Authoring: work}, nil
+	models := cfg.Generation.Models
+	if len(models.Names()) == 0 {
+		models = llm.DefaultModels()
+	}
+	model := llm.NewOpenAI(llm.OpenAIConfig{BaseURL: cfg.Generation.BaseURL, Timeout: cfg.Generation.Timeout})
+	gen := worker.NewGenerator(st, work, model, models, cfg.Generation.Logger)
+	return Services{Store: st, Catalog: cat, Publisher: pub, Authoring: work, Generator: gen}, nil
 }
 
 // Mount registers every resource on s.
@@ -64,7 +93,7 @@ func Mount(s *api.Server, sv Services, cfg Config) {
 	rulesets.Register(s, rulesets.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Store: sv.Store})
 	rulebooks.Register(s, rulebooks.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Store: sv.Store})
 	decide.Register(s, decide.Deps{Catalog: sv.Catalog, Store: sv.Store}, cfg.Decide)
-	projects.Register(s, projects.Deps{Authoring: sv.Authoring})
+	projects.Register(s, projects.Deps{Authoring: sv.Authoring, Generator: sv.Generator})
 	usage.Register(s)
 }
 
@@ -75,11 +104,18 @@ func New(cfg Config, st *store.Store) (*api.Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := api.New(cfg.API, st)
+	return NewWith(cfg, sv), nil
+}
+
+// NewWith builds the interface over services already built (the binary
+// first attaches the generator to its River client). Closing the server
+// also closes the services.
+func NewWith(cfg Config, sv Services) *api.Server {
+	s := api.New(cfg.API, sv.Store)
 	Mount(s, sv, cfg)
 	s.OnClose(func(context.Context) error {
 		sv.Catalog.Close()
 		return nil
 	})
-	return s, nil
+	return s
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/eligo/eligo/api/routes"
 	"github.com/eligo/eligo/metering"
 	"github.com/eligo/eligo/store"
+	"github.com/eligo/eligo/worker"
 )
 
 // serveConfig is every setting of `eligo serve`, from flags whose defaults
@@ -134,24 +135,32 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	logger.Info("migrated", "applied", res.Applied, "river_versions", res.RiverVersions)
 	st := store.New(pool)
 
-	if cfg.Worker {
-		stopWorker, err := startWorker(ctx, st, logger)
-		if err != nil {
-			return err
-		}
-		// Deferred calls run last in, first out: the worker stops before
-		// the pool closes.
-		defer func() {
-			if err := stopWorker(cfg.ShutdownTimeout); err != nil {
-				logger.Error("stop worker", "err", err)
-			}
-		}()
-	}
-
-	apiServer, err := routes.New(cfg.API, st)
+	cfg.API.Generation.Logger = logger
+	services, err := routes.NewServices(st, cfg.API)
 	if err != nil {
 		return err
 	}
+	// This process always works its own generation queue (it alone holds
+	// the provider keys of the generations it accepts); with --worker it
+	// also works the shared queue and the periodic jobs.
+	stopWorker, err := startWorker(ctx, st, worker.Config{Logger: logger, Generator: services.Generator, GenerationOnly: !cfg.Worker})
+	if err != nil {
+		return err
+	}
+	beat, stopBeat := context.WithCancel(ctx)
+	beating := make(chan struct{})
+	go func() { defer close(beating); services.Generator.Heartbeat(beat) }()
+	// Deferred calls run last in, first out: the worker stops before the
+	// pool closes.
+	defer func() {
+		stopBeat()
+		<-beating
+		if err := stopWorker(cfg.ShutdownTimeout); err != nil {
+			logger.Error("stop worker", "err", err)
+		}
+	}()
+
+	apiServer := routes.NewWith(cfg.API, services)
 	srv := &http.Server{
 		Handler:           apiServer.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,

@@ -31,7 +31,7 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer pool.Close()
-	stop, err := startWorker(ctx, store.New(pool), logger)
+	stop, err := startWorker(ctx, store.New(pool), worker.Config{Logger: logger})
 	if err != nil {
 		return err
 	}
@@ -43,8 +43,8 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // startWorker starts the background jobs on st's pool, for `eligo worker` and
 // `eligo serve` alike. stop ends them, letting running jobs finish within
 // grace, and may be called after ctx has ended.
-func startWorker(ctx context.Context, st *store.Store, logger *slog.Logger) (stop func(grace time.Duration) error, err error) {
-	jobs, err := worker.New(st, worker.Config{Logger: logger})
+func startWorker(ctx context.Context, st *store.Store, cfg worker.Config) (stop func(grace time.Duration) error, err error) {
+	jobs, err := worker.New(st, cfg)
 	if err != nil {
 		return nil, err
 	}
