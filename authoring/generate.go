@@ -454,7 +454,7 @@ func changedCriteria(a, b *engine.Ruleset) []string {
 		return out
 	}
 	before, after := shape(a), shape(b)
-	var changed []string
+	changed := []string{}
 	for id, s := range after {
 		if before[id] != s {
 			changed = append(changed, id)

@@ -287,7 +287,7 @@ func provenanceReport(rules *engine.Ruleset, sources []store.ProjectSource, quot
 		}
 	}
 	for _, src := range sources {
-		clauses := source.Clauses(src.Text)
+		clauses := substantive(src.Text, source.Clauses(src.Text))
 		covered := source.Coverage(src.Text, clauses, spans[src.ID])
 		cov := SourceCoverage{SourceID: src.ID, Filename: src.Filename, Status: src.Status, Clauses: len(clauses), Uncited: []string{}}
 		for i, ok := range covered {
@@ -303,6 +303,22 @@ func provenanceReport(rules *engine.Ruleset, sources []store.ProjectSource, quot
 		rep.Coverage = append(rep.Coverage, cov)
 	}
 	return rep
+}
+
+// MinClauseWords is the fewest words a clause needs to count for
+// coverage: shorter ones are headings and numbers ("Section 1."), which
+// state no condition a rule could cite.
+const MinClauseWords = 4
+
+// substantive keeps the clauses of at least MinClauseWords words.
+func substantive(text string, clauses []source.Clause) []source.Clause {
+	out := clauses[:0:0]
+	for _, c := range clauses {
+		if len(strings.Fields(c.Text(text))) >= MinClauseWords {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // passage is a clause's text with white space collapsed, cut to

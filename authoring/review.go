@@ -31,8 +31,17 @@ func (s *Service) Review(ctx context.Context, tenantID, projectID string, opts r
 	return s.review(ctx, w, opts)
 }
 
+// DocsURL is where a review check is documented: the authoring guide,
+// one section per check id.
+func DocsURL(checkID string) string {
+	return "https://github.com/eligo/eligo/blob/main/docs/authoring.md#" + checkID
+}
+
 // review builds the report of a worked-out draft.
 func (s *Service) review(ctx context.Context, w Workup, opts review.Options) (review.Report, error) {
+	if opts.DocsURL == nil {
+		opts.DocsURL = DocsURL
+	}
 	in := review.Input{ProjectID: w.Project.ID, Rules: w.Rules, IgnoredFields: map[string][]string{}}
 	if err := json.Unmarshal(w.Project.TestCases, &in.Cases); err != nil {
 		return review.Report{}, fmt.Errorf("read tests of project %s: %w", w.Project.ID, err)

@@ -268,16 +268,10 @@ func (h *handler) review(ctx context.Context, in *reviewInput) (*reviewOutput, e
 	if err != nil {
 		return nil, err
 	}
-	opts := review.Options{Coach: in.Body != nil && in.Body.Coach, DocsURL: docsURL}
+	opts := review.Options{Coach: in.Body != nil && in.Body.Coach}
 	rep, err := h.authoring.Review(ctx, tenant, in.ProjectID, opts)
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}
 	return &reviewOutput{Body: rep}, nil
-}
-
-// docsURL is where a review check is documented: the authoring guide
-// shipped with the service.
-func docsURL(checkID string) string {
-	return "https://github.com/eligo/eligo/blob/main/docs/authoring.md#" + checkID
 }

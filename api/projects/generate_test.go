@@ -1,0 +1,282 @@
+package projects
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/api/apitest"
+	"github.com/eligo/eligo/api/rulesets"
+	"github.com/eligo/eligo/authoring/llm"
+	"github.com/eligo/eligo/authoring/llm/llmtest"
+	"github.com/eligo/eligo/worker"
+)
+
+// sentinelKey is the provider key every generation test sends; after them
+// it must be found in no table, no job row and no log line.
+const sentinelKey = "sk-sentinel-7f3a9c21-never-store-me"
+
+// genFixture is a server with a generator on a live River client, calling
+// a scripted model, with every log line kept.
+type genFixture struct {
+	*apitest.Fixture
+	model *llmtest.Server
+	gen   *worker.Generator
+	logs  *syncBuffer
+	key   string
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// newGenFixture serves the projects with a generator whose model is a
+// scripted server; models is the model table (empty: one roomy model).
+func newGenFixture(t *testing.T, models string, timeout time.Duration) *genFixture {
+	t.Helper()
+	logs := &syncBuffer{}
+	logger := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	g := &genFixture{model: llmtest.NewServer(t), logs: logs}
+	if models == "" {
+		models = "scripted-large:128000"
+	}
+	table, err := llm.ParseModels(models)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Fixture = apitest.New(t, api.Config{Metering: apitest.GenerousMetering(), Logger: logger}, func(s *api.Server, sv apitest.Services) {
+		model := llm.NewOpenAI(llm.OpenAIConfig{BaseURL: g.model.URL(), Timeout: timeout})
+		g.gen = worker.NewGenerator(sv.Store, sv.Authoring, model, table, logger)
+		client, err := worker.New(sv.Store, worker.Config{Logger: logger, Generator: g.gen, GenerationOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := client.Start(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			_ = worker.Stop(ctx, client)
+		})
+		Register(s, Deps{Authoring: sv.Authoring, Generator: g.gen, Wait: 20 * time.Second})
+		rulesets.Register(s, rulesets.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Store: sv.Store})
+	})
+	g.key = tenantKey(t, g.Fixture, "acme", allProjectScopes...)
+	return g
+}
+
+// generate posts to rest (generate, generate-and-test, discover/...) with
+// the sentinel key in the header.
+func (g *genFixture) generate(t *testing.T, p grantProject, rest string, body any) apitest.Response {
+	t.Helper()
+	return g.Do(t, http.MethodPost, p.base+rest, map[string]string{"x-api-key": g.key, "X-Provider-Key": sentinelKey}, jsonBody(t, body))
+}
+
+func jsonBody(t *testing.T, v any) *bytes.Reader {
+	t.Helper()
+	if v == nil {
+		return bytes.NewReader([]byte("{}"))
+	}
+	return bytes.NewReader(mustJSON(t, v))
+}
+
+// reply is a model answer holding rules.
+func reply(rules string) string { return "Here are the rules.\n\n```rules\n" + rules + "```\n" }
+
+// status reads the project's status envelope.
+func (g *genFixture) status(t *testing.T, p grantProject) map[string]any {
+	t.Helper()
+	r := call(t, g.Fixture, g.key, http.MethodGet, p.base+"/status", nil)
+	want(t, r, http.StatusOK)
+	return obj(t, r.Body)
+}
+
+// waitEnded polls the status until the generation is no longer active.
+func (g *genFixture) waitEnded(t *testing.T, p grantProject) map[string]any {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		st := g.status(t, p)
+		if st["state"] != "queued" && st["state"] != "running" {
+			return st
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("the generation did not end")
+	return nil
+}
+
+// From statute and tests to a published ruleset through generate: the
+// model's first draft does not compile, the second cites a quote the act
+// does not hold, the third fails a test, the fourth breaks a test that
+// passed (discarded), the fifth passes. Status shows each call's stage and
+// round; then refine repairs the ruleset after a test is added.
+func TestGenerateRepairsToAcceptance(t *testing.T) {
+	t.Parallel()
+	g := newGenFixture(t, "", 0)
+	p := newGrantProject(t, g.Fixture, g.key)
+	p.do(t, http.MethodPost, "/guidance", map[string]any{"guidance_text": "Ages are completed years.", "process_type": "rule_generation"})
+	var seen []string
+	observe := func(r llmtest.Recorded) {
+		st := g.status(t, p)
+		prog := st["progress"].(map[string]any)
+		seen = append(seen, fmt.Sprint(prog["stage"], "/", prog["round"]))
+		if r.Authorization != "Bearer "+sentinelKey {
+			t.Errorf("the model got %q", r.Authorization)
+		}
+	}
+	wrongAge := strings.Replace(grantRules, ">= 18", ">= 21", 1)
+	// Fixes "adult waits for the officer" but breaks "child", which passed.
+	broken := strings.Replace(grantRules, ">= 18", ">= 10", 1)
+	g.model.Append(
+		llmtest.Turn{Reply: reply("section grant\nfield"), Check: observe},
+		llmtest.Turn{Reply: reply(strings.Replace(grantRules, "is at least 18 years old", "is an adult", 1)), Check: observe},
+		llmtest.Turn{Reply: reply(wrongAge), Check: observe},
+		llmtest.Turn{Reply: reply(broken), Check: observe},
+	)
+	r := g.generate(t, p, "/generate", map[string]any{"repair_rounds_unused": nil})
+	if r.Status != 422 {
+		t.Fatalf("an unknown body member: %s", r.Raw)
+	}
+	// Four calls are the first and three repair rounds: the default bound.
+	r = g.generate(t, p, "/generate", nil)
+	want(t, r, http.StatusAccepted)
+	st := g.waitEnded(t, p)
+	if st["state"] != "success" || st["outcome"] != "failing_tests" {
+		t.Fatalf("after four rounds: %v", st)
+	}
+	if want := []string{"call/1", "repair/2", "repair/3", "repair/4"}; strings.Join(seen, ",") != strings.Join(want, ",") {
+		t.Fatalf("stages seen at each call: %v, want %v", seen, want)
+	}
+	res := obj(t, st["result"])
+	rounds := list(t, res["rounds"])
+	kept := []bool{}
+	for _, rd := range rounds {
+		kept = append(kept, obj(t, rd)["kept"].(bool))
+	}
+	if len(rounds) != 4 || kept[0] || kept[1] || !kept[2] || kept[3] || !strings.Contains(obj(t, rounds[3])["note"].(string), "broke tests") {
+		t.Fatalf("rounds: %v", rounds)
+	}
+	msgs := g.model.Requests()[1].Messages
+	if last := msgs[len(msgs)-1].Content; !strings.Contains(last, "do not compile") {
+		t.Fatalf("round 2 was not told of the compile error: %s", last)
+	}
+	msgs = g.model.Requests()[3].Messages
+	if last := msgs[len(msgs)-1].Content; !strings.Contains(last, "adult waits for the officer") || !strings.Contains(last, "criterion adult") {
+		t.Fatalf("round 4 was not told of the failing test with its minimal reason: %s", last)
+	}
+	if !strings.Contains(g.model.Requests()[0].Messages[1].Content, "Ages are completed years.") {
+		t.Fatal("the prompt lacks the guidance")
+	}
+
+	// A second generation repairs it, and the project publishes.
+	g.model.Append(llmtest.Turn{Reply: reply(grantRules)})
+	r = g.generate(t, p, "/generate-and-test", map[string]any{"model": "scripted-large"})
+	want(t, r, http.StatusOK)
+	ans := obj(t, r.Body)
+	if ans["accepted"] != true || ans["outcome"] != "accepted" || ans["tests_passing"].(float64) != 2 || !strings.HasPrefix(ans["ruleset_id"].(string), "grant:draft-") {
+		t.Fatalf("generate-and-test: %s", r.Raw)
+	}
+	if sc := obj(t, ans["source_check"]); sc["status"] != "ok" {
+		t.Fatalf("a generated draft records its inputs: %v", sc)
+	}
+	want(t, p.do(t, http.MethodPost, "/publish", nil), http.StatusCreated)
+
+	// Refine after a test is added: the seed is the published ruleset,
+	// and the result names the criterion that changed.
+	p.do(t, http.MethodPost, "/tests", map[string]any{"test_cases": []any{map[string]any{"name": "seventeen is not enough",
+		"field_values": map[string]any{"person.age": 17}, "expected_outcome": "not_eligible"}}})
+	g.model.Append(llmtest.Turn{Reply: reply(strings.Replace(grantRules, `"At least 18"`, `"Aged 18 or over"`, 1)), Check: func(r llmtest.Recorded) {
+		if !strings.Contains(r.Messages[1].Content, "The ruleset in force") {
+			t.Errorf("refine's prompt lacks the seed")
+		}
+	}})
+	r = g.generate(t, p, "/generate-and-test", map[string]any{"mode": "refine"})
+	want(t, r, http.StatusOK)
+	if changed := list(t, obj(t, r.Body)["changed_criteria"]); len(changed) != 0 {
+		// A title is not the condition: nothing the tests judge changed.
+		t.Fatalf("changed criteria: %v", changed)
+	}
+	g.model.Append(llmtest.Turn{Reply: reply(strings.Replace(grantRules, "person.age >= 18", "person.age >= 18 and person.age < 150", 1))})
+	r = g.generate(t, p, "/generate-and-test", map[string]any{"mode": "refine"})
+	want(t, r, http.StatusOK)
+	if changed := list(t, obj(t, r.Body)["changed_criteria"]); len(changed) != 1 || changed[0] != "adult" {
+		t.Fatalf("changed criteria: %s", r.Raw)
+	}
+	assertNoTrace(t, g)
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// assertNoTrace: the sentinel provider key is in no table of the database
+// (River's job rows included) and in no log line.
+func assertNoTrace(t *testing.T, g *genFixture) {
+	t.Helper()
+	ctx := context.Background()
+	rows, err := g.Pool.Query(ctx, `SELECT table_schema || '.' || table_name FROM information_schema.tables
+		WHERE table_schema NOT IN ('pg_catalog', 'information_schema') AND table_type = 'BASE TABLE'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tables []string
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			t.Fatal(err)
+		}
+		tables = append(tables, name)
+	}
+	rows.Close()
+	if len(tables) < 10 {
+		t.Fatalf("only %d tables found: %v", len(tables), tables)
+	}
+	for _, table := range tables {
+		var n int
+		if err := g.Pool.QueryRow(ctx, `SELECT count(*) FROM `+table+` x WHERE x::text LIKE '%' || $1 || '%'`, sentinelKey).Scan(&n); err != nil {
+			t.Fatalf("%s: %v", table, err)
+		}
+		if n > 0 {
+			t.Errorf("the provider key is in %d rows of %s", n, table)
+		}
+	}
+	var jobs int
+	if err := g.Pool.QueryRow(ctx, `SELECT count(*) FROM river_job WHERE kind = 'generate'`).Scan(&jobs); err != nil || jobs == 0 {
+		t.Fatalf("no generation job rows to check (%d, %v)", jobs, err)
+	}
+	logs := g.logs.String()
+	if strings.Contains(logs, sentinelKey) || strings.Contains(logs, "never-store-me") {
+		t.Errorf("the provider key is in the logs")
+	}
+	if !strings.Contains(logs, "generate") && !strings.Contains(logs, "river") {
+		t.Errorf("no log lines were captured, so the check proves nothing: %q", logs)
+	}
+}
