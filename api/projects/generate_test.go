@@ -241,6 +241,17 @@ func mustJSON(t *testing.T, v any) []byte {
 // (River's job rows included) and in no log line.
 func assertNoTrace(t *testing.T, g *genFixture) {
 	t.Helper()
+	noTrace(t, g)
+	var jobs int
+	if err := g.Pool.QueryRow(context.Background(), `SELECT count(*) FROM river_job WHERE kind = 'generate'`).Scan(&jobs); err != nil || jobs == 0 {
+		t.Fatalf("no generation job rows to check (%d, %v)", jobs, err)
+	}
+}
+
+// noTrace is assertNoTrace without requiring job rows (discovery runs
+// none).
+func noTrace(t *testing.T, g *genFixture) {
+	t.Helper()
 	ctx := context.Background()
 	rows, err := g.Pool.Query(ctx, `SELECT table_schema || '.' || table_name FROM information_schema.tables
 		WHERE table_schema NOT IN ('pg_catalog', 'information_schema') AND table_type = 'BASE TABLE'`)
@@ -268,10 +279,6 @@ func assertNoTrace(t *testing.T, g *genFixture) {
 			t.Errorf("the provider key is in %d rows of %s", n, table)
 		}
 	}
-	var jobs int
-	if err := g.Pool.QueryRow(ctx, `SELECT count(*) FROM river_job WHERE kind = 'generate'`).Scan(&jobs); err != nil || jobs == 0 {
-		t.Fatalf("no generation job rows to check (%d, %v)", jobs, err)
-	}
 	logs := g.logs.String()
 	if strings.Contains(logs, sentinelKey) || strings.Contains(logs, "never-store-me") {
 		t.Errorf("the provider key is in the logs")
@@ -279,4 +286,166 @@ func assertNoTrace(t *testing.T, g *genFixture) {
 	if !strings.Contains(logs, "generate") && !strings.Contains(logs, "river") {
 		t.Errorf("no log lines were captured, so the check proves nothing: %q", logs)
 	}
+}
+
+// Provider failures end the generation with the provider's reason, an
+// honest retryable flag and no draft; nothing leaks the key even when the
+// provider echoes it.
+func TestGenerateProviderFailures(t *testing.T) {
+	t.Parallel()
+	g := newGenFixture(t, "", 500*time.Millisecond)
+	p := newGrantProject(t, g.Fixture, g.key)
+	for _, tc := range []struct {
+		turn      llmtest.Turn
+		reason    string
+		retryable bool
+	}{
+		{llmtest.Turn{Status: 401, Body: `{"error":{"message":"Incorrect API key provided: ` + sentinelKey + `","type":"invalid_request_error"}}`}, "provider_auth_failed", false},
+		{llmtest.Turn{Status: 429}, "provider_rate_limited", true},
+		{llmtest.Turn{Status: 500}, "provider_unavailable", true},
+		{llmtest.Turn{Hang: true}, "provider_timeout", true},
+	} {
+		g.model.Append(tc.turn)
+		r := g.generate(t, p, "/generate-and-test", nil)
+		d := obj(t, obj(t, r.Body)["detail"])
+		if r.Status != http.StatusBadGateway || d["reason_code"] != tc.reason || d["retryable"] != tc.retryable || d["job_id"] == nil {
+			t.Errorf("%s: %d %s", tc.reason, r.Status, r.Raw)
+		}
+		st := g.status(t, p)
+		if e := obj(t, st["error_detail"]); st["state"] != "failed" || e["reason_code"] != tc.reason || st["retry_readiness"] != "ready" {
+			t.Errorf("%s: status %v", tc.reason, st)
+		}
+		if strings.Contains(r.Raw, sentinelKey) {
+			t.Errorf("%s: the answer carries the key", tc.reason)
+		}
+	}
+	if r := p.do(t, http.MethodGet, "/draft", nil); r.Status != http.StatusConflict {
+		t.Fatalf("a failed generation kept a draft: %s", r.Raw)
+	}
+	assertNoTrace(t, g)
+}
+
+// A prompt over the model's budget is refused before any model call, with
+// the count, the budget and the largest sources; an unknown model and a
+// missing key are refused too.
+func TestGenerateRefusals(t *testing.T) {
+	t.Parallel()
+	g := newGenFixture(t, "tiny:2000,scripted-large:128000", 0)
+	p := newGrantProject(t, g.Fixture, g.key)
+	r := g.generate(t, p, "/generate", nil)
+	d := obj(t, obj(t, r.Body)["detail"])
+	if r.Status != 422 || d["reason_code"] != "token_budget_exceeded" || d["token_budget"].(float64) != 1500 ||
+		d["token_count"].(float64) <= 1500 || len(list(t, d["largest_sources"])) != 1 {
+		t.Fatalf("over budget: %s", r.Raw)
+	}
+	if n := len(g.model.Requests()); n != 0 {
+		t.Fatalf("%d requests reached the model", n)
+	}
+	for _, tc := range []struct {
+		headers map[string]string
+		body    any
+		reason  string
+	}{
+		{map[string]string{"x-api-key": g.key, "X-Provider-Key": sentinelKey}, map[string]any{"model": "gpt-99"}, "model_unknown"},
+		{map[string]string{"x-api-key": g.key}, map[string]any{"model": "scripted-large"}, "provider_key_missing"},
+		{map[string]string{"x-api-key": g.key, "X-Provider-Key": sentinelKey}, map[string]any{"model": "scripted-large", "mode": "refine"}, "seed_not_found"},
+	} {
+		r := g.Do(t, http.MethodPost, p.base+"/generate", tc.headers, jsonBody(t, tc.body))
+		if r.Status != 422 || reason(t, r) != tc.reason {
+			t.Errorf("%s: %d %s", tc.reason, r.Status, r.Raw)
+		}
+	}
+	// The key in the body works like the header.
+	g.model.Append(llmtest.Turn{Reply: reply(grantRules), Check: func(r llmtest.Recorded) {
+		if r.Authorization != "Bearer "+sentinelKey {
+			t.Errorf("body key: the model got %q", r.Authorization)
+		}
+	}})
+	r = call(t, g.Fixture, g.key, http.MethodPost, p.base+"/generate-and-test", map[string]any{"model": "scripted-large", "provider_key": sentinelKey})
+	want(t, r, http.StatusOK)
+	assertNoTrace(t, g)
+}
+
+// One active generation per project, whatever the race; a cancel ends it
+// at once (failed, cancelled), frees the project, and a repeat says
+// already_cancelled; cancelling an ended generation is 409.
+func TestGenerateOneActiveAndCancel(t *testing.T) {
+	t.Parallel()
+	g := newGenFixture(t, "", 0)
+	p := newGrantProject(t, g.Fixture, g.key)
+	called := make(chan struct{}, 1)
+	g.model.Append(llmtest.Turn{Hang: true, Check: func(llmtest.Recorded) { called <- struct{}{} }})
+	const starts = 6
+	statuses := make(chan int, starts)
+	var wg sync.WaitGroup
+	for range starts {
+		wg.Go(func() { statuses <- g.generate(t, p, "/generate", nil).Status })
+	}
+	wg.Wait()
+	close(statuses)
+	counts := map[int]int{}
+	for s := range statuses {
+		counts[s]++
+	}
+	if counts[http.StatusAccepted] != 1 || counts[http.StatusConflict] != starts-1 {
+		t.Fatalf("concurrent starts: %v", counts)
+	}
+	<-called
+	st := g.status(t, p)
+	job := st["job_id"].(string)
+	if st["state"] != "running" || st["retry_readiness"] != "blocked" || obj(t, st["progress"])["stage"] != "call" {
+		t.Fatalf("while the model thinks: %v", st)
+	}
+	r := call(t, g.Fixture, g.key, http.MethodPost, p.base+"/generation/cancel", map[string]any{"job_id": job})
+	want(t, r, http.StatusOK)
+	if b := obj(t, r.Body); b["cancel_result"] != "cancelled" || b["state"] != "failed" || b["outcome"] != "cancelled" {
+		t.Fatalf("cancel: %s", r.Raw)
+	}
+	r = call(t, g.Fixture, g.key, http.MethodPost, p.base+"/generation/cancel", map[string]any{"job_id": job})
+	if b := obj(t, r.Body); r.Status != 200 || b["cancel_result"] != "already_cancelled" {
+		t.Fatalf("cancel again: %s", r.Raw)
+	}
+	// The worker stops (its model call is cancelled) and the project is
+	// free for the next generation.
+	deadline := time.Now().Add(10 * time.Second)
+	for g.status(t, p)["worker_lifecycle"] != "stopped" {
+		if time.Now().After(deadline) {
+			t.Fatalf("the cancelled worker did not stop: %v", g.status(t, p))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	g.model.Append(llmtest.Turn{Reply: reply(grantRules)})
+	r = g.generate(t, p, "/generate-and-test", nil)
+	want(t, r, http.StatusOK)
+	next := obj(t, r.Body)["job_id"].(string)
+	r = call(t, g.Fixture, g.key, http.MethodPost, p.base+"/generation/cancel", map[string]any{"job_id": next})
+	if r.Status != http.StatusConflict || reason(t, r) != "generation_not_active" {
+		t.Fatalf("cancelling an ended generation: %s", r.Raw)
+	}
+	if r := call(t, g.Fixture, g.key, http.MethodPost, p.base+"/generation/cancel", map[string]any{"job_id": "gen_AAAAAAAAAAAAAAAA"}); r.Status != 404 {
+		t.Fatalf("cancelling an unknown generation: %s", r.Raw)
+	}
+	assertNoTrace(t, g)
+}
+
+// Discovery proposes fields and sections with verified quotes.
+func TestDiscover(t *testing.T) {
+	t.Parallel()
+	g := newGenFixture(t, "", 0)
+	p := newGrantProject(t, g.Fixture, g.key)
+	g.model.Append(llmtest.Turn{Reply: "```json\n" + `[{"id":"person.age","type":"int","question":"How old are you?","enum_values":[],"quote":"is at least 18 years old"},
+		{"id":"review.officer","type":"bool","question":"Did the officer approve?","quote":"an invented clause"},{"id":"Bad Id","type":"int","quote":"x"}]` + "\n```"},
+		llmtest.Turn{Reply: "```json\n" + `[{"section_id":"grant","name":"Grant","quote":"A person qualifies for the grant"}]` + "\n```"})
+	r := g.generate(t, p, "/discover/fields", nil)
+	want(t, r, http.StatusOK)
+	fields := list(t, obj(t, r.Body)["fields"])
+	if len(fields) != 2 || obj(t, fields[0])["verified"] != true || obj(t, fields[0])["source_id"] != p.sourceID || obj(t, fields[1])["verified"] != false {
+		t.Fatalf("fields: %s", r.Raw)
+	}
+	r = g.generate(t, p, "/discover/sections", nil)
+	want(t, r, http.StatusOK)
+	if s := list(t, obj(t, r.Body)["sections"]); len(s) != 1 || obj(t, s[0])["verified"] != true {
+		t.Fatalf("sections: %s", r.Raw)
+	}
+	noTrace(t, g)
 }
