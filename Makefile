@@ -7,7 +7,7 @@ SHELL := bash
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 5s
 
-.PHONY: deps build run test vet staticcheck gotest plaintest fuzz bench db-url db-stop
+.PHONY: deps build run test vet staticcheck gotest plaintest fuzz bench eval-generation db-url db-stop
 
 deps:
 	@scripts/deps.sh
@@ -56,3 +56,11 @@ bench: deps build
 	@url="$${DATABASE_URL:-$$(scripts/devdb.sh url)}"; export DATABASE_URL="$$url"; \
 	go test -run='^$$' -bench=. -benchmem ./... && \
 	go build -o bin/eligo-load ./cmd/eligo-load && bin/eligo-load
+
+# eval-generation: generate every casebank ruleset from its source text and
+# cases with a real model (ELIGO_EVAL_PROVIDER_KEY, ELIGO_MODEL_BASE_URL,
+# ELIGO_EVAL_MODEL); without a key it says so and does nothing. Never run
+# by CI, where the same harness runs against the scripted model.
+eval-generation: deps
+	@url="$${DATABASE_URL:-$$(scripts/devdb.sh url)}"; export DATABASE_URL="$$url"; \
+	go run ./cmd/eligo-evalgen

@@ -101,6 +101,13 @@ type Round struct {
 	Kept bool `json:"kept"`
 	// TestsPassing is the round's count, when it reached the tests.
 	TestsPassing int `json:"tests_passing"`
+	// QuotesVerified and QuotesTotal count the round's citations found in
+	// their sources, when it compiled.
+	QuotesVerified int `json:"quotes_verified"`
+	QuotesTotal    int `json:"quotes_total"`
+	// Tokens and Seconds are what the round's model call cost.
+	Tokens  int     `json:"tokens"`
+	Seconds float64 `json:"seconds"`
 	// Note says why the round was not kept, or what it fixed.
 	Note string `json:"note"`
 }
@@ -280,6 +287,7 @@ func (s *Service) RunGeneration(ctx context.Context, plan *Plan, model llm.Model
 			passing = best.acc.TestsPassing
 		}
 		report(stage, round, passing)
+		started := time.Now()
 		reply, err := model.Complete(ctx, key, llm.Request{Model: plan.req.Model.Name, Messages: messages})
 		if err != nil {
 			return res, providerFailure(err)
@@ -287,6 +295,7 @@ func (s *Service) RunGeneration(ctx context.Context, plan *Plan, model llm.Model
 		res.TokensUsed += reply.PromptTokens + reply.CompletionTokens
 		messages = append(messages, llm.Message{Role: "assistant", Content: reply.Content})
 		r, cand, feedback := s.judge(plan, reply.Content, best, round, report)
+		r.Tokens, r.Seconds = reply.PromptTokens+reply.CompletionTokens, time.Since(started).Seconds()
 		if r.Kept {
 			best = cand
 		}
@@ -334,8 +343,12 @@ func (s *Service) judge(plan *Plan, reply string, best *candidate, round int, re
 	r.Stage = StageVerifyQuotes
 	report(StageVerifyQuotes, round, 0)
 	bindings, problems := bind(plan.project.ID, rules, plan.sources, nil)
-	for _, q := range checkQuotes(rules, bindings) {
-		if !q.Verified {
+	quotes := checkQuotes(rules, bindings)
+	r.QuotesTotal = len(quotes)
+	for _, q := range quotes {
+		if q.Verified {
+			r.QuotesVerified++
+		} else {
 			problems = append(problems, fmt.Sprintf("criterion %s cites %q, which is not in the text of source %s", q.CriterionID, q.Quote, q.SourceID))
 		}
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/api/decide"
 	"github.com/eligo/eligo/api/routes"
+	"github.com/eligo/eligo/authoring/llm"
 	"github.com/eligo/eligo/metering"
 	"github.com/eligo/eligo/store"
 	"github.com/eligo/eligo/worker"
@@ -67,14 +68,25 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 	budgets := fs.String("budgets", os.Getenv("ELIGO_BUDGETS"), "comma-separated rolling 24-hour budget overrides, tier.class=n, e.g. anonymous.decide=500,pro.generate=1000 (env ELIGO_BUDGETS)")
 	fs.BoolVar(&cfg.Worker, "worker", envOr("ELIGO_WORKER", "true") == "true", "also run the background jobs in this process (env ELIGO_WORKER)")
 	shutdown := fs.String("shutdown-timeout", envOr("ELIGO_SHUTDOWN_TIMEOUT", "15s"), "grace period for in-flight requests at shutdown (env ELIGO_SHUTDOWN_TIMEOUT)")
+	fs.StringVar(&cfg.API.Generation.BaseURL, "model-base-url", envOr("ELIGO_MODEL_BASE_URL", llm.DefaultBaseURL), "OpenAI-compatible API that generation calls with the caller's key: the provider's, or your own vLLM, Ollama or llama.cpp server (env ELIGO_MODEL_BASE_URL)")
+	models := fs.String("models", os.Getenv("ELIGO_MODELS"), "the models generation offers, name:context_window[:encoding],...; the first is the default (env ELIGO_MODELS; default the built-in table)")
+	modelTimeout := fs.String("model-timeout", envOr("ELIGO_MODEL_TIMEOUT", "5m"), "bound on one model call (env ELIGO_MODEL_TIMEOUT)")
 	gogc := fs.String("gogc", envOr("ELIGO_GOGC", envOr("GOGC", strconv.Itoa(defaultGCPercent))), "garbage collector target percentage, as Go's GOGC; GOMEMLIMIT still caps the heap (env ELIGO_GOGC)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
+	var err error
+	if *models != "" {
+		if cfg.API.Generation.Models, err = llm.ParseModels(*models); err != nil {
+			return cfg, err
+		}
+	}
+	if cfg.API.Generation.Timeout, err = time.ParseDuration(*modelTimeout); err != nil {
+		return cfg, fmt.Errorf("model timeout: %w", err)
+	}
 	if *gogc == "off" {
 		*gogc = "-1"
 	}
-	var err error
 	if cfg.GCPercent, err = strconv.Atoi(*gogc); err != nil || cfg.GCPercent < -1 {
 		return cfg, fmt.Errorf("gogc %q: want a percentage, or off", *gogc)
 	}
