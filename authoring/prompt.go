@@ -35,17 +35,10 @@ The language reference follows.
 
 `
 
-// promptSource is a source as the prompt shows it.
-type promptSource struct {
-	src  store.ProjectSource
-	decl string
-}
-
 // sourceLine is how the draft must declare a project source: by its url
 // when it has one (a v1 reference), else as an artefact (v2).
 func sourceLine(src store.ProjectSource) string {
-	id := "s_" + strings.ToLower(strings.TrimPrefix(src.ID, "src_"))
-	id = regexp.MustCompile(`[^a-z0-9_]`).ReplaceAllString(id, "_")
+	id := notIdentifier.ReplaceAllString("s_"+strings.ToLower(strings.TrimPrefix(src.ID, "src_")), "_")
 	licence := src.Licence
 	if licence == "" {
 		licence = "<licence>"
@@ -104,6 +97,7 @@ func assemble(p store.Project, sources []store.ProjectSource, guidance []store.G
 }
 
 var (
+	notIdentifier  = regexp.MustCompile(`[^a-z0-9_]`)
 	rulesBlock     = regexp.MustCompile("(?s)```rules[ \t]*\n(.*?)```")
 	anyBlock       = regexp.MustCompile("(?s)```[a-z]*[ \t]*\n(.*?)```")
 	questionsBlock = regexp.MustCompile("(?s)```questions[ \t]*\n(.*?)```")
