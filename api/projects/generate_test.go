@@ -356,13 +356,25 @@ func TestGenerateRefusals(t *testing.T) {
 		}
 	}
 	// The key in the body works like the header.
-	g.model.Append(llmtest.Turn{Reply: reply(grantRules), Check: func(r llmtest.Recorded) {
+	// The model's source questions come back, warn-only, and the review
+	// counts the open one.
+	question := "```questions\n" + `[{"quote":"may, at their discretion, approve the grant","question":"Does approval need a form?",` +
+		`"candidate_readings":["yes","no"],"provisional_reading":"no"}]` + "\n```\n"
+	g.model.Append(llmtest.Turn{Reply: reply(grantRules) + question, Check: func(r llmtest.Recorded) {
 		if r.Authorization != "Bearer "+sentinelKey {
 			t.Errorf("body key: the model got %q", r.Authorization)
 		}
 	}})
 	r = call(t, g.Fixture, g.key, http.MethodPost, p.base+"/generate-and-test", map[string]any{"model": "scripted-large", "provider_key": sentinelKey})
 	want(t, r, http.StatusOK)
+	qs := list(t, obj(t, r.Body)["source_questions"])
+	if len(qs) != 1 || obj(t, qs[0])["id"] != "q1" || obj(t, qs[0])["provisional_reading"] != "no" || obj(t, qs[0])["resolved"] != false {
+		t.Fatalf("source questions: %s", r.Raw)
+	}
+	r = p.do(t, http.MethodPost, "/review", nil)
+	if !strings.Contains(r.Raw, `"id":"source_questions","title"`) || !strings.Contains(r.Raw, "Does approval need a form?") {
+		t.Fatalf("review of an open question: %s", r.Raw)
+	}
 	assertNoTrace(t, g)
 }
 
