@@ -5,6 +5,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/api/apitest"
 )
 
 // The acceptance contract's rules: a legacy write never erases a contract;
@@ -256,5 +259,30 @@ func TestGuidanceStatusAndList(t *testing.T) {
 	}
 	if r := f.Do(t, http.MethodGet, "/projects?cursor=bogus", map[string]string{"x-api-key": key}, nil); r.Status != 422 {
 		t.Fatalf("a bogus cursor: %s", r.Raw)
+	}
+}
+
+// Authoring routes grant CORS to first-party origins only, preflights
+// included: another origin gets no Access-Control-Allow-Origin.
+func TestCORSFirstPartyOnly(t *testing.T) {
+	t.Parallel()
+	const console = "https://console.example.org"
+	f := apitest.New(t, api.Config{Metering: apitest.GenerousMetering(), FirstPartyOrigins: []string{console}}, func(s *api.Server, sv apitest.Services) {
+		Register(s, Deps{Authoring: sv.Authoring})
+	})
+	key := tenantKey(t, f, "acme", allProjectScopes...)
+	for _, tc := range []struct {
+		origin string
+		want   string
+	}{{console, console}, {"https://evil.example.com", ""}} {
+		pre := f.Do(t, http.MethodOptions, "/projects/", map[string]string{"Origin": tc.origin,
+			"Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type,x-api-key"}, nil)
+		if got := pre.Header.Get("Access-Control-Allow-Origin"); got != tc.want {
+			t.Errorf("preflight from %s: Access-Control-Allow-Origin %q, want %q", tc.origin, got, tc.want)
+		}
+		r := f.Do(t, http.MethodGet, "/projects", map[string]string{"Origin": tc.origin, "x-api-key": key}, nil)
+		if got := r.Header.Get("Access-Control-Allow-Origin"); r.Status != 200 || got != tc.want {
+			t.Errorf("GET from %s: %d, Access-Control-Allow-Origin %q, want %q", tc.origin, r.Status, got, tc.want)
+		}
 	}
 }
