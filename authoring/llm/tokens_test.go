@@ -46,3 +46,23 @@ func TestCount(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// BenchmarkCount measures the exact token count of about 1 MB of statute
+// text, what an upload of that size pays once.
+func BenchmarkCount(b *testing.B) {
+	c, err := NewCounter()
+	if err != nil {
+		b.Fatal(err)
+	}
+	statute, err := os.ReadFile("../../casebank/us-fmla-employee/source.txt")
+	if err != nil {
+		b.Fatal(err)
+	}
+	text := strings.Repeat(string(statute), (1<<20)/len(statute))
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		if _, err := c.Count(text); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
