@@ -36,6 +36,7 @@ func commands() map[string]command {
 		"fmt":      {summary: "print .rules files canonically (-w rewrites them)", run: runFmt},
 		"test":     {summary: "run test cases: FILE CASES.json, or a casebank DIR", run: runTest},
 		"eval":     {summary: "evaluate FILE against VALUES.json and print the decision", run: runEval},
+		"diff":     {summary: "say whom a new version affects: OLD NEW (files or published rulesets), with a witness per change", run: runDiff},
 		"serve":    {summary: "migrate the database, then serve the HTTP API", run: runServe},
 		"worker":   {summary: "run background jobs (serve runs them too unless --worker=false)", run: runWorker},
 		"migrate":  {summary: "apply database migrations (Eligo's and River's)", run: runMigrate},
