@@ -133,7 +133,29 @@ func (p *Publisher) Promote(ctx context.Context, req PromoteRequest) (RulebookRe
 		Release: release, ArchiveRulesets: archive, Audit: audit})
 	res, err := p.written(w, err)
 	res.Advisories = pr.advisories
+	if err == nil && pr.prior != row.ID {
+		res.DiffAgainstLive = p.diffAgainst(ctx, pr.prior, pr.candidate.Rules)
+	}
 	return res, err
+}
+
+// diffAgainst is the advisory semantic diff of rules against the cut
+// prior: whom the change affects. It is nil when the prior cut cannot be
+// loaded or the solver cannot decide in time; it never blocks.
+func (p *Publisher) diffAgainst(ctx context.Context, prior string, rules *engine.Ruleset) *solver.SemanticDiff {
+	row, err := p.store.RulesetByRef(ctx, prior)
+	if err != nil {
+		return nil
+	}
+	old, err := p.catalog.Load(ctx, row)
+	if err != nil {
+		return nil
+	}
+	d, err := solver.Diff(ctx, old.Rules, rules, solver.DiffOptions{})
+	if err != nil {
+		return nil
+	}
+	return &d
 }
 
 // candidateTests runs the test cases the candidate was published with.

@@ -9,6 +9,7 @@ import (
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/rulebook"
+	"github.com/eligo/eligo/solver"
 	"github.com/eligo/eligo/store"
 )
 
@@ -118,6 +119,10 @@ type RulesetResult struct {
 	Warnings engine.ErrorList
 	// VerifiedSources counts the cited sources whose quotes were verified.
 	VerifiedSources int
+	// DiffAgainstPrevious is whom the new cut affects against the cut the
+	// slug pointed at before (advisory); nil for a new slug, a reused cut,
+	// or a diff the solver could not decide in time.
+	DiffAgainstPrevious *solver.SemanticDiff
 }
 
 // Ruleset runs the publish stages on req and stores the cut in one
@@ -193,5 +198,8 @@ func (p *Publisher) storeCut(ctx context.Context, c *rulesetCut) (RulesetResult,
 	}
 	res.RulesetID, res.Version, res.Visibility = out.Ruleset.ID, out.Ruleset.VersionLabel(), out.Ruleset.Visibility
 	res.Reused, res.PreviousID = out.Reused, out.PreviousID
+	if !res.Reused && res.PreviousID != "" && res.PreviousID != res.RulesetID {
+		res.DiffAgainstPrevious = p.diffAgainst(ctx, res.PreviousID, r)
+	}
 	return res, nil
 }

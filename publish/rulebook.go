@@ -10,6 +10,7 @@ import (
 
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/rulebook"
+	"github.com/eligo/eligo/solver"
 	"github.com/eligo/eligo/store"
 )
 
@@ -100,6 +101,10 @@ type RulebookResult struct {
 	// Advisories are the presence-polarity findings a promotion let through
 	// (force_unsafe, or a reserved-namespace target); nil normally.
 	Advisories []PolarityAdvisory
+	// DiffAgainstLive is, for a promotion, whom the new live cut affects
+	// against the one it replaced (advisory); nil when nothing changed or
+	// the diff could not be decided.
+	DiffAgainstLive *solver.SemanticDiff
 }
 
 // PolarityAdvisory is one presence-polarity finding on a composed

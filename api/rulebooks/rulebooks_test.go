@@ -161,6 +161,16 @@ func TestRulebookLifecycle(t *testing.T) {
 	if r.Field(t, "presence_polarity_advisories") != nil {
 		t.Fatalf("advisories: %s", r.Raw)
 	}
+	// The promotion says whom the new live cut affects: an income between
+	// 2000 and 3000 is now within the limit.
+	diff := r.Field(t, "diff_against_live").(map[string]any)
+	change := diff["changes"].([]any)[0].(map[string]any)
+	if diff["equivalent"] != false || change["kind"] != "not_eligible_to_eligible" {
+		t.Fatalf("diff against live: %v", diff)
+	}
+	if income, _ := change["witness"].(map[string]any)["household.income"].(float64); income <= 2000 || income > 3000 {
+		t.Fatalf("the witness income %v is not one the change affects", change["witness"])
+	}
 	b.secondRelease = r.Field(t, "release").(map[string]any)
 	promoted := r.Field(t, "rulebook").(map[string]any)
 	if b.secondRelease["version"] != float64(2) || promoted["pinned"] != true {

@@ -126,6 +126,7 @@ func Register(s *api.Server, deps Deps) {
 		Tags: []string{"Rulesets"}, Access: api.Open, Scopes: []auth.Scope{auth.ScopeRulesetsRead}, Class: api.ClassRulesets,
 		NotFound: notFound, Refusals: loads,
 	}, h.rulesetGraph)
+	registerDiff(s, h, loads)
 
 	api.Register(s, api.Route{
 		OperationID: "get-ruleset-source", Method: http.MethodGet, Path: "/rulesets/{ruleset_id}/source",

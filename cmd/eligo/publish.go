@@ -93,6 +93,10 @@ func runPublish(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	fmt.Fprintf(stdout, "%s %s %s as %s (%s, %s; tests %d/%d; %d %s verified)\n", state, res.RulesetID, res.Version,
 		res.Slug, res.Visibility, res.ContentDigest, res.TestsPassing, res.TestsTotal, res.VerifiedSources, noun)
+	if d := res.DiffAgainstPrevious; d != nil {
+		fmt.Fprintf(stdout, "against %s, the cut the slug pointed at before:\n", res.PreviousID)
+		printDiff(stdout, *d)
+	}
 	return nil
 }
 

@@ -37,6 +37,21 @@ func TestPublishCommand(t *testing.T) {
 	if err != nil || row.Visibility != store.VisibilityPublic || len(row.SourceChecks) != 2 {
 		t.Fatalf("stored %+v, %v", row, err)
 	}
+	// A changed version says whom it affects against the cut it replaces.
+	text, err := os.ReadFile(rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raised := filepath.Join(t.TempDir(), "us-fmla-employee.rules")
+	if err := os.WriteFile(raised, []byte(strings.Replace(string(text), "employment.months_employed >= 12", "employment.months_employed >= 13", 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut = eligo(t, "publish", raised, "--database-url", dbURL, "--tenant", "demo", "--public", "--slug", "demo/fmla", "--sources", filepath.Join(dir, "source.txt"))
+	if code != 0 || !strings.Contains(out, " v2 as demo/fmla") || !strings.Contains(out, "against "+row.ID) ||
+		!strings.Contains(out, "eligible -> not_eligible, for example:") || !strings.Contains(out, "employment.months_employed = 12") {
+		t.Fatalf("a changed version: exit %d, %q %q", code, out, errOut)
+	}
+	row, _ = st.RulesetByRef(ctx, "demo/fmla")
 
 	tmp := t.TempDir()
 	badCases := filepath.Join(tmp, "cases.json")

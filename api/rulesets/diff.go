@@ -1,0 +1,76 @@
+package rulesets
+
+import (
+	"context"
+	"net/http"
+	"slices"
+
+	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/auth"
+	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/solver"
+)
+
+// reasonDiffUndecided: the solver ran out of time.
+const reasonDiffUndecided = "diff_undecided"
+
+// registerDiff adds GET /rulesets/{ruleset_id}/diff.
+func registerDiff(s *api.Server, h *handler, loads []api.Refusal) {
+	api.Register(s, api.Route{
+		OperationID: "diff-ruleset", Method: http.MethodGet, Path: "/rulesets/{ruleset_id}/diff",
+		Summary: "Whom a version affects",
+		Description: "Compares `{ruleset_id}` (the new version) with `against` (the old) over every possible applicant, with the solver: " +
+			"for each kind of outcome change (eligible to not_eligible, not_eligible to eligible, either to undetermined, and back) an applicant it happens to " +
+			"(`witness`: the answers, unanswered fields left out), the criteria whose status differs for them and their quotes on both sides; " +
+			"or `equivalent: true`, a proof that every applicant gets the same outcome. Fields added, removed or redeclared are listed in `field_changes`; " +
+			"a field both versions declare alike is one answer, an enum whose values changed is compared over the values both take, and an int that became a decimal is the same number. " +
+			"`decision_date` (YYYY-MM-DD) fixes decision_date() for rules that read it (default today). Both rulesets must be visible to the caller. " + rulesetIDParamDoc,
+		Tags: []string{"Rulesets"}, Access: api.Keyed, Scopes: []auth.Scope{auth.ScopeRulesetsRead}, Class: api.ClassRulesets,
+		NotFound: notFound, Refusals: slices.Concat(loads, []api.Refusal{{Status: http.StatusUnprocessableEntity, ReasonCode: reasonDiffUndecided,
+			Meaning: "the solver could not decide within its time bound (10 s); nothing is known about the difference."}}),
+	}, h.diff)
+}
+
+type diffInput struct {
+	RulesetID    string `path:"ruleset_id" maxLength:"300" doc:"The new version: a slug (send each / as %2F) or a concrete ruleset_id."`
+	Against      string `query:"against" required:"true" minLength:"1" maxLength:"300" doc:"The old version: a slug or a concrete ruleset_id."`
+	DecisionDate string `query:"decision_date" pattern:"^[0-9]{4}-[0-9]{2}-[0-9]{2}$" doc:"What decision_date() reads, YYYY-MM-DD; default today."`
+}
+
+type diffOutput struct {
+	Body struct {
+		RulesetID string `json:"ruleset_id" doc:"The new version's concrete id."`
+		Against   string `json:"against" doc:"The old version's concrete id."`
+		solver.SemanticDiff
+	}
+}
+
+func (h *handler) diff(ctx context.Context, in *diffInput) (*diffOutput, error) {
+	viewer := api.ViewerOf(ctx)
+	newer, err := h.catalog.Ruleset(ctx, viewer, in.RulesetID)
+	if err != nil {
+		return nil, api.LookupFailed(ctx, err, "Ruleset", in.RulesetID)
+	}
+	older, err := h.catalog.Ruleset(ctx, viewer, in.Against)
+	if err != nil {
+		return nil, api.LookupFailed(ctx, err, "Ruleset", in.Against)
+	}
+	var opts solver.DiffOptions
+	if in.DecisionDate != "" {
+		d, ok := engine.ParseDate(in.DecisionDate)
+		if !ok {
+			return nil, api.ValidationFailed(api.ValidationItem{Type: "value_error", Loc: []any{"query", "decision_date"},
+				Msg: "Value error, not a calendar date", Input: in.DecisionDate})
+		}
+		opts.DecisionDate = d
+	}
+	d, err := solver.Diff(ctx, older.Rules, newer.Rules, opts)
+	if err != nil {
+		api.Log(ctx).WarnContext(ctx, "diff undecided", "ruleset", newer.ID, "against", older.ID, "error", err)
+		return nil, api.NewProblem(http.StatusUnprocessableEntity, "unprocessable_entity", reasonDiffUndecided,
+			"The solver could not decide the difference within its time bound.")
+	}
+	out := &diffOutput{}
+	out.Body.RulesetID, out.Body.Against, out.Body.SemanticDiff = newer.ID, older.ID, d
+	return out, nil
+}
