@@ -111,6 +111,7 @@ func Register(s *api.Server, deps Deps) {
 		"The composed graph: node ids prefixed with their section's slug, `graph.sections` the section slugs, `stats.shared_fields` the fields shared by sections. "+releaseDoc+" "+rulebookIDDoc, api.Keyed, read)
 	graph.Refusals = releaseRefusals
 	api.Register(s, graph, h.graph)
+	registerDiff(s, h, releaseRefusals)
 	bySlug := graph
 	bySlug.OperationID, bySlug.Path = "get-rulebook-graph-by-slug", "/rulebooks/{namespace}/{name}/graph"
 	bySlug.Description = "The same graph, for a two-part slug written as a path: `/rulebooks/acme/benefits/graph`. " + releaseDoc

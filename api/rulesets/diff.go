@@ -31,13 +31,13 @@ func registerDiff(s *api.Server, h *handler, loads []api.Refusal) {
 	}, h.diff)
 }
 
-type diffInput struct {
+type rulesetDiffInput struct {
 	RulesetID    string `path:"ruleset_id" maxLength:"300" doc:"The new version: a slug (send each / as %2F) or a concrete ruleset_id."`
 	Against      string `query:"against" required:"true" minLength:"1" maxLength:"300" doc:"The old version: a slug or a concrete ruleset_id."`
 	DecisionDate string `query:"decision_date" pattern:"^[0-9]{4}-[0-9]{2}-[0-9]{2}$" doc:"What decision_date() reads, YYYY-MM-DD; default today."`
 }
 
-type diffOutput struct {
+type rulesetDiffOutput struct {
 	Body struct {
 		RulesetID string `json:"ruleset_id" doc:"The new version's concrete id."`
 		Against   string `json:"against" doc:"The old version's concrete id."`
@@ -45,7 +45,7 @@ type diffOutput struct {
 	}
 }
 
-func (h *handler) diff(ctx context.Context, in *diffInput) (*diffOutput, error) {
+func (h *handler) diff(ctx context.Context, in *rulesetDiffInput) (*rulesetDiffOutput, error) {
 	viewer := api.ViewerOf(ctx)
 	newer, err := h.catalog.Ruleset(ctx, viewer, in.RulesetID)
 	if err != nil {
@@ -70,7 +70,7 @@ func (h *handler) diff(ctx context.Context, in *diffInput) (*diffOutput, error) 
 		return nil, api.NewProblem(http.StatusUnprocessableEntity, "unprocessable_entity", reasonDiffUndecided,
 			"The solver could not decide the difference within its time bound.")
 	}
-	out := &diffOutput{}
+	out := &rulesetDiffOutput{}
 	out.Body.RulesetID, out.Body.Against, out.Body.SemanticDiff = newer.ID, older.ID, d
 	return out, nil
 }
