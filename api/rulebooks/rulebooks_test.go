@@ -173,11 +173,11 @@ func TestRulebookLifecycle(t *testing.T) {
 	}
 	b.secondRelease = r.Field(t, "release").(map[string]any)
 	// The same difference between the two releases of the rulebook.
-	r = b.do(t, http.MethodGet, rulebookPath(b.rulebookID, "/diff?against="+b.firstRelease["label"].(string)), "")
-	want(t, r, http.StatusOK, "release diff")
-	if ch := r.Field(t, "changes").([]any)[0].(map[string]any); ch["kind"] != "not_eligible_to_eligible" ||
-		r.Field(t, "against").(map[string]any)["release_id"] != b.firstRelease["release_id"] {
-		t.Fatalf("release diff: %s", r.Raw)
+	rd := b.do(t, http.MethodGet, rulebookPath(b.rulebookID, "/diff?against="+b.firstRelease["label"].(string)), "")
+	want(t, rd, http.StatusOK, "release diff")
+	if ch := rd.Field(t, "changes").([]any)[0].(map[string]any); ch["kind"] != "not_eligible_to_eligible" ||
+		rd.Field(t, "against").(map[string]any)["release_id"] != b.firstRelease["release_id"] {
+		t.Fatalf("release diff: %s", rd.Raw)
 	}
 	promoted := r.Field(t, "rulebook").(map[string]any)
 	if b.secondRelease["version"] != float64(2) || promoted["pinned"] != true {
