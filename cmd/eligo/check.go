@@ -2,21 +2,27 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/solver"
 )
 
-// runCheck compiles each file and prints its errors and warnings; it fails
-// when any file has an error.
+// runCheck compiles each file and prints its errors and warnings, then the
+// findings of the solver's static analysis (a criterion no answer
+// satisfies, a question that never matters, ...) as more warnings. It fails
+// when any file has an error; warnings and findings never fail it, since the
+// law itself can make a criterion redundant.
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		return errors.New("usage: eligo check FILE [FILE ...]")
 	}
 	return eachFile(ctx, args, func(path string, src []byte) (bool, error) {
-		_, warnings, err := engine.Compile(path, src)
+		r, warnings, err := engine.Compile(path, src)
 		for _, w := range warnings {
 			fmt.Fprintf(stderr, "%s (warning)\n", w)
 		}
@@ -24,7 +30,40 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			fmt.Fprintln(stderr, err)
 			return false, nil
 		}
+		findings, err := solver.Analyze(ctx, r, solver.AnalyzeOptions{})
+		for _, f := range findings {
+			fmt.Fprintln(stderr, findingLine(path, f))
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return false, ctx.Err()
+			}
+			// A check the solver could not decide in time costs a
+			// finding, not the file: say so and go on.
+			fmt.Fprintf(stderr, "%s: warning: analysis incomplete: %s\n", path, strings.ReplaceAll(err.Error(), "\n", "; "))
+		}
 		fmt.Fprintf(stdout, "%s: ok\n", path)
 		return true, nil
 	})
+}
+
+// findingLine is one analysis finding as a warning line, "FILE: warning:
+// KIND SUBJECT: MESSAGE", the subject being the criterion, group or field
+// (none for an outcome finding), followed by the witness as JSON when the
+// finding has one.
+func findingLine(path string, f solver.Finding) string {
+	head := f.Kind
+	for _, subject := range []string{f.Criterion, f.Group, f.Field} {
+		if subject != "" {
+			head += " " + subject
+			break
+		}
+	}
+	line := fmt.Sprintf("%s: warning: %s: %s", path, head, f.Message)
+	if len(f.Witness) > 0 {
+		if b, err := json.Marshal(f.Witness); err == nil {
+			line += " witness: " + string(b)
+		}
+	}
+	return line
 }

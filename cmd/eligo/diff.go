@@ -18,7 +18,7 @@ import (
 const diffUsage = `usage: eligo diff [--json] [--date YYYY-MM-DD] OLD NEW
 OLD and NEW are .rules files, or published rulesets (a ruleset_id or a slug)
 read from DATABASE_URL. Prints whether any applicant gets a different
-outcome and, for each kind of change, an applicant it happens to.`
+outcome and, for each kind of change, an applicant it happens to`
 
 // runDiff compares two rulesets semantically (solver.Diff).
 func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) error {

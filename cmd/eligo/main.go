@@ -32,7 +32,7 @@ var errSilentFailure = errors.New("failed")
 // commands lists every subcommand. Add a new one here and in its own file.
 func commands() map[string]command {
 	return map[string]command{
-		"check":    {summary: "compile .rules files and report errors and warnings", run: runCheck},
+		"check":    {summary: "compile .rules files and report errors, warnings and the solver's findings", run: runCheck},
 		"fmt":      {summary: "print .rules files canonically (-w rewrites them)", run: runFmt},
 		"test":     {summary: "run test cases: FILE CASES.json, or a casebank DIR", run: runTest},
 		"eval":     {summary: "evaluate FILE against VALUES.json and print the decision", run: runEval},

@@ -1,0 +1,1091 @@
+package solver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/solver/z3"
+)
+
+// Static analysis looks for rules that compile but cannot mean what their
+// author intended: a criterion no answer satisfies, one every answer
+// satisfies, a criterion implied by its neighbours, two alternatives that are
+// one, a question whose answer never changes the outcome. Each is a question
+// about every possible answer set, so each is a satisfiability check over the
+// Encoding; a finding is reported only when Z3 proves it (unsat), never on a
+// guess.
+//
+// Most checks are refuted long before Z3 is asked: every model a check
+// returns is decoded into answers and evaluated by the engine, and each later
+// check first looks for a counter-example among those evaluations (a
+// criterion already seen satisfied cannot be never satisfied). The engine is
+// the reference semantics, so a refutation found this way is as sound as
+// Z3's, and on the casebank it spares most of the checks.
+
+// The kinds of Finding, in the order Analyze reports them. Each is a claim
+// about every answer set the encoding allows (every value in the field's
+// domain, every decision date from 0001-01-01 to 9999-12-31).
+const (
+	// FindingCriterionNeverSatisfied: no answer set, complete or not,
+	// satisfies the criterion. Usually a contradiction (x > 5 and x < 3) or
+	// a typo in a constant.
+	FindingCriterionNeverSatisfied = "criterion_never_satisfied"
+	// FindingCriterionAlwaysSatisfied: once every field the criterion reads
+	// is answered, it is satisfied whatever the answers. It only makes the
+	// applicant answer, and never rules anyone out.
+	FindingCriterionAlwaysSatisfied = "criterion_always_satisfied"
+	// FindingGroupNeverSatisfied: no answer set satisfies the group, even
+	// with every discretionary criterion decided in the applicant's favour.
+	// Finding.Others names a smallest set of the group's criteria that
+	// cannot hold together (an all group), or is empty when no alternative
+	// of an any group can hold.
+	FindingGroupNeverSatisfied = "group_never_satisfied"
+	// FindingOutcomeNeverEligible: no answer set makes the outcome eligible,
+	// even with every discretionary criterion decided in the applicant's
+	// favour.
+	FindingOutcomeNeverEligible = "outcome_never_eligible"
+	// FindingOutcomeAlwaysEligible: every complete answer set makes the
+	// outcome eligible, whatever the discretionary criteria are decided.
+	FindingOutcomeAlwaysEligible = "outcome_always_eligible"
+	// FindingCriterionRedundant: in an all group, whenever the criteria of
+	// Finding.Others are satisfied the criterion is too, so removing it
+	// never changes whether the group is satisfied. Of criteria that imply
+	// each other, the later one is reported.
+	FindingCriterionRedundant = "criterion_redundant"
+	// FindingAlternativesOverlap: two alternatives of an any group are
+	// satisfied by exactly the same answer sets; the finding is on the
+	// later one, Finding.Others holding the earlier.
+	FindingAlternativesOverlap = "alternatives_overlap"
+	// FindingFieldNeverMatters: no two complete answer sets that differ
+	// only in this field get different outcomes. A field no criterion
+	// reads is the plain case; a read that cannot change the outcome (an
+	// unreachable group, a condition implied by others) is the subtle one.
+	FindingFieldNeverMatters = "field_never_matters"
+)
+
+// findingOrder ranks the kinds for Analyze's ordering.
+var findingOrder = map[string]int{
+	FindingCriterionNeverSatisfied:  0,
+	FindingCriterionAlwaysSatisfied: 1,
+	FindingGroupNeverSatisfied:      2,
+	FindingOutcomeNeverEligible:     3,
+	FindingOutcomeAlwaysEligible:    4,
+	FindingCriterionRedundant:       5,
+	FindingAlternativesOverlap:      6,
+	FindingFieldNeverMatters:        7,
+}
+
+// defaultAnalyzeTimeout bounds a whole analysis when AnalyzeOptions leave
+// Timeout zero.
+const defaultAnalyzeTimeout = 5 * time.Second
+
+// analyzeCheckTimeout bounds each Z3 check of an analysis (or the whole
+// Timeout, if shorter), so that one hard question, such as a product of two
+// answers, is given up and reported rather than eating the whole budget.
+const analyzeCheckTimeout = time.Second
+
+// AnalyzeOptions bound Analyze.
+type AnalyzeOptions struct {
+	// Timeout bounds the whole analysis, 5 s when zero or negative. Each
+	// Z3 check is further bounded by the smaller of Timeout and 1 s.
+	Timeout time.Duration
+}
+
+// Finding is one thing static analysis proved about a ruleset: what an
+// `eligo check` prints as a warning, and what publish and the review report
+// show an analyst. It is advice, never a refusal: the law itself can make a
+// criterion redundant or a question moot.
+type Finding struct {
+	// Kind is one of the Finding* constants.
+	Kind string `json:"kind"`
+	// Criterion is the id of the criterion the finding is about; empty
+	// for group, outcome and field findings.
+	Criterion string `json:"criterion,omitempty"`
+	// Group is the id of the group of Criterion, or of the group a group
+	// finding is about; empty for outcome and field findings.
+	Group string `json:"group,omitempty"`
+	// Field is the id of the field a field_never_matters finding is
+	// about; empty otherwise.
+	Field string `json:"field,omitempty"`
+	// Others are the criteria the finding relates Criterion or Group to:
+	// the criteria that together imply a redundant one, the earlier
+	// alternative an overlapping one duplicates, the criteria of a group
+	// that cannot hold together. Empty when none.
+	Others []string `json:"others,omitempty"`
+	// Quote is the first citation's quote of Criterion, so that the
+	// analyst sees the law next to the rule; empty when no criterion.
+	Quote string `json:"quote,omitempty"`
+	// Message is one plain sentence saying what holds and why it matters.
+	Message string `json:"message"`
+	// Witness is an answer set showing the finding (field id to the
+	// answer's wire JSON, as engine.Ruleset.ValueJSON writes it). Every
+	// current kind is a claim about all answer sets, which no single
+	// example can show, so Analyze leaves it empty; it is here for kinds
+	// that claim something can happen.
+	Witness map[string]any `json:"witness,omitempty"`
+}
+
+// Analyze runs every static check on r and returns the findings, by kind
+// (in the order of the Finding* constants) then in declaration order. The
+// criterion checks skip discretionary criteria, which are always pending;
+// the group and outcome checks let an official decide them either way.
+// Field findings compare complete answer sets, the ones the outcome is
+// settled on.
+//
+// Findings are not merged: a criterion that is never satisfied makes its
+// all group never satisfied, and both are reported (the group's Others
+// naming the criterion). A group that is never satisfied is not searched
+// for redundant criteria, and alternatives that are never satisfied are
+// not compared.
+//
+// Analyze honours ctx and opts.Timeout. When either runs out it returns the
+// findings made so far with an error wrapping the context's. A check Z3
+// cannot decide in time (or at all, for products of answers) is skipped; the
+// other findings are returned with an error matching z3.ErrTimeout or
+// z3.ErrUnknown that lists the skipped checks.
+func Analyze(ctx context.Context, r *engine.Ruleset, opts AnalyzeOptions) ([]Finding, error) {
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		timeout = defaultAnalyzeTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("solver: analyze %s: %w", r.SectionID, err)
+	}
+	c, err := z3.NewContext()
+	if err != nil {
+		return nil, fmt.Errorf("solver: analyze %s: %w", r.SectionID, err)
+	}
+	defer c.Close()
+	a, err := newAnalysis(ctx, c, r, min(timeout, analyzeCheckTimeout))
+	if err != nil {
+		return nil, err
+	}
+	defer a.close()
+	for _, st := range analysisStages {
+		if err := st.run(a); err != nil {
+			return a.sorted(), fmt.Errorf("solver: analyze %s: %s: %w", r.SectionID, st.name, err)
+		}
+	}
+	if len(a.undecided) > 0 {
+		return a.sorted(), fmt.Errorf("solver: analyze %s: %d checks undecided: %w", r.SectionID, len(a.undecided), errors.Join(a.undecided...))
+	}
+	return a.sorted(), nil
+}
+
+// analysisStages are Analyze's steps in the order they run; each name
+// prefixes the errors its step returns. Later steps read what earlier ones
+// proved (which criteria and groups can be satisfied).
+var analysisStages = []struct {
+	name string
+	run  func(*analysis) error
+}{
+	{"criteria", (*analysis).criteria},
+	{"groups", (*analysis).groups},
+	{"outcome", (*analysis).outcome},
+	{"redundancy", (*analysis).redundancy},
+	{"alternatives", (*analysis).alternatives},
+	{"fields", (*analysis).fields},
+}
+
+// analysis is the state of one Analyze call. It belongs to one goroutine,
+// like its z3 context.
+type analysis struct {
+	// ctx bounds every check (the caller's context and the timeout).
+	ctx context.Context
+	// r is the ruleset analysed.
+	r *engine.Ruleset
+	// c is the z3 context of every term below.
+	c *z3.Context
+	// enc is r's encoding; its discretionary criteria are pending.
+	enc *Encoding
+	// decided is enc with each discretionary criterion decided by a free
+	// Bool (official), for the group, outcome and field checks.
+	decided *Encoding
+	// official are the decided statuses of the criteria: enc's, except
+	// that a discretionary criterion is known with a free value.
+	official []Tri
+	// s holds enc's axioms: the exact question. Checks pass their
+	// question as assumptions; only the tracking implications of lits
+	// are asserted at its base level.
+	s *z3.Solver
+	// loose holds only the bounds of every value (enum indexes, date
+	// ordinals, magnitudes), not the calendar axioms that tie a date's
+	// ordinal to its year, month and day, which make Z3 ten to thirty
+	// times slower. What loose finds impossible is impossible; what it
+	// finds possible is decoded and replayed in the engine, and holds if
+	// the engine agrees (see exists).
+	loose *z3.Solver
+	// lits are the tracked literals "criterion i is satisfied" in s, made
+	// on first use; byLit maps a literal's ID back to i.
+	lits  map[int]*z3.Expr
+	byLit map[uint]int
+	// samples are the engine's evaluations of every model a check
+	// returned: counter-examples later checks look through first.
+	samples []analyzeSample
+	// critSatisfiable and groupSatisfiable mark the criteria and groups
+	// some sample satisfies (or, for a group, some decision of its
+	// discretionary criteria).
+	critSatisfiable, groupSatisfiable []bool
+	// alwaysSatisfied marks the criteria reported always satisfied.
+	alwaysSatisfied []bool
+	// critNever and groupNever mark the criteria and groups proved never
+	// satisfied.
+	critNever, groupNever []bool
+	// outcomeFixed is set when the outcome was found never or always
+	// eligible: every field then trivially never matters, and the field
+	// step says nothing.
+	outcomeFixed bool
+	// out are the findings so far, in the order found.
+	out []Finding
+	// undecided are the checks Z3 gave up on.
+	undecided []error
+}
+
+// analyzeSample is one answer set a check's model gave, evaluated by the
+// engine.
+type analyzeSample struct {
+	// in are the answers.
+	in *engine.Inputs
+	// res is the engine's evaluation of in on the model's decision date.
+	res *engine.Result
+}
+
+// newAnalysis encodes r in c and makes the exact and the loose solver, each
+// check bounded by checkTimeout.
+func newAnalysis(ctx context.Context, c *z3.Context, r *engine.Ruleset, checkTimeout time.Duration) (*analysis, error) {
+	enc, err := Encode(c, r)
+	if err != nil {
+		return nil, err
+	}
+	n := r.NumCriteria()
+	a := &analysis{ctx: ctx, r: r, c: c, enc: enc, official: make([]Tri, n),
+		lits: map[int]*z3.Expr{}, byLit: map[uint]int{},
+		critSatisfiable: make([]bool, n), alwaysSatisfied: make([]bool, n), critNever: make([]bool, n),
+		groupSatisfiable: make([]bool, len(r.Groups)), groupNever: make([]bool, len(r.Groups))}
+	for i := range n {
+		a.official[i] = enc.Criterion(i)
+		if cr, _ := r.CriterionAt(i); cr.Discretionary || cr.Expr == nil {
+			a.official[i] = Tri{Known: c.Bool(true), Value: c.BoolConst("official|" + cr.ID)}
+		}
+	}
+	if a.decided, err = enc.withCriteria(a.official); err != nil {
+		return nil, err
+	}
+	if a.s, err = enc.NewSolver(checkTimeout); err != nil {
+		return nil, err
+	}
+	if a.loose, err = c.NewSolver(checkTimeout); err != nil {
+		a.s.Close()
+		return nil, fmt.Errorf("solver: analyze: %w", err)
+	}
+	bounds := looseBounds(enc, nil)
+	if enc.decision != nil {
+		bounds = append(bounds, c.Ge(enc.decision.val, c.Int(1)), c.Le(enc.decision.val, c.Int(maxOrdinal)))
+	}
+	if err := assertAll(a.loose, bounds); err != nil {
+		a.close()
+		return nil, err
+	}
+	return a, nil
+}
+
+// close frees both solvers; Analyze closes the context.
+func (a *analysis) close() {
+	a.s.Close()
+	a.loose.Close()
+}
+
+// looseBounds keeps the values of e's fields (those in slots; all when
+// slots is nil) within the engine's domain, as e's axioms do, leaving out
+// the calendar.
+func looseBounds(e *Encoding, slots []int) []*z3.Expr {
+	c := e.c
+	if slots == nil {
+		for s := range e.r.Fields {
+			slots = append(slots, s)
+		}
+	}
+	var out []*z3.Expr
+	for _, s := range slots {
+		v := e.Value(s)
+		switch f := &e.r.Fields[s]; f.Type {
+		case engine.SortInt:
+			out = append(out, c.Lt(v, c.Int(maxMagnitude)), c.Gt(v, c.Int(-maxMagnitude)))
+		case engine.SortDecimal:
+			lim := c.Real(fmt.Sprint(int64(maxMagnitude)))
+			out = append(out, c.Lt(v, lim), c.Gt(v, c.Neg(lim)))
+		case engine.SortEnum:
+			out = append(out, c.Ge(v, c.Int(0)), c.Lt(v, c.Int(int64(len(f.EnumValues)))))
+		case engine.SortDate:
+			out = append(out, c.Ge(v, c.Int(1)), c.Le(v, c.Int(maxOrdinal)))
+		}
+	}
+	return out
+}
+
+// exists asks whether some answer set (with discretionary criteria decided
+// where the terms say so) meets the assumptions. When confirm is given, the
+// loose solver is asked first: its unsat is final, and its model is final
+// when confirm, replaying it in the engine, agrees. Otherwise, and with no
+// confirm, the exact solver decides. Every model the engine can read
+// becomes a sample. A check Z3 cannot decide is recorded as undecided and
+// answers Unknown with no error, so the analysis goes on without that
+// finding; an error ends the analysis (ctx done, or a failure of Z3
+// itself).
+func (a *analysis) exists(what string, confirm func(*z3.Model) bool, assumptions ...*z3.Expr) (z3.Result, error) {
+	if confirm != nil {
+		res, err := a.ask(a.loose, what, false, assumptions)
+		if err != nil {
+			return z3.Unknown, err
+		}
+		if res == z3.Unsat {
+			return z3.Unsat, nil
+		}
+		if res == z3.Sat {
+			ok, err := a.withModel(a.loose, confirm)
+			if err != nil || ok {
+				return z3.Sat, err
+			}
+		}
+	}
+	res, err := a.ask(a.s, what, true, assumptions)
+	if err != nil || res != z3.Sat {
+		return res, err
+	}
+	_, err = a.withModel(a.s, func(m *z3.Model) bool {
+		a.sample(m)
+		return true
+	})
+	return res, err
+}
+
+// ask runs one check on solver s (a.s or a.loose). A check Z3 cannot
+// decide answers Unknown with no error, recorded as undecided when record
+// is set.
+func (a *analysis) ask(s *z3.Solver, what string, record bool, assumptions []*z3.Expr) (z3.Result, error) {
+	res, err := s.CheckAssumptions(a.ctx, assumptions...)
+	switch {
+	case err == nil:
+		return res, nil
+	case a.ctx.Err() != nil:
+		return z3.Unknown, a.ctx.Err()
+	case errors.Is(err, z3.ErrTimeout) || errors.Is(err, z3.ErrUnknown):
+		if record {
+			a.undecided = append(a.undecided, fmt.Errorf("%s: %w", what, err))
+		}
+		return z3.Unknown, nil
+	}
+	return z3.Unknown, fmt.Errorf("%s: %w", what, err)
+}
+
+// withModel hands the model of s's last (sat) check to use and closes it.
+func (a *analysis) withModel(s *z3.Solver, use func(*z3.Model) bool) (bool, error) {
+	m, err := s.Model()
+	if err != nil {
+		return false, err
+	}
+	defer m.Close()
+	return use(m), nil
+}
+
+// sample decodes the base encoding's answers in m, evaluates them in the
+// engine and keeps the evaluation as a sample. A model the engine cannot
+// take as answers (a decimal such as 1/3, an overflow) gives none.
+func (a *analysis) sample(m *z3.Model) (analyzeSample, bool) {
+	return a.sampleOf(a.enc, m)
+}
+
+// sampleOf is sample for the answers of e (the base encoding or a Variant).
+func (a *analysis) sampleOf(e *Encoding, m *z3.Model) (analyzeSample, bool) {
+	in, date, err := e.Decode(m)
+	if err != nil {
+		return analyzeSample{}, false
+	}
+	res := a.r.Evaluate(in, engine.Options{DecisionDate: date})
+	if len(res.FieldErrors) > 0 {
+		return analyzeSample{}, false
+	}
+	s := analyzeSample{in: in, res: res}
+	a.samples = append(a.samples, s)
+	for i, st := range res.Criteria {
+		a.critSatisfiable[i] = a.critSatisfiable[i] || st == engine.Satisfied
+	}
+	for g, st := range res.Groups {
+		a.groupSatisfiable[g] = a.groupSatisfiable[g] || st == engine.Satisfied
+	}
+	return s, true
+}
+
+// confirms is the confirm of exists that samples the model and tests pred
+// on the engine's evaluation. Because Kleene logic only refines a pending
+// status, a status the engine decides with the discretionary criteria
+// pending holds for every decision of them, so pred may test decided
+// questions too, as long as it asks for known statuses.
+func (a *analysis) confirms(pred func(analyzeSample) bool) func(*z3.Model) bool {
+	return func(m *z3.Model) bool {
+		s, ok := a.sample(m)
+		return ok && pred(s)
+	}
+}
+
+// possible asks whether some answer set meets pred, the question in the
+// engine's terms, which the assumptions state in the encoding's: Sat when a
+// sample already does or Z3 finds one (see exists), Unsat when Z3 proves
+// none can, Unknown when Z3 cannot tell.
+func (a *analysis) possible(what string, pred func(analyzeSample) bool, assumptions ...*z3.Expr) (z3.Result, error) {
+	if slices.ContainsFunc(a.samples, pred) {
+		return z3.Sat, nil
+	}
+	return a.exists(what, a.confirms(pred), assumptions...)
+}
+
+// lit is the tracked literal "criterion i is satisfied", for checks whose
+// unsat core names criteria. It is asserted at the base level of a.s, so it
+// is made before any Push (only the field step pushes, and it makes none).
+func (a *analysis) lit(i int) (*z3.Expr, error) {
+	if l, ok := a.lits[i]; ok {
+		return l, nil
+	}
+	cr, _ := a.r.CriterionAt(i)
+	l, err := a.enc.Track(a.s, "analyze|satisfied|"+cr.ID, a.enc.CriterionIs(i, engine.Satisfied))
+	if err != nil {
+		return nil, err
+	}
+	a.lits[i], a.byLit[l.ID()] = l, i
+	return l, nil
+}
+
+// minimalCore checks whether criteria cannot all be satisfied together with
+// fixed. If so it returns a subset that already cannot, from which no member
+// can be dropped (Z3's core, then shrunk one member at a time), in the
+// order given; otherwise nil.
+func (a *analysis) minimalCore(what string, fixed []*z3.Expr, criteria []int) ([]int, error) {
+	try := func(set []int) (z3.Result, error) {
+		as := slices.Clone(fixed)
+		for _, i := range set {
+			l, err := a.lit(i)
+			if err != nil {
+				return z3.Unknown, err
+			}
+			as = append(as, l)
+		}
+		return a.exists(what, nil, as...)
+	}
+	res, err := try(criteria)
+	if err != nil || res != z3.Unsat {
+		return nil, err
+	}
+	core, err := a.s.UnsatCore()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	inCore := map[int]bool{}
+	for _, x := range core {
+		if i, ok := a.byLit[x.ID()]; ok {
+			inCore[i] = true
+		}
+	}
+	set := slices.DeleteFunc(slices.Clone(criteria), func(i int) bool { return !inCore[i] })
+	for k := 0; k < len(set); {
+		without := slices.Delete(slices.Clone(set), k, k+1)
+		res, err := try(without)
+		if err != nil {
+			return nil, err
+		}
+		if res == z3.Unsat {
+			set = without
+		} else {
+			k++
+		}
+	}
+	return set, nil
+}
+
+// criteria finds the criteria never satisfied and those always satisfied
+// once their fields are answered. Discretionary criteria are skipped.
+func (a *analysis) criteria() error {
+	for i := range a.r.NumCriteria() {
+		cr, g := a.r.CriterionAt(i)
+		if cr.Discretionary || cr.Expr == nil {
+			continue
+		}
+		satisfied := func(s analyzeSample) bool { return s.res.Criteria[i] == engine.Satisfied }
+		res, err := a.possible("criterion "+cr.ID+" satisfiable", satisfied, a.enc.CriterionIs(i, engine.Satisfied))
+		if err != nil {
+			return err
+		}
+		a.critSatisfiable[i] = a.critSatisfiable[i] || res == z3.Sat
+		if res == z3.Unsat {
+			a.critNever[i] = true
+			a.add(i, g, FindingCriterionNeverSatisfied, nil, fmt.Sprintf("%s can never be satisfied: %s, so %s.",
+				a.criterionName(i), a.noAnswer(cr), a.deadEnd(g)))
+			continue
+		}
+		failed := func(s analyzeSample) bool {
+			return s.res.Criteria[i] == engine.NotSatisfied && allKnown(s.in, cr.Slots)
+		}
+		as := []*z3.Expr{a.c.Not(a.enc.CriterionIs(i, engine.Satisfied))}
+		for _, s := range cr.Slots {
+			as = append(as, a.enc.Present(s))
+		}
+		res, err = a.possible("criterion "+cr.ID+" can fail", failed, as...)
+		if err != nil {
+			return err
+		}
+		if res == z3.Unsat {
+			a.alwaysSatisfied[i] = true
+			a.add(i, g, FindingCriterionAlwaysSatisfied, nil, a.alwaysMessage(i, cr))
+		}
+	}
+	return nil
+}
+
+// alwaysMessage words criterion_always_satisfied.
+func (a *analysis) alwaysMessage(i int, cr *engine.Criterion) string {
+	if len(cr.Fields) == 0 {
+		return fmt.Sprintf("%s is satisfied on every decision date, so it never rules anyone out.", a.criterionName(i))
+	}
+	return fmt.Sprintf("%s is satisfied whatever the answers to %s (once answered), so it only makes the applicant answer and never rules anyone out.",
+		a.criterionName(i), andList(cr.Fields))
+}
+
+// noAnswer says "no answers to f and g make it hold" for a criterion's
+// fields, mentioning the decision date when the ruleset reads it.
+func (a *analysis) noAnswer(cr *engine.Criterion) string {
+	what := "no answers to " + andList(cr.Fields) + " make it hold"
+	if len(cr.Fields) == 0 {
+		what = "it holds in no case"
+	}
+	if a.r.ReadsDecisionDate {
+		what += " on any decision date"
+	}
+	return what
+}
+
+// deadEnd says what a criterion that never holds does to its group g.
+func (a *analysis) deadEnd(g int) string {
+	grp := &a.r.Groups[g]
+	if grp.Kind == engine.GroupAll {
+		return fmt.Sprintf("group %s can never be satisfied either", grp.ID)
+	}
+	return fmt.Sprintf("it never helps anyone satisfy group %s", grp.ID)
+}
+
+// groups finds the groups never satisfied, discretionary criteria decided
+// in the applicant's favour. An any group is never satisfied exactly when
+// each of its alternatives is (as the criteria step proved); an all group
+// when its criteria conflict, which a minimal unsat core names.
+func (a *analysis) groups() error {
+	for g := range a.r.Groups {
+		grp := &a.r.Groups[g]
+		if a.groupSatisfiable[g] {
+			continue
+		}
+		var criteria []int
+		free := false
+		for i := range a.r.NumCriteria() {
+			cr, cg := a.r.CriterionAt(i)
+			switch {
+			case cg != g:
+			case cr.Discretionary || cr.Expr == nil:
+				free = true
+			default:
+				criteria = append(criteria, i)
+			}
+		}
+		if grp.Kind == engine.GroupAny {
+			if free || slices.ContainsFunc(criteria, func(i int) bool { return !a.critNever[i] }) {
+				continue
+			}
+			a.groupNever[g] = true
+			msg := fmt.Sprintf("Group %s (%q) can never be satisfied: none of its alternatives can hold.", grp.ID, grp.Title)
+			a.out = append(a.out, Finding{Kind: FindingGroupNeverSatisfied, Group: grp.ID, Message: msg})
+			continue
+		}
+		if len(criteria) == 0 {
+			continue
+		}
+		// The group as one term first: Z3 finds a model of it far
+		// faster than of the tracked literals the core needs.
+		satisfied := func(s analyzeSample) bool { return s.res.Groups[g] == engine.Satisfied }
+		res, err := a.possible("group "+grp.ID+" satisfiable", satisfied, a.decided.GroupIs(g, engine.Satisfied))
+		if err != nil {
+			return err
+		}
+		if res != z3.Unsat {
+			// Satisfiable with discretionary criteria decided: the
+			// redundancy step's premises are consistent.
+			a.groupSatisfiable[g] = a.groupSatisfiable[g] || res == z3.Sat
+			continue
+		}
+		core, err := a.minimalCore("group "+grp.ID+" conflict", nil, criteria)
+		if err != nil {
+			return err
+		}
+		if core == nil {
+			continue
+		}
+		a.groupNever[g] = true
+		ids := a.criterionIDs(core)
+		why := fmt.Sprintf("criteria %s cannot hold together", andList(ids))
+		if len(ids) == 1 {
+			why = fmt.Sprintf("criterion %s can never hold", ids[0])
+		}
+		msg := fmt.Sprintf("Group %s (%q) can never be satisfied: %s.", grp.ID, grp.Title, why)
+		a.out = append(a.out, Finding{Kind: FindingGroupNeverSatisfied, Group: grp.ID, Others: ids, Message: msg})
+	}
+	return nil
+}
+
+// outcome checks whether any answers make the outcome eligible, and
+// whether every complete set of answers does.
+func (a *analysis) outcome() error {
+	favour := ""
+	if a.hasDiscretionary() {
+		favour = ", even with every discretionary criterion decided in the applicant's favour"
+	}
+	eligible := func(s analyzeSample) bool { return s.res.Outcome == engine.Eligible }
+	res, err := a.possible("outcome eligible", eligible, a.decided.OutcomeIs(engine.Eligible))
+	if err != nil {
+		return err
+	}
+	if res == z3.Unsat {
+		a.outcomeFixed = true
+		a.out = append(a.out, Finding{Kind: FindingOutcomeNeverEligible,
+			Message: "No answers make the outcome eligible" + favour + ": every applicant is found not eligible or undetermined."})
+	}
+	refused := func(s analyzeSample) bool {
+		return s.res.Outcome == engine.NotEligible && complete(s.in)
+	}
+	as := []*z3.Expr{a.c.Not(a.decided.OutcomeIs(engine.Eligible))}
+	for s := range a.r.Fields {
+		as = append(as, a.enc.Present(s))
+	}
+	res, err = a.possible("outcome can fail", refused, as...)
+	if err != nil {
+		return err
+	}
+	if res == z3.Unsat {
+		whatever := ""
+		if a.hasDiscretionary() {
+			whatever = ", however the discretionary criteria are decided"
+		}
+		a.outcomeFixed = true
+		a.out = append(a.out, Finding{Kind: FindingOutcomeAlwaysEligible,
+			Message: "Every applicant who answers every question is found eligible" + whatever + ", so the rules never turn anyone down."})
+	}
+	return nil
+}
+
+// hasDiscretionary reports whether r has a discretionary criterion, which
+// the outcome messages then mention.
+func (a *analysis) hasDiscretionary() bool {
+	for i := range a.r.NumCriteria() {
+		if cr, _ := a.r.CriterionAt(i); cr.Discretionary || cr.Expr == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// redundancy looks, in each all group that can be satisfied, for criteria
+// the others imply. It goes from the last criterion to the first and drops
+// each redundant one from the premises of the next, so that the criteria
+// reported can all be removed together, and of two criteria that imply
+// each other the later one is reported.
+func (a *analysis) redundancy() error {
+	for g := range a.r.Groups {
+		grp := &a.r.Groups[g]
+		if grp.Kind != engine.GroupAll || a.groupNever[g] {
+			continue
+		}
+		var kept []int
+		for i := range a.r.NumCriteria() {
+			if cr, cg := a.r.CriterionAt(i); cg == g && !cr.Discretionary && cr.Expr != nil {
+				kept = append(kept, i)
+			}
+		}
+		if len(kept) < 2 {
+			continue
+		}
+		if !a.groupSatisfiable[g] {
+			// The group's check was undecided: with conflicting
+			// premises everything would look implied.
+			continue
+		}
+		var found []Finding
+		for k := len(kept) - 1; k >= 0; k-- {
+			i := kept[k]
+			others := slices.Delete(slices.Clone(kept), k, k+1)
+			if a.alwaysSatisfied[i] || len(others) == 0 {
+				continue
+			}
+			counter := func(s analyzeSample) bool {
+				return s.res.Criteria[i] != engine.Satisfied &&
+					!slices.ContainsFunc(others, func(o int) bool { return s.res.Criteria[o] != engine.Satisfied })
+			}
+			cr, _ := a.r.CriterionAt(i)
+			unmet := a.c.Not(a.enc.CriterionIs(i, engine.Satisfied))
+			as := []*z3.Expr{unmet}
+			for _, o := range others {
+				as = append(as, a.enc.CriterionIs(o, engine.Satisfied))
+			}
+			res, err := a.possible("criterion "+cr.ID+" not implied", counter, as...)
+			if err != nil {
+				return err
+			}
+			if res != z3.Unsat {
+				continue
+			}
+			core, err := a.minimalCore("criterion "+cr.ID+" implied by", []*z3.Expr{unmet}, others)
+			if err != nil {
+				return err
+			}
+			if core == nil {
+				continue
+			}
+			kept = others
+			ids := a.criterionIDs(core)
+			msg := fmt.Sprintf("%s holds whenever %s %s, so it never changes whether group %s is satisfied.",
+				a.criterionName(i), criteriaPhrase(ids), holdVerb(ids), grp.ID)
+			found = append(found, a.finding(i, g, FindingCriterionRedundant, ids, msg))
+		}
+		slices.Reverse(found)
+		a.out = append(a.out, found...)
+	}
+	return nil
+}
+
+// alternatives compares the alternatives of each any group that can be
+// satisfied, each with the earlier ones that are not duplicates themselves.
+func (a *analysis) alternatives() error {
+	for g := range a.r.Groups {
+		grp := &a.r.Groups[g]
+		if grp.Kind != engine.GroupAny {
+			continue
+		}
+		var distinct []int
+		for i := range a.r.NumCriteria() {
+			cr, cg := a.r.CriterionAt(i)
+			if cg != g || cr.Discretionary || cr.Expr == nil || !a.critSatisfiable[i] {
+				continue
+			}
+			same, err := a.sameAs(i, distinct)
+			if err != nil {
+				return err
+			}
+			if same < 0 {
+				distinct = append(distinct, i)
+				continue
+			}
+			other, _ := a.r.CriterionAt(same)
+			msg := fmt.Sprintf("%s is satisfied by exactly the same answers as alternative %s of group %s, so one of the two is a duplicate.",
+				a.criterionName(i), other.ID, grp.ID)
+			a.out = append(a.out, a.finding(i, g, FindingAlternativesOverlap, []string{other.ID}, msg))
+		}
+	}
+	return nil
+}
+
+// sameAs returns the first of the criteria satisfied by exactly the answer
+// sets that satisfy criterion i, or -1.
+func (a *analysis) sameAs(i int, criteria []int) (int, error) {
+	cr, _ := a.r.CriterionAt(i)
+	for _, j := range criteria {
+		differ := func(s analyzeSample) bool {
+			return (s.res.Criteria[i] == engine.Satisfied) != (s.res.Criteria[j] == engine.Satisfied)
+		}
+		other, _ := a.r.CriterionAt(j)
+		res, err := a.possible("alternatives "+other.ID+" and "+cr.ID+" differ", differ,
+			a.c.Xor(a.enc.CriterionIs(i, engine.Satisfied), a.enc.CriterionIs(j, engine.Satisfied)))
+		if err != nil {
+			return -1, err
+		}
+		if res == z3.Unsat {
+			return j, nil
+		}
+	}
+	return -1, nil
+}
+
+// fields finds the fields whose answer never changes the outcome: a field
+// no criterion reads without asking Z3; any other by comparing two complete
+// answer sets that differ only in it (a Variant with fresh variables for
+// it), each in a Push scope of its own. When the outcome never changes at
+// all, which the outcome step reported, it says nothing.
+func (a *analysis) fields() error {
+	if a.outcomeFixed {
+		return nil
+	}
+	reads := fieldReads(a.r)
+	for slot, f := range a.r.Fields {
+		if reads[slot] == readNone {
+			a.out = append(a.out, Finding{Kind: FindingFieldNeverMatters, Field: f.ID,
+				Message: fmt.Sprintf("No criterion reads field %s, so its answer never changes the outcome.", f.ID)})
+			continue
+		}
+		matters, err := a.fieldMatters(slot)
+		if err != nil {
+			return err
+		}
+		if matters {
+			continue
+		}
+		msg := fmt.Sprintf("No answer to field %s changes the outcome while the other answers stay the same, so either the question can go or a condition that should depend on it does not.", f.ID)
+		if reads[slot] == readPresence {
+			msg = fmt.Sprintf("Only whether field %s is answered is read, never its value: once every question is answered, no answer to it changes the outcome.", f.ID)
+		}
+		a.out = append(a.out, Finding{Kind: FindingFieldNeverMatters, Field: f.ID, Message: msg})
+	}
+	return nil
+}
+
+// fieldMatters asks whether two complete answer sets differing only in
+// field slot can get different outcomes (discretionary criteria decided the
+// same way in both); an undecided check counts as "matters". The samples
+// are tried first, each complete one with the field's answer swapped for
+// the other samples' answers to it.
+func (a *analysis) fieldMatters(slot int) (bool, error) {
+	if a.swapMatters(slot) {
+		return true, nil
+	}
+	other, err := a.decidedVariant(slot)
+	if err != nil {
+		return false, err
+	}
+	for _, s := range []*z3.Solver{a.s, a.loose} {
+		if err := s.Push(); err != nil {
+			return false, fmt.Errorf("field %s: %w", a.r.Fields[slot].ID, err)
+		}
+		defer func() { _ = s.Pop(1) }()
+	}
+	if err := assertAll(a.s, other.Axioms()); err != nil {
+		return false, err
+	}
+	if err := assertAll(a.loose, looseBounds(other, []int{slot})); err != nil {
+		return false, err
+	}
+	c := a.c
+	o1, o2 := a.decided.Outcome(), other.Outcome()
+	same := c.And(c.Eq(o1.Known, o2.Known), c.Implies(o1.Known, c.Eq(o1.Value, o2.Value)))
+	as := []*z3.Expr{c.Not(same), other.Present(slot), c.Not(c.Eq(a.enc.Value(slot), other.Value(slot)))}
+	for s := range a.r.Fields {
+		as = append(as, a.enc.Present(s))
+	}
+	differ := func(m *z3.Model) bool {
+		s1, ok1 := a.sample(m)
+		s2, ok2 := a.sampleOf(other, m)
+		return ok1 && ok2 && complete(s1.in) && complete(s2.in) && knownApart(s1.res.Outcome, s2.res.Outcome)
+	}
+	res, err := a.exists("field "+a.r.Fields[slot].ID+" matters", differ, as...)
+	if err != nil {
+		return false, err
+	}
+	return res != z3.Unsat, nil
+}
+
+// swapMatters looks among the samples for a context in which field slot
+// changes the outcome: each sample, completed with the first answer any
+// sample gives to each field it leaves unanswered, is evaluated with every
+// answer the samples give to the field, and two of them that come out one
+// eligible, the other not eligible, show that the field matters. A date
+// answer is also tried moved by the difference of the two samples'
+// decision dates, since an age is what the rules mostly read in a date.
+func (a *analysis) swapMatters(slot int) bool {
+	const most = 32 // answers tried per context: enough to cross a boundary
+	type answer struct {
+		v    engine.Value
+		date int64 // the decision date of the sample it came from
+	}
+	var answers []answer
+	filler := make([]engine.Value, len(a.r.Fields))
+	for _, s := range a.samples {
+		for i, v := range s.in.Values {
+			if v.Known && !filler[i].Known {
+				filler[i] = v
+			}
+		}
+		if v := s.in.Values[slot]; v.Known && len(answers) < most {
+			answers = append(answers, answer{v, s.res.DecisionDate})
+		}
+	}
+	if len(answers) < 2 || !complete(&engine.Inputs{Values: filler}) {
+		return false
+	}
+	isDate := a.r.Fields[slot].Type == engine.SortDate
+	var res engine.Result
+	in := &engine.Inputs{Values: make([]engine.Value, len(a.r.Fields)), Provided: len(a.r.Fields)}
+	for _, s := range a.samples {
+		for i, v := range s.in.Values {
+			in.Values[i] = v
+			if !v.Known {
+				in.Values[i] = filler[i]
+			}
+		}
+		date := s.res.DecisionDate
+		seen := map[engine.Outcome]bool{}
+		try := func(v engine.Value) bool {
+			in.Values[slot] = v
+			a.r.EvaluateInto(in, engine.Options{DecisionDate: date}, &res)
+			if len(res.FieldErrors) == 0 {
+				seen[res.Outcome] = true
+			}
+			return seen[engine.Eligible] && seen[engine.NotEligible]
+		}
+		for _, ans := range answers {
+			if try(ans.v) {
+				return true
+			}
+			if moved := ans.v.Num + date - ans.date; isDate && date != 0 && ans.date != 0 && moved >= 1 && moved <= maxOrdinal && try(engine.Value{Num: moved, Known: true}) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// complete reports whether every field is answered.
+func complete(in *engine.Inputs) bool {
+	return !slices.ContainsFunc(in.Values, func(v engine.Value) bool { return !v.Known })
+}
+
+// knownApart reports whether x and y are one eligible, the other not
+// eligible: a difference that survives any decision of the discretionary
+// criteria.
+func knownApart(x, y engine.Outcome) bool {
+	return x != y && x != engine.Undetermined && y != engine.Undetermined
+}
+
+// decidedVariant is the Variant of enc with fresh variables for field slot
+// whose discretionary criteria take the same official decisions as
+// a.decided.
+func (a *analysis) decidedVariant(slot int) (*Encoding, error) {
+	v, err := a.enc.Variant("analyze", slot)
+	if err != nil {
+		return nil, err
+	}
+	crit := make([]Tri, len(a.official))
+	for i := range crit {
+		crit[i] = v.Criterion(i)
+		if cr, _ := a.r.CriterionAt(i); cr.Discretionary || cr.Expr == nil {
+			crit[i] = a.official[i]
+		}
+	}
+	d, err := v.withCriteria(crit)
+	if err != nil {
+		return nil, err
+	}
+	// withCriteria keeps v's axioms, which are the fresh field's.
+	return d, nil
+}
+
+// How the criteria read a field: not at all, only under present/absent
+// (whether it is answered), or its value.
+const (
+	readNone = iota
+	readPresence
+	readValue
+)
+
+// fieldReads says, per slot, how the criteria read each field.
+func fieldReads(r *engine.Ruleset) []int {
+	reads := make([]int, len(r.Fields))
+	var walk func(x *engine.Expr, presenceOnly bool)
+	walk = func(x *engine.Expr, presenceOnly bool) {
+		if x == nil {
+			return
+		}
+		if x.Kind == engine.ExprField {
+			level := readValue
+			if presenceOnly {
+				level = readPresence
+			}
+			reads[x.Slot] = max(reads[x.Slot], level)
+		}
+		under := x.Kind == engine.ExprOp && (x.Op == engine.OpPresent || x.Op == engine.OpAbsent)
+		for _, arg := range x.Args {
+			walk(arg, under)
+		}
+	}
+	for i := range r.NumCriteria() {
+		cr, _ := r.CriterionAt(i)
+		walk(cr.Expr, false)
+	}
+	return reads
+}
+
+// add records a finding about criterion i of group g.
+func (a *analysis) add(i, g int, kind string, others []string, msg string) {
+	a.out = append(a.out, a.finding(i, g, kind, others, msg))
+}
+
+// finding is a finding about criterion i of group g, with its first quote.
+func (a *analysis) finding(i, g int, kind string, others []string, msg string) Finding {
+	cr, _ := a.r.CriterionAt(i)
+	f := Finding{Kind: kind, Criterion: cr.ID, Group: a.r.Groups[g].ID, Others: others, Message: msg}
+	if len(cr.Citations) > 0 {
+		f.Quote = cr.Citations[0].Quote
+	}
+	return f
+}
+
+// sorted returns the findings by kind, then in the order found (which is
+// declaration order within a kind).
+func (a *analysis) sorted() []Finding {
+	out := slices.Clone(a.out)
+	slices.SortStableFunc(out, func(x, y Finding) int { return findingOrder[x.Kind] - findingOrder[y.Kind] })
+	return out
+}
+
+// criterionName is `criterion <id> ("<title>")` capitalised for the start
+// of a sentence.
+func (a *analysis) criterionName(i int) string {
+	cr, _ := a.r.CriterionAt(i)
+	return fmt.Sprintf("Criterion %s (%q)", cr.ID, cr.Title)
+}
+
+// criterionIDs are the ids of the criteria at the CriterionAt indexes is.
+func (a *analysis) criterionIDs(is []int) []string {
+	ids := make([]string, len(is))
+	for k, i := range is {
+		cr, _ := a.r.CriterionAt(i)
+		ids[k] = cr.ID
+	}
+	return ids
+}
+
+// allKnown reports whether every slot is answered in in.
+func allKnown(in *engine.Inputs, slots []int) bool {
+	return !slices.ContainsFunc(slots, func(s int) bool { return !in.Values[s].Known })
+}
+
+// criteriaPhrase is "criterion a" or "criteria a and b".
+func criteriaPhrase(ids []string) string {
+	if len(ids) == 1 {
+		return "criterion " + ids[0]
+	}
+	return "criteria " + andList(ids)
+}
+
+// holdVerb agrees "holds" with criteriaPhrase.
+func holdVerb(ids []string) string {
+	if len(ids) == 1 {
+		return "holds"
+	}
+	return "hold"
+}
+
+// andList is "a", "a and b", "a, b and c".
+func andList(xs []string) string {
+	if len(xs) <= 1 {
+		return strings.Join(xs, "")
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
+}
