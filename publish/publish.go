@@ -117,6 +117,10 @@ type RulesetResult struct {
 	Failures []engine.CaseResult
 	// Warnings are compile warnings; they never block.
 	Warnings engine.ErrorList
+	// Findings are the static analysis's (solver.Analyze): criteria that
+	// can never or always hold, redundant ones, fields that never matter.
+	// They never block.
+	Findings []solver.Finding
 	// VerifiedSources counts the cited sources whose quotes were verified.
 	VerifiedSources int
 	// DiffAgainstPrevious is whom the new cut affects against the cut the

@@ -121,6 +121,20 @@ func TestPublishVersionsReuseAndPointer(t *testing.T) {
 		t.Fatalf("changed publish = %+v", second)
 	}
 	assertPointer(t, st, "acme/leave", second.RulesetID)
+	// The new version says whom it affects: 12 months no longer qualify.
+	if d := second.DiffAgainstPrevious; d == nil || d.Equivalent || d.Changes[0].Kind != "eligible_to_not_eligible" {
+		t.Fatalf("diff against the previous cut: %+v", d)
+	}
+	if first.DiffAgainstPrevious != nil || len(first.Findings) != 0 {
+		t.Fatalf("a first publish has no previous cut and these rules no findings: %+v", first)
+	}
+	// Static analysis findings are warnings in the result, never refusals.
+	never := req
+	never.Slug, never.Cases, never.Source = "acme/never", nil, []byte(strings.Replace(string(rules("12")), "employment.months >= 12", "employment.months >= 12 and employment.months < 12", 1))
+	nevers, err := newPublisher(st, publish.Config{}).Ruleset(ctx, never)
+	if err != nil || len(nevers.Findings) == 0 || nevers.Findings[0].Kind != "criterion_never_satisfied" || nevers.Findings[0].Criterion != "tenure" {
+		t.Fatalf("findings: %+v, %v", nevers.Findings, err)
+	}
 
 	// Going back to the first content reuses its cut and moves the pointer back.
 	back, err := newPublisher(st, publish.Config{}).Ruleset(ctx, req)

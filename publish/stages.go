@@ -1,6 +1,7 @@
 package publish
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/solver"
 	"github.com/eligo/eligo/store"
 )
 
@@ -36,6 +38,7 @@ type stage struct {
 // is one row; its name is what refusals and the audit trail call it.
 var rulesetStages = [...]stage{
 	{"compile", (*Publisher).compileStage},
+	{"analysis", (*Publisher).analysisStage},
 	{"slug", (*Publisher).slugStage},
 	{"artefact_visibility", (*Publisher).artefactStage},
 	{"quotes", (*Publisher).quotesStage},
@@ -51,6 +54,15 @@ func (p *Publisher) compileStage(c *rulesetCut) error {
 		return &RefusedError{Reason: ErrCompile, Message: err.Error(), Compile: list}
 	}
 	c.rules, c.res.Warnings, c.res.ContentDigest = r, warnings, r.ContentDigest()
+	return nil
+}
+
+// analysisStage runs the solver's static analysis on the compiled rules.
+// Its findings are warnings in the result and never refuse; an analysis
+// that cannot finish in time leaves what it found.
+func (p *Publisher) analysisStage(c *rulesetCut) error {
+	findings, _ := solver.Analyze(context.Background(), c.rules, solver.AnalyzeOptions{})
+	c.res.Findings = findings
 	return nil
 }
 

@@ -74,6 +74,9 @@ func runPublish(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	for _, w := range res.Warnings {
 		fmt.Fprintf(stderr, "warning: %s\n", w)
 	}
+	for _, f := range res.Findings {
+		fmt.Fprintf(stderr, "warning: %s: %s\n", f.Kind, f.Message)
+	}
 	for _, f := range res.Failures {
 		fmt.Fprintf(stderr, "FAIL %s\n", f.Name)
 		for _, m := range f.Mismatches {
