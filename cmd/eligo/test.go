@@ -4,13 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/eligo/eligo/casebank"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/solver"
 )
 
 // runTest runs test cases: `eligo test FILE CASES.json` runs one file's
@@ -18,7 +22,13 @@ import (
 // (verifying citations too), a rulebook folder's cases running against
 // its composed ruleset. It prints each case's verdict, the failing
 // criteria and trace of each failure, and a final "N passed, N failed".
+// With --suggest it judges the cases instead (see runSuggest).
 func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if slices.ContainsFunc(args, func(a string) bool {
+		return strings.TrimLeft(strings.SplitN(a, "=", 2)[0], "-") == "suggest" && strings.HasPrefix(a, "-")
+	}) {
+		return runSuggest(ctx, args, stdout, stderr)
+	}
 	var results []*casebank.Result
 	switch len(args) {
 	case 1:
@@ -95,6 +105,88 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return errSilentFailure
 	}
 	return nil
+}
+
+// runSuggest is `eligo test --suggest FILE [CASES.json] [--date
+// YYYY-MM-DD]`, or `--suggest DIR` for a casebank ruleset folder and its
+// cases.json. It prints to stdout, as a JSON array ready to paste into
+// cases.json, the cases the solver suggests for what the given cases leave
+// untested (solver.SuggestCases; each case named after its goal, dated
+// --date, default today, when the rules read the decision date), and to
+// stderr the goals no answer set reaches, then the mutation score of the
+// given cases with one line per surviving mutant, and the score the suite
+// would have with the suggestions added.
+func runSuggest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	const usageLine = "usage: eligo test --suggest FILE [CASES.json] [--date YYYY-MM-DD] | eligo test --suggest DIR [--date YYYY-MM-DD]"
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Bool("suggest", true, "")
+	date := fs.String("date", "", "")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil || len(pos) == 0 || len(pos) > 2 {
+		return errors.New(usageLine)
+	}
+	rulesPath, cases := pos[0], []engine.Case(nil)
+	if st, err := os.Stat(rulesPath); err == nil && st.IsDir() && len(pos) == 1 {
+		folder, err := casebank.Load(ctx, rulesPath)
+		if err != nil {
+			return err
+		}
+		rulesPath, cases = folder.RulesPath, folder.Cases
+	} else if len(pos) == 2 {
+		raw, err := os.ReadFile(pos[1])
+		if err != nil {
+			return fmt.Errorf("read cases: %w", err)
+		}
+		if cases, err = casebank.ParseCases(raw); err != nil {
+			return fmt.Errorf("%s: %w", pos[1], err)
+		}
+	}
+	r, err := compileFile(rulesPath, stderr)
+	if err != nil {
+		return err
+	}
+	suggestions, err := solver.SuggestCases(ctx, r, cases, solver.SuggestOptions{DecisionDate: *date})
+	if err != nil {
+		return err
+	}
+	suggested := []engine.Case{}
+	for _, s := range suggestions {
+		if s.Reachable {
+			suggested = append(suggested, s.Case)
+		} else {
+			fmt.Fprintf(stderr, "unreachable: %s\n", s.Goal)
+		}
+	}
+	if err := writeJSON(stdout, suggested, ""); err != nil {
+		return fmt.Errorf("encode cases: %w", err)
+	}
+	rep, err := solver.MutationScore(ctx, r, cases)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "mutation score: %s; survivors:", scoreText(rep))
+	if len(rep.Survivors) == 0 {
+		fmt.Fprint(stderr, " none")
+	}
+	fmt.Fprintln(stderr)
+	for _, m := range rep.Survivors {
+		fmt.Fprintf(stderr, "  %s: %s\n", m.ID, m.Description)
+	}
+	if len(suggested) > 0 {
+		grown, err := solver.MutationScore(ctx, r, append(slices.Clip(cases), suggested...))
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "with the suggested cases: %s\n", scoreText(grown))
+	}
+	return nil
+}
+
+// scoreText is "41/47 (87%)"; the percentage is rounded down, so that 100%
+// means no survivor.
+func scoreText(rep solver.MutationReport) string {
+	return fmt.Sprintf("%d/%d (%.0f%%)", rep.Killed, rep.Total, math.Floor(100*rep.Score))
 }
 
 // writeJSON prints v as indented JSON, leaving <, > and & readable (the

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/eligo/eligo/engine"
+)
+
+// TestTestSuggest: the suggested cases come out as a cases.json that
+// `eligo test` passes, dated --date, and the mutation score of the given
+// cases, with its survivors, goes to stderr.
+func TestTestSuggest(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	rules := writeFile(t, dir, "demo.rules", cliRules)
+	cases := writeFile(t, dir, "cases.json", `[
+  {"name": "eligible", "field_values": {"a.n": 40, "a.born": "1990-01-01"}, "expected_outcome": "eligible", "decision_date": "2024-02-28"}
+]`)
+	code, out, errs := runCLI("test", rules, "--suggest", cases, "--date", "2024-02-28")
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s\n%s", code, out, errs)
+	}
+	var suggested []engine.Case
+	if err := json.Unmarshal([]byte(out), &suggested); err != nil || len(suggested) == 0 {
+		t.Fatalf("stdout is not a non-empty cases array (%v):\n%s", err, out)
+	}
+	names := map[string]bool{}
+	for _, c := range suggested {
+		names[c.Name] = true
+		if c.DecisionDate != "2024-02-28" {
+			t.Errorf("%s: decision date %q", c.Name, c.DecisionDate)
+		}
+	}
+	for _, goal := range []string{"threshold a.n >= 12: at 12", "threshold a.n >= 12: just below (11)", "criterion adult not satisfied"} {
+		if !names[goal] {
+			t.Errorf("no case for %q among %v", goal, names)
+		}
+	}
+	score := regexp.MustCompile(`(?m)^mutation score: (\d+)/(\d+) \(\d+%\); survivors:$`).FindStringSubmatch(errs)
+	if score == nil || score[1] == score[2] || !strings.Contains(errs, "  c/shift_threshold/1: a.n >= 12 becomes a.n >= 11\n") ||
+		!regexp.MustCompile(`(?m)^with the suggested cases: \d+/\d+ \(100%\)$`).MatchString(errs) {
+		t.Errorf("stderr:\n%s", errs)
+	}
+	pasted := writeFile(t, dir, "suggested.json", out)
+	if code, out, _ := runCLI("test", rules, pasted); code != 0 || !strings.HasSuffix(out, " passed, 0 failed\n") {
+		t.Errorf("eligo test on the suggested cases:\n%s", out)
+	}
+}
+
+// TestTestSuggestFolder reads a casebank folder's rules and cases; a suite
+// that kills every mutant says so.
+func TestTestSuggestFolder(t *testing.T) {
+	t.Parallel()
+	code, out, errs := runCLI("test", "--suggest", filepath.Join("..", "..", "casebank", "us-fmla-employee"))
+	if code != 0 || out != "[]\n" || errs != "mutation score: 23/23 (100%); survivors: none\n" {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+	if code, _, errs := runCLI("test", "--suggest"); code == 0 || !strings.Contains(errs, "usage: eligo test --suggest") {
+		t.Errorf("no file: exit %d, %s", code, errs)
+	}
+	dir := t.TempDir()
+	rules := writeFile(t, dir, "demo.rules", cliRules)
+	if code, _, errs := runCLI("test", "--suggest", rules, "--date", "2024-02-30"); code == 0 || !strings.Contains(errs, "2024-02-30") {
+		t.Errorf("bad date: exit %d, %s", code, errs)
+	}
+}

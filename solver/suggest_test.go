@@ -1,0 +1,316 @@
+package solver
+
+import (
+	"context"
+	"encoding/json"
+	"math/big"
+	"reflect"
+	"regexp"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/eligo/eligo/engine"
+)
+
+// suggestRules is a small ruleset with fields a.x and a.y (int), a.m
+// (decimal), a.b (bool) and a.d (date) around the given groups.
+func suggestRules(groups, outcome string) string {
+	return `section s
+source law "Law" url "https://example.org" licence "public-domain"
+field a.x int
+field a.y int
+field a.m decimal
+field a.b bool
+field a.d date
+` + groups + "\noutcome " + outcome + "\n"
+}
+
+// suggestDate is the decision date of every test, so that the output does
+// not depend on the day the tests run.
+const suggestDate = "2025-06-15"
+
+func TestSuggestCasesGoals(t *testing.T) {
+	t.Parallel()
+	anyGroup := `group p any "P" {
+  criterion p1 "P1" {
+    a.b == true
+    cite law "x"
+  }
+  criterion p2 "P2" {
+    a.y > 3
+    cite law "x"
+  }
+  criterion p3 "P3" discretionary {
+    cite law "x"
+  }
+}
+`
+	threshold := func(cmp string, vals ...string) []string {
+		out := []string{"criterion g_c satisfied", "criterion g_c not satisfied"}
+		for _, v := range vals {
+			out = append(out, "threshold "+cmp+": "+v)
+		}
+		return out
+	}
+	tests := []struct {
+		name, groups, outcome string
+		existing              []engine.Case
+		want, unreachable     []string // every goal suggested or also covered; the unreachable ones
+	}{
+		{name: "int", groups: group("g", "all", "a.x >= 12"), outcome: "g",
+			want: threshold("a.x >= 12", "at 12", "just below (11)", "just above (13)")},
+		{name: "decimal steps by its last place", groups: group("g", "all", "a.m <= 1250.5"), outcome: "g",
+			want: threshold("a.m <= 1250.5", "at 1250.5", "just below (1250.4)", "just above (1250.6)")},
+		{name: "integer-valued decimal steps by 1", groups: group("g", "all", "a.m >= 1250.00"), outcome: "g",
+			want: threshold("a.m >= 1250", "at 1250", "just below (1249)", "just above (1251)")},
+		{name: "int against a fraction", groups: group("g", "all", "a.x >= 12.5"), outcome: "g",
+			want: threshold("a.x >= 12.5", "just below (12)", "just above (13)")},
+		{name: "date steps by a day", groups: group("g", "all", `a.d < date("2000-03-01")`), outcome: "g",
+			want: threshold(`a.d < date("2000-03-01")`, "at 2000-03-01", "just below (2000-02-29)", "just above (2000-03-02)")},
+		{name: "computed side", groups: group("g", "all", "a.x + a.y * 2 >= 10"), outcome: "g",
+			want: threshold("a.x + a.y * 2 >= 10", "at 10", "just below (9)", "just above (11)")},
+		{name: "constant arithmetic folds", groups: group("g", "all", "a.m * 4 <= 15650 * 1.33"), outcome: "g",
+			want: threshold("a.m * 4 <= 15650 * 1.33", "at 20814.5", "just below (20814.4)", "just above (20814.6)")},
+		{name: "no decimal lands on the constant", groups: group("g", "all", "a.m * 12 <= 15650 * 1.33"), outcome: "g",
+			want:        threshold("a.m * 12 <= 15650 * 1.33", "just below (20814.4)", "just above (20814.6)"),
+			unreachable: []string{"threshold a.m * 12 <= 15650 * 1.33: at 20814.5"}},
+		{name: "decision date alone gives no threshold", groups: group("g", "all", `decision_date() >= date("2020-01-01") and a.b`), outcome: "g",
+			want: []string{"criterion g_c satisfied", "criterion g_c not satisfied"}},
+		{name: "alternatives alone, none for the discretionary", groups: anyGroup, outcome: "p",
+			want: []string{"alternative p1 alone", "criterion p1 satisfied", "criterion p1 not satisfied",
+				"alternative p2 alone", "criterion p2 satisfied", "criterion p2 not satisfied",
+				"threshold a.y > 3: at 3", "threshold a.y > 3: just below (2)", "threshold a.y > 3: just above (4)"}},
+		{name: "contradiction is unreachable", groups: group("g", "all", "a.x > 5 and a.x < 3"), outcome: "g",
+			want: []string{"criterion g_c not satisfied", "threshold a.x > 5: at 5", "threshold a.x > 5: just below (4)",
+				"threshold a.x > 5: just above (6)", "threshold a.x < 3: at 3", "threshold a.x < 3: just below (2)"},
+			unreachable: []string{"criterion g_c satisfied"}},
+		{name: "existing cases cover goals", groups: group("g", "all", "a.x >= 12"), outcome: "g",
+			existing: []engine.Case{{Name: "at", FieldValues: json.RawMessage(`{"a.x": 12}`), ExpectedOutcome: "eligible"},
+				{Name: "below", FieldValues: json.RawMessage(`{"a.x": 11}`), ExpectedOutcome: "not_eligible"}},
+			want: []string{"threshold a.x >= 12: just above (13)"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := compileRules(t, suggestRules(tc.groups, tc.outcome))
+			got, err := SuggestCases(context.Background(), r, tc.existing, SuggestOptions{DecisionDate: suggestDate})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var goals, unreachable []string
+			for _, s := range got {
+				checkSuggestion(t, r, s)
+				if !s.Reachable {
+					unreachable = append(unreachable, s.Goal)
+					continue
+				}
+				goals = append(append(goals, s.Goal), s.AlsoCovers...)
+			}
+			slices.Sort(goals)
+			want := slices.Sorted(slices.Values(tc.want))
+			if !slices.Equal(goals, want) || !slices.Equal(unreachable, tc.unreachable) {
+				t.Errorf("goals\n  %q\nwant\n  %q\nunreachable %q, want %q", goals, want, unreachable, tc.unreachable)
+			}
+		})
+	}
+}
+
+// TestSuggestCasesCasebank checks every casebank ruleset, and solver/testdata,
+// with and without its own cases: each suggested case is ready to paste
+// (every field answered, the decision date when the rules read it, the
+// expected outcome RunCase finds) and meets its goal and the goals it also
+// covers; and the suite grown by the suggestions leaves only the
+// unreachable goals uncovered.
+func TestSuggestCasesCasebank(t *testing.T) {
+	t.Parallel()
+	for _, cb := range append(loadCasebank(t), loadTestdata(t)...) {
+		t.Run(cb.name, func(t *testing.T) {
+			t.Parallel()
+			for _, existing := range [][]engine.Case{nil, cb.cases} {
+				opts := SuggestOptions{DecisionDate: suggestDate}
+				got, err := SuggestCases(context.Background(), cb.rules, existing, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				grown := slices.Clone(existing)
+				var unreachable []Suggestion
+				for _, s := range got {
+					checkSuggestion(t, cb.rules, s)
+					if s.Reachable {
+						grown = append(grown, s.Case)
+					} else {
+						unreachable = append(unreachable, s)
+					}
+				}
+				again, err := SuggestCases(context.Background(), cb.rules, grown, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(again, unreachable) {
+					t.Errorf("with the suggested cases added, suggestions %+v, want only the unreachable %+v", again, unreachable)
+				}
+			}
+		})
+	}
+}
+
+// TestSuggestCasesDeterministic runs every casebank ruleset twice and wants
+// the same suggestions. It holds the garbage collector off while it runs:
+// solver/z3 releases a term when the collector finds its Go wrapper
+// unreachable, so a collection mid-run frees term ids that Z3 then reuses
+// in another order, which can steer it to another (equally valid) model.
+// Given the same sequence of calls and releases, the output is the same.
+// (Not parallel, so that no other test runs while the collector is off.)
+func TestSuggestCasesDeterministic(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	for _, cb := range loadCasebank(t) {
+		runtime.GC() // between rulesets only: release the last one's terms
+		var runs [2][]Suggestion
+		for i := range runs {
+			var err error
+			if runs[i], err = SuggestCases(context.Background(), cb.rules, nil, SuggestOptions{DecisionDate: suggestDate}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !reflect.DeepEqual(runs[0], runs[1]) {
+			t.Errorf("%s: two runs differ", cb.name)
+		}
+	}
+}
+
+func TestSuggestCasesDecisionDate(t *testing.T) {
+	t.Parallel()
+	r := compileRules(t, suggestRules(group("g", "all", "years_between(a.d, decision_date()) >= 18"), "g"))
+	if _, err := SuggestCases(context.Background(), r, nil, SuggestOptions{DecisionDate: "2025-02-30"}); err == nil {
+		t.Error("an impossible decision date was accepted")
+	}
+	got, err := SuggestCases(context.Background(), r, nil, SuggestOptions{DecisionDate: "2024-02-29"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range got {
+		checkSuggestion(t, r, s)
+		if s.Case.DecisionDate != "2024-02-29" {
+			t.Errorf("%s: decision date %q", s.Goal, s.Case.DecisionDate)
+		}
+		if born := regexp.MustCompile(`"a.d":"(\d{4})-`).FindStringSubmatch(string(s.Case.FieldValues)); s.Goal == "threshold years_between(a.d, decision_date()) >= 18: at 18" &&
+			born[1] != "2005" && born[1] != "2006" {
+			t.Errorf("18 on 2024-02-29 is a birth from March 2005 to February 2006: %s", s.Case.FieldValues)
+		}
+	}
+}
+
+// checkSuggestion checks a suggestion without the solver's own machinery
+// where it can: the case passes RunCase, answers every field, and meets its
+// goal and every goal it also covers.
+func checkSuggestion(t *testing.T, r *engine.Ruleset, s Suggestion) {
+	t.Helper()
+	if !s.Reachable {
+		if s.Case.Name != "" || s.AlsoCovers != nil {
+			t.Errorf("%s: unreachable, yet with a case %+v", s.Goal, s)
+		}
+		return
+	}
+	c := s.Case
+	res := r.RunCase(c)
+	if !res.Pass || c.Name != s.Goal || (c.DecisionDate != "") != r.ReadsDecisionDate {
+		t.Fatalf("%s: case %+v does not pass as suggested: %v", s.Goal, c, res.Mismatches)
+	}
+	var answers map[string]json.RawMessage
+	if err := json.Unmarshal(c.FieldValues, &answers); err != nil || len(answers) != len(r.Fields) || strings.Contains(string(c.FieldValues), "null") {
+		t.Errorf("%s: not every field answered: %s", s.Goal, c.FieldValues)
+	}
+	for _, g := range append([]string{s.Goal}, s.AlsoCovers...) {
+		if !meetsGoal(t, r, res.Result, c, answers, g) {
+			t.Errorf("case %s with %s does not meet goal %q", s.Goal, c.FieldValues, g)
+		}
+	}
+}
+
+var (
+	criterionGoal = regexp.MustCompile(`^(criterion|alternative) (\S+) (satisfied|not satisfied|alone)$`)
+	fieldGoal     = regexp.MustCompile(`^threshold (\S+) (<|<=|>|>=|==|!=) (.+): (at (\S+)|just below \((\S+)\)|just above \((\S+)\))$`)
+)
+
+// meetsGoal decides a goal from its text: statuses for criterion goals,
+// the answer itself for a threshold on a field. A threshold on a computed
+// value is decided by evaluating the goal's condition (the package's probe).
+func meetsGoal(t *testing.T, r *engine.Ruleset, res *engine.Result, c engine.Case, answers map[string]json.RawMessage, goal string) bool {
+	if m := criterionGoal.FindStringSubmatch(goal); m != nil {
+		for i := range r.NumCriteria() {
+			cr, g := r.CriterionAt(i)
+			switch {
+			case cr.ID != m[2]:
+			case m[3] == "satisfied" || m[3] == "not satisfied":
+				return res.Criteria[i].String() == strings.ReplaceAll(m[3], " ", "_")
+			default:
+				alone := res.Criteria[i] == engine.Satisfied
+				for j := range r.NumCriteria() {
+					if o, og := r.CriterionAt(j); og == g && o.ID != cr.ID && res.Criteria[j] == engine.Satisfied {
+						alone = false
+					}
+				}
+				return alone
+			}
+		}
+		return false
+	}
+	m := fieldGoal.FindStringSubmatch(goal)
+	if m == nil || r.FieldIndex(m[1]) < 0 {
+		return probeMeets(t, r, c, goal)
+	}
+	f := r.Fields[r.FieldIndex(m[1])]
+	num := func(s string) *big.Rat {
+		if d, ok := engine.ParseDate(strings.Trim(strings.TrimSuffix(strings.TrimPrefix(s, `date(`), `)`), `"`)); ok {
+			return new(big.Rat).SetInt64(d)
+		}
+		v, ok := new(big.Rat).SetString(s)
+		if !ok {
+			t.Fatalf("goal %q: %q is no value", goal, s)
+		}
+		return v
+	}
+	value, limit := num(string(answers[m[1]])), num(m[3])
+	switch {
+	case m[5] != "":
+		return value.Cmp(num(m[5])) == 0
+	case f.Type != engine.SortDecimal:
+		return value.Cmp(num(m[6]+m[7])) == 0
+	case m[6] != "":
+		return value.Cmp(num(m[6])) >= 0 && value.Cmp(limit) < 0
+	}
+	return value.Cmp(limit) > 0 && value.Cmp(num(m[7])) <= 0
+}
+
+// probeMeets evaluates the condition SuggestCases states for goal.
+func probeMeets(t *testing.T, r *engine.Ruleset, c engine.Case, goal string) bool {
+	goals, probe, err := caseGoals(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	met, ok := goalsMet(r, probe, c, len(goals))
+	k := slices.IndexFunc(goals, func(g caseGoal) bool { return g.text == goal })
+	return ok && k >= 0 && met[k]
+}
+
+// BenchmarkSuggestCases suggests cases for every casebank ruleset (target:
+// under 1 s each), given its cases.json ("cases") and from nothing ("none").
+func BenchmarkSuggestCases(b *testing.B) {
+	for _, cb := range loadCasebank(b) {
+		for _, run := range []struct {
+			name     string
+			existing []engine.Case
+		}{{"cases", cb.cases}, {"none", nil}} {
+			b.Run(cb.name+"/"+run.name, func(b *testing.B) {
+				for b.Loop() {
+					if _, err := SuggestCases(context.Background(), cb.rules, run.existing, SuggestOptions{DecisionDate: suggestDate}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
