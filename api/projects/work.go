@@ -67,7 +67,7 @@ func registerWork(s *api.Server, h *handler, op func(id, method, path, summary, 
 
 	rev := op("review-project", http.MethodPost, "/projects/{project_id}/review", "Review the project",
 		"The review report: `score` (0-100, the weighted share of the scored checks passed, a warning counting half; null when none applies), `data_completeness` (`thin` below five tests per section), `checks[]`, `strengths[]`, `next_skill` and, only with `coach: true`, `coaching` (a paragraph assembled from the failing checks; no model runs). "+
-			"The checks, each with evidence: draft_compiles, tests_per_section, tests_pass, criteria_both_ways (each criterion seen satisfied and not satisfied), threshold_boundaries (each comparison with a constant tested at the constant and on the other side of it), criteria_cited (a verified quote per criterion), clause_coverage (share of active sources' clauses cited), presence_polarity (the go-live gate), unused_fields, superseded_sources and source_questions. Advisory only: it never blocks.",
+			"The checks, each with evidence: draft_compiles, tests_per_section, tests_pass, criteria_both_ways (each criterion seen satisfied and not satisfied), threshold_boundaries (each comparison with a constant tested at the constant and on the other side of it), criteria_cited (a verified quote per criterion), clause_coverage (share of active sources' clauses cited), presence_polarity (the go-live gate), unused_fields, superseded_sources, source_questions, static_analysis (the solver's findings) and mutation_score (the share of mutants of the rules the tests kill, with the cases the solver suggests). Advisory only: it never blocks.",
 		[]auth.Scope{auth.ScopeProjectsRead, auth.ScopeRulesetsRead})
 	api.Register(s, rev, h.review)
 }

@@ -36,6 +36,11 @@ const (
 	CheckSupersededSources = "superseded_sources"
 	// CheckSourceQuestions: no source question is left open.
 	CheckSourceQuestions = "source_questions"
+	// CheckStaticAnalysis: the solver finds nothing dead, redundant or
+	// always true in the rules.
+	CheckStaticAnalysis = "static_analysis"
+	// CheckMutationScore: the tests kill most mutants of the rules.
+	CheckMutationScore = "mutation_score"
 )
 
 // Endpoints the checks point at; "{id}" becomes the project id.
@@ -89,7 +94,7 @@ func na(reason string) outcome {
 
 // checks is the review, in report order.
 var checks = []check{
-	{id: CheckDraftCompiles, title: "Draft compiles", weight: 15, scored: true, via: viaDraft,
+	{id: CheckDraftCompiles, title: "Draft compiles", weight: 10, scored: true, via: viaDraft,
 		why: "Nothing else about the rules can be checked, tested or published until the draft compiles.",
 		run: draftCompiles},
 	{id: CheckTestsPerSection, title: "Tests per section", weight: 10, scored: true, via: viaTests,
@@ -98,7 +103,7 @@ var checks = []check{
 	{id: CheckTestsPass, title: "Tests pass", weight: 15, scored: true, needsRules: true, via: viaDraft,
 		why: "A failing case means the draft and the team disagree about what the law decides.",
 		run: testsPass},
-	{id: CheckCriteriaBothWays, title: "Criteria tested both ways", weight: 15, scored: true, needsRules: true, via: viaTests,
+	{id: CheckCriteriaBothWays, title: "Criteria tested both ways", weight: 10, scored: true, needsRules: true, via: viaTests,
 		why: "A criterion only ever seen passing (or only failing) could be always true (or always false) without any test noticing.",
 		run: criteriaBothWays},
 	{id: CheckThresholdBoundaries, title: "Thresholds tested at their boundary", weight: 10, scored: true, needsRules: true, via: viaTests,
@@ -122,6 +127,12 @@ var checks = []check{
 	{id: CheckSourceQuestions, title: "Source questions resolved", weight: 2, scored: true, via: viaGuidance,
 		why: "An open question means the draft rests on a provisional reading of an ambiguous or conflicting passage.",
 		run: sourceQuestions},
+	{id: CheckStaticAnalysis, title: "Nothing dead or redundant in the rules", weight: 5, scored: true, needsRules: true, via: viaDraft,
+		why: "A criterion that can never (or always) hold, or a field that never matters, is usually a mistake in the rules that no test shows.",
+		run: staticAnalysis},
+	{id: CheckMutationScore, title: "Tests notice small changes", weight: 5, scored: true, needsRules: true, via: viaTests,
+		why: "Tests that pass whatever a threshold or comparison says do not pin the rules down; the share of mutants they kill measures how well they do.",
+		run: mutationScore},
 }
 
 // clipLen is the length, in characters, a quoted passage is cut to in

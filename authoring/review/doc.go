@@ -20,10 +20,10 @@
 // checks that apply".
 //
 //	id                    weight  needs rules  pass / warn / fail
-//	draft_compiles          15    no           info when it compiles (not scored) / - / fail when not
+//	draft_compiles          10    no           info when it compiles (not scored) / - / fail when not
 //	tests_per_section       10    no           >= 5 tests / 1-4 / none
 //	tests_pass              15    yes          every case passes / - / any case fails
-//	criteria_both_ways      15    yes          each criterion seen satisfied and not_satisfied /
+//	criteria_both_ways      10    yes          each criterion seen satisfied and not_satisfied /
 //	                                           some seen only one way / some never decided
 //	threshold_boundaries    10    yes          every threshold tested at its boundary / some / none
 //	criteria_cited          10    yes          every criterion has a verified quote, none unverified /
@@ -33,6 +33,8 @@
 //	unused_fields            4    yes          none / some field unread or unknown to the draft / -
 //	superseded_sources       4    yes          every citation resolves to an active source / some do not / -
 //	source_questions         2    no           no open question / some open / -
+//	static_analysis          5    yes          the solver finds nothing / findings / - (na when it cannot finish)
+//	mutation_score           5    yes          >= 80% of mutants killed / >= 50% / below 50%
 //
 // A check is na when it does not apply (no draft for the checks that need
 // rules, no cases to run, no active source with clauses, no comparison

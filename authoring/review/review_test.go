@@ -106,6 +106,8 @@ func TestWeakAndStrongSuites(t *testing.T) {
 		{review.CheckUnusedFields, "warn", "pass", [][]string{{`case "federal civil servant" sends employment.month_employed`}}},
 		{review.CheckSupersededSources, "warn", "pass", [][]string{{"criterion tenure cites cfr-2019.txt, superseded by cfr-2024.txt"}}},
 		{review.CheckSourceQuestions, "warn", "pass", [][]string{{"question q1", "within 75 miles", "straight line"}}},
+		{review.CheckStaticAnalysis, "pass", "pass", nil},
+		{review.CheckMutationScore, "fail", "pass", [][]string{{"the tests kill 7 of 23 mutants"}, {"survives:"}, {"suggested case:"}}},
 	} {
 		wc, sc := checkOf(t, w, tc.id), checkOf(t, s, tc.id)
 		if wc.Status != tc.weak {
@@ -121,8 +123,9 @@ func TestWeakAndStrongSuites(t *testing.T) {
 		}
 	}
 
-	// The weak suite earns pass 15+10 (tests_pass, presence_polarity),
-	// warn half of 10+15+4+4+2, nothing of 10+10+5: 42.5 of 85.
+	// The weak suite earns pass 15+10+5 (tests_pass, presence_polarity,
+	// static_analysis), warn half of 10+10+4+4+2, nothing of 10+10+5+5:
+	// 45 of 90.
 	if w.Score == nil || *w.Score != 50 {
 		t.Errorf("weak score %v, want 50", w.Score)
 	}
@@ -146,8 +149,8 @@ func TestWeakAndStrongSuites(t *testing.T) {
 	if s.NextSkill != nil || s.ReviewHint() != nil {
 		t.Errorf("strong next_skill %+v, want null", s.NextSkill)
 	}
-	if len(s.Strengths) != 10 || len(w.Strengths) != 2 {
-		t.Errorf("strengths: strong %d %q, weak %d %q; want 10 and 2", len(s.Strengths), s.Strengths, len(w.Strengths), w.Strengths)
+	if len(s.Strengths) != 12 || len(w.Strengths) != 3 {
+		t.Errorf("strengths: strong %d %q, weak %d %q; want 12 and 3", len(s.Strengths), s.Strengths, len(w.Strengths), w.Strengths)
 	}
 	for _, c := range s.Checks {
 		if c.ActionableVia == "" || strings.Contains(c.ActionableVia, "{id}") || !strings.Contains(c.ActionableVia, "/projects/p-strong/") {
@@ -180,11 +183,11 @@ func TestNoDraft(t *testing.T) {
 				t.Errorf("%s: %s %s scored %v evidence %q, want na and unscored", tc.name, id, c.Status, c.Scored, c.Evidence)
 			}
 		}
-		// Counted: draft_compiles fail (15), tests_per_section warn (5 of
+		// Counted: draft_compiles fail (10), tests_per_section warn (5 of
 		// 10), source_questions pass (2); clause_coverage is na (no
-		// sources): 7 of 27.
-		if rep.Score == nil || *rep.Score != 26 {
-			t.Errorf("%s: score %v, want 26", tc.name, rep.Score)
+		// sources): 7 of 22.
+		if rep.Score == nil || *rep.Score != 32 {
+			t.Errorf("%s: score %v, want 32", tc.name, rep.Score)
 		}
 		if rep.NextSkill == nil || rep.NextSkill.CheckID != review.CheckDraftCompiles || rep.NextSkill.ActionableVia != "PUT /projects/p1/draft" {
 			t.Errorf("%s: next_skill %+v", tc.name, rep.NextSkill)
@@ -201,9 +204,9 @@ func TestEmptyProjectScoresOnlyWhatApplies(t *testing.T) {
 	if c := checkOf(t, rep, review.CheckClauseCoverage); c.Status != "na" || !hasEvidence(c, "no sources") {
 		t.Errorf("clause_coverage %+v", c)
 	}
-	// draft 0 of 15, tests 0 of 10, questions 2 of 2.
-	if rep.Score == nil || *rep.Score != 7 {
-		t.Errorf("score %v, want 7", rep.Score)
+	// draft 0 of 10, tests 0 of 10, questions 2 of 2.
+	if rep.Score == nil || *rep.Score != 9 {
+		t.Errorf("score %v, want 9", rep.Score)
 	}
 	if rep.NextSkill == nil || !strings.Contains(rep.NextSkill.ActionableVia, "/projects/{id}/") {
 		t.Errorf("without a project id the placeholder stays: %+v", rep.NextSkill)
@@ -252,7 +255,7 @@ func TestCoaching(t *testing.T) {
 	}
 	text := *rep.Coaching
 	// Failing checks by weight then order, then warning ones likewise.
-	want := []string{"threshold_boundaries", "criteria_cited", "clause_coverage", "criteria_both_ways", "tests_per_section",
+	want := []string{"threshold_boundaries", "criteria_cited", "clause_coverage", "mutation_score", "tests_per_section", "criteria_both_ways",
 		"unused_fields", "superseded_sources", "source_questions"}
 	last := -1
 	for _, id := range want {
@@ -328,8 +331,8 @@ func TestWireShape(t *testing.T) {
 		if err := json.Unmarshal(m["checks"], &checks); err != nil {
 			t.Fatal(err)
 		}
-		if len(checks) != 11 {
-			t.Fatalf("%s: %d checks, want 11", tc.name, len(checks))
+		if len(checks) != 13 {
+			t.Fatalf("%s: %d checks, want 13", tc.name, len(checks))
 		}
 		for _, c := range checks {
 			want := []string{"actionable_via", "docs_url", "evidence", "id", "scored", "status", "title", "weight", "why"}
@@ -347,7 +350,8 @@ func TestCheckOrderAndWeights(t *testing.T) {
 	t.Parallel()
 	rep := build(t, review.Input{}, review.Options{})
 	want := []string{"draft_compiles", "tests_per_section", "tests_pass", "criteria_both_ways", "threshold_boundaries",
-		"criteria_cited", "clause_coverage", "presence_polarity", "unused_fields", "superseded_sources", "source_questions"}
+		"criteria_cited", "clause_coverage", "presence_polarity", "unused_fields", "superseded_sources", "source_questions",
+		"static_analysis", "mutation_score"}
 	var got []string
 	sum := 0
 	for _, c := range rep.Checks {

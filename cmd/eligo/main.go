@@ -34,7 +34,7 @@ func commands() map[string]command {
 	return map[string]command{
 		"check":    {summary: "compile .rules files and report errors, warnings and the solver's findings", run: runCheck},
 		"fmt":      {summary: "print .rules files canonically (-w rewrites them)", run: runFmt},
-		"test":     {summary: "run test cases: FILE CASES.json, or a casebank DIR", run: runTest},
+		"test":     {summary: "run test cases: FILE CASES.json, or a casebank DIR; --suggest prints the cases a suite is missing and its mutation score", run: runTest},
 		"eval":     {summary: "evaluate FILE against VALUES.json and print the decision", run: runEval},
 		"diff":     {summary: "say whom a new version affects: OLD NEW (files or published rulesets), with a witness per change", run: runDiff},
 		"serve":    {summary: "migrate the database, then serve the HTTP API", run: runServe},
