@@ -35,13 +35,22 @@ import (
 // Build never modifies r: it works on a deep copy, which it returns, so
 // the caller may keep, reuse or change r. Errors name the member at fault
 // by its JSON path, e.g. "groups[2].criteria[0].expr.args[1]: ...".
-func Build(r *Ruleset) (*Ruleset, error) {
+func Build(r *Ruleset) (*Ruleset, error) { return buildCopy(r, true) }
+
+// BuildUnhashed is Build without the content digest, whose RFC 8785
+// encoding is most of Build's cost: for throwaway rulesets that are only
+// evaluated, never stored, cached or compared by digest (the solver's
+// mutants of a ruleset, thousands per analysis). ContentDigest of the
+// result is empty.
+func BuildUnhashed(r *Ruleset) (*Ruleset, error) { return buildCopy(r, false) }
+
+func buildCopy(r *Ruleset, hash bool) (*Ruleset, error) {
 	if r == nil {
 		return nil, errors.New("build ruleset: no ruleset")
 	}
 	out, err := cloneRuleset(r)
 	if err == nil {
-		err = build(out)
+		err = build(out, hash)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("build ruleset: %w", err)
@@ -50,13 +59,14 @@ func Build(r *Ruleset) (*Ruleset, error) {
 }
 
 // build is Build in place, for a ruleset nobody else holds (LoadIR's
-// freshly decoded one, or Build's copy).
-func build(r *Ruleset) error {
+// freshly decoded one, or Build's copy); hash says whether to compute the
+// content digest.
+func build(r *Ruleset, hash bool) error {
 	b := &builder{r: r, sources: map[string]bool{}, fields: map[string]int{}, groups: map[string]int{}}
 	if err := b.run(); err != nil {
 		return err
 	}
-	return r.finish()
+	return r.finish(hash)
 }
 
 // builder holds the indexes of one Build.

@@ -36,7 +36,7 @@ func CompileFile(filename string, f *File) (r *Ruleset, warnings ErrorList, err 
 		c.errs.sort()
 		return nil, c.warnings, c.errs
 	}
-	if err := c.r.finish(); err != nil {
+	if err := c.r.finish(true); err != nil {
 		return nil, c.warnings, ErrorList{{File: filename, Pos: Pos{1, 1}, Msg: err.Error()}}
 	}
 	return c.r, c.warnings, nil

@@ -15,7 +15,7 @@ import (
 // finish derives each criterion's Text, computes the content digest and
 // prepares the evaluation program: the last step of Compile and of Build,
 // so both paths derive these the same way.
-func (r *Ruleset) finish() error {
+func (r *Ruleset) finish(hash bool) error {
 	for gi := range r.Groups {
 		for ci := range r.Groups[gi].Criteria {
 			if c := &r.Groups[gi].Criteria[ci]; c.Expr != nil {
@@ -23,11 +23,13 @@ func (r *Ruleset) finish() error {
 			}
 		}
 	}
-	canon, err := r.canonicalJSON()
-	if err != nil {
-		return err
+	if hash {
+		canon, err := r.canonicalJSON()
+		if err != nil {
+			return err
+		}
+		r.digest = digestOf(canon)
 	}
-	r.digest = digestOf(canon)
 	for gi := range r.Groups {
 		for ci := range r.Groups[gi].Criteria {
 			r.criteria = append(r.criteria, criterionRef{group: gi, index: ci})

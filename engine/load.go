@@ -75,7 +75,7 @@ func LoadIR(version int, data []byte) (*Ruleset, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load compiled IR: not canonicalisable JSON (RFC 8785): %w", err)
 	}
-	if err := build(r); err != nil {
+	if err := build(r, true); err != nil {
 		return nil, fmt.Errorf("load compiled IR: %w", err)
 	}
 	if err := encodesBack(r, canon); err != nil {

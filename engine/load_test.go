@@ -689,3 +689,37 @@ func copyJSON(v any) any {
 	}
 	return v
 }
+
+// BuildUnhashed links a ruleset as Build does but leaves the digest out:
+// the same decisions on every casebank case, and an empty ContentDigest.
+func TestBuildUnhashed(t *testing.T) {
+	t.Parallel()
+	text, err := os.ReadFile("../casebank/us-fmla-employee/us-fmla-employee.rules")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _, err := Compile("fmla.rules", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := BuildUnhashed(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.ContentDigest() != "" || r.ContentDigest() == "" {
+		t.Fatalf("digests: unhashed %q, compiled %q", u.ContentDigest(), r.ContentDigest())
+	}
+	raw, err := os.ReadFile("../casebank/us-fmla-employee/cases.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []Case
+	if err := json.Unmarshal(raw, &cases); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		if a, b := r.RunCase(c), u.RunCase(c); a.Pass != b.Pass || a.Result.Outcome != b.Result.Outcome {
+			t.Errorf("%s: compiled %v/%s, unhashed %v/%s", c.Name, a.Pass, a.Result.Outcome, b.Pass, b.Result.Outcome)
+		}
+	}
+}

@@ -72,7 +72,7 @@ const equivalenceTimeout = time.Second
 // cannot tell: it makes every mutant of r's compiled IR (each comparison
 // flipped, each threshold constant moved one step down and up, each `and` /
 // `or` swapped in criteria and the outcome, each criterion dropped),
-// rebuilds each with engine.Build and runs the cases on it. A mutant is
+// rebuilds each with engine.BuildUnhashed and runs the cases on it. A mutant is
 // killed when some case's RunCase verdict (pass or fail) differs from its
 // verdict on r.
 //
@@ -206,7 +206,7 @@ func (mu *mutation) build(r *engine.Ruleset) (*engine.Ruleset, error) {
 	m := cloneIR(r)
 	if mu.gi < 0 {
 		replaceAt(&m.Outcome, mu.path, mu.replace)
-		return engine.Build(m)
+		return engine.BuildUnhashed(m)
 	}
 	c := &m.Groups[mu.gi].Criteria[mu.ci]
 	replaceAt(&c.Expr, mu.path, mu.replace)
@@ -217,7 +217,7 @@ func (mu *mutation) build(r *engine.Ruleset) (*engine.Ruleset, error) {
 			m.ReadsDecisionDate = m.ReadsDecisionDate || slices.ContainsFunc(walkNodes(c.Expr), isDecisionDate)
 		}
 	}
-	return engine.Build(m)
+	return engine.BuildUnhashed(m)
 }
 
 func replaceAt(root **engine.Expr, path []int, replace func(*engine.Expr) *engine.Expr) {
