@@ -30,13 +30,9 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		case "--json", "-json":
 			asJSON = true
 		case "--date", "-date":
-			if i+1 >= len(args) {
-				return errors.New("--date needs a YYYY-MM-DD value")
-			}
-			i++
-			d, ok := engine.ParseDate(args[i])
-			if !ok {
-				return fmt.Errorf("--date %q is not a YYYY-MM-DD date", args[i])
+			d, err := dateArg(args, &i)
+			if err != nil {
+				return err
 			}
 			opts.DecisionDate = d
 		default:
