@@ -15,20 +15,27 @@ import (
 	"github.com/eligo/eligo/store"
 )
 
-const diffUsage = `usage: eligo diff [--json] [--date YYYY-MM-DD] OLD NEW
+const diffUsage = `usage: eligo diff [--json] [--date YYYY-MM-DD] [--database-url URL] OLD NEW
 OLD and NEW are .rules files, or published rulesets (a ruleset_id or a slug)
-read from DATABASE_URL. Prints whether any applicant gets a different
+read from --database-url (default DATABASE_URL). Prints whether any applicant gets a different
 outcome and, for each kind of change, an applicant it happens to`
 
 // runDiff compares two rulesets semantically (solver.Diff).
 func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var positional []string
 	asJSON := false
+	dbURL := os.Getenv("DATABASE_URL")
 	var opts solver.DiffOptions
 	for i := 0; i < len(args); i++ {
 		switch a := args[i]; a {
 		case "--json", "-json":
 			asJSON = true
+		case "--database-url", "-database-url":
+			if i+1 >= len(args) {
+				return errors.New("--database-url needs a URL")
+			}
+			i++
+			dbURL = args[i]
 		case "--date", "-date":
 			d, err := dateArg(args, &i)
 			if err != nil {
@@ -44,7 +51,7 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	var rules [2]*engine.Ruleset
 	for i, ref := range positional {
-		r, err := loadForDiff(ctx, ref)
+		r, err := loadForDiff(ctx, ref, dbURL)
 		if err != nil {
 			return err
 		}
@@ -65,14 +72,14 @@ func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 // loadForDiff compiles a .rules file, or loads a published ruleset's
 // stored content by id or slug.
-func loadForDiff(ctx context.Context, ref string) (*engine.Ruleset, error) {
+func loadForDiff(ctx context.Context, ref, dbURL string) (*engine.Ruleset, error) {
 	if src, err := os.ReadFile(ref); err == nil {
 		r, _, err := engine.Compile(ref, src)
 		return r, err
 	} else if strings.HasSuffix(ref, ".rules") {
 		return nil, err
 	}
-	pool, _, err := openMigrated(ctx, os.Getenv("DATABASE_URL"))
+	pool, _, err := openMigrated(ctx, dbURL)
 	if err != nil {
 		return nil, fmt.Errorf("%s is not a file, and published rulesets cannot be read: %w", ref, err)
 	}

@@ -51,6 +51,11 @@ func TestPublishCommand(t *testing.T) {
 		!strings.Contains(out, "eligible -> not_eligible, for example:") || !strings.Contains(out, "employment.months_employed = 12") {
 		t.Fatalf("a changed version: exit %d, %q %q", code, out, errOut)
 	}
+	// The two published versions, by id and by slug, with eligo diff.
+	code, out, errOut = eligo(t, "diff", "--database-url", dbURL, row.ID, "demo/fmla")
+	if code != 0 || !strings.Contains(out, "eligible -> not_eligible, for example:") || !strings.Contains(out, "criterion tenure: satisfied -> not_satisfied") {
+		t.Fatalf("diff of two published versions: exit %d, %q %q", code, out, errOut)
+	}
 	row, _ = st.RulesetByRef(ctx, "demo/fmla")
 
 	tmp := t.TempDir()
