@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/openai/openai-go/v3"
@@ -286,13 +287,24 @@ func jsonText(raw json.RawMessage) string {
 	return string(raw)
 }
 
-// transportText describes a transport failure without the request URL,
-// which a *url.Error puts first: the URL is configuration, not news, and
-// could carry credentials of a proxy.
+// transportText describes a transport failure in a fixed phrase: never
+// the request URL (configuration, and it could carry a proxy's
+// credentials) nor the addresses of the server's own network (its
+// resolver, its interfaces), which a caller has no business seeing.
 func transportText(err error) string {
+	var dnsErr *net.DNSError
+	var opErr *net.OpError
+	switch {
+	case errors.As(err, &dnsErr):
+		return "the provider's host name could not be resolved"
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF), errors.Is(err, syscall.ECONNRESET):
+		return "the connection to the provider broke before it answered"
+	case errors.As(err, &opErr) && opErr.Op == "dial":
+		return "the provider could not be reached (connection refused or unreachable)"
+	}
 	var urlErr *url.Error
 	if errors.As(err, &urlErr) {
-		return urlErr.Op + ": " + urlErr.Err.Error()
+		return "the provider could not be reached (" + urlErr.Op + ")"
 	}
-	return err.Error()
+	return "the provider could not be reached"
 }

@@ -272,8 +272,16 @@ func TestCompleteConnectionRefused(t *testing.T) {
 	model := llm.NewOpenAI(llm.OpenAIConfig{BaseURL: "http://" + addr + "/v1"})
 	_, err = model.Complete(context.Background(), key, request())
 	pe := providerError(t, err, llm.ReasonUnavailable, true)
-	if !strings.Contains(pe.Message, "refused") || strings.Contains(pe.Message, "/v1") {
+	if !strings.Contains(pe.Message, "refused") || strings.Contains(pe.Message, "/v1") || strings.Contains(pe.Message, addr) {
 		t.Errorf("message = %q", pe.Message)
+	}
+	// A host name that does not resolve: the server's resolver is not
+	// named either.
+	model = llm.NewOpenAI(llm.OpenAIConfig{BaseURL: "http://no-such-host.invalid/v1"})
+	_, err = model.Complete(context.Background(), key, request())
+	pe = providerError(t, err, llm.ReasonUnavailable, true)
+	if pe.Message != "the provider's host name could not be resolved" {
+		t.Errorf("unresolvable host: message = %q", pe.Message)
 	}
 }
 
