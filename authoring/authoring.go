@@ -12,7 +12,6 @@ import (
 	"fmt"
 
 	"github.com/eligo/eligo/authoring/llm"
-	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/publish"
 	"github.com/eligo/eligo/store"
 )
@@ -70,19 +69,18 @@ func (c Config) withDefaults() Config {
 type Service struct {
 	store     *store.Store
 	publisher *publish.Publisher
-	catalog   *catalog.Catalog
 	tokens    *llm.Counter
 	cfg       Config
 }
 
 // New builds a Service. It loads the tokenizer, which is the only way it
 // fails.
-func New(st *store.Store, pub *publish.Publisher, cat *catalog.Catalog, cfg Config) (*Service, error) {
+func New(st *store.Store, pub *publish.Publisher, cfg Config) (*Service, error) {
 	counter, err := llm.NewCounter()
 	if err != nil {
 		return nil, fmt.Errorf("authoring: %w", err)
 	}
-	return &Service{store: st, publisher: pub, catalog: cat, tokens: counter, cfg: cfg.withDefaults()}, nil
+	return &Service{store: st, publisher: pub, tokens: counter, cfg: cfg.withDefaults()}, nil
 }
 
 // Limits reports the limits in force, for documentation and responses.

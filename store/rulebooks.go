@@ -2,8 +2,6 @@ package store
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -101,11 +99,7 @@ type Release struct {
 
 // NewRulebookID draws a rulebook id: "rb_" and 16 URL-safe characters (96
 // random bits).
-func NewRulebookID() string {
-	var b [12]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
-	return "rb_" + base64.RawURLEncoding.EncodeToString(b[:])
-}
+func NewRulebookID() string { return "rb_" + randomToken() }
 
 // IsRulebookID reports whether ref is a rulebook id rather than a slug.
 func IsRulebookID(ref string) bool { return strings.HasPrefix(ref, "rb_") }

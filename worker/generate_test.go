@@ -25,7 +25,7 @@ func newGenerator(t *testing.T) (*Generator, *store.Store, store.Project) {
 	st := store.New(storetest.New(t))
 	cat := catalog.New(st, catalog.Config{})
 	t.Cleanup(cat.Close)
-	work, err := authoring.New(st, publish.New(st, cat, publish.Config{}), cat, authoring.Config{})
+	work, err := authoring.New(st, publish.New(st, cat, publish.Config{}), authoring.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

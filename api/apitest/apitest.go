@@ -92,7 +92,7 @@ func NewOn(t testing.TB, pool *pgxpool.Pool, cfg api.Config, mount Mount) *Fixtu
 	st := store.New(pool)
 	cat := catalog.New(st, catalog.Config{})
 	pub := publish.New(st, cat, publish.Config{})
-	work, err := authoring.New(st, pub, cat, authoring.Config{})
+	work, err := authoring.New(st, pub, authoring.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/eligo/eligo/api"
@@ -177,7 +178,7 @@ func (h *handler) generateAndTest(ctx context.Context, in *generateInput) (*gene
 // failed, else 422, with the reason, whether to retry and the job.
 func generationFailed(g store.Generation) error {
 	status := http.StatusUnprocessableEntity
-	if len(g.ErrorReason) > len("provider_") && g.ErrorReason[:len("provider_")] == "provider_" {
+	if strings.HasPrefix(g.ErrorReason, "provider_") {
 		status = http.StatusBadGateway
 	}
 	return api.NewError(status, refusalDetail{Problem: api.Problem{Error: "generation_failed", ReasonCode: g.ErrorReason, Message: g.ErrorMessage},

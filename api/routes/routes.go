@@ -74,7 +74,7 @@ type Services struct {
 func NewServices(st *store.Store, cfg Config) (Services, error) {
 	cat := catalog.New(st, cfg.Catalog)
 	pub := publish.New(st, cat, cfg.Publish)
-	work, err := authoring.New(st, pub, cat, cfg.Authoring)
+	work, err := authoring.New(st, pub, cfg.Authoring)
 	if err != nil {
 		cat.Close()
 		return Services{}, err

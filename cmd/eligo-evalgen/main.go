@@ -83,7 +83,7 @@ func run(ctx context.Context, out io.Writer) error {
 func evaluate(ctx context.Context, st *store.Store, model llm.Model, key llm.Key, info llm.ModelInfo, folders []string, out io.Writer) error {
 	cat := catalog.New(st, catalog.Config{})
 	defer cat.Close()
-	work, err := authoring.New(st, publish.New(st, cat, publish.Config{}), cat, authoring.Config{})
+	work, err := authoring.New(st, publish.New(st, cat, publish.Config{}), authoring.Config{})
 	if err != nil {
 		return err
 	}
