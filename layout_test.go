@@ -36,6 +36,7 @@ var layers = map[string]int{
 	"authoring/source/sourcetest": 0,
 	"authoring/review":            2,
 	"authoring/llm":               4,
+	"authoring/llm/llmtest":       5,
 	"worker":                      6,
 	"api":                         7,
 	"api/decide":                  8,
@@ -49,6 +50,7 @@ var layers = map[string]int{
 	"api/routes":                  9,
 	"cmd/eligo":                   10,
 	"cmd/eligo-load":              10,
+	"cmd/eligo-evalgen":           10,
 }
 
 func TestImportsPointOneWay(t *testing.T) {
