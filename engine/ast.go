@@ -19,6 +19,10 @@ type File struct {
 	// Description is the top-level `description "<text>"` header; nil when
 	// absent.
 	Description *Attr
+	// Effective is the `effective <from> [until <until>]` header, the
+	// period the ruleset holds for; nil when absent (it holds for every
+	// date).
+	Effective *EffectiveDecl
 	// Sources are the source declarations in source order.
 	Sources []*SourceDecl
 	// Fields are the field declarations in source order.
@@ -44,6 +48,23 @@ type Attr struct {
 	Doc []string
 	// Value is the header's value: the unquoted string, or the section id.
 	Value string
+}
+
+// EffectiveDecl is `effective <from> [until <until>]`: the dates, both
+// inclusive, for which the ruleset's figures and text hold.
+type EffectiveDecl struct {
+	// Pos is where the `effective` keyword starts.
+	Pos Pos
+	// Doc holds the comment lines just above the header.
+	Doc []string
+	// From is the first day the ruleset holds, "YYYY-MM-DD" as written.
+	From string
+	// FromPos is where From starts, for date errors.
+	FromPos Pos
+	// Until is the last day it holds, "YYYY-MM-DD"; "" when open-ended.
+	Until string
+	// UntilPos is where Until starts; zero when Until is "".
+	UntilPos Pos
 }
 
 // SourceDecl is `source <id> "<title>" url|artefact "<loc>" licence "<l>"`.

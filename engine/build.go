@@ -97,6 +97,14 @@ func (b *builder) run() error {
 		}
 		b.sources[s.ID] = true
 	}
+	if p := r.Effective; p != nil {
+		switch {
+		case p.From < 1 || p.From > maxOrdinal:
+			return fmt.Errorf("effective.from: the ordinal %d is outside 0001-01-01 to 9999-12-31", p.From)
+		case p.Until != 0 && (p.Until < p.From || p.Until > maxOrdinal):
+			return fmt.Errorf("effective.until: %d is not a date from effective.from to 9999-12-31", p.Until)
+		}
+	}
 	if len(r.Fields) == 0 {
 		return errors.New("fields: a ruleset declares at least one field")
 	}
@@ -523,6 +531,10 @@ func cloneRuleset(r *Ruleset) (*Ruleset, error) {
 	out := &Ruleset{Slug: r.Slug, SectionID: r.SectionID, Name: r.Name, Description: r.Description,
 		Sources: slices.Clone(r.Sources), Fields: slices.Clone(r.Fields), Groups: slices.Clone(r.Groups),
 		ReadsDecisionDate: r.ReadsDecisionDate}
+	if r.Effective != nil {
+		p := *r.Effective
+		out.Effective = &p
+	}
 	var err error
 	if out.Outcome, err = cloneExpr(r.Outcome, 0); err != nil {
 		return nil, fmt.Errorf("outcome: %w", err)

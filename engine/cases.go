@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -18,8 +19,11 @@ type Case struct {
 	// ExpectedOutcome is the outcome's wire spelling: eligible,
 	// not_eligible or undetermined.
 	ExpectedOutcome string `json:"expected_outcome"`
-	// DecisionDate ("YYYY-MM-DD") is what decision_date() reads; required
-	// when the ruleset reads it, so cases never depend on the day they run.
+	// DecisionDate ("YYYY-MM-DD") is the date the case is decided as of:
+	// what decision_date() reads and what the effective period is checked
+	// against. Required when the ruleset reads decision_date(), so cases
+	// never depend on the day they run; see Ruleset.CaseDate for the
+	// default.
 	DecisionDate string `json:"decision_date,omitempty"`
 	// Expectations are finer checks beyond the outcome; nil for none.
 	Expectations *Expectations `json:"expectations,omitempty"`
@@ -63,17 +67,12 @@ func (r *Ruleset) RunCase(c Case) CaseResult {
 	}
 	var opts Options
 	opts.Trace, opts.Explanation = true, true
-	if c.DecisionDate != "" {
-		d, ok := ParseDate(c.DecisionDate)
-		if !ok {
-			fail("decision_date %q is not a YYYY-MM-DD date", c.DecisionDate)
-			return cr
-		}
-		opts.DecisionDate = d
-	} else if r.ReadsDecisionDate {
-		fail("the ruleset reads decision_date(), so the case needs a decision_date")
+	d, err := r.CaseDate(c)
+	if err != nil {
+		fail("%v", err)
 		return cr
 	}
+	opts.DecisionDate = d
 	if len(c.FieldValues) == 0 {
 		c.FieldValues = json.RawMessage("{}")
 	}
@@ -103,6 +102,28 @@ func (r *Ruleset) RunCase(c Case) CaseResult {
 	}
 	cr.Pass = len(cr.Mismatches) == 0
 	return cr
+}
+
+// CaseDate returns the ordinal date a case is decided as of: its
+// decision_date; without one, the first day of the ruleset's effective
+// period (a case tests the rules, not the calendar, so a suite keeps
+// passing after its period has ended), or 0, today, for a ruleset whose
+// decisions depend on no date. It fails when decision_date is not a
+// YYYY-MM-DD date, or is missing while the ruleset reads decision_date().
+func (r *Ruleset) CaseDate(c Case) (int64, error) {
+	switch {
+	case c.DecisionDate != "":
+		d, ok := ParseDate(c.DecisionDate)
+		if !ok {
+			return 0, fmt.Errorf("decision_date %q is not a YYYY-MM-DD date", c.DecisionDate)
+		}
+		return d, nil
+	case r.ReadsDecisionDate:
+		return 0, errors.New("the ruleset reads decision_date(), so the case needs a decision_date")
+	case r.Effective != nil:
+		return r.Effective.From, nil
+	}
+	return 0, nil
 }
 
 func (r *Ruleset) checkExpectations(x *Expectations, res *Result, fail func(string, ...any), cr *CaseResult) {

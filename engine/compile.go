@@ -102,6 +102,7 @@ func (c *checker) run() {
 	if f.Description != nil {
 		r.Description = f.Description.Value
 	}
+	c.effective()
 	c.sources()
 	c.fields()
 	c.groups()
@@ -121,6 +122,34 @@ func titleCase(id string) string {
 		words[i] = strings.ToUpper(w[:1]) + w[1:]
 	}
 	return strings.Join(words, " ")
+}
+
+// effective checks the effective header: real calendar dates, the last
+// day not before the first.
+func (c *checker) effective() {
+	e := c.f.Effective
+	if e == nil {
+		return
+	}
+	from, ok := ParseDate(e.From)
+	if !ok {
+		c.errorf(e.FromPos, "effective %s is not a calendar date: write YYYY-MM-DD, e.g. effective 2025-10-01", e.From)
+		return
+	}
+	p := &Period{From: from}
+	if e.Until != "" {
+		until, ok := ParseDate(e.Until)
+		switch {
+		case !ok:
+			c.errorf(e.UntilPos, "until %s is not a calendar date: write YYYY-MM-DD, e.g. until 2026-09-30", e.Until)
+			return
+		case until < from:
+			c.errorf(e.UntilPos, "the period ends (%s) before it begins (%s)", e.Until, e.From)
+			return
+		}
+		p.Until = until
+	}
+	c.r.Effective = p
 }
 
 func (c *checker) sources() {

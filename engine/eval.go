@@ -192,10 +192,12 @@ func (o Outcome) MarshalText() ([]byte, error) { return []byte(o.String()), nil 
 
 // Options tune one evaluation.
 type Options struct {
-	// DecisionDate is the ordinal date decision_date() reads (see
-	// DateOrdinal, ParseDate). Zero means today's UTC date, read only when
-	// the ruleset uses decision_date(); pass it explicitly for replays and
-	// tests so decisions never depend on the day they run.
+	// DecisionDate is the ordinal date the decision is made as of (see
+	// DateOrdinal, ParseDate): what decision_date() reads and what the
+	// effective period is checked against. Zero means today's UTC date,
+	// read only when the ruleset uses decision_date() or declares a
+	// period; pass it explicitly for replays and tests so decisions never
+	// depend on the day they run.
 	DecisionDate int64
 	// Trace adds Result.Trace (a second pass; the plain path pays nothing).
 	Trace bool
@@ -225,9 +227,15 @@ type Result struct {
 	FieldsProvided int
 	// FieldsEvaluated counts the distinct fields the criteria read.
 	FieldsEvaluated int
-	// DecisionDate is the ordinal the evaluation used for decision_date(),
-	// or 0 when the ruleset does not read it.
+	// DecisionDate is the ordinal date the evaluation was made as of: what
+	// decision_date() read and what the effective period was checked
+	// against; 0 when the ruleset neither reads the date nor declares a
+	// period.
 	DecisionDate int64
+	// OutsidePeriod is true when the ruleset declares an effective period
+	// and DecisionDate falls outside it: the outcome is then undetermined
+	// whatever the criteria say, and PeriodWarning words why.
+	OutsidePeriod bool
 	// Trace is set only when Options.Trace asked for it; nil otherwise.
 	Trace *Trace
 	// Explanation is set only when Options.Explanation asked for it; nil
@@ -267,8 +275,9 @@ func (r *Ruleset) EvaluateInto(in *Inputs, opts Options, res *Result) {
 	res.FieldsEvaluated = p.evaluated
 	res.Trace, res.Explanation = nil, nil
 	res.DecisionDate = 0
+	res.OutsidePeriod = false
 	m := machine{p: p, inputs: in.Values}
-	if r.ReadsDecisionDate {
+	if r.ReadsDecisionDate || r.Effective != nil {
 		d := opts.DecisionDate
 		if d == 0 {
 			y, mo, dd := time.Now().UTC().Date()
@@ -276,6 +285,7 @@ func (r *Ruleset) EvaluateInto(in *Inputs, opts Options, res *Result) {
 		}
 		res.DecisionDate = d
 		m.date = Value{Num: d, Known: true}
+		res.OutsidePeriod = r.Effective != nil && !r.Effective.Covers(d)
 	}
 	for i := range res.Groups {
 		res.Groups[i] = Pending
@@ -357,12 +367,33 @@ func (r *Ruleset) EvaluateInto(in *Inputs, opts Options, res *Result) {
 			res.Outcome = NotEligible
 		}
 	}
+	if res.OutsidePeriod {
+		// The criteria still show what this period's law would say, but
+		// no decision is given from it for another date.
+		res.Outcome = Undetermined
+	}
 	if opts.Trace {
 		res.Trace = r.trace(in, res)
 	}
 	if opts.Explanation {
 		res.Explanation = r.explain(in, res)
 	}
+}
+
+// DependsOnDate reports whether the ruleset's decisions depend on the
+// decision date: it reads decision_date() or declares an effective period.
+// Callers that cache decisions key them by date exactly then.
+func (r *Ruleset) DependsOnDate() bool { return r.ReadsDecisionDate || r.Effective != nil }
+
+// PeriodWarning words why a decision dated date (an ordinal) was not
+// given: the date and the period the ruleset holds for. It is meant for a
+// Result whose OutsidePeriod is set.
+func (r *Ruleset) PeriodWarning(date int64) string {
+	if r.Effective == nil {
+		return ""
+	}
+	return "the decision date " + FormatDate(date) + " is outside the period this ruleset holds for (" +
+		r.Effective.String() + "); no decision is given from the law of another period"
 }
 
 func overflowError(c *Criterion) FieldError {

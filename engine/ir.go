@@ -173,6 +173,12 @@ type Ruleset struct {
 	// ReadsDecisionDate is true when some criterion calls decision_date();
 	// decisions of such a ruleset depend on the date and are cached per date.
 	ReadsDecisionDate bool `json:"reads_decision_date"`
+	// Effective is the period the ruleset holds for (the `effective`
+	// header); nil when it holds for every date. A decision dated outside
+	// it is undetermined (Result.OutsidePeriod), so decisions of a ruleset
+	// with a period depend on the date too. Left out of the JSON when nil,
+	// so rulesets without a period keep the digest they always had.
+	Effective *Period `json:"effective,omitempty"`
 
 	// digest is ContentDigest's "sha256:<hex>", set by finish.
 	digest string
@@ -185,6 +191,40 @@ type Ruleset struct {
 	refs [][]SourceReference
 	// index maps a field id to its slot, for FieldIndex.
 	index map[string]int
+}
+
+// Period is the span of dates a ruleset holds for, both ends inclusive, as
+// proleptic Gregorian ordinals (see DateOrdinal). Its JSON form is
+// {"from":"YYYY-MM-DD","until":"YYYY-MM-DD"}, until left out when the
+// period is open-ended.
+type Period struct {
+	// From is the first day the ruleset holds.
+	From int64
+	// Until is the last day it holds; 0 when the period is open-ended.
+	Until int64
+}
+
+// Covers reports whether the ordinal date d falls in the period.
+func (p Period) Covers(d int64) bool { return d >= p.From && (p.Until == 0 || d <= p.Until) }
+
+// String writes the period as the header does: "2025-10-01 until
+// 2026-09-30", or "2025-10-01 onwards" when it is open-ended.
+func (p Period) String() string {
+	if p.Until == 0 {
+		return FormatDate(p.From) + " onwards"
+	}
+	return FormatDate(p.From) + " until " + FormatDate(p.Until)
+}
+
+// MarshalJSON writes {"from":"YYYY-MM-DD","until":"YYYY-MM-DD"}, without
+// until when the period is open-ended.
+func (p Period) MarshalJSON() ([]byte, error) {
+	b := append([]byte(`{"from":"`), FormatDate(p.From)...)
+	if p.Until != 0 {
+		b = append(b, `","until":"`...)
+		b = append(b, FormatDate(p.Until)...)
+	}
+	return append(b, `"}`...), nil
 }
 
 // Source is a declared source a criterion or note can cite.

@@ -287,7 +287,7 @@ func (e *errs) keep(err error) {
 
 func readRuleset(doc any) (*Ruleset, error) {
 	o, err := readObject("", doc, []string{"slug", "section_id", "name", "description", "sources",
-		"fields", "groups", "outcome", "reads_decision_date"})
+		"fields", "groups", "outcome", "reads_decision_date"}, "effective")
 	if err != nil {
 		return nil, err
 	}
@@ -301,6 +301,11 @@ func readRuleset(doc any) (*Ruleset, error) {
 	}
 	if e.err != nil {
 		return nil, e.err
+	}
+	if v, ok := o.m["effective"]; ok {
+		if r.Effective, err = readPeriod(o.at("effective"), v); err != nil {
+			return nil, err
+		}
 	}
 	if r.Sources, err = list(o, "sources", readSource); err != nil {
 		return nil, err
@@ -317,6 +322,38 @@ func readRuleset(doc any) (*Ruleset, error) {
 		}
 	}
 	return r, nil
+}
+
+// readPeriod reads the effective member: {"from": date, "until": date},
+// until optional (an open-ended period), both "YYYY-MM-DD". The member was
+// added within IR version 1: IR without it (every ruleset stored before)
+// holds for every date, as it always did.
+func readPeriod(path string, v any) (*Period, error) {
+	o, err := readObject(path, v, []string{"from"}, "until")
+	if err != nil {
+		return nil, err
+	}
+	date := func(key string) (int64, error) {
+		s, err := o.str(key)
+		if err != nil {
+			return 0, err
+		}
+		d, ok := ParseDate(s)
+		if !ok {
+			return 0, fmt.Errorf("%s: %q is not a YYYY-MM-DD calendar date", o.at(key), s)
+		}
+		return d, nil
+	}
+	p := &Period{}
+	if p.From, err = date("from"); err != nil {
+		return nil, err
+	}
+	if _, ok := o.m["until"]; ok {
+		if p.Until, err = date("until"); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
 }
 
 func readSource(path string, v any) (Source, error) {

@@ -130,7 +130,7 @@ func (p *parser) str(what string) string {
 
 var topLevel = map[string]bool{
 	"ruleset": true, "section": true, "name": true, "description": true,
-	"source": true, "field": true, "group": true, "outcome": true,
+	"effective": true, "source": true, "field": true, "group": true, "outcome": true,
 }
 
 // sync skips to the next token that starts a line and is a top-level
@@ -192,7 +192,7 @@ func (p *parser) parseTop(f *File) {
 	doc := p.takeDoc()
 	pos := p.tok.pos
 	if p.tok.kind != tokIdent || !topLevel[p.tok.text] {
-		p.fail("expected a declaration (ruleset, section, name, description, source, field, group or outcome), found %s", p.describe())
+		p.fail("expected a declaration (ruleset, section, name, description, effective, source, field, group or outcome), found %s", p.describe())
 	}
 	kw := p.tok.text
 	p.next()
@@ -215,6 +215,11 @@ func (p *parser) parseTop(f *File) {
 		header(&f.Name, p.str("the ruleset's name"))
 	case "description":
 		header(&f.Description, p.str("the description"))
+	case "effective":
+		if f.Effective != nil {
+			p.errorf(pos, "effective is declared twice (first at line %d)", f.Effective.Pos.Line)
+		}
+		f.Effective = p.parseEffective(pos, doc)
 	case "source":
 		f.Sources = append(f.Sources, p.parseSource(pos, doc))
 	case "field":
@@ -227,6 +232,39 @@ func (p *parser) parseTop(f *File) {
 		}
 		f.Outcome = &OutcomeDecl{Pos: pos, Doc: doc, Expr: p.parseExpr()}
 	}
+}
+
+// parseEffective reads `effective <date> [until <date>]` after its keyword.
+func (p *parser) parseEffective(pos Pos, doc []string) *EffectiveDecl {
+	e := &EffectiveDecl{Pos: pos, Doc: doc}
+	e.FromPos = p.tok.pos
+	e.From = p.dateLit("the first day the ruleset holds, e.g. effective 2025-10-01")
+	if p.is("until") && !p.tok.lineStart {
+		p.next()
+		e.UntilPos = p.tok.pos
+		e.Until = p.dateLit("the last day the ruleset holds, e.g. until 2026-09-30")
+	}
+	return e
+}
+
+// dateLit reads a bare date YYYY-MM-DD, which the lexer splits into number,
+// -, number, -, number with nothing between them, and returns it as
+// written.
+func (p *parser) dateLit(what string) string {
+	var b strings.Builder
+	for i := 0; i < 5; i++ {
+		adjacent := i == 0 || p.tok.pos == p.prevEnd
+		want := p.tok.kind == tokNumber
+		if i%2 == 1 {
+			want = p.is("-")
+		}
+		if !adjacent || !want {
+			p.fail("expected %s (a date written YYYY-MM-DD), found %s", what, p.describe())
+		}
+		b.WriteString(p.tok.text)
+		p.next()
+	}
+	return b.String()
 }
 
 func (p *parser) parseSource(pos Pos, doc []string) *SourceDecl {

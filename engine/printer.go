@@ -30,6 +30,14 @@ func Print(f *File) []byte {
 	if f.Description != nil {
 		header(f.Description, "description", quote(f.Description.Value))
 	}
+	if e := f.Effective; e != nil {
+		w.doc(e.Doc, 0)
+		s := "effective " + e.From
+		if e.Until != "" {
+			s += " until " + e.Until
+		}
+		w.line(0, s)
+	}
 	w.blank()
 	for _, s := range f.Sources {
 		w.doc(s.Doc, 0)

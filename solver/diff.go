@@ -139,10 +139,10 @@ func Diff(ctx context.Context, old, new *engine.Ruleset, opts DiffOptions) (Sema
 	}
 	defer s.Close()
 	base := slices.Concat(b.Axioms(), links, a.DecimalGrid(diffScale), b.DecimalGrid(diffScale))
-	if old.ReadsDecisionDate {
+	if old.DependsOnDate() {
 		base = append(base, a.DecisionDateIs(opts.DecisionDate))
 	}
-	if new.ReadsDecisionDate {
+	if new.DependsOnDate() {
 		base = append(base, b.DecisionDateIs(opts.DecisionDate))
 	}
 	if err := assertAll(s, base); err != nil {

@@ -115,7 +115,7 @@ type Encoding struct {
 	// fields are the variables of each field, indexed by slot.
 	fields []fieldVars
 	// decision is decision_date(), always known; nil when the ruleset
-	// does not read it.
+	// neither reads it nor declares an effective period.
 	decision *term
 	// calendar[slot] (and decisionCalendar for the decision date) says
 	// the rules read the date's year, month and day, which then get the
@@ -145,7 +145,7 @@ func Encode(c *z3.Context, r *engine.Ruleset) (*Encoding, error) {
 	for i := range r.Fields {
 		e.fields[i] = e.newFieldVars(i, "")
 	}
-	if r.ReadsDecisionDate {
+	if r.DependsOnDate() {
 		y, m, d, ord := e.dateVars("decision_date")
 		e.decision = &term{sort: engine.SortDate, known: c.Bool(true), val: ord, date: &dateParts{y, m, d}}
 		e.axioms = append(e.axioms, dateAxioms(c, "decision_date", y, m, d, ord, e.decisionCalendar)...)
@@ -318,24 +318,29 @@ func (e *Encoding) build() error {
 		}
 		e.criteria[i] = t
 	}
-	return e.buildStructure()
+	return e.buildStructure(true)
 }
 
 // withCriteria returns a copy of e whose groups and outcome are built over
 // the given criterion statuses instead of the criteria's expressions: the
 // statuses may be free variables, which is how explain-failure lets a
-// criterion take any status.
+// criterion take any status. Its outcome ignores the effective period:
+// explain-failure asks what the criteria do on a date the ruleset holds
+// for (outside it, the period alone explains the outcome).
 func (e *Encoding) withCriteria(criteria []Tri) (*Encoding, error) {
 	v := *e
 	v.criteria = criteria
-	if err := v.buildStructure(); err != nil {
+	if err := v.buildStructure(false); err != nil {
 		return nil, err
 	}
 	return &v, nil
 }
 
-// buildStructure encodes the groups and the outcome over e.criteria.
-func (e *Encoding) buildStructure() error {
+// buildStructure encodes the groups and the outcome over e.criteria. With
+// period set and an effective period declared, the outcome is unknown
+// whenever the decision date falls outside the period, as the evaluator
+// makes it undetermined.
+func (e *Encoding) buildStructure(period bool) error {
 	c, r := e.c, e.r
 	e.groups = make([]Tri, len(r.Groups))
 	perGroup := make([][]Tri, len(r.Groups))
@@ -357,6 +362,13 @@ func (e *Encoding) buildStructure() error {
 			return fmt.Errorf("solver: encode outcome: %w", err)
 		}
 		e.outcome = Tri{Known: x.known, Value: x.val}
+	}
+	if p := r.Effective; period && p != nil {
+		in := c.Ge(e.decision.val, c.Int(p.From))
+		if p.Until != 0 {
+			in = c.And(in, c.Le(e.decision.val, c.Int(p.Until)))
+		}
+		e.outcome.Known = c.And(e.outcome.Known, in)
 	}
 	if err := c.Err(); err != nil {
 		return fmt.Errorf("solver: encode %s: %w", r.SectionID, err)

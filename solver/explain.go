@@ -42,8 +42,9 @@ var ErrUnreachable = errors.New("the expected outcome is unreachable whatever th
 
 // ExplainOptions tune ExplainFailure.
 type ExplainOptions struct {
-	// DecisionDate is the ordinal date decision_date() reads, as in
-	// engine.Options (0: today, UTC).
+	// DecisionDate is the ordinal date the answers are explained as of:
+	// what decision_date() reads and what the effective period is checked
+	// against, as in engine.Options (0: today, UTC).
 	DecisionDate int64
 	// Timeout bounds the whole explanation (default 5 s); each solver
 	// check is bounded as well. Running out is an error.
@@ -71,6 +72,11 @@ type Explanation struct {
 	// unanswered; an overflow leaves no Reasons at all, since the solver
 	// cannot reproduce statuses the evaluator gave up computing.
 	FieldErrors []engine.FieldError `json:"field_errors,omitempty"`
+	// PeriodWarning is set when the decision date falls outside the
+	// ruleset's effective period (engine.Ruleset.PeriodWarning words it):
+	// the period alone makes the actual outcome undetermined, so Reasons
+	// is empty. Empty otherwise.
+	PeriodWarning string `json:"period_warning,omitempty"`
 }
 
 // Reason is one criterion of the minimal failure core.
@@ -192,7 +198,10 @@ func (e *Explainer) Explain(ctx context.Context, in *engine.Inputs, expected eng
 	if out.FieldErrors == nil {
 		out.Actual = res.Outcome
 	}
-	if res.Outcome == expected {
+	if res.OutsidePeriod {
+		out.PeriodWarning = r.PeriodWarning(res.DecisionDate)
+	}
+	if res.Outcome == expected || res.OutsidePeriod {
 		return out, nil
 	}
 	timeout := opts.Timeout

@@ -152,10 +152,8 @@ func prepareRuns(r *engine.Ruleset, cases []engine.Case) caseRuns {
 	runs := make(caseRuns, len(cases))
 	for i, c := range cases {
 		runs[i].pass = r.RunCase(c).Pass
-		date, ok := engine.ParseDate(c.DecisionDate)
-		if c.DecisionDate == "" {
-			date, ok = 0, !r.ReadsDecisionDate
-		}
+		date, err := r.CaseDate(c)
+		ok := err == nil
 		raw := c.FieldValues
 		if len(raw) == 0 {
 			raw = []byte("{}")
@@ -408,7 +406,8 @@ func (q *equivalence) close() {
 // hashing the IR for its digest.
 func cloneIR(r *engine.Ruleset) *engine.Ruleset {
 	m := &engine.Ruleset{SectionID: r.SectionID, Sources: r.Sources, Fields: slices.Clone(r.Fields),
-		Groups: slices.Clone(r.Groups), Outcome: cloneExpr(r.Outcome), ReadsDecisionDate: r.ReadsDecisionDate}
+		Groups: slices.Clone(r.Groups), Outcome: cloneExpr(r.Outcome), ReadsDecisionDate: r.ReadsDecisionDate,
+		Effective: r.Effective}
 	for i := range m.Fields {
 		m.Fields[i].Question, m.Fields[i].Description, m.Fields[i].Notes = "", "", nil
 	}

@@ -260,6 +260,12 @@ func (p *Planner) compute(ctx context.Context, q *planQuery) (Plan, error) {
 	s := &pathSearch{q: q, wit: newWitness(q), feas: p.feas, timeout: p.checkTimeout, sup: sup, budget: p.maxChecks}
 	defer s.close()
 	plan := Plan{Aim: AimNone, OptimalPath: []PathStep{}}
+	if q.res.OutsidePeriod {
+		// No answer gives a decision on a date the ruleset does not hold
+		// for: there is nothing to ask.
+		plan.ChoiceContext = choiceContext(q, sup)
+		return plan, nil
+	}
 	set, found, err := s.run(ctx, goalEligible)
 	if err == nil && !found {
 		set, found, err = s.run(ctx, goalSettled)

@@ -19,7 +19,7 @@ func (q *planQuery) cacheKey() string {
 	b := make([]byte, 0, 128)
 	b = append(b, m.digest...)
 	b = append(b, 0)
-	if m.rs.ReadsDecisionDate {
+	if m.rs.DependsOnDate() {
 		b = binary.AppendVarint(b, q.res.DecisionDate)
 	}
 	for _, w := range q.unanswered {

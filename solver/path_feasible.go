@@ -196,7 +196,7 @@ func (s *solverSession) stateAnswers() error {
 			}
 		}
 	}
-	if s.q.m.rs.ReadsDecisionDate {
+	if s.q.m.rs.DependsOnDate() {
 		if err := s.pe.s.Assert(enc.DecisionDateIs(s.q.res.DecisionDate)); err != nil {
 			return fmt.Errorf("state decision date: %w", err)
 		}
