@@ -17,13 +17,35 @@ bin/eligo migrate
 key="$(bin/eligo keys create --tenant demo --name demo --tier internal --scopes all)"
 
 # Publish every casebank folder as a public demo ruleset, demo/<folder>, so
-# that an anonymous /decide works at once. Rerunning is harmless: unchanged
-# content reuses its cut (same ruleset_id and version); changed content
-# becomes the slug's next version.
+# that an anonymous /decide works at once. A folder <base>-<suffix> whose
+# .rules declares the same `ruleset "<slug>"` header as the folder <base> is
+# another effective period of that ruleset (snap-income-fy2027 beside
+# snap-income): it is published under demo/<base> too, and the periods of
+# one slug are published in the order of their `effective` dates, the
+# earliest first, so the latest period is the slug's newest version.
+# Rerunning is harmless: content a slug already holds reuses its cut (same
+# ruleset_id and version); changed content becomes the slug's next version.
+header() { grep -m1 '^ruleset ' "$1" || true; }
+effective_from() { sed -n 's/^effective \([0-9-]*\).*/\1/p' "$1" | head -n1; }
+rulesets=()
 for dir in casebank/*/; do
 	name="$(basename "$dir")"
 	[[ -f "${dir}rulebook.json" ]] && continue
-	bin/eligo publish "$dir$name.rules" --tenant demo --cases "${dir}cases.json" --public --slug "demo/$name"
+	base="$name"
+	for other in casebank/*/; do
+		o="$(basename "$other")"
+		if [[ "$name" == "$o"-* && ${#o} -lt ${#base} && -f "$other$o.rules" && -n "$(header "$dir$name.rules")" &&
+			"$(header "$other$o.rules")" == "$(header "$dir$name.rules")" ]]; then
+			base="$o"
+		fi
+	done
+	from="$(effective_from "$dir$name.rules")"
+	rulesets+=("$base ${from:-0000-00-00} $name")
+done
+mapfile -t rulesets < <(printf '%s\n' "${rulesets[@]}" | LC_ALL=C sort -k1,1 -k2,2)
+for entry in "${rulesets[@]}"; do
+	read -r base _ name <<<"$entry"
+	bin/eligo publish "casebank/$name/$name.rules" --tenant demo --cases "casebank/$name/cases.json" --public --slug "demo/$base"
 done
 
 # Then every casebank rulebook, over the sections just published, as a
