@@ -1,29 +1,35 @@
-// Package decisionlog writes decision records to PostgreSQL in batches, off
-// the request path. A request hands its record to Record, which only queues
-// it; background writers copy the queue to the database every BatchSize
-// records or every FlushInterval, whichever comes first. There are several
-// writers so that one slow COPY does not hold up the next batch. Close
-// stops taking records and writes everything queued, so a graceful shutdown
-// loses none.
+// Package decisionlog writes decision records to PostgreSQL by group
+// commit: a request hands its record to Record, which returns only once the
+// record is durable in the table, so a decision is never shown without its
+// record, not even when the process is killed the moment after. Records that
+// arrive together share one COPY: a writer takes the first record waiting,
+// adds every other one already queued (up to BatchSize, lingering up to
+// Linger for one more when the queue runs dry, never past FlushInterval
+// after the first), writes the batch and wakes each of its callers. Several
+// writers run at once, so one batch's COPY overlaps the next batch's
+// gathering. At low traffic a record is written at once, alone; under load
+// batches grow by themselves, and with them the records per COPY.
 //
 // Nothing is dropped silently. When the queue is full (the database is slower
 // than the traffic, or down), Record waits up to EnqueueTimeout for room and
-// then fails with ErrBacklogged; the API turns that into a 503 and the caller
-// retries. A batch that fails for a transient reason (connection lost,
+// then fails with ErrBacklogged; when the record is queued but not confirmed
+// within WaitTimeout, Record fails with ErrUnconfirmed. The API turns either
+// into a 503 and the caller retries (the record may still be written, which
+// is harmless: a record without a shown decision is allowed, the reverse
+// never). A batch that fails for a transient reason (connection lost,
 // timeout, server overloaded or shutting down) is retried with backoff until
 // it is written or Close's context ends, which is then reported as an error
 // naming the records lost.
 //
-// So every decision a caller was shown has a record, with one exception: a
-// record PostgreSQL refuses as invalid data (SQLSTATE class 22 or 23, such as
-// U+0000 in a string or a value breaking a CHECK) can never be written.
-// Retrying its batch would only stall the writer until the queue filled and
-// every request was refused, so a refused batch is written in halves,
-// recursively, until every other record is stored. Each record refused on
-// its own is left out, logged at ERROR with its decision id and SQLSTATE
-// (never its values), and counted by Refused. A record refused because its
-// decision id is already in the table was stored by an earlier COPY whose
-// acknowledgement was lost, and counts as written.
+// A record PostgreSQL refuses as invalid data (SQLSTATE class 22 or 23, such
+// as U+0000 in a string or a value breaking a CHECK) can never be written.
+// Retrying its batch would only stall the writer, so a refused batch is
+// written in halves, recursively, until every other record is stored. Each
+// record refused on its own is left out, logged at ERROR with its decision
+// id and SQLSTATE (never its values), counted by Refused, and its Record
+// fails with ErrRefused. A record refused because its decision id is already
+// in the table was stored by an earlier COPY whose acknowledgement was lost,
+// and counts as written.
 package decisionlog
 
 import (
@@ -45,7 +51,18 @@ import (
 // recorded.
 var ErrBacklogged = errors.New("decision log backlogged: the record queue is full")
 
-// ErrClosed is returned by Record after Close has begun.
+// ErrUnconfirmed is returned by Record when its record was queued but not
+// confirmed written within WaitTimeout (the database is slow or down): the
+// decision must not be served. The record may still be written later.
+var ErrUnconfirmed = errors.New("decision log: the record was not confirmed written in time")
+
+// ErrRefused is returned by Record when PostgreSQL refused the record itself
+// as invalid data: it will never be written, so the decision must not be
+// served.
+var ErrRefused = errors.New("decision log: the database refused the record as invalid data")
+
+// ErrClosed is returned by Record after Close has begun, and by a Record
+// whose record Close could not write before its context ended.
 var ErrClosed = errors.New("decision log closed")
 
 // Writer stores a batch of records, all or none, and says which decision
@@ -59,38 +76,55 @@ type Writer interface {
 
 // Config tunes a Recorder. Zero members take the defaults.
 type Config struct {
-	// BatchSize is the most records one COPY writes; default 2000. Fewer,
-	// larger COPYs cost PostgreSQL and the server less per record (README,
-	// "Tuning choices", has the measurement behind the default).
+	// BatchSize is the most records one COPY writes; default 2000.
 	BatchSize int
-	// FlushInterval is the longest a queued record waits before its batch
-	// is written; default 250ms.
+	// Linger is how long a writer whose queue has run dry waits for one
+	// more record before it closes the batch; default 0, close at once
+	// (README, "Durable decisions", has the measurement behind it).
+	Linger time.Duration
+	// FlushInterval bounds how long a batch stays open after its first
+	// record, however fast records keep arriving; default 2ms.
 	FlushInterval time.Duration
-	// QueueSize bounds the records waiting to be written; default 65536,
-	// a few seconds of peak traffic in about 20 MB: enough to ride out a
-	// checkpoint or a failover without refusing requests.
+	// QueueSize bounds the records waiting for a writer; default 65536.
 	QueueSize int
 	// EnqueueTimeout is how long Record waits for room in a full queue
 	// before failing with ErrBacklogged; default 1s.
 	EnqueueTimeout time.Duration
+	// WaitTimeout is how long Record waits for its record to be confirmed
+	// written before failing with ErrUnconfirmed; default 5s.
+	WaitTimeout time.Duration
 	// Writers is the number of batches that may be written at once (each
-	// holds one pool connection while it writes); default 2.
+	// holds one pool connection while it writes); default 4, so that a
+	// batch gathers while others are being written.
 	Writers int
 	// Logger receives write failures; slog.Default() when nil.
 	Logger *slog.Logger
 }
 
-// Recorder queues decision records and writes them in batches. Build it with
-// New; it is safe for concurrent use.
+// pending is one record on its way to the table, with the channel its
+// caller waits on for the outcome (nil: written).
+type pending struct {
+	rec  store.DecisionRecord
+	done chan error
+}
+
+// finish tells p's caller the outcome. done has room for one value and is
+// sent on once, so this never blocks, even when the caller stopped waiting.
+func (p *pending) finish(err error) { p.done <- err }
+
+// Recorder writes decision records by group commit. Build it with New; it
+// is safe for concurrent use.
 type Recorder struct {
 	cfg    Config
 	writer Writer
 	// queue holds pointers rather than records: a buffer of 65,536
 	// records (about 15 MB of strings' headers) would be scanned by every
 	// garbage collection cycle however empty it is, where one of pointers
-	// is half a megabyte. Measured: the server's live heap fell from
-	// about 18 MB to a few, and with it the length of each GC cycle.
-	queue chan *store.DecisionRecord
+	// is half a megabyte.
+	queue chan *pending
+	// pool recycles pendings (and their channels) whose caller received
+	// the outcome.
+	pool sync.Pool
 
 	// mu guards closed against Record sending on a closed queue: Record
 	// holds it for reading while it sends, Close for writing to close.
@@ -110,7 +144,7 @@ func New(w Writer, cfg Config) *Recorder {
 		cfg.BatchSize = 2000
 	}
 	if cfg.FlushInterval <= 0 {
-		cfg.FlushInterval = 250 * time.Millisecond
+		cfg.FlushInterval = 2 * time.Millisecond
 	}
 	if cfg.QueueSize <= 0 {
 		cfg.QueueSize = 65536
@@ -118,8 +152,11 @@ func New(w Writer, cfg Config) *Recorder {
 	if cfg.EnqueueTimeout <= 0 {
 		cfg.EnqueueTimeout = time.Second
 	}
+	if cfg.WaitTimeout <= 0 {
+		cfg.WaitTimeout = 5 * time.Second
+	}
 	if cfg.Writers <= 0 {
-		cfg.Writers = 2
+		cfg.Writers = 4
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -127,10 +164,11 @@ func New(w Writer, cfg Config) *Recorder {
 	r := &Recorder{
 		cfg:    cfg,
 		writer: w,
-		queue:  make(chan *store.DecisionRecord, cfg.QueueSize),
+		queue:  make(chan *pending, cfg.QueueSize),
 		done:   make(chan struct{}),
 		stop:   make(chan struct{}),
 	}
+	r.pool.New = func() any { return &pending{done: make(chan error, 1)} }
 	var writers sync.WaitGroup
 	for range cfg.Writers {
 		writers.Go(r.run)
@@ -142,25 +180,50 @@ func New(w Writer, cfg Config) *Recorder {
 	return r
 }
 
-// Record queues rec for writing. It returns at once when the queue has
-// room; otherwise it waits up to EnqueueTimeout (or until ctx ends) and
-// returns ErrBacklogged. After Close it returns ErrClosed.
+// Record writes rec and returns once it is durable in the table (nil), or
+// fails: ErrBacklogged when the queue stayed full for EnqueueTimeout,
+// ErrUnconfirmed when the write was not confirmed within WaitTimeout,
+// ErrRefused when PostgreSQL refused the record as invalid data, ErrClosed
+// after Close (or when Close gave up on it), or ctx's error when ctx ends
+// first. Only a nil return allows the decision to be shown.
 func (r *Recorder) Record(ctx context.Context, rec store.DecisionRecord) error {
+	p := r.pool.Get().(*pending)
+	p.rec = rec
+	if err := r.enqueue(ctx, p); err != nil {
+		p.rec = store.DecisionRecord{}
+		r.pool.Put(p)
+		return err
+	}
+	timer := time.NewTimer(r.cfg.WaitTimeout)
+	defer timer.Stop()
+	select {
+	case err := <-p.done:
+		p.rec = store.DecisionRecord{}
+		r.pool.Put(p) // only now: the writer is done with it
+		return err
+	case <-timer.C:
+		return ErrUnconfirmed
+	case <-ctx.Done():
+		return fmt.Errorf("record decision: %w", ctx.Err())
+	}
+}
+
+// enqueue puts p on the queue, waiting up to EnqueueTimeout for room.
+func (r *Recorder) enqueue(ctx context.Context, p *pending) error {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	if r.closed {
 		return ErrClosed
 	}
-	queued := &rec
 	select {
-	case r.queue <- queued:
+	case r.queue <- p:
 		return nil
 	default:
 	}
 	timer := time.NewTimer(r.cfg.EnqueueTimeout)
 	defer timer.Stop()
 	select {
-	case r.queue <- queued:
+	case r.queue <- p:
 		return nil
 	case <-timer.C:
 		return ErrBacklogged
@@ -170,8 +233,9 @@ func (r *Recorder) Record(ctx context.Context, rec store.DecisionRecord) error {
 }
 
 // Close stops taking records, writes every queued record and returns when
-// the writer has finished. If ctx ends first, the writer stops retrying and
-// Close reports how many records could not be written.
+// the writers have finished. If ctx ends first, the writers stop retrying,
+// the callers still waiting get ErrClosed, and Close reports how many
+// records could not be written.
 func (r *Recorder) Close(ctx context.Context) error {
 	r.mu.Lock()
 	if !r.closed {
@@ -199,52 +263,82 @@ func (r *Recorder) Close(ctx context.Context) error {
 // Refused returns how many records PostgreSQL refused as invalid data since
 // New (a value it cannot store, such as U+0000 in a string, or a record
 // breaking a CHECK): each is left out of the table, logged at ERROR with its
-// decision id and SQLSTATE, and does not hold up the others. Close logs the
-// total; tests read it to see that nothing else went missing.
+// decision id and SQLSTATE, and its Record failed with ErrRefused. Close
+// logs the total.
 func (r *Recorder) Refused() int64 { return r.refused.Load() }
 
-// run is one writer: it gathers records into a batch until the batch is
-// full or FlushInterval has passed, then writes it.
+// run is one writer: it gathers a batch (see gather) and writes it, until
+// Close has closed the queue and it is empty.
 func (r *Recorder) run() {
-	batch := make([]store.DecisionRecord, 0, r.cfg.BatchSize)
-	ticker := time.NewTicker(r.cfg.FlushInterval)
-	defer ticker.Stop()
+	batch := make([]*pending, 0, r.cfg.BatchSize)
+	linger := time.NewTimer(time.Hour)
+	linger.Stop()
 	for {
-		select {
-		case rec, ok := <-r.queue:
-			if !ok {
-				r.write(batch)
-				return
-			}
-			batch = append(batch, *rec)
-			if len(batch) < r.cfg.BatchSize {
-				continue
-			}
-		case <-ticker.C:
-			if len(batch) == 0 {
-				continue
-			}
+		first, ok := <-r.queue
+		if !ok {
+			return
 		}
+		batch = append(batch[:0], first)
+		batch, ok = r.gather(batch, linger)
 		r.write(batch)
 		clear(batch) // let the written records' strings be collected
-		batch = batch[:0]
+		if !ok {
+			return
+		}
 	}
 }
 
-// write stores batch. Transient failures are retried with backoff until
-// the batch is written or Close gives up (the records are then counted in
-// lost); a batch PostgreSQL refuses as invalid data is written without the
-// records it refuses (see isolate).
-func (r *Recorder) write(batch []store.DecisionRecord) {
+// gather adds queued records to batch until it holds BatchSize, or the
+// queue has run dry (after waiting up to Linger for one more), or
+// FlushInterval has passed since the batch began. ok is false once the
+// queue is closed and drained.
+func (r *Recorder) gather(batch []*pending, linger *time.Timer) (_ []*pending, ok bool) {
+	deadline := time.Now().Add(r.cfg.FlushInterval)
+	for len(batch) < r.cfg.BatchSize {
+		select {
+		case p, open := <-r.queue:
+			if !open {
+				return batch, false
+			}
+			batch = append(batch, p)
+			continue
+		default:
+		}
+		wait := min(r.cfg.Linger, time.Until(deadline))
+		if wait <= 0 {
+			return batch, true
+		}
+		linger.Reset(wait)
+		select {
+		case p, open := <-r.queue:
+			linger.Stop()
+			if !open {
+				return batch, false
+			}
+			batch = append(batch, p)
+		case <-linger.C:
+			return batch, true
+		}
+	}
+	return batch, true
+}
+
+// write stores batch and tells each of its callers the outcome. Transient
+// failures are retried with backoff until the batch is written or Close
+// gives up (the records are then counted in lost); a batch PostgreSQL
+// refuses as invalid data is written without the records it refuses (see
+// isolate).
+func (r *Recorder) write(batch []*pending) {
 	if len(batch) == 0 {
 		return
 	}
 	refusal, gaveUp := r.insert(batch)
 	switch {
 	case gaveUp:
-		r.giveUp(len(batch))
+		r.giveUp(batch)
 		return
 	case refusal == nil:
+		finishAll(batch, nil)
 		return
 	}
 	r.cfg.Logger.Warn("decision records refused as invalid data or as already written; isolating them",
@@ -255,15 +349,26 @@ func (r *Recorder) write(batch []store.DecisionRecord) {
 	}
 }
 
+// finishAll tells every caller of batch the same outcome.
+func finishAll(batch []*pending, err error) {
+	for _, p := range batch {
+		p.finish(err)
+	}
+}
+
 // insert writes batch, retrying transient failures with backoff until it is
 // written or Close stops the retries (gaveUp). When PostgreSQL refuses the
 // batch's data it returns the refusal at once: the same COPY would fail the
 // same way on every attempt.
-func (r *Recorder) insert(batch []store.DecisionRecord) (refusal *pgconn.PgError, gaveUp bool) {
+func (r *Recorder) insert(batch []*pending) (refusal *pgconn.PgError, gaveUp bool) {
+	records := make([]store.DecisionRecord, len(batch))
+	for i, p := range batch {
+		records[i] = p.rec
+	}
 	backoff := 50 * time.Millisecond
 	for attempt := 1; ; attempt++ {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		err := r.writer.InsertDecisions(ctx, batch)
+		err := r.writer.InsertDecisions(ctx, records)
 		cancel()
 		if err == nil {
 			return nil, false
@@ -282,66 +387,72 @@ func (r *Recorder) insert(batch []store.DecisionRecord) (refusal *pgconn.PgError
 }
 
 // isolate writes every record of batch that PostgreSQL accepts, given that
-// the whole batch was just refused with refusal: it writes each half and
-// splits again whichever half is refused, so a batch of n records with one
-// bad record costs about 2·log2(n) COPYs. When the refusal is a duplicate
-// decision id, it first asks which records are missing and copies only
-// those (see unrecorded). A record refused because its
-// decision id is already in the table was written before (by a COPY whose
-// acknowledgement was lost) and counts as written; isolate returns how many
-// there were. Any other record refused on its own is counted in refused and
-// logged by decision id.
-func (r *Recorder) isolate(batch []store.DecisionRecord, refusal *pgconn.PgError) (already int) {
+// the whole batch was just refused with refusal, and tells each caller its
+// outcome: it writes each half and splits again whichever half is refused,
+// so a batch of n records with one bad record costs about 2·log2(n) COPYs.
+// When the refusal is a duplicate decision id, it first asks which records
+// are missing and copies only those (see unrecorded). A record refused
+// because its decision id is already in the table was written before (by a
+// COPY whose acknowledgement was lost) and counts as written; isolate
+// returns how many there were. Any other record refused on its own is
+// counted in refused, logged by decision id, and its caller gets
+// ErrRefused.
+func (r *Recorder) isolate(batch []*pending, refusal *pgconn.PgError) (already int) {
 	if len(batch) == 1 {
 		if isDuplicate(refusal) {
+			batch[0].finish(nil)
 			return 1
 		}
 		r.refused.Add(1)
 		// Names only, never refusal.Message: the message of a data error
 		// can quote the value refused, which may be the caller's.
 		r.cfg.Logger.Error("decision record refused by the database as invalid data; it is not stored",
-			"decision_id", batch[0].DecisionID, "sqlstate", refusal.Code,
+			"decision_id", batch[0].rec.DecisionID, "sqlstate", refusal.Code,
 			"constraint", refusal.ConstraintName, "column", refusal.ColumnName)
+		batch[0].finish(ErrRefused)
 		return 0
 	}
 	select {
 	case <-r.stop: // Close gave up: no more COPYs
-		r.giveUp(len(batch))
+		r.giveUp(batch)
 		return 0
 	default:
 	}
-	var parts [][]store.DecisionRecord
-	if missing, ok := r.unrecorded(batch, refusal); ok {
-		already = len(batch) - len(missing)
-		parts = [][]store.DecisionRecord{missing}
+	var parts [][]*pending
+	if missing, written, ok := r.unrecorded(batch, refusal); ok {
+		already = len(written)
+		finishAll(written, nil)
+		parts = [][]*pending{missing}
 	} else {
 		half := len(batch) / 2
-		parts = [][]store.DecisionRecord{batch[:half], batch[half:]}
+		parts = [][]*pending{batch[:half], batch[half:]}
 	}
 	for _, part := range parts {
 		switch refusal, gaveUp := r.insert(part); {
 		case gaveUp:
-			r.giveUp(len(part))
+			r.giveUp(part)
 		case refusal != nil:
 			already += r.isolate(part, refusal)
+		default:
+			finishAll(part, nil)
 		}
 	}
 	return already
 }
 
-// unrecorded returns the records of batch whose decision ids are not in
-// the table yet, when refusal says some are and the table confirms it;
-// otherwise ok is false and the batch is split instead. It must leave out
-// at least one record, or isolate could ask again forever (two copies of
-// one record in the same batch are refused as duplicates while neither is
-// stored).
-func (r *Recorder) unrecorded(batch []store.DecisionRecord, refusal *pgconn.PgError) (missing []store.DecisionRecord, ok bool) {
+// unrecorded splits batch into the records whose decision ids are not in
+// the table yet and those that are, when refusal says some are and the
+// table confirms it; otherwise ok is false and the batch is split instead.
+// It must leave out at least one record, or isolate could ask again forever
+// (two copies of one record in the same batch are refused as duplicates
+// while neither is stored).
+func (r *Recorder) unrecorded(batch []*pending, refusal *pgconn.PgError) (missing, written []*pending, ok bool) {
 	if !isDuplicate(refusal) {
-		return nil, false
+		return nil, nil, false
 	}
 	ids := make([]string, len(batch))
-	for i := range batch {
-		ids[i] = batch[i].DecisionID
+	for i, p := range batch {
+		ids[i] = p.rec.DecisionID
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	missingIDs, err := r.writer.MissingDecisionIDs(ctx, ids)
@@ -349,22 +460,24 @@ func (r *Recorder) unrecorded(batch []store.DecisionRecord, refusal *pgconn.PgEr
 	if err != nil {
 		r.cfg.Logger.Warn("look up which decision records are already written; splitting the batch instead",
 			"records", len(batch), "error", err)
-		return nil, false
+		return nil, nil, false
 	}
 	if len(missingIDs) >= len(batch) {
-		return nil, false
+		return nil, nil, false
 	}
 	wanted := make(map[string]bool, len(missingIDs))
 	for _, id := range missingIDs {
 		wanted[id] = true
 	}
-	missing = make([]store.DecisionRecord, 0, len(missingIDs))
-	for i := range batch {
-		if wanted[batch[i].DecisionID] {
-			missing = append(missing, batch[i])
+	missing = make([]*pending, 0, len(missingIDs))
+	for _, p := range batch {
+		if wanted[p.rec.DecisionID] {
+			missing = append(missing, p)
+		} else {
+			written = append(written, p)
 		}
 	}
-	return missing, true
+	return missing, written, true
 }
 
 // isDuplicate reports whether refusal is the one a record's second copy
@@ -373,12 +486,15 @@ func isDuplicate(refusal *pgconn.PgError) bool {
 	return refusal.Code == sqlstateUniqueViolation && refusal.ConstraintName == decisionsPrimaryKey
 }
 
-// giveUp counts n records as lost after Close's context ended, and with
-// them everything still queued, which cannot be written either.
-func (r *Recorder) giveUp(n int) {
-	r.lost.Add(int64(n))
-	for range r.queue {
+// giveUp counts batch as lost after Close's context ended, and with it
+// everything still queued, which cannot be written either; their callers
+// get ErrClosed.
+func (r *Recorder) giveUp(batch []*pending) {
+	r.lost.Add(int64(len(batch)))
+	finishAll(batch, ErrClosed)
+	for p := range r.queue {
 		r.lost.Add(1)
+		p.finish(ErrClosed)
 	}
 }
 

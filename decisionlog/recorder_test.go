@@ -9,6 +9,8 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -44,9 +46,32 @@ func ids(n int) []string {
 
 func quiet() *slog.Logger { return slog.New(slog.DiscardHandler) }
 
-// TestBatchesAndFlushOnClose: records written by size, by interval and by
-// Close all land, once each.
-func TestBatchesAndFlushOnClose(t *testing.T) {
+// recordAll records every record at once, each from its own goroutine as
+// concurrent requests would, and returns each Record's result in order.
+func recordAll(ctx context.Context, r *decisionlog.Recorder, records []store.DecisionRecord) []error {
+	errs := make([]error, len(records))
+	var wg sync.WaitGroup
+	for i := range records {
+		wg.Go(func() { errs[i] = r.Record(ctx, records[i]) })
+	}
+	wg.Wait()
+	return errs
+}
+
+// records returns record(i) for each i in [from, to).
+func records(from, to int) []store.DecisionRecord {
+	out := make([]store.DecisionRecord, 0, to-from)
+	for i := from; i < to; i++ {
+		out = append(out, record(i))
+	}
+	return out
+}
+
+// TestRecordReturnsOnceDurable: every Record that returned nil has its
+// record in the table before Close, whether its batch closed by size, by
+// the queue running dry, by the linger timer or by the flush interval;
+// and Record after Close is refused.
+func TestRecordReturnsOnceDurable(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	st := store.New(storetest.New(t))
@@ -55,29 +80,31 @@ func TestBatchesAndFlushOnClose(t *testing.T) {
 		cfg  decisionlog.Config
 		n    int
 	}{
-		{"full batches and a remainder", decisionlog.Config{BatchSize: 100, FlushInterval: time.Hour}, 1050},
-		{"interval only", decisionlog.Config{BatchSize: 10000, FlushInterval: 10 * time.Millisecond}, 30},
-		{"close only", decisionlog.Config{BatchSize: 10000, FlushInterval: time.Hour}, 7},
+		{"batches closed by size", decisionlog.Config{BatchSize: 7, Linger: time.Hour, FlushInterval: time.Hour}, 700},
+		{"batches closed when the queue runs dry", decisionlog.Config{}, 500},
+		{"a linger", decisionlog.Config{Linger: time.Millisecond}, 300},
+		{"one writer", decisionlog.Config{Writers: 1}, 300},
+		{"one at a time", decisionlog.Config{BatchSize: 1, Writers: 1}, 50},
 	}
 	offset := 0
 	for _, c := range cases {
 		c.cfg.Logger = quiet()
 		r := decisionlog.New(st, c.cfg)
-		for i := range c.n {
-			if err := r.Record(ctx, record(offset+i)); err != nil {
+		for i, err := range recordAll(ctx, r, records(offset, offset+c.n)) {
+			if err != nil {
 				t.Fatalf("%s: record %d: %v", c.name, i, err)
 			}
 		}
-		if err := r.Close(ctx); err != nil {
-			t.Fatalf("%s: close: %v", c.name, err)
-		}
-		want := ids(offset + c.n)[offset:]
-		missing, err := st.MissingDecisionIDs(ctx, want)
+		// Before Close: returning nil means written.
+		missing, err := st.MissingDecisionIDs(ctx, ids(offset + c.n)[offset:])
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(missing) > 0 {
-			t.Errorf("%s: %d records missing after Close", c.name, len(missing))
+			t.Errorf("%s: %d records missing although Record returned nil", c.name, len(missing))
+		}
+		if err := r.Close(ctx); err != nil {
+			t.Fatalf("%s: close: %v", c.name, err)
 		}
 		if err := r.Record(ctx, record(999999)); !errors.Is(err, decisionlog.ErrClosed) {
 			t.Errorf("%s: Record after Close = %v, want ErrClosed", c.name, err)
@@ -91,6 +118,46 @@ func TestBatchesAndFlushOnClose(t *testing.T) {
 	if total != offset {
 		t.Errorf("table holds %d records, want %d", total, offset)
 	}
+}
+
+// TestRecordsShareACopyUnderLoad: records that arrive while a write is under
+// way are written together by the next, so fewer COPYs than records run.
+func TestRecordsShareACopyUnderLoad(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	counter := &countingWriter{Store: store.New(storetest.New(t))}
+	r := decisionlog.New(counter, decisionlog.Config{Writers: 1, Logger: quiet()})
+	const n = 400
+	for i, err := range recordAll(ctx, r, records(0, n)) {
+		if err != nil {
+			t.Fatalf("record %d: %v", i, err)
+		}
+	}
+	if err := r.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if copies := counter.copies.Load(); copies >= n/2 {
+		t.Errorf("%d records took %d COPYs; concurrent records should share them", n, copies)
+	}
+}
+
+// countingWriter counts the COPYs a Recorder runs and the largest batch
+// it tried.
+type countingWriter struct {
+	*store.Store
+	copies  atomic.Int64
+	largest atomic.Int64
+}
+
+func (w *countingWriter) InsertDecisions(ctx context.Context, records []store.DecisionRecord) error {
+	w.copies.Add(1)
+	for {
+		largest := w.largest.Load()
+		if int64(len(records)) <= largest || w.largest.CompareAndSwap(largest, int64(len(records))) {
+			break
+		}
+	}
+	return w.Store.InsertDecisions(ctx, records)
 }
 
 // TestFullQueueRefusesInsteadOfDropping holds a lock on the table so the
@@ -112,14 +179,21 @@ func TestFullQueueRefusesInsteadOfDropping(t *testing.T) {
 	if _, err := lock.Exec(ctx, `LOCK TABLE decisions IN ACCESS EXCLUSIVE MODE`); err != nil {
 		t.Fatal(err)
 	}
-	r := decisionlog.New(st, decisionlog.Config{BatchSize: 1, QueueSize: 2, Writers: 1, EnqueueTimeout: 50 * time.Millisecond, Logger: quiet()})
+	r := decisionlog.New(st, decisionlog.Config{BatchSize: 1, QueueSize: 2, Writers: 1, EnqueueTimeout: 50 * time.Millisecond,
+		WaitTimeout: time.Minute, Logger: quiet()})
+	type result struct {
+		id  string
+		err error
+	}
+	results := make(chan result, 10)
+	recordInBackground := func(i int) {
+		go func() { results <- result{record(i).DecisionID, r.Record(ctx, record(i))} }()
+	}
 	// The first record goes to the one writer, whose COPY (pgx first reads
 	// the column types with a SELECT) then waits on the lock; wait until it
 	// does, so what follows does not depend on how fast the writer
 	// goroutine was scheduled.
-	if err := r.Record(ctx, record(0)); err != nil {
-		t.Fatal(err)
-	}
+	recordInBackground(0)
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		var waiting int
 		err := pool.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity
@@ -134,28 +208,37 @@ func TestFullQueueRefusesInsteadOfDropping(t *testing.T) {
 			t.Fatal("the writer's COPY never waited on the table lock")
 		}
 	}
-	accepted := []string{record(0).DecisionID}
-	refused := 0
 	for i := 1; i < 10; i++ {
-		switch err := r.Record(ctx, record(i)); {
-		case err == nil:
-			accepted = append(accepted, record(i).DecisionID)
-		case errors.Is(err, decisionlog.ErrBacklogged):
-			refused++
-		default:
-			t.Fatalf("record %d: %v", i, err)
-		}
+		recordInBackground(i)
 	}
 	// One record is in the blocked COPY of the one writer, two wait in
-	// the queue.
-	if len(accepted) != 3 || refused != 7 {
-		t.Errorf("accepted %d, refused %d; want 3 and 7", len(accepted), refused)
+	// the queue; the other seven are refused while the lock holds, and
+	// none of the three returns before it goes.
+	for range 7 {
+		select {
+		case res := <-results:
+			if !errors.Is(res.err, decisionlog.ErrBacklogged) {
+				t.Fatalf("record %s returned %v while the table was locked, want ErrBacklogged", res.id, res.err)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatal("fewer than seven records were refused")
+		}
+	}
+	select {
+	case res := <-results:
+		t.Fatalf("record %s returned %v before its record could be written", res.id, res.err)
+	case <-time.After(100 * time.Millisecond):
 	}
 	if err := lock.Rollback(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.Close(ctx); err != nil {
-		t.Fatal(err)
+	var accepted []string
+	for range 3 {
+		res := <-results
+		if res.err != nil {
+			t.Fatalf("record %s: %v", res.id, res.err)
+		}
+		accepted = append(accepted, res.id)
 	}
 	missing, err := st.MissingDecisionIDs(ctx, accepted)
 	if err != nil {
@@ -163,6 +246,9 @@ func TestFullQueueRefusesInsteadOfDropping(t *testing.T) {
 	}
 	if len(missing) > 0 {
 		t.Errorf("accepted records missing: %v", missing)
+	}
+	if err := r.Close(ctx); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -200,15 +286,28 @@ func TestCloseReportsWhatItCouldNotWrite(t *testing.T) {
 			pool := storetest.New(t)
 			st := store.New(pool)
 			refuseEveryInsert(t, pool, sqlstate)
-			r := decisionlog.New(st, decisionlog.Config{BatchSize: 10, FlushInterval: 5 * time.Millisecond, Logger: quiet()})
-			for i := range 2 {
-				if err := r.Record(ctx, record(i)); err != nil {
-					t.Fatal(err)
-				}
+			// The linger keeps the batch open until both records are in it.
+			writer := &countingWriter{Store: st}
+			r := decisionlog.New(writer, decisionlog.Config{Writers: 1, Linger: time.Second, FlushInterval: time.Minute,
+				BatchSize: 2, WaitTimeout: time.Minute, Logger: quiet()})
+			var errs []error
+			recorded := make(chan struct{})
+			go func() {
+				defer close(recorded)
+				errs = recordAll(ctx, r, records(0, 2))
+			}()
+			for writer.largest.Load() < 2 { // both in a batch that failed
+				time.Sleep(5 * time.Millisecond)
 			}
 			closeCtx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
 			defer cancel()
 			err := r.Close(closeCtx)
+			<-recorded
+			for i, err := range errs {
+				if !errors.Is(err, decisionlog.ErrClosed) {
+					t.Errorf("record %d returned %v, want ErrClosed: the decision must not be shown", i, err)
+				}
+			}
 			if err == nil {
 				t.Fatal("Close returned nil with records unwritten")
 			}
@@ -288,7 +387,8 @@ func TestRefusedRecordsDoNotHoldUpTheOthers(t *testing.T) {
 			// One writer and a queue smaller than what follows the bad
 			// records: a writer stuck on them would fill the queue and
 			// Record would refuse.
-			r := decisionlog.New(st, decisionlog.Config{BatchSize: 10, FlushInterval: 5 * time.Millisecond,
+			// The linger gathers the first ten records into one batch.
+			r := decisionlog.New(st, decisionlog.Config{BatchSize: 10, Linger: 200 * time.Millisecond, FlushInterval: time.Second,
 				QueueSize: 8, EnqueueTimeout: 2 * time.Second, Writers: 1, Logger: logger})
 			t.Cleanup(func() {
 				ctx, cancel := context.WithTimeout(context.Background(), time.Second)
@@ -296,17 +396,28 @@ func TestRefusedRecordsDoNotHoldUpTheOthers(t *testing.T) {
 				_ = r.Close(ctx)
 			})
 			var good, bad []string
-			for i := range 100 {
-				rec := record(i)
-				if i < 10 && slices.Contains(c.at, i) {
-					c.poison(&rec)
-					bad = append(bad, rec.DecisionID)
+			first := records(0, 10)
+			for i := range first {
+				if slices.Contains(c.at, i) {
+					c.poison(&first[i])
+					bad = append(bad, first[i].DecisionID)
 				} else {
-					good = append(good, rec.DecisionID)
+					good = append(good, first[i].DecisionID)
 				}
-				if err := r.Record(ctx, rec); err != nil {
-					t.Fatalf("record %d: %v", i, err)
+			}
+			for i, err := range recordAll(ctx, r, first) {
+				switch poisoned := slices.Contains(c.at, i); {
+				case poisoned && !errors.Is(err, decisionlog.ErrRefused):
+					t.Errorf("refused record %d returned %v, want ErrRefused", i, err)
+				case !poisoned && err != nil:
+					t.Errorf("record %d: %v", i, err)
 				}
+			}
+			for i, err := range recordAll(ctx, r, records(10, 100)) {
+				if err != nil {
+					t.Fatalf("record %d: %v", 10+i, err)
+				}
+				good = append(good, record(10+i).DecisionID)
 			}
 			closeCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 			defer cancel()
@@ -380,15 +491,16 @@ func TestAlreadyWrittenRecordsCountAsWritten(t *testing.T) {
 				t.Fatal(err)
 			}
 			logger, logs := capture(t)
-			// One batch, written by Close, holds every copy.
-			r := decisionlog.New(st, decisionlog.Config{BatchSize: 1000, FlushInterval: time.Hour, Writers: 1, Logger: logger})
-			var queued []int
-			for i := range n {
-				queued = append(queued, i)
+			// The linger gathers every copy into one batch.
+			r := decisionlog.New(st, decisionlog.Config{BatchSize: n + len(c.twice), Linger: 200 * time.Millisecond,
+				FlushInterval: time.Minute, Writers: 1, Logger: logger})
+			queued := records(0, n)
+			for _, i := range c.twice {
+				queued = append(queued, record(i))
 			}
-			for _, i := range append(queued, c.twice...) {
-				if err := r.Record(ctx, record(i)); err != nil {
-					t.Fatal(err)
+			for i, err := range recordAll(ctx, r, queued) {
+				if err != nil {
+					t.Fatalf("record %d: %v", i, err)
 				}
 			}
 			closeCtx, cancel := context.WithTimeout(ctx, 10*time.Second)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -97,6 +98,9 @@ func (s *Store) InsertDecisions(ctx context.Context, records []DecisionRecord) e
 	if len(records) == 0 {
 		return nil
 	}
+	if len(records) <= pipelinedInsertMax {
+		return s.insertDecisionsPipelined(ctx, records)
+	}
 	n, err := s.pool.CopyFrom(ctx, pgx.Identifier{"decisions"}, decisionColumns,
 		pgx.CopyFromSlice(len(records), func(i int) ([]any, error) { return decisionRow(&records[i]), nil }))
 	if err != nil {
@@ -104,6 +108,37 @@ func (s *Store) InsertDecisions(ctx context.Context, records []DecisionRecord) e
 	}
 	if int(n) != len(records) {
 		return fmt.Errorf("insert decisions: copied %d of %d rows", n, len(records))
+	}
+	return nil
+}
+
+// pipelinedInsertMax is the largest batch written as pipelined INSERTs
+// rather than COPY. With group commit most batches are small (a record
+// waits for its own write), and a COPY costs three round trips (pgx reads
+// the column types, starts the COPY, then sends the rows) where a
+// pipeline of prepared INSERTs costs one. Past a few dozen rows COPY's
+// cheaper rows win.
+const pipelinedInsertMax = 32
+
+// sqlInsertDecision inserts one record; its parameters are decisionRow's.
+var sqlInsertDecision = func() string {
+	params := make([]string, len(decisionColumns))
+	for i := range params {
+		params[i] = fmt.Sprintf("$%d", i+1)
+	}
+	return "INSERT INTO decisions (" + strings.Join(decisionColumns, ", ") + ") VALUES (" + strings.Join(params, ", ") + ")"
+}()
+
+// insertDecisionsPipelined sends one INSERT per record in a single round
+// trip. pgx runs a batch in one implicit transaction, so the records are
+// written all or none, as with COPY.
+func (s *Store) insertDecisionsPipelined(ctx context.Context, records []DecisionRecord) error {
+	var batch pgx.Batch
+	for i := range records {
+		batch.Queue(sqlInsertDecision, decisionRow(&records[i])...)
+	}
+	if err := s.pool.SendBatch(ctx, &batch).Close(); err != nil {
+		return fmt.Errorf("insert %d decisions: %w", len(records), err)
 	}
 	return nil
 }

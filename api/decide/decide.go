@@ -41,8 +41,9 @@ type Config struct {
 	// CacheEntries bounds the decision cache; zero means
 	// DefaultCacheEntries.
 	CacheEntries int
-	// DecisionLog tunes the batching writer of decision records; its
-	// Logger defaults to the server's.
+	// DecisionLog tunes the group-committing writer of decision records
+	// (a decision is answered only once its record is written); its Logger
+	// defaults to the server's.
 	DecisionLog decisionlog.Config
 }
 
@@ -63,7 +64,7 @@ type handler struct {
 	// both nil when disabled.
 	cache       *hashedCache[*decisionCore]
 	conversions *hashedCache[*conversion]
-	// decisions queues decision records for batched writing; the server's
+	// decisions writes decision records by group commit; the server's
 	// Close flushes it.
 	decisions *decisionlog.Recorder
 	// planner works out next_question and optimal_path.
@@ -112,7 +113,7 @@ func register(s *api.Server, deps Deps, cfg Config) *handler {
 		Price:       anonymousPrice,
 		NotFound:    "ruleset, rulebook or release",
 		Refusals: []api.Refusal{api.RefusalRecordCorrupt, {Status: http.StatusServiceUnavailable, ReasonCode: api.ReasonDecisionLogBacklogged,
-			Meaning: "the decision could not be queued for its record, so none was issued; retry with backoff."},
+			Meaning: "the decision's record could not be written in time (the decision log is backlogged or the database is unavailable), so no decision was issued; retry with backoff."},
 			{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonRulebookReleaseMissing, Meaning: "the rulebook's head names a release this server does not hold."},
 			{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonRulebookReleaseCorrupt, Meaning: "the release's frozen content fails its identity check."},
 			{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonReleaseMemberUnresolved, Meaning: "a member of the live composition cannot be used."}},
@@ -432,7 +433,7 @@ func (h *handler) decide(ctx context.Context, in *decideInput) (*decideOutput, e
 		record.CallerRef = callerRef
 	}
 	if err := h.decisions.Record(ctx, record); err != nil {
-		if errors.Is(err, decisionlog.ErrBacklogged) || errors.Is(err, decisionlog.ErrClosed) {
+		if errors.Is(err, decisionlog.ErrBacklogged) || errors.Is(err, decisionlog.ErrUnconfirmed) || errors.Is(err, decisionlog.ErrClosed) {
 			return nil, errDecisionLogBacklogged
 		}
 		return nil, fmt.Errorf("record decision: %w", err)

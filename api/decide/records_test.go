@@ -169,12 +169,13 @@ func TestDecisionRecords(t *testing.T) {
 	}
 }
 
-// TestDecisionRecordsSurviveShutdown issues decisions concurrently with a
-// writer that would not flush on its own for an hour, shuts the server
-// down, and finds every issued decision_id in the table.
-func TestDecisionRecordsSurviveShutdown(t *testing.T) {
+// TestDecisionRecordedBeforeAnswered issues decisions concurrently and
+// finds each one's record in the table the moment its 200 arrives, before
+// anything is flushed or shut down; then shuts the server down and finds
+// that a decision after Close is refused rather than answered.
+func TestDecisionRecordedBeforeAnswered(t *testing.T) {
 	t.Parallel()
-	f := newFixtureWith(t, api.Config{}, Config{DecisionLog: decisionlog.Config{FlushInterval: time.Hour, BatchSize: 64}})
+	f := newFixtureWith(t, api.Config{}, Config{DecisionLog: decisionlog.Config{BatchSize: 64, Linger: time.Millisecond}})
 	f.Publish(t, "acme", "acme/all-types", []byte(allTypesRules), true)
 	// A key keeps the 400 calls within one tier's daily budget.
 	key := f.Key(t, "acme", []auth.Scope{auth.ScopeDecide}, time.Time{})
@@ -205,6 +206,9 @@ func TestDecisionRecordsSurviveShutdown(t *testing.T) {
 				if err != nil || res.StatusCode != 200 {
 					t.Errorf("status %d, %v", res.StatusCode, err)
 					return
+				}
+				if _, err := f.Store.DecisionByID(context.Background(), env.DecisionID); err != nil {
+					t.Errorf("decision %s answered before its record was written: %v", env.DecisionID, err)
 				}
 				mu.Lock()
 				ids = append(ids, env.DecisionID)
