@@ -7,7 +7,7 @@ SHELL := bash
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 5s
 
-.PHONY: deps build run test vet staticcheck gotest plaintest fuzz bench eval-generation db-url db-stop
+.PHONY: deps build run test vet staticcheck gotest plaintest fuzz bench eval-generation db-url db-stop web webtest
 
 deps:
 	@scripts/deps.sh
@@ -28,11 +28,11 @@ db-stop:
 # build the Z3 binding's memory-leak test (it measures resident memory, which
 # the race detector's shadow memory would swamp) and the solver's
 # differential test at 2,000 random answer sets per ruleset (the race run
-# samples 400), then a short run of every fuzz target. DATABASE_URL is
-# exported to everything below.
+# samples 400), then a short run of every fuzz target, then the web
+# console's checks (webtest). DATABASE_URL is exported to everything below.
 test: deps
 	@url="$${DATABASE_URL:-$$(scripts/devdb.sh url)}"; export DATABASE_URL="$$url"; \
-	$(MAKE) --no-print-directory vet staticcheck gotest plaintest fuzz
+	$(MAKE) --no-print-directory vet staticcheck gotest plaintest fuzz webtest
 
 vet:
 	go vet ./...
@@ -49,6 +49,18 @@ plaintest:
 
 fuzz:
 	scripts/fuzz.sh $(FUZZTIME)
+
+# web: rebuild the console's committed assets (web/dist) from web/src and the
+# locked npm packages; commit web/dist afterwards. `make run` needs none of
+# this: the binary embeds web/dist.
+web:
+	cd web && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error && ./build.sh dist
+
+# webtest: the console's checks (web/check.sh): web/dist matches its
+# sources, type check and unit tests, then the browser tests against a real
+# `eligo serve` in Debian's chromium; screenshots in web/e2e/artifacts/.
+webtest:
+	web/check.sh
 
 # bench: the Go benchmarks, then the /decide load benchmark (cmd/eligo-load)
 # against `eligo serve` on loopback with decision records on.

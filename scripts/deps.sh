@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # deps.sh — install the Debian packages Eligo needs (libz3-dev for the
 # solver binding, postgresql for the local database, poppler-utils for
-# pdftotext, which extracts uploaded PDF sources) when dpkg says they are
-# missing. Runs apt-get update once, then apt-get install -y, through sudo
-# unless already root. Does nothing when everything is present.
+# pdftotext, which extracts uploaded PDF sources, chromium for the browser
+# tests of the web console) when dpkg says they are missing. Runs apt-get
+# update once, then apt-get install -y, through sudo unless already root.
+# Does nothing when everything is present.
 set -euo pipefail
 
-packages=(libz3-dev postgresql poppler-utils)
+packages=(libz3-dev postgresql poppler-utils chromium)
 missing=()
 for p in "${packages[@]}"; do
 	if ! dpkg -s "$p" >/dev/null 2>&1; then

@@ -20,6 +20,7 @@ import (
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/publish"
 	"github.com/eligo/eligo/store"
+	"github.com/eligo/eligo/web"
 	"github.com/eligo/eligo/worker"
 )
 
@@ -88,13 +89,18 @@ func NewServices(st *store.Store, cfg Config) (Services, error) {
 	return Services{Store: st, Catalog: cat, Publisher: pub, Authoring: work, Generator: gen}, nil
 }
 
-// Mount registers every resource on s.
+// Mount registers every resource on s, and the web console.
 func Mount(s *api.Server, sv Services, cfg Config) {
 	rulesets.Register(s, rulesets.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Store: sv.Store})
 	rulebooks.Register(s, rulebooks.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Store: sv.Store})
 	decide.Register(s, decide.Deps{Catalog: sv.Catalog, Store: sv.Store}, cfg.Decide)
 	projects.Register(s, projects.Deps{Authoring: sv.Authoring, Generator: sv.Generator})
 	usage.Register(s)
+	// The web console at "/": a page, not an operation.
+	console := web.New()
+	for _, pattern := range console.Patterns() {
+		s.Page(pattern, console)
+	}
 }
 
 // New builds the whole interface over st: the core, the services and every

@@ -1,0 +1,323 @@
+// End-to-end tests of the console in a real browser: playwright-core driving
+// Debian's chromium against a real `eligo serve` with casebank rulesets
+// published (run.sh sets it up and passes its address in ELIGO_URL).
+// Screenshots and accessibility reports go to e2e/artifacts/.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import { chromium } from 'playwright-core';
+
+const origin = process.env.ELIGO_URL;
+if (!origin) {
+  throw new Error('ELIGO_URL is not set: run web/e2e/run.sh');
+}
+const here = path.dirname(fileURLToPath(import.meta.url));
+const artifacts = path.join(here, 'artifacts');
+const axeSource = fs.readFileSync(path.join(here, '..', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+const api = origin + '/api/v1/public';
+const fmla = '/#/ruleset/' + encodeURIComponent('demo/us-fmla-employee');
+const voter = '/#/ruleset/' + encodeURIComponent('demo/ca-voter-registration');
+
+let context;
+let profile;
+
+before(async () => {
+  fs.rmSync(artifacts, { recursive: true, force: true });
+  fs.mkdirSync(artifacts, { recursive: true });
+  profile = fs.mkdtempSync(path.join(os.tmpdir(), 'eligo-chromium-'));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+    viewport: { width: 1280, height: 900 },
+  });
+});
+
+after(async () => {
+  await context?.close();
+  if (profile) fs.rmSync(profile, { recursive: true, force: true });
+});
+
+/**
+ * open starts a page at the console path p and records what it must never
+ * do: request another host, break the content security policy, or throw.
+ */
+async function open(t, p, viewport) {
+  const page = await context.newPage();
+  if (viewport) await page.setViewportSize(viewport);
+  const problems = [];
+  page.on('request', (r) => {
+    if (!r.url().startsWith(origin + '/') && !r.url().startsWith('data:')) problems.push(`request to another host: ${r.url()}`);
+  });
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  t.after(async () => {
+    await page.close();
+  });
+  await page.goto(origin + p);
+  return {
+    page,
+    clean() {
+      assert.deepEqual(problems, [], 'the page made no foreign request, no policy violation and no error');
+    },
+  };
+}
+
+async function shot(page, name) {
+  await page.screenshot({ path: path.join(artifacts, name + '.png'), fullPage: true });
+}
+
+/** questionFor waits until the question on the page is about fieldId. */
+async function questionFor(page, fieldId) {
+  await page.waitForSelector(`#question-form[data-field="${fieldId}"]`);
+}
+
+/** answer fills the current question (text, or the label of a choice) and continues. */
+async function answer(page, fieldId, value) {
+  await questionFor(page, fieldId);
+  const form = page.locator('#question-form');
+  if ((await form.locator('input[type=radio]').count()) > 0) {
+    await form.getByLabel(value, { exact: true }).check();
+  } else {
+    await form.locator('input[type=text]').fill(value);
+  }
+  await page.click('#continue');
+}
+
+async function outcome(page) {
+  await page.waitForSelector('#outcome');
+  return (await page.locator('#outcome').textContent()).trim();
+}
+
+/** tabTo presses Tab until the focused element matches selector. */
+async function tabTo(page, selector, limit = 60) {
+  for (let i = 0; i < limit; i++) {
+    if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached ${selector}`);
+}
+
+async function axe(page, name) {
+  await page.evaluate(axeSource);
+  const result = await page.evaluate(async () => {
+    // eslint-disable-next-line no-undef
+    const r = await axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) }));
+  });
+  fs.writeFileSync(path.join(artifacts, `axe-${name}.json`), JSON.stringify(result, null, 2));
+  const grave = result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(grave, [], `axe-core: serious or critical violations on ${name}`);
+}
+
+test('the console is served at / with a strict policy', async () => {
+  const res = await fetch(origin + '/');
+  assert.equal(res.status, 200);
+  const csp = res.headers.get('content-security-policy') ?? '';
+  assert.match(csp, /default-src 'self'/);
+  assert.match(csp, /script-src 'self';/);
+});
+
+test('catalogue: the public rulesets, searchable, with rule count and version', async (t) => {
+  const { page, clean } = await open(t, '/');
+  await page.waitForSelector('#catalogue li');
+  const listed = await (await fetch(api + '/rulesets')).json();
+  assert.equal(await page.locator('#catalogue li').count(), listed.length);
+  const card = page.locator('#catalogue li', { hasText: 'FMLA employee eligibility' });
+  const fmlaSummary = listed.find((r) => r.slug === 'demo/us-fmla-employee');
+  assert.match(await card.textContent(), new RegExp(`Rules:?\\s*${fmlaSummary.rule_count}`));
+  assert.match(await card.textContent(), /Version:?\s*v1/);
+  await page.fill('#search', 'fmla');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelectorAll('#catalogue li').length === 1);
+  assert.match(await page.locator('#catalogue li').textContent(), /FMLA/);
+  await shot(page, 'catalogue-search');
+  await axe(page, 'catalogue');
+  clean();
+});
+
+test('keyboard only: an interview to eligible asks only the questions that matter', async (t) => {
+  const { page, clean } = await open(t, '/');
+  await page.waitForSelector('#catalogue li');
+  await tabTo(page, 'a[href*="us-fmla-employee"]');
+  await page.keyboard.press('Enter');
+  await questionFor(page, 'employment.employer_type');
+  // Into the choices, down to "public agency", then on to Continue.
+  await tabTo(page, 'input[type=radio]');
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await page.locator('#question-form input[value=public_agency]').isChecked(), true);
+  await tabTo(page, '#continue');
+  await page.keyboard.press('Enter');
+  // Each new question takes the focus: type and press Enter.
+  for (const [field, value] of [
+    ['employment.months_employed', '14'],
+    ['employment.hours_12_months', '1300'],
+    ['worksite.employees_within_75_miles', '60'],
+  ]) {
+    await questionFor(page, field);
+    await page.waitForFunction((f) => document.activeElement?.closest('#question-form')?.getAttribute('data-field') === f, field);
+    await page.keyboard.type(value);
+    await page.keyboard.press('Enter');
+  }
+  assert.equal(await outcome(page), 'Eligible');
+  // Four answers: the employer-size question never mattered for a public agency.
+  assert.equal(await page.locator('#answers li').count(), 4);
+  assert.equal(await page.locator('#answers li[data-field="employer.workweeks_with_50_employees"]').count(), 0);
+  assert.match(await page.locator('#progress-text').textContent(), /Decided after 4 answers/);
+  await shot(page, 'fmla-eligible');
+  await axe(page, 'decision-eligible');
+  clean();
+});
+
+test('each criterion shows its status, answers and the verbatim quote with a deep link', async (t) => {
+  const { page, clean } = await open(t, fmla);
+  await answer(page, 'employment.employer_type', 'public agency');
+  await answer(page, 'employment.months_employed', '14');
+  await answer(page, 'employment.hours_12_months', '1300');
+  await answer(page, 'worksite.employees_within_75_miles', '60');
+  assert.equal(await outcome(page), 'Eligible');
+  const hours = page.locator('.explanation li[data-criterion="hours"]');
+  assert.match(await hours.locator('.badge').textContent(), /Met/);
+  assert.match(await hours.locator('.facts-used').textContent(), /1300/);
+  const quote = hours.locator('figure.quote').first();
+  const exact = (await quote.locator('blockquote').textContent()).trim();
+  const href = await quote.locator('a.source-link').getAttribute('href');
+  assert.match(href, /^https:\/\/.+#:~:text=/);
+  assert.equal(decodeURIComponent(href.split('#:~:text=')[1]), exact, 'the link opens the source at the quoted words');
+  assert.equal(await quote.locator('a.source-link').getAttribute('rel'), 'noopener noreferrer');
+  clean();
+});
+
+test('not eligible: the minimal reasons, what would need to change', async (t) => {
+  const { page, clean } = await open(t, voter);
+  await answer(page, 'person.us_citizen', 'No');
+  assert.equal(await outcome(page), 'Not eligible');
+  const reasons = page.locator('.reasons li.reason');
+  assert.equal(await reasons.count(), 1);
+  assert.match(await reasons.first().textContent(), /United States citizen/);
+  assert.match(await reasons.first().locator('code').textContent(), /person\.us_citizen/);
+  assert.ok((await reasons.first().locator('figure.quote a.source-link').count()) > 0, 'the reason carries its law');
+  await shot(page, 'voter-not-eligible');
+  await axe(page, 'decision-not-eligible');
+  clean();
+});
+
+test('a refused answer is shown next to it, and correcting it goes on', async (t) => {
+  const { page, clean } = await open(t, voter);
+  await answer(page, 'person.us_citizen', 'Yes');
+  await answer(page, 'person.california_resident', 'Yes');
+  await answer(page, 'person.date_of_birth', '1990-13-01');
+  await questionFor(page, 'person.date_of_birth');
+  const error = page.locator('#question-form .control .field-error');
+  await error.waitFor();
+  assert.match(await error.textContent(), /not a calendar date/);
+  const input = page.locator('#question-form input[type=text]');
+  assert.equal(await input.getAttribute('aria-invalid'), 'true');
+  const described = (await input.getAttribute('aria-describedby')).split(' ');
+  assert.ok(described.includes(await error.getAttribute('id')), 'the error describes the input');
+  assert.equal(await input.inputValue(), '1990-13-01', 'the refused answer stays for correction');
+  assert.match(await page.locator('#answers li[data-field="person.date_of_birth"]').textContent(), /not a calendar date/);
+  await shot(page, 'voter-field-error');
+  await axe(page, 'field-error');
+  await answer(page, 'person.date_of_birth', '1990-04-21');
+  await questionFor(page, 'election.date');
+  assert.equal(await page.locator('#question-form .control .field-error').count(), 0);
+  clean();
+});
+
+test('skip and back: a skipped question goes to inquiry_context, back returns to it', async (t) => {
+  const { page, clean } = await open(t, fmla);
+  await questionFor(page, 'employment.employer_type');
+  await page.click('#skip');
+  await questionFor(page, 'employment.months_employed');
+  assert.match(await page.locator('#answers li[data-field="employment.employer_type"]').textContent(), /Skipped/);
+  await page.click('#back');
+  await questionFor(page, 'employment.employer_type');
+  assert.equal(await page.locator('#answers li').count(), 0);
+  clean();
+});
+
+test('the graph is drawn as SVG from the Mermaid text, coloured by the answers', async (t) => {
+  const { page, clean } = await open(t, fmla);
+  await answer(page, 'employment.employer_type', 'public agency');
+  await answer(page, 'employment.months_employed', '14');
+  await answer(page, 'employment.hours_12_months', '1000');
+  assert.equal(await outcome(page), 'Not eligible');
+  await page.locator('#graph summary').click();
+  await page.waitForSelector('#graph-view svg g.node');
+  const graph = await (await fetch(api + '/rulesets/' + encodeURIComponent('demo/us-fmla-employee') + '/graph')).json();
+  assert.equal(await page.locator('#graph-view svg g.node').count(), graph.graph.nodes.length);
+  assert.ok((await page.locator('#graph-view svg g.node.satisfied').count()) >= 2, 'met criteria are classed satisfied');
+  assert.ok((await page.locator('#graph-view svg g.node.not_satisfied').count()) >= 2, 'the hours criterion and its group are classed not_satisfied');
+  assert.match(await page.locator('#graph-view svg g.node.not_satisfied').first().textContent(), /✘/);
+  assert.equal(await page.locator('#graph-view svg').getAttribute('role'), 'img');
+  await shot(page, 'fmla-graph');
+  await axe(page, 'graph');
+  clean();
+});
+
+test('what-if: change one answer and see the outcome change', async (t) => {
+  const { page, clean } = await open(t, fmla);
+  await answer(page, 'employment.employer_type', 'public agency');
+  await answer(page, 'employment.months_employed', '14');
+  await answer(page, 'employment.hours_12_months', '1300');
+  await answer(page, 'worksite.employees_within_75_miles', '60');
+  assert.equal(await outcome(page), 'Eligible');
+  await page.selectOption('#whatif-field', 'worksite.employees_within_75_miles');
+  await page.locator('#whatif input[type=text]').fill('40');
+  await page.click('#whatif-try');
+  await page.waitForSelector('#whatif-result strong.outcome');
+  assert.match(await page.locator('#whatif-result').textContent(), /employees within 75 miles.*40.*would be Not eligible instead of Eligible/s);
+  assert.equal(await outcome(page), 'Eligible', 'a what-if changes no answer');
+  await shot(page, 'fmla-what-if');
+  await page.click('#whatif-keep');
+  await page.waitForFunction(() => document.querySelector('#outcome')?.textContent === 'Not eligible');
+  assert.match(await page.locator('.reasons').textContent(), /50 or more employees within 75 miles/);
+  clean();
+});
+
+test('the audit envelope replays to the same decision', async (t) => {
+  const { page, clean } = await open(t, voter);
+  await answer(page, 'person.us_citizen', 'No');
+  assert.equal(await outcome(page), 'Not eligible');
+  const env = JSON.parse(await page.locator('#envelope').textContent());
+  assert.match(env.decision_id, /^dec_/);
+  const res = await fetch(api + '/decide', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(env.request) });
+  const replay = await res.json();
+  for (const k of ['decision', 'inputs_hash', 'content_digest', 'engine_version', 'ruleset_id']) {
+    assert.equal(replay[k], env[k], k);
+  }
+  assert.notEqual(replay.decision_id, env.decision_id);
+  clean();
+});
+
+test('a phone-sized screen: the interview fits without sideways scrolling', async (t) => {
+  const { page, clean } = await open(t, fmla, { width: 375, height: 740 });
+  await answer(page, 'employment.employer_type', 'private');
+  await questionFor(page, 'employment.months_employed');
+  await shot(page, 'phone-question');
+  const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+  assert.equal(await fits(), true, 'the question fits the width');
+  await answer(page, 'employment.months_employed', '6');
+  assert.equal(await outcome(page), 'Not eligible');
+  await page.locator('#graph summary').click();
+  await page.waitForSelector('#graph-view svg g.node');
+  assert.equal(await fits(), true, 'the decision and the graph fit the width (the graph scrolls in its box)');
+  await shot(page, 'phone-decision');
+  await axe(page, 'phone-decision');
+  clean();
+});

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# run.sh — the console's end-to-end tests: build bin/eligo's twin into a
+# temporary folder, create a throwaway database on the local cluster (or
+# the one DATABASE_URL names), migrate it, publish the casebank rulesets the
+# tests use as public demo rulesets (as scripts/run.sh does), start
+# `eligo serve` on a free loopback port, and run the browser tests
+# (console.test.mjs: playwright-core driving Debian's chromium) against it.
+# Screenshots and the accessibility reports are kept in web/e2e/artifacts/.
+# The server is stopped and the database dropped however the run ends.
+set -euo pipefail
+
+web="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+root="$(cd "$web/.." && pwd)"
+cd "$root"
+
+url="${DATABASE_URL:-$(scripts/devdb.sh url)}"
+db="eligo_console_e2e_$$_${RANDOM}"
+base="${url%%\?*}"
+query="${url#"$base"}"
+dburl="${base%/*}/$db$query"
+
+tmp="$(mktemp -d)"
+server=""
+cleanup() {
+	if [[ -n "$server" ]]; then
+		kill "$server" 2>/dev/null || true
+		wait "$server" 2>/dev/null || true
+	fi
+	psql "$url" -qc "DROP DATABASE IF EXISTS $db WITH (FORCE)" >/dev/null 2>&1 || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+go build -o "$tmp/eligo" ./cmd/eligo
+psql "$url" -qc "CREATE DATABASE $db"
+export DATABASE_URL="$dburl"
+"$tmp/eligo" migrate >/dev/null
+for name in us-fmla-employee ca-voter-registration snap-income uk-child-benefit; do
+	"$tmp/eligo" publish "casebank/$name/$name.rules" --tenant demo --cases "casebank/$name/cases.json" \
+		--public --slug "demo/$name" >/dev/null
+done
+
+# Generous anonymous budgets: the tests make a few hundred anonymous calls.
+"$tmp/eligo" serve --addr 127.0.0.1:0 --budgets anonymous.decide=100000,anonymous.rulesets=100000 \
+	>"$tmp/serve.out" 2>"$tmp/serve.log" &
+server=$!
+origin=""
+for _ in $(seq 1 300); do
+	origin="$(sed -n 's|^eligo serving on \(http://[^/]*\)/.*|\1|p' "$tmp/serve.out")"
+	[[ -n "$origin" ]] && break
+	if ! kill -0 "$server" 2>/dev/null; then
+		cat "$tmp/serve.log" >&2
+		echo "e2e: eligo serve exited before serving" >&2
+		exit 1
+	fi
+	sleep 0.2
+done
+if [[ -z "$origin" ]]; then
+	echo "e2e: eligo serve did not start within 60 s" >&2
+	exit 1
+fi
+
+cd "$web"
+ELIGO_URL="$origin" node --test e2e/

@@ -1,0 +1,156 @@
+// The decision explained: the outcome, what would need to change, each
+// criterion with the answers it rests on and the verbatim law behind it,
+// and the audit envelope to replay it.
+
+import { humanize, shortLabel as labelOfId, textOfValue } from './answers.js';
+import { announce, h } from './dom.js';
+import type { CriterionExplanation, Decision, Fact, FailureExplanation, FailureReason, Field, Outcome, SourceReference, Status } from './types.js';
+
+/** The outcome in words. */
+export const outcomeWords: Record<Outcome, string> = {
+  eligible: 'Eligible',
+  not_eligible: 'Not eligible',
+  undetermined: 'Undetermined',
+};
+
+const statusWords: Record<Status, string> = {
+  satisfied: 'Met',
+  not_satisfied: 'Not met',
+  pending: 'Open',
+};
+
+const mechanismWords: Record<string, string> = {
+  threshold: 'An answer is on the wrong side of a limit the law sets.',
+  enum_mismatch: 'An answer is not one the law accepts here.',
+  missing_answer: 'A question this condition needs has not been answered.',
+  presence_default: 'An unanswered question counts against this condition.',
+  discretionary: 'An official decides this; no answer settles it.',
+};
+
+/** Fields by id, to show answers with their questions. */
+export type Fields = Map<string, Field>;
+
+function shortLabel(fields: Fields, id: string): string {
+  return fields.has(id) ? labelOfId(id) : id;
+}
+
+function facts(fields: Fields, list: Fact[], caption: string): HTMLElement | null {
+  if (!list.length) return null;
+  return h(
+    'div',
+    { class: 'facts-used' },
+    h('p', { class: 'caption' }, caption),
+    h('ul', {}, ...list.map((f) => h('li', {}, `${shortLabel(fields, f.field)}: `, h('strong', {}, textOfValue(fields.get(f.field), f.value))))),
+  );
+}
+
+/** quote draws a verified passage with a link that opens the source at it. */
+export function quote(ref: SourceReference): HTMLElement {
+  const href = ref.deep_link || ref.url;
+  const title = ref.title || ref.source || 'the source';
+  return h(
+    'figure',
+    { class: 'quote' },
+    h('blockquote', { cite: ref.url }, h('p', {}, ref.quote?.exact ?? '')),
+    h(
+      'figcaption',
+      {},
+      href ? h('a', { href, target: '_blank', rel: 'noopener noreferrer', class: 'source-link' }, title) : title,
+      ref.licence ? h('span', { class: 'licence' }, ` · licence ${ref.licence}`) : null,
+      ref.verified_at ? h('span', { class: 'verified' }, ` · quote verified ${ref.verified_at.slice(0, 10)}`) : null,
+    ),
+  );
+}
+
+function badge(st: Status): HTMLElement {
+  return h('span', { class: 'badge badge-' + st }, statusWords[st] ?? st);
+}
+
+function criterion(fields: Fields, c: CriterionExplanation): HTMLElement {
+  return h(
+    'li',
+    { class: 'criterion criterion-' + c.status, 'data-criterion': c.criterion_id },
+    h('h4', {}, badge(c.status), ' ', c.title),
+    facts(fields, c.supporting_facts, 'Your answers it rests on:'),
+    ...(c.source_references ?? []).map(quote),
+  );
+}
+
+function reason(fields: Fields, r: FailureReason): HTMLElement {
+  return h(
+    'li',
+    { class: 'reason', 'data-criterion': r.criterion_id },
+    h('h4', {}, r.title),
+    h('p', {}, mechanismWords[r.mechanism] ?? humanize(r.mechanism)),
+    r.condition ? h('p', { class: 'condition' }, 'The rule: ', h('code', {}, r.condition)) : null,
+    facts(fields, r.facts, 'Your answers it turns on:'),
+    r.missing_fields.length ? h('p', {}, 'Not answered yet: ', r.missing_fields.map((f) => shortLabel(fields, f)).join(', ')) : null,
+    ...(r.source_references ?? []).map(quote),
+  );
+}
+
+/**
+ * reasons draws explain-failure's minimal reasons: the fewest criteria
+ * that, changed, would let the outcome become eligible.
+ */
+export function reasons(fields: Fields, fx: FailureExplanation): HTMLElement {
+  const list = Object.values(fx.reasons);
+  return h(
+    'section',
+    { class: 'reasons', 'aria-labelledby': 'reasons-heading' },
+    h('h3', { id: 'reasons-heading' }, 'What would need to change'),
+    list.length
+      ? h('p', {}, `The fewest conditions standing between these answers and “eligible”: ${list.length === 1 ? 'one' : list.length}.`)
+      : h('p', {}, 'No single condition stands in the way.'),
+    h('ul', { class: 'reason-list' }, ...list.map((r) => reason(fields, r))),
+  );
+}
+
+/** explanation draws every group and criterion with its status, answers and law. */
+export function explanation(fields: Fields, d: Decision): HTMLElement | null {
+  if (!d.explanation) return null;
+  return h(
+    'section',
+    { class: 'explanation', 'aria-labelledby': 'explanation-heading' },
+    h('h3', { id: 'explanation-heading' }, 'Each condition, with the law'),
+    ...d.explanation.groups.map((g) =>
+      h(
+        'section',
+        { class: 'group group-' + g.status, 'data-group': g.group },
+        h('h4', { class: 'group-title' }, badge(g.status), ' ', g.title || humanize(g.group), g.kind === 'any' ? ' (any one is enough)' : ''),
+        h('ul', { class: 'criteria' }, ...g.criteria.map((c) => criterion(fields, c))),
+      ),
+    ),
+  );
+}
+
+/** envelopeBox shows the audit envelope with a button that copies it. */
+export function envelopeBox(text: string): HTMLElement {
+  const pre = h('pre', { id: 'envelope', tabindex: '0', 'aria-label': 'Audit envelope (JSON)' }, text);
+  const copy = h('button', { type: 'button', class: 'secondary' }, 'Copy the audit envelope');
+  copy.addEventListener('click', () => {
+    void navigator.clipboard.writeText(text).then(
+      () => announce('Audit envelope copied.'),
+      () => {
+        const sel = window.getSelection();
+        const range = document.createRange();
+        range.selectNodeContents(pre);
+        sel?.removeAllRanges();
+        sel?.addRange(range);
+        announce('Copying is not allowed here; the envelope is selected, copy it with your keyboard.');
+      },
+    );
+  });
+  return h(
+    'section',
+    { class: 'envelope', 'aria-labelledby': 'envelope-heading' },
+    h('h3', { id: 'envelope-heading' }, 'Audit envelope'),
+    h(
+      'p',
+      {},
+      'To replay this decision, send the request below to /decide again and compare inputs_hash, content_digest, engine_version and the decision. decision_id and decision_time differ on every call.',
+    ),
+    pre,
+    copy,
+  );
+}

@@ -1,0 +1,344 @@
+// The guided interview on one ruleset: one question at a time in the order
+// /decide's next_question gives, progress against optimal_path, skip and
+// back, the decision as soon as it is settled, what-if, and the graph.
+
+import { answerText, decideBody, encodeAnswer, fieldValuesText, progress, notesOf, shortLabel, type Answer } from './answers.js';
+import * as api from './api.js';
+import { interviewHref } from './catalogue.js';
+import { control, labelOf } from './controls.js';
+import { envelopeBox, explanation, outcomeWords, reasons, type Fields } from './decisionview.js';
+import { announce, h } from './dom.js';
+import { auditEnvelope } from './envelope.js';
+import { drawGraph, legend } from './graphview.js';
+import { Interview, nextStep, type Step } from './interview.js';
+import { withOverlay } from './overlay.js';
+import type { Decision, Field, GraphResponse, Schema } from './types.js';
+
+/** The page's parts and the interview behind them. */
+interface View {
+  schema: Schema;
+  fields: Fields;
+  iv: Interview;
+  /** A question to show instead of the planner's (after Back or Change), with its earlier text. */
+  override?: { fieldId: string; text: string };
+  progress: HTMLElement;
+  step: HTMLElement;
+  answers: HTMLElement;
+  graphBox: HTMLDetailsElement;
+  graphView: HTMLElement;
+  graph?: GraphResponse;
+}
+
+/** showInterview draws the interview on the ruleset named by slug (or id). */
+export async function showInterview(main: HTMLElement, slug: string): Promise<void> {
+  main.replaceChildren(h('h1', { tabindex: '-1' }, 'Loading…'));
+  let schema: Schema;
+  try {
+    schema = await api.schema(slug);
+  } catch (err) {
+    main.replaceChildren(
+      h('h1', { tabindex: '-1' }, 'This ruleset is not available'),
+      h('p', { role: 'alert' }, (err as Error).message),
+      h('p', {}, h('a', { href: '#/' }, 'Back to all rulesets')),
+    );
+    return;
+  }
+  document.title = `${schema.name} · Eligo`;
+  // Focusable so that a keyboard can scroll a graph wider than the screen.
+  const graphView = h('div', { class: 'graph-view', id: 'graph-view', tabindex: '0', role: 'region', 'aria-label': 'Graph of the rules' });
+  const graphBox = h(
+    'details',
+    { class: 'graph', id: 'graph' },
+    h('summary', {}, 'The rules as a graph'),
+    h('p', {}, 'Each answer feeds conditions, conditions feed groups, groups feed the outcome. Colours and marks show where your answers stand.'),
+    legend(),
+    graphView,
+  );
+  const v: View = {
+    schema,
+    fields: new Map(schema.fields.map((f) => [f.field_id, f])),
+    iv: new Interview(),
+    progress: h('div', { class: 'progress', id: 'progress' }),
+    step: h('section', { class: 'step', id: 'step', 'aria-live': 'polite' }),
+    answers: h('section', { class: 'answers', id: 'answers', 'aria-labelledby': 'answers-heading' }),
+    graphBox,
+    graphView,
+  };
+  graphBox.addEventListener('toggle', () => {
+    if (graphBox.open) void updateGraph(v);
+  });
+  main.replaceChildren(
+    h('p', { class: 'crumbs' }, h('a', { href: '#/' }, 'All rulesets')),
+    h('h1', { tabindex: '-1' }, schema.name),
+    h('p', { class: 'meta' }, `Version ${schema.ruleset_version ?? ''} · `, h('code', {}, schema.slug)),
+    v.progress,
+    v.step,
+    v.answers,
+    graphBox,
+  );
+  await refresh(v, false);
+}
+
+function body(v: View, answers: Map<string, Answer> = v.iv.answers, flags = {}): string {
+  return decideBody(v.schema.ruleset_id, answers, v.iv.declined, flags);
+}
+
+/** refresh asks /decide about the answers so far and draws what comes next. */
+async function refresh(v: View, focus: boolean): Promise<void> {
+  let d: Decision;
+  try {
+    d = await api.decide(body(v));
+  } catch (err) {
+    v.step.replaceChildren(h('p', { class: 'error', role: 'alert' }, (err as Error).message));
+    return;
+  }
+  let step: Step = nextStep(d, v.iv);
+  // Back and Change show their question, unless an answer the API refused
+  // must be corrected first.
+  if (v.override && !(step.kind === 'question' && step.error)) {
+    step = { kind: 'question', fieldId: v.override.fieldId };
+  }
+  const settled = step.kind !== 'question';
+  const p = progress(v.iv.answers.size, d.optimal_path, d.decision !== 'undetermined');
+  v.progress.replaceChildren(
+    h('progress', { max: String(Math.max(p.total, 1)), value: String(p.answered), 'aria-labelledby': 'progress-text' }),
+    h('p', { id: 'progress-text' }, p.text),
+  );
+  drawAnswers(v, d);
+  if (step.kind === 'question') {
+    const field = v.fields.get(step.fieldId);
+    const text = v.override?.fieldId === step.fieldId ? v.override.text : (v.iv.answers.get(step.fieldId)?.text ?? '');
+    if (field) drawQuestion(v, field, text, step.error, focus);
+  } else {
+    await drawDecision(v, step, focus);
+  }
+  if (v.graphBox.open) void updateGraph(v);
+  if (settled) announce(`Decision: ${outcomeWords[d.decision]}.`);
+}
+
+function drawQuestion(v: View, field: Field, text: string, error: string | undefined, focus: boolean): void {
+  const c = control(field, 'q', labelOf(field), text, error);
+  const notes = notesOf(field);
+  const empty = h('p', { class: 'field-error', role: 'alert', hidden: true, id: 'empty-error' }, 'Enter an answer, or choose Skip.');
+  const form = h(
+    'form',
+    { class: 'question-form', id: 'question-form', novalidate: true, 'data-field': field.field_id },
+    c.node,
+    empty,
+    notes.why.length ? h('details', { class: 'note' }, h('summary', {}, 'Why we ask'), ...notes.why.map((t) => h('p', {}, t))) : null,
+    notes.legal.length ? h('details', { class: 'note' }, h('summary', {}, 'Legal background'), ...notes.legal.map((t) => h('p', {}, t))) : null,
+    h(
+      'div',
+      { class: 'buttons' },
+      h('button', { type: 'submit', id: 'continue' }, 'Continue'),
+      h('button', { type: 'button', class: 'secondary', id: 'skip', onclick: () => void skip(v, field) }, 'Skip this question'),
+      h('button', { type: 'button', class: 'secondary', id: 'back', disabled: v.iv.history.length === 0, onclick: () => void back(v) }, 'Back'),
+    ),
+  );
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const t = c.read();
+    const json = encodeAnswer(field, t);
+    if (json === null) {
+      empty.hidden = false;
+      c.focus();
+      return;
+    }
+    v.override = undefined;
+    v.iv.answer(field.field_id, { text: t, json });
+    void refresh(v, true);
+  });
+  v.step.replaceChildren(form);
+  if (focus) c.focus();
+}
+
+async function skip(v: View, field: Field): Promise<void> {
+  v.override = undefined;
+  v.iv.skip(field.field_id);
+  announce('Question skipped.');
+  await refresh(v, true);
+}
+
+async function back(v: View): Promise<void> {
+  const prev = v.iv.back();
+  v.override = prev;
+  await refresh(v, true);
+}
+
+function drawAnswers(v: View, d: Decision): void {
+  const errors = new Map(d.field_errors.map((e) => [e.field, e.message]));
+  const items = v.iv.history.map((id) => {
+    const f = v.fields.get(id);
+    const a = v.iv.answers.get(id);
+    const err = errors.get(id);
+    const shown = a ? (f ? answerText(f, a) : a.text) : 'Skipped';
+    return h(
+      'li',
+      { 'data-field': id, class: err ? 'invalid' : '' },
+      h('span', { class: 'asked' }, f ? labelOf(f) : id),
+      ' ',
+      h('strong', { class: 'given' }, shown),
+      ' ',
+      h('button', { type: 'button', class: 'link', onclick: () => change(v, id), 'aria-label': `Change the answer to: ${f ? labelOf(f) : id}` }, 'Change'),
+      err ? h('p', { class: 'field-error' }, err) : null,
+    );
+  });
+  v.answers.replaceChildren(
+    h('h2', { id: 'answers-heading' }, 'Your answers'),
+    items.length ? h('ol', { class: 'answer-list' }, ...items) : h('p', {}, 'None yet.'),
+  );
+}
+
+function change(v: View, fieldId: string): void {
+  v.override = { fieldId, text: v.iv.answers.get(fieldId)?.text ?? '' };
+  void refresh(v, true);
+}
+
+async function drawDecision(v: View, step: Step, focus: boolean): Promise<void> {
+  let d: Decision;
+  try {
+    d = await api.decide(body(v, v.iv.answers, { include_explanation: true }));
+  } catch (err) {
+    v.step.replaceChildren(h('p', { class: 'error', role: 'alert' }, (err as Error).message));
+    return;
+  }
+  const heading = h('h2', { id: 'decision-heading', tabindex: '-1' }, 'Decision: ', h('span', { class: 'outcome outcome-' + d.decision, id: 'outcome' }, outcomeWords[d.decision]));
+  const parts: (HTMLElement | null)[] = [heading, h('p', {}, sentence(d, v.schema.name))];
+  if (d.decision !== 'eligible' && d.field_errors.length === 0) {
+    try {
+      parts.push(reasons(v.fields, await api.explainFailure(d.ruleset_id, fieldValuesText(v.iv.answers), 'eligible')));
+    } catch (err) {
+      parts.push(h('p', { class: 'error' }, `The reasons could not be worked out: ${(err as Error).message}`));
+    }
+  }
+  if (step.kind === 'stuck' && v.iv.declined.size) {
+    parts.push(
+      h(
+        'section',
+        { class: 'skipped' },
+        h('h3', {}, 'Questions you skipped'),
+        h('p', {}, 'The outcome cannot be settled without at least one of them.'),
+        h('ul', {}, ...[...v.iv.declined].map((id) => h('li', {}, h('button', { type: 'button', class: 'link', onclick: () => change(v, id) }, `Answer: ${labelOf(v.fields.get(id) ?? ({ field_id: id } as Field))}`)))),
+      ),
+    );
+  }
+  parts.push(explanation(v.fields, d), whatIf(v, d), envelopeBox(auditEnvelope(d, v.iv.answers, v.iv.declined)));
+  parts.push(
+    h(
+      'div',
+      { class: 'buttons' },
+      h('button', { type: 'button', class: 'secondary', id: 'back', disabled: v.iv.history.length === 0, onclick: () => void back(v) }, 'Back'),
+      h('a', { class: 'button secondary', href: interviewHref(v.schema.slug), onclick: (e: Event) => restart(e, v) }, 'Start again'),
+    ),
+  );
+  v.step.replaceChildren(h('section', { class: 'decision decision-' + d.decision, 'aria-labelledby': 'decision-heading' }, ...parts.filter((p) => p !== null)));
+  if (focus) heading.focus();
+}
+
+function restart(e: Event, v: View): void {
+  e.preventDefault();
+  v.iv.answers.clear();
+  v.iv.declined.clear();
+  v.iv.history.length = 0;
+  v.override = undefined;
+  void refresh(v, true);
+}
+
+function sentence(d: Decision, name: string): string {
+  switch (d.decision) {
+    case 'eligible':
+      return `On your answers, the rules of “${name}” are met.`;
+    case 'not_eligible':
+      return `On your answers, the rules of “${name}” are not met.`;
+  }
+  return d.field_errors.length
+    ? 'Some answers could not be used; correct them to get a decision.'
+    : 'The answers given do not settle the outcome.';
+}
+
+/** whatIf lets the applicant change one answer and see the outcome it would give. */
+function whatIf(v: View, d: Decision): HTMLElement | null {
+  const answered = [...v.iv.answers.keys()].filter((id) => v.fields.has(id));
+  if (!answered.length) return null;
+  const select = h(
+    'select',
+    { id: 'whatif-field' },
+    ...answered.map((id) => h('option', { value: id }, labelOf(v.fields.get(id) as Field))),
+  );
+  const slot = h('div', { class: 'whatif-input' });
+  const result = h('p', { id: 'whatif-result', 'aria-live': 'polite' });
+  let current: ReturnType<typeof control> | undefined;
+  const draw = (): void => {
+    const f = v.fields.get(select.value) as Field;
+    current = control(f, 'whatif', 'The other answer', v.iv.answers.get(f.field_id)?.text ?? '');
+    slot.replaceChildren(current.node);
+    result.replaceChildren();
+  };
+  select.addEventListener('change', draw);
+  const form = h(
+    'form',
+    { class: 'whatif', id: 'whatif', novalidate: true },
+    h('label', { for: 'whatif-field' }, 'Which answer'),
+    select,
+    slot,
+    h('button', { type: 'submit', id: 'whatif-try' }, 'See the outcome'),
+    result,
+  );
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const f = v.fields.get(select.value) as Field;
+    const text = current?.read() ?? '';
+    const json = encodeAnswer(f, text);
+    if (json === null) {
+      result.replaceChildren('Enter the other answer first.');
+      return;
+    }
+    const a = { text, json };
+    void api.decide(body(v, v.iv.with(f.field_id, a))).then(
+      (alt) => {
+        const same = alt.decision === d.decision;
+        result.replaceChildren(
+          'With ',
+          h('strong', {}, `${shortLabel(f.field_id)}: ${answerText(f, a)}`),
+          same ? ', the outcome would stay ' : ', the outcome would be ',
+          h('strong', { class: 'outcome outcome-' + alt.decision }, outcomeWords[alt.decision]),
+          same ? '.' : ` instead of ${outcomeWords[d.decision]}.`,
+          alt.field_errors.length ? ` (${alt.field_errors.map((x) => x.message).join('; ')})` : '',
+          ' ',
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'secondary',
+              id: 'whatif-keep',
+              onclick: () => {
+                v.iv.answer(f.field_id, a);
+                void refresh(v, true);
+              },
+            },
+            'Keep this answer',
+          ),
+        );
+      },
+      (err: Error) => result.replaceChildren(err.message),
+    );
+  });
+  draw();
+  return h(
+    'section',
+    { class: 'whatif-box', 'aria-labelledby': 'whatif-heading' },
+    h('h3', { id: 'whatif-heading' }, 'What if one answer were different?'),
+    form,
+  );
+}
+
+async function updateGraph(v: View): Promise<void> {
+  try {
+    v.graph ??= await api.graph(v.schema.ruleset_id);
+    const d = await api.decide(body(v, v.iv.answers, { include_graph_overlay: true }));
+    const text = d.graph_overlay ? withOverlay(v.graph.mermaid, d.graph_overlay.nodes) : v.graph.mermaid;
+    await drawGraph(v.graphView, text, `Graph of ${v.schema.name}: answers, conditions, groups and the outcome, coloured by your answers.`);
+  } catch (err) {
+    v.graphView.replaceChildren(h('p', { class: 'error', role: 'alert' }, (err as Error).message));
+  }
+}

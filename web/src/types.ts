@@ -1,0 +1,181 @@
+// The shapes the console reads from the open surface of Eligo's API
+// (/api/v1/public). Only the members the console uses are declared; the
+// API may add others, which the console ignores.
+
+/** A field of a ruleset's schema: one question the applicant may answer. */
+export interface Field {
+  field_id: string;
+  /** int, decimal, bool, enum or date. */
+  field_type: string;
+  description?: string;
+  question?: string;
+  weight: number;
+  enum_values: string[] | null;
+  notes?: FieldNote[] | null;
+  /** A rendering override; free_text asks for a plain text input. */
+  x_ui_widget?: string;
+}
+
+/** A note on a field: why it is asked, or its legal background. */
+export interface FieldNote {
+  note_text: string;
+  source?: string;
+  metadata?: { type?: string; section?: string };
+}
+
+/** GET /rulesets/{id}/schema. */
+export interface Schema {
+  ruleset_id: string;
+  slug: string;
+  name: string;
+  ruleset_version?: string;
+  content_digest?: string;
+  fields: Field[];
+  engine_version?: string;
+}
+
+/** One entry of GET /rulesets. */
+export interface RulesetSummary {
+  ruleset_id: string;
+  slug: string;
+  name: string;
+  description: string;
+  rule_count: number;
+  ruleset_version: string;
+  content_digest: string;
+}
+
+/** A question the planner names: next_question and optimal_path items. */
+export interface Question {
+  field_id: string;
+  question?: string;
+  weight?: number;
+}
+
+/** An answer that could not be applied. */
+export interface FieldError {
+  field: string;
+  value?: unknown;
+  type?: string;
+  message: string;
+}
+
+/** A cited passage of law, verified when the ruleset was published. */
+export interface SourceReference {
+  source?: string;
+  title?: string;
+  quote?: { exact?: string };
+  url?: string;
+  deep_link?: string;
+  licence?: string;
+  verified_at?: string;
+  content_digest?: string;
+  schema_version?: number;
+}
+
+/** An answer a criterion rests on. */
+export interface Fact {
+  field: string;
+  value: unknown;
+}
+
+/** satisfied, not_satisfied or pending. */
+export type Status = 'satisfied' | 'not_satisfied' | 'pending';
+
+/** One criterion of the explanation. */
+export interface CriterionExplanation {
+  criterion_id: string;
+  title: string;
+  status: Status;
+  supporting_facts: Fact[];
+  source_references?: SourceReference[] | null;
+}
+
+/** One group of the explanation. */
+export interface GroupExplanation {
+  group: string;
+  title?: string;
+  kind?: string;
+  status: Status;
+  criteria: CriterionExplanation[];
+}
+
+/** The explanation member of a decision. */
+export interface Explanation {
+  decision: string;
+  groups: GroupExplanation[];
+  unused_facts?: string[] | null;
+}
+
+/** A node's state in one evaluation. */
+export interface Overlay {
+  status: Status;
+  supporting_facts: Fact[];
+}
+
+/** A node of the ruleset's graph. */
+export interface GraphNode {
+  id: string;
+  type: 'field' | 'criterion' | 'group' | 'outcome';
+  label: string;
+  overlay: Overlay | null;
+}
+
+/** The ruleset's graph: nodes and edges. */
+export interface Graph {
+  nodes: GraphNode[];
+}
+
+/** GET /rulesets/{id}/graph. */
+export interface GraphResponse {
+  ruleset_id: string;
+  slug: string;
+  name: string;
+  graph: Graph;
+  mermaid: string;
+}
+
+/** eligible, not_eligible or undetermined. */
+export type Outcome = 'eligible' | 'not_eligible' | 'undetermined';
+
+/** POST /decide's answer. */
+export interface Decision {
+  decision: Outcome;
+  slug: string;
+  ruleset_id: string;
+  ruleset_version: string;
+  content_digest: string;
+  engine_version: string;
+  decision_id: string;
+  inputs_hash: string;
+  decision_time: string;
+  missing_fields: string[];
+  next_question: Question | null;
+  optimal_path: Question[];
+  field_errors: FieldError[];
+  explanation?: Explanation;
+  graph_overlay?: Graph;
+}
+
+/** One reason of explain-failure: a criterion that stands in the way. */
+export interface FailureReason {
+  criterion_id: string;
+  title: string;
+  group: string;
+  status: Status;
+  needed_status: Status;
+  /** threshold, enum_mismatch, missing_answer, presence_default or discretionary. */
+  mechanism: string;
+  condition?: string;
+  facts: Fact[];
+  missing_fields: string[];
+  source_references: SourceReference[] | null;
+}
+
+/** POST /rulesets/{id}/explain-failure. */
+export interface FailureExplanation {
+  expected_outcome: Outcome;
+  actual_outcome: Outcome;
+  reasons: Record<string, FailureReason>;
+  field_errors: FieldError[];
+}

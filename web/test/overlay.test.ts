@@ -1,0 +1,70 @@
+// Unit tests of the graph overlay and the audit envelope.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { auditEnvelope, indent } from '../src/envelope.js';
+import { withOverlay } from '../src/overlay.js';
+import type { Decision, GraphNode } from '../src/types.js';
+
+const mermaid = `flowchart LR
+  field_a["a"]
+  criterion_c["C"]
+  group_g["G (all of)"]
+  outcome["O"]
+  field_a --> criterion_c
+  criterion_c --> group_g
+  group_g --> outcome
+`;
+
+function node(id: string, type: GraphNode['type'], status: 'satisfied' | 'not_satisfied' | 'pending' | null): GraphNode {
+  return { id, type, label: id, overlay: status ? { status, supporting_facts: [] } : null };
+}
+
+test('criteria, groups and the outcome are classed and marked by status; fields are not', () => {
+  const out = withOverlay(mermaid, [
+    node('field:a', 'field', 'satisfied'),
+    node('criterion:c', 'criterion', 'not_satisfied'),
+    node('group:g', 'group', 'not_satisfied'),
+    node('outcome', 'outcome', 'pending'),
+  ]);
+  assert.match(out, /criterion_c\["✘ C"\]/);
+  assert.match(out, /group_g\["✘ G \(all of\)"\]/);
+  assert.match(out, /outcome\["\? O"\]/);
+  assert.match(out, /field_a\["a"\]/);
+  assert.match(out, /\n {2}class criterion_c,group_g not_satisfied\n/);
+  assert.match(out, /\n {2}class outcome pending\n/);
+  assert.doesNotMatch(out, /class field_a/);
+  assert.match(out, /classDef not_satisfied fill:/);
+  // Edges are kept.
+  assert.match(out, /group_g --> outcome/);
+});
+
+test('without an overlay, or for another graph, the text is unchanged in substance', () => {
+  assert.equal(withOverlay(mermaid, [node('field:a', 'field', null)]), mermaid);
+  const plain = withOverlay(mermaid, [node('field:a', 'field', null), node('c', 'criterion', null), node('g', 'group', null), node('o', 'outcome', null)]);
+  assert.doesNotMatch(plain, /class/);
+});
+
+test('the audit envelope holds the replay request with numbers as sent', () => {
+  const d = {
+    decision: 'eligible',
+    decision_id: 'dec_1',
+    decision_time: '2026-11-23T00:00:00Z',
+    slug: 'demo/x',
+    ruleset_id: 'x:1',
+    ruleset_version: 'v1',
+    content_digest: 'sha256:c',
+    engine_version: 'eligo-core@1',
+    inputs_hash: 'sha256:h',
+  } as Decision;
+  const text = auditEnvelope(d, new Map([['g.n', { text: '1250.10', json: '1250.10' }]]), ['g.z']);
+  assert.match(text, /"g\.n": 1250\.10/);
+  const env = JSON.parse(text);
+  assert.equal(env.inputs_hash, 'sha256:h');
+  assert.equal(env.content_digest, 'sha256:c');
+  assert.deepEqual(env.request, { ruleset_id: 'x:1', field_values: { 'g.n': 1250.1 }, inquiry_context: { declined_fields: ['g.z'] } });
+});
+
+test('indent lays out JSON without reading it', () => {
+  assert.equal(indent('{"a":[1,{"b":"x,y{"}],"c":{},"d":"q\\"}"}'), '{\n  "a": [\n    1,\n    {\n      "b": "x,y{"\n    }\n  ],\n  "c": {},\n  "d": "q\\"}"\n}');
+});

@@ -1,0 +1,128 @@
+// Package web is Eligo's console: the pages a person opens in a browser to
+// find a public ruleset, answer its questions one at a time, and read the
+// decision with the law behind it and the ruleset's graph. The console is
+// TypeScript (web/src) compiled to plain ES modules in web/dist, which is
+// committed and embedded here, so the binary serves it with no Node.js at
+// run time and no request to any other host.
+//
+// The console talks only to the open surface of the API under
+// api.RootPath, as any browser client would; this package serves its files
+// and nothing else.
+package web
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"mime"
+	"net/http"
+	"path"
+	"strings"
+	"time"
+)
+
+// dist holds the built console: index.html, the stylesheet, the compiled
+// modules and the vendored Mermaid. Naming index.html makes a build that
+// left it out fail to compile rather than serve an empty console.
+//
+//go:embed dist dist/index.html
+var dist embed.FS
+
+// AssetPrefix is the path under which the console's files are served; the
+// page itself is at "/".
+const AssetPrefix = "/console/"
+
+// ContentSecurityPolicy is the policy of every console response. Scripts,
+// styles, images, fonts and requests come from this origin only; nothing
+// inline runs. The one allowance beyond 'self' is 'unsafe-inline' for
+// styles: Mermaid writes the diagram's look as a <style> element inside the
+// SVG it draws, and inline style attributes on its shapes, neither of which
+// can carry a nonce or a stable hash. Styles cannot run code, and scripts
+// stay 'self' only. Nothing may frame the console, and forms may post only
+// here.
+const ContentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
+	"img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; " +
+	"form-action 'self'; frame-ancestors 'none'"
+
+// asset is one embedded file with what its response needs.
+type asset struct {
+	body        []byte
+	contentType string
+	etag        string
+}
+
+// Handler serves the console: the page at "/" and its files under
+// AssetPrefix, each with the content security policy, a strong ETag (the
+// file's SHA-256) so a browser revalidates cheaply, and headers that keep
+// the page out of frames and its addresses out of Referer headers sent to
+// the law sites it links to.
+type Handler struct {
+	assets map[string]asset
+}
+
+// New indexes the embedded console and hashes each file once.
+func New() *Handler {
+	h := &Handler{assets: map[string]asset{}}
+	err := fs.WalkDir(dist, "dist", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		body, err := dist.ReadFile(p)
+		if err != nil {
+			return fmt.Errorf("read %s: %w", p, err)
+		}
+		sum := sha256.Sum256(body)
+		ctype := mime.TypeByExtension(path.Ext(p))
+		if ctype == "" {
+			ctype = "application/octet-stream"
+		}
+		h.assets[strings.TrimPrefix(p, "dist/")] = asset{body: body, contentType: ctype, etag: `"` + hex.EncodeToString(sum[:16]) + `"`}
+		return nil
+	})
+	if err != nil {
+		// An embedded file system is in memory: reading it cannot fail.
+		panic(fmt.Sprintf("console assets: %v", err))
+	}
+	return h
+}
+
+// Patterns are the net/http ServeMux patterns the console answers: the
+// page at exactly "/" and its files under AssetPrefix. Mount the handler at
+// each.
+func (h *Handler) Patterns() []string {
+	return []string{"GET /{$}", "GET " + AssetPrefix}
+}
+
+// ServeHTTP answers GET and HEAD for the page and its files; any other
+// path is 404.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	name := "index.html"
+	if r.URL.Path != "/" {
+		rest, ok := strings.CutPrefix(r.URL.Path, AssetPrefix)
+		if !ok || rest == "index.html" {
+			http.NotFound(w, r)
+			return
+		}
+		name = rest
+	}
+	a, ok := h.assets[name]
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	hdr := w.Header()
+	hdr.Set("Content-Security-Policy", ContentSecurityPolicy)
+	hdr.Set("X-Content-Type-Options", "nosniff")
+	hdr.Set("Referrer-Policy", "no-referrer")
+	hdr.Set("X-Frame-Options", "DENY")
+	hdr.Set("Cross-Origin-Opener-Policy", "same-origin")
+	// Revalidate every time: the ETag makes that a 304 when nothing
+	// changed, and a new binary never serves a stale console.
+	hdr.Set("Cache-Control", "no-cache")
+	hdr.Set("Content-Type", a.contentType)
+	hdr.Set("ETag", a.etag)
+	http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(a.body))
+}

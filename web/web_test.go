@@ -1,0 +1,124 @@
+package web
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// serve mounts the console as api/routes does, on a plain mux.
+func serve(t *testing.T) *httptest.Server {
+	t.Helper()
+	h := New()
+	mux := http.NewServeMux()
+	for _, p := range h.Patterns() {
+		mux.Handle(p, h)
+	}
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func get(t *testing.T, url string, header http.Header) (*http.Response, string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, string(b)
+}
+
+// TestPageAndAssetsCarryThePolicy: the page and every file it loads are
+// served with the strict policy, the right types and an ETag.
+func TestPageAndAssetsCarryThePolicy(t *testing.T) {
+	t.Parallel()
+	srv := serve(t)
+	res, page := get(t, srv.URL+"/", nil)
+	if res.StatusCode != http.StatusOK || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
+		t.Fatalf("GET / = %d %s", res.StatusCode, res.Header.Get("Content-Type"))
+	}
+	// Every file the page names is served from AssetPrefix.
+	refs := regexp.MustCompile(`(?:src|href)="(/console/[^"]+)"`).FindAllStringSubmatch(page, -1)
+	if len(refs) < 2 {
+		t.Fatalf("the page names %d console files, want the stylesheet and the entry module", len(refs))
+	}
+	want := map[string]string{".css": "text/css", ".js": "text/javascript"}
+	for _, m := range append(refs, []string{"", "/console/vendor/mermaid.min.js"}) {
+		res, _ := get(t, srv.URL+m[1], nil)
+		if res.StatusCode != http.StatusOK {
+			t.Errorf("GET %s = %d", m[1], res.StatusCode)
+			continue
+		}
+		for ext, ctype := range want {
+			if strings.HasSuffix(m[1], ext) && !strings.HasPrefix(res.Header.Get("Content-Type"), ctype) {
+				t.Errorf("GET %s: Content-Type %q, want %s", m[1], res.Header.Get("Content-Type"), ctype)
+			}
+		}
+	}
+	for _, h := range []string{"Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy", "ETag"} {
+		if res.Header.Get(h) == "" {
+			t.Errorf("GET / has no %s header", h)
+		}
+	}
+	csp := res.Header.Get("Content-Security-Policy")
+	for _, directive := range []string{"default-src 'self'", "script-src 'self';", "object-src 'none'", "frame-ancestors 'none'", "base-uri 'none'"} {
+		if !strings.Contains(csp, directive) {
+			t.Errorf("policy %q lacks %q", csp, directive)
+		}
+	}
+	if strings.Contains(strings.SplitN(strings.SplitN(csp, "script-src", 2)[1], ";", 2)[0], "unsafe") {
+		t.Errorf("policy %q lets scripts run inline or from eval", csp)
+	}
+}
+
+// TestPageNamesNoOtherHost: the page and the console's own modules and
+// stylesheet load nothing from another host (no CDN, no web fonts).
+func TestPageNamesNoOtherHost(t *testing.T) {
+	t.Parallel()
+	foreign := regexp.MustCompile(`(?i)(src|href)\s*=\s*["']?(https?:)?//|@import|url\(\s*["']?(https?:)?//|fetch\(\s*["'](https?:)?//`)
+	h := New()
+	for name, a := range h.assets {
+		if strings.HasPrefix(name, "vendor/") {
+			continue // Mermaid's own bundle; the browser test watches its requests
+		}
+		if loc := foreign.FindStringIndex(string(a.body)); loc != nil {
+			t.Errorf("%s refers to another host: %q", name, string(a.body[loc[0]:min(loc[1]+40, len(a.body))]))
+		}
+	}
+	if len(h.assets) < 5 {
+		t.Fatalf("%d embedded files; the console is not built", len(h.assets))
+	}
+}
+
+// TestRevalidationAndUnknownPaths: a repeated request with the ETag is a
+// 304; unknown files, the page under its file name, and paths outside the
+// console are 404.
+func TestRevalidationAndUnknownPaths(t *testing.T) {
+	t.Parallel()
+	srv := serve(t)
+	res, _ := get(t, srv.URL+"/console/console.css", nil)
+	again, body := get(t, srv.URL+"/console/console.css", http.Header{"If-None-Match": {res.Header.Get("ETag")}})
+	if again.StatusCode != http.StatusNotModified || body != "" {
+		t.Errorf("revalidation with the ETag = %d with %d bytes, want 304 and no body", again.StatusCode, len(body))
+	}
+	for _, p := range []string{"/console/missing.js", "/console/index.html", "/console/", "/elsewhere"} {
+		if res, _ := get(t, srv.URL+p, nil); res.StatusCode != http.StatusNotFound {
+			t.Errorf("GET %s = %d, want 404", p, res.StatusCode)
+		}
+	}
+}
