@@ -223,7 +223,7 @@ export function progress(answered: number, optimalPath: Question[], settled: boo
   } else if (remaining === 0) {
     text = `${answered} answered; no further question can settle the outcome.`;
   } else {
-    text = `${answered} answered, at most ${remaining} more on the shortest way to a decision.`;
+    text = `${answered} answered; the shortest way to a decision needs ${remaining} more.`;
   }
   return { answered, total, text };
 }

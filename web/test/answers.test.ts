@@ -91,7 +91,7 @@ test('progress counts answers against the remaining optimal path', () => {
   const p = progress(3, path, false);
   assert.equal(p.answered, 3);
   assert.equal(p.total, 5);
-  assert.match(p.text, /3 answered, at most 2 more/);
+  assert.match(p.text, /3 answered; the shortest way to a decision needs 2 more/);
   const done = progress(3, path, true);
   assert.equal(done.total, 3);
   assert.match(done.text, /Decided after 3 answers/);

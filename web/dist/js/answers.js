@@ -172,7 +172,7 @@ export function progress(answered, optimalPath, settled) {
         text = `${answered} answered; no further question can settle the outcome.`;
     }
     else {
-        text = `${answered} answered, at most ${remaining} more on the shortest way to a decision.`;
+        text = `${answered} answered; the shortest way to a decision needs ${remaining} more.`;
     }
     return { answered, total, text };
 }
