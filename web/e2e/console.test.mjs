@@ -251,6 +251,24 @@ test('skip and back: a skipped question goes to inquiry_context, back returns to
   clean();
 });
 
+test('undetermined: a skipped question nothing can replace, its reason, and the way back to it', async (t) => {
+  const { page, clean } = await open(t, fmla);
+  await questionFor(page, 'employment.employer_type');
+  await page.click('#skip');
+  await answer(page, 'employment.months_employed', '14');
+  await answer(page, 'employment.hours_12_months', '1300');
+  await answer(page, 'worksite.employees_within_75_miles', '60');
+  assert.equal(await outcome(page), 'Undetermined');
+  const reasons = page.locator('.reasons li.reason');
+  assert.ok((await reasons.count()) >= 1);
+  assert.match(await page.locator('.reasons').textContent(), /Not answered yet: employer type/);
+  await shot(page, 'fmla-undetermined');
+  await page.locator('.skipped button').first().click();
+  await answer(page, 'employment.employer_type', 'public agency');
+  assert.equal(await outcome(page), 'Eligible');
+  clean();
+});
+
 test('the graph is drawn as SVG from the Mermaid text, coloured by the answers', async (t) => {
   const { page, clean } = await open(t, fmla);
   await answer(page, 'employment.employer_type', 'public agency');
