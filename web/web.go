@@ -44,7 +44,7 @@ const AssetPrefix = "/console/"
 // stay 'self' only. Nothing may frame the console, and forms may post only
 // here.
 const ContentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
-	"img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; " +
+	"img-src 'self'; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; " +
 	"form-action 'self'; frame-ancestors 'none'"
 
 // asset is one embedded file with what its response needs.
