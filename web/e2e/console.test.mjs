@@ -56,6 +56,9 @@ after(async () => {
  */
 async function open(t, p, viewport) {
   const page = await context.newPage();
+  // Generous waits: CI shares two cores, and loading and running Mermaid
+  // in a headless browser without a GPU takes seconds.
+  page.setDefaultTimeout(120_000);
   if (viewport) await page.setViewportSize(viewport);
   const problems = [];
   page.on('request', (r) => {
