@@ -142,15 +142,24 @@ var ErrMeteringUnavailable = &Error{status: http.StatusServiceUnavailable, Detai
 }}
 
 // meteringDescription documents the limits in the OpenAPI description,
-// from the class and budget tables in force.
-func meteringDescription(b metering.Budgets) string {
+// from the class and budget tables in force; ops lists each class's
+// registered operations, so the table names only routes that exist.
+func meteringDescription(b metering.Budgets, ops map[Class][]Endpoint) string {
 	var sb strings.Builder
 	sb.WriteString("\n## Limits\n\nEvery request to an operation counts against one operation class (each operation names its class in its description and in `x-eligo-metering-class`). ")
 	sb.WriteString("`GET /usage`, `/healthz` and `/readyz` are never metered. Usage is a rolling 24-hour window: the current UTC hour's bucket and the 23 before it. ")
 	sb.WriteString("`generate` is report-only: over its budget a request is recorded and served. Every other class is enforced.\n\n")
 	sb.WriteString("| Class | Enforced | Operations |\n|---|---|---|\n")
 	for _, c := range metering.Classes {
-		fmt.Fprintf(&sb, "| `%s` | %s | %s |\n", c.Class, map[bool]string{true: "yes", false: "report-only"}[c.Enforced], c.Operations)
+		names := make([]string, len(ops[c.Class]))
+		for i, e := range ops[c.Class] {
+			names[i] = e.Method + " " + e.Path
+		}
+		operations := strings.Join(names, ", ")
+		if operations == "" {
+			operations = "none in this API"
+		}
+		fmt.Fprintf(&sb, "| `%s` | %s | %s |\n", c.Class, map[bool]string{true: "yes", false: "report-only"}[c.Enforced], operations)
 	}
 	sb.WriteString("\nBudgets per rolling 24 hours (anonymous: per client address, in cost units; keys: per key, in requests):\n\n| Tier |")
 	for _, c := range metering.Classes {

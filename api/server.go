@@ -91,6 +91,8 @@ type Server struct {
 	// closeOnce makes Close idempotent; closeErr is its result.
 	closeOnce sync.Once
 	closeErr  error
+	// docs caches the published OpenAPI documents (Document).
+	docs documentCache
 }
 
 // New builds the core server with the health probes and the OpenAPI
@@ -127,6 +129,8 @@ func New(cfg Config, st *store.Store) *Server {
 	s.huma = humago.NewWithPrefix(s.mux, RootPath, s.humaConfig())
 	s.mux.HandleFunc("GET /healthz", s.healthz)
 	s.mux.HandleFunc("GET /readyz", s.readyz)
+	s.serveDocuments()
+	s.serveReference()
 	return s
 }
 
@@ -178,7 +182,14 @@ func (s *Server) humaConfig() huma.Config {
 	cfg := huma.DefaultConfig("Eligo eligibility rules API", s.cfg.Version)
 	// No $schema member in bodies and no Link header.
 	cfg.CreateHooks = nil
-	cfg.OpenAPIPath = "/openapi"
+	// The documents and the reference page are served by serveDocuments
+	// and serveReference: the published form of the document, and a page
+	// whose assets are embedded.
+	cfg.OpenAPIPath = ""
+	cfg.DocsPath = ""
+	cfg.Info.Contact = &huma.Contact{Name: "Eligo API support", URL: "https://github.com/eligo/eligo/issues"}
+	cfg.Info.License = &huma.License{Name: "Proprietary", URL: "https://github.com/eligo/eligo"}
+	cfg.Tags = documentTags
 	cfg.Info.Description = s.description()
 	cfg.Components.SecuritySchemes = map[string]*huma.SecurityScheme{
 		"apiKey": {Type: "apiKey", In: "header", Name: "x-api-key",
@@ -193,7 +204,7 @@ func (s *Server) humaConfig() huma.Config {
 func (s *Server) description() string {
 	d := apiDescriptionHead + openSurfaceText(s.open) + apiDescriptionTail
 	if s.meter != nil {
-		d += meteringDescription(s.meter.Budgets())
+		d += meteringDescription(s.meter.Budgets(), s.operationsByClass())
 	}
 	return d
 }

@@ -458,25 +458,22 @@ func TestDecideOpenAPI(t *testing.T) {
 	doc := r.Body.(map[string]any)
 	post := doc["paths"].(map[string]any)["/decide"].(map[string]any)["post"].(map[string]any)
 	ok := post["responses"].(map[string]any)["200"].(map[string]any)["content"].(map[string]any)["application/json"].(map[string]any)["schema"].(map[string]any)
-	if ok["$ref"] != "#/components/schemas/DecideResponse" {
+	if ok["$ref"] != "#/components/schemas/Decision" {
 		t.Fatalf("200 schema %v", ok)
 	}
 	schemas := doc["components"].(map[string]any)["schemas"].(map[string]any)
-	props := schemas["DecideResponse"].(map[string]any)["properties"].(map[string]any)
+	props := schemas["Decision"].(map[string]any)["properties"].(map[string]any)
 	for _, name := range []string{"decision", "slug", "ruleset_id", "ruleset_version", "content_digest", "engine_version",
 		"decision_id", "inputs_hash", "decision_time", "fields_provided", "fields_evaluated", "missing_fields",
 		"next_question", "optimal_path", "field_errors", "trace", "explanation", "graph_overlay", "timing", "warnings"} {
 		if props[name] == nil {
-			t.Errorf("DecideResponse lacks %s", name)
+			t.Errorf("Decision lacks %s", name)
 		}
 	}
-	if trace := props["trace"].(map[string]any); trace["properties"] == nil {
-		t.Errorf("trace schema is opaque: %v", trace)
+	if trace := schemas["Trace"].(map[string]any); props["trace"].(map[string]any)["$ref"] != "#/components/schemas/Trace" || trace["properties"] == nil {
+		t.Errorf("trace schema is opaque: %v", props["trace"])
 	}
-	req := schemas["DecideRequestBody"]
-	if req == nil {
-		req = schemas["DecideRequest"]
-	}
+	req := schemas["DecisionRequest"]
 	if req == nil || req.(map[string]any)["additionalProperties"] != false {
 		t.Errorf("request schema is not strict: %v", req)
 	}

@@ -44,6 +44,7 @@ func commands() map[string]command {
 		"publish":  {summary: "publish a .rules FILE for a tenant after its test cases pass", run: runPublish},
 		"graph":    {summary: "print a ruleset's graph as JSON, or --mermaid flowchart text", run: runGraph},
 		"rulebook": {summary: "check a rulebook FOLDER|FILE, or eval answers against it with section results", run: runRulebook},
+		"openapi":  {summary: "print the OpenAPI document (--version 3.1|3.0) built from the code; no database needed", run: runOpenAPI},
 	}
 }
 

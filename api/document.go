@@ -1,0 +1,894 @@
+package api
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"net/http"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/danielgtaylor/huma/v2/yaml"
+)
+
+// This file turns the document huma generates from the Go types into the
+// published one: the document served at /openapi.json and
+// /openapi-3.0.json, committed as api/openapi.json and
+// api/openapi-3.0.json, and read by client generators. The wire never
+// depends on it: huma still validates requests with its own schemas. What
+// changes is the document's shape and names, so that generators give
+// clean code:
+//
+//   - schemas are named by what they are, never like an operation's
+//     generated wrapper (DecideResponse is Decision);
+//   - every value set is one named schema, with x-enum-varnames;
+//   - every object is a named, reused schema, the inline copies of a named
+//     one replaced by a reference;
+//   - arrays the server never sends as null are not nullable;
+//   - members whose wire names make poor identifiers carry x-go-name;
+//   - every response declares the headers sent with it;
+//   - every operation has a request and a response example, recorded from
+//     real calls (examples.json, kept true by a test);
+//   - the 3.0 form puts nothing beside a $ref.
+
+// DocumentVersions are the OpenAPI versions Document can write.
+var DocumentVersions = []string{"3.1", "3.0"}
+
+// documentCache holds the published documents once built: the routes are
+// all registered before the first request, and building costs a few ms.
+type documentCache struct {
+	once  sync.Once
+	byVer map[string][]byte
+	err   error
+}
+
+// Document returns the published OpenAPI document in version "3.1" or
+// "3.0", as indented JSON ending in a newline. Call it once every resource
+// is registered.
+func (s *Server) Document(version string) ([]byte, error) {
+	s.docs.once.Do(func() {
+		s.docs.byVer = map[string][]byte{}
+		for _, v := range DocumentVersions {
+			b, err := s.buildDocument(v)
+			if err != nil {
+				s.docs.err = err
+				return
+			}
+			s.docs.byVer[v] = b
+		}
+	})
+	if s.docs.err != nil {
+		return nil, s.docs.err
+	}
+	b, ok := s.docs.byVer[version]
+	if !ok {
+		return nil, fmt.Errorf("openapi version %q: want one of %s", version, strings.Join(DocumentVersions, ", "))
+	}
+	return b, nil
+}
+
+// serveDocuments serves the published documents, JSON and YAML, at the
+// paths huma would have used.
+func (s *Server) serveDocuments() {
+	for _, d := range []struct{ path, version, contentType string }{
+		{"/openapi.json", "3.1", "application/openapi+json"},
+		{"/openapi-3.0.json", "3.0", "application/openapi+json"},
+		{"/openapi.yaml", "3.1", "application/openapi+yaml"},
+		{"/openapi-3.0.yaml", "3.0", "application/openapi+yaml"},
+	} {
+		s.mux.HandleFunc("GET "+RootPath+d.path, func(w http.ResponseWriter, r *http.Request) {
+			b, err := s.Document(d.version)
+			if err == nil && strings.HasSuffix(d.path, ".yaml") {
+				var buf bytes.Buffer
+				err = yaml.Convert(&buf, bytes.NewReader(b))
+				b = buf.Bytes()
+			}
+			if err != nil {
+				Log(r.Context()).ErrorContext(r.Context(), "openapi document", "error", err)
+				writeError(w, Internal())
+				return
+			}
+			w.Header().Set("Content-Type", d.contentType)
+			_, _ = w.Write(b)
+		})
+	}
+}
+
+// obj is a JSON object of the document.
+type obj = map[string]any
+
+// buildDocument renders huma's document and reshapes it (see the top of
+// this file).
+func (s *Server) buildDocument(version string) ([]byte, error) {
+	// The description lists operations by class: renew it now that all
+	// are registered.
+	s.huma.OpenAPI().Info.Description = s.description()
+	raw, err := json.Marshal(s.huma.OpenAPI())
+	if err != nil {
+		return nil, fmt.Errorf("marshal openapi: %w", err)
+	}
+	var doc obj
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return nil, fmt.Errorf("reread openapi: %w", err)
+	}
+	schemas := doc["components"].(obj)["schemas"].(obj)
+	s.markNeverNull(schemas)
+	renameSchemas(doc, schemas)
+	nameObjects(schemas)
+	if err := nameEnums(schemas); err != nil {
+		return nil, err
+	}
+	shapeMembers(schemas)
+	s.documentHeaders(doc)
+	if err := addExamples(doc); err != nil {
+		return nil, err
+	}
+	if version == "3.0" {
+		downgrade(doc)
+	}
+	out, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("marshal openapi %s: %w", version, err)
+	}
+	return append(out, '\n'), nil
+}
+
+// schemaNames renames huma's schemas (named after Go types) to names
+// that say what they are. No name may be an operation id followed by
+// Response, JSONBody, JSONRequestBody or Params: Go generators make those
+// wrappers themselves.
+var schemaNames = map[string]string{
+	"DecideRequest":            "DecisionRequest",
+	"DecideResponse":           "Decision",
+	"ExplainFailureOutputBody": "FailureExplanation",
+	"ExplainOutputBody":        "RulebookExplanation",
+	"ExplainRulesetOutputBody": "RulesetExplanation",
+	"GraphOutputBody":          "RulebookGraph",
+	"RulesetGraphOutputBody":   "RulesetGraph",
+	"RulesetSchemaOutputBody":  "RulesetSchema",
+	"SchemaOutputBody":         "RulebookSchema",
+	"RulesetSourceOutputBody":  "RulesetSource",
+	"RulebookDiffOutputBody":   "RulebookDiff",
+	"RulesetDiffOutputBody":    "RulesetDiff",
+	"UsageBody":                "Usage",
+	"CancelInputBody":          "CancelRequest",
+	"CancelOutputBody":         "CancelResult",
+	"PromoteInputBody":         "PromoteRequest",
+	"PromoteOutputBody":        "Promotion",
+	"SetVisibilityInputBody":   "RulesetVisibilityRequest",
+	"VisibilityInputBody":      "RulebookVisibilityRequest",
+	"AddGuidanceInputBody":     "GuidanceRequest",
+	"GuidanceListOutputBody":   "GuidanceList",
+	"GuidanceResponse":         "Guidance",
+	"PatchSourceInputBody":     "SourceUpdateRequest",
+	"PublishInputBody":         "PublishRequest",
+	"PublishResponse":          "PublishResult",
+	"PutDraftInputBody":        "DraftUpdateRequest",
+	"DraftResponse":            "Draft",
+	"ReviewInputBody":          "ReviewRequest",
+	"Report":                   "ReviewReport",
+	"TestsInputBody":           "TestsRequest",
+	"FieldsInputBody":          "RulebookFieldsRequest",
+	"CreateInputBody":          "ProjectCreateRequest",
+	"CreateResponse":           "ProjectCreated",
+	"ProjectResponse":          "Project",
+	"RulebookResponse":         "Rulebook",
+	"SourceResponse":           "Source",
+	"UploadResponse":           "SourceList",
+	"GenerateBody":             "GenerateRequest",
+	"JsonUpload":               "SourceUploadRequest",
+	"Status":                   "GenerationStatus",
+	"Node":                     "OutcomeNode",
+}
+
+// renameSchemas applies schemaNames to the components and every
+// reference.
+func renameSchemas(doc, schemas obj) {
+	for old, name := range schemaNames {
+		if s, ok := schemas[old]; ok {
+			delete(schemas, old)
+			schemas[name] = s
+		}
+	}
+	walkJSON(doc, func(m obj) {
+		if ref, ok := m["$ref"].(string); ok {
+			if name, ok := schemaNames[strings.TrimPrefix(ref, schemaPrefix)]; ok {
+				m["$ref"] = schemaPrefix + name
+			}
+		}
+		if d, ok := m["discriminator"].(obj); ok {
+			if mapping, ok := d["mapping"].(obj); ok {
+				for k, v := range mapping {
+					if name, ok := schemaNames[strings.TrimPrefix(v.(string), schemaPrefix)]; ok {
+						mapping[k] = schemaPrefix + name
+					}
+				}
+			}
+		}
+	})
+}
+
+const schemaPrefix = "#/components/schemas/"
+
+// walkJSON calls f on every object of v, parents before children, but
+// not inside examples (they are data, not document).
+func walkJSON(v any, f func(obj)) {
+	switch x := v.(type) {
+	case obj:
+		f(x)
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			if k != "example" && k != "examples" {
+				walkJSON(x[k], f)
+			}
+		}
+	case []any:
+		for _, e := range x {
+			walkJSON(e, f)
+		}
+	}
+}
+
+// objectNames names the inline objects of the generated schemas, by
+// where they are: a component, then member names, [] for an array's items
+// and {} for a map's values. Inline objects equal to a named schema are
+// replaced by a reference without being listed (nameObjects).
+var objectNames = []struct{ path, name string }{
+	{"Decision.explanation", "Explanation"},
+	{"Explanation.groups[]", "ExplanationGroup"},
+	{"ExplanationGroup.criteria[]", "ExplanationCriterion"},
+	{"Decision.trace", "Trace"},
+	{"Trace.path[]", "TraceStep"},
+	{"Trace.failure_reasons[]", "TraceFailureReason"},
+	{"TraceFailureReason[]|1[]", "TraceFailureItem"},
+	{"Graph.edges[]", "GraphEdge"},
+	{"Graph.stats", "GraphStats"},
+	{"GraphCriterionNode.display", "CriterionDisplay"},
+	{"GraphCriterionNode.overlay", "Overlay"},
+}
+
+// nameObjects moves the objectNames objects into components, then
+// replaces every inline object equal to a component by a reference.
+func nameObjects(schemas obj) {
+	for _, o := range objectNames {
+		parent, key := locate(schemas, o.path)
+		if parent == nil {
+			mustBeAbsent(schemas, o.path)
+			continue
+		}
+		s := parent[key].(obj)
+		inner, nullable := nonNull(s)
+		named := cloneJSON(inner).(obj)
+		delete(named, "description")
+		if d := namedDescriptions[o.name]; d != "" {
+			named["description"] = d
+		}
+		schemas[o.name] = named
+		parent[key] = refTo(o.name, s["description"], nullable)
+	}
+	// Inline copies of named objects: compare without descriptions, and
+	// take additionalProperties false (huma's default for Go structs) as
+	// the absence it means for a response.
+	shapes := map[string]string{}
+	for _, name := range slices.Sorted(maps.Keys(schemas)) {
+		if s := schemas[name].(obj); s["type"] == "object" {
+			shapes[shapeKey(s)] = name
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(schemas)) {
+		replaceInline(schemas[name].(obj), shapes, true)
+	}
+}
+
+// namedDescriptions describe the schemas nameObjects and nameEnums create.
+var namedDescriptions = map[string]string{
+	"Explanation":          "Which groups and criteria decided, the facts each rests on and the law each cites.",
+	"ExplanationGroup":     "One group of the explanation, with its criteria.",
+	"ExplanationCriterion": "One criterion of the explanation: its status, the facts it rests on and the law it cites.",
+	"Trace":                "How the decision was reached, for debugging rules. Not a citation.",
+	"TraceStep":            "One criterion in evaluation order.",
+	"TraceFailureReason":   "A pair: the group id (a string), then the list of failure items.",
+	"TraceFailureItem":     "Why a criterion failed: an answer it read (type answer: field, value) or its condition (type condition: expression).",
+	"GraphEdge":            "A directed edge between two node ids.",
+	"GraphStats":           "Counts for a summary line.",
+	"CriterionDisplay":     "How the criterion reads: a sentence, the compiled expression and its route tree.",
+	"Overlay":              "A node's state in one evaluation: null on GET /graph, set on every node and route of /decide's graph_overlay.",
+	"Outcome":              "The outcome of a decision.",
+	"CriterionStatus":      "The three-valued status of a criterion or group.",
+	"FieldType":            "The type answers to a field must have.",
+	"Visibility":           "Who can see a ruleset or rulebook: public (anyone) or private (its tenant).",
+	"GroupKind":            "all: every criterion must hold; any: one alternative suffices.",
+}
+
+// replaceInline replaces the inline objects below s (s itself too unless
+// top) equal to a named schema by a reference to it.
+func replaceInline(s obj, shapes map[string]string, top bool) {
+	for _, child := range children(s) {
+		c := child.get()
+		inner, nullable := nonNull(c)
+		if inner["type"] == "object" && inner["$ref"] == nil {
+			if name, ok := shapes[shapeKey(inner)]; ok {
+				child.set(refTo(name, c["description"], nullable))
+				continue
+			}
+		}
+		replaceInline(c, shapes, false)
+	}
+	_ = top
+}
+
+// shapeKey is s's JSON without descriptions and with additionalProperties
+// false dropped: two schemas with the same key describe the same values.
+func shapeKey(s obj) string {
+	c := cloneJSON(s)
+	walkJSON(c, func(m obj) {
+		delete(m, "description")
+		delete(m, "examples")
+		if m["additionalProperties"] == false {
+			delete(m, "additionalProperties")
+		}
+	})
+	b, _ := json.Marshal(c)
+	return string(b)
+}
+
+// child is one subschema position of a schema.
+type child struct {
+	get func() obj
+	set func(obj)
+}
+
+// children lists the subschemas directly below s: members, items, map
+// values and the members of oneOf/anyOf/allOf.
+func children(s obj) []child {
+	var out []child
+	if props, ok := s["properties"].(obj); ok {
+		for _, k := range slices.Sorted(maps.Keys(props)) {
+			if c, ok := props[k].(obj); ok {
+				out = append(out, child{func() obj { return c }, func(n obj) { props[k] = n }})
+			}
+		}
+	}
+	for _, k := range []string{"items", "additionalProperties"} {
+		if c, ok := s[k].(obj); ok {
+			out = append(out, child{func() obj { return c }, func(n obj) { s[k] = n }})
+		}
+	}
+	for _, k := range []string{"oneOf", "anyOf", "allOf"} {
+		if list, ok := s[k].([]any); ok {
+			for i := range list {
+				if c, ok := list[i].(obj); ok {
+					out = append(out, child{func() obj { return c }, func(n obj) { list[i] = n }})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// locate finds the object holding the subschema at path (see
+// objectNames) and its key there. A path is a component name, then
+// member names; each may be followed by [] (an array's items), {} (a
+// map's values) or |N (the Nth member of a oneOf, which must be followed
+// by more).
+func locate(schemas obj, path string) (obj, string) {
+	parent, key := schemas, ""
+	for i, p := range strings.Split(path, ".") {
+		name := p
+		if j := strings.IndexAny(p, "[{|"); j >= 0 {
+			name = p[:j]
+		}
+		if i > 0 {
+			cur, _ := nonNull(parent[key].(obj))
+			props, _ := cur["properties"].(obj)
+			if props == nil {
+				return nil, ""
+			}
+			parent = props
+		}
+		key = name
+		for rest := p[len(name):]; rest != ""; rest = rest[2:] {
+			cur, ok := parent[key].(obj)
+			if !ok {
+				return nil, ""
+			}
+			cur, _ = nonNull(cur)
+			switch rest[:2] {
+			case "[]":
+				parent, key = cur, "items"
+			case "{}":
+				parent, key = cur, "additionalProperties"
+			default: // |N
+				list, _ := cur["oneOf"].([]any)
+				n := int(rest[1] - '0')
+				if n >= len(list) {
+					return nil, ""
+				}
+				// A holder to read the member through: a path may
+				// pass through a oneOf but not end at one.
+				parent, key = obj{"member": list[n]}, "member"
+			}
+		}
+		if _, ok := parent[key].(obj); !ok {
+			return nil, ""
+		}
+	}
+	return parent, key
+}
+
+// nonNull returns s without null among its types, and whether it had it.
+func nonNull(s obj) (obj, bool) {
+	types, ok := s["type"].([]any)
+	if !ok || !slices.Contains(types, any("null")) {
+		return s, false
+	}
+	out := maps.Clone(s)
+	rest := slices.DeleteFunc(slices.Clone(types), func(t any) bool { return t == "null" })
+	if len(rest) == 1 {
+		out["type"] = rest[0]
+	} else {
+		out["type"] = rest
+	}
+	return out, true
+}
+
+// refTo is a reference to the named schema, described as the member it
+// replaces was, null allowed when the member allowed it.
+func refTo(name string, description any, nullable bool) obj {
+	ref := obj{"$ref": schemaPrefix + name}
+	out := ref
+	if nullable {
+		out = obj{"oneOf": []any{ref, obj{"type": "null"}}}
+	}
+	if description != nil {
+		out["description"] = description
+	}
+	return out
+}
+
+func cloneJSON(v any) any {
+	switch x := v.(type) {
+	case obj:
+		out := make(obj, len(x))
+		for k, e := range x {
+			out[k] = cloneJSON(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = cloneJSON(e)
+		}
+		return out
+	}
+	return v
+}
+
+// enumNames names value sets by their sorted values. A value set not
+// listed is named after where it first appears (component and member).
+var enumNames = map[string]string{
+	"eligible,not_eligible,undetermined":      "Outcome",
+	"not_satisfied,pending,satisfied":         "CriterionStatus",
+	"bool,date,decimal,enum,int":              "FieldType",
+	"private,public":                          "Visibility",
+	"all,any":                                 "GroupKind",
+	"generation,hand":                         "DraftOrigin",
+	"exact":                                   "GuidanceAdherence",
+	"field_extraction,rule_generation":        "GuidanceProcessType",
+	"accepted,cancelled,failed,failing_tests": "GenerationOutcome",
+	"blocked,cleanup_pending,ready":           "RetryReadiness",
+	"failed,idle,queued,running,success":      "GenerationState",
+	"full,none,partial":                       "TelemetryAvailability",
+	"none,queued,stopped,stopping,working":    "WorkerLifecycle",
+	"all_of,any_of,leaf":                      "RouteKind",
+	"active,reference_only,superseded":        "SourceStatus",
+	"latest_active,pinned":                    "PinMode",
+	"1,2":                                     "SourceReferenceSchemaVersion",
+	"1":                                       "ContractVersion",
+	"active,archived,draft":                   "RulebookStatus",
+	"active,archived":                         "RulesetStatus",
+	"answer,condition":                        "TraceFailureItemType",
+	"already_cancelled,cancelled":             "CancelOutcome",
+	"criterion_to_group,field_to_criterion,group_to_outcome": "GraphEdgeType",
+}
+
+// nameEnums moves every inline value set into a named schema (one per
+// set) with x-enum-varnames, and gives the ones already named their
+// varnames too.
+func nameEnums(schemas obj) error {
+	byKey := map[string]string{}
+	for _, name := range slices.Sorted(maps.Keys(schemas)) {
+		s := schemas[name].(obj)
+		if values, ok := s["enum"].([]any); ok {
+			s["x-enum-varnames"] = enumVarnames(name, values)
+			byKey[enumKey(values)] = name
+		}
+	}
+	var visit func(owner string, s obj) error
+	visit = func(owner string, s obj) error {
+		for _, c := range children(s) {
+			sub := c.get()
+			inner, nullable := nonNull(sub)
+			values, ok := inner["enum"].([]any)
+			if !ok {
+				if err := visit(owner, sub); err != nil {
+					return err
+				}
+				continue
+			}
+			key := enumKey(values)
+			name, known := byKey[key]
+			if !known {
+				name = enumNames[key]
+				if name == "" {
+					name = owner + memberName(s, sub)
+				}
+				if _, taken := schemas[name]; taken {
+					return fmt.Errorf("openapi: value set %s: schema name %s taken", key, name)
+				}
+				named := obj{"type": inner["type"], "enum": values, "x-enum-varnames": enumVarnames(name, values)}
+				if d := namedDescriptions[name]; d != "" {
+					named["description"] = d
+				}
+				schemas[name] = named
+				byKey[key] = name
+			}
+			c.set(refTo(name, sub["description"], nullable))
+		}
+		return nil
+	}
+	for _, name := range slices.Sorted(maps.Keys(schemas)) {
+		if err := visit(name, schemas[name].(obj)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// memberName is the Go-style name of the member of parent whose schema is
+// sub ("Items" for an array's items).
+func memberName(parent, sub obj) string {
+	if props, ok := parent["properties"].(obj); ok {
+		for k, v := range props {
+			if reflect.ValueOf(v).Pointer() == reflect.ValueOf(sub).Pointer() {
+				return pascal(k)
+			}
+		}
+	}
+	return "Item"
+}
+
+// enumKey identifies a value set: its values, sorted, comma separated.
+func enumKey(values []any) string {
+	keys := make([]string, len(values))
+	for i, v := range values {
+		keys[i] = fmt.Sprint(v)
+	}
+	slices.Sort(keys)
+	return strings.Join(keys, ",")
+}
+
+// enumVarnames names each value's Go constant: the type's name then the
+// value in Pascal case (OutcomeNotEligible, SourceReferenceSchemaVersion2).
+func enumVarnames(typ string, values []any) []any {
+	out := make([]any, len(values))
+	for i, v := range values {
+		out[i] = typ + pascal(fmt.Sprint(v))
+	}
+	return out
+}
+
+// pascal turns a wire name (snake_case, dotted, with slashes) into a Go
+// identifier's words: not_eligible is NotEligible, application/pdf is
+// ApplicationPdf.
+func pascal(s string) string {
+	var b strings.Builder
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool {
+		return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9')
+	}) {
+		b.WriteString(strings.ToUpper(w[:1]) + w[1:])
+	}
+	return b.String()
+}
+
+// neverNull lists members huma declares nullable (Go slices may be nil)
+// that the server always sends as arrays: each is built non-nil where it
+// is set. Members with omitempty are found by markNeverNull itself (an
+// empty slice is left out, never null).
+var neverNull = []string{
+	"ExplainFailureOutputBody.field_errors",
+	"FailureReason.facts",
+	"FailureReason.missing_fields",
+	"FailureReason.source_references",
+	"ChoiceContext.or_groups",
+	"ChoiceGroup.alternatives",
+	"ChoiceAlternative.fields",
+	"ChoiceContext.field_memberships{}",
+}
+
+// markNeverNull removes null from the types of the neverNull members and
+// of every array member the Go type marks omitempty: encoding/json leaves
+// an empty or nil slice out, so such a member is never null. It runs on
+// huma's names, before renameSchemas, because it reads the Go types
+// behind them.
+func (s *Server) markNeverNull(schemas obj) {
+	registry := s.huma.OpenAPI().Components.Schemas
+	for _, name := range slices.Sorted(maps.Keys(schemas)) {
+		t := registry.TypeFromRef(schemaPrefix + name)
+		props, _ := schemas[name].(obj)["properties"].(obj)
+		if t == nil || t.Kind() != reflect.Struct || props == nil {
+			continue
+		}
+		for i := range t.NumField() {
+			f := t.Field(i)
+			tag := f.Tag.Get("json")
+			member, _, _ := strings.Cut(tag, ",")
+			if member == "" || f.Type.Kind() != reflect.Slice || !strings.Contains(tag, "omitempty") {
+				continue
+			}
+			if p, ok := props[member].(obj); ok {
+				inner, _ := nonNull(p)
+				props[member] = inner
+			}
+		}
+	}
+	for _, path := range neverNull {
+		parent, key := locate(schemas, path)
+		if parent == nil {
+			mustBeAbsent(schemas, path)
+			continue
+		}
+		parent[key], _ = nonNull(parent[key].(obj))
+	}
+}
+
+// shapeMembers fixes members whose Go type says less than the wire:
+// caller_ref is read as any JSON (an invalid one is dropped, never
+// refused) but is documented as the flat string map it must be; rolling
+// usage windows named 7d and 30d get Go names.
+func shapeMembers(schemas obj) {
+	if parent, key := locate(schemas, "DecisionRequest.caller_ref"); parent != nil {
+		ref := parent[key].(obj)
+		ref["type"] = "object"
+		ref["additionalProperties"] = obj{"type": "string"}
+	} else {
+		mustBeAbsent(schemas, "DecisionRequest.caller_ref")
+	}
+	for path, name := range map[string]string{"UsageRolling.7d": "SevenDays", "UsageRolling.30d": "ThirtyDays"} {
+		if parent, key := locate(schemas, path); parent != nil {
+			parent[key].(obj)["x-go-name"] = name
+		} else {
+			mustBeAbsent(schemas, path)
+		}
+	}
+}
+
+// mustBeAbsent panics unless path's component is missing: a server built
+// with only some resources (in tests) lacks the others' schemas, but a
+// schema that is there and has changed shape must fail loudly, so that
+// the tables here follow the Go types.
+func mustBeAbsent(schemas obj, path string) {
+	component, _, _ := strings.Cut(path, ".")
+	if i := strings.IndexAny(component, "[{|"); i >= 0 {
+		component = component[:i]
+	}
+	if _, ok := schemas[component]; ok {
+		panic("openapi: nothing at " + path)
+	}
+}
+
+// Response headers, declared once in components.headers.
+var headerComponents = obj{
+	"RequestId": obj{"description": "The request's id: the caller's X-Request-Id when it is a usable token, else a new one. Quote it when reporting a problem.",
+		"required": true, "schema": obj{"type": "string"}},
+	"RateLimitClass":     obj{"description": "The operation's metering class.", "schema": obj{"type": "string"}},
+	"RateLimitLimit":     obj{"description": "The class's rolling 24-hour budget on the caller's tier (anonymous: in cost units).", "schema": obj{"type": "integer"}},
+	"RateLimitRemaining": obj{"description": "What is left of the budget after this request.", "schema": obj{"type": "integer"}},
+	"RateLimitReset":     obj{"description": "Epoch seconds of the next hourly boundary, when the oldest bucket leaves the window.", "schema": obj{"type": "integer"}},
+}
+
+// documentHeaders declares X-Request-Id on every response and the
+// X-RateLimit-* headers on every response of a metered operation that the
+// meter has seen: success and the errors answered after it (not 401, 403
+// and 413, answered before it, nor 503, answered when it could not count).
+func (s *Server) documentHeaders(doc obj) {
+	components := doc["components"].(obj)
+	components["headers"] = cloneJSON(headerComponents)
+	byID := map[string]Route{}
+	for _, r := range s.routes {
+		byID[r.OperationID] = r
+	}
+	for _, item := range doc["paths"].(obj) {
+		for _, op := range item.(obj) {
+			op := op.(obj)
+			route := byID[op["operationId"].(string)]
+			metered := route.Class.Known()
+			for status, resp := range op["responses"].(obj) {
+				resp := resp.(obj)
+				headers, _ := resp["headers"].(obj)
+				if headers == nil {
+					headers = obj{}
+					resp["headers"] = headers
+				}
+				headers["X-Request-Id"] = obj{"$ref": "#/components/headers/RequestId"}
+				if metered && !slices.Contains([]string{"401", "403", "413", "503"}, status) {
+					for _, h := range []string{"Class", "Limit", "Remaining", "Reset"} {
+						headers["X-RateLimit-"+h] = obj{"$ref": "#/components/headers/RateLimit" + h}
+					}
+				}
+			}
+		}
+	}
+}
+
+//go:embed examples.json
+var examplesJSON []byte
+
+// Example is one recorded call of an operation: what was sent and what
+// came back. examples.json holds one per operation id, written and checked
+// by the routes package's example test against a live server.
+type Example struct {
+	// Params are the path and query parameters sent, by name.
+	Params map[string]string `json:"params,omitempty"`
+	// Request is the JSON body sent; absent for operations without one.
+	Request json.RawMessage `json:"request,omitempty"`
+	// Status is the success status answered.
+	Status int `json:"status"`
+	// Response is the JSON body answered; absent on 204.
+	Response json.RawMessage `json:"response,omitempty"`
+}
+
+// Examples are the recorded calls the document shows, by operation id.
+func Examples() (map[string]Example, error) {
+	var out map[string]Example
+	if err := json.Unmarshal(examplesJSON, &out); err != nil {
+		return nil, fmt.Errorf("read examples.json: %w", err)
+	}
+	return out, nil
+}
+
+// addExamples puts each operation's recorded call in the document: the
+// request body (or its parameters) and the success response.
+func addExamples(doc obj) error {
+	examples, err := Examples()
+	if err != nil {
+		return err
+	}
+	for _, item := range doc["paths"].(obj) {
+		for _, op := range item.(obj) {
+			op := op.(obj)
+			ex, ok := examples[op["operationId"].(string)]
+			if !ok {
+				continue
+			}
+			if params, ok := op["parameters"].([]any); ok {
+				for _, p := range params {
+					p := p.(obj)
+					if v, ok := ex.Params[p["name"].(string)]; ok {
+						p["example"] = v
+					}
+				}
+			}
+			if body, ok := op["requestBody"].(obj); ok && ex.Request != nil {
+				if mt, ok := body["content"].(obj)["application/json"].(obj); ok {
+					mt["example"] = rawValue(ex.Request)
+				}
+			}
+			if resp, ok := op["responses"].(obj)[strconv.Itoa(ex.Status)].(obj); ok && ex.Response != nil {
+				if content, ok := resp["content"].(obj); ok {
+					for _, mt := range content {
+						mt.(obj)["example"] = rawValue(ex.Response)
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func rawValue(b json.RawMessage) any {
+	var v any
+	_ = json.Unmarshal(b, &v)
+	return v
+}
+
+// downgrade rewrites a 3.1 document as 3.0.3: type lists with null become
+// nullable, a nullable reference is allOf plus nullable, nothing sits
+// beside a $ref (3.0 ignores it, and generators copy a member's text onto
+// the type it references), examples lists become example, and
+// JSON Schema 2020 keywords 3.0 lacks are dropped.
+func downgrade(doc obj) {
+	doc["openapi"] = "3.0.3"
+	schemas := doc["components"].(obj)["schemas"].(obj)
+	walkJSON(doc, func(m obj) {
+		if types, ok := m["type"].([]any); ok {
+			rest := slices.DeleteFunc(slices.Clone(types), func(t any) bool { return t == "null" })
+			if len(rest) < len(types) {
+				m["nullable"] = true
+			}
+			if len(rest) == 1 {
+				m["type"] = rest[0]
+			} else {
+				delete(m, "type")
+			}
+		}
+		if one, ok := m["oneOf"].([]any); ok && len(one) == 2 {
+			if null, ok := one[1].(obj); ok && null["type"] == "null" && len(null) == 1 {
+				delete(m, "oneOf")
+				m["allOf"] = []any{one[0]}
+				m["nullable"] = true
+				// 3.0 reads nullable only beside a type: the referenced
+				// schema's.
+				if ref, ok := one[0].(obj)["$ref"].(string); ok {
+					if t, ok := schemas[strings.TrimPrefix(ref, schemaPrefix)].(obj)["type"]; ok {
+						m["type"] = t
+					}
+				}
+			}
+		}
+		if ex, ok := m["examples"].([]any); ok && m["$ref"] == nil {
+			if len(ex) > 0 {
+				m["example"] = ex[0]
+			}
+			delete(m, "examples")
+		}
+		if v, ok := m["exclusiveMinimum"].(float64); ok {
+			m["minimum"], m["exclusiveMinimum"] = v, true
+		}
+		if v, ok := m["exclusiveMaximum"].(float64); ok {
+			m["maximum"], m["exclusiveMaximum"] = v, true
+		}
+		if m["contentEncoding"] == "base64" {
+			m["format"] = "base64"
+		}
+		for _, k := range []string{"contentEncoding", "contentMediaType", "dependentRequired"} {
+			delete(m, k)
+		}
+		if octet, ok := m["application/octet-stream"].(obj); ok && len(octet) == 0 {
+			m["application/octet-stream"] = obj{"schema": obj{"type": "string", "format": "binary"}}
+		}
+		if ref, ok := m["$ref"]; ok && len(m) > 1 {
+			// A member's own description stays with the member: the
+			// reference moves into an allOf of one.
+			for k := range m {
+				if k != "description" {
+					delete(m, k)
+				}
+			}
+			if _, described := m["description"]; described {
+				m["allOf"] = []any{obj{"$ref": ref}}
+			} else {
+				m["$ref"] = ref
+			}
+		}
+	})
+}
+
+// documentTags describe the tags operations are grouped by.
+var documentTags = []*huma.Tag{
+	{Name: "Evaluation", Description: "Decide: evaluate answers against a published ruleset or rulebook and get the outcome, the next question and an audit envelope for replay."},
+	{Name: "Rulesets", Description: "Read published rulesets (list, schema, explanation, graph, source), explain why answers miss an outcome, diff two versions, and manage visibility and archiving."},
+	{Name: "Rulebooks", Description: "Compose published rulesets into rulebooks under one outcome logic, publish immutable releases, promote candidates and read the composed schema, explanation and graph."},
+	{Name: "Projects", Description: "The invite-only authoring workspace: sources, tests, guidance, model-backed generation with the caller's provider key, review and publish."},
+	{Name: "Usage", Description: "The calling key's budgets and usage per metering class."},
+}
+
+// operationsByClass lists the registered operations of each metering
+// class, in path then method order.
+func (s *Server) operationsByClass() map[Class][]Endpoint {
+	out := map[Class][]Endpoint{}
+	for _, r := range s.routes {
+		out[r.Class] = append(out[r.Class], r.endpoint())
+	}
+	for _, ops := range out {
+		slices.SortFunc(ops, func(a, b Endpoint) int {
+			return strings.Compare(a.Path+" "+a.Method, b.Path+" "+b.Method)
+		})
+	}
+	return out
+}
