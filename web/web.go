@@ -12,6 +12,7 @@ package web
 
 import (
 	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
@@ -20,7 +21,9 @@ import (
 	"mime"
 	"net/http"
 	"path"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -52,20 +55,66 @@ type asset struct {
 	body        []byte
 	contentType string
 	etag        string
+	// gzipped is body compressed, made on first demand (gzipOnce); nil
+	// when the file is too small to gain from it.
+	gzipped  []byte
+	gzipOnce sync.Once
+}
+
+// compressed returns the gzip form of the file, or nil when compressing
+// saves less than a tenth (or the file is under 1 KiB). The vendored
+// Mermaid drops from 3.5 MB to about a quarter of that on the wire.
+func (a *asset) compressed() []byte {
+	a.gzipOnce.Do(func() {
+		if len(a.body) < 1024 {
+			return
+		}
+		var buf bytes.Buffer
+		zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		if err != nil {
+			return
+		}
+		if _, err := zw.Write(a.body); err != nil || zw.Close() != nil {
+			return
+		}
+		if buf.Len() < len(a.body)*9/10 {
+			a.gzipped = buf.Bytes()
+		}
+	})
+	return a.gzipped
+}
+
+// acceptsGzip reports whether the request's Accept-Encoding allows gzip
+// (named, or *, without q=0).
+func acceptsGzip(r *http.Request) bool {
+	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+		coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		coding = strings.ToLower(strings.TrimSpace(coding))
+		if coding != "gzip" && coding != "*" {
+			continue
+		}
+		if v, ok := strings.CutPrefix(strings.TrimSpace(params), "q="); ok {
+			if q, err := strconv.ParseFloat(v, 64); err == nil && q == 0 {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // Handler serves the console: the page at "/" and its files under
 // AssetPrefix, each with the content security policy, a strong ETag (the
-// file's SHA-256) so a browser revalidates cheaply, and headers that keep
-// the page out of frames and its addresses out of Referer headers sent to
-// the law sites it links to.
+// file's SHA-256) so a browser revalidates cheaply, gzip when the browser
+// takes it, and headers that keep the page out of frames and its addresses
+// out of Referer headers sent to the law sites it links to.
 type Handler struct {
-	assets map[string]asset
+	assets map[string]*asset
 }
 
 // New indexes the embedded console and hashes each file once.
 func New() *Handler {
-	h := &Handler{assets: map[string]asset{}}
+	h := &Handler{assets: map[string]*asset{}}
 	err := fs.WalkDir(dist, "dist", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -79,7 +128,7 @@ func New() *Handler {
 		if ctype == "" {
 			ctype = "application/octet-stream"
 		}
-		h.assets[strings.TrimPrefix(p, "dist/")] = asset{body: body, contentType: ctype, etag: `"` + hex.EncodeToString(sum[:16]) + `"`}
+		h.assets[strings.TrimPrefix(p, "dist/")] = &asset{body: body, contentType: ctype, etag: hex.EncodeToString(sum[:16])}
 		return nil
 	})
 	if err != nil {
@@ -123,6 +172,15 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// changed, and a new binary never serves a stale console.
 	hdr.Set("Cache-Control", "no-cache")
 	hdr.Set("Content-Type", a.contentType)
-	hdr.Set("ETag", a.etag)
-	http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(a.body))
+	hdr.Add("Vary", "Accept-Encoding")
+	body, etag := a.body, a.etag
+	if acceptsGzip(r) {
+		if z := a.compressed(); z != nil {
+			// Another representation, so another strong ETag.
+			body, etag = z, etag+"-gzip"
+			hdr.Set("Content-Encoding", "gzip")
+		}
+	}
+	hdr.Set("ETag", `"`+etag+`"`)
+	http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(body))
 }

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"compress/gzip"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -120,5 +121,45 @@ func TestRevalidationAndUnknownPaths(t *testing.T) {
 		if res, _ := get(t, srv.URL+p, nil); res.StatusCode != http.StatusNotFound {
 			t.Errorf("GET %s = %d, want 404", p, res.StatusCode)
 		}
+	}
+}
+
+// TestGzipWhenAccepted: a browser that takes gzip gets the large files
+// compressed, under their own ETag, and the bytes decompress to the file;
+// one that refuses gzip gets the file as it is.
+func TestGzipWhenAccepted(t *testing.T) {
+	t.Parallel()
+	srv := serve(t)
+	const p = "/console/vendor/mermaid.min.js"
+	plain, body := get(t, srv.URL+p, http.Header{"Accept-Encoding": {"identity"}})
+	if plain.Header.Get("Content-Encoding") != "" || !strings.Contains(plain.Header.Get("Vary"), "Accept-Encoding") {
+		t.Fatalf("identity: Content-Encoding %q, Vary %q", plain.Header.Get("Content-Encoding"), plain.Header.Get("Vary"))
+	}
+	zipped, zbody := get(t, srv.URL+p, http.Header{"Accept-Encoding": {"br;q=1.0, gzip;q=0.8"}})
+	if zipped.Header.Get("Content-Encoding") != "gzip" {
+		t.Fatalf("gzip accepted: Content-Encoding %q", zipped.Header.Get("Content-Encoding"))
+	}
+	if len(zbody)*2 > len(body) {
+		t.Errorf("gzip body %d bytes for a %d-byte file", len(zbody), len(body))
+	}
+	zr, err := gzip.NewReader(strings.NewReader(zbody))
+	if err != nil {
+		t.Fatal(err)
+	}
+	unzipped, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(unzipped) != body {
+		t.Error("the gzip body does not decompress to the file")
+	}
+	if zipped.Header.Get("ETag") == plain.Header.Get("ETag") {
+		t.Error("both representations share one ETag")
+	}
+	if again, _ := get(t, srv.URL+p, http.Header{"Accept-Encoding": {"gzip"}, "If-None-Match": {zipped.Header.Get("ETag")}}); again.StatusCode != http.StatusNotModified {
+		t.Errorf("revalidating the gzip form = %d, want 304", again.StatusCode)
+	}
+	if refused, _ := get(t, srv.URL+p, http.Header{"Accept-Encoding": {"gzip;q=0"}}); refused.Header.Get("Content-Encoding") != "" {
+		t.Error("gzip;q=0 still got gzip")
 	}
 }
