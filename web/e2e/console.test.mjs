@@ -317,6 +317,10 @@ test('the audit envelope replays to the same decision', async (t) => {
   assert.equal(await outcome(page), 'Not eligible');
   const env = JSON.parse(await page.locator('#envelope').textContent());
   assert.match(env.decision_id, /^dec_/);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+  await page.getByRole('button', { name: 'Copy the audit envelope' }).click();
+  await page.waitForFunction(() => document.getElementById('status')?.textContent === 'Audit envelope copied.');
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), await page.locator('#envelope').textContent());
   const res = await fetch(api + '/decide', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(env.request) });
   const replay = await res.json();
   for (const k of ['decision', 'inputs_hash', 'content_digest', 'engine_version', 'ruleset_id']) {
