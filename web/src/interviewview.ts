@@ -22,6 +22,7 @@ interface View {
   /** A question to show instead of the planner's (after Back or Change), with its earlier text. */
   override?: { fieldId: string; text: string };
   progress: HTMLElement;
+  warnings: HTMLElement;
   step: HTMLElement;
   answers: HTMLElement;
   graphBox: HTMLDetailsElement;
@@ -59,6 +60,7 @@ export async function showInterview(main: HTMLElement, slug: string): Promise<vo
     fields: new Map(schema.fields.map((f) => [f.field_id, f])),
     iv: new Interview(),
     progress: h('div', { class: 'progress', id: 'progress' }),
+    warnings: h('div', { class: 'warnings', id: 'warnings' }),
     step: h('section', { class: 'step', id: 'step', 'aria-live': 'polite' }),
     answers: h('section', { class: 'answers', id: 'answers', 'aria-labelledby': 'answers-heading' }),
     graphBox,
@@ -72,6 +74,7 @@ export async function showInterview(main: HTMLElement, slug: string): Promise<vo
     h('h1', { tabindex: '-1' }, schema.name),
     h('p', { class: 'meta' }, `Version ${schema.ruleset_version ?? ''} · `, h('code', {}, schema.slug)),
     v.progress,
+    v.warnings,
     v.step,
     v.answers,
     graphBox,
@@ -105,6 +108,13 @@ async function refresh(v: View, focus: boolean): Promise<void> {
     h('p', { id: 'progress-text' }, p.text),
   );
   drawAnswers(v, d);
+  // The server's notes on the request (a plan it could not make, a date
+  // outside the period the rules hold for) explain an outcome that would
+  // otherwise look unexplained.
+  const notes = d.warnings ?? [];
+  v.warnings.replaceChildren(
+    ...(notes.length ? [h('ul', { role: 'note', 'aria-label': 'Notes from the service' }, ...notes.map((w) => h('li', { 'data-code': w.code }, w.message)))] : []),
+  );
   if (step.kind === 'question') {
     const field = v.fields.get(step.fieldId);
     const text = v.override?.fieldId === step.fieldId ? v.override.text : (v.iv.answers.get(step.fieldId)?.text ?? '');

@@ -155,6 +155,8 @@ export interface Decision {
   field_errors: FieldError[];
   explanation?: Explanation;
   graph_overlay?: Graph;
+  /** Notes on the request that did not stop it (a plan that could not be made, a date outside the rules' period). */
+  warnings?: { code: string; message: string }[] | null;
 }
 
 /** One reason of explain-failure: a criterion that stands in the way. */

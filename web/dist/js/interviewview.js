@@ -31,6 +31,7 @@ export async function showInterview(main, slug) {
         fields: new Map(schema.fields.map((f) => [f.field_id, f])),
         iv: new Interview(),
         progress: h('div', { class: 'progress', id: 'progress' }),
+        warnings: h('div', { class: 'warnings', id: 'warnings' }),
         step: h('section', { class: 'step', id: 'step', 'aria-live': 'polite' }),
         answers: h('section', { class: 'answers', id: 'answers', 'aria-labelledby': 'answers-heading' }),
         graphBox,
@@ -40,7 +41,7 @@ export async function showInterview(main, slug) {
         if (graphBox.open)
             void updateGraph(v);
     });
-    main.replaceChildren(h('p', { class: 'crumbs' }, h('a', { href: '#/' }, 'All rulesets')), h('h1', { tabindex: '-1' }, schema.name), h('p', { class: 'meta' }, `Version ${schema.ruleset_version ?? ''} · `, h('code', {}, schema.slug)), v.progress, v.step, v.answers, graphBox);
+    main.replaceChildren(h('p', { class: 'crumbs' }, h('a', { href: '#/' }, 'All rulesets')), h('h1', { tabindex: '-1' }, schema.name), h('p', { class: 'meta' }, `Version ${schema.ruleset_version ?? ''} · `, h('code', {}, schema.slug)), v.progress, v.warnings, v.step, v.answers, graphBox);
     await refresh(v, false);
 }
 function body(v, answers = v.iv.answers, flags = {}) {
@@ -66,6 +67,11 @@ async function refresh(v, focus) {
     const p = progress(v.iv.answers.size, d.optimal_path, d.decision !== 'undetermined');
     v.progress.replaceChildren(h('progress', { max: String(Math.max(p.total, 1)), value: String(p.answered), 'aria-labelledby': 'progress-text' }), h('p', { id: 'progress-text' }, p.text));
     drawAnswers(v, d);
+    // The server's notes on the request (a plan it could not make, a date
+    // outside the period the rules hold for) explain an outcome that would
+    // otherwise look unexplained.
+    const notes = d.warnings ?? [];
+    v.warnings.replaceChildren(...(notes.length ? [h('ul', { role: 'note', 'aria-label': 'Notes from the service' }, ...notes.map((w) => h('li', { 'data-code': w.code }, w.message)))] : []));
     if (step.kind === 'question') {
         const field = v.fields.get(step.fieldId);
         const text = v.override?.fieldId === step.fieldId ? v.override.text : (v.iv.answers.get(step.fieldId)?.text ?? '');
