@@ -61,7 +61,9 @@ export async function showInterview(main: HTMLElement, slug: string): Promise<vo
     iv: new Interview(),
     progress: h('div', { class: 'progress', id: 'progress' }),
     warnings: h('div', { class: 'warnings', id: 'warnings' }),
-    step: h('section', { class: 'step', id: 'step', 'aria-live': 'polite' }),
+    // Not a live region: each new question or decision takes the focus,
+    // which is what a screen reader announces.
+    step: h('section', { class: 'step', id: 'step' }),
     answers: h('section', { class: 'answers', id: 'answers', 'aria-labelledby': 'answers-heading' }),
     graphBox,
     graphView,
