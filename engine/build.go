@@ -352,7 +352,8 @@ func arity(op Operator) (min, max int, ok bool) {
 	case OpNot, OpNeg, OpPresent, OpAbsent:
 		return 1, 1, true
 	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe, OpAdd, OpSub, OpMul,
-		OpYearsBetween, OpMonthsBetween, OpDaysBetween, OpDefault:
+		OpYearsBetween, OpMonthsBetween, OpDaysBetween, OpDefault,
+		OpAddDays, OpAddMonths, OpAddYears:
 		return 2, 2, true
 	case OpDecisionDate:
 		return 0, 0, true
@@ -445,6 +446,14 @@ func (b *builder) opSort(path string, op Operator, args []*Expr) (Sort, error) {
 			}
 		}
 		return SortInt, nil
+	case OpAddDays, OpAddMonths, OpAddYears:
+		if args[0].Sort != SortDate {
+			return 0, fmt.Errorf("%s: %s adds to a date, but this is %s", argPath(path, 0), op, an(args[0].Sort))
+		}
+		if args[1].Sort != SortInt {
+			return 0, fmt.Errorf("%s: %s adds a whole number, but this is %s", argPath(path, 1), op, an(args[1].Sort))
+		}
+		return SortDate, nil
 	case OpDecisionDate:
 		b.readsDate = true
 		return SortDate, nil

@@ -98,7 +98,7 @@ func (c *checker) wantNumber(n *Node, x *Expr, what string) bool {
 	if !x.Sort.Numeric() {
 		hint := ""
 		if x.Sort == SortDate {
-			hint = "; use years_between, months_between or days_between for date arithmetic"
+			hint = "; use years_between, months_between or days_between to count between dates, add_days, add_months or add_years to move a date"
 		}
 		c.errorf(n.Pos, "%s needs a number, but this is %s%s", what, an(x.Sort), hint)
 		return false
@@ -318,6 +318,7 @@ func (c *checker) in(n *Node) *Expr {
 
 var callArity = map[string]int{
 	"years_between": 2, "months_between": 2, "days_between": 2,
+	"add_days": 2, "add_months": 2, "add_years": 2,
 	"decision_date": 0, "present": 1, "absent": 1, "date": 1,
 }
 
@@ -366,6 +367,21 @@ func (c *checker) call(n *Node) *Expr {
 			return invalid()
 		}
 		return &Expr{Kind: ExprOp, Sort: SortInt, Op: Operator(name), Args: args}
+	case "add_days", "add_months", "add_years":
+		d, k := c.expr(n.Args[0]), c.expr(n.Args[1])
+		ok := true
+		if !c.stray(n.Args[0], d) && d.Sort != SortInvalid && d.Sort != SortDate {
+			c.errorf(n.Args[0].Pos, "%s adds to a date, but this is %s", name, an(d.Sort))
+			ok = false
+		}
+		if !c.stray(n.Args[1], k) && k.Sort != SortInvalid && k.Sort != SortInt {
+			c.errorf(n.Args[1].Pos, "%s adds a whole number, but this is %s", name, an(k.Sort))
+			ok = false
+		}
+		if !ok || d.Sort == SortInvalid || k.Sort == SortInvalid {
+			return invalid()
+		}
+		return &Expr{Kind: ExprOp, Sort: SortDate, Op: Operator(name), Args: []*Expr{d, k}}
 	case "min", "max":
 		if len(n.Args) < 2 {
 			c.errorf(n.Pos, "%s takes two or more numbers", name)
@@ -390,7 +406,7 @@ func (c *checker) call(n *Node) *Expr {
 	for _, a := range n.Args {
 		c.expr(a)
 	}
-	c.errorf(n.Pos, "unknown function %s: the functions are min, max, years_between, months_between, days_between, decision_date, present, absent and date", name)
+	c.errorf(n.Pos, "unknown function %s: the functions are min, max, years_between, months_between, days_between, add_days, add_months, add_years, decision_date, present, absent and date", name)
 	return invalid()
 }
 

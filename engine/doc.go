@@ -31,7 +31,8 @@
 //
 // Operators are the Op* constants ("and", "or", "not", "==", "!=", "<",
 // "<=", ">", ">=", "in", "not in", "+", "-", "*", "neg", "min", "max",
-// "years_between", "months_between", "days_between", "decision_date",
+// "years_between", "months_between", "days_between", "add_days",
+// "add_months", "add_years", "decision_date",
 // "present", "absent", "??"). "and" and "or" are n-ary; "in" and "not in"
 // take the tested value first and the listed constants after it. A const's
 // sort is int, decimal, bool, enum or date; its value is a JSON number

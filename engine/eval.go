@@ -34,6 +34,9 @@ const (
 	opYears
 	opMonths
 	opDays
+	opAddDays
+	opAddMonths
+	opAddYears
 	opDecisionDate
 	opPresent
 	opAbsent
@@ -45,6 +48,7 @@ var opcodes = map[Operator]opcode{
 	OpLe: opLe, OpGt: opGt, OpGe: opGe, OpIn: opIn, OpNotIn: opNotIn, OpAdd: opAdd,
 	OpSub: opSub, OpMul: opMul, OpNeg: opNeg, OpMin: opMin, OpMax: opMax,
 	OpYearsBetween: opYears, OpMonthsBetween: opMonths, OpDaysBetween: opDays,
+	OpAddDays: opAddDays, OpAddMonths: opAddMonths, OpAddYears: opAddYears,
 	OpDecisionDate: opDecisionDate, OpPresent: opPresent, OpAbsent: opAbsent,
 	OpDefault: opDefault,
 }
@@ -558,6 +562,15 @@ func (m *machine) eval(i int32) Value {
 		return IntValue(monthsBetween(x.Num, y.Num))
 	case opDays:
 		return IntValue(y.Num - x.Num)
+	case opAddDays:
+		return m.checked(AddDays(x.Num, y.Num))
+	case opAddMonths:
+		return m.checked(AddMonths(x.Num, y.Num))
+	case opAddYears:
+		if y.Num > maxOrdinal || y.Num < -maxOrdinal {
+			return m.checked(Value{}, false)
+		}
+		return m.checked(AddMonths(x.Num, 12*y.Num))
 	}
 	return Value{}
 }

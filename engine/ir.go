@@ -59,7 +59,9 @@ type Operator string
 
 // The operators of the language. In and NotIn take the tested value first
 // and the listed constants after it. Neg is unary minus. Default is `??`:
-// Args[0] is the field, Args[1] the default.
+// Args[0] is the field, Args[1] the default. AddDays, AddMonths and
+// AddYears take the date first and the int count after it (negative
+// counts back); month ends are clamped (see AddMonths).
 const (
 	OpAnd           Operator = "and"
 	OpOr            Operator = "or"
@@ -81,6 +83,9 @@ const (
 	OpYearsBetween  Operator = "years_between"
 	OpMonthsBetween Operator = "months_between"
 	OpDaysBetween   Operator = "days_between"
+	OpAddDays       Operator = "add_days"
+	OpAddMonths     Operator = "add_months"
+	OpAddYears      Operator = "add_years"
 	OpDecisionDate  Operator = "decision_date"
 	OpPresent       Operator = "present"
 	OpAbsent        Operator = "absent"

@@ -48,8 +48,9 @@ func exprNode(e *Expr) *Node {
 	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe, OpAdd, OpSub, OpMul, OpDefault:
 		return &Node{Kind: NodeBinary, Op: string(e.Op), Args: args}
 	}
-	// min, max, years_between, months_between, days_between,
-	// decision_date, present and absent are calls of the same name.
+	// min, max, years_between, months_between, days_between, add_days,
+	// add_months, add_years, decision_date, present and absent are calls
+	// of the same name.
 	return &Node{Kind: NodeCall, Name: string(e.Op), Args: args}
 }
 

@@ -242,6 +242,8 @@ func (r *Ruleset) term(e *Expr) string {
 		return "the date of the decision"
 	case OpYearsBetween, OpMonthsBetween, OpDaysBetween:
 		return r.span(e)
+	case OpAddDays, OpAddMonths, OpAddYears:
+		return r.shifted(e)
 	case OpDefault:
 		return r.term(e.Args[0]) + " (or " + r.term(e.Args[1]) + " if not answered)"
 	case OpNeg:
@@ -298,6 +300,40 @@ func (r *Ruleset) span(e *Expr) string {
 		return "time since " + r.term(from)
 	}
 	return "time from " + r.term(from) + " to " + r.term(to)
+}
+
+// shiftUnits name the unit add_days, add_months and add_years count in,
+// singular and plural.
+var shiftUnits = map[Operator][2]string{
+	OpAddDays: {"day", "days"}, OpAddMonths: {"month", "months"}, OpAddYears: {"year", "years"},
+}
+
+// shifted writes add_days, add_months and add_years: "the day before date
+// of birth" and "the day after" for one day, "66 years after date of birth",
+// "date of birth plus (the count) years" for a computed count.
+func (r *Ruleset) shifted(e *Expr) string {
+	date, n := r.operand(e.Args[0]), e.Args[1]
+	units := shiftUnits[e.Op]
+	if n.Kind != ExprConst {
+		return date + " plus " + r.operand(n) + " " + units[1]
+	}
+	k := n.Const.Num
+	switch {
+	case k == 0:
+		return date
+	case e.Op == OpAddDays && k == -1:
+		return "the day before " + date
+	case e.Op == OpAddDays && k == 1:
+		return "the day after " + date
+	}
+	word, after := units[1], " after "
+	if k < 0 {
+		k, after = -k, " before "
+	}
+	if k == 1 {
+		word = units[0]
+	}
+	return strconv.FormatInt(k, 10) + " " + word + after + date
 }
 
 // monthNames spell dates the way people write them: "1 July 1952".

@@ -404,6 +404,34 @@ func appendPadded(b []byte, n, width int) []byte {
 	return append(b, s...)
 }
 
+// AddDays returns the date n days after the ordinal date d (before it when
+// n is negative), and ok false when that falls outside 0001-01-01 to
+// 9999-12-31.
+func AddDays(d, n int64) (v Value, ok bool) {
+	if n > maxOrdinal || n < -maxOrdinal || d+n < 1 || d+n > maxOrdinal {
+		return Value{}, false
+	}
+	return Value{Num: d + n, Known: true}, true
+}
+
+// AddMonths returns the date n calendar months after the ordinal date d
+// (before it when n is negative), the day of month clamped to the length of
+// the month it lands in: 31 January + 1 month is 28 February (29 in a leap
+// year), 29 February + 12 months is 28 February. ok is false when the
+// result falls outside 0001-01-01 to 9999-12-31.
+func AddMonths(d, n int64) (v Value, ok bool) {
+	if n > 12*10000 || n < -12*10000 {
+		return Value{}, false
+	}
+	y, m, day := Civil(d)
+	months := int64(y)*12 + int64(m-1) + n
+	ny, nm := int(months/12), int(months%12)+1
+	if months < 12 || ny > 9999 {
+		return Value{}, false
+	}
+	return Value{Num: DateOrdinal(ny, nm, min(day, daysIn(ny, nm))), Known: true}, true
+}
+
 // monthsBetween counts completed whole months from date a to date b: the
 // month completes on the same day-of-month, so 31 January to 28 February is
 // 0 months and to 1 March is 1; a 29 February start completes a year on

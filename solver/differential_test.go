@@ -27,7 +27,10 @@ import (
 // answer sets, in the plain build). Each casebank ruleset
 // also runs its own cases first. The rulesets of solver/testdata join them:
 // they use every operator, presence operators included, which the casebank
-// reads only in part.
+// reads only in part; so do those of solver/testdata/shift, which shift
+// dates (add_days, add_months, add_years) in every way the language
+// allows. A ruleset that shifts dates draws at most 300 samples, each
+// check with a longer timeout.
 func TestDifferentialCasebank(t *testing.T) {
 	samples := 400
 	if *long {
@@ -36,10 +39,17 @@ func TestDifferentialCasebank(t *testing.T) {
 	if *differentialSamples > 0 {
 		samples = *differentialSamples
 	}
-	for i, cb := range append(loadCasebank(t), loadTestdata(t)...) {
+	rulesets := append(loadCasebank(t), loadTestdata(t)...)
+	for i, cb := range append(rulesets, loadShiftTestdata(t)...) {
 		t.Run(cb.name, func(t *testing.T) {
 			t.Parallel()
-			d := newDifferential(t, cb.rules)
+			timeout := 10 * time.Second
+			if shiftsDates(cb.rules) {
+				// Each shifted date is a calendar decomposition of its
+				// own: a check costs Z3 far more.
+				timeout = 60 * time.Second
+			}
+			d := newDifferential(t, cb.rules, timeout)
 			for _, c := range cb.cases {
 				in, err := cb.rules.Convert(c.FieldValues)
 				if err != nil {
@@ -51,14 +61,34 @@ func TestDifferentialCasebank(t *testing.T) {
 				}
 				d.check(t, in, date, "case "+c.Name)
 			}
+			n := samples
+			if shiftsDates(cb.rules) {
+				n = min(n, 300)
+			}
 			s := enginetest.NewSampler(cb.rules, uint64(i+1))
-			for n := range samples {
+			for n := range n {
 				date := s.DecisionDate()
 				answered := []float64{0.3, 0.7, 1}[n%3]
 				d.check(t, s.Inputs(answered, date), date, fmt.Sprintf("sample %d", n))
 			}
 		})
 	}
+}
+
+// shiftsDates reports whether some criterion of r calls add_days,
+// add_months or add_years.
+func shiftsDates(r *engine.Ruleset) bool {
+	for i := range r.NumCriteria() {
+		c, _ := r.CriterionAt(i)
+		found := false
+		walkExpr(c.Expr, func(x *engine.Expr) {
+			found = found || x.Kind == engine.ExprOp && (x.Op == engine.OpAddDays || x.Op == engine.OpAddMonths || x.Op == engine.OpAddYears)
+		})
+		if found {
+			return true
+		}
+	}
+	return false
 }
 
 // differential holds one ruleset's encoding and a solver with its axioms.
@@ -69,9 +99,9 @@ type differential struct {
 	s   *z3.Solver
 }
 
-func newDifferential(t *testing.T, r *engine.Ruleset) *differential {
+func newDifferential(t *testing.T, r *engine.Ruleset, timeout time.Duration) *differential {
 	t.Helper()
-	c, enc, s := encodedSolver(t, r, 10*time.Second)
+	c, enc, s := encodedSolver(t, r, timeout)
 	return &differential{r: r, c: c, enc: enc, s: s}
 }
 

@@ -38,7 +38,9 @@ import (
 // Dates stay linear: comparisons and days_between use the ordinal;
 // months_between and years_between use year, month and day (completed months
 // are (by-ay)*12 + (bm-am) - [bd < ad], years are those months div 12, and
-// the sign follows the engine for a b before a).
+// the sign follows the engine for a b before a). add_days, add_months and
+// add_years make a new date with its own variables and calendar axioms,
+// tied to the operands linearly (see shiftDate).
 //
 // What the encoding leaves out: arithmetic is exact and unbounded, while the
 // evaluator reports a result of more than 18 significant digits as a field
@@ -233,11 +235,9 @@ func dateAxioms(c *z3.Context, name string, y, m, d, ord *z3.Expr, calendar bool
 		return inRange
 	}
 	n := func(v int64) *z3.Expr { return c.Int(v) }
-	a, b := c.IntConst("cycle400|"+name), c.IntConst("cycle100|"+name)
-	q, e := c.IntConst("cycle4|"+name), c.IntConst("cycle1|"+name)
+	a, b, q, e := cycleVars(c, name)
 	leap := c.And(c.Eq(e, n(3)), c.Or(c.Not(c.Eq(q, n(24))), c.Eq(b, n(3))))
-	daysInMonth := c.Ite(c.Eq(m, n(2)), c.Ite(leap, n(29), n(28)),
-		c.Ite(c.Or(c.Eq(m, n(4)), c.Eq(m, n(6)), c.Eq(m, n(9)), c.Eq(m, n(11))), n(30), n(31)))
+	daysInMonth := monthLength(c, name, m)
 	before := n(0)
 	for i := 11; i >= 1; i-- {
 		before = c.Ite(c.Eq(m, n(int64(i+1))), n(cumulativeDays[i]), before)
@@ -269,12 +269,120 @@ func dateAxioms(c *z3.Context, name string, y, m, d, ord *z3.Expr, calendar bool
 	)
 }
 
+// cycleVars are the cycle counts dateAxioms splits the year before a
+// date's year into (see there), named after the date.
+func cycleVars(c *z3.Context, name string) (a, b, q, e *z3.Expr) {
+	return c.IntConst("cycle400|" + name), c.IntConst("cycle100|" + name), c.IntConst("cycle4|" + name), c.IntConst("cycle1|" + name)
+}
+
+// monthLength is the number of days in month m of the year of the date
+// called name, read from the cycle counts of its calendar axioms.
+func monthLength(c *z3.Context, name string, m *z3.Expr) *z3.Expr {
+	n := func(v int64) *z3.Expr { return c.Int(v) }
+	_, b, q, e := cycleVars(c, name)
+	leap := c.And(c.Eq(e, n(3)), c.Or(c.Not(c.Eq(q, n(24))), c.Eq(b, n(3))))
+	return c.Ite(c.Eq(m, n(2)), c.Ite(leap, n(29), n(28)),
+		c.Ite(c.Or(c.Eq(m, n(4)), c.Eq(m, n(6)), c.Eq(m, n(9)), c.Eq(m, n(11))), n(30), n(31)))
+}
+
+// shiftDate encodes add_days, add_months and add_years of the date a by
+// the count k. The result is a date of its own, with variables named after
+// the operator and the Z3 ids of its operands' terms (so every encoding in
+// a context that shifts the same terms shares them, and a Variant that
+// renames an operand gets fresh ones), full calendar axioms, and:
+//
+//   - add_days: its ordinal is a's plus k;
+//   - add_months (k months) and add_years (12k months): 12*year + month
+//     is a's plus the months, and its day is a's day clamped to the length
+//     of the month it lands in, as engine.AddMonths.
+//
+// The definition (axioms included) holds when the result is known, that is
+// when both operands are; otherwise the variables are free, as a field's
+// value is when unanswered. Like arithmetic overflow, a result outside the
+// engine's date range is not modelled (the axioms exclude such answers).
+func (e *Encoding) shiftDate(op engine.Operator, a, k term, known *z3.Expr) (term, error) {
+	c := e.c
+	if a.date == nil {
+		return term{}, fmt.Errorf("%s of a non-date", op)
+	}
+	var name string
+	if op == engine.OpAddDays {
+		name = fmt.Sprintf("%s|%d|%d", op, a.val.ID(), k.val.ID())
+	} else {
+		name = fmt.Sprintf("%s|%d|%d|%d|%d", op, a.date.y.ID(), a.date.m.ID(), a.date.d.ID(), k.val.ID())
+	}
+	if n, ok := k.constant(); ok {
+		if ord, ok := a.constant(); ok {
+			// Constants fold, as the engine computes them.
+			v, ok := shiftConstant(op, ord, n)
+			if !ok {
+				return term{}, fmt.Errorf("%s of constants falls outside the engine's dates", op)
+			}
+			return e.constant(engine.SortDate, v), nil
+		}
+	}
+	y, m, d, ord := e.dateVars(name)
+	axioms := dateAxioms(c, name, y, m, d, ord, true)
+	switch op {
+	case engine.OpAddDays:
+		axioms = append(axioms, c.Eq(ord, c.Add(a.val, k.val)))
+	case engine.OpAddYears:
+		axioms = append(axioms, c.Eq(y, c.Add(a.date.y, k.val)), c.Eq(m, a.date.m))
+	default:
+		if n, ok := k.constant(); ok {
+			// A constant count needs no division: carry at most one
+			// year from the months left over.
+			q, r := n/12, n%12
+			if r < 0 {
+				q, r = q-1, r+12
+			}
+			carry := c.Gt(c.Add(a.date.m, c.Int(r)), c.Int(12))
+			axioms = append(axioms,
+				c.Eq(y, c.Add(a.date.y, c.Int(q), c.Ite(carry, c.Int(1), c.Int(0)))),
+				c.Eq(m, c.Add(a.date.m, c.Int(r), c.Ite(carry, c.Int(-12), c.Int(0)))))
+		} else {
+			twelve := c.Int(12)
+			axioms = append(axioms, c.Eq(c.Add(c.Mul(y, twelve), m), c.Add(c.Mul(a.date.y, twelve), a.date.m, k.val)))
+		}
+	}
+	if op != engine.OpAddDays {
+		length := monthLength(c, name, m)
+		axioms = append(axioms, c.Eq(d, c.Ite(c.Le(a.date.d, length), a.date.d, length)))
+	}
+	e.axioms = append(e.axioms, c.Implies(known, c.And(axioms...)))
+	return term{sort: engine.SortDate, val: ord, date: &dateParts{y, m, d}}, nil
+}
+
+// shiftConstant is the engine's add_days, add_months or add_years of
+// constants.
+func shiftConstant(op engine.Operator, ord, n int64) (engine.Value, bool) {
+	switch op {
+	case engine.OpAddDays:
+		return engine.AddDays(ord, n)
+	case engine.OpAddYears:
+		if n > 10000 || n < -10000 {
+			return engine.Value{}, false
+		}
+		n *= 12
+	}
+	return engine.AddMonths(ord, n)
+}
+
+// constant returns the value of an Int term that is a numeral (a constant
+// of the rules), and ok false for any other term.
+func (t term) constant() (int64, bool) {
+	v, err := t.val.AsInt64()
+	return v, err == nil
+}
+
 // maxOrdinal is the ordinal of 9999-12-31, the engine's last date.
 const maxOrdinal = 3652059
 
 // calendarReads finds the dates whose calendar parts the rules read: the
 // fields (by slot) and whether the decision date appear under
-// months_between or years_between, directly or through `??`.
+// months_between or years_between, or as the date add_months or add_years
+// shifts, directly or through `??` (a date add_days shifts is read by its
+// ordinal only).
 func calendarReads(r *engine.Ruleset) (fields []bool, decision bool) {
 	fields = make([]bool, len(r.Fields))
 	var mark func(x *engine.Expr)
@@ -284,6 +392,13 @@ func calendarReads(r *engine.Ruleset) (fields []bool, decision bool) {
 			fields[x.Slot] = true
 		case x.Kind == engine.ExprOp && x.Op == engine.OpDecisionDate:
 			decision = true
+		case x.Kind == engine.ExprOp && x.Op == engine.OpAddDays:
+			// The shifted date has calendar parts of its own; its
+			// operand counts in days, by the ordinal.
+			return
+		case x.Kind == engine.ExprOp && (x.Op == engine.OpAddMonths || x.Op == engine.OpAddYears):
+			mark(x.Args[0])
+			return
 		}
 		for _, a := range x.Args {
 			mark(a)
@@ -292,10 +407,14 @@ func calendarReads(r *engine.Ruleset) (fields []bool, decision bool) {
 	for i := 0; i < r.NumCriteria(); i++ {
 		c, _ := r.CriterionAt(i)
 		walkExpr(c.Expr, func(x *engine.Expr) {
-			if x.Kind == engine.ExprOp && (x.Op == engine.OpMonthsBetween || x.Op == engine.OpYearsBetween) {
+			switch {
+			case x.Kind != engine.ExprOp:
+			case x.Op == engine.OpMonthsBetween || x.Op == engine.OpYearsBetween:
 				for _, a := range x.Args {
 					mark(a)
 				}
+			case x.Op == engine.OpAddMonths || x.Op == engine.OpAddYears:
+				mark(x.Args[0])
 			}
 		})
 	}
@@ -520,6 +639,12 @@ func (e *Encoding) expr(x *engine.Expr) (term, error) {
 		out.val = c.Mul(e.coerce(a, x.Sort), e.coerce(b, x.Sort))
 	case engine.OpDaysBetween:
 		out.val = c.Sub(b.val, a.val)
+	case engine.OpAddDays, engine.OpAddMonths, engine.OpAddYears:
+		t, err := e.shiftDate(x.Op, a, b, out.known)
+		if err != nil {
+			return term{}, err
+		}
+		out.val, out.date = t.val, t.date
 	case engine.OpMonthsBetween, engine.OpYearsBetween:
 		if a.date == nil || b.date == nil {
 			return term{}, fmt.Errorf("%s of a non-date", x.Op)

@@ -44,6 +44,19 @@ func TestExplainFailureMinimalBruteForce(t *testing.T) {
 			}
 			for n := range samples {
 				date := s.DecisionDate()
+				if p := r.Effective; p != nil && !p.Covers(date) {
+					// Outside the period, the period alone explains the
+					// outcome; the criteria are explained inside it.
+					in := s.Inputs(1, date)
+					ex, err := ExplainFailure(ctx, r, in, engine.Eligible, ExplainOptions{DecisionDate: date})
+					if err != nil || ex.Actual != engine.Undetermined || ex.PeriodWarning == "" || len(ex.Reasons) != 0 {
+						t.Fatalf("sample %d on %s, outside %s: %+v, %v", n, engine.FormatDate(date), p, ex, err)
+					}
+					date = p.From + int64(n)
+					if p.Until != 0 {
+						date = min(date, p.Until)
+					}
+				}
 				in := s.Inputs([]float64{0.5, 0.8, 1}[n%3], date)
 				res := r.Evaluate(in, engine.Options{DecisionDate: date})
 				for _, want := range []engine.Outcome{engine.Eligible, engine.NotEligible, engine.Undetermined} {

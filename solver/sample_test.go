@@ -52,7 +52,23 @@ func loadCasebank(tb testing.TB) []casebankRuleset {
 // what the casebank does not (every operator, presence operators).
 func loadTestdata(tb testing.TB) []casebankRuleset {
 	tb.Helper()
-	paths, err := filepath.Glob(filepath.Join("testdata", "*.rules"))
+	return loadRulesDir(tb, "testdata")
+}
+
+// loadShiftTestdata compiles solver/testdata/shift/*.rules: rulesets that
+// shift dates in every way the language allows, for the differential
+// test. They stay out of the other tests over testdata: each shifted date
+// is a calendar decomposition of its own, and the analysis's one-second
+// checks over several of them would not finish.
+func loadShiftTestdata(tb testing.TB) []casebankRuleset {
+	tb.Helper()
+	return loadRulesDir(tb, filepath.Join("testdata", "shift"))
+}
+
+// loadRulesDir compiles every .rules file of dir.
+func loadRulesDir(tb testing.TB, dir string) []casebankRuleset {
+	tb.Helper()
+	paths, err := filepath.Glob(filepath.Join(dir, "*.rules"))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -66,7 +82,7 @@ func loadTestdata(tb testing.TB) []casebankRuleset {
 		if err != nil {
 			tb.Fatalf("%s: %v", p, err)
 		}
-		out = append(out, casebankRuleset{name: "testdata/" + filepath.Base(p), rules: r})
+		out = append(out, casebankRuleset{name: filepath.ToSlash(p), rules: r})
 	}
 	return out
 }
