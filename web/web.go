@@ -18,7 +18,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io/fs"
-	"mime"
 	"net/http"
 	"path"
 	"strconv"
@@ -49,6 +48,16 @@ const AssetPrefix = "/console/"
 const ContentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
 	"img-src 'self'; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; " +
 	"form-action 'self'; frame-ancestors 'none'"
+
+// contentTypes are the types of the console's files, fixed here rather
+// than read from the machine's mime.types, which differ between systems.
+var contentTypes = map[string]string{
+	".html": "text/html; charset=utf-8",
+	".css":  "text/css; charset=utf-8",
+	".js":   "text/javascript; charset=utf-8",
+	".svg":  "image/svg+xml",
+	".txt":  "text/plain; charset=utf-8",
+}
 
 // asset is one embedded file with what its response needs.
 type asset struct {
@@ -124,8 +133,8 @@ func New() *Handler {
 			return fmt.Errorf("read %s: %w", p, err)
 		}
 		sum := sha256.Sum256(body)
-		ctype := mime.TypeByExtension(path.Ext(p))
-		if ctype == "" {
+		ctype, known := contentTypes[path.Ext(p)]
+		if !known {
 			ctype = "application/octet-stream"
 		}
 		h.assets[strings.TrimPrefix(p, "dist/")] = &asset{body: body, contentType: ctype, etag: hex.EncodeToString(sum[:16])}
