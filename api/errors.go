@@ -1,10 +1,12 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -158,7 +160,11 @@ func useEligoErrors() {
 		huma.NewErrorWithContext = func(ctx huma.Context, status int, msg string, errs ...error) huma.StatusError {
 			se := newHumaError(status, msg, errs...)
 			if se.GetStatus() >= 500 {
-				Log(ctx.Context()).ErrorContext(ctx.Context(), "request failed", "error", errors.Join(errs...), "reason", msg)
+				if gone := clientGone(ctx.Context()); gone != nil {
+					return gone
+				}
+				Log(ctx.Context()).ErrorContext(ctx.Context(), "request failed",
+					"error", LoggedInput(errors.Join(errs...).Error()), "reason", msg)
 			}
 			return se
 		}
@@ -180,11 +186,14 @@ func newHumaError(status int, msg string, errs ...error) huma.StatusError {
 		return &Error{}
 	case status == http.StatusRequestEntityTooLarge:
 		return NewProblem(status, "payload_too_large", ReasonBodyTooLarge, "The request body is too large.")
+	case status == http.StatusInternalServerError && msg == humaUnreadableBody:
+		return ErrUnreadableBody
 	case status >= 500:
 		return Internal()
 	case status == http.StatusUnsupportedMediaType:
-		return NewProblem(status, "unsupported_media_type", "unsupported_media_type",
-			"Send the request body as JSON, with Content-Type: application/json.")
+		return ErrUnsupportedMediaType
+	case status == http.StatusRequestTimeout:
+		return ErrBodyTimeout
 	case msg == "request body is required":
 		return ValidationFailed(ValidationItem{Type: "missing", Loc: []any{"body"}, Msg: "Field required", Input: nil})
 	case status == http.StatusBadRequest && isBodyParseFailure(errs):
@@ -203,6 +212,59 @@ func newHumaError(status int, msg string, errs ...error) huma.StatusError {
 		return NewProblem(status, code, code, msg)
 	}
 }
+
+// ErrClientGone answers a request whose caller hung up before it was
+// served (its context was cancelled): the work that failed for that reason
+// is not the server's fault, so it is a 400 logged at INFO, never a 5xx
+// logged at ERROR. The caller is gone and will not read it.
+var ErrClientGone = NewProblem(http.StatusBadRequest, "bad_request", ReasonClientClosedRequest,
+	"The client closed the connection before the request was served.")
+
+// clientGone returns ErrClientGone when the caller of the request in ctx
+// has gone, logging the hang-up at INFO; nil otherwise.
+func clientGone(ctx context.Context) *Error {
+	if !errors.Is(ctx.Err(), context.Canceled) {
+		return nil
+	}
+	Log(ctx).InfoContext(ctx, "the client hung up before the request was served")
+	return ErrClientGone
+}
+
+// humaUnreadableBody is the message huma gives, with a 500, when reading
+// the body fails: the caller's doing (a malformed chunked encoding, a body
+// shorter than its Content-Length, a hang-up), so it is answered 400.
+const humaUnreadableBody = "cannot read request body"
+
+// ErrUnreadableBody is the 400 for a body that could not be read to its
+// end: a malformed chunked encoding, or a connection that ended early.
+var ErrUnreadableBody = NewProblem(http.StatusBadRequest, "bad_request", ReasonBodyUnreadable,
+	"The request body could not be read: its chunked encoding is malformed or the connection ended before it did.")
+
+// ErrBodyTimeout is the 408 for a body still arriving when BodyReadTimeout
+// ran out.
+var ErrBodyTimeout = NewProblem(http.StatusRequestTimeout, "request_timeout", ReasonBodyTimeout,
+	"The request body did not arrive in time. Send it at once after the headers.")
+
+// BodyReadFailed is the answer to a failed read of a request body: 413 when
+// it outgrew the caller's cap, 408 when it did not arrive in time, else
+// 400.
+func BodyReadFailed(err error) *Error {
+	var tooBig *http.MaxBytesError
+	var netErr net.Error
+	switch {
+	case errors.As(err, &tooBig):
+		return TooLarge(tooBig.Limit)
+	case errors.As(err, &netErr) && netErr.Timeout():
+		return ErrBodyTimeout
+	default:
+		return ErrUnreadableBody
+	}
+}
+
+// ErrUnsupportedMediaType is the 415 for a JSON operation's body sent with
+// a Content-Type other than JSON.
+var ErrUnsupportedMediaType = NewProblem(http.StatusUnsupportedMediaType, "unsupported_media_type", ReasonUnsupportedMediaType,
+	"Send the request body as JSON, with Content-Type: application/json.")
 
 // isBodyParseFailure recognises huma's report of a body that is not valid
 // JSON: a single detail located at "body" carrying the raw text.

@@ -43,11 +43,11 @@ func LookupFailed(ctx context.Context, err error, what, ref string) error {
 		}
 		return NotFound(what + " " + quoted(ref) + " not found.")
 	case errors.Is(err, catalog.ErrReleaseMissing):
-		Log(ctx).ErrorContext(ctx, "rulebook head", "ref", ref, "error", err)
+		LogFailure(ctx, "rulebook head", ref, err)
 		return NewProblem(http.StatusUnprocessableEntity, "unprocessable_entity", ReasonRulebookReleaseMissing,
 			"The rulebook's current release is not held by this server; the latest release is never served instead. Pass an explicit release_id, or activate the rulebook again.")
 	case errors.Is(err, catalog.ErrReleaseCorrupt):
-		Log(ctx).ErrorContext(ctx, "rulebook release", "ref", ref, "error", err)
+		LogFailure(ctx, "rulebook release", ref, err)
 		return NewProblem(http.StatusUnprocessableEntity, "unprocessable_entity", ReasonRulebookReleaseCorrupt,
 			"The release's frozen content fails its identity check, so it is not served.")
 	case errors.Is(err, catalog.ErrMemberUnresolved):
@@ -58,11 +58,14 @@ func LookupFailed(ctx context.Context, err error, what, ref string) error {
 		}
 		return NewProblem(http.StatusUnprocessableEntity, "unprocessable_entity", ReasonReleaseMemberUnresolved, msg)
 	case errors.Is(err, catalog.ErrCorrupt):
-		Log(ctx).ErrorContext(ctx, "load stored record", "ref", ref, "error", err)
+		LogFailure(ctx, "load stored record", ref, err)
 		return NewProblem(http.StatusUnprocessableEntity, "unprocessable_entity", ReasonRulesetRecordCorrupt,
 			"The stored ruleset could not be loaded. Republish it.")
 	default:
-		Log(ctx).ErrorContext(ctx, "resolve "+what, "ref", ref, "error", err)
+		if gone := clientGone(ctx); gone != nil {
+			return gone
+		}
+		LogFailure(ctx, "resolve "+what, ref, err)
 		return Internal()
 	}
 }

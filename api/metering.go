@@ -2,7 +2,6 @@ package api
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -56,12 +55,7 @@ func (s *Server) meterThen(w http.ResponseWriter, r *http.Request, route Route, 
 		if route.Price != nil && r.Body != nil && r.Body != http.NoBody {
 			body, err := io.ReadAll(r.Body)
 			if err != nil {
-				var tooBig *http.MaxBytesError
-				if errors.As(err, &tooBig) {
-					writeError(w, TooLarge(tooBig.Limit))
-					return
-				}
-				writeError(w, NewProblem(http.StatusBadRequest, "bad_request", "body_unreadable", "The request body could not be read."))
+				writeError(w, BodyReadFailed(err))
 				return
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
@@ -70,6 +64,10 @@ func (s *Server) meterThen(w http.ResponseWriter, r *http.Request, route Route, 
 	}
 	d, err := s.meter.Admit(ctx, caller, route.Class, cost)
 	if err != nil {
+		if gone := clientGone(ctx); gone != nil {
+			writeError(w, gone)
+			return
+		}
 		Log(ctx).ErrorContext(ctx, "metering", "error", err)
 		writeError(w, ErrMeteringUnavailable)
 		return

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -38,6 +39,9 @@ type requestState struct {
 	base       *slog.Logger
 	logger     *slog.Logger
 	loggerOnce sync.Once
+	// body is the request's body as the connection delivers it, before
+	// any cap: what lingerAfterRefusal drains after a 413.
+	body io.ReadCloser
 }
 
 // log returns the request's logger, carrying its id.
@@ -90,7 +94,14 @@ func (s *Server) observe(next http.Handler) http.Handler {
 				slog.String("client_ip", st.clientIP.String()),
 			)
 		}()
-		next.ServeHTTP(rec, r.WithContext(ctx))
+		r = r.WithContext(ctx)
+		if refuseOverflow(rec, r) {
+			return
+		}
+		next.ServeHTTP(rec, r)
+		if rec.status == http.StatusRequestEntityTooLarge && st.body != nil {
+			lingerAfterRefusal(rec, st.body)
+		}
 	})
 }
 
@@ -117,6 +128,11 @@ type statusRecorder struct {
 func (r *statusRecorder) WriteHeader(status int) {
 	if r.status == 0 {
 		r.status = status
+	}
+	if status == http.StatusRequestEntityTooLarge {
+		// The rest of the body is drained, not parsed as a next request
+		// (see lingerAfterRefusal).
+		r.Header().Set("Connection", "close")
 	}
 	r.ResponseWriter.WriteHeader(status)
 }
@@ -181,11 +197,24 @@ func (s *Server) gate(w http.ResponseWriter, r *http.Request) {
 			limit = s.cfg.KeyedBodyLimit
 		}
 	}
+	if st := stateFrom(ctx); st != nil && r.Body != nil && r.Body != http.NoBody {
+		st.body = r.Body
+	}
 	if r.ContentLength > limit {
 		writeError(w, TooLarge(limit))
 		return
 	}
+	if s.jsonBodies[pattern] && !IsJSONContentType(r.Header.Get("Content-Type")) {
+		writeError(w, ErrUnsupportedMediaType)
+		return
+	}
+	// A caller gets BodyReadTimeout to send its body and WriteTimeout to
+	// read the answer: a client that trickles its body or never reads
+	// holds a connection for that long at most.
+	rc := http.NewResponseController(w)
+	_ = rc.SetWriteDeadline(time.Now().Add(s.cfg.WriteTimeout))
 	if r.Body != nil && r.Body != http.NoBody {
+		_ = rc.SetReadDeadline(time.Now().Add(s.cfg.BodyReadTimeout))
 		// Chunked bodies have no Content-Length: cap the read itself.
 		r.Body = http.MaxBytesReader(w, r.Body, limit)
 	}
@@ -253,6 +282,9 @@ func (s *Server) authenticate(ctx context.Context, key string, route Route) (con
 		// The key store is the database the counters live in: the same
 		// transient 503 as metering, on keyed and open routes alike,
 		// rather than ignoring a key the caller meant to use.
+		if gone := clientGone(ctx); gone != nil {
+			return ctx, gone
+		}
 		Log(ctx).ErrorContext(ctx, "authenticate", "error", err)
 		return ctx, errKeyStoreUnavailable
 	default:
@@ -366,4 +398,31 @@ func (s *Server) allowedMethods(r *http.Request) string {
 		}
 	}
 	return strings.Join(allowed, ", ")
+}
+
+// After a 413, the connection is closed; a caller may still be sending the
+// rest of its body. Closing with those bytes unread makes the kernel reset
+// the connection, and a client that writes its whole body before reading
+// (Python's http.client, browsers' fetch) then sees the reset, not the
+// 413. So the server first sends the 413, then reads and discards up to
+// lingerBytes more for up to lingerTime, as nginx's lingering close does,
+// without keeping what it reads.
+const (
+	lingerBytes = 8 << 20
+	lingerTime  = 5 * time.Second
+)
+
+// lingerAfterRefusal sends the refusal already written to w, then drains
+// body within the bounds above; the connection closes when the handler
+// returns.
+func lingerAfterRefusal(w http.ResponseWriter, body io.Reader) {
+	rc := http.NewResponseController(w)
+	// Full duplex: the refusal goes out while the body is still read,
+	// rather than net/http closing the connection on the unread body.
+	_ = rc.EnableFullDuplex()
+	if err := rc.Flush(); err != nil {
+		return
+	}
+	_ = rc.SetReadDeadline(time.Now().Add(lingerTime))
+	_, _ = io.CopyN(io.Discard, body, lingerBytes)
 }

@@ -49,6 +49,14 @@ type Config struct {
 	// KeyedBodyLimit caps request bodies from callers with a valid key;
 	// default 32 MiB.
 	KeyedBodyLimit int64
+	// BodyReadTimeout is how long a caller has to send a request's body
+	// once its headers are read; default 30s. A body still arriving then
+	// is answered 408 and the connection closed.
+	BodyReadTimeout time.Duration
+	// WriteTimeout is how long a response may take to be written (and so
+	// read by the caller) once the request's headers are read; default
+	// 60s. A caller that does not read its answers loses its connection.
+	WriteTimeout time.Duration
 	// KeyCacheTTL is how long an API key's stored row is reused before it
 	// is read again; a revocation reaches this process within that time.
 	// Zero reads the row on every request.
@@ -83,6 +91,10 @@ type Server struct {
 	// open lists the registered open-surface operations in registration
 	// order (OpenSurface).
 	open []Endpoint
+	// jsonBodies are the patterns of the operations that read their JSON
+	// body raw (DocumentRequestBody): the middleware checks their
+	// Content-Type, which huma checks for every other operation.
+	jsonBodies map[string]bool
 	// meter counts every metered request; Close writes its last counts.
 	meter *metering.Meter
 	// closers are the resources' shutdown steps (OnClose), run by Close
@@ -105,6 +117,12 @@ func New(cfg Config, st *store.Store) *Server {
 	if cfg.KeyedBodyLimit < AnonymousBodyLimit {
 		cfg.KeyedBodyLimit = AnonymousBodyLimit
 	}
+	if cfg.BodyReadTimeout <= 0 {
+		cfg.BodyReadTimeout = 30 * time.Second
+	}
+	if cfg.WriteTimeout <= 0 {
+		cfg.WriteTimeout = 60 * time.Second
+	}
 	if cfg.Version == "" {
 		cfg.Version = "0.1.0"
 	}
@@ -119,6 +137,8 @@ func New(cfg Config, st *store.Store) *Server {
 		log:    logger,
 		mux:    http.NewServeMux(),
 		routes: map[string]Route{},
+
+		jsonBodies: map[string]bool{},
 	}
 	if cfg.Metering.Logger == nil {
 		cfg.Metering.Logger = logger

@@ -194,20 +194,16 @@ func Casebank(t testing.TB, folder string) *casebank.Folder {
 	return cb
 }
 
-// WaitForRecord waits for decision id's record to be written.
-func (f *Fixture) WaitForRecord(t testing.TB, id string) store.DecisionRecord {
+// RecordOf returns decision id's record, failing the test when there is
+// none: a decision is answered only once its record is written, so the
+// record of any decision a test was shown is already in the table.
+func (f *Fixture) RecordOf(t testing.TB, id string) store.DecisionRecord {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		rec, err := f.Store.DecisionByID(context.Background(), id)
-		if err == nil {
-			return rec
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("decision %s not recorded: %v", id, err)
-		}
-		time.Sleep(20 * time.Millisecond)
+	rec, err := f.Store.DecisionByID(context.Background(), id)
+	if err != nil {
+		t.Fatalf("decision %s was answered but has no record: %v", id, err)
 	}
+	return rec
 }
 
 // JSONValue decodes s, for comparing whole bodies.

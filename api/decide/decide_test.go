@@ -410,7 +410,7 @@ func TestDecideCallerRef(t *testing.T) {
 			if (c.warning == "") != (len(codes) == 0) || (c.warning != "" && !slices.Equal(codes, []string{c.warning})) {
 				t.Errorf("warnings %v, want %q", codes, c.warning)
 			}
-			rec := f.WaitForRecord(t, r.Field(t, "decision_id").(string))
+			rec := f.RecordOf(t, r.Field(t, "decision_id").(string))
 			if !reflect.DeepEqual(rec.CallerRef, c.stored) {
 				t.Errorf("stored caller_ref %v, want %v", rec.CallerRef, c.stored)
 			}

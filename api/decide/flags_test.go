@@ -167,7 +167,7 @@ func TestDecideFlagsOverHTTP(t *testing.T) {
 				t.Fatalf("%s: %s=%v but the envelope's %s is %v", body, name, want[name], member, r.Field(t, member))
 			}
 		}
-		rec := f.WaitForRecord(t, r.Field(t, "decision_id").(string))
+		rec := f.RecordOf(t, r.Field(t, "decision_id").(string))
 		if !slices.Equal(rec.Flags, specRecorded(want)) {
 			t.Fatalf("%s: record flags %v, want %v", body, rec.Flags, specRecorded(want))
 		}

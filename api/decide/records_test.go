@@ -61,7 +61,7 @@ func TestDecideCache(t *testing.T) {
 			t.Errorf("%s: decision_id %s reused", w.name, id)
 		}
 		ids[id] = true
-		rec := f.WaitForRecord(t, id)
+		rec := f.RecordOf(t, id)
 		if rec.CacheHit != w.cacheHit {
 			t.Errorf("%s: record cache_hit %v, want %v", w.name, rec.CacheHit, w.cacheHit)
 		}
@@ -120,7 +120,7 @@ func TestDecideCacheExpires(t *testing.T) {
 	ids = append(ids, f.Decide(t, "", body).Field(t, "decision_id").(string))
 	hits := []bool{}
 	for _, id := range ids {
-		hits = append(hits, f.WaitForRecord(t, id).CacheHit)
+		hits = append(hits, f.RecordOf(t, id).CacheHit)
 	}
 	if !slices.Equal(hits, []bool{false, true, false}) {
 		t.Errorf("cache hits %v, want [false true false]", hits)
@@ -146,7 +146,7 @@ func TestDecisionRecords(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r := f.Decide(t, c.key, `{"ruleset_id":"acme/all-types","field_values":{"a.born":"`+secret+`","a.nope":1}`+c.extra+`}`)
-			rec := f.WaitForRecord(t, r.Field(t, "decision_id").(string))
+			rec := f.RecordOf(t, r.Field(t, "decision_id").(string))
 			if rec.TenantID != c.tenant || rec.RulesetID != pub.RulesetID || rec.Slug != "acme/all-types" ||
 				rec.RulesetVersion != pub.Version || rec.ContentDigest != pub.ContentDigest ||
 				rec.EngineVersion != engine.Version || rec.Outcome != "undetermined" ||

@@ -88,7 +88,7 @@ func TestReplay(t *testing.T) {
 	}
 
 	// The server-side record of the original names the same identity.
-	rec := f.WaitForRecord(t, kept.Envelope["decision_id"].(string))
+	rec := f.RecordOf(t, kept.Envelope["decision_id"].(string))
 	if rec.ContentDigest != kept.Envelope["content_digest"] || rec.InputsHash != kept.Envelope["inputs_hash"] ||
 		rec.RulesetID != kept.Envelope["ruleset_id"] || rec.Outcome != kept.Envelope["decision"] {
 		t.Errorf("record %+v does not match the kept envelope", rec)

@@ -109,7 +109,7 @@ func failed(ctx context.Context, err error, what, ref string) error {
 	case errors.As(err, &pub):
 		return publishRefused(pub)
 	}
-	api.Log(ctx).ErrorContext(ctx, "authoring", "project", ref, "error", err)
+	api.LogFailure(ctx, "authoring", ref, err)
 	return api.Internal()
 }
 

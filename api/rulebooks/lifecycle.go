@@ -110,7 +110,7 @@ func refusal(ctx context.Context, err error, ref string) error {
 	case errors.Is(err, publish.ErrLabelAllocation):
 		return problem(http.StatusUnprocessableEntity, "unprocessable_entity", api.ReasonReleaseLabelAllocationFailed, "No release label could be allocated for this rulebook.")
 	case errors.Is(err, publish.ErrPublicationFailed):
-		api.Log(ctx).ErrorContext(ctx, "publish rulebook release", "rulebook", ref, "error", err)
+		api.LogFailure(ctx, "publish rulebook release", ref, err)
 		return problem(http.StatusUnprocessableEntity, "unprocessable_entity", api.ReasonReleasePublicationFailed,
 			"The release could not be published. The draft is kept; the next activate or edit publishes it.")
 	case errors.Is(err, publish.ErrConcurrentEdit):

@@ -144,7 +144,7 @@ func TestRulebookLifecycle(t *testing.T) {
 	if memberships := d.Field(t, "choice_context").(map[string]any)["field_sections"].(map[string]any); memberships["household.income"] != "income" {
 		t.Fatalf("choice_context: %v", d.Field(t, "choice_context"))
 	}
-	rec := f.WaitForRecord(t, d.Field(t, "decision_id").(string))
+	rec := f.RecordOf(t, d.Field(t, "decision_id").(string))
 	if rec.RulebookID != b.rulebookID || rec.ReleaseID != b.firstRelease["release_id"] {
 		t.Fatalf("record names rulebook %q release %q", rec.RulebookID, rec.ReleaseID)
 	}

@@ -51,6 +51,10 @@ type serveConfig struct {
 	// API is the HTTP interface's configuration, by part (core, /decide,
 	// catalog, publish).
 	API routes.Config
+	// Conns caps the connections served (ELIGO_MAX_CONNECTIONS,
+	// ELIGO_MAX_CONNECTIONS_PER_CLIENT); the trusted proxies are exempt
+	// from the per-client cap.
+	Conns api.ConnLimits
 }
 
 // parseServeConfig reads flags over environment defaults.
@@ -72,10 +76,26 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 	models := fs.String("models", os.Getenv("ELIGO_MODELS"), "the models generation offers, name:context_window[:encoding],...; the first is the default (env ELIGO_MODELS; default the built-in table)")
 	modelTimeout := fs.String("model-timeout", envOr("ELIGO_MODEL_TIMEOUT", "5m"), "bound on one model call (env ELIGO_MODEL_TIMEOUT)")
 	gogc := fs.String("gogc", envOr("ELIGO_GOGC", envOr("GOGC", strconv.Itoa(defaultGCPercent))), "garbage collector target percentage, as Go's GOGC; GOMEMLIMIT still caps the heap (env ELIGO_GOGC)")
+	maxConns := fs.String("max-connections", envOr("ELIGO_MAX_CONNECTIONS", "4096"), "connections served at once; more are answered 503 too_many_connections, health probes still served (env ELIGO_MAX_CONNECTIONS)")
+	maxPerClient := fs.String("max-connections-per-client", envOr("ELIGO_MAX_CONNECTIONS_PER_CLIENT", "256"), "connections one client address may hold; trusted proxies are exempt (env ELIGO_MAX_CONNECTIONS_PER_CLIENT)")
+	bodyTimeout := fs.String("body-timeout", envOr("ELIGO_BODY_TIMEOUT", "30s"), "time a caller has to send a request body, else 408 (env ELIGO_BODY_TIMEOUT)")
+	writeTimeout := fs.String("write-timeout", envOr("ELIGO_WRITE_TIMEOUT", "60s"), "time a response may take to be written and read, else the connection is closed (env ELIGO_WRITE_TIMEOUT)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
 	var err error
+	if cfg.Conns.Max, err = strconv.Atoi(*maxConns); err != nil || cfg.Conns.Max < 1 {
+		return cfg, fmt.Errorf("max connections %q: want a positive count", *maxConns)
+	}
+	if cfg.Conns.PerClient, err = strconv.Atoi(*maxPerClient); err != nil || cfg.Conns.PerClient < 1 {
+		return cfg, fmt.Errorf("max connections per client %q: want a positive count", *maxPerClient)
+	}
+	if cfg.API.API.BodyReadTimeout, err = time.ParseDuration(*bodyTimeout); err != nil || cfg.API.API.BodyReadTimeout <= 0 {
+		return cfg, fmt.Errorf("body timeout %q: want a positive duration such as 30s", *bodyTimeout)
+	}
+	if cfg.API.API.WriteTimeout, err = time.ParseDuration(*writeTimeout); err != nil || cfg.API.API.WriteTimeout <= 0 {
+		return cfg, fmt.Errorf("write timeout %q: want a positive duration such as 60s", *writeTimeout)
+	}
 	if *models != "" {
 		if cfg.API.Generation.Models, err = llm.ParseModels(*models); err != nil {
 			return cfg, err
@@ -100,6 +120,7 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 		}
 		cfg.API.API.TrustedProxies = append(cfg.API.API.TrustedProxies, p)
 	}
+	cfg.Conns.Exempt = cfg.API.API.TrustedProxies
 	limit, err := strconv.ParseInt(*bodyLimit, 10, 64)
 	if err != nil || limit < api.AnonymousBodyLimit {
 		return cfg, fmt.Errorf("keyed body limit %q: want a byte count of at least %d", *bodyLimit, api.AnonymousBodyLimit)
@@ -179,11 +200,13 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+		ConnContext:       api.ConnContext,
 	}
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
+	ln = api.LimitListener(ln, cfg.Conns)
 	logger.Info("serving", "addr", ln.Addr().String(), "root", api.RootPath)
 	fmt.Fprintf(stdout, "eligo serving on http://%s%s\n", ln.Addr(), api.RootPath)
 

@@ -1,0 +1,192 @@
+package routes
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/api/apitest"
+	"github.com/eligo/eligo/auth"
+)
+
+// httpFuzzRequests is how many generated requests TestNoServerErrorFromInput
+// sends; the seed is fixed, so a failure names a request that fails again.
+const httpFuzzRequests = 3000
+
+// TestNoServerErrorFromInput sends seeded random requests over raw TCP to
+// every route of the interface: references with U+0000, invalid UTF-8 and
+// absurd lengths, query strings likewise, bodies that are not JSON, JSON
+// that is not the schema's, truncated and malformed chunked bodies,
+// Content-Types other than JSON, keyed and anonymous. No answer may be a
+// 5xx: bad input is the caller's error and gets a 4xx in the spec's shape.
+func TestNoServerErrorFromInput(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, api.Config{Metering: apitest.GenerousMetering()})
+	key := f.Key(t, "acme", auth.AllScopes, time.Time{})
+	published := f.Publish(t, "acme", "acme/leave", apitest.LeaveRules("12"), true)
+	g := &requestGen{
+		rng:   rand.New(rand.NewPCG(18, 2026)),
+		key:   key,
+		known: []string{"acme/leave", published.RulesetID},
+		paths: routePatterns(f),
+	}
+	addr := strings.TrimPrefix(f.HTTP.URL, "http://")
+	for i := range httpFuzzRequests {
+		raw, short := g.request()
+		status, answer, err := send(addr, raw, short)
+		if err != nil {
+			t.Fatalf("request %d: %v\n%q", i, err, truncate(raw, 600))
+		}
+		if status >= 500 {
+			t.Errorf("request %d answered %d %s:\n%q", i, status, truncate(answer, 300), truncate(raw, 600))
+		}
+	}
+}
+
+// routePatterns lists the interface's paths as mux patterns with their
+// wildcards, e.g. /api/v1/public/rulesets/{id}/schema.
+func routePatterns(f *apitest.Fixture) []string {
+	var out []string
+	for path := range f.Server.OpenAPI().Paths {
+		out = append(out, api.RootPath+path)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// requestGen draws raw HTTP/1.1 requests.
+type requestGen struct {
+	rng   *rand.Rand
+	key   string
+	known []string // references that exist
+	paths []string
+}
+
+var wildcard = regexp.MustCompile(`\{[^}]+\}`)
+
+func (g *requestGen) pick(options ...string) string { return options[g.rng.IntN(len(options))] }
+
+// reference is a path segment: a real one, or one built to break a naive
+// server.
+func (g *requestGen) reference() string {
+	switch g.rng.IntN(9) {
+	case 0:
+		return "%00"
+	case 1:
+		return "x%00y"
+	case 2:
+		return "%FF%FE"
+	case 3:
+		return strings.Repeat("a", 1+g.rng.IntN(20000))
+	case 4:
+		return "prj_" + strings.Repeat("%C3%28", 8)
+	case 5:
+		return g.pick("rb_0000000000000000", "prj_AAAAAAAAAAAAAAAA", "dec_x", "1", "-1", "..", "%2e%2e")
+	default:
+		return strings.ReplaceAll(g.known[g.rng.IntN(len(g.known))], "/", "%2F")
+	}
+}
+
+func (g *requestGen) query() string {
+	if g.rng.IntN(2) == 0 {
+		return ""
+	}
+	name := g.pick("q", "namespace", "limit", "cursor", "against", "release", "date", "tenant", "visibility")
+	value := g.pick("%FF", "%00", "-1", "abc", "99999999999999999999", strings.Repeat("z", 5000), "demo", "2026-01-01", "%C3%28")
+	return "?" + name + "=" + value
+}
+
+// body is a request body: often JSON of the right shape with a bad member,
+// sometimes not JSON at all.
+func (g *requestGen) body() string {
+	switch g.rng.IntN(10) {
+	case 0:
+		return ""
+	case 1:
+		return "{"
+	case 2:
+		return strings.Repeat("[", 1+g.rng.IntN(20000))
+	case 3:
+		return "\x00\xff\xfe garbage"
+	case 4:
+		return `{"ruleset_id":"a\u0000b","field_values":{}}`
+	case 5:
+		return `{"ruleset_id":"` + g.known[0] + `","field_values":{"` + strings.Repeat("k", 300) + `":1},"caller_ref":{"a":"\u0000"}}`
+	case 6:
+		return `{"expected_outcome":"eligible","field_values":"nope"}`
+	case 7:
+		return `{"field_values":{"a":1e999999,"b":"\ud800"},"ruleset_id":` + g.pick(`1`, `null`, `[]`, `"x"`) + `}`
+	case 8:
+		return `{"visibility":` + g.pick(`"public"`, `"\u0000"`, `7`, `"secret"`) + `,"name":"` + strings.Repeat("n", g.rng.IntN(5000)) + `"}`
+	default:
+		return `{"ruleset_id":"` + g.known[g.rng.IntN(len(g.known))] + `","field_values":{"employment.months_employed":` +
+			g.pick(`12`, `"12"`, `-1e400`, `null`, `{"x":1}`) + `}}`
+	}
+}
+
+// request builds one raw request; short says its body is shorter than its
+// Content-Length, so the sender must end it by closing its side.
+func (g *requestGen) request() (raw []byte, short bool) {
+	path := wildcard.ReplaceAllStringFunc(g.paths[g.rng.IntN(len(g.paths))], func(string) string { return g.reference() })
+	method := g.pick(http.MethodGet, http.MethodPost, http.MethodPost, http.MethodPatch, http.MethodPut, http.MethodDelete, http.MethodHead)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s%s HTTP/1.1\r\nHost: test\r\nConnection: close\r\n", method, path, g.query())
+	if g.rng.IntN(3) > 0 {
+		fmt.Fprintf(&b, "X-Api-Key: %s\r\n", g.pick(g.key, g.key, "elg_bad", "\xff\xfe", strings.Repeat("k", 3000)))
+	}
+	if g.rng.IntN(4) > 0 {
+		fmt.Fprintf(&b, "Content-Type: %s\r\n", g.pick("application/json", "application/json", "text/plain",
+			"application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/json; charset=latin1", "\x01"))
+	}
+	body := g.body()
+	switch g.rng.IntN(4) {
+	case 0: // a malformed chunked body
+		fmt.Fprintf(&b, "Transfer-Encoding: chunked\r\n\r\n%s\r\n%s\r\n", g.pick("zz", "ffffffffffffffffff", "5", "-1"), body)
+	case 1: // a declared length longer than what follows
+		fmt.Fprintf(&b, "Content-Length: %d\r\n\r\n%s", len(body)+10, body)
+		short = true
+	default:
+		fmt.Fprintf(&b, "Content-Length: %d\r\n\r\n%s", len(body), body)
+	}
+	return []byte(b.String()), short
+}
+
+// send writes raw on a new connection, closes the writing side when the
+// body is short (so that it ends), and reads the answer.
+func send(addr string, raw []byte, short bool) (status int, answer []byte, err error) {
+	conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(30 * time.Second))
+	if _, err := conn.Write(raw); err != nil {
+		return 0, nil, fmt.Errorf("write: %w", err)
+	}
+	if short {
+		_ = conn.(*net.TCPConn).CloseWrite()
+	}
+	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		return 0, nil, fmt.Errorf("read the answer: %w", err)
+	}
+	answer, _ = io.ReadAll(res.Body)
+	res.Body.Close()
+	return res.StatusCode, answer, nil
+}
+
+func truncate(b []byte, n int) []byte {
+	if len(b) <= n {
+		return b
+	}
+	return append(b[:n:n], "..."...)
+}
