@@ -4,6 +4,7 @@
 
 import { humanize, shortLabel as labelOfId, textOfValue } from './answers.js';
 import { announce, h } from './dom.js';
+import { safeLink } from './links.js';
 import type { CriterionExplanation, Decision, Fact, FailureExplanation, FailureReason, Field, Outcome, SourceReference, Status } from './types.js';
 
 /** The outcome in words. */
@@ -46,12 +47,12 @@ function facts(fields: Fields, list: Fact[], caption: string): HTMLElement | nul
 
 /** quote draws a verified passage with a link that opens the source at it. */
 export function quote(ref: SourceReference): HTMLElement {
-  const href = ref.deep_link || ref.url;
+  const href = safeLink(ref.deep_link) ?? safeLink(ref.url);
   const title = ref.title || ref.source || 'the source';
   return h(
     'figure',
     { class: 'quote' },
-    h('blockquote', { cite: ref.url }, h('p', {}, ref.quote?.exact ?? '')),
+    h('blockquote', { cite: safeLink(ref.url) }, h('p', {}, ref.quote?.exact ?? '')),
     h(
       'figcaption',
       {},

@@ -1,8 +1,9 @@
-// Unit tests of the graph overlay and the audit envelope.
+// Unit tests of the graph overlay, the audit envelope and source links.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { auditEnvelope, indent } from '../src/envelope.js';
+import { safeLink } from '../src/links.js';
 import { withOverlay } from '../src/overlay.js';
 import type { Decision, GraphNode } from '../src/types.js';
 
@@ -67,4 +68,12 @@ test('the audit envelope holds the replay request with numbers as sent', () => {
 
 test('indent lays out JSON without reading it', () => {
   assert.equal(indent('{"a":[1,{"b":"x,y{"}],"c":{},"d":"q\\"}"}'), '{\n  "a": [\n    1,\n    {\n      "b": "x,y{"\n    }\n  ],\n  "c": {},\n  "d": "q\\"}"\n}');
+});
+
+test('only http and https addresses become links', () => {
+  assert.equal(safeLink('https://example.org/law#:~:text=a%20b'), 'https://example.org/law#:~:text=a%20b');
+  assert.equal(safeLink('http://example.org/'), 'http://example.org/');
+  for (const bad of ['javascript:alert(1)', 'data:text/html,x', 'JAVASCRIPT:x', '//example.org', '', undefined, 'https://a b']) {
+    assert.equal(safeLink(bad), undefined, String(bad));
+  }
 });

@@ -3,6 +3,7 @@
 // and the audit envelope to replay it.
 import { humanize, shortLabel as labelOfId, textOfValue } from './answers.js';
 import { announce, h } from './dom.js';
+import { safeLink } from './links.js';
 /** The outcome in words. */
 export const outcomeWords = {
     eligible: 'Eligible',
@@ -31,9 +32,9 @@ function facts(fields, list, caption) {
 }
 /** quote draws a verified passage with a link that opens the source at it. */
 export function quote(ref) {
-    const href = ref.deep_link || ref.url;
+    const href = safeLink(ref.deep_link) ?? safeLink(ref.url);
     const title = ref.title || ref.source || 'the source';
-    return h('figure', { class: 'quote' }, h('blockquote', { cite: ref.url }, h('p', {}, ref.quote?.exact ?? '')), h('figcaption', {}, href ? h('a', { href, target: '_blank', rel: 'noopener noreferrer', class: 'source-link' }, title) : title, ref.licence ? h('span', { class: 'licence' }, ` · licence ${ref.licence}`) : null, ref.verified_at ? h('span', { class: 'verified' }, ` · quote verified ${ref.verified_at.slice(0, 10)}`) : null));
+    return h('figure', { class: 'quote' }, h('blockquote', { cite: safeLink(ref.url) }, h('p', {}, ref.quote?.exact ?? '')), h('figcaption', {}, href ? h('a', { href, target: '_blank', rel: 'noopener noreferrer', class: 'source-link' }, title) : title, ref.licence ? h('span', { class: 'licence' }, ` · licence ${ref.licence}`) : null, ref.verified_at ? h('span', { class: 'verified' }, ` · quote verified ${ref.verified_at.slice(0, 10)}`) : null));
 }
 function badge(st) {
     return h('span', { class: 'badge badge-' + st }, statusWords[st] ?? st);
