@@ -56,6 +56,11 @@ type DecisionRecord struct {
 	// ReleaseID is the release a rulebook call was served from; empty for
 	// the live composition and for ruleset calls.
 	ReleaseID string
+	// DecisionDate is the date the decision was made as of (the request's
+	// decision_date, else the day of the call, UTC), at midnight UTC: with
+	// the inputs hash and the content digest, what a replay compares. Zero
+	// on records written before it was kept (stored as NULL).
+	DecisionDate time.Time
 }
 
 // decisionColumns are the columns InsertDecisions copies, in the order of
@@ -64,10 +69,14 @@ var decisionColumns = []string{
 	"decision_id", "tenant_id", "ruleset_id", "slug", "ruleset_version", "content_digest",
 	"engine_version", "outcome", "inputs_hash", "flags", "cache_hit", "fields_provided",
 	"field_errors", "decided_at", "duration_us", "caller_ref", "rulebook_id", "release_id",
+	"decision_date",
 }
 
 func decisionRow(d *DecisionRecord) []any {
-	var tenant, callerRef, rulebook, release any
+	var tenant, callerRef, rulebook, release, date any
+	if !d.DecisionDate.IsZero() {
+		date = d.DecisionDate
+	}
 	if d.RulebookID != "" {
 		rulebook = d.RulebookID
 	}
@@ -88,6 +97,7 @@ func decisionRow(d *DecisionRecord) []any {
 		d.DecisionID, tenant, d.RulesetID, d.Slug, d.RulesetVersion, d.ContentDigest,
 		d.EngineVersion, d.Outcome, d.InputsHash, flags, d.CacheHit, int32(d.FieldsProvided),
 		int32(d.FieldErrors), d.DecidedAt, int32(d.Duration.Microseconds()), callerRef, rulebook, release,
+		date,
 	}
 }
 
@@ -146,7 +156,8 @@ func (s *Store) insertDecisionsPipelined(ctx context.Context, records []Decision
 const sqlDecisionByID = `
 SELECT decision_id, COALESCE(tenant_id, ''), ruleset_id, slug, ruleset_version, content_digest,
        engine_version, outcome, inputs_hash, flags, cache_hit, fields_provided, field_errors,
-       decided_at, duration_us, caller_ref, COALESCE(rulebook_id, ''), COALESCE(release_id::text, '')
+       decided_at, duration_us, caller_ref, COALESCE(rulebook_id, ''), COALESCE(release_id::text, ''),
+       decision_date
 FROM decisions WHERE decision_id = $1`
 
 // DecisionByID returns the record of one decision; ErrNotFound when there is
@@ -155,11 +166,12 @@ func (s *Store) DecisionByID(ctx context.Context, decisionID string) (DecisionRe
 	var (
 		d        DecisionRecord
 		duration int32
+		date     *time.Time
 	)
 	err := s.pool.QueryRow(ctx, sqlDecisionByID, decisionID).Scan(&d.DecisionID, &d.TenantID,
 		&d.RulesetID, &d.Slug, &d.RulesetVersion, &d.ContentDigest, &d.EngineVersion, &d.Outcome,
 		&d.InputsHash, &d.Flags, &d.CacheHit, &d.FieldsProvided, &d.FieldErrors, &d.DecidedAt,
-		&duration, &d.CallerRef, &d.RulebookID, &d.ReleaseID)
+		&duration, &d.CallerRef, &d.RulebookID, &d.ReleaseID, &date)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return DecisionRecord{}, ErrNotFound
 	}
@@ -167,6 +179,9 @@ func (s *Store) DecisionByID(ctx context.Context, decisionID string) (DecisionRe
 		return DecisionRecord{}, fmt.Errorf("decision %s: %w", decisionID, err)
 	}
 	d.Duration = time.Duration(duration) * time.Microsecond
+	if date != nil {
+		d.DecisionDate = date.UTC()
+	}
 	return d, nil
 }
 

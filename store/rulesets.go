@@ -219,11 +219,14 @@ UPDATE rulesets r SET visibility = $3, status = 'active', updated_at = now(),
 WHERE r.slug = $1 AND r.content_digest = $2
 RETURNING ` + rulesetColumns
 
+	// The effective period is read from the compiled IR itself (its
+	// "effective" member), so the row can never disagree with the content.
 	sqlInsertCut = `
 INSERT INTO rulesets AS r (id, tenant_id, slug, version, section_id, name, description, rule_count,
     content_digest, source_text, compiled_ir, visibility, source_checks, ir_version, engine_version, source_digest,
-    test_cases)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+    test_cases, effective_from, effective_until)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
+    ($11::jsonb -> 'effective' ->> 'from')::date, ($11::jsonb -> 'effective' ->> 'until')::date)
 RETURNING ` + rulesetColumns
 
 	sqlUpsertSlug = `
@@ -341,6 +344,31 @@ func (s *Store) RulesetByRef(ctx context.Context, ref string) (Ruleset, error) {
 		return Ruleset{}, fmt.Errorf("ruleset %q: %w", ref, err)
 	}
 	return r, nil
+}
+
+const sqlRulesetsInForce = `
+SELECT ` + rulesetColumns + ` FROM rulesets r
+WHERE r.slug = $1 AND r.status = 'active'
+  AND (r.effective_from IS NULL OR r.effective_from <= $2)
+  AND (r.effective_until IS NULL OR r.effective_until >= $2)
+ORDER BY r.version DESC`
+
+// RulesetsInForce lists the active cuts published under slug whose
+// effective period covers the calendar date year-month-day (a cut without
+// a period covers every date), newest version first, whatever their
+// tenant or visibility: the caller decides who may see them. An empty list
+// when none does.
+func (s *Store) RulesetsInForce(ctx context.Context, slug string, year, month, day int) ([]Ruleset, error) {
+	date := time.Date(year, time.Month(month), day, 0, 0, 0, 0, time.UTC)
+	rows, err := s.pool.Query(ctx, sqlRulesetsInForce, slug, date)
+	if err != nil {
+		return nil, fmt.Errorf("rulesets of %q in force on %s: %w", slug, date.Format(time.DateOnly), err)
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Ruleset, error) { return scanRuleset(row) })
+	if err != nil {
+		return nil, fmt.Errorf("rulesets of %q in force on %s: %w", slug, date.Format(time.DateOnly), err)
+	}
+	return out, nil
 }
 
 const sqlRulesetSource = `SELECT source_text, source_digest FROM rulesets WHERE id = $1`

@@ -147,6 +147,7 @@ type decideRequest struct {
 	NoCache              bool                   `json:"no_cache,omitempty" doc:"Bypasses the decision cache: the decision is evaluated afresh and not stored in the cache."`
 	flags                flagSet                // the boolean members as readDecideRequest read them (see flagSet); here it takes no room
 	InquiryContext       *solver.InquiryContext `json:"inquiry_context,omitempty" doc:"Steers the choice of next_question and optimal_path only, never the outcome: fields the applicant declines to answer, and a preferred section or groups that break ties between equally cheap paths. Ids the ruleset does not declare are ignored. It is normalised (trimmed, sorted, deduplicated) and then part of the cache identity."`
+	DecisionDate         api.DecisionDate       `json:"decision_date,omitempty"`
 	CallerRef            json.RawMessage        `json:"caller_ref,omitempty" doc:"Flat string-to-string map, at most 2048 bytes of JSON, no key containing '$' or '.'. Stored on the server-side decision record of keyed callers for their own attribution; never used for authorization and never stored for anonymous callers. An invalid caller_ref is never rejected: it is dropped and the response's warnings array carries an entry with code caller_ref_dropped."`
 }
 
@@ -175,6 +176,7 @@ type decideResponse struct {
 	DecisionID      string                `json:"decision_id" doc:"dec_ + 16 URL-safe characters; new on every call, cache hits included. Names the server-side decision record."`
 	InputsHash      string                `json:"inputs_hash" doc:"sha256:<hex> of the RFC 8785 canonical form of field_values; unsalted, invariant under key order, white space and number spelling. When field_values holds a number beyond the IEEE double range, which RFC 8785 cannot write (the decision is then undetermined with a field error), that number is written in one normal spelling (1e400 for 1E+400 or 10e399) inside the otherwise canonical form, so the invariants hold."`
 	DecisionTime    time.Time             `json:"decision_time" doc:"UTC time of this call, ISO 8601; fresh on cache hits."`
+	DecisionDate    string                `json:"decision_date" format:"date" doc:"The date the decision was made as of, YYYY-MM-DD: the request's decision_date, else the day of the call (UTC). What decision_date() read and what the effective period of the cut that ran was checked against; replay sends it back as decision_date."`
 	FieldsProvided  int                   `json:"fields_provided" doc:"Count of non-null keys sent."`
 	FieldsEvaluated int                   `json:"fields_evaluated" doc:"Count of fields the rules reason over; may exceed fields_provided."`
 	MissingFields   []string              `json:"missing_fields" nullable:"false" doc:"Unanswered fields some pending criterion reads. Advisory."`
@@ -205,7 +207,7 @@ type timing struct {
 
 // warning is one entry of the envelope's warnings.
 type warning struct {
-	Code    string `json:"code" enum:"caller_ref_dropped,caller_ref_not_stored,plan_unavailable"`
+	Code    string `json:"code" enum:"caller_ref_dropped,caller_ref_not_stored,plan_unavailable,outside_effective_period"`
 	Message string `json:"message"`
 }
 
@@ -220,6 +222,10 @@ type decisionCore struct {
 	// planFailed is set when the planner failed: the decision stands with
 	// no next_question, the response says so, and the core is not cached.
 	planFailed bool
+	// periodWarning says why the decision is undetermined when its date
+	// falls outside the effective period of the cut that ran; empty
+	// otherwise. The date is part of the cache key of such a cut.
+	periodWarning string
 	// members is the JSON of the envelope members from fields_provided to
 	// graph_overlay, without braces, for keyed callers.
 	members []byte
@@ -319,6 +325,8 @@ Identical requests (same ruleset content, field values, flags and normalised inq
 
 Warnings: a request member that is dropped rather than refused (an invalid caller_ref; a caller_ref sent anonymously, which is never stored) is reported in the response's warnings array as {code, message}.
 
+Law over time: decision_date (optional; an ISO YYYY-MM-DD string or an integer ordinal, like a date answer; default today, UTC) is the date the decision is made as of, e.g. an application or appeal date. A ruleset may declare the period its rules hold for (effective from/until). A slug resolves to the cut published under it whose period covers decision_date; when none does, to the slug's latest cut. A concrete ruleset_id always runs that cut. When decision_date falls outside the period of the cut that runs, the decision is undetermined and warnings carries {code: outside_effective_period, message} naming the date and the period: another period's law never answers silently. The envelope names the cut that ran (ruleset_id, ruleset_version, content_digest) and the date (decision_date). decision_date is part of the cache identity of rulesets whose decisions depend on it and is kept on the decision record. Replay: send the same field_values, inquiry_context and the envelope's decision_date with the envelope's ruleset_id, then compare inputs_hash, engine_version, content_digest, ruleset_id, decision_date and the outcome.
+
 Rulebooks: rulebook_id (a rulebook id or slug) needs a key with the decide scope (anonymous: 401); the tenant's own rulebooks and public ones are reached, any other is 404 with a string detail. With release_id (a release UUID or exact two-word label) that release's frozen content is evaluated, whatever was published since; a release of another rulebook is 404. Without it the current release, or, before the first release, the live composition of the draft (release null, ruleset_version unknown). A head naming a release this server does not hold is 422 rulebook_release_missing (the latest is never served instead); a release whose frozen content fails its identity check is 422 rulebook_release_corrupt; a live member that cannot be used is 422 release_member_unresolved. The envelope then carries rulebook_id, release and section_results (each section's own decision) instead of ruleset_id; content_digest is the composition's content identity and ruleset_version is v<release version>. Date answers may be ISO YYYY-MM-DD strings or integer ordinals on rulebooks as on rulesets (the spec names only ordinals for rulebooks; this is a superset). release_id without rulebook_id is 422.
 
 Null members: an optional member sent as null is the same as leaving it out (field_values may not be null). When a member is repeated, the last occurrence wins; a null one leaves an earlier string or flag in place and clears an earlier inquiry_context or caller_ref, as encoding/json reads them. Anonymous cost units are counted from the same decoded body.
@@ -340,7 +348,11 @@ func (h *handler) decide(ctx context.Context, in *decideInput) (*decideOutput, e
 	// Metering (the quota check and its cost) ran in the middleware before
 	// the handler; every call that reaches here is one metered decision.
 
-	target, book, err := h.resolve(ctx, req)
+	decisionDate, err := req.DecisionDate.Ordinal(start)
+	if err != nil {
+		return nil, err
+	}
+	target, book, err := h.resolve(ctx, req, decisionDate)
 	if err != nil {
 		return nil, err
 	}
@@ -355,10 +367,12 @@ func (h *handler) decide(ctx context.Context, in *decideInput) (*decideOutput, e
 	}
 
 	flags := requestCacheFlags(req)
-	var decisionDate int64
-	if target.Rules.ReadsDecisionDate {
-		y, m, d := start.UTC().Date()
-		decisionDate = engine.DateOrdinal(y, int(m), d)
+	// A decision depends on the date only when the rules read it or
+	// declare an effective period; only then is the date part of the cache
+	// key.
+	var keyDate int64
+	if target.Rules.DependsOnDate() {
+		keyDate = decisionDate
 	}
 	var (
 		core     *decisionCore
@@ -367,7 +381,7 @@ func (h *handler) decide(ctx context.Context, in *decideInput) (*decideOutput, e
 		key      []byte
 	)
 	if !req.NoCache && h.cache != nil {
-		key = decisionCacheKey(keyBuf[:0], target.ContentDigest, target.UpdatedAt, target.Slug, decisionDate, flags, inquiry.Key(), inputs)
+		key = decisionCacheKey(keyBuf[:0], target.ContentDigest, target.UpdatedAt, target.Slug, keyDate, flags, inquiry.Key(), inputs)
 		core, cacheHit = h.cache.get(key)
 	}
 	if !cacheHit {
@@ -385,6 +399,9 @@ func (h *handler) decide(ctx context.Context, in *decideInput) (*decideOutput, e
 	if warn != nil {
 		warnings = append(warnings, *warn)
 	}
+	if core.periodWarning != "" {
+		warnings = append(warnings, warning{Code: "outside_effective_period", Message: core.periodWarning})
+	}
 	if core.planFailed {
 		warnings = append(warnings, warning{Code: "plan_unavailable",
 			Message: "next_question and optimal_path could not be worked out for this request; the decision stands. Retry for a plan."})
@@ -396,7 +413,7 @@ func (h *handler) decide(ctx context.Context, in *decideInput) (*decideOutput, e
 	elapsed := time.Since(start)
 	env := envelope{
 		outcome: core.outcome, target: target, book: book, inputsHash: inputsHash, decisionID: decisionID,
-		decisionTime: start.UTC(), members: members, warnings: warnings,
+		decisionTime: start.UTC(), decisionDate: decisionDate, members: members, warnings: warnings,
 	}
 	if req.IncludeTiming {
 		env.timing = &timing{TotalMS: float64(elapsed.Microseconds()) / 1000}
@@ -420,6 +437,7 @@ func (h *handler) decide(ctx context.Context, in *decideInput) (*decideOutput, e
 		FieldsProvided: core.fieldsProvided,
 		FieldErrors:    core.fieldErrors,
 		DecidedAt:      env.decisionTime,
+		DecisionDate:   ordinalTime(decisionDate),
 		Duration:       elapsed,
 	}
 	if book != nil {
@@ -441,16 +459,23 @@ func (h *handler) decide(ctx context.Context, in *decideInput) (*decideOutput, e
 	return &decideOutput{Body: func(hc huma.Context) { writeEnvelope(hc, head, members, tail) }}, nil
 }
 
+// ordinalTime is the ordinal date at midnight UTC, as the decision record
+// keeps it.
+func ordinalTime(ord int64) time.Time {
+	y, m, d := engine.Civil(ord)
+	return time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
+}
+
 var errDecisionLogBacklogged = api.NewProblem(http.StatusServiceUnavailable, "service_unavailable", api.ReasonDecisionLogBacklogged,
 	"The decision could not be recorded, so none was issued. Retry with backoff.")
 
 // resolve finds what the request evaluates, for the caller: a ruleset, or
 // a rulebook's release (or live composition) presented as a ruleset with
 // the prepared rulebook beside it.
-func (h *handler) resolve(ctx context.Context, req *decideRequest) (*catalog.Ruleset, *catalog.PreparedRulebook, error) {
+func (h *handler) resolve(ctx context.Context, req *decideRequest, date int64) (*catalog.Ruleset, *catalog.PreparedRulebook, error) {
 	viewer := api.ViewerOf(ctx)
 	if req.RulebookID == "" {
-		target, err := h.catalog.Ruleset(ctx, viewer, req.RulesetID)
+		target, err := h.catalog.RulesetOn(ctx, viewer, req.RulesetID, date)
 		if err != nil {
 			return nil, nil, api.LookupFailed(ctx, err, "Ruleset", req.RulesetID)
 		}
@@ -574,6 +599,9 @@ func (h *handler) evaluate(ctx context.Context, target *catalog.Ruleset, book *c
 		planFailed:       planFailed,
 		members:          members,
 		anonymousMembers: members,
+	}
+	if res.OutsidePeriod {
+		core.periodWarning = rules.PeriodWarning(res.DecisionDate)
 	}
 	if res.Explanation != nil && catalog.CitesArtefacts(rules) {
 		c.Explanation = explanationFor(target, res.Explanation, false)

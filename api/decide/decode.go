@@ -100,6 +100,12 @@ func readDecideRequest(raw []byte) (*decideRequest, bool) {
 			dec.DisallowUnknownFields()
 			ok = ok && v.IsObject() && dec.Decode(ic) == nil
 			req.InquiryContext = ic
+		case "decision_date":
+			if v.Type != gjson.Null {
+				var dateOK bool
+				req.DecisionDate, dateOK = api.DecisionDateOf(v)
+				ok = ok && dateOK
+			}
 		case "caller_ref":
 			// Any JSON: an unusable caller_ref is dropped, not refused.
 			req.CallerRef = json.RawMessage(v.Raw)

@@ -25,6 +25,8 @@ type envelope struct {
 	inputsHash   string
 	decisionID   string
 	decisionTime time.Time
+	// decisionDate is the ordinal date the decision was made as of.
+	decisionDate int64
 	// members is the cached JSON from fields_provided to graph_overlay;
 	// written by writeEnvelope, never copied.
 	members  []byte
@@ -66,6 +68,8 @@ func (e *envelope) encode() (head, tail []byte, err error) {
 	b = appendJSONString(b, e.inputsHash)
 	b = append(b, `,"decision_time":"`...)
 	b = e.decisionTime.AppendFormat(b, time.RFC3339Nano)
+	b = append(b, `","decision_date":"`...)
+	b = append(b, engine.FormatDate(e.decisionDate)...)
 	b = append(b, `",`...)
 	split := len(b)
 	if e.timing != nil {

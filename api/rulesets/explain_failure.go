@@ -93,12 +93,11 @@ func readExplainFailureRequest(raw []byte) (*explainFailureRequest, bool) {
 	if _, ok := engine.ParseOutcome(expected); !ok {
 		return nil, false
 	}
-	if date.Exists() {
-		if _, err := time.Parse(time.DateOnly, date.Str); date.Type != gjson.String || err != nil {
-			return nil, false
-		}
+	decisionDate, ok := api.DecisionDateOf(date)
+	if date.Exists() && !ok {
+		return nil, false
 	}
-	return &explainFailureRequest{FieldValues: api.JSONObject(fieldValues.Raw), ExpectedOutcome: expected, DecisionDate: date.Str}, true
+	return &explainFailureRequest{FieldValues: api.JSONObject(fieldValues.Raw), ExpectedOutcome: expected, DecisionDate: decisionDate}, true
 }
 
 // explainFailureInput is the explain-failure request. Like /decide, the
@@ -119,9 +118,9 @@ type explainFailureInput struct {
 // /rulesets/{ruleset_id}/explain-failure. Unknown members are refused
 // (422 extra_forbidden).
 type explainFailureRequest struct {
-	FieldValues     api.JSONObject `json:"field_values" required:"true" doc:"Map of field_id to answer, read exactly as on /decide: a key or value that cannot be applied is reported in field_errors (HTTP 200), never rejected; null means unanswered. Must be I-JSON (RFC 7493): a repeated key or text that is not valid Unicode is 422 json_invalid."`
-	ExpectedOutcome string         `json:"expected_outcome" required:"true" enum:"eligible,not_eligible,undetermined"`
-	DecisionDate    string         `json:"decision_date,omitempty" format:"date" doc:"YYYY-MM-DD read by rules that use decision_date(); today (UTC) when absent."`
+	FieldValues     api.JSONObject   `json:"field_values" required:"true" doc:"Map of field_id to answer, read exactly as on /decide: a key or value that cannot be applied is reported in field_errors (HTTP 200), never rejected; null means unanswered. Must be I-JSON (RFC 7493): a repeated key or text that is not valid Unicode is 422 json_invalid."`
+	ExpectedOutcome string           `json:"expected_outcome" required:"true" enum:"eligible,not_eligible,undetermined"`
+	DecisionDate    api.DecisionDate `json:"decision_date,omitempty"`
 }
 
 // explainFailureRequestSchema names explainFailureRequest's schema in the
@@ -153,6 +152,8 @@ type explainFailureOutput struct {
 		ActualOutcome   string                   `json:"actual_outcome" enum:"eligible,not_eligible,undetermined"`
 		Reasons         map[string]failureReason `json:"reasons" doc:"The minimal failure core, keyed by criterion id."`
 		FieldErrors     []engine.FieldError      `json:"field_errors"`
+		DecisionDate    string                   `json:"decision_date" format:"date" doc:"The date the answers were explained as of, YYYY-MM-DD: the request's decision_date, else today (UTC)."`
+		Warnings        []api.ResponseWarning    `json:"warnings,omitempty" doc:"Present when the decision date falls outside the effective period of the ruleset: one entry with code outside_effective_period naming the date and the period. The period alone then makes the actual outcome undetermined, and reasons is empty."`
 	}
 }
 
@@ -165,13 +166,9 @@ func (h *handler) explainFailure(ctx context.Context, in *explainFailureInput) (
 		return nil, api.ValidationFailed(api.ValidationItem{Type: "value_error", Loc: []any{"path", "ruleset_id"},
 			Msg: "Value error, explain-failure needs a concrete ruleset_id, not a slug", Input: in.RulesetID})
 	}
-	var date int64
-	if req.DecisionDate != "" {
-		var ok bool
-		if date, ok = engine.ParseDate(req.DecisionDate); !ok {
-			return nil, api.ValidationFailed(api.ValidationItem{Type: "date_from_datetime_parsing", Loc: []any{"body", "decision_date"},
-				Msg: "Input should be a valid date in the format YYYY-MM-DD", Input: req.DecisionDate})
-		}
+	date, err := req.DecisionDate.Ordinal(time.Now())
+	if err != nil {
+		return nil, err
 	}
 	viewer := api.ViewerOf(ctx)
 	rr, err := h.catalog.Ruleset(ctx, viewer, in.RulesetID)
@@ -201,6 +198,10 @@ func (h *handler) explainFailure(ctx context.Context, in *explainFailureInput) (
 		return nil, err
 	}
 	b.ActualOutcome = explanation.Actual.String()
+	b.DecisionDate = engine.FormatDate(date)
+	if explanation.PeriodWarning != "" {
+		b.Warnings = []api.ResponseWarning{{Code: "outside_effective_period", Message: explanation.PeriodWarning}}
+	}
 	b.FieldErrors = append(b.FieldErrors, explanation.FieldErrors...)
 	for _, r := range explanation.Reasons {
 		facts := r.Facts

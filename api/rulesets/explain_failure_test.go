@@ -142,16 +142,21 @@ func TestExplainFailureBodyValidation(t *testing.T) {
 			[][2]any{{"value_error", []any{"body", "decision_date"}}}},
 		{"an empty date", `{"field_values": {}, "expected_outcome": "eligible", "decision_date": ""}`, "",
 			[][2]any{{"value_error", []any{"body", "decision_date"}}}},
-		{"a number for the date", `{"field_values": {}, "expected_outcome": "eligible", "decision_date": 5}`, "",
-			[][2]any{{"string_type", []any{"body", "decision_date"}}}},
+		{"an ordinal for the date", `{"field_values": {}, "expected_outcome": "eligible", "decision_date": 739650}`, "eligible", nil},
+		{"an ordinal past 9999-12-31", `{"field_values": {}, "expected_outcome": "eligible", "decision_date": 3652060}`, "",
+			[][2]any{{"value_error", []any{"body", "decision_date"}}}},
+		{"a fraction for the date", `{"field_values": {}, "expected_outcome": "eligible", "decision_date": 5.5}`, "",
+			[][2]any{{"value_error", []any{"body", "decision_date"}}}},
+		{"a bool for the date", `{"field_values": {}, "expected_outcome": "eligible", "decision_date": true}`, "",
+			[][2]any{{"value_error", []any{"body", "decision_date"}}}},
 		// The schema's date format takes year 0; the engine's calendar
 		// starts at year 1.
 		{"year 0", `{"field_values": {}, "expected_outcome": "eligible", "decision_date": "0000-01-01"}`, "",
 			[][2]any{{"date_from_datetime_parsing", []any{"body", "decision_date"}}}},
 		{"an unknown member", `{"field_values": {}, "expected_outcome": "eligible", "extra": 1}`, "",
 			[][2]any{{"extra_forbidden", []any{"body", "extra"}}}},
-		{"every member wrong", `{"field_values": {}, "expected_outcome": "maybe", "extra": 1, "decision_date": 5}`, "", [][2]any{
-			{"string_type", []any{"body", "decision_date"}}, {"enum", []any{"body", "expected_outcome"}}, {"extra_forbidden", []any{"body", "extra"}}}},
+		{"every member wrong", `{"field_values": {}, "expected_outcome": "maybe", "extra": 1, "decision_date": "soon"}`, "", [][2]any{
+			{"value_error", []any{"body", "decision_date"}}, {"enum", []any{"body", "expected_outcome"}}, {"extra_forbidden", []any{"body", "extra"}}}},
 		// Member names are exact, as on /decide: a name in other letter
 		// case is not the member (it once stood in for it, unchecked).
 		{"a member in other letter case", `{"field_values": {}, "Expected_Outcome": "eligible"}`, "", [][2]any{{"value_error", []any{"body"}}}},
@@ -200,8 +205,9 @@ func TestExplainFailureBodyDocumented(t *testing.T) {
 	if outcome := schema.Properties["expected_outcome"]; len(outcome.Enum) != 3 {
 		t.Errorf("expected_outcome schema %+v, want the three outcomes", outcome)
 	}
-	if date := schema.Properties["decision_date"]; date.Type != huma.TypeString || date.Format != "date" {
-		t.Errorf("decision_date schema %+v, want a date string", date)
+	if date := schema.Properties["decision_date"]; len(date.OneOf) != 2 || date.OneOf[0].Type != huma.TypeString ||
+		date.OneOf[0].Format != "date" || date.OneOf[1].Type != huma.TypeInteger {
+		t.Errorf("decision_date schema %+v, want a date string or an integer ordinal", date)
 	}
 }
 

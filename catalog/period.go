@@ -1,0 +1,48 @@
+package catalog
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/store"
+)
+
+// RulesetOn resolves ref for v as of the ordinal date: the law in force on
+// that day. A concrete ruleset_id always pins its cut, whatever its
+// effective period. A slug resolves first as Ruleset does, to the cut it
+// points at (the latest published); when that cut's effective period does
+// not cover date, it resolves to the cut under the same slug whose period
+// does (of the cuts v may see, the highest version; a cut published
+// without a period holds for every date), and when none does, to the cut
+// the slug points at, whose decision is then undetermined with the period
+// warning. The cut the slug points at is the only one the reference cache
+// keeps: a date outside its period costs one indexed query.
+func (c *Catalog) RulesetOn(ctx context.Context, v Viewer, ref string, date int64) (*Ruleset, error) {
+	rs, err := c.Ruleset(ctx, v, ref)
+	if err != nil || store.IsConcreteRulesetID(ref) || rs.Rules.Effective == nil || rs.Rules.Effective.Covers(date) {
+		return rs, err
+	}
+	y, m, d := engine.Civil(date)
+	rows, err := c.store.RulesetsInForce(ctx, rs.Slug, y, m, d)
+	if err != nil {
+		return nil, fmt.Errorf("resolve ruleset %q on %s: %w", ref, engine.FormatDate(date), err)
+	}
+	for _, row := range rows {
+		if row.ID == rs.ID || !v.mayView(row) || row.TenantID != rs.TenantID {
+			continue
+		}
+		in, err := c.Load(ctx, row)
+		if errors.Is(err, ErrCorrupt) {
+			// A corrupt older cut is reported where it is named by id;
+			// here the slug's own cut still answers, with the warning.
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
+	return rs, nil
+}
