@@ -78,6 +78,11 @@ func runKeys(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	case "revoke":
 		operands = []string{"<prefix>"}
 		prepare = func(operands []string) (func(*store.Store) error, error) {
+			if looksLikeSecret(operands[0]) {
+				// The secret would stay in the shell's history and in
+				// the process list of anyone on the machine.
+				return nil, errors.New("pass only the key's prefix (elg_xxxxxxxx, as `eligo keys list` shows it), never the whole key")
+			}
 			prefix, err := auth.NormalizePrefix(operands[0])
 			if err != nil {
 				return nil, err
@@ -181,4 +186,12 @@ func printKeys(w io.Writer, keys []store.APIKey) error {
 			strings.Join(k.Scopes, ","), k.CreatedAt.UTC().Format(time.RFC3339), expires, state)
 	}
 	return tw.Flush()
+}
+
+// looksLikeSecret reports whether a revoke operand carries more than the
+// public prefix: elg_<prefix>_<secret>, or <prefix>_<secret>.
+func looksLikeSecret(operand string) bool {
+	rest := strings.TrimPrefix(strings.TrimSpace(operand), "elg_")
+	_, secret, found := strings.Cut(rest, "_")
+	return found && secret != ""
 }

@@ -77,6 +77,15 @@ func TestKeysCreateListRevoke(t *testing.T) {
 		t.Fatalf("keys list exited %d: %s %s", code, out, errOut)
 	}
 
+	// The whole key is refused: on a command line it would stay in the
+	// shell's history and the process list.
+	code, out, errOut = eligo(t, "keys", "revoke", "--database-url", dbURL, key)
+	if code == 0 || !strings.Contains(errOut, "only the key's prefix") || strings.Contains(errOut, key) {
+		t.Fatalf("keys revoke with the whole key exited %d: %s %s", code, out, errOut)
+	}
+	if _, err := auth.NewAuthenticator(st, nil, 0).Authenticate(ctx, key); err != nil {
+		t.Fatalf("a refused revoke revoked the key: %v", err)
+	}
 	code, out, errOut = eligo(t, "keys", "revoke", "--database-url", dbURL, "elg_"+prefix)
 	if code != 0 || !strings.Contains(out, "revoked "+prefix) {
 		t.Fatalf("keys revoke exited %d: %s %s", code, out, errOut)
@@ -170,7 +179,7 @@ func TestKeysRevokeTwice(t *testing.T) {
 	if err != nil || rec.RevokedAt == nil {
 		t.Fatalf("after revoke: %+v, %v", rec, err)
 	}
-	code, out, errOut = eligo(t, "keys", "revoke", key, "--database-url", dbURL)
+	code, out, errOut = eligo(t, "keys", "revoke", "elg_"+prefix, "--database-url", dbURL)
 	want := prefix + " (tenant acme) was already revoked at " + rec.RevokedAt.UTC().Format(time.RFC3339) + "; nothing changed\n"
 	if code != 0 || out != want {
 		t.Fatalf("second revoke exited %d: %q %s; want %q", code, out, errOut, want)
