@@ -7,7 +7,7 @@ SHELL := bash
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 5s
 
-.PHONY: deps build run test vet staticcheck gotest plaintest fuzz bench eval-generation db-url db-stop web webtest
+.PHONY: deps build run test vet staticcheck gotest plaintest fuzz bench eval-generation db-url db-stop web webtest openapi clients openapitest
 
 deps:
 	@scripts/deps.sh
@@ -29,10 +29,11 @@ db-stop:
 # the race detector's shadow memory would swamp) and the solver's
 # differential test at 2,000 random answer sets per ruleset (the race run
 # samples 400), then a short run of every fuzz target, then the web
-# console's checks (webtest). DATABASE_URL is exported to everything below.
+# console's checks (webtest), then the OpenAPI checks (openapitest).
+# DATABASE_URL is exported to everything below.
 test: deps
 	@url="$${DATABASE_URL:-$$(scripts/devdb.sh url)}"; export DATABASE_URL="$$url"; \
-	$(MAKE) --no-print-directory vet staticcheck gotest plaintest fuzz webtest
+	$(MAKE) --no-print-directory vet staticcheck gotest plaintest fuzz webtest openapitest
 
 vet:
 	go vet ./...
@@ -61,6 +62,31 @@ web:
 # `eligo serve` in Debian's chromium; screenshots in web/e2e/artifacts/.
 webtest:
 	web/check.sh
+
+# openapi: rewrite the committed OpenAPI documents (api/openapi.json, 3.1,
+# and api/openapi-3.0.json) from the code, after an API type or route
+# changes; commit them with the change (a test fails while they differ),
+# then run `make clients`.
+openapi:
+	go run ./cmd/eligo openapi --out api/openapi.json
+	go run ./cmd/eligo openapi --version 3.0 --out api/openapi-3.0.json
+
+# clients: regenerate the Go client (clients/go, oapi-codegen v2.8.2 with
+# default options) and the TypeScript client's types (clients/ts,
+# openapi-typescript) from the committed documents, and re-vendor the
+# reference page's renderer (api/reference) from the locked npm packages.
+clients:
+	cd tools/openapi && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	tools/openapi/gen-clients.sh clients/go clients/ts/src
+	tools/openapi/vendor-reference.sh api/reference
+
+# openapitest: tools/openapi/check.sh: Redocly and Spectral lint both
+# documents (0 errors, 0 warnings), the committed clients and reference
+# assets match a fresh generation, the TypeScript client compiles under
+# --strict and calls a live server, and the reference page renders in
+# headless chromium with no request leaving the server.
+openapitest:
+	tools/openapi/check.sh
 
 # bench: the Go benchmarks, then the /decide load benchmark (cmd/eligo-load)
 # against `eligo serve` on loopback with decision records on.

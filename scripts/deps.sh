@@ -2,9 +2,9 @@
 # deps.sh — install the Debian packages Eligo needs (libz3-dev for the
 # solver binding, postgresql for the local database, poppler-utils for
 # pdftotext, which extracts uploaded PDF sources, chromium for the browser
-# tests of the web console) when dpkg says they are missing. Runs apt-get
-# update once, then apt-get install -y, through sudo unless already root.
-# Does nothing when everything is present.
+# tests of the web console and the API reference page) when dpkg says they
+# are missing. Runs apt-get update once, then apt-get install -y, through
+# sudo unless already root. Does nothing when everything is present.
 set -euo pipefail
 
 packages=(libz3-dev postgresql poppler-utils chromium)
