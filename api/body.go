@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"mime"
 	"net/http"
 	"reflect"
@@ -153,6 +154,11 @@ func (JSONObject) Schema(huma.Registry) *huma.Schema {
 // the inputs (never a refusal). A field_values the engine cannot read at
 // all is refused as FieldValuesRefusal says.
 func ConvertFieldValues(rules *engine.Ruleset, fieldValues []byte) (inputsHash string, inputs *engine.Inputs, err error) {
+	if n, most := countMembers(fieldValues), MaxFieldValues(rules); n > most {
+		return "", nil, ValidationFailed(ValidationItem{Type: "too_long", Loc: []any{"body", "field_values"},
+			Msg: fmt.Sprintf("field_values has %d members; this ruleset reads %d fields and takes at most %d members", n, len(rules.Fields), most),
+			Input: map[string]any{}})
+	}
 	inputsHash, err = engine.InputsHash(fieldValues)
 	if err != nil {
 		return "", nil, FieldValuesRefusal(fieldValues, err)
@@ -162,6 +168,43 @@ func ConvertFieldValues(rules *engine.Ruleset, fieldValues []byte) (inputsHash s
 		return "", nil, FieldValuesRefusal(fieldValues, err)
 	}
 	return inputsHash, inputs, nil
+}
+
+// MaxFieldValues is the most members a request's field_values may have for
+// rules: four times its fields, and at least 256, so that a caller can send
+// every answer with room for typos and for fields of other versions, while
+// the work and memory a request costs stay proportional to the ruleset
+// rather than to what the caller sends (each member becomes a value or a
+// field error). More is 422 too_long, before anything is converted.
+func MaxFieldValues(rules *engine.Ruleset) int {
+	return max(256, 4*len(rules.Fields))
+}
+
+// MaxListedFieldErrors is the most field_errors an answer lists; the rest
+// are counted in a warning (field_errors_truncated).
+const MaxListedFieldErrors = 100
+
+// countMembers counts the members of the JSON object raw (its colons at
+// depth one, outside strings) in one pass over the bytes, without copying
+// or decoding anything; raw has been checked to be valid JSON.
+func countMembers(raw []byte) int {
+	n, depth, inString := 0, 0, false
+	for i := 0; i < len(raw); i++ {
+		switch c := raw[i]; {
+		case inString && c == '\\':
+			i++ // the escaped byte cannot end the string
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			depth--
+		case c == ':' && depth == 1:
+			n++
+		}
+	}
+	return n
 }
 
 // FieldValuesRefusal is the 422 for a field_values the engine cannot read

@@ -226,6 +226,10 @@ type decisionCore struct {
 	// falls outside the effective period of the cut that ran; empty
 	// otherwise. The date is part of the cache key of such a cut.
 	periodWarning string
+	// unlistedFieldErrors counts the field errors past
+	// api.MaxListedFieldErrors, which the answer counts in a warning
+	// rather than lists.
+	unlistedFieldErrors int
 	// members is the JSON of the envelope members from fields_provided to
 	// graph_overlay, without braces, for keyed callers.
 	members []byte
@@ -401,6 +405,10 @@ func (h *handler) decide(ctx context.Context, in *decideInput) (*decideOutput, e
 	}
 	if core.periodWarning != "" {
 		warnings = append(warnings, warning{Code: "outside_effective_period", Message: core.periodWarning})
+	}
+	if core.unlistedFieldErrors > 0 {
+		warnings = append(warnings, warning{Code: "field_errors_truncated",
+			Message: fmt.Sprintf("field_errors lists the first %d errors; %d more were not listed.", api.MaxListedFieldErrors, core.unlistedFieldErrors)})
 	}
 	if core.planFailed {
 		warnings = append(warnings, warning{Code: "plan_unavailable",
@@ -588,17 +596,20 @@ func (h *handler) evaluate(ctx context.Context, target *catalog.Ruleset, book *c
 	if c.FieldErrors == nil {
 		c.FieldErrors = []engine.FieldError{}
 	}
+	unlisted := max(0, len(c.FieldErrors)-api.MaxListedFieldErrors)
+	c.FieldErrors = c.FieldErrors[:len(c.FieldErrors)-unlisted]
 	members, err := encodeMembers(&c)
 	if err != nil {
 		return nil, err
 	}
 	core := &decisionCore{
-		outcome:          res.Outcome,
-		fieldsProvided:   res.FieldsProvided,
-		fieldErrors:      len(res.FieldErrors),
-		planFailed:       planFailed,
-		members:          members,
-		anonymousMembers: members,
+		outcome:             res.Outcome,
+		fieldsProvided:      res.FieldsProvided,
+		fieldErrors:         len(res.FieldErrors),
+		planFailed:          planFailed,
+		unlistedFieldErrors: unlisted,
+		members:             members,
+		anonymousMembers:    members,
 	}
 	if res.OutsidePeriod {
 		core.periodWarning = rules.PeriodWarning(res.DecisionDate)
