@@ -156,7 +156,7 @@ func (JSONObject) Schema(huma.Registry) *huma.Schema {
 func ConvertFieldValues(rules *engine.Ruleset, fieldValues []byte) (inputsHash string, inputs *engine.Inputs, err error) {
 	if n, most := countMembers(fieldValues), MaxFieldValues(rules); n > most {
 		return "", nil, ValidationFailed(ValidationItem{Type: "too_long", Loc: []any{"body", "field_values"},
-			Msg: fmt.Sprintf("field_values has %d members; this ruleset reads %d fields and takes at most %d members", n, len(rules.Fields), most),
+			Msg:   fmt.Sprintf("field_values has %d members; this ruleset reads %d fields and takes at most %d members", n, len(rules.Fields), most),
 			Input: map[string]any{}})
 	}
 	inputsHash, err = engine.InputsHash(fieldValues)
