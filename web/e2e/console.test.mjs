@@ -237,8 +237,13 @@ test('a refused answer is shown next to it, and correcting it goes on', async (t
   await shot(page, 'voter-field-error');
   await axe(page, 'field-error');
   await answer(page, 'person.date_of_birth', '1990-04-21');
-  await questionFor(page, 'election.date');
+  // The corrected date is taken: the interview moves on to another question.
+  await page.waitForFunction(() => {
+    const form = document.querySelector('#question-form');
+    return form !== null && form.getAttribute('data-field') !== 'person.date_of_birth';
+  });
   assert.equal(await page.locator('#question-form .control .field-error').count(), 0);
+  assert.equal(await page.locator('#answers li.invalid').count(), 0);
   clean();
 });
 
