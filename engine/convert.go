@@ -260,7 +260,7 @@ func convertValue(f *Field, v any) (Value, string) {
 // plus sign. Any other obstacle is not I-JSON and fails with ErrNotIJSON;
 // JSON that is not JSON at all fails with another error.
 func InputsHash(fieldValues []byte) (string, error) {
-	canon, err := jcs.Transform(fieldValues)
+	canon, err := canonicalJSON(fieldValues)
 	if err == nil {
 		return inputsDigest(canon), nil
 	}
@@ -284,7 +284,10 @@ func InputsHash(fieldValues []byte) (string, error) {
 
 func inputsDigest(b []byte) string {
 	sum := sha256.Sum256(b)
-	return "sha256:" + hex.EncodeToString(sum[:])
+	var digest [len("sha256:") + 2*sha256.Size]byte
+	copy(digest[:], "sha256:")
+	hex.Encode(digest[len("sha256:"):], sum[:])
+	return string(digest[:])
 }
 
 // hugeMark is the string, as RFC 8785 writes it, quotes included, that
