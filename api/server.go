@@ -58,8 +58,9 @@ type Config struct {
 	// 60s. A caller that does not read its answers loses its connection.
 	WriteTimeout time.Duration
 	// KeyCacheTTL is how long an API key's stored row is reused before it
-	// is read again; a revocation reaches this process within that time.
-	// Zero reads the row on every request.
+	// is read again. A revocation reaches the process at once when its
+	// invalidation listener runs (api/routes.Listen), and within this time
+	// otherwise. Zero reads the row on every request.
 	KeyCacheTTL time.Duration
 	// Version is reported in the OpenAPI document.
 	Version string
@@ -186,6 +187,11 @@ func (s *Server) Close(ctx context.Context) error {
 // Meter is the server's usage meter (its budgets, slack and usage
 // reports), or nil when the server is Unmetered.
 func (s *Server) Meter() *metering.Meter { return s.meter }
+
+// Authenticator is the server's key checker, for the process's cache
+// invalidation listener: a key revoked by any process is dropped from its
+// cache (auth.Authenticator.InvalidateKey).
+func (s *Server) Authenticator() *auth.Authenticator { return s.auth }
 
 // Handler returns the server's http.Handler: logging and panic recovery
 // outermost, then CORS, authentication and body caps, then the routes.

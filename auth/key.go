@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/golang-lru/v2/expirable"
@@ -148,9 +149,11 @@ func IssueKey(ctx context.Context, st *store.Store, req KeyRequest) (string, sto
 //
 // Key rows are cached by prefix for a short time so that a busy key costs no
 // database round trip per request. Hash, revocation and expiry are still
-// judged on every request against the cached row; the price is that a
-// revocation takes up to the cache TTL to reach a process that has the key
-// cached. Unknown prefixes are never cached, so guessing cannot fill memory.
+// judged on every request against the cached row. A revocation reaches
+// every process at once through InvalidateKey (called by the process's
+// listener of store.InvalidationChannel); the cache TTL bounds how long a
+// revocation can go unseen should a notification be lost. Unknown
+// prefixes are never cached, so guessing cannot fill memory.
 type Authenticator struct {
 	// store reads key rows and records their last use.
 	store *store.Store
@@ -159,6 +162,9 @@ type Authenticator struct {
 	// cache holds key rows by prefix for the cache TTL; nil when the TTL
 	// is 0, and then every request reads the database.
 	cache *expirable.LRU[string, store.APIKey]
+	// invalidations counts InvalidateKey and InvalidateKeys calls, so that
+	// a row read while one arrived is not kept (see lookup).
+	invalidations atomic.Uint64
 }
 
 // keyCacheSize bounds the number of key rows an Authenticator keeps.
@@ -186,6 +192,7 @@ func (a *Authenticator) lookup(ctx context.Context, prefix string) (store.APIKey
 			return rec, nil
 		}
 	}
+	since := a.invalidations.Load()
 	rec, err := a.store.APIKeyByPrefix(ctx, prefix)
 	if err != nil {
 		return store.APIKey{}, err
@@ -196,9 +203,35 @@ func (a *Authenticator) lookup(ctx context.Context, prefix string) (store.APIKey
 		}
 	}
 	if a.cache != nil {
+		// A row read before a revocation committed may reach here after
+		// its invalidation was applied; adding it first and checking the
+		// count after means such a row never stays cached.
 		a.cache.Add(prefix, rec)
+		if a.invalidations.Load() != since {
+			a.cache.Remove(prefix)
+		}
 	}
 	return rec, nil
+}
+
+// InvalidateKey drops the cached row of the key with this public prefix,
+// so the next request presenting the key reads it again: how a revocation
+// made by any process takes effect here at once rather than after the
+// cache TTL.
+func (a *Authenticator) InvalidateKey(prefix string) {
+	a.invalidations.Add(1)
+	if a.cache != nil {
+		a.cache.Remove(prefix)
+	}
+}
+
+// InvalidateKeys drops every cached key row, for when revocations may
+// have been missed (the invalidation listener reconnected).
+func (a *Authenticator) InvalidateKeys() {
+	a.invalidations.Add(1)
+	if a.cache != nil {
+		a.cache.Purge()
+	}
 }
 
 // Authenticate verifies key text. It returns ErrInvalidKey for malformed,

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	lru "github.com/hashicorp/golang-lru/v2"
@@ -20,7 +21,8 @@ import (
 
 // DefaultRefTTL is how long a resolved reference is reused when
 // Config.RefTTL is zero: the bound on how stale a slug pointer moved by
-// another process may be.
+// another process may be should its notification be lost (normally the
+// notification drops the entry within milliseconds).
 const DefaultRefTTL = 2 * time.Second
 
 // Cache sizes. A loaded ruleset is tens of kilobytes; a prepared explainer
@@ -78,6 +80,9 @@ type Catalog struct {
 	// immutable, so neither expires.
 	releases *lru.Cache[string, store.Release]
 	prepared *lru.Cache[string, *preparedRelease]
+	// invalidations counts the Invalidate* calls, so that a row read
+	// while one arrived is not kept (see remember).
+	invalidations atomic.Uint64
 }
 
 // New builds a catalog over st.
@@ -171,11 +176,51 @@ func (c *Catalog) Owned(ctx context.Context, tenantID, ref string) (store.Rulese
 }
 
 // Forget drops the cached references to a cut this process just changed,
-// so its next read sees the change at once (other processes see it within
-// the reference TTL).
+// so its next read sees the change at once (other processes drop theirs
+// when the write's notification reaches them: InvalidateRuleset).
 func (c *Catalog) Forget(row store.Ruleset) {
-	c.refs.Remove(row.ID)
-	c.refs.Remove(row.Slug)
+	c.InvalidateRuleset(row.ID, row.Slug)
+}
+
+// InvalidateRuleset drops the cached resolutions of the cut id and of
+// slug: called for every cut whose visibility, status or slug pointer
+// changed, in any process (store.InvalidationChannel), so the next read
+// resolves it afresh.
+func (c *Catalog) InvalidateRuleset(id, slug string) {
+	c.invalidations.Add(1)
+	c.refs.Remove(id)
+	c.refs.Remove(slug)
+}
+
+// InvalidateRulebook drops the cached resolutions of the rulebook id and
+// of slug, as InvalidateRuleset does for a cut. Releases and their
+// compositions are immutable and stay.
+func (c *Catalog) InvalidateRulebook(id, slug string) {
+	c.invalidations.Add(1)
+	c.rulebooks.Remove(id)
+	c.rulebooks.Remove(slug)
+}
+
+// InvalidateAll drops every cached resolution of a reference (cuts and
+// rulebooks), for when changes may have been missed (the invalidation
+// listener reconnected). Content cached by digest or release id is
+// immutable and stays.
+func (c *Catalog) InvalidateAll() {
+	c.invalidations.Add(1)
+	c.refs.Purge()
+	c.rulebooks.Purge()
+}
+
+// remember caches v under ref unless an invalidation arrived since since
+// (the count read before v was read from the database): a row read just
+// before a change committed may arrive after the change's invalidation,
+// and must not then stay cached. Adding first and checking after leaves
+// no moment at which such a row could slip in.
+func remember[V any](c *Catalog, cache *expirable.LRU[string, V], since uint64, ref string, v V) {
+	cache.Add(ref, v)
+	if c.invalidations.Load() != since {
+		cache.Remove(ref)
+	}
 }
 
 // Source is the published .rules text of the cut ref names, for v. The
@@ -237,13 +282,26 @@ func (c *Catalog) lookup(ctx context.Context, ref string) (store.Ruleset, error)
 		return store.Ruleset{}, store.ErrNotFound
 	}
 	if row, ok := c.refs.Get(ref); ok {
+		if row.ID == "" { // a remembered miss
+			return store.Ruleset{}, store.ErrNotFound
+		}
 		return row, nil
 	}
+	since := c.invalidations.Load()
 	row, err := c.store.RulesetByRef(ctx, ref)
+	if errors.Is(err, store.ErrNotFound) {
+		// Misses are cached like hits, so that a reference that does not
+		// exist costs what one private to another tenant costs (a cache
+		// hit, then 404): the time of a 404 must not tell whether the
+		// object exists. A publish under ref drops the entry (Forget, or
+		// the invalidation of another process's publish).
+		remember(c, c.refs, since, ref, store.Ruleset{})
+		return store.Ruleset{}, err
+	}
 	if err != nil {
 		return store.Ruleset{}, err
 	}
-	c.refs.Add(ref, row)
+	remember(c, c.refs, since, ref, row)
 	return row, nil
 }
 

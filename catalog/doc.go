@@ -20,9 +20,12 @@
 //
 // And its caches, all bounded:
 //
-//   - reference → stored row: an expirable LRU with a short TTL (RefTTL),
-//     so a slug moved by another process is seen within that time; writes
-//     through this process drop their entries at once (Forget).
+//   - reference → stored row: an expirable LRU. Every write that changes
+//     a cut's or rulebook's visibility, status or slug notifies every
+//     process (store.InvalidationChannel), whose listener drops the
+//     entries (InvalidateRuleset, InvalidateRulebook); writes through this
+//     process drop them at once (Forget). The short TTL (RefTTL) is the
+//     backstop should a notification be lost.
 //   - content digest → loaded ruleset: an LRU without TTL (a digest names
 //     immutable content); concurrent misses on one digest share one load.
 //   - content digest → prepared explain-failure solver state.

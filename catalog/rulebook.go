@@ -120,9 +120,18 @@ func (c *Catalog) Rulebook(ctx context.Context, v Viewer, ref string) (store.Rul
 	}
 	rb, ok := c.rulebooks.Get(ref)
 	var err error
-	if !ok {
-		if rb, err = c.store.RulebookByRef(ctx, ref); err == nil {
-			c.rulebooks.Add(ref, rb)
+	switch {
+	case ok && rb.ID == "": // a remembered miss
+		err = store.ErrNotFound
+	case !ok:
+		since := c.invalidations.Load()
+		rb, err = c.store.RulebookByRef(ctx, ref)
+		if errors.Is(err, store.ErrNotFound) {
+			rb = store.Rulebook{}
+		}
+		if err == nil || errors.Is(err, store.ErrNotFound) {
+			// Misses are cached like hits: see lookup.
+			remember(c, c.rulebooks, since, ref, rb)
 		}
 	}
 	if errors.Is(err, store.ErrNotFound) || (err == nil && rb.Visibility != store.VisibilityPublic && (v.TenantID == "" || rb.TenantID != v.TenantID)) {
@@ -153,10 +162,10 @@ func (c *Catalog) OwnedRulebook(ctx context.Context, tenantID, ref string) (stor
 
 // ForgetRulebook drops the cached references to a rulebook this process
 // just changed, so its next read sees the change at once (other processes
-// see it within the reference TTL).
+// drop theirs when the write's notification reaches them:
+// InvalidateRulebook).
 func (c *Catalog) ForgetRulebook(rb store.Rulebook) {
-	c.rulebooks.Remove(rb.ID)
-	c.rulebooks.Remove(rb.Slug)
+	c.InvalidateRulebook(rb.ID, rb.Slug)
 }
 
 // CurrentRelease is rb's head release, from the release cache; nil

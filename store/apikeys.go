@@ -179,7 +179,8 @@ RETURNING ` + apiKeyColumns
 // gets no second event: RevokeAPIKey returns it as stored with an error
 // wrapping ErrAlreadyRevoked. Concurrent revocations of one key write one
 // event between them, since the update waits on the row lock and then finds
-// the key revoked.
+// the key revoked. The revocation notifies every listening process (see
+// InvalidationChannel), which drops the key from its cache at once.
 func (s *Store) RevokeAPIKey(ctx context.Context, prefix string) (APIKey, error) {
 	var key APIKey
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
@@ -196,6 +197,9 @@ func (s *Store) RevokeAPIKey(ctx context.Context, prefix string) (APIKey, error)
 			return ErrAlreadyRevoked
 		}
 		if err != nil {
+			return err
+		}
+		if err := notify(ctx, tx, Invalidation{Kind: InvalidateKey, ID: key.Prefix}); err != nil {
 			return err
 		}
 		return insertAuditEvent(ctx, tx, key.TenantID, "api_key_revoked", map[string]any{"prefix": key.Prefix})

@@ -226,7 +226,9 @@ INSERT INTO rulebook_refs (rulebook_id, position, section_id, pin_mode, live_rul
 
 // CreateRulebook stores a new draft with its references and a
 // rulebook_created audit event, in one transaction; the tenant is created
-// when new. A slug already taken is ErrSlugConflict.
+// when new. A slug already taken is ErrSlugConflict. It notifies every
+// process (see InvalidationChannel), whose caches may remember that the
+// slug named nothing.
 func (s *Store) CreateRulebook(ctx context.Context, b Rulebook) (Rulebook, error) {
 	var out Rulebook
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
@@ -246,6 +248,9 @@ func (s *Store) CreateRulebook(ctx context.Context, b Rulebook) (Rulebook, error
 			return err
 		}
 		out.Refs = b.Refs
+		if err := notify(ctx, tx, Invalidation{Kind: InvalidateRulebook, ID: out.ID, Slug: out.Slug}); err != nil {
+			return err
+		}
 		return insertAuditEvent(ctx, tx, b.TenantID, "rulebook_created", map[string]any{"rulebook_id": out.ID, "slug": out.Slug})
 	})
 	if err != nil {
@@ -354,7 +359,7 @@ RETURNING ` + sqlReleaseColumns
 	sqlSetHead = `
 UPDATE rulebooks SET current_release_id = $2::uuid, status = 'active', publication_pending = false, updated_at = now()
 WHERE id = $1`
-	sqlArchiveCut = `UPDATE rulesets SET status = 'archived', updated_at = now() WHERE id = $1 AND tenant_id = $2 AND status <> 'archived'`
+	sqlArchiveCut = `UPDATE rulesets SET status = 'archived', updated_at = now() WHERE id = $1 AND tenant_id = $2 AND status <> 'archived' RETURNING slug`
 )
 
 func scanRelease(row pgx.Row) (Release, error) {
@@ -365,7 +370,9 @@ func scanRelease(row pgx.Row) (Release, error) {
 
 // WriteRulebook makes w in one transaction, under a lock on the rulebook's
 // row, so concurrent writes to one rulebook queue behind each other. A
-// rulebook the tenant does not own is ErrNotFound.
+// rulebook the tenant does not own is ErrNotFound. The transaction also
+// notifies every process (see InvalidationChannel) of the rulebook and of
+// each cut it archives, so their cached resolutions go when it commits.
 func (s *Store) WriteRulebook(ctx context.Context, w RulebookWrite) (RulebookWritten, error) {
 	var out RulebookWritten
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
@@ -399,8 +406,16 @@ func (s *Store) WriteRulebook(ctx context.Context, w RulebookWrite) (RulebookWri
 			}
 		}
 		for _, id := range w.ArchiveRulesets {
-			if _, err := tx.Exec(ctx, sqlArchiveCut, id, w.TenantID); err != nil {
+			var slug string
+			err := tx.QueryRow(ctx, sqlArchiveCut, id, w.TenantID).Scan(&slug)
+			if errors.Is(err, pgx.ErrNoRows) {
+				continue // archived already, or not the tenant's: nothing changed
+			}
+			if err != nil {
 				return fmt.Errorf("archive %s: %w", id, err)
+			}
+			if err := notify(ctx, tx, Invalidation{Kind: InvalidateRuleset, ID: id, Slug: slug}); err != nil {
+				return err
 			}
 		}
 		if w.Release != nil {
@@ -421,6 +436,9 @@ func (s *Store) WriteRulebook(ctx context.Context, w RulebookWrite) (RulebookWri
 			if err := insertAuditEvent(ctx, tx, w.TenantID, e.Kind, detail); err != nil {
 				return err
 			}
+		}
+		if err := notify(ctx, tx, Invalidation{Kind: InvalidateRulebook, ID: cur.ID, Slug: cur.Slug}); err != nil {
+			return err
 		}
 		out.Rulebook, err = rulebookByRef(ctx, tx, cur.ID, "")
 		return err

@@ -242,7 +242,9 @@ ON CONFLICT (slug) DO UPDATE SET ruleset_id = EXCLUDED.ruleset_id,
 // slug is reused (its visibility set, its status active again) instead of
 // adding a version; otherwise the cut becomes the slug's next version. A
 // ruleset_published event and c.Audit are written in the same transaction,
-// so a failed publish leaves nothing behind.
+// so a failed publish leaves nothing behind; so is the notification that
+// makes every process drop its cached resolution of the slug and the cut
+// (see InvalidationChannel).
 func (s *Store) PublishRuleset(ctx context.Context, c RulesetCut) (PublishedRuleset, error) {
 	var out PublishedRuleset
 	checks := c.SourceChecks
@@ -289,6 +291,9 @@ func (s *Store) PublishRuleset(ctx context.Context, c RulesetCut) (PublishedRule
 
 		if _, err := tx.Exec(ctx, sqlUpsertSlug, c.Slug, c.TenantID, out.Ruleset.ID, out.Ruleset.Version); err != nil {
 			return fmt.Errorf("move slug: %w", err)
+		}
+		if err := notify(ctx, tx, Invalidation{Kind: InvalidateRuleset, ID: out.Ruleset.ID, Slug: c.Slug}); err != nil {
+			return err
 		}
 		for _, p := range c.Provenance {
 			if _, err := tx.Exec(ctx, sqlInsertProvenance, out.Ruleset.ID, p.ProjectID, p.RulesSourceID, p.SourceID,
@@ -482,7 +487,8 @@ func (s *Store) ArchiveRuleset(ctx context.Context, tenantID, id string) (Rulese
 }
 
 // updateRuleset runs one of the single-row updates above with its audit
-// event in one transaction.
+// event and its notification to every process's caches (see
+// InvalidationChannel) in one transaction.
 func (s *Store) updateRuleset(ctx context.Context, query, event, tenantID, id string, extra ...any) (Ruleset, error) {
 	var r Ruleset
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
@@ -492,6 +498,9 @@ func (s *Store) updateRuleset(ctx context.Context, query, event, tenantID, id st
 			return ErrNotFound
 		}
 		if err != nil {
+			return err
+		}
+		if err := notify(ctx, tx, Invalidation{Kind: InvalidateRuleset, ID: r.ID, Slug: r.Slug}); err != nil {
 			return err
 		}
 		return insertAuditEvent(ctx, tx, tenantID, event, map[string]any{
