@@ -85,6 +85,9 @@ func (r *Ruleset) RunCase(c Case) CaseResult {
 	cr.Result = res
 	if res.Outcome.String() != c.ExpectedOutcome {
 		fail("expected %s, got %s", c.ExpectedOutcome, res.Outcome)
+		if res.OutsidePeriod {
+			fail("%s", r.PeriodWarning(res.DecisionDate))
+		}
 	}
 	if res.Outcome.String() != c.ExpectedOutcome {
 		idx := 0

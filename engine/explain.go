@@ -295,9 +295,14 @@ type Report struct {
 	// InputsHash is the caller's "sha256:<hex>" of the canonical
 	// field_values; omitted when the caller passed none.
 	InputsHash string `json:"inputs_hash,omitempty"`
-	// DecisionDate is the "YYYY-MM-DD" decision_date() read; omitted when
-	// the ruleset does not read it.
+	// DecisionDate is the "YYYY-MM-DD" date the decision was made as of;
+	// omitted when the ruleset neither reads decision_date() nor declares
+	// an effective period.
 	DecisionDate string `json:"decision_date,omitempty"`
+	// PeriodWarning says why the decision is undetermined when the
+	// decision date falls outside the ruleset's effective period (see
+	// Ruleset.PeriodWarning); omitted otherwise.
+	PeriodWarning string `json:"period_warning,omitempty"`
 	// FieldsProvided counts the non-null keys of field_values.
 	FieldsProvided int `json:"fields_provided"`
 	// FieldsEvaluated counts the distinct fields the criteria read.
@@ -327,6 +332,9 @@ func (r *Ruleset) Report(res *Result, inputsHash string) Report {
 		Criteria: map[string]Status{}, Trace: res.Trace, Explanation: res.Explanation}
 	if res.DecisionDate != 0 {
 		rep.DecisionDate = FormatDate(res.DecisionDate)
+	}
+	if res.OutsidePeriod {
+		rep.PeriodWarning = r.PeriodWarning(res.DecisionDate)
 	}
 	for g := range r.Groups {
 		rep.Groups[r.Groups[g].ID] = res.Groups[g]

@@ -14,13 +14,21 @@ import (
 
 // runCheck compiles each file and prints its errors and warnings, then the
 // findings of the solver's static analysis (a criterion no answer
-// satisfies, a question that never matters, ...) as more warnings. It fails
-// when any file has an error; warnings and findings never fail it, since the
-// law itself can make a criterion redundant.
+// satisfies, a question that never matters, ...) as more warnings, and last
+// the effective periods that overlap or leave a gap among the rulesets
+// that share a slug (the files checked and, in the casebank layout, the
+// folders beside theirs). It fails when any file has an error; warnings and
+// findings never fail it, since the law itself can make a criterion
+// redundant.
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		return errors.New("usage: eligo check FILE [FILE ...]")
 	}
+	periods, checked := newSlugPeriods(), map[string]bool{}
+	defer func() {
+		periods.addSiblings(args)
+		periods.warn(checked, stderr)
+	}()
 	return eachFile(ctx, args, func(path string, src []byte) (bool, error) {
 		r, warnings, err := engine.Compile(path, src)
 		for _, w := range warnings {
@@ -30,6 +38,8 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			fmt.Fprintln(stderr, err)
 			return false, nil
 		}
+		periods.add(path, r)
+		checked[r.Slug] = true
 		findings, err := solver.Analyze(ctx, r, solver.AnalyzeOptions{})
 		for _, f := range findings {
 			fmt.Fprintln(stderr, findingLine(path, f))

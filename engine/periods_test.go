@@ -1,0 +1,43 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCheckPeriods(t *testing.T) {
+	t.Parallel()
+	p := func(from, until string) *Period {
+		f, _ := ParseDate(from)
+		u, _ := ParseDate(until)
+		return &Period{From: f, Until: u}
+	}
+	tests := []struct {
+		name    string
+		entries []PeriodEntry
+		want    []string
+	}{
+		{"consecutive", []PeriodEntry{{"fy27", p("2026-10-01", "")}, {"fy26", p("2025-10-01", "2026-09-30")}}, nil},
+		{"one alone", []PeriodEntry{{"only", nil}}, nil},
+		{"overlap", []PeriodEntry{{"fy26", p("2025-10-01", "2026-09-30")}, {"fy27", p("2026-09-30", "2027-09-30")}},
+			[]string{"the periods of fy26 (2025-10-01 until 2026-09-30) and fy27 (2026-09-30 until 2027-09-30) overlap: on 2026-09-30 both would hold"}},
+		{"open-ended then another", []PeriodEntry{{"old", p("2020-01-01", "")}, {"new", p("2026-01-01", "")}},
+			[]string{"the periods of old (2020-01-01 onwards) and new (2026-01-01 onwards) overlap: on 2026-01-01 both would hold"}},
+		{"gap", []PeriodEntry{{"a", p("2025-01-01", "2025-12-30")}, {"b", p("2026-01-01", "")}},
+			[]string{"no ruleset holds from 2025-12-31 to 2025-12-31, between a (2025-01-01 until 2025-12-30) and b (2026-01-01 onwards)"}},
+		{"no period beside one", []PeriodEntry{{"a", nil}, {"b", p("2026-01-01", "")}},
+			[]string{"a declares no effective period"}},
+	}
+	for _, tt := range tests {
+		got := CheckPeriods(tt.entries)
+		if len(got) != len(tt.want) {
+			t.Errorf("%s: got %q, want %q", tt.name, got, tt.want)
+			continue
+		}
+		for i := range got {
+			if !strings.HasPrefix(got[i], tt.want[i]) {
+				t.Errorf("%s: got %q, want %q", tt.name, got[i], tt.want[i])
+			}
+		}
+	}
+}
