@@ -13,8 +13,10 @@ import (
 )
 
 // replayMembers are the envelope members a replay compares (spec,
-// Versioning 5); decision_id and decision_time differ by design.
-var replayMembers = []string{"inputs_hash", "engine_version", "content_digest", "ruleset_id", "ruleset_version", "decision"}
+// Versioning 5, and the date the decision was made as of, which the replay
+// sends back as decision_date); decision_id and decision_time differ by
+// design.
+var replayMembers = []string{"inputs_hash", "engine_version", "content_digest", "ruleset_id", "ruleset_version", "decision_date", "decision"}
 
 // replayMismatches lists the replay members on which two envelopes differ.
 func replayMismatches(original, rerun map[string]any) []string {
@@ -70,7 +72,8 @@ func TestReplay(t *testing.T) {
 	f.Publish(t, "acme", "acme/child-benefit", other.Rules, false)
 
 	// Replay: the same ids, the kept field values.
-	rerun := f.Decide(t, key, `{"ruleset_id":"`+kept.Envelope["ruleset_id"].(string)+`","include_explanation":true,"field_values":`+string(kept.FieldValues)+`}`)
+	rerun := f.Decide(t, key, `{"ruleset_id":"`+kept.Envelope["ruleset_id"].(string)+`","decision_date":"`+kept.Envelope["decision_date"].(string)+
+		`","include_explanation":true,"field_values":`+string(kept.FieldValues)+`}`)
 	if rerun.Status != 200 {
 		t.Fatalf("replay: %d %s", rerun.Status, rerun.Raw)
 	}
@@ -90,7 +93,8 @@ func TestReplay(t *testing.T) {
 	// The server-side record of the original names the same identity.
 	rec := f.RecordOf(t, kept.Envelope["decision_id"].(string))
 	if rec.ContentDigest != kept.Envelope["content_digest"] || rec.InputsHash != kept.Envelope["inputs_hash"] ||
-		rec.RulesetID != kept.Envelope["ruleset_id"] || rec.Outcome != kept.Envelope["decision"] {
+		rec.RulesetID != kept.Envelope["ruleset_id"] || rec.Outcome != kept.Envelope["decision"] ||
+		rec.DecisionDate.Format(time.DateOnly) != kept.Envelope["decision_date"] {
 		t.Errorf("record %+v does not match the kept envelope", rec)
 	}
 
