@@ -200,6 +200,9 @@ func (p *Publisher) storeCut(ctx context.Context, c *rulesetCut) (RulesetResult,
 	if err != nil {
 		return res, err
 	}
+	// The slug now points here: this process reads it at once, even if it
+	// had remembered the slug as missing or at its previous cut.
+	p.catalog.Forget(out.Ruleset)
 	res.RulesetID, res.Version, res.Visibility = out.Ruleset.ID, out.Ruleset.VersionLabel(), out.Ruleset.Visibility
 	res.Reused, res.PreviousID = out.Reused, out.PreviousID
 	if !res.Reused && res.PreviousID != "" && res.PreviousID != res.RulesetID {

@@ -132,6 +132,9 @@ func (p *Publisher) CreateRulebook(ctx context.Context, tenantID string, d Ruleb
 		return store.Rulebook{}, &RefusedError{Stage: "slug", Reason: ErrSlugConflict,
 			Message: fmt.Sprintf("the slug %q is taken; choose another slug", d.Slug)}
 	}
+	if err == nil {
+		p.catalog.ForgetRulebook(rb) // it may have been remembered as missing
+	}
 	return rb, err
 }
 
