@@ -49,7 +49,8 @@ func TestAuthenticateRecordsLastUse(t *testing.T) {
 }
 
 // TestRevocationAndKeyCache pins the documented trade: without a cache a
-// revocation is seen at once; with one, only after the TTL.
+// revocation is seen at once; with one, only after the TTL or when the
+// key's row is invalidated.
 func TestRevocationAndKeyCache(t *testing.T) {
 	ctx := context.Background()
 	st := store.New(storetest.New(t))
@@ -72,6 +73,27 @@ func TestRevocationAndKeyCache(t *testing.T) {
 	}
 	if _, err := auth.NewAuthenticator(st, nil, time.Hour).Authenticate(ctx, text); !errors.Is(err, auth.ErrInvalidKey) {
 		t.Fatalf("fresh cached authenticator after revocation: err = %v, want ErrInvalidKey", err)
+	}
+	// The revocation's notification (InvalidateKey), or a listener's
+	// reconnection (InvalidateKeys), ends the trade at once.
+	cached.InvalidateKey("zzzzzzzz")
+	if _, err := cached.Authenticate(ctx, text); err != nil {
+		t.Fatalf("after invalidating another key: err = %v, want the cached key accepted", err)
+	}
+	cached.InvalidateKey(prefix)
+	if _, err := cached.Authenticate(ctx, text); !errors.Is(err, auth.ErrInvalidKey) {
+		t.Fatalf("cached authenticator after InvalidateKey: err = %v, want ErrInvalidKey", err)
+	}
+	other, otherPrefix := issue(t, st)
+	if _, err := cached.Authenticate(ctx, other); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.RevokeAPIKey(ctx, otherPrefix); err != nil {
+		t.Fatal(err)
+	}
+	cached.InvalidateKeys()
+	if _, err := cached.Authenticate(ctx, other); !errors.Is(err, auth.ErrInvalidKey) {
+		t.Fatalf("cached authenticator after InvalidateKeys: err = %v, want ErrInvalidKey", err)
 	}
 }
 

@@ -122,7 +122,7 @@ func TestWritesNotifyInvalidations(t *testing.T) {
 	rec.expect(t, cutOne)
 
 	rb, err := st.CreateRulebook(ctx, store.Rulebook{ID: store.NewRulebookID(), TenantID: "acme", Slug: "acme/book",
-		Name: "Book", Visibility: store.VisibilityPublic, Status: store.RulebookDraft,
+		Name: "Book", Status: store.RulebookDraft,
 		Refs: []store.RulebookRef{{SectionID: "leave", PinMode: store.PinLatestActive, LiveRulesetID: second.Ruleset.ID}}})
 	if err != nil {
 		t.Fatal(err)

@@ -22,6 +22,7 @@ import (
 	"github.com/eligo/eligo/api/decide"
 	"github.com/eligo/eligo/api/routes"
 	"github.com/eligo/eligo/authoring/llm"
+	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/metering"
 	"github.com/eligo/eligo/store"
 	"github.com/eligo/eligo/worker"
@@ -67,7 +68,8 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 	origins := fs.String("first-party-origins", os.Getenv("ELIGO_FIRST_PARTY_ORIGINS"), "comma-separated browser origins granted CORS on non-open routes (env ELIGO_FIRST_PARTY_ORIGINS)")
 	proxies := fs.String("trusted-proxies", os.Getenv("ELIGO_TRUSTED_PROXIES"), "comma-separated CIDRs of reverse proxies whose X-Forwarded-For is trusted (env ELIGO_TRUSTED_PROXIES)")
 	bodyLimit := fs.String("keyed-body-limit", envOr("ELIGO_KEYED_BODY_LIMIT", "33554432"), "body cap in bytes for callers with a valid key (env ELIGO_KEYED_BODY_LIMIT)")
-	keyCache := fs.String("key-cache-ttl", envOr("ELIGO_KEY_CACHE_TTL", "10s"), "how long an API key's stored row is reused; a revocation takes effect within it (env ELIGO_KEY_CACHE_TTL)")
+	keyCache := fs.String("key-cache-ttl", envOr("ELIGO_KEY_CACHE_TTL", "10s"), "how long an API key's stored row is reused; a revocation normally reaches every process at once by notification, and within this time should one be lost (env ELIGO_KEY_CACHE_TTL)")
+	refCache := fs.String("ref-cache-ttl", envOr("ELIGO_REF_CACHE_TTL", catalog.DefaultRefTTL.String()), "how long a resolved slug or id is reused; visibility changes, archives and republishes normally reach every process at once by notification, and within this time should one be lost (env ELIGO_REF_CACHE_TTL)")
 	decisionCache := fs.String("decision-cache-ttl", envOr("ELIGO_DECISION_CACHE_TTL", "10m"), "how long /decide serves an identical decision from memory, at most 10m; 0 disables the cache (env ELIGO_DECISION_CACHE_TTL)")
 	budgets := fs.String("budgets", os.Getenv("ELIGO_BUDGETS"), "comma-separated rolling 24-hour budget overrides, tier.class=n, e.g. anonymous.decide=500,pro.generate=1000 (env ELIGO_BUDGETS)")
 	fs.BoolVar(&cfg.Worker, "worker", envOr("ELIGO_WORKER", "true") == "true", "also run the background jobs in this process (env ELIGO_WORKER)")
@@ -128,6 +130,9 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 	cfg.API.API.KeyedBodyLimit = limit
 	if cfg.API.API.KeyCacheTTL, err = time.ParseDuration(*keyCache); err != nil || cfg.API.API.KeyCacheTTL < 0 {
 		return cfg, fmt.Errorf("key cache TTL %q: want a duration such as 10s (0 disables the cache)", *keyCache)
+	}
+	if cfg.API.Catalog.RefTTL, err = time.ParseDuration(*refCache); err != nil || cfg.API.Catalog.RefTTL <= 0 {
+		return cfg, fmt.Errorf("reference cache TTL %q: want a positive duration such as 2s", *refCache)
 	}
 	ttl, err := time.ParseDuration(*decisionCache)
 	if err != nil || ttl < 0 || ttl > decide.DefaultCacheTTL {
@@ -194,6 +199,16 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}()
 
 	apiServer := routes.NewWith(cfg.API, services)
+	// Other processes' revocations, visibility changes and archives reach
+	// this process's caches by notification. The listener outlives the
+	// signal: it stops once the last request has been served.
+	listenCtx, stopListening := context.WithCancel(context.WithoutCancel(ctx))
+	listening := make(chan struct{})
+	go func() {
+		defer close(listening)
+		routes.Listen(listenCtx, apiServer, services, store.ListenConfig{Logger: logger})
+	}()
+	defer func() { stopListening(); <-listening }()
 	srv := &http.Server{
 		Handler:           apiServer.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
