@@ -17,10 +17,10 @@ import (
 // TestChangesReachTheOtherServerAtOnce runs two `eligo serve` on one
 // database, as two replicas behind a load balancer, with key and
 // reference caches that would keep a row for ten minutes. A ruleset made
-// private and a ruleset archived through one server, and a key revoked
-// with `eligo keys revoke`, are refused by the other (which had each
-// cached) long before any cache could expire: only the notification sent
-// with each change can explain it.
+// private, a ruleset archived and a rulebook made private through one
+// server, and a key revoked with `eligo keys revoke`, are refused by the
+// other (which had each cached) long before any cache could expire: only
+// the notification sent with each change can explain it.
 func TestChangesReachTheOtherServerAtOnce(t *testing.T) {
 	t.Parallel()
 	dbURL := storetest.New(t).Config().ConnString()
@@ -32,11 +32,17 @@ func TestChangesReachTheOtherServerAtOnce(t *testing.T) {
 		}
 	}
 	code, key, errOut := eligo(t, "keys", "create", "--database-url", dbURL, "--tenant", "demo", "--name", "replicas",
-		"--tier", "internal", "--scopes", "decide,rulesets:write")
+		"--tier", "internal", "--scopes", "decide,rulesets:write,rulebooks:write")
 	if code != 0 {
 		t.Fatalf("keys create exited %d: %q", code, errOut)
 	}
 	key = strings.TrimSpace(key)
+	code, otherKey, errOut := eligo(t, "keys", "create", "--database-url", dbURL, "--tenant", "other", "--name", "reader",
+		"--tier", "internal", "--scopes", "decide")
+	if code != 0 {
+		t.Fatalf("keys create exited %d: %q", code, errOut)
+	}
+	otherKey = strings.TrimSpace(otherKey)
 
 	const ttl = "10m"
 	args := []string{"--database-url", dbURL, "--worker=false", "--key-cache-ttl", ttl, "--ref-cache-ttl", ttl,
@@ -72,6 +78,29 @@ func TestChangesReachTheOtherServerAtOnce(t *testing.T) {
 		t.Fatalf("archive: %d", got)
 	}
 	waitFor(t, "b to refuse the archived slug", func() bool { return b.decide(t, key, "demo/fmla-archived") == http.StatusNotFound })
+
+	// A public rulebook made private through a: another tenant's
+	// decisions on b no longer find it.
+	book := "/rulebooks/" + url.PathEscape("demo/book")
+	for _, step := range []struct{ method, path, body string }{
+		{http.MethodPost, "/rulebooks/", `{"name":"Book","slug":"demo/book","ruleset_refs":[{"section_id":"fmla_employee"}]}`},
+		{http.MethodPost, book + "/activate", ""},
+		{http.MethodPatch, book + "/visibility", `{"visibility":"public"}`},
+	} {
+		if got := a.send(t, step.method, step.path, key, step.body); got != http.StatusOK && got != http.StatusCreated {
+			t.Fatalf("%s %s: %d", step.method, step.path, got)
+		}
+	}
+	decideBook := `{"rulebook_id":"demo/book","field_values":{}}`
+	if got := b.send(t, http.MethodPost, "/decide", otherKey, decideBook); got != http.StatusOK {
+		t.Fatalf("another tenant's decide on the public rulebook: %d", got)
+	}
+	if got := a.send(t, http.MethodPatch, book+"/visibility", key, `{"visibility":"private"}`); got != http.StatusOK {
+		t.Fatalf("make the rulebook private: %d", got)
+	}
+	waitFor(t, "b to refuse the rulebook made private", func() bool {
+		return b.send(t, http.MethodPost, "/decide", otherKey, decideBook) == http.StatusNotFound
+	})
 
 	// Revoked from the command line: both servers refuse the key.
 	prefix, _, err := auth.ParseKey(key)
