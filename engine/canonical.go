@@ -11,7 +11,7 @@ import (
 	"github.com/gowebpki/jcs"
 )
 
-// canonicalJSON returns the RFC 8785 (JCS) canonical form of the JSON text
+// canonicalize returns the RFC 8785 (JCS) canonical form of the JSON text
 // raw: byte for byte what jcs.Transform returns, with the same refusals.
 //
 // jcs.Transform builds a tree of the whole document, a string per scalar,
@@ -24,7 +24,7 @@ import (
 // not handle, or that is not valid I-JSON, is handed to jcs.Transform
 // whole, so the result and the refusals stay exactly the library's.
 // FuzzCanonicalJSON checks the two against each other.
-func canonicalJSON(raw []byte) ([]byte, error) {
+func canonicalize(raw []byte) ([]byte, error) {
 	if out, ok := fastCanonical(raw); ok {
 		return out, nil
 	}

@@ -87,7 +87,7 @@ func TestCompareUTF16(t *testing.T) {
 	}
 }
 
-// FuzzCanonicalJSON checks canonicalJSON against jcs.Transform, the
+// FuzzCanonicalJSON checks canonicalize against jcs.Transform, the
 // library inputs_hash was defined with: the same bytes for every input
 // jcs.Transform accepts, a refusal for every input it refuses, and the
 // fast path never writes anything for an input jcs.Transform refuses.
@@ -100,17 +100,17 @@ func FuzzCanonicalJSON(f *testing.F) {
 	})
 }
 
-// checkCanonical compares canonicalJSON and the fast path on raw with
+// checkCanonical compares canonicalize and the fast path on raw with
 // jcs.Transform.
 func checkCanonical(t *testing.T, raw []byte) {
 	t.Helper()
 	want, wantErr := jcs.Transform(raw)
-	got, err := canonicalJSON(raw)
+	got, err := canonicalize(raw)
 	if (err == nil) != (wantErr == nil) {
-		t.Fatalf("canonicalJSON(%q): error %v, jcs.Transform: error %v", raw, err, wantErr)
+		t.Fatalf("canonicalize(%q): error %v, jcs.Transform: error %v", raw, err, wantErr)
 	}
 	if !bytes.Equal(got, want) {
-		t.Fatalf("canonicalJSON(%q) = %q, jcs.Transform = %q", raw, got, want)
+		t.Fatalf("canonicalize(%q) = %q, jcs.Transform = %q", raw, got, want)
 	}
 	if fast, ok := fastCanonical(raw); ok && (wantErr != nil || !bytes.Equal(fast, want)) {
 		t.Fatalf("fast path on %q wrote %q, jcs.Transform: %q, %v", raw, fast, want, wantErr)

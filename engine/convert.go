@@ -260,7 +260,7 @@ func convertValue(f *Field, v any) (Value, string) {
 // plus sign. Any other obstacle is not I-JSON and fails with ErrNotIJSON;
 // JSON that is not JSON at all fails with another error.
 func InputsHash(fieldValues []byte) (string, error) {
-	canon, err := canonicalJSON(fieldValues)
+	canon, err := canonicalize(fieldValues)
 	if err == nil {
 		return inputsDigest(canon), nil
 	}
