@@ -10,6 +10,13 @@
 // flushes the decision records, and checks that every decision it was
 // issued has its record.
 //
+// Beside each /decide row it measures the ceiling (bare.go): a bare
+// net/http server, a child process like `eligo serve` and so with its
+// GOMAXPROCS, that answers every POST with the bytes of a real /decide
+// answer of the same scenario. The same generator drives it right after
+// the /decide measurement, over as many connections for as long, and the
+// /decide row shows its requests/s as a share of the bare server's.
+//
 // The load generator shares the machine with the server, so the figures
 // are a floor for what the server alone can do. Besides throughput and
 // latency it reports the CPU time the server and the generator spent per
@@ -59,6 +66,10 @@ type options struct {
 	concurrency []int
 	only        string
 	procs       int
+	rounds      int
+	// bare measures the bare server beside every /decide row;
+	// bareServer makes this process that server (startBare).
+	bare, bareServer bool
 }
 
 // scenario is one measured load: a request body template applied to every
@@ -90,12 +101,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	connections := fs.String("concurrency", "4", "keep-alive connections sending requests back to back; a comma-separated list runs every scenario at each count, e.g. 2,4,8")
 	fs.IntVar(&o.procs, "procs", 1, "GOMAXPROCS of the generator itself (the server keeps its own)")
 	fs.StringVar(&o.only, "scenarios", "", "comma-separated scenario names to run (default: all), e.g. \"plain\"")
+	fs.IntVar(&o.rounds, "rounds", 5, "slices each scenario's measured time is cut into, /decide and the bare server taking turns")
+	fs.BoolVar(&o.bare, "bare", true, "also measure a bare net/http server answering the same envelope bytes, and print /decide's throughput as a share of it")
+	fs.BoolVar(&o.bareServer, "bare-server", false, "run as the bare server eligo-load starts for -bare (envelopes as JSON on stdin), not as the benchmark")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if o.bareServer {
+		return serveBare(ctx, os.Stdin, stdout)
 	}
 	var err error
 	if o.concurrency, err = parseCounts(*connections); err != nil {
 		return fmt.Errorf("-concurrency: %w", err)
+	}
+	if o.rounds < 1 || o.duration/time.Duration(o.rounds) < 100*time.Millisecond {
+		return fmt.Errorf("-rounds %d: want at least 1, and slices of -duration of at least 100ms", o.rounds)
 	}
 	// The generator's goroutines only write prebuilt requests and read
 	// responses: one P carries them (it needs about a quarter of a core at
@@ -139,14 +159,31 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	defer func() { _ = server.Process.Kill() }()
 
-	fmt.Fprintf(stdout, "POST /decide with a decide key on %s (%d cases, up to %d answers each), %s per scenario, decision records on\n",
-		slug, len(cb.Cases), countFields(cb), o.duration)
-	fmt.Fprintf(stdout, "%-30s %5s %11s %8s %8s %9s %12s %12s %7s\n", "scenario", "conns", "requests/s", "p50 ms", "p99 ms", "p99.9 ms", "server CPU", "client CPU", "errors")
 	l := &load{options: o, server: server, base: base, key: key, slug: slug, cases: cb, stdout: stdout, stderr: stderr}
 	var issued []string
-	for _, sc := range selected {
+	if o.bare {
+		envs, ids, err := l.captureEnvelopes(ctx, selected)
+		if err != nil {
+			return err
+		}
+		issued = append(issued, ids...)
+		if l.bareServer, err = startBare(ctx, envs); err != nil {
+			return err
+		}
+		defer func() { _ = l.bareServer.cmd.Process.Kill() }()
+		l.envelopes = envs
+	}
+
+	fmt.Fprintf(stdout, "POST /decide with a decide key on %s (%d cases, up to %d answers each), %s per scenario, decision records on\n",
+		slug, len(cb.Cases), countFields(cb), o.duration)
+	if o.bare {
+		fmt.Fprintf(stdout, "bare: net/http on %s (GOMAXPROCS %d, the default eligo serve also runs with) reads each POST and answers the scenario's median /decide envelope (bytes in brackets); %d alternating rounds\n",
+			l.bareServer.addr, l.bareServer.procs, o.rounds)
+	}
+	fmt.Fprintf(stdout, "%-30s %5s %11s %8s %8s %9s %12s %12s %7s %8s\n", "scenario", "conns", "requests/s", "p50 ms", "p99 ms", "p99.9 ms", "server CPU", "client CPU", "errors", "of bare")
+	for i, sc := range selected {
 		for _, conns := range o.concurrency {
-			ids, err := l.measure(ctx, sc, conns)
+			ids, err := l.measure(ctx, i, sc, conns)
 			if err != nil {
 				return err
 			}
@@ -154,6 +191,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 	}
 
+	if l.bareServer != nil {
+		if err := l.bareServer.stop(); err != nil {
+			return err
+		}
+	}
 	// SIGTERM: the server drains and flushes its decision records.
 	if err := server.Process.Signal(syscall.SIGTERM); err != nil {
 		return fmt.Errorf("stop server: %w", err)
@@ -173,12 +215,68 @@ type load struct {
 	slug           string
 	cases          *casebank.Folder
 	stdout, stderr io.Writer
+	// bareServer and envelopes (one per selected scenario, in order) are
+	// the ceiling measured beside each row; nil without -bare.
+	bareServer *bareServer
+	envelopes  []envelope
 }
 
-// measure warms the server up with scenario sc, then drives it from conns
-// connections for the measured duration, prints one table row and returns
-// the decision ids it was issued.
-func (l *load) measure(ctx context.Context, sc scenario, conns int) ([]string, error) {
+// measure warms the server up with scenario sc (the i-th selected) and
+// the bare server with sc's envelope, then drives them in turn from conns
+// connections, in o.rounds alternating slices that add up to the measured
+// duration each, prints the two rows and returns the decision ids the
+// real server issued. Alternating keeps the ratio of the two fair on a
+// machine whose other load changes from one second to the next.
+func (l *load) measure(ctx context.Context, i int, sc scenario, conns int) ([]string, error) {
+	bodies := l.bodies(sc)
+	targets := []*target{{name: sc.name, base: l.base, pid: l.server.Process.Pid}}
+	if l.bareServer != nil {
+		targets = append(targets, &target{name: fmt.Sprintf("  bare net/http (%d B)", len(l.envelopes[i].Body)),
+			base: "http://" + l.bareServer.addr + l.envelopes[i].Path, pid: l.bareServer.cmd.Process.Pid})
+	}
+	for _, t := range targets {
+		if _, err := drive(ctx, t.base, l.key, bodies, conns, l.warmup, false); err != nil {
+			return nil, fmt.Errorf("%s: %w", strings.TrimSpace(t.name), err)
+		}
+	}
+	slice := l.duration / time.Duration(l.rounds)
+	for range l.rounds {
+		for _, t := range targets {
+			serverBefore, clientBefore := processCPU(t.pid), selfCPU()
+			res, err := drive(ctx, t.base, l.key, bodies, conns, slice, true)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", strings.TrimSpace(t.name), err)
+			}
+			t.serverCPU += processCPU(t.pid) - serverBefore
+			t.clientCPU += selfCPU() - clientBefore
+			t.res.add(res)
+		}
+	}
+	ofBare := "-"
+	if len(targets) > 1 {
+		ofBare = share(float64(targets[0].res.ok), float64(targets[1].res.ok))
+	}
+	for n, t := range targets {
+		slices.Sort(t.res.latencies)
+		if n > 0 {
+			ofBare = "" // the bare row itself
+		}
+		l.row(t, conns, slice*time.Duration(l.rounds), ofBare)
+	}
+	return targets[0].res.ids, nil
+}
+
+// target is one server measured in a row of the table, and its tally.
+type target struct {
+	name                 string
+	base                 string // what drive is given
+	pid                  int    // the server's process, whose CPU time is counted
+	res                  result
+	serverCPU, clientCPU time.Duration
+}
+
+// bodies returns the request bodies of scenario sc: one per case.
+func (l *load) bodies(sc scenario) [][]byte {
 	bodies := make([][]byte, len(l.cases.Cases))
 	for i, c := range l.cases.Cases {
 		extra := ""
@@ -187,26 +285,22 @@ func (l *load) measure(ctx context.Context, sc scenario, conns int) ([]string, e
 		}
 		bodies[i] = []byte(`{"ruleset_id":"` + l.slug + `","field_values":` + string(c.FieldValues) + extra + `}`)
 	}
-	if _, err := drive(ctx, l.base, l.key, bodies, conns, l.warmup, false); err != nil {
-		return nil, err
-	}
-	pid := l.server.Process.Pid
-	serverBefore, clientBefore := processCPU(pid), selfCPU()
-	res, err := drive(ctx, l.base, l.key, bodies, conns, l.duration, true)
-	if err != nil {
-		return nil, err
-	}
-	serverCPU, clientCPU := processCPU(pid)-serverBefore, selfCPU()-clientBefore
+	return bodies
+}
+
+// row prints t's line of the table, measured over measured; ofBare is
+// the last column.
+func (l *load) row(t *target, conns int, measured time.Duration, ofBare string) {
+	res := &t.res
 	perRequest := func(d time.Duration) string {
 		return fmt.Sprintf("%.1f µs/req", float64(d.Microseconds())/float64(max(res.ok, 1)))
 	}
-	fmt.Fprintf(l.stdout, "%-30s %5d %11.0f %8.3f %8.3f %9.3f %12s %12s %7d\n", sc.name, conns, float64(res.ok)/l.duration.Seconds(),
+	fmt.Fprintf(l.stdout, "%-30s %5d %11.0f %8.3f %8.3f %9.3f %12s %12s %7d %8s\n", t.name, conns, float64(res.ok)/measured.Seconds(),
 		ms(res.percentile(0.50)), ms(res.percentile(0.99)), ms(res.percentile(0.999)),
-		perRequest(serverCPU), perRequest(clientCPU), res.errors)
+		perRequest(t.serverCPU), perRequest(t.clientCPU), res.errors, ofBare)
 	if res.errors > 0 {
-		fmt.Fprintf(l.stderr, "%s: first refused call: %s\n", sc.name, res.firstError)
+		fmt.Fprintf(l.stderr, "%s: first refused call: %s\n", strings.TrimSpace(t.name), res.firstError)
 	}
-	return res.ids, nil
 }
 
 // parseCounts reads a comma-separated list of positive connection counts.
@@ -228,12 +322,26 @@ func selectScenarios(list string) ([]scenario, error) {
 	if list == "" {
 		return scenarios, nil
 	}
-	names := strings.Split(list, ",")
-	for i := range names {
-		names[i] = strings.TrimSpace(names[i])
-		if !slices.ContainsFunc(scenarios, func(sc scenario) bool { return sc.name == names[i] }) {
-			return nil, fmt.Errorf("unknown scenario %q", names[i])
+	// Names hold commas themselves ("plain, no_cache"), so a name is the
+	// longest run of comma-separated parts that spells one.
+	known := func(name string) bool {
+		return slices.ContainsFunc(scenarios, func(sc scenario) bool { return sc.name == name })
+	}
+	parts := strings.Split(list, ",")
+	for i := range parts {
+		parts[i] = strings.TrimSpace(parts[i])
+	}
+	var names []string
+	for i := 0; i < len(parts); {
+		j := len(parts)
+		for j > i && !known(strings.Join(parts[i:j], ", ")) {
+			j--
 		}
+		if j == i {
+			return nil, fmt.Errorf("unknown scenario %q", parts[i])
+		}
+		names = append(names, strings.Join(parts[i:j], ", "))
+		i = j
 	}
 	var selected []scenario
 	for _, sc := range scenarios {
@@ -312,6 +420,19 @@ type result struct {
 	ids        []string
 }
 
+// add counts o's calls in r; r's latencies are sorted again afterwards.
+func (r *result) add(o *result) {
+	r.ok += o.ok
+	r.errors += o.errors
+	if r.firstError == "" {
+		r.firstError = o.firstError
+	}
+	r.latencies = append(r.latencies, o.latencies...)
+	r.ids = append(r.ids, o.ids...)
+}
+
+// percentile returns the latency below which a share p of the calls
+// fell; r.latencies must be sorted.
 func (r *result) percentile(p float64) time.Duration {
 	if len(r.latencies) == 0 {
 		return 0
@@ -377,9 +498,8 @@ func drive(ctx context.Context, base, key string, bodies [][]byte, concurrency i
 				r.ok++
 				if keep {
 					r.latencies = append(r.latencies, elapsed)
-					if at := bytes.Index(body, decisionIDKey); at >= 0 {
-						id := body[at+len(decisionIDKey):]
-						r.ids = append(r.ids, string(id[:bytes.IndexByte(id, '"')]))
+					if id := decisionID(body); id != "" {
+						r.ids = append(r.ids, id)
 					}
 				}
 			}
@@ -390,14 +510,8 @@ func drive(ctx context.Context, base, key string, bodies [][]byte, concurrency i
 		return nil, err
 	}
 	total := &result{}
-	for _, r := range results {
-		total.ok += r.ok
-		total.errors += r.errors
-		if total.firstError == "" {
-			total.firstError = r.firstError
-		}
-		total.latencies = append(total.latencies, r.latencies...)
-		total.ids = append(total.ids, r.ids...)
+	for i := range results {
+		total.add(&results[i])
 	}
 	slices.Sort(total.latencies)
 	return total, nil
