@@ -97,6 +97,13 @@ type Config struct {
 	// holds one pool connection while it writes); default 4, so that a
 	// batch gathers while others are being written.
 	Writers int
+	// Buffered makes Record return as soon as the record is queued, before
+	// it is written, and gathers records for FlushInterval (default then
+	// 250ms) into large COPYs: several times the throughput on a small
+	// machine, at the price of losing the records of the last moments
+	// when the process is killed (README, "Durable decisions"). Off by
+	// default, so that nothing a caller was shown is ever lost.
+	Buffered bool
 	// Logger receives write failures; slog.Default() when nil.
 	Logger *slog.Logger
 }
@@ -109,8 +116,13 @@ type pending struct {
 }
 
 // finish tells p's caller the outcome. done has room for one value and is
-// sent on once, so this never blocks, even when the caller stopped waiting.
-func (p *pending) finish(err error) { p.done <- err }
+// sent on once, so this never blocks, even when the caller stopped waiting;
+// a buffered record has no caller waiting (done is nil).
+func (p *pending) finish(err error) {
+	if p.done != nil {
+		p.done <- err
+	}
+}
 
 // Recorder writes decision records by group commit. Build it with New; it
 // is safe for concurrent use.
@@ -145,6 +157,12 @@ func New(w Writer, cfg Config) *Recorder {
 	}
 	if cfg.FlushInterval <= 0 {
 		cfg.FlushInterval = 2 * time.Millisecond
+		if cfg.Buffered {
+			cfg.FlushInterval = 250 * time.Millisecond
+		}
+	}
+	if cfg.Buffered {
+		cfg.Linger = cfg.FlushInterval // batches close on size or interval
 	}
 	if cfg.QueueSize <= 0 {
 		cfg.QueueSize = 65536
@@ -180,13 +198,17 @@ func New(w Writer, cfg Config) *Recorder {
 	return r
 }
 
-// Record writes rec and returns once it is durable in the table (nil), or
-// fails: ErrBacklogged when the queue stayed full for EnqueueTimeout,
-// ErrUnconfirmed when the write was not confirmed within WaitTimeout,
-// ErrRefused when PostgreSQL refused the record as invalid data, ErrClosed
-// after Close (or when Close gave up on it), or ctx's error when ctx ends
-// first. Only a nil return allows the decision to be shown.
+// Record writes rec and returns nil once it is durable in the table (when
+// Buffered, once it is queued), or fails: ErrBacklogged when the queue
+// stayed full for EnqueueTimeout, ErrUnconfirmed when the write was not
+// confirmed within WaitTimeout, ErrRefused when PostgreSQL refused the
+// record as invalid data, ErrClosed after Close (or when Close gave up on
+// it), or ctx's error when ctx ends first. Only a nil return allows the
+// decision to be shown.
 func (r *Recorder) Record(ctx context.Context, rec store.DecisionRecord) error {
+	if r.cfg.Buffered {
+		return r.enqueue(ctx, &pending{rec: rec})
+	}
 	p := r.pool.Get().(*pending)
 	p.rec = rec
 	if err := r.enqueue(ctx, p); err != nil {

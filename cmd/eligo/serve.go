@@ -80,6 +80,7 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 	gogc := fs.String("gogc", envOr("ELIGO_GOGC", envOr("GOGC", strconv.Itoa(defaultGCPercent))), "garbage collector target percentage, as Go's GOGC; GOMEMLIMIT still caps the heap (env ELIGO_GOGC)")
 	maxConns := fs.String("max-connections", envOr("ELIGO_MAX_CONNECTIONS", "4096"), "connections served at once; more are answered 503 too_many_connections, health probes still served (env ELIGO_MAX_CONNECTIONS)")
 	maxPerClient := fs.String("max-connections-per-client", envOr("ELIGO_MAX_CONNECTIONS_PER_CLIENT", "256"), "connections one client address may hold; trusted proxies are exempt (env ELIGO_MAX_CONNECTIONS_PER_CLIENT)")
+	records := fs.String("decision-records", envOr("ELIGO_DECISION_RECORDS", "durable"), "durable: a decision is answered once its record is written (nothing shown is lost); buffered: answered once queued, records written in batches, faster but the last moments' records are lost if the process is killed (env ELIGO_DECISION_RECORDS)")
 	bodyTimeout := fs.String("body-timeout", envOr("ELIGO_BODY_TIMEOUT", "30s"), "time a caller has to send a request body, else 408 (env ELIGO_BODY_TIMEOUT)")
 	writeTimeout := fs.String("write-timeout", envOr("ELIGO_WRITE_TIMEOUT", "60s"), "time a response may take to be written and read, else the connection is closed (env ELIGO_WRITE_TIMEOUT)")
 	if err := fs.Parse(args); err != nil {
@@ -91,6 +92,13 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 	}
 	if cfg.Conns.PerClient, err = strconv.Atoi(*maxPerClient); err != nil || cfg.Conns.PerClient < 1 {
 		return cfg, fmt.Errorf("max connections per client %q: want a positive count", *maxPerClient)
+	}
+	switch *records {
+	case "durable":
+	case "buffered":
+		cfg.API.Decide.DecisionLog.Buffered = true
+	default:
+		return cfg, fmt.Errorf("decision records %q: want durable or buffered", *records)
 	}
 	if cfg.API.API.BodyReadTimeout, err = time.ParseDuration(*bodyTimeout); err != nil || cfg.API.API.BodyReadTimeout <= 0 {
 		return cfg, fmt.Errorf("body timeout %q: want a positive duration such as 30s", *bodyTimeout)
