@@ -9,7 +9,8 @@ import type { Decision } from './types.js';
 /**
  * auditEnvelope is the envelope as indented JSON text. The request member
  * is the /decide body to send again, field values written exactly as they
- * were sent; replaying it must give the same inputs_hash, and with the same
+ * were sent, with the decision date the rules were applied as of;
+ * replaying it must give the same inputs_hash, and with the same
  * content_digest and engine_version, the same decision.
  */
 export function auditEnvelope(d: Decision, answers: Map<string, Answer>, declined: Iterable<string>): string {
@@ -21,10 +22,16 @@ export function auditEnvelope(d: Decision, answers: Map<string, Answer>, decline
   if (ic) {
     request.push(['inquiry_context', JSON.stringify(ic)]);
   }
+  // The date the rules were applied as of: a replay on another day must
+  // ask for the same one.
+  if (d.decision_date) {
+    request.push(['decision_date', JSON.stringify(d.decision_date)]);
+  }
   const envelope: [string, string][] = [
     ['decision', JSON.stringify(d.decision)],
     ['decision_id', JSON.stringify(d.decision_id)],
     ['decision_time', JSON.stringify(d.decision_time)],
+    ...(d.decision_date ? [['decision_date', JSON.stringify(d.decision_date)] as [string, string]] : []),
     ['slug', JSON.stringify(d.slug)],
     ['ruleset_id', JSON.stringify(d.ruleset_id)],
     ['ruleset_version', JSON.stringify(d.ruleset_version)],

@@ -149,6 +149,8 @@ export interface Decision {
   decision_id: string;
   inputs_hash: string;
   decision_time: string;
+  /** The date the rules were applied as of (YYYY-MM-DD); absent from servers that predate it. */
+  decision_date?: string;
   missing_fields: string[];
   next_question: Question | null;
   optimal_path: Question[];

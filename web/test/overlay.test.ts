@@ -64,6 +64,9 @@ test('the audit envelope holds the replay request with numbers as sent', () => {
   assert.equal(env.inputs_hash, 'sha256:h');
   assert.equal(env.content_digest, 'sha256:c');
   assert.deepEqual(env.request, { ruleset_id: 'x:1', field_values: { 'g.n': 1250.1 }, inquiry_context: { declined_fields: ['g.z'] } });
+  const dated = JSON.parse(auditEnvelope({ ...d, decision_date: '2026-11-23' }, new Map(), []));
+  assert.equal(dated.decision_date, '2026-11-23');
+  assert.equal(dated.request.decision_date, '2026-11-23', 'a replay asks for the same decision date');
 });
 
 test('indent lays out JSON without reading it', () => {
