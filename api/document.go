@@ -125,12 +125,14 @@ func (s *Server) buildDocument(version string) ([]byte, error) {
 		return nil, err
 	}
 	shapeMembers(schemas)
+	markNull(schemas)
 	s.documentHeaders(doc)
 	if err := addExamples(doc); err != nil {
 		return nil, err
 	}
 	if version == "3.0" {
 		downgrade(doc)
+		dropResponseExamples(doc)
 	}
 	out, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
@@ -176,7 +178,6 @@ var schemaNames = map[string]string{
 	"TestsInputBody":           "TestsRequest",
 	"FieldsInputBody":          "RulebookFieldsRequest",
 	"CreateInputBody":          "ProjectCreateRequest",
-	"CreateResponse":           "ProjectCreated",
 	"ProjectResponse":          "Project",
 	"RulebookResponse":         "Rulebook",
 	"SourceResponse":           "Source",
@@ -637,6 +638,7 @@ func (s *Server) markNeverNull(schemas obj) {
 			}
 		}
 	}
+	s.markNullPointers(schemas)
 	for _, path := range neverNull {
 		parent, key := locate(schemas, path)
 		if parent == nil {
@@ -644,6 +646,62 @@ func (s *Server) markNeverNull(schemas obj) {
 			continue
 		}
 		parent[key], _ = nonNull(parent[key].(obj))
+	}
+}
+
+// markNullPointers makes nullable every member whose Go type is a pointer
+// to a struct without omitempty: encoding/json writes a nil one as null
+// (a project's draft before the first, a rulebook's release), but huma
+// declares only scalar pointers nullable.
+func (s *Server) markNullPointers(schemas obj) {
+	registry := s.huma.OpenAPI().Components.Schemas
+	for _, name := range slices.Sorted(maps.Keys(schemas)) {
+		t := registry.TypeFromRef(schemaPrefix + name)
+		props, _ := schemas[name].(obj)["properties"].(obj)
+		if t == nil || t.Kind() != reflect.Struct || props == nil {
+			continue
+		}
+		for i := range t.NumField() {
+			f := t.Field(i)
+			tag := f.Tag.Get("json")
+			member, _, _ := strings.Cut(tag, ",")
+			if member == "" || f.Type.Kind() != reflect.Pointer || f.Type.Elem().Kind() != reflect.Struct || strings.Contains(tag, "omit") {
+				continue
+			}
+			if p, ok := props[member].(obj); ok {
+				if ref, ok := p["$ref"].(string); ok {
+					props[member] = refTo(strings.TrimPrefix(ref, schemaPrefix), p["description"], true)
+				}
+			}
+		}
+	}
+}
+
+// nullMembers lists members the server may send as null that the Go
+// types do not say so of, by their published names: a rulebook's
+// robot_hints (a nil map; the spec: null for older rulebooks) and the
+// draft of a project just created (markNullPointers sees no Go type
+// behind ProjectCreated).
+var nullMembers = []string{
+	"Rulebook.robot_hints",
+	"RulebookSchema.robot_hints",
+	"ProjectCreated.draft",
+}
+
+// markNull makes the nullMembers nullable.
+func markNull(schemas obj) {
+	for _, path := range nullMembers {
+		parent, key := locate(schemas, path)
+		if parent == nil {
+			mustBeAbsent(schemas, path)
+			continue
+		}
+		p := parent[key].(obj)
+		if ref, ok := p["$ref"].(string); ok {
+			parent[key] = refTo(strings.TrimPrefix(ref, schemaPrefix), p["description"], true)
+		} else if t, ok := p["type"].(string); ok {
+			p["type"] = []any{t, "null"}
+		}
 	}
 }
 
@@ -770,7 +828,7 @@ func addExamples(doc obj) error {
 				for _, p := range params {
 					p := p.(obj)
 					if v, ok := ex.Params[p["name"].(string)]; ok {
-						p["example"] = v
+						p["example"] = paramValue(p, v)
 					}
 				}
 			}
@@ -791,10 +849,48 @@ func addExamples(doc obj) error {
 	return nil
 }
 
+// paramValue is a parameter's example as its schema types it: the
+// recorded query text of an integer parameter is a number.
+func paramValue(param obj, v string) any {
+	schema, _ := param["schema"].(obj)
+	switch schema["type"] {
+	case "integer", "number":
+		if n, err := strconv.ParseFloat(v, 64); err == nil {
+			return n
+		}
+	case "boolean":
+		if b, err := strconv.ParseBool(v); err == nil {
+			return b
+		}
+	}
+	return v
+}
+
 func rawValue(b json.RawMessage) any {
 	var v any
 	_ = json.Unmarshal(b, &v)
 	return v
+}
+
+// dropResponseExamples leaves the 3.0 form without response examples.
+// 3.0 has no form of a nullable reference that generators and validators
+// read alike: allOf of the reference beside nullable gives Go *T, but
+// validators (rightly, by 3.0.3) refuse null there, and the anyOf form
+// they accept becomes a union type in Go. The 3.0 form, read by
+// generators, keeps the one that gives clean code; the recorded answers,
+// nulls included, are in the 3.1 document, which the reference page
+// shows. Request and parameter examples stay.
+func dropResponseExamples(doc obj) {
+	for _, item := range doc["paths"].(obj) {
+		for _, op := range item.(obj) {
+			for _, resp := range op.(obj)["responses"].(obj) {
+				content, _ := resp.(obj)["content"].(obj)
+				for _, mt := range content {
+					delete(mt.(obj), "example")
+				}
+			}
+		}
+	}
 }
 
 // downgrade rewrites a 3.1 document as 3.0.3: type lists with null become

@@ -834,9 +834,10 @@ func (e Visibility) Valid() bool {
 
 // Defines values for WarningCode.
 const (
-	WarningCodeCallerRefDropped   WarningCode = "caller_ref_dropped"
-	WarningCodeCallerRefNotStored WarningCode = "caller_ref_not_stored"
-	WarningCodePlanUnavailable    WarningCode = "plan_unavailable"
+	WarningCodeCallerRefDropped       WarningCode = "caller_ref_dropped"
+	WarningCodeCallerRefNotStored     WarningCode = "caller_ref_not_stored"
+	WarningCodeOutsideEffectivePeriod WarningCode = "outside_effective_period"
+	WarningCodePlanUnavailable        WarningCode = "plan_unavailable"
 )
 
 // Valid indicates whether the value is a known member of the WarningCode enum.
@@ -845,6 +846,8 @@ func (e WarningCode) Valid() bool {
 	case WarningCodeCallerRefDropped:
 		return true
 	case WarningCodeCallerRefNotStored:
+		return true
+	case WarningCodeOutsideEffectivePeriod:
 		return true
 	case WarningCodePlanUnavailable:
 		return true
@@ -1050,6 +1053,9 @@ type Decision struct {
 	// Decision The outcome. Always undetermined when field_errors is not empty.
 	Decision Outcome `json:"decision"`
 
+	// DecisionDate The date the decision was made as of, YYYY-MM-DD: the request's decision_date, else the day of the call (UTC). What decision_date() read and what the effective period of the cut that ran was checked against; replay sends it back as decision_date.
+	DecisionDate openapi_types.Date `json:"decision_date"`
+
 	// DecisionId dec_ + 16 URL-safe characters; new on every call, cache hits included. Names the server-side decision record.
 	DecisionId string `json:"decision_id"`
 
@@ -1119,6 +1125,9 @@ type DecisionRequest struct {
 	// CallerRef Flat string-to-string map, at most 2048 bytes of JSON, no key containing '$' or '.'. Stored on the server-side decision record of keyed callers for their own attribution; never used for authorization and never stored for anonymous callers. An invalid caller_ref is never rejected: it is dropped and the response's warnings array carries an entry with code caller_ref_dropped.
 	CallerRef *map[string]string `json:"caller_ref,omitempty"`
 
+	// DecisionDate The date the decision is made as of, e.g. an application or appeal date: an ISO YYYY-MM-DD string or an integer ordinal (days since year 1; 0001-01-01 is 1), like a date answer. Absent or null: today (UTC). It is what decision_date() reads in the rules and what the ruleset's effective period is checked against; a slug resolves to the cut whose effective period covers it (a concrete ruleset_id always runs that cut). Outside the period of the cut that runs, the decision is undetermined with a warning (code outside_effective_period) naming the date and the period.
+	DecisionDate *DecisionRequest_DecisionDate `json:"decision_date,omitempty"`
+
 	// FieldValues Map of field_id to answer. Types must match the ruleset schema; a key or value that cannot be applied is reported in field_errors (HTTP 200, decision undetermined), never rejected. null means unanswered. Must be I-JSON (RFC 7493): a repeated key or text that is not valid Unicode is 422 json_invalid.
 	FieldValues map[string]interface{} `json:"field_values"`
 
@@ -1153,6 +1162,17 @@ type DecisionRequest struct {
 	//
 	// Example: demo/us-fmla-employee
 	RulesetId *string `json:"ruleset_id,omitempty"`
+}
+
+// DecisionRequestDecisionDate0 defines model for DecisionRequest.DecisionDate.0.
+type DecisionRequestDecisionDate0 = openapi_types.Date
+
+// DecisionRequestDecisionDate1 defines model for DecisionRequest.DecisionDate.1.
+type DecisionRequestDecisionDate1 = int
+
+// DecisionRequest_DecisionDate The date the decision is made as of, e.g. an application or appeal date: an ISO YYYY-MM-DD string or an integer ordinal (days since year 1; 0001-01-01 is 1), like a date answer. Absent or null: today (UTC). It is what decision_date() reads in the rules and what the ruleset's effective period is checked against; a slug resolves to the cut whose effective period covers it (a concrete ruleset_id always runs that cut). Outside the period of the cut that runs, the decision is undetermined with a warning (code outside_effective_period) naming the date and the period.
+type DecisionRequest_DecisionDate struct {
+	union json.RawMessage
 }
 
 // Discovery defines model for Discovery.
@@ -1263,14 +1283,25 @@ type ExplainCriterion struct {
 
 // ExplainFailureRequest defines model for ExplainFailureRequest.
 type ExplainFailureRequest struct {
-	// DecisionDate YYYY-MM-DD read by rules that use decision_date(); today (UTC) when absent.
-	DecisionDate *openapi_types.Date `json:"decision_date,omitempty"`
+	// DecisionDate The date the decision is made as of, e.g. an application or appeal date: an ISO YYYY-MM-DD string or an integer ordinal (days since year 1; 0001-01-01 is 1), like a date answer. Absent or null: today (UTC). It is what decision_date() reads in the rules and what the ruleset's effective period is checked against; a slug resolves to the cut whose effective period covers it (a concrete ruleset_id always runs that cut). Outside the period of the cut that runs, the decision is undetermined with a warning (code outside_effective_period) naming the date and the period.
+	DecisionDate *ExplainFailureRequest_DecisionDate `json:"decision_date,omitempty"`
 
 	// ExpectedOutcome The outcome of a decision.
 	ExpectedOutcome Outcome `json:"expected_outcome"`
 
 	// FieldValues Map of field_id to answer, read exactly as on /decide: a key or value that cannot be applied is reported in field_errors (HTTP 200), never rejected; null means unanswered. Must be I-JSON (RFC 7493): a repeated key or text that is not valid Unicode is 422 json_invalid.
 	FieldValues map[string]interface{} `json:"field_values"`
+}
+
+// ExplainFailureRequestDecisionDate0 defines model for ExplainFailureRequest.DecisionDate.0.
+type ExplainFailureRequestDecisionDate0 = openapi_types.Date
+
+// ExplainFailureRequestDecisionDate1 defines model for ExplainFailureRequest.DecisionDate.1.
+type ExplainFailureRequestDecisionDate1 = int
+
+// ExplainFailureRequest_DecisionDate The date the decision is made as of, e.g. an application or appeal date: an ISO YYYY-MM-DD string or an integer ordinal (days since year 1; 0001-01-01 is 1), like a date answer. Absent or null: today (UTC). It is what decision_date() reads in the rules and what the ruleset's effective period is checked against; a slug resolves to the cut whose effective period covers it (a concrete ruleset_id always runs that cut). Outside the period of the cut that runs, the decision is undetermined with a warning (code outside_effective_period) naming the date and the period.
+type ExplainFailureRequest_DecisionDate struct {
+	union json.RawMessage
 }
 
 // ExplainGroup defines model for ExplainGroup.
@@ -1338,7 +1369,10 @@ type FailureExplanation struct {
 	// ActualOutcome The outcome of a decision.
 	ActualOutcome Outcome `json:"actual_outcome"`
 	ContentDigest string  `json:"content_digest"`
-	EngineVersion string  `json:"engine_version"`
+
+	// DecisionDate The date the answers were explained as of, YYYY-MM-DD: the request's decision_date, else today (UTC).
+	DecisionDate  openapi_types.Date `json:"decision_date"`
+	EngineVersion string             `json:"engine_version"`
 
 	// ExpectedOutcome The outcome of a decision.
 	ExpectedOutcome Outcome      `json:"expected_outcome"`
@@ -1349,6 +1383,9 @@ type FailureExplanation struct {
 	RulesetId      string                   `json:"ruleset_id"`
 	RulesetVersion string                   `json:"ruleset_version"`
 	Slug           string                   `json:"slug"`
+
+	// Warnings Present when the decision date falls outside the effective period of the ruleset: one entry with code outside_effective_period naming the date and the period. The period alone then makes the actual outcome undetermined, and reasons is empty.
+	Warnings *[]ResponseWarning `json:"warnings,omitempty"`
 }
 
 // FailureReason defines model for FailureReason.
@@ -1457,15 +1494,15 @@ type GenerationState string
 // GenerationStatus defines model for GenerationStatus.
 type GenerationStatus struct {
 	CreatedAt                 *time.Time            `json:"created_at"`
-	Draft                     DraftState            `json:"draft"`
-	ErrorDetail               ErrorDetail           `json:"error_detail"`
+	Draft                     *DraftState           `json:"draft"`
+	ErrorDetail               *ErrorDetail          `json:"error_detail"`
 	FinishedAt                *time.Time            `json:"finished_at"`
 	GenerationContractVersion int64                 `json:"generation_contract_version"`
 	JobId                     *string               `json:"job_id"`
 	Mode                      *string               `json:"mode"`
 	Model                     *string               `json:"model"`
 	Outcome                   *GenerationOutcome    `json:"outcome"`
-	Progress                  Progress              `json:"progress"`
+	Progress                  *Progress             `json:"progress"`
 	ProjectId                 string                `json:"project_id"`
 	PromptTokens              int64                 `json:"prompt_tokens"`
 	Result                    interface{}           `json:"result"`
@@ -1851,14 +1888,14 @@ type Project struct {
 	CreatedAt time.Time   `json:"created_at"`
 
 	// Draft The draft's origin and time, or null before the first.
-	Draft       DraftSummary `json:"draft"`
-	HasContract bool         `json:"has_contract"`
-	Name        string       `json:"name"`
-	ProjectId   string       `json:"project_id"`
-	SectionId   string       `json:"section_id"`
-	TestCases   []Case       `json:"test_cases"`
-	TestsTotal  int64        `json:"tests_total"`
-	UpdatedAt   time.Time    `json:"updated_at"`
+	Draft       *DraftSummary `json:"draft"`
+	HasContract bool          `json:"has_contract"`
+	Name        string        `json:"name"`
+	ProjectId   string        `json:"project_id"`
+	SectionId   string        `json:"section_id"`
+	TestCases   []Case        `json:"test_cases"`
+	TestsTotal  int64         `json:"tests_total"`
+	UpdatedAt   time.Time     `json:"updated_at"`
 }
 
 // ProjectCreateRequest defines model for ProjectCreateRequest.
@@ -1873,8 +1910,29 @@ type ProjectCreateRequest struct {
 	TestCases  *[]WireCase `json:"test_cases"`
 }
 
-// ProjectCreated defines model for ProjectCreated.
-type ProjectCreated = map[string]interface{}
+// ProjectCreated The project created, with its first source when source_text was not blank.
+type ProjectCreated struct {
+	// Contract The acceptance contract (contract_version, expected_review_bindings), or null when the tests carry none.
+	Contract  interface{} `json:"contract"`
+	CreatedAt time.Time   `json:"created_at"`
+
+	// Draft The draft's origin and time, or null before the first.
+	Draft *DraftSummary `json:"draft"`
+
+	// GenerationTokenBudget The most a generation prompt may count.
+	GenerationTokenBudget int64  `json:"generation_token_budget"`
+	HasContract           bool   `json:"has_contract"`
+	Name                  string `json:"name"`
+
+	// ProjectEstimatedTokens Tokens of every active source's text.
+	ProjectEstimatedTokens int64     `json:"project_estimated_tokens"`
+	ProjectId              string    `json:"project_id"`
+	SectionId              string    `json:"section_id"`
+	Sources                []Source  `json:"sources"`
+	TestCases              []Case    `json:"test_cases"`
+	TestsTotal             int64     `json:"tests_total"`
+	UpdatedAt              time.Time `json:"updated_at"`
+}
 
 // PromoteRequest defines model for PromoteRequest.
 type PromoteRequest struct {
@@ -1888,16 +1946,16 @@ type PromoteRequest struct {
 // Promotion defines model for Promotion.
 type Promotion struct {
 	// DiffAgainstLive Advisory: whom the new live cut affects against the one it replaced (see GET /rulesets/{id}/diff); null when the candidate was already live or the solver could not decide in time.
-	DiffAgainstLive SemanticDiff `json:"diff_against_live"`
+	DiffAgainstLive *SemanticDiff `json:"diff_against_live"`
 
 	// PresencePolarityAdvisories null normally; the findings let through by force_unsafe or, under the reserved namespace, by advice.
 	PresencePolarityAdvisories *[]PolarityAdvisory `json:"presence_polarity_advisories"`
 
 	// Release The release the promotion cut.
-	Release Release `json:"release"`
+	Release *Release `json:"release"`
 
 	// Rulebook The rulebook after the promotion: the candidate live, every reference pinned.
-	Rulebook Rulebook `json:"rulebook"`
+	Rulebook *Rulebook `json:"rulebook"`
 }
 
 // ProvenanceReport defines model for ProvenanceReport.
@@ -1944,7 +2002,7 @@ type PublishResult struct {
 	Reused bool `json:"reused"`
 
 	// ReviewHint The review's next skill, or null.
-	ReviewHint      Hint             `json:"review_hint"`
+	ReviewHint      *Hint            `json:"review_hint"`
 	RulesetId       string           `json:"ruleset_id"`
 	Slug            string           `json:"slug"`
 	SourceCheck     SourceCheck      `json:"source_check"`
@@ -2000,6 +2058,13 @@ type Release struct {
 	Version int64 `json:"version"`
 }
 
+// ResponseWarning defines model for ResponseWarning.
+type ResponseWarning struct {
+	// Code What the warning is about, e.g. outside_effective_period.
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
 // RetryReadiness defines model for RetryReadiness.
 type RetryReadiness string
 
@@ -2008,7 +2073,7 @@ type ReviewReport struct {
 	Checks           *[]Check  `json:"checks"`
 	Coaching         *string   `json:"coaching"`
 	DataCompleteness string    `json:"data_completeness"`
-	NextSkill        Hint      `json:"next_skill"`
+	NextSkill        *Hint     `json:"next_skill"`
 	Score            *int64    `json:"score"`
 	Strengths        *[]string `json:"strengths"`
 }
@@ -2033,7 +2098,7 @@ type Rulebook struct {
 	Name   string                  `json:"name"`
 
 	// OutcomeLogic The outcome tree; null means every section and-ed.
-	OutcomeLogic OutcomeNode `json:"outcome_logic"`
+	OutcomeLogic *OutcomeNode `json:"outcome_logic"`
 
 	// Pinned Set by the first promotion: every reference names an exact cut.
 	Pinned bool `json:"pinned"`
@@ -2042,10 +2107,10 @@ type Rulebook struct {
 	PublicationPending bool `json:"publication_pending"`
 
 	// Release The current release, or null before the first.
-	Release Release `json:"release"`
+	Release *Release `json:"release"`
 
 	// RobotHints Beat to guidance, or null.
-	RobotHints map[string]*string `json:"robot_hints"`
+	RobotHints *map[string]*string `json:"robot_hints"`
 
 	// RulebookId Immutable id, rb_ and 16 URL-safe characters.
 	RulebookId  string         `json:"rulebook_id"`
@@ -2061,14 +2126,14 @@ type Rulebook struct {
 // RulebookDiff defines model for RulebookDiff.
 type RulebookDiff struct {
 	// Against The old release.
-	Against      Release        `json:"against"`
+	Against      *Release       `json:"against"`
 	Changes      *[]Change      `json:"changes"`
 	Equivalent   bool           `json:"equivalent"`
 	FieldChanges *[]FieldChange `json:"field_changes"`
 
 	// Release The new release.
-	Release    Release `json:"release"`
-	RulebookId string  `json:"rulebook_id"`
+	Release    *Release `json:"release"`
+	RulebookId string   `json:"rulebook_id"`
 }
 
 // RulebookExplanation defines model for RulebookExplanation.
@@ -2078,8 +2143,8 @@ type RulebookExplanation struct {
 	Name            string `json:"name"`
 
 	// OutcomeLogic The outcome tree over the section letters.
-	OutcomeLogic OutcomeNode          `json:"outcome_logic"`
-	Release      Release              `json:"release"`
+	OutcomeLogic *OutcomeNode         `json:"outcome_logic"`
+	Release      *Release             `json:"release"`
 	RulebookId   string               `json:"rulebook_id"`
 	Sections     []SectionExplanation `json:"sections"`
 	Slug         string               `json:"slug"`
@@ -2132,11 +2197,11 @@ type RulebookSchema struct {
 	Fields []SchemaField `json:"fields"`
 
 	// Release The release read, or null for the live composition.
-	Release Release `json:"release"`
+	Release *Release `json:"release"`
 
 	// RobotHints Beat to guidance, or null.
-	RobotHints map[string]*string `json:"robot_hints"`
-	RulebookId string             `json:"rulebook_id"`
+	RobotHints *map[string]*string `json:"robot_hints"`
+	RulebookId string              `json:"rulebook_id"`
 
 	// SectionNames Each section's name by section id; null where the release did not capture it.
 	SectionNames map[string]*string `json:"section_names"`
@@ -3210,6 +3275,130 @@ func (a Problem) MarshalJSON() ([]byte, error) {
 		}
 	}
 	return json.Marshal(object)
+}
+
+// AsDecisionRequestDecisionDate0 returns the union data inside the DecisionRequest_DecisionDate as a DecisionRequestDecisionDate0
+func (t DecisionRequest_DecisionDate) AsDecisionRequestDecisionDate0() (DecisionRequestDecisionDate0, error) {
+	var body DecisionRequestDecisionDate0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromDecisionRequestDecisionDate0 overwrites any union data inside the DecisionRequest_DecisionDate as the provided DecisionRequestDecisionDate0
+func (t *DecisionRequest_DecisionDate) FromDecisionRequestDecisionDate0(v DecisionRequestDecisionDate0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeDecisionRequestDecisionDate0 performs a merge with any union data inside the DecisionRequest_DecisionDate, using the provided DecisionRequestDecisionDate0
+func (t *DecisionRequest_DecisionDate) MergeDecisionRequestDecisionDate0(v DecisionRequestDecisionDate0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsDecisionRequestDecisionDate1 returns the union data inside the DecisionRequest_DecisionDate as a DecisionRequestDecisionDate1
+func (t DecisionRequest_DecisionDate) AsDecisionRequestDecisionDate1() (DecisionRequestDecisionDate1, error) {
+	var body DecisionRequestDecisionDate1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromDecisionRequestDecisionDate1 overwrites any union data inside the DecisionRequest_DecisionDate as the provided DecisionRequestDecisionDate1
+func (t *DecisionRequest_DecisionDate) FromDecisionRequestDecisionDate1(v DecisionRequestDecisionDate1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeDecisionRequestDecisionDate1 performs a merge with any union data inside the DecisionRequest_DecisionDate, using the provided DecisionRequestDecisionDate1
+func (t *DecisionRequest_DecisionDate) MergeDecisionRequestDecisionDate1(v DecisionRequestDecisionDate1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t DecisionRequest_DecisionDate) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *DecisionRequest_DecisionDate) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsExplainFailureRequestDecisionDate0 returns the union data inside the ExplainFailureRequest_DecisionDate as a ExplainFailureRequestDecisionDate0
+func (t ExplainFailureRequest_DecisionDate) AsExplainFailureRequestDecisionDate0() (ExplainFailureRequestDecisionDate0, error) {
+	var body ExplainFailureRequestDecisionDate0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromExplainFailureRequestDecisionDate0 overwrites any union data inside the ExplainFailureRequest_DecisionDate as the provided ExplainFailureRequestDecisionDate0
+func (t *ExplainFailureRequest_DecisionDate) FromExplainFailureRequestDecisionDate0(v ExplainFailureRequestDecisionDate0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeExplainFailureRequestDecisionDate0 performs a merge with any union data inside the ExplainFailureRequest_DecisionDate, using the provided ExplainFailureRequestDecisionDate0
+func (t *ExplainFailureRequest_DecisionDate) MergeExplainFailureRequestDecisionDate0(v ExplainFailureRequestDecisionDate0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsExplainFailureRequestDecisionDate1 returns the union data inside the ExplainFailureRequest_DecisionDate as a ExplainFailureRequestDecisionDate1
+func (t ExplainFailureRequest_DecisionDate) AsExplainFailureRequestDecisionDate1() (ExplainFailureRequestDecisionDate1, error) {
+	var body ExplainFailureRequestDecisionDate1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromExplainFailureRequestDecisionDate1 overwrites any union data inside the ExplainFailureRequest_DecisionDate as the provided ExplainFailureRequestDecisionDate1
+func (t *ExplainFailureRequest_DecisionDate) FromExplainFailureRequestDecisionDate1(v ExplainFailureRequestDecisionDate1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeExplainFailureRequestDecisionDate1 performs a merge with any union data inside the ExplainFailureRequest_DecisionDate, using the provided ExplainFailureRequestDecisionDate1
+func (t *ExplainFailureRequest_DecisionDate) MergeExplainFailureRequestDecisionDate1(v ExplainFailureRequestDecisionDate1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t ExplainFailureRequest_DecisionDate) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *ExplainFailureRequest_DecisionDate) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
 }
 
 // AsGraphFieldNode returns the union data inside the Graph_Nodes_Item as a GraphFieldNode
@@ -5692,6 +5881,8 @@ type ClientInterface interface {
 	//
 	// Warnings: a request member that is dropped rather than refused (an invalid caller_ref; a caller_ref sent anonymously, which is never stored) is reported in the response's warnings array as {code, message}.
 	//
+	// Law over time: decision_date (optional; an ISO YYYY-MM-DD string or an integer ordinal, like a date answer; default today, UTC) is the date the decision is made as of, e.g. an application or appeal date. A ruleset may declare the period its rules hold for (effective from/until). A slug resolves to the cut published under it whose period covers decision_date; when none does, to the slug's latest cut. A concrete ruleset_id always runs that cut. When decision_date falls outside the period of the cut that runs, the decision is undetermined and warnings carries {code: outside_effective_period, message} naming the date and the period: another period's law never answers silently. The envelope names the cut that ran (ruleset_id, ruleset_version, content_digest) and the date (decision_date). decision_date is part of the cache identity of rulesets whose decisions depend on it and is kept on the decision record. Replay: send the same field_values, inquiry_context and the envelope's decision_date with the envelope's ruleset_id, then compare inputs_hash, engine_version, content_digest, ruleset_id, decision_date and the outcome.
+	//
 	// Rulebooks: rulebook_id (a rulebook id or slug) needs a key with the decide scope (anonymous: 401); the tenant's own rulebooks and public ones are reached, any other is 404 with a string detail. With release_id (a release UUID or exact two-word label) that release's frozen content is evaluated, whatever was published since; a release of another rulebook is 404. Without it the current release, or, before the first release, the live composition of the draft (release null, ruleset_version unknown). A head naming a release this server does not hold is 422 rulebook_release_missing (the latest is never served instead); a release whose frozen content fails its identity check is 422 rulebook_release_corrupt; a live member that cannot be used is 422 release_member_unresolved. The envelope then carries rulebook_id, release and section_results (each section's own decision) instead of ruleset_id; content_digest is the composition's content identity and ruleset_version is v<release version>. Date answers may be ISO YYYY-MM-DD strings or integer ordinals on rulebooks as on rulesets (the spec names only ordinals for rulebooks; this is a superset). release_id without rulebook_id is 422.
 	//
 	// Null members: an optional member sent as null is the same as leaving it out (field_values may not be null). When a member is repeated, the last occurrence wins; a null one leaves an earlier string or flag in place and clears an earlier inquiry_context or caller_ref, as encoding/json reads them. Anonymous cost units are counted from the same decoded body.
@@ -5720,6 +5911,8 @@ type ClientInterface interface {
 	// Identical requests (same ruleset content, field values, flags and normalised inquiry_context) may be served from a cache for up to 10 minutes; decision_id, decision_time and timing are fresh on every call, and every call, hit or not, is one decision with its own server-side record. no_cache bypasses the cache.
 	//
 	// Warnings: a request member that is dropped rather than refused (an invalid caller_ref; a caller_ref sent anonymously, which is never stored) is reported in the response's warnings array as {code, message}.
+	//
+	// Law over time: decision_date (optional; an ISO YYYY-MM-DD string or an integer ordinal, like a date answer; default today, UTC) is the date the decision is made as of, e.g. an application or appeal date. A ruleset may declare the period its rules hold for (effective from/until). A slug resolves to the cut published under it whose period covers decision_date; when none does, to the slug's latest cut. A concrete ruleset_id always runs that cut. When decision_date falls outside the period of the cut that runs, the decision is undetermined and warnings carries {code: outside_effective_period, message} naming the date and the period: another period's law never answers silently. The envelope names the cut that ran (ruleset_id, ruleset_version, content_digest) and the date (decision_date). decision_date is part of the cache identity of rulesets whose decisions depend on it and is kept on the decision record. Replay: send the same field_values, inquiry_context and the envelope's decision_date with the envelope's ruleset_id, then compare inputs_hash, engine_version, content_digest, ruleset_id, decision_date and the outcome.
 	//
 	// Rulebooks: rulebook_id (a rulebook id or slug) needs a key with the decide scope (anonymous: 401); the tenant's own rulebooks and public ones are reached, any other is 404 with a string detail. With release_id (a release UUID or exact two-word label) that release's frozen content is evaluated, whatever was published since; a release of another rulebook is 404. Without it the current release, or, before the first release, the live composition of the draft (release null, ruleset_version unknown). A head naming a release this server does not hold is 422 rulebook_release_missing (the latest is never served instead); a release whose frozen content fails its identity check is 422 rulebook_release_corrupt; a live member that cannot be used is 422 release_member_unresolved. The envelope then carries rulebook_id, release and section_results (each section's own decision) instead of ruleset_id; content_digest is the composition's content identity and ruleset_version is v<release version>. Date answers may be ISO YYYY-MM-DD strings or integer ordinals on rulebooks as on rulesets (the spec names only ordinals for rulebooks; this is a superset). release_id without rulebook_id is 422.
 	//
@@ -6422,6 +6615,8 @@ type ClientInterface interface {
 //
 // Warnings: a request member that is dropped rather than refused (an invalid caller_ref; a caller_ref sent anonymously, which is never stored) is reported in the response's warnings array as {code, message}.
 //
+// Law over time: decision_date (optional; an ISO YYYY-MM-DD string or an integer ordinal, like a date answer; default today, UTC) is the date the decision is made as of, e.g. an application or appeal date. A ruleset may declare the period its rules hold for (effective from/until). A slug resolves to the cut published under it whose period covers decision_date; when none does, to the slug's latest cut. A concrete ruleset_id always runs that cut. When decision_date falls outside the period of the cut that runs, the decision is undetermined and warnings carries {code: outside_effective_period, message} naming the date and the period: another period's law never answers silently. The envelope names the cut that ran (ruleset_id, ruleset_version, content_digest) and the date (decision_date). decision_date is part of the cache identity of rulesets whose decisions depend on it and is kept on the decision record. Replay: send the same field_values, inquiry_context and the envelope's decision_date with the envelope's ruleset_id, then compare inputs_hash, engine_version, content_digest, ruleset_id, decision_date and the outcome.
+//
 // Rulebooks: rulebook_id (a rulebook id or slug) needs a key with the decide scope (anonymous: 401); the tenant's own rulebooks and public ones are reached, any other is 404 with a string detail. With release_id (a release UUID or exact two-word label) that release's frozen content is evaluated, whatever was published since; a release of another rulebook is 404. Without it the current release, or, before the first release, the live composition of the draft (release null, ruleset_version unknown). A head naming a release this server does not hold is 422 rulebook_release_missing (the latest is never served instead); a release whose frozen content fails its identity check is 422 rulebook_release_corrupt; a live member that cannot be used is 422 release_member_unresolved. The envelope then carries rulebook_id, release and section_results (each section's own decision) instead of ruleset_id; content_digest is the composition's content identity and ruleset_version is v<release version>. Date answers may be ISO YYYY-MM-DD strings or integer ordinals on rulebooks as on rulesets (the spec names only ordinals for rulebooks; this is a superset). release_id without rulebook_id is 422.
 //
 // Null members: an optional member sent as null is the same as leaving it out (field_values may not be null). When a member is repeated, the last occurrence wins; a null one leaves an earlier string or flag in place and clears an earlier inquiry_context or caller_ref, as encoding/json reads them. Anonymous cost units are counted from the same decoded body.
@@ -6460,6 +6655,8 @@ func (c *Client) DecideWithBody(ctx context.Context, contentType string, body io
 // Identical requests (same ruleset content, field values, flags and normalised inquiry_context) may be served from a cache for up to 10 minutes; decision_id, decision_time and timing are fresh on every call, and every call, hit or not, is one decision with its own server-side record. no_cache bypasses the cache.
 //
 // Warnings: a request member that is dropped rather than refused (an invalid caller_ref; a caller_ref sent anonymously, which is never stored) is reported in the response's warnings array as {code, message}.
+//
+// Law over time: decision_date (optional; an ISO YYYY-MM-DD string or an integer ordinal, like a date answer; default today, UTC) is the date the decision is made as of, e.g. an application or appeal date. A ruleset may declare the period its rules hold for (effective from/until). A slug resolves to the cut published under it whose period covers decision_date; when none does, to the slug's latest cut. A concrete ruleset_id always runs that cut. When decision_date falls outside the period of the cut that runs, the decision is undetermined and warnings carries {code: outside_effective_period, message} naming the date and the period: another period's law never answers silently. The envelope names the cut that ran (ruleset_id, ruleset_version, content_digest) and the date (decision_date). decision_date is part of the cache identity of rulesets whose decisions depend on it and is kept on the decision record. Replay: send the same field_values, inquiry_context and the envelope's decision_date with the envelope's ruleset_id, then compare inputs_hash, engine_version, content_digest, ruleset_id, decision_date and the outcome.
 //
 // Rulebooks: rulebook_id (a rulebook id or slug) needs a key with the decide scope (anonymous: 401); the tenant's own rulebooks and public ones are reached, any other is 404 with a string detail. With release_id (a release UUID or exact two-word label) that release's frozen content is evaluated, whatever was published since; a release of another rulebook is 404. Without it the current release, or, before the first release, the live composition of the draft (release null, ruleset_version unknown). A head naming a release this server does not hold is 422 rulebook_release_missing (the latest is never served instead); a release whose frozen content fails its identity check is 422 rulebook_release_corrupt; a live member that cannot be used is 422 release_member_unresolved. The envelope then carries rulebook_id, release and section_results (each section's own decision) instead of ruleset_id; content_digest is the composition's content identity and ruleset_version is v<release version>. Date answers may be ISO YYYY-MM-DD strings or integer ordinals on rulebooks as on rulesets (the spec names only ordinals for rulebooks; this is a superset). release_id without rulebook_id is 422.
 //
@@ -10082,6 +10279,8 @@ type ClientWithResponsesInterface interface {
 	//
 	// Warnings: a request member that is dropped rather than refused (an invalid caller_ref; a caller_ref sent anonymously, which is never stored) is reported in the response's warnings array as {code, message}.
 	//
+	// Law over time: decision_date (optional; an ISO YYYY-MM-DD string or an integer ordinal, like a date answer; default today, UTC) is the date the decision is made as of, e.g. an application or appeal date. A ruleset may declare the period its rules hold for (effective from/until). A slug resolves to the cut published under it whose period covers decision_date; when none does, to the slug's latest cut. A concrete ruleset_id always runs that cut. When decision_date falls outside the period of the cut that runs, the decision is undetermined and warnings carries {code: outside_effective_period, message} naming the date and the period: another period's law never answers silently. The envelope names the cut that ran (ruleset_id, ruleset_version, content_digest) and the date (decision_date). decision_date is part of the cache identity of rulesets whose decisions depend on it and is kept on the decision record. Replay: send the same field_values, inquiry_context and the envelope's decision_date with the envelope's ruleset_id, then compare inputs_hash, engine_version, content_digest, ruleset_id, decision_date and the outcome.
+	//
 	// Rulebooks: rulebook_id (a rulebook id or slug) needs a key with the decide scope (anonymous: 401); the tenant's own rulebooks and public ones are reached, any other is 404 with a string detail. With release_id (a release UUID or exact two-word label) that release's frozen content is evaluated, whatever was published since; a release of another rulebook is 404. Without it the current release, or, before the first release, the live composition of the draft (release null, ruleset_version unknown). A head naming a release this server does not hold is 422 rulebook_release_missing (the latest is never served instead); a release whose frozen content fails its identity check is 422 rulebook_release_corrupt; a live member that cannot be used is 422 release_member_unresolved. The envelope then carries rulebook_id, release and section_results (each section's own decision) instead of ruleset_id; content_digest is the composition's content identity and ruleset_version is v<release version>. Date answers may be ISO YYYY-MM-DD strings or integer ordinals on rulebooks as on rulesets (the spec names only ordinals for rulebooks; this is a superset). release_id without rulebook_id is 422.
 	//
 	// Null members: an optional member sent as null is the same as leaving it out (field_values may not be null). When a member is repeated, the last occurrence wins; a null one leaves an earlier string or flag in place and clears an earlier inquiry_context or caller_ref, as encoding/json reads them. Anonymous cost units are counted from the same decoded body.
@@ -10110,6 +10309,8 @@ type ClientWithResponsesInterface interface {
 	// Identical requests (same ruleset content, field values, flags and normalised inquiry_context) may be served from a cache for up to 10 minutes; decision_id, decision_time and timing are fresh on every call, and every call, hit or not, is one decision with its own server-side record. no_cache bypasses the cache.
 	//
 	// Warnings: a request member that is dropped rather than refused (an invalid caller_ref; a caller_ref sent anonymously, which is never stored) is reported in the response's warnings array as {code, message}.
+	//
+	// Law over time: decision_date (optional; an ISO YYYY-MM-DD string or an integer ordinal, like a date answer; default today, UTC) is the date the decision is made as of, e.g. an application or appeal date. A ruleset may declare the period its rules hold for (effective from/until). A slug resolves to the cut published under it whose period covers decision_date; when none does, to the slug's latest cut. A concrete ruleset_id always runs that cut. When decision_date falls outside the period of the cut that runs, the decision is undetermined and warnings carries {code: outside_effective_period, message} naming the date and the period: another period's law never answers silently. The envelope names the cut that ran (ruleset_id, ruleset_version, content_digest) and the date (decision_date). decision_date is part of the cache identity of rulesets whose decisions depend on it and is kept on the decision record. Replay: send the same field_values, inquiry_context and the envelope's decision_date with the envelope's ruleset_id, then compare inputs_hash, engine_version, content_digest, ruleset_id, decision_date and the outcome.
 	//
 	// Rulebooks: rulebook_id (a rulebook id or slug) needs a key with the decide scope (anonymous: 401); the tenant's own rulebooks and public ones are reached, any other is 404 with a string detail. With release_id (a release UUID or exact two-word label) that release's frozen content is evaluated, whatever was published since; a release of another rulebook is 404. Without it the current release, or, before the first release, the live composition of the draft (release null, ruleset_version unknown). A head naming a release this server does not hold is 422 rulebook_release_missing (the latest is never served instead); a release whose frozen content fails its identity check is 422 rulebook_release_corrupt; a live member that cannot be used is 422 release_member_unresolved. The envelope then carries rulebook_id, release and section_results (each section's own decision) instead of ruleset_id; content_digest is the composition's content identity and ruleset_version is v<release version>. Date answers may be ISO YYYY-MM-DD strings or integer ordinals on rulebooks as on rulesets (the spec names only ordinals for rulebooks; this is a superset). release_id without rulebook_id is 422.
 	//
@@ -19010,6 +19211,8 @@ func (r GetUsageResponse) ContentType() string {
 //
 // Warnings: a request member that is dropped rather than refused (an invalid caller_ref; a caller_ref sent anonymously, which is never stored) is reported in the response's warnings array as {code, message}.
 //
+// Law over time: decision_date (optional; an ISO YYYY-MM-DD string or an integer ordinal, like a date answer; default today, UTC) is the date the decision is made as of, e.g. an application or appeal date. A ruleset may declare the period its rules hold for (effective from/until). A slug resolves to the cut published under it whose period covers decision_date; when none does, to the slug's latest cut. A concrete ruleset_id always runs that cut. When decision_date falls outside the period of the cut that runs, the decision is undetermined and warnings carries {code: outside_effective_period, message} naming the date and the period: another period's law never answers silently. The envelope names the cut that ran (ruleset_id, ruleset_version, content_digest) and the date (decision_date). decision_date is part of the cache identity of rulesets whose decisions depend on it and is kept on the decision record. Replay: send the same field_values, inquiry_context and the envelope's decision_date with the envelope's ruleset_id, then compare inputs_hash, engine_version, content_digest, ruleset_id, decision_date and the outcome.
+//
 // Rulebooks: rulebook_id (a rulebook id or slug) needs a key with the decide scope (anonymous: 401); the tenant's own rulebooks and public ones are reached, any other is 404 with a string detail. With release_id (a release UUID or exact two-word label) that release's frozen content is evaluated, whatever was published since; a release of another rulebook is 404. Without it the current release, or, before the first release, the live composition of the draft (release null, ruleset_version unknown). A head naming a release this server does not hold is 422 rulebook_release_missing (the latest is never served instead); a release whose frozen content fails its identity check is 422 rulebook_release_corrupt; a live member that cannot be used is 422 release_member_unresolved. The envelope then carries rulebook_id, release and section_results (each section's own decision) instead of ruleset_id; content_digest is the composition's content identity and ruleset_version is v<release version>. Date answers may be ISO YYYY-MM-DD strings or integer ordinals on rulebooks as on rulesets (the spec names only ordinals for rulebooks; this is a superset). release_id without rulebook_id is 422.
 //
 // Null members: an optional member sent as null is the same as leaving it out (field_values may not be null). When a member is repeated, the last occurrence wins; a null one leaves an earlier string or flag in place and clears an earlier inquiry_context or caller_ref, as encoding/json reads them. Anonymous cost units are counted from the same decoded body.
@@ -19044,6 +19247,8 @@ func (c *ClientWithResponses) DecideWithBodyWithResponse(ctx context.Context, co
 // Identical requests (same ruleset content, field values, flags and normalised inquiry_context) may be served from a cache for up to 10 minutes; decision_id, decision_time and timing are fresh on every call, and every call, hit or not, is one decision with its own server-side record. no_cache bypasses the cache.
 //
 // Warnings: a request member that is dropped rather than refused (an invalid caller_ref; a caller_ref sent anonymously, which is never stored) is reported in the response's warnings array as {code, message}.
+//
+// Law over time: decision_date (optional; an ISO YYYY-MM-DD string or an integer ordinal, like a date answer; default today, UTC) is the date the decision is made as of, e.g. an application or appeal date. A ruleset may declare the period its rules hold for (effective from/until). A slug resolves to the cut published under it whose period covers decision_date; when none does, to the slug's latest cut. A concrete ruleset_id always runs that cut. When decision_date falls outside the period of the cut that runs, the decision is undetermined and warnings carries {code: outside_effective_period, message} naming the date and the period: another period's law never answers silently. The envelope names the cut that ran (ruleset_id, ruleset_version, content_digest) and the date (decision_date). decision_date is part of the cache identity of rulesets whose decisions depend on it and is kept on the decision record. Replay: send the same field_values, inquiry_context and the envelope's decision_date with the envelope's ruleset_id, then compare inputs_hash, engine_version, content_digest, ruleset_id, decision_date and the outcome.
 //
 // Rulebooks: rulebook_id (a rulebook id or slug) needs a key with the decide scope (anonymous: 401); the tenant's own rulebooks and public ones are reached, any other is 404 with a string detail. With release_id (a release UUID or exact two-word label) that release's frozen content is evaluated, whatever was published since; a release of another rulebook is 404. Without it the current release, or, before the first release, the live composition of the draft (release null, ruleset_version unknown). A head naming a release this server does not hold is 422 rulebook_release_missing (the latest is never served instead); a release whose frozen content fails its identity check is 422 rulebook_release_corrupt; a live member that cannot be used is 422 release_member_unresolved. The envelope then carries rulebook_id, release and section_results (each section's own decision) instead of ruleset_id; content_digest is the composition's content identity and ruleset_version is v<release version>. Date answers may be ISO YYYY-MM-DD strings or integer ordinals on rulebooks as on rulesets (the spec names only ordinals for rulebooks; this is a superset). release_id without rulebook_id is 422.
 //

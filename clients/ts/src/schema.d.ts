@@ -27,6 +27,8 @@ export interface paths {
          *
          *     Warnings: a request member that is dropped rather than refused (an invalid caller_ref; a caller_ref sent anonymously, which is never stored) is reported in the response's warnings array as {code, message}.
          *
+         *     Law over time: decision_date (optional; an ISO YYYY-MM-DD string or an integer ordinal, like a date answer; default today, UTC) is the date the decision is made as of, e.g. an application or appeal date. A ruleset may declare the period its rules hold for (effective from/until). A slug resolves to the cut published under it whose period covers decision_date; when none does, to the slug's latest cut. A concrete ruleset_id always runs that cut. When decision_date falls outside the period of the cut that runs, the decision is undetermined and warnings carries {code: outside_effective_period, message} naming the date and the period: another period's law never answers silently. The envelope names the cut that ran (ruleset_id, ruleset_version, content_digest) and the date (decision_date). decision_date is part of the cache identity of rulesets whose decisions depend on it and is kept on the decision record. Replay: send the same field_values, inquiry_context and the envelope's decision_date with the envelope's ruleset_id, then compare inputs_hash, engine_version, content_digest, ruleset_id, decision_date and the outcome.
+         *
          *     Rulebooks: rulebook_id (a rulebook id or slug) needs a key with the decide scope (anonymous: 401); the tenant's own rulebooks and public ones are reached, any other is 404 with a string detail. With release_id (a release UUID or exact two-word label) that release's frozen content is evaluated, whatever was published since; a release of another rulebook is 404. Without it the current release, or, before the first release, the live composition of the draft (release null, ruleset_version unknown). A head naming a release this server does not hold is 422 rulebook_release_missing (the latest is never served instead); a release whose frozen content fails its identity check is 422 rulebook_release_corrupt; a live member that cannot be used is 422 release_member_unresolved. The envelope then carries rulebook_id, release and section_results (each section's own decision) instead of ruleset_id; content_digest is the composition's content identity and ruleset_version is v<release version>. Date answers may be ISO YYYY-MM-DD strings or integer ordinals on rulebooks as on rulesets (the spec names only ordinals for rulebooks; this is a superset). release_id without rulebook_id is 422.
          *
          *     Null members: an optional member sent as null is the same as leaving it out (field_values may not be null). When a member is repeated, the last occurrence wins; a null one leaves an earlier string or flag in place and clears an earlier inquiry_context or caller_ref, as encoding/json reads them. Anonymous cost units are counted from the same decoded body.
@@ -1098,6 +1100,11 @@ export interface components {
             content_digest: string;
             /** @description The outcome. Always undetermined when field_errors is not empty. */
             decision: components["schemas"]["Outcome"];
+            /**
+             * Format: date
+             * @description The date the decision was made as of, YYYY-MM-DD: the request's decision_date, else the day of the call (UTC). What decision_date() read and what the effective period of the cut that ran was checked against; replay sends it back as decision_date.
+             */
+            decision_date: string;
             /** @description dec_ + 16 URL-safe characters; new on every call, cache hits included. Names the server-side decision record. */
             decision_id: string;
             /**
@@ -1155,6 +1162,8 @@ export interface components {
             caller_ref?: {
                 [key: string]: string;
             };
+            /** @description The date the decision is made as of, e.g. an application or appeal date: an ISO YYYY-MM-DD string or an integer ordinal (days since year 1; 0001-01-01 is 1), like a date answer. Absent or null: today (UTC). It is what decision_date() reads in the rules and what the ruleset's effective period is checked against; a slug resolves to the cut whose effective period covers it (a concrete ruleset_id always runs that cut). Outside the period of the cut that runs, the decision is undetermined with a warning (code outside_effective_period) naming the date and the period. */
+            decision_date?: string | number;
             /** @description Map of field_id to answer. Types must match the ruleset schema; a key or value that cannot be applied is reported in field_errors (HTTP 200, decision undetermined), never rejected. null means unanswered. Must be I-JSON (RFC 7493): a repeated key or text that is not valid Unicode is 422 json_invalid. */
             field_values: {
                 [key: string]: unknown;
@@ -1268,11 +1277,8 @@ export interface components {
             title: string;
         };
         ExplainFailureRequest: {
-            /**
-             * Format: date
-             * @description YYYY-MM-DD read by rules that use decision_date(); today (UTC) when absent.
-             */
-            decision_date?: string;
+            /** @description The date the decision is made as of, e.g. an application or appeal date: an ISO YYYY-MM-DD string or an integer ordinal (days since year 1; 0001-01-01 is 1), like a date answer. Absent or null: today (UTC). It is what decision_date() reads in the rules and what the ruleset's effective period is checked against; a slug resolves to the cut whose effective period covers it (a concrete ruleset_id always runs that cut). Outside the period of the cut that runs, the decision is undetermined with a warning (code outside_effective_period) naming the date and the period. */
+            decision_date?: string | number;
             expected_outcome: components["schemas"]["Outcome"];
             /** @description Map of field_id to answer, read exactly as on /decide: a key or value that cannot be applied is reported in field_errors (HTTP 200), never rejected; null means unanswered. Must be I-JSON (RFC 7493): a repeated key or text that is not valid Unicode is 422 json_invalid. */
             field_values: {
@@ -1322,6 +1328,11 @@ export interface components {
         FailureExplanation: {
             actual_outcome: components["schemas"]["Outcome"];
             content_digest: string;
+            /**
+             * Format: date
+             * @description The date the answers were explained as of, YYYY-MM-DD: the request's decision_date, else today (UTC).
+             */
+            decision_date: string;
             engine_version: string;
             expected_outcome: components["schemas"]["Outcome"];
             field_errors: components["schemas"]["FieldError"][];
@@ -1332,6 +1343,8 @@ export interface components {
             ruleset_id: string;
             ruleset_version: string;
             slug: string;
+            /** @description Present when the decision date falls outside the effective period of the ruleset: one entry with code outside_effective_period naming the date and the period. The period alone then makes the actual outcome undetermined, and reasons is empty. */
+            warnings?: components["schemas"]["ResponseWarning"][];
         };
         FailureReason: {
             /** @description The criterion in the rules language; absent for a discretionary one. */
@@ -1417,8 +1430,8 @@ export interface components {
         GenerationStatus: {
             /** Format: date-time */
             created_at: string | null;
-            draft: components["schemas"]["DraftState"];
-            error_detail: components["schemas"]["ErrorDetail"];
+            draft: components["schemas"]["DraftState"] | null;
+            error_detail: components["schemas"]["ErrorDetail"] | null;
             /** Format: date-time */
             finished_at: string | null;
             /** Format: int64 */
@@ -1427,7 +1440,7 @@ export interface components {
             mode: string | null;
             model: string | null;
             outcome: components["schemas"]["GenerationOutcome"] | null;
-            progress: components["schemas"]["Progress"];
+            progress: components["schemas"]["Progress"] | null;
             project_id: string;
             /** Format: int64 */
             prompt_tokens: number;
@@ -1746,7 +1759,7 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             /** @description The draft's origin and time, or null before the first. */
-            draft: components["schemas"]["DraftSummary"];
+            draft: components["schemas"]["DraftSummary"] | null;
             has_contract: boolean;
             name: string;
             project_id: string;
@@ -1765,7 +1778,35 @@ export interface components {
             source_text: string;
             test_cases: components["schemas"]["WireCase"][] | null;
         };
-        ProjectCreated: Record<string, never>;
+        /** @description The project created, with its first source when source_text was not blank. */
+        ProjectCreated: {
+            /** @description The acceptance contract (contract_version, expected_review_bindings), or null when the tests carry none. */
+            contract: unknown;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The draft's origin and time, or null before the first. */
+            draft: components["schemas"]["DraftSummary"] | null;
+            /**
+             * Format: int64
+             * @description The most a generation prompt may count.
+             */
+            generation_token_budget: number;
+            has_contract: boolean;
+            name: string;
+            /**
+             * Format: int64
+             * @description Tokens of every active source's text.
+             */
+            project_estimated_tokens: number;
+            project_id: string;
+            section_id: string;
+            sources: components["schemas"]["Source"][];
+            test_cases: components["schemas"]["Case"][];
+            /** Format: int64 */
+            tests_total: number;
+            /** Format: date-time */
+            updated_at: string;
+        };
         PromoteRequest: {
             /** @description Promote despite presence-polarity findings: internal keys only, audited. */
             force_unsafe?: boolean;
@@ -1774,13 +1815,13 @@ export interface components {
         };
         Promotion: {
             /** @description Advisory: whom the new live cut affects against the one it replaced (see GET /rulesets/{id}/diff); null when the candidate was already live or the solver could not decide in time. */
-            diff_against_live: components["schemas"]["SemanticDiff"];
+            diff_against_live: components["schemas"]["SemanticDiff"] | null;
             /** @description null normally; the findings let through by force_unsafe or, under the reserved namespace, by advice. */
             presence_polarity_advisories: components["schemas"]["PolarityAdvisory"][] | null;
             /** @description The release the promotion cut. */
-            release: components["schemas"]["Release"];
+            release: components["schemas"]["Release"] | null;
             /** @description The rulebook after the promotion: the candidate live, every reference pinned. */
-            rulebook: components["schemas"]["Rulebook"];
+            rulebook: components["schemas"]["Rulebook"] | null;
         };
         ProvenanceReport: {
             coverage: components["schemas"]["SourceCoverage"][] | null;
@@ -1817,7 +1858,7 @@ export interface components {
             /** @description The slug already held this exact content; its cut was reused. */
             reused: boolean;
             /** @description The review's next skill, or null. */
-            review_hint: components["schemas"]["Hint"];
+            review_hint: components["schemas"]["Hint"] | null;
             ruleset_id: string;
             slug: string;
             source_check: components["schemas"]["SourceCheck"];
@@ -1870,13 +1911,18 @@ export interface components {
              */
             version: number;
         };
+        ResponseWarning: {
+            /** @description What the warning is about, e.g. outside_effective_period. */
+            code: string;
+            message: string;
+        };
         /** @enum {string} */
         RetryReadiness: "ready" | "blocked" | "cleanup_pending";
         ReviewReport: {
             checks: components["schemas"]["Check"][] | null;
             coaching: string | null;
             data_completeness: string;
-            next_skill: components["schemas"]["Hint"];
+            next_skill: components["schemas"]["Hint"] | null;
             /** Format: int64 */
             score: number | null;
             strengths: string[] | null;
@@ -1898,17 +1944,17 @@ export interface components {
             };
             name: string;
             /** @description The outcome tree; null means every section and-ed. */
-            outcome_logic: components["schemas"]["OutcomeNode"];
+            outcome_logic: components["schemas"]["OutcomeNode"] | null;
             /** @description Set by the first promotion: every reference names an exact cut. */
             pinned: boolean;
             /** @description The draft changed but its release could not be published; the next activate or edit publishes it. */
             publication_pending: boolean;
             /** @description The current release, or null before the first. */
-            release: components["schemas"]["Release"];
+            release: components["schemas"]["Release"] | null;
             /** @description Beat to guidance, or null. */
             robot_hints: {
                 [key: string]: string | null;
-            };
+            } | null;
             /** @description Immutable id, rb_ and 16 URL-safe characters. */
             rulebook_id: string;
             ruleset_refs: components["schemas"]["RulebookRef"][];
@@ -1920,12 +1966,12 @@ export interface components {
         };
         RulebookDiff: {
             /** @description The old release. */
-            against: components["schemas"]["Release"];
+            against: components["schemas"]["Release"] | null;
             changes: components["schemas"]["Change"][] | null;
             equivalent: boolean;
             field_changes: components["schemas"]["FieldChange"][] | null;
             /** @description The new release. */
-            release: components["schemas"]["Release"];
+            release: components["schemas"]["Release"] | null;
             rulebook_id: string;
         };
         RulebookExplanation: {
@@ -1933,8 +1979,8 @@ export interface components {
             content_identity: string;
             name: string;
             /** @description The outcome tree over the section letters. */
-            outcome_logic: components["schemas"]["OutcomeNode"];
-            release: components["schemas"]["Release"];
+            outcome_logic: components["schemas"]["OutcomeNode"] | null;
+            release: components["schemas"]["Release"] | null;
             rulebook_id: string;
             sections: components["schemas"]["SectionExplanation"][];
             slug: string;
@@ -1974,11 +2020,11 @@ export interface components {
             /** @description Every field of the composition, a shared field once, with the overlay applied. */
             fields: components["schemas"]["SchemaField"][];
             /** @description The release read, or null for the live composition. */
-            release: components["schemas"]["Release"];
+            release: components["schemas"]["Release"] | null;
             /** @description Beat to guidance, or null. */
             robot_hints: {
                 [key: string]: string | null;
-            };
+            } | null;
             rulebook_id: string;
             /** @description Each section's name by section id; null where the release did not capture it. */
             section_names: {
@@ -2422,7 +2468,7 @@ export interface components {
             message: string;
         };
         /** @enum {string} */
-        WarningCode: "caller_ref_dropped" | "caller_ref_not_stored" | "plan_unavailable";
+        WarningCode: "caller_ref_dropped" | "caller_ref_not_stored" | "plan_unavailable" | "outside_effective_period";
         WireCase: {
             /** @description What decision_date() reads, YYYY-MM-DD. */
             decision_date?: string;
@@ -2479,6 +2525,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "field_values": {
+                 *         "employment.employer_type": "private",
+                 *         "employment.hours_12_months": 1300,
+                 *         "employment.months_employed": 14
+                 *       },
+                 *       "include_explanation": true,
+                 *       "ruleset_id": "demo/us-fmla-employee"
+                 *     }
+                 */
                 "application/json": components["schemas"]["DecisionRequest"];
             };
         };
@@ -2494,6 +2551,248 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "content_digest": "sha256:25bc2acfbc11eaa09b2a2ded006fdb0554680ab789958f1aa2657e80f13ef96e",
+                     *       "decision": "undetermined",
+                     *       "decision_date": "2026-11-23",
+                     *       "decision_id": "dec_KTZKudOt2X0nlh8Y",
+                     *       "decision_time": "2026-11-23T19:07:40.94795892Z",
+                     *       "engine_version": "eligo-core@0.32.0",
+                     *       "explanation": {
+                     *         "decision": "undetermined",
+                     *         "decision_path": [
+                     *           "employer",
+                     *           "exclusions"
+                     *         ],
+                     *         "groups": [
+                     *           {
+                     *             "criteria": [
+                     *               {
+                     *                 "criterion_id": "employer_size",
+                     *                 "source_references": [
+                     *                   {
+                     *                     "deep_link": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim#:~:text=employs%2050%20or%20more%20employees%20for%20each%20working%20day%20during%20each%20of%2020%20or%20more%20calendar%20workweeks%20in%20the%20current%20or%20preceding%20calendar%20year",
+                     *                     "licence": "public-domain",
+                     *                     "quote": {
+                     *                       "exact": "employs 50 or more employees for each working day during each of 20 or more calendar workweeks in the current or preceding calendar year"
+                     *                     },
+                     *                     "schema_version": 1,
+                     *                     "source": "usc29_2611",
+                     *                     "title": "29 U.S.C. 2611 (FMLA definitions)",
+                     *                     "url": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
+                     *                   }
+                     *                 ],
+                     *                 "status": "pending",
+                     *                 "supporting_facts": [
+                     *                   {
+                     *                     "field": "employment.employer_type",
+                     *                     "value": "private"
+                     *                   }
+                     *                 ],
+                     *                 "title": "Private employer with 50 or more employees in 20 or more workweeks"
+                     *               },
+                     *               {
+                     *                 "criterion_id": "public_agency",
+                     *                 "source_references": [
+                     *                   {
+                     *                     "deep_link": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim#:~:text=public%20agency",
+                     *                     "licence": "public-domain",
+                     *                     "quote": {
+                     *                       "exact": "public agency"
+                     *                     },
+                     *                     "schema_version": 1,
+                     *                     "source": "usc29_2611",
+                     *                     "title": "29 U.S.C. 2611 (FMLA definitions)",
+                     *                     "url": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
+                     *                   }
+                     *                 ],
+                     *                 "status": "not_satisfied",
+                     *                 "supporting_facts": [
+                     *                   {
+                     *                     "field": "employment.employer_type",
+                     *                     "value": "private"
+                     *                   }
+                     *                 ],
+                     *                 "title": "Public agency employer"
+                     *               }
+                     *             ],
+                     *             "group": "employer",
+                     *             "kind": "any",
+                     *             "status": "pending",
+                     *             "title": "Covered employer"
+                     *           },
+                     *           {
+                     *             "criteria": [
+                     *               {
+                     *                 "criterion_id": "tenure",
+                     *                 "source_references": [
+                     *                   {
+                     *                     "deep_link": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim#:~:text=for%20at%20least%2012%20months%20by%20the%20employer%20with%20respect%20to%20whom%20leave%20is%20requested",
+                     *                     "licence": "public-domain",
+                     *                     "quote": {
+                     *                       "exact": "for at least 12 months by the employer with respect to whom leave is requested"
+                     *                     },
+                     *                     "schema_version": 1,
+                     *                     "source": "usc29_2611",
+                     *                     "title": "29 U.S.C. 2611 (FMLA definitions)",
+                     *                     "url": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
+                     *                   },
+                     *                   {
+                     *                     "deep_link": "https://www.ecfr.gov/current/title-29/subtitle-B/chapter-V/subchapter-C/part-825/subpart-A/section-825.110#:~:text=Has%20been%20employed%20by%20the%20employer%20for%20at%20least%2012%20months",
+                     *                     "licence": "public-domain",
+                     *                     "quote": {
+                     *                       "exact": "Has been employed by the employer for at least 12 months"
+                     *                     },
+                     *                     "schema_version": 1,
+                     *                     "source": "cfr29_825_110",
+                     *                     "title": "29 CFR 825.110 Eligible employee",
+                     *                     "url": "https://www.ecfr.gov/current/title-29/subtitle-B/chapter-V/subchapter-C/part-825/subpart-A/section-825.110"
+                     *                   }
+                     *                 ],
+                     *                 "status": "satisfied",
+                     *                 "supporting_facts": [
+                     *                   {
+                     *                     "field": "employment.months_employed",
+                     *                     "value": 14
+                     *                   }
+                     *                 ],
+                     *                 "title": "Employed by the employer for at least 12 months"
+                     *               },
+                     *               {
+                     *                 "criterion_id": "hours",
+                     *                 "source_references": [
+                     *                   {
+                     *                     "deep_link": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim#:~:text=for%20at%20least%201%2C250%20hours%20of%20service%20with%20such%20employer%20during%20the%20previous%2012%2Dmonth%20period",
+                     *                     "licence": "public-domain",
+                     *                     "quote": {
+                     *                       "exact": "for at least 1,250 hours of service with such employer during the previous 12-month period"
+                     *                     },
+                     *                     "schema_version": 1,
+                     *                     "source": "usc29_2611",
+                     *                     "title": "29 U.S.C. 2611 (FMLA definitions)",
+                     *                     "url": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
+                     *                   },
+                     *                   {
+                     *                     "deep_link": "https://www.ecfr.gov/current/title-29/subtitle-B/chapter-V/subchapter-C/part-825/subpart-A/section-825.110#:~:text=at%20least%201%2C250%20hours%20of%20service%20during%20the%2012%2Dmonth%20period%20immediately%20preceding%20the%20commencement%20of%20the%20leave",
+                     *                     "licence": "public-domain",
+                     *                     "quote": {
+                     *                       "exact": "at least 1,250 hours of service during the 12-month period immediately preceding the commencement of the leave"
+                     *                     },
+                     *                     "schema_version": 1,
+                     *                     "source": "cfr29_825_110",
+                     *                     "title": "29 CFR 825.110 Eligible employee",
+                     *                     "url": "https://www.ecfr.gov/current/title-29/subtitle-B/chapter-V/subchapter-C/part-825/subpart-A/section-825.110"
+                     *                   }
+                     *                 ],
+                     *                 "status": "satisfied",
+                     *                 "supporting_facts": [
+                     *                   {
+                     *                     "field": "employment.hours_12_months",
+                     *                     "value": 1300
+                     *                   }
+                     *                 ],
+                     *                 "title": "At least 1,250 hours of service in the previous 12 months"
+                     *               }
+                     *             ],
+                     *             "group": "service",
+                     *             "kind": "all",
+                     *             "status": "satisfied",
+                     *             "title": "Length and amount of service"
+                     *           },
+                     *           {
+                     *             "criteria": [
+                     *               {
+                     *                 "criterion_id": "not_title5",
+                     *                 "source_references": [
+                     *                   {
+                     *                     "deep_link": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim#:~:text=any%20Federal%20officer%20or%20employee%20covered%20under%20subchapter%20V%20of%20chapter%2063%20of%20title%205",
+                     *                     "licence": "public-domain",
+                     *                     "quote": {
+                     *                       "exact": "any Federal officer or employee covered under subchapter V of chapter 63 of title 5"
+                     *                     },
+                     *                     "schema_version": 1,
+                     *                     "source": "usc29_2611",
+                     *                     "title": "29 U.S.C. 2611 (FMLA definitions)",
+                     *                     "url": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
+                     *                   }
+                     *                 ],
+                     *                 "status": "satisfied",
+                     *                 "supporting_facts": [
+                     *                   {
+                     *                     "field": "employment.employer_type",
+                     *                     "value": "private"
+                     *                   }
+                     *                 ],
+                     *                 "title": "Not a federal employee covered by title 5 leave rules"
+                     *               },
+                     *               {
+                     *                 "criterion_id": "worksite_size",
+                     *                 "source_references": [
+                     *                   {
+                     *                     "deep_link": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim#:~:text=if%20the%20total%20number%20of%20employees%20employed%20by%20that%20employer%20within%2075%20miles%20of%20that%20worksite%20is%20less%20than%2050",
+                     *                     "licence": "public-domain",
+                     *                     "quote": {
+                     *                       "exact": "if the total number of employees employed by that employer within 75 miles of that worksite is less than 50"
+                     *                     },
+                     *                     "schema_version": 1,
+                     *                     "source": "usc29_2611",
+                     *                     "title": "29 U.S.C. 2611 (FMLA definitions)",
+                     *                     "url": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
+                     *                   },
+                     *                   {
+                     *                     "deep_link": "https://www.ecfr.gov/current/title-29/subtitle-B/chapter-V/subchapter-C/part-825/subpart-A/section-825.110#:~:text=Is%20employed%20at%20a%20worksite%20where%2050%20or%20more%20employees%20are%20employed%20by%20the%20employer%20within%2075%20miles%20of%20that%20worksite",
+                     *                     "licence": "public-domain",
+                     *                     "quote": {
+                     *                       "exact": "Is employed at a worksite where 50 or more employees are employed by the employer within 75 miles of that worksite"
+                     *                     },
+                     *                     "schema_version": 1,
+                     *                     "source": "cfr29_825_110",
+                     *                     "title": "29 CFR 825.110 Eligible employee",
+                     *                     "url": "https://www.ecfr.gov/current/title-29/subtitle-B/chapter-V/subchapter-C/part-825/subpart-A/section-825.110"
+                     *                   }
+                     *                 ],
+                     *                 "status": "pending",
+                     *                 "supporting_facts": [],
+                     *                 "title": "50 or more employees within 75 miles of the worksite"
+                     *               }
+                     *             ],
+                     *             "group": "exclusions",
+                     *             "kind": "all",
+                     *             "status": "pending",
+                     *             "title": "Not excluded"
+                     *           }
+                     *         ],
+                     *         "unused_facts": []
+                     *       },
+                     *       "field_errors": [],
+                     *       "fields_evaluated": 5,
+                     *       "fields_provided": 3,
+                     *       "inputs_hash": "sha256:b484955508d3353b1716caf5c398f3cbfad774d252e19402c357104984a59789",
+                     *       "missing_fields": [
+                     *         "employer.workweeks_with_50_employees",
+                     *         "worksite.employees_within_75_miles"
+                     *       ],
+                     *       "next_question": {
+                     *         "field_id": "employer.workweeks_with_50_employees",
+                     *         "question": "In how many calendar weeks of this year or last year did your employer have 50 or more employees on each working day?",
+                     *         "weight": 3
+                     *       },
+                     *       "optimal_path": [
+                     *         {
+                     *           "field_id": "employer.workweeks_with_50_employees",
+                     *           "question": "In how many calendar weeks of this year or last year did your employer have 50 or more employees on each working day?"
+                     *         },
+                     *         {
+                     *           "field_id": "worksite.employees_within_75_miles",
+                     *           "question": "How many people does your employer employ at your worksite and at its other sites within 75 miles of it?"
+                     *         }
+                     *       ],
+                     *       "ruleset_id": "fmla_employee:20261123-35749ab4c012",
+                     *       "ruleset_version": "v1",
+                     *       "slug": "demo/us-fmla-employee"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Decision"];
                 };
             };
@@ -2627,6 +2926,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "contract": null,
+                     *         "created_at": "2026-11-23T19:07:41.092599Z",
+                     *         "draft": null,
+                     *         "has_contract": false,
+                     *         "name": "FMLA",
+                     *         "project_id": "prj_Wl4-59B7t2PzGFJE",
+                     *         "section_id": "fmla_employee",
+                     *         "test_cases": [
+                     *           {
+                     *             "expected_outcome": "not_eligible",
+                     *             "field_values": {
+                     *               "employment.months_employed": 3
+                     *             },
+                     *             "name": "short tenure"
+                     *           }
+                     *         ],
+                     *         "tests_total": 1,
+                     *         "updated_at": "2026-11-23T19:07:41.092599Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Project"][] | null;
                 };
             };
@@ -2719,6 +3042,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "FMLA",
+                 *       "section_id": "fmla_employee",
+                 *       "source_text": "An eligible employee has been employed for at least 12 months by the employer.",
+                 *       "test_cases": [
+                 *         {
+                 *           "expected_outcome": "not_eligible",
+                 *           "field_values": {
+                 *             "employment.months_employed": 3
+                 *           },
+                 *           "name": "short tenure"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["ProjectCreateRequest"];
             };
         };
@@ -2734,6 +3073,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "contract": null,
+                     *       "created_at": "2026-11-23T19:07:41.092599Z",
+                     *       "draft": null,
+                     *       "generation_token_budget": 112000,
+                     *       "has_contract": false,
+                     *       "name": "FMLA",
+                     *       "project_estimated_tokens": 16,
+                     *       "project_id": "prj_Wl4-59B7t2PzGFJE",
+                     *       "section_id": "fmla_employee",
+                     *       "sources": [
+                     *         {
+                     *           "content_digest": "sha256:154fb9f0c76ef95124e08753a9a25da03e3fe3905d50ab0072b5731c18d82e19",
+                     *           "created_at": "2026-11-23T19:07:41.092599Z",
+                     *           "estimated_tokens": 16,
+                     *           "filename": "source.txt",
+                     *           "licence": "",
+                     *           "media_type": "text/plain",
+                     *           "size": 78,
+                     *           "source_id": "src_Hzu78_cxn4gIiwAV",
+                     *           "status": "active",
+                     *           "superseded_by": null,
+                     *           "title": "source.txt",
+                     *           "updated_at": "2026-11-23T19:07:41.092599Z",
+                     *           "url": ""
+                     *         }
+                     *       ],
+                     *       "test_cases": [
+                     *         {
+                     *           "expected_outcome": "not_eligible",
+                     *           "field_values": {
+                     *             "employment.months_employed": 3
+                     *           },
+                     *           "name": "short tenure"
+                     *         }
+                     *       ],
+                     *       "tests_total": 1,
+                     *       "updated_at": "2026-11-23T19:07:41.092599Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProjectCreated"];
                 };
             };
@@ -2832,7 +3212,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The project id, prj_ and 16 URL-safe characters. */
+                /**
+                 * @description The project id, prj_ and 16 URL-safe characters.
+                 * @example prj_Wl4-59B7t2PzGFJE
+                 */
                 project_id: string;
             };
             cookie?: never;
@@ -2850,6 +3233,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "contract": null,
+                     *       "created_at": "2026-11-23T19:07:41.092599Z",
+                     *       "draft": null,
+                     *       "has_contract": false,
+                     *       "name": "FMLA",
+                     *       "project_id": "prj_Wl4-59B7t2PzGFJE",
+                     *       "section_id": "fmla_employee",
+                     *       "test_cases": [
+                     *         {
+                     *           "expected_outcome": "not_eligible",
+                     *           "field_values": {
+                     *             "employment.months_employed": 3
+                     *           },
+                     *           "name": "short tenure"
+                     *         }
+                     *       ],
+                     *       "tests_total": 1,
+                     *       "updated_at": "2026-11-23T19:07:41.092599Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Project"];
                 };
             };
@@ -3964,7 +4369,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The project id, prj_ and 16 URL-safe characters. */
+                /**
+                 * @description The project id, prj_ and 16 URL-safe characters.
+                 * @example prj_Wl4-59B7t2PzGFJE
+                 */
                 project_id: string;
             };
             cookie?: never;
@@ -3982,6 +4390,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "guidance": [
+                     *         {
+                     *           "adherence": null,
+                     *           "created_at": "2026-11-23T19:07:41.123894Z",
+                     *           "domain_scope": "",
+                     *           "guidance_text": "Count months of employment, not of the current contract.",
+                     *           "position": 0,
+                     *           "process_type": "rule_generation"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["GuidanceList"];
                 };
             };
@@ -4084,13 +4506,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The project id, prj_ and 16 URL-safe characters. */
+                /**
+                 * @description The project id, prj_ and 16 URL-safe characters.
+                 * @example prj_Wl4-59B7t2PzGFJE
+                 */
                 project_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guidance_text": "Count months of employment, not of the current contract.",
+                 *       "process_type": "rule_generation"
+                 *     }
+                 */
                 "application/json": components["schemas"]["GuidanceRequest"];
             };
         };
@@ -4106,6 +4537,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "adherence": null,
+                     *       "created_at": "2026-11-23T19:07:41.123894Z",
+                     *       "domain_scope": "",
+                     *       "guidance_text": "Count months of employment, not of the current contract.",
+                     *       "position": 0,
+                     *       "process_type": "rule_generation"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Guidance"];
                 };
             };
@@ -4500,7 +4941,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The project id, prj_ and 16 URL-safe characters. */
+                /**
+                 * @description The project id, prj_ and 16 URL-safe characters.
+                 * @example prj_Wl4-59B7t2PzGFJE
+                 */
                 project_id: string;
             };
             cookie?: never;
@@ -4518,6 +4962,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "generation_token_budget": 112000,
+                     *       "project_estimated_tokens": 30,
+                     *       "sources": [
+                     *         {
+                     *           "content_digest": "sha256:154fb9f0c76ef95124e08753a9a25da03e3fe3905d50ab0072b5731c18d82e19",
+                     *           "created_at": "2026-11-23T19:07:41.092599Z",
+                     *           "estimated_tokens": 16,
+                     *           "filename": "source.txt",
+                     *           "licence": "",
+                     *           "media_type": "text/plain",
+                     *           "size": 78,
+                     *           "source_id": "src_Hzu78_cxn4gIiwAV",
+                     *           "status": "active",
+                     *           "superseded_by": null,
+                     *           "title": "source.txt",
+                     *           "updated_at": "2026-11-23T19:07:41.092599Z",
+                     *           "url": ""
+                     *         },
+                     *         {
+                     *           "content_digest": "sha256:76ffd0015a1f5b83651fc0bcd5666c630ba6a1eb660c52e7dbe2da59f1f0a2c7",
+                     *           "created_at": "2026-11-23T19:07:41.114368Z",
+                     *           "estimated_tokens": 14,
+                     *           "filename": "fmla-notes.txt",
+                     *           "licence": "public-domain",
+                     *           "media_type": "text/plain",
+                     *           "size": 61,
+                     *           "source_id": "src_q8A5y7mxbUMbclT8",
+                     *           "status": "active",
+                     *           "superseded_by": null,
+                     *           "title": "Notes on 29 U.S.C. 2611",
+                     *           "updated_at": "2026-11-23T19:07:41.114368Z",
+                     *           "url": ""
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["SourceList"];
                 };
             };
@@ -4623,13 +5105,24 @@ export interface operations {
                 "Content-Type"?: string;
             };
             path: {
-                /** @description The project id, prj_ and 16 URL-safe characters. */
+                /**
+                 * @description The project id, prj_ and 16 URL-safe characters.
+                 * @example prj_Wl4-59B7t2PzGFJE
+                 */
                 project_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "filename": "fmla-notes.txt",
+                 *       "licence": "public-domain",
+                 *       "text": "An employer must employ 50 or more employees within 75 miles.",
+                 *       "title": "Notes on 29 U.S.C. 2611"
+                 *     }
+                 */
                 "application/json": components["schemas"]["SourceUploadRequest"];
                 "multipart/form-data": {
                     /**
@@ -4656,6 +5149,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "generation_token_budget": 112000,
+                     *       "project_estimated_tokens": 30,
+                     *       "sources": [
+                     *         {
+                     *           "content_digest": "sha256:76ffd0015a1f5b83651fc0bcd5666c630ba6a1eb660c52e7dbe2da59f1f0a2c7",
+                     *           "created_at": "2026-11-23T19:07:41.114368Z",
+                     *           "estimated_tokens": 14,
+                     *           "filename": "fmla-notes.txt",
+                     *           "licence": "public-domain",
+                     *           "media_type": "text/plain",
+                     *           "size": 61,
+                     *           "source_id": "src_q8A5y7mxbUMbclT8",
+                     *           "status": "active",
+                     *           "superseded_by": null,
+                     *           "title": "Notes on 29 U.S.C. 2611",
+                     *           "updated_at": "2026-11-23T19:07:41.114368Z",
+                     *           "url": ""
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["SourceList"];
                 };
             };
@@ -4902,15 +5418,26 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The project id, prj_ and 16 URL-safe characters. */
+                /**
+                 * @description The project id, prj_ and 16 URL-safe characters.
+                 * @example prj_Wl4-59B7t2PzGFJE
+                 */
                 project_id: string;
-                /** @description The source id, src_ and 16 URL-safe characters. */
+                /**
+                 * @description The source id, src_ and 16 URL-safe characters.
+                 * @example src_Hzu78_cxn4gIiwAV
+                 */
                 source_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "status": "reference_only"
+                 *     }
+                 */
                 "application/json": components["schemas"]["SourceUpdateRequest"];
             };
         };
@@ -4926,6 +5453,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "content_digest": "sha256:154fb9f0c76ef95124e08753a9a25da03e3fe3905d50ab0072b5731c18d82e19",
+                     *       "created_at": "2026-11-23T19:07:41.092599Z",
+                     *       "estimated_tokens": 16,
+                     *       "filename": "source.txt",
+                     *       "licence": "",
+                     *       "media_type": "text/plain",
+                     *       "size": 78,
+                     *       "source_id": "src_Hzu78_cxn4gIiwAV",
+                     *       "status": "reference_only",
+                     *       "superseded_by": null,
+                     *       "title": "source.txt",
+                     *       "updated_at": "2026-11-23T19:07:41.121143Z",
+                     *       "url": ""
+                     *     }
+                     */
                     "application/json": components["schemas"]["Source"];
                 };
             };
@@ -5162,7 +5706,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The project id, prj_ and 16 URL-safe characters. */
+                /**
+                 * @description The project id, prj_ and 16 URL-safe characters.
+                 * @example prj_Wl4-59B7t2PzGFJE
+                 */
                 project_id: string;
             };
             cookie?: never;
@@ -5180,6 +5727,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": null,
+                     *       "draft": null,
+                     *       "error_detail": null,
+                     *       "finished_at": null,
+                     *       "generation_contract_version": 1,
+                     *       "job_id": null,
+                     *       "mode": null,
+                     *       "model": null,
+                     *       "outcome": null,
+                     *       "progress": null,
+                     *       "project_id": "prj_Wl4-59B7t2PzGFJE",
+                     *       "prompt_tokens": 0,
+                     *       "result": null,
+                     *       "retry_readiness": "ready",
+                     *       "started_at": null,
+                     *       "state": "idle",
+                     *       "telemetry_availability": "none",
+                     *       "worker_lifecycle": "none"
+                     *     }
+                     */
                     "application/json": components["schemas"]["GenerationStatus"];
                 };
             };
@@ -5282,13 +5851,30 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The project id, prj_ and 16 URL-safe characters. */
+                /**
+                 * @description The project id, prj_ and 16 URL-safe characters.
+                 * @example prj_Wl4-59B7t2PzGFJE
+                 */
                 project_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "replace": true,
+                 *       "test_cases": [
+                 *         {
+                 *           "expected_outcome": "undetermined",
+                 *           "field_values": {
+                 *             "employment.months_employed": 14
+                 *           },
+                 *           "name": "long tenure"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["TestsRequest"];
                 "application/octet-stream": string;
             };
@@ -5305,6 +5891,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "contract": null,
+                     *       "created_at": "2026-11-23T19:07:41.092599Z",
+                     *       "draft": null,
+                     *       "has_contract": false,
+                     *       "name": "FMLA",
+                     *       "project_id": "prj_Wl4-59B7t2PzGFJE",
+                     *       "section_id": "fmla_employee",
+                     *       "test_cases": [
+                     *         {
+                     *           "expected_outcome": "undetermined",
+                     *           "field_values": {
+                     *             "employment.months_employed": 14
+                     *           },
+                     *           "name": "long tenure"
+                     *         }
+                     *       ],
+                     *       "tests_total": 1,
+                     *       "updated_at": "2026-11-23T19:07:41.135115Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Project"];
                 };
             };
@@ -5452,6 +6060,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "created_at": "2026-11-23T19:07:41.054064Z",
+                     *         "description": "",
+                     *         "domain": "employment",
+                     *         "fields": {},
+                     *         "name": "Family leave",
+                     *         "outcome_logic": null,
+                     *         "pinned": false,
+                     *         "publication_pending": false,
+                     *         "release": {
+                     *           "content_identity": "sha256:c91c3cb502d6d63b75ebda4202b9e6f6f2ae20a8b785885a4c7dd089269f2aaa",
+                     *           "label": "dazzling-hedgehog",
+                     *           "published_at": "2026-11-23T19:07:41.067794Z",
+                     *           "release_id": "01a702be-08c6-41d6-a0d4-da2aba0bb047",
+                     *           "title": "Family leave",
+                     *           "version": 1
+                     *         },
+                     *         "robot_hints": null,
+                     *         "rulebook_id": "rb_cNBXfAZDCgFpknd3",
+                     *         "ruleset_refs": [
+                     *           {
+                     *             "letter": "A",
+                     *             "pin_mode": "latest_active",
+                     *             "ruleset_id": "fmla_employee:20261123-35749ab4c012",
+                     *             "section_id": "fmla_employee"
+                     *           }
+                     *         ],
+                     *         "slug": "demo/family-leave",
+                     *         "status": "active",
+                     *         "updated_at": "2026-11-23T19:07:41.067794Z",
+                     *         "visibility": "private"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Rulebook"][] | null;
                 };
             };
@@ -5544,6 +6188,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "domain": "employment",
+                 *       "name": "Family leave",
+                 *       "ruleset_refs": [
+                 *         {
+                 *           "section_id": "fmla_employee"
+                 *         }
+                 *       ],
+                 *       "slug": "demo/family-leave"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateRulebookRequest"];
             };
         };
@@ -5559,6 +6215,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-23T19:07:41.054064Z",
+                     *       "description": "",
+                     *       "domain": "employment",
+                     *       "fields": {},
+                     *       "name": "Family leave",
+                     *       "outcome_logic": null,
+                     *       "pinned": false,
+                     *       "publication_pending": false,
+                     *       "release": null,
+                     *       "robot_hints": null,
+                     *       "rulebook_id": "rb_cNBXfAZDCgFpknd3",
+                     *       "ruleset_refs": [
+                     *         {
+                     *           "letter": "A",
+                     *           "pin_mode": "latest_active",
+                     *           "ruleset_id": "fmla_employee:20261123-35749ab4c012",
+                     *           "section_id": "fmla_employee"
+                     *         }
+                     *       ],
+                     *       "slug": "demo/family-leave",
+                     *       "status": "draft",
+                     *       "updated_at": "2026-11-23T19:07:41.054064Z",
+                     *       "visibility": "private"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Rulebook"];
                 };
             };
@@ -5794,7 +6477,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A rulebook id (rb_...) or its slug, with each / sent as %2F. */
+                /**
+                 * @description A rulebook id (rb_...) or its slug, with each / sent as %2F.
+                 * @example demo/family-leave
+                 */
                 rulebook_id: string;
             };
             cookie?: never;
@@ -5812,6 +6498,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-23T19:07:41.054064Z",
+                     *       "description": "",
+                     *       "domain": "employment",
+                     *       "fields": {},
+                     *       "name": "Family leave",
+                     *       "outcome_logic": null,
+                     *       "pinned": false,
+                     *       "publication_pending": false,
+                     *       "release": {
+                     *         "content_identity": "sha256:c91c3cb502d6d63b75ebda4202b9e6f6f2ae20a8b785885a4c7dd089269f2aaa",
+                     *         "label": "dazzling-hedgehog",
+                     *         "published_at": "2026-11-23T19:07:41.067794Z",
+                     *         "release_id": "01a702be-08c6-41d6-a0d4-da2aba0bb047",
+                     *         "title": "Family leave",
+                     *         "version": 1
+                     *       },
+                     *       "robot_hints": null,
+                     *       "rulebook_id": "rb_cNBXfAZDCgFpknd3",
+                     *       "ruleset_refs": [
+                     *         {
+                     *           "letter": "A",
+                     *           "pin_mode": "latest_active",
+                     *           "ruleset_id": "fmla_employee:20261123-35749ab4c012",
+                     *           "section_id": "fmla_employee"
+                     *         }
+                     *       ],
+                     *       "slug": "demo/family-leave",
+                     *       "status": "active",
+                     *       "updated_at": "2026-11-23T19:07:41.067794Z",
+                     *       "visibility": "private"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Rulebook"];
                 };
             };
@@ -5914,12 +6634,18 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example demo/family-leave */
                 rulebook_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "description": "Federal family and medical leave: the employee's eligibility."
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateRulebookRequest"];
             };
         };
@@ -5935,6 +6661,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-23T19:07:41.054064Z",
+                     *       "description": "Federal family and medical leave: the employee's eligibility.",
+                     *       "domain": "employment",
+                     *       "fields": {},
+                     *       "name": "Family leave",
+                     *       "outcome_logic": null,
+                     *       "pinned": false,
+                     *       "publication_pending": false,
+                     *       "release": {
+                     *         "content_identity": "sha256:c91c3cb502d6d63b75ebda4202b9e6f6f2ae20a8b785885a4c7dd089269f2aaa",
+                     *         "label": "dazzling-hedgehog",
+                     *         "published_at": "2026-11-23T19:07:41.067794Z",
+                     *         "release_id": "01a702be-08c6-41d6-a0d4-da2aba0bb047",
+                     *         "title": "Family leave",
+                     *         "version": 1
+                     *       },
+                     *       "robot_hints": null,
+                     *       "rulebook_id": "rb_cNBXfAZDCgFpknd3",
+                     *       "ruleset_refs": [
+                     *         {
+                     *           "letter": "A",
+                     *           "pin_mode": "latest_active",
+                     *           "ruleset_id": "fmla_employee:20261123-35749ab4c012",
+                     *           "section_id": "fmla_employee"
+                     *         }
+                     *       ],
+                     *       "slug": "demo/family-leave",
+                     *       "status": "active",
+                     *       "updated_at": "2026-11-23T19:07:41.154041Z",
+                     *       "visibility": "private"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Rulebook"];
                 };
             };
@@ -6061,7 +6821,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A rulebook id (rb_...) or its slug, with each / sent as %2F. */
+                /**
+                 * @description A rulebook id (rb_...) or its slug, with each / sent as %2F.
+                 * @example demo/family-leave
+                 */
                 rulebook_id: string;
             };
             cookie?: never;
@@ -6079,6 +6842,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-23T19:07:41.054064Z",
+                     *       "description": "",
+                     *       "domain": "employment",
+                     *       "fields": {},
+                     *       "name": "Family leave",
+                     *       "outcome_logic": null,
+                     *       "pinned": false,
+                     *       "publication_pending": false,
+                     *       "release": {
+                     *         "content_identity": "sha256:c91c3cb502d6d63b75ebda4202b9e6f6f2ae20a8b785885a4c7dd089269f2aaa",
+                     *         "label": "dazzling-hedgehog",
+                     *         "published_at": "2026-11-23T19:07:41.067794Z",
+                     *         "release_id": "01a702be-08c6-41d6-a0d4-da2aba0bb047",
+                     *         "title": "Family leave",
+                     *         "version": 1
+                     *       },
+                     *       "robot_hints": null,
+                     *       "rulebook_id": "rb_cNBXfAZDCgFpknd3",
+                     *       "ruleset_refs": [
+                     *         {
+                     *           "letter": "A",
+                     *           "pin_mode": "latest_active",
+                     *           "ruleset_id": "fmla_employee:20261123-35749ab4c012",
+                     *           "section_id": "fmla_employee"
+                     *         }
+                     *       ],
+                     *       "slug": "demo/family-leave",
+                     *       "status": "active",
+                     *       "updated_at": "2026-11-23T19:07:41.067794Z",
+                     *       "visibility": "private"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Rulebook"];
                 };
             };
@@ -6195,7 +6992,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A rulebook id (rb_...) or its slug, with each / sent as %2F. */
+                /**
+                 * @description A rulebook id (rb_...) or its slug, with each / sent as %2F.
+                 * @example demo/family-leave
+                 */
                 rulebook_id: string;
             };
             cookie?: never;
@@ -6213,6 +7013,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-23T19:07:41.054064Z",
+                     *       "description": "Federal family and medical leave: the employee's eligibility.",
+                     *       "domain": "employment",
+                     *       "fields": {},
+                     *       "name": "Family leave",
+                     *       "outcome_logic": null,
+                     *       "pinned": false,
+                     *       "publication_pending": false,
+                     *       "release": {
+                     *         "content_identity": "sha256:c91c3cb502d6d63b75ebda4202b9e6f6f2ae20a8b785885a4c7dd089269f2aaa",
+                     *         "label": "dazzling-hedgehog",
+                     *         "published_at": "2026-11-23T19:07:41.067794Z",
+                     *         "release_id": "01a702be-08c6-41d6-a0d4-da2aba0bb047",
+                     *         "title": "Family leave",
+                     *         "version": 1
+                     *       },
+                     *       "robot_hints": null,
+                     *       "rulebook_id": "rb_cNBXfAZDCgFpknd3",
+                     *       "ruleset_refs": [
+                     *         {
+                     *           "letter": "A",
+                     *           "pin_mode": "latest_active",
+                     *           "ruleset_id": "fmla_employee:20261123-35749ab4c012",
+                     *           "section_id": "fmla_employee"
+                     *         }
+                     *       ],
+                     *       "slug": "demo/family-leave",
+                     *       "status": "archived",
+                     *       "updated_at": "2026-11-23T19:07:41.202672Z",
+                     *       "visibility": "public"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Rulebook"];
                 };
             };
@@ -6443,7 +7277,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description A rulebook id (rb_...) or its slug, with each / sent as %2F. */
+                /**
+                 * @description A rulebook id (rb_...) or its slug, with each / sent as %2F.
+                 * @example demo/family-leave
+                 */
                 rulebook_id: string;
             };
             cookie?: never;
@@ -6461,6 +7298,244 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "content_identity": "sha256:c91c3cb502d6d63b75ebda4202b9e6f6f2ae20a8b785885a4c7dd089269f2aaa",
+                     *       "name": "Family leave",
+                     *       "outcome_logic": {
+                     *         "section": "A"
+                     *       },
+                     *       "release": {
+                     *         "content_identity": "sha256:c91c3cb502d6d63b75ebda4202b9e6f6f2ae20a8b785885a4c7dd089269f2aaa",
+                     *         "label": "dazzling-hedgehog",
+                     *         "published_at": "2026-11-23T19:07:41.067794Z",
+                     *         "release_id": "01a702be-08c6-41d6-a0d4-da2aba0bb047",
+                     *         "title": "Family leave",
+                     *         "version": 1
+                     *       },
+                     *       "rulebook_id": "rb_cNBXfAZDCgFpknd3",
+                     *       "sections": [
+                     *         {
+                     *           "content_digest": "sha256:25bc2acfbc11eaa09b2a2ded006fdb0554680ab789958f1aa2657e80f13ef96e",
+                     *           "criteria": [
+                     *             {
+                     *               "criterion_id": "employer_size",
+                     *               "description": "workweeks with 50 employees is at least 20 and employer type is private",
+                     *               "discretionary": false,
+                     *               "expression": "employer.workweeks_with_50_employees >= 20 and employment.employer_type == \"private\"",
+                     *               "fields": [
+                     *                 "employment.employer_type",
+                     *                 "employer.workweeks_with_50_employees"
+                     *               ],
+                     *               "group": "employer",
+                     *               "source_references": [
+                     *                 {
+                     *                   "deep_link": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim#:~:text=employs%2050%20or%20more%20employees%20for%20each%20working%20day%20during%20each%20of%2020%20or%20more%20calendar%20workweeks%20in%20the%20current%20or%20preceding%20calendar%20year",
+                     *                   "licence": "public-domain",
+                     *                   "quote": {
+                     *                     "exact": "employs 50 or more employees for each working day during each of 20 or more calendar workweeks in the current or preceding calendar year"
+                     *                   },
+                     *                   "schema_version": 1,
+                     *                   "source": "usc29_2611",
+                     *                   "title": "29 U.S.C. 2611 (FMLA definitions)",
+                     *                   "url": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
+                     *                 }
+                     *               ],
+                     *               "title": "Private employer with 50 or more employees in 20 or more workweeks"
+                     *             },
+                     *             {
+                     *               "criterion_id": "public_agency",
+                     *               "description": "employer type is public agency",
+                     *               "discretionary": false,
+                     *               "expression": "employment.employer_type == \"public_agency\"",
+                     *               "fields": [
+                     *                 "employment.employer_type"
+                     *               ],
+                     *               "group": "employer",
+                     *               "source_references": [
+                     *                 {
+                     *                   "deep_link": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim#:~:text=public%20agency",
+                     *                   "licence": "public-domain",
+                     *                   "quote": {
+                     *                     "exact": "public agency"
+                     *                   },
+                     *                   "schema_version": 1,
+                     *                   "source": "usc29_2611",
+                     *                   "title": "29 U.S.C. 2611 (FMLA definitions)",
+                     *                   "url": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
+                     *                 }
+                     *               ],
+                     *               "title": "Public agency employer"
+                     *             },
+                     *             {
+                     *               "criterion_id": "tenure",
+                     *               "description": "months employed is at least 12",
+                     *               "discretionary": false,
+                     *               "expression": "employment.months_employed >= 12",
+                     *               "fields": [
+                     *                 "employment.months_employed"
+                     *               ],
+                     *               "group": "service",
+                     *               "source_references": [
+                     *                 {
+                     *                   "deep_link": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim#:~:text=for%20at%20least%2012%20months%20by%20the%20employer%20with%20respect%20to%20whom%20leave%20is%20requested",
+                     *                   "licence": "public-domain",
+                     *                   "quote": {
+                     *                     "exact": "for at least 12 months by the employer with respect to whom leave is requested"
+                     *                   },
+                     *                   "schema_version": 1,
+                     *                   "source": "usc29_2611",
+                     *                   "title": "29 U.S.C. 2611 (FMLA definitions)",
+                     *                   "url": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
+                     *                 },
+                     *                 {
+                     *                   "deep_link": "https://www.ecfr.gov/current/title-29/subtitle-B/chapter-V/subchapter-C/part-825/subpart-A/section-825.110#:~:text=Has%20been%20employed%20by%20the%20employer%20for%20at%20least%2012%20months",
+                     *                   "licence": "public-domain",
+                     *                   "quote": {
+                     *                     "exact": "Has been employed by the employer for at least 12 months"
+                     *                   },
+                     *                   "schema_version": 1,
+                     *                   "source": "cfr29_825_110",
+                     *                   "title": "29 CFR 825.110 Eligible employee",
+                     *                   "url": "https://www.ecfr.gov/current/title-29/subtitle-B/chapter-V/subchapter-C/part-825/subpart-A/section-825.110"
+                     *                 }
+                     *               ],
+                     *               "title": "Employed by the employer for at least 12 months"
+                     *             },
+                     *             {
+                     *               "criterion_id": "hours",
+                     *               "description": "hours 12 months is at least 1,250",
+                     *               "discretionary": false,
+                     *               "expression": "employment.hours_12_months >= 1250",
+                     *               "fields": [
+                     *                 "employment.hours_12_months"
+                     *               ],
+                     *               "group": "service",
+                     *               "source_references": [
+                     *                 {
+                     *                   "deep_link": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim#:~:text=for%20at%20least%201%2C250%20hours%20of%20service%20with%20such%20employer%20during%20the%20previous%2012%2Dmonth%20period",
+                     *                   "licence": "public-domain",
+                     *                   "quote": {
+                     *                     "exact": "for at least 1,250 hours of service with such employer during the previous 12-month period"
+                     *                   },
+                     *                   "schema_version": 1,
+                     *                   "source": "usc29_2611",
+                     *                   "title": "29 U.S.C. 2611 (FMLA definitions)",
+                     *                   "url": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
+                     *                 },
+                     *                 {
+                     *                   "deep_link": "https://www.ecfr.gov/current/title-29/subtitle-B/chapter-V/subchapter-C/part-825/subpart-A/section-825.110#:~:text=at%20least%201%2C250%20hours%20of%20service%20during%20the%2012%2Dmonth%20period%20immediately%20preceding%20the%20commencement%20of%20the%20leave",
+                     *                   "licence": "public-domain",
+                     *                   "quote": {
+                     *                     "exact": "at least 1,250 hours of service during the 12-month period immediately preceding the commencement of the leave"
+                     *                   },
+                     *                   "schema_version": 1,
+                     *                   "source": "cfr29_825_110",
+                     *                   "title": "29 CFR 825.110 Eligible employee",
+                     *                   "url": "https://www.ecfr.gov/current/title-29/subtitle-B/chapter-V/subchapter-C/part-825/subpart-A/section-825.110"
+                     *                 }
+                     *               ],
+                     *               "title": "At least 1,250 hours of service in the previous 12 months"
+                     *             },
+                     *             {
+                     *               "criterion_id": "not_title5",
+                     *               "description": "employer type is not federal title5",
+                     *               "discretionary": false,
+                     *               "expression": "employment.employer_type != \"federal_title5\"",
+                     *               "fields": [
+                     *                 "employment.employer_type"
+                     *               ],
+                     *               "group": "exclusions",
+                     *               "source_references": [
+                     *                 {
+                     *                   "deep_link": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim#:~:text=any%20Federal%20officer%20or%20employee%20covered%20under%20subchapter%20V%20of%20chapter%2063%20of%20title%205",
+                     *                   "licence": "public-domain",
+                     *                   "quote": {
+                     *                     "exact": "any Federal officer or employee covered under subchapter V of chapter 63 of title 5"
+                     *                   },
+                     *                   "schema_version": 1,
+                     *                   "source": "usc29_2611",
+                     *                   "title": "29 U.S.C. 2611 (FMLA definitions)",
+                     *                   "url": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
+                     *                 }
+                     *               ],
+                     *               "title": "Not a federal employee covered by title 5 leave rules"
+                     *             },
+                     *             {
+                     *               "criterion_id": "worksite_size",
+                     *               "description": "employees within 75 miles is at least 50",
+                     *               "discretionary": false,
+                     *               "expression": "worksite.employees_within_75_miles >= 50",
+                     *               "fields": [
+                     *                 "worksite.employees_within_75_miles"
+                     *               ],
+                     *               "group": "exclusions",
+                     *               "source_references": [
+                     *                 {
+                     *                   "deep_link": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim#:~:text=if%20the%20total%20number%20of%20employees%20employed%20by%20that%20employer%20within%2075%20miles%20of%20that%20worksite%20is%20less%20than%2050",
+                     *                   "licence": "public-domain",
+                     *                   "quote": {
+                     *                     "exact": "if the total number of employees employed by that employer within 75 miles of that worksite is less than 50"
+                     *                   },
+                     *                   "schema_version": 1,
+                     *                   "source": "usc29_2611",
+                     *                   "title": "29 U.S.C. 2611 (FMLA definitions)",
+                     *                   "url": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
+                     *                 },
+                     *                 {
+                     *                   "deep_link": "https://www.ecfr.gov/current/title-29/subtitle-B/chapter-V/subchapter-C/part-825/subpart-A/section-825.110#:~:text=Is%20employed%20at%20a%20worksite%20where%2050%20or%20more%20employees%20are%20employed%20by%20the%20employer%20within%2075%20miles%20of%20that%20worksite",
+                     *                   "licence": "public-domain",
+                     *                   "quote": {
+                     *                     "exact": "Is employed at a worksite where 50 or more employees are employed by the employer within 75 miles of that worksite"
+                     *                   },
+                     *                   "schema_version": 1,
+                     *                   "source": "cfr29_825_110",
+                     *                   "title": "29 CFR 825.110 Eligible employee",
+                     *                   "url": "https://www.ecfr.gov/current/title-29/subtitle-B/chapter-V/subchapter-C/part-825/subpart-A/section-825.110"
+                     *                 }
+                     *               ],
+                     *               "title": "50 or more employees within 75 miles of the worksite"
+                     *             }
+                     *           ],
+                     *           "groups": [
+                     *             {
+                     *               "criterion_ids": [
+                     *                 "employer_size",
+                     *                 "public_agency"
+                     *               ],
+                     *               "group": "employer",
+                     *               "kind": "any",
+                     *               "title": "Covered employer"
+                     *             },
+                     *             {
+                     *               "criterion_ids": [
+                     *                 "tenure",
+                     *                 "hours"
+                     *               ],
+                     *               "group": "service",
+                     *               "kind": "all",
+                     *               "title": "Length and amount of service"
+                     *             },
+                     *             {
+                     *               "criterion_ids": [
+                     *                 "not_title5",
+                     *                 "worksite_size"
+                     *               ],
+                     *               "group": "exclusions",
+                     *               "kind": "all",
+                     *               "title": "Not excluded"
+                     *             }
+                     *           ],
+                     *           "letter": "A",
+                     *           "name": "FMLA employee eligibility",
+                     *           "ruleset_id": "fmla_employee:20261123-35749ab4c012",
+                     *           "section_id": "fmla_employee",
+                     *           "slug": "demo/us-fmla-employee"
+                     *         }
+                     *       ],
+                     *       "slug": "demo/family-leave"
+                     *     }
+                     */
                     "application/json": components["schemas"]["RulebookExplanation"];
                 };
             };
@@ -6713,7 +7788,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description A rulebook id (rb_...) or its slug, with each / sent as %2F. */
+                /**
+                 * @description A rulebook id (rb_...) or its slug, with each / sent as %2F.
+                 * @example demo/family-leave
+                 */
                 rulebook_id: string;
             };
             cookie?: never;
@@ -6731,6 +7809,516 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "graph": {
+                     *         "edges": [
+                     *           {
+                     *             "source": "demo/us-fmla-employee:field:employment.employer_type",
+                     *             "target": "demo/us-fmla-employee:criterion:fmla_employee.employer_size",
+                     *             "type": "field_to_criterion"
+                     *           },
+                     *           {
+                     *             "source": "demo/us-fmla-employee:field:employer.workweeks_with_50_employees",
+                     *             "target": "demo/us-fmla-employee:criterion:fmla_employee.employer_size",
+                     *             "type": "field_to_criterion"
+                     *           },
+                     *           {
+                     *             "source": "demo/us-fmla-employee:criterion:fmla_employee.employer_size",
+                     *             "target": "demo/us-fmla-employee:group:fmla_employee.employer",
+                     *             "type": "criterion_to_group"
+                     *           },
+                     *           {
+                     *             "source": "demo/us-fmla-employee:field:employment.employer_type",
+                     *             "target": "demo/us-fmla-employee:criterion:fmla_employee.public_agency",
+                     *             "type": "field_to_criterion"
+                     *           },
+                     *           {
+                     *             "source": "demo/us-fmla-employee:criterion:fmla_employee.public_agency",
+                     *             "target": "demo/us-fmla-employee:group:fmla_employee.employer",
+                     *             "type": "criterion_to_group"
+                     *           },
+                     *           {
+                     *             "source": "demo/us-fmla-employee:field:employment.months_employed",
+                     *             "target": "demo/us-fmla-employee:criterion:fmla_employee.tenure",
+                     *             "type": "field_to_criterion"
+                     *           },
+                     *           {
+                     *             "source": "demo/us-fmla-employee:criterion:fmla_employee.tenure",
+                     *             "target": "demo/us-fmla-employee:group:fmla_employee.service",
+                     *             "type": "criterion_to_group"
+                     *           },
+                     *           {
+                     *             "source": "demo/us-fmla-employee:field:employment.hours_12_months",
+                     *             "target": "demo/us-fmla-employee:criterion:fmla_employee.hours",
+                     *             "type": "field_to_criterion"
+                     *           },
+                     *           {
+                     *             "source": "demo/us-fmla-employee:criterion:fmla_employee.hours",
+                     *             "target": "demo/us-fmla-employee:group:fmla_employee.service",
+                     *             "type": "criterion_to_group"
+                     *           },
+                     *           {
+                     *             "source": "demo/us-fmla-employee:field:employment.employer_type",
+                     *             "target": "demo/us-fmla-employee:criterion:fmla_employee.not_title5",
+                     *             "type": "field_to_criterion"
+                     *           },
+                     *           {
+                     *             "source": "demo/us-fmla-employee:criterion:fmla_employee.not_title5",
+                     *             "target": "demo/us-fmla-employee:group:fmla_employee.exclusions",
+                     *             "type": "criterion_to_group"
+                     *           },
+                     *           {
+                     *             "source": "demo/us-fmla-employee:field:worksite.employees_within_75_miles",
+                     *             "target": "demo/us-fmla-employee:criterion:fmla_employee.worksite_size",
+                     *             "type": "field_to_criterion"
+                     *           },
+                     *           {
+                     *             "source": "demo/us-fmla-employee:criterion:fmla_employee.worksite_size",
+                     *             "target": "demo/us-fmla-employee:group:fmla_employee.exclusions",
+                     *             "type": "criterion_to_group"
+                     *           },
+                     *           {
+                     *             "source": "demo/us-fmla-employee:group:fmla_employee.employer",
+                     *             "target": "outcome",
+                     *             "type": "group_to_outcome"
+                     *           },
+                     *           {
+                     *             "source": "demo/us-fmla-employee:group:fmla_employee.service",
+                     *             "target": "outcome",
+                     *             "type": "group_to_outcome"
+                     *           },
+                     *           {
+                     *             "source": "demo/us-fmla-employee:group:fmla_employee.exclusions",
+                     *             "target": "outcome",
+                     *             "type": "group_to_outcome"
+                     *           }
+                     *         ],
+                     *         "nodes": [
+                     *           {
+                     *             "field_type": "enum",
+                     *             "id": "demo/us-fmla-employee:field:employment.employer_type",
+                     *             "key": "employment.employer_type",
+                     *             "label": "employer type",
+                     *             "overlay": null,
+                     *             "question": "Who is your employer: a private business, a public agency (a state or local government, a school, or a federal agency whose staff are not under title 5 leave rules), or the federal civil service whose leave is governed by title 5 of the US Code?",
+                     *             "section_id": "fmla_employee",
+                     *             "type": "field"
+                     *           },
+                     *           {
+                     *             "field_type": "int",
+                     *             "id": "demo/us-fmla-employee:field:employment.months_employed",
+                     *             "key": "employment.months_employed",
+                     *             "label": "months employed",
+                     *             "overlay": null,
+                     *             "question": "For how many months in total have you worked for this employer? The months need not be in a row.",
+                     *             "section_id": "fmla_employee",
+                     *             "type": "field"
+                     *           },
+                     *           {
+                     *             "field_type": "decimal",
+                     *             "id": "demo/us-fmla-employee:field:employment.hours_12_months",
+                     *             "key": "employment.hours_12_months",
+                     *             "label": "hours 12 months",
+                     *             "overlay": null,
+                     *             "question": "How many hours did you actually work for this employer in the 12 months before your leave starts?",
+                     *             "section_id": "fmla_employee",
+                     *             "type": "field"
+                     *           },
+                     *           {
+                     *             "field_type": "int",
+                     *             "id": "demo/us-fmla-employee:field:employer.workweeks_with_50_employees",
+                     *             "key": "employer.workweeks_with_50_employees",
+                     *             "label": "workweeks with 50 employees",
+                     *             "overlay": null,
+                     *             "question": "In how many calendar weeks of this year or last year did your employer have 50 or more employees on each working day?",
+                     *             "section_id": "fmla_employee",
+                     *             "type": "field"
+                     *           },
+                     *           {
+                     *             "field_type": "int",
+                     *             "id": "demo/us-fmla-employee:field:worksite.employees_within_75_miles",
+                     *             "key": "worksite.employees_within_75_miles",
+                     *             "label": "employees within 75 miles",
+                     *             "overlay": null,
+                     *             "question": "How many people does your employer employ at your worksite and at its other sites within 75 miles of it?",
+                     *             "section_id": "fmla_employee",
+                     *             "type": "field"
+                     *           },
+                     *           {
+                     *             "display": {
+                     *               "expr": {
+                     *                 "args": [
+                     *                   {
+                     *                     "args": [
+                     *                       {
+                     *                         "key": "employer.workweeks_with_50_employees",
+                     *                         "type": "field_ref"
+                     *                       },
+                     *                       {
+                     *                         "field_context": "employer.workweeks_with_50_employees",
+                     *                         "sort": "int",
+                     *                         "type": "const",
+                     *                         "value": 20
+                     *                       }
+                     *                     ],
+                     *                     "operator": ">=",
+                     *                     "type": "op"
+                     *                   },
+                     *                   {
+                     *                     "args": [
+                     *                       {
+                     *                         "key": "employment.employer_type",
+                     *                         "type": "field_ref"
+                     *                       },
+                     *                       {
+                     *                         "field_context": "employment.employer_type",
+                     *                         "sort": "enum",
+                     *                         "type": "const",
+                     *                         "value": "private"
+                     *                       }
+                     *                     ],
+                     *                     "operator": "==",
+                     *                     "type": "op"
+                     *                   }
+                     *                 ],
+                     *                 "operator": "and",
+                     *                 "type": "op"
+                     *               },
+                     *               "routes": {
+                     *                 "children": [
+                     *                   {
+                     *                     "expr": {
+                     *                       "args": [
+                     *                         {
+                     *                           "key": "employer.workweeks_with_50_employees",
+                     *                           "type": "field_ref"
+                     *                         },
+                     *                         {
+                     *                           "field_context": "employer.workweeks_with_50_employees",
+                     *                           "sort": "int",
+                     *                           "type": "const",
+                     *                           "value": 20
+                     *                         }
+                     *                       ],
+                     *                       "operator": ">=",
+                     *                       "type": "op"
+                     *                     },
+                     *                     "id": "demo/us-fmla-employee:criterion:fmla_employee.employer_size/route.0",
+                     *                     "kind": "leaf",
+                     *                     "label": "workweeks with 50 employees is at least 20",
+                     *                     "overlay": null
+                     *                   },
+                     *                   {
+                     *                     "expr": {
+                     *                       "args": [
+                     *                         {
+                     *                           "key": "employment.employer_type",
+                     *                           "type": "field_ref"
+                     *                         },
+                     *                         {
+                     *                           "field_context": "employment.employer_type",
+                     *                           "sort": "enum",
+                     *                           "type": "const",
+                     *                           "value": "private"
+                     *                         }
+                     *                       ],
+                     *                       "operator": "==",
+                     *                       "type": "op"
+                     *                     },
+                     *                     "id": "demo/us-fmla-employee:criterion:fmla_employee.employer_size/route.1",
+                     *                     "kind": "leaf",
+                     *                     "label": "employer type is private",
+                     *                     "overlay": null
+                     *                   }
+                     *                 ],
+                     *                 "expr": {
+                     *                   "args": [
+                     *                     {
+                     *                       "args": [
+                     *                         {
+                     *                           "key": "employer.workweeks_with_50_employees",
+                     *                           "type": "field_ref"
+                     *                         },
+                     *                         {
+                     *                           "field_context": "employer.workweeks_with_50_employees",
+                     *                           "sort": "int",
+                     *                           "type": "const",
+                     *                           "value": 20
+                     *                         }
+                     *                       ],
+                     *                       "operator": ">=",
+                     *                       "type": "op"
+                     *                     },
+                     *                     {
+                     *                       "args": [
+                     *                         {
+                     *                           "key": "employment.employer_type",
+                     *                           "type": "field_ref"
+                     *                         },
+                     *                         {
+                     *                           "field_context": "employment.employer_type",
+                     *                           "sort": "enum",
+                     *                           "type": "const",
+                     *                           "value": "private"
+                     *                         }
+                     *                       ],
+                     *                       "operator": "==",
+                     *                       "type": "op"
+                     *                     }
+                     *                   ],
+                     *                   "operator": "and",
+                     *                   "type": "op"
+                     *                 },
+                     *                 "id": "demo/us-fmla-employee:criterion:fmla_employee.employer_size/route",
+                     *                 "kind": "all_of",
+                     *                 "label": "workweeks with 50 employees is at least 20 and employer type is private",
+                     *                 "overlay": null
+                     *               },
+                     *               "sentence": "workweeks with 50 employees is at least 20 and employer type is private"
+                     *             },
+                     *             "fields": [
+                     *               "employment.employer_type",
+                     *               "employer.workweeks_with_50_employees"
+                     *             ],
+                     *             "group": "fmla_employee.employer",
+                     *             "id": "demo/us-fmla-employee:criterion:fmla_employee.employer_size",
+                     *             "label": "Private employer with 50 or more employees in 20 or more workweeks",
+                     *             "overlay": null,
+                     *             "section_id": "fmla_employee",
+                     *             "title": "Private employer with 50 or more employees in 20 or more workweeks",
+                     *             "type": "criterion"
+                     *           },
+                     *           {
+                     *             "display": {
+                     *               "expr": {
+                     *                 "args": [
+                     *                   {
+                     *                     "key": "employment.employer_type",
+                     *                     "type": "field_ref"
+                     *                   },
+                     *                   {
+                     *                     "field_context": "employment.employer_type",
+                     *                     "sort": "enum",
+                     *                     "type": "const",
+                     *                     "value": "public_agency"
+                     *                   }
+                     *                 ],
+                     *                 "operator": "==",
+                     *                 "type": "op"
+                     *               },
+                     *               "routes": null,
+                     *               "sentence": "employer type is public agency"
+                     *             },
+                     *             "fields": [
+                     *               "employment.employer_type"
+                     *             ],
+                     *             "group": "fmla_employee.employer",
+                     *             "id": "demo/us-fmla-employee:criterion:fmla_employee.public_agency",
+                     *             "label": "Public agency employer",
+                     *             "overlay": null,
+                     *             "section_id": "fmla_employee",
+                     *             "title": "Public agency employer",
+                     *             "type": "criterion"
+                     *           },
+                     *           {
+                     *             "display": {
+                     *               "expr": {
+                     *                 "args": [
+                     *                   {
+                     *                     "key": "employment.months_employed",
+                     *                     "type": "field_ref"
+                     *                   },
+                     *                   {
+                     *                     "field_context": "employment.months_employed",
+                     *                     "sort": "int",
+                     *                     "type": "const",
+                     *                     "value": 12
+                     *                   }
+                     *                 ],
+                     *                 "operator": ">=",
+                     *                 "type": "op"
+                     *               },
+                     *               "routes": null,
+                     *               "sentence": "months employed is at least 12"
+                     *             },
+                     *             "fields": [
+                     *               "employment.months_employed"
+                     *             ],
+                     *             "group": "fmla_employee.service",
+                     *             "id": "demo/us-fmla-employee:criterion:fmla_employee.tenure",
+                     *             "label": "Employed by the employer for at least 12 months",
+                     *             "overlay": null,
+                     *             "section_id": "fmla_employee",
+                     *             "title": "Employed by the employer for at least 12 months",
+                     *             "type": "criterion"
+                     *           },
+                     *           {
+                     *             "display": {
+                     *               "expr": {
+                     *                 "args": [
+                     *                   {
+                     *                     "key": "employment.hours_12_months",
+                     *                     "type": "field_ref"
+                     *                   },
+                     *                   {
+                     *                     "field_context": "employment.hours_12_months",
+                     *                     "sort": "decimal",
+                     *                     "type": "const",
+                     *                     "value": 1250
+                     *                   }
+                     *                 ],
+                     *                 "operator": ">=",
+                     *                 "type": "op"
+                     *               },
+                     *               "routes": null,
+                     *               "sentence": "hours 12 months is at least 1,250"
+                     *             },
+                     *             "fields": [
+                     *               "employment.hours_12_months"
+                     *             ],
+                     *             "group": "fmla_employee.service",
+                     *             "id": "demo/us-fmla-employee:criterion:fmla_employee.hours",
+                     *             "label": "At least 1,250 hours of service in the previous 12 months",
+                     *             "overlay": null,
+                     *             "section_id": "fmla_employee",
+                     *             "title": "At least 1,250 hours of service in the previous 12 months",
+                     *             "type": "criterion"
+                     *           },
+                     *           {
+                     *             "display": {
+                     *               "expr": {
+                     *                 "args": [
+                     *                   {
+                     *                     "key": "employment.employer_type",
+                     *                     "type": "field_ref"
+                     *                   },
+                     *                   {
+                     *                     "field_context": "employment.employer_type",
+                     *                     "sort": "enum",
+                     *                     "type": "const",
+                     *                     "value": "federal_title5"
+                     *                   }
+                     *                 ],
+                     *                 "operator": "!=",
+                     *                 "type": "op"
+                     *               },
+                     *               "routes": null,
+                     *               "sentence": "employer type is not federal title5"
+                     *             },
+                     *             "fields": [
+                     *               "employment.employer_type"
+                     *             ],
+                     *             "group": "fmla_employee.exclusions",
+                     *             "id": "demo/us-fmla-employee:criterion:fmla_employee.not_title5",
+                     *             "label": "Not a federal employee covered by title 5 leave rules",
+                     *             "overlay": null,
+                     *             "section_id": "fmla_employee",
+                     *             "title": "Not a federal employee covered by title 5 leave rules",
+                     *             "type": "criterion"
+                     *           },
+                     *           {
+                     *             "display": {
+                     *               "expr": {
+                     *                 "args": [
+                     *                   {
+                     *                     "key": "worksite.employees_within_75_miles",
+                     *                     "type": "field_ref"
+                     *                   },
+                     *                   {
+                     *                     "field_context": "worksite.employees_within_75_miles",
+                     *                     "sort": "int",
+                     *                     "type": "const",
+                     *                     "value": 50
+                     *                   }
+                     *                 ],
+                     *                 "operator": ">=",
+                     *                 "type": "op"
+                     *               },
+                     *               "routes": null,
+                     *               "sentence": "employees within 75 miles is at least 50"
+                     *             },
+                     *             "fields": [
+                     *               "worksite.employees_within_75_miles"
+                     *             ],
+                     *             "group": "fmla_employee.exclusions",
+                     *             "id": "demo/us-fmla-employee:criterion:fmla_employee.worksite_size",
+                     *             "label": "50 or more employees within 75 miles of the worksite",
+                     *             "overlay": null,
+                     *             "section_id": "fmla_employee",
+                     *             "title": "50 or more employees within 75 miles of the worksite",
+                     *             "type": "criterion"
+                     *           },
+                     *           {
+                     *             "id": "demo/us-fmla-employee:group:fmla_employee.employer",
+                     *             "kind": "any",
+                     *             "label": "Covered employer",
+                     *             "overlay": null,
+                     *             "section_id": "fmla_employee",
+                     *             "title": "Covered employer",
+                     *             "type": "group"
+                     *           },
+                     *           {
+                     *             "id": "demo/us-fmla-employee:group:fmla_employee.service",
+                     *             "kind": "all",
+                     *             "label": "Length and amount of service",
+                     *             "overlay": null,
+                     *             "section_id": "fmla_employee",
+                     *             "title": "Length and amount of service",
+                     *             "type": "group"
+                     *           },
+                     *           {
+                     *             "id": "demo/us-fmla-employee:group:fmla_employee.exclusions",
+                     *             "kind": "all",
+                     *             "label": "Not excluded",
+                     *             "overlay": null,
+                     *             "section_id": "fmla_employee",
+                     *             "title": "Not excluded",
+                     *             "type": "group"
+                     *           },
+                     *           {
+                     *             "expr": {
+                     *               "args": [
+                     *                 {
+                     *                   "key": "fmla_employee.employer",
+                     *                   "type": "group_ref"
+                     *                 },
+                     *                 {
+                     *                   "key": "fmla_employee.service",
+                     *                   "type": "group_ref"
+                     *                 },
+                     *                 {
+                     *                   "key": "fmla_employee.exclusions",
+                     *                   "type": "group_ref"
+                     *                 }
+                     *               ],
+                     *               "operator": "and",
+                     *               "type": "op"
+                     *             },
+                     *             "id": "outcome",
+                     *             "label": "Family leave",
+                     *             "overlay": null,
+                     *             "section_id": "rulebook",
+                     *             "type": "outcome"
+                     *           }
+                     *         ],
+                     *         "sections": [
+                     *           "demo/us-fmla-employee"
+                     *         ],
+                     *         "stats": {
+                     *           "sections": 1,
+                     *           "shared_fields": 0,
+                     *           "total_criteria": 6,
+                     *           "total_fields": 5,
+                     *           "total_groups": 3
+                     *         }
+                     *       },
+                     *       "mermaid": "flowchart LR\n  demo_us_fmla_employee_field_employment_employer_type[\"employer type\"]\n  demo_us_fmla_employee_field_employment_months_employed[\"months employed\"]\n  demo_us_fmla_employee_field_employment_hours_12_months[\"hours 12 months\"]\n  demo_us_fmla_employee_field_employer_workweeks_with_50_employees[\"workweeks with 50 employees\"]\n  demo_us_fmla_employee_field_worksite_employees_within_75_miles[\"employees within 75 miles\"]\n  demo_us_fmla_employee_criterion_fmla_employee_employer_size[\"Private employer with 50 or more employees in 20 or more workweeks\"]\n  demo_us_fmla_employee_criterion_fmla_employee_public_agency[\"Public agency employer\"]\n  demo_us_fmla_employee_criterion_fmla_employee_tenure[\"Employed by the employer for at least 12 months\"]\n  demo_us_fmla_employee_criterion_fmla_employee_hours[\"At least 1,250 hours of service in the previous 12 months\"]\n  demo_us_fmla_employee_criterion_fmla_employee_not_title5[\"Not a federal employee covered by title 5 leave rules\"]\n  demo_us_fmla_employee_criterion_fmla_employee_worksite_size[\"50 or more employees within 75 miles of the worksite\"]\n  demo_us_fmla_employee_group_fmla_employee_employer[\"Covered employer (any of)\"]\n  demo_us_fmla_employee_group_fmla_employee_service[\"Length and amount of service (all of)\"]\n  demo_us_fmla_employee_group_fmla_employee_exclusions[\"Not excluded (all of)\"]\n  outcome[\"Family leave\"]\n  demo_us_fmla_employee_field_employment_employer_type --> demo_us_fmla_employee_criterion_fmla_employee_employer_size\n  demo_us_fmla_employee_field_employer_workweeks_with_50_employees --> demo_us_fmla_employee_criterion_fmla_employee_employer_size\n  demo_us_fmla_employee_criterion_fmla_employee_employer_size --> demo_us_fmla_employee_group_fmla_employee_employer\n  demo_us_fmla_employee_field_employment_employer_type --> demo_us_fmla_employee_criterion_fmla_employee_public_agency\n  demo_us_fmla_employee_criterion_fmla_employee_public_agency --> demo_us_fmla_employee_group_fmla_employee_employer\n  demo_us_fmla_employee_field_employment_months_employed --> demo_us_fmla_employee_criterion_fmla_employee_tenure\n  demo_us_fmla_employee_criterion_fmla_employee_tenure --> demo_us_fmla_employee_group_fmla_employee_service\n  demo_us_fmla_employee_field_employment_hours_12_months --> demo_us_fmla_employee_criterion_fmla_employee_hours\n  demo_us_fmla_employee_criterion_fmla_employee_hours --> demo_us_fmla_employee_group_fmla_employee_service\n  demo_us_fmla_employee_field_employment_employer_type --> demo_us_fmla_employee_criterion_fmla_employee_not_title5\n  demo_us_fmla_employee_criterion_fmla_employee_not_title5 --> demo_us_fmla_employee_group_fmla_employee_exclusions\n  demo_us_fmla_employee_field_worksite_employees_within_75_miles --> demo_us_fmla_employee_criterion_fmla_employee_worksite_size\n  demo_us_fmla_employee_criterion_fmla_employee_worksite_size --> demo_us_fmla_employee_group_fmla_employee_exclusions\n  demo_us_fmla_employee_group_fmla_employee_employer --> outcome\n  demo_us_fmla_employee_group_fmla_employee_service --> outcome\n  demo_us_fmla_employee_group_fmla_employee_exclusions --> outcome\n",
+                     *       "name": "Family leave",
+                     *       "rulebook_id": "rb_cNBXfAZDCgFpknd3",
+                     *       "slug": "demo/family-leave"
+                     *     }
+                     */
                     "application/json": components["schemas"]["RulebookGraph"];
                 };
             };
@@ -6985,7 +8573,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description A rulebook id (rb_...) or its slug, with each / sent as %2F. */
+                /**
+                 * @description A rulebook id (rb_...) or its slug, with each / sent as %2F.
+                 * @example demo/family-leave
+                 */
                 rulebook_id: string;
             };
             cookie?: never;
@@ -7003,6 +8594,105 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "engine_version": "eligo-core@0.32.0",
+                     *       "fields": [
+                     *         {
+                     *           "description": "The kind of employer the leave would be taken from.",
+                     *           "enum_values": [
+                     *             "private",
+                     *             "public_agency",
+                     *             "federal_title5"
+                     *           ],
+                     *           "field_id": "employment.employer_type",
+                     *           "field_type": "enum",
+                     *           "notes": [
+                     *             {
+                     *               "metadata": {
+                     *                 "section": "fmla_employee",
+                     *                 "type": "legal_background"
+                     *               },
+                     *               "note_text": "LEGAL BACKGROUND: Public agencies are covered employers whatever their size; most federal civil servants take family and medical leave under title 5 instead, so they are not eligible employees under this Act.",
+                     *               "source": "fmla_employee.usc29_2611"
+                     *             }
+                     *           ],
+                     *           "question": "Who is your employer: a private business, a public agency (a state or local government, a school, or a federal agency whose staff are not under title 5 leave rules), or the federal civil service whose leave is governed by title 5 of the US Code?",
+                     *           "weight": 1
+                     *         },
+                     *         {
+                     *           "description": "",
+                     *           "enum_values": null,
+                     *           "field_id": "employment.months_employed",
+                     *           "field_type": "int",
+                     *           "notes": [
+                     *             {
+                     *               "metadata": {
+                     *                 "section": "fmla_employee",
+                     *                 "type": "why"
+                     *               },
+                     *               "note_text": "WHY: Months before a break in service of seven years or more usually do not count, unless the break was for military service or a written agreement to rehire you.",
+                     *               "source": "fmla_employee.cfr29_825_110"
+                     *             }
+                     *           ],
+                     *           "question": "For how many months in total have you worked for this employer? The months need not be in a row.",
+                     *           "weight": 1
+                     *         },
+                     *         {
+                     *           "description": "",
+                     *           "enum_values": null,
+                     *           "field_id": "employment.hours_12_months",
+                     *           "field_type": "decimal",
+                     *           "notes": [
+                     *             {
+                     *               "metadata": {
+                     *                 "section": "fmla_employee",
+                     *                 "type": "why"
+                     *               },
+                     *               "note_text": "WHY: Hours are counted as under the Fair Labor Standards Act: hours actually worked, not paid leave.",
+                     *               "source": "fmla_employee.usc29_2611"
+                     *             }
+                     *           ],
+                     *           "question": "How many hours did you actually work for this employer in the 12 months before your leave starts?",
+                     *           "weight": 2
+                     *         },
+                     *         {
+                     *           "description": "Needed only for private employers; public agencies are covered whatever their size.",
+                     *           "enum_values": null,
+                     *           "field_id": "employer.workweeks_with_50_employees",
+                     *           "field_type": "int",
+                     *           "notes": [],
+                     *           "question": "In how many calendar weeks of this year or last year did your employer have 50 or more employees on each working day?",
+                     *           "weight": 3
+                     *         },
+                     *         {
+                     *           "description": "",
+                     *           "enum_values": null,
+                     *           "field_id": "worksite.employees_within_75_miles",
+                     *           "field_type": "int",
+                     *           "notes": [],
+                     *           "question": "How many people does your employer employ at your worksite and at its other sites within 75 miles of it?",
+                     *           "weight": 3
+                     *         }
+                     *       ],
+                     *       "release": {
+                     *         "content_identity": "sha256:c91c3cb502d6d63b75ebda4202b9e6f6f2ae20a8b785885a4c7dd089269f2aaa",
+                     *         "label": "dazzling-hedgehog",
+                     *         "published_at": "2026-11-23T19:07:41.067794Z",
+                     *         "release_id": "01a702be-08c6-41d6-a0d4-da2aba0bb047",
+                     *         "title": "Family leave",
+                     *         "version": 1
+                     *       },
+                     *       "robot_hints": null,
+                     *       "rulebook_id": "rb_cNBXfAZDCgFpknd3",
+                     *       "section_names": {
+                     *         "fmla_employee": "FMLA employee eligibility"
+                     *       },
+                     *       "sections": [
+                     *         "fmla_employee"
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["RulebookSchema"];
                 };
             };
@@ -7105,12 +8795,18 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example demo/family-leave */
                 rulebook_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "visibility": "public"
+                 *     }
+                 */
                 "application/json": components["schemas"]["RulebookVisibilityRequest"];
             };
         };
@@ -7126,6 +8822,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-23T19:07:41.054064Z",
+                     *       "description": "Federal family and medical leave: the employee's eligibility.",
+                     *       "domain": "employment",
+                     *       "fields": {},
+                     *       "name": "Family leave",
+                     *       "outcome_logic": null,
+                     *       "pinned": false,
+                     *       "publication_pending": false,
+                     *       "release": {
+                     *         "content_identity": "sha256:c91c3cb502d6d63b75ebda4202b9e6f6f2ae20a8b785885a4c7dd089269f2aaa",
+                     *         "label": "dazzling-hedgehog",
+                     *         "published_at": "2026-11-23T19:07:41.067794Z",
+                     *         "release_id": "01a702be-08c6-41d6-a0d4-da2aba0bb047",
+                     *         "title": "Family leave",
+                     *         "version": 1
+                     *       },
+                     *       "robot_hints": null,
+                     *       "rulebook_id": "rb_cNBXfAZDCgFpknd3",
+                     *       "ruleset_refs": [
+                     *         {
+                     *           "letter": "A",
+                     *           "pin_mode": "latest_active",
+                     *           "ruleset_id": "fmla_employee:20261123-35749ab4c012",
+                     *           "section_id": "fmla_employee"
+                     *         }
+                     *       ],
+                     *       "slug": "demo/family-leave",
+                     *       "status": "active",
+                     *       "updated_at": "2026-11-23T19:07:41.183044Z",
+                     *       "visibility": "public"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Rulebook"];
                 };
             };
@@ -7240,7 +8970,10 @@ export interface operations {
                 q?: string;
                 /** @description Keep slugs equal to this or under it, e.g. us or us/federal. */
                 namespace?: string;
-                /** @description Page size. */
+                /**
+                 * @description Page size.
+                 * @example 1
+                 */
                 limit?: number;
                 /** @description The X-Next-Cursor header of the previous page. */
                 cursor?: string;
@@ -7264,6 +8997,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "content_digest": "sha256:27994915b284b893067b9536cc24fbabf5bc814f1e602f64988f4dfaaf85fa0e",
+                     *         "created_at": "2026-11-23T19:07:40.053155Z",
+                     *         "description": "Whether a household passes the federal SNAP gross income test (130% of poverty) and net income test (100% of poverty) for its size, using fiscal year 2026 standards (1 October 2025 to 30 September 2026) derived from the 2025 HHS poverty guidelines for the 48 states and DC (also used for Guam and the Virgin Islands), Alaska and Hawaii. Households with an elderly or disabled member need only pass the net test. Categorical eligibility and the resource test are not covered.",
+                     *         "name": "SNAP gross and net income tests",
+                     *         "rule_count": 56,
+                     *         "ruleset_id": "snap_income:20261123-6f8c79a160d3",
+                     *         "ruleset_version": "v1",
+                     *         "section_id": "snap_income",
+                     *         "slug": "demo/snap-income",
+                     *         "status": "active",
+                     *         "updated_at": "2026-11-23T19:07:40.053155Z",
+                     *         "visibility": "public"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["RulesetSummary"][];
                 };
             };
@@ -7352,7 +9103,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A slug (send each / as %2F) or a concrete ruleset_id. */
+                /**
+                 * @description A slug (send each / as %2F) or a concrete ruleset_id.
+                 * @example demo/snap-income
+                 */
                 ruleset_id: string;
             };
             cookie?: never;
@@ -7370,6 +9124,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "content_digest": "sha256:27994915b284b893067b9536cc24fbabf5bc814f1e602f64988f4dfaaf85fa0e",
+                     *       "created_at": "2026-11-23T19:07:40.053155Z",
+                     *       "description": "Whether a household passes the federal SNAP gross income test (130% of poverty) and net income test (100% of poverty) for its size, using fiscal year 2026 standards (1 October 2025 to 30 September 2026) derived from the 2025 HHS poverty guidelines for the 48 states and DC (also used for Guam and the Virgin Islands), Alaska and Hawaii. Households with an elderly or disabled member need only pass the net test. Categorical eligibility and the resource test are not covered.",
+                     *       "name": "SNAP gross and net income tests",
+                     *       "rule_count": 56,
+                     *       "ruleset_id": "snap_income:20261123-6f8c79a160d3",
+                     *       "ruleset_version": "v1",
+                     *       "section_id": "snap_income",
+                     *       "slug": "demo/snap-income",
+                     *       "status": "archived",
+                     *       "updated_at": "2026-11-23T19:07:41.038787Z",
+                     *       "visibility": "private"
+                     *     }
+                     */
                     "application/json": components["schemas"]["RulesetSummary"];
                 };
             };
@@ -7470,14 +9240,20 @@ export interface operations {
     "diff-ruleset": {
         parameters: {
             query: {
-                /** @description The old version: a slug or a concrete ruleset_id. */
+                /**
+                 * @description The old version: a slug or a concrete ruleset_id.
+                 * @example demo/us-fmla-employee
+                 */
                 against: string;
                 /** @description What decision_date() reads, YYYY-MM-DD; default today. */
                 decision_date?: string;
             };
             header?: never;
             path: {
-                /** @description The new version: a slug (send each / as %2F) or a concrete ruleset_id. */
+                /**
+                 * @description The new version: a slug (send each / as %2F) or a concrete ruleset_id.
+                 * @example demo/us-fmla-employee
+                 */
                 ruleset_id: string;
             };
             cookie?: never;
@@ -7495,6 +9271,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "against": "fmla_employee:20261123-35749ab4c012",
+                     *       "changes": [],
+                     *       "equivalent": true,
+                     *       "field_changes": [],
+                     *       "ruleset_id": "fmla_employee:20261123-35749ab4c012"
+                     *     }
+                     */
                     "application/json": components["schemas"]["RulesetDiff"];
                 };
             };
@@ -7597,7 +9382,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A slug (send each / as %2F) or a concrete ruleset_id. */
+                /**
+                 * @description A slug (send each / as %2F) or a concrete ruleset_id.
+                 * @example demo/us-fmla-employee
+                 */
                 ruleset_id: string;
             };
             cookie?: never;
@@ -7615,6 +9403,225 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "content_digest": "sha256:25bc2acfbc11eaa09b2a2ded006fdb0554680ab789958f1aa2657e80f13ef96e",
+                     *       "criteria": [
+                     *         {
+                     *           "criterion_id": "employer_size",
+                     *           "description": "workweeks with 50 employees is at least 20 and employer type is private",
+                     *           "discretionary": false,
+                     *           "expression": "employer.workweeks_with_50_employees >= 20 and employment.employer_type == \"private\"",
+                     *           "fields": [
+                     *             "employment.employer_type",
+                     *             "employer.workweeks_with_50_employees"
+                     *           ],
+                     *           "group": "employer",
+                     *           "source_references": [
+                     *             {
+                     *               "deep_link": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim#:~:text=employs%2050%20or%20more%20employees%20for%20each%20working%20day%20during%20each%20of%2020%20or%20more%20calendar%20workweeks%20in%20the%20current%20or%20preceding%20calendar%20year",
+                     *               "licence": "public-domain",
+                     *               "quote": {
+                     *                 "exact": "employs 50 or more employees for each working day during each of 20 or more calendar workweeks in the current or preceding calendar year"
+                     *               },
+                     *               "schema_version": 1,
+                     *               "source": "usc29_2611",
+                     *               "title": "29 U.S.C. 2611 (FMLA definitions)",
+                     *               "url": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
+                     *             }
+                     *           ],
+                     *           "title": "Private employer with 50 or more employees in 20 or more workweeks"
+                     *         },
+                     *         {
+                     *           "criterion_id": "public_agency",
+                     *           "description": "employer type is public agency",
+                     *           "discretionary": false,
+                     *           "expression": "employment.employer_type == \"public_agency\"",
+                     *           "fields": [
+                     *             "employment.employer_type"
+                     *           ],
+                     *           "group": "employer",
+                     *           "source_references": [
+                     *             {
+                     *               "deep_link": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim#:~:text=public%20agency",
+                     *               "licence": "public-domain",
+                     *               "quote": {
+                     *                 "exact": "public agency"
+                     *               },
+                     *               "schema_version": 1,
+                     *               "source": "usc29_2611",
+                     *               "title": "29 U.S.C. 2611 (FMLA definitions)",
+                     *               "url": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
+                     *             }
+                     *           ],
+                     *           "title": "Public agency employer"
+                     *         },
+                     *         {
+                     *           "criterion_id": "tenure",
+                     *           "description": "months employed is at least 12",
+                     *           "discretionary": false,
+                     *           "expression": "employment.months_employed >= 12",
+                     *           "fields": [
+                     *             "employment.months_employed"
+                     *           ],
+                     *           "group": "service",
+                     *           "source_references": [
+                     *             {
+                     *               "deep_link": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim#:~:text=for%20at%20least%2012%20months%20by%20the%20employer%20with%20respect%20to%20whom%20leave%20is%20requested",
+                     *               "licence": "public-domain",
+                     *               "quote": {
+                     *                 "exact": "for at least 12 months by the employer with respect to whom leave is requested"
+                     *               },
+                     *               "schema_version": 1,
+                     *               "source": "usc29_2611",
+                     *               "title": "29 U.S.C. 2611 (FMLA definitions)",
+                     *               "url": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
+                     *             },
+                     *             {
+                     *               "deep_link": "https://www.ecfr.gov/current/title-29/subtitle-B/chapter-V/subchapter-C/part-825/subpart-A/section-825.110#:~:text=Has%20been%20employed%20by%20the%20employer%20for%20at%20least%2012%20months",
+                     *               "licence": "public-domain",
+                     *               "quote": {
+                     *                 "exact": "Has been employed by the employer for at least 12 months"
+                     *               },
+                     *               "schema_version": 1,
+                     *               "source": "cfr29_825_110",
+                     *               "title": "29 CFR 825.110 Eligible employee",
+                     *               "url": "https://www.ecfr.gov/current/title-29/subtitle-B/chapter-V/subchapter-C/part-825/subpart-A/section-825.110"
+                     *             }
+                     *           ],
+                     *           "title": "Employed by the employer for at least 12 months"
+                     *         },
+                     *         {
+                     *           "criterion_id": "hours",
+                     *           "description": "hours 12 months is at least 1,250",
+                     *           "discretionary": false,
+                     *           "expression": "employment.hours_12_months >= 1250",
+                     *           "fields": [
+                     *             "employment.hours_12_months"
+                     *           ],
+                     *           "group": "service",
+                     *           "source_references": [
+                     *             {
+                     *               "deep_link": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim#:~:text=for%20at%20least%201%2C250%20hours%20of%20service%20with%20such%20employer%20during%20the%20previous%2012%2Dmonth%20period",
+                     *               "licence": "public-domain",
+                     *               "quote": {
+                     *                 "exact": "for at least 1,250 hours of service with such employer during the previous 12-month period"
+                     *               },
+                     *               "schema_version": 1,
+                     *               "source": "usc29_2611",
+                     *               "title": "29 U.S.C. 2611 (FMLA definitions)",
+                     *               "url": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
+                     *             },
+                     *             {
+                     *               "deep_link": "https://www.ecfr.gov/current/title-29/subtitle-B/chapter-V/subchapter-C/part-825/subpart-A/section-825.110#:~:text=at%20least%201%2C250%20hours%20of%20service%20during%20the%2012%2Dmonth%20period%20immediately%20preceding%20the%20commencement%20of%20the%20leave",
+                     *               "licence": "public-domain",
+                     *               "quote": {
+                     *                 "exact": "at least 1,250 hours of service during the 12-month period immediately preceding the commencement of the leave"
+                     *               },
+                     *               "schema_version": 1,
+                     *               "source": "cfr29_825_110",
+                     *               "title": "29 CFR 825.110 Eligible employee",
+                     *               "url": "https://www.ecfr.gov/current/title-29/subtitle-B/chapter-V/subchapter-C/part-825/subpart-A/section-825.110"
+                     *             }
+                     *           ],
+                     *           "title": "At least 1,250 hours of service in the previous 12 months"
+                     *         },
+                     *         {
+                     *           "criterion_id": "not_title5",
+                     *           "description": "employer type is not federal title5",
+                     *           "discretionary": false,
+                     *           "expression": "employment.employer_type != \"federal_title5\"",
+                     *           "fields": [
+                     *             "employment.employer_type"
+                     *           ],
+                     *           "group": "exclusions",
+                     *           "source_references": [
+                     *             {
+                     *               "deep_link": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim#:~:text=any%20Federal%20officer%20or%20employee%20covered%20under%20subchapter%20V%20of%20chapter%2063%20of%20title%205",
+                     *               "licence": "public-domain",
+                     *               "quote": {
+                     *                 "exact": "any Federal officer or employee covered under subchapter V of chapter 63 of title 5"
+                     *               },
+                     *               "schema_version": 1,
+                     *               "source": "usc29_2611",
+                     *               "title": "29 U.S.C. 2611 (FMLA definitions)",
+                     *               "url": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
+                     *             }
+                     *           ],
+                     *           "title": "Not a federal employee covered by title 5 leave rules"
+                     *         },
+                     *         {
+                     *           "criterion_id": "worksite_size",
+                     *           "description": "employees within 75 miles is at least 50",
+                     *           "discretionary": false,
+                     *           "expression": "worksite.employees_within_75_miles >= 50",
+                     *           "fields": [
+                     *             "worksite.employees_within_75_miles"
+                     *           ],
+                     *           "group": "exclusions",
+                     *           "source_references": [
+                     *             {
+                     *               "deep_link": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim#:~:text=if%20the%20total%20number%20of%20employees%20employed%20by%20that%20employer%20within%2075%20miles%20of%20that%20worksite%20is%20less%20than%2050",
+                     *               "licence": "public-domain",
+                     *               "quote": {
+                     *                 "exact": "if the total number of employees employed by that employer within 75 miles of that worksite is less than 50"
+                     *               },
+                     *               "schema_version": 1,
+                     *               "source": "usc29_2611",
+                     *               "title": "29 U.S.C. 2611 (FMLA definitions)",
+                     *               "url": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
+                     *             },
+                     *             {
+                     *               "deep_link": "https://www.ecfr.gov/current/title-29/subtitle-B/chapter-V/subchapter-C/part-825/subpart-A/section-825.110#:~:text=Is%20employed%20at%20a%20worksite%20where%2050%20or%20more%20employees%20are%20employed%20by%20the%20employer%20within%2075%20miles%20of%20that%20worksite",
+                     *               "licence": "public-domain",
+                     *               "quote": {
+                     *                 "exact": "Is employed at a worksite where 50 or more employees are employed by the employer within 75 miles of that worksite"
+                     *               },
+                     *               "schema_version": 1,
+                     *               "source": "cfr29_825_110",
+                     *               "title": "29 CFR 825.110 Eligible employee",
+                     *               "url": "https://www.ecfr.gov/current/title-29/subtitle-B/chapter-V/subchapter-C/part-825/subpart-A/section-825.110"
+                     *             }
+                     *           ],
+                     *           "title": "50 or more employees within 75 miles of the worksite"
+                     *         }
+                     *       ],
+                     *       "description": "Whether an employee is an eligible employee who may take unpaid, job-protected leave under the US Family and Medical Leave Act (29 U.S.C. 2611(2); 29 CFR 825.110). Eligibility is determined as of the date the leave starts.",
+                     *       "groups": [
+                     *         {
+                     *           "criterion_ids": [
+                     *             "employer_size",
+                     *             "public_agency"
+                     *           ],
+                     *           "group": "employer",
+                     *           "kind": "any",
+                     *           "title": "Covered employer"
+                     *         },
+                     *         {
+                     *           "criterion_ids": [
+                     *             "tenure",
+                     *             "hours"
+                     *           ],
+                     *           "group": "service",
+                     *           "kind": "all",
+                     *           "title": "Length and amount of service"
+                     *         },
+                     *         {
+                     *           "criterion_ids": [
+                     *             "not_title5",
+                     *             "worksite_size"
+                     *           ],
+                     *           "group": "exclusions",
+                     *           "kind": "all",
+                     *           "title": "Not excluded"
+                     *         }
+                     *       ],
+                     *       "name": "FMLA employee eligibility",
+                     *       "ruleset_id": "fmla_employee:20261123-35749ab4c012",
+                     *       "ruleset_version": "v1",
+                     *       "slug": "demo/us-fmla-employee"
+                     *     }
+                     */
                     "application/json": components["schemas"]["RulesetExplanation"];
                 };
             };
@@ -7717,13 +9724,25 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A concrete ruleset_id such as snap_income:20260115-3f2a9c0d1e4b; not a slug. */
+                /**
+                 * @description A concrete ruleset_id such as snap_income:20260115-3f2a9c0d1e4b; not a slug.
+                 * @example fmla_employee:20261123-35749ab4c012
+                 */
                 ruleset_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "expected_outcome": "eligible",
+                 *       "field_values": {
+                 *         "employment.employer_type": "private",
+                 *         "employment.months_employed": 3
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ExplainFailureRequest"];
             };
         };
@@ -7739,6 +9758,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "actual_outcome": "not_eligible",
+                     *       "content_digest": "sha256:25bc2acfbc11eaa09b2a2ded006fdb0554680ab789958f1aa2657e80f13ef96e",
+                     *       "decision_date": "2026-11-23",
+                     *       "engine_version": "eligo-core@0.32.0",
+                     *       "expected_outcome": "eligible",
+                     *       "field_errors": [],
+                     *       "reasons": {
+                     *         "tenure": {
+                     *           "condition": "employment.months_employed >= 12",
+                     *           "criterion_id": "tenure",
+                     *           "facts": [
+                     *             {
+                     *               "field": "employment.months_employed",
+                     *               "value": 3
+                     *             }
+                     *           ],
+                     *           "group": "service",
+                     *           "mechanism": "threshold",
+                     *           "missing_fields": [],
+                     *           "needed_status": "satisfied",
+                     *           "source_references": [
+                     *             {
+                     *               "deep_link": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim#:~:text=for%20at%20least%2012%20months%20by%20the%20employer%20with%20respect%20to%20whom%20leave%20is%20requested",
+                     *               "licence": "public-domain",
+                     *               "quote": {
+                     *                 "exact": "for at least 12 months by the employer with respect to whom leave is requested"
+                     *               },
+                     *               "schema_version": 1,
+                     *               "source": "usc29_2611",
+                     *               "title": "29 U.S.C. 2611 (FMLA definitions)",
+                     *               "url": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
+                     *             },
+                     *             {
+                     *               "deep_link": "https://www.ecfr.gov/current/title-29/subtitle-B/chapter-V/subchapter-C/part-825/subpart-A/section-825.110#:~:text=Has%20been%20employed%20by%20the%20employer%20for%20at%20least%2012%20months",
+                     *               "licence": "public-domain",
+                     *               "quote": {
+                     *                 "exact": "Has been employed by the employer for at least 12 months"
+                     *               },
+                     *               "schema_version": 1,
+                     *               "source": "cfr29_825_110",
+                     *               "title": "29 CFR 825.110 Eligible employee",
+                     *               "url": "https://www.ecfr.gov/current/title-29/subtitle-B/chapter-V/subchapter-C/part-825/subpart-A/section-825.110"
+                     *             }
+                     *           ],
+                     *           "status": "not_satisfied",
+                     *           "title": "Employed by the employer for at least 12 months"
+                     *         }
+                     *       },
+                     *       "ruleset_id": "fmla_employee:20261123-35749ab4c012",
+                     *       "ruleset_version": "v1",
+                     *       "slug": "demo/us-fmla-employee"
+                     *     }
+                     */
                     "application/json": components["schemas"]["FailureExplanation"];
                 };
             };
@@ -7851,7 +9925,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A slug (send each / as %2F) or a concrete ruleset_id. */
+                /**
+                 * @description A slug (send each / as %2F) or a concrete ruleset_id.
+                 * @example demo/us-fmla-employee
+                 */
                 ruleset_id: string;
             };
             cookie?: never;
@@ -7869,6 +9946,516 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "graph": {
+                     *         "edges": [
+                     *           {
+                     *             "source": "field:employment.employer_type",
+                     *             "target": "criterion:employer_size",
+                     *             "type": "field_to_criterion"
+                     *           },
+                     *           {
+                     *             "source": "field:employer.workweeks_with_50_employees",
+                     *             "target": "criterion:employer_size",
+                     *             "type": "field_to_criterion"
+                     *           },
+                     *           {
+                     *             "source": "criterion:employer_size",
+                     *             "target": "group:employer",
+                     *             "type": "criterion_to_group"
+                     *           },
+                     *           {
+                     *             "source": "field:employment.employer_type",
+                     *             "target": "criterion:public_agency",
+                     *             "type": "field_to_criterion"
+                     *           },
+                     *           {
+                     *             "source": "criterion:public_agency",
+                     *             "target": "group:employer",
+                     *             "type": "criterion_to_group"
+                     *           },
+                     *           {
+                     *             "source": "field:employment.months_employed",
+                     *             "target": "criterion:tenure",
+                     *             "type": "field_to_criterion"
+                     *           },
+                     *           {
+                     *             "source": "criterion:tenure",
+                     *             "target": "group:service",
+                     *             "type": "criterion_to_group"
+                     *           },
+                     *           {
+                     *             "source": "field:employment.hours_12_months",
+                     *             "target": "criterion:hours",
+                     *             "type": "field_to_criterion"
+                     *           },
+                     *           {
+                     *             "source": "criterion:hours",
+                     *             "target": "group:service",
+                     *             "type": "criterion_to_group"
+                     *           },
+                     *           {
+                     *             "source": "field:employment.employer_type",
+                     *             "target": "criterion:not_title5",
+                     *             "type": "field_to_criterion"
+                     *           },
+                     *           {
+                     *             "source": "criterion:not_title5",
+                     *             "target": "group:exclusions",
+                     *             "type": "criterion_to_group"
+                     *           },
+                     *           {
+                     *             "source": "field:worksite.employees_within_75_miles",
+                     *             "target": "criterion:worksite_size",
+                     *             "type": "field_to_criterion"
+                     *           },
+                     *           {
+                     *             "source": "criterion:worksite_size",
+                     *             "target": "group:exclusions",
+                     *             "type": "criterion_to_group"
+                     *           },
+                     *           {
+                     *             "source": "group:employer",
+                     *             "target": "outcome",
+                     *             "type": "group_to_outcome"
+                     *           },
+                     *           {
+                     *             "source": "group:service",
+                     *             "target": "outcome",
+                     *             "type": "group_to_outcome"
+                     *           },
+                     *           {
+                     *             "source": "group:exclusions",
+                     *             "target": "outcome",
+                     *             "type": "group_to_outcome"
+                     *           }
+                     *         ],
+                     *         "nodes": [
+                     *           {
+                     *             "field_type": "enum",
+                     *             "id": "field:employment.employer_type",
+                     *             "key": "employment.employer_type",
+                     *             "label": "employer type",
+                     *             "overlay": null,
+                     *             "question": "Who is your employer: a private business, a public agency (a state or local government, a school, or a federal agency whose staff are not under title 5 leave rules), or the federal civil service whose leave is governed by title 5 of the US Code?",
+                     *             "section_id": "fmla_employee",
+                     *             "type": "field"
+                     *           },
+                     *           {
+                     *             "field_type": "int",
+                     *             "id": "field:employment.months_employed",
+                     *             "key": "employment.months_employed",
+                     *             "label": "months employed",
+                     *             "overlay": null,
+                     *             "question": "For how many months in total have you worked for this employer? The months need not be in a row.",
+                     *             "section_id": "fmla_employee",
+                     *             "type": "field"
+                     *           },
+                     *           {
+                     *             "field_type": "decimal",
+                     *             "id": "field:employment.hours_12_months",
+                     *             "key": "employment.hours_12_months",
+                     *             "label": "hours 12 months",
+                     *             "overlay": null,
+                     *             "question": "How many hours did you actually work for this employer in the 12 months before your leave starts?",
+                     *             "section_id": "fmla_employee",
+                     *             "type": "field"
+                     *           },
+                     *           {
+                     *             "field_type": "int",
+                     *             "id": "field:employer.workweeks_with_50_employees",
+                     *             "key": "employer.workweeks_with_50_employees",
+                     *             "label": "workweeks with 50 employees",
+                     *             "overlay": null,
+                     *             "question": "In how many calendar weeks of this year or last year did your employer have 50 or more employees on each working day?",
+                     *             "section_id": "fmla_employee",
+                     *             "type": "field"
+                     *           },
+                     *           {
+                     *             "field_type": "int",
+                     *             "id": "field:worksite.employees_within_75_miles",
+                     *             "key": "worksite.employees_within_75_miles",
+                     *             "label": "employees within 75 miles",
+                     *             "overlay": null,
+                     *             "question": "How many people does your employer employ at your worksite and at its other sites within 75 miles of it?",
+                     *             "section_id": "fmla_employee",
+                     *             "type": "field"
+                     *           },
+                     *           {
+                     *             "display": {
+                     *               "expr": {
+                     *                 "args": [
+                     *                   {
+                     *                     "args": [
+                     *                       {
+                     *                         "key": "employer.workweeks_with_50_employees",
+                     *                         "type": "field_ref"
+                     *                       },
+                     *                       {
+                     *                         "field_context": "employer.workweeks_with_50_employees",
+                     *                         "sort": "int",
+                     *                         "type": "const",
+                     *                         "value": 20
+                     *                       }
+                     *                     ],
+                     *                     "operator": ">=",
+                     *                     "type": "op"
+                     *                   },
+                     *                   {
+                     *                     "args": [
+                     *                       {
+                     *                         "key": "employment.employer_type",
+                     *                         "type": "field_ref"
+                     *                       },
+                     *                       {
+                     *                         "field_context": "employment.employer_type",
+                     *                         "sort": "enum",
+                     *                         "type": "const",
+                     *                         "value": "private"
+                     *                       }
+                     *                     ],
+                     *                     "operator": "==",
+                     *                     "type": "op"
+                     *                   }
+                     *                 ],
+                     *                 "operator": "and",
+                     *                 "type": "op"
+                     *               },
+                     *               "routes": {
+                     *                 "children": [
+                     *                   {
+                     *                     "expr": {
+                     *                       "args": [
+                     *                         {
+                     *                           "key": "employer.workweeks_with_50_employees",
+                     *                           "type": "field_ref"
+                     *                         },
+                     *                         {
+                     *                           "field_context": "employer.workweeks_with_50_employees",
+                     *                           "sort": "int",
+                     *                           "type": "const",
+                     *                           "value": 20
+                     *                         }
+                     *                       ],
+                     *                       "operator": ">=",
+                     *                       "type": "op"
+                     *                     },
+                     *                     "id": "criterion:employer_size/route.0",
+                     *                     "kind": "leaf",
+                     *                     "label": "workweeks with 50 employees is at least 20",
+                     *                     "overlay": null
+                     *                   },
+                     *                   {
+                     *                     "expr": {
+                     *                       "args": [
+                     *                         {
+                     *                           "key": "employment.employer_type",
+                     *                           "type": "field_ref"
+                     *                         },
+                     *                         {
+                     *                           "field_context": "employment.employer_type",
+                     *                           "sort": "enum",
+                     *                           "type": "const",
+                     *                           "value": "private"
+                     *                         }
+                     *                       ],
+                     *                       "operator": "==",
+                     *                       "type": "op"
+                     *                     },
+                     *                     "id": "criterion:employer_size/route.1",
+                     *                     "kind": "leaf",
+                     *                     "label": "employer type is private",
+                     *                     "overlay": null
+                     *                   }
+                     *                 ],
+                     *                 "expr": {
+                     *                   "args": [
+                     *                     {
+                     *                       "args": [
+                     *                         {
+                     *                           "key": "employer.workweeks_with_50_employees",
+                     *                           "type": "field_ref"
+                     *                         },
+                     *                         {
+                     *                           "field_context": "employer.workweeks_with_50_employees",
+                     *                           "sort": "int",
+                     *                           "type": "const",
+                     *                           "value": 20
+                     *                         }
+                     *                       ],
+                     *                       "operator": ">=",
+                     *                       "type": "op"
+                     *                     },
+                     *                     {
+                     *                       "args": [
+                     *                         {
+                     *                           "key": "employment.employer_type",
+                     *                           "type": "field_ref"
+                     *                         },
+                     *                         {
+                     *                           "field_context": "employment.employer_type",
+                     *                           "sort": "enum",
+                     *                           "type": "const",
+                     *                           "value": "private"
+                     *                         }
+                     *                       ],
+                     *                       "operator": "==",
+                     *                       "type": "op"
+                     *                     }
+                     *                   ],
+                     *                   "operator": "and",
+                     *                   "type": "op"
+                     *                 },
+                     *                 "id": "criterion:employer_size/route",
+                     *                 "kind": "all_of",
+                     *                 "label": "workweeks with 50 employees is at least 20 and employer type is private",
+                     *                 "overlay": null
+                     *               },
+                     *               "sentence": "workweeks with 50 employees is at least 20 and employer type is private"
+                     *             },
+                     *             "fields": [
+                     *               "employment.employer_type",
+                     *               "employer.workweeks_with_50_employees"
+                     *             ],
+                     *             "group": "employer",
+                     *             "id": "criterion:employer_size",
+                     *             "label": "Private employer with 50 or more employees in 20 or more workweeks",
+                     *             "overlay": null,
+                     *             "section_id": "fmla_employee",
+                     *             "title": "Private employer with 50 or more employees in 20 or more workweeks",
+                     *             "type": "criterion"
+                     *           },
+                     *           {
+                     *             "display": {
+                     *               "expr": {
+                     *                 "args": [
+                     *                   {
+                     *                     "key": "employment.employer_type",
+                     *                     "type": "field_ref"
+                     *                   },
+                     *                   {
+                     *                     "field_context": "employment.employer_type",
+                     *                     "sort": "enum",
+                     *                     "type": "const",
+                     *                     "value": "public_agency"
+                     *                   }
+                     *                 ],
+                     *                 "operator": "==",
+                     *                 "type": "op"
+                     *               },
+                     *               "routes": null,
+                     *               "sentence": "employer type is public agency"
+                     *             },
+                     *             "fields": [
+                     *               "employment.employer_type"
+                     *             ],
+                     *             "group": "employer",
+                     *             "id": "criterion:public_agency",
+                     *             "label": "Public agency employer",
+                     *             "overlay": null,
+                     *             "section_id": "fmla_employee",
+                     *             "title": "Public agency employer",
+                     *             "type": "criterion"
+                     *           },
+                     *           {
+                     *             "display": {
+                     *               "expr": {
+                     *                 "args": [
+                     *                   {
+                     *                     "key": "employment.months_employed",
+                     *                     "type": "field_ref"
+                     *                   },
+                     *                   {
+                     *                     "field_context": "employment.months_employed",
+                     *                     "sort": "int",
+                     *                     "type": "const",
+                     *                     "value": 12
+                     *                   }
+                     *                 ],
+                     *                 "operator": ">=",
+                     *                 "type": "op"
+                     *               },
+                     *               "routes": null,
+                     *               "sentence": "months employed is at least 12"
+                     *             },
+                     *             "fields": [
+                     *               "employment.months_employed"
+                     *             ],
+                     *             "group": "service",
+                     *             "id": "criterion:tenure",
+                     *             "label": "Employed by the employer for at least 12 months",
+                     *             "overlay": null,
+                     *             "section_id": "fmla_employee",
+                     *             "title": "Employed by the employer for at least 12 months",
+                     *             "type": "criterion"
+                     *           },
+                     *           {
+                     *             "display": {
+                     *               "expr": {
+                     *                 "args": [
+                     *                   {
+                     *                     "key": "employment.hours_12_months",
+                     *                     "type": "field_ref"
+                     *                   },
+                     *                   {
+                     *                     "field_context": "employment.hours_12_months",
+                     *                     "sort": "decimal",
+                     *                     "type": "const",
+                     *                     "value": 1250
+                     *                   }
+                     *                 ],
+                     *                 "operator": ">=",
+                     *                 "type": "op"
+                     *               },
+                     *               "routes": null,
+                     *               "sentence": "hours 12 months is at least 1,250"
+                     *             },
+                     *             "fields": [
+                     *               "employment.hours_12_months"
+                     *             ],
+                     *             "group": "service",
+                     *             "id": "criterion:hours",
+                     *             "label": "At least 1,250 hours of service in the previous 12 months",
+                     *             "overlay": null,
+                     *             "section_id": "fmla_employee",
+                     *             "title": "At least 1,250 hours of service in the previous 12 months",
+                     *             "type": "criterion"
+                     *           },
+                     *           {
+                     *             "display": {
+                     *               "expr": {
+                     *                 "args": [
+                     *                   {
+                     *                     "key": "employment.employer_type",
+                     *                     "type": "field_ref"
+                     *                   },
+                     *                   {
+                     *                     "field_context": "employment.employer_type",
+                     *                     "sort": "enum",
+                     *                     "type": "const",
+                     *                     "value": "federal_title5"
+                     *                   }
+                     *                 ],
+                     *                 "operator": "!=",
+                     *                 "type": "op"
+                     *               },
+                     *               "routes": null,
+                     *               "sentence": "employer type is not federal title5"
+                     *             },
+                     *             "fields": [
+                     *               "employment.employer_type"
+                     *             ],
+                     *             "group": "exclusions",
+                     *             "id": "criterion:not_title5",
+                     *             "label": "Not a federal employee covered by title 5 leave rules",
+                     *             "overlay": null,
+                     *             "section_id": "fmla_employee",
+                     *             "title": "Not a federal employee covered by title 5 leave rules",
+                     *             "type": "criterion"
+                     *           },
+                     *           {
+                     *             "display": {
+                     *               "expr": {
+                     *                 "args": [
+                     *                   {
+                     *                     "key": "worksite.employees_within_75_miles",
+                     *                     "type": "field_ref"
+                     *                   },
+                     *                   {
+                     *                     "field_context": "worksite.employees_within_75_miles",
+                     *                     "sort": "int",
+                     *                     "type": "const",
+                     *                     "value": 50
+                     *                   }
+                     *                 ],
+                     *                 "operator": ">=",
+                     *                 "type": "op"
+                     *               },
+                     *               "routes": null,
+                     *               "sentence": "employees within 75 miles is at least 50"
+                     *             },
+                     *             "fields": [
+                     *               "worksite.employees_within_75_miles"
+                     *             ],
+                     *             "group": "exclusions",
+                     *             "id": "criterion:worksite_size",
+                     *             "label": "50 or more employees within 75 miles of the worksite",
+                     *             "overlay": null,
+                     *             "section_id": "fmla_employee",
+                     *             "title": "50 or more employees within 75 miles of the worksite",
+                     *             "type": "criterion"
+                     *           },
+                     *           {
+                     *             "id": "group:employer",
+                     *             "kind": "any",
+                     *             "label": "Covered employer",
+                     *             "overlay": null,
+                     *             "section_id": "fmla_employee",
+                     *             "title": "Covered employer",
+                     *             "type": "group"
+                     *           },
+                     *           {
+                     *             "id": "group:service",
+                     *             "kind": "all",
+                     *             "label": "Length and amount of service",
+                     *             "overlay": null,
+                     *             "section_id": "fmla_employee",
+                     *             "title": "Length and amount of service",
+                     *             "type": "group"
+                     *           },
+                     *           {
+                     *             "id": "group:exclusions",
+                     *             "kind": "all",
+                     *             "label": "Not excluded",
+                     *             "overlay": null,
+                     *             "section_id": "fmla_employee",
+                     *             "title": "Not excluded",
+                     *             "type": "group"
+                     *           },
+                     *           {
+                     *             "expr": {
+                     *               "args": [
+                     *                 {
+                     *                   "key": "employer",
+                     *                   "type": "group_ref"
+                     *                 },
+                     *                 {
+                     *                   "key": "service",
+                     *                   "type": "group_ref"
+                     *                 },
+                     *                 {
+                     *                   "key": "exclusions",
+                     *                   "type": "group_ref"
+                     *                 }
+                     *               ],
+                     *               "operator": "and",
+                     *               "type": "op"
+                     *             },
+                     *             "id": "outcome",
+                     *             "label": "FMLA employee eligibility",
+                     *             "overlay": null,
+                     *             "section_id": "fmla_employee",
+                     *             "type": "outcome"
+                     *           }
+                     *         ],
+                     *         "sections": [
+                     *           "demo/us-fmla-employee"
+                     *         ],
+                     *         "stats": {
+                     *           "sections": 1,
+                     *           "shared_fields": 0,
+                     *           "total_criteria": 6,
+                     *           "total_fields": 5,
+                     *           "total_groups": 3
+                     *         }
+                     *       },
+                     *       "mermaid": "flowchart LR\n  field_employment_employer_type[\"employer type\"]\n  field_employment_months_employed[\"months employed\"]\n  field_employment_hours_12_months[\"hours 12 months\"]\n  field_employer_workweeks_with_50_employees[\"workweeks with 50 employees\"]\n  field_worksite_employees_within_75_miles[\"employees within 75 miles\"]\n  criterion_employer_size[\"Private employer with 50 or more employees in 20 or more workweeks\"]\n  criterion_public_agency[\"Public agency employer\"]\n  criterion_tenure[\"Employed by the employer for at least 12 months\"]\n  criterion_hours[\"At least 1,250 hours of service in the previous 12 months\"]\n  criterion_not_title5[\"Not a federal employee covered by title 5 leave rules\"]\n  criterion_worksite_size[\"50 or more employees within 75 miles of the worksite\"]\n  group_employer[\"Covered employer (any of)\"]\n  group_service[\"Length and amount of service (all of)\"]\n  group_exclusions[\"Not excluded (all of)\"]\n  outcome[\"FMLA employee eligibility\"]\n  field_employment_employer_type --> criterion_employer_size\n  field_employer_workweeks_with_50_employees --> criterion_employer_size\n  criterion_employer_size --> group_employer\n  field_employment_employer_type --> criterion_public_agency\n  criterion_public_agency --> group_employer\n  field_employment_months_employed --> criterion_tenure\n  criterion_tenure --> group_service\n  field_employment_hours_12_months --> criterion_hours\n  criterion_hours --> group_service\n  field_employment_employer_type --> criterion_not_title5\n  criterion_not_title5 --> group_exclusions\n  field_worksite_employees_within_75_miles --> criterion_worksite_size\n  criterion_worksite_size --> group_exclusions\n  group_employer --> outcome\n  group_service --> outcome\n  group_exclusions --> outcome\n",
+                     *       "name": "FMLA employee eligibility",
+                     *       "ruleset_id": "fmla_employee:20261123-35749ab4c012",
+                     *       "slug": "demo/us-fmla-employee"
+                     *     }
+                     */
                     "application/json": components["schemas"]["RulesetGraph"];
                 };
             };
@@ -7971,7 +10558,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A slug (send each / as %2F) or a concrete ruleset_id. */
+                /**
+                 * @description A slug (send each / as %2F) or a concrete ruleset_id.
+                 * @example demo/us-fmla-employee
+                 */
                 ruleset_id: string;
             };
             cookie?: never;
@@ -7989,6 +10579,94 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "content_digest": "sha256:25bc2acfbc11eaa09b2a2ded006fdb0554680ab789958f1aa2657e80f13ef96e",
+                     *       "engine_version": "eligo-core@0.32.0",
+                     *       "fields": [
+                     *         {
+                     *           "description": "The kind of employer the leave would be taken from.",
+                     *           "enum_values": [
+                     *             "private",
+                     *             "public_agency",
+                     *             "federal_title5"
+                     *           ],
+                     *           "field_id": "employment.employer_type",
+                     *           "field_type": "enum",
+                     *           "notes": [
+                     *             {
+                     *               "metadata": {
+                     *                 "section": "fmla_employee",
+                     *                 "type": "legal_background"
+                     *               },
+                     *               "note_text": "LEGAL BACKGROUND: Public agencies are covered employers whatever their size; most federal civil servants take family and medical leave under title 5 instead, so they are not eligible employees under this Act.",
+                     *               "source": "usc29_2611"
+                     *             }
+                     *           ],
+                     *           "question": "Who is your employer: a private business, a public agency (a state or local government, a school, or a federal agency whose staff are not under title 5 leave rules), or the federal civil service whose leave is governed by title 5 of the US Code?",
+                     *           "weight": 1
+                     *         },
+                     *         {
+                     *           "description": "",
+                     *           "enum_values": null,
+                     *           "field_id": "employment.months_employed",
+                     *           "field_type": "int",
+                     *           "notes": [
+                     *             {
+                     *               "metadata": {
+                     *                 "section": "fmla_employee",
+                     *                 "type": "why"
+                     *               },
+                     *               "note_text": "WHY: Months before a break in service of seven years or more usually do not count, unless the break was for military service or a written agreement to rehire you.",
+                     *               "source": "cfr29_825_110"
+                     *             }
+                     *           ],
+                     *           "question": "For how many months in total have you worked for this employer? The months need not be in a row.",
+                     *           "weight": 1
+                     *         },
+                     *         {
+                     *           "description": "",
+                     *           "enum_values": null,
+                     *           "field_id": "employment.hours_12_months",
+                     *           "field_type": "decimal",
+                     *           "notes": [
+                     *             {
+                     *               "metadata": {
+                     *                 "section": "fmla_employee",
+                     *                 "type": "why"
+                     *               },
+                     *               "note_text": "WHY: Hours are counted as under the Fair Labor Standards Act: hours actually worked, not paid leave.",
+                     *               "source": "usc29_2611"
+                     *             }
+                     *           ],
+                     *           "question": "How many hours did you actually work for this employer in the 12 months before your leave starts?",
+                     *           "weight": 2
+                     *         },
+                     *         {
+                     *           "description": "Needed only for private employers; public agencies are covered whatever their size.",
+                     *           "enum_values": null,
+                     *           "field_id": "employer.workweeks_with_50_employees",
+                     *           "field_type": "int",
+                     *           "notes": [],
+                     *           "question": "In how many calendar weeks of this year or last year did your employer have 50 or more employees on each working day?",
+                     *           "weight": 3
+                     *         },
+                     *         {
+                     *           "description": "",
+                     *           "enum_values": null,
+                     *           "field_id": "worksite.employees_within_75_miles",
+                     *           "field_type": "int",
+                     *           "notes": [],
+                     *           "question": "How many people does your employer employ at your worksite and at its other sites within 75 miles of it?",
+                     *           "weight": 3
+                     *         }
+                     *       ],
+                     *       "name": "FMLA employee eligibility",
+                     *       "ruleset_id": "fmla_employee:20261123-35749ab4c012",
+                     *       "ruleset_version": "v1",
+                     *       "slug": "demo/us-fmla-employee"
+                     *     }
+                     */
                     "application/json": components["schemas"]["RulesetSchema"];
                 };
             };
@@ -8091,7 +10769,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A slug (send each / as %2F) or a concrete ruleset_id. */
+                /**
+                 * @description A slug (send each / as %2F) or a concrete ruleset_id.
+                 * @example demo/us-fmla-employee
+                 */
                 ruleset_id: string;
             };
             cookie?: never;
@@ -8109,6 +10790,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "content_digest": "sha256:25bc2acfbc11eaa09b2a2ded006fdb0554680ab789958f1aa2657e80f13ef96e",
+                     *       "format": "eligo-rules",
+                     *       "ruleset_id": "fmla_employee:20261123-35749ab4c012",
+                     *       "ruleset_version": "v1",
+                     *       "slug": "demo/us-fmla-employee",
+                     *       "source": "# Family and Medical Leave Act of 1993: who is an \"eligible employee\".\n# The statute (29 U.S.C. 2611(2) and (4)) and the Department of Labor's\n# regulation (29 CFR 825.110) together: a covered employer, 12 months of\n# employment, 1,250 hours in the last 12 months, and 50 employees within\n# 75 miles of the worksite. Airline flight crews (29 CFR 825.801) have a\n# different hours test and are out of scope.\nruleset \"us/fmla-employee\"\nsection fmla_employee\nname \"FMLA employee eligibility\"\ndescription \"Whether an employee is an eligible employee who may take unpaid, job-protected leave under the US Family and Medical Leave Act (29 U.S.C. 2611(2); 29 CFR 825.110). Eligibility is determined as of the date the leave starts.\"\n# Open-ended from 8 March 2013, when 29 CFR 825.110 took its quoted form\n# (the 2013 final rule added the reference to 825.801).\neffective 2013-03-08\n\nsource usc29_2611 \"29 U.S.C. 2611 (FMLA definitions)\" url \"https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim\" licence \"public-domain\"\nsource cfr29_825_110 \"29 CFR 825.110 Eligible employee\" url \"https://www.ecfr.gov/current/title-29/subtitle-B/chapter-V/subchapter-C/part-825/subpart-A/section-825.110\" licence \"public-domain\"\n\nfield employment.employer_type enum [\"private\", \"public_agency\", \"federal_title5\"] weight 1\n  question \"Who is your employer: a private business, a public agency (a state or local government, a school, or a federal agency whose staff are not under title 5 leave rules), or the federal civil service whose leave is governed by title 5 of the US Code?\"\n  description \"The kind of employer the leave would be taken from.\"\n  note legal_background \"Public agencies are covered employers whatever their size; most federal civil servants take family and medical leave under title 5 instead, so they are not eligible employees under this Act.\" source usc29_2611\nfield employment.months_employed int weight 1\n  question \"For how many months in total have you worked for this employer? The months need not be in a row.\"\n  note why \"Months before a break in service of seven years or more usually do not count, unless the break was for military service or a written agreement to rehire you.\" source cfr29_825_110\nfield employment.hours_12_months decimal weight 2\n  question \"How many hours did you actually work for this employer in the 12 months before your leave starts?\"\n  note why \"Hours are counted as under the Fair Labor Standards Act: hours actually worked, not paid leave.\" source usc29_2611\nfield employer.workweeks_with_50_employees int weight 3\n  question \"In how many calendar weeks of this year or last year did your employer have 50 or more employees on each working day?\"\n  description \"Needed only for private employers; public agencies are covered whatever their size.\"\nfield worksite.employees_within_75_miles int weight 3\n  question \"How many people does your employer employ at your worksite and at its other sites within 75 miles of it?\"\n\ngroup employer any \"Covered employer\" {\n  criterion employer_size \"Private employer with 50 or more employees in 20 or more workweeks\" {\n    employer.workweeks_with_50_employees >= 20 and employment.employer_type == \"private\"\n    cite usc29_2611 \"employs 50 or more employees for each working day during each of 20 or more calendar workweeks in the current or preceding calendar year\"\n  }\n  criterion public_agency \"Public agency employer\" {\n    employment.employer_type == \"public_agency\"\n    cite usc29_2611 \"public agency\"\n  }\n}\n\ngroup service all \"Length and amount of service\" {\n  criterion tenure \"Employed by the employer for at least 12 months\" {\n    employment.months_employed >= 12\n    cite usc29_2611 \"for at least 12 months by the employer with respect to whom leave is requested\"\n    cite cfr29_825_110 \"Has been employed by the employer for at least 12 months\"\n  }\n  criterion hours \"At least 1,250 hours of service in the previous 12 months\" {\n    employment.hours_12_months >= 1250\n    cite usc29_2611 \"for at least 1,250 hours of service with such employer during the previous 12-month period\"\n    cite cfr29_825_110 \"at least 1,250 hours of service during the 12-month period immediately preceding the commencement of the leave\"\n  }\n}\n\ngroup exclusions all \"Not excluded\" {\n  criterion not_title5 \"Not a federal employee covered by title 5 leave rules\" {\n    employment.employer_type != \"federal_title5\"\n    cite usc29_2611 \"any Federal officer or employee covered under subchapter V of chapter 63 of title 5\"\n  }\n  criterion worksite_size \"50 or more employees within 75 miles of the worksite\" {\n    worksite.employees_within_75_miles >= 50\n    cite usc29_2611 \"if the total number of employees employed by that employer within 75 miles of that worksite is less than 50\"\n    cite cfr29_825_110 \"Is employed at a worksite where 50 or more employees are employed by the employer within 75 miles of that worksite\"\n  }\n}\n\noutcome employer and service and exclusions\n"
+                     *     }
+                     */
                     "application/json": components["schemas"]["RulesetSource"];
                 };
             };
@@ -8211,13 +10902,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A slug (send each / as %2F) or a concrete ruleset_id. */
+                /**
+                 * @description A slug (send each / as %2F) or a concrete ruleset_id.
+                 * @example demo/snap-income
+                 */
                 ruleset_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "visibility": "private"
+                 *     }
+                 */
                 "application/json": components["schemas"]["RulesetVisibilityRequest"];
             };
         };
@@ -8233,6 +10932,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "content_digest": "sha256:27994915b284b893067b9536cc24fbabf5bc814f1e602f64988f4dfaaf85fa0e",
+                     *       "created_at": "2026-11-23T19:07:40.053155Z",
+                     *       "description": "Whether a household passes the federal SNAP gross income test (130% of poverty) and net income test (100% of poverty) for its size, using fiscal year 2026 standards (1 October 2025 to 30 September 2026) derived from the 2025 HHS poverty guidelines for the 48 states and DC (also used for Guam and the Virgin Islands), Alaska and Hawaii. Households with an elderly or disabled member need only pass the net test. Categorical eligibility and the resource test are not covered.",
+                     *       "name": "SNAP gross and net income tests",
+                     *       "rule_count": 56,
+                     *       "ruleset_id": "snap_income:20261123-6f8c79a160d3",
+                     *       "ruleset_version": "v1",
+                     *       "section_id": "snap_income",
+                     *       "slug": "demo/snap-income",
+                     *       "status": "active",
+                     *       "updated_at": "2026-11-23T19:07:41.035451Z",
+                     *       "visibility": "private"
+                     *     }
+                     */
                     "application/json": components["schemas"]["RulesetSummary"];
                 };
             };
@@ -8356,6 +11071,74 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "classes": [
+                     *         {
+                     *           "budget": 1099511627776,
+                     *           "class": "decide",
+                     *           "enforced": true,
+                     *           "remaining": 1099511627776,
+                     *           "used": 0
+                     *         },
+                     *         {
+                     *           "budget": 1099511627776,
+                     *           "class": "rulesets",
+                     *           "enforced": true,
+                     *           "remaining": 1099511627772,
+                     *           "used": 4
+                     *         },
+                     *         {
+                     *           "budget": 1099511627776,
+                     *           "class": "rulebooks",
+                     *           "enforced": true,
+                     *           "remaining": 1099511627776,
+                     *           "used": 0
+                     *         },
+                     *         {
+                     *           "budget": 1099511627776,
+                     *           "class": "projects",
+                     *           "enforced": true,
+                     *           "remaining": 1099511627776,
+                     *           "used": 0
+                     *         },
+                     *         {
+                     *           "budget": 1099511627776,
+                     *           "class": "generate",
+                     *           "enforced": false,
+                     *           "remaining": 1099511627776,
+                     *           "used": 0
+                     *         },
+                     *         {
+                     *           "budget": 1099511627776,
+                     *           "class": "admin",
+                     *           "enforced": true,
+                     *           "remaining": 1099511627776,
+                     *           "used": 0
+                     *         }
+                     *       ],
+                     *       "reset": 1795464000,
+                     *       "rolling": {
+                     *         "30d": {
+                     *           "admin": 0,
+                     *           "decide": 0,
+                     *           "generate": 0,
+                     *           "projects": 0,
+                     *           "rulebooks": 0,
+                     *           "rulesets": 4
+                     *         },
+                     *         "7d": {
+                     *           "admin": 0,
+                     *           "decide": 0,
+                     *           "generate": 0,
+                     *           "projects": 0,
+                     *           "rulebooks": 0,
+                     *           "rulesets": 4
+                     *         }
+                     *       },
+                     *       "tier": "free"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Usage"];
                 };
             };
