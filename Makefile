@@ -63,11 +63,14 @@ web:
 webtest:
 	web/check.sh
 
-# openapi: rewrite the committed OpenAPI documents (api/openapi.json, 3.1,
-# and api/openapi-3.0.json) from the code, after an API type or route
-# changes; commit them with the change (a test fails while they differ),
-# then run `make clients`.
-openapi:
+# openapi: record the operations' examples from real calls on a live
+# server (api/examples.json), then rewrite the committed OpenAPI documents
+# (api/openapi.json, 3.1, and api/openapi-3.0.json) from the code, after an
+# API type or route changes; commit them with the change (tests fail while
+# they differ), then run `make clients`.
+openapi: deps
+	@url="$${DATABASE_URL:-$$(scripts/devdb.sh url)}"; export DATABASE_URL="$$url"; \
+	go test -count=1 -run TestRecordedExamples ./api/routes/ -args -update
 	go run ./cmd/eligo openapi --out api/openapi.json
 	go run ./cmd/eligo openapi --version 3.0 --out api/openapi-3.0.json
 
