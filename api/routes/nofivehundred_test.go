@@ -2,6 +2,7 @@ package routes
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -47,7 +48,7 @@ func TestNoServerErrorFromInput(t *testing.T) {
 		if err != nil {
 			t.Fatalf("request %d: %v\n%q", i, err, truncate(raw, 600))
 		}
-		if status >= 500 {
+		if status >= 500 && !transient(status, answer) {
 			t.Errorf("request %d answered %d %s:\n%q", i, status, truncate(answer, 300), truncate(raw, 600))
 		}
 	}
@@ -183,6 +184,15 @@ func send(addr string, raw []byte, short bool) (status int, answer []byte, err e
 	answer, _ = io.ReadAll(res.Body)
 	res.Body.Close()
 	return res.StatusCode, answer, nil
+}
+
+// transient reports whether an answer is the 503 a loaded database gives
+// (the key or counter store, or the decision log, too slow for a moment):
+// a retryable refusal that says nothing about the input. The test runs
+// beside other packages' tests on a shared machine, where that happens.
+func transient(status int, answer []byte) bool {
+	return status == http.StatusServiceUnavailable &&
+		(bytes.Contains(answer, []byte(api.ReasonRateLimitBackendUnavailable)) || bytes.Contains(answer, []byte(api.ReasonDecisionLogBacklogged)))
 }
 
 func truncate(b []byte, n int) []byte {
