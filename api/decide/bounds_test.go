@@ -43,9 +43,11 @@ func TestMillionKeyBodyCostsLittle(t *testing.T) {
 	}
 	// What remains is the body itself: the server's read buffer as it
 	// grows, the reader's view of it and the copy of field_values the
-	// decoder keeps. Bound: five body sizes (it was about 160).
-	if grew := after.TotalAlloc - before.TotalAlloc; grew > uint64(5*size) {
-		t.Errorf("answering a %d-byte body allocated %d bytes; want under %d", size, grew, 5*size)
+	// decoder keeps, about 4.5 body sizes (more under the race detector,
+	// and the process's background work counts too). Bound: ten body
+	// sizes; it was about 160.
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > uint64(10*size) {
+		t.Errorf("answering a %d-byte body allocated %d bytes; want under %d", size, grew, 10*size)
 	}
 }
 

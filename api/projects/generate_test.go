@@ -311,7 +311,14 @@ func TestGenerateProviderFailures(t *testing.T) {
 		if r.Status != http.StatusBadGateway || d["reason_code"] != tc.reason || d["retryable"] != tc.retryable || d["job_id"] == nil {
 			t.Errorf("%s: %d %s", tc.reason, r.Status, r.Raw)
 		}
+		// The failed job's worker may still be winding down for a moment
+		// after the answer (retry_readiness cleanup_pending); the status
+		// must then become ready by itself.
 		st := g.status(t, p)
+		for deadline := time.Now().Add(20 * time.Second); st["retry_readiness"] == "cleanup_pending" && time.Now().Before(deadline); {
+			time.Sleep(50 * time.Millisecond)
+			st = g.status(t, p)
+		}
 		if e := obj(t, st["error_detail"]); st["state"] != "failed" || e["reason_code"] != tc.reason || st["retry_readiness"] != "ready" {
 			t.Errorf("%s: status %v", tc.reason, st)
 		}

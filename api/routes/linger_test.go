@@ -23,8 +23,9 @@ import (
 // unread, and the server discards it without holding it (its allocations
 // stay far below the body's size); a chunked body is read up to the cap
 // first, like any body.
+// Not parallel: it reads the process's allocation count, which other
+// tests running at the same time would inflate.
 func TestOversizedBodyGets413NotAReset(t *testing.T) {
-	t.Parallel()
 	f := newFixture(t, api.Config{Metering: apitest.GenerousMetering()})
 	addr := strings.TrimPrefix(f.HTTP.URL, "http://")
 	body := bytes.Repeat([]byte("x"), 3<<20)
@@ -80,7 +81,7 @@ func TestOversizedBodyGets413NotAReset(t *testing.T) {
 			if err != nil || res.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(answer), api.ReasonBodyTooLarge) {
 				t.Fatalf("answer %d %s (%v), want 413 %s", res.StatusCode, answer, err, api.ReasonBodyTooLarge)
 			}
-			if grew := after.TotalAlloc - before.TotalAlloc; c.unread && grew > 1<<20 {
+			if grew := after.TotalAlloc - before.TotalAlloc; c.unread && grew > 2<<20 {
 				t.Errorf("the server allocated %d bytes while refusing a 3 MB body: it should discard, not keep", grew)
 			}
 		})
