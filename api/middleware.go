@@ -193,8 +193,8 @@ func (s *Server) gate(w http.ResponseWriter, r *http.Request) {
 			writeError(w, problem)
 			return
 		}
-		if _, keyed := auth.PrincipalFrom(ctx); keyed {
-			limit = s.cfg.KeyedBodyLimit
+		if p, keyed := auth.PrincipalFrom(ctx); keyed {
+			limit = s.keyedBodyLimit(p.Tier)
 		}
 	}
 	if st := stateFrom(ctx); st != nil && r.Body != nil && r.Body != http.NoBody {
@@ -425,4 +425,23 @@ func lingerAfterRefusal(w http.ResponseWriter, body io.Reader) {
 	}
 	_ = rc.SetReadDeadline(time.Now().Add(lingerTime))
 	_, _ = io.CopyN(io.Discard, body, lingerBytes)
+}
+
+// tierBodyLimits caps a keyed caller's request bodies by tier: the tiers
+// that buy more work may send more of it at once. Each is further capped
+// by Config.KeyedBodyLimit. 16 MiB holds the largest source upload (10 MiB)
+// with room for a multipart form around it.
+var tierBodyLimits = map[auth.Tier]int64{
+	auth.TierFree:     16 << 20,
+	auth.TierStarter:  16 << 20,
+	auth.TierPro:      32 << 20,
+	auth.TierInternal: 32 << 20,
+}
+
+// keyedBodyLimit is the body cap of a caller on tier.
+func (s *Server) keyedBodyLimit(tier auth.Tier) int64 {
+	if limit, ok := tierBodyLimits[tier]; ok {
+		return min(limit, s.cfg.KeyedBodyLimit)
+	}
+	return s.cfg.KeyedBodyLimit
 }

@@ -75,3 +75,20 @@ func TestValidationNeverEchoesFieldValues(t *testing.T) {
 		}
 	}
 }
+
+// TestBodyCapsByTier: a keyed body over its tier's cap is refused with 413
+// before it is read, while a tier with a larger cap reads the same body
+// (here into a 422 about its content).
+func TestBodyCapsByTier(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, api.Config{Metering: apitest.GenerousMetering()})
+	free := f.Key(t, "acme", []auth.Scope{auth.ScopeDecide}, time.Time{})
+	pro := apitest.TierKey(t, f.Store, auth.TierPro, auth.ScopeDecide)
+	body := `{"ruleset_id":"` + strings.Repeat("x", 17<<20) + `"}`
+	for key, want := range map[string]int{free: http.StatusRequestEntityTooLarge, pro: http.StatusUnprocessableEntity} {
+		r := f.Do(t, http.MethodPost, "/decide", map[string]string{"Content-Type": "application/json", "X-Api-Key": key}, strings.NewReader(body))
+		if r.Status != want {
+			t.Errorf("a 17 MiB body: %d %.200s, want %d", r.Status, r.Raw, want)
+		}
+	}
+}
