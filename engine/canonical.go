@@ -37,10 +37,11 @@ func canonicalize(raw []byte) ([]byte, error) {
 func fastCanonical(raw []byte) (out []byte, ok bool) {
 	// One allocation holds the output and the top object's member values
 	// (canonical text is rarely longer than the text sent), and one the
-	// members: a document has no more members than colons.
+	// members: a document has no more members than colons, though colons
+	// inside strings count too, so the first guess is capped.
 	n := len(raw) + 16
 	buf := make([]byte, 0, 2*n)
-	w := canonicalWriter{in: raw, members: make([]canonicalMember, 0, bytes.Count(raw, []byte{':'}))}
+	w := canonicalWriter{in: raw, members: make([]canonicalMember, 0, min(bytes.Count(raw, []byte{':'}), maxMemberGuess))}
 	w.levels[0] = buf[n : n : 2*n]
 	out, ok = w.value(buf[0:0:n], 0)
 	if !ok {
@@ -55,6 +56,12 @@ func fastCanonical(raw []byte) (out []byte, ok bool) {
 // copies its members' canonical bytes once more, so the bound also bounds
 // the copying.
 const maxFastDepth = 8
+
+// maxMemberGuess caps the members fastCanonical makes room for at first:
+// enough for field_values of the largest rulesets at once, and never
+// memory out of proportion with a document whose strings are full of
+// colons (a member takes 40 bytes, a colon one).
+const maxMemberGuess = 256
 
 // maxPlainDigits is the most significant digits a number may have to be
 // copied in its own spelling: any decimal of at most 15 significant digits

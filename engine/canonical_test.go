@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -65,6 +66,29 @@ func TestCanonicalFastPathCasebank(t *testing.T) {
 		if _, ok := fastCanonical(raw); !ok {
 			t.Errorf("the fast path declines a casebank case's field_values %s", raw)
 		}
+	}
+}
+
+// TestCanonicalMemory: the fast path allocates in proportion to the
+// document, however many colons its strings hold, and no more than
+// jcs.Transform does.
+func TestCanonicalMemory(t *testing.T) {
+	raw := []byte(`{"a":"` + strings.Repeat(":", 1<<20) + `","b":[` + strings.Repeat(`{"c":1},`, 1<<14) + `0]}`)
+	allocated := func(f func()) uint64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		f()
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	var ok bool
+	fast := allocated(func() { _, ok = fastCanonical(raw) })
+	if !ok {
+		t.Fatal("the fast path declines the document")
+	}
+	lib := allocated(func() { _, _ = jcs.Transform(raw) })
+	if fast > 4*uint64(len(raw)) || fast > lib {
+		t.Errorf("fast path allocated %d bytes for a %d-byte document (jcs.Transform: %d)", fast, len(raw), lib)
 	}
 }
 
