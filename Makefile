@@ -92,7 +92,8 @@ openapitest:
 	tools/openapi/check.sh
 
 # bench: the Go benchmarks, then the /decide load benchmark (cmd/eligo-load)
-# against `eligo serve` on loopback with decision records on.
+# against `eligo serve` on loopback with decision records on, each scenario
+# beside a bare net/http server answering the same bytes (the ceiling).
 bench: deps build
 	@url="$${DATABASE_URL:-$$(scripts/devdb.sh url)}"; export DATABASE_URL="$$url"; \
 	go test -run='^$$' -bench=. -benchmem ./... && \
