@@ -1,0 +1,470 @@
+package api
+
+// The published document's names: huma names schemas after Go types and
+// repeats value sets and objects inline; these give every schema, value
+// set and object one name that says what it is (see buildDocument).
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+	"strings"
+)
+
+// schemaNames renames huma's schemas (named after Go types) to names
+// that say what they are. No name may be an operation id followed by
+// Response, JSONBody, JSONRequestBody or Params: Go generators make those
+// wrappers themselves.
+var schemaNames = map[string]string{
+	"DecideRequest":            "DecisionRequest",
+	"DecideResponse":           "Decision",
+	"ExplainFailureOutputBody": "FailureExplanation",
+	"ExplainOutputBody":        "RulebookExplanation",
+	"ExplainRulesetOutputBody": "RulesetExplanation",
+	"GraphOutputBody":          "RulebookGraph",
+	"RulesetGraphOutputBody":   "RulesetGraph",
+	"RulesetSchemaOutputBody":  "RulesetSchema",
+	"SchemaOutputBody":         "RulebookSchema",
+	"RulesetSourceOutputBody":  "RulesetSource",
+	"RulebookDiffOutputBody":   "RulebookDiff",
+	"RulesetDiffOutputBody":    "RulesetDiff",
+	"UsageBody":                "Usage",
+	"CancelInputBody":          "CancelRequest",
+	"CancelOutputBody":         "CancelResult",
+	"PromoteInputBody":         "PromoteRequest",
+	"PromoteOutputBody":        "Promotion",
+	"SetVisibilityInputBody":   "RulesetVisibilityRequest",
+	"VisibilityInputBody":      "RulebookVisibilityRequest",
+	"AddGuidanceInputBody":     "GuidanceRequest",
+	"GuidanceListOutputBody":   "GuidanceList",
+	"GuidanceResponse":         "Guidance",
+	"PatchSourceInputBody":     "SourceUpdateRequest",
+	"PublishInputBody":         "PublishRequest",
+	"PublishResponse":          "PublishResult",
+	"PutDraftInputBody":        "DraftUpdateRequest",
+	"DraftResponse":            "Draft",
+	"ReviewInputBody":          "ReviewRequest",
+	"Report":                   "ReviewReport",
+	"TestsInputBody":           "TestsRequest",
+	"FieldsInputBody":          "RulebookFieldsRequest",
+	"CreateInputBody":          "ProjectCreateRequest",
+	"ProjectResponse":          "Project",
+	"RulebookResponse":         "Rulebook",
+	"SourceResponse":           "Source",
+	"UploadResponse":           "SourceList",
+	"GenerateBody":             "GenerateRequest",
+	"JsonUpload":               "SourceUploadRequest",
+	"Status":                   "GenerationStatus",
+	"Node":                     "OutcomeNode",
+}
+
+// renameSchemas applies schemaNames to the components and every
+// reference.
+func renameSchemas(doc, schemas obj) {
+	for old, name := range schemaNames {
+		if s, ok := schemas[old]; ok {
+			delete(schemas, old)
+			schemas[name] = s
+		}
+	}
+	walkJSON(doc, func(m obj) {
+		if ref, ok := m["$ref"].(string); ok {
+			if name, ok := schemaNames[strings.TrimPrefix(ref, schemaPrefix)]; ok {
+				m["$ref"] = schemaPrefix + name
+			}
+		}
+		if d, ok := m["discriminator"].(obj); ok {
+			if mapping, ok := d["mapping"].(obj); ok {
+				for k, v := range mapping {
+					if name, ok := schemaNames[strings.TrimPrefix(v.(string), schemaPrefix)]; ok {
+						mapping[k] = schemaPrefix + name
+					}
+				}
+			}
+		}
+	})
+}
+
+const schemaPrefix = "#/components/schemas/"
+
+// walkJSON calls f on every object of v, parents before children, but
+// not inside examples (they are data, not document).
+func walkJSON(v any, f func(obj)) {
+	switch x := v.(type) {
+	case obj:
+		f(x)
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			if k != "example" && k != "examples" {
+				walkJSON(x[k], f)
+			}
+		}
+	case []any:
+		for _, e := range x {
+			walkJSON(e, f)
+		}
+	}
+}
+
+// objectNames names the inline objects of the generated schemas, by
+// where they are: a component, then member names, [] for an array's items
+// and {} for a map's values. Inline objects equal to a named schema are
+// replaced by a reference without being listed (nameObjects).
+var objectNames = []struct{ path, name string }{
+	{"Decision.explanation", "Explanation"},
+	{"Explanation.groups[]", "ExplanationGroup"},
+	{"ExplanationGroup.criteria[]", "ExplanationCriterion"},
+	{"Decision.trace", "Trace"},
+	{"Trace.path[]", "TraceStep"},
+	{"Trace.failure_reasons[]", "TraceFailureReason"},
+	{"TraceFailureReason[]|1[]", "TraceFailureItem"},
+	{"Graph.edges[]", "GraphEdge"},
+	{"Graph.stats", "GraphStats"},
+	{"GraphCriterionNode.display", "CriterionDisplay"},
+	{"GraphCriterionNode.overlay", "Overlay"},
+}
+
+// nameObjects moves the objectNames objects into components, then
+// replaces every inline object equal to a component by a reference.
+func nameObjects(schemas obj) {
+	for _, o := range objectNames {
+		parent, key := locate(schemas, o.path)
+		if parent == nil {
+			mustBeAbsent(schemas, o.path)
+			continue
+		}
+		s := parent[key].(obj)
+		inner, nullable := nonNull(s)
+		named := cloneJSON(inner).(obj)
+		delete(named, "description")
+		if d := namedDescriptions[o.name]; d != "" {
+			named["description"] = d
+		}
+		schemas[o.name] = named
+		parent[key] = refTo(o.name, s["description"], nullable)
+	}
+	// Inline copies of named objects: compare without descriptions, and
+	// take additionalProperties false (huma's default for Go structs) as
+	// the absence it means for a response.
+	shapes := map[string]string{}
+	for _, name := range slices.Sorted(maps.Keys(schemas)) {
+		if s := schemas[name].(obj); s["type"] == "object" {
+			shapes[shapeKey(s)] = name
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(schemas)) {
+		replaceInline(schemas[name].(obj), shapes, true)
+	}
+}
+
+// namedDescriptions describe the schemas nameObjects and nameEnums create.
+var namedDescriptions = map[string]string{
+	"Explanation":          "Which groups and criteria decided, the facts each rests on and the law each cites.",
+	"ExplanationGroup":     "One group of the explanation, with its criteria.",
+	"ExplanationCriterion": "One criterion of the explanation: its status, the facts it rests on and the law it cites.",
+	"Trace":                "How the decision was reached, for debugging rules. Not a citation.",
+	"TraceStep":            "One criterion in evaluation order.",
+	"TraceFailureReason":   "A pair: the group id (a string), then the list of failure items.",
+	"TraceFailureItem":     "Why a criterion failed: an answer it read (type answer: field, value) or its condition (type condition: expression).",
+	"GraphEdge":            "A directed edge between two node ids.",
+	"GraphStats":           "Counts for a summary line.",
+	"CriterionDisplay":     "How the criterion reads: a sentence, the compiled expression and its route tree.",
+	"Overlay":              "A node's state in one evaluation: null on GET /graph, set on every node and route of /decide's graph_overlay.",
+	"Outcome":              "The outcome of a decision.",
+	"CriterionStatus":      "The three-valued status of a criterion or group.",
+	"FieldType":            "The type answers to a field must have.",
+	"Visibility":           "Who can see a ruleset or rulebook: public (anyone) or private (its tenant).",
+	"GroupKind":            "all: every criterion must hold; any: one alternative suffices.",
+}
+
+// replaceInline replaces the inline objects below s (s itself too unless
+// top) equal to a named schema by a reference to it.
+func replaceInline(s obj, shapes map[string]string, top bool) {
+	for _, child := range children(s) {
+		c := child.get()
+		inner, nullable := nonNull(c)
+		if inner["type"] == "object" && inner["$ref"] == nil {
+			if name, ok := shapes[shapeKey(inner)]; ok {
+				child.set(refTo(name, c["description"], nullable))
+				continue
+			}
+		}
+		replaceInline(c, shapes, false)
+	}
+	_ = top
+}
+
+// shapeKey is s's JSON without descriptions and with additionalProperties
+// false dropped: two schemas with the same key describe the same values.
+func shapeKey(s obj) string {
+	c := cloneJSON(s)
+	walkJSON(c, func(m obj) {
+		delete(m, "description")
+		delete(m, "examples")
+		if m["additionalProperties"] == false {
+			delete(m, "additionalProperties")
+		}
+	})
+	b, _ := json.Marshal(c)
+	return string(b)
+}
+
+// child is one subschema position of a schema.
+type child struct {
+	get func() obj
+	set func(obj)
+}
+
+// children lists the subschemas directly below s: members, items, map
+// values and the members of oneOf/anyOf/allOf.
+func children(s obj) []child {
+	var out []child
+	if props, ok := s["properties"].(obj); ok {
+		for _, k := range slices.Sorted(maps.Keys(props)) {
+			if c, ok := props[k].(obj); ok {
+				out = append(out, child{func() obj { return c }, func(n obj) { props[k] = n }})
+			}
+		}
+	}
+	for _, k := range []string{"items", "additionalProperties"} {
+		if c, ok := s[k].(obj); ok {
+			out = append(out, child{func() obj { return c }, func(n obj) { s[k] = n }})
+		}
+	}
+	for _, k := range []string{"oneOf", "anyOf", "allOf"} {
+		if list, ok := s[k].([]any); ok {
+			for i := range list {
+				if c, ok := list[i].(obj); ok {
+					out = append(out, child{func() obj { return c }, func(n obj) { list[i] = n }})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// locate finds the object holding the subschema at path (see
+// objectNames) and its key there. A path is a component name, then
+// member names; each may be followed by [] (an array's items), {} (a
+// map's values) or |N (the Nth member of a oneOf, which must be followed
+// by more).
+func locate(schemas obj, path string) (obj, string) {
+	parent, key := schemas, ""
+	for i, p := range strings.Split(path, ".") {
+		name := p
+		if j := strings.IndexAny(p, "[{|"); j >= 0 {
+			name = p[:j]
+		}
+		if i > 0 {
+			cur, _ := nonNull(parent[key].(obj))
+			props, _ := cur["properties"].(obj)
+			if props == nil {
+				return nil, ""
+			}
+			parent = props
+		}
+		key = name
+		for rest := p[len(name):]; rest != ""; rest = rest[2:] {
+			cur, ok := parent[key].(obj)
+			if !ok {
+				return nil, ""
+			}
+			cur, _ = nonNull(cur)
+			switch rest[:2] {
+			case "[]":
+				parent, key = cur, "items"
+			case "{}":
+				parent, key = cur, "additionalProperties"
+			default: // |N
+				list, _ := cur["oneOf"].([]any)
+				n := int(rest[1] - '0')
+				if n >= len(list) {
+					return nil, ""
+				}
+				// A holder to read the member through: a path may
+				// pass through a oneOf but not end at one.
+				parent, key = obj{"member": list[n]}, "member"
+			}
+		}
+		if _, ok := parent[key].(obj); !ok {
+			return nil, ""
+		}
+	}
+	return parent, key
+}
+
+// nonNull returns s without null among its types, and whether it had it.
+func nonNull(s obj) (obj, bool) {
+	types, ok := s["type"].([]any)
+	if !ok || !slices.Contains(types, any("null")) {
+		return s, false
+	}
+	out := maps.Clone(s)
+	rest := slices.DeleteFunc(slices.Clone(types), func(t any) bool { return t == "null" })
+	if len(rest) == 1 {
+		out["type"] = rest[0]
+	} else {
+		out["type"] = rest
+	}
+	return out, true
+}
+
+// refTo is a reference to the named schema, described as the member it
+// replaces was, null allowed when the member allowed it.
+func refTo(name string, description any, nullable bool) obj {
+	ref := obj{"$ref": schemaPrefix + name}
+	out := ref
+	if nullable {
+		out = obj{"oneOf": []any{ref, obj{"type": "null"}}}
+	}
+	if description != nil {
+		out["description"] = description
+	}
+	return out
+}
+
+func cloneJSON(v any) any {
+	switch x := v.(type) {
+	case obj:
+		out := make(obj, len(x))
+		for k, e := range x {
+			out[k] = cloneJSON(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = cloneJSON(e)
+		}
+		return out
+	}
+	return v
+}
+
+// enumNames names value sets by their sorted values. A value set not
+// listed is named after where it first appears (component and member).
+var enumNames = map[string]string{
+	"eligible,not_eligible,undetermined":      "Outcome",
+	"not_satisfied,pending,satisfied":         "CriterionStatus",
+	"bool,date,decimal,enum,int":              "FieldType",
+	"private,public":                          "Visibility",
+	"all,any":                                 "GroupKind",
+	"generation,hand":                         "DraftOrigin",
+	"exact":                                   "GuidanceAdherence",
+	"field_extraction,rule_generation":        "GuidanceProcessType",
+	"accepted,cancelled,failed,failing_tests": "GenerationOutcome",
+	"blocked,cleanup_pending,ready":           "RetryReadiness",
+	"failed,idle,queued,running,success":      "GenerationState",
+	"full,none,partial":                       "TelemetryAvailability",
+	"none,queued,stopped,stopping,working":    "WorkerLifecycle",
+	"all_of,any_of,leaf":                      "RouteKind",
+	"active,reference_only,superseded":        "SourceStatus",
+	"latest_active,pinned":                    "PinMode",
+	"1,2":                                     "SourceReferenceSchemaVersion",
+	"1":                                       "ContractVersion",
+	"active,archived,draft":                   "RulebookStatus",
+	"active,archived":                         "RulesetStatus",
+	"answer,condition":                        "TraceFailureItemType",
+	"already_cancelled,cancelled":             "CancelOutcome",
+	"criterion_to_group,field_to_criterion,group_to_outcome": "GraphEdgeType",
+}
+
+// nameEnums moves every inline value set into a named schema (one per
+// set) with x-enum-varnames, and gives the ones already named their
+// varnames too.
+func nameEnums(schemas obj) error {
+	byKey := map[string]string{}
+	for _, name := range slices.Sorted(maps.Keys(schemas)) {
+		s := schemas[name].(obj)
+		if values, ok := s["enum"].([]any); ok {
+			s["x-enum-varnames"] = enumVarnames(name, values)
+			byKey[enumKey(values)] = name
+		}
+	}
+	var visit func(owner string, s obj) error
+	visit = func(owner string, s obj) error {
+		for _, c := range children(s) {
+			sub := c.get()
+			inner, nullable := nonNull(sub)
+			values, ok := inner["enum"].([]any)
+			if !ok {
+				if err := visit(owner, sub); err != nil {
+					return err
+				}
+				continue
+			}
+			key := enumKey(values)
+			name, known := byKey[key]
+			if !known {
+				name = enumNames[key]
+				if name == "" {
+					name = owner + memberName(s, sub)
+				}
+				if _, taken := schemas[name]; taken {
+					return fmt.Errorf("openapi: value set %s: schema name %s taken", key, name)
+				}
+				named := obj{"type": inner["type"], "enum": values, "x-enum-varnames": enumVarnames(name, values)}
+				if d := namedDescriptions[name]; d != "" {
+					named["description"] = d
+				}
+				schemas[name] = named
+				byKey[key] = name
+			}
+			c.set(refTo(name, sub["description"], nullable))
+		}
+		return nil
+	}
+	for _, name := range slices.Sorted(maps.Keys(schemas)) {
+		if err := visit(name, schemas[name].(obj)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// memberName is the Go-style name of the member of parent whose schema is
+// sub ("Items" for an array's items).
+func memberName(parent, sub obj) string {
+	if props, ok := parent["properties"].(obj); ok {
+		for k, v := range props {
+			if reflect.ValueOf(v).Pointer() == reflect.ValueOf(sub).Pointer() {
+				return pascal(k)
+			}
+		}
+	}
+	return "Item"
+}
+
+// enumKey identifies a value set: its values, sorted, comma separated.
+func enumKey(values []any) string {
+	keys := make([]string, len(values))
+	for i, v := range values {
+		keys[i] = fmt.Sprint(v)
+	}
+	slices.Sort(keys)
+	return strings.Join(keys, ",")
+}
+
+// enumVarnames names each value's Go constant: the type's name then the
+// value in Pascal case (OutcomeNotEligible, SourceReferenceSchemaVersion2).
+func enumVarnames(typ string, values []any) []any {
+	out := make([]any, len(values))
+	for i, v := range values {
+		out[i] = typ + pascal(fmt.Sprint(v))
+	}
+	return out
+}
+
+// pascal turns a wire name (snake_case, dotted, with slashes) into a Go
+// identifier's words: not_eligible is NotEligible, application/pdf is
+// ApplicationPdf.
+func pascal(s string) string {
+	var b strings.Builder
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool {
+		return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9')
+	}) {
+		b.WriteString(strings.ToUpper(w[:1]) + w[1:])
+	}
+	return b.String()
+}
