@@ -57,6 +57,18 @@ func DecodedString(v gjson.Result) string {
 // at most max deep: one pass over the bytes, skipping strings, without the
 // cost of a second full parse.
 func nestsWithin(raw []byte, max int) bool {
+	within := true
+	scanStructure(raw, func(c byte, depth int) bool {
+		within = depth <= max
+		return within
+	})
+	return within
+}
+
+// scanStructure walks the valid JSON raw once, calling visit with every
+// structural byte outside strings ({ [ } ] : ,) and the nesting depth after
+// it, until visit returns false. It copies and decodes nothing.
+func scanStructure(raw []byte, visit func(c byte, depth int) bool) {
 	depth, inString := 0, false
 	for i := 0; i < len(raw); i++ {
 		switch c := raw[i]; {
@@ -65,15 +77,17 @@ func nestsWithin(raw []byte, max int) bool {
 		case c == '"':
 			inString = !inString
 		case inString:
-		case c == '{' || c == '[':
-			if depth++; depth > max {
-				return false
+		case c == '{' || c == '[' || c == '}' || c == ']' || c == ':' || c == ',':
+			if c == '{' || c == '[' {
+				depth++
+			} else if c == '}' || c == ']' {
+				depth--
 			}
-		case c == '}' || c == ']':
-			depth--
+			if !visit(c, depth) {
+				return
+			}
 		}
 	}
-	return true
 }
 
 // BodyErrors explains why raw is not an acceptable body for the
@@ -185,25 +199,16 @@ func MaxFieldValues(rules *engine.Ruleset) int {
 const MaxListedFieldErrors = 100
 
 // countMembers counts the members of the JSON object raw (its colons at
-// depth one, outside strings) in one pass over the bytes, without copying
-// or decoding anything; raw has been checked to be valid JSON.
+// depth one) in one pass over the bytes, without copying or decoding
+// anything; raw has been checked to be valid JSON.
 func countMembers(raw []byte) int {
-	n, depth, inString := 0, 0, false
-	for i := 0; i < len(raw); i++ {
-		switch c := raw[i]; {
-		case inString && c == '\\':
-			i++ // the escaped byte cannot end the string
-		case c == '"':
-			inString = !inString
-		case inString:
-		case c == '{' || c == '[':
-			depth++
-		case c == '}' || c == ']':
-			depth--
-		case c == ':' && depth == 1:
+	n := 0
+	scanStructure(raw, func(c byte, depth int) bool {
+		if c == ':' && depth == 1 {
 			n++
 		}
-	}
+		return true
+	})
 	return n
 }
 

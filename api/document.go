@@ -162,26 +162,14 @@ var neverNull = []string{
 // huma's names, before renameSchemas, because it reads the Go types
 // behind them.
 func (s *Server) markNeverNull(schemas obj) {
-	registry := s.huma.OpenAPI().Components.Schemas
-	for _, name := range slices.Sorted(maps.Keys(schemas)) {
-		t := registry.TypeFromRef(schemaPrefix + name)
-		props, _ := schemas[name].(obj)["properties"].(obj)
-		if t == nil || t.Kind() != reflect.Struct || props == nil {
-			continue
+	s.eachGoMember(schemas, func(props obj, member string, f reflect.StructField, tag string) {
+		if f.Type.Kind() != reflect.Slice || !strings.Contains(tag, "omitempty") {
+			return
 		}
-		for i := range t.NumField() {
-			f := t.Field(i)
-			tag := f.Tag.Get("json")
-			member, _, _ := strings.Cut(tag, ",")
-			if member == "" || f.Type.Kind() != reflect.Slice || !strings.Contains(tag, "omitempty") {
-				continue
-			}
-			if p, ok := props[member].(obj); ok {
-				inner, _ := nonNull(p)
-				props[member] = inner
-			}
+		if p, ok := props[member].(obj); ok {
+			props[member], _ = nonNull(p)
 		}
-	}
+	})
 	s.markNullPointers(schemas)
 	for _, path := range neverNull {
 		parent, key := locate(schemas, path)
@@ -198,6 +186,22 @@ func (s *Server) markNeverNull(schemas obj) {
 // (a project's draft before the first, a rulebook's release), but huma
 // declares only scalar pointers nullable.
 func (s *Server) markNullPointers(schemas obj) {
+	s.eachGoMember(schemas, func(props obj, member string, f reflect.StructField, tag string) {
+		if f.Type.Kind() != reflect.Pointer || f.Type.Elem().Kind() != reflect.Struct || strings.Contains(tag, "omit") {
+			return
+		}
+		if p, ok := props[member].(obj); ok {
+			if ref, ok := p["$ref"].(string); ok {
+				props[member] = refTo(strings.TrimPrefix(ref, schemaPrefix), p["description"], true)
+			}
+		}
+	})
+}
+
+// eachGoMember calls visit for every JSON member of every schema that huma
+// made from a Go struct, in name order, with the schema's properties, the
+// member's name, its struct field and its json tag.
+func (s *Server) eachGoMember(schemas obj, visit func(props obj, member string, f reflect.StructField, tag string)) {
 	registry := s.huma.OpenAPI().Components.Schemas
 	for _, name := range slices.Sorted(maps.Keys(schemas)) {
 		t := registry.TypeFromRef(schemaPrefix + name)
@@ -208,14 +212,8 @@ func (s *Server) markNullPointers(schemas obj) {
 		for i := range t.NumField() {
 			f := t.Field(i)
 			tag := f.Tag.Get("json")
-			member, _, _ := strings.Cut(tag, ",")
-			if member == "" || f.Type.Kind() != reflect.Pointer || f.Type.Elem().Kind() != reflect.Struct || strings.Contains(tag, "omit") {
-				continue
-			}
-			if p, ok := props[member].(obj); ok {
-				if ref, ok := p["$ref"].(string); ok {
-					props[member] = refTo(strings.TrimPrefix(ref, schemaPrefix), p["description"], true)
-				}
+			if member, _, _ := strings.Cut(tag, ","); member != "" {
+				visit(props, member, f, tag)
 			}
 		}
 	}

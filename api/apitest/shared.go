@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -186,4 +187,25 @@ func DecodeExact(t testing.TB, b []byte) any {
 		t.Fatalf("decode %q: %v", b, err)
 	}
 	return v
+}
+
+// LogBuffer is a log sink the server's goroutines and a test may share:
+// a test hands it to a logger and reads what was written with String.
+type LogBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+// Write appends one write, whole, under the lock.
+func (b *LogBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// String returns everything written so far.
+func (b *LogBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

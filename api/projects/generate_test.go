@@ -30,32 +30,15 @@ type genFixture struct {
 	*apitest.Fixture
 	model *llmtest.Server
 	gen   *worker.Generator
-	logs  *syncBuffer
+	logs  *apitest.LogBuffer
 	key   string
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // newGenFixture serves the projects with a generator whose model is a
 // scripted server; models is the model table (empty: one roomy model).
 func newGenFixture(t *testing.T, models string, timeout time.Duration) *genFixture {
 	t.Helper()
-	logs := &syncBuffer{}
+	logs := &apitest.LogBuffer{}
 	logger := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	g := &genFixture{model: llmtest.NewServer(t), logs: logs}
 	if models == "" {

@@ -1,13 +1,11 @@
 package routes
 
 import (
-	"bytes"
 	"encoding/json"
 	"log/slog"
 	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,23 +13,11 @@ import (
 	"github.com/eligo/eligo/api/apitest"
 )
 
-// syncBuffer is a log sink safe for the server's goroutines.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) lines(t *testing.T) []map[string]any {
-	b.mu.Lock()
-	defer b.mu.Unlock()
+// logLines parses the JSON lines of sink, failing on any line longer than
+// a sized log line can be.
+func logLines(t *testing.T, sink *apitest.LogBuffer) []map[string]any {
 	var out []map[string]any
-	for _, l := range strings.Split(strings.TrimSpace(b.buf.String()), "\n") {
+	for _, l := range strings.Split(strings.TrimSpace(sink.String()), "\n") {
 		if len(l) > 2*api.MaxLoggedInput+1024 {
 			t.Errorf("a log line of %d bytes: %.300s...", len(l), l)
 		}
@@ -51,7 +37,7 @@ func (b *syncBuffer) lines(t *testing.T) []map[string]any {
 // all.
 func TestLogsAreSizedAndLevelled(t *testing.T) {
 	t.Parallel()
-	var sink syncBuffer
+	var sink apitest.LogBuffer
 	f := newFixture(t, api.Config{Logger: slog.New(slog.NewJSONHandler(&sink, nil)), Metering: apitest.GenerousMetering()})
 	huge := strings.Repeat("z", 1_900_000)
 	if r := f.Decide(t, "", `{"ruleset_id":"`+huge+`","field_values":{}}`); r.Status != http.StatusNotFound {
@@ -77,14 +63,14 @@ func TestLogsAreSizedAndLevelled(t *testing.T) {
 	}
 
 	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(sink.buf.String(), `"route":"POST /api/v1/public/decide"`) || strings.Count(sink.buf.String(), `"msg":"request"`) < 4 {
+	for !strings.Contains(sink.String(), `"route":"POST /api/v1/public/decide"`) || strings.Count(sink.String(), `"msg":"request"`) < 4 {
 		if time.Now().After(deadline) {
-			t.Fatalf("the hang-up was never logged:\n%s", sink.buf.String())
+			t.Fatalf("the hang-up was never logged:\n%s", sink.String())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
 	sawFailure := false
-	for _, line := range sink.lines(t) {
+	for _, line := range logLines(t, &sink) {
 		raw, _ := json.Marshal(line)
 		if line["level"] == "ERROR" {
 			sawFailure = true
