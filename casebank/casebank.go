@@ -407,3 +407,35 @@ func citationProblems(r *engine.Ruleset, source []byte, dir string) []string {
 	}
 	return VerifyCitations(r, source)
 }
+
+// DecideBodies returns one POST /decide body per case, in file order:
+// ref's decision on the case's answers as of the date the case is decided
+// (engine.Ruleset.CaseDate: its decision_date, else the first day of the
+// effective period), with extra appended inside the object (e.g.
+// `,"no_cache":true`). Benchmarks and the load generator send them, so
+// that they measure the decisions the cases describe rather than the
+// out-of-period answer the same answers get once the period has ended.
+func (f *Folder) DecideBodies(ref, extra string) ([][]byte, error) {
+	rs, _, err := engine.Compile(f.RulesPath, f.Rules)
+	if err != nil {
+		return nil, err
+	}
+	quoted, err := json.Marshal(ref)
+	if err != nil {
+		return nil, err
+	}
+	bodies := make([][]byte, len(f.Cases))
+	for i, c := range f.Cases {
+		date, err := rs.CaseDate(c)
+		if err != nil {
+			return nil, fmt.Errorf("case %q: %w", c.Name, err)
+		}
+		b := append([]byte(`{"ruleset_id":`), quoted...)
+		if date != 0 {
+			b = append(append(append(b, `,"decision_date":"`...), engine.FormatDate(date)...), '"')
+		}
+		b = append(append(b, `,"field_values":`...), c.FieldValues...)
+		bodies[i] = append(append(b, extra...), '}')
+	}
+	return bodies, nil
+}

@@ -1,7 +1,9 @@
 package casebank
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -79,5 +81,39 @@ func TestParseCasesRejectsUnknownMembers(t *testing.T) {
 	}
 	if _, err := ParseCases([]byte(`[{"name": "x", "field_values": {}, "expected_outcome": "yes"}]`)); err == nil {
 		t.Error("an unknown outcome was accepted")
+	}
+}
+
+// TestDecideBodies: a case's body names the ruleset, the case's answers
+// and the date the case is decided as of, its own or the period's first.
+func TestDecideBodies(t *testing.T) {
+	f, err := Load(context.Background(), "snap-income")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bodies, err := f.DecideBodies("demo/snap-income", `,"no_cache":true`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bodies) != len(f.Cases) {
+		t.Fatalf("%d bodies for %d cases", len(bodies), len(f.Cases))
+	}
+	for i, c := range f.Cases {
+		var got struct {
+			RulesetID    string          `json:"ruleset_id"`
+			DecisionDate string          `json:"decision_date"`
+			FieldValues  json.RawMessage `json:"field_values"`
+			NoCache      bool            `json:"no_cache"`
+		}
+		if err := json.Unmarshal(bodies[i], &got); err != nil {
+			t.Fatalf("case %q: %v in %s", c.Name, err, bodies[i])
+		}
+		want := c.DecisionDate
+		if want == "" {
+			want = "2025-10-01" // the first day of fiscal year 2026
+		}
+		if got.RulesetID != "demo/snap-income" || got.DecisionDate != want || !got.NoCache || !bytes.Equal(got.FieldValues, c.FieldValues) {
+			t.Errorf("case %q: body %s", c.Name, bodies[i])
+		}
 	}
 }

@@ -167,7 +167,9 @@ func (e *FieldConflictError) Error() string {
 // weight and notes come from the first section declaring it, then from
 // the overlay. The composed outcome is the outcome tree with each leaf
 // replaced by that section's own outcome expression; ReadsDecisionDate
-// holds when any member's does.
+// holds when any member's does. Its effective period is the days every
+// member's period covers (see commonPeriod): outside it some section's law
+// does not hold, so the composition gives no decision there either.
 //
 // The result went through engine.Build, which checks it and computes its
 // digest and program; spec and its members are never modified.
@@ -202,6 +204,11 @@ func compose(spec Spec) (*Composed, error) {
 		c: &Composed{Sections: slices.Clone(spec.Sections), Outcome: tree, FieldSections: map[string][]string{}}}
 	r := &engine.Ruleset{Slug: spec.Slug, SectionID: SectionID, Name: spec.Name, Description: spec.Description}
 	a.r = r
+	period, err := commonPeriod(spec.Sections)
+	if err != nil {
+		return nil, err
+	}
+	r.Effective = period
 	for si := range spec.Sections {
 		if err := a.section(si); err != nil {
 			return nil, err
@@ -251,6 +258,42 @@ func checkSections(sections []Section) error {
 		seen[s.SectionID] = want
 	}
 	return nil
+}
+
+// commonPeriod is the effective period of a composition: the days on
+// which every section's own period holds, from the latest start to the
+// earliest end; nil when no section declares one. A release is one cut of
+// the law, and a decision from it on a day one section does not cover
+// would apply that section's law to another period (the section alone
+// would be undetermined there), so the whole composition is undetermined
+// there instead, with the same warning. Sections whose periods share no
+// day could never decide anything together, so that is an error, naming
+// the two sections that part.
+func commonPeriod(sections []Section) (*engine.Period, error) {
+	var common *engine.Period
+	var starts, ends *Section // the sections setting common's two ends
+	for i := range sections {
+		s := &sections[i]
+		p := s.Rules.Effective
+		if p == nil {
+			continue
+		}
+		if common == nil {
+			common, starts, ends = &engine.Period{From: p.From, Until: p.Until}, s, s
+			continue
+		}
+		if p.From > common.From {
+			common.From, starts = p.From, s
+		}
+		if p.Until != 0 && (common.Until == 0 || p.Until < common.Until) {
+			common.Until, ends = p.Until, s
+		}
+	}
+	if common != nil && common.Until != 0 && common.Until < common.From {
+		return nil, fmt.Errorf("sections %s (%s, %s) and %s (%s, %s) share no day: a rulebook decides only where every section's effective period holds",
+			ends.Letter, ends.SectionID, ends.Rules.Effective, starts.Letter, starts.SectionID, starts.Rules.Effective)
+	}
+	return common, nil
 }
 
 // assembler builds the input of engine.Build from the members. Everything

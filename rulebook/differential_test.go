@@ -37,11 +37,14 @@ func TestComposedMatchesMembers(t *testing.T) {
 			c := mustCompose(t, Spec{Name: "differential", Sections: sections, Outcome: mustTree(t, js, 3)})
 			sampler := enginetest.NewSampler(c.Rules, uint64(100*si+ti))
 			for n := range samples {
-				// The composition does not carry its sections' periods
-				// yet: alone, a section is undetermined outside its
-				// period; composed, it still answers. So the dates are
-				// drawn where every section holds.
-				decision := inAllPeriods(sections, sampler.DecisionDate())
+				// Every other date is drawn where the composition's
+				// period holds, so that the criteria decide often; the
+				// rest fall anywhere from 1990 to 2059, mostly outside
+				// some section's period.
+				decision := sampler.DecisionDate()
+				if n%2 == 0 {
+					decision = inPeriod(c.Rules.Effective, decision)
+				}
 				opts := engine.Options{DecisionDate: decision}
 				// One answer set in four answers every field; the
 				// rest leave about one field in four unanswered.
@@ -69,8 +72,17 @@ func TestComposedMatchesMembers(t *testing.T) {
 					offset += len(s.Rules.Groups)
 					crit += s.Rules.NumCriteria()
 				}
-				if want := c.Outcome.Eval(decisions); res.Outcome != want {
-					t.Fatalf("%s on %v: composed %s, tree over %v gives %s", c.Outcome, answers, res.Outcome, decisions, want)
+				// Outside the common period the composition decides
+				// nothing, though an or of the sections still in force
+				// might; inside it, every section is in force.
+				inForce := c.Rules.Effective == nil || c.Rules.Effective.Covers(decision)
+				want := engine.Undetermined
+				if inForce {
+					want = c.Outcome.Eval(decisions)
+				}
+				if res.Outcome != want || res.OutsidePeriod == inForce {
+					t.Fatalf("%s on %v as of %s: composed %s (outside its period %v), tree over %v gives %s (in force %v)",
+						c.Outcome, answers, engine.FormatDate(decision), res.Outcome, res.OutsidePeriod, decisions, want, inForce)
 				}
 				for _, sr := range c.SectionResults(res) {
 					if sr.Decision != decisions[sr.Letter] {
@@ -89,27 +101,17 @@ func TestComposedMatchesMembers(t *testing.T) {
 	}
 }
 
-// inAllPeriods maps a drawn date into the days every section's effective
-// period covers (ten years from the latest start when none ends), keeping
-// it as drawn when no section declares a period or the periods share no
-// day.
-func inAllPeriods(sections []Section, drawn int64) int64 {
-	var from, until int64
-	for _, s := range sections {
-		if p := s.Rules.Effective; p != nil {
-			from = max(from, p.From)
-			if p.Until != 0 && (until == 0 || p.Until < until) {
-				until = p.Until
-			}
-		}
+// inPeriod maps a drawn date into period p (ten years from its start when
+// it is open-ended), keeping it as drawn when p is nil.
+func inPeriod(p *engine.Period, drawn int64) int64 {
+	if p == nil {
+		return drawn
 	}
-	if (from == 0 && until == 0) || (until != 0 && until < from) {
-		return drawn // no period, or none in common
-	}
+	until := p.Until
 	if until == 0 {
-		until = from + 3652
+		until = p.From + 3652
 	}
-	return from + drawn%(until-from+1)
+	return p.From + drawn%(until-p.From+1)
 }
 
 func TestSectionResultsFieldErrors(t *testing.T) {

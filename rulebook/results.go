@@ -28,15 +28,17 @@ type SectionResult struct {
 // (the differential test checks this). Like the composed decision, every
 // section is undetermined when res has field errors: an answer that could
 // not be applied blocks the whole decision, and a section result must
-// never read eligible while the rulebook's answers are in error. A res that
-// is nil or not from Rules gives every section undetermined.
+// never read eligible while the rulebook's answers are in error. A section
+// whose own effective period does not cover res's decision date is
+// undetermined, as it would be alone. A res that is nil or not from Rules
+// gives every section undetermined.
 func (c *Composed) SectionResults(res *engine.Result) []SectionResult {
 	out := make([]SectionResult, len(c.Sections))
 	ok := res != nil && len(res.Groups) == len(c.Rules.Groups) && len(res.FieldErrors) == 0
 	for i := range c.Sections {
 		s := &c.Sections[i]
 		out[i] = SectionResult{Letter: s.Letter, SectionID: s.SectionID, RulesetID: s.RulesetID, ContentDigest: s.ContentDigest}
-		if ok {
+		if ok && (s.Rules.Effective == nil || s.Rules.Effective.Covers(res.DecisionDate)) {
 			switch groupLogic(c.outcomes[i], res.Groups) {
 			case engine.Satisfied:
 				out[i].Decision = engine.Eligible

@@ -74,7 +74,7 @@ var sharedFolders = []string{"au-age-pension", "uk-state-pension-age", "medicaid
 
 // presenceFolders share the SNAP household and income fields, and one of
 // them reads presence (present, ??), where an unanswered field decides.
-var presenceFolders = []string{"snap-income", "polarity-conservative", "us-independent-student"}
+var presenceFolders = []string{"snap-income", "polarity-conservative", "us-independent-student-2026-27"}
 
 // compileRules compiles an inline test ruleset.
 func compileRules(tb testing.TB, src string) *engine.Ruleset {

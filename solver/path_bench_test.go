@@ -35,7 +35,7 @@ func BenchmarkPlan(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		res := rs.Evaluate(in, engine.Options{})
+		res := rs.Evaluate(in, inForce(rs))
 		ctx := context.Background()
 		plan := func(b *testing.B, p *Planner) {
 			if _, err := p.Plan(ctx, rs, in, res, InquiryContext{}); err != nil {

@@ -27,14 +27,25 @@ func casebankRules(tb testing.TB, name string) *engine.Ruleset {
 	return nil
 }
 
-// planFor converts values, evaluates them and plans.
+// inForce evaluates as of the first day of rs's effective period (as the
+// casebank's cases do when they name no date), so that a test of the
+// rules keeps passing after their period has ended.
+func inForce(rs *engine.Ruleset) engine.Options {
+	if rs.Effective == nil {
+		return engine.Options{}
+	}
+	return engine.Options{DecisionDate: rs.Effective.From}
+}
+
+// planFor converts values, evaluates them as of a day rs is in force,
+// and plans.
 func planFor(t *testing.T, p *Planner, rs *engine.Ruleset, values string, ic InquiryContext) Plan {
 	t.Helper()
 	in, err := rs.Convert([]byte(values))
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, err := p.Plan(context.Background(), rs, in, rs.Evaluate(in, engine.Options{}), ic)
+	plan, err := p.Plan(context.Background(), rs, in, rs.Evaluate(in, inForce(rs)), ic)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,7 +268,7 @@ func TestPlanCacheKey(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return newPlanQuery(m, in, rs.Evaluate(in, engine.Options{}), NormalizeInquiryContext(ic)).cacheKey()
+		return newPlanQuery(m, in, rs.Evaluate(in, inForce(rs)), NormalizeInquiryContext(ic)).cacheKey()
 	}
 	base := `{"household.region": "contiguous_us_guam_vi", "household.size": 3, "household.elderly_or_disabled_member": false, "income.gross_monthly": %d}`
 	// The gross income is read only by settled criteria: two incomes
@@ -312,7 +323,7 @@ func TestPlanErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := rs.Evaluate(in, engine.Options{})
+	res := rs.Evaluate(in, inForce(rs))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	p := NewPlanner(4)

@@ -32,7 +32,7 @@ func BenchmarkDecide(b *testing.B) {
 		{"trace_explanation", `,"include_trace":true,"include_explanation":true`},
 		{"trace_explanation_no_cache", `,"include_trace":true,"include_explanation":true,"no_cache":true`},
 	} {
-		bodies := decideBodies(cb, "bench/snap-income", sc.flags)
+		bodies := decideBodies(b, cb, "bench/snap-income", sc.flags)
 		b.Run(sc.name, func(b *testing.B) {
 			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64, DisableCompression: true}}
 			defer client.CloseIdleConnections()
@@ -49,12 +49,13 @@ func BenchmarkDecide(b *testing.B) {
 	}
 }
 
-// decideBodies is one /decide body per case of cb against slug, with flags
-// (further members, each after a comma) added.
-func decideBodies(cb *casebank.Folder, slug, flags string) [][]byte {
-	bodies := make([][]byte, len(cb.Cases))
-	for i, c := range cb.Cases {
-		bodies[i] = []byte(`{"ruleset_id":"` + slug + `","field_values":` + string(c.FieldValues) + flags + `}`)
+// decideBodies is one /decide body per case of cb against slug, as of
+// the case's date, with flags (further members, each after a comma) added.
+func decideBodies(tb testing.TB, cb *casebank.Folder, slug, flags string) [][]byte {
+	tb.Helper()
+	bodies, err := cb.DecideBodies(slug, flags)
+	if err != nil {
+		tb.Fatal(err)
 	}
 	return bodies
 }

@@ -29,7 +29,7 @@ func BenchmarkDecideMetering(b *testing.B) {
 	f := newFixture(b, cfg)
 	key := apitest.TierKey(b, f.Store, auth.TierPro, auth.ScopeDecide)
 	_, cb := f.PublishCasebank(b, "bench", "snap-income", "bench/snap-income", true)
-	bodies := decideBodies(cb, "bench/snap-income", "")
+	bodies := decideBodies(b, cb, "bench/snap-income", "")
 
 	cfg.Unmetered = true
 	plain := apitest.NewOn(b, f.Pool, cfg, func(s *api.Server, sv apitest.Services) {

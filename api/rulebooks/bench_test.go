@@ -35,6 +35,7 @@ func BenchmarkDecideRulebook(b *testing.B) {
 	}
 	var refs []map[string]string
 	merged := make([]map[string]json.RawMessage, 0, 64)
+	var from int64 // the first day every section is in force
 	for _, folder := range benchSections {
 		_, cb := f.PublishCasebank(b, "bench", folder, "bench/"+folder, false)
 		rules, _, err := engine.Compile(folder+".rules", cb.Rules)
@@ -42,6 +43,9 @@ func BenchmarkDecideRulebook(b *testing.B) {
 			b.Fatal(err)
 		}
 		refs = append(refs, map[string]string{"section_id": rules.SectionID})
+		if rules.Effective != nil {
+			from = max(from, rules.Effective.From)
+		}
 		for i, c := range cb.Cases {
 			for len(merged) <= i {
 				merged = append(merged, map[string]json.RawMessage{})
@@ -65,15 +69,17 @@ func BenchmarkDecideRulebook(b *testing.B) {
 	}
 	_, single := f.PublishCasebank(b, "bench", benchRuleset, "bench/"+benchRuleset, false)
 
-	bodies := map[string][][]byte{}
-	for _, values := range merged {
-		raw, _ := json.Marshal(values)
-		bodies["rulebook"] = append(bodies["rulebook"], []byte(`{"rulebook_id":"bench/book","field_values":`+string(raw)))
-	}
-	for _, c := range single.Cases {
-		bodies["ruleset"] = append(bodies["ruleset"], []byte(`{"ruleset_id":"bench/`+benchRuleset+`","field_values":`+string(c.FieldValues)))
-	}
-	for _, flags := range []struct{ name, members string }{{"plain", `}`}, {"no_cache", `,"no_cache":true}`}} {
+	for _, flags := range []struct{ name, members string }{{"plain", ``}, {"no_cache", `,"no_cache":true`}} {
+		bodies := map[string][][]byte{}
+		for _, values := range merged {
+			raw, _ := json.Marshal(values)
+			bodies["rulebook"] = append(bodies["rulebook"],
+				[]byte(`{"rulebook_id":"bench/book","decision_date":"`+engine.FormatDate(from)+`","field_values":`+string(raw)+flags.members+`}`))
+		}
+		var err error
+		if bodies["ruleset"], err = single.DecideBodies("bench/"+benchRuleset, flags.members); err != nil {
+			b.Fatal(err)
+		}
 		for _, target := range []string{"ruleset", "rulebook"} {
 			b.Run(flags.name+"/"+target, func(b *testing.B) {
 				client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64, DisableCompression: true}}
@@ -81,7 +87,7 @@ func BenchmarkDecideRulebook(b *testing.B) {
 				b.RunParallel(func(pb *testing.PB) {
 					var buf bytes.Buffer
 					for i := 0; pb.Next(); i++ {
-						body := append(append([]byte{}, bodies[target][i%len(bodies[target])]...), flags.members...)
+						body := bodies[target][i%len(bodies[target])]
 						req, _ := http.NewRequest(http.MethodPost, f.URL+"/decide", bytes.NewReader(body))
 						req.Header.Set("Content-Type", "application/json")
 						req.Header.Set("X-Api-Key", key)

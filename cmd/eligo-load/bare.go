@@ -56,7 +56,11 @@ func (l *load) captureEnvelopes(ctx context.Context, scenarios []scenario) ([]en
 	var ids []string
 	for i, sc := range scenarios {
 		var answers []envelope
-		for _, body := range l.bodies(sc) {
+		bodies, err := l.bodies(sc)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, body := range bodies {
 			env, err := l.decideOnce(ctx, client, body)
 			if err != nil {
 				return nil, nil, fmt.Errorf("capture %s: %w", sc.name, err)

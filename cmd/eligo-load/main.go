@@ -228,7 +228,10 @@ type load struct {
 // real server issued. Alternating keeps the ratio of the two fair on a
 // machine whose other load changes from one second to the next.
 func (l *load) measure(ctx context.Context, i int, sc scenario, conns int) ([]string, error) {
-	bodies := l.bodies(sc)
+	bodies, err := l.bodies(sc)
+	if err != nil {
+		return nil, err
+	}
 	targets := []*target{{name: sc.name, base: l.base, pid: l.server.Process.Pid}}
 	if l.bareServer != nil {
 		targets = append(targets, &target{name: fmt.Sprintf("  bare net/http (%d B)", len(l.envelopes[i].Body)),
@@ -275,17 +278,14 @@ type target struct {
 	serverCPU, clientCPU time.Duration
 }
 
-// bodies returns the request bodies of scenario sc: one per case.
-func (l *load) bodies(sc scenario) [][]byte {
-	bodies := make([][]byte, len(l.cases.Cases))
-	for i, c := range l.cases.Cases {
-		extra := ""
-		if sc.flags != "" {
-			extra = "," + sc.flags
-		}
-		bodies[i] = []byte(`{"ruleset_id":"` + l.slug + `","field_values":` + string(c.FieldValues) + extra + `}`)
+// bodies returns the request bodies of scenario sc: one per case, as of
+// the case's date.
+func (l *load) bodies(sc scenario) ([][]byte, error) {
+	extra := ""
+	if sc.flags != "" {
+		extra = "," + sc.flags
 	}
-	return bodies
+	return l.cases.DecideBodies(l.slug, extra)
 }
 
 // row prints t's line of the table, measured over measured; ofBare is
