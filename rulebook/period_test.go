@@ -19,35 +19,38 @@ func TestComposedPeriod(t *testing.T) {
 		}
 		return d
 	}
+	// timeless declares no period: it holds for every date.
+	timeless := tinyRules(t, "timeless", "a.x >= 1", "a.x int")
 	tests := []struct {
-		folders    []string
+		name       string
+		sections   []Section
 		from, till string // "" for no period; till "" for open-ended
 	}{
 		// 2009-09-20 onwards, 2016-04-05 until 2044-05-05, 2025-01-15
 		// until 2026-01-12: the latest start and the earliest end.
-		{sharedFolders, "2025-01-15", "2026-01-12"},
+		{"three dated", casebankSections(t, sharedFolders...), "2025-01-15", "2026-01-12"},
 		// Open-ended periods only: the latest start, still open.
-		{[]string{"us-fmla-employee", "uk-child-benefit", "au-age-pension"}, "2013-03-08", ""},
+		{"open-ended", casebankSections(t, threeFolders...), "2013-03-08", ""},
 		// A section without a period does not narrow it.
-		{[]string{"polarity-conservative", "snap-income"}, "2025-10-01", "2026-09-30"},
-		{[]string{"polarity-conservative"}, "", ""},
+		{"one timeless", []Section{sectionOf(0, timeless), sectionOf(1, casebank(t, "snap-income"))}, "2025-10-01", "2026-09-30"},
+		{"timeless only", []Section{sectionOf(0, timeless)}, "", ""},
 	}
 	for _, tt := range tests {
-		c := mustCompose(t, Spec{Name: "x", Sections: casebankSections(t, tt.folders...)})
+		c := mustCompose(t, Spec{Name: "x", Sections: tt.sections})
 		got := c.Rules.Effective
 		switch {
 		case tt.from == "" && got != nil:
-			t.Errorf("%v: period %s, want none", tt.folders, got)
+			t.Errorf("%s: period %s, want none", tt.name, got)
 		case tt.from == "":
 		case got == nil:
-			t.Errorf("%v: no period, want from %s", tt.folders, tt.from)
+			t.Errorf("%s: no period, want from %s", tt.name, tt.from)
 		default:
 			want := engine.Period{From: day(tt.from)}
 			if tt.till != "" {
 				want.Until = day(tt.till)
 			}
 			if *got != want {
-				t.Errorf("%v: period %s, want %s", tt.folders, got, want)
+				t.Errorf("%s: period %s, want %s", tt.name, got, want)
 			}
 		}
 	}

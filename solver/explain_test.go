@@ -267,7 +267,7 @@ func TestExplainFailureReasons(t *testing.T) {
 			if err != nil || len(in.FieldErrors) > 0 {
 				t.Fatalf("%v %v", err, in.FieldErrors)
 			}
-			var date int64
+			date := inForce(r).DecisionDate
 			if tc.date != "" {
 				date, _ = engine.ParseDate(tc.date)
 			}

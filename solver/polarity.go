@@ -46,8 +46,9 @@ type PolarityWitness struct {
 	// OtherAnswers are the answers shared by both sets, as few as the
 	// evaluator needs for the finding to hold.
 	OtherAnswers []engine.Fact `json:"other_answers"`
-	// DecisionDate is the date decision_date() reads in both, when the
-	// ruleset reads it.
+	// DecisionDate is the date both sets are decided as of, when the
+	// ruleset's decisions depend on it (it reads decision_date() or
+	// declares an effective period, within which the date then falls).
 	DecisionDate string `json:"decision_date,omitempty"`
 	// Field is the finding's field, the one answered in one set and not
 	// in the other.
@@ -333,7 +334,7 @@ func (w *polarityCheck) finding(others *engine.Inputs) *PolarityFinding {
 			given = append(given, fmt.Sprintf("%s = %s", fact.Field, fact.Value))
 		}
 	}
-	if r.ReadsDecisionDate {
+	if r.DependsOnDate() && w.date != 0 {
 		wit.DecisionDate = engine.FormatDate(w.date)
 		given = append(given, "decision date "+wit.DecisionDate)
 	}

@@ -17,7 +17,8 @@ func TestEvalExplainFailure(t *testing.T) {
 	dir := t.TempDir()
 	rules := filepath.Join("..", "..", "casebank", "polarity-nonconservative", "polarity-nonconservative.rules")
 	values := writeFile(t, dir, "values.json", `{"household.size": 1}`)
-	code, out, errs := runCLI("eval", "--explain-failure", "not_eligible", rules, values)
+	// A date in fiscal year 2026, the period the ruleset holds for.
+	code, out, errs := runCLI("eval", "--date", "2026-03-15", "--explain-failure", "not_eligible", rules, values)
 	if code != 0 {
 		t.Fatalf("eval --explain-failure: %d %s", code, errs)
 	}
