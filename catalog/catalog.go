@@ -80,6 +80,11 @@ type Catalog struct {
 	// immutable, so neither expires.
 	releases *lru.Cache[string, store.Release]
 	prepared *lru.Cache[string, *preparedRelease]
+	// inForce caches RulesetsInForce's answer (the active cuts under a
+	// slug in force on a date, newest first) for RulesetOn, keyed by
+	// slug, date and the invalidation count when it was read: any
+	// invalidation makes every entry miss, and the stale ones age out.
+	inForce *expirable.LRU[string, []store.Ruleset]
 	// invalidations counts the Invalidate* calls, so that a row read
 	// while one arrived is not kept (see remember).
 	invalidations atomic.Uint64
@@ -118,6 +123,7 @@ func New(st *store.Store, cfg Config) *Catalog {
 		composed:   composed,
 		store:      st,
 		refs:       expirable.NewLRU[string, store.Ruleset](refCacheSize, nil, cfg.RefTTL),
+		inForce:    expirable.NewLRU[string, []store.Ruleset](refCacheSize, nil, cfg.RefTTL),
 		loaded:     loaded,
 		explainers: explainers,
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/store"
@@ -17,15 +18,16 @@ import (
 // does (of the cuts v may see, the highest version; a cut published
 // without a period holds for every date), and when none does, to the cut
 // the slug points at, whose decision is then undetermined with the period
-// warning. The cut the slug points at is the only one the reference cache
-// keeps: a date outside its period costs one indexed query.
+// warning. The cuts in force on a date are cached as references are (for
+// the reference TTL, dropped by any invalidation), so a date outside the
+// latest cut's period costs one indexed query per slug and date at most
+// once per TTL.
 func (c *Catalog) RulesetOn(ctx context.Context, v Viewer, ref string, date int64) (*Ruleset, error) {
 	rs, err := c.Ruleset(ctx, v, ref)
 	if err != nil || store.IsConcreteRulesetID(ref) || rs.Rules.Effective == nil || rs.Rules.Effective.Covers(date) {
 		return rs, err
 	}
-	y, m, d := engine.Civil(date)
-	rows, err := c.store.RulesetsInForce(ctx, rs.Slug, y, m, d)
+	rows, err := c.cutsInForce(ctx, rs.Slug, date)
 	if err != nil {
 		return nil, fmt.Errorf("resolve ruleset %q on %s: %w", ref, engine.FormatDate(date), err)
 	}
@@ -45,4 +47,22 @@ func (c *Catalog) RulesetOn(ctx context.Context, v Viewer, ref string, date int6
 		return in, nil
 	}
 	return rs, nil
+}
+
+// cutsInForce is the store's RulesetsInForce(slug, date), from the cache
+// when fresh. The key carries the invalidation count read before the
+// query, so an answer read while a publish or archive was invalidating is
+// kept under a count no later lookup uses.
+func (c *Catalog) cutsInForce(ctx context.Context, slug string, date int64) ([]store.Ruleset, error) {
+	key := slug + "\x00" + strconv.FormatInt(date, 10) + "\x00" + strconv.FormatUint(c.invalidations.Load(), 10)
+	if rows, ok := c.inForce.Get(key); ok {
+		return rows, nil
+	}
+	y, m, d := engine.Civil(date)
+	rows, err := c.store.RulesetsInForce(ctx, slug, y, m, d)
+	if err != nil {
+		return nil, err
+	}
+	c.inForce.Add(key, rows)
+	return rows, nil
 }
