@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/eligo/eligo/engine"
 )
 
 // TestCasebank runs every case of every casebank folder, ruleset and
@@ -114,6 +116,46 @@ func TestDecideBodies(t *testing.T) {
 		}
 		if got.RulesetID != "demo/snap-income" || got.DecisionDate != want || !got.NoCache || !bytes.Equal(got.FieldValues, c.FieldValues) {
 			t.Errorf("case %q: body %s", c.Name, bodies[i])
+		}
+	}
+}
+
+// TestCasebankPeriods: every real ruleset (all but the test/ fixtures)
+// declares the period its law holds for, every rulebook composes one (the
+// days its sections share), and their cases show a decision
+// dated the day before it starts, and the day after it ends if it ends,
+// to be undetermined: no casebank ruleset answers for a period it does not
+// cover without saying so.
+func TestCasebankPeriods(t *testing.T) {
+	t.Parallel()
+	entries, err := DiscoverAll(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		res, err := e.Run(context.Background())
+		if err != nil || res.Ruleset == nil {
+			t.Fatalf("%s: %v %v", e.Dir, err, res.CompileErrors)
+		}
+		r := res.Ruleset
+		if strings.HasPrefix(r.Slug, "test/") {
+			continue
+		}
+		if r.Effective == nil {
+			t.Errorf("%s: no effective period", e.Dir)
+			continue
+		}
+		outside := map[int64]bool{}
+		for _, c := range res.Cases {
+			if c.Pass && c.Result != nil && c.Result.OutsidePeriod && c.Result.Outcome == engine.Undetermined {
+				outside[c.Result.DecisionDate] = true
+			}
+		}
+		if !outside[r.Effective.From-1] {
+			t.Errorf("%s: no case dated %s, the day before its period, is undetermined", e.Dir, engine.FormatDate(r.Effective.From-1))
+		}
+		if r.Effective.Until != 0 && !outside[r.Effective.Until+1] {
+			t.Errorf("%s: no case dated %s, the day after its period, is undetermined", e.Dir, engine.FormatDate(r.Effective.Until+1))
 		}
 	}
 }
