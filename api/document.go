@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	_ "embed"
+	"encoding"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -15,6 +16,8 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/yaml"
+
+	"github.com/eligo/eligo/engine"
 )
 
 // This file turns the document huma generates from the Go types into the
@@ -119,6 +122,7 @@ func (s *Server) buildDocument(version string) ([]byte, error) {
 	}
 	schemas := doc["components"].(obj)["schemas"].(obj)
 	s.markNeverNull(schemas)
+	s.markTextValues(schemas)
 	renameSchemas(doc, schemas)
 	nameObjects(schemas)
 	if err := nameEnums(schemas); err != nil {
@@ -127,6 +131,7 @@ func (s *Server) buildDocument(version string) ([]byte, error) {
 	shapeMembers(schemas)
 	markNull(schemas)
 	s.documentHeaders(doc)
+	rawResponses(doc)
 	if err := addExamples(doc); err != nil {
 		return nil, err
 	}
@@ -200,23 +205,78 @@ func (s *Server) markNullPointers(schemas obj) {
 
 // eachGoMember calls visit for every JSON member of every schema that huma
 // made from a Go struct, in name order, with the schema's properties, the
-// member's name, its struct field and its json tag.
+// member's name, its struct field and its json tag. The members of an
+// embedded struct without a json name are the outer schema's, as
+// encoding/json writes them (a cancel's answer embeds the status).
 func (s *Server) eachGoMember(schemas obj, visit func(props obj, member string, f reflect.StructField, tag string)) {
 	registry := s.huma.OpenAPI().Components.Schemas
+	var fields func(t reflect.Type, props obj)
+	fields = func(t reflect.Type, props obj) {
+		for i := range t.NumField() {
+			f := t.Field(i)
+			tag := f.Tag.Get("json")
+			member, _, _ := strings.Cut(tag, ",")
+			embedded := f.Type
+			if embedded.Kind() == reflect.Pointer {
+				embedded = embedded.Elem()
+			}
+			switch {
+			case tag == "-":
+			case member != "":
+				visit(props, member, f, tag)
+			case f.Anonymous && embedded.Kind() == reflect.Struct:
+				fields(embedded, props)
+			}
+		}
+	}
 	for _, name := range slices.Sorted(maps.Keys(schemas)) {
 		t := registry.TypeFromRef(schemaPrefix + name)
 		props, _ := schemas[name].(obj)["properties"].(obj)
 		if t == nil || t.Kind() != reflect.Struct || props == nil {
 			continue
 		}
-		for i := range t.NumField() {
-			f := t.Field(i)
-			tag := f.Tag.Get("json")
-			if member, _, _ := strings.Cut(tag, ","); member != "" {
-				visit(props, member, f, tag)
-			}
-		}
+		fields(t, props)
 	}
+}
+
+// textValues are the Go types written as text (encoding.TextMarshaler)
+// whose kind huma reads instead, with every text they write: an outcome
+// is an integer in Go and one of three strings on the wire.
+var textValues = map[reflect.Type][]string{
+	reflect.TypeFor[engine.Outcome](): {engine.Eligible.String(), engine.NotEligible.String(), engine.Undetermined.String()},
+}
+
+// markTextValues documents the members of the textValues types as the
+// strings they are written as (named by nameEnums), and panics on a
+// member of another non-string type written as text, so that a new one
+// is added to the table rather than documented as a number.
+func (s *Server) markTextValues(schemas obj) {
+	s.eachGoMember(schemas, func(props obj, member string, f reflect.StructField, _ string) {
+		t := f.Type
+		if t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		if t.Kind() == reflect.String || t.Kind() == reflect.Struct || !t.Implements(reflect.TypeFor[encoding.TextMarshaler]()) {
+			return
+		}
+		values, ok := textValues[t]
+		if !ok {
+			panic("openapi: " + member + " is written as text by " + t.String() + ": add its values to textValues")
+		}
+		p, ok := props[member].(obj)
+		if !ok {
+			return
+		}
+		enum := make([]any, len(values))
+		for i, v := range values {
+			enum[i] = v
+		}
+		shaped := obj{"type": "string", "enum": enum}
+		if d, ok := p["description"]; ok {
+			shaped["description"] = d
+		}
+		props[member] = shaped
+	})
 }
 
 // nullMembers lists members the server may send as null that the Go
@@ -321,6 +381,28 @@ func (s *Server) documentHeaders(doc obj) {
 						headers["X-RateLimit-"+h] = obj{"$ref": "#/components/headers/RateLimit" + h}
 					}
 				}
+			}
+		}
+	}
+}
+
+// rawResponses documents the answers whose Go body is []byte as what
+// they are: huma declares such a body as base64 text in JSON, but writes
+// the bytes as they are, under the Content-Type the handler sets (a
+// source's bytes as uploaded, of its own media type).
+func rawResponses(doc obj) {
+	for _, item := range doc["paths"].(obj) {
+		for _, op := range item.(obj) {
+			for _, resp := range op.(obj)["responses"].(obj) {
+				resp := resp.(obj)
+				content, _ := resp["content"].(obj)
+				mt, _ := content["application/json"].(obj)
+				schema, _ := mt["schema"].(obj)
+				if len(content) != 1 || schema["type"] != "string" || schema["contentEncoding"] != "base64" {
+					continue
+				}
+				resp["content"] = obj{"*/*": obj{"schema": obj{"type": "string", "format": "binary",
+					"description": "The bytes as stored, of the media type Content-Type names."}}}
 			}
 		}
 	}

@@ -917,15 +917,15 @@ type CancelRequest struct {
 type CancelResult struct {
 	CancelResult              CancelOutcome         `json:"cancel_result"`
 	CreatedAt                 *time.Time            `json:"created_at"`
-	Draft                     DraftState            `json:"draft"`
-	ErrorDetail               ErrorDetail           `json:"error_detail"`
+	Draft                     *DraftState           `json:"draft"`
+	ErrorDetail               *ErrorDetail          `json:"error_detail"`
 	FinishedAt                *time.Time            `json:"finished_at"`
 	GenerationContractVersion int64                 `json:"generation_contract_version"`
 	JobId                     *string               `json:"job_id"`
 	Mode                      *string               `json:"mode"`
 	Model                     *string               `json:"model"`
 	Outcome                   *GenerationOutcome    `json:"outcome"`
-	Progress                  Progress              `json:"progress"`
+	Progress                  *Progress             `json:"progress"`
 	ProjectId                 string                `json:"project_id"`
 	PromptTokens              int64                 `json:"prompt_tokens"`
 	Result                    interface{}           `json:"result"`
@@ -947,11 +947,15 @@ type Case struct {
 
 // Change defines model for Change.
 type Change struct {
-	Criteria *[]CriterionChange     `json:"criteria"`
-	From     int32                  `json:"from"`
-	Kind     string                 `json:"kind"`
-	To       int32                  `json:"to"`
-	Witness  map[string]interface{} `json:"witness"`
+	Criteria *[]CriterionChange `json:"criteria"`
+
+	// From The outcome of a decision.
+	From Outcome `json:"from"`
+	Kind string  `json:"kind"`
+
+	// To The outcome of a decision.
+	To      Outcome                `json:"to"`
+	Witness map[string]interface{} `json:"witness"`
 }
 
 // Check defines model for Check.
@@ -14608,8 +14612,6 @@ type GetProjectSourceRawResponseDefaultHeaders struct {
 type GetProjectSourceRawResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
-	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *string
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *ProblemError
 	// JSON403 the response for an HTTP 403 `application/json` response
@@ -14640,11 +14642,6 @@ type GetProjectSourceRawResponse struct {
 	Headers503 *GetProjectSourceRawResponse503Headers
 	// HeadersDefault the parsed response headers for an HTTP default response
 	HeadersDefault *GetProjectSourceRawResponseDefaultHeaders
-}
-
-// GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r GetProjectSourceRawResponse) GetJSON200() *string {
-	return r.JSON200
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -26923,13 +26920,6 @@ func ParseGetProjectSourceRawResponse(rsp *http.Response) (*GetProjectSourceRawR
 	}
 
 	switch {
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest string
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON200 = &dest
-
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest ProblemError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {

@@ -980,8 +980,8 @@ export interface components {
             cancel_result: components["schemas"]["CancelOutcome"];
             /** Format: date-time */
             created_at: string | null;
-            draft: components["schemas"]["DraftState"];
-            error_detail: components["schemas"]["ErrorDetail"];
+            draft: components["schemas"]["DraftState"] | null;
+            error_detail: components["schemas"]["ErrorDetail"] | null;
             /** Format: date-time */
             finished_at: string | null;
             /** Format: int64 */
@@ -990,7 +990,7 @@ export interface components {
             mode: string | null;
             model: string | null;
             outcome: components["schemas"]["GenerationOutcome"] | null;
-            progress: components["schemas"]["Progress"];
+            progress: components["schemas"]["Progress"] | null;
             project_id: string;
             /** Format: int64 */
             prompt_tokens: number;
@@ -1011,11 +1011,9 @@ export interface components {
         };
         Change: {
             criteria: components["schemas"]["CriterionChange"][] | null;
-            /** Format: int32 */
-            from: number;
+            from: components["schemas"]["Outcome"];
             kind: string;
-            /** Format: int32 */
-            to: number;
+            to: components["schemas"]["Outcome"];
             witness: {
                 [key: string]: unknown;
             };
@@ -2556,8 +2554,8 @@ export interface operations {
                      *       "content_digest": "sha256:25bc2acfbc11eaa09b2a2ded006fdb0554680ab789958f1aa2657e80f13ef96e",
                      *       "decision": "undetermined",
                      *       "decision_date": "2026-11-23",
-                     *       "decision_id": "dec_KTZKudOt2X0nlh8Y",
-                     *       "decision_time": "2026-11-23T19:07:40.94795892Z",
+                     *       "decision_id": "dec_iobvkcr9EHv2Q1L8",
+                     *       "decision_time": "2026-11-23T20:53:27.71262256Z",
                      *       "engine_version": "eligo-core@0.32.0",
                      *       "explanation": {
                      *         "decision": "undetermined",
@@ -2930,11 +2928,11 @@ export interface operations {
                      * @example [
                      *       {
                      *         "contract": null,
-                     *         "created_at": "2026-11-23T19:07:41.092599Z",
+                     *         "created_at": "2026-11-23T20:53:27.878505Z",
                      *         "draft": null,
                      *         "has_contract": false,
                      *         "name": "FMLA",
-                     *         "project_id": "prj_Wl4-59B7t2PzGFJE",
+                     *         "project_id": "prj_B2X1DQP2OCOGn8k5",
                      *         "section_id": "fmla_employee",
                      *         "test_cases": [
                      *           {
@@ -2946,7 +2944,7 @@ export interface operations {
                      *           }
                      *         ],
                      *         "tests_total": 1,
-                     *         "updated_at": "2026-11-23T19:07:41.092599Z"
+                     *         "updated_at": "2026-11-23T20:53:27.878505Z"
                      *       }
                      *     ]
                      */
@@ -3076,28 +3074,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "contract": null,
-                     *       "created_at": "2026-11-23T19:07:41.092599Z",
+                     *       "created_at": "2026-11-23T20:53:27.878505Z",
                      *       "draft": null,
                      *       "generation_token_budget": 112000,
                      *       "has_contract": false,
                      *       "name": "FMLA",
                      *       "project_estimated_tokens": 16,
-                     *       "project_id": "prj_Wl4-59B7t2PzGFJE",
+                     *       "project_id": "prj_B2X1DQP2OCOGn8k5",
                      *       "section_id": "fmla_employee",
                      *       "sources": [
                      *         {
                      *           "content_digest": "sha256:154fb9f0c76ef95124e08753a9a25da03e3fe3905d50ab0072b5731c18d82e19",
-                     *           "created_at": "2026-11-23T19:07:41.092599Z",
+                     *           "created_at": "2026-11-23T20:53:27.878505Z",
                      *           "estimated_tokens": 16,
                      *           "filename": "source.txt",
                      *           "licence": "",
                      *           "media_type": "text/plain",
                      *           "size": 78,
-                     *           "source_id": "src_Hzu78_cxn4gIiwAV",
+                     *           "source_id": "src_-CxMTt_YSNYFQVay",
                      *           "status": "active",
                      *           "superseded_by": null,
                      *           "title": "source.txt",
-                     *           "updated_at": "2026-11-23T19:07:41.092599Z",
+                     *           "updated_at": "2026-11-23T20:53:27.878505Z",
                      *           "url": ""
                      *         }
                      *       ],
@@ -3111,7 +3109,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "tests_total": 1,
-                     *       "updated_at": "2026-11-23T19:07:41.092599Z"
+                     *       "updated_at": "2026-11-23T20:53:27.878505Z"
                      *     }
                      */
                     "application/json": components["schemas"]["ProjectCreated"];
@@ -3214,7 +3212,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_Wl4-59B7t2PzGFJE
+                 * @example prj_B2X1DQP2OCOGn8k5
                  */
                 project_id: string;
             };
@@ -3236,11 +3234,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "contract": null,
-                     *       "created_at": "2026-11-23T19:07:41.092599Z",
+                     *       "created_at": "2026-11-23T20:53:27.878505Z",
                      *       "draft": null,
                      *       "has_contract": false,
                      *       "name": "FMLA",
-                     *       "project_id": "prj_Wl4-59B7t2PzGFJE",
+                     *       "project_id": "prj_B2X1DQP2OCOGn8k5",
                      *       "section_id": "fmla_employee",
                      *       "test_cases": [
                      *         {
@@ -3252,7 +3250,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "tests_total": 1,
-                     *       "updated_at": "2026-11-23T19:07:41.092599Z"
+                     *       "updated_at": "2026-11-23T20:53:27.878505Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Project"];
@@ -3360,13 +3358,21 @@ export interface operations {
                 "X-Provider-Key"?: string;
             };
             path: {
-                /** @description The project id, prj_ and 16 URL-safe characters. */
+                /**
+                 * @description The project id, prj_ and 16 URL-safe characters.
+                 * @example prj_B2X1DQP2OCOGn8k5
+                 */
                 project_id: string;
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "model": "gpt-4.1-mini"
+                 *     }
+                 */
                 "application/json": components["schemas"]["GenerateRequest"];
             };
         };
@@ -3382,6 +3388,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "fields": [
+                     *         {
+                     *           "enum_values": [],
+                     *           "id": "employment.months_employed",
+                     *           "question": "For how many months in total have you worked for this employer?",
+                     *           "quote": "has been employed for at least 12 months by the employer",
+                     *           "source_id": "src_CWmrISWDnE24ff7i",
+                     *           "type": "int",
+                     *           "verified": true
+                     *         },
+                     *         {
+                     *           "enum_values": [],
+                     *           "id": "worksite.employees_within_75_miles",
+                     *           "question": "How many people does your employer employ within 75 miles of your worksite?",
+                     *           "quote": "50 or more employees within 75 miles",
+                     *           "source_id": "src_CWmrISWDnE24ff7i",
+                     *           "type": "int",
+                     *           "verified": true
+                     *         }
+                     *       ],
+                     *       "tokens_used": 258
+                     *     }
+                     */
                     "application/json": components["schemas"]["Discovery"];
                 };
             };
@@ -3509,13 +3540,21 @@ export interface operations {
                 "X-Provider-Key"?: string;
             };
             path: {
-                /** @description The project id, prj_ and 16 URL-safe characters. */
+                /**
+                 * @description The project id, prj_ and 16 URL-safe characters.
+                 * @example prj_B2X1DQP2OCOGn8k5
+                 */
                 project_id: string;
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "model": "gpt-4.1-mini"
+                 *     }
+                 */
                 "application/json": components["schemas"]["GenerateRequest"];
             };
         };
@@ -3531,6 +3570,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "sections": [
+                     *         {
+                     *           "name": "FMLA employee eligibility",
+                     *           "quote": "An eligible employee has been employed for at least 12 months by the employer.",
+                     *           "section_id": "fmla_employee",
+                     *           "source_id": "src_CWmrISWDnE24ff7i",
+                     *           "verified": true
+                     *         }
+                     *       ],
+                     *       "tokens_used": 165
+                     *     }
+                     */
                     "application/json": components["schemas"]["Discovery"];
                 };
             };
@@ -3655,7 +3708,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The project id, prj_ and 16 URL-safe characters. */
+                /**
+                 * @description The project id, prj_ and 16 URL-safe characters.
+                 * @example prj_B2X1DQP2OCOGn8k5
+                 */
                 project_id: string;
             };
             cookie?: never;
@@ -3673,6 +3729,84 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "acceptance": {
+                     *         "accepted": true,
+                     *         "contract_checks": [],
+                     *         "results": [
+                     *           {
+                     *             "expected": "undetermined",
+                     *             "got": "undetermined",
+                     *             "ignored_fields": [],
+                     *             "mismatches": [],
+                     *             "name": "long tenure",
+                     *             "pass": true
+                     *           }
+                     *         ],
+                     *         "tests_passing": 1,
+                     *         "tests_total": 1
+                     *       },
+                     *       "compile_errors": [],
+                     *       "compiles": true,
+                     *       "content_digest": "sha256:534a9cd79221f6a0e01823593e0c8df9d56a7bf10a04540218fbdf4a3a288e39",
+                     *       "origin": "generation",
+                     *       "project_id": "prj_B2X1DQP2OCOGn8k5",
+                     *       "provenance_report": {
+                     *         "coverage": [
+                     *           {
+                     *             "cited_clauses": 0,
+                     *             "clauses": 1,
+                     *             "filename": "source.txt",
+                     *             "share": 0,
+                     *             "source_id": "src_-CxMTt_YSNYFQVay",
+                     *             "status": "reference_only",
+                     *             "uncited_passages": [
+                     *               "An eligible employee has been employed for at least 12 months by the employer."
+                     *             ]
+                     *           },
+                     *           {
+                     *             "cited_clauses": 2,
+                     *             "clauses": 2,
+                     *             "filename": "fmla-notes.txt",
+                     *             "share": 1,
+                     *             "source_id": "src_CWmrISWDnE24ff7i",
+                     *             "status": "active",
+                     *             "uncited_passages": []
+                     *           }
+                     *         ],
+                     *         "quotes": [
+                     *           {
+                     *             "criterion_id": "tenure",
+                     *             "project_source_id": "src_CWmrISWDnE24ff7i",
+                     *             "quote": "has been employed for at least 12 months by the employer",
+                     *             "source_id": "usc29_2611",
+                     *             "verified": true
+                     *           },
+                     *           {
+                     *             "criterion_id": "worksite_size",
+                     *             "project_source_id": "src_CWmrISWDnE24ff7i",
+                     *             "quote": "50 or more employees within 75 miles",
+                     *             "source_id": "usc29_2611",
+                     *             "verified": true
+                     *           }
+                     *         ],
+                     *         "totals": {
+                     *           "flagged": 0,
+                     *           "uncited": 0,
+                     *           "verified": 2
+                     *         }
+                     *       },
+                     *       "reference_problems": [],
+                     *       "rules": "ruleset \"demo/us-fmla-employee\"\nsection fmla_employee\nname \"FMLA employee eligibility\"\nsource usc29_2611 \"29 U.S.C. 2611 (FMLA definitions)\" url \"https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim\" licence \"public-domain\"\nfield employment.months_employed int weight 1\n  question \"For how many months in total have you worked for this employer?\"\nfield worksite.employees_within_75_miles int weight 2\n  question \"How many people does your employer employ within 75 miles of your worksite?\"\ngroup service all \"Length of service\" {\n  criterion tenure \"Employed for at least 12 months\" {\n    employment.months_employed >= 12\n    cite usc29_2611 \"has been employed for at least 12 months by the employer\"\n  }\n}\ngroup worksite all \"Worksite size\" {\n  criterion worksite_size \"50 or more employees within 75 miles\" {\n    worksite.employees_within_75_miles >= 50\n    cite usc29_2611 \"50 or more employees within 75 miles\"\n  }\n}\noutcome service and worksite\n",
+                     *       "source_check": {
+                     *         "findings": [],
+                     *         "status": "ok"
+                     *       },
+                     *       "source_questions": [],
+                     *       "updated_at": "2026-11-23T20:53:28.97973Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Draft"];
                 };
             };
@@ -3789,13 +3923,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The project id, prj_ and 16 URL-safe characters. */
+                /**
+                 * @description The project id, prj_ and 16 URL-safe characters.
+                 * @example prj_B2X1DQP2OCOGn8k5
+                 */
                 project_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "rules": "ruleset \"demo/us-fmla-employee\"\nsection fmla_employee\nname \"FMLA employee eligibility\"\nsource usc29_2611 \"29 U.S.C. 2611 (FMLA definitions)\" url \"https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim\" licence \"public-domain\"\nfield employment.months_employed int weight 1\n  question \"For how many months in total have you worked for this employer?\"\nfield worksite.employees_within_75_miles int weight 2\n  question \"How many people does your employer employ within 75 miles of your worksite?\"\ngroup service all \"Length of service\" {\n  criterion tenure \"Employed for at least 12 months\" {\n    employment.months_employed >= 12\n    cite usc29_2611 \"has been employed for at least 12 months by the employer\"\n  }\n}\ngroup worksite all \"Worksite size\" {\n  criterion worksite_size \"50 or more employees within 75 miles\" {\n    worksite.employees_within_75_miles >= 50\n    cite usc29_2611 \"50 or more employees within 75 miles\"\n  }\n}\noutcome service and worksite\n\n# Hours of service (29 U.S.C. 2611(2)(A)(ii)) still to add.\n"
+                 *     }
+                 */
                 "application/json": components["schemas"]["DraftUpdateRequest"];
             };
         };
@@ -3811,6 +3953,89 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "acceptance": {
+                     *         "accepted": true,
+                     *         "contract_checks": [],
+                     *         "results": [
+                     *           {
+                     *             "expected": "undetermined",
+                     *             "got": "undetermined",
+                     *             "ignored_fields": [],
+                     *             "mismatches": [],
+                     *             "name": "long tenure",
+                     *             "pass": true
+                     *           }
+                     *         ],
+                     *         "tests_passing": 1,
+                     *         "tests_total": 1
+                     *       },
+                     *       "compile_errors": [],
+                     *       "compiles": true,
+                     *       "content_digest": "sha256:534a9cd79221f6a0e01823593e0c8df9d56a7bf10a04540218fbdf4a3a288e39",
+                     *       "origin": "hand",
+                     *       "project_id": "prj_B2X1DQP2OCOGn8k5",
+                     *       "provenance_report": {
+                     *         "coverage": [
+                     *           {
+                     *             "cited_clauses": 0,
+                     *             "clauses": 1,
+                     *             "filename": "source.txt",
+                     *             "share": 0,
+                     *             "source_id": "src_-CxMTt_YSNYFQVay",
+                     *             "status": "reference_only",
+                     *             "uncited_passages": [
+                     *               "An eligible employee has been employed for at least 12 months by the employer."
+                     *             ]
+                     *           },
+                     *           {
+                     *             "cited_clauses": 2,
+                     *             "clauses": 2,
+                     *             "filename": "fmla-notes.txt",
+                     *             "share": 1,
+                     *             "source_id": "src_CWmrISWDnE24ff7i",
+                     *             "status": "active",
+                     *             "uncited_passages": []
+                     *           }
+                     *         ],
+                     *         "quotes": [
+                     *           {
+                     *             "criterion_id": "tenure",
+                     *             "project_source_id": "src_CWmrISWDnE24ff7i",
+                     *             "quote": "has been employed for at least 12 months by the employer",
+                     *             "source_id": "usc29_2611",
+                     *             "verified": true
+                     *           },
+                     *           {
+                     *             "criterion_id": "worksite_size",
+                     *             "project_source_id": "src_CWmrISWDnE24ff7i",
+                     *             "quote": "50 or more employees within 75 miles",
+                     *             "source_id": "usc29_2611",
+                     *             "verified": true
+                     *           }
+                     *         ],
+                     *         "totals": {
+                     *           "flagged": 0,
+                     *           "uncited": 0,
+                     *           "verified": 2
+                     *         }
+                     *       },
+                     *       "reference_problems": [],
+                     *       "rules": "ruleset \"demo/us-fmla-employee\"\nsection fmla_employee\nname \"FMLA employee eligibility\"\nsource usc29_2611 \"29 U.S.C. 2611 (FMLA definitions)\" url \"https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim\" licence \"public-domain\"\nfield employment.months_employed int weight 1\n  question \"For how many months in total have you worked for this employer?\"\nfield worksite.employees_within_75_miles int weight 2\n  question \"How many people does your employer employ within 75 miles of your worksite?\"\ngroup service all \"Length of service\" {\n  criterion tenure \"Employed for at least 12 months\" {\n    employment.months_employed >= 12\n    cite usc29_2611 \"has been employed for at least 12 months by the employer\"\n  }\n}\ngroup worksite all \"Worksite size\" {\n  criterion worksite_size \"50 or more employees within 75 miles\" {\n    worksite.employees_within_75_miles >= 50\n    cite usc29_2611 \"50 or more employees within 75 miles\"\n  }\n}\noutcome service and worksite\n\n# Hours of service (29 U.S.C. 2611(2)(A)(ii)) still to add.\n",
+                     *       "source_check": {
+                     *         "findings": [
+                     *           {
+                     *             "kind": "no_authoring_inputs_recorded",
+                     *             "message": "the draft was written by hand, so no record says which sources and guidance it was written from"
+                     *           }
+                     *         ],
+                     *         "status": "warnings"
+                     *       },
+                     *       "source_questions": [],
+                     *       "updated_at": "2026-11-23T20:53:29.191618Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Draft"];
                 };
             };
@@ -3926,13 +4151,22 @@ export interface operations {
                 "X-Provider-Key"?: string;
             };
             path: {
-                /** @description The project id, prj_ and 16 URL-safe characters. */
+                /**
+                 * @description The project id, prj_ and 16 URL-safe characters.
+                 * @example prj_B2X1DQP2OCOGn8k5
+                 */
                 project_id: string;
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "mode": "fresh",
+                 *       "model": "gpt-4.1-mini"
+                 *     }
+                 */
                 "application/json": components["schemas"]["GenerateRequest"];
             };
         };
@@ -3948,6 +4182,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-23T20:53:27.929749Z",
+                     *       "draft": null,
+                     *       "error_detail": null,
+                     *       "finished_at": null,
+                     *       "generation_contract_version": 1,
+                     *       "job_id": "gen_2mWeqLvzBhC1mRtT",
+                     *       "mode": "fresh",
+                     *       "model": "gpt-4.1-mini",
+                     *       "outcome": null,
+                     *       "progress": {
+                     *         "round": 0,
+                     *         "stage": "assemble",
+                     *         "tests_passing": 0,
+                     *         "tests_total": 1,
+                     *         "tokens_used": 0
+                     *       },
+                     *       "project_id": "prj_B2X1DQP2OCOGn8k5",
+                     *       "prompt_tokens": 3521,
+                     *       "result": null,
+                     *       "retry_readiness": "blocked",
+                     *       "started_at": null,
+                     *       "state": "queued",
+                     *       "telemetry_availability": "full",
+                     *       "worker_lifecycle": "queued"
+                     *     }
+                     */
                     "application/json": components["schemas"]["GenerationStatus"];
                 };
             };
@@ -4075,13 +4337,21 @@ export interface operations {
                 "X-Provider-Key"?: string;
             };
             path: {
-                /** @description The project id, prj_ and 16 URL-safe characters. */
+                /**
+                 * @description The project id, prj_ and 16 URL-safe characters.
+                 * @example prj_B2X1DQP2OCOGn8k5
+                 */
                 project_id: string;
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "model": "gpt-4.1-mini"
+                 *     }
+                 */
                 "application/json": components["schemas"]["GenerateRequest"];
             };
         };
@@ -4097,6 +4367,88 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "accepted": true,
+                     *       "changed_criteria": [],
+                     *       "failures": [],
+                     *       "job_id": "gen_6AQQf3xXpPa9ov4_",
+                     *       "outcome": "accepted",
+                     *       "provenance_report": {
+                     *         "coverage": [
+                     *           {
+                     *             "cited_clauses": 0,
+                     *             "clauses": 1,
+                     *             "filename": "source.txt",
+                     *             "share": 0,
+                     *             "source_id": "src_-CxMTt_YSNYFQVay",
+                     *             "status": "reference_only",
+                     *             "uncited_passages": [
+                     *               "An eligible employee has been employed for at least 12 months by the employer."
+                     *             ]
+                     *           },
+                     *           {
+                     *             "cited_clauses": 2,
+                     *             "clauses": 2,
+                     *             "filename": "fmla-notes.txt",
+                     *             "share": 1,
+                     *             "source_id": "src_CWmrISWDnE24ff7i",
+                     *             "status": "active",
+                     *             "uncited_passages": []
+                     *           }
+                     *         ],
+                     *         "quotes": [
+                     *           {
+                     *             "criterion_id": "tenure",
+                     *             "project_source_id": "src_CWmrISWDnE24ff7i",
+                     *             "quote": "has been employed for at least 12 months by the employer",
+                     *             "source_id": "usc29_2611",
+                     *             "verified": true
+                     *           },
+                     *           {
+                     *             "criterion_id": "worksite_size",
+                     *             "project_source_id": "src_CWmrISWDnE24ff7i",
+                     *             "quote": "50 or more employees within 75 miles",
+                     *             "source_id": "usc29_2611",
+                     *             "verified": true
+                     *           }
+                     *         ],
+                     *         "totals": {
+                     *           "flagged": 0,
+                     *           "uncited": 0,
+                     *           "verified": 2
+                     *         }
+                     *       },
+                     *       "review_hint": {
+                     *         "actionable_via": "POST /projects/prj_B2X1DQP2OCOGn8k5/tests",
+                     *         "check_id": "criteria_both_ways",
+                     *         "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#criteria_both_ways",
+                     *         "message": "Add cases that decide criterion worksite_size: one where it is satisfied and one where it is not (1 criterion is never decided)."
+                     *       },
+                     *       "rounds": [
+                     *         {
+                     *           "kept": true,
+                     *           "note": "1 of 1 tests pass",
+                     *           "quotes_total": 2,
+                     *           "quotes_verified": 2,
+                     *           "round": 1,
+                     *           "seconds": 0.002583631,
+                     *           "stage": "test",
+                     *           "tests_passing": 1,
+                     *           "tokens": 3628
+                     *         }
+                     *       ],
+                     *       "ruleset_id": "fmla_employee:draft-534a9cd79221",
+                     *       "source_check": {
+                     *         "findings": [],
+                     *         "status": "ok"
+                     *       },
+                     *       "source_questions": [],
+                     *       "tests_passing": 1,
+                     *       "tests_total": 1,
+                     *       "tokens_used": 3628
+                     *     }
+                     */
                     "application/json": unknown;
                 };
             };
@@ -4221,13 +4573,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The project id, prj_ and 16 URL-safe characters. */
+                /**
+                 * @description The project id, prj_ and 16 URL-safe characters.
+                 * @example prj_B2X1DQP2OCOGn8k5
+                 */
                 project_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "job_id": "gen_2mWeqLvzBhC1mRtT"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CancelRequest"];
             };
         };
@@ -4243,6 +4603,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "cancel_result": "cancelled",
+                     *       "created_at": "2026-11-23T20:53:27.929749Z",
+                     *       "draft": null,
+                     *       "error_detail": {
+                     *         "message": "cancelled by the caller",
+                     *         "reason_code": "cancelled",
+                     *         "retryable": false
+                     *       },
+                     *       "finished_at": "2026-11-23T20:53:28.018798Z",
+                     *       "generation_contract_version": 1,
+                     *       "job_id": "gen_2mWeqLvzBhC1mRtT",
+                     *       "mode": "fresh",
+                     *       "model": "gpt-4.1-mini",
+                     *       "outcome": "cancelled",
+                     *       "progress": {
+                     *         "round": 1,
+                     *         "stage": "call",
+                     *         "tests_passing": 0,
+                     *         "tests_total": 1,
+                     *         "tokens_used": 0
+                     *       },
+                     *       "project_id": "prj_B2X1DQP2OCOGn8k5",
+                     *       "prompt_tokens": 3521,
+                     *       "result": null,
+                     *       "retry_readiness": "cleanup_pending",
+                     *       "started_at": "2026-11-23T20:53:28.006795Z",
+                     *       "state": "failed",
+                     *       "telemetry_availability": "full",
+                     *       "worker_lifecycle": "stopping"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CancelResult"];
                 };
             };
@@ -4371,7 +4764,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_Wl4-59B7t2PzGFJE
+                 * @example prj_B2X1DQP2OCOGn8k5
                  */
                 project_id: string;
             };
@@ -4395,7 +4788,7 @@ export interface operations {
                      *       "guidance": [
                      *         {
                      *           "adherence": null,
-                     *           "created_at": "2026-11-23T19:07:41.123894Z",
+                     *           "created_at": "2026-11-23T20:53:27.913844Z",
                      *           "domain_scope": "",
                      *           "guidance_text": "Count months of employment, not of the current contract.",
                      *           "position": 0,
@@ -4508,7 +4901,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_Wl4-59B7t2PzGFJE
+                 * @example prj_B2X1DQP2OCOGn8k5
                  */
                 project_id: string;
             };
@@ -4540,7 +4933,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "adherence": null,
-                     *       "created_at": "2026-11-23T19:07:41.123894Z",
+                     *       "created_at": "2026-11-23T20:53:27.913844Z",
                      *       "domain_scope": "",
                      *       "guidance_text": "Count months of employment, not of the current contract.",
                      *       "position": 0,
@@ -4659,13 +5052,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The project id, prj_ and 16 URL-safe characters. */
+                /**
+                 * @description The project id, prj_ and 16 URL-safe characters.
+                 * @example prj_B2X1DQP2OCOGn8k5
+                 */
                 project_id: string;
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "FMLA employee eligibility (tenure and worksite)"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PublishRequest"];
             };
         };
@@ -4681,6 +5082,81 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "content_digest": "sha256:534a9cd79221f6a0e01823593e0c8df9d56a7bf10a04540218fbdf4a3a288e39",
+                     *       "failures": [],
+                     *       "findings": [],
+                     *       "provenance_report": {
+                     *         "coverage": [
+                     *           {
+                     *             "cited_clauses": 0,
+                     *             "clauses": 1,
+                     *             "filename": "source.txt",
+                     *             "share": 0,
+                     *             "source_id": "src_-CxMTt_YSNYFQVay",
+                     *             "status": "reference_only",
+                     *             "uncited_passages": [
+                     *               "An eligible employee has been employed for at least 12 months by the employer."
+                     *             ]
+                     *           },
+                     *           {
+                     *             "cited_clauses": 2,
+                     *             "clauses": 2,
+                     *             "filename": "fmla-notes.txt",
+                     *             "share": 1,
+                     *             "source_id": "src_CWmrISWDnE24ff7i",
+                     *             "status": "active",
+                     *             "uncited_passages": []
+                     *           }
+                     *         ],
+                     *         "quotes": [
+                     *           {
+                     *             "criterion_id": "tenure",
+                     *             "project_source_id": "src_CWmrISWDnE24ff7i",
+                     *             "quote": "has been employed for at least 12 months by the employer",
+                     *             "source_id": "usc29_2611",
+                     *             "verified": true
+                     *           },
+                     *           {
+                     *             "criterion_id": "worksite_size",
+                     *             "project_source_id": "src_CWmrISWDnE24ff7i",
+                     *             "quote": "50 or more employees within 75 miles",
+                     *             "source_id": "usc29_2611",
+                     *             "verified": true
+                     *           }
+                     *         ],
+                     *         "totals": {
+                     *           "flagged": 0,
+                     *           "uncited": 0,
+                     *           "verified": 2
+                     *         }
+                     *       },
+                     *       "reused": false,
+                     *       "review_hint": {
+                     *         "actionable_via": "POST /projects/prj_B2X1DQP2OCOGn8k5/tests",
+                     *         "check_id": "criteria_both_ways",
+                     *         "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#criteria_both_ways",
+                     *         "message": "Add cases that decide criterion worksite_size: one where it is satisfied and one where it is not (1 criterion is never decided)."
+                     *       },
+                     *       "ruleset_id": "fmla_employee:20261123-d0fe55bd3184",
+                     *       "slug": "demo/us-fmla-employee",
+                     *       "source_check": {
+                     *         "findings": [
+                     *           {
+                     *             "kind": "no_authoring_inputs_recorded",
+                     *             "message": "the draft was written by hand, so no record says which sources and guidance it was written from"
+                     *           }
+                     *         ],
+                     *         "status": "warnings"
+                     *       },
+                     *       "source_questions": [],
+                     *       "tests_passing": 1,
+                     *       "tests_total": 1,
+                     *       "version": "v2",
+                     *       "visibility": "private"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PublishResult"];
                 };
             };
@@ -4807,13 +5283,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The project id, prj_ and 16 URL-safe characters. */
+                /**
+                 * @description The project id, prj_ and 16 URL-safe characters.
+                 * @example prj_B2X1DQP2OCOGn8k5
+                 */
                 project_id: string;
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "coach": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["ReviewRequest"];
             };
         };
@@ -4829,6 +5313,215 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "checks": [
+                     *         {
+                     *           "actionable_via": "PUT /projects/prj_B2X1DQP2OCOGn8k5/draft",
+                     *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#draft_compiles",
+                     *           "evidence": [
+                     *             "section fmla_employee compiles: 2 groups, 2 criteria, 2 fields"
+                     *           ],
+                     *           "id": "draft_compiles",
+                     *           "scored": false,
+                     *           "status": "info",
+                     *           "title": "Draft compiles",
+                     *           "weight": 10,
+                     *           "why": "Nothing else about the rules can be checked, tested or published until the draft compiles."
+                     *         },
+                     *         {
+                     *           "actionable_via": "POST /projects/prj_B2X1DQP2OCOGn8k5/tests",
+                     *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#tests_per_section",
+                     *           "evidence": [
+                     *             "1 test case for section fmla_employee (at least 5 recommended)"
+                     *           ],
+                     *           "id": "tests_per_section",
+                     *           "scored": true,
+                     *           "status": "warn",
+                     *           "title": "Tests per section",
+                     *           "weight": 10,
+                     *           "why": "A handful of cases cannot pin down a section's criteria and thresholds; five is the least that starts to."
+                     *         },
+                     *         {
+                     *           "actionable_via": "PUT /projects/prj_B2X1DQP2OCOGn8k5/draft",
+                     *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#tests_pass",
+                     *           "evidence": [
+                     *             "all 1 test case pass"
+                     *           ],
+                     *           "id": "tests_pass",
+                     *           "scored": true,
+                     *           "status": "pass",
+                     *           "title": "Tests pass",
+                     *           "weight": 15,
+                     *           "why": "A failing case means the draft and the team disagree about what the law decides."
+                     *         },
+                     *         {
+                     *           "actionable_via": "POST /projects/prj_B2X1DQP2OCOGn8k5/tests",
+                     *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#criteria_both_ways",
+                     *           "evidence": [
+                     *             "criterion worksite_size: never decided by any case (neither satisfied nor not_satisfied)",
+                     *             "criterion tenure: never not_satisfied by any case"
+                     *           ],
+                     *           "id": "criteria_both_ways",
+                     *           "scored": true,
+                     *           "status": "fail",
+                     *           "title": "Criteria tested both ways",
+                     *           "weight": 10,
+                     *           "why": "A criterion only ever seen passing (or only failing) could be always true (or always false) without any test noticing."
+                     *         },
+                     *         {
+                     *           "actionable_via": "POST /projects/prj_B2X1DQP2OCOGn8k5/tests",
+                     *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#threshold_boundaries",
+                     *           "evidence": [
+                     *             "employment.months_employed >= 12 (criterion tenure): no case at 12 and no case at 11",
+                     *             "worksite.employees_within_75_miles >= 50 (criterion worksite_size): no case at 50 and no case at 49"
+                     *           ],
+                     *           "id": "threshold_boundaries",
+                     *           "scored": true,
+                     *           "status": "fail",
+                     *           "title": "Thresholds tested at their boundary",
+                     *           "weight": 10,
+                     *           "why": "Off-by-one mistakes (> for >=, 12 for 11) live at the boundary and pass every test away from it."
+                     *         },
+                     *         {
+                     *           "actionable_via": "PUT /projects/prj_B2X1DQP2OCOGn8k5/draft",
+                     *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#criteria_cited",
+                     *           "evidence": [
+                     *             "all 2 criteria rest on verified quotes"
+                     *           ],
+                     *           "id": "criteria_cited",
+                     *           "scored": true,
+                     *           "status": "pass",
+                     *           "title": "Criteria cited",
+                     *           "weight": 10,
+                     *           "why": "A criterion without a verified quote cannot be traced to the law, and publishing requires every quote verified."
+                     *         },
+                     *         {
+                     *           "actionable_via": "PUT /projects/prj_B2X1DQP2OCOGn8k5/draft",
+                     *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#clause_coverage",
+                     *           "evidence": [
+                     *             "2 of 2 active clauses cited (100%; pass at 60%, warn at 30%)",
+                     *             "fmla-notes.txt: 2 of 2 clauses cited",
+                     *             "source.txt: reference_only, not counted"
+                     *           ],
+                     *           "id": "clause_coverage",
+                     *           "scored": true,
+                     *           "status": "pass",
+                     *           "title": "Source clauses covered",
+                     *           "weight": 5,
+                     *           "why": "Clauses of an active source that no criterion cites are often conditions the rules have missed."
+                     *         },
+                     *         {
+                     *           "actionable_via": "PUT /projects/prj_B2X1DQP2OCOGn8k5/draft",
+                     *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#presence_polarity",
+                     *           "evidence": [
+                     *             "no presence operator lets an unanswered field look better than an answer"
+                     *           ],
+                     *           "id": "presence_polarity",
+                     *           "scored": true,
+                     *           "status": "pass",
+                     *           "title": "Unanswered fields never help",
+                     *           "weight": 10,
+                     *           "why": "If leaving a field unanswered can make an applicant look more eligible than answering truthfully, go-live is refused."
+                     *         },
+                     *         {
+                     *           "actionable_via": "PUT /projects/prj_B2X1DQP2OCOGn8k5/draft",
+                     *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#unused_fields",
+                     *           "evidence": [
+                     *             "all 2 declared fields are read, and every test field is declared"
+                     *           ],
+                     *           "id": "unused_fields",
+                     *           "scored": true,
+                     *           "status": "pass",
+                     *           "title": "Fields used and named alike",
+                     *           "weight": 4,
+                     *           "why": "A declared field no criterion reads asks applicants a useless question, and a test field the draft does not declare is silently treated as absent."
+                     *         },
+                     *         {
+                     *           "actionable_via": "PUT /projects/prj_B2X1DQP2OCOGn8k5/draft",
+                     *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#superseded_sources",
+                     *           "evidence": [
+                     *             "all 2 resolved citations rest on active sources"
+                     *           ],
+                     *           "id": "superseded_sources",
+                     *           "scored": true,
+                     *           "status": "pass",
+                     *           "title": "Citations rest on active sources",
+                     *           "weight": 4,
+                     *           "why": "A quote from a superseded or reference-only source may no longer be the law."
+                     *         },
+                     *         {
+                     *           "actionable_via": "POST /projects/prj_B2X1DQP2OCOGn8k5/guidance",
+                     *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#source_questions",
+                     *           "evidence": [
+                     *             "no open questions (0 resolved)"
+                     *           ],
+                     *           "id": "source_questions",
+                     *           "scored": true,
+                     *           "status": "pass",
+                     *           "title": "Source questions resolved",
+                     *           "weight": 2,
+                     *           "why": "An open question means the draft rests on a provisional reading of an ambiguous or conflicting passage."
+                     *         },
+                     *         {
+                     *           "actionable_via": "PUT /projects/prj_B2X1DQP2OCOGn8k5/draft",
+                     *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#static_analysis",
+                     *           "evidence": [
+                     *             "no criterion is always or never satisfied, none is redundant, and every field can change the outcome"
+                     *           ],
+                     *           "id": "static_analysis",
+                     *           "scored": true,
+                     *           "status": "pass",
+                     *           "title": "Nothing dead or redundant in the rules",
+                     *           "weight": 5,
+                     *           "why": "A criterion that can never (or always) hold, or a field that never matters, is usually a mistake in the rules that no test shows."
+                     *         },
+                     *         {
+                     *           "actionable_via": "POST /projects/prj_B2X1DQP2OCOGn8k5/tests",
+                     *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#mutation_score",
+                     *           "evidence": [
+                     *             "the tests kill 3 of 9 mutants (33%); 0 more were proved to change nothing",
+                     *             "survives: employment.months_employed >= 12 becomes employment.months_employed >= 11",
+                     *             "survives: employment.months_employed >= 12 becomes employment.months_employed >= 13",
+                     *             "survives: criterion tenure dropped from group service: it always holds",
+                     *             "survives: worksite.employees_within_75_miles >= 50 becomes worksite.employees_within_75_miles < 50",
+                     *             "survives: worksite.employees_within_75_miles >= 50 becomes worksite.employees_within_75_miles >= 49",
+                     *             "and 1 more survivors",
+                     *             "suggested case: criterion tenure not satisfied (expected not_eligible)",
+                     *             "suggested case: threshold employment.months_employed >= 12: at 12 (expected eligible)",
+                     *             "suggested case: threshold employment.months_employed >= 12: just below (11) (expected not_eligible)",
+                     *             "suggested case: threshold employment.months_employed >= 12: just above (13) (expected eligible)",
+                     *             "suggested case: criterion worksite_size not satisfied (expected not_eligible)"
+                     *           ],
+                     *           "id": "mutation_score",
+                     *           "scored": true,
+                     *           "status": "fail",
+                     *           "title": "Tests notice small changes",
+                     *           "weight": 5,
+                     *           "why": "Tests that pass whatever a threshold or comparison says do not pin the rules down; the share of mutants they kill measures how well they do."
+                     *         }
+                     *       ],
+                     *       "coaching": "Start with criteria tested both ways (criteria_both_ways, fail, weight 10): Add cases that decide criterion worksite_size: one where it is satisfied and one where it is not (1 criterion is never decided). Use POST /projects/prj_B2X1DQP2OCOGn8k5/tests. Next, thresholds tested at their boundary (threshold_boundaries, fail, weight 10): Add boundary cases for the 2 untested thresholds, starting with employment.months_employed >= 12 (criterion tenure): no case at 12 and no case at 11. Use POST /projects/prj_B2X1DQP2OCOGn8k5/tests. Next, tests notice small changes (mutation_score, fail, weight 5): The tests miss 6 of 9 small changes to the rules; add the cases `eligo test --suggest` proposes, after checking each expected outcome against the law. Use POST /projects/prj_B2X1DQP2OCOGn8k5/tests. Finally, tests per section (tests_per_section, warn, weight 10): Add 4 more test cases (1 of 5): one at each threshold's boundary and one for each criterion failing on its own. Use POST /projects/prj_B2X1DQP2OCOGn8k5/tests.",
+                     *       "data_completeness": "thin",
+                     *       "next_skill": {
+                     *         "actionable_via": "POST /projects/prj_B2X1DQP2OCOGn8k5/tests",
+                     *         "check_id": "criteria_both_ways",
+                     *         "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#criteria_both_ways",
+                     *         "message": "Add cases that decide criterion worksite_size: one where it is satisfied and one where it is not (1 criterion is never decided)."
+                     *       },
+                     *       "score": 67,
+                     *       "strengths": [
+                     *         "All 1 test case pass against the draft.",
+                     *         "Every criterion rests on a quote verified in the sources (2 quotes).",
+                     *         "The draft cites 100% of the active sources' clauses.",
+                     *         "Leaving a field unanswered never makes an applicant look more eligible than answering it.",
+                     *         "Every declared field is read by some criterion, and the tests use the draft's field names.",
+                     *         "Every resolved citation rests on an active source.",
+                     *         "No source question is left open.",
+                     *         "The solver finds nothing dead, redundant or always true in the rules."
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReviewReport"];
                 };
             };
@@ -4943,7 +5636,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_Wl4-59B7t2PzGFJE
+                 * @example prj_B2X1DQP2OCOGn8k5
                  */
                 project_id: string;
             };
@@ -4965,37 +5658,37 @@ export interface operations {
                     /**
                      * @example {
                      *       "generation_token_budget": 112000,
-                     *       "project_estimated_tokens": 30,
+                     *       "project_estimated_tokens": 46,
                      *       "sources": [
                      *         {
                      *           "content_digest": "sha256:154fb9f0c76ef95124e08753a9a25da03e3fe3905d50ab0072b5731c18d82e19",
-                     *           "created_at": "2026-11-23T19:07:41.092599Z",
+                     *           "created_at": "2026-11-23T20:53:27.878505Z",
                      *           "estimated_tokens": 16,
                      *           "filename": "source.txt",
                      *           "licence": "",
                      *           "media_type": "text/plain",
                      *           "size": 78,
-                     *           "source_id": "src_Hzu78_cxn4gIiwAV",
+                     *           "source_id": "src_-CxMTt_YSNYFQVay",
                      *           "status": "active",
                      *           "superseded_by": null,
                      *           "title": "source.txt",
-                     *           "updated_at": "2026-11-23T19:07:41.092599Z",
+                     *           "updated_at": "2026-11-23T20:53:27.878505Z",
                      *           "url": ""
                      *         },
                      *         {
-                     *           "content_digest": "sha256:76ffd0015a1f5b83651fc0bcd5666c630ba6a1eb660c52e7dbe2da59f1f0a2c7",
-                     *           "created_at": "2026-11-23T19:07:41.114368Z",
-                     *           "estimated_tokens": 14,
+                     *           "content_digest": "sha256:7b3bef34a8906c51b652db918d03d772134cb9bf169a9175dd2e3048513fa1be",
+                     *           "created_at": "2026-11-23T20:53:27.901934Z",
+                     *           "estimated_tokens": 30,
                      *           "filename": "fmla-notes.txt",
                      *           "licence": "public-domain",
                      *           "media_type": "text/plain",
-                     *           "size": 61,
-                     *           "source_id": "src_q8A5y7mxbUMbclT8",
+                     *           "size": 140,
+                     *           "source_id": "src_CWmrISWDnE24ff7i",
                      *           "status": "active",
                      *           "superseded_by": null,
                      *           "title": "Notes on 29 U.S.C. 2611",
-                     *           "updated_at": "2026-11-23T19:07:41.114368Z",
-                     *           "url": ""
+                     *           "updated_at": "2026-11-23T20:53:27.901934Z",
+                     *           "url": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
                      *         }
                      *       ]
                      *     }
@@ -5107,7 +5800,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_Wl4-59B7t2PzGFJE
+                 * @example prj_B2X1DQP2OCOGn8k5
                  */
                 project_id: string;
             };
@@ -5119,8 +5812,9 @@ export interface operations {
                  * @example {
                  *       "filename": "fmla-notes.txt",
                  *       "licence": "public-domain",
-                 *       "text": "An employer must employ 50 or more employees within 75 miles.",
-                 *       "title": "Notes on 29 U.S.C. 2611"
+                 *       "text": "An eligible employee has been employed for at least 12 months by the employer. An employer must employ 50 or more employees within 75 miles.",
+                 *       "title": "Notes on 29 U.S.C. 2611",
+                 *       "url": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
                  *     }
                  */
                 "application/json": components["schemas"]["SourceUploadRequest"];
@@ -5152,22 +5846,22 @@ export interface operations {
                     /**
                      * @example {
                      *       "generation_token_budget": 112000,
-                     *       "project_estimated_tokens": 30,
+                     *       "project_estimated_tokens": 46,
                      *       "sources": [
                      *         {
-                     *           "content_digest": "sha256:76ffd0015a1f5b83651fc0bcd5666c630ba6a1eb660c52e7dbe2da59f1f0a2c7",
-                     *           "created_at": "2026-11-23T19:07:41.114368Z",
-                     *           "estimated_tokens": 14,
+                     *           "content_digest": "sha256:7b3bef34a8906c51b652db918d03d772134cb9bf169a9175dd2e3048513fa1be",
+                     *           "created_at": "2026-11-23T20:53:27.901934Z",
+                     *           "estimated_tokens": 30,
                      *           "filename": "fmla-notes.txt",
                      *           "licence": "public-domain",
                      *           "media_type": "text/plain",
-                     *           "size": 61,
-                     *           "source_id": "src_q8A5y7mxbUMbclT8",
+                     *           "size": 140,
+                     *           "source_id": "src_CWmrISWDnE24ff7i",
                      *           "status": "active",
                      *           "superseded_by": null,
                      *           "title": "Notes on 29 U.S.C. 2611",
-                     *           "updated_at": "2026-11-23T19:07:41.114368Z",
-                     *           "url": ""
+                     *           "updated_at": "2026-11-23T20:53:27.901934Z",
+                     *           "url": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
                      *         }
                      *       ]
                      *     }
@@ -5284,9 +5978,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The project id, prj_ and 16 URL-safe characters. */
+                /**
+                 * @description The project id, prj_ and 16 URL-safe characters.
+                 * @example prj_B2X1DQP2OCOGn8k5
+                 */
                 project_id: string;
-                /** @description The source id, src_ and 16 URL-safe characters. */
+                /**
+                 * @description The source id, src_ and 16 URL-safe characters.
+                 * @example src_-CxMTt_YSNYFQVay
+                 */
                 source_id: string;
             };
             cookie?: never;
@@ -5420,12 +6120,12 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_Wl4-59B7t2PzGFJE
+                 * @example prj_B2X1DQP2OCOGn8k5
                  */
                 project_id: string;
                 /**
                  * @description The source id, src_ and 16 URL-safe characters.
-                 * @example src_Hzu78_cxn4gIiwAV
+                 * @example src_-CxMTt_YSNYFQVay
                  */
                 source_id: string;
             };
@@ -5456,17 +6156,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "content_digest": "sha256:154fb9f0c76ef95124e08753a9a25da03e3fe3905d50ab0072b5731c18d82e19",
-                     *       "created_at": "2026-11-23T19:07:41.092599Z",
+                     *       "created_at": "2026-11-23T20:53:27.878505Z",
                      *       "estimated_tokens": 16,
                      *       "filename": "source.txt",
                      *       "licence": "",
                      *       "media_type": "text/plain",
                      *       "size": 78,
-                     *       "source_id": "src_Hzu78_cxn4gIiwAV",
+                     *       "source_id": "src_-CxMTt_YSNYFQVay",
                      *       "status": "reference_only",
                      *       "superseded_by": null,
                      *       "title": "source.txt",
-                     *       "updated_at": "2026-11-23T19:07:41.121143Z",
+                     *       "updated_at": "2026-11-23T20:53:27.90884Z",
                      *       "url": ""
                      *     }
                      */
@@ -5582,9 +6282,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The project id, prj_ and 16 URL-safe characters. */
+                /**
+                 * @description The project id, prj_ and 16 URL-safe characters.
+                 * @example prj_B2X1DQP2OCOGn8k5
+                 */
                 project_id: string;
-                /** @description The source id, src_ and 16 URL-safe characters. */
+                /**
+                 * @description The source id, src_ and 16 URL-safe characters.
+                 * @example src_CWmrISWDnE24ff7i
+                 */
                 source_id: string;
             };
             cookie?: never;
@@ -5604,7 +6310,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    /** @example An eligible employee has been employed for at least 12 months by the employer. An employer must employ 50 or more employees within 75 miles. */
+                    "*/*": string;
                 };
             };
             /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
@@ -5708,7 +6415,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_Wl4-59B7t2PzGFJE
+                 * @example prj_B2X1DQP2OCOGn8k5
                  */
                 project_id: string;
             };
@@ -5739,7 +6446,7 @@ export interface operations {
                      *       "model": null,
                      *       "outcome": null,
                      *       "progress": null,
-                     *       "project_id": "prj_Wl4-59B7t2PzGFJE",
+                     *       "project_id": "prj_B2X1DQP2OCOGn8k5",
                      *       "prompt_tokens": 0,
                      *       "result": null,
                      *       "retry_readiness": "ready",
@@ -5853,7 +6560,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_Wl4-59B7t2PzGFJE
+                 * @example prj_B2X1DQP2OCOGn8k5
                  */
                 project_id: string;
             };
@@ -5894,11 +6601,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "contract": null,
-                     *       "created_at": "2026-11-23T19:07:41.092599Z",
+                     *       "created_at": "2026-11-23T20:53:27.878505Z",
                      *       "draft": null,
                      *       "has_contract": false,
                      *       "name": "FMLA",
-                     *       "project_id": "prj_Wl4-59B7t2PzGFJE",
+                     *       "project_id": "prj_B2X1DQP2OCOGn8k5",
                      *       "section_id": "fmla_employee",
                      *       "test_cases": [
                      *         {
@@ -5910,7 +6617,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "tests_total": 1,
-                     *       "updated_at": "2026-11-23T19:07:41.135115Z"
+                     *       "updated_at": "2026-11-23T20:53:27.919137Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Project"];
@@ -6063,7 +6770,7 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "created_at": "2026-11-23T19:07:41.054064Z",
+                     *         "created_at": "2026-11-23T20:53:27.844164Z",
                      *         "description": "",
                      *         "domain": "employment",
                      *         "fields": {},
@@ -6073,14 +6780,14 @@ export interface operations {
                      *         "publication_pending": false,
                      *         "release": {
                      *           "content_identity": "sha256:c91c3cb502d6d63b75ebda4202b9e6f6f2ae20a8b785885a4c7dd089269f2aaa",
-                     *           "label": "dazzling-hedgehog",
-                     *           "published_at": "2026-11-23T19:07:41.067794Z",
-                     *           "release_id": "01a702be-08c6-41d6-a0d4-da2aba0bb047",
+                     *           "label": "elegant-bison",
+                     *           "published_at": "2026-11-23T20:53:27.860238Z",
+                     *           "release_id": "4edf20c2-198f-45ea-843a-35f6ee4609d7",
                      *           "title": "Family leave",
                      *           "version": 1
                      *         },
                      *         "robot_hints": null,
-                     *         "rulebook_id": "rb_cNBXfAZDCgFpknd3",
+                     *         "rulebook_id": "rb_jRs_cPJuW3yRhVur",
                      *         "ruleset_refs": [
                      *           {
                      *             "letter": "A",
@@ -6091,7 +6798,7 @@ export interface operations {
                      *         ],
                      *         "slug": "demo/family-leave",
                      *         "status": "active",
-                     *         "updated_at": "2026-11-23T19:07:41.067794Z",
+                     *         "updated_at": "2026-11-23T20:53:27.860238Z",
                      *         "visibility": "private"
                      *       }
                      *     ]
@@ -6217,7 +6924,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-23T19:07:41.054064Z",
+                     *       "created_at": "2026-11-23T20:53:27.844164Z",
                      *       "description": "",
                      *       "domain": "employment",
                      *       "fields": {},
@@ -6227,7 +6934,7 @@ export interface operations {
                      *       "publication_pending": false,
                      *       "release": null,
                      *       "robot_hints": null,
-                     *       "rulebook_id": "rb_cNBXfAZDCgFpknd3",
+                     *       "rulebook_id": "rb_jRs_cPJuW3yRhVur",
                      *       "ruleset_refs": [
                      *         {
                      *           "letter": "A",
@@ -6238,7 +6945,7 @@ export interface operations {
                      *       ],
                      *       "slug": "demo/family-leave",
                      *       "status": "draft",
-                     *       "updated_at": "2026-11-23T19:07:41.054064Z",
+                     *       "updated_at": "2026-11-23T20:53:27.844164Z",
                      *       "visibility": "private"
                      *     }
                      */
@@ -6357,1442 +7064,10 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example demo */
                 namespace: string;
+                /** @example family-leave */
                 name: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RulebookGraph"];
-                };
-            };
-            /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
-            401: {
-                headers: {
-                    /** @description The authentication scheme: `ApiKey header="x-api-key"`. */
-                    "WWW-Authenticate"?: string;
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Not Found. The rulebook is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
-            404: {
-                headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `release_member_unresolved`: a member of the composition is missing, not live, archived or does not load; the draft is unchanged. `rulebook_release_missing`: the head names a release this server does not hold; the latest is never served instead. `rulebook_release_corrupt`: the release's frozen content fails its identity check. */
-            422: {
-                headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulebooks` class; `Retry-After: 86400`. */
-            429: {
-                headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
-                    "Retry-After"?: number;
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
-            503: {
-                headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
-                    "Retry-After"?: number;
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
-            default: {
-                headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-        };
-    };
-    "get-rulebook": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /**
-                 * @description A rulebook id (rb_...) or its slug, with each / sent as %2F.
-                 * @example demo/family-leave
-                 */
-                rulebook_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "created_at": "2026-11-23T19:07:41.054064Z",
-                     *       "description": "",
-                     *       "domain": "employment",
-                     *       "fields": {},
-                     *       "name": "Family leave",
-                     *       "outcome_logic": null,
-                     *       "pinned": false,
-                     *       "publication_pending": false,
-                     *       "release": {
-                     *         "content_identity": "sha256:c91c3cb502d6d63b75ebda4202b9e6f6f2ae20a8b785885a4c7dd089269f2aaa",
-                     *         "label": "dazzling-hedgehog",
-                     *         "published_at": "2026-11-23T19:07:41.067794Z",
-                     *         "release_id": "01a702be-08c6-41d6-a0d4-da2aba0bb047",
-                     *         "title": "Family leave",
-                     *         "version": 1
-                     *       },
-                     *       "robot_hints": null,
-                     *       "rulebook_id": "rb_cNBXfAZDCgFpknd3",
-                     *       "ruleset_refs": [
-                     *         {
-                     *           "letter": "A",
-                     *           "pin_mode": "latest_active",
-                     *           "ruleset_id": "fmla_employee:20261123-35749ab4c012",
-                     *           "section_id": "fmla_employee"
-                     *         }
-                     *       ],
-                     *       "slug": "demo/family-leave",
-                     *       "status": "active",
-                     *       "updated_at": "2026-11-23T19:07:41.067794Z",
-                     *       "visibility": "private"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Rulebook"];
-                };
-            };
-            /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
-            401: {
-                headers: {
-                    /** @description The authentication scheme: `ApiKey header="x-api-key"`. */
-                    "WWW-Authenticate"?: string;
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Not Found. The rulebook is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
-            404: {
-                headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). */
-            422: {
-                headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"];
-                };
-            };
-            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulebooks` class; `Retry-After: 86400`. */
-            429: {
-                headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
-                    "Retry-After"?: number;
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
-            503: {
-                headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
-                    "Retry-After"?: number;
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
-            default: {
-                headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-        };
-    };
-    "update-rulebook": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @example demo/family-leave */
-                rulebook_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "description": "Federal family and medical leave: the employee's eligibility."
-                 *     }
-                 */
-                "application/json": components["schemas"]["UpdateRulebookRequest"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "created_at": "2026-11-23T19:07:41.054064Z",
-                     *       "description": "Federal family and medical leave: the employee's eligibility.",
-                     *       "domain": "employment",
-                     *       "fields": {},
-                     *       "name": "Family leave",
-                     *       "outcome_logic": null,
-                     *       "pinned": false,
-                     *       "publication_pending": false,
-                     *       "release": {
-                     *         "content_identity": "sha256:c91c3cb502d6d63b75ebda4202b9e6f6f2ae20a8b785885a4c7dd089269f2aaa",
-                     *         "label": "dazzling-hedgehog",
-                     *         "published_at": "2026-11-23T19:07:41.067794Z",
-                     *         "release_id": "01a702be-08c6-41d6-a0d4-da2aba0bb047",
-                     *         "title": "Family leave",
-                     *         "version": 1
-                     *       },
-                     *       "robot_hints": null,
-                     *       "rulebook_id": "rb_cNBXfAZDCgFpknd3",
-                     *       "ruleset_refs": [
-                     *         {
-                     *           "letter": "A",
-                     *           "pin_mode": "latest_active",
-                     *           "ruleset_id": "fmla_employee:20261123-35749ab4c012",
-                     *           "section_id": "fmla_employee"
-                     *         }
-                     *       ],
-                     *       "slug": "demo/family-leave",
-                     *       "status": "active",
-                     *       "updated_at": "2026-11-23T19:07:41.154041Z",
-                     *       "visibility": "private"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Rulebook"];
-                };
-            };
-            /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
-            401: {
-                headers: {
-                    /** @description The authentication scheme: `ApiKey header="x-api-key"`. */
-                    "WWW-Authenticate"?: string;
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Not Found. The rulebook is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
-            404: {
-                headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description Conflict. `rulebook_archived`: the rulebook is archived; activate it before editing. `rulebook_changed`: the rulebook changed while the request was worked out; nothing was written; read it again and retry. */
-            409: {
-                headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Request Entity Too Large. `body_too_large`: the body exceeds the caller's cap (2 MB anonymous), refused before it is read. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `release_member_unresolved`: a member of the composition is missing, not live, archived or does not load; the draft is unchanged. `release_label_allocation_failed`: no two-word label is left for a new release of this rulebook. `release_publication_failed`: the last publication step failed; the draft is kept and the next activate or edit publishes it. `composition_pinned`: a floating reference in a family a promotion has pinned. */
-            422: {
-                headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulebooks` class; `Retry-After: 86400`. */
-            429: {
-                headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
-                    "Retry-After"?: number;
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
-            503: {
-                headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
-                    "Retry-After"?: number;
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
-            default: {
-                headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-        };
-    };
-    "activate-rulebook": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /**
-                 * @description A rulebook id (rb_...) or its slug, with each / sent as %2F.
-                 * @example demo/family-leave
-                 */
-                rulebook_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "created_at": "2026-11-23T19:07:41.054064Z",
-                     *       "description": "",
-                     *       "domain": "employment",
-                     *       "fields": {},
-                     *       "name": "Family leave",
-                     *       "outcome_logic": null,
-                     *       "pinned": false,
-                     *       "publication_pending": false,
-                     *       "release": {
-                     *         "content_identity": "sha256:c91c3cb502d6d63b75ebda4202b9e6f6f2ae20a8b785885a4c7dd089269f2aaa",
-                     *         "label": "dazzling-hedgehog",
-                     *         "published_at": "2026-11-23T19:07:41.067794Z",
-                     *         "release_id": "01a702be-08c6-41d6-a0d4-da2aba0bb047",
-                     *         "title": "Family leave",
-                     *         "version": 1
-                     *       },
-                     *       "robot_hints": null,
-                     *       "rulebook_id": "rb_cNBXfAZDCgFpknd3",
-                     *       "ruleset_refs": [
-                     *         {
-                     *           "letter": "A",
-                     *           "pin_mode": "latest_active",
-                     *           "ruleset_id": "fmla_employee:20261123-35749ab4c012",
-                     *           "section_id": "fmla_employee"
-                     *         }
-                     *       ],
-                     *       "slug": "demo/family-leave",
-                     *       "status": "active",
-                     *       "updated_at": "2026-11-23T19:07:41.067794Z",
-                     *       "visibility": "private"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Rulebook"];
-                };
-            };
-            /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
-            401: {
-                headers: {
-                    /** @description The authentication scheme: `ApiKey header="x-api-key"`. */
-                    "WWW-Authenticate"?: string;
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Not Found. The rulebook is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
-            404: {
-                headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description Conflict. `rulebook_changed`: the rulebook changed while the request was worked out; nothing was written; read it again and retry. */
-            409: {
-                headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `release_member_unresolved`: a member of the composition is missing, not live, archived or does not load; the draft is unchanged. `release_label_allocation_failed`: no two-word label is left for a new release of this rulebook. `release_publication_failed`: the last publication step failed; the draft is kept and the next activate or edit publishes it. */
-            422: {
-                headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulebooks` class; `Retry-After: 86400`. */
-            429: {
-                headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
-                    "Retry-After"?: number;
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
-            503: {
-                headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
-                    "Retry-After"?: number;
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
-            default: {
-                headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-        };
-    };
-    "archive-rulebook": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /**
-                 * @description A rulebook id (rb_...) or its slug, with each / sent as %2F.
-                 * @example demo/family-leave
-                 */
-                rulebook_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "created_at": "2026-11-23T19:07:41.054064Z",
-                     *       "description": "Federal family and medical leave: the employee's eligibility.",
-                     *       "domain": "employment",
-                     *       "fields": {},
-                     *       "name": "Family leave",
-                     *       "outcome_logic": null,
-                     *       "pinned": false,
-                     *       "publication_pending": false,
-                     *       "release": {
-                     *         "content_identity": "sha256:c91c3cb502d6d63b75ebda4202b9e6f6f2ae20a8b785885a4c7dd089269f2aaa",
-                     *         "label": "dazzling-hedgehog",
-                     *         "published_at": "2026-11-23T19:07:41.067794Z",
-                     *         "release_id": "01a702be-08c6-41d6-a0d4-da2aba0bb047",
-                     *         "title": "Family leave",
-                     *         "version": 1
-                     *       },
-                     *       "robot_hints": null,
-                     *       "rulebook_id": "rb_cNBXfAZDCgFpknd3",
-                     *       "ruleset_refs": [
-                     *         {
-                     *           "letter": "A",
-                     *           "pin_mode": "latest_active",
-                     *           "ruleset_id": "fmla_employee:20261123-35749ab4c012",
-                     *           "section_id": "fmla_employee"
-                     *         }
-                     *       ],
-                     *       "slug": "demo/family-leave",
-                     *       "status": "archived",
-                     *       "updated_at": "2026-11-23T19:07:41.202672Z",
-                     *       "visibility": "public"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Rulebook"];
-                };
-            };
-            /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
-            401: {
-                headers: {
-                    /** @description The authentication scheme: `ApiKey header="x-api-key"`. */
-                    "WWW-Authenticate"?: string;
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Not Found. The rulebook is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
-            404: {
-                headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). */
-            422: {
-                headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"];
-                };
-            };
-            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulebooks` class; `Retry-After: 86400`. */
-            429: {
-                headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
-                    "Retry-After"?: number;
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
-            503: {
-                headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
-                    "Retry-After"?: number;
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
-            default: {
-                headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-        };
-    };
-    "diff-rulebook": {
-        parameters: {
-            query: {
-                /** @description The new release (UUID or label); default the current release. */
-                release_id?: string;
-                /** @description The old release (UUID or label). */
-                against: string;
-            };
-            header?: never;
-            path: {
-                /** @description A rulebook id (rb_...) or its slug, with each / sent as %2F. */
-                rulebook_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RulebookDiff"];
-                };
-            };
-            /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
-            401: {
-                headers: {
-                    /** @description The authentication scheme: `ApiKey header="x-api-key"`. */
-                    "WWW-Authenticate"?: string;
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Not Found. The rulebook is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
-            404: {
-                headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `release_member_unresolved`: a member of the composition is missing, not live, archived or does not load; the draft is unchanged. `rulebook_release_missing`: the head names a release this server does not hold; the latest is never served instead. `rulebook_release_corrupt`: the release's frozen content fails its identity check. `diff_undecided`: the solver could not decide within its time bound (10 s). */
-            422: {
-                headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulebooks` class; `Retry-After: 86400`. */
-            429: {
-                headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
-                    "Retry-After"?: number;
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
-            503: {
-                headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
-                    "Retry-After"?: number;
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
-            default: {
-                headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-        };
-    };
-    "explain-rulebook": {
-        parameters: {
-            query?: {
-                /** @description A release UUID or exact two-word label; default the current release, else the live composition. */
-                release_id?: string;
-            };
-            header?: never;
-            path: {
-                /**
-                 * @description A rulebook id (rb_...) or its slug, with each / sent as %2F.
-                 * @example demo/family-leave
-                 */
-                rulebook_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "content_identity": "sha256:c91c3cb502d6d63b75ebda4202b9e6f6f2ae20a8b785885a4c7dd089269f2aaa",
-                     *       "name": "Family leave",
-                     *       "outcome_logic": {
-                     *         "section": "A"
-                     *       },
-                     *       "release": {
-                     *         "content_identity": "sha256:c91c3cb502d6d63b75ebda4202b9e6f6f2ae20a8b785885a4c7dd089269f2aaa",
-                     *         "label": "dazzling-hedgehog",
-                     *         "published_at": "2026-11-23T19:07:41.067794Z",
-                     *         "release_id": "01a702be-08c6-41d6-a0d4-da2aba0bb047",
-                     *         "title": "Family leave",
-                     *         "version": 1
-                     *       },
-                     *       "rulebook_id": "rb_cNBXfAZDCgFpknd3",
-                     *       "sections": [
-                     *         {
-                     *           "content_digest": "sha256:25bc2acfbc11eaa09b2a2ded006fdb0554680ab789958f1aa2657e80f13ef96e",
-                     *           "criteria": [
-                     *             {
-                     *               "criterion_id": "employer_size",
-                     *               "description": "workweeks with 50 employees is at least 20 and employer type is private",
-                     *               "discretionary": false,
-                     *               "expression": "employer.workweeks_with_50_employees >= 20 and employment.employer_type == \"private\"",
-                     *               "fields": [
-                     *                 "employment.employer_type",
-                     *                 "employer.workweeks_with_50_employees"
-                     *               ],
-                     *               "group": "employer",
-                     *               "source_references": [
-                     *                 {
-                     *                   "deep_link": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim#:~:text=employs%2050%20or%20more%20employees%20for%20each%20working%20day%20during%20each%20of%2020%20or%20more%20calendar%20workweeks%20in%20the%20current%20or%20preceding%20calendar%20year",
-                     *                   "licence": "public-domain",
-                     *                   "quote": {
-                     *                     "exact": "employs 50 or more employees for each working day during each of 20 or more calendar workweeks in the current or preceding calendar year"
-                     *                   },
-                     *                   "schema_version": 1,
-                     *                   "source": "usc29_2611",
-                     *                   "title": "29 U.S.C. 2611 (FMLA definitions)",
-                     *                   "url": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
-                     *                 }
-                     *               ],
-                     *               "title": "Private employer with 50 or more employees in 20 or more workweeks"
-                     *             },
-                     *             {
-                     *               "criterion_id": "public_agency",
-                     *               "description": "employer type is public agency",
-                     *               "discretionary": false,
-                     *               "expression": "employment.employer_type == \"public_agency\"",
-                     *               "fields": [
-                     *                 "employment.employer_type"
-                     *               ],
-                     *               "group": "employer",
-                     *               "source_references": [
-                     *                 {
-                     *                   "deep_link": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim#:~:text=public%20agency",
-                     *                   "licence": "public-domain",
-                     *                   "quote": {
-                     *                     "exact": "public agency"
-                     *                   },
-                     *                   "schema_version": 1,
-                     *                   "source": "usc29_2611",
-                     *                   "title": "29 U.S.C. 2611 (FMLA definitions)",
-                     *                   "url": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
-                     *                 }
-                     *               ],
-                     *               "title": "Public agency employer"
-                     *             },
-                     *             {
-                     *               "criterion_id": "tenure",
-                     *               "description": "months employed is at least 12",
-                     *               "discretionary": false,
-                     *               "expression": "employment.months_employed >= 12",
-                     *               "fields": [
-                     *                 "employment.months_employed"
-                     *               ],
-                     *               "group": "service",
-                     *               "source_references": [
-                     *                 {
-                     *                   "deep_link": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim#:~:text=for%20at%20least%2012%20months%20by%20the%20employer%20with%20respect%20to%20whom%20leave%20is%20requested",
-                     *                   "licence": "public-domain",
-                     *                   "quote": {
-                     *                     "exact": "for at least 12 months by the employer with respect to whom leave is requested"
-                     *                   },
-                     *                   "schema_version": 1,
-                     *                   "source": "usc29_2611",
-                     *                   "title": "29 U.S.C. 2611 (FMLA definitions)",
-                     *                   "url": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
-                     *                 },
-                     *                 {
-                     *                   "deep_link": "https://www.ecfr.gov/current/title-29/subtitle-B/chapter-V/subchapter-C/part-825/subpart-A/section-825.110#:~:text=Has%20been%20employed%20by%20the%20employer%20for%20at%20least%2012%20months",
-                     *                   "licence": "public-domain",
-                     *                   "quote": {
-                     *                     "exact": "Has been employed by the employer for at least 12 months"
-                     *                   },
-                     *                   "schema_version": 1,
-                     *                   "source": "cfr29_825_110",
-                     *                   "title": "29 CFR 825.110 Eligible employee",
-                     *                   "url": "https://www.ecfr.gov/current/title-29/subtitle-B/chapter-V/subchapter-C/part-825/subpart-A/section-825.110"
-                     *                 }
-                     *               ],
-                     *               "title": "Employed by the employer for at least 12 months"
-                     *             },
-                     *             {
-                     *               "criterion_id": "hours",
-                     *               "description": "hours 12 months is at least 1,250",
-                     *               "discretionary": false,
-                     *               "expression": "employment.hours_12_months >= 1250",
-                     *               "fields": [
-                     *                 "employment.hours_12_months"
-                     *               ],
-                     *               "group": "service",
-                     *               "source_references": [
-                     *                 {
-                     *                   "deep_link": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim#:~:text=for%20at%20least%201%2C250%20hours%20of%20service%20with%20such%20employer%20during%20the%20previous%2012%2Dmonth%20period",
-                     *                   "licence": "public-domain",
-                     *                   "quote": {
-                     *                     "exact": "for at least 1,250 hours of service with such employer during the previous 12-month period"
-                     *                   },
-                     *                   "schema_version": 1,
-                     *                   "source": "usc29_2611",
-                     *                   "title": "29 U.S.C. 2611 (FMLA definitions)",
-                     *                   "url": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
-                     *                 },
-                     *                 {
-                     *                   "deep_link": "https://www.ecfr.gov/current/title-29/subtitle-B/chapter-V/subchapter-C/part-825/subpart-A/section-825.110#:~:text=at%20least%201%2C250%20hours%20of%20service%20during%20the%2012%2Dmonth%20period%20immediately%20preceding%20the%20commencement%20of%20the%20leave",
-                     *                   "licence": "public-domain",
-                     *                   "quote": {
-                     *                     "exact": "at least 1,250 hours of service during the 12-month period immediately preceding the commencement of the leave"
-                     *                   },
-                     *                   "schema_version": 1,
-                     *                   "source": "cfr29_825_110",
-                     *                   "title": "29 CFR 825.110 Eligible employee",
-                     *                   "url": "https://www.ecfr.gov/current/title-29/subtitle-B/chapter-V/subchapter-C/part-825/subpart-A/section-825.110"
-                     *                 }
-                     *               ],
-                     *               "title": "At least 1,250 hours of service in the previous 12 months"
-                     *             },
-                     *             {
-                     *               "criterion_id": "not_title5",
-                     *               "description": "employer type is not federal title5",
-                     *               "discretionary": false,
-                     *               "expression": "employment.employer_type != \"federal_title5\"",
-                     *               "fields": [
-                     *                 "employment.employer_type"
-                     *               ],
-                     *               "group": "exclusions",
-                     *               "source_references": [
-                     *                 {
-                     *                   "deep_link": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim#:~:text=any%20Federal%20officer%20or%20employee%20covered%20under%20subchapter%20V%20of%20chapter%2063%20of%20title%205",
-                     *                   "licence": "public-domain",
-                     *                   "quote": {
-                     *                     "exact": "any Federal officer or employee covered under subchapter V of chapter 63 of title 5"
-                     *                   },
-                     *                   "schema_version": 1,
-                     *                   "source": "usc29_2611",
-                     *                   "title": "29 U.S.C. 2611 (FMLA definitions)",
-                     *                   "url": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
-                     *                 }
-                     *               ],
-                     *               "title": "Not a federal employee covered by title 5 leave rules"
-                     *             },
-                     *             {
-                     *               "criterion_id": "worksite_size",
-                     *               "description": "employees within 75 miles is at least 50",
-                     *               "discretionary": false,
-                     *               "expression": "worksite.employees_within_75_miles >= 50",
-                     *               "fields": [
-                     *                 "worksite.employees_within_75_miles"
-                     *               ],
-                     *               "group": "exclusions",
-                     *               "source_references": [
-                     *                 {
-                     *                   "deep_link": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim#:~:text=if%20the%20total%20number%20of%20employees%20employed%20by%20that%20employer%20within%2075%20miles%20of%20that%20worksite%20is%20less%20than%2050",
-                     *                   "licence": "public-domain",
-                     *                   "quote": {
-                     *                     "exact": "if the total number of employees employed by that employer within 75 miles of that worksite is less than 50"
-                     *                   },
-                     *                   "schema_version": 1,
-                     *                   "source": "usc29_2611",
-                     *                   "title": "29 U.S.C. 2611 (FMLA definitions)",
-                     *                   "url": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
-                     *                 },
-                     *                 {
-                     *                   "deep_link": "https://www.ecfr.gov/current/title-29/subtitle-B/chapter-V/subchapter-C/part-825/subpart-A/section-825.110#:~:text=Is%20employed%20at%20a%20worksite%20where%2050%20or%20more%20employees%20are%20employed%20by%20the%20employer%20within%2075%20miles%20of%20that%20worksite",
-                     *                   "licence": "public-domain",
-                     *                   "quote": {
-                     *                     "exact": "Is employed at a worksite where 50 or more employees are employed by the employer within 75 miles of that worksite"
-                     *                   },
-                     *                   "schema_version": 1,
-                     *                   "source": "cfr29_825_110",
-                     *                   "title": "29 CFR 825.110 Eligible employee",
-                     *                   "url": "https://www.ecfr.gov/current/title-29/subtitle-B/chapter-V/subchapter-C/part-825/subpart-A/section-825.110"
-                     *                 }
-                     *               ],
-                     *               "title": "50 or more employees within 75 miles of the worksite"
-                     *             }
-                     *           ],
-                     *           "groups": [
-                     *             {
-                     *               "criterion_ids": [
-                     *                 "employer_size",
-                     *                 "public_agency"
-                     *               ],
-                     *               "group": "employer",
-                     *               "kind": "any",
-                     *               "title": "Covered employer"
-                     *             },
-                     *             {
-                     *               "criterion_ids": [
-                     *                 "tenure",
-                     *                 "hours"
-                     *               ],
-                     *               "group": "service",
-                     *               "kind": "all",
-                     *               "title": "Length and amount of service"
-                     *             },
-                     *             {
-                     *               "criterion_ids": [
-                     *                 "not_title5",
-                     *                 "worksite_size"
-                     *               ],
-                     *               "group": "exclusions",
-                     *               "kind": "all",
-                     *               "title": "Not excluded"
-                     *             }
-                     *           ],
-                     *           "letter": "A",
-                     *           "name": "FMLA employee eligibility",
-                     *           "ruleset_id": "fmla_employee:20261123-35749ab4c012",
-                     *           "section_id": "fmla_employee",
-                     *           "slug": "demo/us-fmla-employee"
-                     *         }
-                     *       ],
-                     *       "slug": "demo/family-leave"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["RulebookExplanation"];
-                };
-            };
-            /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
-            401: {
-                headers: {
-                    /** @description The authentication scheme: `ApiKey header="x-api-key"`. */
-                    "WWW-Authenticate"?: string;
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Not Found. The rulebook is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
-            404: {
-                headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `release_member_unresolved`: a member of the composition is missing, not live, archived or does not load; the draft is unchanged. `rulebook_release_missing`: the head names a release this server does not hold; the latest is never served instead. `rulebook_release_corrupt`: the release's frozen content fails its identity check. */
-            422: {
-                headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulebooks` class; `Retry-After: 86400`. */
-            429: {
-                headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
-                    "Retry-After"?: number;
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
-            503: {
-                headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
-                    "Retry-After"?: number;
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
-            default: {
-                headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-        };
-    };
-    "set-rulebook-fields": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                rulebook_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["RulebookFieldsRequest"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Rulebook"];
-                };
-            };
-            /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
-            401: {
-                headers: {
-                    /** @description The authentication scheme: `ApiKey header="x-api-key"`. */
-                    "WWW-Authenticate"?: string;
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Not Found. The rulebook is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
-            404: {
-                headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description Conflict. `rulebook_archived`: the rulebook is archived; activate it before editing. `rulebook_changed`: the rulebook changed while the request was worked out; nothing was written; read it again and retry. */
-            409: {
-                headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Request Entity Too Large. `body_too_large`: the body exceeds the caller's cap (2 MB anonymous), refused before it is read. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `release_member_unresolved`: a member of the composition is missing, not live, archived or does not load; the draft is unchanged. `release_label_allocation_failed`: no two-word label is left for a new release of this rulebook. `release_publication_failed`: the last publication step failed; the draft is kept and the next activate or edit publishes it. */
-            422: {
-                headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulebooks` class; `Retry-After: 86400`. */
-            429: {
-                headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
-                    "Retry-After"?: number;
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
-            503: {
-                headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
-                    "Retry-After"?: number;
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
-            default: {
-                headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-        };
-    };
-    "get-rulebook-graph": {
-        parameters: {
-            query?: {
-                /** @description A release UUID or exact two-word label; default the current release, else the live composition. */
-                release_id?: string;
-            };
-            header?: never;
-            path: {
-                /**
-                 * @description A rulebook id (rb_...) or its slug, with each / sent as %2F.
-                 * @example demo/family-leave
-                 */
-                rulebook_id: string;
             };
             cookie?: never;
         };
@@ -7911,7 +7186,7 @@ export interface operations {
                      *             "key": "employment.months_employed",
                      *             "label": "months employed",
                      *             "overlay": null,
-                     *             "question": "For how many months in total have you worked for this employer? The months need not be in a row.",
+                     *             "question": "How many months in all have you worked for this employer?",
                      *             "section_id": "fmla_employee",
                      *             "type": "field"
                      *           },
@@ -8315,7 +7590,2185 @@ export interface operations {
                      *       },
                      *       "mermaid": "flowchart LR\n  demo_us_fmla_employee_field_employment_employer_type[\"employer type\"]\n  demo_us_fmla_employee_field_employment_months_employed[\"months employed\"]\n  demo_us_fmla_employee_field_employment_hours_12_months[\"hours 12 months\"]\n  demo_us_fmla_employee_field_employer_workweeks_with_50_employees[\"workweeks with 50 employees\"]\n  demo_us_fmla_employee_field_worksite_employees_within_75_miles[\"employees within 75 miles\"]\n  demo_us_fmla_employee_criterion_fmla_employee_employer_size[\"Private employer with 50 or more employees in 20 or more workweeks\"]\n  demo_us_fmla_employee_criterion_fmla_employee_public_agency[\"Public agency employer\"]\n  demo_us_fmla_employee_criterion_fmla_employee_tenure[\"Employed by the employer for at least 12 months\"]\n  demo_us_fmla_employee_criterion_fmla_employee_hours[\"At least 1,250 hours of service in the previous 12 months\"]\n  demo_us_fmla_employee_criterion_fmla_employee_not_title5[\"Not a federal employee covered by title 5 leave rules\"]\n  demo_us_fmla_employee_criterion_fmla_employee_worksite_size[\"50 or more employees within 75 miles of the worksite\"]\n  demo_us_fmla_employee_group_fmla_employee_employer[\"Covered employer (any of)\"]\n  demo_us_fmla_employee_group_fmla_employee_service[\"Length and amount of service (all of)\"]\n  demo_us_fmla_employee_group_fmla_employee_exclusions[\"Not excluded (all of)\"]\n  outcome[\"Family leave\"]\n  demo_us_fmla_employee_field_employment_employer_type --> demo_us_fmla_employee_criterion_fmla_employee_employer_size\n  demo_us_fmla_employee_field_employer_workweeks_with_50_employees --> demo_us_fmla_employee_criterion_fmla_employee_employer_size\n  demo_us_fmla_employee_criterion_fmla_employee_employer_size --> demo_us_fmla_employee_group_fmla_employee_employer\n  demo_us_fmla_employee_field_employment_employer_type --> demo_us_fmla_employee_criterion_fmla_employee_public_agency\n  demo_us_fmla_employee_criterion_fmla_employee_public_agency --> demo_us_fmla_employee_group_fmla_employee_employer\n  demo_us_fmla_employee_field_employment_months_employed --> demo_us_fmla_employee_criterion_fmla_employee_tenure\n  demo_us_fmla_employee_criterion_fmla_employee_tenure --> demo_us_fmla_employee_group_fmla_employee_service\n  demo_us_fmla_employee_field_employment_hours_12_months --> demo_us_fmla_employee_criterion_fmla_employee_hours\n  demo_us_fmla_employee_criterion_fmla_employee_hours --> demo_us_fmla_employee_group_fmla_employee_service\n  demo_us_fmla_employee_field_employment_employer_type --> demo_us_fmla_employee_criterion_fmla_employee_not_title5\n  demo_us_fmla_employee_criterion_fmla_employee_not_title5 --> demo_us_fmla_employee_group_fmla_employee_exclusions\n  demo_us_fmla_employee_field_worksite_employees_within_75_miles --> demo_us_fmla_employee_criterion_fmla_employee_worksite_size\n  demo_us_fmla_employee_criterion_fmla_employee_worksite_size --> demo_us_fmla_employee_group_fmla_employee_exclusions\n  demo_us_fmla_employee_group_fmla_employee_employer --> outcome\n  demo_us_fmla_employee_group_fmla_employee_service --> outcome\n  demo_us_fmla_employee_group_fmla_employee_exclusions --> outcome\n",
                      *       "name": "Family leave",
-                     *       "rulebook_id": "rb_cNBXfAZDCgFpknd3",
+                     *       "rulebook_id": "rb_jRs_cPJuW3yRhVur",
+                     *       "slug": "demo/family-leave"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RulebookGraph"];
+                };
+            };
+            /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme: `ApiKey header="x-api-key"`. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Not Found. The rulebook is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
+            404: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `release_member_unresolved`: a member of the composition is missing, not live, archived or does not load; the draft is unchanged. `rulebook_release_missing`: the head names a release this server does not hold; the latest is never served instead. `rulebook_release_corrupt`: the release's frozen content fails its identity check. */
+            422: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulebooks` class; `Retry-After: 86400`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    "Retry-After"?: number;
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
+            default: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+        };
+    };
+    "get-rulebook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A rulebook id (rb_...) or its slug, with each / sent as %2F.
+                 * @example demo/family-leave
+                 */
+                rulebook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-23T20:53:27.844164Z",
+                     *       "description": "",
+                     *       "domain": "employment",
+                     *       "fields": {},
+                     *       "name": "Family leave",
+                     *       "outcome_logic": null,
+                     *       "pinned": false,
+                     *       "publication_pending": false,
+                     *       "release": {
+                     *         "content_identity": "sha256:c91c3cb502d6d63b75ebda4202b9e6f6f2ae20a8b785885a4c7dd089269f2aaa",
+                     *         "label": "elegant-bison",
+                     *         "published_at": "2026-11-23T20:53:27.860238Z",
+                     *         "release_id": "4edf20c2-198f-45ea-843a-35f6ee4609d7",
+                     *         "title": "Family leave",
+                     *         "version": 1
+                     *       },
+                     *       "robot_hints": null,
+                     *       "rulebook_id": "rb_jRs_cPJuW3yRhVur",
+                     *       "ruleset_refs": [
+                     *         {
+                     *           "letter": "A",
+                     *           "pin_mode": "latest_active",
+                     *           "ruleset_id": "fmla_employee:20261123-35749ab4c012",
+                     *           "section_id": "fmla_employee"
+                     *         }
+                     *       ],
+                     *       "slug": "demo/family-leave",
+                     *       "status": "active",
+                     *       "updated_at": "2026-11-23T20:53:27.860238Z",
+                     *       "visibility": "private"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Rulebook"];
+                };
+            };
+            /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme: `ApiKey header="x-api-key"`. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Not Found. The rulebook is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
+            404: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). */
+            422: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulebooks` class; `Retry-After: 86400`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    "Retry-After"?: number;
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
+            default: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+        };
+    };
+    "update-rulebook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example demo/family-leave */
+                rulebook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "description": "Federal family and medical leave: the employee's eligibility."
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateRulebookRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-23T20:53:27.844164Z",
+                     *       "description": "Federal family and medical leave: the employee's eligibility.",
+                     *       "domain": "employment",
+                     *       "fields": {},
+                     *       "name": "Family leave",
+                     *       "outcome_logic": null,
+                     *       "pinned": false,
+                     *       "publication_pending": false,
+                     *       "release": {
+                     *         "content_identity": "sha256:c91c3cb502d6d63b75ebda4202b9e6f6f2ae20a8b785885a4c7dd089269f2aaa",
+                     *         "label": "elegant-bison",
+                     *         "published_at": "2026-11-23T20:53:27.860238Z",
+                     *         "release_id": "4edf20c2-198f-45ea-843a-35f6ee4609d7",
+                     *         "title": "Family leave",
+                     *         "version": 1
+                     *       },
+                     *       "robot_hints": null,
+                     *       "rulebook_id": "rb_jRs_cPJuW3yRhVur",
+                     *       "ruleset_refs": [
+                     *         {
+                     *           "letter": "A",
+                     *           "pin_mode": "latest_active",
+                     *           "ruleset_id": "fmla_employee:20261123-35749ab4c012",
+                     *           "section_id": "fmla_employee"
+                     *         }
+                     *       ],
+                     *       "slug": "demo/family-leave",
+                     *       "status": "active",
+                     *       "updated_at": "2026-11-23T20:53:29.640004Z",
+                     *       "visibility": "private"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Rulebook"];
+                };
+            };
+            /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme: `ApiKey header="x-api-key"`. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Not Found. The rulebook is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
+            404: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Conflict. `rulebook_archived`: the rulebook is archived; activate it before editing. `rulebook_changed`: the rulebook changed while the request was worked out; nothing was written; read it again and retry. */
+            409: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Request Entity Too Large. `body_too_large`: the body exceeds the caller's cap (2 MB anonymous), refused before it is read. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `release_member_unresolved`: a member of the composition is missing, not live, archived or does not load; the draft is unchanged. `release_label_allocation_failed`: no two-word label is left for a new release of this rulebook. `release_publication_failed`: the last publication step failed; the draft is kept and the next activate or edit publishes it. `composition_pinned`: a floating reference in a family a promotion has pinned. */
+            422: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulebooks` class; `Retry-After: 86400`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    "Retry-After"?: number;
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
+            default: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+        };
+    };
+    "activate-rulebook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A rulebook id (rb_...) or its slug, with each / sent as %2F.
+                 * @example demo/family-leave
+                 */
+                rulebook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-23T20:53:27.844164Z",
+                     *       "description": "",
+                     *       "domain": "employment",
+                     *       "fields": {},
+                     *       "name": "Family leave",
+                     *       "outcome_logic": null,
+                     *       "pinned": false,
+                     *       "publication_pending": false,
+                     *       "release": {
+                     *         "content_identity": "sha256:c91c3cb502d6d63b75ebda4202b9e6f6f2ae20a8b785885a4c7dd089269f2aaa",
+                     *         "label": "elegant-bison",
+                     *         "published_at": "2026-11-23T20:53:27.860238Z",
+                     *         "release_id": "4edf20c2-198f-45ea-843a-35f6ee4609d7",
+                     *         "title": "Family leave",
+                     *         "version": 1
+                     *       },
+                     *       "robot_hints": null,
+                     *       "rulebook_id": "rb_jRs_cPJuW3yRhVur",
+                     *       "ruleset_refs": [
+                     *         {
+                     *           "letter": "A",
+                     *           "pin_mode": "latest_active",
+                     *           "ruleset_id": "fmla_employee:20261123-35749ab4c012",
+                     *           "section_id": "fmla_employee"
+                     *         }
+                     *       ],
+                     *       "slug": "demo/family-leave",
+                     *       "status": "active",
+                     *       "updated_at": "2026-11-23T20:53:27.860238Z",
+                     *       "visibility": "private"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Rulebook"];
+                };
+            };
+            /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme: `ApiKey header="x-api-key"`. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Not Found. The rulebook is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
+            404: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Conflict. `rulebook_changed`: the rulebook changed while the request was worked out; nothing was written; read it again and retry. */
+            409: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `release_member_unresolved`: a member of the composition is missing, not live, archived or does not load; the draft is unchanged. `release_label_allocation_failed`: no two-word label is left for a new release of this rulebook. `release_publication_failed`: the last publication step failed; the draft is kept and the next activate or edit publishes it. */
+            422: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulebooks` class; `Retry-After: 86400`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    "Retry-After"?: number;
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
+            default: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+        };
+    };
+    "archive-rulebook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A rulebook id (rb_...) or its slug, with each / sent as %2F.
+                 * @example demo/family-leave
+                 */
+                rulebook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-23T20:53:27.844164Z",
+                     *       "description": "Federal family and medical leave: the employee's eligibility.",
+                     *       "domain": "employment",
+                     *       "fields": {
+                     *         "employment.months_employed": {
+                     *           "question": "How many months in all have you worked for this employer?",
+                     *           "weight": 2
+                     *         }
+                     *       },
+                     *       "name": "Family leave",
+                     *       "outcome_logic": null,
+                     *       "pinned": true,
+                     *       "publication_pending": false,
+                     *       "release": {
+                     *         "content_identity": "sha256:1d6845ce322e41f3f78017fc7cff99f3e6358890c1538866a13f4ec6d2fb67a6",
+                     *         "label": "amber-yak",
+                     *         "published_at": "2026-11-23T20:53:29.679033Z",
+                     *         "release_id": "6726004e-e543-4bff-95f7-0ba27f2b613e",
+                     *         "title": "Family leave",
+                     *         "version": 3
+                     *       },
+                     *       "robot_hints": null,
+                     *       "rulebook_id": "rb_jRs_cPJuW3yRhVur",
+                     *       "ruleset_refs": [
+                     *         {
+                     *           "letter": "A",
+                     *           "pin_mode": "pinned",
+                     *           "ruleset_id": "fmla_employee:20261123-d0fe55bd3184",
+                     *           "section_id": "fmla_employee"
+                     *         }
+                     *       ],
+                     *       "slug": "demo/family-leave",
+                     *       "status": "archived",
+                     *       "updated_at": "2026-11-23T20:53:29.729293Z",
+                     *       "visibility": "public"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Rulebook"];
+                };
+            };
+            /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme: `ApiKey header="x-api-key"`. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Not Found. The rulebook is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
+            404: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). */
+            422: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulebooks` class; `Retry-After: 86400`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    "Retry-After"?: number;
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
+            default: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+        };
+    };
+    "diff-rulebook": {
+        parameters: {
+            query: {
+                /** @description The new release (UUID or label); default the current release. */
+                release_id?: string;
+                /**
+                 * @description The old release (UUID or label).
+                 * @example elegant-bison
+                 */
+                against: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A rulebook id (rb_...) or its slug, with each / sent as %2F.
+                 * @example demo/family-leave
+                 */
+                rulebook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "against": {
+                     *         "content_identity": "sha256:c91c3cb502d6d63b75ebda4202b9e6f6f2ae20a8b785885a4c7dd089269f2aaa",
+                     *         "label": "elegant-bison",
+                     *         "published_at": "2026-11-23T20:53:27.860238Z",
+                     *         "release_id": "4edf20c2-198f-45ea-843a-35f6ee4609d7",
+                     *         "title": "Family leave",
+                     *         "version": 1
+                     *       },
+                     *       "changes": [
+                     *         {
+                     *           "criteria": [
+                     *             {
+                     *               "criterion_id": "fmla_employee.employer_size",
+                     *               "new_quotes": [],
+                     *               "old_quotes": [
+                     *                 "employs 50 or more employees for each working day during each of 20 or more calendar workweeks in the current or preceding calendar year"
+                     *               ],
+                     *               "old_status": "pending"
+                     *             },
+                     *             {
+                     *               "criterion_id": "fmla_employee.hours",
+                     *               "new_quotes": [],
+                     *               "old_quotes": [
+                     *                 "for at least 1,250 hours of service with such employer during the previous 12-month period",
+                     *                 "at least 1,250 hours of service during the 12-month period immediately preceding the commencement of the leave"
+                     *               ],
+                     *               "old_status": "not_satisfied"
+                     *             },
+                     *             {
+                     *               "criterion_id": "fmla_employee.not_title5",
+                     *               "new_quotes": [],
+                     *               "old_quotes": [
+                     *                 "any Federal officer or employee covered under subchapter V of chapter 63 of title 5"
+                     *               ],
+                     *               "old_status": "pending"
+                     *             },
+                     *             {
+                     *               "criterion_id": "fmla_employee.public_agency",
+                     *               "new_quotes": [],
+                     *               "old_quotes": [
+                     *                 "public agency"
+                     *               ],
+                     *               "old_status": "pending"
+                     *             }
+                     *           ],
+                     *           "from": "not_eligible",
+                     *           "kind": "not_eligible_to_eligible",
+                     *           "to": "eligible",
+                     *           "witness": {
+                     *             "employment.hours_12_months": 0,
+                     *             "employment.months_employed": 12,
+                     *             "worksite.employees_within_75_miles": 50
+                     *           }
+                     *         },
+                     *         {
+                     *           "criteria": [
+                     *             {
+                     *               "criterion_id": "fmla_employee.employer_size",
+                     *               "new_quotes": [],
+                     *               "old_quotes": [
+                     *                 "employs 50 or more employees for each working day during each of 20 or more calendar workweeks in the current or preceding calendar year"
+                     *               ],
+                     *               "old_status": "pending"
+                     *             },
+                     *             {
+                     *               "criterion_id": "fmla_employee.hours",
+                     *               "new_quotes": [],
+                     *               "old_quotes": [
+                     *                 "for at least 1,250 hours of service with such employer during the previous 12-month period",
+                     *                 "at least 1,250 hours of service during the 12-month period immediately preceding the commencement of the leave"
+                     *               ],
+                     *               "old_status": "not_satisfied"
+                     *             },
+                     *             {
+                     *               "criterion_id": "fmla_employee.not_title5",
+                     *               "new_quotes": [],
+                     *               "old_quotes": [
+                     *                 "any Federal officer or employee covered under subchapter V of chapter 63 of title 5"
+                     *               ],
+                     *               "old_status": "pending"
+                     *             },
+                     *             {
+                     *               "criterion_id": "fmla_employee.public_agency",
+                     *               "new_quotes": [],
+                     *               "old_quotes": [
+                     *                 "public agency"
+                     *               ],
+                     *               "old_status": "pending"
+                     *             }
+                     *           ],
+                     *           "from": "not_eligible",
+                     *           "kind": "not_eligible_to_undetermined",
+                     *           "to": "undetermined",
+                     *           "witness": {
+                     *             "employment.hours_12_months": 0
+                     *           }
+                     *         },
+                     *         {
+                     *           "criteria": [
+                     *             {
+                     *               "criterion_id": "fmla_employee.employer_size",
+                     *               "new_quotes": [],
+                     *               "old_quotes": [
+                     *                 "employs 50 or more employees for each working day during each of 20 or more calendar workweeks in the current or preceding calendar year"
+                     *               ],
+                     *               "old_status": "pending"
+                     *             },
+                     *             {
+                     *               "criterion_id": "fmla_employee.hours",
+                     *               "new_quotes": [],
+                     *               "old_quotes": [
+                     *                 "for at least 1,250 hours of service with such employer during the previous 12-month period",
+                     *                 "at least 1,250 hours of service during the 12-month period immediately preceding the commencement of the leave"
+                     *               ],
+                     *               "old_status": "pending"
+                     *             },
+                     *             {
+                     *               "criterion_id": "fmla_employee.not_title5",
+                     *               "new_quotes": [],
+                     *               "old_quotes": [
+                     *                 "any Federal officer or employee covered under subchapter V of chapter 63 of title 5"
+                     *               ],
+                     *               "old_status": "pending"
+                     *             },
+                     *             {
+                     *               "criterion_id": "fmla_employee.public_agency",
+                     *               "new_quotes": [],
+                     *               "old_quotes": [
+                     *                 "public agency"
+                     *               ],
+                     *               "old_status": "pending"
+                     *             }
+                     *           ],
+                     *           "from": "undetermined",
+                     *           "kind": "undetermined_to_eligible",
+                     *           "to": "eligible",
+                     *           "witness": {
+                     *             "employment.months_employed": 12,
+                     *             "worksite.employees_within_75_miles": 50
+                     *           }
+                     *         }
+                     *       ],
+                     *       "equivalent": false,
+                     *       "field_changes": [
+                     *         {
+                     *           "field": "employment.employer_type",
+                     *           "kind": "removed",
+                     *           "old": "enum [\"private\" \"public_agency\" \"federal_title5\"]"
+                     *         },
+                     *         {
+                     *           "field": "employment.hours_12_months",
+                     *           "kind": "removed",
+                     *           "old": "decimal"
+                     *         },
+                     *         {
+                     *           "field": "employer.workweeks_with_50_employees",
+                     *           "kind": "removed",
+                     *           "old": "int"
+                     *         }
+                     *       ],
+                     *       "release": {
+                     *         "content_identity": "sha256:1d6845ce322e41f3f78017fc7cff99f3e6358890c1538866a13f4ec6d2fb67a6",
+                     *         "label": "amber-yak",
+                     *         "published_at": "2026-11-23T20:53:29.679033Z",
+                     *         "release_id": "6726004e-e543-4bff-95f7-0ba27f2b613e",
+                     *         "title": "Family leave",
+                     *         "version": 3
+                     *       },
+                     *       "rulebook_id": "rb_jRs_cPJuW3yRhVur"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RulebookDiff"];
+                };
+            };
+            /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme: `ApiKey header="x-api-key"`. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Not Found. The rulebook is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
+            404: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `release_member_unresolved`: a member of the composition is missing, not live, archived or does not load; the draft is unchanged. `rulebook_release_missing`: the head names a release this server does not hold; the latest is never served instead. `rulebook_release_corrupt`: the release's frozen content fails its identity check. `diff_undecided`: the solver could not decide within its time bound (10 s). */
+            422: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulebooks` class; `Retry-After: 86400`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    "Retry-After"?: number;
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
+            default: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+        };
+    };
+    "explain-rulebook": {
+        parameters: {
+            query?: {
+                /** @description A release UUID or exact two-word label; default the current release, else the live composition. */
+                release_id?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A rulebook id (rb_...) or its slug, with each / sent as %2F.
+                 * @example demo/family-leave
+                 */
+                rulebook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content_identity": "sha256:6fd340523f97ec52683ecd8b7ab4b9a281e2bf07c6229fad25cfe6b04100319b",
+                     *       "name": "Family leave",
+                     *       "outcome_logic": {
+                     *         "section": "A"
+                     *       },
+                     *       "release": {
+                     *         "content_identity": "sha256:6fd340523f97ec52683ecd8b7ab4b9a281e2bf07c6229fad25cfe6b04100319b",
+                     *         "label": "deft-robin",
+                     *         "published_at": "2026-11-23T20:53:29.648785Z",
+                     *         "release_id": "05b7e6e7-2527-4c19-a611-69f723fee84b",
+                     *         "title": "Family leave",
+                     *         "version": 2
+                     *       },
+                     *       "rulebook_id": "rb_jRs_cPJuW3yRhVur",
+                     *       "sections": [
+                     *         {
+                     *           "content_digest": "sha256:25bc2acfbc11eaa09b2a2ded006fdb0554680ab789958f1aa2657e80f13ef96e",
+                     *           "criteria": [
+                     *             {
+                     *               "criterion_id": "employer_size",
+                     *               "description": "workweeks with 50 employees is at least 20 and employer type is private",
+                     *               "discretionary": false,
+                     *               "expression": "employer.workweeks_with_50_employees >= 20 and employment.employer_type == \"private\"",
+                     *               "fields": [
+                     *                 "employment.employer_type",
+                     *                 "employer.workweeks_with_50_employees"
+                     *               ],
+                     *               "group": "employer",
+                     *               "source_references": [
+                     *                 {
+                     *                   "deep_link": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim#:~:text=employs%2050%20or%20more%20employees%20for%20each%20working%20day%20during%20each%20of%2020%20or%20more%20calendar%20workweeks%20in%20the%20current%20or%20preceding%20calendar%20year",
+                     *                   "licence": "public-domain",
+                     *                   "quote": {
+                     *                     "exact": "employs 50 or more employees for each working day during each of 20 or more calendar workweeks in the current or preceding calendar year"
+                     *                   },
+                     *                   "schema_version": 1,
+                     *                   "source": "usc29_2611",
+                     *                   "title": "29 U.S.C. 2611 (FMLA definitions)",
+                     *                   "url": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
+                     *                 }
+                     *               ],
+                     *               "title": "Private employer with 50 or more employees in 20 or more workweeks"
+                     *             },
+                     *             {
+                     *               "criterion_id": "public_agency",
+                     *               "description": "employer type is public agency",
+                     *               "discretionary": false,
+                     *               "expression": "employment.employer_type == \"public_agency\"",
+                     *               "fields": [
+                     *                 "employment.employer_type"
+                     *               ],
+                     *               "group": "employer",
+                     *               "source_references": [
+                     *                 {
+                     *                   "deep_link": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim#:~:text=public%20agency",
+                     *                   "licence": "public-domain",
+                     *                   "quote": {
+                     *                     "exact": "public agency"
+                     *                   },
+                     *                   "schema_version": 1,
+                     *                   "source": "usc29_2611",
+                     *                   "title": "29 U.S.C. 2611 (FMLA definitions)",
+                     *                   "url": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
+                     *                 }
+                     *               ],
+                     *               "title": "Public agency employer"
+                     *             },
+                     *             {
+                     *               "criterion_id": "tenure",
+                     *               "description": "months employed is at least 12",
+                     *               "discretionary": false,
+                     *               "expression": "employment.months_employed >= 12",
+                     *               "fields": [
+                     *                 "employment.months_employed"
+                     *               ],
+                     *               "group": "service",
+                     *               "source_references": [
+                     *                 {
+                     *                   "deep_link": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim#:~:text=for%20at%20least%2012%20months%20by%20the%20employer%20with%20respect%20to%20whom%20leave%20is%20requested",
+                     *                   "licence": "public-domain",
+                     *                   "quote": {
+                     *                     "exact": "for at least 12 months by the employer with respect to whom leave is requested"
+                     *                   },
+                     *                   "schema_version": 1,
+                     *                   "source": "usc29_2611",
+                     *                   "title": "29 U.S.C. 2611 (FMLA definitions)",
+                     *                   "url": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
+                     *                 },
+                     *                 {
+                     *                   "deep_link": "https://www.ecfr.gov/current/title-29/subtitle-B/chapter-V/subchapter-C/part-825/subpart-A/section-825.110#:~:text=Has%20been%20employed%20by%20the%20employer%20for%20at%20least%2012%20months",
+                     *                   "licence": "public-domain",
+                     *                   "quote": {
+                     *                     "exact": "Has been employed by the employer for at least 12 months"
+                     *                   },
+                     *                   "schema_version": 1,
+                     *                   "source": "cfr29_825_110",
+                     *                   "title": "29 CFR 825.110 Eligible employee",
+                     *                   "url": "https://www.ecfr.gov/current/title-29/subtitle-B/chapter-V/subchapter-C/part-825/subpart-A/section-825.110"
+                     *                 }
+                     *               ],
+                     *               "title": "Employed by the employer for at least 12 months"
+                     *             },
+                     *             {
+                     *               "criterion_id": "hours",
+                     *               "description": "hours 12 months is at least 1,250",
+                     *               "discretionary": false,
+                     *               "expression": "employment.hours_12_months >= 1250",
+                     *               "fields": [
+                     *                 "employment.hours_12_months"
+                     *               ],
+                     *               "group": "service",
+                     *               "source_references": [
+                     *                 {
+                     *                   "deep_link": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim#:~:text=for%20at%20least%201%2C250%20hours%20of%20service%20with%20such%20employer%20during%20the%20previous%2012%2Dmonth%20period",
+                     *                   "licence": "public-domain",
+                     *                   "quote": {
+                     *                     "exact": "for at least 1,250 hours of service with such employer during the previous 12-month period"
+                     *                   },
+                     *                   "schema_version": 1,
+                     *                   "source": "usc29_2611",
+                     *                   "title": "29 U.S.C. 2611 (FMLA definitions)",
+                     *                   "url": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
+                     *                 },
+                     *                 {
+                     *                   "deep_link": "https://www.ecfr.gov/current/title-29/subtitle-B/chapter-V/subchapter-C/part-825/subpart-A/section-825.110#:~:text=at%20least%201%2C250%20hours%20of%20service%20during%20the%2012%2Dmonth%20period%20immediately%20preceding%20the%20commencement%20of%20the%20leave",
+                     *                   "licence": "public-domain",
+                     *                   "quote": {
+                     *                     "exact": "at least 1,250 hours of service during the 12-month period immediately preceding the commencement of the leave"
+                     *                   },
+                     *                   "schema_version": 1,
+                     *                   "source": "cfr29_825_110",
+                     *                   "title": "29 CFR 825.110 Eligible employee",
+                     *                   "url": "https://www.ecfr.gov/current/title-29/subtitle-B/chapter-V/subchapter-C/part-825/subpart-A/section-825.110"
+                     *                 }
+                     *               ],
+                     *               "title": "At least 1,250 hours of service in the previous 12 months"
+                     *             },
+                     *             {
+                     *               "criterion_id": "not_title5",
+                     *               "description": "employer type is not federal title5",
+                     *               "discretionary": false,
+                     *               "expression": "employment.employer_type != \"federal_title5\"",
+                     *               "fields": [
+                     *                 "employment.employer_type"
+                     *               ],
+                     *               "group": "exclusions",
+                     *               "source_references": [
+                     *                 {
+                     *                   "deep_link": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim#:~:text=any%20Federal%20officer%20or%20employee%20covered%20under%20subchapter%20V%20of%20chapter%2063%20of%20title%205",
+                     *                   "licence": "public-domain",
+                     *                   "quote": {
+                     *                     "exact": "any Federal officer or employee covered under subchapter V of chapter 63 of title 5"
+                     *                   },
+                     *                   "schema_version": 1,
+                     *                   "source": "usc29_2611",
+                     *                   "title": "29 U.S.C. 2611 (FMLA definitions)",
+                     *                   "url": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
+                     *                 }
+                     *               ],
+                     *               "title": "Not a federal employee covered by title 5 leave rules"
+                     *             },
+                     *             {
+                     *               "criterion_id": "worksite_size",
+                     *               "description": "employees within 75 miles is at least 50",
+                     *               "discretionary": false,
+                     *               "expression": "worksite.employees_within_75_miles >= 50",
+                     *               "fields": [
+                     *                 "worksite.employees_within_75_miles"
+                     *               ],
+                     *               "group": "exclusions",
+                     *               "source_references": [
+                     *                 {
+                     *                   "deep_link": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim#:~:text=if%20the%20total%20number%20of%20employees%20employed%20by%20that%20employer%20within%2075%20miles%20of%20that%20worksite%20is%20less%20than%2050",
+                     *                   "licence": "public-domain",
+                     *                   "quote": {
+                     *                     "exact": "if the total number of employees employed by that employer within 75 miles of that worksite is less than 50"
+                     *                   },
+                     *                   "schema_version": 1,
+                     *                   "source": "usc29_2611",
+                     *                   "title": "29 U.S.C. 2611 (FMLA definitions)",
+                     *                   "url": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
+                     *                 },
+                     *                 {
+                     *                   "deep_link": "https://www.ecfr.gov/current/title-29/subtitle-B/chapter-V/subchapter-C/part-825/subpart-A/section-825.110#:~:text=Is%20employed%20at%20a%20worksite%20where%2050%20or%20more%20employees%20are%20employed%20by%20the%20employer%20within%2075%20miles%20of%20that%20worksite",
+                     *                   "licence": "public-domain",
+                     *                   "quote": {
+                     *                     "exact": "Is employed at a worksite where 50 or more employees are employed by the employer within 75 miles of that worksite"
+                     *                   },
+                     *                   "schema_version": 1,
+                     *                   "source": "cfr29_825_110",
+                     *                   "title": "29 CFR 825.110 Eligible employee",
+                     *                   "url": "https://www.ecfr.gov/current/title-29/subtitle-B/chapter-V/subchapter-C/part-825/subpart-A/section-825.110"
+                     *                 }
+                     *               ],
+                     *               "title": "50 or more employees within 75 miles of the worksite"
+                     *             }
+                     *           ],
+                     *           "groups": [
+                     *             {
+                     *               "criterion_ids": [
+                     *                 "employer_size",
+                     *                 "public_agency"
+                     *               ],
+                     *               "group": "employer",
+                     *               "kind": "any",
+                     *               "title": "Covered employer"
+                     *             },
+                     *             {
+                     *               "criterion_ids": [
+                     *                 "tenure",
+                     *                 "hours"
+                     *               ],
+                     *               "group": "service",
+                     *               "kind": "all",
+                     *               "title": "Length and amount of service"
+                     *             },
+                     *             {
+                     *               "criterion_ids": [
+                     *                 "not_title5",
+                     *                 "worksite_size"
+                     *               ],
+                     *               "group": "exclusions",
+                     *               "kind": "all",
+                     *               "title": "Not excluded"
+                     *             }
+                     *           ],
+                     *           "letter": "A",
+                     *           "name": "FMLA employee eligibility",
+                     *           "ruleset_id": "fmla_employee:20261123-35749ab4c012",
+                     *           "section_id": "fmla_employee",
+                     *           "slug": "demo/us-fmla-employee"
+                     *         }
+                     *       ],
+                     *       "slug": "demo/family-leave"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RulebookExplanation"];
+                };
+            };
+            /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme: `ApiKey header="x-api-key"`. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Not Found. The rulebook is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
+            404: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `release_member_unresolved`: a member of the composition is missing, not live, archived or does not load; the draft is unchanged. `rulebook_release_missing`: the head names a release this server does not hold; the latest is never served instead. `rulebook_release_corrupt`: the release's frozen content fails its identity check. */
+            422: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulebooks` class; `Retry-After: 86400`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    "Retry-After"?: number;
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
+            default: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+        };
+    };
+    "set-rulebook-fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example demo/family-leave */
+                rulebook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "fields": {
+                 *         "employment.months_employed": {
+                 *           "question": "How many months in all have you worked for this employer?",
+                 *           "weight": 2
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RulebookFieldsRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-11-23T20:53:27.844164Z",
+                     *       "description": "Federal family and medical leave: the employee's eligibility.",
+                     *       "domain": "employment",
+                     *       "fields": {
+                     *         "employment.months_employed": {
+                     *           "question": "How many months in all have you worked for this employer?",
+                     *           "weight": 2
+                     *         }
+                     *       },
+                     *       "name": "Family leave",
+                     *       "outcome_logic": null,
+                     *       "pinned": false,
+                     *       "publication_pending": false,
+                     *       "release": {
+                     *         "content_identity": "sha256:6fd340523f97ec52683ecd8b7ab4b9a281e2bf07c6229fad25cfe6b04100319b",
+                     *         "label": "deft-robin",
+                     *         "published_at": "2026-11-23T20:53:29.648785Z",
+                     *         "release_id": "05b7e6e7-2527-4c19-a611-69f723fee84b",
+                     *         "title": "Family leave",
+                     *         "version": 2
+                     *       },
+                     *       "robot_hints": null,
+                     *       "rulebook_id": "rb_jRs_cPJuW3yRhVur",
+                     *       "ruleset_refs": [
+                     *         {
+                     *           "letter": "A",
+                     *           "pin_mode": "latest_active",
+                     *           "ruleset_id": "fmla_employee:20261123-35749ab4c012",
+                     *           "section_id": "fmla_employee"
+                     *         }
+                     *       ],
+                     *       "slug": "demo/family-leave",
+                     *       "status": "active",
+                     *       "updated_at": "2026-11-23T20:53:29.648785Z",
+                     *       "visibility": "private"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Rulebook"];
+                };
+            };
+            /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme: `ApiKey header="x-api-key"`. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Not Found. The rulebook is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
+            404: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Conflict. `rulebook_archived`: the rulebook is archived; activate it before editing. `rulebook_changed`: the rulebook changed while the request was worked out; nothing was written; read it again and retry. */
+            409: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Request Entity Too Large. `body_too_large`: the body exceeds the caller's cap (2 MB anonymous), refused before it is read. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `release_member_unresolved`: a member of the composition is missing, not live, archived or does not load; the draft is unchanged. `release_label_allocation_failed`: no two-word label is left for a new release of this rulebook. `release_publication_failed`: the last publication step failed; the draft is kept and the next activate or edit publishes it. */
+            422: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulebooks` class; `Retry-After: 86400`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    "Retry-After"?: number;
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
+            default: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+        };
+    };
+    "get-rulebook-graph": {
+        parameters: {
+            query?: {
+                /** @description A release UUID or exact two-word label; default the current release, else the live composition. */
+                release_id?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A rulebook id (rb_...) or its slug, with each / sent as %2F.
+                 * @example demo/family-leave
+                 */
+                rulebook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "graph": {
+                     *         "edges": [
+                     *           {
+                     *             "source": "demo/us-fmla-employee:field:employment.employer_type",
+                     *             "target": "demo/us-fmla-employee:criterion:fmla_employee.employer_size",
+                     *             "type": "field_to_criterion"
+                     *           },
+                     *           {
+                     *             "source": "demo/us-fmla-employee:field:employer.workweeks_with_50_employees",
+                     *             "target": "demo/us-fmla-employee:criterion:fmla_employee.employer_size",
+                     *             "type": "field_to_criterion"
+                     *           },
+                     *           {
+                     *             "source": "demo/us-fmla-employee:criterion:fmla_employee.employer_size",
+                     *             "target": "demo/us-fmla-employee:group:fmla_employee.employer",
+                     *             "type": "criterion_to_group"
+                     *           },
+                     *           {
+                     *             "source": "demo/us-fmla-employee:field:employment.employer_type",
+                     *             "target": "demo/us-fmla-employee:criterion:fmla_employee.public_agency",
+                     *             "type": "field_to_criterion"
+                     *           },
+                     *           {
+                     *             "source": "demo/us-fmla-employee:criterion:fmla_employee.public_agency",
+                     *             "target": "demo/us-fmla-employee:group:fmla_employee.employer",
+                     *             "type": "criterion_to_group"
+                     *           },
+                     *           {
+                     *             "source": "demo/us-fmla-employee:field:employment.months_employed",
+                     *             "target": "demo/us-fmla-employee:criterion:fmla_employee.tenure",
+                     *             "type": "field_to_criterion"
+                     *           },
+                     *           {
+                     *             "source": "demo/us-fmla-employee:criterion:fmla_employee.tenure",
+                     *             "target": "demo/us-fmla-employee:group:fmla_employee.service",
+                     *             "type": "criterion_to_group"
+                     *           },
+                     *           {
+                     *             "source": "demo/us-fmla-employee:field:employment.hours_12_months",
+                     *             "target": "demo/us-fmla-employee:criterion:fmla_employee.hours",
+                     *             "type": "field_to_criterion"
+                     *           },
+                     *           {
+                     *             "source": "demo/us-fmla-employee:criterion:fmla_employee.hours",
+                     *             "target": "demo/us-fmla-employee:group:fmla_employee.service",
+                     *             "type": "criterion_to_group"
+                     *           },
+                     *           {
+                     *             "source": "demo/us-fmla-employee:field:employment.employer_type",
+                     *             "target": "demo/us-fmla-employee:criterion:fmla_employee.not_title5",
+                     *             "type": "field_to_criterion"
+                     *           },
+                     *           {
+                     *             "source": "demo/us-fmla-employee:criterion:fmla_employee.not_title5",
+                     *             "target": "demo/us-fmla-employee:group:fmla_employee.exclusions",
+                     *             "type": "criterion_to_group"
+                     *           },
+                     *           {
+                     *             "source": "demo/us-fmla-employee:field:worksite.employees_within_75_miles",
+                     *             "target": "demo/us-fmla-employee:criterion:fmla_employee.worksite_size",
+                     *             "type": "field_to_criterion"
+                     *           },
+                     *           {
+                     *             "source": "demo/us-fmla-employee:criterion:fmla_employee.worksite_size",
+                     *             "target": "demo/us-fmla-employee:group:fmla_employee.exclusions",
+                     *             "type": "criterion_to_group"
+                     *           },
+                     *           {
+                     *             "source": "demo/us-fmla-employee:group:fmla_employee.employer",
+                     *             "target": "outcome",
+                     *             "type": "group_to_outcome"
+                     *           },
+                     *           {
+                     *             "source": "demo/us-fmla-employee:group:fmla_employee.service",
+                     *             "target": "outcome",
+                     *             "type": "group_to_outcome"
+                     *           },
+                     *           {
+                     *             "source": "demo/us-fmla-employee:group:fmla_employee.exclusions",
+                     *             "target": "outcome",
+                     *             "type": "group_to_outcome"
+                     *           }
+                     *         ],
+                     *         "nodes": [
+                     *           {
+                     *             "field_type": "enum",
+                     *             "id": "demo/us-fmla-employee:field:employment.employer_type",
+                     *             "key": "employment.employer_type",
+                     *             "label": "employer type",
+                     *             "overlay": null,
+                     *             "question": "Who is your employer: a private business, a public agency (a state or local government, a school, or a federal agency whose staff are not under title 5 leave rules), or the federal civil service whose leave is governed by title 5 of the US Code?",
+                     *             "section_id": "fmla_employee",
+                     *             "type": "field"
+                     *           },
+                     *           {
+                     *             "field_type": "int",
+                     *             "id": "demo/us-fmla-employee:field:employment.months_employed",
+                     *             "key": "employment.months_employed",
+                     *             "label": "months employed",
+                     *             "overlay": null,
+                     *             "question": "How many months in all have you worked for this employer?",
+                     *             "section_id": "fmla_employee",
+                     *             "type": "field"
+                     *           },
+                     *           {
+                     *             "field_type": "decimal",
+                     *             "id": "demo/us-fmla-employee:field:employment.hours_12_months",
+                     *             "key": "employment.hours_12_months",
+                     *             "label": "hours 12 months",
+                     *             "overlay": null,
+                     *             "question": "How many hours did you actually work for this employer in the 12 months before your leave starts?",
+                     *             "section_id": "fmla_employee",
+                     *             "type": "field"
+                     *           },
+                     *           {
+                     *             "field_type": "int",
+                     *             "id": "demo/us-fmla-employee:field:employer.workweeks_with_50_employees",
+                     *             "key": "employer.workweeks_with_50_employees",
+                     *             "label": "workweeks with 50 employees",
+                     *             "overlay": null,
+                     *             "question": "In how many calendar weeks of this year or last year did your employer have 50 or more employees on each working day?",
+                     *             "section_id": "fmla_employee",
+                     *             "type": "field"
+                     *           },
+                     *           {
+                     *             "field_type": "int",
+                     *             "id": "demo/us-fmla-employee:field:worksite.employees_within_75_miles",
+                     *             "key": "worksite.employees_within_75_miles",
+                     *             "label": "employees within 75 miles",
+                     *             "overlay": null,
+                     *             "question": "How many people does your employer employ at your worksite and at its other sites within 75 miles of it?",
+                     *             "section_id": "fmla_employee",
+                     *             "type": "field"
+                     *           },
+                     *           {
+                     *             "display": {
+                     *               "expr": {
+                     *                 "args": [
+                     *                   {
+                     *                     "args": [
+                     *                       {
+                     *                         "key": "employer.workweeks_with_50_employees",
+                     *                         "type": "field_ref"
+                     *                       },
+                     *                       {
+                     *                         "field_context": "employer.workweeks_with_50_employees",
+                     *                         "sort": "int",
+                     *                         "type": "const",
+                     *                         "value": 20
+                     *                       }
+                     *                     ],
+                     *                     "operator": ">=",
+                     *                     "type": "op"
+                     *                   },
+                     *                   {
+                     *                     "args": [
+                     *                       {
+                     *                         "key": "employment.employer_type",
+                     *                         "type": "field_ref"
+                     *                       },
+                     *                       {
+                     *                         "field_context": "employment.employer_type",
+                     *                         "sort": "enum",
+                     *                         "type": "const",
+                     *                         "value": "private"
+                     *                       }
+                     *                     ],
+                     *                     "operator": "==",
+                     *                     "type": "op"
+                     *                   }
+                     *                 ],
+                     *                 "operator": "and",
+                     *                 "type": "op"
+                     *               },
+                     *               "routes": {
+                     *                 "children": [
+                     *                   {
+                     *                     "expr": {
+                     *                       "args": [
+                     *                         {
+                     *                           "key": "employer.workweeks_with_50_employees",
+                     *                           "type": "field_ref"
+                     *                         },
+                     *                         {
+                     *                           "field_context": "employer.workweeks_with_50_employees",
+                     *                           "sort": "int",
+                     *                           "type": "const",
+                     *                           "value": 20
+                     *                         }
+                     *                       ],
+                     *                       "operator": ">=",
+                     *                       "type": "op"
+                     *                     },
+                     *                     "id": "demo/us-fmla-employee:criterion:fmla_employee.employer_size/route.0",
+                     *                     "kind": "leaf",
+                     *                     "label": "workweeks with 50 employees is at least 20",
+                     *                     "overlay": null
+                     *                   },
+                     *                   {
+                     *                     "expr": {
+                     *                       "args": [
+                     *                         {
+                     *                           "key": "employment.employer_type",
+                     *                           "type": "field_ref"
+                     *                         },
+                     *                         {
+                     *                           "field_context": "employment.employer_type",
+                     *                           "sort": "enum",
+                     *                           "type": "const",
+                     *                           "value": "private"
+                     *                         }
+                     *                       ],
+                     *                       "operator": "==",
+                     *                       "type": "op"
+                     *                     },
+                     *                     "id": "demo/us-fmla-employee:criterion:fmla_employee.employer_size/route.1",
+                     *                     "kind": "leaf",
+                     *                     "label": "employer type is private",
+                     *                     "overlay": null
+                     *                   }
+                     *                 ],
+                     *                 "expr": {
+                     *                   "args": [
+                     *                     {
+                     *                       "args": [
+                     *                         {
+                     *                           "key": "employer.workweeks_with_50_employees",
+                     *                           "type": "field_ref"
+                     *                         },
+                     *                         {
+                     *                           "field_context": "employer.workweeks_with_50_employees",
+                     *                           "sort": "int",
+                     *                           "type": "const",
+                     *                           "value": 20
+                     *                         }
+                     *                       ],
+                     *                       "operator": ">=",
+                     *                       "type": "op"
+                     *                     },
+                     *                     {
+                     *                       "args": [
+                     *                         {
+                     *                           "key": "employment.employer_type",
+                     *                           "type": "field_ref"
+                     *                         },
+                     *                         {
+                     *                           "field_context": "employment.employer_type",
+                     *                           "sort": "enum",
+                     *                           "type": "const",
+                     *                           "value": "private"
+                     *                         }
+                     *                       ],
+                     *                       "operator": "==",
+                     *                       "type": "op"
+                     *                     }
+                     *                   ],
+                     *                   "operator": "and",
+                     *                   "type": "op"
+                     *                 },
+                     *                 "id": "demo/us-fmla-employee:criterion:fmla_employee.employer_size/route",
+                     *                 "kind": "all_of",
+                     *                 "label": "workweeks with 50 employees is at least 20 and employer type is private",
+                     *                 "overlay": null
+                     *               },
+                     *               "sentence": "workweeks with 50 employees is at least 20 and employer type is private"
+                     *             },
+                     *             "fields": [
+                     *               "employment.employer_type",
+                     *               "employer.workweeks_with_50_employees"
+                     *             ],
+                     *             "group": "fmla_employee.employer",
+                     *             "id": "demo/us-fmla-employee:criterion:fmla_employee.employer_size",
+                     *             "label": "Private employer with 50 or more employees in 20 or more workweeks",
+                     *             "overlay": null,
+                     *             "section_id": "fmla_employee",
+                     *             "title": "Private employer with 50 or more employees in 20 or more workweeks",
+                     *             "type": "criterion"
+                     *           },
+                     *           {
+                     *             "display": {
+                     *               "expr": {
+                     *                 "args": [
+                     *                   {
+                     *                     "key": "employment.employer_type",
+                     *                     "type": "field_ref"
+                     *                   },
+                     *                   {
+                     *                     "field_context": "employment.employer_type",
+                     *                     "sort": "enum",
+                     *                     "type": "const",
+                     *                     "value": "public_agency"
+                     *                   }
+                     *                 ],
+                     *                 "operator": "==",
+                     *                 "type": "op"
+                     *               },
+                     *               "routes": null,
+                     *               "sentence": "employer type is public agency"
+                     *             },
+                     *             "fields": [
+                     *               "employment.employer_type"
+                     *             ],
+                     *             "group": "fmla_employee.employer",
+                     *             "id": "demo/us-fmla-employee:criterion:fmla_employee.public_agency",
+                     *             "label": "Public agency employer",
+                     *             "overlay": null,
+                     *             "section_id": "fmla_employee",
+                     *             "title": "Public agency employer",
+                     *             "type": "criterion"
+                     *           },
+                     *           {
+                     *             "display": {
+                     *               "expr": {
+                     *                 "args": [
+                     *                   {
+                     *                     "key": "employment.months_employed",
+                     *                     "type": "field_ref"
+                     *                   },
+                     *                   {
+                     *                     "field_context": "employment.months_employed",
+                     *                     "sort": "int",
+                     *                     "type": "const",
+                     *                     "value": 12
+                     *                   }
+                     *                 ],
+                     *                 "operator": ">=",
+                     *                 "type": "op"
+                     *               },
+                     *               "routes": null,
+                     *               "sentence": "months employed is at least 12"
+                     *             },
+                     *             "fields": [
+                     *               "employment.months_employed"
+                     *             ],
+                     *             "group": "fmla_employee.service",
+                     *             "id": "demo/us-fmla-employee:criterion:fmla_employee.tenure",
+                     *             "label": "Employed by the employer for at least 12 months",
+                     *             "overlay": null,
+                     *             "section_id": "fmla_employee",
+                     *             "title": "Employed by the employer for at least 12 months",
+                     *             "type": "criterion"
+                     *           },
+                     *           {
+                     *             "display": {
+                     *               "expr": {
+                     *                 "args": [
+                     *                   {
+                     *                     "key": "employment.hours_12_months",
+                     *                     "type": "field_ref"
+                     *                   },
+                     *                   {
+                     *                     "field_context": "employment.hours_12_months",
+                     *                     "sort": "decimal",
+                     *                     "type": "const",
+                     *                     "value": 1250
+                     *                   }
+                     *                 ],
+                     *                 "operator": ">=",
+                     *                 "type": "op"
+                     *               },
+                     *               "routes": null,
+                     *               "sentence": "hours 12 months is at least 1,250"
+                     *             },
+                     *             "fields": [
+                     *               "employment.hours_12_months"
+                     *             ],
+                     *             "group": "fmla_employee.service",
+                     *             "id": "demo/us-fmla-employee:criterion:fmla_employee.hours",
+                     *             "label": "At least 1,250 hours of service in the previous 12 months",
+                     *             "overlay": null,
+                     *             "section_id": "fmla_employee",
+                     *             "title": "At least 1,250 hours of service in the previous 12 months",
+                     *             "type": "criterion"
+                     *           },
+                     *           {
+                     *             "display": {
+                     *               "expr": {
+                     *                 "args": [
+                     *                   {
+                     *                     "key": "employment.employer_type",
+                     *                     "type": "field_ref"
+                     *                   },
+                     *                   {
+                     *                     "field_context": "employment.employer_type",
+                     *                     "sort": "enum",
+                     *                     "type": "const",
+                     *                     "value": "federal_title5"
+                     *                   }
+                     *                 ],
+                     *                 "operator": "!=",
+                     *                 "type": "op"
+                     *               },
+                     *               "routes": null,
+                     *               "sentence": "employer type is not federal title5"
+                     *             },
+                     *             "fields": [
+                     *               "employment.employer_type"
+                     *             ],
+                     *             "group": "fmla_employee.exclusions",
+                     *             "id": "demo/us-fmla-employee:criterion:fmla_employee.not_title5",
+                     *             "label": "Not a federal employee covered by title 5 leave rules",
+                     *             "overlay": null,
+                     *             "section_id": "fmla_employee",
+                     *             "title": "Not a federal employee covered by title 5 leave rules",
+                     *             "type": "criterion"
+                     *           },
+                     *           {
+                     *             "display": {
+                     *               "expr": {
+                     *                 "args": [
+                     *                   {
+                     *                     "key": "worksite.employees_within_75_miles",
+                     *                     "type": "field_ref"
+                     *                   },
+                     *                   {
+                     *                     "field_context": "worksite.employees_within_75_miles",
+                     *                     "sort": "int",
+                     *                     "type": "const",
+                     *                     "value": 50
+                     *                   }
+                     *                 ],
+                     *                 "operator": ">=",
+                     *                 "type": "op"
+                     *               },
+                     *               "routes": null,
+                     *               "sentence": "employees within 75 miles is at least 50"
+                     *             },
+                     *             "fields": [
+                     *               "worksite.employees_within_75_miles"
+                     *             ],
+                     *             "group": "fmla_employee.exclusions",
+                     *             "id": "demo/us-fmla-employee:criterion:fmla_employee.worksite_size",
+                     *             "label": "50 or more employees within 75 miles of the worksite",
+                     *             "overlay": null,
+                     *             "section_id": "fmla_employee",
+                     *             "title": "50 or more employees within 75 miles of the worksite",
+                     *             "type": "criterion"
+                     *           },
+                     *           {
+                     *             "id": "demo/us-fmla-employee:group:fmla_employee.employer",
+                     *             "kind": "any",
+                     *             "label": "Covered employer",
+                     *             "overlay": null,
+                     *             "section_id": "fmla_employee",
+                     *             "title": "Covered employer",
+                     *             "type": "group"
+                     *           },
+                     *           {
+                     *             "id": "demo/us-fmla-employee:group:fmla_employee.service",
+                     *             "kind": "all",
+                     *             "label": "Length and amount of service",
+                     *             "overlay": null,
+                     *             "section_id": "fmla_employee",
+                     *             "title": "Length and amount of service",
+                     *             "type": "group"
+                     *           },
+                     *           {
+                     *             "id": "demo/us-fmla-employee:group:fmla_employee.exclusions",
+                     *             "kind": "all",
+                     *             "label": "Not excluded",
+                     *             "overlay": null,
+                     *             "section_id": "fmla_employee",
+                     *             "title": "Not excluded",
+                     *             "type": "group"
+                     *           },
+                     *           {
+                     *             "expr": {
+                     *               "args": [
+                     *                 {
+                     *                   "key": "fmla_employee.employer",
+                     *                   "type": "group_ref"
+                     *                 },
+                     *                 {
+                     *                   "key": "fmla_employee.service",
+                     *                   "type": "group_ref"
+                     *                 },
+                     *                 {
+                     *                   "key": "fmla_employee.exclusions",
+                     *                   "type": "group_ref"
+                     *                 }
+                     *               ],
+                     *               "operator": "and",
+                     *               "type": "op"
+                     *             },
+                     *             "id": "outcome",
+                     *             "label": "Family leave",
+                     *             "overlay": null,
+                     *             "section_id": "rulebook",
+                     *             "type": "outcome"
+                     *           }
+                     *         ],
+                     *         "sections": [
+                     *           "demo/us-fmla-employee"
+                     *         ],
+                     *         "stats": {
+                     *           "sections": 1,
+                     *           "shared_fields": 0,
+                     *           "total_criteria": 6,
+                     *           "total_fields": 5,
+                     *           "total_groups": 3
+                     *         }
+                     *       },
+                     *       "mermaid": "flowchart LR\n  demo_us_fmla_employee_field_employment_employer_type[\"employer type\"]\n  demo_us_fmla_employee_field_employment_months_employed[\"months employed\"]\n  demo_us_fmla_employee_field_employment_hours_12_months[\"hours 12 months\"]\n  demo_us_fmla_employee_field_employer_workweeks_with_50_employees[\"workweeks with 50 employees\"]\n  demo_us_fmla_employee_field_worksite_employees_within_75_miles[\"employees within 75 miles\"]\n  demo_us_fmla_employee_criterion_fmla_employee_employer_size[\"Private employer with 50 or more employees in 20 or more workweeks\"]\n  demo_us_fmla_employee_criterion_fmla_employee_public_agency[\"Public agency employer\"]\n  demo_us_fmla_employee_criterion_fmla_employee_tenure[\"Employed by the employer for at least 12 months\"]\n  demo_us_fmla_employee_criterion_fmla_employee_hours[\"At least 1,250 hours of service in the previous 12 months\"]\n  demo_us_fmla_employee_criterion_fmla_employee_not_title5[\"Not a federal employee covered by title 5 leave rules\"]\n  demo_us_fmla_employee_criterion_fmla_employee_worksite_size[\"50 or more employees within 75 miles of the worksite\"]\n  demo_us_fmla_employee_group_fmla_employee_employer[\"Covered employer (any of)\"]\n  demo_us_fmla_employee_group_fmla_employee_service[\"Length and amount of service (all of)\"]\n  demo_us_fmla_employee_group_fmla_employee_exclusions[\"Not excluded (all of)\"]\n  outcome[\"Family leave\"]\n  demo_us_fmla_employee_field_employment_employer_type --> demo_us_fmla_employee_criterion_fmla_employee_employer_size\n  demo_us_fmla_employee_field_employer_workweeks_with_50_employees --> demo_us_fmla_employee_criterion_fmla_employee_employer_size\n  demo_us_fmla_employee_criterion_fmla_employee_employer_size --> demo_us_fmla_employee_group_fmla_employee_employer\n  demo_us_fmla_employee_field_employment_employer_type --> demo_us_fmla_employee_criterion_fmla_employee_public_agency\n  demo_us_fmla_employee_criterion_fmla_employee_public_agency --> demo_us_fmla_employee_group_fmla_employee_employer\n  demo_us_fmla_employee_field_employment_months_employed --> demo_us_fmla_employee_criterion_fmla_employee_tenure\n  demo_us_fmla_employee_criterion_fmla_employee_tenure --> demo_us_fmla_employee_group_fmla_employee_service\n  demo_us_fmla_employee_field_employment_hours_12_months --> demo_us_fmla_employee_criterion_fmla_employee_hours\n  demo_us_fmla_employee_criterion_fmla_employee_hours --> demo_us_fmla_employee_group_fmla_employee_service\n  demo_us_fmla_employee_field_employment_employer_type --> demo_us_fmla_employee_criterion_fmla_employee_not_title5\n  demo_us_fmla_employee_criterion_fmla_employee_not_title5 --> demo_us_fmla_employee_group_fmla_employee_exclusions\n  demo_us_fmla_employee_field_worksite_employees_within_75_miles --> demo_us_fmla_employee_criterion_fmla_employee_worksite_size\n  demo_us_fmla_employee_criterion_fmla_employee_worksite_size --> demo_us_fmla_employee_group_fmla_employee_exclusions\n  demo_us_fmla_employee_group_fmla_employee_employer --> outcome\n  demo_us_fmla_employee_group_fmla_employee_service --> outcome\n  demo_us_fmla_employee_group_fmla_employee_exclusions --> outcome\n",
+                     *       "name": "Family leave",
+                     *       "rulebook_id": "rb_jRs_cPJuW3yRhVur",
                      *       "slug": "demo/family-leave"
                      *     }
                      */
@@ -8421,14 +9874,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example demo/family-leave */
                 rulebook_id: string;
-                /** @description The section id whose live cut changes. */
+                /**
+                 * @description The section id whose live cut changes.
+                 * @example fmla_employee
+                 */
                 name: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ruleset_id": "fmla_employee:20261123-d0fe55bd3184"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PromoteRequest"];
             };
         };
@@ -8444,6 +9906,210 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "diff_against_live": {
+                     *         "changes": [
+                     *           {
+                     *             "criteria": [
+                     *               {
+                     *                 "criterion_id": "employer_size",
+                     *                 "new_quotes": [],
+                     *                 "old_quotes": [
+                     *                   "employs 50 or more employees for each working day during each of 20 or more calendar workweeks in the current or preceding calendar year"
+                     *                 ],
+                     *                 "old_status": "pending"
+                     *               },
+                     *               {
+                     *                 "criterion_id": "hours",
+                     *                 "new_quotes": [],
+                     *                 "old_quotes": [
+                     *                   "for at least 1,250 hours of service with such employer during the previous 12-month period",
+                     *                   "at least 1,250 hours of service during the 12-month period immediately preceding the commencement of the leave"
+                     *                 ],
+                     *                 "old_status": "not_satisfied"
+                     *               },
+                     *               {
+                     *                 "criterion_id": "not_title5",
+                     *                 "new_quotes": [],
+                     *                 "old_quotes": [
+                     *                   "any Federal officer or employee covered under subchapter V of chapter 63 of title 5"
+                     *                 ],
+                     *                 "old_status": "pending"
+                     *               },
+                     *               {
+                     *                 "criterion_id": "public_agency",
+                     *                 "new_quotes": [],
+                     *                 "old_quotes": [
+                     *                   "public agency"
+                     *                 ],
+                     *                 "old_status": "pending"
+                     *               }
+                     *             ],
+                     *             "from": "not_eligible",
+                     *             "kind": "not_eligible_to_eligible",
+                     *             "to": "eligible",
+                     *             "witness": {
+                     *               "employment.hours_12_months": 0,
+                     *               "employment.months_employed": 12,
+                     *               "worksite.employees_within_75_miles": 50
+                     *             }
+                     *           },
+                     *           {
+                     *             "criteria": [
+                     *               {
+                     *                 "criterion_id": "employer_size",
+                     *                 "new_quotes": [],
+                     *                 "old_quotes": [
+                     *                   "employs 50 or more employees for each working day during each of 20 or more calendar workweeks in the current or preceding calendar year"
+                     *                 ],
+                     *                 "old_status": "pending"
+                     *               },
+                     *               {
+                     *                 "criterion_id": "hours",
+                     *                 "new_quotes": [],
+                     *                 "old_quotes": [
+                     *                   "for at least 1,250 hours of service with such employer during the previous 12-month period",
+                     *                   "at least 1,250 hours of service during the 12-month period immediately preceding the commencement of the leave"
+                     *                 ],
+                     *                 "old_status": "not_satisfied"
+                     *               },
+                     *               {
+                     *                 "criterion_id": "not_title5",
+                     *                 "new_quotes": [],
+                     *                 "old_quotes": [
+                     *                   "any Federal officer or employee covered under subchapter V of chapter 63 of title 5"
+                     *                 ],
+                     *                 "old_status": "pending"
+                     *               },
+                     *               {
+                     *                 "criterion_id": "public_agency",
+                     *                 "new_quotes": [],
+                     *                 "old_quotes": [
+                     *                   "public agency"
+                     *                 ],
+                     *                 "old_status": "pending"
+                     *               }
+                     *             ],
+                     *             "from": "not_eligible",
+                     *             "kind": "not_eligible_to_undetermined",
+                     *             "to": "undetermined",
+                     *             "witness": {
+                     *               "employment.hours_12_months": 0
+                     *             }
+                     *           },
+                     *           {
+                     *             "criteria": [
+                     *               {
+                     *                 "criterion_id": "employer_size",
+                     *                 "new_quotes": [],
+                     *                 "old_quotes": [
+                     *                   "employs 50 or more employees for each working day during each of 20 or more calendar workweeks in the current or preceding calendar year"
+                     *                 ],
+                     *                 "old_status": "pending"
+                     *               },
+                     *               {
+                     *                 "criterion_id": "hours",
+                     *                 "new_quotes": [],
+                     *                 "old_quotes": [
+                     *                   "for at least 1,250 hours of service with such employer during the previous 12-month period",
+                     *                   "at least 1,250 hours of service during the 12-month period immediately preceding the commencement of the leave"
+                     *                 ],
+                     *                 "old_status": "pending"
+                     *               },
+                     *               {
+                     *                 "criterion_id": "not_title5",
+                     *                 "new_quotes": [],
+                     *                 "old_quotes": [
+                     *                   "any Federal officer or employee covered under subchapter V of chapter 63 of title 5"
+                     *                 ],
+                     *                 "old_status": "pending"
+                     *               },
+                     *               {
+                     *                 "criterion_id": "public_agency",
+                     *                 "new_quotes": [],
+                     *                 "old_quotes": [
+                     *                   "public agency"
+                     *                 ],
+                     *                 "old_status": "pending"
+                     *               }
+                     *             ],
+                     *             "from": "undetermined",
+                     *             "kind": "undetermined_to_eligible",
+                     *             "to": "eligible",
+                     *             "witness": {
+                     *               "employment.months_employed": 12,
+                     *               "worksite.employees_within_75_miles": 50
+                     *             }
+                     *           }
+                     *         ],
+                     *         "equivalent": false,
+                     *         "field_changes": [
+                     *           {
+                     *             "field": "employment.employer_type",
+                     *             "kind": "removed",
+                     *             "old": "enum [\"private\" \"public_agency\" \"federal_title5\"]"
+                     *           },
+                     *           {
+                     *             "field": "employment.hours_12_months",
+                     *             "kind": "removed",
+                     *             "old": "decimal"
+                     *           },
+                     *           {
+                     *             "field": "employer.workweeks_with_50_employees",
+                     *             "kind": "removed",
+                     *             "old": "int"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "presence_polarity_advisories": null,
+                     *       "release": {
+                     *         "content_identity": "sha256:1d6845ce322e41f3f78017fc7cff99f3e6358890c1538866a13f4ec6d2fb67a6",
+                     *         "label": "amber-yak",
+                     *         "published_at": "2026-11-23T20:53:29.679033Z",
+                     *         "release_id": "6726004e-e543-4bff-95f7-0ba27f2b613e",
+                     *         "title": "Family leave",
+                     *         "version": 3
+                     *       },
+                     *       "rulebook": {
+                     *         "created_at": "2026-11-23T20:53:27.844164Z",
+                     *         "description": "Federal family and medical leave: the employee's eligibility.",
+                     *         "domain": "employment",
+                     *         "fields": {
+                     *           "employment.months_employed": {
+                     *             "question": "How many months in all have you worked for this employer?",
+                     *             "weight": 2
+                     *           }
+                     *         },
+                     *         "name": "Family leave",
+                     *         "outcome_logic": null,
+                     *         "pinned": true,
+                     *         "publication_pending": false,
+                     *         "release": {
+                     *           "content_identity": "sha256:1d6845ce322e41f3f78017fc7cff99f3e6358890c1538866a13f4ec6d2fb67a6",
+                     *           "label": "amber-yak",
+                     *           "published_at": "2026-11-23T20:53:29.679033Z",
+                     *           "release_id": "6726004e-e543-4bff-95f7-0ba27f2b613e",
+                     *           "title": "Family leave",
+                     *           "version": 3
+                     *         },
+                     *         "robot_hints": null,
+                     *         "rulebook_id": "rb_jRs_cPJuW3yRhVur",
+                     *         "ruleset_refs": [
+                     *           {
+                     *             "letter": "A",
+                     *             "pin_mode": "pinned",
+                     *             "ruleset_id": "fmla_employee:20261123-d0fe55bd3184",
+                     *             "section_id": "fmla_employee"
+                     *           }
+                     *         ],
+                     *         "slug": "demo/family-leave",
+                     *         "status": "active",
+                     *         "updated_at": "2026-11-23T20:53:29.679033Z",
+                     *         "visibility": "public"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Promotion"];
                 };
             };
@@ -8677,14 +10343,14 @@ export interface operations {
                      *       ],
                      *       "release": {
                      *         "content_identity": "sha256:c91c3cb502d6d63b75ebda4202b9e6f6f2ae20a8b785885a4c7dd089269f2aaa",
-                     *         "label": "dazzling-hedgehog",
-                     *         "published_at": "2026-11-23T19:07:41.067794Z",
-                     *         "release_id": "01a702be-08c6-41d6-a0d4-da2aba0bb047",
+                     *         "label": "elegant-bison",
+                     *         "published_at": "2026-11-23T20:53:27.860238Z",
+                     *         "release_id": "4edf20c2-198f-45ea-843a-35f6ee4609d7",
                      *         "title": "Family leave",
                      *         "version": 1
                      *       },
                      *       "robot_hints": null,
-                     *       "rulebook_id": "rb_cNBXfAZDCgFpknd3",
+                     *       "rulebook_id": "rb_jRs_cPJuW3yRhVur",
                      *       "section_names": {
                      *         "fmla_employee": "FMLA employee eligibility"
                      *       },
@@ -8824,24 +10490,29 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-23T19:07:41.054064Z",
+                     *       "created_at": "2026-11-23T20:53:27.844164Z",
                      *       "description": "Federal family and medical leave: the employee's eligibility.",
                      *       "domain": "employment",
-                     *       "fields": {},
+                     *       "fields": {
+                     *         "employment.months_employed": {
+                     *           "question": "How many months in all have you worked for this employer?",
+                     *           "weight": 2
+                     *         }
+                     *       },
                      *       "name": "Family leave",
                      *       "outcome_logic": null,
                      *       "pinned": false,
                      *       "publication_pending": false,
                      *       "release": {
-                     *         "content_identity": "sha256:c91c3cb502d6d63b75ebda4202b9e6f6f2ae20a8b785885a4c7dd089269f2aaa",
-                     *         "label": "dazzling-hedgehog",
-                     *         "published_at": "2026-11-23T19:07:41.067794Z",
-                     *         "release_id": "01a702be-08c6-41d6-a0d4-da2aba0bb047",
+                     *         "content_identity": "sha256:6fd340523f97ec52683ecd8b7ab4b9a281e2bf07c6229fad25cfe6b04100319b",
+                     *         "label": "deft-robin",
+                     *         "published_at": "2026-11-23T20:53:29.648785Z",
+                     *         "release_id": "05b7e6e7-2527-4c19-a611-69f723fee84b",
                      *         "title": "Family leave",
-                     *         "version": 1
+                     *         "version": 2
                      *       },
                      *       "robot_hints": null,
-                     *       "rulebook_id": "rb_cNBXfAZDCgFpknd3",
+                     *       "rulebook_id": "rb_jRs_cPJuW3yRhVur",
                      *       "ruleset_refs": [
                      *         {
                      *           "letter": "A",
@@ -8852,7 +10523,7 @@ export interface operations {
                      *       ],
                      *       "slug": "demo/family-leave",
                      *       "status": "active",
-                     *       "updated_at": "2026-11-23T19:07:41.183044Z",
+                     *       "updated_at": "2026-11-23T20:53:29.674525Z",
                      *       "visibility": "public"
                      *     }
                      */
@@ -9000,17 +10671,17 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "content_digest": "sha256:27994915b284b893067b9536cc24fbabf5bc814f1e602f64988f4dfaaf85fa0e",
-                     *         "created_at": "2026-11-23T19:07:40.053155Z",
+                     *         "content_digest": "sha256:d2caa3440ead4a4d6ae6592237e85cbc09d608da822fe111324897e01d41c73e",
+                     *         "created_at": "2026-11-23T20:53:27.404513Z",
                      *         "description": "Whether a household passes the federal SNAP gross income test (130% of poverty) and net income test (100% of poverty) for its size, using fiscal year 2026 standards (1 October 2025 to 30 September 2026) derived from the 2025 HHS poverty guidelines for the 48 states and DC (also used for Guam and the Virgin Islands), Alaska and Hawaii. Households with an elderly or disabled member need only pass the net test. Categorical eligibility and the resource test are not covered.",
                      *         "name": "SNAP gross and net income tests",
                      *         "rule_count": 56,
-                     *         "ruleset_id": "snap_income:20261123-6f8c79a160d3",
+                     *         "ruleset_id": "snap_income:20261123-4417810b75c1",
                      *         "ruleset_version": "v1",
                      *         "section_id": "snap_income",
                      *         "slug": "demo/snap-income",
                      *         "status": "active",
-                     *         "updated_at": "2026-11-23T19:07:40.053155Z",
+                     *         "updated_at": "2026-11-23T20:53:27.404513Z",
                      *         "visibility": "public"
                      *       }
                      *     ]
@@ -9126,17 +10797,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "content_digest": "sha256:27994915b284b893067b9536cc24fbabf5bc814f1e602f64988f4dfaaf85fa0e",
-                     *       "created_at": "2026-11-23T19:07:40.053155Z",
+                     *       "content_digest": "sha256:d2caa3440ead4a4d6ae6592237e85cbc09d608da822fe111324897e01d41c73e",
+                     *       "created_at": "2026-11-23T20:53:27.404513Z",
                      *       "description": "Whether a household passes the federal SNAP gross income test (130% of poverty) and net income test (100% of poverty) for its size, using fiscal year 2026 standards (1 October 2025 to 30 September 2026) derived from the 2025 HHS poverty guidelines for the 48 states and DC (also used for Guam and the Virgin Islands), Alaska and Hawaii. Households with an elderly or disabled member need only pass the net test. Categorical eligibility and the resource test are not covered.",
                      *       "name": "SNAP gross and net income tests",
                      *       "rule_count": 56,
-                     *       "ruleset_id": "snap_income:20261123-6f8c79a160d3",
+                     *       "ruleset_id": "snap_income:20261123-4417810b75c1",
                      *       "ruleset_version": "v1",
                      *       "section_id": "snap_income",
                      *       "slug": "demo/snap-income",
                      *       "status": "archived",
-                     *       "updated_at": "2026-11-23T19:07:41.038787Z",
+                     *       "updated_at": "2026-11-23T20:53:27.837199Z",
                      *       "visibility": "private"
                      *     }
                      */
@@ -10934,17 +12605,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "content_digest": "sha256:27994915b284b893067b9536cc24fbabf5bc814f1e602f64988f4dfaaf85fa0e",
-                     *       "created_at": "2026-11-23T19:07:40.053155Z",
+                     *       "content_digest": "sha256:d2caa3440ead4a4d6ae6592237e85cbc09d608da822fe111324897e01d41c73e",
+                     *       "created_at": "2026-11-23T20:53:27.404513Z",
                      *       "description": "Whether a household passes the federal SNAP gross income test (130% of poverty) and net income test (100% of poverty) for its size, using fiscal year 2026 standards (1 October 2025 to 30 September 2026) derived from the 2025 HHS poverty guidelines for the 48 states and DC (also used for Guam and the Virgin Islands), Alaska and Hawaii. Households with an elderly or disabled member need only pass the net test. Categorical eligibility and the resource test are not covered.",
                      *       "name": "SNAP gross and net income tests",
                      *       "rule_count": 56,
-                     *       "ruleset_id": "snap_income:20261123-6f8c79a160d3",
+                     *       "ruleset_id": "snap_income:20261123-4417810b75c1",
                      *       "ruleset_version": "v1",
                      *       "section_id": "snap_income",
                      *       "slug": "demo/snap-income",
                      *       "status": "active",
-                     *       "updated_at": "2026-11-23T19:07:41.035451Z",
+                     *       "updated_at": "2026-11-23T20:53:27.826051Z",
                      *       "visibility": "private"
                      *     }
                      */
@@ -11117,7 +12788,7 @@ export interface operations {
                      *           "used": 0
                      *         }
                      *       ],
-                     *       "reset": 1795464000,
+                     *       "reset": 1795467600,
                      *       "rolling": {
                      *         "30d": {
                      *           "admin": 0,

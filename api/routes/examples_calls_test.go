@@ -1,0 +1,179 @@
+package routes
+
+import (
+	"encoding/json"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/eligo/eligo/api/apitest"
+	"github.com/eligo/eligo/auth"
+	"github.com/eligo/eligo/authoring/llm/llmtest"
+)
+
+// fmlaDraft is the draft the model proposes for the example project: the
+// tenure and worksite tests of 29 U.S.C. 2611, each quoted from the notes
+// uploaded with the statute's url.
+const fmlaDraft = `ruleset "demo/us-fmla-employee"
+section fmla_employee
+name "FMLA employee eligibility"
+source usc29_2611 "29 U.S.C. 2611 (FMLA definitions)" url "` + fmlaURL + `" licence "public-domain"
+field employment.months_employed int weight 1
+  question "For how many months in total have you worked for this employer?"
+field worksite.employees_within_75_miles int weight 2
+  question "How many people does your employer employ within 75 miles of your worksite?"
+group service all "Length of service" {
+  criterion tenure "Employed for at least 12 months" {
+    employment.months_employed >= 12
+    cite usc29_2611 "has been employed for at least 12 months by the employer"
+  }
+}
+group worksite all "Worksite size" {
+  criterion worksite_size "50 or more employees within 75 miles" {
+    worksite.employees_within_75_miles >= 50
+    cite usc29_2611 "50 or more employees within 75 miles"
+  }
+}
+outcome service and worksite
+`
+
+const fmlaURL = "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
+
+// providerKey is a placeholder provider key: the scripted model takes any,
+// and the server never echoes it. It goes in the header, so no recorded
+// request shows it.
+var providerKey = map[string]string{"X-Provider-Key": "sk-test"}
+
+// exampleCalls are the calls whose requests and answers the document
+// shows, one per operation, in the order they run: a later call may refer
+// to an earlier answer's member as $operation.member (array items by
+// index). It publishes the rulesets they read and scripts the model's
+// answers to the discovery and generation calls.
+func exampleCalls(t *testing.T, f *apitest.Fixture, model *llmtest.Server) []exampleCall {
+	res, _ := f.PublishCasebank(t, "demo", "us-fmla-employee", "demo/us-fmla-employee", true)
+	f.PublishCasebank(t, "demo", "snap-income", "demo/snap-income", true)
+	answers := `{"employment.employer_type":"private","employment.months_employed":14,"employment.hours_12_months":1300}`
+	project := map[string]string{"project_id": "$create-project.project_id"}
+	// The first source (source.txt, from source_text) and the notes.
+	firstSource := map[string]string{"project_id": "$create-project.project_id", "source_id": "$list-project-sources.sources.0.source_id"}
+	notes := map[string]string{"project_id": "$create-project.project_id", "source_id": "$list-project-sources.sources.1.source_id"}
+	family := map[string]string{"rulebook_id": "demo/family-leave"}
+
+	called := make(chan struct{}, 1)
+	model.Append(
+		llmtest.Turn{Reply: "```json\n" + mustJSON(t, []any{
+			map[string]any{"id": "employment.months_employed", "type": "int", "question": "For how many months in total have you worked for this employer?",
+				"enum_values": []any{}, "quote": "has been employed for at least 12 months by the employer"},
+			map[string]any{"id": "worksite.employees_within_75_miles", "type": "int", "question": "How many people does your employer employ within 75 miles of your worksite?",
+				"enum_values": []any{}, "quote": "50 or more employees within 75 miles"},
+		}) + "\n```"},
+		llmtest.Turn{Reply: "```json\n" + mustJSON(t, []any{map[string]any{"section_id": "fmla_employee", "name": "FMLA employee eligibility",
+			"quote": "An eligible employee has been employed for at least 12 months by the employer."}}) + "\n```"},
+		// generate-project's model call thinks until it is cancelled.
+		llmtest.Turn{Hang: true, Check: func(llmtest.Recorded) { called <- struct{}{} }},
+		llmtest.Turn{Reply: "Here is the draft.\n\n```rules\n" + fmlaDraft + "```\n"},
+	)
+	modelCalled := func(t *testing.T, _ map[string]any) {
+		select {
+		case <-called:
+		case <-time.After(20 * time.Second):
+			t.Fatal("generate-project never called the model")
+		}
+	}
+	workerStopped := func(t *testing.T, answers map[string]any) {
+		status := "/projects/" + resolve(t, "$create-project.project_id", answers) + "/status"
+		key := map[string]string{"x-api-key": f.Key(t, "demo", []auth.Scope{auth.ScopeProjectsRead}, time.Time{})}
+		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+			r := f.Do(t, http.MethodGet, status, key, nil)
+			if lifecycle, _ := r.Body.(map[string]any)["worker_lifecycle"].(string); lifecycle == "stopped" {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the cancelled generation's worker did not stop: %s", r.Raw)
+			}
+		}
+	}
+
+	return []exampleCall{
+		{op: "list-rulesets", method: http.MethodGet, path: "/rulesets", params: map[string]string{"limit": "1"}},
+		{op: "get-ruleset-schema", method: http.MethodGet, path: "/rulesets/{ruleset_id}/schema", params: map[string]string{"ruleset_id": "demo/us-fmla-employee"}},
+		{op: "explain-ruleset", method: http.MethodGet, path: "/rulesets/{ruleset_id}/explain", params: map[string]string{"ruleset_id": "demo/us-fmla-employee"}},
+		{op: "get-ruleset-graph", method: http.MethodGet, path: "/rulesets/{ruleset_id}/graph", params: map[string]string{"ruleset_id": "demo/us-fmla-employee"}},
+		{op: "get-ruleset-source", method: http.MethodGet, path: "/rulesets/{ruleset_id}/source", params: map[string]string{"ruleset_id": "demo/us-fmla-employee"}, keyed: true},
+		{op: "diff-ruleset", method: http.MethodGet, path: "/rulesets/{ruleset_id}/diff", params: map[string]string{"ruleset_id": "demo/us-fmla-employee", "against": "demo/us-fmla-employee"}, keyed: true},
+		{op: "decide", method: http.MethodPost, path: "/decide",
+			body: `{"ruleset_id":"demo/us-fmla-employee","field_values":` + answers + `,"include_explanation":true}`},
+		{op: "explain-ruleset-failure", method: http.MethodPost, path: "/rulesets/{ruleset_id}/explain-failure", params: map[string]string{"ruleset_id": res.RulesetID},
+			body: `{"expected_outcome":"eligible","field_values":{"employment.employer_type":"private","employment.months_employed":3}}`},
+		{op: "set-ruleset-visibility", method: http.MethodPatch, path: "/rulesets/{ruleset_id}/visibility", params: map[string]string{"ruleset_id": "demo/snap-income"},
+			body: `{"visibility":"private"}`, keyed: true},
+		{op: "archive-ruleset", method: http.MethodPost, path: "/rulesets/{ruleset_id}/archive", params: map[string]string{"ruleset_id": "demo/snap-income"}, keyed: true},
+		{op: "get-usage", method: http.MethodGet, path: "/usage", keyed: true},
+		{op: "create-rulebook", method: http.MethodPost, path: "/rulebooks/", keyed: true,
+			body: `{"name":"Family leave","slug":"demo/family-leave","domain":"employment","ruleset_refs":[{"section_id":"fmla_employee"}]}`},
+		{op: "activate-rulebook", method: http.MethodPost, path: "/rulebooks/{rulebook_id}/activate", params: family, keyed: true},
+		{op: "get-rulebook", method: http.MethodGet, path: "/rulebooks/{rulebook_id}", params: family, keyed: true},
+		{op: "list-rulebooks", method: http.MethodGet, path: "/rulebooks/", keyed: true},
+		{op: "get-rulebook-schema", method: http.MethodGet, path: "/rulebooks/{rulebook_id}/schema", params: family, keyed: true},
+		{op: "create-project", method: http.MethodPost, path: "/projects/", keyed: true,
+			body: `{"name":"FMLA","section_id":"fmla_employee","source_text":"An eligible employee has been employed for at least 12 months by the employer.","test_cases":[{"name":"short tenure","field_values":{"employment.months_employed":3},"expected_outcome":"not_eligible"}]}`},
+		{op: "list-projects", method: http.MethodGet, path: "/projects", keyed: true},
+		{op: "get-project", method: http.MethodGet, path: "/projects/{project_id}", params: project, keyed: true},
+		{op: "get-project-status", method: http.MethodGet, path: "/projects/{project_id}/status", params: project, keyed: true},
+		{op: "upload-project-sources", method: http.MethodPost, path: "/projects/{project_id}/sources", params: project, keyed: true,
+			body: `{"filename":"fmla-notes.txt","text":"An eligible employee has been employed for at least 12 months by the employer. An employer must employ 50 or more employees within 75 miles.","url":"` + fmlaURL + `","licence":"public-domain","title":"Notes on 29 U.S.C. 2611"}`},
+		{op: "list-project-sources", method: http.MethodGet, path: "/projects/{project_id}/sources", params: project, keyed: true},
+		{op: "update-project-source", method: http.MethodPatch, path: "/projects/{project_id}/sources/{source_id}", params: firstSource, keyed: true,
+			body: `{"status":"reference_only"}`},
+		{op: "get-project-source-raw", method: http.MethodGet, path: "/projects/{project_id}/sources/{source_id}/raw", params: notes, keyed: true, text: true},
+		{op: "add-project-guidance", method: http.MethodPost, path: "/projects/{project_id}/guidance", params: project, keyed: true,
+			body: `{"guidance_text":"Count months of employment, not of the current contract.","process_type":"rule_generation"}`},
+		{op: "list-project-guidance", method: http.MethodGet, path: "/projects/{project_id}/guidance", params: project, keyed: true},
+		{op: "set-project-tests", method: http.MethodPost, path: "/projects/{project_id}/tests", params: project, keyed: true,
+			body: `{"replace":true,"test_cases":[{"name":"long tenure","field_values":{"employment.months_employed":14},"expected_outcome":"undetermined"}]}`},
+		{op: "discover-project-fields", method: http.MethodPost, path: "/projects/{project_id}/discover/fields", params: project, keyed: true,
+			headers: providerKey, body: `{"model":"gpt-4.1-mini"}`},
+		{op: "discover-project-sections", method: http.MethodPost, path: "/projects/{project_id}/discover/sections", params: project, keyed: true,
+			headers: providerKey, body: `{"model":"gpt-4.1-mini"}`},
+		// Read as the worker may or may not have taken the job yet.
+		{op: "generate-project", method: http.MethodPost, path: "/projects/{project_id}/generate", params: project, keyed: true,
+			headers: providerKey, body: `{"mode":"fresh","model":"gpt-4.1-mini"}`,
+			volatile: []string{"state", "worker_lifecycle", "progress", "prompt_tokens"}},
+		// A cancel during the model call: its worker may not have stopped.
+		{op: "cancel-generation", method: http.MethodPost, path: "/projects/{project_id}/generation/cancel", params: project, keyed: true,
+			body: `{"job_id":"$generate-project.job_id"}`, before: modelCalled,
+			volatile: []string{"worker_lifecycle", "retry_readiness", "progress", "prompt_tokens"}},
+		{op: "generate-and-test-project", method: http.MethodPost, path: "/projects/{project_id}/generate-and-test", params: project, keyed: true,
+			headers: providerKey, body: `{"model":"gpt-4.1-mini"}`, before: workerStopped},
+		{op: "get-project-draft", method: http.MethodGet, path: "/projects/{project_id}/draft", params: project, keyed: true},
+		{op: "put-project-draft", method: http.MethodPut, path: "/projects/{project_id}/draft", params: project, keyed: true,
+			body: mustJSON(t, map[string]any{"rules": fmlaDraft + "\n# Hours of service (29 U.S.C. 2611(2)(A)(ii)) still to add.\n"})},
+		{op: "review-project", method: http.MethodPost, path: "/projects/{project_id}/review", params: project, keyed: true, body: `{"coach":true}`},
+		{op: "publish-project", method: http.MethodPost, path: "/projects/{project_id}/publish", params: project, keyed: true,
+			body: `{"name":"FMLA employee eligibility (tenure and worksite)"}`},
+		{op: "delete-project-source", method: http.MethodDelete, path: "/projects/{project_id}/sources/{source_id}", params: firstSource, keyed: true},
+		{op: "update-rulebook", method: http.MethodPatch, path: "/rulebooks/{rulebook_id}", params: family, keyed: true,
+			body: `{"description":"Federal family and medical leave: the employee's eligibility."}`},
+		{op: "set-rulebook-fields", method: http.MethodPost, path: "/rulebooks/{rulebook_id}/fields", params: family, keyed: true,
+			body: `{"fields":{"employment.months_employed":{"question":"How many months in all have you worked for this employer?","weight":2}}}`},
+		{op: "explain-rulebook", method: http.MethodGet, path: "/rulebooks/{rulebook_id}/explain", params: family, keyed: true},
+		{op: "get-rulebook-graph", method: http.MethodGet, path: "/rulebooks/{rulebook_id}/graph", params: family, keyed: true},
+		{op: "get-rulebook-graph-by-slug", method: http.MethodGet, path: "/rulebooks/{namespace}/{name}/graph", params: map[string]string{"namespace": "demo", "name": "family-leave"}, keyed: true},
+		{op: "set-rulebook-visibility", method: http.MethodPatch, path: "/rulebooks/{rulebook_id}/visibility", params: family, keyed: true,
+			body: `{"visibility":"public"}`},
+		{op: "promote-ruleset-to-live", method: http.MethodPost, path: "/rulebooks/{rulebook_id}/rulesets/{name}/promote-to-live", params: map[string]string{"rulebook_id": "demo/family-leave", "name": "fmla_employee"}, keyed: true,
+			body: `{"ruleset_id":"$publish-project.ruleset_id"}`},
+		{op: "diff-rulebook", method: http.MethodGet, path: "/rulebooks/{rulebook_id}/diff", params: map[string]string{"rulebook_id": "demo/family-leave", "against": "$activate-rulebook.release.label"}, keyed: true},
+		{op: "archive-rulebook", method: http.MethodPost, path: "/rulebooks/{rulebook_id}/archive", params: family, keyed: true},
+	}
+}
+
+// mustJSON is v as JSON text.
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
