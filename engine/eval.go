@@ -396,7 +396,7 @@ func (r *Ruleset) PeriodWarning(date int64) string {
 	if r.Effective == nil {
 		return ""
 	}
-	return "the decision date " + FormatDate(date) + " is outside the period this ruleset holds for (" +
+	return "the decision date " + FormatDate(date) + " is outside the period these rules hold for (" +
 		r.Effective.String() + "); no decision is given from the law of another period"
 }
 
