@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -51,6 +52,16 @@ func setup(t testing.TB) *bundle {
 	cat := catalog.New(st, catalog.Config{})
 	t.Cleanup(cat.Close)
 	return &bundle{pool: pool, store: st, catalog: cat, publish: publish.New(st, cat, publish.Config{})}
+}
+
+// untold is a second catalog over b's store whose references stay cached
+// for an hour: b's publisher does not tell it of changes, so only an
+// Invalidate call (what another process's change triggers) refreshes it.
+func (b *bundle) untold(t testing.TB) *catalog.Catalog {
+	t.Helper()
+	cat := catalog.New(b.store, catalog.Config{RefTTL: time.Hour})
+	t.Cleanup(cat.Close)
+	return cat
 }
 
 func (b *bundle) cut(t testing.TB, tenant, slug string, src []byte, public bool) publish.RulesetResult {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"testing"
-	"time"
 
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/store"
@@ -17,8 +16,7 @@ func TestInvalidateDropsCachedResolutions(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	b := setup(t)
-	cat := catalog.New(b.store, catalog.Config{RefTTL: time.Hour})
-	t.Cleanup(cat.Close)
+	cat := b.untold(t)
 	anonymous := catalog.Viewer{}
 
 	private := b.cut(t, "acme", "acme/private", rules("12"), true)

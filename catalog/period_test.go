@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/engine"
@@ -23,8 +22,7 @@ func TestRulesetOnResolvesTheCutInForce(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	b := setup(t)
-	cat := catalog.New(b.store, catalog.Config{RefTTL: time.Hour})
-	t.Cleanup(cat.Close)
+	cat := b.untold(t)
 	acme := catalog.Viewer{TenantID: "acme"}
 	on := func(y, m, d int) string {
 		t.Helper()
