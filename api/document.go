@@ -517,13 +517,21 @@ func dropResponseExamples(doc obj) {
 	}
 }
 
-// downgrade rewrites a 3.1 document as 3.0.3: type lists with null become
+// downgrade rewrites a 3.1 document as 3.0.3: the licence's identifier
+// becomes its url, type lists with null become
 // nullable, a nullable reference is allOf plus nullable, nothing sits
 // beside a $ref (3.0 ignores it, and generators copy a member's text onto
 // the type it references), examples lists become example, and
 // JSON Schema 2020 keywords 3.0 lacks are dropped.
 func downgrade(doc obj) {
 	doc["openapi"] = "3.0.3"
+	// 3.0 has no license identifier: its licence is named by url.
+	if license, ok := doc["info"].(obj)["license"].(obj); ok {
+		if id, ok := license["identifier"].(string); ok {
+			delete(license, "identifier")
+			license["url"] = licenseURLs[id]
+		}
+	}
 	schemas := doc["components"].(obj)["schemas"].(obj)
 	walkJSON(doc, func(m obj) {
 		if types, ok := m["type"].([]any); ok {
@@ -588,6 +596,9 @@ func downgrade(doc obj) {
 		}
 	})
 }
+
+// licenseURLs are the texts of the SPDX licences info.license may name.
+var licenseURLs = map[string]string{"Apache-2.0": "https://www.apache.org/licenses/LICENSE-2.0"}
 
 // documentTags describe the tags operations are grouped by.
 var documentTags = []*huma.Tag{

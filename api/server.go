@@ -213,8 +213,12 @@ func (s *Server) humaConfig() huma.Config {
 	// whose assets are embedded.
 	cfg.OpenAPIPath = ""
 	cfg.DocsPath = ""
-	cfg.Info.Contact = &huma.Contact{Name: "Eligo API support", URL: "https://github.com/eligo/eligo/issues"}
-	cfg.Info.License = &huma.License{Name: "Proprietary", URL: "https://github.com/eligo/eligo"}
+	// The description and the clients generated from it are Apache-2.0,
+	// so users may generate and ship clients; the server is not. 3.1 names
+	// the licence by its SPDX identifier (never beside a url); the 3.0
+	// form gets the url (see downgrade).
+	cfg.Info.Contact = &huma.Contact{Name: "Eligo API support"}
+	cfg.Info.License = &huma.License{Name: "Apache 2.0", Identifier: "Apache-2.0"}
 	cfg.Tags = documentTags
 	cfg.Info.Description = s.description()
 	cfg.Components.SecuritySchemes = map[string]*huma.SecurityScheme{
