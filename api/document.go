@@ -122,6 +122,7 @@ func (s *Server) buildDocument(version string) ([]byte, error) {
 	}
 	schemas := doc["components"].(obj)["schemas"].(obj)
 	s.markNeverNull(schemas)
+	markNeverNullBodies(doc)
 	s.markTextValues(schemas)
 	renameSchemas(doc, schemas)
 	nameObjects(schemas)
@@ -159,6 +160,31 @@ var neverNull = []string{
 	"ChoiceGroup.alternatives",
 	"ChoiceAlternative.fields",
 	"ChoiceContext.field_memberships{}",
+	// The authoring workspace's reports (package authoring and its review).
+	"Acceptance.results",
+	"Acceptance.contract_checks",
+	"ContractCheck.problems",
+	"TestResult.mismatches",
+	"TestResult.ignored_fields",
+	"ProvenanceReport.coverage",
+	"ProvenanceReport.quotes",
+	"SourceCoverage.uncited_passages",
+	"SourceCheck.findings",
+	"SourceQuestion.candidate_readings",
+	"FieldProposal.enum_values",
+	"Report.checks",
+	"Report.strengths",
+	"Check.evidence",
+	// The solver's semantic diff, alone and embedded in the diff answers.
+	"SemanticDiff.changes",
+	"SemanticDiff.field_changes",
+	"RulesetDiffOutputBody.changes",
+	"RulesetDiffOutputBody.field_changes",
+	"RulebookDiffOutputBody.changes",
+	"RulebookDiffOutputBody.field_changes",
+	"Change.criteria",
+	"CriterionChange.old_quotes",
+	"CriterionChange.new_quotes",
 }
 
 // markNeverNull removes null from the types of the neverNull members and
@@ -183,6 +209,30 @@ func (s *Server) markNeverNull(schemas obj) {
 			continue
 		}
 		parent[key], _ = nonNull(parent[key].(obj))
+	}
+}
+
+// neverNullBodies are the operations whose answer is a bare JSON array
+// that the handler always builds non-nil: an empty page is []. (The
+// ruleset catalogue says so by its Go type, rulesets.rulesetList.)
+var neverNullBodies = []string{"list-projects", "list-rulebooks"}
+
+// markNeverNullBodies removes null from the type of the neverNullBodies'
+// success answers.
+func markNeverNullBodies(doc obj) {
+	for _, item := range doc["paths"].(obj) {
+		for _, op := range item.(obj) {
+			op := op.(obj)
+			if !slices.Contains(neverNullBodies, op["operationId"].(string)) {
+				continue
+			}
+			for status, resp := range op["responses"].(obj) {
+				content, _ := resp.(obj)["content"].(obj)
+				if mt, ok := content["application/json"].(obj); ok && strings.HasPrefix(status, "2") {
+					mt["schema"], _ = nonNull(mt["schema"].(obj))
+				}
+			}
+		}
 	}
 }
 

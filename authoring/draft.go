@@ -88,6 +88,16 @@ func orEmpty[T any](xs []T) []T {
 	return xs
 }
 
+// withReadings gives every question candidate readings, empty when the
+// model or a hand-written draft left them out (or stored null): the wire
+// never shows them null.
+func withReadings(qs []SourceQuestion) []SourceQuestion {
+	for i := range qs {
+		qs[i].CandidateReadings = orEmpty(qs[i].CandidateReadings)
+	}
+	return qs
+}
+
 // Draft works out the project's draft as it stands. targets binds
 // declared sources to project sources (see SourceTarget); nil binds each
 // by its declaration. A project without a draft is a 409 no_draft.
@@ -116,6 +126,7 @@ func workUp(p store.Project, sources []store.ProjectSource, targets map[string]S
 	if err := json.Unmarshal(p.SourceQuestions, &w.Questions); err != nil {
 		return w, fmt.Errorf("read source questions of project %s: %w", p.ID, err)
 	}
+	w.Questions = withReadings(w.Questions)
 	rules, _, err := engine.Compile("draft.rules", []byte(*p.DraftText))
 	if err != nil {
 		if !errors.As(err, &w.CompileErrors) {

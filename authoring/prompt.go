@@ -111,6 +111,7 @@ func extract(reply string) (rules string, questions []SourceQuestion, ok bool) {
 		if json.Unmarshal([]byte(m[1]), &questions) != nil {
 			questions = nil
 		}
+		questions = withReadings(questions)
 		for i := range questions {
 			if questions[i].ID == "" {
 				questions[i].ID = fmt.Sprintf("q%d", i+1)

@@ -885,11 +885,11 @@ func (e WorkerLifecycle) Valid() bool {
 
 // Acceptance defines model for Acceptance.
 type Acceptance struct {
-	Accepted       bool             `json:"accepted"`
-	ContractChecks *[]ContractCheck `json:"contract_checks"`
-	Results        *[]TestResult    `json:"results"`
-	TestsPassing   int64            `json:"tests_passing"`
-	TestsTotal     int64            `json:"tests_total"`
+	Accepted       bool            `json:"accepted"`
+	ContractChecks []ContractCheck `json:"contract_checks"`
+	Results        []TestResult    `json:"results"`
+	TestsPassing   int64           `json:"tests_passing"`
+	TestsTotal     int64           `json:"tests_total"`
 }
 
 // AnonymousLimited defines model for AnonymousLimited.
@@ -947,7 +947,7 @@ type Case struct {
 
 // Change defines model for Change.
 type Change struct {
-	Criteria *[]CriterionChange `json:"criteria"`
+	Criteria []CriterionChange `json:"criteria"`
 
 	// From The outcome of a decision.
 	From Outcome `json:"from"`
@@ -960,15 +960,15 @@ type Change struct {
 
 // Check defines model for Check.
 type Check struct {
-	ActionableVia string    `json:"actionable_via"`
-	DocsUrl       string    `json:"docs_url"`
-	Evidence      *[]string `json:"evidence"`
-	Id            string    `json:"id"`
-	Scored        bool      `json:"scored"`
-	Status        string    `json:"status"`
-	Title         string    `json:"title"`
-	Weight        int64     `json:"weight"`
-	Why           string    `json:"why"`
+	ActionableVia string   `json:"actionable_via"`
+	DocsUrl       string   `json:"docs_url"`
+	Evidence      []string `json:"evidence"`
+	Id            string   `json:"id"`
+	Scored        bool     `json:"scored"`
+	Status        string   `json:"status"`
+	Title         string   `json:"title"`
+	Weight        int64    `json:"weight"`
+	Why           string   `json:"why"`
 }
 
 // ChoiceAlternative defines model for ChoiceAlternative.
@@ -997,9 +997,9 @@ type ChoiceGroup struct {
 
 // ContractCheck defines model for ContractCheck.
 type ContractCheck struct {
-	Check    string    `json:"check"`
-	Pass     bool      `json:"pass"`
-	Problems *[]string `json:"problems"`
+	Check    string   `json:"check"`
+	Pass     bool     `json:"pass"`
+	Problems []string `json:"problems"`
 }
 
 // ContractVersion defines model for ContractVersion.
@@ -1024,11 +1024,11 @@ type CreateRulebookRequest struct {
 
 // CriterionChange defines model for CriterionChange.
 type CriterionChange struct {
-	CriterionId string    `json:"criterion_id"`
-	NewQuotes   *[]string `json:"new_quotes"`
-	NewStatus   *string   `json:"new_status,omitempty"`
-	OldQuotes   *[]string `json:"old_quotes"`
-	OldStatus   *string   `json:"old_status,omitempty"`
+	CriterionId string   `json:"criterion_id"`
+	NewQuotes   []string `json:"new_quotes"`
+	NewStatus   *string  `json:"new_status,omitempty"`
+	OldQuotes   []string `json:"old_quotes"`
+	OldStatus   *string  `json:"old_status,omitempty"`
 }
 
 // CriterionDisplay How the criterion reads: a sentence, the compiled expression and its route tree.
@@ -1450,11 +1450,11 @@ type FieldOverlay struct {
 
 // FieldProposal defines model for FieldProposal.
 type FieldProposal struct {
-	EnumValues *[]string `json:"enum_values"`
-	Id         string    `json:"id"`
-	Question   string    `json:"question"`
-	Quote      string    `json:"quote"`
-	SourceId   string    `json:"source_id"`
+	EnumValues []string `json:"enum_values"`
+	Id         string   `json:"id"`
+	Question   string   `json:"question"`
+	Quote      string   `json:"quote"`
+	SourceId   string   `json:"source_id"`
 
 	// Type The type answers to a field must have.
 	Type     FieldType `json:"type"`
@@ -1964,9 +1964,9 @@ type Promotion struct {
 
 // ProvenanceReport defines model for ProvenanceReport.
 type ProvenanceReport struct {
-	Coverage *[]SourceCoverage `json:"coverage"`
-	Quotes   *[]QuoteCheck     `json:"quotes"`
-	Totals   ProvenanceTotals  `json:"totals"`
+	Coverage []SourceCoverage `json:"coverage"`
+	Quotes   []QuoteCheck     `json:"quotes"`
+	Totals   ProvenanceTotals `json:"totals"`
 }
 
 // ProvenanceTotals defines model for ProvenanceTotals.
@@ -2074,12 +2074,12 @@ type RetryReadiness string
 
 // ReviewReport defines model for ReviewReport.
 type ReviewReport struct {
-	Checks           *[]Check  `json:"checks"`
-	Coaching         *string   `json:"coaching"`
-	DataCompleteness string    `json:"data_completeness"`
-	NextSkill        *Hint     `json:"next_skill"`
-	Score            *int64    `json:"score"`
-	Strengths        *[]string `json:"strengths"`
+	Checks           []Check  `json:"checks"`
+	Coaching         *string  `json:"coaching"`
+	DataCompleteness string   `json:"data_completeness"`
+	NextSkill        *Hint    `json:"next_skill"`
+	Score            *int64   `json:"score"`
+	Strengths        []string `json:"strengths"`
 }
 
 // ReviewRequest defines model for ReviewRequest.
@@ -2130,10 +2130,10 @@ type Rulebook struct {
 // RulebookDiff defines model for RulebookDiff.
 type RulebookDiff struct {
 	// Against The old release.
-	Against      *Release       `json:"against"`
-	Changes      *[]Change      `json:"changes"`
-	Equivalent   bool           `json:"equivalent"`
-	FieldChanges *[]FieldChange `json:"field_changes"`
+	Against      *Release      `json:"against"`
+	Changes      []Change      `json:"changes"`
+	Equivalent   bool          `json:"equivalent"`
+	FieldChanges []FieldChange `json:"field_changes"`
 
 	// Release The new release.
 	Release    *Release `json:"release"`
@@ -2226,10 +2226,10 @@ type RulebookVisibilityRequest struct {
 // RulesetDiff defines model for RulesetDiff.
 type RulesetDiff struct {
 	// Against The old version's concrete id.
-	Against      string         `json:"against"`
-	Changes      *[]Change      `json:"changes"`
-	Equivalent   bool           `json:"equivalent"`
-	FieldChanges *[]FieldChange `json:"field_changes"`
+	Against      string        `json:"against"`
+	Changes      []Change      `json:"changes"`
+	Equivalent   bool          `json:"equivalent"`
+	FieldChanges []FieldChange `json:"field_changes"`
 
 	// RulesetId The new version's concrete id.
 	RulesetId string `json:"ruleset_id"`
@@ -2428,9 +2428,9 @@ type SectionResult struct {
 
 // SemanticDiff defines model for SemanticDiff.
 type SemanticDiff struct {
-	Changes      *[]Change      `json:"changes"`
-	Equivalent   bool           `json:"equivalent"`
-	FieldChanges *[]FieldChange `json:"field_changes"`
+	Changes      []Change      `json:"changes"`
+	Equivalent   bool          `json:"equivalent"`
+	FieldChanges []FieldChange `json:"field_changes"`
 }
 
 // Source defines model for Source.
@@ -2460,7 +2460,7 @@ type Source struct {
 
 // SourceCheck defines model for SourceCheck.
 type SourceCheck struct {
-	Findings *[]SourceFinding  `json:"findings"`
+	Findings []SourceFinding   `json:"findings"`
 	Status   SourceCheckStatus `json:"status"`
 }
 
@@ -2469,13 +2469,13 @@ type SourceCheckStatus string
 
 // SourceCoverage defines model for SourceCoverage.
 type SourceCoverage struct {
-	CitedClauses    int64     `json:"cited_clauses"`
-	Clauses         int64     `json:"clauses"`
-	Filename        string    `json:"filename"`
-	Share           float64   `json:"share"`
-	SourceId        string    `json:"source_id"`
-	Status          string    `json:"status"`
-	UncitedPassages *[]string `json:"uncited_passages"`
+	CitedClauses    int64    `json:"cited_clauses"`
+	Clauses         int64    `json:"clauses"`
+	Filename        string   `json:"filename"`
+	Share           float64  `json:"share"`
+	SourceId        string   `json:"source_id"`
+	Status          string   `json:"status"`
+	UncitedPassages []string `json:"uncited_passages"`
 }
 
 // SourceFinding defines model for SourceFinding.
@@ -2503,12 +2503,12 @@ type SourceMediaType string
 
 // SourceQuestion defines model for SourceQuestion.
 type SourceQuestion struct {
-	CandidateReadings  *[]string `json:"candidate_readings"`
-	Id                 string    `json:"id"`
-	ProvisionalReading string    `json:"provisional_reading"`
-	Question           string    `json:"question"`
-	Quote              string    `json:"quote"`
-	Resolved           bool      `json:"resolved"`
+	CandidateReadings  []string `json:"candidate_readings"`
+	Id                 string   `json:"id"`
+	ProvisionalReading string   `json:"provisional_reading"`
+	Question           string   `json:"question"`
+	Quote              string   `json:"quote"`
+	Resolved           bool     `json:"resolved"`
 }
 
 // SourceReference defines model for SourceReference.
@@ -2596,13 +2596,13 @@ type TelemetryAvailability string
 
 // TestResult defines model for TestResult.
 type TestResult struct {
-	Expected      string    `json:"expected"`
-	Got           string    `json:"got"`
-	Hint          *string   `json:"hint,omitempty"`
-	IgnoredFields *[]string `json:"ignored_fields"`
-	Mismatches    *[]string `json:"mismatches"`
-	Name          string    `json:"name"`
-	Pass          bool      `json:"pass"`
+	Expected      string   `json:"expected"`
+	Got           string   `json:"got"`
+	Hint          *string  `json:"hint,omitempty"`
+	IgnoredFields []string `json:"ignored_fields"`
+	Mismatches    []string `json:"mismatches"`
+	Name          string   `json:"name"`
+	Pass          bool     `json:"pass"`
 }
 
 // TestsRequest defines model for TestsRequest.

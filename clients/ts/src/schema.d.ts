@@ -952,8 +952,8 @@ export interface components {
     schemas: {
         Acceptance: {
             accepted: boolean;
-            contract_checks: components["schemas"]["ContractCheck"][] | null;
-            results: components["schemas"]["TestResult"][] | null;
+            contract_checks: components["schemas"]["ContractCheck"][];
+            results: components["schemas"]["TestResult"][];
             /** Format: int64 */
             tests_passing: number;
             /** Format: int64 */
@@ -1010,7 +1010,7 @@ export interface components {
             name: string;
         };
         Change: {
-            criteria: components["schemas"]["CriterionChange"][] | null;
+            criteria: components["schemas"]["CriterionChange"][];
             from: components["schemas"]["Outcome"];
             kind: string;
             to: components["schemas"]["Outcome"];
@@ -1021,7 +1021,7 @@ export interface components {
         Check: {
             actionable_via: string;
             docs_url: string;
-            evidence: string[] | null;
+            evidence: string[];
             id: string;
             scored: boolean;
             status: string;
@@ -1055,7 +1055,7 @@ export interface components {
         ContractCheck: {
             check: string;
             pass: boolean;
-            problems: string[] | null;
+            problems: string[];
         };
         /** @enum {integer} */
         ContractVersion: 1;
@@ -1073,9 +1073,9 @@ export interface components {
         };
         CriterionChange: {
             criterion_id: string;
-            new_quotes: string[] | null;
+            new_quotes: string[];
             new_status?: string;
-            old_quotes: string[] | null;
+            old_quotes: string[];
             old_status?: string;
         };
         /** @description How the criterion reads: a sentence, the compiled expression and its route tree. */
@@ -1387,7 +1387,7 @@ export interface components {
             weight?: number;
         };
         FieldProposal: {
-            enum_values: string[] | null;
+            enum_values: string[];
             id: string;
             question: string;
             quote: string;
@@ -1822,8 +1822,8 @@ export interface components {
             rulebook: components["schemas"]["Rulebook"] | null;
         };
         ProvenanceReport: {
-            coverage: components["schemas"]["SourceCoverage"][] | null;
-            quotes: components["schemas"]["QuoteCheck"][] | null;
+            coverage: components["schemas"]["SourceCoverage"][];
+            quotes: components["schemas"]["QuoteCheck"][];
             totals: components["schemas"]["ProvenanceTotals"];
         };
         ProvenanceTotals: {
@@ -1917,13 +1917,13 @@ export interface components {
         /** @enum {string} */
         RetryReadiness: "ready" | "blocked" | "cleanup_pending";
         ReviewReport: {
-            checks: components["schemas"]["Check"][] | null;
+            checks: components["schemas"]["Check"][];
             coaching: string | null;
             data_completeness: string;
             next_skill: components["schemas"]["Hint"] | null;
             /** Format: int64 */
             score: number | null;
-            strengths: string[] | null;
+            strengths: string[];
         };
         ReviewRequest: {
             /** @description Add the coaching paragraph. */
@@ -1965,9 +1965,9 @@ export interface components {
         RulebookDiff: {
             /** @description The old release. */
             against: components["schemas"]["Release"] | null;
-            changes: components["schemas"]["Change"][] | null;
+            changes: components["schemas"]["Change"][];
             equivalent: boolean;
-            field_changes: components["schemas"]["FieldChange"][] | null;
+            field_changes: components["schemas"]["FieldChange"][];
             /** @description The new release. */
             release: components["schemas"]["Release"] | null;
             rulebook_id: string;
@@ -2039,9 +2039,9 @@ export interface components {
         RulesetDiff: {
             /** @description The old version's concrete id. */
             against: string;
-            changes: components["schemas"]["Change"][] | null;
+            changes: components["schemas"]["Change"][];
             equivalent: boolean;
-            field_changes: components["schemas"]["FieldChange"][] | null;
+            field_changes: components["schemas"]["FieldChange"][];
             /** @description The new version's concrete id. */
             ruleset_id: string;
         };
@@ -2187,9 +2187,9 @@ export interface components {
             section_id: string;
         };
         SemanticDiff: {
-            changes: components["schemas"]["Change"][] | null;
+            changes: components["schemas"]["Change"][];
             equivalent: boolean;
-            field_changes: components["schemas"]["FieldChange"][] | null;
+            field_changes: components["schemas"]["FieldChange"][];
         };
         Source: {
             /** @description sha256 of the bytes as uploaded. */
@@ -2218,7 +2218,7 @@ export interface components {
             url: string;
         };
         SourceCheck: {
-            findings: components["schemas"]["SourceFinding"][] | null;
+            findings: components["schemas"]["SourceFinding"][];
             status: components["schemas"]["SourceCheckStatus"];
         };
         /** @enum {string} */
@@ -2233,7 +2233,7 @@ export interface components {
             share: number;
             source_id: string;
             status: string;
-            uncited_passages: string[] | null;
+            uncited_passages: string[];
         };
         SourceFinding: {
             kind: components["schemas"]["SourceFindingKind"];
@@ -2258,7 +2258,7 @@ export interface components {
         /** @enum {string} */
         SourceMediaType: "text/plain" | "text/markdown" | "text/html" | "application/pdf";
         SourceQuestion: {
-            candidate_readings: string[] | null;
+            candidate_readings: string[];
             id: string;
             provisional_reading: string;
             question: string;
@@ -2329,8 +2329,8 @@ export interface components {
             expected: string;
             got: string;
             hint?: string;
-            ignored_fields: string[] | null;
-            mismatches: string[] | null;
+            ignored_fields: string[];
+            mismatches: string[];
             name: string;
             pass: boolean;
         };
@@ -2554,8 +2554,8 @@ export interface operations {
                      *       "content_digest": "sha256:25bc2acfbc11eaa09b2a2ded006fdb0554680ab789958f1aa2657e80f13ef96e",
                      *       "decision": "undetermined",
                      *       "decision_date": "2026-11-23",
-                     *       "decision_id": "dec_iobvkcr9EHv2Q1L8",
-                     *       "decision_time": "2026-11-23T20:53:27.71262256Z",
+                     *       "decision_id": "dec_6TwUhxhIy8Wl22Hx",
+                     *       "decision_time": "2026-11-23T21:01:45.489099825Z",
                      *       "engine_version": "eligo-core@0.32.0",
                      *       "explanation": {
                      *         "decision": "undetermined",
@@ -2928,11 +2928,11 @@ export interface operations {
                      * @example [
                      *       {
                      *         "contract": null,
-                     *         "created_at": "2026-11-23T20:53:27.878505Z",
+                     *         "created_at": "2026-11-23T21:01:45.617348Z",
                      *         "draft": null,
                      *         "has_contract": false,
                      *         "name": "FMLA",
-                     *         "project_id": "prj_B2X1DQP2OCOGn8k5",
+                     *         "project_id": "prj_42VukYCJTS-uB7ph",
                      *         "section_id": "fmla_employee",
                      *         "test_cases": [
                      *           {
@@ -2944,11 +2944,11 @@ export interface operations {
                      *           }
                      *         ],
                      *         "tests_total": 1,
-                     *         "updated_at": "2026-11-23T20:53:27.878505Z"
+                     *         "updated_at": "2026-11-23T21:01:45.617348Z"
                      *       }
                      *     ]
                      */
-                    "application/json": components["schemas"]["Project"][] | null;
+                    "application/json": components["schemas"]["Project"][];
                 };
             };
             /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
@@ -3074,28 +3074,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "contract": null,
-                     *       "created_at": "2026-11-23T20:53:27.878505Z",
+                     *       "created_at": "2026-11-23T21:01:45.617348Z",
                      *       "draft": null,
                      *       "generation_token_budget": 112000,
                      *       "has_contract": false,
                      *       "name": "FMLA",
                      *       "project_estimated_tokens": 16,
-                     *       "project_id": "prj_B2X1DQP2OCOGn8k5",
+                     *       "project_id": "prj_42VukYCJTS-uB7ph",
                      *       "section_id": "fmla_employee",
                      *       "sources": [
                      *         {
                      *           "content_digest": "sha256:154fb9f0c76ef95124e08753a9a25da03e3fe3905d50ab0072b5731c18d82e19",
-                     *           "created_at": "2026-11-23T20:53:27.878505Z",
+                     *           "created_at": "2026-11-23T21:01:45.617348Z",
                      *           "estimated_tokens": 16,
                      *           "filename": "source.txt",
                      *           "licence": "",
                      *           "media_type": "text/plain",
                      *           "size": 78,
-                     *           "source_id": "src_-CxMTt_YSNYFQVay",
+                     *           "source_id": "src_DdEiLBFjMS5YTr2m",
                      *           "status": "active",
                      *           "superseded_by": null,
                      *           "title": "source.txt",
-                     *           "updated_at": "2026-11-23T20:53:27.878505Z",
+                     *           "updated_at": "2026-11-23T21:01:45.617348Z",
                      *           "url": ""
                      *         }
                      *       ],
@@ -3109,7 +3109,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "tests_total": 1,
-                     *       "updated_at": "2026-11-23T20:53:27.878505Z"
+                     *       "updated_at": "2026-11-23T21:01:45.617348Z"
                      *     }
                      */
                     "application/json": components["schemas"]["ProjectCreated"];
@@ -3212,7 +3212,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_B2X1DQP2OCOGn8k5
+                 * @example prj_42VukYCJTS-uB7ph
                  */
                 project_id: string;
             };
@@ -3234,11 +3234,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "contract": null,
-                     *       "created_at": "2026-11-23T20:53:27.878505Z",
+                     *       "created_at": "2026-11-23T21:01:45.617348Z",
                      *       "draft": null,
                      *       "has_contract": false,
                      *       "name": "FMLA",
-                     *       "project_id": "prj_B2X1DQP2OCOGn8k5",
+                     *       "project_id": "prj_42VukYCJTS-uB7ph",
                      *       "section_id": "fmla_employee",
                      *       "test_cases": [
                      *         {
@@ -3250,7 +3250,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "tests_total": 1,
-                     *       "updated_at": "2026-11-23T20:53:27.878505Z"
+                     *       "updated_at": "2026-11-23T21:01:45.617348Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Project"];
@@ -3360,7 +3360,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_B2X1DQP2OCOGn8k5
+                 * @example prj_42VukYCJTS-uB7ph
                  */
                 project_id: string;
             };
@@ -3396,7 +3396,7 @@ export interface operations {
                      *           "id": "employment.months_employed",
                      *           "question": "For how many months in total have you worked for this employer?",
                      *           "quote": "has been employed for at least 12 months by the employer",
-                     *           "source_id": "src_CWmrISWDnE24ff7i",
+                     *           "source_id": "src_f6fTVy54auDI85jQ",
                      *           "type": "int",
                      *           "verified": true
                      *         },
@@ -3405,7 +3405,7 @@ export interface operations {
                      *           "id": "worksite.employees_within_75_miles",
                      *           "question": "How many people does your employer employ within 75 miles of your worksite?",
                      *           "quote": "50 or more employees within 75 miles",
-                     *           "source_id": "src_CWmrISWDnE24ff7i",
+                     *           "source_id": "src_f6fTVy54auDI85jQ",
                      *           "type": "int",
                      *           "verified": true
                      *         }
@@ -3542,7 +3542,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_B2X1DQP2OCOGn8k5
+                 * @example prj_42VukYCJTS-uB7ph
                  */
                 project_id: string;
             };
@@ -3577,7 +3577,7 @@ export interface operations {
                      *           "name": "FMLA employee eligibility",
                      *           "quote": "An eligible employee has been employed for at least 12 months by the employer.",
                      *           "section_id": "fmla_employee",
-                     *           "source_id": "src_CWmrISWDnE24ff7i",
+                     *           "source_id": "src_f6fTVy54auDI85jQ",
                      *           "verified": true
                      *         }
                      *       ],
@@ -3710,7 +3710,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_B2X1DQP2OCOGn8k5
+                 * @example prj_42VukYCJTS-uB7ph
                  */
                 project_id: string;
             };
@@ -3751,7 +3751,7 @@ export interface operations {
                      *       "compiles": true,
                      *       "content_digest": "sha256:534a9cd79221f6a0e01823593e0c8df9d56a7bf10a04540218fbdf4a3a288e39",
                      *       "origin": "generation",
-                     *       "project_id": "prj_B2X1DQP2OCOGn8k5",
+                     *       "project_id": "prj_42VukYCJTS-uB7ph",
                      *       "provenance_report": {
                      *         "coverage": [
                      *           {
@@ -3759,7 +3759,7 @@ export interface operations {
                      *             "clauses": 1,
                      *             "filename": "source.txt",
                      *             "share": 0,
-                     *             "source_id": "src_-CxMTt_YSNYFQVay",
+                     *             "source_id": "src_DdEiLBFjMS5YTr2m",
                      *             "status": "reference_only",
                      *             "uncited_passages": [
                      *               "An eligible employee has been employed for at least 12 months by the employer."
@@ -3770,7 +3770,7 @@ export interface operations {
                      *             "clauses": 2,
                      *             "filename": "fmla-notes.txt",
                      *             "share": 1,
-                     *             "source_id": "src_CWmrISWDnE24ff7i",
+                     *             "source_id": "src_f6fTVy54auDI85jQ",
                      *             "status": "active",
                      *             "uncited_passages": []
                      *           }
@@ -3778,14 +3778,14 @@ export interface operations {
                      *         "quotes": [
                      *           {
                      *             "criterion_id": "tenure",
-                     *             "project_source_id": "src_CWmrISWDnE24ff7i",
+                     *             "project_source_id": "src_f6fTVy54auDI85jQ",
                      *             "quote": "has been employed for at least 12 months by the employer",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
                      *           },
                      *           {
                      *             "criterion_id": "worksite_size",
-                     *             "project_source_id": "src_CWmrISWDnE24ff7i",
+                     *             "project_source_id": "src_f6fTVy54auDI85jQ",
                      *             "quote": "50 or more employees within 75 miles",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
@@ -3804,7 +3804,7 @@ export interface operations {
                      *         "status": "ok"
                      *       },
                      *       "source_questions": [],
-                     *       "updated_at": "2026-11-23T20:53:28.97973Z"
+                     *       "updated_at": "2026-11-23T21:01:45.884819Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Draft"];
@@ -3925,7 +3925,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_B2X1DQP2OCOGn8k5
+                 * @example prj_42VukYCJTS-uB7ph
                  */
                 project_id: string;
             };
@@ -3975,7 +3975,7 @@ export interface operations {
                      *       "compiles": true,
                      *       "content_digest": "sha256:534a9cd79221f6a0e01823593e0c8df9d56a7bf10a04540218fbdf4a3a288e39",
                      *       "origin": "hand",
-                     *       "project_id": "prj_B2X1DQP2OCOGn8k5",
+                     *       "project_id": "prj_42VukYCJTS-uB7ph",
                      *       "provenance_report": {
                      *         "coverage": [
                      *           {
@@ -3983,7 +3983,7 @@ export interface operations {
                      *             "clauses": 1,
                      *             "filename": "source.txt",
                      *             "share": 0,
-                     *             "source_id": "src_-CxMTt_YSNYFQVay",
+                     *             "source_id": "src_DdEiLBFjMS5YTr2m",
                      *             "status": "reference_only",
                      *             "uncited_passages": [
                      *               "An eligible employee has been employed for at least 12 months by the employer."
@@ -3994,7 +3994,7 @@ export interface operations {
                      *             "clauses": 2,
                      *             "filename": "fmla-notes.txt",
                      *             "share": 1,
-                     *             "source_id": "src_CWmrISWDnE24ff7i",
+                     *             "source_id": "src_f6fTVy54auDI85jQ",
                      *             "status": "active",
                      *             "uncited_passages": []
                      *           }
@@ -4002,14 +4002,14 @@ export interface operations {
                      *         "quotes": [
                      *           {
                      *             "criterion_id": "tenure",
-                     *             "project_source_id": "src_CWmrISWDnE24ff7i",
+                     *             "project_source_id": "src_f6fTVy54auDI85jQ",
                      *             "quote": "has been employed for at least 12 months by the employer",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
                      *           },
                      *           {
                      *             "criterion_id": "worksite_size",
-                     *             "project_source_id": "src_CWmrISWDnE24ff7i",
+                     *             "project_source_id": "src_f6fTVy54auDI85jQ",
                      *             "quote": "50 or more employees within 75 miles",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
@@ -4033,7 +4033,7 @@ export interface operations {
                      *         "status": "warnings"
                      *       },
                      *       "source_questions": [],
-                     *       "updated_at": "2026-11-23T20:53:29.191618Z"
+                     *       "updated_at": "2026-11-23T21:01:46.00459Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Draft"];
@@ -4153,7 +4153,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_B2X1DQP2OCOGn8k5
+                 * @example prj_42VukYCJTS-uB7ph
                  */
                 project_id: string;
             };
@@ -4184,12 +4184,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-23T20:53:27.929749Z",
+                     *       "created_at": "2026-11-23T21:01:45.662176Z",
                      *       "draft": null,
                      *       "error_detail": null,
                      *       "finished_at": null,
                      *       "generation_contract_version": 1,
-                     *       "job_id": "gen_2mWeqLvzBhC1mRtT",
+                     *       "job_id": "gen_7uZNXmMTYNldpXPD",
                      *       "mode": "fresh",
                      *       "model": "gpt-4.1-mini",
                      *       "outcome": null,
@@ -4200,7 +4200,7 @@ export interface operations {
                      *         "tests_total": 1,
                      *         "tokens_used": 0
                      *       },
-                     *       "project_id": "prj_B2X1DQP2OCOGn8k5",
+                     *       "project_id": "prj_42VukYCJTS-uB7ph",
                      *       "prompt_tokens": 3521,
                      *       "result": null,
                      *       "retry_readiness": "blocked",
@@ -4339,7 +4339,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_B2X1DQP2OCOGn8k5
+                 * @example prj_42VukYCJTS-uB7ph
                  */
                 project_id: string;
             };
@@ -4372,7 +4372,7 @@ export interface operations {
                      *       "accepted": true,
                      *       "changed_criteria": [],
                      *       "failures": [],
-                     *       "job_id": "gen_6AQQf3xXpPa9ov4_",
+                     *       "job_id": "gen_9B1TYNXh781CWm5K",
                      *       "outcome": "accepted",
                      *       "provenance_report": {
                      *         "coverage": [
@@ -4381,7 +4381,7 @@ export interface operations {
                      *             "clauses": 1,
                      *             "filename": "source.txt",
                      *             "share": 0,
-                     *             "source_id": "src_-CxMTt_YSNYFQVay",
+                     *             "source_id": "src_DdEiLBFjMS5YTr2m",
                      *             "status": "reference_only",
                      *             "uncited_passages": [
                      *               "An eligible employee has been employed for at least 12 months by the employer."
@@ -4392,7 +4392,7 @@ export interface operations {
                      *             "clauses": 2,
                      *             "filename": "fmla-notes.txt",
                      *             "share": 1,
-                     *             "source_id": "src_CWmrISWDnE24ff7i",
+                     *             "source_id": "src_f6fTVy54auDI85jQ",
                      *             "status": "active",
                      *             "uncited_passages": []
                      *           }
@@ -4400,14 +4400,14 @@ export interface operations {
                      *         "quotes": [
                      *           {
                      *             "criterion_id": "tenure",
-                     *             "project_source_id": "src_CWmrISWDnE24ff7i",
+                     *             "project_source_id": "src_f6fTVy54auDI85jQ",
                      *             "quote": "has been employed for at least 12 months by the employer",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
                      *           },
                      *           {
                      *             "criterion_id": "worksite_size",
-                     *             "project_source_id": "src_CWmrISWDnE24ff7i",
+                     *             "project_source_id": "src_f6fTVy54auDI85jQ",
                      *             "quote": "50 or more employees within 75 miles",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
@@ -4420,7 +4420,7 @@ export interface operations {
                      *         }
                      *       },
                      *       "review_hint": {
-                     *         "actionable_via": "POST /projects/prj_B2X1DQP2OCOGn8k5/tests",
+                     *         "actionable_via": "POST /projects/prj_42VukYCJTS-uB7ph/tests",
                      *         "check_id": "criteria_both_ways",
                      *         "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#criteria_both_ways",
                      *         "message": "Add cases that decide criterion worksite_size: one where it is satisfied and one where it is not (1 criterion is never decided)."
@@ -4432,7 +4432,7 @@ export interface operations {
                      *           "quotes_total": 2,
                      *           "quotes_verified": 2,
                      *           "round": 1,
-                     *           "seconds": 0.002583631,
+                     *           "seconds": 0.003097544,
                      *           "stage": "test",
                      *           "tests_passing": 1,
                      *           "tokens": 3628
@@ -4575,7 +4575,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_B2X1DQP2OCOGn8k5
+                 * @example prj_42VukYCJTS-uB7ph
                  */
                 project_id: string;
             };
@@ -4585,7 +4585,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "job_id": "gen_2mWeqLvzBhC1mRtT"
+                 *       "job_id": "gen_7uZNXmMTYNldpXPD"
                  *     }
                  */
                 "application/json": components["schemas"]["CancelRequest"];
@@ -4606,16 +4606,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "cancel_result": "cancelled",
-                     *       "created_at": "2026-11-23T20:53:27.929749Z",
+                     *       "created_at": "2026-11-23T21:01:45.662176Z",
                      *       "draft": null,
                      *       "error_detail": {
                      *         "message": "cancelled by the caller",
                      *         "reason_code": "cancelled",
                      *         "retryable": false
                      *       },
-                     *       "finished_at": "2026-11-23T20:53:28.018798Z",
+                     *       "finished_at": "2026-11-23T21:01:45.684488Z",
                      *       "generation_contract_version": 1,
-                     *       "job_id": "gen_2mWeqLvzBhC1mRtT",
+                     *       "job_id": "gen_7uZNXmMTYNldpXPD",
                      *       "mode": "fresh",
                      *       "model": "gpt-4.1-mini",
                      *       "outcome": "cancelled",
@@ -4626,11 +4626,11 @@ export interface operations {
                      *         "tests_total": 1,
                      *         "tokens_used": 0
                      *       },
-                     *       "project_id": "prj_B2X1DQP2OCOGn8k5",
+                     *       "project_id": "prj_42VukYCJTS-uB7ph",
                      *       "prompt_tokens": 3521,
                      *       "result": null,
                      *       "retry_readiness": "cleanup_pending",
-                     *       "started_at": "2026-11-23T20:53:28.006795Z",
+                     *       "started_at": "2026-11-23T21:01:45.677892Z",
                      *       "state": "failed",
                      *       "telemetry_availability": "full",
                      *       "worker_lifecycle": "stopping"
@@ -4764,7 +4764,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_B2X1DQP2OCOGn8k5
+                 * @example prj_42VukYCJTS-uB7ph
                  */
                 project_id: string;
             };
@@ -4788,7 +4788,7 @@ export interface operations {
                      *       "guidance": [
                      *         {
                      *           "adherence": null,
-                     *           "created_at": "2026-11-23T20:53:27.913844Z",
+                     *           "created_at": "2026-11-23T21:01:45.63465Z",
                      *           "domain_scope": "",
                      *           "guidance_text": "Count months of employment, not of the current contract.",
                      *           "position": 0,
@@ -4901,7 +4901,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_B2X1DQP2OCOGn8k5
+                 * @example prj_42VukYCJTS-uB7ph
                  */
                 project_id: string;
             };
@@ -4933,7 +4933,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "adherence": null,
-                     *       "created_at": "2026-11-23T20:53:27.913844Z",
+                     *       "created_at": "2026-11-23T21:01:45.63465Z",
                      *       "domain_scope": "",
                      *       "guidance_text": "Count months of employment, not of the current contract.",
                      *       "position": 0,
@@ -5054,7 +5054,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_B2X1DQP2OCOGn8k5
+                 * @example prj_42VukYCJTS-uB7ph
                  */
                 project_id: string;
             };
@@ -5094,7 +5094,7 @@ export interface operations {
                      *             "clauses": 1,
                      *             "filename": "source.txt",
                      *             "share": 0,
-                     *             "source_id": "src_-CxMTt_YSNYFQVay",
+                     *             "source_id": "src_DdEiLBFjMS5YTr2m",
                      *             "status": "reference_only",
                      *             "uncited_passages": [
                      *               "An eligible employee has been employed for at least 12 months by the employer."
@@ -5105,7 +5105,7 @@ export interface operations {
                      *             "clauses": 2,
                      *             "filename": "fmla-notes.txt",
                      *             "share": 1,
-                     *             "source_id": "src_CWmrISWDnE24ff7i",
+                     *             "source_id": "src_f6fTVy54auDI85jQ",
                      *             "status": "active",
                      *             "uncited_passages": []
                      *           }
@@ -5113,14 +5113,14 @@ export interface operations {
                      *         "quotes": [
                      *           {
                      *             "criterion_id": "tenure",
-                     *             "project_source_id": "src_CWmrISWDnE24ff7i",
+                     *             "project_source_id": "src_f6fTVy54auDI85jQ",
                      *             "quote": "has been employed for at least 12 months by the employer",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
                      *           },
                      *           {
                      *             "criterion_id": "worksite_size",
-                     *             "project_source_id": "src_CWmrISWDnE24ff7i",
+                     *             "project_source_id": "src_f6fTVy54auDI85jQ",
                      *             "quote": "50 or more employees within 75 miles",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
@@ -5134,7 +5134,7 @@ export interface operations {
                      *       },
                      *       "reused": false,
                      *       "review_hint": {
-                     *         "actionable_via": "POST /projects/prj_B2X1DQP2OCOGn8k5/tests",
+                     *         "actionable_via": "POST /projects/prj_42VukYCJTS-uB7ph/tests",
                      *         "check_id": "criteria_both_ways",
                      *         "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#criteria_both_ways",
                      *         "message": "Add cases that decide criterion worksite_size: one where it is satisfied and one where it is not (1 criterion is never decided)."
@@ -5285,7 +5285,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_B2X1DQP2OCOGn8k5
+                 * @example prj_42VukYCJTS-uB7ph
                  */
                 project_id: string;
             };
@@ -5317,7 +5317,7 @@ export interface operations {
                      * @example {
                      *       "checks": [
                      *         {
-                     *           "actionable_via": "PUT /projects/prj_B2X1DQP2OCOGn8k5/draft",
+                     *           "actionable_via": "PUT /projects/prj_42VukYCJTS-uB7ph/draft",
                      *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#draft_compiles",
                      *           "evidence": [
                      *             "section fmla_employee compiles: 2 groups, 2 criteria, 2 fields"
@@ -5330,7 +5330,7 @@ export interface operations {
                      *           "why": "Nothing else about the rules can be checked, tested or published until the draft compiles."
                      *         },
                      *         {
-                     *           "actionable_via": "POST /projects/prj_B2X1DQP2OCOGn8k5/tests",
+                     *           "actionable_via": "POST /projects/prj_42VukYCJTS-uB7ph/tests",
                      *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#tests_per_section",
                      *           "evidence": [
                      *             "1 test case for section fmla_employee (at least 5 recommended)"
@@ -5343,7 +5343,7 @@ export interface operations {
                      *           "why": "A handful of cases cannot pin down a section's criteria and thresholds; five is the least that starts to."
                      *         },
                      *         {
-                     *           "actionable_via": "PUT /projects/prj_B2X1DQP2OCOGn8k5/draft",
+                     *           "actionable_via": "PUT /projects/prj_42VukYCJTS-uB7ph/draft",
                      *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#tests_pass",
                      *           "evidence": [
                      *             "all 1 test case pass"
@@ -5356,7 +5356,7 @@ export interface operations {
                      *           "why": "A failing case means the draft and the team disagree about what the law decides."
                      *         },
                      *         {
-                     *           "actionable_via": "POST /projects/prj_B2X1DQP2OCOGn8k5/tests",
+                     *           "actionable_via": "POST /projects/prj_42VukYCJTS-uB7ph/tests",
                      *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#criteria_both_ways",
                      *           "evidence": [
                      *             "criterion worksite_size: never decided by any case (neither satisfied nor not_satisfied)",
@@ -5370,7 +5370,7 @@ export interface operations {
                      *           "why": "A criterion only ever seen passing (or only failing) could be always true (or always false) without any test noticing."
                      *         },
                      *         {
-                     *           "actionable_via": "POST /projects/prj_B2X1DQP2OCOGn8k5/tests",
+                     *           "actionable_via": "POST /projects/prj_42VukYCJTS-uB7ph/tests",
                      *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#threshold_boundaries",
                      *           "evidence": [
                      *             "employment.months_employed >= 12 (criterion tenure): no case at 12 and no case at 11",
@@ -5384,7 +5384,7 @@ export interface operations {
                      *           "why": "Off-by-one mistakes (> for >=, 12 for 11) live at the boundary and pass every test away from it."
                      *         },
                      *         {
-                     *           "actionable_via": "PUT /projects/prj_B2X1DQP2OCOGn8k5/draft",
+                     *           "actionable_via": "PUT /projects/prj_42VukYCJTS-uB7ph/draft",
                      *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#criteria_cited",
                      *           "evidence": [
                      *             "all 2 criteria rest on verified quotes"
@@ -5397,7 +5397,7 @@ export interface operations {
                      *           "why": "A criterion without a verified quote cannot be traced to the law, and publishing requires every quote verified."
                      *         },
                      *         {
-                     *           "actionable_via": "PUT /projects/prj_B2X1DQP2OCOGn8k5/draft",
+                     *           "actionable_via": "PUT /projects/prj_42VukYCJTS-uB7ph/draft",
                      *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#clause_coverage",
                      *           "evidence": [
                      *             "2 of 2 active clauses cited (100%; pass at 60%, warn at 30%)",
@@ -5412,7 +5412,7 @@ export interface operations {
                      *           "why": "Clauses of an active source that no criterion cites are often conditions the rules have missed."
                      *         },
                      *         {
-                     *           "actionable_via": "PUT /projects/prj_B2X1DQP2OCOGn8k5/draft",
+                     *           "actionable_via": "PUT /projects/prj_42VukYCJTS-uB7ph/draft",
                      *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#presence_polarity",
                      *           "evidence": [
                      *             "no presence operator lets an unanswered field look better than an answer"
@@ -5425,7 +5425,7 @@ export interface operations {
                      *           "why": "If leaving a field unanswered can make an applicant look more eligible than answering truthfully, go-live is refused."
                      *         },
                      *         {
-                     *           "actionable_via": "PUT /projects/prj_B2X1DQP2OCOGn8k5/draft",
+                     *           "actionable_via": "PUT /projects/prj_42VukYCJTS-uB7ph/draft",
                      *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#unused_fields",
                      *           "evidence": [
                      *             "all 2 declared fields are read, and every test field is declared"
@@ -5438,7 +5438,7 @@ export interface operations {
                      *           "why": "A declared field no criterion reads asks applicants a useless question, and a test field the draft does not declare is silently treated as absent."
                      *         },
                      *         {
-                     *           "actionable_via": "PUT /projects/prj_B2X1DQP2OCOGn8k5/draft",
+                     *           "actionable_via": "PUT /projects/prj_42VukYCJTS-uB7ph/draft",
                      *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#superseded_sources",
                      *           "evidence": [
                      *             "all 2 resolved citations rest on active sources"
@@ -5451,7 +5451,7 @@ export interface operations {
                      *           "why": "A quote from a superseded or reference-only source may no longer be the law."
                      *         },
                      *         {
-                     *           "actionable_via": "POST /projects/prj_B2X1DQP2OCOGn8k5/guidance",
+                     *           "actionable_via": "POST /projects/prj_42VukYCJTS-uB7ph/guidance",
                      *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#source_questions",
                      *           "evidence": [
                      *             "no open questions (0 resolved)"
@@ -5464,7 +5464,7 @@ export interface operations {
                      *           "why": "An open question means the draft rests on a provisional reading of an ambiguous or conflicting passage."
                      *         },
                      *         {
-                     *           "actionable_via": "PUT /projects/prj_B2X1DQP2OCOGn8k5/draft",
+                     *           "actionable_via": "PUT /projects/prj_42VukYCJTS-uB7ph/draft",
                      *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#static_analysis",
                      *           "evidence": [
                      *             "no criterion is always or never satisfied, none is redundant, and every field can change the outcome"
@@ -5477,7 +5477,7 @@ export interface operations {
                      *           "why": "A criterion that can never (or always) hold, or a field that never matters, is usually a mistake in the rules that no test shows."
                      *         },
                      *         {
-                     *           "actionable_via": "POST /projects/prj_B2X1DQP2OCOGn8k5/tests",
+                     *           "actionable_via": "POST /projects/prj_42VukYCJTS-uB7ph/tests",
                      *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#mutation_score",
                      *           "evidence": [
                      *             "the tests kill 3 of 9 mutants (33%); 0 more were proved to change nothing",
@@ -5501,10 +5501,10 @@ export interface operations {
                      *           "why": "Tests that pass whatever a threshold or comparison says do not pin the rules down; the share of mutants they kill measures how well they do."
                      *         }
                      *       ],
-                     *       "coaching": "Start with criteria tested both ways (criteria_both_ways, fail, weight 10): Add cases that decide criterion worksite_size: one where it is satisfied and one where it is not (1 criterion is never decided). Use POST /projects/prj_B2X1DQP2OCOGn8k5/tests. Next, thresholds tested at their boundary (threshold_boundaries, fail, weight 10): Add boundary cases for the 2 untested thresholds, starting with employment.months_employed >= 12 (criterion tenure): no case at 12 and no case at 11. Use POST /projects/prj_B2X1DQP2OCOGn8k5/tests. Next, tests notice small changes (mutation_score, fail, weight 5): The tests miss 6 of 9 small changes to the rules; add the cases `eligo test --suggest` proposes, after checking each expected outcome against the law. Use POST /projects/prj_B2X1DQP2OCOGn8k5/tests. Finally, tests per section (tests_per_section, warn, weight 10): Add 4 more test cases (1 of 5): one at each threshold's boundary and one for each criterion failing on its own. Use POST /projects/prj_B2X1DQP2OCOGn8k5/tests.",
+                     *       "coaching": "Start with criteria tested both ways (criteria_both_ways, fail, weight 10): Add cases that decide criterion worksite_size: one where it is satisfied and one where it is not (1 criterion is never decided). Use POST /projects/prj_42VukYCJTS-uB7ph/tests. Next, thresholds tested at their boundary (threshold_boundaries, fail, weight 10): Add boundary cases for the 2 untested thresholds, starting with employment.months_employed >= 12 (criterion tenure): no case at 12 and no case at 11. Use POST /projects/prj_42VukYCJTS-uB7ph/tests. Next, tests notice small changes (mutation_score, fail, weight 5): The tests miss 6 of 9 small changes to the rules; add the cases `eligo test --suggest` proposes, after checking each expected outcome against the law. Use POST /projects/prj_42VukYCJTS-uB7ph/tests. Finally, tests per section (tests_per_section, warn, weight 10): Add 4 more test cases (1 of 5): one at each threshold's boundary and one for each criterion failing on its own. Use POST /projects/prj_42VukYCJTS-uB7ph/tests.",
                      *       "data_completeness": "thin",
                      *       "next_skill": {
-                     *         "actionable_via": "POST /projects/prj_B2X1DQP2OCOGn8k5/tests",
+                     *         "actionable_via": "POST /projects/prj_42VukYCJTS-uB7ph/tests",
                      *         "check_id": "criteria_both_ways",
                      *         "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#criteria_both_ways",
                      *         "message": "Add cases that decide criterion worksite_size: one where it is satisfied and one where it is not (1 criterion is never decided)."
@@ -5636,7 +5636,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_B2X1DQP2OCOGn8k5
+                 * @example prj_42VukYCJTS-uB7ph
                  */
                 project_id: string;
             };
@@ -5662,32 +5662,32 @@ export interface operations {
                      *       "sources": [
                      *         {
                      *           "content_digest": "sha256:154fb9f0c76ef95124e08753a9a25da03e3fe3905d50ab0072b5731c18d82e19",
-                     *           "created_at": "2026-11-23T20:53:27.878505Z",
+                     *           "created_at": "2026-11-23T21:01:45.617348Z",
                      *           "estimated_tokens": 16,
                      *           "filename": "source.txt",
                      *           "licence": "",
                      *           "media_type": "text/plain",
                      *           "size": 78,
-                     *           "source_id": "src_-CxMTt_YSNYFQVay",
+                     *           "source_id": "src_DdEiLBFjMS5YTr2m",
                      *           "status": "active",
                      *           "superseded_by": null,
                      *           "title": "source.txt",
-                     *           "updated_at": "2026-11-23T20:53:27.878505Z",
+                     *           "updated_at": "2026-11-23T21:01:45.617348Z",
                      *           "url": ""
                      *         },
                      *         {
                      *           "content_digest": "sha256:7b3bef34a8906c51b652db918d03d772134cb9bf169a9175dd2e3048513fa1be",
-                     *           "created_at": "2026-11-23T20:53:27.901934Z",
+                     *           "created_at": "2026-11-23T21:01:45.628027Z",
                      *           "estimated_tokens": 30,
                      *           "filename": "fmla-notes.txt",
                      *           "licence": "public-domain",
                      *           "media_type": "text/plain",
                      *           "size": 140,
-                     *           "source_id": "src_CWmrISWDnE24ff7i",
+                     *           "source_id": "src_f6fTVy54auDI85jQ",
                      *           "status": "active",
                      *           "superseded_by": null,
                      *           "title": "Notes on 29 U.S.C. 2611",
-                     *           "updated_at": "2026-11-23T20:53:27.901934Z",
+                     *           "updated_at": "2026-11-23T21:01:45.628027Z",
                      *           "url": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
                      *         }
                      *       ]
@@ -5800,7 +5800,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_B2X1DQP2OCOGn8k5
+                 * @example prj_42VukYCJTS-uB7ph
                  */
                 project_id: string;
             };
@@ -5850,17 +5850,17 @@ export interface operations {
                      *       "sources": [
                      *         {
                      *           "content_digest": "sha256:7b3bef34a8906c51b652db918d03d772134cb9bf169a9175dd2e3048513fa1be",
-                     *           "created_at": "2026-11-23T20:53:27.901934Z",
+                     *           "created_at": "2026-11-23T21:01:45.628027Z",
                      *           "estimated_tokens": 30,
                      *           "filename": "fmla-notes.txt",
                      *           "licence": "public-domain",
                      *           "media_type": "text/plain",
                      *           "size": 140,
-                     *           "source_id": "src_CWmrISWDnE24ff7i",
+                     *           "source_id": "src_f6fTVy54auDI85jQ",
                      *           "status": "active",
                      *           "superseded_by": null,
                      *           "title": "Notes on 29 U.S.C. 2611",
-                     *           "updated_at": "2026-11-23T20:53:27.901934Z",
+                     *           "updated_at": "2026-11-23T21:01:45.628027Z",
                      *           "url": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
                      *         }
                      *       ]
@@ -5980,12 +5980,12 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_B2X1DQP2OCOGn8k5
+                 * @example prj_42VukYCJTS-uB7ph
                  */
                 project_id: string;
                 /**
                  * @description The source id, src_ and 16 URL-safe characters.
-                 * @example src_-CxMTt_YSNYFQVay
+                 * @example src_DdEiLBFjMS5YTr2m
                  */
                 source_id: string;
             };
@@ -6120,12 +6120,12 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_B2X1DQP2OCOGn8k5
+                 * @example prj_42VukYCJTS-uB7ph
                  */
                 project_id: string;
                 /**
                  * @description The source id, src_ and 16 URL-safe characters.
-                 * @example src_-CxMTt_YSNYFQVay
+                 * @example src_DdEiLBFjMS5YTr2m
                  */
                 source_id: string;
             };
@@ -6156,17 +6156,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "content_digest": "sha256:154fb9f0c76ef95124e08753a9a25da03e3fe3905d50ab0072b5731c18d82e19",
-                     *       "created_at": "2026-11-23T20:53:27.878505Z",
+                     *       "created_at": "2026-11-23T21:01:45.617348Z",
                      *       "estimated_tokens": 16,
                      *       "filename": "source.txt",
                      *       "licence": "",
                      *       "media_type": "text/plain",
                      *       "size": 78,
-                     *       "source_id": "src_-CxMTt_YSNYFQVay",
+                     *       "source_id": "src_DdEiLBFjMS5YTr2m",
                      *       "status": "reference_only",
                      *       "superseded_by": null,
                      *       "title": "source.txt",
-                     *       "updated_at": "2026-11-23T20:53:27.90884Z",
+                     *       "updated_at": "2026-11-23T21:01:45.631911Z",
                      *       "url": ""
                      *     }
                      */
@@ -6284,12 +6284,12 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_B2X1DQP2OCOGn8k5
+                 * @example prj_42VukYCJTS-uB7ph
                  */
                 project_id: string;
                 /**
                  * @description The source id, src_ and 16 URL-safe characters.
-                 * @example src_CWmrISWDnE24ff7i
+                 * @example src_f6fTVy54auDI85jQ
                  */
                 source_id: string;
             };
@@ -6415,7 +6415,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_B2X1DQP2OCOGn8k5
+                 * @example prj_42VukYCJTS-uB7ph
                  */
                 project_id: string;
             };
@@ -6446,7 +6446,7 @@ export interface operations {
                      *       "model": null,
                      *       "outcome": null,
                      *       "progress": null,
-                     *       "project_id": "prj_B2X1DQP2OCOGn8k5",
+                     *       "project_id": "prj_42VukYCJTS-uB7ph",
                      *       "prompt_tokens": 0,
                      *       "result": null,
                      *       "retry_readiness": "ready",
@@ -6560,7 +6560,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_B2X1DQP2OCOGn8k5
+                 * @example prj_42VukYCJTS-uB7ph
                  */
                 project_id: string;
             };
@@ -6601,11 +6601,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "contract": null,
-                     *       "created_at": "2026-11-23T20:53:27.878505Z",
+                     *       "created_at": "2026-11-23T21:01:45.617348Z",
                      *       "draft": null,
                      *       "has_contract": false,
                      *       "name": "FMLA",
-                     *       "project_id": "prj_B2X1DQP2OCOGn8k5",
+                     *       "project_id": "prj_42VukYCJTS-uB7ph",
                      *       "section_id": "fmla_employee",
                      *       "test_cases": [
                      *         {
@@ -6617,7 +6617,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "tests_total": 1,
-                     *       "updated_at": "2026-11-23T20:53:27.919137Z"
+                     *       "updated_at": "2026-11-23T21:01:45.639726Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Project"];
@@ -6770,7 +6770,7 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "created_at": "2026-11-23T20:53:27.844164Z",
+                     *         "created_at": "2026-11-23T21:01:45.60027Z",
                      *         "description": "",
                      *         "domain": "employment",
                      *         "fields": {},
@@ -6780,14 +6780,14 @@ export interface operations {
                      *         "publication_pending": false,
                      *         "release": {
                      *           "content_identity": "sha256:c91c3cb502d6d63b75ebda4202b9e6f6f2ae20a8b785885a4c7dd089269f2aaa",
-                     *           "label": "elegant-bison",
-                     *           "published_at": "2026-11-23T20:53:27.860238Z",
-                     *           "release_id": "4edf20c2-198f-45ea-843a-35f6ee4609d7",
+                     *           "label": "clever-tulip",
+                     *           "published_at": "2026-11-23T21:01:45.606704Z",
+                     *           "release_id": "d70318dd-8cbd-4fe3-a0de-16454cfb48f6",
                      *           "title": "Family leave",
                      *           "version": 1
                      *         },
                      *         "robot_hints": null,
-                     *         "rulebook_id": "rb_jRs_cPJuW3yRhVur",
+                     *         "rulebook_id": "rb_zcFU0zjQbcygGPFz",
                      *         "ruleset_refs": [
                      *           {
                      *             "letter": "A",
@@ -6798,12 +6798,12 @@ export interface operations {
                      *         ],
                      *         "slug": "demo/family-leave",
                      *         "status": "active",
-                     *         "updated_at": "2026-11-23T20:53:27.860238Z",
+                     *         "updated_at": "2026-11-23T21:01:45.606704Z",
                      *         "visibility": "private"
                      *       }
                      *     ]
                      */
-                    "application/json": components["schemas"]["Rulebook"][] | null;
+                    "application/json": components["schemas"]["Rulebook"][];
                 };
             };
             /** @description Unauthorized. A key was sent but could not be used (`invalid_api_key`, `api_key_expired`), and the request needed it: the object it names is not public, or the request needs a key (`missing_api_key`). */
@@ -6924,7 +6924,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-23T20:53:27.844164Z",
+                     *       "created_at": "2026-11-23T21:01:45.60027Z",
                      *       "description": "",
                      *       "domain": "employment",
                      *       "fields": {},
@@ -6934,7 +6934,7 @@ export interface operations {
                      *       "publication_pending": false,
                      *       "release": null,
                      *       "robot_hints": null,
-                     *       "rulebook_id": "rb_jRs_cPJuW3yRhVur",
+                     *       "rulebook_id": "rb_zcFU0zjQbcygGPFz",
                      *       "ruleset_refs": [
                      *         {
                      *           "letter": "A",
@@ -6945,7 +6945,7 @@ export interface operations {
                      *       ],
                      *       "slug": "demo/family-leave",
                      *       "status": "draft",
-                     *       "updated_at": "2026-11-23T20:53:27.844164Z",
+                     *       "updated_at": "2026-11-23T21:01:45.60027Z",
                      *       "visibility": "private"
                      *     }
                      */
@@ -7590,7 +7590,7 @@ export interface operations {
                      *       },
                      *       "mermaid": "flowchart LR\n  demo_us_fmla_employee_field_employment_employer_type[\"employer type\"]\n  demo_us_fmla_employee_field_employment_months_employed[\"months employed\"]\n  demo_us_fmla_employee_field_employment_hours_12_months[\"hours 12 months\"]\n  demo_us_fmla_employee_field_employer_workweeks_with_50_employees[\"workweeks with 50 employees\"]\n  demo_us_fmla_employee_field_worksite_employees_within_75_miles[\"employees within 75 miles\"]\n  demo_us_fmla_employee_criterion_fmla_employee_employer_size[\"Private employer with 50 or more employees in 20 or more workweeks\"]\n  demo_us_fmla_employee_criterion_fmla_employee_public_agency[\"Public agency employer\"]\n  demo_us_fmla_employee_criterion_fmla_employee_tenure[\"Employed by the employer for at least 12 months\"]\n  demo_us_fmla_employee_criterion_fmla_employee_hours[\"At least 1,250 hours of service in the previous 12 months\"]\n  demo_us_fmla_employee_criterion_fmla_employee_not_title5[\"Not a federal employee covered by title 5 leave rules\"]\n  demo_us_fmla_employee_criterion_fmla_employee_worksite_size[\"50 or more employees within 75 miles of the worksite\"]\n  demo_us_fmla_employee_group_fmla_employee_employer[\"Covered employer (any of)\"]\n  demo_us_fmla_employee_group_fmla_employee_service[\"Length and amount of service (all of)\"]\n  demo_us_fmla_employee_group_fmla_employee_exclusions[\"Not excluded (all of)\"]\n  outcome[\"Family leave\"]\n  demo_us_fmla_employee_field_employment_employer_type --> demo_us_fmla_employee_criterion_fmla_employee_employer_size\n  demo_us_fmla_employee_field_employer_workweeks_with_50_employees --> demo_us_fmla_employee_criterion_fmla_employee_employer_size\n  demo_us_fmla_employee_criterion_fmla_employee_employer_size --> demo_us_fmla_employee_group_fmla_employee_employer\n  demo_us_fmla_employee_field_employment_employer_type --> demo_us_fmla_employee_criterion_fmla_employee_public_agency\n  demo_us_fmla_employee_criterion_fmla_employee_public_agency --> demo_us_fmla_employee_group_fmla_employee_employer\n  demo_us_fmla_employee_field_employment_months_employed --> demo_us_fmla_employee_criterion_fmla_employee_tenure\n  demo_us_fmla_employee_criterion_fmla_employee_tenure --> demo_us_fmla_employee_group_fmla_employee_service\n  demo_us_fmla_employee_field_employment_hours_12_months --> demo_us_fmla_employee_criterion_fmla_employee_hours\n  demo_us_fmla_employee_criterion_fmla_employee_hours --> demo_us_fmla_employee_group_fmla_employee_service\n  demo_us_fmla_employee_field_employment_employer_type --> demo_us_fmla_employee_criterion_fmla_employee_not_title5\n  demo_us_fmla_employee_criterion_fmla_employee_not_title5 --> demo_us_fmla_employee_group_fmla_employee_exclusions\n  demo_us_fmla_employee_field_worksite_employees_within_75_miles --> demo_us_fmla_employee_criterion_fmla_employee_worksite_size\n  demo_us_fmla_employee_criterion_fmla_employee_worksite_size --> demo_us_fmla_employee_group_fmla_employee_exclusions\n  demo_us_fmla_employee_group_fmla_employee_employer --> outcome\n  demo_us_fmla_employee_group_fmla_employee_service --> outcome\n  demo_us_fmla_employee_group_fmla_employee_exclusions --> outcome\n",
                      *       "name": "Family leave",
-                     *       "rulebook_id": "rb_jRs_cPJuW3yRhVur",
+                     *       "rulebook_id": "rb_zcFU0zjQbcygGPFz",
                      *       "slug": "demo/family-leave"
                      *     }
                      */
@@ -7719,7 +7719,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-23T20:53:27.844164Z",
+                     *       "created_at": "2026-11-23T21:01:45.60027Z",
                      *       "description": "",
                      *       "domain": "employment",
                      *       "fields": {},
@@ -7729,14 +7729,14 @@ export interface operations {
                      *       "publication_pending": false,
                      *       "release": {
                      *         "content_identity": "sha256:c91c3cb502d6d63b75ebda4202b9e6f6f2ae20a8b785885a4c7dd089269f2aaa",
-                     *         "label": "elegant-bison",
-                     *         "published_at": "2026-11-23T20:53:27.860238Z",
-                     *         "release_id": "4edf20c2-198f-45ea-843a-35f6ee4609d7",
+                     *         "label": "clever-tulip",
+                     *         "published_at": "2026-11-23T21:01:45.606704Z",
+                     *         "release_id": "d70318dd-8cbd-4fe3-a0de-16454cfb48f6",
                      *         "title": "Family leave",
                      *         "version": 1
                      *       },
                      *       "robot_hints": null,
-                     *       "rulebook_id": "rb_jRs_cPJuW3yRhVur",
+                     *       "rulebook_id": "rb_zcFU0zjQbcygGPFz",
                      *       "ruleset_refs": [
                      *         {
                      *           "letter": "A",
@@ -7747,7 +7747,7 @@ export interface operations {
                      *       ],
                      *       "slug": "demo/family-leave",
                      *       "status": "active",
-                     *       "updated_at": "2026-11-23T20:53:27.860238Z",
+                     *       "updated_at": "2026-11-23T21:01:45.606704Z",
                      *       "visibility": "private"
                      *     }
                      */
@@ -7882,7 +7882,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-23T20:53:27.844164Z",
+                     *       "created_at": "2026-11-23T21:01:45.60027Z",
                      *       "description": "Federal family and medical leave: the employee's eligibility.",
                      *       "domain": "employment",
                      *       "fields": {},
@@ -7892,14 +7892,14 @@ export interface operations {
                      *       "publication_pending": false,
                      *       "release": {
                      *         "content_identity": "sha256:c91c3cb502d6d63b75ebda4202b9e6f6f2ae20a8b785885a4c7dd089269f2aaa",
-                     *         "label": "elegant-bison",
-                     *         "published_at": "2026-11-23T20:53:27.860238Z",
-                     *         "release_id": "4edf20c2-198f-45ea-843a-35f6ee4609d7",
+                     *         "label": "clever-tulip",
+                     *         "published_at": "2026-11-23T21:01:45.606704Z",
+                     *         "release_id": "d70318dd-8cbd-4fe3-a0de-16454cfb48f6",
                      *         "title": "Family leave",
                      *         "version": 1
                      *       },
                      *       "robot_hints": null,
-                     *       "rulebook_id": "rb_jRs_cPJuW3yRhVur",
+                     *       "rulebook_id": "rb_zcFU0zjQbcygGPFz",
                      *       "ruleset_refs": [
                      *         {
                      *           "letter": "A",
@@ -7910,7 +7910,7 @@ export interface operations {
                      *       ],
                      *       "slug": "demo/family-leave",
                      *       "status": "active",
-                     *       "updated_at": "2026-11-23T20:53:29.640004Z",
+                     *       "updated_at": "2026-11-23T21:01:46.357703Z",
                      *       "visibility": "private"
                      *     }
                      */
@@ -8063,7 +8063,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-23T20:53:27.844164Z",
+                     *       "created_at": "2026-11-23T21:01:45.60027Z",
                      *       "description": "",
                      *       "domain": "employment",
                      *       "fields": {},
@@ -8073,14 +8073,14 @@ export interface operations {
                      *       "publication_pending": false,
                      *       "release": {
                      *         "content_identity": "sha256:c91c3cb502d6d63b75ebda4202b9e6f6f2ae20a8b785885a4c7dd089269f2aaa",
-                     *         "label": "elegant-bison",
-                     *         "published_at": "2026-11-23T20:53:27.860238Z",
-                     *         "release_id": "4edf20c2-198f-45ea-843a-35f6ee4609d7",
+                     *         "label": "clever-tulip",
+                     *         "published_at": "2026-11-23T21:01:45.606704Z",
+                     *         "release_id": "d70318dd-8cbd-4fe3-a0de-16454cfb48f6",
                      *         "title": "Family leave",
                      *         "version": 1
                      *       },
                      *       "robot_hints": null,
-                     *       "rulebook_id": "rb_jRs_cPJuW3yRhVur",
+                     *       "rulebook_id": "rb_zcFU0zjQbcygGPFz",
                      *       "ruleset_refs": [
                      *         {
                      *           "letter": "A",
@@ -8091,7 +8091,7 @@ export interface operations {
                      *       ],
                      *       "slug": "demo/family-leave",
                      *       "status": "active",
-                     *       "updated_at": "2026-11-23T20:53:27.860238Z",
+                     *       "updated_at": "2026-11-23T21:01:45.606704Z",
                      *       "visibility": "private"
                      *     }
                      */
@@ -8234,7 +8234,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-23T20:53:27.844164Z",
+                     *       "created_at": "2026-11-23T21:01:45.60027Z",
                      *       "description": "Federal family and medical leave: the employee's eligibility.",
                      *       "domain": "employment",
                      *       "fields": {
@@ -8249,14 +8249,14 @@ export interface operations {
                      *       "publication_pending": false,
                      *       "release": {
                      *         "content_identity": "sha256:1d6845ce322e41f3f78017fc7cff99f3e6358890c1538866a13f4ec6d2fb67a6",
-                     *         "label": "amber-yak",
-                     *         "published_at": "2026-11-23T20:53:29.679033Z",
-                     *         "release_id": "6726004e-e543-4bff-95f7-0ba27f2b613e",
+                     *         "label": "careful-mountain",
+                     *         "published_at": "2026-11-23T21:01:46.374351Z",
+                     *         "release_id": "d9ba9e1a-cf75-4e35-bc5a-cecdf39776a9",
                      *         "title": "Family leave",
                      *         "version": 3
                      *       },
                      *       "robot_hints": null,
-                     *       "rulebook_id": "rb_jRs_cPJuW3yRhVur",
+                     *       "rulebook_id": "rb_zcFU0zjQbcygGPFz",
                      *       "ruleset_refs": [
                      *         {
                      *           "letter": "A",
@@ -8267,7 +8267,7 @@ export interface operations {
                      *       ],
                      *       "slug": "demo/family-leave",
                      *       "status": "archived",
-                     *       "updated_at": "2026-11-23T20:53:29.729293Z",
+                     *       "updated_at": "2026-11-23T21:01:46.412071Z",
                      *       "visibility": "public"
                      *     }
                      */
@@ -8375,7 +8375,7 @@ export interface operations {
                 release_id?: string;
                 /**
                  * @description The old release (UUID or label).
-                 * @example elegant-bison
+                 * @example clever-tulip
                  */
                 against: string;
             };
@@ -8406,9 +8406,9 @@ export interface operations {
                      * @example {
                      *       "against": {
                      *         "content_identity": "sha256:c91c3cb502d6d63b75ebda4202b9e6f6f2ae20a8b785885a4c7dd089269f2aaa",
-                     *         "label": "elegant-bison",
-                     *         "published_at": "2026-11-23T20:53:27.860238Z",
-                     *         "release_id": "4edf20c2-198f-45ea-843a-35f6ee4609d7",
+                     *         "label": "clever-tulip",
+                     *         "published_at": "2026-11-23T21:01:45.606704Z",
+                     *         "release_id": "d70318dd-8cbd-4fe3-a0de-16454cfb48f6",
                      *         "title": "Family leave",
                      *         "version": 1
                      *       },
@@ -8566,13 +8566,13 @@ export interface operations {
                      *       ],
                      *       "release": {
                      *         "content_identity": "sha256:1d6845ce322e41f3f78017fc7cff99f3e6358890c1538866a13f4ec6d2fb67a6",
-                     *         "label": "amber-yak",
-                     *         "published_at": "2026-11-23T20:53:29.679033Z",
-                     *         "release_id": "6726004e-e543-4bff-95f7-0ba27f2b613e",
+                     *         "label": "careful-mountain",
+                     *         "published_at": "2026-11-23T21:01:46.374351Z",
+                     *         "release_id": "d9ba9e1a-cf75-4e35-bc5a-cecdf39776a9",
                      *         "title": "Family leave",
                      *         "version": 3
                      *       },
-                     *       "rulebook_id": "rb_jRs_cPJuW3yRhVur"
+                     *       "rulebook_id": "rb_zcFU0zjQbcygGPFz"
                      *     }
                      */
                     "application/json": components["schemas"]["RulebookDiff"];
@@ -8710,13 +8710,13 @@ export interface operations {
                      *       },
                      *       "release": {
                      *         "content_identity": "sha256:6fd340523f97ec52683ecd8b7ab4b9a281e2bf07c6229fad25cfe6b04100319b",
-                     *         "label": "deft-robin",
-                     *         "published_at": "2026-11-23T20:53:29.648785Z",
-                     *         "release_id": "05b7e6e7-2527-4c19-a611-69f723fee84b",
+                     *         "label": "modest-yak",
+                     *         "published_at": "2026-11-23T21:01:46.362964Z",
+                     *         "release_id": "c6f456d4-862b-40df-ad04-e7800dd702dc",
                      *         "title": "Family leave",
                      *         "version": 2
                      *       },
-                     *       "rulebook_id": "rb_jRs_cPJuW3yRhVur",
+                     *       "rulebook_id": "rb_zcFU0zjQbcygGPFz",
                      *       "sections": [
                      *         {
                      *           "content_digest": "sha256:25bc2acfbc11eaa09b2a2ded006fdb0554680ab789958f1aa2657e80f13ef96e",
@@ -9075,7 +9075,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-23T20:53:27.844164Z",
+                     *       "created_at": "2026-11-23T21:01:45.60027Z",
                      *       "description": "Federal family and medical leave: the employee's eligibility.",
                      *       "domain": "employment",
                      *       "fields": {
@@ -9090,14 +9090,14 @@ export interface operations {
                      *       "publication_pending": false,
                      *       "release": {
                      *         "content_identity": "sha256:6fd340523f97ec52683ecd8b7ab4b9a281e2bf07c6229fad25cfe6b04100319b",
-                     *         "label": "deft-robin",
-                     *         "published_at": "2026-11-23T20:53:29.648785Z",
-                     *         "release_id": "05b7e6e7-2527-4c19-a611-69f723fee84b",
+                     *         "label": "modest-yak",
+                     *         "published_at": "2026-11-23T21:01:46.362964Z",
+                     *         "release_id": "c6f456d4-862b-40df-ad04-e7800dd702dc",
                      *         "title": "Family leave",
                      *         "version": 2
                      *       },
                      *       "robot_hints": null,
-                     *       "rulebook_id": "rb_jRs_cPJuW3yRhVur",
+                     *       "rulebook_id": "rb_zcFU0zjQbcygGPFz",
                      *       "ruleset_refs": [
                      *         {
                      *           "letter": "A",
@@ -9108,7 +9108,7 @@ export interface operations {
                      *       ],
                      *       "slug": "demo/family-leave",
                      *       "status": "active",
-                     *       "updated_at": "2026-11-23T20:53:29.648785Z",
+                     *       "updated_at": "2026-11-23T21:01:46.362964Z",
                      *       "visibility": "private"
                      *     }
                      */
@@ -9768,7 +9768,7 @@ export interface operations {
                      *       },
                      *       "mermaid": "flowchart LR\n  demo_us_fmla_employee_field_employment_employer_type[\"employer type\"]\n  demo_us_fmla_employee_field_employment_months_employed[\"months employed\"]\n  demo_us_fmla_employee_field_employment_hours_12_months[\"hours 12 months\"]\n  demo_us_fmla_employee_field_employer_workweeks_with_50_employees[\"workweeks with 50 employees\"]\n  demo_us_fmla_employee_field_worksite_employees_within_75_miles[\"employees within 75 miles\"]\n  demo_us_fmla_employee_criterion_fmla_employee_employer_size[\"Private employer with 50 or more employees in 20 or more workweeks\"]\n  demo_us_fmla_employee_criterion_fmla_employee_public_agency[\"Public agency employer\"]\n  demo_us_fmla_employee_criterion_fmla_employee_tenure[\"Employed by the employer for at least 12 months\"]\n  demo_us_fmla_employee_criterion_fmla_employee_hours[\"At least 1,250 hours of service in the previous 12 months\"]\n  demo_us_fmla_employee_criterion_fmla_employee_not_title5[\"Not a federal employee covered by title 5 leave rules\"]\n  demo_us_fmla_employee_criterion_fmla_employee_worksite_size[\"50 or more employees within 75 miles of the worksite\"]\n  demo_us_fmla_employee_group_fmla_employee_employer[\"Covered employer (any of)\"]\n  demo_us_fmla_employee_group_fmla_employee_service[\"Length and amount of service (all of)\"]\n  demo_us_fmla_employee_group_fmla_employee_exclusions[\"Not excluded (all of)\"]\n  outcome[\"Family leave\"]\n  demo_us_fmla_employee_field_employment_employer_type --> demo_us_fmla_employee_criterion_fmla_employee_employer_size\n  demo_us_fmla_employee_field_employer_workweeks_with_50_employees --> demo_us_fmla_employee_criterion_fmla_employee_employer_size\n  demo_us_fmla_employee_criterion_fmla_employee_employer_size --> demo_us_fmla_employee_group_fmla_employee_employer\n  demo_us_fmla_employee_field_employment_employer_type --> demo_us_fmla_employee_criterion_fmla_employee_public_agency\n  demo_us_fmla_employee_criterion_fmla_employee_public_agency --> demo_us_fmla_employee_group_fmla_employee_employer\n  demo_us_fmla_employee_field_employment_months_employed --> demo_us_fmla_employee_criterion_fmla_employee_tenure\n  demo_us_fmla_employee_criterion_fmla_employee_tenure --> demo_us_fmla_employee_group_fmla_employee_service\n  demo_us_fmla_employee_field_employment_hours_12_months --> demo_us_fmla_employee_criterion_fmla_employee_hours\n  demo_us_fmla_employee_criterion_fmla_employee_hours --> demo_us_fmla_employee_group_fmla_employee_service\n  demo_us_fmla_employee_field_employment_employer_type --> demo_us_fmla_employee_criterion_fmla_employee_not_title5\n  demo_us_fmla_employee_criterion_fmla_employee_not_title5 --> demo_us_fmla_employee_group_fmla_employee_exclusions\n  demo_us_fmla_employee_field_worksite_employees_within_75_miles --> demo_us_fmla_employee_criterion_fmla_employee_worksite_size\n  demo_us_fmla_employee_criterion_fmla_employee_worksite_size --> demo_us_fmla_employee_group_fmla_employee_exclusions\n  demo_us_fmla_employee_group_fmla_employee_employer --> outcome\n  demo_us_fmla_employee_group_fmla_employee_service --> outcome\n  demo_us_fmla_employee_group_fmla_employee_exclusions --> outcome\n",
                      *       "name": "Family leave",
-                     *       "rulebook_id": "rb_jRs_cPJuW3yRhVur",
+                     *       "rulebook_id": "rb_zcFU0zjQbcygGPFz",
                      *       "slug": "demo/family-leave"
                      *     }
                      */
@@ -10065,14 +10065,14 @@ export interface operations {
                      *       "presence_polarity_advisories": null,
                      *       "release": {
                      *         "content_identity": "sha256:1d6845ce322e41f3f78017fc7cff99f3e6358890c1538866a13f4ec6d2fb67a6",
-                     *         "label": "amber-yak",
-                     *         "published_at": "2026-11-23T20:53:29.679033Z",
-                     *         "release_id": "6726004e-e543-4bff-95f7-0ba27f2b613e",
+                     *         "label": "careful-mountain",
+                     *         "published_at": "2026-11-23T21:01:46.374351Z",
+                     *         "release_id": "d9ba9e1a-cf75-4e35-bc5a-cecdf39776a9",
                      *         "title": "Family leave",
                      *         "version": 3
                      *       },
                      *       "rulebook": {
-                     *         "created_at": "2026-11-23T20:53:27.844164Z",
+                     *         "created_at": "2026-11-23T21:01:45.60027Z",
                      *         "description": "Federal family and medical leave: the employee's eligibility.",
                      *         "domain": "employment",
                      *         "fields": {
@@ -10087,14 +10087,14 @@ export interface operations {
                      *         "publication_pending": false,
                      *         "release": {
                      *           "content_identity": "sha256:1d6845ce322e41f3f78017fc7cff99f3e6358890c1538866a13f4ec6d2fb67a6",
-                     *           "label": "amber-yak",
-                     *           "published_at": "2026-11-23T20:53:29.679033Z",
-                     *           "release_id": "6726004e-e543-4bff-95f7-0ba27f2b613e",
+                     *           "label": "careful-mountain",
+                     *           "published_at": "2026-11-23T21:01:46.374351Z",
+                     *           "release_id": "d9ba9e1a-cf75-4e35-bc5a-cecdf39776a9",
                      *           "title": "Family leave",
                      *           "version": 3
                      *         },
                      *         "robot_hints": null,
-                     *         "rulebook_id": "rb_jRs_cPJuW3yRhVur",
+                     *         "rulebook_id": "rb_zcFU0zjQbcygGPFz",
                      *         "ruleset_refs": [
                      *           {
                      *             "letter": "A",
@@ -10105,7 +10105,7 @@ export interface operations {
                      *         ],
                      *         "slug": "demo/family-leave",
                      *         "status": "active",
-                     *         "updated_at": "2026-11-23T20:53:29.679033Z",
+                     *         "updated_at": "2026-11-23T21:01:46.374351Z",
                      *         "visibility": "public"
                      *       }
                      *     }
@@ -10343,14 +10343,14 @@ export interface operations {
                      *       ],
                      *       "release": {
                      *         "content_identity": "sha256:c91c3cb502d6d63b75ebda4202b9e6f6f2ae20a8b785885a4c7dd089269f2aaa",
-                     *         "label": "elegant-bison",
-                     *         "published_at": "2026-11-23T20:53:27.860238Z",
-                     *         "release_id": "4edf20c2-198f-45ea-843a-35f6ee4609d7",
+                     *         "label": "clever-tulip",
+                     *         "published_at": "2026-11-23T21:01:45.606704Z",
+                     *         "release_id": "d70318dd-8cbd-4fe3-a0de-16454cfb48f6",
                      *         "title": "Family leave",
                      *         "version": 1
                      *       },
                      *       "robot_hints": null,
-                     *       "rulebook_id": "rb_jRs_cPJuW3yRhVur",
+                     *       "rulebook_id": "rb_zcFU0zjQbcygGPFz",
                      *       "section_names": {
                      *         "fmla_employee": "FMLA employee eligibility"
                      *       },
@@ -10490,7 +10490,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-23T20:53:27.844164Z",
+                     *       "created_at": "2026-11-23T21:01:45.60027Z",
                      *       "description": "Federal family and medical leave: the employee's eligibility.",
                      *       "domain": "employment",
                      *       "fields": {
@@ -10505,14 +10505,14 @@ export interface operations {
                      *       "publication_pending": false,
                      *       "release": {
                      *         "content_identity": "sha256:6fd340523f97ec52683ecd8b7ab4b9a281e2bf07c6229fad25cfe6b04100319b",
-                     *         "label": "deft-robin",
-                     *         "published_at": "2026-11-23T20:53:29.648785Z",
-                     *         "release_id": "05b7e6e7-2527-4c19-a611-69f723fee84b",
+                     *         "label": "modest-yak",
+                     *         "published_at": "2026-11-23T21:01:46.362964Z",
+                     *         "release_id": "c6f456d4-862b-40df-ad04-e7800dd702dc",
                      *         "title": "Family leave",
                      *         "version": 2
                      *       },
                      *       "robot_hints": null,
-                     *       "rulebook_id": "rb_jRs_cPJuW3yRhVur",
+                     *       "rulebook_id": "rb_zcFU0zjQbcygGPFz",
                      *       "ruleset_refs": [
                      *         {
                      *           "letter": "A",
@@ -10523,7 +10523,7 @@ export interface operations {
                      *       ],
                      *       "slug": "demo/family-leave",
                      *       "status": "active",
-                     *       "updated_at": "2026-11-23T20:53:29.674525Z",
+                     *       "updated_at": "2026-11-23T21:01:46.370824Z",
                      *       "visibility": "public"
                      *     }
                      */
@@ -10672,7 +10672,7 @@ export interface operations {
                      * @example [
                      *       {
                      *         "content_digest": "sha256:d2caa3440ead4a4d6ae6592237e85cbc09d608da822fe111324897e01d41c73e",
-                     *         "created_at": "2026-11-23T20:53:27.404513Z",
+                     *         "created_at": "2026-11-23T21:01:45.234505Z",
                      *         "description": "Whether a household passes the federal SNAP gross income test (130% of poverty) and net income test (100% of poverty) for its size, using fiscal year 2026 standards (1 October 2025 to 30 September 2026) derived from the 2025 HHS poverty guidelines for the 48 states and DC (also used for Guam and the Virgin Islands), Alaska and Hawaii. Households with an elderly or disabled member need only pass the net test. Categorical eligibility and the resource test are not covered.",
                      *         "name": "SNAP gross and net income tests",
                      *         "rule_count": 56,
@@ -10681,7 +10681,7 @@ export interface operations {
                      *         "section_id": "snap_income",
                      *         "slug": "demo/snap-income",
                      *         "status": "active",
-                     *         "updated_at": "2026-11-23T20:53:27.404513Z",
+                     *         "updated_at": "2026-11-23T21:01:45.234505Z",
                      *         "visibility": "public"
                      *       }
                      *     ]
@@ -10798,7 +10798,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "content_digest": "sha256:d2caa3440ead4a4d6ae6592237e85cbc09d608da822fe111324897e01d41c73e",
-                     *       "created_at": "2026-11-23T20:53:27.404513Z",
+                     *       "created_at": "2026-11-23T21:01:45.234505Z",
                      *       "description": "Whether a household passes the federal SNAP gross income test (130% of poverty) and net income test (100% of poverty) for its size, using fiscal year 2026 standards (1 October 2025 to 30 September 2026) derived from the 2025 HHS poverty guidelines for the 48 states and DC (also used for Guam and the Virgin Islands), Alaska and Hawaii. Households with an elderly or disabled member need only pass the net test. Categorical eligibility and the resource test are not covered.",
                      *       "name": "SNAP gross and net income tests",
                      *       "rule_count": 56,
@@ -10807,7 +10807,7 @@ export interface operations {
                      *       "section_id": "snap_income",
                      *       "slug": "demo/snap-income",
                      *       "status": "archived",
-                     *       "updated_at": "2026-11-23T20:53:27.837199Z",
+                     *       "updated_at": "2026-11-23T21:01:45.594478Z",
                      *       "visibility": "private"
                      *     }
                      */
@@ -12606,7 +12606,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "content_digest": "sha256:d2caa3440ead4a4d6ae6592237e85cbc09d608da822fe111324897e01d41c73e",
-                     *       "created_at": "2026-11-23T20:53:27.404513Z",
+                     *       "created_at": "2026-11-23T21:01:45.234505Z",
                      *       "description": "Whether a household passes the federal SNAP gross income test (130% of poverty) and net income test (100% of poverty) for its size, using fiscal year 2026 standards (1 October 2025 to 30 September 2026) derived from the 2025 HHS poverty guidelines for the 48 states and DC (also used for Guam and the Virgin Islands), Alaska and Hawaii. Households with an elderly or disabled member need only pass the net test. Categorical eligibility and the resource test are not covered.",
                      *       "name": "SNAP gross and net income tests",
                      *       "rule_count": 56,
@@ -12615,7 +12615,7 @@ export interface operations {
                      *       "section_id": "snap_income",
                      *       "slug": "demo/snap-income",
                      *       "status": "active",
-                     *       "updated_at": "2026-11-23T20:53:27.826051Z",
+                     *       "updated_at": "2026-11-23T21:01:45.591922Z",
                      *       "visibility": "private"
                      *     }
                      */
@@ -12788,7 +12788,7 @@ export interface operations {
                      *           "used": 0
                      *         }
                      *       ],
-                     *       "reset": 1795467600,
+                     *       "reset": 1795471200,
                      *       "rolling": {
                      *         "30d": {
                      *           "admin": 0,
