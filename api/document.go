@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -37,7 +36,8 @@ import (
 //   - members whose wire names make poor identifiers carry x-go-name;
 //   - every response declares the headers sent with it;
 //   - every operation has a request and a response example, recorded from
-//     real calls (examples.json, kept true by a test);
+//     real calls (examples.json, kept true by a test), fitted to the 3.0
+//     form (document_examples.go);
 //   - the 3.0 form puts nothing beside a $ref.
 
 // DocumentVersions are the OpenAPI versions Document can write.
@@ -138,7 +138,9 @@ func (s *Server) buildDocument(version string) ([]byte, error) {
 	}
 	if version == "3.0" {
 		downgrade(doc)
-		dropResponseExamples(doc)
+		if err := fitResponseExamples30(doc); err != nil {
+			return nil, err
+		}
 	}
 	out, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
@@ -453,115 +455,6 @@ func rawResponses(doc obj) {
 				}
 				resp["content"] = obj{"*/*": obj{"schema": obj{"type": "string", "format": "binary",
 					"description": "The bytes as stored, of the media type Content-Type names."}}}
-			}
-		}
-	}
-}
-
-//go:embed examples.json
-var examplesJSON []byte
-
-// Example is one recorded call of an operation: what was sent and what
-// came back. examples.json holds one per operation id, written and checked
-// by the routes package's example test against a live server.
-type Example struct {
-	// Params are the path and query parameters sent, by name.
-	Params map[string]string `json:"params,omitempty"`
-	// Request is the JSON body sent; absent for operations without one.
-	Request json.RawMessage `json:"request,omitempty"`
-	// Status is the success status answered.
-	Status int `json:"status"`
-	// Response is the JSON body answered; absent on 204.
-	Response json.RawMessage `json:"response,omitempty"`
-}
-
-// Examples are the recorded calls the document shows, by operation id.
-func Examples() (map[string]Example, error) {
-	var out map[string]Example
-	if err := json.Unmarshal(examplesJSON, &out); err != nil {
-		return nil, fmt.Errorf("read examples.json: %w", err)
-	}
-	return out, nil
-}
-
-// addExamples puts each operation's recorded call in the document: the
-// request body (or its parameters) and the success response.
-func addExamples(doc obj) error {
-	examples, err := Examples()
-	if err != nil {
-		return err
-	}
-	for _, item := range doc["paths"].(obj) {
-		for _, op := range item.(obj) {
-			op := op.(obj)
-			ex, ok := examples[op["operationId"].(string)]
-			if !ok {
-				continue
-			}
-			if params, ok := op["parameters"].([]any); ok {
-				for _, p := range params {
-					p := p.(obj)
-					if v, ok := ex.Params[p["name"].(string)]; ok {
-						p["example"] = paramValue(p, v)
-					}
-				}
-			}
-			if body, ok := op["requestBody"].(obj); ok && ex.Request != nil {
-				if mt, ok := body["content"].(obj)["application/json"].(obj); ok {
-					mt["example"] = rawValue(ex.Request)
-				}
-			}
-			if resp, ok := op["responses"].(obj)[strconv.Itoa(ex.Status)].(obj); ok && ex.Response != nil {
-				if content, ok := resp["content"].(obj); ok {
-					for _, mt := range content {
-						mt.(obj)["example"] = rawValue(ex.Response)
-					}
-				}
-			}
-		}
-	}
-	return nil
-}
-
-// paramValue is a parameter's example as its schema types it: the
-// recorded query text of an integer parameter is a number.
-func paramValue(param obj, v string) any {
-	schema, _ := param["schema"].(obj)
-	switch schema["type"] {
-	case "integer", "number":
-		if n, err := strconv.ParseFloat(v, 64); err == nil {
-			return n
-		}
-	case "boolean":
-		if b, err := strconv.ParseBool(v); err == nil {
-			return b
-		}
-	}
-	return v
-}
-
-func rawValue(b json.RawMessage) any {
-	var v any
-	_ = json.Unmarshal(b, &v)
-	return v
-}
-
-// dropResponseExamples leaves the 3.0 form without response examples.
-// 3.0 has no form of a nullable reference that generators and validators
-// read alike: allOf of the reference beside nullable gives Go *T, but
-// validators (rightly, by 3.0.3) refuse null there, and the anyOf form
-// they accept becomes a union type in Go. The 3.0 form, read by
-// generators, keeps the one that gives clean code; the recorded answers,
-// nulls included, are in the 3.1 document, which the reference page
-// shows. Request and parameter examples stay.
-func dropResponseExamples(doc obj) {
-	for _, item := range doc["paths"].(obj) {
-		for _, op := range item.(obj) {
-			for _, resp := range op.(obj)["responses"].(obj) {
-				content, _ := resp.(obj)["content"].(obj)
-				for _, mt := range content {
-					delete(mt.(obj), "example")
-				}
 			}
 		}
 	}

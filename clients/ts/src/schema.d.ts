@@ -2554,8 +2554,8 @@ export interface operations {
                      *       "content_digest": "sha256:25bc2acfbc11eaa09b2a2ded006fdb0554680ab789958f1aa2657e80f13ef96e",
                      *       "decision": "undetermined",
                      *       "decision_date": "2026-11-23",
-                     *       "decision_id": "dec_6TwUhxhIy8Wl22Hx",
-                     *       "decision_time": "2026-11-23T21:01:45.489099825Z",
+                     *       "decision_id": "dec_sJl4tZkK-vQOPq57",
+                     *       "decision_time": "2026-11-23T21:09:01.512631866Z",
                      *       "engine_version": "eligo-core@0.32.0",
                      *       "explanation": {
                      *         "decision": "undetermined",
@@ -2928,23 +2928,26 @@ export interface operations {
                      * @example [
                      *       {
                      *         "contract": null,
-                     *         "created_at": "2026-11-23T21:01:45.617348Z",
-                     *         "draft": null,
+                     *         "created_at": "2026-11-23T21:09:01.622424Z",
+                     *         "draft": {
+                     *           "origin": "hand",
+                     *           "updated_at": "2026-11-23T21:09:01.64931Z"
+                     *         },
                      *         "has_contract": false,
                      *         "name": "FMLA",
-                     *         "project_id": "prj_42VukYCJTS-uB7ph",
+                     *         "project_id": "prj_7JzbM3k7HKam3BQt",
                      *         "section_id": "fmla_employee",
                      *         "test_cases": [
                      *           {
-                     *             "expected_outcome": "not_eligible",
+                     *             "expected_outcome": "undetermined",
                      *             "field_values": {
-                     *               "employment.months_employed": 3
+                     *               "employment.months_employed": 14
                      *             },
-                     *             "name": "short tenure"
+                     *             "name": "long tenure"
                      *           }
                      *         ],
                      *         "tests_total": 1,
-                     *         "updated_at": "2026-11-23T21:01:45.617348Z"
+                     *         "updated_at": "2026-11-23T21:09:01.651861Z"
                      *       }
                      *     ]
                      */
@@ -3074,28 +3077,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "contract": null,
-                     *       "created_at": "2026-11-23T21:01:45.617348Z",
+                     *       "created_at": "2026-11-23T21:09:01.622424Z",
                      *       "draft": null,
                      *       "generation_token_budget": 112000,
                      *       "has_contract": false,
                      *       "name": "FMLA",
                      *       "project_estimated_tokens": 16,
-                     *       "project_id": "prj_42VukYCJTS-uB7ph",
+                     *       "project_id": "prj_7JzbM3k7HKam3BQt",
                      *       "section_id": "fmla_employee",
                      *       "sources": [
                      *         {
                      *           "content_digest": "sha256:154fb9f0c76ef95124e08753a9a25da03e3fe3905d50ab0072b5731c18d82e19",
-                     *           "created_at": "2026-11-23T21:01:45.617348Z",
+                     *           "created_at": "2026-11-23T21:09:01.622424Z",
                      *           "estimated_tokens": 16,
                      *           "filename": "source.txt",
                      *           "licence": "",
                      *           "media_type": "text/plain",
                      *           "size": 78,
-                     *           "source_id": "src_DdEiLBFjMS5YTr2m",
+                     *           "source_id": "src_EfJBpjFKtaKnwr02",
                      *           "status": "active",
                      *           "superseded_by": null,
                      *           "title": "source.txt",
-                     *           "updated_at": "2026-11-23T21:01:45.617348Z",
+                     *           "updated_at": "2026-11-23T21:09:01.622424Z",
                      *           "url": ""
                      *         }
                      *       ],
@@ -3109,7 +3112,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "tests_total": 1,
-                     *       "updated_at": "2026-11-23T21:01:45.617348Z"
+                     *       "updated_at": "2026-11-23T21:09:01.622424Z"
                      *     }
                      */
                     "application/json": components["schemas"]["ProjectCreated"];
@@ -3212,7 +3215,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_42VukYCJTS-uB7ph
+                 * @example prj_7JzbM3k7HKam3BQt
                  */
                 project_id: string;
             };
@@ -3234,23 +3237,26 @@ export interface operations {
                     /**
                      * @example {
                      *       "contract": null,
-                     *       "created_at": "2026-11-23T21:01:45.617348Z",
-                     *       "draft": null,
+                     *       "created_at": "2026-11-23T21:09:01.622424Z",
+                     *       "draft": {
+                     *         "origin": "hand",
+                     *         "updated_at": "2026-11-23T21:09:01.64931Z"
+                     *       },
                      *       "has_contract": false,
                      *       "name": "FMLA",
-                     *       "project_id": "prj_42VukYCJTS-uB7ph",
+                     *       "project_id": "prj_7JzbM3k7HKam3BQt",
                      *       "section_id": "fmla_employee",
                      *       "test_cases": [
                      *         {
-                     *           "expected_outcome": "not_eligible",
+                     *           "expected_outcome": "undetermined",
                      *           "field_values": {
-                     *             "employment.months_employed": 3
+                     *             "employment.months_employed": 14
                      *           },
-                     *           "name": "short tenure"
+                     *           "name": "long tenure"
                      *         }
                      *       ],
                      *       "tests_total": 1,
-                     *       "updated_at": "2026-11-23T21:01:45.617348Z"
+                     *       "updated_at": "2026-11-23T21:09:01.651861Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Project"];
@@ -3360,7 +3366,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_42VukYCJTS-uB7ph
+                 * @example prj_7JzbM3k7HKam3BQt
                  */
                 project_id: string;
             };
@@ -3396,7 +3402,7 @@ export interface operations {
                      *           "id": "employment.months_employed",
                      *           "question": "For how many months in total have you worked for this employer?",
                      *           "quote": "has been employed for at least 12 months by the employer",
-                     *           "source_id": "src_f6fTVy54auDI85jQ",
+                     *           "source_id": "src_GgoTublwO0JU4jf_",
                      *           "type": "int",
                      *           "verified": true
                      *         },
@@ -3405,7 +3411,7 @@ export interface operations {
                      *           "id": "worksite.employees_within_75_miles",
                      *           "question": "How many people does your employer employ within 75 miles of your worksite?",
                      *           "quote": "50 or more employees within 75 miles",
-                     *           "source_id": "src_f6fTVy54auDI85jQ",
+                     *           "source_id": "src_GgoTublwO0JU4jf_",
                      *           "type": "int",
                      *           "verified": true
                      *         }
@@ -3542,7 +3548,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_42VukYCJTS-uB7ph
+                 * @example prj_7JzbM3k7HKam3BQt
                  */
                 project_id: string;
             };
@@ -3577,7 +3583,7 @@ export interface operations {
                      *           "name": "FMLA employee eligibility",
                      *           "quote": "An eligible employee has been employed for at least 12 months by the employer.",
                      *           "section_id": "fmla_employee",
-                     *           "source_id": "src_f6fTVy54auDI85jQ",
+                     *           "source_id": "src_GgoTublwO0JU4jf_",
                      *           "verified": true
                      *         }
                      *       ],
@@ -3710,7 +3716,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_42VukYCJTS-uB7ph
+                 * @example prj_7JzbM3k7HKam3BQt
                  */
                 project_id: string;
             };
@@ -3751,7 +3757,7 @@ export interface operations {
                      *       "compiles": true,
                      *       "content_digest": "sha256:534a9cd79221f6a0e01823593e0c8df9d56a7bf10a04540218fbdf4a3a288e39",
                      *       "origin": "generation",
-                     *       "project_id": "prj_42VukYCJTS-uB7ph",
+                     *       "project_id": "prj_7JzbM3k7HKam3BQt",
                      *       "provenance_report": {
                      *         "coverage": [
                      *           {
@@ -3759,7 +3765,7 @@ export interface operations {
                      *             "clauses": 1,
                      *             "filename": "source.txt",
                      *             "share": 0,
-                     *             "source_id": "src_DdEiLBFjMS5YTr2m",
+                     *             "source_id": "src_EfJBpjFKtaKnwr02",
                      *             "status": "reference_only",
                      *             "uncited_passages": [
                      *               "An eligible employee has been employed for at least 12 months by the employer."
@@ -3770,7 +3776,7 @@ export interface operations {
                      *             "clauses": 2,
                      *             "filename": "fmla-notes.txt",
                      *             "share": 1,
-                     *             "source_id": "src_f6fTVy54auDI85jQ",
+                     *             "source_id": "src_GgoTublwO0JU4jf_",
                      *             "status": "active",
                      *             "uncited_passages": []
                      *           }
@@ -3778,14 +3784,14 @@ export interface operations {
                      *         "quotes": [
                      *           {
                      *             "criterion_id": "tenure",
-                     *             "project_source_id": "src_f6fTVy54auDI85jQ",
+                     *             "project_source_id": "src_GgoTublwO0JU4jf_",
                      *             "quote": "has been employed for at least 12 months by the employer",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
                      *           },
                      *           {
                      *             "criterion_id": "worksite_size",
-                     *             "project_source_id": "src_f6fTVy54auDI85jQ",
+                     *             "project_source_id": "src_GgoTublwO0JU4jf_",
                      *             "quote": "50 or more employees within 75 miles",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
@@ -3804,7 +3810,7 @@ export interface operations {
                      *         "status": "ok"
                      *       },
                      *       "source_questions": [],
-                     *       "updated_at": "2026-11-23T21:01:45.884819Z"
+                     *       "updated_at": "2026-11-23T21:09:01.885553Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Draft"];
@@ -3925,7 +3931,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_42VukYCJTS-uB7ph
+                 * @example prj_7JzbM3k7HKam3BQt
                  */
                 project_id: string;
             };
@@ -3960,11 +3966,11 @@ export interface operations {
                      *         "contract_checks": [],
                      *         "results": [
                      *           {
-                     *             "expected": "undetermined",
-                     *             "got": "undetermined",
+                     *             "expected": "not_eligible",
+                     *             "got": "not_eligible",
                      *             "ignored_fields": [],
                      *             "mismatches": [],
-                     *             "name": "long tenure",
+                     *             "name": "short tenure",
                      *             "pass": true
                      *           }
                      *         ],
@@ -3975,7 +3981,7 @@ export interface operations {
                      *       "compiles": true,
                      *       "content_digest": "sha256:534a9cd79221f6a0e01823593e0c8df9d56a7bf10a04540218fbdf4a3a288e39",
                      *       "origin": "hand",
-                     *       "project_id": "prj_42VukYCJTS-uB7ph",
+                     *       "project_id": "prj_7JzbM3k7HKam3BQt",
                      *       "provenance_report": {
                      *         "coverage": [
                      *           {
@@ -3983,7 +3989,7 @@ export interface operations {
                      *             "clauses": 1,
                      *             "filename": "source.txt",
                      *             "share": 0,
-                     *             "source_id": "src_DdEiLBFjMS5YTr2m",
+                     *             "source_id": "src_EfJBpjFKtaKnwr02",
                      *             "status": "reference_only",
                      *             "uncited_passages": [
                      *               "An eligible employee has been employed for at least 12 months by the employer."
@@ -3994,7 +4000,7 @@ export interface operations {
                      *             "clauses": 2,
                      *             "filename": "fmla-notes.txt",
                      *             "share": 1,
-                     *             "source_id": "src_f6fTVy54auDI85jQ",
+                     *             "source_id": "src_GgoTublwO0JU4jf_",
                      *             "status": "active",
                      *             "uncited_passages": []
                      *           }
@@ -4002,14 +4008,14 @@ export interface operations {
                      *         "quotes": [
                      *           {
                      *             "criterion_id": "tenure",
-                     *             "project_source_id": "src_f6fTVy54auDI85jQ",
+                     *             "project_source_id": "src_GgoTublwO0JU4jf_",
                      *             "quote": "has been employed for at least 12 months by the employer",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
                      *           },
                      *           {
                      *             "criterion_id": "worksite_size",
-                     *             "project_source_id": "src_f6fTVy54auDI85jQ",
+                     *             "project_source_id": "src_GgoTublwO0JU4jf_",
                      *             "quote": "50 or more employees within 75 miles",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
@@ -4033,7 +4039,7 @@ export interface operations {
                      *         "status": "warnings"
                      *       },
                      *       "source_questions": [],
-                     *       "updated_at": "2026-11-23T21:01:46.00459Z"
+                     *       "updated_at": "2026-11-23T21:09:01.64931Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Draft"];
@@ -4153,7 +4159,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_42VukYCJTS-uB7ph
+                 * @example prj_7JzbM3k7HKam3BQt
                  */
                 project_id: string;
             };
@@ -4184,12 +4190,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-23T21:01:45.662176Z",
-                     *       "draft": null,
+                     *       "created_at": "2026-11-23T21:09:01.658073Z",
+                     *       "draft": {
+                     *         "origin": "hand",
+                     *         "updated_at": "2026-11-23T21:09:01.64931Z"
+                     *       },
                      *       "error_detail": null,
                      *       "finished_at": null,
                      *       "generation_contract_version": 1,
-                     *       "job_id": "gen_7uZNXmMTYNldpXPD",
+                     *       "job_id": "gen_lkmXU_CSYI1xTuSz",
                      *       "mode": "fresh",
                      *       "model": "gpt-4.1-mini",
                      *       "outcome": null,
@@ -4200,8 +4209,8 @@ export interface operations {
                      *         "tests_total": 1,
                      *         "tokens_used": 0
                      *       },
-                     *       "project_id": "prj_42VukYCJTS-uB7ph",
-                     *       "prompt_tokens": 3521,
+                     *       "project_id": "prj_7JzbM3k7HKam3BQt",
+                     *       "prompt_tokens": 3526,
                      *       "result": null,
                      *       "retry_readiness": "blocked",
                      *       "started_at": null,
@@ -4339,7 +4348,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_42VukYCJTS-uB7ph
+                 * @example prj_7JzbM3k7HKam3BQt
                  */
                 project_id: string;
             };
@@ -4372,7 +4381,7 @@ export interface operations {
                      *       "accepted": true,
                      *       "changed_criteria": [],
                      *       "failures": [],
-                     *       "job_id": "gen_9B1TYNXh781CWm5K",
+                     *       "job_id": "gen_1LCLK9qNPbra-shf",
                      *       "outcome": "accepted",
                      *       "provenance_report": {
                      *         "coverage": [
@@ -4381,7 +4390,7 @@ export interface operations {
                      *             "clauses": 1,
                      *             "filename": "source.txt",
                      *             "share": 0,
-                     *             "source_id": "src_DdEiLBFjMS5YTr2m",
+                     *             "source_id": "src_EfJBpjFKtaKnwr02",
                      *             "status": "reference_only",
                      *             "uncited_passages": [
                      *               "An eligible employee has been employed for at least 12 months by the employer."
@@ -4392,7 +4401,7 @@ export interface operations {
                      *             "clauses": 2,
                      *             "filename": "fmla-notes.txt",
                      *             "share": 1,
-                     *             "source_id": "src_f6fTVy54auDI85jQ",
+                     *             "source_id": "src_GgoTublwO0JU4jf_",
                      *             "status": "active",
                      *             "uncited_passages": []
                      *           }
@@ -4400,14 +4409,14 @@ export interface operations {
                      *         "quotes": [
                      *           {
                      *             "criterion_id": "tenure",
-                     *             "project_source_id": "src_f6fTVy54auDI85jQ",
+                     *             "project_source_id": "src_GgoTublwO0JU4jf_",
                      *             "quote": "has been employed for at least 12 months by the employer",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
                      *           },
                      *           {
                      *             "criterion_id": "worksite_size",
-                     *             "project_source_id": "src_f6fTVy54auDI85jQ",
+                     *             "project_source_id": "src_GgoTublwO0JU4jf_",
                      *             "quote": "50 or more employees within 75 miles",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
@@ -4420,7 +4429,7 @@ export interface operations {
                      *         }
                      *       },
                      *       "review_hint": {
-                     *         "actionable_via": "POST /projects/prj_42VukYCJTS-uB7ph/tests",
+                     *         "actionable_via": "POST /projects/prj_7JzbM3k7HKam3BQt/tests",
                      *         "check_id": "criteria_both_ways",
                      *         "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#criteria_both_ways",
                      *         "message": "Add cases that decide criterion worksite_size: one where it is satisfied and one where it is not (1 criterion is never decided)."
@@ -4432,10 +4441,10 @@ export interface operations {
                      *           "quotes_total": 2,
                      *           "quotes_verified": 2,
                      *           "round": 1,
-                     *           "seconds": 0.003097544,
+                     *           "seconds": 0.003211943,
                      *           "stage": "test",
                      *           "tests_passing": 1,
-                     *           "tokens": 3628
+                     *           "tokens": 3633
                      *         }
                      *       ],
                      *       "ruleset_id": "fmla_employee:draft-534a9cd79221",
@@ -4446,7 +4455,7 @@ export interface operations {
                      *       "source_questions": [],
                      *       "tests_passing": 1,
                      *       "tests_total": 1,
-                     *       "tokens_used": 3628
+                     *       "tokens_used": 3633
                      *     }
                      */
                     "application/json": unknown;
@@ -4575,7 +4584,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_42VukYCJTS-uB7ph
+                 * @example prj_7JzbM3k7HKam3BQt
                  */
                 project_id: string;
             };
@@ -4585,7 +4594,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "job_id": "gen_7uZNXmMTYNldpXPD"
+                 *       "job_id": "gen_lkmXU_CSYI1xTuSz"
                  *     }
                  */
                 "application/json": components["schemas"]["CancelRequest"];
@@ -4606,16 +4615,19 @@ export interface operations {
                     /**
                      * @example {
                      *       "cancel_result": "cancelled",
-                     *       "created_at": "2026-11-23T21:01:45.662176Z",
-                     *       "draft": null,
+                     *       "created_at": "2026-11-23T21:09:01.658073Z",
+                     *       "draft": {
+                     *         "origin": "hand",
+                     *         "updated_at": "2026-11-23T21:09:01.64931Z"
+                     *       },
                      *       "error_detail": {
                      *         "message": "cancelled by the caller",
                      *         "reason_code": "cancelled",
                      *         "retryable": false
                      *       },
-                     *       "finished_at": "2026-11-23T21:01:45.684488Z",
+                     *       "finished_at": "2026-11-23T21:09:01.69051Z",
                      *       "generation_contract_version": 1,
-                     *       "job_id": "gen_7uZNXmMTYNldpXPD",
+                     *       "job_id": "gen_lkmXU_CSYI1xTuSz",
                      *       "mode": "fresh",
                      *       "model": "gpt-4.1-mini",
                      *       "outcome": "cancelled",
@@ -4626,11 +4638,11 @@ export interface operations {
                      *         "tests_total": 1,
                      *         "tokens_used": 0
                      *       },
-                     *       "project_id": "prj_42VukYCJTS-uB7ph",
-                     *       "prompt_tokens": 3521,
+                     *       "project_id": "prj_7JzbM3k7HKam3BQt",
+                     *       "prompt_tokens": 3526,
                      *       "result": null,
                      *       "retry_readiness": "cleanup_pending",
-                     *       "started_at": "2026-11-23T21:01:45.677892Z",
+                     *       "started_at": "2026-11-23T21:09:01.676479Z",
                      *       "state": "failed",
                      *       "telemetry_availability": "full",
                      *       "worker_lifecycle": "stopping"
@@ -4764,7 +4776,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_42VukYCJTS-uB7ph
+                 * @example prj_7JzbM3k7HKam3BQt
                  */
                 project_id: string;
             };
@@ -4787,8 +4799,8 @@ export interface operations {
                      * @example {
                      *       "guidance": [
                      *         {
-                     *           "adherence": null,
-                     *           "created_at": "2026-11-23T21:01:45.63465Z",
+                     *           "adherence": "exact",
+                     *           "created_at": "2026-11-23T21:09:01.637232Z",
                      *           "domain_scope": "",
                      *           "guidance_text": "Count months of employment, not of the current contract.",
                      *           "position": 0,
@@ -4901,7 +4913,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_42VukYCJTS-uB7ph
+                 * @example prj_7JzbM3k7HKam3BQt
                  */
                 project_id: string;
             };
@@ -4911,6 +4923,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
+                 *       "adherence": "exact",
                  *       "guidance_text": "Count months of employment, not of the current contract.",
                  *       "process_type": "rule_generation"
                  *     }
@@ -4932,8 +4945,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "adherence": null,
-                     *       "created_at": "2026-11-23T21:01:45.63465Z",
+                     *       "adherence": "exact",
+                     *       "created_at": "2026-11-23T21:09:01.637232Z",
                      *       "domain_scope": "",
                      *       "guidance_text": "Count months of employment, not of the current contract.",
                      *       "position": 0,
@@ -5054,7 +5067,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_42VukYCJTS-uB7ph
+                 * @example prj_7JzbM3k7HKam3BQt
                  */
                 project_id: string;
             };
@@ -5094,7 +5107,7 @@ export interface operations {
                      *             "clauses": 1,
                      *             "filename": "source.txt",
                      *             "share": 0,
-                     *             "source_id": "src_DdEiLBFjMS5YTr2m",
+                     *             "source_id": "src_EfJBpjFKtaKnwr02",
                      *             "status": "reference_only",
                      *             "uncited_passages": [
                      *               "An eligible employee has been employed for at least 12 months by the employer."
@@ -5105,7 +5118,7 @@ export interface operations {
                      *             "clauses": 2,
                      *             "filename": "fmla-notes.txt",
                      *             "share": 1,
-                     *             "source_id": "src_f6fTVy54auDI85jQ",
+                     *             "source_id": "src_GgoTublwO0JU4jf_",
                      *             "status": "active",
                      *             "uncited_passages": []
                      *           }
@@ -5113,14 +5126,14 @@ export interface operations {
                      *         "quotes": [
                      *           {
                      *             "criterion_id": "tenure",
-                     *             "project_source_id": "src_f6fTVy54auDI85jQ",
+                     *             "project_source_id": "src_GgoTublwO0JU4jf_",
                      *             "quote": "has been employed for at least 12 months by the employer",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
                      *           },
                      *           {
                      *             "criterion_id": "worksite_size",
-                     *             "project_source_id": "src_f6fTVy54auDI85jQ",
+                     *             "project_source_id": "src_GgoTublwO0JU4jf_",
                      *             "quote": "50 or more employees within 75 miles",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
@@ -5134,7 +5147,7 @@ export interface operations {
                      *       },
                      *       "reused": false,
                      *       "review_hint": {
-                     *         "actionable_via": "POST /projects/prj_42VukYCJTS-uB7ph/tests",
+                     *         "actionable_via": "POST /projects/prj_7JzbM3k7HKam3BQt/tests",
                      *         "check_id": "criteria_both_ways",
                      *         "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#criteria_both_ways",
                      *         "message": "Add cases that decide criterion worksite_size: one where it is satisfied and one where it is not (1 criterion is never decided)."
@@ -5142,13 +5155,8 @@ export interface operations {
                      *       "ruleset_id": "fmla_employee:20261123-d0fe55bd3184",
                      *       "slug": "demo/us-fmla-employee",
                      *       "source_check": {
-                     *         "findings": [
-                     *           {
-                     *             "kind": "no_authoring_inputs_recorded",
-                     *             "message": "the draft was written by hand, so no record says which sources and guidance it was written from"
-                     *           }
-                     *         ],
-                     *         "status": "warnings"
+                     *         "findings": [],
+                     *         "status": "ok"
                      *       },
                      *       "source_questions": [],
                      *       "tests_passing": 1,
@@ -5285,7 +5293,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_42VukYCJTS-uB7ph
+                 * @example prj_7JzbM3k7HKam3BQt
                  */
                 project_id: string;
             };
@@ -5317,7 +5325,7 @@ export interface operations {
                      * @example {
                      *       "checks": [
                      *         {
-                     *           "actionable_via": "PUT /projects/prj_42VukYCJTS-uB7ph/draft",
+                     *           "actionable_via": "PUT /projects/prj_7JzbM3k7HKam3BQt/draft",
                      *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#draft_compiles",
                      *           "evidence": [
                      *             "section fmla_employee compiles: 2 groups, 2 criteria, 2 fields"
@@ -5330,7 +5338,7 @@ export interface operations {
                      *           "why": "Nothing else about the rules can be checked, tested or published until the draft compiles."
                      *         },
                      *         {
-                     *           "actionable_via": "POST /projects/prj_42VukYCJTS-uB7ph/tests",
+                     *           "actionable_via": "POST /projects/prj_7JzbM3k7HKam3BQt/tests",
                      *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#tests_per_section",
                      *           "evidence": [
                      *             "1 test case for section fmla_employee (at least 5 recommended)"
@@ -5343,7 +5351,7 @@ export interface operations {
                      *           "why": "A handful of cases cannot pin down a section's criteria and thresholds; five is the least that starts to."
                      *         },
                      *         {
-                     *           "actionable_via": "PUT /projects/prj_42VukYCJTS-uB7ph/draft",
+                     *           "actionable_via": "PUT /projects/prj_7JzbM3k7HKam3BQt/draft",
                      *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#tests_pass",
                      *           "evidence": [
                      *             "all 1 test case pass"
@@ -5356,7 +5364,7 @@ export interface operations {
                      *           "why": "A failing case means the draft and the team disagree about what the law decides."
                      *         },
                      *         {
-                     *           "actionable_via": "POST /projects/prj_42VukYCJTS-uB7ph/tests",
+                     *           "actionable_via": "POST /projects/prj_7JzbM3k7HKam3BQt/tests",
                      *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#criteria_both_ways",
                      *           "evidence": [
                      *             "criterion worksite_size: never decided by any case (neither satisfied nor not_satisfied)",
@@ -5370,7 +5378,7 @@ export interface operations {
                      *           "why": "A criterion only ever seen passing (or only failing) could be always true (or always false) without any test noticing."
                      *         },
                      *         {
-                     *           "actionable_via": "POST /projects/prj_42VukYCJTS-uB7ph/tests",
+                     *           "actionable_via": "POST /projects/prj_7JzbM3k7HKam3BQt/tests",
                      *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#threshold_boundaries",
                      *           "evidence": [
                      *             "employment.months_employed >= 12 (criterion tenure): no case at 12 and no case at 11",
@@ -5384,7 +5392,7 @@ export interface operations {
                      *           "why": "Off-by-one mistakes (> for >=, 12 for 11) live at the boundary and pass every test away from it."
                      *         },
                      *         {
-                     *           "actionable_via": "PUT /projects/prj_42VukYCJTS-uB7ph/draft",
+                     *           "actionable_via": "PUT /projects/prj_7JzbM3k7HKam3BQt/draft",
                      *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#criteria_cited",
                      *           "evidence": [
                      *             "all 2 criteria rest on verified quotes"
@@ -5397,7 +5405,7 @@ export interface operations {
                      *           "why": "A criterion without a verified quote cannot be traced to the law, and publishing requires every quote verified."
                      *         },
                      *         {
-                     *           "actionable_via": "PUT /projects/prj_42VukYCJTS-uB7ph/draft",
+                     *           "actionable_via": "PUT /projects/prj_7JzbM3k7HKam3BQt/draft",
                      *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#clause_coverage",
                      *           "evidence": [
                      *             "2 of 2 active clauses cited (100%; pass at 60%, warn at 30%)",
@@ -5412,7 +5420,7 @@ export interface operations {
                      *           "why": "Clauses of an active source that no criterion cites are often conditions the rules have missed."
                      *         },
                      *         {
-                     *           "actionable_via": "PUT /projects/prj_42VukYCJTS-uB7ph/draft",
+                     *           "actionable_via": "PUT /projects/prj_7JzbM3k7HKam3BQt/draft",
                      *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#presence_polarity",
                      *           "evidence": [
                      *             "no presence operator lets an unanswered field look better than an answer"
@@ -5425,7 +5433,7 @@ export interface operations {
                      *           "why": "If leaving a field unanswered can make an applicant look more eligible than answering truthfully, go-live is refused."
                      *         },
                      *         {
-                     *           "actionable_via": "PUT /projects/prj_42VukYCJTS-uB7ph/draft",
+                     *           "actionable_via": "PUT /projects/prj_7JzbM3k7HKam3BQt/draft",
                      *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#unused_fields",
                      *           "evidence": [
                      *             "all 2 declared fields are read, and every test field is declared"
@@ -5438,7 +5446,7 @@ export interface operations {
                      *           "why": "A declared field no criterion reads asks applicants a useless question, and a test field the draft does not declare is silently treated as absent."
                      *         },
                      *         {
-                     *           "actionable_via": "PUT /projects/prj_42VukYCJTS-uB7ph/draft",
+                     *           "actionable_via": "PUT /projects/prj_7JzbM3k7HKam3BQt/draft",
                      *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#superseded_sources",
                      *           "evidence": [
                      *             "all 2 resolved citations rest on active sources"
@@ -5451,7 +5459,7 @@ export interface operations {
                      *           "why": "A quote from a superseded or reference-only source may no longer be the law."
                      *         },
                      *         {
-                     *           "actionable_via": "POST /projects/prj_42VukYCJTS-uB7ph/guidance",
+                     *           "actionable_via": "POST /projects/prj_7JzbM3k7HKam3BQt/guidance",
                      *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#source_questions",
                      *           "evidence": [
                      *             "no open questions (0 resolved)"
@@ -5464,7 +5472,7 @@ export interface operations {
                      *           "why": "An open question means the draft rests on a provisional reading of an ambiguous or conflicting passage."
                      *         },
                      *         {
-                     *           "actionable_via": "PUT /projects/prj_42VukYCJTS-uB7ph/draft",
+                     *           "actionable_via": "PUT /projects/prj_7JzbM3k7HKam3BQt/draft",
                      *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#static_analysis",
                      *           "evidence": [
                      *             "no criterion is always or never satisfied, none is redundant, and every field can change the outcome"
@@ -5477,7 +5485,7 @@ export interface operations {
                      *           "why": "A criterion that can never (or always) hold, or a field that never matters, is usually a mistake in the rules that no test shows."
                      *         },
                      *         {
-                     *           "actionable_via": "POST /projects/prj_42VukYCJTS-uB7ph/tests",
+                     *           "actionable_via": "POST /projects/prj_7JzbM3k7HKam3BQt/tests",
                      *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#mutation_score",
                      *           "evidence": [
                      *             "the tests kill 3 of 9 mutants (33%); 0 more were proved to change nothing",
@@ -5501,10 +5509,10 @@ export interface operations {
                      *           "why": "Tests that pass whatever a threshold or comparison says do not pin the rules down; the share of mutants they kill measures how well they do."
                      *         }
                      *       ],
-                     *       "coaching": "Start with criteria tested both ways (criteria_both_ways, fail, weight 10): Add cases that decide criterion worksite_size: one where it is satisfied and one where it is not (1 criterion is never decided). Use POST /projects/prj_42VukYCJTS-uB7ph/tests. Next, thresholds tested at their boundary (threshold_boundaries, fail, weight 10): Add boundary cases for the 2 untested thresholds, starting with employment.months_employed >= 12 (criterion tenure): no case at 12 and no case at 11. Use POST /projects/prj_42VukYCJTS-uB7ph/tests. Next, tests notice small changes (mutation_score, fail, weight 5): The tests miss 6 of 9 small changes to the rules; add the cases `eligo test --suggest` proposes, after checking each expected outcome against the law. Use POST /projects/prj_42VukYCJTS-uB7ph/tests. Finally, tests per section (tests_per_section, warn, weight 10): Add 4 more test cases (1 of 5): one at each threshold's boundary and one for each criterion failing on its own. Use POST /projects/prj_42VukYCJTS-uB7ph/tests.",
+                     *       "coaching": "Start with criteria tested both ways (criteria_both_ways, fail, weight 10): Add cases that decide criterion worksite_size: one where it is satisfied and one where it is not (1 criterion is never decided). Use POST /projects/prj_7JzbM3k7HKam3BQt/tests. Next, thresholds tested at their boundary (threshold_boundaries, fail, weight 10): Add boundary cases for the 2 untested thresholds, starting with employment.months_employed >= 12 (criterion tenure): no case at 12 and no case at 11. Use POST /projects/prj_7JzbM3k7HKam3BQt/tests. Next, tests notice small changes (mutation_score, fail, weight 5): The tests miss 6 of 9 small changes to the rules; add the cases `eligo test --suggest` proposes, after checking each expected outcome against the law. Use POST /projects/prj_7JzbM3k7HKam3BQt/tests. Finally, tests per section (tests_per_section, warn, weight 10): Add 4 more test cases (1 of 5): one at each threshold's boundary and one for each criterion failing on its own. Use POST /projects/prj_7JzbM3k7HKam3BQt/tests.",
                      *       "data_completeness": "thin",
                      *       "next_skill": {
-                     *         "actionable_via": "POST /projects/prj_42VukYCJTS-uB7ph/tests",
+                     *         "actionable_via": "POST /projects/prj_7JzbM3k7HKam3BQt/tests",
                      *         "check_id": "criteria_both_ways",
                      *         "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#criteria_both_ways",
                      *         "message": "Add cases that decide criterion worksite_size: one where it is satisfied and one where it is not (1 criterion is never decided)."
@@ -5636,7 +5644,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_42VukYCJTS-uB7ph
+                 * @example prj_7JzbM3k7HKam3BQt
                  */
                 project_id: string;
             };
@@ -5662,32 +5670,32 @@ export interface operations {
                      *       "sources": [
                      *         {
                      *           "content_digest": "sha256:154fb9f0c76ef95124e08753a9a25da03e3fe3905d50ab0072b5731c18d82e19",
-                     *           "created_at": "2026-11-23T21:01:45.617348Z",
+                     *           "created_at": "2026-11-23T21:09:01.622424Z",
                      *           "estimated_tokens": 16,
                      *           "filename": "source.txt",
                      *           "licence": "",
                      *           "media_type": "text/plain",
                      *           "size": 78,
-                     *           "source_id": "src_DdEiLBFjMS5YTr2m",
+                     *           "source_id": "src_EfJBpjFKtaKnwr02",
                      *           "status": "active",
                      *           "superseded_by": null,
                      *           "title": "source.txt",
-                     *           "updated_at": "2026-11-23T21:01:45.617348Z",
+                     *           "updated_at": "2026-11-23T21:09:01.622424Z",
                      *           "url": ""
                      *         },
                      *         {
                      *           "content_digest": "sha256:7b3bef34a8906c51b652db918d03d772134cb9bf169a9175dd2e3048513fa1be",
-                     *           "created_at": "2026-11-23T21:01:45.628027Z",
+                     *           "created_at": "2026-11-23T21:09:01.631465Z",
                      *           "estimated_tokens": 30,
                      *           "filename": "fmla-notes.txt",
                      *           "licence": "public-domain",
                      *           "media_type": "text/plain",
                      *           "size": 140,
-                     *           "source_id": "src_f6fTVy54auDI85jQ",
+                     *           "source_id": "src_GgoTublwO0JU4jf_",
                      *           "status": "active",
                      *           "superseded_by": null,
                      *           "title": "Notes on 29 U.S.C. 2611",
-                     *           "updated_at": "2026-11-23T21:01:45.628027Z",
+                     *           "updated_at": "2026-11-23T21:09:01.631465Z",
                      *           "url": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
                      *         }
                      *       ]
@@ -5800,7 +5808,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_42VukYCJTS-uB7ph
+                 * @example prj_7JzbM3k7HKam3BQt
                  */
                 project_id: string;
             };
@@ -5850,17 +5858,17 @@ export interface operations {
                      *       "sources": [
                      *         {
                      *           "content_digest": "sha256:7b3bef34a8906c51b652db918d03d772134cb9bf169a9175dd2e3048513fa1be",
-                     *           "created_at": "2026-11-23T21:01:45.628027Z",
+                     *           "created_at": "2026-11-23T21:09:01.631465Z",
                      *           "estimated_tokens": 30,
                      *           "filename": "fmla-notes.txt",
                      *           "licence": "public-domain",
                      *           "media_type": "text/plain",
                      *           "size": 140,
-                     *           "source_id": "src_f6fTVy54auDI85jQ",
+                     *           "source_id": "src_GgoTublwO0JU4jf_",
                      *           "status": "active",
                      *           "superseded_by": null,
                      *           "title": "Notes on 29 U.S.C. 2611",
-                     *           "updated_at": "2026-11-23T21:01:45.628027Z",
+                     *           "updated_at": "2026-11-23T21:09:01.631465Z",
                      *           "url": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
                      *         }
                      *       ]
@@ -5980,12 +5988,12 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_42VukYCJTS-uB7ph
+                 * @example prj_7JzbM3k7HKam3BQt
                  */
                 project_id: string;
                 /**
                  * @description The source id, src_ and 16 URL-safe characters.
-                 * @example src_DdEiLBFjMS5YTr2m
+                 * @example src_EfJBpjFKtaKnwr02
                  */
                 source_id: string;
             };
@@ -6120,12 +6128,12 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_42VukYCJTS-uB7ph
+                 * @example prj_7JzbM3k7HKam3BQt
                  */
                 project_id: string;
                 /**
                  * @description The source id, src_ and 16 URL-safe characters.
-                 * @example src_DdEiLBFjMS5YTr2m
+                 * @example src_EfJBpjFKtaKnwr02
                  */
                 source_id: string;
             };
@@ -6156,17 +6164,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "content_digest": "sha256:154fb9f0c76ef95124e08753a9a25da03e3fe3905d50ab0072b5731c18d82e19",
-                     *       "created_at": "2026-11-23T21:01:45.617348Z",
+                     *       "created_at": "2026-11-23T21:09:01.622424Z",
                      *       "estimated_tokens": 16,
                      *       "filename": "source.txt",
                      *       "licence": "",
                      *       "media_type": "text/plain",
                      *       "size": 78,
-                     *       "source_id": "src_DdEiLBFjMS5YTr2m",
+                     *       "source_id": "src_EfJBpjFKtaKnwr02",
                      *       "status": "reference_only",
                      *       "superseded_by": null,
                      *       "title": "source.txt",
-                     *       "updated_at": "2026-11-23T21:01:45.631911Z",
+                     *       "updated_at": "2026-11-23T21:09:01.635167Z",
                      *       "url": ""
                      *     }
                      */
@@ -6284,12 +6292,12 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_42VukYCJTS-uB7ph
+                 * @example prj_7JzbM3k7HKam3BQt
                  */
                 project_id: string;
                 /**
                  * @description The source id, src_ and 16 URL-safe characters.
-                 * @example src_f6fTVy54auDI85jQ
+                 * @example src_GgoTublwO0JU4jf_
                  */
                 source_id: string;
             };
@@ -6415,7 +6423,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_42VukYCJTS-uB7ph
+                 * @example prj_7JzbM3k7HKam3BQt
                  */
                 project_id: string;
             };
@@ -6436,24 +6444,37 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": null,
-                     *       "draft": null,
-                     *       "error_detail": null,
-                     *       "finished_at": null,
+                     *       "created_at": "2026-11-23T21:09:01.658073Z",
+                     *       "draft": {
+                     *         "origin": "hand",
+                     *         "updated_at": "2026-11-23T21:09:01.64931Z"
+                     *       },
+                     *       "error_detail": {
+                     *         "message": "cancelled by the caller",
+                     *         "reason_code": "cancelled",
+                     *         "retryable": false
+                     *       },
+                     *       "finished_at": "2026-11-23T21:09:01.69051Z",
                      *       "generation_contract_version": 1,
-                     *       "job_id": null,
-                     *       "mode": null,
-                     *       "model": null,
-                     *       "outcome": null,
-                     *       "progress": null,
-                     *       "project_id": "prj_42VukYCJTS-uB7ph",
-                     *       "prompt_tokens": 0,
+                     *       "job_id": "gen_lkmXU_CSYI1xTuSz",
+                     *       "mode": "fresh",
+                     *       "model": "gpt-4.1-mini",
+                     *       "outcome": "cancelled",
+                     *       "progress": {
+                     *         "round": 1,
+                     *         "stage": "call",
+                     *         "tests_passing": 0,
+                     *         "tests_total": 1,
+                     *         "tokens_used": 0
+                     *       },
+                     *       "project_id": "prj_7JzbM3k7HKam3BQt",
+                     *       "prompt_tokens": 3526,
                      *       "result": null,
                      *       "retry_readiness": "ready",
-                     *       "started_at": null,
-                     *       "state": "idle",
-                     *       "telemetry_availability": "none",
-                     *       "worker_lifecycle": "none"
+                     *       "started_at": "2026-11-23T21:09:01.676479Z",
+                     *       "state": "failed",
+                     *       "telemetry_availability": "full",
+                     *       "worker_lifecycle": "stopped"
                      *     }
                      */
                     "application/json": components["schemas"]["GenerationStatus"];
@@ -6560,7 +6581,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_42VukYCJTS-uB7ph
+                 * @example prj_7JzbM3k7HKam3BQt
                  */
                 project_id: string;
             };
@@ -6601,11 +6622,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "contract": null,
-                     *       "created_at": "2026-11-23T21:01:45.617348Z",
-                     *       "draft": null,
+                     *       "created_at": "2026-11-23T21:09:01.622424Z",
+                     *       "draft": {
+                     *         "origin": "hand",
+                     *         "updated_at": "2026-11-23T21:09:01.64931Z"
+                     *       },
                      *       "has_contract": false,
                      *       "name": "FMLA",
-                     *       "project_id": "prj_42VukYCJTS-uB7ph",
+                     *       "project_id": "prj_7JzbM3k7HKam3BQt",
                      *       "section_id": "fmla_employee",
                      *       "test_cases": [
                      *         {
@@ -6617,7 +6641,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "tests_total": 1,
-                     *       "updated_at": "2026-11-23T21:01:45.639726Z"
+                     *       "updated_at": "2026-11-23T21:09:01.651861Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Project"];
@@ -6770,24 +6794,26 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "created_at": "2026-11-23T21:01:45.60027Z",
+                     *         "created_at": "2026-11-23T21:09:01.601589Z",
                      *         "description": "",
                      *         "domain": "employment",
                      *         "fields": {},
                      *         "name": "Family leave",
-                     *         "outcome_logic": null,
+                     *         "outcome_logic": {
+                     *           "section": "A"
+                     *         },
                      *         "pinned": false,
                      *         "publication_pending": false,
                      *         "release": {
                      *           "content_identity": "sha256:c91c3cb502d6d63b75ebda4202b9e6f6f2ae20a8b785885a4c7dd089269f2aaa",
-                     *           "label": "clever-tulip",
-                     *           "published_at": "2026-11-23T21:01:45.606704Z",
-                     *           "release_id": "d70318dd-8cbd-4fe3-a0de-16454cfb48f6",
+                     *           "label": "gentle-rainbow",
+                     *           "published_at": "2026-11-23T21:09:01.609238Z",
+                     *           "release_id": "78646b8e-e75e-4c3d-be7e-2371aaafcf68",
                      *           "title": "Family leave",
                      *           "version": 1
                      *         },
                      *         "robot_hints": null,
-                     *         "rulebook_id": "rb_zcFU0zjQbcygGPFz",
+                     *         "rulebook_id": "rb_RW8mmz9cJyojesqD",
                      *         "ruleset_refs": [
                      *           {
                      *             "letter": "A",
@@ -6798,7 +6824,7 @@ export interface operations {
                      *         ],
                      *         "slug": "demo/family-leave",
                      *         "status": "active",
-                     *         "updated_at": "2026-11-23T21:01:45.606704Z",
+                     *         "updated_at": "2026-11-23T21:09:01.609238Z",
                      *         "visibility": "private"
                      *       }
                      *     ]
@@ -6899,6 +6925,9 @@ export interface operations {
                  * @example {
                  *       "domain": "employment",
                  *       "name": "Family leave",
+                 *       "outcome_logic": {
+                 *         "section": "A"
+                 *       },
                  *       "ruleset_refs": [
                  *         {
                  *           "section_id": "fmla_employee"
@@ -6924,17 +6953,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-23T21:01:45.60027Z",
+                     *       "created_at": "2026-11-23T21:09:01.601589Z",
                      *       "description": "",
                      *       "domain": "employment",
                      *       "fields": {},
                      *       "name": "Family leave",
-                     *       "outcome_logic": null,
+                     *       "outcome_logic": {
+                     *         "section": "A"
+                     *       },
                      *       "pinned": false,
                      *       "publication_pending": false,
                      *       "release": null,
                      *       "robot_hints": null,
-                     *       "rulebook_id": "rb_zcFU0zjQbcygGPFz",
+                     *       "rulebook_id": "rb_RW8mmz9cJyojesqD",
                      *       "ruleset_refs": [
                      *         {
                      *           "letter": "A",
@@ -6945,7 +6976,7 @@ export interface operations {
                      *       ],
                      *       "slug": "demo/family-leave",
                      *       "status": "draft",
-                     *       "updated_at": "2026-11-23T21:01:45.60027Z",
+                     *       "updated_at": "2026-11-23T21:09:01.601589Z",
                      *       "visibility": "private"
                      *     }
                      */
@@ -7590,7 +7621,7 @@ export interface operations {
                      *       },
                      *       "mermaid": "flowchart LR\n  demo_us_fmla_employee_field_employment_employer_type[\"employer type\"]\n  demo_us_fmla_employee_field_employment_months_employed[\"months employed\"]\n  demo_us_fmla_employee_field_employment_hours_12_months[\"hours 12 months\"]\n  demo_us_fmla_employee_field_employer_workweeks_with_50_employees[\"workweeks with 50 employees\"]\n  demo_us_fmla_employee_field_worksite_employees_within_75_miles[\"employees within 75 miles\"]\n  demo_us_fmla_employee_criterion_fmla_employee_employer_size[\"Private employer with 50 or more employees in 20 or more workweeks\"]\n  demo_us_fmla_employee_criterion_fmla_employee_public_agency[\"Public agency employer\"]\n  demo_us_fmla_employee_criterion_fmla_employee_tenure[\"Employed by the employer for at least 12 months\"]\n  demo_us_fmla_employee_criterion_fmla_employee_hours[\"At least 1,250 hours of service in the previous 12 months\"]\n  demo_us_fmla_employee_criterion_fmla_employee_not_title5[\"Not a federal employee covered by title 5 leave rules\"]\n  demo_us_fmla_employee_criterion_fmla_employee_worksite_size[\"50 or more employees within 75 miles of the worksite\"]\n  demo_us_fmla_employee_group_fmla_employee_employer[\"Covered employer (any of)\"]\n  demo_us_fmla_employee_group_fmla_employee_service[\"Length and amount of service (all of)\"]\n  demo_us_fmla_employee_group_fmla_employee_exclusions[\"Not excluded (all of)\"]\n  outcome[\"Family leave\"]\n  demo_us_fmla_employee_field_employment_employer_type --> demo_us_fmla_employee_criterion_fmla_employee_employer_size\n  demo_us_fmla_employee_field_employer_workweeks_with_50_employees --> demo_us_fmla_employee_criterion_fmla_employee_employer_size\n  demo_us_fmla_employee_criterion_fmla_employee_employer_size --> demo_us_fmla_employee_group_fmla_employee_employer\n  demo_us_fmla_employee_field_employment_employer_type --> demo_us_fmla_employee_criterion_fmla_employee_public_agency\n  demo_us_fmla_employee_criterion_fmla_employee_public_agency --> demo_us_fmla_employee_group_fmla_employee_employer\n  demo_us_fmla_employee_field_employment_months_employed --> demo_us_fmla_employee_criterion_fmla_employee_tenure\n  demo_us_fmla_employee_criterion_fmla_employee_tenure --> demo_us_fmla_employee_group_fmla_employee_service\n  demo_us_fmla_employee_field_employment_hours_12_months --> demo_us_fmla_employee_criterion_fmla_employee_hours\n  demo_us_fmla_employee_criterion_fmla_employee_hours --> demo_us_fmla_employee_group_fmla_employee_service\n  demo_us_fmla_employee_field_employment_employer_type --> demo_us_fmla_employee_criterion_fmla_employee_not_title5\n  demo_us_fmla_employee_criterion_fmla_employee_not_title5 --> demo_us_fmla_employee_group_fmla_employee_exclusions\n  demo_us_fmla_employee_field_worksite_employees_within_75_miles --> demo_us_fmla_employee_criterion_fmla_employee_worksite_size\n  demo_us_fmla_employee_criterion_fmla_employee_worksite_size --> demo_us_fmla_employee_group_fmla_employee_exclusions\n  demo_us_fmla_employee_group_fmla_employee_employer --> outcome\n  demo_us_fmla_employee_group_fmla_employee_service --> outcome\n  demo_us_fmla_employee_group_fmla_employee_exclusions --> outcome\n",
                      *       "name": "Family leave",
-                     *       "rulebook_id": "rb_zcFU0zjQbcygGPFz",
+                     *       "rulebook_id": "rb_RW8mmz9cJyojesqD",
                      *       "slug": "demo/family-leave"
                      *     }
                      */
@@ -7719,24 +7750,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-23T21:01:45.60027Z",
+                     *       "created_at": "2026-11-23T21:09:01.601589Z",
                      *       "description": "",
                      *       "domain": "employment",
                      *       "fields": {},
                      *       "name": "Family leave",
-                     *       "outcome_logic": null,
+                     *       "outcome_logic": {
+                     *         "section": "A"
+                     *       },
                      *       "pinned": false,
                      *       "publication_pending": false,
                      *       "release": {
                      *         "content_identity": "sha256:c91c3cb502d6d63b75ebda4202b9e6f6f2ae20a8b785885a4c7dd089269f2aaa",
-                     *         "label": "clever-tulip",
-                     *         "published_at": "2026-11-23T21:01:45.606704Z",
-                     *         "release_id": "d70318dd-8cbd-4fe3-a0de-16454cfb48f6",
+                     *         "label": "gentle-rainbow",
+                     *         "published_at": "2026-11-23T21:09:01.609238Z",
+                     *         "release_id": "78646b8e-e75e-4c3d-be7e-2371aaafcf68",
                      *         "title": "Family leave",
                      *         "version": 1
                      *       },
                      *       "robot_hints": null,
-                     *       "rulebook_id": "rb_zcFU0zjQbcygGPFz",
+                     *       "rulebook_id": "rb_RW8mmz9cJyojesqD",
                      *       "ruleset_refs": [
                      *         {
                      *           "letter": "A",
@@ -7747,7 +7780,7 @@ export interface operations {
                      *       ],
                      *       "slug": "demo/family-leave",
                      *       "status": "active",
-                     *       "updated_at": "2026-11-23T21:01:45.606704Z",
+                     *       "updated_at": "2026-11-23T21:09:01.609238Z",
                      *       "visibility": "private"
                      *     }
                      */
@@ -7882,24 +7915,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-23T21:01:45.60027Z",
+                     *       "created_at": "2026-11-23T21:09:01.601589Z",
                      *       "description": "Federal family and medical leave: the employee's eligibility.",
                      *       "domain": "employment",
                      *       "fields": {},
                      *       "name": "Family leave",
-                     *       "outcome_logic": null,
+                     *       "outcome_logic": {
+                     *         "section": "A"
+                     *       },
                      *       "pinned": false,
                      *       "publication_pending": false,
                      *       "release": {
                      *         "content_identity": "sha256:c91c3cb502d6d63b75ebda4202b9e6f6f2ae20a8b785885a4c7dd089269f2aaa",
-                     *         "label": "clever-tulip",
-                     *         "published_at": "2026-11-23T21:01:45.606704Z",
-                     *         "release_id": "d70318dd-8cbd-4fe3-a0de-16454cfb48f6",
+                     *         "label": "gentle-rainbow",
+                     *         "published_at": "2026-11-23T21:09:01.609238Z",
+                     *         "release_id": "78646b8e-e75e-4c3d-be7e-2371aaafcf68",
                      *         "title": "Family leave",
                      *         "version": 1
                      *       },
                      *       "robot_hints": null,
-                     *       "rulebook_id": "rb_zcFU0zjQbcygGPFz",
+                     *       "rulebook_id": "rb_RW8mmz9cJyojesqD",
                      *       "ruleset_refs": [
                      *         {
                      *           "letter": "A",
@@ -7910,7 +7945,7 @@ export interface operations {
                      *       ],
                      *       "slug": "demo/family-leave",
                      *       "status": "active",
-                     *       "updated_at": "2026-11-23T21:01:46.357703Z",
+                     *       "updated_at": "2026-11-23T21:09:02.596948Z",
                      *       "visibility": "private"
                      *     }
                      */
@@ -8063,24 +8098,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-23T21:01:45.60027Z",
+                     *       "created_at": "2026-11-23T21:09:01.601589Z",
                      *       "description": "",
                      *       "domain": "employment",
                      *       "fields": {},
                      *       "name": "Family leave",
-                     *       "outcome_logic": null,
+                     *       "outcome_logic": {
+                     *         "section": "A"
+                     *       },
                      *       "pinned": false,
                      *       "publication_pending": false,
                      *       "release": {
                      *         "content_identity": "sha256:c91c3cb502d6d63b75ebda4202b9e6f6f2ae20a8b785885a4c7dd089269f2aaa",
-                     *         "label": "clever-tulip",
-                     *         "published_at": "2026-11-23T21:01:45.606704Z",
-                     *         "release_id": "d70318dd-8cbd-4fe3-a0de-16454cfb48f6",
+                     *         "label": "gentle-rainbow",
+                     *         "published_at": "2026-11-23T21:09:01.609238Z",
+                     *         "release_id": "78646b8e-e75e-4c3d-be7e-2371aaafcf68",
                      *         "title": "Family leave",
                      *         "version": 1
                      *       },
                      *       "robot_hints": null,
-                     *       "rulebook_id": "rb_zcFU0zjQbcygGPFz",
+                     *       "rulebook_id": "rb_RW8mmz9cJyojesqD",
                      *       "ruleset_refs": [
                      *         {
                      *           "letter": "A",
@@ -8091,7 +8128,7 @@ export interface operations {
                      *       ],
                      *       "slug": "demo/family-leave",
                      *       "status": "active",
-                     *       "updated_at": "2026-11-23T21:01:45.606704Z",
+                     *       "updated_at": "2026-11-23T21:09:01.609238Z",
                      *       "visibility": "private"
                      *     }
                      */
@@ -8234,7 +8271,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-23T21:01:45.60027Z",
+                     *       "created_at": "2026-11-23T21:09:01.601589Z",
                      *       "description": "Federal family and medical leave: the employee's eligibility.",
                      *       "domain": "employment",
                      *       "fields": {
@@ -8244,19 +8281,21 @@ export interface operations {
                      *         }
                      *       },
                      *       "name": "Family leave",
-                     *       "outcome_logic": null,
+                     *       "outcome_logic": {
+                     *         "section": "A"
+                     *       },
                      *       "pinned": true,
                      *       "publication_pending": false,
                      *       "release": {
                      *         "content_identity": "sha256:1d6845ce322e41f3f78017fc7cff99f3e6358890c1538866a13f4ec6d2fb67a6",
-                     *         "label": "careful-mountain",
-                     *         "published_at": "2026-11-23T21:01:46.374351Z",
-                     *         "release_id": "d9ba9e1a-cf75-4e35-bc5a-cecdf39776a9",
+                     *         "label": "hopeful-condor",
+                     *         "published_at": "2026-11-23T21:09:02.621811Z",
+                     *         "release_id": "13f9bfa6-bf0a-40ce-b75f-b33ceb5ccc84",
                      *         "title": "Family leave",
                      *         "version": 3
                      *       },
                      *       "robot_hints": null,
-                     *       "rulebook_id": "rb_zcFU0zjQbcygGPFz",
+                     *       "rulebook_id": "rb_RW8mmz9cJyojesqD",
                      *       "ruleset_refs": [
                      *         {
                      *           "letter": "A",
@@ -8267,7 +8306,7 @@ export interface operations {
                      *       ],
                      *       "slug": "demo/family-leave",
                      *       "status": "archived",
-                     *       "updated_at": "2026-11-23T21:01:46.412071Z",
+                     *       "updated_at": "2026-11-23T21:09:02.691858Z",
                      *       "visibility": "public"
                      *     }
                      */
@@ -8375,7 +8414,7 @@ export interface operations {
                 release_id?: string;
                 /**
                  * @description The old release (UUID or label).
-                 * @example clever-tulip
+                 * @example gentle-rainbow
                  */
                 against: string;
             };
@@ -8406,9 +8445,9 @@ export interface operations {
                      * @example {
                      *       "against": {
                      *         "content_identity": "sha256:c91c3cb502d6d63b75ebda4202b9e6f6f2ae20a8b785885a4c7dd089269f2aaa",
-                     *         "label": "clever-tulip",
-                     *         "published_at": "2026-11-23T21:01:45.606704Z",
-                     *         "release_id": "d70318dd-8cbd-4fe3-a0de-16454cfb48f6",
+                     *         "label": "gentle-rainbow",
+                     *         "published_at": "2026-11-23T21:09:01.609238Z",
+                     *         "release_id": "78646b8e-e75e-4c3d-be7e-2371aaafcf68",
                      *         "title": "Family leave",
                      *         "version": 1
                      *       },
@@ -8566,13 +8605,13 @@ export interface operations {
                      *       ],
                      *       "release": {
                      *         "content_identity": "sha256:1d6845ce322e41f3f78017fc7cff99f3e6358890c1538866a13f4ec6d2fb67a6",
-                     *         "label": "careful-mountain",
-                     *         "published_at": "2026-11-23T21:01:46.374351Z",
-                     *         "release_id": "d9ba9e1a-cf75-4e35-bc5a-cecdf39776a9",
+                     *         "label": "hopeful-condor",
+                     *         "published_at": "2026-11-23T21:09:02.621811Z",
+                     *         "release_id": "13f9bfa6-bf0a-40ce-b75f-b33ceb5ccc84",
                      *         "title": "Family leave",
                      *         "version": 3
                      *       },
-                     *       "rulebook_id": "rb_zcFU0zjQbcygGPFz"
+                     *       "rulebook_id": "rb_RW8mmz9cJyojesqD"
                      *     }
                      */
                     "application/json": components["schemas"]["RulebookDiff"];
@@ -8710,13 +8749,13 @@ export interface operations {
                      *       },
                      *       "release": {
                      *         "content_identity": "sha256:6fd340523f97ec52683ecd8b7ab4b9a281e2bf07c6229fad25cfe6b04100319b",
-                     *         "label": "modest-yak",
-                     *         "published_at": "2026-11-23T21:01:46.362964Z",
-                     *         "release_id": "c6f456d4-862b-40df-ad04-e7800dd702dc",
+                     *         "label": "tireless-sierra",
+                     *         "published_at": "2026-11-23T21:09:02.604513Z",
+                     *         "release_id": "c76cb534-3fb6-4dc6-9c0c-027dd408d514",
                      *         "title": "Family leave",
                      *         "version": 2
                      *       },
-                     *       "rulebook_id": "rb_zcFU0zjQbcygGPFz",
+                     *       "rulebook_id": "rb_RW8mmz9cJyojesqD",
                      *       "sections": [
                      *         {
                      *           "content_digest": "sha256:25bc2acfbc11eaa09b2a2ded006fdb0554680ab789958f1aa2657e80f13ef96e",
@@ -9075,7 +9114,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-23T21:01:45.60027Z",
+                     *       "created_at": "2026-11-23T21:09:01.601589Z",
                      *       "description": "Federal family and medical leave: the employee's eligibility.",
                      *       "domain": "employment",
                      *       "fields": {
@@ -9085,19 +9124,21 @@ export interface operations {
                      *         }
                      *       },
                      *       "name": "Family leave",
-                     *       "outcome_logic": null,
+                     *       "outcome_logic": {
+                     *         "section": "A"
+                     *       },
                      *       "pinned": false,
                      *       "publication_pending": false,
                      *       "release": {
                      *         "content_identity": "sha256:6fd340523f97ec52683ecd8b7ab4b9a281e2bf07c6229fad25cfe6b04100319b",
-                     *         "label": "modest-yak",
-                     *         "published_at": "2026-11-23T21:01:46.362964Z",
-                     *         "release_id": "c6f456d4-862b-40df-ad04-e7800dd702dc",
+                     *         "label": "tireless-sierra",
+                     *         "published_at": "2026-11-23T21:09:02.604513Z",
+                     *         "release_id": "c76cb534-3fb6-4dc6-9c0c-027dd408d514",
                      *         "title": "Family leave",
                      *         "version": 2
                      *       },
                      *       "robot_hints": null,
-                     *       "rulebook_id": "rb_zcFU0zjQbcygGPFz",
+                     *       "rulebook_id": "rb_RW8mmz9cJyojesqD",
                      *       "ruleset_refs": [
                      *         {
                      *           "letter": "A",
@@ -9108,7 +9149,7 @@ export interface operations {
                      *       ],
                      *       "slug": "demo/family-leave",
                      *       "status": "active",
-                     *       "updated_at": "2026-11-23T21:01:46.362964Z",
+                     *       "updated_at": "2026-11-23T21:09:02.604513Z",
                      *       "visibility": "private"
                      *     }
                      */
@@ -9768,7 +9809,7 @@ export interface operations {
                      *       },
                      *       "mermaid": "flowchart LR\n  demo_us_fmla_employee_field_employment_employer_type[\"employer type\"]\n  demo_us_fmla_employee_field_employment_months_employed[\"months employed\"]\n  demo_us_fmla_employee_field_employment_hours_12_months[\"hours 12 months\"]\n  demo_us_fmla_employee_field_employer_workweeks_with_50_employees[\"workweeks with 50 employees\"]\n  demo_us_fmla_employee_field_worksite_employees_within_75_miles[\"employees within 75 miles\"]\n  demo_us_fmla_employee_criterion_fmla_employee_employer_size[\"Private employer with 50 or more employees in 20 or more workweeks\"]\n  demo_us_fmla_employee_criterion_fmla_employee_public_agency[\"Public agency employer\"]\n  demo_us_fmla_employee_criterion_fmla_employee_tenure[\"Employed by the employer for at least 12 months\"]\n  demo_us_fmla_employee_criterion_fmla_employee_hours[\"At least 1,250 hours of service in the previous 12 months\"]\n  demo_us_fmla_employee_criterion_fmla_employee_not_title5[\"Not a federal employee covered by title 5 leave rules\"]\n  demo_us_fmla_employee_criterion_fmla_employee_worksite_size[\"50 or more employees within 75 miles of the worksite\"]\n  demo_us_fmla_employee_group_fmla_employee_employer[\"Covered employer (any of)\"]\n  demo_us_fmla_employee_group_fmla_employee_service[\"Length and amount of service (all of)\"]\n  demo_us_fmla_employee_group_fmla_employee_exclusions[\"Not excluded (all of)\"]\n  outcome[\"Family leave\"]\n  demo_us_fmla_employee_field_employment_employer_type --> demo_us_fmla_employee_criterion_fmla_employee_employer_size\n  demo_us_fmla_employee_field_employer_workweeks_with_50_employees --> demo_us_fmla_employee_criterion_fmla_employee_employer_size\n  demo_us_fmla_employee_criterion_fmla_employee_employer_size --> demo_us_fmla_employee_group_fmla_employee_employer\n  demo_us_fmla_employee_field_employment_employer_type --> demo_us_fmla_employee_criterion_fmla_employee_public_agency\n  demo_us_fmla_employee_criterion_fmla_employee_public_agency --> demo_us_fmla_employee_group_fmla_employee_employer\n  demo_us_fmla_employee_field_employment_months_employed --> demo_us_fmla_employee_criterion_fmla_employee_tenure\n  demo_us_fmla_employee_criterion_fmla_employee_tenure --> demo_us_fmla_employee_group_fmla_employee_service\n  demo_us_fmla_employee_field_employment_hours_12_months --> demo_us_fmla_employee_criterion_fmla_employee_hours\n  demo_us_fmla_employee_criterion_fmla_employee_hours --> demo_us_fmla_employee_group_fmla_employee_service\n  demo_us_fmla_employee_field_employment_employer_type --> demo_us_fmla_employee_criterion_fmla_employee_not_title5\n  demo_us_fmla_employee_criterion_fmla_employee_not_title5 --> demo_us_fmla_employee_group_fmla_employee_exclusions\n  demo_us_fmla_employee_field_worksite_employees_within_75_miles --> demo_us_fmla_employee_criterion_fmla_employee_worksite_size\n  demo_us_fmla_employee_criterion_fmla_employee_worksite_size --> demo_us_fmla_employee_group_fmla_employee_exclusions\n  demo_us_fmla_employee_group_fmla_employee_employer --> outcome\n  demo_us_fmla_employee_group_fmla_employee_service --> outcome\n  demo_us_fmla_employee_group_fmla_employee_exclusions --> outcome\n",
                      *       "name": "Family leave",
-                     *       "rulebook_id": "rb_zcFU0zjQbcygGPFz",
+                     *       "rulebook_id": "rb_RW8mmz9cJyojesqD",
                      *       "slug": "demo/family-leave"
                      *     }
                      */
@@ -10065,14 +10106,14 @@ export interface operations {
                      *       "presence_polarity_advisories": null,
                      *       "release": {
                      *         "content_identity": "sha256:1d6845ce322e41f3f78017fc7cff99f3e6358890c1538866a13f4ec6d2fb67a6",
-                     *         "label": "careful-mountain",
-                     *         "published_at": "2026-11-23T21:01:46.374351Z",
-                     *         "release_id": "d9ba9e1a-cf75-4e35-bc5a-cecdf39776a9",
+                     *         "label": "hopeful-condor",
+                     *         "published_at": "2026-11-23T21:09:02.621811Z",
+                     *         "release_id": "13f9bfa6-bf0a-40ce-b75f-b33ceb5ccc84",
                      *         "title": "Family leave",
                      *         "version": 3
                      *       },
                      *       "rulebook": {
-                     *         "created_at": "2026-11-23T21:01:45.60027Z",
+                     *         "created_at": "2026-11-23T21:09:01.601589Z",
                      *         "description": "Federal family and medical leave: the employee's eligibility.",
                      *         "domain": "employment",
                      *         "fields": {
@@ -10082,19 +10123,21 @@ export interface operations {
                      *           }
                      *         },
                      *         "name": "Family leave",
-                     *         "outcome_logic": null,
+                     *         "outcome_logic": {
+                     *           "section": "A"
+                     *         },
                      *         "pinned": true,
                      *         "publication_pending": false,
                      *         "release": {
                      *           "content_identity": "sha256:1d6845ce322e41f3f78017fc7cff99f3e6358890c1538866a13f4ec6d2fb67a6",
-                     *           "label": "careful-mountain",
-                     *           "published_at": "2026-11-23T21:01:46.374351Z",
-                     *           "release_id": "d9ba9e1a-cf75-4e35-bc5a-cecdf39776a9",
+                     *           "label": "hopeful-condor",
+                     *           "published_at": "2026-11-23T21:09:02.621811Z",
+                     *           "release_id": "13f9bfa6-bf0a-40ce-b75f-b33ceb5ccc84",
                      *           "title": "Family leave",
                      *           "version": 3
                      *         },
                      *         "robot_hints": null,
-                     *         "rulebook_id": "rb_zcFU0zjQbcygGPFz",
+                     *         "rulebook_id": "rb_RW8mmz9cJyojesqD",
                      *         "ruleset_refs": [
                      *           {
                      *             "letter": "A",
@@ -10105,7 +10148,7 @@ export interface operations {
                      *         ],
                      *         "slug": "demo/family-leave",
                      *         "status": "active",
-                     *         "updated_at": "2026-11-23T21:01:46.374351Z",
+                     *         "updated_at": "2026-11-23T21:09:02.621811Z",
                      *         "visibility": "public"
                      *       }
                      *     }
@@ -10343,14 +10386,14 @@ export interface operations {
                      *       ],
                      *       "release": {
                      *         "content_identity": "sha256:c91c3cb502d6d63b75ebda4202b9e6f6f2ae20a8b785885a4c7dd089269f2aaa",
-                     *         "label": "clever-tulip",
-                     *         "published_at": "2026-11-23T21:01:45.606704Z",
-                     *         "release_id": "d70318dd-8cbd-4fe3-a0de-16454cfb48f6",
+                     *         "label": "gentle-rainbow",
+                     *         "published_at": "2026-11-23T21:09:01.609238Z",
+                     *         "release_id": "78646b8e-e75e-4c3d-be7e-2371aaafcf68",
                      *         "title": "Family leave",
                      *         "version": 1
                      *       },
                      *       "robot_hints": null,
-                     *       "rulebook_id": "rb_zcFU0zjQbcygGPFz",
+                     *       "rulebook_id": "rb_RW8mmz9cJyojesqD",
                      *       "section_names": {
                      *         "fmla_employee": "FMLA employee eligibility"
                      *       },
@@ -10490,7 +10533,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-23T21:01:45.60027Z",
+                     *       "created_at": "2026-11-23T21:09:01.601589Z",
                      *       "description": "Federal family and medical leave: the employee's eligibility.",
                      *       "domain": "employment",
                      *       "fields": {
@@ -10500,19 +10543,21 @@ export interface operations {
                      *         }
                      *       },
                      *       "name": "Family leave",
-                     *       "outcome_logic": null,
+                     *       "outcome_logic": {
+                     *         "section": "A"
+                     *       },
                      *       "pinned": false,
                      *       "publication_pending": false,
                      *       "release": {
                      *         "content_identity": "sha256:6fd340523f97ec52683ecd8b7ab4b9a281e2bf07c6229fad25cfe6b04100319b",
-                     *         "label": "modest-yak",
-                     *         "published_at": "2026-11-23T21:01:46.362964Z",
-                     *         "release_id": "c6f456d4-862b-40df-ad04-e7800dd702dc",
+                     *         "label": "tireless-sierra",
+                     *         "published_at": "2026-11-23T21:09:02.604513Z",
+                     *         "release_id": "c76cb534-3fb6-4dc6-9c0c-027dd408d514",
                      *         "title": "Family leave",
                      *         "version": 2
                      *       },
                      *       "robot_hints": null,
-                     *       "rulebook_id": "rb_zcFU0zjQbcygGPFz",
+                     *       "rulebook_id": "rb_RW8mmz9cJyojesqD",
                      *       "ruleset_refs": [
                      *         {
                      *           "letter": "A",
@@ -10523,7 +10568,7 @@ export interface operations {
                      *       ],
                      *       "slug": "demo/family-leave",
                      *       "status": "active",
-                     *       "updated_at": "2026-11-23T21:01:46.370824Z",
+                     *       "updated_at": "2026-11-23T21:09:02.616045Z",
                      *       "visibility": "public"
                      *     }
                      */
@@ -10672,7 +10717,7 @@ export interface operations {
                      * @example [
                      *       {
                      *         "content_digest": "sha256:d2caa3440ead4a4d6ae6592237e85cbc09d608da822fe111324897e01d41c73e",
-                     *         "created_at": "2026-11-23T21:01:45.234505Z",
+                     *         "created_at": "2026-11-23T21:09:01.274636Z",
                      *         "description": "Whether a household passes the federal SNAP gross income test (130% of poverty) and net income test (100% of poverty) for its size, using fiscal year 2026 standards (1 October 2025 to 30 September 2026) derived from the 2025 HHS poverty guidelines for the 48 states and DC (also used for Guam and the Virgin Islands), Alaska and Hawaii. Households with an elderly or disabled member need only pass the net test. Categorical eligibility and the resource test are not covered.",
                      *         "name": "SNAP gross and net income tests",
                      *         "rule_count": 56,
@@ -10681,7 +10726,7 @@ export interface operations {
                      *         "section_id": "snap_income",
                      *         "slug": "demo/snap-income",
                      *         "status": "active",
-                     *         "updated_at": "2026-11-23T21:01:45.234505Z",
+                     *         "updated_at": "2026-11-23T21:09:01.274636Z",
                      *         "visibility": "public"
                      *       }
                      *     ]
@@ -10798,7 +10843,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "content_digest": "sha256:d2caa3440ead4a4d6ae6592237e85cbc09d608da822fe111324897e01d41c73e",
-                     *       "created_at": "2026-11-23T21:01:45.234505Z",
+                     *       "created_at": "2026-11-23T21:09:01.274636Z",
                      *       "description": "Whether a household passes the federal SNAP gross income test (130% of poverty) and net income test (100% of poverty) for its size, using fiscal year 2026 standards (1 October 2025 to 30 September 2026) derived from the 2025 HHS poverty guidelines for the 48 states and DC (also used for Guam and the Virgin Islands), Alaska and Hawaii. Households with an elderly or disabled member need only pass the net test. Categorical eligibility and the resource test are not covered.",
                      *       "name": "SNAP gross and net income tests",
                      *       "rule_count": 56,
@@ -10807,7 +10852,7 @@ export interface operations {
                      *       "section_id": "snap_income",
                      *       "slug": "demo/snap-income",
                      *       "status": "archived",
-                     *       "updated_at": "2026-11-23T21:01:45.594478Z",
+                     *       "updated_at": "2026-11-23T21:09:01.594256Z",
                      *       "visibility": "private"
                      *     }
                      */
@@ -12606,7 +12651,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "content_digest": "sha256:d2caa3440ead4a4d6ae6592237e85cbc09d608da822fe111324897e01d41c73e",
-                     *       "created_at": "2026-11-23T21:01:45.234505Z",
+                     *       "created_at": "2026-11-23T21:09:01.274636Z",
                      *       "description": "Whether a household passes the federal SNAP gross income test (130% of poverty) and net income test (100% of poverty) for its size, using fiscal year 2026 standards (1 October 2025 to 30 September 2026) derived from the 2025 HHS poverty guidelines for the 48 states and DC (also used for Guam and the Virgin Islands), Alaska and Hawaii. Households with an elderly or disabled member need only pass the net test. Categorical eligibility and the resource test are not covered.",
                      *       "name": "SNAP gross and net income tests",
                      *       "rule_count": 56,
@@ -12615,7 +12660,7 @@ export interface operations {
                      *       "section_id": "snap_income",
                      *       "slug": "demo/snap-income",
                      *       "status": "active",
-                     *       "updated_at": "2026-11-23T21:01:45.591922Z",
+                     *       "updated_at": "2026-11-23T21:09:01.590678Z",
                      *       "visibility": "private"
                      *     }
                      */
