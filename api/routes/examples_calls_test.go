@@ -139,11 +139,11 @@ func exampleCalls(t *testing.T, f *apitest.Fixture, model *llmtest.Server) []exa
 		// Read as the worker may or may not have taken the job yet.
 		{op: "generate-project", method: http.MethodPost, path: "/projects/{project_id}/generate", params: project, keyed: true,
 			headers: providerKey, body: `{"mode":"fresh","model":"gpt-4.1-mini"}`,
-			volatile: []string{"state", "worker_lifecycle", "progress", "prompt_tokens"}},
+			volatile: []string{"state", "worker_lifecycle", "progress"}},
 		// A cancel during the model call: its worker may not have stopped.
 		{op: "cancel-generation", method: http.MethodPost, path: "/projects/{project_id}/generation/cancel", params: project, keyed: true,
 			body: `{"job_id":"$generate-project.job_id"}`, before: modelCalled,
-			volatile: []string{"worker_lifecycle", "retry_readiness", "progress", "prompt_tokens"}},
+			volatile: []string{"worker_lifecycle", "retry_readiness", "progress"}},
 		// The recovery envelope of the cancelled generation, once its worker
 		// has stopped.
 		{op: "get-project-status", method: http.MethodGet, path: "/projects/{project_id}/status", params: project, keyed: true, before: workerStopped},

@@ -48,11 +48,12 @@ type exampleCall struct {
 }
 
 // volatile names members whose values differ on every run (ids drawn at
-// random, times, digests over dated ids): compared by presence only.
+// random, times, digests over dated ids, a prompt's token count, which
+// holds such ids): compared by presence only.
 var volatile = []string{"decision_id", "decision_time", "ruleset_id", "rulebook_id", "release_id", "project_id", "source_id",
 	"created_at", "updated_at", "published_at", "verified_at", "label", "title", "content_identity", "reset", "total_ms",
 	"retry_after", "key_prefix", "job_id", "guidance_id", "rulesets", "slug_ruleset_id", "project_source_id",
-	"started_at", "finished_at", "seconds"}
+	"started_at", "finished_at", "seconds", "prompt_tokens"}
 
 // drawnID is an id drawn at random (a project's, a source's, a
 // generation's) inside a longer text, such as a hint's path.
