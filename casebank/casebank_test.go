@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/eligo/eligo/engine"
 )
@@ -13,6 +14,11 @@ import (
 // TestCasebank runs every case of every casebank folder, ruleset and
 // rulebook folders alike, and verifies every citation against the source
 // text of the folder (for a rulebook, of each section's folder).
+// maxCaseName is the longest test case name the API takes (a project's
+// test cases, POST /projects and /projects/{id}/tests): casebank cases
+// are uploaded as they are by the authoring tests and the demo.
+const maxCaseName = 200
+
 func TestCasebank(t *testing.T) {
 	t.Parallel()
 	entries, err := DiscoverAll(".")
@@ -38,6 +44,9 @@ func TestCasebank(t *testing.T) {
 				t.Error("the folder has no cases")
 			}
 			for _, c := range res.Cases {
+				if n := utf8.RuneCountInString(c.Name); n > maxCaseName {
+					t.Errorf("case name of %d characters, over the API's %d: %s", n, maxCaseName, c.Name)
+				}
 				t.Run(c.Name, func(t *testing.T) {
 					if !c.Pass {
 						t.Errorf("%s; failing criteria %v", strings.Join(c.Mismatches, "; "), c.FailingCriteria)
