@@ -99,13 +99,14 @@ func TestDecideEnvelope(t *testing.T) {
 }
 
 // TestDecideCasebankOutcomes runs every case of a casebank ruleset through
-// HTTP: the served outcome is the engine's.
+// HTTP, each as of its date: the served outcome is the engine's.
 func TestDecideCasebankOutcomes(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, api.Config{})
 	_, cb := f.PublishCasebank(t, "demo", "us-fmla-employee", "demo/us-fmla-employee", true)
-	for _, c := range cb.Cases {
-		r := f.Decide(t, "", `{"ruleset_id":"demo/us-fmla-employee","field_values":`+string(c.FieldValues)+`}`)
+	bodies := decideBodies(t, cb, "demo/us-fmla-employee", "")
+	for i, c := range cb.Cases {
+		r := f.Decide(t, "", string(bodies[i]))
 		if r.Status != 200 || r.Field(t, "decision") != c.ExpectedOutcome {
 			t.Errorf("%s: got %d %v, want %s", c.Name, r.Status, r.Field(t, "decision"), c.ExpectedOutcome)
 		}
