@@ -138,6 +138,7 @@ func (s *Server) buildDocument(version string) ([]byte, error) {
 	}
 	if version == "3.0" {
 		downgrade(doc)
+		optionalNullRefs30(doc["components"].(obj)["schemas"].(obj))
 		if err := fitResponseExamples30(doc); err != nil {
 			return nil, err
 		}

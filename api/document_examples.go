@@ -102,39 +102,52 @@ func rawValue(b json.RawMessage) any {
 	return v
 }
 
-// examplesOmitted30 are the operations whose response example the 3.0
-// form leaves out, with why. 3.0 cannot say that a reference may be null:
-// nullable applies only beside a type, so a nullable reference is written
-// allOf of the reference beside nullable, which generators read as a
-// pointer (oapi-codegen: *T) but validators, rightly by 3.0.3, read as
-// refusing null (the referenced schema refuses it). The anyOf form they
-// accept becomes a union type in Go, so the 3.0 schemas keep allOf, and
-// fit30 shows each response example without the null members of that
-// form where the schema lets them be absent. Where such a member is
-// required and null in the recorded answer, no valid 3.0 example exists:
-// the operation is listed here and shows its example in 3.1 only (the
-// reference page reads 3.1). Building the document fails when this list
-// and the examples disagree, so that it stays true.
-var examplesOmitted30 = map[string]string{
-	"create-project":             "a project is created without a draft: draft is null",
-	"create-rulebook":            "a rulebook is created as a draft, before its first release: release is null",
-	"generate-project":           "a generation just started has no outcome yet: outcome is null",
-	"get-ruleset-graph":          "a ruleset's field nodes carry no overlay (only a rulebook's fields can): overlay is null",
-	"get-rulebook-graph":         "the field nodes without an overlay entry have overlay null",
-	"get-rulebook-graph-by-slug": "the field nodes without an overlay entry have overlay null",
+// optionalNullRefs30 makes optional, in the 3.0 form, every required
+// member whose schema is a nullable reference. 3.0 cannot say that a
+// reference may be null: nullable applies only beside a type, so a
+// nullable reference is written allOf of the reference beside nullable,
+// which generators read as a pointer (oapi-codegen: *T) but validators,
+// rightly by 3.0.3, read as refusing null (the referenced schema refuses
+// it); the anyOf form validators accept becomes a union type in Go. So
+// the 3.0 form keeps allOf and says instead that the member may be left
+// out: a 3.0 client reads the null the server sends (a project's draft
+// before the first generation, a rulebook's release before the first
+// publication) as the absent member it was told to expect, and the same
+// pointer type holds both. The 3.1 form, which can say "present and
+// null", keeps the member required.
+func optionalNullRefs30(schemas obj) {
+	walkJSON(schemas, func(m obj) {
+		props, _ := m["properties"].(obj)
+		required := asAnys(m["required"])
+		if props == nil || required == nil {
+			return
+		}
+		kept := slices.DeleteFunc(slices.Clone(required), func(name any) bool {
+			p, _ := props[name.(string)].(obj)
+			return nullRef(p)
+		})
+		switch {
+		case len(kept) == len(required):
+		case len(kept) == 0:
+			delete(m, "required")
+		default:
+			m["required"] = kept
+		}
+	})
 }
 
-// fitResponseExamples30 fits every response example of the 3.0 form (see
-// examplesOmitted30): the null members 3.0 cannot express are left out
-// where optional, and the examples that still hold one are removed. It
-// fails when those are not exactly the listed operations.
+// fitResponseExamples30 fits every response example of the 3.0 form to
+// it: the null members 3.0 cannot express (see optionalNullRefs30) are
+// left out, which the 3.0 schema allows. It fails when an example holds
+// such a null where it cannot be left out (a map's value, an array's
+// item), since the 3.0 document would then show an example its own schema
+// refuses.
 func fitResponseExamples30(doc obj) error {
 	f := fitter{schemas: doc["components"].(obj)["schemas"].(obj)}
-	var unlisted, stale []string
+	var unfit []string
 	for _, item := range doc["paths"].(obj) {
 		for _, op := range item.(obj) {
 			op := op.(obj)
-			id := op["operationId"].(string)
 			for _, resp := range op["responses"].(obj) {
 				content, _ := resp.(obj)["content"].(obj)
 				for _, mt := range content {
@@ -144,27 +157,18 @@ func fitResponseExamples30(doc obj) error {
 						continue
 					}
 					fitted, at := f.fit(mt["schema"].(obj), ex, "")
-					_, listed := examplesOmitted30[id]
-					switch {
-					case at != "":
-						delete(mt, "example")
-						if !listed {
-							unlisted = append(unlisted, id+" (at "+at+")")
-						}
-					case listed:
-						stale = append(stale, id)
-					default:
-						mt["example"] = fitted
+					if at != "" {
+						unfit = append(unfit, op["operationId"].(string)+" (at "+at+")")
+						continue
 					}
+					mt["example"] = fitted
 				}
 			}
 		}
 	}
-	if len(unlisted)+len(stale) > 0 {
-		slices.Sort(unlisted)
-		slices.Sort(stale)
-		return fmt.Errorf("openapi 3.0: examplesOmitted30 is out of date: the examples of [%s] hold a required null 3.0 cannot express (list them, with why); those of [%s] fit (unlist them)",
-			strings.Join(unlisted, ", "), strings.Join(stale, ", "))
+	if len(unfit) > 0 {
+		slices.Sort(unfit)
+		return fmt.Errorf("openapi 3.0: the response examples of [%s] hold a null 3.0 cannot express where it cannot be left out", strings.Join(unfit, ", "))
 	}
 	return nil
 }

@@ -917,15 +917,15 @@ type CancelRequest struct {
 type CancelResult struct {
 	CancelResult              CancelOutcome         `json:"cancel_result"`
 	CreatedAt                 *time.Time            `json:"created_at"`
-	Draft                     *DraftState           `json:"draft"`
-	ErrorDetail               *ErrorDetail          `json:"error_detail"`
+	Draft                     *DraftState           `json:"draft,omitempty"`
+	ErrorDetail               *ErrorDetail          `json:"error_detail,omitempty"`
 	FinishedAt                *time.Time            `json:"finished_at"`
 	GenerationContractVersion int64                 `json:"generation_contract_version"`
 	JobId                     *string               `json:"job_id"`
 	Mode                      *string               `json:"mode"`
 	Model                     *string               `json:"model"`
-	Outcome                   *GenerationOutcome    `json:"outcome"`
-	Progress                  *Progress             `json:"progress"`
+	Outcome                   *GenerationOutcome    `json:"outcome,omitempty"`
+	Progress                  *Progress             `json:"progress,omitempty"`
 	ProjectId                 string                `json:"project_id"`
 	PromptTokens              int64                 `json:"prompt_tokens"`
 	Result                    interface{}           `json:"result"`
@@ -1037,7 +1037,7 @@ type CriterionDisplay struct {
 	Expr GraphExpr `json:"expr"`
 
 	// Routes One node of a criterion's route tree: the ways the criterion can be met.
-	Routes *GraphRoute `json:"routes"`
+	Routes *GraphRoute `json:"routes,omitempty"`
 
 	// Sentence The criterion in plain language; never empty.
 	Sentence string `json:"sentence"`
@@ -1091,7 +1091,7 @@ type Decision struct {
 	MissingFields []string `json:"missing_fields"`
 
 	// NextQuestion The field to ask next: the first of optimal_path, or null when nothing is left to ask (or no plan could be made; see warnings). Advisory.
-	NextQuestion *Question `json:"next_question"`
+	NextQuestion *Question `json:"next_question,omitempty"`
 
 	// OptimalPath The cheapest set of unanswered fields (least total weight, then fewest) through which the outcome can still become eligible, or, when eligible is out of reach, settled; ordered by weight then declaration order. Advisory.
 	OptimalPath []PathStep `json:"optimal_path"`
@@ -1498,15 +1498,15 @@ type GenerationState string
 // GenerationStatus defines model for GenerationStatus.
 type GenerationStatus struct {
 	CreatedAt                 *time.Time            `json:"created_at"`
-	Draft                     *DraftState           `json:"draft"`
-	ErrorDetail               *ErrorDetail          `json:"error_detail"`
+	Draft                     *DraftState           `json:"draft,omitempty"`
+	ErrorDetail               *ErrorDetail          `json:"error_detail,omitempty"`
 	FinishedAt                *time.Time            `json:"finished_at"`
 	GenerationContractVersion int64                 `json:"generation_contract_version"`
 	JobId                     *string               `json:"job_id"`
 	Mode                      *string               `json:"mode"`
 	Model                     *string               `json:"model"`
-	Outcome                   *GenerationOutcome    `json:"outcome"`
-	Progress                  *Progress             `json:"progress"`
+	Outcome                   *GenerationOutcome    `json:"outcome,omitempty"`
+	Progress                  *Progress             `json:"progress,omitempty"`
 	ProjectId                 string                `json:"project_id"`
 	PromptTokens              int64                 `json:"prompt_tokens"`
 	Result                    interface{}           `json:"result"`
@@ -1555,7 +1555,7 @@ type GraphCriterionNode struct {
 	Label string `json:"label"`
 
 	// Overlay The node's state in one evaluation: null on GET /graph, set on every node and route of /decide's graph_overlay.
-	Overlay *Overlay `json:"overlay"`
+	Overlay *Overlay `json:"overlay,omitempty"`
 
 	// SectionId The section the node belongs to.
 	SectionId string `json:"section_id"`
@@ -1652,7 +1652,7 @@ type GraphFieldNode struct {
 	Label string `json:"label"`
 
 	// Overlay The node's state in one evaluation: null on GET /graph, set on every node and route of /decide's graph_overlay.
-	Overlay *Overlay `json:"overlay"`
+	Overlay *Overlay `json:"overlay,omitempty"`
 
 	// Question Text to ask the applicant; empty when the ruleset gives none.
 	Question string `json:"question"`
@@ -1679,7 +1679,7 @@ type GraphGroupNode struct {
 	Label string `json:"label"`
 
 	// Overlay The node's state in one evaluation: null on GET /graph, set on every node and route of /decide's graph_overlay.
-	Overlay *Overlay `json:"overlay"`
+	Overlay *Overlay `json:"overlay,omitempty"`
 
 	// SectionId The section the node belongs to.
 	SectionId string `json:"section_id"`
@@ -1706,7 +1706,7 @@ type GraphOutcomeNode struct {
 	Label string `json:"label"`
 
 	// Overlay The node's state in one evaluation: null on GET /graph, set on every node and route of /decide's graph_overlay.
-	Overlay *Overlay `json:"overlay"`
+	Overlay *Overlay `json:"overlay,omitempty"`
 
 	// SectionId The section the node belongs to.
 	SectionId string `json:"section_id"`
@@ -1736,7 +1736,7 @@ type GraphRoute struct {
 	Label string `json:"label"`
 
 	// Overlay The node's state in one evaluation: null on GET /graph, set on every node and route of /decide's graph_overlay.
-	Overlay *Overlay `json:"overlay"`
+	Overlay *Overlay `json:"overlay,omitempty"`
 }
 
 // GraphStats Counts for a summary line.
@@ -1762,7 +1762,7 @@ type GroupKind string
 
 // Guidance defines model for Guidance.
 type Guidance struct {
-	Adherence    *GuidanceAdherence `json:"adherence"`
+	Adherence    *GuidanceAdherence `json:"adherence,omitempty"`
 	CreatedAt    time.Time          `json:"created_at"`
 	DomainScope  string             `json:"domain_scope"`
 	GuidanceText string             `json:"guidance_text"`
@@ -1892,7 +1892,7 @@ type Project struct {
 	CreatedAt time.Time   `json:"created_at"`
 
 	// Draft The draft's origin and time, or null before the first.
-	Draft       *DraftSummary `json:"draft"`
+	Draft       *DraftSummary `json:"draft,omitempty"`
 	HasContract bool          `json:"has_contract"`
 	Name        string        `json:"name"`
 	ProjectId   string        `json:"project_id"`
@@ -1921,7 +1921,7 @@ type ProjectCreated struct {
 	CreatedAt time.Time   `json:"created_at"`
 
 	// Draft The draft's origin and time, or null before the first.
-	Draft *DraftSummary `json:"draft"`
+	Draft *DraftSummary `json:"draft,omitempty"`
 
 	// GenerationTokenBudget The most a generation prompt may count.
 	GenerationTokenBudget int64  `json:"generation_token_budget"`
@@ -1950,16 +1950,16 @@ type PromoteRequest struct {
 // Promotion defines model for Promotion.
 type Promotion struct {
 	// DiffAgainstLive Advisory: whom the new live cut affects against the one it replaced (see GET /rulesets/{id}/diff); null when the candidate was already live or the solver could not decide in time.
-	DiffAgainstLive *SemanticDiff `json:"diff_against_live"`
+	DiffAgainstLive *SemanticDiff `json:"diff_against_live,omitempty"`
 
 	// PresencePolarityAdvisories null normally; the findings let through by force_unsafe or, under the reserved namespace, by advice.
 	PresencePolarityAdvisories *[]PolarityAdvisory `json:"presence_polarity_advisories"`
 
 	// Release The release the promotion cut.
-	Release *Release `json:"release"`
+	Release *Release `json:"release,omitempty"`
 
 	// Rulebook The rulebook after the promotion: the candidate live, every reference pinned.
-	Rulebook *Rulebook `json:"rulebook"`
+	Rulebook *Rulebook `json:"rulebook,omitempty"`
 }
 
 // ProvenanceReport defines model for ProvenanceReport.
@@ -2006,7 +2006,7 @@ type PublishResult struct {
 	Reused bool `json:"reused"`
 
 	// ReviewHint The review's next skill, or null.
-	ReviewHint      *Hint            `json:"review_hint"`
+	ReviewHint      *Hint            `json:"review_hint,omitempty"`
 	RulesetId       string           `json:"ruleset_id"`
 	Slug            string           `json:"slug"`
 	SourceCheck     SourceCheck      `json:"source_check"`
@@ -2077,7 +2077,7 @@ type ReviewReport struct {
 	Checks           []Check  `json:"checks"`
 	Coaching         *string  `json:"coaching"`
 	DataCompleteness string   `json:"data_completeness"`
-	NextSkill        *Hint    `json:"next_skill"`
+	NextSkill        *Hint    `json:"next_skill,omitempty"`
 	Score            *int64   `json:"score"`
 	Strengths        []string `json:"strengths"`
 }
@@ -2102,7 +2102,7 @@ type Rulebook struct {
 	Name   string                  `json:"name"`
 
 	// OutcomeLogic The outcome tree; null means every section and-ed.
-	OutcomeLogic *OutcomeNode `json:"outcome_logic"`
+	OutcomeLogic *OutcomeNode `json:"outcome_logic,omitempty"`
 
 	// Pinned Set by the first promotion: every reference names an exact cut.
 	Pinned bool `json:"pinned"`
@@ -2111,7 +2111,7 @@ type Rulebook struct {
 	PublicationPending bool `json:"publication_pending"`
 
 	// Release The current release, or null before the first.
-	Release *Release `json:"release"`
+	Release *Release `json:"release,omitempty"`
 
 	// RobotHints Beat to guidance, or null.
 	RobotHints *map[string]*string `json:"robot_hints"`
@@ -2130,13 +2130,13 @@ type Rulebook struct {
 // RulebookDiff defines model for RulebookDiff.
 type RulebookDiff struct {
 	// Against The old release.
-	Against      *Release      `json:"against"`
+	Against      *Release      `json:"against,omitempty"`
 	Changes      []Change      `json:"changes"`
 	Equivalent   bool          `json:"equivalent"`
 	FieldChanges []FieldChange `json:"field_changes"`
 
 	// Release The new release.
-	Release    *Release `json:"release"`
+	Release    *Release `json:"release,omitempty"`
 	RulebookId string   `json:"rulebook_id"`
 }
 
@@ -2147,8 +2147,8 @@ type RulebookExplanation struct {
 	Name            string `json:"name"`
 
 	// OutcomeLogic The outcome tree over the section letters.
-	OutcomeLogic *OutcomeNode         `json:"outcome_logic"`
-	Release      *Release             `json:"release"`
+	OutcomeLogic *OutcomeNode         `json:"outcome_logic,omitempty"`
+	Release      *Release             `json:"release,omitempty"`
 	RulebookId   string               `json:"rulebook_id"`
 	Sections     []SectionExplanation `json:"sections"`
 	Slug         string               `json:"slug"`
@@ -2201,7 +2201,7 @@ type RulebookSchema struct {
 	Fields []SchemaField `json:"fields"`
 
 	// Release The release read, or null for the live composition.
-	Release *Release `json:"release"`
+	Release *Release `json:"release,omitempty"`
 
 	// RobotHints Beat to guidance, or null.
 	RobotHints *map[string]*string `json:"robot_hints"`
