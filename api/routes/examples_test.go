@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"maps"
-	"net/http"
 	"net/url"
 	"os"
 	"regexp"
@@ -18,6 +16,7 @@ import (
 
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/api/apitest"
+	"github.com/eligo/eligo/api/apitest/call"
 	"github.com/eligo/eligo/auth"
 )
 
@@ -213,27 +212,13 @@ func runExample(t *testing.T, f *apitest.Fixture, c exampleCall, key string, ans
 // JSON string in Raw (Body is the text).
 func doText(t *testing.T, method, target string, headers map[string]string) apitest.Response {
 	t.Helper()
-	req, err := http.NewRequest(method, target, nil)
+	r := call.Send(t, method, target, headers, nil)
+	raw, err := json.Marshal(r.Raw)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for k, v := range headers {
-		req.Header.Set(k, v)
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	text, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatalf("read %s: %v", target, err)
-	}
-	raw, err := json.Marshal(string(text))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return apitest.Response{Status: res.StatusCode, Header: res.Header, Raw: string(raw), Body: string(text)}
+	r.Body, r.Raw = r.Raw, string(raw)
+	return r
 }
 
 // resolve gives a parameter's value: v itself, or, for $op.path, the

@@ -34,8 +34,23 @@ func (r Response) Field(t testing.TB, name string) any {
 	return m[name]
 }
 
-// Do sends one request to url; body, when not nil, is sent as JSON.
+// Do sends one request to url; body, when not nil, is sent as JSON. The
+// answer must be JSON (or empty): Body holds it decoded.
 func Do(t testing.TB, method, url string, headers map[string]string, body io.Reader) Response {
+	t.Helper()
+	r := Send(t, method, url, headers, body)
+	if len(r.Raw) > 0 {
+		if err := json.Unmarshal([]byte(r.Raw), &r.Body); err != nil {
+			t.Fatalf("%s %s: body is not JSON: %q", method, url, r.Raw)
+		}
+	}
+	return r
+}
+
+// Send sends one request to url and reads the whole answer into Raw,
+// whatever its media type, leaving Body nil; body, when not nil, is sent
+// as JSON.
+func Send(t testing.TB, method, url string, headers map[string]string, body io.Reader) Response {
 	t.Helper()
 	req, err := http.NewRequest(method, url, body)
 	if err != nil {
@@ -54,15 +69,9 @@ func Do(t testing.TB, method, url string, headers map[string]string, body io.Rea
 	defer res.Body.Close()
 	raw, err := io.ReadAll(res.Body)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("read %s %s: %v", method, url, err)
 	}
-	r := Response{Status: res.StatusCode, Header: res.Header, Raw: string(raw)}
-	if len(raw) > 0 {
-		if err := json.Unmarshal(raw, &r.Body); err != nil {
-			t.Fatalf("%s %s: body is not JSON: %q", method, url, raw)
-		}
-	}
-	return r
+	return Response{Status: res.StatusCode, Header: res.Header, Raw: string(raw)}
 }
 
 // JSONValue decodes s, for comparing whole bodies.
