@@ -69,3 +69,35 @@ func TestRulesetOnResolvesTheCutInForce(t *testing.T) {
 		t.Errorf("after the correction: %s, want %s", got, fixed.RulesetID)
 	}
 }
+
+// BenchmarkRulesetOn resolves a slug as of a date in an older cut's
+// period: "cached" from the cache of cuts in force, "invalidated" with an
+// invalidation before each call, so that every call queries the store, as
+// every call did before that cache.
+func BenchmarkRulesetOn(b *testing.B) {
+	ctx := context.Background()
+	bu := setup(b)
+	cat := bu.untold(b)
+	acme := catalog.Viewer{TenantID: "acme"}
+	bu.cut(b, "acme", "acme/leave", dated("12", "2025-01-01 until 2025-12-31"), false)
+	latest := bu.cut(b, "acme", "acme/leave", dated("13", "2026-01-01 until 2026-12-31"), false)
+	older := engine.DateOrdinal(2025, 6, 1)
+	for _, invalidate := range []bool{false, true} {
+		name := "cached"
+		if invalidate {
+			name = "invalidated"
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				if invalidate {
+					// Drops the cuts in force, not the slug's own cut,
+					// which RulesetOn resolves first either way.
+					cat.InvalidateRuleset(latest.RulesetID, "unrelated/slug")
+				}
+				if _, err := cat.RulesetOn(ctx, acme, "acme/leave", older); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
