@@ -91,8 +91,15 @@ const analyzeCheckTimeout = time.Second
 // AnalyzeOptions bound Analyze.
 type AnalyzeOptions struct {
 	// Timeout bounds the whole analysis, 5 s when zero or negative. Each
-	// Z3 check is further bounded by the smaller of Timeout and 1 s.
+	// Z3 check is further bounded by the smaller of Timeout and
+	// CheckTimeout.
 	Timeout time.Duration
+	// CheckTimeout bounds each Z3 check, 1 s when zero or negative: one
+	// hard question is given up and reported rather than eating the whole
+	// budget. A caller that must decide every check whatever the load
+	// (the casebank's tests, under the race detector on a shared machine)
+	// raises it with Timeout.
+	CheckTimeout time.Duration
 }
 
 // Finding is one thing static analysis proved about a ruleset: what an
@@ -162,7 +169,11 @@ func Analyze(ctx context.Context, r *engine.Ruleset, opts AnalyzeOptions) ([]Fin
 		return nil, fmt.Errorf("solver: analyze %s: %w", r.SectionID, err)
 	}
 	defer c.Close()
-	a, err := newAnalysis(ctx, c, r, min(timeout, analyzeCheckTimeout))
+	checkTimeout := opts.CheckTimeout
+	if checkTimeout <= 0 {
+		checkTimeout = analyzeCheckTimeout
+	}
+	a, err := newAnalysis(ctx, c, r, min(timeout, checkTimeout))
 	if err != nil {
 		return nil, err
 	}

@@ -125,7 +125,7 @@ func TestAnalyzeCases(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			r := compileRules(t, analyzeRules(tc.fields, tc.groups, tc.outcome))
-			got, err := Analyze(context.Background(), r, AnalyzeOptions{})
+			got, err := Analyze(context.Background(), r, decideAll)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -185,7 +185,7 @@ func checkFindingShape(t *testing.T, r *engine.Ruleset, f Finding) {
 func TestAnalyzeJSON(t *testing.T) {
 	t.Parallel()
 	r := compileRules(t, analyzeRules([]string{"a.x int"}, [][2]string{{"g all", "ga: a.x >= 67; gb: a.x >= 18"}}, "g"))
-	got, err := Analyze(context.Background(), r, AnalyzeOptions{})
+	got, err := Analyze(context.Background(), r, decideAll)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,8 +199,14 @@ func TestAnalyzeJSON(t *testing.T) {
 	}
 }
 
+// decideAll are budgets for tests that need every check decided: far above
+// what a check takes alone (well under a second), since the tests run in
+// parallel under the race detector on a machine CI shares. That Analyze
+// keeps to its budgets is tested apart (TestAnalyzeContext).
+var decideAll = AnalyzeOptions{Timeout: 10 * time.Minute, CheckTimeout: time.Minute}
+
 // TestAnalyzeCasebank runs the analysis on every casebank ruleset and the
-// solver's testdata: no error, well within the timeout, and every
+// solver's testdata: no error (every check decided), and every
 // criterion_never_satisfied confirmed by the engine alone (random answers,
 // biased to the rules' boundaries, never satisfy it).
 func TestAnalyzeCasebank(t *testing.T) {
@@ -212,14 +218,9 @@ func TestAnalyzeCasebank(t *testing.T) {
 	for _, cb := range append(loadCasebank(t), loadTestdata(t)...) {
 		t.Run(cb.name, func(t *testing.T) {
 			t.Parallel()
-			const timeout = 5 * time.Second
-			started := time.Now()
-			got, err := Analyze(context.Background(), cb.rules, AnalyzeOptions{Timeout: timeout})
+			got, err := Analyze(context.Background(), cb.rules, decideAll)
 			if err != nil {
 				t.Fatal(err)
-			}
-			if took := time.Since(started); took > timeout {
-				t.Errorf("took %v, beyond its timeout %v", took, timeout)
 			}
 			for _, f := range got {
 				checkFindingShape(t, cb.rules, f)
@@ -284,7 +285,7 @@ group shoes all "Shoes" {
 				src = src[:at] + tc.insert + "\n" + src[at:]
 			}
 			r := compileRules(t, src)
-			got, err := Analyze(context.Background(), r, AnalyzeOptions{})
+			got, err := Analyze(context.Background(), r, decideAll)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -344,7 +345,7 @@ func TestAnalyzeNeverSatisfiedConfirmed(t *testing.T) {
 	t.Parallel()
 	r := compileRules(t, analyzeRules([]string{"a.x int", "a.d date"}, [][2]string{{"g any",
 		`dead: a.x > 5 and a.x < 6; alive: a.x > 5 and a.x < 7; dead_date: years_between(a.d, decision_date()) >= 18 and a.d > decision_date()`}}, "g"))
-	got, err := Analyze(context.Background(), r, AnalyzeOptions{})
+	got, err := Analyze(context.Background(), r, decideAll)
 	if err != nil {
 		t.Fatal(err)
 	}
