@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -26,15 +27,16 @@ func TestServeBoundsConnections(t *testing.T) {
 		"--body-timeout", "1s", "--write-timeout", "2s")
 	base := strings.TrimSuffix(srv.root, "/api/v1/public")
 	addr := strings.TrimPrefix(base, "http://")
-	dial := func() net.Conn {
+	dialWith := func(d *net.Dialer) net.Conn {
 		t.Helper()
-		c, err := net.Dial("tcp", addr)
+		c, err := d.Dial("tcp", addr)
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { c.Close() })
 		return c
 	}
+	dial := func() net.Conn { return dialWith(&net.Dialer{}) }
 
 	t.Run("a body that never arrives is 408", func(t *testing.T) {
 		c := dial()
@@ -51,12 +53,23 @@ func TestServeBoundsConnections(t *testing.T) {
 	})
 
 	t.Run("a client that never reads loses its connection", func(t *testing.T) {
-		c := dial()
+		// A small receive buffer, set before connecting so the window
+		// stays small: the server's writes block after a few answers,
+		// however slowly a loaded machine produces them.
+		c := dialWith(&net.Dialer{Control: func(_, _ string, raw syscall.RawConn) error {
+			var err error
+			if cerr := raw.Control(func(fd uintptr) {
+				err = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096)
+			}); cerr != nil {
+				return cerr
+			}
+			return err
+		}})
 		// Each answer is the whole OpenAPI document: 200 of them are far
 		// more than the socket buffers hold, so the server's writes block.
 		request := "GET /api/v1/public/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n"
 		go func() { _, _ = io.WriteString(c, strings.Repeat(request, 200)) }()
-		time.Sleep(3 * time.Second) // past the write timeout, reading nothing
+		time.Sleep(6 * time.Second) // three write timeouts, reading nothing
 		_ = c.SetReadDeadline(time.Now().Add(30 * time.Second))
 		answers, reader := 0, bufio.NewReader(c)
 		for {
