@@ -27,14 +27,13 @@ func casebankRules(tb testing.TB, name string) *engine.Ruleset {
 	return nil
 }
 
-// inForce evaluates as of the first day of rs's effective period (as the
-// casebank's cases do when they name no date), so that a test of the
-// rules keeps passing after their period has ended.
+// inForce evaluates as a casebank case that names no date is decided
+// (engine.Ruleset.CaseDate: the first day of rs's effective period), so
+// that a test of the rules keeps passing after their period has ended.
+// For rules that read decision_date() it is today, as Options{} is.
 func inForce(rs *engine.Ruleset) engine.Options {
-	if rs.Effective == nil {
-		return engine.Options{}
-	}
-	return engine.Options{DecisionDate: rs.Effective.From}
+	date, _ := rs.CaseDate(engine.Case{})
+	return engine.Options{DecisionDate: date}
 }
 
 // planFor converts values, evaluates them as of a day rs is in force,
