@@ -22,6 +22,21 @@ const MaxSections = 26
 // well inside the engine's own expression depth limit.
 const MaxOutcomeDepth = 64
 
+// MaxOutcomeArgs is the most arguments one and/or node may list. A
+// rulebook has at most MaxSections sections, so an and/or naming each of
+// them once needs 26; the bound leaves more than twice that for a tree
+// that repeats leaves (a disjunction of conjunctions), and keeps a request
+// from making one node a million wide.
+const MaxOutcomeArgs = 64
+
+// MaxOutcomeNodes is the most nodes, leaves and operators together, an
+// outcome tree may hold. Every casebank rulebook has under ten and real
+// outcome logic a few dozen at most; 1,024 is room for any tree a person
+// writes, while the JSON of a larger one is counted, without being
+// decoded, and refused before it costs memory: a million-leaf tree in a
+// 16 MB body cost 2.86 GB when it was decoded first.
+const MaxOutcomeNodes = 1024
+
 // The operators of an outcome tree node: and and or take two or more
 // arguments, not exactly one.
 const (
@@ -91,6 +106,11 @@ func DefaultOutcome(letters int) *Node {
 // operator other than and, or, not, the wrong number of arguments, and
 // nesting deeper than MaxOutcomeDepth.
 //
+// A tree of more than MaxOutcomeNodes nodes, or with a list of more than
+// MaxOutcomeArgs items, is refused with that one problem ("too_long")
+// before anything is decoded, so the cost of a refusal is a scan of the
+// bytes, whatever their size.
+//
 // JSON null (or no bytes at all) is no tree: ParseOutcomeTree returns nil and
 // no problems, and the caller composes with DefaultOutcome (a nil
 // Spec.Outcome means exactly that). The tree is returned only when there
@@ -100,6 +120,10 @@ func ParseOutcomeTree(raw []byte, letters int) (*Node, []Problem) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
+	}
+	if prob, ok := measureOutcome(raw); !ok {
+		prob.Loc = root
+		return nil, []Problem{prob}
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
@@ -271,7 +295,89 @@ func arityProblem(op string, n int) (typ, msg string) {
 // and ContentIdentity never work on a tree the API would have refused. The
 // error names the node by its path, e.g. "outcome_logic.args[1].section".
 func (n *Node) Validate(letters int) error {
+	if count := n.count(MaxOutcomeNodes + 1); count > MaxOutcomeNodes {
+		return fmt.Errorf("outcome_logic: %s", tooMany)
+	}
 	return n.validate("outcome_logic", letters, 1)
+}
+
+// count returns the number of nodes of the tree, counting no further than
+// limit, so a cyclic or huge tree built in code costs at most limit steps.
+func (n *Node) count(limit int) int {
+	seen := 0
+	var walk func(*Node)
+	walk = func(n *Node) {
+		if n == nil || seen >= limit {
+			return
+		}
+		seen++
+		for _, a := range n.Args {
+			walk(a)
+		}
+	}
+	walk(n)
+	return seen
+}
+
+// The messages of the size limits, which name the limit and what to do.
+var (
+	tooMany = fmt.Sprintf("the outcome tree has more than %d nodes; "+
+		"write the logic with fewer (each section need appear only once in an and or or)", MaxOutcomeNodes)
+	tooWide = fmt.Sprintf("an operator node lists more than %d arguments; "+
+		"a rulebook has at most %d sections, so name each once, or group them in nested nodes", MaxOutcomeArgs, MaxSections)
+)
+
+// measureOutcome scans the JSON text of an outcome tree, without decoding
+// it, for more than MaxOutcomeNodes objects (every node is one) or a list
+// of more than MaxOutcomeArgs items, and returns the problem found. It
+// reads only the structure (braces, brackets and commas outside strings),
+// allocates nothing but a stack as deep as the nesting, and stops at the
+// first limit passed; text that is not JSON is left for the decoder to
+// report.
+func measureOutcome(raw []byte) (Problem, bool) {
+	nodes := 0
+	// items holds, per open container, the items of a list seen so far,
+	// or -1 for an object.
+	var items []int
+	inString, escaped := false, false
+	for _, c := range raw {
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		}
+		if len(items) > 0 && items[len(items)-1] == 0 && c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != ']' {
+			items[len(items)-1] = 1 // the list's first item starts
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '{':
+			if nodes++; nodes > MaxOutcomeNodes {
+				return Problem{Type: "too_long", Msg: tooMany}, false
+			}
+			items = append(items, -1)
+		case '[':
+			items = append(items, 0)
+		case '}', ']':
+			if len(items) > 0 {
+				items = items[:len(items)-1]
+			}
+		case ',':
+			if top := len(items) - 1; top >= 0 && items[top] > 0 {
+				if items[top]++; items[top] > MaxOutcomeArgs {
+					return Problem{Type: "too_long", Msg: tooWide}, false
+				}
+			}
+		}
+	}
+	return Problem{}, true
 }
 
 func (n *Node) validate(path string, letters, depth int) error {
@@ -294,6 +400,9 @@ func (n *Node) validate(path string, letters, depth int) error {
 	}
 	if _, msg := arityProblem(n.Op, len(n.Args)); msg != "" {
 		return fmt.Errorf("%s.args: %s", path, msg)
+	}
+	if len(n.Args) > MaxOutcomeArgs {
+		return fmt.Errorf("%s.args: %s", path, tooWide)
 	}
 	for i, a := range n.Args {
 		if err := a.validate(fmt.Sprintf("%s.args[%d]", path, i), letters, depth+1); err != nil {
