@@ -16,6 +16,13 @@
 // ErrUnreadable, input without text wraps ErrNoText, and an unknown type
 // wraps ErrUnsupportedMediaType: all three are the uploader's to fix.
 //
+// A few hundred kilobytes of PDF can extract to tens of megabytes of text,
+// so extraction is bounded: a Budget holds one request's limits (text per
+// file, text of all its files together, and extraction time in all), and
+// pdftotext's output is read as it comes and the process stopped as soon
+// as a limit is passed (ErrTooLarge, ErrBudgetExceeded,
+// ErrExtractionTimeout), so no more text than the limit is ever held.
+//
 // # Verifying quotes
 //
 // Locate finds a quote in a text forgiving only white space: every run of

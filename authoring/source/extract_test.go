@@ -251,11 +251,28 @@ func TestPDFPages(t *testing.T) {
 		{"bad \xff nul \x00\f", "bad \uFFFD nul \n", []int{0}},
 	}
 	for _, tt := range tests {
-		ex := pdfPages(tt.out)
-		if ex.Text != tt.text || !equalInts(ex.Pages, tt.pages) {
-			t.Errorf("pdfPages(%q) = %q %v; want %q %v", tt.out, ex.Text, ex.Pages, tt.text, tt.pages)
+		for _, chunk := range []int{len(tt.out), 1, 2} {
+			ex := streamPages(t, tt.out, chunk, MaxTextBytes)
+			if ex.Text != tt.text || !equalInts(ex.Pages, tt.pages) {
+				t.Errorf("pageText(%q) in chunks of %d = %q %v; want %q %v", tt.out, chunk, ex.Text, ex.Pages, tt.text, tt.pages)
+			}
 		}
 	}
+}
+
+// streamPages writes out to a pageText in chunks of chunk bytes, as the
+// pipe from pdftotext would, and returns what it made of it.
+func streamPages(t testing.TB, out string, chunk, limit int) Extracted {
+	t.Helper()
+	pt := &pageText{limit: limit, stop: func() {}}
+	for len(out) > 0 {
+		n := min(chunk, len(out))
+		if w, err := pt.Write([]byte(out[:n])); w != n || err != nil {
+			t.Fatalf("Write(%q) = %d, %v", out[:n], w, err)
+		}
+		out = out[n:]
+	}
+	return pt.extracted()
 }
 
 func TestPageOf(t *testing.T) {

@@ -3,8 +3,8 @@ package source
 import (
 	"encoding/binary"
 	"fmt"
-	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // NearDuplicateThreshold is the Resemblance at or above which two sources
@@ -39,6 +39,9 @@ type Signature [64]uint64
 // of the shingle's words joined by single spaces and mix is the splitmix64
 // finaliser: 64 fixed hash functions, the same on every machine and in
 // every version.
+//
+// It reads the text once, word by word, holding only the last five words,
+// so signing a large source costs no memory in proportion to it.
 func Sign(text string) Signature {
 	var seeds [len(Signature{})]uint64
 	for i := range seeds {
@@ -48,19 +51,16 @@ func Sign(text string) Signature {
 	for i := range sig {
 		sig[i] = ^uint64(0)
 	}
-
-	words := signWords(text)
-	n := len(words) - shingleWords + 1
-	if len(words) > 0 && n < 1 {
-		n = 1 // a short text is one shingle of all its words
-	}
-	for s := 0; s < n; s++ {
+	// shingle folds the hash of the words of ring from the oldest into
+	// every slot.
+	var ring [shingleWords][]byte
+	shingle := func(words, oldest int) {
 		base := uint64(fnvOffset)
-		for j, w := range words[s:min(s+shingleWords, len(words))] {
+		for j := range words {
 			if j > 0 {
 				base = fnv1a(base, " ")
 			}
-			base = fnv1a(base, w)
+			base = fnv1a(base, ring[(oldest+j)%shingleWords])
 		}
 		for i, seed := range seeds {
 			v := mix(base ^ seed)
@@ -70,8 +70,34 @@ func Sign(text string) Signature {
 			sig[i] = min(sig[i], v)
 		}
 	}
-	if n < 1 {
+	words := 0
+	var word []byte // the word being read, lower-cased
+	end := func() {
+		if len(word) == 0 {
+			return
+		}
+		slot := words % shingleWords
+		ring[slot] = append(ring[slot][:0], word...)
+		word = word[:0]
+		if words++; words >= shingleWords {
+			shingle(shingleWords, words%shingleWords)
+		}
+	}
+	for _, r := range text {
+		// The text is lower-cased first and then split, as
+		// strings.ToLower and FieldsFunc would, rune by rune.
+		if r = unicode.ToLower(r); unicode.IsLetter(r) || unicode.IsDigit(r) {
+			word = utf8.AppendRune(word, r)
+		} else {
+			end()
+		}
+	}
+	end()
+	switch {
+	case words == 0:
 		return Signature{}
+	case words < shingleWords:
+		shingle(words, 0) // a short text is one shingle of all its words
 	}
 	return sig
 }
@@ -93,19 +119,12 @@ const (
 )
 
 // fnv1a continues a 64-bit FNV-1a hash h over the bytes of s.
-func fnv1a(h uint64, s string) uint64 {
+func fnv1a[T string | []byte](h uint64, s T) uint64 {
 	for i := 0; i < len(s); i++ {
 		h ^= uint64(s[i])
 		h *= fnvPrime
 	}
 	return h
-}
-
-// signWords returns the lower-cased words of text.
-func signWords(text string) []string {
-	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	})
 }
 
 // Resemblance returns the fraction of slots, 0 to 1, in which s and o hold

@@ -4,8 +4,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"hash/fnv"
+	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 func TestSignResemblance(t *testing.T) {
@@ -115,5 +117,67 @@ func BenchmarkSign(b *testing.B) {
 	text := strings.Repeat(casebankSource(b, "uk-child-benefit"), 200) // about 1 MB
 	for b.Loop() {
 		Sign(text)
+	}
+}
+
+// referenceSign is Sign as first written, over the whole word list; the
+// streaming Sign must agree with it on every text, or stored signatures
+// would stop matching.
+func referenceSign(text string) Signature {
+	var seeds [len(Signature{})]uint64
+	for i := range seeds {
+		seeds[i] = mix(uint64(i+1) * 0x9e3779b97f4a7c15)
+	}
+	var sig Signature
+	for i := range sig {
+		sig[i] = ^uint64(0)
+	}
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+	n := len(words) - shingleWords + 1
+	if len(words) > 0 && n < 1 {
+		n = 1
+	}
+	for s := 0; s < n; s++ {
+		base := uint64(fnvOffset)
+		for j, w := range words[s:min(s+shingleWords, len(words))] {
+			if j > 0 {
+				base = fnv1a(base, " ")
+			}
+			base = fnv1a(base, w)
+		}
+		for i, seed := range seeds {
+			v := mix(base ^ seed)
+			if v == 0 {
+				v = 1
+			}
+			sig[i] = min(sig[i], v)
+		}
+	}
+	if n < 1 {
+		return Signature{}
+	}
+	return sig
+}
+
+func TestSignMatchesReference(t *testing.T) {
+	t.Parallel()
+	texts := []string{"", "   ", "One", "one two three four", "one two three four five", "one two three four five six",
+		"İstanbul ÇAĞRI ǅemal Σίσυφος ΣΊΣΥΦΟΣ straße ＡＢＣ ⅠⅡⅢ ⓐⒷ 12 345 \xff bad \xe2\x80 bytes",
+		casebankSource(t, "us-fmla-employee"), casebankSource(t, "uk-child-benefit")}
+	pieces := []string{"word", "Word", " ", ", ", "İ", "ǅ", "Σ", "ς", "7", "\u0307", "—", "\xff", "ß", "Ⅻ", "\n"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 2000 {
+		var b strings.Builder
+		for range rng.IntN(30) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		texts = append(texts, b.String())
+	}
+	for _, text := range texts {
+		if got, want := Sign(text), referenceSign(text); got != want {
+			t.Fatalf("Sign(%q) differs from the reference", text)
+		}
 	}
 }

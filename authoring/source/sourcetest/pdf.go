@@ -1,6 +1,7 @@
 // Package sourcetest builds real documents for tests of source extraction,
 // so tests across the repository can upload a statute as a PDF and check
-// what pdftotext makes of it without committing binary fixtures.
+// what pdftotext makes of it without committing binary fixtures; Amplifying
+// builds the hostile kind, and PeakHeap measures what extracting it costs.
 package sourcetest
 
 import (
@@ -35,44 +36,106 @@ const (
 // PageLines lines loses its last lines. Layout splits a text to fit. A page
 // with no strings has no text at all, like a scanned page.
 func PDF(pages [][]string) []byte {
-	var b bytes.Buffer
-	var offsets []int // byte offset of object i+1
-	obj := func(body string) {
-		offsets = append(offsets, b.Len())
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", len(offsets), body)
-	}
-
-	b.WriteString("%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-	kids := make([]string, len(pages))
-	for i := range pages {
-		kids[i] = fmt.Sprintf("%d 0 R", 4+2*i)
-	}
-	obj("<< /Type /Catalog /Pages 2 0 R >>")
-	obj(fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), len(pages)))
-	obj("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
+	w := &pdfWriter{}
+	w.begin(len(pages))
 	for i, lines := range pages {
-		obj(fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "+
-			"/Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>", 5+2*i))
-		var content bytes.Buffer
-		if len(lines) > 0 {
-			content.WriteString("BT /F1 11 Tf 72 720 Td 14 TL\n")
-			for _, l := range lines {
-				content.WriteByte('(')
-				content.WriteString(pdfString(l))
-				content.WriteString(") Tj T*\n")
-			}
-			content.WriteString("ET\n")
-		}
-		obj(fmt.Sprintf("<< /Length %d >>\nstream\n%sendstream", content.Len(), content.Bytes()))
+		w.page(5 + 2*i)
+		w.content(textContent(lines, 11, 14, 72, 720))
 	}
+	return w.end()
+}
 
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(offsets)+1)
-	for _, off := range offsets {
-		fmt.Fprintf(&b, "%010d 00000 n \n", off)
+// Amplifying returns a PDF of pages pages that all show one content
+// stream, stored once: a full page of 4 pt text (160 lines of 210
+// characters, about 33 KB of text). Each further page costs the file about
+// 110 bytes and the extraction another 33 KB, so a file of a few hundred
+// kilobytes extracts to tens of megabytes: the shape of a hostile upload,
+// for tests of extraction limits.
+func Amplifying(pages int) []byte {
+	const lines, width = 160, 210
+	text := make([]string, lines)
+	for i := range text {
+		words := strings.Repeat(fmt.Sprintf("amplified%03d ", i%1000), width/13+1)
+		text[i] = words[:width]
 	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(offsets)+1, xref)
-	return b.Bytes()
+	w := &pdfWriter{}
+	w.begin(pages)
+	for range pages {
+		w.page(4 + pages)
+	}
+	w.content(textContent(text, 4, 4.8, 10, 782))
+	return w.end()
+}
+
+// pdfWriter writes the objects of a PDF and its cross-reference table:
+// object 1 is the catalog, 2 the page tree, 3 the font, then the pages
+// and content streams in the order written.
+type pdfWriter struct {
+	b       bytes.Buffer
+	offsets []int // byte offset of object i+1
+	kids    []int // the page objects' numbers
+}
+
+func (w *pdfWriter) obj(body string) {
+	w.offsets = append(w.offsets, w.b.Len())
+	fmt.Fprintf(&w.b, "%d 0 obj\n%s\nendobj\n", len(w.offsets), body)
+}
+
+// begin writes the header and the catalog, keeps object 2 for the page
+// tree (end writes it) and writes the font; page and content objects are
+// numbered from 4 in the order they are written, for about pages pages.
+func (w *pdfWriter) begin(pages int) {
+	w.kids = make([]int, 0, pages)
+	w.b.WriteString("%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+	w.obj("<< /Type /Catalog /Pages 2 0 R >>")
+	w.offsets = append(w.offsets, 0) // the page tree, written by end
+	w.obj("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
+}
+
+// page writes a page object drawing the content stream numbered contents.
+func (w *pdfWriter) page(contents int) {
+	w.kids = append(w.kids, len(w.offsets)+1)
+	w.obj(fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "+
+		"/Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>", contents))
+}
+
+// content writes a content stream object.
+func (w *pdfWriter) content(stream []byte) {
+	w.obj(fmt.Sprintf("<< /Length %d >>\nstream\n%sendstream", len(stream), stream))
+}
+
+// end writes the page tree, listing every page object, then the
+// cross-reference table and the trailer.
+func (w *pdfWriter) end() []byte {
+	kids := make([]string, len(w.kids))
+	for i, n := range w.kids {
+		kids[i] = fmt.Sprintf("%d 0 R", n)
+	}
+	w.offsets[1] = w.b.Len()
+	fmt.Fprintf(&w.b, "2 0 obj\n<< /Type /Pages /Kids [%s] /Count %d >>\nendobj\n", strings.Join(kids, " "), len(kids))
+	xref := w.b.Len()
+	fmt.Fprintf(&w.b, "xref\n0 %d\n0000000000 65535 f \n", len(w.offsets)+1)
+	for _, off := range w.offsets {
+		fmt.Fprintf(&w.b, "%010d 00000 n \n", off)
+	}
+	fmt.Fprintf(&w.b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(w.offsets)+1, xref)
+	return w.b.Bytes()
+}
+
+// textContent is a content stream showing lines in size pt Helvetica on
+// a leading of lead pt, from (x, y) down; no lines, no text.
+func textContent(lines []string, size, lead float64, x, y int) []byte {
+	var content bytes.Buffer
+	if len(lines) > 0 {
+		fmt.Fprintf(&content, "BT /F1 %g Tf %d %d Td %g TL\n", size, x, y, lead)
+		for _, l := range lines {
+			content.WriteByte('(')
+			content.WriteString(pdfString(l))
+			content.WriteString(") Tj T*\n")
+		}
+		content.WriteString("ET\n")
+	}
+	return content.Bytes()
 }
 
 // pdfString returns the body of a PDF literal string showing s in
