@@ -37,6 +37,10 @@ type File struct {
 	// "section" when the section line did), so the checker can stay quiet
 	// about their uses.
 	broken map[string]bool
+	// overLimit is true when Parse stopped at one of the limits in
+	// limits.go: the file holds only what was read before, so it is not
+	// checked.
+	overLimit bool
 }
 
 // Attr is a one-line header: ruleset, section, name or description.

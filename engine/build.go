@@ -62,7 +62,7 @@ func buildCopy(r *Ruleset, hash bool) (*Ruleset, error) {
 // freshly decoded one, or Build's copy); hash says whether to compute the
 // content digest.
 func build(r *Ruleset, hash bool) error {
-	b := &builder{r: r, sources: map[string]bool{}, fields: map[string]int{}, groups: map[string]int{}}
+	b := &builder{r: r, sources: map[string]bool{}, fields: map[string]int{}, groups: map[string]int{}, consts: constNumbers{}}
 	if err := b.run(); err != nil {
 		return err
 	}
@@ -83,6 +83,8 @@ type builder struct {
 	reads []bool
 	// readsDate is set when some criterion calls decision_date().
 	readsDate bool
+	// consts remembers which expressions are constant numbers.
+	consts constNumbers
 }
 
 func (b *builder) run() error {
@@ -425,7 +427,7 @@ func (b *builder) opSort(path string, op Operator, args []*Expr) (Sort, error) {
 		return SortBool, b.comparable(path, op, args[0], args[1])
 	case OpIn, OpNotIn:
 		for i, y := range args[1:] {
-			if y.Kind != ExprConst && !(y.Kind == ExprOp && y.Op == OpNeg && isConstNumber(y)) {
+			if y.Kind != ExprConst && !(y.Kind == ExprOp && y.Op == OpNeg && b.consts.is(y)) {
 				return 0, fmt.Errorf("%s: the list after %s may hold only constant values", argPath(path, i+1), op)
 			}
 			if err := b.comparable(argPath(path, i+1), op, args[0], y); err != nil {
@@ -435,7 +437,7 @@ func (b *builder) opSort(path string, op Operator, args []*Expr) (Sort, error) {
 		return SortBool, nil
 	case OpAdd, OpSub, OpMul, OpNeg, OpMin, OpMax:
 		s, err := numbers()
-		if err == nil && op == OpMul && !isConstNumber(args[0]) && !isConstNumber(args[1]) {
+		if err == nil && op == OpMul && !b.consts.is(args[0]) && !b.consts.is(args[1]) {
 			err = fmt.Errorf("%s: * needs a constant number on one side (the language stays linear)", path)
 		}
 		return s, err

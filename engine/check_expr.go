@@ -122,9 +122,14 @@ func (c *checker) binary(n *Node) *Expr {
 		for _, a := range n.Args {
 			x := c.expr(a)
 			ok = c.wantBool(a, x, string(op)) && ok
-			if x.Kind == ExprOp && x.Op == op {
+			switch {
+			case x.Kind == ExprOp && x.Op == op && args == nil:
+				// x is the chain so far, built for this node alone: take
+				// its operands over rather than copy them at every link.
+				args = x.Args
+			case x.Kind == ExprOp && x.Op == op:
 				args = append(args, x.Args...)
-			} else {
+			default:
 				args = append(args, x)
 			}
 		}
@@ -144,7 +149,7 @@ func (c *checker) binary(n *Node) *Expr {
 		if !okx || !oky {
 			return invalid()
 		}
-		if op == OpMul && !isConstNumber(x) && !isConstNumber(y) {
+		if op == OpMul && !c.consts.is(x) && !c.consts.is(y) {
 			c.errorf(n.Pos, "* needs a constant number on one side (the language stays linear)")
 			return invalid()
 		}
@@ -300,7 +305,7 @@ func (c *checker) in(n *Node) *Expr {
 	ok := x.Sort != SortInvalid && !c.stray(n.Args[0], x)
 	for _, item := range n.Args[1:] {
 		y := c.expr(item)
-		if y.Kind != ExprConst && !(y.Kind == ExprOp && y.Op == OpNeg && isConstNumber(y)) {
+		if y.Kind != ExprConst && !(y.Kind == ExprOp && y.Op == OpNeg && c.consts.is(y)) {
 			c.errorf(item.Pos, "the list after in may hold only constant values")
 			ok = false
 			continue
@@ -410,8 +415,17 @@ func (c *checker) call(n *Node) *Expr {
 	return invalid()
 }
 
-// suggest proposes a declared field close to an unknown name.
+// maxSuggestions bounds how many unknown names get a suggestion: each
+// costs an edit distance to every declared field, and a text can name
+// thousands of unknown fields.
+const maxSuggestions = 10
+
+// suggest proposes a declared field close to an unknown name, for the
+// first maxSuggestions unknown names.
 func (c *checker) suggest(name string) string {
+	if c.suggested++; c.suggested > maxSuggestions {
+		return ""
+	}
 	best, bestD := "", 4
 	for _, f := range c.r.Fields {
 		if d := editDistance(name, f.ID); d < bestD {

@@ -13,6 +13,11 @@ import (
 // each "file:line:col: message". Compile never panics, whatever the input.
 func Compile(filename string, src []byte) (r *Ruleset, warnings ErrorList, err error) {
 	f, errs := Parse(filename, src)
+	if f.overLimit {
+		// Checking a text over a limit is the work the limits exist to
+		// spare; the parse error names the limit.
+		return nil, nil, errs
+	}
 	if len(errs) > 0 {
 		// Check what parsed too, so one run reports type errors alongside
 		// syntax errors.
@@ -28,8 +33,11 @@ func Compile(filename string, src []byte) (r *Ruleset, warnings ErrorList, err e
 
 // CompileFile checks and compiles a parsed file; see Compile.
 func CompileFile(filename string, f *File) (r *Ruleset, warnings ErrorList, err error) {
+	if f.overLimit {
+		return nil, nil, ErrorList{{File: filename, Pos: Pos{1, 1}, Msg: "the file is over a limit on what a ruleset may hold and was not read to its end: parse it again to see which limit"}}
+	}
 	c := &checker{file: filename, f: f, r: &Ruleset{}, fieldIndex: map[string]int{},
-		sourceIndex: map[string]bool{}, groupIndex: map[string]int{}}
+		sourceIndex: map[string]bool{}, groupIndex: map[string]int{}, consts: constNumbers{}}
 	c.run()
 	c.warnings.sort()
 	if len(c.errs) > 0 {
@@ -37,7 +45,12 @@ func CompileFile(filename string, f *File) (r *Ruleset, warnings ErrorList, err 
 		return nil, c.warnings, c.errs
 	}
 	if err := c.r.finish(true); err != nil {
-		return nil, c.warnings, ErrorList{{File: filename, Pos: Pos{1, 1}, Msg: err.Error()}}
+		// Encoding the compiled form fails only when an expression nests
+		// deeper than JSON may (Parse refuses such text first, so only a
+		// File built by hand gets here). The encoder's own words ("json:
+		// error calling MarshalJSON ...") mean nothing to an analyst.
+		return nil, c.warnings, ErrorList{{File: filename, Pos: Pos{1, 1}, Msg: fmt.Sprintf(
+			"the compiled rules cannot be stored: an expression nests too deeply (the limit is %d levels); split it into several criteria", MaxExprDepth)}}
 	}
 	return c.r, c.warnings, nil
 }
@@ -67,6 +80,10 @@ type checker struct {
 	groupIndex map[string]int
 	// reads collects the field slots the current criterion reads.
 	reads map[int]bool
+	// consts remembers which expressions are constant numbers.
+	consts constNumbers
+	// suggested counts the unknown names suggest has been asked about.
+	suggested int
 }
 
 func (c *checker) errorf(pos Pos, format string, args ...any) {
@@ -238,7 +255,7 @@ func (c *checker) groups() {
 			continue
 		}
 		g := Group{ID: gd.ID, Kind: GroupKind(gd.Kind), Title: gd.Title, Criteria: []Criterion{}}
-		if len(gd.Criteria) == 0 {
+		if len(gd.Criteria) == 0 && !c.f.broken[gd.ID] {
 			c.errorf(gd.Pos, "group %s has no criteria", gd.ID)
 		}
 		for _, cd := range gd.Criteria {
@@ -341,9 +358,12 @@ func (c *checker) outcomeExpr(n *Node, used map[string]bool) *Expr {
 			var args []*Expr
 			for _, a := range n.Args {
 				x := c.outcomeExpr(a, used)
-				if x.Kind == ExprOp && x.Op == op {
+				switch {
+				case x.Kind == ExprOp && x.Op == op && args == nil:
+					args = x.Args // as in checker.binary
+				case x.Kind == ExprOp && x.Op == op:
 					args = append(args, x.Args...)
-				} else {
+				default:
 					args = append(args, x)
 				}
 			}
@@ -362,21 +382,35 @@ func an(s Sort) string {
 	return "a " + s.String()
 }
 
-// isConstNumber reports whether x is a number computed from constants only.
-func isConstNumber(x *Expr) bool {
+// constNumbers says whether an expression is a number computed from
+// constants only, remembering its answer for each operator node. The
+// checker asks it of both sides of every product, so without the memo a
+// chain such as 2 * 2 * ... * a.x would walk the whole chain again at each
+// product: quadratic in the chain's length.
+type constNumbers map[*Expr]bool
+
+// is reports whether x is a number computed from constants only.
+func (m constNumbers) is(x *Expr) bool {
 	switch x.Kind {
 	case ExprConst:
 		return x.Sort.Numeric()
 	case ExprOp:
+		v, ok := m[x]
+		if ok {
+			return v
+		}
 		switch x.Op {
 		case OpNeg, OpAdd, OpSub, OpMul, OpMin, OpMax:
+			v = true
 			for _, a := range x.Args {
-				if !isConstNumber(a) {
-					return false
+				if !m.is(a) {
+					v = false
+					break
 				}
 			}
-			return true
 		}
+		m[x] = v
+		return v
 	}
 	return false
 }

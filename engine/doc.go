@@ -13,6 +13,12 @@
 // Compile never panics. Parse and Print are the syntax tree and the
 // canonical printer behind `eligo fmt`; Parse(Print(f)) gives f back.
 //
+// A text is bounded before any of that work: Parse refuses one over a
+// limit (MaxRulesBytes, MaxCriteria, MaxExprNodes, MaxExprDepth and the
+// others in limits.go) with an error naming the limit and its value, so
+// that compiling whatever text a caller sends costs time and memory in
+// proportion to the limits, not to the text.
+//
 // Compilation does all the work that does not depend on the answers: field
 // names become input slots, constants are decoded, enum strings become
 // indexes, source references and deep links are built, and the expressions

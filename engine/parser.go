@@ -8,18 +8,38 @@ import (
 // Parse reads a .rules file into its syntax tree. It reports every syntax
 // error it can find (recovering at the next declaration) and returns the
 // tree of the parts it understood alongside them. Parse never panics.
+//
+// A text over one of the limits in limits.go gets one error naming the
+// limit; the size limit is checked before reading anything, and a
+// per-ruleset count stops the parse where it is exceeded, so the work done
+// is bounded by the limits whatever the input. Such a file is never
+// checked (Compile and CompileFile refuse it).
 func Parse(filename string, src []byte) (*File, ErrorList) {
 	var errs ErrorList
-	p := &parser{lex: newLexer(filename, string(src), &errs), errs: &errs, file: filename, broken: map[string]bool{}}
-	p.next()
-	f := p.parseFile()
+	if len(src) > MaxRulesBytes {
+		errs.add(filename, Pos{1, 1}, overLimit(fmt.Sprintf("the ruleset text is %d bytes long", len(src)),
+			MaxRulesBytes, "bytes per ruleset text", splitAdvice))
+		return &File{broken: map[string]bool{}, overLimit: true}, errs
+	}
+	f := newParser(filename, src, &errs).parseFile()
 	errs.sort()
 	return f, errs
+}
+
+// newParser starts a parser on src, positioned on the first token.
+func newParser(filename string, src []byte, errs *ErrorList) *parser {
+	p := &parser{lex: newLexer(filename, string(src), errs), errs: errs, file: filename, broken: map[string]bool{}}
+	p.next()
+	return p
 }
 
 // bailout unwinds a declaration after a syntax error; guard recovers it
 // and resynchronises, so one bad declaration costs one error, not the file.
 type bailout struct{}
+
+// stop unwinds the whole parse when the file exceeds a per-ruleset limit;
+// parseFile recovers it and marks the file overLimit.
+type stop struct{}
 
 type parser struct {
 	// lex supplies the tokens.
@@ -33,9 +53,21 @@ type parser struct {
 	// pending holds the comment lines read since the last takeDoc, to
 	// become the next declaration's Doc.
 	pending []string
-	// depth is the expression nesting depth, capped at maxDepth so that
-	// hostile input cannot exhaust the stack.
+	// depth is the expression nesting depth, capped at MaxExprDepth so
+	// that hostile input cannot exhaust the stack.
 	depth int
+	// deepest is the greatest depth reached, which the tests of the
+	// limits read.
+	deepest int
+	// nodes counts the expression nodes built, capped at MaxExprNodes.
+	nodes int
+	// criteria and cites count the criteria and cite lines read, capped at
+	// MaxCriteria and MaxCitations.
+	criteria, cites int
+	// openCriterion is the position of the criterion whose body is being
+	// read, nil outside one; after an error inside the body it says which
+	// closing brace is the criterion's.
+	openCriterion *Pos
 	// declaring is the id of the top-level declaration being parsed; when
 	// that declaration fails, its id goes to broken so that the checker
 	// does not also report every use of it as unknown.
@@ -178,14 +210,71 @@ func (p *parser) guard(inGroup bool, f func()) {
 	f()
 }
 
-func (p *parser) parseFile() *File {
-	f := &File{}
+func (p *parser) parseFile() (f *File) {
+	f = &File{broken: p.broken}
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(stop); !ok {
+				panic(r)
+			}
+			f.overLimit = true
+		}
+	}()
 	for p.tok.kind != tokEOF {
 		p.guard(false, func() { p.parseTop(f) })
 	}
 	f.Trailing = p.takeDoc()
-	f.broken = p.broken
 	return f
+}
+
+// stopAt reports a per-ruleset limit exceeded at pos and ends the parse.
+func (p *parser) stopAt(pos Pos, msg string) {
+	p.errorf(pos, "%s", msg)
+	panic(stop{})
+}
+
+// count checks that a file holding n declarations of one kind may hold
+// one more: at most max, else the parse stops at pos.
+func (p *parser) count(pos Pos, n, max int, what string) {
+	if n >= max {
+		p.stopAt(pos, overLimit(fmt.Sprintf("this is %s number %d", what, n+1), max, plural(what)+" per ruleset", splitAdvice))
+	}
+}
+
+// plural is the plural of the kinds count names.
+func plural(what string) string {
+	if what == "criterion" {
+		return "criteria"
+	}
+	return what + "s"
+}
+
+// failAt reports an error at pos and abandons the declaration, as fail.
+func (p *parser) failAt(pos Pos, msg string) {
+	p.errorf(pos, "%s", msg)
+	panic(bailout{})
+}
+
+// node counts n against MaxExprNodes and returns it.
+func (p *parser) node(n *Node) *Node {
+	p.nodes++
+	if p.nodes > MaxExprNodes {
+		p.stopAt(n.Pos, overLimit("the expressions hold more nodes", MaxExprNodes,
+			"expression nodes (values, fields, operators and calls) per ruleset", splitAdvice))
+	}
+	return n
+}
+
+// nest enters one more level of expression nesting, abandoning the
+// declaration past MaxExprDepth; the caller leaves it with p.depth--.
+func (p *parser) nest() {
+	p.depth++
+	p.deepest = max(p.deepest, p.depth)
+	if p.depth > MaxExprDepth {
+		p.fail("%s", overLimit("this expression nests too deeply", MaxExprDepth,
+			"levels (each parenthesis, call, not and minus is a level, and so is each operator in a chain such as 2 * 2 * a.x)",
+			"work the constants out, or split the condition into several criteria"))
+	}
 }
 
 func (p *parser) parseTop(f *File) {
@@ -221,10 +310,13 @@ func (p *parser) parseTop(f *File) {
 		}
 		f.Effective = p.parseEffective(pos, doc)
 	case "source":
+		p.count(pos, len(f.Sources), MaxSources, "source")
 		f.Sources = append(f.Sources, p.parseSource(pos, doc))
 	case "field":
+		p.count(pos, len(f.Fields), MaxFields, "field")
 		f.Fields = append(f.Fields, p.parseField(pos, doc))
 	case "group":
+		p.count(pos, len(f.Groups), MaxGroups, "group")
 		f.Groups = append(f.Groups, p.parseGroup(pos, doc))
 	case "outcome":
 		if f.Outcome != nil {
@@ -302,6 +394,10 @@ func (p *parser) parseField(pos Pos, doc []string) *FieldDecl {
 	if f.Type == "enum" {
 		p.expect("[", "[ and the list of values after enum")
 		for !p.is("]") {
+			if len(f.Enum) == MaxEnumValues {
+				p.failAt(f.TypePos, overLimit(fmt.Sprintf("enum field %s lists more values", f.ID), MaxEnumValues,
+					"values per enum field", "group the values the rules tell apart, or use a field per distinction"))
+			}
 			f.Enum = append(f.Enum, p.str("an enum value"))
 			if !p.is(",") {
 				break
@@ -390,8 +486,25 @@ func (p *parser) parseGroup(pos Pos, doc []string) *GroupDecl {
 			if !p.is("criterion") {
 				p.fail("expected criterion or }, found %s", p.describe())
 			}
+			p.count(p.tok.pos, p.criteria, MaxCriteria, "criterion")
+			p.criteria++
 			g.Criteria = append(g.Criteria, p.parseCriterion())
 		})
+		p.closeFailedCriterion(g.Pos)
+	}
+}
+
+// closeFailedCriterion consumes the closing brace of a criterion whose
+// body had a syntax error, so that the group does not end there. Recovery
+// stops at a brace that starts a line; it is the criterion's when it sits
+// in the criterion keyword's column and not in the group's (as the
+// printer lays them out). Otherwise it is left to close the group.
+func (p *parser) closeFailedCriterion(group Pos) {
+	if c := p.openCriterion; c != nil {
+		p.openCriterion = nil
+		if p.is("}") && p.tok.pos.Col == c.Col && c.Col != group.Col {
+			p.next()
+		}
 	}
 }
 
@@ -405,11 +518,14 @@ func (p *parser) parseCriterion() *CriterionDecl {
 		p.next()
 	}
 	p.expect("{", "{ to open the criterion")
+	p.openCriterion = &c.Pos
 	if !c.Discretionary && !p.is("cite") && !p.is("}") {
 		c.ExprDoc = p.takeDoc()
 		c.Expr = p.parseExpr()
 	}
 	for p.is("cite") {
+		p.count(p.tok.pos, p.cites, MaxCitations, "cite line")
+		p.cites++
 		cite := &CiteDecl{Pos: p.tok.pos, Doc: p.takeDoc()}
 		p.next()
 		cite.Source = p.ident("the cited source id")
@@ -423,25 +539,29 @@ func (p *parser) parseCriterion() *CriterionDecl {
 		p.fail("expected cite or } in criterion %s, found %s", c.ID, p.describe())
 	}
 	c.Trailing = p.takeDoc()
+	p.openCriterion = nil
 	p.next()
 	return c
 }
 
 // Expressions, loosest first: or, and, not, comparison/in, + -, *, ??, unary.
 
-const maxDepth = 200
-
 func (p *parser) parseExpr() *Node {
-	p.depth++
-	defer func() { p.depth-- }()
-	if p.depth > maxDepth {
-		p.fail("expression nested too deeply")
-	}
-	return p.parseOr()
+	p.nest()
+	x := p.parseOr()
+	p.depth--
+	return x
 }
 
+// binaryLevel reads a left-associative chain of the operators ops over
+// operands read by sub. An and/or chain is flat (its compiled form is one
+// n-ary node), so it counts operands against MaxChainOperands; any other
+// chain nests each operand one level deeper than the one before it.
 func (p *parser) binaryLevel(ops []string, sub func() *Node) *Node {
+	flat := ops[0] == "and" || ops[0] == "or"
+	start := p.tok.pos
 	left := sub()
+	operands, levels := 1, 0
 	for {
 		op := ""
 		for _, o := range ops {
@@ -450,12 +570,22 @@ func (p *parser) binaryLevel(ops []string, sub func() *Node) *Node {
 			}
 		}
 		if op == "" {
+			p.depth -= levels
 			return left
 		}
 		pos := p.tok.pos
+		if flat {
+			if operands++; operands > MaxChainOperands {
+				p.failAt(start, overLimit(fmt.Sprintf("this chain of %s has more operands", op), MaxChainOperands,
+					"operands per chain of and or of or", "split the condition into several criteria"))
+			}
+		} else {
+			levels++
+			p.nest()
+		}
 		p.next()
 		right := sub()
-		left = &Node{Pos: pos, Kind: NodeBinary, Op: op, Args: []*Node{left, right}}
+		left = p.node(&Node{Pos: pos, Kind: NodeBinary, Op: op, Args: []*Node{left, right}})
 	}
 }
 
@@ -467,12 +597,10 @@ func (p *parser) parseNot() *Node {
 	if p.is("not") {
 		pos := p.tok.pos
 		p.next()
-		p.depth++
-		defer func() { p.depth-- }()
-		if p.depth > maxDepth {
-			p.fail("expression nested too deeply")
-		}
-		return &Node{Pos: pos, Kind: NodeNot, Args: []*Node{p.parseNot()}}
+		p.nest()
+		x := p.parseNot()
+		p.depth--
+		return p.node(&Node{Pos: pos, Kind: NodeNot, Args: []*Node{x}})
 	}
 	return p.parseCompare()
 }
@@ -486,19 +614,19 @@ func (p *parser) parseCompare() *Node {
 	switch {
 	case p.is("in"):
 		p.next()
-		n = &Node{Pos: pos, Kind: NodeIn, Op: "in", Args: append([]*Node{left}, p.parseList()...)}
+		n = p.node(&Node{Pos: pos, Kind: NodeIn, Op: "in", Args: append([]*Node{left}, p.parseList()...)})
 	case p.is("not"):
 		p.next()
 		if !p.is("in") {
 			p.fail("expected in after not (write `x not in [...]`), found %s", p.describe())
 		}
 		p.next()
-		n = &Node{Pos: pos, Kind: NodeIn, Op: "not in", Args: append([]*Node{left}, p.parseList()...)}
+		n = p.node(&Node{Pos: pos, Kind: NodeIn, Op: "not in", Args: append([]*Node{left}, p.parseList()...)})
 	default:
 		for _, o := range compareOps {
 			if p.is(o) {
 				p.next()
-				n = &Node{Pos: pos, Kind: NodeBinary, Op: o, Args: []*Node{left, p.parseAdd()}}
+				n = p.node(&Node{Pos: pos, Kind: NodeBinary, Op: o, Args: []*Node{left, p.parseAdd()}})
 				break
 			}
 		}
@@ -515,9 +643,13 @@ func (p *parser) parseCompare() *Node {
 }
 
 func (p *parser) parseList() []*Node {
-	p.expect("[", "[ and a list of values")
+	start := p.expect("[", "[ and a list of values")
 	var items []*Node
 	for !p.is("]") {
+		if len(items) == MaxListValues {
+			p.failAt(start, overLimit("this list has more values", MaxListValues, "values per list after in",
+				"use a coarser enum field, or split the list across criteria of an any group"))
+		}
 		items = append(items, p.parseAdd())
 		if !p.is(",") {
 			break
@@ -541,12 +673,9 @@ func (p *parser) parseUnary() *Node {
 	if p.is("-") {
 		pos := p.tok.pos
 		p.next()
-		p.depth++
-		defer func() { p.depth-- }()
-		if p.depth > maxDepth {
-			p.fail("expression nested too deeply")
-		}
+		p.nest()
 		x := p.parseUnary()
+		p.depth--
 		if x.Kind == NodeNumber {
 			if v, ok := negNum(x.Num); ok {
 				x.Num, x.Pos = v, pos
@@ -558,7 +687,7 @@ func (p *parser) parseUnary() *Node {
 				return x
 			}
 		}
-		return &Node{Pos: pos, Kind: NodeNeg, Args: []*Node{x}}
+		return p.node(&Node{Pos: pos, Kind: NodeNeg, Args: []*Node{x}})
 	}
 	return p.parsePrimary()
 }
@@ -572,26 +701,30 @@ func (p *parser) parsePrimary() *Node {
 		if err != nil {
 			p.errorf(t.pos, "number %s: %v", t.text, err)
 		}
-		return &Node{Pos: t.pos, Kind: NodeNumber, Num: v, Lit: t.text}
+		return p.node(&Node{Pos: t.pos, Kind: NodeNumber, Num: v, Lit: t.text})
 	case tokString:
 		p.next()
-		return &Node{Pos: t.pos, Kind: NodeString, Str: t.text}
+		return p.node(&Node{Pos: t.pos, Kind: NodeString, Str: t.text})
 	case tokField:
 		p.next()
-		return &Node{Pos: t.pos, Kind: NodeField, Name: t.text}
+		return p.node(&Node{Pos: t.pos, Kind: NodeField, Name: t.text})
 	case tokIdent:
 		switch t.text {
 		case "true", "false":
 			p.next()
-			return &Node{Pos: t.pos, Kind: NodeBool, Num: BoolValue(t.text == "true")}
+			return p.node(&Node{Pos: t.pos, Kind: NodeBool, Num: BoolValue(t.text == "true")})
 		case "and", "or", "not", "in":
 			p.fail("expected a value, found the keyword %s", t.text)
 		}
 		p.next()
 		if p.is("(") {
 			p.next()
-			n := &Node{Pos: t.pos, Kind: NodeCall, Name: t.text}
+			n := p.node(&Node{Pos: t.pos, Kind: NodeCall, Name: t.text})
 			for !p.is(")") {
+				if len(n.Args) == MaxCallArgs {
+					p.failAt(t.pos, overLimit(fmt.Sprintf("this call to %s has more arguments", t.text), MaxCallArgs,
+						"arguments per call", "keep the values that can decide the result, or split the condition into criteria"))
+				}
 				n.Args = append(n.Args, p.parseExpr())
 				if !p.is(",") {
 					break
@@ -601,7 +734,7 @@ func (p *parser) parsePrimary() *Node {
 			p.expect(")", ") to close the call to "+t.text)
 			return n
 		}
-		return &Node{Pos: t.pos, Kind: NodeIdent, Name: t.text}
+		return p.node(&Node{Pos: t.pos, Kind: NodeIdent, Name: t.text})
 	case tokPunct:
 		if t.text == "(" {
 			p.next()
