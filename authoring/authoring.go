@@ -71,6 +71,8 @@ type Service struct {
 	publisher *publish.Publisher
 	tokens    *llm.Counter
 	cfg       Config
+	// drafts keeps the compiles of recently read drafts (see draftCache).
+	drafts *draftCache
 }
 
 // New builds a Service. It loads the tokenizer, which is the only way it
@@ -80,7 +82,7 @@ func New(st *store.Store, pub *publish.Publisher, cfg Config) (*Service, error) 
 	if err != nil {
 		return nil, fmt.Errorf("authoring: %w", err)
 	}
-	return &Service{store: st, publisher: pub, tokens: counter, cfg: cfg.withDefaults()}, nil
+	return &Service{store: st, publisher: pub, tokens: counter, cfg: cfg.withDefaults(), drafts: newDraftCache(draftCacheSize)}, nil
 }
 
 // Limits reports the limits in force, for documentation and responses.

@@ -1,10 +1,13 @@
 package authoring
 
 import (
+	"container/list"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/eligo/eligo/engine"
@@ -114,12 +117,109 @@ func (s *Service) Draft(ctx context.Context, tenantID, projectID string, targets
 	if err != nil {
 		return Workup{}, err
 	}
-	return workUp(p, sources, targets)
+	d, err := s.drafts.compile(*p.DraftText)
+	if err != nil {
+		return Workup{}, err
+	}
+	return workUpCompiled(p, sources, targets, d)
+}
+
+// draftCacheSize bounds the compiled drafts one Service keeps. A draft at
+// the engine's limits compiles to about 7 MB (one of the casebank's size
+// to well under 1 MB), so the cache holds at most about 110 MB whatever
+// is stored; a miss costs one compile, under 0.1 s at the limits.
+const draftCacheSize = 16
+
+// compiledDraft is what compiling one draft text gives: the ruleset, or
+// the compile errors. A cached one is shared by every read of its text,
+// so neither is ever modified (a compiled Ruleset is read-only anyway).
+type compiledDraft struct {
+	rules *engine.Ruleset
+	errs  engine.ErrorList
+}
+
+// compileDraft compiles a draft text.
+func compileDraft(text string) (compiledDraft, error) {
+	rules, _, err := engine.Compile("draft.rules", []byte(text))
+	if err != nil {
+		var errs engine.ErrorList
+		if !errors.As(err, &errs) {
+			return compiledDraft{}, fmt.Errorf("compile draft: %w", err)
+		}
+		return compiledDraft{errs: errs}, nil
+	}
+	return compiledDraft{rules: rules}, nil
+}
+
+// draftCache keeps the compiles of the drafts read most recently, keyed
+// by the SHA-256 of the text, so that reading a stored draft again (GET
+// draft, a publish after a review) does not compile it again; the least
+// recently read goes first. It is safe for concurrent use; two first reads
+// of one text at once may both compile it, and one result is kept.
+type draftCache struct {
+	// mu guards order and byKey.
+	mu sync.Mutex
+	// size is the most entries kept.
+	size int
+	// order holds *draftEntry values, most recently read first.
+	order *list.List
+	// byKey finds an entry of order by the text's digest.
+	byKey map[[sha256.Size]byte]*list.Element
+}
+
+// draftEntry is one cached compile.
+type draftEntry struct {
+	key   [sha256.Size]byte
+	draft compiledDraft
+}
+
+// newDraftCache builds a cache of at most size compiled drafts.
+func newDraftCache(size int) *draftCache {
+	return &draftCache{size: size, order: list.New(), byKey: map[[sha256.Size]byte]*list.Element{}}
+}
+
+// compile returns the compile of text, from the cache when this text was
+// compiled before.
+func (c *draftCache) compile(text string) (compiledDraft, error) {
+	key := sha256.Sum256([]byte(text))
+	c.mu.Lock()
+	if e, ok := c.byKey[key]; ok {
+		c.order.MoveToFront(e)
+		d := e.Value.(*draftEntry).draft
+		c.mu.Unlock()
+		return d, nil
+	}
+	c.mu.Unlock()
+	d, err := compileDraft(text)
+	if err != nil {
+		return d, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.byKey[key]; !ok {
+		c.byKey[key] = c.order.PushFront(&draftEntry{key: key, draft: d})
+		if c.order.Len() > c.size {
+			last := c.order.Back()
+			c.order.Remove(last)
+			delete(c.byKey, last.Value.(*draftEntry).key)
+		}
+	}
+	return d, nil
 }
 
 // workUp compiles the draft and checks it against the project's tests,
 // contract and sources.
 func workUp(p store.Project, sources []store.ProjectSource, targets map[string]SourceTarget) (Workup, error) {
+	d, err := compileDraft(*p.DraftText)
+	if err != nil {
+		return Workup{Project: p}, err
+	}
+	return workUpCompiled(p, sources, targets, d)
+}
+
+// workUpCompiled checks the compiled draft d of project p against the
+// project's tests, contract and sources.
+func workUpCompiled(p store.Project, sources []store.ProjectSource, targets map[string]SourceTarget, d compiledDraft) (Workup, error) {
 	w := Workup{Project: p, sources: sources, CompileErrors: engine.ErrorList{}, ReferenceProblems: []string{},
 		Acceptance: Acceptance{Results: []TestResult{}, Contract: []ContractCheck{}},
 		Provenance: ProvenanceReport{Coverage: []SourceCoverage{}, Quotes: []QuoteCheck{}}}
@@ -127,11 +227,9 @@ func workUp(p store.Project, sources []store.ProjectSource, targets map[string]S
 		return w, fmt.Errorf("read source questions of project %s: %w", p.ID, err)
 	}
 	w.Questions = withReadings(w.Questions)
-	rules, _, err := engine.Compile("draft.rules", []byte(*p.DraftText))
-	if err != nil {
-		if !errors.As(err, &w.CompileErrors) {
-			return w, fmt.Errorf("compile draft: %w", err)
-		}
+	rules := d.rules
+	if rules == nil {
+		w.CompileErrors = d.errs
 		w.SourceCheck = sourceCheck(p, nil, sources, nil)
 		return w, nil
 	}
