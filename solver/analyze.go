@@ -100,6 +100,9 @@ type AnalyzeOptions struct {
 	// (the casebank's tests, under the race detector on a shared machine)
 	// raises it with Timeout.
 	CheckTimeout time.Duration
+	// Gate, when not nil, is the process's bound on heavy solver runs: the
+	// analysis waits for one slot within its Timeout.
+	Gate *Gate
 }
 
 // Finding is one thing static analysis proved about a ruleset: what an
@@ -164,6 +167,11 @@ func Analyze(ctx context.Context, r *engine.Ruleset, opts AnalyzeOptions) ([]Fin
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("solver: analyze %s: %w", r.SectionID, err)
 	}
+	release, err := opts.Gate.Enter(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("solver: analyze %s: %w", r.SectionID, err)
+	}
+	defer release()
 	c, err := z3.NewContext()
 	if err != nil {
 		return nil, fmt.Errorf("solver: analyze %s: %w", r.SectionID, err)
@@ -270,7 +278,7 @@ type analyzeSample struct {
 // newAnalysis encodes r in c and makes the exact and the loose solver, each
 // check bounded by checkTimeout.
 func newAnalysis(ctx context.Context, c *z3.Context, r *engine.Ruleset, checkTimeout time.Duration) (*analysis, error) {
-	enc, err := Encode(c, r)
+	enc, err := EncodeContext(ctx, c, r)
 	if err != nil {
 		return nil, err
 	}

@@ -48,8 +48,12 @@ type DiffOptions struct {
 	// DecisionDate is the ordinal date decision_date() reads in both
 	// versions (0: today, UTC).
 	DecisionDate int64
-	// Timeout bounds the whole diff (default 10 s).
+	// Timeout bounds the whole diff, building the encodings included
+	// (default 10 s).
 	Timeout time.Duration
+	// Gate, when not nil, is the process's bound on heavy solver runs: the
+	// diff waits for one slot within its Timeout.
+	Gate *Gate
 }
 
 // SemanticDiff says whom a new version of a ruleset affects.
@@ -120,16 +124,21 @@ func Diff(ctx context.Context, old, new *engine.Ruleset, opts DiffOptions) (Sema
 		opts.DecisionDate = engine.DateOrdinal(y, int(m), d)
 	}
 	out := SemanticDiff{Changes: []Change{}, Fields: fieldChanges(old, new)}
+	release, err := opts.Gate.Enter(ctx)
+	if err != nil {
+		return out, fmt.Errorf("solver: diff: %w", err)
+	}
+	defer release()
 	c, err := z3.NewContext()
 	if err != nil {
 		return out, fmt.Errorf("solver: diff: %w", err)
 	}
 	defer c.Close()
-	a, err := Encode(c, old)
+	a, err := EncodeContext(ctx, c, old)
 	if err != nil {
 		return out, err
 	}
-	b, links, err := encodeAgainst(c, a, new)
+	b, links, err := encodeAgainst(ctx, c, a, new)
 	if err != nil {
 		return out, err
 	}
@@ -165,8 +174,8 @@ func Diff(ctx context.Context, old, new *engine.Ruleset, opts DiffOptions) (Sema
 // encodeAgainst encodes new in a's context so that the fields both
 // declare alike share a's variables; an enum whose values changed gets
 // fresh variables linked to a's value by value (links).
-func encodeAgainst(c *z3.Context, a *Encoding, new *engine.Ruleset) (*Encoding, []*z3.Expr, error) {
-	b, err := Encode(c, new)
+func encodeAgainst(ctx context.Context, c *z3.Context, a *Encoding, new *engine.Ruleset) (*Encoding, []*z3.Expr, error) {
+	b, err := EncodeContext(ctx, c, new)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -26,6 +26,12 @@
 //     rulesets (path_property_test.go).
 //
 // Every query runs in a z3.Context owned by one goroutine, is bounded by a
-// timeout and honours its context.Context; a timeout is an error the caller
-// sees. The package imports engine; engine never imports it.
+// timeout and honours its context.Context, while encoding as well as
+// while checking; a timeout is an error the caller sees. The
+// authoring-time runs whose work grows with the draft (bound.go) are
+// capped in items (MutationScoreWith samples beyond DefaultMaxMutants,
+// SuggestCases beyond DefaultMaxGoals), bounded in time, and admitted
+// through a process-wide Gate; the mutation score and suggested cases
+// return a partial result marked incomplete (Progress) when time runs out.
+// The package imports engine; engine never imports it.
 package solver

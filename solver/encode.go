@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 	"time"
@@ -135,13 +136,48 @@ type Encoding struct {
 	groups []Tri
 	// outcome is the outcome's status.
 	outcome Tri
+	// ctx bounds the encoding while EncodeContext builds it; nil after.
+	ctx context.Context
+	// nodes counts the expression nodes encoded, to look at ctx every
+	// encodeCheckEvery of them.
+	nodes int
+}
+
+// interrupted returns ctx's error when the encoding is being built under a
+// context that has ended; it looks only every encodeCheckEvery calls.
+func (e *Encoding) interrupted() error {
+	if e.ctx == nil {
+		return nil
+	}
+	if e.nodes++; e.nodes%encodeCheckEvery != 0 {
+		return nil
+	}
+	if err := e.ctx.Err(); err != nil {
+		return fmt.Errorf("solver: encode %s: %w", e.r.SectionID, err)
+	}
+	return nil
 }
 
 // Encode builds the encoding of r in c. The variables are named after the
 // field ids, so two encodings of the same ruleset in one context share them
 // (use Variant for a copy with some fields renamed).
 func Encode(c *z3.Context, r *engine.Ruleset) (*Encoding, error) {
-	e := &Encoding{c: c, r: r}
+	return EncodeContext(context.Background(), c, r)
+}
+
+// encodeCheckEvery is how many expression nodes the encoding builds
+// between looks at its context: often enough that a draft of any size
+// stops within a millisecond or so of its deadline, rarely enough that the
+// look costs nothing measurable.
+const encodeCheckEvery = 256
+
+// EncodeContext is Encode bounded by ctx: building the terms of a large
+// draft takes time of its own, before any check, so the encoding looks at
+// ctx between criteria and every encodeCheckEvery nodes, and returns ctx's
+// error once it ends. The encoding keeps no reference to ctx.
+func EncodeContext(ctx context.Context, c *z3.Context, r *engine.Ruleset) (*Encoding, error) {
+	e := &Encoding{c: c, r: r, ctx: ctx}
+	defer func() { e.ctx = nil }()
 	e.calendar, e.decisionCalendar = calendarReads(r)
 	e.fields = make([]fieldVars, len(r.Fields))
 	for i := range r.Fields {
@@ -256,6 +292,11 @@ func (e *Encoding) build() error {
 	c, r := e.c, e.r
 	e.criteria = make([]Tri, r.NumCriteria())
 	for i := range e.criteria {
+		if e.ctx != nil {
+			if err := e.ctx.Err(); err != nil {
+				return fmt.Errorf("solver: encode %s: %w", r.SectionID, err)
+			}
+		}
 		cr, _ := r.CriterionAt(i)
 		t := Tri{Known: c.Bool(false), Value: c.Bool(false)}
 		if !cr.Discretionary && cr.Expr != nil {
@@ -354,6 +395,9 @@ func (e *Encoding) kleene(xs []Tri, decides bool) Tri {
 // expr encodes one node.
 func (e *Encoding) expr(x *engine.Expr) (term, error) {
 	c := e.c
+	if err := e.interrupted(); err != nil {
+		return term{}, err
+	}
 	switch x.Kind {
 	case engine.ExprConst:
 		return e.constant(x.Sort, x.Const), nil
@@ -427,16 +471,11 @@ func (e *Encoding) expr(x *engine.Expr) (term, error) {
 	case engine.OpNeg:
 		return term{sort: x.Sort, known: args[0].known, val: c.Neg(e.coerce(args[0], x.Sort))}, nil
 	case engine.OpMin, engine.OpMax:
-		best := e.coerce(args[0], x.Sort)
-		for _, a := range args[1:] {
-			v := e.coerce(a, x.Sort)
-			if x.Op == engine.OpMin {
-				best = c.Ite(c.Lt(v, best), v, best)
-			} else {
-				best = c.Ite(c.Gt(v, best), v, best)
-			}
+		vals := make([]*z3.Expr, len(args))
+		for i, a := range args {
+			vals[i] = e.coerce(a, x.Sort)
 		}
-		return term{sort: x.Sort, known: e.allKnown(args), val: best}, nil
+		return term{sort: x.Sort, known: e.allKnown(args), val: e.extremum(x.Op == engine.OpMin, vals)}, nil
 	}
 	if len(args) != 2 {
 		return term{}, fmt.Errorf("operator %s with %d operands", x.Op, len(args))
@@ -489,6 +528,32 @@ func (e *Encoding) expr(x *engine.Expr) (term, error) {
 		return term{}, fmt.Errorf("operator %q is not encoded", x.Op)
 	}
 	return out, nil
+}
+
+// extremum is the least (min) or greatest of vals, as a balanced tree of
+// pairwise if-then-else terms rather than a chain: a chain of n arguments
+// nests n deep, and Z3 walks terms recursively (a min of 10,000 arguments
+// overflowed its stack in a check, and deleting the context took tens of
+// seconds), while the tree nests log2(n) deep. Which of two equal values
+// is picked does not matter, so the order of comparison is free.
+func (e *Encoding) extremum(min bool, vals []*z3.Expr) *z3.Expr {
+	c := e.c
+	for len(vals) > 1 {
+		next := make([]*z3.Expr, 0, (len(vals)+1)/2)
+		for i := 0; i+1 < len(vals); i += 2 {
+			a, b := vals[i], vals[i+1]
+			better := c.Gt(b, a)
+			if min {
+				better = c.Lt(b, a)
+			}
+			next = append(next, c.Ite(better, b, a))
+		}
+		if len(vals)%2 == 1 {
+			next = append(next, vals[len(vals)-1])
+		}
+		vals = next
+	}
+	return vals[0]
 }
 
 // completedMonths is the number of whole months from a to b when a is not

@@ -46,9 +46,13 @@ type ExplainOptions struct {
 	// what decision_date() reads and what the effective period is checked
 	// against, as in engine.Options (0: today, UTC).
 	DecisionDate int64
-	// Timeout bounds the whole explanation (default 5 s); each solver
-	// check is bounded as well. Running out is an error.
+	// Timeout bounds the whole explanation (default 5 s), preparing the
+	// encoding included; each solver check is bounded as well. Running out
+	// is an error.
 	Timeout time.Duration
+	// Gate, when not nil, is the process's bound on heavy solver runs: the
+	// explanation waits for one slot within its Timeout.
+	Gate *Gate
 }
 
 // Explanation is the answer of explain-failure: the criteria that stand
@@ -208,17 +212,21 @@ func (e *Explainer) Explain(ctx context.Context, in *engine.Inputs, expected eng
 	if timeout <= 0 {
 		timeout = queryTimeout
 	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	release, err := opts.Gate.Enter(ctx)
+	if err != nil {
+		return Explanation{}, fmt.Errorf("solver: explain-failure: %w", err)
+	}
+	defer release()
 	var x *explainer
 	select {
 	case x = <-e.idle:
 	default:
-		var err error
-		if x, err = newExplainer(r); err != nil {
+		if x, err = newExplainer(ctx, r); err != nil {
 			return Explanation{}, err
 		}
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
 	reasons, err := x.explain(ctx, in, res, expected)
 	if err != nil {
 		// A failed call may leave the solver mid-scope: do not reuse it.
@@ -278,12 +286,12 @@ type explainer struct {
 
 // newExplainer builds the prepared state in a context of its own; closing
 // the context frees all of it.
-func newExplainer(r *engine.Ruleset) (*explainer, error) {
+func newExplainer(ctx context.Context, r *engine.Ruleset) (*explainer, error) {
 	c, err := z3.NewContext()
 	if err != nil {
 		return nil, fmt.Errorf("solver: explain-failure: %w", err)
 	}
-	x, err := prepareExplainer(c, r)
+	x, err := prepareExplainer(ctx, c, r)
 	if err != nil {
 		c.Close()
 		return nil, err
@@ -291,8 +299,8 @@ func newExplainer(r *engine.Ruleset) (*explainer, error) {
 	return x, nil
 }
 
-func prepareExplainer(c *z3.Context, r *engine.Ruleset) (*explainer, error) {
-	enc, err := Encode(c, r)
+func prepareExplainer(ctx context.Context, c *z3.Context, r *engine.Ruleset) (*explainer, error) {
+	enc, err := EncodeContext(ctx, c, r)
 	if err != nil {
 		return nil, err
 	}

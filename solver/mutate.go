@@ -12,7 +12,6 @@ import (
 
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/solver/z3"
-	"golang.org/x/sync/errgroup"
 )
 
 // Mutant kinds: the edits MutationScore makes, each a slip an author could
@@ -48,11 +47,14 @@ type Mutant struct {
 
 // MutationReport says how many mutants a suite kills, and which survive.
 type MutationReport struct {
-	// Total counts the mutants scored: all but the equivalent ones.
+	// Total counts the mutants scored: all but the equivalent ones, of
+	// those decided (see Progress).
 	Total int `json:"total"`
 	// Killed counts the mutants on which some case's verdict changes.
 	Killed int `json:"killed"`
-	// Score is Killed / Total, or 1 when Total is 0.
+	// Score is Killed / Total, or 1 when Total is 0; 0 when the run is
+	// not Complete, since a share of some of the mutants is not the
+	// suite's score (Killed and Total still say what was decided).
 	Score float64 `json:"score"`
 	// Survivors are the scored mutants no case kills, in mutant order: each
 	// is a change to the rules that the suite would not notice.
@@ -61,6 +63,10 @@ type MutationReport struct {
 	// decide every answer set as the original does, so no case can kill
 	// them.
 	Equivalent []Mutant `json:"equivalent"`
+	// Progress says how many mutants the ruleset has, how many were
+	// planned (a sample beyond MutationOptions.MaxMutants) and decided, and
+	// why the run stopped early if it did.
+	Progress
 }
 
 // equivalenceTimeout bounds each equivalence check. Proving a survivor
@@ -68,13 +74,48 @@ type MutationReport struct {
 // the mutant in it.
 const equivalenceTimeout = time.Second
 
-// MutationScore measures how tightly cases pin r down, which coverage alone
-// cannot tell: it makes every mutant of r's compiled IR (each comparison
-// flipped, each threshold constant moved one step down and up, each `and` /
-// `or` swapped in criteria and the outcome, each criterion dropped),
-// rebuilds each with engine.BuildUnhashed and runs the cases on it. A mutant is
-// killed when some case's RunCase verdict (pass or fail) differs from its
-// verdict on r.
+// DefaultMaxMutants caps the mutants one score runs when MutationOptions
+// leave MaxMutants zero. The largest casebank ruleset (snap-income, 56
+// criteria) has 482; three times that covers every realistic section whole,
+// while a draft of a thousand criteria (about 4,000 mutants, each a copy
+// of the ruleset evaluated on every case) is sampled to a bounded cost.
+const DefaultMaxMutants = 1500
+
+// DefaultMutationTimeout bounds a whole score when MutationOptions leave
+// Timeout zero. Every casebank ruleset scores in well under a second; the
+// review gives the score a share of its own, smaller budget.
+const DefaultMutationTimeout = 60 * time.Second
+
+// MutationOptions bound MutationScoreWith.
+type MutationOptions struct {
+	// MaxMutants caps the mutants built and run (DefaultMaxMutants when
+	// zero or negative). A ruleset with more is scored on a deterministic
+	// sample of this many (Progress.Sampled), the same for the same
+	// ruleset every time.
+	MaxMutants int
+	// Timeout bounds the whole run, equivalence checks included
+	// (DefaultMutationTimeout when zero or negative); ctx's deadline
+	// applies too. A run that runs out returns what it decided, marked
+	// incomplete.
+	Timeout time.Duration
+	// Gate, when not nil, is the process's bound on heavy solver runs: the
+	// score waits for one slot (giving up with ctx), and runs one worker
+	// per further slot free at the start, up to GOMAXPROCS.
+	Gate *Gate
+}
+
+// MutationScore is MutationScoreWith under the default bounds.
+func MutationScore(ctx context.Context, r *engine.Ruleset, cases []engine.Case) (MutationReport, error) {
+	return MutationScoreWith(ctx, r, cases, MutationOptions{})
+}
+
+// MutationScoreWith measures how tightly cases pin r down, which coverage
+// alone cannot tell: it makes the mutants of r's compiled IR (each
+// comparison flipped, each threshold constant moved one step down and up,
+// each `and` / `or` swapped in criteria and the outcome, each criterion
+// dropped), rebuilds each with engine.BuildUnhashed and runs the cases on
+// it. A mutant is killed when some case's RunCase verdict (pass or fail)
+// differs from its verdict on r.
 //
 // A dropped criterion keeps its id, so that expectations naming it still
 // read a status, and its expression becomes what removing it from its group
@@ -86,56 +127,162 @@ const equivalenceTimeout = time.Second
 // it gives every answer set (answered or not, any decision date) the
 // outcome, group and criterion statuses r gives; field errors from
 // overflowing arithmetic are not modelled. The report is deterministic.
-func MutationScore(ctx context.Context, r *engine.Ruleset, cases []engine.Case) (MutationReport, error) {
-	muts, err := mutations(r)
+//
+// Cost is bounded by opts: at most MaxMutants mutants (a seeded sample
+// beyond), each built, run and released in turn (a worker holds one
+// mutant at a time, and a survivor waiting for its equivalence check only
+// its edited expression), under Timeout and ctx. When time runs out the
+// report holds the mutants decided so far with Complete false and the
+// reason; the error is for failures of the work itself.
+func MutationScoreWith(ctx context.Context, r *engine.Ruleset, cases []engine.Case, opts MutationOptions) (MutationReport, error) {
+	if opts.MaxMutants <= 0 {
+		opts.MaxMutants = DefaultMaxMutants
+	}
+	ctx, cancel, budget := withBudget(ctx, opts.Timeout, DefaultMutationTimeout)
+	defer cancel()
+	all := listMutations(r)
+	chosen, progress := plan(len(all), opts.MaxMutants)
+	rep := MutationReport{Score: 1, Progress: progress}
+	stopped := func(err error) (MutationReport, error) {
+		rep.stop(err, "mutants", budget)
+		rep.Score = 0
+		return rep, nil
+	}
+	release, err := opts.Gate.Enter(ctx)
 	if err != nil {
+		return stopped(err)
+	}
+	defer release()
+	muts := make([]mutation, len(chosen))
+	for i, k := range chosen {
+		muts[i] = all[k]
+	}
+	all = nil
+	if err := describe(r, muts); err != nil {
 		return MutationReport{}, err
 	}
 	runs := prepareRuns(r, cases)
-	survivors := make([]*engine.Ruleset, len(muts))
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(runtime.GOMAXPROCS(0))
-	for i := range muts {
-		g.Go(func() error {
-			if err := gctx.Err(); err != nil {
-				return err
-			}
-			m, err := muts[i].build(r)
-			if err != nil {
-				return fmt.Errorf("solver: mutant %s: %w", muts[i].ID, err)
-			}
-			if !runs.kill(m, cases) {
-				survivors[i] = m
-			}
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return MutationReport{}, err
-	}
-	eq, err := newEquivalence(r)
+	eq, err := newEquivalence(ctx, r)
 	if err != nil {
+		if ctx.Err() != nil {
+			return stopped(err)
+		}
 		return MutationReport{}, err
 	}
 	defer eq.close()
-	rep := MutationReport{Score: 1}
-	for i, mu := range muts {
-		if survivors[i] == nil {
-			rep.Killed++
-		} else if same, err := eq.check(ctx, &muts[i], survivors[i]); err != nil {
-			return MutationReport{}, fmt.Errorf("solver: mutant %s: %w", mu.ID, err)
-		} else if same {
-			rep.Equivalent = append(rep.Equivalent, mu.Mutant)
-			continue
+	extra, releaseMore := opts.Gate.TryMore(runtime.GOMAXPROCS(0) - 1)
+	defer releaseMore()
+	results, done := runMutants(ctx, r, cases, runs, muts, 1+extra)
+	// Decide the mutants in order, each as its worker's result arrives:
+	// the report is then the same whatever order the workers finish in.
+	for i := range muts {
+		res, ok := <-results[i]
+		if !ok || ctx.Err() != nil {
+			return stopped(ctx.Err())
+		}
+		done()
+		if res.err != nil {
+			return MutationReport{}, fmt.Errorf("solver: mutant %s: %w", muts[i].ID, res.err)
+		}
+		if res.survivor != nil {
+			same, err := eq.check(ctx, &muts[i], res.survivor)
+			if err != nil {
+				if ctx.Err() != nil {
+					return stopped(ctx.Err())
+				}
+				return MutationReport{}, fmt.Errorf("solver: mutant %s: %w", muts[i].ID, err)
+			}
+			if same {
+				rep.Equivalent = append(rep.Equivalent, muts[i].Mutant)
+				rep.Done++
+				continue
+			}
+			rep.Survivors = append(rep.Survivors, muts[i].Mutant)
 		} else {
-			rep.Survivors = append(rep.Survivors, mu.Mutant)
+			rep.Killed++
 		}
 		rep.Total++
+		rep.Done++
 	}
 	if rep.Total > 0 {
 		rep.Score = float64(rep.Killed) / float64(rep.Total)
 	}
 	return rep, nil
+}
+
+// mutantResult is what running one mutant found: nil survivor when a case
+// killed it, else the mutant's edited expression (the criterion's or the
+// outcome's), all the equivalence check needs.
+type mutantResult struct {
+	survivor *engine.Expr
+	err      error
+}
+
+// runMutants builds and runs muts on workers goroutines, each holding one
+// mutant at a time, and returns one channel per mutant that carries its
+// result (or is closed without one when ctx ends first). The caller takes
+// the results in order and calls done after each; the workers stay at most
+// 2 × workers mutants ahead of it, so survivors waiting for their
+// equivalence check are few whatever the number of mutants.
+func runMutants(ctx context.Context, r *engine.Ruleset, cases []engine.Case, runs caseRuns, muts []mutation, workers int) (results []chan mutantResult, done func()) {
+	results = make([]chan mutantResult, len(muts))
+	for i := range results {
+		results[i] = make(chan mutantResult, 1)
+	}
+	ahead := make(chan struct{}, 2*workers)
+	next := make(chan int)
+	go func() {
+		defer close(next)
+		for i := range muts {
+			select {
+			case ahead <- struct{}{}:
+				select {
+				case next <- i:
+					continue
+				case <-ctx.Done():
+				}
+			case <-ctx.Done():
+			}
+			for ; i < len(muts); i++ {
+				close(results[i])
+			}
+			return
+		}
+	}()
+	for range workers {
+		go func() {
+			for i := range next {
+				res, ok := runMutant(ctx, r, cases, runs, &muts[i])
+				if !ok {
+					close(results[i])
+					continue
+				}
+				results[i] <- res
+			}
+		}()
+	}
+	return results, func() { <-ahead }
+}
+
+// runMutant builds mu and runs the cases on it; ok is false when ctx
+// ended first. The mutant is garbage once it returns: a survivor keeps only
+// its edited expression.
+func runMutant(ctx context.Context, r *engine.Ruleset, cases []engine.Case, runs caseRuns, mu *mutation) (res mutantResult, ok bool) {
+	if ctx.Err() != nil {
+		return res, false
+	}
+	m, err := mu.build(r)
+	if err != nil {
+		return mutantResult{err: err}, true
+	}
+	killed := runs.kill(ctx, m, cases)
+	if ctx.Err() != nil {
+		return res, false
+	}
+	if !killed {
+		res.survivor = mu.edited(m)
+	}
+	return res, true
 }
 
 // caseRuns are the cases' runs on the original ruleset: the verdict, and
@@ -170,9 +317,13 @@ func prepareRuns(r *engine.Ruleset, cases []engine.Case) caseRuns {
 // on the original. A verdict depends only on the outcome, the statuses,
 // the field errors and the missing fields, so a plain evaluation that
 // leaves them all unchanged spares the full RunCase (trace, explanation).
-func (runs caseRuns) kill(m *engine.Ruleset, cases []engine.Case) bool {
+// It stops (reporting no kill) once ctx ends.
+func (runs caseRuns) kill(ctx context.Context, m *engine.Ruleset, cases []engine.Case) bool {
 	var res engine.Result
 	for i, c := range cases {
+		if ctx.Err() != nil {
+			return false
+		}
 		if o := runs[i].res; o != nil {
 			m.EvaluateInto(runs[i].in, runs[i].opts, &res)
 			if res.Outcome == o.Outcome && slices.Equal(res.Criteria, o.Criteria) && slices.Equal(res.Groups, o.Groups) &&
@@ -218,6 +369,15 @@ func (mu *mutation) build(r *engine.Ruleset) (*engine.Ruleset, error) {
 	return engine.BuildUnhashed(m)
 }
 
+// edited is the part of m, the mutant mu built, that mu changed: the
+// edited criterion's expression, or the outcome.
+func (mu *mutation) edited(m *engine.Ruleset) *engine.Expr {
+	if mu.gi < 0 {
+		return m.Outcome
+	}
+	return m.Groups[mu.gi].Criteria[mu.ci].Expr
+}
+
 func replaceAt(root **engine.Expr, path []int, replace func(*engine.Expr) *engine.Expr) {
 	for _, i := range path {
 		root = &(*root).Args[i]
@@ -231,30 +391,32 @@ var flipped = map[engine.Operator]engine.Operator{
 	engine.OpGt: engine.OpLe, engine.OpEq: engine.OpNe, engine.OpNe: engine.OpEq,
 }
 
-// mutations lists r's mutants: per criterion, in declaration order, its
-// nodes' mutants in walk order and then its drop; last the outcome's.
+// mutations lists r's mutants with their descriptions (see listMutations).
 func mutations(r *engine.Ruleset) ([]mutation, error) {
+	out := listMutations(r)
+	return out, describe(r, out)
+}
+
+// listMutations lists r's mutants, without their descriptions (describe
+// writes those, for the mutants a run keeps): per criterion, in
+// declaration order, its nodes' mutants in walk order and then its drop;
+// last the outcome's.
+func listMutations(r *engine.Ruleset) []mutation {
 	var out []mutation
-	var texts []*engine.Expr // each criterion node mutant's node before and after
 	counts, crit := map[string]int{}, -1
-	add := func(gi, ci int, where, kind string, path []int, x *engine.Expr, replace func(*engine.Expr) *engine.Expr) {
+	add := func(gi, ci int, where, kind string, path []int, replace func(*engine.Expr) *engine.Expr) {
 		counts[where+"/"+kind]++
 		mu := mutation{Mutant: Mutant{ID: fmt.Sprintf("%s/%s/%d", where, kind, counts[where+"/"+kind]), Kind: kind},
 			gi: gi, ci: ci, crit: crit, path: slices.Clone(path), replace: replace}
-		if gi < 0 {
-			o := cloneExpr(r.Outcome)
-			replaceAt(&o, path, replace)
-			mu.Description = outcomeText(r.Outcome) + " becomes " + outcomeText(o)
-		} else if kind != MutantDropCriterion {
+		if gi >= 0 {
 			mu.Criterion = where
-			texts = append(texts, x, replace(cloneExpr(x)))
 		}
 		out = append(out, mu)
 	}
 	connectives := func(gi, ci int, where string) func(*engine.Expr, []int) {
 		return func(x *engine.Expr, path []int) {
 			if x.Kind == engine.ExprOp && (x.Op == engine.OpAnd || x.Op == engine.OpOr) {
-				add(gi, ci, where, MutantSwapConnective, path, x, func(y *engine.Expr) *engine.Expr {
+				add(gi, ci, where, MutantSwapConnective, path, func(y *engine.Expr) *engine.Expr {
 					y.Op = map[engine.Operator]engine.Operator{engine.OpAnd: engine.OpOr, engine.OpOr: engine.OpAnd}[y.Op]
 					return y
 				})
@@ -266,21 +428,20 @@ func mutations(r *engine.Ruleset) ([]mutation, error) {
 			crit++
 			walkPath(c.Expr, nil, func(x *engine.Expr, path []int) {
 				if neg := flipped[x.Op]; neg != "" && x.Kind == engine.ExprOp {
-					add(gi, ci, c.ID, MutantFlipComparison, path, x, func(y *engine.Expr) *engine.Expr { y.Op = neg; return y })
+					add(gi, ci, c.ID, MutantFlipComparison, path, func(y *engine.Expr) *engine.Expr { y.Op = neg; return y })
 				}
 				if t, ok := thresholdOf(x); ok {
 					for _, v := range []*big.Rat{new(big.Rat).Sub(t.c, t.step()), new(big.Rat).Add(t.c, t.step())} {
 						if k, ok := t.constant(v); ok {
-							add(gi, ci, c.ID, MutantShiftThreshold, path, x, func(y *engine.Expr) *engine.Expr { y.Args[t.k] = k; return y })
+							add(gi, ci, c.ID, MutantShiftThreshold, path, func(y *engine.Expr) *engine.Expr { y.Args[t.k] = k; return y })
 						}
 					}
 				}
 				connectives(gi, ci, c.ID)(x, path)
 			})
 			holds := g.Kind == engine.GroupAll || len(g.Criteria) == 1
-			add(gi, ci, c.ID, MutantDropCriterion, nil, nil, func(*engine.Expr) *engine.Expr { return boolConst(holds) })
+			add(gi, ci, c.ID, MutantDropCriterion, nil, func(*engine.Expr) *engine.Expr { return boolConst(holds) })
 			m := &out[len(out)-1]
-			m.Criterion = c.ID
 			m.Description = fmt.Sprintf("criterion %s dropped from group %s: it never holds", c.ID, g.ID)
 			if holds {
 				m.Description = fmt.Sprintf("criterion %s dropped from group %s: it always holds", c.ID, g.ID)
@@ -288,16 +449,40 @@ func mutations(r *engine.Ruleset) ([]mutation, error) {
 		}
 	}
 	walkPath(r.Outcome, nil, connectives(-1, 0, "outcome"))
-	printed, err := exprTexts(r, texts)
-	if err != nil {
-		return nil, fmt.Errorf("solver: describe mutants: %w", err)
-	}
-	for i := range out {
-		if out[i].Description == "" {
-			out[i].Description, printed = printed[0]+" becomes "+printed[1], printed[2:]
+	return out
+}
+
+// describe writes the Description of each mutant of muts that has none:
+// the edited node before and after, printed in the rules language (the
+// whole outcome for an outcome mutant).
+func describe(r *engine.Ruleset, muts []mutation) error {
+	var texts []*engine.Expr // each criterion node mutant's node before and after
+	for i := range muts {
+		mu := &muts[i]
+		switch {
+		case mu.Description != "":
+		case mu.gi < 0:
+			o := cloneExpr(r.Outcome)
+			replaceAt(&o, mu.path, mu.replace)
+			mu.Description = outcomeText(r.Outcome) + " becomes " + outcomeText(o)
+		default:
+			x := r.Groups[mu.gi].Criteria[mu.ci].Expr
+			for _, k := range mu.path {
+				x = x.Args[k]
+			}
+			texts = append(texts, x, mu.replace(cloneExpr(x)))
 		}
 	}
-	return out, nil
+	printed, err := exprTexts(r, texts)
+	if err != nil {
+		return fmt.Errorf("solver: describe mutants: %w", err)
+	}
+	for i := range muts {
+		if muts[i].Description == "" {
+			muts[i].Description, printed = printed[0]+" becomes "+printed[1], printed[2:]
+		}
+	}
+	return nil
 }
 
 // walkPath calls visit on x and every node below it, with the operand
@@ -347,13 +532,13 @@ type equivalence struct {
 	s    *z3.Solver
 }
 
-func newEquivalence(r *engine.Ruleset) (*equivalence, error) {
+func newEquivalence(ctx context.Context, r *engine.Ruleset) (*equivalence, error) {
 	c, err := z3.NewContext()
 	if err != nil {
 		return nil, fmt.Errorf("solver: mutation score: %w", err)
 	}
 	q := &equivalence{c: c}
-	if q.base, err = Encode(c, r); err == nil {
+	if q.base, err = EncodeContext(ctx, c, r); err == nil {
 		q.s, err = q.base.NewSolver(equivalenceTimeout)
 	}
 	if err != nil {
@@ -363,14 +548,16 @@ func newEquivalence(r *engine.Ruleset) (*equivalence, error) {
 	return q, nil
 }
 
-// check reports whether Z3 proves that m, the mutant mu, gives the edited
-// criterion (or the outcome) the status r gives, for every answer set and
-// decision date. The rest of m is r's, so then every group and the outcome
-// agree too. A check that runs out of time is a no.
-func (q *equivalence) check(ctx context.Context, mu *mutation, m *engine.Ruleset) (same bool, err error) {
-	was, x := q.base.Outcome(), m.Outcome
+// check reports whether Z3 proves that x, the edited expression of the
+// mutant mu (see mutation.edited), gives the edited criterion (or the
+// outcome) the status r gives, for every answer set and decision date. The
+// rest of the mutant is r's, so then every group and the outcome agree
+// too. A check that runs out of its own time is a no; one that ctx
+// interrupts is ctx's error.
+func (q *equivalence) check(ctx context.Context, mu *mutation, x *engine.Expr) (same bool, err error) {
+	was := q.base.Outcome()
 	if mu.gi >= 0 {
-		was, x = q.base.Criterion(mu.crit), m.Groups[mu.gi].Criteria[mu.ci].Expr
+		was = q.base.Criterion(mu.crit)
 	}
 	now, err := q.base.expr(x) // m's fields are r's, in the same slots
 	if err != nil {

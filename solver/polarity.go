@@ -76,16 +76,43 @@ type PolarityWitness struct {
 // means the ruleset is conservative. Every check is bounded by a timeout and
 // by ctx, and a check that runs out is an error, never a silent pass.
 func CheckPresencePolarity(ctx context.Context, r *engine.Ruleset) ([]PolarityFinding, error) {
+	return CheckPresencePolarityWith(ctx, r, PolarityOptions{})
+}
+
+// PolarityOptions bound CheckPresencePolarityWith.
+type PolarityOptions struct {
+	// Timeout, when positive, bounds the whole gate, building the
+	// encoding included; ctx's deadline applies too. Running out is an
+	// error (the gate never passes for want of time). Zero leaves only
+	// ctx and the per-check bound.
+	Timeout time.Duration
+	// Gate, when not nil, is the process's bound on heavy solver runs: the
+	// gate waits for one slot, giving up with ctx.
+	Gate *Gate
+}
+
+// CheckPresencePolarityWith is CheckPresencePolarity under opts.
+func CheckPresencePolarityWith(ctx context.Context, r *engine.Ruleset, opts PolarityOptions) ([]PolarityFinding, error) {
 	targets := presenceReads(r)
 	if len(targets) == 0 {
 		return nil, nil
 	}
+	if opts.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opts.Timeout)
+		defer cancel()
+	}
+	release, err := opts.Gate.Enter(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("solver: polarity gate: %w", err)
+	}
+	defer release()
 	c, err := z3.NewContext()
 	if err != nil {
 		return nil, fmt.Errorf("solver: polarity gate: %w", err)
 	}
 	defer c.Close()
-	base, err := Encode(c, r)
+	base, err := EncodeContext(ctx, c, r)
 	if err != nil {
 		return nil, err
 	}
@@ -99,6 +126,9 @@ func CheckPresencePolarity(ctx context.Context, r *engine.Ruleset) ([]PolarityFi
 	}
 	var out []PolarityFinding
 	for _, t := range targets {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("solver: polarity gate: %w", err)
+		}
 		answered, err := base.Variant("answered", t.slot)
 		if err != nil {
 			return nil, err

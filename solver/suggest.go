@@ -24,6 +24,41 @@ type SuggestOptions struct {
 	// suggested case when the ruleset reads it. Empty means today's UTC
 	// date; pass it for output that does not change from day to day.
 	DecisionDate string
+	// MaxGoals caps the goals worked on (DefaultMaxGoals when zero or
+	// negative); a ruleset with more is worked on a deterministic sample of
+	// this many, in goal order (SuggestReport.Sampled).
+	MaxGoals int
+	// Budget bounds the whole run (DefaultSuggestBudget when zero or
+	// negative); ctx's deadline applies too. A run that runs out returns
+	// the suggestions made so far, marked incomplete.
+	Budget time.Duration
+	// Gate, when not nil, is the process's bound on heavy solver runs: the
+	// run waits for one slot, giving up with ctx.
+	Gate *Gate
+}
+
+// DefaultMaxGoals caps the goals of one SuggestCases run when
+// SuggestOptions leave MaxGoals zero. The largest casebank rulesets have
+// 273 goals (uk-state-pension-age) and 267 (snap-income); a thousand
+// covers every realistic section whole, while each goal may cost up to
+// five Z3 checks, so a draft of a thousand criteria (several thousand
+// goals) is sampled.
+const DefaultMaxGoals = 1000
+
+// DefaultSuggestBudget bounds a whole SuggestCases run when SuggestOptions
+// leave Budget zero: every casebank ruleset takes a few seconds at most,
+// and the review gives suggestions a share of its own, smaller budget.
+const DefaultSuggestBudget = 60 * time.Second
+
+// SuggestReport is SuggestCasesReport's answer: the suggestions, and how
+// many of the goals they cover.
+type SuggestReport struct {
+	// Suggestions are as SuggestCases returns them, for the goals decided.
+	Suggestions []Suggestion `json:"suggestions"`
+	// Progress counts goals: those r has, those planned (a sample beyond
+	// MaxGoals), those decided (covered by an existing case, a suggestion,
+	// or found unreachable), and why the run stopped early if it did.
+	Progress
 }
 
 // Suggestion is one test case the solver proposes, or one goal that no
@@ -54,7 +89,7 @@ type Suggestion struct {
 // SuggestCases proposes test cases for what existing leaves untested, so
 // that an author sees the gaps of a suite and gets cases to paste. The
 // goals, per criterion in declaration order: satisfied as the only
-// alternative of its `any` group, satisfied, not satisfied, then each
+// alternative of its `any` group (for groups of at most 100), satisfied, not satisfied, then each
 // comparison of a field, or of a value computed from fields, with a
 // constant: at the constant, just below and just above. Discretionary
 // criteria have no goals (no answer decides them), nor do comparisons that
@@ -88,15 +123,53 @@ type Suggestion struct {
 // finds its wrapper unreachable, so a collection can steer Z3 to another,
 // equally valid, answer set: reachability and goals never change, answer
 // values occasionally may.
+//
+// The run is bounded by opts (MaxGoals, Budget, Gate) and ctx. When it runs
+// out, SuggestCases returns the suggestions made so far with an
+// *Incomplete error; SuggestCasesReport returns them in a report marked
+// incomplete, and an error only for failures of the work itself.
 func SuggestCases(ctx context.Context, r *engine.Ruleset, existing []engine.Case, opts SuggestOptions) ([]Suggestion, error) {
+	rep, err := SuggestCasesReport(ctx, r, existing, opts)
+	if err == nil && rep.Incomplete != nil {
+		err = rep.Incomplete
+	}
+	return rep.Suggestions, err
+}
+
+// SuggestCasesReport is SuggestCases with the report of how far it got.
+func SuggestCasesReport(ctx context.Context, r *engine.Ruleset, existing []engine.Case, opts SuggestOptions) (SuggestReport, error) {
 	date, err := suggestDecisionDate(opts.DecisionDate)
 	if err != nil {
-		return nil, err
+		return SuggestReport{}, err
 	}
+	if opts.MaxGoals <= 0 {
+		opts.MaxGoals = DefaultMaxGoals
+	}
+	ctx, cancel, budget := withBudget(ctx, opts.Budget, DefaultSuggestBudget)
+	defer cancel()
 	goals, probe, err := caseGoals(r)
-	if err != nil || len(goals) == 0 {
-		return nil, err
+	if err != nil {
+		return SuggestReport{}, err
 	}
+	chosen, progress := plan(len(goals), opts.MaxGoals)
+	rep := SuggestReport{Progress: progress}
+	stopped := func(err error) (SuggestReport, error) {
+		rep.stop(err, "goals", budget)
+		return rep, nil
+	}
+	if len(goals) == 0 {
+		return rep, nil
+	}
+	if rep.Sampled {
+		if goals, probe, err = sampleGoals(r, goals, chosen); err != nil {
+			return SuggestReport{}, err
+		}
+	}
+	release, err := opts.Gate.Enter(ctx)
+	if err != nil {
+		return stopped(err)
+	}
+	defer release()
 	covered := make([]bool, len(goals))
 	for _, c := range existing {
 		met, _ := goalsMet(r, probe, c, len(goals))
@@ -107,16 +180,23 @@ func SuggestCases(ctx context.Context, r *engine.Ruleset, existing []engine.Case
 	if opts.Timeout <= 0 {
 		opts.Timeout = queryTimeout
 	}
-	gs, err := newGoalSolver(r, probe, date, opts.Timeout)
+	gs, err := newGoalSolver(ctx, r, probe, date, opts.Timeout)
 	if err != nil {
-		return nil, err
+		if ctx.Err() != nil {
+			return stopped(err)
+		}
+		return SuggestReport{}, err
 	}
 	defer gs.close()
-	var out []Suggestion
+	out := &rep.Suggestions
 	var last *engine.Inputs // the answers of the latest case found
 	lastCrit := -1
 	for k, g := range goals {
+		if ctx.Err() != nil {
+			return stopped(ctx.Err())
+		}
 		if covered[k] {
+			rep.Done++
 			continue
 		}
 		var c engine.Case
@@ -144,7 +224,10 @@ func SuggestCases(ctx context.Context, r *engine.Ruleset, existing []engine.Case
 			})
 		}
 		if err != nil {
-			return nil, fmt.Errorf("solver: suggest a case for %q: %w", g.text, err)
+			if ctx.Err() != nil {
+				return stopped(err)
+			}
+			return SuggestReport{}, fmt.Errorf("solver: suggest a case for %q: %w", g.text, err)
 		}
 		if found {
 			last, lastCrit = in, g.crit
@@ -165,9 +248,25 @@ func SuggestCases(ctx context.Context, r *engine.Ruleset, existing []engine.Case
 			}
 			s.Case = c
 		}
-		out = append(out, s)
+		*out = append(*out, s)
+		rep.Done++
 	}
-	return out, nil
+	return rep, nil
+}
+
+// sampleGoals keeps the goals of chosen (indexes, in order) and rebuilds
+// the probe over them, whose criterion k must be kept goal k's condition.
+func sampleGoals(r *engine.Ruleset, goals []caseGoal, chosen []int) ([]caseGoal, *engine.Ruleset, error) {
+	kept := make([]caseGoal, len(chosen))
+	conds := make([]*engine.Expr, len(chosen))
+	for i, k := range chosen {
+		kept[i], conds[i] = goals[k], goals[k].cond
+	}
+	probe, err := buildProbe(r, conds)
+	if err != nil {
+		return nil, nil, fmt.Errorf("solver: suggest cases: %w", err)
+	}
+	return kept, probe, nil
 }
 
 // simplify replaces each number in in by the first of 0, ±1, ±10, ±100,
@@ -307,6 +406,13 @@ type caseGoal struct {
 	prefer *engine.Expr
 }
 
+// maxAloneAlternatives is the largest `any` group whose alternatives get
+// an "alone" goal. Each such goal restates every other alternative of the
+// group (negated), so the goals of a group of n alternatives hold n² of
+// them: a group of a thousand took 54 s and 18 GB to list. The largest
+// casebank group has 37 alternatives.
+const maxAloneAlternatives = 100
+
 // caseGoals lists r's goals in order, each condition once, and builds
 // their probe: a ruleset over r's fields whose criterion k is goal k's
 // condition, which the evaluator and the encoding then read alike.
@@ -352,7 +458,7 @@ func caseGoals(r *engine.Ruleset) ([]caseGoal, *engine.Ruleset, error) {
 				alone = append(alone, boolOp(engine.OpNot, o.Expr))
 			}
 		}
-		if len(alone) > 1 {
+		if len(alone) > 1 && len(alone) <= maxAloneAlternatives {
 			add(i, "alternative "+c.ID+" alone", boolOp(engine.OpAnd, alone...), nil)
 		}
 		add(i, "criterion "+c.ID+" satisfied", c.Expr, nil)
@@ -418,7 +524,7 @@ type goalSolver struct {
 	plain, signed, fine *z3.Expr
 }
 
-func newGoalSolver(r, probe *engine.Ruleset, date int64, timeout time.Duration) (gs *goalSolver, err error) {
+func newGoalSolver(ctx context.Context, r, probe *engine.Ruleset, date int64, timeout time.Duration) (gs *goalSolver, err error) {
 	c, err := z3.NewContext()
 	if err != nil {
 		return nil, fmt.Errorf("solver: suggest cases: %w", err)
@@ -429,10 +535,10 @@ func newGoalSolver(r, probe *engine.Ruleset, date int64, timeout time.Duration) 
 			gs.close()
 		}
 	}()
-	if gs.probe, err = Encode(c, probe); err != nil {
+	if gs.probe, err = EncodeContext(ctx, c, probe); err != nil {
 		return nil, err
 	}
-	if gs.rules, err = Encode(c, r); err != nil {
+	if gs.rules, err = EncodeContext(ctx, c, r); err != nil {
 		return nil, err
 	}
 	if gs.s, err = gs.probe.NewSolver(timeout); err != nil {

@@ -64,11 +64,16 @@ type check struct {
 	// needsRules makes the check na, without running, when there is no
 	// compiled draft.
 	needsRules bool
+	// solver marks the checks that ask the solver: each runs under its
+	// share of the review's solver budget (see Options.Budget).
+	solver bool
 	// why is Check.Why.
 	why string
 	// via is the endpoint that fixes it, unless the outcome names another.
 	via string
-	// run decides the check; it returns an error only when ctx ends.
+	// run decides the check. A solver check whose ctx ends returns an
+	// unfinished outcome, not an error; Build returns an error only when
+	// the caller cancels.
 	run func(ctx context.Context, in *Input) (outcome, error)
 }
 
@@ -85,6 +90,17 @@ type outcome struct {
 	advice string
 	// via overrides check.via when the fix depends on what was found.
 	via string
+	// incomplete, when not empty, says why the check could not finish
+	// (Check.Incomplete); its status is then what it could establish, na
+	// when nothing.
+	incomplete string
+}
+
+// unfinished is the outcome of a check that could not finish: na (it
+// counts for nothing, and never passes for want of time), with why as its
+// incomplete reason and evidence, then what it established before.
+func unfinished(why string, evidence ...string) outcome {
+	return outcome{status: StatusNA, evidence: append([]string{"not finished: " + why}, evidence...), incomplete: why}
 }
 
 // na is the outcome of a check that does not apply, saying why.
@@ -115,7 +131,7 @@ var checks = []check{
 	{id: CheckClauseCoverage, title: "Source clauses covered", weight: 5, scored: true, via: viaDraft,
 		why: "Clauses of an active source that no criterion cites are often conditions the rules have missed.",
 		run: clauseCoverage},
-	{id: CheckPresencePolarity, title: "Unanswered fields never help", weight: 10, scored: true, needsRules: true, via: viaDraft,
+	{id: CheckPresencePolarity, title: "Unanswered fields never help", weight: 10, scored: true, needsRules: true, solver: true, via: viaDraft,
 		why: "If leaving a field unanswered can make an applicant look more eligible than answering truthfully, go-live is refused.",
 		run: presencePolarity},
 	{id: CheckUnusedFields, title: "Fields used and named alike", weight: 4, scored: true, needsRules: true, via: viaDraft,
@@ -127,10 +143,10 @@ var checks = []check{
 	{id: CheckSourceQuestions, title: "Source questions resolved", weight: 2, scored: true, via: viaGuidance,
 		why: "An open question means the draft rests on a provisional reading of an ambiguous or conflicting passage.",
 		run: sourceQuestions},
-	{id: CheckStaticAnalysis, title: "Nothing dead or redundant in the rules", weight: 5, scored: true, needsRules: true, via: viaDraft,
+	{id: CheckStaticAnalysis, title: "Nothing dead or redundant in the rules", weight: 5, scored: true, needsRules: true, solver: true, via: viaDraft,
 		why: "A criterion that can never (or always) hold, or a field that never matters, is usually a mistake in the rules that no test shows.",
 		run: staticAnalysis},
-	{id: CheckMutationScore, title: "Tests notice small changes", weight: 5, scored: true, needsRules: true, via: viaTests,
+	{id: CheckMutationScore, title: "Tests notice small changes", weight: 5, scored: true, needsRules: true, solver: true, via: viaTests,
 		why: "Tests that pass whatever a threshold or comparison says do not pin the rules down; the share of mutants they kill measures how well they do.",
 		run: mutationScore},
 }

@@ -134,15 +134,13 @@ func clauseCoverage(_ context.Context, in *Input) (outcome, error) {
 	return o, nil
 }
 
-// presencePolarity runs the solver's go-live gate on the draft. A solver
-// failure makes the check na, except that the end of ctx ends the review.
+// presencePolarity runs the solver's go-live gate on the draft. A gate
+// that runs out of its share of the budget, or that the solver cannot
+// decide, is unfinished (na), never a pass.
 func presencePolarity(ctx context.Context, in *Input) (outcome, error) {
-	findings, err := solver.CheckPresencePolarity(ctx, in.Rules)
+	findings, err := solver.CheckPresencePolarityWith(ctx, in.Rules, solver.PolarityOptions{Gate: in.gate})
 	if err != nil {
-		if ctx.Err() != nil {
-			return outcome{}, ctx.Err()
-		}
-		return na("the solver could not check presence polarity: " + err.Error()), nil
+		return unfinished(solverStopped(ctx, "the presence-polarity check", err)), nil
 	}
 	if len(findings) == 0 {
 		return outcome{status: StatusPass, evidence: []string{"no presence operator lets an unanswered field look better than an answer"},

@@ -29,11 +29,11 @@
 //	criteria_cited          10    yes          every criterion has a verified quote, none unverified /
 //	                                           all cited but some quotes unverified / some criterion uncited
 //	clause_coverage          5    no           >= 60% of active clauses cited / >= 30% / below 30%
-//	presence_polarity       10    yes          no finding / - / a finding (na when the solver fails)
+//	presence_polarity       10    yes          no finding / - / a finding (na, unfinished, when the solver cannot finish)
 //	unused_fields            4    yes          none / some field unread or unknown to the draft / -
 //	superseded_sources       4    yes          every citation resolves to an active source / some do not / -
 //	source_questions         2    no           no open question / some open / -
-//	static_analysis          5    yes          the solver finds nothing / findings / - (na when it cannot finish)
+//	static_analysis          5    yes          the solver finds nothing / findings / - (na or warn, unfinished, when it cannot finish)
 //	mutation_score           5    yes          >= 80% of mutants killed / >= 50% / below 50%
 //
 // A check is na when it does not apply (no draft for the checks that need
@@ -42,6 +42,23 @@
 // left out of the score and reported with Scored false, so that Scored
 // says whether the check counted in this report. Weight is always the
 // check's weight, applicable or not.
+//
+// # Budget and unfinished checks
+//
+// The three solver checks (presence_polarity, static_analysis,
+// mutation_score with its suggested cases) share a time budget,
+// Options.Budget (DefaultBudget, 20 s), each taking an equal share of what
+// is left when it starts; they also wait for a slot of the process's
+// solver Gate within that share. A check that runs out, or that the solver
+// cannot decide, is unfinished: its status is na (warn when the analysis
+// had already proved findings), never pass; Check.Incomplete says why and
+// its evidence starts with "not finished: ". Report.Complete is then false,
+// the score covers only the checks that finished, and an unfinished check
+// comes after the failing and warning ones in next_skill's order (so
+// publish's review_hint names it when nothing else needs fixing). A
+// mutation score cut short gives no score, only the mutants decided; one
+// over solver.DefaultMaxMutants is scored on a fixed sample and says so.
+// Build fails only when ctx is cancelled.
 //
 // # Score
 //

@@ -2,11 +2,14 @@ package review
 
 import (
 	"context"
+	"errors"
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/solver"
 )
 
 // Input is everything the review reads. The caller (the authoring service)
@@ -44,6 +47,9 @@ type Input struct {
 	Sources []Source
 	// Questions are the draft's recorded source questions.
 	Questions []Question
+
+	// gate is Options.Gate, set by Build for the solver checks.
+	gate *solver.Gate
 }
 
 // Citation is one quote of the draft and what verifying it found; the
@@ -107,7 +113,26 @@ type Options struct {
 	// DocsURL returns the documentation address of a check id (e.g. base +
 	// "/docs/authoring#" + id). Nil leaves every docs_url empty.
 	DocsURL func(checkID string) string
+	// Budget bounds the time the solver checks (presence_polarity,
+	// static_analysis, mutation_score with its suggested cases) take
+	// together; DefaultBudget when zero or negative. ctx's deadline, when
+	// sooner, bounds them too. Each check gets an equal share of what is
+	// left when it starts, so time one does not use passes to the next. A
+	// check that runs out reports itself unfinished (Check.Incomplete)
+	// instead of failing the review.
+	Budget time.Duration
+	// Gate, when not nil, is the process's bound on heavy solver runs,
+	// shared with every other caller of the solver; each solver check
+	// waits for a slot within its share of the budget.
+	Gate *solver.Gate
 }
+
+// DefaultBudget is the solver checks' time budget when Options leave
+// Budget zero. A review answers a request (and publish computes one after
+// committing), which must finish well inside the API's 60 s write timeout;
+// every casebank ruleset's solver checks take under two seconds together,
+// so 20 s leaves them ten times that and the request room for the rest.
+const DefaultBudget = 20 * time.Second
 
 // Report is the review report, in the wire shape of the spec's "Review
 // report": the API returns it as the body of POST /projects/{id}/review.
@@ -126,9 +151,13 @@ type Report struct {
 	// counted check passes.
 	NextSkill *Hint `json:"next_skill"`
 	// Coaching is a deterministic paragraph (no model) walking through the
-	// failing, then warning, checks in priority order; only when
-	// Options.Coach, null otherwise.
+	// failing, then warning, then unfinished checks in priority order;
+	// only when Options.Coach, null otherwise.
 	Coaching *string `json:"coaching"`
+	// Complete is false when some check could not finish (its Incomplete
+	// says why): the report is then partial, and the score covers only the
+	// checks that finished.
+	Complete bool `json:"complete" doc:"False when some check could not finish within the review's time budget (or the solver gave up); each such check has status na and says why in incomplete. The score then covers only the checks that finished: an unfinished check never passes."`
 }
 
 // ReviewHint returns the report's next step, the same as NextSkill: publish
@@ -163,6 +192,11 @@ type Check struct {
 	// DocsURL is the check's documentation address; empty when
 	// Options.DocsURL is nil.
 	DocsURL string `json:"docs_url"`
+	// Incomplete says why the check could not finish (the review's time
+	// budget ran out, or the solver could not decide); null when it
+	// finished. An unfinished check is na, or warn when what it found
+	// before stopping is already worth a warning, and never pass.
+	Incomplete *string `json:"incomplete" doc:"Why the check could not finish (the review's time budget ran out, or the solver could not decide), or null when it finished. An unfinished check is na (or warn when what it found before stopping already warrants it), never pass, and is not scored as a pass."`
 }
 
 // Hint is the one next step of a review, shared by next_skill and
@@ -195,15 +229,29 @@ const (
 // minTests is the number of tests below which a section is thin.
 const minTests = 5
 
-// Build runs every check over in and assembles the report. It returns an
-// error only when ctx ends (the presence-polarity check asks the solver,
-// which honours ctx); a solver failure of any other kind makes that one
-// check na, since a review is advice and must not fail for want of it.
+// Build runs every check over in and assembles the report. The solver
+// checks share opts.Budget (see Options.Budget); one that runs out, or
+// that the solver cannot decide, is reported unfinished and the report
+// incomplete, since a review is advice and must not fail for want of it.
+// Build returns an error only when ctx is cancelled.
 func Build(ctx context.Context, in Input, opts Options) (Report, error) {
 	if err := ctx.Err(); err != nil {
 		return Report{}, err
 	}
-	rep := Report{DataCompleteness: "ok", Checks: make([]Check, 0, len(checks)), Strengths: []string{}}
+	in.gate = opts.Gate
+	budget := opts.Budget
+	if budget <= 0 {
+		budget = DefaultBudget
+	}
+	solverCtx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+	solverChecks := 0
+	for _, c := range checks {
+		if c.solver {
+			solverChecks++
+		}
+	}
+	rep := Report{DataCompleteness: "ok", Checks: make([]Check, 0, len(checks)), Strengths: []string{}, Complete: true}
 	if len(in.Cases) < minTests {
 		rep.DataCompleteness = "thin"
 	}
@@ -214,11 +262,23 @@ func Build(ctx context.Context, in Input, opts Options) (Report, error) {
 		switch {
 		case c.needsRules && in.Rules == nil:
 			o = na("there is no compiled draft to check: " + draftProblem(in))
+		case c.solver:
+			checkCtx, cancel := share(solverCtx, solverChecks)
+			solverChecks--
+			var err error
+			o, err = c.run(checkCtx, &in)
+			cancel()
+			if err != nil {
+				return Report{}, err
+			}
 		default:
 			var err error
 			if o, err = c.run(ctx, &in); err != nil {
 				return Report{}, err
 			}
+		}
+		if err := ctx.Err(); errors.Is(err, context.Canceled) {
+			return Report{}, err
 		}
 		via := c.via
 		if o.via != "" {
@@ -232,6 +292,12 @@ func Build(ctx context.Context, in Input, opts Options) (Report, error) {
 			Why: c.why, ActionableVia: strings.ReplaceAll(via, "{id}", id)}
 		if ch.Evidence == nil {
 			ch.Evidence = []string{}
+		}
+		if o.incomplete != "" {
+			ch.Incomplete, rep.Complete = &o.incomplete, false
+			if o.advice == "" {
+				o.advice = unfinishedAdvice(o.incomplete)
+			}
 		}
 		if opts.DocsURL != nil {
 			ch.DocsURL = opts.DocsURL(c.id)
@@ -263,18 +329,37 @@ func Build(ctx context.Context, in Input, opts Options) (Report, error) {
 	return rep, nil
 }
 
+// share is ctx bounded by an equal share, among left checks, of the time
+// to ctx's deadline.
+func share(ctx context.Context, left int) (context.Context, context.CancelFunc) {
+	deadline, _ := ctx.Deadline() // Build always sets one
+	return context.WithTimeout(ctx, time.Until(deadline)/time.Duration(max(left, 1)))
+}
+
+// unfinishedAdvice is the advice of an unfinished check: what it means
+// and what to do about it.
+func unfinishedAdvice(why string) string {
+	return "This check could not finish (" + why + "), so its result is unknown, not a pass. " +
+		"A draft this large costs more than one review allows: split the section into smaller rulesets, " +
+		"or run the check without the server's budget (`eligo check` for the static analysis, `eligo test --suggest` for the mutation score)."
+}
+
 // credits are the share of a check's weight each counted status earns.
 var credits = map[string]float64{StatusPass: 1, StatusWarn: 0.5, StatusFail: 0}
 
 // priority returns the indexes of the counted checks that fail, then of
-// those that warn, each by weight (highest first) then check order: the
-// order in which they are worth fixing.
+// those that warn, then of the checks that could not finish, each by
+// weight (highest first) then check order: the order in which they are
+// worth attending to. An unfinished check comes last, since nothing is
+// known to be wrong, but it comes: a report with nothing to fix and a
+// check unfinished does not read as all clear.
 func priority(cs []Check) []int {
 	var out []int
-	for _, status := range []string{StatusFail, StatusWarn} {
+	for _, status := range []string{StatusFail, StatusWarn, ""} {
 		start := len(out)
 		for i, c := range cs {
-			if c.Scored && c.Status == status {
+			wrong := c.Scored && (c.Status == StatusFail || c.Status == StatusWarn)
+			if wrong && c.Status == status || !wrong && status == "" && c.Incomplete != nil {
 				out = append(out, i)
 			}
 		}
@@ -306,7 +391,11 @@ func coaching(cs []Check, order []int, advice map[string]string) string {
 			b.WriteString(" Next, ")
 		}
 		b.WriteString(strings.ToLower(c.Title[:1]) + c.Title[1:])
-		b.WriteString(" (" + c.ID + ", " + c.Status + ", weight ")
+		status := c.Status
+		if c.Incomplete != nil {
+			status += ", not finished"
+		}
+		b.WriteString(" (" + c.ID + ", " + status + ", weight ")
 		b.WriteString(strconv.Itoa(c.Weight) + "): ")
 		b.WriteString(advice[c.ID])
 		b.WriteString(" Use " + c.ActionableVia + ".")

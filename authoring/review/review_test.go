@@ -311,12 +311,15 @@ func TestWireShape(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, want := keys(t, raw), []string{"checks", "coaching", "data_completeness", "next_skill", "score", "strengths"}; !slices.Equal(got, want) {
+		if got, want := keys(t, raw), []string{"checks", "coaching", "complete", "data_completeness", "next_skill", "score", "strengths"}; !slices.Equal(got, want) {
 			t.Errorf("%s: report keys %q, want %q", tc.name, got, want)
 		}
 		var m map[string]json.RawMessage
 		if err := json.Unmarshal(raw, &m); err != nil {
 			t.Fatal(err)
+		}
+		if string(m["complete"]) != "true" {
+			t.Errorf("%s: complete %s, want true: every check finished", tc.name, m["complete"])
 		}
 		if tc.name == "empty" && (string(m["coaching"]) != "null" || string(m["strengths"]) != "[]") {
 			t.Errorf("empty: coaching %s strengths %s, want null and []", m["coaching"], m["strengths"])
@@ -335,9 +338,12 @@ func TestWireShape(t *testing.T) {
 			t.Fatalf("%s: %d checks, want 13", tc.name, len(checks))
 		}
 		for _, c := range checks {
-			want := []string{"actionable_via", "docs_url", "evidence", "id", "scored", "status", "title", "weight", "why"}
+			want := []string{"actionable_via", "docs_url", "evidence", "id", "incomplete", "scored", "status", "title", "weight", "why"}
 			if got := keys(t, c); !slices.Equal(got, want) {
 				t.Errorf("%s: check keys %q, want %q", tc.name, got, want)
+			}
+			if !strings.Contains(string(c), `"incomplete":null`) {
+				t.Errorf("%s: a finished check's incomplete is not null: %s", tc.name, c)
 			}
 			if strings.Contains(string(c), `"evidence":null`) {
 				t.Errorf("%s: null evidence in %s", tc.name, c)

@@ -45,7 +45,7 @@ func load(t *testing.T, name string) bundle {
 
 // runCases runs the cases as the authoring service does: field names the
 // rules do not declare are dropped (and reported), the rest is run.
-func runCases(t *testing.T, r *engine.Ruleset, cases []engine.Case) ([]engine.CaseResult, map[string][]string) {
+func runCases(t testing.TB, r *engine.Ruleset, cases []engine.Case) ([]engine.CaseResult, map[string][]string) {
 	t.Helper()
 	results := make([]engine.CaseResult, 0, len(cases))
 	ignored := map[string][]string{}

@@ -1,0 +1,180 @@
+package solver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"time"
+
+	"golang.org/x/sync/semaphore"
+)
+
+// The authoring-time tools (mutation score, suggested cases, diff,
+// explain-failure, the polarity gate, static analysis) do work that grows
+// with the ruleset: a mutant per comparison, a goal per threshold, a Z3
+// check per field. A draft any key can upload may hold a thousand criteria,
+// so each tool runs under three bounds: a cap on how many items it plans
+// (sampled deterministically beyond the cap), a deadline for the whole run
+// (the context's, and a default of its own), and a process-wide Gate on how
+// many such runs use the cores at once. A run that meets its deadline
+// returns what it decided with a Progress that says so, instead of failing
+// or claiming a result it did not reach.
+
+// Reasons a bounded run stops before it finishes (Incomplete.Reason).
+const (
+	// IncompleteDeadline: the run's time budget (its Timeout, or the
+	// deadline of the caller's context) ran out, while running or while
+	// waiting for a Gate slot.
+	IncompleteDeadline = "deadline_exceeded"
+	// IncompleteCanceled: the caller's context was cancelled.
+	IncompleteCanceled = "canceled"
+)
+
+// Incomplete says why a bounded run stopped before deciding everything it
+// planned. It is also an error, for the calls that report a partial result
+// as one (SuggestCases, as Analyze does).
+type Incomplete struct {
+	// Reason is one of the Incomplete* constants.
+	Reason string `json:"reason"`
+	// Detail says what was done and what was not, in a sentence, e.g.
+	// "the 10s budget ran out after 212 of 400 mutants".
+	Detail string `json:"detail"`
+}
+
+func (i *Incomplete) Error() string { return "solver: incomplete (" + i.Reason + "): " + i.Detail }
+
+// Progress says how much of a bounded run's planned work was done. It is
+// embedded in the reports of the runs that can stop early, so its members
+// appear at their top level.
+type Progress struct {
+	// Candidates counts the items (mutants, goals) the ruleset has.
+	Candidates int `json:"candidates"`
+	// Planned counts the items chosen to run: every candidate, or a
+	// deterministic sample when there are more than the cap.
+	Planned int `json:"planned"`
+	// Sampled is true when Planned < Candidates: the run covered a sample,
+	// the same one every time for the same ruleset.
+	Sampled bool `json:"sampled"`
+	// Done counts the planned items decided before the run ended.
+	Done int `json:"done"`
+	// Complete is true when every planned item was decided.
+	Complete bool `json:"complete"`
+	// Incomplete says why the run stopped early; nil when Complete.
+	Incomplete *Incomplete `json:"incomplete,omitempty"`
+}
+
+// stop marks p incomplete because ctx ended (err is ctx's error, or an
+// error wrapping it), naming what was being counted ("mutants", "goals")
+// and the budget when the run had one of its own.
+func (p *Progress) stop(err error, what string, budget time.Duration) {
+	p.Complete = false
+	reason := IncompleteDeadline
+	if errors.Is(err, context.Canceled) {
+		reason = IncompleteCanceled
+	}
+	detail := fmt.Sprintf("stopped after %d of %d %s", p.Done, p.Planned, what)
+	switch {
+	case reason == IncompleteCanceled:
+		detail = "cancelled: " + detail
+	case budget > 0:
+		detail = fmt.Sprintf("the %s budget ran out: %s", budget, detail)
+	default:
+		detail = "the deadline passed: " + detail
+	}
+	p.Incomplete = &Incomplete{Reason: reason, Detail: detail}
+}
+
+// sampleSeed fixes the sample of a capped run, so that the same ruleset
+// always gets the same mutants and goals (reports are deterministic).
+const sampleSeed = 0x5eed_e11_90
+
+// plan chooses which of n candidates a run capped at limit covers: all of
+// them when n <= limit, else limit of them drawn by a seeded shuffle, in
+// their original order. limit <= 0 means no cap.
+func plan(n, limit int) (chosen []int, p Progress) {
+	p = Progress{Candidates: n, Planned: n, Complete: true}
+	if limit <= 0 || n <= limit {
+		chosen = make([]int, n)
+		for i := range chosen {
+			chosen[i] = i
+		}
+		return chosen, p
+	}
+	rng := rand.New(rand.NewPCG(sampleSeed, uint64(n)))
+	chosen = rng.Perm(n)[:limit]
+	slices.Sort(chosen)
+	p.Planned, p.Sampled = limit, true
+	return chosen, p
+}
+
+// withBudget is ctx bounded by budget (def when budget is zero or
+// negative), and the budget used.
+func withBudget(ctx context.Context, budget, def time.Duration) (context.Context, context.CancelFunc, time.Duration) {
+	if budget <= 0 {
+		budget = def
+	}
+	ctx, cancel := context.WithTimeout(ctx, budget)
+	return ctx, cancel, budget
+}
+
+// Gate bounds how many heavy solver runs (mutation scores, suggested
+// cases, diffs, explanations, polarity gates, analyses) use the process's
+// cores at once, so that one caller sending large drafts cannot take every
+// core from the others. A run takes one slot for as long as it runs, and
+// the mutation score takes spare slots for its extra workers without
+// waiting. Waiting honours the caller's context: a caller whose deadline
+// passes in the queue gives up with the context's error.
+//
+// Build one per process in the composition root and hand it to every
+// authoring-time caller through the options' Gate fields. A nil *Gate
+// admits everything at once (the CLI and tests).
+type Gate struct {
+	// sem holds the slots.
+	sem *semaphore.Weighted
+	// size is the number of slots.
+	size int64
+}
+
+// NewGate makes a Gate of size slots; size <= 0 means runtime.GOMAXPROCS,
+// one run per core the process may use.
+func NewGate(size int) *Gate {
+	if size <= 0 {
+		size = runtime.GOMAXPROCS(0)
+	}
+	return &Gate{sem: semaphore.NewWeighted(int64(size)), size: int64(size)}
+}
+
+// Size is the number of slots.
+func (g *Gate) Size() int {
+	if g == nil {
+		return runtime.GOMAXPROCS(0)
+	}
+	return int(g.size)
+}
+
+// Enter waits for one slot, or until ctx ends (then it returns ctx's
+// error); call the returned function to give the slot back.
+func (g *Gate) Enter(ctx context.Context) (release func(), err error) {
+	if g == nil {
+		return func() {}, ctx.Err()
+	}
+	if err := g.sem.Acquire(ctx, 1); err != nil {
+		return nil, fmt.Errorf("solver: waiting for a solver slot: %w", err)
+	}
+	return func() { g.sem.Release(1) }, nil
+}
+
+// TryMore takes up to n more slots that are free now, without waiting,
+// and returns how many it took with the function that gives them back.
+func (g *Gate) TryMore(n int) (took int, release func()) {
+	if g == nil {
+		return n, func() {}
+	}
+	for took < n && g.sem.TryAcquire(1) {
+		took++
+	}
+	return took, func() { g.sem.Release(int64(took)) }
+}
