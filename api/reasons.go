@@ -10,6 +10,7 @@ const (
 	ReasonDeniedMissingPermission        = "denied_missing_permission"
 	ReasonReservedNamespace              = "reserved_namespace"
 	ReasonSlugConflict                   = "slug_conflict"
+	ReasonNamespaceOwned                 = "namespace_owned" // 403: the namespace is another tenant's; says nothing of the slug
 	ReasonInvalidSlugFormat              = "invalid_slug_format"
 	ReasonTokenBudgetExceeded            = "token_budget_exceeded"
 	ReasonNonConservativePresenceOp      = "non_conservative_presence_op"

@@ -10,6 +10,7 @@ package authoring
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/eligo/eligo/authoring/llm"
 	"github.com/eligo/eligo/publish"
@@ -29,6 +30,43 @@ const (
 	// DefaultTokenBudget is the generation token budget: a 128k-token
 	// context window less 16k reserved for instructions and the answer.
 	DefaultTokenBudget = 128_000 - 16_000
+	// DefaultMaxSourceText caps the text extracted from one source (10
+	// MiB, the size of the largest file): about 2.5 million tokens, over
+	// twenty times a generation's budget, or a statute of some 5,000
+	// pages. A PDF of a few hundred kilobytes can extract to tens of
+	// megabytes, so the text is capped, not only the file.
+	DefaultMaxSourceText = 10 << 20
+	// DefaultMaxUploadText caps the text extracted from all the files of
+	// one request together (20 MiB, two of the largest sources): what one
+	// request may make the server hold, however many files it carries.
+	DefaultMaxUploadText = 20 << 20
+	// DefaultMaxProjectText caps the extracted text of one project's
+	// sources together (40 MiB): four of the largest sources, or fifty
+	// statutes of 800 KB, while a generation reads at most about 450 KB
+	// of it.
+	DefaultMaxProjectText = 40 << 20
+	// DefaultExtractTimeout is the time all the PDFs of one request may
+	// take to extract (20 s): a 1,000-page statute takes a few seconds,
+	// and the request must answer well inside the server's 60 s write
+	// timeout.
+	DefaultExtractTimeout = 20 * time.Second
+	// DefaultMaxProjects caps the projects of one tenant (100). A project
+	// authors one section, and the largest programmes in the casebank
+	// have a handful; projects are never deleted, so the cap bounds what
+	// a tenant stores (each project up to DefaultMaxProjectBytes).
+	DefaultMaxProjects = 100
+	// DefaultMaxGuidance caps the guidance notes of one project (200).
+	DefaultMaxGuidance = 200
+	// DefaultMaxGuidanceBytes caps the guidance text of one project
+	// together (256 KiB, about 64,000 tokens): guidance goes whole into
+	// every generation prompt, whose budget is 112,000 tokens.
+	DefaultMaxGuidanceBytes = 256 << 10
+	// DefaultMaxActiveGenerations caps the generations one tenant may
+	// have queued or running at once (3). A project runs one at a time;
+	// without a tenant cap, a tenant with many projects could start as
+	// many generations, each holding a worker and its model calls for
+	// minutes, although the generate class is only metered, not limited.
+	DefaultMaxActiveGenerations = 3
 	// MaxTests is the spec's cap on a test suite (Limits 11, rule 8).
 	MaxTests = 100
 	// MinTestsPerSection is the spec's guidance: fewer is "thin".
@@ -45,6 +83,25 @@ type Config struct {
 	MaxProjectBytes int64
 	// TokenBudget is the generation budget reported with uploads.
 	TokenBudget int
+	// MaxSourceText caps one source's extracted text, in bytes.
+	MaxSourceText int64
+	// MaxUploadText caps the text extracted from one request's files
+	// together, in bytes.
+	MaxUploadText int64
+	// MaxProjectText caps one project's extracted text, in bytes.
+	MaxProjectText int64
+	// ExtractTimeout is the time one request's PDFs may take to extract,
+	// together.
+	ExtractTimeout time.Duration
+	// MaxProjects caps the projects of one tenant.
+	MaxProjects int
+	// MaxGuidance caps the guidance notes of one project.
+	MaxGuidance int
+	// MaxGuidanceBytes caps one project's guidance text, in bytes.
+	MaxGuidanceBytes int
+	// MaxActiveGenerations caps the generations one tenant may have
+	// queued or running at once.
+	MaxActiveGenerations int
 }
 
 func (c Config) withDefaults() Config {
@@ -59,6 +116,30 @@ func (c Config) withDefaults() Config {
 	}
 	if c.TokenBudget <= 0 {
 		c.TokenBudget = DefaultTokenBudget
+	}
+	if c.MaxSourceText <= 0 {
+		c.MaxSourceText = DefaultMaxSourceText
+	}
+	if c.MaxUploadText <= 0 {
+		c.MaxUploadText = DefaultMaxUploadText
+	}
+	if c.MaxProjectText <= 0 {
+		c.MaxProjectText = DefaultMaxProjectText
+	}
+	if c.ExtractTimeout <= 0 {
+		c.ExtractTimeout = DefaultExtractTimeout
+	}
+	if c.MaxProjects <= 0 {
+		c.MaxProjects = DefaultMaxProjects
+	}
+	if c.MaxGuidance <= 0 {
+		c.MaxGuidance = DefaultMaxGuidance
+	}
+	if c.MaxGuidanceBytes <= 0 {
+		c.MaxGuidanceBytes = DefaultMaxGuidanceBytes
+	}
+	if c.MaxActiveGenerations <= 0 {
+		c.MaxActiveGenerations = DefaultMaxActiveGenerations
 	}
 	return c
 }
@@ -104,6 +185,9 @@ const (
 	Conflict
 	// TooLarge: a file or the project would exceed a size limit (413).
 	TooLarge
+	// TooMany: the tenant has as much under way as it may; the same
+	// request may succeed once some of it ends (429, with RetryAfter).
+	TooMany
 )
 
 // RefusedError is a request the workspace refused, with nothing written.
@@ -117,6 +201,8 @@ type RefusedError struct {
 	// Detail carries the refusal's own members (failing tests, unverified
 	// quotes), or nil.
 	Detail any
+	// RetryAfter is, for TooMany, how long to wait before trying again.
+	RetryAfter time.Duration
 }
 
 // Error returns the message.

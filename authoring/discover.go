@@ -67,19 +67,18 @@ var (
 )
 
 // Discover runs a discovery of what (fields or sections) with the caller's
-// model and key; the prompt is counted and refused over the budget first.
+// model and key; the prompt is refused over the budget first, from the
+// sources' stored estimates and then by a count that stops at the budget,
+// as a generation's is.
 func (s *Service) Discover(ctx context.Context, tenantID, projectID, what string, info llm.ModelInfo, model llm.Model, key llm.Key) (Discovery, error) {
 	if _, err := s.store.ProjectOf(ctx, tenantID, projectID); err != nil {
 		return Discovery{}, err
 	}
-	sources, err := s.store.ProjectSources(ctx, tenantID, projectID, true)
+	sources, err := s.activeSources(ctx, tenantID, projectID, info, "The project has no active source to read.")
 	if err != nil {
 		return Discovery{}, err
 	}
 	sources = slices.DeleteFunc(sources, func(s store.ProjectSource) bool { return s.Status != StatusActive })
-	if len(sources) == 0 {
-		return Discovery{}, &RefusedError{Kind: Unprocessable, Reason: ReasonNoSources, Message: "The project has no active source to read."}
-	}
 	instruction := discoverFieldsPrompt
 	if what == DiscoverSections {
 		instruction = discoverSectionsPrompt
@@ -89,22 +88,8 @@ func (s *Service) Discover(ctx context.Context, tenantID, projectID, what string
 		fmt.Fprintf(&b, "## %s\n\n%s\n\n", src.Filename, src.Text)
 	}
 	messages := []llm.Message{{Role: "system", Content: instruction}, {Role: "user", Content: b.String()}}
-	counter, err := llm.NewCounterFor(info.Encoding)
-	if err != nil {
+	if _, err := countPrompt(info, messages, sources); err != nil {
 		return Discovery{}, err
-	}
-	count := 0
-	for _, m := range messages {
-		n, err := counter.Count(m.Content)
-		if err != nil {
-			return Discovery{}, err
-		}
-		count += n
-	}
-	if count > info.Budget() {
-		return Discovery{}, &RefusedError{Kind: Unprocessable, Reason: ReasonTokenBudget,
-			Message: fmt.Sprintf("The prompt counts %d tokens and %s's budget is %d.", count, info.Name, info.Budget()),
-			Detail:  map[string]any{"token_count": count, "token_budget": info.Budget(), "largest_sources": largestSources(sources, 3)}}
 	}
 	reply, err := model.Complete(ctx, key, llm.Request{Model: info.Name, Messages: messages})
 	if err != nil {

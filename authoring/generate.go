@@ -145,18 +145,18 @@ func (e *GenerationError) Error() string { return e.Stage + ": " + e.Reason + ":
 
 // PlanGeneration assembles the prompt of a generation and counts it with
 // the model's tokenizer; a prompt over the model's budget is refused (422
-// token_budget_exceeded) before any model call.
+// token_budget_exceeded) before any model call. The stored token estimates
+// of the active sources are checked first, so a project whose sources
+// alone are over the budget is refused before any text is read or
+// assembled, and the count stops as soon as it passes the budget.
 func (s *Service) PlanGeneration(ctx context.Context, tenantID, projectID string, req GenerateRequest) (*Plan, error) {
 	p, err := s.store.ProjectOf(ctx, tenantID, projectID)
 	if err != nil {
 		return nil, err
 	}
-	sources, err := s.store.ProjectSources(ctx, tenantID, projectID, true)
+	sources, err := s.activeSources(ctx, tenantID, projectID, req.Model, "The project has no active source to generate from; upload one or mark one active.")
 	if err != nil {
 		return nil, err
-	}
-	if !slices.ContainsFunc(sources, func(s store.ProjectSource) bool { return s.Status == StatusActive }) {
-		return nil, &RefusedError{Kind: Unprocessable, Reason: ReasonNoSources, Message: "The project has no active source to generate from; upload one or mark one active."}
 	}
 	guidance, err := s.store.ListGuidance(ctx, tenantID, projectID)
 	if err != nil {
@@ -179,21 +179,8 @@ func (s *Service) PlanGeneration(ctx context.Context, tenantID, projectID string
 		}
 	}
 	plan.messages = assemble(p, sources, guidance, plan.cases, seedText)
-	counter, err := llm.NewCounterFor(req.Model.Encoding)
-	if err != nil {
+	if plan.PromptTokens, err = countPrompt(req.Model, plan.messages, sources); err != nil {
 		return nil, err
-	}
-	for _, m := range plan.messages {
-		n, err := counter.Count(m.Content)
-		if err != nil {
-			return nil, err
-		}
-		plan.PromptTokens += n
-	}
-	if budget := req.Model.Budget(); plan.PromptTokens > budget {
-		return nil, &RefusedError{Kind: Unprocessable, Reason: ReasonTokenBudget,
-			Message: fmt.Sprintf("The prompt counts %d tokens and %s's budget is %d; mark large sources reference_only, or split the project.", plan.PromptTokens, req.Model.Name, budget),
-			Detail:  map[string]any{"token_count": plan.PromptTokens, "token_budget": budget, "largest_sources": largestSources(sources, 3)}}
 	}
 	plan.inputs = authoringInputs(sources, guidance, req)
 	return plan, nil

@@ -57,7 +57,12 @@ func (s *Service) Create(ctx context.Context, tenantID string, req CreateRequest
 	for i, p := range ready {
 		rows[i] = p.row
 	}
-	p, added, err := s.store.CreateProject(ctx, store.Project{TenantID: tenantID, Name: req.Name, SectionID: req.SectionID, TestCases: cases}, rows)
+	p, added, err := s.store.CreateProjectWithin(ctx, store.Project{TenantID: tenantID, Name: req.Name, SectionID: req.SectionID, TestCases: cases}, rows, s.cfg.MaxProjects)
+	if errors.Is(err, store.ErrProjectLimit) {
+		return store.Project{}, UploadResult{}, &RefusedError{Kind: Unprocessable, Reason: ReasonProjectLimit, Message: fmt.Sprintf(
+			"%s A tenant holds at most %d projects (limit max_projects): reuse a project (its sources, tests and draft can all be replaced), or ask for the limit to be raised.",
+			storeLimitMessage(err, store.ErrProjectLimit), s.cfg.MaxProjects)}
+	}
 	if err != nil {
 		return store.Project{}, UploadResult{}, err
 	}
@@ -208,12 +213,29 @@ const (
 	AdherenceExact         = "exact"
 )
 
-// AddGuidance appends guidance to a project without generating anything.
+// AddGuidance appends guidance to a project without generating anything,
+// within Config's MaxGuidance notes and MaxGuidanceBytes of text per
+// project (413 project_guidance_limit), counted by the store under the
+// project's lock.
 func (s *Service) AddGuidance(ctx context.Context, tenantID, projectID string, g store.Guidance) (store.Guidance, error) {
 	if strings.TrimSpace(g.Text) == "" {
 		return store.Guidance{}, invalid("guidance_text must not be blank", g.Text, "guidance_text")
 	}
-	return s.store.AddGuidance(ctx, tenantID, projectID, g)
+	limits := store.GuidanceLimits{MaxCount: s.cfg.MaxGuidance, MaxBytes: int64(s.cfg.MaxGuidanceBytes)}
+	refuse := func(first string) error {
+		return &RefusedError{Kind: TooLarge, Reason: ReasonGuidanceLimit, Message: fmt.Sprintf(
+			"%s A project holds at most %d guidance notes and %d bytes of guidance text (limits max_guidance and max_guidance_bytes): guidance goes whole into every generation prompt, so keep it short and to the point.",
+			first, s.cfg.MaxGuidance, s.cfg.MaxGuidanceBytes)}
+	}
+	if len(g.Text) > s.cfg.MaxGuidanceBytes {
+		// Refused before the store is asked: it could never fit.
+		return store.Guidance{}, refuse(fmt.Sprintf("The note is %d bytes.", len(g.Text)))
+	}
+	out, err := s.store.AddGuidanceWithin(ctx, tenantID, projectID, g, limits)
+	if errors.Is(err, store.ErrGuidanceLimit) {
+		return store.Guidance{}, refuse(storeLimitMessage(err, store.ErrGuidanceLimit))
+	}
+	return out, err
 }
 
 // Guidance lists a project's guidance in the order it was added.

@@ -1,6 +1,7 @@
 package authoring
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -191,6 +192,68 @@ type failure struct {
 	result  TestResult
 	reasons []solver.Reason
 	trace   string
+}
+
+// activeSources returns the project's sources, with their text, once
+// their stored token estimates say the active ones can fit model's budget:
+// a project whose active sources alone count more is refused (422
+// token_budget_exceeded) from the estimates, before any text is read.
+// With no active source it refuses with ReasonNoSources and noSources.
+func (s *Service) activeSources(ctx context.Context, tenantID, projectID string, model llm.ModelInfo, noSources string) ([]store.ProjectSource, error) {
+	listed, err := s.store.ProjectSources(ctx, tenantID, projectID, false)
+	if err != nil {
+		return nil, err
+	}
+	estimate, active := 0, 0
+	for _, src := range listed {
+		if src.Status == StatusActive {
+			estimate += src.EstimatedTokens
+			active++
+		}
+	}
+	if active == 0 {
+		return nil, &RefusedError{Kind: Unprocessable, Reason: ReasonNoSources, Message: noSources}
+	}
+	// Each source's text goes whole into the prompt, so the prompt counts
+	// at least their estimates together.
+	if budget := model.Budget(); estimate > budget {
+		return nil, overBudget(model, estimate, listed, fmt.Sprintf(
+			"The active sources alone count %d tokens by their stored estimates and %s's budget is %d, so no prompt was assembled", estimate, model.Name, budget))
+	}
+	return s.store.ProjectSources(ctx, tenantID, projectID, true)
+}
+
+// countPrompt counts messages with model's tokenizer, a piece at a time,
+// and refuses them (422 token_budget_exceeded) as soon as the count passes
+// model's budget: however large the prompt, no more than the budget and
+// one piece is tokenised.
+func countPrompt(model llm.ModelInfo, messages []llm.Message, sources []store.ProjectSource) (int, error) {
+	counter, err := llm.NewCounterFor(model.Encoding)
+	if err != nil {
+		return 0, err
+	}
+	budget, total := model.Budget(), 0
+	for _, m := range messages {
+		n, over, err := countTokens(counter, m.Content, budget-total)
+		if err != nil {
+			return 0, err
+		}
+		total += n
+		if over {
+			return 0, overBudget(model, total, sources, fmt.Sprintf(
+				"The prompt counts more than %d tokens (counting stopped at %d) and %s's budget is %d", budget, total, model.Name, budget))
+		}
+	}
+	return total, nil
+}
+
+// overBudget is the token_budget_exceeded refusal: the count (or, when
+// counting stopped early, what was counted: at least that many), the
+// budget and the largest active sources, with what to do.
+func overBudget(model llm.ModelInfo, count int, sources []store.ProjectSource, first string) error {
+	return &RefusedError{Kind: Unprocessable, Reason: ReasonTokenBudget,
+		Message: first + "; mark large sources reference_only, or split the project.",
+		Detail:  map[string]any{"token_count": count, "token_budget": model.Budget(), "largest_sources": largestSources(sources, 3)}}
 }
 
 // largestSources lists the active sources by token count, largest first:

@@ -69,9 +69,9 @@ type prepared struct {
 	signature source.Signature
 }
 
-// prepare validates one upload and extracts its text; loc locates the
-// upload's members in the request, for errors.
-func (s *Service) prepare(ctx context.Context, up Upload, loc ...any) (prepared, error) {
+// prepare validates one upload and extracts its text within the request's
+// budget; loc locates the upload's members in the request, for errors.
+func (s *Service) prepare(ctx context.Context, budget *source.Budget, up Upload, loc ...any) (prepared, error) {
 	if int64(len(up.Content)) > s.cfg.MaxSourceBytes {
 		return prepared{}, &RefusedError{Kind: TooLarge, Reason: ReasonSourceTooLarge, Message: fmt.Sprintf(
 			"The file %q is %d bytes; a source may be at most %d bytes.", up.Filename, len(up.Content), s.cfg.MaxSourceBytes)}
@@ -88,14 +88,11 @@ func (s *Service) prepare(ctx context.Context, up Upload, loc ...any) (prepared,
 	if err != nil {
 		return prepared{}, &RefusedError{Kind: Unprocessable, Reason: ReasonUnsupportedMediaType, Message: fmt.Sprintf("%q: %v", up.Filename, err)}
 	}
-	ex, err := source.Extract(ctx, mediaType, up.Content)
-	switch {
-	case errors.Is(err, source.ErrUnreadable), errors.Is(err, source.ErrNoText), errors.Is(err, source.ErrTooLarge):
-		return prepared{}, &RefusedError{Kind: Unprocessable, Reason: ReasonSourceUnreadable, Message: fmt.Sprintf("%q: %v", up.Filename, err)}
-	case err != nil:
-		return prepared{}, fmt.Errorf("extract %q: %w", up.Filename, err)
+	ex, err := budget.Extract(ctx, mediaType, up.Content)
+	if err != nil {
+		return prepared{}, s.extractRefusal(up.Filename, err)
 	}
-	tokens, err := s.tokens.Count(ex.Text)
+	tokens, _, err := countTokens(s.tokens, ex.Text, -1)
 	if err != nil {
 		return prepared{}, err
 	}
@@ -112,11 +109,35 @@ func (s *Service) prepare(ctx context.Context, up Upload, loc ...any) (prepared,
 	}}, nil
 }
 
-// prepareAll prepares every upload; the first problem refuses them all.
+// extractRefusal turns an extraction error of the named file into the
+// refusal the uploader can act on, or wraps it as the server's own.
+func (s *Service) extractRefusal(filename string, err error) error {
+	refuse := func(kind Kind, reason, msg string, args ...any) error {
+		return &RefusedError{Kind: kind, Reason: reason, Message: fmt.Sprintf("%q: ", filename) + fmt.Sprintf(msg, args...)}
+	}
+	switch {
+	case errors.Is(err, source.ErrTooManyPages):
+		return refuse(TooLarge, ReasonSourceTextTooLarge, "the PDF has more than %d pages, the most a source may have. Upload the parts of the document the rules rest on.", source.MaxPages)
+	case errors.Is(err, source.ErrTooLarge):
+		return refuse(TooLarge, ReasonSourceTextTooLarge, "its text is over %d bytes, the most one source may hold (limit max_source_text). Upload the parts of the document the rules rest on, as separate sources.", s.cfg.MaxSourceText)
+	case errors.Is(err, source.ErrBudgetExceeded):
+		return refuse(TooLarge, ReasonUploadTextBudget, "the files of this request extract to more than %d bytes of text together, the most one request may (limit max_upload_text). Send the files in separate requests.", s.cfg.MaxUploadText)
+	case errors.Is(err, source.ErrExtractionTimeout):
+		return refuse(Unprocessable, ReasonExtractionTimeout, "extracting the text of this request's PDFs took longer than %s, the most one request may take (limit extract_timeout). Send the PDFs in separate requests, or upload the text as text/plain.", s.cfg.ExtractTimeout)
+	case errors.Is(err, source.ErrUnreadable), errors.Is(err, source.ErrNoText):
+		return refuse(Unprocessable, ReasonSourceUnreadable, "%v", err)
+	}
+	return fmt.Errorf("extract %q: %w", filename, err)
+}
+
+// prepareAll prepares every upload of one request within one extraction
+// budget (Config's MaxSourceText, MaxUploadText and ExtractTimeout); the
+// first problem refuses them all.
 func (s *Service) prepareAll(ctx context.Context, uploads []Upload, loc ...any) ([]prepared, error) {
+	budget := source.NewBudget(s.cfg.MaxSourceText, s.cfg.MaxUploadText, s.cfg.ExtractTimeout)
 	out := make([]prepared, 0, len(uploads))
 	for _, up := range uploads {
-		p, err := s.prepare(ctx, up, loc...)
+		p, err := s.prepare(ctx, budget, up, loc...)
 		if err != nil {
 			return nil, err
 		}
@@ -149,7 +170,7 @@ func (s *Service) AddSources(ctx context.Context, tenantID, projectID string, up
 	for i, p := range ready {
 		rows[i] = p.row
 	}
-	added, err := s.store.AddSources(ctx, tenantID, projectID, rows, store.SourceLimits{MaxCount: s.cfg.MaxSources, MaxBytes: s.cfg.MaxProjectBytes})
+	added, err := s.store.AddSources(ctx, tenantID, projectID, rows, s.sourceLimits())
 	if errors.Is(err, store.ErrSourceLimit) {
 		return UploadResult{}, s.limitRefusal(err)
 	}
@@ -159,13 +180,15 @@ func (s *Service) AddSources(ctx context.Context, tenantID, projectID string, up
 	return s.uploadResult(existing, ready, added), nil
 }
 
+// sourceLimits are the store's limits on a project's sources.
+func (s *Service) sourceLimits() store.SourceLimits {
+	return store.SourceLimits{MaxCount: s.cfg.MaxSources, MaxBytes: s.cfg.MaxProjectBytes, MaxText: s.cfg.MaxProjectText}
+}
+
 func (s *Service) limitRefusal(err error) error {
-	msg := err.Error()
-	if _, after, ok := strings.Cut(msg, store.ErrSourceLimit.Error()+": "); ok {
-		msg = after
-	}
 	return &RefusedError{Kind: TooLarge, Reason: ReasonSourceLimit, Message: fmt.Sprintf(
-		"%s. A project holds at most %d sources and %d bytes of them; delete sources it no longer needs.", strings.ToUpper(msg[:1])+msg[1:], s.cfg.MaxSources, s.cfg.MaxProjectBytes)}
+		"%s A project holds at most %d sources, %d bytes of them and %d bytes of their extracted text (limits max_sources, max_project_bytes and max_project_text); delete sources it no longer needs.",
+		storeLimitMessage(err, store.ErrSourceLimit), s.cfg.MaxSources, s.cfg.MaxProjectBytes, s.cfg.MaxProjectText)}
 }
 
 // uploadResult reports the stored sources with their duplicates among the

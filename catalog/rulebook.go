@@ -134,13 +134,24 @@ func (c *Catalog) Rulebook(ctx context.Context, v Viewer, ref string) (store.Rul
 			remember(c, c.rulebooks, since, ref, rb)
 		}
 	}
-	if errors.Is(err, store.ErrNotFound) || (err == nil && rb.Visibility != store.VisibilityPublic && (v.TenantID == "" || rb.TenantID != v.TenantID)) {
+	if errors.Is(err, store.ErrNotFound) || (err == nil && !v.mayViewRulebook(rb)) {
 		return store.Rulebook{}, fmt.Errorf("rulebook %q: %w", ref, ErrNotFound)
 	}
 	if err != nil {
 		return store.Rulebook{}, fmt.Errorf("resolve rulebook %q: %w", ref, err)
 	}
 	return rb, nil
+}
+
+// mayViewRulebook reports whether v may read rb: its own tenant always;
+// anyone else only a public rulebook that exposes no artefact citation (a
+// public one that does was made so before publish refused it, and is
+// served to its tenant alone until made private).
+func (v Viewer) mayViewRulebook(rb store.Rulebook) bool {
+	if v.TenantID != "" && v.TenantID == rb.TenantID {
+		return true
+	}
+	return rb.Visibility == store.VisibilityPublic && !rb.ExposesArtefacts
 }
 
 // OwnedRulebook is the rulebook ref names now, read from the database

@@ -18,6 +18,11 @@ var (
 	ErrReservedNamespace = errors.New("slug is in the reserved namespace")
 	// ErrSlugConflict: another tenant holds the slug (409 slug_conflict).
 	ErrSlugConflict = store.ErrSlugConflict
+	// ErrNamespaceOwned: the slug's namespace (the part before its first
+	// "/") belongs to another tenant, the first to publish under it (403
+	// namespace_owned). It is the answer whether or not the slug exists,
+	// so a refusal never reveals another tenant's private slugs.
+	ErrNamespaceOwned = store.ErrNamespaceOwned
 	// ErrCompile: the rules text does not compile (see RefusedError.Compile).
 	ErrCompile = errors.New("rules do not compile")
 	// ErrArtefactPublic: public content citing project artefacts, which are

@@ -193,9 +193,8 @@ func (p *Publisher) storeCut(ctx context.Context, c *rulesetCut) (RulesetResult,
 		CompiledIR: ir, IRVersion: engine.IRVersion, EngineVersion: engine.Version,
 		Visibility: visibility, SourceChecks: c.checks, Audit: c.audit, TestCases: cases, Provenance: req.Provenance,
 	})
-	if errors.Is(err, store.ErrSlugConflict) {
-		return res, &RefusedError{Stage: "store", Reason: ErrSlugConflict,
-			Message: fmt.Sprintf("the slug %q is held by another tenant; choose another slug", res.Slug)}
+	if refused := slugRefusal("store", res.Slug, err); refused != nil {
+		return res, refused
 	}
 	if err != nil {
 		return res, err

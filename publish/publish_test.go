@@ -201,7 +201,8 @@ func TestPublishRefusalsLeaveOnlyAnAuditEvent(t *testing.T) {
 		want     error
 		stage    string
 	}{
-		{"another tenant's slug", "", publish.RulesetRequest{Source: rules("12")}, publish.ErrSlugConflict, "store"},
+		{"another tenant's slug", "", publish.RulesetRequest{Source: rules("12")}, publish.ErrNamespaceOwned, "store"},
+		{"another tenant's namespace", "", publish.RulesetRequest{Source: rules("12"), Slug: "acme/free"}, publish.ErrNamespaceOwned, "store"},
 		{"bad slug format", "", publish.RulesetRequest{Source: rules("12"), Slug: "Acme/Leave"}, publish.ErrInvalidSlug, "slug"},
 		{"trailing slash", "", publish.RulesetRequest{Source: rules("12"), Slug: "acme/"}, publish.ErrInvalidSlug, "slug"},
 		{"reserved namespace", "", publish.RulesetRequest{Source: rules("12"), Slug: "eligo/leave"}, publish.ErrReservedNamespace, "slug"},

@@ -128,9 +128,8 @@ func (p *Publisher) CreateRulebook(ctx context.Context, tenantID string, d Ruleb
 		return store.Rulebook{}, err
 	}
 	rb, err := p.store.CreateRulebook(ctx, draft)
-	if errors.Is(err, store.ErrSlugConflict) {
-		return store.Rulebook{}, &RefusedError{Stage: "slug", Reason: ErrSlugConflict,
-			Message: fmt.Sprintf("the slug %q is taken; choose another slug", d.Slug)}
+	if refused := slugRefusal("slug", d.Slug, err); refused != nil {
+		return store.Rulebook{}, refused
 	}
 	if err == nil {
 		p.catalog.ForgetRulebook(rb) // it may have been remembered as missing
@@ -340,8 +339,9 @@ func (p *Publisher) publishDraft(ctx context.Context, tenantID, id, actor string
 
 // written maps the store's answer of a publication.
 func (p *Publisher) written(w store.RulebookWritten, err error) (RulebookResult, error) {
+	var refused *RefusedError
 	switch {
-	case errors.Is(err, ErrConcurrentEdit):
+	case errors.Is(err, ErrConcurrentEdit), errors.As(err, &refused):
 		return RulebookResult{}, err
 	case errors.Is(err, store.ErrNoLabel):
 		return RulebookResult{}, fmt.Errorf("%w: %w", ErrLabelAllocation, err)
@@ -419,14 +419,20 @@ func SectionNames(rb store.Rulebook) []string {
 // writeRulebook makes w, unless the rulebook changed since read (the state
 // w was worked out from): then ErrConcurrentEdit and nothing written, so
 // two concurrent edits can never publish a release of a draft that is no
-// longer the one stored. It drops the catalog's cached references to the
-// rulebook, so this process reads the change at once.
+// longer the one stored. A write that would leave the rulebook public with
+// a member citing project artefacts is refused (ErrArtefactPublic), so
+// every path (edit, visibility, activate, promote) keeps the rule. It
+// drops the catalog's cached references to the rulebook, so this process
+// reads the change at once.
 func (p *Publisher) writeRulebook(ctx context.Context, read store.Rulebook, w store.RulebookWrite) (store.RulebookWritten, error) {
 	w.Check = func(cur store.Rulebook) error {
 		if !cur.UpdatedAt.Equal(read.UpdatedAt) {
 			return fmt.Errorf("rulebook %s: %w", cur.ID, ErrConcurrentEdit)
 		}
 		return nil
+	}
+	if err := p.checkRulebookPublic(ctx, read, w); err != nil {
+		return store.RulebookWritten{}, err
 	}
 	out, err := p.store.WriteRulebook(ctx, w)
 	if err == nil {

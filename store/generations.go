@@ -58,6 +58,10 @@ func (g Generation) Active() bool { return g.State == GenerationQueued || g.Stat
 // has a queued or running generation.
 var ErrGenerationActive = errors.New("the project has an active generation")
 
+// ErrGenerationLimit is StartGeneration's refusal: the tenant already has
+// its most generations queued or running.
+var ErrGenerationLimit = errors.New("tenant generation limit reached")
+
 // NewGenerationID draws a generation id.
 func NewGenerationID() string { return "gen_" + randomToken() }
 
@@ -80,6 +84,12 @@ const (
 INSERT INTO generations AS g (id, project_id, tenant_id, mode, seed_ruleset_id, model, owner_queue, prompt_tokens, tests_total)
 SELECT $1, p.id, p.tenant_id, $4, $5, $6, $7, $8, $9 FROM projects p WHERE p.id = $2 AND p.tenant_id = $3
 RETURNING ` + generationColumns
+
+	// The tenant's active generations, through its projects: both steps
+	// are indexed (projects by tenant, active generations by project).
+	sqlCountActiveGenerations = `
+SELECT count(*) FROM generations g JOIN projects p ON p.id = g.project_id
+WHERE p.tenant_id = $1 AND g.state IN ('queued', 'running')`
 
 	sqlSetRiverJob = `UPDATE generations SET river_job_id = $2 WHERE id = $1`
 
@@ -129,13 +139,29 @@ RETURNING ` + generationColumns
 // in the same transaction, enqueues its job (enqueue returns the River job
 // id), so a generation is never recorded without its job nor the reverse.
 // ErrGenerationActive when one is already queued or running; ErrNotFound
-// for a project the tenant does not own.
+// for a project the tenant does not own. It counts no limit on the
+// tenant's generations: StartGenerationWithin does.
 func (s *Store) StartGeneration(ctx context.Context, g Generation, enqueue func(context.Context, pgx.Tx) (int64, error)) (Generation, error) {
+	return s.StartGenerationWithin(ctx, g, 0, enqueue)
+}
+
+// StartGenerationWithin is StartGeneration within a limit: when maxActive
+// is positive and the tenant already has that many generations queued or
+// running, across its projects, nothing is recorded and the error wraps
+// ErrGenerationLimit. The count is taken under the tenant's row lock, in
+// the transaction that inserts, so concurrent starts cannot pass it
+// together.
+func (s *Store) StartGenerationWithin(ctx context.Context, g Generation, maxActive int, enqueue func(context.Context, pgx.Tx) (int64, error)) (Generation, error) {
 	if g.ID == "" {
 		g.ID = NewGenerationID()
 	}
 	var out Generation
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		if maxActive > 0 {
+			if err := lockTenant(ctx, tx, g.TenantID); err != nil {
+				return err
+			}
+		}
 		var err error
 		out, err = scanGeneration(tx.QueryRow(ctx, sqlInsertGeneration, g.ID, g.ProjectID, g.TenantID, g.Mode, g.SeedRulesetID,
 			g.Model, g.OwnerQueue, g.PromptTokens, g.TestsTotal))
@@ -146,6 +172,17 @@ func (s *Store) StartGeneration(ctx context.Context, g Generation, enqueue func(
 			return ErrGenerationActive
 		case err != nil:
 			return fmt.Errorf("insert generation: %w", err)
+		}
+		if maxActive > 0 {
+			// Counted with the new one, so a project's own active
+			// generation is reported as that first.
+			var active int
+			if err := tx.QueryRow(ctx, sqlCountActiveGenerations, g.TenantID).Scan(&active); err != nil {
+				return fmt.Errorf("count active generations: %w", err)
+			}
+			if active > maxActive {
+				return fmt.Errorf("%w: the tenant has %d generations queued or running and at most %d are allowed", ErrGenerationLimit, active-1, maxActive)
+			}
 		}
 		if out.RiverJobID, err = enqueue(ctx, tx); err != nil {
 			return fmt.Errorf("enqueue generation: %w", err)
@@ -159,6 +196,17 @@ func (s *Store) StartGeneration(ctx context.Context, g Generation, enqueue func(
 		return Generation{}, fmt.Errorf("start generation of project %q: %w", g.ProjectID, err)
 	}
 	return out, nil
+}
+
+// ActiveGenerations counts the tenant's generations queued or running,
+// across its projects: a cheap look before a start is planned, which
+// StartGeneration's own count, under the tenant's lock, then confirms.
+func (s *Store) ActiveGenerations(ctx context.Context, tenantID string) (int, error) {
+	var n int
+	if err := s.pool.QueryRow(ctx, sqlCountActiveGenerations, tenantID).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count active generations of tenant %q: %w", tenantID, err)
+	}
+	return n, nil
 }
 
 func (s *Store) generation(ctx context.Context, query string, args ...any) (Generation, error) {

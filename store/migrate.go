@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"regexp"
 	"slices"
 	"strconv"
@@ -32,6 +33,12 @@ type MigrateResult struct {
 	Applied []string
 	// RiverVersions lists the River schema versions applied by this call.
 	RiverVersions []int
+	// ArtefactExposures are the public rulebooks found composing cuts that
+	// cite project artefacts (see RulebooksExposingArtefacts): leaks made
+	// before publish refused them. Each is also logged at WARN, so the
+	// start of every `eligo serve`, `worker` and `migrate` names them
+	// until an operator makes them private.
+	ArtefactExposures []ArtefactExposure
 }
 
 var migrationName = regexp.MustCompile(`^([0-9]+)_[a-z0-9_]+\.sql$`)
@@ -135,7 +142,33 @@ func Migrate(ctx context.Context, pool *pgxpool.Pool, fsys fs.FS) (MigrateResult
 			result.Applied = append(result.Applied, m.Name)
 		}
 	}
-	return result, nil
+	result.ArtefactExposures, err = reportArtefactExposures(ctx, pool)
+	return result, err
+}
+
+// sqlHasArtefactView says whether the schema has the view the artefact
+// check reads (a test's own migrations may not).
+const sqlHasArtefactView = `SELECT to_regclass('rulebook_artefact_members') IS NOT NULL`
+
+// reportArtefactExposures finds the public rulebooks exposing artefact
+// citations and logs each at WARN with what to do about it.
+func reportArtefactExposures(ctx context.Context, pool *pgxpool.Pool) ([]ArtefactExposure, error) {
+	var present bool
+	if err := pool.QueryRow(ctx, sqlHasArtefactView).Scan(&present); err != nil {
+		return nil, fmt.Errorf("migrate: artefact check: %w", err)
+	}
+	if !present {
+		return nil, nil
+	}
+	found, err := New(pool).RulebooksExposingArtefacts(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
+	for _, e := range found {
+		slog.WarnContext(ctx, "public rulebook composes rulesets citing project artefacts, whose quotes and ids other tenants can read; make it private (PATCH /rulebooks/{id}/visibility)",
+			"rulebook_id", e.RulebookID, "tenant_id", e.TenantID, "slug", e.Slug, "ruleset_ids", e.RulesetIDs)
+	}
+	return found, nil
 }
 
 // applyMigration runs m in one transaction unless schema_migrations already

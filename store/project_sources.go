@@ -20,7 +20,8 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
 RETURNING ` + sourceColumns
 
 	sqlSourceTotals = `
-SELECT count(*), coalesce(sum(length(content)), 0), coalesce(max(position) + 1, 0)
+SELECT count(*), coalesce(sum(length(content)), 0), coalesce(sum(octet_length(extracted_text)), 0),
+    coalesce(max(position) + 1, 0)
 FROM project_sources WHERE project_id = $1`
 
 	sqlProjectSources = `
@@ -96,18 +97,22 @@ func (s *Store) AddSources(ctx context.Context, tenantID, projectID string, sour
 			return fmt.Errorf("lock project: %w", err)
 		}
 		var count, next int
-		var size int64
-		if err := tx.QueryRow(ctx, sqlSourceTotals, projectID).Scan(&count, &size, &next); err != nil {
+		var size, text int64
+		if err := tx.QueryRow(ctx, sqlSourceTotals, projectID).Scan(&count, &size, &text, &next); err != nil {
 			return fmt.Errorf("count sources: %w", err)
 		}
 		for _, src := range sources {
 			size += int64(len(src.Content))
+			text += int64(len(src.Text))
 		}
 		if count+len(sources) > limits.MaxCount {
 			return fmt.Errorf("%w: the project holds %d sources and at most %d are allowed", ErrSourceLimit, count, limits.MaxCount)
 		}
 		if size > limits.MaxBytes {
 			return fmt.Errorf("%w: the project's sources would total %d bytes and at most %d are allowed", ErrSourceLimit, size, limits.MaxBytes)
+		}
+		if limits.MaxText > 0 && text > limits.MaxText {
+			return fmt.Errorf("%w: the project's sources would hold %d bytes of extracted text and at most %d are allowed", ErrSourceLimit, text, limits.MaxText)
 		}
 		var err error
 		out, err = insertSources(ctx, tx, projectID, next, sources)
@@ -226,6 +231,9 @@ WHERE p.id = $1 AND p.tenant_id = $2
 GROUP BY p.id
 RETURNING position, guidance_text, process_type, coalesce(adherence, ''), domain_scope, created_at`
 
+	sqlGuidanceTotals = `
+SELECT count(*), coalesce(sum(octet_length(guidance_text)), 0) FROM project_guidance WHERE project_id = $1`
+
 	sqlListGuidance = `
 SELECT g.position, g.guidance_text, g.process_type, coalesce(g.adherence, ''), g.domain_scope, g.created_at
 FROM project_guidance g JOIN projects p ON p.id = g.project_id
@@ -238,16 +246,45 @@ func scanGuidance(row pgx.Row) (Guidance, error) {
 	return g, err
 }
 
+// GuidanceLimits bound a project's guidance; a zero member is no limit.
+type GuidanceLimits struct {
+	// MaxCount is the most notes a project may hold.
+	MaxCount int
+	// MaxBytes is the most guidance text, in bytes summed, a project may
+	// hold.
+	MaxBytes int64
+}
+
 // AddGuidance appends a guidance note to the tenant's project; ErrNotFound
 // for a project the tenant does not own. Concurrent adds to one project
-// serialise on the project's row lock.
+// serialise on the project's row lock. It counts no limit:
+// AddGuidanceWithin does.
 func (s *Store) AddGuidance(ctx context.Context, tenantID, projectID string, g Guidance) (Guidance, error) {
+	return s.AddGuidanceWithin(ctx, tenantID, projectID, g, GuidanceLimits{})
+}
+
+// AddGuidanceWithin is AddGuidance within limits, counted under the
+// project's row lock in the transaction that inserts: a note that would
+// take the project past them is not stored, and the error wraps
+// ErrGuidanceLimit.
+func (s *Store) AddGuidanceWithin(ctx context.Context, tenantID, projectID string, g Guidance, limits GuidanceLimits) (Guidance, error) {
 	var out Guidance
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		if _, err := scanProject(tx.QueryRow(ctx, sqlProjectForUpdate, projectID, tenantID)); errors.Is(err, pgx.ErrNoRows) {
 			return ErrNotFound
 		} else if err != nil {
 			return fmt.Errorf("lock project: %w", err)
+		}
+		var count int
+		var size int64
+		if err := tx.QueryRow(ctx, sqlGuidanceTotals, projectID).Scan(&count, &size); err != nil {
+			return fmt.Errorf("count guidance: %w", err)
+		}
+		if limits.MaxCount > 0 && count >= limits.MaxCount {
+			return fmt.Errorf("%w: the project holds %d guidance notes and at most %d are allowed", ErrGuidanceLimit, count, limits.MaxCount)
+		}
+		if size += int64(len(g.Text)); limits.MaxBytes > 0 && size > limits.MaxBytes {
+			return fmt.Errorf("%w: the project's guidance would total %d bytes and at most %d are allowed", ErrGuidanceLimit, size, limits.MaxBytes)
 		}
 		var err error
 		out, err = scanGuidance(tx.QueryRow(ctx, sqlInsertGuidance, projectID, tenantID, g.Text, g.ProcessType, g.Adherence, g.DomainScope))

@@ -105,6 +105,12 @@ var (
 	// ErrSourceCited is returned by DeleteSource for a source a published
 	// ruleset's provenance records.
 	ErrSourceCited = errors.New("source is cited by a published ruleset")
+	// ErrProjectLimit is returned by CreateProject when the tenant already
+	// holds its most projects.
+	ErrProjectLimit = errors.New("tenant project limit reached")
+	// ErrGuidanceLimit is returned by AddGuidance when the note would take
+	// the project past GuidanceLimits.
+	ErrGuidanceLimit = errors.New("project guidance limit reached")
 )
 
 // SourceLimits bound a project's sources.
@@ -113,6 +119,9 @@ type SourceLimits struct {
 	MaxCount int
 	// MaxBytes is the most original bytes, summed, a project may hold.
 	MaxBytes int64
+	// MaxText is the most extracted text, in bytes summed, a project may
+	// hold; 0 for no limit.
+	MaxText int64
 }
 
 // NewProjectID draws a project id: "prj_" and 16 URL-safe characters.
@@ -139,6 +148,13 @@ func scanProject(row pgx.Row) (Project, error) {
 }
 
 const (
+	// A tenant's row lock serialises the writes a per-tenant limit counts
+	// (projects, active generations), so concurrent requests cannot pass
+	// it together.
+	sqlLockTenant = `SELECT id FROM tenants WHERE id = $1 FOR UPDATE`
+
+	sqlCountProjects = `SELECT count(*) FROM projects WHERE tenant_id = $1`
+
 	sqlInsertProject = `
 INSERT INTO projects AS p (id, tenant_id, name, section_id, test_cases, contract)
 VALUES ($1, $2, $3, $4, $5, $6)
@@ -163,7 +179,17 @@ RETURNING ` + projectColumns
 
 // CreateProject stores a new project and its first sources in one
 // transaction (the tenant is created when new). p.ID is drawn when empty.
+// It counts no limit: CreateProjectWithin does.
 func (s *Store) CreateProject(ctx context.Context, p Project, sources []ProjectSource) (Project, []ProjectSource, error) {
+	return s.CreateProjectWithin(ctx, p, sources, 0)
+}
+
+// CreateProjectWithin is CreateProject within a limit: when maxProjects is
+// positive and the tenant already holds that many projects, nothing is
+// stored and the error wraps ErrProjectLimit. The count is taken under the
+// tenant's row lock, in the transaction that inserts, so concurrent
+// creations cannot pass it together.
+func (s *Store) CreateProjectWithin(ctx context.Context, p Project, sources []ProjectSource, maxProjects int) (Project, []ProjectSource, error) {
 	if p.ID == "" {
 		p.ID = NewProjectID()
 	}
@@ -172,6 +198,18 @@ func (s *Store) CreateProject(ctx context.Context, p Project, sources []ProjectS
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, sqlEnsureTenant, p.TenantID); err != nil {
 			return fmt.Errorf("ensure tenant: %w", err)
+		}
+		if maxProjects > 0 {
+			if err := lockTenant(ctx, tx, p.TenantID); err != nil {
+				return err
+			}
+			var count int
+			if err := tx.QueryRow(ctx, sqlCountProjects, p.TenantID).Scan(&count); err != nil {
+				return fmt.Errorf("count projects: %w", err)
+			}
+			if count >= maxProjects {
+				return fmt.Errorf("%w: the tenant holds %d projects and at most %d are allowed", ErrProjectLimit, count, maxProjects)
+			}
 		}
 		var err error
 		out, err = scanProject(tx.QueryRow(ctx, sqlInsertProject, p.ID, p.TenantID, p.Name, p.SectionID,
@@ -186,6 +224,17 @@ func (s *Store) CreateProject(ctx context.Context, p Project, sources []ProjectS
 		return Project{}, nil, fmt.Errorf("create project for tenant %q: %w", p.TenantID, err)
 	}
 	return out, added, nil
+}
+
+// lockTenant takes the tenant's row lock for the rest of tx.
+func lockTenant(ctx context.Context, tx pgx.Tx, tenantID string) error {
+	var id string
+	if err := tx.QueryRow(ctx, sqlLockTenant, tenantID).Scan(&id); errors.Is(err, pgx.ErrNoRows) {
+		return ErrNotFound
+	} else if err != nil {
+		return fmt.Errorf("lock tenant: %w", err)
+	}
+	return nil
 }
 
 // ProjectOf reads the tenant's project id; ErrNotFound when it does not

@@ -63,6 +63,13 @@ type Rulebook struct {
 	// CreatedAt and UpdatedAt are when the rulebook was created and when
 	// its draft or state last changed.
 	CreatedAt, UpdatedAt time.Time
+	// ExposesArtefacts is set, on a public rulebook read by RulebookByRef,
+	// when a member of its draft or of any release cites project
+	// artefacts: a leak made before publish refused it, which readers
+	// other than its tenant must not be served (see
+	// RulebooksExposingArtefacts). Always false on a private rulebook and
+	// in lists.
+	ExposesArtefacts bool
 }
 
 // RulebookRef is one member reference of a rulebook.
@@ -120,6 +127,9 @@ const (
 	sqlRulebookByID   = `SELECT ` + rulebookColumns + ` FROM rulebooks b WHERE b.id = $1`
 	sqlRulebookBySlug = `SELECT ` + rulebookColumns + ` FROM rulebooks b WHERE b.slug = $1`
 	sqlRulebookRefs   = `SELECT section_id, pin_mode, live_ruleset_id FROM rulebook_refs WHERE rulebook_id = $1 ORDER BY position`
+	// Public rulebooks only: a handful of index lookups and the members'
+	// IR sources, read again at most once per reference cache period.
+	sqlExposesArtefacts = `SELECT EXISTS (SELECT 1 FROM rulebook_artefact_members WHERE rulebook_id = $1)`
 )
 
 // RulebookByRef finds a rulebook by id or slug, whatever its tenant,
@@ -157,6 +167,11 @@ func rulebookByRef(ctx context.Context, q queryer, ref, suffix string) (Rulebook
 	})
 	if err != nil {
 		return Rulebook{}, fmt.Errorf("rulebook %q refs: %w", ref, err)
+	}
+	if b.Visibility == VisibilityPublic {
+		if err := q.QueryRow(ctx, sqlExposesArtefacts, b.ID).Scan(&b.ExposesArtefacts); err != nil {
+			return Rulebook{}, fmt.Errorf("rulebook %q artefact members: %w", ref, err)
+		}
 	}
 	return b, nil
 }
@@ -226,7 +241,9 @@ INSERT INTO rulebook_refs (rulebook_id, position, section_id, pin_mode, live_rul
 
 // CreateRulebook stores a new draft with its references and a
 // rulebook_created audit event, in one transaction; the tenant is created
-// when new. A slug already taken is ErrSlugConflict. It notifies every
+// when new. The slug's namespace is claimed for the tenant when unowned;
+// one owned by another tenant is ErrNamespaceOwned, whether or not the
+// slug exists. A slug already taken is ErrSlugConflict. It notifies every
 // process (see InvalidationChannel), whose caches may remember that the
 // slug named nothing.
 func (s *Store) CreateRulebook(ctx context.Context, b Rulebook) (Rulebook, error) {
@@ -235,7 +252,15 @@ func (s *Store) CreateRulebook(ctx context.Context, b Rulebook) (Rulebook, error
 		if _, err := tx.Exec(ctx, sqlEnsureTenant, b.TenantID); err != nil {
 			return fmt.Errorf("ensure tenant: %w", err)
 		}
-		var err error
+		// The namespace first: under another tenant's namespace the answer
+		// is the same whether or not the slug is taken.
+		owner, err := claimNamespace(ctx, tx, b.TenantID, b.Slug)
+		if err != nil {
+			return err
+		}
+		if owner != b.TenantID {
+			return ErrNamespaceOwned
+		}
 		out, err = scanRulebook(tx.QueryRow(ctx, sqlInsertRulebook, b.ID, b.TenantID, b.Slug, b.Name, b.Domain, b.Description,
 			nullJSON(b.OutcomeLogic), nullJSON(b.RobotHints), objectJSON(b.FieldOverlay)))
 		if isUniqueViolation(err, "rulebooks_slug_key") {

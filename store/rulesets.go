@@ -111,7 +111,8 @@ func IsConcreteRulesetID(ref string) bool { return strings.Contains(ref, ":") }
 // RulesetCut is what PublishRuleset stores.
 type RulesetCut struct {
 	// TenantID is the publishing tenant; it is created if new, and must
-	// own Slug if the slug exists (else ErrSlugConflict).
+	// own Slug if the slug exists (else ErrSlugConflict) and its namespace
+	// unless it already holds the slug (else ErrNamespaceOwned).
 	TenantID string
 	// Slug is the slug to publish under.
 	Slug string
@@ -237,14 +238,16 @@ ON CONFLICT (slug) DO UPDATE SET ruleset_id = EXCLUDED.ruleset_id,
 )
 
 // PublishRuleset stores a cut and points its slug at it, in one
-// transaction: the tenant is created when new; a slug held by another
-// tenant is ErrSlugConflict; a cut with the same content digest under the
-// slug is reused (its visibility set, its status active again) instead of
-// adding a version; otherwise the cut becomes the slug's next version. A
-// ruleset_published event and c.Audit are written in the same transaction,
-// so a failed publish leaves nothing behind; so is the notification that
-// makes every process drop its cached resolution of the slug and the cut
-// (see InvalidationChannel).
+// transaction: the tenant is created when new; the slug's namespace is
+// claimed for the tenant when unowned, and one owned by another tenant is
+// ErrNamespaceOwned (unless the tenant already holds this very slug); a
+// slug held by another tenant is ErrSlugConflict; a cut with the same
+// content digest under the slug is reused (its visibility set, its status
+// active again) instead of adding a version; otherwise the cut becomes the
+// slug's next version. A ruleset_published event and c.Audit are written
+// in the same transaction, so a failed publish leaves nothing behind; so
+// is the notification that makes every process drop its cached resolution
+// of the slug and the cut (see InvalidationChannel).
 func (s *Store) PublishRuleset(ctx context.Context, c RulesetCut) (PublishedRuleset, error) {
 	var out PublishedRuleset
 	checks := c.SourceChecks
@@ -261,11 +264,19 @@ func (s *Store) PublishRuleset(ctx context.Context, c RulesetCut) (PublishedRule
 		var owner string
 		latest := 0
 		err := tx.QueryRow(ctx, sqlSlugPointer, c.Slug).Scan(&owner, &out.PreviousID, &latest)
-		switch {
-		case errors.Is(err, pgx.ErrNoRows):
-		case err != nil:
+		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 			return fmt.Errorf("read slug: %w", err)
-		case owner != c.TenantID:
+		}
+		nsOwner, err := claimNamespace(ctx, tx, c.TenantID, c.Slug)
+		switch {
+		case err != nil:
+			return err
+		case nsOwner != c.TenantID && owner != c.TenantID:
+			// Whether or not the slug exists: the answer must not tell.
+			// A slug the tenant already holds under another's namespace
+			// (from before namespaces were owned) stays its own.
+			return ErrNamespaceOwned
+		case owner != "" && owner != c.TenantID:
 			return ErrSlugConflict
 		}
 

@@ -76,7 +76,7 @@ func TestConcurrentPublishesGetDistinctVersions(t *testing.T) {
 	if err != nil || row.Version < 1 || row.Version > n {
 		t.Fatalf("pointer = %+v, %v", row, err)
 	}
-	if _, err := st.PublishRuleset(ctx, cut("beta", "acme/leave", 99, store.VisibilityPublic)); !errors.Is(err, store.ErrSlugConflict) {
+	if _, err := st.PublishRuleset(ctx, cut("beta", "acme/leave", 99, store.VisibilityPublic)); !errors.Is(err, store.ErrNamespaceOwned) {
 		t.Fatalf("other tenant: %v", err)
 	}
 }

@@ -136,6 +136,9 @@ func (g *Generator) Start(ctx context.Context, req StartRequest) (store.Generati
 	if req.Mode == "" {
 		req.Mode = authoring.ModeFresh
 	}
+	if err := g.authoring.GenerationSlot(ctx, req.TenantID); err != nil {
+		return store.Generation{}, err
+	}
 	plan, err := g.authoring.PlanGeneration(ctx, req.TenantID, req.ProjectID,
 		authoring.GenerateRequest{Mode: req.Mode, SeedRulesetID: req.SeedRulesetID, Model: info})
 	if err != nil {
@@ -143,9 +146,9 @@ func (g *Generator) Start(ctx context.Context, req StartRequest) (store.Generati
 	}
 	id := store.NewGenerationID()
 	g.keys.put(id, req.Key)
-	gen, err := g.store.StartGeneration(ctx, store.Generation{ID: id, ProjectID: req.ProjectID, TenantID: req.TenantID,
+	gen, err := g.store.StartGenerationWithin(ctx, store.Generation{ID: id, ProjectID: req.ProjectID, TenantID: req.TenantID,
 		Mode: req.Mode, SeedRulesetID: req.SeedRulesetID, Model: info.Name, OwnerQueue: g.queue,
-		PromptTokens: plan.PromptTokens, TestsTotal: plan.TestsTotal()},
+		PromptTokens: plan.PromptTokens, TestsTotal: plan.TestsTotal()}, g.authoring.Limits().MaxActiveGenerations,
 		func(ctx context.Context, tx pgx.Tx) (int64, error) {
 			res, err := g.client.InsertTx(ctx, tx, GenerateArgs{GenerationID: id}, &river.InsertOpts{Queue: g.queue, MaxAttempts: 1})
 			if err != nil {
@@ -155,6 +158,9 @@ func (g *Generator) Start(ctx context.Context, req StartRequest) (store.Generati
 		})
 	if err != nil {
 		g.keys.take(id)
+	}
+	if errors.Is(err, store.ErrGenerationLimit) {
+		return gen, g.authoring.GenerationLimitRefusal(err)
 	}
 	if errors.Is(err, store.ErrGenerationActive) {
 		return gen, &authoring.RefusedError{Kind: authoring.Conflict, Reason: ReasonGenerationActive,

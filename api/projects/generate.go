@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -33,10 +34,13 @@ func registerGeneration(s *api.Server, h *handler, op func(id, method, path, sum
 	start := gen("generate-project", "/projects/{project_id}/generate", "Generate the draft",
 		"Starts a generation and answers 202 with the status envelope; poll GET .../status. "+generateDoc)
 	start.DefaultStatus = http.StatusAccepted
+	start.Refusals = append(slices.Clone(generationRefusals), generationLimitRefusal(h.authoring.Limits()))
 	api.Register(s, start, h.generate)
 
-	api.Register(s, gen("generate-and-test-project", "/projects/{project_id}/generate-and-test", "Generate the draft and wait",
-		"Starts a generation and waits for it: 200 with `ruleset_id` (the kept draft's id), `tests_passing`, `tests_total`, `failures[]` (`name`, `expected`, `got`, `hint`), `provenance_report`, `review_hint`, `source_questions`, `source_check`, `rounds` and `changed_criteria` (refine). Judge by `accepted` (or `outcome`), not by the job's completion: a kept draft may still fail tests. A generation that failed is 502 for a provider failure or 422 otherwise, with `reason_code`, `retryable` and `job_id`. A generation still running after the wait answers 202 with the status envelope. "+generateDoc), h.generateAndTest)
+	andTest := gen("generate-and-test-project", "/projects/{project_id}/generate-and-test", "Generate the draft and wait",
+		"Starts a generation and waits for it: 200 with `ruleset_id` (the kept draft's id), `tests_passing`, `tests_total`, `failures[]` (`name`, `expected`, `got`, `hint`), `provenance_report`, `review_hint`, `source_questions`, `source_check`, `rounds` and `changed_criteria` (refine). Judge by `accepted` (or `outcome`), not by the job's completion: a kept draft may still fail tests. A generation that failed is 502 for a provider failure or 422 otherwise, with `reason_code`, `retryable` and `job_id`. A generation still running after the wait answers 202 with the status envelope. "+generateDoc)
+	andTest.Refusals = start.Refusals
+	api.Register(s, andTest, h.generateAndTest)
 
 	cancel := op("cancel-generation", http.MethodPost, "/projects/{project_id}/generation/cancel", "Cancel a generation",
 		"Cancels the project's active generation `job_id` (only on explicit intent: after a client timeout read the status first): it ends `failed` with outcome `cancelled`, the project is free at once, and its worker stops. The same cancel again answers `cancel_result: already_cancelled`. Another generation that ended otherwise, or a `job_id` that is not the active one, is 409 `generation_not_active`. Needs no provider key.", write)
@@ -52,9 +56,9 @@ func registerGeneration(s *api.Server, h *handler, op func(id, method, path, sum
 }
 
 const generateDoc = "Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. " +
-	"The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. " +
+	"The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The active sources' stored `estimated_tokens` are checked before anything is assembled: when they alone are over the budget, the 422 gives their sum as `token_count`; and counting stops once it passes the budget, when `token_count` is what was counted by then (the prompt counts at least that). " +
 	"The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. " +
-	"One generation per project at a time: a second is 409 `generation_active`. " + keyDoc
+	"One generation per project at a time: a second is 409 `generation_active`. A tenant's generations queued or running across its projects are limited too (the limit is in the 429's description): another start is 429 `tenant_generation_limit` with `Retry-After`. " + keyDoc
 
 var generationRefusals = []api.Refusal{
 	{Status: http.StatusUnprocessableEntity, ReasonCode: authoring.ReasonTokenBudget, Meaning: "the prompt counts more tokens than the model's budget; no model call was made."},

@@ -60,7 +60,7 @@ func Register(s *api.Server, deps Deps) {
 		"Creates an authoring project for one section. `source_text`, when not blank, becomes the first source (`source.txt`, text/plain). "+
 			"`test_cases` are the first tests (at most 100). "+testsDoc, write)
 	create.NotFound, create.DefaultStatus = "", http.StatusCreated
-	create.Refusals = uploadRefusals
+	create.Refusals = append(uploadRefusals(lim), projectLimitRefusal(lim))
 	api.Register(s, create, h.create)
 
 	list := op("list-projects", http.MethodGet, "/projects", "List projects",
@@ -102,10 +102,15 @@ func failed(ctx context.Context, err error, what, ref string) error {
 		return api.ValidationFailed(items...)
 	case errors.As(err, &refused):
 		status, code := map[authoring.Kind]int{authoring.Unprocessable: http.StatusUnprocessableEntity,
-			authoring.Conflict: http.StatusConflict, authoring.TooLarge: http.StatusRequestEntityTooLarge}[refused.Kind],
+			authoring.Conflict: http.StatusConflict, authoring.TooLarge: http.StatusRequestEntityTooLarge,
+			authoring.TooMany: http.StatusTooManyRequests}[refused.Kind],
 			map[authoring.Kind]string{authoring.Unprocessable: "unprocessable_entity", authoring.Conflict: "conflict",
-				authoring.TooLarge: "payload_too_large"}[refused.Kind]
-		return api.NewError(status, refusalDetail{Problem: api.Problem{Error: code, ReasonCode: refused.Reason, Message: refused.Message}, Detail: refused.Detail})
+				authoring.TooLarge: "payload_too_large", authoring.TooMany: "too_many_requests"}[refused.Kind]
+		e := api.NewError(status, refusalDetail{Problem: api.Problem{Error: code, ReasonCode: refused.Reason, Message: refused.Message}, Detail: refused.Detail})
+		if refused.Kind == authoring.TooMany {
+			return retryLater{err: e, after: refused.RetryAfter}
+		}
+		return e
 	case errors.As(err, &pub):
 		return publishRefused(pub)
 	}
@@ -132,6 +137,8 @@ func publishRefused(pub *publish.RefusedError) error {
 		return problem(http.StatusUnprocessableEntity, "unprocessable_entity", api.ReasonInvalidSlugFormat)
 	case errors.Is(pub, publish.ErrReservedNamespace):
 		return problem(http.StatusForbidden, "forbidden", api.ReasonReservedNamespace)
+	case errors.Is(pub, publish.ErrNamespaceOwned):
+		return problem(http.StatusForbidden, "forbidden", api.ReasonNamespaceOwned)
 	case errors.Is(pub, publish.ErrSlugConflict):
 		return problem(http.StatusConflict, "conflict", api.ReasonSlugConflict)
 	case errors.Is(pub, publish.ErrArtefactPublic):

@@ -18,11 +18,14 @@ import (
 	"github.com/eligo/eligo/store"
 )
 
-var uploadRefusals = []api.Refusal{
-	{Status: http.StatusRequestEntityTooLarge, ReasonCode: authoring.ReasonSourceTooLarge, Meaning: "one file is over the per-file limit."},
-	{Status: http.StatusRequestEntityTooLarge, ReasonCode: authoring.ReasonSourceLimit, Meaning: "the project would hold more sources, or more bytes of them, than allowed."},
-	{Status: http.StatusUnprocessableEntity, ReasonCode: authoring.ReasonUnsupportedMediaType, Meaning: "a file is not plain text, Markdown, HTML or PDF."},
-	{Status: http.StatusUnprocessableEntity, ReasonCode: authoring.ReasonSourceUnreadable, Meaning: "a file does not decode as its media type (invalid UTF-8, a damaged PDF) or holds no text (a scanned PDF without a text layer)."},
+// uploadRefusals are the refusals of a request that adds sources.
+func uploadRefusals(lim authoring.Config) []api.Refusal {
+	return append([]api.Refusal{
+		{Status: http.StatusRequestEntityTooLarge, ReasonCode: authoring.ReasonSourceTooLarge, Meaning: "one file is over the per-file limit."},
+		{Status: http.StatusRequestEntityTooLarge, ReasonCode: authoring.ReasonSourceLimit, Meaning: "the project would hold more sources, more bytes of them, or more extracted text than allowed."},
+		{Status: http.StatusUnprocessableEntity, ReasonCode: authoring.ReasonUnsupportedMediaType, Meaning: "a file is not plain text, Markdown, HTML or PDF."},
+		{Status: http.StatusUnprocessableEntity, ReasonCode: authoring.ReasonSourceUnreadable, Meaning: "a file does not decode as its media type (invalid UTF-8, a damaged PDF) or holds no text (a scanned PDF without a text layer)."},
+	}, textRefusals(lim)...)
 }
 
 const sourcesDoc = "Only `active` sources enter generation; `superseded` and `reference_only` sources stay for reference and provenance."
@@ -39,9 +42,10 @@ func registerSources(s *api.Server, h *handler, op func(id, method, path, summar
 			"The original bytes are kept (GET .../raw) beside the extracted text quotes are verified against. "+
 			"Each stored source reports `estimated_tokens` (its text's exact o200k_base token count); the response adds `project_estimated_tokens` (every active source) and `generation_token_budget`. "+
 			"`possible_duplicates` names earlier sources (or earlier files of the same upload) with the same bytes (`identical_bytes`) or nearly the same text (`near_duplicate_text`: MinHash resemblance of word 5-gram shingles of at least 0.8); advisory, nothing is refused. "+
-			"Limits: %d bytes per file (413 `%s`), %d sources and %d bytes of sources per project (413 `%s`), and the request body cap of a keyed caller. "+sourcesDoc,
-			lim.MaxSourceBytes, authoring.ReasonSourceTooLarge, lim.MaxSources, lim.MaxProjectBytes, authoring.ReasonSourceLimit), write)
-	upload.DefaultStatus, upload.Refusals = http.StatusCreated, uploadRefusals
+			"Limits: %d bytes per file (413 `%s`); %d bytes of extracted text per file (413 `%s`) and %d bytes of it from all the files of one request (413 `%s`), with extraction stopped as soon as a limit is passed; %s for all the PDFs of one request to extract (422 `%s`); %d sources, %d bytes of sources and %d bytes of extracted text per project (413 `%s`); and the request body cap of a keyed caller. "+sourcesDoc,
+			lim.MaxSourceBytes, authoring.ReasonSourceTooLarge, lim.MaxSourceText, authoring.ReasonSourceTextTooLarge, lim.MaxUploadText, authoring.ReasonUploadTextBudget,
+			lim.ExtractTimeout, authoring.ReasonExtractionTimeout, lim.MaxSources, lim.MaxProjectBytes, lim.MaxProjectText, authoring.ReasonSourceLimit), write)
+	upload.DefaultStatus, upload.Refusals = http.StatusCreated, uploadRefusals(lim)
 	api.Register(s, upload, h.upload)
 	documentUploadBody(s)
 

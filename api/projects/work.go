@@ -36,6 +36,7 @@ func registerWork(s *api.Server, h *handler, op func(id, method, path, summary, 
 	addGuidance := op("add-project-guidance", http.MethodPost, "/projects/{project_id}/guidance", "Add guidance",
 		"Adds guidance for generation without generating: `guidance_text`, `process_type` (`field_extraction` or `rule_generation`), optional `adherence` (`exact`: follow it to the letter) and `domain_scope` (the domain it applies to; empty for all).", write)
 	addGuidance.DefaultStatus = http.StatusCreated
+	addGuidance.Refusals = []api.Refusal{guidanceLimitRefusal(h.authoring.Limits())}
 	api.Register(s, addGuidance, h.addGuidance)
 
 	api.Register(s, op("list-project-guidance", http.MethodGet, "/projects/{project_id}/guidance", "List guidance",
@@ -61,7 +62,8 @@ func registerWork(s *api.Server, h *handler, op func(id, method, path, summary, 
 		{Status: http.StatusUnprocessableEntity, ReasonCode: authoring.ReasonTestsFailed, Meaning: "a test or contract check fails and force_unsafe was not sent (`failures`, `contract_checks`)."},
 		{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonInvalidSlugFormat, Meaning: "no slug (send one, or declare `ruleset \"...\"` in the draft), or it breaks the pattern."},
 		{Status: http.StatusForbidden, ReasonCode: api.ReasonReservedNamespace, Meaning: "the slug is under the service's reserved prefix."},
-		{Status: http.StatusConflict, ReasonCode: api.ReasonSlugConflict, Meaning: "another tenant holds the slug."},
+		{Status: http.StatusForbidden, ReasonCode: api.ReasonNamespaceOwned, Meaning: "the slug's namespace belongs to another tenant; answered whether or not the slug exists."},
+		{Status: http.StatusConflict, ReasonCode: api.ReasonSlugConflict, Meaning: "another tenant holds the slug, under a namespace of the caller's own (from before namespaces were owned)."},
 	}
 	api.Register(s, pub, h.publish)
 
@@ -76,7 +78,7 @@ const draftDoc = "A declared source binds to a project source by `source_targets
 
 const publishDoc = "Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. " +
 	"`source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). " +
-	"The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. " +
+	"The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. " + api.NamespaceDoc + " " +
 	"201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. " + draftDoc
 
 // wireCase is a test case as requests carry it.

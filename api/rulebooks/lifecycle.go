@@ -103,8 +103,12 @@ func refusal(ctx context.Context, err error, ref string) error {
 		return problem(http.StatusUnprocessableEntity, "unprocessable_entity", api.ReasonInvalidSlugFormat, err.Error())
 	case errors.Is(err, publish.ErrReservedNamespace):
 		return problem(http.StatusForbidden, "forbidden", api.ReasonReservedNamespace, err.Error())
+	case errors.Is(err, publish.ErrNamespaceOwned):
+		return problem(http.StatusForbidden, "forbidden", api.ReasonNamespaceOwned, refusalMessage(err))
 	case errors.Is(err, publish.ErrSlugConflict):
-		return problem(http.StatusConflict, "conflict", api.ReasonSlugConflict, err.Error())
+		return problem(http.StatusConflict, "conflict", api.ReasonSlugConflict, refusalMessage(err))
+	case errors.Is(err, publish.ErrArtefactPublic):
+		return problem(http.StatusUnprocessableEntity, "unprocessable_entity", api.ReasonArtefactPublicVisibility, refusalMessage(err))
 	case errors.Is(err, publish.ErrCompositionPinned):
 		return problem(http.StatusUnprocessableEntity, "unprocessable_entity", api.ReasonCompositionPinned, err.Error())
 	case errors.Is(err, publish.ErrLabelAllocation):
@@ -140,4 +144,14 @@ func refusal(ctx context.Context, err error, ref string) error {
 		return api.LookupFailed(ctx, err, "Rulebook or ruleset", ref)
 	}
 	return api.LookupFailed(ctx, err, "Rulebook", ref)
+}
+
+// refusalMessage is what to tell the caller of a refused write: the
+// refusal's own message, without the stage it names for the audit trail.
+func refusalMessage(err error) string {
+	var refused *publish.RefusedError
+	if errors.As(err, &refused) {
+		return refused.Message
+	}
+	return err.Error()
 }

@@ -51,6 +51,8 @@ func Register(s *api.Server, deps Deps) {
 	write := []auth.Scope{auth.ScopeRulebooksWrite}
 	member := api.Refusal{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonReleaseMemberUnresolved,
 		Meaning: "a member of the composition is missing, not live, archived or does not load; the draft is unchanged."}
+	artefactPublic := api.Refusal{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonArtefactPublicVisibility,
+		Meaning: "the rulebook is public and a member of its draft, or of a release it published, cites project artefacts, which are never public; nothing was written."}
 	releaseRefusals := []api.Refusal{member,
 		{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonRulebookReleaseMissing, Meaning: "the head names a release this server does not hold; the latest is never served instead."},
 		{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonRulebookReleaseCorrupt, Meaning: "the release's frozen content fails its identity check."}}
@@ -58,7 +60,8 @@ func Register(s *api.Server, deps Deps) {
 		{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonReleaseLabelAllocationFailed, Meaning: "no two-word label is left for a new release of this rulebook."},
 		{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonReleasePublicationFailed, Meaning: "the last publication step failed; the draft is kept and the next activate or edit publishes it."},
 		{Status: http.StatusConflict, ReasonCode: reasonArchived, Meaning: "the rulebook is archived; activate it before editing."},
-		{Status: http.StatusConflict, ReasonCode: reasonChanged, Meaning: "the rulebook changed while the request was worked out; nothing was written; read it again and retry."}}
+		{Status: http.StatusConflict, ReasonCode: reasonChanged, Meaning: "the rulebook changed while the request was worked out; nothing was written; read it again and retry."},
+		artefactPublic}
 	op := func(id, method, path, summary, description string, access api.Access, scopes []auth.Scope) api.Route {
 		return api.Route{OperationID: id, Method: method, Path: path, Summary: summary, Description: description,
 			Tags: []string{"Rulebooks"}, Access: access, Scopes: scopes, Class: api.ClassRulebooks, NotFound: notFound}
@@ -70,12 +73,13 @@ func Register(s *api.Server, deps Deps) {
 	api.Register(s, list, h.list)
 
 	create := op("create-rulebook", http.MethodPost, "/rulebooks/", "Create a rulebook",
-		"Creates a draft. An empty draft (no `ruleset_refs`) may be created. "+outcomeDoc+" "+refsDoc+" "+hintsDoc, api.Keyed, write)
+		"Creates a draft. An empty draft (no `ruleset_refs`) may be created. "+api.NamespaceDoc+" "+outcomeDoc+" "+refsDoc+" "+hintsDoc, api.Keyed, write)
 	create.NotFound, create.DefaultStatus = "", http.StatusCreated
 	create.Refusals = []api.Refusal{member,
 		{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonInvalidSlugFormat, Meaning: "the slug breaks the pattern."},
 		{Status: http.StatusForbidden, ReasonCode: api.ReasonReservedNamespace, Meaning: "the slug is under the service's reserved prefix."},
-		{Status: http.StatusConflict, ReasonCode: api.ReasonSlugConflict, Meaning: "the slug is taken."}}
+		{Status: http.StatusForbidden, ReasonCode: api.ReasonNamespaceOwned, Meaning: namespaceOwnedMeaning},
+		{Status: http.StatusConflict, ReasonCode: api.ReasonSlugConflict, Meaning: "the slug is taken (under a namespace of the caller's own)."}}
 	api.Register(s, create, h.create)
 
 	api.Register(s, op("get-rulebook", http.MethodGet, "/rulebooks/{rulebook_id}", "Get a rulebook",
@@ -125,8 +129,12 @@ func Register(s *api.Server, deps Deps) {
 	api.Register(s, op("archive-rulebook", http.MethodPost, "/rulebooks/{rulebook_id}/archive", "Archive a rulebook",
 		"Archives the rulebook: it leaves the public catalogue and refuses edits until activated again. Its releases still serve decisions by release_id, and its current release still answers /decide. Archiving twice is harmless. "+rulebookIDDoc, api.Keyed, write), h.archive)
 
-	api.Register(s, op("set-rulebook-visibility", http.MethodPatch, "/rulebooks/{rulebook_id}/visibility", "Make a rulebook public or private",
-		"`public` rulebooks are listed in the anonymous catalogue when active, and other tenants' keys may read and evaluate them; `private` ones only the owner's keys. A public rulebook shows its members' rules through its explain and graph. "+rulebookIDDoc, api.Keyed, write), h.visibility)
+	setVisibility := op("set-rulebook-visibility", http.MethodPatch, "/rulebooks/{rulebook_id}/visibility", "Make a rulebook public or private",
+		"`public` rulebooks are listed in the anonymous catalogue when active, and other tenants' keys may read and evaluate them; `private` ones only the owner's keys. A public rulebook shows its members' rules through its explain and graph. "+
+			"So a rulebook with a member citing project artefacts, in its draft or in any release it published (releases stay readable by id), cannot be made public (422 `artefact_reference_public_visibility_forbidden`, as for a ruleset); nor can an edit, activation or promotion of a public rulebook bring such a member in. "+rulebookIDDoc, api.Keyed, write)
+	setVisibility.Refusals = []api.Refusal{artefactPublic,
+		{Status: http.StatusConflict, ReasonCode: reasonChanged, Meaning: "the rulebook changed while the request was worked out; nothing was written; read it again and retry."}}
+	api.Register(s, setVisibility, h.visibility)
 
 	promote := op("promote-ruleset-to-live", http.MethodPost, "/rulebooks/{rulebook_id}/rulesets/{name}/promote-to-live", "Promote a section's candidate to live",
 		promoteDoc+" "+rulebookIDDoc, api.Keyed, write)
@@ -149,6 +157,9 @@ const (
 	releaseDoc           = "`release_id` (a release UUID or exact label) reads that release's frozen content; without it the current release, or the live composition before the first release (`release` null)."
 	promoteDoc           = "Makes `ruleset_id`, a cut of section `{name}`, the section's live cut, after the go-live gates, named as refusals name them: `candidate_loads`, `candidate_tests` (its stored test cases pass), `composition` (the members compose with it in place) and the presence-polarity gate on the composed rulebook (422 `non_conservative_presence_op`). Then, in one transaction: the candidate becomes live, every reference is pinned to its live cut (the family is pinned from now on), the prior live cut of the section is archived, and a release is cut. `presence_polarity_advisories` is null normally; it lists the findings let through by `force_unsafe` (internal keys only, audited as `promote_force_bypass_presence_polarity`) or, for a rulebook under the reserved namespace, by advice rather than refusal."
 )
+
+// namespaceOwnedMeaning is the namespace_owned refusal as create documents it.
+const namespaceOwnedMeaning = "the slug's namespace belongs to another tenant; answered whether or not the slug exists."
 
 // rulebookRefRequest is one reference as a request states it.
 type rulebookRefRequest struct {

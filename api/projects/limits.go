@@ -1,0 +1,71 @@
+package projects
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/authoring"
+)
+
+// The refusals of the limits on what one tenant may make the server hold
+// or do (authoring.Config), declared once for the operations they apply
+// to; each message names the limit and its value.
+
+// textRefusals are an upload's refusals for the text its files extract
+// to.
+func textRefusals(lim authoring.Config) []api.Refusal {
+	return []api.Refusal{
+		{Status: http.StatusRequestEntityTooLarge, ReasonCode: authoring.ReasonSourceTextTooLarge, Meaning: fmt.Sprintf(
+			"one file's extracted text is over %d bytes (a small PDF can extract to far more text than its size), or a PDF has more than 50000 pages; extraction stopped there.", lim.MaxSourceText)},
+		{Status: http.StatusRequestEntityTooLarge, ReasonCode: authoring.ReasonUploadTextBudget, Meaning: fmt.Sprintf(
+			"the request's files together extract to more than %d bytes of text; send them in separate requests.", lim.MaxUploadText)},
+		{Status: http.StatusUnprocessableEntity, ReasonCode: authoring.ReasonExtractionTimeout, Meaning: fmt.Sprintf(
+			"the request's PDFs took more than %s to extract, together.", lim.ExtractTimeout)},
+	}
+}
+
+// projectLimitRefusal is project creation's refusal at the tenant's cap.
+func projectLimitRefusal(lim authoring.Config) api.Refusal {
+	return api.Refusal{Status: http.StatusUnprocessableEntity, ReasonCode: authoring.ReasonProjectLimit, Meaning: fmt.Sprintf(
+		"the tenant holds %d projects, the most it may; reuse one.", lim.MaxProjects)}
+}
+
+// guidanceLimitRefusal is adding guidance's refusal at the project's caps.
+func guidanceLimitRefusal(lim authoring.Config) api.Refusal {
+	return api.Refusal{Status: http.StatusRequestEntityTooLarge, ReasonCode: authoring.ReasonGuidanceLimit, Meaning: fmt.Sprintf(
+		"the project would hold more than %d guidance notes or %d bytes of guidance text.", lim.MaxGuidance, lim.MaxGuidanceBytes)}
+}
+
+// generationLimitRefusal is a generation start's refusal at the tenant's
+// cap of generations under way.
+func generationLimitRefusal(lim authoring.Config) api.Refusal {
+	return api.Refusal{Status: http.StatusTooManyRequests, ReasonCode: authoring.ReasonGenerationLimit, Meaning: fmt.Sprintf(
+		"the tenant already has %d generations queued or running, the most it may (the `generate` class is metered, not limited, so this is what bounds repeated starts); `Retry-After: %d`.",
+		lim.MaxActiveGenerations, int(authoring.GenerationRetryAfter.Seconds()))}
+}
+
+// retryLater is a 429 that says when to come back: api.Error's own 429
+// headers are the daily quota's (a day), which would be wrong for a limit
+// on work under way.
+type retryLater struct {
+	err   *api.Error
+	after time.Duration
+}
+
+// Error returns the error's text, for logs.
+func (e retryLater) Error() string { return e.err.Error() }
+
+// GetStatus returns 429.
+func (e retryLater) GetStatus() int { return e.err.GetStatus() }
+
+// GetHeaders returns Retry-After in whole seconds, at least one.
+func (e retryLater) GetHeaders() http.Header {
+	return http.Header{"Retry-After": {strconv.Itoa(max(1, int(e.after.Seconds())))}}
+}
+
+// MarshalJSON writes the error's body, as api.Error's.
+func (e retryLater) MarshalJSON() ([]byte, error) { return json.Marshal(e.err) }
