@@ -115,7 +115,7 @@ func TestPageTextPageLimit(t *testing.T) {
 	t.Parallel()
 	pt := &pageText{limit: MaxTextBytes, stop: func() {}}
 	_, err := pt.Write([]byte(strings.Repeat("a\f", MaxPages+1)))
-	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "more than 50000 pages") {
+	if !errors.Is(err, ErrTooManyPages) || !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "more than 50000 pages") {
 		t.Fatalf("got %v, want ErrTooLarge naming the page limit", err)
 	}
 	pt = &pageText{limit: MaxTextBytes, stop: func() {}}

@@ -28,6 +28,10 @@ var ErrNoText = errors.New("source has no text")
 // the process. Extraction stops as soon as the limit is passed.
 var ErrTooLarge = errors.New("extracted text too large")
 
+// ErrTooManyPages is wrapped by Extract for a PDF of more than MaxPages
+// pages; it wraps ErrTooLarge.
+var ErrTooManyPages = fmt.Errorf("too many pages: %w", ErrTooLarge)
+
 // ErrBudgetExceeded is wrapped by Budget.Extract when the files of one
 // request together extract to more text than the budget allows: each file
 // is within its own limit, but not all of them at once.

@@ -183,7 +183,7 @@ func (t *pageText) put(b []byte) {
 	if t.feed {
 		t.feed = false
 		if len(t.pages) >= MaxPages {
-			t.over = fmt.Errorf("the PDF has more than %d pages: %w", MaxPages, ErrTooLarge)
+			t.over = fmt.Errorf("the PDF has more than %d pages: %w", MaxPages, ErrTooManyPages)
 			return
 		}
 		t.pages = append(t.pages, t.size)
