@@ -14,8 +14,12 @@ import (
 	"github.com/eligo/eligo/solver"
 )
 
+// bombCriteria is the criteria bomb's size: the 1,000 criteria of the
+// 72 KB draft the probe sent, also the most a ruleset may hold.
+const bombCriteria = 1000
+
 // bombInput is a review of the criteria bomb of issue 22: a draft of
-// 1,000 criteria (the most the parser accepts), each a pair of thresholds,
+// bombCriteria criteria, each a pair of thresholds,
 // with a few passing tests; about four mutants and five suggestion goals
 // per criterion.
 func bombInput(t testing.TB) review.Input {
@@ -29,7 +33,7 @@ field a.y decimal weight 1
   question "y?"
 group g all "G" {
 `)
-	for i := range engine.MaxCriteria {
+	for i := range bombCriteria {
 		fmt.Fprintf(&b, "  criterion c%d \"C%d\" {\n    a.x >= %d and a.y < %d.5\n    cite law \"limit %d\"\n  }\n", i, i, i, i+7, i)
 	}
 	b.WriteString("}\n")
