@@ -7,7 +7,7 @@ SHELL := bash
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 5s
 
-.PHONY: deps build run test vet staticcheck gotest plaintest fuzz bench eval-generation db-url db-stop web webtest openapi clients openapitest
+.PHONY: deps build run test vet staticcheck gotest plaintest fuzz calendartest bench eval-generation db-url db-stop web webtest openapi clients openapitest
 
 deps:
 	@scripts/deps.sh
@@ -29,11 +29,12 @@ db-stop:
 # the race detector's shadow memory would swamp) and the solver's
 # differential test at 2,000 random answer sets per ruleset (the race run
 # samples 400), then a short run of every fuzz target, then the web
-# console's checks (webtest), then the OpenAPI checks (openapitest).
+# console's checks (webtest), then the calendar guard (calendartest, which
+# reuses webtest's npm packages), then the OpenAPI checks (openapitest).
 # DATABASE_URL is exported to everything below.
 test: deps
 	@url="$${DATABASE_URL:-$$(scripts/devdb.sh url)}"; export DATABASE_URL="$$url"; \
-	$(MAKE) --no-print-directory vet staticcheck gotest plaintest fuzz webtest openapitest
+	$(MAKE) --no-print-directory vet staticcheck gotest plaintest fuzz webtest calendartest openapitest
 
 vet:
 	go vet ./...
@@ -50,6 +51,13 @@ plaintest:
 
 fuzz:
 	scripts/fuzz.sh $(FUZZTIME)
+
+# calendartest: the date-sensitive suites with the clock (ELIGO_TODAY) set
+# to today, the first and last day of every casebank period and the day
+# after it ends, and two years ahead (scripts/calendar.sh), so that no
+# test depends on the day it runs and no period's end turns main red.
+calendartest:
+	scripts/calendar.sh
 
 # web: rebuild the console's committed assets (web/dist) from web/src and the
 # locked npm packages; commit web/dist afterwards. `make run` needs none of

@@ -18,6 +18,8 @@ const module = "github.com/eligo/eligo"
 // here, or this test fails and says so.
 var layers = map[string]int{
 	"engine":                      0,
+	"clock":                       0,
+	"clock/clocktest":             1,
 	"solver/z3":                   0,
 	"store":                       0,
 	"migrations":                  0,

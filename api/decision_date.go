@@ -77,8 +77,7 @@ func (d DecisionDate) Given() bool { return d.raw != "" }
 // a 422 at body.decision_date.
 func (d DecisionDate) Ordinal(now time.Time) (int64, error) {
 	if d.raw == "" {
-		y, m, day := now.UTC().Date()
-		return engine.DateOrdinal(y, int(m), day), nil
+		return engine.DateOf(now), nil
 	}
 	var s string
 	if json.Unmarshal([]byte(d.raw), &s) == nil {

@@ -25,6 +25,7 @@ import (
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
 	"github.com/eligo/eligo/auth"
+	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/metering"
 	"github.com/eligo/eligo/store"
 )
@@ -39,6 +40,9 @@ const AnonymousBodyLimit = 2 << 20
 
 // Config is what the API needs from its environment.
 type Config struct {
+	// Clock judges key expiry; nil means the system clock. The composition
+	// root hands every service the same one (routes.Config.Clock).
+	Clock clock.Clock
 	// FirstPartyOrigins are the browser origins (scheme://host[:port])
 	// granted CORS, with credentials, on routes outside the open surface.
 	FirstPartyOrigins []string
@@ -134,7 +138,7 @@ func New(cfg Config, st *store.Store) *Server {
 	s := &Server{
 		cfg:    cfg,
 		store:  st,
-		auth:   auth.NewAuthenticator(st, nil, cfg.KeyCacheTTL),
+		auth:   auth.NewAuthenticator(st, clock.Or(cfg.Clock).Now, cfg.KeyCacheTTL),
 		log:    logger,
 		mux:    http.NewServeMux(),
 		routes: map[string]Route{},

@@ -14,6 +14,7 @@ import (
 
 	"github.com/hashicorp/golang-lru/v2/expirable"
 
+	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/store"
 )
 
@@ -171,11 +172,11 @@ type Authenticator struct {
 const keyCacheSize = 10_000
 
 // NewAuthenticator checks keys against st; now is the clock used for expiry
-// (time.Now when nil); cacheTTL is how long a key row is reused before it is
+// (the system clock when nil); cacheTTL is how long a key row is reused before it is
 // read again (0 reads it on every request).
 func NewAuthenticator(st *store.Store, now func() time.Time, cacheTTL time.Duration) *Authenticator {
 	if now == nil {
-		now = time.Now
+		now = clock.System{}.Now
 	}
 	a := &Authenticator{store: st, now: now}
 	if cacheTTL > 0 {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/eligo/eligo/authoring/llm"
+	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/publish"
 	"github.com/eligo/eligo/store"
 )
@@ -75,6 +76,8 @@ const (
 
 // Config tunes a Service; zero members take the defaults above.
 type Config struct {
+	// Clock dates drafts; nil means the system clock.
+	Clock clock.Clock
 	// MaxSourceBytes caps one uploaded file.
 	MaxSourceBytes int64
 	// MaxSources caps the sources of one project.
@@ -105,6 +108,7 @@ type Config struct {
 }
 
 func (c Config) withDefaults() Config {
+	c.Clock = clock.Or(c.Clock)
 	if c.MaxSourceBytes <= 0 {
 		c.MaxSourceBytes = DefaultMaxSourceBytes
 	}

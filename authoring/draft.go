@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"time"
 
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/store"
@@ -74,7 +73,7 @@ func (s *Service) PutDraft(ctx context.Context, tenantID, projectID string, req 
 	if err != nil {
 		return Workup{}, fmt.Errorf("encode source questions: %w", err)
 	}
-	now := time.Now().UTC()
+	now := s.cfg.Clock.Now().UTC()
 	if _, err := s.store.UpdateProject(ctx, tenantID, projectID, func(p *store.Project) error {
 		p.DraftText, p.DraftOrigin, p.DraftInputs, p.SourceQuestions, p.DraftUpdatedAt = &req.Rules, "hand", nil, questions, &now
 		return nil

@@ -413,7 +413,7 @@ func (s *Service) keep(ctx context.Context, plan *Plan, best *candidate, res Gen
 	if err != nil {
 		return res, fmt.Errorf("encode questions: %w", err)
 	}
-	now := time.Now().UTC()
+	now := s.cfg.Clock.Now().UTC()
 	p, err := s.store.UpdateProject(ctx, plan.project.TenantID, plan.project.ID, func(p *store.Project) error {
 		p.DraftText, p.DraftOrigin, p.DraftInputs, p.SourceQuestions, p.DraftUpdatedAt = &best.text, "generation", plan.inputs, questions, &now
 		return nil

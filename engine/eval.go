@@ -1,7 +1,5 @@
 package engine
 
-import "time"
-
 // The evaluator walks a flat program: every expression node of every
 // criterion (and the outcome) compiled into one slice of instructions whose
 // operands are indexes, field reads already resolved to input slots and
@@ -194,14 +192,20 @@ func ParseOutcome(s string) (o Outcome, ok bool) {
 // MarshalText writes the wire spelling.
 func (o Outcome) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
 
+// errNoDecisionDate is the field error of an evaluation that needed a
+// decision date and was given none (Options.DecisionDate).
+var errNoDecisionDate = FieldError{Field: "decision_date", Message: "these rules depend on the decision date and none was given"}
+
 // Options tune one evaluation.
 type Options struct {
 	// DecisionDate is the ordinal date the decision is made as of (see
 	// DateOrdinal, ParseDate): what decision_date() reads and what the
-	// effective period is checked against. Zero means today's UTC date,
-	// read only when the ruleset uses decision_date() or declares a
-	// period; pass it explicitly for replays and tests so decisions never
-	// depend on the day they run.
+	// effective period is checked against. The engine never reads the
+	// clock, so that a decision is a pure function of its inputs: a
+	// caller deciding "as of today" passes DateOf of its clock's now.
+	// Zero means no date was given; a ruleset that uses decision_date()
+	// or declares a period then decides undetermined with a field error
+	// saying so, rather than silently as of some day.
 	DecisionDate int64
 	// Trace adds Result.Trace (a second pass; the plain path pays nothing).
 	Trace bool
@@ -282,14 +286,13 @@ func (r *Ruleset) EvaluateInto(in *Inputs, opts Options, res *Result) {
 	res.OutsidePeriod = false
 	m := machine{p: p, inputs: in.Values}
 	if r.ReadsDecisionDate || r.Effective != nil {
-		d := opts.DecisionDate
-		if d == 0 {
-			y, mo, dd := time.Now().UTC().Date()
-			d = DateOrdinal(y, int(mo), dd)
+		if d := opts.DecisionDate; d != 0 {
+			res.DecisionDate = d
+			m.date = Value{Num: d, Known: true}
+			res.OutsidePeriod = r.Effective != nil && !r.Effective.Covers(d)
+		} else {
+			res.FieldErrors = append(res.FieldErrors, errNoDecisionDate)
 		}
-		res.DecisionDate = d
-		m.date = Value{Num: d, Known: true}
-		res.OutsidePeriod = r.Effective != nil && !r.Effective.Covers(d)
 	}
 	for i := range res.Groups {
 		res.Groups[i] = Pending

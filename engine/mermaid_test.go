@@ -44,7 +44,7 @@ var graphGoldens = []struct{ name, path, values, date string }{
 	{"uk-state-pension-age", "../casebank/uk-state-pension-age/uk-state-pension-age.rules", "", ""},
 	{"adversarial", "testdata/golden/adversarial.rules", "", ""},
 	{"us-fmla-employee-overlay", "../casebank/us-fmla-employee/us-fmla-employee.rules",
-		`{"employment.employer_type": "private", "employment.months_employed": 14, "employment.hours_12_months": 900}`, ""},
+		`{"employment.employer_type": "private", "employment.months_employed": 14, "employment.hours_12_months": 900}`, "2026-01-15"},
 	{"uk-state-pension-age-overlay", "../casebank/uk-state-pension-age/uk-state-pension-age.rules",
 		`{"person.date_of_birth": "1954-03-02"}`, "2021-01-15"},
 }

@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Numbers are exact scaled integers: Num / 10^Scale in an int64. This keeps
@@ -302,6 +303,13 @@ const unixEpochOrdinal = 719163
 
 // maxOrdinal is the ordinal of 9999-12-31, the last date a field accepts.
 const maxOrdinal = 3652059
+
+// DateOf returns the ordinal of t's date in UTC: how a caller deciding "as
+// of today" turns its clock's now into Options.DecisionDate.
+func DateOf(t time.Time) int64 {
+	y, m, d := t.UTC().Date()
+	return DateOrdinal(y, int(m), d)
+}
 
 // DateOrdinal returns the ordinal of year-month-day. It does not validate;
 // see ParseDate.

@@ -151,7 +151,7 @@ func (p *Publisher) diffAgainst(ctx context.Context, prior string, rules *engine
 	if err != nil {
 		return nil
 	}
-	d, err := solver.Diff(ctx, old.Rules, rules, solver.DiffOptions{})
+	d, err := solver.Diff(ctx, old.Rules, rules, solver.DiffOptions{DecisionDate: engine.DateOf(p.clock.Now())})
 	if err != nil {
 		return nil
 	}

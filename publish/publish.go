@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/eligo/eligo/catalog"
+	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/rulebook"
 	"github.com/eligo/eligo/solver"
@@ -22,6 +23,9 @@ type Config struct {
 	// ReservedNamespace is the slug prefix no tenant may publish under;
 	// empty means DefaultReservedNamespace.
 	ReservedNamespace string
+	// Clock dates new cuts and source checks and is "today" for the diff
+	// a promotion reports; nil means the system clock.
+	Clock clock.Clock
 }
 
 // Publisher writes published content and changes who can reach it. Build
@@ -30,6 +34,7 @@ type Publisher struct {
 	store    *store.Store
 	catalog  *catalog.Catalog
 	reserved string
+	clock    clock.Clock
 	// releaseFault, when set (by this package's tests), fails the last
 	// step of a rulebook publication, just before the release is stored.
 	releaseFault func() error
@@ -46,7 +51,7 @@ func New(st *store.Store, cat *catalog.Catalog, cfg Config) *Publisher {
 	if reserved == "" {
 		reserved = DefaultReservedNamespace
 	}
-	return &Publisher{store: st, catalog: cat, reserved: reserved, allocateLabel: rulebook.AllocateLabel}
+	return &Publisher{store: st, catalog: cat, reserved: reserved, clock: clock.Or(cfg.Clock), allocateLabel: rulebook.AllocateLabel}
 }
 
 // RulesetRequest is one ruleset publish.
@@ -192,6 +197,7 @@ func (p *Publisher) storeCut(ctx context.Context, c *rulesetCut) (RulesetResult,
 		SourceText: string(req.Source), SourceDigest: catalog.SourceDigest(req.Source),
 		CompiledIR: ir, IRVersion: engine.IRVersion, EngineVersion: engine.Version,
 		Visibility: visibility, SourceChecks: c.checks, Audit: c.audit, TestCases: cases, Provenance: req.Provenance,
+		PublishedAt: p.clock.Now(),
 	})
 	if refused := slugRefusal("store", res.Slug, err); refused != nil {
 		return res, refused

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/engine"
@@ -94,7 +93,7 @@ func (p *Publisher) quotesStage(c *rulesetCut) error {
 	if len(c.req.Sources) == 0 {
 		return nil
 	}
-	checks, problems := VerifySources(c.rules, c.req.Sources, time.Now())
+	checks, problems := VerifySources(c.rules, c.req.Sources, p.clock.Now())
 	if len(problems) > 0 {
 		return &RefusedError{Reason: ErrSourceUnverified, Problems: problems, Message: strings.Join(problems, "; ")}
 	}

@@ -134,7 +134,7 @@ func TestSectionResultsFieldErrors(t *testing.T) {
 	ok := c.Rules.Evaluate(c.Rules.ConvertMap(map[string]any{
 		"employment.employer_type": "public_agency", "employment.months_employed": 24, "employment.hours_12_months": 2000,
 		"worksite.employees_within_75_miles": 80,
-	}), engine.Options{})
+	}), engine.Options{DecisionDate: engine.DateOrdinal(2026, 1, 15)})
 	got := c.SectionResults(ok)
 	if ok.Outcome != engine.Eligible || got[0].Decision != engine.Eligible || got[1].Decision != engine.Undetermined {
 		t.Errorf("outcome %s, section results %+v", ok.Outcome, got)

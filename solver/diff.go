@@ -2,6 +2,7 @@ package solver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -45,8 +46,11 @@ var changeKinds = []struct {
 
 // DiffOptions tune Diff.
 type DiffOptions struct {
-	// DecisionDate is the ordinal date decision_date() reads in both
-	// versions (0: today, UTC).
+	// DecisionDate is the ordinal date both versions are decided as of:
+	// what decision_date() reads and what their effective periods are
+	// checked against. Required when either version depends on the date
+	// (engine.Ruleset.DependsOnDate); the solver never reads the clock, so
+	// a caller diffing "as of today" passes engine.DateOf of its clock.
 	DecisionDate int64
 	// Timeout bounds the whole diff, building the encodings included
 	// (default 10 s).
@@ -119,9 +123,8 @@ func Diff(ctx context.Context, old, new *engine.Ruleset, opts DiffOptions) (Sema
 	}
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
-	if opts.DecisionDate == 0 {
-		y, m, d := time.Now().UTC().Date()
-		opts.DecisionDate = engine.DateOrdinal(y, int(m), d)
+	if opts.DecisionDate == 0 && (old.DependsOnDate() || new.DependsOnDate()) {
+		return SemanticDiff{}, errors.New("solver: diff: these rules depend on the decision date and none was given")
 	}
 	out := SemanticDiff{Changes: []Change{}, Fields: fieldChanges(old, new)}
 	release, err := opts.Gate.Enter(ctx)

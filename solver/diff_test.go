@@ -38,9 +38,14 @@ func compileDiff(t *testing.T, text string) *engine.Ruleset {
 	return r
 }
 
+// diffDay is the date the casebank diffs are made as of: inside the
+// period of every ruleset they compare.
+var diffDay = engine.DateOrdinal(2026, 1, 15)
+
 // checkWitnesses evaluates every witness with the engine under both
-// versions: the outcomes must be the change's, or the diff is unsound.
-func checkWitnesses(t *testing.T, old, new *engine.Ruleset, d solver.SemanticDiff) {
+// versions, as of the diff's date: the outcomes must be the change's, or
+// the diff is unsound.
+func checkWitnesses(t *testing.T, old, new *engine.Ruleset, d solver.SemanticDiff, date int64) {
 	t.Helper()
 	for _, ch := range d.Changes {
 		for _, side := range []struct {
@@ -58,7 +63,7 @@ func checkWitnesses(t *testing.T, old, new *engine.Ruleset, d solver.SemanticDif
 			if err != nil {
 				t.Fatalf("%s: witness %s: %v", ch.Kind, raw, err)
 			}
-			if got := side.r.Evaluate(in, engine.Options{}).Outcome; got != side.want {
+			if got := side.r.Evaluate(in, engine.Options{DecisionDate: date}).Outcome; got != side.want {
 				t.Errorf("%s: witness %s gives %s, the diff says %s", ch.Kind, raw, got, side.want)
 			}
 		}
@@ -115,7 +120,7 @@ func TestDiffKinds(t *testing.T) {
 		if strings.Join(fields, ",") != tc.fields {
 			t.Errorf("%s: field changes %v, want %q", tc.name, fields, tc.fields)
 		}
-		checkWitnesses(t, old, new, d)
+		checkWitnesses(t, old, new, d, 0)
 	}
 	// The raised threshold's witness: 12 months, where tenure changed.
 	d, _ := solver.Diff(context.Background(), old, compileDiff(t, strings.Replace(diffBase, ">= 12", ">= 13", 1)), solver.DiffOptions{})
@@ -160,16 +165,16 @@ func TestDiffCasebank(t *testing.T) {
 			t.Fatalf("the casebank rules no longer say %q", tc.edit)
 		}
 		new := compileDiff(t, strings.Replace(string(text), tc.edit, tc.by, 1))
-		d, err := solver.Diff(context.Background(), old, new, solver.DiffOptions{})
+		d, err := solver.Diff(context.Background(), old, new, solver.DiffOptions{DecisionDate: diffDay})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := strings.Join(kinds(d), ","); got != tc.want {
 			t.Errorf("%s -> %s: %v, want %s", tc.edit, tc.by, got, tc.want)
 		}
-		checkWitnesses(t, old, new, d)
+		checkWitnesses(t, old, new, d, diffDay)
 	}
-	d, err := solver.Diff(context.Background(), old, old, solver.DiffOptions{})
+	d, err := solver.Diff(context.Background(), old, old, solver.DiffOptions{DecisionDate: diffDay})
 	if err != nil || !d.Equivalent {
 		t.Fatalf("itself: %+v, %v", d, err)
 	}
@@ -189,7 +194,7 @@ func BenchmarkDiff(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
-				if _, err := solver.Diff(context.Background(), old, old, solver.DiffOptions{}); err != nil {
+				if _, err := solver.Diff(context.Background(), old, old, solver.DiffOptions{DecisionDate: diffDay}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -55,9 +55,9 @@ func TestDifferentialCasebank(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				var date int64
-				if c.DecisionDate != "" {
-					date, _ = engine.ParseDate(c.DecisionDate)
+				date, err := cb.rules.CaseDate(c)
+				if err != nil {
+					t.Fatal(err)
 				}
 				d.check(t, in, date, "case "+c.Name)
 			}

@@ -30,9 +30,13 @@ func casebankRules(tb testing.TB, name string) *engine.Ruleset {
 // inForce evaluates as a casebank case that names no date is decided
 // (engine.Ruleset.CaseDate: the first day of rs's effective period), so
 // that a test of the rules keeps passing after their period has ended.
-// For rules that read decision_date() it is today, as Options{} is.
+// Rules that read decision_date() with no period are decided as of
+// 2026-01-15, a fixed day, so no test depends on the day it runs.
 func inForce(rs *engine.Ruleset) engine.Options {
-	date, _ := rs.CaseDate(engine.Case{})
+	date, err := rs.CaseDate(engine.Case{})
+	if err != nil {
+		date = engine.DateOrdinal(2026, 1, 15)
+	}
 	return engine.Options{DecisionDate: date}
 }
 

@@ -20,9 +20,13 @@ type SuggestOptions struct {
 	// the preferred shapes of an answer set fail); zero means 5 s. A check
 	// that runs out is an error, never a goal reported unreachable.
 	Timeout time.Duration
-	// DecisionDate ("YYYY-MM-DD") is the date decision_date() reads in every
-	// suggested case when the ruleset reads it. Empty means today's UTC
-	// date; pass it for output that does not change from day to day.
+	// DecisionDate ("YYYY-MM-DD") is the date every suggested case is
+	// decided as of, and the one it carries when the ruleset reads
+	// decision_date(). Empty means the first day of the ruleset's
+	// effective period, as for a test case without a date (a case tests
+	// the rules, not the calendar); a ruleset that reads decision_date()
+	// and declares no period needs it given. The solver never reads the
+	// clock.
 	DecisionDate string
 	// MaxGoals caps the goals worked on (DefaultMaxGoals when zero or
 	// negative); a ruleset with more is worked on a deterministic sample of
@@ -138,7 +142,7 @@ func SuggestCases(ctx context.Context, r *engine.Ruleset, existing []engine.Case
 
 // SuggestCasesReport is SuggestCases with the report of how far it got.
 func SuggestCasesReport(ctx context.Context, r *engine.Ruleset, existing []engine.Case, opts SuggestOptions) (SuggestReport, error) {
-	date, err := suggestDecisionDate(opts.DecisionDate)
+	date, err := suggestDecisionDate(r, opts.DecisionDate)
 	if err != nil {
 		return SuggestReport{}, err
 	}
@@ -321,11 +325,15 @@ func pow10(n uint8) int64 {
 	return p
 }
 
-// suggestDecisionDate reads SuggestOptions.DecisionDate.
-func suggestDecisionDate(s string) (int64, error) {
+// suggestDecisionDate reads SuggestOptions.DecisionDate for r: empty
+// takes the date an undated case of r is decided as of.
+func suggestDecisionDate(r *engine.Ruleset, s string) (int64, error) {
 	if s == "" {
-		y, m, d := time.Now().UTC().Date()
-		return engine.DateOrdinal(y, int(m), d), nil
+		d, err := r.CaseDate(engine.Case{})
+		if err != nil {
+			return 0, fmt.Errorf("solver: suggest cases: %w", err)
+		}
+		return d, nil
 	}
 	ord, ok := engine.ParseDate(s)
 	if !ok {

@@ -27,6 +27,8 @@ import (
 	"github.com/eligo/eligo/authoring"
 	"github.com/eligo/eligo/casebank"
 	"github.com/eligo/eligo/catalog"
+	"github.com/eligo/eligo/clock"
+	"github.com/eligo/eligo/clock/clocktest"
 	"github.com/eligo/eligo/metering"
 	"github.com/eligo/eligo/publish"
 	"github.com/eligo/eligo/store"
@@ -49,6 +51,10 @@ type Services struct {
 	Publisher *publish.Publisher
 	// Authoring runs the authoring workspace.
 	Authoring *authoring.Service
+	// Clock is the one clock the services read: the fixture's
+	// api.Config.Clock, else the run's (clocktest.FromEnv). Hand it to
+	// every resource registered.
+	Clock clock.Clock
 }
 
 // Mount registers the operations a test needs on s.
@@ -73,7 +79,7 @@ type Fixture struct {
 
 // New serves cfg and what mount registers on a fresh database. A nil
 // Logger discards the logs; a zero metering BackendTimeout becomes
-// BackendTimeout.
+// BackendTimeout; a nil Clock is the run's (clocktest.FromEnv).
 func New(t testing.TB, cfg api.Config, mount Mount) *Fixture {
 	t.Helper()
 	return NewOn(t, storetest.New(t), cfg, mount)
@@ -89,14 +95,17 @@ func NewOn(t testing.TB, pool *pgxpool.Pool, cfg api.Config, mount Mount) *Fixtu
 	if cfg.Metering.BackendTimeout == 0 {
 		cfg.Metering.BackendTimeout = BackendTimeout
 	}
+	if cfg.Clock == nil {
+		cfg.Clock = clocktest.FromEnv(t)
+	}
 	st := store.New(pool)
 	cat := catalog.New(st, catalog.Config{})
-	pub := publish.New(st, cat, publish.Config{})
-	work, err := authoring.New(st, pub, authoring.Config{})
+	pub := publish.New(st, cat, publish.Config{Clock: cfg.Clock})
+	work, err := authoring.New(st, pub, authoring.Config{Clock: cfg.Clock})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sv := Services{Store: st, Catalog: cat, Publisher: pub, Authoring: work}
+	sv := Services{Store: st, Catalog: cat, Publisher: pub, Authoring: work, Clock: cfg.Clock}
 	s := api.New(cfg, st)
 	if mount != nil {
 		mount(s, sv)

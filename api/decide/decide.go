@@ -18,6 +18,7 @@ import (
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/catalog"
+	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/decisionlog"
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/metering"
@@ -53,6 +54,9 @@ type Deps struct {
 	Catalog *catalog.Catalog
 	// Store receives the decision records.
 	Store *store.Store
+	// Clock is "today" for a request that names no decision date; nil
+	// means the system clock.
+	Clock clock.Clock
 }
 
 // handler is the /decide operation's state: what it calls and what it
@@ -69,6 +73,8 @@ type handler struct {
 	decisions *decisionlog.Recorder
 	// planner works out next_question and optimal_path.
 	planner *solver.Planner
+	// clock says what day it is for a request that names none.
+	clock clock.Clock
 }
 
 // Register adds POST /decide to s. Its record writer and planner are
@@ -95,6 +101,7 @@ func register(s *api.Server, deps Deps, cfg Config) *handler {
 		conversions: newHashedCache[*conversion](cfg.CacheEntries, cfg.CacheTTL),
 		decisions:   decisionlog.New(deps.Store, cfg.DecisionLog),
 		planner:     solver.NewPlanner(planCacheSize),
+		clock:       clock.Or(deps.Clock),
 	}
 	s.OnClose(func(ctx context.Context) error {
 		defer h.planner.Close()
@@ -352,7 +359,7 @@ func (h *handler) decide(ctx context.Context, in *decideInput) (*decideOutput, e
 	// Metering (the quota check and its cost) ran in the middleware before
 	// the handler; every call that reaches here is one metered decision.
 
-	decisionDate, err := req.DecisionDate.Ordinal(start)
+	decisionDate, err := req.DecisionDate.Ordinal(h.clock.Now())
 	if err != nil {
 		return nil, err
 	}

@@ -20,8 +20,8 @@ func newFixture(t testing.TB, cfg api.Config) *apitest.Fixture {
 func newFixtureWith(t testing.TB, cfg api.Config, dcfg Config) *apitest.Fixture {
 	t.Helper()
 	return apitest.New(t, cfg, func(s *api.Server, sv apitest.Services) {
-		rulesets.Register(s, rulesets.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Store: sv.Store})
-		register(s, Deps{Catalog: sv.Catalog, Store: sv.Store}, dcfg)
+		rulesets.Register(s, rulesets.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Store: sv.Store, Clock: sv.Clock})
+		register(s, Deps{Catalog: sv.Catalog, Store: sv.Store, Clock: sv.Clock}, dcfg)
 		usage.Register(s)
 	})
 }

@@ -78,9 +78,10 @@ func TestDecideByDecisionDate(t *testing.T) {
 			}
 		}
 	}
-	// Without a decision date, today (UTC) decides: the envelope says which.
+	// Without a decision date, today (UTC) by the server's clock decides:
+	// the envelope says which.
 	_, _, seen, _ := decide("acme/snap-like", "")
-	if today := time.Now().UTC().Format(time.DateOnly); seen != today {
+	if today := f.Clock.Now().UTC().Format(time.DateOnly); seen != today {
 		t.Errorf("default decision date %s, want today %s", seen, today)
 	}
 	// The decision date is on the record, and part of the cache key: the

@@ -139,7 +139,7 @@ func exampleCalls(t *testing.T, f *apitest.Fixture, model *llmtest.Server) []exa
 		// Read as the worker may or may not have taken the job yet.
 		{op: "generate-project", method: http.MethodPost, path: "/projects/{project_id}/generate", params: project, keyed: true,
 			headers: providerKey, body: `{"mode":"fresh","model":"gpt-4.1-mini"}`,
-			volatile: []string{"state", "worker_lifecycle", "progress"}},
+			volatile: []string{"state", "worker_lifecycle", "progress", "retry_readiness", "started_at"}},
 		// A cancel during the model call: its worker may not have stopped.
 		{op: "cancel-generation", method: http.MethodPost, path: "/projects/{project_id}/generation/cancel", params: project, keyed: true,
 			body: `{"job_id":"$generate-project.job_id"}`, before: modelCalled,

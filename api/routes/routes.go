@@ -18,6 +18,7 @@ import (
 	"github.com/eligo/eligo/authoring"
 	"github.com/eligo/eligo/authoring/llm"
 	"github.com/eligo/eligo/catalog"
+	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/publish"
 	"github.com/eligo/eligo/store"
 	"github.com/eligo/eligo/web"
@@ -39,6 +40,11 @@ type Config struct {
 	Authoring authoring.Config
 	// Generation says where the model is and which models are offered.
 	Generation Generation
+	// Clock is the one clock every service reads "today" and "now" from:
+	// the default decision date, publication and draft times. Nil means
+	// the system clock; tests and demos set it (clock.Starting) so that
+	// answers do not change as the calendar moves.
+	Clock clock.Clock
 }
 
 // Generation configures model-backed generation.
@@ -68,12 +74,16 @@ type Services struct {
 	// Generator runs generations; give it to worker.New, which attaches
 	// the River client that runs its jobs.
 	Generator *worker.Generator
+	// Clock is Config.Clock, or the system clock.
+	Clock clock.Clock
 }
 
 // NewServices builds the services over st. The catalog holds solver
 // state: close it (Catalog.Close) when done, as New arranges.
 func NewServices(st *store.Store, cfg Config) (Services, error) {
+	now := clock.Or(cfg.Clock)
 	cat := catalog.New(st, cfg.Catalog)
+	cfg.Publish.Clock, cfg.Authoring.Clock = now, now
 	pub := publish.New(st, cat, cfg.Publish)
 	work, err := authoring.New(st, pub, cfg.Authoring)
 	if err != nil {
@@ -86,14 +96,14 @@ func NewServices(st *store.Store, cfg Config) (Services, error) {
 	}
 	model := llm.NewOpenAI(llm.OpenAIConfig{BaseURL: cfg.Generation.BaseURL, Timeout: cfg.Generation.Timeout})
 	gen := worker.NewGenerator(st, work, model, models, cfg.Generation.Logger)
-	return Services{Store: st, Catalog: cat, Publisher: pub, Authoring: work, Generator: gen}, nil
+	return Services{Store: st, Catalog: cat, Publisher: pub, Authoring: work, Generator: gen, Clock: now}, nil
 }
 
 // Mount registers every resource on s, and the web console.
 func Mount(s *api.Server, sv Services, cfg Config) {
-	rulesets.Register(s, rulesets.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Store: sv.Store})
-	rulebooks.Register(s, rulebooks.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Store: sv.Store})
-	decide.Register(s, decide.Deps{Catalog: sv.Catalog, Store: sv.Store}, cfg.Decide)
+	rulesets.Register(s, rulesets.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Store: sv.Store, Clock: sv.Clock})
+	rulebooks.Register(s, rulebooks.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Store: sv.Store, Clock: sv.Clock})
+	decide.Register(s, decide.Deps{Catalog: sv.Catalog, Store: sv.Store, Clock: sv.Clock}, cfg.Decide)
 	projects.Register(s, projects.Deps{Authoring: sv.Authoring, Generator: sv.Generator})
 	usage.Register(s)
 	// The web console at "/": a page, not an operation.
@@ -117,6 +127,7 @@ func New(cfg Config, st *store.Store) (*api.Server, error) {
 // first attaches the generator to its River client). Closing the server
 // also closes the services.
 func NewWith(cfg Config, sv Services) *api.Server {
+	cfg.API.Clock = sv.Clock
 	s := api.New(cfg.API, sv.Store)
 	Mount(s, sv, cfg)
 	s.OnClose(func(context.Context) error {

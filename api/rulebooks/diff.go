@@ -6,6 +6,7 @@ import (
 
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/auth"
+	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/solver"
 )
 
@@ -46,7 +47,7 @@ func (h *handler) diff(ctx context.Context, in *rulebookDiffInput) (*rulebookDif
 	if err != nil {
 		return nil, err
 	}
-	d, err := solver.Diff(ctx, older.Composed.Rules, newer.Composed.Rules, solver.DiffOptions{})
+	d, err := solver.Diff(ctx, older.Composed.Rules, newer.Composed.Rules, solver.DiffOptions{DecisionDate: engine.DateOf(h.clock.Now())})
 	if err != nil {
 		api.Log(ctx).WarnContext(ctx, "diff undecided", "rulebook", newer.Rulebook.ID, "error", err)
 		return nil, api.NewProblem(http.StatusUnprocessableEntity, "unprocessable_entity", "diff_undecided",

@@ -16,6 +16,7 @@ import (
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/catalog"
+	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/publish"
 	"github.com/eligo/eligo/rulebook"
 	"github.com/eligo/eligo/store"
@@ -29,6 +30,9 @@ type Deps struct {
 	Publisher *publish.Publisher
 	// Store lists the catalogue and reads releases.
 	Store *store.Store
+	// Clock is "today" for a request that names no decision date; nil
+	// means the system clock.
+	Clock clock.Clock
 }
 
 // handler holds the resource's services.
@@ -37,6 +41,7 @@ type handler struct {
 	catalog   *catalog.Catalog
 	publisher *publish.Publisher
 	store     *store.Store
+	clock     clock.Clock
 }
 
 const (
@@ -46,7 +51,7 @@ const (
 
 // Register adds the rulebook operations to s.
 func Register(s *api.Server, deps Deps) {
-	h := &handler{server: s, catalog: deps.Catalog, publisher: deps.Publisher, store: deps.Store}
+	h := &handler{server: s, catalog: deps.Catalog, publisher: deps.Publisher, store: deps.Store, clock: clock.Or(deps.Clock)}
 	read := []auth.Scope{auth.ScopeRulebooksRead}
 	write := []auth.Scope{auth.ScopeRulebooksWrite}
 	member := api.Refusal{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonReleaseMemberUnresolved,

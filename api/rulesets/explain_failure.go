@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"reflect"
-	"time"
 
 	"github.com/tidwall/gjson"
 
@@ -166,7 +165,7 @@ func (h *handler) explainFailure(ctx context.Context, in *explainFailureInput) (
 		return nil, api.ValidationFailed(api.ValidationItem{Type: "value_error", Loc: []any{"path", "ruleset_id"},
 			Msg: "Value error, explain-failure needs a concrete ruleset_id, not a slug", Input: in.RulesetID})
 	}
-	date, err := req.DecisionDate.Ordinal(time.Now())
+	date, err := req.DecisionDate.Ordinal(h.clock.Now())
 	if err != nil {
 		return nil, err
 	}

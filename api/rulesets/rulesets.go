@@ -18,6 +18,7 @@ import (
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/catalog"
+	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/publish"
 	"github.com/eligo/eligo/store"
@@ -68,6 +69,9 @@ type Deps struct {
 	Publisher *publish.Publisher
 	// Store lists the catalogue.
 	Store *store.Store
+	// Clock is "today" for a request that names no decision date; nil
+	// means the system clock.
+	Clock clock.Clock
 }
 
 // handler holds the resource's services.
@@ -76,6 +80,7 @@ type handler struct {
 	catalog   *catalog.Catalog
 	publisher *publish.Publisher
 	store     *store.Store
+	clock     clock.Clock
 }
 
 // notFound is what a ruleset lookup names in its 404.
@@ -83,7 +88,7 @@ const notFound = "ruleset"
 
 // Register adds the rulesets operations to s.
 func Register(s *api.Server, deps Deps) {
-	h := &handler{server: s, catalog: deps.Catalog, publisher: deps.Publisher, store: deps.Store}
+	h := &handler{server: s, catalog: deps.Catalog, publisher: deps.Publisher, store: deps.Store, clock: clock.Or(deps.Clock)}
 	loads := []api.Refusal{api.RefusalRecordCorrupt}
 	api.Register(s, api.Route{
 		OperationID: "list-rulesets", Method: http.MethodGet, Path: "/rulesets",

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/solver"
 )
@@ -20,7 +21,7 @@ import (
 // folders beside theirs). It fails when any file has an error; warnings and
 // findings never fail it, since the law itself can make a criterion
 // redundant.
-func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runCheck(ctx context.Context, _ clock.Clock, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		return errors.New("usage: eligo check FILE [FILE ...]")
 	}

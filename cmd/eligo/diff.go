@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/solver"
 	"github.com/eligo/eligo/store"
@@ -21,11 +22,11 @@ read from --database-url (default DATABASE_URL). Prints whether any applicant ge
 outcome and, for each kind of change, an applicant it happens to`
 
 // runDiff compares two rulesets semantically (solver.Diff).
-func runDiff(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runDiff(ctx context.Context, clk clock.Clock, args []string, stdout, stderr io.Writer) error {
 	var positional []string
 	asJSON := false
 	dbURL := os.Getenv("DATABASE_URL")
-	var opts solver.DiffOptions
+	opts := solver.DiffOptions{DecisionDate: engine.DateOf(clk.Now())}
 	for i := 0; i < len(args); i++ {
 		switch a := args[i]; a {
 		case "--json", "-json":

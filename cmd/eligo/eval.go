@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/solver"
 )
@@ -27,9 +28,9 @@ const evalUsage = `usage: eligo eval [--date YYYY-MM-DD] [--explain-failure EXPE
 // the full decision, trace and explanation included, with the next question,
 // the optimal path and the choice context. With --explain-failure it prints
 // the minimal failure core for an expected outcome instead.
-func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runEval(ctx context.Context, clk clock.Clock, args []string, stdout, stderr io.Writer) error {
 	var positional []string
-	var date int64
+	date := engine.DateOf(clk.Now())
 	var explainExpected string
 	for i := 0; i < len(args); i++ {
 		a := args[i]

@@ -8,12 +8,13 @@ import (
 	"io"
 	"os"
 
+	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/engine"
 )
 
 // runFmt prints each file in canonical form, or with -w rewrites the files
 // that are not. A file with syntax errors is left alone and reported.
-func runFmt(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runFmt(ctx context.Context, _ clock.Clock, args []string, stdout, stderr io.Writer) error {
 	write := false
 	if len(args) > 0 && args[0] == "-w" {
 		write, args = true, args[1:]

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/engine"
 )
 
@@ -23,11 +24,11 @@ type graphResponse struct {
 // serves, or with --mermaid only the flowchart text, ready to paste into a
 // Mermaid renderer. --values colours it with the decision on those answers
 // (the overlay /decide returns), evaluated as of --date when given.
-func runGraph(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runGraph(ctx context.Context, clk clock.Clock, args []string, stdout, stderr io.Writer) error {
 	const usageLine = "usage: eligo graph FILE [--mermaid] [--values VALUES.json] [--date YYYY-MM-DD]"
 	var file, valuesPath string
 	var mermaidOnly bool
-	var date int64
+	date := engine.DateOf(clk.Now())
 	for i := 0; i < len(args); i++ {
 		switch a := args[i]; a {
 		case "--mermaid", "-mermaid":

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/eligo/eligo/auth"
+	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/store"
 )
 
@@ -23,7 +24,7 @@ import (
 // Revoking a key that is already revoked changes nothing and writes no audit
 // event; it reports when the key was revoked and exits 0, so that a script
 // making sure a key is dead can run again.
-func runKeys(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runKeys(ctx context.Context, clk clock.Clock, args []string, stdout, stderr io.Writer) error {
 	usage := errors.New("usage: eligo keys create|list|revoke [flags]")
 	if len(args) == 0 {
 		return usage
@@ -47,7 +48,7 @@ func runKeys(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		expires := fs.String("expires", "", "expiry in the future, as YYYY-MM-DD (UTC midnight) or RFC 3339; none by default")
 		name := fs.String("name", "", "label shown in listings")
 		prepare = func([]string) (func(*store.Store) error, error) {
-			req, err := keyRequest(*tenant, *scopes, *tier, *expires, *name, time.Now())
+			req, err := keyRequest(*tenant, *scopes, *tier, *expires, *name, clk.Now())
 			if err != nil {
 				return nil, err
 			}
@@ -72,7 +73,7 @@ func runKeys(ctx context.Context, args []string, stdout, stderr io.Writer) error
 				if err != nil {
 					return err
 				}
-				return printKeys(stdout, keys)
+				return printKeys(stdout, keys, clk.Now())
 			}, nil
 		}
 	case "revoke":
@@ -168,14 +169,14 @@ func keyRequest(tenant, scopes, tier, expires, name string, now time.Time) (auth
 	return req, nil
 }
 
-func printKeys(w io.Writer, keys []store.APIKey) error {
+func printKeys(w io.Writer, keys []store.APIKey, now time.Time) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "PREFIX\tTENANT\tNAME\tTIER\tSCOPES\tCREATED\tEXPIRES\tSTATE")
 	for _, k := range keys {
 		expires, state := "never", "active"
 		if k.ExpiresAt != nil {
 			expires = k.ExpiresAt.UTC().Format(time.RFC3339)
-			if !time.Now().Before(*k.ExpiresAt) {
+			if !now.Before(*k.ExpiresAt) {
 				state = "expired"
 			}
 		}

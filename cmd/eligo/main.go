@@ -13,16 +13,25 @@ import (
 	"os/signal"
 	"sort"
 	"syscall"
+
+	"github.com/eligo/eligo/clock"
 )
 
 // command is one subcommand: a one-line summary for `eligo help` and the
 // function that runs it. run returns an error to print and exit non-zero;
 // errSilentFailure exits non-zero without printing (the command already
-// reported what went wrong).
+// reported what went wrong). clk is the one clock the command reads
+// "today" and "now" from (see todayEnv).
 type command struct {
 	summary string
-	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+	run     func(ctx context.Context, clk clock.Clock, args []string, stdout, stderr io.Writer) error
 }
+
+// todayEnv names the environment variable that sets every command's
+// clock: empty for the system clock, or a YYYY-MM-DD day the clock starts
+// at (clock.Parse). Tests, example recording and demos set it so that
+// decisions "as of today" do not change as the calendar moves.
+const todayEnv = "ELIGO_TODAY"
 
 // errSilentFailure makes main exit with status 1 without printing anything
 // more: the command has already written its own report (for example failing
@@ -68,7 +77,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		usage(stderr, cmds)
 		return 2
 	}
-	if err := cmd.run(ctx, args[1:], stdout, stderr); err != nil {
+	clk, err := clock.Parse(os.Getenv(todayEnv))
+	if err != nil {
+		fmt.Fprintf(stderr, "eligo: %s: %v\n", todayEnv, err)
+		return 2
+	}
+	if err := cmd.run(ctx, clk, args[1:], stdout, stderr); err != nil {
 		if !errors.Is(err, errSilentFailure) {
 			fmt.Fprintf(stderr, "eligo %s: %v\n", args[0], err)
 		}

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/eligo/eligo/clock"
 )
 
 // runMigrate applies River's and Eligo's migrations to DATABASE_URL (or
 // --database-url) and reports what changed.
-func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runMigrate(ctx context.Context, _ clock.Clock, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("migrate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	dbURL := fs.String("database-url", os.Getenv("DATABASE_URL"), "PostgreSQL URL (env DATABASE_URL)")

@@ -9,13 +9,14 @@ import (
 	"os"
 
 	"github.com/eligo/eligo/api/routes"
+	"github.com/eligo/eligo/clock"
 )
 
 // runOpenAPI prints the published OpenAPI document, 3.1 or 3.0, built
 // from the code with the default configuration: no database is needed. It
 // is how api/openapi.json and api/openapi-3.0.json are written (`make
 // openapi`) and how clients can be generated without a running server.
-func runOpenAPI(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runOpenAPI(ctx context.Context, _ clock.Clock, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("openapi", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	version := fs.String("version", "3.1", "OpenAPI version to write: 3.1 or 3.0")

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/eligo/eligo/casebank"
+	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/publish"
 )
@@ -17,7 +18,7 @@ import (
 // runPublish is `eligo publish FILE --tenant T [--cases C.json] [--public]
 // [--slug S]`: the operator's way onto the one publish path
 // (publish.Publisher.Ruleset). Flags may come before or after FILE.
-func runPublish(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runPublish(ctx context.Context, clk clock.Clock, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("publish", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	dbURL := fs.String("database-url", os.Getenv("DATABASE_URL"), "PostgreSQL URL (env DATABASE_URL)")
@@ -62,7 +63,7 @@ func runPublish(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 
-	publisher, _, closeDB, err := openPublisher(ctx, *dbURL, publish.Config{ReservedNamespace: *reserved})
+	publisher, _, closeDB, err := openPublisher(ctx, *dbURL, publish.Config{ReservedNamespace: *reserved, Clock: clk})
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/eligo/eligo/casebank"
+	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/rulebook"
 )
@@ -39,7 +40,7 @@ const rulebookUsage = `usage: eligo rulebook check FOLDER|FILE
 // for a rulebook kept as files, which compose it exactly as publication
 // does (rulebook.Compose) and evaluate it with the ruleset tools'
 // code, so a rulebook can be tried before it is published.
-func runRulebook(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runRulebook(ctx context.Context, clk clock.Clock, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		return errors.New(rulebookUsage)
 	}
@@ -49,7 +50,7 @@ func runRulebook(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	var values, date, explain string
 	switch args[0] {
 	case "publish":
-		return runRulebookPublish(ctx, args[1:], stdout, stderr)
+		return runRulebookPublish(ctx, clk, args[1:], stdout, stderr)
 	case "check":
 	case "eval":
 		fs.StringVar(&values, "values", "", "the field_values JSON object, or @FILE")
@@ -71,7 +72,7 @@ func runRulebook(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if values == "" {
 		return fmt.Errorf("--values is required\n%s", rulebookUsage)
 	}
-	var day int64
+	day := engine.DateOf(clk.Now())
 	if date != "" {
 		d, ok := engine.ParseDate(date)
 		if !ok {

@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/eligo/eligo/catalog"
+	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/publish"
 	"github.com/eligo/eligo/rulebook"
 	"github.com/eligo/eligo/store"
@@ -22,7 +23,7 @@ import (
 // must be published for the tenant first), the file's outcome tree, field
 // overlay and robot hints; then it is activated, which publishes a release
 // or reuses the one with the same content.
-func runRulebookPublish(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runRulebookPublish(ctx context.Context, clk clock.Clock, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("rulebook publish", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	dbURL := fs.String("database-url", os.Getenv("DATABASE_URL"), "PostgreSQL URL (env DATABASE_URL)")
@@ -44,7 +45,7 @@ func runRulebookPublish(ctx context.Context, args []string, stdout, stderr io.Wr
 	if err != nil {
 		return err
 	}
-	publisher, cat, closeDB, err := openPublisher(ctx, *dbURL, publish.Config{})
+	publisher, cat, closeDB, err := openPublisher(ctx, *dbURL, publish.Config{Clock: clk})
 	if err != nil {
 		return err
 	}

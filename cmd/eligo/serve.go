@@ -23,6 +23,7 @@ import (
 	"github.com/eligo/eligo/api/routes"
 	"github.com/eligo/eligo/authoring/llm"
 	"github.com/eligo/eligo/catalog"
+	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/metering"
 	"github.com/eligo/eligo/store"
 	"github.com/eligo/eligo/worker"
@@ -162,11 +163,12 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 // runServe migrates the database, then serves the API until ctx ends
 // (SIGTERM/SIGINT), then stops accepting, lets in-flight requests finish
 // within the shutdown timeout, and closes the pool.
-func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runServe(ctx context.Context, clk clock.Clock, args []string, stdout, stderr io.Writer) error {
 	cfg, err := parseServeConfig(args, stderr)
 	if err != nil {
 		return err
 	}
+	cfg.API.Clock = clk
 	debug.SetGCPercent(cfg.GCPercent)
 	logs := newBufferedLog(stderr, logBufferSize, logFlushInterval)
 	defer logs.Close()

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/eligo/eligo/clock"
+	"github.com/eligo/eligo/clock/clocktest"
 )
 
 // testServe is one `eligo serve` running inside the test process on a free
@@ -27,7 +30,7 @@ func startServe(t *testing.T, args ...string) *testServe {
 	out, outWriter := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		done <- runServe(ctx, append([]string{"--addr", "127.0.0.1:0", "--shutdown-timeout", "10s"}, args...), outWriter, io.Discard)
+		done <- runServe(ctx, testClock(t), append([]string{"--addr", "127.0.0.1:0", "--shutdown-timeout", "10s"}, args...), outWriter, io.Discard)
 		outWriter.Close()
 	}()
 	line, err := bufio.NewReader(out).ReadString('\n')
@@ -61,4 +64,11 @@ func (s *testServe) stop(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("serve did not stop after cancel")
 	}
+}
+
+// testClock is the clock the in-process commands run with: the run's
+// ELIGO_TODAY, as the binary's dispatcher reads it.
+func testClock(t *testing.T) clock.Clock {
+	t.Helper()
+	return clocktest.FromEnv(t)
 }

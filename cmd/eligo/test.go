@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/eligo/eligo/casebank"
+	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/solver"
 )
@@ -23,11 +24,11 @@ import (
 // its composed ruleset. It prints each case's verdict, the failing
 // criteria and trace of each failure, and a final "N passed, N failed".
 // With --suggest it judges the cases instead (see runSuggest).
-func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runTest(ctx context.Context, clk clock.Clock, args []string, stdout, stderr io.Writer) error {
 	if slices.ContainsFunc(args, func(a string) bool {
 		return strings.TrimLeft(strings.SplitN(a, "=", 2)[0], "-") == "suggest" && strings.HasPrefix(a, "-")
 	}) {
-		return runSuggest(ctx, args, stdout, stderr)
+		return runSuggest(ctx, clk, args, stdout, stderr)
 	}
 	var results []*casebank.Result
 	switch len(args) {
@@ -116,12 +117,12 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // stderr the goals no answer set reaches, then the mutation score of the
 // given cases with one line per surviving mutant, and the score the suite
 // would have with the suggestions added.
-func runSuggest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runSuggest(ctx context.Context, clk clock.Clock, args []string, stdout, stderr io.Writer) error {
 	const usageLine = "usage: eligo test --suggest FILE [CASES.json] [--date YYYY-MM-DD] | eligo test --suggest DIR [--date YYYY-MM-DD]"
 	fs := flag.NewFlagSet("test", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Bool("suggest", true, "")
-	date := fs.String("date", "", "")
+	date := fs.String("date", engine.FormatDate(engine.DateOf(clk.Now())), "")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil || len(pos) == 0 || len(pos) > 2 {
 		return errors.New(usageLine)

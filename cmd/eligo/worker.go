@@ -9,6 +9,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/store"
 	"github.com/eligo/eligo/worker"
 )
@@ -17,7 +18,7 @@ import (
 // ends (SIGTERM/SIGINT), letting running jobs finish within the grace period.
 // Run it where `eligo serve --worker=false` serves the API, to scale the two
 // apart.
-func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runWorker(ctx context.Context, _ clock.Clock, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	dbURL := fs.String("database-url", os.Getenv("DATABASE_URL"), "PostgreSQL URL (env DATABASE_URL)")

@@ -23,7 +23,7 @@ func TestWorkerMigratesWorksAndStops(t *testing.T) {
 	out, outWriter := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		done <- runWorker(ctx, []string{"--database-url", pool.Config().ConnString()}, outWriter, io.Discard)
+		done <- runWorker(ctx, testClock(t), []string{"--database-url", pool.Config().ConnString()}, outWriter, io.Discard)
 		outWriter.Close()
 	}()
 	line, err := bufio.NewReader(out).ReadString('\n')

@@ -351,3 +351,34 @@ test('a phone-sized screen: the interview fits without sideways scrolling', asyn
   await axe(page, 'phone-decision');
   clean();
 });
+
+test('a ruleset whose newest period has ended says so, by design', async (t) => {
+  // SNAP's FY2026 cut holds until 2026-09-30 and the e2e server publishes
+  // no later one: on any later day (the server's clock, ELIGO_TODAY) the
+  // service decides undetermined and says why, and the console shows
+  // that note rather than an unexplained "Undetermined".
+  const res = await fetch(api + '/decide', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ruleset_id: 'demo/snap-income', field_values: {} }),
+  });
+  const decided = await res.json();
+  const ended = decided.decision_date > '2026-09-30';
+  const warning = (decided.warnings ?? []).find((w) => w.code === 'outside_effective_period');
+  assert.equal(Boolean(warning), ended, `decided as of ${decided.decision_date}: the period warning is there exactly when the period has ended`);
+  const { page, clean } = await open(t, '/');
+  await page.waitForSelector('#catalogue li');
+  await page.click('a[href*="snap-income"]');
+  await page.waitForSelector('#progress-text');
+  const note = page.locator('#warnings li[data-code="outside_effective_period"]');
+  if (ended) {
+    await note.waitFor();
+    assert.equal((await note.textContent()).trim(), warning.message);
+    assert.match(warning.message, /2025-10-01 until 2026-09-30/);
+    await shot(page, 'period-ended');
+    await axe(page, 'period-ended');
+  } else {
+    assert.equal(await note.count(), 0);
+  }
+  clean();
+});

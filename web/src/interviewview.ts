@@ -115,7 +115,11 @@ async function refresh(v: View, focus: boolean): Promise<void> {
   // otherwise look unexplained.
   const notes = d.warnings ?? [];
   v.warnings.replaceChildren(
-    ...(notes.length ? [h('ul', { role: 'note', 'aria-label': 'Notes from the service' }, ...notes.map((w) => h('li', { 'data-code': w.code }, w.message)))] : []),
+    // role=note on the list itself would hide its items from the list
+    // (axe: listitem), so the note wraps it.
+    ...(notes.length
+      ? [h('div', { role: 'note', 'aria-label': 'Notes from the service' }, h('ul', {}, ...notes.map((w) => h('li', { 'data-code': w.code }, w.message))))]
+      : []),
   );
   if (step.kind === 'question') {
     const field = v.fields.get(step.fieldId);

@@ -73,7 +73,12 @@ async function refresh(v, focus) {
     // outside the period the rules hold for) explain an outcome that would
     // otherwise look unexplained.
     const notes = d.warnings ?? [];
-    v.warnings.replaceChildren(...(notes.length ? [h('ul', { role: 'note', 'aria-label': 'Notes from the service' }, ...notes.map((w) => h('li', { 'data-code': w.code }, w.message)))] : []));
+    v.warnings.replaceChildren(
+    // role=note on the list itself would hide its items from the list
+    // (axe: listitem), so the note wraps it.
+    ...(notes.length
+        ? [h('div', { role: 'note', 'aria-label': 'Notes from the service' }, h('ul', {}, ...notes.map((w) => h('li', { 'data-code': w.code }, w.message))))]
+        : []));
     if (step.kind === 'question') {
         const field = v.fields.get(step.fieldId);
         const text = v.override?.fieldId === step.fieldId ? v.override.text : (v.iv.answers.get(step.fieldId)?.text ?? '');
