@@ -92,8 +92,10 @@ type ValidationItem struct {
 	Loc []any `json:"loc" nullable:"false" doc:"Path to the offending member: body, query, path or header, then names and list indices."`
 	// Msg is for humans.
 	Msg string `json:"msg" doc:"What is wrong, for humans."`
-	// Input is the offending value (for a missing member, its parent).
-	Input any `json:"input" doc:"The offending value."`
+	// Input is the offending value (for a missing member, its parent),
+	// as ValidationFailed cuts it: credentials redacted, long strings
+	// cut, large or deep values summarised.
+	Input any `json:"input" doc:"The offending value, cut for the echo: a credential (provider_key, an API key) is never echoed but replaced by \"[redacted]\"; a string over 200 bytes is cut with its length noted; an object or array over 20 members, or nested over 3 levels, is summarised as a string giving its size."`
 }
 
 // NewProblem builds an error whose detail is a Problem.
@@ -114,8 +116,12 @@ func NotFound(message string) *Error {
 	return &Error{status: http.StatusNotFound, Detail: message}
 }
 
-// ValidationFailed builds a 422 whose detail is the given list.
+// ValidationFailed builds a 422 whose detail is the given list, each
+// item's input cut for the echo (echoedInput): no secret, nothing long.
 func ValidationFailed(items ...ValidationItem) *Error {
+	for i := range items {
+		items[i].Input = echoedInput(items[i].Loc, items[i].Input)
+	}
 	return &Error{status: http.StatusUnprocessableEntity, Detail: items}
 }
 

@@ -2,12 +2,11 @@ package authoring
 
 import (
 	"fmt"
-	"net"
-	"net/url"
 	"strings"
 
 	"github.com/eligo/eligo/authoring/source"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/publish"
 	"github.com/eligo/eligo/store"
 )
 
@@ -152,25 +151,9 @@ func sourceWithURL(sources []store.ProjectSource, u string) *store.ProjectSource
 }
 
 // privateURL says why u is not a public address, or "" when it is: a
-// reference by url must be one anybody can open.
-func privateURL(u string) string {
-	parsed, err := url.Parse(u)
-	if err != nil || (parsed.Scheme != "http" && parsed.Scheme != "https") || parsed.Hostname() == "" {
-		return "not an absolute http or https address"
-	}
-	if parsed.User != nil {
-		return "it carries credentials"
-	}
-	host := strings.ToLower(parsed.Hostname())
-	if host == "localhost" || strings.HasSuffix(host, ".localhost") || strings.HasSuffix(host, ".local") ||
-		strings.HasSuffix(host, ".internal") || strings.HasSuffix(host, ".lan") || !strings.Contains(host, ".") && net.ParseIP(host) == nil {
-		return "a local host name"
-	}
-	if ip := net.ParseIP(host); ip != nil && (ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsUnspecified()) {
-		return "a private address"
-	}
-	return ""
-}
+// reference by url must be one anybody can open (publish.PrivateURL, which
+// reads the host as resolvers do).
+func privateURL(u string) string { return publish.PrivateURL(u) }
 
 // QuoteCheck is one quote of the draft checked against its bound source.
 type QuoteCheck struct {

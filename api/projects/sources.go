@@ -63,7 +63,7 @@ func registerSources(s *api.Server, h *handler, op func(id, method, path, summar
 	api.Register(s, del, h.deleteSource)
 
 	api.Register(s, op("get-project-source-raw", http.MethodGet, "/projects/{project_id}/sources/{source_id}/raw", "Download a source's bytes",
-		"The bytes exactly as uploaded, with their media type, and the filename in Content-Disposition.", read), h.raw)
+		"The bytes exactly as uploaded, with their media type, as an attachment (the filename in Content-Disposition), with `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox; default-src 'none'`, so that a browser never renders an uploaded page as part of the service's origin.", read), h.raw)
 }
 
 // sourceResponse is a source on the wire.
@@ -254,10 +254,23 @@ func (h *handler) deleteSource(ctx context.Context, in *sourceInput) (*struct{},
 	return nil, nil
 }
 
+// rawSandbox is the Content-Security-Policy of a source's raw bytes. The
+// bytes are whatever a tenant uploaded (an HTML page, say) and are served
+// from the API's origin, which the console shares: the policy makes a
+// browser that renders them anyway (a link opened in a tab, an <iframe>)
+// treat them as a unique origin that runs no script, submits no form and
+// loads nothing, so they can never act with the console's session.
+const rawSandbox = "sandbox; default-src 'none'"
+
 type rawOutput struct {
 	ContentType        string `header:"Content-Type"`
-	ContentDisposition string `header:"Content-Disposition"`
-	Body               []byte
+	ContentDisposition string `header:"Content-Disposition" doc:"Always attachment, with the uploaded filename: the bytes are to be saved, never rendered."`
+	// NoSniff keeps a browser from guessing a renderable type (HTML
+	// from a text or PDF upload, say) in place of ContentType.
+	NoSniff string `header:"X-Content-Type-Options" doc:"Always nosniff."`
+	// Sandbox is rawSandbox.
+	Sandbox string `header:"Content-Security-Policy" doc:"Always \"sandbox; default-src 'none'\": rendered anyway, the bytes run no script and load nothing."`
+	Body    []byte
 }
 
 func (h *handler) raw(ctx context.Context, in *sourceInput) (*rawOutput, error) {
@@ -273,5 +286,16 @@ func (h *handler) raw(ctx context.Context, in *sourceInput) (*rawOutput, error) 
 	if strings.HasPrefix(mediaType, "text/") {
 		mediaType += "; charset=utf-8"
 	}
-	return &rawOutput{ContentType: mediaType, ContentDisposition: mime.FormatMediaType("attachment", map[string]string{"filename": src.Filename}), Body: src.Content}, nil
+	return &rawOutput{ContentType: mediaType, ContentDisposition: attachment(src.Filename),
+		NoSniff: "nosniff", Sandbox: rawSandbox, Body: src.Content}, nil
+}
+
+// attachment is the Content-Disposition of a download named filename:
+// attachment always, with the name when it can be written (FormatMediaType
+// gives "" for one it cannot encode, which would drop the disposition).
+func attachment(filename string) string {
+	if d := mime.FormatMediaType("attachment", map[string]string{"filename": filename}); d != "" {
+		return d
+	}
+	return "attachment"
 }

@@ -1,0 +1,143 @@
+package api
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/eligo/eligo/auth"
+)
+
+// A 422 validation item echoes the offending input, as pydantic does, so a
+// caller can see what was refused. The echo is cut down before it leaves:
+// a secret is never sent back (the spec: a provider key is never stored,
+// logged or echoed), and a long input costs the answer a few hundred bytes,
+// not its own size (a 5 MB guidance text is not returned to its sender).
+const (
+	// MaxEchoedString is the most bytes of one string an echo keeps; a
+	// longer one is cut at a character boundary and its length noted, as
+	// LoggedInput does (the same bound as a log line's input).
+	MaxEchoedString = MaxLoggedInput
+	// MaxEchoedMembers is the most members of one object or items of one
+	// array an echo shows; a larger one is summarised as its size. Every
+	// request body the API documents has fewer members per object.
+	MaxEchoedMembers = 20
+	// MaxEchoedDepth is how deep an echo descends into objects and
+	// arrays; deeper values are summarised. The input of an item is the
+	// offending value or, for a missing member, its parent, so two levels
+	// show what is needed.
+	MaxEchoedDepth = 3
+	// MaxEchoedBytes bounds the strings of one item's echo together: past
+	// it, further values are summarised, so one item's echo stays within
+	// a few kilobytes however the input is shaped.
+	MaxEchoedBytes = 2048
+)
+
+// Redacted replaces a secret in an echo.
+const Redacted = "[redacted]"
+
+// secretMembers are the names of request members that carry credentials,
+// compared without case, "-" or "_": the provider key of the generation
+// calls and any API key sent in a body.
+var secretMembers = []string{"providerkey", "xproviderkey", "apikey", "xapikey", "key", "secret", "password", "token", "authorization"}
+
+// isSecretMember reports whether a member called name holds a credential.
+func isSecretMember(name string) bool {
+	folded := strings.NewReplacer("-", "", "_", "").Replace(strings.ToLower(name))
+	return slices.Contains(secretMembers, folded)
+}
+
+// echoedInput is the input of a validation item at loc as it may be sent
+// back: redacted when loc names a secret member, else echoedValue's cut.
+func echoedInput(loc []any, input any) any {
+	for _, part := range loc {
+		if name, ok := part.(string); ok && isSecretMember(name) {
+			if input == nil {
+				return nil
+			}
+			return Redacted
+		}
+	}
+	budget := MaxEchoedBytes
+	return echoedValue(input, 0, &budget)
+}
+
+// echoedValue cuts v (a decoded JSON value) for an echo: secret members
+// redacted at every depth, Eligo API keys redacted inside strings, long
+// strings cut, large or deep objects and arrays and anything past the
+// byte budget summarised as a string saying what was there.
+func echoedValue(v any, depth int, budget *int) any {
+	switch v := v.(type) {
+	case string:
+		s := redactKeys(v)
+		if *budget <= 0 {
+			return fmt.Sprintf("(a string of %d bytes)", len(s))
+		}
+		s = LoggedInput(s)
+		*budget -= len(s)
+		return s
+	case map[string]any:
+		if depth >= MaxEchoedDepth || len(v) > MaxEchoedMembers || *budget <= 0 {
+			return fmt.Sprintf("(an object of %d members)", len(v))
+		}
+		names := make([]string, 0, len(v))
+		for name := range v {
+			names = append(names, name)
+		}
+		slices.Sort(names) // the budget runs out at the same member every time
+		out := make(map[string]any, len(v))
+		for _, name := range names {
+			if isSecretMember(name) {
+				out[name] = Redacted
+				continue
+			}
+			*budget -= len(name)
+			out[name] = echoedValue(v[name], depth+1, budget)
+		}
+		return out
+	case []any:
+		if depth >= MaxEchoedDepth || len(v) > MaxEchoedMembers || *budget <= 0 {
+			return fmt.Sprintf("(an array of %d items)", len(v))
+		}
+		out := make([]any, len(v))
+		for i, item := range v {
+			out[i] = echoedValue(item, depth+1, budget)
+		}
+		return out
+	}
+	return v
+}
+
+// apiKeyLength is the length of an API key's text,
+// elg_<8-character prefix>_<43 characters of base64url secret> (see
+// auth.GenerateKey; a test holds the two together).
+const apiKeyLength = len("elg_") + 8 + 1 + 43
+
+// redactKeys replaces every Eligo API key inside s (one a caller pasted
+// into a text member, say) by its public prefix and Redacted: whatever
+// auth.ParseKey accepts is a key.
+func redactKeys(s string) string {
+	const marker = "elg_"
+	if !strings.Contains(s, marker) {
+		return s
+	}
+	var b strings.Builder
+	for {
+		at := strings.Index(s, marker)
+		if at < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:at])
+		s = s[at:]
+		if n := apiKeyLength; len(s) >= n {
+			if prefix, _, err := auth.ParseKey(s[:n]); err == nil {
+				b.WriteString(marker + prefix + "_" + Redacted)
+				s = s[n:]
+				continue
+			}
+		}
+		b.WriteString(marker)
+		s = s[len(marker):]
+	}
+}
