@@ -114,6 +114,24 @@ func TestMutationScoreCriteriaBomb(t *testing.T) {
 	}
 }
 
+// TestMutationScoreDeadline: MutationScore under a caller's deadline (a
+// request's) returns the mutants it decided, marked incomplete, where it
+// used to build every mutant of the bomb (each a copy of the ruleset, most
+// held to the end) and then fail with the context's error.
+func TestMutationScoreDeadline(t *testing.T) {
+	t.Parallel()
+	r := compileRules(t, bombRules(1000, "all"))
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	rep, err := MutationScore(ctx, r, bombCases())
+	if err != nil {
+		t.Fatalf("a score past its deadline failed: %v", err)
+	}
+	if rep.Complete || rep.Incomplete == nil || rep.Incomplete.Reason != IncompleteDeadline || rep.Score != 0 {
+		t.Errorf("complete %v, incomplete %+v, score %v; want incomplete for %s and no score", rep.Complete, rep.Incomplete, rep.Score, IncompleteDeadline)
+	}
+}
+
 // TestMutationSample: a capped run takes the same mutants every time, in
 // mutant order, and scores them completely.
 func TestMutationSample(t *testing.T) {
@@ -233,6 +251,53 @@ func TestDiffWideMin(t *testing.T) {
 		if got := side.r.Evaluate(in, engine.Options{}).Outcome; got != side.want {
 			t.Errorf("witness %s gives %s, want %s", raw, got, side.want)
 		}
+	}
+}
+
+// TestWideMinCheck: a check over the wide min finds an answer set that
+// satisfies it. Encoded as a chain, the min nested ten thousand
+// if-then-else terms deep and Z3's recursive walk overflowed its stack in
+// this first check, killing the process; the balanced tree nests fourteen
+// deep.
+func TestWideMinCheck(t *testing.T) {
+	t.Parallel()
+	r := wideMinRules(t, 10000, 12)
+	c, err := z3.NewContext()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	e, err := Encode(c, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := e.NewSolver(30 * time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Assert(e.OutcomeIs(engine.Eligible)); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Check(context.Background())
+	if errors.Is(err, z3.ErrTimeout) {
+		t.Logf("the check ran out of time on a loaded machine, as bounded: %v", err)
+		return
+	}
+	if err != nil || res != z3.Sat {
+		t.Fatalf("eligible under the wide min: %v, %v; want sat", res, err)
+	}
+	m, err := s.Model()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	in, _, err := e.Decode(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Evaluate(in, engine.Options{}).Outcome; got != engine.Eligible {
+		t.Errorf("the model's answers give %s in the evaluator, want eligible", got)
 	}
 }
 
