@@ -69,11 +69,14 @@ func echoedInput(loc []any, input any) any {
 func echoedValue(v any, depth int, budget *int) any {
 	switch v := v.(type) {
 	case string:
-		s := redactKeys(v)
 		if *budget <= 0 {
-			return fmt.Sprintf("(a string of %d bytes)", len(s))
+			return fmt.Sprintf("(a string of %d bytes)", len(v))
 		}
-		s = LoggedInput(s)
+		// Nothing past the opening is echoed: only it is read, with room
+		// for a key that starts inside it, so a 5 MB text costs what a
+		// 256-byte one does.
+		s := v[:min(len(v), MaxEchoedString+apiKeyLength)]
+		s = cutInput(strings.ToValidUTF8(redactKeys(s), "\uFFFD"), len(v))
 		*budget -= len(s)
 		return s
 	case map[string]any:

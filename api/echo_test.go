@@ -99,3 +99,21 @@ func TestValidationEchoIsCut(t *testing.T) {
 		t.Errorf("small inputs changed: %+v", d)
 	}
 }
+
+// BenchmarkValidationEcho is the 422 of a body whose 5 MB guidance text is
+// refused (too long, and its parent echoed for a missing member): building
+// and encoding the answer, as a refused request costs the server.
+func BenchmarkValidationEcho(b *testing.B) {
+	huge := strings.Repeat("guidance ", 600_000)
+	b.ReportAllocs()
+	for b.Loop() {
+		e := ValidationFailed(
+			ValidationItem{Type: "string_too_long", Loc: []any{"body", "guidance_text"}, Input: huge},
+			ValidationItem{Type: "missing", Loc: []any{"body", "process_type"}, Input: map[string]any{"guidance_text": huge, "provider_key": "sk-x"}})
+		body, err := json.Marshal(e)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(len(body)), "bytes/answer")
+	}
+}

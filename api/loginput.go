@@ -17,14 +17,23 @@ const MaxLoggedInput = 200
 // full length noted.
 func LoggedInput(s string) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
-	if len(s) <= MaxLoggedInput {
+	return cutInput(s, len(s))
+}
+
+// cutInput is the opening of a text of total bytes, s (valid UTF-8, at
+// least the first MaxLoggedInput bytes of the text, or all of it), as
+// LoggedInput shows it: whole when total fits, else cut at a character
+// boundary with total noted. A caller holding a long text passes only its
+// opening, so the cost does not grow with the text.
+func cutInput(s string, total int) string {
+	if total <= MaxLoggedInput && len(s) <= MaxLoggedInput {
 		return s
 	}
-	cut := MaxLoggedInput
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
+	cut := min(MaxLoggedInput, len(s))
+	for cut > 0 && cut < len(s) && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
-	return fmt.Sprintf("%s… (%d bytes)", s[:cut], len(s))
+	return fmt.Sprintf("%s… (%d bytes)", s[:cut], total)
 }
 
 // LogFailure logs a server-side failure at ERROR without the caller's

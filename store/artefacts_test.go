@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -64,5 +65,49 @@ func TestRulebooksExposingArtefacts(t *testing.T) {
 	}
 	if members, err := st.RulebookArtefactMembers(ctx, leak.ID, ids); err != nil || !reflect.DeepEqual(members, ids[:1]) {
 		t.Fatalf("a draft with the artefact cut: %v, %v", members, err)
+	}
+}
+
+// BenchmarkRulebookByRef reads a rulebook with two members and ten
+// releases, private and public: a public one also asks whether a member
+// of its draft or of any release cites artefacts (what a /decide of
+// another tenant pays once per reference cache period).
+func BenchmarkRulebookByRef(b *testing.B) {
+	ctx := context.Background()
+	pool := storetest.New(b)
+	st := store.New(pool)
+	var refs []store.RulebookRef
+	for i, slug := range []string{"acme/a", "acme/b"} {
+		c := cut("acme", slug, i, store.VisibilityPrivate)
+		c.CompiledIR = []byte(`{"sources":[{"id":"law","url":"https://example.org/law"}]}`)
+		res, err := st.PublishRuleset(ctx, c)
+		if err != nil {
+			b.Fatal(err)
+		}
+		refs = append(refs, store.RulebookRef{SectionID: slug[len("acme/"):], PinMode: store.PinPinned, LiveRulesetID: res.Ruleset.ID})
+	}
+	for _, visibility := range []string{store.VisibilityPrivate, store.VisibilityPublic} {
+		rb, err := st.CreateRulebook(ctx, store.Rulebook{ID: store.NewRulebookID(), TenantID: "acme", Slug: "acme/" + visibility,
+			Name: "Book", Status: store.RulebookDraft, Refs: refs[:1]})
+		if err != nil {
+			b.Fatal(err)
+		}
+		rb.Visibility, rb.Refs = visibility, refs
+		for n := range 10 {
+			content := fmt.Sprintf(`{"n":%d,"sections":[{"ruleset_id":%q},{"ruleset_id":%q}]}`, n, refs[0].LiveRulesetID, refs[1].LiveRulesetID)
+			if _, err := st.WriteRulebook(ctx, store.RulebookWrite{TenantID: "acme", RulebookID: rb.ID, Draft: &rb,
+				Release: &store.ReleaseDraft{Title: "Book", ContentIdentity: fmt.Sprintf("sha256:%064x", n), Content: []byte(content),
+					AllocateLabel: func(func(string) bool) (string, error) { return fmt.Sprintf("label-%c", 'a'+n), nil }}}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.Run(visibility, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := st.RulebookByRef(ctx, rb.ID); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
