@@ -13,8 +13,8 @@ import (
 const (
 	corsOpenMethods     = "GET, POST, OPTIONS"
 	corsOpenHeaders     = "Content-Type, X-API-Key"
-	corsFirstPartyHdrs  = "Content-Type, X-API-Key, X-Provider-Key"
-	corsExposedHeaders  = "X-Request-Id, X-RateLimit-Class, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, X-Next-Cursor, X-Skipped-Invalid-Records"
+	corsFirstPartyHdrs  = "Content-Type, X-API-Key, X-Provider-Key, Idempotency-Key"
+	corsExposedHeaders  = "X-Request-Id, X-RateLimit-Class, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, X-Next-Cursor, X-Skipped-Invalid-Records, Idempotent-Replayed"
 	corsPreflightMaxAge = "600"
 )
 

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/validation"
@@ -27,8 +28,21 @@ import (
 // not-found lookups.
 type Error struct {
 	status int
+	// retryAfter, when positive, is the Retry-After the answer carries
+	// instead of its status's own (see GetHeaders).
+	retryAfter time.Duration
 	// Detail is the body's only member.
 	Detail any `json:"detail"`
+}
+
+// WithRetryAfter returns a copy of e whose Retry-After says to come back
+// after d (whole seconds, at least one), for a refusal whose wait is its
+// own rather than its status's (a limit on work under way, not the daily
+// quota's day).
+func (e *Error) WithRetryAfter(d time.Duration) *Error {
+	c := *e
+	c.retryAfter = max(d, time.Second)
+	return &c
 }
 
 // Error returns a short text for logs.
@@ -53,6 +67,9 @@ func (e *Error) GetStatus() int { return e.status }
 // keyed 429 says to come back in a day (the spec's Retry-After: 86400) and
 // a 503 is transient (retry after a second, with backoff).
 func (e *Error) GetHeaders() http.Header {
+	if e.retryAfter > 0 {
+		return http.Header{"Retry-After": {strconv.Itoa(int(e.retryAfter / time.Second))}}
+	}
 	switch e.status {
 	case http.StatusUnauthorized:
 		return http.Header{"Www-Authenticate": {`ApiKey header="x-api-key"`}}
@@ -167,6 +184,14 @@ func useEligoErrors() {
 			se := newHumaError(status, msg, errs...)
 			if se.GetStatus() >= 500 {
 				if gone := clientGone(ctx.Context()); gone != nil {
+					// huma sends the headers of the handler's own error
+					// only; this one replaces a 500, so its Retry-After is
+					// set here.
+					for name, values := range gone.GetHeaders() {
+						for _, v := range values {
+							ctx.AppendHeader(name, v)
+						}
+					}
 					return gone
 				}
 				Log(ctx.Context()).ErrorContext(ctx.Context(), "request failed",
@@ -226,14 +251,35 @@ func newHumaError(status int, msg string, errs ...error) huma.StatusError {
 var ErrClientGone = NewProblem(http.StatusBadRequest, "bad_request", ReasonClientClosedRequest,
 	"The client closed the connection before the request was served.")
 
-// clientGone returns ErrClientGone when the caller of the request in ctx
-// has gone, logging the hang-up at INFO; nil otherwise.
+// ErrWorkTimeout answers a request whose work ran past the server's work
+// deadline (Config.WorkTimeout): it stopped without committing anything,
+// and the answer is written before the connection's write timeout, so a
+// caller never retries work that in fact went through.
+var ErrWorkTimeout = (&Error{status: http.StatusServiceUnavailable, Detail: Problem{
+	Error:      "service_unavailable",
+	ReasonCode: ReasonWorkTimeout,
+	Message:    "The request's work did not finish within the time the server gives one request, so it was stopped and nothing was written.",
+	Hint:       "Retry after the Retry-After seconds; a smaller request (fewer criteria, files or cases) finishes sooner.",
+}}).WithRetryAfter(workRetryAfter)
+
+// workRetryAfter is ErrWorkTimeout's Retry-After: long enough for the
+// heavy work that filled the process's slots to drain.
+const workRetryAfter = 30 * time.Second
+
+// clientGone returns the answer to a request that failed because its
+// context ended: ErrClientGone when its caller hung up (logged at INFO),
+// ErrWorkTimeout when its work ran past the work deadline (at WARN); nil
+// when its context is live, and the failure is the server's.
 func clientGone(ctx context.Context) *Error {
-	if !errors.Is(ctx.Err(), context.Canceled) {
-		return nil
+	switch {
+	case errors.Is(ctx.Err(), context.Canceled):
+		Log(ctx).InfoContext(ctx, "the client hung up before the request was served")
+		return ErrClientGone
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		Log(ctx).WarnContext(ctx, "the request's work ran past the work deadline")
+		return ErrWorkTimeout
 	}
-	Log(ctx).InfoContext(ctx, "the client hung up before the request was served")
-	return ErrClientGone
+	return nil
 }
 
 // humaUnreadableBody is the message huma gives, with a 500, when reading

@@ -41,7 +41,7 @@ const KeyedRetryAfter = 86400
 // probes, OpenAPI documents), which are never metered.
 func (s *Server) meterThen(w http.ResponseWriter, r *http.Request, route Route, declared bool) {
 	if !declared || route.Class == ClassUnmetered || s.meter == nil {
-		s.mux.ServeHTTP(w, r)
+		s.serve(w, r, route)
 		return
 	}
 	ctx := r.Context()
@@ -79,6 +79,16 @@ func (s *Server) meterThen(w http.ResponseWriter, r *http.Request, route Route, 
 		} else {
 			writeJSON(w, http.StatusTooManyRequests, anonymousLimited{Error: ReasonRateLimitExceededAnonymousBody, RetryAfter: s.retryAt(r, caller, route.Class, cost, d).Unix()})
 		}
+		return
+	}
+	s.serve(w, r, route)
+}
+
+// serve runs the operation's handler, through its Idempotency-Key when it
+// takes one.
+func (s *Server) serve(w http.ResponseWriter, r *http.Request, route Route) {
+	if route.Idempotent {
+		s.serveIdempotent(w, r, route)
 		return
 	}
 	s.mux.ServeHTTP(w, r)

@@ -218,6 +218,10 @@ func (s *Server) gate(w http.ResponseWriter, r *http.Request) {
 		// Chunked bodies have no Content-Length: cap the read itself.
 		r.Body = http.MaxBytesReader(w, r.Body, limit)
 	}
+	// The work has WorkTimeout, less than WriteTimeout, so that whatever
+	// it does, its answer (a 503 when it ran out) is written in time.
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.WorkTimeout)
+	defer cancel()
 	s.meterThen(w, r.WithContext(ctx), route, declared)
 }
 
@@ -325,6 +329,17 @@ func RequirePrincipal(ctx context.Context) (auth.Principal, error) {
 		return auth.Principal{}, e
 	}
 	return auth.Principal{}, errMissingKey
+}
+
+// Caller names whoever a request's work is counted against when a share of
+// the process is bounded per caller (solver.Gate.For): the key's tenant,
+// id, or, for an anonymous call, "client:" and its address (a tenant id
+// has no colon, so the two never meet).
+func Caller(ctx context.Context) string {
+	if p, keyed := auth.PrincipalFrom(ctx); keyed {
+		return p.TenantID
+	}
+	return "client:" + ClientIP(ctx).String()
 }
 
 // ClientIP returns the caller's address: the TCP peer, or, when the peer is

@@ -101,12 +101,14 @@ func shapeOf(input reflect.Type) operationShape {
 //   - every operation: 401 and 403 (keyed: the key is missing, unusable or
 //     without the scopes, and no 403 where any key will do; open: a
 //     presented key that could not be used where the operation needed it),
-//     and 503 (the key store or the usage counters could not be read);
+//     and 503 (the key store or the usage counters could not be read, or
+//     the work ran past the work deadline);
 //   - Route.NotFound: 404 with a string detail;
 //   - a request body: 413 over the caller's cap;
 //   - a body or parameters: 422 validation list;
 //   - an enforced metering class: 429, in the keyed shape and, on the open
 //     surface, the anonymous one;
+//   - Route.Idempotent: 400, 409 and 422 for the Idempotency-Key;
 //   - each of Route.Refusals: its status with a problem detail, its reason
 //     code and meaning added to that status's description.
 func (r Route) errorCases(sh operationShape) []errorCase {
@@ -165,8 +167,15 @@ func (r Route) errorCases(sh operationShape) []errorCase {
 		}
 	}
 	add(http.StatusServiceUnavailable, shapeProblem,
-		"`rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff.",
+		"`rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. "+
+			"`work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), "+
+			"so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner.",
 		"Retry-After")
+	if r.Idempotent {
+		add(http.StatusBadRequest, shapeProblem, "`"+ReasonIdempotencyKeyInvalid+"`: the Idempotency-Key header is not 1 to 255 printable ASCII characters.")
+		add(http.StatusConflict, shapeProblem, "`"+ReasonIdempotencyKeyInUse+"`: a request with this Idempotency-Key is still being served; `Retry-After: 5`.", "Retry-After")
+		add(http.StatusUnprocessableEntity, shapeProblem, "`"+ReasonIdempotencyKeyReused+"`: this Idempotency-Key was used for another path or body in the last 24 hours.")
+	}
 	for _, refusal := range r.Refusals {
 		add(refusal.Status, shapeProblem, "`"+refusal.ReasonCode+"`: "+refusal.Meaning)
 	}
@@ -184,7 +193,7 @@ var errorHeaderDocs = map[string]struct {
 	integer bool
 }{
 	"WWW-Authenticate": {"The authentication scheme: `ApiKey header=\"x-api-key\"`.", false},
-	"Retry-After":      {"Seconds to wait: 86400 on a keyed 429, 1 on a 503.", true},
+	"Retry-After":      {"Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`.", true},
 	headerClass:        {"The operation's metering class.", false},
 	headerLimit:        {"The class's rolling 24-hour budget on the caller's tier.", true},
 	headerRemaining:    {"Requests left in the window: 0 here.", true},

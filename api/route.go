@@ -120,6 +120,10 @@ type Route struct {
 	// invisible to the caller ("ruleset", "ruleset or rulebook"): it then
 	// answers 404 with a string detail. Empty when it names nothing.
 	NotFound string
+	// Idempotent marks a POST that creates (a project, uploads, guidance,
+	// a publish): it takes an Idempotency-Key header, and a retry with the
+	// same key gets the first answer instead of doing the work twice.
+	Idempotent bool
 	// Refusals are the operation's own error answers (see Refusal). The
 	// error responses in the reference docs are worked out from this
 	// declaration and the ones above (see errorCases).
@@ -127,6 +131,15 @@ type Route struct {
 }
 
 func (r Route) endpoint() Endpoint { return Endpoint{Method: r.Method, Path: r.Path} }
+
+// idempotencyText is the description's paragraph on Idempotency-Key, for
+// the operations that take one.
+func (r Route) idempotencyText() string {
+	if !r.Idempotent {
+		return ""
+	}
+	return "\n\n" + idempotencyDoc
+}
 
 // Register declares route on s and serves it with handler. It panics on a
 // declaration that is incomplete or contradicts itself, so mistakes fail
@@ -140,7 +153,7 @@ func Register[I, O any](s *Server, route Route, handler func(context.Context, *I
 		Method:        route.Method,
 		Path:          muxPath(route.Path),
 		Summary:       route.Summary,
-		Description:   route.Description + "\n\n" + route.accessText(),
+		Description:   route.Description + route.idempotencyText() + "\n\n" + route.accessText(),
 		Tags:          route.Tags,
 		DefaultStatus: route.DefaultStatus,
 		// The middleware enforces the caller's cap before the body is read;
@@ -154,6 +167,11 @@ func Register[I, O any](s *Server, route Route, handler func(context.Context, *I
 		},
 	}
 	documentErrors(s.huma.OpenAPI().Components.Schemas, &op, route, reflect.TypeFor[I]())
+	if route.Idempotent {
+		op.Parameters = append(op.Parameters, &huma.Param{Name: IdempotencyHeader, In: "header",
+			Description: "Makes a retry safe: a repeat with the same key within 24 hours gets the first answer. 1 to 255 printable ASCII characters, e.g. a UUID.",
+			Schema:      &huma.Schema{Type: huma.TypeString, MinLength: ptr(1), MaxLength: ptr(maxIdempotencyKey)}})
+	}
 	// OpenAPI lists no scopes for apiKey schemes; they are in the
 	// description and the x-eligo-scopes extension.
 	if route.Access == Keyed {

@@ -61,6 +61,14 @@ type Config struct {
 	// read by the caller) once the request's headers are read; default
 	// 60s. A caller that does not read its answers loses its connection.
 	WriteTimeout time.Duration
+	// WorkTimeout bounds the work of one request: its context ends then,
+	// work still under way stops without committing, and the caller is
+	// answered 503 work_deadline_exceeded with a Retry-After, so that an
+	// answer always arrives before the write timeout closes the
+	// connection (a caller that saw no answer would retry work that did
+	// commit). Default WriteTimeout less a quarter of it, at most 10s
+	// less (50s of the default 60s).
+	WorkTimeout time.Duration
 	// KeyCacheTTL is how long an API key's stored row is reused before it
 	// is read again. A revocation reaches the process at once when its
 	// invalidation listener runs (api/routes.Listen), and within this time
@@ -127,6 +135,9 @@ func New(cfg Config, st *store.Store) *Server {
 	}
 	if cfg.WriteTimeout <= 0 {
 		cfg.WriteTimeout = 60 * time.Second
+	}
+	if cfg.WorkTimeout <= 0 || cfg.WorkTimeout >= cfg.WriteTimeout {
+		cfg.WorkTimeout = cfg.WriteTimeout - min(cfg.WriteTimeout/4, 10*time.Second)
 	}
 	if cfg.Version == "" {
 		cfg.Version = "0.1.0"

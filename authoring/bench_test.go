@@ -26,7 +26,7 @@ func BenchmarkUploadAmplifyingPDF(b *testing.B) {
 	var peak uint64
 	b.ReportAllocs()
 	for b.Loop() {
-		peak = max(peak, sourcetest.PeakHeap(func() { _, _ = s.prepareAll(context.Background(), up) }))
+		peak = max(peak, sourcetest.PeakHeap(func() { _, _ = s.prepareAll(context.Background(), "t", up) }))
 	}
 	b.ReportMetric(float64(peak)/(1<<20), "peak-MB")
 }

@@ -116,11 +116,7 @@ func (s *Service) Draft(ctx context.Context, tenantID, projectID string, targets
 	if err != nil {
 		return Workup{}, err
 	}
-	d, err := s.drafts.compile(*p.DraftText)
-	if err != nil {
-		return Workup{}, err
-	}
-	return workUpCompiled(p, sources, targets, d)
+	return s.workUp(p, sources, targets)
 }
 
 // draftCacheSize bounds the compiled drafts one Service keeps. A draft at
@@ -206,10 +202,10 @@ func (c *draftCache) compile(text string) (compiledDraft, error) {
 	return d, nil
 }
 
-// workUp compiles the draft and checks it against the project's tests,
-// contract and sources.
-func workUp(p store.Project, sources []store.ProjectSource, targets map[string]SourceTarget) (Workup, error) {
-	d, err := compileDraft(*p.DraftText)
+// workUp compiles the draft (once per text: the draft cache) and checks it
+// against the project's tests, contract and sources.
+func (s *Service) workUp(p store.Project, sources []store.ProjectSource, targets map[string]SourceTarget) (Workup, error) {
+	d, err := s.drafts.compile(*p.DraftText)
 	if err != nil {
 		return Workup{Project: p}, err
 	}

@@ -281,7 +281,7 @@ func (s *Service) RunGeneration(ctx context.Context, plan *Plan, model llm.Model
 		}
 		res.TokensUsed += reply.PromptTokens + reply.CompletionTokens
 		messages = append(messages, llm.Message{Role: "assistant", Content: reply.Content})
-		r, cand, feedback := s.judge(plan, reply.Content, best, round, report)
+		r, cand, feedback := s.judge(ctx, plan, reply.Content, best, round, report)
 		r.Tokens, r.Seconds = reply.PromptTokens+reply.CompletionTokens, time.Since(started).Seconds()
 		if r.Kept {
 			best = cand
@@ -304,7 +304,7 @@ func (s *Service) RunGeneration(ctx context.Context, plan *Plan, model llm.Model
 // judge takes one reply through extract, compile, verify_quotes and test,
 // and says whether it becomes the best draft, with the feedback for the
 // next round.
-func (s *Service) judge(plan *Plan, reply string, best *candidate, round int, report func(string, int, int)) (Round, *candidate, string) {
+func (s *Service) judge(ctx context.Context, plan *Plan, reply string, best *candidate, round int, report func(string, int, int)) (Round, *candidate, string) {
 	r := Round{Round: round, Stage: StageExtract}
 	report(StageExtract, round, 0)
 	text, questions, ok := extract(reply)
@@ -358,16 +358,16 @@ func (s *Service) judge(plan *Plan, reply string, best *candidate, round int, re
 	}
 	if len(broke) > 0 {
 		r.Note = "discarded: it broke tests that passed before (" + strings.Join(broke, ", ") + ")"
-		return r, nil, testFeedback(failures(best), broke)
+		return r, nil, testFeedback(failures(ctx, best), broke)
 	}
 	r.Kept = true
 	r.Note = fmt.Sprintf("%d of %d tests pass", cand.acc.TestsPassing, cand.acc.TestsTotal)
-	return r, cand, testFeedback(failures(cand), nil)
+	return r, cand, testFeedback(failures(ctx, cand), nil)
 }
 
 // failures are a candidate's failing tests with the solver's minimal
 // reasons and the trace of each.
-func failures(c *candidate) []failure {
+func failures(ctx context.Context, c *candidate) []failure {
 	var out []failure
 	for i, tr := range c.acc.Results {
 		if tr.Pass {
@@ -380,10 +380,10 @@ func failures(c *candidate) []failure {
 				in, err := c.rules.Convert(c.acc.Cases[i].FieldValues)
 				if err == nil {
 					opts := solver.ExplainOptions{Timeout: 5 * time.Second}
-					if d, ok := engine.ParseDate(c.acc.Cases[i].DecisionDate); ok {
+					if d, err := c.rules.CaseDate(c.acc.Cases[i]); err == nil {
 						opts.DecisionDate = d
 					}
-					if ex, err := solver.ExplainFailure(context.Background(), c.rules, in, want, opts); err == nil {
+					if ex, err := solver.ExplainFailure(ctx, c.rules, in, want, opts); err == nil {
 						f.reasons = ex.Reasons
 					}
 				}
@@ -421,7 +421,7 @@ func (s *Service) keep(ctx context.Context, plan *Plan, best *candidate, res Gen
 	if err != nil {
 		return res, err
 	}
-	w, err := workUp(p, plan.sources, nil)
+	w, err := s.workUp(p, plan.sources, nil)
 	if err != nil {
 		return res, err
 	}

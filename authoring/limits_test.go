@@ -125,7 +125,7 @@ func TestSourceTextLimits(t *testing.T) {
 	}
 	// A PDF that runs out of the request's time is the uploader's to fix.
 	slow, _ := newLimitedService(t, Config{ExtractTimeout: 1})
-	_, err = slow.prepareAll(ctx, []Upload{{Filename: "slow.pdf", Content: sourcetest.Amplifying(1)}})
+	_, err = slow.prepareAll(ctx, "t", []Upload{{Filename: "slow.pdf", Content: sourcetest.Amplifying(1)}})
 	refusedAs(t, "extraction time", err, Unprocessable, ReasonExtractionTimeout, "1ns")
 }
 

@@ -49,7 +49,7 @@ func (s *Service) Create(ctx context.Context, tenantID string, req CreateRequest
 	}
 	var ready []prepared
 	if strings.TrimSpace(req.SourceText) != "" {
-		if ready, err = s.prepareAll(ctx, []Upload{{Filename: "source.txt", MediaType: "text/plain", Content: []byte(req.SourceText)}}, "source_text"); err != nil {
+		if ready, err = s.prepareAll(ctx, tenantID, []Upload{{Filename: "source.txt", MediaType: "text/plain", Content: []byte(req.SourceText)}}, "source_text"); err != nil {
 			return store.Project{}, UploadResult{}, err
 		}
 	}

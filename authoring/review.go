@@ -24,7 +24,7 @@ func (s *Service) Review(ctx context.Context, tenantID, projectID string, opts r
 	}
 	w := Workup{Project: p, sources: sources}
 	if p.DraftText != nil {
-		if w, err = workUp(p, sources, nil); err != nil {
+		if w, err = s.workUp(p, sources, nil); err != nil {
 			return review.Report{}, err
 		}
 	}
@@ -41,6 +41,9 @@ func DocsURL(checkID string) string {
 func (s *Service) review(ctx context.Context, w Workup, opts review.Options) (review.Report, error) {
 	if opts.DocsURL == nil {
 		opts.DocsURL = DocsURL
+	}
+	if opts.Gate == nil {
+		opts.Gate = s.cfg.Gate.For(w.Project.TenantID)
 	}
 	in := review.Input{ProjectID: w.Project.ID, Rules: w.Rules, IgnoredFields: map[string][]string{}}
 	if err := json.Unmarshal(w.Project.TestCases, &in.Cases); err != nil {

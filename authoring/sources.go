@@ -130,10 +130,16 @@ func (s *Service) extractRefusal(filename string, err error) error {
 	return fmt.Errorf("extract %q: %w", filename, err)
 }
 
-// prepareAll prepares every upload of one request within one extraction
-// budget (Config's MaxSourceText, MaxUploadText and ExtractTimeout); the
-// first problem refuses them all.
-func (s *Service) prepareAll(ctx context.Context, uploads []Upload, loc ...any) ([]prepared, error) {
+// prepareAll prepares every upload of one request of tenantID within one
+// extraction budget (Config's MaxSourceText, MaxUploadText and
+// ExtractTimeout), once a slot of the process's Gate (within the tenant's
+// share) is free; the first problem refuses them all.
+func (s *Service) prepareAll(ctx context.Context, tenantID string, uploads []Upload, loc ...any) ([]prepared, error) {
+	release, err := s.cfg.Gate.For(tenantID).Enter(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("wait to extract: %w", err)
+	}
+	defer release()
 	budget := source.NewBudget(s.cfg.MaxSourceText, s.cfg.MaxUploadText, s.cfg.ExtractTimeout)
 	out := make([]prepared, 0, len(uploads))
 	for _, up := range uploads {
@@ -162,7 +168,7 @@ func (s *Service) AddSources(ctx context.Context, tenantID, projectID string, up
 	if len(existing)+len(uploads) > s.cfg.MaxSources {
 		return UploadResult{}, s.limitRefusal(fmt.Errorf("the project holds %d sources and at most %d are allowed", len(existing), s.cfg.MaxSources))
 	}
-	ready, err := s.prepareAll(ctx, uploads)
+	ready, err := s.prepareAll(ctx, tenantID, uploads)
 	if err != nil {
 		return UploadResult{}, err
 	}

@@ -134,7 +134,7 @@ func (p *Publisher) Promote(ctx context.Context, req PromoteRequest) (RulebookRe
 	res, err := p.written(w, err)
 	res.Advisories = pr.advisories
 	if err == nil && pr.prior != row.ID {
-		res.DiffAgainstLive = p.diffAgainst(ctx, pr.prior, pr.candidate.Rules)
+		res.DiffAgainstLive = p.diffAgainst(ctx, pr.req.TenantID, pr.prior, pr.candidate.Rules)
 	}
 	return res, err
 }
@@ -142,7 +142,7 @@ func (p *Publisher) Promote(ctx context.Context, req PromoteRequest) (RulebookRe
 // diffAgainst is the advisory semantic diff of rules against the cut
 // prior: whom the change affects. It is nil when the prior cut cannot be
 // loaded or the solver cannot decide in time; it never blocks.
-func (p *Publisher) diffAgainst(ctx context.Context, prior string, rules *engine.Ruleset) *solver.SemanticDiff {
+func (p *Publisher) diffAgainst(ctx context.Context, tenant, prior string, rules *engine.Ruleset) *solver.SemanticDiff {
 	row, err := p.store.RulesetByRef(ctx, prior)
 	if err != nil {
 		return nil
@@ -151,7 +151,7 @@ func (p *Publisher) diffAgainst(ctx context.Context, prior string, rules *engine
 	if err != nil {
 		return nil
 	}
-	d, err := solver.Diff(ctx, old.Rules, rules, solver.DiffOptions{DecisionDate: engine.DateOf(p.clock.Now())})
+	d, err := solver.Diff(ctx, old.Rules, rules, solver.DiffOptions{DecisionDate: engine.DateOf(p.clock.Now()), Gate: p.gate.For(tenant)})
 	if err != nil {
 		return nil
 	}
@@ -195,7 +195,7 @@ func (p *Publisher) promotedComposition(ctx context.Context, pr *promotion) erro
 // findings refuse the promotion, unless it is forced (audited) or the
 // rulebook is under the reserved namespace, where they are advisories.
 func (p *Publisher) presencePolarity(ctx context.Context, pr *promotion) error {
-	findings, err := solver.CheckPresencePolarity(ctx, pr.live.composed.Rules)
+	findings, err := solver.CheckPresencePolarityWith(ctx, pr.live.composed.Rules, solver.PolarityOptions{Gate: p.gate.For(pr.req.TenantID)})
 	if err != nil {
 		return fmt.Errorf("presence-polarity gate: %w", err)
 	}

@@ -26,6 +26,9 @@ type Config struct {
 	// Clock dates new cuts and source checks and is "today" for the diff
 	// a promotion reports; nil means the system clock.
 	Clock clock.Clock
+	// Gate bounds the solver runs of publish stages and promotions with
+	// every other heavy solver run of the process; nil admits all.
+	Gate *solver.Gate
 }
 
 // Publisher writes published content and changes who can reach it. Build
@@ -35,6 +38,7 @@ type Publisher struct {
 	catalog  *catalog.Catalog
 	reserved string
 	clock    clock.Clock
+	gate     *solver.Gate
 	// releaseFault, when set (by this package's tests), fails the last
 	// step of a rulebook publication, just before the release is stored.
 	releaseFault func() error
@@ -51,7 +55,7 @@ func New(st *store.Store, cat *catalog.Catalog, cfg Config) *Publisher {
 	if reserved == "" {
 		reserved = DefaultReservedNamespace
 	}
-	return &Publisher{store: st, catalog: cat, reserved: reserved, clock: clock.Or(cfg.Clock), allocateLabel: rulebook.AllocateLabel}
+	return &Publisher{store: st, catalog: cat, reserved: reserved, clock: clock.Or(cfg.Clock), gate: cfg.Gate, allocateLabel: rulebook.AllocateLabel}
 }
 
 // RulesetRequest is one ruleset publish.
@@ -161,7 +165,7 @@ func (p *Publisher) Ruleset(ctx context.Context, req RulesetRequest) (RulesetRes
 func (p *Publisher) ruleset(ctx context.Context, req RulesetRequest) (RulesetResult, error) {
 	c := &rulesetCut{req: req, res: RulesetResult{TestsTotal: len(req.Cases)}}
 	for _, st := range rulesetStages {
-		if err := st.run(p, c); err != nil {
+		if err := st.run(p, ctx, c); err != nil {
 			var refused *RefusedError
 			if errors.As(err, &refused) {
 				refused.Stage = st.name
@@ -211,7 +215,7 @@ func (p *Publisher) storeCut(ctx context.Context, c *rulesetCut) (RulesetResult,
 	res.RulesetID, res.Version, res.Visibility = out.Ruleset.ID, out.Ruleset.VersionLabel(), out.Ruleset.Visibility
 	res.Reused, res.PreviousID = out.Reused, out.PreviousID
 	if !res.Reused && res.PreviousID != "" && res.PreviousID != res.RulesetID {
-		res.DiffAgainstPrevious = p.diffAgainst(ctx, res.PreviousID, r)
+		res.DiffAgainstPrevious = p.diffAgainst(ctx, req.TenantID, res.PreviousID, r)
 	}
 	return res, nil
 }

@@ -30,7 +30,7 @@ type rulesetCut struct {
 // gate could not be run at all.
 type stage struct {
 	name string
-	run  func(*Publisher, *rulesetCut) error
+	run  func(*Publisher, context.Context, *rulesetCut) error
 }
 
 // rulesetStages are the gates of a ruleset publish, in order. A new gate
@@ -45,7 +45,7 @@ var rulesetStages = [...]stage{
 }
 
 // compileStage compiles the rules text; compile errors refuse.
-func (p *Publisher) compileStage(c *rulesetCut) error {
+func (p *Publisher) compileStage(ctx context.Context, c *rulesetCut) error {
 	r, warnings, err := engine.Compile(c.req.Filename, c.req.Source)
 	if err != nil {
 		var list engine.ErrorList
@@ -59,15 +59,15 @@ func (p *Publisher) compileStage(c *rulesetCut) error {
 // analysisStage runs the solver's static analysis on the compiled rules.
 // Its findings are warnings in the result and never refuse; an analysis
 // that cannot finish in time leaves what it found.
-func (p *Publisher) analysisStage(c *rulesetCut) error {
-	findings, _ := solver.Analyze(context.Background(), c.rules, solver.AnalyzeOptions{})
+func (p *Publisher) analysisStage(ctx context.Context, c *rulesetCut) error {
+	findings, _ := solver.Analyze(ctx, c.rules, solver.AnalyzeOptions{Gate: p.gate.For(c.req.TenantID)})
 	c.res.Findings = findings
 	return nil
 }
 
 // slugStage settles the slug (the request's, else the file's header) and
 // applies the slug rules.
-func (p *Publisher) slugStage(c *rulesetCut) error {
+func (p *Publisher) slugStage(ctx context.Context, c *rulesetCut) error {
 	slug := c.req.Slug
 	if slug == "" {
 		slug = c.rules.Slug
@@ -80,7 +80,7 @@ func (p *Publisher) slugStage(c *rulesetCut) error {
 }
 
 // artefactStage refuses public content citing project artefacts.
-func (p *Publisher) artefactStage(c *rulesetCut) error {
+func (p *Publisher) artefactStage(ctx context.Context, c *rulesetCut) error {
 	if c.req.Public {
 		return checkPublic(c.rules)
 	}
@@ -89,7 +89,7 @@ func (p *Publisher) artefactStage(c *rulesetCut) error {
 
 // quotesStage verifies every quote against the supplied source texts,
 // when any were supplied.
-func (p *Publisher) quotesStage(c *rulesetCut) error {
+func (p *Publisher) quotesStage(ctx context.Context, c *rulesetCut) error {
 	if len(c.req.Sources) == 0 {
 		return nil
 	}
@@ -109,7 +109,7 @@ func (p *Publisher) quotesStage(c *rulesetCut) error {
 
 // testsStage runs the cases: a failure refuses, unless ForceUnsafe, which
 // records publish_force_bypass with the cut.
-func (p *Publisher) testsStage(c *rulesetCut) error {
+func (p *Publisher) testsStage(ctx context.Context, c *rulesetCut) error {
 	for _, tc := range c.req.Cases {
 		if cr := c.rules.RunCase(tc); cr.Pass {
 			c.res.TestsPassing++

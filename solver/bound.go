@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
+	"sync"
 	"time"
 
 	"golang.org/x/sync/semaphore"
@@ -120,31 +121,68 @@ func withBudget(ctx context.Context, budget, def time.Duration) (context.Context
 	return ctx, cancel, budget
 }
 
-// Gate bounds how many heavy solver runs (mutation scores, suggested
-// cases, diffs, explanations, polarity gates, analyses) use the process's
-// cores at once, so that one caller sending large drafts cannot take every
-// core from the others. A run takes one slot for as long as it runs, and
-// the mutation score takes spare slots for its extra workers without
-// waiting. Waiting honours the caller's context: a caller whose deadline
-// passes in the queue gives up with the context's error.
+// Gate bounds how many heavy runs (mutation scores, suggested cases,
+// diffs, explanations, polarity gates, analyses, and the text extraction
+// of uploads) use the process's cores at once, so that one caller sending
+// large drafts cannot take every core from the others; and, through For,
+// how many of them one tenant holds, so that one tenant cannot take every
+// slot either. A run takes one slot for as long as it runs, and the
+// mutation score takes spare slots for its extra workers without waiting.
+// Waiting honours the caller's context: a caller whose deadline passes in
+// the queue gives up with the context's error.
 //
 // Build one per process in the composition root and hand it to every
-// authoring-time caller through the options' Gate fields. A nil *Gate
-// admits everything at once (the CLI and tests).
+// authoring-time caller through the options' Gate fields, narrowed with
+// For to the caller's tenant. A nil *Gate admits everything at once (the
+// CLI and tests).
 type Gate struct {
-	// sem holds the slots.
+	// sem holds the process's slots.
 	sem *semaphore.Weighted
 	// size is the number of slots.
 	size int64
+	// tenants holds each tenant's share; shared by every view For makes.
+	tenants *tenantShares
+	// tenant is the view's tenant; empty for the whole-process gate,
+	// which takes no tenant's share.
+	tenant string
 }
 
-// NewGate makes a Gate of size slots; size <= 0 means runtime.GOMAXPROCS,
-// one run per core the process may use.
+// tenantShares counts the slots each tenant holds, up to max each. A
+// tenant's entry exists only while it holds or waits for a slot, so the
+// map is as large as the runs in flight.
+type tenantShares struct {
+	max int64
+	mu  sync.Mutex
+	by  map[string]*tenantShare
+}
+
+// tenantShare is one tenant's semaphore and how many runs use it.
+type tenantShare struct {
+	sem   *semaphore.Weighted
+	users int
+}
+
+// NewGate makes a Gate of size slots, of which one tenant may hold at most
+// half (at least one); size <= 0 means runtime.GOMAXPROCS, one run per
+// core the process may use.
 func NewGate(size int) *Gate {
 	if size <= 0 {
 		size = runtime.GOMAXPROCS(0)
 	}
-	return &Gate{sem: semaphore.NewWeighted(int64(size)), size: int64(size)}
+	share := max(int64(size)/2, 1)
+	return &Gate{sem: semaphore.NewWeighted(int64(size)), size: int64(size),
+		tenants: &tenantShares{max: share, by: map[string]*tenantShare{}}}
+}
+
+// For is the view of g that counts the runs it admits against tenant's
+// share as well as the process's slots. A nil g stays nil.
+func (g *Gate) For(tenant string) *Gate {
+	if g == nil {
+		return nil
+	}
+	v := *g
+	v.tenant = tenant
+	return &v
 }
 
 // Size is the number of slots.
@@ -155,26 +193,89 @@ func (g *Gate) Size() int {
 	return int(g.size)
 }
 
-// Enter waits for one slot, or until ctx ends (then it returns ctx's
-// error); call the returned function to give the slot back.
+// share returns the view's tenant share, counted as one more user, and
+// the function that uncounts it; nil when the view has no tenant.
+func (g *Gate) share() (*semaphore.Weighted, func()) {
+	if g.tenant == "" || g.tenants == nil {
+		return nil, func() {}
+	}
+	t := g.tenants
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	sh := t.by[g.tenant]
+	if sh == nil {
+		sh = &tenantShare{sem: semaphore.NewWeighted(t.max)}
+		t.by[g.tenant] = sh
+	}
+	sh.users++
+	return sh.sem, func() {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		if sh.users--; sh.users == 0 {
+			delete(t.by, g.tenant)
+		}
+	}
+}
+
+// Enter waits for one slot of the tenant's share and one of the process,
+// or until ctx ends (then it returns ctx's error); call the returned
+// function to give the slots back.
 func (g *Gate) Enter(ctx context.Context) (release func(), err error) {
 	if g == nil {
 		return func() {}, ctx.Err()
 	}
+	tenant, done := g.share()
+	if tenant != nil {
+		if err := tenant.Acquire(ctx, 1); err != nil {
+			done()
+			return nil, fmt.Errorf("solver: waiting for a slot of the tenant's share: %w", err)
+		}
+	}
 	if err := g.sem.Acquire(ctx, 1); err != nil {
+		if tenant != nil {
+			tenant.Release(1)
+		}
+		done()
 		return nil, fmt.Errorf("solver: waiting for a solver slot: %w", err)
 	}
-	return func() { g.sem.Release(1) }, nil
+	return func() {
+		g.sem.Release(1)
+		if tenant != nil {
+			tenant.Release(1)
+		}
+		done()
+	}, nil
 }
 
-// TryMore takes up to n more slots that are free now, without waiting,
-// and returns how many it took with the function that gives them back.
+// TryMore takes up to n more slots that are free now, within the tenant's
+// share, without waiting, and returns how many it took with the function
+// that gives them back.
 func (g *Gate) TryMore(n int) (took int, release func()) {
 	if g == nil {
 		return n, func() {}
 	}
-	for took < n && g.sem.TryAcquire(1) {
+	tenant, done := g.share()
+	for took < n {
+		if tenant != nil && !tenant.TryAcquire(1) {
+			break
+		}
+		if !g.sem.TryAcquire(1) {
+			if tenant != nil {
+				tenant.Release(1)
+			}
+			break
+		}
 		took++
 	}
-	return took, func() { g.sem.Release(int64(took)) }
+	if took == 0 {
+		done()
+		return 0, func() {}
+	}
+	return took, func() {
+		g.sem.Release(int64(took))
+		if tenant != nil {
+			tenant.Release(int64(took))
+		}
+		done()
+	}
 }

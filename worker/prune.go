@@ -26,10 +26,14 @@ type PruneUsageOutput struct {
 	Cutoff time.Time `json:"cutoff"`
 	// Deleted is the number of bucket rows removed.
 	Deleted int64 `json:"deleted"`
+	// IdempotencyKeys is the number of Idempotency-Key claims removed,
+	// those older than store.IdempotencyRetention.
+	IdempotencyKeys int64 `json:"idempotency_keys"`
 }
 
 // PruneUsageWorker deletes usage buckets older than the longest window
-// /usage reports (metering.MonthHours).
+// /usage reports (metering.MonthHours), and Idempotency-Key claims older
+// than a day (store.IdempotencyRetention).
 type PruneUsageWorker struct {
 	// WorkerDefaults gives the prune River's defaults for middleware, the
 	// retry schedule and the job timeout; it overrides none of them.
@@ -48,7 +52,11 @@ func (w *PruneUsageWorker) Work(ctx context.Context, _ *river.Job[PruneUsageArgs
 	if err != nil {
 		return fmt.Errorf("prune usage: %w", err)
 	}
-	if err := river.RecordOutput(ctx, PruneUsageOutput{Cutoff: cutoff, Deleted: n}); err != nil {
+	keys, err := w.store.DeleteIdempotencyBefore(ctx, w.now().Add(-store.IdempotencyRetention))
+	if err != nil {
+		return fmt.Errorf("prune idempotency keys: %w", err)
+	}
+	if err := river.RecordOutput(ctx, PruneUsageOutput{Cutoff: cutoff, Deleted: n, IdempotencyKeys: keys}); err != nil {
 		return fmt.Errorf("prune usage: record output: %w", err)
 	}
 	return nil

@@ -35,6 +35,16 @@ func TestPruneUsage(t *testing.T) {
 	if err := st.AddUsage(ctx, counts); err != nil {
 		t.Fatal(err)
 	}
+	// Two Idempotency-Key claims, one older than a day: only it goes.
+	for key, age := range map[string]time.Duration{"old": 25 * time.Hour, "recent": time.Hour} {
+		k := store.IdempotencyKey{TenantID: "acme", Operation: "create-project", Key: key}
+		if _, _, err := st.ClaimIdempotency(ctx, k, "h", time.Hour); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.Pool().Exec(ctx, "UPDATE idempotency_keys SET created_at = $1 WHERE key = $2", now.Add(-age), key); err != nil {
+			t.Fatal(err)
+		}
+	}
 
 	client, err := worker.New(st, worker.Config{Now: func() time.Time { return now }})
 	if err != nil {
@@ -63,8 +73,8 @@ func TestPruneUsage(t *testing.T) {
 		if err := json.Unmarshal(ev.Job.Output(), &out); err != nil {
 			t.Fatalf("job output %s: %v", ev.Job.Output(), err)
 		}
-		if out.Deleted != 2 || !out.Cutoff.Equal(first) {
-			t.Errorf("output = %+v, want 2 deleted before %s", out, first)
+		if out.Deleted != 2 || !out.Cutoff.Equal(first) || out.IdempotencyKeys != 1 {
+			t.Errorf("output = %+v, want 2 buckets deleted before %s and 1 idempotency key", out, first)
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("no prune job completed within 30s of start")

@@ -17,6 +17,10 @@ import (
 	"github.com/eligo/eligo/worker"
 )
 
+// answerMargin is the time generate-and-test keeps, of its request's work
+// deadline, to read the generation's status and answer 202 with it.
+const answerMargin = 5 * time.Second
+
 // DefaultWait bounds how long generate-and-test holds the request before
 // answering 202 with the status envelope (the generation goes on).
 const DefaultWait = 5 * time.Minute
@@ -38,7 +42,7 @@ func registerGeneration(s *api.Server, h *handler, op func(id, method, path, sum
 	api.Register(s, start, h.generate)
 
 	andTest := gen("generate-and-test-project", "/projects/{project_id}/generate-and-test", "Generate the draft and wait",
-		"Starts a generation and waits for it: 200 with `ruleset_id` (the kept draft's id), `tests_passing`, `tests_total`, `failures[]` (`name`, `expected`, `got`, `hint`), `provenance_report`, `review_hint`, `source_questions`, `source_check`, `rounds` and `changed_criteria` (refine). Judge by `accepted` (or `outcome`), not by the job's completion: a kept draft may still fail tests. A generation that failed is 502 for a provider failure or 422 otherwise, with `reason_code`, `retryable` and `job_id`. A generation still running after the wait answers 202 with the status envelope. "+generateDoc)
+		"Starts a generation and waits for it: 200 with `ruleset_id` (the kept draft's id), `tests_passing`, `tests_total`, `failures[]` (`name`, `expected`, `got`, `hint`), `provenance_report`, `review_hint`, `source_questions`, `source_check`, `rounds` and `changed_criteria` (refine). Judge by `accepted` (or `outcome`), not by the job's completion: a kept draft may still fail tests. A generation that failed is 502 for a provider failure or 422 otherwise, with `reason_code`, `retryable` and `job_id`. A generation still running after the wait answers 202 with the status envelope; the wait ends 5 s before the request's work deadline (45 s with the default 60 s write timeout), so the answer always arrives. "+generateDoc)
 	andTest.Refusals = start.Refusals
 	api.Register(s, andTest, h.generateAndTest)
 
@@ -156,7 +160,13 @@ func (h *handler) generateAndTest(ctx context.Context, in *generateInput) (*gene
 	if err != nil {
 		return nil, err
 	}
-	wait, cancel := context.WithTimeout(ctx, h.wait)
+	// Wait at most h.wait, and stop in time to answer 202 with the status
+	// before the request's work deadline.
+	limit := h.wait
+	if deadline, ok := ctx.Deadline(); ok {
+		limit = min(limit, time.Until(deadline)-answerMargin)
+	}
+	wait, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	if g, err = h.generator.Wait(wait, tenant, in.ProjectID, g.ID); err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)

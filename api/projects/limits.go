@@ -1,11 +1,8 @@
 package projects
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
-	"strconv"
-	"time"
 
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/authoring"
@@ -47,25 +44,3 @@ func generationLimitRefusal(lim authoring.Config) api.Refusal {
 		"the tenant already has %d generations queued or running, the most it may (the `generate` class is metered, not limited, so this is what bounds repeated starts); `Retry-After: %d`.",
 		lim.MaxActiveGenerations, int(authoring.GenerationRetryAfter.Seconds()))}
 }
-
-// retryLater is a 429 that says when to come back: api.Error's own 429
-// headers are the daily quota's (a day), which would be wrong for a limit
-// on work under way.
-type retryLater struct {
-	err   *api.Error
-	after time.Duration
-}
-
-// Error returns the error's text, for logs.
-func (e retryLater) Error() string { return e.err.Error() }
-
-// GetStatus returns 429.
-func (e retryLater) GetStatus() int { return e.err.GetStatus() }
-
-// GetHeaders returns Retry-After in whole seconds, at least one.
-func (e retryLater) GetHeaders() http.Header {
-	return http.Header{"Retry-After": {strconv.Itoa(max(1, int(e.after.Seconds())))}}
-}
-
-// MarshalJSON writes the error's body, as api.Error's.
-func (e retryLater) MarshalJSON() ([]byte, error) { return json.Marshal(e.err) }

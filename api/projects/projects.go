@@ -59,7 +59,7 @@ func Register(s *api.Server, deps Deps) {
 	create := op("create-project", http.MethodPost, "/projects/", "Create a project",
 		"Creates an authoring project for one section. `source_text`, when not blank, becomes the first source (`source.txt`, text/plain). "+
 			"`test_cases` are the first tests (at most 100). "+testsDoc, write)
-	create.NotFound, create.DefaultStatus = "", http.StatusCreated
+	create.NotFound, create.DefaultStatus, create.Idempotent = "", http.StatusCreated, true
 	create.Refusals = append(uploadRefusals(lim), projectLimitRefusal(lim))
 	api.Register(s, create, h.create)
 
@@ -108,7 +108,7 @@ func failed(ctx context.Context, err error, what, ref string) error {
 				authoring.TooLarge: "payload_too_large", authoring.TooMany: "too_many_requests"}[refused.Kind]
 		e := api.NewError(status, refusalDetail{Problem: api.Problem{Error: code, ReasonCode: refused.Reason, Message: refused.Message}, Detail: refused.Detail})
 		if refused.Kind == authoring.TooMany {
-			return retryLater{err: e, after: refused.RetryAfter}
+			return e.WithRetryAfter(refused.RetryAfter)
 		}
 		return e
 	case errors.As(err, &pub):

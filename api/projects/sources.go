@@ -45,7 +45,7 @@ func registerSources(s *api.Server, h *handler, op func(id, method, path, summar
 			"Limits: %d bytes per file (413 `%s`); %d bytes of extracted text per file (413 `%s`) and %d bytes of it from all the files of one request (413 `%s`), with extraction stopped as soon as a limit is passed; %s for all the PDFs of one request to extract (422 `%s`); %d sources, %d bytes of sources and %d bytes of extracted text per project (413 `%s`); and the request body cap of a keyed caller. "+sourcesDoc,
 			lim.MaxSourceBytes, authoring.ReasonSourceTooLarge, lim.MaxSourceText, authoring.ReasonSourceTextTooLarge, lim.MaxUploadText, authoring.ReasonUploadTextBudget,
 			lim.ExtractTimeout, authoring.ReasonExtractionTimeout, lim.MaxSources, lim.MaxProjectBytes, lim.MaxProjectText, authoring.ReasonSourceLimit), write)
-	upload.DefaultStatus, upload.Refusals = http.StatusCreated, uploadRefusals(lim)
+	upload.DefaultStatus, upload.Refusals, upload.Idempotent = http.StatusCreated, uploadRefusals(lim), true
 	api.Register(s, upload, h.upload)
 	documentUploadBody(s)
 

@@ -35,7 +35,7 @@ func registerWork(s *api.Server, h *handler, op func(id, method, path, summary, 
 
 	addGuidance := op("add-project-guidance", http.MethodPost, "/projects/{project_id}/guidance", "Add guidance",
 		"Adds guidance for generation without generating: `guidance_text`, `process_type` (`field_extraction` or `rule_generation`), optional `adherence` (`exact`: follow it to the letter) and `domain_scope` (the domain it applies to; empty for all).", write)
-	addGuidance.DefaultStatus = http.StatusCreated
+	addGuidance.DefaultStatus, addGuidance.Idempotent = http.StatusCreated, true
 	addGuidance.Refusals = []api.Refusal{guidanceLimitRefusal(h.authoring.Limits())}
 	api.Register(s, addGuidance, h.addGuidance)
 
@@ -52,7 +52,7 @@ func registerWork(s *api.Server, h *handler, op func(id, method, path, summary, 
 
 	pub := op("publish-project", http.MethodPost, "/projects/{project_id}/publish", "Publish the draft",
 		publishDoc, write)
-	pub.DefaultStatus = http.StatusCreated
+	pub.DefaultStatus, pub.Idempotent = http.StatusCreated, true
 	pub.Refusals = []api.Refusal{
 		{Status: http.StatusConflict, ReasonCode: authoring.ReasonNoDraft, Meaning: "the project has no draft yet."},
 		{Status: http.StatusUnprocessableEntity, ReasonCode: authoring.ReasonDraftInvalid, Meaning: "the draft does not compile, or authors another section (`compile_errors`)."},

@@ -20,6 +20,7 @@ import (
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/publish"
+	"github.com/eligo/eligo/solver"
 	"github.com/eligo/eligo/store"
 	"github.com/eligo/eligo/web"
 	"github.com/eligo/eligo/worker"
@@ -40,6 +41,11 @@ type Config struct {
 	Authoring authoring.Config
 	// Generation says where the model is and which models are offered.
 	Generation Generation
+	// SolverSlots is how many heavy solver runs (reviews, publish
+	// analyses, diffs, explanations, polarity gates) the process runs at
+	// once; 0 means one per core (GOMAXPROCS). Others wait their turn
+	// within their request's deadline.
+	SolverSlots int
 	// Clock is the one clock every service reads "today" and "now" from:
 	// the default decision date, publication and draft times. Nil means
 	// the system clock; tests and demos set it (clock.Starting) so that
@@ -76,14 +82,18 @@ type Services struct {
 	Generator *worker.Generator
 	// Clock is Config.Clock, or the system clock.
 	Clock clock.Clock
+	// Gate is the process's bound on heavy solver runs (SolverSlots).
+	Gate *solver.Gate
 }
 
 // NewServices builds the services over st. The catalog holds solver
 // state: close it (Catalog.Close) when done, as New arranges.
 func NewServices(st *store.Store, cfg Config) (Services, error) {
 	now := clock.Or(cfg.Clock)
+	gate := solver.NewGate(cfg.SolverSlots)
 	cat := catalog.New(st, cfg.Catalog)
 	cfg.Publish.Clock, cfg.Authoring.Clock = now, now
+	cfg.Publish.Gate, cfg.Authoring.Gate = gate, gate
 	pub := publish.New(st, cat, cfg.Publish)
 	work, err := authoring.New(st, pub, cfg.Authoring)
 	if err != nil {
@@ -96,13 +106,13 @@ func NewServices(st *store.Store, cfg Config) (Services, error) {
 	}
 	model := llm.NewOpenAI(llm.OpenAIConfig{BaseURL: cfg.Generation.BaseURL, Timeout: cfg.Generation.Timeout})
 	gen := worker.NewGenerator(st, work, model, models, cfg.Generation.Logger)
-	return Services{Store: st, Catalog: cat, Publisher: pub, Authoring: work, Generator: gen, Clock: now}, nil
+	return Services{Store: st, Catalog: cat, Publisher: pub, Authoring: work, Generator: gen, Clock: now, Gate: gate}, nil
 }
 
 // Mount registers every resource on s, and the web console.
 func Mount(s *api.Server, sv Services, cfg Config) {
-	rulesets.Register(s, rulesets.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Store: sv.Store, Clock: sv.Clock})
-	rulebooks.Register(s, rulebooks.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Store: sv.Store, Clock: sv.Clock})
+	rulesets.Register(s, rulesets.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Store: sv.Store, Clock: sv.Clock, Gate: sv.Gate})
+	rulebooks.Register(s, rulebooks.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Store: sv.Store, Clock: sv.Clock, Gate: sv.Gate})
 	decide.Register(s, decide.Deps{Catalog: sv.Catalog, Store: sv.Store, Clock: sv.Clock}, cfg.Decide)
 	projects.Register(s, projects.Deps{Authoring: sv.Authoring, Generator: sv.Generator})
 	usage.Register(s)

@@ -47,7 +47,7 @@ func (h *handler) diff(ctx context.Context, in *rulebookDiffInput) (*rulebookDif
 	if err != nil {
 		return nil, err
 	}
-	d, err := solver.Diff(ctx, older.Composed.Rules, newer.Composed.Rules, solver.DiffOptions{DecisionDate: engine.DateOf(h.clock.Now())})
+	d, err := solver.Diff(ctx, older.Composed.Rules, newer.Composed.Rules, solver.DiffOptions{DecisionDate: engine.DateOf(h.clock.Now()), Gate: h.gate.For(api.Caller(ctx))})
 	if err != nil {
 		api.Log(ctx).WarnContext(ctx, "diff undecided", "rulebook", newer.Rulebook.ID, "error", err)
 		return nil, api.NewProblem(http.StatusUnprocessableEntity, "unprocessable_entity", "diff_undecided",

@@ -19,6 +19,7 @@ import (
 	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/publish"
 	"github.com/eligo/eligo/rulebook"
+	"github.com/eligo/eligo/solver"
 	"github.com/eligo/eligo/store"
 )
 
@@ -33,6 +34,9 @@ type Deps struct {
 	// Clock is "today" for a request that names no decision date; nil
 	// means the system clock.
 	Clock clock.Clock
+	// Gate bounds the solver runs of diffs and explanations with every
+	// other heavy solver run of the process; nil admits all.
+	Gate *solver.Gate
 }
 
 // handler holds the resource's services.
@@ -42,6 +46,7 @@ type handler struct {
 	publisher *publish.Publisher
 	store     *store.Store
 	clock     clock.Clock
+	gate      *solver.Gate
 }
 
 const (
@@ -51,7 +56,7 @@ const (
 
 // Register adds the rulebook operations to s.
 func Register(s *api.Server, deps Deps) {
-	h := &handler{server: s, catalog: deps.Catalog, publisher: deps.Publisher, store: deps.Store, clock: clock.Or(deps.Clock)}
+	h := &handler{server: s, catalog: deps.Catalog, publisher: deps.Publisher, store: deps.Store, clock: clock.Or(deps.Clock), gate: deps.Gate}
 	read := []auth.Scope{auth.ScopeRulebooksRead}
 	write := []auth.Scope{auth.ScopeRulebooksWrite}
 	member := api.Refusal{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonReleaseMemberUnresolved,
@@ -79,7 +84,7 @@ func Register(s *api.Server, deps Deps) {
 
 	create := op("create-rulebook", http.MethodPost, "/rulebooks/", "Create a rulebook",
 		"Creates a draft. An empty draft (no `ruleset_refs`) may be created. "+api.NamespaceDoc+" "+outcomeDoc+" "+refsDoc+" "+hintsDoc, api.Keyed, write)
-	create.NotFound, create.DefaultStatus = "", http.StatusCreated
+	create.NotFound, create.DefaultStatus, create.Idempotent = "", http.StatusCreated, true
 	create.Refusals = []api.Refusal{member,
 		{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonInvalidSlugFormat, Meaning: "the slug breaks the pattern."},
 		{Status: http.StatusForbidden, ReasonCode: api.ReasonReservedNamespace, Meaning: "the slug is under the service's reserved prefix."},

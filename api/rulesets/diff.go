@@ -55,7 +55,7 @@ func (h *handler) diff(ctx context.Context, in *rulesetDiffInput) (*rulesetDiffO
 	if err != nil {
 		return nil, api.LookupFailed(ctx, err, "Ruleset", in.Against)
 	}
-	opts := solver.DiffOptions{DecisionDate: engine.DateOf(h.clock.Now())}
+	opts := solver.DiffOptions{DecisionDate: engine.DateOf(h.clock.Now()), Gate: h.gate.For(api.Caller(ctx))}
 	if in.DecisionDate != "" {
 		d, ok := engine.ParseDate(in.DecisionDate)
 		if !ok {

@@ -21,6 +21,7 @@ import (
 	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/publish"
+	"github.com/eligo/eligo/solver"
 	"github.com/eligo/eligo/store"
 )
 
@@ -72,6 +73,9 @@ type Deps struct {
 	// Clock is "today" for a request that names no decision date; nil
 	// means the system clock.
 	Clock clock.Clock
+	// Gate bounds the solver runs of diffs and explanations with every
+	// other heavy solver run of the process; nil admits all.
+	Gate *solver.Gate
 }
 
 // handler holds the resource's services.
@@ -81,6 +85,7 @@ type handler struct {
 	publisher *publish.Publisher
 	store     *store.Store
 	clock     clock.Clock
+	gate      *solver.Gate
 }
 
 // notFound is what a ruleset lookup names in its 404.
@@ -88,7 +93,7 @@ const notFound = "ruleset"
 
 // Register adds the rulesets operations to s.
 func Register(s *api.Server, deps Deps) {
-	h := &handler{server: s, catalog: deps.Catalog, publisher: deps.Publisher, store: deps.Store, clock: clock.Or(deps.Clock)}
+	h := &handler{server: s, catalog: deps.Catalog, publisher: deps.Publisher, store: deps.Store, clock: clock.Or(deps.Clock), gate: deps.Gate}
 	loads := []api.Refusal{api.RefusalRecordCorrupt}
 	api.Register(s, api.Route{
 		OperationID: "list-rulesets", Method: http.MethodGet, Path: "/rulesets",

@@ -964,11 +964,14 @@ type Check struct {
 	DocsUrl       string   `json:"docs_url"`
 	Evidence      []string `json:"evidence"`
 	Id            string   `json:"id"`
-	Scored        bool     `json:"scored"`
-	Status        string   `json:"status"`
-	Title         string   `json:"title"`
-	Weight        int64    `json:"weight"`
-	Why           string   `json:"why"`
+
+	// Incomplete Why the check could not finish (the review's time budget ran out, or the solver could not decide), or null when it finished. An unfinished check is na (or warn when what it found before stopping already warrants it), never pass, and is not scored as a pass.
+	Incomplete *string `json:"incomplete"`
+	Scored     bool    `json:"scored"`
+	Status     string  `json:"status"`
+	Title      string  `json:"title"`
+	Weight     int64   `json:"weight"`
+	Why        string  `json:"why"`
 }
 
 // ChoiceAlternative defines model for ChoiceAlternative.
@@ -2074,8 +2077,11 @@ type RetryReadiness string
 
 // ReviewReport defines model for ReviewReport.
 type ReviewReport struct {
-	Checks           []Check  `json:"checks"`
-	Coaching         *string  `json:"coaching"`
+	Checks   []Check `json:"checks"`
+	Coaching *string `json:"coaching"`
+
+	// Complete False when some check could not finish within the review's time budget (or the solver gave up); each such check has status na and says why in incomplete. The score then covers only the checks that finished: an unfinished check never passes.
+	Complete         bool     `json:"complete"`
 	DataCompleteness string   `json:"data_completeness"`
 	NextSkill        *Hint    `json:"next_skill,omitempty"`
 	Score            *int64   `json:"score"`
@@ -2745,7 +2751,7 @@ type ValidationError struct {
 
 // ValidationItem defines model for ValidationItem.
 type ValidationItem struct {
-	// Input The offending value.
+	// Input The offending value, cut for the echo: a credential (provider_key, an API key) is never echoed but replaced by "[redacted]"; a string over 200 bytes is cut with its length noted; an object or array over 20 members, or nested over 3 levels, is summarised as a string giving its size.
 	Input interface{} `json:"input"`
 
 	// Loc Path to the offending member: body, query, path or header, then names and list indices.
@@ -2821,6 +2827,12 @@ type ListProjectsParams struct {
 	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
+// CreateProjectParams defines parameters for CreateProject.
+type CreateProjectParams struct {
+	// IdempotencyKey Makes a retry safe: a repeat with the same key within 24 hours gets the first answer. 1 to 255 printable ASCII characters, e.g. a UUID.
+	IdempotencyKey *string `json:"Idempotency-Key,omitempty"`
+}
+
 // CreateProject422JSONResponseBody defines parameters for CreateProject.
 type CreateProject422JSONResponseBody struct {
 	union json.RawMessage
@@ -2870,6 +2882,23 @@ type GenerateAndTestProject422JSONResponseBody struct {
 	union json.RawMessage
 }
 
+// AddProjectGuidanceParams defines parameters for AddProjectGuidance.
+type AddProjectGuidanceParams struct {
+	// IdempotencyKey Makes a retry safe: a repeat with the same key within 24 hours gets the first answer. 1 to 255 printable ASCII characters, e.g. a UUID.
+	IdempotencyKey *string `json:"Idempotency-Key,omitempty"`
+}
+
+// AddProjectGuidance422JSONResponseBody defines parameters for AddProjectGuidance.
+type AddProjectGuidance422JSONResponseBody struct {
+	union json.RawMessage
+}
+
+// PublishProjectParams defines parameters for PublishProject.
+type PublishProjectParams struct {
+	// IdempotencyKey Makes a retry safe: a repeat with the same key within 24 hours gets the first answer. 1 to 255 printable ASCII characters, e.g. a UUID.
+	IdempotencyKey *string `json:"Idempotency-Key,omitempty"`
+}
+
 // PublishProject422JSONResponseBody defines parameters for PublishProject.
 type PublishProject422JSONResponseBody struct {
 	union json.RawMessage
@@ -2888,6 +2917,9 @@ type UploadProjectSourcesMultipartBody struct {
 
 // UploadProjectSourcesParams defines parameters for UploadProjectSources.
 type UploadProjectSourcesParams struct {
+	// IdempotencyKey Makes a retry safe: a repeat with the same key within 24 hours gets the first answer. 1 to 255 printable ASCII characters, e.g. a UUID.
+	IdempotencyKey *string `json:"Idempotency-Key,omitempty"`
+
 	// ContentType multipart/form-data or application/json.
 	ContentType *string `json:"Content-Type,omitempty"`
 }
@@ -2909,6 +2941,12 @@ type ListRulebooksParams struct {
 // ListRulebooks429JSONResponseBody defines parameters for ListRulebooks.
 type ListRulebooks429JSONResponseBody struct {
 	union json.RawMessage
+}
+
+// CreateRulebookParams defines parameters for CreateRulebook.
+type CreateRulebookParams struct {
+	// IdempotencyKey Makes a retry safe: a repeat with the same key within 24 hours gets the first answer. 1 to 255 printable ASCII characters, e.g. a UUID.
+	IdempotencyKey *string `json:"Idempotency-Key,omitempty"`
 }
 
 // CreateRulebook422JSONResponseBody defines parameters for CreateRulebook.
@@ -2991,6 +3029,11 @@ type GetRulebookSchemaParams struct {
 
 // GetRulebookSchema422JSONResponseBody defines parameters for GetRulebookSchema.
 type GetRulebookSchema422JSONResponseBody struct {
+	union json.RawMessage
+}
+
+// SetRulebookVisibility422JSONResponseBody defines parameters for SetRulebookVisibility.
+type SetRulebookVisibility422JSONResponseBody struct {
 	union json.RawMessage
 }
 
@@ -4247,6 +4290,68 @@ func (t *GenerateAndTestProject422JSONResponseBody) UnmarshalJSON(b []byte) erro
 	return err
 }
 
+// AsValidationError returns the union data inside the AddProjectGuidance422JSONResponseBody as a ValidationError
+func (t AddProjectGuidance422JSONResponseBody) AsValidationError() (ValidationError, error) {
+	var body ValidationError
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromValidationError overwrites any union data inside the AddProjectGuidance422JSONResponseBody as the provided ValidationError
+func (t *AddProjectGuidance422JSONResponseBody) FromValidationError(v ValidationError) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeValidationError performs a merge with any union data inside the AddProjectGuidance422JSONResponseBody, using the provided ValidationError
+func (t *AddProjectGuidance422JSONResponseBody) MergeValidationError(v ValidationError) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsProblemError returns the union data inside the AddProjectGuidance422JSONResponseBody as a ProblemError
+func (t AddProjectGuidance422JSONResponseBody) AsProblemError() (ProblemError, error) {
+	var body ProblemError
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromProblemError overwrites any union data inside the AddProjectGuidance422JSONResponseBody as the provided ProblemError
+func (t *AddProjectGuidance422JSONResponseBody) FromProblemError(v ProblemError) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeProblemError performs a merge with any union data inside the AddProjectGuidance422JSONResponseBody, using the provided ProblemError
+func (t *AddProjectGuidance422JSONResponseBody) MergeProblemError(v ProblemError) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t AddProjectGuidance422JSONResponseBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *AddProjectGuidance422JSONResponseBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // AsValidationError returns the union data inside the PublishProject422JSONResponseBody as a ValidationError
 func (t PublishProject422JSONResponseBody) AsValidationError() (ValidationError, error) {
 	var body ValidationError
@@ -5049,6 +5154,68 @@ func (t GetRulebookSchema422JSONResponseBody) MarshalJSON() ([]byte, error) {
 }
 
 func (t *GetRulebookSchema422JSONResponseBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsValidationError returns the union data inside the SetRulebookVisibility422JSONResponseBody as a ValidationError
+func (t SetRulebookVisibility422JSONResponseBody) AsValidationError() (ValidationError, error) {
+	var body ValidationError
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromValidationError overwrites any union data inside the SetRulebookVisibility422JSONResponseBody as the provided ValidationError
+func (t *SetRulebookVisibility422JSONResponseBody) FromValidationError(v ValidationError) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeValidationError performs a merge with any union data inside the SetRulebookVisibility422JSONResponseBody, using the provided ValidationError
+func (t *SetRulebookVisibility422JSONResponseBody) MergeValidationError(v ValidationError) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsProblemError returns the union data inside the SetRulebookVisibility422JSONResponseBody as a ProblemError
+func (t SetRulebookVisibility422JSONResponseBody) AsProblemError() (ProblemError, error) {
+	var body ProblemError
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromProblemError overwrites any union data inside the SetRulebookVisibility422JSONResponseBody as the provided ProblemError
+func (t *SetRulebookVisibility422JSONResponseBody) FromProblemError(v ProblemError) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeProblemError performs a merge with any union data inside the SetRulebookVisibility422JSONResponseBody, using the provided ProblemError
+func (t *SetRulebookVisibility422JSONResponseBody) MergeProblemError(v ProblemError) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t SetRulebookVisibility422JSONResponseBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *SetRulebookVisibility422JSONResponseBody) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -5946,23 +6113,27 @@ type ClientInterface interface {
 	//
 	// Creates an authoring project for one section. `source_text`, when not blank, becomes the first source (`source.txt`, text/plain). `test_cases` are the first tests (at most 100). A test case is `name` (unique in the project), `field_values` (the answers, as /decide takes them), `expected_outcome` and optional `decision_date` (YYYY-MM-DD, for rules that read it) and `expectations`: `criteria` (criterion id to satisfied, not_satisfied or pending), `groups` (likewise), `missing_fields` (fields that must be among the missing) and `field_errors` (when present, exactly the fields reported in field_errors). Field names must match the draft's exactly: an answer to a field the draft does not declare is treated as absent, and the test's result lists it under `ignored_fields`.
 	//
+	// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
+	//
 	// Access: API key with scope `projects:write`. Metering class: `projects`.
 	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /projects/ (the `CreateProject` operationId).
-	CreateProjectWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateProjectWithBody(ctx context.Context, params *CreateProjectParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateProject Create a project
 	//
 	// Creates an authoring project for one section. `source_text`, when not blank, becomes the first source (`source.txt`, text/plain). `test_cases` are the first tests (at most 100). A test case is `name` (unique in the project), `field_values` (the answers, as /decide takes them), `expected_outcome` and optional `decision_date` (YYYY-MM-DD, for rules that read it) and `expectations`: `criteria` (criterion id to satisfied, not_satisfied or pending), `groups` (likewise), `missing_fields` (fields that must be among the missing) and `field_errors` (when present, exactly the fields reported in field_errors). Field names must match the draft's exactly: an answer to a field the draft does not declare is treated as absent, and the test's result lists it under `ignored_fields`.
+	//
+	// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 	//
 	// Access: API key with scope `projects:write`. Metering class: `projects`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /projects/ (the `CreateProject` operationId).
-	CreateProject(ctx context.Context, body CreateProjectJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateProject(ctx context.Context, params *CreateProjectParams, body CreateProjectJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetProject Get a project
 	//
@@ -6050,7 +6221,7 @@ type ClientInterface interface {
 
 	// GenerateProjectWithBody Generate the draft
 	//
-	// Starts a generation and answers 202 with the status envelope; poll GET .../status. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
+	// Starts a generation and answers 202 with the status envelope; poll GET .../status. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The active sources' stored `estimated_tokens` are checked before anything is assembled: when they alone are over the budget, the 422 gives their sum as `token_count`; and counting stops once it passes the budget, when `token_count` is what was counted by then (the prompt counts at least that). The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. A tenant's generations queued or running across its projects are limited too (the limit is in the 429's description): another start is 429 `tenant_generation_limit` with `Retry-After`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
 	//
 	// Access: API key with scope `projects:write`. Metering class: `generate`.
 	//
@@ -6061,7 +6232,7 @@ type ClientInterface interface {
 
 	// GenerateProject Generate the draft
 	//
-	// Starts a generation and answers 202 with the status envelope; poll GET .../status. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
+	// Starts a generation and answers 202 with the status envelope; poll GET .../status. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The active sources' stored `estimated_tokens` are checked before anything is assembled: when they alone are over the budget, the 422 gives their sum as `token_count`; and counting stops once it passes the budget, when `token_count` is what was counted by then (the prompt counts at least that). The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. A tenant's generations queued or running across its projects are limited too (the limit is in the 429's description): another start is 429 `tenant_generation_limit` with `Retry-After`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
 	//
 	// Access: API key with scope `projects:write`. Metering class: `generate`.
 	//
@@ -6072,7 +6243,7 @@ type ClientInterface interface {
 
 	// GenerateAndTestProjectWithBody Generate the draft and wait
 	//
-	// Starts a generation and waits for it: 200 with `ruleset_id` (the kept draft's id), `tests_passing`, `tests_total`, `failures[]` (`name`, `expected`, `got`, `hint`), `provenance_report`, `review_hint`, `source_questions`, `source_check`, `rounds` and `changed_criteria` (refine). Judge by `accepted` (or `outcome`), not by the job's completion: a kept draft may still fail tests. A generation that failed is 502 for a provider failure or 422 otherwise, with `reason_code`, `retryable` and `job_id`. A generation still running after the wait answers 202 with the status envelope. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
+	// Starts a generation and waits for it: 200 with `ruleset_id` (the kept draft's id), `tests_passing`, `tests_total`, `failures[]` (`name`, `expected`, `got`, `hint`), `provenance_report`, `review_hint`, `source_questions`, `source_check`, `rounds` and `changed_criteria` (refine). Judge by `accepted` (or `outcome`), not by the job's completion: a kept draft may still fail tests. A generation that failed is 502 for a provider failure or 422 otherwise, with `reason_code`, `retryable` and `job_id`. A generation still running after the wait answers 202 with the status envelope; the wait ends 5 s before the request's work deadline (45 s with the default 60 s write timeout), so the answer always arrives. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The active sources' stored `estimated_tokens` are checked before anything is assembled: when they alone are over the budget, the 422 gives their sum as `token_count`; and counting stops once it passes the budget, when `token_count` is what was counted by then (the prompt counts at least that). The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. A tenant's generations queued or running across its projects are limited too (the limit is in the 429's description): another start is 429 `tenant_generation_limit` with `Retry-After`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
 	//
 	// Access: API key with scope `projects:write`. Metering class: `generate`.
 	//
@@ -6083,7 +6254,7 @@ type ClientInterface interface {
 
 	// GenerateAndTestProject Generate the draft and wait
 	//
-	// Starts a generation and waits for it: 200 with `ruleset_id` (the kept draft's id), `tests_passing`, `tests_total`, `failures[]` (`name`, `expected`, `got`, `hint`), `provenance_report`, `review_hint`, `source_questions`, `source_check`, `rounds` and `changed_criteria` (refine). Judge by `accepted` (or `outcome`), not by the job's completion: a kept draft may still fail tests. A generation that failed is 502 for a provider failure or 422 otherwise, with `reason_code`, `retryable` and `job_id`. A generation still running after the wait answers 202 with the status envelope. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
+	// Starts a generation and waits for it: 200 with `ruleset_id` (the kept draft's id), `tests_passing`, `tests_total`, `failures[]` (`name`, `expected`, `got`, `hint`), `provenance_report`, `review_hint`, `source_questions`, `source_check`, `rounds` and `changed_criteria` (refine). Judge by `accepted` (or `outcome`), not by the job's completion: a kept draft may still fail tests. A generation that failed is 502 for a provider failure or 422 otherwise, with `reason_code`, `retryable` and `job_id`. A generation still running after the wait answers 202 with the status envelope; the wait ends 5 s before the request's work deadline (45 s with the default 60 s write timeout), so the answer always arrives. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The active sources' stored `estimated_tokens` are checked before anything is assembled: when they alone are over the budget, the 422 gives their sum as `token_count`; and counting stops once it passes the budget, when `token_count` is what was counted by then (the prompt counts at least that). The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. A tenant's generations queued or running across its projects are limited too (the limit is in the 429's description): another start is 429 `tenant_generation_limit` with `Retry-After`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
 	//
 	// Access: API key with scope `projects:write`. Metering class: `generate`.
 	//
@@ -6127,45 +6298,53 @@ type ClientInterface interface {
 	//
 	// Adds guidance for generation without generating: `guidance_text`, `process_type` (`field_extraction` or `rule_generation`), optional `adherence` (`exact`: follow it to the letter) and `domain_scope` (the domain it applies to; empty for all).
 	//
+	// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
+	//
 	// Access: API key with scope `projects:write`. Metering class: `projects`.
 	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /projects/{project_id}/guidance (the `AddProjectGuidance` operationId).
-	AddProjectGuidanceWithBody(ctx context.Context, projectId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	AddProjectGuidanceWithBody(ctx context.Context, projectId string, params *AddProjectGuidanceParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// AddProjectGuidance Add guidance
 	//
 	// Adds guidance for generation without generating: `guidance_text`, `process_type` (`field_extraction` or `rule_generation`), optional `adherence` (`exact`: follow it to the letter) and `domain_scope` (the domain it applies to; empty for all).
 	//
+	// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
+	//
 	// Access: API key with scope `projects:write`. Metering class: `projects`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /projects/{project_id}/guidance (the `AddProjectGuidance` operationId).
-	AddProjectGuidance(ctx context.Context, projectId string, body AddProjectGuidanceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	AddProjectGuidance(ctx context.Context, projectId string, params *AddProjectGuidanceParams, body AddProjectGuidanceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PublishProjectWithBody Publish the draft
 	//
-	// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+	// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+	//
+	// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 	//
 	// Access: API key with scope `projects:write`. Metering class: `projects`.
 	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /projects/{project_id}/publish (the `PublishProject` operationId).
-	PublishProjectWithBody(ctx context.Context, projectId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	PublishProjectWithBody(ctx context.Context, projectId string, params *PublishProjectParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PublishProject Publish the draft
 	//
-	// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+	// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+	//
+	// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 	//
 	// Access: API key with scope `projects:write`. Metering class: `projects`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /projects/{project_id}/publish (the `PublishProject` operationId).
-	PublishProject(ctx context.Context, projectId string, body PublishProjectJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	PublishProject(ctx context.Context, projectId string, params *PublishProjectParams, body PublishProjectJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ReviewProjectWithBody Review the project
 	//
@@ -6200,7 +6379,9 @@ type ClientInterface interface {
 
 	// UploadProjectSourcesWithBody Upload sources
 	//
-	// Adds statute or policy text to the project, all files or none. Two bodies are accepted: `multipart/form-data` with one or more file parts (each part's Content-Type, or its filename's extension, gives the media type) and optional form fields `url`, `title` and `licence` that apply to every file of the form (send one file per request to give each its own); or `application/json`, one file: `filename`, optional `media_type`, the content as `text` (UTF-8) or `content_base64` (any bytes, standard base64), and optional `url` (where the text is published; needed to cite it by url), `title` and `licence`. Media types: text/plain, text/markdown, text/html (text extracted with an HTML5 parser; scripts and styles dropped) and application/pdf (text extracted page by page with poppler's pdftotext, so a quote is located on its page; a PDF without a text layer is refused, no OCR is done). The original bytes are kept (GET .../raw) beside the extracted text quotes are verified against. Each stored source reports `estimated_tokens` (its text's exact o200k_base token count); the response adds `project_estimated_tokens` (every active source) and `generation_token_budget`. `possible_duplicates` names earlier sources (or earlier files of the same upload) with the same bytes (`identical_bytes`) or nearly the same text (`near_duplicate_text`: MinHash resemblance of word 5-gram shingles of at least 0.8); advisory, nothing is refused. Limits: 10485760 bytes per file (413 `source_too_large`), 50 sources and 104857600 bytes of sources per project (413 `project_source_limit`), and the request body cap of a keyed caller. Only `active` sources enter generation; `superseded` and `reference_only` sources stay for reference and provenance.
+	// Adds statute or policy text to the project, all files or none. Two bodies are accepted: `multipart/form-data` with one or more file parts (each part's Content-Type, or its filename's extension, gives the media type) and optional form fields `url`, `title` and `licence` that apply to every file of the form (send one file per request to give each its own); or `application/json`, one file: `filename`, optional `media_type`, the content as `text` (UTF-8) or `content_base64` (any bytes, standard base64), and optional `url` (where the text is published; needed to cite it by url), `title` and `licence`. Media types: text/plain, text/markdown, text/html (text extracted with an HTML5 parser; scripts and styles dropped) and application/pdf (text extracted page by page with poppler's pdftotext, so a quote is located on its page; a PDF without a text layer is refused, no OCR is done). The original bytes are kept (GET .../raw) beside the extracted text quotes are verified against. Each stored source reports `estimated_tokens` (its text's exact o200k_base token count); the response adds `project_estimated_tokens` (every active source) and `generation_token_budget`. `possible_duplicates` names earlier sources (or earlier files of the same upload) with the same bytes (`identical_bytes`) or nearly the same text (`near_duplicate_text`: MinHash resemblance of word 5-gram shingles of at least 0.8); advisory, nothing is refused. Limits: 10485760 bytes per file (413 `source_too_large`); 10485760 bytes of extracted text per file (413 `source_text_too_large`) and 20971520 bytes of it from all the files of one request (413 `upload_text_budget_exceeded`), with extraction stopped as soon as a limit is passed; 20s for all the PDFs of one request to extract (422 `source_extraction_timeout`); 50 sources, 104857600 bytes of sources and 41943040 bytes of extracted text per project (413 `project_source_limit`); and the request body cap of a keyed caller. Only `active` sources enter generation; `superseded` and `reference_only` sources stay for reference and provenance.
+	//
+	// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 	//
 	// Access: API key with scope `projects:write`. Metering class: `projects`.
 	//
@@ -6211,7 +6392,9 @@ type ClientInterface interface {
 
 	// UploadProjectSources Upload sources
 	//
-	// Adds statute or policy text to the project, all files or none. Two bodies are accepted: `multipart/form-data` with one or more file parts (each part's Content-Type, or its filename's extension, gives the media type) and optional form fields `url`, `title` and `licence` that apply to every file of the form (send one file per request to give each its own); or `application/json`, one file: `filename`, optional `media_type`, the content as `text` (UTF-8) or `content_base64` (any bytes, standard base64), and optional `url` (where the text is published; needed to cite it by url), `title` and `licence`. Media types: text/plain, text/markdown, text/html (text extracted with an HTML5 parser; scripts and styles dropped) and application/pdf (text extracted page by page with poppler's pdftotext, so a quote is located on its page; a PDF without a text layer is refused, no OCR is done). The original bytes are kept (GET .../raw) beside the extracted text quotes are verified against. Each stored source reports `estimated_tokens` (its text's exact o200k_base token count); the response adds `project_estimated_tokens` (every active source) and `generation_token_budget`. `possible_duplicates` names earlier sources (or earlier files of the same upload) with the same bytes (`identical_bytes`) or nearly the same text (`near_duplicate_text`: MinHash resemblance of word 5-gram shingles of at least 0.8); advisory, nothing is refused. Limits: 10485760 bytes per file (413 `source_too_large`), 50 sources and 104857600 bytes of sources per project (413 `project_source_limit`), and the request body cap of a keyed caller. Only `active` sources enter generation; `superseded` and `reference_only` sources stay for reference and provenance.
+	// Adds statute or policy text to the project, all files or none. Two bodies are accepted: `multipart/form-data` with one or more file parts (each part's Content-Type, or its filename's extension, gives the media type) and optional form fields `url`, `title` and `licence` that apply to every file of the form (send one file per request to give each its own); or `application/json`, one file: `filename`, optional `media_type`, the content as `text` (UTF-8) or `content_base64` (any bytes, standard base64), and optional `url` (where the text is published; needed to cite it by url), `title` and `licence`. Media types: text/plain, text/markdown, text/html (text extracted with an HTML5 parser; scripts and styles dropped) and application/pdf (text extracted page by page with poppler's pdftotext, so a quote is located on its page; a PDF without a text layer is refused, no OCR is done). The original bytes are kept (GET .../raw) beside the extracted text quotes are verified against. Each stored source reports `estimated_tokens` (its text's exact o200k_base token count); the response adds `project_estimated_tokens` (every active source) and `generation_token_budget`. `possible_duplicates` names earlier sources (or earlier files of the same upload) with the same bytes (`identical_bytes`) or nearly the same text (`near_duplicate_text`: MinHash resemblance of word 5-gram shingles of at least 0.8); advisory, nothing is refused. Limits: 10485760 bytes per file (413 `source_too_large`); 10485760 bytes of extracted text per file (413 `source_text_too_large`) and 20971520 bytes of it from all the files of one request (413 `upload_text_budget_exceeded`), with extraction stopped as soon as a limit is passed; 20s for all the PDFs of one request to extract (422 `source_extraction_timeout`); 50 sources, 104857600 bytes of sources and 41943040 bytes of extracted text per project (413 `project_source_limit`); and the request body cap of a keyed caller. Only `active` sources enter generation; `superseded` and `reference_only` sources stay for reference and provenance.
+	//
+	// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 	//
 	// Access: API key with scope `projects:write`. Metering class: `projects`.
 	//
@@ -6253,7 +6436,7 @@ type ClientInterface interface {
 
 	// GetProjectSourceRaw Download a source's bytes
 	//
-	// The bytes exactly as uploaded, with their media type, and the filename in Content-Disposition.
+	// The bytes exactly as uploaded, with their media type, as an attachment (the filename in Content-Disposition), with `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox; default-src 'none'`, so that a browser never renders an uploaded page as part of the service's origin.
 	//
 	// Access: API key with scope `projects:read`. Metering class: `projects`.
 	//
@@ -6302,25 +6485,29 @@ type ClientInterface interface {
 
 	// CreateRulebookWithBody Create a rulebook
 	//
-	// Creates a draft. An empty draft (no `ruleset_refs`) may be created. `outcome_logic` is an expression tree over the section letters (A, B, C... in `ruleset_refs` order): a leaf `{"section": "A"}`, a node `{"op": "and" | "or", "args": [two or more nodes]}` or `{"op": "not", "args": [one node]}`. A string, also inside an `{"expr": ...}` wrapper, a letter with no section or a malformed node is 422 with the validation list. Absent or null: every section and-ed. Each reference names a `section_id` of the tenant's published rulesets and a `pin_mode`: `latest_active` (the default; floating: the section's newest active cut when the reference is added becomes its live cut, and cuts published later are candidates, `testing` in the rulebook, changing nothing until promoted) or `pinned` with an exact `ruleset_id`. A field id used by two sections is one shared field: the same type and enum values, or the composition is refused (422). `robot_hints` is null or a map over the active beats `general_context`, `preamble`, `session_start`, `postamble`, `session_end`, `stuck` and the reserved `persona`, `conversational_style`, `section_transition`; another key is 422 listing the allowed set.
+	// Creates a draft. An empty draft (no `ruleset_refs`) may be created. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. `outcome_logic` is an expression tree over the section letters (A, B, C... in `ruleset_refs` order): a leaf `{"section": "A"}`, a node `{"op": "and" | "or", "args": [two or more nodes]}` or `{"op": "not", "args": [one node]}`. A string, also inside an `{"expr": ...}` wrapper, a letter with no section or a malformed node is 422 with the validation list. Absent or null: every section and-ed. Each reference names a `section_id` of the tenant's published rulesets and a `pin_mode`: `latest_active` (the default; floating: the section's newest active cut when the reference is added becomes its live cut, and cuts published later are candidates, `testing` in the rulebook, changing nothing until promoted) or `pinned` with an exact `ruleset_id`. A field id used by two sections is one shared field: the same type and enum values, or the composition is refused (422). `robot_hints` is null or a map over the active beats `general_context`, `preamble`, `session_start`, `postamble`, `session_end`, `stuck` and the reserved `persona`, `conversational_style`, `section_transition`; another key is 422 listing the allowed set.
+	//
+	// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 	//
 	// Access: API key with scope `rulebooks:write`. Metering class: `rulebooks`.
 	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /rulebooks/ (the `CreateRulebook` operationId).
-	CreateRulebookWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateRulebookWithBody(ctx context.Context, params *CreateRulebookParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateRulebook Create a rulebook
 	//
-	// Creates a draft. An empty draft (no `ruleset_refs`) may be created. `outcome_logic` is an expression tree over the section letters (A, B, C... in `ruleset_refs` order): a leaf `{"section": "A"}`, a node `{"op": "and" | "or", "args": [two or more nodes]}` or `{"op": "not", "args": [one node]}`. A string, also inside an `{"expr": ...}` wrapper, a letter with no section or a malformed node is 422 with the validation list. Absent or null: every section and-ed. Each reference names a `section_id` of the tenant's published rulesets and a `pin_mode`: `latest_active` (the default; floating: the section's newest active cut when the reference is added becomes its live cut, and cuts published later are candidates, `testing` in the rulebook, changing nothing until promoted) or `pinned` with an exact `ruleset_id`. A field id used by two sections is one shared field: the same type and enum values, or the composition is refused (422). `robot_hints` is null or a map over the active beats `general_context`, `preamble`, `session_start`, `postamble`, `session_end`, `stuck` and the reserved `persona`, `conversational_style`, `section_transition`; another key is 422 listing the allowed set.
+	// Creates a draft. An empty draft (no `ruleset_refs`) may be created. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. `outcome_logic` is an expression tree over the section letters (A, B, C... in `ruleset_refs` order): a leaf `{"section": "A"}`, a node `{"op": "and" | "or", "args": [two or more nodes]}` or `{"op": "not", "args": [one node]}`. A string, also inside an `{"expr": ...}` wrapper, a letter with no section or a malformed node is 422 with the validation list. Absent or null: every section and-ed. Each reference names a `section_id` of the tenant's published rulesets and a `pin_mode`: `latest_active` (the default; floating: the section's newest active cut when the reference is added becomes its live cut, and cuts published later are candidates, `testing` in the rulebook, changing nothing until promoted) or `pinned` with an exact `ruleset_id`. A field id used by two sections is one shared field: the same type and enum values, or the composition is refused (422). `robot_hints` is null or a map over the active beats `general_context`, `preamble`, `session_start`, `postamble`, `session_end`, `stuck` and the reserved `persona`, `conversational_style`, `section_transition`; another key is 422 listing the allowed set.
+	//
+	// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 	//
 	// Access: API key with scope `rulebooks:write`. Metering class: `rulebooks`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /rulebooks/ (the `CreateRulebook` operationId).
-	CreateRulebook(ctx context.Context, body CreateRulebookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateRulebook(ctx context.Context, params *CreateRulebookParams, body CreateRulebookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetRulebookGraphBySlug Get a rulebook's graph
 	//
@@ -6462,7 +6649,7 @@ type ClientInterface interface {
 
 	// SetRulebookVisibilityWithBody Make a rulebook public or private
 	//
-	// `public` rulebooks are listed in the anonymous catalogue when active, and other tenants' keys may read and evaluate them; `private` ones only the owner's keys. A public rulebook shows its members' rules through its explain and graph. A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
+	// `public` rulebooks are listed in the anonymous catalogue when active, and other tenants' keys may read and evaluate them; `private` ones only the owner's keys. A public rulebook shows its members' rules through its explain and graph. So a rulebook with a member citing project artefacts, in its draft or in any release it published (releases stay readable by id), cannot be made public (422 `artefact_reference_public_visibility_forbidden`, as for a ruleset); nor can an edit, activation or promotion of a public rulebook bring such a member in. A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
 	//
 	// Access: API key with scope `rulebooks:write`. Metering class: `rulebooks`.
 	//
@@ -6473,7 +6660,7 @@ type ClientInterface interface {
 
 	// SetRulebookVisibility Make a rulebook public or private
 	//
-	// `public` rulebooks are listed in the anonymous catalogue when active, and other tenants' keys may read and evaluate them; `private` ones only the owner's keys. A public rulebook shows its members' rules through its explain and graph. A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
+	// `public` rulebooks are listed in the anonymous catalogue when active, and other tenants' keys may read and evaluate them; `private` ones only the owner's keys. A public rulebook shows its members' rules through its explain and graph. So a rulebook with a member citing project artefacts, in its draft or in any release it published (releases stay readable by id), cannot be made public (422 `artefact_reference_public_visibility_forbidden`, as for a ruleset); nor can an edit, activation or promotion of a public rulebook bring such a member in. A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
 	//
 	// Access: API key with scope `rulebooks:write`. Metering class: `rulebooks`.
 	//
@@ -6710,13 +6897,15 @@ func (c *Client) ListProjects(ctx context.Context, params *ListProjectsParams, r
 //
 // Creates an authoring project for one section. `source_text`, when not blank, becomes the first source (`source.txt`, text/plain). `test_cases` are the first tests (at most 100). A test case is `name` (unique in the project), `field_values` (the answers, as /decide takes them), `expected_outcome` and optional `decision_date` (YYYY-MM-DD, for rules that read it) and `expectations`: `criteria` (criterion id to satisfied, not_satisfied or pending), `groups` (likewise), `missing_fields` (fields that must be among the missing) and `field_errors` (when present, exactly the fields reported in field_errors). Field names must match the draft's exactly: an answer to a field the draft does not declare is treated as absent, and the test's result lists it under `ignored_fields`.
 //
+// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
+//
 // Access: API key with scope `projects:write`. Metering class: `projects`.
 //
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /projects/ (the `CreateProject` operationId).
-func (c *Client) CreateProjectWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateProjectRequestWithBody(c.Server, contentType, body)
+func (c *Client) CreateProjectWithBody(ctx context.Context, params *CreateProjectParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateProjectRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6731,13 +6920,15 @@ func (c *Client) CreateProjectWithBody(ctx context.Context, contentType string, 
 //
 // Creates an authoring project for one section. `source_text`, when not blank, becomes the first source (`source.txt`, text/plain). `test_cases` are the first tests (at most 100). A test case is `name` (unique in the project), `field_values` (the answers, as /decide takes them), `expected_outcome` and optional `decision_date` (YYYY-MM-DD, for rules that read it) and `expectations`: `criteria` (criterion id to satisfied, not_satisfied or pending), `groups` (likewise), `missing_fields` (fields that must be among the missing) and `field_errors` (when present, exactly the fields reported in field_errors). Field names must match the draft's exactly: an answer to a field the draft does not declare is treated as absent, and the test's result lists it under `ignored_fields`.
 //
+// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
+//
 // Access: API key with scope `projects:write`. Metering class: `projects`.
 //
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /projects/ (the `CreateProject` operationId).
-func (c *Client) CreateProject(ctx context.Context, body CreateProjectJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateProjectRequest(c.Server, body)
+func (c *Client) CreateProject(ctx context.Context, params *CreateProjectParams, body CreateProjectJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateProjectRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6914,7 +7105,7 @@ func (c *Client) PutProjectDraft(ctx context.Context, projectId string, body Put
 
 // GenerateProjectWithBody Generate the draft
 //
-// Starts a generation and answers 202 with the status envelope; poll GET .../status. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
+// Starts a generation and answers 202 with the status envelope; poll GET .../status. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The active sources' stored `estimated_tokens` are checked before anything is assembled: when they alone are over the budget, the 422 gives their sum as `token_count`; and counting stops once it passes the budget, when `token_count` is what was counted by then (the prompt counts at least that). The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. A tenant's generations queued or running across its projects are limited too (the limit is in the 429's description): another start is 429 `tenant_generation_limit` with `Retry-After`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
 //
 // Access: API key with scope `projects:write`. Metering class: `generate`.
 //
@@ -6935,7 +7126,7 @@ func (c *Client) GenerateProjectWithBody(ctx context.Context, projectId string, 
 
 // GenerateProject Generate the draft
 //
-// Starts a generation and answers 202 with the status envelope; poll GET .../status. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
+// Starts a generation and answers 202 with the status envelope; poll GET .../status. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The active sources' stored `estimated_tokens` are checked before anything is assembled: when they alone are over the budget, the 422 gives their sum as `token_count`; and counting stops once it passes the budget, when `token_count` is what was counted by then (the prompt counts at least that). The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. A tenant's generations queued or running across its projects are limited too (the limit is in the 429's description): another start is 429 `tenant_generation_limit` with `Retry-After`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
 //
 // Access: API key with scope `projects:write`. Metering class: `generate`.
 //
@@ -6956,7 +7147,7 @@ func (c *Client) GenerateProject(ctx context.Context, projectId string, params *
 
 // GenerateAndTestProjectWithBody Generate the draft and wait
 //
-// Starts a generation and waits for it: 200 with `ruleset_id` (the kept draft's id), `tests_passing`, `tests_total`, `failures[]` (`name`, `expected`, `got`, `hint`), `provenance_report`, `review_hint`, `source_questions`, `source_check`, `rounds` and `changed_criteria` (refine). Judge by `accepted` (or `outcome`), not by the job's completion: a kept draft may still fail tests. A generation that failed is 502 for a provider failure or 422 otherwise, with `reason_code`, `retryable` and `job_id`. A generation still running after the wait answers 202 with the status envelope. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
+// Starts a generation and waits for it: 200 with `ruleset_id` (the kept draft's id), `tests_passing`, `tests_total`, `failures[]` (`name`, `expected`, `got`, `hint`), `provenance_report`, `review_hint`, `source_questions`, `source_check`, `rounds` and `changed_criteria` (refine). Judge by `accepted` (or `outcome`), not by the job's completion: a kept draft may still fail tests. A generation that failed is 502 for a provider failure or 422 otherwise, with `reason_code`, `retryable` and `job_id`. A generation still running after the wait answers 202 with the status envelope; the wait ends 5 s before the request's work deadline (45 s with the default 60 s write timeout), so the answer always arrives. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The active sources' stored `estimated_tokens` are checked before anything is assembled: when they alone are over the budget, the 422 gives their sum as `token_count`; and counting stops once it passes the budget, when `token_count` is what was counted by then (the prompt counts at least that). The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. A tenant's generations queued or running across its projects are limited too (the limit is in the 429's description): another start is 429 `tenant_generation_limit` with `Retry-After`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
 //
 // Access: API key with scope `projects:write`. Metering class: `generate`.
 //
@@ -6977,7 +7168,7 @@ func (c *Client) GenerateAndTestProjectWithBody(ctx context.Context, projectId s
 
 // GenerateAndTestProject Generate the draft and wait
 //
-// Starts a generation and waits for it: 200 with `ruleset_id` (the kept draft's id), `tests_passing`, `tests_total`, `failures[]` (`name`, `expected`, `got`, `hint`), `provenance_report`, `review_hint`, `source_questions`, `source_check`, `rounds` and `changed_criteria` (refine). Judge by `accepted` (or `outcome`), not by the job's completion: a kept draft may still fail tests. A generation that failed is 502 for a provider failure or 422 otherwise, with `reason_code`, `retryable` and `job_id`. A generation still running after the wait answers 202 with the status envelope. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
+// Starts a generation and waits for it: 200 with `ruleset_id` (the kept draft's id), `tests_passing`, `tests_total`, `failures[]` (`name`, `expected`, `got`, `hint`), `provenance_report`, `review_hint`, `source_questions`, `source_check`, `rounds` and `changed_criteria` (refine). Judge by `accepted` (or `outcome`), not by the job's completion: a kept draft may still fail tests. A generation that failed is 502 for a provider failure or 422 otherwise, with `reason_code`, `retryable` and `job_id`. A generation still running after the wait answers 202 with the status envelope; the wait ends 5 s before the request's work deadline (45 s with the default 60 s write timeout), so the answer always arrives. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The active sources' stored `estimated_tokens` are checked before anything is assembled: when they alone are over the budget, the 422 gives their sum as `token_count`; and counting stops once it passes the budget, when `token_count` is what was counted by then (the prompt counts at least that). The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. A tenant's generations queued or running across its projects are limited too (the limit is in the 429's description): another start is 429 `tenant_generation_limit` with `Retry-After`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
 //
 // Access: API key with scope `projects:write`. Metering class: `generate`.
 //
@@ -7061,13 +7252,15 @@ func (c *Client) ListProjectGuidance(ctx context.Context, projectId string, reqE
 //
 // Adds guidance for generation without generating: `guidance_text`, `process_type` (`field_extraction` or `rule_generation`), optional `adherence` (`exact`: follow it to the letter) and `domain_scope` (the domain it applies to; empty for all).
 //
+// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
+//
 // Access: API key with scope `projects:write`. Metering class: `projects`.
 //
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /projects/{project_id}/guidance (the `AddProjectGuidance` operationId).
-func (c *Client) AddProjectGuidanceWithBody(ctx context.Context, projectId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewAddProjectGuidanceRequestWithBody(c.Server, projectId, contentType, body)
+func (c *Client) AddProjectGuidanceWithBody(ctx context.Context, projectId string, params *AddProjectGuidanceParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAddProjectGuidanceRequestWithBody(c.Server, projectId, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7082,13 +7275,15 @@ func (c *Client) AddProjectGuidanceWithBody(ctx context.Context, projectId strin
 //
 // Adds guidance for generation without generating: `guidance_text`, `process_type` (`field_extraction` or `rule_generation`), optional `adherence` (`exact`: follow it to the letter) and `domain_scope` (the domain it applies to; empty for all).
 //
+// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
+//
 // Access: API key with scope `projects:write`. Metering class: `projects`.
 //
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /projects/{project_id}/guidance (the `AddProjectGuidance` operationId).
-func (c *Client) AddProjectGuidance(ctx context.Context, projectId string, body AddProjectGuidanceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewAddProjectGuidanceRequest(c.Server, projectId, body)
+func (c *Client) AddProjectGuidance(ctx context.Context, projectId string, params *AddProjectGuidanceParams, body AddProjectGuidanceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAddProjectGuidanceRequest(c.Server, projectId, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7101,15 +7296,17 @@ func (c *Client) AddProjectGuidance(ctx context.Context, projectId string, body 
 
 // PublishProjectWithBody Publish the draft
 //
-// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+//
+// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 //
 // Access: API key with scope `projects:write`. Metering class: `projects`.
 //
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /projects/{project_id}/publish (the `PublishProject` operationId).
-func (c *Client) PublishProjectWithBody(ctx context.Context, projectId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewPublishProjectRequestWithBody(c.Server, projectId, contentType, body)
+func (c *Client) PublishProjectWithBody(ctx context.Context, projectId string, params *PublishProjectParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPublishProjectRequestWithBody(c.Server, projectId, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7122,15 +7319,17 @@ func (c *Client) PublishProjectWithBody(ctx context.Context, projectId string, c
 
 // PublishProject Publish the draft
 //
-// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+//
+// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 //
 // Access: API key with scope `projects:write`. Metering class: `projects`.
 //
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /projects/{project_id}/publish (the `PublishProject` operationId).
-func (c *Client) PublishProject(ctx context.Context, projectId string, body PublishProjectJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewPublishProjectRequest(c.Server, projectId, body)
+func (c *Client) PublishProject(ctx context.Context, projectId string, params *PublishProjectParams, body PublishProjectJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPublishProjectRequest(c.Server, projectId, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7204,7 +7403,9 @@ func (c *Client) ListProjectSources(ctx context.Context, projectId string, reqEd
 
 // UploadProjectSourcesWithBody Upload sources
 //
-// Adds statute or policy text to the project, all files or none. Two bodies are accepted: `multipart/form-data` with one or more file parts (each part's Content-Type, or its filename's extension, gives the media type) and optional form fields `url`, `title` and `licence` that apply to every file of the form (send one file per request to give each its own); or `application/json`, one file: `filename`, optional `media_type`, the content as `text` (UTF-8) or `content_base64` (any bytes, standard base64), and optional `url` (where the text is published; needed to cite it by url), `title` and `licence`. Media types: text/plain, text/markdown, text/html (text extracted with an HTML5 parser; scripts and styles dropped) and application/pdf (text extracted page by page with poppler's pdftotext, so a quote is located on its page; a PDF without a text layer is refused, no OCR is done). The original bytes are kept (GET .../raw) beside the extracted text quotes are verified against. Each stored source reports `estimated_tokens` (its text's exact o200k_base token count); the response adds `project_estimated_tokens` (every active source) and `generation_token_budget`. `possible_duplicates` names earlier sources (or earlier files of the same upload) with the same bytes (`identical_bytes`) or nearly the same text (`near_duplicate_text`: MinHash resemblance of word 5-gram shingles of at least 0.8); advisory, nothing is refused. Limits: 10485760 bytes per file (413 `source_too_large`), 50 sources and 104857600 bytes of sources per project (413 `project_source_limit`), and the request body cap of a keyed caller. Only `active` sources enter generation; `superseded` and `reference_only` sources stay for reference and provenance.
+// Adds statute or policy text to the project, all files or none. Two bodies are accepted: `multipart/form-data` with one or more file parts (each part's Content-Type, or its filename's extension, gives the media type) and optional form fields `url`, `title` and `licence` that apply to every file of the form (send one file per request to give each its own); or `application/json`, one file: `filename`, optional `media_type`, the content as `text` (UTF-8) or `content_base64` (any bytes, standard base64), and optional `url` (where the text is published; needed to cite it by url), `title` and `licence`. Media types: text/plain, text/markdown, text/html (text extracted with an HTML5 parser; scripts and styles dropped) and application/pdf (text extracted page by page with poppler's pdftotext, so a quote is located on its page; a PDF without a text layer is refused, no OCR is done). The original bytes are kept (GET .../raw) beside the extracted text quotes are verified against. Each stored source reports `estimated_tokens` (its text's exact o200k_base token count); the response adds `project_estimated_tokens` (every active source) and `generation_token_budget`. `possible_duplicates` names earlier sources (or earlier files of the same upload) with the same bytes (`identical_bytes`) or nearly the same text (`near_duplicate_text`: MinHash resemblance of word 5-gram shingles of at least 0.8); advisory, nothing is refused. Limits: 10485760 bytes per file (413 `source_too_large`); 10485760 bytes of extracted text per file (413 `source_text_too_large`) and 20971520 bytes of it from all the files of one request (413 `upload_text_budget_exceeded`), with extraction stopped as soon as a limit is passed; 20s for all the PDFs of one request to extract (422 `source_extraction_timeout`); 50 sources, 104857600 bytes of sources and 41943040 bytes of extracted text per project (413 `project_source_limit`); and the request body cap of a keyed caller. Only `active` sources enter generation; `superseded` and `reference_only` sources stay for reference and provenance.
+//
+// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 //
 // Access: API key with scope `projects:write`. Metering class: `projects`.
 //
@@ -7225,7 +7426,9 @@ func (c *Client) UploadProjectSourcesWithBody(ctx context.Context, projectId str
 
 // UploadProjectSources Upload sources
 //
-// Adds statute or policy text to the project, all files or none. Two bodies are accepted: `multipart/form-data` with one or more file parts (each part's Content-Type, or its filename's extension, gives the media type) and optional form fields `url`, `title` and `licence` that apply to every file of the form (send one file per request to give each its own); or `application/json`, one file: `filename`, optional `media_type`, the content as `text` (UTF-8) or `content_base64` (any bytes, standard base64), and optional `url` (where the text is published; needed to cite it by url), `title` and `licence`. Media types: text/plain, text/markdown, text/html (text extracted with an HTML5 parser; scripts and styles dropped) and application/pdf (text extracted page by page with poppler's pdftotext, so a quote is located on its page; a PDF without a text layer is refused, no OCR is done). The original bytes are kept (GET .../raw) beside the extracted text quotes are verified against. Each stored source reports `estimated_tokens` (its text's exact o200k_base token count); the response adds `project_estimated_tokens` (every active source) and `generation_token_budget`. `possible_duplicates` names earlier sources (or earlier files of the same upload) with the same bytes (`identical_bytes`) or nearly the same text (`near_duplicate_text`: MinHash resemblance of word 5-gram shingles of at least 0.8); advisory, nothing is refused. Limits: 10485760 bytes per file (413 `source_too_large`), 50 sources and 104857600 bytes of sources per project (413 `project_source_limit`), and the request body cap of a keyed caller. Only `active` sources enter generation; `superseded` and `reference_only` sources stay for reference and provenance.
+// Adds statute or policy text to the project, all files or none. Two bodies are accepted: `multipart/form-data` with one or more file parts (each part's Content-Type, or its filename's extension, gives the media type) and optional form fields `url`, `title` and `licence` that apply to every file of the form (send one file per request to give each its own); or `application/json`, one file: `filename`, optional `media_type`, the content as `text` (UTF-8) or `content_base64` (any bytes, standard base64), and optional `url` (where the text is published; needed to cite it by url), `title` and `licence`. Media types: text/plain, text/markdown, text/html (text extracted with an HTML5 parser; scripts and styles dropped) and application/pdf (text extracted page by page with poppler's pdftotext, so a quote is located on its page; a PDF without a text layer is refused, no OCR is done). The original bytes are kept (GET .../raw) beside the extracted text quotes are verified against. Each stored source reports `estimated_tokens` (its text's exact o200k_base token count); the response adds `project_estimated_tokens` (every active source) and `generation_token_budget`. `possible_duplicates` names earlier sources (or earlier files of the same upload) with the same bytes (`identical_bytes`) or nearly the same text (`near_duplicate_text`: MinHash resemblance of word 5-gram shingles of at least 0.8); advisory, nothing is refused. Limits: 10485760 bytes per file (413 `source_too_large`); 10485760 bytes of extracted text per file (413 `source_text_too_large`) and 20971520 bytes of it from all the files of one request (413 `upload_text_budget_exceeded`), with extraction stopped as soon as a limit is passed; 20s for all the PDFs of one request to extract (422 `source_extraction_timeout`); 50 sources, 104857600 bytes of sources and 41943040 bytes of extracted text per project (413 `project_source_limit`); and the request body cap of a keyed caller. Only `active` sources enter generation; `superseded` and `reference_only` sources stay for reference and provenance.
+//
+// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 //
 // Access: API key with scope `projects:write`. Metering class: `projects`.
 //
@@ -7307,7 +7510,7 @@ func (c *Client) UpdateProjectSource(ctx context.Context, projectId string, sour
 
 // GetProjectSourceRaw Download a source's bytes
 //
-// The bytes exactly as uploaded, with their media type, and the filename in Content-Disposition.
+// The bytes exactly as uploaded, with their media type, as an attachment (the filename in Content-Disposition), with `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox; default-src 'none'`, so that a browser never renders an uploaded page as part of the service's origin.
 //
 // Access: API key with scope `projects:read`. Metering class: `projects`.
 //
@@ -7406,15 +7609,17 @@ func (c *Client) ListRulebooks(ctx context.Context, params *ListRulebooksParams,
 
 // CreateRulebookWithBody Create a rulebook
 //
-// Creates a draft. An empty draft (no `ruleset_refs`) may be created. `outcome_logic` is an expression tree over the section letters (A, B, C... in `ruleset_refs` order): a leaf `{"section": "A"}`, a node `{"op": "and" | "or", "args": [two or more nodes]}` or `{"op": "not", "args": [one node]}`. A string, also inside an `{"expr": ...}` wrapper, a letter with no section or a malformed node is 422 with the validation list. Absent or null: every section and-ed. Each reference names a `section_id` of the tenant's published rulesets and a `pin_mode`: `latest_active` (the default; floating: the section's newest active cut when the reference is added becomes its live cut, and cuts published later are candidates, `testing` in the rulebook, changing nothing until promoted) or `pinned` with an exact `ruleset_id`. A field id used by two sections is one shared field: the same type and enum values, or the composition is refused (422). `robot_hints` is null or a map over the active beats `general_context`, `preamble`, `session_start`, `postamble`, `session_end`, `stuck` and the reserved `persona`, `conversational_style`, `section_transition`; another key is 422 listing the allowed set.
+// Creates a draft. An empty draft (no `ruleset_refs`) may be created. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. `outcome_logic` is an expression tree over the section letters (A, B, C... in `ruleset_refs` order): a leaf `{"section": "A"}`, a node `{"op": "and" | "or", "args": [two or more nodes]}` or `{"op": "not", "args": [one node]}`. A string, also inside an `{"expr": ...}` wrapper, a letter with no section or a malformed node is 422 with the validation list. Absent or null: every section and-ed. Each reference names a `section_id` of the tenant's published rulesets and a `pin_mode`: `latest_active` (the default; floating: the section's newest active cut when the reference is added becomes its live cut, and cuts published later are candidates, `testing` in the rulebook, changing nothing until promoted) or `pinned` with an exact `ruleset_id`. A field id used by two sections is one shared field: the same type and enum values, or the composition is refused (422). `robot_hints` is null or a map over the active beats `general_context`, `preamble`, `session_start`, `postamble`, `session_end`, `stuck` and the reserved `persona`, `conversational_style`, `section_transition`; another key is 422 listing the allowed set.
+//
+// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 //
 // Access: API key with scope `rulebooks:write`. Metering class: `rulebooks`.
 //
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /rulebooks/ (the `CreateRulebook` operationId).
-func (c *Client) CreateRulebookWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateRulebookRequestWithBody(c.Server, contentType, body)
+func (c *Client) CreateRulebookWithBody(ctx context.Context, params *CreateRulebookParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateRulebookRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7427,15 +7632,17 @@ func (c *Client) CreateRulebookWithBody(ctx context.Context, contentType string,
 
 // CreateRulebook Create a rulebook
 //
-// Creates a draft. An empty draft (no `ruleset_refs`) may be created. `outcome_logic` is an expression tree over the section letters (A, B, C... in `ruleset_refs` order): a leaf `{"section": "A"}`, a node `{"op": "and" | "or", "args": [two or more nodes]}` or `{"op": "not", "args": [one node]}`. A string, also inside an `{"expr": ...}` wrapper, a letter with no section or a malformed node is 422 with the validation list. Absent or null: every section and-ed. Each reference names a `section_id` of the tenant's published rulesets and a `pin_mode`: `latest_active` (the default; floating: the section's newest active cut when the reference is added becomes its live cut, and cuts published later are candidates, `testing` in the rulebook, changing nothing until promoted) or `pinned` with an exact `ruleset_id`. A field id used by two sections is one shared field: the same type and enum values, or the composition is refused (422). `robot_hints` is null or a map over the active beats `general_context`, `preamble`, `session_start`, `postamble`, `session_end`, `stuck` and the reserved `persona`, `conversational_style`, `section_transition`; another key is 422 listing the allowed set.
+// Creates a draft. An empty draft (no `ruleset_refs`) may be created. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. `outcome_logic` is an expression tree over the section letters (A, B, C... in `ruleset_refs` order): a leaf `{"section": "A"}`, a node `{"op": "and" | "or", "args": [two or more nodes]}` or `{"op": "not", "args": [one node]}`. A string, also inside an `{"expr": ...}` wrapper, a letter with no section or a malformed node is 422 with the validation list. Absent or null: every section and-ed. Each reference names a `section_id` of the tenant's published rulesets and a `pin_mode`: `latest_active` (the default; floating: the section's newest active cut when the reference is added becomes its live cut, and cuts published later are candidates, `testing` in the rulebook, changing nothing until promoted) or `pinned` with an exact `ruleset_id`. A field id used by two sections is one shared field: the same type and enum values, or the composition is refused (422). `robot_hints` is null or a map over the active beats `general_context`, `preamble`, `session_start`, `postamble`, `session_end`, `stuck` and the reserved `persona`, `conversational_style`, `section_transition`; another key is 422 listing the allowed set.
+//
+// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 //
 // Access: API key with scope `rulebooks:write`. Metering class: `rulebooks`.
 //
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /rulebooks/ (the `CreateRulebook` operationId).
-func (c *Client) CreateRulebook(ctx context.Context, body CreateRulebookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateRulebookRequest(c.Server, body)
+func (c *Client) CreateRulebook(ctx context.Context, params *CreateRulebookParams, body CreateRulebookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateRulebookRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7726,7 +7933,7 @@ func (c *Client) GetRulebookSchema(ctx context.Context, rulebookId string, param
 
 // SetRulebookVisibilityWithBody Make a rulebook public or private
 //
-// `public` rulebooks are listed in the anonymous catalogue when active, and other tenants' keys may read and evaluate them; `private` ones only the owner's keys. A public rulebook shows its members' rules through its explain and graph. A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
+// `public` rulebooks are listed in the anonymous catalogue when active, and other tenants' keys may read and evaluate them; `private` ones only the owner's keys. A public rulebook shows its members' rules through its explain and graph. So a rulebook with a member citing project artefacts, in its draft or in any release it published (releases stay readable by id), cannot be made public (422 `artefact_reference_public_visibility_forbidden`, as for a ruleset); nor can an edit, activation or promotion of a public rulebook bring such a member in. A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
 //
 // Access: API key with scope `rulebooks:write`. Metering class: `rulebooks`.
 //
@@ -7747,7 +7954,7 @@ func (c *Client) SetRulebookVisibilityWithBody(ctx context.Context, rulebookId s
 
 // SetRulebookVisibility Make a rulebook public or private
 //
-// `public` rulebooks are listed in the anonymous catalogue when active, and other tenants' keys may read and evaluate them; `private` ones only the owner's keys. A public rulebook shows its members' rules through its explain and graph. A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
+// `public` rulebooks are listed in the anonymous catalogue when active, and other tenants' keys may read and evaluate them; `private` ones only the owner's keys. A public rulebook shows its members' rules through its explain and graph. So a rulebook with a member citing project artefacts, in its draft or in any release it published (releases stay readable by id), cannot be made public (422 `artefact_reference_public_visibility_forbidden`, as for a ruleset); nor can an edit, activation or promotion of a public rulebook bring such a member in. A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
 //
 // Access: API key with scope `rulebooks:write`. Metering class: `rulebooks`.
 //
@@ -8115,18 +8322,18 @@ func NewListProjectsRequest(server string, params *ListProjectsParams) (*http.Re
 }
 
 // NewCreateProjectRequest calls the generic CreateProject builder with application/json body
-func NewCreateProjectRequest(server string, body CreateProjectJSONRequestBody) (*http.Request, error) {
+func NewCreateProjectRequest(server string, params *CreateProjectParams, body CreateProjectJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewCreateProjectRequestWithBody(server, "application/json", bodyReader)
+	return NewCreateProjectRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewCreateProjectRequestWithBody constructs an http.Request for the CreateProject method, with any body, and a specified content type
-func NewCreateProjectRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewCreateProjectRequestWithBody(server string, params *CreateProjectParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -8150,6 +8357,21 @@ func NewCreateProjectRequestWithBody(server string, contentType string, body io.
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -8599,18 +8821,18 @@ func NewListProjectGuidanceRequest(server string, projectId string) (*http.Reque
 }
 
 // NewAddProjectGuidanceRequest calls the generic AddProjectGuidance builder with application/json body
-func NewAddProjectGuidanceRequest(server string, projectId string, body AddProjectGuidanceJSONRequestBody) (*http.Request, error) {
+func NewAddProjectGuidanceRequest(server string, projectId string, params *AddProjectGuidanceParams, body AddProjectGuidanceJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewAddProjectGuidanceRequestWithBody(server, projectId, "application/json", bodyReader)
+	return NewAddProjectGuidanceRequestWithBody(server, projectId, params, "application/json", bodyReader)
 }
 
 // NewAddProjectGuidanceRequestWithBody constructs an http.Request for the AddProjectGuidance method, with any body, and a specified content type
-func NewAddProjectGuidanceRequestWithBody(server string, projectId string, contentType string, body io.Reader) (*http.Request, error) {
+func NewAddProjectGuidanceRequestWithBody(server string, projectId string, params *AddProjectGuidanceParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -8642,22 +8864,37 @@ func NewAddProjectGuidanceRequestWithBody(server string, projectId string, conte
 
 	req.Header.Add("Content-Type", contentType)
 
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewPublishProjectRequest calls the generic PublishProject builder with application/json body
-func NewPublishProjectRequest(server string, projectId string, body PublishProjectJSONRequestBody) (*http.Request, error) {
+func NewPublishProjectRequest(server string, projectId string, params *PublishProjectParams, body PublishProjectJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewPublishProjectRequestWithBody(server, projectId, "application/json", bodyReader)
+	return NewPublishProjectRequestWithBody(server, projectId, params, "application/json", bodyReader)
 }
 
 // NewPublishProjectRequestWithBody constructs an http.Request for the PublishProject method, with any body, and a specified content type
-func NewPublishProjectRequestWithBody(server string, projectId string, contentType string, body io.Reader) (*http.Request, error) {
+func NewPublishProjectRequestWithBody(server string, projectId string, params *PublishProjectParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -8688,6 +8925,21 @@ func NewPublishProjectRequestWithBody(server string, projectId string, contentTy
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -8819,15 +9071,26 @@ func NewUploadProjectSourcesRequestWithBody(server string, projectId string, par
 
 	if params != nil {
 
-		if params.ContentType != nil {
+		if params.IdempotencyKey != nil {
 			var headerParam0 string
 
-			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Content-Type", *params.ContentType, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
 			if err != nil {
 				return nil, err
 			}
 
-			req.Header.Set("Content-Type", headerParam0)
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+		if params.ContentType != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "Content-Type", *params.ContentType, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Content-Type", headerParam1)
 		}
 
 	}
@@ -9119,18 +9382,18 @@ func NewListRulebooksRequest(server string, params *ListRulebooksParams) (*http.
 }
 
 // NewCreateRulebookRequest calls the generic CreateRulebook builder with application/json body
-func NewCreateRulebookRequest(server string, body CreateRulebookJSONRequestBody) (*http.Request, error) {
+func NewCreateRulebookRequest(server string, params *CreateRulebookParams, body CreateRulebookJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewCreateRulebookRequestWithBody(server, "application/json", bodyReader)
+	return NewCreateRulebookRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewCreateRulebookRequestWithBody constructs an http.Request for the CreateRulebook method, with any body, and a specified content type
-func NewCreateRulebookRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewCreateRulebookRequestWithBody(server string, params *CreateRulebookParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -9154,6 +9417,21 @@ func NewCreateRulebookRequestWithBody(server string, contentType string, body io
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -10346,23 +10624,27 @@ type ClientWithResponsesInterface interface {
 	//
 	// Creates an authoring project for one section. `source_text`, when not blank, becomes the first source (`source.txt`, text/plain). `test_cases` are the first tests (at most 100). A test case is `name` (unique in the project), `field_values` (the answers, as /decide takes them), `expected_outcome` and optional `decision_date` (YYYY-MM-DD, for rules that read it) and `expectations`: `criteria` (criterion id to satisfied, not_satisfied or pending), `groups` (likewise), `missing_fields` (fields that must be among the missing) and `field_errors` (when present, exactly the fields reported in field_errors). Field names must match the draft's exactly: an answer to a field the draft does not declare is treated as absent, and the test's result lists it under `ignored_fields`.
 	//
+	// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
+	//
 	// Access: API key with scope `projects:write`. Metering class: `projects`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /projects/ (the `CreateProject` operationId).
-	CreateProjectWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateProjectResponse, error)
+	CreateProjectWithBodyWithResponse(ctx context.Context, params *CreateProjectParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateProjectResponse, error)
 
 	// CreateProjectWithResponse Create a project
 	//
 	// Creates an authoring project for one section. `source_text`, when not blank, becomes the first source (`source.txt`, text/plain). `test_cases` are the first tests (at most 100). A test case is `name` (unique in the project), `field_values` (the answers, as /decide takes them), `expected_outcome` and optional `decision_date` (YYYY-MM-DD, for rules that read it) and `expectations`: `criteria` (criterion id to satisfied, not_satisfied or pending), `groups` (likewise), `missing_fields` (fields that must be among the missing) and `field_errors` (when present, exactly the fields reported in field_errors). Field names must match the draft's exactly: an answer to a field the draft does not declare is treated as absent, and the test's result lists it under `ignored_fields`.
+	//
+	// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 	//
 	// Access: API key with scope `projects:write`. Metering class: `projects`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /projects/ (the `CreateProject` operationId).
-	CreateProjectWithResponse(ctx context.Context, body CreateProjectJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateProjectResponse, error)
+	CreateProjectWithResponse(ctx context.Context, params *CreateProjectParams, body CreateProjectJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateProjectResponse, error)
 
 	// GetProjectWithResponse Get a project
 	//
@@ -10454,7 +10736,7 @@ type ClientWithResponsesInterface interface {
 
 	// GenerateProjectWithBodyWithResponse Generate the draft
 	//
-	// Starts a generation and answers 202 with the status envelope; poll GET .../status. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
+	// Starts a generation and answers 202 with the status envelope; poll GET .../status. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The active sources' stored `estimated_tokens` are checked before anything is assembled: when they alone are over the budget, the 422 gives their sum as `token_count`; and counting stops once it passes the budget, when `token_count` is what was counted by then (the prompt counts at least that). The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. A tenant's generations queued or running across its projects are limited too (the limit is in the 429's description): another start is 429 `tenant_generation_limit` with `Retry-After`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
 	//
 	// Access: API key with scope `projects:write`. Metering class: `generate`.
 	//
@@ -10465,7 +10747,7 @@ type ClientWithResponsesInterface interface {
 
 	// GenerateProjectWithResponse Generate the draft
 	//
-	// Starts a generation and answers 202 with the status envelope; poll GET .../status. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
+	// Starts a generation and answers 202 with the status envelope; poll GET .../status. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The active sources' stored `estimated_tokens` are checked before anything is assembled: when they alone are over the budget, the 422 gives their sum as `token_count`; and counting stops once it passes the budget, when `token_count` is what was counted by then (the prompt counts at least that). The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. A tenant's generations queued or running across its projects are limited too (the limit is in the 429's description): another start is 429 `tenant_generation_limit` with `Retry-After`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
 	//
 	// Access: API key with scope `projects:write`. Metering class: `generate`.
 	//
@@ -10476,7 +10758,7 @@ type ClientWithResponsesInterface interface {
 
 	// GenerateAndTestProjectWithBodyWithResponse Generate the draft and wait
 	//
-	// Starts a generation and waits for it: 200 with `ruleset_id` (the kept draft's id), `tests_passing`, `tests_total`, `failures[]` (`name`, `expected`, `got`, `hint`), `provenance_report`, `review_hint`, `source_questions`, `source_check`, `rounds` and `changed_criteria` (refine). Judge by `accepted` (or `outcome`), not by the job's completion: a kept draft may still fail tests. A generation that failed is 502 for a provider failure or 422 otherwise, with `reason_code`, `retryable` and `job_id`. A generation still running after the wait answers 202 with the status envelope. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
+	// Starts a generation and waits for it: 200 with `ruleset_id` (the kept draft's id), `tests_passing`, `tests_total`, `failures[]` (`name`, `expected`, `got`, `hint`), `provenance_report`, `review_hint`, `source_questions`, `source_check`, `rounds` and `changed_criteria` (refine). Judge by `accepted` (or `outcome`), not by the job's completion: a kept draft may still fail tests. A generation that failed is 502 for a provider failure or 422 otherwise, with `reason_code`, `retryable` and `job_id`. A generation still running after the wait answers 202 with the status envelope; the wait ends 5 s before the request's work deadline (45 s with the default 60 s write timeout), so the answer always arrives. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The active sources' stored `estimated_tokens` are checked before anything is assembled: when they alone are over the budget, the 422 gives their sum as `token_count`; and counting stops once it passes the budget, when `token_count` is what was counted by then (the prompt counts at least that). The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. A tenant's generations queued or running across its projects are limited too (the limit is in the 429's description): another start is 429 `tenant_generation_limit` with `Retry-After`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
 	//
 	// Access: API key with scope `projects:write`. Metering class: `generate`.
 	//
@@ -10487,7 +10769,7 @@ type ClientWithResponsesInterface interface {
 
 	// GenerateAndTestProjectWithResponse Generate the draft and wait
 	//
-	// Starts a generation and waits for it: 200 with `ruleset_id` (the kept draft's id), `tests_passing`, `tests_total`, `failures[]` (`name`, `expected`, `got`, `hint`), `provenance_report`, `review_hint`, `source_questions`, `source_check`, `rounds` and `changed_criteria` (refine). Judge by `accepted` (or `outcome`), not by the job's completion: a kept draft may still fail tests. A generation that failed is 502 for a provider failure or 422 otherwise, with `reason_code`, `retryable` and `job_id`. A generation still running after the wait answers 202 with the status envelope. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
+	// Starts a generation and waits for it: 200 with `ruleset_id` (the kept draft's id), `tests_passing`, `tests_total`, `failures[]` (`name`, `expected`, `got`, `hint`), `provenance_report`, `review_hint`, `source_questions`, `source_check`, `rounds` and `changed_criteria` (refine). Judge by `accepted` (or `outcome`), not by the job's completion: a kept draft may still fail tests. A generation that failed is 502 for a provider failure or 422 otherwise, with `reason_code`, `retryable` and `job_id`. A generation still running after the wait answers 202 with the status envelope; the wait ends 5 s before the request's work deadline (45 s with the default 60 s write timeout), so the answer always arrives. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The active sources' stored `estimated_tokens` are checked before anything is assembled: when they alone are over the budget, the 422 gives their sum as `token_count`; and counting stops once it passes the budget, when `token_count` is what was counted by then (the prompt counts at least that). The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. A tenant's generations queued or running across its projects are limited too (the limit is in the 429's description): another start is 429 `tenant_generation_limit` with `Retry-After`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
 	//
 	// Access: API key with scope `projects:write`. Metering class: `generate`.
 	//
@@ -10533,45 +10815,53 @@ type ClientWithResponsesInterface interface {
 	//
 	// Adds guidance for generation without generating: `guidance_text`, `process_type` (`field_extraction` or `rule_generation`), optional `adherence` (`exact`: follow it to the letter) and `domain_scope` (the domain it applies to; empty for all).
 	//
+	// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
+	//
 	// Access: API key with scope `projects:write`. Metering class: `projects`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /projects/{project_id}/guidance (the `AddProjectGuidance` operationId).
-	AddProjectGuidanceWithBodyWithResponse(ctx context.Context, projectId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AddProjectGuidanceResponse, error)
+	AddProjectGuidanceWithBodyWithResponse(ctx context.Context, projectId string, params *AddProjectGuidanceParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AddProjectGuidanceResponse, error)
 
 	// AddProjectGuidanceWithResponse Add guidance
 	//
 	// Adds guidance for generation without generating: `guidance_text`, `process_type` (`field_extraction` or `rule_generation`), optional `adherence` (`exact`: follow it to the letter) and `domain_scope` (the domain it applies to; empty for all).
 	//
+	// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
+	//
 	// Access: API key with scope `projects:write`. Metering class: `projects`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /projects/{project_id}/guidance (the `AddProjectGuidance` operationId).
-	AddProjectGuidanceWithResponse(ctx context.Context, projectId string, body AddProjectGuidanceJSONRequestBody, reqEditors ...RequestEditorFn) (*AddProjectGuidanceResponse, error)
+	AddProjectGuidanceWithResponse(ctx context.Context, projectId string, params *AddProjectGuidanceParams, body AddProjectGuidanceJSONRequestBody, reqEditors ...RequestEditorFn) (*AddProjectGuidanceResponse, error)
 
 	// PublishProjectWithBodyWithResponse Publish the draft
 	//
-	// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+	// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+	//
+	// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 	//
 	// Access: API key with scope `projects:write`. Metering class: `projects`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /projects/{project_id}/publish (the `PublishProject` operationId).
-	PublishProjectWithBodyWithResponse(ctx context.Context, projectId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PublishProjectResponse, error)
+	PublishProjectWithBodyWithResponse(ctx context.Context, projectId string, params *PublishProjectParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PublishProjectResponse, error)
 
 	// PublishProjectWithResponse Publish the draft
 	//
-	// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+	// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+	//
+	// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 	//
 	// Access: API key with scope `projects:write`. Metering class: `projects`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /projects/{project_id}/publish (the `PublishProject` operationId).
-	PublishProjectWithResponse(ctx context.Context, projectId string, body PublishProjectJSONRequestBody, reqEditors ...RequestEditorFn) (*PublishProjectResponse, error)
+	PublishProjectWithResponse(ctx context.Context, projectId string, params *PublishProjectParams, body PublishProjectJSONRequestBody, reqEditors ...RequestEditorFn) (*PublishProjectResponse, error)
 
 	// ReviewProjectWithBodyWithResponse Review the project
 	//
@@ -10608,7 +10898,9 @@ type ClientWithResponsesInterface interface {
 
 	// UploadProjectSourcesWithBodyWithResponse Upload sources
 	//
-	// Adds statute or policy text to the project, all files or none. Two bodies are accepted: `multipart/form-data` with one or more file parts (each part's Content-Type, or its filename's extension, gives the media type) and optional form fields `url`, `title` and `licence` that apply to every file of the form (send one file per request to give each its own); or `application/json`, one file: `filename`, optional `media_type`, the content as `text` (UTF-8) or `content_base64` (any bytes, standard base64), and optional `url` (where the text is published; needed to cite it by url), `title` and `licence`. Media types: text/plain, text/markdown, text/html (text extracted with an HTML5 parser; scripts and styles dropped) and application/pdf (text extracted page by page with poppler's pdftotext, so a quote is located on its page; a PDF without a text layer is refused, no OCR is done). The original bytes are kept (GET .../raw) beside the extracted text quotes are verified against. Each stored source reports `estimated_tokens` (its text's exact o200k_base token count); the response adds `project_estimated_tokens` (every active source) and `generation_token_budget`. `possible_duplicates` names earlier sources (or earlier files of the same upload) with the same bytes (`identical_bytes`) or nearly the same text (`near_duplicate_text`: MinHash resemblance of word 5-gram shingles of at least 0.8); advisory, nothing is refused. Limits: 10485760 bytes per file (413 `source_too_large`), 50 sources and 104857600 bytes of sources per project (413 `project_source_limit`), and the request body cap of a keyed caller. Only `active` sources enter generation; `superseded` and `reference_only` sources stay for reference and provenance.
+	// Adds statute or policy text to the project, all files or none. Two bodies are accepted: `multipart/form-data` with one or more file parts (each part's Content-Type, or its filename's extension, gives the media type) and optional form fields `url`, `title` and `licence` that apply to every file of the form (send one file per request to give each its own); or `application/json`, one file: `filename`, optional `media_type`, the content as `text` (UTF-8) or `content_base64` (any bytes, standard base64), and optional `url` (where the text is published; needed to cite it by url), `title` and `licence`. Media types: text/plain, text/markdown, text/html (text extracted with an HTML5 parser; scripts and styles dropped) and application/pdf (text extracted page by page with poppler's pdftotext, so a quote is located on its page; a PDF without a text layer is refused, no OCR is done). The original bytes are kept (GET .../raw) beside the extracted text quotes are verified against. Each stored source reports `estimated_tokens` (its text's exact o200k_base token count); the response adds `project_estimated_tokens` (every active source) and `generation_token_budget`. `possible_duplicates` names earlier sources (or earlier files of the same upload) with the same bytes (`identical_bytes`) or nearly the same text (`near_duplicate_text`: MinHash resemblance of word 5-gram shingles of at least 0.8); advisory, nothing is refused. Limits: 10485760 bytes per file (413 `source_too_large`); 10485760 bytes of extracted text per file (413 `source_text_too_large`) and 20971520 bytes of it from all the files of one request (413 `upload_text_budget_exceeded`), with extraction stopped as soon as a limit is passed; 20s for all the PDFs of one request to extract (422 `source_extraction_timeout`); 50 sources, 104857600 bytes of sources and 41943040 bytes of extracted text per project (413 `project_source_limit`); and the request body cap of a keyed caller. Only `active` sources enter generation; `superseded` and `reference_only` sources stay for reference and provenance.
+	//
+	// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 	//
 	// Access: API key with scope `projects:write`. Metering class: `projects`.
 	//
@@ -10619,7 +10911,9 @@ type ClientWithResponsesInterface interface {
 
 	// UploadProjectSourcesWithResponse Upload sources
 	//
-	// Adds statute or policy text to the project, all files or none. Two bodies are accepted: `multipart/form-data` with one or more file parts (each part's Content-Type, or its filename's extension, gives the media type) and optional form fields `url`, `title` and `licence` that apply to every file of the form (send one file per request to give each its own); or `application/json`, one file: `filename`, optional `media_type`, the content as `text` (UTF-8) or `content_base64` (any bytes, standard base64), and optional `url` (where the text is published; needed to cite it by url), `title` and `licence`. Media types: text/plain, text/markdown, text/html (text extracted with an HTML5 parser; scripts and styles dropped) and application/pdf (text extracted page by page with poppler's pdftotext, so a quote is located on its page; a PDF without a text layer is refused, no OCR is done). The original bytes are kept (GET .../raw) beside the extracted text quotes are verified against. Each stored source reports `estimated_tokens` (its text's exact o200k_base token count); the response adds `project_estimated_tokens` (every active source) and `generation_token_budget`. `possible_duplicates` names earlier sources (or earlier files of the same upload) with the same bytes (`identical_bytes`) or nearly the same text (`near_duplicate_text`: MinHash resemblance of word 5-gram shingles of at least 0.8); advisory, nothing is refused. Limits: 10485760 bytes per file (413 `source_too_large`), 50 sources and 104857600 bytes of sources per project (413 `project_source_limit`), and the request body cap of a keyed caller. Only `active` sources enter generation; `superseded` and `reference_only` sources stay for reference and provenance.
+	// Adds statute or policy text to the project, all files or none. Two bodies are accepted: `multipart/form-data` with one or more file parts (each part's Content-Type, or its filename's extension, gives the media type) and optional form fields `url`, `title` and `licence` that apply to every file of the form (send one file per request to give each its own); or `application/json`, one file: `filename`, optional `media_type`, the content as `text` (UTF-8) or `content_base64` (any bytes, standard base64), and optional `url` (where the text is published; needed to cite it by url), `title` and `licence`. Media types: text/plain, text/markdown, text/html (text extracted with an HTML5 parser; scripts and styles dropped) and application/pdf (text extracted page by page with poppler's pdftotext, so a quote is located on its page; a PDF without a text layer is refused, no OCR is done). The original bytes are kept (GET .../raw) beside the extracted text quotes are verified against. Each stored source reports `estimated_tokens` (its text's exact o200k_base token count); the response adds `project_estimated_tokens` (every active source) and `generation_token_budget`. `possible_duplicates` names earlier sources (or earlier files of the same upload) with the same bytes (`identical_bytes`) or nearly the same text (`near_duplicate_text`: MinHash resemblance of word 5-gram shingles of at least 0.8); advisory, nothing is refused. Limits: 10485760 bytes per file (413 `source_too_large`); 10485760 bytes of extracted text per file (413 `source_text_too_large`) and 20971520 bytes of it from all the files of one request (413 `upload_text_budget_exceeded`), with extraction stopped as soon as a limit is passed; 20s for all the PDFs of one request to extract (422 `source_extraction_timeout`); 50 sources, 104857600 bytes of sources and 41943040 bytes of extracted text per project (413 `project_source_limit`); and the request body cap of a keyed caller. Only `active` sources enter generation; `superseded` and `reference_only` sources stay for reference and provenance.
+	//
+	// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 	//
 	// Access: API key with scope `projects:write`. Metering class: `projects`.
 	//
@@ -10663,7 +10957,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetProjectSourceRawWithResponse Download a source's bytes
 	//
-	// The bytes exactly as uploaded, with their media type, and the filename in Content-Disposition.
+	// The bytes exactly as uploaded, with their media type, as an attachment (the filename in Content-Disposition), with `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox; default-src 'none'`, so that a browser never renders an uploaded page as part of the service's origin.
 	//
 	// Access: API key with scope `projects:read`. Metering class: `projects`.
 	//
@@ -10718,25 +11012,29 @@ type ClientWithResponsesInterface interface {
 
 	// CreateRulebookWithBodyWithResponse Create a rulebook
 	//
-	// Creates a draft. An empty draft (no `ruleset_refs`) may be created. `outcome_logic` is an expression tree over the section letters (A, B, C... in `ruleset_refs` order): a leaf `{"section": "A"}`, a node `{"op": "and" | "or", "args": [two or more nodes]}` or `{"op": "not", "args": [one node]}`. A string, also inside an `{"expr": ...}` wrapper, a letter with no section or a malformed node is 422 with the validation list. Absent or null: every section and-ed. Each reference names a `section_id` of the tenant's published rulesets and a `pin_mode`: `latest_active` (the default; floating: the section's newest active cut when the reference is added becomes its live cut, and cuts published later are candidates, `testing` in the rulebook, changing nothing until promoted) or `pinned` with an exact `ruleset_id`. A field id used by two sections is one shared field: the same type and enum values, or the composition is refused (422). `robot_hints` is null or a map over the active beats `general_context`, `preamble`, `session_start`, `postamble`, `session_end`, `stuck` and the reserved `persona`, `conversational_style`, `section_transition`; another key is 422 listing the allowed set.
+	// Creates a draft. An empty draft (no `ruleset_refs`) may be created. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. `outcome_logic` is an expression tree over the section letters (A, B, C... in `ruleset_refs` order): a leaf `{"section": "A"}`, a node `{"op": "and" | "or", "args": [two or more nodes]}` or `{"op": "not", "args": [one node]}`. A string, also inside an `{"expr": ...}` wrapper, a letter with no section or a malformed node is 422 with the validation list. Absent or null: every section and-ed. Each reference names a `section_id` of the tenant's published rulesets and a `pin_mode`: `latest_active` (the default; floating: the section's newest active cut when the reference is added becomes its live cut, and cuts published later are candidates, `testing` in the rulebook, changing nothing until promoted) or `pinned` with an exact `ruleset_id`. A field id used by two sections is one shared field: the same type and enum values, or the composition is refused (422). `robot_hints` is null or a map over the active beats `general_context`, `preamble`, `session_start`, `postamble`, `session_end`, `stuck` and the reserved `persona`, `conversational_style`, `section_transition`; another key is 422 listing the allowed set.
+	//
+	// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 	//
 	// Access: API key with scope `rulebooks:write`. Metering class: `rulebooks`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /rulebooks/ (the `CreateRulebook` operationId).
-	CreateRulebookWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateRulebookResponse, error)
+	CreateRulebookWithBodyWithResponse(ctx context.Context, params *CreateRulebookParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateRulebookResponse, error)
 
 	// CreateRulebookWithResponse Create a rulebook
 	//
-	// Creates a draft. An empty draft (no `ruleset_refs`) may be created. `outcome_logic` is an expression tree over the section letters (A, B, C... in `ruleset_refs` order): a leaf `{"section": "A"}`, a node `{"op": "and" | "or", "args": [two or more nodes]}` or `{"op": "not", "args": [one node]}`. A string, also inside an `{"expr": ...}` wrapper, a letter with no section or a malformed node is 422 with the validation list. Absent or null: every section and-ed. Each reference names a `section_id` of the tenant's published rulesets and a `pin_mode`: `latest_active` (the default; floating: the section's newest active cut when the reference is added becomes its live cut, and cuts published later are candidates, `testing` in the rulebook, changing nothing until promoted) or `pinned` with an exact `ruleset_id`. A field id used by two sections is one shared field: the same type and enum values, or the composition is refused (422). `robot_hints` is null or a map over the active beats `general_context`, `preamble`, `session_start`, `postamble`, `session_end`, `stuck` and the reserved `persona`, `conversational_style`, `section_transition`; another key is 422 listing the allowed set.
+	// Creates a draft. An empty draft (no `ruleset_refs`) may be created. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. `outcome_logic` is an expression tree over the section letters (A, B, C... in `ruleset_refs` order): a leaf `{"section": "A"}`, a node `{"op": "and" | "or", "args": [two or more nodes]}` or `{"op": "not", "args": [one node]}`. A string, also inside an `{"expr": ...}` wrapper, a letter with no section or a malformed node is 422 with the validation list. Absent or null: every section and-ed. Each reference names a `section_id` of the tenant's published rulesets and a `pin_mode`: `latest_active` (the default; floating: the section's newest active cut when the reference is added becomes its live cut, and cuts published later are candidates, `testing` in the rulebook, changing nothing until promoted) or `pinned` with an exact `ruleset_id`. A field id used by two sections is one shared field: the same type and enum values, or the composition is refused (422). `robot_hints` is null or a map over the active beats `general_context`, `preamble`, `session_start`, `postamble`, `session_end`, `stuck` and the reserved `persona`, `conversational_style`, `section_transition`; another key is 422 listing the allowed set.
+	//
+	// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 	//
 	// Access: API key with scope `rulebooks:write`. Metering class: `rulebooks`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /rulebooks/ (the `CreateRulebook` operationId).
-	CreateRulebookWithResponse(ctx context.Context, body CreateRulebookJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateRulebookResponse, error)
+	CreateRulebookWithResponse(ctx context.Context, params *CreateRulebookParams, body CreateRulebookJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateRulebookResponse, error)
 
 	// GetRulebookGraphBySlugWithResponse Get a rulebook's graph
 	//
@@ -10894,7 +11192,7 @@ type ClientWithResponsesInterface interface {
 
 	// SetRulebookVisibilityWithBodyWithResponse Make a rulebook public or private
 	//
-	// `public` rulebooks are listed in the anonymous catalogue when active, and other tenants' keys may read and evaluate them; `private` ones only the owner's keys. A public rulebook shows its members' rules through its explain and graph. A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
+	// `public` rulebooks are listed in the anonymous catalogue when active, and other tenants' keys may read and evaluate them; `private` ones only the owner's keys. A public rulebook shows its members' rules through its explain and graph. So a rulebook with a member citing project artefacts, in its draft or in any release it published (releases stay readable by id), cannot be made public (422 `artefact_reference_public_visibility_forbidden`, as for a ruleset); nor can an edit, activation or promotion of a public rulebook bring such a member in. A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
 	//
 	// Access: API key with scope `rulebooks:write`. Metering class: `rulebooks`.
 	//
@@ -10905,7 +11203,7 @@ type ClientWithResponsesInterface interface {
 
 	// SetRulebookVisibilityWithResponse Make a rulebook public or private
 	//
-	// `public` rulebooks are listed in the anonymous catalogue when active, and other tenants' keys may read and evaluate them; `private` ones only the owner's keys. A public rulebook shows its members' rules through its explain and graph. A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
+	// `public` rulebooks are listed in the anonymous catalogue when active, and other tenants' keys may read and evaluate them; `private` ones only the owner's keys. A public rulebook shows its members' rules through its explain and graph. So a rulebook with a member citing project artefacts, in its draft or in any release it published (releases stay readable by id), cannot be made public (422 `artefact_reference_public_visibility_forbidden`, as for a ruleset); nor can an edit, activation or promotion of a public rulebook bring such a member in. A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
 	//
 	// Access: API key with scope `rulebooks:write`. Metering class: `rulebooks`.
 	//
@@ -11397,6 +11695,15 @@ type CreateProjectResponse201Headers struct {
 	XRequestId          string
 }
 
+// CreateProjectResponse400Headers the declared response headers of an HTTP 400 response for CreateProject
+type CreateProjectResponse400Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
 // CreateProjectResponse401Headers the declared response headers of an HTTP 401 response for CreateProject
 type CreateProjectResponse401Headers struct {
 	WWWAuthenticate *string
@@ -11406,6 +11713,16 @@ type CreateProjectResponse401Headers struct {
 // CreateProjectResponse403Headers the declared response headers of an HTTP 403 response for CreateProject
 type CreateProjectResponse403Headers struct {
 	XRequestId string
+}
+
+// CreateProjectResponse409Headers the declared response headers of an HTTP 409 response for CreateProject
+type CreateProjectResponse409Headers struct {
+	RetryAfter          *int
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
 }
 
 // CreateProjectResponse413Headers the declared response headers of an HTTP 413 response for CreateProject
@@ -11452,10 +11769,14 @@ type CreateProjectResponse struct {
 	HTTPResponse *http.Response
 	// JSON201 the response for an HTTP 201 `application/json` response
 	JSON201 *ProjectCreated
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *ProblemError
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *ProblemError
 	// JSON403 the response for an HTTP 403 `application/json` response
 	JSON403 *ProblemError
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *ProblemError
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *ProblemError
 	// JSON422 the response for an HTTP 422 `application/json` response
@@ -11468,10 +11789,14 @@ type CreateProjectResponse struct {
 	JSONDefault *ProblemError
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *CreateProjectResponse201Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *CreateProjectResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *CreateProjectResponse401Headers
 	// Headers403 the parsed response headers for an HTTP 403 response
 	Headers403 *CreateProjectResponse403Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateProjectResponse409Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
 	Headers413 *CreateProjectResponse413Headers
 	// Headers422 the parsed response headers for an HTTP 422 response
@@ -11489,6 +11814,11 @@ func (r CreateProjectResponse) GetJSON201() *ProjectCreated {
 	return r.JSON201
 }
 
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreateProjectResponse) GetJSON400() *ProblemError {
+	return r.JSON400
+}
+
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r CreateProjectResponse) GetJSON401() *ProblemError {
 	return r.JSON401
@@ -11497,6 +11827,11 @@ func (r CreateProjectResponse) GetJSON401() *ProblemError {
 // GetJSON403 returns the response for an HTTP 403 `application/json` response
 func (r CreateProjectResponse) GetJSON403() *ProblemError {
 	return r.JSON403
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r CreateProjectResponse) GetJSON409() *ProblemError {
+	return r.JSON409
 }
 
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
@@ -12544,6 +12879,15 @@ type GenerateProjectResponse422Headers struct {
 	XRequestId          string
 }
 
+// GenerateProjectResponse429Headers the declared response headers of an HTTP 429 response for GenerateProject
+type GenerateProjectResponse429Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
 // GenerateProjectResponse502Headers the declared response headers of an HTTP 502 response for GenerateProject
 type GenerateProjectResponse502Headers struct {
 	XRateLimitClass     *string
@@ -12585,6 +12929,8 @@ type GenerateProjectResponse struct {
 	JSON413 *ProblemError
 	// JSON422 the response for an HTTP 422 `application/json` response
 	JSON422 *GenerateProject422JSONResponseBody
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *ProblemError
 	// JSON502 the response for an HTTP 502 `application/json` response
 	JSON502 *ProblemError
 	// JSON503 the response for an HTTP 503 `application/json` response
@@ -12605,6 +12951,8 @@ type GenerateProjectResponse struct {
 	Headers413 *GenerateProjectResponse413Headers
 	// Headers422 the parsed response headers for an HTTP 422 response
 	Headers422 *GenerateProjectResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GenerateProjectResponse429Headers
 	// Headers502 the parsed response headers for an HTTP 502 response
 	Headers502 *GenerateProjectResponse502Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -12646,6 +12994,11 @@ func (r GenerateProjectResponse) GetJSON413() *ProblemError {
 // GetJSON422 returns the response for an HTTP 422 `application/json` response
 func (r GenerateProjectResponse) GetJSON422() *GenerateProject422JSONResponseBody {
 	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GenerateProjectResponse) GetJSON429() *ProblemError {
+	return r.JSON429
 }
 
 // GetJSON502 returns the response for an HTTP 502 `application/json` response
@@ -12744,6 +13097,15 @@ type GenerateAndTestProjectResponse422Headers struct {
 	XRequestId          string
 }
 
+// GenerateAndTestProjectResponse429Headers the declared response headers of an HTTP 429 response for GenerateAndTestProject
+type GenerateAndTestProjectResponse429Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
 // GenerateAndTestProjectResponse502Headers the declared response headers of an HTTP 502 response for GenerateAndTestProject
 type GenerateAndTestProjectResponse502Headers struct {
 	XRateLimitClass     *string
@@ -12785,6 +13147,8 @@ type GenerateAndTestProjectResponse struct {
 	JSON413 *ProblemError
 	// JSON422 the response for an HTTP 422 `application/json` response
 	JSON422 *GenerateAndTestProject422JSONResponseBody
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *ProblemError
 	// JSON502 the response for an HTTP 502 `application/json` response
 	JSON502 *ProblemError
 	// JSON503 the response for an HTTP 503 `application/json` response
@@ -12805,6 +13169,8 @@ type GenerateAndTestProjectResponse struct {
 	Headers413 *GenerateAndTestProjectResponse413Headers
 	// Headers422 the parsed response headers for an HTTP 422 response
 	Headers422 *GenerateAndTestProjectResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GenerateAndTestProjectResponse429Headers
 	// Headers502 the parsed response headers for an HTTP 502 response
 	Headers502 *GenerateAndTestProjectResponse502Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -12846,6 +13212,11 @@ func (r GenerateAndTestProjectResponse) GetJSON413() *ProblemError {
 // GetJSON422 returns the response for an HTTP 422 `application/json` response
 func (r GenerateAndTestProjectResponse) GetJSON422() *GenerateAndTestProject422JSONResponseBody {
 	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GenerateAndTestProjectResponse) GetJSON429() *ProblemError {
+	return r.JSON429
 }
 
 // GetJSON502 returns the response for an HTTP 502 `application/json` response
@@ -13271,6 +13642,15 @@ type AddProjectGuidanceResponse201Headers struct {
 	XRequestId          string
 }
 
+// AddProjectGuidanceResponse400Headers the declared response headers of an HTTP 400 response for AddProjectGuidance
+type AddProjectGuidanceResponse400Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
 // AddProjectGuidanceResponse401Headers the declared response headers of an HTTP 401 response for AddProjectGuidance
 type AddProjectGuidanceResponse401Headers struct {
 	WWWAuthenticate *string
@@ -13284,6 +13664,16 @@ type AddProjectGuidanceResponse403Headers struct {
 
 // AddProjectGuidanceResponse404Headers the declared response headers of an HTTP 404 response for AddProjectGuidance
 type AddProjectGuidanceResponse404Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// AddProjectGuidanceResponse409Headers the declared response headers of an HTTP 409 response for AddProjectGuidance
+type AddProjectGuidanceResponse409Headers struct {
+	RetryAfter          *int
 	XRateLimitClass     *string
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
@@ -13335,16 +13725,20 @@ type AddProjectGuidanceResponse struct {
 	HTTPResponse *http.Response
 	// JSON201 the response for an HTTP 201 `application/json` response
 	JSON201 *Guidance
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *ProblemError
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *ProblemError
 	// JSON403 the response for an HTTP 403 `application/json` response
 	JSON403 *ProblemError
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *NotFoundError
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *ProblemError
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *ProblemError
 	// JSON422 the response for an HTTP 422 `application/json` response
-	JSON422 *ValidationError
+	JSON422 *AddProjectGuidance422JSONResponseBody
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ProblemError
 	// JSON503 the response for an HTTP 503 `application/json` response
@@ -13353,12 +13747,16 @@ type AddProjectGuidanceResponse struct {
 	JSONDefault *ProblemError
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *AddProjectGuidanceResponse201Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *AddProjectGuidanceResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *AddProjectGuidanceResponse401Headers
 	// Headers403 the parsed response headers for an HTTP 403 response
 	Headers403 *AddProjectGuidanceResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *AddProjectGuidanceResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *AddProjectGuidanceResponse409Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
 	Headers413 *AddProjectGuidanceResponse413Headers
 	// Headers422 the parsed response headers for an HTTP 422 response
@@ -13376,6 +13774,11 @@ func (r AddProjectGuidanceResponse) GetJSON201() *Guidance {
 	return r.JSON201
 }
 
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r AddProjectGuidanceResponse) GetJSON400() *ProblemError {
+	return r.JSON400
+}
+
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r AddProjectGuidanceResponse) GetJSON401() *ProblemError {
 	return r.JSON401
@@ -13391,13 +13794,18 @@ func (r AddProjectGuidanceResponse) GetJSON404() *NotFoundError {
 	return r.JSON404
 }
 
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r AddProjectGuidanceResponse) GetJSON409() *ProblemError {
+	return r.JSON409
+}
+
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r AddProjectGuidanceResponse) GetJSON413() *ProblemError {
 	return r.JSON413
 }
 
 // GetJSON422 returns the response for an HTTP 422 `application/json` response
-func (r AddProjectGuidanceResponse) GetJSON422() *ValidationError {
+func (r AddProjectGuidanceResponse) GetJSON422() *AddProjectGuidance422JSONResponseBody {
 	return r.JSON422
 }
 
@@ -13454,6 +13862,15 @@ type PublishProjectResponse201Headers struct {
 	XRequestId          string
 }
 
+// PublishProjectResponse400Headers the declared response headers of an HTTP 400 response for PublishProject
+type PublishProjectResponse400Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
 // PublishProjectResponse401Headers the declared response headers of an HTTP 401 response for PublishProject
 type PublishProjectResponse401Headers struct {
 	WWWAuthenticate *string
@@ -13476,6 +13893,7 @@ type PublishProjectResponse404Headers struct {
 
 // PublishProjectResponse409Headers the declared response headers of an HTTP 409 response for PublishProject
 type PublishProjectResponse409Headers struct {
+	RetryAfter          *int
 	XRateLimitClass     *string
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
@@ -13527,6 +13945,8 @@ type PublishProjectResponse struct {
 	HTTPResponse *http.Response
 	// JSON201 the response for an HTTP 201 `application/json` response
 	JSON201 *PublishResult
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *ProblemError
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *ProblemError
 	// JSON403 the response for an HTTP 403 `application/json` response
@@ -13547,6 +13967,8 @@ type PublishProjectResponse struct {
 	JSONDefault *ProblemError
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *PublishProjectResponse201Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *PublishProjectResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *PublishProjectResponse401Headers
 	// Headers403 the parsed response headers for an HTTP 403 response
@@ -13570,6 +13992,11 @@ type PublishProjectResponse struct {
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
 func (r PublishProjectResponse) GetJSON201() *PublishResult {
 	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PublishProjectResponse) GetJSON400() *ProblemError {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -14007,6 +14434,15 @@ type UploadProjectSourcesResponse201Headers struct {
 	XRequestId          string
 }
 
+// UploadProjectSourcesResponse400Headers the declared response headers of an HTTP 400 response for UploadProjectSources
+type UploadProjectSourcesResponse400Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
 // UploadProjectSourcesResponse401Headers the declared response headers of an HTTP 401 response for UploadProjectSources
 type UploadProjectSourcesResponse401Headers struct {
 	WWWAuthenticate *string
@@ -14020,6 +14456,16 @@ type UploadProjectSourcesResponse403Headers struct {
 
 // UploadProjectSourcesResponse404Headers the declared response headers of an HTTP 404 response for UploadProjectSources
 type UploadProjectSourcesResponse404Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// UploadProjectSourcesResponse409Headers the declared response headers of an HTTP 409 response for UploadProjectSources
+type UploadProjectSourcesResponse409Headers struct {
+	RetryAfter          *int
 	XRateLimitClass     *string
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
@@ -14071,12 +14517,16 @@ type UploadProjectSourcesResponse struct {
 	HTTPResponse *http.Response
 	// JSON201 the response for an HTTP 201 `application/json` response
 	JSON201 *SourceList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *ProblemError
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *ProblemError
 	// JSON403 the response for an HTTP 403 `application/json` response
 	JSON403 *ProblemError
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *NotFoundError
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *ProblemError
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *ProblemError
 	// JSON422 the response for an HTTP 422 `application/json` response
@@ -14089,12 +14539,16 @@ type UploadProjectSourcesResponse struct {
 	JSONDefault *ProblemError
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *UploadProjectSourcesResponse201Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *UploadProjectSourcesResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *UploadProjectSourcesResponse401Headers
 	// Headers403 the parsed response headers for an HTTP 403 response
 	Headers403 *UploadProjectSourcesResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *UploadProjectSourcesResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *UploadProjectSourcesResponse409Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
 	Headers413 *UploadProjectSourcesResponse413Headers
 	// Headers422 the parsed response headers for an HTTP 422 response
@@ -14112,6 +14566,11 @@ func (r UploadProjectSourcesResponse) GetJSON201() *SourceList {
 	return r.JSON201
 }
 
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r UploadProjectSourcesResponse) GetJSON400() *ProblemError {
+	return r.JSON400
+}
+
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r UploadProjectSourcesResponse) GetJSON401() *ProblemError {
 	return r.JSON401
@@ -14125,6 +14584,11 @@ func (r UploadProjectSourcesResponse) GetJSON403() *ProblemError {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r UploadProjectSourcesResponse) GetJSON404() *NotFoundError {
 	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r UploadProjectSourcesResponse) GetJSON409() *ProblemError {
+	return r.JSON409
 }
 
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
@@ -14546,13 +15010,15 @@ func (r UpdateProjectSourceResponse) ContentType() string {
 
 // GetProjectSourceRawResponse200Headers the declared response headers of an HTTP 200 response for GetProjectSourceRaw
 type GetProjectSourceRawResponse200Headers struct {
-	ContentDisposition  *string
-	ContentType         *string
-	XRateLimitClass     *string
-	XRateLimitLimit     *int
-	XRateLimitRemaining *int
-	XRateLimitReset     *int
-	XRequestId          string
+	ContentDisposition    *string
+	ContentSecurityPolicy *string
+	ContentType           *string
+	XContentTypeOptions   *string
+	XRateLimitClass       *string
+	XRateLimitLimit       *int
+	XRateLimitRemaining   *int
+	XRateLimitReset       *int
+	XRequestId            string
 }
 
 // GetProjectSourceRawResponse401Headers the declared response headers of an HTTP 401 response for GetProjectSourceRaw
@@ -15239,6 +15705,15 @@ type CreateRulebookResponse201Headers struct {
 	XRequestId          string
 }
 
+// CreateRulebookResponse400Headers the declared response headers of an HTTP 400 response for CreateRulebook
+type CreateRulebookResponse400Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
 // CreateRulebookResponse401Headers the declared response headers of an HTTP 401 response for CreateRulebook
 type CreateRulebookResponse401Headers struct {
 	WWWAuthenticate *string
@@ -15252,6 +15727,7 @@ type CreateRulebookResponse403Headers struct {
 
 // CreateRulebookResponse409Headers the declared response headers of an HTTP 409 response for CreateRulebook
 type CreateRulebookResponse409Headers struct {
+	RetryAfter          *int
 	XRateLimitClass     *string
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
@@ -15303,6 +15779,8 @@ type CreateRulebookResponse struct {
 	HTTPResponse *http.Response
 	// JSON201 the response for an HTTP 201 `application/json` response
 	JSON201 *Rulebook
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *ProblemError
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *ProblemError
 	// JSON403 the response for an HTTP 403 `application/json` response
@@ -15321,6 +15799,8 @@ type CreateRulebookResponse struct {
 	JSONDefault *ProblemError
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *CreateRulebookResponse201Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *CreateRulebookResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *CreateRulebookResponse401Headers
 	// Headers403 the parsed response headers for an HTTP 403 response
@@ -15342,6 +15822,11 @@ type CreateRulebookResponse struct {
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
 func (r CreateRulebookResponse) GetJSON201() *Rulebook {
 	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreateRulebookResponse) GetJSON400() *ProblemError {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -17415,6 +17900,15 @@ type SetRulebookVisibilityResponse404Headers struct {
 	XRequestId          string
 }
 
+// SetRulebookVisibilityResponse409Headers the declared response headers of an HTTP 409 response for SetRulebookVisibility
+type SetRulebookVisibilityResponse409Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
 // SetRulebookVisibilityResponse413Headers the declared response headers of an HTTP 413 response for SetRulebookVisibility
 type SetRulebookVisibilityResponse413Headers struct {
 	XRequestId string
@@ -17465,10 +17959,12 @@ type SetRulebookVisibilityResponse struct {
 	JSON403 *ProblemError
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *NotFoundError
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *ProblemError
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *ProblemError
 	// JSON422 the response for an HTTP 422 `application/json` response
-	JSON422 *ValidationError
+	JSON422 *SetRulebookVisibility422JSONResponseBody
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ProblemError
 	// JSON503 the response for an HTTP 503 `application/json` response
@@ -17483,6 +17979,8 @@ type SetRulebookVisibilityResponse struct {
 	Headers403 *SetRulebookVisibilityResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *SetRulebookVisibilityResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *SetRulebookVisibilityResponse409Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
 	Headers413 *SetRulebookVisibilityResponse413Headers
 	// Headers422 the parsed response headers for an HTTP 422 response
@@ -17515,13 +18013,18 @@ func (r SetRulebookVisibilityResponse) GetJSON404() *NotFoundError {
 	return r.JSON404
 }
 
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r SetRulebookVisibilityResponse) GetJSON409() *ProblemError {
+	return r.JSON409
+}
+
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r SetRulebookVisibilityResponse) GetJSON413() *ProblemError {
 	return r.JSON413
 }
 
 // GetJSON422 returns the response for an HTTP 422 `application/json` response
-func (r SetRulebookVisibilityResponse) GetJSON422() *ValidationError {
+func (r SetRulebookVisibilityResponse) GetJSON422() *SetRulebookVisibility422JSONResponseBody {
 	return r.JSON422
 }
 
@@ -19289,13 +19792,15 @@ func (c *ClientWithResponses) ListProjectsWithResponse(ctx context.Context, para
 //
 // Creates an authoring project for one section. `source_text`, when not blank, becomes the first source (`source.txt`, text/plain). `test_cases` are the first tests (at most 100). A test case is `name` (unique in the project), `field_values` (the answers, as /decide takes them), `expected_outcome` and optional `decision_date` (YYYY-MM-DD, for rules that read it) and `expectations`: `criteria` (criterion id to satisfied, not_satisfied or pending), `groups` (likewise), `missing_fields` (fields that must be among the missing) and `field_errors` (when present, exactly the fields reported in field_errors). Field names must match the draft's exactly: an answer to a field the draft does not declare is treated as absent, and the test's result lists it under `ignored_fields`.
 //
+// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
+//
 // Access: API key with scope `projects:write`. Metering class: `projects`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /projects/ (the `CreateProject` operationId).
-func (c *ClientWithResponses) CreateProjectWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateProjectResponse, error) {
-	rsp, err := c.CreateProjectWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) CreateProjectWithBodyWithResponse(ctx context.Context, params *CreateProjectParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateProjectResponse, error) {
+	rsp, err := c.CreateProjectWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -19306,13 +19811,15 @@ func (c *ClientWithResponses) CreateProjectWithBodyWithResponse(ctx context.Cont
 //
 // Creates an authoring project for one section. `source_text`, when not blank, becomes the first source (`source.txt`, text/plain). `test_cases` are the first tests (at most 100). A test case is `name` (unique in the project), `field_values` (the answers, as /decide takes them), `expected_outcome` and optional `decision_date` (YYYY-MM-DD, for rules that read it) and `expectations`: `criteria` (criterion id to satisfied, not_satisfied or pending), `groups` (likewise), `missing_fields` (fields that must be among the missing) and `field_errors` (when present, exactly the fields reported in field_errors). Field names must match the draft's exactly: an answer to a field the draft does not declare is treated as absent, and the test's result lists it under `ignored_fields`.
 //
+// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
+//
 // Access: API key with scope `projects:write`. Metering class: `projects`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /projects/ (the `CreateProject` operationId).
-func (c *ClientWithResponses) CreateProjectWithResponse(ctx context.Context, body CreateProjectJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateProjectResponse, error) {
-	rsp, err := c.CreateProject(ctx, body, reqEditors...)
+func (c *ClientWithResponses) CreateProjectWithResponse(ctx context.Context, params *CreateProjectParams, body CreateProjectJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateProjectResponse, error) {
+	rsp, err := c.CreateProject(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -19457,7 +19964,7 @@ func (c *ClientWithResponses) PutProjectDraftWithResponse(ctx context.Context, p
 
 // GenerateProjectWithBodyWithResponse Generate the draft
 //
-// Starts a generation and answers 202 with the status envelope; poll GET .../status. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
+// Starts a generation and answers 202 with the status envelope; poll GET .../status. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The active sources' stored `estimated_tokens` are checked before anything is assembled: when they alone are over the budget, the 422 gives their sum as `token_count`; and counting stops once it passes the budget, when `token_count` is what was counted by then (the prompt counts at least that). The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. A tenant's generations queued or running across its projects are limited too (the limit is in the 429's description): another start is 429 `tenant_generation_limit` with `Retry-After`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
 //
 // Access: API key with scope `projects:write`. Metering class: `generate`.
 //
@@ -19474,7 +19981,7 @@ func (c *ClientWithResponses) GenerateProjectWithBodyWithResponse(ctx context.Co
 
 // GenerateProjectWithResponse Generate the draft
 //
-// Starts a generation and answers 202 with the status envelope; poll GET .../status. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
+// Starts a generation and answers 202 with the status envelope; poll GET .../status. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The active sources' stored `estimated_tokens` are checked before anything is assembled: when they alone are over the budget, the 422 gives their sum as `token_count`; and counting stops once it passes the budget, when `token_count` is what was counted by then (the prompt counts at least that). The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. A tenant's generations queued or running across its projects are limited too (the limit is in the 429's description): another start is 429 `tenant_generation_limit` with `Retry-After`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
 //
 // Access: API key with scope `projects:write`. Metering class: `generate`.
 //
@@ -19491,7 +19998,7 @@ func (c *ClientWithResponses) GenerateProjectWithResponse(ctx context.Context, p
 
 // GenerateAndTestProjectWithBodyWithResponse Generate the draft and wait
 //
-// Starts a generation and waits for it: 200 with `ruleset_id` (the kept draft's id), `tests_passing`, `tests_total`, `failures[]` (`name`, `expected`, `got`, `hint`), `provenance_report`, `review_hint`, `source_questions`, `source_check`, `rounds` and `changed_criteria` (refine). Judge by `accepted` (or `outcome`), not by the job's completion: a kept draft may still fail tests. A generation that failed is 502 for a provider failure or 422 otherwise, with `reason_code`, `retryable` and `job_id`. A generation still running after the wait answers 202 with the status envelope. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
+// Starts a generation and waits for it: 200 with `ruleset_id` (the kept draft's id), `tests_passing`, `tests_total`, `failures[]` (`name`, `expected`, `got`, `hint`), `provenance_report`, `review_hint`, `source_questions`, `source_check`, `rounds` and `changed_criteria` (refine). Judge by `accepted` (or `outcome`), not by the job's completion: a kept draft may still fail tests. A generation that failed is 502 for a provider failure or 422 otherwise, with `reason_code`, `retryable` and `job_id`. A generation still running after the wait answers 202 with the status envelope; the wait ends 5 s before the request's work deadline (45 s with the default 60 s write timeout), so the answer always arrives. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The active sources' stored `estimated_tokens` are checked before anything is assembled: when they alone are over the budget, the 422 gives their sum as `token_count`; and counting stops once it passes the budget, when `token_count` is what was counted by then (the prompt counts at least that). The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. A tenant's generations queued or running across its projects are limited too (the limit is in the 429's description): another start is 429 `tenant_generation_limit` with `Retry-After`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
 //
 // Access: API key with scope `projects:write`. Metering class: `generate`.
 //
@@ -19508,7 +20015,7 @@ func (c *ClientWithResponses) GenerateAndTestProjectWithBodyWithResponse(ctx con
 
 // GenerateAndTestProjectWithResponse Generate the draft and wait
 //
-// Starts a generation and waits for it: 200 with `ruleset_id` (the kept draft's id), `tests_passing`, `tests_total`, `failures[]` (`name`, `expected`, `got`, `hint`), `provenance_report`, `review_hint`, `source_questions`, `source_check`, `rounds` and `changed_criteria` (refine). Judge by `accepted` (or `outcome`), not by the job's completion: a kept draft may still fail tests. A generation that failed is 502 for a provider failure or 422 otherwise, with `reason_code`, `retryable` and `job_id`. A generation still running after the wait answers 202 with the status envelope. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
+// Starts a generation and waits for it: 200 with `ruleset_id` (the kept draft's id), `tests_passing`, `tests_total`, `failures[]` (`name`, `expected`, `got`, `hint`), `provenance_report`, `review_hint`, `source_questions`, `source_check`, `rounds` and `changed_criteria` (refine). Judge by `accepted` (or `outcome`), not by the job's completion: a kept draft may still fail tests. A generation that failed is 502 for a provider failure or 422 otherwise, with `reason_code`, `retryable` and `job_id`. A generation still running after the wait answers 202 with the status envelope; the wait ends 5 s before the request's work deadline (45 s with the default 60 s write timeout), so the answer always arrives. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The active sources' stored `estimated_tokens` are checked before anything is assembled: when they alone are over the budget, the 422 gives their sum as `token_count`; and counting stops once it passes the budget, when `token_count` is what was counted by then (the prompt counts at least that). The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. A tenant's generations queued or running across its projects are limited too (the limit is in the 429's description): another start is 429 `tenant_generation_limit` with `Retry-After`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
 //
 // Access: API key with scope `projects:write`. Metering class: `generate`.
 //
@@ -19578,13 +20085,15 @@ func (c *ClientWithResponses) ListProjectGuidanceWithResponse(ctx context.Contex
 //
 // Adds guidance for generation without generating: `guidance_text`, `process_type` (`field_extraction` or `rule_generation`), optional `adherence` (`exact`: follow it to the letter) and `domain_scope` (the domain it applies to; empty for all).
 //
+// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
+//
 // Access: API key with scope `projects:write`. Metering class: `projects`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /projects/{project_id}/guidance (the `AddProjectGuidance` operationId).
-func (c *ClientWithResponses) AddProjectGuidanceWithBodyWithResponse(ctx context.Context, projectId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AddProjectGuidanceResponse, error) {
-	rsp, err := c.AddProjectGuidanceWithBody(ctx, projectId, contentType, body, reqEditors...)
+func (c *ClientWithResponses) AddProjectGuidanceWithBodyWithResponse(ctx context.Context, projectId string, params *AddProjectGuidanceParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AddProjectGuidanceResponse, error) {
+	rsp, err := c.AddProjectGuidanceWithBody(ctx, projectId, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -19595,13 +20104,15 @@ func (c *ClientWithResponses) AddProjectGuidanceWithBodyWithResponse(ctx context
 //
 // Adds guidance for generation without generating: `guidance_text`, `process_type` (`field_extraction` or `rule_generation`), optional `adherence` (`exact`: follow it to the letter) and `domain_scope` (the domain it applies to; empty for all).
 //
+// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
+//
 // Access: API key with scope `projects:write`. Metering class: `projects`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /projects/{project_id}/guidance (the `AddProjectGuidance` operationId).
-func (c *ClientWithResponses) AddProjectGuidanceWithResponse(ctx context.Context, projectId string, body AddProjectGuidanceJSONRequestBody, reqEditors ...RequestEditorFn) (*AddProjectGuidanceResponse, error) {
-	rsp, err := c.AddProjectGuidance(ctx, projectId, body, reqEditors...)
+func (c *ClientWithResponses) AddProjectGuidanceWithResponse(ctx context.Context, projectId string, params *AddProjectGuidanceParams, body AddProjectGuidanceJSONRequestBody, reqEditors ...RequestEditorFn) (*AddProjectGuidanceResponse, error) {
+	rsp, err := c.AddProjectGuidance(ctx, projectId, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -19610,15 +20121,17 @@ func (c *ClientWithResponses) AddProjectGuidanceWithResponse(ctx context.Context
 
 // PublishProjectWithBodyWithResponse Publish the draft
 //
-// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+//
+// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 //
 // Access: API key with scope `projects:write`. Metering class: `projects`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /projects/{project_id}/publish (the `PublishProject` operationId).
-func (c *ClientWithResponses) PublishProjectWithBodyWithResponse(ctx context.Context, projectId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PublishProjectResponse, error) {
-	rsp, err := c.PublishProjectWithBody(ctx, projectId, contentType, body, reqEditors...)
+func (c *ClientWithResponses) PublishProjectWithBodyWithResponse(ctx context.Context, projectId string, params *PublishProjectParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PublishProjectResponse, error) {
+	rsp, err := c.PublishProjectWithBody(ctx, projectId, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -19627,15 +20140,17 @@ func (c *ClientWithResponses) PublishProjectWithBodyWithResponse(ctx context.Con
 
 // PublishProjectWithResponse Publish the draft
 //
-// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+//
+// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 //
 // Access: API key with scope `projects:write`. Metering class: `projects`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /projects/{project_id}/publish (the `PublishProject` operationId).
-func (c *ClientWithResponses) PublishProjectWithResponse(ctx context.Context, projectId string, body PublishProjectJSONRequestBody, reqEditors ...RequestEditorFn) (*PublishProjectResponse, error) {
-	rsp, err := c.PublishProject(ctx, projectId, body, reqEditors...)
+func (c *ClientWithResponses) PublishProjectWithResponse(ctx context.Context, projectId string, params *PublishProjectParams, body PublishProjectJSONRequestBody, reqEditors ...RequestEditorFn) (*PublishProjectResponse, error) {
+	rsp, err := c.PublishProject(ctx, projectId, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -19695,7 +20210,9 @@ func (c *ClientWithResponses) ListProjectSourcesWithResponse(ctx context.Context
 
 // UploadProjectSourcesWithBodyWithResponse Upload sources
 //
-// Adds statute or policy text to the project, all files or none. Two bodies are accepted: `multipart/form-data` with one or more file parts (each part's Content-Type, or its filename's extension, gives the media type) and optional form fields `url`, `title` and `licence` that apply to every file of the form (send one file per request to give each its own); or `application/json`, one file: `filename`, optional `media_type`, the content as `text` (UTF-8) or `content_base64` (any bytes, standard base64), and optional `url` (where the text is published; needed to cite it by url), `title` and `licence`. Media types: text/plain, text/markdown, text/html (text extracted with an HTML5 parser; scripts and styles dropped) and application/pdf (text extracted page by page with poppler's pdftotext, so a quote is located on its page; a PDF without a text layer is refused, no OCR is done). The original bytes are kept (GET .../raw) beside the extracted text quotes are verified against. Each stored source reports `estimated_tokens` (its text's exact o200k_base token count); the response adds `project_estimated_tokens` (every active source) and `generation_token_budget`. `possible_duplicates` names earlier sources (or earlier files of the same upload) with the same bytes (`identical_bytes`) or nearly the same text (`near_duplicate_text`: MinHash resemblance of word 5-gram shingles of at least 0.8); advisory, nothing is refused. Limits: 10485760 bytes per file (413 `source_too_large`), 50 sources and 104857600 bytes of sources per project (413 `project_source_limit`), and the request body cap of a keyed caller. Only `active` sources enter generation; `superseded` and `reference_only` sources stay for reference and provenance.
+// Adds statute or policy text to the project, all files or none. Two bodies are accepted: `multipart/form-data` with one or more file parts (each part's Content-Type, or its filename's extension, gives the media type) and optional form fields `url`, `title` and `licence` that apply to every file of the form (send one file per request to give each its own); or `application/json`, one file: `filename`, optional `media_type`, the content as `text` (UTF-8) or `content_base64` (any bytes, standard base64), and optional `url` (where the text is published; needed to cite it by url), `title` and `licence`. Media types: text/plain, text/markdown, text/html (text extracted with an HTML5 parser; scripts and styles dropped) and application/pdf (text extracted page by page with poppler's pdftotext, so a quote is located on its page; a PDF without a text layer is refused, no OCR is done). The original bytes are kept (GET .../raw) beside the extracted text quotes are verified against. Each stored source reports `estimated_tokens` (its text's exact o200k_base token count); the response adds `project_estimated_tokens` (every active source) and `generation_token_budget`. `possible_duplicates` names earlier sources (or earlier files of the same upload) with the same bytes (`identical_bytes`) or nearly the same text (`near_duplicate_text`: MinHash resemblance of word 5-gram shingles of at least 0.8); advisory, nothing is refused. Limits: 10485760 bytes per file (413 `source_too_large`); 10485760 bytes of extracted text per file (413 `source_text_too_large`) and 20971520 bytes of it from all the files of one request (413 `upload_text_budget_exceeded`), with extraction stopped as soon as a limit is passed; 20s for all the PDFs of one request to extract (422 `source_extraction_timeout`); 50 sources, 104857600 bytes of sources and 41943040 bytes of extracted text per project (413 `project_source_limit`); and the request body cap of a keyed caller. Only `active` sources enter generation; `superseded` and `reference_only` sources stay for reference and provenance.
+//
+// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 //
 // Access: API key with scope `projects:write`. Metering class: `projects`.
 //
@@ -19712,7 +20229,9 @@ func (c *ClientWithResponses) UploadProjectSourcesWithBodyWithResponse(ctx conte
 
 // UploadProjectSourcesWithResponse Upload sources
 //
-// Adds statute or policy text to the project, all files or none. Two bodies are accepted: `multipart/form-data` with one or more file parts (each part's Content-Type, or its filename's extension, gives the media type) and optional form fields `url`, `title` and `licence` that apply to every file of the form (send one file per request to give each its own); or `application/json`, one file: `filename`, optional `media_type`, the content as `text` (UTF-8) or `content_base64` (any bytes, standard base64), and optional `url` (where the text is published; needed to cite it by url), `title` and `licence`. Media types: text/plain, text/markdown, text/html (text extracted with an HTML5 parser; scripts and styles dropped) and application/pdf (text extracted page by page with poppler's pdftotext, so a quote is located on its page; a PDF without a text layer is refused, no OCR is done). The original bytes are kept (GET .../raw) beside the extracted text quotes are verified against. Each stored source reports `estimated_tokens` (its text's exact o200k_base token count); the response adds `project_estimated_tokens` (every active source) and `generation_token_budget`. `possible_duplicates` names earlier sources (or earlier files of the same upload) with the same bytes (`identical_bytes`) or nearly the same text (`near_duplicate_text`: MinHash resemblance of word 5-gram shingles of at least 0.8); advisory, nothing is refused. Limits: 10485760 bytes per file (413 `source_too_large`), 50 sources and 104857600 bytes of sources per project (413 `project_source_limit`), and the request body cap of a keyed caller. Only `active` sources enter generation; `superseded` and `reference_only` sources stay for reference and provenance.
+// Adds statute or policy text to the project, all files or none. Two bodies are accepted: `multipart/form-data` with one or more file parts (each part's Content-Type, or its filename's extension, gives the media type) and optional form fields `url`, `title` and `licence` that apply to every file of the form (send one file per request to give each its own); or `application/json`, one file: `filename`, optional `media_type`, the content as `text` (UTF-8) or `content_base64` (any bytes, standard base64), and optional `url` (where the text is published; needed to cite it by url), `title` and `licence`. Media types: text/plain, text/markdown, text/html (text extracted with an HTML5 parser; scripts and styles dropped) and application/pdf (text extracted page by page with poppler's pdftotext, so a quote is located on its page; a PDF without a text layer is refused, no OCR is done). The original bytes are kept (GET .../raw) beside the extracted text quotes are verified against. Each stored source reports `estimated_tokens` (its text's exact o200k_base token count); the response adds `project_estimated_tokens` (every active source) and `generation_token_budget`. `possible_duplicates` names earlier sources (or earlier files of the same upload) with the same bytes (`identical_bytes`) or nearly the same text (`near_duplicate_text`: MinHash resemblance of word 5-gram shingles of at least 0.8); advisory, nothing is refused. Limits: 10485760 bytes per file (413 `source_too_large`); 10485760 bytes of extracted text per file (413 `source_text_too_large`) and 20971520 bytes of it from all the files of one request (413 `upload_text_budget_exceeded`), with extraction stopped as soon as a limit is passed; 20s for all the PDFs of one request to extract (422 `source_extraction_timeout`); 50 sources, 104857600 bytes of sources and 41943040 bytes of extracted text per project (413 `project_source_limit`); and the request body cap of a keyed caller. Only `active` sources enter generation; `superseded` and `reference_only` sources stay for reference and provenance.
+//
+// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 //
 // Access: API key with scope `projects:write`. Metering class: `projects`.
 //
@@ -19780,7 +20299,7 @@ func (c *ClientWithResponses) UpdateProjectSourceWithResponse(ctx context.Contex
 
 // GetProjectSourceRawWithResponse Download a source's bytes
 //
-// The bytes exactly as uploaded, with their media type, and the filename in Content-Disposition.
+// The bytes exactly as uploaded, with their media type, as an attachment (the filename in Content-Disposition), with `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox; default-src 'none'`, so that a browser never renders an uploaded page as part of the service's origin.
 //
 // Access: API key with scope `projects:read`. Metering class: `projects`.
 //
@@ -19865,15 +20384,17 @@ func (c *ClientWithResponses) ListRulebooksWithResponse(ctx context.Context, par
 
 // CreateRulebookWithBodyWithResponse Create a rulebook
 //
-// Creates a draft. An empty draft (no `ruleset_refs`) may be created. `outcome_logic` is an expression tree over the section letters (A, B, C... in `ruleset_refs` order): a leaf `{"section": "A"}`, a node `{"op": "and" | "or", "args": [two or more nodes]}` or `{"op": "not", "args": [one node]}`. A string, also inside an `{"expr": ...}` wrapper, a letter with no section or a malformed node is 422 with the validation list. Absent or null: every section and-ed. Each reference names a `section_id` of the tenant's published rulesets and a `pin_mode`: `latest_active` (the default; floating: the section's newest active cut when the reference is added becomes its live cut, and cuts published later are candidates, `testing` in the rulebook, changing nothing until promoted) or `pinned` with an exact `ruleset_id`. A field id used by two sections is one shared field: the same type and enum values, or the composition is refused (422). `robot_hints` is null or a map over the active beats `general_context`, `preamble`, `session_start`, `postamble`, `session_end`, `stuck` and the reserved `persona`, `conversational_style`, `section_transition`; another key is 422 listing the allowed set.
+// Creates a draft. An empty draft (no `ruleset_refs`) may be created. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. `outcome_logic` is an expression tree over the section letters (A, B, C... in `ruleset_refs` order): a leaf `{"section": "A"}`, a node `{"op": "and" | "or", "args": [two or more nodes]}` or `{"op": "not", "args": [one node]}`. A string, also inside an `{"expr": ...}` wrapper, a letter with no section or a malformed node is 422 with the validation list. Absent or null: every section and-ed. Each reference names a `section_id` of the tenant's published rulesets and a `pin_mode`: `latest_active` (the default; floating: the section's newest active cut when the reference is added becomes its live cut, and cuts published later are candidates, `testing` in the rulebook, changing nothing until promoted) or `pinned` with an exact `ruleset_id`. A field id used by two sections is one shared field: the same type and enum values, or the composition is refused (422). `robot_hints` is null or a map over the active beats `general_context`, `preamble`, `session_start`, `postamble`, `session_end`, `stuck` and the reserved `persona`, `conversational_style`, `section_transition`; another key is 422 listing the allowed set.
+//
+// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 //
 // Access: API key with scope `rulebooks:write`. Metering class: `rulebooks`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /rulebooks/ (the `CreateRulebook` operationId).
-func (c *ClientWithResponses) CreateRulebookWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateRulebookResponse, error) {
-	rsp, err := c.CreateRulebookWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) CreateRulebookWithBodyWithResponse(ctx context.Context, params *CreateRulebookParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateRulebookResponse, error) {
+	rsp, err := c.CreateRulebookWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -19882,15 +20403,17 @@ func (c *ClientWithResponses) CreateRulebookWithBodyWithResponse(ctx context.Con
 
 // CreateRulebookWithResponse Create a rulebook
 //
-// Creates a draft. An empty draft (no `ruleset_refs`) may be created. `outcome_logic` is an expression tree over the section letters (A, B, C... in `ruleset_refs` order): a leaf `{"section": "A"}`, a node `{"op": "and" | "or", "args": [two or more nodes]}` or `{"op": "not", "args": [one node]}`. A string, also inside an `{"expr": ...}` wrapper, a letter with no section or a malformed node is 422 with the validation list. Absent or null: every section and-ed. Each reference names a `section_id` of the tenant's published rulesets and a `pin_mode`: `latest_active` (the default; floating: the section's newest active cut when the reference is added becomes its live cut, and cuts published later are candidates, `testing` in the rulebook, changing nothing until promoted) or `pinned` with an exact `ruleset_id`. A field id used by two sections is one shared field: the same type and enum values, or the composition is refused (422). `robot_hints` is null or a map over the active beats `general_context`, `preamble`, `session_start`, `postamble`, `session_end`, `stuck` and the reserved `persona`, `conversational_style`, `section_transition`; another key is 422 listing the allowed set.
+// Creates a draft. An empty draft (no `ruleset_refs`) may be created. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. `outcome_logic` is an expression tree over the section letters (A, B, C... in `ruleset_refs` order): a leaf `{"section": "A"}`, a node `{"op": "and" | "or", "args": [two or more nodes]}` or `{"op": "not", "args": [one node]}`. A string, also inside an `{"expr": ...}` wrapper, a letter with no section or a malformed node is 422 with the validation list. Absent or null: every section and-ed. Each reference names a `section_id` of the tenant's published rulesets and a `pin_mode`: `latest_active` (the default; floating: the section's newest active cut when the reference is added becomes its live cut, and cuts published later are candidates, `testing` in the rulebook, changing nothing until promoted) or `pinned` with an exact `ruleset_id`. A field id used by two sections is one shared field: the same type and enum values, or the composition is refused (422). `robot_hints` is null or a map over the active beats `general_context`, `preamble`, `session_start`, `postamble`, `session_end`, `stuck` and the reserved `persona`, `conversational_style`, `section_transition`; another key is 422 listing the allowed set.
+//
+// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 //
 // Access: API key with scope `rulebooks:write`. Metering class: `rulebooks`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /rulebooks/ (the `CreateRulebook` operationId).
-func (c *ClientWithResponses) CreateRulebookWithResponse(ctx context.Context, body CreateRulebookJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateRulebookResponse, error) {
-	rsp, err := c.CreateRulebook(ctx, body, reqEditors...)
+func (c *ClientWithResponses) CreateRulebookWithResponse(ctx context.Context, params *CreateRulebookParams, body CreateRulebookJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateRulebookResponse, error) {
+	rsp, err := c.CreateRulebook(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -20137,7 +20660,7 @@ func (c *ClientWithResponses) GetRulebookSchemaWithResponse(ctx context.Context,
 
 // SetRulebookVisibilityWithBodyWithResponse Make a rulebook public or private
 //
-// `public` rulebooks are listed in the anonymous catalogue when active, and other tenants' keys may read and evaluate them; `private` ones only the owner's keys. A public rulebook shows its members' rules through its explain and graph. A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
+// `public` rulebooks are listed in the anonymous catalogue when active, and other tenants' keys may read and evaluate them; `private` ones only the owner's keys. A public rulebook shows its members' rules through its explain and graph. So a rulebook with a member citing project artefacts, in its draft or in any release it published (releases stay readable by id), cannot be made public (422 `artefact_reference_public_visibility_forbidden`, as for a ruleset); nor can an edit, activation or promotion of a public rulebook bring such a member in. A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
 //
 // Access: API key with scope `rulebooks:write`. Metering class: `rulebooks`.
 //
@@ -20154,7 +20677,7 @@ func (c *ClientWithResponses) SetRulebookVisibilityWithBodyWithResponse(ctx cont
 
 // SetRulebookVisibilityWithResponse Make a rulebook public or private
 //
-// `public` rulebooks are listed in the anonymous catalogue when active, and other tenants' keys may read and evaluate them; `private` ones only the owner's keys. A public rulebook shows its members' rules through its explain and graph. A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
+// `public` rulebooks are listed in the anonymous catalogue when active, and other tenants' keys may read and evaluate them; `private` ones only the owner's keys. A public rulebook shows its members' rules through its explain and graph. So a rulebook with a member citing project artefacts, in its draft or in any release it published (releases stay readable by id), cannot be made public (422 `artefact_reference_public_visibility_forbidden`, as for a ruleset); nor can an edit, activation or promotion of a public rulebook bring such a member in. A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
 //
 // Access: API key with scope `rulebooks:write`. Metering class: `rulebooks`.
 //
@@ -21017,6 +21540,13 @@ func ParseCreateProjectResponse(rsp *http.Response) (*CreateProjectResponse, err
 		}
 		response.JSON201 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest ProblemError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -21030,6 +21560,13 @@ func ParseCreateProjectResponse(rsp *http.Response) (*CreateProjectResponse, err
 			return nil, err
 		}
 		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest ProblemError
@@ -21107,6 +21644,44 @@ func ParseCreateProjectResponse(rsp *http.Response) (*CreateProjectResponse, err
 			headers.XRequestId = value
 		}
 		response.Headers201 = &headers
+	case rsp.StatusCode == 400:
+		var headers CreateProjectResponse400Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers CreateProjectResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -21134,6 +21709,51 @@ func ParseCreateProjectResponse(rsp *http.Response) (*CreateProjectResponse, err
 			headers.XRequestId = value
 		}
 		response.Headers403 = &headers
+	case rsp.StatusCode == 409:
+		var headers CreateProjectResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 413:
 		var headers CreateProjectResponse413Headers
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
@@ -23117,6 +23737,13 @@ func ParseGenerateProjectResponse(rsp *http.Response) (*GenerateProjectResponse,
 		}
 		response.JSON422 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 502:
 		var dest ProblemError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -23330,6 +23957,44 @@ func ParseGenerateProjectResponse(rsp *http.Response) (*GenerateProjectResponse,
 			headers.XRequestId = value
 		}
 		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers GenerateProjectResponse429Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers429 = &headers
 	case rsp.StatusCode == 502:
 		var headers GenerateProjectResponse502Headers
 		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
@@ -23490,6 +24155,13 @@ func ParseGenerateAndTestProjectResponse(rsp *http.Response) (*GenerateAndTestPr
 			return nil, err
 		}
 		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 502:
 		var dest ProblemError
@@ -23704,6 +24376,44 @@ func ParseGenerateAndTestProjectResponse(rsp *http.Response) (*GenerateAndTestPr
 			headers.XRequestId = value
 		}
 		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers GenerateAndTestProjectResponse429Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers429 = &headers
 	case rsp.StatusCode == 502:
 		var headers GenerateAndTestProjectResponse502Headers
 		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
@@ -24523,6 +25233,13 @@ func ParseAddProjectGuidanceResponse(rsp *http.Response) (*AddProjectGuidanceRes
 		}
 		response.JSON201 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest ProblemError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -24544,6 +25261,13 @@ func ParseAddProjectGuidanceResponse(rsp *http.Response) (*AddProjectGuidanceRes
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest ProblemError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -24552,7 +25276,7 @@ func ParseAddProjectGuidanceResponse(rsp *http.Response) (*AddProjectGuidanceRes
 		response.JSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
-		var dest ValidationError
+		var dest AddProjectGuidance422JSONResponseBody
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -24620,6 +25344,44 @@ func ParseAddProjectGuidanceResponse(rsp *http.Response) (*AddProjectGuidanceRes
 			headers.XRequestId = value
 		}
 		response.Headers201 = &headers
+	case rsp.StatusCode == 400:
+		var headers AddProjectGuidanceResponse400Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers AddProjectGuidanceResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -24685,6 +25447,51 @@ func ParseAddProjectGuidanceResponse(rsp *http.Response) (*AddProjectGuidanceRes
 			headers.XRequestId = value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers AddProjectGuidanceResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 413:
 		var headers AddProjectGuidanceResponse413Headers
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
@@ -24859,6 +25666,13 @@ func ParsePublishProjectResponse(rsp *http.Response) (*PublishProjectResponse, e
 		}
 		response.JSON201 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest ProblemError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -24963,6 +25777,44 @@ func ParsePublishProjectResponse(rsp *http.Response) (*PublishProjectResponse, e
 			headers.XRequestId = value
 		}
 		response.Headers201 = &headers
+	case rsp.StatusCode == 400:
+		var headers PublishProjectResponse400Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers PublishProjectResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -25030,6 +25882,13 @@ func ParsePublishProjectResponse(rsp *http.Response) (*PublishProjectResponse, e
 		response.Headers404 = &headers
 	case rsp.StatusCode == 409:
 		var headers PublishProjectResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -25895,6 +26754,13 @@ func ParseUploadProjectSourcesResponse(rsp *http.Response) (*UploadProjectSource
 		}
 		response.JSON201 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest ProblemError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -25915,6 +26781,13 @@ func ParseUploadProjectSourcesResponse(rsp *http.Response) (*UploadProjectSource
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest ProblemError
@@ -25992,6 +26865,44 @@ func ParseUploadProjectSourcesResponse(rsp *http.Response) (*UploadProjectSource
 			headers.XRequestId = value
 		}
 		response.Headers201 = &headers
+	case rsp.StatusCode == 400:
+		var headers UploadProjectSourcesResponse400Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers UploadProjectSourcesResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -26057,6 +26968,51 @@ func ParseUploadProjectSourcesResponse(rsp *http.Response) (*UploadProjectSource
 			headers.XRequestId = value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers UploadProjectSourcesResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 413:
 		var headers UploadProjectSourcesResponse413Headers
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
@@ -26981,12 +27937,26 @@ func ParseGetProjectSourceRawResponse(rsp *http.Response) (*GetProjectSourceRawR
 			}
 			headers.ContentDisposition = &value
 		}
+		if values := rsp.Header.Values("Content-Security-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Security-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentSecurityPolicy = &value
+		}
 		if values := rsp.Header.Values("Content-Type"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Type", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.ContentType = &value
+		}
+		if values := rsp.Header.Values("X-Content-Type-Options"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Content-Type-Options", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XContentTypeOptions = &value
 		}
 		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
 			var value string
@@ -28234,6 +29204,13 @@ func ParseCreateRulebookResponse(rsp *http.Response) (*CreateRulebookResponse, e
 		}
 		response.JSON201 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest ProblemError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -28331,6 +29308,44 @@ func ParseCreateRulebookResponse(rsp *http.Response) (*CreateRulebookResponse, e
 			headers.XRequestId = value
 		}
 		response.Headers201 = &headers
+	case rsp.StatusCode == 400:
+		var headers CreateRulebookResponse400Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers CreateRulebookResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -28360,6 +29375,13 @@ func ParseCreateRulebookResponse(rsp *http.Response) (*CreateRulebookResponse, e
 		response.Headers403 = &headers
 	case rsp.StatusCode == 409:
 		var headers CreateRulebookResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -32331,6 +33353,13 @@ func ParseSetRulebookVisibilityResponse(rsp *http.Response) (*SetRulebookVisibil
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest ProblemError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -32339,7 +33368,7 @@ func ParseSetRulebookVisibilityResponse(rsp *http.Response) (*SetRulebookVisibil
 		response.JSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
-		var dest ValidationError
+		var dest SetRulebookVisibility422JSONResponseBody
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -32472,6 +33501,44 @@ func ParseSetRulebookVisibilityResponse(rsp *http.Response) (*SetRulebookVisibil
 			headers.XRequestId = value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers SetRulebookVisibilityResponse409Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 413:
 		var headers SetRulebookVisibilityResponse413Headers
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {

@@ -83,6 +83,7 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 	maxPerClient := fs.String("max-connections-per-client", envOr("ELIGO_MAX_CONNECTIONS_PER_CLIENT", "256"), "connections one client address may hold; trusted proxies are exempt (env ELIGO_MAX_CONNECTIONS_PER_CLIENT)")
 	records := fs.String("decision-records", envOr("ELIGO_DECISION_RECORDS", "durable"), "durable: a decision is answered once its record is written (nothing shown is lost); buffered: answered once queued, records written in batches, faster but the last moments' records are lost if the process is killed (env ELIGO_DECISION_RECORDS)")
 	bodyTimeout := fs.String("body-timeout", envOr("ELIGO_BODY_TIMEOUT", "30s"), "time a caller has to send a request body, else 408 (env ELIGO_BODY_TIMEOUT)")
+	solverSlots := fs.String("solver-slots", envOr("ELIGO_SOLVER_SLOTS", "0"), "heavy runs (reviews, publish analyses, diffs, explanations, uploads' text extraction) at once; one tenant holds at most half; 0 means one per core (env ELIGO_SOLVER_SLOTS)")
 	writeTimeout := fs.String("write-timeout", envOr("ELIGO_WRITE_TIMEOUT", "60s"), "time a response may take to be written and read, else the connection is closed (env ELIGO_WRITE_TIMEOUT)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
@@ -106,6 +107,9 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 	}
 	if cfg.API.API.WriteTimeout, err = time.ParseDuration(*writeTimeout); err != nil || cfg.API.API.WriteTimeout <= 0 {
 		return cfg, fmt.Errorf("write timeout %q: want a positive duration such as 60s", *writeTimeout)
+	}
+	if cfg.API.SolverSlots, err = strconv.Atoi(*solverSlots); err != nil || cfg.API.SolverSlots < 0 {
+		return cfg, fmt.Errorf("solver slots %q: want a count, or 0 for one per core", *solverSlots)
 	}
 	if *models != "" {
 		if cfg.API.Generation.Models, err = llm.ParseModels(*models); err != nil {

@@ -147,9 +147,13 @@ func runSuggest(ctx context.Context, clk clock.Clock, args []string, stdout, std
 	if err != nil {
 		return err
 	}
-	suggestions, err := solver.SuggestCases(ctx, r, cases, solver.SuggestOptions{DecisionDate: *date})
+	found, err := solver.SuggestCasesReport(ctx, r, cases, solver.SuggestOptions{DecisionDate: *date})
 	if err != nil {
 		return err
+	}
+	suggestions := found.Suggestions
+	if found.Incomplete != nil {
+		fmt.Fprintf(stderr, "suggestions stopped early: %s; these are the %d goals decided\n", found.Incomplete.Detail, found.Done)
 	}
 	suggested := []engine.Case{}
 	for _, s := range suggestions {
@@ -181,13 +185,25 @@ func runSuggest(ctx context.Context, clk clock.Clock, args []string, stdout, std
 		}
 		fmt.Fprintf(stderr, "with the suggested cases: %s\n", scoreText(grown))
 	}
+	if err := ctx.Err(); err != nil {
+		// SIGTERM or SIGINT: what was decided is printed; say it stopped.
+		return fmt.Errorf("stopped before the end: %w", err)
+	}
 	return nil
 }
 
 // scoreText is "41/47 (87%)"; the percentage is rounded down, so that 100%
-// means no survivor.
+// means no survivor. A run that stopped early has no score: it says how
+// far it got and why.
 func scoreText(rep solver.MutationReport) string {
-	return fmt.Sprintf("%d/%d (%.0f%%)", rep.Killed, rep.Total, math.Floor(100*rep.Score))
+	if rep.Incomplete != nil {
+		return fmt.Sprintf("not finished (%s): %d killed of %d decided", rep.Incomplete.Detail, rep.Killed, rep.Total)
+	}
+	text := fmt.Sprintf("%d/%d (%.0f%%)", rep.Killed, rep.Total, math.Floor(100*rep.Score))
+	if rep.Sampled {
+		text += fmt.Sprintf(", a sample of %d of %d mutants", rep.Planned, rep.Candidates)
+	}
+	return text
 }
 
 // writeJSON prints v as indented JSON, leaving <, > and & readable (the

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/eligo/eligo/engine"
 )
@@ -66,5 +70,36 @@ func TestTestSuggestFolder(t *testing.T) {
 	rules := writeFile(t, dir, "demo.rules", cliRules)
 	if code, _, errs := runCLI("test", "--suggest", rules, "--date", "2024-02-30"); code == 0 || !strings.Contains(errs, "2024-02-30") {
 		t.Errorf("bad date: exit %d, %s", code, errs)
+	}
+}
+
+// TestTestSuggestStopsOnSignal: `eligo test --suggest` on a draft of a
+// thousand criteria (within the engine's caps, hours of solver work
+// unbounded) stops when SIGTERM or SIGINT cancels its context, as main
+// arranges: it says the run did not finish and exits non-zero, instead of
+// running on as it did.
+func TestTestSuggestStopsOnSignal(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString("section bomb\nsource law \"Law\" url \"https://laws.example.org/bomb\" licence \"public-domain\"\n" +
+		"field a.x int weight 1\n  question \"x?\"\nfield a.y decimal weight 1\n  question \"y?\"\ngroup g all \"G\" {\n")
+	for i := range 1000 {
+		fmt.Fprintf(&b, "  criterion c%d \"C%d\" {\n    a.x >= %d and a.y < %d.5\n    cite law \"x\"\n  }\n", i, i, i, i+7)
+	}
+	b.WriteString("}\n")
+	rules := writeFile(t, t.TempDir(), "bomb.rules", b.String())
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(time.Second, cancel)
+	var out, errb bytes.Buffer
+	done := make(chan int, 1)
+	go func() { done <- run(ctx, []string{"test", rules, "--suggest"}, &out, &errb) }()
+	select {
+	case code := <-done:
+		if code == 0 || !strings.Contains(errb.String(), "stopped before the end: context canceled") ||
+			!strings.Contains(errb.String(), "not finished") {
+			t.Errorf("exit %d, stderr:\n%.2000s", code, errb.String())
+		}
+	case <-time.After(2 * time.Minute):
+		t.Fatal("eligo test --suggest ran on after its context was cancelled")
 	}
 }

@@ -81,6 +81,8 @@ export interface paths {
          * Create a project
          * @description Creates an authoring project for one section. `source_text`, when not blank, becomes the first source (`source.txt`, text/plain). `test_cases` are the first tests (at most 100). A test case is `name` (unique in the project), `field_values` (the answers, as /decide takes them), `expected_outcome` and optional `decision_date` (YYYY-MM-DD, for rules that read it) and `expectations`: `criteria` (criterion id to satisfied, not_satisfied or pending), `groups` (likewise), `missing_fields` (fields that must be among the missing) and `field_errors` (when present, exactly the fields reported in field_errors). Field names must match the draft's exactly: an answer to a field the draft does not declare is treated as absent, and the test's result lists it under `ignored_fields`.
          *
+         *     Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
+         *
          *     Access: API key with scope `projects:write`. Metering class: `projects`.
          */
         post: operations["create-project"];
@@ -195,7 +197,7 @@ export interface paths {
         put?: never;
         /**
          * Generate the draft
-         * @description Starts a generation and answers 202 with the status envelope; poll GET .../status. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
+         * @description Starts a generation and answers 202 with the status envelope; poll GET .../status. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The active sources' stored `estimated_tokens` are checked before anything is assembled: when they alone are over the budget, the 422 gives their sum as `token_count`; and counting stops once it passes the budget, when `token_count` is what was counted by then (the prompt counts at least that). The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. A tenant's generations queued or running across its projects are limited too (the limit is in the 429's description): another start is 429 `tenant_generation_limit` with `Retry-After`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
          *
          *     Access: API key with scope `projects:write`. Metering class: `generate`.
          */
@@ -217,7 +219,7 @@ export interface paths {
         put?: never;
         /**
          * Generate the draft and wait
-         * @description Starts a generation and waits for it: 200 with `ruleset_id` (the kept draft's id), `tests_passing`, `tests_total`, `failures[]` (`name`, `expected`, `got`, `hint`), `provenance_report`, `review_hint`, `source_questions`, `source_check`, `rounds` and `changed_criteria` (refine). Judge by `accepted` (or `outcome`), not by the job's completion: a kept draft may still fail tests. A generation that failed is 502 for a provider failure or 422 otherwise, with `reason_code`, `retryable` and `job_id`. A generation still running after the wait answers 202 with the status envelope. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
+         * @description Starts a generation and waits for it: 200 with `ruleset_id` (the kept draft's id), `tests_passing`, `tests_total`, `failures[]` (`name`, `expected`, `got`, `hint`), `provenance_report`, `review_hint`, `source_questions`, `source_check`, `rounds` and `changed_criteria` (refine). Judge by `accepted` (or `outcome`), not by the job's completion: a kept draft may still fail tests. A generation that failed is 502 for a provider failure or 422 otherwise, with `reason_code`, `retryable` and `job_id`. A generation still running after the wait answers 202 with the status envelope; the wait ends 5 s before the request's work deadline (45 s with the default 60 s write timeout), so the answer always arrives. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The active sources' stored `estimated_tokens` are checked before anything is assembled: when they alone are over the budget, the 422 gives their sum as `token_count`; and counting stops once it passes the budget, when `token_count` is what was counted by then (the prompt counts at least that). The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. A tenant's generations queued or running across its projects are limited too (the limit is in the 429's description): another start is 429 `tenant_generation_limit` with `Retry-After`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
          *
          *     Access: API key with scope `projects:write`. Metering class: `generate`.
          */
@@ -269,6 +271,8 @@ export interface paths {
          * Add guidance
          * @description Adds guidance for generation without generating: `guidance_text`, `process_type` (`field_extraction` or `rule_generation`), optional `adherence` (`exact`: follow it to the letter) and `domain_scope` (the domain it applies to; empty for all).
          *
+         *     Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
+         *
          *     Access: API key with scope `projects:write`. Metering class: `projects`.
          */
         post: operations["add-project-guidance"];
@@ -289,7 +293,9 @@ export interface paths {
         put?: never;
         /**
          * Publish the draft
-         * @description Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+         * @description Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+         *
+         *     Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
          *
          *     Access: API key with scope `projects:write`. Metering class: `projects`.
          */
@@ -339,7 +345,9 @@ export interface paths {
         put?: never;
         /**
          * Upload sources
-         * @description Adds statute or policy text to the project, all files or none. Two bodies are accepted: `multipart/form-data` with one or more file parts (each part's Content-Type, or its filename's extension, gives the media type) and optional form fields `url`, `title` and `licence` that apply to every file of the form (send one file per request to give each its own); or `application/json`, one file: `filename`, optional `media_type`, the content as `text` (UTF-8) or `content_base64` (any bytes, standard base64), and optional `url` (where the text is published; needed to cite it by url), `title` and `licence`. Media types: text/plain, text/markdown, text/html (text extracted with an HTML5 parser; scripts and styles dropped) and application/pdf (text extracted page by page with poppler's pdftotext, so a quote is located on its page; a PDF without a text layer is refused, no OCR is done). The original bytes are kept (GET .../raw) beside the extracted text quotes are verified against. Each stored source reports `estimated_tokens` (its text's exact o200k_base token count); the response adds `project_estimated_tokens` (every active source) and `generation_token_budget`. `possible_duplicates` names earlier sources (or earlier files of the same upload) with the same bytes (`identical_bytes`) or nearly the same text (`near_duplicate_text`: MinHash resemblance of word 5-gram shingles of at least 0.8); advisory, nothing is refused. Limits: 10485760 bytes per file (413 `source_too_large`), 50 sources and 104857600 bytes of sources per project (413 `project_source_limit`), and the request body cap of a keyed caller. Only `active` sources enter generation; `superseded` and `reference_only` sources stay for reference and provenance.
+         * @description Adds statute or policy text to the project, all files or none. Two bodies are accepted: `multipart/form-data` with one or more file parts (each part's Content-Type, or its filename's extension, gives the media type) and optional form fields `url`, `title` and `licence` that apply to every file of the form (send one file per request to give each its own); or `application/json`, one file: `filename`, optional `media_type`, the content as `text` (UTF-8) or `content_base64` (any bytes, standard base64), and optional `url` (where the text is published; needed to cite it by url), `title` and `licence`. Media types: text/plain, text/markdown, text/html (text extracted with an HTML5 parser; scripts and styles dropped) and application/pdf (text extracted page by page with poppler's pdftotext, so a quote is located on its page; a PDF without a text layer is refused, no OCR is done). The original bytes are kept (GET .../raw) beside the extracted text quotes are verified against. Each stored source reports `estimated_tokens` (its text's exact o200k_base token count); the response adds `project_estimated_tokens` (every active source) and `generation_token_budget`. `possible_duplicates` names earlier sources (or earlier files of the same upload) with the same bytes (`identical_bytes`) or nearly the same text (`near_duplicate_text`: MinHash resemblance of word 5-gram shingles of at least 0.8); advisory, nothing is refused. Limits: 10485760 bytes per file (413 `source_too_large`); 10485760 bytes of extracted text per file (413 `source_text_too_large`) and 20971520 bytes of it from all the files of one request (413 `upload_text_budget_exceeded`), with extraction stopped as soon as a limit is passed; 20s for all the PDFs of one request to extract (422 `source_extraction_timeout`); 50 sources, 104857600 bytes of sources and 41943040 bytes of extracted text per project (413 `project_source_limit`); and the request body cap of a keyed caller. Only `active` sources enter generation; `superseded` and `reference_only` sources stay for reference and provenance.
+         *
+         *     Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
          *
          *     Access: API key with scope `projects:write`. Metering class: `projects`.
          */
@@ -387,7 +395,7 @@ export interface paths {
         };
         /**
          * Download a source's bytes
-         * @description The bytes exactly as uploaded, with their media type, and the filename in Content-Disposition.
+         * @description The bytes exactly as uploaded, with their media type, as an attachment (the filename in Content-Disposition), with `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox; default-src 'none'`, so that a browser never renders an uploaded page as part of the service's origin.
          *
          *     Access: API key with scope `projects:read`. Metering class: `projects`.
          */
@@ -461,7 +469,9 @@ export interface paths {
         put?: never;
         /**
          * Create a rulebook
-         * @description Creates a draft. An empty draft (no `ruleset_refs`) may be created. `outcome_logic` is an expression tree over the section letters (A, B, C... in `ruleset_refs` order): a leaf `{"section": "A"}`, a node `{"op": "and" | "or", "args": [two or more nodes]}` or `{"op": "not", "args": [one node]}`. A string, also inside an `{"expr": ...}` wrapper, a letter with no section or a malformed node is 422 with the validation list. Absent or null: every section and-ed. Each reference names a `section_id` of the tenant's published rulesets and a `pin_mode`: `latest_active` (the default; floating: the section's newest active cut when the reference is added becomes its live cut, and cuts published later are candidates, `testing` in the rulebook, changing nothing until promoted) or `pinned` with an exact `ruleset_id`. A field id used by two sections is one shared field: the same type and enum values, or the composition is refused (422). `robot_hints` is null or a map over the active beats `general_context`, `preamble`, `session_start`, `postamble`, `session_end`, `stuck` and the reserved `persona`, `conversational_style`, `section_transition`; another key is 422 listing the allowed set.
+         * @description Creates a draft. An empty draft (no `ruleset_refs`) may be created. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. `outcome_logic` is an expression tree over the section letters (A, B, C... in `ruleset_refs` order): a leaf `{"section": "A"}`, a node `{"op": "and" | "or", "args": [two or more nodes]}` or `{"op": "not", "args": [one node]}`. A string, also inside an `{"expr": ...}` wrapper, a letter with no section or a malformed node is 422 with the validation list. Absent or null: every section and-ed. Each reference names a `section_id` of the tenant's published rulesets and a `pin_mode`: `latest_active` (the default; floating: the section's newest active cut when the reference is added becomes its live cut, and cuts published later are candidates, `testing` in the rulebook, changing nothing until promoted) or `pinned` with an exact `ruleset_id`. A field id used by two sections is one shared field: the same type and enum values, or the composition is refused (422). `robot_hints` is null or a map over the active beats `general_context`, `preamble`, `session_start`, `postamble`, `session_end`, `stuck` and the reserved `persona`, `conversational_style`, `section_transition`; another key is 422 listing the allowed set.
+         *
+         *     Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
          *
          *     Access: API key with scope `rulebooks:write`. Metering class: `rulebooks`.
          */
@@ -713,7 +723,7 @@ export interface paths {
         head?: never;
         /**
          * Make a rulebook public or private
-         * @description `public` rulebooks are listed in the anonymous catalogue when active, and other tenants' keys may read and evaluate them; `private` ones only the owner's keys. A public rulebook shows its members' rules through its explain and graph. A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
+         * @description `public` rulebooks are listed in the anonymous catalogue when active, and other tenants' keys may read and evaluate them; `private` ones only the owner's keys. A public rulebook shows its members' rules through its explain and graph. So a rulebook with a member citing project artefacts, in its draft or in any release it published (releases stay readable by id), cannot be made public (422 `artefact_reference_public_visibility_forbidden`, as for a ruleset); nor can an edit, activation or promotion of a public rulebook bring such a member in. A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
          *
          *     Access: API key with scope `rulebooks:write`. Metering class: `rulebooks`.
          */
@@ -1023,6 +1033,8 @@ export interface components {
             docs_url: string;
             evidence: string[];
             id: string;
+            /** @description Why the check could not finish (the review's time budget ran out, or the solver could not decide), or null when it finished. An unfinished check is na (or warn when what it found before stopping already warrants it), never pass, and is not scored as a pass. */
+            incomplete: string | null;
             scored: boolean;
             status: string;
             title: string;
@@ -1919,6 +1931,8 @@ export interface components {
         ReviewReport: {
             checks: components["schemas"]["Check"][];
             coaching: string | null;
+            /** @description False when some check could not finish within the review's time budget (or the solver gave up); each such check has status na and says why in incomplete. The score then covers only the checks that finished: an unfinished check never passes. */
+            complete: boolean;
             data_completeness: string;
             next_skill: components["schemas"]["Hint"] | null;
             /** Format: int64 */
@@ -2447,7 +2461,7 @@ export interface components {
             detail: components["schemas"]["ValidationItem"][];
         };
         ValidationItem: {
-            /** @description The offending value. */
+            /** @description The offending value, cut for the echo: a credential (provider_key, an API key) is never echoed but replaced by "[redacted]"; a string over 200 bytes is cut with its length noted; an object or array over 20 members, or nested over 3 levels, is summarised as a string giving its size. */
             input: unknown;
             /** @description Path to the offending member: body, query, path or header, then names and list indices. */
             loc: unknown[];
@@ -2857,7 +2871,7 @@ export interface operations {
             /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `decide` class; `Retry-After: 86400`. Anonymous callers get `{error: "rate_limit_exceeded", retry_after: <epoch seconds>}` instead, and no Retry-After. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -2870,10 +2884,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"] | components["schemas"]["AnonymousLimited"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `decision_log_backlogged`: the decision's record could not be written in time (the decision log is backlogged or the database is unavailable), so no decision was issued; retry with backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `decision_log_backlogged`: the decision's record could not be written in time (the decision log is backlogged or the database is unavailable), so no decision was issued; retry with backoff. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -2993,7 +3007,7 @@ export interface operations {
             /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `projects` class; `Retry-After: 86400`. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -3006,10 +3020,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -3037,7 +3051,10 @@ export interface operations {
     "create-project": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key within 24 hours gets the first answer. 1 to 255 printable ASCII characters, e.g. a UUID. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3118,6 +3135,20 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectCreated"];
                 };
             };
+            /** @description Bad Request. `idempotency_key_invalid`: the Idempotency-Key header is not 1 to 255 printable ASCII characters. */
+            400: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
             /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
             401: {
                 headers: {
@@ -3140,7 +3171,23 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Request Entity Too Large. `body_too_large`: the body exceeds the caller's cap (2 MB anonymous), refused before it is read. `source_too_large`: one file is over the per-file limit. `project_source_limit`: the project would hold more sources, or more bytes of them, than allowed. */
+            /** @description Conflict. `idempotency_key_in_use`: a request with this Idempotency-Key is still being served; `Retry-After: 5`. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Request Entity Too Large. `body_too_large`: the body exceeds the caller's cap (2 MB anonymous), refused before it is read. `source_too_large`: one file is over the per-file limit. `project_source_limit`: the project would hold more sources, more bytes of them, or more extracted text than allowed. `source_text_too_large`: one file's extracted text is over 10485760 bytes (a small PDF can extract to far more text than its size), or a PDF has more than 50000 pages; extraction stopped there. `upload_text_budget_exceeded`: the request's files together extract to more than 20971520 bytes of text; send them in separate requests. */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -3150,7 +3197,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `unsupported_media_type`: a file is not plain text, Markdown, HTML or PDF. `source_unreadable`: a file does not decode as its media type (invalid UTF-8, a damaged PDF) or holds no text (a scanned PDF without a text layer). */
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `idempotency_key_reused`: this Idempotency-Key was used for another path or body in the last 24 hours. `unsupported_media_type`: a file is not plain text, Markdown, HTML or PDF. `source_unreadable`: a file does not decode as its media type (invalid UTF-8, a damaged PDF) or holds no text (a scanned PDF without a text layer). `source_extraction_timeout`: the request's PDFs took more than 20s to extract, together. `tenant_project_limit`: the tenant holds 100 projects, the most it may; reuse one. */
             422: {
                 headers: {
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
@@ -3167,7 +3214,7 @@ export interface operations {
             /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `projects` class; `Retry-After: 86400`. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -3180,10 +3227,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -3315,7 +3362,7 @@ export interface operations {
             /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `projects` class; `Retry-After: 86400`. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -3328,10 +3375,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -3510,10 +3557,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -3681,10 +3728,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -3883,7 +3930,7 @@ export interface operations {
             /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `projects` class; `Retry-After: 86400`. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -3896,10 +3943,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -4108,7 +4155,7 @@ export interface operations {
             /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `projects` class; `Retry-After: 86400`. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -4121,10 +4168,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -4296,6 +4343,20 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["ProblemError"];
                 };
             };
+            /** @description Too Many Requests. `tenant_generation_limit`: the tenant already has 3 generations queued or running, the most it may (the `generate` class is metered, not limited, so this is what bounds repeated starts); `Retry-After: 30`. */
+            429: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
             /** @description Bad Gateway. `provider_auth_failed`: the provider refused the key (also provider_rate_limited, provider_unavailable, provider_timeout, provider_model_unknown, provider_bad_request, provider_response_invalid; `retryable` says whether to try again). */
             502: {
                 headers: {
@@ -4310,10 +4371,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -4348,7 +4409,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_7JzbM3k7HKam3BQt
+                 * @example prj_EJTz1FMX6j4MTXU7
                  */
                 project_id: string;
             };
@@ -4381,7 +4442,7 @@ export interface operations {
                      *       "accepted": true,
                      *       "changed_criteria": [],
                      *       "failures": [],
-                     *       "job_id": "gen_1LCLK9qNPbra-shf",
+                     *       "job_id": "gen_LH95QR5wosRdGZXb",
                      *       "outcome": "accepted",
                      *       "provenance_report": {
                      *         "coverage": [
@@ -4390,7 +4451,7 @@ export interface operations {
                      *             "clauses": 1,
                      *             "filename": "source.txt",
                      *             "share": 0,
-                     *             "source_id": "src_EfJBpjFKtaKnwr02",
+                     *             "source_id": "src_SN_-A5SaysbjkzhA",
                      *             "status": "reference_only",
                      *             "uncited_passages": [
                      *               "An eligible employee has been employed for at least 12 months by the employer."
@@ -4401,7 +4462,7 @@ export interface operations {
                      *             "clauses": 2,
                      *             "filename": "fmla-notes.txt",
                      *             "share": 1,
-                     *             "source_id": "src_GgoTublwO0JU4jf_",
+                     *             "source_id": "src_YNDTGpq3oigXQj1P",
                      *             "status": "active",
                      *             "uncited_passages": []
                      *           }
@@ -4409,14 +4470,14 @@ export interface operations {
                      *         "quotes": [
                      *           {
                      *             "criterion_id": "tenure",
-                     *             "project_source_id": "src_GgoTublwO0JU4jf_",
+                     *             "project_source_id": "src_YNDTGpq3oigXQj1P",
                      *             "quote": "has been employed for at least 12 months by the employer",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
                      *           },
                      *           {
                      *             "criterion_id": "worksite_size",
-                     *             "project_source_id": "src_GgoTublwO0JU4jf_",
+                     *             "project_source_id": "src_YNDTGpq3oigXQj1P",
                      *             "quote": "50 or more employees within 75 miles",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
@@ -4429,7 +4490,7 @@ export interface operations {
                      *         }
                      *       },
                      *       "review_hint": {
-                     *         "actionable_via": "POST /projects/prj_7JzbM3k7HKam3BQt/tests",
+                     *         "actionable_via": "POST /projects/prj_EJTz1FMX6j4MTXU7/tests",
                      *         "check_id": "criteria_both_ways",
                      *         "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#criteria_both_ways",
                      *         "message": "Add cases that decide criterion worksite_size: one where it is satisfied and one where it is not (1 criterion is never decided)."
@@ -4441,10 +4502,10 @@ export interface operations {
                      *           "quotes_total": 2,
                      *           "quotes_verified": 2,
                      *           "round": 1,
-                     *           "seconds": 0.003211943,
+                     *           "seconds": 0.001479401,
                      *           "stage": "test",
                      *           "tests_passing": 1,
-                     *           "tokens": 3633
+                     *           "tokens": 3801
                      *         }
                      *       ],
                      *       "ruleset_id": "fmla_employee:draft-534a9cd79221",
@@ -4455,7 +4516,7 @@ export interface operations {
                      *       "source_questions": [],
                      *       "tests_passing": 1,
                      *       "tests_total": 1,
-                     *       "tokens_used": 3633
+                     *       "tokens_used": 3801
                      *     }
                      */
                     "application/json": unknown;
@@ -4535,6 +4596,20 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"] | components["schemas"]["ProblemError"];
                 };
             };
+            /** @description Too Many Requests. `tenant_generation_limit`: the tenant already has 3 generations queued or running, the most it may (the `generate` class is metered, not limited, so this is what bounds repeated starts); `Retry-After: 30`. */
+            429: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
             /** @description Bad Gateway. `provider_auth_failed`: the provider refused the key (also provider_rate_limited, provider_unavailable, provider_timeout, provider_model_unknown, provider_bad_request, provider_response_invalid; `retryable` says whether to try again). */
             502: {
                 headers: {
@@ -4549,10 +4624,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -4728,7 +4803,7 @@ export interface operations {
             /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `projects` class; `Retry-After: 86400`. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -4741,10 +4816,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -4865,7 +4940,7 @@ export interface operations {
             /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `projects` class; `Retry-After: 86400`. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -4878,10 +4953,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -4909,7 +4984,10 @@ export interface operations {
     "add-project-guidance": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key within 24 hours gets the first answer. 1 to 255 printable ASCII characters, e.g. a UUID. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
@@ -4956,6 +5034,20 @@ export interface operations {
                     "application/json": components["schemas"]["Guidance"];
                 };
             };
+            /** @description Bad Request. `idempotency_key_invalid`: the Idempotency-Key header is not 1 to 255 printable ASCII characters. */
+            400: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
             /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
             401: {
                 headers: {
@@ -4992,34 +5084,10 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description Request Entity Too Large. `body_too_large`: the body exceeds the caller's cap (2 MB anonymous), refused before it is read. */
-            413: {
+            /** @description Conflict. `idempotency_key_in_use`: a request with this Idempotency-Key is still being served; `Retry-After: 5`. */
+            409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProblemError"];
-                };
-            };
-            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). */
-            422: {
-                headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"];
-                };
-            };
-            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `projects` class; `Retry-After: 86400`. */
-            429: {
-                headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -5032,10 +5100,50 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Request Entity Too Large. `body_too_large`: the body exceeds the caller's cap (2 MB anonymous), refused before it is read. `project_guidance_limit`: the project would hold more than 200 guidance notes or 262144 bytes of guidance text. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `idempotency_key_reused`: this Idempotency-Key was used for another path or body in the last 24 hours. */
+            422: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `projects` class; `Retry-After: 86400`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -5063,7 +5171,10 @@ export interface operations {
     "publish-project": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key within 24 hours gets the first answer. 1 to 255 printable ASCII characters, e.g. a UUID. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
@@ -5168,6 +5279,20 @@ export interface operations {
                     "application/json": components["schemas"]["PublishResult"];
                 };
             };
+            /** @description Bad Request. `idempotency_key_invalid`: the Idempotency-Key header is not 1 to 255 printable ASCII characters. */
+            400: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
             /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
             401: {
                 headers: {
@@ -5180,7 +5305,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. `reserved_namespace`: the slug is under the service's reserved prefix. */
+            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. `reserved_namespace`: the slug is under the service's reserved prefix. `namespace_owned`: the slug's namespace belongs to another tenant; answered whether or not the slug exists. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5204,9 +5329,11 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description Conflict. `no_draft`: the project has no draft yet. `source_reference_unresolved`: a cited source was deleted while the draft was published; nothing was published. `slug_conflict`: another tenant holds the slug. */
+            /** @description Conflict. `idempotency_key_in_use`: a request with this Idempotency-Key is still being served; `Retry-After: 5`. `no_draft`: the project has no draft yet. `source_reference_unresolved`: a cited source was deleted while the draft was published; nothing was published. `slug_conflict`: another tenant holds the slug, under a namespace of the caller's own (from before namespaces were owned). */
             409: {
                 headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
@@ -5228,7 +5355,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `draft_does_not_compile`: the draft does not compile, or authors another section (`compile_errors`). `source_reference_unresolved`: a declared source does not bind to a project source, or is unlicensed, private or mismatched (`problems`). `quote_unverified`: a quote is not in its source's text (`problems`). `tests_failed`: a test or contract check fails and force_unsafe was not sent (`failures`, `contract_checks`). `invalid_slug_format`: no slug (send one, or declare `ruleset "..."` in the draft), or it breaks the pattern. */
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `idempotency_key_reused`: this Idempotency-Key was used for another path or body in the last 24 hours. `draft_does_not_compile`: the draft does not compile, or authors another section (`compile_errors`). `source_reference_unresolved`: a declared source does not bind to a project source, or is unlicensed, private or mismatched (`problems`). `quote_unverified`: a quote is not in its source's text (`problems`). `tests_failed`: a test or contract check fails and force_unsafe was not sent (`failures`, `contract_checks`). `invalid_slug_format`: no slug (send one, or declare `ruleset "..."` in the draft), or it breaks the pattern. */
             422: {
                 headers: {
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
@@ -5245,7 +5372,7 @@ export interface operations {
             /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `projects` class; `Retry-After: 86400`. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -5258,10 +5385,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -5331,6 +5458,7 @@ export interface operations {
                      *             "section fmla_employee compiles: 2 groups, 2 criteria, 2 fields"
                      *           ],
                      *           "id": "draft_compiles",
+                     *           "incomplete": null,
                      *           "scored": false,
                      *           "status": "info",
                      *           "title": "Draft compiles",
@@ -5344,6 +5472,7 @@ export interface operations {
                      *             "1 test case for section fmla_employee (at least 5 recommended)"
                      *           ],
                      *           "id": "tests_per_section",
+                     *           "incomplete": null,
                      *           "scored": true,
                      *           "status": "warn",
                      *           "title": "Tests per section",
@@ -5357,6 +5486,7 @@ export interface operations {
                      *             "all 1 test case pass"
                      *           ],
                      *           "id": "tests_pass",
+                     *           "incomplete": null,
                      *           "scored": true,
                      *           "status": "pass",
                      *           "title": "Tests pass",
@@ -5371,6 +5501,7 @@ export interface operations {
                      *             "criterion tenure: never not_satisfied by any case"
                      *           ],
                      *           "id": "criteria_both_ways",
+                     *           "incomplete": null,
                      *           "scored": true,
                      *           "status": "fail",
                      *           "title": "Criteria tested both ways",
@@ -5385,6 +5516,7 @@ export interface operations {
                      *             "worksite.employees_within_75_miles >= 50 (criterion worksite_size): no case at 50 and no case at 49"
                      *           ],
                      *           "id": "threshold_boundaries",
+                     *           "incomplete": null,
                      *           "scored": true,
                      *           "status": "fail",
                      *           "title": "Thresholds tested at their boundary",
@@ -5398,6 +5530,7 @@ export interface operations {
                      *             "all 2 criteria rest on verified quotes"
                      *           ],
                      *           "id": "criteria_cited",
+                     *           "incomplete": null,
                      *           "scored": true,
                      *           "status": "pass",
                      *           "title": "Criteria cited",
@@ -5413,6 +5546,7 @@ export interface operations {
                      *             "source.txt: reference_only, not counted"
                      *           ],
                      *           "id": "clause_coverage",
+                     *           "incomplete": null,
                      *           "scored": true,
                      *           "status": "pass",
                      *           "title": "Source clauses covered",
@@ -5426,6 +5560,7 @@ export interface operations {
                      *             "no presence operator lets an unanswered field look better than an answer"
                      *           ],
                      *           "id": "presence_polarity",
+                     *           "incomplete": null,
                      *           "scored": true,
                      *           "status": "pass",
                      *           "title": "Unanswered fields never help",
@@ -5439,6 +5574,7 @@ export interface operations {
                      *             "all 2 declared fields are read, and every test field is declared"
                      *           ],
                      *           "id": "unused_fields",
+                     *           "incomplete": null,
                      *           "scored": true,
                      *           "status": "pass",
                      *           "title": "Fields used and named alike",
@@ -5452,6 +5588,7 @@ export interface operations {
                      *             "all 2 resolved citations rest on active sources"
                      *           ],
                      *           "id": "superseded_sources",
+                     *           "incomplete": null,
                      *           "scored": true,
                      *           "status": "pass",
                      *           "title": "Citations rest on active sources",
@@ -5465,6 +5602,7 @@ export interface operations {
                      *             "no open questions (0 resolved)"
                      *           ],
                      *           "id": "source_questions",
+                     *           "incomplete": null,
                      *           "scored": true,
                      *           "status": "pass",
                      *           "title": "Source questions resolved",
@@ -5478,6 +5616,7 @@ export interface operations {
                      *             "no criterion is always or never satisfied, none is redundant, and every field can change the outcome"
                      *           ],
                      *           "id": "static_analysis",
+                     *           "incomplete": null,
                      *           "scored": true,
                      *           "status": "pass",
                      *           "title": "Nothing dead or redundant in the rules",
@@ -5502,6 +5641,7 @@ export interface operations {
                      *             "suggested case: criterion worksite_size not satisfied (expected not_eligible)"
                      *           ],
                      *           "id": "mutation_score",
+                     *           "incomplete": null,
                      *           "scored": true,
                      *           "status": "fail",
                      *           "title": "Tests notice small changes",
@@ -5510,6 +5650,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "coaching": "Start with criteria tested both ways (criteria_both_ways, fail, weight 10): Add cases that decide criterion worksite_size: one where it is satisfied and one where it is not (1 criterion is never decided). Use POST /projects/prj_7JzbM3k7HKam3BQt/tests. Next, thresholds tested at their boundary (threshold_boundaries, fail, weight 10): Add boundary cases for the 2 untested thresholds, starting with employment.months_employed >= 12 (criterion tenure): no case at 12 and no case at 11. Use POST /projects/prj_7JzbM3k7HKam3BQt/tests. Next, tests notice small changes (mutation_score, fail, weight 5): The tests miss 6 of 9 small changes to the rules; add the cases `eligo test --suggest` proposes, after checking each expected outcome against the law. Use POST /projects/prj_7JzbM3k7HKam3BQt/tests. Finally, tests per section (tests_per_section, warn, weight 10): Add 4 more test cases (1 of 5): one at each threshold's boundary and one for each criterion failing on its own. Use POST /projects/prj_7JzbM3k7HKam3BQt/tests.",
+                     *       "complete": true,
                      *       "data_completeness": "thin",
                      *       "next_skill": {
                      *         "actionable_via": "POST /projects/prj_7JzbM3k7HKam3BQt/tests",
@@ -5596,7 +5737,7 @@ export interface operations {
             /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `projects` class; `Retry-After: 86400`. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -5609,10 +5750,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -5757,7 +5898,7 @@ export interface operations {
             /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `projects` class; `Retry-After: 86400`. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -5770,10 +5911,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -5802,6 +5943,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Makes a retry safe: a repeat with the same key within 24 hours gets the first answer. 1 to 255 printable ASCII characters, e.g. a UUID. */
+                "Idempotency-Key"?: string;
                 /** @description multipart/form-data or application/json. */
                 "Content-Type"?: string;
             };
@@ -5877,6 +6020,20 @@ export interface operations {
                     "application/json": components["schemas"]["SourceList"];
                 };
             };
+            /** @description Bad Request. `idempotency_key_invalid`: the Idempotency-Key header is not 1 to 255 printable ASCII characters. */
+            400: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
             /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
             401: {
                 headers: {
@@ -5913,7 +6070,23 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description Request Entity Too Large. `body_too_large`: the body exceeds the caller's cap (2 MB anonymous), refused before it is read. `source_too_large`: one file is over the per-file limit. `project_source_limit`: the project would hold more sources, or more bytes of them, than allowed. */
+            /** @description Conflict. `idempotency_key_in_use`: a request with this Idempotency-Key is still being served; `Retry-After: 5`. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Request Entity Too Large. `body_too_large`: the body exceeds the caller's cap (2 MB anonymous), refused before it is read. `source_too_large`: one file is over the per-file limit. `project_source_limit`: the project would hold more sources, more bytes of them, or more extracted text than allowed. `source_text_too_large`: one file's extracted text is over 10485760 bytes (a small PDF can extract to far more text than its size), or a PDF has more than 50000 pages; extraction stopped there. `upload_text_budget_exceeded`: the request's files together extract to more than 20971520 bytes of text; send them in separate requests. */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5923,7 +6096,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `unsupported_media_type`: a file is not plain text, Markdown, HTML or PDF. `source_unreadable`: a file does not decode as its media type (invalid UTF-8, a damaged PDF) or holds no text (a scanned PDF without a text layer). */
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `idempotency_key_reused`: this Idempotency-Key was used for another path or body in the last 24 hours. `unsupported_media_type`: a file is not plain text, Markdown, HTML or PDF. `source_unreadable`: a file does not decode as its media type (invalid UTF-8, a damaged PDF) or holds no text (a scanned PDF without a text layer). `source_extraction_timeout`: the request's PDFs took more than 20s to extract, together. */
             422: {
                 headers: {
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
@@ -5940,7 +6113,7 @@ export interface operations {
             /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `projects` class; `Retry-After: 86400`. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -5953,10 +6126,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -6080,7 +6253,7 @@ export interface operations {
             /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `projects` class; `Retry-After: 86400`. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -6093,10 +6266,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -6244,7 +6417,7 @@ export interface operations {
             /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `projects` class; `Retry-After: 86400`. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -6257,10 +6430,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -6309,7 +6482,9 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Disposition"?: string;
+                    "Content-Security-Policy"?: string;
                     "Content-Type"?: string;
+                    "X-Content-Type-Options"?: string;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
@@ -6375,7 +6550,7 @@ export interface operations {
             /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `projects` class; `Retry-After: 86400`. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -6388,10 +6563,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -6533,7 +6708,7 @@ export interface operations {
             /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `projects` class; `Retry-After: 86400`. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -6546,10 +6721,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -6724,7 +6899,7 @@ export interface operations {
             /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `projects` class; `Retry-After: 86400`. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -6737,10 +6912,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -6871,7 +7046,7 @@ export interface operations {
             /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulebooks` class; `Retry-After: 86400`. Anonymous callers get `{error: "rate_limit_exceeded", retry_after: <epoch seconds>}` instead, and no Retry-After. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -6884,10 +7059,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"] | components["schemas"]["AnonymousLimited"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -6915,7 +7090,10 @@ export interface operations {
     "create-rulebook": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key within 24 hours gets the first answer. 1 to 255 printable ASCII characters, e.g. a UUID. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6983,6 +7161,20 @@ export interface operations {
                     "application/json": components["schemas"]["Rulebook"];
                 };
             };
+            /** @description Bad Request. `idempotency_key_invalid`: the Idempotency-Key header is not 1 to 255 printable ASCII characters. */
+            400: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
             /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
             401: {
                 headers: {
@@ -6995,7 +7187,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. `reserved_namespace`: the slug is under the service's reserved prefix. */
+            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. `reserved_namespace`: the slug is under the service's reserved prefix. `namespace_owned`: the slug's namespace belongs to another tenant; answered whether or not the slug exists. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7005,9 +7197,11 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Conflict. `slug_conflict`: the slug is taken. */
+            /** @description Conflict. `idempotency_key_in_use`: a request with this Idempotency-Key is still being served; `Retry-After: 5`. `slug_conflict`: the slug is taken (under a namespace of the caller's own). */
             409: {
                 headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
@@ -7029,7 +7223,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `release_member_unresolved`: a member of the composition is missing, not live, archived or does not load; the draft is unchanged. `invalid_slug_format`: the slug breaks the pattern. */
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `idempotency_key_reused`: this Idempotency-Key was used for another path or body in the last 24 hours. `release_member_unresolved`: a member of the composition is missing, not live, archived or does not load; the draft is unchanged. `invalid_slug_format`: the slug breaks the pattern. */
             422: {
                 headers: {
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
@@ -7046,7 +7240,7 @@ export interface operations {
             /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulebooks` class; `Retry-After: 86400`. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -7059,10 +7253,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -7681,7 +7875,7 @@ export interface operations {
             /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulebooks` class; `Retry-After: 86400`. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -7694,10 +7888,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -7840,7 +8034,7 @@ export interface operations {
             /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulebooks` class; `Retry-After: 86400`. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -7853,10 +8047,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -8012,7 +8206,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `release_member_unresolved`: a member of the composition is missing, not live, archived or does not load; the draft is unchanged. `release_label_allocation_failed`: no two-word label is left for a new release of this rulebook. `release_publication_failed`: the last publication step failed; the draft is kept and the next activate or edit publishes it. `composition_pinned`: a floating reference in a family a promotion has pinned. */
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `release_member_unresolved`: a member of the composition is missing, not live, archived or does not load; the draft is unchanged. `release_label_allocation_failed`: no two-word label is left for a new release of this rulebook. `release_publication_failed`: the last publication step failed; the draft is kept and the next activate or edit publishes it. `artefact_reference_public_visibility_forbidden`: the rulebook is public and a member of its draft, or of a release it published, cites project artefacts, which are never public; nothing was written. `composition_pinned`: a floating reference in a family a promotion has pinned. */
             422: {
                 headers: {
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
@@ -8029,7 +8223,7 @@ export interface operations {
             /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulebooks` class; `Retry-After: 86400`. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8042,10 +8236,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -8185,7 +8379,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `release_member_unresolved`: a member of the composition is missing, not live, archived or does not load; the draft is unchanged. `release_label_allocation_failed`: no two-word label is left for a new release of this rulebook. `release_publication_failed`: the last publication step failed; the draft is kept and the next activate or edit publishes it. */
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `release_member_unresolved`: a member of the composition is missing, not live, archived or does not load; the draft is unchanged. `release_label_allocation_failed`: no two-word label is left for a new release of this rulebook. `release_publication_failed`: the last publication step failed; the draft is kept and the next activate or edit publishes it. `artefact_reference_public_visibility_forbidden`: the rulebook is public and a member of its draft, or of a release it published, cites project artefacts, which are never public; nothing was written. */
             422: {
                 headers: {
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
@@ -8202,7 +8396,7 @@ export interface operations {
             /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulebooks` class; `Retry-After: 86400`. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8215,10 +8409,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -8366,7 +8560,7 @@ export interface operations {
             /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulebooks` class; `Retry-After: 86400`. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8379,10 +8573,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -8670,7 +8864,7 @@ export interface operations {
             /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulebooks` class; `Retry-After: 86400`. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8683,10 +8877,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -9034,7 +9228,7 @@ export interface operations {
             /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulebooks` class; `Retry-After: 86400`. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -9047,10 +9241,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -9216,7 +9410,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `release_member_unresolved`: a member of the composition is missing, not live, archived or does not load; the draft is unchanged. `release_label_allocation_failed`: no two-word label is left for a new release of this rulebook. `release_publication_failed`: the last publication step failed; the draft is kept and the next activate or edit publishes it. */
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `release_member_unresolved`: a member of the composition is missing, not live, archived or does not load; the draft is unchanged. `release_label_allocation_failed`: no two-word label is left for a new release of this rulebook. `release_publication_failed`: the last publication step failed; the draft is kept and the next activate or edit publishes it. `artefact_reference_public_visibility_forbidden`: the rulebook is public and a member of its draft, or of a release it published, cites project artefacts, which are never public; nothing was written. */
             422: {
                 headers: {
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
@@ -9233,7 +9427,7 @@ export interface operations {
             /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulebooks` class; `Retry-After: 86400`. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -9246,10 +9440,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -9869,7 +10063,7 @@ export interface operations {
             /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulebooks` class; `Retry-After: 86400`. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -9882,10 +10076,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -10216,7 +10410,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `release_member_unresolved`: a member of the composition is missing, not live, archived or does not load; the draft is unchanged. `release_label_allocation_failed`: no two-word label is left for a new release of this rulebook. `release_publication_failed`: the last publication step failed; the draft is kept and the next activate or edit publishes it. `non_conservative_presence_op`: the presence-polarity gate found an unanswered-field default that can be more favourable than an answer; `field`, `criterion` and `witness` name the first, `findings` lists all. `candidate_tests`: a stored test case of the candidate fails (`failures` lists them). `candidate_loads`: the candidate's stored content does not load. `composition`: the members do not compose with the candidate in place (a shared field's type differs). */
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `release_member_unresolved`: a member of the composition is missing, not live, archived or does not load; the draft is unchanged. `release_label_allocation_failed`: no two-word label is left for a new release of this rulebook. `release_publication_failed`: the last publication step failed; the draft is kept and the next activate or edit publishes it. `artefact_reference_public_visibility_forbidden`: the rulebook is public and a member of its draft, or of a release it published, cites project artefacts, which are never public; nothing was written. `non_conservative_presence_op`: the presence-polarity gate found an unanswered-field default that can be more favourable than an answer; `field`, `criterion` and `witness` name the first, `findings` lists all. `candidate_tests`: a stored test case of the candidate fails (`failures` lists them). `candidate_loads`: the candidate's stored content does not load. `composition`: the members do not compose with the candidate in place (a shared field's type differs). */
             422: {
                 headers: {
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
@@ -10233,7 +10427,7 @@ export interface operations {
             /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulebooks` class; `Retry-After: 86400`. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -10246,10 +10440,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -10458,7 +10652,7 @@ export interface operations {
             /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulebooks` class; `Retry-After: 86400`. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -10471,10 +10665,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -10611,6 +10805,20 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description Conflict. `rulebook_changed`: the rulebook changed while the request was worked out; nothing was written; read it again and retry. */
+            409: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
             /** @description Request Entity Too Large. `body_too_large`: the body exceeds the caller's cap (2 MB anonymous), refused before it is read. */
             413: {
                 headers: {
@@ -10621,7 +10829,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). */
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `artefact_reference_public_visibility_forbidden`: the rulebook is public and a member of its draft, or of a release it published, cites project artefacts, which are never public; nothing was written. */
             422: {
                 headers: {
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
@@ -10632,13 +10840,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationError"];
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["ProblemError"];
                 };
             };
             /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulebooks` class; `Retry-After: 86400`. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -10651,10 +10859,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -10773,7 +10981,7 @@ export interface operations {
             /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulesets` class; `Retry-After: 86400`. Anonymous callers get `{error: "rate_limit_exceeded", retry_after: <epoch seconds>}` instead, and no Retry-After. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -10786,10 +10994,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"] | components["schemas"]["AnonymousLimited"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -10912,7 +11120,7 @@ export interface operations {
             /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulesets` class; `Retry-After: 86400`. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -10925,10 +11133,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -11052,7 +11260,7 @@ export interface operations {
             /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulesets` class; `Retry-After: 86400`. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -11065,10 +11273,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -11394,7 +11602,7 @@ export interface operations {
             /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulesets` class; `Retry-After: 86400`. Anonymous callers get `{error: "rate_limit_exceeded", retry_after: <epoch seconds>}` instead, and no Retry-After. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -11407,10 +11615,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"] | components["schemas"]["AnonymousLimited"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -11595,7 +11803,7 @@ export interface operations {
             /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulesets` class; `Retry-After: 86400`. Anonymous callers get `{error: "rate_limit_exceeded", retry_after: <epoch seconds>}` instead, and no Retry-After. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -11608,10 +11816,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"] | components["schemas"]["AnonymousLimited"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -12228,7 +12436,7 @@ export interface operations {
             /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulesets` class; `Retry-After: 86400`. Anonymous callers get `{error: "rate_limit_exceeded", retry_after: <epoch seconds>}` instead, and no Retry-After. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -12241,10 +12449,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"] | components["schemas"]["AnonymousLimited"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -12439,7 +12647,7 @@ export interface operations {
             /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulesets` class; `Retry-After: 86400`. Anonymous callers get `{error: "rate_limit_exceeded", retry_after: <epoch seconds>}` instead, and no Retry-After. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -12452,10 +12660,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"] | components["schemas"]["AnonymousLimited"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -12572,7 +12780,7 @@ export interface operations {
             /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulesets` class; `Retry-After: 86400`. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -12585,10 +12793,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -12730,7 +12938,7 @@ export interface operations {
             /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulesets` class; `Retry-After: 86400`. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -12743,10 +12951,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -12870,10 +13078,10 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429, 1 on a 503. */
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
                     "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
