@@ -217,6 +217,12 @@ func (s *Server) gate(w http.ResponseWriter, r *http.Request) {
 		_ = rc.SetReadDeadline(time.Now().Add(s.cfg.BodyReadTimeout))
 		// Chunked bodies have no Content-Length: cap the read itself.
 		r.Body = http.MaxBytesReader(w, r.Body, limit)
+		release, ok := s.reserveBody(ctx, r.ContentLength, limit)
+		if !ok {
+			writeError(w, errServerBusy)
+			return
+		}
+		defer release()
 	}
 	// The work has WorkTimeout, less than WriteTimeout, so that whatever
 	// it does, its answer (a 503 when it ran out) is written in time.
@@ -224,6 +230,35 @@ func (s *Server) gate(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	s.meterThen(w, r.WithContext(ctx), route, declared)
 }
+
+// reserveBody reserves the memory a body of length bytes (-1: unknown, up
+// to limit) may take from the process's body budget, waiting at most
+// BodyWait; a body of at most SmallBody needs none. ok is false when the
+// budget stayed full: many large bodies are being read at once.
+func (s *Server) reserveBody(ctx context.Context, length, limit int64) (release func(), ok bool) {
+	size := length
+	if size < 0 {
+		size = limit
+	}
+	if size <= SmallBody {
+		return func() {}, true
+	}
+	wait, cancel := context.WithTimeout(ctx, BodyWait)
+	defer cancel()
+	if s.bodies.Acquire(wait, size) != nil {
+		return nil, false
+	}
+	return func() { s.bodies.Release(size) }, true
+}
+
+// errServerBusy answers a large body that found the process's body memory
+// full (Config.BodyMemory): transient, and nothing was read.
+var errServerBusy = (&Error{status: http.StatusServiceUnavailable, Detail: Problem{
+	Error:      "service_unavailable",
+	ReasonCode: ReasonServerBusy,
+	Message:    "The server is reading as many large request bodies as its memory allows. Nothing was read or done.",
+	Hint:       "Retry after the Retry-After seconds.",
+}}).WithRetryAfter(5 * time.Second)
 
 // The spec's 401 and 403 answers.
 var (

@@ -171,6 +171,10 @@ func (r Route) errorCases(sh operationShape) []errorCase {
 			"`work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), "+
 			"so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner.",
 		"Retry-After")
+	if sh.body {
+		add(http.StatusServiceUnavailable, shapeProblem,
+			"`server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`.")
+	}
 	if r.Idempotent {
 		add(http.StatusBadRequest, shapeProblem, "`"+ReasonIdempotencyKeyInvalid+"`: the Idempotency-Key header is not 1 to 255 printable ASCII characters.")
 		add(http.StatusConflict, shapeProblem, "`"+ReasonIdempotencyKeyInUse+"`: a request with this Idempotency-Key is still being served; `Retry-After: 5`.", "Retry-After")

@@ -26,6 +26,7 @@ const (
 	ReasonTooManyConnections             = "too_many_connections"
 	ReasonClientClosedRequest            = "client_closed_request"
 	ReasonWorkTimeout                    = "work_deadline_exceeded"
+	ReasonServerBusy                     = "server_busy"
 	ReasonIdempotencyKeyInvalid          = "idempotency_key_invalid"
 	ReasonIdempotencyKeyReused           = "idempotency_key_reused"
 	ReasonIdempotencyKeyInUse            = "idempotency_key_in_use"

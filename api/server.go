@@ -23,6 +23,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
+	"golang.org/x/sync/semaphore"
 
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/clock"
@@ -37,6 +38,16 @@ const RootPath = "/api/v1/public"
 // AnonymousBodyLimit is the spec's cap on an anonymous request body (2 MB).
 // A larger body is refused with 413 before it is read.
 const AnonymousBodyLimit = 2 << 20
+
+// Body memory: bodies of at most SmallBody bytes are read without a
+// reservation (4,096 connections of them hold at most 256 MiB); larger
+// ones reserve their size from Config.BodyMemory, DefaultBodyMemory unless
+// set, waiting at most BodyWait.
+const (
+	SmallBody         = 64 << 10
+	DefaultBodyMemory = 512 << 20
+	BodyWait          = 2 * time.Second
+)
 
 // Config is what the API needs from its environment.
 type Config struct {
@@ -69,6 +80,14 @@ type Config struct {
 	// commit). Default WriteTimeout less a quarter of it, at most 10s
 	// less (50s of the default 60s).
 	WorkTimeout time.Duration
+	// BodyMemory bounds the bytes of request bodies over SmallBody held
+	// in memory at once, whatever the connections: each such body
+	// reserves its size (its Content-Length, else the caller's cap) before
+	// it is read, and one that cannot within BodyWait is answered 503
+	// server_busy. Bodies of at most SmallBody (a /decide, a draft) pass
+	// without a reservation. Default DefaultBodyMemory; it must hold the
+	// largest body cap.
+	BodyMemory int64
 	// KeyCacheTTL is how long an API key's stored row is reused before it
 	// is read again. A revocation reaches the process at once when its
 	// invalidation listener runs (api/routes.Listen), and within this time
@@ -110,6 +129,9 @@ type Server struct {
 	jsonBodies map[string]bool
 	// meter counts every metered request; Close writes its last counts.
 	meter *metering.Meter
+	// bodies is the process's budget of body bytes in memory at once
+	// (Config.BodyMemory), which every large body reserves its size from.
+	bodies *semaphore.Weighted
 	// closers are the resources' shutdown steps (OnClose), run by Close
 	// in registration order before the meter's last counts are written.
 	closers []func(context.Context) error
@@ -136,6 +158,10 @@ func New(cfg Config, st *store.Store) *Server {
 	if cfg.WriteTimeout <= 0 {
 		cfg.WriteTimeout = 60 * time.Second
 	}
+	if cfg.BodyMemory <= 0 {
+		cfg.BodyMemory = DefaultBodyMemory
+	}
+	cfg.BodyMemory = max(cfg.BodyMemory, cfg.KeyedBodyLimit)
 	if cfg.WorkTimeout <= 0 || cfg.WorkTimeout >= cfg.WriteTimeout {
 		cfg.WorkTimeout = cfg.WriteTimeout - min(cfg.WriteTimeout/4, 10*time.Second)
 	}
@@ -155,6 +181,7 @@ func New(cfg Config, st *store.Store) *Server {
 		routes: map[string]Route{},
 
 		jsonBodies: map[string]bool{},
+		bodies:     semaphore.NewWeighted(cfg.BodyMemory),
 	}
 	if cfg.Metering.Logger == nil {
 		cfg.Metering.Logger = logger

@@ -83,6 +83,7 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 	maxPerClient := fs.String("max-connections-per-client", envOr("ELIGO_MAX_CONNECTIONS_PER_CLIENT", "256"), "connections one client address may hold; trusted proxies are exempt (env ELIGO_MAX_CONNECTIONS_PER_CLIENT)")
 	records := fs.String("decision-records", envOr("ELIGO_DECISION_RECORDS", "durable"), "durable: a decision is answered once its record is written (nothing shown is lost); buffered: answered once queued, records written in batches, faster but the last moments' records are lost if the process is killed (env ELIGO_DECISION_RECORDS)")
 	bodyTimeout := fs.String("body-timeout", envOr("ELIGO_BODY_TIMEOUT", "30s"), "time a caller has to send a request body, else 408 (env ELIGO_BODY_TIMEOUT)")
+	bodyMemory := fs.String("body-memory", envOr("ELIGO_BODY_MEMORY", strconv.Itoa(api.DefaultBodyMemory)), "bytes of request bodies over 64 KiB held in memory at once, whatever the connections; more wait up to 2 s, then 503 server_busy (env ELIGO_BODY_MEMORY)")
 	solverSlots := fs.String("solver-slots", envOr("ELIGO_SOLVER_SLOTS", "0"), "heavy runs (reviews, publish analyses, diffs, explanations, uploads' text extraction) at once; one tenant holds at most half; 0 means one per core (env ELIGO_SOLVER_SLOTS)")
 	writeTimeout := fs.String("write-timeout", envOr("ELIGO_WRITE_TIMEOUT", "60s"), "time a response may take to be written and read, else the connection is closed (env ELIGO_WRITE_TIMEOUT)")
 	if err := fs.Parse(args); err != nil {
@@ -141,6 +142,9 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 		return cfg, fmt.Errorf("keyed body limit %q: want a byte count of at least %d", *bodyLimit, api.AnonymousBodyLimit)
 	}
 	cfg.API.API.KeyedBodyLimit = limit
+	if cfg.API.API.BodyMemory, err = strconv.ParseInt(*bodyMemory, 10, 64); err != nil || cfg.API.API.BodyMemory < cfg.API.API.KeyedBodyLimit {
+		return cfg, fmt.Errorf("body memory %q: want a byte count of at least the keyed body limit", *bodyMemory)
+	}
 	if cfg.API.API.KeyCacheTTL, err = time.ParseDuration(*keyCache); err != nil || cfg.API.API.KeyCacheTTL < 0 {
 		return cfg, fmt.Errorf("key cache TTL %q: want a duration such as 10s (0 disables the cache)", *keyCache)
 	}
