@@ -547,3 +547,18 @@ func TestGateTenantShare(t *testing.T) {
 	r1()
 	r2()
 }
+
+// TestGoalSolverClosesWhatItBuiltOnError: when encoding stops (the
+// suggestion budget ran out while the rules were encoded), the goal solver
+// closes the Z3 context it made. It used to call close on the nil result
+// instead and crash the process.
+func TestGoalSolverClosesWhatItBuiltOnError(t *testing.T) {
+	t.Parallel()
+	r := compileRules(t, bombRules(10, "all"))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	gs, err := newGoalSolver(ctx, r, r, 0, time.Second)
+	if gs != nil || !errors.Is(err, context.Canceled) {
+		t.Fatalf("newGoalSolver with a cancelled context: %v, %v", gs, err)
+	}
+}

@@ -537,10 +537,13 @@ func newGoalSolver(ctx context.Context, r, probe *engine.Ruleset, date int64, ti
 	if err != nil {
 		return nil, fmt.Errorf("solver: suggest cases: %w", err)
 	}
-	gs = &goalSolver{c: c}
+	built := &goalSolver{c: c}
+	gs = built
+	// On an error the named result gs is nil by the time this runs
+	// (return nil, err), so it closes what was built.
 	defer func() {
 		if err != nil {
-			gs.close()
+			built.close()
 		}
 	}()
 	if gs.probe, err = EncodeContext(ctx, c, probe); err != nil {
