@@ -9,9 +9,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/eligo/eligo/casebank"
 	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/folder"
 	"github.com/eligo/eligo/publish"
 )
 
@@ -53,7 +53,7 @@ func runPublish(ctx context.Context, clk clock.Clock, args []string, stdout, std
 		if err != nil {
 			return err
 		}
-		if cases, err = casebank.ParseCases(raw); err != nil {
+		if cases, err = folder.ParseCases(raw); err != nil {
 			return fmt.Errorf("%s: %w", *casesPath, err)
 		}
 	}
@@ -131,7 +131,7 @@ func readSources(rulesFile, path string) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	sections := casebank.SourceSections(text)
+	sections := folder.SourceSections(text)
 	if len(sections) == 0 {
 		return nil, fmt.Errorf("%s: no \"== <source id> ==\" sections", path)
 	}
