@@ -45,9 +45,11 @@ type Folder struct {
 	Cases []engine.Case
 }
 
-// sourceNames are the accepted names of a folder's source text, in the
-// order they are looked for.
-var sourceNames = []string{"source.txt", "source.md", "source.html"}
+// SourceNames are the accepted names of a folder's source text, in the
+// order they are looked for. `eligo publish` looks for the same names
+// beside a lone .rules file, so that the format is named in one place; a
+// new slice each call, so no caller can change another's.
+func SourceNames() []string { return []string{"source.txt", "source.md", "source.html"} }
 
 // ErrNotFolder is returned when a directory is neither a ruleset folder
 // (no <name>.rules file) nor a rulebook folder (no rulebook.json). Its
@@ -130,10 +132,10 @@ func Load(ctx context.Context, dir string) (*Folder, error) {
 	return f, nil
 }
 
-// readSource reads the first of sourceNames that exists in dir, giving
+// readSource reads the first of SourceNames that exists in dir, giving
 // its path and content, or "" and nil when there is none.
 func readSource(dir string) (path string, text []byte) {
-	for _, s := range sourceNames {
+	for _, s := range SourceNames() {
 		p := filepath.Join(dir, s)
 		if b, err := os.ReadFile(p); err == nil {
 			return p, b
