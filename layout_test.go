@@ -25,7 +25,8 @@ var layers = map[string]int{
 	"migrations":                  0,
 	"rulebook":                    1,
 	"solver":                      1,
-	"casebank":                    2,
+	"folder":                      2,
+	"casebank":                    3, // data, and tests over it that read it through folder
 	"auth":                        1,
 	"decisionlog":                 1,
 	"store/storetest":             1,

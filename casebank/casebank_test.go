@@ -1,31 +1,41 @@
+// The casebank is data: real-world rulesets and rulebooks, one folder
+// each, read through package folder like any user's folder. These tests
+// hold the data to account: every folder compiles, verifies its quotes and
+// passes its cases; every real ruleset declares its period and tests both
+// ends; the Australian rulebook composes its sections faithfully.
 package casebank
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/folder"
+	"github.com/eligo/eligo/rulebook"
 )
 
-// TestCasebank runs every case of every casebank folder, ruleset and
-// rulebook folders alike, and verifies every citation against the source
-// text of the folder (for a rulebook, of each section's folder).
 // maxCaseName is the longest test case name the API takes (a project's
 // test cases, POST /projects and /projects/{id}/tests): casebank cases
 // are uploaded as they are by the authoring tests and the demo.
 const maxCaseName = 200
 
+// auRulebook is the casebank's rulebook that splits au-age-pension into
+// three sections.
+const auRulebook = "au-age-pension-rulebook"
+
+// TestCasebank runs every case of every casebank folder, ruleset and
+// rulebook folders alike, and verifies every citation against the source
+// text of the folder (for a rulebook, of each section's folder).
 func TestCasebank(t *testing.T) {
 	t.Parallel()
-	entries, err := DiscoverAll(".")
+	entries, err := folder.DiscoverAll(".")
 	if err != nil {
 		t.Fatal(err)
 	}
-	kinds := map[Kind]int{}
+	kinds := map[folder.Kind]int{}
 	for _, e := range entries {
 		kinds[e.Kind]++
 		t.Run(e.Dir, func(t *testing.T) {
@@ -55,77 +65,8 @@ func TestCasebank(t *testing.T) {
 			}
 		})
 	}
-	if kinds[KindRuleset] == 0 || kinds[KindRulebook] == 0 {
-		t.Errorf("found %d ruleset and %d rulebook folders: the casebank should test both kinds", kinds[KindRuleset], kinds[KindRulebook])
-	}
-}
-
-func TestSourceSectionsAndCitations(t *testing.T) {
-	t.Parallel()
-	text := []byte("preamble\n== act ==\nThe applicant must be\n  at least 18 years\nof age.\n== regs ==\nOther words.\n")
-	sections := SourceSections(text)
-	if len(sections) != 2 || !strings.Contains(sections["act"], "at least 18 years") || strings.Contains(sections["act"], "Other") {
-		t.Fatalf("sections %q", sections)
-	}
-	tests := []struct {
-		quote, source string
-		ok            bool
-	}{
-		{"must be at least 18 years of age", "act", true},
-		{"must be   at  least 18 years", "act", true},
-		{"Other words", "act", false},
-		{"must be at least 18 Years", "act", false},
-		{"Other words.", "regs", true},
-	}
-	for _, tt := range tests {
-		problems := verifyOne(t, tt.source, tt.quote, text)
-		if (len(problems) == 0) != tt.ok {
-			t.Errorf("quote %q in %s: problems %v, want ok=%v", tt.quote, tt.source, problems, tt.ok)
-		}
-	}
-}
-
-func TestParseCasesRejectsUnknownMembers(t *testing.T) {
-	t.Parallel()
-	if _, err := ParseCases([]byte(`[{"name": "x", "field_values": {}, "expected_outcome": "eligible", "expectation": {}}]`)); err == nil {
-		t.Error("a misspelt member was accepted")
-	}
-	if _, err := ParseCases([]byte(`[{"name": "x", "field_values": {}, "expected_outcome": "yes"}]`)); err == nil {
-		t.Error("an unknown outcome was accepted")
-	}
-}
-
-// TestDecideBodies: a case's body names the ruleset, the case's answers
-// and the date the case is decided as of, its own or the period's first.
-func TestDecideBodies(t *testing.T) {
-	f, err := Load(context.Background(), "snap-income")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bodies, err := f.DecideBodies("demo/snap-income", `,"no_cache":true`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(bodies) != len(f.Cases) {
-		t.Fatalf("%d bodies for %d cases", len(bodies), len(f.Cases))
-	}
-	for i, c := range f.Cases {
-		var got struct {
-			RulesetID    string          `json:"ruleset_id"`
-			DecisionDate string          `json:"decision_date"`
-			FieldValues  json.RawMessage `json:"field_values"`
-			NoCache      bool            `json:"no_cache"`
-		}
-		if err := json.Unmarshal(bodies[i], &got); err != nil {
-			t.Fatalf("case %q: %v in %s", c.Name, err, bodies[i])
-		}
-		want := c.DecisionDate
-		if want == "" {
-			want = "2025-10-01" // the first day of fiscal year 2026
-		}
-		if got.RulesetID != "demo/snap-income" || got.DecisionDate != want || !got.NoCache || !bytes.Equal(got.FieldValues, c.FieldValues) {
-			t.Errorf("case %q: body %s", c.Name, bodies[i])
-		}
+	if kinds[folder.KindRuleset] == 0 || kinds[folder.KindRulebook] == 0 {
+		t.Errorf("found %d ruleset and %d rulebook folders: the casebank should test both kinds", kinds[folder.KindRuleset], kinds[folder.KindRulebook])
 	}
 }
 
@@ -137,7 +78,7 @@ func TestDecideBodies(t *testing.T) {
 // cover without saying so.
 func TestCasebankPeriods(t *testing.T) {
 	t.Parallel()
-	entries, err := DiscoverAll(".")
+	entries, err := folder.DiscoverAll(".")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,6 +106,75 @@ func TestCasebankPeriods(t *testing.T) {
 		}
 		if r.Effective.Until != 0 && !outside[r.Effective.Until+1] {
 			t.Errorf("%s: no case dated %s, the day after its period, is undetermined", e.Dir, engine.FormatDate(r.Effective.Until+1))
+		}
+	}
+}
+
+func TestLoadRulebook(t *testing.T) {
+	t.Parallel()
+	b, err := folder.LoadRulebook(context.Background(), auRulebook)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Name != auRulebook || b.Path != filepath.Join(auRulebook, folder.RulebookFile) || len(b.Warnings) != 0 {
+		t.Errorf("name %q, path %q, warnings %q", b.Name, b.Path, b.Warnings)
+	}
+	c := b.Composed
+	want := []struct{ letter, id, slug, file string }{
+		{"A", "au_pension_age", "au/pension-age", "au-pension-age.rules"},
+		{"B", "au_qualifying_residence", "au/qualifying-residence", "au-qualifying-residence.rules"},
+		{"C", "au_residence_alternatives", "au/residence-alternatives", "au-residence-alternatives.rules"},
+	}
+	if len(c.Sections) != len(want) || len(b.Sections) != len(want) {
+		t.Fatalf("%d sections, %d described", len(c.Sections), len(b.Sections))
+	}
+	for i, w := range want {
+		s, src := c.Sections[i], b.Sections[i]
+		if s.Letter != w.letter || s.SectionID != w.id || s.Slug != w.slug || s.RulesetID != "local:"+w.file ||
+			s.ContentDigest != s.Rules.ContentDigest() || src.Letter != w.letter ||
+			filepath.Base(src.RulesPath) != w.file || filepath.Base(src.SourcePath) != "source.txt" {
+			t.Errorf("section %d: %+v, %+v", i, s, src)
+		}
+	}
+	if got := c.Outcome.String(); got != "A and (B or C)" {
+		t.Errorf("outcome %s", got)
+	}
+	if c.Rules.Slug != "au/age-pension-rulebook" || c.Rules.SectionID != rulebook.SectionID || len(c.Rules.Fields) != 5 || c.SharedFields() != 0 {
+		t.Errorf("composed %s %s, %d fields, %d shared", c.Rules.Slug, c.Rules.SectionID, len(c.Rules.Fields), c.SharedFields())
+	}
+	if h := b.Hints["preamble"]; h == nil || !strings.Contains(*h, "income and assets tests") {
+		t.Errorf("hints %v", b.Hints)
+	}
+	outcomes := map[string]int{}
+	for _, cs := range b.Cases {
+		outcomes[cs.ExpectedOutcome]++
+	}
+	if len(b.Cases) < 8 || outcomes["eligible"] == 0 || outcomes["not_eligible"] == 0 || outcomes["undetermined"] == 0 {
+		t.Errorf("%d cases, by outcome %v", len(b.Cases), outcomes)
+	}
+}
+
+// TestAUSectionsComposeToTheRuleset checks that the split is faithful: the
+// three sections composed as A and (B or C) decide every case of the
+// one-ruleset au-age-pension folder as that ruleset does (its expectations
+// name unprefixed ids, so only outcomes are compared).
+func TestAUSectionsComposeToTheRuleset(t *testing.T) {
+	t.Parallel()
+	b, err := folder.LoadRulebook(context.Background(), auRulebook)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := folder.Load(context.Background(), "au-age-pension")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(whole.Cases) == 0 {
+		t.Fatal("au-age-pension has no cases")
+	}
+	for _, c := range whole.Cases {
+		c.Expectations = nil
+		if got := b.Composed.Rules.RunCase(c); !got.Pass {
+			t.Errorf("%s: %s", c.Name, strings.Join(got.Mismatches, "; "))
 		}
 	}
 }

@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/eligo/eligo/casebank"
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/engine/enginetest"
+	"github.com/eligo/eligo/folder"
 	"github.com/eligo/eligo/solver/z3"
 )
 
@@ -305,15 +305,15 @@ group shoes all "Shoes" {
 }
 
 // casebankDirs loads every casebank ruleset folder.
-func casebankDirs(tb testing.TB) []*casebank.Folder {
+func casebankDirs(tb testing.TB) []*folder.Folder {
 	tb.Helper()
-	dirs, err := casebank.Discover(filepath.Join("..", "casebank"))
+	dirs, err := folder.Discover(filepath.Join("..", "casebank"))
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var out []*casebank.Folder
+	var out []*folder.Folder
 	for _, d := range dirs {
-		f, err := casebank.Load(context.Background(), d)
+		f, err := folder.Load(context.Background(), d)
 		if err != nil {
 			tb.Fatal(err)
 		}

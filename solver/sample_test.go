@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/eligo/eligo/casebank"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/folder"
 )
 
 // long turns the sampled tests from quick to thorough: go test -long.
@@ -29,13 +29,13 @@ type casebankRuleset struct {
 // loadCasebank compiles every folder under casebank/.
 func loadCasebank(tb testing.TB) []casebankRuleset {
 	tb.Helper()
-	dirs, err := casebank.Discover(filepath.Join("..", "casebank"))
+	dirs, err := folder.Discover(filepath.Join("..", "casebank"))
 	if err != nil {
 		tb.Fatal(err)
 	}
 	var out []casebankRuleset
 	for _, d := range dirs {
-		f, err := casebank.Load(context.Background(), d)
+		f, err := folder.Load(context.Background(), d)
 		if err != nil {
 			tb.Fatal(err)
 		}

@@ -25,10 +25,10 @@ import (
 	"github.com/eligo/eligo/api/apitest/call"
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/authoring"
-	"github.com/eligo/eligo/casebank"
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/clock/clocktest"
+	"github.com/eligo/eligo/folder"
 	"github.com/eligo/eligo/metering"
 	"github.com/eligo/eligo/publish"
 	"github.com/eligo/eligo/store"
@@ -179,24 +179,24 @@ func (f *Fixture) Publish(t testing.TB, tenant, slug string, source []byte, publ
 }
 
 // PublishCasebank publishes one casebank folder with its cases.
-func (f *Fixture) PublishCasebank(t testing.TB, tenant, folder, slug string, public bool) (publish.RulesetResult, *casebank.Folder) {
+func (f *Fixture) PublishCasebank(t testing.TB, tenant, name, slug string, public bool) (publish.RulesetResult, *folder.Folder) {
 	t.Helper()
-	cb := Casebank(t, folder)
+	cb := Casebank(t, name)
 	res, err := f.Publisher.Ruleset(context.Background(), publish.RulesetRequest{
-		TenantID: tenant, Filename: folder + ".rules", Source: cb.Rules, Slug: slug, Public: public,
+		TenantID: tenant, Filename: name + ".rules", Source: cb.Rules, Slug: slug, Public: public,
 		Cases: cb.Cases, Actor: "test",
 	})
 	if err != nil {
-		t.Fatalf("publish %s: %v", folder, err)
+		t.Fatalf("publish %s: %v", name, err)
 	}
 	return res, cb
 }
 
 // Casebank loads one folder of the repository's casebank.
-func Casebank(t testing.TB, folder string) *casebank.Folder {
+func Casebank(t testing.TB, name string) *folder.Folder {
 	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
-	cb, err := casebank.Load(context.Background(), filepath.Join(filepath.Dir(file), "..", "..", "casebank", folder))
+	cb, err := folder.Load(context.Background(), filepath.Join(filepath.Dir(file), "..", "..", "casebank", name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/auth"
-	"github.com/eligo/eligo/casebank"
+	"github.com/eligo/eligo/folder"
 )
 
 // BenchmarkDecide measures POST /decide over real HTTP on loopback, decision
@@ -51,7 +51,7 @@ func BenchmarkDecide(b *testing.B) {
 
 // decideBodies is one /decide body per case of cb against slug, as of
 // the case's date, with flags (further members, each after a comma) added.
-func decideBodies(tb testing.TB, cb *casebank.Folder, slug, flags string) [][]byte {
+func decideBodies(tb testing.TB, cb *folder.Folder, slug, flags string) [][]byte {
 	tb.Helper()
 	bodies, err := cb.DecideBodies(slug, flags)
 	if err != nil {

@@ -12,9 +12,9 @@ import (
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/api/apitest"
 	"github.com/eligo/eligo/auth"
-	"github.com/eligo/eligo/casebank"
 	"github.com/eligo/eligo/clock/clocktest"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/folder"
 )
 
 // demoFamily is the cuts of one casebank ruleset published under one slug,
@@ -159,15 +159,15 @@ func decideOn(t *testing.T, f *apitest.Fixture, key, slug, date string) demoAnsw
 // published earliest first.
 func seedDemo(t *testing.T, f *apitest.Fixture) []demoFamily {
 	t.Helper()
-	dirs, err := casebank.Discover(filepath.Join("..", "..", "casebank"))
+	dirs, err := folder.Discover(filepath.Join("..", "..", "casebank"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	type folder struct {
+	type member struct {
 		name, header string
 		period       *engine.Period
 	}
-	byHeader := map[string][]folder{}
+	byHeader := map[string][]member{}
 	var order []string
 	for _, dir := range dirs {
 		name := filepath.Base(dir)
@@ -186,12 +186,12 @@ func seedDemo(t *testing.T, f *apitest.Fixture) []demoFamily {
 		if _, seen := byHeader[header]; !seen {
 			order = append(order, header)
 		}
-		byHeader[header] = append(byHeader[header], folder{name: name, header: header, period: r.Effective})
+		byHeader[header] = append(byHeader[header], member{name: name, header: header, period: r.Effective})
 	}
 	var families []demoFamily
 	for _, header := range order {
 		folders := byHeader[header]
-		slices.SortStableFunc(folders, func(a, b folder) int {
+		slices.SortStableFunc(folders, func(a, b member) int {
 			return int(periodStart(a.period) - periodStart(b.period))
 		})
 		fam := demoFamily{slug: "demo/" + folders[0].name}

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/eligo/eligo/authoring/review"
-	"github.com/eligo/eligo/casebank"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/folder"
 )
 
 // casebankDir is the casebank folder of the repository this test is in.
@@ -25,14 +25,14 @@ func casebankDir(t *testing.T, name string) string {
 
 // bundle is one casebank ruleset folder, loaded and compiled.
 type bundle struct {
-	folder *casebank.Folder
+	folder *folder.Folder
 	rules  *engine.Ruleset
 }
 
 // load reads and compiles a casebank ruleset folder.
 func load(t *testing.T, name string) bundle {
 	t.Helper()
-	f, err := casebank.Load(context.Background(), casebankDir(t, name))
+	f, err := folder.Load(context.Background(), casebankDir(t, name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func runCases(t testing.TB, r *engine.Ruleset, cases []engine.Case) ([]engine.Ca
 // text).
 func citations(r *engine.Ruleset, text []byte, verify bool) []review.Citation {
 	norm := func(s string) string { return strings.Join(strings.Fields(s), " ") }
-	sections := casebank.SourceSections(text)
+	sections := folder.SourceSections(text)
 	var out []review.Citation
 	for i := range r.NumCriteria() {
 		c, _ := r.CriterionAt(i)
@@ -94,7 +94,7 @@ func citations(r *engine.Ruleset, text []byte, verify bool) []review.Citation {
 // parseCases reads a cases.json-shaped literal.
 func parseCases(t *testing.T, js string) []engine.Case {
 	t.Helper()
-	cases, err := casebank.ParseCases([]byte(js))
+	cases, err := folder.ParseCases([]byte(js))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,9 +25,9 @@ import (
 
 	"github.com/eligo/eligo/authoring"
 	"github.com/eligo/eligo/authoring/llm"
-	"github.com/eligo/eligo/casebank"
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/folder"
 	"github.com/eligo/eligo/migrations"
 	"github.com/eligo/eligo/publish"
 	"github.com/eligo/eligo/store"
@@ -71,7 +71,7 @@ func run(ctx context.Context, out io.Writer) error {
 	if _, err := store.Migrate(ctx, pool, migrations.FS); err != nil {
 		return err
 	}
-	folders, err := casebank.Discover("casebank")
+	folders, err := folder.Discover("casebank")
 	if err != nil {
 		return err
 	}
@@ -102,7 +102,7 @@ func evaluate(ctx context.Context, st *store.Store, model llm.Model, key llm.Key
 
 // evaluateFolder runs one folder's generation and formats its row.
 func evaluateFolder(ctx context.Context, work *authoring.Service, st *store.Store, model llm.Model, key llm.Key, info llm.ModelInfo, dir string) (string, error) {
-	f, err := casebank.Load(ctx, dir)
+	f, err := folder.Load(ctx, dir)
 	if err != nil {
 		return "", err
 	}
@@ -115,7 +115,7 @@ func evaluateFolder(ctx context.Context, work *authoring.Service, st *store.Stor
 	if err != nil {
 		return "", err
 	}
-	sections := casebank.SourceSections(f.Source)
+	sections := folder.SourceSections(f.Source)
 	var uploads []authoring.Upload
 	for _, src := range rules.Sources {
 		text, ok := sections[src.ID]

@@ -10,7 +10,7 @@ import (
 
 	"github.com/eligo/eligo/authoring/llm"
 	"github.com/eligo/eligo/authoring/llm/llmtest"
-	"github.com/eligo/eligo/casebank"
+	"github.com/eligo/eligo/folder"
 	"github.com/eligo/eligo/store"
 	"github.com/eligo/eligo/store/storetest"
 )
@@ -22,7 +22,7 @@ import (
 // provider's.)
 func TestHarnessWithScriptedModel(t *testing.T) {
 	t.Parallel()
-	all, err := casebank.Discover("../../casebank")
+	all, err := folder.Discover("../../casebank")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,7 +46,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/eligo/eligo/casebank"
+	"github.com/eligo/eligo/folder"
 	"github.com/eligo/eligo/store"
 )
 
@@ -131,7 +131,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if os.Getenv("DATABASE_URL") == "" {
 		return errors.New("DATABASE_URL is not set")
 	}
-	cb, err := casebank.Load(ctx, o.folder)
+	cb, err := folder.Load(ctx, o.folder)
 	if err != nil {
 		return err
 	}
@@ -213,7 +213,7 @@ type load struct {
 	server         *exec.Cmd
 	base, key      string
 	slug           string
-	cases          *casebank.Folder
+	cases          *folder.Folder
 	stdout, stderr io.Writer
 	// bareServer and envelopes (one per selected scenario, in order) are
 	// the ceiling measured beside each row; nil without -bare.
@@ -605,7 +605,7 @@ func selfCPU() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-func countFields(cb *casebank.Folder) int {
+func countFields(cb *folder.Folder) int {
 	var fields map[string]json.RawMessage
 	n := 0
 	for _, c := range cb.Cases {

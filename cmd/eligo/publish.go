@@ -9,9 +9,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/eligo/eligo/casebank"
 	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/folder"
 	"github.com/eligo/eligo/publish"
 )
 
@@ -53,7 +53,7 @@ func runPublish(ctx context.Context, clk clock.Clock, args []string, stdout, std
 		if err != nil {
 			return err
 		}
-		if cases, err = casebank.ParseCases(raw); err != nil {
+		if cases, err = folder.ParseCases(raw); err != nil {
 			return fmt.Errorf("%s: %w", *casesPath, err)
 		}
 	}
@@ -104,19 +104,16 @@ func runPublish(ctx context.Context, clk clock.Clock, args []string, stdout, std
 	return nil
 }
 
-// sourceFileNames are looked for beside the rules file, as in a casebank
-// folder.
-var sourceFileNames = []string{"source.txt", "source.md", "source.html"}
-
 // readSources reads the sectioned source text (see casebank/README.md) and
-// splits it by source id. path "" looks beside rulesFile; "none", or no file
-// found there, means no verification.
+// splits it by source id. path "" looks beside rulesFile for the names a
+// folder's source text has (folder.SourceNames); "none", or no file found
+// there, means no verification.
 func readSources(rulesFile, path string) (map[string][]byte, error) {
 	if path == "none" {
 		return nil, nil
 	}
 	if path == "" {
-		for _, name := range sourceFileNames {
+		for _, name := range folder.SourceNames() {
 			candidate := filepath.Join(filepath.Dir(rulesFile), name)
 			if _, err := os.Stat(candidate); err == nil {
 				path = candidate
@@ -131,7 +128,7 @@ func readSources(rulesFile, path string) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	sections := casebank.SourceSections(text)
+	sections := folder.SourceSections(text)
 	if len(sections) == 0 {
 		return nil, fmt.Errorf("%s: no \"== <source id> ==\" sections", path)
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/eligo/eligo/casebank"
+	"github.com/eligo/eligo/folder"
 	"github.com/eligo/eligo/store"
 	"github.com/eligo/eligo/store/storetest"
 )
@@ -25,11 +25,11 @@ func TestPublishCommand(t *testing.T) {
 	dir := filepath.Join("..", "..", "casebank", "us-fmla-employee")
 	rules := filepath.Join(dir, "us-fmla-employee.rules")
 	cases := filepath.Join(dir, "cases.json")
-	folder, err := casebank.Load(ctx, dir)
+	fmla, err := folder.Load(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	passed := fmt.Sprintf("tests %d/%d; 2 sources verified", len(folder.Cases), len(folder.Cases))
+	passed := fmt.Sprintf("tests %d/%d; 2 sources verified", len(fmla.Cases), len(fmla.Cases))
 
 	code, out, errOut := eligo(t, "publish", "--database-url", dbURL, "--tenant", "demo", rules, "--cases", cases, "--public", "--slug", "demo/fmla")
 	if code != 0 || !strings.HasPrefix(out, "published fmla_employee:") || !strings.Contains(out, " v1 as demo/fmla (public, ") ||
@@ -105,11 +105,11 @@ func TestRulebookPublishCommand(t *testing.T) {
 	if code != 1 || !strings.Contains(errOut, "section au_pension_age") {
 		t.Fatalf("before its sections are published: exit %d, %q", code, errOut)
 	}
-	for _, folder := range []string{"au-pension-age", "au-qualifying-residence", "au-residence-alternatives"} {
-		dir := filepath.Join("..", "..", "casebank", folder)
-		if code, out, errOut := eligo(t, "publish", filepath.Join(dir, folder+".rules"), "--database-url", dbURL, "--tenant", "demo",
-			"--cases", filepath.Join(dir, "cases.json"), "--slug", "demo/"+folder); code != 0 {
-			t.Fatalf("publish %s: exit %d %q %q", folder, code, out, errOut)
+	for _, name := range []string{"au-pension-age", "au-qualifying-residence", "au-residence-alternatives"} {
+		dir := filepath.Join("..", "..", "casebank", name)
+		if code, out, errOut := eligo(t, "publish", filepath.Join(dir, name+".rules"), "--database-url", dbURL, "--tenant", "demo",
+			"--cases", filepath.Join(dir, "cases.json"), "--slug", "demo/"+name); code != 0 {
+			t.Fatalf("publish %s: exit %d %q %q", name, code, out, errOut)
 		}
 	}
 	code, first, errOut := eligo(t, "rulebook", "publish", book, "--database-url", dbURL, "--tenant", "demo", "--public", "--slug", "demo/au")

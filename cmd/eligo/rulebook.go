@@ -11,9 +11,9 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/eligo/eligo/casebank"
 	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/folder"
 	"github.com/eligo/eligo/rulebook"
 )
 
@@ -97,18 +97,18 @@ func runRulebook(ctx context.Context, clk clock.Clock, args []string, stdout, st
 // loadRulebook reads a rulebook folder, or a lone rulebook file, and
 // prints its warnings. A rulebook whose content is wrong has its problems
 // printed, one a line, and gives errSilentFailure.
-func loadRulebook(ctx context.Context, path string, stderr io.Writer) (*casebank.RulebookFolder, error) {
+func loadRulebook(ctx context.Context, path string, stderr io.Writer) (*folder.RulebookFolder, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("read rulebook: %w", err)
 	}
-	var b *casebank.RulebookFolder
+	var b *folder.RulebookFolder
 	if st.IsDir() {
-		b, err = casebank.LoadRulebook(ctx, path)
+		b, err = folder.LoadRulebook(ctx, path)
 	} else {
-		b, err = casebank.LoadRulebookFile(ctx, path)
+		b, err = folder.LoadRulebookFile(ctx, path)
 	}
-	var bad *casebank.RulebookError
+	var bad *folder.RulebookError
 	if errors.As(err, &bad) {
 		fmt.Fprintln(stderr, bad)
 		return nil, errSilentFailure
@@ -180,7 +180,7 @@ func sharedFields(c *rulebook.Composed) string {
 // names each field's and OR-group's own section, as /decide does for a
 // rulebook. With explain set it prints the minimal failure core for that
 // expected outcome instead.
-func rulebookEval(ctx context.Context, b *casebank.RulebookFolder, raw []byte, name string, date int64, explain string, stdout io.Writer) error {
+func rulebookEval(ctx context.Context, b *folder.RulebookFolder, raw []byte, name string, date int64, explain string, stdout io.Writer) error {
 	c := b.Composed
 	in, hash, err := convertValues(c.Rules, raw, name)
 	if err != nil {

@@ -12,14 +12,14 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/eligo/eligo/casebank"
 	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/folder"
 	"github.com/eligo/eligo/solver"
 )
 
 // runTest runs test cases: `eligo test FILE CASES.json` runs one file's
-// cases, `eligo test DIR` a casebank folder or every folder under DIR
+// cases, `eligo test DIR` a folder (package folder) or every folder under DIR
 // (verifying citations too), a rulebook folder's cases running against
 // its composed ruleset. It prints each case's verdict, the failing
 // criteria and trace of each failure, and a final "N passed, N failed".
@@ -30,10 +30,10 @@ func runTest(ctx context.Context, clk clock.Clock, args []string, stdout, stderr
 	}) {
 		return runSuggest(ctx, clk, args, stdout, stderr)
 	}
-	var results []*casebank.Result
+	var results []*folder.Result
 	switch len(args) {
 	case 1:
-		entries, err := casebank.DiscoverAll(args[0])
+		entries, err := folder.DiscoverAll(args[0])
 		if err != nil {
 			return err
 		}
@@ -53,12 +53,12 @@ func runTest(ctx context.Context, clk clock.Clock, args []string, stdout, stderr
 		if err != nil {
 			return fmt.Errorf("read cases: %w", err)
 		}
-		cases, err := casebank.ParseCases(raw)
+		cases, err := folder.ParseCases(raw)
 		if err != nil {
 			return fmt.Errorf("%s: %w", args[1], err)
 		}
-		folder := &casebank.Folder{Name: args[0], RulesPath: args[0], Rules: src, Cases: cases, Source: []byte{}}
-		res, err := folder.Run(ctx)
+		f := &folder.Folder{Name: args[0], RulesPath: args[0], Rules: src, Cases: cases, Source: []byte{}}
+		res, err := f.Run(ctx)
 		if err != nil {
 			return err
 		}
@@ -109,7 +109,7 @@ func runTest(ctx context.Context, clk clock.Clock, args []string, stdout, stderr
 }
 
 // runSuggest is `eligo test --suggest FILE [CASES.json] [--date
-// YYYY-MM-DD]`, or `--suggest DIR` for a casebank ruleset folder and its
+// YYYY-MM-DD]`, or `--suggest DIR` for a ruleset folder and its
 // cases.json. It prints to stdout, as a JSON array ready to paste into
 // cases.json, the cases the solver suggests for what the given cases leave
 // untested (solver.SuggestCases; each case named after its goal, dated
@@ -129,17 +129,17 @@ func runSuggest(ctx context.Context, clk clock.Clock, args []string, stdout, std
 	}
 	rulesPath, cases := pos[0], []engine.Case(nil)
 	if st, err := os.Stat(rulesPath); err == nil && st.IsDir() && len(pos) == 1 {
-		folder, err := casebank.Load(ctx, rulesPath)
+		f, err := folder.Load(ctx, rulesPath)
 		if err != nil {
 			return err
 		}
-		rulesPath, cases = folder.RulesPath, folder.Cases
+		rulesPath, cases = f.RulesPath, f.Cases
 	} else if len(pos) == 2 {
 		raw, err := os.ReadFile(pos[1])
 		if err != nil {
 			return fmt.Errorf("read cases: %w", err)
 		}
-		if cases, err = casebank.ParseCases(raw); err != nil {
+		if cases, err = folder.ParseCases(raw); err != nil {
 			return fmt.Errorf("%s: %w", pos[1], err)
 		}
 	}

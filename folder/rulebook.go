@@ -1,4 +1,4 @@
-package casebank
+package folder
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package casebank
+package folder
 
 import (
 	"context"
@@ -12,78 +12,12 @@ import (
 	"github.com/eligo/eligo/rulebook"
 )
 
-// auRulebook is the casebank's rulebook that splits au-age-pension into
-// three sections.
-const auRulebook = "au-age-pension-rulebook"
-
-func TestLoadRulebook(t *testing.T) {
-	t.Parallel()
-	b, err := LoadRulebook(context.Background(), auRulebook)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b.Name != auRulebook || b.Path != filepath.Join(auRulebook, RulebookFile) || len(b.Warnings) != 0 {
-		t.Errorf("name %q, path %q, warnings %q", b.Name, b.Path, b.Warnings)
-	}
-	c := b.Composed
-	want := []struct{ letter, id, slug, file string }{
-		{"A", "au_pension_age", "au/pension-age", "au-pension-age.rules"},
-		{"B", "au_qualifying_residence", "au/qualifying-residence", "au-qualifying-residence.rules"},
-		{"C", "au_residence_alternatives", "au/residence-alternatives", "au-residence-alternatives.rules"},
-	}
-	if len(c.Sections) != len(want) || len(b.Sections) != len(want) {
-		t.Fatalf("%d sections, %d described", len(c.Sections), len(b.Sections))
-	}
-	for i, w := range want {
-		s, src := c.Sections[i], b.Sections[i]
-		if s.Letter != w.letter || s.SectionID != w.id || s.Slug != w.slug || s.RulesetID != "local:"+w.file ||
-			s.ContentDigest != s.Rules.ContentDigest() || src.Letter != w.letter ||
-			filepath.Base(src.RulesPath) != w.file || filepath.Base(src.SourcePath) != "source.txt" {
-			t.Errorf("section %d: %+v, %+v", i, s, src)
-		}
-	}
-	if got := c.Outcome.String(); got != "A and (B or C)" {
-		t.Errorf("outcome %s", got)
-	}
-	if c.Rules.Slug != "au/age-pension-rulebook" || c.Rules.SectionID != rulebook.SectionID || len(c.Rules.Fields) != 5 || c.SharedFields() != 0 {
-		t.Errorf("composed %s %s, %d fields, %d shared", c.Rules.Slug, c.Rules.SectionID, len(c.Rules.Fields), c.SharedFields())
-	}
-	if h := b.Hints["preamble"]; h == nil || !strings.Contains(*h, "income and assets tests") {
-		t.Errorf("hints %v", b.Hints)
-	}
-	outcomes := map[string]int{}
-	for _, cs := range b.Cases {
-		outcomes[cs.ExpectedOutcome]++
-	}
-	if len(b.Cases) < 8 || outcomes["eligible"] == 0 || outcomes["not_eligible"] == 0 || outcomes["undetermined"] == 0 {
-		t.Errorf("%d cases, by outcome %v", len(b.Cases), outcomes)
-	}
-}
-
-// TestAUSectionsComposeToTheRuleset checks that the split is faithful: the
-// three sections composed as A and (B or C) decide every case of the
-// one-ruleset au-age-pension folder as that ruleset does (its expectations
-// name unprefixed ids, so only outcomes are compared).
-func TestAUSectionsComposeToTheRuleset(t *testing.T) {
-	t.Parallel()
-	b, err := LoadRulebook(context.Background(), auRulebook)
-	if err != nil {
-		t.Fatal(err)
-	}
-	whole, err := Load(context.Background(), "au-age-pension")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(whole.Cases) == 0 {
-		t.Fatal("au-age-pension has no cases")
-	}
-	for _, c := range whole.Cases {
-		c.Expectations = nil
-		if got := b.Composed.Rules.RunCase(c); !got.Pass {
-			t.Errorf("%s: %s", c.Name, strings.Join(got.Mismatches, "; "))
-		}
-	}
-}
+// auRulebook is the casebank's rulebook folder, and auRuleset one of its
+// ruleset folders: a real folder of each kind.
+const (
+	auRulebook = casebankDir + "/au-age-pension-rulebook"
+	auRuleset  = casebankDir + "/au-age-pension"
+)
 
 func TestFolderKinds(t *testing.T) {
 	t.Parallel()
@@ -91,7 +25,7 @@ func TestFolderKinds(t *testing.T) {
 	if k, err := KindOf(auRulebook); k != KindRulebook || err != nil {
 		t.Errorf("KindOf(rulebook) = %v, %v", k, err)
 	}
-	if k, err := KindOf("au-age-pension"); k != KindRuleset || err != nil {
+	if k, err := KindOf(auRuleset); k != KindRuleset || err != nil {
 		t.Errorf("KindOf(ruleset) = %v, %v", k, err)
 	}
 	if _, err := Load(ctx, auRulebook); !errors.Is(err, ErrRulebookFolder) || !strings.Contains(err.Error(), "LoadRulebook") {
@@ -100,14 +34,14 @@ func TestFolderKinds(t *testing.T) {
 	if _, err := Discover(auRulebook); !errors.Is(err, ErrRulebookFolder) {
 		t.Errorf("Discover(rulebook folder): %v", err)
 	}
-	if _, err := LoadRulebook(ctx, "au-age-pension"); !errors.Is(err, ErrNotFolder) || !strings.Contains(err.Error(), "ruleset folder") {
+	if _, err := LoadRulebook(ctx, auRuleset); !errors.Is(err, ErrNotFolder) || !strings.Contains(err.Error(), "ruleset folder") {
 		t.Errorf("LoadRulebook(ruleset folder): %v", err)
 	}
-	dirs, err := Discover(".")
+	dirs, err := Discover(casebankDir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if slices.Contains(dirs, auRulebook) || !slices.Contains(dirs, "au-pension-age") {
+	if slices.Contains(dirs, auRulebook) || !slices.Contains(dirs, filepath.Join(casebankDir, "au-pension-age")) {
 		t.Errorf("Discover lists rulesets only: %v", dirs)
 	}
 

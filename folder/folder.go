@@ -1,10 +1,17 @@
-// Package casebank loads the real-world rulesets and rulebooks under
-// casebank/: a ruleset folder's .rules file, its cases and its source
-// text, or a rulebook folder's rulebook.json, whose sections are .rules
-// files of their own, and its cases. It checks that every quote the rules
-// cite appears in the cited source's section of that text. The engine and
-// the rulebook package do no I/O; this package is where the files are read.
-package casebank
+// Package folder reads the folder format: a ruleset folder <name>/
+// holding <name>.rules, its test cases (cases.json) and the text of the
+// law it cites (source.txt, source.md or source.html), or a rulebook
+// folder holding rulebook.json, whose sections are .rules files of their
+// own, and its cases. It runs a folder's cases against its compiled rules
+// and checks that every quote the rules cite appears in the cited source's
+// section of that text. The format is described in casebank/README.md.
+//
+// The CLI (`eligo test`, `eligo publish`, `eligo rulebook`) reads users'
+// folders through this package, and the tests, benchmarks and load
+// generator read the casebank's folders the same way, so the casebank is
+// data only. The engine and the rulebook package do no I/O; this package
+// is where the files are read.
+package folder
 
 import (
 	"context"
@@ -19,7 +26,7 @@ import (
 	"github.com/eligo/eligo/engine"
 )
 
-// Folder is one casebank folder, read from disk.
+// Folder is one ruleset folder, read from disk.
 type Folder struct {
 	// Name is the folder's base name; the rules file is <Name>.rules.
 	Name string
@@ -38,12 +45,15 @@ type Folder struct {
 	Cases []engine.Case
 }
 
-// sourceNames are the accepted names of a folder's source text, in the
-// order they are looked for.
-var sourceNames = []string{"source.txt", "source.md", "source.html"}
+// SourceNames are the accepted names of a folder's source text, in the
+// order they are looked for. `eligo publish` looks for the same names
+// beside a lone .rules file, so that the format is named in one place; a
+// new slice each call, so no caller can change another's.
+func SourceNames() []string { return []string{"source.txt", "source.md", "source.html"} }
 
 // ErrNotFolder is returned when a directory is neither a ruleset folder
-// (no <name>.rules file) nor a rulebook folder (no rulebook.json).
+// (no <name>.rules file) nor a rulebook folder (no rulebook.json). Its
+// message says "casebank folder", as the CLI has always printed it.
 var ErrNotFolder = errors.New("not a casebank folder")
 
 // ErrRulebookFolder is returned when a function that reads ruleset folders
@@ -51,7 +61,7 @@ var ErrNotFolder = errors.New("not a casebank folder")
 // told to use LoadRulebook rather than that the folder is missing a file.
 var ErrRulebookFolder = errors.New("a rulebook folder, not a ruleset folder")
 
-// Kind says what a casebank folder holds. The two kinds are run alike
+// Kind says what a folder holds. The two kinds are run alike
 // (their cases against one compiled ruleset) but read differently.
 type Kind int
 
@@ -122,10 +132,10 @@ func Load(ctx context.Context, dir string) (*Folder, error) {
 	return f, nil
 }
 
-// readSource reads the first of sourceNames that exists in dir, giving
+// readSource reads the first of SourceNames that exists in dir, giving
 // its path and content, or "" and nil when there is none.
 func readSource(dir string) (path string, text []byte) {
-	for _, s := range sourceNames {
+	for _, s := range SourceNames() {
 		p := filepath.Join(dir, s)
 		if b, err := os.ReadFile(p); err == nil {
 			return p, b
@@ -134,8 +144,8 @@ func readSource(dir string) (path string, text []byte) {
 	return "", nil
 }
 
-// readCases reads and parses dir/cases.json, which every casebank folder
-// has, whatever its kind.
+// readCases reads and parses dir/cases.json, which every folder has,
+// whatever its kind.
 func readCases(dir string) ([]engine.Case, error) {
 	casesPath := filepath.Join(dir, "cases.json")
 	raw, err := os.ReadFile(casesPath)
@@ -166,7 +176,7 @@ func ParseCases(raw []byte) ([]engine.Case, error) {
 	return cases, nil
 }
 
-// Entry is one casebank folder found by DiscoverAll: where it is and what
+// Entry is one folder found by DiscoverAll: where it is and what
 // it holds.
 type Entry struct {
 	// Dir is the folder's path.
@@ -180,7 +190,7 @@ type Entry struct {
 // folder. A rulebook whose content is wrong (a *RulebookError: a section
 // that does not compile, a bad outcome tree, a refused composition) is
 // reported the way a ruleset that does not compile is, in the result's
-// CompileErrors, so that a run over the whole casebank reports every bad
+// CompileErrors, so that a run over many folders reports every bad
 // folder instead of stopping at the first; files that cannot be read and
 // a bad cases.json are errors, as for Load.
 func (e Entry) Run(ctx context.Context) (*Result, error) {
@@ -203,7 +213,7 @@ func (e Entry) Run(ctx context.Context) (*Result, error) {
 	return b.Run(ctx)
 }
 
-// DiscoverAll returns the casebank folders of either kind at or under
+// DiscoverAll returns the folders of either kind at or under
 // root: root itself when it is a ruleset or rulebook folder, otherwise
 // each direct subdirectory that is one, sorted by path. Subdirectories
 // that are neither are skipped; one holding both files is an error.
