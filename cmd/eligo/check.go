@@ -13,6 +13,9 @@ import (
 	"github.com/eligo/eligo/solver"
 )
 
+// checkUsage is check's usage.
+const checkUsage = "usage: eligo check FILE [FILE ...]"
+
 // runCheck compiles each file and prints its errors and warnings, then the
 // findings of the solver's static analysis (a criterion no answer
 // satisfies, a question that never matters, ...) as more warnings, and last
@@ -23,7 +26,7 @@ import (
 // redundant.
 func runCheck(ctx context.Context, _ clock.Clock, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return errors.New("usage: eligo check FILE [FILE ...]")
+		return errors.New(checkUsage)
 	}
 	periods, checked := newSlugPeriods(), map[string]bool{}
 	defer func() {

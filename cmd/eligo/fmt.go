@@ -12,6 +12,9 @@ import (
 	"github.com/eligo/eligo/engine"
 )
 
+// fmtUsage is fmt's usage.
+const fmtUsage = "usage: eligo fmt [-w] FILE [FILE ...]"
+
 // runFmt prints each file in canonical form, or with -w rewrites the files
 // that are not. A file with syntax errors is left alone and reported.
 func runFmt(ctx context.Context, _ clock.Clock, args []string, stdout, stderr io.Writer) error {
@@ -20,7 +23,7 @@ func runFmt(ctx context.Context, _ clock.Clock, args []string, stdout, stderr io
 		write, args = true, args[1:]
 	}
 	if len(args) == 0 {
-		return errors.New("usage: eligo fmt [-w] FILE [FILE ...]")
+		return errors.New(fmtUsage)
 	}
 	return eachFile(ctx, args, func(path string, src []byte) (bool, error) {
 		f, errs := engine.Parse(path, src)

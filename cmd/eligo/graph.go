@@ -20,12 +20,14 @@ type graphResponse struct {
 	Mermaid string        `json:"mermaid"`
 }
 
+// graphUsage is graph's usage.
+const graphUsage = "usage: eligo graph FILE [--mermaid] [--values VALUES.json] [--date YYYY-MM-DD]"
+
 // runGraph prints a ruleset's graph: the JSON body GET /rulesets/{id}/graph
 // serves, or with --mermaid only the flowchart text, ready to paste into a
 // Mermaid renderer. --values colours it with the decision on those answers
 // (the overlay /decide returns), evaluated as of --date when given.
 func runGraph(ctx context.Context, clk clock.Clock, args []string, stdout, stderr io.Writer) error {
-	const usageLine = "usage: eligo graph FILE [--mermaid] [--values VALUES.json] [--date YYYY-MM-DD]"
 	var file, valuesPath string
 	var mermaidOnly bool
 	date := engine.DateOf(clk.Now())
@@ -35,7 +37,7 @@ func runGraph(ctx context.Context, clk clock.Clock, args []string, stdout, stder
 			mermaidOnly = true
 		case "--values", "-values", "--date", "-date":
 			if i+1 >= len(args) {
-				return fmt.Errorf("%s needs a value\n%s", a, usageLine)
+				return fmt.Errorf("%s needs a value\n%s", a, graphUsage)
 			}
 			i++
 			if a == "--values" || a == "-values" {
@@ -49,13 +51,13 @@ func runGraph(ctx context.Context, clk clock.Clock, args []string, stdout, stder
 			date = d
 		default:
 			if file != "" {
-				return errors.New(usageLine)
+				return errors.New(graphUsage)
 			}
 			file = a
 		}
 	}
 	if file == "" {
-		return errors.New(usageLine)
+		return errors.New(graphUsage)
 	}
 	if err := ctx.Err(); err != nil {
 		return err

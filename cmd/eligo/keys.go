@@ -29,6 +29,11 @@ func runKeys(ctx context.Context, clk clock.Clock, args []string, stdout, stderr
 	if len(args) == 0 {
 		return usage
 	}
+	if wantsHelp(args[:1]) {
+		// Each subcommand's flags: eligo keys create --help.
+		fmt.Fprintf(stdout, "%s\n\n(eligo keys SUBCOMMAND --help lists its flags)\n", usage)
+		return nil
+	}
 	fs := flag.NewFlagSet("keys "+args[0], flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	dbURL := fs.String("database-url", os.Getenv("DATABASE_URL"), "PostgreSQL URL (env DATABASE_URL)")

@@ -7,10 +7,12 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"sort"
 	"syscall"
 
@@ -24,7 +26,11 @@ import (
 // "today" and "now" from (see todayEnv).
 type command struct {
 	summary string
-	run     func(ctx context.Context, clk clock.Clock, args []string, stdout, stderr io.Writer) error
+	// usage is what `eligo CMD --help` prints above the summary, for a
+	// command that reads its arguments itself; empty for one that parses
+	// them with a flag.FlagSet, which prints its own flags on -h.
+	usage string
+	run   func(ctx context.Context, clk clock.Clock, args []string, stdout, stderr io.Writer) error
 }
 
 // todayEnv names the environment variable that sets every command's
@@ -41,18 +47,18 @@ var errSilentFailure = errors.New("failed")
 // commands lists every subcommand. Add a new one here and in its own file.
 func commands() map[string]command {
 	return map[string]command{
-		"check":    {summary: "compile .rules files and report errors, warnings and the solver's findings", run: runCheck},
-		"fmt":      {summary: "print .rules files canonically (-w rewrites them)", run: runFmt},
-		"test":     {summary: "run test cases: FILE CASES.json, or a casebank DIR; --suggest prints the cases a suite is missing and its mutation score", run: runTest},
-		"eval":     {summary: "evaluate FILE against VALUES.json and print the decision", run: runEval},
-		"diff":     {summary: "say whom a new version affects: OLD NEW (files or published rulesets), with a witness per change", run: runDiff},
+		"check":    {summary: "compile .rules files and report errors, warnings and the solver's findings", usage: checkUsage, run: runCheck},
+		"fmt":      {summary: "print .rules files canonically (-w rewrites them)", usage: fmtUsage, run: runFmt},
+		"test":     {summary: "run test cases: FILE CASES.json, or a casebank DIR; --suggest prints the cases a suite is missing and its mutation score", usage: testUsage, run: runTest},
+		"eval":     {summary: "evaluate FILE against VALUES.json and print the decision", usage: evalUsage, run: runEval},
+		"diff":     {summary: "say whom a new version affects: OLD NEW (files or published rulesets), with a witness per change", usage: diffUsage, run: runDiff},
 		"serve":    {summary: "migrate the database, then serve the HTTP API", run: runServe},
 		"worker":   {summary: "run background jobs (serve runs them too unless --worker=false)", run: runWorker},
 		"migrate":  {summary: "apply database migrations (Eligo's and River's)", run: runMigrate},
 		"keys":     {summary: "create, list or revoke API keys", run: runKeys},
 		"publish":  {summary: "publish a .rules FILE for a tenant after its test cases pass", run: runPublish},
-		"graph":    {summary: "print a ruleset's graph as JSON, or --mermaid flowchart text", run: runGraph},
-		"rulebook": {summary: "check a rulebook FOLDER|FILE, or eval answers against it with section results", run: runRulebook},
+		"graph":    {summary: "print a ruleset's graph as JSON, or --mermaid flowchart text", usage: graphUsage, run: runGraph},
+		"rulebook": {summary: "check a rulebook FOLDER|FILE, or eval answers against it with section results", usage: rulebookUsage, run: runRulebook},
 		"openapi":  {summary: "print the OpenAPI document (--version 3.1|3.0) built from the code; no database needed", run: runOpenAPI},
 	}
 }
@@ -82,13 +88,26 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "eligo: %s: %v\n", todayEnv, err)
 		return 2
 	}
+	if cmd.usage != "" && wantsHelp(args[1:]) {
+		fmt.Fprintf(stdout, "%s\n\n%s\n", cmd.usage, cmd.summary)
+		return 0
+	}
 	if err := cmd.run(ctx, clk, args[1:], stdout, stderr); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0 // the command's flag set printed its usage
+		}
 		if !errors.Is(err, errSilentFailure) {
 			fmt.Fprintf(stderr, "eligo %s: %v\n", args[0], err)
 		}
 		return 1
 	}
 	return 0
+}
+
+// wantsHelp says whether args ask for help: -h, -help or --help among
+// them.
+func wantsHelp(args []string) bool {
+	return slices.ContainsFunc(args, func(a string) bool { return a == "-h" || a == "-help" || a == "--help" })
 }
 
 func usage(w io.Writer, cmds map[string]command) {

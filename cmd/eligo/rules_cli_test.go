@@ -153,3 +153,18 @@ func TestEval(t *testing.T) {
 		t.Error("an impossible --date was accepted")
 	}
 }
+
+// TestEverySubcommandAnswersHelp: `eligo CMD --help` (and -h) prints the
+// command's usage and succeeds, for every command; it used to be read as
+// a file name by check, fmt, test and graph.
+func TestEverySubcommandAnswersHelp(t *testing.T) {
+	t.Parallel()
+	for name := range commands() {
+		for _, flag := range []string{"--help", "-h"} {
+			code, out, errs := runCLI(name, flag)
+			if code != 0 || !strings.Contains(strings.ToLower(out+errs), "usage") {
+				t.Errorf("eligo %s %s: exit %d\nstdout %.300s\nstderr %.300s", name, flag, code, out, errs)
+			}
+		}
+	}
+}

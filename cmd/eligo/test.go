@@ -18,6 +18,12 @@ import (
 	"github.com/eligo/eligo/solver"
 )
 
+// testUsage is test's usage, and suggestUsage that of its --suggest form.
+const (
+	suggestUsage = "usage: eligo test --suggest FILE [CASES.json] [--date YYYY-MM-DD] | eligo test --suggest DIR [--date YYYY-MM-DD]"
+	testUsage    = "usage: eligo test FILE CASES.json | eligo test DIR\n" + suggestUsage
+)
+
 // runTest runs test cases: `eligo test FILE CASES.json` runs one file's
 // cases, `eligo test DIR` a folder (package folder) or every folder under DIR
 // (verifying citations too), a rulebook folder's cases running against
@@ -65,7 +71,7 @@ func runTest(ctx context.Context, clk clock.Clock, args []string, stdout, stderr
 		res.CitationProblems = nil // no source text given: nothing to verify
 		results = append(results, res)
 	default:
-		return errors.New("usage: eligo test FILE CASES.json | eligo test DIR")
+		return errors.New(testUsage)
 	}
 	passed, failed := 0, 0
 	for _, res := range results {
@@ -118,14 +124,13 @@ func runTest(ctx context.Context, clk clock.Clock, args []string, stdout, stderr
 // given cases with one line per surviving mutant, and the score the suite
 // would have with the suggestions added.
 func runSuggest(ctx context.Context, clk clock.Clock, args []string, stdout, stderr io.Writer) error {
-	const usageLine = "usage: eligo test --suggest FILE [CASES.json] [--date YYYY-MM-DD] | eligo test --suggest DIR [--date YYYY-MM-DD]"
 	fs := flag.NewFlagSet("test", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Bool("suggest", true, "")
 	date := fs.String("date", engine.FormatDate(engine.DateOf(clk.Now())), "")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil || len(pos) == 0 || len(pos) > 2 {
-		return errors.New(usageLine)
+		return errors.New(suggestUsage)
 	}
 	rulesPath, cases := pos[0], []engine.Case(nil)
 	if st, err := os.Stat(rulesPath); err == nil && st.IsDir() && len(pos) == 1 {
