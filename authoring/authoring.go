@@ -2,9 +2,11 @@
 // (kept as uploaded, with the text extracted from them), acceptance tests
 // and contracts, guidance, the draft ruleset, the review report and
 // publishing a draft with verified provenance. Everything here is
-// deterministic; the model-backed generation that writes drafts builds on
-// it. It speaks in Go types and sentinel errors, never HTTP: api/projects
-// maps them to the wire.
+// deterministic but generation and discovery, which call the caller's
+// model; generation, which writes drafts, is a table of named stages
+// (stages.go) planned by PlanGeneration and run by RunGeneration. It
+// speaks in Go types and sentinel errors, never HTTP: api/projects maps
+// them to the wire.
 package authoring
 
 import (

@@ -16,8 +16,11 @@ import (
 	"github.com/eligo/eligo/store"
 )
 
-// The generation pipeline's stages, in order. A stage's name is what the
-// status reports while it runs and what a failure names.
+// The generation pipeline's stages, in order: the rows of planStages and
+// roundStages (stages.go). A stage's name is what the status reports
+// while it runs (progress.stage on the wire) and what a failure names
+// (GenerationError.Stage); a queued generation shows assemble, the
+// stored default, until its first round reports call.
 const (
 	StageAssemble     = "assemble"
 	StageCount        = "count"
@@ -135,55 +138,35 @@ type GenerationResult struct {
 
 // GenerationError is a generation that kept nothing, naming the stage.
 type GenerationError struct {
-	Stage     string
-	Reason    string
+	// Stage is the stage that failed: call or repair for a provider
+	// failure, the last round's last stage for no_valid_draft.
+	Stage string
+	// Reason is the reason_code callers branch on.
+	Reason string
+	// Retryable says whether starting the generation again may succeed.
 	Retryable bool
-	Message   string
+	// Message says what happened, in a sentence.
+	Message string
 }
 
+// Error names the stage, the reason and the message.
 func (e *GenerationError) Error() string { return e.Stage + ": " + e.Reason + ": " + e.Message }
 
-// PlanGeneration assembles the prompt of a generation and counts it with
-// the model's tokenizer; a prompt over the model's budget is refused (422
-// token_budget_exceeded) before any model call. The stored token estimates
-// of the active sources are checked first, so a project whose sources
-// alone are over the budget is refused before any text is read or
-// assembled, and the count stops as soon as it passes the budget.
+// PlanGeneration runs the planning stages of a generation (planStages:
+// assemble, then count) and returns the prompt ready to send; a prompt
+// over the model's budget is refused (422 token_budget_exceeded) before
+// any model call. The stored token estimates of the active sources are
+// checked first, so a project whose sources alone are over the budget is
+// refused before any text is read or assembled, and the count stops as
+// soon as it passes the budget.
 func (s *Service) PlanGeneration(ctx context.Context, tenantID, projectID string, req GenerateRequest) (*Plan, error) {
-	p, err := s.store.ProjectOf(ctx, tenantID, projectID)
-	if err != nil {
-		return nil, err
-	}
-	sources, err := s.activeSources(ctx, tenantID, projectID, req.Model, "The project has no active source to generate from; upload one or mark one active.")
-	if err != nil {
-		return nil, err
-	}
-	guidance, err := s.store.ListGuidance(ctx, tenantID, projectID)
-	if err != nil {
-		return nil, err
-	}
-	plan := &Plan{req: req, project: p, sources: sources}
-	if err := json.Unmarshal(p.TestCases, &plan.cases); err != nil {
-		return nil, fmt.Errorf("read tests: %w", err)
-	}
-	if len(p.Contract) > 0 {
-		plan.contract = &Contract{}
-		if err := json.Unmarshal(p.Contract, plan.contract); err != nil {
-			return nil, fmt.Errorf("read contract: %w", err)
+	pl := &planning{tenantID: tenantID, projectID: projectID, plan: &Plan{req: req}}
+	for _, st := range planStages {
+		if err := st.run(s, ctx, pl); err != nil {
+			return nil, named(st.name, err)
 		}
 	}
-	seedText := ""
-	if req.Mode == ModeRefine {
-		if seedText, plan.seed, err = s.seed(ctx, tenantID, p, req.SeedRulesetID); err != nil {
-			return nil, err
-		}
-	}
-	plan.messages = assemble(p, sources, guidance, plan.cases, seedText)
-	if plan.PromptTokens, err = countPrompt(req.Model, plan.messages, sources); err != nil {
-		return nil, err
-	}
-	plan.inputs = authoringInputs(sources, guidance, req)
-	return plan, nil
+	return pl.plan, nil
 }
 
 // seed is refine's starting ruleset: the tenant's seed_ruleset_id, or the
@@ -231,7 +214,8 @@ func authoringInputs(sources []store.ProjectSource, guidance []store.Guidance, r
 	return raw
 }
 
-// candidate is one round's draft that compiled with verified quotes.
+// candidate is one round's draft: its text and questions (from extract),
+// its compiled rules (from compile) and, once tested, its acceptance.
 type candidate struct {
 	text      string
 	rules     *engine.Ruleset
@@ -249,120 +233,34 @@ func (c *candidate) passing() []string {
 	return names
 }
 
-// RunGeneration runs a planned generation with the caller's key: call the
-// model, extract, compile, verify quotes, test, and repair for a bounded
-// number of rounds, keeping a round only when every test that passed still
-// passes. The best draft is stored as the project's draft, failing or not;
-// judge it by Accepted.
+// RunGeneration runs a planned generation with the caller's key: rounds
+// of the stages in roundStages (call, extract, compile, verify_quotes,
+// test; a repair round starts with repair instead of call), at most the
+// plan's repair rounds after the first, until a draft passes every test.
+// A round is kept only when every test that passed still passes. The
+// best draft is stored as the project's draft, failing or not; judge it
+// by Accepted. A failure names the stage it happened in.
 func (s *Service) RunGeneration(ctx context.Context, plan *Plan, model llm.Model, key llm.Key, progress func(Progress)) (GenerationResult, error) {
 	rounds := plan.req.RepairRounds
 	if rounds <= 0 {
 		rounds = DefaultRepairRounds
 	}
-	res := GenerationResult{TestsTotal: len(plan.cases), Rounds: []Round{}}
-	report := func(stage string, round int, passing int) {
-		if progress != nil {
-			progress(Progress{Stage: stage, Round: round, TestsPassing: passing, TestsTotal: len(plan.cases), TokensUsed: res.TokensUsed})
-		}
-	}
-	messages := slices.Clone(plan.messages)
-	var best *candidate
-	stage := StageCall
-	for round := 1; round <= rounds+1; round++ {
-		passing := 0
-		if best != nil {
-			passing = best.acc.TestsPassing
-		}
-		report(stage, round, passing)
+	g := &generation{plan: plan, model: model, key: key, progress: progress, messages: slices.Clone(plan.messages),
+		res: GenerationResult{TestsTotal: len(plan.cases), Rounds: []Round{}}}
+	for n := 1; n <= rounds+1 && (g.best == nil || !g.best.acc.Accepted); n++ {
 		started := time.Now()
-		reply, err := model.Complete(ctx, key, llm.Request{Model: plan.req.Model.Name, Messages: messages})
-		if err != nil {
-			return res, providerFailure(err)
+		if err := s.runRound(ctx, g, n); err != nil {
+			return g.res, err
 		}
-		res.TokensUsed += reply.PromptTokens + reply.CompletionTokens
-		messages = append(messages, llm.Message{Role: "assistant", Content: reply.Content})
-		r, cand, feedback := s.judge(ctx, plan, reply.Content, best, round, report)
-		r.Tokens, r.Seconds = reply.PromptTokens+reply.CompletionTokens, time.Since(started).Seconds()
-		if r.Kept {
-			best = cand
-		}
-		res.Rounds = append(res.Rounds, r)
-		if best != nil && best.acc.Accepted {
-			break
-		}
-		messages = append(messages, llm.Message{Role: "user", Content: feedback})
-		stage = StageRepair
+		g.round.rec.Seconds = time.Since(started).Seconds()
+		g.res.Rounds = append(g.res.Rounds, g.round.rec)
 	}
-	if best == nil {
-		last := res.Rounds[len(res.Rounds)-1]
-		return res, &GenerationError{Stage: last.Stage, Reason: ReasonNoValidDraft, Retryable: true,
-			Message: fmt.Sprintf("no round of %d gave rules that compile with verified quotes; the last: %s", len(res.Rounds), last.Note)}
+	if g.best == nil {
+		last := g.res.Rounds[len(g.res.Rounds)-1]
+		return g.res, &GenerationError{Stage: last.Stage, Reason: ReasonNoValidDraft, Retryable: true,
+			Message: fmt.Sprintf("no round of %d gave rules that compile with verified quotes; the last: %s", len(g.res.Rounds), last.Note)}
 	}
-	return s.keep(ctx, plan, best, res)
-}
-
-// judge takes one reply through extract, compile, verify_quotes and test,
-// and says whether it becomes the best draft, with the feedback for the
-// next round.
-func (s *Service) judge(ctx context.Context, plan *Plan, reply string, best *candidate, round int, report func(string, int, int)) (Round, *candidate, string) {
-	r := Round{Round: round, Stage: StageExtract}
-	report(StageExtract, round, 0)
-	text, questions, ok := extract(reply)
-	if !ok {
-		r.Note = "the reply held no rules block"
-		return r, nil, "Your reply held no rules. Reply with the whole .rules file in one fenced block tagged rules."
-	}
-	r.Stage = StageCompile
-	report(StageCompile, round, 0)
-	rules, _, err := engine.Compile("draft.rules", []byte(text))
-	if err != nil {
-		var list engine.ErrorList
-		if !errors.As(err, &list) {
-			list = engine.ErrorList{{File: "draft.rules", Pos: engine.Pos{Line: 1, Col: 1}, Msg: err.Error()}}
-		}
-		r.Note = fmt.Sprintf("%d compile errors, the first: %s", len(list), list[0].Msg)
-		return r, nil, compileFeedback(list)
-	}
-	if rules.SectionID != plan.project.SectionID {
-		r.Note = "the rules are for section " + rules.SectionID
-		return r, nil, fmt.Sprintf("The file declares section %s; this project authors section %s. Reply with the corrected file.", rules.SectionID, plan.project.SectionID)
-	}
-	r.Stage = StageVerifyQuotes
-	report(StageVerifyQuotes, round, 0)
-	bindings, problems := bind(plan.project.ID, rules, plan.sources, nil)
-	quotes := checkQuotes(rules, bindings)
-	r.QuotesTotal = len(quotes)
-	for _, q := range quotes {
-		if q.Verified {
-			r.QuotesVerified++
-		} else {
-			problems = append(problems, fmt.Sprintf("criterion %s cites %q, which is not in the text of source %s", q.CriterionID, q.Quote, q.SourceID))
-		}
-	}
-	if len(problems) > 0 {
-		r.Note = fmt.Sprintf("%d citations cannot be verified, the first: %s", len(problems), problems[0])
-		return r, nil, quoteFeedback(problems)
-	}
-	r.Stage = StageTest
-	cand := &candidate{text: text, rules: rules, questions: questions, acc: accept(rules, plan.cases, plan.contract)}
-	r.TestsPassing = cand.acc.TestsPassing
-	report(StageTest, round, cand.acc.TestsPassing)
-	var broke []string
-	if best != nil {
-		now := cand.passing()
-		for _, name := range best.passing() {
-			if !slices.Contains(now, name) {
-				broke = append(broke, name)
-			}
-		}
-	}
-	if len(broke) > 0 {
-		r.Note = "discarded: it broke tests that passed before (" + strings.Join(broke, ", ") + ")"
-		return r, nil, testFeedback(failures(ctx, best), broke)
-	}
-	r.Kept = true
-	r.Note = fmt.Sprintf("%d of %d tests pass", cand.acc.TestsPassing, cand.acc.TestsTotal)
-	return r, cand, testFeedback(failures(ctx, cand), nil)
+	return s.keep(ctx, plan, g.best, g.res)
 }
 
 // failures are a candidate's failing tests with the solver's minimal

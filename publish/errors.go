@@ -40,8 +40,12 @@ var (
 // RefusedError is a publish that stored nothing: a stage refused it. Its
 // only trace is the publish_refused audit event.
 type RefusedError struct {
-	// Stage names the stage that refused (compile, slug,
-	// artefact_visibility, quotes, tests, store).
+	// Stage names the stage that refused: of a ruleset publish, compile,
+	// slug, artefact_visibility, quotes, tests, or store for the slug
+	// rules the store enforces; of a promotion, candidate_loads,
+	// candidate_tests or composition. A rulebook write names the rule it
+	// broke the same way (slug, artefact_visibility); a rulebook slug
+	// refused by its format or the reserved namespace leaves it empty.
 	Stage string
 	// Reason is one of the Err* refusals above.
 	Reason error

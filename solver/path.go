@@ -138,13 +138,15 @@ func NewPlanner(cacheSize int, opts ...PlannerOption) *Planner {
 // for the answers in (converted by rs) whose evaluation is res; the decision
 // date, when the rules read it, is res.DecisionDate.
 //
-// The path is, as DESIGN.md defines it, the cheapest set S of unanswered
-// fields such that some answers to S, with every other unanswered field left
-// unanswered, make the outcome eligible; when no such S exists, the cheapest
-// S through which the outcome can be settled at all (eligible or
-// not_eligible, Aim AimSettle). Cheapest means least total weight, then
-// fewest fields, then most fields the inquiry context prefers, then the set
-// whose earliest differing field is declared first. The path lists S by
+// The path is, as /decide's optimal_path is documented (README,
+// "Evaluating: `POST /decide`", and the OpenAPI document), the cheapest
+// set S of unanswered fields such that some answers to S, with every
+// other unanswered field left unanswered, make the outcome eligible; when
+// no such S exists, the cheapest S through which the outcome can be
+// settled at all (eligible or not_eligible, Aim AimSettle). Cheapest means
+// least total weight, then fewest fields, then most fields the inquiry
+// context prefers, then the set whose earliest differing field is
+// declared first. The path lists S by
 // weight, then declaration order; NextQuestion is its first field. An
 // outcome already eligible (or already settled, when eligible is out of
 // reach) gives an empty path.

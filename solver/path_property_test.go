@@ -19,8 +19,8 @@ import (
 // trying every subset of the unanswered fields, each subset's feasibility
 // decided by the solver directly (a fresh encoding, answers asserted, the
 // subset's fields answered and every other unanswered field not, and the
-// goal outcome), in the order DESIGN.md gives: least total weight, fewest
-// fields, most preferred fields, declaration order.
+// goal outcome), in the order Planner.Plan's documentation gives: least
+// total weight, fewest fields, most preferred fields, declaration order.
 
 // bruteForce finds the best set for a request by exhaustion.
 type bruteForce struct {
