@@ -22,7 +22,7 @@ import (
 	"github.com/eligo/eligo/decisionlog"
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/metering"
-	"github.com/eligo/eligo/solver"
+	"github.com/eligo/eligo/solver/plan"
 	"github.com/eligo/eligo/store"
 )
 
@@ -72,7 +72,7 @@ type handler struct {
 	// Close flushes it.
 	decisions *decisionlog.Recorder
 	// planner works out next_question and optimal_path.
-	planner *solver.Planner
+	planner *plan.Planner
 	// clock says what day it is for a request that names none.
 	clock clock.Clock
 }
@@ -100,7 +100,7 @@ func register(s *api.Server, deps Deps, cfg Config) *handler {
 		cache:       newHashedCache[*decisionCore](cfg.CacheEntries, cfg.CacheTTL),
 		conversions: newHashedCache[*conversion](cfg.CacheEntries, cfg.CacheTTL),
 		decisions:   decisionlog.New(deps.Store, cfg.DecisionLog),
-		planner:     solver.NewPlanner(planCacheSize),
+		planner:     plan.NewPlanner(planCacheSize),
 		clock:       clock.Or(deps.Clock),
 	}
 	s.OnClose(func(ctx context.Context) error {
@@ -142,20 +142,20 @@ type decideInput struct {
 // decideRequest is the body of POST /decide. Unknown members are refused
 // (422 extra_forbidden).
 type decideRequest struct {
-	RulesetID            string                 `json:"ruleset_id,omitempty" doc:"Slug (e.g. demo/us-fmla-employee) or concrete ruleset_id of a published ruleset. Exactly one of ruleset_id and rulebook_id is required." example:"demo/us-fmla-employee"`
-	RulebookID           string                 `json:"rulebook_id,omitempty" doc:"Rulebook id (rb_...) or slug of a composed rulebook to evaluate; needs a key with the decide scope (anonymous: 401). The tenant's own rulebooks and public ones are reached; any other is 404 with a string detail."`
-	ReleaseID            string                 `json:"release_id,omitempty" doc:"Rulebook requests only: release UUID or exact two-word label, evaluated from its frozen content whatever was published since. Without it the current release, or, before the first release, the live composition (release null). A release of another rulebook is 404. With ruleset_id it is refused with 422."`
-	FieldValues          api.JSONObject         `json:"field_values" required:"true" doc:"Map of field_id to answer. Types must match the ruleset schema; a key or value that cannot be applied is reported in field_errors (HTTP 200, decision undetermined), never rejected. null means unanswered. Must be I-JSON (RFC 7493): a repeated key or text that is not valid Unicode is 422 json_invalid."`
-	IncludeTrace         bool                   `json:"include_trace,omitempty" doc:"Adds trace."`
-	IncludeExplanation   bool                   `json:"include_explanation,omitempty" doc:"Adds explanation."`
-	IncludeGraphOverlay  bool                   `json:"include_graph_overlay,omitempty" doc:"Adds graph_overlay."`
-	IncludeChoiceContext bool                   `json:"include_choice_context,omitempty" doc:"Adds choice_context. The spec names it for rulebook requests; on a ruleset request it describes the ruleset's one section."`
-	IncludeTiming        bool                   `json:"include_timing,omitempty" doc:"Adds timing (total_ms)."`
-	NoCache              bool                   `json:"no_cache,omitempty" doc:"Bypasses the decision cache: the decision is evaluated afresh and not stored in the cache."`
-	flags                flagSet                // the boolean members as readDecideRequest read them (see flagSet); here it takes no room
-	InquiryContext       *solver.InquiryContext `json:"inquiry_context,omitempty" doc:"Steers the choice of next_question and optimal_path only, never the outcome: fields the applicant declines to answer, and a preferred section or groups that break ties between equally cheap paths. Ids the ruleset does not declare are ignored. It is normalised (trimmed, sorted, deduplicated) and then part of the cache identity."`
-	DecisionDate         api.DecisionDate       `json:"decision_date,omitempty"`
-	CallerRef            json.RawMessage        `json:"caller_ref,omitempty" doc:"Flat string-to-string map, at most 2048 bytes of JSON, no key containing '$' or '.'. Stored on the server-side decision record of keyed callers for their own attribution; never used for authorization and never stored for anonymous callers. An invalid caller_ref is never rejected: it is dropped and the response's warnings array carries an entry with code caller_ref_dropped."`
+	RulesetID            string               `json:"ruleset_id,omitempty" doc:"Slug (e.g. demo/us-fmla-employee) or concrete ruleset_id of a published ruleset. Exactly one of ruleset_id and rulebook_id is required." example:"demo/us-fmla-employee"`
+	RulebookID           string               `json:"rulebook_id,omitempty" doc:"Rulebook id (rb_...) or slug of a composed rulebook to evaluate; needs a key with the decide scope (anonymous: 401). The tenant's own rulebooks and public ones are reached; any other is 404 with a string detail."`
+	ReleaseID            string               `json:"release_id,omitempty" doc:"Rulebook requests only: release UUID or exact two-word label, evaluated from its frozen content whatever was published since. Without it the current release, or, before the first release, the live composition (release null). A release of another rulebook is 404. With ruleset_id it is refused with 422."`
+	FieldValues          api.JSONObject       `json:"field_values" required:"true" doc:"Map of field_id to answer. Types must match the ruleset schema; a key or value that cannot be applied is reported in field_errors (HTTP 200, decision undetermined), never rejected. null means unanswered. Must be I-JSON (RFC 7493): a repeated key or text that is not valid Unicode is 422 json_invalid."`
+	IncludeTrace         bool                 `json:"include_trace,omitempty" doc:"Adds trace."`
+	IncludeExplanation   bool                 `json:"include_explanation,omitempty" doc:"Adds explanation."`
+	IncludeGraphOverlay  bool                 `json:"include_graph_overlay,omitempty" doc:"Adds graph_overlay."`
+	IncludeChoiceContext bool                 `json:"include_choice_context,omitempty" doc:"Adds choice_context. The spec names it for rulebook requests; on a ruleset request it describes the ruleset's one section."`
+	IncludeTiming        bool                 `json:"include_timing,omitempty" doc:"Adds timing (total_ms)."`
+	NoCache              bool                 `json:"no_cache,omitempty" doc:"Bypasses the decision cache: the decision is evaluated afresh and not stored in the cache."`
+	flags                flagSet              // the boolean members as readDecideRequest read them (see flagSet); here it takes no room
+	InquiryContext       *plan.InquiryContext `json:"inquiry_context,omitempty" doc:"Steers the choice of next_question and optimal_path only, never the outcome: fields the applicant declines to answer, and a preferred section or groups that break ties between equally cheap paths. Ids the ruleset does not declare are ignored. It is normalised (trimmed, sorted, deduplicated) and then part of the cache identity."`
+	DecisionDate         api.DecisionDate     `json:"decision_date,omitempty"`
+	CallerRef            json.RawMessage      `json:"caller_ref,omitempty" doc:"Flat string-to-string map, at most 2048 bytes of JSON, no key containing '$' or '.'. Stored on the server-side decision record of keyed callers for their own attribution; never used for authorization and never stored for anonymous callers. An invalid caller_ref is never rejected: it is dropped and the response's warnings array carries an entry with code caller_ref_dropped."`
 }
 
 // decideOutput is the decision response. The body is the decideResponse
@@ -171,31 +171,31 @@ type decideOutput struct {
 
 // decideResponse is the audit envelope of one decision.
 type decideResponse struct {
-	Decision        string                `json:"decision" enum:"eligible,not_eligible,undetermined" doc:"The outcome. Always undetermined when field_errors is not empty."`
-	Slug            string                `json:"slug" doc:"Resolved slug."`
-	RulesetID       string                `json:"ruleset_id,omitempty" doc:"Concrete ruleset_id that ran (ruleset calls)."`
-	RulebookID      string                `json:"rulebook_id,omitempty" doc:"Rulebook calls: the rulebook's id."`
-	Release         *api.Release          `json:"release,omitempty" doc:"Rulebook calls: the release evaluated, or null for the live composition (before the first release)."`
-	SectionResults  []sectionResult       `json:"section_results,omitempty" doc:"Rulebook calls: each section's own decision under the same answers, in letter order."`
-	RulesetVersion  string                `json:"ruleset_version" doc:"Authoring label v<N> of the ruleset that ran. Necessary, not sufficient, for replay: pin content_digest."`
-	ContentDigest   string                `json:"content_digest" doc:"sha256:<hex> of the rules that ran: the content identity replay pins to."`
-	EngineVersion   string                `json:"engine_version" doc:"Engine build that decided, eligo-core@<semver>."`
-	DecisionID      string                `json:"decision_id" doc:"dec_ + 16 URL-safe characters; new on every call, cache hits included. Names the server-side decision record."`
-	InputsHash      string                `json:"inputs_hash" doc:"sha256:<hex> of the RFC 8785 canonical form of field_values; unsalted, invariant under key order, white space and number spelling. When field_values holds a number beyond the IEEE double range, which RFC 8785 cannot write (the decision is then undetermined with a field error), that number is written in one normal spelling (1e400 for 1E+400 or 10e399) inside the otherwise canonical form, so the invariants hold."`
-	DecisionTime    time.Time             `json:"decision_time" doc:"UTC time of this call, ISO 8601; fresh on cache hits."`
-	DecisionDate    string                `json:"decision_date" format:"date" doc:"The date the decision was made as of, YYYY-MM-DD: the request's decision_date, else the day of the call (UTC). What decision_date() read and what the effective period of the cut that ran was checked against; replay sends it back as decision_date."`
-	FieldsProvided  int                   `json:"fields_provided" doc:"Count of non-null keys sent."`
-	FieldsEvaluated int                   `json:"fields_evaluated" doc:"Count of fields the rules reason over; may exceed fields_provided."`
-	MissingFields   []string              `json:"missing_fields" nullable:"false" doc:"Unanswered fields some pending criterion reads. Advisory."`
-	NextQuestion    *solver.Question      `json:"next_question" doc:"The field to ask next: the first of optimal_path, or null when nothing is left to ask (or no plan could be made; see warnings). Advisory."`
-	OptimalPath     []solver.PathStep     `json:"optimal_path" nullable:"false" doc:"The cheapest set of unanswered fields (least total weight, then fewest) through which the outcome can still become eligible, or, when eligible is out of reach, settled; ordered by weight then declaration order. Advisory."`
-	FieldErrors     []engine.FieldError   `json:"field_errors" nullable:"false" doc:"Inputs that could not be applied: unknown key, value not convertible to the field type, or a conversion failure at evaluation. The only blocking channel."`
-	Trace           *traceJSON            `json:"trace,omitempty" doc:"With include_trace."`
-	Explanation     *explanationJSON      `json:"explanation,omitempty" doc:"With include_explanation."`
-	GraphOverlay    *api.Graph            `json:"graph_overlay,omitempty" doc:"With include_graph_overlay: the ruleset's graph (the shape of GET /rulesets/{ruleset_id}/graph's graph member: nodes, edges, sections, stats) with every node's and route's overlay set to {status, supporting_facts}."`
-	ChoiceContext   *solver.ChoiceContext `json:"choice_context,omitempty" doc:"With include_choice_context: every field's section and each OR-group's alternatives with their labels, fields and status (open, closed or satisfied)."`
-	Timing          *timing               `json:"timing,omitempty" doc:"With include_timing."`
-	Warnings        []warning             `json:"warnings,omitempty" doc:"Server warnings about the request that did not stop it, e.g. a dropped caller_ref. Absent when there are none."`
+	Decision        string              `json:"decision" enum:"eligible,not_eligible,undetermined" doc:"The outcome. Always undetermined when field_errors is not empty."`
+	Slug            string              `json:"slug" doc:"Resolved slug."`
+	RulesetID       string              `json:"ruleset_id,omitempty" doc:"Concrete ruleset_id that ran (ruleset calls)."`
+	RulebookID      string              `json:"rulebook_id,omitempty" doc:"Rulebook calls: the rulebook's id."`
+	Release         *api.Release        `json:"release,omitempty" doc:"Rulebook calls: the release evaluated, or null for the live composition (before the first release)."`
+	SectionResults  []sectionResult     `json:"section_results,omitempty" doc:"Rulebook calls: each section's own decision under the same answers, in letter order."`
+	RulesetVersion  string              `json:"ruleset_version" doc:"Authoring label v<N> of the ruleset that ran. Necessary, not sufficient, for replay: pin content_digest."`
+	ContentDigest   string              `json:"content_digest" doc:"sha256:<hex> of the rules that ran: the content identity replay pins to."`
+	EngineVersion   string              `json:"engine_version" doc:"Engine build that decided, eligo-core@<semver>."`
+	DecisionID      string              `json:"decision_id" doc:"dec_ + 16 URL-safe characters; new on every call, cache hits included. Names the server-side decision record."`
+	InputsHash      string              `json:"inputs_hash" doc:"sha256:<hex> of the RFC 8785 canonical form of field_values; unsalted, invariant under key order, white space and number spelling. When field_values holds a number beyond the IEEE double range, which RFC 8785 cannot write (the decision is then undetermined with a field error), that number is written in one normal spelling (1e400 for 1E+400 or 10e399) inside the otherwise canonical form, so the invariants hold."`
+	DecisionTime    time.Time           `json:"decision_time" doc:"UTC time of this call, ISO 8601; fresh on cache hits."`
+	DecisionDate    string              `json:"decision_date" format:"date" doc:"The date the decision was made as of, YYYY-MM-DD: the request's decision_date, else the day of the call (UTC). What decision_date() read and what the effective period of the cut that ran was checked against; replay sends it back as decision_date."`
+	FieldsProvided  int                 `json:"fields_provided" doc:"Count of non-null keys sent."`
+	FieldsEvaluated int                 `json:"fields_evaluated" doc:"Count of fields the rules reason over; may exceed fields_provided."`
+	MissingFields   []string            `json:"missing_fields" nullable:"false" doc:"Unanswered fields some pending criterion reads. Advisory."`
+	NextQuestion    *plan.Question      `json:"next_question" doc:"The field to ask next: the first of optimal_path, or null when nothing is left to ask (or no plan could be made; see warnings). Advisory."`
+	OptimalPath     []plan.PathStep     `json:"optimal_path" nullable:"false" doc:"The cheapest set of unanswered fields (least total weight, then fewest) through which the outcome can still become eligible, or, when eligible is out of reach, settled; ordered by weight then declaration order. Advisory."`
+	FieldErrors     []engine.FieldError `json:"field_errors" nullable:"false" doc:"Inputs that could not be applied: unknown key, value not convertible to the field type, or a conversion failure at evaluation. The only blocking channel."`
+	Trace           *traceJSON          `json:"trace,omitempty" doc:"With include_trace."`
+	Explanation     *explanationJSON    `json:"explanation,omitempty" doc:"With include_explanation."`
+	GraphOverlay    *api.Graph          `json:"graph_overlay,omitempty" doc:"With include_graph_overlay: the ruleset's graph (the shape of GET /rulesets/{ruleset_id}/graph's graph member: nodes, edges, sections, stats) with every node's and route's overlay set to {status, supporting_facts}."`
+	ChoiceContext   *plan.ChoiceContext `json:"choice_context,omitempty" doc:"With include_choice_context: every field's section and each OR-group's alternatives with their labels, fields and status (open, closed or satisfied)."`
+	Timing          *timing             `json:"timing,omitempty" doc:"With include_timing."`
+	Warnings        []warning           `json:"warnings,omitempty" doc:"Server warnings about the request that did not stop it, e.g. a dropped caller_ref. Absent when there are none."`
 }
 
 // sectionResult is one section's own decision in a rulebook call.
@@ -249,17 +249,17 @@ type decisionCore struct {
 
 // coreJSON is the cached part of the envelope, encoded once per decision.
 type coreJSON struct {
-	FieldsProvided  int                   `json:"fields_provided"`
-	FieldsEvaluated int                   `json:"fields_evaluated"`
-	MissingFields   []string              `json:"missing_fields"`
-	NextQuestion    *solver.Question      `json:"next_question"`
-	OptimalPath     []solver.PathStep     `json:"optimal_path"`
-	FieldErrors     []engine.FieldError   `json:"field_errors"`
-	Trace           *engine.Trace         `json:"trace,omitempty"`
-	Explanation     *explanationWire      `json:"explanation,omitempty"`
-	GraphOverlay    *engine.Graph         `json:"graph_overlay,omitempty"`
-	ChoiceContext   *solver.ChoiceContext `json:"choice_context,omitempty"`
-	SectionResults  []sectionResult       `json:"section_results,omitempty"`
+	FieldsProvided  int                 `json:"fields_provided"`
+	FieldsEvaluated int                 `json:"fields_evaluated"`
+	MissingFields   []string            `json:"missing_fields"`
+	NextQuestion    *plan.Question      `json:"next_question"`
+	OptimalPath     []plan.PathStep     `json:"optimal_path"`
+	FieldErrors     []engine.FieldError `json:"field_errors"`
+	Trace           *engine.Trace       `json:"trace,omitempty"`
+	Explanation     *explanationWire    `json:"explanation,omitempty"`
+	GraphOverlay    *engine.Graph       `json:"graph_overlay,omitempty"`
+	ChoiceContext   *plan.ChoiceContext `json:"choice_context,omitempty"`
+	SectionResults  []sectionResult     `json:"section_results,omitempty"`
 }
 
 // explanationWire is the engine's explanation as the envelope carries it:
@@ -372,9 +372,9 @@ func (h *handler) decide(ctx context.Context, in *decideInput) (*decideOutput, e
 		return nil, err
 	}
 	inputsHash, inputs := conv.inputsHash, conv.inputs
-	var inquiry solver.InquiryContext
+	var inquiry plan.InquiryContext
 	if req.InquiryContext != nil {
-		inquiry = solver.NormalizeInquiryContext(*req.InquiryContext)
+		inquiry = plan.NormalizeInquiryContext(*req.InquiryContext)
 	}
 
 	flags := requestCacheFlags(req)
@@ -555,7 +555,7 @@ func (h *handler) convert(target *catalog.Ruleset, fieldValues []byte, useCache 
 // overlay when asked), plans the next questions, and encodes what the
 // cache may keep. A planner failure leaves the decision standing without a
 // plan (planFailed).
-func (h *handler) evaluate(ctx context.Context, target *catalog.Ruleset, book *catalog.PreparedRulebook, inputs *engine.Inputs, decisionDate int64, flags cacheFlags, inquiry solver.InquiryContext) (*decisionCore, error) {
+func (h *handler) evaluate(ctx context.Context, target *catalog.Ruleset, book *catalog.PreparedRulebook, inputs *engine.Inputs, decisionDate int64, flags cacheFlags, inquiry plan.InquiryContext) (*decisionCore, error) {
 	rules := target.Rules
 	res := rules.Evaluate(inputs, engine.Options{
 		DecisionDate: decisionDate,
@@ -567,23 +567,23 @@ func (h *handler) evaluate(ctx context.Context, target *catalog.Ruleset, book *c
 		FieldsEvaluated: res.FieldsEvaluated,
 		MissingFields:   res.MissingFields,
 		FieldErrors:     res.FieldErrors,
-		OptimalPath:     []solver.PathStep{},
+		OptimalPath:     []plan.PathStep{},
 		Trace:           res.Trace,
 	}
 	if res.Explanation != nil {
 		c.Explanation = explanationFor(target, res.Explanation, true)
 	}
 	planFailed := false
-	plan, err := h.planner.Plan(ctx, rules, inputs, res, inquiry)
+	pl, err := h.planner.Plan(ctx, rules, inputs, res, inquiry)
 	if err != nil {
 		api.Log(ctx).WarnContext(ctx, "plan next question", "ruleset_id", target.ID, "error", err)
 		planFailed = true
 	} else {
-		c.NextQuestion, c.OptimalPath = plan.NextQuestion, plan.OptimalPath
+		c.NextQuestion, c.OptimalPath = pl.NextQuestion, pl.OptimalPath
 		if flags&flagChoiceContext != 0 {
-			c.ChoiceContext = &plan.ChoiceContext
+			c.ChoiceContext = &pl.ChoiceContext
 			if book != nil {
-				cc := plan.ChoiceContext.InSections(book.Composed.FieldSections, book.Composed.GroupSectionID)
+				cc := pl.ChoiceContext.InSections(book.Composed.FieldSections, book.Composed.GroupSectionID)
 				c.ChoiceContext = &cc
 			}
 		}

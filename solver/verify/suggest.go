@@ -1,4 +1,4 @@
-package solver
+package verify
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/solver"
+	"github.com/eligo/eligo/solver/bound"
 	"github.com/eligo/eligo/solver/z3"
 )
 
@@ -38,7 +40,7 @@ type SuggestOptions struct {
 	Budget time.Duration
 	// Gate, when not nil, is the process's bound on heavy solver runs: the
 	// run waits for one slot, giving up with ctx.
-	Gate *Gate
+	Gate *bound.Gate
 }
 
 // DefaultMaxGoals caps the goals of one SuggestCases run when
@@ -62,7 +64,7 @@ type SuggestReport struct {
 	// Progress counts goals: those r has, those planned (a sample beyond
 	// MaxGoals), those decided (covered by an existing case, a suggestion,
 	// or found unreachable), and why the run stopped early if it did.
-	Progress
+	bound.Progress
 }
 
 // Suggestion is one test case the solver proposes, or one goal that no
@@ -149,16 +151,16 @@ func SuggestCasesReport(ctx context.Context, r *engine.Ruleset, existing []engin
 	if opts.MaxGoals <= 0 {
 		opts.MaxGoals = DefaultMaxGoals
 	}
-	ctx, cancel, budget := withBudget(ctx, opts.Budget, DefaultSuggestBudget)
+	ctx, cancel, budget := bound.WithBudget(ctx, opts.Budget, DefaultSuggestBudget)
 	defer cancel()
 	goals, probe, err := caseGoals(r)
 	if err != nil {
 		return SuggestReport{}, err
 	}
-	chosen, progress := plan(len(goals), opts.MaxGoals)
+	chosen, progress := bound.Choose(len(goals), opts.MaxGoals)
 	rep := SuggestReport{Progress: progress}
 	stopped := func(err error) (SuggestReport, error) {
-		rep.stop(err, "goals", budget)
+		rep.Stop(err, "goals", budget)
 		return rep, nil
 	}
 	if len(goals) == 0 {
@@ -182,7 +184,7 @@ func SuggestCasesReport(ctx context.Context, r *engine.Ruleset, existing []engin
 		}
 	}
 	if opts.Timeout <= 0 {
-		opts.Timeout = queryTimeout
+		opts.Timeout = solver.QueryTimeout
 	}
 	gs, err := newGoalSolver(ctx, r, probe, date, opts.Timeout)
 	if err != nil {
@@ -428,7 +430,7 @@ func caseGoals(r *engine.Ruleset) ([]caseGoal, *engine.Ruleset, error) {
 	var cmps []*engine.Expr
 	for i := 0; i < r.NumCriteria(); i++ {
 		c, _ := r.CriterionAt(i)
-		walkExpr(c.Expr, func(x *engine.Expr) {
+		solver.WalkExpr(c.Expr, func(x *engine.Expr) {
 			if t, ok := thresholdOf(x); ok && slices.ContainsFunc(walkNodes(t.side), isField) {
 				cmps = append(cmps, x)
 			}
@@ -471,7 +473,7 @@ func caseGoals(r *engine.Ruleset) ([]caseGoal, *engine.Ruleset, error) {
 		}
 		add(i, "criterion "+c.ID+" satisfied", c.Expr, nil)
 		add(i, "criterion "+c.ID+" not satisfied", boolOp(engine.OpNot, c.Expr), nil)
-		walkExpr(c.Expr, func(x *engine.Expr) {
+		solver.WalkExpr(c.Expr, func(x *engine.Expr) {
 			n := slices.Index(cmps, x)
 			if n < 0 {
 				return
@@ -522,7 +524,7 @@ type goalSolver struct {
 	c *z3.Context
 	// probe and rules encode the probe and the ruleset over the same
 	// variables.
-	probe, rules *Encoding
+	probe, rules *solver.Encoding
 	// s holds the axioms, every field answered and the decision date.
 	s *z3.Solver
 	// plain (magnitudes from 0 to a power of ten above every constant,
@@ -543,10 +545,10 @@ func newGoalSolver(ctx context.Context, r, probe *engine.Ruleset, date int64, ti
 			gs.close()
 		}
 	}()
-	if gs.probe, err = EncodeContext(ctx, c, probe); err != nil {
+	if gs.probe, err = solver.EncodeContext(ctx, c, probe); err != nil {
 		return nil, err
 	}
-	if gs.rules, err = EncodeContext(ctx, c, r); err != nil {
+	if gs.rules, err = solver.EncodeContext(ctx, c, r); err != nil {
 		return nil, err
 	}
 	if gs.s, err = gs.probe.NewSolver(timeout); err != nil {
@@ -557,10 +559,10 @@ func newGoalSolver(ctx context.Context, r, probe *engine.Ruleset, date int64, ti
 	scale, bound := 2, big.NewRat(100, 1)
 	for i := 0; i < probe.NumCriteria(); i++ {
 		cr, _ := probe.CriterionAt(i)
-		walkExpr(cr.Expr, func(x *engine.Expr) {
+		solver.WalkExpr(cr.Expr, func(x *engine.Expr) {
 			if x.Kind == engine.ExprConst && x.Sort.Numeric() {
 				scale = max(scale, int(x.Const.Scale))
-				for v := new(big.Rat).Abs(valueRat(x.Const)); bound.Cmp(v) < 0; {
+				for v := new(big.Rat).Abs(solver.ValueRat(x.Const)); bound.Cmp(v) < 0; {
 					bound.Mul(bound, big.NewRat(10, 1))
 				}
 			}
@@ -583,7 +585,7 @@ func newGoalSolver(ctx context.Context, r, probe *engine.Ruleset, date int64, ti
 			signed = append(signed, plain[len(plain)-2:]...)
 		}
 	}
-	if err = assertAll(gs.s, hard); err != nil {
+	if err = solver.AssertAll(gs.s, hard); err != nil {
 		return nil, err
 	}
 	track := func(name string, fs []*z3.Expr) *z3.Expr {
@@ -601,12 +603,12 @@ func newGoalSolver(ctx context.Context, r, probe *engine.Ruleset, date int64, ti
 // decisive is "flipping criterion i of the rules flips the outcome".
 func (gs *goalSolver) decisive(i int) (*z3.Expr, error) {
 	c, e := gs.c, gs.rules
-	crits := make([]Tri, e.r.NumCriteria())
+	crits := make([]solver.Tri, e.Ruleset().NumCriteria())
 	for j := range crits {
 		crits[j] = e.Criterion(j)
 	}
 	crits[i].Value = c.Not(crits[i].Value)
-	alt, err := e.withCriteria(crits)
+	alt, err := e.WithCriteria(crits)
 	if err != nil {
 		return nil, err
 	}
@@ -640,11 +642,11 @@ func (gs *goalSolver) solve(ctx context.Context, k int, g caseGoal, accept func(
 	}
 	tries := [][]*z3.Expr{{decisive, gs.plain}, {gs.plain}, {gs.signed, gs.fine}, {gs.fine}}
 	if g.prefer != nil {
-		t, err := gs.probe.expr(g.prefer) // prefer is linked: r's side, typed constants
+		t, err := gs.probe.Term(g.prefer) // prefer is linked: r's side, typed constants
 		if err != nil {
 			return false, err
 		}
-		prefer, err := gs.probe.Track(gs.s, fmt.Sprintf("prefer|%d", k), gs.c.And(t.known, t.val))
+		prefer, err := gs.probe.Track(gs.s, fmt.Sprintf("prefer|%d", k), gs.c.And(t.Known, t.Value))
 		if err != nil {
 			return false, err
 		}
@@ -800,7 +802,7 @@ func thresholdOf(x *engine.Expr) (cmpThreshold, bool) {
 func foldConstant(x *engine.Expr) (*big.Rat, bool) {
 	switch {
 	case x.Kind == engine.ExprConst && x.Sort.Numeric():
-		return valueRat(x.Const), true
+		return solver.ValueRat(x.Const), true
 	case x.Kind == engine.ExprConst && x.Sort == engine.SortDate:
 		return new(big.Rat).SetInt64(x.Const.Num), true
 	case x.Kind != engine.ExprOp || len(x.Args) == 0:
@@ -843,7 +845,7 @@ func foldConstant(x *engine.Expr) (*big.Rat, bool) {
 // 1 for an int or date side, else one unit in the constant's last decimal
 // place.
 func (t cmpThreshold) step() *big.Rat {
-	v, ok := ratValue(t.c)
+	v, ok := solver.RatValue(t.c)
 	if t.sort != engine.SortDecimal || !ok {
 		return big.NewRat(1, 1)
 	}
@@ -854,12 +856,12 @@ func (t cmpThreshold) step() *big.Rat {
 // when v is outside its domain.
 func (t cmpThreshold) constant(v *big.Rat) (*engine.Expr, bool) {
 	if t.sort == engine.SortDate {
-		if !v.IsInt() || !v.Num().IsInt64() || v.Num().Int64() < 1 || v.Num().Int64() > maxOrdinal {
+		if !v.IsInt() || !v.Num().IsInt64() || v.Num().Int64() < 1 || v.Num().Int64() > solver.MaxOrdinal {
 			return nil, false
 		}
 		return &engine.Expr{Kind: engine.ExprConst, Sort: engine.SortDate, Const: engine.Value{Num: v.Num().Int64(), Known: true}}, true
 	}
-	val, ok := ratValue(v)
+	val, ok := solver.RatValue(v)
 	if !ok {
 		return nil, false
 	}
@@ -875,7 +877,7 @@ func (t cmpThreshold) format(v *big.Rat) string {
 	if t.sort == engine.SortDate {
 		return engine.FormatDate(v.Num().Int64())
 	}
-	if val, ok := ratValue(v); ok {
+	if val, ok := solver.RatValue(v); ok {
 		return val.NumberString()
 	}
 	return v.RatString()
