@@ -39,9 +39,12 @@ func newGoalSolver(ctx context.Context, r, probe *engine.Ruleset, date int64, ti
 		return nil, fmt.Errorf("solver: suggest cases: %w", err)
 	}
 	gs = &goalSolver{c: c}
+	// made outlives the named result, which a failing return sets to nil
+	// before this deferred call runs.
+	made := gs
 	defer func() {
 		if err != nil {
-			gs.close()
+			made.close()
 		}
 	}()
 	if gs.probe, err = solver.EncodeContext(ctx, c, probe); err != nil {
