@@ -367,7 +367,7 @@ func RequirePrincipal(ctx context.Context) (auth.Principal, error) {
 }
 
 // Caller names whoever a request's work is counted against when a share of
-// the process is bounded per caller (solver.Gate.For): the key's tenant,
+// the process is bounded per caller (bound.Gate.For): the key's tenant,
 // id, or, for an anonymous call, "client:" and its address (a tenant id
 // has no colon, so the two never meet).
 func Caller(ctx context.Context) string {

@@ -17,7 +17,7 @@ import (
 	"github.com/eligo/eligo/authoring/llm"
 	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/publish"
-	"github.com/eligo/eligo/solver"
+	"github.com/eligo/eligo/solver/bound"
 	"github.com/eligo/eligo/store"
 )
 
@@ -84,7 +84,7 @@ type Config struct {
 	// Gate bounds the review's solver runs and the uploads' text
 	// extraction with every other heavy run of the process, within the
 	// tenant's share; nil admits all.
-	Gate *solver.Gate
+	Gate *bound.Gate
 	// MaxSourceBytes caps one uploaded file.
 	MaxSourceBytes int64
 	// MaxSources caps the sources of one project.

@@ -22,7 +22,7 @@ type Trace struct {
 	FailureReasons []FailureReason `json:"failure_reasons"`
 }
 
-// TraceStep is one evaluated criterion in a trace (solver.PathStep, by
+// TraceStep is one evaluated criterion in a trace (plan.PathStep, by
 // contrast, is a field still to ask on the optimal path).
 type TraceStep struct {
 	// Group is the id of the criterion's group.

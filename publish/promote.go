@@ -10,6 +10,7 @@ import (
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/solver"
+	"github.com/eligo/eligo/solver/verify"
 	"github.com/eligo/eligo/store"
 )
 
@@ -142,7 +143,7 @@ func (p *Publisher) Promote(ctx context.Context, req PromoteRequest) (RulebookRe
 // diffAgainst is the advisory semantic diff of rules against the cut
 // prior: whom the change affects. It is nil when the prior cut cannot be
 // loaded or the solver cannot decide in time; it never blocks.
-func (p *Publisher) diffAgainst(ctx context.Context, tenant, prior string, rules *engine.Ruleset) *solver.SemanticDiff {
+func (p *Publisher) diffAgainst(ctx context.Context, tenant, prior string, rules *engine.Ruleset) *verify.SemanticDiff {
 	row, err := p.store.RulesetByRef(ctx, prior)
 	if err != nil {
 		return nil
@@ -151,7 +152,7 @@ func (p *Publisher) diffAgainst(ctx context.Context, tenant, prior string, rules
 	if err != nil {
 		return nil
 	}
-	d, err := solver.Diff(ctx, old.Rules, rules, solver.DiffOptions{DecisionDate: engine.DateOf(p.clock.Now()), Gate: p.gate.For(tenant)})
+	d, err := verify.Diff(ctx, old.Rules, rules, verify.DiffOptions{DecisionDate: engine.DateOf(p.clock.Now()), Gate: p.gate.For(tenant)})
 	if err != nil {
 		return nil
 	}

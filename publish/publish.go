@@ -10,7 +10,8 @@ import (
 	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/rulebook"
-	"github.com/eligo/eligo/solver"
+	"github.com/eligo/eligo/solver/bound"
+	"github.com/eligo/eligo/solver/verify"
 	"github.com/eligo/eligo/store"
 )
 
@@ -28,7 +29,7 @@ type Config struct {
 	Clock clock.Clock
 	// Gate bounds the solver runs of publish stages and promotions with
 	// every other heavy solver run of the process; nil admits all.
-	Gate *solver.Gate
+	Gate *bound.Gate
 }
 
 // Publisher writes published content and changes who can reach it. Build
@@ -38,7 +39,7 @@ type Publisher struct {
 	catalog  *catalog.Catalog
 	reserved string
 	clock    clock.Clock
-	gate     *solver.Gate
+	gate     *bound.Gate
 	// releaseFault, when set (by this package's tests), fails the last
 	// step of a rulebook publication, just before the release is stored.
 	releaseFault func() error
@@ -126,16 +127,16 @@ type RulesetResult struct {
 	Failures []engine.CaseResult
 	// Warnings are compile warnings; they never block.
 	Warnings engine.ErrorList
-	// Findings are the static analysis's (solver.Analyze): criteria that
+	// Findings are the static analysis's (verify.Analyze): criteria that
 	// can never or always hold, redundant ones, fields that never matter.
 	// They never block.
-	Findings []solver.Finding
+	Findings []verify.Finding
 	// VerifiedSources counts the cited sources whose quotes were verified.
 	VerifiedSources int
 	// DiffAgainstPrevious is whom the new cut affects against the cut the
 	// slug pointed at before (advisory); nil for a new slug, a reused cut,
 	// or a diff the solver could not decide in time.
-	DiffAgainstPrevious *solver.SemanticDiff
+	DiffAgainstPrevious *verify.SemanticDiff
 }
 
 // Ruleset runs the publish stages on req and stores the cut in one

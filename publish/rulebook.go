@@ -10,7 +10,7 @@ import (
 
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/rulebook"
-	"github.com/eligo/eligo/solver"
+	"github.com/eligo/eligo/solver/verify"
 	"github.com/eligo/eligo/store"
 )
 
@@ -104,7 +104,7 @@ type RulebookResult struct {
 	// DiffAgainstLive is, for a promotion, whom the new live cut affects
 	// against the one it replaced (advisory); nil when nothing changed or
 	// the diff could not be decided.
-	DiffAgainstLive *solver.SemanticDiff
+	DiffAgainstLive *verify.SemanticDiff
 }
 
 // PolarityAdvisory is one presence-polarity finding on a composed

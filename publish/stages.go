@@ -8,7 +8,7 @@ import (
 
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/engine"
-	"github.com/eligo/eligo/solver"
+	"github.com/eligo/eligo/solver/verify"
 	"github.com/eligo/eligo/store"
 )
 
@@ -60,7 +60,7 @@ func (p *Publisher) compileStage(ctx context.Context, c *rulesetCut) error {
 // Its findings are warnings in the result and never refuse; an analysis
 // that cannot finish in time leaves what it found.
 func (p *Publisher) analysisStage(ctx context.Context, c *rulesetCut) error {
-	findings, _ := solver.Analyze(ctx, c.rules, solver.AnalyzeOptions{Gate: p.gate.For(c.req.TenantID)})
+	findings, _ := verify.Analyze(ctx, c.rules, verify.AnalyzeOptions{Gate: p.gate.For(c.req.TenantID)})
 	c.res.Findings = findings
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/solver/solvertest"
 )
 
 // BenchmarkPresencePolarity runs the go-live gate on every casebank
@@ -12,10 +13,10 @@ import (
 // presence operators cost next to nothing: the gate has no field to
 // examine.
 func BenchmarkPresencePolarity(b *testing.B) {
-	for _, cb := range append(loadCasebank(b), loadTestdata(b)...) {
-		b.Run(cb.name, func(b *testing.B) {
+	for _, cb := range append(solvertest.Casebank(b), solvertest.Testdata(b)...) {
+		b.Run(cb.Name, func(b *testing.B) {
 			for b.Loop() {
-				if _, err := CheckPresencePolarity(context.Background(), cb.rules); err != nil {
+				if _, err := CheckPresencePolarity(context.Background(), cb.Rules); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -28,12 +29,12 @@ func BenchmarkPresencePolarity(b *testing.B) {
 // under 50 ms): one-shot builds the Z3 context, encoding and solver on
 // every call; pooled reuses them through an Explainer.
 func BenchmarkExplainFailure(b *testing.B) {
-	for _, cb := range loadCasebank(b) {
-		for _, c := range cb.cases {
+	for _, cb := range solvertest.Casebank(b) {
+		for _, c := range cb.Cases {
 			if c.ExpectedOutcome == "eligible" {
 				continue
 			}
-			in, err := cb.rules.Convert(c.FieldValues)
+			in, err := cb.Rules.Convert(c.FieldValues)
 			if err != nil || len(in.FieldErrors) > 0 {
 				continue
 			}
@@ -41,15 +42,15 @@ func BenchmarkExplainFailure(b *testing.B) {
 			if c.DecisionDate != "" {
 				date, _ = engine.ParseDate(c.DecisionDate)
 			}
-			b.Run(cb.name+"/one-shot", func(b *testing.B) {
+			b.Run(cb.Name+"/one-shot", func(b *testing.B) {
 				for b.Loop() {
-					if _, err := ExplainFailure(context.Background(), cb.rules, in, engine.Eligible, ExplainOptions{DecisionDate: date}); err != nil {
+					if _, err := ExplainFailure(context.Background(), cb.Rules, in, engine.Eligible, ExplainOptions{DecisionDate: date}); err != nil {
 						b.Fatal(err)
 					}
 				}
 			})
-			b.Run(cb.name+"/pooled", func(b *testing.B) {
-				x := NewExplainer(cb.rules, 1)
+			b.Run(cb.Name+"/pooled", func(b *testing.B) {
+				x := NewExplainer(cb.Rules, 1)
 				defer x.Close()
 				for b.Loop() {
 					if _, err := x.Explain(context.Background(), in, engine.Eligible, ExplainOptions{DecisionDate: date}); err != nil {

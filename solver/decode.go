@@ -68,7 +68,7 @@ func (e *Encoding) decodeValue(m *z3.Model, s engine.Sort, t *z3.Expr) (engine.V
 		if err != nil {
 			return engine.Value{}, err
 		}
-		v, ok := ratValue(r)
+		v, ok := RatValue(r)
 		if !ok {
 			return engine.Value{}, fmt.Errorf("%s is not a decimal of at most 18 digits", r.RatString())
 		}
@@ -81,9 +81,11 @@ func (e *Encoding) decodeValue(m *z3.Model, s engine.Sort, t *z3.Expr) (engine.V
 	return engine.Value{Num: n, Known: true}, nil
 }
 
-// ratValue is the engine decimal equal to r, with the fewest digits after
-// the point, if r is a decimal the engine can hold.
-func ratValue(r *big.Rat) (engine.Value, bool) {
+// RatValue is the engine decimal equal to r, with the fewest digits after
+// the point, if r is a decimal the engine can hold. Decoding a model reads
+// values with it; the suggested cases of solver/verify write thresholds
+// and their neighbours with it, so both round the same way.
+func RatValue(r *big.Rat) (engine.Value, bool) {
 	x := new(big.Rat).Set(r)
 	ten := big.NewRat(10, 1)
 	for scale := 0; scale <= 18; scale++ {

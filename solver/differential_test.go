@@ -8,6 +8,7 @@ import (
 
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/engine/enginetest"
+	"github.com/eligo/eligo/solver/solvertest"
 	"github.com/eligo/eligo/solver/z3"
 )
 
@@ -33,44 +34,44 @@ import (
 // -long or -differential-samples), each check with a longer timeout.
 func TestDifferentialCasebank(t *testing.T) {
 	samples := 400
-	if *long {
+	if solvertest.Long() {
 		samples = 5000
 	}
 	if *differentialSamples > 0 {
 		samples = *differentialSamples
 	}
-	rulesets := append(loadCasebank(t), loadTestdata(t)...)
-	for i, cb := range append(rulesets, loadShiftTestdata(t)...) {
-		t.Run(cb.name, func(t *testing.T) {
+	rulesets := append(solvertest.Casebank(t), solvertest.Testdata(t)...)
+	for i, cb := range append(rulesets, solvertest.ShiftTestdata(t)...) {
+		t.Run(cb.Name, func(t *testing.T) {
 			t.Parallel()
 			timeout := 10 * time.Second
-			if shiftsDates(cb.rules) {
+			if shiftsDates(cb.Rules) {
 				// Each shifted date is a calendar decomposition of its
 				// own: a check costs Z3 far more.
 				timeout = 60 * time.Second
 			}
-			d := newDifferential(t, cb.rules, timeout)
-			for _, c := range cb.cases {
-				in, err := cb.rules.Convert(c.FieldValues)
+			d := newDifferential(t, cb.Rules, timeout)
+			for _, c := range cb.Cases {
+				in, err := cb.Rules.Convert(c.FieldValues)
 				if err != nil {
 					t.Fatal(err)
 				}
-				date, err := cb.rules.CaseDate(c)
+				date, err := cb.Rules.CaseDate(c)
 				if err != nil {
 					t.Fatal(err)
 				}
 				d.check(t, in, date, "case "+c.Name)
 			}
 			n := samples
-			if shiftsDates(cb.rules) {
+			if shiftsDates(cb.Rules) {
 				// 60 samples in the quick run (under the race detector a
 				// sample costs seconds), at most 300 when more are asked.
 				n = min(n, 60)
-				if *long || *differentialSamples > 0 {
+				if solvertest.Long() || *differentialSamples > 0 {
 					n = min(samples, 300)
 				}
 			}
-			s := enginetest.NewSampler(cb.rules, uint64(i+1))
+			s := enginetest.NewSampler(cb.Rules, uint64(i+1))
 			for n := range n {
 				date := s.DecisionDate()
 				answered := []float64{0.3, 0.7, 1}[n%3]
@@ -86,7 +87,7 @@ func shiftsDates(r *engine.Ruleset) bool {
 	for i := range r.NumCriteria() {
 		c, _ := r.CriterionAt(i)
 		found := false
-		walkExpr(c.Expr, func(x *engine.Expr) {
+		WalkExpr(c.Expr, func(x *engine.Expr) {
 			found = found || x.Kind == engine.ExprOp && (x.Op == engine.OpAddDays || x.Op == engine.OpAddMonths || x.Op == engine.OpAddYears)
 		})
 		if found {
@@ -151,7 +152,7 @@ func (d *differential) check(t *testing.T, in *engine.Inputs, date int64, label 
 	// The answers alone must be satisfiable, or the check below would pass
 	// for nothing.
 	if r, err := d.s.Check(context.Background()); err != nil || r != z3.Sat {
-		t.Fatalf("%s: answers %s (decision date %s) are %v in the encoding: %v", label, describeInputs(d.r, in), engine.FormatDate(date), r, err)
+		t.Fatalf("%s: answers %s (decision date %s) are %v in the encoding: %v", label, solvertest.DescribeInputs(d.r, in), engine.FormatDate(date), r, err)
 	}
 	if err := d.s.Assert(c.Not(c.And(same...))); err != nil {
 		t.Fatal(err)
@@ -173,17 +174,7 @@ func (d *differential) check(t *testing.T, in *engine.Inputs, date int64, label 
 		t.Fatal(err)
 	}
 	t.Errorf("%s: answers %s (decision date %s): evaluator says %s, solver model %s",
-		label, describeInputs(d.r, in), engine.FormatDate(date), describeResult(d.r, res.Outcome, res.Criteria), describeResult(d.r, got.Outcome, got.Criteria))
-}
-
-func describeInputs(r *engine.Ruleset, in *engine.Inputs) string {
-	s := "{"
-	for i, v := range in.Values {
-		if v.Known {
-			s += fmt.Sprintf(" %s=%s", r.Fields[i].ID, r.ValueJSON(i, v))
-		}
-	}
-	return s + " }"
+		label, solvertest.DescribeInputs(d.r, in), engine.FormatDate(date), describeResult(d.r, res.Outcome, res.Criteria), describeResult(d.r, got.Outcome, got.Criteria))
 }
 
 func describeResult(r *engine.Ruleset, o engine.Outcome, criteria []engine.Status) string {

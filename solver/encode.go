@@ -272,7 +272,7 @@ func calendarReads(r *engine.Ruleset) (fields []bool, decision bool) {
 	}
 	for i := 0; i < r.NumCriteria(); i++ {
 		c, _ := r.CriterionAt(i)
-		walkExpr(c.Expr, func(x *engine.Expr) {
+		WalkExpr(c.Expr, func(x *engine.Expr) {
 			switch {
 			case x.Kind != engine.ExprOp:
 			case x.Op == engine.OpMonthsBetween || x.Op == engine.OpYearsBetween:
@@ -311,19 +311,67 @@ func (e *Encoding) build() error {
 	return e.buildStructure(true)
 }
 
-// withCriteria returns a copy of e whose groups and outcome are built over
+// WithCriteria returns a copy of e whose groups and outcome are built over
 // the given criterion statuses instead of the criteria's expressions: the
 // statuses may be free variables, which is how explain-failure lets a
 // criterion take any status. Its outcome ignores the effective period:
 // explain-failure asks what the criteria do on a date the ruleset holds
 // for (outside it, the period alone explains the outcome).
-func (e *Encoding) withCriteria(criteria []Tri) (*Encoding, error) {
+func (e *Encoding) WithCriteria(criteria []Tri) (*Encoding, error) {
 	v := *e
 	v.criteria = criteria
 	if err := v.buildStructure(false); err != nil {
 		return nil, err
 	}
 	return &v, nil
+}
+
+// Term is the three-valued encoding of x, an expression linked to e's
+// ruleset (its field slots and typed constants), over e's variables: the
+// mutation score's equivalence check compares an edited expression with
+// the original through it, and the suggested cases prefer answers that
+// make a condition hold.
+func (e *Encoding) Term(x *engine.Expr) (Tri, error) {
+	t, err := e.expr(x)
+	if err != nil {
+		return Tri{}, err
+	}
+	return Tri{Known: t.known, Value: t.val}, nil
+}
+
+// LooseBounds keeps the values of e's fields (those in slots; all, and
+// the decision date when the ruleset reads it, when slots is nil) within
+// the engine's domain, as e's axioms do, leaving out the calendar axioms
+// that tie a date's ordinal to its year, month and day. They make Z3 ten to
+// thirty times slower, so the static analysis asks a solver holding only
+// these bounds first: what it finds impossible is impossible.
+func (e *Encoding) LooseBounds(slots []int) []*z3.Expr {
+	c := e.c
+	decision := slots == nil && e.decision != nil
+	if slots == nil {
+		for s := range e.r.Fields {
+			slots = append(slots, s)
+		}
+	}
+	var out []*z3.Expr
+	for _, s := range slots {
+		v := e.Value(s)
+		switch f := &e.r.Fields[s]; f.Type {
+		case engine.SortInt:
+			out = append(out, c.Lt(v, c.Int(maxMagnitude)), c.Gt(v, c.Int(-maxMagnitude)))
+		case engine.SortDecimal:
+			lim := c.Real(fmt.Sprint(int64(maxMagnitude)))
+			out = append(out, c.Lt(v, lim), c.Gt(v, c.Neg(lim)))
+		case engine.SortEnum:
+			out = append(out, c.Ge(v, c.Int(0)), c.Lt(v, c.Int(int64(len(f.EnumValues)))))
+		case engine.SortDate:
+			out = append(out, c.Ge(v, c.Int(1)), c.Le(v, c.Int(MaxOrdinal)))
+		}
+	}
+	if decision {
+		out = append(out, c.Ge(e.decision.val, c.Int(1)), c.Le(e.decision.val, c.Int(MaxOrdinal)))
+	}
+	return out
 }
 
 // buildStructure encodes the groups and the outcome over e.criteria. With
@@ -603,7 +651,7 @@ func (e *Encoding) constant(s engine.Sort, v engine.Value) term {
 	case engine.SortBool:
 		t.val = c.Bool(v.Num != 0)
 	case engine.SortDecimal:
-		t.val = c.RealRat(valueRat(v))
+		t.val = c.RealRat(ValueRat(v))
 	case engine.SortDate:
 		y, m, d := engine.Civil(v.Num)
 		t.val = c.Int(v.Num)
@@ -614,8 +662,9 @@ func (e *Encoding) constant(s engine.Sort, v engine.Value) term {
 	return t
 }
 
-// valueRat is the exact rational of a numeric engine value.
-func valueRat(v engine.Value) *big.Rat {
+// ValueRat is the exact rational of a numeric engine value, as the
+// encoding states constants; RatValue is its inverse.
+func ValueRat(v engine.Value) *big.Rat {
 	den := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(v.Scale)), nil)
 	return new(big.Rat).SetFrac(big.NewInt(v.Num), den)
 }

@@ -33,7 +33,7 @@ var cumulativeDays = [12]int64{0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304,
 // and (c != 24 or b = 3). The cycle counts are variables named after the
 // date (name).
 func dateAxioms(c *z3.Context, name string, y, m, d, ord *z3.Expr, calendar bool) []*z3.Expr {
-	inRange := []*z3.Expr{c.Ge(ord, c.Int(1)), c.Le(ord, c.Int(maxOrdinal))}
+	inRange := []*z3.Expr{c.Ge(ord, c.Int(1)), c.Le(ord, c.Int(MaxOrdinal))}
 	if !calendar {
 		return inRange
 	}
@@ -178,5 +178,7 @@ func (t term) constant() (int64, bool) {
 	return v, err == nil
 }
 
-// maxOrdinal is the ordinal of 9999-12-31, the engine's last date.
-const maxOrdinal = 3652059
+// MaxOrdinal is the ordinal of 9999-12-31, the engine's last date: the
+// encoding bounds every date with it, and so do the checks that move a
+// date by hand (solver/verify's field analysis).
+const MaxOrdinal = 3652059

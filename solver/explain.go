@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/solver/bound"
 	"github.com/eligo/eligo/solver/z3"
 )
 
@@ -52,7 +53,7 @@ type ExplainOptions struct {
 	Timeout time.Duration
 	// Gate, when not nil, is the process's bound on heavy solver runs: the
 	// explanation waits for one slot within its Timeout.
-	Gate *Gate
+	Gate *bound.Gate
 }
 
 // Explanation is the answer of explain-failure: the criteria that stand
@@ -210,7 +211,7 @@ func (e *Explainer) Explain(ctx context.Context, in *engine.Inputs, expected eng
 	}
 	timeout := opts.Timeout
 	if timeout <= 0 {
-		timeout = queryTimeout
+		timeout = QueryTimeout
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -313,14 +314,14 @@ func prepareExplainer(ctx context.Context, c *z3.Context, r *engine.Ruleset) (*e
 		x.keep = append(x.keep, lit)
 		x.byID[lit.ID()] = i
 	}
-	free, err := enc.withCriteria(x.statuses)
+	free, err := enc.WithCriteria(x.statuses)
 	if err != nil {
 		return nil, err
 	}
-	if x.facts, err = enc.NewSolver(queryTimeout); err != nil {
+	if x.facts, err = enc.NewSolver(QueryTimeout); err != nil {
 		return nil, err
 	}
-	if x.skeleton, err = c.NewSolver(queryTimeout); err != nil {
+	if x.skeleton, err = c.NewSolver(QueryTimeout); err != nil {
 		return nil, fmt.Errorf("solver: explain-failure: %w", err)
 	}
 	for _, o := range []engine.Outcome{engine.Undetermined, engine.Eligible, engine.NotEligible} {
@@ -341,7 +342,7 @@ func (x *explainer) explain(ctx context.Context, in *engine.Inputs, res *engine.
 	if err := x.facts.Push(); err != nil {
 		return nil, fmt.Errorf("solver: explain-failure: %w", err)
 	}
-	if err := assertAll(x.facts, append(facts, x.enc.DecisionDateIs(res.DecisionDate))); err != nil {
+	if err := AssertAll(x.facts, append(facts, x.enc.DecisionDateIs(res.DecisionDate))); err != nil {
 		return nil, err
 	}
 	// One model of the answers gives every criterion's status, and serves
@@ -616,7 +617,7 @@ func (x *explainer) mechanism(m *z3.Model, cr *engine.Criterion, st, needed engi
 		return MechanismMissingAnswer, nil
 	}
 	presenceOnMissing := false
-	walkExpr(cr.Expr, func(e *engine.Expr) {
+	WalkExpr(cr.Expr, func(e *engine.Expr) {
 		if e.Kind == engine.ExprOp && (e.Op == engine.OpPresent || e.Op == engine.OpAbsent || e.Op == engine.OpDefault) &&
 			!x.in.Values[e.Args[0].Slot].Known {
 			presenceOnMissing = true
@@ -709,7 +710,7 @@ func walkAtoms(x *engine.Expr, positive bool, visit func(*engine.Expr, bool)) {
 // listed (or yes/no) value, or else a numeric threshold.
 func atomKind(a *engine.Expr) string {
 	kind := MechanismThreshold
-	walkExpr(a, func(e *engine.Expr) {
+	WalkExpr(a, func(e *engine.Expr) {
 		switch {
 		case e.Sort == engine.SortDate,
 			e.Kind == engine.ExprOp && (e.Op == engine.OpYearsBetween || e.Op == engine.OpMonthsBetween || e.Op == engine.OpDaysBetween):

@@ -11,6 +11,7 @@ import (
 
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/engine/enginetest"
+	"github.com/eligo/eligo/solver/solvertest"
 )
 
 // TestExplainFailureMinimalBruteForce checks the core against brute force
@@ -24,22 +25,22 @@ import (
 // explanations, each checked against up to 3^9 status assignments per
 // member.
 func TestExplainFailureMinimalBruteForce(t *testing.T) {
-	rulesets := append(loadCasebank(t), loadTestdata(t)...)
-	rulesets = append(rulesets, casebankRuleset{name: "inline/negated", rules: compileRules(t, polarityRules(
-		group("a", "all", "a.x > 10")+group("b", "any", "a.y < 5")+
+	rulesets := append(solvertest.Casebank(t), solvertest.Testdata(t)...)
+	rulesets = append(rulesets, solvertest.Ruleset{Name: "inline/negated", Rules: solvertest.Compile(t, polarityRules(
+		solvertest.Group("a", "all", "a.x > 10")+solvertest.Group("b", "any", "a.y < 5")+
 			"group c any \"c\" {\n  criterion c1 \"c1\" {\n    a.b\n    cite law \"x\"\n  }\n  criterion c2 \"c2\" {\n    a.x + a.y > 30\n    cite law \"x\"\n  }\n  criterion c3 \"c3\" discretionary {\n    cite law \"x\"\n  }\n}\n",
 		"(a and not b) or c"))})
 	ctx := context.Background()
 	for k, cb := range rulesets {
-		r := cb.rules
+		r := cb.Rules
 		if r.NumCriteria() > 9 {
 			continue
 		}
-		t.Run(cb.name, func(t *testing.T) {
+		t.Run(cb.Name, func(t *testing.T) {
 			s := enginetest.NewSampler(r, uint64(1000+k))
 			explained := 0
 			samples := 12
-			if *long {
+			if solvertest.Long() {
 				samples = 60
 			}
 			for n := range samples {
@@ -70,7 +71,7 @@ func TestExplainFailureMinimalBruteForce(t *testing.T) {
 					if ex.Actual != res.Outcome || len(ex.Reasons) == 0 {
 						t.Fatalf("sample %d, expected %s: actual %s, %d reasons", n, want, ex.Actual, len(ex.Reasons))
 					}
-					checkMinimalCore(t, r, res.Criteria, want, ex, fmt.Sprintf("sample %d %s, expected %s", n, describeInputs(r, in), want))
+					checkMinimalCore(t, r, res.Criteria, want, ex, fmt.Sprintf("sample %d %s, expected %s", n, solvertest.DescribeInputs(r, in), want))
 					explained++
 				}
 			}
@@ -86,7 +87,7 @@ func checkMinimalCore(t *testing.T, r *engine.Ruleset, actual []engine.Status, w
 	t.Helper()
 	fixed := make([]bool, len(actual))
 	for _, reason := range ex.Reasons {
-		i := criterionIndex(r, reason.CriterionID)
+		i := solvertest.CriterionIndex(r, reason.CriterionID)
 		if reason.Status != actual[i] {
 			t.Errorf("%s: %s status %s, evaluator %s", label, reason.CriterionID, reason.Status, actual[i])
 		}
@@ -96,7 +97,7 @@ func checkMinimalCore(t *testing.T, r *engine.Ruleset, actual []engine.Status, w
 		t.Fatalf("%s: the reasons %v do not rule %s out: statuses %v reach it", label, reasonIDs(ex), want, st)
 	}
 	for _, reason := range ex.Reasons {
-		i := criterionIndex(r, reason.CriterionID)
+		i := solvertest.CriterionIndex(r, reason.CriterionID)
 		fixed[i] = false
 		released := slices.Clone(actual)
 		released[i] = reason.NeededStatus
@@ -212,8 +213,8 @@ func kleeneStatus(sts []engine.Status, any bool) engine.Status {
 // casebank answers whose explanation is worked out by hand.
 func TestExplainFailureReasons(t *testing.T) {
 	rulesets := map[string]*engine.Ruleset{}
-	for _, cb := range append(loadCasebank(t), loadTestdata(t)...) {
-		rulesets[cb.name] = cb.rules
+	for _, cb := range append(solvertest.Casebank(t), solvertest.Testdata(t)...) {
+		rulesets[cb.Name] = cb.Rules
 	}
 	type reason struct{ id, status, mechanism, condition string }
 	tests := []struct {
@@ -267,7 +268,7 @@ func TestExplainFailureReasons(t *testing.T) {
 			if err != nil || len(in.FieldErrors) > 0 {
 				t.Fatalf("%v %v", err, in.FieldErrors)
 			}
-			date := inForce(r).DecisionDate
+			date := solvertest.InForce(r).DecisionDate
 			if tc.date != "" {
 				date, _ = engine.ParseDate(tc.date)
 			}
@@ -293,7 +294,7 @@ func TestExplainFailureReasons(t *testing.T) {
 // answers that cannot be read, arithmetic that overflows, cancellation and
 // running out of time.
 func TestExplainFailureErrors(t *testing.T) {
-	r := compileRules(t, polarityRules(group("g", "all", "a.x > 10"), "g"))
+	r := solvertest.Compile(t, polarityRules(solvertest.Group("g", "all", "a.x > 10"), "g"))
 	ctx := context.Background()
 	in, _ := r.Convert([]byte(`{"a.x": 20}`))
 	ex, err := ExplainFailure(ctx, r, in, engine.Eligible, ExplainOptions{})
@@ -329,7 +330,7 @@ func TestExplainFailureErrors(t *testing.T) {
 // first, then the overflow), the actual outcome is undetermined, and no
 // criterion is blamed, whatever outcome is expected.
 func TestExplainFailureOverflow(t *testing.T) {
-	r := compileRules(t, polarityRules(group("g", "all", "a.x * 1000000000 > 10")+group("h", "all", "a.y > 0"), "g and h"))
+	r := solvertest.Compile(t, polarityRules(solvertest.Group("g", "all", "a.x * 1000000000 > 10")+solvertest.Group("h", "all", "a.y > 0"), "g and h"))
 	ctx := context.Background()
 	tests := []struct {
 		name, values string
@@ -369,13 +370,13 @@ func TestExplainFailureOverflow(t *testing.T) {
 // checks every answer against a one-shot ExplainFailure: prepared states
 // carry nothing from one explanation to the next.
 func TestExplainerReuse(t *testing.T) {
-	var cb casebankRuleset
-	for _, c := range loadCasebank(t) {
-		if c.name == "us-fmla-employee" {
+	var cb solvertest.Ruleset
+	for _, c := range solvertest.Casebank(t) {
+		if c.Name == "us-fmla-employee" {
 			cb = c
 		}
 	}
-	x := NewExplainer(cb.rules, 2)
+	x := NewExplainer(cb.Rules, 2)
 	defer x.Close()
 	ctx := context.Background()
 	type job struct {
@@ -383,12 +384,12 @@ func TestExplainerReuse(t *testing.T) {
 		want Explanation
 	}
 	var jobs []job
-	for _, c := range cb.cases {
-		in, err := cb.rules.Convert(c.FieldValues)
+	for _, c := range cb.Cases {
+		in, err := cb.Rules.Convert(c.FieldValues)
 		if err != nil || len(in.FieldErrors) > 0 {
 			continue
 		}
-		want, err := ExplainFailure(ctx, cb.rules, in, engine.Eligible, ExplainOptions{})
+		want, err := ExplainFailure(ctx, cb.Rules, in, engine.Eligible, ExplainOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,13 +8,15 @@ import (
 	"time"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/solver/bound"
 	"github.com/eligo/eligo/solver/z3"
 )
 
-// queryTimeout bounds each Z3 check the gate and explain-failure make. The
-// rulesets are small; a check that runs this long is a problem to report,
-// not to wait out.
-const queryTimeout = 5 * time.Second
+// QueryTimeout bounds each Z3 check the gate and explain-failure make,
+// and is the default of the diff's and the suggested cases' checks in
+// solver/verify. The rulesets are small; a check that runs this long is a
+// problem to report, not to wait out.
+const QueryTimeout = 5 * time.Second
 
 // witnessScale is the number of digits after the point a witness's decimal
 // answers may have: enough to sit one step either side of any constant of
@@ -88,7 +90,7 @@ type PolarityOptions struct {
 	Timeout time.Duration
 	// Gate, when not nil, is the process's bound on heavy solver runs: the
 	// gate waits for one slot, giving up with ctx.
-	Gate *Gate
+	Gate *bound.Gate
 }
 
 // CheckPresencePolarityWith is CheckPresencePolarity under opts.
@@ -116,12 +118,12 @@ func CheckPresencePolarityWith(ctx context.Context, r *engine.Ruleset, opts Pola
 	if err != nil {
 		return nil, err
 	}
-	s, err := base.NewSolver(queryTimeout)
+	s, err := base.NewSolver(QueryTimeout)
 	if err != nil {
 		return nil, err
 	}
 	defer s.Close()
-	if err := assertAll(s, base.DecimalGrid(witnessScale)); err != nil {
+	if err := AssertAll(s, base.DecimalGrid(witnessScale)); err != nil {
 		return nil, err
 	}
 	var out []PolarityFinding
@@ -136,7 +138,7 @@ func CheckPresencePolarityWith(ctx context.Context, r *engine.Ruleset, opts Pola
 		if err := s.Push(); err != nil {
 			return nil, fmt.Errorf("solver: polarity gate: %w", err)
 		}
-		if err := assertAll(s, append(answered.Axioms(), answered.DecimalGrid(witnessScale)...)); err != nil {
+		if err := AssertAll(s, append(answered.Axioms(), answered.DecimalGrid(witnessScale)...)); err != nil {
 			return nil, err
 		}
 		g := polarityQuery{r: r, s: s, base: base, answered: answered, slot: t.slot}
@@ -180,7 +182,7 @@ func presenceReads(r *engine.Ruleset) []presenceTarget {
 	for i := 0; i < r.NumCriteria(); i++ {
 		c, _ := r.CriterionAt(i)
 		seen := map[int]bool{}
-		walkExpr(c.Expr, func(x *engine.Expr) {
+		WalkExpr(c.Expr, func(x *engine.Expr) {
 			if x.Kind != engine.ExprOp || len(x.Args) == 0 {
 				return
 			}
@@ -203,18 +205,23 @@ func presenceReads(r *engine.Ruleset) []presenceTarget {
 	return out
 }
 
-// walkExpr calls visit on x and every node below it.
-func walkExpr(x *engine.Expr, visit func(*engine.Expr)) {
+// WalkExpr calls visit on x and every node below it, parents first: the
+// one walk over compiled IR that the encoding, explain-failure, the
+// polarity gate and the verification tools share.
+func WalkExpr(x *engine.Expr, visit func(*engine.Expr)) {
 	if x == nil {
 		return
 	}
 	visit(x)
 	for _, a := range x.Args {
-		walkExpr(a, visit)
+		WalkExpr(a, visit)
 	}
 }
 
-func assertAll(s *z3.Solver, fs []*z3.Expr) error {
+// AssertAll asserts every formula of fs in s, in order, stopping at the
+// first failure with its error wrapped, so that a caller states axioms
+// and facts in one call.
+func AssertAll(s *z3.Solver, fs []*z3.Expr) error {
 	for _, f := range fs {
 		if err := s.Assert(f); err != nil {
 			return fmt.Errorf("solver: assert: %w", err)

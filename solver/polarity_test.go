@@ -4,12 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/solver/solvertest"
 )
 
 // polarityRules wraps criteria (already indented group bodies) and an
@@ -25,10 +25,6 @@ field a.d date
 ` + groups + "\noutcome " + outcome + "\n"
 }
 
-func group(id, kind, expr string) string {
-	return fmt.Sprintf("group %s %s \"%s\" {\n  criterion %s_c \"%s condition\" {\n    %s\n    cite law \"x\"\n  }\n}\n", id, kind, id, id, id, expr)
-}
-
 // TestPresencePolarityCases decides the gate on small rulesets whose
 // answer is worked out by hand: which (field, criterion) pairs are
 // findings, "" standing for the outcome.
@@ -39,29 +35,29 @@ func TestPresencePolarityCases(t *testing.T) {
 		outcome string
 		want    []string // "field/criterion"
 	}{
-		{"default zero under a ceiling", group("g", "all", "a.x ?? 0 <= 100"), "g",
+		{"default zero under a ceiling", solvertest.Group("g", "all", "a.x ?? 0 <= 100"), "g",
 			[]string{"a.x/g_c", "a.x/"}},
-		{"absent or under the ceiling", group("g", "all", "absent(a.x) or a.x <= 100"), "g",
+		{"absent or under the ceiling", solvertest.Group("g", "all", "absent(a.x) or a.x <= 100"), "g",
 			[]string{"a.x/g_c", "a.x/"}},
-		{"required with present", group("g", "all", "present(a.x) and a.x <= 100"), "g", nil},
-		{"least favourable default", group("g", "all", "a.x ?? 1000 <= 100"), "g", nil},
-		{"default false for an exemption", group("g", "any", "a.b ?? false"), "g", nil},
-		{"default true for a condition", group("g", "any", "a.b ?? true"), "g",
+		{"required with present", solvertest.Group("g", "all", "present(a.x) and a.x <= 100"), "g", nil},
+		{"least favourable default", solvertest.Group("g", "all", "a.x ?? 1000 <= 100"), "g", nil},
+		{"default false for an exemption", solvertest.Group("g", "any", "a.b ?? false"), "g", nil},
+		{"default true for a condition", solvertest.Group("g", "any", "a.b ?? true"), "g",
 			[]string{"a.b/g_c", "a.b/"}},
-		{"exclusion under not, default clean", group("g", "all", "a.x ?? 0 > 100"), "not g",
+		{"exclusion under not, default clean", solvertest.Group("g", "all", "a.x ?? 0 > 100"), "not g",
 			[]string{"a.x/"}},
-		{"exclusion under not, required", group("g", "all", "present(a.x) and a.x > 100"), "not g",
+		{"exclusion under not, required", solvertest.Group("g", "all", "present(a.x) and a.x > 100"), "not g",
 			[]string{"a.x/"}},
-		{"default only matters with another answer", group("g", "all", "a.y > 5 and (a.x ?? 0) + a.y <= 100"), "g",
+		{"default only matters with another answer", solvertest.Group("g", "all", "a.y > 5 and (a.x ?? 0) + a.y <= 100"), "g",
 			[]string{"a.x/g_c", "a.x/"}},
-		{"default never reachable", group("g", "all", "a.y > 5 and a.y < 3 and a.x ?? 0 <= 100"), "g", nil},
-		{"date default", group("g", "all", "a.d ?? date(\"2000-01-01\") < date(\"2010-01-01\")"), "g",
+		{"default never reachable", solvertest.Group("g", "all", "a.y > 5 and a.y < 3 and a.x ?? 0 <= 100"), "g", nil},
+		{"date default", solvertest.Group("g", "all", "a.d ?? date(\"2000-01-01\") < date(\"2010-01-01\")"), "g",
 			[]string{"a.d/g_c", "a.d/"}},
-		{"plain reads are monotone", group("g", "all", "a.x <= 100 or a.y > 3"), "g", nil},
+		{"plain reads are monotone", solvertest.Group("g", "all", "a.x <= 100 or a.y > 3"), "g", nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			r := compileRules(t, polarityRules(tc.groups, tc.outcome))
+			r := solvertest.Compile(t, polarityRules(tc.groups, tc.outcome))
 			got, err := CheckPresencePolarity(context.Background(), r)
 			if err != nil {
 				t.Fatal(err)
@@ -111,7 +107,7 @@ func checkWitness(t *testing.T, r *engine.Ruleset, f PolarityFinding) {
 			t.Errorf("%s: outcome without %s, with %s; witness says %s / %s", f.Field, without.Outcome, with.Outcome, w.Unanswered, w.Answered)
 		}
 	} else {
-		i := criterionIndex(r, f.Criterion)
+		i := solvertest.CriterionIndex(r, f.Criterion)
 		if without.Criteria[i].String() != w.Unanswered || with.Criteria[i].String() != w.Answered || w.Answered != "not_satisfied" {
 			t.Errorf("%s/%s: criterion without %s, with %s; witness says %s / %s", f.Field, f.Criterion, without.Criteria[i], with.Criteria[i], w.Unanswered, w.Answered)
 		}
@@ -121,30 +117,21 @@ func checkWitness(t *testing.T, r *engine.Ruleset, f PolarityFinding) {
 	}
 }
 
-func criterionIndex(r *engine.Ruleset, id string) int {
-	for i := 0; i < r.NumCriteria(); i++ {
-		if c, _ := r.CriterionAt(i); c.ID == id {
-			return i
-		}
-	}
-	return -1
-}
-
 // TestPresencePolarityCasebank runs the gate over the whole casebank: the
 // seeded non-conservative ruleset is caught on its income criterion and on
 // the outcome, with a witness one answer above the limit at most a step
 // away; every other ruleset passes.
 func TestPresencePolarityCasebank(t *testing.T) {
-	for _, cb := range append(loadCasebank(t), loadTestdata(t)...) {
-		t.Run(cb.name, func(t *testing.T) {
-			got, err := CheckPresencePolarity(context.Background(), cb.rules)
+	for _, cb := range append(solvertest.Casebank(t), solvertest.Testdata(t)...) {
+		t.Run(cb.Name, func(t *testing.T) {
+			got, err := CheckPresencePolarity(context.Background(), cb.Rules)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, f := range got {
-				checkWitness(t, cb.rules, f)
+				checkWitness(t, cb.Rules, f)
 			}
-			switch cb.name {
+			switch cb.Name {
 			case "testdata/operators.rules":
 				// Defaults of every sort, some favourable on purpose: the
 				// witnesses (checked above) matter, not their number.
@@ -157,7 +144,7 @@ func TestPresencePolarityCasebank(t *testing.T) {
 				return
 			case "polarity-nonconservative":
 			default:
-				if strings.HasPrefix(cb.name, "testdata/") {
+				if strings.HasPrefix(cb.Name, "testdata/") {
 					return // other test rulesets: the witnesses are what is checked
 				}
 				if len(got) > 0 {
@@ -173,7 +160,7 @@ func TestPresencePolarityCasebank(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if valueRat(v).Cmp(valueRat(engine.IntValue(1305))) <= 0 {
+				if ValueRat(v).Cmp(ValueRat(engine.IntValue(1305))) <= 0 {
 					t.Errorf("witness value %s is not above the limit", f.Witness.Value)
 				}
 			}
@@ -188,7 +175,7 @@ func TestPresencePolarityCasebank(t *testing.T) {
 // TestPresencePolarityCancelled checks that the gate honours its context:
 // a cancelled one is an error, never an empty (passing) result.
 func TestPresencePolarityCancelled(t *testing.T) {
-	r := compileRules(t, polarityRules(group("g", "all", "a.x ?? 0 <= 100"), "g"))
+	r := solvertest.Compile(t, polarityRules(solvertest.Group("g", "all", "a.x ?? 0 <= 100"), "g"))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	got, err := CheckPresencePolarity(ctx, r)

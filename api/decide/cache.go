@@ -115,7 +115,7 @@ const (
 // same content refreshes its source checks, whose verified_at the
 // explanation shows), slug (the graph overlay names it), decision date
 // (only for rules that read it), flags, the normalised inquiry_context
-// (solver.InquiryContext.Key), the count of provided fields, every slot
+// (plan.InquiryContext.Key), the count of provided fields, every slot
 // value, every field error.
 //
 // It is appended to b, so the caller can build it in a stack buffer.

@@ -11,7 +11,7 @@ import (
 
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/metering"
-	"github.com/eligo/eligo/solver"
+	"github.com/eligo/eligo/solver/plan"
 )
 
 // /decide reads its body itself rather than through huma's body handling,
@@ -95,7 +95,7 @@ func readDecideRequest(raw []byte) (*decideRequest, bool) {
 				req.InquiryContext = nil
 				break
 			}
-			ic := &solver.InquiryContext{}
+			ic := &plan.InquiryContext{}
 			dec := json.NewDecoder(strings.NewReader(v.Raw))
 			dec.DisallowUnknownFields()
 			ok = ok && v.IsObject() && dec.Decode(ic) == nil

@@ -11,7 +11,7 @@ import (
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/authoring"
 	"github.com/eligo/eligo/authoring/review"
-	"github.com/eligo/eligo/solver"
+	"github.com/eligo/eligo/solver/verify"
 	"github.com/eligo/eligo/store"
 )
 
@@ -113,7 +113,7 @@ type publishResponse struct {
 	SourceCheck      authoring.SourceCheck      `json:"source_check"`
 	SourceQuestions  []authoring.SourceQuestion `json:"source_questions" nullable:"false"`
 	ProvenanceReport authoring.ProvenanceReport `json:"provenance_report"`
-	Findings         []solver.Finding           `json:"findings" nullable:"false" doc:"The static analysis's warnings (criteria that can never or always hold, redundant criteria, overlapping alternatives, fields that never matter); they never block."`
+	Findings         []verify.Finding           `json:"findings" nullable:"false" doc:"The static analysis's warnings (criteria that can never or always hold, redundant criteria, overlapping alternatives, fields that never matter); they never block."`
 }
 
 type publishOutput struct {
@@ -140,7 +140,7 @@ func (h *handler) publish(ctx context.Context, in *publishInput) (*publishOutput
 		Failures: w.Acceptance.Failures(), ReviewHint: res.Review.ReviewHint(), SourceCheck: w.SourceCheck,
 		SourceQuestions: w.Questions, ProvenanceReport: w.Provenance, Findings: res.Findings}
 	if o.Findings == nil {
-		o.Findings = []solver.Finding{}
+		o.Findings = []verify.Finding{}
 	}
 	if o.Failures == nil {
 		o.Failures = []authoring.TestResult{}

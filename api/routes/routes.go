@@ -20,7 +20,7 @@ import (
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/publish"
-	"github.com/eligo/eligo/solver"
+	"github.com/eligo/eligo/solver/bound"
 	"github.com/eligo/eligo/store"
 	"github.com/eligo/eligo/web"
 	"github.com/eligo/eligo/worker"
@@ -83,14 +83,14 @@ type Services struct {
 	// Clock is Config.Clock, or the system clock.
 	Clock clock.Clock
 	// Gate is the process's bound on heavy solver runs (SolverSlots).
-	Gate *solver.Gate
+	Gate *bound.Gate
 }
 
 // NewServices builds the services over st. The catalog holds solver
 // state: close it (Catalog.Close) when done, as New arranges.
 func NewServices(st *store.Store, cfg Config) (Services, error) {
 	now := clock.Or(cfg.Clock)
-	gate := solver.NewGate(cfg.SolverSlots)
+	gate := bound.NewGate(cfg.SolverSlots)
 	cat := catalog.New(st, cfg.Catalog)
 	cfg.Publish.Clock, cfg.Authoring.Clock = now, now
 	cfg.Publish.Gate, cfg.Authoring.Gate = gate, gate

@@ -7,7 +7,7 @@ import (
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/engine"
-	"github.com/eligo/eligo/solver"
+	"github.com/eligo/eligo/solver/verify"
 )
 
 // registerDiff adds GET /rulebooks/{rulebook_id}/diff: whom one release
@@ -34,7 +34,7 @@ type rulebookDiffOutput struct {
 		RulebookID string       `json:"rulebook_id"`
 		Release    *api.Release `json:"release" doc:"The new release."`
 		Against    *api.Release `json:"against" doc:"The old release."`
-		solver.SemanticDiff
+		verify.SemanticDiff
 	}
 }
 
@@ -47,7 +47,7 @@ func (h *handler) diff(ctx context.Context, in *rulebookDiffInput) (*rulebookDif
 	if err != nil {
 		return nil, err
 	}
-	d, err := solver.Diff(ctx, older.Composed.Rules, newer.Composed.Rules, solver.DiffOptions{DecisionDate: engine.DateOf(h.clock.Now()), Gate: h.gate.For(api.Caller(ctx))})
+	d, err := verify.Diff(ctx, older.Composed.Rules, newer.Composed.Rules, verify.DiffOptions{DecisionDate: engine.DateOf(h.clock.Now()), Gate: h.gate.For(api.Caller(ctx))})
 	if err != nil {
 		api.Log(ctx).WarnContext(ctx, "diff undecided", "rulebook", newer.Rulebook.ID, "error", err)
 		return nil, api.NewProblem(http.StatusUnprocessableEntity, "unprocessable_entity", "diff_undecided",

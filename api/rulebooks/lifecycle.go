@@ -10,7 +10,7 @@ import (
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/publish"
-	"github.com/eligo/eligo/solver"
+	"github.com/eligo/eligo/solver/verify"
 )
 
 func (h *handler) activate(ctx context.Context, in *rulebookRefInput) (*rulebookOutput, error) {
@@ -64,7 +64,7 @@ type promoteOutput struct {
 		PresencePolarityAdvisories []publish.PolarityAdvisory `json:"presence_polarity_advisories" doc:"null normally; the findings let through by force_unsafe or, under the reserved namespace, by advice."`
 		Release                    *api.Release               `json:"release" doc:"The release the promotion cut."`
 		Rulebook                   *rulebookResponse          `json:"rulebook" doc:"The rulebook after the promotion: the candidate live, every reference pinned."`
-		DiffAgainstLive            *solver.SemanticDiff       `json:"diff_against_live" doc:"Advisory: whom the new live cut affects against the one it replaced (see GET /rulesets/{id}/diff); null when the candidate was already live or the solver could not decide in time."`
+		DiffAgainstLive            *verify.SemanticDiff       `json:"diff_against_live" doc:"Advisory: whom the new live cut affects against the one it replaced (see GET /rulesets/{id}/diff); null when the candidate was already live or the solver could not decide in time."`
 	}
 }
 

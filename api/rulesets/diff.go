@@ -8,7 +8,7 @@ import (
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/engine"
-	"github.com/eligo/eligo/solver"
+	"github.com/eligo/eligo/solver/verify"
 )
 
 // reasonDiffUndecided: the solver ran out of time.
@@ -41,7 +41,7 @@ type rulesetDiffOutput struct {
 	Body struct {
 		RulesetID string `json:"ruleset_id" doc:"The new version's concrete id."`
 		Against   string `json:"against" doc:"The old version's concrete id."`
-		solver.SemanticDiff
+		verify.SemanticDiff
 	}
 }
 
@@ -55,7 +55,7 @@ func (h *handler) diff(ctx context.Context, in *rulesetDiffInput) (*rulesetDiffO
 	if err != nil {
 		return nil, api.LookupFailed(ctx, err, "Ruleset", in.Against)
 	}
-	opts := solver.DiffOptions{DecisionDate: engine.DateOf(h.clock.Now()), Gate: h.gate.For(api.Caller(ctx))}
+	opts := verify.DiffOptions{DecisionDate: engine.DateOf(h.clock.Now()), Gate: h.gate.For(api.Caller(ctx))}
 	if in.DecisionDate != "" {
 		d, ok := engine.ParseDate(in.DecisionDate)
 		if !ok {
@@ -64,7 +64,7 @@ func (h *handler) diff(ctx context.Context, in *rulesetDiffInput) (*rulesetDiffO
 		}
 		opts.DecisionDate = d
 	}
-	d, err := solver.Diff(ctx, older.Rules, newer.Rules, opts)
+	d, err := verify.Diff(ctx, older.Rules, newer.Rules, opts)
 	if err != nil {
 		api.Log(ctx).WarnContext(ctx, "diff undecided", "ruleset", newer.ID, "against", older.ID, "error", err)
 		return nil, api.NewProblem(http.StatusUnprocessableEntity, "unprocessable_entity", reasonDiffUndecided,

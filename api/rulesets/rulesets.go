@@ -21,7 +21,7 @@ import (
 	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/publish"
-	"github.com/eligo/eligo/solver"
+	"github.com/eligo/eligo/solver/bound"
 	"github.com/eligo/eligo/store"
 )
 
@@ -75,7 +75,7 @@ type Deps struct {
 	Clock clock.Clock
 	// Gate bounds the solver runs of diffs and explanations with every
 	// other heavy solver run of the process; nil admits all.
-	Gate *solver.Gate
+	Gate *bound.Gate
 }
 
 // handler holds the resource's services.
@@ -85,7 +85,7 @@ type handler struct {
 	publisher *publish.Publisher
 	store     *store.Store
 	clock     clock.Clock
-	gate      *solver.Gate
+	gate      *bound.Gate
 }
 
 // notFound is what a ruleset lookup names in its 404.

@@ -11,7 +11,7 @@ import (
 
 	"github.com/eligo/eligo/authoring/review"
 	"github.com/eligo/eligo/engine"
-	"github.com/eligo/eligo/solver"
+	"github.com/eligo/eligo/solver/bound"
 )
 
 // bombCriteria is the criteria bomb's size: the 1,000 criteria of the
@@ -94,7 +94,7 @@ func TestReviewUnfinishedIsTheNextStep(t *testing.T) {
 	b := load(t, "polarity-conservative") // it reads fields under presence operators, so all three solver checks have work
 	results, ignored := runCases(t, b.rules, b.folder.Cases)
 	in := review.Input{ProjectID: "p1", Rules: b.rules, Cases: b.folder.Cases, Results: results, IgnoredFields: ignored}
-	gate := solver.NewGate(1)
+	gate := bound.NewGate(1)
 	hold, err := gate.Enter(context.Background())
 	if err != nil {
 		t.Fatal(err)

@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/eligo/eligo/solver"
+	"github.com/eligo/eligo/solver/verify"
 )
 
 // Mutation score thresholds: pass at or above mutationPass, warn at or
@@ -26,7 +26,7 @@ const (
 // fields that never matter. An analysis that cannot finish is unfinished:
 // na, or warn with the findings it proved before it stopped.
 func staticAnalysis(ctx context.Context, in *Input) (outcome, error) {
-	findings, err := solver.Analyze(ctx, in.Rules, solver.AnalyzeOptions{Gate: in.gate})
+	findings, err := verify.Analyze(ctx, in.Rules, verify.AnalyzeOptions{Gate: in.gate})
 	if err != nil && len(findings) == 0 {
 		return unfinished(solverStopped(ctx, "the analysis", err)), nil
 	}
@@ -60,7 +60,7 @@ func solverStopped(ctx context.Context, what string, err error) string {
 // short is unfinished: na, with what was decided as evidence, never a
 // score.
 func mutationScore(ctx context.Context, in *Input) (outcome, error) {
-	rep, err := solver.MutationScoreWith(ctx, in.Rules, in.Cases, solver.MutationOptions{Gate: in.gate})
+	rep, err := verify.MutationScoreWith(ctx, in.Rules, in.Cases, verify.MutationOptions{Gate: in.gate})
 	if err != nil {
 		return unfinished(solverStopped(ctx, "the mutation score", err)), nil
 	}
@@ -96,7 +96,7 @@ func mutationScore(ctx context.Context, in *Input) (outcome, error) {
 	if o.status == StatusPass {
 		return o, nil
 	}
-	suggested, err := solver.SuggestCasesReport(ctx, in.Rules, in.Cases, solver.SuggestOptions{Gate: in.gate})
+	suggested, err := verify.SuggestCasesReport(ctx, in.Rules, in.Cases, verify.SuggestOptions{Gate: in.gate})
 	if err == nil {
 		listed := 0
 		for _, s := range suggested.Suggestions {

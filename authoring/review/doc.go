@@ -57,7 +57,7 @@
 // comes after the failing and warning ones in next_skill's order (so
 // publish's review_hint names it when nothing else needs fixing). A
 // mutation score cut short gives no score, only the mutants decided; one
-// over solver.DefaultMaxMutants is scored on a fixed sample and says so.
+// over verify.DefaultMaxMutants is scored on a fixed sample and says so.
 // Build fails only when ctx is cancelled.
 //
 // # Score

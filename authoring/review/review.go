@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/eligo/eligo/engine"
-	"github.com/eligo/eligo/solver"
+	"github.com/eligo/eligo/solver/bound"
 )
 
 // Input is everything the review reads. The caller (the authoring service)
@@ -49,7 +49,7 @@ type Input struct {
 	Questions []Question
 
 	// gate is Options.Gate, set by Build for the solver checks.
-	gate *solver.Gate
+	gate *bound.Gate
 }
 
 // Citation is one quote of the draft and what verifying it found; the
@@ -124,7 +124,7 @@ type Options struct {
 	// Gate, when not nil, is the process's bound on heavy solver runs,
 	// shared with every other caller of the solver; each solver check
 	// waits for a slot within its share of the budget.
-	Gate *solver.Gate
+	Gate *bound.Gate
 }
 
 // DefaultBudget is the solver checks' time budget when Options leave

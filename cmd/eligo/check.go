@@ -10,7 +10,7 @@ import (
 
 	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/engine"
-	"github.com/eligo/eligo/solver"
+	"github.com/eligo/eligo/solver/verify"
 )
 
 // checkUsage is check's usage.
@@ -44,7 +44,7 @@ func runCheck(ctx context.Context, _ clock.Clock, args []string, stdout, stderr 
 		}
 		periods.add(path, r)
 		checked[r.Slug] = true
-		findings, err := solver.Analyze(ctx, r, solver.AnalyzeOptions{})
+		findings, err := verify.Analyze(ctx, r, verify.AnalyzeOptions{})
 		for _, f := range findings {
 			fmt.Fprintln(stderr, findingLine(path, f))
 		}
@@ -65,7 +65,7 @@ func runCheck(ctx context.Context, _ clock.Clock, args []string, stdout, stderr 
 // KIND SUBJECT: MESSAGE", the subject being the criterion, group or field
 // (none for an outcome finding), followed by the witness as JSON when the
 // finding has one.
-func findingLine(path string, f solver.Finding) string {
+func findingLine(path string, f verify.Finding) string {
 	head := f.Kind
 	for _, subject := range []string{f.Criterion, f.Group, f.Field} {
 		if subject != "" {

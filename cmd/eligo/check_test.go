@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/eligo/eligo/solver"
+	"github.com/eligo/eligo/solver/verify"
 )
 
 // checkFindingRules compiles with one warning (a.z is read by nothing) and
@@ -53,18 +53,18 @@ func TestCheckFindings(t *testing.T) {
 func TestFindingLine(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		f    solver.Finding
+		f    verify.Finding
 		want string
 	}{
-		{solver.Finding{Kind: solver.FindingCriterionNeverSatisfied, Criterion: "c", Group: "g", Message: "M."},
+		{verify.Finding{Kind: verify.FindingCriterionNeverSatisfied, Criterion: "c", Group: "g", Message: "M."},
 			"f.rules: warning: criterion_never_satisfied c: M."},
-		{solver.Finding{Kind: solver.FindingGroupNeverSatisfied, Group: "g", Others: []string{"a", "b"}, Message: "M."},
+		{verify.Finding{Kind: verify.FindingGroupNeverSatisfied, Group: "g", Others: []string{"a", "b"}, Message: "M."},
 			"f.rules: warning: group_never_satisfied g: M."},
-		{solver.Finding{Kind: solver.FindingFieldNeverMatters, Field: "a.x", Message: "M."},
+		{verify.Finding{Kind: verify.FindingFieldNeverMatters, Field: "a.x", Message: "M."},
 			"f.rules: warning: field_never_matters a.x: M."},
-		{solver.Finding{Kind: solver.FindingOutcomeNeverEligible, Message: "M."},
+		{verify.Finding{Kind: verify.FindingOutcomeNeverEligible, Message: "M."},
 			"f.rules: warning: outcome_never_eligible: M."},
-		{solver.Finding{Kind: "some_kind", Criterion: "c", Message: "M.", Witness: map[string]any{"a.x": 5, "a.d": "2020-01-01"}},
+		{verify.Finding{Kind: "some_kind", Criterion: "c", Message: "M.", Witness: map[string]any{"a.x": 5, "a.d": "2020-01-01"}},
 			`f.rules: warning: some_kind c: M. witness: {"a.d":"2020-01-01","a.x":5}`},
 	}
 	for _, tc := range tests {

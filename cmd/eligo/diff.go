@@ -12,7 +12,7 @@ import (
 
 	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/engine"
-	"github.com/eligo/eligo/solver"
+	"github.com/eligo/eligo/solver/verify"
 	"github.com/eligo/eligo/store"
 )
 
@@ -21,12 +21,12 @@ OLD and NEW are .rules files, or published rulesets (a ruleset_id or a slug)
 read from --database-url (default DATABASE_URL). Prints whether any applicant gets a different
 outcome and, for each kind of change, an applicant it happens to`
 
-// runDiff compares two rulesets semantically (solver.Diff).
+// runDiff compares two rulesets semantically (verify.Diff).
 func runDiff(ctx context.Context, clk clock.Clock, args []string, stdout, stderr io.Writer) error {
 	var positional []string
 	asJSON := false
 	dbURL := os.Getenv("DATABASE_URL")
-	opts := solver.DiffOptions{DecisionDate: engine.DateOf(clk.Now())}
+	opts := verify.DiffOptions{DecisionDate: engine.DateOf(clk.Now())}
 	for i := 0; i < len(args); i++ {
 		switch a := args[i]; a {
 		case "--json", "-json":
@@ -58,7 +58,7 @@ func runDiff(ctx context.Context, clk clock.Clock, args []string, stdout, stderr
 		}
 		rules[i] = r
 	}
-	d, err := solver.Diff(ctx, rules[0], rules[1], opts)
+	d, err := verify.Diff(ctx, rules[0], rules[1], opts)
 	if err != nil {
 		return err
 	}
@@ -98,7 +98,7 @@ func loadForDiff(ctx context.Context, ref, dbURL string) (*engine.Ruleset, error
 }
 
 // printDiff writes the diff for a reader.
-func printDiff(w io.Writer, d solver.SemanticDiff) {
+func printDiff(w io.Writer, d verify.SemanticDiff) {
 	for _, f := range d.Fields {
 		fmt.Fprintf(w, "field %s %s: %s -> %s\n", f.Field, f.Kind, orDash(f.Old), orDash(f.New))
 	}

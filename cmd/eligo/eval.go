@@ -10,6 +10,7 @@ import (
 	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/solver"
+	"github.com/eligo/eligo/solver/plan"
 )
 
 // evalUsage is eval's usage line.
@@ -103,7 +104,7 @@ func convertValues(r *engine.Ruleset, raw []byte, name string) (*engine.Inputs, 
 // optimal_path and choice_context.
 type decision struct {
 	engine.Report
-	solver.Plan
+	plan.Plan
 }
 
 // evaluate decides in against r as of date, with trace and explanation,
@@ -112,13 +113,13 @@ type decision struct {
 // result too, for the callers that need more of it (section results).
 func evaluate(ctx context.Context, r *engine.Ruleset, in *engine.Inputs, hash string, date int64) (decision, *engine.Result, error) {
 	res := r.Evaluate(in, engine.Options{DecisionDate: date, Trace: true, Explanation: true})
-	planner := solver.NewPlanner(1)
+	planner := plan.NewPlanner(1)
 	defer planner.Close()
-	plan, err := planner.Plan(ctx, r, in, res, solver.InquiryContext{})
+	pl, err := planner.Plan(ctx, r, in, res, plan.InquiryContext{})
 	if err != nil {
 		return decision{}, nil, fmt.Errorf("plan the next questions: %w", err)
 	}
-	return decision{r.Report(res, hash), plan}, res, nil
+	return decision{r.Report(res, hash), pl}, res, nil
 }
 
 // printFailureCore prints solver.ExplainFailure's answer for the expected

@@ -15,7 +15,7 @@ import (
 	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/folder"
-	"github.com/eligo/eligo/solver"
+	"github.com/eligo/eligo/solver/verify"
 )
 
 // testUsage is test's usage, and suggestUsage that of its --suggest form.
@@ -118,7 +118,7 @@ func runTest(ctx context.Context, clk clock.Clock, args []string, stdout, stderr
 // YYYY-MM-DD]`, or `--suggest DIR` for a ruleset folder and its
 // cases.json. It prints to stdout, as a JSON array ready to paste into
 // cases.json, the cases the solver suggests for what the given cases leave
-// untested (solver.SuggestCases; each case named after its goal, dated
+// untested (verify.SuggestCases; each case named after its goal, dated
 // --date, default today, when the rules read the decision date), and to
 // stderr the goals no answer set reaches, then the mutation score of the
 // given cases with one line per surviving mutant, and the score the suite
@@ -152,7 +152,7 @@ func runSuggest(ctx context.Context, clk clock.Clock, args []string, stdout, std
 	if err != nil {
 		return err
 	}
-	found, err := solver.SuggestCasesReport(ctx, r, cases, solver.SuggestOptions{DecisionDate: *date})
+	found, err := verify.SuggestCasesReport(ctx, r, cases, verify.SuggestOptions{DecisionDate: *date})
 	if err != nil {
 		return err
 	}
@@ -171,7 +171,7 @@ func runSuggest(ctx context.Context, clk clock.Clock, args []string, stdout, std
 	if err := writeJSON(stdout, suggested, ""); err != nil {
 		return fmt.Errorf("encode cases: %w", err)
 	}
-	rep, err := solver.MutationScore(ctx, r, cases)
+	rep, err := verify.MutationScore(ctx, r, cases)
 	if err != nil {
 		return err
 	}
@@ -184,7 +184,7 @@ func runSuggest(ctx context.Context, clk clock.Clock, args []string, stdout, std
 		fmt.Fprintf(stderr, "  %s: %s\n", m.ID, m.Description)
 	}
 	if len(suggested) > 0 {
-		grown, err := solver.MutationScore(ctx, r, append(slices.Clip(cases), suggested...))
+		grown, err := verify.MutationScore(ctx, r, append(slices.Clip(cases), suggested...))
 		if err != nil {
 			return err
 		}
@@ -200,7 +200,7 @@ func runSuggest(ctx context.Context, clk clock.Clock, args []string, stdout, std
 // scoreText is "41/47 (87%)"; the percentage is rounded down, so that 100%
 // means no survivor. A run that stopped early has no score: it says how
 // far it got and why.
-func scoreText(rep solver.MutationReport) string {
+func scoreText(rep verify.MutationReport) string {
 	if rep.Incomplete != nil {
 		return fmt.Sprintf("not finished (%s): %d killed of %d decided", rep.Incomplete.Detail, rep.Killed, rep.Total)
 	}

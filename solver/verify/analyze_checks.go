@@ -1,4 +1,4 @@
-package solver
+package verify
 
 // The checks of the static analysis, one method per kind of finding, run
 // in the order of analysisStages (analyze.go) over the shared analysis
@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/solver"
 	"github.com/eligo/eligo/solver/z3"
 )
 
@@ -371,10 +372,10 @@ func (a *analysis) fieldMatters(slot int) (bool, error) {
 		}
 		defer func() { _ = s.Pop(1) }()
 	}
-	if err := assertAll(a.s, other.Axioms()); err != nil {
+	if err := solver.AssertAll(a.s, other.Axioms()); err != nil {
 		return false, err
 	}
-	if err := assertAll(a.loose, looseBounds(other, []int{slot})); err != nil {
+	if err := solver.AssertAll(a.loose, other.LooseBounds([]int{slot})); err != nil {
 		return false, err
 	}
 	c := a.c
@@ -448,7 +449,7 @@ func (a *analysis) swapMatters(slot int) bool {
 			if try(ans.v) {
 				return true
 			}
-			if moved := ans.v.Num + date - ans.date; isDate && date != 0 && ans.date != 0 && moved >= 1 && moved <= maxOrdinal && try(engine.Value{Num: moved, Known: true}) {
+			if moved := ans.v.Num + date - ans.date; isDate && date != 0 && ans.date != 0 && moved >= 1 && moved <= solver.MaxOrdinal && try(engine.Value{Num: moved, Known: true}) {
 				return true
 			}
 		}
@@ -471,19 +472,19 @@ func knownApart(x, y engine.Outcome) bool {
 // decidedVariant is the Variant of enc with fresh variables for field slot
 // whose discretionary criteria take the same official decisions as
 // a.decided.
-func (a *analysis) decidedVariant(slot int) (*Encoding, error) {
+func (a *analysis) decidedVariant(slot int) (*solver.Encoding, error) {
 	v, err := a.enc.Variant("analyze", slot)
 	if err != nil {
 		return nil, err
 	}
-	crit := make([]Tri, len(a.official))
+	crit := make([]solver.Tri, len(a.official))
 	for i := range crit {
 		crit[i] = v.Criterion(i)
 		if cr, _ := a.r.CriterionAt(i); cr.Discretionary || cr.Expr == nil {
 			crit[i] = a.official[i]
 		}
 	}
-	d, err := v.withCriteria(crit)
+	d, err := v.WithCriteria(crit)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package solver
+package plan
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/solver"
 	"github.com/eligo/eligo/solver/z3"
 )
 
@@ -94,7 +95,7 @@ type preparedEncoding struct {
 	// c owns everything below; closing it frees the whole encoding.
 	c *z3.Context
 	// enc is the ruleset's encoding in c.
-	enc *Encoding
+	enc *solver.Encoding
 	// s holds the axioms and the goal trackers; a session states its
 	// answers in a pushed scope.
 	s *z3.Solver
@@ -115,7 +116,7 @@ func prepareEncoding(rs *engine.Ruleset, timeout time.Duration) (_ *preparedEnco
 			c.Close()
 		}
 	}()
-	enc, err := Encode(c, rs)
+	enc, err := solver.Encode(c, rs)
 	if err != nil {
 		return nil, err
 	}

@@ -1,11 +1,10 @@
-package solver
+package verify
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -13,7 +12,7 @@ import (
 
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/engine/enginetest"
-	"github.com/eligo/eligo/folder"
+	"github.com/eligo/eligo/solver/solvertest"
 	"github.com/eligo/eligo/solver/z3"
 )
 
@@ -124,7 +123,7 @@ func TestAnalyzeCases(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			r := compileRules(t, analyzeRules(tc.fields, tc.groups, tc.outcome))
+			r := solvertest.Compile(t, analyzeRules(tc.fields, tc.groups, tc.outcome))
 			got, err := Analyze(context.Background(), r, decideAll)
 			if err != nil {
 				t.Fatal(err)
@@ -158,7 +157,7 @@ func checkFindingShape(t *testing.T, r *engine.Ruleset, f Finding) {
 		t.Errorf("%s: witness %v on a claim about every answer set", f.Kind, f.Witness)
 	}
 	if f.Criterion != "" {
-		i := criterionIndex(r, f.Criterion)
+		i := solvertest.CriterionIndex(r, f.Criterion)
 		if i < 0 {
 			t.Fatalf("%s: no criterion %s", f.Kind, f.Criterion)
 		}
@@ -171,7 +170,7 @@ func checkFindingShape(t *testing.T, r *engine.Ruleset, f Finding) {
 		}
 	}
 	for _, o := range f.Others {
-		if criterionIndex(r, o) < 0 {
+		if solvertest.CriterionIndex(r, o) < 0 {
 			t.Errorf("%s: others name %s, no criterion", f.Kind, o)
 		}
 	}
@@ -184,7 +183,7 @@ func checkFindingShape(t *testing.T, r *engine.Ruleset, f Finding) {
 // report read.
 func TestAnalyzeJSON(t *testing.T) {
 	t.Parallel()
-	r := compileRules(t, analyzeRules([]string{"a.x int"}, [][2]string{{"g all", "ga: a.x >= 67; gb: a.x >= 18"}}, "g"))
+	r := solvertest.Compile(t, analyzeRules([]string{"a.x int"}, [][2]string{{"g all", "ga: a.x >= 67; gb: a.x >= 18"}}, "g"))
 	got, err := Analyze(context.Background(), r, decideAll)
 	if err != nil {
 		t.Fatal(err)
@@ -212,21 +211,21 @@ var decideAll = AnalyzeOptions{Timeout: 10 * time.Minute, CheckTimeout: time.Min
 func TestAnalyzeCasebank(t *testing.T) {
 	t.Parallel()
 	samples := 2000
-	if *long {
+	if solvertest.Long() {
 		samples = 50000
 	}
-	for _, cb := range append(loadCasebank(t), loadTestdata(t)...) {
-		t.Run(cb.name, func(t *testing.T) {
+	for _, cb := range append(solvertest.Casebank(t), solvertest.Testdata(t)...) {
+		t.Run(cb.Name, func(t *testing.T) {
 			t.Parallel()
-			got, err := Analyze(context.Background(), cb.rules, decideAll)
+			got, err := Analyze(context.Background(), cb.Rules, decideAll)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, f := range got {
-				checkFindingShape(t, cb.rules, f)
+				checkFindingShape(t, cb.Rules, f)
 				t.Logf("%s: %s", findingKey(f), f.Message)
 				if f.Kind == FindingCriterionNeverSatisfied {
-					confirmNeverSatisfied(t, cb.rules, criterionIndex(cb.rules, f.Criterion), samples)
+					confirmNeverSatisfied(t, cb.Rules, solvertest.CriterionIndex(cb.Rules, f.Criterion), samples)
 				}
 			}
 		})
@@ -239,7 +238,7 @@ func TestAnalyzeCasebank(t *testing.T) {
 func TestAnalyzePlanted(t *testing.T) {
 	t.Parallel()
 	byName := map[string][]byte{}
-	for _, d := range casebankDirs(t) {
+	for _, d := range solvertest.Folders(t) {
 		byName[d.Name] = d.Rules
 	}
 	tests := []struct {
@@ -284,7 +283,7 @@ group shoes all "Shoes" {
 			} else {
 				src = src[:at] + tc.insert + "\n" + src[at:]
 			}
-			r := compileRules(t, src)
+			r := solvertest.Compile(t, src)
 			got, err := Analyze(context.Background(), r, decideAll)
 			if err != nil {
 				t.Fatal(err)
@@ -294,7 +293,7 @@ group shoes all "Shoes" {
 				keys = append(keys, findingKey(f))
 				checkFindingShape(t, r, f)
 				if f.Kind == FindingCriterionNeverSatisfied {
-					confirmNeverSatisfied(t, r, criterionIndex(r, f.Criterion), 2000)
+					confirmNeverSatisfied(t, r, solvertest.CriterionIndex(r, f.Criterion), 2000)
 				}
 			}
 			if !slices.Equal(keys, tc.want) {
@@ -302,24 +301,6 @@ group shoes all "Shoes" {
 			}
 		})
 	}
-}
-
-// casebankDirs loads every casebank ruleset folder.
-func casebankDirs(tb testing.TB) []*folder.Folder {
-	tb.Helper()
-	dirs, err := folder.Discover(filepath.Join("..", "casebank"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var out []*folder.Folder
-	for _, d := range dirs {
-		f, err := folder.Load(context.Background(), d)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		out = append(out, f)
-	}
-	return out
 }
 
 // confirmNeverSatisfied evaluates random answer sets and fails if one
@@ -343,7 +324,7 @@ func confirmNeverSatisfied(t *testing.T, r *engine.Ruleset, i, samples int) {
 // satisfiable twin.
 func TestAnalyzeNeverSatisfiedConfirmed(t *testing.T) {
 	t.Parallel()
-	r := compileRules(t, analyzeRules([]string{"a.x int", "a.d date"}, [][2]string{{"g any",
+	r := solvertest.Compile(t, analyzeRules([]string{"a.x int", "a.d date"}, [][2]string{{"g any",
 		`dead: a.x > 5 and a.x < 6; alive: a.x > 5 and a.x < 7; dead_date: years_between(a.d, decision_date()) >= 18 and a.d > decision_date()`}}, "g"))
 	got, err := Analyze(context.Background(), r, decideAll)
 	if err != nil {
@@ -353,13 +334,13 @@ func TestAnalyzeNeverSatisfiedConfirmed(t *testing.T) {
 	for _, f := range got {
 		if f.Kind == FindingCriterionNeverSatisfied {
 			never = append(never, f.Criterion)
-			confirmNeverSatisfied(t, r, criterionIndex(r, f.Criterion), 5000)
+			confirmNeverSatisfied(t, r, solvertest.CriterionIndex(r, f.Criterion), 5000)
 		}
 	}
 	if !slices.Equal(never, []string{"dead", "dead_date"}) {
 		t.Errorf("never satisfied: %v", never)
 	}
-	alive := criterionIndex(r, "alive")
+	alive := solvertest.CriterionIndex(r, "alive")
 	s := enginetest.NewSampler(r, 1)
 	for range 5000 {
 		date := s.DecisionDate()
@@ -374,7 +355,7 @@ func TestAnalyzeNeverSatisfiedConfirmed(t *testing.T) {
 // analysis with the context's error.
 func TestAnalyzeContext(t *testing.T) {
 	t.Parallel()
-	r := loadCasebank(t)[0].rules
+	r := solvertest.Casebank(t)[0].Rules
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := Analyze(ctx, r, AnalyzeOptions{}); !errors.Is(err, context.Canceled) {
@@ -392,9 +373,9 @@ func TestAnalyzeContext(t *testing.T) {
 func TestAnalyzeUndecided(t *testing.T) {
 	t.Parallel()
 	var r *engine.Ruleset
-	for _, cb := range loadCasebank(t) {
-		if cb.name == "uk-state-pension-age" {
-			r = cb.rules
+	for _, cb := range solvertest.Casebank(t) {
+		if cb.Name == "uk-state-pension-age" {
+			r = cb.Rules
 		}
 	}
 	c, err := z3.NewContext()
@@ -429,10 +410,10 @@ func TestAnalyzeUndecided(t *testing.T) {
 // BenchmarkAnalyze runs the whole analysis on every casebank ruleset and
 // on solver/testdata (target: under 1 s each on two cores).
 func BenchmarkAnalyze(b *testing.B) {
-	for _, cb := range append(loadCasebank(b), loadTestdata(b)...) {
-		b.Run(cb.name, func(b *testing.B) {
+	for _, cb := range append(solvertest.Casebank(b), solvertest.Testdata(b)...) {
+		b.Run(cb.Name, func(b *testing.B) {
 			for b.Loop() {
-				if _, err := Analyze(context.Background(), cb.rules, AnalyzeOptions{}); err != nil {
+				if _, err := Analyze(context.Background(), cb.Rules, AnalyzeOptions{}); err != nil {
 					b.Fatal(err)
 				}
 			}

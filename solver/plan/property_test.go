@@ -1,4 +1,4 @@
-package solver
+package plan
 
 import (
 	"cmp"
@@ -12,6 +12,8 @@ import (
 
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/engine/enginetest"
+	"github.com/eligo/eligo/solver"
+	"github.com/eligo/eligo/solver/solvertest"
 	"github.com/eligo/eligo/solver/z3"
 )
 
@@ -27,12 +29,27 @@ type bruteForce struct {
 	t   *testing.T
 	r   *engine.Ruleset
 	c   *z3.Context
-	enc *Encoding
+	enc *solver.Encoding
 	s   *z3.Solver
 }
 
+// newBruteForce encodes r in a Z3 context of its own, closed when the
+// test ends, with a solver whose checks are bounded at ten seconds.
 func newBruteForce(t *testing.T, r *engine.Ruleset) *bruteForce {
-	c, enc, s := encodedSolver(t, r, 10*time.Second)
+	t.Helper()
+	c, err := z3.NewContext()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	enc, err := solver.Encode(c, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := enc.NewSolver(10 * time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return &bruteForce{t: t, r: r, c: c, enc: enc, s: s}
 }
 
@@ -168,7 +185,7 @@ func checkPlans(t *testing.T, name string, r *engine.Ruleset, samples int, seed 
 		}
 		if !slices.Equal(got, wantPath) || plan.Aim != wantAim {
 			t.Fatalf("%s: answers %s, inquiry %+v:\nplanner %v (aim %d)\nbrute   %v (aim %d)",
-				name, describeInputs(r, in), ic, got, plan.Aim, wantPath, wantAim)
+				name, solvertest.DescribeInputs(r, in), ic, got, plan.Aim, wantPath, wantAim)
 		}
 		switch {
 		case len(got) == 0 && plan.NextQuestion != nil:
@@ -201,22 +218,22 @@ func randomInquiry(rnd *rand.Rand, r *engine.Ruleset) InquiryContext {
 
 func TestPlanMatchesBruteForceCasebank(t *testing.T) {
 	samples := 12
-	if *long {
+	if solvertest.Long() {
 		samples = 200
 	}
-	for _, cb := range append(loadCasebank(t), loadTestdata(t)...) {
-		if len(cb.rules.Fields) > 12 {
+	for _, cb := range append(solvertest.Casebank(t), solvertest.Testdata(t)...) {
+		if len(cb.Rules.Fields) > 12 {
 			continue
 		}
-		t.Run(cb.name, func(t *testing.T) {
-			checkPlans(t, cb.name, cb.rules, samples, 1)
+		t.Run(cb.Name, func(t *testing.T) {
+			checkPlans(t, cb.Name, cb.Rules, samples, 1)
 		})
 	}
 }
 
 func TestPlanMatchesBruteForceGenerated(t *testing.T) {
 	rulesets, samples := 40, 6
-	if *long {
+	if solvertest.Long() {
 		rulesets, samples = 400, 12
 	}
 	rnd := rand.New(rand.NewPCG(42, 42))

@@ -1,4 +1,4 @@
-package solver
+package verify
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/solver"
+	"github.com/eligo/eligo/solver/bound"
 	"github.com/eligo/eligo/solver/z3"
 )
 
@@ -57,7 +59,7 @@ type DiffOptions struct {
 	Timeout time.Duration
 	// Gate, when not nil, is the process's bound on heavy solver runs: the
 	// diff waits for one slot within its Timeout.
-	Gate *Gate
+	Gate *bound.Gate
 }
 
 // SemanticDiff says whom a new version of a ruleset affects.
@@ -137,7 +139,7 @@ func Diff(ctx context.Context, old, new *engine.Ruleset, opts DiffOptions) (Sema
 		return out, fmt.Errorf("solver: diff: %w", err)
 	}
 	defer c.Close()
-	a, err := EncodeContext(ctx, c, old)
+	a, err := solver.EncodeContext(ctx, c, old)
 	if err != nil {
 		return out, err
 	}
@@ -145,7 +147,7 @@ func Diff(ctx context.Context, old, new *engine.Ruleset, opts DiffOptions) (Sema
 	if err != nil {
 		return out, err
 	}
-	s, err := a.NewSolver(queryTimeout)
+	s, err := a.NewSolver(solver.QueryTimeout)
 	if err != nil {
 		return out, err
 	}
@@ -157,7 +159,7 @@ func Diff(ctx context.Context, old, new *engine.Ruleset, opts DiffOptions) (Sema
 	if new.DependsOnDate() {
 		base = append(base, b.DecisionDateIs(opts.DecisionDate))
 	}
-	if err := assertAll(s, base); err != nil {
+	if err := solver.AssertAll(s, base); err != nil {
 		return out, err
 	}
 	for _, k := range changeKinds {
@@ -177,8 +179,8 @@ func Diff(ctx context.Context, old, new *engine.Ruleset, opts DiffOptions) (Sema
 // encodeAgainst encodes new in a's context so that the fields both
 // declare alike share a's variables; an enum whose values changed gets
 // fresh variables linked to a's value by value (links).
-func encodeAgainst(ctx context.Context, c *z3.Context, a *Encoding, new *engine.Ruleset) (*Encoding, []*z3.Expr, error) {
-	b, err := EncodeContext(ctx, c, new)
+func encodeAgainst(ctx context.Context, c *z3.Context, a *solver.Encoding, new *engine.Ruleset) (*solver.Encoding, []*z3.Expr, error) {
+	b, err := solver.EncodeContext(ctx, c, new)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -227,7 +229,7 @@ func encodeAgainst(ctx context.Context, c *z3.Context, a *Encoding, new *engine.
 func numeric(s engine.Sort) bool { return s == engine.SortInt || s == engine.SortDecimal }
 
 // asReal is field slot's value of e as a Real.
-func asReal(c *z3.Context, e *Encoding, slot int) *z3.Expr {
+func asReal(c *z3.Context, e *solver.Encoding, slot int) *z3.Expr {
 	if e.Ruleset().Fields[slot].Type == engine.SortInt {
 		return c.ToReal(e.Value(slot))
 	}
@@ -236,7 +238,7 @@ func asReal(c *z3.Context, e *Encoding, slot int) *z3.Expr {
 
 // findChange looks for an applicant with outcome from under a and to under
 // b, then leaves unanswered every field the change does not need.
-func findChange(ctx context.Context, s *z3.Solver, a, b *Encoding, from, to engine.Outcome) (Change, bool, error) {
+func findChange(ctx context.Context, s *z3.Solver, a, b *solver.Encoding, from, to engine.Outcome) (Change, bool, error) {
 	ch := Change{From: from, To: to}
 	if err := s.Push(); err != nil {
 		return ch, false, fmt.Errorf("solver: diff: %w", err)
@@ -245,7 +247,7 @@ func findChange(ctx context.Context, s *z3.Solver, a, b *Encoding, from, to engi
 	// "unanswered" below.
 	scopes := uint(1)
 	defer func() { _ = s.Pop(scopes) }()
-	if err := assertAll(s, []*z3.Expr{a.OutcomeIs(from), b.OutcomeIs(to)}); err != nil {
+	if err := solver.AssertAll(s, []*z3.Expr{a.OutcomeIs(from), b.OutcomeIs(to)}); err != nil {
 		return ch, false, err
 	}
 	res, err := s.Check(ctx)
@@ -298,9 +300,9 @@ func findChange(ctx context.Context, s *z3.Solver, a, b *Encoding, from, to engi
 
 // diffWitness is the model's answers as field id to wire value, from a for
 // the fields it declares and b for the others.
-func diffWitness(m *z3.Model, a, b *Encoding) (map[string]any, error) {
+func diffWitness(m *z3.Model, a, b *solver.Encoding) (map[string]any, error) {
 	out := map[string]any{}
-	for _, e := range []*Encoding{b, a} {
+	for _, e := range []*solver.Encoding{b, a} {
 		in, _, err := e.Decode(m)
 		if err != nil {
 			return nil, err
@@ -317,7 +319,7 @@ func diffWitness(m *z3.Model, a, b *Encoding) (map[string]any, error) {
 
 // criterionChanges lists the criteria whose status the model gives
 // differently under a and b, criteria of only one version included.
-func criterionChanges(m *z3.Model, a, b *Encoding) ([]CriterionChange, error) {
+func criterionChanges(m *z3.Model, a, b *solver.Encoding) ([]CriterionChange, error) {
 	sa, err := a.Statuses(m)
 	if err != nil {
 		return nil, err
@@ -330,7 +332,7 @@ func criterionChanges(m *z3.Model, a, b *Encoding) ([]CriterionChange, error) {
 		status string
 		quotes []string
 	}
-	read := func(r *engine.Ruleset, st Statuses) map[string]side {
+	read := func(r *engine.Ruleset, st solver.Statuses) map[string]side {
 		out := map[string]side{}
 		for i := range r.NumCriteria() {
 			cr, _ := r.CriterionAt(i)

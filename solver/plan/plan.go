@@ -1,4 +1,4 @@
-package solver
+package plan
 
 import (
 	"context"
@@ -71,8 +71,8 @@ type Plan struct {
 // plans in bounded caches and is safe for concurrent use: /decide calls Plan
 // on every request.
 type Planner struct {
-	// models caches each ruleset's route model by content digest.
-	models *lru.Cache[string, *routeModel]
+	// models caches each ruleset's way model by content digest.
+	models *lru.Cache[string, *wayModel]
 	// plans caches finished plans by planQuery.cacheKey; callers get
 	// clones.
 	plans *lru.Cache[string, Plan]
@@ -125,7 +125,7 @@ func NewPlanner(cacheSize int, opts ...PlannerOption) *Planner {
 	for _, o := range opts {
 		o(p)
 	}
-	p.models, _ = lru.New[string, *routeModel](modelCacheSize)
+	p.models, _ = lru.New[string, *wayModel](modelCacheSize)
 	p.plans, _ = lru.New[string, Plan](max(cacheSize, 1))
 	if p.feas == nil {
 		sf := newSolverFeasibility(runtime.GOMAXPROCS(0))
@@ -167,7 +167,7 @@ func (p *Planner) Plan(ctx context.Context, rs *engine.Ruleset, in *engine.Input
 	if err := ctx.Err(); err != nil {
 		return Plan{}, err
 	}
-	m, err := p.routeModel(rs)
+	m, err := p.wayModel(rs)
 	if err != nil {
 		return Plan{}, err
 	}
@@ -185,12 +185,12 @@ func (p *Planner) Plan(ctx context.Context, rs *engine.Ruleset, in *engine.Input
 	return plan.clone(), nil
 }
 
-func (p *Planner) routeModel(rs *engine.Ruleset) (*routeModel, error) {
+func (p *Planner) wayModel(rs *engine.Ruleset) (*wayModel, error) {
 	d := rs.ContentDigest()
 	if m, ok := p.models.Get(d); ok {
 		return m, nil
 	}
-	m, err := newRouteModel(rs)
+	m, err := newWayModel(rs)
 	if err != nil {
 		return nil, err
 	}
@@ -210,8 +210,8 @@ func (pl Plan) clone() Plan {
 
 // planQuery is one plan request, bound to its ruleset's model.
 type planQuery struct {
-	// m is the ruleset's route model.
-	m *routeModel
+	// m is the ruleset's way model.
+	m *wayModel
 	// in are the request's converted answers.
 	in *engine.Inputs
 	// res is the evaluation of in.
@@ -223,7 +223,7 @@ type planQuery struct {
 	unanswered, askable, preferred fieldSet
 }
 
-func newPlanQuery(m *routeModel, in *engine.Inputs, res *engine.Result, ic InquiryContext) *planQuery {
+func newPlanQuery(m *wayModel, in *engine.Inputs, res *engine.Result, ic InquiryContext) *planQuery {
 	q := &planQuery{m: m, in: in, res: res, ic: ic}
 	var declined fieldSet
 	for _, id := range ic.DeclinedFields {

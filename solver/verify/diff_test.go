@@ -1,4 +1,4 @@
-package solver_test
+package verify_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/eligo/eligo/engine"
-	"github.com/eligo/eligo/solver"
+	"github.com/eligo/eligo/solver/verify"
 )
 
 const diffBase = `section leave
@@ -45,7 +45,7 @@ var diffDay = engine.DateOrdinal(2026, 1, 15)
 // checkWitnesses evaluates every witness with the engine under both
 // versions, as of the diff's date: the outcomes must be the change's, or
 // the diff is unsound.
-func checkWitnesses(t *testing.T, old, new *engine.Ruleset, d solver.SemanticDiff, date int64) {
+func checkWitnesses(t *testing.T, old, new *engine.Ruleset, d verify.SemanticDiff, date int64) {
 	t.Helper()
 	for _, ch := range d.Changes {
 		for _, side := range []struct {
@@ -70,7 +70,7 @@ func checkWitnesses(t *testing.T, old, new *engine.Ruleset, d solver.SemanticDif
 	}
 }
 
-func kinds(d solver.SemanticDiff) []string {
+func kinds(d verify.SemanticDiff) []string {
 	var out []string
 	for _, c := range d.Changes {
 		out = append(out, c.Kind)
@@ -93,19 +93,19 @@ func TestDiffKinds(t *testing.T) {
 		{"reformatted and retitled", strings.Replace(diffBase, `"At least 12 months"`, `"Twelve months or more"`, 1), nil, ""},
 		// 12 months with the sector unanswered was pending on the sector;
 		// now the tenure alone decides.
-		{"threshold raised", strings.Replace(diffBase, ">= 12", ">= 13", 1), []string{solver.ChangeEligibleToNotEligible, solver.ChangeUndeterminedToNotEligible}, ""},
-		{"threshold lowered", strings.Replace(diffBase, ">= 12", ">= 11", 1), []string{solver.ChangeNotEligibleToEligible, solver.ChangeNotEligibleToUndetermined}, ""},
+		{"threshold raised", strings.Replace(diffBase, ">= 12", ">= 13", 1), []string{verify.ChangeEligibleToNotEligible, verify.ChangeUndeterminedToNotEligible}, ""},
+		{"threshold lowered", strings.Replace(diffBase, ">= 12", ">= 11", 1), []string{verify.ChangeNotEligibleToEligible, verify.ChangeNotEligibleToUndetermined}, ""},
 		{"a new condition on a new field", strings.Replace(diffBase, "group service all \"Service\" {", "field person.resident bool weight 1\n  question \"Resident?\"\ngroup service all \"Service\" {\n  criterion resident \"Resident\" {\n    person.resident\n    cite law \"resident\"\n  }", 1),
-			[]string{solver.ChangeEligibleToNotEligible, solver.ChangeEligibleToUndetermined, solver.ChangeUndeterminedToNotEligible}, "person.resident:added"},
+			[]string{verify.ChangeEligibleToNotEligible, verify.ChangeEligibleToUndetermined, verify.ChangeUndeterminedToNotEligible}, "person.resident:added"},
 		// Only the unanswered sector changes, and only towards eligible.
 		{"a default for an unanswered sector", strings.Replace(diffBase, `employment.sector in ["private"]`, `(employment.sector ?? "private") in ["private"]`, 1),
-			[]string{solver.ChangeUndeterminedToEligible}, ""},
+			[]string{verify.ChangeUndeterminedToEligible}, ""},
 		{"enum values changed", strings.Replace(diffBase, `["private", "public"]`, `["private", "public", "federal"]`, 1), nil, "employment.sector:values_changed"},
 		{"type changed", strings.Replace(strings.Replace(diffBase, "employment.months int", "employment.months decimal", 1), ">= 12", ">= 12.5", 1),
-			[]string{solver.ChangeEligibleToNotEligible, solver.ChangeUndeterminedToNotEligible}, "employment.months:type_changed"},
+			[]string{verify.ChangeEligibleToNotEligible, verify.ChangeUndeterminedToNotEligible}, "employment.months:type_changed"},
 	} {
 		new := compileDiff(t, tc.new)
-		d, err := solver.Diff(context.Background(), old, new, solver.DiffOptions{})
+		d, err := verify.Diff(context.Background(), old, new, verify.DiffOptions{})
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
@@ -123,7 +123,7 @@ func TestDiffKinds(t *testing.T) {
 		checkWitnesses(t, old, new, d, 0)
 	}
 	// The raised threshold's witness: 12 months, where tenure changed.
-	d, _ := solver.Diff(context.Background(), old, compileDiff(t, strings.Replace(diffBase, ">= 12", ">= 13", 1)), solver.DiffOptions{})
+	d, _ := verify.Diff(context.Background(), old, compileDiff(t, strings.Replace(diffBase, ">= 12", ">= 13", 1)), verify.DiffOptions{})
 	ch := d.Changes[0]
 	if ch.Witness["employment.months"] != json.Number("12") && ch.Witness["employment.months"] != 12 && !strings.Contains(string(mustRaw(ch.Witness["employment.months"])), "12") {
 		t.Errorf("witness %v", ch.Witness)
@@ -143,7 +143,7 @@ func mustRaw(v any) []byte {
 // with witnesses the engine confirms.
 func TestDiffCasebank(t *testing.T) {
 	t.Parallel()
-	text, err := os.ReadFile("../casebank/us-fmla-employee/us-fmla-employee.rules")
+	text, err := os.ReadFile("../../casebank/us-fmla-employee/us-fmla-employee.rules")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,8 +154,8 @@ func TestDiffCasebank(t *testing.T) {
 	}{
 		// 12 months, everything else unanswered, was pending; now the
 		// tenure alone decides it.
-		{"employment.months_employed >= 12", "employment.months_employed >= 13", solver.ChangeEligibleToNotEligible + "," + solver.ChangeUndeterminedToNotEligible},
-		{"employment.months_employed >= 12", "employment.months_employed >= 11", solver.ChangeNotEligibleToEligible + "," + solver.ChangeNotEligibleToUndetermined},
+		{"employment.months_employed >= 12", "employment.months_employed >= 13", verify.ChangeEligibleToNotEligible + "," + verify.ChangeUndeterminedToNotEligible},
+		{"employment.months_employed >= 12", "employment.months_employed >= 11", verify.ChangeNotEligibleToEligible + "," + verify.ChangeNotEligibleToUndetermined},
 		// Equivalent rewrites, proved so: a title-5 employer is excluded
 		// anyway, and the employer group needs the type answered anyway.
 		{`employment.employer_type == "public_agency"`, `employment.employer_type in ["public_agency", "federal_title5"]`, ""},
@@ -165,7 +165,7 @@ func TestDiffCasebank(t *testing.T) {
 			t.Fatalf("the casebank rules no longer say %q", tc.edit)
 		}
 		new := compileDiff(t, strings.Replace(string(text), tc.edit, tc.by, 1))
-		d, err := solver.Diff(context.Background(), old, new, solver.DiffOptions{DecisionDate: diffDay})
+		d, err := verify.Diff(context.Background(), old, new, verify.DiffOptions{DecisionDate: diffDay})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -174,7 +174,7 @@ func TestDiffCasebank(t *testing.T) {
 		}
 		checkWitnesses(t, old, new, d, diffDay)
 	}
-	d, err := solver.Diff(context.Background(), old, old, solver.DiffOptions{DecisionDate: diffDay})
+	d, err := verify.Diff(context.Background(), old, old, verify.DiffOptions{DecisionDate: diffDay})
 	if err != nil || !d.Equivalent {
 		t.Fatalf("itself: %+v, %v", d, err)
 	}
@@ -184,7 +184,7 @@ func TestDiffCasebank(t *testing.T) {
 // edits: the whole diff, all six kinds with witnesses.
 func BenchmarkDiff(b *testing.B) {
 	for _, name := range []string{"medicaid-adult-expansion", "eu-blue-card-de", "us-fmla-employee"} {
-		text, err := os.ReadFile("../casebank/" + name + "/" + name + ".rules")
+		text, err := os.ReadFile("../../casebank/" + name + "/" + name + ".rules")
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -194,7 +194,7 @@ func BenchmarkDiff(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
-				if _, err := solver.Diff(context.Background(), old, old, solver.DiffOptions{DecisionDate: diffDay}); err != nil {
+				if _, err := verify.Diff(context.Background(), old, old, verify.DiffOptions{DecisionDate: diffDay}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,10 +1,11 @@
-package solver
+package plan
 
 import (
 	"context"
 	"testing"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/solver/solvertest"
 )
 
 // BenchmarkPlan measures the path search on the largest casebank ruleset
@@ -13,14 +14,14 @@ import (
 //   - warm: the plan is in the planner's cache (what a repeated /decide
 //     costs);
 //   - cold: the plan cache is emptied before each call, the per-ruleset
-//     precomputation (routes, prepared Z3 encodings) kept;
-//   - first: a new planner each call, so the routes are derived and the
+//     precomputation (ways, prepared Z3 encodings) kept;
+//   - first: a new planner each call, so the ways are derived and the
 //     ruleset encoded into a fresh Z3 context as well.
 func BenchmarkPlan(b *testing.B) {
 	var rs *engine.Ruleset
-	for _, cb := range loadCasebank(b) {
-		if cb.name == "snap-income" {
-			rs = cb.rules
+	for _, cb := range solvertest.Casebank(b) {
+		if cb.Name == "snap-income" {
+			rs = cb.Rules
 		}
 	}
 	if rs == nil {
@@ -35,7 +36,7 @@ func BenchmarkPlan(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		res := rs.Evaluate(in, inForce(rs))
+		res := rs.Evaluate(in, solvertest.InForce(rs))
 		ctx := context.Background()
 		plan := func(b *testing.B, p *Planner) {
 			if _, err := p.Plan(ctx, rs, in, res, InquiryContext{}); err != nil {

@@ -1,4 +1,4 @@
-package solver
+package plan
 
 import (
 	"math/rand/v2"
@@ -100,7 +100,7 @@ func appendDates(vs []engine.Value, ord int64) []engine.Value {
 type witness struct {
 	// q is the request whose answers the guesses extend.
 	q *planQuery
-	// values[slot] are the likely values to try: the route model's, plus
+	// values[slot] are the likely values to try: the way model's, plus
 	// for dates the ones relative to the request's decision date.
 	values [][]engine.Value
 	// in is scratch: the request's answers with one guess applied.

@@ -1,4 +1,4 @@
-package solver
+package verify
 
 import (
 	"context"
@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/solver/bound"
+	"github.com/eligo/eligo/solver/solvertest"
 	"github.com/eligo/eligo/solver/z3"
 )
 
@@ -40,43 +42,6 @@ group g ` + kind + ` "G" {
 	return b.String()
 }
 
-// wideMinRules is a ruleset whose one criterion compares a min() of n
-// distinct arguments (a.x + 0, a.y + 1, a.x + 2, ...) with threshold. The
-// parser refuses a call of more than engine.MaxCallArgs arguments, but the
-// solver also meets compiled IR that no parser read under today's caps
-// (a cut stored before them, a composed rulebook), so the test builds the
-// wide call into the IR of a two-argument one.
-func wideMinRules(tb testing.TB, n, threshold int) *engine.Ruleset {
-	tb.Helper()
-	r := compileRules(tb, fmt.Sprintf(`section wide
-source law "Law" url "https://laws.example.org/wide" licence "public-domain"
-field a.x int weight 1
-  question "x?"
-field a.y int weight 1
-  question "y?"
-group g all "G" {
-  criterion c "C" {
-    min(a.x + 0, a.y + 1) >= %d
-    cite law "x"
-  }
-}
-`, threshold))
-	m := cloneIR(r)
-	call := m.Groups[0].Criteria[0].Expr.Args[0]
-	pair := call.Args
-	call.Args = make([]*engine.Expr, n)
-	for i := range call.Args {
-		sum := cloneExpr(pair[i%2])
-		sum.Args[1].Const = engine.Value{Num: int64(i), Known: true}
-		call.Args[i] = sum
-	}
-	wide, err := engine.BuildUnhashed(m)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return wide
-}
-
 // bombCases are a few cases of bombRules: too few to kill most mutants,
 // so that most survive to an equivalence check, as in a fresh draft.
 func bombCases() []engine.Case {
@@ -92,7 +57,7 @@ func bombCases() []engine.Case {
 // claimed.
 func TestMutationScoreCriteriaBomb(t *testing.T) {
 	t.Parallel()
-	r := compileRules(t, bombRules(1000, "all"))
+	r := solvertest.Compile(t, bombRules(1000, "all"))
 	rep, err := MutationScoreWith(context.Background(), r, bombCases(), MutationOptions{Timeout: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
@@ -100,8 +65,8 @@ func TestMutationScoreCriteriaBomb(t *testing.T) {
 	if !rep.Sampled || rep.Planned != DefaultMaxMutants || rep.Candidates <= DefaultMaxMutants {
 		t.Errorf("planned %d of %d (sampled %v), want a sample of %d", rep.Planned, rep.Candidates, rep.Sampled, DefaultMaxMutants)
 	}
-	if rep.Complete || rep.Incomplete == nil || rep.Incomplete.Reason != IncompleteDeadline {
-		t.Fatalf("complete %v, incomplete %+v; want incomplete for %s", rep.Complete, rep.Incomplete, IncompleteDeadline)
+	if rep.Complete || rep.Incomplete == nil || rep.Incomplete.Reason != bound.IncompleteDeadline {
+		t.Fatalf("complete %v, incomplete %+v; want incomplete for %s", rep.Complete, rep.Incomplete, bound.IncompleteDeadline)
 	}
 	if !strings.Contains(rep.Incomplete.Detail, "300ms budget") {
 		t.Errorf("detail %q does not name the budget", rep.Incomplete.Detail)
@@ -120,15 +85,15 @@ func TestMutationScoreCriteriaBomb(t *testing.T) {
 // held to the end) and then fail with the context's error.
 func TestMutationScoreDeadline(t *testing.T) {
 	t.Parallel()
-	r := compileRules(t, bombRules(1000, "all"))
+	r := solvertest.Compile(t, bombRules(1000, "all"))
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	rep, err := MutationScore(ctx, r, bombCases())
 	if err != nil {
 		t.Fatalf("a score past its deadline failed: %v", err)
 	}
-	if rep.Complete || rep.Incomplete == nil || rep.Incomplete.Reason != IncompleteDeadline || rep.Score != 0 {
-		t.Errorf("complete %v, incomplete %+v, score %v; want incomplete for %s and no score", rep.Complete, rep.Incomplete, rep.Score, IncompleteDeadline)
+	if rep.Complete || rep.Incomplete == nil || rep.Incomplete.Reason != bound.IncompleteDeadline || rep.Score != 0 {
+		t.Errorf("complete %v, incomplete %+v, score %v; want incomplete for %s and no score", rep.Complete, rep.Incomplete, rep.Score, bound.IncompleteDeadline)
 	}
 }
 
@@ -136,7 +101,7 @@ func TestMutationScoreDeadline(t *testing.T) {
 // mutant order, and scores them completely.
 func TestMutationSample(t *testing.T) {
 	t.Parallel()
-	r := compileRules(t, suggestRules(group("g", "all", "a.x >= 12 and a.b == true")+group("h", "all", "a.x < 40"), "g and h"))
+	r := solvertest.Compile(t, suggestRules(solvertest.Group("g", "all", "a.x >= 12 and a.b == true")+solvertest.Group("h", "all", "a.x < 40"), "g and h"))
 	all, err := mutations(r)
 	if err != nil {
 		t.Fatal(err)
@@ -169,10 +134,10 @@ func TestMutationSample(t *testing.T) {
 
 // TestSuggestCasesCriteriaBomb: suggested cases for the bomb under a short
 // budget return the suggestions made so far, marked incomplete; the
-// plain SuggestCases reports the same as an *Incomplete error.
+// plain SuggestCases reports the same as an *bound.Incomplete error.
 func TestSuggestCasesCriteriaBomb(t *testing.T) {
 	t.Parallel()
-	r := compileRules(t, bombRules(1000, "all"))
+	r := solvertest.Compile(t, bombRules(1000, "all"))
 	opts := SuggestOptions{DecisionDate: "2025-01-01", Budget: 300 * time.Millisecond}
 	rep, err := SuggestCasesReport(context.Background(), r, nil, opts)
 	if err != nil {
@@ -181,16 +146,16 @@ func TestSuggestCasesCriteriaBomb(t *testing.T) {
 	if !rep.Sampled || rep.Planned != DefaultMaxGoals {
 		t.Errorf("planned %d of %d goals (sampled %v), want a sample of %d", rep.Planned, rep.Candidates, rep.Sampled, DefaultMaxGoals)
 	}
-	if rep.Complete || rep.Incomplete == nil || rep.Incomplete.Reason != IncompleteDeadline || rep.Done >= rep.Planned {
-		t.Fatalf("progress %+v, want incomplete for %s", rep.Progress, IncompleteDeadline)
+	if rep.Complete || rep.Incomplete == nil || rep.Incomplete.Reason != bound.IncompleteDeadline || rep.Done >= rep.Planned {
+		t.Fatalf("progress %+v, want incomplete for %s", rep.Progress, bound.IncompleteDeadline)
 	}
 	for _, s := range rep.Suggestions {
 		checkSuggestion(t, r, s)
 	}
 	_, err = SuggestCases(context.Background(), r, nil, opts)
-	var inc *Incomplete
-	if !errors.As(err, &inc) || inc.Reason != IncompleteDeadline {
-		t.Errorf("SuggestCases error %v, want an *Incomplete for %s", err, IncompleteDeadline)
+	var inc *bound.Incomplete
+	if !errors.As(err, &inc) || inc.Reason != bound.IncompleteDeadline {
+		t.Errorf("SuggestCases error %v, want an *bound.Incomplete for %s", err, bound.IncompleteDeadline)
 	}
 }
 
@@ -199,7 +164,7 @@ func TestSuggestCasesCriteriaBomb(t *testing.T) {
 // its goals stays linear in the draft.
 func TestSuggestGoalsWideAnyGroup(t *testing.T) {
 	t.Parallel()
-	r := compileRules(t, bombRules(1000, "any"))
+	r := solvertest.Compile(t, bombRules(1000, "any"))
 	goals, _, err := caseGoals(r)
 	if err != nil {
 		t.Fatal(err)
@@ -209,7 +174,7 @@ func TestSuggestGoalsWideAnyGroup(t *testing.T) {
 			t.Fatalf("goal %q in a group of %d alternatives", g.text, 1000)
 		}
 	}
-	small := compileRules(t, bombRules(3, "any"))
+	small := solvertest.Compile(t, bombRules(3, "any"))
 	if goals, _, err = caseGoals(small); err != nil || !strings.HasPrefix(goals[0].text, "alternative c0 alone") {
 		t.Errorf("a small any group's first goal is %q (%v), want its alone goal", goals[0].text, err)
 	}
@@ -222,7 +187,7 @@ func TestSuggestGoalsWideAnyGroup(t *testing.T) {
 // kept Z3 deleting the context for a minute after the deadline.
 func TestDiffWideMin(t *testing.T) {
 	t.Parallel()
-	old, new := wideMinRules(t, 10000, 12), wideMinRules(t, 10000, 13)
+	old, new := solvertest.WideMin(t, 10000, 12), solvertest.WideMin(t, 10000, 13)
 	d, err := Diff(context.Background(), old, new, DiffOptions{Timeout: 30 * time.Second})
 	if errors.Is(err, z3.ErrTimeout) || errors.Is(err, context.DeadlineExceeded) {
 		// A loaded machine may not decide it in time: then the answer is
@@ -254,127 +219,24 @@ func TestDiffWideMin(t *testing.T) {
 	}
 }
 
-// TestWideMinCheck: a check over the wide min finds an answer set that
-// satisfies it. Encoded as a chain, the min nested ten thousand
-// if-then-else terms deep and Z3's recursive walk overflowed its stack in
-// this first check, killing the process; the balanced tree nests fourteen
-// deep.
-func TestWideMinCheck(t *testing.T) {
-	t.Parallel()
-	r := wideMinRules(t, 10000, 12)
-	c, err := z3.NewContext()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	e, err := Encode(c, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := e.NewSolver(30 * time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if err := s.Assert(e.OutcomeIs(engine.Eligible)); err != nil {
-		t.Fatal(err)
-	}
-	res, err := s.Check(context.Background())
-	if errors.Is(err, z3.ErrTimeout) {
-		t.Logf("the check ran out of time on a loaded machine, as bounded: %v", err)
-		return
-	}
-	if err != nil || res != z3.Sat {
-		t.Fatalf("eligible under the wide min: %v, %v; want sat", res, err)
-	}
-	m, err := s.Model()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	in, _, err := e.Decode(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := r.Evaluate(in, engine.Options{}).Outcome; got != engine.Eligible {
-		t.Errorf("the model's answers give %s in the evaluator, want eligible", got)
-	}
-}
-
-// TestExtremumAgrees: the balanced min and max agree with the evaluator on
-// every answer of a small grid, odd and even argument counts alike.
-func TestExtremumAgrees(t *testing.T) {
-	t.Parallel()
-	for _, n := range []int{2, 3, 7, 8} {
-		r := wideMinRules(t, n, 3)
-		c, err := z3.NewContext()
-		if err != nil {
-			t.Fatal(err)
-		}
-		e, err := Encode(c, r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := e.NewSolver(5 * time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for x := -2; x <= 4; x++ {
-			for y := -2; y <= 4; y++ {
-				in, err := r.Convert(fmt.Appendf(nil, `{"a.x": %d, "a.y": %d}`, x, y))
-				if err != nil {
-					t.Fatal(err)
-				}
-				want := r.Evaluate(in, engine.Options{}).Criteria[0]
-				facts, _ := e.Facts(in)
-				res, err := s.CheckAssumptions(context.Background(), append(facts, c.Not(e.CriterionIs(0, want)))...)
-				if err != nil || res != z3.Unsat {
-					t.Errorf("min of %d at x=%d y=%d: the encoding allows a status other than %s (%v, %v)", n, x, y, want, res, err)
-				}
-			}
-		}
-		s.Close()
-		c.Close()
-	}
-}
-
-// TestEncodeContext: building an encoding stops once its context ends.
-func TestEncodeContext(t *testing.T) {
-	t.Parallel()
-	r := wideMinRules(t, 10000, 12)
-	c, err := z3.NewContext()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := EncodeContext(ctx, c, r); !errors.Is(err, context.Canceled) {
-		t.Errorf("encoding under a cancelled context: %v, want context.Canceled", err)
-	}
-	if _, err := EncodeContext(context.Background(), c, r); err != nil {
-		t.Errorf("encoding: %v", err)
-	}
-}
-
 // TestReviewToolsWideMin: every review tool finishes on the wide min under
 // a deadline, with an answer or a report saying it ran out.
 func TestReviewToolsWideMin(t *testing.T) {
 	t.Parallel()
-	r := wideMinRules(t, 10000, 12)
+	r := solvertest.WideMin(t, 10000, 12)
 	cases := []engine.Case{mutCase("high", `{"a.x": 100, "a.y": 100}`, "eligible")}
 	rep, err := MutationScoreWith(context.Background(), r, cases, MutationOptions{Timeout: 3 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !rep.Complete && rep.Incomplete.Reason != IncompleteDeadline {
+	if !rep.Complete && rep.Incomplete.Reason != bound.IncompleteDeadline {
 		t.Errorf("mutation score: %+v", rep.Progress)
 	}
 	sug, err := SuggestCasesReport(context.Background(), r, cases, SuggestOptions{DecisionDate: "2025-01-01", Budget: 3 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !sug.Complete && sug.Incomplete.Reason != IncompleteDeadline {
+	if !sug.Complete && sug.Incomplete.Reason != bound.IncompleteDeadline {
 		t.Errorf("suggestions: %+v", sug.Progress)
 	}
 	if _, err := Analyze(context.Background(), r, AnalyzeOptions{Timeout: 3 * time.Second}); err != nil &&
@@ -387,7 +249,7 @@ func TestReviewToolsWideMin(t *testing.T) {
 // the mutation score reports that wait as its deadline.
 func TestGate(t *testing.T) {
 	t.Parallel()
-	g := NewGate(1)
+	g := bound.NewGate(1)
 	release, err := g.Enter(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -401,9 +263,9 @@ func TestGate(t *testing.T) {
 		more()
 		t.Errorf("took %d spare slots of a full gate", took)
 	}
-	r := compileRules(t, suggestRules(group("g", "all", "a.x >= 12"), "g"))
+	r := solvertest.Compile(t, suggestRules(solvertest.Group("g", "all", "a.x >= 12"), "g"))
 	rep, err := MutationScoreWith(context.Background(), r, nil, MutationOptions{Gate: g, Timeout: 50 * time.Millisecond})
-	if err != nil || rep.Complete || rep.Incomplete.Reason != IncompleteDeadline || rep.Done != 0 {
+	if err != nil || rep.Complete || rep.Incomplete.Reason != bound.IncompleteDeadline || rep.Done != 0 {
 		t.Errorf("score behind a full gate: %+v, %v", rep, err)
 	}
 	release()
@@ -457,7 +319,7 @@ func peakHeap(b *testing.B, f func()) {
 // DefaultMaxMutants and DefaultMaxGoals; a 20 s budget as the review gives
 // at most).
 func BenchmarkCriteriaBomb(b *testing.B) {
-	r := compileRules(b, bombRules(1000, "all"))
+	r := solvertest.Compile(b, bombRules(1000, "all"))
 	b.Run("mutation", func(b *testing.B) {
 		peakHeap(b, func() {
 			for b.Loop() {
@@ -485,7 +347,7 @@ func BenchmarkCriteriaBomb(b *testing.B) {
 // BenchmarkWideMin measures a diff across the wide min (a threshold
 // moved) and its mutation score.
 func BenchmarkWideMin(b *testing.B) {
-	old, new := wideMinRules(b, 10000, 12), wideMinRules(b, 10000, 13)
+	old, new := solvertest.WideMin(b, 10000, 12), solvertest.WideMin(b, 10000, 13)
 	b.Run("diff", func(b *testing.B) {
 		peakHeap(b, func() {
 			for b.Loop() {
@@ -506,55 +368,13 @@ func BenchmarkWideMin(b *testing.B) {
 	})
 }
 
-// TestGateTenantShare: one tenant holds at most half the slots, so another
-// tenant always finds one; a tenant's share is forgotten once it holds and
-// waits for nothing.
-func TestGateTenantShare(t *testing.T) {
-	t.Parallel()
-	g := NewGate(2)
-	a, b := g.For("acme"), g.For("beta")
-	releaseA, err := a.Enter(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel()
-	if _, err := a.Enter(ctx); !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("acme took a second slot of a gate of two: %v", err)
-	}
-	if took, more := a.TryMore(1); took != 0 {
-		more()
-		t.Errorf("acme took %d spare slots beyond its share", took)
-	}
-	releaseB, err := b.Enter(context.Background())
-	if err != nil {
-		t.Fatalf("beta found no slot while acme held its share: %v", err)
-	}
-	releaseA()
-	releaseB()
-	if n := len(g.tenants.by); n != 0 {
-		t.Errorf("%d tenant shares kept after every run ended", n)
-	}
-	// The whole-process view takes no tenant's share.
-	r1, err := g.Enter(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	r2, err := g.Enter(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	r1()
-	r2()
-}
-
 // TestGoalSolverClosesWhatItBuiltOnError: when encoding stops (the
 // suggestion budget ran out while the rules were encoded), the goal solver
 // closes the Z3 context it made. It used to call close on the nil result
 // instead and crash the process.
 func TestGoalSolverClosesWhatItBuiltOnError(t *testing.T) {
 	t.Parallel()
-	r := compileRules(t, bombRules(10, "all"))
+	r := solvertest.Compile(t, bombRules(10, "all"))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	gs, err := newGoalSolver(ctx, r, r, 0, time.Second)

@@ -1,4 +1,4 @@
-package solver
+package plan
 
 import (
 	"errors"
@@ -10,18 +10,20 @@ import (
 )
 
 // This file holds what the path search can know about a ruleset before any
-// answer arrives: the outcome's routes in disjunctive form, each a set of
-// criterion statuses that together decide the outcome, with the fields those
-// criteria read and their total weight. It is computed once per compiled
-// ruleset and shared by every request for it.
+// answer arrives: the ways the outcome can be reached. A way (DESIGN's
+// "the ways the outcome can still become eligible") is one term of the
+// outcome's disjunctive form, a set of criterion statuses that together
+// decide the outcome, with the fields those criteria read and their total
+// weight. The ways are computed once per compiled ruleset and shared by
+// every request for it.
 
 // maxPlanFields bounds the fields a ruleset may declare for path search; a
 // field set is a fixed bitmap so that it can key maps and never allocates.
 const maxPlanFields = 256
 
-// maxRoutes bounds a disjunctive form. Past it the outcome is searched as one
-// route covering every criterion, which is slower but exact.
-const maxRoutes = 4096
+// maxWays bounds a disjunctive form. Past it the outcome is searched as one
+// way covering every criterion, which is slower but exact.
+const maxWays = 4096
 
 // ErrTooManyFields is returned for a ruleset declaring more fields than the
 // path search handles.
@@ -89,29 +91,29 @@ func (s fieldSet) slots() []int {
 	return out
 }
 
-// routeLiteral asks criterion crit (flat index, as in engine.Result.Criteria) to
+// wayLiteral asks criterion crit (flat index, as in engine.Result.Criteria) to
 // have status want (Satisfied or NotSatisfied).
-type routeLiteral struct {
+type wayLiteral struct {
 	// crit is the criterion's flat index.
 	crit int
 	// want is the status asked for: Satisfied or NotSatisfied.
 	want engine.Status
 }
 
-// route is one term of the outcome's disjunctive form: when every literal
+// way is one term of the outcome's disjunctive form: when every literal
 // holds, the outcome holds. fields are the fields its criteria read.
-type route struct {
-	// lits are the criterion statuses the route needs, all at once.
-	lits []routeLiteral
+type way struct {
+	// lits are the criterion statuses the way needs, all at once.
+	lits []wayLiteral
 	// fields are the slots the literals' criteria read.
 	fields fieldSet
 	// weight is the total weight of fields.
 	weight int64
 }
 
-// routeModel is the per-ruleset precomputation shared by all plans of one compiled
+// wayModel is the per-ruleset precomputation shared by all plans of one compiled
 // ruleset (keyed by content digest).
-type routeModel struct {
+type wayModel struct {
 	// rs is the compiled ruleset.
 	rs *engine.Ruleset
 	// digest is rs's content digest, the model's cache key.
@@ -137,21 +139,21 @@ type routeModel struct {
 	groupFields []fieldSet
 	// toEligible and toNotEligible are the disjunctive forms of "the
 	// outcome is eligible" and "the outcome is not eligible".
-	toEligible, toNotEligible []route
+	toEligible, toNotEligible []way
 	// whole is set when those forms were too large; each then holds one
-	// route over every criterion, and the search relies on the
+	// way over every criterion, and the search relies on the
 	// outcome-level supports.
 	whole bool
 	// witness are the likely answers tried before a solver query.
 	witness witnessValues
 }
 
-// newRouteModel precomputes the routes of rs.
-func newRouteModel(rs *engine.Ruleset) (*routeModel, error) {
+// newWayModel precomputes the ways of rs.
+func newWayModel(rs *engine.Ruleset) (*wayModel, error) {
 	if len(rs.Fields) > maxPlanFields {
 		return nil, fmt.Errorf("%w: %d fields, at most %d", ErrTooManyFields, len(rs.Fields), maxPlanFields)
 	}
-	m := &routeModel{rs: rs, digest: rs.ContentDigest(), monotone: true}
+	m := &wayModel{rs: rs, digest: rs.ContentDigest(), monotone: true}
 	m.weights = make([]int64, len(rs.Fields))
 	for i, f := range rs.Fields {
 		m.weights[i] = int64(f.Weight)
@@ -186,24 +188,24 @@ func newRouteModel(rs *engine.Ruleset) (*routeModel, error) {
 	m.toNotEligible, errN = b.terms(rs.Outcome, false)
 	if errE != nil || errN != nil {
 		m.whole = true
-		all := m.wholeRoute()
-		m.toEligible, m.toNotEligible = []route{all}, []route{all}
+		all := m.wholeWay()
+		m.toEligible, m.toNotEligible = []way{all}, []way{all}
 		return m, nil
 	}
-	m.finishRoutes(m.toEligible)
-	m.finishRoutes(m.toNotEligible)
+	m.finishWays(m.toEligible)
+	m.finishWays(m.toNotEligible)
 	return m, nil
 }
 
-// wholeRoute is the route standing for "some combination of every
+// wholeWay is the way standing for "some combination of every
 // criterion"; it has no literals.
-func (m *routeModel) wholeRoute() route {
-	r := route{fields: m.relevant}
+func (m *wayModel) wholeWay() way {
+	r := way{fields: m.relevant}
 	r.weight = m.weightOf(r.fields)
 	return r
 }
 
-func (m *routeModel) finishRoutes(rs []route) {
+func (m *wayModel) finishWays(rs []way) {
 	for i := range rs {
 		for _, l := range rs[i].lits {
 			rs[i].fields = rs[i].fields.union(m.critFields[l.crit])
@@ -212,7 +214,7 @@ func (m *routeModel) finishRoutes(rs []route) {
 	}
 }
 
-func (m *routeModel) weightOf(s fieldSet) int64 {
+func (m *wayModel) weightOf(s fieldSet) int64 {
 	var w int64
 	for _, i := range s.slots() {
 		w += m.weights[i]
@@ -227,21 +229,21 @@ func readsPresence(e *engine.Expr) bool {
 	return slices.ContainsFunc(e.Args, readsPresence)
 }
 
-// errTooManyRoutes stops a disjunctive form that outgrew maxRoutes.
-var errTooManyRoutes = errors.New("too many routes")
+// errTooManyWays stops a disjunctive form that outgrew maxWays.
+var errTooManyWays = errors.New("too many ways")
 
 // dnfBuilder turns the outcome expression into sums of products of
 // criterion literals. Kleene's logic distributes like Boolean logic once
 // negations are pushed to the leaves, where "group is false" becomes "some
 // criterion not satisfied" (all) or "every alternative not satisfied" (any).
 type dnfBuilder struct {
-	// m is the route model being built.
-	m *routeModel
+	// m is the way model being built.
+	m *wayModel
 	// firstCrit[g] is the flat index of group g's first criterion.
 	firstCrit []int
 }
 
-func (b dnfBuilder) terms(e *engine.Expr, want bool) ([]route, error) {
+func (b dnfBuilder) terms(e *engine.Expr, want bool) ([]way, error) {
 	switch {
 	case e.Kind == engine.ExprGroup:
 		return b.group(e.Slot, want), nil
@@ -250,7 +252,7 @@ func (b dnfBuilder) terms(e *engine.Expr, want bool) ([]route, error) {
 	case e.Kind == engine.ExprOp && (e.Op == engine.OpAnd || e.Op == engine.OpOr):
 		// and-true and or-false are products; the others are sums.
 		product := (e.Op == engine.OpAnd) == want
-		var acc []route
+		var acc []way
 		for i, a := range e.Args {
 			t, err := b.terms(a, want)
 			if err != nil {
@@ -260,13 +262,13 @@ func (b dnfBuilder) terms(e *engine.Expr, want bool) ([]route, error) {
 			case i == 0:
 				acc = t
 			case product:
-				acc = productRoutes(acc, t)
+				acc = productWays(acc, t)
 			default:
 				acc = append(acc, t...)
 			}
-			acc = absorbRoutes(acc)
-			if len(acc) > maxRoutes {
-				return nil, errTooManyRoutes
+			acc = absorbWays(acc)
+			if len(acc) > maxWays {
+				return nil, errTooManyWays
 			}
 		}
 		return acc, nil
@@ -276,64 +278,64 @@ func (b dnfBuilder) terms(e *engine.Expr, want bool) ([]route, error) {
 
 // group expands "group g is true/false" into criterion literals. A
 // discretionary criterion never settles, so a term needing it is dropped.
-func (b dnfBuilder) group(g int, want bool) []route {
+func (b dnfBuilder) group(g int, want bool) []way {
 	kind := b.m.rs.Groups[g].Kind
 	n := len(b.m.rs.Groups[g].Criteria)
 	st := engine.NotSatisfied
 	if want {
 		st = engine.Satisfied
 	}
-	var out []route
+	var out []way
 	if (kind == engine.GroupAll) == want {
 		// Every criterion must have st: one term.
-		r := route{}
+		r := way{}
 		for i := range n {
 			c := b.firstCrit[g] + i
 			if b.m.crits[c].Discretionary {
 				return nil
 			}
-			r.lits = append(r.lits, routeLiteral{crit: c, want: st})
+			r.lits = append(r.lits, wayLiteral{crit: c, want: st})
 		}
-		return []route{r}
+		return []way{r}
 	}
 	// Any one criterion with st: one term each.
 	for i := range n {
 		c := b.firstCrit[g] + i
 		if !b.m.crits[c].Discretionary {
-			out = append(out, route{lits: []routeLiteral{{crit: c, want: st}}})
+			out = append(out, way{lits: []wayLiteral{{crit: c, want: st}}})
 		}
 	}
 	return out
 }
 
-// productRoutes is the conjunction of two sums: every pair's literals
+// productWays is the conjunction of two sums: every pair's literals
 // together, leaving out pairs that ask one criterion for both statuses.
-func productRoutes(a, b []route) []route {
-	var out []route
+func productWays(a, b []way) []way {
+	var out []way
 	for _, x := range a {
 	pair:
 		for _, y := range b {
 			lits := slices.Clone(x.lits)
 			for _, l := range y.lits {
-				switch i := slices.IndexFunc(lits, func(k routeLiteral) bool { return k.crit == l.crit }); {
+				switch i := slices.IndexFunc(lits, func(k wayLiteral) bool { return k.crit == l.crit }); {
 				case i < 0:
 					lits = append(lits, l)
 				case lits[i].want != l.want:
 					continue pair
 				}
 			}
-			slices.SortFunc(lits, func(p, q routeLiteral) int { return p.crit - q.crit })
-			out = append(out, route{lits: lits})
+			slices.SortFunc(lits, func(p, q wayLiteral) int { return p.crit - q.crit })
+			out = append(out, way{lits: lits})
 		}
 	}
 	return out
 }
 
-// absorbRoutes removes duplicate terms and terms that contain another term
+// absorbWays removes duplicate terms and terms that contain another term
 // (x or (x and y) is x), keeping the first occurrence's order.
-func absorbRoutes(rs []route) []route {
+func absorbWays(rs []way) []way {
 	for i := range rs {
-		slices.SortFunc(rs[i].lits, func(p, q routeLiteral) int { return p.crit - q.crit })
+		slices.SortFunc(rs[i].lits, func(p, q wayLiteral) int { return p.crit - q.crit })
 	}
 	out := rs[:0:0]
 	for i, r := range rs {
@@ -353,7 +355,7 @@ func absorbRoutes(rs []route) []route {
 
 // containsLits reports whether every literal of sub is in super (both
 // sorted by criterion).
-func containsLits(super, sub []routeLiteral) bool {
+func containsLits(super, sub []wayLiteral) bool {
 	i := 0
 	for _, l := range sub {
 		for i < len(super) && super[i].crit < l.crit {

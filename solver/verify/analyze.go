@@ -1,4 +1,4 @@
-package solver
+package verify
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/solver"
+	"github.com/eligo/eligo/solver/bound"
 	"github.com/eligo/eligo/solver/z3"
 )
 
@@ -102,7 +104,7 @@ type AnalyzeOptions struct {
 	CheckTimeout time.Duration
 	// Gate, when not nil, is the process's bound on heavy solver runs: the
 	// analysis waits for one slot within its Timeout.
-	Gate *Gate
+	Gate *bound.Gate
 }
 
 // Finding is one thing static analysis proved about a ruleset: what an
@@ -222,13 +224,13 @@ type analysis struct {
 	// c is the z3 context of every term below.
 	c *z3.Context
 	// enc is r's encoding; its discretionary criteria are pending.
-	enc *Encoding
+	enc *solver.Encoding
 	// decided is enc with each discretionary criterion decided by a free
 	// Bool (official), for the group, outcome and field checks.
-	decided *Encoding
+	decided *solver.Encoding
 	// official are the decided statuses of the criteria: enc's, except
 	// that a discretionary criterion is known with a free value.
-	official []Tri
+	official []solver.Tri
 	// s holds enc's axioms: the exact question. Checks pass their
 	// question as assumptions; only the tracking implications of lits
 	// are asserted at its base level.
@@ -278,22 +280,22 @@ type analyzeSample struct {
 // newAnalysis encodes r in c and makes the exact and the loose solver, each
 // check bounded by checkTimeout.
 func newAnalysis(ctx context.Context, c *z3.Context, r *engine.Ruleset, checkTimeout time.Duration) (*analysis, error) {
-	enc, err := EncodeContext(ctx, c, r)
+	enc, err := solver.EncodeContext(ctx, c, r)
 	if err != nil {
 		return nil, err
 	}
 	n := r.NumCriteria()
-	a := &analysis{ctx: ctx, r: r, c: c, enc: enc, official: make([]Tri, n),
+	a := &analysis{ctx: ctx, r: r, c: c, enc: enc, official: make([]solver.Tri, n),
 		lits: map[int]*z3.Expr{}, byLit: map[uint]int{},
 		critSatisfiable: make([]bool, n), alwaysSatisfied: make([]bool, n), critNever: make([]bool, n),
 		groupSatisfiable: make([]bool, len(r.Groups)), groupNever: make([]bool, len(r.Groups))}
 	for i := range n {
 		a.official[i] = enc.Criterion(i)
 		if cr, _ := r.CriterionAt(i); cr.Discretionary || cr.Expr == nil {
-			a.official[i] = Tri{Known: c.Bool(true), Value: c.BoolConst("official|" + cr.ID)}
+			a.official[i] = solver.Tri{Known: c.Bool(true), Value: c.BoolConst("official|" + cr.ID)}
 		}
 	}
-	if a.decided, err = enc.withCriteria(a.official); err != nil {
+	if a.decided, err = enc.WithCriteria(a.official); err != nil {
 		return nil, err
 	}
 	if a.s, err = enc.NewSolver(checkTimeout); err != nil {
@@ -303,11 +305,7 @@ func newAnalysis(ctx context.Context, c *z3.Context, r *engine.Ruleset, checkTim
 		a.s.Close()
 		return nil, fmt.Errorf("solver: analyze: %w", err)
 	}
-	bounds := looseBounds(enc, nil)
-	if enc.decision != nil {
-		bounds = append(bounds, c.Ge(enc.decision.val, c.Int(1)), c.Le(enc.decision.val, c.Int(maxOrdinal)))
-	}
-	if err := assertAll(a.loose, bounds); err != nil {
+	if err := solver.AssertAll(a.loose, enc.LooseBounds(nil)); err != nil {
 		a.close()
 		return nil, err
 	}
@@ -318,34 +316,6 @@ func newAnalysis(ctx context.Context, c *z3.Context, r *engine.Ruleset, checkTim
 func (a *analysis) close() {
 	a.s.Close()
 	a.loose.Close()
-}
-
-// looseBounds keeps the values of e's fields (those in slots; all when
-// slots is nil) within the engine's domain, as e's axioms do, leaving out
-// the calendar.
-func looseBounds(e *Encoding, slots []int) []*z3.Expr {
-	c := e.c
-	if slots == nil {
-		for s := range e.r.Fields {
-			slots = append(slots, s)
-		}
-	}
-	var out []*z3.Expr
-	for _, s := range slots {
-		v := e.Value(s)
-		switch f := &e.r.Fields[s]; f.Type {
-		case engine.SortInt:
-			out = append(out, c.Lt(v, c.Int(maxMagnitude)), c.Gt(v, c.Int(-maxMagnitude)))
-		case engine.SortDecimal:
-			lim := c.Real(fmt.Sprint(int64(maxMagnitude)))
-			out = append(out, c.Lt(v, lim), c.Gt(v, c.Neg(lim)))
-		case engine.SortEnum:
-			out = append(out, c.Ge(v, c.Int(0)), c.Lt(v, c.Int(int64(len(f.EnumValues)))))
-		case engine.SortDate:
-			out = append(out, c.Ge(v, c.Int(1)), c.Le(v, c.Int(maxOrdinal)))
-		}
-	}
-	return out
 }
 
 // exists asks whether some answer set (with discretionary criteria decided
@@ -421,7 +391,7 @@ func (a *analysis) sample(m *z3.Model) (analyzeSample, bool) {
 }
 
 // sampleOf is sample for the answers of e (the base encoding or a Variant).
-func (a *analysis) sampleOf(e *Encoding, m *z3.Model) (analyzeSample, bool) {
+func (a *analysis) sampleOf(e *solver.Encoding, m *z3.Model) (analyzeSample, bool) {
 	in, date, err := e.Decode(m)
 	if err != nil {
 		return analyzeSample{}, false

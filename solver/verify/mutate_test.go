@@ -1,4 +1,4 @@
-package solver
+package verify
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/solver/solvertest"
 )
 
 // mutCase is a case of suggestRules' fields expecting outcome.
@@ -26,7 +27,7 @@ func mutantIDs(ms []Mutant) []string {
 // TestMutations lists the mutants of a small ruleset and what they say.
 func TestMutations(t *testing.T) {
 	t.Parallel()
-	r := compileRules(t, suggestRules(group("g", "all", "a.x >= 12 and a.b == true")+`group h any "H" {
+	r := solvertest.Compile(t, suggestRules(solvertest.Group("g", "all", "a.x >= 12 and a.b == true")+`group h any "H" {
   criterion h1 "H1" {
     a.d < date("2000-03-01")
     cite law "x"
@@ -74,7 +75,7 @@ func TestMutations(t *testing.T) {
 // no answer set can tell apart is left out of the score.
 func TestMutationScoreBoundaries(t *testing.T) {
 	t.Parallel()
-	r := compileRules(t, suggestRules(group("g", "all", "a.x >= 12 and a.x > 3"), "g"))
+	r := solvertest.Compile(t, suggestRules(solvertest.Group("g", "all", "a.x >= 12 and a.x > 3"), "g"))
 	far := []engine.Case{
 		mutCase("far above", `{"a.x": 40}`, "eligible"),
 		mutCase("far below", `{"a.x": 0}`, "not_eligible"),
@@ -111,7 +112,7 @@ func TestMutationScoreBoundaries(t *testing.T) {
 // `all` group by a case that expects it pending.
 func TestMutationScoreDrop(t *testing.T) {
 	t.Parallel()
-	r := compileRules(t, suggestRules(`group h any "H" {
+	r := solvertest.Compile(t, suggestRules(`group h any "H" {
   criterion h1 "H1" {
     a.b == true
     cite law "x"
@@ -147,18 +148,18 @@ group o all "O" {
 // a deliberately weak suite of its first case, which must score lower.
 func TestMutationScoreCasebank(t *testing.T) {
 	t.Parallel()
-	for _, cb := range loadCasebank(t) {
-		t.Run(cb.name, func(t *testing.T) {
+	for _, cb := range solvertest.Casebank(t) {
+		t.Run(cb.Name, func(t *testing.T) {
 			t.Parallel()
-			full, err := MutationScore(context.Background(), cb.rules, cb.cases)
+			full, err := MutationScore(context.Background(), cb.Rules, cb.Cases)
 			if err != nil {
 				t.Fatal(err)
 			}
-			weak, err := MutationScore(context.Background(), cb.rules, cb.cases[:1])
+			weak, err := MutationScore(context.Background(), cb.Rules, cb.Cases[:1])
 			if err != nil {
 				t.Fatal(err)
 			}
-			t.Logf("%s: cases.json %d/%d (%.0f%%), first case only %d/%d (%.0f%%)", cb.name,
+			t.Logf("%s: cases.json %d/%d (%.0f%%), first case only %d/%d (%.0f%%)", cb.Name,
 				full.Killed, full.Total, 100*full.Score, weak.Killed, weak.Total, 100*weak.Score)
 			if weak.Score >= full.Score {
 				t.Errorf("the weak suite scores %v, the full one %v", weak.Score, full.Score)
@@ -170,12 +171,12 @@ func TestMutationScoreCasebank(t *testing.T) {
 // BenchmarkMutationScore scores every casebank folder's cases.json, and
 // reports the score.
 func BenchmarkMutationScore(b *testing.B) {
-	for _, cb := range loadCasebank(b) {
-		b.Run(cb.name, func(b *testing.B) {
+	for _, cb := range solvertest.Casebank(b) {
+		b.Run(cb.Name, func(b *testing.B) {
 			var rep MutationReport
 			for b.Loop() {
 				var err error
-				if rep, err = MutationScore(context.Background(), cb.rules, cb.cases); err != nil {
+				if rep, err = MutationScore(context.Background(), cb.Rules, cb.Cases); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,4 +1,4 @@
-package solver
+package verify
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/solver"
+	"github.com/eligo/eligo/solver/bound"
 	"github.com/eligo/eligo/solver/z3"
 )
 
@@ -66,7 +68,7 @@ type MutationReport struct {
 	// Progress says how many mutants the ruleset has, how many were
 	// planned (a sample beyond MutationOptions.MaxMutants) and decided, and
 	// why the run stopped early if it did.
-	Progress
+	bound.Progress
 }
 
 // equivalenceTimeout bounds each equivalence check. Proving a survivor
@@ -101,7 +103,7 @@ type MutationOptions struct {
 	// Gate, when not nil, is the process's bound on heavy solver runs: the
 	// score waits for one slot (giving up with ctx), and runs one worker
 	// per further slot free at the start, up to GOMAXPROCS.
-	Gate *Gate
+	Gate *bound.Gate
 }
 
 // MutationScore is MutationScoreWith under the default bounds.
@@ -138,13 +140,13 @@ func MutationScoreWith(ctx context.Context, r *engine.Ruleset, cases []engine.Ca
 	if opts.MaxMutants <= 0 {
 		opts.MaxMutants = DefaultMaxMutants
 	}
-	ctx, cancel, budget := withBudget(ctx, opts.Timeout, DefaultMutationTimeout)
+	ctx, cancel, budget := bound.WithBudget(ctx, opts.Timeout, DefaultMutationTimeout)
 	defer cancel()
 	all := listMutations(r)
-	chosen, progress := plan(len(all), opts.MaxMutants)
+	chosen, progress := bound.Choose(len(all), opts.MaxMutants)
 	rep := MutationReport{Score: 1, Progress: progress}
 	stopped := func(err error) (MutationReport, error) {
-		rep.stop(err, "mutants", budget)
+		rep.Stop(err, "mutants", budget)
 		rep.Score = 0
 		return rep, nil
 	}
@@ -499,7 +501,7 @@ func walkPath(x *engine.Expr, path []int, visit func(*engine.Expr, []int)) {
 // walkNodes lists x and every node below it.
 func walkNodes(x *engine.Expr) []*engine.Expr {
 	var out []*engine.Expr
-	walkExpr(x, func(y *engine.Expr) { out = append(out, y) })
+	solver.WalkExpr(x, func(y *engine.Expr) { out = append(out, y) })
 	return out
 }
 
@@ -528,7 +530,7 @@ func outcomeText(x *engine.Expr) string {
 // edited part of each is encoded over the original's variables.
 type equivalence struct {
 	c    *z3.Context
-	base *Encoding
+	base *solver.Encoding
 	s    *z3.Solver
 }
 
@@ -538,7 +540,7 @@ func newEquivalence(ctx context.Context, r *engine.Ruleset) (*equivalence, error
 		return nil, fmt.Errorf("solver: mutation score: %w", err)
 	}
 	q := &equivalence{c: c}
-	if q.base, err = EncodeContext(ctx, c, r); err == nil {
+	if q.base, err = solver.EncodeContext(ctx, c, r); err == nil {
 		q.s, err = q.base.NewSolver(equivalenceTimeout)
 	}
 	if err != nil {
@@ -559,7 +561,7 @@ func (q *equivalence) check(ctx context.Context, mu *mutation, x *engine.Expr) (
 	if mu.gi >= 0 {
 		was = q.base.Criterion(mu.crit)
 	}
-	now, err := q.base.expr(x) // m's fields are r's, in the same slots
+	now, err := q.base.Term(x) // m's fields are r's, in the same slots
 	if err != nil {
 		return false, err
 	}
@@ -572,7 +574,7 @@ func (q *equivalence) check(ctx context.Context, mu *mutation, x *engine.Expr) (
 			err = perr
 		}
 	}()
-	if err := q.s.Assert(c.Not(c.And(c.Eq(was.Known, now.known), c.Implies(was.Known, c.Eq(was.Value, now.val))))); err != nil {
+	if err := q.s.Assert(c.Not(c.And(c.Eq(was.Known, now.Known), c.Implies(was.Known, c.Eq(was.Value, now.Value))))); err != nil {
 		return false, err
 	}
 	res, err := q.s.Check(ctx)

@@ -1,4 +1,4 @@
-package solver
+package verify
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/solver/solvertest"
 )
 
 // suggestRules is a small ruleset with fields a.x and a.y (int), a.m
@@ -60,34 +61,34 @@ func TestSuggestCasesGoals(t *testing.T) {
 		existing              []engine.Case
 		want, unreachable     []string // every goal suggested or also covered; the unreachable ones
 	}{
-		{name: "int", groups: group("g", "all", "a.x >= 12"), outcome: "g",
+		{name: "int", groups: solvertest.Group("g", "all", "a.x >= 12"), outcome: "g",
 			want: threshold("a.x >= 12", "at 12", "just below (11)", "just above (13)")},
-		{name: "decimal steps by its last place", groups: group("g", "all", "a.m <= 1250.5"), outcome: "g",
+		{name: "decimal steps by its last place", groups: solvertest.Group("g", "all", "a.m <= 1250.5"), outcome: "g",
 			want: threshold("a.m <= 1250.5", "at 1250.5", "just below (1250.4)", "just above (1250.6)")},
-		{name: "integer-valued decimal steps by 1", groups: group("g", "all", "a.m >= 1250.00"), outcome: "g",
+		{name: "integer-valued decimal steps by 1", groups: solvertest.Group("g", "all", "a.m >= 1250.00"), outcome: "g",
 			want: threshold("a.m >= 1250", "at 1250", "just below (1249)", "just above (1251)")},
-		{name: "int against a fraction", groups: group("g", "all", "a.x >= 12.5"), outcome: "g",
+		{name: "int against a fraction", groups: solvertest.Group("g", "all", "a.x >= 12.5"), outcome: "g",
 			want: threshold("a.x >= 12.5", "just below (12)", "just above (13)")},
-		{name: "date steps by a day", groups: group("g", "all", `a.d < date("2000-03-01")`), outcome: "g",
+		{name: "date steps by a day", groups: solvertest.Group("g", "all", `a.d < date("2000-03-01")`), outcome: "g",
 			want: threshold(`a.d < date("2000-03-01")`, "at 2000-03-01", "just below (2000-02-29)", "just above (2000-03-02)")},
-		{name: "computed side", groups: group("g", "all", "a.x + a.y * 2 >= 10"), outcome: "g",
+		{name: "computed side", groups: solvertest.Group("g", "all", "a.x + a.y * 2 >= 10"), outcome: "g",
 			want: threshold("a.x + a.y * 2 >= 10", "at 10", "just below (9)", "just above (11)")},
-		{name: "constant arithmetic folds", groups: group("g", "all", "a.m * 4 <= 15650 * 1.33"), outcome: "g",
+		{name: "constant arithmetic folds", groups: solvertest.Group("g", "all", "a.m * 4 <= 15650 * 1.33"), outcome: "g",
 			want: threshold("a.m * 4 <= 15650 * 1.33", "at 20814.5", "just below (20814.4)", "just above (20814.6)")},
-		{name: "no decimal lands on the constant", groups: group("g", "all", "a.m * 12 <= 15650 * 1.33"), outcome: "g",
+		{name: "no decimal lands on the constant", groups: solvertest.Group("g", "all", "a.m * 12 <= 15650 * 1.33"), outcome: "g",
 			want:        threshold("a.m * 12 <= 15650 * 1.33", "just below (20814.4)", "just above (20814.6)"),
 			unreachable: []string{"threshold a.m * 12 <= 15650 * 1.33: at 20814.5"}},
-		{name: "decision date alone gives no threshold", groups: group("g", "all", `decision_date() >= date("2020-01-01") and a.b`), outcome: "g",
+		{name: "decision date alone gives no threshold", groups: solvertest.Group("g", "all", `decision_date() >= date("2020-01-01") and a.b`), outcome: "g",
 			want: []string{"criterion g_c satisfied", "criterion g_c not satisfied"}},
 		{name: "alternatives alone, none for the discretionary", groups: anyGroup, outcome: "p",
 			want: []string{"alternative p1 alone", "criterion p1 satisfied", "criterion p1 not satisfied",
 				"alternative p2 alone", "criterion p2 satisfied", "criterion p2 not satisfied",
 				"threshold a.y > 3: at 3", "threshold a.y > 3: just below (2)", "threshold a.y > 3: just above (4)"}},
-		{name: "contradiction is unreachable", groups: group("g", "all", "a.x > 5 and a.x < 3"), outcome: "g",
+		{name: "contradiction is unreachable", groups: solvertest.Group("g", "all", "a.x > 5 and a.x < 3"), outcome: "g",
 			want: []string{"criterion g_c not satisfied", "threshold a.x > 5: at 5", "threshold a.x > 5: just below (4)",
 				"threshold a.x > 5: just above (6)", "threshold a.x < 3: at 3", "threshold a.x < 3: just below (2)"},
 			unreachable: []string{"criterion g_c satisfied"}},
-		{name: "existing cases cover goals", groups: group("g", "all", "a.x >= 12"), outcome: "g",
+		{name: "existing cases cover goals", groups: solvertest.Group("g", "all", "a.x >= 12"), outcome: "g",
 			existing: []engine.Case{{Name: "at", FieldValues: json.RawMessage(`{"a.x": 12}`), ExpectedOutcome: "eligible"},
 				{Name: "below", FieldValues: json.RawMessage(`{"a.x": 11}`), ExpectedOutcome: "not_eligible"}},
 			want: []string{"threshold a.x >= 12: just above (13)"}},
@@ -95,7 +96,7 @@ func TestSuggestCasesGoals(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			r := compileRules(t, suggestRules(tc.groups, tc.outcome))
+			r := solvertest.Compile(t, suggestRules(tc.groups, tc.outcome))
 			got, err := SuggestCases(context.Background(), r, tc.existing, SuggestOptions{DecisionDate: suggestDate})
 			if err != nil {
 				t.Fatal(err)
@@ -126,26 +127,26 @@ func TestSuggestCasesGoals(t *testing.T) {
 // unreachable goals uncovered.
 func TestSuggestCasesCasebank(t *testing.T) {
 	t.Parallel()
-	for _, cb := range append(loadCasebank(t), loadTestdata(t)...) {
-		t.Run(cb.name, func(t *testing.T) {
+	for _, cb := range append(solvertest.Casebank(t), solvertest.Testdata(t)...) {
+		t.Run(cb.Name, func(t *testing.T) {
 			t.Parallel()
-			for _, existing := range [][]engine.Case{nil, cb.cases} {
+			for _, existing := range [][]engine.Case{nil, cb.Cases} {
 				opts := SuggestOptions{DecisionDate: suggestDate}
-				got, err := SuggestCases(context.Background(), cb.rules, existing, opts)
+				got, err := SuggestCases(context.Background(), cb.Rules, existing, opts)
 				if err != nil {
 					t.Fatal(err)
 				}
 				grown := slices.Clone(existing)
 				var unreachable []Suggestion
 				for _, s := range got {
-					checkSuggestion(t, cb.rules, s)
+					checkSuggestion(t, cb.Rules, s)
 					if s.Reachable {
 						grown = append(grown, s.Case)
 					} else {
 						unreachable = append(unreachable, s)
 					}
 				}
-				again, err := SuggestCases(context.Background(), cb.rules, grown, opts)
+				again, err := SuggestCases(context.Background(), cb.Rules, grown, opts)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -166,24 +167,24 @@ func TestSuggestCasesCasebank(t *testing.T) {
 // (Not parallel, so that no other test runs while the collector is off.)
 func TestSuggestCasesDeterministic(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	for _, cb := range loadCasebank(t) {
+	for _, cb := range solvertest.Casebank(t) {
 		runtime.GC() // between rulesets only: release the last one's terms
 		var runs [2][]Suggestion
 		for i := range runs {
 			var err error
-			if runs[i], err = SuggestCases(context.Background(), cb.rules, nil, SuggestOptions{DecisionDate: suggestDate}); err != nil {
+			if runs[i], err = SuggestCases(context.Background(), cb.Rules, nil, SuggestOptions{DecisionDate: suggestDate}); err != nil {
 				t.Fatal(err)
 			}
 		}
 		if !reflect.DeepEqual(runs[0], runs[1]) {
-			t.Errorf("%s: two runs differ", cb.name)
+			t.Errorf("%s: two runs differ", cb.Name)
 		}
 	}
 }
 
 func TestSuggestCasesDecisionDate(t *testing.T) {
 	t.Parallel()
-	r := compileRules(t, suggestRules(group("g", "all", "years_between(a.d, decision_date()) >= 18"), "g"))
+	r := solvertest.Compile(t, suggestRules(solvertest.Group("g", "all", "years_between(a.d, decision_date()) >= 18"), "g"))
 	if _, err := SuggestCases(context.Background(), r, nil, SuggestOptions{DecisionDate: "2025-02-30"}); err == nil {
 		t.Error("an impossible decision date was accepted")
 	}
@@ -299,14 +300,14 @@ func probeMeets(t *testing.T, r *engine.Ruleset, c engine.Case, goal string) boo
 // BenchmarkSuggestCases suggests cases for every casebank ruleset (target:
 // under 1 s each), given its cases.json ("cases") and from nothing ("none").
 func BenchmarkSuggestCases(b *testing.B) {
-	for _, cb := range loadCasebank(b) {
+	for _, cb := range solvertest.Casebank(b) {
 		for _, run := range []struct {
 			name     string
 			existing []engine.Case
-		}{{"cases", cb.cases}, {"none", nil}} {
-			b.Run(cb.name+"/"+run.name, func(b *testing.B) {
+		}{{"cases", cb.Cases}, {"none", nil}} {
+			b.Run(cb.Name+"/"+run.name, func(b *testing.B) {
 				for b.Loop() {
-					if _, err := SuggestCases(context.Background(), cb.rules, run.existing, SuggestOptions{DecisionDate: suggestDate}); err != nil {
+					if _, err := SuggestCases(context.Background(), cb.Rules, run.existing, SuggestOptions{DecisionDate: suggestDate}); err != nil {
 						b.Fatal(err)
 					}
 				}

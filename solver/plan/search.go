@@ -1,4 +1,4 @@
-package solver
+package plan
 
 import (
 	"container/heap"
@@ -48,7 +48,7 @@ type pathSession interface {
 // The order of sets is: least total weight, then fewest fields, then most
 // preferred fields (inquiry context), then declaration order (the set whose
 // earliest differing field is declared first). Adding a field never makes a
-// set better, so a best-first walk that starts from the routes' minimal
+// set better, so a best-first walk that starts from the ways' minimal
 // supports and grows rejected sets one field at a time meets the best
 // reachable set first: every smaller set on the way to it is better, so it is
 // popped, found unreachable and grown before the best set is.
@@ -64,7 +64,7 @@ type pathSearch struct {
 	// sess is opened at the first solver query: a plan that the engine's
 	// own evaluation settles never pays for a Z3 context. nil until then.
 	sess pathSession
-	// sup gives the routes' minimal supports under the request's answers.
+	// sup gives the ways' minimal supports under the request's answers.
 	sup *supportState
 	// budget bounds checks (Planner.maxChecks).
 	budget int
@@ -72,44 +72,44 @@ type pathSearch struct {
 	checks int
 }
 
-// liveRoute is a route that the answers so far leave open: avail are its
+// liveWay is a way that the answers so far leave open: avail are its
 // fields the applicant may still answer, sup the minimal sets of them one of
 // which a reaching set contains.
-type liveRoute struct {
-	// avail are the route's fields the applicant may still answer.
+type liveWay struct {
+	// avail are the way's fields the applicant may still answer.
 	avail fieldSet
 	// sup are the minimal subsets of avail, one of which a reaching set
 	// contains.
 	sup supportFamily
 }
 
-func (s *pathSearch) routes(g pathGoal) []liveRoute {
+func (s *pathSearch) ways(g pathGoal) []liveWay {
 	m := s.q.m
-	var rs []route
+	var rs []way
 	if g == goalEligible {
 		rs = m.toEligible
 	} else {
 		rs = append(append(rs, m.toEligible...), m.toNotEligible...)
 	}
-	var out []liveRoute
+	var out []liveWay
 	for i, r := range rs {
-		sup := s.sup.route(r)
+		sup := s.sup.way(r)
 		if m.whole {
-			// One route over every criterion per outcome; its supports
+			// One way over every criterion per outcome; its supports
 			// come from the outcome expression itself.
 			sup = s.sup.outcome(m.rs.Outcome, i < len(m.toEligible))
 		}
 		if len(sup) == 0 {
 			continue
 		}
-		out = append(out, liveRoute{avail: r.fields.intersect(s.q.askable), sup: sup})
+		out = append(out, liveWay{avail: r.fields.intersect(s.q.askable), sup: sup})
 	}
 	return out
 }
 
 // run returns the best set reaching g, or found false when none does.
 func (s *pathSearch) run(ctx context.Context, g pathGoal) (best fieldSet, found bool, err error) {
-	live := s.routes(g)
+	live := s.ways(g)
 	if len(live) == 0 {
 		return fieldSet{}, false, nil
 	}

@@ -1,4 +1,4 @@
-package solver
+package bound
 
 import (
 	"context"
@@ -12,17 +12,6 @@ import (
 
 	"golang.org/x/sync/semaphore"
 )
-
-// The authoring-time tools (mutation score, suggested cases, diff,
-// explain-failure, the polarity gate, static analysis) do work that grows
-// with the ruleset: a mutant per comparison, a goal per threshold, a Z3
-// check per field. A draft any key can upload may hold a thousand criteria,
-// so each tool runs under three bounds: a cap on how many items it plans
-// (sampled deterministically beyond the cap), a deadline for the whole run
-// (the context's, and a default of its own), and a process-wide Gate on how
-// many such runs use the cores at once. A run that meets its deadline
-// returns what it decided with a Progress that says so, instead of failing
-// or claiming a result it did not reach.
 
 // Reasons a bounded run stops before it finishes (Incomplete.Reason).
 const (
@@ -67,10 +56,11 @@ type Progress struct {
 	Incomplete *Incomplete `json:"incomplete,omitempty"`
 }
 
-// stop marks p incomplete because ctx ended (err is ctx's error, or an
+// Stop marks p incomplete because ctx ended (err is ctx's error, or an
 // error wrapping it), naming what was being counted ("mutants", "goals")
-// and the budget when the run had one of its own.
-func (p *Progress) stop(err error, what string, budget time.Duration) {
+// and the budget when the run had one of its own, so that the report says
+// how far the run got instead of failing or claiming a result.
+func (p *Progress) Stop(err error, what string, budget time.Duration) {
 	p.Complete = false
 	reason := IncompleteDeadline
 	if errors.Is(err, context.Canceled) {
@@ -92,10 +82,12 @@ func (p *Progress) stop(err error, what string, budget time.Duration) {
 // always gets the same mutants and goals (reports are deterministic).
 const sampleSeed = 0x5eed_e11_90
 
-// plan chooses which of n candidates a run capped at limit covers: all of
+// Choose picks which of n candidates a run capped at limit covers: all of
 // them when n <= limit, else limit of them drawn by a seeded shuffle, in
-// their original order. limit <= 0 means no cap.
-func plan(n, limit int) (chosen []int, p Progress) {
+// their original order, the same for the same n every time so that
+// reports are deterministic. limit <= 0 means no cap. The Progress counts
+// the candidates and the planned items, ready for the run to fill in.
+func Choose(n, limit int) (chosen []int, p Progress) {
 	p = Progress{Candidates: n, Planned: n, Complete: true}
 	if limit <= 0 || n <= limit {
 		chosen = make([]int, n)
@@ -111,9 +103,10 @@ func plan(n, limit int) (chosen []int, p Progress) {
 	return chosen, p
 }
 
-// withBudget is ctx bounded by budget (def when budget is zero or
-// negative), and the budget used.
-func withBudget(ctx context.Context, budget, def time.Duration) (context.Context, context.CancelFunc, time.Duration) {
+// WithBudget is ctx bounded by budget (def when budget is zero or
+// negative), and the budget used, so that a run with no budget of its own
+// still ends and its Progress can name the budget that ran out.
+func WithBudget(ctx context.Context, budget, def time.Duration) (context.Context, context.CancelFunc, time.Duration) {
 	if budget <= 0 {
 		budget = def
 	}

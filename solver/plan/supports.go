@@ -1,4 +1,4 @@
-package solver
+package plan
 
 import (
 	"slices"
@@ -6,7 +6,7 @@ import (
 	"github.com/eligo/eligo/engine"
 )
 
-// This file computes supports: for a criterion (or a route, or the whole
+// This file computes supports: for a criterion (or a way, or the whole
 // outcome) and a wanted status, the minimal sets of unanswered fields one of
 // which must be answered for the status to be reachable. It reads only the
 // structure of the expressions and the engine's three-valued statuses, never
@@ -89,8 +89,8 @@ func (f supportFamily) satisfiedBy(s fieldSet) bool {
 
 // supportState is what supports depend on for one request.
 type supportState struct {
-	// m is the ruleset's route model.
-	m *routeModel
+	// m is the ruleset's way model.
+	m *wayModel
 	// unanswered are the fields without an answer; askable those of them
 	// the applicant has not declined.
 	unanswered, askable fieldSet
@@ -103,7 +103,7 @@ type supportState struct {
 	done []bool
 }
 
-func newSupportState(m *routeModel, unanswered, askable fieldSet, status []engine.Status) *supportState {
+func newSupportState(m *wayModel, unanswered, askable fieldSet, status []engine.Status) *supportState {
 	n := len(m.crits)
 	return &supportState{m: m, unanswered: unanswered, askable: askable, status: status,
 		memo: make([]supportFamily, 2*n), done: make([]bool, 2*n)}
@@ -212,8 +212,8 @@ func (st *supportState) needed(e *engine.Expr, need *fieldSet) {
 	}
 }
 
-// route returns the supports of every literal of r holding at once.
-func (st *supportState) route(r route) supportFamily {
+// way returns the supports of every literal of r holding at once.
+func (st *supportState) way(r way) supportFamily {
 	if st.m.whole {
 		return nil // the caller uses outcome instead
 	}

@@ -1,4 +1,4 @@
-package solver
+package plan
 
 import (
 	"context"
@@ -13,32 +13,8 @@ import (
 
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/engine/enginetest"
+	"github.com/eligo/eligo/solver/solvertest"
 )
-
-// casebankRules returns the compiled casebank ruleset called name.
-func casebankRules(tb testing.TB, name string) *engine.Ruleset {
-	tb.Helper()
-	for _, cb := range loadCasebank(tb) {
-		if cb.name == name {
-			return cb.rules
-		}
-	}
-	tb.Fatalf("no casebank ruleset %s", name)
-	return nil
-}
-
-// inForce evaluates as a casebank case that names no date is decided
-// (engine.Ruleset.CaseDate: the first day of rs's effective period), so
-// that a test of the rules keeps passing after their period has ended.
-// Rules that read decision_date() with no period are decided as of
-// 2026-01-15, a fixed day, so no test depends on the day it runs.
-func inForce(rs *engine.Ruleset) engine.Options {
-	date, err := rs.CaseDate(engine.Case{})
-	if err != nil {
-		date = engine.DateOrdinal(2026, 1, 15)
-	}
-	return engine.Options{DecisionDate: date}
-}
 
 // planFor converts values, evaluates them as of a day rs is in force,
 // and plans.
@@ -48,7 +24,7 @@ func planFor(t *testing.T, p *Planner, rs *engine.Ruleset, values string, ic Inq
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, err := p.Plan(context.Background(), rs, in, rs.Evaluate(in, inForce(rs)), ic)
+	plan, err := p.Plan(context.Background(), rs, in, rs.Evaluate(in, solvertest.InForce(rs)), ic)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +41,7 @@ func pathIDs(p Plan) []string {
 
 // The expected paths below are worked out by hand from the rules.
 func TestPlanSnapIncome(t *testing.T) {
-	rs := casebankRules(t, "snap-income")
+	rs := solvertest.CasebankRules(t, "snap-income")
 	p := NewPlanner(16)
 	defer p.Close()
 	for _, tc := range []struct {
@@ -77,11 +53,11 @@ func TestPlanSnapIncome(t *testing.T) {
 	}{{
 		// Household size 1, an elderly member and a low net income pass
 		// every test in every region (weight 1+1+4); region is not
-		// needed, and the gross route would cost 2 more.
+		// needed, and the gross way would cost 2 more.
 		name: "nothing answered", values: `{}`,
 		want: []string{"household.size", "household.elderly_or_disabled_member", "income.net_monthly"}, aim: AimEligible,
 	}, {
-		// A gross income over every limit closes the gross route; the
+		// A gross income over every limit closes the gross way; the
 		// exemption is the only way left.
 		name: "gross income too high", values: `{"household.size": 3, "household.region": "hawaii", "income.gross_monthly": 99999}`,
 		want: []string{"household.elderly_or_disabled_member", "income.net_monthly"}, aim: AimEligible,
@@ -141,7 +117,7 @@ group high all "High" {
 `
 
 func TestPlanSolverSeesContradictions(t *testing.T) {
-	rs := compileRules(t, crossRules)
+	rs := solvertest.Compile(t, crossRules)
 	solverPlanner := NewPlanner(4)
 	defer solverPlanner.Close()
 	threeValued := NewPlanner(4, withFeasibility(optimisticFeasibility{}))
@@ -162,7 +138,7 @@ field a.x int weight 1
 field a.y int weight 1
 field a.z int weight 1
 field a.w int weight 1
-group route any "Either way" {
+group way any "Either way" {
   criterion by_x "By x" {
     a.x > 1
     cite law "q"
@@ -183,7 +159,7 @@ group route any "Either way" {
 `
 
 func TestPlanInquiryContextSteersTiesOnly(t *testing.T) {
-	rs := compileRules(t, choiceRules)
+	rs := solvertest.Compile(t, choiceRules)
 	p := NewPlanner(16)
 	defer p.Close()
 	for _, tc := range []struct {
@@ -214,7 +190,7 @@ func TestPlanInquiryContextSteersTiesOnly(t *testing.T) {
 }
 
 func TestChoiceContext(t *testing.T) {
-	rs := compileRules(t, choiceRules)
+	rs := solvertest.Compile(t, choiceRules)
 	p := NewPlanner(16)
 	defer p.Close()
 	plan := planFor(t, p, rs, `{"a.x": 0}`, InquiryContext{DeclinedFields: []string{"a.w"}})
@@ -227,7 +203,7 @@ func TestChoiceContext(t *testing.T) {
 			t.Errorf("field %s in section %q", f.ID, cc.FieldSections[f.ID])
 		}
 	}
-	if len(cc.OrGroups) != 1 || cc.OrGroups[0].GroupID != "route" || cc.OrGroups[0].Status != ChoiceOpen {
+	if len(cc.OrGroups) != 1 || cc.OrGroups[0].GroupID != "way" || cc.OrGroups[0].Status != ChoiceOpen {
 		t.Fatalf("or groups %+v", cc.OrGroups)
 	}
 	status := map[string]ChoiceStatus{}
@@ -261,8 +237,8 @@ func TestChoiceContext(t *testing.T) {
 }
 
 func TestPlanCacheKey(t *testing.T) {
-	rs := casebankRules(t, "snap-income")
-	m, err := newRouteModel(rs)
+	rs := solvertest.CasebankRules(t, "snap-income")
+	m, err := newWayModel(rs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +247,7 @@ func TestPlanCacheKey(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return newPlanQuery(m, in, rs.Evaluate(in, inForce(rs)), NormalizeInquiryContext(ic)).cacheKey()
+		return newPlanQuery(m, in, rs.Evaluate(in, solvertest.InForce(rs)), NormalizeInquiryContext(ic)).cacheKey()
 	}
 	base := `{"household.region": "contiguous_us_guam_vi", "household.size": 3, "household.elderly_or_disabled_member": false, "income.gross_monthly": %d}`
 	// The gross income is read only by settled criteria: two incomes
@@ -321,12 +297,12 @@ func TestNormalizeInquiryContext(t *testing.T) {
 }
 
 func TestPlanErrors(t *testing.T) {
-	rs := casebankRules(t, "snap-income")
+	rs := solvertest.CasebankRules(t, "snap-income")
 	in, err := rs.Convert([]byte(`{}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := rs.Evaluate(in, inForce(rs))
+	res := rs.Evaluate(in, solvertest.InForce(rs))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	p := NewPlanner(4)
@@ -339,14 +315,14 @@ func TestPlanErrors(t *testing.T) {
 	if _, err := tight.Plan(context.Background(), rs, in, res, InquiryContext{}); !errors.Is(err, ErrSearchBudget) {
 		t.Errorf("one query allowed: %v", err)
 	}
-	other := casebankRules(t, "us-fmla-employee")
+	other := solvertest.CasebankRules(t, "us-fmla-employee")
 	if _, err := p.Plan(context.Background(), other, in, res, InquiryContext{}); err == nil {
 		t.Error("inputs of another ruleset were accepted")
 	}
 }
 
-// A ruleset whose disjunctive form outgrows maxRoutes is searched as one
-// route over the whole outcome; the result must still be the brute force's.
+// A ruleset whose disjunctive form outgrows maxWays is searched as one
+// way over the whole outcome; the result must still be the brute force's.
 func TestPlanWholeOutcomeFallback(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("section wide\nsource law \"Law\" url \"https://example.org/law\" licence \"public-domain\"\n")
@@ -363,13 +339,13 @@ func TestPlanWholeOutcomeFallback(t *testing.T) {
 		groups = append(groups, fmt.Sprintf("g%d", g))
 	}
 	fmt.Fprintf(&b, "outcome %s\n", strings.Join(groups, " and "))
-	rs := compileRules(t, b.String())
-	m, err := newRouteModel(rs)
+	rs := solvertest.Compile(t, b.String())
+	m, err := newWayModel(rs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !m.whole {
-		t.Fatalf("%d routes: the test needs more than %d", len(m.toEligible), maxRoutes)
+		t.Fatalf("%d ways: the test needs more than %d", len(m.toEligible), maxWays)
 	}
 	checkPlans(t, "wide", rs, 12, 3)
 }
@@ -382,12 +358,12 @@ func TestPlanConcurrent(t *testing.T) {
 		res *engine.Result
 	}
 	var reqs []request
-	for i, cb := range loadCasebank(t) {
-		smp := enginetest.NewSampler(cb.rules, uint64(i))
+	for i, cb := range solvertest.Casebank(t) {
+		smp := enginetest.NewSampler(cb.Rules, uint64(i))
 		for range 6 {
 			date := smp.DecisionDate()
 			in := smp.Inputs(0.4, date)
-			reqs = append(reqs, request{cb.rules, in, cb.rules.Evaluate(in, engine.Options{DecisionDate: date})})
+			reqs = append(reqs, request{cb.Rules, in, cb.Rules.Evaluate(in, engine.Options{DecisionDate: date})})
 		}
 	}
 	want := make([][]string, len(reqs))

@@ -1,0 +1,181 @@
+package verify
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+	"slices"
+
+	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/solver"
+)
+
+// This file lists what a suite should cover (the goals SuggestCases
+// solves for) and builds the probe ruleset whose criterion k is goal k's
+// condition, so the evaluator can tell which goals a case meets.
+
+// caseGoal is one thing a suite should show.
+type caseGoal struct {
+	// text names the goal (Suggestion.Goal).
+	text string
+	// cond is a bool expression over the ruleset's fields, true exactly
+	// when a case meets the goal; probe criterion k is goal k's cond.
+	cond *engine.Expr
+	// crit is the CriterionAt index of the criterion the goal is about.
+	crit int
+	// slot and value, when slot >= 0, are the field a threshold goal
+	// compares and the value that meets the goal exactly.
+	slot  int
+	value engine.Value
+	// prefer, when not nil, is a narrower cond tried first: the step
+	// itself in a decimal window.
+	prefer *engine.Expr
+}
+
+// maxAloneAlternatives is the largest `any` group whose alternatives get
+// an "alone" goal. Each such goal restates every other alternative of the
+// group (negated), so the goals of a group of n alternatives hold n² of
+// them: a group of a thousand took 54 s and 18 GB to list. The largest
+// casebank group has 37 alternatives.
+const maxAloneAlternatives = 100
+
+// caseGoals lists r's goals in order, each condition once, and builds
+// their probe: a ruleset over r's fields whose criterion k is goal k's
+// condition, which the evaluator and the encoding then read alike.
+func caseGoals(r *engine.Ruleset) ([]caseGoal, *engine.Ruleset, error) {
+	var cmps []*engine.Expr
+	for i := 0; i < r.NumCriteria(); i++ {
+		c, _ := r.CriterionAt(i)
+		solver.WalkExpr(c.Expr, func(x *engine.Expr) {
+			if t, ok := thresholdOf(x); ok && slices.ContainsFunc(walkNodes(t.side), isField) {
+				cmps = append(cmps, x)
+			}
+		})
+	}
+	texts, err := exprTexts(r, cmps)
+	if err != nil {
+		return nil, nil, fmt.Errorf("solver: suggest cases: %w", err)
+	}
+	var goals []caseGoal
+	seen := map[string]bool{}
+	// add adds a goal met by window, or by exact when window is nil; exact
+	// (side == value) is then also the preferred shape.
+	add := func(crit int, text string, window, exact *engine.Expr) {
+		g := caseGoal{text: text, cond: window, crit: crit, slot: -1, prefer: exact}
+		if window == nil {
+			g.cond, g.prefer = exact, nil
+		}
+		if key, _ := g.cond.MarshalJSON(); !seen[string(key)] {
+			seen[string(key)] = true
+			if exact != nil && exact.Args[0].Kind == engine.ExprField {
+				g.slot, g.value = exact.Args[0].Slot, exact.Args[1].Const
+			}
+			goals = append(goals, g)
+		}
+	}
+	for i := 0; i < r.NumCriteria(); i++ {
+		c, gi := r.CriterionAt(i)
+		if c.Expr == nil {
+			continue
+		}
+		alone := []*engine.Expr{c.Expr}
+		for _, o := range r.Groups[gi].Criteria {
+			if o.ID != c.ID && o.Expr != nil && r.Groups[gi].Kind == engine.GroupAny {
+				alone = append(alone, boolOp(engine.OpNot, o.Expr))
+			}
+		}
+		if len(alone) > 1 && len(alone) <= maxAloneAlternatives {
+			add(i, "alternative "+c.ID+" alone", boolOp(engine.OpAnd, alone...), nil)
+		}
+		add(i, "criterion "+c.ID+" satisfied", c.Expr, nil)
+		add(i, "criterion "+c.ID+" not satisfied", boolOp(engine.OpNot, c.Expr), nil)
+		solver.WalkExpr(c.Expr, func(x *engine.Expr) {
+			n := slices.Index(cmps, x)
+			if n < 0 {
+				return
+			}
+			t, _ := thresholdOf(x)
+			at, ok := t.constant(t.c)
+			if !ok {
+				return
+			}
+			name := "threshold " + texts[n] + ": "
+			if t.c.IsInt() || t.sort == engine.SortDecimal {
+				add(i, name+"at "+t.format(t.c), nil, boolOp(engine.OpEq, t.side, at))
+			}
+			lo, hi := t.neighbours()
+			for _, nb := range []struct {
+				word      string
+				v         *big.Rat
+				far, near engine.Operator
+			}{{"just below", lo, engine.OpGe, engine.OpLt}, {"just above", hi, engine.OpLe, engine.OpGt}} {
+				if k, ok := t.constant(nb.v); ok {
+					var window *engine.Expr // a decimal goal's half-open step
+					if t.sort == engine.SortDecimal {
+						window = boolOp(engine.OpAnd, boolOp(nb.far, t.side, k), boolOp(nb.near, t.side, at))
+					}
+					add(i, fmt.Sprintf("%s%s (%s)", name, nb.word, t.format(nb.v)), window, boolOp(engine.OpEq, t.side, k))
+				}
+			}
+		})
+	}
+	if len(goals) == 0 {
+		return nil, nil, nil
+	}
+	conds := make([]*engine.Expr, len(goals))
+	for k, g := range goals {
+		conds[k] = g.cond
+	}
+	probe, err := buildProbe(r, conds)
+	if err != nil {
+		return nil, nil, fmt.Errorf("solver: suggest cases: %w", err)
+	}
+	return goals, probe, nil
+}
+
+// fieldsRead lists the ids of the fields x reads, in declaration order, as
+// Criterion.Fields does.
+func fieldsRead(r *engine.Ruleset, x *engine.Expr) []string {
+	var out []string
+	for _, f := range r.Fields {
+		if slices.ContainsFunc(walkNodes(x), func(y *engine.Expr) bool { return y.Kind == engine.ExprField && y.Key == f.ID }) {
+			out = append(out, f.ID)
+		}
+	}
+	return out
+}
+
+// buildProbe builds a ruleset over r's fields whose criteria are conds
+// (bool expressions over those fields) in one `all` group. Evaluating it
+// tells which conds an answer set meets, encoding it states them to Z3, and
+// its criteria's Text prints them.
+func buildProbe(r *engine.Ruleset, conds []*engine.Expr) (*engine.Ruleset, error) {
+	if len(r.Sources) == 0 {
+		return nil, errors.New("a ruleset without sources") // every criterion cites one
+	}
+	p := &engine.Ruleset{SectionID: "probe", Fields: r.Fields, Sources: r.Sources,
+		Groups: []engine.Group{{ID: "probe", Kind: engine.GroupAll, Title: "probe"}}, Outcome: &engine.Expr{Kind: engine.ExprGroup, Key: "probe"}}
+	for i, x := range conds {
+		p.Groups[0].Criteria = append(p.Groups[0].Criteria, engine.Criterion{ID: fmt.Sprintf("p%d", i), Title: "probe", Expr: x,
+			Citations: []engine.Citation{{Source: r.Sources[0].ID}}, Fields: fieldsRead(r, x)})
+		p.ReadsDecisionDate = p.ReadsDecisionDate || slices.ContainsFunc(walkNodes(x), isDecisionDate)
+	}
+	return engine.Build(p)
+}
+
+// exprTexts prints bool expressions over r's fields in the rules language.
+func exprTexts(r *engine.Ruleset, xs []*engine.Expr) ([]string, error) {
+	if len(xs) == 0 {
+		return nil, nil
+	}
+	p, err := buildProbe(r, xs)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(xs))
+	for i := range out {
+		c, _ := p.CriterionAt(i)
+		out[i] = c.Text
+	}
+	return out, nil
+}
