@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/eligo/eligo/authoring/llm"
-	"github.com/eligo/eligo/authoring/source"
+	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/store"
 )
 
@@ -128,9 +128,9 @@ func (s *Service) Discover(ctx context.Context, tenantID, projectID, what string
 
 // quoteFinder returns where a quote is found among sources.
 func quoteFinder(sources []store.ProjectSource) func(string) (string, bool) {
-	normalised := make([]*source.Normalised, len(sources))
+	normalised := make([]*engine.Normalised, len(sources))
 	for i := range sources {
-		normalised[i] = source.Normalise(sources[i].Text)
+		normalised[i] = engine.Normalise(sources[i].Text)
 	}
 	return func(quote string) (string, bool) {
 		for i, n := range normalised {

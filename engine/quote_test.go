@@ -1,14 +1,16 @@
-package source
+package engine
 
 import (
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
 )
 
-func TestLocate(t *testing.T) {
+func TestLocateQuote(t *testing.T) {
 	t.Parallel()
 	const text = "  (a) An eligible\temployee\n\n  is an employee\u00a0who:  \n§ 825.110 “eligible”—"
 	tests := []struct {
@@ -99,17 +101,17 @@ func TestLocateProperties(t *testing.T) {
 	for _, name := range []string{"us-fmla-employee", "uk-child-benefit", "medicaid-adult-expansion"} {
 		text := casebankSource(t, name)
 		n := Normalise(text)
-		collapsed := collapse(text)
+		collapsed := CollapseSpace(text)
 		for range 500 {
 			qs, qe := randomQuote(rng, text)
 			quote := text[qs:qe]
 
 			// Re-spaced, it is still found, at the right offsets.
 			start, end, ok := n.Locate(respace(rng, quote))
-			if !ok || collapse(text[start:end]) != collapse(quote) || start > qs {
+			if !ok || CollapseSpace(text[start:end]) != CollapseSpace(quote) || start > qs {
 				t.Fatalf("%s: re-spaced %q: got %d, %d, %v", name, quote, start, end, ok)
 			}
-			if strings.Count(collapsed, collapse(quote)) == 1 && (start != qs || end != qe) {
+			if strings.Count(collapsed, CollapseSpace(quote)) == 1 && (start != qs || end != qe) {
 				t.Fatalf("%s: %q located at [%d,%d), want [%d,%d)", name, quote, start, end, qs, qe)
 			}
 
@@ -140,7 +142,7 @@ func TestLocateProperties(t *testing.T) {
 				flipped[i] = unicode.ToUpper(flipped[i])
 			}
 			_, _, ok = n.Locate(string(flipped))
-			if want := strings.Contains(collapsed, collapse(string(flipped))); ok != want {
+			if want := strings.Contains(collapsed, CollapseSpace(string(flipped))); ok != want {
 				t.Fatalf("%s: %q with its case changed: ok %v, want %v", name, string(flipped), ok, want)
 			}
 		}
@@ -158,7 +160,7 @@ func TestLocateCaseNotForgiven(t *testing.T) {
 	}
 }
 
-func BenchmarkLocate(b *testing.B) {
+func BenchmarkLocateQuote(b *testing.B) {
 	text := strings.Repeat(casebankSource(b, "uk-child-benefit"), 200) // about 1 MB
 	quote := "the Child   Benefit Act 2005\nlater added references to a qualifying young person alongside the child"
 	b.Run("Normalise", func(b *testing.B) {
@@ -174,4 +176,43 @@ func BenchmarkLocate(b *testing.B) {
 			}
 		}
 	})
+}
+
+// FuzzLocate checks Locate against its definition on arbitrary input:
+// found exactly when the collapsed quote is in the collapsed text, at
+// offsets inside the text whose collapsed form is the quote's.
+func FuzzLocateQuote(f *testing.F) {
+	f.Add("(a) An eligible\temployee\n\n is", "eligible employee is")
+	f.Add("§ 825.110\u00a0“eligible”—", " “eligible”— ")
+	f.Add("abc", "")
+	f.Fuzz(func(t *testing.T, text, quote string) {
+		start, end, ok := Locate(text, quote)
+		q := CollapseSpace(quote)
+		if want := q != "" && strings.Contains(CollapseSpace(text), q); ok != want {
+			t.Fatalf("Locate(%q, %q) ok %v, want %v", text, quote, ok, want)
+		}
+		if !ok {
+			if start != 0 || end != 0 {
+				t.Fatalf("Locate(%q, %q) not found but returned [%d,%d)", text, quote, start, end)
+			}
+			return
+		}
+		if start < 0 || start >= end || end > len(text) {
+			t.Fatalf("Locate(%q, %q) = [%d,%d) out of range", text, quote, start, end)
+		}
+		if got := CollapseSpace(text[start:end]); got != q {
+			t.Fatalf("Locate(%q, %q) matched %q, which collapses to %q", text, quote, text[start:end], got)
+		}
+	})
+}
+
+// casebankSource returns the source.txt of a casebank entry: real statute
+// text with the curly quotes, dashes and section signs uploads have.
+func casebankSource(t testing.TB, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "casebank", name, "source.txt"))
+	if err != nil {
+		t.Fatalf("read casebank source: %v", err)
+	}
+	return string(b)
 }

@@ -1,4 +1,4 @@
-package source
+package engine
 
 import (
 	"sort"
@@ -56,9 +56,9 @@ func isSpace(r rune, size int) bool {
 	return unicode.IsSpace(r) && !(r == utf8.RuneError && size == 1)
 }
 
-// collapse returns s with each run of white space turned into one space
+// CollapseSpace returns s with each run of white space turned into one space
 // and leading and trailing white space removed.
-func collapse(s string) string {
+func CollapseSpace(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	pending := false
@@ -87,7 +87,7 @@ func collapse(s string) string {
 // last character of the match, or ok false when the quote is not there or
 // is only white space.
 func (n *Normalised) Locate(quote string) (start, end int, ok bool) {
-	q := collapse(quote)
+	q := CollapseSpace(quote)
 	if q == "" {
 		return 0, 0, false
 	}
