@@ -128,13 +128,13 @@ func (s *Service) Discover(ctx context.Context, tenantID, projectID, what string
 
 // quoteFinder returns where a quote is found among sources.
 func quoteFinder(sources []store.ProjectSource) func(string) (string, bool) {
-	normalised := make([]*engine.Normalised, len(sources))
+	normalised := make([]*engine.SourceText, len(sources))
 	for i := range sources {
-		normalised[i] = engine.Normalise(sources[i].Text)
+		normalised[i] = engine.NewSourceText(sources[i].Text)
 	}
 	return func(quote string) (string, bool) {
 		for i, n := range normalised {
-			if _, _, ok := n.Locate(quote); ok {
+			if n.Contains(quote) {
 				return sources[i].ID, true
 			}
 		}

@@ -259,11 +259,11 @@ func (r *Ruleset) references(c *Criterion) []SourceReference {
 }
 
 // TextFragment percent-encodes a quote for a #:~:text= fragment: white
-// space collapsed to single spaces, every byte outside A-Z a-z 0-9 . _ ~
+// space collapsed as quotes are matched (CollapseSpace), every byte outside A-Z a-z 0-9 . _ ~
 // encoded (including - , & which the fragment syntax reserves).
 func TextFragment(quote string) string {
 	const hexDigits = "0123456789ABCDEF"
-	norm := strings.Join(strings.Fields(quote), " ")
+	norm := CollapseSpace(quote)
 	var b strings.Builder
 	for i := 0; i < len(norm); i++ {
 		c := norm[i]

@@ -26,7 +26,7 @@ func Example() {
 	}
 	fmt.Printf("%s\n---\n", ex.Text)
 
-	text := engine.Normalise(ex.Text)
+	text := engine.NewSourceText(ex.Text)
 	for _, quote := range []string{
 		"means an employee who\nhas been employed",
 		"means an Employee who has been employed",
@@ -49,7 +49,7 @@ func Example() {
 func ExampleCoverage() {
 	text := "(a) An employee is eligible if—\n(1) employed for 12 months; and\n(2) employed for 1,250 hours.\n\n(b) Exclusions. Federal officers are excluded."
 	clauses := source.Clauses(text)
-	start, end, _ := engine.Locate(text, "employed for 12 months")
+	start, end, _ := engine.LocateQuote(text, "employed for 12 months")
 	for i, covered := range source.Coverage(text, clauses, [][2]int{{start, end}}) {
 		fmt.Printf("%-5v %s\n", covered, clauses[i].Text(text))
 	}

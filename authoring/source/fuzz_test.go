@@ -55,7 +55,7 @@ func FuzzExtract(f *testing.F) {
 			end++
 		}
 		quote := text[start:end]
-		qs, qe, ok := engine.Locate(text, quote)
+		qs, qe, ok := engine.LocateQuote(text, quote)
 		if want := engine.CollapseSpace(quote) != ""; ok != want {
 			t.Fatalf("%s: Locate(%q) ok %v, want %v", mt, quote, ok, want)
 		}
