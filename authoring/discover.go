@@ -103,7 +103,7 @@ func (s *Service) Discover(ctx context.Context, tenantID, projectID, what string
 	locate := quoteFinder(sources)
 	if what == DiscoverSections {
 		if err := json.Unmarshal([]byte(body), &out.Sections); err != nil {
-			return out, &GenerationError{Stage: StageExtract, Reason: "model_reply_invalid", Retryable: true, Message: "the model's reply was not the JSON asked for"}
+			return out, &GenerationError{Stage: StageExtract, Reason: ReasonModelReplyInvalid, Retryable: true, Message: "the model's reply was not the JSON asked for"}
 		}
 		out.Sections = slices.DeleteFunc(out.Sections, func(p SectionProposal) bool { return !sectionIDForm.MatchString(p.SectionID) })
 		for i := range out.Sections {
@@ -112,7 +112,7 @@ func (s *Service) Discover(ctx context.Context, tenantID, projectID, what string
 		return out, nil
 	}
 	if err := json.Unmarshal([]byte(body), &out.Fields); err != nil {
-		return out, &GenerationError{Stage: StageExtract, Reason: "model_reply_invalid", Retryable: true, Message: "the model's reply was not the JSON asked for"}
+		return out, &GenerationError{Stage: StageExtract, Reason: ReasonModelReplyInvalid, Retryable: true, Message: "the model's reply was not the JSON asked for"}
 	}
 	out.Fields = slices.DeleteFunc(out.Fields, func(p FieldProposal) bool {
 		return !fieldIDShape.MatchString(p.ID) || !slices.Contains([]string{"int", "decimal", "bool", "date", "enum"}, p.Type)

@@ -150,9 +150,9 @@ func Register(s *api.Server, deps Deps) {
 		promoteDoc+" "+rulebookIDDoc, api.Keyed, write)
 	promote.Refusals = slices.Concat(publishing, []api.Refusal{
 		{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonNonConservativePresenceOp, Meaning: "the presence-polarity gate found an unanswered-field default that can be more favourable than an answer; `field`, `criterion` and `witness` name the first, `findings` lists all."},
-		{Status: http.StatusUnprocessableEntity, ReasonCode: "candidate_tests", Meaning: "a stored test case of the candidate fails (`failures` lists them)."},
-		{Status: http.StatusUnprocessableEntity, ReasonCode: "candidate_loads", Meaning: "the candidate's stored content does not load."},
-		{Status: http.StatusUnprocessableEntity, ReasonCode: "composition", Meaning: "the members do not compose with the candidate in place (a shared field's type differs)."},
+		{Status: http.StatusUnprocessableEntity, ReasonCode: publish.StageCandidateTests, Meaning: "a stored test case of the candidate fails (`failures` lists them)."},
+		{Status: http.StatusUnprocessableEntity, ReasonCode: publish.StageCandidateLoads, Meaning: "the candidate's stored content does not load."},
+		{Status: http.StatusUnprocessableEntity, ReasonCode: publish.StageComposition, Meaning: "the members do not compose with the candidate in place (a shared field's type differs)."},
 		{Status: http.StatusForbidden, ReasonCode: reasonForceForbidden, Meaning: "`force_unsafe` was sent by a key that is not internal."}})
 	api.Register(s, promote, h.promote)
 }
