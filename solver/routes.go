@@ -176,11 +176,7 @@ func newRouteModel(rs *engine.Ruleset) (*routeModel, error) {
 		}
 	}
 	m.witness = newWitnessValues(rs)
-	firstCrit := make([]int, len(rs.Groups))
-	for i := n - 1; i >= 0; i-- {
-		firstCrit[m.critGroup[i]] = i
-	}
-	b := dnfBuilder{m: m, firstCrit: firstCrit}
+	b := dnfBuilder{m: m}
 	var errE, errN error
 	m.toEligible, errE = b.terms(rs.Outcome, true)
 	m.toNotEligible, errN = b.terms(rs.Outcome, false)
@@ -237,8 +233,6 @@ var errTooManyRoutes = errors.New("too many routes")
 type dnfBuilder struct {
 	// m is the route model being built.
 	m *routeModel
-	// firstCrit[g] is the flat index of group g's first criterion.
-	firstCrit []int
 }
 
 func (b dnfBuilder) terms(e *engine.Expr, want bool) ([]route, error) {
@@ -288,7 +282,7 @@ func (b dnfBuilder) group(g int, want bool) []route {
 		// Every criterion must have st: one term.
 		r := route{}
 		for i := range n {
-			c := b.firstCrit[g] + i
+			c := b.m.rs.CriterionIndex(g, i)
 			if b.m.crits[c].Discretionary {
 				return nil
 			}
@@ -298,7 +292,7 @@ func (b dnfBuilder) group(g int, want bool) []route {
 	}
 	// Any one criterion with st: one term each.
 	for i := range n {
-		c := b.firstCrit[g] + i
+		c := b.m.rs.CriterionIndex(g, i)
 		if !b.m.crits[c].Discretionary {
 			out = append(out, route{lits: []routeLiteral{{crit: c, want: st}}})
 		}
