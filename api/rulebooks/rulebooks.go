@@ -253,34 +253,23 @@ func (h *handler) get(ctx context.Context, in *rulebookRefInput) (*rulebookOutpu
 }
 
 type listInput struct {
-	Limit  int    `query:"limit" minimum:"1" maximum:"100" default:"50" doc:"Page size."`
-	Cursor string `query:"cursor" maxLength:"400" doc:"The X-Next-Cursor header of the previous page."`
+	api.PageQuery
 }
 
 type listOutput struct {
-	NextCursor string `header:"X-Next-Cursor" doc:"Cursor of the next page; absent on the last page."`
-	Body       []*rulebookResponse
+	api.NextPage
+	Body []*rulebookResponse
 }
 
 func (h *handler) list(ctx context.Context, in *listInput) (*listOutput, error) {
-	after, err := api.DecodeCursor(in.Cursor)
-	if err != nil {
-		return nil, api.ValidationFailed(api.ValidationItem{Type: "value_error", Loc: []any{"query", "cursor"},
-			Msg: "Value error, not a cursor this service issued", Input: in.Cursor})
-	}
-	limit := in.Limit
-	if limit == 0 {
-		limit = 50
-	}
-	rows, err := h.store.ListRulebooks(ctx, store.RulebookQuery{Tenant: api.ViewerOf(ctx).TenantID, AfterSlug: after, Limit: limit + 1})
+	rows, next, err := api.ListPage(in.PageQuery, api.SlugCursor, func(rb store.Rulebook) string { return rb.Slug },
+		func(after string, limit int) ([]store.Rulebook, error) {
+			return h.store.ListRulebooks(ctx, store.RulebookQuery{Tenant: api.ViewerOf(ctx).TenantID, AfterSlug: after, Limit: limit})
+		})
 	if err != nil {
 		return nil, err
 	}
-	out := &listOutput{Body: make([]*rulebookResponse, 0, min(len(rows), limit))}
-	if len(rows) > limit {
-		rows = rows[:limit]
-		out.NextCursor = api.EncodeCursor(rows[len(rows)-1].Slug)
-	}
+	out := &listOutput{NextPage: api.NextPage{NextCursor: next}, Body: make([]*rulebookResponse, 0, len(rows))}
 	for _, rb := range rows {
 		o, err := h.out(ctx, rb, nil)
 		if err != nil {
