@@ -176,7 +176,7 @@ func (s *Server) gate(w http.ResponseWriter, r *http.Request) {
 	if pattern == "" {
 		if allowed := s.allowedMethods(r); allowed != "" {
 			w.Header().Set("Allow", allowed)
-			writeError(w, NewProblem(http.StatusMethodNotAllowed, "method_not_allowed", "method_not_allowed",
+			writeError(w, NewProblem(http.StatusMethodNotAllowed, "method_not_allowed", ReasonMethodNotAllowed,
 				"This path does not accept "+r.Method+"; the Allow header lists the methods it does."))
 			return
 		}

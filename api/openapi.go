@@ -75,7 +75,8 @@ type operationShape struct {
 
 // shapeOf reads an operation's input type as huma does: a Body or RawBody
 // member is the request body, members tagged path, query, header or cookie
-// are parameters.
+// are parameters, and an embedded struct's members (a list's PageQuery)
+// count as the input's own.
 func shapeOf(input reflect.Type) operationShape {
 	var sh operationShape
 	if input.Kind() != reflect.Struct {
@@ -90,6 +91,10 @@ func shapeOf(input reflect.Type) operationShape {
 			if _, ok := f.Tag.Lookup(tag); ok {
 				sh.params = true
 			}
+		}
+		if f.Anonymous && f.Type.Kind() == reflect.Struct {
+			inner := shapeOf(f.Type)
+			sh.body, sh.params = sh.body || inner.body, sh.params || inner.params
 		}
 	}
 	return sh

@@ -1,8 +1,12 @@
 package api
 
-// The reason codes of the spec's error table (detail.reason_code), named
-// once: handlers, Route declarations and tests use these constants, never
-// the spelled-out strings.
+// The reason codes of the spec's error table (detail.reason_code) that the
+// HTTP layer itself gives, each defined once: handlers, Route declarations
+// and tests use these constants, never the spelled-out strings. A
+// service's own refusals are defined once in that service, beside the
+// code that refuses (authoring's Reason* constants, authoring/llm's
+// provider codes, publish's Stage* gate names, worker's Reason*), and the
+// api packages refer to them there.
 const (
 	ReasonMissingAPIKey                  = "missing_api_key"
 	ReasonInvalidAPIKey                  = "invalid_api_key"
@@ -12,7 +16,6 @@ const (
 	ReasonSlugConflict                   = "slug_conflict"
 	ReasonNamespaceOwned                 = "namespace_owned" // 403: the namespace is another tenant's; says nothing of the slug
 	ReasonInvalidSlugFormat              = "invalid_slug_format"
-	ReasonTokenBudgetExceeded            = "token_budget_exceeded"
 	ReasonNonConservativePresenceOp      = "non_conservative_presence_op"
 	ReasonRulesetRecordCorrupt           = "ruleset_record_corrupt"
 	ReasonArtefactPublicVisibility       = "artefact_reference_public_visibility_forbidden"
@@ -38,4 +41,6 @@ const (
 	ReasonRulebookReleaseMissing         = "rulebook_release_missing"
 	ReasonRulebookReleaseCorrupt         = "rulebook_release_corrupt"
 	ReasonRateLimitExceededAnonymousBody = "rate_limit_exceeded" // the anonymous 429 body's error member
+	ReasonMethodNotAllowed               = "method_not_allowed"
+	ReasonDiffUndecided                  = "diff_undecided" // a ruleset or rulebook diff the solver could not settle in time
 )

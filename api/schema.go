@@ -61,9 +61,6 @@ func Explain(rr *catalog.Ruleset, anonymous bool) (groups []ExplainGroup, criter
 	r := rr.Rules
 	groups = make([]ExplainGroup, len(r.Groups))
 	criteria = make([]ExplainCriterion, 0, r.NumCriteria())
-	// i counts criteria in group then declaration order, the order of
-	// Ruleset.References.
-	i := 0
 	for gi, g := range r.Groups {
 		eg := ExplainGroup{Group: g.ID, Title: g.Title, Kind: string(g.Kind), CriterionID: make([]string, len(g.Criteria))}
 		for ci := range g.Criteria {
@@ -76,9 +73,8 @@ func Explain(rr *catalog.Ruleset, anonymous bool) (groups []ExplainGroup, criter
 			criteria = append(criteria, ExplainCriterion{
 				CriterionID: c.ID, Group: g.ID, Title: c.Title, Description: r.CriterionSentence(c),
 				Expression: c.Text, Discretionary: c.Discretionary, Fields: fields,
-				SourceReferences: rr.SourceReferences(r.References(i), anonymous),
+				SourceReferences: rr.SourceReferences(r.References(r.CriterionIndex(gi, ci)), anonymous),
 			})
-			i++
 		}
 		groups[gi] = eg
 	}

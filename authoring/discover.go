@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/eligo/eligo/authoring/llm"
-	"github.com/eligo/eligo/authoring/source"
+	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/store"
 )
 
@@ -103,7 +103,7 @@ func (s *Service) Discover(ctx context.Context, tenantID, projectID, what string
 	locate := quoteFinder(sources)
 	if what == DiscoverSections {
 		if err := json.Unmarshal([]byte(body), &out.Sections); err != nil {
-			return out, &GenerationError{Stage: StageExtract, Reason: "model_reply_invalid", Retryable: true, Message: "the model's reply was not the JSON asked for"}
+			return out, &GenerationError{Stage: StageExtract, Reason: ReasonModelReplyInvalid, Retryable: true, Message: "the model's reply was not the JSON asked for"}
 		}
 		out.Sections = slices.DeleteFunc(out.Sections, func(p SectionProposal) bool { return !sectionIDForm.MatchString(p.SectionID) })
 		for i := range out.Sections {
@@ -112,7 +112,7 @@ func (s *Service) Discover(ctx context.Context, tenantID, projectID, what string
 		return out, nil
 	}
 	if err := json.Unmarshal([]byte(body), &out.Fields); err != nil {
-		return out, &GenerationError{Stage: StageExtract, Reason: "model_reply_invalid", Retryable: true, Message: "the model's reply was not the JSON asked for"}
+		return out, &GenerationError{Stage: StageExtract, Reason: ReasonModelReplyInvalid, Retryable: true, Message: "the model's reply was not the JSON asked for"}
 	}
 	out.Fields = slices.DeleteFunc(out.Fields, func(p FieldProposal) bool {
 		return !fieldIDShape.MatchString(p.ID) || !slices.Contains([]string{"int", "decimal", "bool", "date", "enum"}, p.Type)
@@ -128,13 +128,13 @@ func (s *Service) Discover(ctx context.Context, tenantID, projectID, what string
 
 // quoteFinder returns where a quote is found among sources.
 func quoteFinder(sources []store.ProjectSource) func(string) (string, bool) {
-	normalised := make([]*source.Normalised, len(sources))
+	normalised := make([]*engine.SourceText, len(sources))
 	for i := range sources {
-		normalised[i] = source.Normalise(sources[i].Text)
+		normalised[i] = engine.NewSourceText(sources[i].Text)
 	}
 	return func(quote string) (string, bool) {
 		for i, n := range normalised {
-			if _, _, ok := n.Locate(quote); ok {
+			if n.Contains(quote) {
 				return sources[i].ID, true
 			}
 		}

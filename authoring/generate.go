@@ -53,6 +53,10 @@ const (
 	ReasonNoSeed = "seed_not_found"
 	// ReasonNoSources: the project has no active source to generate from.
 	ReasonNoSources = "no_active_sources"
+	// ReasonModelReplyInvalid: the model's reply to a discovery request
+	// (sections or fields of the sources) was not the JSON asked for
+	// (retryable).
+	ReasonModelReplyInvalid = "model_reply_invalid"
 )
 
 // GenerateRequest is one generation.
@@ -302,7 +306,7 @@ func providerFailure(err error) error {
 	if errors.As(err, &pe) {
 		return &GenerationError{Stage: StageCall, Reason: pe.Reason, Retryable: pe.Retryable, Message: pe.Message}
 	}
-	return &GenerationError{Stage: StageCall, Reason: "provider_unavailable", Retryable: true, Message: "the model could not be called"}
+	return &GenerationError{Stage: StageCall, Reason: llm.ReasonUnavailable, Retryable: true, Message: "the model could not be called"}
 }
 
 // keep stores the best draft as the project's draft and reports it.

@@ -180,7 +180,7 @@ func checkQuotes(rules *engine.Ruleset, bindings []binding) []QuoteCheck {
 	for _, b := range bindings {
 		bound[b.decl.ID] = b.src
 	}
-	normalised := map[string]*source.Normalised{}
+	normalised := map[string]*engine.SourceText{}
 	var out []QuoteCheck
 	for gi := range rules.Groups {
 		for _, c := range rules.Groups[gi].Criteria {
@@ -190,7 +190,7 @@ func checkQuotes(rules *engine.Ruleset, bindings []binding) []QuoteCheck {
 					q.ProjectSourceID = src.ID
 					n := normalised[src.ID]
 					if n == nil {
-						n = source.Normalise(src.Text)
+						n = engine.NewSourceText(src.Text)
 						normalised[src.ID] = n
 					}
 					q.start, q.end, q.Verified = n.Locate(ci.Quote)

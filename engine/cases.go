@@ -90,13 +90,11 @@ func (r *Ruleset) RunCase(c Case) CaseResult {
 		}
 	}
 	if res.Outcome.String() != c.ExpectedOutcome {
-		idx := 0
 		for g := range r.Groups {
 			for ci := range r.Groups[g].Criteria {
-				if res.Groups[g] != Satisfied && res.Criteria[idx] != Satisfied {
+				if res.Groups[g] != Satisfied && res.Criteria[r.CriterionIndex(g, ci)] != Satisfied {
 					cr.FailingCriteria = append(cr.FailingCriteria, r.Groups[g].Criteria[ci].ID)
 				}
-				idx++
 			}
 		}
 	}

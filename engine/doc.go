@@ -118,6 +118,16 @@
 // explanation in a second pass over the result, so the plain path pays
 // nothing for them. Ruleset.Report assembles the whole decision as the CLI
 // prints it. Ruleset.RunCase runs one casebank or project test case.
+//
+// # Finding quotes
+//
+// A criterion cites its source with an exact quote. SourceText (and
+// LocateQuote for one quote) is the one rule by which a quote is found in
+// a source's text: each run of white space matches any other, leading and
+// trailing white space is ignored, and nothing else is forgiven.
+// Authoring's quote checks, publish's quotes stage and the casebank's
+// citation check all call it, so they cannot disagree. CollapseSpace is
+// the form quotes are compared in, and TextFragment's deep links use it.
 package engine
 
 // Version is the engine version stamped on every decision. Outcomes for the

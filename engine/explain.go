@@ -85,12 +85,11 @@ func (r *Ruleset) trace(in *Inputs, res *Result) *Trace {
 	for g := range r.Groups {
 		t.GroupStatuses[r.Groups[g].ID] = res.Groups[g]
 	}
-	i := 0
 	for g := range r.Groups {
 		reason := FailureReason{Group: r.Groups[g].ID}
 		for ci := range r.Groups[g].Criteria {
 			c := &r.Groups[g].Criteria[ci]
-			if res.Groups[g] == NotSatisfied && res.Criteria[i] == NotSatisfied {
+			if res.Groups[g] == NotSatisfied && res.Criteria[r.CriterionIndex(g, ci)] == NotSatisfied {
 				for _, s := range c.Slots {
 					if in.Values[s].Known {
 						reason.Items = append(reason.Items, FailureItem{Type: "answer", Field: r.Fields[s].ID, Value: r.ValueJSON(s, in.Values[s])})
@@ -98,7 +97,6 @@ func (r *Ruleset) trace(in *Inputs, res *Result) *Trace {
 				}
 				reason.Items = append(reason.Items, FailureItem{Type: "condition", Expression: c.Text})
 			}
-			i++
 		}
 		if len(reason.Items) > 0 {
 			t.FailureReasons = append(t.FailureReasons, reason)
@@ -203,7 +201,6 @@ func (r *Ruleset) explain(in *Inputs, res *Result) *Explanation {
 	case NotEligible:
 		want = NotSatisfied
 	}
-	i := 0
 	for g := range r.Groups {
 		grp := &r.Groups[g]
 		if res.Groups[g] == want {
@@ -213,10 +210,10 @@ func (r *Ruleset) explain(in *Inputs, res *Result) *Explanation {
 		branchTaken := false
 		for ci := range grp.Criteria {
 			c := &grp.Criteria[ci]
+			i := r.CriterionIndex(g, ci)
 			st := res.Criteria[i]
-			i++
 			ce := CriterionExplanation{CriterionID: c.ID, Title: c.Title, Status: st,
-				SupportingFacts: []Fact{}, SourceReferences: r.refs[i-1]}
+				SupportingFacts: []Fact{}, SourceReferences: r.refs[i]}
 			facts := true
 			if grp.Kind == GroupAny && res.Groups[g] == Satisfied {
 				facts = st == Satisfied && !branchTaken
@@ -259,11 +256,11 @@ func (r *Ruleset) references(c *Criterion) []SourceReference {
 }
 
 // TextFragment percent-encodes a quote for a #:~:text= fragment: white
-// space collapsed to single spaces, every byte outside A-Z a-z 0-9 . _ ~
+// space collapsed as quotes are matched (CollapseSpace), every byte outside A-Z a-z 0-9 . _ ~
 // encoded (including - , & which the fragment syntax reserves).
 func TextFragment(quote string) string {
 	const hexDigits = "0123456789ABCDEF"
-	norm := strings.Join(strings.Fields(quote), " ")
+	norm := CollapseSpace(quote)
 	var b strings.Builder
 	for i := 0; i < len(norm); i++ {
 		c := norm[i]

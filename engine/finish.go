@@ -30,7 +30,9 @@ func (r *Ruleset) finish(hash bool) error {
 		}
 		r.digest = digestOf(canon)
 	}
+	r.groupStart = make([]int, len(r.Groups))
 	for gi := range r.Groups {
+		r.groupStart[gi] = len(r.criteria)
 		for ci := range r.Groups[gi].Criteria {
 			r.criteria = append(r.criteria, criterionRef{group: gi, index: ci})
 			r.refs = append(r.refs, r.references(&r.Groups[gi].Criteria[ci]))

@@ -296,7 +296,6 @@ func (r *Ruleset) Graph(slug string, in *Inputs, res *Result) *Graph {
 			Key: f.ID, FieldType: f.Type, Question: f.Question, Overlay: ov.field(s),
 		})
 	}
-	i := 0
 	for gi := range r.Groups {
 		grp := &r.Groups[gi]
 		gid := groupNodePrefix + grp.ID
@@ -305,13 +304,12 @@ func (r *Ruleset) Graph(slug string, in *Inputs, res *Result) *Graph {
 			cid := criterionNodePrefix + c.ID
 			g.Nodes = append(g.Nodes, GraphNode{
 				ID: cid, Type: NodeTypeCriterion, Label: c.Title, Title: c.Title, SectionID: r.SectionID,
-				Group: grp.ID, Fields: c.Fields, Display: r.display(cid, c, ov), Overlay: ov.criterion(i),
+				Group: grp.ID, Fields: c.Fields, Display: r.display(cid, c, ov), Overlay: ov.criterion(r.CriterionIndex(gi, ci)),
 			})
 			for _, f := range c.Fields {
 				g.Edges = append(g.Edges, GraphEdge{Source: fieldNodePrefix + f, Target: cid, Type: EdgeFieldToCriterion})
 			}
 			g.Edges = append(g.Edges, GraphEdge{Source: cid, Target: gid, Type: EdgeCriterionToGroup})
-			i++
 		}
 	}
 	used := outcomeGroups(r.Outcome, make([]bool, len(r.Groups)))

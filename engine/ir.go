@@ -191,6 +191,9 @@ type Ruleset struct {
 	prog program
 	// criteria locates the i-th criterion (group then declaration order).
 	criteria []criterionRef
+	// groupStart[g] is the CriterionAt index of group g's first criterion:
+	// the inverse of criteria, so the flat index is counted in one place.
+	groupStart []int
 	// refs[i] are the source references of the i-th criterion, shared
 	// read-only by every explanation.
 	refs [][]SourceReference
@@ -358,6 +361,13 @@ func (r *Ruleset) CriterionAt(i int) (*Criterion, int) {
 	ref := r.criteria[i]
 	return &r.Groups[ref.group].Criteria[ref.index], ref.group
 }
+
+// CriterionIndex returns the CriterionAt index of the ci-th criterion of
+// group g: where its status sits in a Result's Criteria and its
+// references in References. A walk over Groups and their Criteria asks
+// here rather than keeping its own count, so every walk numbers the
+// criteria the same way.
+func (r *Ruleset) CriterionIndex(g, ci int) int { return r.groupStart[g] + ci }
 
 // References returns the source references of the i-th criterion (in
 // CriterionAt order). They depend on the ruleset alone, so they are built

@@ -300,17 +300,15 @@ func SourceSections(text []byte) map[string]string {
 	return sections
 }
 
-// normalise collapses every run of white space to one space.
-func normalise(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-// VerifyCitations checks that every cited quote of r appears, white space
-// normalised, in the cited source's section of text. It returns one
-// sentence per problem.
+// VerifyCitations checks that every cited quote of r appears in the cited
+// source's section of text by engine's one quote rule
+// (SourceText.Contains: white space forgiven, nothing else), the rule
+// publish and authoring use. It returns one sentence per problem.
 func VerifyCitations(r *engine.Ruleset, text []byte) []string {
 	sections := SourceSections(text)
-	norm := map[string]string{}
+	norm := map[string]*engine.SourceText{}
 	for id, s := range sections {
-		norm[id] = normalise(s)
+		norm[id] = engine.NewSourceText(s)
 	}
 	var problems []string
 	for _, s := range r.Sources {
@@ -325,7 +323,7 @@ func VerifyCitations(r *engine.Ruleset, text []byte) []string {
 				if !ok {
 					continue
 				}
-				if !strings.Contains(body, normalise(ci.Quote)) {
+				if !body.Contains(ci.Quote) {
 					problems = append(problems, fmt.Sprintf("criterion %s: quote %q does not appear in section %s of the source text", c.ID, ci.Quote, ci.Source))
 				}
 			}

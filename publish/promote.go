@@ -57,10 +57,26 @@ type promoteStage struct {
 
 // promoteStages are the go-live gates of a promotion, in order.
 var promoteStages = [...]promoteStage{
-	{"candidate_tests", (*Publisher).candidateTests},
-	{"composition", (*Publisher).promotedComposition},
-	{"presence_polarity", (*Publisher).presencePolarity},
+	{StageCandidateTests, (*Publisher).candidateTests},
+	{StageComposition, (*Publisher).promotedComposition},
+	{StagePresencePolarity, (*Publisher).presencePolarity},
 }
+
+// The go-live gates' names. A promotion refused at a gate carries its name
+// in RefusedError.Stage, and the HTTP layer answers it as the reason code,
+// so each is defined once, here.
+const (
+	// StageCandidateLoads: the candidate's stored content does not load.
+	StageCandidateLoads = "candidate_loads"
+	// StageCandidateTests: a stored test case of the candidate fails.
+	StageCandidateTests = "candidate_tests"
+	// StageComposition: the members do not compose with the candidate in
+	// place.
+	StageComposition = "composition"
+	// StagePresencePolarity: the presence-polarity gate on the composed
+	// rulebook.
+	StagePresencePolarity = "presence_polarity"
+)
 
 // Promote makes req.Candidate the live cut of req.Section in the rulebook,
 // after the go-live gates: the candidate loads, its stored test cases
@@ -99,7 +115,7 @@ func (p *Publisher) Promote(ctx context.Context, req PromoteRequest) (RulebookRe
 		return RulebookResult{}, fmt.Errorf("candidate %s is of section %s, not %s: %w", row.ID, row.SectionID, req.Section, ErrCandidateSection)
 	}
 	if pr.candidate, err = p.catalog.Load(ctx, row); err != nil {
-		return RulebookResult{}, &RefusedError{Stage: "candidate_loads", Reason: err, Message: "the candidate's stored content does not load"}
+		return RulebookResult{}, &RefusedError{Stage: StageCandidateLoads, Reason: err, Message: "the candidate's stored content does not load"}
 	}
 	pr.draft = rb
 	pr.draft.Refs = make([]store.RulebookRef, len(rb.Refs))

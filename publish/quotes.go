@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/eligo/eligo/engine"
@@ -13,14 +12,15 @@ import (
 )
 
 // VerifySources checks every quote of r against the text of the source it
-// cites, after collapsing white space on both sides (no stemming, case
-// folding or fuzzy matching, as the spec requires). texts maps source ids
+// cites by engine's one quote rule (SourceText.Contains: white space
+// forgiven, nothing else — no stemming, case folding or fuzzy matching, as
+// the spec requires), the rule authoring verifies drafts by. texts maps source ids
 // to the bytes of their text. It returns, for each cited source, the digest
 // of its text and the time of the check, and one sentence per quote that
 // could not be verified: a cited source without text, or a quote its text
 // does not contain.
 func VerifySources(r *engine.Ruleset, texts map[string][]byte, now time.Time) (map[string]store.SourceCheck, []string) {
-	normalised := map[string]string{}
+	normalised := map[string]*engine.SourceText{}
 	var problems []string
 	for gi := range r.Groups {
 		for _, c := range r.Groups[gi].Criteria {
@@ -30,13 +30,13 @@ func VerifySources(r *engine.Ruleset, texts map[string][]byte, now time.Time) (m
 					text, ok := texts[ci.Source]
 					if !ok {
 						problems = append(problems, fmt.Sprintf("source %s: no text was supplied to verify its quotes against", ci.Source))
-						normalised[ci.Source] = ""
+						normalised[ci.Source] = nil
 						continue
 					}
-					body = collapseSpace(string(text))
+					body = engine.NewSourceText(string(text))
 					normalised[ci.Source] = body
 				}
-				if _, ok := texts[ci.Source]; ok && !strings.Contains(body, collapseSpace(ci.Quote)) {
+				if body != nil && !body.Contains(ci.Quote) {
 					problems = append(problems, fmt.Sprintf("criterion %s: the quote %q does not appear in the text of source %s", c.ID, ci.Quote, ci.Source))
 				}
 			}
@@ -53,6 +53,3 @@ func VerifySources(r *engine.Ruleset, texts map[string][]byte, now time.Time) (m
 	problems = slices.Compact(problems)
 	return checks, problems
 }
-
-// collapseSpace turns every run of white space into one space.
-func collapseSpace(s string) string { return strings.Join(strings.Fields(s), " ") }

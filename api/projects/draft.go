@@ -2,12 +2,12 @@ package projects
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
 
+	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/authoring"
 	"github.com/eligo/eligo/authoring/review"
@@ -178,28 +178,27 @@ func unmarshalInto(raw []byte, dst any) error {
 	return nil
 }
 
-// The project list's cursor resumes after a project: base64url of
-// "prj:<created_at RFC 3339 nano>|<id>".
-func encodeProjectCursor(p store.Project) string {
-	return base64.RawURLEncoding.EncodeToString([]byte("prj:" + p.CreatedAt.UTC().Format(time.RFC3339Nano) + "|" + p.ID))
+// projectCursor keys the project list, ordered by creation then id: a
+// cursor is base64url of "prj:<created_at RFC 3339 nano>|<id>".
+var projectCursor = api.Cursor[store.ProjectPage]{
+	Kind: "prj",
+	Encode: func(k store.ProjectPage) string {
+		return k.AfterCreated.UTC().Format(time.RFC3339Nano) + "|" + k.AfterID
+	},
+	Decode: func(key string) (store.ProjectPage, error) {
+		at, id, ok := strings.Cut(key, "|")
+		if !ok || !projectIDPattern.MatchString(id) {
+			return store.ProjectPage{}, fmt.Errorf("malformed cursor")
+		}
+		t, err := time.Parse(time.RFC3339Nano, at)
+		if err != nil {
+			return store.ProjectPage{}, err
+		}
+		return store.ProjectPage{AfterCreated: t, AfterID: id}, nil
+	},
 }
 
-func decodeProjectCursor(cursor string) (store.ProjectPage, error) {
-	if cursor == "" {
-		return store.ProjectPage{}, nil
-	}
-	raw, err := base64.RawURLEncoding.DecodeString(cursor)
-	if err != nil {
-		return store.ProjectPage{}, err
-	}
-	rest, ok := strings.CutPrefix(string(raw), "prj:")
-	at, id, ok2 := strings.Cut(rest, "|")
-	if !ok || !ok2 || !projectIDPattern.MatchString(id) {
-		return store.ProjectPage{}, fmt.Errorf("malformed cursor")
-	}
-	t, err := time.Parse(time.RFC3339Nano, at)
-	if err != nil {
-		return store.ProjectPage{}, err
-	}
-	return store.ProjectPage{AfterCreated: t, AfterID: id}, nil
+// keyOfProject is where the project list resumes after p.
+func keyOfProject(p store.Project) store.ProjectPage {
+	return store.ProjectPage{AfterCreated: p.CreatedAt, AfterID: p.ID}
 }

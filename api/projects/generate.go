@@ -71,7 +71,7 @@ var generationRefusals = []api.Refusal{
 	{Status: http.StatusUnprocessableEntity, ReasonCode: authoring.ReasonNoSources, Meaning: "the project has no active source."},
 	{Status: http.StatusUnprocessableEntity, ReasonCode: authoring.ReasonNoSeed, Meaning: "refine found no ruleset to start from."},
 	{Status: http.StatusConflict, ReasonCode: worker.ReasonGenerationActive, Meaning: "the project already has a generation queued or running."},
-	{Status: http.StatusBadGateway, ReasonCode: "provider_auth_failed", Meaning: "the provider refused the key (also provider_rate_limited, provider_unavailable, provider_timeout, provider_model_unknown, provider_bad_request, provider_response_invalid; `retryable` says whether to try again)."},
+	{Status: http.StatusBadGateway, ReasonCode: llm.ReasonAuthFailed, Meaning: "the provider refused the key (also provider_rate_limited, provider_unavailable, provider_timeout, provider_model_unknown, provider_bad_request, provider_response_invalid; `retryable` says whether to try again)."},
 }
 
 // generateBody is the optional body of generate, generate-and-test and the

@@ -218,36 +218,29 @@ func tenantFor(projectID string, ctx context.Context) (string, error) {
 }
 
 type listInput struct {
-	Limit  int    `query:"limit" minimum:"1" maximum:"100" default:"50" doc:"Page size."`
-	Cursor string `query:"cursor" maxLength:"400" doc:"The X-Next-Cursor header of the previous page."`
+	api.PageQuery
 }
 
 type listOutput struct {
-	NextCursor string `header:"X-Next-Cursor" doc:"Cursor of the next page; absent on the last page."`
-	Body       []*projectResponse
+	api.NextPage
+	Body []*projectResponse
 }
 
 func (h *handler) list(ctx context.Context, in *listInput) (*listOutput, error) {
-	page, err := decodeProjectCursor(in.Cursor)
-	if err != nil {
-		return nil, api.ValidationFailed(api.ValidationItem{Type: "value_error", Loc: []any{"query", "cursor"},
-			Msg: "Value error, not a cursor this service issued", Input: in.Cursor})
-	}
-	limit := in.Limit
-	if limit == 0 {
-		limit = 50
-	}
-	page.Limit = limit + 1
 	p, _ := auth.PrincipalFrom(ctx)
-	rows, err := h.authoring.Projects(ctx, p.TenantID, page)
+	rows, next, err := api.ListPage(in.PageQuery, projectCursor, keyOfProject,
+		func(page store.ProjectPage, limit int) ([]store.Project, error) {
+			page.Limit = limit
+			rows, err := h.authoring.Projects(ctx, p.TenantID, page)
+			if err != nil {
+				return nil, failed(ctx, err, "Projects", "")
+			}
+			return rows, nil
+		})
 	if err != nil {
-		return nil, failed(ctx, err, "Projects", "")
+		return nil, err
 	}
-	out := &listOutput{Body: make([]*projectResponse, 0, min(len(rows), limit))}
-	if len(rows) > limit {
-		rows = rows[:limit]
-		out.NextCursor = encodeProjectCursor(rows[len(rows)-1])
-	}
+	out := &listOutput{NextPage: api.NextPage{NextCursor: next}, Body: make([]*projectResponse, 0, len(rows))}
 	for _, row := range rows {
 		o, err := projectOut(row)
 		if err != nil {

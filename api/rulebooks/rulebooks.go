@@ -150,9 +150,9 @@ func Register(s *api.Server, deps Deps) {
 		promoteDoc+" "+rulebookIDDoc, api.Keyed, write)
 	promote.Refusals = slices.Concat(publishing, []api.Refusal{
 		{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonNonConservativePresenceOp, Meaning: "the presence-polarity gate found an unanswered-field default that can be more favourable than an answer; `field`, `criterion` and `witness` name the first, `findings` lists all."},
-		{Status: http.StatusUnprocessableEntity, ReasonCode: "candidate_tests", Meaning: "a stored test case of the candidate fails (`failures` lists them)."},
-		{Status: http.StatusUnprocessableEntity, ReasonCode: "candidate_loads", Meaning: "the candidate's stored content does not load."},
-		{Status: http.StatusUnprocessableEntity, ReasonCode: "composition", Meaning: "the members do not compose with the candidate in place (a shared field's type differs)."},
+		{Status: http.StatusUnprocessableEntity, ReasonCode: publish.StageCandidateTests, Meaning: "a stored test case of the candidate fails (`failures` lists them)."},
+		{Status: http.StatusUnprocessableEntity, ReasonCode: publish.StageCandidateLoads, Meaning: "the candidate's stored content does not load."},
+		{Status: http.StatusUnprocessableEntity, ReasonCode: publish.StageComposition, Meaning: "the members do not compose with the candidate in place (a shared field's type differs)."},
 		{Status: http.StatusForbidden, ReasonCode: reasonForceForbidden, Meaning: "`force_unsafe` was sent by a key that is not internal."}})
 	api.Register(s, promote, h.promote)
 }
@@ -253,34 +253,23 @@ func (h *handler) get(ctx context.Context, in *rulebookRefInput) (*rulebookOutpu
 }
 
 type listInput struct {
-	Limit  int    `query:"limit" minimum:"1" maximum:"100" default:"50" doc:"Page size."`
-	Cursor string `query:"cursor" maxLength:"400" doc:"The X-Next-Cursor header of the previous page."`
+	api.PageQuery
 }
 
 type listOutput struct {
-	NextCursor string `header:"X-Next-Cursor" doc:"Cursor of the next page; absent on the last page."`
-	Body       []*rulebookResponse
+	api.NextPage
+	Body []*rulebookResponse
 }
 
 func (h *handler) list(ctx context.Context, in *listInput) (*listOutput, error) {
-	after, err := api.DecodeCursor(in.Cursor)
-	if err != nil {
-		return nil, api.ValidationFailed(api.ValidationItem{Type: "value_error", Loc: []any{"query", "cursor"},
-			Msg: "Value error, not a cursor this service issued", Input: in.Cursor})
-	}
-	limit := in.Limit
-	if limit == 0 {
-		limit = 50
-	}
-	rows, err := h.store.ListRulebooks(ctx, store.RulebookQuery{Tenant: api.ViewerOf(ctx).TenantID, AfterSlug: after, Limit: limit + 1})
+	rows, next, err := api.ListPage(in.PageQuery, api.SlugCursor, func(rb store.Rulebook) string { return rb.Slug },
+		func(after string, limit int) ([]store.Rulebook, error) {
+			return h.store.ListRulebooks(ctx, store.RulebookQuery{Tenant: api.ViewerOf(ctx).TenantID, AfterSlug: after, Limit: limit})
+		})
 	if err != nil {
 		return nil, err
 	}
-	out := &listOutput{Body: make([]*rulebookResponse, 0, min(len(rows), limit))}
-	if len(rows) > limit {
-		rows = rows[:limit]
-		out.NextCursor = api.EncodeCursor(rows[len(rows)-1].Slug)
-	}
+	out := &listOutput{NextPage: api.NextPage{NextCursor: next}, Body: make([]*rulebookResponse, 0, len(rows))}
 	for _, rb := range rows {
 		o, err := h.out(ctx, rb, nil)
 		if err != nil {

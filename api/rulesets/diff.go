@@ -11,8 +11,7 @@ import (
 	"github.com/eligo/eligo/solver/verify"
 )
 
-// reasonDiffUndecided: the solver ran out of time.
-const reasonDiffUndecided = "diff_undecided"
+// api.ReasonDiffUndecided: the solver ran out of time.
 
 // registerDiff adds GET /rulesets/{ruleset_id}/diff.
 func registerDiff(s *api.Server, h *handler, loads []api.Refusal) {
@@ -26,7 +25,7 @@ func registerDiff(s *api.Server, h *handler, loads []api.Refusal) {
 			"a field both versions declare alike is one answer, an enum whose values changed is compared over the values both take, and an int that became a decimal is the same number. " +
 			"`decision_date` (YYYY-MM-DD) fixes decision_date() for rules that read it (default today). Both rulesets must be visible to the caller. " + rulesetIDParamDoc,
 		Tags: []string{"Rulesets"}, Access: api.Keyed, Scopes: []auth.Scope{auth.ScopeRulesetsRead}, Class: api.ClassRulesets,
-		NotFound: notFound, Refusals: slices.Concat(loads, []api.Refusal{{Status: http.StatusUnprocessableEntity, ReasonCode: reasonDiffUndecided,
+		NotFound: notFound, Refusals: slices.Concat(loads, []api.Refusal{{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonDiffUndecided,
 			Meaning: "the solver could not decide within its time bound (10 s); nothing is known about the difference."}}),
 	}, h.diff)
 }
@@ -67,7 +66,7 @@ func (h *handler) diff(ctx context.Context, in *rulesetDiffInput) (*rulesetDiffO
 	d, err := verify.Diff(ctx, older.Rules, newer.Rules, opts)
 	if err != nil {
 		api.Log(ctx).WarnContext(ctx, "diff undecided", "ruleset", newer.ID, "against", older.ID, "error", err)
-		return nil, api.NewProblem(http.StatusUnprocessableEntity, "unprocessable_entity", reasonDiffUndecided,
+		return nil, api.NewProblem(http.StatusUnprocessableEntity, "unprocessable_entity", api.ReasonDiffUndecided,
 			"The solver could not decide the difference within its time bound.")
 	}
 	out := &rulesetDiffOutput{}

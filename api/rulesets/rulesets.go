@@ -25,9 +25,8 @@ import (
 	"github.com/eligo/eligo/store"
 )
 
-// Catalogue paging and the two headers of GET /rulesets.
+// The two headers of GET /rulesets.
 const (
-	defaultPageSize      = 50
 	headerSkippedInvalid = "X-Skipped-Invalid-Records"
 	headerNextCursor     = "X-Next-Cursor"
 	rulesetSourceFormat  = "eligo-rules"
@@ -176,14 +175,13 @@ func Register(s *api.Server, deps Deps) {
 type listRulesetsInput struct {
 	Q         string `query:"q" maxLength:"200" doc:"Case-insensitive text to find in the slug, name or description."`
 	Namespace string `query:"namespace" maxLength:"200" doc:"Keep slugs equal to this or under it, e.g. us or us/federal."`
-	Limit     int    `query:"limit" minimum:"1" maximum:"100" default:"50" doc:"Page size."`
-	Cursor    string `query:"cursor" maxLength:"400" doc:"The X-Next-Cursor header of the previous page."`
+	api.PageQuery
 }
 
 type listRulesetsOutput struct {
-	SkippedInvalid int    `header:"X-Skipped-Invalid-Records" doc:"Stored records skipped on this page because they could not be summarised; 0 is normal."`
-	NextCursor     string `header:"X-Next-Cursor" doc:"Cursor of the next page; absent on the last page."`
-	Body           rulesetList
+	SkippedInvalid int `header:"X-Skipped-Invalid-Records" doc:"Stored records skipped on this page because they could not be summarised; 0 is normal."`
+	api.NextPage
+	Body rulesetList
 }
 
 // rulesetList is the catalogue page: always a JSON array, empty when
@@ -206,28 +204,17 @@ func (h *handler) listRulesets(ctx context.Context, in *listRulesetsInput) (*lis
 		return nil, api.ValidationFailed(api.ValidationItem{Type: "string_pattern_mismatch", Loc: []any{"query", "namespace"},
 			Msg: "String should be a slug or slug prefix such as us or us/federal", Input: in.Namespace})
 	}
-	after, err := api.DecodeCursor(in.Cursor)
-	if err != nil {
-		return nil, api.ValidationFailed(api.ValidationItem{Type: "value_error", Loc: []any{"query", "cursor"},
-			Msg: "Value error, not a cursor this service issued", Input: in.Cursor})
-	}
-	limit := in.Limit
-	if limit == 0 {
-		limit = defaultPageSize
-	}
 	p, _ := auth.PrincipalFrom(ctx)
-	// One row more than the page tells whether another page follows.
-	rows, err := h.store.ListRulesets(ctx, store.RulesetQuery{
-		ViewerTenant: p.TenantID, Namespace: in.Namespace, Text: in.Q, AfterSlug: after, Limit: limit + 1,
-	})
+	rows, next, err := api.ListPage(in.PageQuery, api.SlugCursor, func(r store.Ruleset) string { return r.Slug },
+		func(after string, limit int) ([]store.Ruleset, error) {
+			return h.store.ListRulesets(ctx, store.RulesetQuery{
+				ViewerTenant: p.TenantID, Namespace: in.Namespace, Text: in.Q, AfterSlug: after, Limit: limit,
+			})
+		})
 	if err != nil {
 		return nil, err
 	}
-	out := &listRulesetsOutput{Body: make(rulesetList, 0, min(len(rows), limit))}
-	if len(rows) > limit {
-		rows = rows[:limit]
-		out.NextCursor = api.EncodeCursor(rows[len(rows)-1].Slug)
-	}
+	out := &listRulesetsOutput{NextPage: api.NextPage{NextCursor: next}, Body: make(rulesetList, 0, len(rows))}
 	for _, r := range rows {
 		if !summarisable(r) {
 			out.SkippedInvalid++

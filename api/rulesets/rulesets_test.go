@@ -367,7 +367,7 @@ func TestRulesetCataloguePagingAndFilters(t *testing.T) {
 		t.Errorf("summary = %v", entry)
 	}
 
-	for _, bad := range []string{"cursor=not-a-cursor!", "cursor=" + api.EncodeCursor("Bad Slug"), "namespace=Gov", "limit=0", "limit=101"} {
+	for _, bad := range []string{"cursor=not-a-cursor!", "cursor=" + api.SlugCursor.Make("Bad Slug"), "namespace=Gov", "limit=0", "limit=101"} {
 		r := f.Do(t, http.MethodGet, "/rulesets?"+bad, nil, nil)
 		if r.Status != http.StatusUnprocessableEntity {
 			t.Errorf("?%s = %d %s, want 422", bad, r.Status, r.Raw)

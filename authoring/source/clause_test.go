@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/eligo/eligo/engine"
 )
 
 func TestClausesStatutes(t *testing.T) {
@@ -86,7 +88,7 @@ func TestCoverage(t *testing.T) {
 		t.Fatalf("clauses %v, want 3", clauses)
 	}
 	span := func(quote string) [2]int {
-		start, end, ok := Locate(text, quote)
+		start, end, ok := engine.LocateQuote(text, quote)
 		if !ok {
 			t.Fatalf("quote %q not found", quote)
 		}

@@ -25,10 +25,9 @@
 //
 // # Verifying quotes
 //
-// Locate finds a quote in a text forgiving only white space: every run of
-// white space counts as one space on both sides and leading and trailing
-// white space is ignored. Case, punctuation and spelling must match
-// exactly. Normalise prepares a text once for many quotes.
+// A quote is found in the extracted text by engine.SourceText (white space
+// forgiven, nothing else), the rule publish and the casebank use too; a
+// PDF match's offset gives its page through PageOf.
 //
 // # Comparing and covering
 //

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/eligo/eligo/authoring/source"
+	"github.com/eligo/eligo/engine"
 )
 
 // Extract an HTML upload and verify a model's quote against it: the quote
@@ -25,7 +26,7 @@ func Example() {
 	}
 	fmt.Printf("%s\n---\n", ex.Text)
 
-	text := source.Normalise(ex.Text)
+	text := engine.NewSourceText(ex.Text)
 	for _, quote := range []string{
 		"means an employee who\nhas been employed",
 		"means an Employee who has been employed",
@@ -48,7 +49,7 @@ func Example() {
 func ExampleCoverage() {
 	text := "(a) An employee is eligible if—\n(1) employed for 12 months; and\n(2) employed for 1,250 hours.\n\n(b) Exclusions. Federal officers are excluded."
 	clauses := source.Clauses(text)
-	start, end, _ := source.Locate(text, "employed for 12 months")
+	start, end, _ := engine.LocateQuote(text, "employed for 12 months")
 	for i, covered := range source.Coverage(text, clauses, [][2]int{{start, end}}) {
 		fmt.Printf("%-5v %s\n", covered, clauses[i].Text(text))
 	}

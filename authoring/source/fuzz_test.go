@@ -7,6 +7,8 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/eligo/eligo/engine"
 )
 
 // fuzzMediaTypes are the types FuzzExtract drives: those Extract handles in
@@ -53,41 +55,13 @@ func FuzzExtract(f *testing.F) {
 			end++
 		}
 		quote := text[start:end]
-		qs, qe, ok := Locate(text, quote)
-		if want := collapse(quote) != ""; ok != want {
+		qs, qe, ok := engine.LocateQuote(text, quote)
+		if want := engine.CollapseSpace(quote) != ""; ok != want {
 			t.Fatalf("%s: Locate(%q) ok %v, want %v", mt, quote, ok, want)
 		}
 		lead := start + len(quote) - len(strings.TrimLeftFunc(quote, unicode.IsSpace))
-		if ok && (qs > lead || collapse(text[qs:qe]) != collapse(quote)) {
+		if ok && (qs > lead || engine.CollapseSpace(text[qs:qe]) != engine.CollapseSpace(quote)) {
 			t.Fatalf("%s: Locate(%q) = [%d,%d) %q", mt, quote, qs, qe, text[qs:qe])
-		}
-	})
-}
-
-// FuzzLocate checks Locate against its definition on arbitrary input:
-// found exactly when the collapsed quote is in the collapsed text, at
-// offsets inside the text whose collapsed form is the quote's.
-func FuzzLocate(f *testing.F) {
-	f.Add("(a) An eligible\temployee\n\n is", "eligible employee is")
-	f.Add("§ 825.110\u00a0“eligible”—", " “eligible”— ")
-	f.Add("abc", "")
-	f.Fuzz(func(t *testing.T, text, quote string) {
-		start, end, ok := Locate(text, quote)
-		q := collapse(quote)
-		if want := q != "" && strings.Contains(collapse(text), q); ok != want {
-			t.Fatalf("Locate(%q, %q) ok %v, want %v", text, quote, ok, want)
-		}
-		if !ok {
-			if start != 0 || end != 0 {
-				t.Fatalf("Locate(%q, %q) not found but returned [%d,%d)", text, quote, start, end)
-			}
-			return
-		}
-		if start < 0 || start >= end || end > len(text) {
-			t.Fatalf("Locate(%q, %q) = [%d,%d) out of range", text, quote, start, end)
-		}
-		if got := collapse(text[start:end]); got != q {
-			t.Fatalf("Locate(%q, %q) matched %q, which collapses to %q", text, quote, text[start:end], got)
 		}
 	})
 }

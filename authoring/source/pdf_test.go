@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/eligo/eligo/authoring/source/sourcetest"
+	"github.com/eligo/eligo/engine"
 )
 
 // statutePages lays a statute out as a PDF of pages of at most 20 lines,
@@ -48,7 +49,7 @@ func TestExtractPDFStatutes(t *testing.T) {
 			if i+1 < len(ex.Pages) {
 				end = ex.Pages[i+1]
 			}
-			page := Normalise(ex.Text[ex.Pages[i]:end])
+			page := engine.NewSourceText(ex.Text[ex.Pages[i]:end])
 			for _, l := range lines {
 				if _, _, ok := page.Locate(l); strings.TrimSpace(l) != "" && !ok {
 					t.Errorf("%s: page %d: line %q not extracted", name, i+1, l)
@@ -72,7 +73,7 @@ func TestExtractPDFQuoteOnPageTwo(t *testing.T) {
 	}
 	first := pages[1][i]
 	quote := first + " " + pages[1][i+1]
-	start, end, ok := Locate(ex.Text, quote)
+	start, end, ok := engine.LocateQuote(ex.Text, quote)
 	if !ok {
 		t.Fatalf("quote %q not located in %q", quote, ex.Text)
 	}
@@ -105,7 +106,7 @@ func TestExtractPDFEmptyPagesKeepTheirNumbers(t *testing.T) {
 	if len(ex.Pages) != 4 {
 		t.Fatalf("pages %v, want 4 entries", ex.Pages)
 	}
-	start, _, ok := Locate(ex.Text, "third")
+	start, _, ok := engine.LocateQuote(ex.Text, "third")
 	if !ok || PageOf(ex.Pages, start) != 3 {
 		t.Fatalf("third: ok %v, page %d in %q %v", ok, PageOf(ex.Pages, start), ex.Text, ex.Pages)
 	}

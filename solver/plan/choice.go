@@ -102,10 +102,7 @@ func choiceContext(q *planQuery, sup *supportState) ChoiceContext {
 	for _, f := range rs.Fields {
 		cc.FieldSections[f.ID] = rs.SectionID
 	}
-	c := 0
 	for g, grp := range rs.Groups {
-		first := c
-		c += len(grp.Criteria)
 		if grp.Kind != engine.GroupAny {
 			continue
 		}
@@ -113,7 +110,7 @@ func choiceContext(q *planQuery, sup *supportState) ChoiceContext {
 			Alternatives: make([]ChoiceAlternative, len(grp.Criteria))}
 		closed := 0
 		for i, crit := range grp.Criteria {
-			st := alternativeStatus(q, sup, first+i)
+			st := alternativeStatus(q, sup, rs.CriterionIndex(g, i))
 			if st == ChoiceClosed {
 				closed++
 			}

@@ -178,11 +178,7 @@ func newWayModel(rs *engine.Ruleset) (*wayModel, error) {
 		}
 	}
 	m.witness = newWitnessValues(rs)
-	firstCrit := make([]int, len(rs.Groups))
-	for i := n - 1; i >= 0; i-- {
-		firstCrit[m.critGroup[i]] = i
-	}
-	b := dnfBuilder{m: m, firstCrit: firstCrit}
+	b := dnfBuilder{m: m}
 	var errE, errN error
 	m.toEligible, errE = b.terms(rs.Outcome, true)
 	m.toNotEligible, errN = b.terms(rs.Outcome, false)
@@ -239,8 +235,6 @@ var errTooManyWays = errors.New("too many ways")
 type dnfBuilder struct {
 	// m is the way model being built.
 	m *wayModel
-	// firstCrit[g] is the flat index of group g's first criterion.
-	firstCrit []int
 }
 
 func (b dnfBuilder) terms(e *engine.Expr, want bool) ([]way, error) {
@@ -290,7 +284,7 @@ func (b dnfBuilder) group(g int, want bool) []way {
 		// Every criterion must have st: one term.
 		r := way{}
 		for i := range n {
-			c := b.firstCrit[g] + i
+			c := b.m.rs.CriterionIndex(g, i)
 			if b.m.crits[c].Discretionary {
 				return nil
 			}
@@ -300,7 +294,7 @@ func (b dnfBuilder) group(g int, want bool) []way {
 	}
 	// Any one criterion with st: one term each.
 	for i := range n {
-		c := b.firstCrit[g] + i
+		c := b.m.rs.CriterionIndex(g, i)
 		if !b.m.crits[c].Discretionary {
 			out = append(out, way{lits: []wayLiteral{{crit: c, want: st}}})
 		}

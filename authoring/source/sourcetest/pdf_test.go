@@ -11,6 +11,7 @@ import (
 
 	"github.com/eligo/eligo/authoring/source"
 	"github.com/eligo/eligo/authoring/source/sourcetest"
+	"github.com/eligo/eligo/engine"
 )
 
 func TestPDFRoundTrip(t *testing.T) {
@@ -29,7 +30,7 @@ func TestPDFRoundTrip(t *testing.T) {
 	}
 	for i, lines := range pages {
 		for _, l := range lines {
-			start, _, ok := source.Locate(ex.Text, l)
+			start, _, ok := engine.LocateQuote(ex.Text, l)
 			if !ok {
 				t.Errorf("line %q not extracted from %q", l, ex.Text)
 				continue
@@ -39,7 +40,7 @@ func TestPDFRoundTrip(t *testing.T) {
 			}
 		}
 	}
-	if start, _, ok := source.Locate(ex.Text, "(2) Eligible employee (A) The term"); !ok || source.PageOf(ex.Pages, start) != 1 {
+	if start, _, ok := engine.LocateQuote(ex.Text, "(2) Eligible employee (A) The term"); !ok || source.PageOf(ex.Pages, start) != 1 {
 		t.Errorf("a quote across the page break: ok %v, page %d", ok, source.PageOf(ex.Pages, start))
 	}
 }

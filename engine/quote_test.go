@@ -1,14 +1,16 @@
-package source
+package engine
 
 import (
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
 )
 
-func TestLocate(t *testing.T) {
+func TestLocateQuote(t *testing.T) {
 	t.Parallel()
 	const text = "  (a) An eligible\temployee\n\n  is an employee\u00a0who:  \n§ 825.110 “eligible”—"
 	tests := []struct {
@@ -32,7 +34,7 @@ func TestLocate(t *testing.T) {
 		{"", ""},
 		{" \n\t\u00a0", ""},
 	}
-	n := Normalise(text)
+	n := NewSourceText(text)
 	for _, tt := range tests {
 		wantStart, wantEnd := 0, 0
 		if tt.want != "" {
@@ -43,8 +45,8 @@ func TestLocate(t *testing.T) {
 		if start != wantStart || end != wantEnd || ok != (tt.want != "") {
 			t.Errorf("Locate(%q) = %d, %d, %v (%q); want %q", tt.quote, start, end, ok, text[start:end], tt.want)
 		}
-		if s2, e2, ok2 := Locate(text, tt.quote); s2 != start || e2 != end || ok2 != ok {
-			t.Errorf("Locate(text, %q) disagrees with Normalise(text).Locate", tt.quote)
+		if s2, e2, ok2 := LocateQuote(text, tt.quote); s2 != start || e2 != end || ok2 != ok {
+			t.Errorf("Locate(text, %q) disagrees with NewSourceText(text).Locate", tt.quote)
 		}
 	}
 }
@@ -93,23 +95,23 @@ func randomQuote(rng *rand.Rand, text string) (start, end int) {
 	}
 }
 
-func TestLocateProperties(t *testing.T) {
+func TestLocateQuoteProperties(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, name := range []string{"us-fmla-employee", "uk-child-benefit", "medicaid-adult-expansion"} {
 		text := casebankSource(t, name)
-		n := Normalise(text)
-		collapsed := collapse(text)
+		n := NewSourceText(text)
+		collapsed := CollapseSpace(text)
 		for range 500 {
 			qs, qe := randomQuote(rng, text)
 			quote := text[qs:qe]
 
 			// Re-spaced, it is still found, at the right offsets.
 			start, end, ok := n.Locate(respace(rng, quote))
-			if !ok || collapse(text[start:end]) != collapse(quote) || start > qs {
+			if !ok || CollapseSpace(text[start:end]) != CollapseSpace(quote) || start > qs {
 				t.Fatalf("%s: re-spaced %q: got %d, %d, %v", name, quote, start, end, ok)
 			}
-			if strings.Count(collapsed, collapse(quote)) == 1 && (start != qs || end != qe) {
+			if strings.Count(collapsed, CollapseSpace(quote)) == 1 && (start != qs || end != qe) {
 				t.Fatalf("%s: %q located at [%d,%d), want [%d,%d)", name, quote, start, end, qs, qe)
 			}
 
@@ -140,38 +142,85 @@ func TestLocateProperties(t *testing.T) {
 				flipped[i] = unicode.ToUpper(flipped[i])
 			}
 			_, _, ok = n.Locate(string(flipped))
-			if want := strings.Contains(collapsed, collapse(string(flipped))); ok != want {
+			if want := strings.Contains(collapsed, CollapseSpace(string(flipped))); ok != want {
 				t.Fatalf("%s: %q with its case changed: ok %v, want %v", name, string(flipped), ok, want)
 			}
 		}
 	}
 }
 
-func TestLocateCaseNotForgiven(t *testing.T) {
+func TestLocateQuoteCaseNotForgiven(t *testing.T) {
 	t.Parallel()
 	text := casebankSource(t, "us-fmla-employee")
-	if _, _, ok := Locate(text, "FOR AT LEAST 12 MONTHS BY THE EMPLOYER"); ok {
+	if _, _, ok := LocateQuote(text, "FOR AT LEAST 12 MONTHS BY THE EMPLOYER"); ok {
 		t.Fatal("an upper-cased quote was found")
 	}
-	if _, _, ok := Locate(text, "for at least 12 months by the employer"); !ok {
+	if _, _, ok := LocateQuote(text, "for at least 12 months by the employer"); !ok {
 		t.Fatal("the quote as written was not found")
 	}
 }
 
-func BenchmarkLocate(b *testing.B) {
+func BenchmarkLocateQuote(b *testing.B) {
 	text := strings.Repeat(casebankSource(b, "uk-child-benefit"), 200) // about 1 MB
 	quote := "the Child   Benefit Act 2005\nlater added references to a qualifying young person alongside the child"
-	b.Run("Normalise", func(b *testing.B) {
+	b.Run("NewSourceText", func(b *testing.B) {
 		for b.Loop() {
-			Normalise(text)
+			NewSourceText(text)
 		}
 	})
-	n := Normalise(text)
+	n := NewSourceText(text)
 	b.Run("Locate", func(b *testing.B) {
 		for b.Loop() {
 			if _, _, ok := n.Locate(quote + " X"); ok {
 				b.Fatal("found a quote that is not there")
 			}
+		}
+	})
+}
+
+// casebankSource returns the source.txt of a casebank entry: real statute
+// text with the curly quotes, dashes and section signs uploads have.
+func casebankSource(t testing.TB, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "casebank", name, "source.txt"))
+	if err != nil {
+		t.Fatalf("read casebank source: %v", err)
+	}
+	return string(b)
+}
+
+// FuzzLocateQuote checks LocateQuote against its definition on arbitrary
+// input: found exactly when the collapsed quote is in the collapsed text,
+// at offsets inside the text whose collapsed form is the quote's. It also
+// holds CollapseSpace to strings.Fields, which the deep links and the
+// casebank and publish checks collapsed white space with before they
+// called this file.
+func FuzzLocateQuote(f *testing.F) {
+	f.Add("(a) An eligible\temployee\n\n is", "eligible employee is")
+	f.Add("§ 825.110\u00a0“eligible”—", " “eligible”— ")
+	f.Add("abc", "")
+	f.Fuzz(func(t *testing.T, text, quote string) {
+		for _, s := range []string{text, quote} {
+			if got, want := CollapseSpace(s), strings.Join(strings.Fields(s), " "); got != want {
+				t.Fatalf("CollapseSpace(%q) = %q, strings.Fields gives %q", s, got, want)
+			}
+		}
+		start, end, ok := LocateQuote(text, quote)
+		q := CollapseSpace(quote)
+		if want := q != "" && strings.Contains(CollapseSpace(text), q); ok != want {
+			t.Fatalf("LocateQuote(%q, %q) ok %v, want %v", text, quote, ok, want)
+		}
+		if !ok {
+			if start != 0 || end != 0 {
+				t.Fatalf("LocateQuote(%q, %q) not found but returned [%d,%d)", text, quote, start, end)
+			}
+			return
+		}
+		if start < 0 || start >= end || end > len(text) {
+			t.Fatalf("LocateQuote(%q, %q) = [%d,%d) out of range", text, quote, start, end)
+		}
+		if got := CollapseSpace(text[start:end]); got != q {
+			t.Fatalf("LocateQuote(%q, %q) matched %q, which collapses to %q", text, quote, text[start:end], got)
 		}
 	})
 }
