@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/eligo/eligo/casebank"
+	"github.com/eligo/eligo/folder"
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/publish"
 	"github.com/eligo/eligo/store"
@@ -62,15 +62,15 @@ func TestQuoteCheckersAgree(t *testing.T) {
 			}
 			checks := checkQuotes(r, []binding{{decl: engine.Source{ID: "s"}, src: &store.ProjectSource{ID: "src_1", Text: text}}})
 			_, published := publish.VerifySources(r, map[string][]byte{"s": []byte(text)}, time.Unix(0, 0))
-			folder := casebank.VerifyCitations(r, []byte("== s ==\n"+text+"\n"))
+			inFolder := folder.VerifyCitations(r, []byte("== s ==\n"+text+"\n"))
 			got := map[string]bool{
 				"authoring": len(checks) == 1 && checks[0].Verified,
 				"publish":   len(published) == 0,
-				"casebank":  len(folder) == 0,
+				"casebank":  len(inFolder) == 0,
 			}
 			for who, ok := range got {
 				if ok != tt.want {
-					t.Errorf("%s: quote %q found %v, want %v (publish %q, casebank %q)", who, tt.quote, ok, tt.want, published, folder)
+					t.Errorf("%s: quote %q found %v, want %v (publish %q, casebank %q)", who, tt.quote, ok, tt.want, published, inFolder)
 				}
 			}
 		})

@@ -6,11 +6,13 @@
 // cases pins the rules down. It encodes the engine's compiled IR into SMT
 // and asks Z3 through solver/z3.
 //
-// It serves two audiences. The /decide hot path uses only the Planner,
-// whose plans are cached so that Z3 is seldom asked per request.
-// Everything else runs on request of an author or an operator (explain
-// failure, diff, publish, promotion, review, the CLI), where a run may
-// take seconds and is bounded (bound.go).
+// It serves two audiences, each from a package of its own so that the
+// hot path and the authoring path share only the encoding. The /decide
+// hot path uses only the planner (package solver/plan), whose plans are
+// cached so that Z3 is seldom asked per request. Everything else runs on
+// request of an author or an operator (explain failure, diff, publish,
+// promotion, review, the CLI), where a run may take seconds and is bounded
+// (package solver/bound); the verification tools are package solver/verify.
 //
 // The encoding and its direct queries:
 //
@@ -33,48 +35,26 @@
 //     operation uses an Explainer the catalog keeps per content;
 //     generation's repair rounds and `eligo eval` call ExplainFailure.
 //
-// The /decide planner:
+// Built on the encoding, in packages of their own:
 //
-//   - Planner (path*.go, routes*.go, choice.go, inquiry.go) works out
-//     /decide's next_question, optimal_path and choice_context: the
-//     outcome's routes in disjunctive form are precomputed per ruleset,
-//     candidates are pruned with the engine's three-valued statuses and
-//     tried with likely answers, and Z3 settles only what is left
-//     (cross-criterion contradictions). Plans are cached per content digest
-//     and answer pattern. The result equals a brute-force search on small
-//     rulesets (path_property_test.go).
+//   - solver/plan, the /decide planner: next_question, optimal_path and
+//     choice_context, from the outcome's ways to eligible precomputed per
+//     ruleset and checked with Z3 only where the evaluator cannot settle
+//     them; cached per content digest and answer pattern.
+//   - solver/verify, the authoring-time tools: static analysis (Analyze),
+//     the semantic diff of two versions (Diff), the mutation score
+//     (MutationScore, MutationScoreWith) and suggested cases
+//     (SuggestCases, SuggestCasesReport).
+//   - solver/bound, what keeps those runs bounded: the process's Gate
+//     (narrowed with For to a tenant's share), and the Progress and
+//     Incomplete a run reports when its time runs out.
 //
-// The authoring-time verification tools:
-//
-//   - Analyze (analyze.go, analyze_checks.go) is static analysis: criteria
-//     never or always satisfied, implied by their neighbours, alternatives
-//     that are one, questions whose answer never changes the outcome; a
-//     finding only when Z3 proves it. Publish reports its findings as
-//     warnings, `eligo check` prints them, the review scores them.
-//   - Diff (diff.go) is the semantic diff of two versions: whether any
-//     applicant gets a different outcome, with a witness per kind of
-//     change, and the fields added, removed or changed. `eligo diff`, the
-//     ruleset and rulebook diff operations and promotion use it.
-//   - MutationScore (mutate.go) edits the rules the way an author might
-//     slip (a flipped comparison, a shifted threshold, a swapped
-//     connective, a dropped criterion) and counts the mutants the cases
-//     tell apart, leaving out those Z3 proves equivalent; the survivors are
-//     what the suite would not notice.
-//   - SuggestCases (suggest.go) proposes cases for what the suite leaves
-//     untested: each criterion satisfied and not, each threshold at, just
-//     below and just above its constant, ready to paste into cases.json.
-//
-// Bounds (bound.go): every query runs in a z3.Context owned by one
-// goroutine, is bounded by a timeout and honours its context.Context, while
-// encoding as well as while checking; a timeout is an error the caller
-// sees. The authoring-time runs whose work grows with the draft are capped
-// in items (MutationScoreWith samples beyond DefaultMaxMutants,
-// SuggestCases beyond DefaultMaxGoals), bounded in time, and admitted
-// through a Gate: one per process, built in the composition root, narrowed
-// with For to a tenant's share, so that one caller cannot take every core.
-// The mutation score and suggested cases return a partial result marked
-// incomplete (Progress) when time runs out; Analyze returns what it found
-// with an *Incomplete error.
+// Every query runs in a z3.Context owned by one goroutine, is bounded by a
+// timeout and honours its context.Context, while encoding (EncodeContext)
+// as well as while checking; a timeout is an error the caller sees.
+// WithCriteria, Term, LooseBounds, AssertAll, WalkExpr, RatValue, ValueRat
+// and QueryTimeout are the encoding's pieces the two packages above build
+// with.
 //
 // The package imports engine; engine never imports it.
 package solver
