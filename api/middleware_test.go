@@ -16,6 +16,7 @@ import (
 
 	"github.com/eligo/eligo/api/apitest/call"
 	"github.com/eligo/eligo/auth"
+	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/metering"
 	"github.com/eligo/eligo/store"
 	"github.com/eligo/eligo/store/storetest"
@@ -103,11 +104,21 @@ func newFixture(t testing.TB) *fixture {
 	return f
 }
 
+// testParts builds what New serves with, as a composition root does: the
+// key checker, and the meter unless cfg is unmetered.
+func testParts(cfg Config, st *store.Store) Parts {
+	p := Parts{Auth: auth.NewAuthenticator(st, clock.Or(cfg.Clock).Now, cfg.KeyCacheTTL)}
+	if !cfg.Unmetered {
+		p.Meter = metering.New(cfg.Metering, st)
+	}
+	return p
+}
+
 // newServer builds an API server that is closed when the test ends, so its
 // record writers and usage flusher stop before the test's database goes.
 func newServer(t testing.TB, cfg Config, st *store.Store) *Server {
 	t.Helper()
-	s := New(cfg, st)
+	s := New(cfg, st, testParts(cfg, st))
 	t.Cleanup(func() {
 		if err := s.Close(context.Background()); err != nil {
 			t.Errorf("close server: %v", err)

@@ -12,7 +12,7 @@ import (
 // under the API root is refused at registration.
 func TestPageServedOutsideTheRoot(t *testing.T) {
 	t.Parallel()
-	s := New(Config{Unmetered: true}, nil)
+	s := New(Config{Unmetered: true}, nil, testParts(Config{Unmetered: true}, nil))
 	s.Page("GET /{$}", http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		_, _ = io.WriteString(w, "page")
 	}))

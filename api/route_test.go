@@ -38,7 +38,7 @@ func TestOpenAPIDocuments(t *testing.T) {
 
 func TestRegisterRejectsContradictoryDeclarations(t *testing.T) {
 	t.Parallel()
-	s := New(Config{}, nil)
+	s := New(Config{}, nil, testParts(Config{}, nil))
 	base := Route{OperationID: "x", Summary: "x", Description: "x", Class: ClassAdmin}
 	cases := map[string]Route{
 		"anonymous price on a keyed route": func() Route {

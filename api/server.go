@@ -51,8 +51,9 @@ const (
 
 // Config is what the API needs from its environment.
 type Config struct {
-	// Clock judges key expiry; nil means the system clock. The composition
-	// root hands every service the same one (routes.Config.Clock).
+	// Clock is the clock the composition root builds the authenticator
+	// with (key expiry); nil means the system clock. It hands every
+	// service the same one (routes.Config.Clock).
 	Clock clock.Clock
 	// FirstPartyOrigins are the browser origins (scheme://host[:port])
 	// granted CORS, with credentials, on routes outside the open surface.
@@ -142,9 +143,25 @@ type Server struct {
 	docs documentCache
 }
 
+// Parts are the long-lived objects the core serves with, which the
+// composition root (routes.NewServices; a test's fixture) builds from the
+// Config and hands to New, as it does every service.
+type Parts struct {
+	// Auth checks API keys (auth.NewAuthenticator with Config.Clock and
+	// Config.KeyCacheTTL). Required.
+	Auth *auth.Authenticator
+	// Meter counts usage (metering.New with Config.Metering); nil when
+	// Config.Unmetered. The server writes its last counts on Close.
+	Meter *metering.Meter
+}
+
 // New builds the core server with the health probes and the OpenAPI
-// documents; resources add their operations with Register.
-func New(cfg Config, st *store.Store) *Server {
+// documents over st and parts; resources add their operations with
+// Register.
+func New(cfg Config, st *store.Store, parts Parts) *Server {
+	if parts.Auth == nil || (parts.Meter == nil && !cfg.Unmetered) {
+		panic("api.New: Parts.Auth is required, and Parts.Meter unless Config.Unmetered")
+	}
 	useEligoErrors()
 	if cfg.KeyedBodyLimit <= 0 {
 		cfg.KeyedBodyLimit = 32 << 20
@@ -175,7 +192,7 @@ func New(cfg Config, st *store.Store) *Server {
 	s := &Server{
 		cfg:    cfg,
 		store:  st,
-		auth:   auth.NewAuthenticator(st, clock.Or(cfg.Clock).Now, cfg.KeyCacheTTL),
+		auth:   parts.Auth,
 		log:    logger,
 		mux:    http.NewServeMux(),
 		routes: map[string]Route{},
@@ -183,11 +200,8 @@ func New(cfg Config, st *store.Store) *Server {
 		jsonBodies: map[string]bool{},
 		bodies:     semaphore.NewWeighted(cfg.BodyMemory),
 	}
-	if cfg.Metering.Logger == nil {
-		cfg.Metering.Logger = logger
-	}
 	if !cfg.Unmetered {
-		s.meter = metering.New(cfg.Metering, st)
+		s.meter = parts.Meter
 	}
 	s.huma = humago.NewWithPrefix(s.mux, RootPath, s.humaConfig())
 	s.mux.HandleFunc("GET /healthz", s.healthz)

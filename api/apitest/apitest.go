@@ -28,9 +28,11 @@ import (
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/clock/clocktest"
+	"github.com/eligo/eligo/decisionlog"
 	"github.com/eligo/eligo/folder"
 	"github.com/eligo/eligo/metering"
 	"github.com/eligo/eligo/publish"
+	"github.com/eligo/eligo/solver/plan"
 	"github.com/eligo/eligo/store"
 	"github.com/eligo/eligo/store/storetest"
 )
@@ -55,6 +57,10 @@ type Services struct {
 	// api.Config.Clock, else the run's (clocktest.FromEnv). Hand it to
 	// every resource registered.
 	Clock clock.Clock
+	// Decisions and Planner are /decide's record writer and planner; the
+	// fixture flushes and closes them.
+	Decisions *decisionlog.Recorder
+	Planner   *plan.Planner
 }
 
 // Mount registers the operations a test needs on s.
@@ -105,12 +111,24 @@ func NewOn(t testing.TB, pool *pgxpool.Pool, cfg api.Config, mount Mount) *Fixtu
 	if err != nil {
 		t.Fatal(err)
 	}
-	sv := Services{Store: st, Catalog: cat, Publisher: pub, Authoring: work, Clock: cfg.Clock}
-	s := api.New(cfg, st)
+	// The test's composition root, as routes.NewServices is the binary's.
+	parts := api.Parts{Auth: auth.NewAuthenticator(st, cfg.Clock.Now, cfg.KeyCacheTTL)}
+	if !cfg.Unmetered {
+		meter := cfg.Metering
+		meter.Logger = cfg.Logger
+		parts.Meter = metering.New(meter, st)
+	}
+	sv := Services{Store: st, Catalog: cat, Publisher: pub, Authoring: work, Clock: cfg.Clock,
+		Decisions: decisionlog.New(st, decisionlog.Config{Logger: cfg.Logger}), Planner: plan.NewPlanner(plan.DefaultCacheSize)}
+	s := api.New(cfg, st, parts)
 	if mount != nil {
 		mount(s, sv)
 	}
-	s.OnClose(func(context.Context) error { cat.Close(); return nil })
+	s.OnClose(func(ctx context.Context) error {
+		defer cat.Close()
+		defer sv.Planner.Close()
+		return sv.Decisions.Close(ctx)
+	})
 	srv := httptest.NewServer(s.Handler())
 	f := &Fixture{URL: srv.URL + api.RootPath, Server: s, HTTP: srv, Pool: pool, Services: sv}
 	t.Cleanup(func() {

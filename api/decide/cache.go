@@ -145,7 +145,3 @@ func decisionCacheKey(b []byte, digest string, updated time.Time, slug string, d
 	}
 	return b
 }
-
-// planCacheSize is how many plans the planner remembers (its own cache,
-// beside the decision cache, which keeps whole decisions).
-const planCacheSize = 4096

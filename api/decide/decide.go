@@ -34,18 +34,19 @@ type Config struct {
 	// CacheEntries bounds the decision cache; zero means
 	// DefaultCacheEntries.
 	CacheEntries int
-	// DecisionLog tunes the group-committing writer of decision records
-	// (a decision is answered only once its record is written); its Logger
-	// defaults to the server's.
-	DecisionLog decisionlog.Config
 }
 
 // Deps are the services /decide calls.
 type Deps struct {
 	// Catalog resolves ruleset references for the caller.
 	Catalog *catalog.Catalog
-	// Store receives the decision records.
-	Store *store.Store
+	// Decisions writes the decision records: a decision is answered only
+	// once its record is written. Its owner closes it (flushing it) after
+	// the last request.
+	Decisions *decisionlog.Recorder
+	// Planner works out next_question and optimal_path; its owner closes
+	// it.
+	Planner *plan.Planner
 	// Clock is "today" for a request that names no decision date; nil
 	// means the system clock.
 	Clock clock.Clock
@@ -69,36 +70,32 @@ type handler struct {
 	clock clock.Clock
 }
 
-// Register adds POST /decide to s. Its record writer and planner are
-// closed by s.Close, the writer flushing every queued record first.
+// Register adds POST /decide to s, serving it with deps, which the
+// composition root built (routes.NewServices) and closes.
 func Register(s *api.Server, deps Deps, cfg Config) {
 	register(s, deps, cfg)
 }
 
 // register is Register, returning the handler for this package's tests.
 func register(s *api.Server, deps Deps, cfg Config) *handler {
+	if deps.Catalog == nil || deps.Decisions == nil || deps.Planner == nil {
+		panic("decide.Register: Deps.Catalog, Decisions and Planner are required")
+	}
 	if cfg.CacheTTL == 0 {
 		cfg.CacheTTL = DefaultCacheTTL
 	}
 	if cfg.CacheEntries == 0 {
 		cfg.CacheEntries = DefaultCacheEntries
 	}
-	if cfg.DecisionLog.Logger == nil {
-		cfg.DecisionLog.Logger = s.Logger()
-	}
 	h := &handler{
 		server:      s,
 		catalog:     deps.Catalog,
 		cache:       newHashedCache[*decisionCore](cfg.CacheEntries, cfg.CacheTTL),
 		conversions: newHashedCache[*conversion](cfg.CacheEntries, cfg.CacheTTL),
-		decisions:   decisionlog.New(deps.Store, cfg.DecisionLog),
-		planner:     plan.NewPlanner(planCacheSize),
+		decisions:   deps.Decisions,
+		planner:     deps.Planner,
 		clock:       clock.Or(deps.Clock),
 	}
-	s.OnClose(func(ctx context.Context) error {
-		defer h.planner.Close()
-		return h.decisions.Close(ctx)
-	})
 	api.Register(s, api.Route{
 		OperationID: "decide",
 		Method:      http.MethodPost,

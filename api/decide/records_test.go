@@ -95,7 +95,7 @@ func TestDecideCacheTellsApartWhatInputsHashCannot(t *testing.T) {
 func TestDecideCacheExpires(t *testing.T) {
 	t.Parallel()
 	const ttl = 2 * time.Second
-	f := newFixtureWith(t, api.Config{}, Config{CacheTTL: ttl})
+	f := newFixtureWith(t, api.Config{}, Config{CacheTTL: ttl}, nil)
 	f.Publish(t, "acme", "acme/all-types", []byte(allTypesRules), true)
 	// Two back-to-back calls: the second is a hit when it comes within the
 	// TTL of the first. A stall of the whole machine past the TTL makes
@@ -175,7 +175,7 @@ func TestDecisionRecords(t *testing.T) {
 // that a decision after Close is refused rather than answered.
 func TestDecisionRecordedBeforeAnswered(t *testing.T) {
 	t.Parallel()
-	f := newFixtureWith(t, api.Config{}, Config{DecisionLog: decisionlog.Config{BatchSize: 64, Linger: time.Millisecond}})
+	f := newFixtureWith(t, api.Config{}, Config{}, &decisionlog.Config{BatchSize: 64, Linger: time.Millisecond})
 	f.Publish(t, "acme", "acme/all-types", []byte(allTypesRules), true)
 	// A key keeps the 400 calls within one tier's daily budget.
 	key := f.Key(t, "acme", []auth.Scope{auth.ScopeDecide}, time.Time{})

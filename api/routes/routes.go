@@ -15,12 +15,16 @@ import (
 	"github.com/eligo/eligo/api/rulebooks"
 	"github.com/eligo/eligo/api/rulesets"
 	"github.com/eligo/eligo/api/usage"
+	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/authoring"
 	"github.com/eligo/eligo/authoring/llm"
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/clock"
+	"github.com/eligo/eligo/decisionlog"
+	"github.com/eligo/eligo/metering"
 	"github.com/eligo/eligo/publish"
 	"github.com/eligo/eligo/solver/bound"
+	"github.com/eligo/eligo/solver/plan"
 	"github.com/eligo/eligo/store"
 	"github.com/eligo/eligo/web"
 	"github.com/eligo/eligo/worker"
@@ -31,8 +35,12 @@ type Config struct {
 	// API configures the core: origins, proxies, body caps, metering,
 	// logging.
 	API api.Config
-	// Decide tunes /decide's cache and record writer.
+	// Decide tunes /decide's cache.
 	Decide decide.Config
+	// DecisionLog tunes the writer of decision records (a decision is
+	// answered only once its record is written); its Logger defaults to
+	// API.Logger.
+	DecisionLog decisionlog.Config
 	// Catalog tunes reference resolution.
 	Catalog catalog.Config
 	// Publish holds the publish rules (the reserved namespace).
@@ -84,13 +92,30 @@ type Services struct {
 	Clock clock.Clock
 	// Gate is the process's bound on heavy solver runs (SolverSlots).
 	Gate *bound.Gate
+	// Auth checks API keys; Meter counts usage (nil when API.Unmetered).
+	// The core serves with them (api.Parts).
+	Auth  *auth.Authenticator
+	Meter *metering.Meter
+	// Decisions writes /decide's records; Planner works out its next
+	// questions. Closing the server flushes and closes them.
+	Decisions *decisionlog.Recorder
+	Planner   *plan.Planner
 }
 
-// NewServices builds the services over st. The catalog holds solver
-// state: close it (Catalog.Close) when done, as New arranges.
+// NewServices is the composition root: it builds every long-lived object
+// over st (the clock, the solver gate, the catalog, the publisher, the
+// authoring service, the generator, the key checker, the meter, the
+// decision log and the planner) and hands each its dependencies; the
+// resources only register. The catalog, the decision log and the planner
+// hold state to release: New and NewWith arrange it on the server's Close.
 func NewServices(st *store.Store, cfg Config) (Services, error) {
 	now := clock.Or(cfg.Clock)
 	gate := bound.NewGate(cfg.SolverSlots)
+	logger := cfg.API.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
+
 	cat := catalog.New(st, cfg.Catalog)
 	cfg.Publish.Clock, cfg.Authoring.Clock = now, now
 	cfg.Publish.Gate, cfg.Authoring.Gate = gate, gate
@@ -106,14 +131,26 @@ func NewServices(st *store.Store, cfg Config) (Services, error) {
 	}
 	model := llm.NewOpenAI(llm.OpenAIConfig{BaseURL: cfg.Generation.BaseURL, Timeout: cfg.Generation.Timeout})
 	gen := worker.NewGenerator(st, work, model, models, cfg.Generation.Logger)
-	return Services{Store: st, Catalog: cat, Publisher: pub, Authoring: work, Generator: gen, Clock: now, Gate: gate}, nil
+	var meter *metering.Meter
+	if !cfg.API.Unmetered {
+		if cfg.API.Metering.Logger == nil {
+			cfg.API.Metering.Logger = logger
+		}
+		meter = metering.New(cfg.API.Metering, st)
+	}
+	if cfg.DecisionLog.Logger == nil {
+		cfg.DecisionLog.Logger = logger
+	}
+	return Services{Store: st, Catalog: cat, Publisher: pub, Authoring: work, Generator: gen, Clock: now, Gate: gate,
+		Auth:  auth.NewAuthenticator(st, now.Now, cfg.API.KeyCacheTTL),
+		Meter: meter, Decisions: decisionlog.New(st, cfg.DecisionLog), Planner: plan.NewPlanner(plan.DefaultCacheSize)}, nil
 }
 
 // Mount registers every resource on s, and the web console.
 func Mount(s *api.Server, sv Services, cfg Config) {
 	rulesets.Register(s, rulesets.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Store: sv.Store, Clock: sv.Clock, Gate: sv.Gate})
 	rulebooks.Register(s, rulebooks.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Store: sv.Store, Clock: sv.Clock, Gate: sv.Gate})
-	decide.Register(s, decide.Deps{Catalog: sv.Catalog, Store: sv.Store, Clock: sv.Clock}, cfg.Decide)
+	decide.Register(s, decide.Deps{Catalog: sv.Catalog, Decisions: sv.Decisions, Planner: sv.Planner, Clock: sv.Clock}, cfg.Decide)
 	projects.Register(s, projects.Deps{Authoring: sv.Authoring, Generator: sv.Generator})
 	usage.Register(s)
 	// The web console at "/": a page, not an operation.
@@ -137,12 +174,12 @@ func New(cfg Config, st *store.Store) (*api.Server, error) {
 // first attaches the generator to its River client). Closing the server
 // also closes the services.
 func NewWith(cfg Config, sv Services) *api.Server {
-	cfg.API.Clock = sv.Clock
-	s := api.New(cfg.API, sv.Store)
+	s := api.New(cfg.API, sv.Store, api.Parts{Auth: sv.Auth, Meter: sv.Meter})
 	Mount(s, sv, cfg)
-	s.OnClose(func(context.Context) error {
-		sv.Catalog.Close()
-		return nil
+	s.OnClose(func(ctx context.Context) error {
+		defer sv.Catalog.Close()
+		defer sv.Planner.Close()
+		return sv.Decisions.Close(ctx)
 	})
 	return s
 }

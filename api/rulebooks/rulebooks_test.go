@@ -42,7 +42,7 @@ func newFixture(t testing.TB) *apitest.Fixture {
 	return apitest.New(t, api.Config{Metering: apitest.GenerousMetering()}, func(s *api.Server, sv apitest.Services) {
 		Register(s, Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Store: sv.Store, Clock: sv.Clock})
 		rulesets.Register(s, rulesets.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Store: sv.Store, Clock: sv.Clock})
-		decide.Register(s, decide.Deps{Catalog: sv.Catalog, Store: sv.Store, Clock: sv.Clock}, decide.Config{})
+		decide.Register(s, decide.Deps{Catalog: sv.Catalog, Decisions: sv.Decisions, Planner: sv.Planner, Clock: sv.Clock}, decide.Config{})
 	})
 }
 

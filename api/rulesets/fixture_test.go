@@ -14,6 +14,6 @@ func newFixture(t testing.TB, cfg api.Config) *apitest.Fixture {
 	t.Helper()
 	return apitest.New(t, cfg, func(s *api.Server, sv apitest.Services) {
 		Register(s, Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Store: sv.Store, Clock: sv.Clock})
-		decide.Register(s, decide.Deps{Catalog: sv.Catalog, Store: sv.Store, Clock: sv.Clock}, decide.Config{})
+		decide.Register(s, decide.Deps{Catalog: sv.Catalog, Decisions: sv.Decisions, Planner: sv.Planner, Clock: sv.Clock}, decide.Config{})
 	})
 }

@@ -99,7 +99,7 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 	switch *records {
 	case "durable":
 	case "buffered":
-		cfg.API.Decide.DecisionLog.Buffered = true
+		cfg.API.DecisionLog.Buffered = true
 	default:
 		return cfg, fmt.Errorf("decision records %q: want durable or buffered", *records)
 	}

@@ -35,10 +35,10 @@ func TestParseServeConfig(t *testing.T) {
 	if cfg.API.API.KeyedBodyLimit != 32<<20 || cfg.ShutdownTimeout != 3*time.Second {
 		t.Errorf("limit %d timeout %v", cfg.API.API.KeyedBodyLimit, cfg.ShutdownTimeout)
 	}
-	if cfg.API.Decide.DecisionLog.Buffered || cfg.Conns.Max != 4096 || cfg.Conns.PerClient != 256 {
-		t.Errorf("defaults: buffered records %v, connection caps %d and %d", cfg.API.Decide.DecisionLog.Buffered, cfg.Conns.Max, cfg.Conns.PerClient)
+	if cfg.API.DecisionLog.Buffered || cfg.Conns.Max != 4096 || cfg.Conns.PerClient != 256 {
+		t.Errorf("defaults: buffered records %v, connection caps %d and %d", cfg.API.DecisionLog.Buffered, cfg.Conns.Max, cfg.Conns.PerClient)
 	}
-	if buffered, err := parseServeConfig([]string{"--decision-records", "buffered"}, io.Discard); err != nil || !buffered.API.Decide.DecisionLog.Buffered {
+	if buffered, err := parseServeConfig([]string{"--decision-records", "buffered"}, io.Discard); err != nil || !buffered.API.DecisionLog.Buffered {
 		t.Errorf("--decision-records buffered: %v", err)
 	}
 	if cfg.GCPercent != defaultGCPercent {

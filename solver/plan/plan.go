@@ -118,6 +118,11 @@ var ErrSearchBudget = errors.New("solver: path search exceeded its query budget"
 // modelCacheSize bounds the per-ruleset precomputations kept.
 const modelCacheSize = 256
 
+// DefaultCacheSize is how many plans the /decide planner remembers (its
+// own cache, beside /decide's decision cache, which keeps whole
+// decisions).
+const DefaultCacheSize = 4096
+
 // NewPlanner returns a planner that remembers up to cacheSize plans (at
 // least 1).
 func NewPlanner(cacheSize int, opts ...PlannerOption) *Planner {
