@@ -31,9 +31,6 @@ const (
 	// DefaultMaxProjectBytes caps the original bytes of one project's
 	// sources together (100 MiB).
 	DefaultMaxProjectBytes = 100 << 20
-	// DefaultTokenBudget is the generation token budget: a 128k-token
-	// context window less 16k reserved for instructions and the answer.
-	DefaultTokenBudget = 128_000 - 16_000
 	// DefaultMaxSourceText caps the text extracted from one source (10
 	// MiB, the size of the largest file): about 2.5 million tokens, over
 	// twenty times a generation's budget, or a statute of some 5,000
@@ -63,7 +60,8 @@ const (
 	DefaultMaxGuidance = 200
 	// DefaultMaxGuidanceBytes caps the guidance text of one project
 	// together (256 KiB, about 64,000 tokens): guidance goes whole into
-	// every generation prompt, whose budget is 112,000 tokens.
+	// every generation prompt, whose budget is 112,000 tokens with a 128k-window
+	// model.
 	DefaultMaxGuidanceBytes = 256 << 10
 	// DefaultMaxActiveGenerations caps the generations one tenant may
 	// have queued or running at once (3). A project runs one at a time;
@@ -91,7 +89,10 @@ type Config struct {
 	MaxSources int
 	// MaxProjectBytes caps one project's sources together.
 	MaxProjectBytes int64
-	// TokenBudget is the generation budget reported with uploads.
+	// TokenBudget is the generation budget reported with uploads: the
+	// budget of the default model, which a generation that names no model
+	// is held to (the composition root sets it from the models offered);
+	// zero means the default of llm.DefaultModels.
 	TokenBudget int
 	// MaxSourceText caps one source's extracted text, in bytes.
 	MaxSourceText int64
@@ -126,7 +127,7 @@ func (c Config) withDefaults() Config {
 		c.MaxProjectBytes = DefaultMaxProjectBytes
 	}
 	if c.TokenBudget <= 0 {
-		c.TokenBudget = DefaultTokenBudget
+		c.TokenBudget = llm.DefaultModels().Default().Budget()
 	}
 	if c.MaxSourceText <= 0 {
 		c.MaxSourceText = DefaultMaxSourceText

@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/eligo/eligo/folder"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/folder"
 	"github.com/eligo/eligo/publish"
 	"github.com/eligo/eligo/store"
 )

@@ -9,6 +9,7 @@ import (
 
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/api/apitest"
+	"github.com/eligo/eligo/authoring/llm"
 	"github.com/eligo/eligo/store"
 )
 
@@ -67,5 +68,32 @@ func TestRetriedUploadIsNotDuplicated(t *testing.T) {
 	beta := tenantKey(t, f, "beta", allProjectScopes...)
 	if r := upload(beta, "upload-1", "An employee is eligible after 12 months."); r.Status != http.StatusNotFound {
 		t.Errorf("beta's request under acme's key: %d %s", r.Status, r.Raw)
+	}
+}
+
+// TestUploadAnswersAreWhatGenerationEnforces: every uploaded source lists
+// its possible duplicates, [] when there are none (the member used to be
+// left out), and the budget an upload reports is the one a generation with
+// the default model is held to (uploads said 112,000 while such a
+// generation was held to the default model's much larger window, so a
+// project told it was over budget generated anyway).
+func TestUploadAnswersAreWhatGenerationEnforces(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	key := tenantKey(t, f, "acme", allProjectScopes...)
+	r := call(t, f, key, http.MethodPost, "/projects/", map[string]any{"name": "FMLA", "section_id": "fmla_employee",
+		"source_text": "An employee is eligible after 12 months.", "test_cases": []any{}})
+	want(t, r, http.StatusCreated)
+	created := obj(t, r.Body)
+	src := obj(t, list(t, created["sources"])[0])
+	if dups, ok := src["possible_duplicates"].([]any); !ok || len(dups) != 0 {
+		t.Errorf("a source with no duplicate: possible_duplicates %#v, want []", src["possible_duplicates"])
+	}
+	if got, want := created["generation_token_budget"], float64(llm.DefaultModels().Default().Budget()); got != want {
+		t.Errorf("generation_token_budget %v, want the default model's budget %v", got, want)
+	}
+	listed := obj(t, call(t, f, key, http.MethodGet, "/projects/"+created["project_id"].(string)+"/sources", nil).Body)
+	if listed["generation_token_budget"] != created["generation_token_budget"] {
+		t.Errorf("the listing reports %v, the upload %v", listed["generation_token_budget"], created["generation_token_budget"])
 	}
 }

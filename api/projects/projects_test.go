@@ -19,6 +19,7 @@ import (
 	"github.com/eligo/eligo/api/apitest"
 	"github.com/eligo/eligo/api/rulesets"
 	"github.com/eligo/eligo/auth"
+	"github.com/eligo/eligo/authoring/llm"
 	"github.com/eligo/eligo/authoring/source/sourcetest"
 )
 
@@ -204,7 +205,7 @@ func TestStatuteToPublishedRuleset(t *testing.T) {
 	pid := created["project_id"].(string)
 	first := obj(t, list(t, created["sources"])[0])
 	if first["filename"] != "source.txt" || first["estimated_tokens"].(float64) < 300 || created["project_estimated_tokens"] != first["estimated_tokens"] ||
-		created["generation_token_budget"].(float64) != 112000 || created["tests_total"].(float64) != 2 {
+		created["generation_token_budget"].(float64) != float64(llm.DefaultModels().Default().Budget()) || created["tests_total"].(float64) != 2 {
 		t.Fatalf("create answered %s", r.Raw)
 	}
 	base := "/projects/" + pid

@@ -66,26 +66,26 @@ func registerSources(s *api.Server, h *handler, op func(id, method, path, summar
 		"The bytes exactly as uploaded, with their media type, as an attachment (the filename in Content-Disposition), with `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox; default-src 'none'`, so that a browser never renders an uploaded page as part of the service's origin.", read), h.raw)
 }
 
-// sourceResponse is a source on the wire.
-type sourceResponse struct {
-	SourceID           string                `json:"source_id"`
-	Filename           string                `json:"filename"`
-	MediaType          string                `json:"media_type" enum:"text/plain,text/markdown,text/html,application/pdf"`
-	Title              string                `json:"title"`
-	URL                string                `json:"url" doc:"Where the text is published; empty for a private file."`
-	Licence            string                `json:"licence"`
-	Size               int                   `json:"size" doc:"Bytes as uploaded."`
-	ContentDigest      string                `json:"content_digest" doc:"sha256 of the bytes as uploaded."`
-	EstimatedTokens    int                   `json:"estimated_tokens"`
-	Status             string                `json:"status" enum:"active,superseded,reference_only"`
-	SupersededBy       *string               `json:"superseded_by"`
-	PossibleDuplicates []authoring.Duplicate `json:"possible_duplicates,omitempty" doc:"Upload responses only."`
-	CreatedAt          time.Time             `json:"created_at"`
-	UpdatedAt          time.Time             `json:"updated_at"`
+// SourceResponse is a source on the wire (exported so that the upload's
+// item, which embeds it, is documented with its members).
+type SourceResponse struct {
+	SourceID        string    `json:"source_id"`
+	Filename        string    `json:"filename"`
+	MediaType       string    `json:"media_type" enum:"text/plain,text/markdown,text/html,application/pdf"`
+	Title           string    `json:"title"`
+	URL             string    `json:"url" doc:"Where the text is published; empty for a private file."`
+	Licence         string    `json:"licence"`
+	Size            int       `json:"size" doc:"Bytes as uploaded."`
+	ContentDigest   string    `json:"content_digest" doc:"sha256 of the bytes as uploaded."`
+	EstimatedTokens int       `json:"estimated_tokens"`
+	Status          string    `json:"status" enum:"active,superseded,reference_only"`
+	SupersededBy    *string   `json:"superseded_by"`
+	CreatedAt       time.Time `json:"created_at"`
+	UpdatedAt       time.Time `json:"updated_at"`
 }
 
-func sourceOut(src store.ProjectSource) sourceResponse {
-	o := sourceResponse{SourceID: src.ID, Filename: src.Filename, MediaType: src.MediaType, Title: src.Title, URL: src.URL,
+func sourceOut(src store.ProjectSource) SourceResponse {
+	o := SourceResponse{SourceID: src.ID, Filename: src.Filename, MediaType: src.MediaType, Title: src.Title, URL: src.URL,
 		Licence: src.Licence, Size: src.Size, ContentDigest: src.ContentDigest, EstimatedTokens: src.EstimatedTokens,
 		Status: src.Status, CreatedAt: src.CreatedAt, UpdatedAt: src.UpdatedAt}
 	if src.SupersededBy != "" {
@@ -94,19 +94,28 @@ func sourceOut(src store.ProjectSource) sourceResponse {
 	return o
 }
 
+// uploadedSource is a source as an upload reports it: with the earlier
+// sources it may duplicate, always present ([] when none).
+type uploadedSource struct {
+	SourceResponse
+	PossibleDuplicates []authoring.Duplicate `json:"possible_duplicates" nullable:"false" doc:"Earlier sources (or earlier files of the same upload) this one may duplicate; empty when none."`
+}
+
 // uploadResponse is what an upload (or a create) reports.
 type uploadResponse struct {
-	Sources                []sourceResponse `json:"sources" nullable:"false"`
+	Sources                []uploadedSource `json:"sources" nullable:"false"`
 	ProjectEstimatedTokens int              `json:"project_estimated_tokens" doc:"Tokens of every active source's text."`
-	GenerationTokenBudget  int              `json:"generation_token_budget" doc:"The most a generation prompt may count."`
+	GenerationTokenBudget  int              `json:"generation_token_budget" doc:"The most a generation prompt may count with the default model (generation with another model is held to that model's budget)."`
 }
 
 func uploadOut(res authoring.UploadResult) uploadResponse {
-	o := uploadResponse{Sources: []sourceResponse{}, ProjectEstimatedTokens: res.ProjectEstimatedTokens, GenerationTokenBudget: res.GenerationTokenBudget}
+	o := uploadResponse{Sources: []uploadedSource{}, ProjectEstimatedTokens: res.ProjectEstimatedTokens, GenerationTokenBudget: res.GenerationTokenBudget}
 	for _, up := range res.Sources {
-		so := sourceOut(up.ProjectSource)
-		so.PossibleDuplicates = up.PossibleDuplicates
-		o.Sources = append(o.Sources, so)
+		dups := up.PossibleDuplicates
+		if dups == nil {
+			dups = []authoring.Duplicate{}
+		}
+		o.Sources = append(o.Sources, uploadedSource{SourceResponse: sourceOut(up.ProjectSource), PossibleDuplicates: dups})
 	}
 	return o
 }
@@ -195,8 +204,16 @@ func sourceTenant(ctx context.Context, projectID, sourceID string) (string, erro
 	return tenant, err
 }
 
+// sourceListResponse is a project's sources as listed: an upload's answer
+// without the duplicates, which are found only when a file arrives.
+type sourceListResponse struct {
+	Sources                []SourceResponse `json:"sources" nullable:"false"`
+	ProjectEstimatedTokens int              `json:"project_estimated_tokens" doc:"Tokens of every active source's text."`
+	GenerationTokenBudget  int              `json:"generation_token_budget" doc:"The most a generation prompt may count with the default model."`
+}
+
 type sourcesOutput struct {
-	Body uploadResponse
+	Body sourceListResponse
 }
 
 func (h *handler) listSources(ctx context.Context, in *projectInput) (*sourcesOutput, error) {
@@ -208,7 +225,7 @@ func (h *handler) listSources(ctx context.Context, in *projectInput) (*sourcesOu
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}
-	out := uploadResponse{Sources: []sourceResponse{}, GenerationTokenBudget: h.authoring.Limits().TokenBudget}
+	out := sourceListResponse{Sources: []SourceResponse{}, GenerationTokenBudget: h.authoring.Limits().TokenBudget}
 	for _, src := range rows {
 		out.Sources = append(out.Sources, sourceOut(src))
 		if src.Status == authoring.StatusActive {
@@ -228,7 +245,7 @@ type patchSourceInput struct {
 }
 
 type sourceOutput struct {
-	Body sourceResponse
+	Body SourceResponse
 }
 
 func (h *handler) patchSource(ctx context.Context, in *patchSourceInput) (*sourceOutput, error) {

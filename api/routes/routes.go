@@ -119,15 +119,18 @@ func NewServices(st *store.Store, cfg Config) (Services, error) {
 	cat := catalog.New(st, cfg.Catalog)
 	cfg.Publish.Clock, cfg.Authoring.Clock = now, now
 	cfg.Publish.Gate, cfg.Authoring.Gate = gate, gate
+	models := cfg.Generation.Models
+	if len(models.Names()) == 0 {
+		models = llm.DefaultModels()
+	}
+	// Uploads report the budget a generation with the default model is
+	// held to, so the two never disagree.
+	cfg.Authoring.TokenBudget = models.Default().Budget()
 	pub := publish.New(st, cat, cfg.Publish)
 	work, err := authoring.New(st, pub, cfg.Authoring)
 	if err != nil {
 		cat.Close()
 		return Services{}, err
-	}
-	models := cfg.Generation.Models
-	if len(models.Names()) == 0 {
-		models = llm.DefaultModels()
 	}
 	model := llm.NewOpenAI(llm.OpenAIConfig{BaseURL: cfg.Generation.BaseURL, Timeout: cfg.Generation.Timeout})
 	gen := worker.NewGenerator(st, work, model, models, cfg.Generation.Logger)

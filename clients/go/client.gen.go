@@ -1926,19 +1926,19 @@ type ProjectCreated struct {
 	// Draft The draft's origin and time, or null before the first.
 	Draft *DraftSummary `json:"draft,omitempty"`
 
-	// GenerationTokenBudget The most a generation prompt may count.
+	// GenerationTokenBudget The most a generation prompt may count with the default model (generation with another model is held to that model's budget).
 	GenerationTokenBudget int64  `json:"generation_token_budget"`
 	HasContract           bool   `json:"has_contract"`
 	Name                  string `json:"name"`
 
 	// ProjectEstimatedTokens Tokens of every active source's text.
-	ProjectEstimatedTokens int64     `json:"project_estimated_tokens"`
-	ProjectId              string    `json:"project_id"`
-	SectionId              string    `json:"section_id"`
-	Sources                []Source  `json:"sources"`
-	TestCases              []Case    `json:"test_cases"`
-	TestsTotal             int64     `json:"tests_total"`
-	UpdatedAt              time.Time `json:"updated_at"`
+	ProjectEstimatedTokens int64            `json:"project_estimated_tokens"`
+	ProjectId              string           `json:"project_id"`
+	SectionId              string           `json:"section_id"`
+	Sources                []UploadedSource `json:"sources"`
+	TestCases              []Case           `json:"test_cases"`
+	TestsTotal             int64            `json:"tests_total"`
+	UpdatedAt              time.Time        `json:"updated_at"`
 }
 
 // PromoteRequest defines model for PromoteRequest.
@@ -2449,9 +2449,6 @@ type Source struct {
 	Licence         string          `json:"licence"`
 	MediaType       SourceMediaType `json:"media_type"`
 
-	// PossibleDuplicates Upload responses only.
-	PossibleDuplicates *[]Duplicate `json:"possible_duplicates,omitempty"`
-
 	// Size Bytes as uploaded.
 	Size         int64        `json:"size"`
 	SourceId     string       `json:"source_id"`
@@ -2496,7 +2493,7 @@ type SourceFindingKind string
 
 // SourceList defines model for SourceList.
 type SourceList struct {
-	// GenerationTokenBudget The most a generation prompt may count.
+	// GenerationTokenBudget The most a generation prompt may count with the default model.
 	GenerationTokenBudget int64 `json:"generation_token_budget"`
 
 	// ProjectEstimatedTokens Tokens of every active source's text.
@@ -2573,6 +2570,16 @@ type SourceUpdateRequest struct {
 
 	// SupersededBy With superseded: the project's source that replaces this one.
 	SupersededBy *string `json:"superseded_by,omitempty"`
+}
+
+// SourceUpload defines model for SourceUpload.
+type SourceUpload struct {
+	// GenerationTokenBudget The most a generation prompt may count with the default model (generation with another model is held to that model's budget).
+	GenerationTokenBudget int64 `json:"generation_token_budget"`
+
+	// ProjectEstimatedTokens Tokens of every active source's text.
+	ProjectEstimatedTokens int64            `json:"project_estimated_tokens"`
+	Sources                []UploadedSource `json:"sources"`
 }
 
 // SourceUploadRequest defines model for SourceUploadRequest.
@@ -2700,6 +2707,31 @@ type UpdateRulebookRequest struct {
 
 	// Title A synonym of name.
 	Title *string `json:"title,omitempty"`
+}
+
+// UploadedSource defines model for UploadedSource.
+type UploadedSource struct {
+	// ContentDigest sha256 of the bytes as uploaded.
+	ContentDigest   string          `json:"content_digest"`
+	CreatedAt       time.Time       `json:"created_at"`
+	EstimatedTokens int64           `json:"estimated_tokens"`
+	Filename        string          `json:"filename"`
+	Licence         string          `json:"licence"`
+	MediaType       SourceMediaType `json:"media_type"`
+
+	// PossibleDuplicates Earlier sources (or earlier files of the same upload) this one may duplicate; empty when none.
+	PossibleDuplicates []Duplicate `json:"possible_duplicates"`
+
+	// Size Bytes as uploaded.
+	Size         int64        `json:"size"`
+	SourceId     string       `json:"source_id"`
+	Status       SourceStatus `json:"status"`
+	SupersededBy *string      `json:"superseded_by"`
+	Title        string       `json:"title"`
+	UpdatedAt    time.Time    `json:"updated_at"`
+
+	// Url Where the text is published; empty for a private file.
+	Url string `json:"url"`
 }
 
 // Usage defines model for Usage.
@@ -14516,7 +14548,7 @@ type UploadProjectSourcesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON201 the response for an HTTP 201 `application/json` response
-	JSON201 *SourceList
+	JSON201 *SourceUpload
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ProblemError
 	// JSON401 the response for an HTTP 401 `application/json` response
@@ -14562,7 +14594,7 @@ type UploadProjectSourcesResponse struct {
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
-func (r UploadProjectSourcesResponse) GetJSON201() *SourceList {
+func (r UploadProjectSourcesResponse) GetJSON201() *SourceUpload {
 	return r.JSON201
 }
 
@@ -26748,7 +26780,7 @@ func ParseUploadProjectSourcesResponse(rsp *http.Response) (*UploadProjectSource
 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
-		var dest SourceList
+		var dest SourceUpload
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}

@@ -1798,7 +1798,7 @@ export interface components {
             draft: components["schemas"]["DraftSummary"] | null;
             /**
              * Format: int64
-             * @description The most a generation prompt may count.
+             * @description The most a generation prompt may count with the default model (generation with another model is held to that model's budget).
              */
             generation_token_budget: number;
             has_contract: boolean;
@@ -1810,7 +1810,7 @@ export interface components {
             project_estimated_tokens: number;
             project_id: string;
             section_id: string;
-            sources: components["schemas"]["Source"][];
+            sources: components["schemas"]["UploadedSource"][];
             test_cases: components["schemas"]["Case"][];
             /** Format: int64 */
             tests_total: number;
@@ -2215,8 +2215,6 @@ export interface components {
             filename: string;
             licence: string;
             media_type: components["schemas"]["SourceMediaType"];
-            /** @description Upload responses only. */
-            possible_duplicates?: components["schemas"]["Duplicate"][];
             /**
              * Format: int64
              * @description Bytes as uploaded.
@@ -2259,7 +2257,7 @@ export interface components {
         SourceList: {
             /**
              * Format: int64
-             * @description The most a generation prompt may count.
+             * @description The most a generation prompt may count with the default model.
              */
             generation_token_budget: number;
             /**
@@ -2321,6 +2319,19 @@ export interface components {
             status: components["schemas"]["SourceStatus"];
             /** @description With superseded: the project's source that replaces this one. */
             superseded_by?: string;
+        };
+        SourceUpload: {
+            /**
+             * Format: int64
+             * @description The most a generation prompt may count with the default model (generation with another model is held to that model's budget).
+             */
+            generation_token_budget: number;
+            /**
+             * Format: int64
+             * @description Tokens of every active source's text.
+             */
+            project_estimated_tokens: number;
+            sources: components["schemas"]["UploadedSource"][];
         };
         SourceUploadRequest: {
             /** @description The content's bytes, standard base64; for PDF. */
@@ -2412,6 +2423,32 @@ export interface components {
             ruleset_refs?: components["schemas"]["RulebookRefRequest"][];
             /** @description A synonym of name. */
             title?: string;
+        };
+        UploadedSource: {
+            /** @description sha256 of the bytes as uploaded. */
+            content_digest: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: int64 */
+            estimated_tokens: number;
+            filename: string;
+            licence: string;
+            media_type: components["schemas"]["SourceMediaType"];
+            /** @description Earlier sources (or earlier files of the same upload) this one may duplicate; empty when none. */
+            possible_duplicates: components["schemas"]["Duplicate"][];
+            /**
+             * Format: int64
+             * @description Bytes as uploaded.
+             */
+            size: number;
+            source_id: string;
+            status: components["schemas"]["SourceStatus"];
+            superseded_by: string | null;
+            title: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description Where the text is published; empty for a private file. */
+            url: string;
         };
         Usage: {
             /** @description Every operation class, in a fixed order. */
@@ -3094,28 +3131,29 @@ export interface operations {
                     /**
                      * @example {
                      *       "contract": null,
-                     *       "created_at": "2026-11-23T21:09:01.622424Z",
+                     *       "created_at": "2026-11-27T05:03:22.381224Z",
                      *       "draft": null,
-                     *       "generation_token_budget": 112000,
+                     *       "generation_token_budget": 1031576,
                      *       "has_contract": false,
                      *       "name": "FMLA",
                      *       "project_estimated_tokens": 16,
-                     *       "project_id": "prj_7JzbM3k7HKam3BQt",
+                     *       "project_id": "prj_Uml6julLh6S4jnn8",
                      *       "section_id": "fmla_employee",
                      *       "sources": [
                      *         {
                      *           "content_digest": "sha256:154fb9f0c76ef95124e08753a9a25da03e3fe3905d50ab0072b5731c18d82e19",
-                     *           "created_at": "2026-11-23T21:09:01.622424Z",
+                     *           "created_at": "2026-11-27T05:03:22.381224Z",
                      *           "estimated_tokens": 16,
                      *           "filename": "source.txt",
                      *           "licence": "",
                      *           "media_type": "text/plain",
+                     *           "possible_duplicates": [],
                      *           "size": 78,
-                     *           "source_id": "src_EfJBpjFKtaKnwr02",
+                     *           "source_id": "src_Mv4-FgcRmlbQT-J6",
                      *           "status": "active",
                      *           "superseded_by": null,
                      *           "title": "source.txt",
-                     *           "updated_at": "2026-11-23T21:09:01.622424Z",
+                     *           "updated_at": "2026-11-27T05:03:22.381224Z",
                      *           "url": ""
                      *         }
                      *       ],
@@ -3129,7 +3167,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "tests_total": 1,
-                     *       "updated_at": "2026-11-23T21:09:01.622424Z"
+                     *       "updated_at": "2026-11-27T05:03:22.381224Z"
                      *     }
                      */
                     "application/json": components["schemas"]["ProjectCreated"];
@@ -5785,7 +5823,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_7JzbM3k7HKam3BQt
+                 * @example prj_Uml6julLh6S4jnn8
                  */
                 project_id: string;
             };
@@ -5806,37 +5844,37 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "generation_token_budget": 112000,
+                     *       "generation_token_budget": 1031576,
                      *       "project_estimated_tokens": 46,
                      *       "sources": [
                      *         {
                      *           "content_digest": "sha256:154fb9f0c76ef95124e08753a9a25da03e3fe3905d50ab0072b5731c18d82e19",
-                     *           "created_at": "2026-11-23T21:09:01.622424Z",
+                     *           "created_at": "2026-11-27T05:03:22.381224Z",
                      *           "estimated_tokens": 16,
                      *           "filename": "source.txt",
                      *           "licence": "",
                      *           "media_type": "text/plain",
                      *           "size": 78,
-                     *           "source_id": "src_EfJBpjFKtaKnwr02",
+                     *           "source_id": "src_Mv4-FgcRmlbQT-J6",
                      *           "status": "active",
                      *           "superseded_by": null,
                      *           "title": "source.txt",
-                     *           "updated_at": "2026-11-23T21:09:01.622424Z",
+                     *           "updated_at": "2026-11-27T05:03:22.381224Z",
                      *           "url": ""
                      *         },
                      *         {
                      *           "content_digest": "sha256:7b3bef34a8906c51b652db918d03d772134cb9bf169a9175dd2e3048513fa1be",
-                     *           "created_at": "2026-11-23T21:09:01.631465Z",
+                     *           "created_at": "2026-11-27T05:03:22.391884Z",
                      *           "estimated_tokens": 30,
                      *           "filename": "fmla-notes.txt",
                      *           "licence": "public-domain",
                      *           "media_type": "text/plain",
                      *           "size": 140,
-                     *           "source_id": "src_GgoTublwO0JU4jf_",
+                     *           "source_id": "src_0zHhnSv13uxZ7Rbo",
                      *           "status": "active",
                      *           "superseded_by": null,
                      *           "title": "Notes on 29 U.S.C. 2611",
-                     *           "updated_at": "2026-11-23T21:09:01.631465Z",
+                     *           "updated_at": "2026-11-27T05:03:22.391884Z",
                      *           "url": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
                      *         }
                      *       ]
@@ -5951,7 +5989,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_7JzbM3k7HKam3BQt
+                 * @example prj_Uml6julLh6S4jnn8
                  */
                 project_id: string;
             };
@@ -5996,28 +6034,29 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "generation_token_budget": 112000,
+                     *       "generation_token_budget": 1031576,
                      *       "project_estimated_tokens": 46,
                      *       "sources": [
                      *         {
                      *           "content_digest": "sha256:7b3bef34a8906c51b652db918d03d772134cb9bf169a9175dd2e3048513fa1be",
-                     *           "created_at": "2026-11-23T21:09:01.631465Z",
+                     *           "created_at": "2026-11-27T05:03:22.391884Z",
                      *           "estimated_tokens": 30,
                      *           "filename": "fmla-notes.txt",
                      *           "licence": "public-domain",
                      *           "media_type": "text/plain",
+                     *           "possible_duplicates": [],
                      *           "size": 140,
-                     *           "source_id": "src_GgoTublwO0JU4jf_",
+                     *           "source_id": "src_0zHhnSv13uxZ7Rbo",
                      *           "status": "active",
                      *           "superseded_by": null,
                      *           "title": "Notes on 29 U.S.C. 2611",
-                     *           "updated_at": "2026-11-23T21:09:01.631465Z",
+                     *           "updated_at": "2026-11-27T05:03:22.391884Z",
                      *           "url": "https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim"
                      *         }
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["SourceList"];
+                    "application/json": components["schemas"]["SourceUpload"];
                 };
             };
             /** @description Bad Request. `idempotency_key_invalid`: the Idempotency-Key header is not 1 to 255 printable ASCII characters. */
