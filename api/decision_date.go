@@ -93,8 +93,15 @@ func (d DecisionDate) Ordinal(now time.Time) (int64, error) {
 }
 
 func (d DecisionDate) invalid(input any) error {
-	return ValidationFailed(ValidationItem{Type: "date_from_datetime_parsing", Loc: []any{"body", "decision_date"},
-		Msg: "Input should be a calendar date: an ISO YYYY-MM-DD string or an integer ordinal from 1 (0001-01-01) to 3652059 (9999-12-31)", Input: input})
+	return ValidationFailed(invalidDecisionDate(input))
+}
+
+// invalidDecisionDate is the 422 item of a decision_date that is no
+// calendar date, saying which forms are accepted: the reader's own, and
+// the schema's (a value of neither form, such as true or 1.5).
+func invalidDecisionDate(input any) ValidationItem {
+	return ValidationItem{Type: "date_from_datetime_parsing", Loc: []any{"body", "decision_date"},
+		Msg: "Input should be a calendar date: an ISO YYYY-MM-DD string or an integer ordinal from 1 (0001-01-01) to 3652059 (9999-12-31)", Input: input}
 }
 
 // Schema documents the member as a date string or an ordinal.

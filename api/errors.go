@@ -339,6 +339,9 @@ func validationItem(err error) ValidationItem {
 	item := ValidationItem{Type: "value_error", Loc: loc, Msg: d.Message, Input: d.Value}
 	m := d.Message
 	switch {
+	case d.Location == "body.decision_date":
+		// Its schema is one of two forms, and "matched none" says neither.
+		return invalidDecisionDate(d.Value)
 	case m == validation.MsgUnexpectedProperty:
 		// The location ends with the extra key; Value is the parent.
 		item.Type, item.Msg = "extra_forbidden", "Extra inputs are not permitted"

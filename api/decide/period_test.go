@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/api/apitest"
 	"github.com/eligo/eligo/engine"
 )
 
@@ -101,6 +102,28 @@ func TestDecideByDecisionDate(t *testing.T) {
 		r := f.Decide(t, "", `{"ruleset_id":"acme/snap-like","field_values":{},"decision_date":`+bad+`}`)
 		if r.Status != 422 || !strings.Contains(r.Raw, "decision_date") {
 			t.Errorf("decision_date %s: %d %s, want 422 naming decision_date", bad, r.Status, r.Raw)
+		}
+	}
+}
+
+// TestBadDecisionDateSaysWhatIsAccepted: a decision_date of neither form
+// (an impossible date, a datetime, a boolean, a fraction) is one 422 item
+// that names the forms accepted; a value of the wrong JSON type used to
+// get the schema validator's "expected value to match exactly one schema
+// but matched none".
+func TestBadDecisionDateSaysWhatIsAccepted(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, api.Config{Metering: apitest.GenerousMetering()})
+	for _, date := range []string{`"2026-13-01"`, `"2026-06-30T00:00:00Z"`, `"yesterday"`, `true`, `1.5`, `0`, `{}`} {
+		r := f.Decide(t, "", `{"ruleset_id": "acme/anything", "field_values": {}, "decision_date": `+date+`}`)
+		items, _ := r.Body.(map[string]any)["detail"].([]any)
+		if r.Status != 422 || len(items) != 1 {
+			t.Errorf("decision_date %s: %d %s", date, r.Status, r.Raw)
+			continue
+		}
+		item := items[0].(map[string]any)
+		if item["type"] != "date_from_datetime_parsing" || !strings.Contains(item["msg"].(string), "YYYY-MM-DD string or an integer ordinal") {
+			t.Errorf("decision_date %s: %v", date, item)
 		}
 	}
 }
