@@ -63,6 +63,15 @@ func runPublish(ctx context.Context, clk clock.Clock, args []string, stdout, std
 		return err
 	}
 
+	// Nothing wrong with publishing unchecked rules, but say so: a folder
+	// whose cases.json or source.txt was not found would otherwise
+	// publish silently with neither checked.
+	if len(cases) == 0 {
+		fmt.Fprintln(stderr, "warning: no test cases (cases.json beside the file, or --cases): nothing tests these rules before they are published")
+	}
+	if len(sources) == 0 {
+		fmt.Fprintln(stderr, "warning: no source text (source.txt beside the file, or --sources): the quotes the rules cite are not verified")
+	}
 	publisher, _, closeDB, err := openPublisher(ctx, *dbURL, publish.Config{ReservedNamespace: *reserved, Clock: clk})
 	if err != nil {
 		return err

@@ -33,7 +33,7 @@ func TestPublishCommand(t *testing.T) {
 
 	code, out, errOut := eligo(t, "publish", "--database-url", dbURL, "--tenant", "demo", rules, "--cases", cases, "--public", "--slug", "demo/fmla")
 	if code != 0 || !strings.HasPrefix(out, "published fmla_employee:") || !strings.Contains(out, " v1 as demo/fmla (public, ") ||
-		!strings.Contains(out, passed) {
+		!strings.Contains(out, passed) || strings.Contains(errOut, "warning: no ") {
 		t.Fatalf("publish exited %d: %q %q", code, out, errOut)
 	}
 	code, out, errOut = eligo(t, "publish", rules, "--database-url", dbURL, "--tenant", "demo", "--public", "--slug", "demo/fmla")
@@ -57,6 +57,11 @@ func TestPublishCommand(t *testing.T) {
 	if code != 0 || !strings.Contains(out, " v2 as demo/fmla") || !strings.Contains(out, "against "+row.ID) ||
 		!strings.Contains(out, "eligible -> not_eligible, for example:") || !strings.Contains(out, "employment.months_employed = 12") {
 		t.Fatalf("a changed version: exit %d, %q %q", code, out, errOut)
+	}
+	// Published from a folder with no cases.json, it says nothing tested
+	// it (and, the sources given, no more).
+	if !strings.Contains(errOut, "warning: no test cases") || strings.Contains(errOut, "warning: no source text") {
+		t.Errorf("a file with no cases beside it: stderr %q", errOut)
 	}
 	// The two published versions, by id and by slug, with eligo diff.
 	code, out, errOut = eligo(t, "diff", "--database-url", dbURL, row.ID, "demo/fmla")
