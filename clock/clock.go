@@ -30,16 +30,6 @@ type System struct{}
 // Now returns time.Now().
 func (System) Now() time.Time { return time.Now() }
 
-// fixed is a clock that never moves.
-type fixed struct{ t time.Time }
-
-func (f fixed) Now() time.Time { return f.t }
-
-// Fixed returns a clock stopped at t: for unit tests that need one exact
-// instant. A server given a stopped clock never sees a cache entry, a
-// session or a key expire, so give a running one (Starting) to a server.
-func Fixed(t time.Time) Clock { return fixed{t} }
-
 // shifted is the system clock moved by a constant offset.
 type shifted struct{ offset time.Duration }
 
@@ -72,12 +62,6 @@ func Parse(s string) (Clock, error) {
 		return nil, fmt.Errorf("today %q: want a YYYY-MM-DD date, or nothing for the system clock", s)
 	}
 	return Starting(day), nil
-}
-
-// Today is c's current date in UTC: the date a decision is made as of when
-// the caller gives none.
-func Today(c Clock) (year int, month time.Month, day int) {
-	return c.Now().UTC().Date()
 }
 
 // Or returns c, or the system clock when c is nil, so that a zero
