@@ -251,16 +251,19 @@ func newHumaError(status int, msg string, errs ...error) huma.StatusError {
 var ErrClientGone = NewProblem(http.StatusBadRequest, "bad_request", ReasonClientClosedRequest,
 	"The client closed the connection before the request was served.")
 
+// unavailable is a transient 503 with the reason, what happened and how
+// to get past it (its Retry-After is 1 unless WithRetryAfter says more).
+func unavailable(reason, message, hint string) *Error {
+	return &Error{status: http.StatusServiceUnavailable, Detail: Problem{
+		Error: "service_unavailable", ReasonCode: reason, Message: message, Hint: hint}}
+}
+
 // ErrWorkTimeout answers a request whose work ran past the server's work
 // deadline (Config.WorkTimeout): it stopped without committing anything,
 // and the answer is written before the connection's write timeout, so a
 // caller never retries work that in fact went through.
-var ErrWorkTimeout = (&Error{status: http.StatusServiceUnavailable, Detail: Problem{
-	Error:      "service_unavailable",
-	ReasonCode: ReasonWorkTimeout,
-	Message:    "The request's work did not finish within the time the server gives one request, so it was stopped and nothing was written.",
-	Hint:       "Retry after the Retry-After seconds; a smaller request (fewer criteria, files or cases) finishes sooner.",
-}}).WithRetryAfter(workRetryAfter)
+var ErrWorkTimeout = unavailable(ReasonWorkTimeout, "The request's work did not finish within the time the server gives one request, so it was stopped and nothing was written.",
+	"Retry after the Retry-After seconds; a smaller request (fewer criteria, files or cases) finishes sooner.").WithRetryAfter(workRetryAfter)
 
 // workRetryAfter is ErrWorkTimeout's Retry-After: long enough for the
 // heavy work that filled the process's slots to drain.

@@ -142,12 +142,8 @@ func quotaExceeded(d metering.Decision) *Error {
 // ErrMeteringUnavailable is the 503 when the counter store cannot be
 // reached: the request is not served unmetered. GET /usage answers it
 // too when it cannot read the counters.
-var ErrMeteringUnavailable = &Error{status: http.StatusServiceUnavailable, Detail: Problem{
-	Error:      "service_unavailable",
-	ReasonCode: ReasonRateLimitBackendUnavailable,
-	Message:    "Usage could not be checked, so the request was not served. This is transient.",
-	Hint:       "Retry with exponential backoff, starting after the Retry-After seconds.",
-}}
+var ErrMeteringUnavailable = unavailable(ReasonRateLimitBackendUnavailable, "Usage could not be checked, so the request was not served. This is transient.",
+	"Retry with exponential backoff, starting after the Retry-After seconds.")
 
 // meteringDescription documents the limits in the OpenAPI description,
 // from the class and budget tables in force; ops lists each class's

@@ -253,12 +253,8 @@ func (s *Server) reserveBody(ctx context.Context, length, limit int64) (release 
 
 // errServerBusy answers a large body that found the process's body memory
 // full (Config.BodyMemory): transient, and nothing was read.
-var errServerBusy = (&Error{status: http.StatusServiceUnavailable, Detail: Problem{
-	Error:      "service_unavailable",
-	ReasonCode: ReasonServerBusy,
-	Message:    "The server is reading as many large request bodies as its memory allows. Nothing was read or done.",
-	Hint:       "Retry after the Retry-After seconds.",
-}}).WithRetryAfter(5 * time.Second)
+var errServerBusy = unavailable(ReasonServerBusy, "The server is reading as many large request bodies as its memory allows. Nothing was read or done.",
+	"Retry after the Retry-After seconds.").WithRetryAfter(5 * time.Second)
 
 // The spec's 401 and 403 answers.
 var (
@@ -271,12 +267,8 @@ var (
 	// errKeyStoreUnavailable uses the spec's one 503 code: keys and usage
 	// counters share the database, and clients need only one transient
 	// code to retry on.
-	errKeyStoreUnavailable = &Error{status: http.StatusServiceUnavailable, Detail: Problem{
-		Error:      "service_unavailable",
-		ReasonCode: ReasonRateLimitBackendUnavailable,
-		Message:    "The API key could not be checked, so the request was not served. This is transient.",
-		Hint:       "Retry with exponential backoff, starting after the Retry-After seconds.",
-	}}
+	errKeyStoreUnavailable = unavailable(ReasonRateLimitBackendUnavailable, "The API key could not be checked, so the request was not served. This is transient.",
+		"Retry with exponential backoff, starting after the Retry-After seconds.")
 )
 
 func missingScopes(missing []auth.Scope) *Error {
