@@ -45,23 +45,26 @@ var layers = map[string]int{
 	"authoring/llm":               4,
 	"authoring/llm/llmtest":       5,
 	"worker":                      6,
+	"api/redact":                  2,
+	"api/connlimit":               0,
 	"api":                         7,
-	"api/decide":                  8,
-	"api/rulesets":                8,
-	"api/rulebooks":               8,
-	"api/projects":                8,
-	"api/usage":                   8,
-	"api/apitest":                 8,
+	"api/resource":                8,
+	"api/decide":                  9,
+	"api/rulesets":                9,
+	"api/rulebooks":               9,
+	"api/projects":                9,
+	"api/usage":                   9,
+	"api/apitest":                 9,
 	"api/apitest/call":            0,
 	"web":                         8,
-	"api/routes":                  9,
-	"cmd/eligo":                   10,
-	"cmd/eligo-load":              10,
-	"cmd/eligo-evalgen":           10,
+	"api/routes":                  10,
+	"cmd/eligo":                   11,
+	"cmd/eligo-load":              11,
+	"cmd/eligo-evalgen":           11,
 	// The generated Go client imports nothing of the project; it ranks
 	// above everything because it is for the API's users: no package of
 	// the service may import it.
-	"clients/go": 11,
+	"clients/go": 12,
 }
 
 func TestImportsPointOneWay(t *testing.T) {

@@ -5,20 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/eligo/eligo/api/redact"
 	"github.com/eligo/eligo/auth"
 )
-
-// apiKeyLength is the length auth gives a key's text.
-func TestAPIKeyLengthIsAuths(t *testing.T) {
-	t.Parallel()
-	k, err := auth.GenerateKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(k.Text) != apiKeyLength {
-		t.Fatalf("a key is %d characters, apiKeyLength says %d", len(k.Text), apiKeyLength)
-	}
-}
 
 // A 422's echo never carries a credential, and stays small whatever the
 // input's size or shape.
@@ -62,7 +51,7 @@ func TestValidationEchoIsCut(t *testing.T) {
 			t.Fatalf("the echo carries a secret: %s", text[:min(len(text), 2000)])
 		}
 	}
-	if len(body) > len(items)*(MaxEchoedBytes+1024) {
+	if len(body) > len(items)*(redact.MaxEchoedBytes+1024) {
 		t.Fatalf("the echo of %d items is %d bytes", len(items), len(body))
 	}
 	var got struct {
@@ -72,21 +61,21 @@ func TestValidationEchoIsCut(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := func(i int) any { return got.Detail[i].Input }
-	if in(0) != Redacted || in(1).(map[string]any)["provider_key"] != Redacted || in(1).(map[string]any)["X-Provider-Key"] != Redacted {
+	if in(0) != redact.Redacted || in(1).(map[string]any)["provider_key"] != redact.Redacted || in(1).(map[string]any)["X-Provider-Key"] != redact.Redacted {
 		t.Errorf("provider keys not redacted: %v, %v", in(0), in(1))
 	}
 	parent := in(2).(map[string]any)
-	if g := parent["guidance_text"].(string); len(g) > MaxEchoedString+50 || !strings.HasSuffix(g, "(5400000 bytes)") {
+	if g := parent["guidance_text"].(string); len(g) > redact.MaxEchoedString+50 || !strings.HasSuffix(g, "(5400000 bytes)") {
 		t.Errorf("long text echoed as %d bytes: %.80q", len(g), g)
 	}
-	if want := "my key is elg_" + key.Prefix + "_" + Redacted + "!"; in(3) != want {
+	if want := "my key is elg_" + key.Prefix + "_" + redact.Redacted + "!"; in(3) != want {
 		t.Errorf("API key in a string: %q, want %q", in(3), want)
 	}
 	if in(4) != "(an array of 1000 items)" {
 		t.Errorf("large array: %v", in(4))
 	}
 	level := in(5)
-	for range MaxEchoedDepth {
+	for range redact.MaxEchoedDepth {
 		level = level.(map[string]any)["down"]
 	}
 	if level != "(an object of 1 members)" {

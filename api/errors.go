@@ -15,6 +15,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/validation"
+	"github.com/eligo/eligo/api/redact"
 )
 
 // This file is the one place that turns errors into response bodies. Every
@@ -134,10 +135,10 @@ func NotFound(message string) *Error {
 }
 
 // ValidationFailed builds a 422 whose detail is the given list, each
-// item's input cut for the echo (echoedInput): no secret, nothing long.
+// item's input cut for the echo (redact.Echo): no secret, nothing long.
 func ValidationFailed(items ...ValidationItem) *Error {
 	for i := range items {
-		items[i].Input = echoedInput(items[i].Loc, items[i].Input)
+		items[i].Input = redact.Echo(items[i].Loc, items[i].Input)
 	}
 	return &Error{status: http.StatusUnprocessableEntity, Detail: items}
 }
@@ -195,7 +196,7 @@ func useEligoErrors() {
 					return gone
 				}
 				Log(ctx.Context()).ErrorContext(ctx.Context(), "request failed",
-					"error", LoggedInput(errors.Join(errs...).Error()), "reason", msg)
+					"error", redact.ForLog(errors.Join(errs...).Error()), "reason", msg)
 			}
 			return se
 		}
@@ -344,7 +345,7 @@ func validationItem(err error) ValidationItem {
 	switch {
 	case d.Location == "body.decision_date":
 		// Its schema is one of two forms, and "matched none" says neither.
-		return invalidDecisionDate(d.Value)
+		return InvalidDecisionDate(d.Value)
 	case m == validation.MsgUnexpectedProperty:
 		// The location ends with the extra key; Value is the parent.
 		item.Type, item.Msg = "extra_forbidden", "Extra inputs are not permitted"
@@ -445,4 +446,13 @@ func Log(ctx interface{ Value(any) any }) *slog.Logger {
 func (Problem) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
 	s.AdditionalProperties = true
 	return s
+}
+
+// InvalidDecisionDate is the 422 item of a decision_date (see
+// resource.DecisionDate) that is no
+// calendar date, saying which forms are accepted: the reader's own, and
+// the schema's (a value of neither form, such as true or 1.5).
+func InvalidDecisionDate(input any) ValidationItem {
+	return ValidationItem{Type: "date_from_datetime_parsing", Loc: []any{"body", "decision_date"},
+		Msg: "Input should be a calendar date: an ISO YYYY-MM-DD string or an integer ordinal from 1 (0001-01-01) to 3652059 (9999-12-31)", Input: input}
 }

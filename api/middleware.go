@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/eligo/eligo/api/connlimit"
 	"github.com/eligo/eligo/auth"
 )
 
@@ -486,4 +487,24 @@ func (s *Server) keyedBodyLimit(tier auth.Tier) int64 {
 		return min(limit, s.cfg.KeyedBodyLimit)
 	}
 	return s.cfg.KeyedBodyLimit
+}
+
+// errTooManyConnections answers a request on a connection over the caps.
+var errTooManyConnections = NewProblem(http.StatusServiceUnavailable, "service_unavailable", ReasonTooManyConnections,
+	"The server holds as many connections as it allows (in all, or from your address). Close idle connections and retry.")
+
+// refuseOverflow answers a request that arrived on a connection over the
+// caps (connlimit.Overflowed), unless it is a health probe, and closes the
+// connection after it. It reports whether it answered.
+func refuseOverflow(w http.ResponseWriter, r *http.Request) bool {
+	if !connlimit.Overflowed(r.Context()) {
+		return false
+	}
+	w.Header().Set("Connection", "close")
+	if r.Method == http.MethodGet && (r.URL.Path == "/healthz" || r.URL.Path == "/readyz") {
+		return false
+	}
+	w.Header().Set("Retry-After", "1")
+	writeError(w, errTooManyConnections)
+	return true
 }

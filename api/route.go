@@ -170,7 +170,7 @@ func Register[I, O any](s *Server, route Route, handler func(context.Context, *I
 	if route.Idempotent {
 		op.Parameters = append(op.Parameters, &huma.Param{Name: IdempotencyHeader, In: "header",
 			Description: "Makes a retry safe: a repeat with the same key within 24 hours gets the first answer. 1 to 255 printable ASCII characters, e.g. a UUID.",
-			Schema:      &huma.Schema{Type: huma.TypeString, MinLength: ptr(1), MaxLength: ptr(maxIdempotencyKey)}})
+			Schema:      &huma.Schema{Type: huma.TypeString, MinLength: new(1), MaxLength: new(maxIdempotencyKey)}})
 	}
 	// OpenAPI lists no scopes for apiKey schemes; they are in the
 	// description and the x-eligo-scopes extension.

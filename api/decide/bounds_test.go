@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/api/resource"
 	"github.com/eligo/eligo/auth"
 )
 
@@ -68,8 +69,8 @@ func TestFieldErrorsAreListedUpToACap(t *testing.T) {
 		t.Fatalf("%d %s", r.Status, r.Raw)
 	}
 	listed, _ := r.Field(t, "field_errors").([]any)
-	if len(listed) != api.MaxListedFieldErrors {
-		t.Errorf("listed %d field errors, want %d", len(listed), api.MaxListedFieldErrors)
+	if len(listed) != resource.MaxListedFieldErrors {
+		t.Errorf("listed %d field errors, want %d", len(listed), resource.MaxListedFieldErrors)
 	}
 	if !strings.Contains(r.Raw, `"field_errors_truncated"`) || !strings.Contains(r.Raw, "100 more were not listed") {
 		t.Errorf("no warning counts the unlisted errors: %.500s", r.Raw)

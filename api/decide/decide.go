@@ -10,6 +10,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/api/resource"
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/clock"
@@ -189,7 +190,7 @@ func (h *handler) decide(ctx context.Context, in *decideInput) (*decideOutput, e
 	}
 	if core.unlistedFieldErrors > 0 {
 		warnings = append(warnings, warning{Code: "field_errors_truncated",
-			Message: fmt.Sprintf("field_errors lists the first %d errors; %d more were not listed.", api.MaxListedFieldErrors, core.unlistedFieldErrors)})
+			Message: fmt.Sprintf("field_errors lists the first %d errors; %d more were not listed.", resource.MaxListedFieldErrors, core.unlistedFieldErrors)})
 	}
 	if core.planFailed {
 		warnings = append(warnings, warning{Code: "plan_unavailable",

@@ -10,6 +10,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/api/resource"
 	"github.com/eligo/eligo/metering"
 	"github.com/eligo/eligo/solver/plan"
 )
@@ -50,7 +51,7 @@ func anonymousPrice(body []byte) int64 {
 // boolean ones, named by decideFlags, take only true, false or null), and
 // field_values present. It reports false for anything else.
 func readDecideRequest(raw []byte) (*decideRequest, bool) {
-	body, ok := api.ReadJSONObject(raw)
+	body, ok := resource.ReadJSONObject(raw)
 	if !ok {
 		return nil, false
 	}
@@ -63,7 +64,7 @@ func readDecideRequest(raw []byte) (*decideRequest, bool) {
 		switch v.Type {
 		case gjson.Null:
 		case gjson.String:
-			*dst = api.DecodedString(v)
+			*dst = resource.DecodedString(v)
 		default:
 			ok = false
 		}
@@ -80,7 +81,7 @@ func readDecideRequest(raw []byte) (*decideRequest, bool) {
 		}
 	}
 	body.ForEach(func(key, v gjson.Result) bool {
-		switch api.DecodedString(key) {
+		switch resource.DecodedString(key) {
 		case "ruleset_id":
 			str(v, &req.RulesetID)
 		case "rulebook_id":
@@ -89,7 +90,7 @@ func readDecideRequest(raw []byte) (*decideRequest, bool) {
 			str(v, &req.ReleaseID)
 		case "field_values":
 			ok = ok && v.IsObject()
-			req.FieldValues = api.JSONObject(v.Raw)
+			req.FieldValues = resource.JSONObject(v.Raw)
 		case "inquiry_context":
 			if v.Type == gjson.Null {
 				req.InquiryContext = nil
@@ -103,14 +104,14 @@ func readDecideRequest(raw []byte) (*decideRequest, bool) {
 		case "decision_date":
 			if v.Type != gjson.Null {
 				var dateOK bool
-				req.DecisionDate, dateOK = api.DecisionDateOf(v)
+				req.DecisionDate, dateOK = resource.DecisionDateOf(v)
 				ok = ok && dateOK
 			}
 		case "caller_ref":
 			// Any JSON: an unusable caller_ref is dropped, not refused.
 			req.CallerRef = json.RawMessage(v.Raw)
 		default:
-			if i := decideFlagIndex(api.DecodedString(key)); i >= 0 {
+			if i := decideFlagIndex(resource.DecodedString(key)); i >= 0 {
 				flag(v, i)
 			} else {
 				ok = false

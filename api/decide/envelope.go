@@ -10,7 +10,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/api/resource"
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/engine"
 )
@@ -49,7 +49,7 @@ func (e *envelope) encode() (head, tail []byte, err error) {
 	} else {
 		b = append(b, `,"rulebook_id":`...)
 		b = appendJSONString(b, e.book.Rulebook.ID)
-		release, err := json.Marshal(api.ReleaseOf(e.book.Release))
+		release, err := json.Marshal(resource.ReleaseOf(e.book.Release))
 		if err != nil {
 			return nil, nil, fmt.Errorf("encode release: %w", err)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/api/resource"
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/solver/plan"
@@ -50,7 +51,7 @@ func (h *handler) convert(target *catalog.Ruleset, fieldValues []byte, useCache 
 			return c, nil
 		}
 	}
-	inputsHash, inputs, err := api.ConvertFieldValues(target.Rules, fieldValues)
+	inputsHash, inputs, err := resource.ConvertFieldValues(target.Rules, fieldValues)
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +114,7 @@ func (h *handler) evaluate(ctx context.Context, target *catalog.Ruleset, book *c
 	if c.FieldErrors == nil {
 		c.FieldErrors = []engine.FieldError{}
 	}
-	unlisted := max(0, len(c.FieldErrors)-api.MaxListedFieldErrors)
+	unlisted := max(0, len(c.FieldErrors)-resource.MaxListedFieldErrors)
 	c.FieldErrors = c.FieldErrors[:len(c.FieldErrors)-unlisted]
 	members, err := encodeMembers(&c)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/api/resource"
 	"github.com/eligo/eligo/solver/plan"
 )
 
@@ -29,20 +30,20 @@ type decideInput struct {
 // decideRequest is the body of POST /decide. Unknown members are refused
 // (422 extra_forbidden).
 type decideRequest struct {
-	RulesetID            string               `json:"ruleset_id,omitempty" doc:"Slug (e.g. demo/us-fmla-employee) or concrete ruleset_id of a published ruleset. Exactly one of ruleset_id and rulebook_id is required." example:"demo/us-fmla-employee"`
-	RulebookID           string               `json:"rulebook_id,omitempty" doc:"Rulebook id (rb_...) or slug of a composed rulebook to evaluate; needs a key with the decide scope (anonymous: 401). The tenant's own rulebooks and public ones are reached; any other is 404 with a string detail."`
-	ReleaseID            string               `json:"release_id,omitempty" doc:"Rulebook requests only: release UUID or exact two-word label, evaluated from its frozen content whatever was published since. Without it the current release, or, before the first release, the live composition (release null). A release of another rulebook is 404. With ruleset_id it is refused with 422."`
-	FieldValues          api.JSONObject       `json:"field_values" required:"true" doc:"Map of field_id to answer. Types must match the ruleset schema; a key or value that cannot be applied is reported in field_errors (HTTP 200, decision undetermined), never rejected. null means unanswered. Must be I-JSON (RFC 7493): a repeated key or text that is not valid Unicode is 422 json_invalid."`
-	IncludeTrace         bool                 `json:"include_trace,omitempty" doc:"Adds trace."`
-	IncludeExplanation   bool                 `json:"include_explanation,omitempty" doc:"Adds explanation."`
-	IncludeGraphOverlay  bool                 `json:"include_graph_overlay,omitempty" doc:"Adds graph_overlay."`
-	IncludeChoiceContext bool                 `json:"include_choice_context,omitempty" doc:"Adds choice_context. The spec names it for rulebook requests; on a ruleset request it describes the ruleset's one section."`
-	IncludeTiming        bool                 `json:"include_timing,omitempty" doc:"Adds timing (total_ms)."`
-	NoCache              bool                 `json:"no_cache,omitempty" doc:"Bypasses the decision cache: the decision is evaluated afresh and not stored in the cache."`
-	flags                flagSet              // the boolean members as readDecideRequest read them (see flagSet); here it takes no room
-	InquiryContext       *plan.InquiryContext `json:"inquiry_context,omitempty" doc:"Steers the choice of next_question and optimal_path only, never the outcome: fields the applicant declines to answer, and a preferred section or groups that break ties between equally cheap paths. Ids the ruleset does not declare are ignored. It is normalised (trimmed, sorted, deduplicated) and then part of the cache identity."`
-	DecisionDate         api.DecisionDate     `json:"decision_date,omitempty"`
-	CallerRef            json.RawMessage      `json:"caller_ref,omitempty" doc:"Flat string-to-string map, at most 2048 bytes of JSON, no key containing '$' or '.'. Stored on the server-side decision record of keyed callers for their own attribution; never used for authorization and never stored for anonymous callers. An invalid caller_ref is never rejected: it is dropped and the response's warnings array carries an entry with code caller_ref_dropped."`
+	RulesetID            string                `json:"ruleset_id,omitempty" doc:"Slug (e.g. demo/us-fmla-employee) or concrete ruleset_id of a published ruleset. Exactly one of ruleset_id and rulebook_id is required." example:"demo/us-fmla-employee"`
+	RulebookID           string                `json:"rulebook_id,omitempty" doc:"Rulebook id (rb_...) or slug of a composed rulebook to evaluate; needs a key with the decide scope (anonymous: 401). The tenant's own rulebooks and public ones are reached; any other is 404 with a string detail."`
+	ReleaseID            string                `json:"release_id,omitempty" doc:"Rulebook requests only: release UUID or exact two-word label, evaluated from its frozen content whatever was published since. Without it the current release, or, before the first release, the live composition (release null). A release of another rulebook is 404. With ruleset_id it is refused with 422."`
+	FieldValues          resource.JSONObject   `json:"field_values" required:"true" doc:"Map of field_id to answer. Types must match the ruleset schema; a key or value that cannot be applied is reported in field_errors (HTTP 200, decision undetermined), never rejected. null means unanswered. Must be I-JSON (RFC 7493): a repeated key or text that is not valid Unicode is 422 json_invalid."`
+	IncludeTrace         bool                  `json:"include_trace,omitempty" doc:"Adds trace."`
+	IncludeExplanation   bool                  `json:"include_explanation,omitempty" doc:"Adds explanation."`
+	IncludeGraphOverlay  bool                  `json:"include_graph_overlay,omitempty" doc:"Adds graph_overlay."`
+	IncludeChoiceContext bool                  `json:"include_choice_context,omitempty" doc:"Adds choice_context. The spec names it for rulebook requests; on a ruleset request it describes the ruleset's one section."`
+	IncludeTiming        bool                  `json:"include_timing,omitempty" doc:"Adds timing (total_ms)."`
+	NoCache              bool                  `json:"no_cache,omitempty" doc:"Bypasses the decision cache: the decision is evaluated afresh and not stored in the cache."`
+	flags                flagSet               // the boolean members as readDecideRequest read them (see flagSet); here it takes no room
+	InquiryContext       *plan.InquiryContext  `json:"inquiry_context,omitempty" doc:"Steers the choice of next_question and optimal_path only, never the outcome: fields the applicant declines to answer, and a preferred section or groups that break ties between equally cheap paths. Ids the ruleset does not declare are ignored. It is normalised (trimmed, sorted, deduplicated) and then part of the cache identity."`
+	DecisionDate         resource.DecisionDate `json:"decision_date,omitempty"`
+	CallerRef            json.RawMessage       `json:"caller_ref,omitempty" doc:"Flat string-to-string map, at most 2048 bytes of JSON, no key containing '$' or '.'. Stored on the server-side decision record of keyed callers for their own attribution; never used for authorization and never stored for anonymous callers. An invalid caller_ref is never rejected: it is dropped and the response's warnings array carries an entry with code caller_ref_dropped."`
 }
 
 // maxCallerRefBytes is the spec's caller_ref limit (Limits 9), on its

@@ -10,7 +10,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/api/resource"
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/solver/plan"
@@ -38,7 +38,7 @@ type decideResponse struct {
 	Slug            string              `json:"slug" doc:"Resolved slug."`
 	RulesetID       string              `json:"ruleset_id,omitempty" doc:"Concrete ruleset_id that ran (ruleset calls)."`
 	RulebookID      string              `json:"rulebook_id,omitempty" doc:"Rulebook calls: the rulebook's id."`
-	Release         *api.Release        `json:"release,omitempty" doc:"Rulebook calls: the release evaluated, or null for the live composition (before the first release)."`
+	Release         *resource.Release   `json:"release,omitempty" doc:"Rulebook calls: the release evaluated, or null for the live composition (before the first release)."`
 	SectionResults  []sectionResult     `json:"section_results,omitempty" doc:"Rulebook calls: each section's own decision under the same answers, in letter order."`
 	RulesetVersion  string              `json:"ruleset_version" doc:"Authoring label v<N> of the ruleset that ran. Necessary, not sufficient, for replay: pin content_digest."`
 	ContentDigest   string              `json:"content_digest" doc:"sha256:<hex> of the rules that ran: the content identity replay pins to."`
@@ -55,7 +55,7 @@ type decideResponse struct {
 	FieldErrors     []engine.FieldError `json:"field_errors" nullable:"false" doc:"Inputs that could not be applied: unknown key, value not convertible to the field type, or a conversion failure at evaluation. The only blocking channel."`
 	Trace           *traceJSON          `json:"trace,omitempty" doc:"With include_trace."`
 	Explanation     *explanationJSON    `json:"explanation,omitempty" doc:"With include_explanation."`
-	GraphOverlay    *api.Graph          `json:"graph_overlay,omitempty" doc:"With include_graph_overlay: the ruleset's graph (the shape of GET /rulesets/{ruleset_id}/graph's graph member: nodes, edges, sections, stats) with every node's and route's overlay set to {status, supporting_facts}."`
+	GraphOverlay    *resource.Graph     `json:"graph_overlay,omitempty" doc:"With include_graph_overlay: the ruleset's graph (the shape of GET /rulesets/{ruleset_id}/graph's graph member: nodes, edges, sections, stats) with every node's and route's overlay set to {status, supporting_facts}."`
 	ChoiceContext   *plan.ChoiceContext `json:"choice_context,omitempty" doc:"With include_choice_context: every field's section and each OR-group's alternatives with their labels, fields and status (open, closed or satisfied)."`
 	Timing          *timing             `json:"timing,omitempty" doc:"With include_timing."`
 	Warnings        []warning           `json:"warnings,omitempty" doc:"Server warnings about the request that did not stop it, e.g. a dropped caller_ref. Absent when there are none."`
@@ -97,7 +97,7 @@ type decisionCore struct {
 	// otherwise. The date is part of the cache key of such a cut.
 	periodWarning string
 	// unlistedFieldErrors counts the field errors past
-	// api.MaxListedFieldErrors, which the answer counts in a warning
+	// resource.MaxListedFieldErrors, which the answer counts in a warning
 	// rather than lists.
 	unlistedFieldErrors int
 	// members is the JSON of the envelope members from fields_provided to

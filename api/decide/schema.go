@@ -6,7 +6,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/api/resource"
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/engine"
 )
@@ -28,20 +28,20 @@ func (traceJSON) Schema(huma.Registry) *huma.Schema {
 	failureItem := &huma.Schema{Type: huma.TypeObject, Properties: map[string]*huma.Schema{
 		"type":       {Type: huma.TypeString, Enum: []any{"answer", "condition"}},
 		"field":      {Type: huma.TypeString, Description: "type answer: the field read."},
-		"value":      api.AnswerSchema(),
+		"value":      resource.AnswerSchema(),
 		"expression": {Type: huma.TypeString, Description: "type condition: the criterion's condition as written."},
 	}, Required: []string{"type"}}
 	return &huma.Schema{
 		Type:        huma.TypeObject,
 		Description: "How the decision was reached, for debugging rules. Not a citation.",
 		Properties: map[string]*huma.Schema{
-			"status": api.OutcomeSchema(),
+			"status": resource.OutcomeSchema(),
 			"path": {Type: huma.TypeArray, Description: "Every criterion in evaluation order.", Items: &huma.Schema{
 				Type: huma.TypeObject, Properties: map[string]*huma.Schema{
-					"group": {Type: huma.TypeString}, "criterion": {Type: huma.TypeString}, "status": api.StatusSchema(),
+					"group": {Type: huma.TypeString}, "criterion": {Type: huma.TypeString}, "status": resource.StatusSchema(),
 				}, Required: []string{"group", "criterion", "status"}}},
 			"answered":       {Type: huma.TypeArray, Items: &huma.Schema{Type: huma.TypeString}, Description: "Answered fields in declaration order."},
-			"group_statuses": {Type: huma.TypeObject, AdditionalProperties: api.StatusSchema()},
+			"group_statuses": {Type: huma.TypeObject, AdditionalProperties: resource.StatusSchema()},
 			"failure_reasons": {Type: huma.TypeArray, Description: "One [group, items] pair per not-satisfied group.", Items: &huma.Schema{
 				Type:        huma.TypeArray,
 				Description: "A pair: the group id (a string), then the list of failure items.",
@@ -62,7 +62,7 @@ func (e explanationJSON) MarshalJSON() ([]byte, error) { return json.Marshal(e.e
 // Schema describes the explanation on the wire.
 func (explanationJSON) Schema(registry huma.Registry) *huma.Schema {
 	fact := &huma.Schema{Type: huma.TypeObject, Properties: map[string]*huma.Schema{
-		"field": {Type: huma.TypeString}, "value": api.AnswerSchema(),
+		"field": {Type: huma.TypeString}, "value": resource.AnswerSchema(),
 	}, Required: []string{"field", "value"}}
 	// The references are GET /explain's, converted by the same function,
 	// so they share its schema.
@@ -70,7 +70,7 @@ func (explanationJSON) Schema(registry huma.Registry) *huma.Schema {
 	criterion := &huma.Schema{Type: huma.TypeObject, Properties: map[string]*huma.Schema{
 		"criterion_id":      {Type: huma.TypeString},
 		"title":             {Type: huma.TypeString},
-		"status":            api.StatusSchema(),
+		"status":            resource.StatusSchema(),
 		"supporting_facts":  {Type: huma.TypeArray, Items: fact, Description: "For a satisfied any-group only the satisfied branch's facts."},
 		"source_references": {Type: huma.TypeArray, Items: reference},
 	}, Required: []string{"criterion_id", "title", "status", "supporting_facts", "source_references"}}
@@ -78,14 +78,14 @@ func (explanationJSON) Schema(registry huma.Registry) *huma.Schema {
 		"group":    {Type: huma.TypeString},
 		"title":    {Type: huma.TypeString},
 		"kind":     {Type: huma.TypeString, Enum: []any{"all", "any"}},
-		"status":   api.StatusSchema(),
+		"status":   resource.StatusSchema(),
 		"criteria": {Type: huma.TypeArray, Items: criterion},
 	}, Required: []string{"group", "status", "criteria"}}
 	return &huma.Schema{
 		Type:        huma.TypeObject,
 		Description: "Which groups and criteria decided, the facts each rests on and the law each cites.",
 		Properties: map[string]*huma.Schema{
-			"decision": api.OutcomeSchema(),
+			"decision": resource.OutcomeSchema(),
 			"decision_path": {Type: huma.TypeArray, Items: &huma.Schema{Type: huma.TypeString}, Description: "The ids of the groups (requirements) the decision rests on, in ruleset order: " +
 				"the satisfied groups of an eligible decision, the not-satisfied groups of a not_eligible one, the pending groups of an undetermined one. " +
 				"The reference describes it as the satisfied requirement's name; it is a list because an outcome over several groups rests on all of them at once."},

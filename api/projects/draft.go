@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/api/resource"
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/authoring"
 	"github.com/eligo/eligo/authoring/review"
@@ -180,7 +180,7 @@ func unmarshalInto(raw []byte, dst any) error {
 
 // projectCursor keys the project list, ordered by creation then id: a
 // cursor is base64url of "prj:<created_at RFC 3339 nano>|<id>".
-var projectCursor = api.Cursor[store.ProjectPage]{
+var projectCursor = resource.Cursor[store.ProjectPage]{
 	Kind: "prj",
 	Encode: func(k store.ProjectPage) string {
 		return k.AfterCreated.UTC().Format(time.RFC3339Nano) + "|" + k.AfterID

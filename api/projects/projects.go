@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/api/resource"
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/authoring"
 	"github.com/eligo/eligo/engine"
@@ -218,17 +219,17 @@ func tenantFor(projectID string, ctx context.Context) (string, error) {
 }
 
 type listInput struct {
-	api.PageQuery
+	resource.PageQuery
 }
 
 type listOutput struct {
-	api.NextPage
+	resource.NextPage
 	Body []*projectResponse
 }
 
 func (h *handler) list(ctx context.Context, in *listInput) (*listOutput, error) {
 	p, _ := auth.PrincipalFrom(ctx)
-	rows, next, err := api.ListPage(in.PageQuery, projectCursor, keyOfProject,
+	rows, next, err := resource.ListPage(in.PageQuery, projectCursor, keyOfProject,
 		func(page store.ProjectPage, limit int) ([]store.Project, error) {
 			page.Limit = limit
 			rows, err := h.authoring.Projects(ctx, p.TenantID, page)
@@ -240,7 +241,7 @@ func (h *handler) list(ctx context.Context, in *listInput) (*listOutput, error) 
 	if err != nil {
 		return nil, err
 	}
-	out := &listOutput{NextPage: api.NextPage{NextCursor: next}, Body: make([]*projectResponse, 0, len(rows))}
+	out := &listOutput{NextPage: resource.NextPage{NextCursor: next}, Body: make([]*projectResponse, 0, len(rows))}
 	for _, row := range rows {
 		o, err := projectOut(row)
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/api/resource"
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/authoring"
 	"github.com/eligo/eligo/authoring/review"
@@ -83,11 +84,11 @@ const publishDoc = "Publishes the draft, privately, through the same gates as ev
 
 // wireCase is a test case as requests carry it.
 type wireCase struct {
-	Name            string          `json:"name" minLength:"1" maxLength:"200"`
-	FieldValues     api.JSONObject  `json:"field_values,omitempty" doc:"The answers, as /decide takes them."`
-	ExpectedOutcome string          `json:"expected_outcome" enum:"eligible,not_eligible,undetermined"`
-	DecisionDate    string          `json:"decision_date,omitempty" pattern:"^[0-9]{4}-[0-9]{2}-[0-9]{2}$" doc:"What decision_date() reads, YYYY-MM-DD."`
-	Expectations    *wireExpectancy `json:"expectations,omitempty"`
+	Name            string              `json:"name" minLength:"1" maxLength:"200"`
+	FieldValues     resource.JSONObject `json:"field_values,omitempty" doc:"The answers, as /decide takes them."`
+	ExpectedOutcome string              `json:"expected_outcome" enum:"eligible,not_eligible,undetermined"`
+	DecisionDate    string              `json:"decision_date,omitempty" pattern:"^[0-9]{4}-[0-9]{2}-[0-9]{2}$" doc:"What decision_date() reads, YYYY-MM-DD."`
+	Expectations    *wireExpectancy     `json:"expectations,omitempty"`
 }
 
 type wireExpectancy struct {

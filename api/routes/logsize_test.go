@@ -11,6 +11,7 @@ import (
 
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/api/apitest"
+	"github.com/eligo/eligo/api/redact"
 )
 
 // logLines parses the JSON lines of sink, failing on any line longer than
@@ -18,7 +19,7 @@ import (
 func logLines(t *testing.T, sink *apitest.LogBuffer) []map[string]any {
 	var out []map[string]any
 	for _, l := range strings.Split(strings.TrimSpace(sink.String()), "\n") {
-		if len(l) > 2*api.MaxLoggedInput+1024 {
+		if len(l) > 2*redact.MaxLogged+1024 {
 			t.Errorf("a log line of %d bytes: %.300s...", len(l), l)
 		}
 		var line map[string]any

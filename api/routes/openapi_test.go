@@ -14,6 +14,7 @@ import (
 
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/api/apitest"
+	"github.com/eligo/eligo/api/resource"
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/metering"
 )
@@ -285,7 +286,7 @@ func TestGraphsMatchTheirSchema(t *testing.T) {
 		t.Fatalf("decide: %d %s", d.Status, d.Raw)
 	}
 	overlay := d.Field(t, "graph_overlay").(map[string]any)
-	graph := api.Graph{}.Schema(registry)
+	graph := resource.Graph{}.Schema(registry)
 	for _, e := range validate("graph_overlay", graph, overlay) {
 		t.Error(e)
 	}

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/api/resource"
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/solver/verify"
@@ -31,9 +32,9 @@ type rulebookDiffInput struct {
 
 type rulebookDiffOutput struct {
 	Body struct {
-		RulebookID string       `json:"rulebook_id"`
-		Release    *api.Release `json:"release" doc:"The new release."`
-		Against    *api.Release `json:"against" doc:"The old release."`
+		RulebookID string            `json:"rulebook_id"`
+		Release    *resource.Release `json:"release" doc:"The new release."`
+		Against    *resource.Release `json:"against" doc:"The old release."`
 		verify.SemanticDiff
 	}
 }
@@ -54,6 +55,6 @@ func (h *handler) diff(ctx context.Context, in *rulebookDiffInput) (*rulebookDif
 			"The solver could not decide the difference within its time bound.")
 	}
 	out := &rulebookDiffOutput{}
-	out.Body.RulebookID, out.Body.Release, out.Body.Against, out.Body.SemanticDiff = newer.Rulebook.ID, api.ReleaseOf(newer.Release), api.ReleaseOf(older.Release), d
+	out.Body.RulebookID, out.Body.Release, out.Body.Against, out.Body.SemanticDiff = newer.Rulebook.ID, resource.ReleaseOf(newer.Release), resource.ReleaseOf(older.Release), d
 	return out, nil
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/api/resource"
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/engine"
@@ -62,7 +63,7 @@ type promoteInput struct {
 type promoteOutput struct {
 	Body struct {
 		PresencePolarityAdvisories []publish.PolarityAdvisory `json:"presence_polarity_advisories" doc:"null normally; the findings let through by force_unsafe or, under the reserved namespace, by advice."`
-		Release                    *api.Release               `json:"release" doc:"The release the promotion cut."`
+		Release                    *resource.Release          `json:"release" doc:"The release the promotion cut."`
 		Rulebook                   *rulebookResponse          `json:"rulebook" doc:"The rulebook after the promotion: the candidate live, every reference pinned."`
 		DiffAgainstLive            *verify.SemanticDiff       `json:"diff_against_live" doc:"Advisory: whom the new live cut affects against the one it replaced (see GET /rulesets/{id}/diff); null when the candidate was already live or the solver could not decide in time."`
 	}
@@ -76,7 +77,7 @@ func (h *handler) promote(ctx context.Context, in *promoteInput) (*promoteOutput
 		return nil, refusal(ctx, err, in.RulebookID)
 	}
 	out := &promoteOutput{}
-	out.Body.PresencePolarityAdvisories, out.Body.Release, out.Body.DiffAgainstLive = res.Advisories, api.ReleaseOf(res.Release), res.DiffAgainstLive
+	out.Body.PresencePolarityAdvisories, out.Body.Release, out.Body.DiffAgainstLive = res.Advisories, resource.ReleaseOf(res.Release), res.DiffAgainstLive
 	out.Body.Rulebook, err = h.out(ctx, res.Rulebook, res.Release)
 	return out, err
 }

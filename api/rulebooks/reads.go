@@ -5,6 +5,7 @@ import (
 	"net/url"
 
 	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/api/resource"
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/rulebook"
@@ -31,13 +32,13 @@ func (h *handler) prepared(ctx context.Context, ref, release string) (*catalog.P
 
 type schemaOutput struct {
 	Body struct {
-		RulebookID    string             `json:"rulebook_id"`
-		Sections      []string           `json:"sections" nullable:"false" doc:"The section ids, in letter order."`
-		SectionNames  map[string]*string `json:"section_names" doc:"Each section's name by section id; null where the release did not capture it."`
-		Fields        []api.SchemaField  `json:"fields" nullable:"false" doc:"Every field of the composition, a shared field once, with the overlay applied."`
-		RobotHints    map[string]*string `json:"robot_hints" doc:"Beat to guidance, or null."`
-		EngineVersion string             `json:"engine_version"`
-		Release       *api.Release       `json:"release" doc:"The release read, or null for the live composition."`
+		RulebookID    string                 `json:"rulebook_id"`
+		Sections      []string               `json:"sections" nullable:"false" doc:"The section ids, in letter order."`
+		SectionNames  map[string]*string     `json:"section_names" doc:"Each section's name by section id; null where the release did not capture it."`
+		Fields        []resource.SchemaField `json:"fields" nullable:"false" doc:"Every field of the composition, a shared field once, with the overlay applied."`
+		RobotHints    map[string]*string     `json:"robot_hints" doc:"Beat to guidance, or null."`
+		EngineVersion string                 `json:"engine_version"`
+		Release       *resource.Release      `json:"release" doc:"The release read, or null for the live composition."`
 	}
 }
 
@@ -49,8 +50,8 @@ func (h *handler) schema(ctx context.Context, in *releaseInput) (*schemaOutput, 
 	out := &schemaOutput{}
 	b := &out.Body
 	b.RulebookID, b.EngineVersion, b.RobotHints = p.Rulebook.ID, engine.Version, p.Content.RobotHints
-	b.Release = api.ReleaseOf(p.Release)
-	b.Fields = api.SchemaFields(p.Composed.Rules.Fields)
+	b.Release = resource.ReleaseOf(p.Release)
+	b.Fields = resource.SchemaFields(p.Composed.Rules.Fields)
 	b.Sections, b.SectionNames = make([]string, len(p.Content.Sections)), map[string]*string{}
 	for i, s := range p.Content.Sections {
 		b.Sections[i] = s.SectionID
@@ -61,14 +62,14 @@ func (h *handler) schema(ctx context.Context, in *releaseInput) (*schemaOutput, 
 
 // sectionExplanation is one section of GET /rulebooks/{id}/explain.
 type sectionExplanation struct {
-	Letter        string                 `json:"letter"`
-	SectionID     string                 `json:"section_id"`
-	RulesetID     string                 `json:"ruleset_id" doc:"The member cut explained."`
-	Slug          string                 `json:"slug"`
-	Name          string                 `json:"name"`
-	ContentDigest string                 `json:"content_digest"`
-	Groups        []api.ExplainGroup     `json:"groups" nullable:"false"`
-	Criteria      []api.ExplainCriterion `json:"criteria" nullable:"false"`
+	Letter        string                      `json:"letter"`
+	SectionID     string                      `json:"section_id"`
+	RulesetID     string                      `json:"ruleset_id" doc:"The member cut explained."`
+	Slug          string                      `json:"slug"`
+	Name          string                      `json:"name"`
+	ContentDigest string                      `json:"content_digest"`
+	Groups        []resource.ExplainGroup     `json:"groups" nullable:"false"`
+	Criteria      []resource.ExplainCriterion `json:"criteria" nullable:"false"`
 }
 
 type explainOutput struct {
@@ -79,7 +80,7 @@ type explainOutput struct {
 		ContentIdentity string               `json:"content_identity" doc:"The content identity of what is explained."`
 		OutcomeLogic    *rulebook.Node       `json:"outcome_logic" doc:"The outcome tree over the section letters."`
 		Sections        []sectionExplanation `json:"sections" nullable:"false"`
-		Release         *api.Release         `json:"release"`
+		Release         *resource.Release    `json:"release"`
 	}
 }
 
@@ -91,11 +92,11 @@ func (h *handler) explain(ctx context.Context, in *releaseInput) (*explainOutput
 	out := &explainOutput{}
 	b := &out.Body
 	b.RulebookID, b.Slug, b.Name, b.ContentIdentity = p.Rulebook.ID, p.Rulebook.Slug, p.Rulebook.Name, p.Identity
-	b.OutcomeLogic, b.Release = p.Composed.Outcome, api.ReleaseOf(p.Release)
+	b.OutcomeLogic, b.Release = p.Composed.Outcome, resource.ReleaseOf(p.Release)
 	for i, m := range p.Members {
 		s := sectionExplanation{Letter: rulebook.Letter(i), SectionID: m.SectionID, RulesetID: m.ID, Slug: m.Slug,
 			Name: m.Name, ContentDigest: m.ContentDigest}
-		s.Groups, s.Criteria = api.Explain(m, false)
+		s.Groups, s.Criteria = resource.Explain(m, false)
 		b.Sections = append(b.Sections, s)
 	}
 	return out, nil
@@ -103,11 +104,11 @@ func (h *handler) explain(ctx context.Context, in *releaseInput) (*explainOutput
 
 type graphOutput struct {
 	Body struct {
-		RulebookID string    `json:"rulebook_id"`
-		Slug       string    `json:"slug"`
-		Name       string    `json:"name"`
-		Graph      api.Graph `json:"graph" doc:"nodes[] (ids prefixed with the section's slug), edges[], sections[] (the section slugs) and stats (shared_fields counts fields shared by sections)."`
-		Mermaid    string    `json:"mermaid"`
+		RulebookID string         `json:"rulebook_id"`
+		Slug       string         `json:"slug"`
+		Name       string         `json:"name"`
+		Graph      resource.Graph `json:"graph" doc:"nodes[] (ids prefixed with the section's slug), edges[], sections[] (the section slugs) and stats (shared_fields counts fields shared by sections)."`
+		Mermaid    string         `json:"mermaid"`
 	}
 }
 
@@ -119,7 +120,7 @@ func (h *handler) graph(ctx context.Context, in *releaseInput) (*graphOutput, er
 	g := p.Composed.Graph(nil, nil)
 	out := &graphOutput{}
 	out.Body.RulebookID, out.Body.Slug, out.Body.Name = p.Rulebook.ID, p.Rulebook.Slug, p.Rulebook.Name
-	out.Body.Graph, out.Body.Mermaid = api.Graph{Graph: g}, g.Mermaid()
+	out.Body.Graph, out.Body.Mermaid = resource.Graph{Graph: g}, g.Mermaid()
 	return out, nil
 }
 

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/api/resource"
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/clock"
@@ -201,7 +202,7 @@ type rulebookResponse struct {
 	Status             string                           `json:"status" enum:"draft,active,archived"`
 	Pinned             bool                             `json:"pinned" doc:"Set by the first promotion: every reference names an exact cut."`
 	PublicationPending bool                             `json:"publication_pending" doc:"The draft changed but its release could not be published; the next activate or edit publishes it."`
-	Release            *api.Release                     `json:"release" doc:"The current release, or null before the first."`
+	Release            *resource.Release                `json:"release" doc:"The current release, or null before the first."`
 	CreatedAt          time.Time                        `json:"created_at"`
 	UpdatedAt          time.Time                        `json:"updated_at"`
 }
@@ -231,7 +232,7 @@ func (h *handler) out(ctx context.Context, rb store.Rulebook, release *store.Rel
 			return nil, err
 		}
 	}
-	o.Release = api.ReleaseOf(release)
+	o.Release = resource.ReleaseOf(release)
 	return o, nil
 }
 
@@ -253,23 +254,23 @@ func (h *handler) get(ctx context.Context, in *rulebookRefInput) (*rulebookOutpu
 }
 
 type listInput struct {
-	api.PageQuery
+	resource.PageQuery
 }
 
 type listOutput struct {
-	api.NextPage
+	resource.NextPage
 	Body []*rulebookResponse
 }
 
 func (h *handler) list(ctx context.Context, in *listInput) (*listOutput, error) {
-	rows, next, err := api.ListPage(in.PageQuery, api.SlugCursor, func(rb store.Rulebook) string { return rb.Slug },
+	rows, next, err := resource.ListPage(in.PageQuery, resource.SlugCursor, func(rb store.Rulebook) string { return rb.Slug },
 		func(after string, limit int) ([]store.Rulebook, error) {
 			return h.store.ListRulebooks(ctx, store.RulebookQuery{Tenant: api.ViewerOf(ctx).TenantID, AfterSlug: after, Limit: limit})
 		})
 	if err != nil {
 		return nil, err
 	}
-	out := &listOutput{NextPage: api.NextPage{NextCursor: next}, Body: make([]*rulebookResponse, 0, len(rows))}
+	out := &listOutput{NextPage: resource.NextPage{NextCursor: next}, Body: make([]*rulebookResponse, 0, len(rows))}
 	for _, rb := range rows {
 		o, err := h.out(ctx, rb, nil)
 		if err != nil {

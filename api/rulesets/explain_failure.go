@@ -8,6 +8,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/api/resource"
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/engine"
@@ -64,14 +65,14 @@ func (h *handler) decodeExplainFailureRequest(raw []byte) (*explainFailureReques
 // null decision_date leaves the earlier one in place. It reports false for
 // anything else.
 func readExplainFailureRequest(raw []byte) (*explainFailureRequest, bool) {
-	body, ok := api.ReadJSONObject(raw)
+	body, ok := resource.ReadJSONObject(raw)
 	if !ok {
 		return nil, false
 	}
 	var fieldValues, outcome, date gjson.Result
 	known := true
 	body.ForEach(func(key, v gjson.Result) bool {
-		switch api.DecodedString(key) {
+		switch resource.DecodedString(key) {
 		case "field_values":
 			fieldValues = v
 		case "expected_outcome":
@@ -88,15 +89,15 @@ func readExplainFailureRequest(raw []byte) (*explainFailureRequest, bool) {
 	if !known || !fieldValues.IsObject() || outcome.Type != gjson.String {
 		return nil, false
 	}
-	expected := api.DecodedString(outcome)
+	expected := resource.DecodedString(outcome)
 	if _, ok := engine.ParseOutcome(expected); !ok {
 		return nil, false
 	}
-	decisionDate, ok := api.DecisionDateOf(date)
+	decisionDate, ok := resource.DecisionDateOf(date)
 	if date.Exists() && !ok {
 		return nil, false
 	}
-	return &explainFailureRequest{FieldValues: api.JSONObject(fieldValues.Raw), ExpectedOutcome: expected, DecisionDate: decisionDate}, true
+	return &explainFailureRequest{FieldValues: resource.JSONObject(fieldValues.Raw), ExpectedOutcome: expected, DecisionDate: decisionDate}, true
 }
 
 // explainFailureInput is the explain-failure request. Like /decide, the
@@ -117,9 +118,9 @@ type explainFailureInput struct {
 // /rulesets/{ruleset_id}/explain-failure. Unknown members are refused
 // (422 extra_forbidden).
 type explainFailureRequest struct {
-	FieldValues     api.JSONObject   `json:"field_values" required:"true" doc:"Map of field_id to answer, read exactly as on /decide: a key or value that cannot be applied is reported in field_errors (HTTP 200), never rejected; null means unanswered. Must be I-JSON (RFC 7493): a repeated key or text that is not valid Unicode is 422 json_invalid."`
-	ExpectedOutcome string           `json:"expected_outcome" required:"true" enum:"eligible,not_eligible,undetermined"`
-	DecisionDate    api.DecisionDate `json:"decision_date,omitempty"`
+	FieldValues     resource.JSONObject   `json:"field_values" required:"true" doc:"Map of field_id to answer, read exactly as on /decide: a key or value that cannot be applied is reported in field_errors (HTTP 200), never rejected; null means unanswered. Must be I-JSON (RFC 7493): a repeated key or text that is not valid Unicode is 422 json_invalid."`
+	ExpectedOutcome string                `json:"expected_outcome" required:"true" enum:"eligible,not_eligible,undetermined"`
+	DecisionDate    resource.DecisionDate `json:"decision_date,omitempty"`
 }
 
 // explainFailureRequestSchema names explainFailureRequest's schema in the
@@ -142,17 +143,17 @@ type failureReason struct {
 
 type explainFailureOutput struct {
 	Body struct {
-		RulesetID       string                   `json:"ruleset_id"`
-		Slug            string                   `json:"slug"`
-		RulesetVersion  string                   `json:"ruleset_version"`
-		ContentDigest   string                   `json:"content_digest"`
-		EngineVersion   string                   `json:"engine_version"`
-		ExpectedOutcome string                   `json:"expected_outcome" enum:"eligible,not_eligible,undetermined"`
-		ActualOutcome   string                   `json:"actual_outcome" enum:"eligible,not_eligible,undetermined"`
-		Reasons         map[string]failureReason `json:"reasons" doc:"The minimal failure core, keyed by criterion id."`
-		FieldErrors     []engine.FieldError      `json:"field_errors"`
-		DecisionDate    string                   `json:"decision_date" format:"date" doc:"The date the answers were explained as of, YYYY-MM-DD: the request's decision_date, else today (UTC)."`
-		Warnings        []api.ResponseWarning    `json:"warnings,omitempty" doc:"Present when the decision date falls outside the effective period of the ruleset: one entry with code outside_effective_period naming the date and the period. The period alone then makes the actual outcome undetermined, and reasons is empty."`
+		RulesetID       string                     `json:"ruleset_id"`
+		Slug            string                     `json:"slug"`
+		RulesetVersion  string                     `json:"ruleset_version"`
+		ContentDigest   string                     `json:"content_digest"`
+		EngineVersion   string                     `json:"engine_version"`
+		ExpectedOutcome string                     `json:"expected_outcome" enum:"eligible,not_eligible,undetermined"`
+		ActualOutcome   string                     `json:"actual_outcome" enum:"eligible,not_eligible,undetermined"`
+		Reasons         map[string]failureReason   `json:"reasons" doc:"The minimal failure core, keyed by criterion id."`
+		FieldErrors     []engine.FieldError        `json:"field_errors"`
+		DecisionDate    string                     `json:"decision_date" format:"date" doc:"The date the answers were explained as of, YYYY-MM-DD: the request's decision_date, else today (UTC)."`
+		Warnings        []resource.ResponseWarning `json:"warnings,omitempty" doc:"Present when the decision date falls outside the effective period of the ruleset: one entry with code outside_effective_period naming the date and the period. The period alone then makes the actual outcome undetermined, and reasons is empty."`
 	}
 }
 
@@ -179,7 +180,7 @@ func (h *handler) explainFailure(ctx context.Context, in *explainFailureInput) (
 	// field_errors. Not through /decide's conversion cache: those inputs
 	// are shared with its cached decisions, and the explainer need not be
 	// bound to treat them as read-only.
-	_, inputs, err := api.ConvertFieldValues(rr.Rules, req.FieldValues)
+	_, inputs, err := resource.ConvertFieldValues(rr.Rules, req.FieldValues)
 	if err != nil {
 		return nil, err
 	}
@@ -199,7 +200,7 @@ func (h *handler) explainFailure(ctx context.Context, in *explainFailureInput) (
 	b.ActualOutcome = explanation.Actual.String()
 	b.DecisionDate = engine.FormatDate(date)
 	if explanation.PeriodWarning != "" {
-		b.Warnings = []api.ResponseWarning{{Code: "outside_effective_period", Message: explanation.PeriodWarning}}
+		b.Warnings = []resource.ResponseWarning{{Code: "outside_effective_period", Message: explanation.PeriodWarning}}
 	}
 	b.FieldErrors = append(b.FieldErrors, explanation.FieldErrors...)
 	for _, r := range explanation.Reasons {

@@ -16,6 +16,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/api/resource"
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/clock"
@@ -175,12 +176,12 @@ func Register(s *api.Server, deps Deps) {
 type listRulesetsInput struct {
 	Q         string `query:"q" maxLength:"200" doc:"Case-insensitive text to find in the slug, name or description."`
 	Namespace string `query:"namespace" maxLength:"200" doc:"Keep slugs equal to this or under it, e.g. us or us/federal."`
-	api.PageQuery
+	resource.PageQuery
 }
 
 type listRulesetsOutput struct {
 	SkippedInvalid int `header:"X-Skipped-Invalid-Records" doc:"Stored records skipped on this page because they could not be summarised; 0 is normal."`
-	api.NextPage
+	resource.NextPage
 	Body rulesetList
 }
 
@@ -205,7 +206,7 @@ func (h *handler) listRulesets(ctx context.Context, in *listRulesetsInput) (*lis
 			Msg: "String should be a slug or slug prefix such as us or us/federal", Input: in.Namespace})
 	}
 	p, _ := auth.PrincipalFrom(ctx)
-	rows, next, err := api.ListPage(in.PageQuery, api.SlugCursor, func(r store.Ruleset) string { return r.Slug },
+	rows, next, err := resource.ListPage(in.PageQuery, resource.SlugCursor, func(r store.Ruleset) string { return r.Slug },
 		func(after string, limit int) ([]store.Ruleset, error) {
 			return h.store.ListRulesets(ctx, store.RulesetQuery{
 				ViewerTenant: p.TenantID, Namespace: in.Namespace, Text: in.Q, AfterSlug: after, Limit: limit,
@@ -214,7 +215,7 @@ func (h *handler) listRulesets(ctx context.Context, in *listRulesetsInput) (*lis
 	if err != nil {
 		return nil, err
 	}
-	out := &listRulesetsOutput{NextPage: api.NextPage{NextCursor: next}, Body: make(rulesetList, 0, len(rows))}
+	out := &listRulesetsOutput{NextPage: resource.NextPage{NextCursor: next}, Body: make(rulesetList, 0, len(rows))}
 	for _, r := range rows {
 		if !summarisable(r) {
 			out.SkippedInvalid++
@@ -235,13 +236,13 @@ func summarisable(r store.Ruleset) bool {
 
 type rulesetSchemaOutput struct {
 	Body struct {
-		RulesetID      string            `json:"ruleset_id" doc:"Concrete ruleset_id the fields belong to."`
-		Slug           string            `json:"slug" doc:"The slug the ruleset is published under."`
-		Name           string            `json:"name" doc:"The ruleset's name."`
-		RulesetVersion string            `json:"ruleset_version" doc:"v<N>, the cut's number under its slug."`
-		ContentDigest  string            `json:"content_digest" doc:"sha256:<hex> of the compiled content."`
-		Fields         []api.SchemaField `json:"fields" nullable:"false" doc:"Every field the ruleset declares, in declaration order."`
-		EngineVersion  string            `json:"engine_version" doc:"<product>-core@<semver> of the engine that serves decisions."`
+		RulesetID      string                 `json:"ruleset_id" doc:"Concrete ruleset_id the fields belong to."`
+		Slug           string                 `json:"slug" doc:"The slug the ruleset is published under."`
+		Name           string                 `json:"name" doc:"The ruleset's name."`
+		RulesetVersion string                 `json:"ruleset_version" doc:"v<N>, the cut's number under its slug."`
+		ContentDigest  string                 `json:"content_digest" doc:"sha256:<hex> of the compiled content."`
+		Fields         []resource.SchemaField `json:"fields" nullable:"false" doc:"Every field the ruleset declares, in declaration order."`
+		EngineVersion  string                 `json:"engine_version" doc:"<product>-core@<semver> of the engine that serves decisions."`
 	}
 }
 
@@ -254,20 +255,20 @@ func (h *handler) rulesetSchema(ctx context.Context, in *rulesetRefInput) (*rule
 	b := &out.Body
 	b.RulesetID, b.Slug, b.Name, b.RulesetVersion, b.ContentDigest = rr.ID, rr.Slug, rr.Name, rr.Label, rr.ContentDigest
 	b.EngineVersion = engine.Version
-	b.Fields = api.SchemaFields(rr.Rules.Fields)
+	b.Fields = resource.SchemaFields(rr.Rules.Fields)
 	return out, nil
 }
 
 type explainRulesetOutput struct {
 	Body struct {
-		RulesetID      string                 `json:"ruleset_id" doc:"Concrete ruleset_id described."`
-		Slug           string                 `json:"slug" doc:"The slug the ruleset is published under."`
-		Name           string                 `json:"name" doc:"The ruleset's name."`
-		Description    string                 `json:"description" doc:"The ruleset's description."`
-		RulesetVersion string                 `json:"ruleset_version" doc:"v<N>, the cut's number under its slug."`
-		ContentDigest  string                 `json:"content_digest" doc:"sha256:<hex> of the compiled content."`
-		Groups         []api.ExplainGroup     `json:"groups" nullable:"false" doc:"The ruleset's groups in declaration order."`
-		Criteria       []api.ExplainCriterion `json:"criteria" nullable:"false" doc:"Every criterion, in group then declaration order."`
+		RulesetID      string                      `json:"ruleset_id" doc:"Concrete ruleset_id described."`
+		Slug           string                      `json:"slug" doc:"The slug the ruleset is published under."`
+		Name           string                      `json:"name" doc:"The ruleset's name."`
+		Description    string                      `json:"description" doc:"The ruleset's description."`
+		RulesetVersion string                      `json:"ruleset_version" doc:"v<N>, the cut's number under its slug."`
+		ContentDigest  string                      `json:"content_digest" doc:"sha256:<hex> of the compiled content."`
+		Groups         []resource.ExplainGroup     `json:"groups" nullable:"false" doc:"The ruleset's groups in declaration order."`
+		Criteria       []resource.ExplainCriterion `json:"criteria" nullable:"false" doc:"Every criterion, in group then declaration order."`
 	}
 }
 
@@ -280,17 +281,17 @@ func (h *handler) explainRuleset(ctx context.Context, in *rulesetRefInput) (*exp
 	b := &out.Body
 	b.RulesetID, b.Slug, b.Name, b.Description = rr.ID, rr.Slug, rr.Name, rr.Description
 	b.RulesetVersion, b.ContentDigest = rr.Label, rr.ContentDigest
-	b.Groups, b.Criteria = api.Explain(rr, api.ViewerOf(ctx).Anonymous())
+	b.Groups, b.Criteria = resource.Explain(rr, api.ViewerOf(ctx).Anonymous())
 	return out, nil
 }
 
 type rulesetGraphOutput struct {
 	Body struct {
-		RulesetID string    `json:"ruleset_id" doc:"Concrete ruleset_id the graph is drawn from."`
-		Slug      string    `json:"slug" doc:"The slug the ruleset is published under."`
-		Name      string    `json:"name" doc:"The ruleset's name."`
-		Graph     api.Graph `json:"graph" doc:"nodes[], edges[], sections[] and stats; every overlay is null."`
-		Mermaid   string    `json:"mermaid" doc:"The graph as Mermaid flowchart text."`
+		RulesetID string         `json:"ruleset_id" doc:"Concrete ruleset_id the graph is drawn from."`
+		Slug      string         `json:"slug" doc:"The slug the ruleset is published under."`
+		Name      string         `json:"name" doc:"The ruleset's name."`
+		Graph     resource.Graph `json:"graph" doc:"nodes[], edges[], sections[] and stats; every overlay is null."`
+		Mermaid   string         `json:"mermaid" doc:"The graph as Mermaid flowchart text."`
 	}
 }
 
@@ -302,7 +303,7 @@ func (h *handler) rulesetGraph(ctx context.Context, in *rulesetRefInput) (*rules
 	g := rr.Rules.Graph(rr.Slug, nil, nil)
 	out := &rulesetGraphOutput{}
 	out.Body.RulesetID, out.Body.Slug, out.Body.Name = rr.ID, rr.Slug, rr.Name
-	out.Body.Graph, out.Body.Mermaid = api.Graph{Graph: g}, g.Mermaid()
+	out.Body.Graph, out.Body.Mermaid = resource.Graph{Graph: g}, g.Mermaid()
 	return out, nil
 }
 

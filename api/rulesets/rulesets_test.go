@@ -15,6 +15,7 @@ import (
 
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/api/apitest"
+	"github.com/eligo/eligo/api/resource"
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/publish"
@@ -367,7 +368,7 @@ func TestRulesetCataloguePagingAndFilters(t *testing.T) {
 		t.Errorf("summary = %v", entry)
 	}
 
-	for _, bad := range []string{"cursor=not-a-cursor!", "cursor=" + api.SlugCursor.Make("Bad Slug"), "namespace=Gov", "limit=0", "limit=101"} {
+	for _, bad := range []string{"cursor=not-a-cursor!", "cursor=" + resource.SlugCursor.Make("Bad Slug"), "namespace=Gov", "limit=0", "limit=101"} {
 		r := f.Do(t, http.MethodGet, "/rulesets?"+bad, nil, nil)
 		if r.Status != http.StatusUnprocessableEntity {
 			t.Errorf("?%s = %d %s, want 422", bad, r.Status, r.Raw)

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/api/connlimit"
 	"github.com/eligo/eligo/api/decide"
 	"github.com/eligo/eligo/api/routes"
 	"github.com/eligo/eligo/authoring/llm"
@@ -56,7 +57,7 @@ type serveConfig struct {
 	// Conns caps the connections served (ELIGO_MAX_CONNECTIONS,
 	// ELIGO_MAX_CONNECTIONS_PER_CLIENT); the trusted proxies are exempt
 	// from the per-client cap.
-	Conns api.ConnLimits
+	Conns connlimit.Limits
 }
 
 // parseServeConfig reads flags over environment defaults.
@@ -233,13 +234,13 @@ func runServe(ctx context.Context, clk clock.Clock, args []string, stdout, stder
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
-		ConnContext:       api.ConnContext,
+		ConnContext:       connlimit.ConnContext,
 	}
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	ln = api.LimitListener(ln, cfg.Conns)
+	ln = connlimit.Listener(ln, cfg.Conns)
 	logger.Info("serving", "addr", ln.Addr().String(), "root", api.RootPath)
 	fmt.Fprintf(stdout, "eligo serving on http://%s%s\n", ln.Addr(), api.RootPath)
 

@@ -1,4 +1,11 @@
-package api
+// Package redact cuts what a caller sent down to what may be sent back or
+// logged: a secret never (a provider key is never stored, logged or
+// echoed; an API key pasted into a text shows only its public prefix),
+// and a long input only as its opening with its size noted, so that a
+// refused 5 MB body costs its answer and its log line a few hundred
+// bytes. The 422 validation items echo their input through Echo; log
+// lines carry caller text through ForLog.
+package redact
 
 import (
 	"fmt"
@@ -16,8 +23,8 @@ import (
 const (
 	// MaxEchoedString is the most bytes of one string an echo keeps; a
 	// longer one is cut at a character boundary and its length noted, as
-	// LoggedInput does (the same bound as a log line's input).
-	MaxEchoedString = MaxLoggedInput
+	// ForLog does (the same bound as a log line's input).
+	MaxEchoedString = MaxLogged
 	// MaxEchoedMembers is the most members of one object or items of one
 	// array an echo shows; a larger one is summarised as its size. Every
 	// request body the API documents has fewer members per object.
@@ -47,9 +54,9 @@ func isSecretMember(name string) bool {
 	return slices.Contains(secretMembers, folded)
 }
 
-// echoedInput is the input of a validation item at loc as it may be sent
+// Echo is the input of a validation item at loc as it may be sent
 // back: redacted when loc names a secret member, else echoedValue's cut.
-func echoedInput(loc []any, input any) any {
+func Echo(loc []any, input any) any {
 	for _, part := range loc {
 		if name, ok := part.(string); ok && isSecretMember(name) {
 			if input == nil {

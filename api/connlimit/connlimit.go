@@ -1,18 +1,23 @@
-package api
+// Package connlimit bounds the connections a server holds: in all, per
+// client address, and a small reserve beyond the caps in which a request
+// is answered with a refusal (or a health probe served) and the
+// connection closed. It works below HTTP, on the listener; the server's
+// middleware asks Overflowed to learn that a request came in over the
+// caps and writes the refusal itself.
+package connlimit
 
 import (
 	"context"
 	"net"
-	"net/http"
 	"net/netip"
 	"sync"
 )
 
-// ConnLimits bounds the connections a server holds, so that clients that
+// Limits bounds the connections a server holds, so that clients that
 // open connections and never finish a request cannot exhaust the
 // process's file descriptors and starve everyone else, health probes
 // included.
-type ConnLimits struct {
+type Limits struct {
 	// Max is the number of connections served normally; default 4096.
 	Max int
 	// PerClient is the number of connections one client address may hold
@@ -29,10 +34,10 @@ type ConnLimits struct {
 	Exempt []netip.Prefix
 }
 
-// LimitListener returns ln with limits applied to what it accepts. Serve it
+// Listener returns ln with limits applied to what it accepts. Serve it
 // with an http.Server whose ConnContext is ConnContext, so that the
 // middleware knows which connections are over the caps.
-func LimitListener(ln net.Listener, limits ConnLimits) net.Listener {
+func Listener(ln net.Listener, limits Limits) net.Listener {
 	if limits.Max <= 0 {
 		limits.Max = 4096
 	}
@@ -49,7 +54,7 @@ func LimitListener(ln net.Listener, limits ConnLimits) net.Listener {
 // closed: served ones in total and by client address, and overflow ones.
 type limitedListener struct {
 	net.Listener
-	limits ConnLimits
+	limits Limits
 
 	mu        sync.Mutex
 	served    int
@@ -147,7 +152,7 @@ func peerAddr(c net.Conn) netip.Addr {
 type overflowKey struct{}
 
 // ConnContext is the http.Server hook that tells the middleware which
-// connections LimitListener accepted over its caps.
+// connections Listener accepted over its caps.
 func ConnContext(ctx context.Context, c net.Conn) context.Context {
 	if counted, ok := c.(*countedConn); ok && counted.overflow {
 		return context.WithValue(ctx, overflowKey{}, true)
@@ -155,22 +160,10 @@ func ConnContext(ctx context.Context, c net.Conn) context.Context {
 	return ctx
 }
 
-// errTooManyConnections answers a request on a connection over the caps.
-var errTooManyConnections = NewProblem(http.StatusServiceUnavailable, "service_unavailable", ReasonTooManyConnections,
-	"The server holds as many connections as it allows (in all, or from your address). Close idle connections and retry.")
-
-// refuseOverflow answers a request that arrived on a connection over the
-// caps, unless it is a health probe, and closes the connection after it.
-// It reports whether it answered.
-func refuseOverflow(w http.ResponseWriter, r *http.Request) bool {
-	if over, _ := r.Context().Value(overflowKey{}).(bool); !over {
-		return false
-	}
-	w.Header().Set("Connection", "close")
-	if r.Method == http.MethodGet && (r.URL.Path == "/healthz" || r.URL.Path == "/readyz") {
-		return false
-	}
-	w.Header().Set("Retry-After", "1")
-	writeError(w, errTooManyConnections)
-	return true
+// Overflowed reports whether ctx is a request's on a connection accepted
+// over the caps (see ConnContext): its request gets a refusal, or, for a
+// health probe, an answer, and the connection is closed after it.
+func Overflowed(ctx context.Context) bool {
+	over, _ := ctx.Value(overflowKey{}).(bool)
+	return over
 }

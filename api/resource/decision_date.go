@@ -1,4 +1,4 @@
-package api
+package resource
 
 import (
 	"encoding/json"
@@ -8,6 +8,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/tidwall/gjson"
 
+	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/engine"
 )
 
@@ -93,15 +94,7 @@ func (d DecisionDate) Ordinal(now time.Time) (int64, error) {
 }
 
 func (d DecisionDate) invalid(input any) error {
-	return ValidationFailed(invalidDecisionDate(input))
-}
-
-// invalidDecisionDate is the 422 item of a decision_date that is no
-// calendar date, saying which forms are accepted: the reader's own, and
-// the schema's (a value of neither form, such as true or 1.5).
-func invalidDecisionDate(input any) ValidationItem {
-	return ValidationItem{Type: "date_from_datetime_parsing", Loc: []any{"body", "decision_date"},
-		Msg: "Input should be a calendar date: an ISO YYYY-MM-DD string or an integer ordinal from 1 (0001-01-01) to 3652059 (9999-12-31)", Input: input}
+	return api.ValidationFailed(api.InvalidDecisionDate(input))
 }
 
 // Schema documents the member as a date string or an ordinal.
@@ -110,7 +103,7 @@ func (DecisionDate) Schema(huma.Registry) *huma.Schema {
 		Description: "The date the decision is made as of, e.g. an application or appeal date: an ISO YYYY-MM-DD string or an integer ordinal (days since year 1; 0001-01-01 is 1), like a date answer. Absent or null: today (UTC). It is what decision_date() reads in the rules and what the ruleset's effective period is checked against; a slug resolves to the cut whose effective period covers it (a concrete ruleset_id always runs that cut). Outside the period of the cut that runs, the decision is undetermined with a warning (code outside_effective_period) naming the date and the period.",
 		OneOf: []*huma.Schema{
 			{Type: huma.TypeString, Format: "date", Pattern: `^[0-9]{4}-[0-9]{2}-[0-9]{2}$`},
-			{Type: huma.TypeInteger, Minimum: ptr(1.0), Maximum: ptr(float64(maxOrdinal))},
+			{Type: huma.TypeInteger, Minimum: new(1.0), Maximum: new(float64(maxOrdinal))},
 		},
 	}
 }

@@ -1,4 +1,4 @@
-package api
+package resource
 
 import (
 	"encoding/json"
@@ -43,7 +43,7 @@ func graphComponents() map[string]*huma.Schema {
 		return &huma.Schema{Type: huma.TypeArray, Items: &huma.Schema{Type: huma.TypeString}, Description: doc}
 	}
 	integer := func(doc string) *huma.Schema {
-		return &huma.Schema{Type: huma.TypeInteger, Minimum: ptr(0.0), Description: doc}
+		return &huma.Schema{Type: huma.TypeInteger, Minimum: new(0.0), Description: doc}
 	}
 	constant := func(value, doc string) *huma.Schema {
 		return &huma.Schema{Type: huma.TypeString, Enum: []any{value}, Description: doc}

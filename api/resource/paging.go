@@ -1,10 +1,11 @@
-package api
+package resource
 
 import (
 	"encoding/base64"
 	"errors"
 	"strings"
 
+	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/catalog"
 )
 
@@ -87,7 +88,7 @@ func (c Cursor[K]) Read(cursor string) (K, error) {
 func ListPage[K, R any](q PageQuery, c Cursor[K], key func(R) K, fetch func(after K, limit int) ([]R, error)) ([]R, string, error) {
 	after, err := c.Read(q.Cursor)
 	if err != nil {
-		return nil, "", ValidationFailed(ValidationItem{Type: "value_error", Loc: []any{"query", "cursor"},
+		return nil, "", api.ValidationFailed(api.ValidationItem{Type: "value_error", Loc: []any{"query", "cursor"},
 			Msg: "Value error, not a cursor this service issued", Input: q.Cursor})
 	}
 	limit := q.Limit
