@@ -72,7 +72,7 @@ webtest:
 	web/check.sh
 
 # openapi: record the operations' examples from real calls on a live
-# server (api/examples.json), then rewrite the committed OpenAPI documents
+# server (api/openapi/examples.json), then rewrite the committed OpenAPI documents
 # (api/openapi.json, 3.1, and api/openapi-3.0.json) from the code, after an
 # API type or route changes; commit them with the change (tests fail while
 # they differ), then run `make clients`.
@@ -85,11 +85,11 @@ openapi: deps
 # clients: regenerate the Go client (clients/go, oapi-codegen v2.8.2 with
 # default options) and the TypeScript client's types (clients/ts,
 # openapi-typescript) from the committed documents, and re-vendor the
-# reference page's renderer (api/reference) from the locked npm packages.
+# reference page's renderer (api/openapi/reference) from the locked npm packages.
 clients:
 	cd tools/openapi && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 	tools/openapi/gen-clients.sh clients/go clients/ts/src
-	tools/openapi/vendor-reference.sh api/reference
+	tools/openapi/vendor-reference.sh api/openapi/reference
 
 # openapitest: tools/openapi/check.sh: Redocly and Spectral lint both
 # documents (0 errors, 0 warnings), the committed clients and reference

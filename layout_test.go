@@ -49,6 +49,7 @@ var layers = map[string]int{
 	"api/connlimit":               0,
 	"api":                         7,
 	"api/resource":                8,
+	"api/openapi":                 8,
 	"api/decide":                  9,
 	"api/rulesets":                9,
 	"api/rulebooks":               9,

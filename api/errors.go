@@ -156,9 +156,9 @@ func TooLarge(limit int64) *Error {
 		fmt.Sprintf("The request body exceeds the limit of %d bytes for this caller.", limit))
 }
 
-// writeError writes e as JSON; used by the middleware, which runs outside
-// huma.
-func writeError(w http.ResponseWriter, e *Error) {
+// WriteError writes e as JSON, for what answers outside huma: the
+// middleware, pages and the published documents.
+func WriteError(w http.ResponseWriter, e *Error) {
 	body, err := json.Marshal(e)
 	if err != nil {
 		body = []byte(`{"detail":"internal error"}`)

@@ -46,13 +46,13 @@ func (s *Server) serveIdempotent(w http.ResponseWriter, r *http.Request, route R
 	}
 	ctx := r.Context()
 	if !validIdempotencyKey(key) {
-		writeError(w, NewProblem(http.StatusBadRequest, "bad_request", ReasonIdempotencyKeyInvalid,
+		WriteError(w, NewProblem(http.StatusBadRequest, "bad_request", ReasonIdempotencyKeyInvalid,
 			"The Idempotency-Key header must be 1 to 255 printable ASCII characters, such as a UUID."))
 		return
 	}
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
-		writeError(w, BodyReadFailed(err))
+		WriteError(w, BodyReadFailed(err))
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
@@ -63,19 +63,19 @@ func (s *Server) serveIdempotent(w http.ResponseWriter, r *http.Request, route R
 	switch {
 	case err != nil:
 		if gone := clientGone(ctx); gone != nil {
-			writeError(w, gone)
+			WriteError(w, gone)
 			return
 		}
 		Log(ctx).ErrorContext(ctx, "idempotency key", "error", err)
-		writeError(w, Internal())
+		WriteError(w, Internal())
 		return
 	case claimed:
 	case stored.RequestHash != hash:
-		writeError(w, NewProblem(http.StatusUnprocessableEntity, "unprocessable_entity", ReasonIdempotencyKeyReused,
+		WriteError(w, NewProblem(http.StatusUnprocessableEntity, "unprocessable_entity", ReasonIdempotencyKeyReused,
 			"This Idempotency-Key was used for another request (another path or body) in the last 24 hours. Use a new key for a new request."))
 		return
 	case stored.Status == 0:
-		writeError(w, NewProblem(http.StatusConflict, "conflict", ReasonIdempotencyKeyInUse,
+		WriteError(w, NewProblem(http.StatusConflict, "conflict", ReasonIdempotencyKeyInUse,
 			"A request with this Idempotency-Key is still being served. Wait for its answer, or retry after the Retry-After seconds.").
 			WithRetryAfter(5*time.Second))
 		return

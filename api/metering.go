@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/eligo/eligo/auth"
@@ -55,7 +54,7 @@ func (s *Server) meterThen(w http.ResponseWriter, r *http.Request, route Route, 
 		if route.Price != nil && r.Body != nil && r.Body != http.NoBody {
 			body, err := io.ReadAll(r.Body)
 			if err != nil {
-				writeError(w, BodyReadFailed(err))
+				WriteError(w, BodyReadFailed(err))
 				return
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
@@ -65,17 +64,17 @@ func (s *Server) meterThen(w http.ResponseWriter, r *http.Request, route Route, 
 	d, err := s.meter.Admit(ctx, caller, route.Class, cost)
 	if err != nil {
 		if gone := clientGone(ctx); gone != nil {
-			writeError(w, gone)
+			WriteError(w, gone)
 			return
 		}
 		Log(ctx).ErrorContext(ctx, "metering", "error", err)
-		writeError(w, ErrMeteringUnavailable)
+		WriteError(w, ErrMeteringUnavailable)
 		return
 	}
 	setRateLimitHeaders(w.Header(), d)
 	if !d.Allowed {
 		if keyed {
-			writeError(w, quotaExceeded(d))
+			WriteError(w, quotaExceeded(d))
 		} else {
 			writeJSON(w, http.StatusTooManyRequests, anonymousLimited{Error: ReasonRateLimitExceededAnonymousBody, RetryAfter: s.retryAt(r, caller, route.Class, cost, d).Unix()})
 		}
@@ -144,55 +143,3 @@ func quotaExceeded(d metering.Decision) *Error {
 // too when it cannot read the counters.
 var ErrMeteringUnavailable = unavailable(ReasonRateLimitBackendUnavailable, "Usage could not be checked, so the request was not served. This is transient.",
 	"Retry with exponential backoff, starting after the Retry-After seconds.")
-
-// meteringDescription documents the limits in the OpenAPI description,
-// from the class and budget tables in force; ops lists each class's
-// registered operations, so the table names only routes that exist.
-func meteringDescription(b metering.Budgets, ops map[Class][]Endpoint) string {
-	var sb strings.Builder
-	sb.WriteString("\n## Limits\n\nEvery request to an operation counts against one operation class (each operation names its class in its description and in `x-eligo-metering-class`). ")
-	sb.WriteString("`GET /usage`, `/healthz` and `/readyz` are never metered. Usage is a rolling 24-hour window: the current UTC hour's bucket and the 23 before it. ")
-	sb.WriteString("`generate` is report-only: over its budget a request is recorded and served. Every other class is enforced.\n\n")
-	sb.WriteString("| Class | Enforced | Operations |\n|---|---|---|\n")
-	for _, c := range metering.Classes {
-		names := make([]string, len(ops[c.Class]))
-		for i, e := range ops[c.Class] {
-			names[i] = e.Method + " " + e.Path
-		}
-		operations := strings.Join(names, ", ")
-		if operations == "" {
-			operations = "none in this API"
-		}
-		fmt.Fprintf(&sb, "| `%s` | %s | %s |\n", c.Class, map[bool]string{true: "yes", false: "report-only"}[c.Enforced], operations)
-	}
-	sb.WriteString("\nBudgets per rolling 24 hours (anonymous: per client address, in cost units; keys: per key, in requests):\n\n| Tier |")
-	for _, c := range metering.Classes {
-		fmt.Fprintf(&sb, " %s |", c.Class)
-	}
-	sb.WriteString("\n|---|" + strings.Repeat("---|", len(metering.Classes)) + "\n")
-	for _, tier := range metering.Tiers() {
-		fmt.Fprintf(&sb, "| %s |", tier)
-		for _, c := range metering.Classes {
-			if _, ok := b[tier][c.Class]; !ok && tier == metering.Anonymous {
-				sb.WriteString(" n/a |")
-				continue
-			}
-			fmt.Fprintf(&sb, " %d |", b.Limit(tier, c.Class))
-		}
-		sb.WriteString("\n")
-	}
-	sb.WriteString(`
-An anonymous request costs one unit, or the price its operation's description states (/decide's depends on its flags). Anonymous callers are counted by client address (per /64 for IPv6), taken from the trusted proxy hop, never from a caller-supplied X-Forwarded-For. A key counts one unit per call.
-
-Every metered response carries ` + "`X-RateLimit-Class`, `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`" + ` (epoch seconds of the next hourly boundary).
-
-Over the budget:
-- with a key: 429 ` + "`{\"detail\": {\"error\": \"too_many_requests\", \"reason_code\": \"daily_quota_exceeded\", ...}}`" + ` and ` + "`Retry-After: 86400`" + `;
-- anonymous: 429 ` + "`{\"error\": \"rate_limit_exceeded\", \"retry_after\": <epoch seconds>}`" + `, retry_after being the first hourly boundary at which the same request would be admitted if nothing else is sent meanwhile: the first boundary at which the usage still in the window, plus the request's cost, is within the budget. Usage spent this hour stays in the window for 24 hours, so this is usually later than X-RateLimit-Reset. A request dearer than the whole budget is never admitted; its retry_after is when the window is empty.
-
-Both carry the rate-limit headers; a refused request is not counted.
-
-If usage cannot be checked, the answer is 503 ` + "`rate_limit_backend_unavailable`" + ` with ` + "`Retry-After: 1`" + `: transient; retry with exponential backoff. A request is never served unmetered. Counts from several servers meet in one database; each server may let through at most 1% of the budget (at least one request) beyond it before it sees the other servers' counts.
-`)
-	return sb.String()
-}

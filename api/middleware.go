@@ -74,7 +74,7 @@ func (s *Server) observe(next http.Handler) http.Handler {
 				}
 				st.log().ErrorContext(ctx, "panic serving request", "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 				if rec.status == 0 {
-					writeError(rec, Internal())
+					WriteError(rec, Internal())
 				}
 			}
 			status := rec.status
@@ -177,11 +177,11 @@ func (s *Server) gate(w http.ResponseWriter, r *http.Request) {
 	if pattern == "" {
 		if allowed := s.allowedMethods(r); allowed != "" {
 			w.Header().Set("Allow", allowed)
-			writeError(w, NewProblem(http.StatusMethodNotAllowed, "method_not_allowed", ReasonMethodNotAllowed,
+			WriteError(w, NewProblem(http.StatusMethodNotAllowed, "method_not_allowed", ReasonMethodNotAllowed,
 				"This path does not accept "+r.Method+"; the Allow header lists the methods it does."))
 			return
 		}
-		writeError(w, NotFound("Not Found"))
+		WriteError(w, NotFound("Not Found"))
 		return
 	}
 	limit := int64(AnonymousBodyLimit)
@@ -191,7 +191,7 @@ func (s *Server) gate(w http.ResponseWriter, r *http.Request) {
 		var problem *Error
 		ctx, problem = s.authenticate(ctx, r.Header.Get("X-Api-Key"), route)
 		if problem != nil {
-			writeError(w, problem)
+			WriteError(w, problem)
 			return
 		}
 		if p, keyed := auth.PrincipalFrom(ctx); keyed {
@@ -202,11 +202,11 @@ func (s *Server) gate(w http.ResponseWriter, r *http.Request) {
 		st.body = r.Body
 	}
 	if r.ContentLength > limit {
-		writeError(w, TooLarge(limit))
+		WriteError(w, TooLarge(limit))
 		return
 	}
 	if s.jsonBodies[pattern] && !IsJSONContentType(r.Header.Get("Content-Type")) {
-		writeError(w, ErrUnsupportedMediaType)
+		WriteError(w, ErrUnsupportedMediaType)
 		return
 	}
 	// A caller gets BodyReadTimeout to send its body and WriteTimeout to
@@ -220,7 +220,7 @@ func (s *Server) gate(w http.ResponseWriter, r *http.Request) {
 		r.Body = http.MaxBytesReader(w, r.Body, limit)
 		release, ok := s.reserveBody(ctx, r.ContentLength, limit)
 		if !ok {
-			writeError(w, errServerBusy)
+			WriteError(w, errServerBusy)
 			return
 		}
 		defer release()
@@ -505,6 +505,6 @@ func refuseOverflow(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	w.Header().Set("Retry-After", "1")
-	writeError(w, errTooManyConnections)
+	WriteError(w, errTooManyConnections)
 	return true
 }

@@ -22,3 +22,14 @@ func (s *Server) Page(pattern string, h http.Handler) {
 	}
 	s.mux.Handle(pattern, h)
 }
+
+// Published serves h at pattern, a GET pattern under RootPath: the
+// interface's own description (the OpenAPI documents and the reference
+// page, package openapi), not an operation. Like a page it is not in the
+// document, not metered and asks for no key.
+func (s *Server) Published(pattern string, h http.Handler) {
+	if !strings.HasPrefix(pattern, "GET "+RootPath+"/") {
+		panic(fmt.Sprintf("published %q: a description is a GET under %s", pattern, RootPath))
+	}
+	s.mux.Handle(pattern, h)
+}

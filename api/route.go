@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
 	"reflect"
 	"slices"
@@ -183,9 +184,14 @@ func Register[I, O any](s *Server, route Route, handler func(context.Context, *I
 	if op.Path != route.Path {
 		documentAt(s.huma.OpenAPI().Paths, op.Path, route.Path)
 	}
-	if route.Access == Open {
-		s.huma.OpenAPI().Info.Description = s.description()
-	}
+}
+
+// Routes are the declarations of the registered operations, in operation
+// id order: what package openapi documents beside huma's own document.
+func (s *Server) Routes() []Route {
+	out := slices.Collect(maps.Values(s.routes))
+	slices.SortFunc(out, func(a, b Route) int { return strings.Compare(a.OperationID, b.OperationID) })
+	return out
 }
 
 // accessText documents the route's access rule in its description.
@@ -260,14 +266,4 @@ func documentAt(paths map[string]*huma.PathItem, registered, path string) {
 			*op.dst = *op.src
 		}
 	}
-}
-
-// openSurfaceText renders the open surface for the OpenAPI description.
-func openSurfaceText(open []Endpoint) string {
-	var b strings.Builder
-	b.WriteString("| Method | Path |\n|---|---|\n")
-	for _, e := range open {
-		fmt.Fprintf(&b, "| %s | %s |\n", e.Method, e.Path)
-	}
-	return b.String()
 }

@@ -18,6 +18,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"reflect"
 	"sync"
 	"time"
 
@@ -55,6 +56,10 @@ type Config struct {
 	// with (key expiry); nil means the system clock. It hands every
 	// service the same one (routes.Config.Clock).
 	Clock clock.Clock
+	// SchemaNamer names the schemas of the generated document (huma's
+	// registry namer); nil means huma's default, the Go type's name. The
+	// composition root sets openapi.SchemaName, the published names.
+	SchemaNamer func(t reflect.Type, hint string) string
 	// FirstPartyOrigins are the browser origins (scheme://host[:port])
 	// granted CORS, with credentials, on routes outside the open surface.
 	FirstPartyOrigins []string
@@ -139,8 +144,6 @@ type Server struct {
 	// closeOnce makes Close idempotent; closeErr is its result.
 	closeOnce sync.Once
 	closeErr  error
-	// docs caches the published OpenAPI documents (Document).
-	docs documentCache
 }
 
 // Parts are the long-lived objects the core serves with, which the
@@ -155,8 +158,8 @@ type Parts struct {
 	Meter *metering.Meter
 }
 
-// New builds the core server with the health probes and the OpenAPI
-// documents over st and parts; resources add their operations with
+// New builds the core server with the health probes over st and parts
+// (package openapi serves the published documents); resources add their operations with
 // Register.
 func New(cfg Config, st *store.Store, parts Parts) *Server {
 	if parts.Auth == nil || (parts.Meter == nil && !cfg.Unmetered) {
@@ -206,8 +209,6 @@ func New(cfg Config, st *store.Store, parts Parts) *Server {
 	s.huma = humago.NewWithPrefix(s.mux, RootPath, s.humaConfig())
 	s.mux.HandleFunc("GET /healthz", s.healthz)
 	s.mux.HandleFunc("GET /readyz", s.readyz)
-	s.serveDocuments()
-	s.serveReference()
 	return s
 }
 
@@ -262,11 +263,14 @@ func (s *Server) OpenAPI() *huma.OpenAPI {
 
 func (s *Server) humaConfig() huma.Config {
 	cfg := huma.DefaultConfig("Eligo eligibility rules API", s.cfg.Version)
+	if s.cfg.SchemaNamer != nil {
+		cfg.Components.Schemas = huma.NewMapRegistry("#/components/schemas/", s.cfg.SchemaNamer)
+	}
 	// No $schema member in bodies and no Link header.
 	cfg.CreateHooks = nil
-	// The documents and the reference page are served by serveDocuments
-	// and serveReference: the published form of the document, and a page
-	// whose assets are embedded.
+	// The documents and the reference page are served by package
+	// openapi: the published form of the document, and a page whose
+	// assets are embedded.
 	cfg.OpenAPIPath = ""
 	cfg.DocsPath = ""
 	// The description and the clients generated from it are Apache-2.0,
@@ -275,45 +279,12 @@ func (s *Server) humaConfig() huma.Config {
 	// form gets the url (see downgrade).
 	cfg.Info.Contact = &huma.Contact{Name: "Eligo API support"}
 	cfg.Info.License = &huma.License{Name: "Apache 2.0", Identifier: "Apache-2.0"}
-	cfg.Tags = documentTags
-	cfg.Info.Description = s.description()
 	cfg.Components.SecuritySchemes = map[string]*huma.SecurityScheme{
 		"apiKey": {Type: "apiKey", In: "header", Name: "x-api-key",
 			Description: "An Eligo API key (elg_<prefix>_<secret>). Scopes are listed per operation."},
 	}
 	return cfg
 }
-
-// description is the OpenAPI document's description: the fixed text, the
-// open surface as registered so far, and the limits in force. Register
-// renews it as open operations are added.
-func (s *Server) description() string {
-	d := apiDescriptionHead + openSurfaceText(s.open) + apiDescriptionTail
-	if s.meter != nil {
-		d += meteringDescription(s.meter.Budgets(), s.operationsByClass())
-	}
-	return d
-}
-
-const apiDescriptionHead = `Eligo evaluates applicants' answers against published, compiled eligibility rulesets and rulebooks, deterministically, with an audit envelope, and lets invited authoring teams turn source text plus test cases into verified rulesets.
-
-## Authentication
-
-Send an API key in the ` + "`x-api-key`" + ` header. Operations outside the open surface need a key carrying the scopes listed on each operation: no key gives 401 ` + "`missing_api_key`" + `, an unknown or revoked key 401 ` + "`invalid_api_key`" + `, an expired key 401 ` + "`api_key_expired`" + `, a key without the scope 403 ` + "`denied_missing_permission`" + `.
-
-## Open surface
-
-These operations serve anonymous callers. A key carrying the operation's scope is used (it can reach the tenant's private objects); any other key sent there is ignored, and the call is served as anonymous. Browsers may call them from any origin, without credentials.
-
-`
-
-const apiDescriptionTail = `
-Every other operation grants CORS only to the deployment's first-party origins.
-
-## Errors
-
-Most errors carry ` + "`detail`" + ` as ` + "`{error, reason_code, message}`" + `. Validation failures are 422 with ` + "`detail`" + ` a list of ` + "`{type, loc, msg, input}`" + `. Not-found lookups carry a plain string ` + "`detail`" + `. A 500 is opaque; quote its ` + "`X-Request-Id`" + ` response header when reporting it. An anonymous request body over 2 MB is refused with 413 before it is read. Each operation lists the error statuses it can answer with, the reason codes of each and its body shapes (components ` + "`ProblemError`, `ValidationError`, `NotFoundError` and, for anonymous 429s, `AnonymousLimited`" + `).
-`
 
 func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})

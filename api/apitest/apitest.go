@@ -23,6 +23,7 @@ import (
 
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/api/apitest/call"
+	"github.com/eligo/eligo/api/openapi"
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/authoring"
 	"github.com/eligo/eligo/catalog"
@@ -120,10 +121,14 @@ func NewOn(t testing.TB, pool *pgxpool.Pool, cfg api.Config, mount Mount) *Fixtu
 	}
 	sv := Services{Store: st, Catalog: cat, Publisher: pub, Authoring: work, Clock: cfg.Clock,
 		Decisions: decisionlog.New(st, decisionlog.Config{Logger: cfg.Logger}), Planner: plan.NewPlanner(plan.DefaultCacheSize)}
+	if cfg.SchemaNamer == nil {
+		cfg.SchemaNamer = openapi.SchemaName
+	}
 	s := api.New(cfg, st, parts)
 	if mount != nil {
 		mount(s, sv)
 	}
+	openapi.Mount(s)
 	s.OnClose(func(ctx context.Context) error {
 		defer cat.Close()
 		defer sv.Planner.Close()

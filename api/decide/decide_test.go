@@ -423,13 +423,13 @@ func TestDecideCallerRef(t *testing.T) {
 
 // TestDecideResponsesMatchTheirSchema validates real envelopes (a finished
 // decision, whose next_question is null, and an open one, with every
-// optional member) against the published DecideResponse schema.
+// optional member) against the published Decision schema.
 func TestDecideResponsesMatchTheirSchema(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, api.Config{})
 	f.Publish(t, "acme", "acme/all-types", []byte(allTypesRules), true)
 	registry := f.Server.OpenAPI().Components.Schemas
-	schema := registry.Map()["DecideResponse"]
+	schema := registry.Map()["Decision"]
 	flags := `,"include_trace":true,"include_explanation":true,"include_graph_overlay":true,"include_timing":true`
 	for name, values := range map[string]string{
 		"finished": `{"a.count":1,"a.amount":2,"a.flag":true,"a.kind":"x","a.born":"2001-01-01"}`,

@@ -12,7 +12,7 @@ import (
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite api/openapi.json, api/openapi-3.0.json and api/examples.json from the code and a live server")
+var update = flag.Bool("update", false, "rewrite api/openapi.json, api/openapi-3.0.json and api/openapi/examples.json from the code and a live server")
 
 // committedDocuments are the published documents kept in the repository,
 // by version: what `eligo openapi` prints and clients are generated from.

@@ -17,6 +17,7 @@ import (
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/api/apitest"
 	"github.com/eligo/eligo/api/apitest/call"
+	"github.com/eligo/eligo/api/openapi"
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/clock"
 )
@@ -97,7 +98,7 @@ var examplesDay = time.Date(2026, time.November, 23, 0, 0, 0, 0, time.UTC)
 
 // TestRecordedExamples makes one real call per operation (exampleCalls),
 // checks each answer against its operation's documented schema, and
-// compares it with the example committed in api/examples.json (volatile
+// compares it with the example committed in api/openapi/examples.json (volatile
 // members by presence only): the document's examples are real calls and
 // cannot drift. With -update it records them instead, keeping each
 // recorded example the server still answers the same way (so recording
@@ -109,7 +110,7 @@ func TestRecordedExamples(t *testing.T) {
 	f, model := newGenerationFixture(t, api.Config{Metering: apitest.GenerousMetering(), Clock: clock.Starting(examplesDay)})
 	calls := exampleCalls(t, f, model)
 	key := f.Key(t, "demo", auth.AllScopes, time.Time{})
-	recorded, err := api.Examples()
+	recorded, err := openapi.Examples()
 	if err != nil && !*update {
 		t.Fatal(err)
 	}
@@ -118,7 +119,7 @@ func TestRecordedExamples(t *testing.T) {
 	// answers are the decoded answers so far, by operation, for the
 	// $operation.member references of later calls.
 	answers := map[string]any{}
-	fresh := map[string]api.Example{}
+	fresh := map[string]openapi.Example{}
 	for _, c := range calls {
 		if c.before != nil {
 			c.before(t, answers)
@@ -170,7 +171,7 @@ func TestRecordedExamples(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile("../examples.json", append(b, '\n'), 0o644); err != nil {
+		if err := os.WriteFile("../openapi/examples.json", append(b, '\n'), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -179,7 +180,7 @@ func TestRecordedExamples(t *testing.T) {
 // runExample makes call c, its $operation.member references resolved
 // against the earlier answers, with key when it is keyed, and returns its
 // recording and the answer.
-func runExample(t *testing.T, f *apitest.Fixture, c exampleCall, key string, answers map[string]any) (api.Example, apitest.Response) {
+func runExample(t *testing.T, f *apitest.Fixture, c exampleCall, key string, answers map[string]any) (openapi.Example, apitest.Response) {
 	t.Helper()
 	path, query := c.path, url.Values{}
 	params := maps.Clone(c.params)
@@ -202,7 +203,7 @@ func runExample(t *testing.T, f *apitest.Fixture, c exampleCall, key string, ans
 	if c.keyed {
 		headers["x-api-key"] = key
 	}
-	ex := api.Example{Params: params}
+	ex := openapi.Example{Params: params}
 	var r apitest.Response
 	if c.text {
 		r = doText(t, c.method, f.URL+path, headers)
@@ -293,7 +294,7 @@ func resolveJSON(t *testing.T, body string, answers map[string]any) string {
 
 // sameExample compares two recordings with volatile members, and those of
 // extra, normalised.
-func sameExample(a, b api.Example, extra []string) bool {
+func sameExample(a, b openapi.Example, extra []string) bool {
 	decode := func(raw json.RawMessage) any {
 		if raw == nil {
 			return nil

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/api/openapi"
 )
 
 // TestReferencePageRendersOffline opens /api/v1/public/docs in headless
@@ -30,7 +31,7 @@ func TestReferencePageRendersOffline(t *testing.T) {
 	srv := httptest.NewServer(s.Handler())
 	t.Cleanup(srv.Close)
 
-	cmd := exec.Command("node", "../../tools/openapi/reference-check.mjs", srv.URL+api.ReferencePath)
+	cmd := exec.Command("node", "../../tools/openapi/reference-check.mjs", srv.URL+openapi.ReferencePath)
 	out, err := cmd.Output()
 	if err != nil {
 		var stderr []byte

@@ -11,6 +11,7 @@ import (
 
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/api/decide"
+	"github.com/eligo/eligo/api/openapi"
 	"github.com/eligo/eligo/api/projects"
 	"github.com/eligo/eligo/api/rulebooks"
 	"github.com/eligo/eligo/api/rulesets"
@@ -177,8 +178,11 @@ func New(cfg Config, st *store.Store) (*api.Server, error) {
 // first attaches the generator to its River client). Closing the server
 // also closes the services.
 func NewWith(cfg Config, sv Services) *api.Server {
-	s := api.New(cfg.API, sv.Store, api.Parts{Auth: sv.Auth, Meter: sv.Meter})
+	apiCfg := cfg.API
+	apiCfg.SchemaNamer = openapi.SchemaName
+	s := api.New(apiCfg, sv.Store, api.Parts{Auth: sv.Auth, Meter: sv.Meter})
 	Mount(s, sv, cfg)
+	openapi.Mount(s)
 	s.OnClose(func(ctx context.Context) error {
 		defer sv.Catalog.Close()
 		defer sv.Planner.Close()

@@ -29,7 +29,7 @@ trap 'rm -rf "$fresh"' EXIT
 ./vendor-reference.sh "$fresh/reference"
 stale=0
 for pair in "$fresh/go/client.gen.go:$root/clients/go/client.gen.go" "$fresh/ts/schema.d.ts:$root/clients/ts/src/schema.d.ts" \
-	"$fresh/reference/redoc.standalone.js:$root/api/reference/redoc.standalone.js"; do
+	"$fresh/reference/redoc.standalone.js:$root/api/openapi/reference/redoc.standalone.js"; do
 	if ! cmp -s "${pair%%:*}" "${pair#*:}"; then
 		echo "openapi: ${pair#*:} is stale; run 'make clients' (or 'make openapi') and commit it" >&2
 		stale=1

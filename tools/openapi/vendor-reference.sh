@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # vendor-reference.sh OUT — copy the reference page's renderer (Redoc's
 # standalone bundle and its licences) from the locked npm install into OUT
-# (api/reference by `make openapi`; a temporary folder by check.sh, which
+# (api/openapi/reference by `make openapi`; a temporary folder by check.sh, which
 # compares). The bundle's one remote asset, the "API docs by Redocly" logo
 # it would fetch from cdn.redoc.ly, is replaced by an empty inline SVG, so
 # the page asks nothing of any other host.

@@ -1,8 +1,9 @@
-package api
+package openapi
 
-// The published document's names: huma names schemas after Go types and
+// The published document's names: huma names schemas after Go types (or,
+// for an anonymous body, after its operation's input or output type) and
 // repeats value sets and objects inline; these give every schema, value
-// set and object one name that says what it is (see buildDocument).
+// set and object one name that says what it is.
 
 import (
 	"encoding/json"
@@ -11,10 +12,14 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/danielgtaylor/huma/v2"
 )
 
-// schemaNames renames huma's schemas (named after Go types) to names
-// that say what they are. No name may be an operation id followed by
+// schemaNames are the published names of the schemas whose Go type's name
+// (huma's default name, the key) does not say what they are: a handler's
+// unexported wire type, an anonymous body, or a domain type whose name
+// needs its context (a review's Report). No name may be an operation id followed by
 // Response, JSONBody, JSONRequestBody or Params: Go generators make those
 // wrappers themselves.
 var schemaNames = map[string]string{
@@ -61,31 +66,17 @@ var schemaNames = map[string]string{
 	"Node":                     "OutcomeNode",
 }
 
-// renameSchemas applies schemaNames to the components and every
-// reference.
-func renameSchemas(doc, schemas obj) {
-	for old, name := range schemaNames {
-		if s, ok := schemas[old]; ok {
-			delete(schemas, old)
-			schemas[name] = s
-		}
+// SchemaName is huma's registry namer for the published document: the
+// name huma gives t by default, or its published name when schemaNames
+// has one. Set it as api.Config.SchemaNamer, so that every schema is
+// registered under the name the document publishes, references and
+// discriminator mappings included, and nothing is renamed afterwards.
+func SchemaName(t reflect.Type, hint string) string {
+	name := huma.DefaultSchemaNamer(t, hint)
+	if published, ok := schemaNames[name]; ok {
+		return published
 	}
-	walkJSON(doc, func(m obj) {
-		if ref, ok := m["$ref"].(string); ok {
-			if name, ok := schemaNames[strings.TrimPrefix(ref, schemaPrefix)]; ok {
-				m["$ref"] = schemaPrefix + name
-			}
-		}
-		if d, ok := m["discriminator"].(obj); ok {
-			if mapping, ok := d["mapping"].(obj); ok {
-				for k, v := range mapping {
-					if name, ok := schemaNames[strings.TrimPrefix(v.(string), schemaPrefix)]; ok {
-						mapping[k] = schemaPrefix + name
-					}
-				}
-			}
-		}
-	})
+	return name
 }
 
 const schemaPrefix = "#/components/schemas/"

@@ -1,8 +1,7 @@
-package api
+package openapi
 
 import (
 	"bytes"
-	_ "embed"
 	"encoding"
 	"encoding/json"
 	"fmt"
@@ -15,104 +14,87 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/yaml"
-
+	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/engine"
 )
 
-// This file turns the document huma generates from the Go types into the
-// published one: the document served at /openapi.json and
-// /openapi-3.0.json, committed as api/openapi.json and
-// api/openapi-3.0.json, and read by client generators. The wire never
-// depends on it: huma still validates requests with its own schemas. What
-// changes is the document's shape and names, so that generators give
-// clean code:
-//
-//   - schemas are named by what they are, never like an operation's
-//     generated wrapper (DecideResponse is Decision);
-//   - every value set is one named schema, with x-enum-varnames;
-//   - every object is a named, reused schema, the inline copies of a named
-//     one replaced by a reference;
-//   - arrays the server never sends as null are not nullable;
-//   - members whose wire names make poor identifiers carry x-go-name;
-//   - every response declares the headers sent with it;
-//   - every operation has a request and a response example, recorded from
-//     real calls (examples.json, kept true by a test), fitted to the 3.0
-//     form (document_examples.go);
-//   - the 3.0 form puts nothing beside a $ref.
+// Versions are the OpenAPI versions a document can be written in.
+var Versions = []string{"3.1", "3.0"}
 
-// DocumentVersions are the OpenAPI versions Document can write.
-var DocumentVersions = []string{"3.1", "3.0"}
-
-// documentCache holds the published documents once built: the routes are
-// all registered before the first request, and building costs a few ms.
-type documentCache struct {
-	once  sync.Once
-	byVer map[string][]byte
-	err   error
+// Documents builds and serves the published documents of one server. Build
+// it once every resource is registered: the documents are built on first
+// use and kept, since routes do not change afterwards and a build costs a
+// few milliseconds.
+type Documents struct {
+	server *api.Server
+	once   sync.Once
+	byVer  map[string][]byte
+	err    error
 }
 
-// Document returns the published OpenAPI document in version "3.1" or
-// "3.0", as indented JSON ending in a newline. Call it once every resource
-// is registered.
-func (s *Server) Document(version string) ([]byte, error) {
-	s.docs.once.Do(func() {
-		s.docs.byVer = map[string][]byte{}
-		for _, v := range DocumentVersions {
-			b, err := s.buildDocument(v)
-			if err != nil {
-				s.docs.err = err
-				return
-			}
-			s.docs.byVer[v] = b
-		}
-	})
-	if s.docs.err != nil {
-		return nil, s.docs.err
-	}
-	b, ok := s.docs.byVer[version]
-	if !ok {
-		return nil, fmt.Errorf("openapi version %q: want one of %s", version, strings.Join(DocumentVersions, ", "))
-	}
-	return b, nil
-}
+// New is the documents of s.
+func New(s *api.Server) *Documents { return &Documents{server: s} }
 
-// serveDocuments serves the published documents, JSON and YAML, at the
-// paths huma would have used.
-func (s *Server) serveDocuments() {
-	for _, d := range []struct{ path, version, contentType string }{
+// Mount serves the published documents of s, JSON and YAML, and the
+// reference page that renders them, under api.RootPath.
+func Mount(s *api.Server) *Documents {
+	d := New(s)
+	for _, p := range []struct{ path, version, contentType string }{
 		{"/openapi.json", "3.1", "application/openapi+json"},
 		{"/openapi-3.0.json", "3.0", "application/openapi+json"},
 		{"/openapi.yaml", "3.1", "application/openapi+yaml"},
 		{"/openapi-3.0.yaml", "3.0", "application/openapi+yaml"},
 	} {
-		s.mux.HandleFunc("GET "+RootPath+d.path, func(w http.ResponseWriter, r *http.Request) {
-			b, err := s.Document(d.version)
-			if err == nil && strings.HasSuffix(d.path, ".yaml") {
+		s.Published("GET "+api.RootPath+p.path, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			b, err := d.Get(p.version)
+			if err == nil && strings.HasSuffix(p.path, ".yaml") {
 				var buf bytes.Buffer
 				err = yaml.Convert(&buf, bytes.NewReader(b))
 				b = buf.Bytes()
 			}
 			if err != nil {
-				Log(r.Context()).ErrorContext(r.Context(), "openapi document", "error", err)
-				writeError(w, Internal())
+				api.Log(r.Context()).ErrorContext(r.Context(), "openapi document", "error", err)
+				api.WriteError(w, api.Internal())
 				return
 			}
-			w.Header().Set("Content-Type", d.contentType)
+			w.Header().Set("Content-Type", p.contentType)
 			_, _ = w.Write(b)
-		})
+		}))
 	}
+	serveReference(s)
+	return d
+}
+
+// Get returns the published document in version "3.1" or "3.0", as
+// indented JSON ending in a newline.
+func (d *Documents) Get(version string) ([]byte, error) {
+	d.once.Do(func() {
+		d.byVer = map[string][]byte{}
+		for _, v := range Versions {
+			b, err := build(d.server, v)
+			if err != nil {
+				d.err = err
+				return
+			}
+			d.byVer[v] = b
+		}
+	})
+	if d.err != nil {
+		return nil, d.err
+	}
+	b, ok := d.byVer[version]
+	if !ok {
+		return nil, fmt.Errorf("openapi version %q: want one of %s", version, strings.Join(Versions, ", "))
+	}
+	return b, nil
 }
 
 // obj is a JSON object of the document.
 type obj = map[string]any
 
-// buildDocument renders huma's document and reshapes it (see the top of
-// this file).
-func (s *Server) buildDocument(version string) ([]byte, error) {
-	// The description lists operations by class: renew it now that all
-	// are registered.
-	s.huma.OpenAPI().Info.Description = s.description()
-	raw, err := json.Marshal(s.huma.OpenAPI())
+// build renders huma's document for s and reshapes it (see doc.go).
+func build(s *api.Server, version string) ([]byte, error) {
+	raw, err := json.Marshal(s.OpenAPI())
 	if err != nil {
 		return nil, fmt.Errorf("marshal openapi: %w", err)
 	}
@@ -120,18 +102,24 @@ func (s *Server) buildDocument(version string) ([]byte, error) {
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		return nil, fmt.Errorf("reread openapi: %w", err)
 	}
+	doc["tags"] = tags()
+	doc["info"].(obj)["description"] = description(s)
+	if doc["paths"] == nil {
+		// A server with no operations yet (a test's) has none.
+		doc["paths"] = obj{}
+	}
+	registry := s.OpenAPI().Components.Schemas
 	schemas := doc["components"].(obj)["schemas"].(obj)
-	s.markNeverNull(schemas)
+	markNeverNull(registry, schemas)
 	markNeverNullBodies(doc)
-	s.markTextValues(schemas)
-	renameSchemas(doc, schemas)
+	markTextValues(registry, schemas)
 	nameObjects(schemas)
 	if err := nameEnums(schemas); err != nil {
 		return nil, err
 	}
 	shapeMembers(schemas)
 	markNull(schemas)
-	s.documentHeaders(doc)
+	documentHeaders(doc, s.Routes())
 	rawResponses(doc)
 	if err := addExamples(doc); err != nil {
 		return nil, err
@@ -155,7 +143,7 @@ func (s *Server) buildDocument(version string) ([]byte, error) {
 // is set. Members with omitempty are found by markNeverNull itself (an
 // empty slice is left out, never null).
 var neverNull = []string{
-	"ExplainFailureOutputBody.field_errors",
+	"FailureExplanation.field_errors",
 	"FailureReason.facts",
 	"FailureReason.missing_fields",
 	"FailureReason.source_references",
@@ -175,16 +163,16 @@ var neverNull = []string{
 	"SourceCheck.findings",
 	"SourceQuestion.candidate_readings",
 	"FieldProposal.enum_values",
-	"Report.checks",
-	"Report.strengths",
+	"ReviewReport.checks",
+	"ReviewReport.strengths",
 	"Check.evidence",
 	// The solver's semantic diff, alone and embedded in the diff answers.
 	"SemanticDiff.changes",
 	"SemanticDiff.field_changes",
-	"RulesetDiffOutputBody.changes",
-	"RulesetDiffOutputBody.field_changes",
-	"RulebookDiffOutputBody.changes",
-	"RulebookDiffOutputBody.field_changes",
+	"RulesetDiff.changes",
+	"RulesetDiff.field_changes",
+	"RulebookDiff.changes",
+	"RulebookDiff.field_changes",
 	"Change.criteria",
 	"CriterionChange.old_quotes",
 	"CriterionChange.new_quotes",
@@ -192,11 +180,9 @@ var neverNull = []string{
 
 // markNeverNull removes null from the types of the neverNull members and
 // of every array member the Go type marks omitempty: encoding/json leaves
-// an empty or nil slice out, so such a member is never null. It runs on
-// huma's names, before renameSchemas, because it reads the Go types
-// behind them.
-func (s *Server) markNeverNull(schemas obj) {
-	s.eachGoMember(schemas, func(props obj, member string, f reflect.StructField, tag string) {
+// an empty or nil slice out, so such a member is never null.
+func markNeverNull(registry huma.Registry, schemas obj) {
+	eachGoMember(registry, schemas, func(props obj, member string, f reflect.StructField, tag string) {
 		if f.Type.Kind() != reflect.Slice || !strings.Contains(tag, "omitempty") {
 			return
 		}
@@ -204,7 +190,7 @@ func (s *Server) markNeverNull(schemas obj) {
 			props[member], _ = nonNull(p)
 		}
 	})
-	s.markNullPointers(schemas)
+	markNullPointers(registry, schemas)
 	for _, path := range neverNull {
 		parent, key := locate(schemas, path)
 		if parent == nil {
@@ -243,8 +229,8 @@ func markNeverNullBodies(doc obj) {
 // to a struct without omitempty: encoding/json writes a nil one as null
 // (a project's draft before the first, a rulebook's release), but huma
 // declares only scalar pointers nullable.
-func (s *Server) markNullPointers(schemas obj) {
-	s.eachGoMember(schemas, func(props obj, member string, f reflect.StructField, tag string) {
+func markNullPointers(registry huma.Registry, schemas obj) {
+	eachGoMember(registry, schemas, func(props obj, member string, f reflect.StructField, tag string) {
 		if f.Type.Kind() != reflect.Pointer || f.Type.Elem().Kind() != reflect.Struct || strings.Contains(tag, "omit") {
 			return
 		}
@@ -261,8 +247,7 @@ func (s *Server) markNullPointers(schemas obj) {
 // member's name, its struct field and its json tag. The members of an
 // embedded struct without a json name are the outer schema's, as
 // encoding/json writes them (a cancel's answer embeds the status).
-func (s *Server) eachGoMember(schemas obj, visit func(props obj, member string, f reflect.StructField, tag string)) {
-	registry := s.huma.OpenAPI().Components.Schemas
+func eachGoMember(registry huma.Registry, schemas obj, visit func(props obj, member string, f reflect.StructField, tag string)) {
 	var fields func(t reflect.Type, props obj)
 	fields = func(t reflect.Type, props obj) {
 		for i := range t.NumField() {
@@ -303,8 +288,8 @@ var textValues = map[reflect.Type][]string{
 // strings they are written as (named by nameEnums), and panics on a
 // member of another non-string type written as text, so that a new one
 // is added to the table rather than documented as a number.
-func (s *Server) markTextValues(schemas obj) {
-	s.eachGoMember(schemas, func(props obj, member string, f reflect.StructField, _ string) {
+func markTextValues(registry huma.Registry, schemas obj) {
+	eachGoMember(registry, schemas, func(props obj, member string, f reflect.StructField, _ string) {
 		t := f.Type
 		if t.Kind() == reflect.Pointer {
 			t = t.Elem()
@@ -409,11 +394,11 @@ var headerComponents = obj{
 // X-RateLimit-* headers on every response of a metered operation that the
 // meter has seen: success and the errors answered after it (not 401, 403
 // and 413, answered before it, nor 503, answered when it could not count).
-func (s *Server) documentHeaders(doc obj) {
+func documentHeaders(doc obj, routes []api.Route) {
 	components := doc["components"].(obj)
 	components["headers"] = cloneJSON(headerComponents)
-	byID := map[string]Route{}
-	for _, r := range s.routes {
+	byID := map[string]api.Route{}
+	for _, r := range routes {
 		byID[r.OperationID] = r
 	}
 	for _, item := range doc["paths"].(obj) {
@@ -544,26 +529,13 @@ func downgrade(doc obj) {
 // licenseURLs are the texts of the SPDX licences info.license may name.
 var licenseURLs = map[string]string{"Apache-2.0": "https://www.apache.org/licenses/LICENSE-2.0"}
 
-// documentTags describe the tags operations are grouped by.
-var documentTags = []*huma.Tag{
-	{Name: "Evaluation", Description: "Decide: evaluate answers against a published ruleset or rulebook and get the outcome, the next question and an audit envelope for replay."},
-	{Name: "Rulesets", Description: "Read published rulesets (list, schema, explanation, graph, source), explain why answers miss an outcome, diff two versions, and manage visibility and archiving."},
-	{Name: "Rulebooks", Description: "Compose published rulesets into rulebooks under one outcome logic, publish immutable releases, promote candidates and read the composed schema, explanation and graph."},
-	{Name: "Projects", Description: "The invite-only authoring workspace: sources, tests, guidance, model-backed generation with the caller's provider key, review and publish."},
-	{Name: "Usage", Description: "The calling key's budgets and usage per metering class."},
-}
-
-// operationsByClass lists the registered operations of each metering
-// class, in path then method order.
-func (s *Server) operationsByClass() map[Class][]Endpoint {
-	out := map[Class][]Endpoint{}
-	for _, r := range s.routes {
-		out[r.Class] = append(out[r.Class], r.endpoint())
+// tags describe the tags operations are grouped by.
+func tags() []any {
+	return []any{
+		obj{"name": "Evaluation", "description": "Decide: evaluate answers against a published ruleset or rulebook and get the outcome, the next question and an audit envelope for replay."},
+		obj{"name": "Rulesets", "description": "Read published rulesets (list, schema, explanation, graph, source), explain why answers miss an outcome, diff two versions, and manage visibility and archiving."},
+		obj{"name": "Rulebooks", "description": "Compose published rulesets into rulebooks under one outcome logic, publish immutable releases, promote candidates and read the composed schema, explanation and graph."},
+		obj{"name": "Projects", "description": "The invite-only authoring workspace: sources, tests, guidance, model-backed generation with the caller's provider key, review and publish."},
+		obj{"name": "Usage", "description": "The calling key's budgets and usage per metering class."},
 	}
-	for _, ops := range out {
-		slices.SortFunc(ops, func(a, b Endpoint) int {
-			return strings.Compare(a.Path+" "+a.Method, b.Path+" "+b.Method)
-		})
-	}
-	return out
 }

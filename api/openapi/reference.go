@@ -1,9 +1,11 @@
-package api
+package openapi
 
 import (
 	"embed"
 	"net/http"
 	"strings"
+
+	"github.com/eligo/eligo/api"
 )
 
 // The reference page at /api/v1/public/docs: Redoc's standalone bundle
@@ -16,7 +18,7 @@ import (
 var referenceAssets embed.FS
 
 // ReferencePath is where the reference page is served.
-const ReferencePath = RootPath + "/docs"
+const ReferencePath = api.RootPath + "/docs"
 
 // referenceCSP lets the page load only what this server serves. Redoc
 // needs three allowances beyond 'self', none of which reaches another
@@ -27,13 +29,13 @@ const referenceCSP = "default-src 'none'; base-uri 'none'; form-action 'none'; f
 	"script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; " +
 	"connect-src 'self'; worker-src blob:"
 
-// serveReference serves the page and its assets.
-func (s *Server) serveReference() {
+// serveReference serves the page and its assets on s.
+func serveReference(s *api.Server) {
 	serve := func(name, contentType string) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) {
 			b, err := referenceAssets.ReadFile("reference/" + name)
 			if err != nil {
-				writeError(w, NotFound("Not Found"))
+				api.WriteError(w, api.NotFound("Not Found"))
 				return
 			}
 			w.Header().Set("Content-Type", contentType)
@@ -43,12 +45,12 @@ func (s *Server) serveReference() {
 			_, _ = w.Write(b)
 		}
 	}
-	s.mux.HandleFunc("GET "+ReferencePath, serve("index.html", "text/html; charset=utf-8"))
+	s.Published("GET "+ReferencePath, serve("index.html", "text/html; charset=utf-8"))
 	for _, name := range []string{"redoc.standalone.js", "redoc.standalone.js.LICENSE.txt", "REDOC-LICENSE"} {
 		contentType := "text/plain; charset=utf-8"
 		if strings.HasSuffix(name, ".js") {
 			contentType = "text/javascript; charset=utf-8"
 		}
-		s.mux.HandleFunc("GET "+ReferencePath+"/"+name, serve(name, contentType))
+		s.Published("GET "+ReferencePath+"/"+name, serve(name, contentType))
 	}
 }
