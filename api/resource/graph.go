@@ -177,9 +177,6 @@ func graphSchema(registry huma.Registry) *huma.Schema {
 	return &huma.Schema{Ref: graphSchemaPrefix + "Graph"}
 }
 
-// ptr returns a pointer to v, for the optional members of huma schemas.
-func ptr[T any](v T) *T { return &v }
-
 // The shared member schemas are built afresh for every use: huma writes
 // into a schema when it registers one (PrecomputeMessages), so a
 // package-level *huma.Schema would be written by every Server built, a data
