@@ -176,7 +176,7 @@ func (s *Service) PlanGeneration(ctx context.Context, tenantID, projectID string
 // seed is refine's starting ruleset: the tenant's seed_ruleset_id, or the
 // section's newest active cut.
 func (s *Service) seed(ctx context.Context, tenantID string, p store.Project, ref string) (string, *engine.Ruleset, error) {
-	var cut store.Ruleset
+	var cut store.Cut
 	var err error
 	if ref != "" {
 		cut, err = s.store.RulesetByRef(ctx, ref)

@@ -16,6 +16,7 @@ import (
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/rulebook"
 	"github.com/eligo/eligo/solver"
+	"github.com/eligo/eligo/solver/plan"
 	"github.com/eligo/eligo/store"
 )
 
@@ -56,7 +57,7 @@ type Viewer struct {
 func (v Viewer) Anonymous() bool { return v.TenantID == "" }
 
 // mayView reports whether v may see row at all.
-func (v Viewer) mayView(row store.Ruleset) bool {
+func (v Viewer) mayView(row store.Cut) bool {
 	return row.Visibility == store.VisibilityPublic || (v.TenantID != "" && v.TenantID == row.TenantID)
 }
 
@@ -65,12 +66,15 @@ func (v Viewer) mayView(row store.Ruleset) bool {
 // to free the solver state it holds.
 type Catalog struct {
 	store  *store.Store
-	refs   *expirable.LRU[string, store.Ruleset]
+	refs   *expirable.LRU[string, store.Cut]
 	loaded *lru.Cache[string, *engine.Ruleset]
 	loads  singleflight.Group
 	// explainers keeps a solver.Explainer per content digest; eviction
 	// closes it.
 	explainers *lru.Cache[string, *solver.Explainer]
+	// planner works out next questions and shortest paths, with its
+	// caches of way models and plans by content digest.
+	planner *plan.Planner
 	// composed keeps rulebook compositions by content identity and names.
 	composed *lru.Cache[string, *rulebook.Composed]
 	// rulebooks caches reference -> stored rulebook, like refs.
@@ -84,7 +88,7 @@ type Catalog struct {
 	// slug in force on a date, newest first) for RulesetOn, keyed by
 	// slug, date and the invalidation count when it was read: any
 	// invalidation makes every entry miss, and the stale ones age out.
-	inForce *expirable.LRU[string, []store.Ruleset]
+	inForce *expirable.LRU[string, []store.Cut]
 	// invalidations counts the Invalidate* calls, so that a row read
 	// while one arrived is not kept (see remember).
 	invalidations atomic.Uint64
@@ -117,26 +121,30 @@ func New(st *store.Store, cfg Config) *Catalog {
 		panic(err)
 	}
 	return &Catalog{
+		planner:    plan.NewPlanner(plan.DefaultCacheSize),
 		rulebooks:  expirable.NewLRU[string, store.Rulebook](refCacheSize, nil, cfg.RefTTL),
 		releases:   releases,
 		prepared:   prepared,
 		composed:   composed,
 		store:      st,
-		refs:       expirable.NewLRU[string, store.Ruleset](refCacheSize, nil, cfg.RefTTL),
-		inForce:    expirable.NewLRU[string, []store.Ruleset](refCacheSize, nil, cfg.RefTTL),
+		refs:       expirable.NewLRU[string, store.Cut](refCacheSize, nil, cfg.RefTTL),
+		inForce:    expirable.NewLRU[string, []store.Cut](refCacheSize, nil, cfg.RefTTL),
 		loaded:     loaded,
 		explainers: explainers,
 	}
 }
 
-// Close frees the prepared solver state. The catalog must not be used
-// afterwards.
-func (c *Catalog) Close() { c.explainers.Purge() }
+// Close frees the prepared solver state (explainers and the planner's
+// pooled contexts). The catalog must not be used afterwards.
+func (c *Catalog) Close() {
+	c.explainers.Purge()
+	c.planner.Close()
+}
 
 // Ruleset resolves ref (a slug, which may contain '/', or a concrete
 // ruleset_id) for v and loads it: ErrNotFound when v may not see it (see
 // Row), ErrCorrupt when its stored content cannot be served.
-func (c *Catalog) Ruleset(ctx context.Context, v Viewer, ref string) (*Ruleset, error) {
+func (c *Catalog) Ruleset(ctx context.Context, v Viewer, ref string) (*PreparedRuleset, error) {
 	row, err := c.Row(ctx, v, ref)
 	if err != nil {
 		return nil, err
@@ -149,16 +157,16 @@ func (c *Catalog) Ruleset(ctx context.Context, v Viewer, ref string) (*Ruleset, 
 // private ones; a slug pointing at an archived cut is not found, while the
 // concrete id of an archived cut still resolves, so that decisions can be
 // replayed. Anything else is ErrNotFound.
-func (c *Catalog) Row(ctx context.Context, v Viewer, ref string) (store.Ruleset, error) {
+func (c *Catalog) Row(ctx context.Context, v Viewer, ref string) (store.Cut, error) {
 	row, err := c.lookup(ctx, ref)
 	if errors.Is(err, store.ErrNotFound) {
-		return store.Ruleset{}, notFound(ref)
+		return store.Cut{}, notFound(ref)
 	}
 	if err != nil {
-		return store.Ruleset{}, fmt.Errorf("resolve ruleset %q: %w", ref, err)
+		return store.Cut{}, fmt.Errorf("resolve ruleset %q: %w", ref, err)
 	}
 	if !v.mayView(row) || (row.Status == store.StatusArchived && !store.IsConcreteRulesetID(ref)) {
-		return store.Ruleset{}, notFound(ref)
+		return store.Cut{}, notFound(ref)
 	}
 	return row, nil
 }
@@ -167,16 +175,16 @@ func (c *Catalog) Row(ctx context.Context, v Viewer, ref string) (store.Ruleset,
 // tenantID; otherwise ErrNotFound, as for an unknown ruleset. It reads the
 // database, not the reference cache, so a write acts on the cut the slug
 // points at now.
-func (c *Catalog) Owned(ctx context.Context, tenantID, ref string) (store.Ruleset, error) {
+func (c *Catalog) Owned(ctx context.Context, tenantID, ref string) (store.Cut, error) {
 	if !lookable(ref) {
-		return store.Ruleset{}, notFound(ref)
+		return store.Cut{}, notFound(ref)
 	}
 	row, err := c.store.RulesetByRef(ctx, ref)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && row.TenantID != tenantID) {
-		return store.Ruleset{}, notFound(ref)
+		return store.Cut{}, notFound(ref)
 	}
 	if err != nil {
-		return store.Ruleset{}, fmt.Errorf("resolve ruleset %q: %w", ref, err)
+		return store.Cut{}, fmt.Errorf("resolve ruleset %q: %w", ref, err)
 	}
 	return row, nil
 }
@@ -184,7 +192,7 @@ func (c *Catalog) Owned(ctx context.Context, tenantID, ref string) (store.Rulese
 // Forget drops the cached references to a cut this process just changed,
 // so its next read sees the change at once (other processes drop theirs
 // when the write's notification reaches them: InvalidateRuleset).
-func (c *Catalog) Forget(row store.Ruleset) {
+func (c *Catalog) Forget(row store.Cut) {
 	c.InvalidateRuleset(row.ID, row.Slug)
 }
 
@@ -234,7 +242,7 @@ func remember[V any](c *Catalog, cache *expirable.LRU[string, V], since uint64, 
 // cut's content must load like on every other read: otherwise ErrCorrupt,
 // since an export labelled with the cut's digest must be the text that
 // produced it.
-func (c *Catalog) Source(ctx context.Context, v Viewer, ref string) (*Ruleset, string, error) {
+func (c *Catalog) Source(ctx context.Context, v Viewer, ref string) (*PreparedRuleset, string, error) {
 	rs, err := c.Ruleset(ctx, v, ref)
 	if err != nil {
 		return nil, "", err
@@ -260,36 +268,22 @@ func SourceDigest(text []byte) string {
 // resolved: from the loaded-content cache when there, else from its stored
 // IR. The IR must load and hash to the row's content digest, else
 // ErrCorrupt.
-func (c *Catalog) Load(ctx context.Context, row store.Ruleset) (*Ruleset, error) {
+func (c *Catalog) Load(ctx context.Context, row store.Cut) (*PreparedRuleset, error) {
 	rules, err := c.rules(ctx, row)
 	if err != nil {
 		return nil, err
 	}
-	return &Ruleset{Ruleset: row, Label: row.VersionLabel(), Rules: rules}, nil
-}
-
-// Explainer returns the explain-failure solver of r's content, prepared
-// once and reused while it stays among the recently used.
-func (c *Catalog) Explainer(r *Ruleset) *solver.Explainer {
-	if e, ok := c.explainers.Get(r.ContentDigest); ok {
-		return e
-	}
-	e := solver.NewExplainer(r.Rules, explainerIdle)
-	if prev, found, _ := c.explainers.PeekOrAdd(r.ContentDigest, e); found {
-		e.Close()
-		return prev
-	}
-	return e
+	return &PreparedRuleset{Cut: row, Label: row.VersionLabel(), Rules: rules, catalog: c}, nil
 }
 
 // lookup returns the stored cut ref names, from the cache when fresh.
-func (c *Catalog) lookup(ctx context.Context, ref string) (store.Ruleset, error) {
+func (c *Catalog) lookup(ctx context.Context, ref string) (store.Cut, error) {
 	if !lookable(ref) {
-		return store.Ruleset{}, store.ErrNotFound
+		return store.Cut{}, store.ErrNotFound
 	}
 	if row, ok := c.refs.Get(ref); ok {
 		if row.ID == "" { // a remembered miss
-			return store.Ruleset{}, store.ErrNotFound
+			return store.Cut{}, store.ErrNotFound
 		}
 		return row, nil
 	}
@@ -301,11 +295,11 @@ func (c *Catalog) lookup(ctx context.Context, ref string) (store.Ruleset, error)
 		// hit, then 404): the time of a 404 must not tell whether the
 		// object exists. A publish under ref drops the entry (Forget, or
 		// the invalidation of another process's publish).
-		remember(c, c.refs, since, ref, store.Ruleset{})
-		return store.Ruleset{}, err
+		remember(c, c.refs, since, ref, store.Cut{})
+		return store.Cut{}, err
 	}
 	if err != nil {
-		return store.Ruleset{}, err
+		return store.Cut{}, err
 	}
 	remember(c, c.refs, since, ref, row)
 	return row, nil
@@ -313,7 +307,7 @@ func (c *Catalog) lookup(ctx context.Context, ref string) (store.Ruleset, error)
 
 // rules returns the executable ruleset of row's content digest, loading
 // the stored IR on the first use.
-func (c *Catalog) rules(ctx context.Context, row store.Ruleset) (*engine.Ruleset, error) {
+func (c *Catalog) rules(ctx context.Context, row store.Cut) (*engine.Ruleset, error) {
 	if r, ok := c.loaded.Get(row.ContentDigest); ok {
 		return r, nil
 	}
@@ -342,7 +336,7 @@ func (c *Catalog) rules(ctx context.Context, row store.Ruleset) (*engine.Ruleset
 // checks that it is the content the row's digest names. Any failure is
 // ErrCorrupt, with the cause: an IR of a version this engine does not
 // read, an IR that does not load, or one whose digest differs.
-func LoadContent(row store.Ruleset, content store.RulesetContent) (*engine.Ruleset, error) {
+func LoadContent(row store.Cut, content store.RulesetContent) (*engine.Ruleset, error) {
 	r, err := engine.LoadIR(content.IRVersion, content.IR)
 	if err != nil {
 		return nil, fmt.Errorf("ruleset %s: %w: %w", row.ID, ErrCorrupt, err)

@@ -1,11 +1,16 @@
 // Package catalog resolves references to published content for a viewer:
-// a slug or a concrete ruleset_id becomes a prepared ruleset (its stored
-// row, its "v<N>" label and the executable *engine.Ruleset loaded from its
-// stored IR), or a sentinel error the caller maps to its own answer (the
+// a slug or a concrete ruleset_id becomes a PreparedRuleset (its stored
+// cut, its "v<N>" label, the executable *engine.Ruleset loaded from its
+// stored IR, and the solver state prepared for that content: its
+// explain-failure Explainer and its Plan of next questions), a rulebook
+// reference a PreparedRulebook, a listing a page of the catalogue as the
+// viewer may see it, or a sentinel error the caller maps to its own answer (the
 // HTTP layer's 404 and 422, a worker's failure reason, the CLI's message).
 //
 // It owns the read-side rules of published content, in one place:
 //
+//   - listing: a cut is listed when it is Listable (a damaged row is
+//     skipped and counted, never shown half).
 //   - visibility: an anonymous viewer sees public cuts; a tenant also sees
 //     its own private ones. Anything else is ErrNotFound, exactly as if it
 //     did not exist.
@@ -28,7 +33,8 @@
 //     backstop should a notification be lost.
 //   - content digest → loaded ruleset: an LRU without TTL (a digest names
 //     immutable content); concurrent misses on one digest share one load.
-//   - content digest → prepared explain-failure solver state.
+//   - content digest → prepared explain-failure solver state, and the
+//     planner's way models and finished plans (plan.Planner's own LRUs).
 //
 // Visibility is judged after the caches, per viewer, so a cached entry
 // never reaches a viewer who may not see it. The catalog does no HTTP and

@@ -22,7 +22,7 @@ import (
 // the reference TTL, dropped by any invalidation), so a date outside the
 // latest cut's period costs one indexed query per slug and date at most
 // once per TTL.
-func (c *Catalog) RulesetOn(ctx context.Context, v Viewer, ref string, date int64) (*Ruleset, error) {
+func (c *Catalog) RulesetOn(ctx context.Context, v Viewer, ref string, date int64) (*PreparedRuleset, error) {
 	rs, err := c.Ruleset(ctx, v, ref)
 	if err != nil || store.IsConcreteRulesetID(ref) || rs.Rules.Effective == nil || rs.Rules.Effective.Covers(date) {
 		return rs, err
@@ -53,7 +53,7 @@ func (c *Catalog) RulesetOn(ctx context.Context, v Viewer, ref string, date int6
 // when fresh. The key carries the invalidation count read before the
 // query, so an answer read while a publish or archive was invalidating is
 // kept under a count no later lookup uses.
-func (c *Catalog) cutsInForce(ctx context.Context, slug string, date int64) ([]store.Ruleset, error) {
+func (c *Catalog) cutsInForce(ctx context.Context, slug string, date int64) ([]store.Cut, error) {
 	key := slug + "\x00" + strconv.FormatInt(date, 10) + "\x00" + strconv.FormatUint(c.invalidations.Load(), 10)
 	if rows, ok := c.inForce.Get(key); ok {
 		return rows, nil

@@ -81,7 +81,7 @@ type ContentSection struct {
 }
 
 // Spec is the composition spec of c with its members' loaded rules.
-func (c *RulebookContent) spec(members []*Ruleset) rulebook.Spec {
+func (c *RulebookContent) spec(members []*PreparedRuleset) rulebook.Spec {
 	s := rulebook.Spec{Name: c.Name, Slug: c.Slug, Description: c.Description, Outcome: c.OutcomeLogic, Overlay: c.FieldOverlay}
 	for i, m := range c.Sections {
 		s.Sections = append(s.Sections, rulebook.Section{Letter: m.Letter, SectionID: m.SectionID, Slug: m.Slug,
@@ -104,12 +104,12 @@ type PreparedRulebook struct {
 	// Composed is the composition; shared, never modify it.
 	Composed *rulebook.Composed
 	// Members are the member cuts, in letter order.
-	Members []*Ruleset
+	Members []*PreparedRuleset
 	// Ruleset presents the composition as a ruleset for the code /decide
 	// and the reads share: no ruleset_id, the rulebook's slug, the content
 	// identity as digest, "v<release version>" or "unknown" as label, and
 	// the members' source checks under their prefixed source ids.
-	Ruleset *Ruleset
+	Ruleset *PreparedRuleset
 }
 
 // Rulebook resolves ref (a rulebook id or slug) for v: public rulebooks
@@ -250,13 +250,13 @@ func (c *Catalog) PrepareRulebook(ctx context.Context, rb store.Rulebook, releas
 	if err != nil {
 		return nil, err
 	}
-	return present(rb, nil, pr), nil
+	return c.present(rb, nil, pr), nil
 }
 
 // preparedRelease is what a release composes to, kept by release id.
 type preparedRelease struct {
 	content  RulebookContent
-	members  []*Ruleset
+	members  []*PreparedRuleset
 	composed *rulebook.Composed
 	identity string
 	checks   map[string]store.SourceCheck
@@ -266,13 +266,13 @@ type preparedRelease struct {
 // content its identity names, once per release and process.
 func (c *Catalog) prepareRelease(ctx context.Context, rb store.Rulebook, rel store.Release) (*PreparedRulebook, error) {
 	if pr, ok := c.prepared.Get(rel.ID); ok {
-		return present(rb, &rel, pr), nil
+		return c.present(rb, &rel, pr), nil
 	}
 	var content RulebookContent
 	if err := json.Unmarshal(rel.Content, &content); err != nil {
 		return nil, fmt.Errorf("release %s: %w: %v", rel.ID, ErrReleaseCorrupt, err)
 	}
-	members := make([]*Ruleset, len(content.Sections))
+	members := make([]*PreparedRuleset, len(content.Sections))
 	for i, s := range content.Sections {
 		row, err := c.store.RulesetByRef(ctx, s.RulesetID)
 		if err != nil {
@@ -293,19 +293,19 @@ func (c *Catalog) prepareRelease(ctx context.Context, rb store.Rulebook, rel sto
 		return nil, fmt.Errorf("release %s: %w: content hashes to %s, recorded %s", rel.ID, ErrReleaseCorrupt, pr.identity, rel.ContentIdentity)
 	}
 	c.prepared.Add(rel.ID, pr)
-	return present(rb, &rel, pr), nil
+	return c.present(rb, &rel, pr), nil
 }
 
 // LiveContent is rb's draft as content, with its members: each
 // reference's live cut, which must exist, belong to the tenant, be active
 // and load (else a *MemberError). The outcome, overlay and hints are read
 // from the draft as stored.
-func (c *Catalog) LiveContent(ctx context.Context, rb store.Rulebook) (RulebookContent, []*Ruleset, error) {
+func (c *Catalog) LiveContent(ctx context.Context, rb store.Rulebook) (RulebookContent, []*PreparedRuleset, error) {
 	content := RulebookContent{Name: rb.Name, Slug: rb.Slug, Description: rb.Description}
 	if err := decodeDraft(rb, &content); err != nil {
 		return RulebookContent{}, nil, err
 	}
-	members := make([]*Ruleset, len(rb.Refs))
+	members := make([]*PreparedRuleset, len(rb.Refs))
 	for i, ref := range rb.Refs {
 		m, err := c.liveMember(ctx, rb.TenantID, ref.SectionID, ref.LiveRulesetID)
 		if err != nil {
@@ -320,7 +320,7 @@ func (c *Catalog) LiveContent(ctx context.Context, rb store.Rulebook) (RulebookC
 }
 
 // liveMember loads the cut a reference makes live, or says why it cannot.
-func (c *Catalog) liveMember(ctx context.Context, tenantID, sectionID, rulesetID string) (*Ruleset, error) {
+func (c *Catalog) liveMember(ctx context.Context, tenantID, sectionID, rulesetID string) (*PreparedRuleset, error) {
 	row, err := c.store.RulesetByRef(ctx, rulesetID)
 	switch {
 	case errors.Is(err, store.ErrNotFound) || (err == nil && row.TenantID != tenantID):
@@ -365,7 +365,7 @@ func decodeDraft(rb store.Rulebook, content *RulebookContent) error {
 // cache when the same content was composed before. It returns the content
 // identity too. A composition the members refuse (a shared field whose
 // type differs) is an error naming the field and sections.
-func (c *Catalog) Compose(content RulebookContent, members []*Ruleset) (*rulebook.Composed, string, error) {
+func (c *Catalog) Compose(content RulebookContent, members []*PreparedRuleset) (*rulebook.Composed, string, error) {
 	spec := content.spec(members)
 	identity, err := rulebook.ContentIdentity(spec, content.RobotHints)
 	if err != nil {
@@ -387,7 +387,7 @@ func (c *Catalog) Compose(content RulebookContent, members []*Ruleset) (*ruleboo
 
 // compose composes content with its members and gathers their source
 // checks under the composition's prefixed source ids.
-func (c *Catalog) compose(content RulebookContent, members []*Ruleset) (*preparedRelease, error) {
+func (c *Catalog) compose(content RulebookContent, members []*PreparedRuleset) (*preparedRelease, error) {
 	composed, identity, err := c.Compose(content, members)
 	if err != nil {
 		return nil, err
@@ -403,17 +403,17 @@ func (c *Catalog) compose(content RulebookContent, members []*Ruleset) (*prepare
 
 // present is a prepared composition as rulebook rb serves it: with rel, or
 // live when rel is nil.
-func present(rb store.Rulebook, rel *store.Release, pr *preparedRelease) *PreparedRulebook {
+func (c *Catalog) present(rb store.Rulebook, rel *store.Release, pr *preparedRelease) *PreparedRulebook {
 	label := "unknown"
 	if rel != nil {
 		label = fmt.Sprintf("v%d", rel.Version)
 	}
 	rules := pr.composed.Rules
-	view := &Ruleset{Label: label, Rules: rules, Ruleset: store.Ruleset{
+	view := &PreparedRuleset{Label: label, Rules: rules, Cut: store.Cut{
 		Slug: rb.Slug, Name: rb.Name, SectionID: rules.SectionID, ContentDigest: pr.identity,
 		Visibility: rb.Visibility, Status: store.StatusActive, SourceChecks: pr.checks, UpdatedAt: rb.UpdatedAt,
 		TenantID: rb.TenantID, RuleCount: rules.NumCriteria(), EngineVersion: engine.Version,
-	}}
+	}, catalog: c}
 	return &PreparedRulebook{Rulebook: rb, Release: rel, Content: pr.content, Identity: pr.identity, Composed: pr.composed,
 		Members: pr.members, Ruleset: view}
 }

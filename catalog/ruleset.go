@@ -1,25 +1,56 @@
 package catalog
 
 import (
+	"context"
 	"fmt"
 	"time"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/solver"
+	"github.com/eligo/eligo/solver/plan"
 	"github.com/eligo/eligo/store"
 )
 
-// Ruleset is a published cut ready to evaluate: what a resolved reference
-// hands to /decide, the ruleset reads, a worker or the CLI.
-type Ruleset struct {
+// PreparedRuleset is a published cut ready to evaluate: what a resolved
+// reference hands to /decide, the ruleset reads, a worker or the CLI. It
+// carries the loaded rules and reaches the solver state prepared for its
+// content (Explainer, Plan), kept by the catalog that handed it out, as
+// OPA's PrepareForEval keeps a prepared query.
+type PreparedRuleset struct {
 	// Ruleset is the stored cut the reference named: ids, slug, version,
 	// digest, visibility and the publish-time source checks
 	// (SourceReferences puts those on the wire).
-	store.Ruleset
+	store.Cut
 	// Label is the cut's "v<N>", formatted once for every envelope.
 	Label string
 	// Rules is the executable ruleset loaded from the stored IR; shared
 	// between callers, never modify it.
 	Rules *engine.Ruleset
+	// catalog keeps the solver state prepared for Rules.
+	catalog *Catalog
+}
+
+// Explainer returns the explain-failure solver of the content, prepared
+// once and reused while it stays among the recently used.
+func (r *PreparedRuleset) Explainer() *solver.Explainer {
+	c := r.catalog
+	if e, ok := c.explainers.Get(r.ContentDigest); ok {
+		return e
+	}
+	e := solver.NewExplainer(r.Rules, explainerIdle)
+	if prev, found, _ := c.explainers.PeekOrAdd(r.ContentDigest, e); found {
+		e.Close()
+		return prev
+	}
+	return e
+}
+
+// Plan works out the next question and the shortest path to an outcome
+// for answers in, whose evaluation is res, within the inquiry ic (see
+// plan.Planner.Plan); plans and the model behind them are cached by
+// content.
+func (r *PreparedRuleset) Plan(ctx context.Context, in *engine.Inputs, res *engine.Result, ic plan.InquiryContext) (plan.Plan, error) {
+	return r.catalog.planner.Plan(ctx, r.Rules, in, res, ic)
 }
 
 // SourceReference is the spec's SourceReference: a citation as the engine
@@ -67,7 +98,7 @@ type Quote struct {
 // (content_digest, verified_at, snapshot) and leaving artefact (v2)
 // references out for an anonymous viewer, who never sees them. It is the
 // one conversion behind every place references reach a caller.
-func (r *Ruleset) SourceReferences(refs []engine.SourceReference, anonymous bool) []SourceReference {
+func (r *PreparedRuleset) SourceReferences(refs []engine.SourceReference, anonymous bool) []SourceReference {
 	out := make([]SourceReference, 0, len(refs))
 	for _, ref := range refs {
 		if ref.TargetKind == "artefact" && anonymous {

@@ -38,7 +38,7 @@ type PromoteRequest struct {
 type promotion struct {
 	req       PromoteRequest
 	rulebook  store.Rulebook
-	candidate *catalog.Ruleset
+	candidate *catalog.PreparedRuleset
 	// draft is the rulebook with the candidate live and every reference
 	// pinned: what the promotion stores and releases.
 	draft store.Rulebook

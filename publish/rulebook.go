@@ -268,7 +268,7 @@ func (p *Publisher) resolveRefs(ctx context.Context, draft store.Rulebook, refs 
 // freezes and what the go-live gates examine.
 type liveComposition struct {
 	content  catalog.RulebookContent
-	members  []*catalog.Ruleset
+	members  []*catalog.PreparedRuleset
 	composed *rulebook.Composed
 	identity string
 }

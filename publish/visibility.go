@@ -15,18 +15,18 @@ import (
 // content loaded (catalog.ErrCorrupt when it cannot be). Another tenant's
 // cut is catalog.ErrNotFound. The catalog's cached references to the cut
 // are dropped, so this process sees the change at once.
-func (p *Publisher) SetVisibility(ctx context.Context, tenantID, ref, visibility string) (store.Ruleset, error) {
+func (p *Publisher) SetVisibility(ctx context.Context, tenantID, ref, visibility string) (store.Cut, error) {
 	row, err := p.catalog.Owned(ctx, tenantID, ref)
 	if err != nil {
-		return store.Ruleset{}, err
+		return store.Cut{}, err
 	}
 	if visibility == store.VisibilityPublic {
 		rs, err := p.catalog.Load(ctx, row)
 		if err != nil {
-			return store.Ruleset{}, err
+			return store.Cut{}, err
 		}
 		if err := checkPublic(rs.Rules); err != nil {
-			return store.Ruleset{}, err
+			return store.Cut{}, err
 		}
 	}
 	updated, err := p.store.SetRulesetVisibility(ctx, tenantID, row.ID, visibility)
@@ -37,10 +37,10 @@ func (p *Publisher) SetVisibility(ctx context.Context, tenantID, ref, visibility
 // resolving, its concrete id still does (for replay), and publishing the
 // same content again makes it active. Another tenant's cut is
 // catalog.ErrNotFound.
-func (p *Publisher) Archive(ctx context.Context, tenantID, ref string) (store.Ruleset, error) {
+func (p *Publisher) Archive(ctx context.Context, tenantID, ref string) (store.Cut, error) {
 	row, err := p.catalog.Owned(ctx, tenantID, ref)
 	if err != nil {
-		return store.Ruleset{}, err
+		return store.Cut{}, err
 	}
 	updated, err := p.store.ArchiveRuleset(ctx, tenantID, row.ID)
 	return p.afterWrite(ref, row, updated, err)
@@ -48,14 +48,14 @@ func (p *Publisher) Archive(ctx context.Context, tenantID, ref string) (store.Ru
 
 // afterWrite drops the catalog's cached references to the changed cut and
 // wraps a failed write with its reference.
-func (p *Publisher) afterWrite(ref string, before, updated store.Ruleset, err error) (store.Ruleset, error) {
+func (p *Publisher) afterWrite(ref string, before, updated store.Cut, err error) (store.Cut, error) {
 	p.catalog.Forget(before)
 	if errors.Is(err, store.ErrNotFound) {
 		// Gone between the read and the write: as good as never there.
-		return store.Ruleset{}, fmt.Errorf("ruleset %q: %w", ref, catalog.ErrNotFound)
+		return store.Cut{}, fmt.Errorf("ruleset %q: %w", ref, catalog.ErrNotFound)
 	}
 	if err != nil {
-		return store.Ruleset{}, fmt.Errorf("ruleset %q: %w", ref, err)
+		return store.Cut{}, fmt.Errorf("ruleset %q: %w", ref, err)
 	}
 	return updated, nil
 }

@@ -544,13 +544,13 @@ ORDER BY r.created_at DESC, r.id DESC LIMIT 1`
 
 // LatestActiveCut is tenantID's newest active cut of sectionID: a floating
 // reference's first live cut. ErrNotFound when there is none.
-func (s *Store) LatestActiveCut(ctx context.Context, tenantID, sectionID string) (Ruleset, error) {
+func (s *Store) LatestActiveCut(ctx context.Context, tenantID, sectionID string) (Cut, error) {
 	r, err := scanRuleset(s.pool.QueryRow(ctx, sqlLatestActiveCut, tenantID, sectionID))
 	if errors.Is(err, pgx.ErrNoRows) {
-		return Ruleset{}, ErrNotFound
+		return Cut{}, ErrNotFound
 	}
 	if err != nil {
-		return Ruleset{}, fmt.Errorf("latest cut of section %q: %w", sectionID, err)
+		return Cut{}, fmt.Errorf("latest cut of section %q: %w", sectionID, err)
 	}
 	return r, nil
 }

@@ -25,10 +25,10 @@ const (
 	StatusArchived    = "archived"
 )
 
-// Ruleset is one stored content cut without its source text and IR, which
+// Cut is one stored content cut without its source text and IR, which
 // only the publish path, the source export and the catalog's loader read
 // (RulesetContent, RulesetSource).
-type Ruleset struct {
+type Cut struct {
 	// ID is the concrete, immutable ruleset_id (see RulesetID).
 	ID string
 	// TenantID is the tenant that published the cut and owns its slug.
@@ -90,7 +90,7 @@ type SourceCheck struct {
 }
 
 // VersionLabel is the wire spelling of Version: "v<N>".
-func (r Ruleset) VersionLabel() string { return fmt.Sprintf("v%d", r.Version) }
+func (r Cut) VersionLabel() string { return fmt.Sprintf("v%d", r.Version) }
 
 // RulesetID builds the concrete ruleset_id of a cut:
 // <section_id>:<yyyymmdd>-<hash>, where the date is the UTC day of the first
@@ -186,7 +186,7 @@ type Audit struct {
 // PublishedRuleset is the result of PublishRuleset.
 type PublishedRuleset struct {
 	// Ruleset is the cut the slug now points at, new or reused.
-	Ruleset Ruleset
+	Ruleset Cut
 	// Reused is true when the slug already had a cut with this content
 	// digest: no row was added and the version did not change.
 	Reused bool
@@ -199,8 +199,8 @@ const rulesetColumns = `r.id, r.tenant_id, r.slug, r.version, r.section_id, r.na
 r.rule_count, r.content_digest, r.ir_version, r.engine_version, r.visibility, r.status, r.source_checks,
 r.created_at, r.updated_at`
 
-func scanRuleset(row pgx.Row) (Ruleset, error) {
-	var r Ruleset
+func scanRuleset(row pgx.Row) (Cut, error) {
+	var r Cut
 	err := row.Scan(&r.ID, &r.TenantID, &r.Slug, &r.Version, &r.SectionID, &r.Name, &r.Description,
 		&r.RuleCount, &r.ContentDigest, &r.IRVersion, &r.EngineVersion, &r.Visibility, &r.Status, &r.SourceChecks,
 		&r.CreatedAt, &r.UpdatedAt)
@@ -347,17 +347,17 @@ WHERE s.slug = $1`
 // RulesetByRef finds a cut by concrete ruleset_id, or the cut a slug points
 // at, whatever its tenant, visibility or status: the caller decides who may
 // see it. ErrNotFound when nothing matches.
-func (s *Store) RulesetByRef(ctx context.Context, ref string) (Ruleset, error) {
+func (s *Store) RulesetByRef(ctx context.Context, ref string) (Cut, error) {
 	query := sqlRulesetBySlug
 	if IsConcreteRulesetID(ref) {
 		query = sqlRulesetByID
 	}
 	r, err := scanRuleset(s.pool.QueryRow(ctx, query, ref))
 	if errors.Is(err, pgx.ErrNoRows) {
-		return Ruleset{}, ErrNotFound
+		return Cut{}, ErrNotFound
 	}
 	if err != nil {
-		return Ruleset{}, fmt.Errorf("ruleset %q: %w", ref, err)
+		return Cut{}, fmt.Errorf("ruleset %q: %w", ref, err)
 	}
 	return r, nil
 }
@@ -374,13 +374,13 @@ ORDER BY r.version DESC`
 // a period covers every date), newest version first, whatever their
 // tenant or visibility: the caller decides who may see them. An empty list
 // when none does.
-func (s *Store) RulesetsInForce(ctx context.Context, slug string, year, month, day int) ([]Ruleset, error) {
+func (s *Store) RulesetsInForce(ctx context.Context, slug string, year, month, day int) ([]Cut, error) {
 	date := time.Date(year, time.Month(month), day, 0, 0, 0, 0, time.UTC)
 	rows, err := s.pool.Query(ctx, sqlRulesetsInForce, slug, date)
 	if err != nil {
 		return nil, fmt.Errorf("rulesets of %q in force on %s: %w", slug, date.Format(time.DateOnly), err)
 	}
-	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Ruleset, error) { return scanRuleset(row) })
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Cut, error) { return scanRuleset(row) })
 	if err != nil {
 		return nil, fmt.Errorf("rulesets of %q in force on %s: %w", slug, date.Format(time.DateOnly), err)
 	}
@@ -460,12 +460,12 @@ ORDER BY s.slug
 LIMIT $5`
 
 // ListRulesets returns one page of the catalogue for q.
-func (s *Store) ListRulesets(ctx context.Context, q RulesetQuery) ([]Ruleset, error) {
+func (s *Store) ListRulesets(ctx context.Context, q RulesetQuery) ([]Cut, error) {
 	rows, err := s.pool.Query(ctx, sqlListRulesets, q.ViewerTenant, q.Namespace, q.Text, q.AfterSlug, q.Limit)
 	if err != nil {
 		return nil, fmt.Errorf("list rulesets: %w", err)
 	}
-	list, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Ruleset, error) { return scanRuleset(row) })
+	list, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Cut, error) { return scanRuleset(row) })
 	if err != nil {
 		return nil, fmt.Errorf("list rulesets: %w", err)
 	}
@@ -487,21 +487,21 @@ RETURNING ` + rulesetColumns
 // SetRulesetVisibility changes the visibility of tenantID's cut id and
 // records a ruleset_visibility_changed event. ErrNotFound when the tenant
 // has no such cut.
-func (s *Store) SetRulesetVisibility(ctx context.Context, tenantID, id, visibility string) (Ruleset, error) {
+func (s *Store) SetRulesetVisibility(ctx context.Context, tenantID, id, visibility string) (Cut, error) {
 	return s.updateRuleset(ctx, sqlSetRulesetVisibility, "ruleset_visibility_changed", tenantID, id, visibility)
 }
 
 // ArchiveRuleset archives tenantID's cut id (idempotently) and records a
 // ruleset_archived event. ErrNotFound when the tenant has no such cut.
-func (s *Store) ArchiveRuleset(ctx context.Context, tenantID, id string) (Ruleset, error) {
+func (s *Store) ArchiveRuleset(ctx context.Context, tenantID, id string) (Cut, error) {
 	return s.updateRuleset(ctx, sqlArchiveRuleset, "ruleset_archived", tenantID, id)
 }
 
 // updateRuleset runs one of the single-row updates above with its audit
 // event and its notification to every process's caches (see
 // InvalidationChannel) in one transaction.
-func (s *Store) updateRuleset(ctx context.Context, query, event, tenantID, id string, extra ...any) (Ruleset, error) {
-	var r Ruleset
+func (s *Store) updateRuleset(ctx context.Context, query, event, tenantID, id string, extra ...any) (Cut, error) {
+	var r Cut
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		var err error
 		r, err = scanRuleset(tx.QueryRow(ctx, query, append([]any{id, tenantID}, extra...)...))
@@ -519,7 +519,7 @@ func (s *Store) updateRuleset(ctx context.Context, query, event, tenantID, id st
 		})
 	})
 	if err != nil {
-		return Ruleset{}, fmt.Errorf("%s %q: %w", event, id, err)
+		return Cut{}, fmt.Errorf("%s %q: %w", event, id, err)
 	}
 	return r, nil
 }

@@ -33,7 +33,6 @@ import (
 	"github.com/eligo/eligo/folder"
 	"github.com/eligo/eligo/metering"
 	"github.com/eligo/eligo/publish"
-	"github.com/eligo/eligo/solver/plan"
 	"github.com/eligo/eligo/store"
 	"github.com/eligo/eligo/store/storetest"
 )
@@ -58,10 +57,9 @@ type Services struct {
 	// api.Config.Clock, else the run's (clocktest.FromEnv). Hand it to
 	// every resource registered.
 	Clock clock.Clock
-	// Decisions and Planner are /decide's record writer and planner; the
-	// fixture flushes and closes them.
+	// Decisions is /decide's record writer; the fixture flushes and
+	// closes it.
 	Decisions *decisionlog.Recorder
-	Planner   *plan.Planner
 }
 
 // Mount registers the operations a test needs on s.
@@ -120,7 +118,7 @@ func NewOn(t testing.TB, pool *pgxpool.Pool, cfg api.Config, mount Mount) *Fixtu
 		parts.Meter = metering.New(meter, st)
 	}
 	sv := Services{Store: st, Catalog: cat, Publisher: pub, Authoring: work, Clock: cfg.Clock,
-		Decisions: decisionlog.New(st, decisionlog.Config{Logger: cfg.Logger}), Planner: plan.NewPlanner(plan.DefaultCacheSize)}
+		Decisions: decisionlog.New(st, decisionlog.Config{Logger: cfg.Logger})}
 	if cfg.SchemaNamer == nil {
 		cfg.SchemaNamer = openapi.SchemaName
 	}
@@ -131,7 +129,6 @@ func NewOn(t testing.TB, pool *pgxpool.Pool, cfg api.Config, mount Mount) *Fixtu
 	openapi.Mount(s)
 	s.OnClose(func(ctx context.Context) error {
 		defer cat.Close()
-		defer sv.Planner.Close()
 		return sv.Decisions.Close(ctx)
 	})
 	srv := httptest.NewServer(s.Handler())

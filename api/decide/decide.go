@@ -45,9 +45,6 @@ type Deps struct {
 	// once its record is written. Its owner closes it (flushing it) after
 	// the last request.
 	Decisions *decisionlog.Recorder
-	// Planner works out next_question and optimal_path; its owner closes
-	// it.
-	Planner *plan.Planner
 	// Clock is "today" for a request that names no decision date; nil
 	// means the system clock.
 	Clock clock.Clock
@@ -66,7 +63,6 @@ type handler struct {
 	// Close flushes it.
 	decisions *decisionlog.Recorder
 	// planner works out next_question and optimal_path.
-	planner *plan.Planner
 	// clock says what day it is for a request that names none.
 	clock clock.Clock
 }
@@ -79,8 +75,8 @@ func Register(s *api.Server, deps Deps, cfg Config) {
 
 // register is Register, returning the handler for this package's tests.
 func register(s *api.Server, deps Deps, cfg Config) *handler {
-	if deps.Catalog == nil || deps.Decisions == nil || deps.Planner == nil {
-		panic("decide.Register: Deps.Catalog, Decisions and Planner are required")
+	if deps.Catalog == nil || deps.Decisions == nil {
+		panic("decide.Register: Deps.Catalog and Decisions are required")
 	}
 	if cfg.CacheTTL == 0 {
 		cfg.CacheTTL = DefaultCacheTTL
@@ -94,7 +90,6 @@ func register(s *api.Server, deps Deps, cfg Config) *handler {
 		cache:       newHashedCache[*decisionCore](cfg.CacheEntries, cfg.CacheTTL),
 		conversions: newHashedCache[*conversion](cfg.CacheEntries, cfg.CacheTTL),
 		decisions:   deps.Decisions,
-		planner:     deps.Planner,
 		clock:       clock.Or(deps.Clock),
 	}
 	api.Register(s, api.Route{

@@ -19,7 +19,7 @@ import (
 // around the cached members.
 type envelope struct {
 	outcome engine.Outcome
-	target  *catalog.Ruleset
+	target  *catalog.PreparedRuleset
 	// book is the rulebook of a rulebook call; nil for a ruleset call.
 	book         *catalog.PreparedRulebook
 	inputsHash   string

@@ -18,7 +18,7 @@ import (
 // resolve finds what the request evaluates, for the caller: a ruleset, or
 // a rulebook's release (or live composition) presented as a ruleset with
 // the prepared rulebook beside it.
-func (h *handler) resolve(ctx context.Context, req *decideRequest, date int64) (*catalog.Ruleset, *catalog.PreparedRulebook, error) {
+func (h *handler) resolve(ctx context.Context, req *decideRequest, date int64) (*catalog.PreparedRuleset, *catalog.PreparedRulebook, error) {
 	viewer := api.ViewerOf(ctx)
 	if req.RulebookID == "" {
 		target, err := h.catalog.RulesetOn(ctx, viewer, req.RulesetID, date)
@@ -40,7 +40,7 @@ func (h *handler) resolve(ctx context.Context, req *decideRequest, date int64) (
 
 // convert hashes and converts field_values for target, reusing the result
 // of byte-identical field_values on the same content when useCache is set.
-func (h *handler) convert(target *catalog.Ruleset, fieldValues []byte, useCache bool) (*conversion, error) {
+func (h *handler) convert(target *catalog.PreparedRuleset, fieldValues []byte, useCache bool) (*conversion, error) {
 	var (
 		keyBuf [maxCachedFieldValues + 128]byte
 		key    []byte
@@ -66,7 +66,7 @@ func (h *handler) convert(target *catalog.Ruleset, fieldValues []byte, useCache 
 // overlay when asked), plans the next questions, and encodes what the
 // cache may keep. A planner failure leaves the decision standing without a
 // plan (planFailed).
-func (h *handler) evaluate(ctx context.Context, target *catalog.Ruleset, book *catalog.PreparedRulebook, inputs *engine.Inputs, decisionDate int64, flags cacheFlags, inquiry plan.InquiryContext) (*decisionCore, error) {
+func (h *handler) evaluate(ctx context.Context, target *catalog.PreparedRuleset, book *catalog.PreparedRulebook, inputs *engine.Inputs, decisionDate int64, flags cacheFlags, inquiry plan.InquiryContext) (*decisionCore, error) {
 	rules := target.Rules
 	res := rules.Evaluate(inputs, engine.Options{
 		DecisionDate: decisionDate,
@@ -85,7 +85,7 @@ func (h *handler) evaluate(ctx context.Context, target *catalog.Ruleset, book *c
 		c.Explanation = explanationFor(target, res.Explanation, true)
 	}
 	planFailed := false
-	pl, err := h.planner.Plan(ctx, rules, inputs, res, inquiry)
+	pl, err := target.Plan(ctx, inputs, res, inquiry)
 	if err != nil {
 		api.Log(ctx).WarnContext(ctx, "plan next question", "ruleset_id", target.ID, "error", err)
 		planFailed = true

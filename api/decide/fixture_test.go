@@ -28,8 +28,8 @@ func newFixtureWith(t testing.TB, cfg api.Config, dcfg Config, log *decisionlog.
 			decisions = decisionlog.New(sv.Store, *log)
 			s.OnClose(decisions.Close)
 		}
-		rulesets.Register(s, rulesets.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Store: sv.Store, Clock: sv.Clock})
-		register(s, Deps{Catalog: sv.Catalog, Decisions: decisions, Planner: sv.Planner, Clock: sv.Clock}, dcfg)
+		rulesets.Register(s, rulesets.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Clock: sv.Clock})
+		register(s, Deps{Catalog: sv.Catalog, Decisions: decisions, Clock: sv.Clock}, dcfg)
 		usage.Register(s)
 	})
 }

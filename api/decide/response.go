@@ -152,7 +152,7 @@ type criterionExplanationWire struct {
 
 // explanationFor converts e, an explanation of target's ruleset, for a keyed
 // or an anonymous caller.
-func explanationFor(target *catalog.Ruleset, e *engine.Explanation, keyed bool) *explanationWire {
+func explanationFor(target *catalog.PreparedRuleset, e *engine.Explanation, keyed bool) *explanationWire {
 	w := &explanationWire{Decision: e.Decision, DecisionPath: e.DecisionPath, UnusedFacts: e.UnusedFacts,
 		Groups: make([]groupExplanationWire, len(e.Groups))}
 	// i counts criteria in group then declaration order, the order of

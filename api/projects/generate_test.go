@@ -64,7 +64,7 @@ func newGenFixture(t *testing.T, models string, timeout time.Duration) *genFixtu
 			_ = worker.Stop(ctx, client)
 		})
 		Register(s, Deps{Authoring: sv.Authoring, Generator: g.gen, Wait: 20 * time.Second})
-		rulesets.Register(s, rulesets.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Store: sv.Store, Clock: sv.Clock})
+		rulesets.Register(s, rulesets.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Clock: sv.Clock})
 	})
 	g.key = tenantKey(t, g.Fixture, "acme", allProjectScopes...)
 	return g

@@ -45,7 +45,7 @@ func newFixture(t testing.TB) *apitest.Fixture {
 	t.Helper()
 	return apitest.New(t, api.Config{Metering: apitest.GenerousMetering()}, func(s *api.Server, sv apitest.Services) {
 		Register(s, Deps{Authoring: sv.Authoring})
-		rulesets.Register(s, rulesets.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Store: sv.Store, Clock: sv.Clock})
+		rulesets.Register(s, rulesets.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Clock: sv.Clock})
 	})
 }
 

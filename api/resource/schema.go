@@ -57,7 +57,7 @@ type ExplainGroup struct {
 // Explain describes every group and criterion of rr, with each
 // criterion's source references (artefact references left out for an
 // anonymous viewer).
-func Explain(rr *catalog.Ruleset, anonymous bool) (groups []ExplainGroup, criteria []ExplainCriterion) {
+func Explain(rr *catalog.PreparedRuleset, anonymous bool) (groups []ExplainGroup, criteria []ExplainCriterion) {
 	r := rr.Rules
 	groups = make([]ExplainGroup, len(r.Groups))
 	criteria = make([]ExplainCriterion, 0, r.NumCriteria())

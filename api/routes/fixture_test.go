@@ -12,6 +12,6 @@ import (
 func newFixture(t testing.TB, cfg api.Config) *apitest.Fixture {
 	t.Helper()
 	return apitest.New(t, cfg, func(s *api.Server, sv apitest.Services) {
-		Mount(s, Services{Store: sv.Store, Catalog: sv.Catalog, Publisher: sv.Publisher, Authoring: sv.Authoring, Clock: sv.Clock, Decisions: sv.Decisions, Planner: sv.Planner}, Config{API: cfg})
+		Mount(s, Services{Store: sv.Store, Catalog: sv.Catalog, Publisher: sv.Publisher, Authoring: sv.Authoring, Clock: sv.Clock, Decisions: sv.Decisions}, Config{API: cfg})
 	})
 }

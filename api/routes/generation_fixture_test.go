@@ -41,7 +41,7 @@ func newGenerationFixture(t testing.TB, cfg api.Config) (*apitest.Fixture, *llmt
 				t.Errorf("stop the generation worker: %v", err)
 			}
 		})
-		Mount(s, Services{Store: sv.Store, Catalog: sv.Catalog, Publisher: sv.Publisher, Authoring: sv.Authoring, Generator: gen, Clock: sv.Clock, Decisions: sv.Decisions, Planner: sv.Planner}, Config{API: cfg})
+		Mount(s, Services{Store: sv.Store, Catalog: sv.Catalog, Publisher: sv.Publisher, Authoring: sv.Authoring, Generator: gen, Clock: sv.Clock, Decisions: sv.Decisions}, Config{API: cfg})
 	})
 	return f, model
 }

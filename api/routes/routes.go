@@ -25,7 +25,6 @@ import (
 	"github.com/eligo/eligo/metering"
 	"github.com/eligo/eligo/publish"
 	"github.com/eligo/eligo/solver/bound"
-	"github.com/eligo/eligo/solver/plan"
 	"github.com/eligo/eligo/store"
 	"github.com/eligo/eligo/web"
 	"github.com/eligo/eligo/worker"
@@ -97,10 +96,9 @@ type Services struct {
 	// The core serves with them (api.Parts).
 	Auth  *auth.Authenticator
 	Meter *metering.Meter
-	// Decisions writes /decide's records; Planner works out its next
-	// questions. Closing the server flushes and closes them.
+	// Decisions writes /decide's records; closing the server flushes and
+	// closes it. (The catalog's prepared rulesets plan next questions.)
 	Decisions *decisionlog.Recorder
-	Planner   *plan.Planner
 }
 
 // NewServices is the composition root: it builds every long-lived object
@@ -147,14 +145,14 @@ func NewServices(st *store.Store, cfg Config) (Services, error) {
 	}
 	return Services{Store: st, Catalog: cat, Publisher: pub, Authoring: work, Generator: gen, Clock: now, Gate: gate,
 		Auth:  auth.NewAuthenticator(st, now.Now, cfg.API.KeyCacheTTL),
-		Meter: meter, Decisions: decisionlog.New(st, cfg.DecisionLog), Planner: plan.NewPlanner(plan.DefaultCacheSize)}, nil
+		Meter: meter, Decisions: decisionlog.New(st, cfg.DecisionLog)}, nil
 }
 
 // Mount registers every resource on s, and the web console.
 func Mount(s *api.Server, sv Services, cfg Config) {
-	rulesets.Register(s, rulesets.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Store: sv.Store, Clock: sv.Clock, Gate: sv.Gate})
-	rulebooks.Register(s, rulebooks.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Store: sv.Store, Clock: sv.Clock, Gate: sv.Gate})
-	decide.Register(s, decide.Deps{Catalog: sv.Catalog, Decisions: sv.Decisions, Planner: sv.Planner, Clock: sv.Clock}, cfg.Decide)
+	rulesets.Register(s, rulesets.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Clock: sv.Clock, Gate: sv.Gate})
+	rulebooks.Register(s, rulebooks.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Clock: sv.Clock, Gate: sv.Gate})
+	decide.Register(s, decide.Deps{Catalog: sv.Catalog, Decisions: sv.Decisions, Clock: sv.Clock}, cfg.Decide)
 	projects.Register(s, projects.Deps{Authoring: sv.Authoring, Generator: sv.Generator})
 	usage.Register(s)
 	// The web console at "/": a page, not an operation.
@@ -185,7 +183,6 @@ func NewWith(cfg Config, sv Services) *api.Server {
 	openapi.Mount(s)
 	s.OnClose(func(ctx context.Context) error {
 		defer sv.Catalog.Close()
-		defer sv.Planner.Close()
 		return sv.Decisions.Close(ctx)
 	})
 	return s

@@ -30,8 +30,6 @@ type Deps struct {
 	Catalog *catalog.Catalog
 	// Publisher writes drafts and releases.
 	Publisher *publish.Publisher
-	// Store lists the catalogue and reads releases.
-	Store *store.Store
 	// Clock is "today" for a request that names no decision date; nil
 	// means the system clock.
 	Clock clock.Clock
@@ -45,7 +43,6 @@ type handler struct {
 	server    *api.Server
 	catalog   *catalog.Catalog
 	publisher *publish.Publisher
-	store     *store.Store
 	clock     clock.Clock
 	gate      *bound.Gate
 }
@@ -57,7 +54,7 @@ const (
 
 // Register adds the rulebook operations to s.
 func Register(s *api.Server, deps Deps) {
-	h := &handler{server: s, catalog: deps.Catalog, publisher: deps.Publisher, store: deps.Store, clock: clock.Or(deps.Clock), gate: deps.Gate}
+	h := &handler{server: s, catalog: deps.Catalog, publisher: deps.Publisher, clock: clock.Or(deps.Clock), gate: deps.Gate}
 	read := []auth.Scope{auth.ScopeRulebooksRead}
 	write := []auth.Scope{auth.ScopeRulebooksWrite}
 	member := api.Refusal{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonReleaseMemberUnresolved,
@@ -265,7 +262,7 @@ type listOutput struct {
 func (h *handler) list(ctx context.Context, in *listInput) (*listOutput, error) {
 	rows, next, err := resource.ListPage(in.PageQuery, resource.SlugCursor, func(rb store.Rulebook) string { return rb.Slug },
 		func(after string, limit int) ([]store.Rulebook, error) {
-			return h.store.ListRulebooks(ctx, store.RulebookQuery{Tenant: api.ViewerOf(ctx).TenantID, AfterSlug: after, Limit: limit})
+			return h.catalog.ListRulebooks(ctx, api.ViewerOf(ctx), after, limit)
 		})
 	if err != nil {
 		return nil, err

@@ -193,7 +193,7 @@ func (h *handler) explainFailure(ctx context.Context, in *explainFailureInput) (
 
 	// readExplainFailureRequest has already refused any other spelling.
 	expected, _ := engine.ParseOutcome(req.ExpectedOutcome)
-	explanation, err := h.catalog.Explainer(rr).Explain(ctx, inputs, expected, solver.ExplainOptions{DecisionDate: date, Gate: h.gate.For(api.Caller(ctx))})
+	explanation, err := rr.Explainer().Explain(ctx, inputs, expected, solver.ExplainOptions{DecisionDate: date, Gate: h.gate.For(api.Caller(ctx))})
 	if err != nil {
 		return nil, err
 	}

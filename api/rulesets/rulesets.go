@@ -50,7 +50,7 @@ type rulesetSummary struct {
 	UpdatedAt      time.Time `json:"updated_at"`
 }
 
-func summaryOf(r store.Ruleset) rulesetSummary {
+func summaryOf(r store.Cut) rulesetSummary {
 	return rulesetSummary{
 		RulesetID: r.ID, Slug: r.Slug, Name: r.Name, SectionID: r.SectionID, Description: r.Description,
 		RuleCount: r.RuleCount, RulesetVersion: r.VersionLabel(), ContentDigest: r.ContentDigest,
@@ -68,8 +68,6 @@ type Deps struct {
 	Catalog *catalog.Catalog
 	// Publisher changes visibility and archives.
 	Publisher *publish.Publisher
-	// Store lists the catalogue.
-	Store *store.Store
 	// Clock is "today" for a request that names no decision date; nil
 	// means the system clock.
 	Clock clock.Clock
@@ -83,7 +81,6 @@ type handler struct {
 	server    *api.Server
 	catalog   *catalog.Catalog
 	publisher *publish.Publisher
-	store     *store.Store
 	clock     clock.Clock
 	gate      *bound.Gate
 }
@@ -93,7 +90,7 @@ const notFound = "ruleset"
 
 // Register adds the rulesets operations to s.
 func Register(s *api.Server, deps Deps) {
-	h := &handler{server: s, catalog: deps.Catalog, publisher: deps.Publisher, store: deps.Store, clock: clock.Or(deps.Clock), gate: deps.Gate}
+	h := &handler{server: s, catalog: deps.Catalog, publisher: deps.Publisher, clock: clock.Or(deps.Clock), gate: deps.Gate}
 	loads := []api.Refusal{api.RefusalRecordCorrupt}
 	api.Register(s, api.Route{
 		OperationID: "list-rulesets", Method: http.MethodGet, Path: "/rulesets",
@@ -205,11 +202,10 @@ func (h *handler) listRulesets(ctx context.Context, in *listRulesetsInput) (*lis
 		return nil, api.ValidationFailed(api.ValidationItem{Type: "string_pattern_mismatch", Loc: []any{"query", "namespace"},
 			Msg: "String should be a slug or slug prefix such as us or us/federal", Input: in.Namespace})
 	}
-	p, _ := auth.PrincipalFrom(ctx)
-	rows, next, err := resource.ListPage(in.PageQuery, resource.SlugCursor, func(r store.Ruleset) string { return r.Slug },
-		func(after string, limit int) ([]store.Ruleset, error) {
-			return h.store.ListRulesets(ctx, store.RulesetQuery{
-				ViewerTenant: p.TenantID, Namespace: in.Namespace, Text: in.Q, AfterSlug: after, Limit: limit,
+	rows, next, err := resource.ListPage(in.PageQuery, resource.SlugCursor, func(r store.Cut) string { return r.Slug },
+		func(after string, limit int) ([]store.Cut, error) {
+			return h.catalog.ListRulesets(ctx, api.ViewerOf(ctx), store.RulesetQuery{
+				Namespace: in.Namespace, Text: in.Q, AfterSlug: after, Limit: limit,
 			})
 		})
 	if err != nil {
@@ -217,21 +213,13 @@ func (h *handler) listRulesets(ctx context.Context, in *listRulesetsInput) (*lis
 	}
 	out := &listRulesetsOutput{NextPage: resource.NextPage{NextCursor: next}, Body: make(rulesetList, 0, len(rows))}
 	for _, r := range rows {
-		if !summarisable(r) {
+		if !catalog.Listable(r) {
 			out.SkippedInvalid++
 			continue
 		}
 		out.Body = append(out.Body, summaryOf(r))
 	}
 	return out, nil
-}
-
-// summarisable reports whether a stored row can be shown: the schema's
-// checks make this hold for every row written by this version, so a false
-// here means a record damaged or written by hand.
-func summarisable(r store.Ruleset) bool {
-	return catalog.ValidSlug(r.Slug) && r.Version >= 1 && len(r.ContentDigest) == len("sha256:")+64 &&
-		(r.Visibility == store.VisibilityPublic || r.Visibility == store.VisibilityPrivate)
 }
 
 type rulesetSchemaOutput struct {
@@ -355,7 +343,7 @@ func (h *handler) archiveRuleset(ctx context.Context, in *rulesetRefInput) (*rul
 
 // written shapes the answer of a write: the updated summary, or the
 // write's refusal.
-func written(ctx context.Context, ref string, updated store.Ruleset, err error) (*rulesetOutput, error) {
+func written(ctx context.Context, ref string, updated store.Cut, err error) (*rulesetOutput, error) {
 	if errors.Is(err, publish.ErrArtefactPublic) {
 		return nil, api.NewProblem(http.StatusUnprocessableEntity, "unprocessable_entity", api.ReasonArtefactPublicVisibility,
 			"This ruleset cites project artefacts, which are never shown publicly; it cannot be made public.")
