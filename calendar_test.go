@@ -21,6 +21,7 @@ var elapsedTimeOnly = map[string]string{
 	"api/middleware.go:gate":                     "read and write deadlines on the connection",
 	"api/middleware.go:lingerAfterRefusal":       "a read deadline while the connection drains",
 	"api/decide/decide.go:decide":                "the decision's evaluation time (its date comes from the clock)",
+	"api/decide/evaluate.go:evaluate":            "the engine's and the planner's time, for the metrics",
 	"api/apitest/shared.go:CheckRateHeaders":     "the hourly rate window a test's answer was counted in",
 	"solver/z3/solver.go:check":                  "a solver check's duration",
 	"authoring/source/extract.go:NewBudget":      "an upload's extraction deadline",

@@ -19,6 +19,8 @@ const module = "github.com/eligo/eligo"
 var layers = map[string]int{
 	"engine":                      0,
 	"clock":                       0,
+	"metrics":                     0,
+	"metrics/metricstest":         0,
 	"clock/clocktest":             1,
 	"solver/z3":                   0,
 	"store":                       0,

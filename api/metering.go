@@ -72,6 +72,7 @@ func (s *Server) meterThen(w http.ResponseWriter, r *http.Request, route Route, 
 		return
 	}
 	setRateLimitHeaders(w.Header(), d)
+	s.metrics.Metered(string(route.Class), caller.Tier, d.Allowed)
 	if !d.Allowed {
 		if keyed {
 			WriteError(w, quotaExceeded(d))

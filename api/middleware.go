@@ -33,8 +33,11 @@ type (
 type requestState struct {
 	id       string
 	clientIP netip.Addr
-	// route is filled in by the gate for the request log line.
-	route string
+	// route is filled in by the gate for the request log line; routeID
+	// names the route in metrics: the operation id of a declared route,
+	// the pattern of a page, "unmatched" when nothing matched.
+	route   string
+	routeID string
 	// base is the server's logger; logger is base with the request id,
 	// built on first use (most requests log nothing but their line).
 	base       *slog.Logger
@@ -85,12 +88,18 @@ func (s *Server) observe(next http.Handler) http.Handler {
 			if status >= 500 {
 				level = slog.LevelError
 			}
+			routeID := st.routeID
+			if routeID == "" {
+				routeID = "unmatched"
+			}
+			took := time.Since(start)
+			s.metrics.Request(routeID, r.Method, status, took)
 			s.log.LogAttrs(ctx, level, "request",
 				slog.String("request_id", st.id),
 				slog.String("method", r.Method),
 				slog.String("route", st.route),
 				slog.Int("status", status),
-				slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
+				slog.Float64("duration_ms", float64(took.Microseconds())/1000),
 				slog.Int64("bytes", rec.bytes),
 				slog.String("client_ip", st.clientIP.String()),
 			)
@@ -164,10 +173,13 @@ func (s *Server) gate(w http.ResponseWriter, r *http.Request) {
 		lookup.Method = requestedMethod
 	}
 	_, pattern := s.mux.Handler(lookup)
-	if st := stateFrom(r.Context()); st != nil {
-		st.route = pattern
-	}
 	route, declared := s.routes[pattern]
+	if st := stateFrom(r.Context()); st != nil {
+		st.route, st.routeID = pattern, pattern
+		if declared {
+			st.routeID = route.OperationID
+		}
+	}
 	origin := r.Header.Get("Origin")
 
 	if preflight {

@@ -29,6 +29,7 @@ import (
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/metering"
+	"github.com/eligo/eligo/metrics"
 	"github.com/eligo/eligo/store"
 )
 
@@ -135,6 +136,8 @@ type Server struct {
 	jsonBodies map[string]bool
 	// meter counts every metered request; Close writes its last counts.
 	meter *metering.Meter
+	// metrics counts for operators; nil counts nothing.
+	metrics *metrics.Metrics
 	// bodies is the process's budget of body bytes in memory at once
 	// (Config.BodyMemory), which every large body reserves its size from.
 	bodies *semaphore.Weighted
@@ -156,6 +159,9 @@ type Parts struct {
 	// Meter counts usage (metering.New with Config.Metering); nil when
 	// Config.Unmetered. The server writes its last counts on Close.
 	Meter *metering.Meter
+	// Metrics counts requests and metering outcomes for operators; nil
+	// counts nothing.
+	Metrics *metrics.Metrics
 }
 
 // New builds the core server with the health probes over st and parts
@@ -206,6 +212,7 @@ func New(cfg Config, st *store.Store, parts Parts) *Server {
 	if !cfg.Unmetered {
 		s.meter = parts.Meter
 	}
+	s.metrics = parts.Metrics
 	s.huma = humago.NewWithPrefix(s.mux, RootPath, s.humaConfig())
 	s.mux.HandleFunc("GET /healthz", s.healthz)
 	s.mux.HandleFunc("GET /readyz", s.readyz)

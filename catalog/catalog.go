@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/metrics"
 	"github.com/eligo/eligo/rulebook"
 	"github.com/eligo/eligo/solver"
 	"github.com/eligo/eligo/solver/plan"
@@ -41,6 +42,8 @@ type Config struct {
 	// RefTTL bounds how long a resolved reference is reused; zero means
 	// DefaultRefTTL.
 	RefTTL time.Duration
+	// Metrics counts cache lookups and invalidations; nil counts nothing.
+	Metrics *metrics.Metrics
 }
 
 // Viewer is who a read is for. The zero Viewer is an anonymous caller,
@@ -92,6 +95,8 @@ type Catalog struct {
 	// invalidations counts the Invalidate* calls, so that a row read
 	// while one arrived is not kept (see remember).
 	invalidations atomic.Uint64
+	// metrics counts lookups and invalidations for operators.
+	metrics *metrics.Metrics
 }
 
 // New builds a catalog over st.
@@ -121,6 +126,7 @@ func New(st *store.Store, cfg Config) *Catalog {
 		panic(err)
 	}
 	return &Catalog{
+		metrics:    cfg.Metrics,
 		planner:    plan.NewPlanner(plan.DefaultCacheSize),
 		rulebooks:  expirable.NewLRU[string, store.Rulebook](refCacheSize, nil, cfg.RefTTL),
 		releases:   releases,
@@ -202,6 +208,7 @@ func (c *Catalog) Forget(row store.Cut) {
 // resolves it afresh.
 func (c *Catalog) InvalidateRuleset(id, slug string) {
 	c.invalidations.Add(1)
+	c.metrics.Invalidated()
 	c.refs.Remove(id)
 	c.refs.Remove(slug)
 }
@@ -211,6 +218,7 @@ func (c *Catalog) InvalidateRuleset(id, slug string) {
 // compositions are immutable and stay.
 func (c *Catalog) InvalidateRulebook(id, slug string) {
 	c.invalidations.Add(1)
+	c.metrics.Invalidated()
 	c.rulebooks.Remove(id)
 	c.rulebooks.Remove(slug)
 }
@@ -221,6 +229,7 @@ func (c *Catalog) InvalidateRulebook(id, slug string) {
 // immutable and stays.
 func (c *Catalog) InvalidateAll() {
 	c.invalidations.Add(1)
+	c.metrics.Invalidated()
 	c.refs.Purge()
 	c.rulebooks.Purge()
 }
@@ -281,7 +290,9 @@ func (c *Catalog) lookup(ctx context.Context, ref string) (store.Cut, error) {
 	if !lookable(ref) {
 		return store.Cut{}, store.ErrNotFound
 	}
-	if row, ok := c.refs.Get(ref); ok {
+	row, ok := c.refs.Get(ref)
+	c.metrics.CacheLookup(metrics.CacheReferences, ok)
+	if ok {
 		if row.ID == "" { // a remembered miss
 			return store.Cut{}, store.ErrNotFound
 		}
@@ -308,7 +319,9 @@ func (c *Catalog) lookup(ctx context.Context, ref string) (store.Cut, error) {
 // rules returns the executable ruleset of row's content digest, loading
 // the stored IR on the first use.
 func (c *Catalog) rules(ctx context.Context, row store.Cut) (*engine.Ruleset, error) {
-	if r, ok := c.loaded.Get(row.ContentDigest); ok {
+	r, ok := c.loaded.Get(row.ContentDigest)
+	c.metrics.CacheLookup(metrics.CacheContent, ok)
+	if ok {
 		return r, nil
 	}
 	// The load is shared by every caller waiting on this digest, so one

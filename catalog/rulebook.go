@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/metrics"
 	"github.com/eligo/eligo/rulebook"
 	"github.com/eligo/eligo/store"
 )
@@ -119,6 +120,7 @@ func (c *Catalog) Rulebook(ctx context.Context, v Viewer, ref string) (store.Rul
 		return store.Rulebook{}, fmt.Errorf("rulebook %q: %w", ref, ErrNotFound)
 	}
 	rb, ok := c.rulebooks.Get(ref)
+	c.metrics.CacheLookup(metrics.CacheRulebooks, ok)
 	var err error
 	switch {
 	case ok && rb.ID == "": // a remembered miss

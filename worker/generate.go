@@ -16,6 +16,7 @@ import (
 
 	"github.com/eligo/eligo/authoring"
 	"github.com/eligo/eligo/authoring/llm"
+	"github.com/eligo/eligo/metrics"
 	"github.com/eligo/eligo/store"
 )
 
@@ -78,7 +79,14 @@ type Generator struct {
 	client    *river.Client[pgx.Tx]
 	// poll is how often Wait reads the generation.
 	poll time.Duration
+	// metrics counts rounds, tokens and outcomes by model; nil counts
+	// nothing.
+	metrics *metrics.Metrics
 }
+
+// CountWith has g count its generations' rounds, tokens and outcomes, by
+// model, in m. Call it before the generator runs any.
+func (g *Generator) CountWith(m *metrics.Metrics) { g.metrics = m }
 
 // NewGenerator builds a Generator calling model, with models the allowed
 // table. Its queue name is drawn at random, so no other process ever works
@@ -276,13 +284,17 @@ func (w *GenerateWorker) Work(ctx context.Context, job *river.Job[GenerateArgs])
 			g.logger.Warn("release generation", "generation", id, "err", err)
 		}
 	}()
+	// model is the generation's model once read: a metrics label, from
+	// the offered list only.
+	model := "unknown"
 	finish := func(end store.GenerationEnd) error {
 		if _, err := g.store.FinishGeneration(detached, id, end); err != nil && !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
+		g.metrics.GenerationEnded(model, end.Outcome)
 		return nil
 	}
-	if err := w.work(ctx, id, finish); err != nil {
+	if err := w.work(ctx, id, &model, finish); err != nil {
 		g.logger.Error("generation", "generation", id, "err", err)
 		return finish(store.GenerationEnd{State: store.GenerationFailed, Outcome: store.GenerationFailed, Reason: "internal_error", Retryable: true,
 			Message: "the generation failed on the server; start it again"})
@@ -290,8 +302,9 @@ func (w *GenerateWorker) Work(ctx context.Context, job *river.Job[GenerateArgs])
 	return nil
 }
 
-// work runs the generation id, ending it through finish.
-func (w *GenerateWorker) work(ctx context.Context, id string, finish func(store.GenerationEnd) error) error {
+// work runs the generation id, ending it through finish; it sets *model
+// to the generation's model when it is one of the offered models.
+func (w *GenerateWorker) work(ctx context.Context, id string, model *string, finish func(store.GenerationEnd) error) error {
 	g, detached := w.gen, context.WithoutCancel(ctx)
 	key, ok := g.keys.take(id)
 	if !ok {
@@ -305,7 +318,11 @@ func (w *GenerateWorker) work(ctx context.Context, id string, finish func(store.
 	if err != nil {
 		return err
 	}
-	info, _ := g.models.Lookup(gen.Model)
+	info, offered := g.models.Lookup(gen.Model)
+	if offered {
+		*model = info.Name
+	}
+	round, tokens := 0, 0
 	plan, err := g.authoring.PlanGeneration(ctx, gen.TenantID, gen.ProjectID,
 		authoring.GenerateRequest{Mode: gen.Mode, SeedRulesetID: gen.SeedRulesetID, Model: info})
 	var refused *authoring.RefusedError
@@ -316,6 +333,12 @@ func (w *GenerateWorker) work(ctx context.Context, id string, finish func(store.
 		return err
 	}
 	res, err := g.authoring.RunGeneration(ctx, plan, g.model, key, func(p authoring.Progress) {
+		if p.Round > round {
+			g.metrics.GenerationRound(*model)
+			round = p.Round
+		}
+		g.metrics.GenerationTokens(*model, p.TokensUsed-tokens)
+		tokens = max(tokens, p.TokensUsed)
 		if err := g.store.GenerationProgress(detached, id, p.Stage, p.Round, p.TestsPassing, p.TestsTotal, p.TokensUsed); err != nil {
 			g.logger.Warn("generation progress", "generation", id, "err", err)
 		}

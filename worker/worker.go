@@ -13,12 +13,14 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
+	"github.com/eligo/eligo/metrics"
 	"github.com/eligo/eligo/store"
 )
 
@@ -37,6 +39,9 @@ type Config struct {
 	// GenerationOnly works the Generator's queue alone: no default queue
 	// and no periodic jobs (`eligo serve` without --worker).
 	GenerationOnly bool
+	// Metrics counts the jobs that end, by kind and state; nil counts
+	// nothing.
+	Metrics *metrics.Metrics
 }
 
 // New returns a River client, not yet started, that works every Eligo job
@@ -76,7 +81,24 @@ func New(st *store.Store, cfg Config) (*river.Client[pgx.Tx], error) {
 	if cfg.Generator != nil {
 		cfg.Generator.client = client
 	}
+	if cfg.Metrics != nil {
+		countJobs(client, cfg.Metrics)
+	}
 	return client, nil
+}
+
+// countJobs counts every job client sees end, by kind and state, until the
+// client stops (which closes the subscription).
+func countJobs(client *river.Client[pgx.Tx], m *metrics.Metrics) {
+	events, _ := client.Subscribe(river.EventKindJobCompleted, river.EventKindJobFailed,
+		river.EventKindJobCancelled, river.EventKindJobSnoozed)
+	go func() {
+		for e := range events {
+			if e.Job != nil {
+				m.JobEnded(e.Job.Kind, strings.TrimPrefix(string(e.Kind), "job_"))
+			}
+		}
+	}()
 }
 
 // periodicJobs is the one schedule of recurring work.

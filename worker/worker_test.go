@@ -9,6 +9,8 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/eligo/eligo/metering"
+	"github.com/eligo/eligo/metrics"
+	"github.com/eligo/eligo/metrics/metricstest"
 	"github.com/eligo/eligo/store"
 	"github.com/eligo/eligo/store/storetest"
 	"github.com/eligo/eligo/worker"
@@ -46,7 +48,8 @@ func TestPruneUsage(t *testing.T) {
 		}
 	}
 
-	client, err := worker.New(st, worker.Config{Now: func() time.Time { return now }})
+	m := metrics.New()
+	client, err := worker.New(st, worker.Config{Now: func() time.Time { return now }, Metrics: m})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,6 +78,17 @@ func TestPruneUsage(t *testing.T) {
 		}
 		if out.Deleted != 2 || !out.Cutoff.Equal(first) || out.IdempotencyKeys != 1 {
 			t.Errorf("output = %+v, want 2 buckets deleted before %s and 1 idempotency key", out, first)
+		}
+		// The job is counted, by kind and state (its own subscription
+		// delivers the event too, shortly).
+		counted := func() float64 {
+			return metricstest.Sum(t, m.Gatherer(), "eligo_jobs_total", map[string]string{"kind": ev.Job.Kind, "state": "completed"})
+		}
+		for wait := time.Now().Add(10 * time.Second); counted() < 1 && time.Now().Before(wait); {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if counted() != 1 {
+			t.Errorf("eligo_jobs_total{kind=%s,state=completed} = %v, want 1", ev.Job.Kind, counted())
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("no prune job completed within 30s of start")

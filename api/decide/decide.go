@@ -16,6 +16,7 @@ import (
 	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/decisionlog"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/metrics"
 	"github.com/eligo/eligo/solver/plan"
 	"github.com/eligo/eligo/store"
 )
@@ -48,6 +49,9 @@ type Deps struct {
 	// Clock is "today" for a request that names no decision date; nil
 	// means the system clock.
 	Clock clock.Clock
+	// Metrics counts decisions and times their evaluation and planning;
+	// nil counts nothing.
+	Metrics *metrics.Metrics
 }
 
 // handler is the /decide operation's state: what it calls and what it
@@ -62,9 +66,10 @@ type handler struct {
 	// decisions writes decision records by group commit; the server's
 	// Close flushes it.
 	decisions *decisionlog.Recorder
-	// planner works out next_question and optimal_path.
 	// clock says what day it is for a request that names none.
 	clock clock.Clock
+	// metrics counts answered decisions; nil counts nothing.
+	metrics *metrics.Metrics
 }
 
 // Register adds POST /decide to s, serving it with deps, which the
@@ -91,6 +96,7 @@ func register(s *api.Server, deps Deps, cfg Config) *handler {
 		conversions: newHashedCache[*conversion](cfg.CacheEntries, cfg.CacheTTL),
 		decisions:   deps.Decisions,
 		clock:       clock.Or(deps.Clock),
+		metrics:     deps.Metrics,
 	}
 	api.Register(s, api.Route{
 		OperationID: "decide",
@@ -241,6 +247,11 @@ func (h *handler) decide(ctx context.Context, in *decideInput) (*decideOutput, e
 		}
 		return nil, fmt.Errorf("record decision: %w", err)
 	}
+	kind := "ruleset"
+	if book != nil {
+		kind = "rulebook"
+	}
+	h.metrics.Decision(record.Outcome, kind, cacheHit)
 	return &decideOutput{Body: func(hc huma.Context) { writeEnvelope(hc, head, members, tail) }}, nil
 }
 

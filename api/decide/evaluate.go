@@ -2,6 +2,7 @@ package decide
 
 import (
 	"context"
+	"time"
 
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/api/resource"
@@ -68,11 +69,13 @@ func (h *handler) convert(target *catalog.PreparedRuleset, fieldValues []byte, u
 // plan (planFailed).
 func (h *handler) evaluate(ctx context.Context, target *catalog.PreparedRuleset, book *catalog.PreparedRulebook, inputs *engine.Inputs, decisionDate int64, flags cacheFlags, inquiry plan.InquiryContext) (*decisionCore, error) {
 	rules := target.Rules
+	evaluating := time.Now()
 	res := rules.Evaluate(inputs, engine.Options{
 		DecisionDate: decisionDate,
 		Trace:        flags&flagTrace != 0,
 		Explanation:  flags&flagExplanation != 0,
 	})
+	h.metrics.Evaluated(time.Since(evaluating))
 	c := coreJSON{
 		FieldsProvided:  res.FieldsProvided,
 		FieldsEvaluated: res.FieldsEvaluated,
@@ -85,7 +88,9 @@ func (h *handler) evaluate(ctx context.Context, target *catalog.PreparedRuleset,
 		c.Explanation = explanationFor(target, res.Explanation, true)
 	}
 	planFailed := false
+	planning := time.Now()
 	pl, err := target.Plan(ctx, inputs, res, inquiry)
+	h.metrics.Planned(time.Since(planning))
 	if err != nil {
 		api.Log(ctx).WarnContext(ctx, "plan next question", "ruleset_id", target.ID, "error", err)
 		planFailed = true

@@ -23,6 +23,7 @@ import (
 	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/decisionlog"
 	"github.com/eligo/eligo/metering"
+	"github.com/eligo/eligo/metrics"
 	"github.com/eligo/eligo/publish"
 	"github.com/eligo/eligo/solver/bound"
 	"github.com/eligo/eligo/store"
@@ -99,12 +100,15 @@ type Services struct {
 	// Decisions writes /decide's records; closing the server flushes and
 	// closes it. (The catalog's prepared rulesets plan next questions.)
 	Decisions *decisionlog.Recorder
+	// Metrics counts for operators; the binary serves it on its own
+	// listener (--metrics-addr). Nil counts nothing.
+	Metrics *metrics.Metrics
 }
 
 // NewServices is the composition root: it builds every long-lived object
 // over st (the clock, the solver gate, the catalog, the publisher, the
 // authoring service, the generator, the key checker, the meter, the
-// decision log and the planner) and hands each its dependencies; the
+// decision log and the metrics) and hands each its dependencies; the
 // resources only register. The catalog, the decision log and the planner
 // hold state to release: New and NewWith arrange it on the server's Close.
 func NewServices(st *store.Store, cfg Config) (Services, error) {
@@ -115,6 +119,12 @@ func NewServices(st *store.Store, cfg Config) (Services, error) {
 		logger = slog.Default()
 	}
 
+	// One set of metrics for the process, exported on --metrics-addr.
+	m := metrics.New()
+	if st != nil {
+		m.Register(metrics.PoolCollector(st.Pool()))
+	}
+	cfg.Catalog.Metrics = m
 	cat := catalog.New(st, cfg.Catalog)
 	cfg.Publish.Clock, cfg.Authoring.Clock = now, now
 	cfg.Publish.Gate, cfg.Authoring.Gate = gate, gate
@@ -133,6 +143,7 @@ func NewServices(st *store.Store, cfg Config) (Services, error) {
 	}
 	model := llm.NewOpenAI(llm.OpenAIConfig{BaseURL: cfg.Generation.BaseURL, Timeout: cfg.Generation.Timeout})
 	gen := worker.NewGenerator(st, work, model, models, cfg.Generation.Logger)
+	gen.CountWith(m)
 	var meter *metering.Meter
 	if !cfg.API.Unmetered {
 		if cfg.API.Metering.Logger == nil {
@@ -145,14 +156,14 @@ func NewServices(st *store.Store, cfg Config) (Services, error) {
 	}
 	return Services{Store: st, Catalog: cat, Publisher: pub, Authoring: work, Generator: gen, Clock: now, Gate: gate,
 		Auth:  auth.NewAuthenticator(st, now.Now, cfg.API.KeyCacheTTL),
-		Meter: meter, Decisions: decisionlog.New(st, cfg.DecisionLog)}, nil
+		Meter: meter, Decisions: decisionlog.New(st, cfg.DecisionLog), Metrics: m}, nil
 }
 
 // Mount registers every resource on s, and the web console.
 func Mount(s *api.Server, sv Services, cfg Config) {
 	rulesets.Register(s, rulesets.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Clock: sv.Clock, Gate: sv.Gate})
 	rulebooks.Register(s, rulebooks.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Clock: sv.Clock, Gate: sv.Gate})
-	decide.Register(s, decide.Deps{Catalog: sv.Catalog, Decisions: sv.Decisions, Clock: sv.Clock}, cfg.Decide)
+	decide.Register(s, decide.Deps{Catalog: sv.Catalog, Decisions: sv.Decisions, Clock: sv.Clock, Metrics: sv.Metrics}, cfg.Decide)
 	projects.Register(s, projects.Deps{Authoring: sv.Authoring, Generator: sv.Generator})
 	usage.Register(s)
 	// The web console at "/": a page, not an operation.
@@ -178,7 +189,7 @@ func New(cfg Config, st *store.Store) (*api.Server, error) {
 func NewWith(cfg Config, sv Services) *api.Server {
 	apiCfg := cfg.API
 	apiCfg.SchemaNamer = openapi.SchemaName
-	s := api.New(apiCfg, sv.Store, api.Parts{Auth: sv.Auth, Meter: sv.Meter})
+	s := api.New(apiCfg, sv.Store, api.Parts{Auth: sv.Auth, Meter: sv.Meter, Metrics: sv.Metrics})
 	Mount(s, sv, cfg)
 	openapi.Mount(s)
 	s.OnClose(func(ctx context.Context) error {

@@ -26,6 +26,7 @@ import (
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/metering"
+	"github.com/eligo/eligo/metrics"
 	"github.com/eligo/eligo/store"
 	"github.com/eligo/eligo/worker"
 )
@@ -54,6 +55,10 @@ type serveConfig struct {
 	// API is the HTTP interface's configuration, by part (core, /decide,
 	// catalog, publish).
 	API routes.Config
+	// MetricsAddr is where the Prometheus metrics are served, on a
+	// listener of their own (ELIGO_METRICS_ADDR); empty serves none. It is
+	// never the public port: bind it to loopback or a private network.
+	MetricsAddr string
 	// Conns caps the connections served (ELIGO_MAX_CONNECTIONS,
 	// ELIGO_MAX_CONNECTIONS_PER_CLIENT); the trusted proxies are exempt
 	// from the per-client cap.
@@ -66,6 +71,7 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&cfg.Addr, "addr", envOr("ELIGO_ADDR", "127.0.0.1:8080"), "listen address (env ELIGO_ADDR)")
+	fs.StringVar(&cfg.MetricsAddr, "metrics-addr", os.Getenv("ELIGO_METRICS_ADDR"), "serve Prometheus metrics at http://ADDR/metrics on a listener of their own, e.g. 127.0.0.1:9090; empty serves none; never expose it publicly (env ELIGO_METRICS_ADDR)")
 	fs.StringVar(&cfg.DatabaseURL, "database-url", os.Getenv("DATABASE_URL"), "PostgreSQL URL (env DATABASE_URL)")
 	origins := fs.String("first-party-origins", os.Getenv("ELIGO_FIRST_PARTY_ORIGINS"), "comma-separated browser origins granted CORS on non-open routes (env ELIGO_FIRST_PARTY_ORIGINS)")
 	proxies := fs.String("trusted-proxies", os.Getenv("ELIGO_TRUSTED_PROXIES"), "comma-separated CIDRs of reverse proxies whose X-Forwarded-For is trusted (env ELIGO_TRUSTED_PROXIES)")
@@ -200,7 +206,7 @@ func runServe(ctx context.Context, clk clock.Clock, args []string, stdout, stder
 	// This process always works its own generation queue (it alone holds
 	// the provider keys of the generations it accepts); with --worker it
 	// also works the shared queue and the periodic jobs.
-	stopWorker, err := startWorker(ctx, st, worker.Config{Logger: logger, Generator: services.Generator, GenerationOnly: !cfg.Worker})
+	stopWorker, err := startWorker(ctx, st, worker.Config{Logger: logger, Generator: services.Generator, GenerationOnly: !cfg.Worker, Metrics: services.Metrics})
 	if err != nil {
 		return err
 	}
@@ -235,6 +241,13 @@ func runServe(ctx context.Context, clk clock.Clock, args []string, stdout, stder
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 		ConnContext:       connlimit.ConnContext,
+	}
+	if cfg.MetricsAddr != "" {
+		stopMetrics, err := serveMetrics(ctx, cfg.MetricsAddr, services.Metrics, logger, stdout)
+		if err != nil {
+			return err
+		}
+		defer stopMetrics()
 	}
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
@@ -273,6 +286,35 @@ func runServe(ctx context.Context, clk clock.Clock, args []string, stdout, stder
 		return fmt.Errorf("serve: %w", err)
 	}
 	return nil
+}
+
+// serveMetrics serves m at http://addr/metrics until stop is called. The
+// listener is separate from the API's, so the metrics are never reachable
+// on the public port and their scrapes are never metered or logged as
+// requests.
+func serveMetrics(ctx context.Context, addr string, m *metrics.Metrics, logger *slog.Logger, stdout io.Writer) (stop func(), err error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("metrics listen: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", m.Handler())
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:    slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) }}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			logger.Error("metrics listener", "err", err)
+		}
+	}()
+	logger.Info("serving metrics", "addr", ln.Addr().String())
+	fmt.Fprintf(stdout, "eligo metrics on http://%s/metrics\n", ln.Addr())
+	return func() {
+		_ = srv.Close()
+		<-done
+	}, nil
 }
 
 // defaultGCPercent is the serve process's GOGC unless set otherwise. The

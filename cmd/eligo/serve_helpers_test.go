@@ -16,10 +16,11 @@ import (
 // testServe is one `eligo serve` running inside the test process on a free
 // port, with the HTTP client the test talks to it through.
 type testServe struct {
-	root   string // the versioned root, e.g. http://127.0.0.1:1234/api/v1/public
-	client *http.Client
-	cancel context.CancelFunc
-	done   <-chan error
+	root    string // the versioned root, e.g. http://127.0.0.1:1234/api/v1/public
+	metrics string // the metrics URL when --metrics-addr was given
+	client  *http.Client
+	cancel  context.CancelFunc
+	done    <-chan error
 }
 
 // startServe runs `eligo serve` with args on a free port until stop.
@@ -33,17 +34,22 @@ func startServe(t *testing.T, args ...string) *testServe {
 		done <- runServe(ctx, testClock(t), append([]string{"--addr", "127.0.0.1:0", "--shutdown-timeout", "10s"}, args...), outWriter, io.Discard)
 		outWriter.Close()
 	}()
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatalf("serve printed no address: %v (serve: %v)", err, <-done)
+	lines := bufio.NewReader(out)
+	srv := &testServe{client: &http.Client{Transport: &http.Transport{}}, cancel: cancel, done: done}
+	for srv.root == "" {
+		line, err := lines.ReadString('\n')
+		if err != nil {
+			t.Fatalf("serve printed no address: %v (serve: %v)", err, <-done)
+		}
+		if m, ok := strings.CutPrefix(line, "eligo metrics on "); ok {
+			srv.metrics = strings.TrimSpace(m)
+		}
+		if root, ok := strings.CutPrefix(line, "eligo serving on "); ok {
+			srv.root = strings.TrimSpace(root)
+		}
 	}
-	go func() { _, _ = io.Copy(io.Discard, out) }()
-	return &testServe{
-		root:   strings.TrimSpace(strings.TrimPrefix(line, "eligo serving on ")),
-		client: &http.Client{Transport: &http.Transport{}},
-		cancel: cancel,
-		done:   done,
-	}
+	go func() { _, _ = io.Copy(io.Discard, lines) }()
+	return srv
 }
 
 // stop shuts the server down as SIGTERM would and fails the test unless

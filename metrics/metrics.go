@@ -1,0 +1,258 @@
+// Package metrics is the catalogue of what an Eligo process counts for its
+// operators, exported in the Prometheus text format on a listener of its
+// own (eligo serve --metrics-addr), never on the public port.
+//
+// Every family is declared here, once, with its name, unit and labels, so
+// that the list an operator reads (docs/operations.md, "Metrics") and the
+// list the process exports are the same list, and so that no label can take
+// an unbounded value: labels are route ids, methods, status classes,
+// outcomes, metering classes and tiers, cache names, job kinds and states,
+// and model names from the offered list; never a slug, an id, a key or a
+// path. The components that count (the API core, /decide, the catalog, the
+// decision log, the worker) take a *Metrics from the composition root; a
+// nil *Metrics counts nothing, so a component built without one (a test,
+// the CLI) needs no stand-in.
+package metrics
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// Namespace prefixes every family Eligo itself defines.
+const Namespace = "eligo"
+
+// Metrics holds the process's metric families and the registry they are
+// exported from. Build one per process with New; it is safe for
+// concurrent use.
+type Metrics struct {
+	registry *prometheus.Registry
+
+	requests       *prometheus.CounterVec
+	requestSeconds *prometheus.HistogramVec
+
+	decisions         *prometheus.CounterVec
+	evaluationSeconds prometheus.Histogram
+	planningSeconds   prometheus.Histogram
+
+	metering *prometheus.CounterVec
+
+	cacheLookups  *prometheus.CounterVec
+	invalidations prometheus.Counter
+
+	logRecords *prometheus.CounterVec
+
+	jobs             *prometheus.CounterVec
+	generationRounds *prometheus.CounterVec
+	generationTokens *prometheus.CounterVec
+	generations      *prometheus.CounterVec
+}
+
+// latencyBuckets are the request and evaluation histograms' bounds, in
+// seconds: from 50 µs (a cached decision) to 60 s (the write timeout).
+var latencyBuckets = []float64{0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60}
+
+// New builds the families, with the Go runtime's and the process's own
+// collectors, in a registry of their own (never the global default one).
+func New() *Metrics {
+	m := &Metrics{registry: prometheus.NewRegistry()}
+	m.requests = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: "http_requests_total",
+		Help: "HTTP requests answered, by declared route id (an operation id, a served pattern, or unmatched), method and status class."},
+		[]string{"route", "method", "code"})
+	m.requestSeconds = prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: Namespace, Name: "http_request_duration_seconds",
+		Help: "Time from a request's arrival to its answer's end, by declared route id and method.", Buckets: latencyBuckets},
+		[]string{"route", "method"})
+	m.decisions = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: "decisions_total",
+		Help: "Decisions answered by /decide, by outcome, kind (ruleset or rulebook) and whether the decision cache answered (cache: hit or miss)."},
+		[]string{"outcome", "kind", "cache"})
+	m.evaluationSeconds = prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: Namespace, Name: "decision_evaluation_seconds",
+		Help: "Time the engine took to evaluate a decision's answers (decisions the cache answered are not counted).", Buckets: latencyBuckets})
+	m.planningSeconds = prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: Namespace, Name: "decision_planning_seconds",
+		Help: "Time the planner took to work out a decision's next question and shortest path (cached decisions not counted).", Buckets: latencyBuckets})
+	m.metering = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: "metering_requests_total",
+		Help: "Metered requests by class, tier and result (admitted, or refused over the budget)."},
+		[]string{"class", "tier", "result"})
+	m.cacheLookups = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: "cache_lookups_total",
+		Help: "Lookups in the process's caches, by cache and result (hit or miss)."},
+		[]string{"cache", "result"})
+	m.invalidations = prometheus.NewCounter(prometheus.CounterOpts{Namespace: Namespace, Name: "catalog_invalidations_total",
+		Help: "Invalidations the catalog received (its own writes and other processes' notifications)."})
+	m.logRecords = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: "decision_log_records_total",
+		Help: "Decision records by what happened to them: written (durable before the answer), refused (invalid data, never writable) or backlogged (not taken: the log was full)."},
+		[]string{"event"})
+	m.jobs = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: "jobs_total",
+		Help: "Background jobs that ended, by kind and state (completed, failed, cancelled, snoozed)."},
+		[]string{"kind", "state"})
+	m.generationRounds = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: "generation_rounds_total",
+		Help: "Generation rounds run (one model call each), by model."},
+		[]string{"model"})
+	m.generationTokens = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: "generation_tokens_total",
+		Help: "Tokens generations used (prompt and completion, as the provider reported them), by model."},
+		[]string{"model"})
+	m.generations = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: "generations_total",
+		Help: "Generations that ended, by model and outcome (accepted, failing_tests, failed, cancelled)."},
+		[]string{"model", "outcome"})
+	m.registry.MustRegister(
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		m.requests, m.requestSeconds, m.decisions, m.evaluationSeconds, m.planningSeconds, m.metering,
+		m.cacheLookups, m.invalidations, m.logRecords, m.jobs, m.generationRounds, m.generationTokens, m.generations,
+	)
+	return m
+}
+
+// Handler serves the registry in the Prometheus exposition formats.
+func (m *Metrics) Handler() http.Handler {
+	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{Registry: m.registry})
+}
+
+// Register adds a collector of the caller's (the database pool's
+// statistics, the decision log's lag) to the registry.
+func (m *Metrics) Register(c prometheus.Collector) {
+	if m == nil {
+		return
+	}
+	m.registry.MustRegister(c)
+}
+
+// Gatherer is the registry, for tests that read what was counted.
+func (m *Metrics) Gatherer() prometheus.Gatherer { return m.registry }
+
+// Request counts one answered request. route must be a declared route id
+// or one of a fixed few names; never a path.
+func (m *Metrics) Request(route, method string, status int, took time.Duration) {
+	if m == nil {
+		return
+	}
+	m.requests.WithLabelValues(route, method, statusClass(status)).Inc()
+	m.requestSeconds.WithLabelValues(route, method).Observe(took.Seconds())
+}
+
+// statusClass is the status's class, "2xx" to "5xx".
+func statusClass(status int) string {
+	if status < 100 || status > 599 {
+		return "other"
+	}
+	return strconv.Itoa(status/100) + "xx"
+}
+
+// Decision counts one decision /decide answered. outcome is the decision's
+// (eligible, not_eligible, undetermined), kind "ruleset" or "rulebook".
+func (m *Metrics) Decision(outcome, kind string, cacheHit bool) {
+	if m == nil {
+		return
+	}
+	cache := "miss"
+	if cacheHit {
+		cache = "hit"
+	}
+	m.decisions.WithLabelValues(outcome, kind, cache).Inc()
+}
+
+// Evaluated records the engine's time for one decision.
+func (m *Metrics) Evaluated(took time.Duration) {
+	if m == nil {
+		return
+	}
+	m.evaluationSeconds.Observe(took.Seconds())
+}
+
+// Planned records the planner's time for one decision.
+func (m *Metrics) Planned(took time.Duration) {
+	if m == nil {
+		return
+	}
+	m.planningSeconds.Observe(took.Seconds())
+}
+
+// Metered counts one metered request of class from a caller of tier:
+// admitted, or refused over its budget.
+func (m *Metrics) Metered(class, tier string, admitted bool) {
+	if m == nil {
+		return
+	}
+	result := "refused"
+	if admitted {
+		result = "admitted"
+	}
+	m.metering.WithLabelValues(class, tier, result).Inc()
+}
+
+// Cache names for CacheLookup.
+const (
+	CacheReferences = "references" // catalog: a slug or id to its stored cut
+	CacheContent    = "content"    // catalog: a content digest to loaded rules
+	CacheRulebooks  = "rulebooks"  // catalog: a rulebook reference to its row
+)
+
+// CacheLookup counts one lookup in the named cache.
+func (m *Metrics) CacheLookup(cache string, hit bool) {
+	if m == nil {
+		return
+	}
+	result := "miss"
+	if hit {
+		result = "hit"
+	}
+	m.cacheLookups.WithLabelValues(cache, result).Inc()
+}
+
+// Invalidated counts one invalidation the catalog received.
+func (m *Metrics) Invalidated() {
+	if m == nil {
+		return
+	}
+	m.invalidations.Inc()
+}
+
+// Decision log events for LogRecords.
+const (
+	LogWritten    = "written"
+	LogRefused    = "refused"
+	LogBacklogged = "backlogged"
+)
+
+// LogRecords counts n decision records of event.
+func (m *Metrics) LogRecords(event string, n int) {
+	if m == nil || n <= 0 {
+		return
+	}
+	m.logRecords.WithLabelValues(event).Add(float64(n))
+}
+
+// JobEnded counts one background job of kind that ended in state.
+func (m *Metrics) JobEnded(kind, state string) {
+	if m == nil {
+		return
+	}
+	m.jobs.WithLabelValues(kind, state).Inc()
+}
+
+// GenerationRound counts one model call of a generation with model.
+func (m *Metrics) GenerationRound(model string) {
+	if m == nil {
+		return
+	}
+	m.generationRounds.WithLabelValues(model).Inc()
+}
+
+// GenerationTokens counts tokens a generation with model used.
+func (m *Metrics) GenerationTokens(model string, tokens int) {
+	if m == nil || tokens <= 0 {
+		return
+	}
+	m.generationTokens.WithLabelValues(model).Add(float64(tokens))
+}
+
+// GenerationEnded counts one generation with model that ended in outcome.
+func (m *Metrics) GenerationEnded(model, outcome string) {
+	if m == nil {
+		return
+	}
+	m.generations.WithLabelValues(model, outcome).Inc()
+}
