@@ -77,7 +77,7 @@ var docRef = regexp.MustCompile(`(?:^|[^A-Za-z0-9_./-])((?:docs/[a-z0-9_-]+|READ
 // TestCitationsOfTheManualResolve checks the other direction: every file
 // the repository tracks (code comments, scripts, the Makefile, other
 // Markdown) that names a page of the manual names one that exists, and an
-// anchor it gives is a heading there. A README.md#anchor cited from a
+// anchor it gives is a heading there. A README's anchor cited from a
 // folder with a README of its own (casebank/) is that README's.
 func TestCitationsOfTheManualResolve(t *testing.T) {
 	out, err := exec.Command("git", "-C", root, "ls-files").Output()

@@ -29,7 +29,7 @@ func replayMismatches(original, rerun map[string]any) []string {
 	return diff
 }
 
-// TestReplay follows the README's replay procedure: keep field_values and
+// TestReplay follows the replay procedure of docs/api.md#replay: keep field_values and
 // the envelope, publish other content (a new version under the same slug,
 // another ruleset), re-run with the envelope's concrete ruleset_id and
 // compare. Re-running by slug instead reaches the new content, and the

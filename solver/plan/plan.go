@@ -143,8 +143,8 @@ func NewPlanner(cacheSize int, opts ...PlannerOption) *Planner {
 // for the answers in (converted by rs) whose evaluation is res; the decision
 // date, when the rules read it, is res.DecisionDate.
 //
-// The path is, as /decide's optimal_path is documented (README,
-// "Evaluating: `POST /decide`", and the OpenAPI document), the cheapest
+// The path is, as /decide's optimal_path is documented
+// (docs/api.md#deciding-post-decide, and the OpenAPI document), the cheapest
 // set S of unanswered fields such that some answers to S, with every
 // other unanswered field left unanswered, make the outcome eligible; when
 // no such S exists, the cheapest S through which the outcome can be
