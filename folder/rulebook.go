@@ -35,7 +35,7 @@ var sectionMembers = []string{"rules"}
 // rulebook.FieldOverlay.
 var overlayMembers = []string{"question", "description", "weight", "notes"}
 
-// slugPattern is the spec's slug pattern, which publication enforces; the
+// slugPattern is the slug pattern of docs/api.md#rulesets, which publication enforces; the
 // rulebook file is checked against it so that `eligo rulebook check` finds
 // a slug the API would refuse.
 var slugPattern = regexp.MustCompile(`^[a-z][a-z0-9-]*(/[a-z][a-z0-9-]*)*$`)
