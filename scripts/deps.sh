@@ -2,12 +2,13 @@
 # deps.sh — install the Debian packages Eligo needs (libz3-dev for the
 # solver binding, postgresql for the local database, poppler-utils for
 # pdftotext, which extracts uploaded PDF sources, chromium for the browser
-# tests of the web console and the API reference page) when dpkg says they
+# tests of the web console and the API reference page, curl and jq for the
+# manual's examples, which go test ./docs/ runs) when dpkg says they
 # are missing. Runs apt-get update once, then apt-get install -y, through
 # sudo unless already root. Does nothing when everything is present.
 set -euo pipefail
 
-packages=(libz3-dev postgresql poppler-utils chromium)
+packages=(libz3-dev postgresql poppler-utils chromium curl jq)
 missing=()
 for p in "${packages[@]}"; do
 	if ! dpkg -s "$p" >/dev/null 2>&1; then
