@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// CORS (spec, "Browser access"): the open surface answers any origin without
+// CORS (docs/api.md#keys-and-access): the open surface answers any origin without
 // credentials; every other route answers only first-party origins, with
 // credentials. A foreign origin simply gets no Access-Control-Allow-* headers,
 // which the browser treats as a refusal.

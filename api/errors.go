@@ -23,7 +23,8 @@ import (
 // malformed JSON, oversized bodies, handler failures) are converted by
 // newHumaError, which replaces huma.NewError.
 
-// Error is an HTTP error response: a status and the spec's `detail` member,
+// Error is an HTTP error response: a status and the `detail` member
+// (docs/api.md#errors),
 // which is an object {error, reason_code, message, ...} for most errors, a
 // list of validation items for 422 validation failures, or a plain string for
 // not-found lookups.
@@ -65,7 +66,7 @@ func (e *Error) GetStatus() int { return e.status }
 // path that answers with an error (the middleware through writeError,
 // handlers through huma, which calls GetHeaders) sends them alike: a 401
 // names the authentication scheme (RFC 9110 requires WWW-Authenticate), a
-// keyed 429 says to come back in a day (the spec's Retry-After: 86400) and
+// keyed 429 says to come back in a day (Retry-After: 86400, docs/api.md#metering) and
 // a 503 is transient (retry after a second, with backoff).
 func (e *Error) GetHeaders() http.Header {
 	if e.retryAfter > 0 {
@@ -128,7 +129,7 @@ func quoted(s string) string { return strconv.Quote(s) }
 // extends Problem with members of its own (the polarity gate's witness).
 func NewError(status int, detail any) *Error { return &Error{status: status, Detail: detail} }
 
-// NotFound builds the spec's not-found answer: 404 with a plain string
+// NotFound builds the not-found answer (docs/api.md#errors): 404 with a plain string
 // detail (no reason_code). Private objects of other tenants use it too.
 func NotFound(message string) *Error {
 	return &Error{status: http.StatusNotFound, Detail: message}
@@ -203,7 +204,7 @@ func useEligoErrors() {
 	})
 }
 
-// newHumaError maps an error raised inside huma to the spec's shapes.
+// newHumaError maps an error raised inside huma to the shapes of docs/api.md#errors.
 func newHumaError(status int, msg string, errs ...error) huma.StatusError {
 	for _, err := range errs {
 		var tooBig *http.MaxBytesError

@@ -17,13 +17,13 @@ func ViewerOf(ctx context.Context) catalog.Viewer {
 }
 
 // LookupFailed maps a catalog (or publish) error for the object ref names
-// to the spec's answer:
+// to its answer (docs/api.md#keys-and-access):
 //
 //   - catalog.ErrNotFound: the 404 with a plain string detail naming what
 //     (e.g. "Ruleset"), identical whether the object is missing or private
 //     to another tenant or to an anonymous caller. But a key presented on
 //     the open surface that could not be used earns its own 401 or 403
-//     (spec, Authentication 2 and 6), whether or not ref exists, so the
+//     (docs/api.md#keys-and-access), whether or not ref exists, so the
 //     caller learns why their key did not reach their own private object
 //     and nobody learns of another tenant's.
 //   - catalog.ErrCorrupt: 422 ruleset_record_corrupt, with the cause logged.

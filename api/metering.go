@@ -32,7 +32,7 @@ const (
 	headerReset     = "X-RateLimit-Reset"
 )
 
-// KeyedRetryAfter is the spec's Retry-After on a keyed 429, in seconds.
+// KeyedRetryAfter is the Retry-After on a keyed 429, in seconds (docs/api.md#metering).
 const KeyedRetryAfter = 86400
 
 // meterThen counts r against its route's class and serves it when the
@@ -118,7 +118,7 @@ func (s *Server) retryAt(r *http.Request, caller metering.Caller, class metering
 	return at
 }
 
-// anonymousLimited is the anonymous limiter's 429 body (spec, Errors 429):
+// anonymousLimited is the anonymous limiter's 429 body (docs/api.md#metering):
 // retry_after is the epoch second of the first hourly boundary at which the
 // refused request would be admitted if the caller sent nothing else.
 type anonymousLimited struct {

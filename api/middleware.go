@@ -269,7 +269,7 @@ func (s *Server) reserveBody(ctx context.Context, length, limit int64) (release 
 var errServerBusy = unavailable(ReasonServerBusy, "The server is reading as many large request bodies as its memory allows. Nothing was read or done.",
 	"Retry after the Retry-After seconds.").WithRetryAfter(5 * time.Second)
 
-// The spec's 401 and 403 answers.
+// The 401 and 403 answers (docs/api.md#keys-and-access).
 var (
 	errMissingKey = NewProblem(http.StatusUnauthorized, "unauthorized", ReasonMissingAPIKey,
 		"This operation needs an API key in the x-api-key header.")
@@ -277,7 +277,7 @@ var (
 		"The API key is not valid: it is unknown, malformed or revoked.")
 	errExpiredKey = NewProblem(http.StatusUnauthorized, "unauthorized", ReasonAPIKeyExpired,
 		"The API key has expired. Ask for a new key.")
-	// errKeyStoreUnavailable uses the spec's one 503 code: keys and usage
+	// errKeyStoreUnavailable uses the one 503 code of docs/api.md#metering: keys and usage
 	// counters share the database, and clients need only one transient
 	// code to retry on.
 	errKeyStoreUnavailable = unavailable(ReasonRateLimitBackendUnavailable, "The API key could not be checked, so the request was not served. This is transient.",
@@ -303,8 +303,8 @@ func missingScopes(missing []auth.Scope) *Error {
 // authenticate judges the presented key against route. On a keyed route the
 // error the key earns is returned and the request stops there. On the open
 // surface a key is used only when it is valid and carries the route's
-// scopes; otherwise it is ignored (the spec's "a key sent there is
-// ignored"), and the error it would have earned is kept in the context for
+// scopes; otherwise it is ignored ("a key sent there is
+// ignored", docs/api.md#keys-and-access), and the error it would have earned is kept in the context for
 // RequirePrincipal and presentedKeyRefusal.
 func (s *Server) authenticate(ctx context.Context, key string, route Route) (context.Context, *Error) {
 	if key == "" {

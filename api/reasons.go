@@ -1,6 +1,6 @@
 package api
 
-// The reason codes of the spec's error table (detail.reason_code) that the
+// The reason codes (detail.reason_code, docs/api.md#errors) that the
 // HTTP layer itself gives, each defined once: handlers, Route declarations
 // and tests use these constants, never the spelled-out strings. A
 // service's own refusals are defined once in that service, beside the

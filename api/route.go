@@ -59,7 +59,7 @@ type Endpoint struct {
 }
 
 // OpenSurface lists the registered operations anonymous callers may use
-// (spec, Authentication rule 3), in registration order: the set CORS
+// (docs/api.md#keys-and-access), in registration order: the set CORS
 // answers for any origin. It is derived from the Route declarations, so it
 // names only operations that exist.
 func (s *Server) OpenSurface() []Endpoint { return slices.Clone(s.open) }
@@ -241,7 +241,7 @@ func (s *Server) addRoute(route Route) error {
 }
 
 // muxPath is the ServeMux pattern path of an operation path: a path ending
-// in "/" (the spec's GET /rulebooks/) matches only itself, not every path
+// in "/" (GET /rulebooks/, docs/api.md#rulebooks) matches only itself, not every path
 // below it, so an unknown path under it is a 404 rather than the list.
 func muxPath(path string) string {
 	if strings.HasSuffix(path, "/") {

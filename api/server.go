@@ -3,7 +3,7 @@
 // (scope, open surface, metering class and price, the errors it can
 // answer), and the middleware that reads those declarations: request ids
 // and logs, CORS, authentication, body caps, metering, and the mapping of
-// errors to the spec's bodies.
+// errors to the bodies of docs/api.md#errors.
 //
 // The resources live in subpackages (api/decide, api/rulesets, api/usage),
 // each with a Register function; api/routes mounts them all. The core
@@ -37,7 +37,8 @@ import (
 // it.
 const RootPath = "/api/v1/public"
 
-// AnonymousBodyLimit is the spec's cap on an anonymous request body (2 MB).
+// AnonymousBodyLimit is the cap on an anonymous request body (2 MB,
+// docs/api.md#keys-and-access).
 // A larger body is refused with 413 before it is read.
 const AnonymousBodyLimit = 2 << 20
 
@@ -108,7 +109,7 @@ type Config struct {
 	// metering itself costs.
 	Unmetered bool
 	// Metering sets budgets and counter timing; the zero value gives the
-	// spec's budgets (see package metering).
+	// budgets of docs/api.md#metering (see package metering).
 	Metering metering.Config
 	// Logger receives one line per request; slog.Default() when nil.
 	Logger *slog.Logger

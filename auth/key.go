@@ -31,8 +31,8 @@ const (
 
 var secretEncoding = base64.RawURLEncoding
 
-// Errors a presented key can fail with. Callers map them to the spec's 401
-// reason codes: ErrInvalidKey is invalid_api_key (unknown, malformed or
+// Errors a presented key can fail with. Callers map them to the 401
+// reason codes of docs/api.md#keys-and-access: ErrInvalidKey is invalid_api_key (unknown, malformed or
 // revoked), ErrExpiredKey is api_key_expired.
 var (
 	ErrInvalidKey = errors.New("invalid api key")

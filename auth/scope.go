@@ -1,5 +1,5 @@
 // Package auth holds what Eligo knows about callers: API keys (their format,
-// issuance and verification), the ten scopes and four tiers of the spec, and
+// issuance and verification), the ten scopes and four tiers (docs/api.md#keys-and-access), and
 // the Principal that an authenticated request carries in its context.
 package auth
 
@@ -9,11 +9,11 @@ import (
 	"strings"
 )
 
-// Scope is one permission a key can carry, spelled exactly as in the spec's
-// scope table.
+// Scope is one permission a key can carry, spelled exactly as in the scope
+// list of docs/api.md#keys-and-access.
 type Scope string
 
-// The ten scopes of the spec. AdminRead is never self-servable: only an
+// The ten scopes (docs/api.md#keys-and-access). AdminRead is never self-servable: only an
 // operator with database access issues it, through `eligo keys create`.
 const (
 	ScopeDecide          Scope = "decide"
@@ -28,7 +28,7 @@ const (
 	ScopeAdminRead       Scope = "admin:read"
 )
 
-// AllScopes lists every scope in the order of the spec's table.
+// AllScopes lists every scope in the order of docs/api.md#keys-and-access.
 var AllScopes = []Scope{
 	ScopeDecide, ScopeRulesetsRead, ScopeRulesetsExplain, ScopeRulesetsSource, ScopeRulesetsWrite,
 	ScopeProjectsRead, ScopeProjectsWrite, ScopeRulebooksRead, ScopeRulebooksWrite, ScopeAdminRead,
@@ -37,7 +37,7 @@ var AllScopes = []Scope{
 // ParseScopes reads a comma-separated scope list such as
 // "decide,rulesets:read". The word "all" stands for every scope. Unknown
 // scopes are an error, duplicates are dropped, and the result keeps the order
-// of the spec's table.
+// of docs/api.md#keys-and-access.
 func ParseScopes(list string) ([]Scope, error) {
 	seen := map[Scope]bool{}
 	for _, part := range strings.Split(list, ",") {

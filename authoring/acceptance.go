@@ -25,7 +25,7 @@ type TestResult struct {
 	Mismatches []string `json:"mismatches"`
 	// IgnoredFields are the case's field names the draft does not declare:
 	// a name must match exactly, and a mismatched one is treated as absent
-	// (spec, Projects rule 7).
+	// (docs/authoring.md#1-create-a-project).
 	IgnoredFields []string `json:"ignored_fields"`
 	// Hint points at what to look at first, or is empty on a pass.
 	Hint string `json:"hint,omitempty"`
@@ -60,7 +60,7 @@ type Acceptance struct {
 	Outcomes []engine.CaseResult `json:"-"`
 }
 
-// Failures are the failing cases in the spec's failures[] shape.
+// Failures are the failing cases in the failures[] shape of docs/authoring.md#8-publish.
 func (a Acceptance) Failures() []TestResult {
 	var out []TestResult
 	for _, r := range a.Results {
@@ -128,7 +128,7 @@ func withDeclaredFields(rules *engine.Ruleset, c engine.Case) (engine.Case, []st
 
 // invalidInputs fails a case whose answers could not all be applied (a
 // value the field's type cannot take): an invalid scenario input fails
-// its check (spec, acceptance contract) rather than pass as undetermined,
+// its check (docs/authoring.md#4-tests-and-the-acceptance-contract) rather than pass as undetermined,
 // unless the case expects exactly those field errors.
 func invalidInputs(cr *engine.CaseResult, c engine.Case) {
 	if cr.Result == nil || len(cr.Result.FieldErrors) == 0 || c.Expectations != nil && c.Expectations.FieldErrors != nil {

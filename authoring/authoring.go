@@ -69,9 +69,10 @@ const (
 	// many generations, each holding a worker and its model calls for
 	// minutes, although the generate class is only metered, not limited.
 	DefaultMaxActiveGenerations = 3
-	// MaxTests is the spec's cap on a test suite (Limits 11, rule 8).
+	// MaxTests is the cap on a test suite (docs/authoring.md#limits).
 	MaxTests = 100
-	// MinTestsPerSection is the spec's guidance: fewer is "thin".
+	// MinTestsPerSection is the recommended minimum: fewer is "thin"
+	// (docs/authoring.md#tests_per_section).
 	MinTestsPerSection = 5
 )
 
@@ -221,7 +222,7 @@ type RefusedError struct {
 func (e *RefusedError) Error() string { return e.Reason + ": " + e.Message }
 
 // InvalidError is a request whose members are wrong, each named by its
-// location: the spec's 422 validation list.
+// location: the 422 validation list of docs/api.md#errors.
 type InvalidError struct {
 	// Items are the problems, in request order.
 	Items []Invalid

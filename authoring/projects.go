@@ -80,13 +80,13 @@ func (s *Service) Projects(ctx context.Context, tenantID string, page store.Proj
 	return s.store.ListProjects(ctx, tenantID, page)
 }
 
-// GenerationContractVersion is the job recovery envelope's version (spec,
-// Versioning 8): clients use the cancellation workflow only when they see
+// GenerationContractVersion is the job recovery envelope's version
+// (docs/authoring.md#6a-generate-the-draft-with-your-model): clients use the cancellation workflow only when they see
 // it.
 const GenerationContractVersion = 1
 
 // Status is the project's generation job status and recovery envelope
-// (spec, Project: job recovery fields).
+// (docs/authoring.md#6a-generate-the-draft-with-your-model).
 type Status struct {
 	// ProjectID names the project.
 	ProjectID string `json:"project_id"`

@@ -53,7 +53,7 @@ func (r *PreparedRuleset) Plan(ctx context.Context, in *engine.Inputs, res *engi
 	return r.catalog.planner.Plan(ctx, r.Rules, in, res, ic)
 }
 
-// SourceReference is the spec's SourceReference: a citation as the engine
+// SourceReference is a citation on the wire (docs/api.md#source-references): as the engine
 // knows it, with what the publish path verified of its source.
 type SourceReference struct {
 	// Source is the id of the source declared in the ruleset.
@@ -94,7 +94,7 @@ type Quote struct {
 }
 
 // SourceReferences converts the engine's references of one criterion of r
-// to the spec's SourceReference, adding what the publish path verified
+// to the wire's SourceReference (docs/api.md#source-references), adding what the publish path verified
 // (content_digest, verified_at, snapshot) and leaving artefact (v2)
 // references out for an anonymous viewer, who never sees them. It is the
 // one conversion behind every place references reach a caller.
@@ -112,8 +112,8 @@ func (r *PreparedRuleset) SourceReferences(refs []engine.SourceReference, anonym
 			if ref.TargetKind == "" {
 				w.Snapshot = check.ContentDigest
 			}
-			// A quote found in a PDF links to its page (the spec's
-			// #page=N) rather than to a text fragment.
+			// A quote found in a PDF links to its page (#page=N,
+			// docs/api.md#source-references) rather than to a text fragment.
 			if page, ok := check.QuotePages[ref.Quote.Exact]; ok && page > 0 {
 				w.DeepLink = fmt.Sprintf("%s#page=%d", ref.URL, page)
 			}

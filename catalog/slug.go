@@ -6,13 +6,13 @@ import (
 	"unicode/utf8"
 )
 
-// MaxSlugLength bounds a slug; the spec gives only its pattern.
+// MaxSlugLength bounds a slug, which docs/api.md#rulesets gives with its pattern.
 const MaxSlugLength = 200
 
-// slugPattern is the spec's slug pattern.
+// slugPattern is the slug pattern of docs/api.md#rulesets.
 var slugPattern = regexp.MustCompile(`^[a-z][a-z0-9-]*(/[a-z][a-z0-9-]*)*$`)
 
-// ValidSlug reports whether slug has the spec's form
+// ValidSlug reports whether slug has the documented form (docs/api.md#rulesets)
 // (<namespace>/<name>[/<name>...], lower case) and fits MaxSlugLength: the
 // rule for references a publish may take and a catalogue filter may name.
 func ValidSlug(slug string) bool {

@@ -80,7 +80,7 @@ type Config struct {
 	BatchSize int
 	// Linger is how long a writer whose queue has run dry waits for one
 	// more record before it closes the batch; default 0, close at once
-	// (README, "Tuning choices", has the measurement behind it).
+	// (docs/performance.md#tuning-choices has the measurement behind it).
 	Linger time.Duration
 	// FlushInterval bounds how long a batch stays open after its first
 	// record, however fast records keep arriving; default 2ms.
@@ -101,7 +101,7 @@ type Config struct {
 	// it is written, and gathers records for FlushInterval (default then
 	// 250ms) into large COPYs: several times the throughput on a small
 	// machine, at the price of losing the records of the last moments
-	// when the process is killed (README, "Decision records"). Off by
+	// when the process is killed (docs/operations.md#decision-records). Off by
 	// default, so that nothing a caller was shown is ever lost.
 	Buffered bool
 	// Logger receives write failures; slog.Default() when nil.

@@ -8,8 +8,8 @@ import (
 	"sort"
 )
 
-// Case is one test case, the shape casebank/README.md and the API's project
-// test cases use.
+// Case is one test case, the shape docs/authoring.md#casesjson describes
+// and the API's project test cases use.
 type Case struct {
 	// Name identifies the case in reports.
 	Name string `json:"name"`

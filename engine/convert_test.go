@@ -156,8 +156,8 @@ func TestInputsHash(t *testing.T) {
 }
 
 // TestInputsHashBeyondCanonicalJSON: a number beyond float64, which RFC
-// 8785 cannot write, still hashes, and the hash keeps the spec's
-// invariants (key order, white space, number spelling) while differing from
+// 8785 cannot write, still hashes, and the hash keeps its documented
+// invariants (key order, white space, number spelling; docs/api.md#deciding-post-decide) while differing from
 // the hash of any document without such a number; JSON that is not I-JSON
 // fails with ErrNotIJSON.
 func TestInputsHashBeyondCanonicalJSON(t *testing.T) {

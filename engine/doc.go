@@ -28,7 +28,7 @@
 //
 // Ruleset, Field, Group, Criterion, Source and Expr are plain exported
 // structs, read-only after Compile (or LoadIR), safe for concurrent use. An Expr is one
-// of four node kinds; its JSON (MarshalJSON) is the spec's display.expr:
+// of four node kinds; its JSON (MarshalJSON) is display.expr (docs/api.md#expressions-displayexpr):
 //
 //	{"type":"op","operator":">=","args":[...]}
 //	{"type":"field_ref","key":"employment.months_employed"}
@@ -99,7 +99,7 @@
 // than 18 significant digits, a string, or a bool for a number are errors.
 // Enums take one of their listed strings; bools only true or false; dates a
 // strict "YYYY-MM-DD" calendar date or an integer ordinal with 0001-01-01 =
-// 1 (Python's date.toordinal()). InputsHash gives the spec's inputs_hash.
+// 1 (Python's date.toordinal()). InputsHash gives inputs_hash (docs/api.md#replay).
 //
 // # Evaluating
 //
@@ -114,8 +114,8 @@
 // and always undetermined when there is a field error. MissingFields are
 // the unanswered fields some pending criterion reads.
 //
-// Options.Trace and Options.Explanation add the spec's trace and
-// explanation in a second pass over the result, so the plain path pays
+// Options.Trace and Options.Explanation add the trace and
+// explanation (docs/api.md#trace-and-explanation) in a second pass over the result, so the plain path pays
 // nothing for them. Ruleset.Report assembles the whole decision as the CLI
 // prints it. Ruleset.RunCase runs one casebank or project test case.
 //

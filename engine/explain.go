@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Trace is the spec's trace object: how the decision was reached, for
+// Trace is the trace object (docs/api.md#trace-and-explanation): how the decision was reached, for
 // debugging rules. It is not a citation (see Explanation for that).
 type Trace struct {
 	// Status is the outcome: eligible, not_eligible or undetermined.
@@ -105,7 +105,7 @@ func (r *Ruleset) trace(in *Inputs, res *Result) *Trace {
 	return t
 }
 
-// Explanation is the spec's explanation object: which groups and criteria
+// Explanation is the explanation object (docs/api.md#trace-and-explanation): which groups and criteria
 // decided, the facts each rests on and the law each cites.
 type Explanation struct {
 	// Decision is the outcome being explained, the same as Result.Outcome.

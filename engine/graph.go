@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// This file builds the spec's ruleset graph: the fields a ruleset reads,
+// This file builds the ruleset graph (docs/api.md#the-graph): the fields a ruleset reads,
 // its criteria, its groups and its one outcome, joined by edges in the
 // direction a decision flows. Clients draw it (see Mermaid) and, with an
 // evaluation, colour it by status (the overlay).
@@ -14,7 +14,7 @@ import (
 // GraphNodeType says which part of a ruleset a graph node stands for.
 type GraphNodeType string
 
-// The four node types of the spec's graph.
+// The four node types of the graph (docs/api.md#the-graph).
 const (
 	NodeTypeField     GraphNodeType = "field"
 	NodeTypeCriterion GraphNodeType = "criterion"
@@ -27,7 +27,7 @@ const (
 // groups, groups into the outcome.
 type GraphEdgeType string
 
-// The three edge types of the spec's graph.
+// The three edge types of the graph (docs/api.md#the-graph).
 const (
 	EdgeFieldToCriterion GraphEdgeType = "field_to_criterion"
 	EdgeCriterionToGroup GraphEdgeType = "criterion_to_group"
@@ -35,8 +35,8 @@ const (
 )
 
 // OpDiscretionary is the operator of the display.expr shown for a
-// discretionary criterion, which has no compiled expression: the spec wants
-// display.expr always populated, and an operator no evaluator knows is more
+// discretionary criterion, which has no compiled expression: display.expr is
+// always populated (docs/api.md#expressions-displayexpr), and an operator no evaluator knows is more
 // honest than a constant that pretends to decide. It never appears in a
 // compiled Ruleset.
 const OpDiscretionary Operator = "discretionary"
@@ -52,7 +52,7 @@ const (
 	outcomeNodeID       = "outcome"
 )
 
-// Graph is the spec's graph object: every node and edge of one ruleset (or,
+// Graph is the graph object (docs/api.md#the-graph): every node and edge of one ruleset (or,
 // composed by a rulebook, of several), the sections it covers and counts
 // for a summary. Build one with Ruleset.Graph.
 type Graph struct {
@@ -69,7 +69,7 @@ type Graph struct {
 	Stats GraphStats `json:"stats"`
 }
 
-// GraphStats are the counts the spec's graph.stats reports.
+// GraphStats are the counts graph.stats reports (docs/api.md#the-graph).
 type GraphStats struct {
 	// TotalFields counts the field nodes.
 	TotalFields int `json:"total_fields"`
@@ -183,8 +183,8 @@ type Route struct {
 	Overlay *Overlay `json:"overlay"`
 }
 
-// Overlay is a node's state in one evaluation: the spec's {status,
-// supporting_facts[]}. On a field node Status says whether the answer can
+// Overlay is a node's state in one evaluation: {status,
+// supporting_facts[]} (docs/api.md#the-graph). On a field node Status says whether the answer can
 // be used: satisfied when answered, not_satisfied when sent but unusable (a
 // field error), pending when unanswered; its fact is the answer itself.
 type Overlay struct {
@@ -197,8 +197,8 @@ type Overlay struct {
 	SupportingFacts []Fact `json:"supporting_facts"`
 }
 
-// MarshalJSON writes the members of the node's type, in the order the spec
-// lists them, with overlay always present (null without an evaluation):
+// MarshalJSON writes the members of the node's type, in the documented order
+// (the OpenAPI document's GraphNode), with overlay always present (null without an evaluation):
 //
 //	field:     id type label section_id key field_type question overlay
 //	criterion: id type label title section_id group fields display overlay
@@ -255,7 +255,7 @@ func (n GraphNode) MarshalJSON() ([]byte, error) {
 	}
 }
 
-// Graph builds the spec's graph of the ruleset. slug is the slug the
+// Graph builds the graph of the ruleset (docs/api.md#the-graph). slug is the slug the
 // ruleset is published under; when empty, the ruleset's own `ruleset` header
 // is used, and when that is empty too, its section id, so graph.sections
 // always names the section.

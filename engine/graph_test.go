@@ -29,7 +29,7 @@ func graphRulesets(t testing.TB) []string {
 	return append(casebankFiles(t), filepath.Join("testdata", "large.rules"))
 }
 
-// checkGraphShape asserts the invariants the spec states for every graph:
+// checkGraphShape asserts the invariants of every graph (docs/api.md#the-graph):
 // unique ids, one outcome, edges between existing nodes of the right types,
 // stats that count the nodes.
 func checkGraphShape(t *testing.T, name string, g *Graph) {

@@ -4,11 +4,11 @@ package engine
 // resolved form of a ruleset that evaluation, the solver, the graph and the
 // digest all read. The types are plain exported structs so that other
 // packages can walk them without going through the evaluator. Their JSON
-// form is the spec's display.expr and is what ContentDigest hashes, so any
+// form is display.expr (docs/api.md#expressions-displayexpr) and is what ContentDigest hashes, so any
 // change to a JSON tag here changes every published digest.
 
 // Sort is the static type of a field, a constant or an expression. Its
-// string form is the spec's field_type / const sort spelling.
+// string form is the field_type / const sort spelling of docs/api.md#schema-fields.
 type Sort uint8
 
 // The sorts of the language. SortInvalid marks an expression the checker
@@ -250,11 +250,11 @@ type Source struct {
 	Licence string `json:"licence"`
 }
 
-// Field is a declared input, in the shape of the spec's schema Field.
+// Field is a declared input, in the shape of a schema field (docs/api.md#schema-fields).
 type Field struct {
 	// ID is the dotted `<group>.<name>` field id.
 	ID string `json:"field_id"`
-	// Type is the field's sort; its String is the spec's field_type.
+	// Type is the field's sort; its String is the wire's field_type.
 	Type Sort `json:"field_type"`
 	// Question is the text to ask the applicant, or empty.
 	Question string `json:"question,omitempty"`
@@ -272,7 +272,7 @@ type Field struct {
 	Widget string `json:"x_ui_widget,omitempty"`
 }
 
-// Note is a FieldNote of the spec.
+// Note is a field's note (docs/api.md#schema-fields).
 type Note struct {
 	// Text is the note prefixed "WHY: " or "LEGAL BACKGROUND: ".
 	Text string `json:"note_text"`

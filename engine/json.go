@@ -21,7 +21,7 @@ func (s *Sort) UnmarshalText(b []byte) error {
 	return fmt.Errorf("unknown field type %q", b)
 }
 
-// MarshalJSON writes the spec's display.expr node:
+// MarshalJSON writes a display.expr node (docs/api.md#expressions-displayexpr):
 //
 //	{"type":"op","operator":">=","args":[...]}
 //	{"type":"field_ref","key":"employment.months_employed"}

@@ -5,8 +5,8 @@ import (
 	"strings"
 )
 
-// Mermaid writes the graph as Mermaid flowchart text (the spec's `mermaid`
-// member): left to right, fields into criteria into groups into the
+// Mermaid writes the graph as Mermaid flowchart text (the `mermaid`
+// member, docs/api.md#the-graph): left to right, fields into criteria into groups into the
 // outcome. Every node is written `id["label"]` with a sanitised id (only
 // A-Z a-z 0-9 _) and a label whose risky characters are Mermaid entity
 // codes, so no title, question or quote an author writes can break the

@@ -18,7 +18,7 @@ import (
 )
 
 // RulebookFile is the file that makes a folder a rulebook folder. Its
-// format is described in casebank/README.md: the rulebook's name, slug and
+// format is in docs/authoring.md#rulebook-folders: the rulebook's name, slug and
 // description, its sections as paths to .rules files relative to the file,
 // and optionally its outcome_logic tree, field vocabulary overlay (fields)
 // and robot_hints, as the API's Rulebook resource has them.
@@ -35,7 +35,7 @@ var sectionMembers = []string{"rules"}
 // rulebook.FieldOverlay.
 var overlayMembers = []string{"question", "description", "weight", "notes"}
 
-// slugPattern is the spec's slug pattern, which publication enforces; the
+// slugPattern is the slug pattern of docs/api.md#rulesets, which publication enforces; the
 // rulebook file is checked against it so that `eligo rulebook check` finds
 // a slug the API would refuse.
 var slugPattern = regexp.MustCompile(`^[a-z][a-z0-9-]*(/[a-z][a-z0-9-]*)*$`)

@@ -33,9 +33,9 @@ func Tiers() []string {
 // a report-only class, counted as over).
 type Budgets map[string]map[Class]int64
 
-// DefaultBudgets returns the spec's figures.
+// DefaultBudgets returns the figures of docs/api.md#metering.
 //
-// Anonymous: the spec gives two conflicting per-IP figures for /decide, 500
+// Anonymous: the interface contract gives two conflicting per-IP figures for /decide, 500
 // per day (an earlier tier listing) and 250 decisions per day (a preview
 // statement). Eligo uses 250 cost units: it is the more recent and the more
 // conservative statement, it keeps a free key (500 decisions, flags
@@ -45,7 +45,7 @@ type Budgets map[string]map[Class]int64
 // /rulebooks/ catalogue the same.
 //
 // Keys: free 500/500/500, starter 10,000/500/100, pro 100,000/5,000/500 for
-// decide, rulesets and projects, as the spec lists. The spec gives no
+// decide, rulesets and projects, as the contract lists. It gives no
 // figures for rulebooks (Eligo uses the rulesets figure), generate (report
 // only; Eligo reports against 20/100/500) or admin (1,000: only internal
 // keys carry admin:read, so for other tiers the figure is moot). Internal

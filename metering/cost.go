@@ -1,6 +1,6 @@
 package metering
 
-// Anonymous /decide cost units (spec, Limits 6).
+// Anonymous /decide cost units (docs/api.md#metering).
 const (
 	// PlainDecideCost is the cost of a /decide call without costly flags.
 	PlainDecideCost = 1

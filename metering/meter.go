@@ -20,7 +20,7 @@ import (
 // cannot be metered is not served.
 var ErrBackendUnavailable = errors.New("metering backend unavailable")
 
-// Config tunes a Meter. The zero value gives the spec's budgets and the
+// Config tunes a Meter. The zero value gives the budgets of docs/api.md#metering and the
 // defaults below.
 type Config struct {
 	// Budgets is the tier × class budget table; DefaultBudgets() when nil.

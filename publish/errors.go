@@ -10,7 +10,7 @@ import (
 // Refusals. A refused publish returns a *RefusedError wrapping one of
 // these; callers branch with errors.Is to pick their status or message.
 var (
-	// ErrInvalidSlug: the slug breaks the spec's pattern (422
+	// ErrInvalidSlug: the slug breaks the pattern of docs/api.md#rulesets (422
 	// invalid_slug_format), or none was given.
 	ErrInvalidSlug = errors.New("invalid slug")
 	// ErrReservedNamespace: the slug is under the reserved prefix (403

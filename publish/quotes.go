@@ -14,7 +14,7 @@ import (
 // VerifySources checks every quote of r against the text of the source it
 // cites by engine's one quote rule (SourceText.Contains: white space
 // forgiven, nothing else — no stemming, case folding or fuzzy matching, as
-// the spec requires), the rule authoring verifies drafts by. texts maps source ids
+// docs/language.md#quotes states), the rule authoring verifies drafts by. texts maps source ids
 // to the bytes of their text. It returns, for each cited source, the digest
 // of its text and the time of the check, and one sentence per quote that
 // could not be verified: a cited source without text, or a quote its text

@@ -111,7 +111,7 @@ type Composed struct {
 	// Sections are the members, as given, in letter order.
 	Sections []Section
 	// Outcome is the outcome tree that was composed (DefaultOutcome when
-	// the spec gave none).
+	// none was given; docs/api.md#rulebooks).
 	Outcome *Node
 	// GroupSection[g] is the index in Sections of the section that
 	// Rules.Groups[g] comes from. A criterion's section is its group's

@@ -43,5 +43,5 @@
 // reuses its release, and any change gives a new one. Label,
 // AllocateLabel and ValidLabel give releases their permanent two-word
 // labels ("amber-falcon") from the embedded words.txt. CheckHints refuses
-// robot hint beats the spec does not define.
+// robot hint beats docs/api.md#rulebooks does not list.
 package rulebook

@@ -17,8 +17,8 @@ var activeBeats = [...]string{"general_context", "preamble", "session_start", "p
 // reservedBeats are accepted and stored, for clients to come.
 var reservedBeats = [...]string{"persona", "conversational_style", "section_transition"}
 
-// ActiveBeats returns the robot hint beats clients act on, in the spec's
-// order: general_context, preamble, session_start, postamble, session_end,
+// ActiveBeats returns the robot hint beats clients act on, in the order of
+// docs/api.md#rulebooks: general_context, preamble, session_start, postamble, session_end,
 // stuck. The slice is the caller's.
 func ActiveBeats() []string { return slices.Clone(activeBeats[:]) }
 
@@ -34,8 +34,8 @@ func IsBeat(name string) bool {
 
 // CheckHints refuses every key of a robot_hints map that is not a beat,
 // each as an "extra_forbidden" problem at ["robot_hints", key] whose
-// message lists the allowed beats (the spec's 422 "listing the allowed
-// set"), in key order. A nil map (older rulebooks' null) and null texts
+// message lists the allowed beats (the 422 "listing them" of
+// docs/api.md#rulebooks), in key order. A nil map (older rulebooks' null) and null texts
 // are fine.
 func CheckHints(hints map[string]*string) []Problem {
 	var problems []Problem

@@ -6,7 +6,7 @@ import (
 )
 
 // Problem is one located refusal of a rulebook request member, in the shape
-// of the spec's 422 validation list ({type, loc, msg, input}, as pydantic
+// of the 422 validation list of docs/api.md#errors ({type, loc, msg, input}, as pydantic
 // writes it), so the API can return ParseOutcomeTree's and CheckHints' findings
 // as they are, every one of them at once, instead of stopping at the first.
 type Problem struct {

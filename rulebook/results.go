@@ -3,7 +3,7 @@ package rulebook
 import "github.com/eligo/eligo/engine"
 
 // SectionResult is one section's own decision within a rulebook decision:
-// the spec's section_results entry.
+// a section_results entry (docs/api.md#rulebooks).
 type SectionResult struct {
 	// Letter is the section's letter in the outcome tree.
 	Letter string `json:"letter"`
@@ -119,7 +119,7 @@ func (c *Composed) GroupSectionID(groupID string) (string, bool) {
 }
 
 // SharedFields counts the fields declared by more than one section: the
-// spec's graph.stats.shared_fields.
+// graph.stats.shared_fields (docs/api.md#the-graph).
 func (c *Composed) SharedFields() int {
 	n := 0
 	for _, ids := range c.FieldSections {
@@ -130,7 +130,7 @@ func (c *Composed) SharedFields() int {
 	return n
 }
 
-// Graph is the spec's rulebook graph: the composed ruleset's graph (see
+// Graph is the rulebook graph (docs/api.md#the-graph): the composed ruleset's graph (see
 // engine.Ruleset.Graph; pass in and res for the overlay, nil for none)
 // told by section. Every node's section_id is its own section's (a shared
 // field's is the first section declaring it; the outcome's is SectionID),

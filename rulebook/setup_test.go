@@ -48,7 +48,7 @@ func casebank(tb testing.TB, folder string) *engine.Ruleset {
 }
 
 // sectionOf letters ruleset r as section i, with a ruleset id in the
-// spec's "<section_id>:<yyyymmdd>-<hash>" shape.
+// "<section_id>:<yyyymmdd>-<hash>" shape of docs/api.md#rulesets.
 func sectionOf(i int, r *engine.Ruleset) Section {
 	return Section{Letter: Letter(i), SectionID: r.SectionID, Slug: r.Slug,
 		RulesetID:     r.SectionID + ":20260115-" + r.ContentDigest()[7:15],

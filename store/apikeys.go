@@ -34,7 +34,7 @@ type APIKey struct {
 	Prefix string
 	// Hash is the SHA-256 of the full key text (32 bytes).
 	Hash []byte
-	// Scopes are the permissions the key carries, spelled as in the spec.
+	// Scopes are the permissions the key carries, spelled as in docs/api.md#keys-and-access.
 	Scopes []string
 	// Tier is free, starter, pro or internal; it selects metering budgets.
 	Tier string
@@ -62,7 +62,7 @@ type NewAPIKey struct {
 	Prefix string
 	// Hash is the SHA-256 of the full key text (32 bytes).
 	Hash []byte
-	// Scopes are the permissions granted, spelled as in the spec.
+	// Scopes are the permissions granted, spelled as in docs/api.md#keys-and-access.
 	Scopes []string
 	// Tier is free, starter, pro or internal.
 	Tier string

@@ -11,7 +11,7 @@ import (
 )
 
 // DefaultCacheTTL is how long a decision is served from memory
-// unless Config says otherwise: the spec's upper bound of 10 minutes.
+// unless Config says otherwise: the upper bound of 10 minutes (docs/api.md#the-decision-cache).
 const DefaultCacheTTL = 10 * time.Minute
 
 // DefaultCacheEntries bounds the decision cache. An entry holds one

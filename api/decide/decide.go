@@ -30,7 +30,7 @@ import (
 // Config tunes /decide; the zero value is the production setting.
 type Config struct {
 	// CacheTTL is how long an identical decision is served from memory;
-	// zero means DefaultCacheTTL (the spec's 10 minutes), negative
+	// zero means DefaultCacheTTL (10 minutes, docs/api.md#the-decision-cache), negative
 	// disables the cache.
 	CacheTTL time.Duration
 	// CacheEntries bounds the decision cache; zero means

@@ -354,7 +354,7 @@ func TestDecideTenantIsolation(t *testing.T) {
 			t.Errorf("owner, %s: got %d %s", ref, r.Status, r.Raw)
 		}
 	}
-	// On a public ruleset an unusable key is ignored (spec, Authentication 1).
+	// On a public ruleset an unusable key is ignored (docs/api.md#keys-and-access).
 	f.Publish(t, "acme", "acme/open-types", []byte(allTypesRules), true)
 	for _, key := range []string{acmeRead, acmeExpired, unknown} {
 		if r := f.Decide(t, key, `{"ruleset_id":"acme/open-types","field_values":{"a.count":1}}`); r.Status != 200 {

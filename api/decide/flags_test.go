@@ -14,9 +14,9 @@ import (
 	"github.com/eligo/eligo/metering"
 )
 
-// The flag members as the spec describes them, written out here rather
+// The flag members as docs/api.md#metering describes them, written out here rather
 // than read from decideFlags, so the tests below check the table against
-// the spec instead of against itself.
+// the documentation instead of against itself.
 var (
 	// specFlags are every boolean member, in the order records list them.
 	specFlags = []string{"include_trace", "include_explanation", "include_graph_overlay",
@@ -57,7 +57,7 @@ func randomFlagMembers(rng *rand.Rand) (string, map[string]bool) {
 	return "," + strings.Join(members, ","), want
 }
 
-// specPrice is the anonymous cost the spec gives the flags of want.
+// specPrice is the anonymous cost docs/api.md#metering gives the flags of want.
 func specPrice(want map[string]bool) int64 {
 	cost := int64(metering.PlainDecideCost)
 	for _, name := range specCostly {
@@ -83,7 +83,7 @@ func specRecorded(want map[string]bool) []string {
 // combinations of flag members (repeats and nulls included), the decoded
 // request holds the last true or false of each, and the anonymous price,
 // the decision cache flags and the recorded names all agree with it and
-// with the spec; metering keeps for the handler exactly the request the
+// with the documentation; metering keeps for the handler exactly the request the
 // body decodes to.
 func TestDecideFlagsAgree(t *testing.T) {
 	t.Parallel()

@@ -17,7 +17,7 @@ import (
 
 // TestFreeKeyDailyQuotaOnDecide is the definition of done on the
 // real /decide: a new free key is served 500 decisions, each with the
-// rate-limit headers, and refused the 501st with the spec's body and
+// rate-limit headers, and refused the 501st with the documented body and
 // headers; /usage then shows the count.
 func TestFreeKeyDailyQuotaOnDecide(t *testing.T) {
 	t.Parallel()
@@ -63,7 +63,7 @@ func TestFreeKeyDailyQuotaOnDecide(t *testing.T) {
 
 // TestAnonymousDecideCostUnits: on the real /decide an anonymous caller
 // pays 11 units for trace plus explanation against 250 a day, and the
-// limiter answers the spec's anonymous shape with the rate-limit headers.
+// limiter answers the anonymous shape of docs/api.md#metering with the rate-limit headers.
 func TestAnonymousDecideCostUnits(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, api.Config{})

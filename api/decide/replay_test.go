@@ -12,8 +12,8 @@ import (
 	"github.com/eligo/eligo/auth"
 )
 
-// replayMembers are the envelope members a replay compares (spec,
-// Versioning 5, and the date the decision was made as of, which the replay
+// replayMembers are the envelope members a replay compares
+// (docs/api.md#replay, and the date the decision was made as of, which the replay
 // sends back as decision_date); decision_id and decision_time differ by
 // design.
 var replayMembers = []string{"inputs_hash", "engine_version", "content_digest", "ruleset_id", "ruleset_version", "decision_date", "decision"}
@@ -29,7 +29,7 @@ func replayMismatches(original, rerun map[string]any) []string {
 	return diff
 }
 
-// TestReplay follows the README's replay procedure: keep field_values and
+// TestReplay follows the replay procedure of docs/api.md#replay: keep field_values and
 // the envelope, publish other content (a new version under the same slug,
 // another ruleset), re-run with the envelope's concrete ruleset_id and
 // compare. Re-running by slug instead reaches the new content, and the

@@ -126,8 +126,8 @@ type coreJSON struct {
 }
 
 // explanationWire is the engine's explanation as the envelope carries it:
-// the same members, with every criterion's references in the spec's
-// SourceReference shape, converted by sourceReferencesFor exactly as GET
+// the same members, with every criterion's references in the
+// SourceReference shape (docs/api.md#source-references), converted by sourceReferencesFor exactly as GET
 // /explain converts them (verification members included).
 type explanationWire struct {
 	Decision     engine.Outcome         `json:"decision"`

@@ -319,7 +319,7 @@ func markTextValues(registry huma.Registry, schemas obj) {
 
 // nullMembers lists members the server may send as null that the Go
 // types do not say so of, by their published names: a rulebook's
-// robot_hints (a nil map; the spec: null for older rulebooks) and the
+// robot_hints (a nil map; null for older rulebooks, docs/api.md#rulebooks) and the
 // draft of a project just created (markNullPointers sees no Go type
 // behind ProjectCreated).
 var nullMembers = []string{

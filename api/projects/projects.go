@@ -87,7 +87,7 @@ type projectInput struct {
 	ProjectID string `path:"project_id" maxLength:"100" doc:"The project id, prj_ and 16 URL-safe characters."`
 }
 
-// failed maps an authoring error for the project ref to the spec's answer.
+// failed maps an authoring error for the project ref to its answer (docs/api.md#errors).
 func failed(ctx context.Context, err error, what, ref string) error {
 	var refused *authoring.RefusedError
 	var bad *authoring.InvalidError

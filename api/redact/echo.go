@@ -17,8 +17,8 @@ import (
 
 // A 422 validation item echoes the offending input, as pydantic does, so a
 // caller can see what was refused. The echo is cut down before it leaves:
-// a secret is never sent back (the spec: a provider key is never stored,
-// logged or echoed), and a long input costs the answer a few hundred bytes,
+// a secret is never sent back (a provider key is never stored,
+// logged or echoed: docs/authoring.md#generation-with-your-model), and a long input costs the answer a few hundred bytes,
 // not its own size (a 5 MB guidance text is not returned to its sender).
 const (
 	// MaxEchoedString is the most bytes of one string an echo keeps; a

@@ -8,7 +8,7 @@ import (
 	"github.com/eligo/eligo/engine"
 )
 
-// Graph is the spec's Graph on the wire: the graph member of GET
+// Graph is the graph on the wire (docs/api.md#the-graph): the graph member of GET
 // /rulesets/{ruleset_id}/graph and the graph_overlay of /decide. The
 // engine's encoders write it; Schema describes what they write.
 type Graph struct {
@@ -22,7 +22,7 @@ func (g Graph) MarshalJSON() ([]byte, error) { return json.Marshal(g.Graph) }
 // Schema refers to the Graph component.
 func (Graph) Schema(registry huma.Registry) *huma.Schema { return graphSchema(registry) }
 
-// This file declares the schema of the spec's Graph (engine.Graph on the
+// This file declares the schema of the graph (docs/api.md#the-graph; engine.Graph on the
 // wire), the graph member of GET /rulesets/{ruleset_id}/graph and the
 // graph_overlay of /decide. The engine writes its nodes, expressions and
 // routes with custom encoders, so huma cannot infer them from the Go types:

@@ -6,7 +6,7 @@ import (
 	"github.com/eligo/eligo/store"
 )
 
-// Release is the spec's Release on the wire: an immutable, labelled
+// Release is a release on the wire (docs/api.md#releases): an immutable, labelled
 // publication of a rulebook, as /decide and the rulebook operations show
 // it.
 type Release struct {

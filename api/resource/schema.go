@@ -8,7 +8,7 @@ import (
 // The read shapes a ruleset and a rulebook share: a schema's fields and a
 // ruleset's explanation, built once here for both resources.
 
-// SchemaField is a Field of the spec.
+// SchemaField is a field of a schema (docs/api.md#schema-fields).
 type SchemaField struct {
 	FieldID     string        `json:"field_id" doc:"Dotted <group>.<name>."`
 	FieldType   string        `json:"field_type" enum:"int,decimal,bool,enum,date" doc:"The type answers must have."`

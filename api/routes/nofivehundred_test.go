@@ -28,7 +28,7 @@ const httpFuzzRequests = 2000
 // absurd lengths, query strings likewise, bodies that are not JSON, JSON
 // that is not the schema's, truncated and malformed chunked bodies,
 // Content-Types other than JSON, keyed and anonymous. No answer may be a
-// 5xx: bad input is the caller's error and gets a 4xx in the spec's shape.
+// 5xx: bad input is the caller's error and gets a 4xx in a shape of docs/api.md#errors.
 func TestNoServerErrorFromInput(t *testing.T) {
 	t.Parallel()
 	// A body that stops short of its framing waits out BodyReadTimeout.

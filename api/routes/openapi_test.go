@@ -45,7 +45,7 @@ func operations(doc *huma.OpenAPI) map[string]*huma.Operation {
 }
 
 // TestEveryOperationDocumentsItsErrors: each operation lists the error
-// statuses its declaration can give, with the body shapes the spec gives
+// statuses its declaration can give, with the body shapes docs/api.md#errors gives
 // them, and an opaque default. Operations added later without an entry
 // here are still held to the rules every operation obeys.
 func TestEveryOperationDocumentsItsErrors(t *testing.T) {

@@ -83,7 +83,7 @@ func (h *handler) promote(ctx context.Context, in *promoteInput) (*promoteOutput
 }
 
 // refusal maps a publish or catalog error for the rulebook ref to the
-// spec's answer.
+// answer docs/api.md#errors gives it.
 func refusal(ctx context.Context, err error, ref string) error {
 	var refused *publish.RefusedError
 	var polarity *publish.PolarityError

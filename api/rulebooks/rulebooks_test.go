@@ -367,7 +367,7 @@ func TestRulebookTenantIsolation(t *testing.T) {
 }
 
 // TestRulebookValidation: outcome trees, hints, overlays and references
-// that are refused, with the spec's bodies.
+// that are refused, with the bodies of docs/api.md#errors.
 func TestRulebookValidation(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)

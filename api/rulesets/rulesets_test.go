@@ -72,7 +72,7 @@ func TestRulesetReadsVisibilityAndTenantIsolation(t *testing.T) {
 
 	// Every read answers by slug and by concrete id alike: the owner and
 	// everyone for the public ruleset, only the owner for the private one,
-	// and the spec's 404 with a string detail for everyone else.
+	// and the 404 with a string detail for everyone else (docs/api.md#errors).
 	reads := []string{"/schema", "/explain", "/graph", "/source"}
 	for _, tc := range []struct {
 		name string
@@ -89,8 +89,8 @@ func TestRulesetReadsVisibilityAndTenantIsolation(t *testing.T) {
 		{"private by id, anonymous", private.RulesetID, "", http.StatusNotFound},
 		{"private by slug, other tenant", "acme/secret", keyB, http.StatusNotFound},
 		{"private by id, other tenant", private.RulesetID, keyB, http.StatusNotFound},
-		// A key presented without the needed scope earns its 403 (spec,
-		// Authentication 2) wherever nothing public answers, existing or
+		// A key presented without the needed scope earns its 403
+		// (docs/api.md#keys-and-access) wherever nothing public answers, existing or
 		// not, so it reveals nothing about the ref.
 		{"private by slug, owner key without the read scope", "acme/secret", decideOnlyA, http.StatusForbidden},
 		{"unknown slug, key without the read scope", "acme/nothing", decideOnlyA, http.StatusForbidden},
@@ -498,8 +498,8 @@ func TestRulesetExplainFailure(t *testing.T) {
 }
 
 // The stored IR is the content: a record whose IR was edited, or is of an
-// IR version this engine does not read, is the spec's 422
-// ruleset_record_corrupt on every read (the source export included, since
+// IR version this engine does not read, is the 422
+// ruleset_record_corrupt of docs/api.md#rulesets on every read (the source export included, since
 // its text would be labelled with a digest that content no longer has),
 // never a 500 or a wrong answer. A record whose source text was edited
 // still serves its content, but its export is refused: the text no longer

@@ -36,8 +36,8 @@ type Input struct {
 	// failing case and decides no criterion.
 	Results []engine.CaseResult
 	// IgnoredFields maps a case name to the field names it sent that the
-	// draft does not declare (treated as absent, as the spec's rule 7
-	// says). unused_fields reports them.
+	// draft does not declare (treated as absent, as
+	// docs/authoring.md#1-create-a-project says). unused_fields reports them.
 	IgnoredFields map[string][]string
 	// Citations are the draft's quotes and their verification against the
 	// project's sources, one per cite line.
@@ -134,8 +134,8 @@ type Options struct {
 // so 20 s leaves them ten times that and the request room for the rest.
 const DefaultBudget = 20 * time.Second
 
-// Report is the review report, in the wire shape of the spec's "Review
-// report": the API returns it as the body of POST /projects/{id}/review.
+// Report is the review report, in the wire shape of
+// docs/authoring.md#review-checks: the API returns it as the body of POST /projects/{id}/review.
 type Report struct {
 	// Score is 0-100 over the checks that counted (see the package doc);
 	// null when no check counted.

@@ -4,7 +4,8 @@
 // declared source, uploaded with its url and licence) and its cases, runs
 // a fresh generation with a real provider, and prints, per folder, the
 // share of tests passing after each round, the quotes verified, the rounds
-// used, the tokens and the seconds, as a Markdown table for the README.
+// used, the tokens and the seconds, as a Markdown table for
+// docs/authoring.md#generation-with-your-model.
 //
 // The provider key comes from ELIGO_EVAL_PROVIDER_KEY and the API from
 // ELIGO_MODEL_BASE_URL (any OpenAI-compatible server); the model from

@@ -96,8 +96,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&o.warmup, "warmup", 2*time.Second, "unmeasured time before each scenario")
 	// Four connections keep two cores busy: with one request in flight per
 	// connection, more of them only queue inside the server, adding the
-	// latency Little's law predicts and no throughput (README, "Load
-	// figures", measures 2, 4 and 8).
+	// latency Little's law predicts and no throughput (docs/performance.md#history
+	// measures 2, 4 and 8).
 	connections := fs.String("concurrency", "4", "keep-alive connections sending requests back to back; a comma-separated list runs every scenario at each count, e.g. 2,4,8")
 	fs.IntVar(&o.procs, "procs", 1, "GOMAXPROCS of the generator itself (the server keeps its own)")
 	fs.StringVar(&o.only, "scenarios", "", "comma-separated scenario names to run (default: all), e.g. \"plain\"")

@@ -11,7 +11,7 @@ import (
 	"github.com/eligo/eligo/engine"
 )
 
-// graphResponse is the spec's graph response as far as it is known offline:
+// graphResponse is the graph response (docs/api.md#the-graph) as far as it is known offline:
 // the ruleset_id exists only once the API has stored the ruleset.
 type graphResponse struct {
 	Slug    string        `json:"slug"`

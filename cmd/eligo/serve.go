@@ -320,14 +320,14 @@ func serveMetrics(ctx context.Context, addr string, m *metrics.Metrics, logger *
 // defaultGCPercent is the serve process's GOGC unless set otherwise. The
 // server's live heap is small (a few MB: the caches and the record queue),
 // so Go's default of 100 collects several times a second under load, each
-// cycle showing in the tail latency (README, "Tuning choices"); 400
+// cycle showing in the tail latency (docs/performance.md#tuning-choices); 400
 // collects a quarter as often for a heap of tens of MB. GOMEMLIMIT, read
 // by the Go runtime, still bounds the heap.
 const defaultGCPercent = 400
 
 // The request log is buffered: one write(2) per log line is a noticeable
-// share of the server's CPU on a cached /decide (README, "Tuning
-// choices"). Lines are
+// share of the server's CPU on a cached /decide
+// (docs/performance.md#tuning-choices). Lines are
 // written when the buffer fills, every logFlushInterval, at once for
 // warnings and errors, and at shutdown; a crash loses at most one interval
 // of info lines.

@@ -22,7 +22,7 @@ const (
 	ChoiceSatisfied ChoiceStatus = "satisfied"
 )
 
-// ChoiceContext is the spec's choice_context: the complete field-to-section
+// ChoiceContext is choice_context (docs/api.md#planning-next_question-optimal_path-choice_context): the complete field-to-section
 // membership, and each authored OR-group (`any` group) with its
 // alternatives, so that a client can show the applicant the ways still open
 // to them. On the wire:

@@ -12,7 +12,8 @@ import (
 	"github.com/eligo/eligo/engine"
 )
 
-// Question is the spec's next_question: the field to ask for now.
+// Question is next_question: the field to ask for now
+// (docs/api.md#planning-next_question-optimal_path-choice_context).
 type Question struct {
 	// FieldID is the id of the field to ask for.
 	FieldID string `json:"field_id"`
@@ -23,7 +24,8 @@ type Question struct {
 	Weight int `json:"weight"`
 }
 
-// PathStep is one entry of the spec's optimal_path.
+// PathStep is one entry of optimal_path
+// (docs/api.md#planning-next_question-optimal_path-choice_context).
 type PathStep struct {
 	// FieldID is the id of a field still to ask.
 	FieldID string `json:"field_id"`
@@ -48,7 +50,7 @@ const (
 )
 
 // Plan is what /decide adds to a decision about the questions still to ask.
-// The JSON members are the spec's wire shape. A Plan returned by Planner.Plan
+// The JSON members are the wire shape of docs/api.md#deciding-post-decide. A Plan returned by Planner.Plan
 // is the caller's own: it shares nothing with the planner's cache.
 type Plan struct {
 	// NextQuestion is the first field of OptimalPath, or nil when the path
@@ -60,7 +62,7 @@ type Plan struct {
 	// the outcome. Never nil.
 	OptimalPath []PathStep `json:"optimal_path"`
 	// ChoiceContext describes the ruleset's OR-groups and field sections
-	// (the spec sends it when include_choice_context is set).
+	// (sent when include_choice_context is set, docs/api.md#deciding-post-decide).
 	ChoiceContext ChoiceContext `json:"choice_context"`
 	// Aim says whether the path leads to eligible or only settles the
 	// outcome. It is not part of the wire shape.
@@ -143,8 +145,8 @@ func NewPlanner(cacheSize int, opts ...PlannerOption) *Planner {
 // for the answers in (converted by rs) whose evaluation is res; the decision
 // date, when the rules read it, is res.DecisionDate.
 //
-// The path is, as /decide's optimal_path is documented (README,
-// "Evaluating: `POST /decide`", and the OpenAPI document), the cheapest
+// The path is, as /decide's optimal_path is documented
+// (docs/api.md#deciding-post-decide, and the OpenAPI document), the cheapest
 // set S of unanswered fields such that some answers to S, with every
 // other unanswered field left unanswered, make the outcome eligible; when
 // no such S exists, the cheapest S through which the outcome can be
