@@ -37,7 +37,7 @@ type decideRequest struct {
 	IncludeTrace         bool                  `json:"include_trace,omitempty" doc:"Adds trace."`
 	IncludeExplanation   bool                  `json:"include_explanation,omitempty" doc:"Adds explanation."`
 	IncludeGraphOverlay  bool                  `json:"include_graph_overlay,omitempty" doc:"Adds graph_overlay."`
-	IncludeChoiceContext bool                  `json:"include_choice_context,omitempty" doc:"Adds choice_context. The spec names it for rulebook requests; on a ruleset request it describes the ruleset's one section."`
+	IncludeChoiceContext bool                  `json:"include_choice_context,omitempty" doc:"Adds choice_context. It is meant for rulebook requests; on a ruleset request it describes the ruleset's one section."`
 	IncludeTiming        bool                  `json:"include_timing,omitempty" doc:"Adds timing (total_ms)."`
 	NoCache              bool                  `json:"no_cache,omitempty" doc:"Bypasses the decision cache: the decision is evaluated afresh and not stored in the cache."`
 	flags                flagSet               // the boolean members as readDecideRequest read them (see flagSet); here it takes no room

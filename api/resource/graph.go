@@ -98,7 +98,7 @@ func graphComponents() map[string]*huma.Schema {
 	}
 
 	return map[string]*huma.Schema{
-		"Graph": object("The spec's graph: every field, criterion and group of the ruleset and its one outcome, joined by edges the way a decision flows.",
+		"Graph": object("The ruleset's graph: every field, criterion and group of the ruleset and its one outcome, joined by edges the way a decision flows.",
 			map[string]*huma.Schema{
 				"nodes": {Type: huma.TypeArray, Description: "Field nodes in declaration order, then criterion nodes, then group nodes, then the one outcome node.",
 					Items: oneOfByType("One node; type says which shape.", map[string]string{

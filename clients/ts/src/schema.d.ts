@@ -441,7 +441,7 @@ export interface paths {
         put?: never;
         /**
          * Write the tests or the acceptance contract
-         * @description Two forms. A legacy write: `test_cases` (1 to 100) with `replace: true` replaces the tests, without `replace` appends them (at most 100 in all). A contract: `contract_version: 1` with `test_cases` (1 to 100) and optional `expected_review_bindings` replaces the tests and the contract together. A legacy write never silently erases a contract: while one is in force it is 409 `contract_in_force`, and the contract stays. `expected_review_bindings` (our reading of the spec): the review points are the draft's discretionary criteria; a completion field identifies the one named by its name part (`review.officer_satisfied` identifies criterion `officer_satisfied`), must be an enum or bool field, and maps each of its answer tokens (enum values, or true and false) to `true` (completes the review point), `false` (rejects it) or `null` (leaves it pending). Each declared field must identify exactly one review point and map every token; no review point of the draft may be left out. Omitting the member adds no assertion; `{}` asserts the draft has no mapped review point; `null` is invalid (422). A draft is accepted only when every test and every such check passes. A test case is `name` (unique in the project), `field_values` (the answers, as /decide takes them), `expected_outcome` and optional `decision_date` (YYYY-MM-DD, for rules that read it) and `expectations`: `criteria` (criterion id to satisfied, not_satisfied or pending), `groups` (likewise), `missing_fields` (fields that must be among the missing) and `field_errors` (when present, exactly the fields reported in field_errors). Field names must match the draft's exactly: an answer to a field the draft does not declare is treated as absent, and the test's result lists it under `ignored_fields`.
+         * @description Two forms. A legacy write: `test_cases` (1 to 100) with `replace: true` replaces the tests, without `replace` appends them (at most 100 in all). A contract: `contract_version: 1` with `test_cases` (1 to 100) and optional `expected_review_bindings` replaces the tests and the contract together. A legacy write never silently erases a contract: while one is in force it is 409 `contract_in_force`, and the contract stays. `expected_review_bindings`: the review points are the draft's discretionary criteria; a completion field identifies the one named by its name part (`review.officer_satisfied` identifies criterion `officer_satisfied`), must be an enum or bool field, and maps each of its answer tokens (enum values, or true and false) to `true` (completes the review point), `false` (rejects it) or `null` (leaves it pending). Each declared field must identify exactly one review point and map every token; no review point of the draft may be left out. Omitting the member adds no assertion; `{}` asserts the draft has no mapped review point; `null` is invalid (422). A draft is accepted only when every test and every such check passes. A test case is `name` (unique in the project), `field_values` (the answers, as /decide takes them), `expected_outcome` and optional `decision_date` (YYYY-MM-DD, for rules that read it) and `expectations`: `criteria` (criterion id to satisfied, not_satisfied or pending), `groups` (likewise), `missing_fields` (fields that must be among the missing) and `field_errors` (when present, exactly the fields reported in field_errors). Field names must match the draft's exactly: an answer to a field the draft does not declare is treated as absent, and the test's result lists it under `ignored_fields`.
          *
          *     Access: API key with scope `projects:write`. Metering class: `projects`.
          */
@@ -1178,7 +1178,7 @@ export interface components {
             field_values: {
                 [key: string]: unknown;
             };
-            /** @description Adds choice_context. The spec names it for rulebook requests; on a ruleset request it describes the ruleset's one section. */
+            /** @description Adds choice_context. It is meant for rulebook requests; on a ruleset request it describes the ruleset's one section. */
             include_choice_context?: boolean;
             /** @description Adds explanation. */
             include_explanation?: boolean;
@@ -1462,7 +1462,7 @@ export interface components {
             telemetry_availability: components["schemas"]["TelemetryAvailability"];
             worker_lifecycle: components["schemas"]["WorkerLifecycle"];
         };
-        /** @description The spec's graph: every field, criterion and group of the ruleset and its one outcome, joined by edges the way a decision flows. */
+        /** @description The ruleset's graph: every field, criterion and group of the ruleset and its one outcome, joined by edges the way a decision flows. */
         Graph: {
             /** @description Directed edges between node ids; a group the outcome does not read has no edge to it. */
             edges: components["schemas"]["GraphEdge"][];
