@@ -58,7 +58,7 @@ func newLexer(file, src string, errs *ErrorList) *lexer {
 }
 
 func (l *lexer) errorf(pos Pos, format string, args ...any) {
-	l.errs.add(l.file, pos, fmt.Sprintf(format, args...))
+	l.errs.addFirst(l.file, pos, fmt.Sprintf(format, args...))
 }
 
 func (l *lexer) advance(n int) {
@@ -138,8 +138,50 @@ func (l *lexer) scan() token {
 			l.errorf(pos, "unexpected character %q", r)
 		}
 		l.advance(size)
+		l.substitute(&t, r)
 	}
 	return t
+}
+
+// substitute turns a character the language does not use, already
+// reported, into the token its writer evidently meant, so that the parser
+// reads on as if it had been written right and reports no consequences of
+// it: = is ==, & and && are and, | and || are or, ! is not, and a string
+// opened with a curly quote runs to the next curly or straight one.
+func (l *lexer) substitute(t *token, r rune) {
+	switch r {
+	case '=':
+		t.kind, t.text = tokPunct, "=="
+	case '&', '|':
+		if l.off < len(l.src) && rune(l.src[l.off]) == r {
+			l.advance(1) // && and || are one mistake, not two
+		}
+		t.kind, t.text = tokIdent, "and"
+		if r == '|' {
+			t.text = "or"
+		}
+	case '!':
+		t.kind, t.text = tokIdent, "not"
+	case '\u201c':
+		t.kind, t.text = tokString, l.lexCurly()
+	}
+}
+
+// lexCurly reads the rest of a string opened with a curly quote, up to a
+// closing curly or straight quote or the end of the line.
+func (l *lexer) lexCurly() string {
+	rest := l.src[l.off:]
+	end := strings.IndexAny(rest, "\u201d\"\n")
+	if end < 0 {
+		end = len(rest)
+	}
+	text := rest[:end]
+	l.advance(end)
+	if l.off < len(l.src) && l.src[l.off] != '\n' {
+		_, size := utf8.DecodeRuneInString(l.src[l.off:])
+		l.advance(size)
+	}
+	return text
 }
 
 // puncts are the punctuation tokens, two-character ones first.
