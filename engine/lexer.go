@@ -32,6 +32,11 @@ type token struct {
 	// lineStart is true when no other token precedes it on its line; the
 	// parser resynchronises on such tokens after an error.
 	lineStart bool
+	// problem says what is wrong with a word as a name ("Adult" is not
+	// one); the parser reports it where it reads the word as a name, so a
+	// word where a keyword or a string belongs gets the error that says
+	// so instead.
+	problem string
 }
 
 // lexer splits source text into tokens, reporting malformed lexemes to errs.
@@ -116,7 +121,7 @@ func (l *lexer) scan() token {
 	case c >= '0' && c <= '9':
 		t.kind, t.text = tokNumber, l.lexNumber()
 	case isWordStart(c):
-		t.kind, t.text = l.lexWord(pos)
+		t.kind, t.text, t.problem = l.lexWord()
 	default:
 		for _, p := range puncts {
 			if strings.HasPrefix(rest, p) {
@@ -195,29 +200,30 @@ func isWordChar(c byte) bool {
 	return isWordStart(c) || c >= '0' && c <= '9'
 }
 
-// lexWord reads an identifier or a dotted field name.
-func (l *lexer) lexWord(pos Pos) (tokenKind, string) {
+// lexWord reads an identifier or a dotted field name, and what is wrong
+// with it as a name.
+func (l *lexer) lexWord() (kind tokenKind, word, problem string) {
 	rest := l.src[l.off:]
 	n := 0
 	for n < len(rest) && (isWordChar(rest[n]) || rest[n] == '.' && n+1 < len(rest) && isWordStart(rest[n+1])) {
 		n++
 	}
-	word := rest[:n]
+	word = rest[:n]
 	l.advance(n)
 	parts := strings.Split(word, ".")
 	for _, p := range parts {
 		if !validIdent(p) {
-			l.errorf(pos, "%q is not a valid name: names are lower-case letters, digits and _, starting with a letter", word)
+			problem = fmt.Sprintf("%q is not a valid name: names are lower-case letters, digits and _, starting with a letter", word)
 			break
 		}
 	}
 	switch {
 	case len(parts) == 1:
-		return tokIdent, word
-	case len(parts) > 2:
-		l.errorf(pos, "field name %q has %d parts: write <group>.<name>", word, len(parts))
+		return tokIdent, word, problem
+	case len(parts) > 2 && problem == "":
+		problem = fmt.Sprintf("field name %q has %d parts: write <group>.<name>", word, len(parts))
 	}
-	return tokField, word
+	return tokField, word, problem
 }
 
 // validIdent reports whether s matches [a-z][a-z0-9_]*.

@@ -116,6 +116,14 @@ func (p *parser) errorHere(format string, args ...any) {
 	p.errorf(pos, format, args...)
 }
 
+// failAtToken reports an error at the current token, wherever it is, and
+// abandons the part being parsed: for a token that is wrong rather than
+// one that stands where something is missing.
+func (p *parser) failAtToken(format string, args ...any) {
+	p.errorf(p.tok.pos, format, args...)
+	panic(bailout{})
+}
+
 // fail reports an error at the current token, as errorHere, and abandons
 // the part being parsed.
 func (p *parser) fail(format string, args ...any) {
@@ -150,9 +158,18 @@ func (p *parser) ident(what string) string {
 	if p.tok.kind != tokIdent {
 		p.fail("expected %s, found %s", what, p.describe())
 	}
+	p.checkName()
 	s := p.tok.text
 	p.next()
 	return s
+}
+
+// checkName reports what is wrong with the current word as a name (see
+// token.problem), now that the parser reads it as one.
+func (p *parser) checkName() {
+	if p.tok.problem != "" {
+		p.errorf(p.tok.pos, "%s", p.tok.problem)
+	}
 }
 
 func (p *parser) str(what string) string {
@@ -356,6 +373,7 @@ func (p *parser) parseField(pos Pos, doc []string) *FieldDecl {
 	if p.tok.kind != tokField {
 		p.fail("expected a field name of the form <group>.<name>, found %s", p.describe())
 	}
+	p.checkName()
 	f.ID = p.tok.text
 	p.declaring.id = f.ID
 	p.next()
@@ -484,7 +502,7 @@ func (p *parser) groupBody(g *GroupDecl) {
 				g.Criteria = append(g.Criteria, c)
 			}
 		default:
-			p.errorHere("expected criterion or }, found %s", p.describe())
+			p.errorf(p.tok.pos, "expected criterion or }, found %s", p.describe())
 			g.failed = true
 			p.skip(syncGroup, 0)
 		}
@@ -523,6 +541,9 @@ func (p *parser) criterionHeader(c *CriterionDecl) {
 // brace. A condition or cite line that fails costs that line: the parser
 // resumes at the next cite line or the closing brace.
 func (p *parser) criterionBody(c *CriterionDecl) {
+	// condition is true while the condition may still come: first in the
+	// body of a criterion that is not discretionary.
+	condition := !c.Discretionary
 	for {
 		switch {
 		case p.is("}"):
@@ -534,12 +555,14 @@ func (p *parser) criterionBody(c *CriterionDecl) {
 			c.Trailing = p.takeDoc()
 			return
 		case p.is("cite"):
+			condition = false
 			p.count(p.tok.pos, p.cites, MaxCitations, "cite line")
 			p.cites++
 			if !p.guard(syncCriterion, func() { c.Cites = append(c.Cites, p.parseCite()) }) {
 				c.failed = true
 			}
-		case !c.Discretionary && c.Expr == nil && !c.failed && len(c.Cites) == 0:
+		case condition:
+			condition = false
 			c.ExprDoc = p.takeDoc()
 			if !p.guard(syncCriterion, func() { c.Expr = p.parseCondition(c) }) {
 				c.Expr, c.failed = nil, true
@@ -547,11 +570,11 @@ func (p *parser) criterionBody(c *CriterionDecl) {
 		default:
 			switch {
 			case c.Discretionary:
-				p.errorHere("a discretionary criterion has no expression, only cite lines; found %s", p.describe())
-			case c.Expr == nil && len(c.Cites) > 0:
-				p.errorHere("expected cite or } in criterion %s, found %s (the condition comes first, before the cite lines)", c.ID, p.describe())
+				p.errorf(p.tok.pos, "a discretionary criterion has no expression, only cite lines; found %s", p.describe())
+			case c.Expr == nil && len(c.Cites) > 0 && !c.failed:
+				p.errorf(p.tok.pos, "expected cite or } in criterion %s, found %s (the condition comes first, before the cite lines)", c.ID, p.describe())
 			default:
-				p.errorHere("expected cite or } in criterion %s, found %s", c.ID, p.describe())
+				p.errorf(p.tok.pos, "expected cite or } in criterion %s, found %s", c.ID, p.describe())
 			}
 			c.failed = true
 			p.skip(syncCriterion, 0)
@@ -567,7 +590,7 @@ func (p *parser) parseCondition(c *CriterionDecl) *Node {
 		return x
 	}
 	if p.tok.lineStart {
-		p.fail("expected cite or } in criterion %s, found %s (a criterion has one condition: join conditions with and, or)", c.ID, p.describe())
+		p.failAtToken("expected cite or } in criterion %s, found %s (a criterion has one condition: join conditions with and, or)", c.ID, p.describe())
 	}
 	p.fail("expected cite or } in criterion %s, found %s", c.ID, p.describe())
 	return nil
@@ -744,6 +767,7 @@ func (p *parser) parsePrimary() *Node {
 		p.next()
 		return p.node(&Node{Pos: t.pos, Kind: NodeString, Str: t.text})
 	case tokField:
+		p.checkName()
 		p.next()
 		return p.node(&Node{Pos: t.pos, Kind: NodeField, Name: t.text})
 	case tokIdent:
@@ -754,6 +778,7 @@ func (p *parser) parsePrimary() *Node {
 		case "and", "or", "not", "in":
 			p.fail("expected a value, found the keyword %s", t.text)
 		}
+		p.checkName()
 		p.next()
 		if p.is("(") {
 			p.next()
