@@ -19,7 +19,7 @@ func (c *checker) expr(n *Node) *Expr {
 			if c.f.failed.covers(declField, n.Name) {
 				return invalid()
 			}
-			c.errorf(n.Pos, "unknown field %s: declare it with a field line%s", n.Name, c.suggest(n.Name, c.fieldIDs()))
+			c.errorf(n.Pos, "unknown field %s: declare it with a field line%s", n.Name, c.suggest(n.Name, c.r.fieldIDs()))
 			return invalid()
 		}
 		c.reads[i] = true

@@ -236,7 +236,7 @@ func (c *checker) fields() {
 		}
 		for _, n := range fd.Notes {
 			if n.Source != "" && !c.sourceIndex[n.Source] && !c.f.failed.covers(declSource, n.Source) {
-				c.errorf(n.Pos, "note cites unknown source %s: declare it with a source line%s", n.Source, c.suggest(n.Source, c.sourceIDs()))
+				c.errorf(n.Pos, "note cites unknown source %s: declare it with a source line%s", n.Source, c.suggest(n.Source, c.r.sourceIDs()))
 			}
 			field.Notes = append(field.Notes, Note{Text: notePrefix[n.Kind] + n.Text, Source: n.Source,
 				Metadata: NoteMetadata{Type: n.Kind, Section: c.r.SectionID}})
@@ -299,7 +299,7 @@ func (c *checker) criterion(cd *CriterionDecl) Criterion {
 	}
 	for _, ci := range cd.Cites {
 		if !c.sourceIndex[ci.Source] && !c.f.failed.covers(declSource, ci.Source) {
-			c.errorf(ci.Pos, "criterion %s cites unknown source %s: declare it with a source line%s", cd.ID, ci.Source, c.suggest(ci.Source, c.sourceIDs()))
+			c.errorf(ci.Pos, "criterion %s cites unknown source %s: declare it with a source line%s", cd.ID, ci.Source, c.suggest(ci.Source, c.r.sourceIDs()))
 		}
 		if strings.TrimSpace(ci.Quote) == "" {
 			c.errorf(ci.Pos, "criterion %s has an empty quote", cd.ID)
@@ -369,7 +369,7 @@ func (c *checker) outcomeExpr(n *Node, used map[string]bool) *Expr {
 			if c.f.failed.covers(declGroup, n.Name) {
 				return invalid()
 			}
-			c.errorf(n.Pos, "the outcome names %s, which is not a group%s", n.Name, c.suggest(n.Name, c.groupIDs()))
+			c.errorf(n.Pos, "the outcome names %s, which is not a group%s", n.Name, c.suggest(n.Name, c.r.groupIDs()))
 			return invalid()
 		}
 		used[n.Name] = true
@@ -437,30 +437,4 @@ func (m constNumbers) is(x *Expr) bool {
 		return v
 	}
 	return false
-}
-
-// fieldIDs, sourceIDs and groupIDs are the ids the file declares (so far),
-// the candidates of a suggestion.
-func (c *checker) fieldIDs() []string {
-	ids := make([]string, len(c.r.Fields))
-	for i, f := range c.r.Fields {
-		ids[i] = f.ID
-	}
-	return ids
-}
-
-func (c *checker) sourceIDs() []string {
-	ids := make([]string, len(c.r.Sources))
-	for i, s := range c.r.Sources {
-		ids[i] = s.ID
-	}
-	return ids
-}
-
-func (c *checker) groupIDs() []string {
-	ids := make([]string, len(c.r.Groups))
-	for i, g := range c.r.Groups {
-		ids[i] = g.ID
-	}
-	return ids
 }

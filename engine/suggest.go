@@ -26,10 +26,13 @@ const maxSuggestLen = 64
 // other insertion, deletion or substitution 2; a name is close when its
 // cost is at most a third of the two lengths together (plus one) and at
 // most three other edits, the rule Python's "did you mean" uses, capped.
-// So a case slip or one wrong letter is close in any name ("a.nn" for
-// "a.n", "Applicant.age" for "applicant.age"), while a short name is not
-// close to every other short name ("b" is not close to "a"). On a tie the
-// first of names wins, so the answer does not depend on map order.
+// Two field ids of the same group are compared by their names alone, so
+// that the shared group does not make unrelated names look alike
+// (person.age is not close to person.sex). So a case slip or a letter
+// too many or too few is close ("a.nn" for "a.n", "Applicant.age" for
+// "applicant.age"), while a short name is not close to every other short
+// name ("b" is not close to "a"). On a tie the first of names wins, so the
+// answer does not depend on map order.
 func Nearest(name string, names []string) string {
 	if len(name) > maxSuggestLen {
 		return ""
@@ -39,12 +42,25 @@ func Nearest(name string, names []string) string {
 		if n == name || len(n) > maxSuggestLen {
 			continue
 		}
-		limit := min(6, (len(name)+len(n)+3)*2/6)
-		if c := editCost(name, n); c <= limit && (best == "" || c < bestCost) {
+		a, b := trimSharedGroup(name, n)
+		limit := min(6, (len(a)+len(b)+3)*2/6)
+		if c := editCost(a, b); c <= limit && (best == "" || c < bestCost) {
 			best, bestCost = n, c
 		}
 	}
 	return best
+}
+
+// trimSharedGroup drops from a and b the longest prefix they share that
+// ends in a dot: the group of two field ids of one group.
+func trimSharedGroup(a, b string) (string, string) {
+	dot := -1
+	for i := 0; i < len(a) && i < len(b) && a[i] == b[i]; i++ {
+		if a[i] == '.' {
+			dot = i
+		}
+	}
+	return a[dot+1:], b[dot+1:]
 }
 
 // editCost is the edit distance from a to b, case changes costing 1 and
@@ -71,4 +87,31 @@ func editCost(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// fieldIDs, sourceIDs and groupIDs list the ruleset's field, source and
+// group ids in declaration order (so far, while the checker builds it):
+// the candidates of a suggestion.
+func (r *Ruleset) fieldIDs() []string {
+	ids := make([]string, len(r.Fields))
+	for i := range r.Fields {
+		ids[i] = r.Fields[i].ID
+	}
+	return ids
+}
+
+func (r *Ruleset) sourceIDs() []string {
+	ids := make([]string, len(r.Sources))
+	for i := range r.Sources {
+		ids[i] = r.Sources[i].ID
+	}
+	return ids
+}
+
+func (r *Ruleset) groupIDs() []string {
+	ids := make([]string, len(r.Groups))
+	for i := range r.Groups {
+		ids[i] = r.Groups[i].ID
+	}
+	return ids
 }
