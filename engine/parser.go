@@ -71,6 +71,9 @@ type parser struct {
 	declaring declaring
 	// failed records the declarations that failed; it becomes File.failed.
 	failed failures
+	// inCondition is set while a criterion's condition is read, where a
+	// cite keyword first on its line ends the condition.
+	inCondition bool
 	// prevEnd is the position just after the previous token.
 	prevEnd Pos
 }
@@ -585,6 +588,8 @@ func (p *parser) criterionBody(c *CriterionDecl) {
 // parseCondition reads a criterion's condition, which must end where its
 // cite lines or its closing brace begin.
 func (p *parser) parseCondition(c *CriterionDecl) *Node {
+	p.inCondition = true
+	defer func() { p.inCondition = false }()
 	x := p.parseExpr()
 	if p.is("cite") || p.is("}") || p.tok.kind == tokEOF || p.atDeclaration() || p.atCriterion() {
 		return x
@@ -771,6 +776,12 @@ func (p *parser) parsePrimary() *Node {
 		p.next()
 		return p.node(&Node{Pos: t.pos, Kind: NodeField, Name: t.text})
 	case tokIdent:
+		if t.lineStart && (p.atDeclaration() || p.atCriterion() || p.inCondition && t.text == "cite") {
+			// A condition that ends in an operator (`a.x >= 1 and`) runs
+			// into the next line; the line that lacks the value is the
+			// one to point at, not the keyword read as a value.
+			break
+		}
 		switch t.text {
 		case "true", "false":
 			p.next()
