@@ -5,9 +5,10 @@ import (
 	"strings"
 )
 
-// Parse reads a .rules file into its syntax tree. It reports every syntax
-// error it can find (recovering at the next declaration) and returns the
-// tree of the parts it understood alongside them. Parse never panics.
+// Parse reads a .rules file into its syntax tree. It reports the syntax
+// errors it finds, at most one per line, recovering after each at the next
+// cite line, criterion or declaration (recover.go), and returns the tree
+// of the parts it understood alongside them. Parse never panics.
 //
 // A text over one of the limits in limits.go gets one error naming the
 // limit; the size limit is checked before reading anything, and a
