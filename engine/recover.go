@@ -245,6 +245,10 @@ func (p *parser) notDeclaration() {
 			p.failed.add(declUnknown, p.tok.text)
 		}
 	}
-	p.errorf(pos, "expected a declaration (ruleset, section, name, description, effective, source, field, group or outcome), found %s", found)
+	hint := ""
+	if found == `"criterion"` {
+		hint = ": a criterion belongs inside a group { ... }"
+	}
+	p.errorf(pos, "expected a declaration (ruleset, section, name, description, effective, source, field, group or outcome), found %s%s", found, hint)
 	panic(bailout{})
 }
