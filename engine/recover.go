@@ -170,8 +170,9 @@ func (p *parser) skip(level syncLevel, depth int) {
 	}
 }
 
-// skipHeader advances past the rest of a group or criterion header that
-// failed to parse, to the { opening its body, and consumes it. It reports
+// skipHeader advances past the rest of a header that failed to parse to
+// the { opening its body, and consumes it; level is where the header
+// stands: syncTop for a group's, syncGroup for a criterion's. It reports
 // false when the body cannot be found: a declaration, the end of the file
 // or a } (for a criterion also another criterion) comes first. A body
 // whose { is missing is taken to start at the first line that can only be
