@@ -33,10 +33,9 @@ type File struct {
 	Outcome *OutcomeDecl
 	// Trailing holds comment lines after the last declaration.
 	Trailing []string
-	// broken holds the ids of declarations that failed to parse (and
-	// "section" when the section line did), so the checker can stay quiet
-	// about their uses.
-	broken map[string]bool
+	// failed records the declarations that failed to parse, so the
+	// checker can stay quiet about their absence and their uses.
+	failed failures
 	// overLimit is true when Parse stopped at one of the limits in
 	// limits.go: the file holds only what was read before, so it is not
 	// checked.
@@ -152,6 +151,9 @@ type GroupDecl struct {
 	// Trailing holds comment lines after the last criterion, before the
 	// closing }.
 	Trailing []string
+	// failed is set when part of the group (its header, a criterion)
+	// failed to parse: then an empty group is not reported as one.
+	failed bool
 }
 
 // CriterionDecl is one criterion; Expr is nil when Discretionary.
@@ -178,6 +180,9 @@ type CriterionDecl struct {
 	// Trailing holds comment lines after the last cite, before the
 	// closing }.
 	Trailing []string
+	// failed is set when part of the criterion (its header, condition or
+	// a cite line) failed to parse: then what is missing is not reported.
+	failed bool
 }
 
 // CiteDecl is `cite <source id> "<quote>"`.

@@ -16,10 +16,10 @@ func (c *checker) expr(n *Node) *Expr {
 	case NodeField:
 		i, ok := c.fieldIndex[n.Name]
 		if !ok {
-			if c.f.broken[n.Name] {
+			if c.f.failed.covers(declField, n.Name) {
 				return invalid()
 			}
-			c.errorf(n.Pos, "unknown field %s: declare it with a field line%s", n.Name, c.suggest(n.Name))
+			c.errorf(n.Pos, "unknown field %s: declare it with a field line%s", n.Name, c.suggest(n.Name, c.r.fieldIDs()))
 			return invalid()
 		}
 		c.reads[i] = true
@@ -415,48 +415,16 @@ func (c *checker) call(n *Node) *Expr {
 	return invalid()
 }
 
-// maxSuggestions bounds how many unknown names get a suggestion: each
-// costs an edit distance to every declared field, and a text can name
-// thousands of unknown fields.
-const maxSuggestions = 10
-
-// suggest proposes a declared field close to an unknown name, for the
-// first maxSuggestions unknown names.
-func (c *checker) suggest(name string) string {
+// suggest is the hint " (did you mean x?)" for an unknown name, x being
+// the nearest of the names the file declares (Nearest), or "". Only the
+// first maxSuggestions unknown names get one: each costs an edit distance
+// to every candidate, and a text can name thousands of unknown names.
+func (c *checker) suggest(name string, names []string) string {
 	if c.suggested++; c.suggested > maxSuggestions {
 		return ""
 	}
-	best, bestD := "", 4
-	for _, f := range c.r.Fields {
-		if d := editDistance(name, f.ID); d < bestD {
-			best, bestD = f.ID, d
-		}
+	if best := Nearest(name, names); best != "" {
+		return " (did you mean " + best + "?)"
 	}
-	if best == "" {
-		return ""
-	}
-	return " (did you mean " + best + "?)"
-}
-
-func editDistance(a, b string) int {
-	if len(a) > 64 || len(b) > 64 {
-		return 99
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return ""
 }

@@ -23,7 +23,7 @@ func Compile(filename string, src []byte) (r *Ruleset, warnings ErrorList, err e
 		// syntax errors.
 		_, _, cerr := CompileFile(filename, f)
 		if list, ok := cerr.(ErrorList); ok {
-			errs = append(errs, list...)
+			errs = append(errs, list.notOnLinesOf(errs)...)
 		}
 		errs.sort()
 		return nil, nil, errs
@@ -90,6 +90,14 @@ func (c *checker) errorf(pos Pos, format string, args ...any) {
 	c.errs.add(c.file, pos, fmt.Sprintf(format, args...))
 }
 
+// fileErrorf reports an error about the whole file (something it lacks),
+// placed at 1:1 but about no line in particular.
+func (c *checker) fileErrorf(format string, args ...any) {
+	if len(c.errs) < maxErrors {
+		c.errs = append(c.errs, &Error{File: c.file, Pos: Pos{1, 1}, Msg: fmt.Sprintf(format, args...), wholeFile: true})
+	}
+}
+
 func (c *checker) warnf(pos Pos, format string, args ...any) {
 	c.warnings.add(c.file, pos, fmt.Sprintf(format, args...))
 }
@@ -97,8 +105,8 @@ func (c *checker) warnf(pos Pos, format string, args ...any) {
 func (c *checker) run() {
 	f, r := c.f, c.r
 	if f.Section == nil {
-		if !f.broken["section"] {
-			c.errorf(Pos{1, 1}, "the file has no section line: add `section <id>`, e.g. section fmla_employee")
+		if !f.failed.any(declSection) {
+			c.fileErrorf("the file has no section line: add `section <id>`, e.g. section fmla_employee")
 		}
 	} else {
 		r.SectionID = f.Section.Value
@@ -199,8 +207,8 @@ var typeNames = map[string]Sort{"int": SortInt, "decimal": SortDecimal, "bool": 
 var notePrefix = map[string]string{"why": "WHY: ", "legal_background": "LEGAL BACKGROUND: "}
 
 func (c *checker) fields() {
-	if len(c.f.Fields) == 0 && len(c.f.broken) == 0 {
-		c.errorf(Pos{1, 1}, "the ruleset declares no fields: add at least one `field <group>.<name> <type>` line")
+	if len(c.f.Fields) == 0 && !c.f.failed.any(declField) {
+		c.fileErrorf("the ruleset declares no fields: add at least one `field <group>.<name> <type>` line")
 	}
 	for _, fd := range c.f.Fields {
 		if i, dup := c.fieldIndex[fd.ID]; dup {
@@ -227,8 +235,8 @@ func (c *checker) fields() {
 			field.EnumValues = append([]string{}, fd.Enum...)
 		}
 		for _, n := range fd.Notes {
-			if n.Source != "" && !c.sourceIndex[n.Source] && !c.f.broken[n.Source] {
-				c.errorf(n.Pos, "note cites unknown source %s: declare it with a source line", n.Source)
+			if n.Source != "" && !c.sourceIndex[n.Source] && !c.f.failed.covers(declSource, n.Source) {
+				c.errorf(n.Pos, "note cites unknown source %s: declare it with a source line%s", n.Source, c.suggest(n.Source, c.r.sourceIDs()))
 			}
 			field.Notes = append(field.Notes, Note{Text: notePrefix[n.Kind] + n.Text, Source: n.Source,
 				Metadata: NoteMetadata{Type: n.Kind, Section: c.r.SectionID}})
@@ -245,20 +253,33 @@ func (c *checker) fields() {
 }
 
 func (c *checker) groups() {
-	if len(c.f.Groups) == 0 && len(c.f.broken) == 0 {
-		c.errorf(Pos{1, 1}, "the ruleset declares no groups: add `group <id> all \"<title>\" { ... }`")
+	if len(c.f.Groups) == 0 && !c.f.failed.any(declGroup) {
+		c.fileErrorf("the ruleset declares no groups: add `group <id> all \"<title>\" { ... }`")
 	}
 	criterionPos := map[string]Pos{}
 	for _, gd := range c.f.Groups {
+		if gd.ID == "" {
+			// A group whose header failed before its id: its criteria
+			// are checked, but nothing can refer to it.
+			for _, cd := range gd.Criteria {
+				c.criterion(cd)
+			}
+			continue
+		}
 		if i, dup := c.groupIndex[gd.ID]; dup {
 			c.errorf(gd.Pos, "group %s is declared twice (first at line %d)", gd.ID, c.f.Groups[i].Pos.Line)
 			continue
 		}
 		g := Group{ID: gd.ID, Kind: GroupKind(gd.Kind), Title: gd.Title, Criteria: []Criterion{}}
-		if len(gd.Criteria) == 0 && !c.f.broken[gd.ID] {
+		if len(gd.Criteria) == 0 && !gd.failed {
 			c.errorf(gd.Pos, "group %s has no criteria", gd.ID)
 		}
 		for _, cd := range gd.Criteria {
+			if cd.ID == "" {
+				// A criterion whose header failed before its id.
+				c.criterion(cd)
+				continue
+			}
 			if p, dup := criterionPos[cd.ID]; dup {
 				c.errorf(cd.Pos, "criterion %s is declared twice (first at line %d); criterion ids are unique in the whole ruleset", cd.ID, p.Line)
 				continue
@@ -273,12 +294,12 @@ func (c *checker) groups() {
 
 func (c *checker) criterion(cd *CriterionDecl) Criterion {
 	cr := Criterion{ID: cd.ID, Title: cd.Title, Discretionary: cd.Discretionary, Fields: []string{}, Citations: []Citation{}}
-	if len(cd.Cites) == 0 {
+	if len(cd.Cites) == 0 && !cd.failed {
 		c.errorf(cd.Pos, "criterion %s cites nothing: add `cite <source id> \"<exact quote>\"`", cd.ID)
 	}
 	for _, ci := range cd.Cites {
-		if !c.sourceIndex[ci.Source] && !c.f.broken[ci.Source] {
-			c.errorf(ci.Pos, "criterion %s cites unknown source %s: declare it with a source line", cd.ID, ci.Source)
+		if !c.sourceIndex[ci.Source] && !c.f.failed.covers(declSource, ci.Source) {
+			c.errorf(ci.Pos, "criterion %s cites unknown source %s: declare it with a source line%s", cd.ID, ci.Source, c.suggest(ci.Source, c.r.sourceIDs()))
 		}
 		if strings.TrimSpace(ci.Quote) == "" {
 			c.errorf(ci.Pos, "criterion %s has an empty quote", cd.ID)
@@ -289,6 +310,9 @@ func (c *checker) criterion(cd *CriterionDecl) Criterion {
 		return cr
 	}
 	if cd.Expr == nil {
+		if cd.failed {
+			return cr
+		}
 		c.errorf(cd.Pos, "criterion %s has no condition: write an expression, or mark it discretionary", cd.ID)
 		return cr
 	}
@@ -342,10 +366,10 @@ func (c *checker) outcomeExpr(n *Node, used map[string]bool) *Expr {
 	case NodeIdent:
 		i, ok := c.groupIndex[n.Name]
 		if !ok {
-			if c.f.broken[n.Name] {
+			if c.f.failed.covers(declGroup, n.Name) {
 				return invalid()
 			}
-			c.errorf(n.Pos, "the outcome names %s, which is not a group", n.Name)
+			c.errorf(n.Pos, "the outcome names %s, which is not a group%s", n.Name, c.suggest(n.Name, c.r.groupIDs()))
 			return invalid()
 		}
 		used[n.Name] = true

@@ -105,6 +105,8 @@ func (r *Ruleset) ConvertMap(m map[string]any) *Inputs {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	var ids []string // the field ids, for suggestions, made when first needed
+	unknown := 0
 	for _, k := range keys {
 		v := m[k]
 		if v != nil {
@@ -112,8 +114,18 @@ func (r *Ruleset) ConvertMap(m map[string]any) *Inputs {
 		}
 		slot := r.FieldIndex(k)
 		if slot < 0 {
-			in.FieldErrors = append(in.FieldErrors, FieldError{Field: k, Value: rawJSON(v),
-				Message: fmt.Sprintf("unknown field %q: this ruleset has no such field", k)})
+			msg := fmt.Sprintf("unknown field %q: this ruleset has no such field", k)
+			// Only the first unknown keys get a suggestion: each costs an
+			// edit distance to every field (see maxSuggestions).
+			if unknown++; unknown <= maxSuggestions {
+				if ids == nil {
+					ids = r.fieldIDs()
+				}
+				if near := Nearest(k, ids); near != "" {
+					msg += fmt.Sprintf("; did you mean %q?", near)
+				}
+			}
+			in.FieldErrors = append(in.FieldErrors, FieldError{Field: k, Value: rawJSON(v), Message: msg})
 			continue
 		}
 		if v == nil {

@@ -26,6 +26,9 @@ type Error struct {
 	Pos Pos
 	// Msg says what is wrong and, where it can, how to fix it.
 	Msg string
+	// wholeFile marks an error about the file as a whole (a section line
+	// it lacks, say), which Pos places at 1:1 without being about line 1.
+	wholeFile bool
 }
 
 // Error implements error.
@@ -83,4 +86,34 @@ func (l ErrorList) Err() error {
 		return nil
 	}
 	return l
+}
+
+// addFirst adds a syntax error unless the list already holds one on the
+// same line: once a line has gone wrong, what the parser makes of the rest
+// of it is most often a consequence of the first mistake, and the first
+// error is the one to fix (go/parser keeps one error per line likewise).
+func (l *ErrorList) addFirst(file string, pos Pos, msg string) {
+	for _, e := range *l {
+		if e.Pos.Line == pos.Line {
+			return
+		}
+	}
+	l.add(file, pos, msg)
+}
+
+// notOnLinesOf returns the errors of l on no line that some error of
+// syntax is on: a check of what the parser made of a line it could not
+// read reports consequences, not causes.
+func (l ErrorList) notOnLinesOf(syntax ErrorList) ErrorList {
+	lines := make(map[int]bool, len(syntax))
+	for _, e := range syntax {
+		lines[e.Pos.Line] = true
+	}
+	var out ErrorList
+	for _, e := range l {
+		if e.wholeFile || !lines[e.Pos.Line] {
+			out = append(out, e)
+		}
+	}
+	return out
 }

@@ -48,7 +48,7 @@ group service all "Length and amount of service" {
 	res = rules.Evaluate(in, engine.Options{Trace: true})
 	fmt.Println(res.Outcome, res.Trace.FailureReasons[0].Items[1].Expression)
 
-	_, _, err = engine.Compile("bad.rules", []byte("section x\nfield a.b int\ngroup g all \"G\" {\n  criterion c \"C\" {\n    a.c > 1\n    cite s \"q\"\n  }\n}\n"))
+	_, _, err = engine.Compile("bad.rules", []byte("section x\nfield a.b int\ngroup g all \"G\" {\n  criterion c \"C\" {\n    a.bb > 1\n    cite s \"q\"\n  }\n}\n"))
 	fmt.Println(err)
 	// Output:
 	// Fmla Employee -> undetermined
@@ -56,7 +56,7 @@ group service all "Length and amount of service" {
 	// tenure satisfied 13
 	// https://www.law.cornell.edu/uscode/text/29/2611#:~:text=for%20at%20least%2012%20months%20by%20the%20employer
 	// not_eligible employment.hours_12_months >= 1250
-	// bad.rules:5:5: unknown field a.c: declare it with a field line (did you mean a.b?)
+	// bad.rules:5:5: unknown field a.bb: declare it with a field line (did you mean a.b?)
 	// bad.rules:6:5: criterion c cites unknown source s: declare it with a source line
 }
 

@@ -3,6 +3,8 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/gowebpki/jcs"
@@ -17,6 +19,19 @@ func FuzzParse(f *testing.F) {
 	// by TestRoundTripCasebank). More seeds live in testdata/fuzz/FuzzParse.
 	f.Add([]byte(groupsRules))
 	f.Add(fmt.Appendf(nil, opsRules, `not (a.n ?? -1 > 2 or a.e not in ["red"]) and years_between(a.born, decision_date()) >= 18`))
+	// The error fixtures, so that the fuzzer starts from the mistakes the
+	// parser recovers from (recovery must never loop or panic).
+	fixtures, err := filepath.Glob("testdata/errors/*.rules")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, path := range fixtures {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(src)
+	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		r, _, err := Compile("fuzz.rules", src)
 		if err == nil && r.ContentDigest() == "" {

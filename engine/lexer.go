@@ -32,6 +32,11 @@ type token struct {
 	// lineStart is true when no other token precedes it on its line; the
 	// parser resynchronises on such tokens after an error.
 	lineStart bool
+	// problem says what is wrong with a word as a name ("Adult" is not
+	// one); the parser reports it where it reads the word as a name, so a
+	// word where a keyword or a string belongs gets the error that says
+	// so instead.
+	problem string
 }
 
 // lexer splits source text into tokens, reporting malformed lexemes to errs.
@@ -58,7 +63,7 @@ func newLexer(file, src string, errs *ErrorList) *lexer {
 }
 
 func (l *lexer) errorf(pos Pos, format string, args ...any) {
-	l.errs.add(l.file, pos, fmt.Sprintf(format, args...))
+	l.errs.addFirst(l.file, pos, fmt.Sprintf(format, args...))
 }
 
 func (l *lexer) advance(n int) {
@@ -116,7 +121,7 @@ func (l *lexer) scan() token {
 	case c >= '0' && c <= '9':
 		t.kind, t.text = tokNumber, l.lexNumber()
 	case isWordStart(c):
-		t.kind, t.text = l.lexWord(pos)
+		t.kind, t.text, t.problem = l.lexWord()
 	default:
 		for _, p := range puncts {
 			if strings.HasPrefix(rest, p) {
@@ -138,8 +143,50 @@ func (l *lexer) scan() token {
 			l.errorf(pos, "unexpected character %q", r)
 		}
 		l.advance(size)
+		l.substitute(&t, r)
 	}
 	return t
+}
+
+// substitute turns a character the language does not use, already
+// reported, into the token its writer evidently meant, so that the parser
+// reads on as if it had been written right and reports no consequences of
+// it: = is ==, & and && are and, | and || are or, ! is not, and a string
+// opened with a curly quote runs to the next curly or straight one.
+func (l *lexer) substitute(t *token, r rune) {
+	switch r {
+	case '=':
+		t.kind, t.text = tokPunct, "=="
+	case '&', '|':
+		if l.off < len(l.src) && rune(l.src[l.off]) == r {
+			l.advance(1) // && and || are one mistake, not two
+		}
+		t.kind, t.text = tokIdent, "and"
+		if r == '|' {
+			t.text = "or"
+		}
+	case '!':
+		t.kind, t.text = tokIdent, "not"
+	case '\u201c':
+		t.kind, t.text = tokString, l.lexCurly()
+	}
+}
+
+// lexCurly reads the rest of a string opened with a curly quote, up to a
+// closing curly or straight quote or the end of the line.
+func (l *lexer) lexCurly() string {
+	rest := l.src[l.off:]
+	end := strings.IndexAny(rest, "\u201d\"\n")
+	if end < 0 {
+		end = len(rest)
+	}
+	text := rest[:end]
+	l.advance(end)
+	if l.off < len(l.src) && l.src[l.off] != '\n' {
+		_, size := utf8.DecodeRuneInString(l.src[l.off:])
+		l.advance(size)
+	}
+	return text
 }
 
 // puncts are the punctuation tokens, two-character ones first.
@@ -153,29 +200,30 @@ func isWordChar(c byte) bool {
 	return isWordStart(c) || c >= '0' && c <= '9'
 }
 
-// lexWord reads an identifier or a dotted field name.
-func (l *lexer) lexWord(pos Pos) (tokenKind, string) {
+// lexWord reads an identifier or a dotted field name, and what is wrong
+// with it as a name.
+func (l *lexer) lexWord() (kind tokenKind, word, problem string) {
 	rest := l.src[l.off:]
 	n := 0
 	for n < len(rest) && (isWordChar(rest[n]) || rest[n] == '.' && n+1 < len(rest) && isWordStart(rest[n+1])) {
 		n++
 	}
-	word := rest[:n]
+	word = rest[:n]
 	l.advance(n)
 	parts := strings.Split(word, ".")
 	for _, p := range parts {
 		if !validIdent(p) {
-			l.errorf(pos, "%q is not a valid name: names are lower-case letters, digits and _, starting with a letter", word)
+			problem = fmt.Sprintf("%q is not a valid name: names are lower-case letters, digits and _, starting with a letter", word)
 			break
 		}
 	}
 	switch {
 	case len(parts) == 1:
-		return tokIdent, word
-	case len(parts) > 2:
-		l.errorf(pos, "field name %q has %d parts: write <group>.<name>", word, len(parts))
+		return tokIdent, word, problem
+	case len(parts) > 2 && problem == "":
+		problem = fmt.Sprintf("field name %q has %d parts: write <group>.<name>", word, len(parts))
 	}
-	return tokField, word
+	return tokField, word, problem
 }
 
 // validIdent reports whether s matches [a-z][a-z0-9_]*.

@@ -5,9 +5,10 @@ import (
 	"strings"
 )
 
-// Parse reads a .rules file into its syntax tree. It reports every syntax
-// error it can find (recovering at the next declaration) and returns the
-// tree of the parts it understood alongside them. Parse never panics.
+// Parse reads a .rules file into its syntax tree. It reports the syntax
+// errors it finds, at most one per line, recovering after each at the next
+// cite line, criterion or declaration (recover.go), and returns the tree
+// of the parts it understood alongside them. Parse never panics.
 //
 // A text over one of the limits in limits.go gets one error naming the
 // limit; the size limit is checked before reading anything, and a
@@ -19,7 +20,7 @@ func Parse(filename string, src []byte) (*File, ErrorList) {
 	if len(src) > MaxRulesBytes {
 		errs.add(filename, Pos{1, 1}, overLimit(fmt.Sprintf("the ruleset text is %d bytes long", len(src)),
 			MaxRulesBytes, "bytes per ruleset text", splitAdvice))
-		return &File{broken: map[string]bool{}, overLimit: true}, errs
+		return &File{overLimit: true}, errs
 	}
 	f := newParser(filename, src, &errs).parseFile()
 	errs.sort()
@@ -28,13 +29,14 @@ func Parse(filename string, src []byte) (*File, ErrorList) {
 
 // newParser starts a parser on src, positioned on the first token.
 func newParser(filename string, src []byte, errs *ErrorList) *parser {
-	p := &parser{lex: newLexer(filename, string(src), errs), errs: errs, file: filename, broken: map[string]bool{}}
+	p := &parser{lex: newLexer(filename, string(src), errs), errs: errs, file: filename}
 	p.next()
 	return p
 }
 
-// bailout unwinds a declaration after a syntax error; guard recovers it
-// and resynchronises, so one bad declaration costs one error, not the file.
+// bailout unwinds the part being parsed after a syntax error; try and
+// guard (recover.go) recover it and resynchronise, so one mistake costs
+// one error, not the file.
 type bailout struct{}
 
 // stop unwinds the whole parse when the file exceeds a per-ruleset limit;
@@ -64,17 +66,15 @@ type parser struct {
 	// criteria and cites count the criteria and cite lines read, capped at
 	// MaxCriteria and MaxCitations.
 	criteria, cites int
-	// openCriterion is the position of the criterion whose body is being
-	// read, nil outside one; after an error inside the body it says which
-	// closing brace is the criterion's.
-	openCriterion *Pos
-	// declaring is the id of the top-level declaration being parsed; when
-	// that declaration fails, its id goes to broken so that the checker
-	// does not also report every use of it as unknown.
-	declaring string
-	// broken holds the ids of declarations that failed; it becomes
-	// File.broken.
-	broken map[string]bool
+	// declaring is the top-level declaration being parsed; when it fails,
+	// it goes to failed so that the checker does not also report its
+	// absence or every use of it.
+	declaring declaring
+	// failed records the declarations that failed; it becomes File.failed.
+	failed failures
+	// inCondition is set while a criterion's condition is read, where a
+	// cite keyword first on its line ends the condition.
+	inCondition bool
 	// prevEnd is the position just after the previous token.
 	prevEnd Pos
 }
@@ -103,19 +103,35 @@ func (p *parser) takeDoc() []string {
 	return d
 }
 
+// errorf reports a syntax error, unless the line already has one (see
+// ErrorList.addFirst).
 func (p *parser) errorf(pos Pos, format string, args ...any) {
-	p.errs.add(p.file, pos, fmt.Sprintf(format, args...))
+	p.errs.addFirst(p.file, pos, fmt.Sprintf(format, args...))
 }
 
-// fail reports an error at the current token and abandons the declaration.
-// When the token starts a new line, the error is placed at the end of the
-// previous token instead: the line that is missing something.
-func (p *parser) fail(format string, args ...any) {
+// errorHere reports an error at the current token. When the token starts
+// a new line, the error is placed at the end of the previous token
+// instead: the line that is missing something.
+func (p *parser) errorHere(format string, args ...any) {
 	pos := p.tok.pos
 	if p.tok.lineStart && p.prevEnd.Line > 0 {
 		pos = p.prevEnd
 	}
 	p.errorf(pos, format, args...)
+}
+
+// failAtToken reports an error at the current token, wherever it is, and
+// abandons the part being parsed: for a token that is wrong rather than
+// one that stands where something is missing.
+func (p *parser) failAtToken(format string, args ...any) {
+	p.errorf(p.tok.pos, format, args...)
+	panic(bailout{})
+}
+
+// fail reports an error at the current token, as errorHere, and abandons
+// the part being parsed.
+func (p *parser) fail(format string, args ...any) {
+	p.errorHere(format, args...)
 	panic(bailout{})
 }
 
@@ -146,9 +162,18 @@ func (p *parser) ident(what string) string {
 	if p.tok.kind != tokIdent {
 		p.fail("expected %s, found %s", what, p.describe())
 	}
+	p.checkName()
 	s := p.tok.text
 	p.next()
 	return s
+}
+
+// checkName reports what is wrong with the current word as a name (see
+// token.problem), now that the parser reads it as one.
+func (p *parser) checkName() {
+	if p.tok.problem != "" {
+		p.errorf(p.tok.pos, "%s", p.tok.problem)
+	}
 }
 
 func (p *parser) str(what string) string {
@@ -160,59 +185,19 @@ func (p *parser) str(what string) string {
 	return s
 }
 
+// declKinds are the declarations whose failure the checker must know of,
+// by keyword.
+var declKinds = map[string]declKind{"section": declSection, "source": declSource, "field": declField, "group": declGroup}
+
 var topLevel = map[string]bool{
 	"ruleset": true, "section": true, "name": true, "description": true,
 	"effective": true, "source": true, "field": true, "group": true, "outcome": true,
 }
 
-// sync skips to the next token that starts a line and is a top-level
-// keyword (or, inside a group, `criterion` or a closing brace).
-func (p *parser) sync(inGroup bool) {
-	for !p.atSync(inGroup) {
-		p.next()
-	}
-}
-
-// atSync reports whether the current token is one sync stops at.
-func (p *parser) atSync(inGroup bool) bool {
-	switch {
-	case p.tok.kind == tokEOF:
-		return true
-	case !p.tok.lineStart:
-		return false
-	case p.tok.kind == tokIdent && topLevel[p.tok.text]:
-		return true
-	}
-	return inGroup && (p.is("criterion") || p.is("}"))
-}
-
-// guard runs one declaration parser, recovering from a bailout by
-// resynchronising.
-func (p *parser) guard(inGroup bool, f func()) {
-	defer func() {
-		if r := recover(); r != nil {
-			if _, ok := r.(bailout); !ok {
-				panic(r)
-			}
-			p.depth = 0
-			if p.declaring != "" {
-				p.broken[p.declaring] = true
-				p.declaring = ""
-			}
-			// Every declaration consumes its keyword before it can fail, so
-			// stopping on a sync point here always makes progress.
-			if !p.atSync(inGroup) {
-				p.next()
-			}
-			p.sync(inGroup)
-		}
-	}()
-	f()
-}
-
 func (p *parser) parseFile() (f *File) {
-	f = &File{broken: p.broken}
+	f = &File{}
 	defer func() {
+		f.failed = p.failed
 		if r := recover(); r != nil {
 			if _, ok := r.(stop); !ok {
 				panic(r)
@@ -221,15 +206,19 @@ func (p *parser) parseFile() (f *File) {
 		}
 	}()
 	for p.tok.kind != tokEOF {
-		p.guard(false, func() { p.parseTop(f) })
+		if !p.guard(syncTop, func() { p.parseTop(f) }) {
+			p.failed.add(p.declaring.kind, p.declaring.id)
+		}
 	}
 	f.Trailing = p.takeDoc()
 	return f
 }
 
 // stopAt reports a per-ruleset limit exceeded at pos and ends the parse.
+// The error is added even on a line that has one already: it is the one
+// that says why the file was not read to its end.
 func (p *parser) stopAt(pos Pos, msg string) {
-	p.errorf(pos, "%s", msg)
+	p.errs.add(p.file, pos, msg)
 	panic(stop{})
 }
 
@@ -249,9 +238,10 @@ func plural(what string) string {
 	return what + "s"
 }
 
-// failAt reports an error at pos and abandons the declaration, as fail.
+// failAt reports a limit exceeded at pos and abandons the part being
+// parsed, as fail; like stopAt, it is reported whatever else the line has.
 func (p *parser) failAt(pos Pos, msg string) {
-	p.errorf(pos, "%s", msg)
+	p.errs.add(p.file, pos, msg)
 	panic(bailout{})
 }
 
@@ -271,7 +261,7 @@ func (p *parser) nest() {
 	p.depth++
 	p.deepest = max(p.deepest, p.depth)
 	if p.depth > MaxExprDepth {
-		p.fail("%s", overLimit("this expression nests too deeply", MaxExprDepth,
+		p.failAt(p.tok.pos, overLimit("this expression nests too deeply", MaxExprDepth,
 			"levels (each parenthesis, call, not and minus is a level, and so is each operator in a chain such as 2 * 2 * a.x)",
 			"work the constants out, or split the condition into several criteria"))
 	}
@@ -280,15 +270,13 @@ func (p *parser) nest() {
 func (p *parser) parseTop(f *File) {
 	doc := p.takeDoc()
 	pos := p.tok.pos
+	p.declaring = declaring{}
 	if p.tok.kind != tokIdent || !topLevel[p.tok.text] {
-		p.fail("expected a declaration (ruleset, section, name, description, effective, source, field, group or outcome), found %s", p.describe())
+		p.notDeclaration()
 	}
 	kw := p.tok.text
 	p.next()
-	p.declaring = ""
-	if kw == "section" {
-		p.declaring = "section"
-	}
+	p.declaring.kind = declKinds[kw]
 	header := func(slot **Attr, value string) {
 		if *slot != nil {
 			p.errorf(pos, "%s is declared twice (first at line %d)", kw, (*slot).Pos.Line)
@@ -317,7 +305,9 @@ func (p *parser) parseTop(f *File) {
 		f.Fields = append(f.Fields, p.parseField(pos, doc))
 	case "group":
 		p.count(pos, len(f.Groups), MaxGroups, "group")
-		f.Groups = append(f.Groups, p.parseGroup(pos, doc))
+		if g := p.parseGroup(pos, doc); g != nil {
+			f.Groups = append(f.Groups, g)
+		}
 	case "outcome":
 		if f.Outcome != nil {
 			p.errorf(pos, "outcome is declared twice (first at line %d)", f.Outcome.Pos.Line)
@@ -362,7 +352,7 @@ func (p *parser) dateLit(what string) string {
 func (p *parser) parseSource(pos Pos, doc []string) *SourceDecl {
 	s := &SourceDecl{Pos: pos, Doc: doc}
 	s.ID = p.ident("the source id")
-	p.declaring = s.ID
+	p.declaring.id = s.ID
 	s.Title = p.str("the source title")
 	if !p.is("url") && !p.is("artefact") {
 		p.fail("expected url \"<address>\" or artefact \"<locator>\", found %s", p.describe())
@@ -370,10 +360,11 @@ func (p *parser) parseSource(pos Pos, doc []string) *SourceDecl {
 	s.LocKind = p.tok.text
 	p.next()
 	s.Loc = p.str("the " + s.LocKind)
-	if !p.is("licence") {
-		if p.is("license") {
-			p.fail("write licence (British spelling)")
-		}
+	switch {
+	case p.is("license"):
+		// Read on as if it were spelt right: the source is otherwise fine.
+		p.errorHere("write licence (British spelling)")
+	case !p.is("licence"):
 		p.fail("expected licence \"<licence>\": every source needs one, e.g. licence \"public-domain\"")
 	}
 	p.next()
@@ -386,8 +377,9 @@ func (p *parser) parseField(pos Pos, doc []string) *FieldDecl {
 	if p.tok.kind != tokField {
 		p.fail("expected a field name of the form <group>.<name>, found %s", p.describe())
 	}
+	p.checkName()
 	f.ID = p.tok.text
-	p.declaring = f.ID
+	p.declaring.id = f.ID
 	p.next()
 	f.TypePos = p.tok.pos
 	f.Type = p.ident("a type (int, decimal, bool, date or enum [...])")
@@ -460,88 +452,163 @@ func (p *parser) parseField(pos Pos, doc []string) *FieldDecl {
 
 var fieldAttr = map[string]bool{"question": true, "description": true, "note": true, "widget": true}
 
+// parseGroup reads a group after its keyword. A header that fails is
+// skipped up to the body, whose criteria are still read; it returns nil
+// only when no body follows.
 func (p *parser) parseGroup(pos Pos, doc []string) *GroupDecl {
 	g := &GroupDecl{Pos: pos, Doc: doc}
+	if !p.try(func() { p.groupHeader(g) }) {
+		p.failed.add(declGroup, g.ID)
+		g.failed = true
+		if !p.skipHeader(syncTop) {
+			return nil
+		}
+	}
+	p.groupBody(g)
+	return g
+}
+
+// groupHeader reads `<id> all|any "<title>" {`.
+func (p *parser) groupHeader(g *GroupDecl) {
 	g.ID = p.ident("the group id")
-	p.declaring = g.ID
+	p.declaring.id = g.ID
 	if !p.is("all") && !p.is("any") {
 		p.fail("expected all or any after the group id, found %s", p.describe())
 	}
 	g.Kind = p.tok.text
 	p.next()
 	g.Title = p.str("the group title")
-	p.expect("{", "{ to open the group")
+	p.open("group", syncGroup)
+}
+
+// groupBody reads the criteria of a group and its closing brace. A
+// criterion that fails costs that criterion; anything else that is not
+// a criterion is reported and skipped.
+func (p *parser) groupBody(g *GroupDecl) {
 	for {
-		if p.is("}") {
+		switch {
+		case p.is("}"):
 			g.Trailing = p.takeDoc()
 			p.next()
-			return g
-		}
-		if p.tok.kind == tokEOF || p.tok.lineStart && p.tok.kind == tokIdent && topLevel[p.tok.text] {
-			p.errorf(p.tok.pos, "group %s is not closed: add } after its last criterion", g.ID)
+			return
+		case p.tok.kind == tokEOF || p.atDeclaration():
+			p.errorAtEnd("group %s is not closed: add } after its last criterion", g.ID)
 			g.Trailing = p.takeDoc()
-			return g
-		}
-		p.guard(true, func() {
-			if !p.is("criterion") {
-				p.fail("expected criterion or }, found %s", p.describe())
-			}
+			return
+		case p.is("criterion"):
 			p.count(p.tok.pos, p.criteria, MaxCriteria, "criterion")
 			p.criteria++
-			g.Criteria = append(g.Criteria, p.parseCriterion())
-		})
-		p.closeFailedCriterion(g.Pos)
-	}
-}
-
-// closeFailedCriterion consumes the closing brace of a criterion whose
-// body had a syntax error, so that the group does not end there. Recovery
-// stops at a brace that starts a line; it is the criterion's when it sits
-// in the criterion keyword's column and not in the group's (as the
-// printer lays them out). Otherwise it is left to close the group.
-func (p *parser) closeFailedCriterion(group Pos) {
-	if c := p.openCriterion; c != nil {
-		p.openCriterion = nil
-		if p.is("}") && p.tok.pos.Col == c.Col && c.Col != group.Col {
-			p.next()
+			c := p.parseCriterion()
+			if c == nil || c.failed {
+				g.failed = true
+			}
+			if c != nil {
+				g.Criteria = append(g.Criteria, c)
+			}
+		default:
+			p.errorf(p.tok.pos, "expected criterion or }, found %s", p.describe())
+			g.failed = true
+			p.skip(syncGroup, 0)
 		}
 	}
 }
 
+// parseCriterion reads a criterion from its keyword. A header that fails
+// is skipped up to the body, which is still read; it returns nil only when
+// no body follows. A criterion that is returned with part of it failed is
+// marked failed.
 func (p *parser) parseCriterion() *CriterionDecl {
 	c := &CriterionDecl{Pos: p.tok.pos, Doc: p.takeDoc()}
 	p.next()
+	if !p.try(func() { p.criterionHeader(c) }) {
+		c.failed = true
+		if !p.skipHeader(syncGroup) {
+			return nil
+		}
+	}
+	p.criterionBody(c)
+	return c
+}
+
+// criterionHeader reads `<id> "<title>" [discretionary] {`.
+func (p *parser) criterionHeader(c *CriterionDecl) {
 	c.ID = p.ident("the criterion id")
 	c.Title = p.str("the criterion title")
 	if p.is("discretionary") {
 		c.Discretionary = true
 		p.next()
 	}
-	p.expect("{", "{ to open the criterion")
-	p.openCriterion = &c.Pos
-	if !c.Discretionary && !p.is("cite") && !p.is("}") {
-		c.ExprDoc = p.takeDoc()
-		c.Expr = p.parseExpr()
-	}
-	for p.is("cite") {
-		p.count(p.tok.pos, p.cites, MaxCitations, "cite line")
-		p.cites++
-		cite := &CiteDecl{Pos: p.tok.pos, Doc: p.takeDoc()}
-		p.next()
-		cite.Source = p.ident("the cited source id")
-		cite.Quote = p.str("the exact quote")
-		c.Cites = append(c.Cites, cite)
-	}
-	if !p.is("}") {
-		if c.Discretionary && p.tok.kind != tokEOF && !p.is("cite") {
-			p.fail("a discretionary criterion has no expression, only cite lines; found %s", p.describe())
+	p.open("criterion", syncCriterion)
+}
+
+// criterionBody reads a criterion's condition, cite lines and closing
+// brace. A condition or cite line that fails costs that line: the parser
+// resumes at the next cite line or the closing brace.
+func (p *parser) criterionBody(c *CriterionDecl) {
+	// condition is true while the condition may still come: first in the
+	// body of a criterion that is not discretionary.
+	condition := !c.Discretionary
+	for {
+		switch {
+		case p.is("}"):
+			c.Trailing = p.takeDoc()
+			p.next()
+			return
+		case p.tok.kind == tokEOF || p.atDeclaration() || p.atCriterion():
+			p.errorAtEnd("criterion %s is not closed: add } after its last cite line", c.ID)
+			c.Trailing = p.takeDoc()
+			return
+		case p.is("cite"):
+			condition = false
+			p.count(p.tok.pos, p.cites, MaxCitations, "cite line")
+			p.cites++
+			if !p.guard(syncCriterion, func() { c.Cites = append(c.Cites, p.parseCite()) }) {
+				c.failed = true
+			}
+		case condition:
+			condition = false
+			c.ExprDoc = p.takeDoc()
+			if !p.guard(syncCriterion, func() { c.Expr = p.parseCondition(c) }) {
+				c.Expr, c.failed = nil, true
+			}
+		default:
+			switch {
+			case c.Discretionary:
+				p.errorf(p.tok.pos, "a discretionary criterion has no expression, only cite lines; found %s", p.describe())
+			case c.Expr == nil && len(c.Cites) > 0 && !c.failed:
+				p.errorf(p.tok.pos, "expected cite or } in criterion %s, found %s (the condition comes first, before the cite lines)", c.ID, p.describe())
+			default:
+				p.errorf(p.tok.pos, "expected cite or } in criterion %s, found %s", c.ID, p.describe())
+			}
+			c.failed = true
+			p.skip(syncCriterion, 0)
 		}
-		p.fail("expected cite or } in criterion %s, found %s", c.ID, p.describe())
 	}
-	c.Trailing = p.takeDoc()
-	p.openCriterion = nil
+}
+
+// parseCondition reads a criterion's condition, which must end where its
+// cite lines or its closing brace begin.
+func (p *parser) parseCondition(c *CriterionDecl) *Node {
+	p.inCondition = true
+	defer func() { p.inCondition = false }()
+	x := p.parseExpr()
+	if p.is("cite") || p.is("}") || p.tok.kind == tokEOF || p.atDeclaration() || p.atCriterion() {
+		return x
+	}
+	if p.tok.lineStart {
+		p.failAtToken("expected cite or } in criterion %s, found %s (a criterion has one condition: join conditions with and, or)", c.ID, p.describe())
+	}
+	p.fail("expected cite or } in criterion %s, found %s", c.ID, p.describe())
+	return nil
+}
+
+// parseCite reads a cite line from its keyword.
+func (p *parser) parseCite() *CiteDecl {
+	cite := &CiteDecl{Pos: p.tok.pos, Doc: p.takeDoc()}
 	p.next()
-	return c
+	cite.Source = p.ident("the cited source id")
+	cite.Quote = p.str("the exact quote")
+	return cite
 }
 
 // Expressions, loosest first: or, and, not, comparison/in, + -, *, ??, unary.
@@ -706,9 +773,16 @@ func (p *parser) parsePrimary() *Node {
 		p.next()
 		return p.node(&Node{Pos: t.pos, Kind: NodeString, Str: t.text})
 	case tokField:
+		p.checkName()
 		p.next()
 		return p.node(&Node{Pos: t.pos, Kind: NodeField, Name: t.text})
 	case tokIdent:
+		if t.lineStart && (p.atDeclaration() || p.atCriterion() || p.inCondition && t.text == "cite") {
+			// A condition that ends in an operator (`a.x >= 1 and`) runs
+			// into the next line; the line that lacks the value is the
+			// one to point at, not the keyword read as a value.
+			break
+		}
 		switch t.text {
 		case "true", "false":
 			p.next()
@@ -716,6 +790,7 @@ func (p *parser) parsePrimary() *Node {
 		case "and", "or", "not", "in":
 			p.fail("expected a value, found the keyword %s", t.text)
 		}
+		p.checkName()
 		p.next()
 		if p.is("(") {
 			p.next()

@@ -408,7 +408,11 @@ func (a *assembler) overlay(overlay map[string]FieldOverlay) error {
 	for _, id := range sortedKeys(overlay) {
 		slot, ok := a.fieldAt[id]
 		if !ok {
-			return fmt.Errorf("the field vocabulary overlay names field %s, which no section declares", id)
+			hint := ""
+			if near := engine.Nearest(id, a.fieldIDs()); near != "" {
+				hint = " (did you mean " + near + "?)"
+			}
+			return fmt.Errorf("the field vocabulary overlay names field %s, which no section declares%s", id, hint)
 		}
 		o, f := overlay[id], &a.r.Fields[slot]
 		if o.Question != nil {
@@ -484,4 +488,14 @@ func (a *assembler) sectionOutcome(si int) *engine.Expr {
 		return &c
 	}
 	return rename(s.Rules.Outcome)
+}
+
+// fieldIDs lists the composed ruleset's field ids, in order: the names an
+// overlay's unknown field may be meant as.
+func (a *assembler) fieldIDs() []string {
+	ids := make([]string, len(a.r.Fields))
+	for i := range a.r.Fields {
+		ids[i] = a.r.Fields[i].ID
+	}
+	return ids
 }

@@ -262,7 +262,11 @@ func (p *outcomeParser) op(op, args any, hasArgs bool, loc []any, depth int) *No
 // rulebook of letters sections, or "" when nothing is.
 func letterProblem(s string, letters int) string {
 	if len(s) != 1 || s[0] < 'A' || s[0] > 'Z' {
-		return fmt.Sprintf("%q is not a section letter: sections are named by one upper-case letter, A for the first ruleset reference, B for the second, and so on", s)
+		msg := fmt.Sprintf("%q is not a section letter: sections are named by one upper-case letter, A for the first ruleset reference, B for the second, and so on", s)
+		if near := engine.Nearest(s, sectionLetters(letters)); near != "" {
+			msg += fmt.Sprintf("; did you mean %q?", near)
+		}
+		return msg
 	}
 	if i := int(s[0] - 'A'); i >= letters {
 		switch letters {
@@ -274,6 +278,16 @@ func letterProblem(s string, letters int) string {
 		return fmt.Sprintf("there is no section %s: this rulebook has %d sections, A to %s", s, letters, Letter(letters-1))
 	}
 	return ""
+}
+
+// sectionLetters are the letters of a rulebook of letters sections, the
+// names a misspelt section may be meant as.
+func sectionLetters(letters int) []string {
+	out := make([]string, 0, max(0, min(letters, MaxSections)))
+	for i := 0; i < letters && i < MaxSections; i++ {
+		out = append(out, Letter(i))
+	}
+	return out
 }
 
 // arityProblem gives the type and message for op applied to n arguments,
