@@ -79,8 +79,8 @@ func (s *Store) ConsoleSession(ctx context.Context, idHash []byte) (ConsoleSessi
 }
 
 const sqlTouchConsoleSession = `
-UPDATE console_sessions SET last_seen_at = $2
-WHERE id_hash = $1 AND last_seen_at <= $2 - make_interval(secs => $3)`
+UPDATE console_sessions SET last_seen_at = $2::timestamptz
+WHERE id_hash = $1 AND last_seen_at <= $2::timestamptz - make_interval(secs => $3)`
 
 // TouchConsoleSession records that the session was used at at, unless it
 // was recorded as used less than resolution before: a busy console costs
