@@ -4,12 +4,11 @@
 // Screenshots and accessibility reports go to e2e/artifacts/.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { chromium } from 'playwright-core';
+import { checkAxe, launch } from './browser.mjs';
 
 const origin = process.env.ELIGO_URL;
 if (!origin) {
@@ -17,37 +16,22 @@ if (!origin) {
 }
 const here = path.dirname(fileURLToPath(import.meta.url));
 const artifacts = path.join(here, 'artifacts');
-const axeSource = fs.readFileSync(path.join(here, '..', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 const api = origin + '/api/v1/public';
 const fmla = '/#/ruleset/' + encodeURIComponent('demo/us-fmla-employee');
 const voter = '/#/ruleset/' + encodeURIComponent('demo/ca-voter-registration');
 
+let browser;
 let context;
-let profile;
 
 before(async () => {
   fs.rmSync(artifacts, { recursive: true, force: true });
   fs.mkdirSync(artifacts, { recursive: true });
-  profile = fs.mkdtempSync(path.join(os.tmpdir(), 'eligo-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-    viewport: { width: 1280, height: 900 },
-  });
+  browser = await launch();
+  context = browser.context;
 });
 
 after(async () => {
-  await context?.close();
-  if (profile) fs.rmSync(profile, { recursive: true, force: true });
+  await browser?.close();
 });
 
 /**
@@ -116,15 +100,7 @@ async function tabTo(page, selector, limit = 60) {
 }
 
 async function axe(page, name) {
-  await page.evaluate(axeSource);
-  const result = await page.evaluate(async () => {
-    // eslint-disable-next-line no-undef
-    const r = await axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) }));
-  });
-  fs.writeFileSync(path.join(artifacts, `axe-${name}.json`), JSON.stringify(result, null, 2));
-  const grave = result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  assert.deepEqual(grave, [], `axe-core: serious or critical violations on ${name}`);
+  await checkAxe(page, name, path.join(artifacts, `axe-${name}.json`));
 }
 
 test('the console is served at / with a strict policy', async () => {

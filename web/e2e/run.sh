@@ -4,7 +4,9 @@
 # the one DATABASE_URL names), migrate it, publish the casebank rulesets the
 # tests use as public demo rulesets (as scripts/run.sh does), start
 # `eligo serve` on a free loopback port, and run the browser tests
-# (console.test.mjs: playwright-core driving Debian's chromium) against it.
+# (*.test.mjs: playwright-core driving Debian's chromium) against it, or
+# only the spec files given (run.sh e2e/session.test.mjs). A key for the
+# sign-in tests is issued and passed in ELIGO_KEY.
 # Screenshots and the accessibility reports are kept in web/e2e/artifacts/.
 # The server is stopped and the database dropped however the run ends.
 set -euo pipefail
@@ -40,6 +42,9 @@ for name in us-fmla-employee ca-voter-registration snap-income uk-child-benefit;
 		--public --slug "demo/$name" >/dev/null
 done
 
+# A key for the sign-in tests (session.test.mjs).
+key="$("$tmp/eligo" keys create --tenant e2e-studio --scopes projects:read,projects:write --tier free 2>/dev/null)"
+
 # Generous anonymous budgets: the tests make a few hundred anonymous calls.
 "$tmp/eligo" serve --addr 127.0.0.1:0 --budgets anonymous.decide=100000,anonymous.rulesets=100000 \
 	>"$tmp/serve.out" 2>"$tmp/serve.log" &
@@ -61,4 +66,6 @@ if [[ -z "$origin" ]]; then
 fi
 
 cd "$web"
-ELIGO_URL="$origin" node --test e2e/
+specs=("$@")
+[[ ${#specs[@]} -gt 0 ]] || specs=(e2e/)
+ELIGO_URL="$origin" ELIGO_KEY="$key" node --test "${specs[@]}"

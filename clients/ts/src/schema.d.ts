@@ -4447,7 +4447,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_EJTz1FMX6j4MTXU7
+                 * @example prj_214n1Q5IeFfri2H9
                  */
                 project_id: string;
             };
@@ -4480,7 +4480,7 @@ export interface operations {
                      *       "accepted": true,
                      *       "changed_criteria": [],
                      *       "failures": [],
-                     *       "job_id": "gen_LH95QR5wosRdGZXb",
+                     *       "job_id": "gen_H-wa6knhBgxnGu20",
                      *       "outcome": "accepted",
                      *       "provenance_report": {
                      *         "coverage": [
@@ -4489,7 +4489,7 @@ export interface operations {
                      *             "clauses": 1,
                      *             "filename": "source.txt",
                      *             "share": 0,
-                     *             "source_id": "src_SN_-A5SaysbjkzhA",
+                     *             "source_id": "src_mNFgyT15N19DpKQC",
                      *             "status": "reference_only",
                      *             "uncited_passages": [
                      *               "An eligible employee has been employed for at least 12 months by the employer."
@@ -4500,7 +4500,7 @@ export interface operations {
                      *             "clauses": 2,
                      *             "filename": "fmla-notes.txt",
                      *             "share": 1,
-                     *             "source_id": "src_YNDTGpq3oigXQj1P",
+                     *             "source_id": "src_uTpm3iuzXoxiJezG",
                      *             "status": "active",
                      *             "uncited_passages": []
                      *           }
@@ -4508,14 +4508,14 @@ export interface operations {
                      *         "quotes": [
                      *           {
                      *             "criterion_id": "tenure",
-                     *             "project_source_id": "src_YNDTGpq3oigXQj1P",
+                     *             "project_source_id": "src_uTpm3iuzXoxiJezG",
                      *             "quote": "has been employed for at least 12 months by the employer",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
                      *           },
                      *           {
                      *             "criterion_id": "worksite_size",
-                     *             "project_source_id": "src_YNDTGpq3oigXQj1P",
+                     *             "project_source_id": "src_uTpm3iuzXoxiJezG",
                      *             "quote": "50 or more employees within 75 miles",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
@@ -4528,7 +4528,7 @@ export interface operations {
                      *         }
                      *       },
                      *       "review_hint": {
-                     *         "actionable_via": "POST /projects/prj_EJTz1FMX6j4MTXU7/tests",
+                     *         "actionable_via": "POST /projects/prj_214n1Q5IeFfri2H9/tests",
                      *         "check_id": "criteria_both_ways",
                      *         "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#criteria_both_ways",
                      *         "message": "Add cases that decide criterion worksite_size: one where it is satisfied and one where it is not (1 criterion is never decided)."
@@ -4540,10 +4540,10 @@ export interface operations {
                      *           "quotes_total": 2,
                      *           "quotes_verified": 2,
                      *           "round": 1,
-                     *           "seconds": 0.001479401,
+                     *           "seconds": 0.002077789,
                      *           "stage": "test",
                      *           "tests_passing": 1,
-                     *           "tokens": 3801
+                     *           "tokens": 3931
                      *         }
                      *       ],
                      *       "ruleset_id": "fmla_employee:draft-534a9cd79221",
@@ -4554,7 +4554,7 @@ export interface operations {
                      *       "source_questions": [],
                      *       "tests_passing": 1,
                      *       "tests_total": 1,
-                     *       "tokens_used": 3801
+                     *       "tokens_used": 3931
                      *     }
                      */
                     "application/json": unknown;

@@ -1,12 +1,16 @@
-// The console's entry point: a two-view page (the catalogue, and the
-// interview on one ruleset) addressed by the URL fragment, so that the
-// server serves one page and the browser's Back button works.
+// The console's entry point: a page of three views (the catalogue, the
+// interview on one ruleset, and signing in) addressed by the URL fragment,
+// so that the server serves one page and the browser's Back button works.
 import { showCatalogue } from './catalogue.js';
 import { showInterview } from './interviewview.js';
-/** route draws the view the fragment names: #/ruleset/<slug> or the catalogue. */
+import { showSignIn } from './session.js';
+/** route draws the view the fragment names: #/ruleset/<slug>, #/sign-in or the catalogue. */
 async function route(main) {
     const m = /^#\/ruleset\/(.+)$/.exec(window.location.hash);
-    if (m?.[1]) {
+    if (window.location.hash === '#/sign-in') {
+        await showSignIn(main);
+    }
+    else if (m?.[1]) {
         await showInterview(main, decodeURIComponent(m[1]));
     }
     else {
