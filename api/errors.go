@@ -15,6 +15,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/validation"
+	"github.com/eligo/eligo/api/pydantic"
 	"github.com/eligo/eligo/api/redact"
 )
 
@@ -334,20 +335,19 @@ func isBodyParseFailure(errs []error) bool {
 }
 
 // validationItem converts one huma validation detail into a pydantic-style
-// item.
+// item (package pydantic says how each of huma's messages reads).
 func validationItem(err error) ValidationItem {
 	var d *huma.ErrorDetail
 	if !errors.As(err, &d) {
 		return ValidationItem{Type: "value_error", Loc: []any{"body"}, Msg: err.Error()}
 	}
-	loc := parseLocation(d.Location)
+	loc := pydantic.Location(d.Location)
 	item := ValidationItem{Type: "value_error", Loc: loc, Msg: d.Message, Input: d.Value}
-	m := d.Message
 	switch {
 	case d.Location == "body.decision_date":
 		// Its schema is one of two forms, and "matched none" says neither.
 		return InvalidDecisionDate(d.Value)
-	case m == validation.MsgUnexpectedProperty:
+	case d.Message == validation.MsgUnexpectedProperty:
 		// The location ends with the extra key; Value is the parent.
 		item.Type, item.Msg = "extra_forbidden", "Extra inputs are not permitted"
 		if parent, ok := d.Value.(map[string]any); ok && len(loc) > 0 {
@@ -355,80 +355,15 @@ func validationItem(err error) ValidationItem {
 				item.Input = parent[key]
 			}
 		}
-	case strings.HasPrefix(m, "expected required property ") && strings.HasSuffix(m, " to be present"):
-		// The location is the parent; the name is only in the message.
-		name := strings.TrimSuffix(strings.TrimPrefix(m, "expected required property "), " to be present")
-		item.Type, item.Msg, item.Loc = "missing", "Field required", append(loc, name)
-	case m == validation.MsgExpectedInteger:
-		item.Type, item.Msg = "int_type", "Input should be a valid integer"
-	case m == validation.MsgExpectedNumber:
-		item.Type, item.Msg = "float_type", "Input should be a valid number"
-	case m == validation.MsgExpectedString:
-		item.Type, item.Msg = "string_type", "Input should be a valid string"
-	case m == validation.MsgExpectedBoolean:
-		item.Type, item.Msg = "bool_type", "Input should be a valid boolean"
-	case m == validation.MsgExpectedArray:
-		item.Type, item.Msg = "list_type", "Input should be a valid list"
-	case m == validation.MsgExpectedObject:
-		item.Type, item.Msg = "dict_type", "Input should be a valid dictionary"
-	case strings.HasPrefix(m, `expected value to be one of "`):
-		values := strings.Split(strings.TrimSuffix(strings.TrimPrefix(m, `expected value to be one of "`), `"`), ", ")
-		item.Type, item.Msg = "enum", "Input should be "+pydanticAlternatives(values)
-	case strings.HasPrefix(m, "expected length >= "):
-		item.Type, item.Msg = "string_too_short", "String should have at least "+strings.TrimPrefix(m, "expected length >= ")+" characters"
-	case strings.HasPrefix(m, "expected length <= "):
-		item.Type, item.Msg = "string_too_long", "String should have at most "+strings.TrimPrefix(m, "expected length <= ")+" characters"
-	case strings.HasPrefix(m, "expected array length >= "):
-		item.Type, item.Msg = "too_short", "List should have at least "+strings.TrimPrefix(m, "expected array length >= ")+" items"
-	case strings.HasPrefix(m, "expected array length <= "):
-		item.Type, item.Msg = "too_long", "List should have at most "+strings.TrimPrefix(m, "expected array length <= ")+" items"
-	case strings.HasPrefix(m, "expected number >= "):
-		item.Type, item.Msg = "greater_than_equal", "Input should be greater than or equal to "+strings.TrimPrefix(m, "expected number >= ")
-	case strings.HasPrefix(m, "expected number > "):
-		item.Type, item.Msg = "greater_than", "Input should be greater than "+strings.TrimPrefix(m, "expected number > ")
-	case strings.HasPrefix(m, "expected number <= "):
-		item.Type, item.Msg = "less_than_equal", "Input should be less than or equal to "+strings.TrimPrefix(m, "expected number <= ")
-	case strings.HasPrefix(m, "expected number < "):
-		item.Type, item.Msg = "less_than", "Input should be less than "+strings.TrimPrefix(m, "expected number < ")
-	case strings.HasPrefix(m, "expected string to match pattern "):
-		item.Type, item.Msg = "string_pattern_mismatch", "String should match pattern '"+strings.TrimPrefix(m, "expected string to match pattern ")+"'"
+	default:
+		if name, missing := pydantic.Missing(d.Message); missing {
+			// The location is the parent; the name is only in the message.
+			item.Type, item.Msg, item.Loc = "missing", "Field required", append(loc, name)
+		} else if typ, msg, ok := pydantic.Message(d.Message); ok {
+			item.Type, item.Msg = typ, msg
+		}
 	}
 	return item
-}
-
-// pydanticAlternatives renders ["a","b","c"] as 'a', 'b' or 'c'.
-func pydanticAlternatives(values []string) string {
-	quoted := make([]string, len(values))
-	for i, v := range values {
-		quoted[i] = "'" + v + "'"
-	}
-	if len(quoted) == 1 {
-		return quoted[0]
-	}
-	return strings.Join(quoted[:len(quoted)-1], ", ") + " or " + quoted[len(quoted)-1]
-}
-
-// parseLocation turns huma's "body.items[3].tags" into
-// ["body", "items", 3, "tags"].
-func parseLocation(location string) []any {
-	loc := []any{}
-	for _, part := range strings.Split(location, ".") {
-		name, rest, _ := strings.Cut(part, "[")
-		if name != "" {
-			loc = append(loc, name)
-		}
-		for rest != "" {
-			var index string
-			index, rest, _ = strings.Cut(rest, "]")
-			if n, err := strconv.Atoi(index); err == nil {
-				loc = append(loc, n)
-			} else {
-				loc = append(loc, index)
-			}
-			rest = strings.TrimPrefix(rest, "[")
-		}
-	}
-	return loc
 }
 
 // Log returns the request's logger, carrying its request id, or the

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/netip"
 	"runtime/debug"
@@ -18,6 +17,7 @@ import (
 	"time"
 
 	"github.com/eligo/eligo/api/connlimit"
+	"github.com/eligo/eligo/api/cors"
 	"github.com/eligo/eligo/auth"
 )
 
@@ -66,7 +66,7 @@ func stateFrom(ctx interface{ Value(any) any }) *requestState {
 func (s *Server) observe(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		st := &requestState{id: requestID(r.Header.Get("X-Request-Id")), clientIP: s.clientIP(r), base: s.log}
+		st := &requestState{id: requestID(r.Header.Get("X-Request-Id")), clientIP: s.cfg.TrustedProxies.ClientIP(r), base: s.log}
 		w.Header()["X-Request-Id"] = []string{st.id}
 		ctx := context.WithValue(r.Context(), requestStateKey{}, st)
 		rec := &statusRecorder{ResponseWriter: w}
@@ -183,7 +183,7 @@ func (s *Server) gate(w http.ResponseWriter, r *http.Request) {
 	origin := r.Header.Get("Origin")
 
 	if preflight {
-		s.answerPreflight(w, route, declared, origin)
+		s.cors().Preflight(w, cors.Operation{Declared: declared, Open: route.Access == Open, Method: route.Method}, origin)
 		return
 	}
 	if pattern == "" {
@@ -199,11 +199,11 @@ func (s *Server) gate(w http.ResponseWriter, r *http.Request) {
 	limit := int64(AnonymousBodyLimit)
 	ctx := r.Context()
 	if declared {
-		s.setCORSHeaders(w, route, origin)
+		s.cors().Grant(w, route.Access == Open, origin)
 		var problem *Error
 		if key := r.Header.Get("X-Api-Key"); key != "" {
 			ctx, problem = s.authenticate(ctx, key, route)
-		} else if id := s.sessionID(r); id != "" {
+		} else if id := s.SessionID(r); id != "" {
 			// No key, a console session's cookie (session.go).
 			ctx, problem = s.authenticateSession(ctx, r, id, route)
 		} else {
@@ -276,9 +276,10 @@ func (s *Server) reserveBody(ctx context.Context, length, limit int64) (release 
 var errServerBusy = unavailable(ReasonServerBusy, "The server is reading as many large request bodies as its memory allows. Nothing was read or done.",
 	"Retry after the Retry-After seconds.").WithRetryAfter(5 * time.Second)
 
-// The 401 and 403 answers (docs/api.md#keys-and-access).
+// The 401 and 403 answers (docs/api.md#keys-and-access); ErrMissingKey
+// is also the console sign-in's answer to an empty key.
 var (
-	errMissingKey = NewProblem(http.StatusUnauthorized, "unauthorized", ReasonMissingAPIKey,
+	ErrMissingKey = NewProblem(http.StatusUnauthorized, "unauthorized", ReasonMissingAPIKey,
 		"This operation needs an API key in the x-api-key header.")
 	errInvalidKey = NewProblem(http.StatusUnauthorized, "unauthorized", ReasonInvalidAPIKey,
 		"The API key is not valid: it is unknown, malformed or revoked.")
@@ -316,10 +317,10 @@ func missingScopes(missing []auth.Scope) *Error {
 func (s *Server) authenticate(ctx context.Context, key string, route Route) (context.Context, *Error) {
 	if key == "" {
 		if route.Access == Keyed {
-			return ctx, errMissingKey
+			return ctx, ErrMissingKey
 		}
 		// Anonymous on the open surface: nothing to remember, since
-		// RequirePrincipal answers errMissingKey when no outcome is kept.
+		// RequirePrincipal answers ErrMissingKey when no outcome is kept.
 		return ctx, nil
 	}
 	p, err := s.auth.Authenticate(ctx, key)
@@ -343,7 +344,7 @@ func (s *Server) admit(ctx context.Context, p auth.Principal, err error, route R
 	case errors.Is(err, auth.ErrExpiredKey):
 		outcome = errExpiredKey
 	case errors.Is(err, auth.ErrNoSession):
-		outcome = errNoSession
+		outcome = ErrNoSession
 	case err != nil:
 		// The key store is the database the counters live in: the same
 		// transient 503 as metering, on keyed and open routes alike,
@@ -390,7 +391,7 @@ func RequirePrincipal(ctx context.Context) (auth.Principal, error) {
 	if e := presentedKeyRefusal(ctx); e != nil {
 		return auth.Principal{}, e
 	}
-	return auth.Principal{}, errMissingKey
+	return auth.Principal{}, ErrMissingKey
 }
 
 // Caller names whoever a request's work is counted against when a share of
@@ -411,65 +412,6 @@ func ClientIP(ctx context.Context) netip.Addr {
 		return st.clientIP
 	}
 	return netip.Addr{}
-}
-
-func (s *Server) clientIP(r *http.Request) netip.Addr {
-	peer, ok := tcpPeer(r)
-	if !ok {
-		return netip.Addr{}
-	}
-	if !s.trusted(peer) {
-		return peer
-	}
-	hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
-	for i := len(hops) - 1; i >= 0; i-- {
-		hop, err := parseHop(strings.TrimSpace(hops[i]))
-		if err != nil {
-			return peer
-		}
-		hop = hop.Unmap()
-		if !s.trusted(hop) {
-			return hop
-		}
-		peer = hop
-	}
-	return peer
-}
-
-// tcpPeer is the address of the connection r came over; ok is false when
-// it cannot be read (a test's handler called without a connection).
-func tcpPeer(r *http.Request) (netip.Addr, bool) {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	peer, err := netip.ParseAddr(host)
-	if err != nil {
-		return netip.Addr{}, false
-	}
-	return peer.Unmap(), true
-}
-
-// parseHop reads one X-Forwarded-For entry: an address, or an address with
-// a port ("10.0.0.7:4711", "[2001:db8::5]:443"), which some proxies send.
-func parseHop(hop string) (netip.Addr, error) {
-	if addr, err := netip.ParseAddr(hop); err == nil {
-		return addr, nil
-	}
-	addrPort, err := netip.ParseAddrPort(hop)
-	if err != nil {
-		return netip.Addr{}, fmt.Errorf("X-Forwarded-For entry %q: %w", hop, err)
-	}
-	return addrPort.Addr(), nil
-}
-
-func (s *Server) trusted(ip netip.Addr) bool {
-	for _, p := range s.cfg.TrustedProxies {
-		if p.Contains(ip) {
-			return true
-		}
-	}
-	return false
 }
 
 // allowedMethods lists the methods that have an operation at r's path, for
@@ -551,3 +493,6 @@ func refuseOverflow(w http.ResponseWriter, r *http.Request) bool {
 	WriteError(w, errTooManyConnections)
 	return true
 }
+
+// cors is the deployment's CORS policy.
+func (s *Server) cors() cors.Policy { return cors.Policy{FirstParty: s.cfg.FirstPartyOrigins} }

@@ -17,7 +17,6 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"net/netip"
 	"reflect"
 	"sync"
 	"time"
@@ -26,6 +25,7 @@ import (
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 	"golang.org/x/sync/semaphore"
 
+	"github.com/eligo/eligo/api/proxy"
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/metering"
@@ -68,7 +68,7 @@ type Config struct {
 	// TrustedProxies are the networks of reverse proxies whose
 	// X-Forwarded-For is believed when working out the client address.
 	// Empty means the TCP peer is the client.
-	TrustedProxies []netip.Prefix
+	TrustedProxies proxy.Trusted
 	// KeyedBodyLimit caps request bodies from callers with a valid key;
 	// default 32 MiB.
 	KeyedBodyLimit int64

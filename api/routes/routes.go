@@ -167,7 +167,7 @@ func Mount(s *api.Server, sv Services, cfg Config) {
 	projects.Register(s, projects.Deps{Authoring: sv.Authoring, Generator: sv.Generator})
 	usage.Register(s)
 	// The web console at "/": a page, not an operation, and its sign-in.
-	s.ServeConsoleSession()
+	web.ServeSessions(s)
 	console := web.New()
 	for _, pattern := range console.Patterns() {
 		s.Page(pattern, console)

@@ -1,4 +1,9 @@
-package api
+// Package cors decides the CORS grant of a response: the open surface
+// answers any origin without credentials; every other operation answers
+// only the deployment's first-party origins, with credentials
+// (docs/api.md#keys-and-access). A foreign origin simply gets no
+// Access-Control-Allow-* headers, which the browser treats as a refusal.
+package cors
 
 import (
 	"net/http"
@@ -6,10 +11,7 @@ import (
 	"strings"
 )
 
-// CORS (docs/api.md#keys-and-access): the open surface answers any origin without
-// credentials; every other route answers only first-party origins, with
-// credentials. A foreign origin simply gets no Access-Control-Allow-* headers,
-// which the browser treats as a refusal.
+// The grants' header values.
 const (
 	corsOpenMethods     = "GET, POST, OPTIONS"
 	corsOpenHeaders     = "Content-Type, X-API-Key"
@@ -25,38 +27,56 @@ var (
 	corsExposed   = []string{corsExposedHeaders}
 )
 
-// answerPreflight answers an OPTIONS preflight for the route the browser
-// asked about (declared is false when no operation has that method and
-// path, which grants nothing).
-func (s *Server) answerPreflight(w http.ResponseWriter, route Route, declared bool, origin string) {
+// Policy is a deployment's CORS policy: the open surface's grant to any
+// origin, and FirstParty's grant, with credentials, everywhere else.
+type Policy struct {
+	// FirstParty are the browser origins (scheme://host[:port]) granted
+	// CORS, with credentials, outside the open surface.
+	FirstParty []string
+}
+
+// Operation is what a grant depends on of the operation a request names.
+type Operation struct {
+	// Declared is false when no operation has the method and path, which
+	// grants nothing.
+	Declared bool
+	// Open is set on the open surface.
+	Open bool
+	// Method is the operation's method.
+	Method string
+}
+
+// Preflight answers an OPTIONS preflight for the operation the browser
+// asked about.
+func (p Policy) Preflight(w http.ResponseWriter, op Operation, origin string) {
 	h := w.Header()
 	h.Add("Vary", "Origin, Access-Control-Request-Method, Access-Control-Request-Headers")
 	switch {
-	case !declared || origin == "":
-	case route.Access == Open:
+	case !op.Declared || origin == "":
+	case op.Open:
 		h.Set("Access-Control-Allow-Origin", "*")
 		h.Set("Access-Control-Allow-Methods", corsOpenMethods)
 		h.Set("Access-Control-Allow-Headers", corsOpenHeaders)
 		h.Set("Access-Control-Max-Age", corsPreflightMaxAge)
-	case s.firstParty(origin):
+	case p.firstParty(origin):
 		h.Set("Access-Control-Allow-Origin", origin)
 		h.Set("Access-Control-Allow-Credentials", "true")
-		h.Set("Access-Control-Allow-Methods", strings.ToUpper(route.Method)+", OPTIONS")
+		h.Set("Access-Control-Allow-Methods", strings.ToUpper(op.Method)+", OPTIONS")
 		h.Set("Access-Control-Allow-Headers", corsFirstPartyHdrs)
 		h.Set("Access-Control-Max-Age", corsPreflightMaxAge)
 	}
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// setCORSHeaders adds the CORS grant, if any, to an actual (non-preflight)
-// response. The open surface grants every origin alike, so its answer
+// Grant adds the CORS grant, if any, to an actual (non-preflight)
+// response of a declared operation. The open surface grants every origin alike, so its answer
 // carries the grant whether or not the request named an Origin, and a
 // shared cache can serve it to any browser. A keyed route's grant depends
 // on the Origin, so its answer always says so (Vary), including when no
 // Origin was sent.
-func (s *Server) setCORSHeaders(w http.ResponseWriter, route Route, origin string) {
+func (p Policy) Grant(w http.ResponseWriter, open bool, origin string) {
 	h := w.Header()
-	if route.Access == Open {
+	if open {
 		h["Access-Control-Allow-Origin"] = corsAnyOrigin
 		h["Access-Control-Expose-Headers"] = corsExposed
 		return
@@ -64,13 +84,14 @@ func (s *Server) setCORSHeaders(w http.ResponseWriter, route Route, origin strin
 	h.Add("Vary", "Origin")
 	switch {
 	case origin == "":
-	case s.firstParty(origin):
+	case p.firstParty(origin):
 		h.Set("Access-Control-Allow-Origin", origin)
 		h.Set("Access-Control-Allow-Credentials", "true")
 		h.Set("Access-Control-Expose-Headers", corsExposedHeaders)
 	}
 }
 
-func (s *Server) firstParty(origin string) bool {
-	return origin != "" && slices.Contains(s.cfg.FirstPartyOrigins, origin)
+// firstParty reports whether origin is one of the first-party origins.
+func (p Policy) firstParty(origin string) bool {
+	return origin != "" && slices.Contains(p.FirstParty, origin)
 }
