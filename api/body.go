@@ -2,12 +2,15 @@ package api
 
 import (
 	"encoding/json"
+	"maps"
 	"mime"
 	"net/http"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/eligo/eligo/engine"
 )
 
 // BodyErrors explains why raw is not an acceptable body for the
@@ -34,11 +37,16 @@ func (s *Server) BodyErrors(raw []byte, t reflect.Type, name string) error {
 	pb := huma.NewPathBuffer(make([]byte, 0, 64), 0)
 	pb.Push("body")
 	res := &huma.ValidateResult{}
-	huma.Validate(registry, registry.Schema(t, true, name), pb, huma.ModeWriteToServer, parsed, res)
+	schema := registry.Schema(t, true, name)
+	huma.Validate(registry, schema, pb, huma.ModeWriteToServer, parsed, res)
 	if len(res.Errors) == 0 {
 		return ValidationFailed(ValidationItem{Type: "value_error", Loc: []any{"body"}, Msg: "Invalid request body", Input: parsed})
 	}
-	return newHumaError(http.StatusUnprocessableEntity, "validation failed", res.Errors...)
+	e := newHumaError(http.StatusUnprocessableEntity, "validation failed", res.Errors...)
+	if pe, ok := e.(*Error); ok {
+		suggestMembers(pe, memberNames(registry, schema))
+	}
+	return e
 }
 
 // DocumentRequestBody documents the request body of the operation at
@@ -57,6 +65,7 @@ func (s *Server) DocumentRequestBody(method, path string, t reflect.Type, name s
 			Schema: s.huma.OpenAPI().Components.Schemas.Schema(t, true, name),
 		}},
 	}
+	s.rememberBodyMembers(method, path)
 }
 
 // IsJSONContentType reports whether a request's Content-Type header names
@@ -71,4 +80,58 @@ func IsJSONContentType(header string) bool {
 		return false
 	}
 	return mediaType == "application/json" || strings.HasPrefix(mediaType, "application/") && strings.HasSuffix(mediaType, "+json")
+}
+
+// rememberBodyMembers keeps the top-level member names of the request body
+// of the operation at (method, path), once huma has registered it, so that
+// a misspelt member's 422 can say which was meant (suggestMembers).
+func (s *Server) rememberBodyMembers(method, path string) {
+	item := s.huma.OpenAPI().Paths[path]
+	if item == nil {
+		return
+	}
+	op := map[string]*huma.Operation{http.MethodGet: item.Get, http.MethodPost: item.Post, http.MethodPut: item.Put,
+		http.MethodPatch: item.Patch, http.MethodDelete: item.Delete}[strings.ToUpper(method)]
+	if op == nil || op.RequestBody == nil {
+		return
+	}
+	if mt := op.RequestBody.Content["application/json"]; mt != nil {
+		if members := memberNames(s.huma.OpenAPI().Components.Schemas, mt.Schema); len(members) > 0 {
+			s.bodyMembers[strings.ToUpper(method)+" "+RootPath+muxPath(path)] = members
+		}
+	}
+}
+
+// memberNames are the names of the members schema (or the schema it
+// references) declares, sorted.
+func memberNames(registry huma.Registry, schema *huma.Schema) []string {
+	if schema != nil && schema.Ref != "" {
+		schema = registry.SchemaFromRef(schema.Ref)
+	}
+	if schema == nil {
+		return nil
+	}
+	return slices.Sorted(maps.Keys(schema.Properties))
+}
+
+// suggestMembers adds to each 422 item refusing an unknown top-level
+// member of the body (extra_forbidden) the declared member it was
+// probably meant to be (engine.Nearest over members, the body's own
+// member names): "Extra inputs are not permitted; did you mean
+// "include_explanation"?".
+func suggestMembers(e *Error, members []string) {
+	items, ok := e.Detail.([]ValidationItem)
+	if !ok || len(members) == 0 {
+		return
+	}
+	for i, it := range items {
+		if it.Type != "extra_forbidden" || len(it.Loc) != 2 || it.Loc[0] != "body" {
+			continue
+		}
+		if key, ok := it.Loc[1].(string); ok {
+			if nearest := engine.Nearest(key, members); nearest != "" {
+				items[i].Msg += "; did you mean " + quoted(nearest) + "?"
+			}
+		}
+	}
 }

@@ -185,6 +185,11 @@ func useEligoErrors() {
 		huma.NewError = newHumaError
 		huma.NewErrorWithContext = func(ctx huma.Context, status int, msg string, errs ...error) huma.StatusError {
 			se := newHumaError(status, msg, errs...)
+			if e, ok := se.(*Error); ok && e.status == http.StatusUnprocessableEntity {
+				if st := stateFrom(ctx.Context()); st != nil {
+					suggestMembers(e, st.members)
+				}
+			}
 			if se.GetStatus() >= 500 {
 				if gone := clientGone(ctx.Context()); gone != nil {
 					// huma sends the headers of the handler's own error

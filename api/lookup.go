@@ -25,7 +25,10 @@ func ViewerOf(ctx context.Context) catalog.Viewer {
 //     the open surface that could not be used earns its own 401 or 403
 //     (docs/api.md#keys-and-access), whether or not ref exists, so the
 //     caller learns why their key did not reach their own private object
-//     and nobody learns of another tenant's.
+//     and nobody learns of another tenant's. When a slug the caller may see
+//     is close to ref, the detail ends "Did you mean "<slug>"?"
+//     (catalog.NotFoundError: computed alike for every not-found lookup,
+//     so it tells nothing of objects the caller cannot see).
 //   - catalog.ErrCorrupt: 422 ruleset_record_corrupt, with the cause logged.
 //   - catalog.ErrReleaseMissing: 422 rulebook_release_missing (the head
 //     names a release this server does not hold; the latest is never
@@ -41,7 +44,11 @@ func LookupFailed(ctx context.Context, err error, what, ref string) error {
 		if refusal := presentedKeyRefusal(ctx); refusal != nil {
 			return refusal
 		}
-		return NotFound(what + " " + quoted(ref) + " not found.")
+		message := what + " " + quoted(ref) + " not found."
+		if nearest := catalog.SuggestionFor(ctx, err); nearest != "" {
+			message += " Did you mean " + quoted(nearest) + "?"
+		}
+		return NotFound(message)
 	case errors.Is(err, catalog.ErrReleaseMissing):
 		LogFailure(ctx, "rulebook head", ref, err)
 		return NewProblem(http.StatusUnprocessableEntity, "unprocessable_entity", ReasonRulebookReleaseMissing,

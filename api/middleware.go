@@ -38,6 +38,9 @@ type requestState struct {
 	// the pattern of a page, "unmatched" when nothing matched.
 	route   string
 	routeID string
+	// members are the route's body member names (Server.bodyMembers),
+	// for the 422 of a misspelt one.
+	members []string
 	// base is the server's logger; logger is base with the request id,
 	// built on first use (most requests log nothing but their line).
 	base       *slog.Logger
@@ -177,7 +180,7 @@ func (s *Server) gate(w http.ResponseWriter, r *http.Request) {
 	if st := stateFrom(r.Context()); st != nil {
 		st.route, st.routeID = pattern, pattern
 		if declared {
-			st.routeID = route.OperationID
+			st.routeID, st.members = route.OperationID, s.bodyMembers[pattern]
 		}
 	}
 	origin := r.Header.Get("Origin")

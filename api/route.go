@@ -184,6 +184,7 @@ func Register[I, O any](s *Server, route Route, handler func(context.Context, *I
 	if op.Path != route.Path {
 		documentAt(s.huma.OpenAPI().Paths, op.Path, route.Path)
 	}
+	s.rememberBodyMembers(route.Method, route.Path)
 }
 
 // Routes are the declarations of the registered operations, in operation

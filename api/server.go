@@ -135,6 +135,9 @@ type Server struct {
 	// body raw (DocumentRequestBody): the middleware checks their
 	// Content-Type, which huma checks for every other operation.
 	jsonBodies map[string]bool
+	// bodyMembers are the top-level member names of each operation's
+	// request body, by pattern, for the 422's "did you mean".
+	bodyMembers map[string][]string
 	// meter counts every metered request; Close writes its last counts.
 	meter *metering.Meter
 	// metrics counts for operators; nil counts nothing.
@@ -207,8 +210,9 @@ func New(cfg Config, st *store.Store, parts Parts) *Server {
 		mux:    http.NewServeMux(),
 		routes: map[string]Route{},
 
-		jsonBodies: map[string]bool{},
-		bodies:     semaphore.NewWeighted(cfg.BodyMemory),
+		jsonBodies:  map[string]bool{},
+		bodyMembers: map[string][]string{},
+		bodies:      semaphore.NewWeighted(cfg.BodyMemory),
 	}
 	if !cfg.Unmetered {
 		s.meter = parts.Meter

@@ -97,6 +97,9 @@ type Catalog struct {
 	invalidations atomic.Uint64
 	// metrics counts lookups and invalidations for operators.
 	metrics *metrics.Metrics
+	// suggestions remembers, per viewer, the slugs a not-found answer
+	// may propose (see suggest.go).
+	suggestions *expirable.LRU[string, []string]
 }
 
 // New builds a catalog over st.
@@ -126,7 +129,8 @@ func New(st *store.Store, cfg Config) *Catalog {
 		panic(err)
 	}
 	return &Catalog{
-		metrics:    cfg.Metrics,
+		metrics:     cfg.Metrics,
+		suggestions: newSuggestionCache(),
 		planner:    plan.NewPlanner(plan.DefaultCacheSize),
 		rulebooks:  expirable.NewLRU[string, store.Rulebook](refCacheSize, nil, cfg.RefTTL),
 		releases:   releases,
@@ -166,13 +170,13 @@ func (c *Catalog) Ruleset(ctx context.Context, v Viewer, ref string) (*PreparedR
 func (c *Catalog) Row(ctx context.Context, v Viewer, ref string) (store.Cut, error) {
 	row, err := c.lookup(ctx, ref)
 	if errors.Is(err, store.ErrNotFound) {
-		return store.Cut{}, notFound(ref)
+		return store.Cut{}, c.notFoundFor(kindRuleset, v, ref)
 	}
 	if err != nil {
 		return store.Cut{}, fmt.Errorf("resolve ruleset %q: %w", ref, err)
 	}
 	if !v.mayView(row) || (row.Status == store.StatusArchived && !store.IsConcreteRulesetID(ref)) {
-		return store.Cut{}, notFound(ref)
+		return store.Cut{}, c.notFoundFor(kindRuleset, v, ref)
 	}
 	return row, nil
 }
@@ -183,11 +187,11 @@ func (c *Catalog) Row(ctx context.Context, v Viewer, ref string) (store.Cut, err
 // points at now.
 func (c *Catalog) Owned(ctx context.Context, tenantID, ref string) (store.Cut, error) {
 	if !lookable(ref) {
-		return store.Cut{}, notFound(ref)
+		return store.Cut{}, c.notFoundFor(kindRuleset, Viewer{TenantID: tenantID}, ref)
 	}
 	row, err := c.store.RulesetByRef(ctx, ref)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && row.TenantID != tenantID) {
-		return store.Cut{}, notFound(ref)
+		return store.Cut{}, c.notFoundFor(kindRuleset, Viewer{TenantID: tenantID}, ref)
 	}
 	if err != nil {
 		return store.Cut{}, fmt.Errorf("resolve ruleset %q: %w", ref, err)
@@ -359,6 +363,3 @@ func LoadContent(row store.Cut, content store.RulesetContent) (*engine.Ruleset, 
 	}
 	return r, nil
 }
-
-// notFound is ErrNotFound for ref.
-func notFound(ref string) error { return fmt.Errorf("ruleset %q: %w", ref, ErrNotFound) }

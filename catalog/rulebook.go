@@ -117,7 +117,7 @@ type PreparedRulebook struct {
 // and the viewer's tenant's own; anything else is ErrNotFound.
 func (c *Catalog) Rulebook(ctx context.Context, v Viewer, ref string) (store.Rulebook, error) {
 	if !lookable(ref) {
-		return store.Rulebook{}, fmt.Errorf("rulebook %q: %w", ref, ErrNotFound)
+		return store.Rulebook{}, c.notFoundFor(kindRulebook, v, ref)
 	}
 	rb, ok := c.rulebooks.Get(ref)
 	c.metrics.CacheLookup(metrics.CacheRulebooks, ok)
@@ -137,7 +137,7 @@ func (c *Catalog) Rulebook(ctx context.Context, v Viewer, ref string) (store.Rul
 		}
 	}
 	if errors.Is(err, store.ErrNotFound) || (err == nil && !v.mayViewRulebook(rb)) {
-		return store.Rulebook{}, fmt.Errorf("rulebook %q: %w", ref, ErrNotFound)
+		return store.Rulebook{}, c.notFoundFor(kindRulebook, v, ref)
 	}
 	if err != nil {
 		return store.Rulebook{}, fmt.Errorf("resolve rulebook %q: %w", ref, err)
@@ -161,11 +161,11 @@ func (v Viewer) mayViewRulebook(rb store.Rulebook) bool {
 // tenantID owns it; otherwise ErrNotFound, as for an unknown one.
 func (c *Catalog) OwnedRulebook(ctx context.Context, tenantID, ref string) (store.Rulebook, error) {
 	if !lookable(ref) {
-		return store.Rulebook{}, fmt.Errorf("rulebook %q: %w", ref, ErrNotFound)
+		return store.Rulebook{}, c.notFoundFor(kindRulebook, Viewer{TenantID: tenantID}, ref)
 	}
 	rb, err := c.store.RulebookByRef(ctx, ref)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && rb.TenantID != tenantID) {
-		return store.Rulebook{}, fmt.Errorf("rulebook %q: %w", ref, ErrNotFound)
+		return store.Rulebook{}, c.notFoundFor(kindRulebook, Viewer{TenantID: tenantID}, ref)
 	}
 	if err != nil {
 		return store.Rulebook{}, fmt.Errorf("resolve rulebook %q: %w", ref, err)
