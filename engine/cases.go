@@ -59,6 +59,9 @@ type CaseResult struct {
 	Result *Result
 }
 
+// maxListedCaseFieldErrors bounds the field errors a failing case lists.
+const maxListedCaseFieldErrors = 5
+
 // RunCase evaluates a case and compares the decision with what it expects.
 func (r *Ruleset) RunCase(c Case) CaseResult {
 	cr := CaseResult{Name: c.Name}
@@ -84,6 +87,18 @@ func (r *Ruleset) RunCase(c Case) CaseResult {
 	res := r.Evaluate(in, opts)
 	cr.Result = res
 	if res.Outcome.String() != c.ExpectedOutcome {
+		// Answers the rules could not take come first: they are most
+		// often the cause (a misspelt field id leaves its field
+		// unanswered), as /decide's field_errors say.
+		if c.Expectations == nil || c.Expectations.FieldErrors == nil {
+			for i, e := range res.FieldErrors {
+				if i == maxListedCaseFieldErrors {
+					fail("field_values: %d more field errors", len(res.FieldErrors)-i)
+					break
+				}
+				fail("field_values: %s", e.Message)
+			}
+		}
 		fail("expected %s, got %s", c.ExpectedOutcome, res.Outcome)
 		if res.OutsidePeriod {
 			fail("%s", r.PeriodWarning(res.DecisionDate))

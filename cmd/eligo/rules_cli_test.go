@@ -90,7 +90,7 @@ func TestTestCommand(t *testing.T) {
   {"name": "eligible", "field_values": {"a.n": 12, "a.born": "2006-02-28"}, "expected_outcome": "eligible", "decision_date": "2024-02-28"},
   {"name": "wrongly expected", "field_values": {"a.n": 11, "a.born": "2006-02-28"}, "expected_outcome": "eligible", "decision_date": "2024-02-28"}
 ]`)
-	code, out, _ := runCLI("test", rules, cases)
+	code, out, _ := runCLI("test", "--trace", rules, cases)
 	if code == 0 {
 		t.Error("a failing case exited 0")
 	}

@@ -21,14 +21,16 @@ import (
 // testUsage is test's usage, and suggestUsage that of its --suggest form.
 const (
 	suggestUsage = "usage: eligo test --suggest FILE [CASES.json] [--date YYYY-MM-DD] | eligo test --suggest DIR [--date YYYY-MM-DD]"
-	testUsage    = "usage: eligo test FILE CASES.json | eligo test DIR\n" + suggestUsage
+	testUsage    = "usage: eligo test [--trace] FILE CASES.json | eligo test [--trace] DIR\n" + suggestUsage
 )
 
 // runTest runs test cases: `eligo test FILE CASES.json` runs one file's
 // cases, `eligo test DIR` a folder (package folder) or every folder under DIR
 // (verifying citations too), a rulebook folder's cases running against
-// its composed ruleset. It prints each case's verdict, the failing
-// criteria and trace of each failure, and a final "N passed, N failed".
+// its composed ruleset. It prints each case's verdict, what failed (the
+// answers the rules could not take first, then the outcome and the
+// failing criteria; with --trace the evaluation trace too), and a final
+// "N passed, N failed".
 // With --suggest it judges the cases instead (see runSuggest).
 func runTest(ctx context.Context, clk clock.Clock, args []string, stdout, stderr io.Writer) error {
 	if slices.ContainsFunc(args, func(a string) bool {
@@ -36,6 +38,8 @@ func runTest(ctx context.Context, clk clock.Clock, args []string, stdout, stderr
 	}) {
 		return runSuggest(ctx, clk, args, stdout, stderr)
 	}
+	trace := slices.Contains(args, "--trace")
+	args = slices.DeleteFunc(slices.Clone(args), func(a string) bool { return a == "--trace" })
 	var results []*folder.Result
 	switch len(args) {
 	case 1:
@@ -99,7 +103,7 @@ func runTest(ctx context.Context, clk clock.Clock, args []string, stdout, stderr
 			if len(c.FailingCriteria) > 0 {
 				fmt.Fprintf(stdout, "    failing criteria: %s\n", strings.Join(c.FailingCriteria, ", "))
 			}
-			if c.Result != nil && c.Result.Trace != nil {
+			if trace && c.Result != nil && c.Result.Trace != nil {
 				fmt.Fprint(stdout, "    trace: ")
 				if err := writeJSON(stdout, c.Result.Trace, "    "); err != nil {
 					return fmt.Errorf("encode trace: %w", err)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -101,5 +102,36 @@ func TestTestSuggestStopsOnSignal(t *testing.T) {
 		}
 	case <-time.After(2 * time.Minute):
 		t.Fatal("eligo test --suggest ran on after its context was cancelled")
+	}
+}
+
+// TestTestSaysWhichAnswersTheRulesCouldNotTake: a case whose answers name
+// an undeclared field fails with that field's error first (and the field
+// meant, when one is close), as /decide's field_errors say, and without
+// the evaluation trace unless --trace asks for it.
+func TestTestSaysWhichAnswersTheRulesCouldNotTake(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	cases := filepath.Join(dir, "cases.json")
+	if err := os.WriteFile(cases, []byte(`[{"name": "typo", "expected_outcome": "eligible",
+		"field_values": {"employment.months_employd": 14, "employment.hours_12_months": 1300,
+		"employment.employer_type": "private", "employer.workweeks_with_50_employees": 20, "worksite.employees_within_75_miles": 60}}]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rules := filepath.Join("..", "..", "casebank", "us-fmla-employee", "us-fmla-employee.rules")
+	code, out, _ := eligo(t, "test", rules, cases)
+	if code == 0 {
+		t.Fatalf("a failing case passed:\n%s", out)
+	}
+	lines := strings.Split(out, "\n")
+	if len(lines) < 3 || !strings.Contains(lines[1], `unknown field "employment.months_employd"`) ||
+		!strings.Contains(lines[1], `did you mean "employment.months_employed"?`) || !strings.Contains(lines[2], "expected eligible, got undetermined") {
+		t.Errorf("the field error is not the first thing said:\n%s", out)
+	}
+	if strings.Contains(out, "trace:") {
+		t.Errorf("the trace was printed without --trace:\n%s", out)
+	}
+	if _, traced, _ := eligo(t, "test", "--trace", rules, cases); !strings.Contains(traced, "trace:") {
+		t.Errorf("--trace printed no trace:\n%s", traced)
 	}
 }
