@@ -135,8 +135,44 @@ func printFailureCore(ctx context.Context, stdout io.Writer, r *engine.Ruleset, 
 	if err != nil {
 		return fmt.Errorf("explain failure: %w", err)
 	}
-	if err := writeJSON(stdout, ex, ""); err != nil {
+	if err := writeJSON(stdout, failureCoreOf(ex, date), ""); err != nil {
 		return fmt.Errorf("encode explanation: %w", err)
 	}
 	return nil
+}
+
+// failureCore is what --explain-failure prints: the members of
+// explain-ruleset-failure's answer that a file (rather than a published
+// cut) has, in the same shape: reasons keyed by criterion id, field_errors
+// always a list, the date it was explained as of, and the period warning.
+type failureCore struct {
+	ExpectedOutcome string                   `json:"expected_outcome"`
+	ActualOutcome   string                   `json:"actual_outcome"`
+	Reasons         map[string]solver.Reason `json:"reasons"`
+	FieldErrors     []engine.FieldError      `json:"field_errors"`
+	DecisionDate    string                   `json:"decision_date,omitempty"`
+	Warnings        []failureWarning         `json:"warnings,omitempty"`
+}
+
+// failureWarning is a warning as the API words it.
+type failureWarning struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// failureCoreOf shapes ex, explained as of date (an ordinal; 0 when the
+// rules read no date), as failureCore.
+func failureCoreOf(ex solver.Explanation, date int64) failureCore {
+	out := failureCore{ExpectedOutcome: ex.Expected.String(), ActualOutcome: ex.Actual.String(),
+		Reasons: map[string]solver.Reason{}, FieldErrors: append([]engine.FieldError{}, ex.FieldErrors...)}
+	for _, r := range ex.Reasons {
+		out.Reasons[r.CriterionID] = r
+	}
+	if date > 0 {
+		out.DecisionDate = engine.FormatDate(date)
+	}
+	if ex.PeriodWarning != "" {
+		out.Warnings = []failureWarning{{Code: "outside_effective_period", Message: ex.PeriodWarning}}
+	}
+	return out
 }

@@ -22,17 +22,21 @@ func TestEvalExplainFailure(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("eval --explain-failure: %d %s", code, errs)
 	}
+	// The shape of explain-ruleset-failure's answer: reasons keyed by
+	// criterion id.
 	var got struct {
 		Actual  string `json:"actual_outcome"`
-		Reasons []struct {
+		Reasons map[string]struct {
 			ID        string `json:"criterion_id"`
 			Mechanism string `json:"mechanism"`
 		} `json:"reasons"`
+		DecisionDate string `json:"decision_date"`
 	}
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
-	if got.Actual != "eligible" || len(got.Reasons) != 2 || got.Reasons[1].ID != "net_income" || got.Reasons[1].Mechanism != "presence_default" {
+	if r := got.Reasons["net_income"]; got.Actual != "eligible" || len(got.Reasons) != 2 || r.ID != "net_income" || r.Mechanism != "presence_default" ||
+		got.DecisionDate != "2026-03-15" {
 		t.Errorf("explanation %+v", got)
 	}
 	if code, _, _ := runCLI("eval", "--explain-failure", "maybe", rules, values); code == 0 {
@@ -86,7 +90,7 @@ func TestEvalExplainFailureFieldErrors(t *testing.T) {
 			}
 			var got struct {
 				Actual  string `json:"actual_outcome"`
-				Reasons []struct {
+				Reasons map[string]struct {
 					Mechanism string `json:"mechanism"`
 				} `json:"reasons"`
 				FieldErrors []struct {
