@@ -120,6 +120,26 @@ type FieldDecl struct {
 	Widget string
 	// WidgetPos is where the widget name starts; zero when Widget is "".
 	WidgetPos Pos
+	// Label is the field's name for people ("Hours worked in the last 12
+	// months"), shown where a question would be too long; "" when not
+	// given.
+	Label string
+	// Unit is what an int or decimal answer counts ("months", "USD");
+	// "" when not given. UnitPos is where the keyword starts.
+	Unit    string
+	UnitPos Pos
+	// Options label an enum field's values for people, in source order.
+	Options []*OptionDecl
+}
+
+// OptionDecl is an `option "<value>" "<label>"` line of an enum field.
+type OptionDecl struct {
+	// Pos is where the `option` keyword starts.
+	Pos Pos
+	// Value is one of the field's enum values.
+	Value string
+	// Label is how the value reads to people.
+	Label string
 }
 
 // NoteDecl is `note why|legal_background "<text>" [source <id>]`.

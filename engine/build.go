@@ -201,6 +201,14 @@ func (b *builder) field(path string, slot int) error {
 	if f.Widget != "" && f.Widget != "free_text" {
 		return fmt.Errorf("%s.x_ui_widget: unknown widget %q: the only widget is free_text", path, f.Widget)
 	}
+	if f.Unit != "" && f.Type != SortInt && f.Type != SortDecimal {
+		return fmt.Errorf("%s.unit: only an int or decimal field has a unit", path)
+	}
+	for v := range f.ValueLabels {
+		if !slices.Contains(f.EnumValues, v) {
+			return fmt.Errorf("%s.value_labels: %s is not one of the field's values", path, quote(v))
+		}
+	}
 	return nil
 }
 

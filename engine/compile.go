@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -245,10 +246,42 @@ func (c *checker) fields() {
 			c.errorf(fd.WidgetPos, "unknown widget %s: the only widget is free_text", fd.Widget)
 		}
 		field.Widget = fd.Widget
+		c.presentation(fd, sort, &field)
 		c.fieldIndex[fd.ID] = len(c.r.Fields)
 		c.fieldPos = append(c.fieldPos, fd.Pos)
 		c.fieldUsed = append(c.fieldUsed, false)
 		c.r.Fields = append(c.r.Fields, field)
+	}
+}
+
+// presentation checks and copies how field fd reads to people: its label,
+// the unit of a number, and labels of enum values, each value declared and
+// labelled once.
+func (c *checker) presentation(fd *FieldDecl, sort Sort, field *Field) {
+	field.Label = fd.Label
+	if fd.Unit != "" && sort != SortInt && sort != SortDecimal {
+		c.errorf(fd.UnitPos, "unit on %s field %s: only an int or decimal answer has a unit", fd.Type, fd.ID)
+	}
+	field.Unit = fd.Unit
+	for _, o := range fd.Options {
+		switch {
+		case sort != SortEnum:
+			c.errorf(o.Pos, "option on %s field %s: only an enum field's values have labels", fd.Type, fd.ID)
+			continue
+		case !slices.Contains(fd.Enum, o.Value):
+			c.errorf(o.Pos, "option %s: field %s has no such value%s", quote(o.Value), fd.ID, c.suggest(o.Value, fd.Enum))
+			continue
+		case field.ValueLabels[o.Value] != "":
+			c.errorf(o.Pos, "option %s is labelled twice", quote(o.Value))
+			continue
+		case strings.TrimSpace(o.Label) == "":
+			c.errorf(o.Pos, "option %s has an empty label", quote(o.Value))
+			continue
+		}
+		if field.ValueLabels == nil {
+			field.ValueLabels = map[string]string{}
+		}
+		field.ValueLabels[o.Value] = o.Label
 	}
 }
 

@@ -270,6 +270,15 @@ type Field struct {
 	Notes []Note `json:"notes"`
 	// Widget is the x_ui_widget override ("free_text") or empty.
 	Widget string `json:"x_ui_widget,omitempty"`
+	// Label is the field's name for people, or empty. Like Unit and
+	// ValueLabels it is left out of the IR when empty, so content
+	// written before these existed keeps its digest.
+	Label string `json:"label,omitempty"`
+	// Unit is what an int or decimal answer counts ("months"), or empty.
+	Unit string `json:"unit,omitempty"`
+	// ValueLabels label an enum field's values for people, by value; nil
+	// when none is labelled.
+	ValueLabels map[string]string `json:"value_labels,omitempty"`
 }
 
 // Note is a field's note (docs/api.md#schema-fields).

@@ -209,6 +209,26 @@ func (o object) optStr(key string) (string, error) {
 	return s, err
 }
 
+// optStringMap reads an object of strings json.Marshal leaves out when
+// empty: absent is nil, and present it must hold a member.
+func (o object) optStringMap(key string) (map[string]string, error) {
+	v, ok := o.m[key]
+	if !ok {
+		return nil, nil
+	}
+	m, ok := v.(map[string]any)
+	if !ok || len(m) == 0 {
+		return nil, fmt.Errorf("%s: must be an object of at least one string, not %s", o.at(key), describe(v))
+	}
+	out := make(map[string]string, len(m))
+	for k, s := range m {
+		if out[k], ok = s.(string); !ok || out[k] == "" {
+			return nil, fmt.Errorf("%s.%s: must be a non-empty string, not %s", o.at(key), k, describe(s))
+		}
+	}
+	return out, nil
+}
+
 func (o object) boolean(key string) (bool, error) {
 	b, ok := o.m[key].(bool)
 	if !ok {
@@ -369,13 +389,17 @@ func readSource(path string, v any) (Source, error) {
 
 func readField(path string, v any) (Field, error) {
 	o, err := readObject(path, v, []string{"field_id", "field_type", "weight", "enum_values", "notes"},
-		"question", "description", "x_ui_widget")
+		"question", "description", "x_ui_widget", "label", "unit", "value_labels")
 	if err != nil {
 		return Field{}, err
 	}
 	var e errs
 	f := Field{ID: e.str(o.str("field_id")), Question: e.str(o.optStr("question")),
-		Description: e.str(o.optStr("description")), Widget: e.str(o.optStr("x_ui_widget"))}
+		Description: e.str(o.optStr("description")), Widget: e.str(o.optStr("x_ui_widget")),
+		Label: e.str(o.optStr("label")), Unit: e.str(o.optStr("unit"))}
+	if f.ValueLabels, err = o.optStringMap("value_labels"); err != nil {
+		return Field{}, err
+	}
 	if typ := e.str(o.str("field_type")); e.err == nil {
 		if err := f.Type.UnmarshalText([]byte(typ)); err != nil {
 			e.keep(fmt.Errorf("%s: %w", o.at("field_type"), err))

@@ -443,14 +443,28 @@ func (p *parser) parseField(pos Pos, doc []string) *FieldDecl {
 			p.next()
 			f.WidgetPos = p.tok.pos
 			f.Widget = p.ident("the widget (free_text)")
+		case "label":
+			p.next()
+			f.Label = p.str("the field's label")
+		case "unit":
+			p.next()
+			f.UnitPos = apos
+			f.Unit = p.str("the unit, e.g. \"months\"")
+		case "option":
+			p.next()
+			o := &OptionDecl{Pos: apos}
+			o.Value = p.str("the enum value the option labels")
+			o.Label = p.str("the value's label")
+			f.Options = append(f.Options, o)
 		default:
-			p.fail("unknown field attribute %q: use question, description, note or widget", kw)
+			p.fail("unknown field attribute %q: use question, description, label, unit, option, note or widget", kw)
 		}
 	}
 	return f
 }
 
-var fieldAttr = map[string]bool{"question": true, "description": true, "note": true, "widget": true}
+var fieldAttr = map[string]bool{"question": true, "description": true, "note": true, "widget": true,
+	"label": true, "unit": true, "option": true}
 
 // parseGroup reads a group after its keyword. A header that fails is
 // skipped up to the body, whose criteria are still read; it returns nil

@@ -61,6 +61,15 @@ func Print(f *File) []byte {
 		if fd.Description != "" {
 			w.line(1, "description "+quote(fd.Description))
 		}
+		if fd.Label != "" {
+			w.line(1, "label "+quote(fd.Label))
+		}
+		if fd.Unit != "" {
+			w.line(1, "unit "+quote(fd.Unit))
+		}
+		for _, o := range fd.Options {
+			w.line(1, "option "+quote(o.Value)+" "+quote(o.Label))
+		}
 		for _, n := range fd.Notes {
 			s := "note " + n.Kind + " " + quote(n.Text)
 			if n.Source != "" {

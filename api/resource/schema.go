@@ -10,14 +10,17 @@ import (
 
 // SchemaField is a field of a schema (docs/api.md#schema-fields).
 type SchemaField struct {
-	FieldID     string        `json:"field_id" doc:"Dotted <group>.<name>."`
-	FieldType   string        `json:"field_type" enum:"int,decimal,bool,enum,date" doc:"The type answers must have."`
-	Description string        `json:"description" doc:"What the field records, in plain language."`
-	Question    string        `json:"question,omitempty" doc:"Text to ask the applicant; absent when the ruleset gives none."`
-	Weight      int           `json:"weight" doc:"Question-ordering hint; higher means ask later."`
-	EnumValues  []string      `json:"enum_values" nullable:"true" doc:"Allowed values of an enum field, else null."`
-	Notes       []engine.Note `json:"notes" nullable:"false" doc:"Notes the ruleset attaches to the field; empty when none."`
-	XUIWidget   string        `json:"x_ui_widget,omitempty" enum:"free_text" doc:"A rendering hint for forms; absent when the ruleset gives none."`
+	FieldID     string            `json:"field_id" doc:"Dotted <group>.<name>."`
+	FieldType   string            `json:"field_type" enum:"int,decimal,bool,enum,date" doc:"The type answers must have."`
+	Description string            `json:"description" doc:"What the field records, in plain language."`
+	Question    string            `json:"question,omitempty" doc:"Text to ask the applicant; absent when the ruleset gives none."`
+	Weight      int               `json:"weight" doc:"Question-ordering hint; higher means ask later."`
+	EnumValues  []string          `json:"enum_values" nullable:"true" doc:"Allowed values of an enum field, else null."`
+	Notes       []engine.Note     `json:"notes" nullable:"false" doc:"Notes the ruleset attaches to the field; empty when none."`
+	XUIWidget   string            `json:"x_ui_widget,omitempty" enum:"free_text" doc:"A rendering hint for forms; absent when the ruleset gives none."`
+	Label       string            `json:"label,omitempty" doc:"The field's short name for people (\"Hours worked in the last 12 months\"), for summaries where the question is too long; absent when the ruleset gives none."`
+	Unit        string            `json:"unit,omitempty" doc:"What an int or decimal answer counts (\"months\", \"USD\"), to show beside it; absent when the ruleset gives none."`
+	ValueLabels map[string]string `json:"value_labels,omitempty" doc:"How an enum field's values read to people, by value; a value without a label is shown as written. Absent when the ruleset labels none."`
 }
 
 // SchemaFields is the schema of fields, in declaration order.
@@ -29,7 +32,8 @@ func SchemaFields(fields []engine.Field) []SchemaField {
 			notes = []engine.Note{}
 		}
 		out[i] = SchemaField{FieldID: f.ID, FieldType: f.Type.String(), Description: f.Description, Question: f.Question,
-			Weight: f.Weight, EnumValues: f.EnumValues, Notes: notes, XUIWidget: f.Widget}
+			Weight: f.Weight, EnumValues: f.EnumValues, Notes: notes, XUIWidget: f.Widget,
+			Label: f.Label, Unit: f.Unit, ValueLabels: f.ValueLabels}
 	}
 	return out
 }

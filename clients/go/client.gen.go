@@ -2377,11 +2377,20 @@ type SchemaField struct {
 	// FieldType The type answers must have.
 	FieldType FieldType `json:"field_type"`
 
+	// Label The field's short name for people ("Hours worked in the last 12 months"), for summaries where the question is too long; absent when the ruleset gives none.
+	Label *string `json:"label,omitempty"`
+
 	// Notes Notes the ruleset attaches to the field; empty when none.
 	Notes []Note `json:"notes"`
 
 	// Question Text to ask the applicant; absent when the ruleset gives none.
 	Question *string `json:"question,omitempty"`
+
+	// Unit What an int or decimal answer counts ("months", "USD"), to show beside it; absent when the ruleset gives none.
+	Unit *string `json:"unit,omitempty"`
+
+	// ValueLabels How an enum field's values read to people, by value; a value without a label is shown as written. Absent when the ruleset labels none.
+	ValueLabels *map[string]string `json:"value_labels,omitempty"`
 
 	// Weight Question-ordering hint; higher means ask later.
 	Weight int64 `json:"weight"`

@@ -2157,10 +2157,18 @@ export interface components {
             field_id: string;
             /** @description The type answers must have. */
             field_type: components["schemas"]["FieldType"];
+            /** @description The field's short name for people ("Hours worked in the last 12 months"), for summaries where the question is too long; absent when the ruleset gives none. */
+            label?: string;
             /** @description Notes the ruleset attaches to the field; empty when none. */
             notes: components["schemas"]["Note"][];
             /** @description Text to ask the applicant; absent when the ruleset gives none. */
             question?: string;
+            /** @description What an int or decimal answer counts ("months", "USD"), to show beside it; absent when the ruleset gives none. */
+            unit?: string;
+            /** @description How an enum field's values read to people, by value; a value without a label is shown as written. Absent when the ruleset labels none. */
+            value_labels?: {
+                [key: string]: string;
+            };
             /**
              * Format: int64
              * @description Question-ordering hint; higher means ask later.
@@ -2602,11 +2610,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "content_digest": "sha256:25bc2acfbc11eaa09b2a2ded006fdb0554680ab789958f1aa2657e80f13ef96e",
+                     *       "content_digest": "sha256:26660ceee9469a0015c9fd2da233227e94b5fba8d6504242cab6a11a152eea23",
                      *       "decision": "undetermined",
                      *       "decision_date": "2026-11-23",
-                     *       "decision_id": "dec_sJl4tZkK-vQOPq57",
-                     *       "decision_time": "2026-11-23T21:09:01.512631866Z",
+                     *       "decision_id": "dec_rH9FQaNN5BeCAhbl",
+                     *       "decision_time": "2026-11-27T07:24:20.131574386Z",
                      *       "engine_version": "eligo-core@0.32.0",
                      *       "explanation": {
                      *         "decision": "undetermined",
@@ -2837,7 +2845,7 @@ export interface operations {
                      *           "question": "How many people does your employer employ at your worksite and at its other sites within 75 miles of it?"
                      *         }
                      *       ],
-                     *       "ruleset_id": "fmla_employee:20261123-35749ab4c012",
+                     *       "ruleset_id": "fmla_employee:20261123-1199a08e3cff",
                      *       "ruleset_version": "v1",
                      *       "slug": "demo/us-fmla-employee"
                      *     }
@@ -4447,7 +4455,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_214n1Q5IeFfri2H9
+                 * @example prj_6ELKyWnZcD5OxtLY
                  */
                 project_id: string;
             };
@@ -4480,7 +4488,7 @@ export interface operations {
                      *       "accepted": true,
                      *       "changed_criteria": [],
                      *       "failures": [],
-                     *       "job_id": "gen_H-wa6knhBgxnGu20",
+                     *       "job_id": "gen_M4Iw6_0oi_fKw5Iw",
                      *       "outcome": "accepted",
                      *       "provenance_report": {
                      *         "coverage": [
@@ -4489,7 +4497,7 @@ export interface operations {
                      *             "clauses": 1,
                      *             "filename": "source.txt",
                      *             "share": 0,
-                     *             "source_id": "src_mNFgyT15N19DpKQC",
+                     *             "source_id": "src_8dNK-nVrzH2Jmj9j",
                      *             "status": "reference_only",
                      *             "uncited_passages": [
                      *               "An eligible employee has been employed for at least 12 months by the employer."
@@ -4500,7 +4508,7 @@ export interface operations {
                      *             "clauses": 2,
                      *             "filename": "fmla-notes.txt",
                      *             "share": 1,
-                     *             "source_id": "src_uTpm3iuzXoxiJezG",
+                     *             "source_id": "src_BArtCDgaY_t-UoR_",
                      *             "status": "active",
                      *             "uncited_passages": []
                      *           }
@@ -4508,14 +4516,14 @@ export interface operations {
                      *         "quotes": [
                      *           {
                      *             "criterion_id": "tenure",
-                     *             "project_source_id": "src_uTpm3iuzXoxiJezG",
+                     *             "project_source_id": "src_BArtCDgaY_t-UoR_",
                      *             "quote": "has been employed for at least 12 months by the employer",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
                      *           },
                      *           {
                      *             "criterion_id": "worksite_size",
-                     *             "project_source_id": "src_uTpm3iuzXoxiJezG",
+                     *             "project_source_id": "src_BArtCDgaY_t-UoR_",
                      *             "quote": "50 or more employees within 75 miles",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
@@ -4528,7 +4536,7 @@ export interface operations {
                      *         }
                      *       },
                      *       "review_hint": {
-                     *         "actionable_via": "POST /projects/prj_214n1Q5IeFfri2H9/tests",
+                     *         "actionable_via": "POST /projects/prj_6ELKyWnZcD5OxtLY/tests",
                      *         "check_id": "criteria_both_ways",
                      *         "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#criteria_both_ways",
                      *         "message": "Add cases that decide criterion worksite_size: one where it is satisfied and one where it is not (1 criterion is never decided)."
@@ -4540,10 +4548,10 @@ export interface operations {
                      *           "quotes_total": 2,
                      *           "quotes_verified": 2,
                      *           "round": 1,
-                     *           "seconds": 0.002077789,
+                     *           "seconds": 0.001909708,
                      *           "stage": "test",
                      *           "tests_passing": 1,
-                     *           "tokens": 3931
+                     *           "tokens": 4072
                      *         }
                      *       ],
                      *       "ruleset_id": "fmla_employee:draft-534a9cd79221",
@@ -4554,7 +4562,7 @@ export interface operations {
                      *       "source_questions": [],
                      *       "tests_passing": 1,
                      *       "tests_total": 1,
-                     *       "tokens_used": 3931
+                     *       "tokens_used": 4072
                      *     }
                      */
                     "application/json": unknown;
@@ -8975,23 +8983,23 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "content_identity": "sha256:6fd340523f97ec52683ecd8b7ab4b9a281e2bf07c6229fad25cfe6b04100319b",
+                     *       "content_identity": "sha256:720561cb4b917ad39d70f162c36e72dc53221ac8e6a50cf9b77a4f5f1286c319",
                      *       "name": "Family leave",
                      *       "outcome_logic": {
                      *         "section": "A"
                      *       },
                      *       "release": {
-                     *         "content_identity": "sha256:6fd340523f97ec52683ecd8b7ab4b9a281e2bf07c6229fad25cfe6b04100319b",
-                     *         "label": "tireless-sierra",
-                     *         "published_at": "2026-11-23T21:09:02.604513Z",
-                     *         "release_id": "c76cb534-3fb6-4dc6-9c0c-027dd408d514",
+                     *         "content_identity": "sha256:720561cb4b917ad39d70f162c36e72dc53221ac8e6a50cf9b77a4f5f1286c319",
+                     *         "label": "bright-kestrel",
+                     *         "published_at": "2026-11-27T07:24:21.210002Z",
+                     *         "release_id": "cba3931c-1f1d-46fb-8dd5-ed9128a40722",
                      *         "title": "Family leave",
                      *         "version": 2
                      *       },
-                     *       "rulebook_id": "rb_RW8mmz9cJyojesqD",
+                     *       "rulebook_id": "rb_4Y4unSJG5d3UlajS",
                      *       "sections": [
                      *         {
-                     *           "content_digest": "sha256:25bc2acfbc11eaa09b2a2ded006fdb0554680ab789958f1aa2657e80f13ef96e",
+                     *           "content_digest": "sha256:26660ceee9469a0015c9fd2da233227e94b5fba8d6504242cab6a11a152eea23",
                      *           "criteria": [
                      *             {
                      *               "criterion_id": "employer_size",
@@ -9203,7 +9211,7 @@ export interface operations {
                      *           ],
                      *           "letter": "A",
                      *           "name": "FMLA employee eligibility",
-                     *           "ruleset_id": "fmla_employee:20261123-35749ab4c012",
+                     *           "ruleset_id": "fmla_employee:20261123-1199a08e3cff",
                      *           "section_id": "fmla_employee",
                      *           "slug": "demo/us-fmla-employee"
                      *         }
@@ -10549,6 +10557,7 @@ export interface operations {
                      *           ],
                      *           "field_id": "employment.employer_type",
                      *           "field_type": "enum",
+                     *           "label": "Employer",
                      *           "notes": [
                      *             {
                      *               "metadata": {
@@ -10560,6 +10569,11 @@ export interface operations {
                      *             }
                      *           ],
                      *           "question": "Who is your employer: a private business, a public agency (a state or local government, a school, or a federal agency whose staff are not under title 5 leave rules), or the federal civil service whose leave is governed by title 5 of the US Code?",
+                     *           "value_labels": {
+                     *             "federal_title5": "The federal civil service (title 5)",
+                     *             "private": "A private business",
+                     *             "public_agency": "A public agency (state, local or a federal agency outside title 5)"
+                     *           },
                      *           "weight": 1
                      *         },
                      *         {
@@ -10567,6 +10581,7 @@ export interface operations {
                      *           "enum_values": null,
                      *           "field_id": "employment.months_employed",
                      *           "field_type": "int",
+                     *           "label": "Months worked for this employer",
                      *           "notes": [
                      *             {
                      *               "metadata": {
@@ -10578,6 +10593,7 @@ export interface operations {
                      *             }
                      *           ],
                      *           "question": "For how many months in total have you worked for this employer? The months need not be in a row.",
+                     *           "unit": "months",
                      *           "weight": 1
                      *         },
                      *         {
@@ -10585,6 +10601,7 @@ export interface operations {
                      *           "enum_values": null,
                      *           "field_id": "employment.hours_12_months",
                      *           "field_type": "decimal",
+                     *           "label": "Hours worked in the last 12 months",
                      *           "notes": [
                      *             {
                      *               "metadata": {
@@ -10596,6 +10613,7 @@ export interface operations {
                      *             }
                      *           ],
                      *           "question": "How many hours did you actually work for this employer in the 12 months before your leave starts?",
+                     *           "unit": "hours",
                      *           "weight": 2
                      *         },
                      *         {
@@ -10603,8 +10621,10 @@ export interface operations {
                      *           "enum_values": null,
                      *           "field_id": "employer.workweeks_with_50_employees",
                      *           "field_type": "int",
+                     *           "label": "Weeks with 50 or more employees",
                      *           "notes": [],
                      *           "question": "In how many calendar weeks of this year or last year did your employer have 50 or more employees on each working day?",
+                     *           "unit": "weeks",
                      *           "weight": 3
                      *         },
                      *         {
@@ -10612,21 +10632,23 @@ export interface operations {
                      *           "enum_values": null,
                      *           "field_id": "worksite.employees_within_75_miles",
                      *           "field_type": "int",
+                     *           "label": "Employees within 75 miles",
                      *           "notes": [],
                      *           "question": "How many people does your employer employ at your worksite and at its other sites within 75 miles of it?",
+                     *           "unit": "employees",
                      *           "weight": 3
                      *         }
                      *       ],
                      *       "release": {
-                     *         "content_identity": "sha256:c91c3cb502d6d63b75ebda4202b9e6f6f2ae20a8b785885a4c7dd089269f2aaa",
-                     *         "label": "gentle-rainbow",
-                     *         "published_at": "2026-11-23T21:09:01.609238Z",
-                     *         "release_id": "78646b8e-e75e-4c3d-be7e-2371aaafcf68",
+                     *         "content_identity": "sha256:b2f45b893af46abec239fe013129fed62c2d195da81e0e3c949610d2f2689819",
+                     *         "label": "timely-goose",
+                     *         "published_at": "2026-11-27T07:24:20.15134Z",
+                     *         "release_id": "53fc658e-3de6-4210-8f0c-61bc3f9331fc",
                      *         "title": "Family leave",
                      *         "version": 1
                      *       },
                      *       "robot_hints": null,
-                     *       "rulebook_id": "rb_RW8mmz9cJyojesqD",
+                     *       "rulebook_id": "rb_4Y4unSJG5d3UlajS",
                      *       "section_names": {
                      *         "fmla_employee": "FMLA employee eligibility"
                      *       },
@@ -11368,7 +11390,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "content_digest": "sha256:25bc2acfbc11eaa09b2a2ded006fdb0554680ab789958f1aa2657e80f13ef96e",
+                     *       "content_digest": "sha256:26660ceee9469a0015c9fd2da233227e94b5fba8d6504242cab6a11a152eea23",
                      *       "criteria": [
                      *         {
                      *           "criterion_id": "employer_size",
@@ -11580,7 +11602,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "name": "FMLA employee eligibility",
-                     *       "ruleset_id": "fmla_employee:20261123-35749ab4c012",
+                     *       "ruleset_id": "fmla_employee:20261123-1199a08e3cff",
                      *       "ruleset_version": "v1",
                      *       "slug": "demo/us-fmla-employee"
                      *     }
@@ -11689,7 +11711,7 @@ export interface operations {
             path: {
                 /**
                  * @description A concrete ruleset_id such as snap_income:20260115-3f2a9c0d1e4b; not a slug.
-                 * @example fmla_employee:20261123-35749ab4c012
+                 * @example fmla_employee:20261123-1199a08e3cff
                  */
                 ruleset_id: string;
             };
@@ -11724,7 +11746,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "actual_outcome": "not_eligible",
-                     *       "content_digest": "sha256:25bc2acfbc11eaa09b2a2ded006fdb0554680ab789958f1aa2657e80f13ef96e",
+                     *       "content_digest": "sha256:26660ceee9469a0015c9fd2da233227e94b5fba8d6504242cab6a11a152eea23",
                      *       "decision_date": "2026-11-23",
                      *       "engine_version": "eligo-core@0.32.0",
                      *       "expected_outcome": "eligible",
@@ -11771,7 +11793,7 @@ export interface operations {
                      *           "title": "Employed by the employer for at least 12 months"
                      *         }
                      *       },
-                     *       "ruleset_id": "fmla_employee:20261123-35749ab4c012",
+                     *       "ruleset_id": "fmla_employee:20261123-1199a08e3cff",
                      *       "ruleset_version": "v1",
                      *       "slug": "demo/us-fmla-employee"
                      *     }
@@ -12544,7 +12566,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "content_digest": "sha256:25bc2acfbc11eaa09b2a2ded006fdb0554680ab789958f1aa2657e80f13ef96e",
+                     *       "content_digest": "sha256:26660ceee9469a0015c9fd2da233227e94b5fba8d6504242cab6a11a152eea23",
                      *       "engine_version": "eligo-core@0.32.0",
                      *       "fields": [
                      *         {
@@ -12556,6 +12578,7 @@ export interface operations {
                      *           ],
                      *           "field_id": "employment.employer_type",
                      *           "field_type": "enum",
+                     *           "label": "Employer",
                      *           "notes": [
                      *             {
                      *               "metadata": {
@@ -12567,6 +12590,11 @@ export interface operations {
                      *             }
                      *           ],
                      *           "question": "Who is your employer: a private business, a public agency (a state or local government, a school, or a federal agency whose staff are not under title 5 leave rules), or the federal civil service whose leave is governed by title 5 of the US Code?",
+                     *           "value_labels": {
+                     *             "federal_title5": "The federal civil service (title 5)",
+                     *             "private": "A private business",
+                     *             "public_agency": "A public agency (state, local or a federal agency outside title 5)"
+                     *           },
                      *           "weight": 1
                      *         },
                      *         {
@@ -12574,6 +12602,7 @@ export interface operations {
                      *           "enum_values": null,
                      *           "field_id": "employment.months_employed",
                      *           "field_type": "int",
+                     *           "label": "Months worked for this employer",
                      *           "notes": [
                      *             {
                      *               "metadata": {
@@ -12585,6 +12614,7 @@ export interface operations {
                      *             }
                      *           ],
                      *           "question": "For how many months in total have you worked for this employer? The months need not be in a row.",
+                     *           "unit": "months",
                      *           "weight": 1
                      *         },
                      *         {
@@ -12592,6 +12622,7 @@ export interface operations {
                      *           "enum_values": null,
                      *           "field_id": "employment.hours_12_months",
                      *           "field_type": "decimal",
+                     *           "label": "Hours worked in the last 12 months",
                      *           "notes": [
                      *             {
                      *               "metadata": {
@@ -12603,6 +12634,7 @@ export interface operations {
                      *             }
                      *           ],
                      *           "question": "How many hours did you actually work for this employer in the 12 months before your leave starts?",
+                     *           "unit": "hours",
                      *           "weight": 2
                      *         },
                      *         {
@@ -12610,8 +12642,10 @@ export interface operations {
                      *           "enum_values": null,
                      *           "field_id": "employer.workweeks_with_50_employees",
                      *           "field_type": "int",
+                     *           "label": "Weeks with 50 or more employees",
                      *           "notes": [],
                      *           "question": "In how many calendar weeks of this year or last year did your employer have 50 or more employees on each working day?",
+                     *           "unit": "weeks",
                      *           "weight": 3
                      *         },
                      *         {
@@ -12619,13 +12653,15 @@ export interface operations {
                      *           "enum_values": null,
                      *           "field_id": "worksite.employees_within_75_miles",
                      *           "field_type": "int",
+                     *           "label": "Employees within 75 miles",
                      *           "notes": [],
                      *           "question": "How many people does your employer employ at your worksite and at its other sites within 75 miles of it?",
+                     *           "unit": "employees",
                      *           "weight": 3
                      *         }
                      *       ],
                      *       "name": "FMLA employee eligibility",
-                     *       "ruleset_id": "fmla_employee:20261123-35749ab4c012",
+                     *       "ruleset_id": "fmla_employee:20261123-1199a08e3cff",
                      *       "ruleset_version": "v1",
                      *       "slug": "demo/us-fmla-employee"
                      *     }
@@ -12755,12 +12791,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "content_digest": "sha256:25bc2acfbc11eaa09b2a2ded006fdb0554680ab789958f1aa2657e80f13ef96e",
+                     *       "content_digest": "sha256:26660ceee9469a0015c9fd2da233227e94b5fba8d6504242cab6a11a152eea23",
                      *       "format": "eligo-rules",
-                     *       "ruleset_id": "fmla_employee:20261123-35749ab4c012",
+                     *       "ruleset_id": "fmla_employee:20261123-1199a08e3cff",
                      *       "ruleset_version": "v1",
                      *       "slug": "demo/us-fmla-employee",
-                     *       "source": "# Family and Medical Leave Act of 1993: who is an \"eligible employee\".\n# The statute (29 U.S.C. 2611(2) and (4)) and the Department of Labor's\n# regulation (29 CFR 825.110) together: a covered employer, 12 months of\n# employment, 1,250 hours in the last 12 months, and 50 employees within\n# 75 miles of the worksite. Airline flight crews (29 CFR 825.801) have a\n# different hours test and are out of scope.\nruleset \"us/fmla-employee\"\nsection fmla_employee\nname \"FMLA employee eligibility\"\ndescription \"Whether an employee is an eligible employee who may take unpaid, job-protected leave under the US Family and Medical Leave Act (29 U.S.C. 2611(2); 29 CFR 825.110). Eligibility is determined as of the date the leave starts.\"\n# Open-ended from 8 March 2013, when 29 CFR 825.110 took its quoted form\n# (the 2013 final rule added the reference to 825.801).\neffective 2013-03-08\n\nsource usc29_2611 \"29 U.S.C. 2611 (FMLA definitions)\" url \"https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim\" licence \"public-domain\"\nsource cfr29_825_110 \"29 CFR 825.110 Eligible employee\" url \"https://www.ecfr.gov/current/title-29/subtitle-B/chapter-V/subchapter-C/part-825/subpart-A/section-825.110\" licence \"public-domain\"\n\nfield employment.employer_type enum [\"private\", \"public_agency\", \"federal_title5\"] weight 1\n  question \"Who is your employer: a private business, a public agency (a state or local government, a school, or a federal agency whose staff are not under title 5 leave rules), or the federal civil service whose leave is governed by title 5 of the US Code?\"\n  description \"The kind of employer the leave would be taken from.\"\n  note legal_background \"Public agencies are covered employers whatever their size; most federal civil servants take family and medical leave under title 5 instead, so they are not eligible employees under this Act.\" source usc29_2611\nfield employment.months_employed int weight 1\n  question \"For how many months in total have you worked for this employer? The months need not be in a row.\"\n  note why \"Months before a break in service of seven years or more usually do not count, unless the break was for military service or a written agreement to rehire you.\" source cfr29_825_110\nfield employment.hours_12_months decimal weight 2\n  question \"How many hours did you actually work for this employer in the 12 months before your leave starts?\"\n  note why \"Hours are counted as under the Fair Labor Standards Act: hours actually worked, not paid leave.\" source usc29_2611\nfield employer.workweeks_with_50_employees int weight 3\n  question \"In how many calendar weeks of this year or last year did your employer have 50 or more employees on each working day?\"\n  description \"Needed only for private employers; public agencies are covered whatever their size.\"\nfield worksite.employees_within_75_miles int weight 3\n  question \"How many people does your employer employ at your worksite and at its other sites within 75 miles of it?\"\n\ngroup employer any \"Covered employer\" {\n  criterion employer_size \"Private employer with 50 or more employees in 20 or more workweeks\" {\n    employer.workweeks_with_50_employees >= 20 and employment.employer_type == \"private\"\n    cite usc29_2611 \"employs 50 or more employees for each working day during each of 20 or more calendar workweeks in the current or preceding calendar year\"\n  }\n  criterion public_agency \"Public agency employer\" {\n    employment.employer_type == \"public_agency\"\n    cite usc29_2611 \"public agency\"\n  }\n}\n\ngroup service all \"Length and amount of service\" {\n  criterion tenure \"Employed by the employer for at least 12 months\" {\n    employment.months_employed >= 12\n    cite usc29_2611 \"for at least 12 months by the employer with respect to whom leave is requested\"\n    cite cfr29_825_110 \"Has been employed by the employer for at least 12 months\"\n  }\n  criterion hours \"At least 1,250 hours of service in the previous 12 months\" {\n    employment.hours_12_months >= 1250\n    cite usc29_2611 \"for at least 1,250 hours of service with such employer during the previous 12-month period\"\n    cite cfr29_825_110 \"at least 1,250 hours of service during the 12-month period immediately preceding the commencement of the leave\"\n  }\n}\n\ngroup exclusions all \"Not excluded\" {\n  criterion not_title5 \"Not a federal employee covered by title 5 leave rules\" {\n    employment.employer_type != \"federal_title5\"\n    cite usc29_2611 \"any Federal officer or employee covered under subchapter V of chapter 63 of title 5\"\n  }\n  criterion worksite_size \"50 or more employees within 75 miles of the worksite\" {\n    worksite.employees_within_75_miles >= 50\n    cite usc29_2611 \"if the total number of employees employed by that employer within 75 miles of that worksite is less than 50\"\n    cite cfr29_825_110 \"Is employed at a worksite where 50 or more employees are employed by the employer within 75 miles of that worksite\"\n  }\n}\n\noutcome employer and service and exclusions\n"
+                     *       "source": "# Family and Medical Leave Act of 1993: who is an \"eligible employee\".\n# The statute (29 U.S.C. 2611(2) and (4)) and the Department of Labor's\n# regulation (29 CFR 825.110) together: a covered employer, 12 months of\n# employment, 1,250 hours in the last 12 months, and 50 employees within\n# 75 miles of the worksite. Airline flight crews (29 CFR 825.801) have a\n# different hours test and are out of scope.\nruleset \"us/fmla-employee\"\nsection fmla_employee\nname \"FMLA employee eligibility\"\ndescription \"Whether an employee is an eligible employee who may take unpaid, job-protected leave under the US Family and Medical Leave Act (29 U.S.C. 2611(2); 29 CFR 825.110). Eligibility is determined as of the date the leave starts.\"\n# Open-ended from 8 March 2013, when 29 CFR 825.110 took its quoted form\n# (the 2013 final rule added the reference to 825.801).\neffective 2013-03-08\n\nsource usc29_2611 \"29 U.S.C. 2611 (FMLA definitions)\" url \"https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim\" licence \"public-domain\"\nsource cfr29_825_110 \"29 CFR 825.110 Eligible employee\" url \"https://www.ecfr.gov/current/title-29/subtitle-B/chapter-V/subchapter-C/part-825/subpart-A/section-825.110\" licence \"public-domain\"\n\nfield employment.employer_type enum [\"private\", \"public_agency\", \"federal_title5\"] weight 1\n  question \"Who is your employer: a private business, a public agency (a state or local government, a school, or a federal agency whose staff are not under title 5 leave rules), or the federal civil service whose leave is governed by title 5 of the US Code?\"\n  description \"The kind of employer the leave would be taken from.\"\n  label \"Employer\"\n  option \"private\" \"A private business\"\n  option \"public_agency\" \"A public agency (state, local or a federal agency outside title 5)\"\n  option \"federal_title5\" \"The federal civil service (title 5)\"\n  note legal_background \"Public agencies are covered employers whatever their size; most federal civil servants take family and medical leave under title 5 instead, so they are not eligible employees under this Act.\" source usc29_2611\nfield employment.months_employed int weight 1\n  question \"For how many months in total have you worked for this employer? The months need not be in a row.\"\n  label \"Months worked for this employer\"\n  unit \"months\"\n  note why \"Months before a break in service of seven years or more usually do not count, unless the break was for military service or a written agreement to rehire you.\" source cfr29_825_110\nfield employment.hours_12_months decimal weight 2\n  question \"How many hours did you actually work for this employer in the 12 months before your leave starts?\"\n  label \"Hours worked in the last 12 months\"\n  unit \"hours\"\n  note why \"Hours are counted as under the Fair Labor Standards Act: hours actually worked, not paid leave.\" source usc29_2611\nfield employer.workweeks_with_50_employees int weight 3\n  question \"In how many calendar weeks of this year or last year did your employer have 50 or more employees on each working day?\"\n  description \"Needed only for private employers; public agencies are covered whatever their size.\"\n  label \"Weeks with 50 or more employees\"\n  unit \"weeks\"\nfield worksite.employees_within_75_miles int weight 3\n  question \"How many people does your employer employ at your worksite and at its other sites within 75 miles of it?\"\n  label \"Employees within 75 miles\"\n  unit \"employees\"\n\ngroup employer any \"Covered employer\" {\n  criterion employer_size \"Private employer with 50 or more employees in 20 or more workweeks\" {\n    employer.workweeks_with_50_employees >= 20 and employment.employer_type == \"private\"\n    cite usc29_2611 \"employs 50 or more employees for each working day during each of 20 or more calendar workweeks in the current or preceding calendar year\"\n  }\n  criterion public_agency \"Public agency employer\" {\n    employment.employer_type == \"public_agency\"\n    cite usc29_2611 \"public agency\"\n  }\n}\n\ngroup service all \"Length and amount of service\" {\n  criterion tenure \"Employed by the employer for at least 12 months\" {\n    employment.months_employed >= 12\n    cite usc29_2611 \"for at least 12 months by the employer with respect to whom leave is requested\"\n    cite cfr29_825_110 \"Has been employed by the employer for at least 12 months\"\n  }\n  criterion hours \"At least 1,250 hours of service in the previous 12 months\" {\n    employment.hours_12_months >= 1250\n    cite usc29_2611 \"for at least 1,250 hours of service with such employer during the previous 12-month period\"\n    cite cfr29_825_110 \"at least 1,250 hours of service during the 12-month period immediately preceding the commencement of the leave\"\n  }\n}\n\ngroup exclusions all \"Not excluded\" {\n  criterion not_title5 \"Not a federal employee covered by title 5 leave rules\" {\n    employment.employer_type != \"federal_title5\"\n    cite usc29_2611 \"any Federal officer or employee covered under subchapter V of chapter 63 of title 5\"\n  }\n  criterion worksite_size \"50 or more employees within 75 miles of the worksite\" {\n    worksite.employees_within_75_miles >= 50\n    cite usc29_2611 \"if the total number of employees employed by that employer within 75 miles of that worksite is less than 50\"\n    cite cfr29_825_110 \"Is employed at a worksite where 50 or more employees are employed by the employer within 75 miles of that worksite\"\n  }\n}\n\noutcome employer and service and exclusions\n"
                      *     }
                      */
                     "application/json": components["schemas"]["RulesetSource"];
