@@ -22,6 +22,12 @@ func registerStudio(s *api.Server, h *handler, op func(id, method, path, summary
 		Meaning: "the text does not parse, so it has no canonical form (`compile_errors`)."}}
 	api.Register(s, format, h.format)
 
+	symbols := op("get-project-draft-symbols", http.MethodGet, "/projects/{project_id}/draft/symbols", "List the draft's symbols",
+		"What a code editor completes the saved draft from: the declared `fields` (id, type, question, enum values), `sources`, `groups` and `criteria` (with their group), "+
+			"each with the line it is declared on, and the rules language's `functions` and `keywords`. They are read from the parsed text, so a draft that does not compile still has them; "+
+			"`complete` is false when the draft has syntax errors, after which the parser skips to the next declaration (one it skipped is missing). 409 `no_draft` before the first draft.", read)
+	symbols.Refusals = []api.Refusal{{Status: http.StatusConflict, ReasonCode: authoring.ReasonNoDraft, Meaning: "the project has no draft yet."}}
+	api.Register(s, symbols, h.symbols)
 }
 
 type formatInput struct {
@@ -48,4 +54,20 @@ func (h *handler) format(ctx context.Context, in *formatInput) (*formatOutput, e
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}
 	return &formatOutput{Body: f}, nil
+}
+
+type symbolsOutput struct {
+	Body authoring.DraftSymbols
+}
+
+func (h *handler) symbols(ctx context.Context, in *projectInput) (*symbolsOutput, error) {
+	tenant, err := tenantFor(in.ProjectID, ctx)
+	if err != nil {
+		return nil, err
+	}
+	sym, err := h.authoring.Symbols(ctx, tenant, in.ProjectID)
+	if err != nil {
+		return nil, failed(ctx, err, "Project", in.ProjectID)
+	}
+	return &symbolsOutput{Body: sym}, nil
 }

@@ -2,6 +2,8 @@ package projects
 
 import (
 	"net/http"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -65,6 +67,77 @@ func TestFormatDraft(t *testing.T) {
 	}
 	other := tenantKey(t, f, "globex", allProjectScopes...)
 	if r := call(t, f, other, http.MethodPost, g.base+"/draft/format", map[string]any{"rules": grantRules}); r.Status != http.StatusNotFound {
+		t.Errorf("another tenant's project: %d %s", r.Status, r.Raw)
+	}
+}
+
+// get-project-draft-symbols lists what the saved draft declares, with the
+// language's functions and keywords, whether or not the draft compiles.
+func TestDraftSymbols(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	key := tenantKey(t, f, "acme", allProjectScopes...)
+	g := newGrantProject(t, f, key)
+	r := g.do(t, http.MethodGet, "/draft/symbols", nil)
+	if r.Status != http.StatusConflict || reason(t, r) != "no_draft" {
+		t.Fatalf("before a draft: %d %s", r.Status, r.Raw)
+	}
+	want(t, g.do(t, http.MethodPut, "/draft", map[string]any{"rules": grantRules}), http.StatusOK)
+	r = g.do(t, http.MethodGet, "/draft/symbols", nil)
+	want(t, r, http.StatusOK)
+	sym := obj(t, r.Body)
+	wantSymbols := map[string]any{
+		"complete": true,
+		"fields": []any{
+			map[string]any{"id": "person.age", "type": "int", "question": "How old are you?", "enum_values": []any{}, "line": float64(4)},
+			map[string]any{"id": "review.officer_approves", "type": "enum", "question": "Did the officer approve?", "enum_values": []any{"yes", "no", "undecided"}, "line": float64(6)},
+		},
+		"sources": []any{map[string]any{"id": "law", "title": "Grant Act", "line": float64(3)}},
+		"groups": []any{
+			map[string]any{"id": "age", "kind": "all", "title": "Age", "line": float64(8)},
+			map[string]any{"id": "officer", "kind": "all", "title": "Officer", "line": float64(14)},
+		},
+		"criteria": []any{
+			map[string]any{"id": "adult", "group_id": "age", "title": "At least 18", "discretionary": false, "line": float64(9)},
+			map[string]any{"id": "officer_approves", "group_id": "officer", "title": "The officer approves", "discretionary": true, "line": float64(15)},
+		},
+	}
+	for member, w := range wantSymbols {
+		if !reflect.DeepEqual(sym[member], w) {
+			t.Errorf("%s: %v, want %v", member, sym[member], w)
+		}
+	}
+	for member, words := range map[string][]string{"functions": {"years_between", "decision_date", "present"}, "keywords": {"criterion", "cite", "discretionary", "outcome"}} {
+		got := toStrings(sym[member])
+		for _, w := range words {
+			if !slices.Contains(got, w) {
+				t.Errorf("%s %v lack %s", member, got, w)
+			}
+		}
+	}
+
+	// A draft that does not compile (an undeclared field) has its symbols;
+	// one with a syntax error has those the parser read, and says so.
+	for _, tc := range []struct {
+		name     string
+		rules    string
+		complete bool
+		fields   int
+		criteria int
+	}{
+		{"does not compile", strings.Replace(grantRules, "person.age >= 18", "person.height >= 18", 1), true, 2, 2},
+		{"a syntax error in the second group", strings.Replace(grantRules, `group officer all "Officer" {`, `group officer sometimes "Officer" {`, 1), false, 2, 1},
+	} {
+		want(t, g.do(t, http.MethodPut, "/draft", map[string]any{"rules": tc.rules}), http.StatusOK)
+		r := g.do(t, http.MethodGet, "/draft/symbols", nil)
+		want(t, r, http.StatusOK)
+		sym := obj(t, r.Body)
+		if sym["complete"] != tc.complete || len(list(t, sym["fields"])) != tc.fields || len(list(t, sym["criteria"])) != tc.criteria {
+			t.Errorf("%s: %s", tc.name, r.Raw)
+		}
+	}
+	other := tenantKey(t, f, "globex", allProjectScopes...)
+	if r := call(t, f, other, http.MethodGet, g.base+"/draft/symbols", nil); r.Status != http.StatusNotFound {
 		t.Errorf("another tenant's project: %d %s", r.Status, r.Raw)
 	}
 }

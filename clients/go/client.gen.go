@@ -1049,6 +1049,17 @@ type CriterionDisplay struct {
 // CriterionStatus The three-valued status of a criterion or group.
 type CriterionStatus string
 
+// CriterionSymbol defines model for CriterionSymbol.
+type CriterionSymbol struct {
+	Discretionary bool   `json:"discretionary"`
+	GroupId       string `json:"group_id"`
+	Id            string `json:"id"`
+
+	// Line The line of the declaration, from 1.
+	Line  int64  `json:"line"`
+	Title string `json:"title"`
+}
+
 // Decision defines model for Decision.
 type Decision struct {
 	// ChoiceContext With include_choice_context: every field's section and each OR-group's alternatives with their labels, fields and status (open, closed or satisfied).
@@ -1232,6 +1243,22 @@ type DraftState struct {
 type DraftSummary struct {
 	Origin    DraftOrigin `json:"origin"`
 	UpdatedAt time.Time   `json:"updated_at"`
+}
+
+// DraftSymbols defines model for DraftSymbols.
+type DraftSymbols struct {
+	// Complete False when the draft has syntax errors: a declaration the parser skipped over is then missing.
+	Complete bool              `json:"complete"`
+	Criteria []CriterionSymbol `json:"criteria"`
+	Fields   []FieldSymbol     `json:"fields"`
+
+	// Functions The rules language's functions, e.g. years_between.
+	Functions []string      `json:"functions"`
+	Groups    []GroupSymbol `json:"groups"`
+
+	// Keywords The rules language's keywords, e.g. criterion, cite, all.
+	Keywords []string       `json:"keywords"`
+	Sources  []SourceSymbol `json:"sources"`
 }
 
 // DraftUpdateRequest defines model for DraftUpdateRequest.
@@ -1468,6 +1495,24 @@ type FieldProposal struct {
 	// Type The type answers to a field must have.
 	Type     FieldType `json:"type"`
 	Verified bool      `json:"verified"`
+}
+
+// FieldSymbol defines model for FieldSymbol.
+type FieldSymbol struct {
+	// EnumValues An enum's values in the order written; empty for other types.
+	EnumValues []string `json:"enum_values"`
+
+	// Id The field id, <group>.<name>.
+	Id string `json:"id"`
+
+	// Line The line of the declaration, from 1.
+	Line int64 `json:"line"`
+
+	// Question The question asked; empty when the draft gives none.
+	Question string `json:"question"`
+
+	// Type The type as written: int, decimal, bool, date or enum.
+	Type string `json:"type"`
 }
 
 // FieldType The type answers to a field must have.
@@ -1777,6 +1822,18 @@ type GraphStats struct {
 
 // GroupKind all: every criterion must hold; any: one alternative suffices.
 type GroupKind string
+
+// GroupSymbol defines model for GroupSymbol.
+type GroupSymbol struct {
+	Id string `json:"id"`
+
+	// Kind all or any, as written.
+	Kind string `json:"kind"`
+
+	// Line The line of the declaration, from 1.
+	Line  int64  `json:"line"`
+	Title string `json:"title"`
+}
 
 // Guidance defines model for Guidance.
 type Guidance struct {
@@ -2569,6 +2626,15 @@ type SourceReferenceTargetKind string
 
 // SourceStatus defines model for SourceStatus.
 type SourceStatus string
+
+// SourceSymbol defines model for SourceSymbol.
+type SourceSymbol struct {
+	Id string `json:"id"`
+
+	// Line The line of the declaration, from 1.
+	Line  int64  `json:"line"`
+	Title string `json:"title"`
+}
 
 // SourceTarget defines model for SourceTarget.
 type SourceTarget struct {
@@ -6358,6 +6424,15 @@ type ClientInterface interface {
 	// Corresponds with POST /projects/{project_id}/draft/format (the `FormatProjectDraft` operationId).
 	FormatProjectDraft(ctx context.Context, projectId string, body FormatProjectDraftJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetProjectDraftSymbols List the draft's symbols
+	//
+	// What a code editor completes the saved draft from: the declared `fields` (id, type, question, enum values), `sources`, `groups` and `criteria` (with their group), each with the line it is declared on, and the rules language's `functions` and `keywords`. They are read from the parsed text, so a draft that does not compile still has them; `complete` is false when the draft has syntax errors, after which the parser skips to the next declaration (one it skipped is missing). 409 `no_draft` before the first draft.
+	//
+	// Access: API key with scope `projects:read`. Metering class: `projects`.
+	//
+	// Corresponds with GET /projects/{project_id}/draft/symbols (the `GetProjectDraftSymbols` operationId).
+	GetProjectDraftSymbols(ctx context.Context, projectId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GenerateProjectWithBody Generate the draft
 	//
 	// Starts a generation and answers 202 with the status envelope; poll GET .../status. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The active sources' stored `estimated_tokens` are checked before anything is assembled: when they alone are over the budget, the 422 gives their sum as `token_count`; and counting stops once it passes the budget, when `token_count` is what was counted by then (the prompt counts at least that). The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. A tenant's generations queued or running across its projects are limited too (the limit is in the 429's description): another start is 429 `tenant_generation_limit` with `Retry-After`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
@@ -7274,6 +7349,25 @@ func (c *Client) FormatProjectDraftWithBody(ctx context.Context, projectId strin
 // Corresponds with POST /projects/{project_id}/draft/format (the `FormatProjectDraft` operationId).
 func (c *Client) FormatProjectDraft(ctx context.Context, projectId string, body FormatProjectDraftJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewFormatProjectDraftRequest(c.Server, projectId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetProjectDraftSymbols List the draft's symbols
+//
+// What a code editor completes the saved draft from: the declared `fields` (id, type, question, enum values), `sources`, `groups` and `criteria` (with their group), each with the line it is declared on, and the rules language's `functions` and `keywords`. They are read from the parsed text, so a draft that does not compile still has them; `complete` is false when the draft has syntax errors, after which the parser skips to the next declaration (one it skipped is missing). 409 `no_draft` before the first draft.
+//
+// Access: API key with scope `projects:read`. Metering class: `projects`.
+//
+// Corresponds with GET /projects/{project_id}/draft/symbols (the `GetProjectDraftSymbols` operationId).
+func (c *Client) GetProjectDraftSymbols(ctx context.Context, projectId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetProjectDraftSymbolsRequest(c.Server, projectId)
 	if err != nil {
 		return nil, err
 	}
@@ -8839,6 +8933,40 @@ func NewFormatProjectDraftRequestWithBody(server string, projectId string, conte
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewGetProjectDraftSymbolsRequest constructs an http.Request for the GetProjectDraftSymbols method
+func NewGetProjectDraftSymbolsRequest(server string, projectId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "project_id", projectId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/projects/%s/draft/symbols", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -10983,6 +11111,17 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /projects/{project_id}/draft/format (the `FormatProjectDraft` operationId).
 	FormatProjectDraftWithResponse(ctx context.Context, projectId string, body FormatProjectDraftJSONRequestBody, reqEditors ...RequestEditorFn) (*FormatProjectDraftResponse, error)
+
+	// GetProjectDraftSymbolsWithResponse List the draft's symbols
+	//
+	// What a code editor completes the saved draft from: the declared `fields` (id, type, question, enum values), `sources`, `groups` and `criteria` (with their group), each with the line it is declared on, and the rules language's `functions` and `keywords`. They are read from the parsed text, so a draft that does not compile still has them; `complete` is false when the draft has syntax errors, after which the parser skips to the next declaration (one it skipped is missing). 409 `no_draft` before the first draft.
+	//
+	// Access: API key with scope `projects:read`. Metering class: `projects`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /projects/{project_id}/draft/symbols (the `GetProjectDraftSymbols` operationId).
+	GetProjectDraftSymbolsWithResponse(ctx context.Context, projectId string, reqEditors ...RequestEditorFn) (*GetProjectDraftSymbolsResponse, error)
 
 	// GenerateProjectWithBodyWithResponse Generate the draft
 	//
@@ -13254,6 +13393,193 @@ func (r FormatProjectDraftResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r FormatProjectDraftResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetProjectDraftSymbolsResponse200Headers the declared response headers of an HTTP 200 response for GetProjectDraftSymbols
+type GetProjectDraftSymbolsResponse200Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// GetProjectDraftSymbolsResponse401Headers the declared response headers of an HTTP 401 response for GetProjectDraftSymbols
+type GetProjectDraftSymbolsResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      string
+}
+
+// GetProjectDraftSymbolsResponse403Headers the declared response headers of an HTTP 403 response for GetProjectDraftSymbols
+type GetProjectDraftSymbolsResponse403Headers struct {
+	XRequestId string
+}
+
+// GetProjectDraftSymbolsResponse404Headers the declared response headers of an HTTP 404 response for GetProjectDraftSymbols
+type GetProjectDraftSymbolsResponse404Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// GetProjectDraftSymbolsResponse409Headers the declared response headers of an HTTP 409 response for GetProjectDraftSymbols
+type GetProjectDraftSymbolsResponse409Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// GetProjectDraftSymbolsResponse422Headers the declared response headers of an HTTP 422 response for GetProjectDraftSymbols
+type GetProjectDraftSymbolsResponse422Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// GetProjectDraftSymbolsResponse429Headers the declared response headers of an HTTP 429 response for GetProjectDraftSymbols
+type GetProjectDraftSymbolsResponse429Headers struct {
+	RetryAfter          *int
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// GetProjectDraftSymbolsResponse503Headers the declared response headers of an HTTP 503 response for GetProjectDraftSymbols
+type GetProjectDraftSymbolsResponse503Headers struct {
+	RetryAfter *int
+	XRequestId string
+}
+
+// GetProjectDraftSymbolsResponseDefaultHeaders the declared response headers of an HTTP default response for GetProjectDraftSymbols
+type GetProjectDraftSymbolsResponseDefaultHeaders struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+type GetProjectDraftSymbolsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DraftSymbols
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *ProblemError
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *ProblemError
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFoundError
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *ProblemError
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *ProblemError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ProblemError
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *ProblemError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetProjectDraftSymbolsResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetProjectDraftSymbolsResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetProjectDraftSymbolsResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetProjectDraftSymbolsResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *GetProjectDraftSymbolsResponse409Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *GetProjectDraftSymbolsResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetProjectDraftSymbolsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetProjectDraftSymbolsResponse503Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *GetProjectDraftSymbolsResponseDefaultHeaders
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetProjectDraftSymbolsResponse) GetJSON200() *DraftSymbols {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetProjectDraftSymbolsResponse) GetJSON401() *ProblemError {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetProjectDraftSymbolsResponse) GetJSON403() *ProblemError {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetProjectDraftSymbolsResponse) GetJSON404() *NotFoundError {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r GetProjectDraftSymbolsResponse) GetJSON409() *ProblemError {
+	return r.JSON409
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetProjectDraftSymbolsResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetProjectDraftSymbolsResponse) GetJSON429() *ProblemError {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetProjectDraftSymbolsResponse) GetJSON503() *ProblemError {
+	return r.JSON503
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r GetProjectDraftSymbolsResponse) GetJSONDefault() *ProblemError {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r GetProjectDraftSymbolsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetProjectDraftSymbolsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetProjectDraftSymbolsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetProjectDraftSymbolsResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -20429,6 +20755,23 @@ func (c *ClientWithResponses) FormatProjectDraftWithResponse(ctx context.Context
 	return ParseFormatProjectDraftResponse(rsp)
 }
 
+// GetProjectDraftSymbolsWithResponse List the draft's symbols
+//
+// What a code editor completes the saved draft from: the declared `fields` (id, type, question, enum values), `sources`, `groups` and `criteria` (with their group), each with the line it is declared on, and the rules language's `functions` and `keywords`. They are read from the parsed text, so a draft that does not compile still has them; `complete` is false when the draft has syntax errors, after which the parser skips to the next declaration (one it skipped is missing). 409 `no_draft` before the first draft.
+//
+// Access: API key with scope `projects:read`. Metering class: `projects`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /projects/{project_id}/draft/symbols (the `GetProjectDraftSymbols` operationId).
+func (c *ClientWithResponses) GetProjectDraftSymbolsWithResponse(ctx context.Context, projectId string, reqEditors ...RequestEditorFn) (*GetProjectDraftSymbolsResponse, error) {
+	rsp, err := c.GetProjectDraftSymbols(ctx, projectId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetProjectDraftSymbolsResponse(rsp)
+}
+
 // GenerateProjectWithBodyWithResponse Generate the draft
 //
 // Starts a generation and answers 202 with the status envelope; poll GET .../status. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The active sources' stored `estimated_tokens` are checked before anything is assembled: when they alone are over the budget, the 422 gives their sum as `token_count`; and counting stops once it passes the budget, when `token_count` is what was counted by then (the prompt counts at least that). The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. A tenant's generations queued or running across its projects are limited too (the limit is in the 429's description): another start is 429 `tenant_generation_limit` with `Retry-After`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
@@ -24436,6 +24779,370 @@ func ParseFormatProjectDraftResponse(rsp *http.Response) (*FormatProjectDraftRes
 		response.Headers503 = &headers
 	case true:
 		var headers FormatProjectDraftResponseDefaultHeaders
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.HeadersDefault = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetProjectDraftSymbolsResponse parses an HTTP response from a GetProjectDraftSymbolsWithResponse call
+func ParseGetProjectDraftSymbolsResponse(rsp *http.Response) (*GetProjectDraftSymbolsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetProjectDraftSymbolsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DraftSymbols
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFoundError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetProjectDraftSymbolsResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetProjectDraftSymbolsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetProjectDraftSymbolsResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetProjectDraftSymbolsResponse404Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers GetProjectDraftSymbolsResponse409Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 422:
+		var headers GetProjectDraftSymbolsResponse422Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetProjectDraftSymbolsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetProjectDraftSymbolsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers503 = &headers
+	case true:
+		var headers GetProjectDraftSymbolsResponseDefaultHeaders
 		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
