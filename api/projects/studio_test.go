@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/eligo/eligo/api/apitest"
 )
 
 // format-project-draft prints a text in the canonical layout without
@@ -139,5 +141,53 @@ func TestDraftSymbols(t *testing.T) {
 	other := tenantKey(t, f, "globex", allProjectScopes...)
 	if r := call(t, f, other, http.MethodGet, g.base+"/draft/symbols", nil); r.Status != http.StatusNotFound {
 		t.Errorf("another tenant's project: %d %s", r.Status, r.Raw)
+	}
+}
+
+// A quote that does not verify carries the nearest passage of its source
+// in the draft's provenance report, and the review's evidence names it; a
+// verified quote, or one with nothing close, carries none.
+func TestNearestPassage(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	key := tenantKey(t, f, "acme", allProjectScopes...)
+	g := newGrantProject(t, f, key)
+	rules := strings.Replace(grantRules, `cite law "is at least 18 years old"`,
+		`cite law "is at least 18 yeras old"`+"\n    "+`cite law "must reside in the state for six consecutive years"`, 1)
+	r := g.do(t, http.MethodPut, "/draft", map[string]any{"rules": rules})
+	want(t, r, http.StatusOK)
+	at := strings.Index(grantLaw, "is at least 18 years old")
+	wantNearest := map[string]any{
+		"is at least 18 yeras old":                           map[string]any{"text": "is at least 18 years old", "offset": float64(at), "end": float64(at + len("is at least 18 years old")), "similarity": 0.933},
+		"must reside in the state for six consecutive years": nil,
+		"may, at their discretion, approve the grant":        nil,
+	}
+	for _, read := range []struct {
+		method string
+		resp   apitest.Response
+	}{{"PUT", r}, {"GET", g.do(t, http.MethodGet, "/draft", nil)}} {
+		quotes := list(t, obj(t, obj(t, read.resp.Body)["provenance_report"])["quotes"])
+		if len(quotes) != len(wantNearest) {
+			t.Fatalf("%s: quotes %v", read.method, quotes)
+		}
+		for _, q := range quotes {
+			q := obj(t, q)
+			w, known := wantNearest[q["quote"].(string)]
+			if !known || !reflect.DeepEqual(q["nearest_passage"], w) {
+				t.Errorf("%s: quote %q: nearest_passage %v, want %v", read.method, q["quote"], q["nearest_passage"], w)
+			}
+		}
+	}
+	r = g.do(t, http.MethodPost, "/review", nil)
+	want(t, r, http.StatusOK)
+	var evidence []string
+	for _, c := range list(t, obj(t, r.Body)["checks"]) {
+		if obj(t, c)["id"] == "criteria_cited" {
+			evidence = toStrings(obj(t, c)["evidence"])
+		}
+	}
+	if !slices.Contains(evidence, `criterion adult: quote "is at least 18 yeras old" not found in grant.md; nearest passage: "is at least 18 years old"`) ||
+		!slices.Contains(evidence, `criterion adult: quote "must reside in the state for six consecutive years" not found in grant.md`) {
+		t.Errorf("criteria_cited evidence: %q", evidence)
 	}
 }

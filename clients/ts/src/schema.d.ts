@@ -167,14 +167,14 @@ export interface paths {
         };
         /**
          * Check the draft
-         * @description The draft worked out: its compile errors, every test's result and the contract's checks (`acceptance`), the provenance report, the source check and the source questions. 409 `no_draft` before the first draft. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+         * @description The draft worked out: its compile errors, every test's result and the contract's checks (`acceptance`), the provenance report, the source check and the source questions. 409 `no_draft` before the first draft. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
          *
          *     Access: API key with scope `projects:read`. Metering class: `projects`.
          */
         get: operations["get-project-draft"];
         /**
          * Write the draft by hand
-         * @description Stores `rules` (.rules text) as the project's draft, whether or not it compiles (a draft is work in progress), with optional `source_questions`, and answers what GET .../draft answers. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+         * @description Stores `rules` (.rules text) as the project's draft, whether or not it compiles (a draft is work in progress), with optional `source_questions`, and answers what GET .../draft answers. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
          *
          *     Access: API key with scope `projects:write`. Metering class: `projects`.
          */
@@ -337,7 +337,7 @@ export interface paths {
         put?: never;
         /**
          * Publish the draft
-         * @description Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+         * @description Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
          *
          *     Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
          *
@@ -1802,6 +1802,30 @@ export interface components {
             preferred_groups?: string[];
             preferred_section?: string;
         };
+        NearestPassage: {
+            /**
+             * Format: int64
+             * @description Byte offset just past the passage's last character.
+             */
+            end: number;
+            /**
+             * Format: int64
+             * @description Byte offset of the passage's first character in the source's extracted text (the text quotes are verified against).
+             */
+            offset: number;
+            /**
+             * Format: int64
+             * @description The PDF page the passage starts on; absent for other sources.
+             */
+            page?: number;
+            /**
+             * Format: double
+             * @description 1 less the cost of aligning the quote's words with the passage's per quote word (a word left out or added costs 1, a typo part of one; case and punctuation are ignored). Suggested from 0.6.
+             */
+            similarity: number;
+            /** @description The passage, white space collapsed: a quote the source verifies. */
+            text: string;
+        };
         NotFoundError: {
             detail: string;
         };
@@ -1998,6 +2022,8 @@ export interface components {
         };
         QuoteCheck: {
             criterion_id: string;
+            /** @description Only on a quote not found in its bound source: the source's passage nearest it, when one is close enough. */
+            nearest_passage?: components["schemas"]["NearestPassage"];
             /** Format: int64 */
             page?: number;
             project_source_id: string;
@@ -4128,7 +4154,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_7JzbM3k7HKam3BQt
+                 * @example prj_xZiTCjlfUVvbCi2y
                  */
                 project_id: string;
             };
@@ -4138,7 +4164,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "rules": "ruleset \"demo/us-fmla-employee\"\nsection fmla_employee\nname \"FMLA employee eligibility\"\nsource usc29_2611 \"29 U.S.C. 2611 (FMLA definitions)\" url \"https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim\" licence \"public-domain\"\nfield employment.months_employed int weight 1\n  question \"For how many months in total have you worked for this employer?\"\nfield worksite.employees_within_75_miles int weight 2\n  question \"How many people does your employer employ within 75 miles of your worksite?\"\ngroup service all \"Length of service\" {\n  criterion tenure \"Employed for at least 12 months\" {\n    employment.months_employed >= 12\n    cite usc29_2611 \"has been employed for at least 12 months by the employer\"\n  }\n}\ngroup worksite all \"Worksite size\" {\n  criterion worksite_size \"50 or more employees within 75 miles\" {\n    worksite.employees_within_75_miles >= 50\n    cite usc29_2611 \"50 or more employees within 75 miles\"\n  }\n}\noutcome service and worksite\n\n# Hours of service (29 U.S.C. 2611(2)(A)(ii)) still to add.\n"
+                 *       "rules": "ruleset \"demo/us-fmla-employee\"\nsection fmla_employee\nname \"FMLA employee eligibility\"\nsource usc29_2611 \"29 U.S.C. 2611 (FMLA definitions)\" url \"https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim\" licence \"public-domain\"\nfield employment.months_employed int weight 1\n  question \"For how many months in total have you worked for this employer?\"\nfield worksite.employees_within_75_miles int weight 2\n  question \"How many people does your employer employ within 75 miles of your worksite?\"\ngroup service all \"Length of service\" {\n  criterion tenure \"Employed for at least 12 months\" {\n    employment.months_employed >= 12\n    cite usc29_2611 \"has been employed for at least 12 months by the employer\"\n  }\n}\ngroup worksite all \"Worksite size\" {\n  criterion worksite_size \"50 or more employees within 75 miles\" {\n    worksite.employees_within_75_miles >= 50\n    cite usc29_2611 \"50 or more employes within 75 mile\"\n  }\n}\noutcome service and worksite\n\n# Hours of service (29 U.S.C. 2611(2)(A)(ii)) still to add.\n"
                  *     }
                  */
                 "application/json": components["schemas"]["DraftUpdateRequest"];
@@ -4176,9 +4202,9 @@ export interface operations {
                      *       },
                      *       "compile_errors": [],
                      *       "compiles": true,
-                     *       "content_digest": "sha256:534a9cd79221f6a0e01823593e0c8df9d56a7bf10a04540218fbdf4a3a288e39",
+                     *       "content_digest": "sha256:5525beb881a0382e0869d5b1c87ab4514b16feed52a8f4cc979c2ff32b2ee357",
                      *       "origin": "hand",
-                     *       "project_id": "prj_7JzbM3k7HKam3BQt",
+                     *       "project_id": "prj_xZiTCjlfUVvbCi2y",
                      *       "provenance_report": {
                      *         "coverage": [
                      *           {
@@ -4186,46 +4212,54 @@ export interface operations {
                      *             "clauses": 1,
                      *             "filename": "source.txt",
                      *             "share": 0,
-                     *             "source_id": "src_EfJBpjFKtaKnwr02",
+                     *             "source_id": "src_LLbwR7Xh-XL_XtaU",
                      *             "status": "reference_only",
                      *             "uncited_passages": [
                      *               "An eligible employee has been employed for at least 12 months by the employer."
                      *             ]
                      *           },
                      *           {
-                     *             "cited_clauses": 2,
+                     *             "cited_clauses": 1,
                      *             "clauses": 2,
                      *             "filename": "fmla-notes.txt",
-                     *             "share": 1,
-                     *             "source_id": "src_GgoTublwO0JU4jf_",
+                     *             "share": 0.5,
+                     *             "source_id": "src_dujoTGmoSKkobil7",
                      *             "status": "active",
-                     *             "uncited_passages": []
+                     *             "uncited_passages": [
+                     *               "An employer must employ 50 or more employees within 75 miles."
+                     *             ]
                      *           }
                      *         ],
                      *         "quotes": [
                      *           {
                      *             "criterion_id": "tenure",
-                     *             "project_source_id": "src_GgoTublwO0JU4jf_",
+                     *             "project_source_id": "src_dujoTGmoSKkobil7",
                      *             "quote": "has been employed for at least 12 months by the employer",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
                      *           },
                      *           {
                      *             "criterion_id": "worksite_size",
-                     *             "project_source_id": "src_GgoTublwO0JU4jf_",
-                     *             "quote": "50 or more employees within 75 miles",
+                     *             "nearest_passage": {
+                     *               "end": 139,
+                     *               "offset": 103,
+                     *               "similarity": 0.956,
+                     *               "text": "50 or more employees within 75 miles"
+                     *             },
+                     *             "project_source_id": "src_dujoTGmoSKkobil7",
+                     *             "quote": "50 or more employes within 75 mile",
                      *             "source_id": "usc29_2611",
-                     *             "verified": true
+                     *             "verified": false
                      *           }
                      *         ],
                      *         "totals": {
-                     *           "flagged": 0,
+                     *           "flagged": 1,
                      *           "uncited": 0,
-                     *           "verified": 2
+                     *           "verified": 1
                      *         }
                      *       },
                      *       "reference_problems": [],
-                     *       "rules": "ruleset \"demo/us-fmla-employee\"\nsection fmla_employee\nname \"FMLA employee eligibility\"\nsource usc29_2611 \"29 U.S.C. 2611 (FMLA definitions)\" url \"https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim\" licence \"public-domain\"\nfield employment.months_employed int weight 1\n  question \"For how many months in total have you worked for this employer?\"\nfield worksite.employees_within_75_miles int weight 2\n  question \"How many people does your employer employ within 75 miles of your worksite?\"\ngroup service all \"Length of service\" {\n  criterion tenure \"Employed for at least 12 months\" {\n    employment.months_employed >= 12\n    cite usc29_2611 \"has been employed for at least 12 months by the employer\"\n  }\n}\ngroup worksite all \"Worksite size\" {\n  criterion worksite_size \"50 or more employees within 75 miles\" {\n    worksite.employees_within_75_miles >= 50\n    cite usc29_2611 \"50 or more employees within 75 miles\"\n  }\n}\noutcome service and worksite\n\n# Hours of service (29 U.S.C. 2611(2)(A)(ii)) still to add.\n",
+                     *       "rules": "ruleset \"demo/us-fmla-employee\"\nsection fmla_employee\nname \"FMLA employee eligibility\"\nsource usc29_2611 \"29 U.S.C. 2611 (FMLA definitions)\" url \"https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim\" licence \"public-domain\"\nfield employment.months_employed int weight 1\n  question \"For how many months in total have you worked for this employer?\"\nfield worksite.employees_within_75_miles int weight 2\n  question \"How many people does your employer employ within 75 miles of your worksite?\"\ngroup service all \"Length of service\" {\n  criterion tenure \"Employed for at least 12 months\" {\n    employment.months_employed >= 12\n    cite usc29_2611 \"has been employed for at least 12 months by the employer\"\n  }\n}\ngroup worksite all \"Worksite size\" {\n  criterion worksite_size \"50 or more employees within 75 miles\" {\n    worksite.employees_within_75_miles >= 50\n    cite usc29_2611 \"50 or more employes within 75 mile\"\n  }\n}\noutcome service and worksite\n\n# Hours of service (29 U.S.C. 2611(2)(A)(ii)) still to add.\n",
                      *       "source_check": {
                      *         "findings": [
                      *           {
@@ -4236,7 +4270,7 @@ export interface operations {
                      *         "status": "warnings"
                      *       },
                      *       "source_questions": [],
-                     *       "updated_at": "2026-11-23T21:09:01.64931Z"
+                     *       "updated_at": "2026-11-23T06:59:19.06192Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Draft"];
