@@ -42,5 +42,6 @@ const (
 	ReasonRulebookReleaseCorrupt         = "rulebook_release_corrupt"
 	ReasonRateLimitExceededAnonymousBody = "rate_limit_exceeded" // the anonymous 429 body's error member
 	ReasonMethodNotAllowed               = "method_not_allowed"
-	ReasonDiffUndecided                  = "diff_undecided" // a ruleset or rulebook diff the solver could not settle in time
+	ReasonDiffUndecided                  = "diff_undecided"    // a ruleset or rulebook diff the solver could not settle in time
+	ReasonNothingPublished               = "nothing_published" // a project's draft diff with no published cut to compare with
 )

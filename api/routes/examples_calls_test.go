@@ -155,6 +155,7 @@ func exampleCalls(t *testing.T, f *apitest.Fixture, model *llmtest.Server) []exa
 		{op: "generate-and-test-project", method: http.MethodPost, path: "/projects/{project_id}/generate-and-test", params: project, keyed: true,
 			headers: providerKey, body: `{"model":"gpt-4.1-mini"}`},
 		{op: "get-project-draft", method: http.MethodGet, path: "/projects/{project_id}/draft", params: project, keyed: true},
+		{op: "diff-project-draft", method: http.MethodGet, path: "/projects/{project_id}/draft/diff", params: project, keyed: true},
 		{op: "get-project-draft-symbols", method: http.MethodGet, path: "/projects/{project_id}/draft/symbols", params: project, keyed: true},
 		{op: "review-project", method: http.MethodPost, path: "/projects/{project_id}/review", params: project, keyed: true, body: `{"coach":true}`},
 		{op: "publish-project", method: http.MethodPost, path: "/projects/{project_id}/publish", params: project, keyed: true,

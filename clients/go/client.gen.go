@@ -1224,6 +1224,22 @@ type Draft struct {
 	UpdatedAt       time.Time        `json:"updated_at"`
 }
 
+// DraftDiff defines model for DraftDiff.
+type DraftDiff struct {
+	// Against The concrete ruleset_id of the cut compared with.
+	Against string `json:"against"`
+
+	// AgainstSlug The slug that cut is published under.
+	AgainstSlug string `json:"against_slug"`
+
+	// AgainstVersion The cut's v<N> under its slug.
+	AgainstVersion string        `json:"against_version"`
+	Changes        []Change      `json:"changes"`
+	Equivalent     bool          `json:"equivalent"`
+	FieldChanges   []FieldChange `json:"field_changes"`
+	ProjectId      string        `json:"project_id"`
+}
+
 // DraftFormatRequest defines model for DraftFormatRequest.
 type DraftFormatRequest struct {
 	// Rules The .rules text to format.
@@ -2994,6 +3010,20 @@ type DiscoverProjectSections422JSONResponseBody struct {
 	union json.RawMessage
 }
 
+// DiffProjectDraftParams defines parameters for DiffProjectDraft.
+type DiffProjectDraftParams struct {
+	// Against The published cut to compare with: a slug or a concrete ruleset_id; default the cut in force under the draft's ruleset slug.
+	Against *string `form:"against,omitempty" json:"against,omitempty"`
+
+	// DecisionDate What decision_date() reads and which cut of a slug is in force, YYYY-MM-DD; default today.
+	DecisionDate *string `form:"decision_date,omitempty" json:"decision_date,omitempty"`
+}
+
+// DiffProjectDraft422JSONResponseBody defines parameters for DiffProjectDraft.
+type DiffProjectDraft422JSONResponseBody struct {
+	union json.RawMessage
+}
+
 // FormatProjectDraft422JSONResponseBody defines parameters for FormatProjectDraft.
 type FormatProjectDraft422JSONResponseBody struct {
 	union json.RawMessage
@@ -4304,6 +4334,68 @@ func (t DiscoverProjectSections422JSONResponseBody) MarshalJSON() ([]byte, error
 }
 
 func (t *DiscoverProjectSections422JSONResponseBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsValidationError returns the union data inside the DiffProjectDraft422JSONResponseBody as a ValidationError
+func (t DiffProjectDraft422JSONResponseBody) AsValidationError() (ValidationError, error) {
+	var body ValidationError
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromValidationError overwrites any union data inside the DiffProjectDraft422JSONResponseBody as the provided ValidationError
+func (t *DiffProjectDraft422JSONResponseBody) FromValidationError(v ValidationError) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeValidationError performs a merge with any union data inside the DiffProjectDraft422JSONResponseBody, using the provided ValidationError
+func (t *DiffProjectDraft422JSONResponseBody) MergeValidationError(v ValidationError) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsProblemError returns the union data inside the DiffProjectDraft422JSONResponseBody as a ProblemError
+func (t DiffProjectDraft422JSONResponseBody) AsProblemError() (ProblemError, error) {
+	var body ProblemError
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromProblemError overwrites any union data inside the DiffProjectDraft422JSONResponseBody as the provided ProblemError
+func (t *DiffProjectDraft422JSONResponseBody) FromProblemError(v ProblemError) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeProblemError performs a merge with any union data inside the DiffProjectDraft422JSONResponseBody, using the provided ProblemError
+func (t *DiffProjectDraft422JSONResponseBody) MergeProblemError(v ProblemError) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t DiffProjectDraft422JSONResponseBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *DiffProjectDraft422JSONResponseBody) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -6423,6 +6515,15 @@ type ClientInterface interface {
 	// Corresponds with PUT /projects/{project_id}/draft (the `PutProjectDraft` operationId).
 	PutProjectDraft(ctx context.Context, projectId string, body PutProjectDraftJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// DiffProjectDraft Whom the draft would affect
+	//
+	// Compares the saved draft with a published cut over every possible applicant, with the solver, as GET /rulesets/{ruleset_id}/diff compares two versions (the draft is the new one): for each kind of outcome change an applicant it happens to (`witness`), the criteria whose status differs for them and their quotes on both sides, or `equivalent: true`; fields added, removed or redeclared in `field_changes`. `against` names the cut: a slug (send each `/` as `%2F`) or a concrete ruleset_id the caller may see; a slug resolves to its cut in force on `decision_date`, as /decide resolves it. Without `against`, the cut in force under the slug the draft publishes to (its `ruleset` header, the slug publish-project takes by default). `against`, `against_slug` and `against_version` say which cut was compared with. `decision_date` (YYYY-MM-DD, default today) fixes decision_date() and the cut in force. A named `against` the caller cannot see is 404; with no `against`, a draft that declares no slug, or a slug with no cut the caller may see, is 422 `nothing_published`.
+	//
+	// Access: API key with scope `projects:read`, `rulesets:read`. Metering class: `projects`.
+	//
+	// Corresponds with GET /projects/{project_id}/draft/diff (the `DiffProjectDraft` operationId).
+	DiffProjectDraft(ctx context.Context, projectId string, params *DiffProjectDraftParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// FormatProjectDraftWithBody Format a rules text
 	//
 	// Prints `rules` (a .rules text for this project, saved or not; nothing is stored) in the canonical layout `eligo fmt` prints, comments kept, with `changed` saying whether it differs from the text sent. A text that does not parse is 422 `rules_do_not_parse` with `compile_errors` (`file:line:column: message`, one per error, as a draft's `compile_errors`); a text that parses but does not compile is formatted all the same.
@@ -7328,6 +7429,25 @@ func (c *Client) PutProjectDraftWithBody(ctx context.Context, projectId string, 
 // Corresponds with PUT /projects/{project_id}/draft (the `PutProjectDraft` operationId).
 func (c *Client) PutProjectDraft(ctx context.Context, projectId string, body PutProjectDraftJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPutProjectDraftRequest(c.Server, projectId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DiffProjectDraft Whom the draft would affect
+//
+// Compares the saved draft with a published cut over every possible applicant, with the solver, as GET /rulesets/{ruleset_id}/diff compares two versions (the draft is the new one): for each kind of outcome change an applicant it happens to (`witness`), the criteria whose status differs for them and their quotes on both sides, or `equivalent: true`; fields added, removed or redeclared in `field_changes`. `against` names the cut: a slug (send each `/` as `%2F`) or a concrete ruleset_id the caller may see; a slug resolves to its cut in force on `decision_date`, as /decide resolves it. Without `against`, the cut in force under the slug the draft publishes to (its `ruleset` header, the slug publish-project takes by default). `against`, `against_slug` and `against_version` say which cut was compared with. `decision_date` (YYYY-MM-DD, default today) fixes decision_date() and the cut in force. A named `against` the caller cannot see is 404; with no `against`, a draft that declares no slug, or a slug with no cut the caller may see, is 422 `nothing_published`.
+//
+// Access: API key with scope `projects:read`, `rulesets:read`. Metering class: `projects`.
+//
+// Corresponds with GET /projects/{project_id}/draft/diff (the `DiffProjectDraft` operationId).
+func (c *Client) DiffProjectDraft(ctx context.Context, projectId string, params *DiffProjectDraftParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDiffProjectDraftRequest(c.Server, projectId, params)
 	if err != nil {
 		return nil, err
 	}
@@ -8907,6 +9027,79 @@ func NewPutProjectDraftRequestWithBody(server string, projectId string, contentT
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDiffProjectDraftRequest constructs an http.Request for the DiffProjectDraft method
+func NewDiffProjectDraftRequest(server string, projectId string, params *DiffProjectDraftParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "project_id", projectId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/projects/%s/draft/diff", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Against != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "against", *params.Against, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.DecisionDate != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "decision_date", *params.DecisionDate, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -11111,6 +11304,17 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PUT /projects/{project_id}/draft (the `PutProjectDraft` operationId).
 	PutProjectDraftWithResponse(ctx context.Context, projectId string, body PutProjectDraftJSONRequestBody, reqEditors ...RequestEditorFn) (*PutProjectDraftResponse, error)
 
+	// DiffProjectDraftWithResponse Whom the draft would affect
+	//
+	// Compares the saved draft with a published cut over every possible applicant, with the solver, as GET /rulesets/{ruleset_id}/diff compares two versions (the draft is the new one): for each kind of outcome change an applicant it happens to (`witness`), the criteria whose status differs for them and their quotes on both sides, or `equivalent: true`; fields added, removed or redeclared in `field_changes`. `against` names the cut: a slug (send each `/` as `%2F`) or a concrete ruleset_id the caller may see; a slug resolves to its cut in force on `decision_date`, as /decide resolves it. Without `against`, the cut in force under the slug the draft publishes to (its `ruleset` header, the slug publish-project takes by default). `against`, `against_slug` and `against_version` say which cut was compared with. `decision_date` (YYYY-MM-DD, default today) fixes decision_date() and the cut in force. A named `against` the caller cannot see is 404; with no `against`, a draft that declares no slug, or a slug with no cut the caller may see, is 422 `nothing_published`.
+	//
+	// Access: API key with scope `projects:read`, `rulesets:read`. Metering class: `projects`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /projects/{project_id}/draft/diff (the `DiffProjectDraft` operationId).
+	DiffProjectDraftWithResponse(ctx context.Context, projectId string, params *DiffProjectDraftParams, reqEditors ...RequestEditorFn) (*DiffProjectDraftResponse, error)
+
 	// FormatProjectDraftWithBodyWithResponse Format a rules text
 	//
 	// Prints `rules` (a .rules text for this project, saved or not; nothing is stored) in the canonical layout `eligo fmt` prints, comments kept, with `changed` saying whether it differs from the text sent. A text that does not parse is 422 `rules_do_not_parse` with `compile_errors` (`file:line:column: message`, one per error, as a draft's `compile_errors`); a text that parses but does not compile is formatted all the same.
@@ -13231,6 +13435,193 @@ func (r PutProjectDraftResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r PutProjectDraftResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DiffProjectDraftResponse200Headers the declared response headers of an HTTP 200 response for DiffProjectDraft
+type DiffProjectDraftResponse200Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// DiffProjectDraftResponse401Headers the declared response headers of an HTTP 401 response for DiffProjectDraft
+type DiffProjectDraftResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      string
+}
+
+// DiffProjectDraftResponse403Headers the declared response headers of an HTTP 403 response for DiffProjectDraft
+type DiffProjectDraftResponse403Headers struct {
+	XRequestId string
+}
+
+// DiffProjectDraftResponse404Headers the declared response headers of an HTTP 404 response for DiffProjectDraft
+type DiffProjectDraftResponse404Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// DiffProjectDraftResponse409Headers the declared response headers of an HTTP 409 response for DiffProjectDraft
+type DiffProjectDraftResponse409Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// DiffProjectDraftResponse422Headers the declared response headers of an HTTP 422 response for DiffProjectDraft
+type DiffProjectDraftResponse422Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// DiffProjectDraftResponse429Headers the declared response headers of an HTTP 429 response for DiffProjectDraft
+type DiffProjectDraftResponse429Headers struct {
+	RetryAfter          *int
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// DiffProjectDraftResponse503Headers the declared response headers of an HTTP 503 response for DiffProjectDraft
+type DiffProjectDraftResponse503Headers struct {
+	RetryAfter *int
+	XRequestId string
+}
+
+// DiffProjectDraftResponseDefaultHeaders the declared response headers of an HTTP default response for DiffProjectDraft
+type DiffProjectDraftResponseDefaultHeaders struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+type DiffProjectDraftResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DraftDiff
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *ProblemError
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *ProblemError
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFoundError
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *ProblemError
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *DiffProjectDraft422JSONResponseBody
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *ProblemError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ProblemError
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *ProblemError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *DiffProjectDraftResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *DiffProjectDraftResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *DiffProjectDraftResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *DiffProjectDraftResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *DiffProjectDraftResponse409Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *DiffProjectDraftResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DiffProjectDraftResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DiffProjectDraftResponse503Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *DiffProjectDraftResponseDefaultHeaders
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DiffProjectDraftResponse) GetJSON200() *DraftDiff {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DiffProjectDraftResponse) GetJSON401() *ProblemError {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DiffProjectDraftResponse) GetJSON403() *ProblemError {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DiffProjectDraftResponse) GetJSON404() *NotFoundError {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r DiffProjectDraftResponse) GetJSON409() *ProblemError {
+	return r.JSON409
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r DiffProjectDraftResponse) GetJSON422() *DiffProjectDraft422JSONResponseBody {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r DiffProjectDraftResponse) GetJSON429() *ProblemError {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DiffProjectDraftResponse) GetJSON503() *ProblemError {
+	return r.JSON503
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r DiffProjectDraftResponse) GetJSONDefault() *ProblemError {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r DiffProjectDraftResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DiffProjectDraftResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DiffProjectDraftResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DiffProjectDraftResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -20742,6 +21133,23 @@ func (c *ClientWithResponses) PutProjectDraftWithResponse(ctx context.Context, p
 	return ParsePutProjectDraftResponse(rsp)
 }
 
+// DiffProjectDraftWithResponse Whom the draft would affect
+//
+// Compares the saved draft with a published cut over every possible applicant, with the solver, as GET /rulesets/{ruleset_id}/diff compares two versions (the draft is the new one): for each kind of outcome change an applicant it happens to (`witness`), the criteria whose status differs for them and their quotes on both sides, or `equivalent: true`; fields added, removed or redeclared in `field_changes`. `against` names the cut: a slug (send each `/` as `%2F`) or a concrete ruleset_id the caller may see; a slug resolves to its cut in force on `decision_date`, as /decide resolves it. Without `against`, the cut in force under the slug the draft publishes to (its `ruleset` header, the slug publish-project takes by default). `against`, `against_slug` and `against_version` say which cut was compared with. `decision_date` (YYYY-MM-DD, default today) fixes decision_date() and the cut in force. A named `against` the caller cannot see is 404; with no `against`, a draft that declares no slug, or a slug with no cut the caller may see, is 422 `nothing_published`.
+//
+// Access: API key with scope `projects:read`, `rulesets:read`. Metering class: `projects`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /projects/{project_id}/draft/diff (the `DiffProjectDraft` operationId).
+func (c *ClientWithResponses) DiffProjectDraftWithResponse(ctx context.Context, projectId string, params *DiffProjectDraftParams, reqEditors ...RequestEditorFn) (*DiffProjectDraftResponse, error) {
+	rsp, err := c.DiffProjectDraft(ctx, projectId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDiffProjectDraftResponse(rsp)
+}
+
 // FormatProjectDraftWithBodyWithResponse Format a rules text
 //
 // Prints `rules` (a .rules text for this project, saved or not; nothing is stored) in the canonical layout `eligo fmt` prints, comments kept, with `changed` saying whether it differs from the text sent. A text that does not parse is 422 `rules_do_not_parse` with `compile_errors` (`file:line:column: message`, one per error, as a draft's `compile_errors`); a text that parses but does not compile is formatted all the same.
@@ -24464,6 +24872,370 @@ func ParsePutProjectDraftResponse(rsp *http.Response) (*PutProjectDraftResponse,
 		response.Headers503 = &headers
 	case true:
 		var headers PutProjectDraftResponseDefaultHeaders
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.HeadersDefault = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDiffProjectDraftResponse parses an HTTP response from a DiffProjectDraftWithResponse call
+func ParseDiffProjectDraftResponse(rsp *http.Response) (*DiffProjectDraftResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DiffProjectDraftResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DraftDiff
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFoundError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest DiffProjectDraft422JSONResponseBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers DiffProjectDraftResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers DiffProjectDraftResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers DiffProjectDraftResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers DiffProjectDraftResponse404Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers DiffProjectDraftResponse409Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 422:
+		var headers DiffProjectDraftResponse422Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers DiffProjectDraftResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers DiffProjectDraftResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers503 = &headers
+	case true:
+		var headers DiffProjectDraftResponseDefaultHeaders
 		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

@@ -186,6 +186,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{project_id}/draft/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whom the draft would affect
+         * @description Compares the saved draft with a published cut over every possible applicant, with the solver, as GET /rulesets/{ruleset_id}/diff compares two versions (the draft is the new one): for each kind of outcome change an applicant it happens to (`witness`), the criteria whose status differs for them and their quotes on both sides, or `equivalent: true`; fields added, removed or redeclared in `field_changes`. `against` names the cut: a slug (send each `/` as `%2F`) or a concrete ruleset_id the caller may see; a slug resolves to its cut in force on `decision_date`, as /decide resolves it. Without `against`, the cut in force under the slug the draft publishes to (its `ruleset` header, the slug publish-project takes by default). `against`, `against_slug` and `against_version` say which cut was compared with. `decision_date` (YYYY-MM-DD, default today) fixes decision_date() and the cut in force. A named `against` the caller cannot see is 404; with no `against`, a draft that declares no slug, or a slug with no cut the caller may see, is 422 `nothing_published`.
+         *
+         *     Access: API key with scope `projects:read`, `rulesets:read`. Metering class: `projects`.
+         */
+        get: operations["diff-project-draft"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{project_id}/draft/format": {
         parameters: {
             query?: never;
@@ -1281,6 +1303,18 @@ export interface components {
             source_questions: components["schemas"]["SourceQuestion"][];
             /** Format: date-time */
             updated_at: string;
+        };
+        DraftDiff: {
+            /** @description The concrete ruleset_id of the cut compared with. */
+            against: string;
+            /** @description The slug that cut is published under. */
+            against_slug: string;
+            /** @description The cut's v<N> under its slug. */
+            against_version: string;
+            changes: components["schemas"]["Change"][];
+            equivalent: boolean;
+            field_changes: components["schemas"]["FieldChange"][];
+            project_id: string;
         };
         DraftFormatRequest: {
             /** @description The .rules text to format. */
@@ -4353,6 +4387,308 @@ export interface operations {
                 };
             };
             /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
+            default: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+        };
+    };
+    "diff-project-draft": {
+        parameters: {
+            query?: {
+                /** @description The published cut to compare with: a slug or a concrete ruleset_id; default the cut in force under the draft's ruleset slug. */
+                against?: string;
+                /** @description What decision_date() reads and which cut of a slug is in force, YYYY-MM-DD; default today. */
+                decision_date?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The project id, prj_ and 16 URL-safe characters.
+                 * @example prj_6vP6ioH2JENROGT4
+                 */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "against": "fmla_employee:20261123-35749ab4c012",
+                     *       "against_slug": "demo/us-fmla-employee",
+                     *       "against_version": "v1",
+                     *       "changes": [
+                     *         {
+                     *           "criteria": [
+                     *             {
+                     *               "criterion_id": "employer_size",
+                     *               "new_quotes": [],
+                     *               "old_quotes": [
+                     *                 "employs 50 or more employees for each working day during each of 20 or more calendar workweeks in the current or preceding calendar year"
+                     *               ],
+                     *               "old_status": "pending"
+                     *             },
+                     *             {
+                     *               "criterion_id": "hours",
+                     *               "new_quotes": [],
+                     *               "old_quotes": [
+                     *                 "for at least 1,250 hours of service with such employer during the previous 12-month period",
+                     *                 "at least 1,250 hours of service during the 12-month period immediately preceding the commencement of the leave"
+                     *               ],
+                     *               "old_status": "not_satisfied"
+                     *             },
+                     *             {
+                     *               "criterion_id": "not_title5",
+                     *               "new_quotes": [],
+                     *               "old_quotes": [
+                     *                 "any Federal officer or employee covered under subchapter V of chapter 63 of title 5"
+                     *               ],
+                     *               "old_status": "pending"
+                     *             },
+                     *             {
+                     *               "criterion_id": "public_agency",
+                     *               "new_quotes": [],
+                     *               "old_quotes": [
+                     *                 "public agency"
+                     *               ],
+                     *               "old_status": "pending"
+                     *             }
+                     *           ],
+                     *           "from": "not_eligible",
+                     *           "kind": "not_eligible_to_eligible",
+                     *           "to": "eligible",
+                     *           "witness": {
+                     *             "employment.hours_12_months": 0,
+                     *             "employment.months_employed": 12,
+                     *             "worksite.employees_within_75_miles": 50
+                     *           }
+                     *         },
+                     *         {
+                     *           "criteria": [
+                     *             {
+                     *               "criterion_id": "employer_size",
+                     *               "new_quotes": [],
+                     *               "old_quotes": [
+                     *                 "employs 50 or more employees for each working day during each of 20 or more calendar workweeks in the current or preceding calendar year"
+                     *               ],
+                     *               "old_status": "pending"
+                     *             },
+                     *             {
+                     *               "criterion_id": "hours",
+                     *               "new_quotes": [],
+                     *               "old_quotes": [
+                     *                 "for at least 1,250 hours of service with such employer during the previous 12-month period",
+                     *                 "at least 1,250 hours of service during the 12-month period immediately preceding the commencement of the leave"
+                     *               ],
+                     *               "old_status": "not_satisfied"
+                     *             },
+                     *             {
+                     *               "criterion_id": "not_title5",
+                     *               "new_quotes": [],
+                     *               "old_quotes": [
+                     *                 "any Federal officer or employee covered under subchapter V of chapter 63 of title 5"
+                     *               ],
+                     *               "old_status": "pending"
+                     *             },
+                     *             {
+                     *               "criterion_id": "public_agency",
+                     *               "new_quotes": [],
+                     *               "old_quotes": [
+                     *                 "public agency"
+                     *               ],
+                     *               "old_status": "pending"
+                     *             }
+                     *           ],
+                     *           "from": "not_eligible",
+                     *           "kind": "not_eligible_to_undetermined",
+                     *           "to": "undetermined",
+                     *           "witness": {
+                     *             "employment.hours_12_months": 0
+                     *           }
+                     *         },
+                     *         {
+                     *           "criteria": [
+                     *             {
+                     *               "criterion_id": "employer_size",
+                     *               "new_quotes": [],
+                     *               "old_quotes": [
+                     *                 "employs 50 or more employees for each working day during each of 20 or more calendar workweeks in the current or preceding calendar year"
+                     *               ],
+                     *               "old_status": "pending"
+                     *             },
+                     *             {
+                     *               "criterion_id": "hours",
+                     *               "new_quotes": [],
+                     *               "old_quotes": [
+                     *                 "for at least 1,250 hours of service with such employer during the previous 12-month period",
+                     *                 "at least 1,250 hours of service during the 12-month period immediately preceding the commencement of the leave"
+                     *               ],
+                     *               "old_status": "pending"
+                     *             },
+                     *             {
+                     *               "criterion_id": "not_title5",
+                     *               "new_quotes": [],
+                     *               "old_quotes": [
+                     *                 "any Federal officer or employee covered under subchapter V of chapter 63 of title 5"
+                     *               ],
+                     *               "old_status": "pending"
+                     *             },
+                     *             {
+                     *               "criterion_id": "public_agency",
+                     *               "new_quotes": [],
+                     *               "old_quotes": [
+                     *                 "public agency"
+                     *               ],
+                     *               "old_status": "pending"
+                     *             }
+                     *           ],
+                     *           "from": "undetermined",
+                     *           "kind": "undetermined_to_eligible",
+                     *           "to": "eligible",
+                     *           "witness": {
+                     *             "employment.months_employed": 12,
+                     *             "worksite.employees_within_75_miles": 50
+                     *           }
+                     *         }
+                     *       ],
+                     *       "equivalent": false,
+                     *       "field_changes": [
+                     *         {
+                     *           "field": "employment.employer_type",
+                     *           "kind": "removed",
+                     *           "old": "enum [\"private\" \"public_agency\" \"federal_title5\"]"
+                     *         },
+                     *         {
+                     *           "field": "employment.hours_12_months",
+                     *           "kind": "removed",
+                     *           "old": "decimal"
+                     *         },
+                     *         {
+                     *           "field": "employer.workweeks_with_50_employees",
+                     *           "kind": "removed",
+                     *           "old": "int"
+                     *         }
+                     *       ],
+                     *       "project_id": "prj_6vP6ioH2JENROGT4"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DraftDiff"];
+                };
+            };
+            /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme: `ApiKey header="x-api-key"`. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Not Found. The project or ruleset is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
+            404: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Conflict. `no_draft`: the project has no draft yet. */
+            409: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `draft_does_not_compile`: the draft does not compile, or authors another section (`compile_errors`, as GET .../draft reports them). `nothing_published`: no `against` was given and there is nothing to compare with: the draft declares no `ruleset` slug, or no cut under it is visible to the caller. `ruleset_record_corrupt`: the stored ruleset could not be loaded (its content does not match its digest); republish it. `diff_undecided`: the solver could not decide within its time bound (10 s); nothing is known about the difference. */
+            422: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `projects` class; `Retry-After: 86400`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -9427,7 +9763,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `release_member_unresolved`: a member of the composition is missing, not live, archived or does not load; the draft is unchanged. `rulebook_release_missing`: the head names a release this server does not hold; the latest is never served instead. `rulebook_release_corrupt`: the release's frozen content fails its identity check. `diff_undecided`: the solver could not decide within its time bound (10 s). */
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `release_member_unresolved`: a member of the composition is missing, not live, archived or does not load; the draft is unchanged. `rulebook_release_missing`: the head names a release this server does not hold; the latest is never served instead. `rulebook_release_corrupt`: the release's frozen content fails its identity check. `diff_undecided`: the solver could not decide within its time bound (10 s); nothing is known about the difference. */
             422: {
                 headers: {
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
