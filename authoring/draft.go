@@ -66,6 +66,17 @@ type Workup struct {
 	bindings []binding
 }
 
+// Compiled is nil when the draft compiles, else the refusal an operation
+// that needs the compiled draft gives: ReasonDraftInvalid with the
+// compile errors in `compile_errors`.
+func (w Workup) Compiled() error {
+	if w.Rules != nil {
+		return nil
+	}
+	return &RefusedError{Kind: Unprocessable, Reason: ReasonDraftInvalid, Detail: map[string]any{"compile_errors": compileMessages(w.CompileErrors)},
+		Message: "The draft does not compile: " + w.CompileErrors[0].Msg}
+}
+
 // PutDraft stores a hand-written draft, whether or not it compiles (a
 // draft is work in progress), and works it out.
 func (s *Service) PutDraft(ctx context.Context, tenantID, projectID string, req DraftRequest) (Workup, error) {
@@ -109,14 +120,20 @@ func (s *Service) Draft(ctx context.Context, tenantID, projectID string, targets
 		return Workup{}, err
 	}
 	if p.DraftText == nil {
-		return Workup{Project: p}, &RefusedError{Kind: Conflict, Reason: ReasonNoDraft,
-			Message: "The project has no draft yet: PUT /projects/{id}/draft with rules text, or generate one."}
+		return Workup{Project: p}, noDraft()
 	}
 	sources, err := s.store.ProjectSources(ctx, tenantID, projectID, true)
 	if err != nil {
 		return Workup{}, err
 	}
 	return s.workUp(p, sources, targets)
+}
+
+// noDraft is the refusal of an operation that needs the project's draft
+// before it has one.
+func noDraft() *RefusedError {
+	return &RefusedError{Kind: Conflict, Reason: ReasonNoDraft,
+		Message: "The project has no draft yet: PUT /projects/{id}/draft with rules text, or generate one."}
 }
 
 // draftCacheSize bounds the compiled drafts one Service keeps. A draft at

@@ -1049,6 +1049,17 @@ type CriterionDisplay struct {
 // CriterionStatus The three-valued status of a criterion or group.
 type CriterionStatus string
 
+// CriterionSymbol defines model for CriterionSymbol.
+type CriterionSymbol struct {
+	Discretionary bool   `json:"discretionary"`
+	GroupId       string `json:"group_id"`
+	Id            string `json:"id"`
+
+	// Line The line of the declaration, from 1.
+	Line  int64  `json:"line"`
+	Title string `json:"title"`
+}
+
 // Decision defines model for Decision.
 type Decision struct {
 	// ChoiceContext With include_choice_context: every field's section and each OR-group's alternatives with their labels, fields and status (open, closed or satisfied).
@@ -1213,6 +1224,28 @@ type Draft struct {
 	UpdatedAt       time.Time        `json:"updated_at"`
 }
 
+// DraftDiff defines model for DraftDiff.
+type DraftDiff struct {
+	// Against The concrete ruleset_id of the cut compared with.
+	Against string `json:"against"`
+
+	// AgainstSlug The slug that cut is published under.
+	AgainstSlug string `json:"against_slug"`
+
+	// AgainstVersion The cut's v<N> under its slug.
+	AgainstVersion string        `json:"against_version"`
+	Changes        []Change      `json:"changes"`
+	Equivalent     bool          `json:"equivalent"`
+	FieldChanges   []FieldChange `json:"field_changes"`
+	ProjectId      string        `json:"project_id"`
+}
+
+// DraftFormatRequest defines model for DraftFormatRequest.
+type DraftFormatRequest struct {
+	// Rules The .rules text to format.
+	Rules string `json:"rules"`
+}
+
 // DraftOrigin defines model for DraftOrigin.
 type DraftOrigin string
 
@@ -1226,6 +1259,22 @@ type DraftState struct {
 type DraftSummary struct {
 	Origin    DraftOrigin `json:"origin"`
 	UpdatedAt time.Time   `json:"updated_at"`
+}
+
+// DraftSymbols defines model for DraftSymbols.
+type DraftSymbols struct {
+	// Complete False when the draft has syntax errors: a declaration the parser skipped over is then missing.
+	Complete bool              `json:"complete"`
+	Criteria []CriterionSymbol `json:"criteria"`
+	Fields   []FieldSymbol     `json:"fields"`
+
+	// Functions The rules language's functions, e.g. years_between.
+	Functions []string      `json:"functions"`
+	Groups    []GroupSymbol `json:"groups"`
+
+	// Keywords The rules language's keywords, e.g. criterion, cite, all.
+	Keywords []string       `json:"keywords"`
+	Sources  []SourceSymbol `json:"sources"`
 }
 
 // DraftUpdateRequest defines model for DraftUpdateRequest.
@@ -1464,6 +1513,24 @@ type FieldProposal struct {
 	Verified bool      `json:"verified"`
 }
 
+// FieldSymbol defines model for FieldSymbol.
+type FieldSymbol struct {
+	// EnumValues An enum's values in the order written; empty for other types.
+	EnumValues []string `json:"enum_values"`
+
+	// Id The field id, <group>.<name>.
+	Id string `json:"id"`
+
+	// Line The line of the declaration, from 1.
+	Line int64 `json:"line"`
+
+	// Question The question asked; empty when the draft gives none.
+	Question string `json:"question"`
+
+	// Type The type as written: int, decimal, bool, date or enum.
+	Type string `json:"type"`
+}
+
 // FieldType The type answers to a field must have.
 type FieldType string
 
@@ -1477,6 +1544,15 @@ type Finding struct {
 	Others    *[]string               `json:"others,omitempty"`
 	Quote     *string                 `json:"quote,omitempty"`
 	Witness   *map[string]interface{} `json:"witness,omitempty"`
+}
+
+// FormattedRules defines model for FormattedRules.
+type FormattedRules struct {
+	// Changed Whether the canonical text differs from the text sent.
+	Changed bool `json:"changed"`
+
+	// Rules The text in the canonical layout eligo fmt prints.
+	Rules string `json:"rules"`
 }
 
 // GenerateRequest defines model for GenerateRequest.
@@ -1763,6 +1839,18 @@ type GraphStats struct {
 // GroupKind all: every criterion must hold; any: one alternative suffices.
 type GroupKind string
 
+// GroupSymbol defines model for GroupSymbol.
+type GroupSymbol struct {
+	Id string `json:"id"`
+
+	// Kind all or any, as written.
+	Kind string `json:"kind"`
+
+	// Line The line of the declaration, from 1.
+	Line  int64  `json:"line"`
+	Title string `json:"title"`
+}
+
 // Guidance defines model for Guidance.
 type Guidance struct {
 	Adherence    *GuidanceAdherence `json:"adherence,omitempty"`
@@ -1802,11 +1890,71 @@ type Hint struct {
 	Message       string `json:"message"`
 }
 
+// Incomplete defines model for Incomplete.
+type Incomplete struct {
+	Detail string `json:"detail"`
+	Reason string `json:"reason"`
+}
+
 // InquiryContext defines model for InquiryContext.
 type InquiryContext struct {
 	DeclinedFields   *[]string `json:"declined_fields,omitempty"`
 	PreferredGroups  *[]string `json:"preferred_groups,omitempty"`
 	PreferredSection *string   `json:"preferred_section,omitempty"`
+}
+
+// Mutant defines model for Mutant.
+type Mutant struct {
+	Criterion   *string `json:"criterion,omitempty"`
+	Description string  `json:"description"`
+	Id          string  `json:"id"`
+	Kind        string  `json:"kind"`
+}
+
+// MutationScoreWithSuggestions defines model for MutationScoreWithSuggestions.
+type MutationScoreWithSuggestions struct {
+	Candidates int64       `json:"candidates"`
+	Complete   bool        `json:"complete"`
+	Done       int64       `json:"done"`
+	Incomplete *Incomplete `json:"incomplete,omitempty"`
+
+	// Killed Mutants some current test kills.
+	Killed int64 `json:"killed"`
+
+	// KilledWithSuggestions Mutants killed with every reachable suggestion added to the tests.
+	KilledWithSuggestions int64 `json:"killed_with_suggestions"`
+	Planned               int64 `json:"planned"`
+	Sampled               bool  `json:"sampled"`
+
+	// Score killed / total (1 with no mutant); 0 when the run did not finish.
+	Score float64 `json:"score"`
+
+	// ScoreWithSuggestions killed_with_suggestions / total (1 with no mutant); 0 when the run did not finish.
+	ScoreWithSuggestions float64 `json:"score_with_suggestions"`
+
+	// Survivors The scored mutants no current test kills.
+	Survivors []Mutant `json:"survivors"`
+
+	// Total Mutants scored (decided, less those proved to change nothing).
+	Total int64 `json:"total"`
+}
+
+// NearestPassage defines model for NearestPassage.
+type NearestPassage struct {
+	// End Byte offset just past the passage's last character.
+	End int64 `json:"end"`
+
+	// Offset Byte offset of the passage's first character in the source's extracted text (the text quotes are verified against).
+	Offset int64 `json:"offset"`
+
+	// Page The PDF page the passage starts on; absent for other sources.
+	Page *int64 `json:"page,omitempty"`
+
+	// Similarity 1 less the cost of aligning the quote's words with the passage's per quote word (a word left out or added costs 1, a typo part of one; case and punctuation are ignored). Suggested from 0.6.
+	Similarity float64 `json:"similarity"`
+
+	// Text The passage, white space collapsed: a quote the source verifies.
+	Text string `json:"text"`
 }
 
 // NotFoundError defines model for NotFoundError.
@@ -2040,12 +2188,15 @@ type Quote struct {
 
 // QuoteCheck defines model for QuoteCheck.
 type QuoteCheck struct {
-	CriterionId     string `json:"criterion_id"`
-	Page            *int64 `json:"page,omitempty"`
-	ProjectSourceId string `json:"project_source_id"`
-	Quote           string `json:"quote"`
-	SourceId        string `json:"source_id"`
-	Verified        bool   `json:"verified"`
+	CriterionId string `json:"criterion_id"`
+
+	// NearestPassage Only on a quote not found in its bound source: the source's passage nearest it, when one is close enough.
+	NearestPassage  *NearestPassage `json:"nearest_passage,omitempty"`
+	Page            *int64          `json:"page,omitempty"`
+	ProjectSourceId string          `json:"project_source_id"`
+	Quote           string          `json:"quote"`
+	SourceId        string          `json:"source_id"`
+	Verified        bool            `json:"verified"`
 }
 
 // Release defines model for Release.
@@ -2564,6 +2715,15 @@ type SourceReferenceTargetKind string
 // SourceStatus defines model for SourceStatus.
 type SourceStatus string
 
+// SourceSymbol defines model for SourceSymbol.
+type SourceSymbol struct {
+	Id string `json:"id"`
+
+	// Line The line of the declaration, from 1.
+	Line  int64  `json:"line"`
+	Title string `json:"title"`
+}
+
 // SourceTarget defines model for SourceTarget.
 type SourceTarget struct {
 	SourceId   string                 `json:"source_id"`
@@ -2611,6 +2771,45 @@ type SourceUploadRequest struct {
 
 	// Url Where the text is published (http or https); needed to cite the source by url.
 	Url *string `json:"url,omitempty"`
+}
+
+// SuggestCasesRequest defines model for SuggestCasesRequest.
+type SuggestCasesRequest struct {
+	// DecisionDate The date the suggested cases are decided as of, and carry when the draft reads decision_date(); YYYY-MM-DD, default today.
+	DecisionDate *string `json:"decision_date,omitempty"`
+}
+
+// SuggestedCase defines model for SuggestedCase.
+type SuggestedCase struct {
+	// AlsoCovers Later goals this case meets too, which get no case of their own.
+	AlsoCovers []string `json:"also_covers"`
+
+	// Case The case in set-project-tests' test_cases shape; null when the goal is unreachable.
+	Case *WireCase `json:"case,omitempty"`
+
+	// Goal What the case exercises, e.g. criterion tenure satisfied.
+	Goal string `json:"goal"`
+
+	// Kills The mutants surviving the current tests that this case kills.
+	Kills []Mutant `json:"kills"`
+
+	// Reachable False when no answer set meets the goal: no case can cover it.
+	Reachable bool `json:"reachable"`
+}
+
+// SuggestedCases defines model for SuggestedCases.
+type SuggestedCases struct {
+	Candidates int64       `json:"candidates"`
+	Complete   bool        `json:"complete"`
+	Done       int64       `json:"done"`
+	Incomplete *Incomplete `json:"incomplete,omitempty"`
+
+	// MutationScore The current tests' mutation score, and the score with every reachable suggestion added.
+	MutationScore MutationScoreWithSuggestions `json:"mutation_score"`
+	Planned       int64                        `json:"planned"`
+	ProjectId     string                       `json:"project_id"`
+	Sampled       bool                         `json:"sampled"`
+	Suggestions   []SuggestedCase              `json:"suggestions"`
 }
 
 // TelemetryAvailability defines model for TelemetryAvailability.
@@ -2901,6 +3100,25 @@ type DiscoverProjectSections422JSONResponseBody struct {
 	union json.RawMessage
 }
 
+// DiffProjectDraftParams defines parameters for DiffProjectDraft.
+type DiffProjectDraftParams struct {
+	// Against The published cut to compare with: a slug or a concrete ruleset_id; default the cut in force under the draft's ruleset slug.
+	Against *string `form:"against,omitempty" json:"against,omitempty"`
+
+	// DecisionDate What decision_date() reads and which cut of a slug is in force, YYYY-MM-DD; default today.
+	DecisionDate *string `form:"decision_date,omitempty" json:"decision_date,omitempty"`
+}
+
+// DiffProjectDraft422JSONResponseBody defines parameters for DiffProjectDraft.
+type DiffProjectDraft422JSONResponseBody struct {
+	union json.RawMessage
+}
+
+// FormatProjectDraft422JSONResponseBody defines parameters for FormatProjectDraft.
+type FormatProjectDraft422JSONResponseBody struct {
+	union json.RawMessage
+}
+
 // GenerateProjectParams defines parameters for GenerateProject.
 type GenerateProjectParams struct {
 	// XProviderKey The provider key; never stored.
@@ -2967,6 +3185,11 @@ type UploadProjectSourcesParams struct {
 
 // UploadProjectSources422JSONResponseBody defines parameters for UploadProjectSources.
 type UploadProjectSources422JSONResponseBody struct {
+	union json.RawMessage
+}
+
+// SuggestProjectCases422JSONResponseBody defines parameters for SuggestProjectCases.
+type SuggestProjectCases422JSONResponseBody struct {
 	union json.RawMessage
 }
 
@@ -3177,6 +3400,9 @@ type DiscoverProjectSectionsJSONRequestBody = GenerateRequest
 // PutProjectDraftJSONRequestBody defines body for PutProjectDraft for application/json ContentType.
 type PutProjectDraftJSONRequestBody = DraftUpdateRequest
 
+// FormatProjectDraftJSONRequestBody defines body for FormatProjectDraft for application/json ContentType.
+type FormatProjectDraftJSONRequestBody = DraftFormatRequest
+
 // GenerateProjectJSONRequestBody defines body for GenerateProject for application/json ContentType.
 type GenerateProjectJSONRequestBody = GenerateRequest
 
@@ -3203,6 +3429,9 @@ type UploadProjectSourcesMultipartRequestBody UploadProjectSourcesMultipartBody
 
 // UpdateProjectSourceJSONRequestBody defines body for UpdateProjectSource for application/json ContentType.
 type UpdateProjectSourceJSONRequestBody = SourceUpdateRequest
+
+// SuggestProjectCasesJSONRequestBody defines body for SuggestProjectCases for application/json ContentType.
+type SuggestProjectCasesJSONRequestBody = SuggestCasesRequest
 
 // SetProjectTestsJSONRequestBody defines body for SetProjectTests for application/json ContentType.
 type SetProjectTestsJSONRequestBody = TestsRequest
@@ -4207,6 +4436,130 @@ func (t *DiscoverProjectSections422JSONResponseBody) UnmarshalJSON(b []byte) err
 	return err
 }
 
+// AsValidationError returns the union data inside the DiffProjectDraft422JSONResponseBody as a ValidationError
+func (t DiffProjectDraft422JSONResponseBody) AsValidationError() (ValidationError, error) {
+	var body ValidationError
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromValidationError overwrites any union data inside the DiffProjectDraft422JSONResponseBody as the provided ValidationError
+func (t *DiffProjectDraft422JSONResponseBody) FromValidationError(v ValidationError) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeValidationError performs a merge with any union data inside the DiffProjectDraft422JSONResponseBody, using the provided ValidationError
+func (t *DiffProjectDraft422JSONResponseBody) MergeValidationError(v ValidationError) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsProblemError returns the union data inside the DiffProjectDraft422JSONResponseBody as a ProblemError
+func (t DiffProjectDraft422JSONResponseBody) AsProblemError() (ProblemError, error) {
+	var body ProblemError
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromProblemError overwrites any union data inside the DiffProjectDraft422JSONResponseBody as the provided ProblemError
+func (t *DiffProjectDraft422JSONResponseBody) FromProblemError(v ProblemError) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeProblemError performs a merge with any union data inside the DiffProjectDraft422JSONResponseBody, using the provided ProblemError
+func (t *DiffProjectDraft422JSONResponseBody) MergeProblemError(v ProblemError) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t DiffProjectDraft422JSONResponseBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *DiffProjectDraft422JSONResponseBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsValidationError returns the union data inside the FormatProjectDraft422JSONResponseBody as a ValidationError
+func (t FormatProjectDraft422JSONResponseBody) AsValidationError() (ValidationError, error) {
+	var body ValidationError
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromValidationError overwrites any union data inside the FormatProjectDraft422JSONResponseBody as the provided ValidationError
+func (t *FormatProjectDraft422JSONResponseBody) FromValidationError(v ValidationError) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeValidationError performs a merge with any union data inside the FormatProjectDraft422JSONResponseBody, using the provided ValidationError
+func (t *FormatProjectDraft422JSONResponseBody) MergeValidationError(v ValidationError) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsProblemError returns the union data inside the FormatProjectDraft422JSONResponseBody as a ProblemError
+func (t FormatProjectDraft422JSONResponseBody) AsProblemError() (ProblemError, error) {
+	var body ProblemError
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromProblemError overwrites any union data inside the FormatProjectDraft422JSONResponseBody as the provided ProblemError
+func (t *FormatProjectDraft422JSONResponseBody) FromProblemError(v ProblemError) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeProblemError performs a merge with any union data inside the FormatProjectDraft422JSONResponseBody, using the provided ProblemError
+func (t *FormatProjectDraft422JSONResponseBody) MergeProblemError(v ProblemError) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t FormatProjectDraft422JSONResponseBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *FormatProjectDraft422JSONResponseBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // AsValidationError returns the union data inside the GenerateProject422JSONResponseBody as a ValidationError
 func (t GenerateProject422JSONResponseBody) AsValidationError() (ValidationError, error) {
 	var body ValidationError
@@ -4513,6 +4866,68 @@ func (t UploadProjectSources422JSONResponseBody) MarshalJSON() ([]byte, error) {
 }
 
 func (t *UploadProjectSources422JSONResponseBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsValidationError returns the union data inside the SuggestProjectCases422JSONResponseBody as a ValidationError
+func (t SuggestProjectCases422JSONResponseBody) AsValidationError() (ValidationError, error) {
+	var body ValidationError
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromValidationError overwrites any union data inside the SuggestProjectCases422JSONResponseBody as the provided ValidationError
+func (t *SuggestProjectCases422JSONResponseBody) FromValidationError(v ValidationError) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeValidationError performs a merge with any union data inside the SuggestProjectCases422JSONResponseBody, using the provided ValidationError
+func (t *SuggestProjectCases422JSONResponseBody) MergeValidationError(v ValidationError) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsProblemError returns the union data inside the SuggestProjectCases422JSONResponseBody as a ProblemError
+func (t SuggestProjectCases422JSONResponseBody) AsProblemError() (ProblemError, error) {
+	var body ProblemError
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromProblemError overwrites any union data inside the SuggestProjectCases422JSONResponseBody as the provided ProblemError
+func (t *SuggestProjectCases422JSONResponseBody) FromProblemError(v ProblemError) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeProblemError performs a merge with any union data inside the SuggestProjectCases422JSONResponseBody, using the provided ProblemError
+func (t *SuggestProjectCases422JSONResponseBody) MergeProblemError(v ProblemError) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t SuggestProjectCases422JSONResponseBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *SuggestProjectCases422JSONResponseBody) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -6231,7 +6646,7 @@ type ClientInterface interface {
 
 	// GetProjectDraft Check the draft
 	//
-	// The draft worked out: its compile errors, every test's result and the contract's checks (`acceptance`), the provenance report, the source check and the source questions. 409 `no_draft` before the first draft. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+	// The draft worked out: its compile errors, every test's result and the contract's checks (`acceptance`), the provenance report, the source check and the source questions. 409 `no_draft` before the first draft. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
 	//
 	// Access: API key with scope `projects:read`. Metering class: `projects`.
 	//
@@ -6240,7 +6655,7 @@ type ClientInterface interface {
 
 	// PutProjectDraftWithBody Write the draft by hand
 	//
-	// Stores `rules` (.rules text) as the project's draft, whether or not it compiles (a draft is work in progress), with optional `source_questions`, and answers what GET .../draft answers. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+	// Stores `rules` (.rules text) as the project's draft, whether or not it compiles (a draft is work in progress), with optional `source_questions`, and answers what GET .../draft answers. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
 	//
 	// Access: API key with scope `projects:write`. Metering class: `projects`.
 	//
@@ -6251,7 +6666,7 @@ type ClientInterface interface {
 
 	// PutProjectDraft Write the draft by hand
 	//
-	// Stores `rules` (.rules text) as the project's draft, whether or not it compiles (a draft is work in progress), with optional `source_questions`, and answers what GET .../draft answers. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+	// Stores `rules` (.rules text) as the project's draft, whether or not it compiles (a draft is work in progress), with optional `source_questions`, and answers what GET .../draft answers. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
 	//
 	// Access: API key with scope `projects:write`. Metering class: `projects`.
 	//
@@ -6259,6 +6674,46 @@ type ClientInterface interface {
 	//
 	// Corresponds with PUT /projects/{project_id}/draft (the `PutProjectDraft` operationId).
 	PutProjectDraft(ctx context.Context, projectId string, body PutProjectDraftJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DiffProjectDraft Whom the draft would affect
+	//
+	// Compares the saved draft with a published cut over every possible applicant, with the solver, as GET /rulesets/{ruleset_id}/diff compares two versions (the draft is the new one): for each kind of outcome change an applicant it happens to (`witness`), the criteria whose status differs for them and their quotes on both sides, or `equivalent: true`; fields added, removed or redeclared in `field_changes`. `against` names the cut: a slug (send each `/` as `%2F`) or a concrete ruleset_id the caller may see; a slug resolves to its cut in force on `decision_date`, as /decide resolves it. Without `against`, the cut in force under the slug the draft publishes to (its `ruleset` header, the slug publish-project takes by default). `against`, `against_slug` and `against_version` say which cut was compared with. `decision_date` (YYYY-MM-DD, default today) fixes decision_date() and the cut in force. A named `against` the caller cannot see is 404; with no `against`, a draft that declares no slug, or a slug with no cut the caller may see, is 422 `nothing_published`.
+	//
+	// Access: API key with scope `projects:read`, `rulesets:read`. Metering class: `projects`.
+	//
+	// Corresponds with GET /projects/{project_id}/draft/diff (the `DiffProjectDraft` operationId).
+	DiffProjectDraft(ctx context.Context, projectId string, params *DiffProjectDraftParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// FormatProjectDraftWithBody Format a rules text
+	//
+	// Prints `rules` (a .rules text for this project, saved or not; nothing is stored) in the canonical layout `eligo fmt` prints, comments kept, with `changed` saying whether it differs from the text sent. A text that does not parse is 422 `rules_do_not_parse` with `compile_errors` (`file:line:column: message`, one per error, as a draft's `compile_errors`); a text that parses but does not compile is formatted all the same.
+	//
+	// Access: API key with scope `projects:read`. Metering class: `projects`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /projects/{project_id}/draft/format (the `FormatProjectDraft` operationId).
+	FormatProjectDraftWithBody(ctx context.Context, projectId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// FormatProjectDraft Format a rules text
+	//
+	// Prints `rules` (a .rules text for this project, saved or not; nothing is stored) in the canonical layout `eligo fmt` prints, comments kept, with `changed` saying whether it differs from the text sent. A text that does not parse is 422 `rules_do_not_parse` with `compile_errors` (`file:line:column: message`, one per error, as a draft's `compile_errors`); a text that parses but does not compile is formatted all the same.
+	//
+	// Access: API key with scope `projects:read`. Metering class: `projects`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /projects/{project_id}/draft/format (the `FormatProjectDraft` operationId).
+	FormatProjectDraft(ctx context.Context, projectId string, body FormatProjectDraftJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetProjectDraftSymbols List the draft's symbols
+	//
+	// What a code editor completes the saved draft from: the declared `fields` (id, type, question, enum values), `sources`, `groups` and `criteria` (with their group), each with the line it is declared on, and the rules language's `functions` and `keywords`. They are read from the parsed text, so a draft that does not compile still has them; `complete` is false when the draft has syntax errors, after which the parser skips to the next declaration (one it skipped is missing). 409 `no_draft` before the first draft.
+	//
+	// Access: API key with scope `projects:read`. Metering class: `projects`.
+	//
+	// Corresponds with GET /projects/{project_id}/draft/symbols (the `GetProjectDraftSymbols` operationId).
+	GetProjectDraftSymbols(ctx context.Context, projectId string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GenerateProjectWithBody Generate the draft
 	//
@@ -6363,7 +6818,7 @@ type ClientInterface interface {
 
 	// PublishProjectWithBody Publish the draft
 	//
-	// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+	// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
 	//
 	// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 	//
@@ -6376,7 +6831,7 @@ type ClientInterface interface {
 
 	// PublishProject Publish the draft
 	//
-	// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+	// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
 	//
 	// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 	//
@@ -6492,6 +6947,28 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /projects/{project_id}/status (the `GetProjectStatus` operationId).
 	GetProjectStatus(ctx context.Context, projectId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SuggestProjectCasesWithBody Suggest test cases
+	//
+	// The test cases the solver proposes for what the project's tests leave untested in the saved draft, as `eligo test --suggest` prints them: per criterion, satisfied, not satisfied (and as the only alternative of an `any` group), and each comparison with a constant at the constant, just below and just above. Each suggestion names its `goal`; a `reachable` one carries `case`, in the shape set-project-tests takes a test case (named after the goal, `expected_outcome` what the draft decides, `expectations.criteria` pinning the criteria it is about; send it in `test_cases` to add it, after checking the outcome against the law), `also_covers` (later goals it meets too) and `kills`, the mutants of the draft that survive the current tests and this case would kill; an unreachable goal (no answer set meets it) has `case` null. The top-level `candidates`, `planned`, `done`, `complete` and `incomplete` say how far the search got; `mutation_score` is the current tests' score (`total`, `killed`, `score`, `survivors`) and `killed_with_suggestions` and `score_with_suggestions` the score with every reachable suggestion added. `decision_date` (YYYY-MM-DD, default today) dates the cases of a draft that reads decision_date(). The search and the score each stop after 15s, answering what they decided with `complete: false`. 409 `no_draft` before the first draft; a draft that does not compile is 422 `draft_does_not_compile`.
+	//
+	// Access: API key with scope `projects:read`. Metering class: `projects`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /projects/{project_id}/suggest-cases (the `SuggestProjectCases` operationId).
+	SuggestProjectCasesWithBody(ctx context.Context, projectId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SuggestProjectCases Suggest test cases
+	//
+	// The test cases the solver proposes for what the project's tests leave untested in the saved draft, as `eligo test --suggest` prints them: per criterion, satisfied, not satisfied (and as the only alternative of an `any` group), and each comparison with a constant at the constant, just below and just above. Each suggestion names its `goal`; a `reachable` one carries `case`, in the shape set-project-tests takes a test case (named after the goal, `expected_outcome` what the draft decides, `expectations.criteria` pinning the criteria it is about; send it in `test_cases` to add it, after checking the outcome against the law), `also_covers` (later goals it meets too) and `kills`, the mutants of the draft that survive the current tests and this case would kill; an unreachable goal (no answer set meets it) has `case` null. The top-level `candidates`, `planned`, `done`, `complete` and `incomplete` say how far the search got; `mutation_score` is the current tests' score (`total`, `killed`, `score`, `survivors`) and `killed_with_suggestions` and `score_with_suggestions` the score with every reachable suggestion added. `decision_date` (YYYY-MM-DD, default today) dates the cases of a draft that reads decision_date(). The search and the score each stop after 15s, answering what they decided with `complete: false`. 409 `no_draft` before the first draft; a draft that does not compile is 422 `draft_does_not_compile`.
+	//
+	// Access: API key with scope `projects:read`. Metering class: `projects`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /projects/{project_id}/suggest-cases (the `SuggestProjectCases` operationId).
+	SuggestProjectCases(ctx context.Context, projectId string, body SuggestProjectCasesJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// SetProjectTestsWithBody Write the tests or the acceptance contract
 	//
@@ -7085,7 +7562,7 @@ func (c *Client) DiscoverProjectSections(ctx context.Context, projectId string, 
 
 // GetProjectDraft Check the draft
 //
-// The draft worked out: its compile errors, every test's result and the contract's checks (`acceptance`), the provenance report, the source check and the source questions. 409 `no_draft` before the first draft. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+// The draft worked out: its compile errors, every test's result and the contract's checks (`acceptance`), the provenance report, the source check and the source questions. 409 `no_draft` before the first draft. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
 //
 // Access: API key with scope `projects:read`. Metering class: `projects`.
 //
@@ -7104,7 +7581,7 @@ func (c *Client) GetProjectDraft(ctx context.Context, projectId string, reqEdito
 
 // PutProjectDraftWithBody Write the draft by hand
 //
-// Stores `rules` (.rules text) as the project's draft, whether or not it compiles (a draft is work in progress), with optional `source_questions`, and answers what GET .../draft answers. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+// Stores `rules` (.rules text) as the project's draft, whether or not it compiles (a draft is work in progress), with optional `source_questions`, and answers what GET .../draft answers. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
 //
 // Access: API key with scope `projects:write`. Metering class: `projects`.
 //
@@ -7125,7 +7602,7 @@ func (c *Client) PutProjectDraftWithBody(ctx context.Context, projectId string, 
 
 // PutProjectDraft Write the draft by hand
 //
-// Stores `rules` (.rules text) as the project's draft, whether or not it compiles (a draft is work in progress), with optional `source_questions`, and answers what GET .../draft answers. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+// Stores `rules` (.rules text) as the project's draft, whether or not it compiles (a draft is work in progress), with optional `source_questions`, and answers what GET .../draft answers. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
 //
 // Access: API key with scope `projects:write`. Metering class: `projects`.
 //
@@ -7134,6 +7611,86 @@ func (c *Client) PutProjectDraftWithBody(ctx context.Context, projectId string, 
 // Corresponds with PUT /projects/{project_id}/draft (the `PutProjectDraft` operationId).
 func (c *Client) PutProjectDraft(ctx context.Context, projectId string, body PutProjectDraftJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPutProjectDraftRequest(c.Server, projectId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DiffProjectDraft Whom the draft would affect
+//
+// Compares the saved draft with a published cut over every possible applicant, with the solver, as GET /rulesets/{ruleset_id}/diff compares two versions (the draft is the new one): for each kind of outcome change an applicant it happens to (`witness`), the criteria whose status differs for them and their quotes on both sides, or `equivalent: true`; fields added, removed or redeclared in `field_changes`. `against` names the cut: a slug (send each `/` as `%2F`) or a concrete ruleset_id the caller may see; a slug resolves to its cut in force on `decision_date`, as /decide resolves it. Without `against`, the cut in force under the slug the draft publishes to (its `ruleset` header, the slug publish-project takes by default). `against`, `against_slug` and `against_version` say which cut was compared with. `decision_date` (YYYY-MM-DD, default today) fixes decision_date() and the cut in force. A named `against` the caller cannot see is 404; with no `against`, a draft that declares no slug, or a slug with no cut the caller may see, is 422 `nothing_published`.
+//
+// Access: API key with scope `projects:read`, `rulesets:read`. Metering class: `projects`.
+//
+// Corresponds with GET /projects/{project_id}/draft/diff (the `DiffProjectDraft` operationId).
+func (c *Client) DiffProjectDraft(ctx context.Context, projectId string, params *DiffProjectDraftParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDiffProjectDraftRequest(c.Server, projectId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// FormatProjectDraftWithBody Format a rules text
+//
+// Prints `rules` (a .rules text for this project, saved or not; nothing is stored) in the canonical layout `eligo fmt` prints, comments kept, with `changed` saying whether it differs from the text sent. A text that does not parse is 422 `rules_do_not_parse` with `compile_errors` (`file:line:column: message`, one per error, as a draft's `compile_errors`); a text that parses but does not compile is formatted all the same.
+//
+// Access: API key with scope `projects:read`. Metering class: `projects`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /projects/{project_id}/draft/format (the `FormatProjectDraft` operationId).
+func (c *Client) FormatProjectDraftWithBody(ctx context.Context, projectId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewFormatProjectDraftRequestWithBody(c.Server, projectId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// FormatProjectDraft Format a rules text
+//
+// Prints `rules` (a .rules text for this project, saved or not; nothing is stored) in the canonical layout `eligo fmt` prints, comments kept, with `changed` saying whether it differs from the text sent. A text that does not parse is 422 `rules_do_not_parse` with `compile_errors` (`file:line:column: message`, one per error, as a draft's `compile_errors`); a text that parses but does not compile is formatted all the same.
+//
+// Access: API key with scope `projects:read`. Metering class: `projects`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /projects/{project_id}/draft/format (the `FormatProjectDraft` operationId).
+func (c *Client) FormatProjectDraft(ctx context.Context, projectId string, body FormatProjectDraftJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewFormatProjectDraftRequest(c.Server, projectId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetProjectDraftSymbols List the draft's symbols
+//
+// What a code editor completes the saved draft from: the declared `fields` (id, type, question, enum values), `sources`, `groups` and `criteria` (with their group), each with the line it is declared on, and the rules language's `functions` and `keywords`. They are read from the parsed text, so a draft that does not compile still has them; `complete` is false when the draft has syntax errors, after which the parser skips to the next declaration (one it skipped is missing). 409 `no_draft` before the first draft.
+//
+// Access: API key with scope `projects:read`. Metering class: `projects`.
+//
+// Corresponds with GET /projects/{project_id}/draft/symbols (the `GetProjectDraftSymbols` operationId).
+func (c *Client) GetProjectDraftSymbols(ctx context.Context, projectId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetProjectDraftSymbolsRequest(c.Server, projectId)
 	if err != nil {
 		return nil, err
 	}
@@ -7337,7 +7894,7 @@ func (c *Client) AddProjectGuidance(ctx context.Context, projectId string, param
 
 // PublishProjectWithBody Publish the draft
 //
-// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
 //
 // Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 //
@@ -7360,7 +7917,7 @@ func (c *Client) PublishProjectWithBody(ctx context.Context, projectId string, p
 
 // PublishProject Publish the draft
 //
-// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
 //
 // Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 //
@@ -7577,6 +8134,48 @@ func (c *Client) GetProjectSourceRaw(ctx context.Context, projectId string, sour
 // Corresponds with GET /projects/{project_id}/status (the `GetProjectStatus` operationId).
 func (c *Client) GetProjectStatus(ctx context.Context, projectId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetProjectStatusRequest(c.Server, projectId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SuggestProjectCasesWithBody Suggest test cases
+//
+// The test cases the solver proposes for what the project's tests leave untested in the saved draft, as `eligo test --suggest` prints them: per criterion, satisfied, not satisfied (and as the only alternative of an `any` group), and each comparison with a constant at the constant, just below and just above. Each suggestion names its `goal`; a `reachable` one carries `case`, in the shape set-project-tests takes a test case (named after the goal, `expected_outcome` what the draft decides, `expectations.criteria` pinning the criteria it is about; send it in `test_cases` to add it, after checking the outcome against the law), `also_covers` (later goals it meets too) and `kills`, the mutants of the draft that survive the current tests and this case would kill; an unreachable goal (no answer set meets it) has `case` null. The top-level `candidates`, `planned`, `done`, `complete` and `incomplete` say how far the search got; `mutation_score` is the current tests' score (`total`, `killed`, `score`, `survivors`) and `killed_with_suggestions` and `score_with_suggestions` the score with every reachable suggestion added. `decision_date` (YYYY-MM-DD, default today) dates the cases of a draft that reads decision_date(). The search and the score each stop after 15s, answering what they decided with `complete: false`. 409 `no_draft` before the first draft; a draft that does not compile is 422 `draft_does_not_compile`.
+//
+// Access: API key with scope `projects:read`. Metering class: `projects`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /projects/{project_id}/suggest-cases (the `SuggestProjectCases` operationId).
+func (c *Client) SuggestProjectCasesWithBody(ctx context.Context, projectId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSuggestProjectCasesRequestWithBody(c.Server, projectId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SuggestProjectCases Suggest test cases
+//
+// The test cases the solver proposes for what the project's tests leave untested in the saved draft, as `eligo test --suggest` prints them: per criterion, satisfied, not satisfied (and as the only alternative of an `any` group), and each comparison with a constant at the constant, just below and just above. Each suggestion names its `goal`; a `reachable` one carries `case`, in the shape set-project-tests takes a test case (named after the goal, `expected_outcome` what the draft decides, `expectations.criteria` pinning the criteria it is about; send it in `test_cases` to add it, after checking the outcome against the law), `also_covers` (later goals it meets too) and `kills`, the mutants of the draft that survive the current tests and this case would kill; an unreachable goal (no answer set meets it) has `case` null. The top-level `candidates`, `planned`, `done`, `complete` and `incomplete` say how far the search got; `mutation_score` is the current tests' score (`total`, `killed`, `score`, `survivors`) and `killed_with_suggestions` and `score_with_suggestions` the score with every reachable suggestion added. `decision_date` (YYYY-MM-DD, default today) dates the cases of a draft that reads decision_date(). The search and the score each stop after 15s, answering what they decided with `complete: false`. 409 `no_draft` before the first draft; a draft that does not compile is 422 `draft_does_not_compile`.
+//
+// Access: API key with scope `projects:read`. Metering class: `projects`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /projects/{project_id}/suggest-cases (the `SuggestProjectCases` operationId).
+func (c *Client) SuggestProjectCases(ctx context.Context, projectId string, body SuggestProjectCasesJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSuggestProjectCasesRequest(c.Server, projectId, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8656,6 +9255,160 @@ func NewPutProjectDraftRequestWithBody(server string, projectId string, contentT
 	return req, nil
 }
 
+// NewDiffProjectDraftRequest constructs an http.Request for the DiffProjectDraft method
+func NewDiffProjectDraftRequest(server string, projectId string, params *DiffProjectDraftParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "project_id", projectId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/projects/%s/draft/diff", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Against != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "against", *params.Against, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.DecisionDate != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "decision_date", *params.DecisionDate, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewFormatProjectDraftRequest calls the generic FormatProjectDraft builder with application/json body
+func NewFormatProjectDraftRequest(server string, projectId string, body FormatProjectDraftJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewFormatProjectDraftRequestWithBody(server, projectId, "application/json", bodyReader)
+}
+
+// NewFormatProjectDraftRequestWithBody constructs an http.Request for the FormatProjectDraft method, with any body, and a specified content type
+func NewFormatProjectDraftRequestWithBody(server string, projectId string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "project_id", projectId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/projects/%s/draft/format", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewGetProjectDraftSymbolsRequest constructs an http.Request for the GetProjectDraftSymbols method
+func NewGetProjectDraftSymbolsRequest(server string, projectId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "project_id", projectId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/projects/%s/draft/symbols", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGenerateProjectRequest calls the generic GenerateProject builder with application/json body
 func NewGenerateProjectRequest(server string, projectId string, params *GenerateProjectParams, body GenerateProjectJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -9305,6 +10058,53 @@ func NewGetProjectStatusRequest(server string, projectId string) (*http.Request,
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewSuggestProjectCasesRequest calls the generic SuggestProjectCases builder with application/json body
+func NewSuggestProjectCasesRequest(server string, projectId string, body SuggestProjectCasesJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewSuggestProjectCasesRequestWithBody(server, projectId, "application/json", bodyReader)
+}
+
+// NewSuggestProjectCasesRequestWithBody constructs an http.Request for the SuggestProjectCases method, with any body, and a specified content type
+func NewSuggestProjectCasesRequestWithBody(server string, projectId string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "project_id", projectId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/projects/%s/suggest-cases", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -10744,7 +11544,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetProjectDraftWithResponse Check the draft
 	//
-	// The draft worked out: its compile errors, every test's result and the contract's checks (`acceptance`), the provenance report, the source check and the source questions. 409 `no_draft` before the first draft. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+	// The draft worked out: its compile errors, every test's result and the contract's checks (`acceptance`), the provenance report, the source check and the source questions. 409 `no_draft` before the first draft. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
 	//
 	// Access: API key with scope `projects:read`. Metering class: `projects`.
 	//
@@ -10755,7 +11555,7 @@ type ClientWithResponsesInterface interface {
 
 	// PutProjectDraftWithBodyWithResponse Write the draft by hand
 	//
-	// Stores `rules` (.rules text) as the project's draft, whether or not it compiles (a draft is work in progress), with optional `source_questions`, and answers what GET .../draft answers. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+	// Stores `rules` (.rules text) as the project's draft, whether or not it compiles (a draft is work in progress), with optional `source_questions`, and answers what GET .../draft answers. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
 	//
 	// Access: API key with scope `projects:write`. Metering class: `projects`.
 	//
@@ -10766,7 +11566,7 @@ type ClientWithResponsesInterface interface {
 
 	// PutProjectDraftWithResponse Write the draft by hand
 	//
-	// Stores `rules` (.rules text) as the project's draft, whether or not it compiles (a draft is work in progress), with optional `source_questions`, and answers what GET .../draft answers. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+	// Stores `rules` (.rules text) as the project's draft, whether or not it compiles (a draft is work in progress), with optional `source_questions`, and answers what GET .../draft answers. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
 	//
 	// Access: API key with scope `projects:write`. Metering class: `projects`.
 	//
@@ -10774,6 +11574,50 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PUT /projects/{project_id}/draft (the `PutProjectDraft` operationId).
 	PutProjectDraftWithResponse(ctx context.Context, projectId string, body PutProjectDraftJSONRequestBody, reqEditors ...RequestEditorFn) (*PutProjectDraftResponse, error)
+
+	// DiffProjectDraftWithResponse Whom the draft would affect
+	//
+	// Compares the saved draft with a published cut over every possible applicant, with the solver, as GET /rulesets/{ruleset_id}/diff compares two versions (the draft is the new one): for each kind of outcome change an applicant it happens to (`witness`), the criteria whose status differs for them and their quotes on both sides, or `equivalent: true`; fields added, removed or redeclared in `field_changes`. `against` names the cut: a slug (send each `/` as `%2F`) or a concrete ruleset_id the caller may see; a slug resolves to its cut in force on `decision_date`, as /decide resolves it. Without `against`, the cut in force under the slug the draft publishes to (its `ruleset` header, the slug publish-project takes by default). `against`, `against_slug` and `against_version` say which cut was compared with. `decision_date` (YYYY-MM-DD, default today) fixes decision_date() and the cut in force. A named `against` the caller cannot see is 404; with no `against`, a draft that declares no slug, or a slug with no cut the caller may see, is 422 `nothing_published`.
+	//
+	// Access: API key with scope `projects:read`, `rulesets:read`. Metering class: `projects`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /projects/{project_id}/draft/diff (the `DiffProjectDraft` operationId).
+	DiffProjectDraftWithResponse(ctx context.Context, projectId string, params *DiffProjectDraftParams, reqEditors ...RequestEditorFn) (*DiffProjectDraftResponse, error)
+
+	// FormatProjectDraftWithBodyWithResponse Format a rules text
+	//
+	// Prints `rules` (a .rules text for this project, saved or not; nothing is stored) in the canonical layout `eligo fmt` prints, comments kept, with `changed` saying whether it differs from the text sent. A text that does not parse is 422 `rules_do_not_parse` with `compile_errors` (`file:line:column: message`, one per error, as a draft's `compile_errors`); a text that parses but does not compile is formatted all the same.
+	//
+	// Access: API key with scope `projects:read`. Metering class: `projects`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /projects/{project_id}/draft/format (the `FormatProjectDraft` operationId).
+	FormatProjectDraftWithBodyWithResponse(ctx context.Context, projectId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*FormatProjectDraftResponse, error)
+
+	// FormatProjectDraftWithResponse Format a rules text
+	//
+	// Prints `rules` (a .rules text for this project, saved or not; nothing is stored) in the canonical layout `eligo fmt` prints, comments kept, with `changed` saying whether it differs from the text sent. A text that does not parse is 422 `rules_do_not_parse` with `compile_errors` (`file:line:column: message`, one per error, as a draft's `compile_errors`); a text that parses but does not compile is formatted all the same.
+	//
+	// Access: API key with scope `projects:read`. Metering class: `projects`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /projects/{project_id}/draft/format (the `FormatProjectDraft` operationId).
+	FormatProjectDraftWithResponse(ctx context.Context, projectId string, body FormatProjectDraftJSONRequestBody, reqEditors ...RequestEditorFn) (*FormatProjectDraftResponse, error)
+
+	// GetProjectDraftSymbolsWithResponse List the draft's symbols
+	//
+	// What a code editor completes the saved draft from: the declared `fields` (id, type, question, enum values), `sources`, `groups` and `criteria` (with their group), each with the line it is declared on, and the rules language's `functions` and `keywords`. They are read from the parsed text, so a draft that does not compile still has them; `complete` is false when the draft has syntax errors, after which the parser skips to the next declaration (one it skipped is missing). 409 `no_draft` before the first draft.
+	//
+	// Access: API key with scope `projects:read`. Metering class: `projects`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /projects/{project_id}/draft/symbols (the `GetProjectDraftSymbols` operationId).
+	GetProjectDraftSymbolsWithResponse(ctx context.Context, projectId string, reqEditors ...RequestEditorFn) (*GetProjectDraftSymbolsResponse, error)
 
 	// GenerateProjectWithBodyWithResponse Generate the draft
 	//
@@ -10880,7 +11724,7 @@ type ClientWithResponsesInterface interface {
 
 	// PublishProjectWithBodyWithResponse Publish the draft
 	//
-	// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+	// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
 	//
 	// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 	//
@@ -10893,7 +11737,7 @@ type ClientWithResponsesInterface interface {
 
 	// PublishProjectWithResponse Publish the draft
 	//
-	// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+	// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
 	//
 	// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 	//
@@ -11017,6 +11861,28 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /projects/{project_id}/status (the `GetProjectStatus` operationId).
 	GetProjectStatusWithResponse(ctx context.Context, projectId string, reqEditors ...RequestEditorFn) (*GetProjectStatusResponse, error)
+
+	// SuggestProjectCasesWithBodyWithResponse Suggest test cases
+	//
+	// The test cases the solver proposes for what the project's tests leave untested in the saved draft, as `eligo test --suggest` prints them: per criterion, satisfied, not satisfied (and as the only alternative of an `any` group), and each comparison with a constant at the constant, just below and just above. Each suggestion names its `goal`; a `reachable` one carries `case`, in the shape set-project-tests takes a test case (named after the goal, `expected_outcome` what the draft decides, `expectations.criteria` pinning the criteria it is about; send it in `test_cases` to add it, after checking the outcome against the law), `also_covers` (later goals it meets too) and `kills`, the mutants of the draft that survive the current tests and this case would kill; an unreachable goal (no answer set meets it) has `case` null. The top-level `candidates`, `planned`, `done`, `complete` and `incomplete` say how far the search got; `mutation_score` is the current tests' score (`total`, `killed`, `score`, `survivors`) and `killed_with_suggestions` and `score_with_suggestions` the score with every reachable suggestion added. `decision_date` (YYYY-MM-DD, default today) dates the cases of a draft that reads decision_date(). The search and the score each stop after 15s, answering what they decided with `complete: false`. 409 `no_draft` before the first draft; a draft that does not compile is 422 `draft_does_not_compile`.
+	//
+	// Access: API key with scope `projects:read`. Metering class: `projects`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /projects/{project_id}/suggest-cases (the `SuggestProjectCases` operationId).
+	SuggestProjectCasesWithBodyWithResponse(ctx context.Context, projectId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SuggestProjectCasesResponse, error)
+
+	// SuggestProjectCasesWithResponse Suggest test cases
+	//
+	// The test cases the solver proposes for what the project's tests leave untested in the saved draft, as `eligo test --suggest` prints them: per criterion, satisfied, not satisfied (and as the only alternative of an `any` group), and each comparison with a constant at the constant, just below and just above. Each suggestion names its `goal`; a `reachable` one carries `case`, in the shape set-project-tests takes a test case (named after the goal, `expected_outcome` what the draft decides, `expectations.criteria` pinning the criteria it is about; send it in `test_cases` to add it, after checking the outcome against the law), `also_covers` (later goals it meets too) and `kills`, the mutants of the draft that survive the current tests and this case would kill; an unreachable goal (no answer set meets it) has `case` null. The top-level `candidates`, `planned`, `done`, `complete` and `incomplete` say how far the search got; `mutation_score` is the current tests' score (`total`, `killed`, `score`, `survivors`) and `killed_with_suggestions` and `score_with_suggestions` the score with every reachable suggestion added. `decision_date` (YYYY-MM-DD, default today) dates the cases of a draft that reads decision_date(). The search and the score each stop after 15s, answering what they decided with `complete: false`. 409 `no_draft` before the first draft; a draft that does not compile is 422 `draft_does_not_compile`.
+	//
+	// Access: API key with scope `projects:read`. Metering class: `projects`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /projects/{project_id}/suggest-cases (the `SuggestProjectCases` operationId).
+	SuggestProjectCasesWithResponse(ctx context.Context, projectId string, body SuggestProjectCasesJSONRequestBody, reqEditors ...RequestEditorFn) (*SuggestProjectCasesResponse, error)
 
 	// SetProjectTestsWithBodyWithResponse Write the tests or the acceptance contract
 	//
@@ -12862,6 +13728,563 @@ func (r PutProjectDraftResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r PutProjectDraftResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DiffProjectDraftResponse200Headers the declared response headers of an HTTP 200 response for DiffProjectDraft
+type DiffProjectDraftResponse200Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// DiffProjectDraftResponse401Headers the declared response headers of an HTTP 401 response for DiffProjectDraft
+type DiffProjectDraftResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      string
+}
+
+// DiffProjectDraftResponse403Headers the declared response headers of an HTTP 403 response for DiffProjectDraft
+type DiffProjectDraftResponse403Headers struct {
+	XRequestId string
+}
+
+// DiffProjectDraftResponse404Headers the declared response headers of an HTTP 404 response for DiffProjectDraft
+type DiffProjectDraftResponse404Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// DiffProjectDraftResponse409Headers the declared response headers of an HTTP 409 response for DiffProjectDraft
+type DiffProjectDraftResponse409Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// DiffProjectDraftResponse422Headers the declared response headers of an HTTP 422 response for DiffProjectDraft
+type DiffProjectDraftResponse422Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// DiffProjectDraftResponse429Headers the declared response headers of an HTTP 429 response for DiffProjectDraft
+type DiffProjectDraftResponse429Headers struct {
+	RetryAfter          *int
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// DiffProjectDraftResponse503Headers the declared response headers of an HTTP 503 response for DiffProjectDraft
+type DiffProjectDraftResponse503Headers struct {
+	RetryAfter *int
+	XRequestId string
+}
+
+// DiffProjectDraftResponseDefaultHeaders the declared response headers of an HTTP default response for DiffProjectDraft
+type DiffProjectDraftResponseDefaultHeaders struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+type DiffProjectDraftResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DraftDiff
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *ProblemError
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *ProblemError
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFoundError
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *ProblemError
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *DiffProjectDraft422JSONResponseBody
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *ProblemError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ProblemError
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *ProblemError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *DiffProjectDraftResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *DiffProjectDraftResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *DiffProjectDraftResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *DiffProjectDraftResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *DiffProjectDraftResponse409Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *DiffProjectDraftResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DiffProjectDraftResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DiffProjectDraftResponse503Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *DiffProjectDraftResponseDefaultHeaders
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DiffProjectDraftResponse) GetJSON200() *DraftDiff {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DiffProjectDraftResponse) GetJSON401() *ProblemError {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DiffProjectDraftResponse) GetJSON403() *ProblemError {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DiffProjectDraftResponse) GetJSON404() *NotFoundError {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r DiffProjectDraftResponse) GetJSON409() *ProblemError {
+	return r.JSON409
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r DiffProjectDraftResponse) GetJSON422() *DiffProjectDraft422JSONResponseBody {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r DiffProjectDraftResponse) GetJSON429() *ProblemError {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DiffProjectDraftResponse) GetJSON503() *ProblemError {
+	return r.JSON503
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r DiffProjectDraftResponse) GetJSONDefault() *ProblemError {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r DiffProjectDraftResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DiffProjectDraftResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DiffProjectDraftResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DiffProjectDraftResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// FormatProjectDraftResponse200Headers the declared response headers of an HTTP 200 response for FormatProjectDraft
+type FormatProjectDraftResponse200Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// FormatProjectDraftResponse401Headers the declared response headers of an HTTP 401 response for FormatProjectDraft
+type FormatProjectDraftResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      string
+}
+
+// FormatProjectDraftResponse403Headers the declared response headers of an HTTP 403 response for FormatProjectDraft
+type FormatProjectDraftResponse403Headers struct {
+	XRequestId string
+}
+
+// FormatProjectDraftResponse404Headers the declared response headers of an HTTP 404 response for FormatProjectDraft
+type FormatProjectDraftResponse404Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// FormatProjectDraftResponse413Headers the declared response headers of an HTTP 413 response for FormatProjectDraft
+type FormatProjectDraftResponse413Headers struct {
+	XRequestId string
+}
+
+// FormatProjectDraftResponse422Headers the declared response headers of an HTTP 422 response for FormatProjectDraft
+type FormatProjectDraftResponse422Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// FormatProjectDraftResponse429Headers the declared response headers of an HTTP 429 response for FormatProjectDraft
+type FormatProjectDraftResponse429Headers struct {
+	RetryAfter          *int
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// FormatProjectDraftResponse503Headers the declared response headers of an HTTP 503 response for FormatProjectDraft
+type FormatProjectDraftResponse503Headers struct {
+	RetryAfter *int
+	XRequestId string
+}
+
+// FormatProjectDraftResponseDefaultHeaders the declared response headers of an HTTP default response for FormatProjectDraft
+type FormatProjectDraftResponseDefaultHeaders struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+type FormatProjectDraftResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *FormattedRules
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *ProblemError
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *ProblemError
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFoundError
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *ProblemError
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *FormatProjectDraft422JSONResponseBody
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *ProblemError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ProblemError
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *ProblemError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *FormatProjectDraftResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *FormatProjectDraftResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *FormatProjectDraftResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *FormatProjectDraftResponse404Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *FormatProjectDraftResponse413Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *FormatProjectDraftResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *FormatProjectDraftResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *FormatProjectDraftResponse503Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *FormatProjectDraftResponseDefaultHeaders
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r FormatProjectDraftResponse) GetJSON200() *FormattedRules {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r FormatProjectDraftResponse) GetJSON401() *ProblemError {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r FormatProjectDraftResponse) GetJSON403() *ProblemError {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r FormatProjectDraftResponse) GetJSON404() *NotFoundError {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r FormatProjectDraftResponse) GetJSON413() *ProblemError {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r FormatProjectDraftResponse) GetJSON422() *FormatProjectDraft422JSONResponseBody {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r FormatProjectDraftResponse) GetJSON429() *ProblemError {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r FormatProjectDraftResponse) GetJSON503() *ProblemError {
+	return r.JSON503
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r FormatProjectDraftResponse) GetJSONDefault() *ProblemError {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r FormatProjectDraftResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r FormatProjectDraftResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r FormatProjectDraftResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r FormatProjectDraftResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetProjectDraftSymbolsResponse200Headers the declared response headers of an HTTP 200 response for GetProjectDraftSymbols
+type GetProjectDraftSymbolsResponse200Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// GetProjectDraftSymbolsResponse401Headers the declared response headers of an HTTP 401 response for GetProjectDraftSymbols
+type GetProjectDraftSymbolsResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      string
+}
+
+// GetProjectDraftSymbolsResponse403Headers the declared response headers of an HTTP 403 response for GetProjectDraftSymbols
+type GetProjectDraftSymbolsResponse403Headers struct {
+	XRequestId string
+}
+
+// GetProjectDraftSymbolsResponse404Headers the declared response headers of an HTTP 404 response for GetProjectDraftSymbols
+type GetProjectDraftSymbolsResponse404Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// GetProjectDraftSymbolsResponse409Headers the declared response headers of an HTTP 409 response for GetProjectDraftSymbols
+type GetProjectDraftSymbolsResponse409Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// GetProjectDraftSymbolsResponse422Headers the declared response headers of an HTTP 422 response for GetProjectDraftSymbols
+type GetProjectDraftSymbolsResponse422Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// GetProjectDraftSymbolsResponse429Headers the declared response headers of an HTTP 429 response for GetProjectDraftSymbols
+type GetProjectDraftSymbolsResponse429Headers struct {
+	RetryAfter          *int
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// GetProjectDraftSymbolsResponse503Headers the declared response headers of an HTTP 503 response for GetProjectDraftSymbols
+type GetProjectDraftSymbolsResponse503Headers struct {
+	RetryAfter *int
+	XRequestId string
+}
+
+// GetProjectDraftSymbolsResponseDefaultHeaders the declared response headers of an HTTP default response for GetProjectDraftSymbols
+type GetProjectDraftSymbolsResponseDefaultHeaders struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+type GetProjectDraftSymbolsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DraftSymbols
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *ProblemError
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *ProblemError
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFoundError
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *ProblemError
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *ProblemError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ProblemError
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *ProblemError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetProjectDraftSymbolsResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetProjectDraftSymbolsResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetProjectDraftSymbolsResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetProjectDraftSymbolsResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *GetProjectDraftSymbolsResponse409Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *GetProjectDraftSymbolsResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetProjectDraftSymbolsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetProjectDraftSymbolsResponse503Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *GetProjectDraftSymbolsResponseDefaultHeaders
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetProjectDraftSymbolsResponse) GetJSON200() *DraftSymbols {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetProjectDraftSymbolsResponse) GetJSON401() *ProblemError {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetProjectDraftSymbolsResponse) GetJSON403() *ProblemError {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetProjectDraftSymbolsResponse) GetJSON404() *NotFoundError {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r GetProjectDraftSymbolsResponse) GetJSON409() *ProblemError {
+	return r.JSON409
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetProjectDraftSymbolsResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetProjectDraftSymbolsResponse) GetJSON429() *ProblemError {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetProjectDraftSymbolsResponse) GetJSON503() *ProblemError {
+	return r.JSON503
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r GetProjectDraftSymbolsResponse) GetJSONDefault() *ProblemError {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r GetProjectDraftSymbolsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetProjectDraftSymbolsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetProjectDraftSymbolsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetProjectDraftSymbolsResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -15378,6 +16801,207 @@ func (r GetProjectStatusResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetProjectStatusResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// SuggestProjectCasesResponse200Headers the declared response headers of an HTTP 200 response for SuggestProjectCases
+type SuggestProjectCasesResponse200Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// SuggestProjectCasesResponse401Headers the declared response headers of an HTTP 401 response for SuggestProjectCases
+type SuggestProjectCasesResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      string
+}
+
+// SuggestProjectCasesResponse403Headers the declared response headers of an HTTP 403 response for SuggestProjectCases
+type SuggestProjectCasesResponse403Headers struct {
+	XRequestId string
+}
+
+// SuggestProjectCasesResponse404Headers the declared response headers of an HTTP 404 response for SuggestProjectCases
+type SuggestProjectCasesResponse404Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// SuggestProjectCasesResponse409Headers the declared response headers of an HTTP 409 response for SuggestProjectCases
+type SuggestProjectCasesResponse409Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// SuggestProjectCasesResponse413Headers the declared response headers of an HTTP 413 response for SuggestProjectCases
+type SuggestProjectCasesResponse413Headers struct {
+	XRequestId string
+}
+
+// SuggestProjectCasesResponse422Headers the declared response headers of an HTTP 422 response for SuggestProjectCases
+type SuggestProjectCasesResponse422Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// SuggestProjectCasesResponse429Headers the declared response headers of an HTTP 429 response for SuggestProjectCases
+type SuggestProjectCasesResponse429Headers struct {
+	RetryAfter          *int
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// SuggestProjectCasesResponse503Headers the declared response headers of an HTTP 503 response for SuggestProjectCases
+type SuggestProjectCasesResponse503Headers struct {
+	RetryAfter *int
+	XRequestId string
+}
+
+// SuggestProjectCasesResponseDefaultHeaders the declared response headers of an HTTP default response for SuggestProjectCases
+type SuggestProjectCasesResponseDefaultHeaders struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+type SuggestProjectCasesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SuggestedCases
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *ProblemError
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *ProblemError
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFoundError
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *ProblemError
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *ProblemError
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *SuggestProjectCases422JSONResponseBody
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *ProblemError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ProblemError
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *ProblemError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *SuggestProjectCasesResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *SuggestProjectCasesResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *SuggestProjectCasesResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *SuggestProjectCasesResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *SuggestProjectCasesResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *SuggestProjectCasesResponse413Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *SuggestProjectCasesResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *SuggestProjectCasesResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SuggestProjectCasesResponse503Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *SuggestProjectCasesResponseDefaultHeaders
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SuggestProjectCasesResponse) GetJSON200() *SuggestedCases {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r SuggestProjectCasesResponse) GetJSON401() *ProblemError {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r SuggestProjectCasesResponse) GetJSON403() *ProblemError {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r SuggestProjectCasesResponse) GetJSON404() *NotFoundError {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r SuggestProjectCasesResponse) GetJSON409() *ProblemError {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r SuggestProjectCasesResponse) GetJSON413() *ProblemError {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r SuggestProjectCasesResponse) GetJSON422() *SuggestProjectCases422JSONResponseBody {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r SuggestProjectCasesResponse) GetJSON429() *ProblemError {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r SuggestProjectCasesResponse) GetJSON503() *ProblemError {
+	return r.JSON503
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r SuggestProjectCasesResponse) GetJSONDefault() *ProblemError {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r SuggestProjectCasesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SuggestProjectCasesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SuggestProjectCasesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SuggestProjectCasesResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -19954,7 +21578,7 @@ func (c *ClientWithResponses) DiscoverProjectSectionsWithResponse(ctx context.Co
 
 // GetProjectDraftWithResponse Check the draft
 //
-// The draft worked out: its compile errors, every test's result and the contract's checks (`acceptance`), the provenance report, the source check and the source questions. 409 `no_draft` before the first draft. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+// The draft worked out: its compile errors, every test's result and the contract's checks (`acceptance`), the provenance report, the source check and the source questions. 409 `no_draft` before the first draft. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
 //
 // Access: API key with scope `projects:read`. Metering class: `projects`.
 //
@@ -19971,7 +21595,7 @@ func (c *ClientWithResponses) GetProjectDraftWithResponse(ctx context.Context, p
 
 // PutProjectDraftWithBodyWithResponse Write the draft by hand
 //
-// Stores `rules` (.rules text) as the project's draft, whether or not it compiles (a draft is work in progress), with optional `source_questions`, and answers what GET .../draft answers. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+// Stores `rules` (.rules text) as the project's draft, whether or not it compiles (a draft is work in progress), with optional `source_questions`, and answers what GET .../draft answers. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
 //
 // Access: API key with scope `projects:write`. Metering class: `projects`.
 //
@@ -19988,7 +21612,7 @@ func (c *ClientWithResponses) PutProjectDraftWithBodyWithResponse(ctx context.Co
 
 // PutProjectDraftWithResponse Write the draft by hand
 //
-// Stores `rules` (.rules text) as the project's draft, whether or not it compiles (a draft is work in progress), with optional `source_questions`, and answers what GET .../draft answers. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+// Stores `rules` (.rules text) as the project's draft, whether or not it compiles (a draft is work in progress), with optional `source_questions`, and answers what GET .../draft answers. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
 //
 // Access: API key with scope `projects:write`. Metering class: `projects`.
 //
@@ -20001,6 +21625,74 @@ func (c *ClientWithResponses) PutProjectDraftWithResponse(ctx context.Context, p
 		return nil, err
 	}
 	return ParsePutProjectDraftResponse(rsp)
+}
+
+// DiffProjectDraftWithResponse Whom the draft would affect
+//
+// Compares the saved draft with a published cut over every possible applicant, with the solver, as GET /rulesets/{ruleset_id}/diff compares two versions (the draft is the new one): for each kind of outcome change an applicant it happens to (`witness`), the criteria whose status differs for them and their quotes on both sides, or `equivalent: true`; fields added, removed or redeclared in `field_changes`. `against` names the cut: a slug (send each `/` as `%2F`) or a concrete ruleset_id the caller may see; a slug resolves to its cut in force on `decision_date`, as /decide resolves it. Without `against`, the cut in force under the slug the draft publishes to (its `ruleset` header, the slug publish-project takes by default). `against`, `against_slug` and `against_version` say which cut was compared with. `decision_date` (YYYY-MM-DD, default today) fixes decision_date() and the cut in force. A named `against` the caller cannot see is 404; with no `against`, a draft that declares no slug, or a slug with no cut the caller may see, is 422 `nothing_published`.
+//
+// Access: API key with scope `projects:read`, `rulesets:read`. Metering class: `projects`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /projects/{project_id}/draft/diff (the `DiffProjectDraft` operationId).
+func (c *ClientWithResponses) DiffProjectDraftWithResponse(ctx context.Context, projectId string, params *DiffProjectDraftParams, reqEditors ...RequestEditorFn) (*DiffProjectDraftResponse, error) {
+	rsp, err := c.DiffProjectDraft(ctx, projectId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDiffProjectDraftResponse(rsp)
+}
+
+// FormatProjectDraftWithBodyWithResponse Format a rules text
+//
+// Prints `rules` (a .rules text for this project, saved or not; nothing is stored) in the canonical layout `eligo fmt` prints, comments kept, with `changed` saying whether it differs from the text sent. A text that does not parse is 422 `rules_do_not_parse` with `compile_errors` (`file:line:column: message`, one per error, as a draft's `compile_errors`); a text that parses but does not compile is formatted all the same.
+//
+// Access: API key with scope `projects:read`. Metering class: `projects`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /projects/{project_id}/draft/format (the `FormatProjectDraft` operationId).
+func (c *ClientWithResponses) FormatProjectDraftWithBodyWithResponse(ctx context.Context, projectId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*FormatProjectDraftResponse, error) {
+	rsp, err := c.FormatProjectDraftWithBody(ctx, projectId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseFormatProjectDraftResponse(rsp)
+}
+
+// FormatProjectDraftWithResponse Format a rules text
+//
+// Prints `rules` (a .rules text for this project, saved or not; nothing is stored) in the canonical layout `eligo fmt` prints, comments kept, with `changed` saying whether it differs from the text sent. A text that does not parse is 422 `rules_do_not_parse` with `compile_errors` (`file:line:column: message`, one per error, as a draft's `compile_errors`); a text that parses but does not compile is formatted all the same.
+//
+// Access: API key with scope `projects:read`. Metering class: `projects`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /projects/{project_id}/draft/format (the `FormatProjectDraft` operationId).
+func (c *ClientWithResponses) FormatProjectDraftWithResponse(ctx context.Context, projectId string, body FormatProjectDraftJSONRequestBody, reqEditors ...RequestEditorFn) (*FormatProjectDraftResponse, error) {
+	rsp, err := c.FormatProjectDraft(ctx, projectId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseFormatProjectDraftResponse(rsp)
+}
+
+// GetProjectDraftSymbolsWithResponse List the draft's symbols
+//
+// What a code editor completes the saved draft from: the declared `fields` (id, type, question, enum values), `sources`, `groups` and `criteria` (with their group), each with the line it is declared on, and the rules language's `functions` and `keywords`. They are read from the parsed text, so a draft that does not compile still has them; `complete` is false when the draft has syntax errors, after which the parser skips to the next declaration (one it skipped is missing). 409 `no_draft` before the first draft.
+//
+// Access: API key with scope `projects:read`. Metering class: `projects`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /projects/{project_id}/draft/symbols (the `GetProjectDraftSymbols` operationId).
+func (c *ClientWithResponses) GetProjectDraftSymbolsWithResponse(ctx context.Context, projectId string, reqEditors ...RequestEditorFn) (*GetProjectDraftSymbolsResponse, error) {
+	rsp, err := c.GetProjectDraftSymbols(ctx, projectId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetProjectDraftSymbolsResponse(rsp)
 }
 
 // GenerateProjectWithBodyWithResponse Generate the draft
@@ -20162,7 +21854,7 @@ func (c *ClientWithResponses) AddProjectGuidanceWithResponse(ctx context.Context
 
 // PublishProjectWithBodyWithResponse Publish the draft
 //
-// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
 //
 // Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 //
@@ -20181,7 +21873,7 @@ func (c *ClientWithResponses) PublishProjectWithBodyWithResponse(ctx context.Con
 
 // PublishProjectWithResponse Publish the draft
 //
-// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
 //
 // Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 //
@@ -20370,6 +22062,40 @@ func (c *ClientWithResponses) GetProjectStatusWithResponse(ctx context.Context, 
 		return nil, err
 	}
 	return ParseGetProjectStatusResponse(rsp)
+}
+
+// SuggestProjectCasesWithBodyWithResponse Suggest test cases
+//
+// The test cases the solver proposes for what the project's tests leave untested in the saved draft, as `eligo test --suggest` prints them: per criterion, satisfied, not satisfied (and as the only alternative of an `any` group), and each comparison with a constant at the constant, just below and just above. Each suggestion names its `goal`; a `reachable` one carries `case`, in the shape set-project-tests takes a test case (named after the goal, `expected_outcome` what the draft decides, `expectations.criteria` pinning the criteria it is about; send it in `test_cases` to add it, after checking the outcome against the law), `also_covers` (later goals it meets too) and `kills`, the mutants of the draft that survive the current tests and this case would kill; an unreachable goal (no answer set meets it) has `case` null. The top-level `candidates`, `planned`, `done`, `complete` and `incomplete` say how far the search got; `mutation_score` is the current tests' score (`total`, `killed`, `score`, `survivors`) and `killed_with_suggestions` and `score_with_suggestions` the score with every reachable suggestion added. `decision_date` (YYYY-MM-DD, default today) dates the cases of a draft that reads decision_date(). The search and the score each stop after 15s, answering what they decided with `complete: false`. 409 `no_draft` before the first draft; a draft that does not compile is 422 `draft_does_not_compile`.
+//
+// Access: API key with scope `projects:read`. Metering class: `projects`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /projects/{project_id}/suggest-cases (the `SuggestProjectCases` operationId).
+func (c *ClientWithResponses) SuggestProjectCasesWithBodyWithResponse(ctx context.Context, projectId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SuggestProjectCasesResponse, error) {
+	rsp, err := c.SuggestProjectCasesWithBody(ctx, projectId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSuggestProjectCasesResponse(rsp)
+}
+
+// SuggestProjectCasesWithResponse Suggest test cases
+//
+// The test cases the solver proposes for what the project's tests leave untested in the saved draft, as `eligo test --suggest` prints them: per criterion, satisfied, not satisfied (and as the only alternative of an `any` group), and each comparison with a constant at the constant, just below and just above. Each suggestion names its `goal`; a `reachable` one carries `case`, in the shape set-project-tests takes a test case (named after the goal, `expected_outcome` what the draft decides, `expectations.criteria` pinning the criteria it is about; send it in `test_cases` to add it, after checking the outcome against the law), `also_covers` (later goals it meets too) and `kills`, the mutants of the draft that survive the current tests and this case would kill; an unreachable goal (no answer set meets it) has `case` null. The top-level `candidates`, `planned`, `done`, `complete` and `incomplete` say how far the search got; `mutation_score` is the current tests' score (`total`, `killed`, `score`, `survivors`) and `killed_with_suggestions` and `score_with_suggestions` the score with every reachable suggestion added. `decision_date` (YYYY-MM-DD, default today) dates the cases of a draft that reads decision_date(). The search and the score each stop after 15s, answering what they decided with `complete: false`. 409 `no_draft` before the first draft; a draft that does not compile is 422 `draft_does_not_compile`.
+//
+// Access: API key with scope `projects:read`. Metering class: `projects`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /projects/{project_id}/suggest-cases (the `SuggestProjectCases` operationId).
+func (c *ClientWithResponses) SuggestProjectCasesWithResponse(ctx context.Context, projectId string, body SuggestProjectCasesJSONRequestBody, reqEditors ...RequestEditorFn) (*SuggestProjectCasesResponse, error) {
+	rsp, err := c.SuggestProjectCases(ctx, projectId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSuggestProjectCasesResponse(rsp)
 }
 
 // SetProjectTestsWithBodyWithResponse Write the tests or the acceptance contract
@@ -23674,6 +25400,1070 @@ func ParsePutProjectDraftResponse(rsp *http.Response) (*PutProjectDraftResponse,
 		response.Headers503 = &headers
 	case true:
 		var headers PutProjectDraftResponseDefaultHeaders
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.HeadersDefault = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDiffProjectDraftResponse parses an HTTP response from a DiffProjectDraftWithResponse call
+func ParseDiffProjectDraftResponse(rsp *http.Response) (*DiffProjectDraftResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DiffProjectDraftResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DraftDiff
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFoundError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest DiffProjectDraft422JSONResponseBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers DiffProjectDraftResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers DiffProjectDraftResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers DiffProjectDraftResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers DiffProjectDraftResponse404Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers DiffProjectDraftResponse409Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 422:
+		var headers DiffProjectDraftResponse422Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers DiffProjectDraftResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers DiffProjectDraftResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers503 = &headers
+	case true:
+		var headers DiffProjectDraftResponseDefaultHeaders
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.HeadersDefault = &headers
+	}
+
+	return response, nil
+}
+
+// ParseFormatProjectDraftResponse parses an HTTP response from a FormatProjectDraftWithResponse call
+func ParseFormatProjectDraftResponse(rsp *http.Response) (*FormatProjectDraftResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &FormatProjectDraftResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest FormattedRules
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFoundError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest FormatProjectDraft422JSONResponseBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers FormatProjectDraftResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers FormatProjectDraftResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers FormatProjectDraftResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers FormatProjectDraftResponse404Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 413:
+		var headers FormatProjectDraftResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 422:
+		var headers FormatProjectDraftResponse422Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers FormatProjectDraftResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers FormatProjectDraftResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers503 = &headers
+	case true:
+		var headers FormatProjectDraftResponseDefaultHeaders
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.HeadersDefault = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetProjectDraftSymbolsResponse parses an HTTP response from a GetProjectDraftSymbolsWithResponse call
+func ParseGetProjectDraftSymbolsResponse(rsp *http.Response) (*GetProjectDraftSymbolsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetProjectDraftSymbolsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DraftSymbols
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFoundError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetProjectDraftSymbolsResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetProjectDraftSymbolsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetProjectDraftSymbolsResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetProjectDraftSymbolsResponse404Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers GetProjectDraftSymbolsResponse409Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 422:
+		var headers GetProjectDraftSymbolsResponse422Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetProjectDraftSymbolsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetProjectDraftSymbolsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers503 = &headers
+	case true:
+		var headers GetProjectDraftSymbolsResponseDefaultHeaders
 		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -28521,6 +31311,387 @@ func ParseGetProjectStatusResponse(rsp *http.Response) (*GetProjectStatusRespons
 		response.Headers503 = &headers
 	case true:
 		var headers GetProjectStatusResponseDefaultHeaders
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.HeadersDefault = &headers
+	}
+
+	return response, nil
+}
+
+// ParseSuggestProjectCasesResponse parses an HTTP response from a SuggestProjectCasesWithResponse call
+func ParseSuggestProjectCasesResponse(rsp *http.Response) (*SuggestProjectCasesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SuggestProjectCasesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SuggestedCases
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFoundError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest SuggestProjectCases422JSONResponseBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers SuggestProjectCasesResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers SuggestProjectCasesResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers SuggestProjectCasesResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers SuggestProjectCasesResponse404Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers SuggestProjectCasesResponse409Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers SuggestProjectCasesResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 422:
+		var headers SuggestProjectCasesResponse422Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers SuggestProjectCasesResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers SuggestProjectCasesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers503 = &headers
+	case true:
+		var headers SuggestProjectCasesResponseDefaultHeaders
 		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
