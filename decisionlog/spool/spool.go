@@ -594,3 +594,6 @@ func (s *Spool) unlock() error {
 	}
 	return nil
 }
+
+// MaxBytes is the spool's bound on disk (Config.MaxBytes, or its default).
+func (s *Spool) MaxBytes() int64 { return s.cfg.MaxBytes }
