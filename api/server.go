@@ -144,6 +144,14 @@ type Server struct {
 	// closeOnce makes Close idempotent; closeErr is its result.
 	closeOnce sync.Once
 	closeErr  error
+	// readiness are the members /readyz adds to its answer (ReportReadiness).
+	readiness []readinessReport
+}
+
+// readinessReport is one member of /readyz's answer.
+type readinessReport struct {
+	name   string
+	report func() any
 }
 
 // Parts are the long-lived objects the core serves with, which the
@@ -223,6 +231,14 @@ func (s *Server) OnClose(step func(context.Context) error) {
 	s.closers = append(s.closers, step)
 }
 
+// ReportReadiness adds a member name to /readyz's answer, holding what
+// report returns at each probe: how a resource with state of its own (the
+// decision log's mode, state and lag) makes it visible to operators. Call
+// it before serving.
+func (s *Server) ReportReadiness(name string, report func() any) {
+	s.readiness = append(s.readiness, readinessReport{name, report})
+}
+
 // Close runs the shutdown steps (OnClose), then writes the meter's pending
 // counts. Call it after the HTTP server has shut down (no request in
 // flight); if ctx ends first, the steps report what they lost. Later calls
@@ -293,12 +309,17 @@ func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
+	body := map[string]any{"status": "ready"}
+	for _, r := range s.readiness {
+		body[r.name] = r.report()
+	}
 	if err := s.store.Ping(ctx); err != nil {
 		Log(r.Context()).WarnContext(r.Context(), "not ready", "error", err)
-		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
+		body["status"] = "unavailable"
+		writeJSON(w, http.StatusServiceUnavailable, body)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+	writeJSON(w, http.StatusOK, body)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

@@ -79,6 +79,11 @@ var ErrRefused = errors.New("decision log: the database refused the record as in
 // whose record Close could not write before its context ended.
 var ErrClosed = errors.New("decision log closed")
 
+// ErrSpoolUnavailable is returned by Open when the spool cannot be opened:
+// its directory is not writable, or (spool.ErrLocked) another process
+// holds it.
+var ErrSpoolUnavailable = errors.New("decision spool unavailable")
+
 // Writer stores a batch of records, all or none, and says which decision
 // ids have no record yet (so a batch copied twice, after a lost
 // acknowledgement, costs one more COPY rather than one per record).
@@ -247,7 +252,7 @@ func Open(w Writer, cfg Config) (*Recorder, error) {
 	sp, err := spool.Open(cfg.Spool.Dir, spool.Config{MaxBytes: cfg.Spool.MaxBytes, SegmentBytes: cfg.Spool.SegmentBytes,
 		Fsync: cfg.Spool.Fsync, Logger: cfg.Logger})
 	if err != nil {
-		return nil, fmt.Errorf("decision log: %w", err)
+		return nil, fmt.Errorf("decision log: %w: %w", ErrSpoolUnavailable, err)
 	}
 	r := newRecorder(w, cfg, false)
 	r.spool = sp

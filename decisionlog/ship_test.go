@@ -287,4 +287,3 @@ func TestSpoolLockedByAnotherRecorder(t *testing.T) {
 		t.Fatal(err)
 	}
 }
-

@@ -38,8 +38,9 @@ type Config struct {
 	// Decide tunes /decide's cache.
 	Decide decide.Config
 	// DecisionLog tunes the writer of decision records (a decision is
-	// answered only once its record is written); its Logger defaults to
-	// API.Logger.
+	// answered only once its record is written: in the spool when
+	// Spool.Dir is set, else in the table, or queued when Buffered); its
+	// Logger defaults to API.Logger.
 	DecisionLog decisionlog.Config
 	// Catalog tunes reference resolution.
 	Catalog catalog.Config
@@ -143,9 +144,14 @@ func NewServices(st *store.Store, cfg Config) (Services, error) {
 	if cfg.DecisionLog.Logger == nil {
 		cfg.DecisionLog.Logger = logger
 	}
+	decisions, err := decisionlog.Open(st, cfg.DecisionLog)
+	if err != nil {
+		cat.Close()
+		return Services{}, err
+	}
 	return Services{Store: st, Catalog: cat, Publisher: pub, Authoring: work, Generator: gen, Clock: now, Gate: gate,
 		Auth:  auth.NewAuthenticator(st, now.Now, cfg.API.KeyCacheTTL),
-		Meter: meter, Decisions: decisionlog.New(st, cfg.DecisionLog)}, nil
+		Meter: meter, Decisions: decisions}, nil
 }
 
 // Mount registers every resource on s, and the web console.
@@ -181,6 +187,7 @@ func NewWith(cfg Config, sv Services) *api.Server {
 	s := api.New(apiCfg, sv.Store, api.Parts{Auth: sv.Auth, Meter: sv.Meter})
 	Mount(s, sv, cfg)
 	openapi.Mount(s)
+	s.ReportReadiness("decision_log", func() any { return sv.Decisions.Status() })
 	s.OnClose(func(ctx context.Context) error {
 		defer sv.Catalog.Close()
 		return sv.Decisions.Close(ctx)
