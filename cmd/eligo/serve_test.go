@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/netip"
@@ -113,9 +114,24 @@ func TestServeAnswersThenShutsDownOnCancel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var ready struct {
+		DecisionLog struct {
+			Mode  string `json:"mode"`
+			State string `json:"state"`
+			Spool *struct {
+				Bytes int64 `json:"bytes"`
+			} `json:"spool"`
+		} `json:"decision_log"`
+	}
+	err = json.NewDecoder(res.Body).Decode(&ready)
 	res.Body.Close()
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("readyz: %d", res.StatusCode)
+	}
+	// The spool is the default decision log, and /readyz shows its state
+	// and lag.
+	if err != nil || ready.DecisionLog.Mode != "spool" || ready.DecisionLog.State != "ok" || ready.DecisionLog.Spool == nil {
+		t.Errorf("readyz decision_log: %+v (%v)", ready.DecisionLog, err)
 	}
 	// stop fails unless serve returned cleanly, which it does only once
 	// its listener is closed and in-flight requests are done. (Probing the
