@@ -213,7 +213,9 @@ type Recorder struct {
 	spool    *spool.Spool
 	draining chan struct{} // closed by Close: the shipper's last pass
 	full     atomic.Bool   // the last spool append was refused for room
-	shipped  atomic.Int64  // records shipped since Open
+	// encodings recycles the buffers records are encoded in (*[]byte).
+	encodings sync.Pool
+	shipped   atomic.Int64 // records shipped since Open
 }
 
 // New starts a Recorder writing to w in database mode, or buffered mode
@@ -279,6 +281,7 @@ func newRecorder(w Writer, cfg Config, queued bool) *Recorder {
 		r.queue = make(chan *pending, cfg.QueueSize)
 	}
 	r.pool.New = func() any { return &pending{done: make(chan error, 1)} }
+	r.encodings.New = func() any { return new(make([]byte, 0, 512)) }
 	return r
 }
 

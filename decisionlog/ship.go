@@ -2,7 +2,6 @@ package decisionlog
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -14,10 +13,10 @@ import (
 // spoolRecord is Record in spool mode: the record is encoded and appended
 // to the spool, and Record returns once the spool's write returned.
 func (r *Recorder) spoolRecord(ctx context.Context, rec store.DecisionRecord) error {
-	payload, err := json.Marshal(rec)
-	if err != nil {
-		return fmt.Errorf("encode decision record: %w", err)
-	}
+	buf := r.encodings.Get().(*[]byte)
+	defer r.encodings.Put(buf)
+	*buf = appendRecord((*buf)[:0], &rec) // Append copies it into its frame
+	payload := *buf
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	if r.closed {
@@ -107,8 +106,8 @@ func (r *Recorder) shipSegment(seg spool.Segment) bool {
 		return true
 	}
 	for _, payload := range payloads {
-		var rec store.DecisionRecord
-		if err := json.Unmarshal(payload, &rec); err != nil {
+		rec, err := decodeRecord(payload)
+		if err != nil {
 			r.cfg.Logger.Error("a spooled decision record cannot be decoded; setting it aside", "segment", seg.Path, "error", err)
 			setAside = append(setAside, payload)
 			continue
