@@ -166,7 +166,7 @@ func Open(dir string, cfg Config) (*Spool, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open spool %s: %w", dir, err)
 	}
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := flock(lock); err != nil {
 		lock.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
 			return nil, fmt.Errorf("open spool %s: %w", dir, ErrLocked)
@@ -181,6 +181,23 @@ func Open(dir string, cfg Config) (*Spool, error) {
 	}
 	go s.run()
 	return s, nil
+}
+
+// flock takes f's exclusive lock without waiting for another holder, but
+// tries a few times over a quarter of a second: a child this process forks
+// holds a copy of every descriptor, and so of a lock just released, until
+// it execs, which must not look like another process holding the spool.
+func flock(f *os.File) error {
+	var err error
+	for attempt := range 6 {
+		if attempt > 0 {
+			time.Sleep(50 * time.Millisecond)
+		}
+		if err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); !errors.Is(err, syscall.EWOULDBLOCK) {
+			return err
+		}
+	}
+	return err
 }
 
 // Dir is the spool's directory.

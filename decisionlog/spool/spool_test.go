@@ -294,11 +294,9 @@ func TestFullSpoolRefuses(t *testing.T) {
 
 // TestTwoProcessesCannotShare: while another process holds a spool, Open
 // fails with ErrLocked; once that process is gone (here killed), the
-// kernel releases its lock and Open succeeds. It does not run in
-// parallel: a child forked while another test closes and reopens its spool
-// holds a copy of that spool's lock until it execs, which would make the
-// reopening fail for a moment.
+// kernel releases its lock and Open succeeds.
 func TestTwoProcessesCannotShare(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	child := exec.Command(os.Args[0], "-test.run=^$")
 	child.Env = append(os.Environ(), holdEnv+"="+dir)
