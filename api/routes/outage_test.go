@@ -6,16 +6,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/api/apitest"
@@ -25,68 +21,6 @@ import (
 	"github.com/eligo/eligo/store"
 	"github.com/eligo/eligo/store/storetest"
 )
-
-// tcpProxy forwards every connection it accepts to target. close stops
-// accepting and cuts every live connection, as a database server that goes
-// away does.
-type tcpProxy struct {
-	ln     net.Listener
-	target string
-	mu     sync.Mutex
-	conns  []net.Conn
-	wg     sync.WaitGroup
-}
-
-// startProxy listens on addr ("127.0.0.1:0" for a free port) and forwards
-// to target until close.
-func startProxy(t *testing.T, addr, target string) *tcpProxy {
-	t.Helper()
-	var ln net.Listener
-	var err error
-	// The port of a proxy just closed may take a moment to be free again.
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if ln, err = net.Listen("tcp", addr); err == nil || time.Now().After(deadline) {
-			break
-		}
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &tcpProxy{ln: ln, target: target}
-	p.wg.Go(p.accept)
-	t.Cleanup(p.close)
-	return p
-}
-
-func (p *tcpProxy) accept() {
-	for {
-		in, err := p.ln.Accept()
-		if err != nil {
-			return
-		}
-		out, err := net.Dial("tcp", p.target)
-		if err != nil {
-			in.Close()
-			continue
-		}
-		p.mu.Lock()
-		p.conns = append(p.conns, in, out)
-		p.mu.Unlock()
-		go func() { _, _ = io.Copy(out, in); out.Close() }()
-		go func() { _, _ = io.Copy(in, out); in.Close() }()
-	}
-}
-
-func (p *tcpProxy) close() {
-	p.ln.Close()
-	p.wg.Wait()
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for _, c := range p.conns {
-		c.Close()
-	}
-	p.conns = nil
-}
 
 // TestDecideAnswersThroughADatabaseOutage serves the whole interface in
 // spool mode over a database reached through a TCP proxy, cuts the proxy
@@ -100,17 +34,7 @@ func TestDecideAnswersThroughADatabaseOutage(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	direct := storetest.New(t)
-	target := net.JoinHostPort(direct.Config().ConnConfig.Host, strconv.Itoa(int(direct.Config().ConnConfig.Port)))
-	proxy := startProxy(t, "127.0.0.1:0", target)
-	pcfg := direct.Config().Copy()
-	proxyAddr := proxy.ln.Addr().(*net.TCPAddr)
-	pcfg.ConnConfig.Host, pcfg.ConnConfig.Port = "127.0.0.1", uint16(proxyAddr.Port)
-	pcfg.ConnConfig.ConnectTimeout = 2 * time.Second
-	proxied, err := pgxpool.NewWithConfig(ctx, pcfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(proxied.Close)
+	proxied, outage := storetest.Proxied(t, direct)
 
 	quiet := slog.New(slog.DiscardHandler)
 	cfg := Config{
@@ -158,7 +82,7 @@ func TestDecideAnswersThroughADatabaseOutage(t *testing.T) {
 		}
 	}
 
-	proxy.close()
+	outage.Cut()
 	var (
 		mu       sync.Mutex
 		failures []string
@@ -206,7 +130,7 @@ func TestDecideAnswersThroughADatabaseOutage(t *testing.T) {
 		t.Errorf("/readyz during the outage: %+v %+v", ready, ready.DecisionLog.Spool)
 	}
 
-	startProxy(t, proxyAddr.String(), target)
+	outage.Restore()
 	srv.Close()
 	closing, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
