@@ -15,6 +15,7 @@ import (
 
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/api/apitest"
+	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/decisionlog"
 	"github.com/eligo/eligo/publish"
@@ -25,11 +26,13 @@ import (
 // TestDecideAnswersThroughADatabaseOutage serves the whole interface in
 // spool mode over a database reached through a TCP proxy, cuts the proxy
 // (every connection dropped, none accepted) while /decide runs from eight
-// connections, and finds every decision answered 200 during the outage
-// (anonymous, unmetered calls on a ruleset already loaded need no
-// database: the record goes to the spool), /readyz saying the log's
-// database is unavailable with records spooled, and, once the proxy is
-// back and the server closed, every answered decision in the table.
+// connections, and finds every decision answered 200 during the outage: on
+// a ruleset already loaded, with a key seen before the outage (checked on
+// its recent row) and metered within the outage share of its budget, the
+// record going to the spool. /readyz says the log's database is
+// unavailable with records spooled; once the proxy is back and the server
+// closed, every answered decision is in the table, and the usage counted
+// during the outage too.
 func TestDecideAnswersThroughADatabaseOutage(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -38,7 +41,7 @@ func TestDecideAnswersThroughADatabaseOutage(t *testing.T) {
 
 	quiet := slog.New(slog.DiscardHandler)
 	cfg := Config{
-		API:         api.Config{Unmetered: true, Logger: quiet},
+		API:         api.Config{Logger: quiet, KeyCacheTTL: time.Millisecond},
 		Catalog:     catalog.Config{RefTTL: time.Hour},
 		DecisionLog: decisionlog.Config{Spool: decisionlog.SpoolConfig{Dir: t.TempDir(), ShipInterval: 20 * time.Millisecond}},
 	}
@@ -59,9 +62,15 @@ func TestDecideAnswersThroughADatabaseOutage(t *testing.T) {
 		Source: apitest.LeaveRules("12"), Slug: "acme/leave", Public: true, Actor: "test"}); err != nil {
 		t.Fatal(err)
 	}
+	// An internal key: its outage share (5% of 100,000,000) covers the
+	// load. Its row is read before the outage, as a busy key's is.
+	key := apitest.TierKey(t, store.New(direct), auth.TierInternal, auth.ScopeDecide)
 	decide := func(client *http.Client, i int) (status int, body, id string) {
-		res, err := client.Post(srv.URL+api.RootPath+"/decide", "application/json", strings.NewReader(
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+api.RootPath+"/decide", strings.NewReader(
 			fmt.Sprintf(`{"ruleset_id":"acme/leave","field_values":{"employment.months":%d}}`, i%40)))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("x-api-key", key)
+		res, err := client.Do(req)
 		if err != nil {
 			return 0, err.Error(), ""
 		}
@@ -144,5 +153,12 @@ func TestDecideAnswersThroughADatabaseOutage(t *testing.T) {
 	}
 	if len(missing) > 0 {
 		t.Fatalf("%d of %d decisions answered 200 are not in the table after the outage, e.g. %s", len(missing), len(answered), missing[0])
+	}
+	var counted int64
+	if err := direct.QueryRow(ctx, `SELECT coalesce(sum(count), 0) FROM usage_buckets WHERE class = 'decide'`).Scan(&counted); err != nil {
+		t.Fatal(err)
+	}
+	if counted != int64(len(answered)) {
+		t.Errorf("%d decide units counted, want the %d decisions answered", counted, len(answered))
 	}
 }
