@@ -41,8 +41,10 @@ for name in us-fmla-employee ca-voter-registration snap-income uk-child-benefit;
 done
 
 # Generous anonymous budgets: the tests make a few hundred anonymous calls.
+# The decision spool is the run's own: the default (.data/spool) belongs to
+# `make run` and its database.
 "$tmp/eligo" serve --addr 127.0.0.1:0 --budgets anonymous.decide=100000,anonymous.rulesets=100000 \
-	>"$tmp/serve.out" 2>"$tmp/serve.log" &
+	--decision-spool "$tmp/spool" >"$tmp/serve.out" 2>"$tmp/serve.log" &
 server=$!
 origin=""
 for _ in $(seq 1 300); do
