@@ -146,6 +146,9 @@ type Server struct {
 	closeErr  error
 	// readiness are the members /readyz adds to its answer (ReportReadiness).
 	readiness []readinessReport
+	// degradable is set by ServesWithoutDatabase: /readyz answers 200
+	// "degraded" rather than 503 while the database does not answer.
+	degradable bool
 }
 
 // readinessReport is one member of /readyz's answer.
@@ -239,6 +242,13 @@ func (s *Server) ReportReadiness(name string, report func() any) {
 	s.readiness = append(s.readiness, readinessReport{name, report})
 }
 
+// ServesWithoutDatabase says that the server keeps serving decisions while
+// the database is unreachable (the decision log spools them; metering and
+// key checks degrade): /readyz then answers 200 with status "degraded"
+// instead of 503, so that a load balancer keeps sending it traffic rather
+// than taking every replica out at once. Call it before serving.
+func (s *Server) ServesWithoutDatabase() { s.degradable = true }
+
 // Close runs the shutdown steps (OnClose), then writes the meter's pending
 // counts. Call it after the HTTP server has shut down (no request in
 // flight); if ctx ends first, the steps report what they lost. Later calls
@@ -315,6 +325,12 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	}
 	if err := s.store.Ping(ctx); err != nil {
 		Log(r.Context()).WarnContext(r.Context(), "not ready", "error", err)
+		if s.degradable {
+			body["status"] = "degraded"
+			body["database"] = "unavailable"
+			writeJSON(w, http.StatusOK, body)
+			return
+		}
 		body["status"] = "unavailable"
 		writeJSON(w, http.StatusServiceUnavailable, body)
 		return

@@ -188,6 +188,9 @@ func NewWith(cfg Config, sv Services) *api.Server {
 	Mount(s, sv, cfg)
 	openapi.Mount(s)
 	s.ReportReadiness("decision_log", func() any { return sv.Decisions.Status() })
+	if sv.Decisions.Mode() == decisionlog.ModeSpool {
+		s.ServesWithoutDatabase()
+	}
 	s.OnClose(func(ctx context.Context) error {
 		defer sv.Catalog.Close()
 		return sv.Decisions.Close(ctx)
