@@ -53,9 +53,12 @@ func TestDecideAnswersThroughADatabaseOutage(t *testing.T) {
 	srv := httptest.NewServer(s.Handler())
 	closed := false
 	t.Cleanup(func() {
-		if !closed {
+		if !closed { // the test failed: bring the database back, then stop
+			outage.Restore()
 			srv.Close()
-			_ = s.Close(context.Background())
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			_ = s.Close(ctx)
 		}
 	})
 	if _, err := sv.Publisher.Ruleset(ctx, publish.RulesetRequest{TenantID: "acme", Filename: "leave.rules",
