@@ -35,6 +35,7 @@ var layers = map[string]int{
 	"solver/solvertest":           3,
 	"auth":                        1,
 	"decisionlog":                 1,
+	"decisionlog/spool":           0,
 	"store/storetest":             1,
 	"engine/enginetest":           1,
 	"metering":                    2,

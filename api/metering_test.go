@@ -287,13 +287,14 @@ func TestUnmeteredEndpoints(t *testing.T) {
 	}
 }
 
-// TestMeteringBackendUnavailable: with the counter store gone, a metered
+// TestMeteringBackendUnavailable: with the counter store gone and no
+// outage share (metering.Config.OutageFraction negative), a metered
 // request is refused with 503 rate_limit_backend_unavailable, never served
-// unmetered.
+// unmetered. (TestMeteringOutageShare covers the default share.)
 func TestMeteringBackendUnavailable(t *testing.T) {
 	t.Parallel()
 	pool := storetest.New(t)
-	s := newMeteredServer(t, api.Config{KeyCacheTTL: time.Hour}, pool)
+	s := newMeteredServer(t, api.Config{KeyCacheTTL: time.Hour, Metering: metering.Config{OutageFraction: -1}}, pool)
 	key := map[string]string{"x-api-key": apitest.TierKey(t, s.Store, auth.TierFree, auth.ScopeDecide)}
 	// A key first presented during the outage cannot be checked at all.
 	unchecked := map[string]string{"x-api-key": apitest.TierKey(t, s.Store, auth.TierFree, auth.ScopeDecide)}
@@ -335,6 +336,39 @@ func TestMeteringBackendUnavailable(t *testing.T) {
 	}
 	if s.calls.Load() != before {
 		t.Fatal("handler reached during the outage")
+	}
+}
+
+// TestMeteringOutageShare: with the counter store gone, a metered
+// request is still served within the process's outage share of the
+// budget (5% of the anonymous 250: 13 units), then refused with 503
+// rate_limit_backend_unavailable; the counts are kept in memory for when
+// the store returns (package metering's TestOutageShare).
+func TestMeteringOutageShare(t *testing.T) {
+	t.Parallel()
+	pool := storetest.New(t)
+	s := newMeteredServer(t, api.Config{}, pool)
+	if r := s.Do(t, http.MethodPost, "/test/metered", nil, strings.NewReader(`{}`)); r.Status != 200 {
+		t.Fatalf("before the outage: %d", r.Status)
+	}
+	pool.Close()
+	s.CloseErrorExpected = true // its last counts have nowhere to go
+	served := 0
+	for range 30 {
+		r := s.Do(t, http.MethodPost, "/test/metered", nil, strings.NewReader(`{}`))
+		if r.Status == http.StatusOK {
+			served++
+			continue
+		}
+		if r.Status != http.StatusServiceUnavailable || !strings.Contains(string(r.Raw), "rate_limit_backend_unavailable") {
+			t.Fatalf("during the outage: %d %s", r.Status, r.Raw)
+		}
+		break
+	}
+	// The share, and before it at most what the last read still allows
+	// within the 1% slack (2 more units) if it is under a second old.
+	if served < 13 || served > 15 {
+		t.Errorf("served %d metered requests during the outage, want the outage share of 13 (and up to 2 of slack)", served)
 	}
 }
 

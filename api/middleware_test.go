@@ -270,7 +270,7 @@ func TestValidationErrors(t *testing.T) {
 	}{
 		{"undefined top-level key",
 			`{"name":"a","count":1,"color":"red","colour":"blue"}`,
-			`[{"type":"extra_forbidden","loc":["body","colour"],"msg":"Extra inputs are not permitted","input":"blue"}]`},
+			`[{"type":"extra_forbidden","loc":["body","colour"],"msg":"Extra inputs are not permitted; did you mean \"color\"?","input":"blue"}]`},
 		{"missing required field",
 			`{"name":"a","color":"red"}`,
 			`[{"type":"missing","loc":["body","count"],"msg":"Field required","input":{"name":"a","color":"red"}}]`},

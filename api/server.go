@@ -151,6 +151,17 @@ type Server struct {
 	// closeOnce makes Close idempotent; closeErr is its result.
 	closeOnce sync.Once
 	closeErr  error
+	// readiness are the members /readyz adds to its answer (ReportReadiness).
+	readiness []readinessReport
+	// degradable is set by ServesWithoutDatabase: /readyz answers 200
+	// "degraded" rather than 503 while the database does not answer.
+	degradable bool
+}
+
+// readinessReport is one member of /readyz's answer.
+type readinessReport struct {
+	name   string
+	report func() any
 }
 
 // Parts are the long-lived objects the core serves with, which the
@@ -235,6 +246,21 @@ func (s *Server) OnClose(step func(context.Context) error) {
 	s.closers = append(s.closers, step)
 }
 
+// ReportReadiness adds a member name to /readyz's answer, holding what
+// report returns at each probe: how a resource with state of its own (the
+// decision log's mode, state and lag) makes it visible to operators. Call
+// it before serving.
+func (s *Server) ReportReadiness(name string, report func() any) {
+	s.readiness = append(s.readiness, readinessReport{name, report})
+}
+
+// ServesWithoutDatabase says that the server keeps serving decisions while
+// the database is unreachable (the decision log spools them; metering and
+// key checks degrade): /readyz then answers 200 with status "degraded"
+// instead of 503, so that a load balancer keeps sending it traffic rather
+// than taking every replica out at once. Call it before serving.
+func (s *Server) ServesWithoutDatabase() { s.degradable = true }
+
 // Close runs the shutdown steps (OnClose), then writes the meter's pending
 // counts. Call it after the HTTP server has shut down (no request in
 // flight); if ctx ends first, the steps report what they lost. Later calls
@@ -305,12 +331,23 @@ func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
+	body := map[string]any{"status": "ready"}
+	for _, r := range s.readiness {
+		body[r.name] = r.report()
+	}
 	if err := s.store.Ping(ctx); err != nil {
 		Log(r.Context()).WarnContext(r.Context(), "not ready", "error", err)
-		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
+		if s.degradable {
+			body["status"] = "degraded"
+			body["database"] = "unavailable"
+			writeJSON(w, http.StatusOK, body)
+			return
+		}
+		body["status"] = "unavailable"
+		writeJSON(w, http.StatusServiceUnavailable, body)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+	writeJSON(w, http.StatusOK, body)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

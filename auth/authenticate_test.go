@@ -97,6 +97,60 @@ func TestRevocationAndKeyCache(t *testing.T) {
 	}
 }
 
+// TestKeysSeenRecentlyThroughAnOutage: with the database cut away (and
+// the key cache expired), a key whose row was read recently is still
+// judged on that row; a key revoked before the outage stays refused,
+// whether its revoked row was read or its notification dropped it; a key
+// never seen, or checked without a cache, cannot be checked.
+func TestKeysSeenRecentlyThroughAnOutage(t *testing.T) {
+	ctx := context.Background()
+	direct := storetest.New(t)
+	proxied, outage := storetest.Proxied(t, direct)
+	admin := store.New(direct)
+	seen, _ := issue(t, admin)
+	revoked, revokedPrefix := issue(t, admin)
+	notified, notifiedPrefix := issue(t, admin)
+	unseen, _ := issue(t, admin)
+	a := auth.NewAuthenticator(store.New(proxied), nil, time.Millisecond)
+	uncached := auth.NewAuthenticator(store.New(proxied), nil, 0)
+	for _, text := range []string{seen, revoked, notified} {
+		if _, err := a.Authenticate(ctx, text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, prefix := range []string{revokedPrefix, notifiedPrefix} {
+		if _, err := admin.RevokeAPIKey(ctx, prefix); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(5 * time.Millisecond) // past the key cache's TTL
+	if _, err := a.Authenticate(ctx, revoked); !errors.Is(err, auth.ErrInvalidKey) {
+		t.Fatalf("revoked key before the outage: %v", err)
+	}
+	a.InvalidateKey(notifiedPrefix) // its revocation's notification
+
+	outage.Cut()
+	time.Sleep(5 * time.Millisecond)
+	if p, err := a.Authenticate(ctx, seen); err != nil || p.TenantID != "acme" {
+		t.Errorf("key seen recently, during the outage: %+v %v, want accepted", p, err)
+	}
+	if _, err := a.Authenticate(ctx, revoked); !errors.Is(err, auth.ErrInvalidKey) {
+		t.Errorf("key revoked before the outage: %v, want ErrInvalidKey", err)
+	}
+	for name, text := range map[string]string{"notified revocation": notified, "never seen": unseen} {
+		if _, err := a.Authenticate(ctx, text); err == nil || errors.Is(err, auth.ErrInvalidKey) {
+			t.Errorf("%s during the outage: %v, want the database's error", name, err)
+		}
+	}
+	if _, err := uncached.Authenticate(ctx, seen); err == nil {
+		t.Error("an authenticator without a cache accepted a key it cannot read")
+	}
+	outage.Restore()
+	if _, err := a.Authenticate(ctx, notified); !errors.Is(err, auth.ErrInvalidKey) {
+		t.Errorf("notified revocation after the outage: %v, want ErrInvalidKey", err)
+	}
+}
+
 // BenchmarkAuthenticate compares reading the key row from PostgreSQL on
 // every request with the short-lived key-row cache.
 func BenchmarkAuthenticate(b *testing.B) {

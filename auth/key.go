@@ -155,6 +155,15 @@ func IssueKey(ctx context.Context, st *store.Store, req KeyRequest) (string, sto
 // listener of store.InvalidationChannel); the cache TTL bounds how long a
 // revocation can go unseen should a notification be lost. Unknown
 // prefixes are never cached, so guessing cannot fill memory.
+//
+// While the database cannot be reached, a key whose row was read within
+// OutageKeyWindow is still judged against that row, so that callers seen
+// recently keep being served through an outage (a key never seen, or not
+// seen within the window, is refused as before). Revocations made before
+// the outage still hold: a revoked row is refused, and a revocation
+// notification drops the key from both caches. Only a revocation whose
+// notification was lost, made within the window before the outage, can go
+// unseen until the database answers again.
 type Authenticator struct {
 	// store reads key rows and records their last use.
 	store *store.Store
@@ -163,17 +172,25 @@ type Authenticator struct {
 	// cache holds key rows by prefix for the cache TTL; nil when the TTL
 	// is 0, and then every request reads the database.
 	cache *expirable.LRU[string, store.APIKey]
+	// recent holds key rows by prefix for OutageKeyWindow after they were
+	// read, for when the database cannot be reached; nil with cache.
+	recent *expirable.LRU[string, store.APIKey]
 	// invalidations counts InvalidateKey and InvalidateKeys calls, so that
 	// a row read while one arrived is not kept (see lookup).
 	invalidations atomic.Uint64
 }
+
+// OutageKeyWindow is how long after its row was last read from the
+// database a key is still accepted while the database cannot be reached.
+const OutageKeyWindow = 10 * time.Minute
 
 // keyCacheSize bounds the number of key rows an Authenticator keeps.
 const keyCacheSize = 10_000
 
 // NewAuthenticator checks keys against st; now is the clock used for expiry
 // (the system clock when nil); cacheTTL is how long a key row is reused before it is
-// read again (0 reads it on every request).
+// read again (0 reads it on every request, and keeps no row for an outage
+// either).
 func NewAuthenticator(st *store.Store, now func() time.Time, cacheTTL time.Duration) *Authenticator {
 	if now == nil {
 		now = clock.System{}.Now
@@ -181,6 +198,7 @@ func NewAuthenticator(st *store.Store, now func() time.Time, cacheTTL time.Durat
 	a := &Authenticator{store: st, now: now}
 	if cacheTTL > 0 {
 		a.cache = expirable.NewLRU[string, store.APIKey](keyCacheSize, nil, cacheTTL)
+		a.recent = expirable.NewLRU[string, store.APIKey](keyCacheSize, nil, OutageKeyWindow)
 	}
 	return a
 }
@@ -196,6 +214,13 @@ func (a *Authenticator) lookup(ctx context.Context, prefix string) (store.APIKey
 	since := a.invalidations.Load()
 	rec, err := a.store.APIKeyByPrefix(ctx, prefix)
 	if err != nil {
+		if a.recent != nil && !errors.Is(err, store.ErrNotFound) {
+			// The database is away: a row read within OutageKeyWindow
+			// still judges the key.
+			if rec, ok := a.recent.Get(prefix); ok {
+				return rec, nil
+			}
+		}
 		return store.APIKey{}, err
 	}
 	if rec.RevokedAt == nil && (rec.LastUsedAt == nil || a.now().Sub(*rec.LastUsedAt) >= store.LastUsedResolution) {
@@ -208,8 +233,10 @@ func (a *Authenticator) lookup(ctx context.Context, prefix string) (store.APIKey
 		// its invalidation was applied; adding it first and checking the
 		// count after means such a row never stays cached.
 		a.cache.Add(prefix, rec)
+		a.recent.Add(prefix, rec)
 		if a.invalidations.Load() != since {
 			a.cache.Remove(prefix)
+			a.recent.Remove(prefix)
 		}
 	}
 	return rec, nil
@@ -223,6 +250,7 @@ func (a *Authenticator) InvalidateKey(prefix string) {
 	a.invalidations.Add(1)
 	if a.cache != nil {
 		a.cache.Remove(prefix)
+		a.recent.Remove(prefix)
 	}
 }
 
@@ -232,6 +260,7 @@ func (a *Authenticator) InvalidateKeys() {
 	a.invalidations.Add(1)
 	if a.cache != nil {
 		a.cache.Purge()
+		a.recent.Purge()
 	}
 }
 

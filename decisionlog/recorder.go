@@ -1,4 +1,17 @@
-// Package decisionlog writes decision records to PostgreSQL by group
+// Package decisionlog writes decision records to PostgreSQL, in one of
+// three modes. In spool mode (Open with Config.Spool.Dir set) Record
+// returns once the record is in a local spool (package spool): the record
+// survives a kill of the process (with Spool.Fsync, a machine crash too)
+// without waiting for the database, and a shipper moves the spooled
+// records to the table in large COPY batches, deleting a segment only once
+// all its records are committed, retrying with backoff while the database
+// is down, and shipping at start what an earlier process left. A full
+// spool fails Record with ErrBacklogged; a record the database refuses as
+// invalid data (see below) is set aside in the spool's quarantine rather
+// than dropped. In buffered mode (Config.Buffered) Record returns once the
+// record is queued in memory.
+//
+// In database mode, the default of New, records are written by group
 // commit: a request hands its record to Record, which returns only once the
 // record is durable in the table, so a decision is never shown without its
 // record, not even when the process is killed the moment after. Records that
@@ -43,6 +56,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/eligo/eligo/decisionlog/spool"
 	"github.com/eligo/eligo/store"
 )
 
@@ -64,6 +78,11 @@ var ErrRefused = errors.New("decision log: the database refused the record as in
 // ErrClosed is returned by Record after Close has begun, and by a Record
 // whose record Close could not write before its context ended.
 var ErrClosed = errors.New("decision log closed")
+
+// ErrSpoolUnavailable is returned by Open when the spool cannot be opened:
+// its directory is not writable, or (spool.ErrLocked) another process
+// holds it.
+var ErrSpoolUnavailable = errors.New("decision spool unavailable")
 
 // Writer stores a batch of records, all or none, and says which decision
 // ids have no record yet (so a batch copied twice, after a lost
@@ -104,9 +123,46 @@ type Config struct {
 	// when the process is killed (docs/operations.md#decision-records). Off by
 	// default, so that nothing a caller was shown is ever lost.
 	Buffered bool
+	// Spool, when its Dir is set, makes Open run the recorder in spool
+	// mode (New ignores it): Record returns once the record is in the
+	// spool, and a shipper copies spooled records to the table in batches
+	// of BatchSize (default then 10,000).
+	Spool SpoolConfig
 	// Logger receives write failures; slog.Default() when nil.
 	Logger *slog.Logger
 }
+
+// SpoolConfig configures spool mode. Zero members take the defaults.
+type SpoolConfig struct {
+	// Dir is the spool's directory, locked by the process while it runs;
+	// empty means no spool (database or buffered mode).
+	Dir string
+	// MaxBytes bounds the spool on disk; a Record that would pass it
+	// fails with ErrBacklogged. Default 1 GiB (spool.Config).
+	MaxBytes int64
+	// SegmentBytes is the size of the spool's segments (spool.Config).
+	SegmentBytes int64
+	// Fsync makes Record wait for the spool's fsync: records then
+	// survive a machine crash or power loss, not only a process kill.
+	Fsync bool
+	// ShipInterval is how often the shipper seals the segment being
+	// written and ships every sealed one; default 200ms, which bounds how
+	// long a record waits in the spool while the database is up.
+	ShipInterval time.Duration
+}
+
+// Mode names a recorder's mode, as the serve flag and /readyz spell it.
+type Mode string
+
+// The recorder's modes.
+const (
+	// ModeSpool answers once the record is in the local spool.
+	ModeSpool Mode = "spool"
+	// ModeDatabase answers once the record is committed in the table.
+	ModeDatabase Mode = "database"
+	// ModeBuffered answers once the record is queued in memory.
+	ModeBuffered Mode = "buffered"
+)
 
 // pending is one record on its way to the table, with the channel its
 // caller waits on for the outcome (nil: written).
@@ -143,15 +199,94 @@ type Recorder struct {
 	mu     sync.RWMutex
 	closed bool
 
-	done    chan struct{} // closed when every writer has returned
+	done    chan struct{} // closed when every writer (or the shipper) has returned
 	stop    chan struct{} // closed when Close's context ends: give up retrying
 	lost    atomic.Int64  // records abandoned after stop
 	refused atomic.Int64  // records PostgreSQL refused as invalid data
 	stopped sync.Once
+
+	// failing is true while the last write to the database failed and is
+	// being retried.
+	failing atomic.Bool
+
+	// Spool mode only.
+	spool    *spool.Spool
+	draining chan struct{} // closed by Close: the shipper's last pass
+	full     atomic.Bool   // the last spool append was refused for room
+	// encodings recycles the buffers records are encoded in (*[]byte).
+	encodings sync.Pool
+	shipped   atomic.Int64 // records shipped since Open
 }
 
-// New starts a Recorder writing to w. Call Close to flush and stop it.
+// New starts a Recorder writing to w in database mode, or buffered mode
+// when cfg.Buffered (it ignores cfg.Spool; Open spools). Call Close to
+// flush and stop it.
 func New(w Writer, cfg Config) *Recorder {
+	r := newRecorder(w, withDefaults(cfg), true)
+	var writers sync.WaitGroup
+	for range r.cfg.Writers {
+		writers.Go(r.run)
+	}
+	go func() {
+		writers.Wait()
+		close(r.done)
+	}()
+	return r
+}
+
+// Open starts a Recorder in the mode cfg asks for: spool mode when
+// cfg.Spool.Dir is set (it opens and locks the spool, and starts the
+// shipper, which first ships what an earlier process left), otherwise as
+// New. It fails when the spool cannot be opened: the directory is not
+// writable, or another process holds it (spool.ErrLocked).
+func Open(w Writer, cfg Config) (*Recorder, error) {
+	if cfg.Spool.Dir == "" {
+		return New(w, cfg), nil
+	}
+	if cfg.BatchSize <= 0 {
+		cfg.BatchSize = 10000
+	}
+	if cfg.Spool.ShipInterval <= 0 {
+		cfg.Spool.ShipInterval = 200 * time.Millisecond
+	}
+	cfg.Buffered = false
+	cfg = withDefaults(cfg)
+	sp, err := spool.Open(cfg.Spool.Dir, spool.Config{MaxBytes: cfg.Spool.MaxBytes, SegmentBytes: cfg.Spool.SegmentBytes,
+		Fsync: cfg.Spool.Fsync, Logger: cfg.Logger})
+	if err != nil {
+		return nil, fmt.Errorf("decision log: %w: %w", ErrSpoolUnavailable, err)
+	}
+	r := newRecorder(w, cfg, false)
+	r.spool = sp
+	r.draining = make(chan struct{})
+	go func() {
+		defer close(r.done)
+		r.ship()
+	}()
+	return r, nil
+}
+
+// newRecorder builds a Recorder with no writer running; its queue holds
+// QueueSize records when queued, none otherwise (spool mode queues
+// nothing).
+func newRecorder(w Writer, cfg Config, queued bool) *Recorder {
+	r := &Recorder{
+		cfg:    cfg,
+		writer: w,
+		done:   make(chan struct{}),
+		stop:   make(chan struct{}),
+	}
+	r.queue = make(chan *pending)
+	if queued {
+		r.queue = make(chan *pending, cfg.QueueSize)
+	}
+	r.pool.New = func() any { return &pending{done: make(chan error, 1)} }
+	r.encodings.New = func() any { return new(make([]byte, 0, 512)) }
+	return r
+}
+
+// withDefaults fills cfg's zero members with their defaults.
+func withDefaults(cfg Config) Config {
 	if cfg.BatchSize <= 0 {
 		cfg.BatchSize = 2000
 	}
@@ -179,33 +314,33 @@ func New(w Writer, cfg Config) *Recorder {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	r := &Recorder{
-		cfg:    cfg,
-		writer: w,
-		queue:  make(chan *pending, cfg.QueueSize),
-		done:   make(chan struct{}),
-		stop:   make(chan struct{}),
-	}
-	r.pool.New = func() any { return &pending{done: make(chan error, 1)} }
-	var writers sync.WaitGroup
-	for range cfg.Writers {
-		writers.Go(r.run)
-	}
-	go func() {
-		writers.Wait()
-		close(r.done)
-	}()
-	return r
+	return cfg
 }
 
-// Record writes rec and returns nil once it is durable in the table (when
-// Buffered, once it is queued), or fails: ErrBacklogged when the queue
-// stayed full for EnqueueTimeout, ErrUnconfirmed when the write was not
-// confirmed within WaitTimeout, ErrRefused when PostgreSQL refused the
-// record as invalid data, ErrClosed after Close (or when Close gave up on
-// it), or ctx's error when ctx ends first. Only a nil return allows the
-// decision to be shown.
+// Mode is the mode the recorder runs in.
+func (r *Recorder) Mode() Mode {
+	switch {
+	case r.spool != nil:
+		return ModeSpool
+	case r.cfg.Buffered:
+		return ModeBuffered
+	default:
+		return ModeDatabase
+	}
+}
+
+// Record writes rec and returns nil once it is durable in the table (in
+// spool mode, once it is in the spool; when Buffered, once it is queued),
+// or fails: ErrBacklogged when the queue stayed full for EnqueueTimeout
+// (in spool mode, when the spool is full), ErrUnconfirmed when the write
+// was not confirmed within WaitTimeout (in spool mode, when the spool's
+// write failed), ErrRefused when PostgreSQL refused the record as invalid
+// data, ErrClosed after Close (or when Close gave up on it), or ctx's error
+// when ctx ends first. Only a nil return allows the decision to be shown.
 func (r *Recorder) Record(ctx context.Context, rec store.DecisionRecord) error {
+	if r.spool != nil {
+		return r.spoolRecord(ctx, rec)
+	}
 	if r.cfg.Buffered {
 		return r.enqueue(ctx, &pending{rec: rec})
 	}
@@ -258,11 +393,20 @@ func (r *Recorder) enqueue(ctx context.Context, p *pending) error {
 // the writers have finished. If ctx ends first, the writers stop retrying,
 // the callers still waiting get ErrClosed, and Close reports how many
 // records could not be written.
+//
+// In spool mode Close stops taking records, ships what the spool holds and
+// releases the spool; if ctx ends first (the database is down), the
+// records not shipped stay in the spool for the next process, and are not
+// counted as lost.
 func (r *Recorder) Close(ctx context.Context) error {
 	r.mu.Lock()
-	if !r.closed {
+	first := !r.closed
+	if first {
 		r.closed = true
 		close(r.queue)
+		if r.draining != nil {
+			close(r.draining)
+		}
 	}
 	r.mu.Unlock()
 	select {
@@ -270,6 +414,16 @@ func (r *Recorder) Close(ctx context.Context) error {
 	case <-ctx.Done():
 		r.stopped.Do(func() { close(r.stop) })
 		<-r.done
+	}
+	if r.spool != nil && first {
+		left := r.spool.Stats()
+		if err := r.spool.Close(); err != nil {
+			return fmt.Errorf("decision log: close spool: %w", err)
+		}
+		if left.Bytes > 0 {
+			r.cfg.Logger.Warn("decision records left in the spool for the next start to ship",
+				"dir", r.spool.Dir(), "bytes", left.Bytes, "segments", left.Segments)
+		}
 	}
 	if refused := r.refused.Load(); refused > 0 {
 		// Each was logged as it happened; the total is what an operator
@@ -393,11 +547,14 @@ func (r *Recorder) insert(batch []*pending) (refusal *pgconn.PgError, gaveUp boo
 		err := r.writer.InsertDecisions(ctx, records)
 		cancel()
 		if err == nil {
+			r.failing.Store(false)
 			return nil, false
 		}
 		if refusal := refusedData(err); refusal != nil {
+			r.failing.Store(false)
 			return refusal, false
 		}
+		r.failing.Store(true)
 		r.cfg.Logger.Error("write decision records", "records", len(batch), "attempt", attempt, "error", err)
 		select {
 		case <-r.stop:
@@ -510,9 +667,12 @@ func isDuplicate(refusal *pgconn.PgError) bool {
 
 // giveUp counts batch as lost after Close's context ended, and with it
 // everything still queued, which cannot be written either; their callers
-// get ErrClosed.
+// get ErrClosed. Spooled records are not lost: they stay in the spool for
+// the next start.
 func (r *Recorder) giveUp(batch []*pending) {
-	r.lost.Add(int64(len(batch)))
+	if r.spool == nil {
+		r.lost.Add(int64(len(batch)))
+	}
 	finishAll(batch, ErrClosed)
 	for p := range r.queue {
 		r.lost.Add(1)

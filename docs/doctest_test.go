@@ -107,7 +107,8 @@ func startDemo(t *testing.T, docs []doc) *demo {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	d.cmd = exec.CommandContext(ctx, d.bin, "serve", "--addr", "127.0.0.1:0")
+	// Its own decision spool, not one under the working directory.
+	d.cmd = exec.CommandContext(ctx, d.bin, "serve", "--addr", "127.0.0.1:0", "--decision-spool", t.TempDir())
 	d.cmd.Env = d.env
 	d.cmd.Stderr = d.log
 	d.cmd.Cancel = func() error { return d.cmd.Process.Signal(syscall.SIGTERM) }

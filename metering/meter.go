@@ -17,7 +17,8 @@ import (
 
 // ErrBackendUnavailable wraps every failure to reach the counter store. The
 // API answers it with 503 rate_limit_backend_unavailable: a request that
-// cannot be metered is not served.
+// cannot be metered (past the outage share, see Config.OutageFraction) is
+// not served.
 var ErrBackendUnavailable = errors.New("metering backend unavailable")
 
 // Config tunes a Meter. The zero value gives the budgets of docs/api.md#metering and the
@@ -41,6 +42,14 @@ type Config struct {
 	// subject and class before it writes its counts and reads the window
 	// again. Default 0.01 (one per cent of the budget).
 	SlackFraction float64
+	// OutageFraction sets the outage share: while the counter store is
+	// unreachable, a process admits for one subject and class at most
+	// max(1, ceil(limit × OutageFraction)) units (and never past the
+	// budget as last read), counting them in memory and writing them when
+	// the store answers again; past the share, Admit fails with
+	// ErrBackendUnavailable. Default 0.05 (five per cent of the budget);
+	// a negative value admits nothing during an outage.
+	OutageFraction float64
 	// BackendTimeout bounds each database call made while a request waits,
 	// so an unreachable database gives a prompt 503. Default two seconds.
 	BackendTimeout time.Duration
@@ -64,6 +73,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.SlackFraction <= 0 {
 		c.SlackFraction = 0.01
+	}
+	if c.OutageFraction == 0 {
+		c.OutageFraction = 0.05
 	}
 	if c.BackendTimeout <= 0 {
 		c.BackendTimeout = 2 * time.Second
@@ -151,10 +163,20 @@ type Decision struct {
 //
 // A request is not counted when it is refused. The periodic flush writes
 // pending counts at least every second; a failed write keeps them in memory
-// and makes every request read the database until a write succeeds, so an
-// unreachable database gives ErrBackendUnavailable, never unmetered
-// service. A process that dies without Close loses at most one flush
-// interval of counts (an undercount, never an overcount).
+// and makes every request read the database until a write succeeds.
+//
+// While the database is unreachable, a process degrades rather than stops:
+// for each subject and class it admits, against the window sum it last read
+// (none for a subject it never read), at most the outage share of the
+// budget (OutageFraction, 5%), counted in memory like any admission and
+// written once the database answers; past the share, Admit fails with
+// ErrBackendUnavailable, never unmetered service. So an outage adds at
+// most K × share units per subject and class to the cross-process bound
+// above. After a failed read the process answers from memory for
+// WindowCacheTTL before it tries the database again, so that requests do
+// not each wait for a dead server. A process that dies without Close loses
+// at most one flush interval of counts, or what it admitted during an
+// outage (an undercount, never an overcount).
 type Meter struct {
 	// cfg is the configuration, defaults filled in.
 	cfg Config
@@ -176,6 +198,9 @@ type Meter struct {
 	// flushFailed is set while the last flush failed: every request then
 	// reads the database first.
 	flushFailed atomic.Bool
+	// downUntil is, after a failed read, the Unix nanoseconds until which
+	// reads are not tried again (the outage share is used instead).
+	downUntil atomic.Int64
 
 	// startOnce starts the flush loop at the first counted request (or,
 	// in Close, marks it as never started).
@@ -204,6 +229,7 @@ type entry struct {
 	readAt time.Time // when base was read
 	base   int64     // window sum in the database at readAt
 	local  int64     // units admitted since readAt
+	outage int64     // units admitted from the outage share since readAt
 	// pending are the counted units not yet written, per bucket hour,
 	// oldest first.
 	pending []hourCount
@@ -312,13 +338,31 @@ func (m *Meter) Admit(ctx context.Context, caller Caller, class Class, cost int6
 			err = m.read(ctx, key, e, now)
 		}
 		var d Decision
-		if err == nil {
+		switch {
+		case err == nil:
 			d = m.decide(e, class, limit, cost, now)
+		case e.outage+cost <= m.outageShare(limit):
+			// The database is away: admit from the outage share, against
+			// the window as last read.
+			if d = m.decide(e, class, limit, cost, now); d.Allowed {
+				e.outage += cost
+			}
+			err = nil
 		}
 		e.mu.Unlock()
 		m.flushMu.RUnlock()
 		return d, err
 	}
+}
+
+// outageShare is the most units a process admits for one subject and class
+// of budget limit while the database is unreachable (Config.OutageFraction);
+// 0 when degradation is off.
+func (m *Meter) outageShare(limit int64) int64 {
+	if m.cfg.OutageFraction < 0 {
+		return 0
+	}
+	return max(1, int64(math.Ceil(float64(limit)*m.cfg.OutageFraction)))
 }
 
 // RetryAt returns when a request of cost from caller in class, refused by
@@ -396,16 +440,20 @@ func (m *Meter) needsRead(e *entry, now time.Time, cost, slack int64) bool {
 // would be written again (only a timeout can still do that, and then the
 // error is an overcount, never an undercount).
 func (m *Meter) read(ctx context.Context, key entryKey, e *entry, now time.Time) error {
+	if now.UnixNano() < m.downUntil.Load() {
+		return fmt.Errorf("%w: the last read failed less than %s ago", ErrBackendUnavailable, m.cfg.WindowCacheTTL)
+	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), m.cfg.BackendTimeout)
 	defer cancel()
 	pending := e.pending
 	w := WindowEnding(now, WindowHours)
 	sum, err := m.store.AddUsageAndSum(ctx, counts(key, pending), key.subject, string(key.class), w.First, w.Last)
 	if err != nil {
+		m.downUntil.Store(m.cfg.Clock().Add(m.cfg.WindowCacheTTL).UnixNano())
 		return fmt.Errorf("%w: %w", ErrBackendUnavailable, err)
 	}
 	e.pending = nil
-	e.synced, e.hour, e.readAt, e.base, e.local = true, w.Last, now, sum, 0
+	e.synced, e.hour, e.readAt, e.base, e.local, e.outage = true, w.Last, now, sum, 0, 0
 	return nil
 }
 

@@ -216,13 +216,14 @@ func TestTwoMetersOneDatabase(t *testing.T) {
 	}
 }
 
-// TestUnreachableStore: when the counter store cannot be reached, Admit
-// fails with ErrBackendUnavailable rather than admitting unmetered, both for
-// a caller it has never read and, once a flush has failed, for one it has.
+// TestUnreachableStore: with degradation off (a negative OutageFraction),
+// when the counter store cannot be reached Admit fails with
+// ErrBackendUnavailable rather than admitting unmetered, both for a caller
+// it has never read and, once a flush has failed, for one it has.
 func TestUnreachableStore(t *testing.T) {
 	t.Parallel()
 	pool := storetest.New(t)
-	m := New(Config{WindowCacheTTL: time.Hour, Logger: slog.New(slog.DiscardHandler)}, store.New(pool))
+	m := New(Config{WindowCacheTTL: time.Hour, OutageFraction: -1, Logger: slog.New(slog.DiscardHandler)}, store.New(pool))
 	defer m.Close(context.Background())
 	ctx := context.Background()
 	known := Caller{Subject: "ip:198.51.100.7", Tier: Anonymous}
@@ -241,6 +242,83 @@ func TestUnreachableStore(t *testing.T) {
 	}
 	if _, err := m.Usage(ctx, known); !errors.Is(err, ErrBackendUnavailable) {
 		t.Fatalf("usage during the outage: %v", err)
+	}
+}
+
+// TestOutageShare: while the counter store is unreachable, a meter admits
+// each subject and class up to its outage share (5% of a 400 budget: 20),
+// never past the budget as last read, then fails with
+// ErrBackendUnavailable; once the store is back, the counts admitted
+// during the outage are written and the window is read again.
+func TestOutageShare(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	direct := storetest.New(t)
+	proxied, outage := storetest.Proxied(t, direct)
+	clock := &fakeClock{t: time.Date(2026, 1, 10, 9, 5, 0, 0, time.UTC)}
+	m := withoutBackgroundFlush(New(Config{Clock: clock.Now, Budgets: budgets(t, "free.decide=400"),
+		Logger: slog.New(slog.DiscardHandler)}, store.New(proxied)))
+	defer m.Close(ctx)
+	known := Caller{Subject: "key:1", Tier: "free"}
+	nearlySpent := Caller{Subject: "key:2", Tier: "free"}
+	unseen := Caller{Subject: "key:3", Tier: "free"}
+	// key:2 has used 395 of its 400 before the outage.
+	w := WindowEnding(clock.Now(), WindowHours)
+	if err := store.New(direct).AddUsage(ctx, []store.UsageCount{{Subject: nearlySpent.Subject, Class: string(ClassDecide), Hour: w.Last, Count: 395}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []Caller{known, nearlySpent} {
+		if d, err := m.Admit(ctx, c, ClassDecide, 1); err != nil || !d.Allowed {
+			t.Fatalf("%s before the outage: %+v %v", c.Subject, d, err)
+		}
+	}
+
+	outage.Cut()
+	clock.Set(clock.Now().Add(2 * time.Second)) // past the cached read
+	admit := func(c Caller) (admitted int, err error) {
+		for range 100 {
+			d, err := m.Admit(ctx, c, ClassDecide, 1)
+			if err != nil {
+				return admitted, err
+			}
+			if !d.Allowed {
+				return admitted, nil
+			}
+			admitted++
+		}
+		return admitted, nil
+	}
+	for _, c := range []struct {
+		caller  Caller
+		want    int
+		wantErr bool
+	}{
+		{known, 20, true},       // the share, then 503
+		{unseen, 20, true},      // the share, against a window it never read
+		{nearlySpent, 4, false}, // the budget as last read comes first: refused, not 503
+	} {
+		n, err := admit(c.caller)
+		if n != c.want || errors.Is(err, ErrBackendUnavailable) != c.wantErr {
+			t.Errorf("%s during the outage: %d admitted, %v; want %d, error %v", c.caller.Subject, n, err, c.want, c.wantErr)
+		}
+	}
+
+	outage.Restore()
+	clock.Set(clock.Now().Add(2 * time.Second))
+	if err := m.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		caller Caller
+		want   int64
+	}{{known, 21}, {unseen, 20}, {nearlySpent, 400}} {
+		n, err := store.New(direct).UsageSum(ctx, c.caller.Subject, string(ClassDecide), w.First, w.Last)
+		if err != nil || n != c.want {
+			t.Errorf("%s after the outage: %d units stored, want %d (%v)", c.caller.Subject, n, c.want, err)
+		}
+	}
+	if d, err := m.Admit(ctx, known, ClassDecide, 1); err != nil || !d.Allowed || d.Used != 22 {
+		t.Errorf("after the outage: %+v %v, want admitted with 22 used", d, err)
 	}
 }
 

@@ -96,7 +96,7 @@ Over the budget:
 
 Both carry the rate-limit headers; a refused request is not counted.
 
-If usage cannot be checked, the answer is 503 ` + "`rate_limit_backend_unavailable`" + ` with ` + "`Retry-After: 1`" + `: transient; retry with exponential backoff. A request is never served unmetered. Counts from several servers meet in one database; each server may let through at most 1% of the budget (at least one request) beyond it before it sees the other servers' counts.
+If usage cannot be checked, the answer is 503 ` + "`rate_limit_backend_unavailable`" + ` with ` + "`Retry-After: 1`" + `: transient; retry with exponential backoff. A request is never served unmetered. Counts from several servers meet in one database; each server may let through at most 1% of the budget (at least one request) beyond it before it sees the other servers' counts. While the usage counters cannot be reached, each server keeps counting in memory and serves at most 5% of each budget (at least one request) more, writing the counts once the counters answer again; past that share it answers 503.
 `)
 	return sb.String()
 }

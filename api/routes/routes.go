@@ -39,8 +39,9 @@ type Config struct {
 	// Decide tunes /decide's cache.
 	Decide decide.Config
 	// DecisionLog tunes the writer of decision records (a decision is
-	// answered only once its record is written); its Logger defaults to
-	// API.Logger.
+	// answered only once its record is written: in the spool when
+	// Spool.Dir is set, else in the table, or queued when Buffered); its
+	// Logger defaults to API.Logger.
 	DecisionLog decisionlog.Config
 	// Catalog tunes reference resolution.
 	Catalog catalog.Config
@@ -154,9 +155,14 @@ func NewServices(st *store.Store, cfg Config) (Services, error) {
 	if cfg.DecisionLog.Logger == nil {
 		cfg.DecisionLog.Logger = logger
 	}
+	decisions, err := decisionlog.Open(st, cfg.DecisionLog)
+	if err != nil {
+		cat.Close()
+		return Services{}, err
+	}
 	return Services{Store: st, Catalog: cat, Publisher: pub, Authoring: work, Generator: gen, Clock: now, Gate: gate,
 		Auth:  auth.NewAuthenticator(st, now.Now, cfg.API.KeyCacheTTL),
-		Meter: meter, Decisions: decisionlog.New(st, cfg.DecisionLog), Metrics: m}, nil
+		Meter: meter, Decisions: decisions, Metrics: m}, nil
 }
 
 // Mount registers every resource on s, and the web console.
@@ -193,6 +199,10 @@ func NewWith(cfg Config, sv Services) *api.Server {
 	s := api.New(apiCfg, sv.Store, api.Parts{Auth: sv.Auth, Meter: sv.Meter, Metrics: sv.Metrics})
 	Mount(s, sv, cfg)
 	openapi.Mount(s)
+	s.ReportReadiness("decision_log", func() any { return sv.Decisions.Status() })
+	if sv.Decisions.Mode() == decisionlog.ModeSpool {
+		s.ServesWithoutDatabase()
+	}
 	s.OnClose(func(ctx context.Context) error {
 		defer sv.Catalog.Close()
 		return sv.Decisions.Close(ctx)

@@ -67,6 +67,8 @@ type options struct {
 	only        string
 	procs       int
 	rounds      int
+	// logMode is the server's --decision-log-mode.
+	logMode string
 	// bare measures the bare server beside every /decide row;
 	// bareServer makes this process that server (startBare).
 	bare, bareServer bool
@@ -101,6 +103,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	connections := fs.String("concurrency", "4", "keep-alive connections sending requests back to back; a comma-separated list runs every scenario at each count, e.g. 2,4,8")
 	fs.IntVar(&o.procs, "procs", 1, "GOMAXPROCS of the generator itself (the server keeps its own)")
 	fs.StringVar(&o.only, "scenarios", "", "comma-separated scenario names to run (default: all), e.g. \"plain\"")
+	fs.StringVar(&o.logMode, "decision-log-mode", "spool", "the server's decision log mode: spool (its spool in a fresh temporary directory), database or buffered")
 	fs.IntVar(&o.rounds, "rounds", 5, "slices each scenario's measured time is cut into, /decide and the bare server taking turns")
 	fs.BoolVar(&o.bare, "bare", true, "also measure a bare net/http server answering the same envelope bytes, and print /decide's throughput as a share of it")
 	fs.BoolVar(&o.bareServer, "bare-server", false, "run as the bare server eligo-load starts for -bare (envelopes as JSON on stdin), not as the benchmark")
@@ -153,7 +156,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 
-	server, base, err := startServer(ctx, o.eligo)
+	spoolDir, err := os.MkdirTemp("", "eligo-load-spool-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(spoolDir)
+	server, base, err := startServer(ctx, o.eligo, "--decision-log-mode", o.logMode, "--decision-spool", spoolDir)
 	if err != nil {
 		return err
 	}
@@ -174,8 +182,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		l.envelopes = envs
 	}
 
-	fmt.Fprintf(stdout, "POST /decide with a decide key on %s (%d cases, up to %d answers each), %s per scenario, decision records on\n",
-		slug, len(cb.Cases), countFields(cb), o.duration)
+	fmt.Fprintf(stdout, "POST /decide with a decide key on %s (%d cases, up to %d answers each), %s per scenario, decision records on (%s mode)\n",
+		slug, len(cb.Cases), countFields(cb), o.duration, o.logMode)
 	if o.bare {
 		fmt.Fprintf(stdout, "bare: net/http on %s (GOMAXPROCS %d, the default eligo serve also runs with) reads each POST and answers the scenario's median /decide envelope (bytes in brackets); %d alternating rounds\n",
 			l.bareServer.addr, l.bareServer.procs, o.rounds)
@@ -367,7 +375,7 @@ func eligo(ctx context.Context, bin string, out io.Writer, args ...string) error
 
 // startServer starts `eligo serve` on a free loopback port and waits until
 // it is ready. The request log goes to a discard pipe reader.
-func startServer(ctx context.Context, bin string) (*exec.Cmd, string, error) {
+func startServer(ctx context.Context, bin string, extra ...string) (*exec.Cmd, string, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, "", err
@@ -376,7 +384,7 @@ func startServer(ctx context.Context, bin string) (*exec.Cmd, string, error) {
 	_ = ln.Close()
 	// The internal tier's decide budget is raised so metering counts every
 	// call without refusing any, however often the bench runs in a day.
-	cmd := exec.CommandContext(ctx, bin, "serve", "--addr", addr, "--budgets", "internal.decide=1000000000")
+	cmd := exec.CommandContext(ctx, bin, append([]string{"serve", "--addr", addr, "--budgets", "internal.decide=1000000000"}, extra...)...)
 	cmd.Stdout = io.Discard
 	logs, err := cmd.StderrPipe()
 	if err != nil {

@@ -25,6 +25,8 @@ import (
 	"github.com/eligo/eligo/authoring/llm"
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/clock"
+	"github.com/eligo/eligo/decisionlog"
+	"github.com/eligo/eligo/decisionlog/spool"
 	"github.com/eligo/eligo/metering"
 	"github.com/eligo/eligo/metrics"
 	"github.com/eligo/eligo/store"
@@ -63,7 +65,20 @@ type serveConfig struct {
 	// ELIGO_MAX_CONNECTIONS_PER_CLIENT); the trusted proxies are exempt
 	// from the per-client cap.
 	Conns connlimit.Limits
+	// SpoolFallback is set when no decision log mode was asked for: the
+	// spool (API.DecisionLog.Spool.Dir) is the default, and when its
+	// directory is not writable serve falls back to database mode with a
+	// warning. A spool locked by another process is an error whatever the
+	// mode.
+	SpoolFallback bool
 }
+
+// defaultSpoolDir is where serve spools decision records unless told
+// otherwise: beside the development database's .data/pg, relative to the
+// working directory (the repository's root under `make run`). A
+// deployment sets --decision-spool to a persistent volume of its own per
+// replica.
+const defaultSpoolDir = ".data/spool"
 
 // parseServeConfig reads flags over environment defaults.
 func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
@@ -88,7 +103,11 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 	gogc := fs.String("gogc", envOr("ELIGO_GOGC", envOr("GOGC", strconv.Itoa(defaultGCPercent))), "garbage collector target percentage, as Go's GOGC; GOMEMLIMIT still caps the heap (env ELIGO_GOGC)")
 	maxConns := fs.String("max-connections", envOr("ELIGO_MAX_CONNECTIONS", "4096"), "connections served at once; more are answered 503 too_many_connections, health probes still served (env ELIGO_MAX_CONNECTIONS)")
 	maxPerClient := fs.String("max-connections-per-client", envOr("ELIGO_MAX_CONNECTIONS_PER_CLIENT", "256"), "connections one client address may hold; trusted proxies are exempt (env ELIGO_MAX_CONNECTIONS_PER_CLIENT)")
-	records := fs.String("decision-records", envOr("ELIGO_DECISION_RECORDS", "durable"), "durable: a decision is answered once its record is written (nothing shown is lost); buffered: answered once queued, records written in batches, faster but the last moments' records are lost if the process is killed (env ELIGO_DECISION_RECORDS)")
+	logMode := fs.String("decision-log-mode", os.Getenv("ELIGO_DECISION_LOG_MODE"), "spool: a decision is answered once its record is in the local spool (--decision-spool), which ships records to the database in batches; database: once its record is committed in the database (for a deployment without a writable disk); buffered: once queued in memory (the last moments' records are lost if the process is killed). Default spool, or database when the spool directory is not writable (env ELIGO_DECISION_LOG_MODE)")
+	records := fs.String("decision-records", os.Getenv("ELIGO_DECISION_RECORDS"), "deprecated, use --decision-log-mode: durable is database mode, buffered is buffered mode (env ELIGO_DECISION_RECORDS)")
+	fs.StringVar(&cfg.API.DecisionLog.Spool.Dir, "decision-spool", envOr("ELIGO_DECISION_SPOOL", defaultSpoolDir), "the decision spool's directory, one per serve process (locked while it runs) on a persistent volume; relative to the working directory (env ELIGO_DECISION_SPOOL)")
+	spoolMax := fs.String("decision-spool-max-bytes", envOr("ELIGO_DECISION_SPOOL_MAX_BYTES", strconv.Itoa(1<<30)), "bound on the decision spool's size on disk; when it is full, /decide answers 503 decision_log_backlogged (env ELIGO_DECISION_SPOOL_MAX_BYTES)")
+	fs.BoolVar(&cfg.API.DecisionLog.Spool.Fsync, "decision-spool-fsync", envOr("ELIGO_DECISION_SPOOL_FSYNC", "false") == "true", "flush each spool write to disk before answering, so that records survive a machine crash or power loss, not only a process kill (env ELIGO_DECISION_SPOOL_FSYNC)")
 	bodyTimeout := fs.String("body-timeout", envOr("ELIGO_BODY_TIMEOUT", "30s"), "time a caller has to send a request body, else 408 (env ELIGO_BODY_TIMEOUT)")
 	bodyMemory := fs.String("body-memory", envOr("ELIGO_BODY_MEMORY", strconv.Itoa(api.DefaultBodyMemory)), "bytes of request bodies over 64 KiB held in memory at once, whatever the connections; more wait up to 2 s, then 503 server_busy (env ELIGO_BODY_MEMORY)")
 	solverSlots := fs.String("solver-slots", envOr("ELIGO_SOLVER_SLOTS", "0"), "heavy runs (reviews, publish analyses, diffs, explanations, uploads' text extraction) at once; one tenant holds at most half; 0 means one per core (env ELIGO_SOLVER_SLOTS)")
@@ -103,12 +122,11 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 	if cfg.Conns.PerClient, err = strconv.Atoi(*maxPerClient); err != nil || cfg.Conns.PerClient < 1 {
 		return cfg, fmt.Errorf("max connections per client %q: want a positive count", *maxPerClient)
 	}
-	switch *records {
-	case "durable":
-	case "buffered":
-		cfg.API.DecisionLog.Buffered = true
-	default:
-		return cfg, fmt.Errorf("decision records %q: want durable or buffered", *records)
+	if err := cfg.setDecisionLogMode(*logMode, *records); err != nil {
+		return cfg, err
+	}
+	if cfg.API.DecisionLog.Spool.MaxBytes, err = strconv.ParseInt(*spoolMax, 10, 64); err != nil || cfg.API.DecisionLog.Spool.MaxBytes < 1<<20 {
+		return cfg, fmt.Errorf("decision spool max bytes %q: want a byte count of at least 1048576", *spoolMax)
 	}
 	if cfg.API.API.BodyReadTimeout, err = time.ParseDuration(*bodyTimeout); err != nil || cfg.API.API.BodyReadTimeout <= 0 {
 		return cfg, fmt.Errorf("body timeout %q: want a positive duration such as 30s", *bodyTimeout)
@@ -175,6 +193,52 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 	return cfg, nil
 }
 
+// setDecisionLogMode reads --decision-log-mode, or the deprecated
+// --decision-records when the mode is not given, into cfg.
+func (cfg *serveConfig) setDecisionLogMode(mode, records string) error {
+	if mode == "" {
+		switch records {
+		case "":
+		case "durable":
+			mode = string(decisionlog.ModeDatabase)
+		case "buffered":
+			mode = string(decisionlog.ModeBuffered)
+		default:
+			return fmt.Errorf("decision records %q: want durable or buffered (or use --decision-log-mode)", records)
+		}
+	}
+	switch decisionlog.Mode(mode) {
+	case "":
+		cfg.SpoolFallback = true
+	case decisionlog.ModeSpool:
+	case decisionlog.ModeDatabase:
+		cfg.API.DecisionLog.Spool.Dir = ""
+	case decisionlog.ModeBuffered:
+		cfg.API.DecisionLog.Spool.Dir = ""
+		cfg.API.DecisionLog.Buffered = true
+	default:
+		return fmt.Errorf("decision log mode %q: want spool, database or buffered", mode)
+	}
+	if cfg.API.DecisionLog.Spool.Dir == "" && decisionlog.Mode(mode) == decisionlog.ModeSpool {
+		return errors.New("decision log mode spool needs a --decision-spool directory")
+	}
+	return nil
+}
+
+// newServices builds the services over st; with SpoolFallback, a spool
+// directory that cannot be opened for any reason but another process's
+// lock falls back to database mode, with a warning.
+func newServices(st *store.Store, cfg *serveConfig, logger *slog.Logger) (routes.Services, error) {
+	services, err := routes.NewServices(st, cfg.API)
+	if err == nil || !cfg.SpoolFallback || !errors.Is(err, decisionlog.ErrSpoolUnavailable) || errors.Is(err, spool.ErrLocked) {
+		return services, err
+	}
+	logger.Warn("the decision spool cannot be opened; recording decisions in database mode (answered once committed)",
+		"dir", cfg.API.DecisionLog.Spool.Dir, "error", err)
+	cfg.API.DecisionLog.Spool.Dir = ""
+	return routes.NewServices(st, cfg.API)
+}
+
 // runServe migrates the database, then serves the API until ctx ends
 // (SIGTERM/SIGINT), then stops accepting, lets in-flight requests finish
 // within the shutdown timeout, and closes the pool.
@@ -199,10 +263,12 @@ func runServe(ctx context.Context, clk clock.Clock, args []string, stdout, stder
 	st := store.New(pool)
 
 	cfg.API.Generation.Logger = logger
-	services, err := routes.NewServices(st, cfg.API)
+	services, err := newServices(st, &cfg, logger)
 	if err != nil {
 		return err
 	}
+	logger.Info("decision log", "mode", string(services.Decisions.Mode()), "spool", cfg.API.DecisionLog.Spool.Dir,
+		"fsync", cfg.API.DecisionLog.Spool.Fsync)
 	// This process always works its own generation queue (it alone holds
 	// the provider keys of the generations it accepts); with --worker it
 	// also works the shared queue and the periodic jobs.

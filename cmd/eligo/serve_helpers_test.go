@@ -23,9 +23,11 @@ type testServe struct {
 	done    <-chan error
 }
 
-// startServe runs `eligo serve` with args on a free port until stop.
+// startServe runs `eligo serve` with args on a free port until stop, with
+// a decision spool of its own (args may name another).
 func startServe(t *testing.T, args ...string) *testServe {
 	t.Helper()
+	args = append([]string{"--decision-spool", t.TempDir()}, args...)
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	out, outWriter := io.Pipe()

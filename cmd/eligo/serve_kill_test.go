@@ -38,10 +38,23 @@ func TestMain(m *testing.M) {
 // TestKilledServerLosesNoAcknowledgedDecision runs `eligo serve` as a child
 // process, drives /decide from eight connections, kills the process with
 // SIGKILL mid-load, and finds every decision it answered with a 200 in the
-// table: a decision is answered only once its record is written, so no
-// crash can lose one that a caller was shown.
+// table: a decision is answered only once its record is written (in
+// database mode, to the table; in spool mode, to the spool, which a
+// restarted serve on the same directory ships), so no crash can lose one
+// that a caller was shown.
 func TestKilledServerLosesNoAcknowledgedDecision(t *testing.T) {
 	t.Parallel()
+	for _, mode := range []string{"database", "spool"} {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			killUnderLoad(t, mode)
+		})
+	}
+}
+
+// killUnderLoad is TestKilledServerLosesNoAcknowledgedDecision in one
+// decision log mode.
+func killUnderLoad(t *testing.T, mode string) {
 	ctx := context.Background()
 	pool := storetest.New(t)
 	dbURL := pool.Config().ConnString()
@@ -57,7 +70,9 @@ func TestKilledServerLosesNoAcknowledgedDecision(t *testing.T) {
 	}
 	key = strings.TrimSpace(key)
 
-	args, err := json.Marshal([]string{"serve", "--database-url", dbURL, "--addr", "127.0.0.1:0", "--worker=false"})
+	spoolDir := t.TempDir()
+	args, err := json.Marshal([]string{"serve", "--database-url", dbURL, "--addr", "127.0.0.1:0", "--worker=false",
+		"--decision-log-mode", mode, "--decision-spool", spoolDir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,12 +142,21 @@ func TestKilledServerLosesNoAcknowledgedDecision(t *testing.T) {
 	close(killed)
 	wg.Wait()
 
+	if mode == "spool" {
+		if before, err := store.New(pool).MissingDecisionIDs(ctx, acknowledged); err == nil {
+			t.Logf("%d of %d acknowledged decisions were still in the spool when the process was killed", len(before), len(acknowledged))
+		}
+		// What the killed process spooled but had not shipped, the next
+		// serve on its directory ships (at start, and at the latest when
+		// it stops).
+		startServe(t, "--database-url", dbURL, "--worker=false", "--decision-log-mode", "spool", "--decision-spool", spoolDir).stop(t)
+	}
 	missing, err := store.New(pool).MissingDecisionIDs(ctx, acknowledged)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(missing) > 0 {
-		t.Fatalf("%d of %d decisions answered 200 have no record after SIGKILL, e.g. %s", len(missing), len(acknowledged), missing[0])
+		t.Fatalf("%s mode: %d of %d decisions answered 200 have no record after SIGKILL, e.g. %s", mode, len(missing), len(acknowledged), missing[0])
 	}
 	t.Logf("%d acknowledged decisions, every one recorded", len(acknowledged))
 }

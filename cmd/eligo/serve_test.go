@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/netip"
@@ -38,8 +39,25 @@ func TestParseServeConfig(t *testing.T) {
 	if cfg.API.DecisionLog.Buffered || cfg.Conns.Max != 4096 || cfg.Conns.PerClient != 256 {
 		t.Errorf("defaults: buffered records %v, connection caps %d and %d", cfg.API.DecisionLog.Buffered, cfg.Conns.Max, cfg.Conns.PerClient)
 	}
-	if buffered, err := parseServeConfig([]string{"--decision-records", "buffered"}, io.Discard); err != nil || !buffered.API.DecisionLog.Buffered {
-		t.Errorf("--decision-records buffered: %v", err)
+	if cfg.API.DecisionLog.Spool.Dir != defaultSpoolDir || !cfg.SpoolFallback || cfg.API.DecisionLog.Spool.Fsync || cfg.API.DecisionLog.Spool.MaxBytes != 1<<30 {
+		t.Errorf("decision log defaults: spool %+v, fallback %v", cfg.API.DecisionLog.Spool, cfg.SpoolFallback)
+	}
+	for _, tc := range []struct {
+		args     []string
+		spool    string
+		buffered bool
+	}{
+		{[]string{"--decision-log-mode", "spool", "--decision-spool", "/var/lib/eligo/spool", "--decision-spool-fsync"}, "/var/lib/eligo/spool", false},
+		{[]string{"--decision-log-mode", "database"}, "", false},
+		{[]string{"--decision-log-mode", "buffered"}, "", true},
+		{[]string{"--decision-records", "buffered"}, "", true},
+		{[]string{"--decision-records", "durable"}, "", false},
+		{[]string{"--decision-records", "durable", "--decision-log-mode", "spool"}, defaultSpoolDir, false},
+	} {
+		got, err := parseServeConfig(tc.args, io.Discard)
+		if err != nil || got.API.DecisionLog.Spool.Dir != tc.spool || got.API.DecisionLog.Buffered != tc.buffered || got.SpoolFallback {
+			t.Errorf("%v: spool %q, buffered %v, fallback %v, %v", tc.args, got.API.DecisionLog.Spool.Dir, got.API.DecisionLog.Buffered, got.SpoolFallback, err)
+		}
 	}
 	if cfg.GCPercent != defaultGCPercent {
 		t.Errorf("default gogc %d, want %d", cfg.GCPercent, defaultGCPercent)
@@ -75,6 +93,9 @@ func TestParseServeConfig(t *testing.T) {
 		{"--gogc", "lots"},
 		{"--gogc", "-5"},
 		{"--decision-records", "sometimes"},
+		{"--decision-log-mode", "disk"},
+		{"--decision-log-mode", "spool", "--decision-spool", ""},
+		{"--decision-spool-max-bytes", "1000"},
 		{"--max-connections", "0"},
 		{"--body-timeout", "-1s"},
 	} {
@@ -93,9 +114,24 @@ func TestServeAnswersThenShutsDownOnCancel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var ready struct {
+		DecisionLog struct {
+			Mode  string `json:"mode"`
+			State string `json:"state"`
+			Spool *struct {
+				Bytes int64 `json:"bytes"`
+			} `json:"spool"`
+		} `json:"decision_log"`
+	}
+	err = json.NewDecoder(res.Body).Decode(&ready)
 	res.Body.Close()
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("readyz: %d", res.StatusCode)
+	}
+	// The spool is the default decision log, and /readyz shows its state
+	// and lag.
+	if err != nil || ready.DecisionLog.Mode != "spool" || ready.DecisionLog.State != "ok" || ready.DecisionLog.Spool == nil {
+		t.Errorf("readyz decision_log: %+v (%v)", ready.DecisionLog, err)
 	}
 	// stop fails unless serve returned cleanly, which it does only once
 	// its listener is closed and in-flight requests are done. (Probing the

@@ -46,8 +46,10 @@ done
 key="$("$tmp/eligo" keys create --tenant e2e-studio --scopes projects:read,projects:write --tier free 2>/dev/null)"
 
 # Generous anonymous budgets: the tests make a few hundred anonymous calls.
+# The decision spool is the run's own: the default (.data/spool) belongs to
+# `make run` and its database.
 "$tmp/eligo" serve --addr 127.0.0.1:0 --budgets anonymous.decide=100000,anonymous.rulesets=100000 \
-	>"$tmp/serve.out" 2>"$tmp/serve.log" &
+	--decision-spool "$tmp/spool" >"$tmp/serve.out" 2>"$tmp/serve.log" &
 server=$!
 origin=""
 for _ in $(seq 1 300); do

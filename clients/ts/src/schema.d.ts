@@ -4980,7 +4980,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_XrdAKjnAu0Rh2yjn
+                 * @example prj_nLGtWNcbu7HF9Wke
                  */
                 project_id: string;
             };
@@ -5088,6 +5088,9 @@ export interface operations {
                      *         "why",
                      *         "legal_background",
                      *         "widget",
+                     *         "label",
+                     *         "unit",
+                     *         "option",
                      *         "all",
                      *         "any",
                      *         "criterion",
