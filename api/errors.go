@@ -266,6 +266,11 @@ func unavailable(reason, message, hint string) *Error {
 		Error: "service_unavailable", ReasonCode: reason, Message: message, Hint: hint}}
 }
 
+// ErrDatabaseUnavailable answers a read that needed the database (a
+// reference not in the caches) while it could not be reached.
+var ErrDatabaseUnavailable = unavailable(ReasonDatabaseUnavailable, "The database could not be reached to resolve the reference, so the request was not served.",
+	"Retry with backoff; references already in use keep being served.")
+
 // ErrWorkTimeout answers a request whose work ran past the server's work
 // deadline (Config.WorkTimeout): it stopped without committing anything,
 // and the answer is written before the connection's write timeout, so a

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"net/http"
 
+	"github.com/eligo/eligo/api/redact"
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/catalog"
+	"github.com/eligo/eligo/store"
 )
 
 // ViewerOf is the catalog viewer of the request in ctx: the tenant of its
@@ -37,6 +39,8 @@ func ViewerOf(ctx context.Context) catalog.Viewer {
 //     logged.
 //   - catalog.ErrMemberUnresolved: 422 release_member_unresolved, naming the
 //     member and why.
+//   - the database unreachable (store.Unavailable): 503
+//     database_unavailable, Retry-After 1;
 //   - anything else: the opaque 500, with the cause logged.
 func LookupFailed(ctx context.Context, err error, what, ref string) error {
 	switch {
@@ -71,6 +75,13 @@ func LookupFailed(ctx context.Context, err error, what, ref string) error {
 	default:
 		if gone := clientGone(ctx); gone != nil {
 			return gone
+		}
+		if store.Unavailable(err) {
+			// The reference was not in the caches and the database
+			// cannot be reached: transient, not the server's fault to
+			// report as a 500.
+			Log(ctx).WarnContext(ctx, "resolve "+what+": database unavailable", "error", redact.ForLog(err.Error()))
+			return ErrDatabaseUnavailable
 		}
 		LogFailure(ctx, "resolve "+what, ref, err)
 		return Internal()

@@ -173,6 +173,7 @@ func (r Route) errorCases(sh operationShape) []errorCase {
 	}
 	add(http.StatusServiceUnavailable, shapeProblem,
 		"`rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. "+
+			"`database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. "+
 			"`work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), "+
 			"so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner.",
 		"Retry-After")

@@ -7,7 +7,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"strings"
+	"syscall"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -98,4 +101,18 @@ func isUniqueViolation(err error, constraint string) bool {
 func isForeignKeyViolation(err error) bool {
 	var pgErr *pgconn.PgError
 	return errors.As(err, &pgErr) && pgErr.Code == "23503"
+}
+
+// Unavailable reports whether err says the database could not be reached
+// or did not answer in time (a refused or lost connection, a timeout), as
+// opposed to a statement it answered with an error: the caller's answer is
+// then a transient 503 to retry, not a 500.
+func Unavailable(err error) bool {
+	if err == nil || errors.Is(err, ErrNotFound) {
+		return false
+	}
+	var connect *pgconn.ConnectError
+	var netErr net.Error
+	return errors.As(err, &connect) || errors.As(err, &netErr) || pgconn.Timeout(err) ||
+		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET)
 }

@@ -54,6 +54,21 @@ func TestDecideAnswersThroughADatabaseOutage(t *testing.T) {
 	closed := false
 	t.Cleanup(func() {
 		if !closed { // the test failed: bring the database back, then stop
+			// A reference no cache holds needs the database: a transient 503 to
+			// retry, never a 500.
+			unknown, _ := http.NewRequest(http.MethodPost, srv.URL+api.RootPath+"/decide",
+				strings.NewReader(`{"ruleset_id":"acme/never-resolved","field_values":{}}`))
+			unknown.Header.Set("Content-Type", "application/json")
+			if res, err := srv.Client().Do(unknown); err != nil {
+				t.Fatal(err)
+			} else {
+				raw, _ := io.ReadAll(res.Body)
+				res.Body.Close()
+				if res.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(raw), api.ReasonDatabaseUnavailable) || res.Header.Get("Retry-After") == "" {
+					t.Errorf("an uncached reference during the outage: %d %s", res.StatusCode, raw)
+				}
+			}
+
 			outage.Restore()
 			srv.Close()
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

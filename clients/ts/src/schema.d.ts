@@ -3202,7 +3202,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"] | components["schemas"]["AnonymousLimited"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. `decision_log_backlogged`: the decision's record could not be written in time (the decision log is backlogged or the database is unavailable), so no decision was issued; retry with backoff. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. `decision_log_backlogged`: the decision's record could not be written in time (the decision log is backlogged or the database is unavailable), so no decision was issued; retry with backoff. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -3338,7 +3338,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -3546,7 +3546,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -3694,7 +3694,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -3876,7 +3876,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -4047,7 +4047,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -4262,7 +4262,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -4495,7 +4495,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -4797,7 +4797,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -4945,7 +4945,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -5195,7 +5195,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -5398,7 +5398,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -5651,7 +5651,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -5843,7 +5843,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -5980,7 +5980,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -6167,7 +6167,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -6412,7 +6412,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -6777,7 +6777,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -6938,7 +6938,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -7154,7 +7154,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -7294,7 +7294,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -7458,7 +7458,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -7591,7 +7591,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -7749,7 +7749,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -8201,7 +8201,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -8392,7 +8392,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -8539,7 +8539,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"] | components["schemas"]["AnonymousLimited"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -8733,7 +8733,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -9368,7 +9368,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -9527,7 +9527,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -9716,7 +9716,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -9889,7 +9889,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -10053,7 +10053,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -10357,7 +10357,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -10721,7 +10721,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -10920,7 +10920,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -11556,7 +11556,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -11920,7 +11920,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -12159,7 +12159,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -12353,7 +12353,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -12488,7 +12488,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"] | components["schemas"]["AnonymousLimited"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -12627,7 +12627,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -12767,7 +12767,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -13109,7 +13109,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"] | components["schemas"]["AnonymousLimited"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -13310,7 +13310,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"] | components["schemas"]["AnonymousLimited"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -13943,7 +13943,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"] | components["schemas"]["AnonymousLimited"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -14168,7 +14168,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"] | components["schemas"]["AnonymousLimited"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -14301,7 +14301,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -14459,7 +14459,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -14586,7 +14586,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
