@@ -26,10 +26,10 @@ import (
 
 // Rate-limit response headers.
 const (
-	headerClass     = "X-RateLimit-Class"
-	headerLimit     = "X-RateLimit-Limit"
-	headerRemaining = "X-RateLimit-Remaining"
-	headerReset     = "X-RateLimit-Reset"
+	HeaderRateLimitClass     = "X-RateLimit-Class"
+	HeaderRateLimitLimit     = "X-RateLimit-Limit"
+	HeaderRateLimitRemaining = "X-RateLimit-Remaining"
+	HeaderRateLimitReset     = "X-RateLimit-Reset"
 )
 
 // KeyedRetryAfter is the Retry-After on a keyed 429, in seconds (docs/api.md#metering).
@@ -77,7 +77,7 @@ func (s *Server) meterThen(w http.ResponseWriter, r *http.Request, route Route, 
 		if keyed {
 			WriteError(w, quotaExceeded(d))
 		} else {
-			writeJSON(w, http.StatusTooManyRequests, anonymousLimited{Error: ReasonRateLimitExceededAnonymousBody, RetryAfter: s.retryAt(r, caller, route.Class, cost, d).Unix()})
+			writeJSON(w, http.StatusTooManyRequests, AnonymousLimited{Error: ReasonRateLimitExceededAnonymousBody, RetryAfter: s.retryAt(r, caller, route.Class, cost, d).Unix()})
 		}
 		return
 	}
@@ -96,10 +96,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, route Route) {
 
 // setRateLimitHeaders writes the four X-RateLimit-* headers of d.
 func setRateLimitHeaders(h http.Header, d metering.Decision) {
-	h.Set(headerClass, string(d.Class))
-	h.Set(headerLimit, strconv.FormatInt(d.Limit, 10))
-	h.Set(headerRemaining, strconv.FormatInt(d.Remaining, 10))
-	h.Set(headerReset, strconv.FormatInt(d.Reset.Unix(), 10))
+	h.Set(HeaderRateLimitClass, string(d.Class))
+	h.Set(HeaderRateLimitLimit, strconv.FormatInt(d.Limit, 10))
+	h.Set(HeaderRateLimitRemaining, strconv.FormatInt(d.Remaining, 10))
+	h.Set(HeaderRateLimitReset, strconv.FormatInt(d.Reset.Unix(), 10))
 }
 
 // retryAt is the anonymous 429's retry_after for a refused request: the
@@ -118,10 +118,10 @@ func (s *Server) retryAt(r *http.Request, caller metering.Caller, class metering
 	return at
 }
 
-// anonymousLimited is the anonymous limiter's 429 body (docs/api.md#metering):
+// AnonymousLimited is the anonymous limiter's 429 body (docs/api.md#metering):
 // retry_after is the epoch second of the first hourly boundary at which the
 // refused request would be admitted if the caller sent nothing else.
-type anonymousLimited struct {
+type AnonymousLimited struct {
 	// Error is always rate_limit_exceeded.
 	Error string `json:"error" enum:"rate_limit_exceeded" doc:"Always rate_limit_exceeded."`
 	// RetryAfter is the epoch second from which the refused request fits

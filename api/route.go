@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -127,7 +126,7 @@ type Route struct {
 	Idempotent bool
 	// Refusals are the operation's own error answers (see Refusal). The
 	// error responses in the reference docs are worked out from this
-	// declaration and the ones above (see errorCases).
+	// declaration and the ones above (see package openapi, errorCases).
 	Refusals []Refusal
 }
 
@@ -167,7 +166,7 @@ func Register[I, O any](s *Server, route Route, handler func(context.Context, *I
 			"x-eligo-metering-class": string(route.Class),
 		},
 	}
-	documentErrors(s.huma.OpenAPI().Components.Schemas, &op, route, reflect.TypeFor[I]())
+	defaultResponse(s.huma.OpenAPI().Components.Schemas, &op)
 	if route.Idempotent {
 		op.Parameters = append(op.Parameters, &huma.Param{Name: IdempotencyHeader, In: "header",
 			Description: "Makes a retry safe: a repeat with the same key within 24 hours gets the first answer. 1 to 255 printable ASCII characters, e.g. a UUID.",

@@ -32,8 +32,13 @@ type Documents struct {
 	err    error
 }
 
-// New is the documents of s.
-func New(s *api.Server) *Documents { return &Documents{server: s} }
+// New is the documents of s. It documents the error responses of every
+// operation registered so far from its Route (documentErrors; doing it
+// again changes nothing), so call it once every resource is registered.
+func New(s *api.Server) *Documents {
+	documentErrors(s)
+	return &Documents{server: s}
+}
 
 // Mount serves the published documents of s, JSON and YAML, and the
 // reference page that renders them, under api.RootPath.

@@ -1,12 +1,14 @@
-package api
+package openapi
 
 import (
 	"net/http"
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/eligo/eligo/api"
 )
 
 // This file documents the error responses of every operation. They are
@@ -14,26 +16,6 @@ import (
 // errorResponses, in one place, so the reference docs list exactly the
 // errors the middleware and the handlers can answer with, and an operation
 // added later gets its errors without anyone writing them down.
-
-// problemError is the body of most errors: detail is a Problem.
-type problemError struct {
-	// Detail carries the reason code callers branch on.
-	Detail Problem `json:"detail"`
-}
-
-// validationError is the body of a 422 validation failure: detail is a
-// list of pydantic-style items, one per offending member.
-type validationError struct {
-	// Detail has one item per problem found, never empty.
-	Detail []ValidationItem `json:"detail" nullable:"false" minItems:"1"`
-}
-
-// notFoundError is the body of a 404 lookup: detail is a plain string
-// with no reason code; callers match on the status.
-type notFoundError struct {
-	// Detail says what was not found.
-	Detail string `json:"detail"`
-}
 
 // errorShape is one of the error bodies an operation can answer with.
 type errorShape int
@@ -49,10 +31,10 @@ const (
 // schema takes the type's name), so the document and the encoder read the
 // same declarations.
 var errorShapeTypes = [...]reflect.Type{
-	shapeProblem:          reflect.TypeFor[problemError](),
-	shapeValidation:       reflect.TypeFor[validationError](),
-	shapeNotFound:         reflect.TypeFor[notFoundError](),
-	shapeAnonymousLimited: reflect.TypeFor[anonymousLimited](),
+	shapeProblem:          reflect.TypeFor[api.ProblemError](),
+	shapeValidation:       reflect.TypeFor[api.ValidationError](),
+	shapeNotFound:         reflect.TypeFor[api.NotFoundError](),
+	shapeAnonymousLimited: reflect.TypeFor[api.AnonymousLimited](),
 }
 
 // errorCase is one status an operation can answer with: its bodies, what it
@@ -73,28 +55,14 @@ type operationShape struct {
 	params bool
 }
 
-// shapeOf reads an operation's input type as huma does: a Body or RawBody
-// member is the request body, members tagged path, query, header or cookie
-// are parameters, and an embedded struct's members (a list's PageQuery)
-// count as the input's own.
-func shapeOf(input reflect.Type) operationShape {
-	var sh operationShape
-	if input.Kind() != reflect.Struct {
-		return sh
-	}
-	for i := range input.NumField() {
-		f := input.Field(i)
-		if f.Name == "Body" || f.Name == "RawBody" {
-			sh.body = true
-		}
-		for _, tag := range []string{"path", "query", "header", "cookie"} {
-			if _, ok := f.Tag.Lookup(tag); ok {
-				sh.params = true
-			}
-		}
-		if f.Anonymous && f.Type.Kind() == reflect.Struct {
-			inner := shapeOf(f.Type)
-			sh.body, sh.params = sh.body || inner.body, sh.params || inner.params
+// shapeOf reads what the error documentation needs of a registered
+// operation: whether it reads a body, and parameters (beyond the
+// Idempotency-Key header every idempotent operation takes).
+func shapeOf(op *huma.Operation) operationShape {
+	sh := operationShape{body: op.RequestBody != nil}
+	for _, p := range op.Parameters {
+		if p.Name != api.IdempotencyHeader {
+			sh.params = true
 		}
 	}
 	return sh
@@ -116,7 +84,7 @@ func shapeOf(input reflect.Type) operationShape {
 //   - Route.Idempotent: 400, 409 and 422 for the Idempotency-Key;
 //   - each of Route.Refusals: its status with a problem detail, its reason
 //     code and meaning added to that status's description.
-func (r Route) errorCases(sh operationShape) []errorCase {
+func errorCases(r api.Route, sh operationShape) []errorCase {
 	byStatus := map[int]*errorCase{}
 	add := func(status int, shape errorShape, description string, headers ...string) {
 		c, ok := byStatus[status]
@@ -137,7 +105,7 @@ func (r Route) errorCases(sh operationShape) []errorCase {
 			}
 		}
 	}
-	if r.Access == Keyed {
+	if r.Access == api.Keyed {
 		add(http.StatusUnauthorized, shapeProblem,
 			"No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`.",
 			"WWW-Authenticate")
@@ -165,8 +133,8 @@ func (r Route) errorCases(sh operationShape) []errorCase {
 	}
 	if r.Class.Known() && r.Class.Enforced() {
 		description := "`daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `" + string(r.Class) + "` class; `Retry-After: 86400`."
-		add(http.StatusTooManyRequests, shapeProblem, description, "Retry-After", headerClass, headerLimit, headerRemaining, headerReset)
-		if r.Access == Open {
+		add(http.StatusTooManyRequests, shapeProblem, description, "Retry-After", api.HeaderRateLimitClass, api.HeaderRateLimitLimit, api.HeaderRateLimitRemaining, api.HeaderRateLimitReset)
+		if r.Access == api.Open {
 			add(http.StatusTooManyRequests, shapeAnonymousLimited,
 				"Anonymous callers get `{error: \"rate_limit_exceeded\", retry_after: <epoch seconds>}` instead, and no Retry-After.")
 		}
@@ -182,9 +150,9 @@ func (r Route) errorCases(sh operationShape) []errorCase {
 			"`server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`.")
 	}
 	if r.Idempotent {
-		add(http.StatusBadRequest, shapeProblem, "`"+ReasonIdempotencyKeyInvalid+"`: the Idempotency-Key header is not 1 to 255 printable ASCII characters.")
-		add(http.StatusConflict, shapeProblem, "`"+ReasonIdempotencyKeyInUse+"`: a request with this Idempotency-Key is still being served; `Retry-After: 5`.", "Retry-After")
-		add(http.StatusUnprocessableEntity, shapeProblem, "`"+ReasonIdempotencyKeyReused+"`: this Idempotency-Key was used for another path or body in the last 24 hours.")
+		add(http.StatusBadRequest, shapeProblem, "`"+api.ReasonIdempotencyKeyInvalid+"`: the Idempotency-Key header is not 1 to 255 printable ASCII characters.")
+		add(http.StatusConflict, shapeProblem, "`"+api.ReasonIdempotencyKeyInUse+"`: a request with this Idempotency-Key is still being served; `Retry-After: 5`.", "Retry-After")
+		add(http.StatusUnprocessableEntity, shapeProblem, "`"+api.ReasonIdempotencyKeyReused+"`: this Idempotency-Key was used for another path or body in the last 24 hours.")
 	}
 	for _, refusal := range r.Refusals {
 		add(refusal.Status, shapeProblem, "`"+refusal.ReasonCode+"`: "+refusal.Meaning)
@@ -202,42 +170,47 @@ var errorHeaderDocs = map[string]struct {
 	doc     string
 	integer bool
 }{
-	"WWW-Authenticate": {"The authentication scheme: `ApiKey header=\"x-api-key\"`.", false},
-	"Retry-After":      {"Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`.", true},
-	headerClass:        {"The operation's metering class.", false},
-	headerLimit:        {"The class's rolling 24-hour budget on the caller's tier.", true},
-	headerRemaining:    {"Requests left in the window: 0 here.", true},
-	headerReset:        {"Epoch seconds of the next hourly boundary.", true},
+	"WWW-Authenticate":           {"The authentication scheme: `ApiKey header=\"x-api-key\"`.", false},
+	"Retry-After":                {"Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`.", true},
+	api.HeaderRateLimitClass:     {"The operation's metering class.", false},
+	api.HeaderRateLimitLimit:     {"The class's rolling 24-hour budget on the caller's tier.", true},
+	api.HeaderRateLimitRemaining: {"Requests left in the window: 0 here.", true},
+	api.HeaderRateLimitReset:     {"Epoch seconds of the next hourly boundary.", true},
 }
 
-// documentErrors adds the operation's error responses, and an opaque
-// default, to op before huma registers it; huma keeps responses already
-// set and adds the success response.
-func documentErrors(registry huma.Registry, op *huma.Operation, route Route, input reflect.Type) {
-	if op.Responses == nil {
-		op.Responses = map[string]*huma.Response{}
-	}
-	for _, c := range route.errorCases(shapeOf(input)) {
-		resp := &huma.Response{
-			Description: http.StatusText(c.status) + ". " + c.description,
-			Content:     map[string]*huma.MediaType{"application/json": {Schema: shapesSchema(registry, c.shapes)}},
+// documentErrors adds to each registered operation of s the error
+// responses its Route declares (errorCases); huma documented only its
+// success, and the api core the opaque default.
+func documentErrors(s *api.Server) {
+	registry := s.OpenAPI().Components.Schemas
+	for _, route := range s.Routes() {
+		item := s.OpenAPI().Paths[route.Path]
+		if item == nil {
+			continue
 		}
-		for _, name := range c.headers {
-			h := errorHeaderDocs[name]
-			typ := huma.TypeString
-			if h.integer {
-				typ = huma.TypeInteger
-			}
-			if resp.Headers == nil {
-				resp.Headers = map[string]*huma.Param{}
-			}
-			resp.Headers[name] = &huma.Param{Description: h.doc, Schema: &huma.Schema{Type: typ}}
+		op := map[string]*huma.Operation{http.MethodGet: item.Get, http.MethodPost: item.Post, http.MethodPut: item.Put,
+			http.MethodPatch: item.Patch, http.MethodDelete: item.Delete}[strings.ToUpper(route.Method)]
+		if op == nil {
+			continue
 		}
-		op.Responses[strconv.Itoa(c.status)] = resp
-	}
-	op.Responses["default"] = &huma.Response{
-		Description: "Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it.",
-		Content:     map[string]*huma.MediaType{"application/json": {Schema: shapesSchema(registry, []errorShape{shapeProblem})}},
+		for _, c := range errorCases(route, shapeOf(op)) {
+			resp := &huma.Response{
+				Description: http.StatusText(c.status) + ". " + c.description,
+				Content:     map[string]*huma.MediaType{"application/json": {Schema: shapesSchema(registry, c.shapes)}},
+			}
+			for _, name := range c.headers {
+				h := errorHeaderDocs[name]
+				typ := huma.TypeString
+				if h.integer {
+					typ = huma.TypeInteger
+				}
+				if resp.Headers == nil {
+					resp.Headers = map[string]*huma.Param{}
+				}
+				resp.Headers[name] = &huma.Param{Description: h.doc, Schema: &huma.Schema{Type: typ}}
+			}
+			op.Responses[strconv.Itoa(c.status)] = resp
+		}
 	}
 }
 
@@ -252,11 +225,4 @@ func shapesSchema(registry huma.Registry, shapes []errorShape) *huma.Schema {
 		return refs[0]
 	}
 	return &huma.Schema{OneOf: refs}
-}
-
-// Schema describes an *Error on the wire: one of the three detail shapes.
-// Operations document the shapes each status can take (errorCases); this is
-// the union, for any place huma needs the error type's schema.
-func (*Error) Schema(registry huma.Registry) *huma.Schema {
-	return shapesSchema(registry, []errorShape{shapeProblem, shapeValidation, shapeNotFound})
 }
