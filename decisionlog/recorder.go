@@ -57,6 +57,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/eligo/eligo/decisionlog/spool"
+	"github.com/eligo/eligo/metrics"
 	"github.com/eligo/eligo/store"
 )
 
@@ -95,6 +96,9 @@ type Writer interface {
 
 // Config tunes a Recorder. Zero members take the defaults.
 type Config struct {
+	// Metrics counts records taken, refused and backlogged; nil counts
+	// nothing.
+	Metrics *metrics.Metrics
 	// BatchSize is the most records one COPY writes; default 2000.
 	BatchSize int
 	// Linger is how long a writer whose queue has run dry waits for one
@@ -338,6 +342,20 @@ func (r *Recorder) Mode() Mode {
 // data, ErrClosed after Close (or when Close gave up on it), or ctx's error
 // when ctx ends first. Only a nil return allows the decision to be shown.
 func (r *Recorder) Record(ctx context.Context, rec store.DecisionRecord) error {
+	err := r.record(ctx, rec)
+	switch {
+	case err == nil:
+		r.cfg.Metrics.LogRecords(metrics.LogWritten, 1)
+	case errors.Is(err, ErrRefused):
+		r.cfg.Metrics.LogRecords(metrics.LogRefused, 1)
+	case errors.Is(err, ErrBacklogged), errors.Is(err, ErrUnconfirmed):
+		r.cfg.Metrics.LogRecords(metrics.LogBacklogged, 1)
+	}
+	return err
+}
+
+// record is Record without the counting.
+func (r *Recorder) record(ctx context.Context, rec store.DecisionRecord) error {
 	if r.spool != nil {
 		return r.spoolRecord(ctx, rec)
 	}

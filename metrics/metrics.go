@@ -83,7 +83,7 @@ func New() *Metrics {
 	m.invalidations = prometheus.NewCounter(prometheus.CounterOpts{Namespace: Namespace, Name: "catalog_invalidations_total",
 		Help: "Invalidations the catalog received (its own writes and other processes' notifications)."})
 	m.logRecords = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: "decision_log_records_total",
-		Help: "Decision records by what happened to them: written (durable before the answer), refused (invalid data, never writable) or backlogged (not taken: the log was full)."},
+		Help: "Decision records by what happened to them: written (durable before the answer: in the spool or the table; in buffered mode, queued), refused (invalid data, never writable) or backlogged (not taken, the decision answered 503: the log was full or did not confirm in time)."},
 		[]string{"event"})
 	m.jobs = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: "jobs_total",
 		Help: "Background jobs that ended, by kind and state (completed, failed, cancelled, snoozed)."},
@@ -223,6 +223,23 @@ func (m *Metrics) LogRecords(event string, n int) {
 		return
 	}
 	m.logRecords.WithLabelValues(event).Add(float64(n))
+}
+
+// WatchDecisionLog exports the decision log's lag, read from lag when
+// scraped: the bytes its spool holds and the age in seconds of its oldest
+// unshipped record (both 0 outside spool mode).
+func (m *Metrics) WatchDecisionLog(lag func() (bytes, oldestSeconds float64)) {
+	if m == nil {
+		return
+	}
+	m.registry.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: Namespace, Name: "decision_log_spool_bytes",
+			Help: "Bytes of decision records the spool holds, shipped or not yet deleted."},
+			func() float64 { b, _ := lag(); return b }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: Namespace, Name: "decision_log_oldest_unshipped_seconds",
+			Help: "Age of the oldest decision record not yet shipped to the database; 0 when none waits."},
+			func() float64 { _, a := lag(); return a }),
+	)
 }
 
 // JobEnded counts one background job of kind that ended in state.

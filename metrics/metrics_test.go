@@ -29,6 +29,7 @@ func TestEachFamilyMoves(t *testing.T) {
 	m.GenerationRound("gpt-4.1")
 	m.GenerationTokens("gpt-4.1", 120)
 	m.GenerationEnded("gpt-4.1", "accepted")
+	m.WatchDecisionLog(func() (float64, float64) { return 4096, 1.5 })
 	g := m.Gatherer()
 	cases := []struct {
 		name   string
@@ -49,6 +50,8 @@ func TestEachFamilyMoves(t *testing.T) {
 		{"eligo_generation_rounds_total", map[string]string{"model": "gpt-4.1"}, 1},
 		{"eligo_generation_tokens_total", map[string]string{"model": "gpt-4.1"}, 120},
 		{"eligo_generations_total", map[string]string{"model": "gpt-4.1", "outcome": "accepted"}, 1},
+		{"eligo_decision_log_spool_bytes", nil, 4096},
+		{"eligo_decision_log_oldest_unshipped_seconds", nil, 1.5},
 	}
 	for _, c := range cases {
 		if got := metricstest.Sum(t, g, c.name, c.labels); got != c.want {

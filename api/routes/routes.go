@@ -155,11 +155,18 @@ func NewServices(st *store.Store, cfg Config) (Services, error) {
 	if cfg.DecisionLog.Logger == nil {
 		cfg.DecisionLog.Logger = logger
 	}
+	cfg.DecisionLog.Metrics = m
 	decisions, err := decisionlog.Open(st, cfg.DecisionLog)
 	if err != nil {
 		cat.Close()
 		return Services{}, err
 	}
+	m.WatchDecisionLog(func() (float64, float64) {
+		if sp := decisions.Status().Spool; sp != nil {
+			return float64(sp.Bytes), sp.OldestAgeSeconds
+		}
+		return 0, 0
+	})
 	return Services{Store: st, Catalog: cat, Publisher: pub, Authoring: work, Generator: gen, Clock: now, Gate: gate,
 		Auth:  auth.NewAuthenticator(st, now.Now, cfg.API.KeyCacheTTL),
 		Meter: meter, Decisions: decisions, Metrics: m}, nil

@@ -157,6 +157,7 @@ func TestMetrics(t *testing.T) {
 		{"eligo_cache_lookups_total", map[string]string{"cache": "references"}, 2},
 		{"eligo_cache_lookups_total", map[string]string{"cache": "content", "result": "miss"}, 1},
 		{"eligo_db_pool_acquires_total", nil, 1},
+		{"eligo_decision_log_records_total", map[string]string{"event": "written"}, 2},
 		{"go_goroutines", nil, 1},
 		{"process_resident_memory_bytes", nil, 1},
 	}
@@ -164,6 +165,13 @@ func TestMetrics(t *testing.T) {
 		if got := before[c.family].sum(c.labels); got < c.want {
 			t.Errorf("%s%v = %v, want at least %v", c.family, c.labels, got, c.want)
 		}
+	}
+
+	if _, ok := before["eligo_decision_log_spool_bytes"]; !ok {
+		t.Error("no eligo_decision_log_spool_bytes: the spool's lag is not exported")
+	}
+	if _, ok := before["eligo_decision_log_oldest_unshipped_seconds"]; !ok {
+		t.Error("no eligo_decision_log_oldest_unshipped_seconds")
 	}
 
 	// A thousand unknown slugs and a thousand unknown keys: counted, and
