@@ -225,20 +225,34 @@ func (m *Metrics) LogRecords(event string, n int) {
 	m.logRecords.WithLabelValues(event).Add(float64(n))
 }
 
+// DecisionLogLag is what WatchDecisionLog reads of the decision log when
+// scraped; all zero outside spool mode.
+type DecisionLogLag struct {
+	// Bytes is what the spool holds on disk.
+	Bytes float64
+	// OldestSeconds is the age of the oldest record not yet shipped.
+	OldestSeconds float64
+	// Shipped counts the records shipped to the database since start.
+	Shipped float64
+}
+
 // WatchDecisionLog exports the decision log's lag, read from lag when
-// scraped: the bytes its spool holds and the age in seconds of its oldest
-// unshipped record (both 0 outside spool mode).
-func (m *Metrics) WatchDecisionLog(lag func() (bytes, oldestSeconds float64)) {
+// scraped: the bytes its spool holds, the age in seconds of its oldest
+// unshipped record, and the records shipped.
+func (m *Metrics) WatchDecisionLog(lag func() DecisionLogLag) {
 	if m == nil {
 		return
 	}
 	m.registry.MustRegister(
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: Namespace, Name: "decision_log_shipped_total",
+			Help: "Decision records shipped from the spool to the database since the process started."},
+			func() float64 { return lag().Shipped }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: Namespace, Name: "decision_log_spool_bytes",
 			Help: "Bytes of decision records the spool holds, shipped or not yet deleted."},
-			func() float64 { b, _ := lag(); return b }),
+			func() float64 { return lag().Bytes }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: Namespace, Name: "decision_log_oldest_unshipped_seconds",
 			Help: "Age of the oldest decision record not yet shipped to the database; 0 when none waits."},
-			func() float64 { _, a := lag(); return a }),
+			func() float64 { return lag().OldestSeconds }),
 	)
 }
 

@@ -29,7 +29,9 @@ func TestEachFamilyMoves(t *testing.T) {
 	m.GenerationRound("gpt-4.1")
 	m.GenerationTokens("gpt-4.1", 120)
 	m.GenerationEnded("gpt-4.1", "accepted")
-	m.WatchDecisionLog(func() (float64, float64) { return 4096, 1.5 })
+	m.WatchDecisionLog(func() metrics.DecisionLogLag {
+		return metrics.DecisionLogLag{Bytes: 4096, OldestSeconds: 1.5, Shipped: 7}
+	})
 	g := m.Gatherer()
 	cases := []struct {
 		name   string
@@ -52,6 +54,7 @@ func TestEachFamilyMoves(t *testing.T) {
 		{"eligo_generations_total", map[string]string{"model": "gpt-4.1", "outcome": "accepted"}, 1},
 		{"eligo_decision_log_spool_bytes", nil, 4096},
 		{"eligo_decision_log_oldest_unshipped_seconds", nil, 1.5},
+		{"eligo_decision_log_shipped_total", nil, 7},
 	}
 	for _, c := range cases {
 		if got := metricstest.Sum(t, g, c.name, c.labels); got != c.want {

@@ -161,11 +161,11 @@ func NewServices(st *store.Store, cfg Config) (Services, error) {
 		cat.Close()
 		return Services{}, err
 	}
-	m.WatchDecisionLog(func() (float64, float64) {
+	m.WatchDecisionLog(func() metrics.DecisionLogLag {
 		if sp := decisions.Status().Spool; sp != nil {
-			return float64(sp.Bytes), sp.OldestAgeSeconds
+			return metrics.DecisionLogLag{Bytes: float64(sp.Bytes), OldestSeconds: sp.OldestAgeSeconds, Shipped: float64(sp.Shipped)}
 		}
-		return 0, 0
+		return metrics.DecisionLogLag{}
 	})
 	return Services{Store: st, Catalog: cat, Publisher: pub, Authoring: work, Generator: gen, Clock: now, Gate: gate,
 		Auth:  auth.NewAuthenticator(st, now.Now, cfg.API.KeyCacheTTL),
