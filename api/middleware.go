@@ -189,7 +189,14 @@ func (s *Server) gate(w http.ResponseWriter, r *http.Request) {
 	if declared {
 		s.setCORSHeaders(w, route, origin)
 		var problem *Error
-		ctx, problem = s.authenticate(ctx, r.Header.Get("X-Api-Key"), route)
+		if key := r.Header.Get("X-Api-Key"); key != "" {
+			ctx, problem = s.authenticate(ctx, key, route)
+		} else if id := s.sessionID(r); id != "" {
+			// No key, a console session's cookie (session.go).
+			ctx, problem = s.authenticateSession(ctx, r, id, route)
+		} else {
+			ctx, problem = s.authenticate(ctx, "", route)
+		}
 		if problem != nil {
 			WriteError(w, problem)
 			return
@@ -303,13 +310,26 @@ func (s *Server) authenticate(ctx context.Context, key string, route Route) (con
 		// RequirePrincipal answers errMissingKey when no outcome is kept.
 		return ctx, nil
 	}
-	var outcome *Error
 	p, err := s.auth.Authenticate(ctx, key)
+	return s.admit(ctx, p, err, route)
+}
+
+// admit settles a credential's verdict against route: p is whom the
+// credential (a key, or a console session) acts for when err is nil; err
+// is why it cannot be used, an auth error or a refusal already in the
+// spec's shape. It applies authenticate's rules: the refusal stops a
+// keyed route and is kept for later on the open surface; a store failure
+// is a 503 on both.
+func (s *Server) admit(ctx context.Context, p auth.Principal, err error, route Route) (context.Context, *Error) {
+	var outcome *Error
 	switch {
+	case errors.As(err, &outcome):
 	case errors.Is(err, auth.ErrInvalidKey):
 		outcome = errInvalidKey
 	case errors.Is(err, auth.ErrExpiredKey):
 		outcome = errExpiredKey
+	case errors.Is(err, auth.ErrNoSession):
+		outcome = errNoSession
 	case err != nil:
 		// The key store is the database the counters live in: the same
 		// transient 503 as metering, on keyed and open routes alike,
@@ -380,15 +400,10 @@ func ClientIP(ctx context.Context) netip.Addr {
 }
 
 func (s *Server) clientIP(r *http.Request) netip.Addr {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	peer, err := netip.ParseAddr(host)
-	if err != nil {
+	peer, ok := tcpPeer(r)
+	if !ok {
 		return netip.Addr{}
 	}
-	peer = peer.Unmap()
 	if !s.trusted(peer) {
 		return peer
 	}
@@ -405,6 +420,20 @@ func (s *Server) clientIP(r *http.Request) netip.Addr {
 		peer = hop
 	}
 	return peer
+}
+
+// tcpPeer is the address of the connection r came over; ok is false when
+// it cannot be read (a test's handler called without a connection).
+func tcpPeer(r *http.Request) (netip.Addr, bool) {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	peer, err := netip.ParseAddr(host)
+	if err != nil {
+		return netip.Addr{}, false
+	}
+	return peer.Unmap(), true
 }
 
 // parseHop reads one X-Forwarded-For entry: an address, or an address with

@@ -42,5 +42,7 @@ const (
 	ReasonRulebookReleaseCorrupt         = "rulebook_release_corrupt"
 	ReasonRateLimitExceededAnonymousBody = "rate_limit_exceeded" // the anonymous 429 body's error member
 	ReasonMethodNotAllowed               = "method_not_allowed"
-	ReasonDiffUndecided                  = "diff_undecided" // a ruleset or rulebook diff the solver could not settle in time
+	ReasonCrossSiteRequest               = "cross_site_request" // 403: a console session's cookie on a request from another origin
+	ReasonCSRFTokenInvalid               = "csrf_token_invalid" // 403: a console session's cookie without its X-CSRF-Token
+	ReasonDiffUndecided                  = "diff_undecided"     // a ruleset or rulebook diff the solver could not settle in time
 )

@@ -239,18 +239,47 @@ func (a *Authenticator) InvalidateKeys() {
 // unknown or revoked keys and ErrExpiredKey for keys past expiry; any other
 // error is the database's. Hashes are compared in constant time.
 func (a *Authenticator) Authenticate(ctx context.Context, text string) (Principal, error) {
+	p, _, err := a.authenticate(ctx, text)
+	return p, err
+}
+
+// authenticate is Authenticate, also returning the key's row (for a
+// session, which reports the key's expiry).
+func (a *Authenticator) authenticate(ctx context.Context, text string) (Principal, store.APIKey, error) {
 	prefix, hash, err := ParseKey(text)
 	if err != nil {
-		return Principal{}, err
+		return Principal{}, store.APIKey{}, err
 	}
+	rec, err := a.key(ctx, prefix)
+	if err != nil {
+		return Principal{}, store.APIKey{}, err
+	}
+	if subtle.ConstantTimeCompare(rec.Hash, hash[:]) != 1 {
+		return Principal{}, store.APIKey{}, ErrInvalidKey
+	}
+	p, err := a.judge(rec)
+	return p, rec, err
+}
+
+// key returns the row of the key with this prefix through the cache
+// (lookup); ErrInvalidKey when there is none.
+func (a *Authenticator) key(ctx context.Context, prefix string) (store.APIKey, error) {
 	rec, err := a.lookup(ctx, prefix)
 	if errors.Is(err, store.ErrNotFound) {
-		return Principal{}, ErrInvalidKey
+		return store.APIKey{}, ErrInvalidKey
 	}
 	if err != nil {
-		return Principal{}, fmt.Errorf("authenticate: %w", err)
+		return store.APIKey{}, fmt.Errorf("authenticate: %w", err)
 	}
-	if subtle.ConstantTimeCompare(rec.Hash, hash[:]) != 1 || rec.RevokedAt != nil {
+	return rec, nil
+}
+
+// judge turns a key's row into the Principal it grants, or the error a
+// revoked (ErrInvalidKey) or expired (ErrExpiredKey) key earns, by the
+// authenticator's clock. Keys presented as text and console sessions are
+// judged alike.
+func (a *Authenticator) judge(rec store.APIKey) (Principal, error) {
+	if rec.RevokedAt != nil {
 		return Principal{}, ErrInvalidKey
 	}
 	if rec.ExpiresAt != nil && !a.now().Before(*rec.ExpiresAt) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/riverqueue/river"
 
+	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/metering"
 	"github.com/eligo/eligo/store"
 )
@@ -29,11 +30,16 @@ type PruneUsageOutput struct {
 	// IdempotencyKeys is the number of Idempotency-Key claims removed,
 	// those older than store.IdempotencyRetention.
 	IdempotencyKeys int64 `json:"idempotency_keys"`
+	// ConsoleSessions is the number of ended console sessions removed
+	// (idle, past their lifetime, or their key revoked or expired).
+	ConsoleSessions int64 `json:"console_sessions"`
 }
 
 // PruneUsageWorker deletes usage buckets older than the longest window
 // /usage reports (metering.MonthHours), and Idempotency-Key claims older
-// than a day (store.IdempotencyRetention).
+// than a day (store.IdempotencyRetention), and console sessions that have
+// ended (auth.SessionIdle, auth.SessionLifetime) but were never signed out
+// or used again.
 type PruneUsageWorker struct {
 	// WorkerDefaults gives the prune River's defaults for middleware, the
 	// retry schedule and the job timeout; it overrides none of them.
@@ -56,7 +62,12 @@ func (w *PruneUsageWorker) Work(ctx context.Context, _ *river.Job[PruneUsageArgs
 	if err != nil {
 		return fmt.Errorf("prune idempotency keys: %w", err)
 	}
-	if err := river.RecordOutput(ctx, PruneUsageOutput{Cutoff: cutoff, Deleted: n, IdempotencyKeys: keys}); err != nil {
+	now := w.now()
+	sessions, err := w.store.DeleteEndedConsoleSessions(ctx, now, now.Add(-auth.SessionIdle))
+	if err != nil {
+		return fmt.Errorf("prune console sessions: %w", err)
+	}
+	if err := river.RecordOutput(ctx, PruneUsageOutput{Cutoff: cutoff, Deleted: n, IdempotencyKeys: keys, ConsoleSessions: sessions}); err != nil {
 		return fmt.Errorf("prune usage: record output: %w", err)
 	}
 	return nil

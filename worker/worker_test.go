@@ -8,6 +8,7 @@ import (
 
 	"github.com/riverqueue/river"
 
+	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/metering"
 	"github.com/eligo/eligo/store"
 	"github.com/eligo/eligo/store/storetest"
@@ -46,6 +47,21 @@ func TestPruneUsage(t *testing.T) {
 		}
 	}
 
+	// Two console sessions, one idle for longer than auth.SessionIdle:
+	// only it goes.
+	_, key, _, err := auth.IssueKey(ctx, st, auth.KeyRequest{TenantID: "acme", Scopes: []auth.Scope{auth.ScopeDecide}, Tier: auth.TierFree})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, seen := range []time.Time{now.Add(-auth.SessionIdle - time.Minute), now.Add(-time.Minute)} {
+		hash := make([]byte, 32)
+		hash[0] = byte(i + 1)
+		if err := st.CreateConsoleSession(ctx, store.NewConsoleSession{IDHash: hash, TenantID: "acme", APIKeyID: key.ID,
+			CreatedAt: seen, ExpiresAt: seen.Add(auth.SessionLifetime)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+
 	client, err := worker.New(st, worker.Config{Now: func() time.Time { return now }})
 	if err != nil {
 		t.Fatal(err)
@@ -73,8 +89,8 @@ func TestPruneUsage(t *testing.T) {
 		if err := json.Unmarshal(ev.Job.Output(), &out); err != nil {
 			t.Fatalf("job output %s: %v", ev.Job.Output(), err)
 		}
-		if out.Deleted != 2 || !out.Cutoff.Equal(first) || out.IdempotencyKeys != 1 {
-			t.Errorf("output = %+v, want 2 buckets deleted before %s and 1 idempotency key", out, first)
+		if out.Deleted != 2 || !out.Cutoff.Equal(first) || out.IdempotencyKeys != 1 || out.ConsoleSessions != 1 {
+			t.Errorf("output = %+v, want 2 buckets deleted before %s, 1 idempotency key and 1 console session", out, first)
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("no prune job completed within 30s of start")

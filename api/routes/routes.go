@@ -155,7 +155,8 @@ func Mount(s *api.Server, sv Services, cfg Config) {
 	decide.Register(s, decide.Deps{Catalog: sv.Catalog, Decisions: sv.Decisions, Clock: sv.Clock}, cfg.Decide)
 	projects.Register(s, projects.Deps{Authoring: sv.Authoring, Generator: sv.Generator})
 	usage.Register(s)
-	// The web console at "/": a page, not an operation.
+	// The web console at "/": a page, not an operation, and its sign-in.
+	s.ServeConsoleSession()
 	console := web.New()
 	for _, pattern := range console.Patterns() {
 		s.Page(pattern, console)

@@ -49,3 +49,7 @@ func (d *Dial) Now() time.Time { return time.Now().Add(time.Duration(d.offset.Lo
 
 // Set turns the dial to day (its date in UTC; the time of day is kept).
 func (d *Dial) Set(day time.Time) { d.offset.Store(int64(clock.OffsetTo(day))) }
+
+// Advance moves the dial on by by, for a test of something that ends
+// within the day (an idle console session) rather than at its end.
+func (d *Dial) Advance(by time.Duration) { d.offset.Add(int64(by)) }
