@@ -4,7 +4,10 @@
 # the one DATABASE_URL names), migrate it, publish the casebank rulesets the
 # tests use as public demo rulesets (as scripts/run.sh does), start
 # `eligo serve` on a free loopback port, and run the browser tests
-# (console.test.mjs: playwright-core driving Debian's chromium) against it.
+# (console.test.mjs and studio.test.mjs: playwright-core driving Debian's
+# chromium) against it. The studio's tests sign in with a key created here
+# for a tenant of their own, with the projects and rulesets scopes, passed
+# in ELIGO_STUDIO_KEY (and its tenant in ELIGO_STUDIO_TENANT).
 # Screenshots and the accessibility reports are kept in web/e2e/artifacts/.
 # The server is stopped and the database dropped however the run ends.
 set -euo pipefail
@@ -40,6 +43,13 @@ for name in us-fmla-employee ca-voter-registration snap-income uk-child-benefit;
 		--public --slug "demo/$name" >/dev/null
 done
 
+studio_tenant="studio-e2e"
+studio_key="$("$tmp/eligo" keys create --tenant "$studio_tenant" --tier pro --name "studio e2e" \
+	--scopes projects:read,projects:write,rulesets:read,rulesets:write 2>"$tmp/keys.log")" || {
+	cat "$tmp/keys.log" >&2
+	exit 1
+}
+
 # Generous anonymous budgets: the tests make a few hundred anonymous calls.
 "$tmp/eligo" serve --addr 127.0.0.1:0 --budgets anonymous.decide=100000,anonymous.rulesets=100000 \
 	>"$tmp/serve.out" 2>"$tmp/serve.log" &
@@ -61,4 +71,4 @@ if [[ -z "$origin" ]]; then
 fi
 
 cd "$web"
-ELIGO_URL="$origin" node --test e2e/
+ELIGO_URL="$origin" ELIGO_STUDIO_KEY="$studio_key" ELIGO_STUDIO_TENANT="$studio_tenant" node --test e2e/

@@ -1,12 +1,37 @@
-// The console's entry point: a two-view page (the catalogue, and the
-// interview on one ruleset) addressed by the URL fragment, so that the
-// server serves one page and the browser's Back button works.
+// The console's entry point: the catalogue, the interview on one ruleset,
+// and the authoring studio (#/studio/...), addressed by the URL fragment,
+// so that the server serves one page and the browser's Back button works.
 
 import { showCatalogue } from './catalogue.js';
 import { showInterview } from './interviewview.js';
+import { StudioClient } from './studio/client.js';
+import { parseStudioRoute, type StudioRoute } from './studio/routes.js';
+import { showStudio } from './studio/studio.js';
 
-/** route draws the view the fragment names: #/ruleset/<slug> or the catalogue. */
-async function route(main: HTMLElement): Promise<void> {
+/** Page is what the page keeps between views. */
+interface Page {
+  /** studio is the studio's client; its session token is in memory only, for the page's life. */
+  studio: StudioClient;
+  /** lastStudio is the studio view drawn last, to tell a change of tab from a new view. */
+  lastStudio: StudioRoute | null;
+}
+
+/** route draws the view the fragment names: #/studio/..., #/ruleset/<slug> or the catalogue. */
+async function route(main: HTMLElement, page: Page): Promise<void> {
+  const studioRoute = parseStudioRoute(window.location.hash);
+  const header = document.getElementById('studio-link');
+  header?.toggleAttribute('aria-current', false);
+  main.classList.toggle('studio', studioRoute !== null);
+  if (studioRoute) {
+    header?.setAttribute('aria-current', 'page');
+    const sameProject = page.lastStudio?.kind === 'project' && studioRoute.kind === 'project' && page.lastStudio.projectId === studioRoute.projectId;
+    page.lastStudio = studioRoute;
+    // The studio moves focus itself: to the new view's heading, or to the
+    // screen's heading when only the project's tab changed.
+    await showStudio(page.studio, main, studioRoute, sameProject);
+    return;
+  }
+  page.lastStudio = null;
   const m = /^#\/ruleset\/(.+)$/.exec(window.location.hash);
   if (m?.[1]) {
     await showInterview(main, decodeURIComponent(m[1]));
@@ -20,12 +45,13 @@ async function route(main: HTMLElement): Promise<void> {
 
 const main = document.getElementById('main');
 if (main) {
-  window.addEventListener('hashchange', () => void route(main));
+  const page: Page = { studio: new StudioClient(), lastStudio: null };
+  window.addEventListener('hashchange', () => void route(main, page));
   // The skip link moves focus without touching the fragment, which names
   // the view.
   document.querySelector('a.skip')?.addEventListener('click', (e) => {
     e.preventDefault();
     main.focus();
   });
-  void route(main);
+  void route(main, page);
 }

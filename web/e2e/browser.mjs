@@ -1,0 +1,119 @@
+// What the console's browser tests share: Debian's chromium driven by
+// playwright-core in a throwaway profile, pages that fail a test when they
+// request another host, break the content security policy or throw,
+// screenshots, keyboard steps and the axe-core accessibility check.
+// Each test file keeps its screenshots and reports in its own folder under
+// e2e/artifacts/.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { chromium } from 'playwright-core';
+
+export const origin = process.env.ELIGO_URL;
+if (!origin) {
+  throw new Error('ELIGO_URL is not set: run web/e2e/run.sh');
+}
+const here = path.dirname(fileURLToPath(import.meta.url));
+const axeSource = fs.readFileSync(path.join(here, '..', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+
+/**
+ * launchBrowser starts chromium with a fresh profile; artifacts (a folder
+ * name under e2e/artifacts) is emptied for this file's screenshots and
+ * reports. Close the answer's context, then call its cleanup.
+ */
+export async function launchBrowser(artifacts) {
+  const dir = path.join(here, 'artifacts', artifacts);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'eligo-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+    viewport: { width: 1280, height: 900 },
+  });
+  return {
+    context,
+    dir,
+    async close() {
+      await context.close();
+      fs.rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * open starts a page at the console path p and records what it must never
+ * do: request another host, break the content security policy, or throw.
+ * With refusals, an HTTP 4xx the page asked for and handled (the studio's
+ * "who is signed in" answers 401 when nobody is) is not held against it;
+ * policy violations and script errors always are.
+ */
+export async function open(browser, t, p, viewport, { refusals = false } = {}) {
+  const page = await browser.context.newPage();
+  // Generous waits: CI shares two cores, and loading and running Mermaid
+  // in a headless browser without a GPU takes seconds.
+  page.setDefaultTimeout(120_000);
+  if (viewport) await page.setViewportSize(viewport);
+  const problems = [];
+  page.on('request', (r) => {
+    if (!r.url().startsWith(origin + '/') && !r.url().startsWith('data:')) problems.push(`request to another host: ${r.url()}`);
+  });
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !(refusals && httpRefusal(m.text()))) problems.push(`console error: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  t.after(async () => {
+    await page.close();
+  });
+  await page.goto(origin + p);
+  return {
+    page,
+    clean() {
+      assert.deepEqual(problems, [], 'the page made no foreign request, no policy violation and no error');
+    },
+  };
+}
+
+/** httpRefusal recognises chromium's console line for a 4xx answer. */
+function httpRefusal(text) {
+  return /^Failed to load resource: the server responded with a status of (401|404|409|422)\b/.test(text);
+}
+
+/** shot saves a full-page screenshot in the file's artifacts. */
+export async function shot(browser, page, name) {
+  await page.screenshot({ path: path.join(browser.dir, name + '.png'), fullPage: true });
+}
+
+/** tabTo presses Tab until the focused element matches selector. */
+export async function tabTo(page, selector, limit = 60) {
+  for (let i = 0; i < limit; i++) {
+    if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached ${selector}`);
+}
+
+/** axe runs axe-core on the page and fails on any serious or critical violation; the report is kept. */
+export async function axe(browser, page, name) {
+  await page.evaluate(axeSource);
+  const result = await page.evaluate(async () => {
+    // eslint-disable-next-line no-undef
+    const r = await axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) }));
+  });
+  fs.writeFileSync(path.join(browser.dir, `axe-${name}.json`), JSON.stringify(result, null, 2));
+  const grave = result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(grave, [], `axe-core: serious or critical violations on ${name}`);
+}

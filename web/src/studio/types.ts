@@ -1,0 +1,36 @@
+// The authoring API's shapes the studio reads and writes, taken from the
+// types generated from the API's OpenAPI document (clients/ts, regenerated
+// by `make clients`), so a change to the API shows up here as a type error
+// rather than as a blank on screen.
+
+import type { components } from '../../../clients/ts/src/schema.js';
+
+type S = components['schemas'];
+
+export type Project = S['Project'];
+export type ProjectCreated = S['ProjectCreated'];
+export type TestCase = S['Case'];
+export type Draft = S['Draft'];
+export type TestResult = S['TestResult'];
+export type Source = S['Source'];
+export type SourceList = S['SourceList'];
+export type SourceUpload = S['SourceUpload'];
+export type UploadedSource = S['UploadedSource'];
+export type Duplicate = S['Duplicate'];
+export type SourceStatus = S['SourceStatus'];
+export type ReviewReport = S['ReviewReport'];
+export type Check = S['Check'];
+export type PublishResult = S['PublishResult'];
+export type RulesetSummary = S['RulesetSummary'];
+
+/** Who is signed in: GET /console/session's answer (outside the OpenAPI document). */
+export interface Who {
+  tenant_id: string;
+  key_prefix: string;
+  scopes: string[];
+  tier: string;
+  idle_expires_at: string;
+  expires_at: string;
+  key_expires_at: string | null;
+  csrf_token: string;
+}
