@@ -109,14 +109,20 @@ func (s *Service) Draft(ctx context.Context, tenantID, projectID string, targets
 		return Workup{}, err
 	}
 	if p.DraftText == nil {
-		return Workup{Project: p}, &RefusedError{Kind: Conflict, Reason: ReasonNoDraft,
-			Message: "The project has no draft yet: PUT /projects/{id}/draft with rules text, or generate one."}
+		return Workup{Project: p}, noDraft()
 	}
 	sources, err := s.store.ProjectSources(ctx, tenantID, projectID, true)
 	if err != nil {
 		return Workup{}, err
 	}
 	return s.workUp(p, sources, targets)
+}
+
+// noDraft is the refusal of an operation that needs the project's draft
+// before it has one.
+func noDraft() *RefusedError {
+	return &RefusedError{Kind: Conflict, Reason: ReasonNoDraft,
+		Message: "The project has no draft yet: PUT /projects/{id}/draft with rules text, or generate one."}
 }
 
 // draftCacheSize bounds the compiled drafts one Service keeps. A draft at

@@ -411,7 +411,7 @@ func (c *checker) call(n *Node) *Expr {
 	for _, a := range n.Args {
 		c.expr(a)
 	}
-	c.errorf(n.Pos, "unknown function %s: the functions are min, max, years_between, months_between, days_between, add_days, add_months, add_years, decision_date, present, absent and date", name)
+	c.errorf(n.Pos, "unknown function %s: the functions are %s", name, functionList())
 	return invalid()
 }
 

@@ -78,6 +78,7 @@ func Register(s *api.Server, deps Deps) {
 	registerSources(s, h, op, lim)
 	registerWork(s, h, op)
 	registerGeneration(s, h, op)
+	registerStudio(s, h, op)
 }
 
 var projectIDPattern = regexp.MustCompile(`^prj_[A-Za-z0-9_-]{16}$`)

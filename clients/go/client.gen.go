@@ -1049,6 +1049,17 @@ type CriterionDisplay struct {
 // CriterionStatus The three-valued status of a criterion or group.
 type CriterionStatus string
 
+// CriterionSymbol defines model for CriterionSymbol.
+type CriterionSymbol struct {
+	Discretionary bool   `json:"discretionary"`
+	GroupId       string `json:"group_id"`
+	Id            string `json:"id"`
+
+	// Line The line of the declaration, from 1.
+	Line  int64  `json:"line"`
+	Title string `json:"title"`
+}
+
 // Decision defines model for Decision.
 type Decision struct {
 	// ChoiceContext With include_choice_context: every field's section and each OR-group's alternatives with their labels, fields and status (open, closed or satisfied).
@@ -1213,6 +1224,12 @@ type Draft struct {
 	UpdatedAt       time.Time        `json:"updated_at"`
 }
 
+// DraftFormatRequest defines model for DraftFormatRequest.
+type DraftFormatRequest struct {
+	// Rules The .rules text to format.
+	Rules string `json:"rules"`
+}
+
 // DraftOrigin defines model for DraftOrigin.
 type DraftOrigin string
 
@@ -1226,6 +1243,22 @@ type DraftState struct {
 type DraftSummary struct {
 	Origin    DraftOrigin `json:"origin"`
 	UpdatedAt time.Time   `json:"updated_at"`
+}
+
+// DraftSymbols defines model for DraftSymbols.
+type DraftSymbols struct {
+	// Complete False when the draft has syntax errors: a declaration the parser skipped over is then missing.
+	Complete bool              `json:"complete"`
+	Criteria []CriterionSymbol `json:"criteria"`
+	Fields   []FieldSymbol     `json:"fields"`
+
+	// Functions The rules language's functions, e.g. years_between.
+	Functions []string      `json:"functions"`
+	Groups    []GroupSymbol `json:"groups"`
+
+	// Keywords The rules language's keywords, e.g. criterion, cite, all.
+	Keywords []string       `json:"keywords"`
+	Sources  []SourceSymbol `json:"sources"`
 }
 
 // DraftUpdateRequest defines model for DraftUpdateRequest.
@@ -1464,6 +1497,24 @@ type FieldProposal struct {
 	Verified bool      `json:"verified"`
 }
 
+// FieldSymbol defines model for FieldSymbol.
+type FieldSymbol struct {
+	// EnumValues An enum's values in the order written; empty for other types.
+	EnumValues []string `json:"enum_values"`
+
+	// Id The field id, <group>.<name>.
+	Id string `json:"id"`
+
+	// Line The line of the declaration, from 1.
+	Line int64 `json:"line"`
+
+	// Question The question asked; empty when the draft gives none.
+	Question string `json:"question"`
+
+	// Type The type as written: int, decimal, bool, date or enum.
+	Type string `json:"type"`
+}
+
 // FieldType The type answers to a field must have.
 type FieldType string
 
@@ -1477,6 +1528,15 @@ type Finding struct {
 	Others    *[]string               `json:"others,omitempty"`
 	Quote     *string                 `json:"quote,omitempty"`
 	Witness   *map[string]interface{} `json:"witness,omitempty"`
+}
+
+// FormattedRules defines model for FormattedRules.
+type FormattedRules struct {
+	// Changed Whether the canonical text differs from the text sent.
+	Changed bool `json:"changed"`
+
+	// Rules The text in the canonical layout eligo fmt prints.
+	Rules string `json:"rules"`
 }
 
 // GenerateRequest defines model for GenerateRequest.
@@ -1762,6 +1822,18 @@ type GraphStats struct {
 
 // GroupKind all: every criterion must hold; any: one alternative suffices.
 type GroupKind string
+
+// GroupSymbol defines model for GroupSymbol.
+type GroupSymbol struct {
+	Id string `json:"id"`
+
+	// Kind all or any, as written.
+	Kind string `json:"kind"`
+
+	// Line The line of the declaration, from 1.
+	Line  int64  `json:"line"`
+	Title string `json:"title"`
+}
 
 // Guidance defines model for Guidance.
 type Guidance struct {
@@ -2555,6 +2627,15 @@ type SourceReferenceTargetKind string
 // SourceStatus defines model for SourceStatus.
 type SourceStatus string
 
+// SourceSymbol defines model for SourceSymbol.
+type SourceSymbol struct {
+	Id string `json:"id"`
+
+	// Line The line of the declaration, from 1.
+	Line  int64  `json:"line"`
+	Title string `json:"title"`
+}
+
 // SourceTarget defines model for SourceTarget.
 type SourceTarget struct {
 	SourceId   string                 `json:"source_id"`
@@ -2892,6 +2973,11 @@ type DiscoverProjectSections422JSONResponseBody struct {
 	union json.RawMessage
 }
 
+// FormatProjectDraft422JSONResponseBody defines parameters for FormatProjectDraft.
+type FormatProjectDraft422JSONResponseBody struct {
+	union json.RawMessage
+}
+
 // GenerateProjectParams defines parameters for GenerateProject.
 type GenerateProjectParams struct {
 	// XProviderKey The provider key; never stored.
@@ -3167,6 +3253,9 @@ type DiscoverProjectSectionsJSONRequestBody = GenerateRequest
 
 // PutProjectDraftJSONRequestBody defines body for PutProjectDraft for application/json ContentType.
 type PutProjectDraftJSONRequestBody = DraftUpdateRequest
+
+// FormatProjectDraftJSONRequestBody defines body for FormatProjectDraft for application/json ContentType.
+type FormatProjectDraftJSONRequestBody = DraftFormatRequest
 
 // GenerateProjectJSONRequestBody defines body for GenerateProject for application/json ContentType.
 type GenerateProjectJSONRequestBody = GenerateRequest
@@ -4194,6 +4283,68 @@ func (t DiscoverProjectSections422JSONResponseBody) MarshalJSON() ([]byte, error
 }
 
 func (t *DiscoverProjectSections422JSONResponseBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsValidationError returns the union data inside the FormatProjectDraft422JSONResponseBody as a ValidationError
+func (t FormatProjectDraft422JSONResponseBody) AsValidationError() (ValidationError, error) {
+	var body ValidationError
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromValidationError overwrites any union data inside the FormatProjectDraft422JSONResponseBody as the provided ValidationError
+func (t *FormatProjectDraft422JSONResponseBody) FromValidationError(v ValidationError) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeValidationError performs a merge with any union data inside the FormatProjectDraft422JSONResponseBody, using the provided ValidationError
+func (t *FormatProjectDraft422JSONResponseBody) MergeValidationError(v ValidationError) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsProblemError returns the union data inside the FormatProjectDraft422JSONResponseBody as a ProblemError
+func (t FormatProjectDraft422JSONResponseBody) AsProblemError() (ProblemError, error) {
+	var body ProblemError
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromProblemError overwrites any union data inside the FormatProjectDraft422JSONResponseBody as the provided ProblemError
+func (t *FormatProjectDraft422JSONResponseBody) FromProblemError(v ProblemError) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeProblemError performs a merge with any union data inside the FormatProjectDraft422JSONResponseBody, using the provided ProblemError
+func (t *FormatProjectDraft422JSONResponseBody) MergeProblemError(v ProblemError) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t FormatProjectDraft422JSONResponseBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *FormatProjectDraft422JSONResponseBody) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -6251,6 +6402,37 @@ type ClientInterface interface {
 	// Corresponds with PUT /projects/{project_id}/draft (the `PutProjectDraft` operationId).
 	PutProjectDraft(ctx context.Context, projectId string, body PutProjectDraftJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// FormatProjectDraftWithBody Format a rules text
+	//
+	// Prints `rules` (a .rules text for this project, saved or not; nothing is stored) in the canonical layout `eligo fmt` prints, comments kept, with `changed` saying whether it differs from the text sent. A text that does not parse is 422 `rules_do_not_parse` with `compile_errors` (`file:line:column: message`, one per error, as a draft's `compile_errors`); a text that parses but does not compile is formatted all the same.
+	//
+	// Access: API key with scope `projects:read`. Metering class: `projects`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /projects/{project_id}/draft/format (the `FormatProjectDraft` operationId).
+	FormatProjectDraftWithBody(ctx context.Context, projectId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// FormatProjectDraft Format a rules text
+	//
+	// Prints `rules` (a .rules text for this project, saved or not; nothing is stored) in the canonical layout `eligo fmt` prints, comments kept, with `changed` saying whether it differs from the text sent. A text that does not parse is 422 `rules_do_not_parse` with `compile_errors` (`file:line:column: message`, one per error, as a draft's `compile_errors`); a text that parses but does not compile is formatted all the same.
+	//
+	// Access: API key with scope `projects:read`. Metering class: `projects`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /projects/{project_id}/draft/format (the `FormatProjectDraft` operationId).
+	FormatProjectDraft(ctx context.Context, projectId string, body FormatProjectDraftJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetProjectDraftSymbols List the draft's symbols
+	//
+	// What a code editor completes the saved draft from: the declared `fields` (id, type, question, enum values), `sources`, `groups` and `criteria` (with their group), each with the line it is declared on, and the rules language's `functions` and `keywords`. They are read from the parsed text, so a draft that does not compile still has them; `complete` is false when the draft has syntax errors, after which the parser skips to the next declaration (one it skipped is missing). 409 `no_draft` before the first draft.
+	//
+	// Access: API key with scope `projects:read`. Metering class: `projects`.
+	//
+	// Corresponds with GET /projects/{project_id}/draft/symbols (the `GetProjectDraftSymbols` operationId).
+	GetProjectDraftSymbols(ctx context.Context, projectId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GenerateProjectWithBody Generate the draft
 	//
 	// Starts a generation and answers 202 with the status envelope; poll GET .../status. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The active sources' stored `estimated_tokens` are checked before anything is assembled: when they alone are over the budget, the 422 gives their sum as `token_count`; and counting stops once it passes the budget, when `token_count` is what was counted by then (the prompt counts at least that). The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. A tenant's generations queued or running across its projects are limited too (the limit is in the 429's description): another start is 429 `tenant_generation_limit` with `Retry-After`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
@@ -7125,6 +7307,67 @@ func (c *Client) PutProjectDraftWithBody(ctx context.Context, projectId string, 
 // Corresponds with PUT /projects/{project_id}/draft (the `PutProjectDraft` operationId).
 func (c *Client) PutProjectDraft(ctx context.Context, projectId string, body PutProjectDraftJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPutProjectDraftRequest(c.Server, projectId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// FormatProjectDraftWithBody Format a rules text
+//
+// Prints `rules` (a .rules text for this project, saved or not; nothing is stored) in the canonical layout `eligo fmt` prints, comments kept, with `changed` saying whether it differs from the text sent. A text that does not parse is 422 `rules_do_not_parse` with `compile_errors` (`file:line:column: message`, one per error, as a draft's `compile_errors`); a text that parses but does not compile is formatted all the same.
+//
+// Access: API key with scope `projects:read`. Metering class: `projects`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /projects/{project_id}/draft/format (the `FormatProjectDraft` operationId).
+func (c *Client) FormatProjectDraftWithBody(ctx context.Context, projectId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewFormatProjectDraftRequestWithBody(c.Server, projectId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// FormatProjectDraft Format a rules text
+//
+// Prints `rules` (a .rules text for this project, saved or not; nothing is stored) in the canonical layout `eligo fmt` prints, comments kept, with `changed` saying whether it differs from the text sent. A text that does not parse is 422 `rules_do_not_parse` with `compile_errors` (`file:line:column: message`, one per error, as a draft's `compile_errors`); a text that parses but does not compile is formatted all the same.
+//
+// Access: API key with scope `projects:read`. Metering class: `projects`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /projects/{project_id}/draft/format (the `FormatProjectDraft` operationId).
+func (c *Client) FormatProjectDraft(ctx context.Context, projectId string, body FormatProjectDraftJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewFormatProjectDraftRequest(c.Server, projectId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetProjectDraftSymbols List the draft's symbols
+//
+// What a code editor completes the saved draft from: the declared `fields` (id, type, question, enum values), `sources`, `groups` and `criteria` (with their group), each with the line it is declared on, and the rules language's `functions` and `keywords`. They are read from the parsed text, so a draft that does not compile still has them; `complete` is false when the draft has syntax errors, after which the parser skips to the next declaration (one it skipped is missing). 409 `no_draft` before the first draft.
+//
+// Access: API key with scope `projects:read`. Metering class: `projects`.
+//
+// Corresponds with GET /projects/{project_id}/draft/symbols (the `GetProjectDraftSymbols` operationId).
+func (c *Client) GetProjectDraftSymbols(ctx context.Context, projectId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetProjectDraftSymbolsRequest(c.Server, projectId)
 	if err != nil {
 		return nil, err
 	}
@@ -8643,6 +8886,87 @@ func NewPutProjectDraftRequestWithBody(server string, projectId string, contentT
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewFormatProjectDraftRequest calls the generic FormatProjectDraft builder with application/json body
+func NewFormatProjectDraftRequest(server string, projectId string, body FormatProjectDraftJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewFormatProjectDraftRequestWithBody(server, projectId, "application/json", bodyReader)
+}
+
+// NewFormatProjectDraftRequestWithBody constructs an http.Request for the FormatProjectDraft method, with any body, and a specified content type
+func NewFormatProjectDraftRequestWithBody(server string, projectId string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "project_id", projectId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/projects/%s/draft/format", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewGetProjectDraftSymbolsRequest constructs an http.Request for the GetProjectDraftSymbols method
+func NewGetProjectDraftSymbolsRequest(server string, projectId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "project_id", projectId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/projects/%s/draft/symbols", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -10766,6 +11090,39 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PUT /projects/{project_id}/draft (the `PutProjectDraft` operationId).
 	PutProjectDraftWithResponse(ctx context.Context, projectId string, body PutProjectDraftJSONRequestBody, reqEditors ...RequestEditorFn) (*PutProjectDraftResponse, error)
 
+	// FormatProjectDraftWithBodyWithResponse Format a rules text
+	//
+	// Prints `rules` (a .rules text for this project, saved or not; nothing is stored) in the canonical layout `eligo fmt` prints, comments kept, with `changed` saying whether it differs from the text sent. A text that does not parse is 422 `rules_do_not_parse` with `compile_errors` (`file:line:column: message`, one per error, as a draft's `compile_errors`); a text that parses but does not compile is formatted all the same.
+	//
+	// Access: API key with scope `projects:read`. Metering class: `projects`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /projects/{project_id}/draft/format (the `FormatProjectDraft` operationId).
+	FormatProjectDraftWithBodyWithResponse(ctx context.Context, projectId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*FormatProjectDraftResponse, error)
+
+	// FormatProjectDraftWithResponse Format a rules text
+	//
+	// Prints `rules` (a .rules text for this project, saved or not; nothing is stored) in the canonical layout `eligo fmt` prints, comments kept, with `changed` saying whether it differs from the text sent. A text that does not parse is 422 `rules_do_not_parse` with `compile_errors` (`file:line:column: message`, one per error, as a draft's `compile_errors`); a text that parses but does not compile is formatted all the same.
+	//
+	// Access: API key with scope `projects:read`. Metering class: `projects`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /projects/{project_id}/draft/format (the `FormatProjectDraft` operationId).
+	FormatProjectDraftWithResponse(ctx context.Context, projectId string, body FormatProjectDraftJSONRequestBody, reqEditors ...RequestEditorFn) (*FormatProjectDraftResponse, error)
+
+	// GetProjectDraftSymbolsWithResponse List the draft's symbols
+	//
+	// What a code editor completes the saved draft from: the declared `fields` (id, type, question, enum values), `sources`, `groups` and `criteria` (with their group), each with the line it is declared on, and the rules language's `functions` and `keywords`. They are read from the parsed text, so a draft that does not compile still has them; `complete` is false when the draft has syntax errors, after which the parser skips to the next declaration (one it skipped is missing). 409 `no_draft` before the first draft.
+	//
+	// Access: API key with scope `projects:read`. Metering class: `projects`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /projects/{project_id}/draft/symbols (the `GetProjectDraftSymbols` operationId).
+	GetProjectDraftSymbolsWithResponse(ctx context.Context, projectId string, reqEditors ...RequestEditorFn) (*GetProjectDraftSymbolsResponse, error)
+
 	// GenerateProjectWithBodyWithResponse Generate the draft
 	//
 	// Starts a generation and answers 202 with the status envelope; poll GET .../status. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The active sources' stored `estimated_tokens` are checked before anything is assembled: when they alone are over the budget, the 422 gives their sum as `token_count`; and counting stops once it passes the budget, when `token_count` is what was counted by then (the prompt counts at least that). The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. A tenant's generations queued or running across its projects are limited too (the limit is in the 429's description): another start is 429 `tenant_generation_limit` with `Retry-After`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
@@ -12853,6 +13210,376 @@ func (r PutProjectDraftResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r PutProjectDraftResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// FormatProjectDraftResponse200Headers the declared response headers of an HTTP 200 response for FormatProjectDraft
+type FormatProjectDraftResponse200Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// FormatProjectDraftResponse401Headers the declared response headers of an HTTP 401 response for FormatProjectDraft
+type FormatProjectDraftResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      string
+}
+
+// FormatProjectDraftResponse403Headers the declared response headers of an HTTP 403 response for FormatProjectDraft
+type FormatProjectDraftResponse403Headers struct {
+	XRequestId string
+}
+
+// FormatProjectDraftResponse404Headers the declared response headers of an HTTP 404 response for FormatProjectDraft
+type FormatProjectDraftResponse404Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// FormatProjectDraftResponse413Headers the declared response headers of an HTTP 413 response for FormatProjectDraft
+type FormatProjectDraftResponse413Headers struct {
+	XRequestId string
+}
+
+// FormatProjectDraftResponse422Headers the declared response headers of an HTTP 422 response for FormatProjectDraft
+type FormatProjectDraftResponse422Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// FormatProjectDraftResponse429Headers the declared response headers of an HTTP 429 response for FormatProjectDraft
+type FormatProjectDraftResponse429Headers struct {
+	RetryAfter          *int
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// FormatProjectDraftResponse503Headers the declared response headers of an HTTP 503 response for FormatProjectDraft
+type FormatProjectDraftResponse503Headers struct {
+	RetryAfter *int
+	XRequestId string
+}
+
+// FormatProjectDraftResponseDefaultHeaders the declared response headers of an HTTP default response for FormatProjectDraft
+type FormatProjectDraftResponseDefaultHeaders struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+type FormatProjectDraftResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *FormattedRules
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *ProblemError
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *ProblemError
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFoundError
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *ProblemError
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *FormatProjectDraft422JSONResponseBody
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *ProblemError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ProblemError
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *ProblemError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *FormatProjectDraftResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *FormatProjectDraftResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *FormatProjectDraftResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *FormatProjectDraftResponse404Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *FormatProjectDraftResponse413Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *FormatProjectDraftResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *FormatProjectDraftResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *FormatProjectDraftResponse503Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *FormatProjectDraftResponseDefaultHeaders
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r FormatProjectDraftResponse) GetJSON200() *FormattedRules {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r FormatProjectDraftResponse) GetJSON401() *ProblemError {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r FormatProjectDraftResponse) GetJSON403() *ProblemError {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r FormatProjectDraftResponse) GetJSON404() *NotFoundError {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r FormatProjectDraftResponse) GetJSON413() *ProblemError {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r FormatProjectDraftResponse) GetJSON422() *FormatProjectDraft422JSONResponseBody {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r FormatProjectDraftResponse) GetJSON429() *ProblemError {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r FormatProjectDraftResponse) GetJSON503() *ProblemError {
+	return r.JSON503
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r FormatProjectDraftResponse) GetJSONDefault() *ProblemError {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r FormatProjectDraftResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r FormatProjectDraftResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r FormatProjectDraftResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r FormatProjectDraftResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetProjectDraftSymbolsResponse200Headers the declared response headers of an HTTP 200 response for GetProjectDraftSymbols
+type GetProjectDraftSymbolsResponse200Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// GetProjectDraftSymbolsResponse401Headers the declared response headers of an HTTP 401 response for GetProjectDraftSymbols
+type GetProjectDraftSymbolsResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      string
+}
+
+// GetProjectDraftSymbolsResponse403Headers the declared response headers of an HTTP 403 response for GetProjectDraftSymbols
+type GetProjectDraftSymbolsResponse403Headers struct {
+	XRequestId string
+}
+
+// GetProjectDraftSymbolsResponse404Headers the declared response headers of an HTTP 404 response for GetProjectDraftSymbols
+type GetProjectDraftSymbolsResponse404Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// GetProjectDraftSymbolsResponse409Headers the declared response headers of an HTTP 409 response for GetProjectDraftSymbols
+type GetProjectDraftSymbolsResponse409Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// GetProjectDraftSymbolsResponse422Headers the declared response headers of an HTTP 422 response for GetProjectDraftSymbols
+type GetProjectDraftSymbolsResponse422Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// GetProjectDraftSymbolsResponse429Headers the declared response headers of an HTTP 429 response for GetProjectDraftSymbols
+type GetProjectDraftSymbolsResponse429Headers struct {
+	RetryAfter          *int
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// GetProjectDraftSymbolsResponse503Headers the declared response headers of an HTTP 503 response for GetProjectDraftSymbols
+type GetProjectDraftSymbolsResponse503Headers struct {
+	RetryAfter *int
+	XRequestId string
+}
+
+// GetProjectDraftSymbolsResponseDefaultHeaders the declared response headers of an HTTP default response for GetProjectDraftSymbols
+type GetProjectDraftSymbolsResponseDefaultHeaders struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+type GetProjectDraftSymbolsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DraftSymbols
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *ProblemError
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *ProblemError
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFoundError
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *ProblemError
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *ProblemError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ProblemError
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *ProblemError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetProjectDraftSymbolsResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetProjectDraftSymbolsResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetProjectDraftSymbolsResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetProjectDraftSymbolsResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *GetProjectDraftSymbolsResponse409Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *GetProjectDraftSymbolsResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetProjectDraftSymbolsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetProjectDraftSymbolsResponse503Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *GetProjectDraftSymbolsResponseDefaultHeaders
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetProjectDraftSymbolsResponse) GetJSON200() *DraftSymbols {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetProjectDraftSymbolsResponse) GetJSON401() *ProblemError {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetProjectDraftSymbolsResponse) GetJSON403() *ProblemError {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetProjectDraftSymbolsResponse) GetJSON404() *NotFoundError {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r GetProjectDraftSymbolsResponse) GetJSON409() *ProblemError {
+	return r.JSON409
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetProjectDraftSymbolsResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetProjectDraftSymbolsResponse) GetJSON429() *ProblemError {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetProjectDraftSymbolsResponse) GetJSON503() *ProblemError {
+	return r.JSON503
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r GetProjectDraftSymbolsResponse) GetJSONDefault() *ProblemError {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r GetProjectDraftSymbolsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetProjectDraftSymbolsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetProjectDraftSymbolsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetProjectDraftSymbolsResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -19994,6 +20721,57 @@ func (c *ClientWithResponses) PutProjectDraftWithResponse(ctx context.Context, p
 	return ParsePutProjectDraftResponse(rsp)
 }
 
+// FormatProjectDraftWithBodyWithResponse Format a rules text
+//
+// Prints `rules` (a .rules text for this project, saved or not; nothing is stored) in the canonical layout `eligo fmt` prints, comments kept, with `changed` saying whether it differs from the text sent. A text that does not parse is 422 `rules_do_not_parse` with `compile_errors` (`file:line:column: message`, one per error, as a draft's `compile_errors`); a text that parses but does not compile is formatted all the same.
+//
+// Access: API key with scope `projects:read`. Metering class: `projects`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /projects/{project_id}/draft/format (the `FormatProjectDraft` operationId).
+func (c *ClientWithResponses) FormatProjectDraftWithBodyWithResponse(ctx context.Context, projectId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*FormatProjectDraftResponse, error) {
+	rsp, err := c.FormatProjectDraftWithBody(ctx, projectId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseFormatProjectDraftResponse(rsp)
+}
+
+// FormatProjectDraftWithResponse Format a rules text
+//
+// Prints `rules` (a .rules text for this project, saved or not; nothing is stored) in the canonical layout `eligo fmt` prints, comments kept, with `changed` saying whether it differs from the text sent. A text that does not parse is 422 `rules_do_not_parse` with `compile_errors` (`file:line:column: message`, one per error, as a draft's `compile_errors`); a text that parses but does not compile is formatted all the same.
+//
+// Access: API key with scope `projects:read`. Metering class: `projects`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /projects/{project_id}/draft/format (the `FormatProjectDraft` operationId).
+func (c *ClientWithResponses) FormatProjectDraftWithResponse(ctx context.Context, projectId string, body FormatProjectDraftJSONRequestBody, reqEditors ...RequestEditorFn) (*FormatProjectDraftResponse, error) {
+	rsp, err := c.FormatProjectDraft(ctx, projectId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseFormatProjectDraftResponse(rsp)
+}
+
+// GetProjectDraftSymbolsWithResponse List the draft's symbols
+//
+// What a code editor completes the saved draft from: the declared `fields` (id, type, question, enum values), `sources`, `groups` and `criteria` (with their group), each with the line it is declared on, and the rules language's `functions` and `keywords`. They are read from the parsed text, so a draft that does not compile still has them; `complete` is false when the draft has syntax errors, after which the parser skips to the next declaration (one it skipped is missing). 409 `no_draft` before the first draft.
+//
+// Access: API key with scope `projects:read`. Metering class: `projects`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /projects/{project_id}/draft/symbols (the `GetProjectDraftSymbols` operationId).
+func (c *ClientWithResponses) GetProjectDraftSymbolsWithResponse(ctx context.Context, projectId string, reqEditors ...RequestEditorFn) (*GetProjectDraftSymbolsResponse, error) {
+	rsp, err := c.GetProjectDraftSymbols(ctx, projectId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetProjectDraftSymbolsResponse(rsp)
+}
+
 // GenerateProjectWithBodyWithResponse Generate the draft
 //
 // Starts a generation and answers 202 with the status envelope; poll GET .../status. Body optional: `mode` (`fresh`, the default, or `refine`: start from the section's active ruleset, or `seed_ruleset_id`, and make the smallest edit that passes the tests), `seed_ruleset_id`, `model`, `provider_key`. The prompt (grammar, citation rules, active sources, guidance, tests; to refine, the seed) is counted exactly with the model's tokenizer first: over the model's budget (context window minus reserved headroom) is 422 `token_budget_exceeded` with `token_count`, `token_budget` and `largest_sources`, and no model call is made. The active sources' stored `estimated_tokens` are checked before anything is assembled: when they alone are over the budget, the 422 gives their sum as `token_count`; and counting stops once it passes the budget, when `token_count` is what was counted by then (the prompt counts at least that). The pipeline's stages, named in the status: assemble, count, call, extract, compile, verify_quotes, test, repair. Compile errors and unverifiable quotes go back to the model; each failing test is described with the solver's minimal reasons, the criteria's quotes and the trace; at most 3 repair rounds; a round is kept only when every test that passed still passes. The best draft is stored as the project's draft, failing or not. One generation per project at a time: a second is 409 `generation_active`. A tenant's generations queued or running across its projects are limited too (the limit is in the 429's description): another start is 429 `tenant_generation_limit` with `Retry-After`. The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key.
@@ -23665,6 +24443,706 @@ func ParsePutProjectDraftResponse(rsp *http.Response) (*PutProjectDraftResponse,
 		response.Headers503 = &headers
 	case true:
 		var headers PutProjectDraftResponseDefaultHeaders
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.HeadersDefault = &headers
+	}
+
+	return response, nil
+}
+
+// ParseFormatProjectDraftResponse parses an HTTP response from a FormatProjectDraftWithResponse call
+func ParseFormatProjectDraftResponse(rsp *http.Response) (*FormatProjectDraftResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &FormatProjectDraftResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest FormattedRules
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFoundError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest FormatProjectDraft422JSONResponseBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers FormatProjectDraftResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers FormatProjectDraftResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers FormatProjectDraftResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers FormatProjectDraftResponse404Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 413:
+		var headers FormatProjectDraftResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 422:
+		var headers FormatProjectDraftResponse422Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers FormatProjectDraftResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers FormatProjectDraftResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers503 = &headers
+	case true:
+		var headers FormatProjectDraftResponseDefaultHeaders
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.HeadersDefault = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetProjectDraftSymbolsResponse parses an HTTP response from a GetProjectDraftSymbolsWithResponse call
+func ParseGetProjectDraftSymbolsResponse(rsp *http.Response) (*GetProjectDraftSymbolsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetProjectDraftSymbolsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DraftSymbols
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFoundError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetProjectDraftSymbolsResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetProjectDraftSymbolsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetProjectDraftSymbolsResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetProjectDraftSymbolsResponse404Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers GetProjectDraftSymbolsResponse409Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 422:
+		var headers GetProjectDraftSymbolsResponse422Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetProjectDraftSymbolsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetProjectDraftSymbolsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers503 = &headers
+	case true:
+		var headers GetProjectDraftSymbolsResponseDefaultHeaders
 		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

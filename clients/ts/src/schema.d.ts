@@ -186,6 +186,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{project_id}/draft/format": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Format a rules text
+         * @description Prints `rules` (a .rules text for this project, saved or not; nothing is stored) in the canonical layout `eligo fmt` prints, comments kept, with `changed` saying whether it differs from the text sent. A text that does not parse is 422 `rules_do_not_parse` with `compile_errors` (`file:line:column: message`, one per error, as a draft's `compile_errors`); a text that parses but does not compile is formatted all the same.
+         *
+         *     Access: API key with scope `projects:read`. Metering class: `projects`.
+         */
+        post: operations["format-project-draft"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{project_id}/draft/symbols": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the draft's symbols
+         * @description What a code editor completes the saved draft from: the declared `fields` (id, type, question, enum values), `sources`, `groups` and `criteria` (with their group), each with the line it is declared on, and the rules language's `functions` and `keywords`. They are read from the parsed text, so a draft that does not compile still has them; `complete` is false when the draft has syntax errors, after which the parser skips to the next declaration (one it skipped is missing). 409 `no_draft` before the first draft.
+         *
+         *     Access: API key with scope `projects:read`. Metering class: `projects`.
+         */
+        get: operations["get-project-draft-symbols"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{project_id}/generate": {
         parameters: {
             query?: never;
@@ -1103,6 +1147,17 @@ export interface components {
          * @enum {string}
          */
         CriterionStatus: "satisfied" | "not_satisfied" | "pending";
+        CriterionSymbol: {
+            discretionary: boolean;
+            group_id: string;
+            id: string;
+            /**
+             * Format: int64
+             * @description The line of the declaration, from 1.
+             */
+            line: number;
+            title: string;
+        };
         Decision: {
             /** @description With include_choice_context: every field's section and each OR-group's alternatives with their labels, fields and status (open, closed or satisfied). */
             choice_context?: components["schemas"]["ChoiceContext"];
@@ -1227,6 +1282,10 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        DraftFormatRequest: {
+            /** @description The .rules text to format. */
+            rules: string;
+        };
         /** @enum {string} */
         DraftOrigin: "hand" | "generation";
         DraftState: {
@@ -1238,6 +1297,18 @@ export interface components {
             origin: components["schemas"]["DraftOrigin"];
             /** Format: date-time */
             updated_at: string;
+        };
+        DraftSymbols: {
+            /** @description False when the draft has syntax errors: a declaration the parser skipped over is then missing. */
+            complete: boolean;
+            criteria: components["schemas"]["CriterionSymbol"][];
+            fields: components["schemas"]["FieldSymbol"][];
+            /** @description The rules language's functions, e.g. years_between. */
+            functions: string[];
+            groups: components["schemas"]["GroupSymbol"][];
+            /** @description The rules language's keywords, e.g. criterion, cite, all. */
+            keywords: string[];
+            sources: components["schemas"]["SourceSymbol"][];
         };
         DraftUpdateRequest: {
             /** @description The .rules text. */
@@ -1407,6 +1478,21 @@ export interface components {
             type: components["schemas"]["FieldType"];
             verified: boolean;
         };
+        FieldSymbol: {
+            /** @description An enum's values in the order written; empty for other types. */
+            enum_values: string[];
+            /** @description The field id, <group>.<name>. */
+            id: string;
+            /**
+             * Format: int64
+             * @description The line of the declaration, from 1.
+             */
+            line: number;
+            /** @description The question asked; empty when the draft gives none. */
+            question: string;
+            /** @description The type as written: int, decimal, bool, date or enum. */
+            type: string;
+        };
         /**
          * @description The type answers to a field must have.
          * @enum {string}
@@ -1423,6 +1509,12 @@ export interface components {
             witness?: {
                 [key: string]: unknown;
             };
+        };
+        FormattedRules: {
+            /** @description Whether the canonical text differs from the text sent. */
+            changed: boolean;
+            /** @description The text in the canonical layout eligo fmt prints. */
+            rules: string;
         };
         GenerateRequest: {
             mode?: components["schemas"]["GenerateRequestMode"];
@@ -1662,6 +1754,17 @@ export interface components {
          * @enum {string}
          */
         GroupKind: "all" | "any";
+        GroupSymbol: {
+            id: string;
+            /** @description all or any, as written. */
+            kind: string;
+            /**
+             * Format: int64
+             * @description The line of the declaration, from 1.
+             */
+            line: number;
+            title: string;
+        };
         Guidance: {
             adherence: components["schemas"]["GuidanceAdherence"] | null;
             /** Format: date-time */
@@ -2309,6 +2412,15 @@ export interface components {
         SourceReferenceTargetKind: "artefact";
         /** @enum {string} */
         SourceStatus: "active" | "superseded" | "reference_only";
+        SourceSymbol: {
+            id: string;
+            /**
+             * Format: int64
+             * @description The line of the declaration, from 1.
+             */
+            line: number;
+            title: string;
+        };
         SourceTarget: {
             source_id: string;
             target_kind: components["schemas"]["SourceTargetTargetKind"];
@@ -4207,6 +4319,401 @@ export interface operations {
                 };
             };
             /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
+            default: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+        };
+    };
+    "format-project-draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project id, prj_ and 16 URL-safe characters.
+                 * @example prj_esg-Zqfzm6X_jjjc
+                 */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "rules": "section fmla_employee\nfield employment.months_employed int weight 1   question \"How many months have you worked for this employer?\"\ngroup service all \"Service\" { criterion tenure \"Employed for at least 12 months\" { employment.months_employed >= 12 } }\noutcome service\n"
+                 *     }
+                 */
+                "application/json": components["schemas"]["DraftFormatRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "changed": true,
+                     *       "rules": "section fmla_employee\n\nfield employment.months_employed int weight 1\n  question \"How many months have you worked for this employer?\"\n\ngroup service all \"Service\" {\n  criterion tenure \"Employed for at least 12 months\" {\n    employment.months_employed >= 12\n  }\n}\n\noutcome service\n"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FormattedRules"];
+                };
+            };
+            /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme: `ApiKey header="x-api-key"`. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Not Found. The project is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
+            404: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Request Entity Too Large. `body_too_large`: the body exceeds the caller's cap (2 MB anonymous), refused before it is read. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `rules_do_not_parse`: the text does not parse, so it has no canonical form (`compile_errors`). */
+            422: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `projects` class; `Retry-After: 86400`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
+            default: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+        };
+    };
+    "get-project-draft-symbols": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project id, prj_ and 16 URL-safe characters.
+                 * @example prj_XrdAKjnAu0Rh2yjn
+                 */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "complete": true,
+                     *       "criteria": [
+                     *         {
+                     *           "discretionary": false,
+                     *           "group_id": "service",
+                     *           "id": "tenure",
+                     *           "line": 10,
+                     *           "title": "Employed for at least 12 months"
+                     *         },
+                     *         {
+                     *           "discretionary": false,
+                     *           "group_id": "worksite",
+                     *           "id": "worksite_size",
+                     *           "line": 16,
+                     *           "title": "50 or more employees within 75 miles"
+                     *         }
+                     *       ],
+                     *       "fields": [
+                     *         {
+                     *           "enum_values": [],
+                     *           "id": "employment.months_employed",
+                     *           "line": 5,
+                     *           "question": "For how many months in total have you worked for this employer?",
+                     *           "type": "int"
+                     *         },
+                     *         {
+                     *           "enum_values": [],
+                     *           "id": "worksite.employees_within_75_miles",
+                     *           "line": 7,
+                     *           "question": "How many people does your employer employ within 75 miles of your worksite?",
+                     *           "type": "int"
+                     *         }
+                     *       ],
+                     *       "functions": [
+                     *         "min",
+                     *         "max",
+                     *         "years_between",
+                     *         "months_between",
+                     *         "days_between",
+                     *         "add_days",
+                     *         "add_months",
+                     *         "add_years",
+                     *         "decision_date",
+                     *         "present",
+                     *         "absent",
+                     *         "date"
+                     *       ],
+                     *       "groups": [
+                     *         {
+                     *           "id": "service",
+                     *           "kind": "all",
+                     *           "line": 9,
+                     *           "title": "Length of service"
+                     *         },
+                     *         {
+                     *           "id": "worksite",
+                     *           "kind": "all",
+                     *           "line": 15,
+                     *           "title": "Worksite size"
+                     *         }
+                     *       ],
+                     *       "keywords": [
+                     *         "ruleset",
+                     *         "section",
+                     *         "name",
+                     *         "description",
+                     *         "effective",
+                     *         "until",
+                     *         "source",
+                     *         "field",
+                     *         "group",
+                     *         "outcome",
+                     *         "url",
+                     *         "artefact",
+                     *         "licence",
+                     *         "license",
+                     *         "int",
+                     *         "decimal",
+                     *         "bool",
+                     *         "enum",
+                     *         "date",
+                     *         "weight",
+                     *         "question",
+                     *         "note",
+                     *         "why",
+                     *         "legal_background",
+                     *         "widget",
+                     *         "all",
+                     *         "any",
+                     *         "criterion",
+                     *         "discretionary",
+                     *         "cite",
+                     *         "and",
+                     *         "or",
+                     *         "not",
+                     *         "in",
+                     *         "true",
+                     *         "false"
+                     *       ],
+                     *       "sources": [
+                     *         {
+                     *           "id": "usc29_2611",
+                     *           "line": 4,
+                     *           "title": "29 U.S.C. 2611 (FMLA definitions)"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DraftSymbols"];
+                };
+            };
+            /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme: `ApiKey header="x-api-key"`. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Not Found. The project is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
+            404: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Conflict. `no_draft`: the project has no draft yet. */
+            409: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). */
+            422: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `projects` class; `Retry-After: 86400`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */

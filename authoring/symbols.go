@@ -1,0 +1,99 @@
+package authoring
+
+import (
+	"context"
+
+	"github.com/eligo/eligo/engine"
+)
+
+// DraftSymbols are what a code editor completes the draft's text from: the
+// names it declares and the rules language's own words. They are read
+// from the parsed text, not the compiled draft, so a draft that does not
+// compile (the usual state of one being edited) still has them.
+type DraftSymbols struct {
+	// Complete is false when the text has syntax errors: the parser skips
+	// to the next declaration after one, so a declaration it skipped is
+	// missing from the lists.
+	Complete bool `json:"complete" doc:"False when the draft has syntax errors: a declaration the parser skipped over is then missing."`
+	// Fields are the declared fields, in declaration order.
+	Fields []FieldSymbol `json:"fields" nullable:"false"`
+	// Sources are the declared sources, in declaration order.
+	Sources []SourceSymbol `json:"sources" nullable:"false"`
+	// Groups are the declared groups, in declaration order.
+	Groups []GroupSymbol `json:"groups" nullable:"false"`
+	// Criteria are the declared criteria, group by group.
+	Criteria []CriterionSymbol `json:"criteria" nullable:"false"`
+	// Functions are the rules language's functions (engine.Functions).
+	Functions []string `json:"functions" nullable:"false" doc:"The rules language's functions, e.g. years_between."`
+	// Keywords are the rules language's keywords (engine.Keywords).
+	Keywords []string `json:"keywords" nullable:"false" doc:"The rules language's keywords, e.g. criterion, cite, all."`
+}
+
+// FieldSymbol is one declared field.
+type FieldSymbol struct {
+	ID         string   `json:"id" doc:"The field id, <group>.<name>."`
+	Type       string   `json:"type" doc:"The type as written: int, decimal, bool, date or enum."`
+	Question   string   `json:"question" doc:"The question asked; empty when the draft gives none."`
+	EnumValues []string `json:"enum_values" nullable:"false" doc:"An enum's values in the order written; empty for other types."`
+	Line       int      `json:"line" doc:"The line of the declaration, from 1."`
+}
+
+// SourceSymbol is one declared source.
+type SourceSymbol struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	Line  int    `json:"line" doc:"The line of the declaration, from 1."`
+}
+
+// GroupSymbol is one declared group.
+type GroupSymbol struct {
+	ID    string `json:"id"`
+	Kind  string `json:"kind" doc:"all or any, as written."`
+	Title string `json:"title"`
+	Line  int    `json:"line" doc:"The line of the declaration, from 1."`
+}
+
+// CriterionSymbol is one declared criterion.
+type CriterionSymbol struct {
+	ID            string `json:"id"`
+	GroupID       string `json:"group_id"`
+	Title         string `json:"title"`
+	Discretionary bool   `json:"discretionary"`
+	Line          int    `json:"line" doc:"The line of the declaration, from 1."`
+}
+
+// SymbolsOf reads the symbols of a rules text.
+func SymbolsOf(text string) DraftSymbols {
+	f, errs := engine.Parse("draft.rules", []byte(text))
+	out := DraftSymbols{Complete: len(errs) == 0, Fields: []FieldSymbol{}, Sources: []SourceSymbol{}, Groups: []GroupSymbol{},
+		Criteria: []CriterionSymbol{}, Functions: engine.Functions(), Keywords: engine.Keywords()}
+	if f == nil {
+		return out
+	}
+	for _, d := range f.Fields {
+		out.Fields = append(out.Fields, FieldSymbol{ID: d.ID, Type: d.Type, Question: d.Question, EnumValues: orEmpty(d.Enum), Line: d.Pos.Line})
+	}
+	for _, d := range f.Sources {
+		out.Sources = append(out.Sources, SourceSymbol{ID: d.ID, Title: d.Title, Line: d.Pos.Line})
+	}
+	for _, g := range f.Groups {
+		out.Groups = append(out.Groups, GroupSymbol{ID: g.ID, Kind: g.Kind, Title: g.Title, Line: g.Pos.Line})
+		for _, c := range g.Criteria {
+			out.Criteria = append(out.Criteria, CriterionSymbol{ID: c.ID, GroupID: g.ID, Title: c.Title, Discretionary: c.Discretionary, Line: c.Pos.Line})
+		}
+	}
+	return out
+}
+
+// Symbols reads the symbols of the project's saved draft (SymbolsOf); a
+// project without a draft is a 409 no_draft, as for Draft.
+func (s *Service) Symbols(ctx context.Context, tenantID, projectID string) (DraftSymbols, error) {
+	p, err := s.store.ProjectOf(ctx, tenantID, projectID)
+	if err != nil {
+		return DraftSymbols{}, err
+	}
+	if p.DraftText == nil {
+		return DraftSymbols{}, noDraft()
+	}
+	return SymbolsOf(*p.DraftText), nil
+}
