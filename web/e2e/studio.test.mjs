@@ -225,6 +225,28 @@ test('the studio: sign in, sources, rules, tests, review, publish, sign out', as
   await page.keyboard.press('Escape');
   await page.locator('#versions li', { hasText: 'Version 2' }).getByRole('button', { name: /Restore/ }).click();
 
+  // Format: the compiler's canonical layout replaces the text (here the
+  // indentation of a field's question); a text that does not parse says where.
+  await page.locator('.cm-line', { hasText: 'question "For how many months' }).click();
+  await page.keyboard.press('Home');
+  await page.keyboard.type('      ');
+  await press(page, '#format-draft');
+  await page.waitForFunction(() => /canonical layout/.test(document.querySelector('#draft-status')?.textContent ?? ''));
+  assert.match(await page.locator('#draft-status').textContent(), /^Formatted/);
+  const formatted = await page.evaluate(() => [...document.querySelectorAll('.cm-line')].map((l) => l.textContent).join('\n'));
+  assert.match(formatted, /\n {2}question "For how many months/);
+  // Saved from the toolbar: Ctrl+S works wherever focus is on this screen.
+  await page.keyboard.press('Control+S');
+  await page.waitForFunction(() => /The rules compile/.test(document.querySelector('#draft-status')?.textContent ?? ''));
+  await page.locator('.cm-line', { hasText: 'section fmla_service' }).click();
+  await page.keyboard.press('End');
+  await page.keyboard.type(' {');
+  await press(page, '#format-draft');
+  await page.waitForSelector('#draft-error:not([hidden])');
+  await page.waitForSelector('.cm-lintRange-error');
+  await page.keyboard.press('Control+Z');
+  await page.keyboard.press('Control+Z');
+
   // Tests: one case passes, one expects the wrong outcome and fails with its reason.
   await press(page, '#tab-tests');
   await page.waitForSelector('#case-form');

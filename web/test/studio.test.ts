@@ -6,14 +6,14 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { buildCase, formatAnswers, parseAnswers, parseValue } from '../src/studio/caseform.js';
-import { describePlaced, parseCompileError, placeDiagnostics } from '../src/studio/diagnostics.js';
+import { describePlaced, parseCompileError, placeCompileErrors, placeDiagnostics } from '../src/studio/diagnostics.js';
 import { VersionHistory } from '../src/studio/history.js';
 import { diffSummary, lineDiff } from '../src/studio/linediff.js';
 import { draftSlug, sectionFromSlug, starterDraft, validateProjectForm } from '../src/studio/projectform.js';
 import { gates } from '../src/studio/gates.js';
 import { parseStudioRoute, screenFor, studioHref } from '../src/studio/routes.js';
 import { allSymbols, readSymbols } from '../src/studio/symbols.js';
-import type { Draft } from '../src/studio/types.js';
+import type { Draft, DraftSymbols } from '../src/studio/types.js';
 
 test('studio routes: parsed and written back, unknown screens refused', () => {
   const cases: Array<[string, ReturnType<typeof parseStudioRoute>]> = [
@@ -171,6 +171,10 @@ test('diagnostics: compile errors at their line and column, warnings at what the
     ],
   );
   assert.match(placed[4]?.message ?? '', /criterion adult/);
+  assert.deepEqual(placeCompileErrors(['draft.rules:2:3: x', 'y']), [
+    { severity: 'error', line: 2, column: 3, message: 'x' },
+    { severity: 'error', line: 1, column: 1, message: 'y' },
+  ]);
   assert.equal(describePlaced(placed[3]!), 'Error, line 8, column 5: something: with a colon');
 });
 
@@ -209,6 +213,28 @@ test('symbols: the declared ids with their details, then functions and keywords'
   const all = allSymbols(rules);
   assert.ok(all.some((s) => s.kind === 'function' && s.label === 'years_between'));
   assert.ok(all.some((s) => s.kind === 'keyword' && s.label === 'discretionary'));
+});
+
+test('symbols: the API’s come first, the text adds what was declared since the save', () => {
+  const saved: DraftSymbols = {
+    complete: true,
+    fields: [{ id: 'person.age', type: 'int', question: 'Age?', enum_values: [], line: 4 }],
+    sources: [],
+    groups: [],
+    criteria: [],
+    functions: ['min'],
+    keywords: ['field'],
+  };
+  const got = allSymbols(rules + 'field person.born date\n', saved).map((s) => [s.kind, s.label, s.detail]);
+  assert.deepEqual(got, [
+    ['field', 'person.age', 'int: Age?'],
+    ['function', 'min', 'the smallest of numbers'],
+    ['keyword', 'field', undefined],
+    ['source', 'usc', 'US Code'],
+    ['group', 'g', 'G'],
+    ['criterion', 'adult', 'Adult'],
+    ['field', 'person.born', 'date'],
+  ]);
 });
 
 test('version history: newest first, an unchanged save is not a new version', () => {

@@ -21,6 +21,11 @@ export function parseCompileError(text: string): Placed | null {
   return { severity: 'error', line: Number(m[1]), column: Number(m[2]), message: (m[3] ?? '').trim() };
 }
 
+/** placeCompileErrors places compile errors; one without a position goes at the start. */
+export function placeCompileErrors(errors: readonly string[]): Placed[] {
+  return errors.map((e) => parseCompileError(e) ?? { severity: 'error', line: 1, column: 1, message: e });
+}
+
 /** lineOf finds the first line of rules matching test; 1 when none does. */
 function lineOf(rules: string, test: (line: string) => boolean): { line: number; column: number } {
   const lines = rules.split('\n');
@@ -38,10 +43,7 @@ function escapeRegExp(text: string): string {
 
 /** placeDiagnostics gathers a draft answer's errors and warnings, placed in rules, in text order. */
 export function placeDiagnostics(rules: string, draft: Pick<Draft, 'compile_errors' | 'reference_problems' | 'provenance_report'>): Placed[] {
-  const out: Placed[] = [];
-  for (const e of draft.compile_errors) {
-    out.push(parseCompileError(e) ?? { severity: 'error', line: 1, column: 1, message: e });
-  }
+  const out = placeCompileErrors(draft.compile_errors);
   for (const p of draft.reference_problems) {
     const m = /^source ([a-z][a-z0-9_]*):/.exec(p);
     const at = m?.[1] ? lineOf(rules, (l) => new RegExp(`^\\s*source\\s+${m[1]}\\b`).test(l)) : { line: 1, column: 1 };

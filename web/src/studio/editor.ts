@@ -33,13 +33,13 @@ import {
 } from '../../vendor/codemirror.js';
 import { announce, h } from '../dom.js';
 import { StudioError, type StudioClient } from './client.js';
-import { describePlaced, placeDiagnostics, type Placed } from './diagnostics.js';
-import { formatAvailable, formatRules } from './format.js';
+import { describePlaced, placeCompileErrors, placeDiagnostics, type Placed } from './diagnostics.js';
+import { formatRules } from './format.js';
 import { VersionHistory, type Version } from './history.js';
 import { diffSummary, lineDiff } from './linediff.js';
 import { rulesLanguage } from './ruleslang.js';
 import { allSymbols } from './symbols.js';
-import type { Draft } from './types.js';
+import type { Draft, DraftSymbols } from './types.js';
 import { alertBox, busy, errorMessage, plural } from './ui.js';
 
 /** loadDraft reads the project's draft; null before the first one (409 no_draft). */
@@ -65,18 +65,27 @@ function toDiagnostics(state: EditorState, placed: Placed[]): Diagnostic[] {
   });
 }
 
-/** completeRules offers the draft's ids, then the language's functions and keywords, for the word at the cursor. */
-function completeRules(ctx: CompletionContext): CompletionResult | null {
+/** loadSymbols reads what the saved draft declares; null when there is no draft or the answer fails (completion then reads the text alone). */
+async function loadSymbols(client: StudioClient, projectId: string): Promise<DraftSymbols | null> {
+  try {
+    return await client.call<DraftSymbols>('GET', `/projects/${encodeURIComponent(projectId)}/draft/symbols`);
+  } catch {
+    return null;
+  }
+}
+
+/** completeRules makes the completion source: the draft's ids, then the language's functions and keywords, for the word at the cursor. */
+const completeRules = (saved: () => DraftSymbols | null) => (ctx: CompletionContext): CompletionResult | null => {
   const word = ctx.matchBefore(/[a-z_][a-z0-9_.]*/);
   if (!word || (word.from === word.to && !ctx.explicit)) return null;
-  const options: Completion[] = allSymbols(ctx.state.doc.toString()).map((s) => ({
+  const options: Completion[] = allSymbols(ctx.state.doc.toString(), saved()).map((s) => ({
     label: s.label,
     type: s.kind === 'field' ? 'variable' : s.kind === 'function' ? 'function' : s.kind === 'keyword' ? 'keyword' : 'constant',
     detail: s.detail ? (s.detail.length > 60 ? s.detail.slice(0, 57) + '…' : s.detail) : s.kind,
     apply: s.kind === 'function' ? s.label + '(' : s.label,
   }));
   return { from: word.from, options, validFor: /^[a-z0-9_.]*$/ };
-}
+};
 
 /** draftSummary says what the last answer found, in a sentence. */
 function draftSummary(d: Draft): string {
@@ -98,7 +107,7 @@ export async function editorView(client: StudioClient, projectId: string, contai
   const versionList = h('ul', { id: 'versions', class: 'versions' });
   const compare = h('section', { id: 'compare', class: 'compare', 'aria-labelledby': 'compare-heading', hidden: true });
   const save = h('button', { type: 'button', id: 'save-draft' }, 'Save');
-  const format = formatAvailable ? h('button', { type: 'button', id: 'format-draft', class: 'secondary' }, 'Format') : null;
+  const format = h('button', { type: 'button', id: 'format-draft', class: 'secondary' }, 'Format');
   const host = h('div', { class: 'editor', id: 'rules-editor' });
 
   container.append(
@@ -114,8 +123,9 @@ export async function editorView(client: StudioClient, projectId: string, contai
   );
 
   let draft: Draft | null;
+  let symbols: DraftSymbols | null = null;
   try {
-    draft = await loadDraft(client, projectId);
+    [draft, symbols] = await Promise.all([loadDraft(client, projectId), loadSymbols(client, projectId)]);
   } catch (err) {
     status.textContent = 'The rules could not be loaded.';
     alert.show(errorMessage(err));
@@ -136,7 +146,7 @@ export async function editorView(client: StudioClient, projectId: string, contai
         highlightActiveLine(),
         highlightSelectionMatches(),
         rulesLanguage(),
-        autocompletion({ override: [completeRules] }),
+        autocompletion({ override: [completeRules(() => symbols)] }),
         lintGutter(),
         keymap.of([
           { key: 'Mod-s', run: () => (void doSave(), true), preventDefault: true },
@@ -239,6 +249,7 @@ export async function editorView(client: StudioClient, projectId: string, contai
       try {
         status.textContent = 'Saving…';
         const d = await client.call<Draft>('PUT', path, { rules });
+        symbols = await loadSymbols(client, projectId);
         versions.record(rules, new Date());
         drawVersions();
         show(d);
@@ -251,12 +262,21 @@ export async function editorView(client: StudioClient, projectId: string, contai
   }
 
   save.addEventListener('click', () => void doSave());
-  format?.addEventListener('click', () => {
+  format.addEventListener('click', () => {
+    alert.clear();
     void busy(format, async () => {
       try {
-        const got = await formatRules(client, projectId, view.state.doc.toString());
-        if (got?.changed) view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: got.rules } });
-        announce(got?.changed ? 'Formatted; save to keep it.' : 'Already in the canonical layout.');
+        const text = view.state.doc.toString();
+        const got = await formatRules(client, projectId, text);
+        if (!got.ok) {
+          // No canonical layout for a text that does not parse: show why, where.
+          view.dispatch(setDiagnostics(view.state, toDiagnostics(view.state, placeCompileErrors(got.compileErrors))));
+          alert.show(got.message);
+          return;
+        }
+        if (got.formatted.changed) view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: got.formatted.rules } });
+        status.textContent = got.formatted.changed ? 'Formatted in the canonical layout, not yet saved.' : 'Already in the canonical layout.';
+        announce(status.textContent);
       } catch (err) {
         alert.show(errorMessage(err));
       }

@@ -1,22 +1,26 @@
 // The Format button's one call. The canonical layout is the compiler's
 // (`eligo fmt`), so the console never formats by itself: it asks the API
-// (POST /projects/{id}/draft/format with the text, not necessarily saved)
-// and shows its answer. Until the API offers the operation, formatRules
-// answers null and the editor leaves the button out.
+// (format-project-draft, with the editor's text, saved or not) and shows
+// its answer. A text that does not parse has no canonical layout: the
+// refusal carries its compile errors, in the draft's shape, to place in
+// the editor.
 
-import type { StudioClient } from './client.js';
+import { StudioError, type StudioClient } from './client.js';
+import type { FormattedRules } from './types.js';
 
-/** The canonical text of a draft, and whether it differs from what was sent. */
-export interface Formatted {
-  rules: string;
-  changed: boolean;
-}
+/** The result of asking: the canonical text, or the errors that kept the text from parsing. */
+export type FormatResult = { ok: true; formatted: FormattedRules } | { ok: false; message: string; compileErrors: string[] };
 
-/** formatAvailable says whether this console's API formats drafts. */
-export const formatAvailable = false;
-
-/** formatRules asks the API for the canonical layout of rules; null where the API has no such operation. */
-export async function formatRules(client: StudioClient, projectId: string, rules: string): Promise<Formatted | null> {
-  if (!formatAvailable) return null;
-  return client.call<Formatted>('POST', `/projects/${encodeURIComponent(projectId)}/draft/format`, { rules_text: rules });
+/** formatRules asks the API for the canonical layout of rules. */
+export async function formatRules(client: StudioClient, projectId: string, rules: string): Promise<FormatResult> {
+  try {
+    const formatted = await client.call<FormattedRules>('POST', `/projects/${encodeURIComponent(projectId)}/draft/format`, { rules });
+    return { ok: true, formatted };
+  } catch (err) {
+    if (err instanceof StudioError && err.reason === 'rules_do_not_parse') {
+      const errors = (err.body as { detail?: { compile_errors?: unknown } } | null)?.detail?.compile_errors;
+      return { ok: false, message: err.message, compileErrors: Array.isArray(errors) ? errors.map(String) : [] };
+    }
+    throw err;
+  }
 }

@@ -2,11 +2,14 @@
 // type and question), its source, group and criterion ids, and the rules
 // language's functions and keywords (engine/GRAMMAR.md).
 //
-// The symbols are read from the text in the editor, so they follow every
-// keystroke. This is the one place to plug in the API's own symbols for
-// the draft, once the draft answer carries them: symbolsFromDraft should
-// then prefer those (they come from the compiler) and fall back to
-// readSymbols for text not yet saved.
+// The API reads the saved draft's symbols with the compiler's parser
+// (get-project-draft-symbols), and names the language's functions and
+// keywords from the engine's own lists; those come first. What the author
+// has declared since the last save is read from the editor's text, so
+// completion follows every keystroke; and before the API has answered,
+// the lists below stand in.
+
+import type { DraftSymbols } from './types.js';
 
 /** One completion: the text inserted, what kind of thing it is, and a short detail. */
 export interface SymbolInfo {
@@ -33,7 +36,7 @@ export const functions: ReadonlyArray<readonly [string, string]> = [
 
 /** The language's keywords and type names. */
 export const keywords: readonly string[] = [
-  'ruleset', 'section', 'name', 'description', 'effective', 'until', 'source', 'url', 'artefact', 'licence',
+  'ruleset', 'section', 'name', 'description', 'effective', 'until', 'source', 'url', 'artefact', 'licence', 'license',
   'field', 'question', 'note', 'why', 'legal_background', 'widget', 'free_text', 'weight',
   'group', 'all', 'any', 'criterion', 'cite', 'discretionary', 'outcome',
   'and', 'or', 'not', 'in', 'true', 'false', 'int', 'decimal', 'bool', 'date', 'enum',
@@ -67,11 +70,33 @@ export function readSymbols(rules: string): SymbolInfo[] {
   return out;
 }
 
-/** allSymbols is what the editor offers for rules: the declarations, then the functions and keywords. */
-export function allSymbols(rules: string): SymbolInfo[] {
+/** symbolsFromAPI turns the API's draft symbols into completions. */
+export function symbolsFromAPI(s: DraftSymbols): SymbolInfo[] {
+  const described = new Map(functions);
   return [
-    ...readSymbols(rules),
-    ...functions.map(([label, detail]): SymbolInfo => ({ label, kind: 'function', detail })),
-    ...keywords.map((label): SymbolInfo => ({ label, kind: 'keyword' })),
+    ...s.fields.map((f): SymbolInfo => ({ label: f.id, kind: 'field', detail: f.question ? `${f.type}: ${f.question}` : f.type })),
+    ...s.sources.map((x): SymbolInfo => ({ label: x.id, kind: 'source', detail: x.title })),
+    ...s.groups.map((x): SymbolInfo => ({ label: x.id, kind: 'group', detail: x.title })),
+    ...s.criteria.map((x): SymbolInfo => ({ label: x.id, kind: 'criterion', detail: x.title })),
+    ...s.functions.map((label): SymbolInfo => ({ label, kind: 'function', detail: described.get(label) ?? 'function' })),
+    ...s.keywords.map((label): SymbolInfo => ({ label, kind: 'keyword' })),
   ];
+}
+
+/**
+ * allSymbols is what the editor offers for rules: the API's symbols of the
+ * saved draft when there are any, then whatever the text declares that
+ * they lack, then (without the API's) the functions and keywords.
+ */
+export function allSymbols(rules: string, saved: DraftSymbols | null = null): SymbolInfo[] {
+  const out = saved ? symbolsFromAPI(saved) : [];
+  const seen = new Set(out.map((s) => s.kind + ' ' + s.label));
+  for (const s of readSymbols(rules)) {
+    if (!seen.has(s.kind + ' ' + s.label)) out.push(s);
+  }
+  if (!saved) {
+    out.push(...functions.map(([label, detail]): SymbolInfo => ({ label, kind: 'function', detail })));
+    out.push(...keywords.map((label): SymbolInfo => ({ label, kind: 'keyword' })));
+  }
+  return out;
 }

@@ -34,3 +34,6 @@ export interface Who {
   key_expires_at: string | null;
   csrf_token: string;
 }
+
+export type DraftSymbols = S['DraftSymbols'];
+export type FormattedRules = S['FormattedRules'];

@@ -54,8 +54,14 @@ export function alertBox(id: string): { el: HTMLElement; show(text: string): voi
   };
 }
 
-/** busy disables button while work runs, so a double click does not send twice. */
+/**
+ * busy disables button while work runs, so a double click does not send
+ * twice. Disabling a focused button drops focus to the page; when the work
+ * has not moved focus elsewhere, it goes back to the button, so a keyboard
+ * user keeps their place.
+ */
 export async function busy<T>(button: HTMLButtonElement, work: () => Promise<T>): Promise<T> {
+  const hadFocus = document.activeElement === button;
   button.disabled = true;
   button.setAttribute('aria-busy', 'true');
   try {
@@ -63,6 +69,8 @@ export async function busy<T>(button: HTMLButtonElement, work: () => Promise<T>)
   } finally {
     button.disabled = false;
     button.removeAttribute('aria-busy');
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (hadFocus && lost && button.isConnected && !button.hidden) button.focus();
   }
 }
 

@@ -7,8 +7,8 @@
 import { EditorState, EditorView, autocompletion, bracketMatching, closeBrackets, closeBracketsKeymap, completionKeymap, defaultKeymap, drawSelection, highlightActiveLine, highlightActiveLineGutter, highlightSelectionMatches, history, historyKeymap, keymap, lineNumbers, lintGutter, lintKeymap, searchKeymap, setDiagnostics, } from '../../vendor/codemirror.js';
 import { announce, h } from '../dom.js';
 import { StudioError } from './client.js';
-import { describePlaced, placeDiagnostics } from './diagnostics.js';
-import { formatAvailable, formatRules } from './format.js';
+import { describePlaced, placeCompileErrors, placeDiagnostics } from './diagnostics.js';
+import { formatRules } from './format.js';
 import { VersionHistory } from './history.js';
 import { diffSummary, lineDiff } from './linediff.js';
 import { rulesLanguage } from './ruleslang.js';
@@ -38,19 +38,28 @@ function toDiagnostics(state, placed) {
         return { from, to, severity: p.severity, message: p.message };
     });
 }
-/** completeRules offers the draft's ids, then the language's functions and keywords, for the word at the cursor. */
-function completeRules(ctx) {
+/** loadSymbols reads what the saved draft declares; null when there is no draft or the answer fails (completion then reads the text alone). */
+async function loadSymbols(client, projectId) {
+    try {
+        return await client.call('GET', `/projects/${encodeURIComponent(projectId)}/draft/symbols`);
+    }
+    catch {
+        return null;
+    }
+}
+/** completeRules makes the completion source: the draft's ids, then the language's functions and keywords, for the word at the cursor. */
+const completeRules = (saved) => (ctx) => {
     const word = ctx.matchBefore(/[a-z_][a-z0-9_.]*/);
     if (!word || (word.from === word.to && !ctx.explicit))
         return null;
-    const options = allSymbols(ctx.state.doc.toString()).map((s) => ({
+    const options = allSymbols(ctx.state.doc.toString(), saved()).map((s) => ({
         label: s.label,
         type: s.kind === 'field' ? 'variable' : s.kind === 'function' ? 'function' : s.kind === 'keyword' ? 'keyword' : 'constant',
         detail: s.detail ? (s.detail.length > 60 ? s.detail.slice(0, 57) + '…' : s.detail) : s.kind,
         apply: s.kind === 'function' ? s.label + '(' : s.label,
     }));
     return { from: word.from, options, validFor: /^[a-z0-9_.]*$/ };
-}
+};
 /** draftSummary says what the last answer found, in a sentence. */
 function draftSummary(d) {
     const parts = [d.compiles ? 'The rules compile.' : `The rules do not compile: ${plural(d.compile_errors.length, 'error')}.`];
@@ -72,12 +81,13 @@ export async function editorView(client, projectId, container) {
     const versionList = h('ul', { id: 'versions', class: 'versions' });
     const compare = h('section', { id: 'compare', class: 'compare', 'aria-labelledby': 'compare-heading', hidden: true });
     const save = h('button', { type: 'button', id: 'save-draft' }, 'Save');
-    const format = formatAvailable ? h('button', { type: 'button', id: 'format-draft', class: 'secondary' }, 'Format') : null;
+    const format = h('button', { type: 'button', id: 'format-draft', class: 'secondary' }, 'Format');
     const host = h('div', { class: 'editor', id: 'rules-editor' });
     container.append(h('h2', { tabindex: '-1' }, 'Rules'), h('p', { class: 'hint', id: 'editor-hint' }, 'Write the rules in the Eligo rules language. Ctrl+S (⌘S on a Mac) saves; Ctrl+Space lists the fields and functions you can use; Tab leaves the editor.'), h('div', { class: 'buttons toolbar' }, save, format), status, alert.el, h('p', { class: 'editor-label', id: 'editor-label' }, 'Rules text'), host, h('section', { 'aria-labelledby': 'problems-heading' }, problemsHeading, problems), h('section', { 'aria-labelledby': 'versions-heading' }, h('h3', { id: 'versions-heading' }, 'Versions saved this session'), versionList, compare));
     let draft;
+    let symbols = null;
     try {
-        draft = await loadDraft(client, projectId);
+        [draft, symbols] = await Promise.all([loadDraft(client, projectId), loadSymbols(client, projectId)]);
     }
     catch (err) {
         status.textContent = 'The rules could not be loaded.';
@@ -98,7 +108,7 @@ export async function editorView(client, projectId, container) {
                 highlightActiveLine(),
                 highlightSelectionMatches(),
                 rulesLanguage(),
-                autocompletion({ override: [completeRules] }),
+                autocompletion({ override: [completeRules(() => symbols)] }),
                 lintGutter(),
                 keymap.of([
                     { key: 'Mod-s', run: () => (void doSave(), true), preventDefault: true },
@@ -157,6 +167,7 @@ export async function editorView(client, projectId, container) {
             try {
                 status.textContent = 'Saving…';
                 const d = await client.call('PUT', path, { rules });
+                symbols = await loadSymbols(client, projectId);
                 versions.record(rules, new Date());
                 drawVersions();
                 show(d);
@@ -169,13 +180,22 @@ export async function editorView(client, projectId, container) {
         });
     }
     save.addEventListener('click', () => void doSave());
-    format?.addEventListener('click', () => {
+    format.addEventListener('click', () => {
+        alert.clear();
         void busy(format, async () => {
             try {
-                const got = await formatRules(client, projectId, view.state.doc.toString());
-                if (got?.changed)
-                    view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: got.rules } });
-                announce(got?.changed ? 'Formatted; save to keep it.' : 'Already in the canonical layout.');
+                const text = view.state.doc.toString();
+                const got = await formatRules(client, projectId, text);
+                if (!got.ok) {
+                    // No canonical layout for a text that does not parse: show why, where.
+                    view.dispatch(setDiagnostics(view.state, toDiagnostics(view.state, placeCompileErrors(got.compileErrors))));
+                    alert.show(got.message);
+                    return;
+                }
+                if (got.formatted.changed)
+                    view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: got.formatted.rules } });
+                status.textContent = got.formatted.changed ? 'Formatted in the canonical layout, not yet saved.' : 'Already in the canonical layout.';
+                announce(status.textContent);
             }
             catch (err) {
                 alert.show(errorMessage(err));

@@ -2,11 +2,12 @@
 // type and question), its source, group and criterion ids, and the rules
 // language's functions and keywords (engine/GRAMMAR.md).
 //
-// The symbols are read from the text in the editor, so they follow every
-// keystroke. This is the one place to plug in the API's own symbols for
-// the draft, once the draft answer carries them: symbolsFromDraft should
-// then prefer those (they come from the compiler) and fall back to
-// readSymbols for text not yet saved.
+// The API reads the saved draft's symbols with the compiler's parser
+// (get-project-draft-symbols), and names the language's functions and
+// keywords from the engine's own lists; those come first. What the author
+// has declared since the last save is read from the editor's text, so
+// completion follows every keystroke; and before the API has answered,
+// the lists below stand in.
 /** The language's calls (engine/GRAMMAR.md, "Calls"), with what each gives. */
 export const functions = [
     ['min', 'the smallest of numbers'],
@@ -24,7 +25,7 @@ export const functions = [
 ];
 /** The language's keywords and type names. */
 export const keywords = [
-    'ruleset', 'section', 'name', 'description', 'effective', 'until', 'source', 'url', 'artefact', 'licence',
+    'ruleset', 'section', 'name', 'description', 'effective', 'until', 'source', 'url', 'artefact', 'licence', 'license',
     'field', 'question', 'note', 'why', 'legal_background', 'widget', 'free_text', 'weight',
     'group', 'all', 'any', 'criterion', 'cite', 'discretionary', 'outcome',
     'and', 'or', 'not', 'in', 'true', 'false', 'int', 'decimal', 'bool', 'date', 'enum',
@@ -57,11 +58,33 @@ export function readSymbols(rules) {
     }
     return out;
 }
-/** allSymbols is what the editor offers for rules: the declarations, then the functions and keywords. */
-export function allSymbols(rules) {
+/** symbolsFromAPI turns the API's draft symbols into completions. */
+export function symbolsFromAPI(s) {
+    const described = new Map(functions);
     return [
-        ...readSymbols(rules),
-        ...functions.map(([label, detail]) => ({ label, kind: 'function', detail })),
-        ...keywords.map((label) => ({ label, kind: 'keyword' })),
+        ...s.fields.map((f) => ({ label: f.id, kind: 'field', detail: f.question ? `${f.type}: ${f.question}` : f.type })),
+        ...s.sources.map((x) => ({ label: x.id, kind: 'source', detail: x.title })),
+        ...s.groups.map((x) => ({ label: x.id, kind: 'group', detail: x.title })),
+        ...s.criteria.map((x) => ({ label: x.id, kind: 'criterion', detail: x.title })),
+        ...s.functions.map((label) => ({ label, kind: 'function', detail: described.get(label) ?? 'function' })),
+        ...s.keywords.map((label) => ({ label, kind: 'keyword' })),
     ];
+}
+/**
+ * allSymbols is what the editor offers for rules: the API's symbols of the
+ * saved draft when there are any, then whatever the text declares that
+ * they lack, then (without the API's) the functions and keywords.
+ */
+export function allSymbols(rules, saved = null) {
+    const out = saved ? symbolsFromAPI(saved) : [];
+    const seen = new Set(out.map((s) => s.kind + ' ' + s.label));
+    for (const s of readSymbols(rules)) {
+        if (!seen.has(s.kind + ' ' + s.label))
+            out.push(s);
+    }
+    if (!saved) {
+        out.push(...functions.map(([label, detail]) => ({ label, kind: 'function', detail })));
+        out.push(...keywords.map((label) => ({ label, kind: 'keyword' })));
+    }
+    return out;
 }

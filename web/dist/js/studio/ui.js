@@ -46,8 +46,14 @@ export function alertBox(id) {
         },
     };
 }
-/** busy disables button while work runs, so a double click does not send twice. */
+/**
+ * busy disables button while work runs, so a double click does not send
+ * twice. Disabling a focused button drops focus to the page; when the work
+ * has not moved focus elsewhere, it goes back to the button, so a keyboard
+ * user keeps their place.
+ */
 export async function busy(button, work) {
+    const hadFocus = document.activeElement === button;
     button.disabled = true;
     button.setAttribute('aria-busy', 'true');
     try {
@@ -56,6 +62,9 @@ export async function busy(button, work) {
     finally {
         button.disabled = false;
         button.removeAttribute('aria-busy');
+        const lost = !document.activeElement || document.activeElement === document.body;
+        if (hadFocus && lost && button.isConnected && !button.hidden)
+            button.focus();
     }
 }
 /** errorMessage is what to show for a failure: the API's message, or a plain sentence. */
