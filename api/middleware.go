@@ -324,6 +324,8 @@ func (s *Server) admit(ctx context.Context, p auth.Principal, err error, route R
 	var outcome *Error
 	switch {
 	case errors.As(err, &outcome):
+		// Refused before any key was judged (a console session's
+		// cross-site or token refusal): outcome is that refusal.
 	case errors.Is(err, auth.ErrInvalidKey):
 		outcome = errInvalidKey
 	case errors.Is(err, auth.ErrExpiredKey):

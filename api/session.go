@@ -109,6 +109,13 @@ func (s *Server) signIn(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, e)
 		return
 	}
+	if old := s.sessionID(r); old != "" {
+		// Signing in again replaces the browser's session: the old row
+		// would otherwise wait for the prune.
+		if err := s.auth.SignOut(ctx, old); err != nil {
+			Log(ctx).WarnContext(ctx, "sign in: end the replaced session", "error", err)
+		}
+	}
 	http.SetCookie(w, s.sessionCookie(r, id, int(auth.SessionLifetime/time.Second)))
 	w.Header().Set(CSRFHeader, session.CSRFToken)
 	w.WriteHeader(http.StatusNoContent)

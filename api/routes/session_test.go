@@ -227,6 +227,16 @@ func TestConsoleSessionFlow(t *testing.T) {
 	if r := sessionCall(t, f, http.MethodPost, api.SessionPath, map[string]string{"Sec-Fetch-Site": "cross-site"}, `{"api_key": "`+writer+`"}`); r.Status != http.StatusForbidden || sessionCookieOf(t, r.Header) != nil {
 		t.Errorf("a cross-site sign-in = %d %s", r.Status, r.Raw)
 	}
+	// Signing in again from the same browser replaces its session.
+	replaced := signInOn(t, f, writer)
+	again := sessionCall(t, f, http.MethodPost, api.SessionPath, replaced.headers(false, nil), `{"api_key": "`+writer+`"}`)
+	if again.Status != http.StatusNoContent {
+		t.Fatalf("sign in again = %d %s", again.Status, again.Raw)
+	}
+	if r := replaced.do(t, http.MethodGet, projectsPath, ""); r.Status != http.StatusUnauthorized {
+		t.Errorf("the replaced session still works: %d", r.Status)
+	}
+
 	// A session acts with its key's scopes and no more.
 	reader := signInOn(t, f, f.Key(t, "acme", []auth.Scope{auth.ScopeProjectsRead}, time.Time{}))
 	if r := reader.do(t, http.MethodPost, projectsPath+"/", `{"name": "x", "section_id": "x", "source_text": "", "test_cases": []}`); r.Status != http.StatusForbidden || reason(r) != api.ReasonDeniedMissingPermission {

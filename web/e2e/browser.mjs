@@ -1,9 +1,9 @@
-// What the console's browser tests share: Debian's chromium driven by
-// playwright-core in a throwaway profile, pages that fail a test when they
-// request another host, break the content security policy or throw,
-// screenshots, keyboard steps and the axe-core accessibility check.
-// Each test file keeps its screenshots and reports in its own folder under
-// e2e/artifacts/.
+// What the console's browser tests share (not a test file itself: node
+// --test runs *.test.mjs): Debian's chromium driven by playwright-core in
+// a throwaway profile, pages that fail a test when they request another
+// host, break the content security policy or throw, screenshots, keyboard
+// steps and the axe-core accessibility check. Each test file keeps its
+// screenshots and reports in its own folder under e2e/artifacts/.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,14 +20,11 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const axeSource = fs.readFileSync(path.join(here, '..', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 
 /**
- * launchBrowser starts chromium with a fresh profile; artifacts (a folder
- * name under e2e/artifacts) is emptied for this file's screenshots and
- * reports. Close the answer's context, then call its cleanup.
+ * launch starts chromium on a fresh profile (CHROMIUM names another
+ * binary) and returns its context and a close that also removes the
+ * profile.
  */
-export async function launchBrowser(artifacts) {
-  const dir = path.join(here, 'artifacts', artifacts);
-  fs.rmSync(dir, { recursive: true, force: true });
-  fs.mkdirSync(dir, { recursive: true });
+export async function launch() {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'eligo-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
@@ -45,12 +42,23 @@ export async function launchBrowser(artifacts) {
   });
   return {
     context,
-    dir,
     async close() {
       await context.close();
       fs.rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * launchBrowser is launch for a test file that keeps screenshots and
+ * reports: artifacts (a folder name under e2e/artifacts) is emptied for
+ * them, and the answer's dir names it.
+ */
+export async function launchBrowser(artifacts) {
+  const dir = path.join(here, 'artifacts', artifacts);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  return { ...(await launch()), dir };
 }
 
 /**
@@ -105,15 +113,23 @@ export async function tabTo(page, selector, limit = 60) {
   throw new Error(`Tab never reached ${selector}`);
 }
 
-/** axe runs axe-core on the page and fails on any serious or critical violation; the report is kept. */
-export async function axe(browser, page, name) {
+/**
+ * checkAxe runs axe-core on the page and fails on any serious or critical
+ * violation; the report is written to report when given.
+ */
+export async function checkAxe(page, name, report) {
   await page.evaluate(axeSource);
   const result = await page.evaluate(async () => {
     // eslint-disable-next-line no-undef
     const r = await axe.run(document, { resultTypes: ['violations'] });
     return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) }));
   });
-  fs.writeFileSync(path.join(browser.dir, `axe-${name}.json`), JSON.stringify(result, null, 2));
+  if (report) fs.writeFileSync(report, JSON.stringify(result, null, 2));
   const grave = result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   assert.deepEqual(grave, [], `axe-core: serious or critical violations on ${name}`);
+}
+
+/** axe is checkAxe with the report kept in the file's artifacts (launchBrowser). */
+export async function axe(browser, page, name) {
+  await checkAxe(page, name, path.join(browser.dir, `axe-${name}.json`));
 }

@@ -4,10 +4,11 @@
 # the one DATABASE_URL names), migrate it, publish the casebank rulesets the
 # tests use as public demo rulesets (as scripts/run.sh does), start
 # `eligo serve` on a free loopback port, and run the browser tests
-# (console.test.mjs and studio.test.mjs: playwright-core driving Debian's
-# chromium) against it. The studio's tests sign in with a key created here
-# for a tenant of their own, with the projects and rulesets scopes, passed
-# in ELIGO_STUDIO_KEY (and its tenant in ELIGO_STUDIO_TENANT).
+# (*.test.mjs: playwright-core driving Debian's chromium) against it, or
+# only the spec files given (run.sh e2e/session.test.mjs). A key for the
+# sign-in and studio tests, of a tenant of their own with the projects and
+# rulesets scopes, is issued and passed in ELIGO_KEY (its tenant in
+# ELIGO_TENANT).
 # Screenshots and the accessibility reports are kept in web/e2e/artifacts/.
 # The server is stopped and the database dropped however the run ends.
 set -euo pipefail
@@ -43,8 +44,9 @@ for name in us-fmla-employee ca-voter-registration snap-income uk-child-benefit;
 		--public --slug "demo/$name" >/dev/null
 done
 
-studio_tenant="studio-e2e"
-studio_key="$("$tmp/eligo" keys create --tenant "$studio_tenant" --tier pro --name "studio e2e" \
+# A key for the sign-in and studio tests (session.test.mjs, studio.test.mjs).
+tenant="e2e-studio"
+key="$("$tmp/eligo" keys create --tenant "$tenant" --tier pro --name "console e2e" \
 	--scopes projects:read,projects:write,rulesets:read,rulesets:write 2>"$tmp/keys.log")" || {
 	cat "$tmp/keys.log" >&2
 	exit 1
@@ -71,4 +73,6 @@ if [[ -z "$origin" ]]; then
 fi
 
 cd "$web"
-ELIGO_URL="$origin" ELIGO_STUDIO_KEY="$studio_key" ELIGO_STUDIO_TENANT="$studio_tenant" node --test e2e/
+specs=("$@")
+[[ ${#specs[@]} -gt 0 ]] || specs=(e2e/)
+ELIGO_URL="$origin" ELIGO_KEY="$key" ELIGO_TENANT="$tenant" node --test "${specs[@]}"

@@ -1,6 +1,6 @@
 // End-to-end tests of the authoring studio in a real browser against a
 // real `eligo serve` (run.sh creates a key for a tenant with the projects
-// and rulesets scopes and passes it in ELIGO_STUDIO_KEY): from signing in,
+// and rulesets scopes and passes it in ELIGO_KEY): from signing in,
 // through sources, rules, tests and review, to publishing and the
 // applicant interview, then signing out. The main flow is driven from the
 // keyboard wherever a person could; every screen is checked with axe-core.
@@ -13,16 +13,16 @@ import { fileURLToPath } from 'node:url';
 
 import { axe as axeIn, launchBrowser, open as openIn, origin, shot as shotIn, tabTo } from './browser.mjs';
 
-const key = process.env.ELIGO_STUDIO_KEY;
-const tenant = process.env.ELIGO_STUDIO_TENANT;
+const key = process.env.ELIGO_KEY;
+const tenant = process.env.ELIGO_TENANT;
 if (!key || !tenant) {
-  throw new Error('ELIGO_STUDIO_KEY and ELIGO_STUDIO_TENANT are not set: run web/e2e/run.sh');
+  throw new Error('ELIGO_KEY and ELIGO_TENANT are not set: run web/e2e/run.sh');
 }
 const here = path.dirname(fileURLToPath(import.meta.url));
 const statute = path.join(here, 'testdata', 'usc29-2611.html');
 const statuteURL = 'https://www.law.cornell.edu/uscode/text/29/2611';
 // Unique per run, so a rerun against the same server publishes afresh.
-const slug = `studio-e2e/fmla-service-${Date.now().toString(36)}`;
+const slug = `${tenant}/fmla-service-${Date.now().toString(36)}`;
 
 let browser;
 

@@ -1,9 +1,11 @@
 // The console's entry point: the catalogue, the interview on one ruleset,
-// and the authoring studio (#/studio/...), addressed by the URL fragment,
-// so that the server serves one page and the browser's Back button works.
+// signing in, and the authoring studio (#/studio/...), addressed by the URL
+// fragment, so that the server serves one page and the browser's Back
+// button works.
 
 import { showCatalogue } from './catalogue.js';
 import { showInterview } from './interviewview.js';
+import { showSignIn } from './session.js';
 import { StudioClient } from './studio/client.js';
 import { parseStudioRoute, type StudioRoute } from './studio/routes.js';
 import { showStudio } from './studio/studio.js';
@@ -16,7 +18,7 @@ interface Page {
   lastStudio: StudioRoute | null;
 }
 
-/** route draws the view the fragment names: #/studio/..., #/ruleset/<slug> or the catalogue. */
+/** route draws the view the fragment names: #/studio/..., #/ruleset/<slug>, #/sign-in or the catalogue. */
 async function route(main: HTMLElement, page: Page): Promise<void> {
   const studioRoute = parseStudioRoute(window.location.hash);
   const header = document.getElementById('studio-link');
@@ -33,7 +35,9 @@ async function route(main: HTMLElement, page: Page): Promise<void> {
   }
   page.lastStudio = null;
   const m = /^#\/ruleset\/(.+)$/.exec(window.location.hash);
-  if (m?.[1]) {
+  if (window.location.hash === '#/sign-in') {
+    await showSignIn(main);
+  } else if (m?.[1]) {
     await showInterview(main, decodeURIComponent(m[1]));
   } else {
     document.title = 'Eligo';

@@ -1,16 +1,12 @@
-// The studio's calls: the console session (sign in, who is signed in, sign
-// out) and the authoring API through it. The API key is sent once, to sign
-// in, and kept nowhere; the session lives in an HttpOnly cookie the page
-// cannot read, and the CSRF token every call must carry is held in this
-// object's memory only (a reload reads it again from GET /console/session).
+// The studio's calls: the authoring API through the console session. The
+// session itself (sign in, who is signed in, sign out, and the CSRF token
+// held in memory only) is the console's, in ../session.ts; this client adds
+// JSON in and out, the API's refusals with their detail, and telling the
+// studio when the session has ended.
 
-import { ApiError, apiRoot, problemText } from '../api.js';
+import { ApiError, problemText } from '../api.js';
+import { currentSession, sessionFetch, signIn, signOut } from '../session.js';
 import type { Who } from './types.js';
-
-/** The console session's address (outside the API root). */
-export const sessionPath = '/console/session';
-/** The header carrying the session's anti-forgery token. */
-export const csrfHeader = 'X-CSRF-Token';
 
 async function bodyOf(res: Response): Promise<unknown> {
   if (res.status === 204) return null;
@@ -21,62 +17,43 @@ async function bodyOf(res: Response): Promise<unknown> {
   }
 }
 
-/** StudioClient makes the studio's same-origin calls with the session's token. */
+/** StudioClient makes the studio's same-origin calls as the signed-in session. */
 export class StudioClient {
-  #csrf = '';
   /** onSignedOut is told when the API says the session has ended (a 401). */
   onSignedOut: () => void = () => {};
 
-  /** signIn exchanges an API key for a session; the key is not kept. */
+  /** signIn exchanges an API key for a session (the key is not kept) and says who signed in. */
   async signIn(apiKey: string): Promise<Who> {
-    const res = await fetch(sessionPath, {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ api_key: apiKey }),
-    });
-    if (!res.ok) throw new ApiError(res.status, problemText(res.status, await bodyOf(res)));
-    this.#csrf = res.headers.get(csrfHeader) ?? '';
-    const who = await this.who();
+    await signIn(apiKey);
+    const who = await currentSession();
     if (!who) throw new ApiError(401, 'The sign-in did not hold: the browser may be refusing the session cookie.');
     return who;
   }
 
-  /** who says who is signed in, or null when nobody is; it recovers the token. */
-  async who(): Promise<Who | null> {
-    const res = await fetch(sessionPath, { credentials: 'same-origin' });
-    if (res.status === 401) {
-      this.#csrf = '';
-      return null;
-    }
-    const body = await bodyOf(res);
-    if (!res.ok) throw new ApiError(res.status, problemText(res.status, body));
-    const who = body as Who;
-    this.#csrf = who.csrf_token;
-    return who;
+  /** who says who is signed in, or null when nobody is; it recovers the session's token. */
+  who(): Promise<Who | null> {
+    return currentSession();
   }
 
-  /** signOut ends the session; the token is forgotten whatever the answer. */
-  async signOut(): Promise<void> {
-    const res = await fetch(sessionPath, { method: 'DELETE', credentials: 'same-origin', headers: { [csrfHeader]: this.#csrf } });
-    this.#csrf = '';
-    if (!res.ok) throw new ApiError(res.status, problemText(res.status, await bodyOf(res)));
+  /** signOut ends the session. */
+  signOut(): Promise<void> {
+    return signOut();
   }
 
   /**
    * call makes one authoring API call through the session: JSON in (or a
-   * form, for uploads) and out. A refusal becomes an ApiError with the
+   * form, for uploads) and out. A refusal becomes a StudioError with the
    * API's own message; a 401 also tells onSignedOut.
    */
   async call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
-    const init: RequestInit = { method, credentials: 'same-origin', headers: { [csrfHeader]: this.#csrf, ...headers } };
+    const init: RequestInit = { method, headers: { ...headers } };
     if (body instanceof FormData) {
       init.body = body;
     } else if (body !== undefined) {
       init.body = JSON.stringify(body);
       (init.headers as Record<string, string>)['Content-Type'] = 'application/json';
     }
-    const res = await fetch(apiRoot + path, init);
+    const res = await sessionFetch(path, init);
     const out = await bodyOf(res);
     if (!res.ok) {
       if (res.status === 401) this.onSignedOut();

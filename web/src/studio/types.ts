@@ -24,16 +24,7 @@ export type PublishResult = S['PublishResult'];
 export type RulesetSummary = S['RulesetSummary'];
 
 /** Who is signed in: GET /console/session's answer (outside the OpenAPI document). */
-export interface Who {
-  tenant_id: string;
-  key_prefix: string;
-  scopes: string[];
-  tier: string;
-  idle_expires_at: string;
-  expires_at: string;
-  key_expires_at: string | null;
-  csrf_token: string;
-}
+export type { SessionInfo as Who } from '../session.js';
 
 export type DraftSymbols = S['DraftSymbols'];
 export type FormattedRules = S['FormattedRules'];
