@@ -456,3 +456,17 @@ func InvalidDecisionDate(input any) ValidationItem {
 	return ValidationItem{Type: "date_from_datetime_parsing", Loc: []any{"body", "decision_date"},
 		Msg: "Input should be a calendar date: an ISO YYYY-MM-DD string or an integer ordinal from 1 (0001-01-01) to 3652059 (9999-12-31)", Input: input}
 }
+
+// RefusalDiffUndecided is declared by every operation that diffs two
+// versions with the solver (verify.Diff), which answers DiffUndecided when
+// the solver runs out of its time bound.
+var RefusalDiffUndecided = Refusal{http.StatusUnprocessableEntity, ReasonDiffUndecided,
+	"the solver could not decide within its time bound (10 s); nothing is known about the difference."}
+
+// DiffUndecided is the answer of a diff the solver could not settle (err),
+// logged with what was compared (attrs, as slog takes them).
+func DiffUndecided(ctx context.Context, err error, attrs ...any) error {
+	Log(ctx).WarnContext(ctx, "diff undecided", append(attrs, "error", err)...)
+	return NewProblem(http.StatusUnprocessableEntity, "unprocessable_entity", ReasonDiffUndecided,
+		"The solver could not decide the difference within its time bound.")
+}

@@ -45,4 +45,5 @@ const (
 	ReasonCrossSiteRequest               = "cross_site_request" // 403: a console session's cookie on a request from another origin
 	ReasonCSRFTokenInvalid               = "csrf_token_invalid" // 403: a console session's cookie without its X-CSRF-Token
 	ReasonDiffUndecided                  = "diff_undecided"     // a ruleset or rulebook diff the solver could not settle in time
+	ReasonNothingPublished               = "nothing_published"  // a project's draft diff with no published cut to compare with
 )

@@ -66,6 +66,17 @@ type Workup struct {
 	bindings []binding
 }
 
+// Compiled is nil when the draft compiles, else the refusal an operation
+// that needs the compiled draft gives: ReasonDraftInvalid with the
+// compile errors in `compile_errors`.
+func (w Workup) Compiled() error {
+	if w.Rules != nil {
+		return nil
+	}
+	return &RefusedError{Kind: Unprocessable, Reason: ReasonDraftInvalid, Detail: map[string]any{"compile_errors": compileMessages(w.CompileErrors)},
+		Message: "The draft does not compile: " + w.CompileErrors[0].Msg}
+}
+
 // PutDraft stores a hand-written draft, whether or not it compiles (a
 // draft is work in progress), and works it out.
 func (s *Service) PutDraft(ctx context.Context, tenantID, projectID string, req DraftRequest) (Workup, error) {

@@ -2,6 +2,7 @@ package authoring
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/eligo/eligo/authoring/source"
@@ -169,9 +170,40 @@ type QuoteCheck struct {
 	Verified bool `json:"verified"`
 	// Page is the PDF page it was found on; 0 otherwise.
 	Page int `json:"page,omitempty"`
+	// Nearest is, for a quote not found in its bound source, the passage
+	// of that source nearest it, so the author can correct the quote; nil
+	// when the quote was found, its source is unbound or no passage is
+	// close enough (see NearestPassage).
+	Nearest *NearestPassage `json:"nearest_passage,omitempty" doc:"Only on a quote not found in its bound source: the source's passage nearest it, when one is close enough."`
 	// start and end are the match's offsets in the source's text.
 	start, end int
 }
+
+// NearestPassage is the passage of a source nearest a quote that is not
+// in it (source.Words.Nearest): the words whose alignment with the
+// quote's costs least, a typo costing part of a word, case and
+// punctuation nothing. Only the first source.MaxNearestScan bytes of a
+// source are searched, only quotes of at most source.MaxNearestQuoteWords
+// words get one, and only the first MaxNearestQuotes unverified quotes of
+// a draft, so the search costs little whatever the draft and sources.
+type NearestPassage struct {
+	// Text is the passage with white space collapsed: as a quote, it is
+	// found in the source.
+	Text string `json:"text" doc:"The passage, white space collapsed: a quote the source verifies."`
+	// Offset and End are its byte offsets in the source's extracted text,
+	// the text quotes are verified against.
+	Offset int `json:"offset" doc:"Byte offset of the passage's first character in the source's extracted text (the text quotes are verified against)."`
+	End    int `json:"end" doc:"Byte offset just past the passage's last character."`
+	// Page is the PDF page the passage starts on; 0 (left out) otherwise.
+	Page int `json:"page,omitempty" doc:"The PDF page the passage starts on; absent for other sources."`
+	// Similarity is source.Passage's: 1 less the cost of aligning the
+	// quote's words with the passage's, per quote word.
+	Similarity float64 `json:"similarity" minimum:"0" maximum:"1" doc:"1 less the cost of aligning the quote's words with the passage's per quote word (a word left out or added costs 1, a typo part of one; case and punctuation are ignored). Suggested from 0.6."`
+}
+
+// MaxNearestQuotes is how many unverified quotes of one draft are given a
+// nearest passage, in the draft's order.
+const MaxNearestQuotes = 100
 
 // checkQuotes verifies every quote of rules against the text of the
 // project source its declared source is bound to.
@@ -181,6 +213,8 @@ func checkQuotes(rules *engine.Ruleset, bindings []binding) []QuoteCheck {
 		bound[b.decl.ID] = b.src
 	}
 	normalised := map[string]*engine.SourceText{}
+	words := map[string]*source.Words{}
+	nearest := 0
 	var out []QuoteCheck
 	for gi := range rules.Groups {
 		for _, c := range rules.Groups[gi].Criteria {
@@ -196,6 +230,14 @@ func checkQuotes(rules *engine.Ruleset, bindings []binding) []QuoteCheck {
 					q.start, q.end, q.Verified = n.Locate(ci.Quote)
 					if q.Verified {
 						q.Page = source.PageOf(src.Pages, q.start)
+					} else if nearest < MaxNearestQuotes {
+						nearest++
+						w := words[src.ID]
+						if w == nil {
+							w = source.NewWords(src.Text)
+							words[src.ID] = w
+						}
+						q.Nearest = nearestPassage(src, w, ci.Quote)
 					}
 				}
 				out = append(out, q)
@@ -203,6 +245,17 @@ func checkQuotes(rules *engine.Ruleset, bindings []binding) []QuoteCheck {
 		}
 	}
 	return out
+}
+
+// nearestPassage is the passage of src (its words w) nearest quote, or
+// nil.
+func nearestPassage(src *store.ProjectSource, w *source.Words, quote string) *NearestPassage {
+	p, ok := w.Nearest(quote)
+	if !ok {
+		return nil
+	}
+	return &NearestPassage{Text: engine.CollapseSpace(src.Text[p.Start:p.End]), Offset: p.Start, End: p.End,
+		Page: source.PageOf(src.Pages, p.Start), Similarity: math.Round(p.Similarity*1000) / 1000}
 }
 
 // ProvenanceReport says how well the draft's quotes rest on the project's

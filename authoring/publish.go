@@ -58,9 +58,8 @@ func (s *Service) Publish(ctx context.Context, tenantID, projectID string, req P
 	if err != nil {
 		return Published{}, err
 	}
-	if w.Rules == nil {
-		return Published{}, &RefusedError{Kind: Unprocessable, Reason: ReasonDraftInvalid, Detail: map[string]any{"compile_errors": compileMessages(w.CompileErrors)},
-			Message: "The draft does not compile: " + w.CompileErrors[0].Msg}
+	if err := w.Compiled(); err != nil {
+		return Published{}, err
 	}
 	if len(w.ReferenceProblems) > 0 {
 		return Published{}, &RefusedError{Kind: Unprocessable, Reason: ReasonReferenceUnresolved, Detail: map[string]any{"problems": w.ReferenceProblems},

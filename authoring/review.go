@@ -66,8 +66,12 @@ func (s *Service) review(ctx context.Context, w Workup, opts review.Options) (re
 		in.Cases = []engine.Case{}
 	}
 	for _, q := range w.Provenance.Quotes {
-		in.Citations = append(in.Citations, review.Citation{CriterionID: q.CriterionID, SourceID: q.SourceID,
-			ProjectSourceID: q.ProjectSourceID, Quote: q.Quote, Verified: q.Verified})
+		c := review.Citation{CriterionID: q.CriterionID, SourceID: q.SourceID,
+			ProjectSourceID: q.ProjectSourceID, Quote: q.Quote, Verified: q.Verified}
+		if q.Nearest != nil {
+			c.Nearest = q.Nearest.Text
+		}
+		in.Citations = append(in.Citations, c)
 	}
 	covered := map[string]SourceCoverage{}
 	for _, c := range w.Provenance.Coverage {

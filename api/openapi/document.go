@@ -173,6 +173,8 @@ var neverNull = []string{
 	"RulesetDiff.field_changes",
 	"RulebookDiff.changes",
 	"RulebookDiff.field_changes",
+	"DraftDiff.changes",
+	"DraftDiff.field_changes",
 	"Change.criteria",
 	"CriterionChange.old_quotes",
 	"CriterionChange.new_quotes",

@@ -18,8 +18,11 @@ import (
 	"github.com/eligo/eligo/api/resource"
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/authoring"
+	"github.com/eligo/eligo/catalog"
+	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/publish"
+	"github.com/eligo/eligo/solver/bound"
 	"github.com/eligo/eligo/store"
 	"github.com/eligo/eligo/worker"
 )
@@ -32,6 +35,14 @@ type Deps struct {
 	Generator *worker.Generator
 	// Wait bounds generate-and-test's wait; DefaultWait when zero.
 	Wait time.Duration
+	// Catalog resolves the published cut a draft is compared with.
+	Catalog *catalog.Catalog
+	// Gate bounds the solver runs of draft diffs and suggested cases with
+	// every other heavy solver run of the process; nil admits all.
+	Gate *bound.Gate
+	// Clock is "today" for a draft diff that names no decision date; nil
+	// means the system clock.
+	Clock clock.Clock
 }
 
 type handler struct {
@@ -39,13 +50,17 @@ type handler struct {
 	authoring *authoring.Service
 	generator *worker.Generator
 	wait      time.Duration
+	catalog   *catalog.Catalog
+	gate      *bound.Gate
+	clock     clock.Clock
 }
 
 const notFound = "project"
 
 // Register adds the project operations to s.
 func Register(s *api.Server, deps Deps) {
-	h := &handler{server: s, authoring: deps.Authoring, generator: deps.Generator, wait: deps.Wait}
+	h := &handler{server: s, authoring: deps.Authoring, generator: deps.Generator, wait: deps.Wait,
+		catalog: deps.Catalog, gate: deps.Gate, clock: clock.Or(deps.Clock)}
 	if h.wait <= 0 {
 		h.wait = DefaultWait
 	}

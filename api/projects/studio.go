@@ -2,11 +2,16 @@ package projects
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
 
 	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/api/resource"
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/authoring"
+	"github.com/eligo/eligo/catalog"
+	"github.com/eligo/eligo/solver/verify"
 )
 
 // registerStudio adds the operations an editor of the draft needs beside
@@ -28,6 +33,24 @@ func registerStudio(s *api.Server, h *handler, op func(id, method, path, summary
 			"`complete` is false when the draft has syntax errors, after which the parser skips to the next declaration (one it skipped is missing). 409 `no_draft` before the first draft.", read)
 	symbols.Refusals = []api.Refusal{{Status: http.StatusConflict, ReasonCode: authoring.ReasonNoDraft, Meaning: "the project has no draft yet."}}
 	api.Register(s, symbols, h.symbols)
+
+	diff := op("diff-project-draft", http.MethodGet, "/projects/{project_id}/draft/diff", "Whom the draft would affect",
+		"Compares the saved draft with a published cut over every possible applicant, with the solver, as GET /rulesets/{ruleset_id}/diff compares two versions (the draft is the new one): "+
+			"for each kind of outcome change an applicant it happens to (`witness`), the criteria whose status differs for them and their quotes on both sides, or `equivalent: true`; fields added, removed or redeclared in `field_changes`. "+
+			"`against` names the cut: a slug (send each `/` as `%2F`) or a concrete ruleset_id the caller may see; a slug resolves to its cut in force on `decision_date`, as /decide resolves it. "+
+			"Without `against`, the cut in force under the slug the draft publishes to (its `ruleset` header, the slug publish-project takes by default). "+
+			"`against`, `against_slug` and `against_version` say which cut was compared with. `decision_date` (YYYY-MM-DD, default today) fixes decision_date() and the cut in force. "+
+			"A named `against` the caller cannot see is 404; with no `against`, a draft that declares no slug, or a slug with no cut the caller may see, is 422 `nothing_published`.",
+		[]auth.Scope{auth.ScopeProjectsRead, auth.ScopeRulesetsRead})
+	diff.NotFound = "project or ruleset"
+	diff.Refusals = []api.Refusal{
+		{Status: http.StatusConflict, ReasonCode: authoring.ReasonNoDraft, Meaning: "the project has no draft yet."},
+		{Status: http.StatusUnprocessableEntity, ReasonCode: authoring.ReasonDraftInvalid, Meaning: "the draft does not compile, or authors another section (`compile_errors`, as GET .../draft reports them)."},
+		{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonNothingPublished, Meaning: "no `against` was given and there is nothing to compare with: the draft declares no `ruleset` slug, or no cut under it is visible to the caller."},
+		api.RefusalRecordCorrupt,
+		api.RefusalDiffUndecided,
+	}
+	api.Register(s, diff, h.diff)
 }
 
 type formatInput struct {
@@ -70,4 +93,79 @@ func (h *handler) symbols(ctx context.Context, in *projectInput) (*symbolsOutput
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}
 	return &symbolsOutput{Body: sym}, nil
+}
+
+type draftDiffInput struct {
+	ProjectID    string `path:"project_id" maxLength:"100" doc:"The project id, prj_ and 16 URL-safe characters."`
+	Against      string `query:"against" maxLength:"300" doc:"The published cut to compare with: a slug or a concrete ruleset_id; default the cut in force under the draft's ruleset slug."`
+	DecisionDate string `query:"decision_date" pattern:"^[0-9]{4}-[0-9]{2}-[0-9]{2}$" doc:"What decision_date() reads and which cut of a slug is in force, YYYY-MM-DD; default today."`
+}
+
+// draftDiff is what the draft changes against a published cut.
+type draftDiff struct {
+	ProjectID      string `json:"project_id"`
+	Against        string `json:"against" doc:"The concrete ruleset_id of the cut compared with."`
+	AgainstSlug    string `json:"against_slug" doc:"The slug that cut is published under."`
+	AgainstVersion string `json:"against_version" doc:"The cut's v<N> under its slug."`
+	verify.SemanticDiff
+}
+
+type draftDiffOutput struct {
+	Body draftDiff
+}
+
+func (h *handler) diff(ctx context.Context, in *draftDiffInput) (*draftDiffOutput, error) {
+	tenant, err := tenantFor(in.ProjectID, ctx)
+	if err != nil {
+		return nil, err
+	}
+	date, err := resource.QueryDate("decision_date", in.DecisionDate, h.clock.Now())
+	if err != nil {
+		return nil, err
+	}
+	w, err := h.authoring.Draft(ctx, tenant, in.ProjectID, nil)
+	if err == nil {
+		err = w.Compiled()
+	}
+	if err != nil {
+		return nil, failed(ctx, err, "Project", in.ProjectID)
+	}
+	cut, err := h.publishedCut(ctx, in.Against, w.Rules.Slug, date)
+	if err != nil {
+		return nil, err
+	}
+	d, err := verify.Diff(ctx, cut.Rules, w.Rules, verify.DiffOptions{DecisionDate: date, Gate: h.gate.For(api.Caller(ctx))})
+	if err != nil {
+		return nil, api.DiffUndecided(ctx, err, "project", in.ProjectID, "against", cut.ID)
+	}
+	return &draftDiffOutput{Body: draftDiff{ProjectID: in.ProjectID, Against: cut.ID, AgainstSlug: cut.Slug, AgainstVersion: cut.Label, SemanticDiff: d}}, nil
+}
+
+// publishedCut is the cut a draft is compared with on date: the one
+// against names (404 when the caller cannot see it), else the one in force
+// under the draft's slug (422 nothing_published when there is none).
+func (h *handler) publishedCut(ctx context.Context, against, slug string, date int64) (*catalog.PreparedRuleset, error) {
+	viewer := api.ViewerOf(ctx)
+	if against != "" {
+		cut, err := h.catalog.RulesetOn(ctx, viewer, against, date)
+		if err != nil {
+			return nil, api.LookupFailed(ctx, err, "Ruleset", against)
+		}
+		return cut, nil
+	}
+	nothing := func(why string) error {
+		return api.NewProblem(http.StatusUnprocessableEntity, "unprocessable_entity", api.ReasonNothingPublished,
+			"There is no published cut to compare the draft with: "+why+"; name one in against.")
+	}
+	if slug == "" {
+		return nil, nothing("the draft declares no ruleset slug")
+	}
+	cut, err := h.catalog.RulesetOn(ctx, viewer, slug, date)
+	if errors.Is(err, catalog.ErrNotFound) {
+		return nil, nothing(fmt.Sprintf("nothing you may see is published under %q", slug))
+	}
+	if err != nil {
+		return nil, api.LookupFailed(ctx, err, "Ruleset", slug)
+	}
+	return cut, nil
 }

@@ -6,6 +6,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/eligo/eligo/api/apitest"
+	"github.com/eligo/eligo/auth"
 )
 
 // format-project-draft prints a text in the canonical layout without
@@ -139,5 +142,153 @@ func TestDraftSymbols(t *testing.T) {
 	other := tenantKey(t, f, "globex", allProjectScopes...)
 	if r := call(t, f, other, http.MethodGet, g.base+"/draft/symbols", nil); r.Status != http.StatusNotFound {
 		t.Errorf("another tenant's project: %d %s", r.Status, r.Raw)
+	}
+}
+
+// A quote that does not verify carries the nearest passage of its source
+// in the draft's provenance report, and the review's evidence names it; a
+// verified quote, or one with nothing close, carries none.
+func TestNearestPassage(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	key := tenantKey(t, f, "acme", allProjectScopes...)
+	g := newGrantProject(t, f, key)
+	rules := strings.Replace(grantRules, `cite law "is at least 18 years old"`,
+		`cite law "is at least 18 yeras old"`+"\n    "+`cite law "must reside in the state for six consecutive years"`, 1)
+	r := g.do(t, http.MethodPut, "/draft", map[string]any{"rules": rules})
+	want(t, r, http.StatusOK)
+	at := strings.Index(grantLaw, "is at least 18 years old")
+	wantNearest := map[string]any{
+		"is at least 18 yeras old":                           map[string]any{"text": "is at least 18 years old", "offset": float64(at), "end": float64(at + len("is at least 18 years old")), "similarity": 0.933},
+		"must reside in the state for six consecutive years": nil,
+		"may, at their discretion, approve the grant":        nil,
+	}
+	for _, read := range []struct {
+		method string
+		resp   apitest.Response
+	}{{"PUT", r}, {"GET", g.do(t, http.MethodGet, "/draft", nil)}} {
+		quotes := list(t, obj(t, obj(t, read.resp.Body)["provenance_report"])["quotes"])
+		if len(quotes) != len(wantNearest) {
+			t.Fatalf("%s: quotes %v", read.method, quotes)
+		}
+		for _, q := range quotes {
+			q := obj(t, q)
+			w, known := wantNearest[q["quote"].(string)]
+			if !known || !reflect.DeepEqual(q["nearest_passage"], w) {
+				t.Errorf("%s: quote %q: nearest_passage %v, want %v", read.method, q["quote"], q["nearest_passage"], w)
+			}
+		}
+	}
+	r = g.do(t, http.MethodPost, "/review", nil)
+	want(t, r, http.StatusOK)
+	var evidence []string
+	for _, c := range list(t, obj(t, r.Body)["checks"]) {
+		if obj(t, c)["id"] == "criteria_cited" {
+			evidence = toStrings(obj(t, c)["evidence"])
+		}
+	}
+	if !slices.Contains(evidence, `criterion adult: quote "is at least 18 yeras old" not found in grant.md; nearest passage: "is at least 18 years old"`) ||
+		!slices.Contains(evidence, `criterion adult: quote "must reside in the state for six consecutive years" not found in grant.md`) {
+		t.Errorf("criteria_cited evidence: %q", evidence)
+	}
+}
+
+// diff-project-draft compares the saved draft with the cut in force under
+// its slug, or the cut against names, and refuses with a reason when
+// there is no draft, it does not compile, or nothing is published.
+func TestDraftDiff(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	key := tenantKey(t, f, "acme", allProjectScopes...)
+	g := newGrantProject(t, f, key)
+	refused := func(name, query string, status int, code string) map[string]any {
+		t.Helper()
+		r := g.do(t, http.MethodGet, "/draft/diff"+query, nil)
+		if r.Status != status || reason(t, r) != code {
+			t.Fatalf("%s: %d %s, want %d %s", name, r.Status, r.Raw, status, code)
+		}
+		return obj(t, obj(t, r.Body)["detail"])
+	}
+	refused("before a draft", "", http.StatusConflict, "no_draft")
+	want(t, g.do(t, http.MethodPut, "/draft", map[string]any{"rules": grantRules}), http.StatusOK)
+	refused("nothing published under acme/grant", "", http.StatusUnprocessableEntity, "nothing_published")
+
+	r := g.do(t, http.MethodPost, "/publish", nil)
+	want(t, r, http.StatusCreated)
+	published := obj(t, r.Body)["ruleset_id"].(string)
+	diff := func(query string) map[string]any {
+		t.Helper()
+		r := g.do(t, http.MethodGet, "/draft/diff"+query, nil)
+		want(t, r, http.StatusOK)
+		return obj(t, r.Body)
+	}
+	d := diff("")
+	if d["equivalent"] != true || d["against"] != published || d["against_slug"] != "acme/grant" || d["against_version"] != "v1" ||
+		d["project_id"] != strings.TrimPrefix(g.base, "/projects/") || len(list(t, d["changes"])) != 0 {
+		t.Fatalf("the draft as published: %v", d)
+	}
+
+	// Raising the age to 21 makes 18 to 20 year olds not eligible: the
+	// witness is one of them, and adult is the criterion that changed.
+	older := strings.Replace(grantRules, "person.age >= 18", "person.age >= 21", 1)
+	want(t, g.do(t, http.MethodPut, "/draft", map[string]any{"rules": older}), http.StatusOK)
+	for _, query := range []string{"", "?against=" + published, "?against=acme%2Fgrant", "?decision_date=2030-01-01"} {
+		d := diff(query)
+		changes := list(t, d["changes"])
+		if d["equivalent"] != false || d["against"] != published || len(changes) != 1 {
+			t.Fatalf("%q: %v", query, d)
+		}
+		c := obj(t, changes[0])
+		age := obj(t, c["witness"])["person.age"].(float64)
+		crit := obj(t, list(t, c["criteria"])[0])
+		if c["from"] != "undetermined" || c["to"] != "not_eligible" || age < 18 || age > 20 ||
+			crit["criterion_id"] != "adult" || crit["old_status"] != "satisfied" || crit["new_status"] != "not_satisfied" ||
+			!reflect.DeepEqual(crit["old_quotes"], []any{"is at least 18 years old"}) {
+			t.Errorf("%q: change %v", query, c)
+		}
+	}
+
+	other := tenantKey(t, f, "globex", allProjectScopes...)
+	h := newGrantProject(t, f, other)
+	want(t, h.do(t, http.MethodPut, "/draft", map[string]any{"rules": strings.Replace(grantRules, `ruleset "acme/grant"`, `ruleset "globex/grant"`, 1)}), http.StatusOK)
+	want(t, h.do(t, http.MethodPost, "/publish", nil), http.StatusCreated)
+
+	for _, tc := range []struct {
+		name, query string
+		status      int
+	}{
+		{"an unknown slug", "?against=acme%2Fnone", http.StatusNotFound},
+		{"another tenant's private cut", "?against=globex%2Fgrant", http.StatusNotFound},
+		{"not a date", "?decision_date=2030-02-30", http.StatusUnprocessableEntity},
+	} {
+		if r := g.do(t, http.MethodGet, "/draft/diff"+tc.query, nil); r.Status != tc.status {
+			t.Errorf("%s: %d %s", tc.name, r.Status, r.Raw)
+		}
+	}
+	if r := call(t, f, other, http.MethodGet, g.base+"/draft/diff", nil); r.Status != http.StatusNotFound {
+		t.Errorf("another tenant's project: %d %s", r.Status, r.Raw)
+	}
+	reader := tenantKey(t, f, "acme", auth.ScopeProjectsRead)
+	if r := call(t, f, reader, http.MethodGet, g.base+"/draft/diff", nil); r.Status != http.StatusForbidden {
+		t.Errorf("without rulesets:read: %d %s", r.Status, r.Raw)
+	}
+
+	// A draft that declares no slug has nothing in force to compare with,
+	// unless against names a cut; another tenant's slug is nothing too.
+	for _, tc := range []struct{ name, from, to string }{
+		{"no ruleset header", `ruleset "acme/grant"` + "\n", ""},
+		{"another tenant's slug", `ruleset "acme/grant"`, `ruleset "globex/grant"`},
+	} {
+		want(t, g.do(t, http.MethodPut, "/draft", map[string]any{"rules": strings.Replace(grantRules, tc.from, tc.to, 1)}), http.StatusOK)
+		if msg := refused(tc.name, "", http.StatusUnprocessableEntity, "nothing_published")["message"].(string); !strings.Contains(msg, "against") {
+			t.Errorf("%s: message %q", tc.name, msg)
+		}
+	}
+	if d := diff("?against=" + published); d["equivalent"] != true {
+		t.Errorf("a draft without a slug, against the cut: %v", d)
+	}
+	want(t, g.do(t, http.MethodPut, "/draft", map[string]any{"rules": strings.Replace(grantRules, "person.age >= 18", "person.height >= 18", 1)}), http.StatusOK)
+	if errs := toStrings(refused("does not compile", "", http.StatusUnprocessableEntity, "draft_does_not_compile")["compile_errors"]); len(errs) == 0 || !strings.Contains(errs[0], "person.height") {
+		t.Errorf("compile_errors: %q", errs)
 	}
 }

@@ -3,6 +3,7 @@ package projects
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/authoring"
 	"github.com/eligo/eligo/authoring/review"
+	"github.com/eligo/eligo/authoring/source"
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/store"
 )
@@ -75,9 +77,12 @@ func registerWork(s *api.Server, h *handler, op func(id, method, path, summary, 
 	api.Register(s, rev, h.review)
 }
 
-const draftDoc = "A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact \"src_...\"` (or the full artefact locator) names a project source, `url \"...\"` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven."
+var draftDoc = "A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact \"src_...\"` (or the full artefact locator) names a project source, `url \"...\"` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. " +
+	"A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). " +
+	fmt.Sprintf("The search is bounded: the first %d MiB of each source's text, quotes of at most %d words, the first %d unverified quotes of a draft.",
+		source.MaxNearestScan>>20, source.MaxNearestQuoteWords, authoring.MaxNearestQuotes)
 
-const publishDoc = "Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. " +
+var publishDoc = "Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. " +
 	"`source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). " +
 	"The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. " + api.NamespaceDoc + " " +
 	"201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. " + draftDoc

@@ -117,3 +117,19 @@ type ResponseWarning struct {
 	// Message says it for people.
 	Message string `json:"message"`
 }
+
+// QueryDate reads the date a query parameter (name) gives as YYYY-MM-DD,
+// or today's (UTC, from now) when raw is empty: the decision date of the
+// diff operations. A value that is not a calendar date is a 422 at
+// query.<name>.
+func QueryDate(name, raw string, now time.Time) (int64, error) {
+	if raw == "" {
+		return engine.DateOf(now), nil
+	}
+	d, ok := engine.ParseDate(raw)
+	if !ok {
+		return 0, api.ValidationFailed(api.ValidationItem{Type: "value_error", Loc: []any{"query", name},
+			Msg: "Value error, not a calendar date", Input: raw})
+	}
+	return d, nil
+}

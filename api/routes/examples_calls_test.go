@@ -3,6 +3,7 @@ package routes
 import (
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -131,7 +132,8 @@ func exampleCalls(t *testing.T, f *apitest.Fixture, model *llmtest.Server) []exa
 		{op: "discover-project-sections", method: http.MethodPost, path: "/projects/{project_id}/discover/sections", params: project, keyed: true,
 			headers: providerKey, body: `{"model":"gpt-4.1-mini"}`},
 		{op: "put-project-draft", method: http.MethodPut, path: "/projects/{project_id}/draft", params: project, keyed: true,
-			body: mustJSON(t, map[string]any{"rules": fmlaDraft + "\n# Hours of service (29 U.S.C. 2611(2)(A)(ii)) still to add.\n"})},
+			body: mustJSON(t, map[string]any{"rules": strings.Replace(fmlaDraft, `cite usc29_2611 "50 or more employees within 75 miles"`, `cite usc29_2611 "50 or more employes within 75 mile"`, 1) +
+				"\n# Hours of service (29 U.S.C. 2611(2)(A)(ii)) still to add.\n"})},
 		{op: "format-project-draft", method: http.MethodPost, path: "/projects/{project_id}/draft/format", params: project, keyed: true,
 			body: mustJSON(t, map[string]any{"rules": "section fmla_employee\nfield employment.months_employed int weight 1   question \"How many months have you worked for this employer?\"\n" +
 				"group service all \"Service\" { criterion tenure \"Employed for at least 12 months\" { employment.months_employed >= 12 } }\noutcome service\n"})},
@@ -153,6 +155,7 @@ func exampleCalls(t *testing.T, f *apitest.Fixture, model *llmtest.Server) []exa
 		{op: "generate-and-test-project", method: http.MethodPost, path: "/projects/{project_id}/generate-and-test", params: project, keyed: true,
 			headers: providerKey, body: `{"model":"gpt-4.1-mini"}`},
 		{op: "get-project-draft", method: http.MethodGet, path: "/projects/{project_id}/draft", params: project, keyed: true},
+		{op: "diff-project-draft", method: http.MethodGet, path: "/projects/{project_id}/draft/diff", params: project, keyed: true},
 		{op: "get-project-draft-symbols", method: http.MethodGet, path: "/projects/{project_id}/draft/symbols", params: project, keyed: true},
 		{op: "review-project", method: http.MethodPost, path: "/projects/{project_id}/review", params: project, keyed: true, body: `{"coach":true}`},
 		{op: "publish-project", method: http.MethodPost, path: "/projects/{project_id}/publish", params: project, keyed: true,

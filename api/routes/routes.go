@@ -153,7 +153,7 @@ func Mount(s *api.Server, sv Services, cfg Config) {
 	rulesets.Register(s, rulesets.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Clock: sv.Clock, Gate: sv.Gate})
 	rulebooks.Register(s, rulebooks.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Clock: sv.Clock, Gate: sv.Gate})
 	decide.Register(s, decide.Deps{Catalog: sv.Catalog, Decisions: sv.Decisions, Clock: sv.Clock}, cfg.Decide)
-	projects.Register(s, projects.Deps{Authoring: sv.Authoring, Generator: sv.Generator})
+	projects.Register(s, projects.Deps{Authoring: sv.Authoring, Generator: sv.Generator, Catalog: sv.Catalog, Gate: sv.Gate, Clock: sv.Clock})
 	usage.Register(s)
 	// The web console at "/": a page, not an operation, and its sign-in.
 	s.ServeConsoleSession()

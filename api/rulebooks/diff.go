@@ -19,8 +19,7 @@ func registerDiff(s *api.Server, h *handler, releaseRefusals []api.Refusal) {
 		Description: "Compares two releases of the rulebook (`release_id`, the new one, default the current release; `against`, the old one, a release UUID or label) over every possible applicant of the composed rules, as GET /rulesets/{id}/diff does for rulesets: " +
 			"per kind of outcome change a `witness` applicant, the criteria (section-prefixed) whose status differs and their quotes, or `equivalent: true`. " + rulebookIDDoc,
 		Tags: []string{"Rulebooks"}, Access: api.Keyed, Scopes: []auth.Scope{auth.ScopeRulebooksRead}, Class: api.ClassRulebooks, NotFound: notFound,
-		Refusals: append(append([]api.Refusal{}, releaseRefusals...), api.Refusal{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonDiffUndecided,
-			Meaning: "the solver could not decide within its time bound (10 s)."})}
+		Refusals: append(append([]api.Refusal{}, releaseRefusals...), api.RefusalDiffUndecided)}
 	api.Register(s, route, h.diff)
 }
 
@@ -50,9 +49,7 @@ func (h *handler) diff(ctx context.Context, in *rulebookDiffInput) (*rulebookDif
 	}
 	d, err := verify.Diff(ctx, older.Composed.Rules, newer.Composed.Rules, verify.DiffOptions{DecisionDate: engine.DateOf(h.clock.Now()), Gate: h.gate.For(api.Caller(ctx))})
 	if err != nil {
-		api.Log(ctx).WarnContext(ctx, "diff undecided", "rulebook", newer.Rulebook.ID, "error", err)
-		return nil, api.NewProblem(http.StatusUnprocessableEntity, "unprocessable_entity", api.ReasonDiffUndecided,
-			"The solver could not decide the difference within its time bound.")
+		return nil, api.DiffUndecided(ctx, err, "rulebook", newer.Rulebook.ID)
 	}
 	out := &rulebookDiffOutput{}
 	out.Body.RulebookID, out.Body.Release, out.Body.Against, out.Body.SemanticDiff = newer.Rulebook.ID, resource.ReleaseOf(newer.Release), resource.ReleaseOf(older.Release), d

@@ -6,12 +6,10 @@ import (
 	"slices"
 
 	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/api/resource"
 	"github.com/eligo/eligo/auth"
-	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/solver/verify"
 )
-
-// api.ReasonDiffUndecided: the solver ran out of time.
 
 // registerDiff adds GET /rulesets/{ruleset_id}/diff.
 func registerDiff(s *api.Server, h *handler, loads []api.Refusal) {
@@ -25,8 +23,7 @@ func registerDiff(s *api.Server, h *handler, loads []api.Refusal) {
 			"a field both versions declare alike is one answer, an enum whose values changed is compared over the values both take, and an int that became a decimal is the same number. " +
 			"`decision_date` (YYYY-MM-DD) fixes decision_date() for rules that read it (default today). Both rulesets must be visible to the caller. " + rulesetIDParamDoc,
 		Tags: []string{"Rulesets"}, Access: api.Keyed, Scopes: []auth.Scope{auth.ScopeRulesetsRead}, Class: api.ClassRulesets,
-		NotFound: notFound, Refusals: slices.Concat(loads, []api.Refusal{{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonDiffUndecided,
-			Meaning: "the solver could not decide within its time bound (10 s); nothing is known about the difference."}}),
+		NotFound: notFound, Refusals: slices.Concat(loads, []api.Refusal{api.RefusalDiffUndecided}),
 	}, h.diff)
 }
 
@@ -54,20 +51,13 @@ func (h *handler) diff(ctx context.Context, in *rulesetDiffInput) (*rulesetDiffO
 	if err != nil {
 		return nil, api.LookupFailed(ctx, err, "Ruleset", in.Against)
 	}
-	opts := verify.DiffOptions{DecisionDate: engine.DateOf(h.clock.Now()), Gate: h.gate.For(api.Caller(ctx))}
-	if in.DecisionDate != "" {
-		d, ok := engine.ParseDate(in.DecisionDate)
-		if !ok {
-			return nil, api.ValidationFailed(api.ValidationItem{Type: "value_error", Loc: []any{"query", "decision_date"},
-				Msg: "Value error, not a calendar date", Input: in.DecisionDate})
-		}
-		opts.DecisionDate = d
-	}
-	d, err := verify.Diff(ctx, older.Rules, newer.Rules, opts)
+	date, err := resource.QueryDate("decision_date", in.DecisionDate, h.clock.Now())
 	if err != nil {
-		api.Log(ctx).WarnContext(ctx, "diff undecided", "ruleset", newer.ID, "against", older.ID, "error", err)
-		return nil, api.NewProblem(http.StatusUnprocessableEntity, "unprocessable_entity", api.ReasonDiffUndecided,
-			"The solver could not decide the difference within its time bound.")
+		return nil, err
+	}
+	d, err := verify.Diff(ctx, older.Rules, newer.Rules, verify.DiffOptions{DecisionDate: date, Gate: h.gate.For(api.Caller(ctx))})
+	if err != nil {
+		return nil, api.DiffUndecided(ctx, err, "ruleset", newer.ID, "against", older.ID)
 	}
 	out := &rulesetDiffOutput{}
 	out.Body.RulesetID, out.Body.Against, out.Body.SemanticDiff = newer.ID, older.ID, d

@@ -52,6 +52,8 @@ func criteriaCited(_ context.Context, in *Input) (outcome, error) {
 			verified[c.CriterionID]++
 		case c.ProjectSourceID == "":
 			unverified = append(unverified, fmt.Sprintf("criterion %s: quote %q cites source %s, which matches no project source", c.CriterionID, clip(c.Quote), c.SourceID))
+		case c.Nearest != "":
+			unverified = append(unverified, fmt.Sprintf("criterion %s: quote %q not found in %s; nearest passage: %q", c.CriterionID, clip(c.Quote), sourceName(in, c.ProjectSourceID), clip(c.Nearest)))
 		default:
 			unverified = append(unverified, fmt.Sprintf("criterion %s: quote %q not found in %s", c.CriterionID, clip(c.Quote), sourceName(in, c.ProjectSourceID)))
 		}

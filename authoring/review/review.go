@@ -68,6 +68,10 @@ type Citation struct {
 	// Verified is true when the quote was found in that source's text
 	// (white space normalised).
 	Verified bool
+	// Nearest is, for a quote not verified, the passage of its source
+	// nearest it (white space collapsed), so the evidence can say what the
+	// source has instead; "" when none is close.
+	Nearest string
 }
 
 // Source is one uploaded project source with its clause coverage, as

@@ -1224,6 +1224,22 @@ type Draft struct {
 	UpdatedAt       time.Time        `json:"updated_at"`
 }
 
+// DraftDiff defines model for DraftDiff.
+type DraftDiff struct {
+	// Against The concrete ruleset_id of the cut compared with.
+	Against string `json:"against"`
+
+	// AgainstSlug The slug that cut is published under.
+	AgainstSlug string `json:"against_slug"`
+
+	// AgainstVersion The cut's v<N> under its slug.
+	AgainstVersion string        `json:"against_version"`
+	Changes        []Change      `json:"changes"`
+	Equivalent     bool          `json:"equivalent"`
+	FieldChanges   []FieldChange `json:"field_changes"`
+	ProjectId      string        `json:"project_id"`
+}
+
 // DraftFormatRequest defines model for DraftFormatRequest.
 type DraftFormatRequest struct {
 	// Rules The .rules text to format.
@@ -1881,6 +1897,24 @@ type InquiryContext struct {
 	PreferredSection *string   `json:"preferred_section,omitempty"`
 }
 
+// NearestPassage defines model for NearestPassage.
+type NearestPassage struct {
+	// End Byte offset just past the passage's last character.
+	End int64 `json:"end"`
+
+	// Offset Byte offset of the passage's first character in the source's extracted text (the text quotes are verified against).
+	Offset int64 `json:"offset"`
+
+	// Page The PDF page the passage starts on; absent for other sources.
+	Page *int64 `json:"page,omitempty"`
+
+	// Similarity 1 less the cost of aligning the quote's words with the passage's per quote word (a word left out or added costs 1, a typo part of one; case and punctuation are ignored). Suggested from 0.6.
+	Similarity float64 `json:"similarity"`
+
+	// Text The passage, white space collapsed: a quote the source verifies.
+	Text string `json:"text"`
+}
+
 // NotFoundError defines model for NotFoundError.
 type NotFoundError struct {
 	Detail string `json:"detail"`
@@ -2112,12 +2146,15 @@ type Quote struct {
 
 // QuoteCheck defines model for QuoteCheck.
 type QuoteCheck struct {
-	CriterionId     string `json:"criterion_id"`
-	Page            *int64 `json:"page,omitempty"`
-	ProjectSourceId string `json:"project_source_id"`
-	Quote           string `json:"quote"`
-	SourceId        string `json:"source_id"`
-	Verified        bool   `json:"verified"`
+	CriterionId string `json:"criterion_id"`
+
+	// NearestPassage Only on a quote not found in its bound source: the source's passage nearest it, when one is close enough.
+	NearestPassage  *NearestPassage `json:"nearest_passage,omitempty"`
+	Page            *int64          `json:"page,omitempty"`
+	ProjectSourceId string          `json:"project_source_id"`
+	Quote           string          `json:"quote"`
+	SourceId        string          `json:"source_id"`
+	Verified        bool            `json:"verified"`
 }
 
 // Release defines model for Release.
@@ -2970,6 +3007,20 @@ type DiscoverProjectSectionsParams struct {
 
 // DiscoverProjectSections422JSONResponseBody defines parameters for DiscoverProjectSections.
 type DiscoverProjectSections422JSONResponseBody struct {
+	union json.RawMessage
+}
+
+// DiffProjectDraftParams defines parameters for DiffProjectDraft.
+type DiffProjectDraftParams struct {
+	// Against The published cut to compare with: a slug or a concrete ruleset_id; default the cut in force under the draft's ruleset slug.
+	Against *string `form:"against,omitempty" json:"against,omitempty"`
+
+	// DecisionDate What decision_date() reads and which cut of a slug is in force, YYYY-MM-DD; default today.
+	DecisionDate *string `form:"decision_date,omitempty" json:"decision_date,omitempty"`
+}
+
+// DiffProjectDraft422JSONResponseBody defines parameters for DiffProjectDraft.
+type DiffProjectDraft422JSONResponseBody struct {
 	union json.RawMessage
 }
 
@@ -4283,6 +4334,68 @@ func (t DiscoverProjectSections422JSONResponseBody) MarshalJSON() ([]byte, error
 }
 
 func (t *DiscoverProjectSections422JSONResponseBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsValidationError returns the union data inside the DiffProjectDraft422JSONResponseBody as a ValidationError
+func (t DiffProjectDraft422JSONResponseBody) AsValidationError() (ValidationError, error) {
+	var body ValidationError
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromValidationError overwrites any union data inside the DiffProjectDraft422JSONResponseBody as the provided ValidationError
+func (t *DiffProjectDraft422JSONResponseBody) FromValidationError(v ValidationError) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeValidationError performs a merge with any union data inside the DiffProjectDraft422JSONResponseBody, using the provided ValidationError
+func (t *DiffProjectDraft422JSONResponseBody) MergeValidationError(v ValidationError) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsProblemError returns the union data inside the DiffProjectDraft422JSONResponseBody as a ProblemError
+func (t DiffProjectDraft422JSONResponseBody) AsProblemError() (ProblemError, error) {
+	var body ProblemError
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromProblemError overwrites any union data inside the DiffProjectDraft422JSONResponseBody as the provided ProblemError
+func (t *DiffProjectDraft422JSONResponseBody) FromProblemError(v ProblemError) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeProblemError performs a merge with any union data inside the DiffProjectDraft422JSONResponseBody, using the provided ProblemError
+func (t *DiffProjectDraft422JSONResponseBody) MergeProblemError(v ProblemError) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t DiffProjectDraft422JSONResponseBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *DiffProjectDraft422JSONResponseBody) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -6373,7 +6486,7 @@ type ClientInterface interface {
 
 	// GetProjectDraft Check the draft
 	//
-	// The draft worked out: its compile errors, every test's result and the contract's checks (`acceptance`), the provenance report, the source check and the source questions. 409 `no_draft` before the first draft. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+	// The draft worked out: its compile errors, every test's result and the contract's checks (`acceptance`), the provenance report, the source check and the source questions. 409 `no_draft` before the first draft. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
 	//
 	// Access: API key with scope `projects:read`. Metering class: `projects`.
 	//
@@ -6382,7 +6495,7 @@ type ClientInterface interface {
 
 	// PutProjectDraftWithBody Write the draft by hand
 	//
-	// Stores `rules` (.rules text) as the project's draft, whether or not it compiles (a draft is work in progress), with optional `source_questions`, and answers what GET .../draft answers. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+	// Stores `rules` (.rules text) as the project's draft, whether or not it compiles (a draft is work in progress), with optional `source_questions`, and answers what GET .../draft answers. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
 	//
 	// Access: API key with scope `projects:write`. Metering class: `projects`.
 	//
@@ -6393,7 +6506,7 @@ type ClientInterface interface {
 
 	// PutProjectDraft Write the draft by hand
 	//
-	// Stores `rules` (.rules text) as the project's draft, whether or not it compiles (a draft is work in progress), with optional `source_questions`, and answers what GET .../draft answers. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+	// Stores `rules` (.rules text) as the project's draft, whether or not it compiles (a draft is work in progress), with optional `source_questions`, and answers what GET .../draft answers. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
 	//
 	// Access: API key with scope `projects:write`. Metering class: `projects`.
 	//
@@ -6401,6 +6514,15 @@ type ClientInterface interface {
 	//
 	// Corresponds with PUT /projects/{project_id}/draft (the `PutProjectDraft` operationId).
 	PutProjectDraft(ctx context.Context, projectId string, body PutProjectDraftJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DiffProjectDraft Whom the draft would affect
+	//
+	// Compares the saved draft with a published cut over every possible applicant, with the solver, as GET /rulesets/{ruleset_id}/diff compares two versions (the draft is the new one): for each kind of outcome change an applicant it happens to (`witness`), the criteria whose status differs for them and their quotes on both sides, or `equivalent: true`; fields added, removed or redeclared in `field_changes`. `against` names the cut: a slug (send each `/` as `%2F`) or a concrete ruleset_id the caller may see; a slug resolves to its cut in force on `decision_date`, as /decide resolves it. Without `against`, the cut in force under the slug the draft publishes to (its `ruleset` header, the slug publish-project takes by default). `against`, `against_slug` and `against_version` say which cut was compared with. `decision_date` (YYYY-MM-DD, default today) fixes decision_date() and the cut in force. A named `against` the caller cannot see is 404; with no `against`, a draft that declares no slug, or a slug with no cut the caller may see, is 422 `nothing_published`.
+	//
+	// Access: API key with scope `projects:read`, `rulesets:read`. Metering class: `projects`.
+	//
+	// Corresponds with GET /projects/{project_id}/draft/diff (the `DiffProjectDraft` operationId).
+	DiffProjectDraft(ctx context.Context, projectId string, params *DiffProjectDraftParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// FormatProjectDraftWithBody Format a rules text
 	//
@@ -6536,7 +6658,7 @@ type ClientInterface interface {
 
 	// PublishProjectWithBody Publish the draft
 	//
-	// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+	// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
 	//
 	// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 	//
@@ -6549,7 +6671,7 @@ type ClientInterface interface {
 
 	// PublishProject Publish the draft
 	//
-	// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+	// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
 	//
 	// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 	//
@@ -7258,7 +7380,7 @@ func (c *Client) DiscoverProjectSections(ctx context.Context, projectId string, 
 
 // GetProjectDraft Check the draft
 //
-// The draft worked out: its compile errors, every test's result and the contract's checks (`acceptance`), the provenance report, the source check and the source questions. 409 `no_draft` before the first draft. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+// The draft worked out: its compile errors, every test's result and the contract's checks (`acceptance`), the provenance report, the source check and the source questions. 409 `no_draft` before the first draft. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
 //
 // Access: API key with scope `projects:read`. Metering class: `projects`.
 //
@@ -7277,7 +7399,7 @@ func (c *Client) GetProjectDraft(ctx context.Context, projectId string, reqEdito
 
 // PutProjectDraftWithBody Write the draft by hand
 //
-// Stores `rules` (.rules text) as the project's draft, whether or not it compiles (a draft is work in progress), with optional `source_questions`, and answers what GET .../draft answers. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+// Stores `rules` (.rules text) as the project's draft, whether or not it compiles (a draft is work in progress), with optional `source_questions`, and answers what GET .../draft answers. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
 //
 // Access: API key with scope `projects:write`. Metering class: `projects`.
 //
@@ -7298,7 +7420,7 @@ func (c *Client) PutProjectDraftWithBody(ctx context.Context, projectId string, 
 
 // PutProjectDraft Write the draft by hand
 //
-// Stores `rules` (.rules text) as the project's draft, whether or not it compiles (a draft is work in progress), with optional `source_questions`, and answers what GET .../draft answers. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+// Stores `rules` (.rules text) as the project's draft, whether or not it compiles (a draft is work in progress), with optional `source_questions`, and answers what GET .../draft answers. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
 //
 // Access: API key with scope `projects:write`. Metering class: `projects`.
 //
@@ -7307,6 +7429,25 @@ func (c *Client) PutProjectDraftWithBody(ctx context.Context, projectId string, 
 // Corresponds with PUT /projects/{project_id}/draft (the `PutProjectDraft` operationId).
 func (c *Client) PutProjectDraft(ctx context.Context, projectId string, body PutProjectDraftJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPutProjectDraftRequest(c.Server, projectId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DiffProjectDraft Whom the draft would affect
+//
+// Compares the saved draft with a published cut over every possible applicant, with the solver, as GET /rulesets/{ruleset_id}/diff compares two versions (the draft is the new one): for each kind of outcome change an applicant it happens to (`witness`), the criteria whose status differs for them and their quotes on both sides, or `equivalent: true`; fields added, removed or redeclared in `field_changes`. `against` names the cut: a slug (send each `/` as `%2F`) or a concrete ruleset_id the caller may see; a slug resolves to its cut in force on `decision_date`, as /decide resolves it. Without `against`, the cut in force under the slug the draft publishes to (its `ruleset` header, the slug publish-project takes by default). `against`, `against_slug` and `against_version` say which cut was compared with. `decision_date` (YYYY-MM-DD, default today) fixes decision_date() and the cut in force. A named `against` the caller cannot see is 404; with no `against`, a draft that declares no slug, or a slug with no cut the caller may see, is 422 `nothing_published`.
+//
+// Access: API key with scope `projects:read`, `rulesets:read`. Metering class: `projects`.
+//
+// Corresponds with GET /projects/{project_id}/draft/diff (the `DiffProjectDraft` operationId).
+func (c *Client) DiffProjectDraft(ctx context.Context, projectId string, params *DiffProjectDraftParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDiffProjectDraftRequest(c.Server, projectId, params)
 	if err != nil {
 		return nil, err
 	}
@@ -7571,7 +7712,7 @@ func (c *Client) AddProjectGuidance(ctx context.Context, projectId string, param
 
 // PublishProjectWithBody Publish the draft
 //
-// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
 //
 // Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 //
@@ -7594,7 +7735,7 @@ func (c *Client) PublishProjectWithBody(ctx context.Context, projectId string, p
 
 // PublishProject Publish the draft
 //
-// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
 //
 // Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 //
@@ -8886,6 +9027,79 @@ func NewPutProjectDraftRequestWithBody(server string, projectId string, contentT
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDiffProjectDraftRequest constructs an http.Request for the DiffProjectDraft method
+func NewDiffProjectDraftRequest(server string, projectId string, params *DiffProjectDraftParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "project_id", projectId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/projects/%s/draft/diff", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Against != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "against", *params.Against, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.DecisionDate != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "decision_date", *params.DecisionDate, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -11059,7 +11273,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetProjectDraftWithResponse Check the draft
 	//
-	// The draft worked out: its compile errors, every test's result and the contract's checks (`acceptance`), the provenance report, the source check and the source questions. 409 `no_draft` before the first draft. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+	// The draft worked out: its compile errors, every test's result and the contract's checks (`acceptance`), the provenance report, the source check and the source questions. 409 `no_draft` before the first draft. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
 	//
 	// Access: API key with scope `projects:read`. Metering class: `projects`.
 	//
@@ -11070,7 +11284,7 @@ type ClientWithResponsesInterface interface {
 
 	// PutProjectDraftWithBodyWithResponse Write the draft by hand
 	//
-	// Stores `rules` (.rules text) as the project's draft, whether or not it compiles (a draft is work in progress), with optional `source_questions`, and answers what GET .../draft answers. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+	// Stores `rules` (.rules text) as the project's draft, whether or not it compiles (a draft is work in progress), with optional `source_questions`, and answers what GET .../draft answers. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
 	//
 	// Access: API key with scope `projects:write`. Metering class: `projects`.
 	//
@@ -11081,7 +11295,7 @@ type ClientWithResponsesInterface interface {
 
 	// PutProjectDraftWithResponse Write the draft by hand
 	//
-	// Stores `rules` (.rules text) as the project's draft, whether or not it compiles (a draft is work in progress), with optional `source_questions`, and answers what GET .../draft answers. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+	// Stores `rules` (.rules text) as the project's draft, whether or not it compiles (a draft is work in progress), with optional `source_questions`, and answers what GET .../draft answers. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
 	//
 	// Access: API key with scope `projects:write`. Metering class: `projects`.
 	//
@@ -11089,6 +11303,17 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PUT /projects/{project_id}/draft (the `PutProjectDraft` operationId).
 	PutProjectDraftWithResponse(ctx context.Context, projectId string, body PutProjectDraftJSONRequestBody, reqEditors ...RequestEditorFn) (*PutProjectDraftResponse, error)
+
+	// DiffProjectDraftWithResponse Whom the draft would affect
+	//
+	// Compares the saved draft with a published cut over every possible applicant, with the solver, as GET /rulesets/{ruleset_id}/diff compares two versions (the draft is the new one): for each kind of outcome change an applicant it happens to (`witness`), the criteria whose status differs for them and their quotes on both sides, or `equivalent: true`; fields added, removed or redeclared in `field_changes`. `against` names the cut: a slug (send each `/` as `%2F`) or a concrete ruleset_id the caller may see; a slug resolves to its cut in force on `decision_date`, as /decide resolves it. Without `against`, the cut in force under the slug the draft publishes to (its `ruleset` header, the slug publish-project takes by default). `against`, `against_slug` and `against_version` say which cut was compared with. `decision_date` (YYYY-MM-DD, default today) fixes decision_date() and the cut in force. A named `against` the caller cannot see is 404; with no `against`, a draft that declares no slug, or a slug with no cut the caller may see, is 422 `nothing_published`.
+	//
+	// Access: API key with scope `projects:read`, `rulesets:read`. Metering class: `projects`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /projects/{project_id}/draft/diff (the `DiffProjectDraft` operationId).
+	DiffProjectDraftWithResponse(ctx context.Context, projectId string, params *DiffProjectDraftParams, reqEditors ...RequestEditorFn) (*DiffProjectDraftResponse, error)
 
 	// FormatProjectDraftWithBodyWithResponse Format a rules text
 	//
@@ -11228,7 +11453,7 @@ type ClientWithResponsesInterface interface {
 
 	// PublishProjectWithBodyWithResponse Publish the draft
 	//
-	// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+	// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
 	//
 	// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 	//
@@ -11241,7 +11466,7 @@ type ClientWithResponsesInterface interface {
 
 	// PublishProjectWithResponse Publish the draft
 	//
-	// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+	// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
 	//
 	// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 	//
@@ -13210,6 +13435,193 @@ func (r PutProjectDraftResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r PutProjectDraftResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DiffProjectDraftResponse200Headers the declared response headers of an HTTP 200 response for DiffProjectDraft
+type DiffProjectDraftResponse200Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// DiffProjectDraftResponse401Headers the declared response headers of an HTTP 401 response for DiffProjectDraft
+type DiffProjectDraftResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      string
+}
+
+// DiffProjectDraftResponse403Headers the declared response headers of an HTTP 403 response for DiffProjectDraft
+type DiffProjectDraftResponse403Headers struct {
+	XRequestId string
+}
+
+// DiffProjectDraftResponse404Headers the declared response headers of an HTTP 404 response for DiffProjectDraft
+type DiffProjectDraftResponse404Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// DiffProjectDraftResponse409Headers the declared response headers of an HTTP 409 response for DiffProjectDraft
+type DiffProjectDraftResponse409Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// DiffProjectDraftResponse422Headers the declared response headers of an HTTP 422 response for DiffProjectDraft
+type DiffProjectDraftResponse422Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// DiffProjectDraftResponse429Headers the declared response headers of an HTTP 429 response for DiffProjectDraft
+type DiffProjectDraftResponse429Headers struct {
+	RetryAfter          *int
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// DiffProjectDraftResponse503Headers the declared response headers of an HTTP 503 response for DiffProjectDraft
+type DiffProjectDraftResponse503Headers struct {
+	RetryAfter *int
+	XRequestId string
+}
+
+// DiffProjectDraftResponseDefaultHeaders the declared response headers of an HTTP default response for DiffProjectDraft
+type DiffProjectDraftResponseDefaultHeaders struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+type DiffProjectDraftResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DraftDiff
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *ProblemError
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *ProblemError
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFoundError
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *ProblemError
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *DiffProjectDraft422JSONResponseBody
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *ProblemError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ProblemError
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *ProblemError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *DiffProjectDraftResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *DiffProjectDraftResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *DiffProjectDraftResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *DiffProjectDraftResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *DiffProjectDraftResponse409Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *DiffProjectDraftResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DiffProjectDraftResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DiffProjectDraftResponse503Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *DiffProjectDraftResponseDefaultHeaders
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DiffProjectDraftResponse) GetJSON200() *DraftDiff {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DiffProjectDraftResponse) GetJSON401() *ProblemError {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DiffProjectDraftResponse) GetJSON403() *ProblemError {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DiffProjectDraftResponse) GetJSON404() *NotFoundError {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r DiffProjectDraftResponse) GetJSON409() *ProblemError {
+	return r.JSON409
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r DiffProjectDraftResponse) GetJSON422() *DiffProjectDraft422JSONResponseBody {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r DiffProjectDraftResponse) GetJSON429() *ProblemError {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DiffProjectDraftResponse) GetJSON503() *ProblemError {
+	return r.JSON503
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r DiffProjectDraftResponse) GetJSONDefault() *ProblemError {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r DiffProjectDraftResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DiffProjectDraftResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DiffProjectDraftResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DiffProjectDraftResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -20672,7 +21084,7 @@ func (c *ClientWithResponses) DiscoverProjectSectionsWithResponse(ctx context.Co
 
 // GetProjectDraftWithResponse Check the draft
 //
-// The draft worked out: its compile errors, every test's result and the contract's checks (`acceptance`), the provenance report, the source check and the source questions. 409 `no_draft` before the first draft. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+// The draft worked out: its compile errors, every test's result and the contract's checks (`acceptance`), the provenance report, the source check and the source questions. 409 `no_draft` before the first draft. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
 //
 // Access: API key with scope `projects:read`. Metering class: `projects`.
 //
@@ -20689,7 +21101,7 @@ func (c *ClientWithResponses) GetProjectDraftWithResponse(ctx context.Context, p
 
 // PutProjectDraftWithBodyWithResponse Write the draft by hand
 //
-// Stores `rules` (.rules text) as the project's draft, whether or not it compiles (a draft is work in progress), with optional `source_questions`, and answers what GET .../draft answers. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+// Stores `rules` (.rules text) as the project's draft, whether or not it compiles (a draft is work in progress), with optional `source_questions`, and answers what GET .../draft answers. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
 //
 // Access: API key with scope `projects:write`. Metering class: `projects`.
 //
@@ -20706,7 +21118,7 @@ func (c *ClientWithResponses) PutProjectDraftWithBodyWithResponse(ctx context.Co
 
 // PutProjectDraftWithResponse Write the draft by hand
 //
-// Stores `rules` (.rules text) as the project's draft, whether or not it compiles (a draft is work in progress), with optional `source_questions`, and answers what GET .../draft answers. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+// Stores `rules` (.rules text) as the project's draft, whether or not it compiles (a draft is work in progress), with optional `source_questions`, and answers what GET .../draft answers. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
 //
 // Access: API key with scope `projects:write`. Metering class: `projects`.
 //
@@ -20719,6 +21131,23 @@ func (c *ClientWithResponses) PutProjectDraftWithResponse(ctx context.Context, p
 		return nil, err
 	}
 	return ParsePutProjectDraftResponse(rsp)
+}
+
+// DiffProjectDraftWithResponse Whom the draft would affect
+//
+// Compares the saved draft with a published cut over every possible applicant, with the solver, as GET /rulesets/{ruleset_id}/diff compares two versions (the draft is the new one): for each kind of outcome change an applicant it happens to (`witness`), the criteria whose status differs for them and their quotes on both sides, or `equivalent: true`; fields added, removed or redeclared in `field_changes`. `against` names the cut: a slug (send each `/` as `%2F`) or a concrete ruleset_id the caller may see; a slug resolves to its cut in force on `decision_date`, as /decide resolves it. Without `against`, the cut in force under the slug the draft publishes to (its `ruleset` header, the slug publish-project takes by default). `against`, `against_slug` and `against_version` say which cut was compared with. `decision_date` (YYYY-MM-DD, default today) fixes decision_date() and the cut in force. A named `against` the caller cannot see is 404; with no `against`, a draft that declares no slug, or a slug with no cut the caller may see, is 422 `nothing_published`.
+//
+// Access: API key with scope `projects:read`, `rulesets:read`. Metering class: `projects`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /projects/{project_id}/draft/diff (the `DiffProjectDraft` operationId).
+func (c *ClientWithResponses) DiffProjectDraftWithResponse(ctx context.Context, projectId string, params *DiffProjectDraftParams, reqEditors ...RequestEditorFn) (*DiffProjectDraftResponse, error) {
+	rsp, err := c.DiffProjectDraft(ctx, projectId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDiffProjectDraftResponse(rsp)
 }
 
 // FormatProjectDraftWithBodyWithResponse Format a rules text
@@ -20931,7 +21360,7 @@ func (c *ClientWithResponses) AddProjectGuidanceWithResponse(ctx context.Context
 
 // PublishProjectWithBodyWithResponse Publish the draft
 //
-// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
 //
 // Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 //
@@ -20950,7 +21379,7 @@ func (c *ClientWithResponses) PublishProjectWithBodyWithResponse(ctx context.Con
 
 // PublishProjectWithResponse Publish the draft
 //
-// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+// Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
 //
 // Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 //
@@ -24443,6 +24872,370 @@ func ParsePutProjectDraftResponse(rsp *http.Response) (*PutProjectDraftResponse,
 		response.Headers503 = &headers
 	case true:
 		var headers PutProjectDraftResponseDefaultHeaders
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.HeadersDefault = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDiffProjectDraftResponse parses an HTTP response from a DiffProjectDraftWithResponse call
+func ParseDiffProjectDraftResponse(rsp *http.Response) (*DiffProjectDraftResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DiffProjectDraftResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DraftDiff
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFoundError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest DiffProjectDraft422JSONResponseBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers DiffProjectDraftResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers DiffProjectDraftResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers DiffProjectDraftResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers DiffProjectDraftResponse404Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers DiffProjectDraftResponse409Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 422:
+		var headers DiffProjectDraftResponse422Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers DiffProjectDraftResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers DiffProjectDraftResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers503 = &headers
+	case true:
+		var headers DiffProjectDraftResponseDefaultHeaders
 		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

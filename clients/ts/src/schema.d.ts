@@ -167,18 +167,40 @@ export interface paths {
         };
         /**
          * Check the draft
-         * @description The draft worked out: its compile errors, every test's result and the contract's checks (`acceptance`), the provenance report, the source check and the source questions. 409 `no_draft` before the first draft. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+         * @description The draft worked out: its compile errors, every test's result and the contract's checks (`acceptance`), the provenance report, the source check and the source questions. 409 `no_draft` before the first draft. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
          *
          *     Access: API key with scope `projects:read`. Metering class: `projects`.
          */
         get: operations["get-project-draft"];
         /**
          * Write the draft by hand
-         * @description Stores `rules` (.rules text) as the project's draft, whether or not it compiles (a draft is work in progress), with optional `source_questions`, and answers what GET .../draft answers. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+         * @description Stores `rules` (.rules text) as the project's draft, whether or not it compiles (a draft is work in progress), with optional `source_questions`, and answers what GET .../draft answers. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
          *
          *     Access: API key with scope `projects:write`. Metering class: `projects`.
          */
         put: operations["put-project-draft"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{project_id}/draft/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whom the draft would affect
+         * @description Compares the saved draft with a published cut over every possible applicant, with the solver, as GET /rulesets/{ruleset_id}/diff compares two versions (the draft is the new one): for each kind of outcome change an applicant it happens to (`witness`), the criteria whose status differs for them and their quotes on both sides, or `equivalent: true`; fields added, removed or redeclared in `field_changes`. `against` names the cut: a slug (send each `/` as `%2F`) or a concrete ruleset_id the caller may see; a slug resolves to its cut in force on `decision_date`, as /decide resolves it. Without `against`, the cut in force under the slug the draft publishes to (its `ruleset` header, the slug publish-project takes by default). `against`, `against_slug` and `against_version` say which cut was compared with. `decision_date` (YYYY-MM-DD, default today) fixes decision_date() and the cut in force. A named `against` the caller cannot see is 404; with no `against`, a draft that declares no slug, or a slug with no cut the caller may see, is 422 `nothing_published`.
+         *
+         *     Access: API key with scope `projects:read`, `rulesets:read`. Metering class: `projects`.
+         */
+        get: operations["diff-project-draft"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -337,7 +359,7 @@ export interface paths {
         put?: never;
         /**
          * Publish the draft
-         * @description Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven.
+         * @description Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
          *
          *     Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
          *
@@ -1282,6 +1304,18 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        DraftDiff: {
+            /** @description The concrete ruleset_id of the cut compared with. */
+            against: string;
+            /** @description The slug that cut is published under. */
+            against_slug: string;
+            /** @description The cut's v<N> under its slug. */
+            against_version: string;
+            changes: components["schemas"]["Change"][];
+            equivalent: boolean;
+            field_changes: components["schemas"]["FieldChange"][];
+            project_id: string;
+        };
         DraftFormatRequest: {
             /** @description The .rules text to format. */
             rules: string;
@@ -1802,6 +1836,30 @@ export interface components {
             preferred_groups?: string[];
             preferred_section?: string;
         };
+        NearestPassage: {
+            /**
+             * Format: int64
+             * @description Byte offset just past the passage's last character.
+             */
+            end: number;
+            /**
+             * Format: int64
+             * @description Byte offset of the passage's first character in the source's extracted text (the text quotes are verified against).
+             */
+            offset: number;
+            /**
+             * Format: int64
+             * @description The PDF page the passage starts on; absent for other sources.
+             */
+            page?: number;
+            /**
+             * Format: double
+             * @description 1 less the cost of aligning the quote's words with the passage's per quote word (a word left out or added costs 1, a typo part of one; case and punctuation are ignored). Suggested from 0.6.
+             */
+            similarity: number;
+            /** @description The passage, white space collapsed: a quote the source verifies. */
+            text: string;
+        };
         NotFoundError: {
             detail: string;
         };
@@ -1998,6 +2056,8 @@ export interface components {
         };
         QuoteCheck: {
             criterion_id: string;
+            /** @description Only on a quote not found in its bound source: the source's passage nearest it, when one is close enough. */
+            nearest_passage?: components["schemas"]["NearestPassage"];
             /** Format: int64 */
             page?: number;
             project_source_id: string;
@@ -4128,7 +4188,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_7JzbM3k7HKam3BQt
+                 * @example prj_xZiTCjlfUVvbCi2y
                  */
                 project_id: string;
             };
@@ -4138,7 +4198,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "rules": "ruleset \"demo/us-fmla-employee\"\nsection fmla_employee\nname \"FMLA employee eligibility\"\nsource usc29_2611 \"29 U.S.C. 2611 (FMLA definitions)\" url \"https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim\" licence \"public-domain\"\nfield employment.months_employed int weight 1\n  question \"For how many months in total have you worked for this employer?\"\nfield worksite.employees_within_75_miles int weight 2\n  question \"How many people does your employer employ within 75 miles of your worksite?\"\ngroup service all \"Length of service\" {\n  criterion tenure \"Employed for at least 12 months\" {\n    employment.months_employed >= 12\n    cite usc29_2611 \"has been employed for at least 12 months by the employer\"\n  }\n}\ngroup worksite all \"Worksite size\" {\n  criterion worksite_size \"50 or more employees within 75 miles\" {\n    worksite.employees_within_75_miles >= 50\n    cite usc29_2611 \"50 or more employees within 75 miles\"\n  }\n}\noutcome service and worksite\n\n# Hours of service (29 U.S.C. 2611(2)(A)(ii)) still to add.\n"
+                 *       "rules": "ruleset \"demo/us-fmla-employee\"\nsection fmla_employee\nname \"FMLA employee eligibility\"\nsource usc29_2611 \"29 U.S.C. 2611 (FMLA definitions)\" url \"https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim\" licence \"public-domain\"\nfield employment.months_employed int weight 1\n  question \"For how many months in total have you worked for this employer?\"\nfield worksite.employees_within_75_miles int weight 2\n  question \"How many people does your employer employ within 75 miles of your worksite?\"\ngroup service all \"Length of service\" {\n  criterion tenure \"Employed for at least 12 months\" {\n    employment.months_employed >= 12\n    cite usc29_2611 \"has been employed for at least 12 months by the employer\"\n  }\n}\ngroup worksite all \"Worksite size\" {\n  criterion worksite_size \"50 or more employees within 75 miles\" {\n    worksite.employees_within_75_miles >= 50\n    cite usc29_2611 \"50 or more employes within 75 mile\"\n  }\n}\noutcome service and worksite\n\n# Hours of service (29 U.S.C. 2611(2)(A)(ii)) still to add.\n"
                  *     }
                  */
                 "application/json": components["schemas"]["DraftUpdateRequest"];
@@ -4176,9 +4236,9 @@ export interface operations {
                      *       },
                      *       "compile_errors": [],
                      *       "compiles": true,
-                     *       "content_digest": "sha256:534a9cd79221f6a0e01823593e0c8df9d56a7bf10a04540218fbdf4a3a288e39",
+                     *       "content_digest": "sha256:5525beb881a0382e0869d5b1c87ab4514b16feed52a8f4cc979c2ff32b2ee357",
                      *       "origin": "hand",
-                     *       "project_id": "prj_7JzbM3k7HKam3BQt",
+                     *       "project_id": "prj_xZiTCjlfUVvbCi2y",
                      *       "provenance_report": {
                      *         "coverage": [
                      *           {
@@ -4186,46 +4246,54 @@ export interface operations {
                      *             "clauses": 1,
                      *             "filename": "source.txt",
                      *             "share": 0,
-                     *             "source_id": "src_EfJBpjFKtaKnwr02",
+                     *             "source_id": "src_LLbwR7Xh-XL_XtaU",
                      *             "status": "reference_only",
                      *             "uncited_passages": [
                      *               "An eligible employee has been employed for at least 12 months by the employer."
                      *             ]
                      *           },
                      *           {
-                     *             "cited_clauses": 2,
+                     *             "cited_clauses": 1,
                      *             "clauses": 2,
                      *             "filename": "fmla-notes.txt",
-                     *             "share": 1,
-                     *             "source_id": "src_GgoTublwO0JU4jf_",
+                     *             "share": 0.5,
+                     *             "source_id": "src_dujoTGmoSKkobil7",
                      *             "status": "active",
-                     *             "uncited_passages": []
+                     *             "uncited_passages": [
+                     *               "An employer must employ 50 or more employees within 75 miles."
+                     *             ]
                      *           }
                      *         ],
                      *         "quotes": [
                      *           {
                      *             "criterion_id": "tenure",
-                     *             "project_source_id": "src_GgoTublwO0JU4jf_",
+                     *             "project_source_id": "src_dujoTGmoSKkobil7",
                      *             "quote": "has been employed for at least 12 months by the employer",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
                      *           },
                      *           {
                      *             "criterion_id": "worksite_size",
-                     *             "project_source_id": "src_GgoTublwO0JU4jf_",
-                     *             "quote": "50 or more employees within 75 miles",
+                     *             "nearest_passage": {
+                     *               "end": 139,
+                     *               "offset": 103,
+                     *               "similarity": 0.956,
+                     *               "text": "50 or more employees within 75 miles"
+                     *             },
+                     *             "project_source_id": "src_dujoTGmoSKkobil7",
+                     *             "quote": "50 or more employes within 75 mile",
                      *             "source_id": "usc29_2611",
-                     *             "verified": true
+                     *             "verified": false
                      *           }
                      *         ],
                      *         "totals": {
-                     *           "flagged": 0,
+                     *           "flagged": 1,
                      *           "uncited": 0,
-                     *           "verified": 2
+                     *           "verified": 1
                      *         }
                      *       },
                      *       "reference_problems": [],
-                     *       "rules": "ruleset \"demo/us-fmla-employee\"\nsection fmla_employee\nname \"FMLA employee eligibility\"\nsource usc29_2611 \"29 U.S.C. 2611 (FMLA definitions)\" url \"https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim\" licence \"public-domain\"\nfield employment.months_employed int weight 1\n  question \"For how many months in total have you worked for this employer?\"\nfield worksite.employees_within_75_miles int weight 2\n  question \"How many people does your employer employ within 75 miles of your worksite?\"\ngroup service all \"Length of service\" {\n  criterion tenure \"Employed for at least 12 months\" {\n    employment.months_employed >= 12\n    cite usc29_2611 \"has been employed for at least 12 months by the employer\"\n  }\n}\ngroup worksite all \"Worksite size\" {\n  criterion worksite_size \"50 or more employees within 75 miles\" {\n    worksite.employees_within_75_miles >= 50\n    cite usc29_2611 \"50 or more employees within 75 miles\"\n  }\n}\noutcome service and worksite\n\n# Hours of service (29 U.S.C. 2611(2)(A)(ii)) still to add.\n",
+                     *       "rules": "ruleset \"demo/us-fmla-employee\"\nsection fmla_employee\nname \"FMLA employee eligibility\"\nsource usc29_2611 \"29 U.S.C. 2611 (FMLA definitions)\" url \"https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim\" licence \"public-domain\"\nfield employment.months_employed int weight 1\n  question \"For how many months in total have you worked for this employer?\"\nfield worksite.employees_within_75_miles int weight 2\n  question \"How many people does your employer employ within 75 miles of your worksite?\"\ngroup service all \"Length of service\" {\n  criterion tenure \"Employed for at least 12 months\" {\n    employment.months_employed >= 12\n    cite usc29_2611 \"has been employed for at least 12 months by the employer\"\n  }\n}\ngroup worksite all \"Worksite size\" {\n  criterion worksite_size \"50 or more employees within 75 miles\" {\n    worksite.employees_within_75_miles >= 50\n    cite usc29_2611 \"50 or more employes within 75 mile\"\n  }\n}\noutcome service and worksite\n\n# Hours of service (29 U.S.C. 2611(2)(A)(ii)) still to add.\n",
                      *       "source_check": {
                      *         "findings": [
                      *           {
@@ -4236,7 +4304,7 @@ export interface operations {
                      *         "status": "warnings"
                      *       },
                      *       "source_questions": [],
-                     *       "updated_at": "2026-11-23T21:09:01.64931Z"
+                     *       "updated_at": "2026-11-23T06:59:19.06192Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Draft"];
@@ -4319,6 +4387,308 @@ export interface operations {
                 };
             };
             /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
+            default: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+        };
+    };
+    "diff-project-draft": {
+        parameters: {
+            query?: {
+                /** @description The published cut to compare with: a slug or a concrete ruleset_id; default the cut in force under the draft's ruleset slug. */
+                against?: string;
+                /** @description What decision_date() reads and which cut of a slug is in force, YYYY-MM-DD; default today. */
+                decision_date?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The project id, prj_ and 16 URL-safe characters.
+                 * @example prj_6vP6ioH2JENROGT4
+                 */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "against": "fmla_employee:20261123-35749ab4c012",
+                     *       "against_slug": "demo/us-fmla-employee",
+                     *       "against_version": "v1",
+                     *       "changes": [
+                     *         {
+                     *           "criteria": [
+                     *             {
+                     *               "criterion_id": "employer_size",
+                     *               "new_quotes": [],
+                     *               "old_quotes": [
+                     *                 "employs 50 or more employees for each working day during each of 20 or more calendar workweeks in the current or preceding calendar year"
+                     *               ],
+                     *               "old_status": "pending"
+                     *             },
+                     *             {
+                     *               "criterion_id": "hours",
+                     *               "new_quotes": [],
+                     *               "old_quotes": [
+                     *                 "for at least 1,250 hours of service with such employer during the previous 12-month period",
+                     *                 "at least 1,250 hours of service during the 12-month period immediately preceding the commencement of the leave"
+                     *               ],
+                     *               "old_status": "not_satisfied"
+                     *             },
+                     *             {
+                     *               "criterion_id": "not_title5",
+                     *               "new_quotes": [],
+                     *               "old_quotes": [
+                     *                 "any Federal officer or employee covered under subchapter V of chapter 63 of title 5"
+                     *               ],
+                     *               "old_status": "pending"
+                     *             },
+                     *             {
+                     *               "criterion_id": "public_agency",
+                     *               "new_quotes": [],
+                     *               "old_quotes": [
+                     *                 "public agency"
+                     *               ],
+                     *               "old_status": "pending"
+                     *             }
+                     *           ],
+                     *           "from": "not_eligible",
+                     *           "kind": "not_eligible_to_eligible",
+                     *           "to": "eligible",
+                     *           "witness": {
+                     *             "employment.hours_12_months": 0,
+                     *             "employment.months_employed": 12,
+                     *             "worksite.employees_within_75_miles": 50
+                     *           }
+                     *         },
+                     *         {
+                     *           "criteria": [
+                     *             {
+                     *               "criterion_id": "employer_size",
+                     *               "new_quotes": [],
+                     *               "old_quotes": [
+                     *                 "employs 50 or more employees for each working day during each of 20 or more calendar workweeks in the current or preceding calendar year"
+                     *               ],
+                     *               "old_status": "pending"
+                     *             },
+                     *             {
+                     *               "criterion_id": "hours",
+                     *               "new_quotes": [],
+                     *               "old_quotes": [
+                     *                 "for at least 1,250 hours of service with such employer during the previous 12-month period",
+                     *                 "at least 1,250 hours of service during the 12-month period immediately preceding the commencement of the leave"
+                     *               ],
+                     *               "old_status": "not_satisfied"
+                     *             },
+                     *             {
+                     *               "criterion_id": "not_title5",
+                     *               "new_quotes": [],
+                     *               "old_quotes": [
+                     *                 "any Federal officer or employee covered under subchapter V of chapter 63 of title 5"
+                     *               ],
+                     *               "old_status": "pending"
+                     *             },
+                     *             {
+                     *               "criterion_id": "public_agency",
+                     *               "new_quotes": [],
+                     *               "old_quotes": [
+                     *                 "public agency"
+                     *               ],
+                     *               "old_status": "pending"
+                     *             }
+                     *           ],
+                     *           "from": "not_eligible",
+                     *           "kind": "not_eligible_to_undetermined",
+                     *           "to": "undetermined",
+                     *           "witness": {
+                     *             "employment.hours_12_months": 0
+                     *           }
+                     *         },
+                     *         {
+                     *           "criteria": [
+                     *             {
+                     *               "criterion_id": "employer_size",
+                     *               "new_quotes": [],
+                     *               "old_quotes": [
+                     *                 "employs 50 or more employees for each working day during each of 20 or more calendar workweeks in the current or preceding calendar year"
+                     *               ],
+                     *               "old_status": "pending"
+                     *             },
+                     *             {
+                     *               "criterion_id": "hours",
+                     *               "new_quotes": [],
+                     *               "old_quotes": [
+                     *                 "for at least 1,250 hours of service with such employer during the previous 12-month period",
+                     *                 "at least 1,250 hours of service during the 12-month period immediately preceding the commencement of the leave"
+                     *               ],
+                     *               "old_status": "pending"
+                     *             },
+                     *             {
+                     *               "criterion_id": "not_title5",
+                     *               "new_quotes": [],
+                     *               "old_quotes": [
+                     *                 "any Federal officer or employee covered under subchapter V of chapter 63 of title 5"
+                     *               ],
+                     *               "old_status": "pending"
+                     *             },
+                     *             {
+                     *               "criterion_id": "public_agency",
+                     *               "new_quotes": [],
+                     *               "old_quotes": [
+                     *                 "public agency"
+                     *               ],
+                     *               "old_status": "pending"
+                     *             }
+                     *           ],
+                     *           "from": "undetermined",
+                     *           "kind": "undetermined_to_eligible",
+                     *           "to": "eligible",
+                     *           "witness": {
+                     *             "employment.months_employed": 12,
+                     *             "worksite.employees_within_75_miles": 50
+                     *           }
+                     *         }
+                     *       ],
+                     *       "equivalent": false,
+                     *       "field_changes": [
+                     *         {
+                     *           "field": "employment.employer_type",
+                     *           "kind": "removed",
+                     *           "old": "enum [\"private\" \"public_agency\" \"federal_title5\"]"
+                     *         },
+                     *         {
+                     *           "field": "employment.hours_12_months",
+                     *           "kind": "removed",
+                     *           "old": "decimal"
+                     *         },
+                     *         {
+                     *           "field": "employer.workweeks_with_50_employees",
+                     *           "kind": "removed",
+                     *           "old": "int"
+                     *         }
+                     *       ],
+                     *       "project_id": "prj_6vP6ioH2JENROGT4"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DraftDiff"];
+                };
+            };
+            /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme: `ApiKey header="x-api-key"`. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Not Found. The project or ruleset is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
+            404: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Conflict. `no_draft`: the project has no draft yet. */
+            409: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `draft_does_not_compile`: the draft does not compile, or authors another section (`compile_errors`, as GET .../draft reports them). `nothing_published`: no `against` was given and there is nothing to compare with: the draft declares no `ruleset` slug, or no cut under it is visible to the caller. `ruleset_record_corrupt`: the stored ruleset could not be loaded (its content does not match its digest); republish it. `diff_undecided`: the solver could not decide within its time bound (10 s); nothing is known about the difference. */
+            422: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `projects` class; `Retry-After: 86400`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
@@ -9393,7 +9763,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `release_member_unresolved`: a member of the composition is missing, not live, archived or does not load; the draft is unchanged. `rulebook_release_missing`: the head names a release this server does not hold; the latest is never served instead. `rulebook_release_corrupt`: the release's frozen content fails its identity check. `diff_undecided`: the solver could not decide within its time bound (10 s). */
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `release_member_unresolved`: a member of the composition is missing, not live, archived or does not load; the draft is unchanged. `rulebook_release_missing`: the head names a release this server does not hold; the latest is never served instead. `rulebook_release_corrupt`: the release's frozen content fails its identity check. `diff_undecided`: the solver could not decide within its time bound (10 s); nothing is known about the difference. */
             422: {
                 headers: {
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
