@@ -247,6 +247,15 @@ test('the studio: sign in, sources, rules, tests, review, publish, sign out', as
   await page.keyboard.press('Control+Z');
   await page.keyboard.press('Control+Z');
 
+  // A quote that is not word for word in its source: the nearest passage
+  // is offered, and taking it clears the warning.
+  await setRules(page, rules(false).replace('with respect to whom leave is requested', 'with respect to whom leave was requested'));
+  await page.waitForSelector('#problems li.warning');
+  assert.match(await page.locator('#problems li.warning').textContent(), /nearest passage in the source is “for at least 12 months by the employer with respect to whom leave is requested/);
+  await press(page, '#problems li.warning button.secondary');
+  await page.keyboard.press('Control+S');
+  await page.waitForFunction(() => /None found/.test(document.querySelector('#problems')?.textContent ?? ''));
+
   // Tests: one case passes, one expects the wrong outcome and fails with its reason.
   await press(page, '#tab-tests');
   await page.waitForSelector('#case-form');

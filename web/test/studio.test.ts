@@ -171,6 +171,33 @@ test('diagnostics: compile errors at their line and column, warnings at what the
     ],
   );
   assert.match(placed[4]?.message ?? '', /criterion adult/);
+  assert.equal(placed[4]?.fix, undefined, 'no fix without a nearest passage');
+  const near = placeDiagnostics(
+    rules,
+    draftWith({
+      provenance_report: {
+        totals: { verified: 0, flagged: 1, uncited: 0 },
+        coverage: [],
+        quotes: [
+          {
+            criterion_id: 'adult',
+            source_id: 'usc',
+            project_source_id: 'src_1',
+            quote: 'eighteen "years" of age',
+            verified: false,
+            nearest_passage: { text: 'eighteen "years" of ages', offset: 10, end: 34, page: 2, similarity: 0.9 },
+          },
+        ],
+      },
+    }),
+  );
+  assert.match(near[0]?.message ?? '', /nearest passage in the source \(page 2\) is “eighteen "years" of ages”/);
+  assert.deepEqual(near[0]?.fix, {
+    label: 'Quote the source’s words for criterion adult',
+    find: '"eighteen \\"years\\" of age"',
+    replace: '"eighteen \\"years\\" of ages"',
+  });
+  assert.ok(rules.includes(near[0]?.fix?.find ?? '-'), 'the fix finds the quote as the rules write it');
   assert.deepEqual(placeCompileErrors(['draft.rules:2:3: x', 'y']), [
     { severity: 'error', line: 2, column: 3, message: 'x' },
     { severity: 'error', line: 1, column: 1, message: 'y' },

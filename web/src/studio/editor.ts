@@ -187,12 +187,35 @@ export async function editorView(client: StudioClient, projectId: string, contai
                 },
                 describePlaced(p),
               ),
+              p.fix ? fixButton(p.fix) : null,
             ),
           )
         : [h('li', { class: 'none' }, 'None found in the last saved version.')]),
     );
     status.textContent = draftSummary(d);
   };
+
+  /** fixButton applies a fix the API suggests: the first occurrence of its text is replaced, to be saved. */
+  const fixButton = (fix: NonNullable<Placed['fix']>): HTMLElement =>
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'secondary small',
+        onclick: () => {
+          const at = view.state.doc.toString().indexOf(fix.find);
+          if (at < 0) {
+            announce('That text is no longer in the editor.');
+            return;
+          }
+          view.dispatch({ changes: { from: at, to: at + fix.find.length, insert: fix.replace }, selection: { anchor: at, head: at + fix.replace.length }, scrollIntoView: true });
+          status.textContent = 'The quote now has the source’s words, not yet saved.';
+          announce(status.textContent);
+          view.focus();
+        },
+      },
+      fix.label,
+    );
 
   const drawVersions = (): void => {
     versionList.replaceChildren(

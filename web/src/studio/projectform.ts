@@ -3,6 +3,8 @@
 // that records the slug the project publishes under (the API keeps the
 // slug in the draft's `ruleset` line, not on the project).
 
+import { ruleString } from './rulestext.js';
+
 /** The API's slug pattern: lower-case words joined by "/" (catalog/slug.go). */
 const slugPattern = /^[a-z][a-z0-9-]*(\/[a-z][a-z0-9-]*)*$/;
 /** The rules language's identifiers (engine/GRAMMAR.md). */
@@ -40,9 +42,9 @@ export function sectionFromSlug(slug: string): string {
   return id;
 }
 
-/** quoted writes text as a rules-language string. */
+/** quoted writes one line of text as a rules-language string (strings may not span lines). */
 function quoted(text: string): string {
-  return '"' + text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/[\r\n]+/g, ' ') + '"';
+  return ruleString(text.replace(/[\r\n]+/g, ' '));
 }
 
 /** starterDraft is a new project's first draft: its header, for the author to go on from. */

@@ -3,6 +3,7 @@
 // message"), and the warnings that carry no position (a declared source
 // that binds to no project source, a quote not found in its source) at the
 // line of the declaration or cite they are about, found in the text.
+import { ruleString } from './rulestext.js';
 /** parseCompileError reads "file:line:column: message"; null when the text has another shape. */
 export function parseCompileError(text) {
     const m = /^(?:[^:\n]*):(\d+):(\d+):\s*([\s\S]*)$/.exec(text);
@@ -39,14 +40,20 @@ export function placeDiagnostics(rules, draft) {
     for (const q of draft.provenance_report.quotes) {
         if (q.verified)
             continue;
-        const start = escapeRegExp(q.quote.slice(0, 40).replace(/\\/g, '\\\\').replace(/"/g, '\\"'));
+        const start = escapeRegExp(ruleString(q.quote.slice(0, 40)).slice(1, -1));
         const cite = new RegExp(`^\\s*cite\\s+${escapeRegExp(q.source_id)}\\s+"${start}`);
         const at = lineOf(rules, (l) => cite.test(l));
-        out.push({
+        const near = q.nearest_passage;
+        const placed = {
             severity: 'warning',
             ...at,
             message: `This quote for criterion ${q.criterion_id} is not in the text of its source (${q.project_source_id || q.source_id}); it must match word for word.`,
-        });
+        };
+        if (near) {
+            placed.message += ` The nearest passage in the source${near.page ? ` (page ${near.page})` : ''} is “${near.text}”.`;
+            placed.fix = { label: `Quote the source’s words for criterion ${q.criterion_id}`, find: ruleString(q.quote), replace: ruleString(near.text) };
+        }
+        out.push(placed);
     }
     return out.sort((a, b) => a.line - b.line || a.column - b.column);
 }

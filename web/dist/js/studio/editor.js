@@ -139,10 +139,26 @@ export async function editorView(client, projectId, container) {
                         view.dispatch({ selection: { anchor: at.from, head: at.to }, scrollIntoView: true });
                     view.focus();
                 },
-            }, describePlaced(p))))
+            }, describePlaced(p)), p.fix ? fixButton(p.fix) : null))
             : [h('li', { class: 'none' }, 'None found in the last saved version.')]));
         status.textContent = draftSummary(d);
     };
+    /** fixButton applies a fix the API suggests: the first occurrence of its text is replaced, to be saved. */
+    const fixButton = (fix) => h('button', {
+        type: 'button',
+        class: 'secondary small',
+        onclick: () => {
+            const at = view.state.doc.toString().indexOf(fix.find);
+            if (at < 0) {
+                announce('That text is no longer in the editor.');
+                return;
+            }
+            view.dispatch({ changes: { from: at, to: at + fix.find.length, insert: fix.replace }, selection: { anchor: at, head: at + fix.replace.length }, scrollIntoView: true });
+            status.textContent = 'The quote now has the source’s words, not yet saved.';
+            announce(status.textContent);
+            view.focus();
+        },
+    }, fix.label);
     const drawVersions = () => {
         versionList.replaceChildren(...versions.list().map((v) => h('li', {}, h('span', {}, v.n === 0 ? `As opened, ${v.savedAt.toLocaleTimeString()}` : `Version ${v.n}, saved ${v.savedAt.toLocaleTimeString()}`), h('button', { type: 'button', class: 'secondary small', 'aria-label': `Compare ${versionName(v)} with the editor`, onclick: () => showCompare(v) }, 'Compare'), h('button', { type: 'button', class: 'secondary small', 'aria-label': `Restore ${versionName(v)}`, onclick: () => restore(v) }, 'Restore'))));
     };

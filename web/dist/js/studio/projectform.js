@@ -2,6 +2,7 @@
 // look like, said in words before anything is sent, and the starter draft
 // that records the slug the project publishes under (the API keeps the
 // slug in the draft's `ruleset` line, not on the project).
+import { ruleString } from './rulestext.js';
 /** The API's slug pattern: lower-case words joined by "/" (catalog/slug.go). */
 const slugPattern = /^[a-z][a-z0-9-]*(\/[a-z][a-z0-9-]*)*$/;
 /** The rules language's identifiers (engine/GRAMMAR.md). */
@@ -31,9 +32,9 @@ export function sectionFromSlug(slug) {
     const id = last.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^[^a-z]+/, '').replace(/_+$/, '');
     return id;
 }
-/** quoted writes text as a rules-language string. */
+/** quoted writes one line of text as a rules-language string (strings may not span lines). */
 function quoted(text) {
-    return '"' + text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/[\r\n]+/g, ' ') + '"';
+    return ruleString(text.replace(/[\r\n]+/g, ' '));
 }
 /** starterDraft is a new project's first draft: its header, for the author to go on from. */
 export function starterDraft(f) {
