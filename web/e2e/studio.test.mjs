@@ -256,6 +256,27 @@ test('the studio: sign in, sources, rules, tests, review, publish, sign out', as
   await page.keyboard.press('Control+S');
   await page.waitForFunction(() => /None found/.test(document.querySelector('#problems')?.textContent ?? ''));
 
+  // The session ends while the author edits: signing in again in place
+  // keeps the unsaved text, and the save then goes through.
+  await page.evaluate(async () => {
+    const token = (await fetch('/console/session', { credentials: 'same-origin' })).headers.get('X-CSRF-Token');
+    await fetch('/console/session', { method: 'DELETE', credentials: 'same-origin', headers: { 'X-CSRF-Token': token } });
+  });
+  await page.locator('.cm-line', { hasText: 'section fmla_service' }).click();
+  await page.keyboard.press('End');
+  await page.keyboard.type('  # kept across sign-ins');
+  await page.keyboard.press('Control+S');
+  await page.waitForSelector('#session-ended');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'session-ended-heading');
+  assert.match(await page.locator('#draft-error').textContent(), /no longer signed in/);
+  await axe(page, 'session-ended');
+  await typeInto(page, '#api-key', key);
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#signed-in-as');
+  await press(page, '#save-draft');
+  await page.waitForFunction(() => /The rules compile/.test(document.querySelector('#draft-status')?.textContent ?? ''));
+  assert.match(await page.locator('.cm-content').textContent(), /# kept across sign-ins/);
+
   // Tests: one case passes, one expects the wrong outcome and fails with its reason.
   await press(page, '#tab-tests');
   await page.waitForSelector('#case-form');

@@ -241,7 +241,7 @@ export async function editorView(client: StudioClient, projectId: string, contai
       h('p', { id: 'compare-summary' }, diffSummary(lines)),
       h(
         'ol',
-        { class: 'diff', 'aria-label': 'Line by line' },
+        { class: 'diff', 'aria-label': 'Line by line', tabindex: '0' },
         ...lines.map((l) =>
           h(
             'li',

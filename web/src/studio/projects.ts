@@ -9,11 +9,12 @@ import { studioHref } from './routes.js';
 import type { Project, ProjectCreated } from './types.js';
 import { alertBox, busy, errorMessage, field, plural, when } from './ui.js';
 
-/** listProjects reads every project of the tenant, page by page. */
+/** The most projects listed: one page of the API's. */
+const listed = 100;
+
+/** listProjects reads the tenant's first projects, in creation order (a page of the API's). */
 async function listProjects(client: StudioClient): Promise<Project[]> {
-  // The API pages with X-Next-Cursor; a studio tenant's projects fit in a
-  // few pages, so the first 100 are listed and the count says if there are more.
-  return client.call<Project[]>('GET', '/projects?limit=100');
+  return client.call<Project[]>('GET', `/projects?limit=${listed}`);
 }
 
 /** projectsView draws the project list and the create form into container. */
@@ -24,7 +25,11 @@ export async function projectsView(client: StudioClient, container: HTMLElement)
   container.append(h('h2', {}, 'Your projects'), count, alert.el, list, createForm(client));
   try {
     const projects = await listProjects(client);
-    count.textContent = projects.length ? plural(projects.length, 'project') : 'No projects yet: create the first one below.';
+    count.textContent = projects.length
+      ? projects.length === listed
+        ? `The first ${listed} projects`
+        : plural(projects.length, 'project')
+      : 'No projects yet: create the first one below.';
     list.replaceChildren(...projects.map(projectCard));
   } catch (err) {
     count.textContent = 'The projects could not be loaded.';

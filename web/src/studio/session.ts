@@ -8,8 +8,18 @@ import type { StudioClient } from './client.js';
 import type { Who } from './types.js';
 import { alertBox, busy, errorMessage, field, when } from './ui.js';
 
-/** signInView draws the sign-in form; onSignedIn is called with who signed in. */
+/** signInView draws the sign-in page; onSignedIn is called with who signed in. */
 export function signInView(client: StudioClient, onSignedIn: (who: Who) => void, reason = ''): Node[] {
+  return [
+    h('h1', { tabindex: '-1' }, 'Sign in to the studio'),
+    h('p', { class: 'lead' }, 'The studio is where your team turns statute text into a tested, reviewed and published ruleset.'),
+    reason ? h('p', { class: 'notice', role: 'status' }, reason) : null,
+    signInForm(client, onSignedIn),
+  ].filter((x) => x !== null);
+}
+
+/** signInForm is the key field and its button; onSignedIn is called with who signed in. */
+export function signInForm(client: StudioClient, onSignedIn: (who: Who) => void): HTMLFormElement {
   const key = field(
     'api-key',
     'API key',
@@ -51,12 +61,7 @@ export function signInView(client: StudioClient, onSignedIn: (who: Who) => void,
     h('div', { class: 'buttons' }, submit),
     alert.el,
   );
-  return [
-    h('h1', { tabindex: '-1' }, 'Sign in to the studio'),
-    h('p', { class: 'lead' }, 'The studio is where your team turns statute text into a tested, reviewed and published ruleset.'),
-    reason ? h('p', { class: 'notice', role: 'status' }, reason) : null,
-    form,
-  ].filter((x) => x !== null);
+  return form;
 }
 
 /** sessionBanner says who the studio acts as, with a way to sign out. */

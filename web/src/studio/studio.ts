@@ -10,7 +10,7 @@ import { projectsView } from './projects.js';
 import { publishView } from './publish.js';
 import { reviewView } from './review.js';
 import { type ProjectScreen, projectScreens, screenTitles, type StudioRoute, studioHref } from './routes.js';
-import { sessionBanner, signInView } from './session.js';
+import { sessionBanner, signInForm, signInView } from './session.js';
 import { sourcesView } from './sources.js';
 import { testsView } from './tests.js';
 import type { Project } from './types.js';
@@ -31,10 +31,7 @@ const screens: Record<ProjectScreen, (client: StudioClient, projectId: string, c
  */
 export async function showStudio(client: StudioClient, main: HTMLElement, route: StudioRoute, sameProject: boolean): Promise<void> {
   const redraw = (): void => void showStudio(client, main, route, false);
-  client.onSignedOut = () => {
-    main.replaceChildren(...signInView(client, redraw, 'Your session has ended; sign in again to go on.'));
-    main.querySelector<HTMLElement>('#api-key')?.focus();
-  };
+  client.onSignedOut = () => {};
   const who = await client.who().catch(() => null);
   if (!who) {
     document.title = 'Sign in · Eligo studio';
@@ -47,6 +44,24 @@ export async function showStudio(client: StudioClient, main: HTMLElement, route:
     main.querySelector<HTMLElement>('h1')?.focus();
   };
   const banner = sessionBanner(client, who, signedOut);
+  // A session that ends while the author works (30 minutes idle, 12 hours
+  // in all) is renewed in place: the sign-in form takes the banner's place
+  // and the screen, with whatever is not yet saved, stays as it is.
+  client.onSignedOut = () => {
+    const current = main.querySelector('.session-banner');
+    if (!current || current.id === 'session-ended') return;
+    const ended: HTMLElement = h(
+      'section',
+      { class: 'session-banner', id: 'session-ended', 'aria-labelledby': 'session-ended-heading' },
+      h('h2', { id: 'session-ended-heading', tabindex: '-1' }, 'Your session has ended'),
+      h('p', {}, 'Sign in again to go on; nothing on this page is lost. Then repeat what was refused.'),
+      signInForm(client, (again) => {
+        ended.replaceWith(sessionBanner(client, again, signedOut));
+      }),
+    );
+    current.replaceWith(ended);
+    ended.querySelector<HTMLElement>('h2')?.focus();
+  };
 
   if (route.kind === 'projects') {
     document.title = 'Projects · Eligo studio';

@@ -15,6 +15,8 @@ async function bodyOf(res) {
         return null;
     }
 }
+/** signedOutMessage says why a call was refused when the session has ended. */
+export const signedOutMessage = 'You are no longer signed in (a session ends after 30 minutes without use, or 12 hours in all). Sign in again to go on.';
 /** StudioClient makes the studio's same-origin calls as the signed-in session. */
 export class StudioClient {
     /** onSignedOut is told when the API says the session has ended (a 401). */
@@ -52,8 +54,12 @@ export class StudioClient {
         const res = await sessionFetch(path, init);
         const out = await bodyOf(res);
         if (!res.ok) {
-            if (res.status === 401)
+            if (res.status === 401) {
+                // The API's words here are for programs ("needs an API key in the
+                // x-api-key header"); the studio's author needs to know the session ended.
                 this.onSignedOut();
+                throw new StudioError(401, signedOutMessage, out);
+            }
             throw new StudioError(res.status, problemText(res.status, out), out);
         }
         return out;

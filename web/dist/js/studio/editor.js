@@ -166,7 +166,7 @@ export async function editorView(client, projectId, container) {
     const showCompare = (v) => {
         const lines = lineDiff(v.rules, view.state.doc.toString());
         const heading = h('h4', { id: 'compare-heading', tabindex: '-1' }, `Changes from ${versionName(v)} to the editor’s text`);
-        compare.replaceChildren(heading, h('p', { id: 'compare-summary' }, diffSummary(lines)), h('ol', { class: 'diff', 'aria-label': 'Line by line' }, ...lines.map((l) => h('li', { class: 'diff-' + l.kind }, h('span', { class: 'visually-hidden' }, l.kind === 'added' ? 'Added: ' : l.kind === 'removed' ? 'Removed: ' : 'Unchanged: '), h('span', { class: 'diff-mark', 'aria-hidden': 'true' }, l.kind === 'added' ? '+' : l.kind === 'removed' ? '−' : ' '), h('code', {}, l.text || ' ')))), h('button', { type: 'button', class: 'secondary', onclick: () => ((compare.hidden = true), view.focus()) }, 'Close the comparison'));
+        compare.replaceChildren(heading, h('p', { id: 'compare-summary' }, diffSummary(lines)), h('ol', { class: 'diff', 'aria-label': 'Line by line', tabindex: '0' }, ...lines.map((l) => h('li', { class: 'diff-' + l.kind }, h('span', { class: 'visually-hidden' }, l.kind === 'added' ? 'Added: ' : l.kind === 'removed' ? 'Removed: ' : 'Unchanged: '), h('span', { class: 'diff-mark', 'aria-hidden': 'true' }, l.kind === 'added' ? '+' : l.kind === 'removed' ? '−' : ' '), h('code', {}, l.text || ' ')))), h('button', { type: 'button', class: 'secondary', onclick: () => ((compare.hidden = true), view.focus()) }, 'Close the comparison'));
         compare.hidden = false;
         heading.focus();
     };

@@ -4,8 +4,17 @@
 // says who the studio acts as (tenant and key prefix, never the key).
 import { announce, h } from '../dom.js';
 import { alertBox, busy, errorMessage, field, when } from './ui.js';
-/** signInView draws the sign-in form; onSignedIn is called with who signed in. */
+/** signInView draws the sign-in page; onSignedIn is called with who signed in. */
 export function signInView(client, onSignedIn, reason = '') {
+    return [
+        h('h1', { tabindex: '-1' }, 'Sign in to the studio'),
+        h('p', { class: 'lead' }, 'The studio is where your team turns statute text into a tested, reviewed and published ruleset.'),
+        reason ? h('p', { class: 'notice', role: 'status' }, reason) : null,
+        signInForm(client, onSignedIn),
+    ].filter((x) => x !== null);
+}
+/** signInForm is the key field and its button; onSignedIn is called with who signed in. */
+export function signInForm(client, onSignedIn) {
     const key = field('api-key', 'API key', h('input', { type: 'password', autocomplete: 'off', spellcheck: 'false', class: 'wide', required: true }), 'Your team’s key, starting “elg_”. It is sent once to sign you in and is not stored in this browser.');
     const alert = alertBox('sign-in-error');
     const submit = h('button', { type: 'submit', id: 'sign-in' }, 'Sign in');
@@ -37,12 +46,7 @@ export function signInView(client, onSignedIn, reason = '') {
             });
         },
     }, key.row, h('div', { class: 'buttons' }, submit), alert.el);
-    return [
-        h('h1', { tabindex: '-1' }, 'Sign in to the studio'),
-        h('p', { class: 'lead' }, 'The studio is where your team turns statute text into a tested, reviewed and published ruleset.'),
-        reason ? h('p', { class: 'notice', role: 'status' }, reason) : null,
-        form,
-    ].filter((x) => x !== null);
+    return form;
 }
 /** sessionBanner says who the studio acts as, with a way to sign out. */
 export function sessionBanner(client, who, onSignedOut) {

@@ -8,7 +8,7 @@ import { projectsView } from './projects.js';
 import { publishView } from './publish.js';
 import { reviewView } from './review.js';
 import { projectScreens, screenTitles, studioHref } from './routes.js';
-import { sessionBanner, signInView } from './session.js';
+import { sessionBanner, signInForm, signInView } from './session.js';
 import { sourcesView } from './sources.js';
 import { testsView } from './tests.js';
 import { alertBox, errorMessage } from './ui.js';
@@ -26,10 +26,7 @@ const screens = {
  */
 export async function showStudio(client, main, route, sameProject) {
     const redraw = () => void showStudio(client, main, route, false);
-    client.onSignedOut = () => {
-        main.replaceChildren(...signInView(client, redraw, 'Your session has ended; sign in again to go on.'));
-        main.querySelector('#api-key')?.focus();
-    };
+    client.onSignedOut = () => { };
     const who = await client.who().catch(() => null);
     if (!who) {
         document.title = 'Sign in · Eligo studio';
@@ -42,6 +39,19 @@ export async function showStudio(client, main, route, sameProject) {
         main.querySelector('h1')?.focus();
     };
     const banner = sessionBanner(client, who, signedOut);
+    // A session that ends while the author works (30 minutes idle, 12 hours
+    // in all) is renewed in place: the sign-in form takes the banner's place
+    // and the screen, with whatever is not yet saved, stays as it is.
+    client.onSignedOut = () => {
+        const current = main.querySelector('.session-banner');
+        if (!current || current.id === 'session-ended')
+            return;
+        const ended = h('section', { class: 'session-banner', id: 'session-ended', 'aria-labelledby': 'session-ended-heading' }, h('h2', { id: 'session-ended-heading', tabindex: '-1' }, 'Your session has ended'), h('p', {}, 'Sign in again to go on; nothing on this page is lost. Then repeat what was refused.'), signInForm(client, (again) => {
+            ended.replaceWith(sessionBanner(client, again, signedOut));
+        }));
+        current.replaceWith(ended);
+        ended.querySelector('h2')?.focus();
+    };
     if (route.kind === 'projects') {
         document.title = 'Projects · Eligo studio';
         const body = h('div', { id: 'studio-body' });
