@@ -11,6 +11,8 @@ import (
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/authoring"
 	"github.com/eligo/eligo/catalog"
+	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/solver/bound"
 	"github.com/eligo/eligo/solver/verify"
 )
 
@@ -51,6 +53,20 @@ func registerStudio(s *api.Server, h *handler, op func(id, method, path, summary
 		api.RefusalDiffUndecided,
 	}
 	api.Register(s, diff, h.diff)
+
+	suggest := op("suggest-project-cases", http.MethodPost, "/projects/{project_id}/suggest-cases", "Suggest test cases",
+		"The test cases the solver proposes for what the project's tests leave untested in the saved draft, as `eligo test --suggest` prints them: per criterion, satisfied, not satisfied (and as the only alternative of an `any` group), "+
+			"and each comparison with a constant at the constant, just below and just above. Each suggestion names its `goal`; a `reachable` one carries `case`, in the shape set-project-tests takes a test case "+
+			"(named after the goal, `expected_outcome` what the draft decides, `expectations.criteria` pinning the criteria it is about; send it in `test_cases` to add it, after checking the outcome against the law), "+
+			"`also_covers` (later goals it meets too) and `kills`, the mutants of the draft that survive the current tests and this case would kill; an unreachable goal (no answer set meets it) has `case` null. "+
+			"The top-level `candidates`, `planned`, `done`, `complete` and `incomplete` say how far the search got; `mutation_score` is the current tests' score (`total`, `killed`, `score`, `survivors`) and `killed_with_suggestions` and `score_with_suggestions` the score with every reachable suggestion added. "+
+			fmt.Sprintf("`decision_date` (YYYY-MM-DD, default today) dates the cases of a draft that reads decision_date(). The search and the score each stop after %s, answering what they decided with `complete: false`. ", authoring.SuggestBudget)+
+			"409 `no_draft` before the first draft; a draft that does not compile is 422 `draft_does_not_compile`.", read)
+	suggest.Refusals = []api.Refusal{
+		{Status: http.StatusConflict, ReasonCode: authoring.ReasonNoDraft, Meaning: "the project has no draft yet."},
+		{Status: http.StatusUnprocessableEntity, ReasonCode: authoring.ReasonDraftInvalid, Meaning: "the draft does not compile, or authors another section (`compile_errors`, as GET .../draft reports them)."},
+	}
+	api.Register(s, suggest, h.suggest)
 }
 
 type formatInput struct {
@@ -119,7 +135,7 @@ func (h *handler) diff(ctx context.Context, in *draftDiffInput) (*draftDiffOutpu
 	if err != nil {
 		return nil, err
 	}
-	date, err := resource.QueryDate("decision_date", in.DecisionDate, h.clock.Now())
+	date, err := resource.DateParam("query", "decision_date", in.DecisionDate, h.clock.Now())
 	if err != nil {
 		return nil, err
 	}
@@ -168,4 +184,86 @@ func (h *handler) publishedCut(ctx context.Context, against, slug string, date i
 		return nil, api.LookupFailed(ctx, err, "Ruleset", slug)
 	}
 	return cut, nil
+}
+
+type suggestInput struct {
+	ProjectID string               `path:"project_id" maxLength:"100" doc:"The project id, prj_ and 16 URL-safe characters."`
+	Body      *suggestCasesRequest `required:"false"`
+}
+
+// suggestCasesRequest tunes a suggestion run.
+type suggestCasesRequest struct {
+	DecisionDate string `json:"decision_date,omitempty" pattern:"^[0-9]{4}-[0-9]{2}-[0-9]{2}$" doc:"The date the suggested cases are decided as of, and carry when the draft reads decision_date(); YYYY-MM-DD, default today."`
+}
+
+// suggestedCases are the cases the solver suggests for the draft.
+type suggestedCases struct {
+	ProjectID   string          `json:"project_id"`
+	Suggestions []suggestedCase `json:"suggestions" nullable:"false"`
+	// Progress says how far the search for the goals' cases got.
+	bound.Progress
+	MutationScore mutationScoreWithSuggestions `json:"mutation_score" doc:"The current tests' mutation score, and the score with every reachable suggestion added."`
+}
+
+// suggestedCase is one goal and the case that meets it.
+type suggestedCase struct {
+	Goal       string          `json:"goal" doc:"What the case exercises, e.g. criterion tenure satisfied."`
+	Reachable  bool            `json:"reachable" doc:"False when no answer set meets the goal: no case can cover it."`
+	Case       *wireCase       `json:"case" doc:"The case in set-project-tests' test_cases shape; null when the goal is unreachable."`
+	AlsoCovers []string        `json:"also_covers" nullable:"false" doc:"Later goals this case meets too, which get no case of their own."`
+	Kills      []verify.Mutant `json:"kills" nullable:"false" doc:"The mutants surviving the current tests that this case kills."`
+}
+
+// mutationScoreWithSuggestions is a mutation score with the suggestions' effect.
+type mutationScoreWithSuggestions struct {
+	Total                 int             `json:"total" doc:"Mutants scored (decided, less those proved to change nothing)."`
+	Killed                int             `json:"killed" doc:"Mutants some current test kills."`
+	Score                 float64         `json:"score" doc:"killed / total (1 with no mutant); 0 when the run did not finish."`
+	Survivors             []verify.Mutant `json:"survivors" nullable:"false" doc:"The scored mutants no current test kills."`
+	KilledWithSuggestions int             `json:"killed_with_suggestions" doc:"Mutants killed with every reachable suggestion added to the tests."`
+	ScoreWithSuggestions  float64         `json:"score_with_suggestions" doc:"killed_with_suggestions / total (1 with no mutant); 0 when the run did not finish."`
+	bound.Progress
+}
+
+type suggestOutput struct {
+	Body suggestedCases
+}
+
+func (h *handler) suggest(ctx context.Context, in *suggestInput) (*suggestOutput, error) {
+	tenant, err := tenantFor(in.ProjectID, ctx)
+	if err != nil {
+		return nil, err
+	}
+	var raw string
+	if in.Body != nil {
+		raw = in.Body.DecisionDate
+	}
+	date, err := resource.DateParam("body", "decision_date", raw, h.clock.Now())
+	if err != nil {
+		return nil, err
+	}
+	found, err := h.authoring.SuggestCases(ctx, tenant, in.ProjectID, engine.FormatDate(date))
+	if err != nil {
+		return nil, failed(ctx, err, "Project", in.ProjectID)
+	}
+	m := found.Mutation
+	out := suggestedCases{ProjectID: in.ProjectID, Suggestions: make([]suggestedCase, len(found.Suggestions)), Progress: found.Progress,
+		MutationScore: mutationScoreWithSuggestions{Total: m.Total, Killed: m.Killed, Score: m.Score, Survivors: m.Survivors,
+			KilledWithSuggestions: found.KilledWithSuggestions, Progress: m.Progress}}
+	switch {
+	case !m.Complete:
+	case m.Total == 0:
+		out.MutationScore.ScoreWithSuggestions = 1
+	default:
+		out.MutationScore.ScoreWithSuggestions = float64(found.KilledWithSuggestions) / float64(m.Total)
+	}
+	for i, sg := range found.Suggestions {
+		o := suggestedCase{Goal: sg.Goal, Reachable: sg.Reachable, AlsoCovers: sg.AlsoCovers, Kills: sg.Kills}
+		if sg.Reachable {
+			c := wireCaseOf(sg.Case)
+			o.Case = &c
+		}
+		out.Suggestions[i] = o
+	}
+	return &suggestOutput{Body: out}, nil
 }

@@ -292,3 +292,99 @@ func TestDraftDiff(t *testing.T) {
 		t.Errorf("compile_errors: %q", errs)
 	}
 }
+
+// suggest-project-cases proposes the boundary cases the tests lack, each
+// in the shape set-project-tests takes with the surviving mutants it
+// kills; adding them through set-project-tests kills every survivor.
+func TestSuggestCases(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	key := tenantKey(t, f, "acme", allProjectScopes...)
+	g := newGrantProject(t, f, key)
+	if r := g.do(t, http.MethodPost, "/suggest-cases", nil); r.Status != http.StatusConflict || reason(t, r) != "no_draft" {
+		t.Fatalf("before a draft: %d %s", r.Status, r.Raw)
+	}
+	want(t, g.do(t, http.MethodPut, "/draft", map[string]any{"rules": grantRules}), http.StatusOK)
+	r := g.do(t, http.MethodPost, "/suggest-cases", nil)
+	want(t, r, http.StatusOK)
+	body := obj(t, r.Body)
+	score := obj(t, body["mutation_score"])
+	survivors := list(t, score["survivors"])
+	if body["complete"] != true || score["complete"] != true || len(survivors) == 0 {
+		t.Fatalf("suggestions: %s", r.Raw)
+	}
+	var cases []any
+	killed := map[string]bool{}
+	for _, s := range list(t, body["suggestions"]) {
+		s := obj(t, s)
+		if s["reachable"] != true {
+			if s["case"] != nil {
+				t.Errorf("an unreachable goal with a case: %v", s)
+			}
+			continue
+		}
+		c := obj(t, s["case"])
+		if c["name"] != s["goal"] || c["expected_outcome"] == nil || c["field_values"] == nil {
+			t.Errorf("a case not in the tests' shape: %v", c)
+		}
+		cases = append(cases, c)
+		for _, m := range list(t, s["kills"]) {
+			killed[obj(t, m)["id"].(string)] = true
+		}
+	}
+	at18 := false
+	for _, c := range cases {
+		c := obj(t, c)
+		if obj(t, c["field_values"])["person.age"] == float64(18) && c["expected_outcome"] == "undetermined" &&
+			reflect.DeepEqual(c["expectations"], map[string]any{"criteria": map[string]any{"adult": "satisfied"}}) {
+			at18 = true
+		}
+	}
+	if !at18 {
+		t.Errorf("no case at the threshold 18: %v", cases)
+	}
+	for _, m := range survivors {
+		if !killed[obj(t, m)["id"].(string)] {
+			t.Errorf("survivor %v is killed by no suggestion", m)
+		}
+	}
+	if score["killed_with_suggestions"] != score["total"] || score["score_with_suggestions"] != float64(1) || score["score"].(float64) >= 1 {
+		t.Errorf("mutation_score: %v", score)
+	}
+
+	// One click: the suggestions go to set-project-tests as they are, and
+	// the tests then pass and leave no survivor.
+	want(t, g.do(t, http.MethodPost, "/tests", map[string]any{"test_cases": cases}), http.StatusOK)
+	r = g.do(t, http.MethodGet, "/draft", nil)
+	want(t, r, http.StatusOK)
+	if acc := obj(t, obj(t, r.Body)["acceptance"]); acc["accepted"] != true {
+		t.Errorf("the suggested cases fail: %v", acc)
+	}
+	r = g.do(t, http.MethodPost, "/suggest-cases", map[string]any{"decision_date": "2030-06-01"})
+	want(t, r, http.StatusOK)
+	if score := obj(t, obj(t, r.Body)["mutation_score"]); len(list(t, score["survivors"])) != 0 || score["score"] != float64(1) {
+		t.Errorf("with the suggestions added: %v", score)
+	}
+
+	for _, tc := range []struct {
+		name   string
+		body   any
+		status int
+	}{
+		{"not a date", map[string]any{"decision_date": "2030-02-30"}, http.StatusUnprocessableEntity},
+		{"not a date at all", map[string]any{"decision_date": "soon"}, http.StatusUnprocessableEntity},
+		{"an unknown member", map[string]any{"budget": 5}, http.StatusUnprocessableEntity},
+	} {
+		if r := g.do(t, http.MethodPost, "/suggest-cases", tc.body); r.Status != tc.status {
+			t.Errorf("%s: %d %s", tc.name, r.Status, r.Raw)
+		}
+	}
+	want(t, g.do(t, http.MethodPut, "/draft", map[string]any{"rules": strings.Replace(grantRules, "person.age >= 18", "person.height >= 18", 1)}), http.StatusOK)
+	if r := g.do(t, http.MethodPost, "/suggest-cases", nil); r.Status != http.StatusUnprocessableEntity || reason(t, r) != "draft_does_not_compile" {
+		t.Errorf("a draft that does not compile: %d %s", r.Status, r.Raw)
+	}
+	other := tenantKey(t, f, "globex", allProjectScopes...)
+	if r := call(t, f, other, http.MethodPost, g.base+"/suggest-cases", nil); r.Status != http.StatusNotFound {
+		t.Errorf("another tenant's project: %d %s", r.Status, r.Raw)
+	}
+}

@@ -117,6 +117,22 @@ func engineCases(in []wireCase) []engine.Case {
 	return out
 }
 
+// wireCaseOf is c as requests carry it (engineCases' reverse), its name
+// cut to the 200 characters a request's name may have.
+func wireCaseOf(c engine.Case) wireCase {
+	o := wireCase{Name: c.Name, FieldValues: resource.JSONObject(c.FieldValues), ExpectedOutcome: c.ExpectedOutcome, DecisionDate: c.DecisionDate}
+	if r := []rune(o.Name); len(r) > maxCaseName {
+		o.Name = string(r[:maxCaseName-1]) + "…"
+	}
+	if x := c.Expectations; x != nil {
+		o.Expectations = &wireExpectancy{Criteria: x.Criteria, Groups: x.Groups, MissingFields: x.MissingFields, FieldErrors: x.FieldErrors}
+	}
+	return o
+}
+
+// maxCaseName is the longest test case name, in characters.
+const maxCaseName = 200
+
 type createInput struct {
 	Body struct {
 		Name       string     `json:"name" minLength:"1" maxLength:"200"`

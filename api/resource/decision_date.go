@@ -118,17 +118,17 @@ type ResponseWarning struct {
 	Message string `json:"message"`
 }
 
-// QueryDate reads the date a query parameter (name) gives as YYYY-MM-DD,
-// or today's (UTC, from now) when raw is empty: the decision date of the
-// diff operations. A value that is not a calendar date is a 422 at
-// query.<name>.
-func QueryDate(name, raw string, now time.Time) (int64, error) {
+// DateParam reads the date a parameter (name, in "query" or "body") gives
+// as YYYY-MM-DD, or today's (UTC, from now) when raw is empty: the
+// decision date of the diff and suggestion operations. A value that is not
+// a calendar date is a 422 at in.name.
+func DateParam(in, name, raw string, now time.Time) (int64, error) {
 	if raw == "" {
 		return engine.DateOf(now), nil
 	}
 	d, ok := engine.ParseDate(raw)
 	if !ok {
-		return 0, api.ValidationFailed(api.ValidationItem{Type: "value_error", Loc: []any{"query", name},
+		return 0, api.ValidationFailed(api.ValidationItem{Type: "value_error", Loc: []any{in, name},
 			Msg: "Value error, not a calendar date", Input: raw})
 	}
 	return d, nil

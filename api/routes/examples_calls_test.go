@@ -139,6 +139,9 @@ func exampleCalls(t *testing.T, f *apitest.Fixture, model *llmtest.Server) []exa
 				"group service all \"Service\" { criterion tenure \"Employed for at least 12 months\" { employment.months_employed >= 12 } }\noutcome service\n"})},
 		{op: "set-project-tests", method: http.MethodPost, path: "/projects/{project_id}/tests", params: project, keyed: true,
 			body: `{"replace":true,"test_cases":[{"name":"long tenure","field_values":{"employment.months_employed":14},"expected_outcome":"undetermined"}]}`},
+		// Z3 may pick other answers for the same goals (see verify.SuggestCases).
+		{op: "suggest-project-cases", method: http.MethodPost, path: "/projects/{project_id}/suggest-cases", params: project, keyed: true,
+			body: `{"decision_date":"2026-11-23"}`, volatile: []string{"field_values"}},
 		{op: "get-project", method: http.MethodGet, path: "/projects/{project_id}", params: project, keyed: true},
 		{op: "list-projects", method: http.MethodGet, path: "/projects", keyed: true},
 		// Read as the worker may or may not have taken the job yet.

@@ -51,7 +51,7 @@ func (h *handler) diff(ctx context.Context, in *rulesetDiffInput) (*rulesetDiffO
 	if err != nil {
 		return nil, api.LookupFailed(ctx, err, "Ruleset", in.Against)
 	}
-	date, err := resource.QueryDate("decision_date", in.DecisionDate, h.clock.Now())
+	date, err := resource.DateParam("query", "decision_date", in.DecisionDate, h.clock.Now())
 	if err != nil {
 		return nil, err
 	}

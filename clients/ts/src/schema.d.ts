@@ -496,6 +496,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{project_id}/suggest-cases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suggest test cases
+         * @description The test cases the solver proposes for what the project's tests leave untested in the saved draft, as `eligo test --suggest` prints them: per criterion, satisfied, not satisfied (and as the only alternative of an `any` group), and each comparison with a constant at the constant, just below and just above. Each suggestion names its `goal`; a `reachable` one carries `case`, in the shape set-project-tests takes a test case (named after the goal, `expected_outcome` what the draft decides, `expectations.criteria` pinning the criteria it is about; send it in `test_cases` to add it, after checking the outcome against the law), `also_covers` (later goals it meets too) and `kills`, the mutants of the draft that survive the current tests and this case would kill; an unreachable goal (no answer set meets it) has `case` null. The top-level `candidates`, `planned`, `done`, `complete` and `incomplete` say how far the search got; `mutation_score` is the current tests' score (`total`, `killed`, `score`, `survivors`) and `killed_with_suggestions` and `score_with_suggestions` the score with every reachable suggestion added. `decision_date` (YYYY-MM-DD, default today) dates the cases of a draft that reads decision_date(). The search and the score each stop after 15s, answering what they decided with `complete: false`. 409 `no_draft` before the first draft; a draft that does not compile is 422 `draft_does_not_compile`.
+         *
+         *     Access: API key with scope `projects:read`. Metering class: `projects`.
+         */
+        post: operations["suggest-project-cases"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{project_id}/tests": {
         parameters: {
             query?: never;
@@ -1831,10 +1853,58 @@ export interface components {
             docs_url: string;
             message: string;
         };
+        Incomplete: {
+            detail: string;
+            reason: string;
+        };
         InquiryContext: {
             declined_fields?: string[];
             preferred_groups?: string[];
             preferred_section?: string;
+        };
+        Mutant: {
+            criterion?: string;
+            description: string;
+            id: string;
+            kind: string;
+        };
+        MutationScoreWithSuggestions: {
+            /** Format: int64 */
+            candidates: number;
+            complete: boolean;
+            /** Format: int64 */
+            done: number;
+            incomplete?: components["schemas"]["Incomplete"];
+            /**
+             * Format: int64
+             * @description Mutants some current test kills.
+             */
+            killed: number;
+            /**
+             * Format: int64
+             * @description Mutants killed with every reachable suggestion added to the tests.
+             */
+            killed_with_suggestions: number;
+            /** Format: int64 */
+            planned: number;
+            sampled: boolean;
+            /**
+             * Format: double
+             * @description killed / total (1 with no mutant); 0 when the run did not finish.
+             */
+            score: number;
+            /**
+             * Format: double
+             * @description killed_with_suggestions / total (1 with no mutant); 0 when the run did not finish.
+             */
+            score_with_suggestions: number;
+            /** @description The scored mutants no current test kills. */
+            survivors: components["schemas"]["Mutant"][];
+            /**
+             * Format: int64
+             * @description Mutants scored (decided, less those proved to change nothing).
+             */
+            total: number;
         };
         NearestPassage: {
             /**
@@ -2519,6 +2589,37 @@ export interface components {
             title?: string;
             /** @description Where the text is published (http or https); needed to cite the source by url. */
             url?: string;
+        };
+        SuggestCasesRequest: {
+            /** @description The date the suggested cases are decided as of, and carry when the draft reads decision_date(); YYYY-MM-DD, default today. */
+            decision_date?: string;
+        };
+        SuggestedCase: {
+            /** @description Later goals this case meets too, which get no case of their own. */
+            also_covers: string[];
+            /** @description The case in set-project-tests' test_cases shape; null when the goal is unreachable. */
+            case: components["schemas"]["WireCase"] | null;
+            /** @description What the case exercises, e.g. criterion tenure satisfied. */
+            goal: string;
+            /** @description The mutants surviving the current tests that this case kills. */
+            kills: components["schemas"]["Mutant"][];
+            /** @description False when no answer set meets the goal: no case can cover it. */
+            reachable: boolean;
+        };
+        SuggestedCases: {
+            /** Format: int64 */
+            candidates: number;
+            complete: boolean;
+            /** Format: int64 */
+            done: number;
+            incomplete?: components["schemas"]["Incomplete"];
+            /** @description The current tests' mutation score, and the score with every reachable suggestion added. */
+            mutation_score: components["schemas"]["MutationScoreWithSuggestions"];
+            /** Format: int64 */
+            planned: number;
+            project_id: string;
+            sampled: boolean;
+            suggestions: components["schemas"]["SuggestedCase"][];
         };
         /** @enum {string} */
         TelemetryAvailability: "none" | "partial" | "full";
@@ -7638,6 +7739,458 @@ export interface operations {
                 };
             };
             /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
+            default: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+        };
+    };
+    "suggest-project-cases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project id, prj_ and 16 URL-safe characters.
+                 * @example prj_uvR3M1bbUG-K1Rs3
+                 */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "decision_date": "2026-11-23"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SuggestCasesRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "candidates": 10,
+                     *       "complete": true,
+                     *       "done": 10,
+                     *       "mutation_score": {
+                     *         "candidates": 9,
+                     *         "complete": true,
+                     *         "done": 9,
+                     *         "killed": 3,
+                     *         "killed_with_suggestions": 9,
+                     *         "planned": 9,
+                     *         "sampled": false,
+                     *         "score": 0.3333333333333333,
+                     *         "score_with_suggestions": 1,
+                     *         "survivors": [
+                     *           {
+                     *             "criterion": "tenure",
+                     *             "description": "employment.months_employed >= 12 becomes employment.months_employed >= 11",
+                     *             "id": "tenure/shift_threshold/1",
+                     *             "kind": "shift_threshold"
+                     *           },
+                     *           {
+                     *             "criterion": "tenure",
+                     *             "description": "employment.months_employed >= 12 becomes employment.months_employed >= 13",
+                     *             "id": "tenure/shift_threshold/2",
+                     *             "kind": "shift_threshold"
+                     *           },
+                     *           {
+                     *             "criterion": "tenure",
+                     *             "description": "criterion tenure dropped from group service: it always holds",
+                     *             "id": "tenure/drop_criterion/1",
+                     *             "kind": "drop_criterion"
+                     *           },
+                     *           {
+                     *             "criterion": "worksite_size",
+                     *             "description": "worksite.employees_within_75_miles >= 50 becomes worksite.employees_within_75_miles < 50",
+                     *             "id": "worksite_size/flip_comparison/1",
+                     *             "kind": "flip_comparison"
+                     *           },
+                     *           {
+                     *             "criterion": "worksite_size",
+                     *             "description": "worksite.employees_within_75_miles >= 50 becomes worksite.employees_within_75_miles >= 49",
+                     *             "id": "worksite_size/shift_threshold/1",
+                     *             "kind": "shift_threshold"
+                     *           },
+                     *           {
+                     *             "criterion": "worksite_size",
+                     *             "description": "worksite.employees_within_75_miles >= 50 becomes worksite.employees_within_75_miles >= 51",
+                     *             "id": "worksite_size/shift_threshold/2",
+                     *             "kind": "shift_threshold"
+                     *           }
+                     *         ],
+                     *         "total": 9
+                     *       },
+                     *       "planned": 10,
+                     *       "project_id": "prj_uvR3M1bbUG-K1Rs3",
+                     *       "sampled": false,
+                     *       "suggestions": [
+                     *         {
+                     *           "also_covers": [
+                     *             "criterion worksite_size satisfied",
+                     *             "threshold worksite.employees_within_75_miles >= 50: at 50"
+                     *           ],
+                     *           "case": {
+                     *             "expectations": {
+                     *               "criteria": {
+                     *                 "tenure": "not_satisfied",
+                     *                 "worksite_size": "satisfied"
+                     *               }
+                     *             },
+                     *             "expected_outcome": "not_eligible",
+                     *             "field_values": {
+                     *               "employment.months_employed": 0,
+                     *               "worksite.employees_within_75_miles": 50
+                     *             },
+                     *             "name": "criterion tenure not satisfied"
+                     *           },
+                     *           "goal": "criterion tenure not satisfied",
+                     *           "kills": [
+                     *             {
+                     *               "criterion": "tenure",
+                     *               "description": "criterion tenure dropped from group service: it always holds",
+                     *               "id": "tenure/drop_criterion/1",
+                     *               "kind": "drop_criterion"
+                     *             },
+                     *             {
+                     *               "criterion": "worksite_size",
+                     *               "description": "worksite.employees_within_75_miles >= 50 becomes worksite.employees_within_75_miles < 50",
+                     *               "id": "worksite_size/flip_comparison/1",
+                     *               "kind": "flip_comparison"
+                     *             },
+                     *             {
+                     *               "criterion": "worksite_size",
+                     *               "description": "worksite.employees_within_75_miles >= 50 becomes worksite.employees_within_75_miles >= 51",
+                     *               "id": "worksite_size/shift_threshold/2",
+                     *               "kind": "shift_threshold"
+                     *             }
+                     *           ],
+                     *           "reachable": true
+                     *         },
+                     *         {
+                     *           "also_covers": [],
+                     *           "case": {
+                     *             "expectations": {
+                     *               "criteria": {
+                     *                 "tenure": "satisfied"
+                     *               }
+                     *             },
+                     *             "expected_outcome": "eligible",
+                     *             "field_values": {
+                     *               "employment.months_employed": 12,
+                     *               "worksite.employees_within_75_miles": 50
+                     *             },
+                     *             "name": "threshold employment.months_employed >= 12: at 12"
+                     *           },
+                     *           "goal": "threshold employment.months_employed >= 12: at 12",
+                     *           "kills": [
+                     *             {
+                     *               "criterion": "tenure",
+                     *               "description": "employment.months_employed >= 12 becomes employment.months_employed >= 13",
+                     *               "id": "tenure/shift_threshold/2",
+                     *               "kind": "shift_threshold"
+                     *             },
+                     *             {
+                     *               "criterion": "worksite_size",
+                     *               "description": "worksite.employees_within_75_miles >= 50 becomes worksite.employees_within_75_miles < 50",
+                     *               "id": "worksite_size/flip_comparison/1",
+                     *               "kind": "flip_comparison"
+                     *             },
+                     *             {
+                     *               "criterion": "worksite_size",
+                     *               "description": "worksite.employees_within_75_miles >= 50 becomes worksite.employees_within_75_miles >= 51",
+                     *               "id": "worksite_size/shift_threshold/2",
+                     *               "kind": "shift_threshold"
+                     *             }
+                     *           ],
+                     *           "reachable": true
+                     *         },
+                     *         {
+                     *           "also_covers": [],
+                     *           "case": {
+                     *             "expectations": {
+                     *               "criteria": {
+                     *                 "tenure": "not_satisfied"
+                     *               }
+                     *             },
+                     *             "expected_outcome": "not_eligible",
+                     *             "field_values": {
+                     *               "employment.months_employed": 11,
+                     *               "worksite.employees_within_75_miles": 50
+                     *             },
+                     *             "name": "threshold employment.months_employed >= 12: just below (11)"
+                     *           },
+                     *           "goal": "threshold employment.months_employed >= 12: just below (11)",
+                     *           "kills": [
+                     *             {
+                     *               "criterion": "tenure",
+                     *               "description": "employment.months_employed >= 12 becomes employment.months_employed >= 11",
+                     *               "id": "tenure/shift_threshold/1",
+                     *               "kind": "shift_threshold"
+                     *             },
+                     *             {
+                     *               "criterion": "tenure",
+                     *               "description": "criterion tenure dropped from group service: it always holds",
+                     *               "id": "tenure/drop_criterion/1",
+                     *               "kind": "drop_criterion"
+                     *             }
+                     *           ],
+                     *           "reachable": true
+                     *         },
+                     *         {
+                     *           "also_covers": [],
+                     *           "case": {
+                     *             "expectations": {
+                     *               "criteria": {
+                     *                 "tenure": "satisfied"
+                     *               }
+                     *             },
+                     *             "expected_outcome": "eligible",
+                     *             "field_values": {
+                     *               "employment.months_employed": 13,
+                     *               "worksite.employees_within_75_miles": 50
+                     *             },
+                     *             "name": "threshold employment.months_employed >= 12: just above (13)"
+                     *           },
+                     *           "goal": "threshold employment.months_employed >= 12: just above (13)",
+                     *           "kills": [
+                     *             {
+                     *               "criterion": "worksite_size",
+                     *               "description": "worksite.employees_within_75_miles >= 50 becomes worksite.employees_within_75_miles < 50",
+                     *               "id": "worksite_size/flip_comparison/1",
+                     *               "kind": "flip_comparison"
+                     *             },
+                     *             {
+                     *               "criterion": "worksite_size",
+                     *               "description": "worksite.employees_within_75_miles >= 50 becomes worksite.employees_within_75_miles >= 51",
+                     *               "id": "worksite_size/shift_threshold/2",
+                     *               "kind": "shift_threshold"
+                     *             }
+                     *           ],
+                     *           "reachable": true
+                     *         },
+                     *         {
+                     *           "also_covers": [],
+                     *           "case": {
+                     *             "expectations": {
+                     *               "criteria": {
+                     *                 "worksite_size": "not_satisfied"
+                     *               }
+                     *             },
+                     *             "expected_outcome": "not_eligible",
+                     *             "field_values": {
+                     *               "employment.months_employed": 12,
+                     *               "worksite.employees_within_75_miles": 0
+                     *             },
+                     *             "name": "criterion worksite_size not satisfied"
+                     *           },
+                     *           "goal": "criterion worksite_size not satisfied",
+                     *           "kills": [
+                     *             {
+                     *               "criterion": "worksite_size",
+                     *               "description": "worksite.employees_within_75_miles >= 50 becomes worksite.employees_within_75_miles < 50",
+                     *               "id": "worksite_size/flip_comparison/1",
+                     *               "kind": "flip_comparison"
+                     *             }
+                     *           ],
+                     *           "reachable": true
+                     *         },
+                     *         {
+                     *           "also_covers": [],
+                     *           "case": {
+                     *             "expectations": {
+                     *               "criteria": {
+                     *                 "worksite_size": "not_satisfied"
+                     *               }
+                     *             },
+                     *             "expected_outcome": "not_eligible",
+                     *             "field_values": {
+                     *               "employment.months_employed": 12,
+                     *               "worksite.employees_within_75_miles": 49
+                     *             },
+                     *             "name": "threshold worksite.employees_within_75_miles >= 50: just below (49)"
+                     *           },
+                     *           "goal": "threshold worksite.employees_within_75_miles >= 50: just below (49)",
+                     *           "kills": [
+                     *             {
+                     *               "criterion": "worksite_size",
+                     *               "description": "worksite.employees_within_75_miles >= 50 becomes worksite.employees_within_75_miles < 50",
+                     *               "id": "worksite_size/flip_comparison/1",
+                     *               "kind": "flip_comparison"
+                     *             },
+                     *             {
+                     *               "criterion": "worksite_size",
+                     *               "description": "worksite.employees_within_75_miles >= 50 becomes worksite.employees_within_75_miles >= 49",
+                     *               "id": "worksite_size/shift_threshold/1",
+                     *               "kind": "shift_threshold"
+                     *             }
+                     *           ],
+                     *           "reachable": true
+                     *         },
+                     *         {
+                     *           "also_covers": [],
+                     *           "case": {
+                     *             "expectations": {
+                     *               "criteria": {
+                     *                 "worksite_size": "satisfied"
+                     *               }
+                     *             },
+                     *             "expected_outcome": "eligible",
+                     *             "field_values": {
+                     *               "employment.months_employed": 12,
+                     *               "worksite.employees_within_75_miles": 51
+                     *             },
+                     *             "name": "threshold worksite.employees_within_75_miles >= 50: just above (51)"
+                     *           },
+                     *           "goal": "threshold worksite.employees_within_75_miles >= 50: just above (51)",
+                     *           "kills": [
+                     *             {
+                     *               "criterion": "tenure",
+                     *               "description": "employment.months_employed >= 12 becomes employment.months_employed >= 13",
+                     *               "id": "tenure/shift_threshold/2",
+                     *               "kind": "shift_threshold"
+                     *             },
+                     *             {
+                     *               "criterion": "worksite_size",
+                     *               "description": "worksite.employees_within_75_miles >= 50 becomes worksite.employees_within_75_miles < 50",
+                     *               "id": "worksite_size/flip_comparison/1",
+                     *               "kind": "flip_comparison"
+                     *             }
+                     *           ],
+                     *           "reachable": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SuggestedCases"];
+                };
+            };
+            /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme: `ApiKey header="x-api-key"`. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Not Found. The project is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
+            404: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Conflict. `no_draft`: the project has no draft yet. */
+            409: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Request Entity Too Large. `body_too_large`: the body exceeds the caller's cap (2 MB anonymous), refused before it is read. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `draft_does_not_compile`: the draft does not compile, or authors another section (`compile_errors`, as GET .../draft reports them). */
+            422: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `projects` class; `Retry-After: 86400`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
