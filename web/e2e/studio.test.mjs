@@ -322,6 +322,18 @@ test('the studio: sign in, sources, rules, tests, review, publish, sign out', as
   await press(page, '#save-case');
   await page.waitForFunction(() => /All 2 cases pass/.test(document.querySelector('#tests-summary')?.textContent ?? ''));
 
+  // The solver suggests what the tests leave out; one is added as it is.
+  await press(page, '#suggest-cases');
+  await page.waitForFunction(() => /deliberate mistake/.test(document.querySelector('#suggestions-summary')?.textContent ?? ''));
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'suggestions-summary');
+  const suggested = page.locator('#suggestions li.suggestion');
+  assert.ok((await suggested.count()) > 0, 'the two cases leave something to suggest');
+  const goal = (await suggested.first().locator('h4').textContent()).trim();
+  await axe(page, 'suggestions');
+  await press(page, `#${await suggested.first().getAttribute('id')} button`);
+  await page.waitForFunction(() => /All 3 cases pass/.test(document.querySelector('#tests-summary')?.textContent ?? ''));
+  assert.match(await page.locator('#tests tbody').textContent(), new RegExp(goal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+
   // Review: every check with its status and evidence, and a way to the fix.
   await press(page, '#tab-review');
   await page.waitForSelector('#checks li');

@@ -12,6 +12,7 @@ import { diffSummary, lineDiff } from '../src/studio/linediff.js';
 import { draftSlug, sectionFromSlug, starterDraft, validateProjectForm } from '../src/studio/projectform.js';
 import { gates } from '../src/studio/gates.js';
 import { parseStudioRoute, screenFor, studioHref } from '../src/studio/routes.js';
+import { scoreWords, uniqueName } from '../src/studio/suggestions.js';
 import { allSymbols, readSymbols } from '../src/studio/symbols.js';
 import type { Draft, DraftSymbols } from '../src/studio/types.js';
 
@@ -310,4 +311,13 @@ test('publishing gates read from the draft: only the tests can be overridden', (
     ['Every source is uploaded and licensed', true, false, []],
     ['Every quote is in its source', false, false, ['criterion c: “q” is not in src_1']],
   ]);
+});
+
+test('suggested cases: a name no case has, and the mutation score in words', () => {
+  assert.equal(uniqueName('criterion tenure satisfied', ['other']), 'criterion tenure satisfied');
+  assert.equal(uniqueName('a', ['a', 'a (2)']), 'a (3)');
+  const score = { total: 9, killed: 3, killed_with_suggestions: 9, score: 1 / 3, score_with_suggestions: 1, survivors: [], candidates: 9, planned: 9, done: 9, complete: true, sampled: false };
+  assert.equal(scoreWords(score), 'The tests catch 3 of 9 deliberate mistakes made in the rules; with every case below, 9.');
+  assert.equal(scoreWords({ ...score, killed_with_suggestions: 3 }), 'The tests catch 3 of 9 deliberate mistakes made in the rules.');
+  assert.equal(scoreWords({ ...score, total: 0, killed: 0, killed_with_suggestions: 0 }), 'There are no deliberate mistakes to try on these rules.');
 });

@@ -28,3 +28,5 @@ export type { SessionInfo as Who } from '../session.js';
 
 export type DraftSymbols = S['DraftSymbols'];
 export type FormattedRules = S['FormattedRules'];
+export type SuggestedCases = S['SuggestedCases'];
+export type SuggestedCase = S['SuggestedCase'];

@@ -6,10 +6,15 @@
 import { announce, h } from '../dom.js';
 import { buildCase, formatAnswers, outcomes, outcomeWords } from './caseform.js';
 import { loadDraft } from './editor.js';
+import { suggestionsPanel } from './suggestions.js';
 import { alertBox, busy, confirmDialog, errorMessage, field, plural } from './ui.js';
+/** plainOutcomes writes the outcome codes in a sentence of the API's as words ("not_eligible" as "not eligible"). */
+function plainOutcomes(text) {
+    return text.replace(/\b(not_eligible|eligible|undetermined)\b/g, (o) => outcomeWords(o).toLowerCase());
+}
 /** reasons lists why a case failed, in the API's words. */
 export function reasons(r) {
-    const out = [...r.mismatches];
+    const out = r.mismatches.map(plainOutcomes);
     if (r.ignored_fields.length)
         out.push(`Answers to fields the rules do not declare were ignored: ${r.ignored_fields.join(', ')}.`);
     if (r.hint)
@@ -164,7 +169,8 @@ export async function testsView(client, projectId, container) {
             announce(summary.textContent ?? '');
         });
     });
-    container.append(h('h2', { tabindex: '-1' }, 'Tests'), h('div', { class: 'buttons' }, run), summary, alert.el, h('div', { class: 'table-wrap' }, table), form);
+    const suggestions = suggestionsPanel(client, projectId, () => cases, (c) => store([...cases, c]));
+    container.append(h('h2', { tabindex: '-1' }, 'Tests'), h('div', { class: 'buttons' }, run), summary, alert.el, h('div', { class: 'table-wrap' }, table), form, suggestions);
     resetForm();
     await refresh();
 }
