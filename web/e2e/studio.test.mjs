@@ -302,6 +302,9 @@ test('the studio: sign in, sources, rules, tests, review, publish, sign out', as
   await page.waitForSelector('#publish-form');
   assert.equal(await page.inputValue('#publish-slug'), slug, 'the slug comes from the rules');
   await page.waitForSelector('#gates li.gate.fail');
+  await press(page, '#compare-published');
+  await page.waitForSelector('#diff-none');
+  assert.match(await page.locator('#diff-none').textContent(), /Nothing is published under this address yet/);
   await press(page, '#publish');
   await page.waitForSelector('dialog[open]');
   assert.match(await page.locator('#force-failures').textContent(), /eleven months is not enough/);
@@ -354,6 +357,9 @@ test('the studio: sign in, sources, rules, tests, review, publish, sign out', as
   assert.match(await page.locator('#published-heading').textContent(), /Published as version/);
   assert.equal(await page.locator('#published-slug').textContent(), slug);
   await axe(page, 'published');
+  await press(page, '#compare-published');
+  await page.waitForFunction(() => /Compared with v1/.test(document.querySelector('#diff-result')?.textContent ?? ''));
+  assert.match(await page.locator('#diff-none').textContent(), /No applicant’s outcome would change/);
   await press(page, '#make-public');
   await page.waitForSelector('#interview-link:not([hidden])');
   await shot(page, 'published');

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { buildCase, formatAnswers, parseAnswers, parseValue } from '../src/studio/caseform.js';
+import { changeSentence, fieldChangeSentence } from '../src/studio/draftdiff.js';
 import { describePlaced, parseCompileError, placeCompileErrors, placeDiagnostics } from '../src/studio/diagnostics.js';
 import { VersionHistory } from '../src/studio/history.js';
 import { diffSummary, lineDiff } from '../src/studio/linediff.js';
@@ -320,4 +321,12 @@ test('suggested cases: a name no case has, and the mutation score in words', () 
   assert.equal(scoreWords(score), 'The tests catch 3 of 9 deliberate mistakes made in the rules; with every case below, 9.');
   assert.equal(scoreWords({ ...score, killed_with_suggestions: 3 }), 'The tests catch 3 of 9 deliberate mistakes made in the rules.');
   assert.equal(scoreWords({ ...score, total: 0, killed: 0, killed_with_suggestions: 0 }), 'There are no deliberate mistakes to try on these rules.');
+});
+
+test('what publishing would change, in sentences', () => {
+  assert.equal(changeSentence({ from: 'not_eligible', to: 'eligible' }), 'Some applicants who were not eligible would be eligible.');
+  assert.equal(fieldChangeSentence({ field: 'person.age', kind: 'added' }), 'New question: person.age.');
+  assert.equal(fieldChangeSentence({ field: 'person.age', kind: 'removed' }), 'Question no longer asked: person.age.');
+  assert.equal(fieldChangeSentence({ field: 'a.b', kind: 'type_changed', old: 'int', new: 'decimal' }), 'a.b takes another kind of answer (int, now decimal).');
+  assert.equal(fieldChangeSentence({ field: 'a.b', kind: 'values_changed' }), 'a.b offers other choices.');
 });

@@ -9,6 +9,7 @@
 import { announce, append, h } from '../dom.js';
 import { interviewHref } from '../catalogue.js';
 import { newIdempotencyKey, StudioError, type StudioClient } from './client.js';
+import { draftDiffPanel } from './draftdiff.js';
 import { loadDraft } from './editor.js';
 import { gates } from './gates.js';
 import { draftSlug } from './projectform.js';
@@ -147,6 +148,7 @@ export async function publishView(client: StudioClient, projectId: string, conta
     h('h2', { tabindex: '-1' }, 'Publish'),
     h('p', { class: 'hint' }, 'Publishing makes the rules a private ruleset of your team. Checked first:'),
     gateList,
+    draftDiffPanel(client, projectId),
     form,
     alert.el,
     result,

@@ -32,7 +32,7 @@ export async function reviewView(client: StudioClient, projectId: string, contai
       c.evidence.length ? h('ul', { class: 'evidence', 'aria-label': 'Evidence' }, ...c.evidence.map((e) => h('li', {}, e))) : null,
       c.incomplete ? h('p', { class: 'notice' }, c.incomplete) : null,
       h('p', { class: 'why' }, h('strong', {}, 'Why it matters: '), c.why),
-      screen && c.status !== 'pass'
+      screen && ['fail', 'warn', 'error'].includes(c.status)
         ? h('p', {}, h('a', { href: studioHref({ kind: 'project', projectId, screen }), class: 'fix' }, `Fix this on the ${screenTitles[screen]} screen`))
         : null,
     );

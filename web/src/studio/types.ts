@@ -30,3 +30,5 @@ export type DraftSymbols = S['DraftSymbols'];
 export type FormattedRules = S['FormattedRules'];
 export type SuggestedCases = S['SuggestedCases'];
 export type SuggestedCase = S['SuggestedCase'];
+export type DraftDiff = S['DraftDiff'];
+export type Change = S['Change'];

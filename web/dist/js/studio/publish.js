@@ -8,6 +8,7 @@
 import { announce, append, h } from '../dom.js';
 import { interviewHref } from '../catalogue.js';
 import { newIdempotencyKey, StudioError } from './client.js';
+import { draftDiffPanel } from './draftdiff.js';
 import { loadDraft } from './editor.js';
 import { gates } from './gates.js';
 import { draftSlug } from './projectform.js';
@@ -98,7 +99,7 @@ export async function publishView(client, projectId, container) {
             });
         },
     }, slug.row, name.row, h('div', { class: 'buttons' }, submit));
-    container.append(h('h2', { tabindex: '-1' }, 'Publish'), h('p', { class: 'hint' }, 'Publishing makes the rules a private ruleset of your team. Checked first:'), gateList, form, alert.el, result);
+    container.append(h('h2', { tabindex: '-1' }, 'Publish'), h('p', { class: 'hint' }, 'Publishing makes the rules a private ruleset of your team. Checked first:'), gateList, draftDiffPanel(client, projectId), form, alert.el, result);
     try {
         draft = await loadDraft(client, projectId);
         if (draft) {

@@ -19,7 +19,7 @@ export async function reviewView(client, projectId, container) {
     const again = h('button', { type: 'button', id: 'run-review' }, 'Review again');
     const checkItem = (c) => {
         const screen = screenFor(c.actionable_via);
-        return h('li', { class: 'card check status-' + c.status, id: 'check-' + c.id }, h('h3', {}, c.title, ' ', h('span', { class: 'badge badge-' + c.status }, statusWords(c.status))), c.evidence.length ? h('ul', { class: 'evidence', 'aria-label': 'Evidence' }, ...c.evidence.map((e) => h('li', {}, e))) : null, c.incomplete ? h('p', { class: 'notice' }, c.incomplete) : null, h('p', { class: 'why' }, h('strong', {}, 'Why it matters: '), c.why), screen && c.status !== 'pass'
+        return h('li', { class: 'card check status-' + c.status, id: 'check-' + c.id }, h('h3', {}, c.title, ' ', h('span', { class: 'badge badge-' + c.status }, statusWords(c.status))), c.evidence.length ? h('ul', { class: 'evidence', 'aria-label': 'Evidence' }, ...c.evidence.map((e) => h('li', {}, e))) : null, c.incomplete ? h('p', { class: 'notice' }, c.incomplete) : null, h('p', { class: 'why' }, h('strong', {}, 'Why it matters: '), c.why), screen && ['fail', 'warn', 'error'].includes(c.status)
             ? h('p', {}, h('a', { href: studioHref({ kind: 'project', projectId, screen }), class: 'fix' }, `Fix this on the ${screenTitles[screen]} screen`))
             : null);
     };
