@@ -18,7 +18,7 @@ const statusWords: Record<SourceStatus, string> = {
   reference_only: 'Reference only',
 };
 
-/** The media types the API reads, by file extension, for files the browser gives no type. */
+/** What the file input offers: the media types the API reads, by extension and by type. */
 const accepted = '.txt,.md,.html,.htm,.pdf,text/plain,text/markdown,text/html,application/pdf';
 
 /** mediaWords names a media type for people. */
