@@ -1,6 +1,8 @@
 // Package projects is the authoring resource of the HTTP interface: a
 // tenant's projects, their sources, tests and contracts, guidance, the
-// draft, the review report and publishing the draft. Every operation needs
+// draft, the editor's tools over it (format, symbols, the diff against a
+// published cut, suggested cases), the review report and publishing the
+// draft. Every operation needs
 // a key (projects:read or projects:write) and grants CORS to first-party
 // origins only; another tenant's project is 404. The work is package
 // authoring's; this package maps it to the wire.

@@ -17,7 +17,9 @@ import (
 )
 
 // registerStudio adds the operations an editor of the draft needs beside
-// the draft itself: the canonical layout of a text, ...
+// the draft itself, none of which changes the project: the canonical
+// layout of a text, the draft's symbols, the draft against a published
+// cut, and the cases the solver suggests for it.
 func registerStudio(s *api.Server, h *handler, op func(id, method, path, summary, description string, scopes []auth.Scope) api.Route) {
 	read := []auth.Scope{auth.ScopeProjectsRead}
 
