@@ -348,6 +348,21 @@ test('the studio: sign in, sources, rules, tests, review, publish, sign out', as
   await axe(page, 'review');
   await shot(page, 'review');
 
+  // On a phone-sized screen the rules and the tests fit without sideways
+  // scrolling of the page (the tests table scrolls within its own box).
+  await page.setViewportSize({ width: 375, height: 800 });
+  for (const screen of ['draft', 'tests']) {
+    await page.goto(`${origin}/#/studio/projects/${projectId}/${screen}`);
+    await page.waitForSelector(screen === 'draft' ? '.cm-content' : '#tests tbody tr');
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 375, `the ${screen} screen is ${width} px wide on a 375 px screen`);
+    await axe(page, `phone-${screen}`);
+    await shot(page, `phone-${screen}`);
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${origin}/#/studio/projects/${projectId}/review`);
+  await page.waitForSelector('#checks li');
+
   // Publish, make it public, and open the applicant interview.
   await press(page, '#tab-publish');
   await page.waitForSelector('#publish-form');
