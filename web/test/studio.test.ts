@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { buildCase, formatAnswers, parseAnswers, parseValue } from '../src/studio/caseform.js';
+import { buildCase, formatAnswers, parseAnswers, parseValue, reasons } from '../src/studio/caseform.js';
 import { changeSentence, fieldChangeSentence } from '../src/studio/draftdiff.js';
 import { describePlaced, parseCompileError, placeCompileErrors, placeDiagnostics } from '../src/studio/diagnostics.js';
 import { VersionHistory } from '../src/studio/history.js';
@@ -329,4 +329,15 @@ test('what publishing would change, in sentences', () => {
   assert.equal(fieldChangeSentence({ field: 'person.age', kind: 'removed' }), 'Question no longer asked: person.age.');
   assert.equal(fieldChangeSentence({ field: 'a.b', kind: 'type_changed', old: 'int', new: 'decimal' }), 'a.b takes another kind of answer (int, now decimal).');
   assert.equal(fieldChangeSentence({ field: 'a.b', kind: 'values_changed' }), 'a.b offers other choices.');
+});
+
+test('a failing case says why in words', () => {
+  const base = { name: 'c', pass: false, expected: 'eligible', got: 'not_eligible', mismatches: [], ignored_fields: [] };
+  assert.deepEqual(reasons({ ...base, mismatches: ['expected eligible, got not_eligible'], hint: 'look at criterion tenure' }), [
+    'expected eligible, got not eligible',
+    'look at criterion tenure',
+  ]);
+  assert.deepEqual(reasons({ ...base, ignored_fields: ['a.b', 'c.d'] }), ['Answers to fields the rules do not declare were ignored: a.b, c.d.']);
+  assert.deepEqual(reasons(base), ['Expected Eligible, the rules decide Not eligible.']);
+  assert.deepEqual(reasons({ ...base, got: 'eligible' }), []);
 });

@@ -3,7 +3,7 @@
 // back again, so a case can be edited as text and sent as the JSON the API
 // takes (field_values as /decide takes them).
 
-import type { TestCase } from './types.js';
+import type { TestCase, TestResult } from './types.js';
 
 /** The outcomes a case can expect, with their words. */
 export const outcomes: ReadonlyArray<readonly [string, string]> = [
@@ -90,4 +90,18 @@ export function buildCase(f: CaseForm, others: readonly TestCase[]): BuiltCase {
   const testCase: TestCase = { name, field_values: answers.values, expected_outcome: f.expected as TestCase['expected_outcome'] };
   if (date) testCase.decision_date = date;
   return { ok: true, testCase };
+}
+
+/** plainOutcomes writes the outcome codes in a sentence of the API's as words ("not_eligible" as "not eligible"). */
+function plainOutcomes(text: string): string {
+  return text.replace(/\b(not_eligible|eligible|undetermined)\b/g, (o) => outcomeWords(o).toLowerCase());
+}
+
+/** reasons lists why a case failed, in the API's words. */
+export function reasons(r: TestResult): string[] {
+  const out = r.mismatches.map(plainOutcomes);
+  if (r.ignored_fields.length) out.push(`Answers to fields the rules do not declare were ignored: ${r.ignored_fields.join(', ')}.`);
+  if (r.hint) out.push(r.hint);
+  if (!out.length && r.expected !== r.got) out.push(`Expected ${outcomeWords(r.expected)}, the rules decide ${outcomeWords(r.got)}.`);
+  return out;
 }

@@ -6,25 +6,11 @@
 
 import { announce, h } from '../dom.js';
 import type { StudioClient } from './client.js';
-import { buildCase, type CaseForm, formatAnswers, outcomes, outcomeWords } from './caseform.js';
+import { buildCase, type CaseForm, formatAnswers, outcomes, outcomeWords, reasons } from './caseform.js';
 import { loadDraft } from './editor.js';
 import { suggestionsPanel } from './suggestions.js';
 import type { Project, TestCase, TestResult } from './types.js';
 import { alertBox, busy, confirmDialog, errorMessage, field, plural } from './ui.js';
-
-/** plainOutcomes writes the outcome codes in a sentence of the API's as words ("not_eligible" as "not eligible"). */
-function plainOutcomes(text: string): string {
-  return text.replace(/\b(not_eligible|eligible|undetermined)\b/g, (o) => outcomeWords(o).toLowerCase());
-}
-
-/** reasons lists why a case failed, in the API's words. */
-export function reasons(r: TestResult): string[] {
-  const out = r.mismatches.map(plainOutcomes);
-  if (r.ignored_fields.length) out.push(`Answers to fields the rules do not declare were ignored: ${r.ignored_fields.join(', ')}.`);
-  if (r.hint) out.push(r.hint);
-  if (!out.length && r.expected !== r.got) out.push(`Expected ${outcomeWords(r.expected)}, the rules decide ${outcomeWords(r.got)}.`);
-  return out;
-}
 
 /** testsView draws the tests screen of project into container. */
 export async function testsView(client: StudioClient, projectId: string, container: HTMLElement): Promise<void> {

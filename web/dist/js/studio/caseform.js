@@ -85,3 +85,18 @@ export function buildCase(f, others) {
         testCase.decision_date = date;
     return { ok: true, testCase };
 }
+/** plainOutcomes writes the outcome codes in a sentence of the API's as words ("not_eligible" as "not eligible"). */
+function plainOutcomes(text) {
+    return text.replace(/\b(not_eligible|eligible|undetermined)\b/g, (o) => outcomeWords(o).toLowerCase());
+}
+/** reasons lists why a case failed, in the API's words. */
+export function reasons(r) {
+    const out = r.mismatches.map(plainOutcomes);
+    if (r.ignored_fields.length)
+        out.push(`Answers to fields the rules do not declare were ignored: ${r.ignored_fields.join(', ')}.`);
+    if (r.hint)
+        out.push(r.hint);
+    if (!out.length && r.expected !== r.got)
+        out.push(`Expected ${outcomeWords(r.expected)}, the rules decide ${outcomeWords(r.got)}.`);
+    return out;
+}

@@ -8,11 +8,11 @@
 import { announce, append, h } from '../dom.js';
 import { interviewHref } from '../catalogue.js';
 import { newIdempotencyKey, StudioError } from './client.js';
+import { reasons } from './caseform.js';
 import { draftDiffPanel } from './draftdiff.js';
 import { loadDraft } from './editor.js';
 import { gates } from './gates.js';
 import { draftSlug } from './projectform.js';
-import { reasons } from './tests.js';
 import { alertBox, busy, confirmDialog, errorMessage, field } from './ui.js';
 /** publishView draws the publish screen of project into container. */
 export async function publishView(client, projectId, container) {

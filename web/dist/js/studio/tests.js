@@ -4,25 +4,10 @@
 // (set-project-tests replaces the list), and run by asking for the draft,
 // whose answer decides every case.
 import { announce, h } from '../dom.js';
-import { buildCase, formatAnswers, outcomes, outcomeWords } from './caseform.js';
+import { buildCase, formatAnswers, outcomes, outcomeWords, reasons } from './caseform.js';
 import { loadDraft } from './editor.js';
 import { suggestionsPanel } from './suggestions.js';
 import { alertBox, busy, confirmDialog, errorMessage, field, plural } from './ui.js';
-/** plainOutcomes writes the outcome codes in a sentence of the API's as words ("not_eligible" as "not eligible"). */
-function plainOutcomes(text) {
-    return text.replace(/\b(not_eligible|eligible|undetermined)\b/g, (o) => outcomeWords(o).toLowerCase());
-}
-/** reasons lists why a case failed, in the API's words. */
-export function reasons(r) {
-    const out = r.mismatches.map(plainOutcomes);
-    if (r.ignored_fields.length)
-        out.push(`Answers to fields the rules do not declare were ignored: ${r.ignored_fields.join(', ')}.`);
-    if (r.hint)
-        out.push(r.hint);
-    if (!out.length && r.expected !== r.got)
-        out.push(`Expected ${outcomeWords(r.expected)}, the rules decide ${outcomeWords(r.got)}.`);
-    return out;
-}
 /** testsView draws the tests screen of project into container. */
 export async function testsView(client, projectId, container) {
     const base = `/projects/${encodeURIComponent(projectId)}`;
