@@ -1,6 +1,9 @@
-// What the browser tests share: Debian's chromium launched headless through
-// playwright-core on a throwaway profile, and the axe-core check every view
-// passes. Not a test file itself (node --test runs *.test.mjs).
+// What the console's browser tests share (not a test file itself: node
+// --test runs *.test.mjs): Debian's chromium driven by playwright-core in
+// a throwaway profile, pages that fail a test when they request another
+// host, break the content security policy or throw, screenshots, keyboard
+// steps and the axe-core accessibility check. Each test file keeps its
+// screenshots and reports in its own folder under e2e/artifacts/.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -9,6 +12,10 @@ import { fileURLToPath } from 'node:url';
 
 import { chromium } from 'playwright-core';
 
+export const origin = process.env.ELIGO_URL;
+if (!origin) {
+  throw new Error('ELIGO_URL is not set: run web/e2e/run.sh');
+}
 const here = path.dirname(fileURLToPath(import.meta.url));
 const axeSource = fs.readFileSync(path.join(here, '..', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 
@@ -43,6 +50,70 @@ export async function launch() {
 }
 
 /**
+ * launchBrowser is launch for a test file that keeps screenshots and
+ * reports: artifacts (a folder name under e2e/artifacts) is emptied for
+ * them, and the answer's dir names it.
+ */
+export async function launchBrowser(artifacts) {
+  const dir = path.join(here, 'artifacts', artifacts);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  return { ...(await launch()), dir };
+}
+
+/**
+ * open starts a page at the console path p and records what it must never
+ * do: request another host, break the content security policy, or throw.
+ * With refusals, an HTTP 4xx the page asked for and handled (the studio's
+ * "who is signed in" answers 401 when nobody is) is not held against it;
+ * policy violations and script errors always are.
+ */
+export async function open(browser, t, p, viewport, { refusals = false } = {}) {
+  const page = await browser.context.newPage();
+  // Generous waits: CI shares two cores, and loading and running Mermaid
+  // in a headless browser without a GPU takes seconds.
+  page.setDefaultTimeout(120_000);
+  if (viewport) await page.setViewportSize(viewport);
+  const problems = [];
+  page.on('request', (r) => {
+    if (!r.url().startsWith(origin + '/') && !r.url().startsWith('data:')) problems.push(`request to another host: ${r.url()}`);
+  });
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !(refusals && httpRefusal(m.text()))) problems.push(`console error: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  t.after(async () => {
+    await page.close();
+  });
+  await page.goto(origin + p);
+  return {
+    page,
+    clean() {
+      assert.deepEqual(problems, [], 'the page made no foreign request, no policy violation and no error');
+    },
+  };
+}
+
+/** httpRefusal recognises chromium's console line for a 4xx answer. */
+function httpRefusal(text) {
+  return /^Failed to load resource: the server responded with a status of (401|404|409|422)\b/.test(text);
+}
+
+/** shot saves a full-page screenshot in the file's artifacts. */
+export async function shot(browser, page, name) {
+  await page.screenshot({ path: path.join(browser.dir, name + '.png'), fullPage: true });
+}
+
+/** tabTo presses Tab until the focused element matches selector. */
+export async function tabTo(page, selector, limit = 60) {
+  for (let i = 0; i < limit; i++) {
+    if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached ${selector}`);
+}
+
+/**
  * checkAxe runs axe-core on the page and fails on any serious or critical
  * violation; the report is written to report when given.
  */
@@ -56,4 +127,9 @@ export async function checkAxe(page, name, report) {
   if (report) fs.writeFileSync(report, JSON.stringify(result, null, 2));
   const grave = result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   assert.deepEqual(grave, [], `axe-core: serious or critical violations on ${name}`);
+}
+
+/** axe is checkAxe with the report kept in the file's artifacts (launchBrowser). */
+export async function axe(browser, page, name) {
+  await checkAxe(page, name, path.join(browser.dir, `axe-${name}.json`));
 }

@@ -1,72 +1,29 @@
 // End-to-end tests of the console in a real browser: playwright-core driving
 // Debian's chromium against a real `eligo serve` with casebank rulesets
 // published (run.sh sets it up and passes its address in ELIGO_URL).
-// Screenshots and accessibility reports go to e2e/artifacts/.
+// Screenshots and accessibility reports go to e2e/artifacts/console/.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 
-import { checkAxe, launch } from './browser.mjs';
+import { axe as axeIn, launchBrowser, open as openIn, origin, shot as shotIn, tabTo } from './browser.mjs';
 
-const origin = process.env.ELIGO_URL;
-if (!origin) {
-  throw new Error('ELIGO_URL is not set: run web/e2e/run.sh');
-}
-const here = path.dirname(fileURLToPath(import.meta.url));
-const artifacts = path.join(here, 'artifacts');
 const api = origin + '/api/v1/public';
 const fmla = '/#/ruleset/' + encodeURIComponent('demo/us-fmla-employee');
 const voter = '/#/ruleset/' + encodeURIComponent('demo/ca-voter-registration');
 
 let browser;
-let context;
 
 before(async () => {
-  fs.rmSync(artifacts, { recursive: true, force: true });
-  fs.mkdirSync(artifacts, { recursive: true });
-  browser = await launch();
-  context = browser.context;
+  browser = await launchBrowser('console');
 });
 
 after(async () => {
   await browser?.close();
 });
 
-/**
- * open starts a page at the console path p and records what it must never
- * do: request another host, break the content security policy, or throw.
- */
-async function open(t, p, viewport) {
-  const page = await context.newPage();
-  // Generous waits: CI shares two cores, and loading and running Mermaid
-  // in a headless browser without a GPU takes seconds.
-  page.setDefaultTimeout(120_000);
-  if (viewport) await page.setViewportSize(viewport);
-  const problems = [];
-  page.on('request', (r) => {
-    if (!r.url().startsWith(origin + '/') && !r.url().startsWith('data:')) problems.push(`request to another host: ${r.url()}`);
-  });
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  t.after(async () => {
-    await page.close();
-  });
-  await page.goto(origin + p);
-  return {
-    page,
-    clean() {
-      assert.deepEqual(problems, [], 'the page made no foreign request, no policy violation and no error');
-    },
-  };
-}
-
-async function shot(page, name) {
-  await page.screenshot({ path: path.join(artifacts, name + '.png'), fullPage: true });
-}
+const open = (t, p, viewport) => openIn(browser, t, p, viewport);
+const shot = (page, name) => shotIn(browser, page, name);
+const axe = (page, name) => axeIn(browser, page, name);
 
 /** questionFor waits until the question on the page is about fieldId. */
 async function questionFor(page, fieldId) {
@@ -88,19 +45,6 @@ async function answer(page, fieldId, value) {
 async function outcome(page) {
   await page.waitForSelector('#outcome');
   return (await page.locator('#outcome').textContent()).trim();
-}
-
-/** tabTo presses Tab until the focused element matches selector. */
-async function tabTo(page, selector, limit = 60) {
-  for (let i = 0; i < limit; i++) {
-    if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
-    await page.keyboard.press('Tab');
-  }
-  throw new Error(`Tab never reached ${selector}`);
-}
-
-async function axe(page, name) {
-  await checkAxe(page, name, path.join(artifacts, `axe-${name}.json`));
 }
 
 test('the console is served at / with a strict policy', async () => {
@@ -298,7 +242,7 @@ test('the audit envelope replays to the same decision', async (t) => {
   assert.equal(await outcome(page), 'Not eligible');
   const env = JSON.parse(await page.locator('#envelope').textContent());
   assert.match(env.decision_id, /^dec_/);
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+  await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
   await page.getByRole('button', { name: 'Copy the audit envelope' }).click();
   await page.waitForFunction(() => document.getElementById('status')?.textContent === 'Audit envelope copied.');
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), await page.locator('#envelope').textContent());

@@ -6,7 +6,9 @@
 # `eligo serve` on a free loopback port, and run the browser tests
 # (*.test.mjs: playwright-core driving Debian's chromium) against it, or
 # only the spec files given (run.sh e2e/session.test.mjs). A key for the
-# sign-in tests is issued and passed in ELIGO_KEY.
+# sign-in and studio tests, of a tenant of their own with the projects and
+# rulesets scopes, is issued and passed in ELIGO_KEY (its tenant in
+# ELIGO_TENANT).
 # Screenshots and the accessibility reports are kept in web/e2e/artifacts/.
 # The server is stopped and the database dropped however the run ends.
 set -euo pipefail
@@ -42,8 +44,13 @@ for name in us-fmla-employee ca-voter-registration snap-income uk-child-benefit;
 		--public --slug "demo/$name" >/dev/null
 done
 
-# A key for the sign-in tests (session.test.mjs).
-key="$("$tmp/eligo" keys create --tenant e2e-studio --scopes projects:read,projects:write --tier free 2>/dev/null)"
+# A key for the sign-in and studio tests (session.test.mjs, studio.test.mjs).
+tenant="e2e-studio"
+key="$("$tmp/eligo" keys create --tenant "$tenant" --tier pro --name "console e2e" \
+	--scopes projects:read,projects:write,rulesets:read,rulesets:write 2>"$tmp/keys.log")" || {
+	cat "$tmp/keys.log" >&2
+	exit 1
+}
 
 # Generous anonymous budgets: the tests make a few hundred anonymous calls.
 # The decision spool is the run's own: the default (.data/spool) belongs to
@@ -70,4 +77,4 @@ fi
 cd "$web"
 specs=("$@")
 [[ ${#specs[@]} -gt 0 ]] || specs=(e2e/)
-ELIGO_URL="$origin" ELIGO_KEY="$key" node --test "${specs[@]}"
+ELIGO_URL="$origin" ELIGO_KEY="$key" ELIGO_TENANT="$tenant" node --test "${specs[@]}"

@@ -1,13 +1,39 @@
-// The console's entry point: a page of three views (the catalogue, the
-// interview on one ruleset, and signing in) addressed by the URL fragment,
-// so that the server serves one page and the browser's Back button works.
+// The console's entry point: the catalogue, the interview on one ruleset,
+// signing in, and the authoring studio (#/studio/...), addressed by the URL
+// fragment, so that the server serves one page and the browser's Back
+// button works.
 
 import { showCatalogue } from './catalogue.js';
 import { showInterview } from './interviewview.js';
 import { showSignIn } from './session.js';
+import { StudioClient } from './studio/client.js';
+import { parseStudioRoute, type StudioRoute } from './studio/routes.js';
+import { showStudio } from './studio/studio.js';
 
-/** route draws the view the fragment names: #/ruleset/<slug>, #/sign-in or the catalogue. */
-async function route(main: HTMLElement): Promise<void> {
+/** Page is what the page keeps between views. */
+interface Page {
+  /** studio is the studio's client; its session token is in memory only, for the page's life. */
+  studio: StudioClient;
+  /** lastStudio is the studio view drawn last, to tell a change of tab from a new view. */
+  lastStudio: StudioRoute | null;
+}
+
+/** route draws the view the fragment names: #/studio/..., #/ruleset/<slug>, #/sign-in or the catalogue. */
+async function route(main: HTMLElement, page: Page): Promise<void> {
+  const studioRoute = parseStudioRoute(window.location.hash);
+  const header = document.getElementById('studio-link');
+  header?.toggleAttribute('aria-current', false);
+  main.classList.toggle('studio', studioRoute !== null);
+  if (studioRoute) {
+    header?.setAttribute('aria-current', 'page');
+    const sameProject = page.lastStudio?.kind === 'project' && studioRoute.kind === 'project' && page.lastStudio.projectId === studioRoute.projectId;
+    page.lastStudio = studioRoute;
+    // The studio moves focus itself: to the new view's heading, or to the
+    // screen's heading when only the project's tab changed.
+    await showStudio(page.studio, main, studioRoute, sameProject);
+    return;
+  }
+  page.lastStudio = null;
   const m = /^#\/ruleset\/(.+)$/.exec(window.location.hash);
   if (window.location.hash === '#/sign-in') {
     await showSignIn(main);
@@ -23,12 +49,13 @@ async function route(main: HTMLElement): Promise<void> {
 
 const main = document.getElementById('main');
 if (main) {
-  window.addEventListener('hashchange', () => void route(main));
+  const page: Page = { studio: new StudioClient(), lastStudio: null };
+  window.addEventListener('hashchange', () => void route(main, page));
   // The skip link moves focus without touching the fragment, which names
   // the view.
   document.querySelector('a.skip')?.addEventListener('click', (e) => {
     e.preventDefault();
     main.focus();
   });
-  void route(main);
+  void route(main, page);
 }

@@ -1,0 +1,404 @@
+// End-to-end tests of the authoring studio in a real browser against a
+// real `eligo serve` (run.sh creates a key for a tenant with the projects
+// and rulesets scopes and passes it in ELIGO_KEY): from signing in,
+// through sources, rules, tests and review, to publishing and the
+// applicant interview, then signing out. The main flow is driven from the
+// keyboard wherever a person could; every screen is checked with axe-core.
+// Screenshots and accessibility reports go to e2e/artifacts/studio/.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import { axe as axeIn, launchBrowser, open as openIn, origin, shot as shotIn, tabTo } from './browser.mjs';
+
+const key = process.env.ELIGO_KEY;
+const tenant = process.env.ELIGO_TENANT;
+if (!key || !tenant) {
+  throw new Error('ELIGO_KEY and ELIGO_TENANT are not set: run web/e2e/run.sh');
+}
+const here = path.dirname(fileURLToPath(import.meta.url));
+const statute = path.join(here, 'testdata', 'usc29-2611.html');
+const statuteURL = 'https://www.law.cornell.edu/uscode/text/29/2611';
+// Unique per run, so a rerun against the same server publishes afresh.
+const slug = `${tenant}/fmla-service-${Date.now().toString(36)}`;
+
+let browser;
+
+before(async () => {
+  browser = await launchBrowser('studio');
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+const open = (t, p) => openIn(browser, t, p, undefined, { refusals: true });
+const shot = (page, name) => shotIn(browser, page, name);
+const axe = (page, name) => axeIn(browser, page, name);
+
+/** rules is the draft the flow writes; brokenLine names a field the rules do not declare. */
+function rules(broken) {
+  return `ruleset "${slug}"
+section fmla_service
+name "FMLA length of service"
+
+source usc29_2611 "29 U.S.C. 2611(2)" url "${statuteURL}" licence "public-domain"
+
+field employment.months_employed int weight 1
+  question "For how many months have you worked for this employer?"
+field employment.hours_12_months decimal weight 2
+  question "How many hours did you work for this employer in the last 12 months?"
+
+group service all "Length and amount of service" {
+  criterion tenure "Employed for at least 12 months" {
+    ${broken ? 'employment.months_worked' : 'employment.months_employed'} >= 12
+    cite usc29_2611 "for at least 12 months by the employer with respect to whom leave is requested"
+  }
+  criterion hours "At least 1,250 hours in the previous 12 months" {
+    employment.hours_12_months >= 1250
+    cite usc29_2611 "for at least 1,250 hours of service with such employer during the previous 12-month period"
+  }
+}
+`;
+}
+/** The line of the broken reference in rules(true). */
+const brokenLine = 14;
+
+/** typeInto tabs to a field and types into it, as a keyboard user would. */
+async function typeInto(page, selector, text) {
+  await tabTo(page, selector, 150);
+  await page.keyboard.type(text);
+}
+
+/** press tabs to a control and presses Enter on it. */
+async function press(page, selector) {
+  await tabTo(page, selector, 150);
+  await page.keyboard.press('Enter');
+}
+
+/** setRules replaces the editor's text from the keyboard, saves with Ctrl+S and waits for the new version. */
+async function setRules(page, text) {
+  const versions = await page.locator('#versions li').count();
+  await tabTo(page, '.cm-content', 150);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(text);
+  await page.keyboard.press('Control+S');
+  await page.waitForFunction((n) => document.querySelectorAll('#versions li').length === n + 1, versions);
+}
+
+/** noKeyStored says the key is nowhere the page's scripts can read it back. */
+async function noKeyStored(page) {
+  const stored = await page.evaluate(() => ({
+    local: JSON.stringify(Object.entries(localStorage)),
+    session: JSON.stringify(Object.entries(sessionStorage)),
+    cookie: document.cookie,
+    url: location.href,
+  }));
+  for (const [where, text] of Object.entries(stored)) {
+    assert.ok(!text.includes(key), `the API key is not in ${where}`);
+    assert.ok(!text.includes(key.split('_').pop()), `the key's secret is not in ${where}`);
+  }
+  assert.equal(stored.cookie, '', 'the session cookie is HttpOnly: the page reads no cookie');
+}
+
+test('the studio: sign in, sources, rules, tests, review, publish, sign out', async (t) => {
+  const { page, clean } = await open(t, '/');
+
+  // The site header leads to the studio, which asks to sign in.
+  await page.waitForFunction(() => !/Loading/.test(document.querySelector('#results-heading')?.textContent ?? 'Loading'));
+  await press(page, '#studio-link');
+  await page.waitForSelector('#sign-in-form');
+  assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'H1', 'focus moves to the new view’s heading');
+  await axe(page, 'sign-in');
+
+  // A wrong key is refused with the API's words, and the field is emptied.
+  await typeInto(page, '#api-key', 'elg_nothing_wrong');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#sign-in-error:not([hidden])');
+  assert.doesNotMatch(await page.locator('#sign-in-error').textContent(), /invalid_api_key|\{/, 'a message, not a code or JSON');
+  assert.equal(await page.inputValue('#api-key'), '');
+
+  // Signing in from the keyboard.
+  await page.keyboard.type(key);
+  assert.equal(await page.getAttribute('#api-key', 'type'), 'password');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#signed-in-as');
+  const banner = await page.locator('#signed-in-as').textContent();
+  assert.match(banner, new RegExp(tenant));
+  assert.match(banner, new RegExp(key.split('_')[1]), 'the banner names the key prefix');
+  await noKeyStored(page);
+  await page.waitForSelector('#projects-count');
+  await axe(page, 'projects');
+
+  // Create a project from the keyboard; the section id follows the slug.
+  await typeInto(page, '#project-name', 'FMLA length of service');
+  await typeInto(page, '#project-slug', slug);
+  assert.match(await page.inputValue('#project-section'), /^fmla_service_/);
+  await page.fill('#project-section', 'fmla_service');
+  await press(page, '#create-project');
+  await page.waitForSelector('#upload-form');
+  assert.match(page.url(), /#\/studio\/projects\/prj_[^/]+\/sources$/);
+  const projectId = /projects\/(prj_[^/]+)\//.exec(page.url())[1];
+  assert.equal(await page.locator('h1').textContent(), 'FMLA length of service');
+
+  // Upload the statute with its address and licence through the file input.
+  await page.setInputFiles('#source-file', statute);
+  await typeInto(page, '#source-url', statuteURL);
+  await typeInto(page, '#source-licence', 'public-domain');
+  await press(page, '#upload');
+  await page.waitForFunction(() => document.querySelectorAll('#sources > li').length === 1);
+  const first = page.locator('#sources > li').first();
+  assert.match(await first.textContent(), /Web page \(HTML\)/);
+  assert.match(await first.textContent(), /In use/);
+  assert.match(await first.textContent(), /public-domain/);
+
+  // The same file dropped on the drop zone: flagged as a possible duplicate.
+  const html = fs.readFileSync(statute, 'utf8');
+  const dropped = await page.evaluateHandle((text) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([text], 'copy.html', { type: 'text/html' }));
+    return dt;
+  }, html);
+  await page.dispatchEvent('#dropzone', 'drop', { dataTransfer: dropped });
+  assert.match(await page.locator('#drop-chosen').textContent(), /copy\.html/);
+  await press(page, '#upload');
+  await page.waitForFunction(() => document.querySelectorAll('#sources > li').length === 2);
+  const copy = page.locator('#sources > li', { has: page.locator('h3', { hasText: 'copy.html' }) });
+  assert.match(await copy.textContent(), /Possibly the same text as:\s*usc29-2611\.html \(the same file\)/);
+  await axe(page, 'sources');
+  await shot(page, 'sources');
+
+  // Mark the copy reference-only, then delete it (after confirming).
+  const copyId = await copy.getAttribute('id');
+  await page.selectOption(`#${copyId}-status`, 'reference_only');
+  await copy.getByRole('button', { name: /Save the status/ }).click();
+  await page.waitForFunction((id) => document.querySelector(`#${id} .source-status`)?.textContent === 'Reference only', copyId);
+  await page.locator(`#${copyId}`).getByRole('button', { name: /Delete/ }).click();
+  await page.waitForSelector('dialog[open]');
+  await axe(page, 'delete-dialog');
+  await page.click('#dialog-confirm');
+  await page.waitForFunction(() => document.querySelectorAll('#sources > li').length === 1);
+
+  // The rules, from the keyboard: a draft with an unknown field shows the
+  // compiler's error at its line, inline and in the list.
+  await press(page, '#tab-draft');
+  await page.waitForSelector('.cm-content');
+  await page.waitForFunction(() => document.activeElement?.tagName === 'H2', null, { timeout: 10_000 });
+  await setRules(page, rules(true));
+  await page.waitForSelector('#problems li.error');
+  const problem = await page.locator('#problems li.error').first().textContent();
+  assert.match(problem, new RegExp(`^Error, line ${brokenLine}, column 5: `));
+  assert.match(problem, /months_worked/);
+  await page.waitForSelector('.cm-lintRange-error');
+  const marked = await page.locator('.cm-lintRange-error').first().textContent();
+  assert.match(marked, /employment\.months_worked/, 'the error is underlined where it is');
+  assert.match(await page.locator('#draft-status').textContent(), /do not compile/);
+  await axe(page, 'rules-with-error');
+  await shot(page, 'rules-with-error');
+
+  // Fixed and saved with the button; the problem goes.
+  await setRules(page, rules(false));
+  await page.waitForFunction(() => /The rules compile/.test(document.querySelector('#draft-status')?.textContent ?? ''));
+  assert.match(await page.locator('#problems').textContent(), /None found/);
+  assert.equal(await page.locator('.cm-lintRange-error').count(), 0);
+
+  // Three versions this session; comparing the broken one with the editor
+  // shows the changed line; restoring brings it back.
+  assert.equal(await page.locator('#versions li').count(), 3);
+  await page.locator('#versions li', { hasText: 'Version 1' }).getByRole('button', { name: /Compare/ }).click();
+  assert.equal(await page.locator('#compare-summary').textContent(), '1 line added, 1 removed.');
+  assert.match(await page.locator('#compare .diff-removed').textContent(), /months_worked/);
+  await page.locator('#versions li', { hasText: 'Version 1' }).getByRole('button', { name: /Restore/ }).click();
+  assert.match(await page.locator('.cm-content').textContent(), /months_worked/);
+  await page.locator('#versions li', { hasText: 'Version 2' }).getByRole('button', { name: /Restore/ }).click();
+  assert.doesNotMatch(await page.locator('.cm-content').textContent(), /months_worked/);
+
+  // Completion offers the declared fields.
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('\n# employment.ho');
+  await page.keyboard.press('Control+Space');
+  await page.waitForSelector('.cm-tooltip-autocomplete');
+  assert.match(await page.locator('.cm-tooltip-autocomplete').textContent(), /employment\.hours_12_months/);
+  await page.keyboard.press('Escape');
+  await page.locator('#versions li', { hasText: 'Version 2' }).getByRole('button', { name: /Restore/ }).click();
+
+  // Format: the compiler's canonical layout replaces the text (here the
+  // indentation of a field's question); a text that does not parse says where.
+  await page.locator('.cm-line', { hasText: 'question "For how many months' }).click();
+  await page.keyboard.press('Home');
+  await page.keyboard.type('      ');
+  await press(page, '#format-draft');
+  await page.waitForFunction(() => /canonical layout/.test(document.querySelector('#draft-status')?.textContent ?? ''));
+  assert.match(await page.locator('#draft-status').textContent(), /^Formatted/);
+  const formatted = await page.evaluate(() => [...document.querySelectorAll('.cm-line')].map((l) => l.textContent).join('\n'));
+  assert.match(formatted, /\n {2}question "For how many months/);
+  // Saved from the toolbar: Ctrl+S works wherever focus is on this screen.
+  await page.keyboard.press('Control+S');
+  await page.waitForFunction(() => /The rules compile/.test(document.querySelector('#draft-status')?.textContent ?? ''));
+  await page.locator('.cm-line', { hasText: 'section fmla_service' }).click();
+  await page.keyboard.press('End');
+  await page.keyboard.type(' {');
+  await press(page, '#format-draft');
+  await page.waitForSelector('#draft-error:not([hidden])');
+  await page.waitForSelector('.cm-lintRange-error');
+  await page.keyboard.press('Control+Z');
+  await page.keyboard.press('Control+Z');
+
+  // A quote that is not word for word in its source: the nearest passage
+  // is offered, and taking it clears the warning.
+  await setRules(page, rules(false).replace('with respect to whom leave is requested', 'with respect to whom leave was requested'));
+  await page.waitForSelector('#problems li.warning');
+  assert.match(await page.locator('#problems li.warning').textContent(), /nearest passage in the source is “for at least 12 months by the employer with respect to whom leave is requested/);
+  await press(page, '#problems li.warning button.secondary');
+  await page.keyboard.press('Control+S');
+  await page.waitForFunction(() => /None found/.test(document.querySelector('#problems')?.textContent ?? ''));
+
+  // The session ends while the author edits: signing in again in place
+  // keeps the unsaved text, and the save then goes through.
+  await page.evaluate(async () => {
+    const token = (await fetch('/console/session', { credentials: 'same-origin' })).headers.get('X-CSRF-Token');
+    await fetch('/console/session', { method: 'DELETE', credentials: 'same-origin', headers: { 'X-CSRF-Token': token } });
+  });
+  await page.locator('.cm-line', { hasText: 'section fmla_service' }).click();
+  await page.keyboard.press('End');
+  await page.keyboard.type('  # kept across sign-ins');
+  await page.keyboard.press('Control+S');
+  await page.waitForSelector('#session-ended');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'session-ended-heading');
+  assert.match(await page.locator('#draft-error').textContent(), /no longer signed in/);
+  await axe(page, 'session-ended');
+  await typeInto(page, '#api-key', key);
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#signed-in-as');
+  await press(page, '#save-draft');
+  await page.waitForFunction(() => /The rules compile/.test(document.querySelector('#draft-status')?.textContent ?? ''));
+  assert.match(await page.locator('.cm-content').textContent(), /# kept across sign-ins/);
+
+  // Tests: one case passes, one expects the wrong outcome and fails with its reason.
+  await press(page, '#tab-tests');
+  await page.waitForSelector('#case-form');
+  await page.waitForFunction(() => /No test cases yet/.test(document.querySelector('#tests-summary')?.textContent ?? ''));
+  await typeInto(page, '#case-name', 'eligible at 12 months and 1,250 hours');
+  await typeInto(page, '#case-answers', 'employment.months_employed = 12\nemployment.hours_12_months = 1250');
+  await press(page, '#save-case');
+  await page.waitForFunction(() => /All 1 case pass/.test(document.querySelector('#tests-summary')?.textContent ?? ''));
+  await typeInto(page, '#case-name', 'eleven months is not enough');
+  await typeInto(page, '#case-answers', 'employment.months_employed = 11\nemployment.hours_12_months = 1300');
+  await press(page, '#save-case');
+  await page.waitForFunction(() => /1 of 2 cases pass; 1 fails/.test(document.querySelector('#tests-summary')?.textContent ?? ''));
+  const failing = page.locator('#tests tbody tr.fail');
+  assert.equal(await failing.count(), 1);
+  assert.match(await failing.textContent(), /eleven months is not enough/);
+  assert.match(await failing.locator('.case-reasons').textContent(), /\S/, 'the failing case says why');
+  await axe(page, 'tests-failing');
+  await shot(page, 'tests-failing');
+
+  // Publishing now is refused for the failing test; the confirmation names
+  // it, and declining publishes nothing.
+  await press(page, '#tab-publish');
+  await page.waitForSelector('#publish-form');
+  assert.equal(await page.inputValue('#publish-slug'), slug, 'the slug comes from the rules');
+  await page.waitForSelector('#gates li.gate.fail');
+  await press(page, '#compare-published');
+  await page.waitForSelector('#diff-none');
+  assert.match(await page.locator('#diff-none').textContent(), /Nothing is published under this address yet/);
+  await press(page, '#publish');
+  await page.waitForSelector('dialog[open]');
+  assert.match(await page.locator('#force-failures').textContent(), /eleven months is not enough/);
+  await axe(page, 'force-dialog');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'dialog-cancel', 'the safe choice has focus');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('dialog[open]', { state: 'detached' });
+  assert.ok(await page.locator('#publish-result').isHidden());
+  assert.match(await page.locator('#publish-error').textContent(), /tests pass/);
+
+  // Fix the case: it expected the wrong outcome.
+  await press(page, '#tab-tests');
+  await page.waitForSelector('#tests tbody tr.fail');
+  await press(page, 'button[aria-label="Edit eleven months is not enough"]');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'case-form-heading');
+  await tabTo(page, '#case-expected');
+  await page.selectOption('#case-expected', 'not_eligible');
+  await press(page, '#save-case');
+  await page.waitForFunction(() => /All 2 cases pass/.test(document.querySelector('#tests-summary')?.textContent ?? ''));
+
+  // The solver suggests what the tests leave out; one is added as it is.
+  await press(page, '#suggest-cases');
+  await page.waitForFunction(() => /deliberate mistake/.test(document.querySelector('#suggestions-summary')?.textContent ?? ''));
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'suggestions-summary');
+  const suggested = page.locator('#suggestions li.suggestion');
+  assert.ok((await suggested.count()) > 0, 'the two cases leave something to suggest');
+  const goal = (await suggested.first().locator('h4').textContent()).trim();
+  await axe(page, 'suggestions');
+  await press(page, `#${await suggested.first().getAttribute('id')} button`);
+  await page.waitForFunction(() => /All 3 cases pass/.test(document.querySelector('#tests-summary')?.textContent ?? ''));
+  assert.match(await page.locator('#tests tbody').textContent(), new RegExp(goal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+
+  // Review: every check with its status and evidence, and a way to the fix.
+  await press(page, '#tab-review');
+  await page.waitForSelector('#checks li');
+  assert.match(await page.locator('#check-draft_compiles').textContent(), /Draft compiles/);
+  assert.match(await page.locator('#check-tests_pass').textContent(), /Passed/);
+  const fix = page.locator('#check-tests_per_section a.fix');
+  assert.equal(await fix.getAttribute('href'), `#/studio/projects/${projectId}/tests`);
+  assert.doesNotMatch(await page.locator('#checks').textContent(), /actionable_via|\{"/, 'no raw JSON');
+  await axe(page, 'review');
+  await shot(page, 'review');
+
+  // On a phone-sized screen the rules and the tests fit without sideways
+  // scrolling of the page (the tests table scrolls within its own box).
+  await page.setViewportSize({ width: 375, height: 800 });
+  for (const screen of ['draft', 'tests']) {
+    await page.goto(`${origin}/#/studio/projects/${projectId}/${screen}`);
+    await page.waitForSelector(screen === 'draft' ? '.cm-content' : '#tests tbody tr');
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 375, `the ${screen} screen is ${width} px wide on a 375 px screen`);
+    await axe(page, `phone-${screen}`);
+    await shot(page, `phone-${screen}`);
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${origin}/#/studio/projects/${projectId}/review`);
+  await page.waitForSelector('#checks li');
+
+  // Publish, make it public, and open the applicant interview.
+  await press(page, '#tab-publish');
+  await page.waitForSelector('#publish-form');
+  await page.waitForFunction(() => document.querySelectorAll('#gates li.gate.fail').length === 0);
+  await press(page, '#publish');
+  await page.waitForSelector('#published-heading');
+  assert.match(await page.locator('#published-heading').textContent(), /Published as version/);
+  assert.equal(await page.locator('#published-slug').textContent(), slug);
+  await axe(page, 'published');
+  await press(page, '#compare-published');
+  await page.waitForFunction(() => /Compared with v1/.test(document.querySelector('#diff-result')?.textContent ?? ''));
+  assert.match(await page.locator('#diff-none').textContent(), /No applicant’s outcome would change/);
+  await press(page, '#make-public');
+  await page.waitForSelector('#interview-link:not([hidden])');
+  await shot(page, 'published');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#question-form');
+  assert.match(await page.locator('#question-form').textContent(), /months|hours/);
+
+  // A cited source cannot be deleted: the API's message is shown.
+  await page.goto(`${origin}/#/studio/projects/${projectId}/sources`);
+  await page.waitForSelector('#sources > li');
+  await page.locator('#sources > li').first().getByRole('button', { name: /Delete/ }).click();
+  await page.click('#dialog-confirm');
+  const refusal = page.locator('#sources > li .alert:not([hidden])');
+  await refusal.waitFor();
+  assert.match(await refusal.textContent(), /cite|publish/i);
+  assert.equal(await page.locator('#sources > li').count(), 1);
+
+  // Sign out: the next call is refused and the studio asks to sign in.
+  await press(page, '#sign-out');
+  await page.waitForSelector('#sign-in-form');
+  const status = await page.evaluate(async () => (await fetch('/api/v1/public/projects', { credentials: 'same-origin' })).status);
+  assert.equal(status, 401);
+  await page.reload();
+  await page.waitForSelector('#sign-in-form');
+  await noKeyStored(page);
+  clean();
+});

@@ -1,0 +1,107 @@
+// A test case as people write it: answers one per line, "field = value"
+// (a number, true or false, a date, or text, with or without quotes), and
+// back again, so a case can be edited as text and sent as the JSON the API
+// takes (field_values as /decide takes them).
+
+import type { TestCase, TestResult } from './types.js';
+
+/** The outcomes a case can expect, with their words. */
+export const outcomes: ReadonlyArray<readonly [string, string]> = [
+  ['eligible', 'Eligible'],
+  ['not_eligible', 'Not eligible'],
+  ['undetermined', 'Undetermined'],
+];
+
+/** outcomeWords says an outcome in words ("not_eligible" is "Not eligible"). */
+export function outcomeWords(outcome: string): string {
+  return outcomes.find(([v]) => v === outcome)?.[1] ?? outcome;
+}
+
+/** parseValue reads one answer's value: a number, a bool, or text (quotes optional). */
+export function parseValue(text: string): unknown {
+  const t = text.trim();
+  if (t === 'true') return true;
+  if (t === 'false') return false;
+  if (/^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(t)) return Number(t);
+  const q = /^"((?:[^"\\]|\\.)*)"$/.exec(t);
+  if (q) return (q[1] ?? '').replace(/\\(.)/g, '$1');
+  return t;
+}
+
+/** formatValue writes a value back as parseValue reads it. */
+export function formatValue(v: unknown): string {
+  if (typeof v === 'string') return /^(true|false|-?\d+(\.\d+)?([eE][+-]?\d+)?)$/.test(v.trim()) || v !== v.trim() ? JSON.stringify(v) : v;
+  return typeof v === 'object' ? JSON.stringify(v) : String(v);
+}
+
+/** The answers parsed, or the line that could not be read. */
+export type ParsedAnswers = { ok: true; values: Record<string, unknown> } | { ok: false; error: string };
+
+/** parseAnswers reads "field = value" lines (blank lines and # comments skipped). */
+export function parseAnswers(text: string): ParsedAnswers {
+  const values: Record<string, unknown> = {};
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = (lines[i] ?? '').trim();
+    if (!line || line.startsWith('#')) continue;
+    const m = /^([a-z][a-z0-9_]*\.[a-z][a-z0-9_]*)\s*[=:]\s*(.*)$/.exec(line);
+    if (!m?.[1]) return { ok: false, error: `Line ${i + 1}: write each answer as “field = value”, for example “person.age = 67”.` };
+    if (m[1] in values) return { ok: false, error: `Line ${i + 1}: ${m[1]} is answered twice.` };
+    if (!(m[2] ?? '').trim()) return { ok: false, error: `Line ${i + 1}: ${m[1]} has no value.` };
+    values[m[1]] = parseValue(m[2] ?? '');
+  }
+  return { ok: true, values };
+}
+
+/** formatAnswers writes field_values as "field = value" lines. */
+export function formatAnswers(values: unknown): string {
+  if (!values || typeof values !== 'object') return '';
+  return Object.entries(values as Record<string, unknown>)
+    .map(([k, v]) => `${k} = ${formatValue(v)}`)
+    .join('\n');
+}
+
+/** The case form's contents, as typed. */
+export interface CaseForm {
+  name: string;
+  answers: string;
+  expected: string;
+  decisionDate: string;
+}
+
+/** The case built from the form, or what is wrong with each field. */
+export type BuiltCase = { ok: true; testCase: TestCase } | { ok: false; errors: Partial<Record<keyof CaseForm, string>> };
+
+/**
+ * buildCase checks the form and makes the case. others are the project's
+ * other cases (not the one being edited): a name must be unique.
+ */
+export function buildCase(f: CaseForm, others: readonly TestCase[]): BuiltCase {
+  const errors: Partial<Record<keyof CaseForm, string>> = {};
+  const name = f.name.trim();
+  if (!name) errors.name = 'Give the case a name that says what it checks.';
+  else if (others.some((c) => c.name === name)) errors.name = 'Another case has this name; names must differ.';
+  const answers = parseAnswers(f.answers);
+  if (!answers.ok) errors.answers = answers.error;
+  if (!outcomes.some(([v]) => v === f.expected)) errors.expected = 'Choose the outcome this case expects.';
+  const date = f.decisionDate.trim();
+  if (date && !/^\d{4}-\d{2}-\d{2}$/.test(date)) errors.decisionDate = 'Write the date as YYYY-MM-DD, or leave it empty.';
+  if (Object.keys(errors).length > 0 || !answers.ok) return { ok: false, errors };
+  const testCase: TestCase = { name, field_values: answers.values, expected_outcome: f.expected as TestCase['expected_outcome'] };
+  if (date) testCase.decision_date = date;
+  return { ok: true, testCase };
+}
+
+/** plainOutcomes writes the outcome codes in a sentence of the API's as words ("not_eligible" as "not eligible"). */
+function plainOutcomes(text: string): string {
+  return text.replace(/\b(not_eligible|eligible|undetermined)\b/g, (o) => outcomeWords(o).toLowerCase());
+}
+
+/** reasons lists why a case failed, in the API's words. */
+export function reasons(r: TestResult): string[] {
+  const out = r.mismatches.map(plainOutcomes);
+  if (r.ignored_fields.length) out.push(`Answers to fields the rules do not declare were ignored: ${r.ignored_fields.join(', ')}.`);
+  if (r.hint) out.push(r.hint);
+  if (!out.length && r.expected !== r.got) out.push(`Expected ${outcomeWords(r.expected)}, the rules decide ${outcomeWords(r.got)}.`);
+  return out;
+}

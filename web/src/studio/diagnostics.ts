@@ -1,0 +1,79 @@
+// What the draft answer says is wrong, placed in the rules text: compile
+// errors at the line and column the compiler gives ("draft.rules:3:5:
+// message"), and the warnings that carry no position (a declared source
+// that binds to no project source, a quote not found in its source) at the
+// line of the declaration or cite they are about, found in the text.
+
+import { ruleString } from './rulestext.js';
+import type { Draft } from './types.js';
+
+/** A problem at a place in the rules text (line and column 1-based). */
+export interface Placed {
+  severity: 'error' | 'warning';
+  line: number;
+  column: number;
+  message: string;
+  /** fix, when the API suggests one, replaces the text find (as written in the rules) with replace. */
+  fix?: { label: string; find: string; replace: string };
+}
+
+
+/** parseCompileError reads "file:line:column: message"; null when the text has another shape. */
+export function parseCompileError(text: string): Placed | null {
+  const m = /^(?:[^:\n]*):(\d+):(\d+):\s*([\s\S]*)$/.exec(text);
+  if (!m) return null;
+  return { severity: 'error', line: Number(m[1]), column: Number(m[2]), message: (m[3] ?? '').trim() };
+}
+
+/** placeCompileErrors places compile errors; one without a position goes at the start. */
+export function placeCompileErrors(errors: readonly string[]): Placed[] {
+  return errors.map((e) => parseCompileError(e) ?? { severity: 'error', line: 1, column: 1, message: e });
+}
+
+/** lineOf finds the first line of rules matching test; 1 when none does. */
+function lineOf(rules: string, test: (line: string) => boolean): { line: number; column: number } {
+  const lines = rules.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const text = lines[i] ?? '';
+    if (test(text)) return { line: i + 1, column: text.length - text.trimStart().length + 1 };
+  }
+  return { line: 1, column: 1 };
+}
+
+/** escapeRegExp makes text match itself literally. */
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** placeDiagnostics gathers a draft answer's errors and warnings, placed in rules, in text order. */
+export function placeDiagnostics(rules: string, draft: Pick<Draft, 'compile_errors' | 'reference_problems' | 'provenance_report'>): Placed[] {
+  const out = placeCompileErrors(draft.compile_errors);
+  for (const p of draft.reference_problems) {
+    const m = /^source ([a-z][a-z0-9_]*):/.exec(p);
+    const at = m?.[1] ? lineOf(rules, (l) => new RegExp(`^\\s*source\\s+${m[1]}\\b`).test(l)) : { line: 1, column: 1 };
+    out.push({ severity: 'warning', ...at, message: p });
+  }
+  for (const q of draft.provenance_report.quotes) {
+    if (q.verified) continue;
+    const start = escapeRegExp(ruleString(q.quote.slice(0, 40)).slice(1, -1));
+    const cite = new RegExp(`^\\s*cite\\s+${escapeRegExp(q.source_id)}\\s+"${start}`);
+    const at = lineOf(rules, (l) => cite.test(l));
+    const near = q.nearest_passage;
+    const placed: Placed = {
+      severity: 'warning',
+      ...at,
+      message: `This quote for criterion ${q.criterion_id} is not in the text of its source (${q.project_source_id || q.source_id}); it must match word for word.`,
+    };
+    if (near) {
+      placed.message += ` The nearest passage in the source${near.page ? ` (page ${near.page})` : ''} is “${near.text}”.`;
+      placed.fix = { label: `Quote the source’s words for criterion ${q.criterion_id}`, find: ruleString(q.quote), replace: ruleString(near.text) };
+    }
+    out.push(placed);
+  }
+  return out.sort((a, b) => a.line - b.line || a.column - b.column);
+}
+
+/** describePlaced words a problem for a list read aloud: "Error, line 3, column 5: …". */
+export function describePlaced(p: Placed): string {
+  return `${p.severity === 'error' ? 'Error' : 'Warning'}, line ${p.line}, column ${p.column}: ${p.message}`;
+}

@@ -1,0 +1,45 @@
+// The publishing gates as the draft answer shows them before publishing:
+// whether the rules compile, every test passes, every declared source binds
+// to an uploaded, licensed source, and every quote is in its source. The
+// publish operation applies the same gates; reading them first lets the
+// studio say what will fail, and name it in the confirmation that
+// overrides the tests.
+
+import { outcomeWords } from './caseform.js';
+import type { Draft } from './types.js';
+
+/** Gate is one publishing gate's state before publishing: its name, whether it holds, and what fails. */
+export interface Gate {
+  name: string;
+  ok: boolean;
+  /** blocking gates refuse the publish; the tests' can be overridden on confirmation. */
+  overridable: boolean;
+  problems: string[];
+}
+
+/** gates reads the draft answer as the publishing gates will judge it. */
+export function gates(d: Draft): Gate[] {
+  const failing = d.acceptance.results.filter((r) => !r.pass);
+  const contract = d.acceptance.contract_checks.filter((c) => !c.pass);
+  const flagged = d.provenance_report.quotes.filter((q) => !q.verified);
+  return [
+    { name: 'The rules compile', ok: d.compiles, overridable: false, problems: d.compile_errors },
+    {
+      name: 'Every test passes',
+      ok: d.compiles && d.acceptance.accepted,
+      overridable: true,
+      problems: [
+        ...failing.map((r) => `${r.name}: expected ${outcomeWords(r.expected)}, decided ${outcomeWords(r.got)}`),
+        ...contract.flatMap((c) => c.problems.map((p) => `${c.check}: ${p}`)),
+      ],
+    },
+    { name: 'Every source is uploaded and licensed', ok: d.reference_problems.length === 0, overridable: false, problems: d.reference_problems },
+    {
+      name: 'Every quote is in its source',
+      ok: flagged.length === 0,
+      overridable: false,
+      problems: flagged.map((q) => `criterion ${q.criterion_id}: “${q.quote}” is not in ${q.project_source_id || q.source_id}`),
+    },
+  ];
+}
+

@@ -1,0 +1,167 @@
+// Publishing: the draft goes through the same gates as every publish (it
+// compiles, every test passes, every declared source binds to an uploaded,
+// licensed source, every quote is in its source) and becomes a private
+// ruleset under the project's slug. What the gates found is shown first;
+// publishing past failing tests needs an explicit confirmation that names
+// what fails. A published ruleset can then be made public, which opens it
+// to applicants in the console's interview.
+
+import { announce, append, h } from '../dom.js';
+import { interviewHref } from '../catalogue.js';
+import { newIdempotencyKey, StudioError, type StudioClient } from './client.js';
+import { reasons } from './caseform.js';
+import { draftDiffPanel } from './draftdiff.js';
+import { loadDraft } from './editor.js';
+import { gates } from './gates.js';
+import { draftSlug } from './projectform.js';
+import type { Draft, PublishResult, RulesetSummary, TestResult } from './types.js';
+import { alertBox, busy, confirmDialog, errorMessage, field } from './ui.js';
+
+/** publishView draws the publish screen of project into container. */
+export async function publishView(client: StudioClient, projectId: string, container: HTMLElement): Promise<void> {
+  const alert = alertBox('publish-error');
+  const gateList = h('ul', { id: 'gates', class: 'gates' });
+  const result = h('section', { id: 'publish-result', 'aria-labelledby': 'published-heading', hidden: true });
+  const slug = field('publish-slug', 'Publish under', h('input', { type: 'text', class: 'wide', autocomplete: 'off', spellcheck: 'false' }), 'The ruleset’s address; it comes from the rules’ “ruleset” line.');
+  const name = field('publish-name', 'Display name (optional)', h('input', { type: 'text', class: 'wide', autocomplete: 'off' }), 'Leave empty to use the name in the rules.');
+  const submit = h('button', { type: 'submit', id: 'publish' }, 'Publish');
+  let draft: Draft | null = null;
+
+  const drawGates = (d: Draft): void => {
+    gateList.replaceChildren(
+      ...gates(d).map((g) =>
+        h(
+          'li',
+          { class: 'gate ' + (g.ok ? 'pass' : 'fail') },
+          h('strong', {}, g.ok ? 'Passes: ' : 'Fails: '),
+          g.name,
+          g.problems.length ? h('ul', {}, ...g.problems.map((p) => h('li', {}, p))) : null,
+        ),
+      ),
+    );
+  };
+
+  const showResult = (r: PublishResult): void => {
+    const makePublic = h('button', { type: 'button', id: 'make-public' }, 'Make it public');
+    const publicAlert = alertBox('public-error');
+    const interview = h('p', { id: 'interview-link', hidden: true }, h('a', { href: interviewHref(r.slug) }, `Open the applicant interview for ${r.slug}`));
+    makePublic.addEventListener('click', () => {
+      void busy(makePublic, async () => {
+        try {
+          await client.call<RulesetSummary>('PATCH', `/rulesets/${encodeURIComponent(r.ruleset_id)}/visibility`, { visibility: 'public' });
+          interview.hidden = false;
+          makePublic.hidden = true;
+          announce('The ruleset is public.');
+          interview.querySelector('a')?.focus();
+        } catch (err) {
+          publicAlert.show(errorMessage(err));
+        }
+      });
+    });
+    const failures: TestResult[] = r.failures;
+    const heading = h('h3', { id: 'published-heading', tabindex: '-1' }, r.reused ? 'Already published: nothing changed' : `Published as version ${r.version}`);
+    result.replaceChildren();
+    append(
+      result,
+      heading,
+      h(
+        'dl',
+        { class: 'facts' },
+        h('div', {}, h('dt', {}, 'Address'), h('dd', {}, h('code', { id: 'published-slug' }, r.slug))),
+        h('div', {}, h('dt', {}, 'Visibility'), h('dd', {}, 'Private to your team')),
+        h('div', {}, h('dt', {}, 'Tests'), h('dd', {}, `${r.tests_passing} of ${r.tests_total} pass`)),
+        h(
+          'div',
+          {},
+          h('dt', {}, 'Quotes'),
+          h('dd', {}, `${r.provenance_report.totals.verified} verified, ${r.provenance_report.totals.flagged} not found, ${r.provenance_report.totals.uncited} criteria uncited`),
+        ),
+      ),
+      failures.length ? h('div', { class: 'notice' }, h('p', {}, 'Published with failing tests:'), h('ul', {}, ...failures.map((f) => h('li', {}, `${f.name}: ${reasons(f).join(' ')}`)))) : null,
+      r.findings.length
+        ? h('div', { class: 'notice', id: 'advisories' }, h('p', {}, 'Advice from the checks (not blocking):'), h('ul', {}, ...r.findings.map((f) => h('li', {}, f.message))))
+        : null,
+      r.source_check.findings.length ? h('div', { class: 'notice' }, h('p', {}, 'Source check:'), h('ul', {}, ...r.source_check.findings.map((f) => h('li', {}, f.message)))) : null,
+      r.review_hint ? h('p', {}, 'Next step: ', r.review_hint.message) : null,
+      h('p', {}, 'Applicants can use it in the console once it is public.'),
+      h('div', { class: 'buttons' }, makePublic),
+      publicAlert.el,
+      interview,
+    );
+    result.hidden = false;
+    heading.focus();
+  };
+
+  const publish = async (force: boolean): Promise<void> => {
+    alert.clear();
+    const body: Record<string, unknown> = {};
+    if (slug.control.value.trim()) body['slug'] = slug.control.value.trim();
+    if (name.control.value.trim()) body['name'] = name.control.value.trim();
+    if (force) body['force_unsafe'] = true;
+    try {
+      const r = await client.call<PublishResult>('POST', `/projects/${encodeURIComponent(projectId)}/publish`, body, { 'Idempotency-Key': newIdempotencyKey() });
+      announce(`Published ${r.slug}.`);
+      showResult(r);
+    } catch (err) {
+      alert.show(errorMessage(err));
+      if (err instanceof StudioError && err.reason === 'tests_failed' && !force && draft) {
+        const testsGate = gates(draft).find((g) => g.overridable);
+        const ok = await confirmDialog(
+          'Publish with failing tests?',
+          [
+            h('p', {}, 'These tests fail. Publishing anyway is recorded, and applicants could get decisions your team has said are wrong:'),
+            h('ul', { id: 'force-failures' }, ...(testsGate?.problems ?? []).map((p) => h('li', {}, p))),
+          ],
+          'Publish anyway',
+          'Do not publish',
+        );
+        if (ok) await publish(true);
+      }
+    }
+  };
+
+  const form = h(
+    'form',
+    {
+      id: 'publish-form',
+      class: 'studio-form',
+      'aria-label': 'Publish',
+      onsubmit: (e: Event) => {
+        e.preventDefault();
+        void busy(submit, async () => {
+          try {
+            draft = await loadDraft(client, projectId);
+            if (draft) drawGates(draft);
+          } catch {
+            // The publish answer says what is wrong.
+          }
+          await publish(false);
+        });
+      },
+    },
+    slug.row,
+    name.row,
+    h('div', { class: 'buttons' }, submit),
+  );
+
+  container.append(
+    h('h2', { tabindex: '-1' }, 'Publish'),
+    h('p', { class: 'hint' }, 'Publishing makes the rules a private ruleset of your team. Checked first:'),
+    gateList,
+    draftDiffPanel(client, projectId),
+    form,
+    alert.el,
+    result,
+  );
+  try {
+    draft = await loadDraft(client, projectId);
+    if (draft) {
+      slug.control.value = draftSlug(draft.rules);
+      drawGates(draft);
+    } else {
+      gateList.replaceChildren(h('li', {}, 'There are no rules yet: write them on the Rules screen.'));
+    }
+  } catch (err) {
+    alert.show(errorMessage(err));
+  }
+}

@@ -1,0 +1,108 @@
+// The studio's frame: who is signed in (or the sign-in form), the project
+// list, and for one project its name and the tabs of its screens (sources,
+// rules, tests, review, publish). Each screen is drawn by its own module;
+// this one only decides which, and where focus goes when it changes.
+
+import { h } from '../dom.js';
+import type { StudioClient } from './client.js';
+import { editorView } from './editor.js';
+import { projectsView } from './projects.js';
+import { publishView } from './publish.js';
+import { reviewView } from './review.js';
+import { type ProjectScreen, projectScreens, screenTitles, type StudioRoute, studioHref } from './routes.js';
+import { sessionBanner, signInForm, signInView } from './session.js';
+import { sourcesView } from './sources.js';
+import { testsView } from './tests.js';
+import type { Project } from './types.js';
+import { alertBox, errorMessage } from './ui.js';
+
+const screens: Record<ProjectScreen, (client: StudioClient, projectId: string, container: HTMLElement) => Promise<void>> = {
+  sources: sourcesView,
+  draft: editorView,
+  tests: testsView,
+  review: reviewView,
+  publish: publishView,
+};
+
+/**
+ * showStudio draws route into main. focusFirst says whether the view is
+ * new (focus its main heading) or a tab of the same project (focus the
+ * screen's heading, so a keyboard user lands on what changed).
+ */
+export async function showStudio(client: StudioClient, main: HTMLElement, route: StudioRoute, sameProject: boolean): Promise<void> {
+  const redraw = (): void => void showStudio(client, main, route, false);
+  client.onSignedOut = () => {};
+  const who = await client.who().catch(() => null);
+  if (!who) {
+    document.title = 'Sign in · Eligo studio';
+    main.replaceChildren(...signInView(client, redraw));
+    main.querySelector<HTMLElement>('h1')?.focus();
+    return;
+  }
+  const signedOut = (): void => {
+    main.replaceChildren(...signInView(client, redraw, 'You have signed out.'));
+    main.querySelector<HTMLElement>('h1')?.focus();
+  };
+  const banner = sessionBanner(client, who, signedOut);
+  // A session that ends while the author works (30 minutes idle, 12 hours
+  // in all) is renewed in place: the sign-in form takes the banner's place
+  // and the screen, with whatever is not yet saved, stays as it is.
+  client.onSignedOut = () => {
+    const current = main.querySelector('.session-banner');
+    if (!current || current.id === 'session-ended') return;
+    const ended: HTMLElement = h(
+      'section',
+      { class: 'session-banner', id: 'session-ended', 'aria-labelledby': 'session-ended-heading' },
+      h('h2', { id: 'session-ended-heading', tabindex: '-1' }, 'Your session has ended'),
+      h('p', {}, 'Sign in again to go on; nothing on this page is lost. Then repeat what was refused.'),
+      signInForm(client, (again) => {
+        ended.replaceWith(sessionBanner(client, again, signedOut));
+      }),
+    );
+    current.replaceWith(ended);
+    ended.querySelector<HTMLElement>('h2')?.focus();
+  };
+
+  if (route.kind === 'projects') {
+    document.title = 'Projects · Eligo studio';
+    const body = h('div', { id: 'studio-body' });
+    main.replaceChildren(banner, h('h1', { tabindex: '-1' }, 'Authoring studio'), body);
+    main.querySelector<HTMLElement>('h1')?.focus();
+    await projectsView(client, body);
+    return;
+  }
+
+  const alert = alertBox('project-error');
+  const heading = h('h1', { tabindex: '-1' }, 'Project');
+  const body = h('div', { id: 'studio-body', class: 'screen-' + route.screen });
+  const tabs = h(
+    'nav',
+    { 'aria-label': 'Project screens', class: 'tabs' },
+    h(
+      'ul',
+      {},
+      ...projectScreens.map((s) =>
+        h(
+          'li',
+          {},
+          h('a', { href: studioHref({ kind: 'project', projectId: route.projectId, screen: s }), 'aria-current': s === route.screen ? 'page' : false, id: 'tab-' + s }, screenTitles[s]),
+        ),
+      ),
+    ),
+  );
+  main.replaceChildren(banner, h('p', { class: 'crumbs' }, h('a', { href: studioHref({ kind: 'projects' }) }, 'All projects')), heading, tabs, alert.el, body);
+  try {
+    const project = await client.call<Project>('GET', `/projects/${encodeURIComponent(route.projectId)}`);
+    heading.textContent = project.name;
+    document.title = `${screenTitles[route.screen]} · ${project.name} · Eligo studio`;
+  } catch (err) {
+    alert.show(errorMessage(err));
+    heading.focus();
+    return;
+  }
+  const drawing = screens[route.screen](client, route.projectId, body);
+  // The screen's heading is drawn first, before its data arrives.
+  const target = sameProject ? body.querySelector<HTMLElement>('h2') : heading;
+  (target ?? heading).focus();
+  await drawing;
+}
