@@ -131,16 +131,16 @@ func New(st *store.Store, cfg Config) *Catalog {
 	return &Catalog{
 		metrics:     cfg.Metrics,
 		suggestions: newSuggestionCache(),
-		planner:    plan.NewPlanner(plan.DefaultCacheSize),
-		rulebooks:  expirable.NewLRU[string, store.Rulebook](refCacheSize, nil, cfg.RefTTL),
-		releases:   releases,
-		prepared:   prepared,
-		composed:   composed,
-		store:      st,
-		refs:       expirable.NewLRU[string, store.Cut](refCacheSize, nil, cfg.RefTTL),
-		inForce:    expirable.NewLRU[string, []store.Cut](refCacheSize, nil, cfg.RefTTL),
-		loaded:     loaded,
-		explainers: explainers,
+		planner:     plan.NewPlanner(plan.DefaultCacheSize),
+		rulebooks:   expirable.NewLRU[string, store.Rulebook](refCacheSize, nil, cfg.RefTTL),
+		releases:    releases,
+		prepared:    prepared,
+		composed:    composed,
+		store:       st,
+		refs:        expirable.NewLRU[string, store.Cut](refCacheSize, nil, cfg.RefTTL),
+		inForce:     expirable.NewLRU[string, []store.Cut](refCacheSize, nil, cfg.RefTTL),
+		loaded:      loaded,
+		explainers:  explainers,
 	}
 }
 

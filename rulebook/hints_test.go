@@ -44,7 +44,7 @@ func TestCheckHints(t *testing.T) {
 		}
 	}
 	if len(ActiveBeats()) != 6 || len(ReservedBeats()) != 3 || !IsBeat("persona") || IsBeat("outcome") {
-		t.Error("the beats are not the spec's")
+		t.Error("the beats are not the ones docs/api.md documents")
 	}
 	ActiveBeats()[0] = "changed"
 	if ActiveBeats()[0] != "general_context" {
