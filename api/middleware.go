@@ -333,7 +333,7 @@ func (s *Server) authenticate(ctx context.Context, key string, route Route) (con
 // admit settles a credential's verdict against route: p is whom the
 // credential (a key, or a console session) acts for when err is nil; err
 // is why it cannot be used, an auth error or a refusal already in the
-// spec's shape. It applies authenticate's rules: the refusal stops a
+// shape docs/api.md#errors gives. It applies authenticate's rules: the refusal stops a
 // keyed route and is kept for later on the open surface; a store failure
 // is a 503 on both.
 func (s *Server) admit(ctx context.Context, p auth.Principal, err error, route Route) (context.Context, *Error) {
