@@ -56,9 +56,7 @@ func (s *Server) BodyErrors(raw []byte, t reflect.Type, name string) error {
 // huma does on the operations whose body it reads.
 func (s *Server) DocumentRequestBody(method, path string, t reflect.Type, name string) {
 	s.jsonBodies[strings.ToUpper(method)+" "+RootPath+muxPath(path)] = true
-	item := s.huma.OpenAPI().Paths[path]
-	op := map[string]*huma.Operation{http.MethodGet: item.Get, http.MethodPost: item.Post, http.MethodPut: item.Put,
-		http.MethodPatch: item.Patch, http.MethodDelete: item.Delete}[method]
+	op := s.Operation(method, path)
 	op.RequestBody = &huma.RequestBody{
 		Required: true,
 		Content: map[string]*huma.MediaType{"application/json": {
@@ -86,12 +84,7 @@ func IsJSONContentType(header string) bool {
 // of the operation at (method, path), once huma has registered it, so that
 // a misspelt member's 422 can say which was meant (suggestMembers).
 func (s *Server) rememberBodyMembers(method, path string) {
-	item := s.huma.OpenAPI().Paths[path]
-	if item == nil {
-		return
-	}
-	op := map[string]*huma.Operation{http.MethodGet: item.Get, http.MethodPost: item.Post, http.MethodPut: item.Put,
-		http.MethodPatch: item.Patch, http.MethodDelete: item.Delete}[strings.ToUpper(method)]
+	op := s.Operation(method, path)
 	if op == nil || op.RequestBody == nil {
 		return
 	}
@@ -134,4 +127,15 @@ func suggestMembers(e *Error, members []string) {
 			}
 		}
 	}
+}
+
+// Operation is huma's documentation of the operation registered at
+// (method, path), path as the Route declares it; nil when there is none.
+func (s *Server) Operation(method, path string) *huma.Operation {
+	item := s.huma.OpenAPI().Paths[path]
+	if item == nil {
+		return nil
+	}
+	return map[string]*huma.Operation{http.MethodGet: item.Get, http.MethodPost: item.Post, http.MethodPut: item.Put,
+		http.MethodPatch: item.Patch, http.MethodDelete: item.Delete}[strings.ToUpper(method)]
 }

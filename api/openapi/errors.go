@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/eligo/eligo/api"
@@ -184,12 +183,7 @@ var errorHeaderDocs = map[string]struct {
 func documentErrors(s *api.Server) {
 	registry := s.OpenAPI().Components.Schemas
 	for _, route := range s.Routes() {
-		item := s.OpenAPI().Paths[route.Path]
-		if item == nil {
-			continue
-		}
-		op := map[string]*huma.Operation{http.MethodGet: item.Get, http.MethodPost: item.Post, http.MethodPut: item.Put,
-			http.MethodPatch: item.Patch, http.MethodDelete: item.Delete}[strings.ToUpper(route.Method)]
+		op := s.Operation(route.Method, route.Path)
 		if op == nil {
 			continue
 		}
