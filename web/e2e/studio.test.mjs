@@ -298,13 +298,13 @@ test('the studio: sign in, sources, rules, tests, review, publish, sign out', as
 
   // Publishing now is refused for the failing test; the confirmation names
   // it, and declining publishes nothing.
+  await press(page, '#tab-changes');
+  await page.waitForFunction(() => /Nothing is published under this address yet/.test(document.querySelector('#diff-summary')?.textContent ?? ''));
   await press(page, '#tab-publish');
   await page.waitForSelector('#publish-form');
   assert.equal(await page.inputValue('#publish-slug'), slug, 'the slug comes from the rules');
   await page.waitForSelector('#gates li.gate.fail');
-  await press(page, '#compare-published');
-  await page.waitForSelector('#diff-none');
-  assert.match(await page.locator('#diff-none').textContent(), /Nothing is published under this address yet/);
+  await page.waitForSelector('#in-force-none');
   await press(page, '#publish');
   await page.waitForSelector('dialog[open]');
   assert.match(await page.locator('#force-failures').textContent(), /eleven months is not enough/);
@@ -371,14 +371,42 @@ test('the studio: sign in, sources, rules, tests, review, publish, sign out', as
   await page.waitForSelector('#published-heading');
   assert.match(await page.locator('#published-heading').textContent(), /Published as version/);
   assert.equal(await page.locator('#published-slug').textContent(), slug);
+  await page.waitForFunction(() => /Private to your team/.test(document.querySelector('#in-force-visibility')?.textContent ?? ''));
   await axe(page, 'published');
-  await press(page, '#compare-published');
-  await page.waitForFunction(() => /Compared with v1/.test(document.querySelector('#diff-result')?.textContent ?? ''));
-  assert.match(await page.locator('#diff-none').textContent(), /No applicant’s outcome would change/);
   await press(page, '#make-public');
   await page.waitForSelector('#interview-link:not([hidden])');
+  assert.match(await page.locator('#in-force-visibility').textContent(), /Public/);
   await shot(page, 'published');
-  await page.keyboard.press('Enter');
+
+  // Nothing changes against what was just published; then a threshold
+  // moves (1,250 hours becomes 1,000) and the Changes screen shows whom it
+  // affects: an applicant in between, the criterion and the law it quotes.
+  await press(page, '#tab-changes');
+  await page.waitForFunction(() => /Compared with v1/.test(document.querySelector('#diff-result')?.textContent ?? ''));
+  assert.equal(await page.locator('#diff-summary').textContent(), 'No applicant’s outcome would change.');
+  await press(page, '#tab-draft');
+  await page.waitForSelector('.cm-content');
+  await setRules(page, rules(false).replace('hours_12_months >= 1250', 'hours_12_months >= 1000'));
+  await press(page, '#tab-changes');
+  await page.waitForSelector('#changes li.change');
+  assert.match(await page.locator('#diff-summary').textContent(), /kinds? of applicant would get another outcome/);
+  const witness = await page.locator('#changes li.change', { hasText: /not eligible would be eligible/i }).textContent();
+  const hours = Number(/employment\.hours_12_months = (\d+)/.exec(witness)?.[1]);
+  assert.ok(hours >= 1000 && hours < 1250, `the example applicant worked ${hours} hours, between the old and the new threshold`);
+  assert.match(witness, /hours/);
+  assert.match(witness, /1,250 hours of service/, 'the law behind the changed criterion is quoted');
+  await axe(page, 'changes');
+  await shot(page, 'changes');
+
+  // Another day: the comparison is made as of a date given.
+  await typeInto(page, '#diff-as-of', '01022027');
+  await press(page, '#compare-published');
+  await page.waitForFunction(() => document.activeElement?.id === 'diff-result');
+  assert.match(await page.locator('#diff-summary').textContent(), /kinds? of applicant would get another outcome/);
+
+  await press(page, '#tab-publish');
+  await page.waitForSelector('#interview-link:not([hidden])');
+  await press(page, '#interview-link a');
   await page.waitForSelector('#question-form');
   assert.match(await page.locator('#question-form').textContent(), /months|hours/);
 
@@ -391,6 +419,18 @@ test('the studio: sign in, sources, rules, tests, review, publish, sign out', as
   await refusal.waitFor();
   assert.match(await refusal.textContent(), /cite|publish/i);
   assert.equal(await page.locator('#sources > li').count(), 1);
+
+  // Archive what is in force: only after a confirmation, and the address
+  // then has nothing in force.
+  await page.goto(`${origin}/#/studio/projects/${projectId}/publish`);
+  await page.waitForSelector('#archive-ruleset');
+  await press(page, '#archive-ruleset');
+  await page.waitForSelector('dialog[open]');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'dialog-cancel', 'the safe choice has focus');
+  await axe(page, 'archive-dialog');
+  await press(page, '#dialog-confirm');
+  await page.waitForSelector('#in-force-none');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'in-force-heading');
 
   // Sign out: the next call is refused and the studio asks to sign in.
   await press(page, '#sign-out');

@@ -40,6 +40,7 @@ test('actionable_via leads to the screen where the check is fixed', () => {
     ['PATCH /projects/prj_7JzbM3k7HKam3BQt/sources/src_x', 'sources'],
     ['POST /projects/prj_7JzbM3k7HKam3BQt/guidance', 'draft'],
     ['POST /projects/prj_7JzbM3k7HKam3BQt/publish', 'publish'],
+    ['GET /projects/prj_7JzbM3k7HKam3BQt/draft/diff', 'changes'],
     ['GET /rulesets/x', null],
     ['', null],
   ];

@@ -3,18 +3,19 @@
 // licensed source, every quote is in its source) and becomes a private
 // ruleset under the project's slug. What the gates found is shown first;
 // publishing past failing tests needs an explicit confirmation that names
-// what fails. A published ruleset can then be made public, which opens it
-// to applicants in the console's interview.
+// what fails. What is in force under the address, with its visibility and
+// archive, is drawn by published.ts; what publishing would change, by the
+// Changes screen.
 
 import { announce, append, h } from '../dom.js';
-import { interviewHref } from '../catalogue.js';
 import { newIdempotencyKey, StudioError, type StudioClient } from './client.js';
 import { reasons } from './caseform.js';
-import { draftDiffPanel } from './draftdiff.js';
 import { loadDraft } from './editor.js';
 import { gates } from './gates.js';
 import { draftSlug } from './projectform.js';
-import type { Draft, PublishResult, RulesetSummary, TestResult } from './types.js';
+import { publishedPanel } from './published.js';
+import { studioHref } from './routes.js';
+import type { Draft, PublishResult, TestResult } from './types.js';
 import { alertBox, busy, confirmDialog, errorMessage, field } from './ui.js';
 
 /** publishView draws the publish screen of project into container. */
@@ -25,6 +26,7 @@ export async function publishView(client: StudioClient, projectId: string, conta
   const slug = field('publish-slug', 'Publish under', h('input', { type: 'text', class: 'wide', autocomplete: 'off', spellcheck: 'false' }), 'The ruleset’s address; it comes from the rules’ “ruleset” line.');
   const name = field('publish-name', 'Display name (optional)', h('input', { type: 'text', class: 'wide', autocomplete: 'off' }), 'Leave empty to use the name in the rules.');
   const submit = h('button', { type: 'submit', id: 'publish' }, 'Publish');
+  const inForce = publishedPanel(client);
   let draft: Draft | null = null;
 
   const drawGates = (d: Draft): void => {
@@ -42,22 +44,6 @@ export async function publishView(client: StudioClient, projectId: string, conta
   };
 
   const showResult = (r: PublishResult): void => {
-    const makePublic = h('button', { type: 'button', id: 'make-public' }, 'Make it public');
-    const publicAlert = alertBox('public-error');
-    const interview = h('p', { id: 'interview-link', hidden: true }, h('a', { href: interviewHref(r.slug) }, `Open the applicant interview for ${r.slug}`));
-    makePublic.addEventListener('click', () => {
-      void busy(makePublic, async () => {
-        try {
-          await client.call<RulesetSummary>('PATCH', `/rulesets/${encodeURIComponent(r.ruleset_id)}/visibility`, { visibility: 'public' });
-          interview.hidden = false;
-          makePublic.hidden = true;
-          announce('The ruleset is public.');
-          interview.querySelector('a')?.focus();
-        } catch (err) {
-          publicAlert.show(errorMessage(err));
-        }
-      });
-    });
     const failures: TestResult[] = r.failures;
     const heading = h('h3', { id: 'published-heading', tabindex: '-1' }, r.reused ? 'Already published: nothing changed' : `Published as version ${r.version}`);
     result.replaceChildren();
@@ -68,7 +54,6 @@ export async function publishView(client: StudioClient, projectId: string, conta
         'dl',
         { class: 'facts' },
         h('div', {}, h('dt', {}, 'Address'), h('dd', {}, h('code', { id: 'published-slug' }, r.slug))),
-        h('div', {}, h('dt', {}, 'Visibility'), h('dd', {}, 'Private to your team')),
         h('div', {}, h('dt', {}, 'Tests'), h('dd', {}, `${r.tests_passing} of ${r.tests_total} pass`)),
         h(
           'div',
@@ -83,13 +68,11 @@ export async function publishView(client: StudioClient, projectId: string, conta
         : null,
       r.source_check.findings.length ? h('div', { class: 'notice' }, h('p', {}, 'Source check:'), h('ul', {}, ...r.source_check.findings.map((f) => h('li', {}, f.message)))) : null,
       r.review_hint ? h('p', {}, 'Next step: ', r.review_hint.message) : null,
-      h('p', {}, 'Applicants can use it in the console once it is public.'),
-      h('div', { class: 'buttons' }, makePublic),
-      publicAlert.el,
-      interview,
+      h('p', {}, 'Applicants can use it in the console once it is public: see below.'),
     );
     result.hidden = false;
     heading.focus();
+    void inForce.show(r.slug);
   };
 
   const publish = async (force: boolean): Promise<void> => {
@@ -148,16 +131,23 @@ export async function publishView(client: StudioClient, projectId: string, conta
     h('h2', { tabindex: '-1' }, 'Publish'),
     h('p', { class: 'hint' }, 'Publishing makes the rules a private ruleset of your team. Checked first:'),
     gateList,
-    draftDiffPanel(client, projectId),
+    h(
+      'p',
+      {},
+      h('a', { href: studioHref({ kind: 'project', projectId, screen: 'changes' }), id: 'see-changes' }, 'See what publishing would change for applicants'),
+      ', with an example of each change and the law behind it.',
+    ),
     form,
     alert.el,
     result,
+    inForce.el,
   );
   try {
     draft = await loadDraft(client, projectId);
     if (draft) {
       slug.control.value = draftSlug(draft.rules);
       drawGates(draft);
+      await inForce.show(slug.control.value);
     } else {
       gateList.replaceChildren(h('li', {}, 'There are no rules yet: write them on the Rules screen.'));
     }

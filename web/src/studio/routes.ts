@@ -2,7 +2,7 @@
 // one page and Back and Forward move between the studio's screens.
 
 /** The screens of one project, in the order the studio's tabs show them. */
-export const projectScreens = ['sources', 'draft', 'tests', 'review', 'publish'] as const;
+export const projectScreens = ['sources', 'draft', 'tests', 'review', 'changes', 'publish'] as const;
 export type ProjectScreen = (typeof projectScreens)[number];
 
 /** A studio route: the project list (with sign-in), or one screen of a project. */
@@ -29,6 +29,7 @@ export function screenFor(actionableVia: string): ProjectScreen | null {
   const m = /^[A-Z]+\s+\/projects\/[^/\s]+(\/[^\s?]*)?/.exec(actionableVia.trim());
   if (!m) return null;
   const rest = m[1] ?? '';
+  if (rest.startsWith('/draft/diff')) return 'changes';
   if (rest.startsWith('/draft') || rest.startsWith('/guidance') || rest.startsWith('/generate')) return 'draft';
   if (rest.startsWith('/tests') || rest.startsWith('/suggest')) return 'tests';
   if (rest.startsWith('/sources')) return 'sources';
@@ -43,5 +44,6 @@ export const screenTitles: Record<ProjectScreen, string> = {
   draft: 'Rules',
   tests: 'Tests',
   review: 'Review',
+  changes: 'Changes',
   publish: 'Publish',
 };

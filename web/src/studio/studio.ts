@@ -5,6 +5,7 @@
 
 import { h } from '../dom.js';
 import type { StudioClient } from './client.js';
+import { changesView } from './draftdiff.js';
 import { editorView } from './editor.js';
 import { projectsView } from './projects.js';
 import { publishView } from './publish.js';
@@ -21,6 +22,7 @@ const screens: Record<ProjectScreen, (client: StudioClient, projectId: string, c
   draft: editorView,
   tests: testsView,
   review: reviewView,
+  changes: changesView,
   publish: publishView,
 };
 

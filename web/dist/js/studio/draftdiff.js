@@ -1,13 +1,14 @@
-// What publishing would change for applicants: the saved rules against the
-// version in force under the same address (diff-project-draft), said as
-// people read it: which outcomes change, for an example applicant, which
-// criteria decide it differently, and which questions are added, removed
-// or changed.
+// The Changes screen: what publishing the saved rules would change for
+// applicants, against the version in force under the same address or any
+// published ruleset the team may see (diff-project-draft), said as people
+// read it: which outcomes change, for an example applicant, which criteria
+// decide it differently, the law quoted on each side, and which questions
+// are added, removed or changed.
 import { append, h } from '../dom.js';
 import { StudioError } from './client.js';
 import { formatAnswers, outcomeWords } from './caseform.js';
-import { alertBox, busy, errorMessage } from './ui.js';
-/** statusWords says a criterion's status ("not_satisfied" is "not satisfied"; none is "not decided"). */
+import { alertBox, busy, errorMessage, field } from './ui.js';
+/** statusWords says a criterion's status ("not_satisfied" is "not satisfied"; none is "not in the rules"). */
 function statusWords(s) {
     return s ? s.replace(/_/g, ' ') : 'not in the rules';
 }
@@ -28,33 +29,103 @@ export function fieldChangeSentence(f) {
             return `${f.field} offers other choices${f.old && f.new ? ` (${f.old}, now ${f.new})` : ''}.`;
     }
 }
-/** draftDiffPanel draws the comparison section of the publish screen. */
-export function draftDiffPanel(client, projectId) {
-    const button = h('button', { type: 'button', id: 'compare-published', class: 'secondary' }, 'Compare with the published version');
-    const result = h('div', { id: 'diff-result', tabindex: '-1' });
+/**
+ * diffSummary says in one sentence whom publishing would affect: no one,
+ * or how many kinds of outcome change and how many questions change.
+ */
+export function diffSummary(d) {
+    if (d.equivalent && !d.field_changes.length)
+        return 'No applicant’s outcome would change.';
+    const parts = [];
+    if (d.changes.length)
+        parts.push(`${d.changes.length} kind${d.changes.length === 1 ? '' : 's'} of applicant would get another outcome`);
+    if (d.field_changes.length)
+        parts.push(`${d.field_changes.length} question${d.field_changes.length === 1 ? '' : 's'} would change`);
+    if (!parts.length)
+        return 'No applicant’s outcome would change.';
+    return parts.join(', and ').replace(/^./, (c) => c.toUpperCase()) + '.';
+}
+/**
+ * diffQuery is the query of a comparison: the published ruleset to
+ * compare with (a slug or a ruleset id; empty for the one in force under
+ * the draft's address) and the day the comparison is made as of.
+ */
+export function diffQuery(against, asOf) {
+    const q = new URLSearchParams();
+    if (against.trim())
+        q.set('against', against.trim());
+    if (asOf)
+        q.set('decision_date', asOf);
+    const s = q.toString();
+    return s ? '?' + s : '';
+}
+/** sameQuotes says whether a criterion quotes the same law before and after, so it is shown once. */
+export function sameQuotes(before, after) {
+    const a = before ?? [];
+    const b = after ?? [];
+    return a.length === b.length && a.every((q, i) => q === b[i]);
+}
+/** quotes draws the law one side of a criterion quotes, or says it quotes none. */
+function quotes(label, list) {
+    const items = list ?? [];
+    return h('div', { class: 'quotes' }, h('p', {}, h('strong', {}, label)), items.length ? h('ul', {}, ...items.map((q) => h('li', {}, h('q', {}, q)))) : h('p', { class: 'hint' }, 'No quote.'));
+}
+/** changeCard draws one kind of outcome change with its example applicant and the criteria behind it. */
+function changeCard(c, n) {
+    const headingId = `change-${n}-heading`;
+    return h('li', { class: 'card change', 'aria-labelledby': headingId }, h('h4', { id: headingId }, changeSentence(c)), h('p', {}, 'For example, an applicant who answers:'), h('pre', { class: 'answers witness' }, formatAnswers(c.witness) || 'nothing'), c.criteria.length
+        ? h('ul', { class: 'criteria-changes', 'aria-label': 'Criteria decided differently' }, ...c.criteria.map((k) => h('li', {}, h('p', {}, `Criterion `, h('code', {}, k.criterion_id), `: was ${statusWords(k.old_status)}, would be ${statusWords(k.new_status)}.`), ...(sameQuotes(k.old_quotes, k.new_quotes)
+            ? [quotes('The law it rests on, before and after:', k.new_quotes)]
+            : [quotes('The law it rests on now:', k.old_quotes), quotes('The law it would rest on:', k.new_quotes)]))))
+        : null);
+}
+/** changesView draws the Changes screen of project into container. */
+export async function changesView(client, projectId, container) {
+    const choices = h('datalist', { id: 'published-rulesets' });
+    const against = field('diff-against', 'Compare with', h('input', { type: 'text', class: 'wide', autocomplete: 'off', spellcheck: 'false', list: 'published-rulesets' }), 'Leave empty for the version in force under the rules’ own address, or give the address or id of another published ruleset.');
+    const asOf = field('diff-as-of', 'As of', h('input', { type: 'date' }), 'The day whose version in force is compared, and what “today” means in the rules. Leave empty for today.');
+    const submit = h('button', { type: 'submit', id: 'compare-published' }, 'Compare');
     const alert = alertBox('diff-error');
-    button.addEventListener('click', () => {
+    const result = h('section', { id: 'diff-result', tabindex: '-1', 'aria-labelledby': 'diff-result-heading' });
+    const compare = async (moveFocus) => {
         alert.clear();
-        void busy(button, async () => {
-            result.replaceChildren(h('p', {}, 'Comparing every possible applicant… this can take a few seconds.'));
-            try {
-                const d = await client.call('GET', `/projects/${encodeURIComponent(projectId)}/draft/diff`);
-                result.replaceChildren();
-                append(result, h('p', {}, `Compared with ${d.against_version} of `, h('code', {}, d.against_slug), '.'), d.equivalent && !d.field_changes.length ? h('p', { id: 'diff-none' }, 'No applicant’s outcome would change.') : null, ...d.changes.map((c) => h('div', { class: 'card change' }, h('p', {}, h('strong', {}, changeSentence(c))), h('p', {}, 'For example, one who answers:'), h('pre', { class: 'answers' }, formatAnswers(c.witness) || 'nothing'), c.criteria.length
-                    ? h('ul', {}, ...c.criteria.map((k) => h('li', {}, `Criterion ${k.criterion_id}: was ${statusWords(k.old_status)}, would be ${statusWords(k.new_status)}.`)))
-                    : null)), d.field_changes.length ? h('ul', { id: 'field-changes' }, ...d.field_changes.map((f) => h('li', {}, fieldChangeSentence(f)))) : null);
+        result.replaceChildren(h('p', {}, 'Comparing every possible applicant… this can take a few seconds.'));
+        try {
+            const d = await client.call('GET', `/projects/${encodeURIComponent(projectId)}/draft/diff${diffQuery(against.control.value, asOf.control.value)}`);
+            result.replaceChildren();
+            append(result, h('h3', { id: 'diff-result-heading' }, 'Who this affects'), h('p', {}, `Compared with ${d.against_version} of `, h('code', {}, d.against_slug), '.'), h('p', { id: 'diff-summary', class: 'count' }, diffSummary(d)), d.changes.length ? h('ol', { id: 'changes', class: 'changes' }, ...d.changes.map(changeCard)) : null, d.field_changes.length
+                ? h('section', { 'aria-labelledby': 'field-changes-heading' }, h('h4', { id: 'field-changes-heading' }, 'Questions'), h('ul', { id: 'field-changes' }, ...d.field_changes.map((f) => h('li', {}, fieldChangeSentence(f)))))
+                : null);
+        }
+        catch (err) {
+            result.replaceChildren(h('h3', { id: 'diff-result-heading' }, 'Who this affects'));
+            if (err instanceof StudioError && err.reason === 'nothing_published') {
+                result.append(h('p', { id: 'diff-summary', class: 'count' }, 'Nothing is published under this address yet, so every decision would be new.'));
             }
-            catch (err) {
-                result.replaceChildren();
-                if (err instanceof StudioError && err.reason === 'nothing_published') {
-                    result.append(h('p', { id: 'diff-none' }, 'Nothing is published under this address yet, so every decision would be new.'));
-                }
-                else {
-                    alert.show(errorMessage(err));
-                }
+            else {
+                result.append(h('p', { id: 'diff-summary', class: 'count' }, 'The comparison could not be made.'));
+                alert.show(errorMessage(err));
             }
+        }
+        if (moveFocus)
             result.focus();
-        });
-    });
-    return h('section', { 'aria-labelledby': 'diff-heading' }, h('h3', { id: 'diff-heading' }, 'What would change for applicants'), h('p', { class: 'hint' }, 'The saved rules against the version in force under the same address, over every possible applicant.'), h('div', { class: 'buttons' }, button), alert.el, result);
+    };
+    const form = h('form', {
+        id: 'diff-form',
+        class: 'studio-form',
+        'aria-label': 'Compare',
+        onsubmit: (e) => {
+            e.preventDefault();
+            void busy(submit, () => compare(true));
+        },
+    }, against.row, choices, asOf.row, h('div', { class: 'buttons' }, submit));
+    container.append(h('h2', { tabindex: '-1' }, 'Changes'), h('p', { class: 'hint' }, 'What publishing the saved rules would change for applicants, found by the solver over every possible applicant, with an example of each change and the law behind it.'), form, alert.el, result);
+    // The team's published rulesets are offered as choices; typing any other
+    // address or id works too.
+    void client
+        .call('GET', '/rulesets?limit=100')
+        .then((list) => choices.replaceChildren(...list.map((r) => h('option', { value: r.slug }, `${r.name} (${r.ruleset_version})`))))
+        .catch(() => { });
+    // The first comparison runs as the screen opens; focus stays on its heading.
+    await compare(false);
 }

@@ -3,16 +3,17 @@
 // licensed source, every quote is in its source) and becomes a private
 // ruleset under the project's slug. What the gates found is shown first;
 // publishing past failing tests needs an explicit confirmation that names
-// what fails. A published ruleset can then be made public, which opens it
-// to applicants in the console's interview.
+// what fails. What is in force under the address, with its visibility and
+// archive, is drawn by published.ts; what publishing would change, by the
+// Changes screen.
 import { announce, append, h } from '../dom.js';
-import { interviewHref } from '../catalogue.js';
 import { newIdempotencyKey, StudioError } from './client.js';
 import { reasons } from './caseform.js';
-import { draftDiffPanel } from './draftdiff.js';
 import { loadDraft } from './editor.js';
 import { gates } from './gates.js';
 import { draftSlug } from './projectform.js';
+import { publishedPanel } from './published.js';
+import { studioHref } from './routes.js';
 import { alertBox, busy, confirmDialog, errorMessage, field } from './ui.js';
 /** publishView draws the publish screen of project into container. */
 export async function publishView(client, projectId, container) {
@@ -22,36 +23,21 @@ export async function publishView(client, projectId, container) {
     const slug = field('publish-slug', 'Publish under', h('input', { type: 'text', class: 'wide', autocomplete: 'off', spellcheck: 'false' }), 'The ruleset’s address; it comes from the rules’ “ruleset” line.');
     const name = field('publish-name', 'Display name (optional)', h('input', { type: 'text', class: 'wide', autocomplete: 'off' }), 'Leave empty to use the name in the rules.');
     const submit = h('button', { type: 'submit', id: 'publish' }, 'Publish');
+    const inForce = publishedPanel(client);
     let draft = null;
     const drawGates = (d) => {
         gateList.replaceChildren(...gates(d).map((g) => h('li', { class: 'gate ' + (g.ok ? 'pass' : 'fail') }, h('strong', {}, g.ok ? 'Passes: ' : 'Fails: '), g.name, g.problems.length ? h('ul', {}, ...g.problems.map((p) => h('li', {}, p))) : null)));
     };
     const showResult = (r) => {
-        const makePublic = h('button', { type: 'button', id: 'make-public' }, 'Make it public');
-        const publicAlert = alertBox('public-error');
-        const interview = h('p', { id: 'interview-link', hidden: true }, h('a', { href: interviewHref(r.slug) }, `Open the applicant interview for ${r.slug}`));
-        makePublic.addEventListener('click', () => {
-            void busy(makePublic, async () => {
-                try {
-                    await client.call('PATCH', `/rulesets/${encodeURIComponent(r.ruleset_id)}/visibility`, { visibility: 'public' });
-                    interview.hidden = false;
-                    makePublic.hidden = true;
-                    announce('The ruleset is public.');
-                    interview.querySelector('a')?.focus();
-                }
-                catch (err) {
-                    publicAlert.show(errorMessage(err));
-                }
-            });
-        });
         const failures = r.failures;
         const heading = h('h3', { id: 'published-heading', tabindex: '-1' }, r.reused ? 'Already published: nothing changed' : `Published as version ${r.version}`);
         result.replaceChildren();
-        append(result, heading, h('dl', { class: 'facts' }, h('div', {}, h('dt', {}, 'Address'), h('dd', {}, h('code', { id: 'published-slug' }, r.slug))), h('div', {}, h('dt', {}, 'Visibility'), h('dd', {}, 'Private to your team')), h('div', {}, h('dt', {}, 'Tests'), h('dd', {}, `${r.tests_passing} of ${r.tests_total} pass`)), h('div', {}, h('dt', {}, 'Quotes'), h('dd', {}, `${r.provenance_report.totals.verified} verified, ${r.provenance_report.totals.flagged} not found, ${r.provenance_report.totals.uncited} criteria uncited`))), failures.length ? h('div', { class: 'notice' }, h('p', {}, 'Published with failing tests:'), h('ul', {}, ...failures.map((f) => h('li', {}, `${f.name}: ${reasons(f).join(' ')}`)))) : null, r.findings.length
+        append(result, heading, h('dl', { class: 'facts' }, h('div', {}, h('dt', {}, 'Address'), h('dd', {}, h('code', { id: 'published-slug' }, r.slug))), h('div', {}, h('dt', {}, 'Tests'), h('dd', {}, `${r.tests_passing} of ${r.tests_total} pass`)), h('div', {}, h('dt', {}, 'Quotes'), h('dd', {}, `${r.provenance_report.totals.verified} verified, ${r.provenance_report.totals.flagged} not found, ${r.provenance_report.totals.uncited} criteria uncited`))), failures.length ? h('div', { class: 'notice' }, h('p', {}, 'Published with failing tests:'), h('ul', {}, ...failures.map((f) => h('li', {}, `${f.name}: ${reasons(f).join(' ')}`)))) : null, r.findings.length
             ? h('div', { class: 'notice', id: 'advisories' }, h('p', {}, 'Advice from the checks (not blocking):'), h('ul', {}, ...r.findings.map((f) => h('li', {}, f.message))))
-            : null, r.source_check.findings.length ? h('div', { class: 'notice' }, h('p', {}, 'Source check:'), h('ul', {}, ...r.source_check.findings.map((f) => h('li', {}, f.message)))) : null, r.review_hint ? h('p', {}, 'Next step: ', r.review_hint.message) : null, h('p', {}, 'Applicants can use it in the console once it is public.'), h('div', { class: 'buttons' }, makePublic), publicAlert.el, interview);
+            : null, r.source_check.findings.length ? h('div', { class: 'notice' }, h('p', {}, 'Source check:'), h('ul', {}, ...r.source_check.findings.map((f) => h('li', {}, f.message)))) : null, r.review_hint ? h('p', {}, 'Next step: ', r.review_hint.message) : null, h('p', {}, 'Applicants can use it in the console once it is public: see below.'));
         result.hidden = false;
         heading.focus();
+        void inForce.show(r.slug);
     };
     const publish = async (force) => {
         alert.clear();
@@ -99,12 +85,13 @@ export async function publishView(client, projectId, container) {
             });
         },
     }, slug.row, name.row, h('div', { class: 'buttons' }, submit));
-    container.append(h('h2', { tabindex: '-1' }, 'Publish'), h('p', { class: 'hint' }, 'Publishing makes the rules a private ruleset of your team. Checked first:'), gateList, draftDiffPanel(client, projectId), form, alert.el, result);
+    container.append(h('h2', { tabindex: '-1' }, 'Publish'), h('p', { class: 'hint' }, 'Publishing makes the rules a private ruleset of your team. Checked first:'), gateList, h('p', {}, h('a', { href: studioHref({ kind: 'project', projectId, screen: 'changes' }), id: 'see-changes' }, 'See what publishing would change for applicants'), ', with an example of each change and the law behind it.'), form, alert.el, result, inForce.el);
     try {
         draft = await loadDraft(client, projectId);
         if (draft) {
             slug.control.value = draftSlug(draft.rules);
             drawGates(draft);
+            await inForce.show(slug.control.value);
         }
         else {
             gateList.replaceChildren(h('li', {}, 'There are no rules yet: write them on the Rules screen.'));

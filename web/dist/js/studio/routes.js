@@ -1,7 +1,7 @@
 // The studio's addresses: hash routes under #/studio, so the server serves
 // one page and Back and Forward move between the studio's screens.
 /** The screens of one project, in the order the studio's tabs show them. */
-export const projectScreens = ['sources', 'draft', 'tests', 'review', 'publish'];
+export const projectScreens = ['sources', 'draft', 'tests', 'review', 'changes', 'publish'];
 /** parseStudioRoute reads a location hash; null when it is not a studio address. */
 export function parseStudioRoute(hash) {
     if (hash === '#/studio' || hash === '#/studio/' || hash === '#/studio/projects')
@@ -26,6 +26,8 @@ export function screenFor(actionableVia) {
     if (!m)
         return null;
     const rest = m[1] ?? '';
+    if (rest.startsWith('/draft/diff'))
+        return 'changes';
     if (rest.startsWith('/draft') || rest.startsWith('/guidance') || rest.startsWith('/generate'))
         return 'draft';
     if (rest.startsWith('/tests') || rest.startsWith('/suggest'))
@@ -44,5 +46,6 @@ export const screenTitles = {
     draft: 'Rules',
     tests: 'Tests',
     review: 'Review',
+    changes: 'Changes',
     publish: 'Publish',
 };

@@ -3,6 +3,7 @@
 // rules, tests, review, publish). Each screen is drawn by its own module;
 // this one only decides which, and where focus goes when it changes.
 import { h } from '../dom.js';
+import { changesView } from './draftdiff.js';
 import { editorView } from './editor.js';
 import { projectsView } from './projects.js';
 import { publishView } from './publish.js';
@@ -17,6 +18,7 @@ const screens = {
     draft: editorView,
     tests: testsView,
     review: reviewView,
+    changes: changesView,
     publish: publishView,
 };
 /**
