@@ -67,6 +67,12 @@ test('the audit envelope holds the replay request with numbers as sent', () => {
   const dated = JSON.parse(auditEnvelope({ ...d, decision_date: '2026-11-23' }, new Map(), []));
   assert.equal(dated.decision_date, '2026-11-23');
   assert.equal(dated.request.decision_date, '2026-11-23', 'a replay asks for the same decision date');
+  const book = JSON.parse(
+    auditEnvelope({ ...d, ruleset_id: undefined, rulebook_id: 'rb_1', release: { release_id: 'u-1', label: 'joyful-buffalo', version: 1 } }, new Map(), []),
+  );
+  assert.equal(book.rulebook_id, 'rb_1');
+  assert.equal('ruleset_id' in book, false);
+  assert.deepEqual(book.request, { rulebook_id: 'rb_1', release_id: 'u-1', field_values: {} }, 'a rulebook decision replays on the release it evaluated');
 });
 
 test('indent lays out JSON without reading it', () => {
