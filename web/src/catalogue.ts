@@ -6,7 +6,7 @@ import type { Target } from './answers.js';
 import { Api } from './api.js';
 import { announce, h } from './dom.js';
 import { rank } from './search.js';
-import { currentSession } from './session.js';
+import { knownSession } from './session.js';
 import type { RulebookSummary, RulesetSummary } from './types.js';
 
 /** interviewHref is the console address of a ruleset's interview. */
@@ -33,17 +33,12 @@ interface Listing {
 
 /**
  * load reads the catalogue once: anonymously the public rulesets and
- * rulebooks; signed in, through the session, the rulesets the team sees
+ * rulebooks; signed in (a session this page has seen), through the session, the rulesets the team sees
  * (the public ones and its own) and its own rulebooks beside the public
  * ones. A rulebook list that cannot be read leaves the rulesets listed.
  */
 async function load(): Promise<Listing> {
-  let signedIn = false;
-  try {
-    signedIn = (await currentSession()) !== null;
-  } catch {
-    signedIn = false;
-  }
+  const signedIn = knownSession();
   const anonymous = new Api(false);
   const client = new Api(signedIn);
   const rulesets = await client.listRulesets();

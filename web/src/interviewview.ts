@@ -27,7 +27,7 @@ import { auditEnvelope } from './envelope.js';
 import { drawGraph, legend, zoomControls } from './graphview.js';
 import { Interview, nextStep, type Step } from './interview.js';
 import { withOverlay } from './overlay.js';
-import { currentSession } from './session.js';
+import { currentSession, knownSession } from './session.js';
 import type { Decision, Field, GraphResponse, Schema } from './types.js';
 
 /** The page's parts and the interview behind them. */
@@ -63,11 +63,26 @@ interface View {
 export async function showInterview(main: HTMLElement, target: Target): Promise<void> {
   main.replaceChildren(h('h1', { tabindex: '-1' }, 'Loading…'));
   const what = target.kind === 'rulebook' ? 'rulebook' : 'ruleset';
-  let signedIn = false;
-  try {
-    signedIn = (await currentSession()) !== null;
-  } catch {
-    signedIn = false; // the interview on public rules needs no session
+  // A session this page has seen is used at once. Otherwise a ruleset is
+  // read anonymously first, and the server is asked whether a session
+  // exists (the cookie outlives a reload) only when that fails or for a
+  // rulebook, which the API answers to keys only.
+  let signedIn = knownSession();
+  let schema: Schema | undefined;
+  let problem: Error | undefined;
+  if (!signedIn && target.kind === 'ruleset') {
+    try {
+      schema = await new Api(false).schema(target);
+    } catch (err) {
+      problem = err as Error;
+    }
+  }
+  if (!signedIn && !schema) {
+    try {
+      signedIn = (await currentSession()) !== null;
+    } catch {
+      signedIn = false;
+    }
   }
   if (target.kind === 'rulebook' && !signedIn) {
     main.replaceChildren(
@@ -78,13 +93,15 @@ export async function showInterview(main: HTMLElement, target: Target): Promise<
     return;
   }
   const client = new Api(signedIn);
-  let schema: Schema;
   try {
-    schema = await client.schema(target);
+    if (!schema && signedIn) schema = await client.schema(target);
   } catch (err) {
+    problem = err as Error;
+  }
+  if (!schema) {
     main.replaceChildren(
       h('h1', { tabindex: '-1' }, `This ${what} is not available`),
-      h('p', { role: 'alert' }, (err as Error).message),
+      h('p', { role: 'alert' }, problem?.message ?? ''),
       h('p', { hidden: signedIn }, 'If it is your team’s own, ', h('a', { href: '#/sign-in' }, 'sign in'), ' and come back to this page.'),
       h('p', {}, h('a', { href: '#/' }, 'Back to all rulesets')),
     );
