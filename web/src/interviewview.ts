@@ -26,7 +26,7 @@ import { announce, h } from './dom.js';
 import { auditEnvelope } from './envelope.js';
 import { drawGraph, legend, zoomControls } from './graphview.js';
 import { Interview, nextStep, type Step } from './interview.js';
-import { withOverlay } from './overlay.js';
+import { withFieldLabels, withOverlay } from './overlay.js';
 import { currentSession, knownSession } from './session.js';
 import type { Decision, Field, GraphResponse, Schema } from './types.js';
 
@@ -487,7 +487,9 @@ async function updateGraph(v: View): Promise<void> {
   try {
     v.graph ??= await v.api.graph(v.decideTarget);
     const d = await v.api.decide(body(v, v.iv.answers, { include_graph_overlay: true }));
-    const text = d.graph_overlay ? withOverlay(v.graph.mermaid, d.graph_overlay.nodes) : v.graph.mermaid;
+    // The fields by their labels for people, as everywhere else on the page.
+    const labelled = withFieldLabels(v.graph.mermaid, v.graph.graph.nodes, (id) => fieldLabel(v.fields.get(id), id));
+    const text = d.graph_overlay ? withOverlay(labelled, d.graph_overlay.nodes) : labelled;
     await drawGraph(v.graphView, text, `Graph of ${v.schema.name}: answers, conditions, groups and the outcome, coloured by your answers.`);
   } catch (err) {
     v.graphView.replaceChildren(h('p', { class: 'error', role: 'alert' }, (err as Error).message));

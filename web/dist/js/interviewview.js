@@ -13,7 +13,7 @@ import { announce, h } from './dom.js';
 import { auditEnvelope } from './envelope.js';
 import { drawGraph, legend, zoomControls } from './graphview.js';
 import { Interview, nextStep } from './interview.js';
-import { withOverlay } from './overlay.js';
+import { withFieldLabels, withOverlay } from './overlay.js';
 import { currentSession, knownSession } from './session.js';
 /**
  * showInterview draws the interview on target: a ruleset by slug or id, or
@@ -328,7 +328,9 @@ async function updateGraph(v) {
     try {
         v.graph ??= await v.api.graph(v.decideTarget);
         const d = await v.api.decide(body(v, v.iv.answers, { include_graph_overlay: true }));
-        const text = d.graph_overlay ? withOverlay(v.graph.mermaid, d.graph_overlay.nodes) : v.graph.mermaid;
+        // The fields by their labels for people, as everywhere else on the page.
+        const labelled = withFieldLabels(v.graph.mermaid, v.graph.graph.nodes, (id) => fieldLabel(v.fields.get(id), id));
+        const text = d.graph_overlay ? withOverlay(labelled, d.graph_overlay.nodes) : labelled;
         await drawGraph(v.graphView, text, `Graph of ${v.schema.name}: answers, conditions, groups and the outcome, coloured by your answers.`);
     }
     catch (err) {
