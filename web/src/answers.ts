@@ -95,8 +95,9 @@ export function formatDate(iso: string): string {
 }
 
 /**
- * inputFor chooses the input for a field: an enum as choices, a bool as
- * yes/no, a date as a date text input, a number with its unit, and any
+ * inputFor chooses the input for a field: an enum as choices by their
+ * labels, a bool as yes/no, a date as a date input, a number with its
+ * unit (the ruleset's, else the one its id names), and any
  * field marked x_ui_widget free_text as plain text. Whatever the input, the
  * answer is sent in the field's type (see encodeAnswer).
  */
@@ -140,8 +141,8 @@ export function inputFor(field: Field): InputSpec {
 }
 
 // Words of a field id that name what a number counts, a currency, or a
-// rate. The rules language declares no unit, so the console reads the one
-// the field's name states (job.gross_annual_salary_eur, hours_12_months).
+// rate. A field whose ruleset declares no unit gets the one its name
+// states (job.gross_annual_salary_eur, hours_12_months).
 const countUnits: Record<string, string> = {
   hours: 'hours', days: 'days', weeks: 'weeks', workweeks: 'weeks', months: 'months', years: 'years',
   miles: 'miles', km: 'km', employees: 'people', people: 'people', persons: 'people', members: 'people',
