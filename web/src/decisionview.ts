@@ -50,7 +50,7 @@ export function condition(sentence: string | undefined, expression: string | und
   return h(
     'div',
     { class: 'condition' },
-    sentence ? h('p', { class: 'sentence' }, 'The rule: ', sentence.charAt(0).toUpperCase() + sentence.slice(1), '.') : null,
+    sentence ? h('p', { class: 'sentence' }, 'The rule: ', sentence.charAt(0).toUpperCase() + sentence.slice(1).replace(/\.$/, ''), '.') : null,
     expression ? h('details', { class: 'specialists' }, h('summary', {}, 'For specialists'), h('p', {}, 'The condition in the rules language:'), h('code', {}, expression)) : null,
   );
 }

@@ -35,7 +35,7 @@ function shortLabel(fields, id) {
 export function condition(sentence, expression) {
     if (!sentence && !expression)
         return null;
-    return h('div', { class: 'condition' }, sentence ? h('p', { class: 'sentence' }, 'The rule: ', sentence.charAt(0).toUpperCase() + sentence.slice(1), '.') : null, expression ? h('details', { class: 'specialists' }, h('summary', {}, 'For specialists'), h('p', {}, 'The condition in the rules language:'), h('code', {}, expression)) : null);
+    return h('div', { class: 'condition' }, sentence ? h('p', { class: 'sentence' }, 'The rule: ', sentence.charAt(0).toUpperCase() + sentence.slice(1).replace(/\.$/, ''), '.') : null, expression ? h('details', { class: 'specialists' }, h('summary', {}, 'For specialists'), h('p', {}, 'The condition in the rules language:'), h('code', {}, expression)) : null);
 }
 function facts(fields, list, caption) {
     if (!list.length)
