@@ -10,6 +10,8 @@ import { axe as axeIn, launchBrowser, open as openIn, origin, shot as shotIn, ta
 const api = origin + '/api/v1/public';
 const fmla = '/#/ruleset/' + encodeURIComponent('demo/us-fmla-employee');
 const voter = '/#/ruleset/' + encodeURIComponent('demo/ca-voter-registration');
+// The FMLA ruleset's labels for its employer types.
+const publicAgency = 'A public agency (state, local or a federal agency outside title 5)';
 
 let browser;
 
@@ -37,7 +39,8 @@ async function answer(page, fieldId, value) {
   if ((await form.locator('input[type=radio]').count()) > 0) {
     await form.getByLabel(value, { exact: true }).check();
   } else {
-    await form.locator('input[type=text]').fill(value);
+    // A text input, or a date input (filled as YYYY-MM-DD).
+    await form.locator('input:not([type=radio])').fill(value);
   }
   await page.click('#continue');
 }
@@ -108,7 +111,7 @@ test('keyboard only: an interview to eligible asks only the questions that matte
 
 test('each criterion shows its status, answers and the verbatim quote with a deep link', async (t) => {
   const { page, clean } = await open(t, fmla);
-  await answer(page, 'employment.employer_type', 'public agency');
+  await answer(page, 'employment.employer_type', publicAgency);
   await answer(page, 'employment.months_employed', '14');
   await answer(page, 'employment.hours_12_months', '1300');
   await answer(page, 'worksite.employees_within_75_miles', '60');
@@ -132,7 +135,9 @@ test('not eligible: the minimal reasons, what would need to change', async (t) =
   const reasons = page.locator('.reasons li.reason');
   assert.equal(await reasons.count(), 1);
   assert.match(await reasons.first().textContent(), /United States citizen/);
-  assert.match(await reasons.first().locator('code').textContent(), /person\.us_citizen/);
+  // The rule in plain language; the rules language only behind "For specialists".
+  assert.match(await reasons.first().locator('.condition .sentence').textContent(), /^The rule: /);
+  assert.match(await reasons.first().locator('details.specialists code').textContent(), /person\.us_citizen/);
   assert.ok((await reasons.first().locator('figure.quote a.source-link').count()) > 0, 'the reason carries its law');
   await shot(page, 'voter-not-eligible');
   await axe(page, 'decision-not-eligible');
@@ -140,27 +145,26 @@ test('not eligible: the minimal reasons, what would need to change', async (t) =
 });
 
 test('a refused answer is shown next to it, and correcting it goes on', async (t) => {
-  const { page, clean } = await open(t, voter);
-  await answer(page, 'person.us_citizen', 'Yes');
-  await answer(page, 'person.california_resident', 'Yes');
-  await answer(page, 'person.date_of_birth', '1990-13-01');
-  await questionFor(page, 'person.date_of_birth');
+  const { page, clean } = await open(t, fmla);
+  await answer(page, 'employment.employer_type', publicAgency);
+  await answer(page, 'employment.months_employed', 'fourteen');
+  await questionFor(page, 'employment.months_employed');
   const error = page.locator('#question-form .control .field-error');
   await error.waitFor();
-  assert.match(await error.textContent(), /not a calendar date/);
+  assert.match(await error.textContent(), /expected a number/);
   const input = page.locator('#question-form input[type=text]');
   assert.equal(await input.getAttribute('aria-invalid'), 'true');
   const described = (await input.getAttribute('aria-describedby')).split(' ');
   assert.ok(described.includes(await error.getAttribute('id')), 'the error describes the input');
-  assert.equal(await input.inputValue(), '1990-13-01', 'the refused answer stays for correction');
-  assert.match(await page.locator('#answers li[data-field="person.date_of_birth"]').textContent(), /not a calendar date/);
-  await shot(page, 'voter-field-error');
+  assert.equal(await input.inputValue(), 'fourteen', 'the refused answer stays for correction');
+  assert.match(await page.locator('#answers li[data-field="employment.months_employed"]').textContent(), /expected a number/);
+  await shot(page, 'fmla-field-error');
   await axe(page, 'field-error');
-  await answer(page, 'person.date_of_birth', '1990-04-21');
-  // The corrected date is taken: the interview moves on to another question.
+  await answer(page, 'employment.months_employed', '14');
+  // The corrected answer is taken: the interview moves on to another question.
   await page.waitForFunction(() => {
     const form = document.querySelector('#question-form');
-    return form !== null && form.getAttribute('data-field') !== 'person.date_of_birth';
+    return form !== null && form.getAttribute('data-field') !== 'employment.months_employed';
   });
   assert.equal(await page.locator('#question-form .control .field-error').count(), 0);
   assert.equal(await page.locator('#answers li.invalid').count(), 0);
@@ -189,17 +193,17 @@ test('undetermined: a skipped question nothing can replace, its reason, and the 
   assert.equal(await outcome(page), 'Undetermined');
   const reasons = page.locator('.reasons li.reason');
   assert.ok((await reasons.count()) >= 1);
-  assert.match(await page.locator('.reasons').textContent(), /Not answered yet: employer type/);
+  assert.match(await page.locator('.reasons').innerText(), /Not answered yet: Employer\n/);
   await shot(page, 'fmla-undetermined');
   await page.locator('.skipped button').first().click();
-  await answer(page, 'employment.employer_type', 'public agency');
+  await answer(page, 'employment.employer_type', publicAgency);
   assert.equal(await outcome(page), 'Eligible');
   clean();
 });
 
 test('the graph is drawn as SVG from the Mermaid text, coloured by the answers', async (t) => {
   const { page, clean } = await open(t, fmla);
-  await answer(page, 'employment.employer_type', 'public agency');
+  await answer(page, 'employment.employer_type', publicAgency);
   await answer(page, 'employment.months_employed', '14');
   await answer(page, 'employment.hours_12_months', '1000');
   assert.equal(await outcome(page), 'Not eligible');
@@ -218,7 +222,7 @@ test('the graph is drawn as SVG from the Mermaid text, coloured by the answers',
 
 test('what-if: change one answer and see the outcome change', async (t) => {
   const { page, clean } = await open(t, fmla);
-  await answer(page, 'employment.employer_type', 'public agency');
+  await answer(page, 'employment.employer_type', publicAgency);
   await answer(page, 'employment.months_employed', '14');
   await answer(page, 'employment.hours_12_months', '1300');
   await answer(page, 'worksite.employees_within_75_miles', '60');
@@ -227,7 +231,7 @@ test('what-if: change one answer and see the outcome change', async (t) => {
   await page.locator('#whatif input[type=text]').fill('40');
   await page.click('#whatif-try');
   await page.waitForSelector('#whatif-result strong.outcome');
-  assert.match(await page.locator('#whatif-result').textContent(), /employees within 75 miles.*40.*would be Not eligible instead of Eligible/s);
+  assert.match(await page.locator('#whatif-result').textContent(), /Employees within 75 miles: 40 employees.*would be Not eligible instead of Eligible/s);
   assert.equal(await outcome(page), 'Eligible', 'a what-if changes no answer');
   await shot(page, 'fmla-what-if');
   await page.click('#whatif-keep');
@@ -257,7 +261,7 @@ test('the audit envelope replays to the same decision', async (t) => {
 
 test('a phone-sized screen: the interview fits without sideways scrolling', async (t) => {
   const { page, clean } = await open(t, fmla, { width: 375, height: 740 });
-  await answer(page, 'employment.employer_type', 'private');
+  await answer(page, 'employment.employer_type', 'A private business');
   await questionFor(page, 'employment.months_employed');
   await shot(page, 'phone-question');
   const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);

@@ -8,7 +8,8 @@
 # only the spec files given (run.sh e2e/session.test.mjs). A key for the
 # sign-in and studio tests, of a tenant of their own with the projects and
 # rulesets scopes, is issued and passed in ELIGO_KEY (its tenant in
-# ELIGO_TENANT).
+# ELIGO_TENANT); the interview tests' key, of a tenant with a private
+# ruleset and rulebook, in ELIGO_INTERVIEW_KEY (ELIGO_INTERVIEW_TENANT).
 # Screenshots and the accessibility reports are kept in web/e2e/artifacts/.
 # The server is stopped and the database dropped however the run ends.
 set -euo pipefail
@@ -52,6 +53,26 @@ key="$("$tmp/eligo" keys create --tenant "$tenant" --tier pro --name "console e2
 	exit 1
 }
 
+# The interview tests' own (interview.test.mjs): a public rulebook for
+# the catalogue, over public sections; and a tenant with a private ruleset
+# and a private rulebook over sections of its own, with a key to sign in
+# with that may decide and read them.
+eitc=(us-eitc-relationship us-eitc-age us-eitc-residency us-eitc-joint-return)
+itenant="e2e-interview"
+for name in "${eitc[@]}"; do
+	"$tmp/eligo" publish "casebank/$name/$name.rules" --tenant demo --cases "casebank/$name/cases.json" --public --slug "demo/$name" >/dev/null
+	"$tmp/eligo" publish "casebank/$name/$name.rules" --tenant "$itenant" --cases "casebank/$name/cases.json" --slug "$itenant/$name" >/dev/null
+done
+"$tmp/eligo" rulebook publish casebank/us-eitc-qualifying-child --tenant demo --public --slug demo/us-eitc-qualifying-child >/dev/null
+"$tmp/eligo" rulebook publish casebank/us-eitc-qualifying-child --tenant "$itenant" --slug "$itenant/eitc-qualifying-child" >/dev/null
+"$tmp/eligo" publish casebank/us-fmla-employee/us-fmla-employee.rules --tenant "$itenant" --cases casebank/us-fmla-employee/cases.json \
+	--slug "$itenant/fmla-private" >/dev/null
+ikey="$("$tmp/eligo" keys create --tenant "$itenant" --tier pro --name "interview e2e" \
+	--scopes decide,rulesets:read,rulesets:explain,rulebooks:read 2>"$tmp/keys.log")" || {
+	cat "$tmp/keys.log" >&2
+	exit 1
+}
+
 # Generous anonymous budgets: the tests make a few hundred anonymous calls.
 # The decision spool is the run's own: the default (.data/spool) belongs to
 # `make run` and its database.
@@ -77,4 +98,4 @@ fi
 cd "$web"
 specs=("$@")
 [[ ${#specs[@]} -gt 0 ]] || specs=(e2e/)
-ELIGO_URL="$origin" ELIGO_KEY="$key" ELIGO_TENANT="$tenant" node --test "${specs[@]}"
+ELIGO_URL="$origin" ELIGO_KEY="$key" ELIGO_TENANT="$tenant" ELIGO_INTERVIEW_KEY="$ikey" ELIGO_INTERVIEW_TENANT="$itenant" node --test "${specs[@]}"

@@ -3,7 +3,7 @@
 // counted in, how typed text becomes the JSON value /decide reads, and how
 // the request bodies are written.
 
-import type { Field, Question } from './types.js';
+import type { Field, FieldError, Question } from './types.js';
 
 /** The kinds of input the console draws. */
 export type InputKind = 'choice' | 'yesno' | 'date' | 'number' | 'text';
@@ -34,9 +34,70 @@ export function shortLabel(fieldId: string): string {
   return humanize(fieldId.slice(fieldId.indexOf('.') + 1));
 }
 
+/** capitalise writes text with a capital first letter, for a label standing alone. */
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 /**
- * inputFor chooses the input for a field: an enum as choices, a bool as
- * yes/no, a date as a date text input, a number with its unit, and any
+ * fieldLabel is the short name a field goes by in summaries (the answers
+ * so far, the answers a condition rests on, the what-if): the ruleset's
+ * label, else its question, else a readable form of its id ("Hours 12
+ * months"), never the id itself.
+ */
+export function fieldLabel(field: Pick<Field, 'field_id' | 'label' | 'question'> | undefined, fieldId = field?.field_id ?? ''): string {
+  return field?.label || field?.question || capitalise(shortLabel(fieldId));
+}
+
+/**
+ * questionText is the words a field is asked with: its question, else its
+ * label, else its description, else a readable form of its id.
+ */
+export function questionText(field: Field): string {
+  return field.question || field.label || field.description || capitalise(shortLabel(field.field_id));
+}
+
+/** choiceLabel is how an enum value reads to people: the ruleset's value label, else the value in words. */
+export function choiceLabel(field: Field | undefined, value: string): string {
+  return field?.value_labels?.[value] || capitalise(humanize(value));
+}
+
+/** unitFor is what a number field counts: the ruleset's unit, else the one its id names (see unitOf). */
+export function unitFor(field: Field): string {
+  return field.unit || unitOf(field.field_id);
+}
+
+/** The target of an interview: a ruleset (by slug or id) or a rulebook (by id or slug). */
+export interface Target {
+  kind: 'ruleset' | 'rulebook';
+  id: string;
+}
+
+// 1970-01-01 as a day number counted from 0001-01-01 (which is day 1).
+const unixEpochOrdinal = 719163;
+const dayMs = 86_400_000;
+const monthNames = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** ordinalToISO turns a day number (0001-01-01 is day 1), as the API may carry a date, into YYYY-MM-DD. */
+export function ordinalToISO(n: number): string {
+  return new Date((n - unixEpochOrdinal) * dayMs).toISOString().slice(0, 10);
+}
+
+/**
+ * formatDate writes a YYYY-MM-DD date for people, the same in every
+ * browser: "21 April 1990". Text that is no such date is returned as it is.
+ */
+export function formatDate(iso: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso.trim());
+  if (!m) return iso;
+  const month = monthNames[Number(m[2]) - 1];
+  return month ? `${Number(m[3])} ${month} ${Number(m[1])}` : iso;
+}
+
+/**
+ * inputFor chooses the input for a field: an enum as choices by their
+ * labels, a bool as yes/no, a date as a date input, a number with its
+ * unit (the ruleset's, else the one its id names), and any
  * field marked x_ui_widget free_text as plain text. Whatever the input, the
  * answer is sent in the field's type (see encodeAnswer).
  */
@@ -49,7 +110,7 @@ export function inputFor(field: Field): InputSpec {
   switch (field.field_type) {
     case 'enum':
       spec.kind = 'choice';
-      spec.choices = (field.enum_values ?? []).map((value) => ({ value, label: humanize(value) }));
+      spec.choices = (field.enum_values ?? []).map((value) => ({ value, label: choiceLabel(field, value) }));
       spec.hint = 'Choose one.';
       return spec;
     case 'bool':
@@ -63,12 +124,12 @@ export function inputFor(field: Field): InputSpec {
     case 'date':
       spec.kind = 'date';
       spec.inputMode = 'numeric';
-      spec.hint = 'A date as year-month-day, for example 1990-04-21 (or a day number counted from 0001-01-01).';
+      spec.hint = 'A date: day, month and year.';
       return spec;
     case 'int':
     case 'decimal': {
       spec.kind = 'number';
-      spec.unit = unitOf(field.field_id);
+      spec.unit = unitFor(field);
       const whole = field.field_type === 'int';
       spec.inputMode = whole ? 'numeric' : 'decimal';
       const form = whole ? 'A whole number' : 'A number (decimals allowed, with a point: 1250.5)';
@@ -80,8 +141,8 @@ export function inputFor(field: Field): InputSpec {
 }
 
 // Words of a field id that name what a number counts, a currency, or a
-// rate. The rules language declares no unit, so the console reads the one
-// the field's name states (job.gross_annual_salary_eur, hours_12_months).
+// rate. A field whose ruleset declares no unit gets the one its name
+// states (job.gross_annual_salary_eur, hours_12_months).
 const countUnits: Record<string, string> = {
   hours: 'hours', days: 'days', weeks: 'weeks', workweeks: 'weeks', months: 'months', years: 'years',
   miles: 'miles', km: 'km', employees: 'people', people: 'people', persons: 'people', members: 'people',
@@ -184,15 +245,23 @@ export interface DecideFlags {
   include_graph_overlay?: boolean;
 }
 
-/** decideBody writes a /decide request body. */
-export function decideBody(rulesetId: string, answers: Map<string, Answer>, declined: Iterable<string>, flags: DecideFlags = {}): string {
-  const members: [string, string][] = [
-    ['ruleset_id', JSON.stringify(rulesetId)],
-    ['field_values', fieldValuesText(answers)],
-  ];
+/** targetMember is the member of a /decide body that names what to decide on: ruleset_id or rulebook_id. */
+export function targetMember(target: Target): [string, string] {
+  return [target.kind === 'rulebook' ? 'rulebook_id' : 'ruleset_id', JSON.stringify(target.id)];
+}
+
+/**
+ * decideBody writes a /decide request body about target; decisionDate
+ * (YYYY-MM-DD), when given, is the date the rules are applied as of.
+ */
+export function decideBody(target: Target, answers: Map<string, Answer>, declined: Iterable<string>, flags: DecideFlags = {}, decisionDate = ''): string {
+  const members: [string, string][] = [targetMember(target), ['field_values', fieldValuesText(answers)]];
   const ic = inquiryContext(declined);
   if (ic) {
     members.push(['inquiry_context', JSON.stringify(ic)]);
+  }
+  if (decisionDate) {
+    members.push(['decision_date', JSON.stringify(decisionDate)]);
   }
   for (const [k, v] of Object.entries(flags)) {
     if (v) members.push([k, 'true']);
@@ -207,6 +276,19 @@ export interface Progress {
   total: number;
   /** A sentence for people and screen readers. */
   text: string;
+}
+
+/**
+ * acceptedAnswers counts the answers the API took: an answer it refused
+ * with a field error is given but not yet answered.
+ */
+export function acceptedAnswers(answers: Map<string, Answer>, fieldErrors: FieldError[]): number {
+  const refused = new Set(fieldErrors.map((e) => e.field));
+  let n = 0;
+  for (const id of answers.keys()) {
+    if (!refused.has(id)) n++;
+  }
+  return n;
 }
 
 /**
@@ -228,17 +310,25 @@ export function progress(answered: number, optimalPath: Question[], settled: boo
   return { answered, total, text };
 }
 
-/** textOfValue shows a wire value the way the applicant would write it. */
+/**
+ * textOfValue shows a wire value in the applicant's words: yes or no, a
+ * choice by its label, a number with its unit, a date as a date (a day
+ * number the API carries included), never an id or a day count.
+ */
 export function textOfValue(field: Field | undefined, value: unknown): string {
   if (typeof value === 'boolean') {
     return value ? 'Yes' : 'No';
   }
   if (field?.field_type === 'enum' && typeof value === 'string') {
-    return humanize(value);
+    return choiceLabel(field, value);
+  }
+  if (field?.field_type === 'date') {
+    if (typeof value === 'number' && Number.isInteger(value) && value >= 1) return formatDate(ordinalToISO(value));
+    if (typeof value === 'string') return /^\d+$/.test(value.trim()) ? formatDate(ordinalToISO(Number(value))) : formatDate(value);
   }
   const numeric = field?.field_type === 'int' || field?.field_type === 'decimal';
   if (numeric && field && (typeof value === 'number' || typeof value === 'string')) {
-    const unit = unitOf(field.field_id);
+    const unit = unitFor(field);
     return unit ? `${String(value)} ${unit}` : String(value);
   }
   return String(value);

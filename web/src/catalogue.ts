@@ -1,40 +1,86 @@
-// The catalogue: the public rulesets, searchable, each with its name,
-// description, rule count and version, and a way into its interview.
+// The catalogue: the public rulesets and rulebooks (and, signed in, the
+// team's own), searchable by words, each with its name, description, rule
+// count and version, and a way into its interview.
 
-import { listRulesets } from './api.js';
+import type { Target } from './answers.js';
+import { Api } from './api.js';
 import { announce, h } from './dom.js';
-import type { RulesetSummary } from './types.js';
+import { rank } from './search.js';
+import { knownSession } from './session.js';
+import type { RulebookSummary, RulesetSummary } from './types.js';
 
 /** interviewHref is the console address of a ruleset's interview. */
 export function interviewHref(slug: string): string {
   return '#/ruleset/' + encodeURIComponent(slug);
 }
 
+/** rulebookHref is the console address of a rulebook's interview (by its id, rb_...). */
+export function rulebookHref(rulebookId: string): string {
+  return '#/rulebook/' + encodeURIComponent(rulebookId);
+}
+
+/** targetHref is the console address of the interview on target. */
+export function targetHref(target: Target): string {
+  return target.kind === 'rulebook' ? rulebookHref(target.id) : interviewHref(target.id);
+}
+
+/** What the catalogue lists: the rulesets and rulebooks it found, and whether a session is signed in. */
+interface Listing {
+  rulesets: RulesetSummary[];
+  rulebooks: RulebookSummary[];
+  signedIn: boolean;
+}
+
+/**
+ * load reads the catalogue once: anonymously the public rulesets and
+ * rulebooks; signed in (a session this page has seen), through the session, the rulesets the team sees
+ * (the public ones and its own) and its own rulebooks beside the public
+ * ones. A rulebook list that cannot be read leaves the rulesets listed.
+ */
+async function load(): Promise<Listing> {
+  const signedIn = knownSession();
+  const anonymous = new Api(false);
+  const client = new Api(signedIn);
+  const rulesets = await client.listRulesets();
+  const lists = await Promise.all([anonymous.listRulebooks().catch(() => []), signedIn ? client.listRulebooks().catch(() => []) : Promise.resolve([])]);
+  const rulebooks = new Map<string, RulebookSummary>();
+  for (const rb of lists.flat()) {
+    if (rb.status !== 'archived') rulebooks.set(rb.rulebook_id, rb);
+  }
+  return { rulesets, rulebooks: [...rulebooks.values()], signedIn };
+}
+
 /** showCatalogue draws the catalogue into main, searching for q. */
 export async function showCatalogue(main: HTMLElement, q: string): Promise<void> {
   const list = h('ul', { class: 'catalogue', id: 'catalogue', 'aria-labelledby': 'results-heading' });
   const count = h('h2', { id: 'results-heading', class: 'count' }, 'Loading…');
+  const books = h('section', { class: 'rulebooks', id: 'rulebooks-section', 'aria-labelledby': 'rulebooks-heading', hidden: true });
   const input = h('input', { type: 'search', id: 'search', name: 'q', value: q, autocomplete: 'off', 'aria-describedby': 'search-hint' });
-  let seq = 0;
-  const run = async (text: string): Promise<void> => {
-    const mine = ++seq;
-    try {
-      const found = await listRulesets(text.trim());
-      if (mine !== seq) return; // a newer search has started
-      list.replaceChildren(...found.map(card));
-      const words = found.length === 1 ? '1 ruleset' : `${found.length} rulesets`;
-      count.textContent = text.trim() ? `${words} matching “${text.trim()}”` : words;
-      announce(count.textContent);
-    } catch (err) {
-      if (mine !== seq) return;
-      count.textContent = 'The catalogue could not be loaded.';
-      list.replaceChildren(h('li', { class: 'error', role: 'alert' }, (err as Error).message));
-    }
+  let listing: Listing | undefined;
+  const run = (text: string): void => {
+    if (!listing) return;
+    const query = text.trim();
+    const found = rank(listing.rulesets, query);
+    list.replaceChildren(...found.map(card));
+    const words = found.length === 1 ? '1 ruleset' : `${found.length} rulesets`;
+    count.textContent = query ? `${words} matching “${query}”` : words;
+    const foundBooks = rank(listing.rulebooks, query);
+    books.hidden = foundBooks.length === 0;
+    books.replaceChildren(
+      h('h2', { id: 'rulebooks-heading' }, 'Rulebooks'),
+      h(
+        'p',
+        { class: 'hint' },
+        listing.signedIn ? 'Rulebooks combine several rulesets into one interview.' : 'Rulebooks combine several rulesets into one interview; answering one needs signing in.',
+      ),
+      h('ul', { class: 'catalogue', id: 'rulebooks' }, ...foundBooks.map(bookCard)),
+    );
+    announce(count.textContent + (foundBooks.length ? `, ${foundBooks.length === 1 ? '1 rulebook' : `${foundBooks.length} rulebooks`}` : ''));
   };
   let timer = 0;
   input.addEventListener('input', () => {
     window.clearTimeout(timer);
-    timer = window.setTimeout(() => void run(input.value), 250);
+    timer = window.setTimeout(() => run(input.value), 150);
   });
   const form = h(
     'form',
@@ -44,12 +90,12 @@ export async function showCatalogue(main: HTMLElement, q: string): Promise<void>
       onsubmit: (e: Event) => {
         e.preventDefault();
         window.clearTimeout(timer);
-        void run(input.value);
+        run(input.value);
       },
     },
     h('label', { for: 'search' }, 'Search the rulesets'),
     h('div', { class: 'row' }, input, h('button', { type: 'submit' }, 'Search')),
-    h('p', { id: 'search-hint', class: 'hint' }, 'By name, description or slug, for example “pension” or “fmla”.'),
+    h('p', { id: 'search-hint', class: 'hint' }, 'By words of the name, description or slug, for example “pension” or “fmla”; names that match come first.'),
   );
   main.replaceChildren(
     h('h1', { tabindex: '-1' }, 'Find out whether you qualify'),
@@ -61,8 +107,16 @@ export async function showCatalogue(main: HTMLElement, q: string): Promise<void>
     form,
     count,
     list,
+    books,
   );
-  await run(q);
+  try {
+    listing = await load();
+  } catch (err) {
+    count.textContent = 'The catalogue could not be loaded.';
+    list.replaceChildren(h('li', { class: 'error', role: 'alert' }, (err as Error).message));
+    return;
+  }
+  run(input.value || q);
 }
 
 function card(r: RulesetSummary): HTMLElement {
@@ -79,6 +133,25 @@ function card(r: RulesetSummary): HTMLElement {
         { class: 'facts' },
         h('div', {}, h('dt', {}, 'Rules'), h('dd', {}, String(r.rule_count))),
         h('div', {}, h('dt', {}, 'Version'), h('dd', {}, r.ruleset_version)),
+        h('div', {}, h('dt', {}, 'Slug'), h('dd', {}, h('code', {}, r.slug))),
+      ),
+    ),
+  );
+}
+
+function bookCard(r: RulebookSummary): HTMLElement {
+  return h(
+    'li',
+    {},
+    h(
+      'article',
+      { class: 'card' },
+      h('h3', {}, h('a', { href: rulebookHref(r.rulebook_id) }, r.name || r.slug)),
+      h('p', {}, r.description),
+      h(
+        'dl',
+        { class: 'facts' },
+        h('div', {}, h('dt', {}, 'Visibility'), h('dd', {}, r.visibility === 'private' ? 'Your team only' : 'Public')),
         h('div', {}, h('dt', {}, 'Slug'), h('dd', {}, h('code', {}, r.slug))),
       ),
     ),

@@ -2,7 +2,7 @@
 // unit, or plain text; each labelled by the question, described by its hint
 // and, when the API refused the answer, by the error next to it.
 
-import { inputFor } from './answers.js';
+import { inputFor, questionText } from './answers.js';
 import { h, idFor } from './dom.js';
 import type { Field } from './types.js';
 
@@ -14,9 +14,9 @@ export interface Control {
   focus(): void;
 }
 
-/** labelOf is the words a field is asked with. */
+/** labelOf is the words a field is asked with (see questionText): never its id. */
 export function labelOf(field: Field): string {
-  return field.question || field.description || field.field_id;
+  return questionText(field);
 }
 
 /**
@@ -63,20 +63,22 @@ export function control(field: Field, prefix: string, labelText: string, value: 
     };
   }
 
+  // A date gets the browser's date input: its value is always YYYY-MM-DD
+  // (or empty), whatever the reader's locale shows.
   const input = h('input', {
-    type: 'text',
+    type: spec.kind === 'date' ? 'date' : 'text',
     id: base,
     name: base,
     value,
-    inputmode: spec.inputMode,
+    inputmode: spec.kind === 'date' ? undefined : spec.inputMode,
     autocomplete: 'off',
     spellcheck: 'false',
-    placeholder: spec.kind === 'date' ? 'YYYY-MM-DD' : undefined,
     class: spec.kind === 'text' ? 'wide' : 'narrow',
     'aria-describedby': describedBy,
     'aria-invalid': err ? 'true' : undefined,
   });
-  const unit = spec.unit ? h('span', { class: 'unit', 'aria-hidden': 'true' }, spec.unit) : null;
+  // The unit beside the input; the hint says it to a screen reader.
+  const unit = spec.unit ? h('span', { class: 'unit', id: base + '-unit', 'aria-hidden': 'true' }, spec.unit) : null;
   const node = h(
     'div',
     { class: 'control' + (err ? ' invalid' : '') },

@@ -2,10 +2,10 @@
 // criterion with the answers it rests on and the verbatim law behind it,
 // and the audit envelope to replay it.
 
-import { humanize, shortLabel as labelOfId, textOfValue } from './answers.js';
+import { fieldLabel, humanize, textOfValue } from './answers.js';
 import { announce, h } from './dom.js';
 import { safeLink } from './links.js';
-import type { CriterionExplanation, Decision, Fact, FailureExplanation, FailureReason, Field, Outcome, SourceReference, Status } from './types.js';
+import type { CriterionExplanation, CriterionText, Decision, Fact, FailureExplanation, FailureReason, Field, Outcome, SourceReference, Status } from './types.js';
 
 /** The outcome in words. */
 export const outcomeWords: Record<Outcome, string> = {
@@ -26,13 +26,33 @@ const mechanismWords: Record<string, string> = {
   missing_answer: 'A question this condition needs has not been answered.',
   presence_default: 'An unanswered question counts against this condition.',
   discretionary: 'An official decides this; no answer settles it.',
+  date_window: 'A date is outside the period the law sets.',
+  any_group_exhausted: 'None of the alternatives holds.',
 };
 
 /** Fields by id, to show answers with their questions. */
 export type Fields = Map<string, Field>;
 
+/** Each criterion's condition in plain language and in the rules language, by criterion id. */
+export type Texts = Map<string, CriterionText>;
+
 function shortLabel(fields: Fields, id: string): string {
-  return fields.has(id) ? labelOfId(id) : id;
+  return fieldLabel(fields.get(id), id);
+}
+
+/**
+ * condition shows a criterion's condition in plain language, with the rules
+ * language kept for specialists behind a disclosure: never on its own on
+ * an applicant's screen.
+ */
+export function condition(sentence: string | undefined, expression: string | undefined): HTMLElement | null {
+  if (!sentence && !expression) return null;
+  return h(
+    'div',
+    { class: 'condition' },
+    sentence ? h('p', { class: 'sentence' }, 'The rule: ', sentence.charAt(0).toUpperCase() + sentence.slice(1).replace(/\.$/, ''), '.') : null,
+    expression ? h('details', { class: 'specialists' }, h('summary', {}, 'For specialists'), h('p', {}, 'The condition in the rules language:'), h('code', {}, expression)) : null,
+  );
 }
 
 function facts(fields: Fields, list: Fact[], caption: string): HTMLElement | null {
@@ -67,23 +87,25 @@ function badge(st: Status): HTMLElement {
   return h('span', { class: 'badge badge-' + st }, statusWords[st] ?? st);
 }
 
-function criterion(fields: Fields, c: CriterionExplanation): HTMLElement {
+function criterion(fields: Fields, texts: Texts, c: CriterionExplanation): HTMLElement {
+  const text = texts.get(c.criterion_id);
   return h(
     'li',
     { class: 'criterion criterion-' + c.status, 'data-criterion': c.criterion_id },
     h('h4', {}, badge(c.status), ' ', c.title),
+    condition(text?.description, text?.expression),
     facts(fields, c.supporting_facts, 'Your answers it rests on:'),
     ...(c.source_references ?? []).map(quote),
   );
 }
 
-function reason(fields: Fields, r: FailureReason): HTMLElement {
+function reason(fields: Fields, texts: Texts, r: FailureReason): HTMLElement {
   return h(
     'li',
     { class: 'reason', 'data-criterion': r.criterion_id },
     h('h4', {}, r.title),
     h('p', {}, mechanismWords[r.mechanism] ?? humanize(r.mechanism)),
-    r.condition ? h('p', { class: 'condition' }, 'The rule: ', h('code', {}, r.condition)) : null,
+    condition(texts.get(r.criterion_id)?.description, r.condition || texts.get(r.criterion_id)?.expression),
     facts(fields, r.facts, 'Your answers it turns on:'),
     r.missing_fields.length ? h('p', {}, 'Not answered yet: ', r.missing_fields.map((f) => shortLabel(fields, f)).join(', ')) : null,
     ...(r.source_references ?? []).map(quote),
@@ -94,7 +116,7 @@ function reason(fields: Fields, r: FailureReason): HTMLElement {
  * reasons draws explain-failure's minimal reasons: the fewest criteria
  * that, changed, would let the outcome become eligible.
  */
-export function reasons(fields: Fields, fx: FailureExplanation): HTMLElement {
+export function reasons(fields: Fields, texts: Texts, fx: FailureExplanation): HTMLElement {
   const list = Object.values(fx.reasons);
   return h(
     'section',
@@ -103,12 +125,12 @@ export function reasons(fields: Fields, fx: FailureExplanation): HTMLElement {
     list.length
       ? h('p', {}, `The fewest conditions standing between these answers and “eligible”: ${list.length === 1 ? 'one' : list.length}.`)
       : h('p', {}, 'No single condition stands in the way.'),
-    h('ul', { class: 'reason-list' }, ...list.map((r) => reason(fields, r))),
+    h('ul', { class: 'reason-list' }, ...list.map((r) => reason(fields, texts, r))),
   );
 }
 
 /** explanation draws every group and criterion with its status, answers and law. */
-export function explanation(fields: Fields, d: Decision): HTMLElement | null {
+export function explanation(fields: Fields, texts: Texts, d: Decision): HTMLElement | null {
   if (!d.explanation) return null;
   return h(
     'section',
@@ -119,7 +141,25 @@ export function explanation(fields: Fields, d: Decision): HTMLElement | null {
         'section',
         { class: 'group group-' + g.status, 'data-group': g.group },
         h('h4', { class: 'group-title' }, badge(g.status), ' ', g.title || humanize(g.group), g.kind === 'any' ? ' (any one is enough)' : ''),
-        h('ul', { class: 'criteria' }, ...g.criteria.map((c) => criterion(fields, c))),
+        h('ul', { class: 'criteria' }, ...g.criteria.map((c) => criterion(fields, texts, c))),
+      ),
+    ),
+  );
+}
+
+/** sectionResults shows a rulebook decision's parts: each section's own outcome, by its name. */
+export function sectionResults(d: Decision, names: Map<string, string>): HTMLElement | null {
+  const list = d.section_results ?? [];
+  if (!list.length) return null;
+  return h(
+    'section',
+    { class: 'sections', 'aria-labelledby': 'sections-heading' },
+    h('h3', { id: 'sections-heading' }, 'Each part of the decision'),
+    h(
+      'ul',
+      {},
+      ...list.map((s) =>
+        h('li', { 'data-section': s.section_id }, `${s.letter}. ${names.get(s.section_id) ?? humanize(s.section_id)}: `, h('strong', { class: 'outcome outcome-' + s.decision }, outcomeWords[s.decision])),
       ),
     ),
   );

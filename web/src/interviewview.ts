@@ -1,22 +1,47 @@
-// The guided interview on one ruleset: one question at a time in the order
-// /decide's next_question gives, progress against optimal_path, skip and
-// back, the decision as soon as it is settled, what-if, and the graph.
+// The guided interview on one ruleset or rulebook: one question at a time
+// in the order /decide's next_question gives, progress against
+// optimal_path, skip and back, the decision as soon as it is settled (as
+// of today or of another date), what-if, and the graph. Signed in, it goes
+// through the console session, so a tenant's private rulesets and its
+// rulebooks answer too.
 
-import { answerText, decideBody, encodeAnswer, fieldValuesText, progress, notesOf, shortLabel, type Answer } from './answers.js';
-import * as api from './api.js';
-import { interviewHref } from './catalogue.js';
+import {
+  acceptedAnswers,
+  answerText,
+  decideBody,
+  encodeAnswer,
+  fieldLabel,
+  fieldValuesText,
+  formatDate,
+  progress,
+  notesOf,
+  type Answer,
+  type Target,
+} from './answers.js';
+import { Api } from './api.js';
+import { targetHref } from './catalogue.js';
 import { control, labelOf } from './controls.js';
-import { envelopeBox, explanation, outcomeWords, reasons, type Fields } from './decisionview.js';
+import { envelopeBox, explanation, outcomeWords, reasons, sectionResults, type Fields, type Texts } from './decisionview.js';
 import { announce, h } from './dom.js';
 import { auditEnvelope } from './envelope.js';
-import { drawGraph, legend } from './graphview.js';
+import { drawGraph, legend, zoomControls } from './graphview.js';
 import { Interview, nextStep, type Step } from './interview.js';
-import { withOverlay } from './overlay.js';
+import { withFieldLabels, withOverlay } from './overlay.js';
+import { currentSession, knownSession } from './session.js';
 import type { Decision, Field, GraphResponse, Schema } from './types.js';
 
 /** The page's parts and the interview behind them. */
 interface View {
+  api: Api;
+  /** What the interview is on, as the route names it (slug or id). */
+  target: Target;
+  /** What /decide is asked about: the concrete ruleset id, or the rulebook's id. */
+  decideTarget: Target;
   schema: Schema;
+  /** The date the rules are applied as of (YYYY-MM-DD); "" for today. */
+  decisionDate: string;
+  /** The criteria's plain-language conditions, read once when first needed. */
+  texts?: Texts;
   fields: Fields;
   iv: Interview;
   /** A question to show instead of the planner's (after Back or Change), with its earlier text. */
@@ -30,16 +55,54 @@ interface View {
   graph?: GraphResponse;
 }
 
-/** showInterview draws the interview on the ruleset named by slug (or id). */
-export async function showInterview(main: HTMLElement, slug: string): Promise<void> {
+/**
+ * showInterview draws the interview on target: a ruleset by slug or id, or
+ * a rulebook by id or slug. Signed in, it asks through the session; a
+ * rulebook needs it (the API answers rulebooks to keys only).
+ */
+export async function showInterview(main: HTMLElement, target: Target): Promise<void> {
   main.replaceChildren(h('h1', { tabindex: '-1' }, 'Loading…'));
-  let schema: Schema;
-  try {
-    schema = await api.schema(slug);
-  } catch (err) {
+  const what = target.kind === 'rulebook' ? 'rulebook' : 'ruleset';
+  // A session this page has seen is used at once. Otherwise a ruleset is
+  // read anonymously first, and the server is asked whether a session
+  // exists (the cookie outlives a reload) only when that fails or for a
+  // rulebook, which the API answers to keys only.
+  let signedIn = knownSession();
+  let schema: Schema | undefined;
+  let problem: Error | undefined;
+  if (!signedIn && target.kind === 'ruleset') {
+    try {
+      schema = await new Api(false).schema(target);
+    } catch (err) {
+      problem = err as Error;
+    }
+  }
+  if (!signedIn && !schema) {
+    try {
+      signedIn = (await currentSession()) !== null;
+    } catch {
+      signedIn = false;
+    }
+  }
+  if (target.kind === 'rulebook' && !signedIn) {
     main.replaceChildren(
-      h('h1', { tabindex: '-1' }, 'This ruleset is not available'),
-      h('p', { role: 'alert' }, (err as Error).message),
+      h('h1', { tabindex: '-1' }, 'Sign in to answer this rulebook'),
+      h('p', {}, 'Rulebooks combine several rulesets and are answered by signed-in teams. ', h('a', { href: '#/sign-in' }, 'Sign in'), ', then come back to this page.'),
+      h('p', {}, h('a', { href: '#/' }, 'Back to all rulesets')),
+    );
+    return;
+  }
+  const client = new Api(signedIn);
+  try {
+    if (!schema && signedIn) schema = await client.schema(target);
+  } catch (err) {
+    problem = err as Error;
+  }
+  if (!schema) {
+    main.replaceChildren(
+      h('h1', { tabindex: '-1' }, `This ${what} is not available`),
+      h('p', { role: 'alert' }, problem?.message ?? ''),
+      h('p', { hidden: signedIn }, 'If it is your team’s own, ', h('a', { href: '#/sign-in' }, 'sign in'), ' and come back to this page.'),
       h('p', {}, h('a', { href: '#/' }, 'Back to all rulesets')),
     );
     return;
@@ -53,10 +116,15 @@ export async function showInterview(main: HTMLElement, slug: string): Promise<vo
     h('summary', {}, 'The rules as a graph'),
     h('p', {}, 'Each answer feeds conditions, conditions feed groups, groups feed the outcome. Colours and marks show where your answers stand.'),
     legend(),
+    zoomControls(graphView),
     graphView,
   );
   const v: View = {
+    api: client,
+    target,
+    decideTarget: { kind: target.kind, id: schema.ruleset_id },
     schema,
+    decisionDate: '',
     fields: new Map(schema.fields.map((f) => [f.field_id, f])),
     iv: new Interview(),
     progress: h('div', { class: 'progress', id: 'progress' }),
@@ -74,7 +142,8 @@ export async function showInterview(main: HTMLElement, slug: string): Promise<vo
   main.replaceChildren(
     h('p', { class: 'crumbs' }, h('a', { href: '#/' }, 'All rulesets')),
     h('h1', { tabindex: '-1' }, schema.name),
-    h('p', { class: 'meta' }, `Version ${schema.ruleset_version ?? ''} · `, h('code', {}, schema.slug)),
+    h('p', { class: 'meta' }, target.kind === 'rulebook' ? 'Rulebook, release ' : 'Version ', `${schema.ruleset_version ?? ''} · `, h('code', {}, schema.slug)),
+    asOfForm(v),
     v.progress,
     v.warnings,
     v.step,
@@ -85,14 +154,59 @@ export async function showInterview(main: HTMLElement, slug: string): Promise<vo
 }
 
 function body(v: View, answers: Map<string, Answer> = v.iv.answers, flags = {}): string {
-  return decideBody(v.schema.ruleset_id, answers, v.iv.declined, flags);
+  return decideBody(v.decideTarget, answers, v.iv.declined, flags, v.decisionDate);
+}
+
+/**
+ * asOfForm lets a caseworker decide as of another date than today (an
+ * application date, an appeal): the request's decision_date. The decision
+ * says which date was used.
+ */
+function asOfForm(v: View): HTMLElement {
+  const input = h('input', { type: 'date', id: 'decision-date', name: 'decision_date', 'aria-describedby': 'decision-date-hint' });
+  const form = h(
+    'form',
+    {
+      class: 'asof',
+      id: 'asof-form',
+      novalidate: true,
+      onsubmit: (e: Event) => {
+        e.preventDefault();
+        v.decisionDate = input.value;
+        announce(input.value ? `Deciding as of ${formatDate(input.value)}.` : 'Deciding as of today.');
+        void refresh(v, false);
+      },
+    },
+    h('label', { for: 'decision-date' }, 'Decide as of'),
+    h('p', { id: 'decision-date-hint', class: 'hint' }, 'The date the rules are applied as of, for example the day an application was made. Leave it empty for today.'),
+    h(
+      'div',
+      { class: 'row' },
+      input,
+      h('button', { type: 'submit', id: 'decision-date-apply', class: 'secondary' }, 'Apply the date'),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'secondary',
+          id: 'decision-date-clear',
+          onclick: () => {
+            input.value = '';
+            form.requestSubmit();
+          },
+        },
+        'Use today',
+      ),
+    ),
+  );
+  return h('details', { class: 'note asof-box', id: 'asof' }, h('summary', {}, 'For caseworkers: decide as of another date'), form);
 }
 
 /** refresh asks /decide about the answers so far and draws what comes next. */
 async function refresh(v: View, focus: boolean): Promise<void> {
   let d: Decision;
   try {
-    d = await api.decide(body(v));
+    d = await v.api.decide(body(v));
   } catch (err) {
     v.step.replaceChildren(h('p', { class: 'error', role: 'alert' }, (err as Error).message));
     return;
@@ -104,7 +218,8 @@ async function refresh(v: View, focus: boolean): Promise<void> {
     step = { kind: 'question', fieldId: v.override.fieldId };
   }
   const settled = step.kind !== 'question';
-  const p = progress(v.iv.answers.size, d.optimal_path, d.decision !== 'undetermined');
+  // An answer the API refused is given, not answered: progress counts the accepted ones.
+  const p = progress(acceptedAnswers(v.iv.answers, d.field_errors), d.optimal_path, d.decision !== 'undetermined');
   v.progress.replaceChildren(
     h('progress', { max: String(Math.max(p.total, 1)), value: String(p.answered), 'aria-labelledby': 'progress-text' }),
     h('p', { id: 'progress-text' }, p.text),
@@ -191,11 +306,11 @@ function drawAnswers(v: View, d: Decision): void {
     return h(
       'li',
       { 'data-field': id, class: err ? 'invalid' : '' },
-      h('span', { class: 'asked' }, f ? labelOf(f) : id),
+      h('span', { class: 'asked' }, fieldLabel(f, id)),
       ' ',
       h('strong', { class: 'given' }, shown),
       ' ',
-      h('button', { type: 'button', class: 'link', onclick: () => change(v, id), 'aria-label': `Change the answer to: ${f ? labelOf(f) : id}` }, 'Change'),
+      h('button', { type: 'button', class: 'link', onclick: () => change(v, id), 'aria-label': `Change the answer to: ${fieldLabel(f, id)}` }, 'Change'),
       err ? h('p', { class: 'field-error' }, err) : null,
     );
   });
@@ -213,16 +328,24 @@ function change(v: View, fieldId: string): void {
 async function drawDecision(v: View, step: Step, focus: boolean): Promise<void> {
   let d: Decision;
   try {
-    d = await api.decide(body(v, v.iv.answers, { include_explanation: true }));
+    d = await v.api.decide(body(v, v.iv.answers, { include_explanation: true }));
   } catch (err) {
     v.step.replaceChildren(h('p', { class: 'error', role: 'alert' }, (err as Error).message));
     return;
   }
   const heading = h('h2', { id: 'decision-heading', tabindex: '-1' }, 'Decision: ', h('span', { class: 'outcome outcome-' + d.decision, id: 'outcome' }, outcomeWords[d.decision]));
-  const parts: (HTMLElement | null)[] = [heading, h('p', {}, sentence(d, v.schema.name))];
-  if (d.decision !== 'eligible' && d.field_errors.length === 0) {
+  const texts = await criterionTexts(v);
+  const parts: (HTMLElement | null)[] = [
+    heading,
+    h('p', {}, sentence(d, v.schema.name)),
+    d.decision_date ? h('p', { id: 'decided-as-of' }, `Decided as of ${formatDate(d.decision_date)}${v.decisionDate ? '' : ' (today)'}.`) : null,
+    sectionResults(d, new Map((v.schema.sections ?? []).map((s) => [s.id, s.name]))),
+  ];
+  // Explain-failure reasons are worked out for rulesets; a rulebook shows
+  // each part's own outcome instead.
+  if (d.decision !== 'eligible' && d.field_errors.length === 0 && d.ruleset_id) {
     try {
-      parts.push(reasons(v.fields, await api.explainFailure(d.ruleset_id, fieldValuesText(v.iv.answers), 'eligible')));
+      parts.push(reasons(v.fields, texts, await v.api.explainFailure(d.ruleset_id, fieldValuesText(v.iv.answers), 'eligible', v.decisionDate)));
     } catch (err) {
       parts.push(h('p', { class: 'error' }, `The reasons could not be worked out: ${(err as Error).message}`));
     }
@@ -234,21 +357,33 @@ async function drawDecision(v: View, step: Step, focus: boolean): Promise<void> 
         { class: 'skipped' },
         h('h3', {}, 'Questions you skipped'),
         h('p', {}, 'The outcome cannot be settled without at least one of them.'),
-        h('ul', {}, ...[...v.iv.declined].map((id) => h('li', {}, h('button', { type: 'button', class: 'link', onclick: () => change(v, id) }, `Answer: ${labelOf(v.fields.get(id) ?? ({ field_id: id } as Field))}`)))),
+        h('ul', {}, ...[...v.iv.declined].map((id) => h('li', {}, h('button', { type: 'button', class: 'link', onclick: () => change(v, id) }, `Answer: ${fieldLabel(v.fields.get(id), id)}`)))),
       ),
     );
   }
-  parts.push(explanation(v.fields, d), whatIf(v, d), envelopeBox(auditEnvelope(d, v.iv.answers, v.iv.declined)));
+  parts.push(explanation(v.fields, texts, d), whatIf(v, d), envelopeBox(auditEnvelope(d, v.iv.answers, v.iv.declined)));
   parts.push(
     h(
       'div',
       { class: 'buttons' },
       h('button', { type: 'button', class: 'secondary', id: 'back', disabled: v.iv.history.length === 0, onclick: () => void back(v) }, 'Back'),
-      h('a', { class: 'button secondary', href: interviewHref(v.schema.slug), onclick: (e: Event) => restart(e, v) }, 'Start again'),
+      h('a', { class: 'button secondary', href: targetHref(v.target), onclick: (e: Event) => restart(e, v) }, 'Start again'),
     ),
   );
   v.step.replaceChildren(h('section', { class: 'decision decision-' + d.decision, 'aria-labelledby': 'decision-heading' }, ...parts.filter((p) => p !== null)));
   if (focus) heading.focus();
+}
+
+/** criterionTexts reads the criteria's plain-language conditions once; without them, titles stand alone. */
+async function criterionTexts(v: View): Promise<Texts> {
+  if (!v.texts) {
+    try {
+      v.texts = await v.api.criterionTexts(v.decideTarget);
+    } catch {
+      return new Map();
+    }
+  }
+  return v.texts;
 }
 
 function restart(e: Event, v: View): void {
@@ -279,7 +414,7 @@ function whatIf(v: View, d: Decision): HTMLElement | null {
   const select = h(
     'select',
     { id: 'whatif-field' },
-    ...answered.map((id) => h('option', { value: id }, labelOf(v.fields.get(id) as Field))),
+    ...answered.map((id) => h('option', { value: id }, fieldLabel(v.fields.get(id), id))),
   );
   const slot = h('div', { class: 'whatif-input' });
   const result = h('p', { id: 'whatif-result', 'aria-live': 'polite' });
@@ -310,12 +445,12 @@ function whatIf(v: View, d: Decision): HTMLElement | null {
       return;
     }
     const a = { text, json };
-    void api.decide(body(v, v.iv.with(f.field_id, a))).then(
+    void v.api.decide(body(v, v.iv.with(f.field_id, a))).then(
       (alt) => {
         const same = alt.decision === d.decision;
         result.replaceChildren(
           'With ',
-          h('strong', {}, `${shortLabel(f.field_id)}: ${answerText(f, a)}`),
+          h('strong', {}, `${fieldLabel(f)}: ${answerText(f, a)}`),
           same ? ', the outcome would stay ' : ', the outcome would be ',
           h('strong', { class: 'outcome outcome-' + alt.decision }, outcomeWords[alt.decision]),
           same ? '.' : ` instead of ${outcomeWords[d.decision]}.`,
@@ -350,9 +485,11 @@ function whatIf(v: View, d: Decision): HTMLElement | null {
 
 async function updateGraph(v: View): Promise<void> {
   try {
-    v.graph ??= await api.graph(v.schema.ruleset_id);
-    const d = await api.decide(body(v, v.iv.answers, { include_graph_overlay: true }));
-    const text = d.graph_overlay ? withOverlay(v.graph.mermaid, d.graph_overlay.nodes) : v.graph.mermaid;
+    v.graph ??= await v.api.graph(v.decideTarget);
+    const d = await v.api.decide(body(v, v.iv.answers, { include_graph_overlay: true }));
+    // The fields by their labels for people, as everywhere else on the page.
+    const labelled = withFieldLabels(v.graph.mermaid, v.graph.graph.nodes, (id) => fieldLabel(v.fields.get(id), id));
+    const text = d.graph_overlay ? withOverlay(labelled, d.graph_overlay.nodes) : labelled;
     await drawGraph(v.graphView, text, `Graph of ${v.schema.name}: answers, conditions, groups and the outcome, coloured by your answers.`);
   } catch (err) {
     v.graphView.replaceChildren(h('p', { class: 'error', role: 'alert' }, (err as Error).message));

@@ -18,7 +18,7 @@ interface Page {
   lastStudio: StudioRoute | null;
 }
 
-/** route draws the view the fragment names: #/studio/..., #/ruleset/<slug>, #/sign-in or the catalogue. */
+/** route draws the view the fragment names: #/studio/..., #/ruleset/<slug or id>, #/rulebook/<id or slug>, #/sign-in or the catalogue. */
 async function route(main: HTMLElement, page: Page): Promise<void> {
   const studioRoute = parseStudioRoute(window.location.hash);
   const header = document.getElementById('studio-link');
@@ -34,11 +34,11 @@ async function route(main: HTMLElement, page: Page): Promise<void> {
     return;
   }
   page.lastStudio = null;
-  const m = /^#\/ruleset\/(.+)$/.exec(window.location.hash);
+  const m = /^#\/(ruleset|rulebook)\/(.+)$/.exec(window.location.hash);
   if (window.location.hash === '#/sign-in') {
     await showSignIn(main);
-  } else if (m?.[1]) {
-    await showInterview(main, decodeURIComponent(m[1]));
+  } else if (m?.[2]) {
+    await showInterview(main, { kind: m[1] === 'rulebook' ? 'rulebook' : 'ruleset', id: decodeURIComponent(m[2]) });
   } else {
     document.title = 'Eligo';
     await showCatalogue(main, '');

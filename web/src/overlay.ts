@@ -55,3 +55,30 @@ export function withOverlay(mermaid: string, nodes: GraphNode[]): string {
   }
   return out.join('\n') + '\n';
 }
+
+/**
+ * withFieldLabels returns the Mermaid text with each field node labelled
+ * by labelOf(field id) (the ruleset's label for people) instead of the
+ * words the server makes of the id. As withOverlay, the n-th node line is
+ * the n-th node; when the counts differ the text is returned unchanged. A
+ * double quote, which would end Mermaid's label, is written as a single one.
+ */
+export function withFieldLabels(mermaid: string, nodes: GraphNode[], labelOf: (fieldId: string) => string): string {
+  const lines = mermaid.split('\n');
+  const nodeLines: number[] = [];
+  lines.forEach((l, i) => {
+    if (nodeLine.test(l)) nodeLines.push(i);
+  });
+  if (nodeLines.length !== nodes.length) {
+    return mermaid;
+  }
+  nodes.forEach((n, k) => {
+    const at = nodeLines[k];
+    if (at === undefined || n.type !== 'field' || !n.id.startsWith('field:')) return;
+    const m = nodeLine.exec(lines[at] ?? '');
+    if (!m) return;
+    const [, indent, id] = m;
+    lines[at] = `${indent}${id}["${labelOf(n.id.slice('field:'.length)).replace(/"/g, "'")}"]`;
+  });
+  return lines.join('\n');
+}

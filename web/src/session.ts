@@ -45,6 +45,16 @@ async function refusal(res: Response): Promise<ApiError> {
   return new ApiError(res.status, problemText(res.status, body));
 }
 
+/**
+ * knownSession says whether this page has seen a session: signed in here,
+ * or found by currentSession. The applicant console asks it before
+ * calling through the session, so that an anonymous visitor's pages make
+ * no refused call.
+ */
+export function knownSession(): boolean {
+  return csrfToken !== '';
+}
+
 /** currentSession returns who is signed in, or null when no one is. */
 export async function currentSession(): Promise<SessionInfo | null> {
   const res = await sessionCall('GET');

@@ -14,6 +14,12 @@ export interface Field {
   notes?: FieldNote[] | null;
   /** A rendering override; free_text asks for a plain text input. */
   x_ui_widget?: string;
+  /** The field's short name for people ("Hours worked in the last 12 months"), when the ruleset gives one. */
+  label?: string;
+  /** What an int or decimal answer counts ("months", "USD"), when the ruleset gives it. */
+  unit?: string;
+  /** How an enum field's values read to people, by value. */
+  value_labels?: Record<string, string> | null;
 }
 
 /** A note on a field: why it is asked, or its legal background. */
@@ -23,7 +29,7 @@ export interface FieldNote {
   metadata?: { type?: string; section?: string };
 }
 
-/** GET /rulesets/{id}/schema. */
+/** GET /rulesets/{id}/schema (a rulebook's schema is read into the same shape). */
 export interface Schema {
   ruleset_id: string;
   slug: string;
@@ -32,6 +38,60 @@ export interface Schema {
   content_digest?: string;
   fields: Field[];
   engine_version?: string;
+  /** A rulebook's sections, in letter order, with their names (absent for a ruleset). */
+  sections?: { id: string; name: string }[];
+}
+
+/** GET /rulebooks/{id}/schema: the composition's fields, its sections and the release read. */
+export interface RulebookSchema {
+  rulebook_id: string;
+  sections: string[];
+  section_names: Record<string, string | null> | null;
+  fields: Field[];
+  engine_version?: string;
+  release: Release | null;
+}
+
+/** A rulebook's release: its id, permanent label and version. */
+export interface Release {
+  release_id: string;
+  label: string;
+  version: number;
+}
+
+/** One entry of GET /rulebooks/ (and GET /rulebooks/{id}). */
+export interface RulebookSummary {
+  rulebook_id: string;
+  slug: string;
+  name: string;
+  description: string;
+  visibility?: string;
+  status?: string;
+}
+
+/** One criterion of GET /rulesets/{id}/explain: the condition in plain language and in the rules language. */
+export interface CriterionText {
+  criterion_id: string;
+  title: string;
+  description: string;
+  expression: string;
+}
+
+/** GET /rulesets/{id}/explain, the members the console reads. */
+export interface RulesetExplain {
+  criteria: CriterionText[];
+}
+
+/** GET /rulebooks/{id}/explain, the members the console reads. */
+export interface RulebookExplain {
+  sections: { section_id: string; name: string; criteria: CriterionText[] }[];
+}
+
+/** One section's own decision in a rulebook decision. */
+export interface SectionResult {
+  letter: string;
+  section_id: string;
+  decision: Outcome;
 }
 
 /** One entry of GET /rulesets. */
@@ -142,7 +202,12 @@ export type Outcome = 'eligible' | 'not_eligible' | 'undetermined';
 export interface Decision {
   decision: Outcome;
   slug: string;
-  ruleset_id: string;
+  /** Ruleset decisions: the concrete ruleset that ran. */
+  ruleset_id?: string;
+  /** Rulebook decisions: the rulebook's id, the release evaluated and each section's decision. */
+  rulebook_id?: string;
+  release?: Release | null;
+  section_results?: SectionResult[];
   ruleset_version: string;
   content_digest: string;
   engine_version: string;
@@ -170,6 +235,7 @@ export interface FailureReason {
   needed_status: Status;
   /** threshold, enum_mismatch, missing_answer, presence_default or discretionary. */
   mechanism: string;
+  /** The criterion in the rules language: for specialists only. */
   condition?: string;
   facts: Fact[];
   missing_fields: string[];

@@ -3,7 +3,24 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { answerText, decideBody, shortLabel, encodeAnswer, inputFor, inquiryContext, notesOf, progress, textOfValue, unitOf } from '../src/answers.js';
+import {
+  acceptedAnswers,
+  answerText,
+  choiceLabel,
+  decideBody,
+  fieldLabel,
+  formatDate,
+  ordinalToISO,
+  questionText,
+  shortLabel,
+  encodeAnswer,
+  inputFor,
+  inquiryContext,
+  notesOf,
+  progress,
+  textOfValue,
+  unitOf,
+} from '../src/answers.js';
 import type { Field } from '../src/types.js';
 
 function field(field_type: string, extra: Partial<Field> = {}): Field {
@@ -14,20 +31,68 @@ test('each field type gets its input', () => {
   const e = inputFor(field('enum', { enum_values: ['private', 'public_agency'] }));
   assert.equal(e.kind, 'choice');
   assert.deepEqual(e.choices, [
-    { value: 'private', label: 'private' },
-    { value: 'public_agency', label: 'public agency' },
+    { value: 'private', label: 'Private' },
+    { value: 'public_agency', label: 'Public agency' },
   ]);
+  const labelled = inputFor(field('enum', { enum_values: ['private', 'federal_title5'], value_labels: { federal_title5: 'The federal civil service (title 5)' } }));
+  assert.deepEqual(
+    labelled.choices.map((c) => c.label),
+    ['Private', 'The federal civil service (title 5)'],
+    'a value label wins; a value without one reads as words',
+  );
   assert.equal(inputFor(field('bool')).kind, 'yesno');
   assert.deepEqual(inputFor(field('bool')).choices.map((c) => c.value), ['yes', 'no']);
   const d = inputFor(field('date'));
   assert.equal(d.kind, 'date');
-  assert.match(d.hint, /YYYY|year-month-day/);
+  assert.match(d.hint, /day, month and year/);
+  assert.doesNotMatch(d.hint, /0001|day number/, 'no day numbers on screen');
   const n = inputFor(field('int', { field_id: 'employment.months_employed' }));
   assert.equal(n.kind, 'number');
   assert.equal(n.inputMode, 'numeric');
   assert.equal(n.unit, 'months');
   assert.match(n.hint, /whole number, in months/);
   assert.equal(inputFor(field('decimal')).inputMode, 'decimal');
+  const declared = inputFor(field('int', { field_id: 'worksite.employees_within_75_miles', unit: 'employees' }));
+  assert.equal(declared.unit, 'employees', 'the ruleset’s unit wins over the one read from the id');
+  assert.match(declared.hint, /whole number, in employees/);
+});
+
+test('a field goes by its label, else its question, else its id in words', () => {
+  const cases: [Partial<Field>, string, string][] = [
+    [{ field_id: 'employment.hours_12_months', label: 'Hours worked in the last 12 months', question: 'How many hours?' }, 'Hours worked in the last 12 months', 'How many hours?'],
+    [{ field_id: 'employment.hours_12_months', question: 'How many hours?' }, 'How many hours?', 'How many hours?'],
+    [{ field_id: 'employment.hours_12_months' }, 'Hours 12 months', 'Hours 12 months'],
+    [{ field_id: 'employment.hours_12_months', label: 'Hours worked', description: 'Hours actually worked.' }, 'Hours worked', 'Hours worked'],
+  ];
+  for (const [extra, label, asked] of cases) {
+    const f = field('int', extra);
+    assert.equal(fieldLabel(f), label, JSON.stringify(extra));
+    assert.equal(questionText(f), asked, JSON.stringify(extra));
+  }
+  assert.equal(fieldLabel(undefined, 'person.date_of_birth'), 'Date of birth', 'a field the schema lacks still reads as words');
+  assert.equal(choiceLabel(field('enum', { value_labels: { a_b: 'A and B' } }), 'a_b'), 'A and B');
+  assert.equal(choiceLabel(field('enum'), 'federal_title5'), 'Federal title5');
+});
+
+test('dates read as dates, day numbers included', () => {
+  const cases: [string, string][] = [
+    ['1990-04-21', '21 April 1990'],
+    ['2026-01-01', '1 January 2026'],
+    ['0001-01-01', '1 January 1'],
+    ['1990-13-01', '1990-13-01'],
+    ['21/04/1990', '21/04/1990'],
+  ];
+  for (const [iso, shown] of cases) {
+    assert.equal(formatDate(iso), shown, iso);
+  }
+  assert.equal(ordinalToISO(1), '0001-01-01');
+  assert.equal(ordinalToISO(719163), '1970-01-01');
+  assert.equal(ordinalToISO(726578), '1990-04-21');
+  const dob = field('date', { field_id: 'person.date_of_birth' });
+  assert.equal(textOfValue(dob, '1990-04-21'), '21 April 1990');
+  assert.equal(textOfValue(dob, 726578), '21 April 1990', 'a day number the API carries is shown as its date');
+  assert.equal(textOfValue(dob, '726578'), '21 April 1990');
+  assert.equal(answerText(dob, { text: '1990-04-21', json: '"1990-04-21"' }), '21 April 1990');
 });
 
 test('x_ui_widget free_text is a plain text input whatever the type', () => {
@@ -78,12 +143,29 @@ test('the /decide body keeps exact numbers and adds only what is asked', () => {
     ['g.n', { text: '0.10', json: '0.10' }],
     ['g.e', { text: 'x', json: '"x"' }],
   ]);
-  const plain = decideBody('r:1', answers, []);
+  const plain = decideBody({ kind: 'ruleset', id: 'r:1' }, answers, []);
   assert.equal(plain, '{"ruleset_id":"r:1","field_values":{"g.n":0.10,"g.e":"x"}}');
-  const full = JSON.parse(decideBody('r:1', answers, ['g.z'], { include_explanation: true, include_graph_overlay: false }));
+  const full = JSON.parse(decideBody({ kind: 'ruleset', id: 'r:1' }, answers, ['g.z'], { include_explanation: true, include_graph_overlay: false }));
   assert.deepEqual(full.inquiry_context, { declined_fields: ['g.z'] });
   assert.equal(full.include_explanation, true);
   assert.equal('include_graph_overlay' in full, false);
+  assert.equal('decision_date' in full, false, 'no date: today');
+  const book = JSON.parse(decideBody({ kind: 'rulebook', id: 'rb_x' }, answers, [], {}, '2025-06-30'));
+  assert.equal(book.rulebook_id, 'rb_x');
+  assert.equal('ruleset_id' in book, false);
+  assert.equal(book.decision_date, '2025-06-30', 'decided as of the date asked');
+});
+
+test('progress counts only the answers the API accepted', () => {
+  const answers = new Map([
+    ['a', { text: '1', json: '1' }],
+    ['b', { text: 'twelve', json: '"twelve"' }],
+    ['c', { text: 'yes', json: 'true' }],
+  ]);
+  assert.equal(acceptedAnswers(answers, []), 3);
+  assert.equal(acceptedAnswers(answers, [{ field: 'b', message: 'not a number' }]), 2, 'a refused answer is not counted');
+  assert.equal(acceptedAnswers(answers, [{ field: 'z', message: 'unknown field' }]), 3, 'an error about another field changes nothing');
+  assert.equal(acceptedAnswers(new Map(), [{ field: 'b', message: 'x' }]), 0);
 });
 
 test('progress counts answers against the remaining optimal path', () => {
@@ -100,7 +182,9 @@ test('progress counts answers against the remaining optimal path', () => {
 
 test('values and notes read as people write them', () => {
   assert.equal(textOfValue(field('bool'), true), 'Yes');
-  assert.equal(textOfValue(field('enum'), 'public_agency'), 'public agency');
+  assert.equal(textOfValue(field('enum'), 'public_agency'), 'Public agency');
+  assert.equal(textOfValue(field('enum', { value_labels: { public_agency: 'A public agency' } }), 'public_agency'), 'A public agency');
+  assert.equal(textOfValue(field('int', { field_id: 'w.employees_within_75_miles', unit: 'employees' }), 60), '60 employees');
   assert.equal(textOfValue(field('int', { field_id: 'e.hours_12_months' }), 1000), '1000 hours');
   const notes = notesOf(
     field('int', {
@@ -114,5 +198,5 @@ test('values and notes read as people write them', () => {
   assert.equal(shortLabel('employment.hours_12_months'), 'hours 12 months');
   assert.equal(answerText(field('decimal', { field_id: 'e.hours_12_months' }), { text: '1250.10', json: '1250.10' }), '1250.10 hours');
   assert.equal(answerText(field('bool'), { text: 'no', json: 'false' }), 'No');
-  assert.equal(answerText(field('date'), { text: '1990-04-21', json: '"1990-04-21"' }), '1990-04-21');
+  assert.equal(answerText(field('date'), { text: '1990-04-21', json: '"1990-04-21"' }), '21 April 1990');
 });

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 
 import { auditEnvelope, indent } from '../src/envelope.js';
 import { safeLink } from '../src/links.js';
-import { withOverlay } from '../src/overlay.js';
+import { withFieldLabels, withOverlay } from '../src/overlay.js';
 import type { Decision, GraphNode } from '../src/types.js';
 
 const mermaid = `flowchart LR
@@ -46,6 +46,18 @@ test('without an overlay, or for another graph, the text is unchanged in substan
   assert.doesNotMatch(plain, /class/);
 });
 
+test('field nodes take the labels for people; other nodes and mismatched graphs are left alone', () => {
+  const nodes = [node('field:a', 'field', null), node('criterion:c', 'criterion', null), node('group:g', 'group', null), node('outcome', 'outcome', null)];
+  const labels = new Map([['a', 'Hours worked in the "last" 12 months']]);
+  const out = withFieldLabels(mermaid, nodes, (id) => labels.get(id) ?? id);
+  assert.match(out, /field_a\["Hours worked in the 'last' 12 months"\]/);
+  assert.match(out, /criterion_c\["C"\]/);
+  assert.match(out, /field_a --> criterion_c/);
+  assert.equal(withFieldLabels(mermaid, nodes.slice(1), () => 'x'), mermaid);
+  // The overlay still finds every node line after relabelling.
+  assert.match(withOverlay(out, [node('field:a', 'field', null), node('criterion:c', 'criterion', 'satisfied'), node('group:g', 'group', null), node('outcome', 'outcome', null)]), /criterion_c\["✔ C"\]/);
+});
+
 test('the audit envelope holds the replay request with numbers as sent', () => {
   const d = {
     decision: 'eligible',
@@ -67,6 +79,12 @@ test('the audit envelope holds the replay request with numbers as sent', () => {
   const dated = JSON.parse(auditEnvelope({ ...d, decision_date: '2026-11-23' }, new Map(), []));
   assert.equal(dated.decision_date, '2026-11-23');
   assert.equal(dated.request.decision_date, '2026-11-23', 'a replay asks for the same decision date');
+  const book = JSON.parse(
+    auditEnvelope({ ...d, ruleset_id: undefined, rulebook_id: 'rb_1', release: { release_id: 'u-1', label: 'joyful-buffalo', version: 1 } }, new Map(), []),
+  );
+  assert.equal(book.rulebook_id, 'rb_1');
+  assert.equal('ruleset_id' in book, false);
+  assert.deepEqual(book.request, { rulebook_id: 'rb_1', release_id: 'u-1', field_values: {} }, 'a rulebook decision replays on the release it evaluated');
 });
 
 test('indent lays out JSON without reading it', () => {

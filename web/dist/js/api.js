@@ -1,6 +1,8 @@
-// Calls to the open surface of Eligo's API, on the origin that served the
-// console: anonymous, no credentials, JSON in and out.
+// Calls to Eligo's API, on the origin that served the console, JSON in and
+// out: anonymous (no credentials) on the open surface, or through the
+// signed-in console session for a tenant's private rulesets and rulebooks.
 import { objectText } from './answers.js';
+import { sessionFetch } from './session.js';
 /** The API root, on this origin. */
 export const apiRoot = '/api/v1/public';
 /** ApiError is a refusal from the API, with a message fit to show. */
@@ -29,70 +31,125 @@ export function problemText(status, body) {
     }
     return `The service answered HTTP ${status}.`;
 }
-async function call(path, init) {
-    const res = await fetch(apiRoot + path, { credentials: 'omit', ...init });
-    let body = null;
-    try {
-        body = await res.json();
+/**
+ * Api calls the API anonymously, or, with session, as the signed-in
+ * console session (its cookie and CSRF token, see session.ts), so that a
+ * tenant's private rulesets and rulebooks answer too. The key itself is
+ * never in the page.
+ */
+export class Api {
+    session;
+    constructor(session = false) {
+        this.session = session;
     }
-    catch {
-        body = null;
+    async call(path, init = {}) {
+        const res = this.session ? await sessionFetch(path, init) : await fetch(apiRoot + path, { credentials: 'omit', ...init });
+        let body = null;
+        try {
+            body = await res.json();
+        }
+        catch {
+            body = null;
+        }
+        if (!res.ok) {
+            throw new ApiError(res.status, problemText(res.status, body));
+        }
+        return { body: body, headers: res.headers };
     }
-    if (!res.ok) {
-        throw new ApiError(res.status, problemText(res.status, body));
+    /** pages follows X-Next-Cursor page by page from path (which has a query): a short page never means the end. */
+    async pages(path, maxPages = 20) {
+        const out = [];
+        let cursor = '';
+        for (let page = 0; page < maxPages; page++) {
+            const { body, headers } = await this.call(path + (cursor ? '&cursor=' + encodeURIComponent(cursor) : ''));
+            out.push(...body);
+            cursor = headers.get('X-Next-Cursor') ?? '';
+            if (!cursor)
+                break;
+        }
+        return out;
     }
-    return { body: body, headers: res.headers };
+    /** listRulesets returns the rulesets the caller sees (the public ones, and a session's own), all pages. */
+    listRulesets() {
+        return this.pages('/rulesets?limit=100');
+    }
+    /** listRulebooks returns the public rulebooks (anonymous) or the session's tenant's rulebooks, all pages. */
+    listRulebooks() {
+        return this.pages('/rulebooks/?limit=100');
+    }
+    /**
+     * schema reads the fields of target. A rulebook's schema names no
+     * rulebook, so its name, slug and release come from the rulebook itself.
+     */
+    async schema(target) {
+        if (target.kind === 'ruleset') {
+            return (await this.call(`/rulesets/${ref(target.id)}/schema`)).body;
+        }
+        const rb = (await this.call(`/rulebooks/${ref(target.id)}/schema`)).body;
+        let about;
+        try {
+            about = (await this.call(`/rulebooks/${ref(rb.rulebook_id)}`)).body;
+        }
+        catch {
+            about = undefined; // a key that may read the schema but not the rulebook: the id stands in
+        }
+        return {
+            ruleset_id: rb.rulebook_id,
+            slug: about?.slug ?? target.id,
+            name: about?.name ?? about?.slug ?? target.id,
+            ruleset_version: rb.release ? `${rb.release.version} (${rb.release.label})` : 'draft',
+            fields: rb.fields,
+            engine_version: rb.engine_version,
+            sections: rb.sections.map((id) => ({ id, name: rb.section_names?.[id] ?? id })),
+        };
+    }
+    /** graph reads the graph of target and its Mermaid text. */
+    async graph(target) {
+        const kind = target.kind === 'rulebook' ? 'rulebooks' : 'rulesets';
+        return (await this.call(`/${kind}/${ref(target.id)}/graph`)).body;
+    }
+    /**
+     * criterionTexts reads each criterion's condition in plain language and
+     * in the rules language, by criterion id as a decision's explanation
+     * names it (a rulebook's prefixed with its section id).
+     */
+    async criterionTexts(target) {
+        const out = new Map();
+        if (target.kind === 'ruleset') {
+            for (const c of (await this.call(`/rulesets/${ref(target.id)}/explain`)).body.criteria)
+                out.set(c.criterion_id, c);
+            return out;
+        }
+        for (const s of (await this.call(`/rulebooks/${ref(target.id)}/explain`)).body.sections) {
+            for (const c of s.criteria)
+                out.set(`${s.section_id}.${c.criterion_id}`, c);
+        }
+        return out;
+    }
+    /** decide posts a /decide body (see decideBody). */
+    async decide(body) {
+        return (await this.call('/decide', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body })).body;
+    }
+    /**
+     * explainFailure asks which criteria, at least, stand between the
+     * answers and the expected outcome, as of decisionDate when given. It
+     * needs the concrete ruleset id.
+     */
+    async explainFailure(rulesetId, fieldValues, expected, decisionDate = '') {
+        const members = [
+            ['field_values', fieldValues],
+            ['expected_outcome', JSON.stringify(expected)],
+        ];
+        if (decisionDate)
+            members.push(['decision_date', JSON.stringify(decisionDate)]);
+        return (await this.call(`/rulesets/${ref(rulesetId)}/explain-failure`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: objectText(members),
+        })).body;
+    }
 }
 /** ref writes a slug or ruleset id as one path segment (a slug's "/" as %2F). */
 export function ref(id) {
     return encodeURIComponent(id);
-}
-/**
- * listRulesets returns the public rulesets matching q (all of them when q is
- * empty), following X-Next-Cursor page by page: a short page never means
- * the end.
- */
-export async function listRulesets(q, maxPages = 20) {
-    const out = [];
-    let cursor = '';
-    for (let page = 0; page < maxPages; page++) {
-        const params = new URLSearchParams({ limit: '100' });
-        if (q)
-            params.set('q', q);
-        if (cursor)
-            params.set('cursor', cursor);
-        const { body, headers } = await call('/rulesets?' + params.toString());
-        out.push(...body);
-        cursor = headers.get('X-Next-Cursor') ?? '';
-        if (!cursor)
-            break;
-    }
-    return out;
-}
-/** schema reads a ruleset's fields. */
-export async function schema(id) {
-    return (await call(`/rulesets/${ref(id)}/schema`)).body;
-}
-/** graph reads a ruleset's graph and its Mermaid text. */
-export async function graph(id) {
-    return (await call(`/rulesets/${ref(id)}/graph`)).body;
-}
-/** decide posts a /decide body (see decideBody). */
-export async function decide(body) {
-    return (await call('/decide', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body })).body;
-}
-/**
- * explainFailure asks which criteria, at least, stand between the answers
- * and the expected outcome. It needs the concrete ruleset id.
- */
-export async function explainFailure(rulesetId, fieldValues, expected) {
-    const body = objectText([
-        ['field_values', fieldValues],
-        ['expected_outcome', JSON.stringify(expected)],
-    ]);
-    return (await call(`/rulesets/${ref(rulesetId)}/explain-failure`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body,
-    })).body;
 }

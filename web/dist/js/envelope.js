@@ -11,10 +11,12 @@ import { fieldValuesText, inquiryContext, objectText } from './answers.js';
  * content_digest and engine_version, the same decision.
  */
 export function auditEnvelope(d, answers, declined) {
-    const request = [
-        ['ruleset_id', JSON.stringify(d.ruleset_id)],
-        ['field_values', fieldValuesText(answers)],
-    ];
+    // A rulebook decision is replayed on the release it evaluated, whatever
+    // was published since.
+    const target = d.rulebook_id
+        ? [['rulebook_id', JSON.stringify(d.rulebook_id)], ...(d.release ? [['release_id', JSON.stringify(d.release.release_id)]] : [])]
+        : [['ruleset_id', JSON.stringify(d.ruleset_id ?? '')]];
+    const request = [...target, ['field_values', fieldValuesText(answers)]];
     const ic = inquiryContext(declined);
     if (ic) {
         request.push(['inquiry_context', JSON.stringify(ic)]);
@@ -30,7 +32,7 @@ export function auditEnvelope(d, answers, declined) {
         ['decision_time', JSON.stringify(d.decision_time)],
         ...(d.decision_date ? [['decision_date', JSON.stringify(d.decision_date)]] : []),
         ['slug', JSON.stringify(d.slug)],
-        ['ruleset_id', JSON.stringify(d.ruleset_id)],
+        ...target.slice(0, 1),
         ['ruleset_version', JSON.stringify(d.ruleset_version)],
         ['content_digest', JSON.stringify(d.content_digest)],
         ['engine_version', JSON.stringify(d.engine_version)],

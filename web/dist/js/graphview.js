@@ -1,8 +1,9 @@
 // Drawing the ruleset's graph with the vendored Mermaid, loaded from this
 // origin the first time a graph is shown (it is large, and most people
 // never open the graph).
-import { h } from './dom.js';
+import { announce, h } from './dom.js';
 import { statusLook } from './overlay.js';
+import { fitScale, zoomed } from './zoom.js';
 /** The vendored Mermaid, as the console's handler serves it. */
 export const mermaidSrc = '/console/vendor/mermaid.min.js';
 let loading;
@@ -35,7 +36,7 @@ function loadMermaid() {
 let drawn = 0;
 /**
  * drawGraph renders Mermaid text as SVG into container, labelled for
- * screen readers by label.
+ * screen readers by label, and fits it to the container (see fitGraph).
  */
 export async function drawGraph(container, text, label) {
     const m = await loadMermaid();
@@ -45,7 +46,61 @@ export async function drawGraph(container, text, label) {
     const el = document.importNode(doc.documentElement, true);
     el.setAttribute('role', 'img');
     el.setAttribute('aria-label', label);
+    // Mermaid writes an inline max-width; the zoom sets the size instead.
+    el.removeAttribute('style');
+    const box = el.viewBox.baseVal;
+    const width = box && box.width > 0 ? box.width : Number.parseFloat(el.getAttribute('width') ?? '') || 800;
+    const height = box && box.height > 0 ? box.height : Number.parseFloat(el.getAttribute('height') ?? '') || 600;
+    container.dataset['width'] = String(width);
+    container.dataset['height'] = String(height);
     container.replaceChildren(el);
+    fitGraph(container, false);
+}
+/** scaleGraph draws the graph in container at scale (1 is Mermaid's own size) and says the new size. */
+function scaleGraph(container, scale, say) {
+    const svg = container.querySelector('svg');
+    const width = Number(container.dataset['width']);
+    const height = Number(container.dataset['height']);
+    if (!svg || !width || !height)
+        return;
+    container.dataset['scale'] = String(scale);
+    svg.setAttribute('width', String(Math.round(width * scale)));
+    svg.setAttribute('height', String(Math.round(height * scale)));
+    const percent = `${Math.round(scale * 100)}%`;
+    const output = document.getElementById(container.id + '-zoom');
+    if (output)
+        output.textContent = `Zoom ${percent}`;
+    if (say)
+        announce(`Graph zoom ${percent}.`);
+}
+/** fitGraph scales the graph in container to fit its box whole, the height at most most of the window. */
+export function fitGraph(container, say = true) {
+    const natural = { width: Number(container.dataset['width']), height: Number(container.dataset['height']) };
+    const box = { width: container.clientWidth - 2, height: Math.round(window.innerHeight * 0.7) };
+    scaleGraph(container, fitScale(natural, box), say);
+}
+/** zoomGraph zooms the graph in container one step in (+1) or out (-1). */
+export function zoomGraph(container, direction) {
+    scaleGraph(container, zoomed(Number(container.dataset['scale']) || 1, direction), true);
+}
+/**
+ * zoomControls are the graph's zoom buttons (in, out, fit) with the
+ * current zoom; with the graph focused, + and - zoom and 0 fits it too.
+ */
+export function zoomControls(container) {
+    container.addEventListener('keydown', (e) => {
+        const direction = e.key === '+' || e.key === '=' ? 1 : e.key === '-' ? -1 : 0;
+        if (direction) {
+            e.preventDefault();
+            zoomGraph(container, direction);
+        }
+        else if (e.key === '0') {
+            e.preventDefault();
+            fitGraph(container);
+        }
+    });
+    const button = (id, text, onclick) => h('button', { type: 'button', class: 'secondary', id, 'aria-controls': container.id, onclick }, text);
+    return h('div', { class: 'zoom buttons', role: 'group', 'aria-label': 'Zoom the graph' }, button('graph-zoom-in', 'Zoom in', () => zoomGraph(container, 1)), button('graph-zoom-out', 'Zoom out', () => zoomGraph(container, -1)), button('graph-fit', 'Fit to the box', () => fitGraph(container)), h('span', { id: container.id + '-zoom', class: 'hint' }));
 }
 /** legend explains the graph's colours and marks in words. */
 export function legend() {

@@ -1,33 +1,77 @@
-// The guided interview on one ruleset: one question at a time in the order
-// /decide's next_question gives, progress against optimal_path, skip and
-// back, the decision as soon as it is settled, what-if, and the graph.
-import { answerText, decideBody, encodeAnswer, fieldValuesText, progress, notesOf, shortLabel } from './answers.js';
-import * as api from './api.js';
-import { interviewHref } from './catalogue.js';
+// The guided interview on one ruleset or rulebook: one question at a time
+// in the order /decide's next_question gives, progress against
+// optimal_path, skip and back, the decision as soon as it is settled (as
+// of today or of another date), what-if, and the graph. Signed in, it goes
+// through the console session, so a tenant's private rulesets and its
+// rulebooks answer too.
+import { acceptedAnswers, answerText, decideBody, encodeAnswer, fieldLabel, fieldValuesText, formatDate, progress, notesOf, } from './answers.js';
+import { Api } from './api.js';
+import { targetHref } from './catalogue.js';
 import { control, labelOf } from './controls.js';
-import { envelopeBox, explanation, outcomeWords, reasons } from './decisionview.js';
+import { envelopeBox, explanation, outcomeWords, reasons, sectionResults } from './decisionview.js';
 import { announce, h } from './dom.js';
 import { auditEnvelope } from './envelope.js';
-import { drawGraph, legend } from './graphview.js';
+import { drawGraph, legend, zoomControls } from './graphview.js';
 import { Interview, nextStep } from './interview.js';
-import { withOverlay } from './overlay.js';
-/** showInterview draws the interview on the ruleset named by slug (or id). */
-export async function showInterview(main, slug) {
+import { withFieldLabels, withOverlay } from './overlay.js';
+import { currentSession, knownSession } from './session.js';
+/**
+ * showInterview draws the interview on target: a ruleset by slug or id, or
+ * a rulebook by id or slug. Signed in, it asks through the session; a
+ * rulebook needs it (the API answers rulebooks to keys only).
+ */
+export async function showInterview(main, target) {
     main.replaceChildren(h('h1', { tabindex: '-1' }, 'Loading…'));
+    const what = target.kind === 'rulebook' ? 'rulebook' : 'ruleset';
+    // A session this page has seen is used at once. Otherwise a ruleset is
+    // read anonymously first, and the server is asked whether a session
+    // exists (the cookie outlives a reload) only when that fails or for a
+    // rulebook, which the API answers to keys only.
+    let signedIn = knownSession();
     let schema;
+    let problem;
+    if (!signedIn && target.kind === 'ruleset') {
+        try {
+            schema = await new Api(false).schema(target);
+        }
+        catch (err) {
+            problem = err;
+        }
+    }
+    if (!signedIn && !schema) {
+        try {
+            signedIn = (await currentSession()) !== null;
+        }
+        catch {
+            signedIn = false;
+        }
+    }
+    if (target.kind === 'rulebook' && !signedIn) {
+        main.replaceChildren(h('h1', { tabindex: '-1' }, 'Sign in to answer this rulebook'), h('p', {}, 'Rulebooks combine several rulesets and are answered by signed-in teams. ', h('a', { href: '#/sign-in' }, 'Sign in'), ', then come back to this page.'), h('p', {}, h('a', { href: '#/' }, 'Back to all rulesets')));
+        return;
+    }
+    const client = new Api(signedIn);
     try {
-        schema = await api.schema(slug);
+        if (!schema && signedIn)
+            schema = await client.schema(target);
     }
     catch (err) {
-        main.replaceChildren(h('h1', { tabindex: '-1' }, 'This ruleset is not available'), h('p', { role: 'alert' }, err.message), h('p', {}, h('a', { href: '#/' }, 'Back to all rulesets')));
+        problem = err;
+    }
+    if (!schema) {
+        main.replaceChildren(h('h1', { tabindex: '-1' }, `This ${what} is not available`), h('p', { role: 'alert' }, problem?.message ?? ''), h('p', { hidden: signedIn }, 'If it is your team’s own, ', h('a', { href: '#/sign-in' }, 'sign in'), ' and come back to this page.'), h('p', {}, h('a', { href: '#/' }, 'Back to all rulesets')));
         return;
     }
     document.title = `${schema.name} · Eligo`;
     // Focusable so that a keyboard can scroll a graph wider than the screen.
     const graphView = h('div', { class: 'graph-view', id: 'graph-view', tabindex: '0', role: 'region', 'aria-label': 'Graph of the rules' });
-    const graphBox = h('details', { class: 'graph', id: 'graph' }, h('summary', {}, 'The rules as a graph'), h('p', {}, 'Each answer feeds conditions, conditions feed groups, groups feed the outcome. Colours and marks show where your answers stand.'), legend(), graphView);
+    const graphBox = h('details', { class: 'graph', id: 'graph' }, h('summary', {}, 'The rules as a graph'), h('p', {}, 'Each answer feeds conditions, conditions feed groups, groups feed the outcome. Colours and marks show where your answers stand.'), legend(), zoomControls(graphView), graphView);
     const v = {
+        api: client,
+        target,
+        decideTarget: { kind: target.kind, id: schema.ruleset_id },
         schema,
+        decisionDate: '',
         fields: new Map(schema.fields.map((f) => [f.field_id, f])),
         iv: new Interview(),
         progress: h('div', { class: 'progress', id: 'progress' }),
@@ -43,17 +87,45 @@ export async function showInterview(main, slug) {
         if (graphBox.open)
             void updateGraph(v);
     });
-    main.replaceChildren(h('p', { class: 'crumbs' }, h('a', { href: '#/' }, 'All rulesets')), h('h1', { tabindex: '-1' }, schema.name), h('p', { class: 'meta' }, `Version ${schema.ruleset_version ?? ''} · `, h('code', {}, schema.slug)), v.progress, v.warnings, v.step, v.answers, graphBox);
+    main.replaceChildren(h('p', { class: 'crumbs' }, h('a', { href: '#/' }, 'All rulesets')), h('h1', { tabindex: '-1' }, schema.name), h('p', { class: 'meta' }, target.kind === 'rulebook' ? 'Rulebook, release ' : 'Version ', `${schema.ruleset_version ?? ''} · `, h('code', {}, schema.slug)), asOfForm(v), v.progress, v.warnings, v.step, v.answers, graphBox);
     await refresh(v, false);
 }
 function body(v, answers = v.iv.answers, flags = {}) {
-    return decideBody(v.schema.ruleset_id, answers, v.iv.declined, flags);
+    return decideBody(v.decideTarget, answers, v.iv.declined, flags, v.decisionDate);
+}
+/**
+ * asOfForm lets a caseworker decide as of another date than today (an
+ * application date, an appeal): the request's decision_date. The decision
+ * says which date was used.
+ */
+function asOfForm(v) {
+    const input = h('input', { type: 'date', id: 'decision-date', name: 'decision_date', 'aria-describedby': 'decision-date-hint' });
+    const form = h('form', {
+        class: 'asof',
+        id: 'asof-form',
+        novalidate: true,
+        onsubmit: (e) => {
+            e.preventDefault();
+            v.decisionDate = input.value;
+            announce(input.value ? `Deciding as of ${formatDate(input.value)}.` : 'Deciding as of today.');
+            void refresh(v, false);
+        },
+    }, h('label', { for: 'decision-date' }, 'Decide as of'), h('p', { id: 'decision-date-hint', class: 'hint' }, 'The date the rules are applied as of, for example the day an application was made. Leave it empty for today.'), h('div', { class: 'row' }, input, h('button', { type: 'submit', id: 'decision-date-apply', class: 'secondary' }, 'Apply the date'), h('button', {
+        type: 'button',
+        class: 'secondary',
+        id: 'decision-date-clear',
+        onclick: () => {
+            input.value = '';
+            form.requestSubmit();
+        },
+    }, 'Use today')));
+    return h('details', { class: 'note asof-box', id: 'asof' }, h('summary', {}, 'For caseworkers: decide as of another date'), form);
 }
 /** refresh asks /decide about the answers so far and draws what comes next. */
 async function refresh(v, focus) {
     let d;
     try {
-        d = await api.decide(body(v));
+        d = await v.api.decide(body(v));
     }
     catch (err) {
         v.step.replaceChildren(h('p', { class: 'error', role: 'alert' }, err.message));
@@ -66,7 +138,8 @@ async function refresh(v, focus) {
         step = { kind: 'question', fieldId: v.override.fieldId };
     }
     const settled = step.kind !== 'question';
-    const p = progress(v.iv.answers.size, d.optimal_path, d.decision !== 'undetermined');
+    // An answer the API refused is given, not answered: progress counts the accepted ones.
+    const p = progress(acceptedAnswers(v.iv.answers, d.field_errors), d.optimal_path, d.decision !== 'undetermined');
     v.progress.replaceChildren(h('progress', { max: String(Math.max(p.total, 1)), value: String(p.answered), 'aria-labelledby': 'progress-text' }), h('p', { id: 'progress-text' }, p.text));
     drawAnswers(v, d);
     // The server's notes on the request (a plan it could not make, a date
@@ -133,7 +206,7 @@ function drawAnswers(v, d) {
         const a = v.iv.answers.get(id);
         const err = errors.get(id);
         const shown = a ? (f ? answerText(f, a) : a.text) : 'Skipped';
-        return h('li', { 'data-field': id, class: err ? 'invalid' : '' }, h('span', { class: 'asked' }, f ? labelOf(f) : id), ' ', h('strong', { class: 'given' }, shown), ' ', h('button', { type: 'button', class: 'link', onclick: () => change(v, id), 'aria-label': `Change the answer to: ${f ? labelOf(f) : id}` }, 'Change'), err ? h('p', { class: 'field-error' }, err) : null);
+        return h('li', { 'data-field': id, class: err ? 'invalid' : '' }, h('span', { class: 'asked' }, fieldLabel(f, id)), ' ', h('strong', { class: 'given' }, shown), ' ', h('button', { type: 'button', class: 'link', onclick: () => change(v, id), 'aria-label': `Change the answer to: ${fieldLabel(f, id)}` }, 'Change'), err ? h('p', { class: 'field-error' }, err) : null);
     });
     v.answers.replaceChildren(h('h2', { id: 'answers-heading' }, 'Your answers'), items.length ? h('ol', { class: 'answer-list' }, ...items) : h('p', {}, 'None yet.'));
 }
@@ -144,30 +217,50 @@ function change(v, fieldId) {
 async function drawDecision(v, step, focus) {
     let d;
     try {
-        d = await api.decide(body(v, v.iv.answers, { include_explanation: true }));
+        d = await v.api.decide(body(v, v.iv.answers, { include_explanation: true }));
     }
     catch (err) {
         v.step.replaceChildren(h('p', { class: 'error', role: 'alert' }, err.message));
         return;
     }
     const heading = h('h2', { id: 'decision-heading', tabindex: '-1' }, 'Decision: ', h('span', { class: 'outcome outcome-' + d.decision, id: 'outcome' }, outcomeWords[d.decision]));
-    const parts = [heading, h('p', {}, sentence(d, v.schema.name))];
-    if (d.decision !== 'eligible' && d.field_errors.length === 0) {
+    const texts = await criterionTexts(v);
+    const parts = [
+        heading,
+        h('p', {}, sentence(d, v.schema.name)),
+        d.decision_date ? h('p', { id: 'decided-as-of' }, `Decided as of ${formatDate(d.decision_date)}${v.decisionDate ? '' : ' (today)'}.`) : null,
+        sectionResults(d, new Map((v.schema.sections ?? []).map((s) => [s.id, s.name]))),
+    ];
+    // Explain-failure reasons are worked out for rulesets; a rulebook shows
+    // each part's own outcome instead.
+    if (d.decision !== 'eligible' && d.field_errors.length === 0 && d.ruleset_id) {
         try {
-            parts.push(reasons(v.fields, await api.explainFailure(d.ruleset_id, fieldValuesText(v.iv.answers), 'eligible')));
+            parts.push(reasons(v.fields, texts, await v.api.explainFailure(d.ruleset_id, fieldValuesText(v.iv.answers), 'eligible', v.decisionDate)));
         }
         catch (err) {
             parts.push(h('p', { class: 'error' }, `The reasons could not be worked out: ${err.message}`));
         }
     }
     if (step.kind === 'stuck' && v.iv.declined.size) {
-        parts.push(h('section', { class: 'skipped' }, h('h3', {}, 'Questions you skipped'), h('p', {}, 'The outcome cannot be settled without at least one of them.'), h('ul', {}, ...[...v.iv.declined].map((id) => h('li', {}, h('button', { type: 'button', class: 'link', onclick: () => change(v, id) }, `Answer: ${labelOf(v.fields.get(id) ?? { field_id: id })}`))))));
+        parts.push(h('section', { class: 'skipped' }, h('h3', {}, 'Questions you skipped'), h('p', {}, 'The outcome cannot be settled without at least one of them.'), h('ul', {}, ...[...v.iv.declined].map((id) => h('li', {}, h('button', { type: 'button', class: 'link', onclick: () => change(v, id) }, `Answer: ${fieldLabel(v.fields.get(id), id)}`))))));
     }
-    parts.push(explanation(v.fields, d), whatIf(v, d), envelopeBox(auditEnvelope(d, v.iv.answers, v.iv.declined)));
-    parts.push(h('div', { class: 'buttons' }, h('button', { type: 'button', class: 'secondary', id: 'back', disabled: v.iv.history.length === 0, onclick: () => void back(v) }, 'Back'), h('a', { class: 'button secondary', href: interviewHref(v.schema.slug), onclick: (e) => restart(e, v) }, 'Start again')));
+    parts.push(explanation(v.fields, texts, d), whatIf(v, d), envelopeBox(auditEnvelope(d, v.iv.answers, v.iv.declined)));
+    parts.push(h('div', { class: 'buttons' }, h('button', { type: 'button', class: 'secondary', id: 'back', disabled: v.iv.history.length === 0, onclick: () => void back(v) }, 'Back'), h('a', { class: 'button secondary', href: targetHref(v.target), onclick: (e) => restart(e, v) }, 'Start again')));
     v.step.replaceChildren(h('section', { class: 'decision decision-' + d.decision, 'aria-labelledby': 'decision-heading' }, ...parts.filter((p) => p !== null)));
     if (focus)
         heading.focus();
+}
+/** criterionTexts reads the criteria's plain-language conditions once; without them, titles stand alone. */
+async function criterionTexts(v) {
+    if (!v.texts) {
+        try {
+            v.texts = await v.api.criterionTexts(v.decideTarget);
+        }
+        catch {
+            return new Map();
+        }
+    }
+    return v.texts;
 }
 function restart(e, v) {
     e.preventDefault();
@@ -193,7 +286,7 @@ function whatIf(v, d) {
     const answered = [...v.iv.answers.keys()].filter((id) => v.fields.has(id));
     if (!answered.length)
         return null;
-    const select = h('select', { id: 'whatif-field' }, ...answered.map((id) => h('option', { value: id }, labelOf(v.fields.get(id)))));
+    const select = h('select', { id: 'whatif-field' }, ...answered.map((id) => h('option', { value: id }, fieldLabel(v.fields.get(id), id))));
     const slot = h('div', { class: 'whatif-input' });
     const result = h('p', { id: 'whatif-result', 'aria-live': 'polite' });
     let current;
@@ -215,9 +308,9 @@ function whatIf(v, d) {
             return;
         }
         const a = { text, json };
-        void api.decide(body(v, v.iv.with(f.field_id, a))).then((alt) => {
+        void v.api.decide(body(v, v.iv.with(f.field_id, a))).then((alt) => {
             const same = alt.decision === d.decision;
-            result.replaceChildren('With ', h('strong', {}, `${shortLabel(f.field_id)}: ${answerText(f, a)}`), same ? ', the outcome would stay ' : ', the outcome would be ', h('strong', { class: 'outcome outcome-' + alt.decision }, outcomeWords[alt.decision]), same ? '.' : ` instead of ${outcomeWords[d.decision]}.`, alt.field_errors.length ? ` (${alt.field_errors.map((x) => x.message).join('; ')})` : '', ' ', h('button', {
+            result.replaceChildren('With ', h('strong', {}, `${fieldLabel(f)}: ${answerText(f, a)}`), same ? ', the outcome would stay ' : ', the outcome would be ', h('strong', { class: 'outcome outcome-' + alt.decision }, outcomeWords[alt.decision]), same ? '.' : ` instead of ${outcomeWords[d.decision]}.`, alt.field_errors.length ? ` (${alt.field_errors.map((x) => x.message).join('; ')})` : '', ' ', h('button', {
                 type: 'button',
                 class: 'secondary',
                 id: 'whatif-keep',
@@ -233,9 +326,11 @@ function whatIf(v, d) {
 }
 async function updateGraph(v) {
     try {
-        v.graph ??= await api.graph(v.schema.ruleset_id);
-        const d = await api.decide(body(v, v.iv.answers, { include_graph_overlay: true }));
-        const text = d.graph_overlay ? withOverlay(v.graph.mermaid, d.graph_overlay.nodes) : v.graph.mermaid;
+        v.graph ??= await v.api.graph(v.decideTarget);
+        const d = await v.api.decide(body(v, v.iv.answers, { include_graph_overlay: true }));
+        // The fields by their labels for people, as everywhere else on the page.
+        const labelled = withFieldLabels(v.graph.mermaid, v.graph.graph.nodes, (id) => fieldLabel(v.fields.get(id), id));
+        const text = d.graph_overlay ? withOverlay(labelled, d.graph_overlay.nodes) : labelled;
         await drawGraph(v.graphView, text, `Graph of ${v.schema.name}: answers, conditions, groups and the outcome, coloured by your answers.`);
     }
     catch (err) {

@@ -8,7 +8,7 @@ import { showSignIn } from './session.js';
 import { StudioClient } from './studio/client.js';
 import { parseStudioRoute } from './studio/routes.js';
 import { showStudio } from './studio/studio.js';
-/** route draws the view the fragment names: #/studio/..., #/ruleset/<slug>, #/sign-in or the catalogue. */
+/** route draws the view the fragment names: #/studio/..., #/ruleset/<slug or id>, #/rulebook/<id or slug>, #/sign-in or the catalogue. */
 async function route(main, page) {
     const studioRoute = parseStudioRoute(window.location.hash);
     const header = document.getElementById('studio-link');
@@ -24,12 +24,12 @@ async function route(main, page) {
         return;
     }
     page.lastStudio = null;
-    const m = /^#\/ruleset\/(.+)$/.exec(window.location.hash);
+    const m = /^#\/(ruleset|rulebook)\/(.+)$/.exec(window.location.hash);
     if (window.location.hash === '#/sign-in') {
         await showSignIn(main);
     }
-    else if (m?.[1]) {
-        await showInterview(main, decodeURIComponent(m[1]));
+    else if (m?.[2]) {
+        await showInterview(main, { kind: m[1] === 'rulebook' ? 'rulebook' : 'ruleset', id: decodeURIComponent(m[2]) });
     }
     else {
         document.title = 'Eligo';
