@@ -594,6 +594,9 @@ func exprSlots(e *Expr, slots []int) []int {
 // generic one-word name says too little on its own ("size", "date"), so it
 // keeps its group in front ("household size", "election date").
 func (r *Ruleset) fieldNoun(s int) string {
+	if label := r.Fields[s].Label; label != "" {
+		return lowerFirst(label)
+	}
 	group, name, ok := strings.Cut(r.Fields[s].ID, ".")
 	if !ok {
 		return strings.ReplaceAll(group, "_", " ")

@@ -7,7 +7,8 @@ import (
 
 // This file renders compiled expressions as plain-language sentences for
 // display.sentence: what a citizen reads next to a criterion, so it names
-// fields by their plain names ("months employed"), spells operators as words
+// fields by their labels or plain names ("months employed"), enum values by
+// their labels, numbers with the field's unit, spells operators as words
 // ("is at least"), writes dates as "1 July 1952" and numbers with thousands
 // separators, and never shows the rules language's symbols.
 
@@ -167,8 +168,8 @@ func (r *Ruleset) comparison(b *strings.Builder, e *Expr) {
 	b.WriteByte(' ')
 	b.WriteString(w)
 	b.WriteByte(' ')
-	b.WriteString(r.term(y))
-	if u := unit(x); u != "" && y.Kind == ExprConst {
+	b.WriteString(r.valueWords(x, y))
+	if u := r.unit(x); u != "" && y.Kind == ExprConst {
 		b.WriteByte(' ')
 		b.WriteString(u)
 	}
@@ -179,7 +180,7 @@ func (r *Ruleset) membership(b *strings.Builder, e *Expr) {
 	b.WriteString(r.term(e.Args[0]))
 	vals := make([]string, len(e.Args)-1)
 	for i, a := range e.Args[1:] {
-		vals[i] = r.term(a)
+		vals[i] = r.valueWords(e.Args[0], a)
 	}
 	switch {
 	case e.Op == OpIn:
@@ -208,8 +209,15 @@ func joinWords(vals []string, word string) string {
 }
 
 // unit is the unit a quantity's constant is counted in: "years" after
-// years_between, and so on; "" for plain numbers.
-func unit(e *Expr) string {
+// years_between, and so on, a field's declared unit ("hours"); "" for
+// plain numbers.
+func (r *Ruleset) unit(e *Expr) string {
+	if e.Kind == ExprField {
+		if s := r.FieldIndex(e.Key); s >= 0 {
+			return r.Fields[s].Unit
+		}
+		return ""
+	}
 	if e.Kind != ExprOp {
 		return ""
 	}
@@ -222,6 +230,20 @@ func unit(e *Expr) string {
 		return "days"
 	}
 	return ""
+}
+
+// valueWords writes v where it is compared with x: an enum value of a
+// field that labels its values by its label ("a federal agency under
+// title 5" rather than "federal title5"), anything else as term does.
+func (r *Ruleset) valueWords(x, v *Expr) string {
+	if v.Kind == ExprConst && v.Sort == SortEnum && x.Kind == ExprField {
+		if s := r.FieldIndex(x.Key); s >= 0 {
+			if label := r.Fields[s].ValueLabels[v.Enum]; label != "" {
+				return lowerFirst(label)
+			}
+		}
+	}
+	return r.term(v)
 }
 
 // term writes a value: a field's plain name, a constant, or a calculation.

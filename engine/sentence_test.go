@@ -20,6 +20,16 @@ field income.wages int
 field income.benefits int
 field household.size int
 field person.sex enum ["female", "male"]
+field work.hours_12m decimal
+  label "Hours worked in the last 12 months"
+  unit "hours"
+field work.employer enum ["federal_title5", "private", "tribe"]
+  label "Employer"
+  option "federal_title5" "The federal civil service (title 5)"
+  option "private" "A private business"
+field work.salary int
+  label "FMLA salary"
+  unit "USD"
 group g all "G" {
   criterion k "K" {
     %s
@@ -78,6 +88,15 @@ func TestSentences(t *testing.T) {
 		{`employment.sector not in ["public", "federal"]`, "sector is neither public nor federal"},
 		{`employment.sector not in ["public", "federal", "private"]`, "sector is none of public, federal or private"},
 		{`employment.sector == "public_agency"`, "sector is public agency"},
+		// Labels: the field's label for its name (an acronym keeps its
+		// capitals), its unit after a number, an enum value's label for
+		// the value (an unlabelled value reads as before).
+		{"work.hours_12m >= 1250", "hours worked in the last 12 months is at least 1,250 hours"},
+		{"work.salary < 50000", "FMLA salary is less than 50,000 USD"},
+		{"work.hours_12m >= employment.hours", "hours worked in the last 12 months is at least hours"},
+		{`work.employer != "federal_title5"`, "employer is not the federal civil service (title 5)"},
+		{`work.employer in ["private", "tribe"]`, "employer is a private business or tribe"},
+		{`work.employer not in ["federal_title5", "private"]`, "employer is neither the federal civil service (title 5) nor a private business"},
 		{`employment.sector != "private"`, "sector is not private"},
 		// Dates and spans.
 		{`person.date_of_birth < date("1952-07-01")`, "date of birth is before 1 July 1952"},

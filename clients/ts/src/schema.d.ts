@@ -8879,7 +8879,7 @@ export interface operations {
                      *             "field_type": "enum",
                      *             "id": "demo/us-fmla-employee:field:employment.employer_type",
                      *             "key": "employment.employer_type",
-                     *             "label": "employer type",
+                     *             "label": "employer",
                      *             "overlay": null,
                      *             "question": "Who is your employer: a private business, a public agency (a state or local government, a school, or a federal agency whose staff are not under title 5 leave rules), or the federal civil service whose leave is governed by title 5 of the US Code?",
                      *             "section_id": "fmla_employee",
@@ -8889,7 +8889,7 @@ export interface operations {
                      *             "field_type": "int",
                      *             "id": "demo/us-fmla-employee:field:employment.months_employed",
                      *             "key": "employment.months_employed",
-                     *             "label": "months employed",
+                     *             "label": "months worked for this employer",
                      *             "overlay": null,
                      *             "question": "How many months in all have you worked for this employer?",
                      *             "section_id": "fmla_employee",
@@ -8899,7 +8899,7 @@ export interface operations {
                      *             "field_type": "decimal",
                      *             "id": "demo/us-fmla-employee:field:employment.hours_12_months",
                      *             "key": "employment.hours_12_months",
-                     *             "label": "hours 12 months",
+                     *             "label": "hours worked in the last 12 months",
                      *             "overlay": null,
                      *             "question": "How many hours did you actually work for this employer in the 12 months before your leave starts?",
                      *             "section_id": "fmla_employee",
@@ -8909,7 +8909,7 @@ export interface operations {
                      *             "field_type": "int",
                      *             "id": "demo/us-fmla-employee:field:employer.workweeks_with_50_employees",
                      *             "key": "employer.workweeks_with_50_employees",
-                     *             "label": "workweeks with 50 employees",
+                     *             "label": "weeks with 50 or more employees",
                      *             "overlay": null,
                      *             "question": "In how many calendar weeks of this year or last year did your employer have 50 or more employees on each working day?",
                      *             "section_id": "fmla_employee",
@@ -8986,7 +8986,7 @@ export interface operations {
                      *                     },
                      *                     "id": "demo/us-fmla-employee:criterion:fmla_employee.employer_size/route.0",
                      *                     "kind": "leaf",
-                     *                     "label": "workweeks with 50 employees is at least 20",
+                     *                     "label": "weeks with 50 or more employees is at least 20 weeks",
                      *                     "overlay": null
                      *                   },
                      *                   {
@@ -9008,7 +9008,7 @@ export interface operations {
                      *                     },
                      *                     "id": "demo/us-fmla-employee:criterion:fmla_employee.employer_size/route.1",
                      *                     "kind": "leaf",
-                     *                     "label": "employer type is private",
+                     *                     "label": "employer is a private business",
                      *                     "overlay": null
                      *                   }
                      *                 ],
@@ -9052,10 +9052,10 @@ export interface operations {
                      *                 },
                      *                 "id": "demo/us-fmla-employee:criterion:fmla_employee.employer_size/route",
                      *                 "kind": "all_of",
-                     *                 "label": "workweeks with 50 employees is at least 20 and employer type is private",
+                     *                 "label": "weeks with 50 or more employees is at least 20 weeks and employer is a private business",
                      *                 "overlay": null
                      *               },
-                     *               "sentence": "workweeks with 50 employees is at least 20 and employer type is private"
+                     *               "sentence": "weeks with 50 or more employees is at least 20 weeks and employer is a private business"
                      *             },
                      *             "fields": [
                      *               "employment.employer_type",
@@ -9088,7 +9088,7 @@ export interface operations {
                      *                 "type": "op"
                      *               },
                      *               "routes": null,
-                     *               "sentence": "employer type is public agency"
+                     *               "sentence": "employer is a public agency (state, local or a federal agency outside title 5)"
                      *             },
                      *             "fields": [
                      *               "employment.employer_type"
@@ -9120,7 +9120,7 @@ export interface operations {
                      *                 "type": "op"
                      *               },
                      *               "routes": null,
-                     *               "sentence": "months employed is at least 12"
+                     *               "sentence": "months worked for this employer is at least 12 months"
                      *             },
                      *             "fields": [
                      *               "employment.months_employed"
@@ -9152,7 +9152,7 @@ export interface operations {
                      *                 "type": "op"
                      *               },
                      *               "routes": null,
-                     *               "sentence": "hours 12 months is at least 1,250"
+                     *               "sentence": "hours worked in the last 12 months is at least 1,250 hours"
                      *             },
                      *             "fields": [
                      *               "employment.hours_12_months"
@@ -9184,7 +9184,7 @@ export interface operations {
                      *                 "type": "op"
                      *               },
                      *               "routes": null,
-                     *               "sentence": "employer type is not federal title5"
+                     *               "sentence": "employer is not the federal civil service (title 5)"
                      *             },
                      *             "fields": [
                      *               "employment.employer_type"
@@ -9216,7 +9216,7 @@ export interface operations {
                      *                 "type": "op"
                      *               },
                      *               "routes": null,
-                     *               "sentence": "employees within 75 miles is at least 50"
+                     *               "sentence": "employees within 75 miles is at least 50 employees"
                      *             },
                      *             "fields": [
                      *               "worksite.employees_within_75_miles"
@@ -9293,9 +9293,9 @@ export interface operations {
                      *           "total_groups": 3
                      *         }
                      *       },
-                     *       "mermaid": "flowchart LR\n  demo_us_fmla_employee_field_employment_employer_type[\"employer type\"]\n  demo_us_fmla_employee_field_employment_months_employed[\"months employed\"]\n  demo_us_fmla_employee_field_employment_hours_12_months[\"hours 12 months\"]\n  demo_us_fmla_employee_field_employer_workweeks_with_50_employees[\"workweeks with 50 employees\"]\n  demo_us_fmla_employee_field_worksite_employees_within_75_miles[\"employees within 75 miles\"]\n  demo_us_fmla_employee_criterion_fmla_employee_employer_size[\"Private employer with 50 or more employees in 20 or more workweeks\"]\n  demo_us_fmla_employee_criterion_fmla_employee_public_agency[\"Public agency employer\"]\n  demo_us_fmla_employee_criterion_fmla_employee_tenure[\"Employed by the employer for at least 12 months\"]\n  demo_us_fmla_employee_criterion_fmla_employee_hours[\"At least 1,250 hours of service in the previous 12 months\"]\n  demo_us_fmla_employee_criterion_fmla_employee_not_title5[\"Not a federal employee covered by title 5 leave rules\"]\n  demo_us_fmla_employee_criterion_fmla_employee_worksite_size[\"50 or more employees within 75 miles of the worksite\"]\n  demo_us_fmla_employee_group_fmla_employee_employer[\"Covered employer (any of)\"]\n  demo_us_fmla_employee_group_fmla_employee_service[\"Length and amount of service (all of)\"]\n  demo_us_fmla_employee_group_fmla_employee_exclusions[\"Not excluded (all of)\"]\n  outcome[\"Family leave\"]\n  demo_us_fmla_employee_field_employment_employer_type --> demo_us_fmla_employee_criterion_fmla_employee_employer_size\n  demo_us_fmla_employee_field_employer_workweeks_with_50_employees --> demo_us_fmla_employee_criterion_fmla_employee_employer_size\n  demo_us_fmla_employee_criterion_fmla_employee_employer_size --> demo_us_fmla_employee_group_fmla_employee_employer\n  demo_us_fmla_employee_field_employment_employer_type --> demo_us_fmla_employee_criterion_fmla_employee_public_agency\n  demo_us_fmla_employee_criterion_fmla_employee_public_agency --> demo_us_fmla_employee_group_fmla_employee_employer\n  demo_us_fmla_employee_field_employment_months_employed --> demo_us_fmla_employee_criterion_fmla_employee_tenure\n  demo_us_fmla_employee_criterion_fmla_employee_tenure --> demo_us_fmla_employee_group_fmla_employee_service\n  demo_us_fmla_employee_field_employment_hours_12_months --> demo_us_fmla_employee_criterion_fmla_employee_hours\n  demo_us_fmla_employee_criterion_fmla_employee_hours --> demo_us_fmla_employee_group_fmla_employee_service\n  demo_us_fmla_employee_field_employment_employer_type --> demo_us_fmla_employee_criterion_fmla_employee_not_title5\n  demo_us_fmla_employee_criterion_fmla_employee_not_title5 --> demo_us_fmla_employee_group_fmla_employee_exclusions\n  demo_us_fmla_employee_field_worksite_employees_within_75_miles --> demo_us_fmla_employee_criterion_fmla_employee_worksite_size\n  demo_us_fmla_employee_criterion_fmla_employee_worksite_size --> demo_us_fmla_employee_group_fmla_employee_exclusions\n  demo_us_fmla_employee_group_fmla_employee_employer --> outcome\n  demo_us_fmla_employee_group_fmla_employee_service --> outcome\n  demo_us_fmla_employee_group_fmla_employee_exclusions --> outcome\n",
+                     *       "mermaid": "flowchart LR\n  demo_us_fmla_employee_field_employment_employer_type[\"employer\"]\n  demo_us_fmla_employee_field_employment_months_employed[\"months worked for this employer\"]\n  demo_us_fmla_employee_field_employment_hours_12_months[\"hours worked in the last 12 months\"]\n  demo_us_fmla_employee_field_employer_workweeks_with_50_employees[\"weeks with 50 or more employees\"]\n  demo_us_fmla_employee_field_worksite_employees_within_75_miles[\"employees within 75 miles\"]\n  demo_us_fmla_employee_criterion_fmla_employee_employer_size[\"Private employer with 50 or more employees in 20 or more workweeks\"]\n  demo_us_fmla_employee_criterion_fmla_employee_public_agency[\"Public agency employer\"]\n  demo_us_fmla_employee_criterion_fmla_employee_tenure[\"Employed by the employer for at least 12 months\"]\n  demo_us_fmla_employee_criterion_fmla_employee_hours[\"At least 1,250 hours of service in the previous 12 months\"]\n  demo_us_fmla_employee_criterion_fmla_employee_not_title5[\"Not a federal employee covered by title 5 leave rules\"]\n  demo_us_fmla_employee_criterion_fmla_employee_worksite_size[\"50 or more employees within 75 miles of the worksite\"]\n  demo_us_fmla_employee_group_fmla_employee_employer[\"Covered employer (any of)\"]\n  demo_us_fmla_employee_group_fmla_employee_service[\"Length and amount of service (all of)\"]\n  demo_us_fmla_employee_group_fmla_employee_exclusions[\"Not excluded (all of)\"]\n  outcome[\"Family leave\"]\n  demo_us_fmla_employee_field_employment_employer_type --> demo_us_fmla_employee_criterion_fmla_employee_employer_size\n  demo_us_fmla_employee_field_employer_workweeks_with_50_employees --> demo_us_fmla_employee_criterion_fmla_employee_employer_size\n  demo_us_fmla_employee_criterion_fmla_employee_employer_size --> demo_us_fmla_employee_group_fmla_employee_employer\n  demo_us_fmla_employee_field_employment_employer_type --> demo_us_fmla_employee_criterion_fmla_employee_public_agency\n  demo_us_fmla_employee_criterion_fmla_employee_public_agency --> demo_us_fmla_employee_group_fmla_employee_employer\n  demo_us_fmla_employee_field_employment_months_employed --> demo_us_fmla_employee_criterion_fmla_employee_tenure\n  demo_us_fmla_employee_criterion_fmla_employee_tenure --> demo_us_fmla_employee_group_fmla_employee_service\n  demo_us_fmla_employee_field_employment_hours_12_months --> demo_us_fmla_employee_criterion_fmla_employee_hours\n  demo_us_fmla_employee_criterion_fmla_employee_hours --> demo_us_fmla_employee_group_fmla_employee_service\n  demo_us_fmla_employee_field_employment_employer_type --> demo_us_fmla_employee_criterion_fmla_employee_not_title5\n  demo_us_fmla_employee_criterion_fmla_employee_not_title5 --> demo_us_fmla_employee_group_fmla_employee_exclusions\n  demo_us_fmla_employee_field_worksite_employees_within_75_miles --> demo_us_fmla_employee_criterion_fmla_employee_worksite_size\n  demo_us_fmla_employee_criterion_fmla_employee_worksite_size --> demo_us_fmla_employee_group_fmla_employee_exclusions\n  demo_us_fmla_employee_group_fmla_employee_employer --> outcome\n  demo_us_fmla_employee_group_fmla_employee_service --> outcome\n  demo_us_fmla_employee_group_fmla_employee_exclusions --> outcome\n",
                      *       "name": "Family leave",
-                     *       "rulebook_id": "rb_RW8mmz9cJyojesqD",
+                     *       "rulebook_id": "rb_K8Vjgf6c6aCmaEwq",
                      *       "slug": "demo/family-leave"
                      *     }
                      */
@@ -10423,20 +10423,20 @@ export interface operations {
                      *       },
                      *       "release": {
                      *         "content_identity": "sha256:720561cb4b917ad39d70f162c36e72dc53221ac8e6a50cf9b77a4f5f1286c319",
-                     *         "label": "bright-kestrel",
-                     *         "published_at": "2026-11-27T07:24:21.210002Z",
-                     *         "release_id": "cba3931c-1f1d-46fb-8dd5-ed9128a40722",
+                     *         "label": "olive-brook",
+                     *         "published_at": "2026-11-27T09:31:28.016151Z",
+                     *         "release_id": "ea722fa2-0739-4774-b210-b09f151d5dd0",
                      *         "title": "Family leave",
                      *         "version": 2
                      *       },
-                     *       "rulebook_id": "rb_4Y4unSJG5d3UlajS",
+                     *       "rulebook_id": "rb_K8Vjgf6c6aCmaEwq",
                      *       "sections": [
                      *         {
                      *           "content_digest": "sha256:26660ceee9469a0015c9fd2da233227e94b5fba8d6504242cab6a11a152eea23",
                      *           "criteria": [
                      *             {
                      *               "criterion_id": "employer_size",
-                     *               "description": "workweeks with 50 employees is at least 20 and employer type is private",
+                     *               "description": "weeks with 50 or more employees is at least 20 weeks and employer is a private business",
                      *               "discretionary": false,
                      *               "expression": "employer.workweeks_with_50_employees >= 20 and employment.employer_type == \"private\"",
                      *               "fields": [
@@ -10461,7 +10461,7 @@ export interface operations {
                      *             },
                      *             {
                      *               "criterion_id": "public_agency",
-                     *               "description": "employer type is public agency",
+                     *               "description": "employer is a public agency (state, local or a federal agency outside title 5)",
                      *               "discretionary": false,
                      *               "expression": "employment.employer_type == \"public_agency\"",
                      *               "fields": [
@@ -10485,7 +10485,7 @@ export interface operations {
                      *             },
                      *             {
                      *               "criterion_id": "tenure",
-                     *               "description": "months employed is at least 12",
+                     *               "description": "months worked for this employer is at least 12 months",
                      *               "discretionary": false,
                      *               "expression": "employment.months_employed >= 12",
                      *               "fields": [
@@ -10520,7 +10520,7 @@ export interface operations {
                      *             },
                      *             {
                      *               "criterion_id": "hours",
-                     *               "description": "hours 12 months is at least 1,250",
+                     *               "description": "hours worked in the last 12 months is at least 1,250 hours",
                      *               "discretionary": false,
                      *               "expression": "employment.hours_12_months >= 1250",
                      *               "fields": [
@@ -10555,7 +10555,7 @@ export interface operations {
                      *             },
                      *             {
                      *               "criterion_id": "not_title5",
-                     *               "description": "employer type is not federal title5",
+                     *               "description": "employer is not the federal civil service (title 5)",
                      *               "discretionary": false,
                      *               "expression": "employment.employer_type != \"federal_title5\"",
                      *               "fields": [
@@ -10579,7 +10579,7 @@ export interface operations {
                      *             },
                      *             {
                      *               "criterion_id": "worksite_size",
-                     *               "description": "employees within 75 miles is at least 50",
+                     *               "description": "employees within 75 miles is at least 50 employees",
                      *               "discretionary": false,
                      *               "expression": "worksite.employees_within_75_miles >= 50",
                      *               "fields": [
@@ -11067,7 +11067,7 @@ export interface operations {
                      *             "field_type": "enum",
                      *             "id": "demo/us-fmla-employee:field:employment.employer_type",
                      *             "key": "employment.employer_type",
-                     *             "label": "employer type",
+                     *             "label": "employer",
                      *             "overlay": null,
                      *             "question": "Who is your employer: a private business, a public agency (a state or local government, a school, or a federal agency whose staff are not under title 5 leave rules), or the federal civil service whose leave is governed by title 5 of the US Code?",
                      *             "section_id": "fmla_employee",
@@ -11077,7 +11077,7 @@ export interface operations {
                      *             "field_type": "int",
                      *             "id": "demo/us-fmla-employee:field:employment.months_employed",
                      *             "key": "employment.months_employed",
-                     *             "label": "months employed",
+                     *             "label": "months worked for this employer",
                      *             "overlay": null,
                      *             "question": "How many months in all have you worked for this employer?",
                      *             "section_id": "fmla_employee",
@@ -11087,7 +11087,7 @@ export interface operations {
                      *             "field_type": "decimal",
                      *             "id": "demo/us-fmla-employee:field:employment.hours_12_months",
                      *             "key": "employment.hours_12_months",
-                     *             "label": "hours 12 months",
+                     *             "label": "hours worked in the last 12 months",
                      *             "overlay": null,
                      *             "question": "How many hours did you actually work for this employer in the 12 months before your leave starts?",
                      *             "section_id": "fmla_employee",
@@ -11097,7 +11097,7 @@ export interface operations {
                      *             "field_type": "int",
                      *             "id": "demo/us-fmla-employee:field:employer.workweeks_with_50_employees",
                      *             "key": "employer.workweeks_with_50_employees",
-                     *             "label": "workweeks with 50 employees",
+                     *             "label": "weeks with 50 or more employees",
                      *             "overlay": null,
                      *             "question": "In how many calendar weeks of this year or last year did your employer have 50 or more employees on each working day?",
                      *             "section_id": "fmla_employee",
@@ -11174,7 +11174,7 @@ export interface operations {
                      *                     },
                      *                     "id": "demo/us-fmla-employee:criterion:fmla_employee.employer_size/route.0",
                      *                     "kind": "leaf",
-                     *                     "label": "workweeks with 50 employees is at least 20",
+                     *                     "label": "weeks with 50 or more employees is at least 20 weeks",
                      *                     "overlay": null
                      *                   },
                      *                   {
@@ -11196,7 +11196,7 @@ export interface operations {
                      *                     },
                      *                     "id": "demo/us-fmla-employee:criterion:fmla_employee.employer_size/route.1",
                      *                     "kind": "leaf",
-                     *                     "label": "employer type is private",
+                     *                     "label": "employer is a private business",
                      *                     "overlay": null
                      *                   }
                      *                 ],
@@ -11240,10 +11240,10 @@ export interface operations {
                      *                 },
                      *                 "id": "demo/us-fmla-employee:criterion:fmla_employee.employer_size/route",
                      *                 "kind": "all_of",
-                     *                 "label": "workweeks with 50 employees is at least 20 and employer type is private",
+                     *                 "label": "weeks with 50 or more employees is at least 20 weeks and employer is a private business",
                      *                 "overlay": null
                      *               },
-                     *               "sentence": "workweeks with 50 employees is at least 20 and employer type is private"
+                     *               "sentence": "weeks with 50 or more employees is at least 20 weeks and employer is a private business"
                      *             },
                      *             "fields": [
                      *               "employment.employer_type",
@@ -11276,7 +11276,7 @@ export interface operations {
                      *                 "type": "op"
                      *               },
                      *               "routes": null,
-                     *               "sentence": "employer type is public agency"
+                     *               "sentence": "employer is a public agency (state, local or a federal agency outside title 5)"
                      *             },
                      *             "fields": [
                      *               "employment.employer_type"
@@ -11308,7 +11308,7 @@ export interface operations {
                      *                 "type": "op"
                      *               },
                      *               "routes": null,
-                     *               "sentence": "months employed is at least 12"
+                     *               "sentence": "months worked for this employer is at least 12 months"
                      *             },
                      *             "fields": [
                      *               "employment.months_employed"
@@ -11340,7 +11340,7 @@ export interface operations {
                      *                 "type": "op"
                      *               },
                      *               "routes": null,
-                     *               "sentence": "hours 12 months is at least 1,250"
+                     *               "sentence": "hours worked in the last 12 months is at least 1,250 hours"
                      *             },
                      *             "fields": [
                      *               "employment.hours_12_months"
@@ -11372,7 +11372,7 @@ export interface operations {
                      *                 "type": "op"
                      *               },
                      *               "routes": null,
-                     *               "sentence": "employer type is not federal title5"
+                     *               "sentence": "employer is not the federal civil service (title 5)"
                      *             },
                      *             "fields": [
                      *               "employment.employer_type"
@@ -11404,7 +11404,7 @@ export interface operations {
                      *                 "type": "op"
                      *               },
                      *               "routes": null,
-                     *               "sentence": "employees within 75 miles is at least 50"
+                     *               "sentence": "employees within 75 miles is at least 50 employees"
                      *             },
                      *             "fields": [
                      *               "worksite.employees_within_75_miles"
@@ -11481,9 +11481,9 @@ export interface operations {
                      *           "total_groups": 3
                      *         }
                      *       },
-                     *       "mermaid": "flowchart LR\n  demo_us_fmla_employee_field_employment_employer_type[\"employer type\"]\n  demo_us_fmla_employee_field_employment_months_employed[\"months employed\"]\n  demo_us_fmla_employee_field_employment_hours_12_months[\"hours 12 months\"]\n  demo_us_fmla_employee_field_employer_workweeks_with_50_employees[\"workweeks with 50 employees\"]\n  demo_us_fmla_employee_field_worksite_employees_within_75_miles[\"employees within 75 miles\"]\n  demo_us_fmla_employee_criterion_fmla_employee_employer_size[\"Private employer with 50 or more employees in 20 or more workweeks\"]\n  demo_us_fmla_employee_criterion_fmla_employee_public_agency[\"Public agency employer\"]\n  demo_us_fmla_employee_criterion_fmla_employee_tenure[\"Employed by the employer for at least 12 months\"]\n  demo_us_fmla_employee_criterion_fmla_employee_hours[\"At least 1,250 hours of service in the previous 12 months\"]\n  demo_us_fmla_employee_criterion_fmla_employee_not_title5[\"Not a federal employee covered by title 5 leave rules\"]\n  demo_us_fmla_employee_criterion_fmla_employee_worksite_size[\"50 or more employees within 75 miles of the worksite\"]\n  demo_us_fmla_employee_group_fmla_employee_employer[\"Covered employer (any of)\"]\n  demo_us_fmla_employee_group_fmla_employee_service[\"Length and amount of service (all of)\"]\n  demo_us_fmla_employee_group_fmla_employee_exclusions[\"Not excluded (all of)\"]\n  outcome[\"Family leave\"]\n  demo_us_fmla_employee_field_employment_employer_type --> demo_us_fmla_employee_criterion_fmla_employee_employer_size\n  demo_us_fmla_employee_field_employer_workweeks_with_50_employees --> demo_us_fmla_employee_criterion_fmla_employee_employer_size\n  demo_us_fmla_employee_criterion_fmla_employee_employer_size --> demo_us_fmla_employee_group_fmla_employee_employer\n  demo_us_fmla_employee_field_employment_employer_type --> demo_us_fmla_employee_criterion_fmla_employee_public_agency\n  demo_us_fmla_employee_criterion_fmla_employee_public_agency --> demo_us_fmla_employee_group_fmla_employee_employer\n  demo_us_fmla_employee_field_employment_months_employed --> demo_us_fmla_employee_criterion_fmla_employee_tenure\n  demo_us_fmla_employee_criterion_fmla_employee_tenure --> demo_us_fmla_employee_group_fmla_employee_service\n  demo_us_fmla_employee_field_employment_hours_12_months --> demo_us_fmla_employee_criterion_fmla_employee_hours\n  demo_us_fmla_employee_criterion_fmla_employee_hours --> demo_us_fmla_employee_group_fmla_employee_service\n  demo_us_fmla_employee_field_employment_employer_type --> demo_us_fmla_employee_criterion_fmla_employee_not_title5\n  demo_us_fmla_employee_criterion_fmla_employee_not_title5 --> demo_us_fmla_employee_group_fmla_employee_exclusions\n  demo_us_fmla_employee_field_worksite_employees_within_75_miles --> demo_us_fmla_employee_criterion_fmla_employee_worksite_size\n  demo_us_fmla_employee_criterion_fmla_employee_worksite_size --> demo_us_fmla_employee_group_fmla_employee_exclusions\n  demo_us_fmla_employee_group_fmla_employee_employer --> outcome\n  demo_us_fmla_employee_group_fmla_employee_service --> outcome\n  demo_us_fmla_employee_group_fmla_employee_exclusions --> outcome\n",
+                     *       "mermaid": "flowchart LR\n  demo_us_fmla_employee_field_employment_employer_type[\"employer\"]\n  demo_us_fmla_employee_field_employment_months_employed[\"months worked for this employer\"]\n  demo_us_fmla_employee_field_employment_hours_12_months[\"hours worked in the last 12 months\"]\n  demo_us_fmla_employee_field_employer_workweeks_with_50_employees[\"weeks with 50 or more employees\"]\n  demo_us_fmla_employee_field_worksite_employees_within_75_miles[\"employees within 75 miles\"]\n  demo_us_fmla_employee_criterion_fmla_employee_employer_size[\"Private employer with 50 or more employees in 20 or more workweeks\"]\n  demo_us_fmla_employee_criterion_fmla_employee_public_agency[\"Public agency employer\"]\n  demo_us_fmla_employee_criterion_fmla_employee_tenure[\"Employed by the employer for at least 12 months\"]\n  demo_us_fmla_employee_criterion_fmla_employee_hours[\"At least 1,250 hours of service in the previous 12 months\"]\n  demo_us_fmla_employee_criterion_fmla_employee_not_title5[\"Not a federal employee covered by title 5 leave rules\"]\n  demo_us_fmla_employee_criterion_fmla_employee_worksite_size[\"50 or more employees within 75 miles of the worksite\"]\n  demo_us_fmla_employee_group_fmla_employee_employer[\"Covered employer (any of)\"]\n  demo_us_fmla_employee_group_fmla_employee_service[\"Length and amount of service (all of)\"]\n  demo_us_fmla_employee_group_fmla_employee_exclusions[\"Not excluded (all of)\"]\n  outcome[\"Family leave\"]\n  demo_us_fmla_employee_field_employment_employer_type --> demo_us_fmla_employee_criterion_fmla_employee_employer_size\n  demo_us_fmla_employee_field_employer_workweeks_with_50_employees --> demo_us_fmla_employee_criterion_fmla_employee_employer_size\n  demo_us_fmla_employee_criterion_fmla_employee_employer_size --> demo_us_fmla_employee_group_fmla_employee_employer\n  demo_us_fmla_employee_field_employment_employer_type --> demo_us_fmla_employee_criterion_fmla_employee_public_agency\n  demo_us_fmla_employee_criterion_fmla_employee_public_agency --> demo_us_fmla_employee_group_fmla_employee_employer\n  demo_us_fmla_employee_field_employment_months_employed --> demo_us_fmla_employee_criterion_fmla_employee_tenure\n  demo_us_fmla_employee_criterion_fmla_employee_tenure --> demo_us_fmla_employee_group_fmla_employee_service\n  demo_us_fmla_employee_field_employment_hours_12_months --> demo_us_fmla_employee_criterion_fmla_employee_hours\n  demo_us_fmla_employee_criterion_fmla_employee_hours --> demo_us_fmla_employee_group_fmla_employee_service\n  demo_us_fmla_employee_field_employment_employer_type --> demo_us_fmla_employee_criterion_fmla_employee_not_title5\n  demo_us_fmla_employee_criterion_fmla_employee_not_title5 --> demo_us_fmla_employee_group_fmla_employee_exclusions\n  demo_us_fmla_employee_field_worksite_employees_within_75_miles --> demo_us_fmla_employee_criterion_fmla_employee_worksite_size\n  demo_us_fmla_employee_criterion_fmla_employee_worksite_size --> demo_us_fmla_employee_group_fmla_employee_exclusions\n  demo_us_fmla_employee_group_fmla_employee_employer --> outcome\n  demo_us_fmla_employee_group_fmla_employee_service --> outcome\n  demo_us_fmla_employee_group_fmla_employee_exclusions --> outcome\n",
                      *       "name": "Family leave",
-                     *       "rulebook_id": "rb_RW8mmz9cJyojesqD",
+                     *       "rulebook_id": "rb_K8Vjgf6c6aCmaEwq",
                      *       "slug": "demo/family-leave"
                      *     }
                      */
@@ -12827,7 +12827,7 @@ export interface operations {
                      *       "criteria": [
                      *         {
                      *           "criterion_id": "employer_size",
-                     *           "description": "workweeks with 50 employees is at least 20 and employer type is private",
+                     *           "description": "weeks with 50 or more employees is at least 20 weeks and employer is a private business",
                      *           "discretionary": false,
                      *           "expression": "employer.workweeks_with_50_employees >= 20 and employment.employer_type == \"private\"",
                      *           "fields": [
@@ -12852,7 +12852,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "criterion_id": "public_agency",
-                     *           "description": "employer type is public agency",
+                     *           "description": "employer is a public agency (state, local or a federal agency outside title 5)",
                      *           "discretionary": false,
                      *           "expression": "employment.employer_type == \"public_agency\"",
                      *           "fields": [
@@ -12876,7 +12876,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "criterion_id": "tenure",
-                     *           "description": "months employed is at least 12",
+                     *           "description": "months worked for this employer is at least 12 months",
                      *           "discretionary": false,
                      *           "expression": "employment.months_employed >= 12",
                      *           "fields": [
@@ -12911,7 +12911,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "criterion_id": "hours",
-                     *           "description": "hours 12 months is at least 1,250",
+                     *           "description": "hours worked in the last 12 months is at least 1,250 hours",
                      *           "discretionary": false,
                      *           "expression": "employment.hours_12_months >= 1250",
                      *           "fields": [
@@ -12946,7 +12946,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "criterion_id": "not_title5",
-                     *           "description": "employer type is not federal title5",
+                     *           "description": "employer is not the federal civil service (title 5)",
                      *           "discretionary": false,
                      *           "expression": "employment.employer_type != \"federal_title5\"",
                      *           "fields": [
@@ -12970,7 +12970,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "criterion_id": "worksite_size",
-                     *           "description": "employees within 75 miles is at least 50",
+                     *           "description": "employees within 75 miles is at least 50 employees",
                      *           "discretionary": false,
                      *           "expression": "worksite.employees_within_75_miles >= 50",
                      *           "fields": [
@@ -13454,7 +13454,7 @@ export interface operations {
                      *             "field_type": "enum",
                      *             "id": "field:employment.employer_type",
                      *             "key": "employment.employer_type",
-                     *             "label": "employer type",
+                     *             "label": "employer",
                      *             "overlay": null,
                      *             "question": "Who is your employer: a private business, a public agency (a state or local government, a school, or a federal agency whose staff are not under title 5 leave rules), or the federal civil service whose leave is governed by title 5 of the US Code?",
                      *             "section_id": "fmla_employee",
@@ -13464,7 +13464,7 @@ export interface operations {
                      *             "field_type": "int",
                      *             "id": "field:employment.months_employed",
                      *             "key": "employment.months_employed",
-                     *             "label": "months employed",
+                     *             "label": "months worked for this employer",
                      *             "overlay": null,
                      *             "question": "For how many months in total have you worked for this employer? The months need not be in a row.",
                      *             "section_id": "fmla_employee",
@@ -13474,7 +13474,7 @@ export interface operations {
                      *             "field_type": "decimal",
                      *             "id": "field:employment.hours_12_months",
                      *             "key": "employment.hours_12_months",
-                     *             "label": "hours 12 months",
+                     *             "label": "hours worked in the last 12 months",
                      *             "overlay": null,
                      *             "question": "How many hours did you actually work for this employer in the 12 months before your leave starts?",
                      *             "section_id": "fmla_employee",
@@ -13484,7 +13484,7 @@ export interface operations {
                      *             "field_type": "int",
                      *             "id": "field:employer.workweeks_with_50_employees",
                      *             "key": "employer.workweeks_with_50_employees",
-                     *             "label": "workweeks with 50 employees",
+                     *             "label": "weeks with 50 or more employees",
                      *             "overlay": null,
                      *             "question": "In how many calendar weeks of this year or last year did your employer have 50 or more employees on each working day?",
                      *             "section_id": "fmla_employee",
@@ -13561,7 +13561,7 @@ export interface operations {
                      *                     },
                      *                     "id": "criterion:employer_size/route.0",
                      *                     "kind": "leaf",
-                     *                     "label": "workweeks with 50 employees is at least 20",
+                     *                     "label": "weeks with 50 or more employees is at least 20 weeks",
                      *                     "overlay": null
                      *                   },
                      *                   {
@@ -13583,7 +13583,7 @@ export interface operations {
                      *                     },
                      *                     "id": "criterion:employer_size/route.1",
                      *                     "kind": "leaf",
-                     *                     "label": "employer type is private",
+                     *                     "label": "employer is a private business",
                      *                     "overlay": null
                      *                   }
                      *                 ],
@@ -13627,10 +13627,10 @@ export interface operations {
                      *                 },
                      *                 "id": "criterion:employer_size/route",
                      *                 "kind": "all_of",
-                     *                 "label": "workweeks with 50 employees is at least 20 and employer type is private",
+                     *                 "label": "weeks with 50 or more employees is at least 20 weeks and employer is a private business",
                      *                 "overlay": null
                      *               },
-                     *               "sentence": "workweeks with 50 employees is at least 20 and employer type is private"
+                     *               "sentence": "weeks with 50 or more employees is at least 20 weeks and employer is a private business"
                      *             },
                      *             "fields": [
                      *               "employment.employer_type",
@@ -13663,7 +13663,7 @@ export interface operations {
                      *                 "type": "op"
                      *               },
                      *               "routes": null,
-                     *               "sentence": "employer type is public agency"
+                     *               "sentence": "employer is a public agency (state, local or a federal agency outside title 5)"
                      *             },
                      *             "fields": [
                      *               "employment.employer_type"
@@ -13695,7 +13695,7 @@ export interface operations {
                      *                 "type": "op"
                      *               },
                      *               "routes": null,
-                     *               "sentence": "months employed is at least 12"
+                     *               "sentence": "months worked for this employer is at least 12 months"
                      *             },
                      *             "fields": [
                      *               "employment.months_employed"
@@ -13727,7 +13727,7 @@ export interface operations {
                      *                 "type": "op"
                      *               },
                      *               "routes": null,
-                     *               "sentence": "hours 12 months is at least 1,250"
+                     *               "sentence": "hours worked in the last 12 months is at least 1,250 hours"
                      *             },
                      *             "fields": [
                      *               "employment.hours_12_months"
@@ -13759,7 +13759,7 @@ export interface operations {
                      *                 "type": "op"
                      *               },
                      *               "routes": null,
-                     *               "sentence": "employer type is not federal title5"
+                     *               "sentence": "employer is not the federal civil service (title 5)"
                      *             },
                      *             "fields": [
                      *               "employment.employer_type"
@@ -13791,7 +13791,7 @@ export interface operations {
                      *                 "type": "op"
                      *               },
                      *               "routes": null,
-                     *               "sentence": "employees within 75 miles is at least 50"
+                     *               "sentence": "employees within 75 miles is at least 50 employees"
                      *             },
                      *             "fields": [
                      *               "worksite.employees_within_75_miles"
@@ -13868,9 +13868,9 @@ export interface operations {
                      *           "total_groups": 3
                      *         }
                      *       },
-                     *       "mermaid": "flowchart LR\n  field_employment_employer_type[\"employer type\"]\n  field_employment_months_employed[\"months employed\"]\n  field_employment_hours_12_months[\"hours 12 months\"]\n  field_employer_workweeks_with_50_employees[\"workweeks with 50 employees\"]\n  field_worksite_employees_within_75_miles[\"employees within 75 miles\"]\n  criterion_employer_size[\"Private employer with 50 or more employees in 20 or more workweeks\"]\n  criterion_public_agency[\"Public agency employer\"]\n  criterion_tenure[\"Employed by the employer for at least 12 months\"]\n  criterion_hours[\"At least 1,250 hours of service in the previous 12 months\"]\n  criterion_not_title5[\"Not a federal employee covered by title 5 leave rules\"]\n  criterion_worksite_size[\"50 or more employees within 75 miles of the worksite\"]\n  group_employer[\"Covered employer (any of)\"]\n  group_service[\"Length and amount of service (all of)\"]\n  group_exclusions[\"Not excluded (all of)\"]\n  outcome[\"FMLA employee eligibility\"]\n  field_employment_employer_type --> criterion_employer_size\n  field_employer_workweeks_with_50_employees --> criterion_employer_size\n  criterion_employer_size --> group_employer\n  field_employment_employer_type --> criterion_public_agency\n  criterion_public_agency --> group_employer\n  field_employment_months_employed --> criterion_tenure\n  criterion_tenure --> group_service\n  field_employment_hours_12_months --> criterion_hours\n  criterion_hours --> group_service\n  field_employment_employer_type --> criterion_not_title5\n  criterion_not_title5 --> group_exclusions\n  field_worksite_employees_within_75_miles --> criterion_worksite_size\n  criterion_worksite_size --> group_exclusions\n  group_employer --> outcome\n  group_service --> outcome\n  group_exclusions --> outcome\n",
+                     *       "mermaid": "flowchart LR\n  field_employment_employer_type[\"employer\"]\n  field_employment_months_employed[\"months worked for this employer\"]\n  field_employment_hours_12_months[\"hours worked in the last 12 months\"]\n  field_employer_workweeks_with_50_employees[\"weeks with 50 or more employees\"]\n  field_worksite_employees_within_75_miles[\"employees within 75 miles\"]\n  criterion_employer_size[\"Private employer with 50 or more employees in 20 or more workweeks\"]\n  criterion_public_agency[\"Public agency employer\"]\n  criterion_tenure[\"Employed by the employer for at least 12 months\"]\n  criterion_hours[\"At least 1,250 hours of service in the previous 12 months\"]\n  criterion_not_title5[\"Not a federal employee covered by title 5 leave rules\"]\n  criterion_worksite_size[\"50 or more employees within 75 miles of the worksite\"]\n  group_employer[\"Covered employer (any of)\"]\n  group_service[\"Length and amount of service (all of)\"]\n  group_exclusions[\"Not excluded (all of)\"]\n  outcome[\"FMLA employee eligibility\"]\n  field_employment_employer_type --> criterion_employer_size\n  field_employer_workweeks_with_50_employees --> criterion_employer_size\n  criterion_employer_size --> group_employer\n  field_employment_employer_type --> criterion_public_agency\n  criterion_public_agency --> group_employer\n  field_employment_months_employed --> criterion_tenure\n  criterion_tenure --> group_service\n  field_employment_hours_12_months --> criterion_hours\n  criterion_hours --> group_service\n  field_employment_employer_type --> criterion_not_title5\n  criterion_not_title5 --> group_exclusions\n  field_worksite_employees_within_75_miles --> criterion_worksite_size\n  criterion_worksite_size --> group_exclusions\n  group_employer --> outcome\n  group_service --> outcome\n  group_exclusions --> outcome\n",
                      *       "name": "FMLA employee eligibility",
-                     *       "ruleset_id": "fmla_employee:20261123-35749ab4c012",
+                     *       "ruleset_id": "fmla_employee:20261123-1199a08e3cff",
                      *       "slug": "demo/us-fmla-employee"
                      *     }
                      */
