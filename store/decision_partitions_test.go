@@ -3,10 +3,8 @@ package store_test
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"strings"
 	"testing"
-	"testing/fstest"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -37,38 +35,13 @@ func partitionOfDecision(t *testing.T, pool *pgxpool.Pool, id string) string {
 	return table
 }
 
-// migrationsUpTo returns the embedded migrations numbered up to last.
-func migrationsUpTo(t *testing.T, last int) fstest.MapFS {
-	t.Helper()
-	out := fstest.MapFS{}
-	entries, err := fs.ReadDir(migrations.FS, ".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		var n int
-		if _, err := fmt.Sscanf(e.Name(), "%04d_", &n); err != nil || n > last {
-			continue
-		}
-		data, err := fs.ReadFile(migrations.FS, e.Name())
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[e.Name()] = &fstest.MapFile{Data: data}
-	}
-	return out
-}
-
 // TestMigrationPartitionsRecordedDecisions: migration 0014 on a table that
 // already holds records moves each into its month's partition, keeps every
 // column, and leaves months ahead ready.
 func TestMigrationPartitionsRecordedDecisions(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	pool := storetest.NewEmpty(t)
-	if _, err := store.Migrate(ctx, pool, migrationsUpTo(t, 13)); err != nil {
-		t.Fatal(err)
-	}
+	pool := storetest.NewUpTo(t, 13)
 	st := store.New(pool)
 	recorded := map[string]struct {
 		at        time.Time
@@ -235,5 +208,57 @@ func TestDecisionWrittenTwiceIsRefusedInItsPartition(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.constraint) {
 			t.Errorf("second copy of a record of %s: %v, want a violation of %s", c.at.Format("2006-01"), err, c.constraint)
 		}
+	}
+}
+
+// BenchmarkDecisionByID measures the replay lookup, by decision id alone,
+// as the table grows partitions: the id leads each partition's primary
+// key, so a lookup is one index probe per partition (the id carries no
+// time to prune by). 500 records a month; "unpartitioned" is the table
+// before migration 0014, holding as many records as the largest case.
+func BenchmarkDecisionByID(b *testing.B) {
+	const perMonth = 500
+	for _, c := range []struct {
+		name   string
+		months int
+		last   int // the last migration applied
+	}{
+		{"unpartitioned, 60 months of records", 60, 13},
+		{"partitioned, 4 months", 4, 1 << 30},
+		{"partitioned, 24 months", 24, 1 << 30},
+		{"partitioned, 60 months", 60, 1 << 30},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			ctx := context.Background()
+			st := store.New(storetest.NewUpTo(b, c.last))
+			first := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+			var ids []string
+			for m := range c.months {
+				month := first.AddDate(0, m, 0)
+				if c.last > 13 {
+					if _, err := st.AddDecisionPartition(ctx, month); err != nil {
+						b.Fatal(err)
+					}
+				}
+				batch := make([]store.DecisionRecord, perMonth)
+				for i := range batch {
+					batch[i] = decisionAt(fmt.Sprintf("m%03di%05d", m, i), month.Add(time.Duration(i)*time.Minute))
+					ids = append(ids, batch[i].DecisionID)
+				}
+				if err := st.InsertDecisions(ctx, batch); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if _, err := st.Pool().Exec(ctx, `ANALYZE decisions`); err != nil {
+				b.Fatal(err)
+			}
+			i := 0
+			for b.Loop() {
+				if _, err := st.DecisionByID(ctx, ids[(i*7919)%len(ids)]); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
 	}
 }
