@@ -21,7 +21,7 @@
 --   * a lookup by decision_id alone (replay, the MissingDecisionIDs audit)
 --     uses the leading column of each partition's primary key: one index
 --     probe per partition, a few pages each. Retention bounds the count;
---     at 60 monthly partitions the lookup stays well under a millisecond
+--     at 60 monthly partitions the lookup stays under a millisecond
 --     (docs/performance.md#decision-partitions). A unique table of ids
 --     would cost a second index insert on every record, on the path whose
 --     throughput this table exists for;
