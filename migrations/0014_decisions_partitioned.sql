@@ -82,10 +82,13 @@ BEGIN
     IF to_regclass(quote_ident(name)) IS NOT NULL THEN
         RETURN NULL;
     END IF;
-    -- Writes routed to the default partition wait here (there are none
-    -- while the month partitions ahead exist), so none can slip in
-    -- between the move and the ATTACH, which checks the default holds
-    -- nothing of the month.
+    -- The parent first, in the mode ATTACH takes (writes go on), then the
+    -- default partition, so that the locks are always taken in the order
+    -- an ANALYZE of decisions takes them. Writes routed to the default
+    -- partition wait (there are none while the month partitions ahead
+    -- exist), so none can slip in between the move and the ATTACH, which
+    -- checks the default holds nothing of the month.
+    LOCK TABLE ONLY decisions IN SHARE UPDATE EXCLUSIVE MODE;
     LOCK TABLE decisions_default IN ACCESS EXCLUSIVE MODE;
     EXECUTE format('CREATE TABLE %I (LIKE decisions INCLUDING DEFAULTS INCLUDING CONSTRAINTS)', name);
     EXECUTE format('WITH moved AS (DELETE FROM decisions_default WHERE decided_at >= $1 AND decided_at < $2 RETURNING *) '

@@ -262,3 +262,34 @@ func BenchmarkDecisionByID(b *testing.B) {
 		})
 	}
 }
+
+// TestAddPartitionBesideOpenWrites: adding a month's partition does not
+// wait for a write in flight to another month (ATTACH locks the parent in
+// a mode writes share), so the job never stalls the writers.
+func TestAddPartitionBesideOpenWrites(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := storetest.New(t)
+	st := store.New(pool)
+	if _, err := st.AddDecisionPartition(ctx, time.Date(2031, 1, 1, 0, 0, 0, 0, time.UTC)); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = tx.Rollback(ctx) }()
+	if _, err := tx.Exec(ctx, `INSERT INTO decisions (decision_id, ruleset_id, ruleset_version, content_digest, engine_version, outcome,
+		inputs_hash, cache_hit, fields_provided, field_errors, decided_at, duration_us)
+		VALUES ('dec_openwrite0000000', 'r', 'v1', 'sha256:'||repeat('a', 64), 'e', 'eligible', 'sha256:'||repeat('b', 64),
+		false, 0, 0, '2031-01-05T00:00:00Z', 1)`); err != nil {
+		t.Fatal(err)
+	}
+	// A lock wait would run into the deadline; it is generous, so only a
+	// wait for the open transaction can reach it.
+	bounded, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	if created, err := st.AddDecisionPartition(bounded, time.Date(2031, 2, 1, 0, 0, 0, 0, time.UTC)); err != nil || !created {
+		t.Fatalf("add a partition beside an open write: created %v, %v", created, err)
+	}
+}
