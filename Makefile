@@ -100,8 +100,13 @@ openapitest:
 	tools/openapi/check.sh
 
 # bench: the Go benchmarks, then the /decide load benchmark (cmd/eligo-load)
-# against `eligo serve` on loopback with decision records on, each scenario
-# beside a bare net/http server answering the same bytes (the ceiling).
+# against `eligo serve` on loopback with decision records on: one server per
+# record mode (spool, spool with fsync, database, buffered) measured in turn
+# at 4 and 16 connections, with the server's and its PostgreSQL backends'
+# CPU per decision, each scenario beside a bare net/http server answering
+# the same bytes (the ceiling). The load step takes about 9 minutes; run
+# bin/eligo-load -duration 2s for a quick look. Not part of `make test`: it
+# measures, it asserts nothing but that every answered decision is recorded.
 bench: deps build
 	@url="$${DATABASE_URL:-$$(scripts/devdb.sh url)}"; export DATABASE_URL="$$url"; \
 	go test -run='^$$' -bench=. -benchmem ./... && \

@@ -134,10 +134,24 @@ func BenchmarkRecordModes(b *testing.B) {
 // BenchmarkShip measures the shipper: a spool holding 20,000 records left
 // by an earlier process is shipped to the table (COPY batches of 10,000)
 // by the next recorder's start and Close. ns/record is the shipping time
-// per record.
+// per record. It runs against the decisions table as it is, partitioned
+// by month (the records land in the current month's partition), and as it
+// was before migration 0014, one plain table, for the ratio
+// docs/performance.md#decision-partitions reports.
 func BenchmarkShip(b *testing.B) {
+	for _, table := range []struct {
+		name string
+		open func(testing.TB) *pgxpool.Pool
+	}{
+		{"partitioned", storetest.New},
+		{"unpartitioned", func(tb testing.TB) *pgxpool.Pool { return storetest.NewUpTo(tb, 13) }},
+	} {
+		b.Run(table.name, func(b *testing.B) { benchmarkShip(b, store.New(table.open(b))) })
+	}
+}
+
+func benchmarkShip(b *testing.B, st *store.Store) {
 	ctx := context.Background()
-	st := store.New(storetest.New(b))
 	gone := unreachable(b)
 	const n = 20000
 	offset := 0

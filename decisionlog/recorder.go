@@ -50,6 +50,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -678,9 +679,15 @@ func (r *Recorder) unrecorded(batch []*pending, refusal *pgconn.PgError) (missin
 }
 
 // isDuplicate reports whether refusal is the one a record's second copy
-// gets: its decision id is already in the table.
+// gets: its decision id is already in the table. The table is partitioned
+// by month, and PostgreSQL names the violated index of the partition the
+// copy landed in (decisions_2026_11_pkey, decisions_default_pkey), not the
+// parent's decisions_pkey; a second copy has the first's decided_at, so it
+// lands in the same partition and meets its primary key.
 func isDuplicate(refusal *pgconn.PgError) bool {
-	return refusal.Code == sqlstateUniqueViolation && refusal.ConstraintName == decisionsPrimaryKey
+	name := refusal.ConstraintName
+	return refusal.Code == sqlstateUniqueViolation &&
+		strings.HasPrefix(name, decisionsTable) && strings.HasSuffix(name, primaryKeySuffix)
 }
 
 // giveUp counts batch as lost after Close's context ended, and with it
@@ -701,9 +708,12 @@ func (r *Recorder) giveUp(batch []*pending) {
 const (
 	// sqlstateUniqueViolation is unique_violation (23505).
 	sqlstateUniqueViolation = "23505"
-	// decisionsPrimaryKey is the constraint a second copy of a record
-	// violates.
-	decisionsPrimaryKey = "decisions_pkey"
+	// decisionsTable and primaryKeySuffix frame the name of the
+	// constraint a second copy of a record violates: decisions_pkey, or
+	// a partition's, decisions_YYYY_MM_pkey (the table has no other
+	// unique constraint).
+	decisionsTable   = "decisions"
+	primaryKeySuffix = "_pkey"
 )
 
 // refusedData returns err's PostgreSQL error when it refuses the data itself

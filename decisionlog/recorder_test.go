@@ -21,6 +21,11 @@ import (
 	"github.com/eligo/eligo/store/storetest"
 )
 
+// recordedFrom is the decision time of record(0); record(i) is i µs
+// later, so that record(i) built twice is the same record, as a record
+// written twice always is (the table's key is decision id and time).
+var recordedFrom = time.Now().UTC().Truncate(time.Second)
+
 func record(i int) store.DecisionRecord {
 	return store.DecisionRecord{
 		DecisionID:     fmt.Sprintf("dec_test%012d", i),
@@ -31,7 +36,7 @@ func record(i int) store.DecisionRecord {
 		EngineVersion:  "eligo-core@0.31.0",
 		Outcome:        "eligible",
 		InputsHash:     "sha256:" + fmt.Sprintf("%064x", i+1),
-		DecidedAt:      time.Now().UTC(),
+		DecidedAt:      recordedFrom.Add(time.Duration(i) * time.Microsecond),
 		Duration:       37 * time.Microsecond,
 	}
 }

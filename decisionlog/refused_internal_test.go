@@ -36,3 +36,26 @@ func TestRefusedData(t *testing.T) {
 		}
 	}
 }
+
+// TestIsDuplicate: a second copy of a record is recognised whichever
+// partition of the decisions table refused it (PostgreSQL names the
+// partition's index, not the parent's), and nothing else is taken for one.
+func TestIsDuplicate(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		code, constraint string
+		duplicate        bool
+	}{
+		{"23505", "decisions_pkey", true},
+		{"23505", "decisions_2026_11_pkey", true},
+		{"23505", "decisions_default_pkey", true},
+		{"23514", "decisions_2026_11_pkey", false},
+		{"23514", "decisions_anonymous_without_caller_ref", false},
+		{"23505", "api_keys_pkey", false},
+	}
+	for _, c := range cases {
+		if got := isDuplicate(&pgconn.PgError{Code: c.code, ConstraintName: c.constraint}); got != c.duplicate {
+			t.Errorf("%s on %s: duplicate = %v, want %v", c.code, c.constraint, got, c.duplicate)
+		}
+	}
+}

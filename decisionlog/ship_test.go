@@ -232,6 +232,75 @@ func TestShipperIdempotentAfterLostAcknowledgement(t *testing.T) {
 	}
 }
 
+// TestShipperIdempotentAcrossPartitions: the decisions table is
+// partitioned by month, and a spool whose records span two month
+// partitions and the default one, half of them already in the table,
+// ships without a refusal and stores each record once, in its month.
+func TestShipperIdempotentAcrossPartitions(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := storetest.New(t)
+	st := store.New(pool)
+	months := []time.Time{
+		time.Date(2031, 1, 31, 23, 59, 59, 0, time.UTC),
+		time.Date(2031, 2, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(2400, 1, 1, 0, 0, 0, 0, time.UTC), // no partition: the default
+	}
+	for _, m := range months[:2] {
+		if _, err := st.AddDecisionPartition(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const n = 300
+	all := make([]store.DecisionRecord, n)
+	var before []store.DecisionRecord
+	for i := range all {
+		all[i] = record(i)
+		all[i].DecidedAt = months[i%len(months)].Add(time.Duration(i) * time.Microsecond)
+		if i%2 == 0 {
+			before = append(before, all[i])
+		}
+	}
+	if err := st.InsertDecisions(ctx, before); err != nil {
+		t.Fatal(err)
+	}
+	r := openSpooled(t, st, t.TempDir(), decisionlog.SpoolConfig{ShipInterval: time.Hour})
+	for i, err := range recordAll(ctx, r, all) {
+		if err != nil {
+			t.Fatalf("record %d: %v", i, err)
+		}
+	}
+	if err := r.Close(ctx); err != nil || r.Refused() != 0 {
+		t.Fatalf("close: %v, %d refused", err, r.Refused())
+	}
+	requireStored(t, st, ids(n))
+	rows, err := pool.Query(ctx, `SELECT tableoid::regclass::text, count(*), count(DISTINCT decision_id) FROM decisions GROUP BY 1 ORDER BY 1`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][2]int{}
+	for rows.Next() {
+		var table string
+		var count, distinct int
+		if err := rows.Scan(&table, &count, &distinct); err != nil {
+			t.Fatal(err)
+		}
+		got[table] = [2]int{count, distinct}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][2]int{"decisions_2031_01": {n / 3, n / 3}, "decisions_2031_02": {n / 3, n / 3}, "decisions_default": {n / 3, n / 3}}
+	if len(got) != len(want) {
+		t.Errorf("rows by partition: %v, want %v", got, want)
+	}
+	for table, w := range want {
+		if got[table] != w {
+			t.Errorf("%s holds %v rows (all, distinct ids), want %v", table, got[table], w)
+		}
+	}
+}
+
 // TestShipperSetsAsideRefusedRecords: a spooled record the database
 // refuses as invalid data cannot be stored; it is written to the spool's
 // quarantine (not dropped), the others are stored, and the segment is

@@ -42,6 +42,11 @@ type Config struct {
 	// Metrics counts the jobs that end, by kind and state; nil counts
 	// nothing.
 	Metrics *metrics.Metrics
+	// DecisionRetention is how long decision records are kept
+	// (`--decision-retention`); the zero value keeps every one. It rides
+	// on the decision_partitions jobs this process schedules, so the
+	// leader's setting is the one applied.
+	DecisionRetention Retention
 }
 
 // New returns a River client, not yet started, that works every Eligo job
@@ -63,10 +68,13 @@ func New(st *store.Store, cfg Config) (*river.Client[pgx.Tx], error) {
 	if err := river.AddWorkerSafely(workers, &PruneUsageWorker{store: st, now: cfg.Now}); err != nil {
 		return nil, fmt.Errorf("register workers: %w", err)
 	}
+	if err := river.AddWorkerSafely(workers, &DecisionPartitionsWorker{store: st, now: cfg.Now}); err != nil {
+		return nil, fmt.Errorf("register workers: %w", err)
+	}
 	rc := &river.Config{Logger: cfg.Logger, Queues: map[string]river.QueueConfig{}, Workers: workers}
 	if !cfg.GenerationOnly || cfg.Generator == nil {
 		rc.Queues[river.QueueDefault] = river.QueueConfig{MaxWorkers: cfg.MaxWorkers}
-		rc.PeriodicJobs = periodicJobs()
+		rc.PeriodicJobs = periodicJobs(cfg)
 	}
 	if cfg.Generator != nil {
 		if err := river.AddWorkerSafely(workers, &GenerateWorker{gen: cfg.Generator}); err != nil {
@@ -102,11 +110,15 @@ func countJobs(client *river.Client[pgx.Tx], m *metrics.Metrics) {
 }
 
 // periodicJobs is the one schedule of recurring work.
-func periodicJobs() []*river.PeriodicJob {
+func periodicJobs(cfg Config) []*river.PeriodicJob {
+	partitions := DecisionPartitionsArgs{Retention: cfg.DecisionRetention}
 	return []*river.PeriodicJob{
 		river.NewPeriodicJob(river.PeriodicInterval(time.Hour),
 			func() (river.JobArgs, *river.InsertOpts) { return PruneUsageArgs{}, nil },
 			&river.PeriodicJobOpts{ID: PruneUsageArgs{}.Kind(), RunOnStart: true}),
+		river.NewPeriodicJob(river.PeriodicInterval(time.Hour),
+			func() (river.JobArgs, *river.InsertOpts) { return partitions, nil },
+			&river.PeriodicJobOpts{ID: partitions.Kind(), RunOnStart: true}),
 	}
 }
 

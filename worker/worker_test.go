@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 
 	"github.com/eligo/eligo/auth"
@@ -65,51 +66,28 @@ func TestPruneUsage(t *testing.T) {
 	}
 
 	m := metrics.New()
-	client, err := worker.New(st, worker.Config{Now: func() time.Time { return now }, Metrics: m})
-	if err != nil {
-		t.Fatal(err)
-	}
-	done, cancel := client.Subscribe(river.EventKindJobCompleted, river.EventKindJobFailed)
-	defer cancel()
-	if err := client.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		stopCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		defer cancel()
-		if err := worker.Stop(stopCtx, client); err != nil {
-			t.Errorf("worker.Stop: %v", err)
-		}
-	}()
+	_, done := startJobs(t, st, worker.Config{Now: func() time.Time { return now }, Metrics: m})
 
 	// The periodic schedule runs a prune on start; wait for it.
-	select {
-	case ev := <-done:
-		if ev.Kind != river.EventKindJobCompleted || ev.Job.Kind != (worker.PruneUsageArgs{}).Kind() {
-			t.Fatalf("first job event: %s of %s (errors %v), want a completed %s", ev.Kind, ev.Job.Kind, ev.Job.Errors, worker.PruneUsageArgs{}.Kind())
-		}
-		var out worker.PruneUsageOutput
-		if err := json.Unmarshal(ev.Job.Output(), &out); err != nil {
-			t.Fatalf("job output %s: %v", ev.Job.Output(), err)
-		}
-		if out.Deleted != 2 || !out.Cutoff.Equal(first) || out.IdempotencyKeys != 1 || out.ConsoleSessions != 1 {
-			t.Errorf("output = %+v, want 2 buckets deleted before %s, 1 idempotency key and 1 console session", out, first)
-		}
-		// The job is counted, by kind and state (its own subscription
-		// delivers the event too, shortly).
-		counted := func() float64 {
-			return metricstest.Sum(t, m.Gatherer(), "eligo_jobs_total", map[string]string{"kind": ev.Job.Kind, "state": "completed"})
-		}
-		for wait := time.Now().Add(10 * time.Second); counted() < 1 && time.Now().Before(wait); {
-			time.Sleep(10 * time.Millisecond)
-		}
-		if counted() != 1 {
-			t.Errorf("eligo_jobs_total{kind=%s,state=completed} = %v, want 1", ev.Job.Kind, counted())
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("no prune job completed within 30s of start")
+	ev := completed(t, done, worker.PruneUsageArgs{}.Kind())
+	var out worker.PruneUsageOutput
+	if err := json.Unmarshal(ev.Job.Output(), &out); err != nil {
+		t.Fatalf("job output %s: %v", ev.Job.Output(), err)
 	}
-
+	if out.Deleted != 2 || !out.Cutoff.Equal(first) || out.IdempotencyKeys != 1 || out.ConsoleSessions != 1 {
+		t.Errorf("output = %+v, want 2 buckets deleted before %s, 1 idempotency key and 1 console session", out, first)
+	}
+	// The job is counted, by kind and state (its own subscription
+	// delivers the event too, shortly).
+	counted := func() float64 {
+		return metricstest.Sum(t, m.Gatherer(), "eligo_jobs_total", map[string]string{"kind": ev.Job.Kind, "state": "completed"})
+	}
+	for wait := time.Now().Add(10 * time.Second); counted() < 1 && time.Now().Before(wait); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if counted() != 1 {
+		t.Errorf("eligo_jobs_total{kind=%s,state=completed} = %v, want 1", ev.Job.Kind, counted())
+	}
 	for name, h := range hours {
 		n, err := st.UsageSum(ctx, "key:1", "decide", h, h)
 		if err != nil {
@@ -118,6 +96,52 @@ func TestPruneUsage(t *testing.T) {
 		wantKept := !h.Before(first)
 		if kept := n > 0; kept != wantKept {
 			t.Errorf("%s (%s): kept = %v, want %v", name, h, kept, wantKept)
+		}
+	}
+}
+
+// startJobs starts a worker over st with cfg and returns it with a
+// subscription to its completed and failed jobs; it is stopped when the
+// test ends.
+func startJobs(t *testing.T, st *store.Store, cfg worker.Config) (*river.Client[pgx.Tx], <-chan *river.Event) {
+	t.Helper()
+	ctx := context.Background()
+	client, err := worker.New(st, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	events, cancel := client.Subscribe(river.EventKindJobCompleted, river.EventKindJobFailed)
+	if err := client.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		stopCtx, stop := context.WithTimeout(ctx, 5*time.Second)
+		defer stop()
+		if err := worker.Stop(stopCtx, client); err != nil {
+			t.Errorf("worker.Stop: %v", err)
+		}
+		cancel()
+	})
+	return client, events
+}
+
+// completed waits for the next job of kind to end and fails the test
+// unless it completed; other kinds' events are skipped.
+func completed(t *testing.T, events <-chan *river.Event, kind string) *river.Event {
+	t.Helper()
+	timeout := time.After(30 * time.Second)
+	for {
+		select {
+		case ev := <-events:
+			if ev.Job.Kind != kind {
+				continue
+			}
+			if ev.Kind != river.EventKindJobCompleted {
+				t.Fatalf("%s job: %s (errors %v), want completed", kind, ev.Kind, ev.Job.Errors)
+			}
+			return ev
+		case <-timeout:
+			t.Fatalf("no %s job ended within 30s", kind)
 		}
 	}
 }

@@ -10,6 +10,13 @@
 // flushes the decision records, and checks that every decision it was
 // issued has its record.
 //
+// It starts one server per decision log mode asked for (by default spool,
+// spool with fsync, database and buffered, all on the same database) and
+// measures them in turn, so the modes' rows of one run sit side by side.
+// Each server's PostgreSQL connections carry its own application_name,
+// so the CPU time of the PostgreSQL backends serving it is counted per
+// decision too.
+//
 // Beside each /decide row it measures the ceiling (bare.go): a bare
 // net/http server, a child process like `eligo serve` and so with its
 // GOMAXPROCS, that answers every POST with the bytes of a real /decide
@@ -46,6 +53,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/eligo/eligo/folder"
 	"github.com/eligo/eligo/store"
 )
@@ -67,8 +77,8 @@ type options struct {
 	only        string
 	procs       int
 	rounds      int
-	// logMode is the server's --decision-log-mode.
-	logMode string
+	// modes are the decision log modes measured, one server each.
+	modes []string
 	// bare measures the bare server beside every /decide row;
 	// bareServer makes this process that server (startBare).
 	bare, bareServer bool
@@ -99,11 +109,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	// Four connections keep two cores busy: with one request in flight per
 	// connection, more of them only queue inside the server, adding the
 	// latency Little's law predicts and no throughput (docs/performance.md#history
-	// measures 2, 4 and 8).
-	connections := fs.String("concurrency", "4", "keep-alive connections sending requests back to back; a comma-separated list runs every scenario at each count, e.g. 2,4,8")
+	// measures 2, 4 and 8). Sixteen is where the record modes differ
+	// most: the database mode's group commit needs many requests waiting
+	// to fill its batches.
+	connections := fs.String("concurrency", "4,16", "keep-alive connections sending requests back to back; a comma-separated list runs every scenario at each count, e.g. 2,4,8")
 	fs.IntVar(&o.procs, "procs", 1, "GOMAXPROCS of the generator itself (the server keeps its own)")
 	fs.StringVar(&o.only, "scenarios", "", "comma-separated scenario names to run (default: all), e.g. \"plain\"")
-	fs.StringVar(&o.logMode, "decision-log-mode", "spool", "the server's decision log mode: spool (its spool in a fresh temporary directory), database or buffered")
+	modes := fs.String("decision-log-mode", strings.Join(logModes, ","), "comma-separated decision log modes to measure side by side, one server each: spool (its spool in a fresh temporary directory), spool-fsync (the same with --decision-spool-fsync), database or buffered; the first is the one compared with buffered and the bare server in each block's summary")
 	fs.IntVar(&o.rounds, "rounds", 5, "slices each scenario's measured time is cut into, /decide and the bare server taking turns")
 	fs.BoolVar(&o.bare, "bare", true, "also measure a bare net/http server answering the same envelope bytes, and print /decide's throughput as a share of it")
 	fs.BoolVar(&o.bareServer, "bare-server", false, "run as the bare server eligo-load starts for -bare (envelopes as JSON on stdin), not as the benchmark")
@@ -116,6 +128,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var err error
 	if o.concurrency, err = parseCounts(*connections); err != nil {
 		return fmt.Errorf("-concurrency: %w", err)
+	}
+	if o.modes, err = parseModes(*modes); err != nil {
+		return fmt.Errorf("-decision-log-mode: %w", err)
 	}
 	if o.rounds < 1 || o.duration/time.Duration(o.rounds) < 100*time.Millisecond {
 		return fmt.Errorf("-rounds %d: want at least 1, and slices of -duration of at least 100ms", o.rounds)
@@ -156,18 +171,31 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 
-	spoolDir, err := os.MkdirTemp("", "eligo-load-spool-")
+	pool, err := store.Open(ctx, os.Getenv("DATABASE_URL"))
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(spoolDir)
-	server, base, err := startServer(ctx, o.eligo, "--decision-log-mode", o.logMode, "--decision-spool", spoolDir)
+	defer pool.Close()
+	spoolRoot, err := os.MkdirTemp("", "eligo-load-spool-")
 	if err != nil {
 		return err
 	}
-	defer func() { _ = server.Process.Kill() }()
+	defer os.RemoveAll(spoolRoot)
+	var servers []*server
+	defer func() {
+		for _, s := range servers {
+			_ = s.cmd.Process.Kill()
+		}
+	}()
+	for _, mode := range o.modes {
+		s, err := startServer(ctx, o.eligo, mode, spoolRoot)
+		if err != nil {
+			return err
+		}
+		servers = append(servers, s)
+	}
 
-	l := &load{options: o, server: server, base: base, key: key, slug: slug, cases: cb, stdout: stdout, stderr: stderr}
+	l := &load{options: o, servers: servers, base: servers[0].base, key: key, slug: slug, cases: cb, pool: pool, stdout: stdout, stderr: stderr}
 	var issued []string
 	if o.bare {
 		envs, ids, err := l.captureEnvelopes(ctx, selected)
@@ -182,13 +210,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		l.envelopes = envs
 	}
 
-	fmt.Fprintf(stdout, "POST /decide with a decide key on %s (%d cases, up to %d answers each), %s per scenario, decision records on (%s mode)\n",
-		slug, len(cb.Cases), countFields(cb), o.duration, o.logMode)
+	fmt.Fprintf(stdout, "POST /decide with a decide key on %s (%d cases, up to %d answers each), %s per scenario and mode, decision records on; modes measured in turn: %s\n",
+		slug, len(cb.Cases), countFields(cb), o.duration, strings.Join(o.modes, ", "))
+	fmt.Fprintln(stdout, "server CPU: the eligo serve process; PG CPU: the PostgreSQL backends of its connections (by application_name; not PostgreSQL's WAL writer, checkpointer or other background processes)")
 	if o.bare {
 		fmt.Fprintf(stdout, "bare: net/http on %s (GOMAXPROCS %d, the default eligo serve also runs with) reads each POST and answers the scenario's median /decide envelope (bytes in brackets); %d alternating rounds\n",
 			l.bareServer.addr, l.bareServer.procs, o.rounds)
 	}
-	fmt.Fprintf(stdout, "%-30s %5s %11s %8s %8s %9s %12s %12s %7s %8s\n", "scenario", "conns", "requests/s", "p50 ms", "p99 ms", "p99.9 ms", "server CPU", "client CPU", "errors", "of bare")
+	fmt.Fprintf(stdout, rowFormat, "scenario", "mode", "conns", "requests/s", "p50 ms", "p99 ms", "p99.9 ms", "server CPU", "PG CPU", "client CPU", "errors", "of bare")
 	for i, sc := range selected {
 		for _, conns := range o.concurrency {
 			ids, err := l.measure(ctx, i, sc, conns)
@@ -204,24 +233,62 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	// SIGTERM: the server drains and flushes its decision records.
-	if err := server.Process.Signal(syscall.SIGTERM); err != nil {
-		return fmt.Errorf("stop server: %w", err)
+	// SIGTERM: each server drains and flushes its decision records.
+	for _, s := range servers {
+		if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			return fmt.Errorf("stop %s server: %w", s.mode, err)
+		}
 	}
-	if err := server.Wait(); err != nil {
-		return fmt.Errorf("server exit: %w", err)
+	for _, s := range servers {
+		if err := s.cmd.Wait(); err != nil {
+			return fmt.Errorf("%s server exit: %w", s.mode, err)
+		}
 	}
-	return checkRecords(ctx, issued, stdout)
+	return checkRecords(ctx, store.New(pool), issued, stdout)
+}
+
+// logModes are the decision log modes eligo-load knows, in the order it
+// measures them by default: the default mode first.
+var logModes = []string{"spool", "spool-fsync", "database", "buffered"}
+
+// parseModes reads a comma-separated list of logModes.
+func parseModes(list string) ([]string, error) {
+	var modes []string
+	for field := range strings.SplitSeq(list, ",") {
+		mode := strings.TrimSpace(field)
+		if !slices.Contains(logModes, mode) {
+			return nil, fmt.Errorf("%q is not a decision log mode; want some of %s", mode, strings.Join(logModes, ", "))
+		}
+		if slices.Contains(modes, mode) {
+			return nil, fmt.Errorf("mode %q given twice", mode)
+		}
+		modes = append(modes, mode)
+	}
+	return modes, nil
+}
+
+// server is one running `eligo serve`, in one decision log mode.
+type server struct {
+	mode string
+	cmd  *exec.Cmd
+	// base is its public API's URL.
+	base string
+	// app is the application_name of its PostgreSQL connections.
+	app string
 }
 
 // load is one running benchmark: the server under load, the bench key
 // and the casebank folder whose cases are the request bodies.
 type load struct {
 	options
-	server         *exec.Cmd
-	base, key      string
-	slug           string
-	cases          *folder.Folder
+	// servers are the servers under load, one per mode; base is the
+	// first's, which answers the envelopes the bare server replays.
+	servers   []*server
+	base, key string
+	slug      string
+	cases     *folder.Folder
+	// pool reads which PostgreSQL backends serve each server.
+	pool           *pgxpool.Pool
 	stdout, stderr io.Writer
 	// bareServer and envelopes (one per selected scenario, in order) are
 	// the ceiling measured beside each row; nil without -bare.
@@ -229,61 +296,133 @@ type load struct {
 	envelopes  []envelope
 }
 
-// measure warms the server up with scenario sc (the i-th selected) and
+// measure warms every server up with scenario sc (the i-th selected) and
 // the bare server with sc's envelope, then drives them in turn from conns
 // connections, in o.rounds alternating slices that add up to the measured
-// duration each, prints the two rows and returns the decision ids the
-// real server issued. Alternating keeps the ratio of the two fair on a
-// machine whose other load changes from one second to the next.
+// duration each, prints a row per server and a summary, and returns the
+// decision ids the real servers issued. Alternating keeps the ratios fair
+// on a machine whose other load changes from one second to the next.
 func (l *load) measure(ctx context.Context, i int, sc scenario, conns int) ([]string, error) {
 	bodies, err := l.bodies(sc)
 	if err != nil {
 		return nil, err
 	}
-	targets := []*target{{name: sc.name, base: l.base, pid: l.server.Process.Pid}}
+	var targets []*target
+	for _, s := range l.servers {
+		targets = append(targets, &target{name: sc.name, mode: s.mode, base: s.base, pid: s.cmd.Process.Pid, app: s.app})
+	}
+	var bare *target
 	if l.bareServer != nil {
-		targets = append(targets, &target{name: fmt.Sprintf("  bare net/http (%d B)", len(l.envelopes[i].Body)),
-			base: "http://" + l.bareServer.addr + l.envelopes[i].Path, pid: l.bareServer.cmd.Process.Pid})
+		bare = &target{name: fmt.Sprintf("  bare net/http (%d B)", len(l.envelopes[i].Body)),
+			base: "http://" + l.bareServer.addr + l.envelopes[i].Path, pid: l.bareServer.cmd.Process.Pid}
+		targets = append(targets, bare)
 	}
 	for _, t := range targets {
 		if _, err := drive(ctx, t.base, l.key, bodies, conns, l.warmup, false); err != nil {
-			return nil, fmt.Errorf("%s: %w", strings.TrimSpace(t.name), err)
+			return nil, fmt.Errorf("%s: %w", t.label(), err)
 		}
 	}
 	slice := l.duration / time.Duration(l.rounds)
 	for range l.rounds {
 		for _, t := range targets {
 			serverBefore, clientBefore := processCPU(t.pid), selfCPU()
+			pgBefore := l.backendCPU(ctx, t.app)
 			res, err := drive(ctx, t.base, l.key, bodies, conns, slice, true)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", strings.TrimSpace(t.name), err)
+				return nil, fmt.Errorf("%s: %w", t.label(), err)
 			}
+			l.settle(ctx, t)
 			t.serverCPU += processCPU(t.pid) - serverBefore
 			t.clientCPU += selfCPU() - clientBefore
+			t.pgCPU += cpuSince(pgBefore, l.backendCPU(ctx, t.app))
 			t.res.add(res)
 		}
 	}
-	ofBare := "-"
-	if len(targets) > 1 {
-		ofBare = share(float64(targets[0].res.ok), float64(targets[1].res.ok))
-	}
-	for n, t := range targets {
+	measured := slice * time.Duration(l.rounds)
+	var ids []string
+	for _, t := range targets {
 		slices.Sort(t.res.latencies)
-		if n > 0 {
-			ofBare = "" // the bare row itself
+		ofBare := "-"
+		switch {
+		case t == bare:
+			ofBare = ""
+		case bare != nil:
+			ofBare = share(float64(t.res.ok), float64(bare.res.ok))
 		}
-		l.row(t, conns, slice*time.Duration(l.rounds), ofBare)
+		l.row(t, conns, measured, ofBare)
+		ids = append(ids, t.res.ids...)
 	}
-	return targets[0].res.ids, nil
+	l.summary(targets, bare)
+	return ids, nil
+}
+
+// settle waits, up to 3 s, until t's server and its PostgreSQL backends
+// have gone quiet (under a tenth of a core over 100 ms), so that the work
+// a mode does after the answers (shipping the spool, buffered mode's
+// COPYs every 250 ms) counts in its own CPU time per decision and does
+// not run in the next server's slice.
+func (l *load) settle(ctx context.Context, t *target) {
+	busy := func() time.Duration {
+		d := processCPU(t.pid)
+		for _, used := range l.backendCPU(ctx, t.app) {
+			d += used
+		}
+		return d
+	}
+	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); {
+		before := busy()
+		time.Sleep(100 * time.Millisecond)
+		if busy()-before <= 10*time.Millisecond {
+			return
+		}
+	}
+}
+
+// summary prints, under a block of rows, how the first mode measured
+// compares with buffered (the mode that keeps no record through a crash)
+// and with the bare server: the issue's aims are at least 85% of
+// buffered's throughput, a p99 at most 1.5 times buffered's, and at least
+// half of the bare server's throughput.
+func (l *load) summary(targets []*target, bare *target) {
+	first := targets[0]
+	if first == bare {
+		return
+	}
+	var parts []string
+	for _, t := range targets[1:] {
+		if t.mode == "buffered" && first.mode != "buffered" && t.res.ok > 0 && t.res.percentile(0.99) > 0 {
+			parts = append(parts, fmt.Sprintf("%.2f× buffered's requests/s, p99 %.2f× buffered's", float64(first.res.ok)/float64(t.res.ok),
+				float64(first.res.percentile(0.99))/float64(t.res.percentile(0.99))))
+		}
+	}
+	if bare != nil && bare.res.ok > 0 {
+		parts = append(parts, fmt.Sprintf("%s of bare", share(float64(first.res.ok), float64(bare.res.ok))))
+	}
+	if len(parts) > 0 {
+		fmt.Fprintf(l.stdout, "  %s: %s\n", first.mode, strings.Join(parts, "; "))
+	}
 }
 
 // target is one server measured in a row of the table, and its tally.
 type target struct {
-	name                 string
-	base                 string // what drive is given
-	pid                  int    // the server's process, whose CPU time is counted
-	res                  result
-	serverCPU, clientCPU time.Duration
+	name string
+	// mode is the server's decision log mode; empty for the bare server.
+	mode string
+	base string // what drive is given
+	pid  int    // the server's process, whose CPU time is counted
+	// app is the application_name of the server's PostgreSQL
+	// connections, whose backends' CPU time is counted; empty for none.
+	app                         string
+	res                         result
+	serverCPU, clientCPU, pgCPU time.Duration
+}
+
+// label names t in errors.
+func (t *target) label() string {
+	if t.mode == "" {
+		return strings.TrimSpace(t.name)
+	}
+	return t.name + " (" + t.mode + ")"
 }
 
 // bodies returns the request bodies of scenario sc: one per case, as of
@@ -296,6 +435,9 @@ func (l *load) bodies(sc scenario) ([][]byte, error) {
 	return l.cases.DecideBodies(l.slug, extra)
 }
 
+// rowFormat lays out the table's header and rows.
+const rowFormat = "%-30s %-11s %5v %11v %8v %8v %9v %12v %12v %12v %7v %8s\n"
+
 // row prints t's line of the table, measured over measured; ofBare is
 // the last column.
 func (l *load) row(t *target, conns int, measured time.Duration, ofBare string) {
@@ -303,11 +445,15 @@ func (l *load) row(t *target, conns int, measured time.Duration, ofBare string) 
 	perRequest := func(d time.Duration) string {
 		return fmt.Sprintf("%.1f µs/req", float64(d.Microseconds())/float64(max(res.ok, 1)))
 	}
-	fmt.Fprintf(l.stdout, "%-30s %5d %11.0f %8.3f %8.3f %9.3f %12s %12s %7d %8s\n", t.name, conns, float64(res.ok)/measured.Seconds(),
-		ms(res.percentile(0.50)), ms(res.percentile(0.99)), ms(res.percentile(0.999)),
-		perRequest(t.serverCPU), perRequest(t.clientCPU), res.errors, ofBare)
+	pg := "-"
+	if t.app != "" && t.pgCPU > 0 {
+		pg = perRequest(t.pgCPU)
+	}
+	fmt.Fprintf(l.stdout, rowFormat, t.name, t.mode, conns, fmt.Sprintf("%.0f", float64(res.ok)/measured.Seconds()),
+		fmt.Sprintf("%.3f", ms(res.percentile(0.50))), fmt.Sprintf("%.3f", ms(res.percentile(0.99))), fmt.Sprintf("%.3f", ms(res.percentile(0.999))),
+		perRequest(t.serverCPU), pg, perRequest(t.clientCPU), res.errors, ofBare)
 	if res.errors > 0 {
-		fmt.Fprintf(l.stderr, "%s: first refused call: %s\n", strings.TrimSpace(t.name), res.firstError)
+		fmt.Fprintf(l.stderr, "%s: first refused call: %s\n", t.label(), res.firstError)
 	}
 }
 
@@ -373,25 +519,42 @@ func eligo(ctx context.Context, bin string, out io.Writer, args ...string) error
 	return nil
 }
 
-// startServer starts `eligo serve` on a free loopback port and waits until
-// it is ready. The request log goes to a discard pipe reader.
-func startServer(ctx context.Context, bin string, extra ...string) (*exec.Cmd, string, error) {
+// startServer starts `eligo serve` in decision log mode (one of
+// logModes; the spool modes spool under a directory of their own in
+// spoolRoot) on a free loopback port, its PostgreSQL connections named
+// eligo-load-<mode>, and waits until it is ready. The request log goes to
+// a discard pipe reader.
+func startServer(ctx context.Context, bin, mode, spoolRoot string) (*server, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	addr := ln.Addr().String()
 	_ = ln.Close()
+	app := "eligo-load-" + mode
+	dbURL, err := withApplicationName(os.Getenv("DATABASE_URL"), app)
+	if err != nil {
+		return nil, err
+	}
 	// The internal tier's decide budget is raised so metering counts every
 	// call without refusing any, however often the bench runs in a day.
-	cmd := exec.CommandContext(ctx, bin, append([]string{"serve", "--addr", addr, "--budgets", "internal.decide=1000000000"}, extra...)...)
+	args := []string{"serve", "--addr", addr, "--budgets", "internal.decide=1000000000"}
+	switch mode {
+	case "spool", "spool-fsync":
+		args = append(args, "--decision-log-mode", "spool", "--decision-spool", filepath.Join(spoolRoot, mode),
+			"--decision-spool-fsync="+strconv.FormatBool(mode == "spool-fsync"))
+	default:
+		args = append(args, "--decision-log-mode", mode)
+	}
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Env = append(os.Environ(), "DATABASE_URL="+dbURL)
 	cmd.Stdout = io.Discard
 	logs, err := cmd.StderrPipe()
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, "", fmt.Errorf("start server: %w", err)
+		return nil, fmt.Errorf("start %s server: %w", mode, err)
 	}
 	// Keep the pipe drained; show only lines above info (failures).
 	go func() {
@@ -399,7 +562,7 @@ func startServer(ctx context.Context, bin string, extra ...string) (*exec.Cmd, s
 		sc.Buffer(make([]byte, 64<<10), 1<<20)
 		for sc.Scan() {
 			if line := sc.Bytes(); !bytes.Contains(line, []byte(`"level":"INFO"`)) {
-				fmt.Fprintf(os.Stderr, "server: %s\n", line)
+				fmt.Fprintf(os.Stderr, "%s server: %s\n", mode, line)
 			}
 		}
 	}()
@@ -408,14 +571,63 @@ func startServer(ctx context.Context, bin string, extra ...string) (*exec.Cmd, s
 		if err == nil {
 			res.Body.Close()
 			if res.StatusCode == http.StatusOK {
-				return cmd, "http://" + addr + "/api/v1/public", nil
+				return &server{mode: mode, cmd: cmd, base: "http://" + addr + "/api/v1/public", app: app}, nil
 			}
 		}
 		if time.Now().After(deadline) {
 			_ = cmd.Process.Kill()
-			return nil, "", errors.New("server not ready after 30s")
+			return nil, fmt.Errorf("%s server not ready after 30s", mode)
 		}
 	}
+}
+
+// withApplicationName returns the PostgreSQL URL dbURL with its
+// application_name set to name.
+func withApplicationName(dbURL, name string) (string, error) {
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		return "", fmt.Errorf("DATABASE_URL: %w", err)
+	}
+	q := u.Query()
+	q.Set("application_name", name)
+	u.RawQuery = q.Encode()
+	return u.String(), nil
+}
+
+const sqlBackendsOf = `SELECT pid FROM pg_stat_activity WHERE application_name = $1`
+
+// backendCPU returns the CPU time used so far by each PostgreSQL backend
+// whose application_name is app, by pid (from /proc: the database must run
+// on this machine; elsewhere the map is empty). Nil for an empty app.
+func (l *load) backendCPU(ctx context.Context, app string) map[int]time.Duration {
+	if app == "" {
+		return nil
+	}
+	rows, err := l.pool.Query(ctx, sqlBackendsOf, app)
+	if err != nil {
+		return nil
+	}
+	pids, err := pgx.CollectRows(rows, pgx.RowTo[int32])
+	if err != nil {
+		return nil
+	}
+	cpu := make(map[int]time.Duration, len(pids))
+	for _, pid := range pids {
+		if d := processCPU(int(pid)); d > 0 {
+			cpu[int(pid)] = d
+		}
+	}
+	return cpu
+}
+
+// cpuSince is the CPU time the backends of after used since before; a
+// backend that started in between counts whole, one that ended is lost.
+func cpuSince(before, after map[int]time.Duration) time.Duration {
+	var d time.Duration
+	for pid, used := range after {
+		d += used - before[pid]
+	}
+	return d
 }
 
 // result is one scenario's measurements.
@@ -568,13 +780,8 @@ func readResponse(rd *bufio.Reader, buf []byte) (int, []byte, error) {
 
 // checkRecords confirms that every decision issued during the run has its
 // durable record.
-func checkRecords(ctx context.Context, issued []string, stdout io.Writer) error {
-	pool, err := store.Open(ctx, os.Getenv("DATABASE_URL"))
-	if err != nil {
-		return err
-	}
-	defer pool.Close()
-	missing, err := store.New(pool).MissingDecisionIDs(ctx, issued)
+func checkRecords(ctx context.Context, st *store.Store, issued []string, stdout io.Writer) error {
+	missing, err := st.MissingDecisionIDs(ctx, issued)
 	if err != nil {
 		return err
 	}

@@ -147,3 +147,31 @@ func TestShareAndAdd(t *testing.T) {
 		t.Errorf("added up to %+v", total)
 	}
 }
+
+// TestParseModes: the modes measured side by side, in the order given,
+// each once; anything else is refused with the known modes named.
+func TestParseModes(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		list string
+		want []string
+	}{
+		{"spool,spool-fsync,database,buffered", []string{"spool", "spool-fsync", "database", "buffered"}},
+		{"buffered, spool", []string{"buffered", "spool"}},
+		{"database", []string{"database"}},
+		{"durable", nil},
+		{"spool,spool", nil},
+		{"", nil},
+	} {
+		got, err := parseModes(c.list)
+		if c.want == nil {
+			if err == nil || !strings.Contains(err.Error(), "spool-fsync") && !strings.Contains(err.Error(), "twice") {
+				t.Errorf("parseModes(%q) = %v, %v; want a refusal naming the modes", c.list, got, err)
+			}
+			continue
+		}
+		if err != nil || !slices.Equal(got, c.want) {
+			t.Errorf("parseModes(%q) = %v, %v; want %v", c.list, got, err, c.want)
+		}
+	}
+}

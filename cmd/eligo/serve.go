@@ -71,6 +71,10 @@ type serveConfig struct {
 	// warning. A spool locked by another process is an error whatever the
 	// mode.
 	SpoolFallback bool
+	// DecisionRetention is how long decision records are kept
+	// (ELIGO_DECISION_RETENTION, default every one): the hourly
+	// decision_partitions job drops the month partitions entirely older.
+	DecisionRetention worker.Retention
 }
 
 // defaultSpoolDir is where serve spools decision records unless told
@@ -108,6 +112,7 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 	fs.StringVar(&cfg.API.DecisionLog.Spool.Dir, "decision-spool", envOr("ELIGO_DECISION_SPOOL", defaultSpoolDir), "the decision spool's directory, one per serve process (locked while it runs) on a persistent volume; relative to the working directory (env ELIGO_DECISION_SPOOL)")
 	spoolMax := fs.String("decision-spool-max-bytes", envOr("ELIGO_DECISION_SPOOL_MAX_BYTES", strconv.Itoa(1<<30)), "bound on the decision spool's size on disk; when it is full, /decide answers 503 decision_log_backlogged (env ELIGO_DECISION_SPOOL_MAX_BYTES)")
 	fs.BoolVar(&cfg.API.DecisionLog.Spool.Fsync, "decision-spool-fsync", envOr("ELIGO_DECISION_SPOOL_FSYNC", "false") == "true", "flush each spool write to disk before answering, so that records survive a machine crash or power loss, not only a process kill (env ELIGO_DECISION_SPOOL_FSYNC)")
+	retention := fs.String("decision-retention", os.Getenv("ELIGO_DECISION_RETENTION"), decisionRetentionUsage)
 	bodyTimeout := fs.String("body-timeout", envOr("ELIGO_BODY_TIMEOUT", "30s"), "time a caller has to send a request body, else 408 (env ELIGO_BODY_TIMEOUT)")
 	bodyMemory := fs.String("body-memory", envOr("ELIGO_BODY_MEMORY", strconv.Itoa(api.DefaultBodyMemory)), "bytes of request bodies over 64 KiB held in memory at once, whatever the connections; more wait up to 2 s, then 503 server_busy (env ELIGO_BODY_MEMORY)")
 	solverSlots := fs.String("solver-slots", envOr("ELIGO_SOLVER_SLOTS", "0"), "heavy runs (reviews, publish analyses, diffs, explanations, uploads' text extraction) at once; one tenant holds at most half; 0 means one per core (env ELIGO_SOLVER_SLOTS)")
@@ -127,6 +132,9 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 	}
 	if cfg.API.DecisionLog.Spool.MaxBytes, err = strconv.ParseInt(*spoolMax, 10, 64); err != nil || cfg.API.DecisionLog.Spool.MaxBytes < 1<<20 {
 		return cfg, fmt.Errorf("decision spool max bytes %q: want a byte count of at least 1048576", *spoolMax)
+	}
+	if cfg.DecisionRetention, err = worker.ParseRetention(*retention); err != nil {
+		return cfg, err
 	}
 	if cfg.API.API.BodyReadTimeout, err = time.ParseDuration(*bodyTimeout); err != nil || cfg.API.API.BodyReadTimeout <= 0 {
 		return cfg, fmt.Errorf("body timeout %q: want a positive duration such as 30s", *bodyTimeout)
@@ -272,7 +280,8 @@ func runServe(ctx context.Context, clk clock.Clock, args []string, stdout, stder
 	// This process always works its own generation queue (it alone holds
 	// the provider keys of the generations it accepts); with --worker it
 	// also works the shared queue and the periodic jobs.
-	stopWorker, err := startWorker(ctx, st, worker.Config{Logger: logger, Generator: services.Generator, GenerationOnly: !cfg.Worker, Metrics: services.Metrics})
+	stopWorker, err := startWorker(ctx, st, worker.Config{Logger: logger, Generator: services.Generator, GenerationOnly: !cfg.Worker, Metrics: services.Metrics,
+		DecisionRetention: cfg.DecisionRetention})
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/eligo/eligo/store/storetest"
+	"github.com/eligo/eligo/worker"
 )
 
 func TestParseServeConfig(t *testing.T) {
@@ -59,6 +60,17 @@ func TestParseServeConfig(t *testing.T) {
 			t.Errorf("%v: spool %q, buffered %v, fallback %v, %v", tc.args, got.API.DecisionLog.Spool.Dir, got.API.DecisionLog.Buffered, got.SpoolFallback, err)
 		}
 	}
+	if cfg.DecisionRetention != (worker.Retention{}) {
+		t.Errorf("default decision retention %v, want every record kept", cfg.DecisionRetention)
+	}
+	t.Setenv("ELIGO_DECISION_RETENTION", "400d")
+	for args, want := range map[string]worker.Retention{"": {Days: 400}, "--decision-retention=13mo": {Months: 13}, "--decision-retention=0": {}} {
+		got, err := parseServeConfig(strings.Fields(args), io.Discard)
+		if err != nil || got.DecisionRetention != want {
+			t.Errorf("%q with ELIGO_DECISION_RETENTION=400d: retention %v, %v; want %v", args, got.DecisionRetention, err, want)
+		}
+	}
+	t.Setenv("ELIGO_DECISION_RETENTION", "")
 	if cfg.GCPercent != defaultGCPercent {
 		t.Errorf("default gogc %d, want %d", cfg.GCPercent, defaultGCPercent)
 	}
@@ -98,6 +110,8 @@ func TestParseServeConfig(t *testing.T) {
 		{"--decision-spool-max-bytes", "1000"},
 		{"--max-connections", "0"},
 		{"--body-timeout", "-1s"},
+		{"--decision-retention", "1y"},
+		{"--decision-retention", "30"},
 	} {
 		if _, err := parseServeConfig(bad, io.Discard); err == nil {
 			t.Errorf("%v accepted", bad)

@@ -23,7 +23,12 @@ func runWorker(ctx context.Context, _ clock.Clock, args []string, stdout, stderr
 	fs.SetOutput(stderr)
 	dbURL := fs.String("database-url", os.Getenv("DATABASE_URL"), "PostgreSQL URL (env DATABASE_URL)")
 	grace := fs.Duration("shutdown-timeout", 15*time.Second, "how long running jobs may finish at shutdown")
+	retention := fs.String("decision-retention", os.Getenv("ELIGO_DECISION_RETENTION"), decisionRetentionUsage)
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	keep, err := worker.ParseRetention(*retention)
+	if err != nil {
 		return err
 	}
 	logger := slog.New(slog.NewJSONHandler(stderr, nil))
@@ -32,7 +37,7 @@ func runWorker(ctx context.Context, _ clock.Clock, args []string, stdout, stderr
 		return err
 	}
 	defer pool.Close()
-	stop, err := startWorker(ctx, store.New(pool), worker.Config{Logger: logger})
+	stop, err := startWorker(ctx, store.New(pool), worker.Config{Logger: logger, DecisionRetention: keep})
 	if err != nil {
 		return err
 	}
@@ -40,6 +45,11 @@ func runWorker(ctx context.Context, _ clock.Clock, args []string, stdout, stderr
 	<-ctx.Done()
 	return stop(*grace)
 }
+
+// decisionRetentionUsage is the help of --decision-retention, a flag of
+// both serve and worker: whichever process leads the workers applies its
+// own setting, so give every one the same.
+const decisionRetentionUsage = "how long decision records are kept, in months (13mo) or days (400d): the hourly job drops each month partition of the decisions table entirely older than this; 0 keeps every record (default; env ELIGO_DECISION_RETENTION)"
 
 // startWorker starts the background jobs on st's pool, for `eligo worker` and
 // `eligo serve` alike. stop ends them, letting running jobs finish within

@@ -28,6 +28,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -63,6 +64,28 @@ func NewEmpty(t testing.TB) *pgxpool.Pool {
 	admin := connect(t, base)
 	defer admin.Close(context.Background())
 	return createDatabase(t, admin, base, "template0")
+}
+
+// NewUpTo returns a pool on a fresh database migrated up to and including
+// migration last and no further, for tests and benchmarks of a later
+// migration or of the schema before it. It is dropped when the test ends.
+func NewUpTo(t testing.TB, last int) *pgxpool.Pool {
+	t.Helper()
+	pool := NewEmpty(t)
+	ms, err := store.LoadMigrations(migrations.FS)
+	if err != nil {
+		t.Fatalf("storetest: %v", err)
+	}
+	upTo := fstest.MapFS{}
+	for _, m := range ms {
+		if m.Version <= last {
+			upTo[m.Name] = &fstest.MapFile{Data: []byte(m.SQL)}
+		}
+	}
+	if _, err := store.Migrate(context.Background(), pool, upTo); err != nil {
+		t.Fatalf("storetest: migrate up to %04d: %v", last, err)
+	}
+	return pool
 }
 
 // DatabaseURL returns the server URL tests use: DATABASE_URL when set,
