@@ -447,3 +447,42 @@ func (f *Folder) DecideBodies(ref, extra string) ([][]byte, error) {
 	}
 	return bodies, nil
 }
+
+// Sibling is a compiled ruleset of a casebank folder beside another's.
+type Sibling struct {
+	// Path is its rules file.
+	Path string
+	// Ruleset is what it compiles to.
+	Ruleset *engine.Ruleset
+}
+
+// Siblings are the rulesets of the folders beside the folder of the rules
+// file path, in the casebank layout (<dir>/<name>/<name>.rules), path's
+// own excluded: a new effective period is checked against the ones
+// already there (`eligo check`, an editor) even when only its own file is
+// named. Siblings that cannot be read or do not compile are left to their
+// own check.
+func Siblings(path string) []Sibling {
+	self, err := filepath.Abs(path)
+	if err != nil {
+		return nil
+	}
+	paths, err := filepath.Glob(filepath.Join(filepath.Dir(filepath.Dir(path)), "*", "*.rules"))
+	if err != nil {
+		return nil
+	}
+	var out []Sibling
+	for _, sib := range paths {
+		if abs, err := filepath.Abs(sib); err != nil || abs == self {
+			continue
+		}
+		src, err := os.ReadFile(sib)
+		if err != nil {
+			continue
+		}
+		if r, _, err := engine.Compile(sib, src); err == nil {
+			out = append(out, Sibling{Path: sib, Ruleset: r})
+		}
+	}
+	return out
+}
