@@ -67,6 +67,20 @@ type document struct {
 	closed  bool
 	// cancel cancels the analysis under way, if any.
 	cancel context.CancelFunc
+	// last is the latest text compiled for a request, which the next
+	// request about the same text reuses (it is never changed once made).
+	last *compiled
+}
+
+// compiled is the latest text compiled, compiling it when it changed
+// since the last request.
+func (d *document) compiled() *compiled {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.last == nil || d.last.text.src != d.text {
+		d.last = compile(d.path, d.text)
+	}
+	return d.last
 }
 
 // Serve runs a language server on in and out until the client sends exit
@@ -181,10 +195,7 @@ func withDoc[P any](s *Server, raw json.RawMessage, uri func(P) string, f func(*
 	if d == nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeRequestFailed, Message: "the document " + uri(p) + " is not open"}
 	}
-	d.mu.Lock()
-	src := d.text
-	d.mu.Unlock()
-	return f(compile(d.path, src), d.uri, p)
+	return f(d.compiled(), d.uri, p)
 }
 
 // initialize says what the server can do.
