@@ -56,13 +56,20 @@ func compile(path, src string) *compiled {
 
 // errorRange is the range of a compile error: the lexeme it is at (a
 // misspelt field, an unclosed string to the end of its line, the second
-// operator of a chained comparison), or the rest of the line when it is
-// at none.
+// operator of a chained comparison), a declaration's keyword and id when
+// it is at the keyword (a field no criterion reads), or the rest of the
+// line when it is at none.
 func (c *compiled) errorRange(p engine.Pos) Range {
-	for _, t := range c.names.code {
-		if t.Start == p {
-			return c.text.span(t.Start, t.End)
+	for i, t := range c.names.code {
+		if t.Start != p {
+			continue
 		}
+		// A problem with a declaration is placed at its keyword; its
+		// range runs on to the id it declares.
+		if o, ok := c.names.at(c.names.code[min(i+1, len(c.names.code)-1)].Start); ok && o.decl && o.extentStart == p {
+			return c.text.span(t.Start, o.end)
+		}
+		return c.text.span(t.Start, t.End)
 	}
 	if i := c.names.tokenAt(p); i >= 0 {
 		t := c.names.code[i]
