@@ -1,7 +1,5 @@
 package lsp
 
-import "encoding/json"
-
 // The few Language Server Protocol types the server speaks, as the
 // specification (3.17) names their members. Only the members the server
 // reads or writes are here.
@@ -193,6 +191,3 @@ type InitializeResult struct {
 		Name string `json:"name"`
 	} `json:"serverInfo"`
 }
-
-// rawParams is a request's parameters not yet decoded.
-type rawParams = json.RawMessage

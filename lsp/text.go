@@ -138,12 +138,6 @@ func pathOf(uri string) string {
 	return filepath.FromSlash(u.Path)
 }
 
-// within reports whether p is inside r, its end included (a cursor just
-// after a word is on it).
-func within(p Position, r Range) bool {
-	return !before(p, r.Start) && !before(r.End, p)
-}
-
 // before reports whether a comes before b.
 func before(a, b Position) bool {
 	return a.Line < b.Line || a.Line == b.Line && a.Character < b.Character
