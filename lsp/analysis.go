@@ -118,9 +118,9 @@ func (c *compiled) outcomeRange() Range {
 
 // folderDiagnostics are what the files beside the document say about it,
 // for a document saved in a ruleset folder: the failing cases of a
-// cases.json there (on the criteria that fail them), the quotes the
-// folder's source text does not verify, and effective periods that
-// overlap or leave a gap with the casebank folders beside its own.
+// cases.json there (on the criteria that fail them) and the quotes the
+// folder's source text does not verify. (Effective periods, which compile
+// the folders beside it, come later with the analysis.)
 func (c *compiled) folderDiagnostics(path string) []Diagnostic {
 	if path == "" || c.ruleset == nil {
 		return nil
@@ -133,7 +133,6 @@ func (c *compiled) folderDiagnostics(path string) []Diagnostic {
 	if _, src := readSource(dir); src != nil {
 		out = append(out, c.citeDiagnostics(src)...)
 	}
-	out = append(out, c.periodDiagnostics(path)...)
 	return out
 }
 
@@ -233,6 +232,9 @@ func (c *compiled) lineRange(p engine.Pos) Range {
 // beside its own (folder.Siblings) under the same slug, on the effective
 // line (the first line when it has none).
 func (c *compiled) periodDiagnostics(path string) []Diagnostic {
+	if path == "" || c.ruleset == nil {
+		return nil
+	}
 	entries := []engine.PeriodEntry{{Name: filepath.Base(path), Period: c.ruleset.Effective}}
 	for _, s := range folder.Siblings(path) {
 		if s.Ruleset.Slug == c.ruleset.Slug {

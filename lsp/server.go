@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 	"time"
 
@@ -330,7 +331,8 @@ func (d *document) close(out *jsonrpc.Writer) {
 
 // work is a document's worker: for each newest version, the diagnostics
 // of the compiler and of the folder's files at once, then again with the
-// solver's findings once the analysis is done. A newer version cancels
+// effective periods beside it and the solver's findings once the analysis
+// is done. A newer version cancels
 // the analysis, and a version no longer the latest publishes nothing.
 func (s *Server) work(ctx context.Context, d *document) {
 	for {
@@ -347,9 +349,10 @@ func (s *Server) work(ctx context.Context, d *document) {
 		c := compile(d.path, src)
 		diags := append(c.compileDiagnostics(), c.folderDiagnostics(d.path)...)
 		if d.publish(s.out, version, diags) && c.ruleset != nil {
+			later := c.periodDiagnostics(d.path)
 			findings, err := c.analysisDiagnostics(actx, s.opts.AnalysisBudget, s.opts.CheckBudget)
 			if err == nil {
-				d.publish(s.out, version, append(diags, findings...))
+				d.publish(s.out, version, slices.Concat(diags, later, findings))
 			}
 		}
 		cancel()
