@@ -3,6 +3,9 @@ package lsp_test
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -142,4 +145,66 @@ func TestPathologicalAnalysisDoesNotBlock(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestBackgroundFindings: after the compiler's diagnostics, the solver's
+// findings arrive as warnings on what they are about, and so do effective
+// periods that overlap with a folder beside the file's under the same
+// slug.
+func TestBackgroundFindings(t *testing.T) {
+	root := t.TempDir()
+	rules := func(effective, criterion string) string {
+		return `ruleset "test/periods"
+section periods
+effective ` + effective + `
+source act "Act" url "https://example.org" licence "public-domain"
+field person.age int
+group g all "G" {
+  criterion adult "Adult" {
+    ` + criterion + `
+    cite act "a"
+  }
+}
+`
+	}
+	write := func(name, text string) string {
+		t.Helper()
+		dir := filepath.Join(root, name)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, name+".rules")
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	write("later", rules("2024-06-01", "person.age >= 18"))
+	text := rules("2024-01-01 until 2024-12-31", "person.age >= 18 or person.age < 18")
+	uri := fileURI(t, write("earlier", text))
+	c := start(t, lsp.Options{AnalysisBudget: time.Minute, CheckBudget: time.Minute})
+	c.open(uri, text)
+	first := c.diagnostics(uri, 1, nil)
+	if len(first.Diagnostics) != 0 {
+		t.Errorf("the compiler's diagnostics: %+v, want none", first.Diagnostics)
+	}
+	later := c.diagnostics(uri, 1, func(p lsp.PublishDiagnosticsParams) bool { return len(p.Diagnostics) > 0 })
+	var codes []string
+	for _, d := range later.Diagnostics {
+		codes = append(codes, d.Code)
+		switch d.Code {
+		case "criterion_always_satisfied":
+			if d.Range != (lsp.Range{Start: at(t, text, "criterion adult", 0, 10), End: at(t, text, "criterion adult", 0, 15)}) || d.Severity != lsp.SeverityWarning {
+				t.Errorf("finding %+v, want a warning on the criterion's id", d)
+			}
+		case "effective_periods":
+			if d.Range.Start != at(t, text, "effective", 0, 0) || !strings.Contains(d.Message, "overlap") || !strings.Contains(d.Message, "later.rules") {
+				t.Errorf("period warning %+v", d)
+			}
+		}
+	}
+	if !slices.Contains(codes, "criterion_always_satisfied") || !slices.Contains(codes, "effective_periods") {
+		t.Errorf("background diagnostics %q, want the always-satisfied criterion and the overlapping periods: %+v", codes, later.Diagnostics)
+	}
+	c.shutdown()
 }
