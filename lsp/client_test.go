@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/eligo/eligo/lsp"
 	"github.com/eligo/eligo/lsp/jsonrpc"
@@ -185,7 +186,8 @@ func rng(t *testing.T, text, s string, n int) lsp.Range {
 	return lsp.Range{Start: at(t, text, s, n, 0), End: at(t, text, s, n, len(s))}
 }
 
-// applyEdits applies edits (non-overlapping) to text.
+// applyEdits applies edits (non-overlapping, in text order) to text,
+// their characters counted in UTF-16 code units.
 func applyEdits(t *testing.T, text string, edits []lsp.TextEdit) string {
 	t.Helper()
 	offset := func(p lsp.Position) int {
@@ -194,7 +196,17 @@ func applyEdits(t *testing.T, text string, edits []lsp.TextEdit) string {
 		for i := 0; i < p.Line && i < len(lines); i++ {
 			o += len(lines[i])
 		}
-		return min(o+p.Character, len(text))
+		if p.Line >= len(lines) {
+			return len(text)
+		}
+		units := 0
+		for i, r := range lines[p.Line] {
+			if units >= p.Character {
+				return o + i
+			}
+			units += len(utf16.Encode([]rune{r}))
+		}
+		return o + len(lines[p.Line])
 	}
 	for i := len(edits) - 1; i >= 0; i-- {
 		e := edits[i]

@@ -190,3 +190,39 @@ func TestFormatting(t *testing.T) {
 	}
 	c.shutdown()
 }
+
+// TestQuickFixTable applies the one quick fix offered for each mistake of
+// another language's habits and checks the line it leaves.
+func TestQuickFixTable(t *testing.T) {
+	c := start(t, lsp.Options{})
+	for i, tc := range []struct {
+		condition, fixed string
+	}{
+		{"person.age >= 18 && person.age < 67", "person.age >= 18 and person.age < 67"},
+		{"person.age < 18 || person.age > 67", "person.age < 18 or person.age > 67"},
+		{"!(person.age < 18)", "not(person.age < 18)"},
+		{"person.status == \u201csingle\u201d", `person.status == "single"`},
+		{"person.statsu == \"single\"", `person.status == "single"`},
+		{"18 < person.age <= 67", "18 < person.age and person.age <= 67"},
+		{"min(person.age, 3) < person.age < 67", "min(person.age, 3) < person.age and person.age < 67"},
+	} {
+		text := strings.Replace(readFile(t, benefitPath), "person.age >= 18", tc.condition, 1)
+		uri := "untitled:fix" + string(rune('a'+i)) + ".rules"
+		c.open(uri, text)
+		var actions []lsp.CodeAction
+		c.call("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": uri},
+			"range": lsp.Range{End: lsp.Position{Line: 100}}, "context": map[string]any{"diagnostics": []any{}}}, &actions)
+		if len(actions) != 1 {
+			t.Errorf("%s: %d actions %+v, want one", tc.condition, len(actions), actions)
+			continue
+		}
+		got := applyEdits(t, text, actions[0].Edit.Changes[uri])
+		if want := strings.Replace(text, tc.condition, tc.fixed, 1); got != want {
+			t.Errorf("%s: fixed to\n%s\nwant\n%s", tc.condition, got, want)
+		}
+		if _, _, err := engine.Compile("fixed.rules", []byte(got)); err != nil {
+			t.Errorf("%s: the fixed text does not compile: %v", tc.condition, err)
+		}
+	}
+	c.shutdown()
+}
