@@ -228,3 +228,43 @@ func inside(a, b lsp.Range) bool {
 	le := func(x, y lsp.Position) bool { return x.Line < y.Line || x.Line == y.Line && x.Character <= y.Character }
 	return le(b.Start, a.Start) && le(a.End, b.End)
 }
+
+// TestEveryPosition asks every request at every position of texts cut
+// short and broken: each is answered without an error, so no place in a
+// half-written file can take the server down.
+func TestEveryPosition(t *testing.T) {
+	c := start(t, lsp.Options{})
+	whole := readFile(t, filepath.Join("..", "casebank", "us-eitc-age", "us-eitc-age.rules"))
+	texts := []string{broken, whole[:len(whole)/2], whole[:len(whole)/3] + "\u201c\n\"é😀 x.y.z @ Adult ?? {[(", ""}
+	for i, text := range texts {
+		uri := "untitled:every" + string(rune('a'+i)) + ".rules"
+		c.open(uri, text)
+		lines := strings.Split(text, "\n")
+		doc := map[string]any{"uri": uri}
+		for _, method := range []string{"textDocument/documentSymbol", "textDocument/formatting"} {
+			m := c.await(c.send(method, map[string]any{"textDocument": doc}))
+			if m.Error != nil && !(method == "textDocument/formatting" && strings.Contains(m.Error.Message, "syntax errors")) {
+				t.Errorf("%s of text %d: %v", method, i, m.Error)
+			}
+		}
+		for line := 0; line <= len(lines); line++ {
+			width := 0
+			if line < len(lines) {
+				width = len([]rune(lines[line]))
+			}
+			for ch := 0; ch <= width+1; ch += 1 + width/40 {
+				p := lsp.Position{Line: line, Character: ch}
+				for _, method := range []string{"textDocument/hover", "textDocument/definition", "textDocument/references", "textDocument/completion"} {
+					if m := c.await(c.send(method, map[string]any{"textDocument": doc, "position": p})); m.Error != nil {
+						t.Fatalf("%s at %+v of text %d: %v", method, p, i, m.Error)
+					}
+				}
+				r := lsp.Range{Start: p, End: p}
+				if m := c.await(c.send("textDocument/codeAction", map[string]any{"textDocument": doc, "range": r, "context": map[string]any{"diagnostics": []any{}}})); m.Error != nil {
+					t.Fatalf("codeAction at %+v of text %d: %v", p, i, m.Error)
+				}
+			}
+		}
+	}
+	c.shutdown()
+}

@@ -150,8 +150,19 @@ func (s *Server) handle(ctx context.Context, m *jsonrpc.Message) error {
 		}
 		return nil // a response: the server sends no requests
 	}
-	result, rerr := s.request(m)
+	result, rerr := s.safeRequest(m)
 	return s.out.Reply(m.ID, result, rerr)
+}
+
+// safeRequest answers one request; a bug that panics costs that request
+// an internal error, not the editor its server.
+func (s *Server) safeRequest(m *jsonrpc.Message) (result any, rerr *jsonrpc.Error) {
+	defer func() {
+		if r := recover(); r != nil {
+			result, rerr = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("eligo lsp failed on %s: %v", m.Method, r)}
+		}
+	}()
+	return s.request(m)
 }
 
 // request answers one request.
@@ -341,21 +352,33 @@ func (s *Server) work(ctx context.Context, d *document) {
 			return
 		case <-d.wake:
 		}
-		d.mu.Lock()
-		version, src := d.version, d.text
-		actx, cancel := context.WithCancel(ctx)
-		d.cancel = cancel
-		d.mu.Unlock()
-		c := compile(d.path, src)
-		diags := append(c.compileDiagnostics(), c.folderDiagnostics(d.path)...)
-		if d.publish(s.out, version, diags) && c.ruleset != nil {
-			later := c.periodDiagnostics(d.path)
-			findings, err := c.analysisDiagnostics(actx, s.opts.AnalysisBudget, s.opts.CheckBudget)
-			if err == nil {
-				d.publish(s.out, version, slices.Concat(diags, later, findings))
-			}
+		s.diagnose(ctx, d)
+	}
+}
+
+// diagnose computes and publishes the diagnostics of the document's
+// latest version. A bug that panics costs that version its diagnostics
+// (the editor is told so in one), not the editor its server.
+func (s *Server) diagnose(ctx context.Context, d *document) {
+	d.mu.Lock()
+	version, src := d.version, d.text
+	actx, cancel := context.WithCancel(ctx)
+	d.cancel = cancel
+	d.mu.Unlock()
+	defer cancel()
+	defer func() {
+		if r := recover(); r != nil {
+			d.publish(s.out, version, []Diagnostic{{Severity: SeverityError, Source: sourceCompile, Message: fmt.Sprintf("eligo lsp failed to check this version: %v", r)}})
 		}
-		cancel()
+	}()
+	c := compile(d.path, src)
+	diags := append(c.compileDiagnostics(), c.folderDiagnostics(d.path)...)
+	if d.publish(s.out, version, diags) && c.ruleset != nil {
+		later := c.periodDiagnostics(d.path)
+		findings, err := c.analysisDiagnostics(actx, s.opts.AnalysisBudget, s.opts.CheckBudget)
+		if err == nil {
+			d.publish(s.out, version, slices.Concat(diags, later, findings))
+		}
 	}
 }
 
