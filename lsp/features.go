@@ -177,7 +177,7 @@ func (c *compiled) declHover(o occurrence) string {
 		}
 		switch d.Kind {
 		case engine.DeclField:
-			fieldHover(&b, d.Field, c.file)
+			fieldHover(&b, d.Field)
 		case engine.DeclSource:
 			s := d.Source
 			fmt.Fprintf(&b, "**source** `%s`: %s  \n%s: %s  \nlicence: %s", s.ID, s.Title, s.LocKind, s.Loc, s.Licence)
@@ -199,7 +199,7 @@ func (c *compiled) declHover(o occurrence) string {
 
 // fieldHover writes a field's type, question, label, unit, description,
 // values with their labels, and notes.
-func fieldHover(b *strings.Builder, f *engine.FieldDecl, _ *engine.File) {
+func fieldHover(b *strings.Builder, f *engine.FieldDecl) {
 	fmt.Fprintf(b, "**field** `%s`: %s", f.ID, f.Type)
 	if f.Unit != "" {
 		fmt.Fprintf(b, " (%s)", f.Unit)

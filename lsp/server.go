@@ -68,8 +68,8 @@ type document struct {
 	closed  bool
 	// cancel cancels the analysis under way, if any.
 	cancel context.CancelFunc
-	// last is the latest text compiled for a request, which the next
-	// request about the same text reuses (it is never changed once made).
+	// last is the latest text compiled, which the worker and the requests
+	// about the same text share (it is never changed once made).
 	last *compiled
 }
 
@@ -78,6 +78,21 @@ type document struct {
 func (d *document) compiled() *compiled {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	return d.compiledLocked()
+}
+
+// begin starts the diagnosis of the latest version: it sets *version,
+// makes cancel the one a newer version calls, and returns the version
+// compiled.
+func (d *document) begin(version *int32, cancel context.CancelFunc) *compiled {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	*version, d.cancel = d.version, cancel
+	return d.compiledLocked()
+}
+
+// compiledLocked is compiled for a caller holding d.mu.
+func (d *document) compiledLocked() *compiled {
 	if d.last == nil || d.last.text.src != d.text {
 		d.last = compile(d.path, d.text)
 	}
@@ -360,18 +375,15 @@ func (s *Server) work(ctx context.Context, d *document) {
 // latest version. A bug that panics costs that version its diagnostics
 // (the editor is told so in one), not the editor its server.
 func (s *Server) diagnose(ctx context.Context, d *document) {
-	d.mu.Lock()
-	version, src := d.version, d.text
-	actx, cancel := context.WithCancel(ctx)
-	d.cancel = cancel
-	d.mu.Unlock()
-	defer cancel()
+	var version int32
 	defer func() {
 		if r := recover(); r != nil {
 			d.publish(s.out, version, []Diagnostic{{Severity: SeverityError, Source: sourceCompile, Message: fmt.Sprintf("eligo lsp failed to check this version: %v", r)}})
 		}
 	}()
-	c := compile(d.path, src)
+	actx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	c := d.begin(&version, cancel)
 	diags := append(c.compileDiagnostics(), c.folderDiagnostics(d.path)...)
 	if d.publish(s.out, version, diags) && c.ruleset != nil {
 		later := c.periodDiagnostics(d.path)
