@@ -208,3 +208,39 @@ group g all "G" {
 	}
 	c.shutdown()
 }
+
+// TestSaveRereadsTheFolder: a case added to cases.json is shown once the
+// rules file is saved again, without an edit of its own.
+func TestSaveRereadsTheFolder(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "benefit")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	text := readFile(t, benefitPath)
+	for name, content := range map[string]string{"benefit.rules": text, "cases.json": "[]", "source.txt": readFile(t, filepath.Join("testdata", "benefit", "source.txt"))} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	uri := fileURI(t, filepath.Join(dir, "benefit.rules"))
+	c := start(t, lsp.Options{})
+	c.open(uri, text)
+	hasCase := func(p lsp.PublishDiagnosticsParams) bool {
+		return slices.ContainsFunc(p.Diagnostics, func(d lsp.Diagnostic) bool { return d.Code == "case" })
+	}
+	if hasCase(c.diagnostics(uri, 1, nil)) {
+		t.Fatal("a failing case before cases.json has one")
+	}
+	failing := `[{"name": "a child", "field_values": {"person.age": 5, "person.status": "single"}, "expected_outcome": "eligible"}]`
+	if err := os.WriteFile(filepath.Join(dir, "cases.json"), []byte(failing), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.notify("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": uri}})
+	p := c.diagnostics(uri, 1, hasCase)
+	for _, d := range p.Diagnostics {
+		if d.Code == "case" && d.Range != (lsp.Range{Start: at(t, text, "criterion adult", 0, 10), End: at(t, text, "criterion adult", 0, 15)}) {
+			t.Errorf("the failing case is at %+v, want the criterion adult", d.Range)
+		}
+	}
+	c.shutdown()
+}

@@ -230,7 +230,9 @@ func (s *Server) initialize() InitializeResult {
 	var r InitializeResult
 	r.ServerInfo.Name = "eligo lsp"
 	r.Capabilities = map[string]any{
-		"textDocumentSync":           map[string]any{"openClose": true, "change": 2}, // incremental
+		// Incremental changes; a save checks the document again, since
+		// the cases.json or source text beside it may have changed too.
+		"textDocumentSync":           map[string]any{"openClose": true, "change": 2, "save": map[string]any{"includeText": false}},
 		"documentFormattingProvider": true,
 		"hoverProvider":              true,
 		"definitionProvider":         true,
