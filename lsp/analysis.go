@@ -176,27 +176,13 @@ func readSource(dir string) (string, []byte) {
 	return "", nil
 }
 
-// quoteCheck says whether a cite's quote is in its source's section of the
-// folder's source text, by folder's and engine's one quote rule.
-type quoteCheck struct {
-	sections map[string]*engine.SourceText
-}
-
-func newQuoteCheck(src []byte) quoteCheck {
-	q := quoteCheck{sections: map[string]*engine.SourceText{}}
-	for id, s := range folder.SourceSections(src) {
-		q.sections[id] = engine.NewSourceText(s)
-	}
-	return q
-}
-
-// verify is "" when the quote verifies, else why not.
-func (q quoteCheck) verify(source, quote string) string {
-	body, ok := q.sections[source]
-	if !ok {
+// quoteProblem is "" when the folder's source text verifies a cite's
+// quote, else why it does not.
+func quoteProblem(q folder.Quotes, source, quote string) string {
+	if !q.HasSection(source) {
 		return fmt.Sprintf("the source text has no \"== %s ==\" section", source)
 	}
-	if !body.Contains(quote) {
+	if !q.Contains(source, quote) {
 		return fmt.Sprintf("the quote does not appear in section %s of the source text: it must match word for word", source)
 	}
 	return ""
@@ -205,14 +191,14 @@ func (q quoteCheck) verify(source, quote string) string {
 // citeDiagnostics are a warning on each cite line whose quote the
 // folder's source text does not verify.
 func (c *compiled) citeDiagnostics(src []byte) []Diagnostic {
-	q := newQuoteCheck(src)
+	q := folder.NewQuotes(src)
 	var out []Diagnostic
 	for _, d := range c.file.Declarations() {
 		if d.Kind != engine.DeclCriterion {
 			continue
 		}
 		for _, cite := range d.Criterion.Cites {
-			if why := q.verify(cite.Source, cite.Quote); why != "" {
+			if why := quoteProblem(q, cite.Source, cite.Quote); why != "" {
 				out = append(out, Diagnostic{Range: c.lineRange(cite.Pos), Severity: SeverityWarning, Code: "citation", Source: sourceCases,
 					Message: fmt.Sprintf("criterion %s: %s", d.ID, why)})
 			}

@@ -149,7 +149,7 @@ func (c *compiled) citeHover(cite *engine.CiteDecl, crit *engine.CriterionDecl) 
 	case text == nil:
 		fmt.Fprintf(&b, "Quote not verified: there is no %s beside this file.", strings.Join(folder.SourceNames(), ", "))
 	default:
-		if why := newQuoteCheck(text).verify(cite.Source, cite.Quote); why != "" {
+		if why := quoteProblem(folder.NewQuotes(text), cite.Source, cite.Quote); why != "" {
 			fmt.Fprintf(&b, "Quote **not verified**: %s.", why)
 		} else {
 			fmt.Fprintf(&b, "Quote verified: it appears in section %s of %s.", cite.Source, filepath.Base(path))
