@@ -7,7 +7,7 @@ SHELL := bash
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 5s
 
-.PHONY: deps build run test vet staticcheck gotest plaintest fuzz calendartest bench eval-generation db-url db-stop web webtest openapi clients openapitest
+.PHONY: deps build run test vet staticcheck gotest plaintest fuzz calendartest bench eval-generation db-url db-stop web webtest openapi clients openapitest vscodetest
 
 deps:
 	@scripts/deps.sh
@@ -30,11 +30,12 @@ db-stop:
 # differential test at 2,000 random answer sets per ruleset (the race run
 # samples 400), then a short run of every fuzz target, then the web
 # console's checks (webtest), then the calendar guard (calendartest, which
-# reuses webtest's npm packages), then the OpenAPI checks (openapitest).
-# DATABASE_URL is exported to everything below.
+# reuses webtest's npm packages), then the OpenAPI checks (openapitest),
+# then the VS Code extension's (vscodetest). DATABASE_URL is exported to
+# everything below.
 test: deps
 	@url="$${DATABASE_URL:-$$(scripts/devdb.sh url)}"; export DATABASE_URL="$$url"; \
-	$(MAKE) --no-print-directory vet staticcheck gotest plaintest fuzz webtest calendartest openapitest
+	$(MAKE) --no-print-directory vet staticcheck gotest plaintest fuzz webtest calendartest openapitest vscodetest
 
 vet:
 	go vet ./...
@@ -98,6 +99,13 @@ clients:
 # headless chromium with no request leaving the server.
 openapitest:
 	tools/openapi/check.sh
+
+# vscodetest: editors/vscode/check.sh: install the extension's locked npm
+# packages, tokenise every casebank ruleset with its TextMate grammar (no
+# unknown token), package it with the locked @vscode/vsce into
+# bin/eligo-rules.vsix and check what the package holds.
+vscodetest:
+	editors/vscode/check.sh bin/eligo-rules.vsix
 
 # bench: the Go benchmarks, then the /decide load benchmark (cmd/eligo-load)
 # against `eligo serve` on loopback with decision records on: one server per

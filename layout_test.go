@@ -40,6 +40,8 @@ var layers = map[string]int{
 	"engine/enginetest":           1,
 	"metering":                    2,
 	"catalog":                     3,
+	"lsp":                         3, // the language server: engine, folder and the solver's analysis
+	"lsp/jsonrpc":                 0,
 	"publish":                     4,
 	"authoring":                   5,
 	"authoring/source":            1,

@@ -62,24 +62,22 @@ type CriterionSymbol struct {
 	Line          int    `json:"line" doc:"The line of the declaration, from 1."`
 }
 
-// SymbolsOf reads the symbols of a rules text.
+// SymbolsOf reads the symbols of a rules text, from the parsed file's
+// Declarations (the list `eligo lsp` reads too).
 func SymbolsOf(text string) DraftSymbols {
 	f, errs := engine.Parse("draft.rules", []byte(text))
 	out := DraftSymbols{Complete: len(errs) == 0, Fields: []FieldSymbol{}, Sources: []SourceSymbol{}, Groups: []GroupSymbol{},
 		Criteria: []CriterionSymbol{}, Functions: engine.Functions(), Keywords: engine.Keywords()}
-	if f == nil {
-		return out
-	}
-	for _, d := range f.Fields {
-		out.Fields = append(out.Fields, FieldSymbol{ID: d.ID, Type: d.Type, Question: d.Question, EnumValues: orEmpty(d.Enum), Line: d.Pos.Line})
-	}
-	for _, d := range f.Sources {
-		out.Sources = append(out.Sources, SourceSymbol{ID: d.ID, Title: d.Title, Line: d.Pos.Line})
-	}
-	for _, g := range f.Groups {
-		out.Groups = append(out.Groups, GroupSymbol{ID: g.ID, Kind: g.Kind, Title: g.Title, Line: g.Pos.Line})
-		for _, c := range g.Criteria {
-			out.Criteria = append(out.Criteria, CriterionSymbol{ID: c.ID, GroupID: g.ID, Title: c.Title, Discretionary: c.Discretionary, Line: c.Pos.Line})
+	for _, d := range f.Declarations() {
+		switch d.Kind {
+		case engine.DeclField:
+			out.Fields = append(out.Fields, FieldSymbol{ID: d.ID, Type: d.Field.Type, Question: d.Field.Question, EnumValues: orEmpty(d.Field.Enum), Line: d.Pos.Line})
+		case engine.DeclSource:
+			out.Sources = append(out.Sources, SourceSymbol{ID: d.ID, Title: d.Source.Title, Line: d.Pos.Line})
+		case engine.DeclGroup:
+			out.Groups = append(out.Groups, GroupSymbol{ID: d.ID, Kind: d.Group.Kind, Title: d.Group.Title, Line: d.Pos.Line})
+		case engine.DeclCriterion:
+			out.Criteria = append(out.Criteria, CriterionSymbol{ID: d.ID, GroupID: d.Group.ID, Title: d.Criterion.Title, Discretionary: d.Criterion.Discretionary, Line: d.Pos.Line})
 		}
 	}
 	return out

@@ -39,3 +39,47 @@ func functionList() string {
 	last := len(functionNames) - 1
 	return strings.Join(functionNames[:last], ", ") + " and " + functionNames[last]
 }
+
+// FunctionDoc is what an editor's hover says about a function: its call
+// as GRAMMAR.md's table of calls writes it, the type it returns and what
+// it means, word for word from that table (a test keeps the two equal).
+type FunctionDoc struct {
+	// Signature is the call with its parameters, "years_between(a, b)".
+	Signature string
+	// Result is the type of its value: number, int, date or bool.
+	Result string
+	// Meaning says what the value is.
+	Meaning string
+}
+
+// DescribeFunction is the FunctionDoc of the function name; false when
+// the language has no function of that name.
+func DescribeFunction(name string) (FunctionDoc, bool) {
+	switch name {
+	case "min":
+		return FunctionDoc{"min(a, b, ...)", "number", "smallest / largest"}, true
+	case "max":
+		return FunctionDoc{"max(a, b, ...)", "number", "smallest / largest"}, true
+	case "years_between":
+		return FunctionDoc{"years_between(a, b)", "int", "completed whole years from date `a` to date `b`; a 29 February birthday completes a year on 1 March in a non-leap year"}, true
+	case "months_between":
+		return FunctionDoc{"months_between(a, b)", "int", "completed whole months from date `a` to date `b` (31 January to 28 February is 0 months; to 1 March is 1)"}, true
+	case "days_between":
+		return FunctionDoc{"days_between(a, b)", "int", "`b` minus `a` in days"}, true
+	case "add_days":
+		return FunctionDoc{"add_days(d, n)", "date", "the date `n` days after `d` (before it when `n` is negative)"}, true
+	case "add_months":
+		return FunctionDoc{"add_months(d, n)", "date", "the date `n` calendar months after `d`, the day clamped to the month's length"}, true
+	case "add_years":
+		return FunctionDoc{"add_years(d, n)", "date", "the date `n` years after `d`, the day clamped likewise"}, true
+	case "decision_date":
+		return FunctionDoc{"decision_date()", "date", "the date the decision is made (UTC)"}, true
+	case "present":
+		return FunctionDoc{"present(f)", "bool", "true when field `f` was answered; never unknown"}, true
+	case "absent":
+		return FunctionDoc{"absent(f)", "bool", "true when field `f` was not answered; never unknown"}, true
+	case "date":
+		return FunctionDoc{`date("YYYY-MM-DD")`, "date", "a date constant"}, true
+	}
+	return FunctionDoc{}, false
+}

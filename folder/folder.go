@@ -300,30 +300,51 @@ func SourceSections(text []byte) map[string]string {
 	return sections
 }
 
-// VerifyCitations checks that every cited quote of r appears in the cited
-// source's section of text by engine's one quote rule
-// (SourceText.Contains: white space forgiven, nothing else), the rule
-// publish and authoring use. It returns one sentence per problem.
-func VerifyCitations(r *engine.Ruleset, text []byte) []string {
-	sections := SourceSections(text)
-	norm := map[string]*engine.SourceText{}
-	for id, s := range sections {
-		norm[id] = engine.NewSourceText(s)
+// Quotes verifies quotes against the sections of one source text by
+// engine's one quote rule (SourceText.Contains: white space forgiven,
+// nothing else): what VerifyCitations and an editor's hover and warnings
+// on cite lines (`eligo lsp`) ask of a folder's source text.
+type Quotes struct {
+	sections map[string]*engine.SourceText
+}
+
+// NewQuotes reads text's `== <source id> ==` sections (SourceSections).
+func NewQuotes(text []byte) Quotes {
+	q := Quotes{sections: map[string]*engine.SourceText{}}
+	for id, s := range SourceSections(text) {
+		q.sections[id] = engine.NewSourceText(s)
 	}
+	return q
+}
+
+// HasSection reports whether the text has a section for source.
+func (q Quotes) HasSection(source string) bool {
+	_, ok := q.sections[source]
+	return ok
+}
+
+// Contains reports whether quote appears in source's section; false when
+// there is no such section.
+func (q Quotes) Contains(source, quote string) bool {
+	body, ok := q.sections[source]
+	return ok && body.Contains(quote)
+}
+
+// VerifyCitations checks that every cited quote of r appears in the cited
+// source's section of text (Quotes), the rule publish and authoring use.
+// It returns one sentence per problem.
+func VerifyCitations(r *engine.Ruleset, text []byte) []string {
+	quotes := NewQuotes(text)
 	var problems []string
 	for _, s := range r.Sources {
-		if _, ok := sections[s.ID]; !ok {
+		if !quotes.HasSection(s.ID) {
 			problems = append(problems, fmt.Sprintf("source %s has no \"== %s ==\" section in the source text", s.ID, s.ID))
 		}
 	}
 	for gi := range r.Groups {
 		for _, c := range r.Groups[gi].Criteria {
 			for _, ci := range c.Citations {
-				body, ok := norm[ci.Source]
-				if !ok {
-					continue
-				}
-				if !body.Contains(ci.Quote) {
+				if quotes.HasSection(ci.Source) && !quotes.Contains(ci.Source, ci.Quote) {
 					problems = append(problems, fmt.Sprintf("criterion %s: quote %q does not appear in section %s of the source text", c.ID, ci.Quote, ci.Source))
 				}
 			}
@@ -446,4 +467,43 @@ func (f *Folder) DecideBodies(ref, extra string) ([][]byte, error) {
 		bodies[i] = append(append(b, extra...), '}')
 	}
 	return bodies, nil
+}
+
+// Sibling is a compiled ruleset of a casebank folder beside another's.
+type Sibling struct {
+	// Path is its rules file.
+	Path string
+	// Ruleset is what it compiles to.
+	Ruleset *engine.Ruleset
+}
+
+// Siblings are the rulesets of the folders beside the folder of the rules
+// file path, in the casebank layout (<dir>/<name>/<name>.rules), path's
+// own excluded: a new effective period is checked against the ones
+// already there (`eligo check`, an editor) even when only its own file is
+// named. Siblings that cannot be read or do not compile are left to their
+// own check.
+func Siblings(path string) []Sibling {
+	self, err := filepath.Abs(path)
+	if err != nil {
+		return nil
+	}
+	paths, err := filepath.Glob(filepath.Join(filepath.Dir(filepath.Dir(path)), "*", "*.rules"))
+	if err != nil {
+		return nil
+	}
+	var out []Sibling
+	for _, sib := range paths {
+		if abs, err := filepath.Abs(sib); err != nil || abs == self {
+			continue
+		}
+		src, err := os.ReadFile(sib)
+		if err != nil {
+			continue
+		}
+		if r, _, err := engine.Compile(sib, src); err == nil {
+			out = append(out, Sibling{Path: sib, Ruleset: r})
+		}
+	}
+	return out
 }

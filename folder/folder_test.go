@@ -81,3 +81,22 @@ func TestDecideBodies(t *testing.T) {
 		}
 	}
 }
+
+// TestSiblings finds the compiled rulesets of the casebank folders beside
+// a file's folder, the file's own excluded.
+func TestSiblings(t *testing.T) {
+	path := filepath.Join(casebankDir, "snap-income", "snap-income.rules")
+	sibs := Siblings(path)
+	found := false
+	for _, s := range sibs {
+		if filepath.Base(s.Path) == "snap-income.rules" {
+			t.Errorf("Siblings(%s) holds the file itself", path)
+		}
+		if filepath.Base(s.Path) == "snap-income-fy2027.rules" && s.Ruleset != nil && s.Ruleset.Slug != "" {
+			found = true
+		}
+	}
+	if !found || len(sibs) < 10 {
+		t.Errorf("Siblings(%s) = %d rulesets without snap-income-fy2027", path, len(sibs))
+	}
+}

@@ -4,12 +4,13 @@
 # pdftotext, which extracts uploaded PDF sources, chromium for the browser
 # tests of the web console and the API reference page, prometheus for
 # promtool, which lints the metrics page in the tests, curl and jq for the
-# manual's examples, which go test ./docs/ runs) when dpkg says they
+# manual's examples, which go test ./docs/ runs, unzip for the check of
+# the packaged VS Code extension) when dpkg says they
 # are missing. Runs apt-get update once, then apt-get install -y, through
 # sudo unless already root. Does nothing when everything is present.
 set -euo pipefail
 
-packages=(libz3-dev postgresql poppler-utils chromium prometheus curl jq)
+packages=(libz3-dev postgresql poppler-utils chromium prometheus curl jq unzip)
 missing=()
 for p in "${packages[@]}"; do
 	if ! dpkg -s "$p" >/dev/null 2>&1; then

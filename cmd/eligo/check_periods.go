@@ -3,11 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/folder"
 )
 
 // slugPeriods collects, by slug, the effective periods of the rulesets
@@ -40,21 +40,8 @@ func (s *slugPeriods) add(path string, r *engine.Ruleset) {
 // is named. Siblings that do not compile are left to their own check.
 func (s *slugPeriods) addSiblings(paths []string) {
 	for _, path := range paths {
-		siblings, err := filepath.Glob(filepath.Join(filepath.Dir(filepath.Dir(path)), "*", "*.rules"))
-		if err != nil {
-			continue
-		}
-		for _, sib := range siblings {
-			if abs, err := filepath.Abs(sib); err != nil || s.seen[abs] {
-				continue
-			}
-			src, err := os.ReadFile(sib)
-			if err != nil {
-				continue
-			}
-			if r, _, err := engine.Compile(sib, src); err == nil {
-				s.add(sib, r)
-			}
+		for _, sib := range folder.Siblings(path) {
+			s.add(sib.Path, sib.Ruleset)
 		}
 	}
 }

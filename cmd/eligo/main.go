@@ -60,6 +60,7 @@ func commands() map[string]command {
 		"publish":   {summary: "publish a .rules FILE for a tenant after its test cases pass", run: runPublish},
 		"graph":     {summary: "print a ruleset's graph as JSON, or --mermaid flowchart text", usage: graphUsage, run: runGraph},
 		"rulebook":  {summary: "check a rulebook FOLDER|FILE, or eval answers against it with section results", usage: rulebookUsage, run: runRulebook},
+		"lsp":       {summary: "serve the Language Server Protocol on stdin and stdout for editors: diagnostics, quick fixes, formatting, hover, navigation, completion", usage: lspUsage, run: runLSP},
 		"openapi":   {summary: "print the OpenAPI document (--version 3.1|3.0) built from the code; no database needed", run: runOpenAPI},
 	}
 }
