@@ -14,8 +14,8 @@ import (
 
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/api/apitest"
-	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/api/rulesets"
+	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/authoring/llm"
 	"github.com/eligo/eligo/authoring/llm/llmtest"
 	"github.com/eligo/eligo/worker"
