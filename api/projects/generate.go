@@ -79,26 +79,29 @@ var generationRefusals = []api.Refusal{
 	{Status: http.StatusBadGateway, ReasonCode: llm.ReasonAuthFailed, Meaning: "the provider refused the key (also provider_rate_limited, provider_unavailable, provider_timeout, provider_model_unknown, provider_bad_request, provider_response_invalid; `retryable` says whether to try again)."},
 }
 
-// modelEntry is one model of the server's table, as list-generation-models
+// generationModel is one model of the server's table, as list-generation-models
 // shows it, so a client can offer the choice and say what fits.
-type modelEntry struct {
+type generationModel struct {
 	Name          string `json:"name" doc:"The model's name, to send as model."`
 	ContextWindow int    `json:"context_window" doc:"The model's window in tokens, prompt and answer together."`
 	TokenBudget   int    `json:"token_budget" doc:"The most tokens a generation prompt may count with this model."`
 	Default       bool   `json:"default" doc:"Whether this is the model used when model is omitted."`
 }
 
+// modelList is list-generation-models' answer.
+type modelList struct {
+	Models []generationModel `json:"models" nullable:"false" doc:"The server's models, the default first."`
+}
+
 type modelsOutput struct {
-	Body struct {
-		Models []modelEntry `json:"models" doc:"The server's models, the default first."`
-	}
+	Body modelList
 }
 
 // models lists the generator's model table; it needs no project, only the
 // projects:read scope, as every studio screen does.
 func (h *handler) models(_ context.Context, _ *struct{}) (*modelsOutput, error) {
 	out := &modelsOutput{}
-	out.Body.Models = []modelEntry{}
+	out.Body.Models = []generationModel{}
 	if h.generator == nil {
 		return out, nil
 	}
@@ -106,7 +109,7 @@ func (h *handler) models(_ context.Context, _ *struct{}) (*modelsOutput, error) 
 	def := table.Default().Name
 	for _, name := range table.Names() {
 		info, _ := table.Lookup(name)
-		out.Body.Models = append(out.Body.Models, modelEntry{Name: name, ContextWindow: info.ContextWindow, TokenBudget: info.Budget(), Default: name == def})
+		out.Body.Models = append(out.Body.Models, generationModel{Name: name, ContextWindow: info.ContextWindow, TokenBudget: info.Budget(), Default: name == def})
 	}
 	return out, nil
 }

@@ -1568,6 +1568,21 @@ type GenerateRequest struct {
 // GenerateRequestMode defines model for GenerateRequestMode.
 type GenerateRequestMode string
 
+// GenerationModel defines model for GenerationModel.
+type GenerationModel struct {
+	// ContextWindow The model's window in tokens, prompt and answer together.
+	ContextWindow int64 `json:"context_window"`
+
+	// Default Whether this is the model used when model is omitted.
+	Default bool `json:"default"`
+
+	// Name The model's name, to send as model.
+	Name string `json:"name"`
+
+	// TokenBudget The most tokens a generation prompt may count with this model.
+	TokenBudget int64 `json:"token_budget"`
+}
+
 // GenerationOutcome defines model for GenerationOutcome.
 type GenerationOutcome string
 
@@ -1903,25 +1918,10 @@ type InquiryContext struct {
 	PreferredSection *string   `json:"preferred_section,omitempty"`
 }
 
-// ModelEntry defines model for ModelEntry.
-type ModelEntry struct {
-	// ContextWindow The model's window in tokens, prompt and answer together.
-	ContextWindow int64 `json:"context_window"`
-
-	// Default Whether this is the model used when model is omitted.
-	Default bool `json:"default"`
-
-	// Name The model's name, to send as model.
-	Name string `json:"name"`
-
-	// TokenBudget The most tokens a generation prompt may count with this model.
-	TokenBudget int64 `json:"token_budget"`
-}
-
-// ModelsOutputBody defines model for ModelsOutputBody.
-type ModelsOutputBody struct {
+// ModelList defines model for ModelList.
+type ModelList struct {
 	// Models The server's models, the default first.
-	Models *[]ModelEntry `json:"models"`
+	Models []GenerationModel `json:"models"`
 }
 
 // Mutant defines model for Mutant.
@@ -12577,7 +12577,7 @@ type ListGenerationModelsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *ModelsOutputBody
+	JSON200 *ModelList
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *ProblemError
 	// JSON403 the response for an HTTP 403 `application/json` response
@@ -12603,7 +12603,7 @@ type ListGenerationModelsResponse struct {
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r ListGenerationModelsResponse) GetJSON200() *ModelsOutputBody {
+func (r ListGenerationModelsResponse) GetJSON200() *ModelList {
 	return r.JSON200
 }
 
@@ -23257,7 +23257,7 @@ func ParseListGenerationModelsResponse(rsp *http.Response) (*ListGenerationModel
 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest ModelsOutputBody
+		var dest ModelList
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}

@@ -1603,6 +1603,22 @@ export interface components {
         };
         /** @enum {string} */
         GenerateRequestMode: "fresh" | "refine";
+        GenerationModel: {
+            /**
+             * Format: int64
+             * @description The model's window in tokens, prompt and answer together.
+             */
+            context_window: number;
+            /** @description Whether this is the model used when model is omitted. */
+            default: boolean;
+            /** @description The model's name, to send as model. */
+            name: string;
+            /**
+             * Format: int64
+             * @description The most tokens a generation prompt may count with this model.
+             */
+            token_budget: number;
+        };
         /** @enum {string} */
         GenerationOutcome: "accepted" | "failing_tests" | "failed" | "cancelled";
         /** @enum {string} */
@@ -1884,25 +1900,9 @@ export interface components {
             preferred_groups?: string[];
             preferred_section?: string;
         };
-        ModelEntry: {
-            /**
-             * Format: int64
-             * @description The model's window in tokens, prompt and answer together.
-             */
-            context_window: number;
-            /** @description Whether this is the model used when model is omitted. */
-            default: boolean;
-            /** @description The model's name, to send as model. */
-            name: string;
-            /**
-             * Format: int64
-             * @description The most tokens a generation prompt may count with this model.
-             */
-            token_budget: number;
-        };
-        ModelsOutputBody: {
+        ModelList: {
             /** @description The server's models, the default first. */
-            models: components["schemas"]["ModelEntry"][] | null;
+            models: components["schemas"]["GenerationModel"][];
         };
         Mutant: {
             criterion?: string;
@@ -3328,7 +3328,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["ModelsOutputBody"];
+                    "application/json": components["schemas"]["ModelList"];
                 };
             };
             /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
