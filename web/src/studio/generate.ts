@@ -9,7 +9,7 @@
 // prompt over the model's budget is explained with its largest sources,
 // and the draft's source questions can be settled as guidance.
 
-import { announce, h, idFor } from '../dom.js';
+import { announce, append, h, idFor } from '../dom.js';
 import { type StudioClient, StudioError, newIdempotencyKey } from './client.js';
 import { loadDraft } from './editor.js';
 import {
@@ -168,7 +168,9 @@ export async function generateView(client: StudioClient, projectId: string, cont
     const hintScreen = o.hint ? screenFor(o.hint.actionableVia) : null;
     const title = h('h3', { id: 'gen-outcome-heading', tabindex: '-1' }, heading);
     outcome.className = 'card check status-' + (o.kind === 'accepted' ? 'pass' : o.kind === 'failing_tests' ? 'warn' : 'fail');
-    outcome.replaceChildren(
+    outcome.replaceChildren();
+    append(
+      outcome,
       title,
       h('p', { id: 'gen-headline', class: 'count' }, o.headline),
       o.lines.length ? h('ul', { class: 'evidence' }, ...o.lines.map((l) => h('li', {}, l))) : null,
@@ -252,7 +254,9 @@ export async function generateView(client: StudioClient, projectId: string, cont
     const over = err instanceof StudioError ? overBudget(err.body) : null;
     if (over) {
       const w = overBudgetWords(over);
-      budget.replaceChildren(
+      budget.replaceChildren();
+      append(
+        budget,
         h('p', {}, w.headline),
         w.sources.length ? h('p', {}, 'The largest active sources:') : null,
         w.sources.length ? h('ul', {}, ...w.sources.map((s) => h('li', {}, s))) : null,
@@ -321,11 +325,16 @@ export async function generateView(client: StudioClient, projectId: string, cont
     await finish(null, answer, true);
   };
 
+  // busy gives the buttons back when the request is answered; while the
+  // generation it started runs they stay disabled.
+  const keepRunning = (): void => {
+    if (watching) setRunning(true);
+  };
   form.addEventListener('submit', (e) => {
     e.preventDefault();
-    void busy(testButton, () => start(true));
+    void busy(testButton, () => start(true)).then(keepRunning);
   });
-  startButton.addEventListener('click', () => void busy(startButton, () => start(false)));
+  startButton.addEventListener('click', () => void busy(startButton, () => start(false)).then(keepRunning));
   cancelButton.addEventListener('click', () => {
     void (async () => {
       const job = last?.job_id;

@@ -8,7 +8,7 @@
 // outcome says what the tests, quotes and review make of the new draft, a
 // prompt over the model's budget is explained with its largest sources,
 // and the draft's source questions can be settled as guidance.
-import { announce, h, idFor } from '../dom.js';
+import { announce, append, h, idFor } from '../dom.js';
 import { StudioError, newIdempotencyKey } from './client.js';
 import { loadDraft } from './editor.js';
 import { announcement, isActive, outcomeOf, overBudget, overBudgetWords, progressFacts, settledReading, settleText, } from './generation.js';
@@ -95,7 +95,8 @@ export async function generateView(client, projectId, container) {
         const hintScreen = o.hint ? screenFor(o.hint.actionableVia) : null;
         const title = h('h3', { id: 'gen-outcome-heading', tabindex: '-1' }, heading);
         outcome.className = 'card check status-' + (o.kind === 'accepted' ? 'pass' : o.kind === 'failing_tests' ? 'warn' : 'fail');
-        outcome.replaceChildren(title, h('p', { id: 'gen-headline', class: 'count' }, o.headline), o.lines.length ? h('ul', { class: 'evidence' }, ...o.lines.map((l) => h('li', {}, l))) : null, o.failures.length
+        outcome.replaceChildren();
+        append(outcome, title, h('p', { id: 'gen-headline', class: 'count' }, o.headline), o.lines.length ? h('ul', { class: 'evidence' }, ...o.lines.map((l) => h('li', {}, l))) : null, o.failures.length
             ? h('div', {}, h('h4', {}, 'Tests that fail'), h('ul', { id: 'gen-failures', class: 'evidence' }, ...o.failures.map((f) => h('li', {}, h('strong', {}, f.name), `: expected ${f.expected}, decided ${f.got}.`, f.hint ? h('span', { class: 'hint' }, ' ' + f.hint) : null))))
             : null, o.hint
             ? h('p', { id: 'gen-next' }, h('strong', {}, 'Next step: '), o.hint.message, ' ', hintScreen ? h('a', { href: href(hintScreen) }, `Go to ${screenTitles[hintScreen]}`) : null)
@@ -168,7 +169,8 @@ export async function generateView(client, projectId, container) {
         const over = err instanceof StudioError ? overBudget(err.body) : null;
         if (over) {
             const w = overBudgetWords(over);
-            budget.replaceChildren(h('p', {}, w.headline), w.sources.length ? h('p', {}, 'The largest active sources:') : null, w.sources.length ? h('ul', {}, ...w.sources.map((s) => h('li', {}, s))) : null, h('p', {}, w.advice, ' ', h('a', { href: href('sources') }, 'Go to Sources')));
+            budget.replaceChildren();
+            append(budget, h('p', {}, w.headline), w.sources.length ? h('p', {}, 'The largest active sources:') : null, w.sources.length ? h('ul', {}, ...w.sources.map((s) => h('li', {}, s))) : null, h('p', {}, w.advice, ' ', h('a', { href: href('sources') }, 'Go to Sources')));
             budget.hidden = false;
             return;
         }
@@ -237,11 +239,17 @@ export async function generateView(client, projectId, container) {
         run++;
         await finish(null, answer, true);
     };
+    // busy gives the buttons back when the request is answered; while the
+    // generation it started runs they stay disabled.
+    const keepRunning = () => {
+        if (watching)
+            setRunning(true);
+    };
     form.addEventListener('submit', (e) => {
         e.preventDefault();
-        void busy(testButton, () => start(true));
+        void busy(testButton, () => start(true)).then(keepRunning);
     });
-    startButton.addEventListener('click', () => void busy(startButton, () => start(false)));
+    startButton.addEventListener('click', () => void busy(startButton, () => start(false)).then(keepRunning));
     cancelButton.addEventListener('click', () => {
         void (async () => {
             const job = last?.job_id;
