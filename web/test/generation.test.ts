@@ -79,12 +79,14 @@ test('durations and counts', () => {
 test('the progress panel: stage, round, tests of total, tokens, time since start', () => {
   const now = Date.parse('2026-11-27T09:01:06Z');
   const cases: Array<[Partial<GenerationStatus>, Partial<ReturnType<typeof progressFacts>>]> = [
-    [{}, { stage: 'Waiting for the model', round: '1', tests: 'not run yet', tokens: '0', elapsed: '1 min 5 s' }],
+    [{}, { stage: 'Waiting for the model', round: '1', tests: 'the project has no tests', tokens: '0', elapsed: '1 min 5 s' }],
+    [{ progress: { stage: 'compile', round: 1, tests_passing: 0, tests_total: 3, tokens_used: 10 } }, { tests: '3 tests, not run yet' }],
     [
       { progress: { stage: 'repair', round: 3, tests_passing: 2, tests_total: 5, tokens_used: 12345 } },
       { stage: 'Asking the model to repair the rules', round: '3', tests: '2 of 5 tests pass', tokens: '12,345' },
     ],
     [{ progress: { stage: 'test', round: 1, tests_passing: 1, tests_total: 1, tokens_used: 9 } }, { tests: '1 of 1 test pass' }],
+    [{ progress: { stage: 'call', round: 2, tests_passing: 1, tests_total: 2, tokens_used: 9 } }, { tests: '1 of 2 tests pass' }],
     [{ state: 'queued', started_at: null, progress: null }, { stage: 'Waiting for a worker to take it', round: '—', elapsed: '1 min 6 s' }],
     [{ started_at: null, created_at: null }, { elapsed: '—' }],
   ];

@@ -382,7 +382,7 @@ export async function generateView(client: StudioClient, projectId: string, cont
         'div',
         { class: 'choice' },
         h('input', { type: 'radio', name, id: `${name}-${i}`, value: r, checked: r === q.provisional_reading || (!q.provisional_reading && i === 0) }),
-        h('label', { for: `${name}-${i}` }, r, r === q.provisional_reading ? h('span', { class: 'badge badge-info' }, ' Used in the draft for now') : null),
+        h('label', { for: `${name}-${i}` }, r, r === q.provisional_reading ? ' ' : null, r === q.provisional_reading ? h('span', { class: 'badge badge-info' }, 'Used in the draft for now') : null),
       ),
     );
     const error = alertBox(id + '-error');
@@ -428,7 +428,7 @@ export async function generateView(client: StudioClient, projectId: string, cont
       const qs = draft?.source_questions ?? [];
       const open = qs.filter((q) => !q.resolved && settledReading(q, guidance) === null).length;
       questionsSummary.textContent = qs.length
-        ? `${qs.length === 1 ? 'The model asked one question' : `The model asked ${qs.length} questions`} about the sources; ${open ? `${open} to settle` : 'all settled'}. A settled reading becomes guidance: generate again to apply it.`
+        ? `${qs.length === 1 ? 'The model asked one question' : `The model asked ${qs.length} questions`} about the sources (${open ? `${open} still open` : 'all settled'}). Settle each with the reading the team chooses: it becomes guidance, and the next generation follows it.`
         : 'The draft raises no question about its sources.';
       questionsList.replaceChildren(...qs.map(questionItem));
     } catch (err) {

@@ -94,10 +94,20 @@ export function progressFacts(st: GenerationStatus, now: number): ProgressFacts 
   return {
     stage: stageWords(p.stage),
     round: p.round > 0 ? String(p.round) : '—',
-    tests: p.tests_total > 0 ? `${p.tests_passing} of ${plural(p.tests_total, 'test')} pass` : p.stage === 'test' || p.round > 1 ? 'no tests yet' : 'not run yet',
+    tests: testsLine(p),
     tokens: count(p.tokens_used),
     elapsed,
   };
+}
+
+/** beforeTests are the stages of a first round that come before its tests run. */
+const beforeTests = new Set(['assemble', 'count', 'call', 'extract', 'compile', 'verify_quotes']);
+
+/** testsLine says how the tests stand: not run yet in a first round until they are, then passing of total. */
+function testsLine(p: NonNullable<GenerationStatus['progress']>): string {
+  if (p.tests_total === 0) return 'the project has no tests';
+  if (p.round <= 1 && beforeTests.has(p.stage)) return `${plural(p.tests_total, 'test')}, not run yet`;
+  return `${p.tests_passing} of ${plural(p.tests_total, 'test')} pass`;
 }
 
 /**
