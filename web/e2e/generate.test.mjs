@@ -2,7 +2,8 @@
 // against a real `eligo serve` whose generation calls the scripted model of
 // model.mjs (run.sh starts both; ELIGO_MODEL_URL is the model's address,
 // which the test scripts). The flow: upload a source, try a model whose
-// budget the prompt exceeds (explained, nothing sent to the model), type a
+// budget the prompt exceeds (explained, nothing sent to the model), a
+// model whose draft keeps failing a test (the failures listed), then type a
 // provider key and generate and test while the progress shows, read the
 // outcome; the key field is empty after, no page storage holds the key,
 // and the model received it in the Authorization header only. Then settle
@@ -178,10 +179,25 @@ test('generate: over budget, generate and test with progress, the key forgotten,
   assert.equal((await modelRequests()).length, 0, 'nothing was sent to the model');
   await axe(page, 'generate-over-budget');
 
+  // A model that never gets the tenure right: four rounds (the first and
+  // three repairs), the draft kept but failing, each failure with its hint.
+  const wrong = '```rules\n' + rules.replace('>= 12', '>= 24') + '```\n';
+  for (let i = 0; i < 4; i++) await script({ reply: wrong });
+  await page.selectOption('#gen-model', 'scripted');
+  await typeKey(page);
+  await page.click('#generate-and-test');
+  await page.waitForSelector('#gen-outcome:not([hidden])');
+  assert.match(await page.locator('#gen-headline').textContent(), /saved but not yet right\. 1 of 2 tests pass\./);
+  const failures = await page.locator('#gen-failures li').allTextContents();
+  assert.equal(failures.length, 1);
+  assert.match(failures[0], /^long service: expected eligible, decided not eligible\./);
+  assert.match(await page.locator('#gen-outcome').textContent(), /4 rounds/);
+  assert.equal((await modelRequests()).length, 4);
+  await axe(page, 'generate-failing');
+
   // Generate and test with the default model: the model takes its time,
   // so the progress shows; then the outcome.
   await script({ reply, delay_ms: 2500 });
-  await page.selectOption('#gen-model', 'scripted');
   await typeKey(page);
   await tabTo(page, '#generate-and-test', 20);
   await page.keyboard.press('Enter');
@@ -206,10 +222,12 @@ test('generate: over budget, generate and test with progress, the key forgotten,
 
   // The model got the key in the Authorization header, and nowhere else.
   const seen = await modelRequests();
-  assert.equal(seen.length, 1);
-  assert.equal(seen[0].headers.authorization, `Bearer ${providerKey}`);
-  const elsewhere = JSON.stringify({ ...seen[0].headers, authorization: '' }) + seen[0].body;
-  assert.ok(!elsewhere.includes(providerKey), 'the key is in no other header and not in the prompt');
+  assert.equal(seen.length, 5);
+  for (const r of seen) {
+    assert.equal(r.headers.authorization, `Bearer ${providerKey}`);
+    const elsewhere = JSON.stringify({ ...r.headers, authorization: '' }) + r.body;
+    assert.ok(!elsewhere.includes(providerKey), 'the key is in no other header and not in the prompt');
+  }
   const draft = await api('GET', `/projects/${projectId}/draft`);
   assert.equal(draft.origin, 'generation');
 
@@ -257,7 +275,7 @@ test('generate: over budget, generate and test with progress, the key forgotten,
   assert.match(await page.locator('#gen-headline').textContent(), /cancelled/);
   const st = await api('GET', `/projects/${projectId}/status`);
   assert.equal(st.outcome, 'cancelled');
-  assert.equal((await modelRequests()).length, 2);
+  assert.equal((await modelRequests()).length, 6);
   await noKeyKept(page);
   await axe(page, 'generate-cancelled');
   clean();

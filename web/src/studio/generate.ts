@@ -10,6 +10,7 @@
 // and the draft's source questions can be settled as guidance.
 
 import { announce, append, h, idFor } from '../dom.js';
+import { outcomeWords } from './caseform.js';
 import { type StudioClient, StudioError, newIdempotencyKey } from './client.js';
 import { loadDraft } from './editor.js';
 import {
@@ -182,7 +183,7 @@ export async function generateView(client: StudioClient, projectId: string, cont
             h(
               'ul',
               { id: 'gen-failures', class: 'evidence' },
-              ...o.failures.map((f) => h('li', {}, h('strong', {}, f.name), `: expected ${f.expected}, decided ${f.got}.`, f.hint ? h('span', { class: 'hint' }, ' ' + f.hint) : null)),
+              ...o.failures.map((f) => h('li', {}, h('strong', {}, f.name), `: expected ${outcomeWords(f.expected).toLowerCase()}, decided ${outcomeWords(f.got).toLowerCase()}.`, f.hint ? h('span', { class: 'hint' }, ' ' + f.hint) : null)),
             ),
           )
         : null,

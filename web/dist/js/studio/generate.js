@@ -9,6 +9,7 @@
 // prompt over the model's budget is explained with its largest sources,
 // and the draft's source questions can be settled as guidance.
 import { announce, append, h, idFor } from '../dom.js';
+import { outcomeWords } from './caseform.js';
 import { StudioError, newIdempotencyKey } from './client.js';
 import { loadDraft } from './editor.js';
 import { announcement, isActive, outcomeOf, overBudget, overBudgetWords, progressFacts, settledReading, settleText, } from './generation.js';
@@ -97,7 +98,7 @@ export async function generateView(client, projectId, container) {
         outcome.className = 'card check status-' + (o.kind === 'accepted' ? 'pass' : o.kind === 'failing_tests' ? 'warn' : 'fail');
         outcome.replaceChildren();
         append(outcome, title, h('p', { id: 'gen-headline', class: 'count' }, o.headline), o.lines.length ? h('ul', { class: 'evidence' }, ...o.lines.map((l) => h('li', {}, l))) : null, o.failures.length
-            ? h('div', {}, h('h4', {}, 'Tests that fail'), h('ul', { id: 'gen-failures', class: 'evidence' }, ...o.failures.map((f) => h('li', {}, h('strong', {}, f.name), `: expected ${f.expected}, decided ${f.got}.`, f.hint ? h('span', { class: 'hint' }, ' ' + f.hint) : null))))
+            ? h('div', {}, h('h4', {}, 'Tests that fail'), h('ul', { id: 'gen-failures', class: 'evidence' }, ...o.failures.map((f) => h('li', {}, h('strong', {}, f.name), `: expected ${outcomeWords(f.expected).toLowerCase()}, decided ${outcomeWords(f.got).toLowerCase()}.`, f.hint ? h('span', { class: 'hint' }, ' ' + f.hint) : null))))
             : null, o.hint
             ? h('p', { id: 'gen-next' }, h('strong', {}, 'Next step: '), o.hint.message, ' ', hintScreen ? h('a', { href: href(hintScreen) }, `Go to ${screenTitles[hintScreen]}`) : null)
             : null, o.kind === 'accepted' || o.kind === 'failing_tests' ? h('p', {}, h('a', { href: href('draft'), id: 'gen-open-draft' }, 'Open the draft on the Rules screen')) : null);
