@@ -318,8 +318,11 @@ export async function generateView(client: StudioClient, projectId: string, cont
     }
     if (id !== run) return;
     if ('state' in answer) {
-      // Still running after the request's wait: go on polling.
+      // Still running after the request's wait: poll until it ends (a
+      // fresh chain, which no longer waits for the job to appear).
       if (isActive(answer)) drawProgress(answer);
+      const next = ++run;
+      window.setTimeout(() => void poll(next, false), pollEvery);
       return;
     }
     run++;

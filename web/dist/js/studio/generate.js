@@ -232,9 +232,12 @@ export async function generateView(client, projectId, container) {
         if (id !== run)
             return;
         if ('state' in answer) {
-            // Still running after the request's wait: go on polling.
+            // Still running after the request's wait: poll until it ends (a
+            // fresh chain, which no longer waits for the job to appear).
             if (isActive(answer))
                 drawProgress(answer);
+            const next = ++run;
+            window.setTimeout(() => void poll(next, false), pollEvery);
             return;
         }
         run++;
