@@ -25,7 +25,7 @@ const answerMargin = 5 * time.Second
 // answering 202 with the status envelope (the generation goes on).
 const DefaultWait = 5 * time.Minute
 
-const keyDoc = "The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET the OpenAPI description for the list); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key."
+const keyDoc = "The caller's provider key goes in the `X-Provider-Key` header or the `provider_key` member; it is used for this request only and never stored, logged or echoed (no status or cancel call needs it). `model` picks a model of the server's table (GET /generation/models lists them); omitted, the server's default. An unknown model is 422 `model_unknown`; a missing key is 422 `provider_key_missing`: there is no fallback to another model or a platform key."
 
 func registerGeneration(s *api.Server, h *handler, op func(id, method, path, summary, description string, scopes []auth.Scope) api.Route) {
 	write := []auth.Scope{auth.ScopeProjectsWrite}
@@ -51,6 +51,11 @@ func registerGeneration(s *api.Server, h *handler, op func(id, method, path, sum
 	cancel.Refusals = []api.Refusal{{Status: http.StatusConflict, ReasonCode: worker.ReasonNotActive, Meaning: "the generation is not the active one, or ended otherwise than by a cancel."}}
 	api.Register(s, cancel, h.cancel)
 
+	models := op("list-generation-models", http.MethodGet, "/generation/models", "List the generation models",
+		"The models a generation or discovery call may name in `model`, in the server's order: each with its `name`, `context_window`, `token_budget` (the most tokens a prompt may count with it: the window less the headroom kept for the answer; a prompt over it is refused with `token_budget_exceeded` before any call) and `default` (the one used when `model` is omitted). A server without a generation worker lists none.", []auth.Scope{auth.ScopeProjectsRead})
+	models.NotFound = ""
+	api.Register(s, models, h.models)
+
 	fields := gen("discover-project-fields", "/projects/{project_id}/discover/fields", "Propose a field vocabulary",
 		"Asks the model for the facts an applicant must be asked, from the active sources: each field with `id`, `type`, `question`, `enum_values` and the `quote` it comes from, `verified` when the quote is in a source (`source_id`). Nothing is stored. "+keyDoc)
 	api.Register(s, fields, h.discoverFields)
@@ -72,6 +77,41 @@ var generationRefusals = []api.Refusal{
 	{Status: http.StatusUnprocessableEntity, ReasonCode: authoring.ReasonNoSeed, Meaning: "refine found no ruleset to start from."},
 	{Status: http.StatusConflict, ReasonCode: worker.ReasonGenerationActive, Meaning: "the project already has a generation queued or running."},
 	{Status: http.StatusBadGateway, ReasonCode: llm.ReasonAuthFailed, Meaning: "the provider refused the key (also provider_rate_limited, provider_unavailable, provider_timeout, provider_model_unknown, provider_bad_request, provider_response_invalid; `retryable` says whether to try again)."},
+}
+
+// generationModel is one model of the server's table, as list-generation-models
+// shows it, so a client can offer the choice and say what fits.
+type generationModel struct {
+	Name          string `json:"name" doc:"The model's name, to send as model."`
+	ContextWindow int    `json:"context_window" doc:"The model's window in tokens, prompt and answer together."`
+	TokenBudget   int    `json:"token_budget" doc:"The most tokens a generation prompt may count with this model."`
+	Default       bool   `json:"default" doc:"Whether this is the model used when model is omitted."`
+}
+
+// modelList is list-generation-models' answer.
+type modelList struct {
+	Models []generationModel `json:"models" nullable:"false" doc:"The server's models, the default first."`
+}
+
+type modelsOutput struct {
+	Body modelList
+}
+
+// models lists the generator's model table; it needs no project, only the
+// projects:read scope, as every studio screen does.
+func (h *handler) models(_ context.Context, _ *struct{}) (*modelsOutput, error) {
+	out := &modelsOutput{}
+	out.Body.Models = []generationModel{}
+	if h.generator == nil {
+		return out, nil
+	}
+	table := h.generator.Models()
+	def := table.Default().Name
+	for _, name := range table.Names() {
+		info, _ := table.Lookup(name)
+		out.Body.Models = append(out.Body.Models, generationModel{Name: name, ContextWindow: info.ContextWindow, TokenBudget: info.Budget(), Default: name == def})
+	}
+	return out, nil
 }
 
 // generateBody is the optional body of generate, generate-and-test and the

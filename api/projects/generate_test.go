@@ -15,6 +15,7 @@ import (
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/api/apitest"
 	"github.com/eligo/eligo/api/rulesets"
+	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/authoring/llm"
 	"github.com/eligo/eligo/authoring/llm/llmtest"
 	"github.com/eligo/eligo/worker"
@@ -450,4 +451,34 @@ func TestDiscover(t *testing.T) {
 		t.Fatalf("sections: %s", r.Raw)
 	}
 	noTrace(t, g)
+}
+
+// The model table is listed in the configured order, the default first and
+// marked, each with its window and prompt budget; a key without
+// projects:read is refused.
+func TestListGenerationModels(t *testing.T) {
+	t.Parallel()
+	g := newGenFixture(t, "local-big:131072,local-small:8192:cl100k_base", 0)
+	r := call(t, g.Fixture, g.key, http.MethodGet, "/generation/models", nil)
+	want(t, r, http.StatusOK)
+	got := list(t, obj(t, r.Body)["models"])
+	wantModels := []map[string]any{
+		{"name": "local-big", "context_window": 131072.0, "token_budget": float64(131072 - llm.DefaultReserved), "default": true},
+		{"name": "local-small", "context_window": 8192.0, "token_budget": float64(8192 - 8192/4), "default": false},
+	}
+	if len(got) != len(wantModels) {
+		t.Fatalf("models: %s", r.Raw)
+	}
+	for i, w := range wantModels {
+		m := obj(t, got[i])
+		for k, v := range w {
+			if m[k] != v {
+				t.Errorf("model %d %s = %v, want %v (%s)", i, k, m[k], v, r.Raw)
+			}
+		}
+	}
+	writer := tenantKey(t, g.Fixture, "acme", auth.ScopeProjectsWrite)
+	if r := call(t, g.Fixture, writer, http.MethodGet, "/generation/models", nil); r.Status != http.StatusForbidden {
+		t.Fatalf("without projects:read: %s", r.Raw)
+	}
 }

@@ -127,6 +127,7 @@ func exampleCalls(t *testing.T, f *apitest.Fixture, model *llmtest.Server) []exa
 		{op: "add-project-guidance", method: http.MethodPost, path: "/projects/{project_id}/guidance", params: project, keyed: true,
 			body: `{"guidance_text":"Count months of employment, not of the current contract.","process_type":"rule_generation","adherence":"exact"}`},
 		{op: "list-project-guidance", method: http.MethodGet, path: "/projects/{project_id}/guidance", params: project, keyed: true},
+		{op: "list-generation-models", method: http.MethodGet, path: "/generation/models", keyed: true},
 		{op: "discover-project-fields", method: http.MethodPost, path: "/projects/{project_id}/discover/fields", params: project, keyed: true,
 			headers: providerKey, body: `{"model":"gpt-4.1-mini"}`},
 		{op: "discover-project-sections", method: http.MethodPost, path: "/projects/{project_id}/discover/sections", params: project, keyed: true,

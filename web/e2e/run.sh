@@ -3,7 +3,9 @@
 # temporary folder, create a throwaway database on the local cluster (or
 # the one DATABASE_URL names), migrate it, publish the casebank rulesets the
 # tests use as public demo rulesets (as scripts/run.sh does), start
-# `eligo serve` on a free loopback port, and run the browser tests
+# `eligo serve` on a free loopback port (its generation calling the
+# scripted model of e2e/model.mjs, whose address the tests get in
+# ELIGO_MODEL_URL), and run the browser tests
 # (*.test.mjs: playwright-core driving Debian's chromium) against it, or
 # only the spec files given (run.sh e2e/session.test.mjs). A key for the
 # sign-in and studio tests, of a tenant of their own with the projects and
@@ -26,7 +28,12 @@ dburl="${base%/*}/$db$query"
 
 tmp="$(mktemp -d)"
 server=""
+model=""
 cleanup() {
+	if [[ -n "$model" ]]; then
+		kill "$model" 2>/dev/null || true
+		wait "$model" 2>/dev/null || true
+	fi
 	if [[ -n "$server" ]]; then
 		kill "$server" 2>/dev/null || true
 		wait "$server" 2>/dev/null || true
@@ -73,11 +80,32 @@ ikey="$("$tmp/eligo" keys create --tenant "$itenant" --tier pro --name "intervie
 	exit 1
 }
 
+# The scripted model generation calls (generate.test.mjs scripts its
+# answers): a roomy default model and one whose budget no prompt fits.
+node "$web/e2e/model.mjs" >"$tmp/model.out" 2>"$tmp/model.log" &
+model=$!
+model_origin=""
+for _ in $(seq 1 100); do
+	model_origin="$(sed -n 's|^model serving on \(http://[^/]*\)$|\1|p' "$tmp/model.out")"
+	[[ -n "$model_origin" ]] && break
+	if ! kill -0 "$model" 2>/dev/null; then
+		cat "$tmp/model.log" >&2
+		echo "e2e: the scripted model exited before serving" >&2
+		exit 1
+	fi
+	sleep 0.1
+done
+if [[ -z "$model_origin" ]]; then
+	echo "e2e: the scripted model did not start within 10 s" >&2
+	exit 1
+fi
+
 # Generous anonymous budgets: the tests make a few hundred anonymous calls.
 # The decision spool is the run's own: the default (.data/spool) belongs to
 # `make run` and its database.
 "$tmp/eligo" serve --addr 127.0.0.1:0 --budgets anonymous.decide=100000,anonymous.rulesets=100000 \
-	--decision-spool "$tmp/spool" >"$tmp/serve.out" 2>"$tmp/serve.log" &
+	--decision-spool "$tmp/spool" --model-base-url "$model_origin/v1" --models "scripted:131072,scripted-tiny:1024" \
+	>"$tmp/serve.out" 2>"$tmp/serve.log" &
 server=$!
 origin=""
 for _ in $(seq 1 300); do
@@ -98,4 +126,4 @@ fi
 cd "$web"
 specs=("$@")
 [[ ${#specs[@]} -gt 0 ]] || specs=(e2e/)
-ELIGO_URL="$origin" ELIGO_KEY="$key" ELIGO_TENANT="$tenant" ELIGO_INTERVIEW_KEY="$ikey" ELIGO_INTERVIEW_TENANT="$itenant" node --test "${specs[@]}"
+ELIGO_URL="$origin" ELIGO_KEY="$key" ELIGO_TENANT="$tenant" ELIGO_INTERVIEW_KEY="$ikey" ELIGO_INTERVIEW_TENANT="$itenant" ELIGO_MODEL_URL="$model_origin" node --test "${specs[@]}"

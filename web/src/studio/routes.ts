@@ -2,7 +2,7 @@
 // one page and Back and Forward move between the studio's screens.
 
 /** The screens of one project, in the order the studio's tabs show them. */
-export const projectScreens = ['sources', 'draft', 'tests', 'review', 'changes', 'publish'] as const;
+export const projectScreens = ['sources', 'generate', 'draft', 'tests', 'review', 'changes', 'publish'] as const;
 export type ProjectScreen = (typeof projectScreens)[number];
 
 /** A studio route: the project list (with sign-in), or one screen of a project. */
@@ -30,7 +30,8 @@ export function screenFor(actionableVia: string): ProjectScreen | null {
   if (!m) return null;
   const rest = m[1] ?? '';
   if (rest.startsWith('/draft/diff')) return 'changes';
-  if (rest.startsWith('/draft') || rest.startsWith('/guidance') || rest.startsWith('/generate')) return 'draft';
+  if (rest.startsWith('/generate') || rest.startsWith('/guidance')) return 'generate';
+  if (rest.startsWith('/draft')) return 'draft';
   if (rest.startsWith('/tests') || rest.startsWith('/suggest')) return 'tests';
   if (rest.startsWith('/sources')) return 'sources';
   if (rest.startsWith('/review')) return 'review';
@@ -41,6 +42,7 @@ export function screenFor(actionableVia: string): ProjectScreen | null {
 /** screenTitles are the tabs' labels. */
 export const screenTitles: Record<ProjectScreen, string> = {
   sources: 'Sources',
+  generate: 'Generate',
   draft: 'Rules',
   tests: 'Tests',
   review: 'Review',

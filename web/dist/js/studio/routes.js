@@ -1,7 +1,7 @@
 // The studio's addresses: hash routes under #/studio, so the server serves
 // one page and Back and Forward move between the studio's screens.
 /** The screens of one project, in the order the studio's tabs show them. */
-export const projectScreens = ['sources', 'draft', 'tests', 'review', 'changes', 'publish'];
+export const projectScreens = ['sources', 'generate', 'draft', 'tests', 'review', 'changes', 'publish'];
 /** parseStudioRoute reads a location hash; null when it is not a studio address. */
 export function parseStudioRoute(hash) {
     if (hash === '#/studio' || hash === '#/studio/' || hash === '#/studio/projects')
@@ -28,7 +28,9 @@ export function screenFor(actionableVia) {
     const rest = m[1] ?? '';
     if (rest.startsWith('/draft/diff'))
         return 'changes';
-    if (rest.startsWith('/draft') || rest.startsWith('/guidance') || rest.startsWith('/generate'))
+    if (rest.startsWith('/generate') || rest.startsWith('/guidance'))
+        return 'generate';
+    if (rest.startsWith('/draft'))
         return 'draft';
     if (rest.startsWith('/tests') || rest.startsWith('/suggest'))
         return 'tests';
@@ -43,6 +45,7 @@ export function screenFor(actionableVia) {
 /** screenTitles are the tabs' labels. */
 export const screenTitles = {
     sources: 'Sources',
+    generate: 'Generate',
     draft: 'Rules',
     tests: 'Tests',
     review: 'Review',

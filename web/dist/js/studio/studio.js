@@ -1,10 +1,11 @@
 // The studio's frame: who is signed in (or the sign-in form), the project
 // list, and for one project its name and the tabs of its screens (sources,
-// rules, tests, review, publish). Each screen is drawn by its own module;
+// generate, rules, tests, review, changes, publish). Each screen is drawn by its own module;
 // this one only decides which, and where focus goes when it changes.
 import { h } from '../dom.js';
 import { changesView } from './draftdiff.js';
 import { editorView } from './editor.js';
+import { generateView } from './generate.js';
 import { projectsView } from './projects.js';
 import { publishView } from './publish.js';
 import { reviewView } from './review.js';
@@ -15,6 +16,7 @@ import { testsView } from './tests.js';
 import { alertBox, errorMessage } from './ui.js';
 const screens = {
     sources: sourcesView,
+    generate: generateView,
     draft: editorView,
     tests: testsView,
     review: reviewView,
