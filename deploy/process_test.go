@@ -92,7 +92,8 @@ type replica struct {
 }
 
 // start runs the process and waits for its "serving" line. The first
-// start takes a free port; later ones reuse it.
+// start takes a free port; later ones reuse it. The test that made the
+// replica kills it at its end (kill), not the subtest that starts it.
 func (r *replica) start(t *testing.T) {
 	t.Helper()
 	addr := r.addr
@@ -116,7 +117,6 @@ func (r *replica) start(t *testing.T) {
 		t.Fatalf("%s: start: %v", r.name, err)
 	}
 	r.cmd, r.exited = cmd, make(chan error, 1)
-	t.Cleanup(func() { r.kill() })
 	lines := bufio.NewReader(stdout)
 	for {
 		line, err := lines.ReadString('\n')
@@ -175,7 +175,7 @@ func (r *replica) killNow(t *testing.T) {
 	r.exited = nil
 }
 
-// kill is the cleanup: SIGKILL if still running.
+// kill is the test's cleanup: SIGKILL if still running.
 func (r *replica) kill() {
 	if r.exited == nil {
 		return
@@ -274,10 +274,12 @@ func (b *balancer) command(t *testing.T, cmd string) string {
 
 // serverStat is a backend server's line of HAProxy's statistics.
 type serverStat struct {
-	status string // UP, DOWN, DRAIN, MAINT, or a transition such as "UP 1/2"
-	scur   int    // sessions open now
-	eresp  int    // responses that failed: the server closed or reset mid-answer
-	hrsp5  int    // 5xx responses the server sent
+	status  string // UP, DOWN, DRAIN, MAINT, or a transition such as "UP 1/2"
+	scur    int    // sessions open now
+	eresp   int    // responses that failed: the server closed or reset mid-answer
+	hrsp5   int    // 5xx responses the server sent
+	srvAbrt int    // transfers the server aborted
+	econ    int    // connections that failed
 }
 
 // stats reads the backend eligo's servers from "show stat".
@@ -302,7 +304,7 @@ func (b *balancer) stats(t *testing.T) map[string]serverStat {
 			continue
 		}
 		out[row[col["svname"]]] = serverStat{status: row[col["status"]], scur: num(row, "scur"),
-			eresp: num(row, "eresp"), hrsp5: num(row, "hrsp_5xx")}
+			eresp: num(row, "eresp"), hrsp5: num(row, "hrsp_5xx"), srvAbrt: num(row, "srv_abrt")}
 	}
 	return out
 }

@@ -53,9 +53,12 @@ func TestReplicas(t *testing.T) {
 	pool := storetest.New(t)
 	dbURL := pool.Config().ConnString()
 
+	// Private: a key refused on the open surface falls back to anonymous
+	// access (docs/api.md#keys-and-access), which a public ruleset would
+	// grant; a private one answers the key's refusal.
 	rules := filepath.Join("..", "casebank", "us-fmla-employee", "us-fmla-employee.rules")
 	if code, out, errOut := runEligo(t, bin, "publish", "--database-url", dbURL, "--tenant", "demo", rules,
-		"--public", "--slug", "demo/fmla"); code != 0 {
+		"--slug", "demo/fmla"); code != 0 {
 		t.Fatalf("publish exited %d: %s %s", code, out, errOut)
 	}
 	newKey := func(name, tier, scopes string) string {
@@ -90,6 +93,11 @@ func TestReplicas(t *testing.T) {
 				// long before a cached key row would expire.
 				"--key-cache-ttl", "10m"}}
 	}
+	t.Cleanup(func() {
+		for _, r := range replicas {
+			r.kill()
+		}
+	})
 	var started sync.WaitGroup
 	for _, r := range replicas {
 		started.Go(func() { r.start(t) })
@@ -140,9 +148,9 @@ func TestReplicas(t *testing.T) {
 			t.Fatalf("keys revoke exited %d: %s %s", code, out, errOut)
 		}
 		for _, r := range replicas {
-			waitFor(t, r.name+" to refuse the revoked key", func() bool {
-				status, _ := decide("http://"+r.addr, revokedKey, 1)
-				return status == http.StatusUnauthorized
+			waitFor(t, r.name+" to refuse the revoked key", func() (bool, string) {
+				status, body := decide("http://"+r.addr, revokedKey, 1)
+				return status == http.StatusUnauthorized, fmt.Sprintf("%d %s", status, body)
 			})
 		}
 	})
@@ -231,8 +239,9 @@ func TestReplicas(t *testing.T) {
 			}
 		}
 		// The process running it stops its model call.
-		waitFor(t, "the cancelled generation's worker to stop", func() bool {
-			return projectStatus(t, client, starter, loadKey).WorkerLifecycle == "stopped"
+		waitFor(t, "the cancelled generation's worker to stop", func() (bool, string) {
+			st := projectStatus(t, client, starter, loadKey)
+			return st.WorkerLifecycle == "stopped", fmt.Sprintf("%+v", st)
 		})
 	})
 
@@ -242,6 +251,7 @@ func TestReplicas(t *testing.T) {
 		load.waitAcknowledged(t, 300)
 		killAt := time.Now()
 		killed.killNow(t)
+		deadAt := time.Now()
 		t.Logf("%s killed after %d decisions", killed.name, load.acknowledgedCount())
 		lb.waitStatus(t, killed.name, "DOWN")
 		load.waitAcknowledged(t, load.acknowledgedCount()+200)
@@ -266,33 +276,41 @@ func TestReplicas(t *testing.T) {
 		}
 		results := load.stop()
 
+		// A request was in flight on the killed process if it began before
+		// the process was gone and ended after the signal was sent. Such a
+		// request may fail: HAProxy answers 502, or closes the caller's
+		// connection without an answer, as the server did. No other may.
 		var ok, failed, inFlightAtKill int
 		for _, res := range results {
-			inFlight := res.start.Before(killAt) && res.end.After(killAt)
+			inFlight := res.start.Before(deadAt) && res.end.After(killAt)
 			if inFlight {
 				inFlightAtKill++
 			}
 			switch {
-			case res.status == http.StatusOK || res.status == http.StatusCreated:
+			case res.status == http.StatusOK:
 				ok++
-			case res.status >= 500 && inFlight:
+			case (res.status >= 500 || res.status == 0) && inFlight:
 				failed++
+				t.Logf("in flight at the kill: %s %s: %d %s", res.method, res.path, res.status, res.body)
 			default:
 				t.Errorf("%s %s: %d %s (started %v after the kill)", res.method, res.path, res.status, res.body,
 					res.start.Sub(killAt).Round(time.Millisecond))
 			}
 		}
 		acknowledged = append(acknowledged, load.acknowledged()...)
-		t.Logf("%d requests: %d answered, %d failed of %d in flight when %s was killed", len(results), ok, failed, inFlightAtKill, killed.name)
-		if failed > inFlightAtKill {
-			t.Errorf("%d 5xx, more than the %d requests in flight at the kill", failed, inFlightAtKill)
+		t.Logf("%d requests: %d answered; %d failed, of %d in flight while %s was being killed (%v)", len(results), ok, failed,
+			inFlightAtKill, killed.name, deadAt.Sub(killAt).Round(time.Millisecond))
+		// Each connection has at most one request in flight, so at most
+		// one per connection can have been on the killed process.
+		if failed > loadConnections {
+			t.Errorf("%d requests failed, more than the load's %d connections could have had on %s", failed, loadConnections, killed.name)
 		}
-		// Only the killed replica's answers broke off: HAProxy saw none
-		// fail on the rolled two.
+		// HAProxy saw no answer break off on the two rolled replicas, and
+		// none of them sent a 5xx.
 		for name, st := range lb.stats(t) {
 			t.Logf("haproxy: %s: %+v", name, st)
-			if name != killed.name && (st.eresp > 0 || st.hrsp5 > 0) {
-				t.Errorf("haproxy: %s, rolled with SIGTERM, failed %d answers and sent %d 5xx", name, st.eresp, st.hrsp5)
+			if name != killed.name && (st.eresp > 0 || st.srvAbrt > 0 || st.hrsp5 > 0) {
+				t.Errorf("haproxy: %s, rolled with SIGTERM: %d answers failed, %d aborted, %d 5xx", name, st.eresp, st.srvAbrt, st.hrsp5)
 			}
 		}
 	})
@@ -361,13 +379,18 @@ func projectStatus(t *testing.T, client *http.Client, project, key string) gener
 	return st
 }
 
-// waitFor polls cond until it holds, for at most a minute.
-func waitFor(t *testing.T, what string, cond func() bool) {
+// waitFor polls cond until it holds, for at most a minute; cond also
+// says what it saw, for the failure message.
+func waitFor(t *testing.T, what string, cond func() (bool, string)) {
 	t.Helper()
 	start := time.Now()
-	for !cond() {
+	for {
+		ok, saw := cond()
+		if ok {
+			break
+		}
 		if time.Since(start) > time.Minute {
-			t.Fatalf("waited a minute for %s", what)
+			t.Fatalf("waited a minute for %s; last saw %s", what, saw)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -394,11 +417,14 @@ type load struct {
 	acks    int
 }
 
+// loadConnections is how many callers the load runs at once.
+const loadConnections = 7
+
 const draftBody = `{"rules":"ruleset \"demo/grant\"\nsection grant\nfield person.age int\ngroup age all \"Age\" {\n  criterion adult \"At least 18\" {\n    person.age >= 18\n  }\n}\n"}`
 
 func startLoad(client *http.Client, base, key, project string, decideBody func(int) string) *load {
 	l := &load{stopped: make(chan struct{})}
-	for w := range 7 {
+	for w := range loadConnections {
 		l.wg.Go(func() {
 			for i := 0; ; i++ {
 				select {
