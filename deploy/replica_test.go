@@ -243,6 +243,16 @@ func TestReplicas(t *testing.T) {
 			st := projectStatus(t, client, starter, loadKey)
 			return st.WorkerLifecycle == "stopped", fmt.Sprintf("%+v", st)
 		})
+		// Only the process that accepted it ran it (it alone held the
+		// provider key): its generation families moved, no other's did.
+		for _, r := range replicas {
+			g := metricstest.Scrape(t, r.metrics)
+			rounds := metricstest.Sum(t, g, "eligo_generation_rounds_total", map[string]string{"model": "scripted"})
+			ended := metricstest.Sum(t, g, "eligo_generations_total", map[string]string{"model": "scripted", "outcome": "cancelled"})
+			if want := r == started; (rounds >= 1) != want || (ended == 1) != want {
+				t.Errorf("%s: eligo_generation_rounds_total %v, eligo_generations_total{outcome=cancelled} %v (ran it: %v)", r.name, rounds, ended, want)
+			}
+		}
 	})
 
 	t.Run("kill and roll under load", func(t *testing.T) {
