@@ -279,7 +279,6 @@ type serverStat struct {
 	eresp   int    // responses that failed: the server closed or reset mid-answer
 	hrsp5   int    // 5xx responses the server sent
 	srvAbrt int    // transfers the server aborted
-	econ    int    // connections that failed
 }
 
 // stats reads the backend eligo's servers from "show stat".
