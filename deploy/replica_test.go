@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -22,6 +23,9 @@ import (
 	"github.com/eligo/eligo/store"
 	"github.com/eligo/eligo/store/storetest"
 )
+
+// uuidPattern is a request id HAProxy's %[uuid] made.
+var uuidPattern = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$`)
 
 // meteredBudget is the starter tier's /decide budget the replicas run
 // with: small enough to exhaust in a moment through the balancer.
@@ -130,6 +134,17 @@ func TestReplicas(t *testing.T) {
 		if status, body := decide(lb.url, loadKey, i); status != http.StatusOK {
 			t.Fatalf("decide through the balancer: %d %s", status, body)
 		}
+	}
+	// The balancer gives a request that came without an id one of its
+	// own, which the replica keeps and answers with, so that HAProxy's
+	// log and the replica's name the same request.
+	res, err := client.Get(lb.url + "/readyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if id := res.Header.Get("X-Request-Id"); !uuidPattern.MatchString(id) {
+		t.Errorf("X-Request-Id through the balancer: %q, want the UUID HAProxy set", id)
 	}
 
 	t.Run("revocation", func(t *testing.T) {
