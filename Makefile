@@ -7,7 +7,7 @@ SHELL := bash
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 5s
 
-.PHONY: deps build run test vet staticcheck gotest plaintest fuzz calendartest bench eval-generation db-url db-stop web webtest openapi clients openapitest vscodetest
+.PHONY: deps build run test vet staticcheck gotest plaintest fuzz calendartest bench eval-generation db-url db-stop web webtest openapi clients openapitest vscodetest replicas
 
 deps:
 	@scripts/deps.sh
@@ -24,7 +24,8 @@ db-url:
 db-stop:
 	@scripts/devdb.sh stop
 
-# test: packages, database, vet, staticcheck, race tests, then in the plain
+# test: packages, database, vet, staticcheck, race tests (among them
+# deploy/'s replica test: three eligo serve behind HAProxy), then in the plain
 # build the Z3 binding's memory-leak test (it measures resident memory, which
 # the race detector's shadow memory would swamp) and the solver's
 # differential test at 2,000 random answer sets per ruleset (the race run
@@ -52,6 +53,16 @@ plaintest:
 
 fuzz:
 	scripts/fuzz.sh $(FUZZTIME)
+
+# replicas: the deployment of deploy/ on loopback (deploy/replica_test.go):
+# three eligo serve (the binary, built by the test) behind HAProxy with
+# deploy/haproxy.cfg, one killed and two rolled under load; then the
+# checks of deploy/'s files (haproxy -c, systemd-analyze, promtool, the
+# environment file against the flags). gotest runs the same tests as part
+# of go test ./...; this target runs them alone, verbosely.
+replicas: deps
+	@url="$${DATABASE_URL:-$$(scripts/devdb.sh url)}"; export DATABASE_URL="$$url"; \
+	go test -count=1 -v ./deploy/
 
 # calendartest: the date-sensitive suites with the clock (ELIGO_TODAY) set
 # to today, the first and last day of every casebank period and the day

@@ -71,6 +71,7 @@ var layers = map[string]int{
 	"cmd/eligo-load":              11,
 	"cmd/eligo-evalgen":           11,
 	"docs":                        11, // the manual and the tests that keep it true; no code
+	"deploy":                      11, // the deployment to copy and the tests that run it; no code
 	// The generated Go client imports nothing of the project; it ranks
 	// above everything because it is for the API's users: no package of
 	// the service may import it.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/catalog"
+	"github.com/eligo/eligo/metrics/metricstest"
 	"github.com/eligo/eligo/store/storetest"
 )
 
@@ -46,7 +47,7 @@ func TestChangesReachTheOtherServerAtOnce(t *testing.T) {
 
 	const ttl = "10m"
 	args := []string{"--database-url", dbURL, "--worker=false", "--key-cache-ttl", ttl, "--ref-cache-ttl", ttl,
-		"--budgets", "anonymous.decide=1000000"}
+		"--budgets", "anonymous.decide=1000000", "--metrics-addr", "127.0.0.1:0"}
 	a, b := startServe(t, args...), startServe(t, args...)
 	defer a.stop(t)
 	defer b.stop(t)
@@ -64,11 +65,16 @@ func TestChangesReachTheOtherServerAtOnce(t *testing.T) {
 	}
 
 	// Made private through a: anonymous callers of b no longer find it.
+	invalidationsBefore := metricstest.Sum(t, metricstest.Scrape(t, b.metrics), "eligo_catalog_invalidations_total", nil)
 	if got := a.send(t, http.MethodPatch, "/rulesets/"+url.PathEscape("demo/fmla")+"/visibility", key,
 		`{"visibility":"private"}`); got != http.StatusOK {
 		t.Fatalf("make private: %d", got)
 	}
 	waitFor(t, "b to refuse the ruleset made private", func() bool { return b.decide(t, "", "demo/fmla") == http.StatusNotFound })
+	// b counted the notification that made it drop the ruleset.
+	if after := metricstest.Sum(t, metricstest.Scrape(t, b.metrics), "eligo_catalog_invalidations_total", nil); after <= invalidationsBefore {
+		t.Errorf("b's eligo_catalog_invalidations_total stayed at %v after the change through a", after)
+	}
 	if got := b.decide(t, key, "demo/fmla"); got != http.StatusOK {
 		t.Fatalf("the owner's decide on its private ruleset through b: %d", got)
 	}

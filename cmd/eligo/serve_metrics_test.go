@@ -167,6 +167,11 @@ func TestMetrics(t *testing.T) {
 		}
 	}
 
+	// The spool ships the two records to the table within moments.
+	waitFor(t, "the spool to ship both records", func() bool {
+		_, now := scrape(t, srv)
+		return now["eligo_decision_log_shipped_total"].sum(nil) >= 2
+	})
 	if _, ok := before["eligo_decision_log_spool_bytes"]; !ok {
 		t.Error("no eligo_decision_log_spool_bytes: the spool's lag is not exported")
 	}

@@ -3,9 +3,13 @@
 package metricstest
 
 import (
+	"net/http"
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
 )
 
 // Sum is the total of family name's series in g whose labels include
@@ -39,4 +43,30 @@ func Sum(t testing.TB, g prometheus.Gatherer, name string, want map[string]strin
 		}
 	}
 	return total
+}
+
+// Scrape reads the metrics page at url (another process's `eligo serve
+// --metrics-addr`) once, as Prometheus would, and returns what it held as a
+// Gatherer, so that Sum reads another process's counts as it reads this
+// one's.
+func Scrape(t testing.TB, url string) prometheus.Gatherer {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatalf("scrape %s: %v", url, err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("scrape %s: %s", url, res.Status)
+	}
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	parsed, err := parser.TextToMetricFamilies(res.Body)
+	if err != nil {
+		t.Fatalf("scrape %s: parse: %v", url, err)
+	}
+	families := make([]*dto.MetricFamily, 0, len(parsed))
+	for _, f := range parsed {
+		families = append(families, f)
+	}
+	return prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) { return families, nil })
 }
