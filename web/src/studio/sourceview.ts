@@ -56,9 +56,9 @@ export async function sourceTextView(client: StudioClient, projectId: string, so
       }
       const first = !seen.has(seg.clause.number);
       seen.add(seg.clause.number);
-      const el = clauseElement(projectId, seg.clause, seg.text, first);
-      pieces.set(seg.clause, el);
-      text.append(el);
+      const { clause, shown } = clauseElement(projectId, seg.clause, seg.text, first);
+      pieces.set(seg.clause, clause);
+      text.append(shown);
     }
     const pageHeading = paged ? h('h3', { id: `page-${p.page}` }, `Page ${p.page}`) : null;
     return h('section', { class: 'source-page', 'aria-labelledby': paged ? `page-${p.page}` : 'source-heading' }, pageHeading, text);
@@ -96,14 +96,18 @@ export async function sourceTextView(client: StudioClient, projectId: string, so
   }
 }
 
-/** clauseElement is a clause's piece in the text, followed by its mark: who cites it, or "Not cited". */
-function clauseElement(projectId: string, c: SourceClause, text: string, first: boolean): HTMLElement {
+/**
+ * clauseElement is a clause's piece in the text (clause, which takes focus)
+ * and what is shown: the piece followed by its mark, who cites it or "Not
+ * cited" (a heading has no mark).
+ */
+function clauseElement(projectId: string, c: SourceClause, text: string, first: boolean): { clause: HTMLElement; shown: HTMLElement } {
   const state = clauseState(c);
-  const el = h('span', { class: `clause clause-${state}`, id: clauseId(c, first), tabindex: '-1', 'data-clause': String(c.number) }, text);
-  if (state === 'heading') return el;
+  const clause = h('span', { class: `clause clause-${state}`, id: clauseId(c, first), tabindex: '-1', 'data-clause': String(c.number) }, text);
+  if (state === 'heading') return { clause, shown: clause };
   const mark = h('span', { class: `clause-mark mark-${state}` }, h('span', { class: 'mark-state' }, stateWords[state]));
   for (const x of c.cited_by) mark.append(' ', citation(projectId, x));
-  return h('span', { class: 'clause-wrap' }, el, ' ', mark);
+  return { clause, shown: h('span', { class: 'clause-wrap' }, clause, ' ', mark) };
 }
 
 /** citation is one citation in a clause's mark: the criterion (a link to it in the rules) and its quote. */
@@ -121,13 +125,14 @@ function citation(projectId: string, x: ClauseCitation): HTMLElement {
 
 /** legend says what the marks mean, with their look. */
 function legend(): HTMLElement {
-  const item = (state: string, words: string): HTMLElement => h('li', {}, h('span', { class: `clause clause-${state}`, 'aria-hidden': 'true' }, 'Text'), ' ', words);
+  const item = (state: 'cited' | 'near' | 'uncited', words: string): HTMLElement =>
+    h('li', {}, h('span', { class: `clause-mark mark-${state}` }, h('span', { class: 'mark-state' }, stateWords[state])), ' ', words);
   return h(
     'ul',
     { class: 'clause-legend', 'aria-label': 'What the marks mean' },
-    item('cited', 'Cited: a criterion quotes it word for word; its name leads to the rules.'),
-    item('near', 'Nearest passage: a criterion’s quote is not found word for word, and this is the closest text.'),
-    item('uncited', 'Not cited: no criterion quotes it.'),
+    item('cited', 'a criterion quotes the clause word for word; the criterion’s name leads to it in the rules.'),
+    item('near', 'a criterion’s quote is not found word for word, and this clause is the closest text.'),
+    item('uncited', 'no criterion quotes the clause.'),
   );
 }
 
