@@ -124,7 +124,7 @@ func (s *Service) SourceText(ctx context.Context, tenantID, projectID, sourceID 
 func sourceText(src store.ProjectSource, quotes []QuoteCheck) SourceText {
 	text := src.Text
 	starts := src.Pages
-	if len(starts) == 0 {
+	if !pageStarts(starts, len(text)) {
 		starts = []int{0}
 	}
 	st := SourceText{Source: src, Pages: make([]SourcePage, len(starts)), Clauses: []SourceClause{}, Unplaced: []ClauseCitation{}}
@@ -219,6 +219,22 @@ func sourceText(src store.ProjectSource, quotes []QuoteCheck) SourceText {
 		}
 	}
 	return st
+}
+
+// pageStarts reports whether starts are page offsets of a text of n
+// bytes as extraction records them: the first 0, each after the one
+// before, none past the end. Any others (none is ever stored) read the
+// text as one page rather than fail.
+func pageStarts(starts []int, n int) bool {
+	if len(starts) == 0 || starts[0] != 0 {
+		return false
+	}
+	for i := 1; i < len(starts); i++ {
+		if starts[i] < starts[i-1] || starts[i] > n {
+			return false
+		}
+	}
+	return true
 }
 
 // trimmed is text[from:to] without white space at either end; false when

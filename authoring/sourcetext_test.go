@@ -76,6 +76,12 @@ func TestSourceTextPages(t *testing.T) {
 	if len(st.Pages) != 1 || st.Pages[0].Page != 1 || len(st.Clauses) != 1 || len(st.Clauses[0].CitedBy) != 0 || st.Coverage.Clauses != 1 {
 		t.Errorf("an unpaged source: %+v", st)
 	}
+	for _, pages := range [][]int{{5, 10}, {0, 30, 10}, {0, 10_000}} {
+		st = sourceText(store.ProjectSource{ID: "src_e", Text: text, Pages: pages}, nil)
+		if len(st.Pages) != 1 || st.Pages[0].Text != text || len(st.Clauses) != 3 {
+			t.Errorf("page offsets %v: %+v", pages, st)
+		}
+	}
 	st = sourceText(store.ProjectSource{ID: "src_d"}, nil)
 	if len(st.Pages) != 1 || st.Pages[0].Text != "" || len(st.Clauses) != 0 || st.Coverage != (ClauseCoverage{}) {
 		t.Errorf("an empty text: %+v", st)
