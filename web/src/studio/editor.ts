@@ -98,6 +98,13 @@ function draftSummary(d: Draft): string {
   return parts.join(' ');
 }
 
+/** quoteState says, in brackets, whether a quote of the saved draft was found in its source. */
+function quoteState(q: Draft['provenance_report']['quotes'][number]): string {
+  if (!q.project_source_id) return '(its source is not one of the project’s sources)';
+  if (q.verified) return '(found in its source)';
+  return q.nearest_passage ? '(not found word for word; a passage is near)' : '(not found in its source)';
+}
+
 /**
  * editorView draws the draft editor of project into container. params may
  * open it at a place: line (a line number), or criterion (with quote, at
@@ -216,7 +223,7 @@ export async function editorView(client: StudioClient, projectId: string, contai
               'li',
               {},
               `Criterion ${q.criterion_id}: “${q.quote}” `,
-              h('span', { class: 'quote-state' }, q.verified ? '(found in its source)' : q.nearest_passage ? '(not found word for word; a passage is near)' : '(not found in its source)'),
+              h('span', { class: 'quote-state' }, quoteState(q)),
               ' ',
               q.project_source_id && (q.verified || q.nearest_passage)
                 ? h(

@@ -72,6 +72,14 @@ function draftSummary(d) {
         parts.push(`${plural(flagged, 'quote')} not found in ${flagged === 1 ? 'its source' : 'their sources'}.`);
     return parts.join(' ');
 }
+/** quoteState says, in brackets, whether a quote of the saved draft was found in its source. */
+function quoteState(q) {
+    if (!q.project_source_id)
+        return '(its source is not one of the project’s sources)';
+    if (q.verified)
+        return '(found in its source)';
+    return q.nearest_passage ? '(not found word for word; a passage is near)' : '(not found in its source)';
+}
 /**
  * editorView draws the draft editor of project into container. params may
  * open it at a place: line (a line number), or criterion (with quote, at
@@ -157,7 +165,7 @@ export async function editorView(client, projectId, container, params = {}) {
         const qs = d.provenance_report.quotes;
         quotesHeading.textContent = qs.length ? `Quotes (${qs.length})` : 'Quotes';
         quotes.replaceChildren(...(qs.length
-            ? qs.map((q) => h('li', {}, `Criterion ${q.criterion_id}: “${q.quote}” `, h('span', { class: 'quote-state' }, q.verified ? '(found in its source)' : q.nearest_passage ? '(not found word for word; a passage is near)' : '(not found in its source)'), ' ', q.project_source_id && (q.verified || q.nearest_passage)
+            ? qs.map((q) => h('li', {}, `Criterion ${q.criterion_id}: “${q.quote}” `, h('span', { class: 'quote-state' }, quoteState(q)), ' ', q.project_source_id && (q.verified || q.nearest_passage)
                 ? h('a', { href: sourceHref(projectId, q.project_source_id, { criterion: q.criterion_id, quote: q.quote }), class: 'show-in-source', 'aria-label': `Show in source: criterion ${q.criterion_id}, “${q.quote}”` }, 'Show in source')
                 : null))
             : [h('li', { class: 'none' }, 'The saved rules quote no source.')]));
