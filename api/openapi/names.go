@@ -58,6 +58,7 @@ var schemaNames = map[string]string{
 	"ProjectResponse":          "Project",
 	"RulebookResponse":         "Rulebook",
 	"SourceResponse":           "Source",
+	"SourceTextResponse":       "SourceText",
 	"UploadResponse":           "SourceUpload",
 	"SourceListResponse":       "SourceList",
 	"GenerateBody":             "GenerateRequest",

@@ -230,6 +230,7 @@ func TestTenantIsolation(t *testing.T) {
 		{http.MethodPost, "/sources", map[string]any{"filename": "a.txt", "text": "x"}},
 		{http.MethodPatch, src, map[string]any{"status": "reference_only"}},
 		{http.MethodGet, src + "/raw", nil},
+		{http.MethodGet, src + "/text", nil},
 		{http.MethodDelete, src, nil},
 		{http.MethodGet, "/draft", nil},
 		{http.MethodPut, "/draft", map[string]any{"rules": grantRules}},

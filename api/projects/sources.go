@@ -64,6 +64,14 @@ func registerSources(s *api.Server, h *handler, op func(id, method, path, summar
 
 	api.Register(s, op("get-project-source-raw", http.MethodGet, "/projects/{project_id}/sources/{source_id}/raw", "Download a source's bytes",
 		"The bytes exactly as uploaded, with their media type, as an attachment (the filename in Content-Disposition), with `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox; default-src 'none'`, so that a browser never renders an uploaded page as part of the service's origin.", read), h.raw)
+
+	api.Register(s, op("get-project-source-text", http.MethodGet, "/projects/{project_id}/sources/{source_id}/text", "Read a source's text and what cites it",
+		"The source's extracted text (the text quotes are verified against) as `pages`: a PDF's pages in order, numbered from 1, any other source one page. "+
+			"`clauses` cut it into the clauses the provenance report's coverage counts (paragraphs, enumerated provisions, sentences), in text order: each with its `page`, its `start` and `end` as UTF-8 byte offsets into that page's `text`, its `text`, "+
+			"`counted` (false for a heading or number of fewer than 4 words, which coverage leaves out) and `cited_by`, every citation of the saved draft resting on it: "+
+			"a verified quote that overlaps the clause, or an unverified quote whose nearest passage does, each with `criterion_id`, the declared `source_id`, the `quote` and `verified`. An uncited clause has an empty `cited_by`. "+
+			"A clause that runs over a page break is given once per page with the same `number`. `unplaced_quotes` are the draft's quotes of this source found nowhere near. "+
+			"`coverage` counts clauses as the draft's provenance report does. Quotes are bound to sources as GET .../draft binds them; `draft` says whether there is a compiled draft to read citations from (`none` and `invalid` leave every clause uncited).", read), h.sourceText)
 }
 
 // SourceResponse is a source on the wire (exported so that the upload's
@@ -305,6 +313,39 @@ func (h *handler) raw(ctx context.Context, in *sourceInput) (*rawOutput, error) 
 	}
 	return &rawOutput{ContentType: mediaType, ContentDisposition: attachment(src.Filename),
 		NoSniff: "nosniff", Sandbox: rawSandbox, Body: src.Content}, nil
+}
+
+// sourceTextResponse is a source's text as the studio's source view reads
+// it: page by page, in clauses, each with what in the draft cites it.
+type sourceTextResponse struct {
+	SourceID  string                     `json:"source_id"`
+	Filename  string                     `json:"filename"`
+	Title     string                     `json:"title"`
+	MediaType string                     `json:"media_type" enum:"text/plain,text/markdown,text/html,application/pdf"`
+	Status    string                     `json:"status" enum:"active,superseded,reference_only"`
+	Draft     string                     `json:"draft" enum:"none,invalid,compiled" doc:"Where the citations come from: compiled, the saved draft's; none, the project has no draft; invalid, the draft does not compile. With none or invalid every clause is uncited."`
+	Coverage  authoring.ClauseCoverage   `json:"coverage" doc:"The clauses counted and cited, as the draft's provenance_report.coverage counts them."`
+	Pages     []authoring.SourcePage     `json:"pages" nullable:"false" doc:"The extracted text: a PDF's pages in order, any other source one page."`
+	Clauses   []authoring.SourceClause   `json:"clauses" nullable:"false" doc:"The clauses in text order, each placed on its page by byte offsets, with cited_by."`
+	Unplaced  []authoring.ClauseCitation `json:"unplaced_quotes" nullable:"false" doc:"The draft's quotes of this source that rest on no clause: not found, and no passage near enough."`
+}
+
+type sourceTextOutput struct {
+	Body sourceTextResponse
+}
+
+func (h *handler) sourceText(ctx context.Context, in *sourceInput) (*sourceTextOutput, error) {
+	tenant, err := sourceTenant(ctx, in.ProjectID, in.SourceID)
+	if err != nil {
+		return nil, err
+	}
+	st, err := h.authoring.SourceText(ctx, tenant, in.ProjectID, in.SourceID)
+	if err != nil {
+		return nil, failed(ctx, err, "Source", in.SourceID)
+	}
+	src := st.Source
+	return &sourceTextOutput{Body: sourceTextResponse{SourceID: src.ID, Filename: src.Filename, Title: src.Title, MediaType: src.MediaType,
+		Status: src.Status, Draft: st.Draft, Coverage: st.Coverage, Pages: st.Pages, Clauses: st.Clauses, Unplaced: st.Unplaced}}, nil
 }
 
 // attachment is the Content-Disposition of a download named filename:

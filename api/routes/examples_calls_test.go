@@ -161,6 +161,7 @@ func exampleCalls(t *testing.T, f *apitest.Fixture, model *llmtest.Server) []exa
 		{op: "get-project-draft", method: http.MethodGet, path: "/projects/{project_id}/draft", params: project, keyed: true},
 		{op: "diff-project-draft", method: http.MethodGet, path: "/projects/{project_id}/draft/diff", params: project, keyed: true},
 		{op: "get-project-draft-symbols", method: http.MethodGet, path: "/projects/{project_id}/draft/symbols", params: project, keyed: true},
+		{op: "get-project-source-text", method: http.MethodGet, path: "/projects/{project_id}/sources/{source_id}/text", params: notes, keyed: true},
 		{op: "review-project", method: http.MethodPost, path: "/projects/{project_id}/review", params: project, keyed: true, body: `{"coach":true}`},
 		{op: "publish-project", method: http.MethodPost, path: "/projects/{project_id}/publish", params: project, keyed: true,
 			body: `{"name":"FMLA employee eligibility (tenure and worksite)"}`},

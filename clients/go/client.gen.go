@@ -775,6 +775,27 @@ func (e SourceTargetTargetKind) Valid() bool {
 	}
 }
 
+// Defines values for SourceTextDraft.
+const (
+	SourceTextDraftCompiled SourceTextDraft = "compiled"
+	SourceTextDraftInvalid  SourceTextDraft = "invalid"
+	SourceTextDraftNone     SourceTextDraft = "none"
+)
+
+// Valid indicates whether the value is a known member of the SourceTextDraft enum.
+func (e SourceTextDraft) Valid() bool {
+	switch e {
+	case SourceTextDraftCompiled:
+		return true
+	case SourceTextDraftInvalid:
+		return true
+	case SourceTextDraftNone:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for TelemetryAvailability.
 const (
 	TelemetryAvailabilityFull    TelemetryAvailability = "full"
@@ -996,6 +1017,33 @@ type ChoiceGroup struct {
 	Label        string              `json:"label"`
 	SectionId    string              `json:"section_id"`
 	Status       string              `json:"status"`
+}
+
+// ClauseCitation defines model for ClauseCitation.
+type ClauseCitation struct {
+	// CriterionId The criterion that cites.
+	CriterionId string `json:"criterion_id"`
+
+	// Quote The quote as written in the draft.
+	Quote string `json:"quote"`
+
+	// SourceId The source as the draft declares it (its id in the rules).
+	SourceId string `json:"source_id"`
+
+	// Verified True when the quote is in the source's text word for word; false when only its nearest passage is.
+	Verified bool `json:"verified"`
+}
+
+// ClauseCoverage defines model for ClauseCoverage.
+type ClauseCoverage struct {
+	// CitedClauses Those a verified quote overlaps.
+	CitedClauses int64 `json:"cited_clauses"`
+
+	// Clauses The clauses coverage counts.
+	Clauses int64 `json:"clauses"`
+
+	// Share cited_clauses / clauses; 0 for a source without clauses.
+	Share float64 `json:"share"`
 }
 
 // ContractCheck defines model for ContractCheck.
@@ -2651,6 +2699,30 @@ type SourceCheck struct {
 // SourceCheckStatus defines model for SourceCheckStatus.
 type SourceCheckStatus string
 
+// SourceClause defines model for SourceClause.
+type SourceClause struct {
+	// CitedBy The draft's citations resting on the clause: a verified quote that overlaps it, or an unverified one whose nearest passage does (verified false). Empty for an uncited clause.
+	CitedBy []ClauseCitation `json:"cited_by"`
+
+	// Counted Whether coverage counts the clause: false for a heading or number of fewer than 4 words, which states nothing a rule could cite.
+	Counted bool `json:"counted"`
+
+	// End Byte offset just past the clause's last character in its page's text.
+	End int64 `json:"end"`
+
+	// Number The clause's number in the source, from 1. A clause that runs over a page break is given once per page, both pieces with the same number.
+	Number int64 `json:"number"`
+
+	// Page The page the clause (or this piece of it) is on.
+	Page int64 `json:"page"`
+
+	// Start Byte offset (UTF-8) of the clause's first character in its page's text.
+	Start int64 `json:"start"`
+
+	// Text The clause as it stands in the page's text.
+	Text string `json:"text"`
+}
+
 // SourceCoverage defines model for SourceCoverage.
 type SourceCoverage struct {
 	CitedClauses    int64    `json:"cited_clauses"`
@@ -2684,6 +2756,15 @@ type SourceList struct {
 
 // SourceMediaType defines model for SourceMediaType.
 type SourceMediaType string
+
+// SourcePage defines model for SourcePage.
+type SourcePage struct {
+	// Page The page number, from 1; a text, Markdown or HTML source is page 1 alone.
+	Page int64 `json:"page"`
+
+	// Text The page's extracted text, the text quotes are verified against.
+	Text string `json:"text"`
+}
 
 // SourceQuestion defines model for SourceQuestion.
 type SourceQuestion struct {
@@ -2753,6 +2834,32 @@ type SourceTarget struct {
 
 // SourceTargetTargetKind defines model for SourceTargetTargetKind.
 type SourceTargetTargetKind string
+
+// SourceText defines model for SourceText.
+type SourceText struct {
+	// Clauses The clauses in text order, each placed on its page by byte offsets, with cited_by.
+	Clauses []SourceClause `json:"clauses"`
+
+	// Coverage The clauses counted and cited, as the draft's provenance_report.coverage counts them.
+	Coverage ClauseCoverage `json:"coverage"`
+
+	// Draft Where the citations come from: compiled, the saved draft's; none, the project has no draft; invalid, the draft does not compile. With none or invalid every clause is uncited.
+	Draft     SourceTextDraft `json:"draft"`
+	Filename  string          `json:"filename"`
+	MediaType SourceMediaType `json:"media_type"`
+
+	// Pages The extracted text: a PDF's pages in order, any other source one page.
+	Pages    []SourcePage `json:"pages"`
+	SourceId string       `json:"source_id"`
+	Status   SourceStatus `json:"status"`
+	Title    string       `json:"title"`
+
+	// UnplacedQuotes The draft's quotes of this source that rest on no clause: not found, and no passage near enough.
+	UnplacedQuotes []ClauseCitation `json:"unplaced_quotes"`
+}
+
+// SourceTextDraft defines model for SourceTextDraft.
+type SourceTextDraft string
 
 // SourceUpdateRequest defines model for SourceUpdateRequest.
 type SourceUpdateRequest struct {
@@ -6969,6 +7076,15 @@ type ClientInterface interface {
 	// Corresponds with GET /projects/{project_id}/sources/{source_id}/raw (the `GetProjectSourceRaw` operationId).
 	GetProjectSourceRaw(ctx context.Context, projectId string, sourceId string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetProjectSourceText Read a source's text and what cites it
+	//
+	// The source's extracted text (the text quotes are verified against) as `pages`: a PDF's pages in order, numbered from 1, any other source one page. `clauses` cut it into the clauses the provenance report's coverage counts (paragraphs, enumerated provisions, sentences), in text order: each with its `page`, its `start` and `end` as UTF-8 byte offsets into that page's `text`, its `text`, `counted` (false for a heading or number of fewer than 4 words, which coverage leaves out) and `cited_by`, every citation of the saved draft resting on it: a verified quote that overlaps the clause, or an unverified quote whose nearest passage does, each with `criterion_id`, the declared `source_id`, the `quote` and `verified`. An uncited clause has an empty `cited_by`. A clause that runs over a page break is given once per page with the same `number`. `unplaced_quotes` are the draft's quotes of this source found nowhere near. `coverage` counts clauses as the draft's provenance report does. Quotes are bound to sources as GET .../draft binds them; `draft` says whether there is a compiled draft to read citations from (`none` and `invalid` leave every clause uncited).
+	//
+	// Access: API key with scope `projects:read`. Metering class: `projects`.
+	//
+	// Corresponds with GET /projects/{project_id}/sources/{source_id}/text (the `GetProjectSourceText` operationId).
+	GetProjectSourceText(ctx context.Context, projectId string, sourceId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetProjectStatus Get the generation status
 	//
 	// The generation job status and recovery envelope (`generation_contract_version` 1). Before any generation the state is `idle` with `retry_readiness` `ready`, in the same shape. `draft` says whether the project holds a draft and who wrote it.
@@ -8164,6 +8280,25 @@ func (c *Client) UpdateProjectSource(ctx context.Context, projectId string, sour
 // Corresponds with GET /projects/{project_id}/sources/{source_id}/raw (the `GetProjectSourceRaw` operationId).
 func (c *Client) GetProjectSourceRaw(ctx context.Context, projectId string, sourceId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetProjectSourceRawRequest(c.Server, projectId, sourceId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetProjectSourceText Read a source's text and what cites it
+//
+// The source's extracted text (the text quotes are verified against) as `pages`: a PDF's pages in order, numbered from 1, any other source one page. `clauses` cut it into the clauses the provenance report's coverage counts (paragraphs, enumerated provisions, sentences), in text order: each with its `page`, its `start` and `end` as UTF-8 byte offsets into that page's `text`, its `text`, `counted` (false for a heading or number of fewer than 4 words, which coverage leaves out) and `cited_by`, every citation of the saved draft resting on it: a verified quote that overlaps the clause, or an unverified quote whose nearest passage does, each with `criterion_id`, the declared `source_id`, the `quote` and `verified`. An uncited clause has an empty `cited_by`. A clause that runs over a page break is given once per page with the same `number`. `unplaced_quotes` are the draft's quotes of this source found nowhere near. `coverage` counts clauses as the draft's provenance report does. Quotes are bound to sources as GET .../draft binds them; `draft` says whether there is a compiled draft to read citations from (`none` and `invalid` leave every clause uncited).
+//
+// Access: API key with scope `projects:read`. Metering class: `projects`.
+//
+// Corresponds with GET /projects/{project_id}/sources/{source_id}/text (the `GetProjectSourceText` operationId).
+func (c *Client) GetProjectSourceText(ctx context.Context, projectId string, sourceId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetProjectSourceTextRequest(c.Server, projectId, sourceId)
 	if err != nil {
 		return nil, err
 	}
@@ -10104,6 +10239,47 @@ func NewGetProjectSourceRawRequest(server string, projectId string, sourceId str
 	return req, nil
 }
 
+// NewGetProjectSourceTextRequest constructs an http.Request for the GetProjectSourceText method
+func NewGetProjectSourceTextRequest(server string, projectId string, sourceId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "project_id", projectId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "source_id", sourceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/projects/%s/sources/%s/text", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetProjectStatusRequest constructs an http.Request for the GetProjectStatus method
 func NewGetProjectStatusRequest(server string, projectId string) (*http.Request, error) {
 	var err error
@@ -11937,6 +12113,17 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /projects/{project_id}/sources/{source_id}/raw (the `GetProjectSourceRaw` operationId).
 	GetProjectSourceRawWithResponse(ctx context.Context, projectId string, sourceId string, reqEditors ...RequestEditorFn) (*GetProjectSourceRawResponse, error)
+
+	// GetProjectSourceTextWithResponse Read a source's text and what cites it
+	//
+	// The source's extracted text (the text quotes are verified against) as `pages`: a PDF's pages in order, numbered from 1, any other source one page. `clauses` cut it into the clauses the provenance report's coverage counts (paragraphs, enumerated provisions, sentences), in text order: each with its `page`, its `start` and `end` as UTF-8 byte offsets into that page's `text`, its `text`, `counted` (false for a heading or number of fewer than 4 words, which coverage leaves out) and `cited_by`, every citation of the saved draft resting on it: a verified quote that overlaps the clause, or an unverified quote whose nearest passage does, each with `criterion_id`, the declared `source_id`, the `quote` and `verified`. An uncited clause has an empty `cited_by`. A clause that runs over a page break is given once per page with the same `number`. `unplaced_quotes` are the draft's quotes of this source found nowhere near. `coverage` counts clauses as the draft's provenance report does. Quotes are bound to sources as GET .../draft binds them; `draft` says whether there is a compiled draft to read citations from (`none` and `invalid` leave every clause uncited).
+	//
+	// Access: API key with scope `projects:read`. Metering class: `projects`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /projects/{project_id}/sources/{source_id}/text (the `GetProjectSourceText` operationId).
+	GetProjectSourceTextWithResponse(ctx context.Context, projectId string, sourceId string, reqEditors ...RequestEditorFn) (*GetProjectSourceTextResponse, error)
 
 	// GetProjectStatusWithResponse Get the generation status
 	//
@@ -16852,6 +17039,175 @@ func (r GetProjectSourceRawResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetProjectSourceRawResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetProjectSourceTextResponse200Headers the declared response headers of an HTTP 200 response for GetProjectSourceText
+type GetProjectSourceTextResponse200Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// GetProjectSourceTextResponse401Headers the declared response headers of an HTTP 401 response for GetProjectSourceText
+type GetProjectSourceTextResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      string
+}
+
+// GetProjectSourceTextResponse403Headers the declared response headers of an HTTP 403 response for GetProjectSourceText
+type GetProjectSourceTextResponse403Headers struct {
+	XRequestId string
+}
+
+// GetProjectSourceTextResponse404Headers the declared response headers of an HTTP 404 response for GetProjectSourceText
+type GetProjectSourceTextResponse404Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// GetProjectSourceTextResponse422Headers the declared response headers of an HTTP 422 response for GetProjectSourceText
+type GetProjectSourceTextResponse422Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// GetProjectSourceTextResponse429Headers the declared response headers of an HTTP 429 response for GetProjectSourceText
+type GetProjectSourceTextResponse429Headers struct {
+	RetryAfter          *int
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// GetProjectSourceTextResponse503Headers the declared response headers of an HTTP 503 response for GetProjectSourceText
+type GetProjectSourceTextResponse503Headers struct {
+	RetryAfter *int
+	XRequestId string
+}
+
+// GetProjectSourceTextResponseDefaultHeaders the declared response headers of an HTTP default response for GetProjectSourceText
+type GetProjectSourceTextResponseDefaultHeaders struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+type GetProjectSourceTextResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SourceText
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *ProblemError
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *ProblemError
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFoundError
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *ProblemError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ProblemError
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *ProblemError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetProjectSourceTextResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetProjectSourceTextResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetProjectSourceTextResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetProjectSourceTextResponse404Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *GetProjectSourceTextResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetProjectSourceTextResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetProjectSourceTextResponse503Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *GetProjectSourceTextResponseDefaultHeaders
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetProjectSourceTextResponse) GetJSON200() *SourceText {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetProjectSourceTextResponse) GetJSON401() *ProblemError {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetProjectSourceTextResponse) GetJSON403() *ProblemError {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetProjectSourceTextResponse) GetJSON404() *NotFoundError {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetProjectSourceTextResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetProjectSourceTextResponse) GetJSON429() *ProblemError {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetProjectSourceTextResponse) GetJSON503() *ProblemError {
+	return r.JSON503
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r GetProjectSourceTextResponse) GetJSONDefault() *ProblemError {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r GetProjectSourceTextResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetProjectSourceTextResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetProjectSourceTextResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetProjectSourceTextResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -22282,6 +22638,23 @@ func (c *ClientWithResponses) GetProjectSourceRawWithResponse(ctx context.Contex
 		return nil, err
 	}
 	return ParseGetProjectSourceRawResponse(rsp)
+}
+
+// GetProjectSourceTextWithResponse Read a source's text and what cites it
+//
+// The source's extracted text (the text quotes are verified against) as `pages`: a PDF's pages in order, numbered from 1, any other source one page. `clauses` cut it into the clauses the provenance report's coverage counts (paragraphs, enumerated provisions, sentences), in text order: each with its `page`, its `start` and `end` as UTF-8 byte offsets into that page's `text`, its `text`, `counted` (false for a heading or number of fewer than 4 words, which coverage leaves out) and `cited_by`, every citation of the saved draft resting on it: a verified quote that overlaps the clause, or an unverified quote whose nearest passage does, each with `criterion_id`, the declared `source_id`, the `quote` and `verified`. An uncited clause has an empty `cited_by`. A clause that runs over a page break is given once per page with the same `number`. `unplaced_quotes` are the draft's quotes of this source found nowhere near. `coverage` counts clauses as the draft's provenance report does. Quotes are bound to sources as GET .../draft binds them; `draft` says whether there is a compiled draft to read citations from (`none` and `invalid` leave every clause uncited).
+//
+// Access: API key with scope `projects:read`. Metering class: `projects`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /projects/{project_id}/sources/{source_id}/text (the `GetProjectSourceText` operationId).
+func (c *ClientWithResponses) GetProjectSourceTextWithResponse(ctx context.Context, projectId string, sourceId string, reqEditors ...RequestEditorFn) (*GetProjectSourceTextResponse, error) {
+	rsp, err := c.GetProjectSourceText(ctx, projectId, sourceId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetProjectSourceTextResponse(rsp)
 }
 
 // GetProjectStatusWithResponse Get the generation status
@@ -31458,6 +31831,325 @@ func ParseGetProjectSourceRawResponse(rsp *http.Response) (*GetProjectSourceRawR
 		response.Headers503 = &headers
 	case true:
 		var headers GetProjectSourceRawResponseDefaultHeaders
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.HeadersDefault = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetProjectSourceTextResponse parses an HTTP response from a GetProjectSourceTextWithResponse call
+func ParseGetProjectSourceTextResponse(rsp *http.Response) (*GetProjectSourceTextResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetProjectSourceTextResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SourceText
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFoundError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetProjectSourceTextResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetProjectSourceTextResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetProjectSourceTextResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetProjectSourceTextResponse404Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 422:
+		var headers GetProjectSourceTextResponse422Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetProjectSourceTextResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetProjectSourceTextResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers503 = &headers
+	case true:
+		var headers GetProjectSourceTextResponseDefaultHeaders
 		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

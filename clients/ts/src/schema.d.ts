@@ -496,6 +496,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{project_id}/sources/{source_id}/text": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a source's text and what cites it
+         * @description The source's extracted text (the text quotes are verified against) as `pages`: a PDF's pages in order, numbered from 1, any other source one page. `clauses` cut it into the clauses the provenance report's coverage counts (paragraphs, enumerated provisions, sentences), in text order: each with its `page`, its `start` and `end` as UTF-8 byte offsets into that page's `text`, its `text`, `counted` (false for a heading or number of fewer than 4 words, which coverage leaves out) and `cited_by`, every citation of the saved draft resting on it: a verified quote that overlaps the clause, or an unverified quote whose nearest passage does, each with `criterion_id`, the declared `source_id`, the `quote` and `verified`. An uncited clause has an empty `cited_by`. A clause that runs over a page break is given once per page with the same `number`. `unplaced_quotes` are the draft's quotes of this source found nowhere near. `coverage` counts clauses as the draft's provenance report does. Quotes are bound to sources as GET .../draft binds them; `draft` says whether there is a compiled draft to read citations from (`none` and `invalid` leave every clause uncited).
+         *
+         *     Access: API key with scope `projects:read`. Metering class: `projects`.
+         */
+        get: operations["get-project-source-text"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{project_id}/status": {
         parameters: {
             query?: never;
@@ -1173,6 +1195,33 @@ export interface components {
             label: string;
             section_id: string;
             status: string;
+        };
+        ClauseCitation: {
+            /** @description The criterion that cites. */
+            criterion_id: string;
+            /** @description The quote as written in the draft. */
+            quote: string;
+            /** @description The source as the draft declares it (its id in the rules). */
+            source_id: string;
+            /** @description True when the quote is in the source's text word for word; false when only its nearest passage is. */
+            verified: boolean;
+        };
+        ClauseCoverage: {
+            /**
+             * Format: int64
+             * @description Those a verified quote overlaps.
+             */
+            cited_clauses: number;
+            /**
+             * Format: int64
+             * @description The clauses coverage counts.
+             */
+            clauses: number;
+            /**
+             * Format: double
+             * @description cited_clauses / clauses; 0 for a source without clauses.
+             */
+            share: number;
         };
         ContractCheck: {
             check: string;
@@ -2518,6 +2567,34 @@ export interface components {
         };
         /** @enum {string} */
         SourceCheckStatus: "ok" | "warnings" | "error" | "not_run";
+        SourceClause: {
+            /** @description The draft's citations resting on the clause: a verified quote that overlaps it, or an unverified one whose nearest passage does (verified false). Empty for an uncited clause. */
+            cited_by: components["schemas"]["ClauseCitation"][];
+            /** @description Whether coverage counts the clause: false for a heading or number of fewer than 4 words, which states nothing a rule could cite. */
+            counted: boolean;
+            /**
+             * Format: int64
+             * @description Byte offset just past the clause's last character in its page's text.
+             */
+            end: number;
+            /**
+             * Format: int64
+             * @description The clause's number in the source, from 1. A clause that runs over a page break is given once per page, both pieces with the same number.
+             */
+            number: number;
+            /**
+             * Format: int64
+             * @description The page the clause (or this piece of it) is on.
+             */
+            page: number;
+            /**
+             * Format: int64
+             * @description Byte offset (UTF-8) of the clause's first character in its page's text.
+             */
+            start: number;
+            /** @description The clause as it stands in the page's text. */
+            text: string;
+        };
         SourceCoverage: {
             /** Format: int64 */
             cited_clauses: number;
@@ -2552,6 +2629,15 @@ export interface components {
         };
         /** @enum {string} */
         SourceMediaType: "text/plain" | "text/markdown" | "text/html" | "application/pdf";
+        SourcePage: {
+            /**
+             * Format: int64
+             * @description The page number, from 1; a text, Markdown or HTML source is page 1 alone.
+             */
+            page: number;
+            /** @description The page's extracted text, the text quotes are verified against. */
+            text: string;
+        };
         SourceQuestion: {
             candidate_readings: string[];
             id: string;
@@ -2607,6 +2693,25 @@ export interface components {
         };
         /** @enum {string} */
         SourceTargetTargetKind: "url" | "artefact";
+        SourceText: {
+            /** @description The clauses in text order, each placed on its page by byte offsets, with cited_by. */
+            clauses: components["schemas"]["SourceClause"][];
+            /** @description The clauses counted and cited, as the draft's provenance_report.coverage counts them. */
+            coverage: components["schemas"]["ClauseCoverage"];
+            /** @description Where the citations come from: compiled, the saved draft's; none, the project has no draft; invalid, the draft does not compile. With none or invalid every clause is uncited. */
+            draft: components["schemas"]["SourceTextDraft"];
+            filename: string;
+            media_type: components["schemas"]["SourceMediaType"];
+            /** @description The extracted text: a PDF's pages in order, any other source one page. */
+            pages: components["schemas"]["SourcePage"][];
+            source_id: string;
+            status: components["schemas"]["SourceStatus"];
+            title: string;
+            /** @description The draft's quotes of this source that rest on no clause: not found, and no passage near enough. */
+            unplaced_quotes: components["schemas"]["ClauseCitation"][];
+        };
+        /** @enum {string} */
+        SourceTextDraft: "none" | "invalid" | "compiled";
         SourceUpdateRequest: {
             status: components["schemas"]["SourceStatus"];
             /** @description With superseded: the project's source that replaces this one. */
@@ -7690,6 +7795,190 @@ export interface operations {
                 content: {
                     /** @example An eligible employee has been employed for at least 12 months by the employer. An employer must employ 50 or more employees within 75 miles. */
                     "*/*": string;
+                };
+            };
+            /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme: `ApiKey header="x-api-key"`. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Not Found. The project is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
+            404: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). */
+            422: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `projects` class; `Retry-After: 86400`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
+            default: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+        };
+    };
+    "get-project-source-text": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project id, prj_ and 16 URL-safe characters.
+                 * @example prj_CkBzADtOywmz7-h8
+                 */
+                project_id: string;
+                /**
+                 * @description The source id, src_ and 16 URL-safe characters.
+                 * @example src_3F9i7K1QoF6OiLLd
+                 */
+                source_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "clauses": [
+                     *         {
+                     *           "cited_by": [
+                     *             {
+                     *               "criterion_id": "tenure",
+                     *               "quote": "has been employed for at least 12 months by the employer",
+                     *               "source_id": "usc29_2611",
+                     *               "verified": true
+                     *             }
+                     *           ],
+                     *           "counted": true,
+                     *           "end": 78,
+                     *           "number": 1,
+                     *           "page": 1,
+                     *           "start": 0,
+                     *           "text": "An eligible employee has been employed for at least 12 months by the employer."
+                     *         },
+                     *         {
+                     *           "cited_by": [
+                     *             {
+                     *               "criterion_id": "worksite_size",
+                     *               "quote": "50 or more employees within 75 miles",
+                     *               "source_id": "usc29_2611",
+                     *               "verified": true
+                     *             }
+                     *           ],
+                     *           "counted": true,
+                     *           "end": 140,
+                     *           "number": 2,
+                     *           "page": 1,
+                     *           "start": 79,
+                     *           "text": "An employer must employ 50 or more employees within 75 miles."
+                     *         }
+                     *       ],
+                     *       "coverage": {
+                     *         "cited_clauses": 2,
+                     *         "clauses": 2,
+                     *         "share": 1
+                     *       },
+                     *       "draft": "compiled",
+                     *       "filename": "fmla-notes.txt",
+                     *       "media_type": "text/plain",
+                     *       "pages": [
+                     *         {
+                     *           "page": 1,
+                     *           "text": "An eligible employee has been employed for at least 12 months by the employer. An employer must employ 50 or more employees within 75 miles."
+                     *         }
+                     *       ],
+                     *       "source_id": "src_3F9i7K1QoF6OiLLd",
+                     *       "status": "active",
+                     *       "title": "Notes on 29 U.S.C. 2611",
+                     *       "unplaced_quotes": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SourceText"];
                 };
             };
             /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */

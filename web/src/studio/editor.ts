@@ -35,8 +35,10 @@ import { announce, h } from '../dom.js';
 import { StudioError, type StudioClient } from './client.js';
 import { describePlaced, placeCompileErrors, placeDiagnostics, type Placed } from './diagnostics.js';
 import { formatRules } from './format.js';
+import { criterionLine, lineParam } from './jump.js';
 import { VersionHistory, type Version } from './history.js';
 import { diffSummary, lineDiff } from './linediff.js';
+import { sourceHref } from './routes.js';
 import { rulesLanguage } from './ruleslang.js';
 import { allSymbols } from './symbols.js';
 import type { Draft, DraftSymbols } from './types.js';
@@ -96,13 +98,26 @@ function draftSummary(d: Draft): string {
   return parts.join(' ');
 }
 
-/** editorView draws the draft editor of project into container. */
-export async function editorView(client: StudioClient, projectId: string, container: HTMLElement): Promise<void> {
+/** quoteState says, in brackets, whether a quote of the saved draft was found in its source. */
+function quoteState(q: Draft['provenance_report']['quotes'][number]): string {
+  if (!q.project_source_id) return '(its source is not one of the project’s sources)';
+  if (q.verified) return '(found in its source)';
+  return q.nearest_passage ? '(not found word for word; a passage is near)' : '(not found in its source)';
+}
+
+/**
+ * editorView draws the draft editor of project into container. params may
+ * open it at a place: line (a line number), or criterion (with quote, at
+ * its cite of that quote).
+ */
+export async function editorView(client: StudioClient, projectId: string, container: HTMLElement, params: Record<string, string> = {}): Promise<void> {
   const path = `/projects/${encodeURIComponent(projectId)}/draft`;
   const alert = alertBox('draft-error');
   const status = h('p', { id: 'draft-status', role: 'status', class: 'draft-status' }, 'Loading the rules…');
   const problems = h('ul', { id: 'problems', class: 'problems' });
   const problemsHeading = h('h3', { id: 'problems-heading' }, 'Problems');
+  const quotes = h('ul', { id: 'quotes', class: 'quotes' });
+  const quotesHeading = h('h3', { id: 'quotes-heading' }, 'Quotes');
   const versions = new VersionHistory();
   const versionList = h('ul', { id: 'versions', class: 'versions' });
   const compare = h('section', { id: 'compare', class: 'compare', 'aria-labelledby': 'compare-heading', hidden: true });
@@ -119,6 +134,7 @@ export async function editorView(client: StudioClient, projectId: string, contai
     h('p', { class: 'editor-label', id: 'editor-label' }, 'Rules text'),
     host,
     h('section', { 'aria-labelledby': 'problems-heading' }, problemsHeading, problems),
+    h('section', { 'aria-labelledby': 'quotes-heading' }, quotesHeading, quotes),
     h('section', { 'aria-labelledby': 'versions-heading' }, h('h3', { id: 'versions-heading' }, 'Versions saved this session'), versionList, compare),
   );
 
@@ -192,7 +208,34 @@ export async function editorView(client: StudioClient, projectId: string, contai
           )
         : [h('li', { class: 'none' }, 'None found in the last saved version.')]),
     );
+    showQuotes(d);
     status.textContent = draftSummary(d);
+  };
+
+  /** showQuotes lists the saved draft's quotes, each leading to its passage in its source. */
+  const showQuotes = (d: Draft): void => {
+    const qs = d.provenance_report.quotes;
+    quotesHeading.textContent = qs.length ? `Quotes (${qs.length})` : 'Quotes';
+    quotes.replaceChildren(
+      ...(qs.length
+        ? qs.map((q) =>
+            h(
+              'li',
+              {},
+              `Criterion ${q.criterion_id}: “${q.quote}” `,
+              h('span', { class: 'quote-state' }, quoteState(q)),
+              ' ',
+              q.project_source_id && (q.verified || q.nearest_passage)
+                ? h(
+                    'a',
+                    { href: sourceHref(projectId, q.project_source_id, { criterion: q.criterion_id, quote: q.quote }), class: 'show-in-source', 'aria-label': `Show in source: criterion ${q.criterion_id}, “${q.quote}”` },
+                    'Show in source',
+                  )
+                : null,
+            ),
+          )
+        : [h('li', { class: 'none' }, 'The saved rules quote no source.')]),
+    );
   };
 
   /** fixButton applies a fix the API suggests: the first occurrence of its text is replaced, to be saved. */
@@ -318,4 +361,16 @@ export async function editorView(client: StudioClient, projectId: string, contai
   drawVersions();
   if (draft) show(draft);
   else status.textContent = 'No rules yet: write the first version and save it.';
+
+  // Opened at a place (from a source's text): the cursor goes to its line.
+  const text = view.state.doc.toString();
+  const line = params['criterion'] !== undefined ? criterionLine(text, params['criterion'], params['quote'], symbols) : lineParam(params['line']);
+  if (line > 0 && line <= view.state.doc.lines) {
+    const at = view.state.doc.line(line);
+    view.dispatch({ selection: { anchor: at.from }, scrollIntoView: true });
+    view.focus();
+    announce(params['criterion'] !== undefined ? `Criterion ${params['criterion']}, line ${line}.` : `Line ${line}.`);
+  } else if (params['criterion'] !== undefined) {
+    alert.show(`Criterion ${params['criterion']} is not in the saved rules.`);
+  }
 }

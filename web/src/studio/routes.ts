@@ -5,23 +5,48 @@
 export const projectScreens = ['sources', 'generate', 'draft', 'tests', 'review', 'changes', 'publish'] as const;
 export type ProjectScreen = (typeof projectScreens)[number];
 
-/** A studio route: the project list (with sign-in), or one screen of a project. */
-export type StudioRoute = { kind: 'projects' } | { kind: 'project'; projectId: string; screen: ProjectScreen };
+/**
+ * A studio route: the project list (with sign-in), or one screen of a
+ * project. On the sources screen, sourceId opens one source's text; params
+ * (the address's ?query) say where a screen opens: the rules at a
+ * criterion or line, a source at a quote's passage.
+ */
+export type StudioRoute =
+  | { kind: 'projects' }
+  | { kind: 'project'; projectId: string; screen: ProjectScreen; sourceId?: string; params?: Record<string, string> };
 
 /** parseStudioRoute reads a location hash; null when it is not a studio address. */
 export function parseStudioRoute(hash: string): StudioRoute | null {
   if (hash === '#/studio' || hash === '#/studio/' || hash === '#/studio/projects') return { kind: 'projects' };
-  const m = /^#\/studio\/projects\/([^/]+)(?:\/([a-z]+))?$/.exec(hash);
+  const q = hash.indexOf('?');
+  const path = q < 0 ? hash : hash.slice(0, q);
+  const m = /^#\/studio\/projects\/([^/?]+)(?:\/([a-z]+)(?:\/([^/?]+))?)?$/.exec(path);
   if (!m?.[1]) return null;
   const screen = (m[2] ?? 'draft') as ProjectScreen;
-  if (!projectScreens.includes(screen)) return null;
-  return { kind: 'project', projectId: decodeURIComponent(m[1]), screen };
+  if (!projectScreens.includes(screen) || (m[3] && screen !== 'sources')) return null;
+  const route: StudioRoute = { kind: 'project', projectId: decodeURIComponent(m[1]), screen };
+  if (m[3]) route.sourceId = decodeURIComponent(m[3]);
+  if (q >= 0) route.params = Object.fromEntries(new URLSearchParams(hash.slice(q + 1)));
+  return route;
 }
 
 /** studioHref writes a studio route as a hash address. */
 export function studioHref(route: StudioRoute): string {
   if (route.kind === 'projects') return '#/studio';
-  return `#/studio/projects/${encodeURIComponent(route.projectId)}/${route.screen}`;
+  let href = `#/studio/projects/${encodeURIComponent(route.projectId)}/${route.screen}`;
+  if (route.sourceId) href += '/' + encodeURIComponent(route.sourceId);
+  const query = new URLSearchParams(route.params ?? {}).toString();
+  return query ? href + '?' + query : href;
+}
+
+/** sourceHref is the address of a source's text, at the passage of criterion's quote when both are given. */
+export function sourceHref(projectId: string, sourceId: string, at?: { criterion: string; quote: string }): string {
+  return studioHref({ kind: 'project', projectId, screen: 'sources', sourceId, ...(at ? { params: { criterion: at.criterion, quote: at.quote } } : {}) });
+}
+
+/** rulesHref is the address of the rules editor opened at criterion (at the cite of quote in it, when given). */
+export function rulesHref(projectId: string, criterion: string, quote?: string): string {
+  return studioHref({ kind: 'project', projectId, screen: 'draft', params: quote === undefined ? { criterion } : { criterion, quote } });
 }
 
 /** screenFor reads a review check's actionable_via ("PUT /projects/prj_x/draft") as the screen where it is fixed. */

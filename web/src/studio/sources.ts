@@ -8,6 +8,7 @@
 import { announce, h } from '../dom.js';
 import { safeLink } from '../links.js';
 import { newIdempotencyKey, type StudioClient } from './client.js';
+import { sourceHref } from './routes.js';
 import type { Duplicate, Source, SourceList, SourceStatus, SourceUpload } from './types.js';
 import { alertBox, busy, confirmDialog, errorMessage, field, plural } from './ui.js';
 
@@ -114,6 +115,7 @@ export async function sourcesView(client: StudioClient, projectId: string, conta
       'li',
       { class: 'card source', id: idBase },
       h('h3', {}, s.title || s.filename),
+      h('p', {}, h('a', { href: sourceHref(projectId, s.source_id), class: 'source-text-link', 'aria-label': `Read the text and what cites it: ${s.title || s.filename}` }, 'Read the text and what cites it')),
       h(
         'dl',
         { class: 'facts' },

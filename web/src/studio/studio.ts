@@ -14,11 +14,12 @@ import { reviewView } from './review.js';
 import { type ProjectScreen, projectScreens, screenTitles, type StudioRoute, studioHref } from './routes.js';
 import { sessionBanner, signInForm, signInView } from './session.js';
 import { sourcesView } from './sources.js';
+import { sourceTextView } from './sourceview.js';
 import { testsView } from './tests.js';
 import type { Project } from './types.js';
 import { alertBox, errorMessage } from './ui.js';
 
-const screens: Record<ProjectScreen, (client: StudioClient, projectId: string, container: HTMLElement) => Promise<void>> = {
+const screens: Record<ProjectScreen, (client: StudioClient, projectId: string, container: HTMLElement, params?: Record<string, string>) => Promise<void>> = {
   sources: sourcesView,
   generate: generateView,
   draft: editorView,
@@ -104,7 +105,10 @@ export async function showStudio(client: StudioClient, main: HTMLElement, route:
     heading.focus();
     return;
   }
-  const drawing = screens[route.screen](client, route.projectId, body);
+  // A source's text is drawn on the sources screen; params say where a screen opens.
+  const drawing = route.sourceId
+    ? sourceTextView(client, route.projectId, route.sourceId, body, route.params)
+    : screens[route.screen](client, route.projectId, body, route.params);
   // The screen's heading is drawn first, before its data arrives.
   const target = sameProject ? body.querySelector<HTMLElement>('h2') : heading;
   (target ?? heading).focus();

@@ -32,3 +32,6 @@ export type SuggestedCases = S['SuggestedCases'];
 export type SuggestedCase = S['SuggestedCase'];
 export type DraftDiff = S['DraftDiff'];
 export type Change = S['Change'];
+export type SourceText = S['SourceText'];
+export type SourceClause = S['SourceClause'];
+export type ClauseCitation = S['ClauseCitation'];

@@ -9,8 +9,10 @@ import { announce, h } from '../dom.js';
 import { StudioError } from './client.js';
 import { describePlaced, placeCompileErrors, placeDiagnostics } from './diagnostics.js';
 import { formatRules } from './format.js';
+import { criterionLine, lineParam } from './jump.js';
 import { VersionHistory } from './history.js';
 import { diffSummary, lineDiff } from './linediff.js';
+import { sourceHref } from './routes.js';
 import { rulesLanguage } from './ruleslang.js';
 import { allSymbols } from './symbols.js';
 import { alertBox, busy, errorMessage, plural } from './ui.js';
@@ -70,20 +72,34 @@ function draftSummary(d) {
         parts.push(`${plural(flagged, 'quote')} not found in ${flagged === 1 ? 'its source' : 'their sources'}.`);
     return parts.join(' ');
 }
-/** editorView draws the draft editor of project into container. */
-export async function editorView(client, projectId, container) {
+/** quoteState says, in brackets, whether a quote of the saved draft was found in its source. */
+function quoteState(q) {
+    if (!q.project_source_id)
+        return '(its source is not one of the project’s sources)';
+    if (q.verified)
+        return '(found in its source)';
+    return q.nearest_passage ? '(not found word for word; a passage is near)' : '(not found in its source)';
+}
+/**
+ * editorView draws the draft editor of project into container. params may
+ * open it at a place: line (a line number), or criterion (with quote, at
+ * its cite of that quote).
+ */
+export async function editorView(client, projectId, container, params = {}) {
     const path = `/projects/${encodeURIComponent(projectId)}/draft`;
     const alert = alertBox('draft-error');
     const status = h('p', { id: 'draft-status', role: 'status', class: 'draft-status' }, 'Loading the rules…');
     const problems = h('ul', { id: 'problems', class: 'problems' });
     const problemsHeading = h('h3', { id: 'problems-heading' }, 'Problems');
+    const quotes = h('ul', { id: 'quotes', class: 'quotes' });
+    const quotesHeading = h('h3', { id: 'quotes-heading' }, 'Quotes');
     const versions = new VersionHistory();
     const versionList = h('ul', { id: 'versions', class: 'versions' });
     const compare = h('section', { id: 'compare', class: 'compare', 'aria-labelledby': 'compare-heading', hidden: true });
     const save = h('button', { type: 'button', id: 'save-draft' }, 'Save');
     const format = h('button', { type: 'button', id: 'format-draft', class: 'secondary' }, 'Format');
     const host = h('div', { class: 'editor', id: 'rules-editor' });
-    container.append(h('h2', { tabindex: '-1' }, 'Rules'), h('p', { class: 'hint', id: 'editor-hint' }, 'Write the rules in the Eligo rules language. Ctrl+S (⌘S on a Mac) saves; Ctrl+Space lists the fields and functions you can use; Tab leaves the editor.'), h('div', { class: 'buttons toolbar' }, save, format), status, alert.el, h('p', { class: 'editor-label', id: 'editor-label' }, 'Rules text'), host, h('section', { 'aria-labelledby': 'problems-heading' }, problemsHeading, problems), h('section', { 'aria-labelledby': 'versions-heading' }, h('h3', { id: 'versions-heading' }, 'Versions saved this session'), versionList, compare));
+    container.append(h('h2', { tabindex: '-1' }, 'Rules'), h('p', { class: 'hint', id: 'editor-hint' }, 'Write the rules in the Eligo rules language. Ctrl+S (⌘S on a Mac) saves; Ctrl+Space lists the fields and functions you can use; Tab leaves the editor.'), h('div', { class: 'buttons toolbar' }, save, format), status, alert.el, h('p', { class: 'editor-label', id: 'editor-label' }, 'Rules text'), host, h('section', { 'aria-labelledby': 'problems-heading' }, problemsHeading, problems), h('section', { 'aria-labelledby': 'quotes-heading' }, quotesHeading, quotes), h('section', { 'aria-labelledby': 'versions-heading' }, h('h3', { id: 'versions-heading' }, 'Versions saved this session'), versionList, compare));
     let draft;
     let symbols = null;
     try {
@@ -141,7 +157,18 @@ export async function editorView(client, projectId, container) {
                 },
             }, describePlaced(p)), p.fix ? fixButton(p.fix) : null))
             : [h('li', { class: 'none' }, 'None found in the last saved version.')]));
+        showQuotes(d);
         status.textContent = draftSummary(d);
+    };
+    /** showQuotes lists the saved draft's quotes, each leading to its passage in its source. */
+    const showQuotes = (d) => {
+        const qs = d.provenance_report.quotes;
+        quotesHeading.textContent = qs.length ? `Quotes (${qs.length})` : 'Quotes';
+        quotes.replaceChildren(...(qs.length
+            ? qs.map((q) => h('li', {}, `Criterion ${q.criterion_id}: “${q.quote}” `, h('span', { class: 'quote-state' }, quoteState(q)), ' ', q.project_source_id && (q.verified || q.nearest_passage)
+                ? h('a', { href: sourceHref(projectId, q.project_source_id, { criterion: q.criterion_id, quote: q.quote }), class: 'show-in-source', 'aria-label': `Show in source: criterion ${q.criterion_id}, “${q.quote}”` }, 'Show in source')
+                : null))
+            : [h('li', { class: 'none' }, 'The saved rules quote no source.')]));
     };
     /** fixButton applies a fix the API suggests: the first occurrence of its text is replaced, to be saved. */
     const fixButton = (fix) => h('button', {
@@ -234,4 +261,16 @@ export async function editorView(client, projectId, container) {
         show(draft);
     else
         status.textContent = 'No rules yet: write the first version and save it.';
+    // Opened at a place (from a source's text): the cursor goes to its line.
+    const text = view.state.doc.toString();
+    const line = params['criterion'] !== undefined ? criterionLine(text, params['criterion'], params['quote'], symbols) : lineParam(params['line']);
+    if (line > 0 && line <= view.state.doc.lines) {
+        const at = view.state.doc.line(line);
+        view.dispatch({ selection: { anchor: at.from }, scrollIntoView: true });
+        view.focus();
+        announce(params['criterion'] !== undefined ? `Criterion ${params['criterion']}, line ${line}.` : `Line ${line}.`);
+    }
+    else if (params['criterion'] !== undefined) {
+        alert.show(`Criterion ${params['criterion']} is not in the saved rules.`);
+    }
 }

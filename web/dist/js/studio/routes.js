@@ -6,19 +6,38 @@ export const projectScreens = ['sources', 'generate', 'draft', 'tests', 'review'
 export function parseStudioRoute(hash) {
     if (hash === '#/studio' || hash === '#/studio/' || hash === '#/studio/projects')
         return { kind: 'projects' };
-    const m = /^#\/studio\/projects\/([^/]+)(?:\/([a-z]+))?$/.exec(hash);
+    const q = hash.indexOf('?');
+    const path = q < 0 ? hash : hash.slice(0, q);
+    const m = /^#\/studio\/projects\/([^/?]+)(?:\/([a-z]+)(?:\/([^/?]+))?)?$/.exec(path);
     if (!m?.[1])
         return null;
     const screen = (m[2] ?? 'draft');
-    if (!projectScreens.includes(screen))
+    if (!projectScreens.includes(screen) || (m[3] && screen !== 'sources'))
         return null;
-    return { kind: 'project', projectId: decodeURIComponent(m[1]), screen };
+    const route = { kind: 'project', projectId: decodeURIComponent(m[1]), screen };
+    if (m[3])
+        route.sourceId = decodeURIComponent(m[3]);
+    if (q >= 0)
+        route.params = Object.fromEntries(new URLSearchParams(hash.slice(q + 1)));
+    return route;
 }
 /** studioHref writes a studio route as a hash address. */
 export function studioHref(route) {
     if (route.kind === 'projects')
         return '#/studio';
-    return `#/studio/projects/${encodeURIComponent(route.projectId)}/${route.screen}`;
+    let href = `#/studio/projects/${encodeURIComponent(route.projectId)}/${route.screen}`;
+    if (route.sourceId)
+        href += '/' + encodeURIComponent(route.sourceId);
+    const query = new URLSearchParams(route.params ?? {}).toString();
+    return query ? href + '?' + query : href;
+}
+/** sourceHref is the address of a source's text, at the passage of criterion's quote when both are given. */
+export function sourceHref(projectId, sourceId, at) {
+    return studioHref({ kind: 'project', projectId, screen: 'sources', sourceId, ...(at ? { params: { criterion: at.criterion, quote: at.quote } } : {}) });
+}
+/** rulesHref is the address of the rules editor opened at criterion (at the cite of quote in it, when given). */
+export function rulesHref(projectId, criterion, quote) {
+    return studioHref({ kind: 'project', projectId, screen: 'draft', params: quote === undefined ? { criterion } : { criterion, quote } });
 }
 /** screenFor reads a review check's actionable_via ("PUT /projects/prj_x/draft") as the screen where it is fixed. */
 export function screenFor(actionableVia) {

@@ -7,6 +7,7 @@
 import { announce, h } from '../dom.js';
 import { safeLink } from '../links.js';
 import { newIdempotencyKey } from './client.js';
+import { sourceHref } from './routes.js';
 import { alertBox, busy, confirmDialog, errorMessage, field, plural } from './ui.js';
 /** The statuses a source can have, in words. */
 const statusWords = {
@@ -99,7 +100,7 @@ export async function sourcesView(client, projectId, container) {
         });
         const dups = duplicates.get(s.source_id) ?? [];
         const link = safeLink(s.url);
-        return h('li', { class: 'card source', id: idBase }, h('h3', {}, s.title || s.filename), h('dl', { class: 'facts' }, h('div', {}, h('dt', {}, 'File'), h('dd', {}, s.filename)), h('div', {}, h('dt', {}, 'Kind'), h('dd', {}, mediaWords(s.media_type))), h('div', {}, h('dt', {}, 'Size'), h('dd', {}, sizeWords(s.size))), h('div', {}, h('dt', {}, 'Status'), h('dd', { class: 'source-status' }, statusWords[s.status])), h('div', {}, h('dt', {}, 'Licence'), h('dd', {}, s.licence || 'not given')), h('div', {}, h('dt', {}, 'Published at'), h('dd', {}, link ? h('a', { href: link, rel: 'noreferrer noopener', target: '_blank' }, s.url) : s.url || 'not given')), h('div', {}, h('dt', {}, 'Source id'), h('dd', {}, h('code', {}, s.source_id)))), dups.length
+        return h('li', { class: 'card source', id: idBase }, h('h3', {}, s.title || s.filename), h('p', {}, h('a', { href: sourceHref(projectId, s.source_id), class: 'source-text-link', 'aria-label': `Read the text and what cites it: ${s.title || s.filename}` }, 'Read the text and what cites it')), h('dl', { class: 'facts' }, h('div', {}, h('dt', {}, 'File'), h('dd', {}, s.filename)), h('div', {}, h('dt', {}, 'Kind'), h('dd', {}, mediaWords(s.media_type))), h('div', {}, h('dt', {}, 'Size'), h('dd', {}, sizeWords(s.size))), h('div', {}, h('dt', {}, 'Status'), h('dd', { class: 'source-status' }, statusWords[s.status])), h('div', {}, h('dt', {}, 'Licence'), h('dd', {}, s.licence || 'not given')), h('div', {}, h('dt', {}, 'Published at'), h('dd', {}, link ? h('a', { href: link, rel: 'noreferrer noopener', target: '_blank' }, s.url) : s.url || 'not given')), h('div', {}, h('dt', {}, 'Source id'), h('dd', {}, h('code', {}, s.source_id)))), dups.length
             ? h('div', { class: 'notice duplicates' }, h('p', {}, 'Possibly the same text as:'), h('ul', {}, ...dups.map((d) => h('li', {}, `${d.filename} (${d.kind === 'identical_bytes' ? 'the same file' : `${Math.round(d.resemblance * 100)}% alike`})`))))
             : null, h('div', { class: 'row source-actions' }, h('div', { class: 'field inline' }, h('label', { for: idBase + '-status' }, 'Status'), status), byRow, save, del), rowAlert.el);
     };

@@ -12,6 +12,7 @@ import { reviewView } from './review.js';
 import { projectScreens, screenTitles, studioHref } from './routes.js';
 import { sessionBanner, signInForm, signInView } from './session.js';
 import { sourcesView } from './sources.js';
+import { sourceTextView } from './sourceview.js';
 import { testsView } from './tests.js';
 import { alertBox, errorMessage } from './ui.js';
 const screens = {
@@ -79,7 +80,10 @@ export async function showStudio(client, main, route, sameProject) {
         heading.focus();
         return;
     }
-    const drawing = screens[route.screen](client, route.projectId, body);
+    // A source's text is drawn on the sources screen; params say where a screen opens.
+    const drawing = route.sourceId
+        ? sourceTextView(client, route.projectId, route.sourceId, body, route.params)
+        : screens[route.screen](client, route.projectId, body, route.params);
     // The screen's heading is drawn first, before its data arrives.
     const target = sameProject ? body.querySelector('h2') : heading;
     (target ?? heading).focus();

@@ -1,0 +1,161 @@
+// End-to-end test of the studio's source view in a real browser against a
+// real `eligo serve` (run.sh passes a key in ELIGO_KEY): a project with an
+// HTML statute, a two-page PDF and a draft citing both, made over the API;
+// then, signed in, the statute's text with a cited clause marked by its
+// criterion and an uncited one marked so in words, a jump from the clause
+// to the criterion in the rules and from the rules' quote back to its
+// passage, all from the keyboard, and the PDF page by page; each screen
+// checked with axe-core. Screenshots and accessibility
+// reports go to e2e/artifacts/srcview/.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import { axe as axeIn, launchBrowser, open as openIn, origin, shot as shotIn, tabTo } from './browser.mjs';
+
+const key = process.env.ELIGO_KEY;
+if (!key) {
+  throw new Error('ELIGO_KEY is not set: run web/e2e/run.sh');
+}
+const here = path.dirname(fileURLToPath(import.meta.url));
+const statute = fs.readFileSync(path.join(here, 'testdata', 'usc29-2611.html'), 'utf8');
+const statuteURL = 'https://www.law.cornell.edu/uscode/text/29/2611';
+// A two-page PDF: the act's section 1 on page 1, section 2 on page 2.
+const grantPDF = fs.readFileSync(path.join(here, 'testdata', 'grant-act.pdf'));
+const grantURL = 'https://laws.example.org/grant';
+const api = origin + '/api/v1/public';
+const tenureQuote = 'for at least 12 months by the employer with respect to whom leave is requested';
+
+const rules = `section srcview_service
+name "FMLA length of service"
+
+source usc29_2611 "29 U.S.C. 2611(2)" url "${statuteURL}" licence "public-domain"
+source grant_act "Grant Act" url "${grantURL}" licence "public-domain"
+
+field employment.months_employed int weight 1
+  question "For how many months have you worked for this employer?"
+field grant.officer_approved bool weight 1
+  question "Did the officer approve the grant?"
+
+group service all "Length of service" {
+  criterion tenure "Employed for at least 12 months" {
+    employment.months_employed >= 12
+    cite usc29_2611 "${tenureQuote}"
+  }
+  criterion officer "The officer approved" {
+    grant.officer_approved == true
+    cite grant_act "may, at their discretion, approve the grant"
+  }
+}
+`;
+
+let browser;
+
+before(async () => {
+  browser = await launchBrowser('srcview');
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+/** call makes one API call with the run's key and answers its JSON. */
+async function call(method, p, body) {
+  const res = await fetch(api + p, { method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+  const out = await res.json();
+  assert.ok(res.ok, `${method} ${p}: ${res.status} ${JSON.stringify(out)}`);
+  return out;
+}
+
+/** press tabs to a control and presses Enter on it. */
+async function press(page, selector) {
+  await tabTo(page, selector, 200);
+  await page.keyboard.press('Enter');
+}
+
+test('the source view: clauses marked by what cites them, to the rules and back', async (t) => {
+  const project = await call('POST', '/projects/', { name: 'Source view', section_id: 'srcview_service', source_text: '', test_cases: [] });
+  const base = `/projects/${project.project_id}`;
+  const uploaded = await call('POST', base + '/sources', { filename: 'usc29-2611.html', text: statute, url: statuteURL, licence: 'public-domain', title: '29 U.S.C. 2611' });
+  const sourceId = uploaded.sources[0].source_id;
+  const pdf = await call('POST', base + '/sources', { filename: 'grant-act.pdf', content_base64: grantPDF.toString('base64'), url: grantURL, licence: 'public-domain' });
+  const pdfId = pdf.sources[0].source_id;
+  const draft = await call('PUT', base + '/draft', { rules });
+  assert.equal(draft.compiles, true, JSON.stringify(draft.compile_errors));
+
+  const { page, clean } = await openIn(browser, t, `/#/studio/projects/${project.project_id}/sources`, undefined, { refusals: true });
+  const shot = (name) => shotIn(browser, page, name);
+  const axe = (name) => axeIn(browser, page, name);
+
+  // Sign in, then from the sources list to the source's text.
+  await page.waitForSelector('#api-key');
+  await tabTo(page, '#api-key');
+  await page.keyboard.type(key);
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#sources > li');
+  await press(page, '#sources > li a.source-text-link');
+  await page.waitForSelector('#source-pages');
+  assert.ok(page.url().endsWith(`/sources/${sourceId}`), page.url());
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'source-heading', 'focus moves to the source’s heading');
+  assert.equal(await page.locator('#source-heading').textContent(), 'Text of 29 U.S.C. 2611');
+  assert.match(await page.locator('#source-summary').textContent(), /^1 of \d+ clauses cited by the rules \(\d+%\); \d+ clauses are not cited\.$/);
+
+  // The cited clause: marked in words with its criterion and quote.
+  const cited = page.locator('.clause-wrap', { has: page.locator('.clause-cited') });
+  assert.equal(await cited.count(), 1);
+  assert.match(await cited.locator('.clause').textContent(), /for at least 12 months by the employer/);
+  assert.equal(await cited.locator('.mark-state').textContent(), 'Cited');
+  assert.equal(await cited.locator('a.cite-criterion').textContent(), 'tenure');
+  assert.match(await cited.locator('.clause-mark').textContent(), new RegExp(`by tenure “${tenureQuote}”`));
+  // An uncited clause: marked "Not cited" in words, and listed.
+  const uncited = page.locator('.clause-wrap', { has: page.locator('.clause-uncited') }).filter({ hasText: '1,250 hours' });
+  assert.equal(await uncited.locator('.mark-state').textContent(), 'Not cited');
+  assert.equal(await uncited.locator('a').count(), 0);
+  assert.match(await page.locator('#uncited-clauses').textContent(), /1,250 hours/);
+  // A heading is neither.
+  assert.equal(await page.locator('.clause-heading', { hasText: '(2) Eligible employee' }).count(), 1);
+  await axe('source-text');
+  await shot('source-text');
+
+  // From the cited clause to its criterion in the rules: the cursor is on
+  // the cite of that quote.
+  await press(page, '.clause-wrap a.cite-criterion');
+  await page.waitForSelector('.cm-content');
+  assert.match(page.url(), /\/draft\?criterion=tenure&quote=/);
+  await page.waitForFunction(() => document.activeElement?.classList.contains('cm-content'));
+  await shot('rules-at-criterion');
+  assert.match(await page.locator('.cm-activeLine').textContent(), new RegExp(`cite usc29_2611 "${tenureQuote}"`));
+  assert.match(await page.locator('#quotes').textContent(), /Criterion tenure: “for at least 12 months.*” \(found in its source\)/);
+  await axe('rules-at-criterion');
+
+  // And back: the rules' quote shows its passage, which takes focus and is highlighted.
+  await press(page, '#quotes a.show-in-source');
+  await page.waitForSelector('#source-pages');
+  await page.waitForFunction(() => document.activeElement?.classList.contains('target'));
+  const focused = await page.evaluate(() => ({ text: document.activeElement?.textContent, classes: document.activeElement?.className }));
+  assert.match(focused.text, /for at least 12 months by the employer/);
+  assert.match(focused.classes, /clause-cited/);
+  assert.equal(await page.locator('.clause.target').count(), 1);
+  await axe('source-at-passage');
+  await shot('source-at-passage');
+
+  // The browser's Back returns to the rules.
+  await page.goBack();
+  await page.waitForSelector('.cm-content');
+
+  // A PDF is shown page by page, its clauses marked on their pages.
+  await page.goto(`${origin}/#/studio/projects/${project.project_id}/sources/${pdfId}`);
+  await page.waitForSelector('#source-pages');
+  assert.deepEqual(await page.locator('.source-page h3').allTextContents(), ['Page 1', 'Page 2']);
+  const page1 = page.locator('.source-page', { has: page.locator('#page-1') });
+  const page2 = page.locator('.source-page', { has: page.locator('#page-2') });
+  assert.match(await page2.locator('.clause-wrap', { has: page.locator('.clause-cited') }).textContent(), /The officer may, at their discretion,\s+approve the grant\.\s*Cited by officer/);
+  assert.match(await page1.locator('.clause-wrap', { has: page.locator('.clause-uncited') }).textContent(), /A person qualifies for the grant\s+if the person is at least 18 years old\.\s*Not cited/);
+  assert.equal(await page1.locator('.clause-cited').count(), 0);
+  assert.equal(await page.locator('#source-summary').textContent(), '1 of 2 clauses cited by the rules (50%); 1 clause is not cited.');
+  await axe('pdf-pages');
+  await shot('pdf-pages');
+  clean();
+});

@@ -1,0 +1,88 @@
+// What the source view shows of a source's text: each page cut into its
+// clauses and the text between them, each clause marked by what in the
+// rules cites it, in words as well as in colour. The API places clauses
+// by UTF-8 byte offsets into their page's text (GET .../sources/{id}/text);
+// the page is cut on its bytes, so a clause with accents or symbols lands
+// exactly where the API put it.
+
+import { plural } from './ui.js';
+import type { ClauseCitation, SourceClause, SourceText } from './types.js';
+
+/** A piece of a page: a clause, or the text between clauses (clause null). */
+export interface Segment {
+  text: string;
+  clause: SourceClause | null;
+}
+
+/**
+ * pageSegments cuts a page's text into its clauses (those of clauses on
+ * page, in text order) and the text around them. A clause whose offsets
+ * fall outside the page, or overlap the one before, is shown as plain
+ * text rather than lost.
+ */
+export function pageSegments(pageText: string, page: number, clauses: readonly SourceClause[]): Segment[] {
+  const bytes = new TextEncoder().encode(pageText);
+  const decode = (from: number, to: number): string => new TextDecoder().decode(bytes.subarray(from, to));
+  const out: Segment[] = [];
+  let at = 0;
+  for (const c of clauses) {
+    if (c.page !== page || c.start < at || c.end > bytes.length || c.end <= c.start) continue;
+    if (c.start > at) out.push({ text: decode(at, c.start), clause: null });
+    out.push({ text: decode(c.start, c.end), clause: c });
+    at = c.end;
+  }
+  if (at < bytes.length || out.length === 0) out.push({ text: decode(at, bytes.length), clause: null });
+  return out;
+}
+
+/**
+ * How a clause stands: cited by a quote found in it word for word; cited
+ * only by quotes not found, of which it is the nearest passage; not cited;
+ * or a heading or number, which coverage does not count.
+ */
+export type ClauseState = 'cited' | 'near' | 'uncited' | 'heading';
+
+/** clauseState says how a clause stands. */
+export function clauseState(c: SourceClause): ClauseState {
+  if (c.cited_by.some((x) => x.verified)) return 'cited';
+  if (c.cited_by.length) return 'near';
+  return c.counted ? 'uncited' : 'heading';
+}
+
+/** stateWords names a clause's state, as the mark beside it says it. */
+export const stateWords: Record<ClauseState, string> = {
+  cited: 'Cited',
+  near: 'Nearest passage of a quote',
+  uncited: 'Not cited',
+  heading: 'Heading',
+};
+
+/** citationWords says one citation in a sentence: which criterion, which quote, found or not. */
+export function citationWords(c: ClauseCitation): string {
+  return `Criterion ${c.criterion_id} quotes “${c.quote}”` + (c.verified ? ', found word for word.' : ', not found word for word: this is the nearest passage.');
+}
+
+/** coverageWords sums a source up: how many of its clauses the rules cite. */
+export function coverageWords(st: Pick<SourceText, 'coverage' | 'draft'>): string {
+  const { clauses, cited_clauses: cited } = st.coverage;
+  if (clauses === 0) return 'The text has no clauses to cite.';
+  const share = `${cited} of ${plural(clauses, 'clause')} cited by the rules (${Math.round((cited / clauses) * 100)}%)`;
+  if (st.draft === 'none') return `${share}: the project has no rules yet.`;
+  if (st.draft === 'invalid') return `${share}: the rules do not compile, so their quotes cannot be checked.`;
+  const uncited = clauses - cited;
+  return uncited ? `${share}; ${plural(uncited, 'clause is', 'clauses are')} not cited.` : `${share}.`;
+}
+
+/**
+ * findPassage finds the clause that criterion's quote rests on: the first
+ * whose citations hold that criterion and quote. Its index in clauses, or
+ * -1 when no clause has it.
+ */
+export function findPassage(clauses: readonly SourceClause[], criterion: string, quote: string): number {
+  return clauses.findIndex((c) => c.cited_by.some((x) => x.criterion_id === criterion && x.quote === quote));
+}
+
+/** criteriaOf lists the criteria citing a clause, each once, in order. */
+export function criteriaOf(c: SourceClause): string[] {
+  return [...new Set(c.cited_by.map((x) => x.criterion_id))];
+}
