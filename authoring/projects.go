@@ -235,6 +235,19 @@ func (s *Service) AddGuidance(ctx context.Context, tenantID, projectID string, g
 	if errors.Is(err, store.ErrGuidanceLimit) {
 		return store.Guidance{}, refuse(storeLimitMessage(err, store.ErrGuidanceLimit))
 	}
+	if nf := (*store.QuestionNotFoundError)(nil); errors.As(err, &nf) {
+		msg := fmt.Sprintf("the draft has no source question %q", nf.ID)
+		switch {
+		case len(nf.Questions) == 0:
+			msg += "; it has none (GET /projects/{project_id}/draft lists them)"
+		default:
+			if near := engine.Nearest(nf.ID, nf.Questions); near != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", near)
+			}
+			msg += "; its questions are " + strings.Join(nf.Questions, ", ")
+		}
+		return store.Guidance{}, invalid(msg, nf.ID, "settles")
+	}
 	return out, err
 }
 

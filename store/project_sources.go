@@ -270,10 +270,20 @@ func (s *Store) AddGuidance(ctx context.Context, tenantID, projectID string, g G
 func (s *Store) AddGuidanceWithin(ctx context.Context, tenantID, projectID string, g Guidance, limits GuidanceLimits) (Guidance, error) {
 	var out Guidance
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		if _, err := scanProject(tx.QueryRow(ctx, sqlProjectForUpdate, projectID, tenantID)); errors.Is(err, pgx.ErrNoRows) {
+		p, err := scanProject(tx.QueryRow(ctx, sqlProjectForUpdate, projectID, tenantID))
+		if errors.Is(err, pgx.ErrNoRows) {
 			return ErrNotFound
 		} else if err != nil {
 			return fmt.Errorf("lock project: %w", err)
+		}
+		if g.Settles != "" {
+			settled, err := settleQuestion(p.SourceQuestions, g.Settles)
+			if err != nil {
+				return err
+			}
+			if _, err := tx.Exec(ctx, sqlSetSourceQuestions, projectID, arrayJSON(settled)); err != nil {
+				return fmt.Errorf("settle source question %q: %w", g.Settles, err)
+			}
 		}
 		var count int
 		var size int64
@@ -286,7 +296,6 @@ func (s *Store) AddGuidanceWithin(ctx context.Context, tenantID, projectID strin
 		if size += int64(len(g.Text)); limits.MaxBytes > 0 && size > limits.MaxBytes {
 			return fmt.Errorf("%w: the project's guidance would total %d bytes and at most %d are allowed", ErrGuidanceLimit, size, limits.MaxBytes)
 		}
-		var err error
 		out, err = scanGuidance(tx.QueryRow(ctx, sqlInsertGuidance, projectID, tenantID, g.Text, g.ProcessType, g.Adherence, g.DomainScope))
 		return err
 	})
@@ -295,6 +304,58 @@ func (s *Store) AddGuidanceWithin(ctx context.Context, tenantID, projectID strin
 	}
 	return out, nil
 }
+
+// sqlSetSourceQuestions rewrites the draft's source questions alone: the
+// draft's text, origin and time stay as they are.
+const sqlSetSourceQuestions = `UPDATE projects SET source_questions = $2, updated_at = now() WHERE id = $1`
+
+// settleQuestion marks question id of the draft's questions (a JSON array)
+// resolved, keeping every other member of every question as stored. The
+// error wraps ErrQuestionNotFound, naming the questions there are, when
+// the draft has no question id.
+func settleQuestion(questions json.RawMessage, id string) (json.RawMessage, error) {
+	var qs []map[string]any
+	if len(questions) > 0 {
+		if err := json.Unmarshal(questions, &qs); err != nil {
+			return nil, fmt.Errorf("read the draft's source questions: %w", err)
+		}
+	}
+	ids := make([]string, 0, len(qs))
+	found := false
+	for _, q := range qs {
+		qid, _ := q["id"].(string)
+		ids = append(ids, qid)
+		if qid == id {
+			q["resolved"] = true
+			found = true
+		}
+	}
+	if !found {
+		return nil, &QuestionNotFoundError{ID: id, Questions: ids}
+	}
+	out, err := json.Marshal(qs)
+	if err != nil {
+		return nil, fmt.Errorf("write the draft's source questions: %w", err)
+	}
+	return out, nil
+}
+
+// QuestionNotFoundError is ErrQuestionNotFound with the question asked for
+// and the ids of the questions the draft has, for a message that says
+// which to use.
+type QuestionNotFoundError struct {
+	// ID is the question asked for.
+	ID string
+	// Questions are the draft's question ids, in order.
+	Questions []string
+}
+
+func (e *QuestionNotFoundError) Error() string {
+	return fmt.Sprintf("%v: %q", ErrQuestionNotFound, e.ID)
+}
+
+// Unwrap makes errors.Is(err, ErrQuestionNotFound) hold.
+func (e *QuestionNotFoundError) Unwrap() error { return ErrQuestionNotFound }
 
 // ListGuidance lists the project's guidance in the order it was added.
 func (s *Store) ListGuidance(ctx context.Context, tenantID, projectID string) ([]Guidance, error) {

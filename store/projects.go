@@ -93,6 +93,10 @@ type Guidance struct {
 	Adherence string
 	// DomainScope narrows the guidance to a domain; empty for all.
 	DomainScope string
+	// Settles, when not empty, is the id of a source question of the
+	// draft this note settles: adding the note marks it resolved, in the
+	// same transaction. It is an instruction, not stored with the note.
+	Settles string
 	// CreatedAt is when it was added.
 	CreatedAt time.Time
 }
@@ -105,6 +109,9 @@ var (
 	// ErrSourceCited is returned by DeleteSource for a source a published
 	// ruleset's provenance records.
 	ErrSourceCited = errors.New("source is cited by a published ruleset")
+	// ErrQuestionNotFound is returned by AddGuidanceWithin when the note
+	// settles a source question the draft does not have; nothing is added.
+	ErrQuestionNotFound = errors.New("the draft has no such source question")
 	// ErrProjectLimit is returned by CreateProject when the tenant already
 	// holds its most projects.
 	ErrProjectLimit = errors.New("tenant project limit reached")

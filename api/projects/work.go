@@ -37,7 +37,7 @@ func registerWork(s *api.Server, h *handler, op func(id, method, path, summary, 
 	api.Register(s, tests, h.setTests)
 
 	addGuidance := op("add-project-guidance", http.MethodPost, "/projects/{project_id}/guidance", "Add guidance",
-		"Adds guidance for generation without generating: `guidance_text`, `process_type` (`field_extraction` or `rule_generation`), optional `adherence` (`exact`: follow it to the letter) and `domain_scope` (the domain it applies to; empty for all).", write)
+		"Adds guidance for generation without generating: `guidance_text`, `process_type` (`field_extraction` or `rule_generation`), optional `adherence` (`exact`: follow it to the letter), `domain_scope` (the domain it applies to; empty for all) and `settles` (the id of a draft source question the note settles, which marks it resolved).", write)
 	addGuidance.DefaultStatus, addGuidance.Idempotent = http.StatusCreated, true
 	addGuidance.Refusals = []api.Refusal{guidanceLimitRefusal(h.authoring.Limits())}
 	api.Register(s, addGuidance, h.addGuidance)
@@ -233,6 +233,7 @@ type addGuidanceInput struct {
 		ProcessType  string `json:"process_type" enum:"field_extraction,rule_generation"`
 		Adherence    string `json:"adherence,omitempty" enum:"exact"`
 		DomainScope  string `json:"domain_scope,omitempty" maxLength:"200"`
+		Settles      string `json:"settles,omitempty" maxLength:"100" doc:"The id of one of the draft's source questions that this note settles: the question is marked resolved (source_questions[].resolved on the draft, and the review's source-questions check) when the note is added, in one transaction; an id the draft does not have is refused (422) and nothing is added."`
 	}
 }
 
@@ -246,7 +247,7 @@ func (h *handler) addGuidance(ctx context.Context, in *addGuidanceInput) (*guida
 		return nil, err
 	}
 	g, err := h.authoring.AddGuidance(ctx, tenant, in.ProjectID, store.Guidance{Text: in.Body.GuidanceText,
-		ProcessType: in.Body.ProcessType, Adherence: in.Body.Adherence, DomainScope: in.Body.DomainScope})
+		ProcessType: in.Body.ProcessType, Adherence: in.Body.Adherence, DomainScope: in.Body.DomainScope, Settles: in.Body.Settles})
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}

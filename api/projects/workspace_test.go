@@ -1,6 +1,7 @@
 package projects
 
 import (
+	"fmt"
 	"net/http"
 	"reflect"
 	"strings"
@@ -284,5 +285,56 @@ func TestCORSFirstPartyOnly(t *testing.T) {
 		if got := r.Header.Get("Access-Control-Allow-Origin"); r.Status != 200 || got != tc.want {
 			t.Errorf("GET from %s: %d, Access-Control-Allow-Origin %q, want %q", tc.origin, r.Status, got, tc.want)
 		}
+	}
+}
+
+// A guidance note that settles a draft's source question marks it
+// resolved in the same write, leaving the draft's text, origin and time as
+// they were, and the review no longer counts it open; a question the draft
+// does not have is refused with the ones it has, and nothing is added.
+func TestGuidanceSettlesASourceQuestion(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	key := tenantKey(t, f, "acme", allProjectScopes...)
+	g := newGrantProject(t, f, key)
+	question := map[string]any{"id": "approval_form", "quote": "may, at their discretion, approve the grant",
+		"question": "Does approval need a form?", "candidate_readings": []string{"yes", "no"}, "provisional_reading": "no", "resolved": false}
+	want(t, g.do(t, http.MethodPut, "/draft", map[string]any{"rules": grantRules, "source_questions": []any{question}}), http.StatusOK)
+	before := obj(t, g.do(t, http.MethodGet, "/draft", nil).Body)
+	if r := g.do(t, http.MethodPost, "/review", nil); !strings.Contains(r.Raw, "Does approval need a form?") {
+		t.Fatalf("review of an open question: %s", r.Raw)
+	}
+
+	settle := func(id string) apitest.Response {
+		return g.do(t, http.MethodPost, "/guidance", map[string]any{"guidance_text": "Approval needs no form.",
+			"process_type": "rule_generation", "settles": id})
+	}
+	r := settle("approval_from")
+	if r.Status != 422 || !strings.Contains(r.Raw, `did you mean \"approval_form\"`) || !strings.Contains(r.Raw, `"settles"`) {
+		t.Fatalf("an unknown question: %s", r.Raw)
+	}
+	if got := list(t, obj(t, g.do(t, http.MethodGet, "/guidance", nil).Body)["guidance"]); len(got) != 0 {
+		t.Fatalf("a refused note was added: %v", got)
+	}
+
+	want(t, settle("approval_form"), http.StatusCreated)
+	after := obj(t, g.do(t, http.MethodGet, "/draft", nil).Body)
+	qs := list(t, after["source_questions"])
+	if len(qs) != 1 || obj(t, qs[0])["resolved"] != true || obj(t, qs[0])["provisional_reading"] != "no" {
+		t.Fatalf("settled question: %v", qs)
+	}
+	for _, k := range []string{"rules", "origin", "updated_at", "content_digest"} {
+		if fmt.Sprint(after[k]) != fmt.Sprint(before[k]) {
+			t.Errorf("settling changed the draft's %s: %v, was %v", k, after[k], before[k])
+		}
+	}
+	r = g.do(t, http.MethodPost, "/review", nil)
+	for _, c := range list(t, obj(t, r.Body)["checks"]) {
+		if c := obj(t, c); c["id"] == "source_questions" && c["status"] != "pass" {
+			t.Fatalf("the review still counts the settled question: %v", c)
+		}
+	}
+	if got := list(t, obj(t, g.do(t, http.MethodGet, "/guidance", nil).Body)["guidance"]); len(got) != 1 {
+		t.Fatalf("guidance after settling: %v", got)
 	}
 }

@@ -235,6 +235,6 @@ func sourceQuestions(_ context.Context, in *Input) (outcome, error) {
 		return outcome{status: StatusPass, evidence: ev, strength: "No source question is left open."}, nil
 	}
 	return outcome{status: StatusWarn, evidence: ev,
-		advice: fmt.Sprintf("Answer the %d open source %s, starting with %s, by adding guidance that states the reading the law intends.",
+		advice: fmt.Sprintf("Answer the %d open source %s, starting with %s, by adding guidance that states the reading the law intends and settles it (settles: the question's id).",
 			len(ev), plural(len(ev), "question"), first)}, nil
 }

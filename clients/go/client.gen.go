@@ -1943,6 +1943,9 @@ type GuidanceRequest struct {
 	DomainScope  *string             `json:"domain_scope,omitempty"`
 	GuidanceText string              `json:"guidance_text"`
 	ProcessType  GuidanceProcessType `json:"process_type"`
+
+	// Settles The id of one of the draft's source questions that this note settles: the question is marked resolved (source_questions[].resolved on the draft, and the review's source-questions check) when the note is added, in one transaction; an id the draft does not have is refused (422) and nothing is added.
+	Settles *string `json:"settles,omitempty"`
 }
 
 // Hint defines model for Hint.
@@ -6929,7 +6932,7 @@ type ClientInterface interface {
 
 	// AddProjectGuidanceWithBody Add guidance
 	//
-	// Adds guidance for generation without generating: `guidance_text`, `process_type` (`field_extraction` or `rule_generation`), optional `adherence` (`exact`: follow it to the letter) and `domain_scope` (the domain it applies to; empty for all).
+	// Adds guidance for generation without generating: `guidance_text`, `process_type` (`field_extraction` or `rule_generation`), optional `adherence` (`exact`: follow it to the letter), `domain_scope` (the domain it applies to; empty for all) and `settles` (the id of a draft source question the note settles, which marks it resolved).
 	//
 	// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 	//
@@ -6942,7 +6945,7 @@ type ClientInterface interface {
 
 	// AddProjectGuidance Add guidance
 	//
-	// Adds guidance for generation without generating: `guidance_text`, `process_type` (`field_extraction` or `rule_generation`), optional `adherence` (`exact`: follow it to the letter) and `domain_scope` (the domain it applies to; empty for all).
+	// Adds guidance for generation without generating: `guidance_text`, `process_type` (`field_extraction` or `rule_generation`), optional `adherence` (`exact`: follow it to the letter), `domain_scope` (the domain it applies to; empty for all) and `settles` (the id of a draft source question the note settles, which marks it resolved).
 	//
 	// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 	//
@@ -8013,7 +8016,7 @@ func (c *Client) ListProjectGuidance(ctx context.Context, projectId string, reqE
 
 // AddProjectGuidanceWithBody Add guidance
 //
-// Adds guidance for generation without generating: `guidance_text`, `process_type` (`field_extraction` or `rule_generation`), optional `adherence` (`exact`: follow it to the letter) and `domain_scope` (the domain it applies to; empty for all).
+// Adds guidance for generation without generating: `guidance_text`, `process_type` (`field_extraction` or `rule_generation`), optional `adherence` (`exact`: follow it to the letter), `domain_scope` (the domain it applies to; empty for all) and `settles` (the id of a draft source question the note settles, which marks it resolved).
 //
 // Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 //
@@ -8036,7 +8039,7 @@ func (c *Client) AddProjectGuidanceWithBody(ctx context.Context, projectId strin
 
 // AddProjectGuidance Add guidance
 //
-// Adds guidance for generation without generating: `guidance_text`, `process_type` (`field_extraction` or `rule_generation`), optional `adherence` (`exact`: follow it to the letter) and `domain_scope` (the domain it applies to; empty for all).
+// Adds guidance for generation without generating: `guidance_text`, `process_type` (`field_extraction` or `rule_generation`), optional `adherence` (`exact`: follow it to the letter), `domain_scope` (the domain it applies to; empty for all) and `settles` (the id of a draft source question the note settles, which marks it resolved).
 //
 // Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 //
@@ -11961,7 +11964,7 @@ type ClientWithResponsesInterface interface {
 
 	// AddProjectGuidanceWithBodyWithResponse Add guidance
 	//
-	// Adds guidance for generation without generating: `guidance_text`, `process_type` (`field_extraction` or `rule_generation`), optional `adherence` (`exact`: follow it to the letter) and `domain_scope` (the domain it applies to; empty for all).
+	// Adds guidance for generation without generating: `guidance_text`, `process_type` (`field_extraction` or `rule_generation`), optional `adherence` (`exact`: follow it to the letter), `domain_scope` (the domain it applies to; empty for all) and `settles` (the id of a draft source question the note settles, which marks it resolved).
 	//
 	// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 	//
@@ -11974,7 +11977,7 @@ type ClientWithResponsesInterface interface {
 
 	// AddProjectGuidanceWithResponse Add guidance
 	//
-	// Adds guidance for generation without generating: `guidance_text`, `process_type` (`field_extraction` or `rule_generation`), optional `adherence` (`exact`: follow it to the letter) and `domain_scope` (the domain it applies to; empty for all).
+	// Adds guidance for generation without generating: `guidance_text`, `process_type` (`field_extraction` or `rule_generation`), optional `adherence` (`exact`: follow it to the letter), `domain_scope` (the domain it applies to; empty for all) and `settles` (the id of a draft source question the note settles, which marks it resolved).
 	//
 	// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 	//
@@ -22409,7 +22412,7 @@ func (c *ClientWithResponses) ListProjectGuidanceWithResponse(ctx context.Contex
 
 // AddProjectGuidanceWithBodyWithResponse Add guidance
 //
-// Adds guidance for generation without generating: `guidance_text`, `process_type` (`field_extraction` or `rule_generation`), optional `adherence` (`exact`: follow it to the letter) and `domain_scope` (the domain it applies to; empty for all).
+// Adds guidance for generation without generating: `guidance_text`, `process_type` (`field_extraction` or `rule_generation`), optional `adherence` (`exact`: follow it to the letter), `domain_scope` (the domain it applies to; empty for all) and `settles` (the id of a draft source question the note settles, which marks it resolved).
 //
 // Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 //
@@ -22428,7 +22431,7 @@ func (c *ClientWithResponses) AddProjectGuidanceWithBodyWithResponse(ctx context
 
 // AddProjectGuidanceWithResponse Add guidance
 //
-// Adds guidance for generation without generating: `guidance_text`, `process_type` (`field_extraction` or `rule_generation`), optional `adherence` (`exact`: follow it to the letter) and `domain_scope` (the domain it applies to; empty for all).
+// Adds guidance for generation without generating: `guidance_text`, `process_type` (`field_extraction` or `rule_generation`), optional `adherence` (`exact`: follow it to the letter), `domain_scope` (the domain it applies to; empty for all) and `settles` (the id of a draft source question the note settles, which marks it resolved).
 //
 // Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 //

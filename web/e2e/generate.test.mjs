@@ -251,6 +251,8 @@ test('generate: over budget, generate and test with progress, the key forgotten,
   assert.equal(notes.guidance.length, 1);
   assert.equal(notes.guidance[0].process_type, 'rule_generation');
   assert.match(notes.guidance[0].guidance_text, /Must the 12 months be consecutive\?.*The months must be consecutive\.$/);
+  const settledDraft = await api('GET', `/projects/${projectId}/draft`);
+  assert.equal(settledDraft.source_questions.find((q) => q.id === 'q1')?.resolved, true, 'the draft marks the settled question resolved');
 
   // A generation that hangs at the model: reloading the page picks it up
   // from the status; Cancel asks first, then stops it.

@@ -357,7 +357,7 @@ export interface paths {
         put?: never;
         /**
          * Add guidance
-         * @description Adds guidance for generation without generating: `guidance_text`, `process_type` (`field_extraction` or `rule_generation`), optional `adherence` (`exact`: follow it to the letter) and `domain_scope` (the domain it applies to; empty for all).
+         * @description Adds guidance for generation without generating: `guidance_text`, `process_type` (`field_extraction` or `rule_generation`), optional `adherence` (`exact`: follow it to the letter), `domain_scope` (the domain it applies to; empty for all) and `settles` (the id of a draft source question the note settles, which marks it resolved).
          *
          *     Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
          *
@@ -1933,6 +1933,8 @@ export interface components {
             domain_scope?: string;
             guidance_text: string;
             process_type: components["schemas"]["GuidanceProcessType"];
+            /** @description The id of one of the draft's source questions that this note settles: the question is marked resolved (source_questions[].resolved on the draft, and the review's source-questions check) when the note is added, in one transaction; an id the draft does not have is refused (422) and nothing is added. */
+            settles?: string;
         };
         Hint: {
             actionable_via: string;

@@ -362,10 +362,10 @@ export async function generateView(client: StudioClient, projectId: string, cont
 
   // Source questions: each with its quote, the question and the readings
   // the text allows; settling one adds it as guidance for the next
-  // generation.
+  // generation and marks it resolved on the draft (the note's `settles`).
   let guidance: Guidance[] = [];
   const questionItem = (q: SourceQuestion): HTMLElement => {
-    const settled = q.resolved ? q.provisional_reading : settledReading(q, guidance);
+    const settled = settledReading(q, guidance) ?? (q.resolved ? q.provisional_reading : null);
     const id = idFor('question', q.id);
     const heading = h('h4', { id: id + '-heading', tabindex: '-1' }, q.question);
     const quote = h('figure', { class: 'quote' }, h('blockquote', {}, q.quote), h('figcaption', { class: 'hint' }, 'From the sources'));
@@ -409,11 +409,12 @@ export async function generateView(client: StudioClient, projectId: string, cont
           const note = await client.call<Guidance>(
             'POST',
             `${base}/guidance`,
-            { guidance_text: settleText(q, chosen), process_type: 'rule_generation' },
+            { guidance_text: settleText(q, chosen), process_type: 'rule_generation', settles: q.id },
             { 'Idempotency-Key': newIdempotencyKey() },
           );
           guidance.push(note);
-          const next = questionItem(q);
+          // The note marked the question resolved on the draft as well.
+          const next = questionItem({ ...q, resolved: true });
           item.replaceWith(next);
           next.querySelector<HTMLElement>('h4')?.focus();
           announce('Settled: the next generation follows this reading.');

@@ -274,10 +274,10 @@ export async function generateView(client, projectId, container) {
     });
     // Source questions: each with its quote, the question and the readings
     // the text allows; settling one adds it as guidance for the next
-    // generation.
+    // generation and marks it resolved on the draft (the note's `settles`).
     let guidance = [];
     const questionItem = (q) => {
-        const settled = q.resolved ? q.provisional_reading : settledReading(q, guidance);
+        const settled = settledReading(q, guidance) ?? (q.resolved ? q.provisional_reading : null);
         const id = idFor('question', q.id);
         const heading = h('h4', { id: id + '-heading', tabindex: '-1' }, q.question);
         const quote = h('figure', { class: 'quote' }, h('blockquote', {}, q.quote), h('figcaption', { class: 'hint' }, 'From the sources'));
@@ -299,9 +299,10 @@ export async function generateView(client, projectId, container) {
                 if (!chosen)
                     return;
                 try {
-                    const note = await client.call('POST', `${base}/guidance`, { guidance_text: settleText(q, chosen), process_type: 'rule_generation' }, { 'Idempotency-Key': newIdempotencyKey() });
+                    const note = await client.call('POST', `${base}/guidance`, { guidance_text: settleText(q, chosen), process_type: 'rule_generation', settles: q.id }, { 'Idempotency-Key': newIdempotencyKey() });
                     guidance.push(note);
-                    const next = questionItem(q);
+                    // The note marked the question resolved on the draft as well.
+                    const next = questionItem({ ...q, resolved: true });
                     item.replaceWith(next);
                     next.querySelector('h4')?.focus();
                     announce('Settled: the next generation follows this reading.');
