@@ -19,6 +19,7 @@ import (
 	"net/http"
 	"reflect"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -156,6 +157,8 @@ type Server struct {
 	// degradable is set by ServesWithoutDatabase: /readyz answers 200
 	// "degraded" rather than 503 while the database does not answer.
 	degradable bool
+	// draining is set by Drain: /readyz answers 503 "draining".
+	draining atomic.Bool
 }
 
 // readinessReport is one member of /readyz's answer.
@@ -261,6 +264,12 @@ func (s *Server) ReportReadiness(name string, report func() any) {
 // than taking every replica out at once. Call it before serving.
 func (s *Server) ServesWithoutDatabase() { s.degradable = true }
 
+// Drain makes /readyz answer 503 with status "draining" from now on,
+// while every other route serves as before: the first step of a graceful
+// shutdown, so that a load balancer stops sending requests before the
+// server closes its connections.
+func (s *Server) Drain() { s.draining.Store(true) }
+
 // Close runs the shutdown steps (OnClose), then writes the meter's pending
 // counts. Call it after the HTTP server has shut down (no request in
 // flight); if ctx ends first, the steps report what they lost. Later calls
@@ -334,6 +343,11 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	body := map[string]any{"status": "ready"}
 	for _, r := range s.readiness {
 		body[r.name] = r.report()
+	}
+	if s.draining.Load() {
+		body["status"] = "draining"
+		writeJSON(w, http.StatusServiceUnavailable, body)
+		return
 	}
 	if err := s.store.Ping(ctx); err != nil {
 		Log(r.Context()).WarnContext(r.Context(), "not ready", "error", err)

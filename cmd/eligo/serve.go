@@ -49,6 +49,11 @@ type serveConfig struct {
 	// usage counts may take to be written (ELIGO_SHUTDOWN_TIMEOUT, default
 	// 15s).
 	ShutdownTimeout time.Duration
+	// DrainDelay is how long, after SIGTERM/SIGINT, the server keeps
+	// serving while /readyz answers 503 "draining", so that a load
+	// balancer takes it out before its connections close; zero shuts
+	// down at once.
+	DrainDelay time.Duration
 	// GCPercent is the garbage collector's GOGC for the process
 	// (ELIGO_GOGC, else the Go runtime's own GOGC, else
 	// defaultGCPercent); -1 turns the collector off, for use with
@@ -101,6 +106,7 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 	budgets := fs.String("budgets", os.Getenv("ELIGO_BUDGETS"), "comma-separated rolling 24-hour budget overrides, tier.class=n, e.g. anonymous.decide=500,pro.generate=1000 (env ELIGO_BUDGETS)")
 	fs.BoolVar(&cfg.Worker, "worker", envOr("ELIGO_WORKER", "true") == "true", "also run the background jobs in this process (env ELIGO_WORKER)")
 	shutdown := fs.String("shutdown-timeout", envOr("ELIGO_SHUTDOWN_TIMEOUT", "15s"), "grace period for in-flight requests at shutdown (env ELIGO_SHUTDOWN_TIMEOUT)")
+	drain := fs.String("drain-delay", envOr("ELIGO_DRAIN_DELAY", "0s"), "at SIGTERM, how long /readyz answers 503 draining while requests are still served, before the shutdown starts: set it above the load balancer's time to take a failing replica out (env ELIGO_DRAIN_DELAY)")
 	fs.StringVar(&cfg.API.Generation.BaseURL, "model-base-url", envOr("ELIGO_MODEL_BASE_URL", llm.DefaultBaseURL), "OpenAI-compatible API that generation calls with the caller's key: the provider's, or your own vLLM, Ollama or llama.cpp server (env ELIGO_MODEL_BASE_URL)")
 	models := fs.String("models", os.Getenv("ELIGO_MODELS"), "the models generation offers, name:context_window[:encoding],...; the first is the default (env ELIGO_MODELS; default the built-in table)")
 	modelTimeout := fs.String("model-timeout", envOr("ELIGO_MODEL_TIMEOUT", "5m"), "bound on one model call (env ELIGO_MODEL_TIMEOUT)")
@@ -112,7 +118,7 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 	fs.StringVar(&cfg.API.DecisionLog.Spool.Dir, "decision-spool", envOr("ELIGO_DECISION_SPOOL", defaultSpoolDir), "the decision spool's directory, one per serve process (locked while it runs) on a persistent volume; relative to the working directory (env ELIGO_DECISION_SPOOL)")
 	spoolMax := fs.String("decision-spool-max-bytes", envOr("ELIGO_DECISION_SPOOL_MAX_BYTES", strconv.Itoa(1<<30)), "bound on the decision spool's size on disk; when it is full, /decide answers 503 decision_log_backlogged (env ELIGO_DECISION_SPOOL_MAX_BYTES)")
 	fs.BoolVar(&cfg.API.DecisionLog.Spool.Fsync, "decision-spool-fsync", envOr("ELIGO_DECISION_SPOOL_FSYNC", "false") == "true", "flush each spool write to disk before answering, so that records survive a machine crash or power loss, not only a process kill (env ELIGO_DECISION_SPOOL_FSYNC)")
-	retention := fs.String("decision-retention", os.Getenv("ELIGO_DECISION_RETENTION"), decisionRetentionUsage)
+	retention := fs.String("decision-retention", envOr("ELIGO_DECISION_RETENTION", "0"), decisionRetentionUsage)
 	bodyTimeout := fs.String("body-timeout", envOr("ELIGO_BODY_TIMEOUT", "30s"), "time a caller has to send a request body, else 408 (env ELIGO_BODY_TIMEOUT)")
 	bodyMemory := fs.String("body-memory", envOr("ELIGO_BODY_MEMORY", strconv.Itoa(api.DefaultBodyMemory)), "bytes of request bodies over 64 KiB held in memory at once, whatever the connections; more wait up to 2 s, then 503 server_busy (env ELIGO_BODY_MEMORY)")
 	solverSlots := fs.String("solver-slots", envOr("ELIGO_SOLVER_SLOTS", "0"), "heavy runs (reviews, publish analyses, diffs, explanations, uploads' text extraction) at once; one tenant holds at most half; 0 means one per core (env ELIGO_SOLVER_SLOTS)")
@@ -194,6 +200,9 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 	}
 	if cfg.API.API.Metering.Budgets, err = metering.DefaultBudgets().Override(*budgets); err != nil {
 		return cfg, err
+	}
+	if cfg.DrainDelay, err = time.ParseDuration(*drain); err != nil || cfg.DrainDelay < 0 {
+		return cfg, fmt.Errorf("--drain-delay %q: want a duration of zero or more, like 5s", *drain)
 	}
 	if cfg.ShutdownTimeout, err = time.ParseDuration(*shutdown); err != nil {
 		return cfg, fmt.Errorf("shutdown timeout: %w", err)
@@ -338,6 +347,18 @@ func runServe(ctx context.Context, clk clock.Clock, args []string, stdout, stder
 	case err := <-served:
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
+	}
+	if cfg.DrainDelay > 0 {
+		// Still serving, but no longer ready: the balancer's health check
+		// takes this replica out, so that no request is sent on a
+		// connection the shutdown below is about to close.
+		apiServer.Drain()
+		logger.Info("draining", "delay", cfg.DrainDelay.String())
+		select {
+		case <-time.After(cfg.DrainDelay):
+		case err := <-served:
+			return fmt.Errorf("serve: %w", err)
+		}
 	}
 	logger.Info("shutting down", "timeout", cfg.ShutdownTimeout.String())
 	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.ShutdownTimeout)

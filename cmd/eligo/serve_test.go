@@ -19,6 +19,7 @@ func TestParseServeConfig(t *testing.T) {
 	t.Setenv("ELIGO_TRUSTED_PROXIES", "10.0.0.0/8,fd00::/8")
 	t.Setenv("ELIGO_KEYED_BODY_LIMIT", "")
 	t.Setenv("ELIGO_SHUTDOWN_TIMEOUT", "3s")
+	t.Setenv("ELIGO_DRAIN_DELAY", "4s")
 	t.Setenv("ELIGO_GOGC", "")
 	t.Setenv("GOGC", "")
 	cfg, err := parseServeConfig([]string{"--addr", "127.0.0.1:9999"}, io.Discard)
@@ -34,8 +35,13 @@ func TestParseServeConfig(t *testing.T) {
 	if len(cfg.API.API.TrustedProxies) != 2 || cfg.API.API.TrustedProxies[1] != netip.MustParsePrefix("fd00::/8") {
 		t.Errorf("proxies %v", cfg.API.API.TrustedProxies)
 	}
-	if cfg.API.API.KeyedBodyLimit != 32<<20 || cfg.ShutdownTimeout != 3*time.Second {
-		t.Errorf("limit %d timeout %v", cfg.API.API.KeyedBodyLimit, cfg.ShutdownTimeout)
+	if cfg.API.API.KeyedBodyLimit != 32<<20 || cfg.ShutdownTimeout != 3*time.Second || cfg.DrainDelay != 4*time.Second {
+		t.Errorf("limit %d timeout %v drain %v", cfg.API.API.KeyedBodyLimit, cfg.ShutdownTimeout, cfg.DrainDelay)
+	}
+	for _, bad := range []string{"-1s", "soon"} {
+		if _, err := parseServeConfig([]string{"--drain-delay", bad}, io.Discard); err == nil || !strings.Contains(err.Error(), "--drain-delay") {
+			t.Errorf("--drain-delay %s: %v", bad, err)
+		}
 	}
 	if cfg.API.DecisionLog.Buffered || cfg.Conns.Max != 4096 || cfg.Conns.PerClient != 256 {
 		t.Errorf("defaults: buffered records %v, connection caps %d and %d", cfg.API.DecisionLog.Buffered, cfg.Conns.Max, cfg.Conns.PerClient)
@@ -151,4 +157,62 @@ func TestServeAnswersThenShutsDownOnCancel(t *testing.T) {
 	// its listener is closed and in-flight requests are done. (Probing the
 	// freed port afterwards would be unsound: any listener may get it.)
 	srv.stop(t)
+}
+
+// With --drain-delay, a SIGTERM first turns /readyz to 503 "draining"
+// while the server goes on answering every other request on its open
+// connections, so that a load balancer's health check takes it out before
+// its connections close; then it shuts down as without the delay.
+func TestServeDrainsBeforeShuttingDown(t *testing.T) {
+	t.Parallel()
+	dbURL := storetest.NewEmpty(t).Config().ConnString()
+	srv := startServe(t, "--database-url", dbURL, "--drain-delay", "10s")
+	base := strings.TrimSuffix(srv.root, "/api/v1/public")
+	get := func(path string) (int, string) {
+		res, err := srv.client.Get(base + path)
+		if err != nil {
+			t.Fatalf("GET %s: %v", path, err)
+		}
+		defer res.Body.Close()
+		raw, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(raw)
+	}
+	if code, body := get("/readyz"); code != http.StatusOK || !strings.Contains(body, `"status":"ready"`) {
+		t.Fatalf("before the signal, readyz: %d %s", code, body)
+	}
+	srv.cancel()
+	// The drain lasts ten seconds, ample for the probes below: readyz
+	// turns to draining, and the API still answers.
+	var code int
+	var body string
+	for range 200 {
+		if code, body = get("/readyz"); code == http.StatusServiceUnavailable {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if code != http.StatusServiceUnavailable || !strings.Contains(body, `"status":"draining"`) {
+		t.Fatalf("after the signal, readyz: %d %s", code, body)
+	}
+	if code, body := get("/healthz"); code != http.StatusOK {
+		t.Errorf("healthz while draining: %d %s", code, body)
+	}
+	if code, body := get("/api/v1/public/rulesets"); code != http.StatusOK {
+		t.Errorf("the catalogue while draining: %d %s", code, body)
+	}
+	select {
+	case err := <-srv.done:
+		t.Fatalf("serve returned during the drain: %v", err)
+	default:
+	}
+	// Then it shuts down cleanly.
+	srv.client.CloseIdleConnections()
+	select {
+	case err := <-srv.done:
+		if err != nil {
+			t.Fatalf("serve returned %v after the drain", err)
+		}
+	case <-time.After(2 * time.Minute):
+		t.Fatal("serve did not stop after the drain")
+	}
 }

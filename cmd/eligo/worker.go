@@ -23,7 +23,7 @@ func runWorker(ctx context.Context, _ clock.Clock, args []string, stdout, stderr
 	fs.SetOutput(stderr)
 	dbURL := fs.String("database-url", os.Getenv("DATABASE_URL"), "PostgreSQL URL (env DATABASE_URL)")
 	grace := fs.Duration("shutdown-timeout", 15*time.Second, "how long running jobs may finish at shutdown")
-	retention := fs.String("decision-retention", os.Getenv("ELIGO_DECISION_RETENTION"), decisionRetentionUsage)
+	retention := fs.String("decision-retention", envOr("ELIGO_DECISION_RETENTION", "0"), decisionRetentionUsage)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -49,7 +49,7 @@ func runWorker(ctx context.Context, _ clock.Clock, args []string, stdout, stderr
 // decisionRetentionUsage is the help of --decision-retention, a flag of
 // both serve and worker: whichever process leads the workers applies its
 // own setting, so give every one the same.
-const decisionRetentionUsage = "how long decision records are kept, in months (13mo) or days (400d): the hourly job drops each month partition of the decisions table entirely older than this; 0 keeps every record (default; env ELIGO_DECISION_RETENTION)"
+const decisionRetentionUsage = "how long decision records are kept, in months (13mo) or days (400d): the hourly job drops each month partition of the decisions table entirely older than this; 0 keeps every record (env ELIGO_DECISION_RETENTION)"
 
 // startWorker starts the background jobs on st's pool, for `eligo worker` and
 // `eligo serve` alike. stop ends them, letting running jobs finish within
