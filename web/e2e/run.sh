@@ -52,6 +52,28 @@ key="$("$tmp/eligo" keys create --tenant "$tenant" --tier pro --name "console e2
 	exit 1
 }
 
+# The rulebooks test (rulebooks.test.mjs): a tenant of its own with two
+# published sections, SNAP income (the conservative casebank ruleset) and
+# FMLA, and an older cut of the SNAP income section, the casebank's
+# non-conservative counterpart under that section id, which the
+# presence-polarity gate refuses to promote. It is published first, so the
+# conservative cut is the section's newest and becomes its live cut.
+rbtenant="e2e-rulebooks"
+sed 's/^section snap_net_income_one_person$/section snap_income_one_person/' \
+	casebank/polarity-nonconservative/polarity-nonconservative.rules >"$tmp/lenient.rules"
+"$tmp/eligo" publish "$tmp/lenient.rules" --tenant "$rbtenant" --cases casebank/polarity-nonconservative/cases.json \
+	--slug e2e-rulebooks/snap-income-lenient >/dev/null
+"$tmp/eligo" publish casebank/polarity-conservative/polarity-conservative.rules --tenant "$rbtenant" \
+	--cases casebank/polarity-conservative/cases.json --slug e2e-rulebooks/snap-income >/dev/null
+"$tmp/eligo" publish casebank/us-fmla-employee/us-fmla-employee.rules --tenant "$rbtenant" \
+	--cases casebank/us-fmla-employee/cases.json --slug e2e-rulebooks/fmla-employee >/dev/null
+rbkey="$("$tmp/eligo" keys create --tenant "$rbtenant" --tier pro --name "rulebooks e2e" \
+	--scopes rulesets:read,rulebooks:read,rulebooks:write 2>"$tmp/keys.log")" || {
+	cat "$tmp/keys.log" >&2
+	exit 1
+}
+export ELIGO_RULEBOOKS_KEY="$rbkey"
+
 # Generous anonymous budgets: the tests make a few hundred anonymous calls.
 # The decision spool is the run's own: the default (.data/spool) belongs to
 # `make run` and its database.

@@ -5,12 +5,19 @@
 export const projectScreens = ['sources', 'draft', 'tests', 'review', 'publish'] as const;
 export type ProjectScreen = (typeof projectScreens)[number];
 
-/** A studio route: the project list (with sign-in), or one screen of a project. */
-export type StudioRoute = { kind: 'projects' } | { kind: 'project'; projectId: string; screen: ProjectScreen };
+/** A studio route: the project list (with sign-in), one screen of a project, the rulebook list, or one rulebook. */
+export type StudioRoute =
+  | { kind: 'projects' }
+  | { kind: 'project'; projectId: string; screen: ProjectScreen }
+  | { kind: 'rulebooks' }
+  | { kind: 'rulebook'; rulebookId: string };
 
 /** parseStudioRoute reads a location hash; null when it is not a studio address. */
 export function parseStudioRoute(hash: string): StudioRoute | null {
   if (hash === '#/studio' || hash === '#/studio/' || hash === '#/studio/projects') return { kind: 'projects' };
+  if (hash === '#/studio/rulebooks' || hash === '#/studio/rulebooks/') return { kind: 'rulebooks' };
+  const rb = /^#\/studio\/rulebooks\/([^/]+)$/.exec(hash);
+  if (rb?.[1]) return { kind: 'rulebook', rulebookId: decodeURIComponent(rb[1]) };
   const m = /^#\/studio\/projects\/([^/]+)(?:\/([a-z]+))?$/.exec(hash);
   if (!m?.[1]) return null;
   const screen = (m[2] ?? 'draft') as ProjectScreen;
@@ -21,6 +28,8 @@ export function parseStudioRoute(hash: string): StudioRoute | null {
 /** studioHref writes a studio route as a hash address. */
 export function studioHref(route: StudioRoute): string {
   if (route.kind === 'projects') return '#/studio';
+  if (route.kind === 'rulebooks') return '#/studio/rulebooks';
+  if (route.kind === 'rulebook') return `#/studio/rulebooks/${encodeURIComponent(route.rulebookId)}`;
   return `#/studio/projects/${encodeURIComponent(route.projectId)}/${route.screen}`;
 }
 

@@ -32,3 +32,9 @@ export type SuggestedCases = S['SuggestedCases'];
 export type SuggestedCase = S['SuggestedCase'];
 export type DraftDiff = S['DraftDiff'];
 export type Change = S['Change'];
+
+export type Rulebook = S['Rulebook'];
+export type Release = S['Release'];
+export type ReleaseHistoryEntry = S['ReleaseHistoryEntry'];
+export type RulebookSchema = S['RulebookSchema'];
+export type Promotion = S['Promotion'];

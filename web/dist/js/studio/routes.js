@@ -6,6 +6,11 @@ export const projectScreens = ['sources', 'draft', 'tests', 'review', 'publish']
 export function parseStudioRoute(hash) {
     if (hash === '#/studio' || hash === '#/studio/' || hash === '#/studio/projects')
         return { kind: 'projects' };
+    if (hash === '#/studio/rulebooks' || hash === '#/studio/rulebooks/')
+        return { kind: 'rulebooks' };
+    const rb = /^#\/studio\/rulebooks\/([^/]+)$/.exec(hash);
+    if (rb?.[1])
+        return { kind: 'rulebook', rulebookId: decodeURIComponent(rb[1]) };
     const m = /^#\/studio\/projects\/([^/]+)(?:\/([a-z]+))?$/.exec(hash);
     if (!m?.[1])
         return null;
@@ -18,6 +23,10 @@ export function parseStudioRoute(hash) {
 export function studioHref(route) {
     if (route.kind === 'projects')
         return '#/studio';
+    if (route.kind === 'rulebooks')
+        return '#/studio/rulebooks';
+    if (route.kind === 'rulebook')
+        return `#/studio/rulebooks/${encodeURIComponent(route.rulebookId)}`;
     return `#/studio/projects/${encodeURIComponent(route.projectId)}/${route.screen}`;
 }
 /** screenFor reads a review check's actionable_via ("PUT /projects/prj_x/draft") as the screen where it is fixed. */
