@@ -62,7 +62,7 @@ rbtenant="e2e-rulebooks"
 sed 's/^section snap_net_income_one_person$/section snap_income_one_person/' \
 	casebank/polarity-nonconservative/polarity-nonconservative.rules >"$tmp/lenient.rules"
 "$tmp/eligo" publish "$tmp/lenient.rules" --tenant "$rbtenant" --cases casebank/polarity-nonconservative/cases.json \
-	--slug e2e-rulebooks/snap-income-lenient >/dev/null
+	--sources casebank/polarity-nonconservative/source.txt --slug e2e-rulebooks/snap-income-lenient >/dev/null
 "$tmp/eligo" publish casebank/polarity-conservative/polarity-conservative.rules --tenant "$rbtenant" \
 	--cases casebank/polarity-conservative/cases.json --slug e2e-rulebooks/snap-income >/dev/null
 "$tmp/eligo" publish casebank/us-fmla-employee/us-fmla-employee.rules --tenant "$rbtenant" \
