@@ -3362,6 +3362,9 @@ type ListRulesetsParams struct {
 	// Namespace Keep slugs equal to this or under it, e.g. us or us/federal.
 	Namespace *string `form:"namespace,omitempty" json:"namespace,omitempty"`
 
+	// Own Keep only the caller's tenant's own rulesets, public or private: the sections its rulebooks can compose. An anonymous caller has none.
+	Own *bool `form:"own,omitempty" json:"own,omitempty"`
+
 	// Limit Page size.
 	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
 
@@ -7253,7 +7256,7 @@ type ClientInterface interface {
 	//
 	// The catalogue: a bare JSON array of the active rulesets slugs point at, ordered by slug. Anonymous callers see public rulesets of every tenant; a key also sees its tenant's private ones.
 	//
-	// Filter with `q` (case-insensitive text in the slug, name or description) and `namespace` (slugs equal to it or under it: `us` keeps `us/snap-income`).
+	// Filter with `q` (case-insensitive text in the slug, name or description) and `namespace` (slugs equal to it or under it: `us` keeps `us/snap-income`); `own=true` keeps only the caller's tenant's own rulesets, public or private (the sections its rulebooks can compose; none for an anonymous caller).
 	//
 	// Paging: the `X-Next-Cursor` response header carries an opaque cursor while more entries may follow; send it back as `cursor` with the same filters for the next page. The header is absent on the last page. A page may be shorter than `limit` and still not be the last: never infer the end of the list from a short page. The cursor is keyset-based (it encodes the last slug returned), so it stays valid while rulesets are published or archived.
 	//
@@ -8698,7 +8701,7 @@ func (c *Client) SetRulebookVisibility(ctx context.Context, rulebookId string, b
 //
 // The catalogue: a bare JSON array of the active rulesets slugs point at, ordered by slug. Anonymous callers see public rulesets of every tenant; a key also sees its tenant's private ones.
 //
-// Filter with `q` (case-insensitive text in the slug, name or description) and `namespace` (slugs equal to it or under it: `us` keeps `us/snap-income`).
+// Filter with `q` (case-insensitive text in the slug, name or description) and `namespace` (slugs equal to it or under it: `us` keeps `us/snap-income`); `own=true` keeps only the caller's tenant's own rulesets, public or private (the sections its rulebooks can compose; none for an anonymous caller).
 //
 // Paging: the `X-Next-Cursor` response header carries an opaque cursor while more entries may follow; send it back as `cursor` with the same filters for the next page. The header is absent on the last page. A page may be shorter than `limit` and still not be the last: never infer the end of the list from a short page. The cursor is keyset-based (it encodes the last slug returned), so it stays valid while rulesets are published or archived.
 //
@@ -11100,6 +11103,18 @@ func NewListRulesetsRequest(server string, params *ListRulesetsParams) (*http.Re
 
 		}
 
+		if params.Own != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "own", *params.Own, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.Limit != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
@@ -12288,7 +12303,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// The catalogue: a bare JSON array of the active rulesets slugs point at, ordered by slug. Anonymous callers see public rulesets of every tenant; a key also sees its tenant's private ones.
 	//
-	// Filter with `q` (case-insensitive text in the slug, name or description) and `namespace` (slugs equal to it or under it: `us` keeps `us/snap-income`).
+	// Filter with `q` (case-insensitive text in the slug, name or description) and `namespace` (slugs equal to it or under it: `us` keeps `us/snap-income`); `own=true` keeps only the caller's tenant's own rulesets, public or private (the sections its rulebooks can compose; none for an anonymous caller).
 	//
 	// Paging: the `X-Next-Cursor` response header carries an opaque cursor while more entries may follow; send it back as `cursor` with the same filters for the next page. The header is absent on the last page. A page may be shorter than `limit` and still not be the last: never infer the end of the list from a short page. The cursor is keyset-based (it encodes the last slug returned), so it stays valid while rulesets are published or archived.
 	//
@@ -22815,7 +22830,7 @@ func (c *ClientWithResponses) SetRulebookVisibilityWithResponse(ctx context.Cont
 //
 // The catalogue: a bare JSON array of the active rulesets slugs point at, ordered by slug. Anonymous callers see public rulesets of every tenant; a key also sees its tenant's private ones.
 //
-// Filter with `q` (case-insensitive text in the slug, name or description) and `namespace` (slugs equal to it or under it: `us` keeps `us/snap-income`).
+// Filter with `q` (case-insensitive text in the slug, name or description) and `namespace` (slugs equal to it or under it: `us` keeps `us/snap-income`); `own=true` keeps only the caller's tenant's own rulesets, public or private (the sections its rulebooks can compose; none for an anonymous caller).
 //
 // Paging: the `X-Next-Cursor` response header carries an opaque cursor while more entries may follow; send it back as `cursor` with the same filters for the next page. The header is absent on the last page. A page may be shorter than `limit` and still not be the last: never infer the end of the list from a short page. The cursor is keyset-based (it encodes the last slug returned), so it stays valid while rulesets are published or archived.
 //

@@ -851,7 +851,7 @@ export interface paths {
          * List rulesets
          * @description The catalogue: a bare JSON array of the active rulesets slugs point at, ordered by slug. Anonymous callers see public rulesets of every tenant; a key also sees its tenant's private ones.
          *
-         *     Filter with `q` (case-insensitive text in the slug, name or description) and `namespace` (slugs equal to it or under it: `us` keeps `us/snap-income`).
+         *     Filter with `q` (case-insensitive text in the slug, name or description) and `namespace` (slugs equal to it or under it: `us` keeps `us/snap-income`); `own=true` keeps only the caller's tenant's own rulesets, public or private (the sections its rulebooks can compose; none for an anonymous caller).
          *
          *     Paging: the `X-Next-Cursor` response header carries an opaque cursor while more entries may follow; send it back as `cursor` with the same filters for the next page. The header is absent on the last page. A page may be shorter than `limit` and still not be the last: never infer the end of the list from a short page. The cursor is keyset-based (it encodes the last slug returned), so it stays valid while rulesets are published or archived.
          *
@@ -12640,6 +12640,8 @@ export interface operations {
                 q?: string;
                 /** @description Keep slugs equal to this or under it, e.g. us or us/federal. */
                 namespace?: string;
+                /** @description Keep only the caller's tenant's own rulesets, public or private: the sections its rulebooks can compose. An anonymous caller has none. */
+                own?: boolean;
                 /**
                  * @description Page size.
                  * @example 1
