@@ -46,9 +46,9 @@ export function rulebookInterviewHref(rulebookId: string): string {
   return '#/rulebook/' + encodeURIComponent(rulebookId);
 }
 
-/** loadRulesets reads the published rulesets the signed-in team may compose. */
+/** loadRulesets reads the signed-in team’s own published rulesets: the sections its rulebooks can compose. */
 async function loadRulesets(client: StudioClient): Promise<RulesetSummary[]> {
-  return client.call<RulesetSummary[]>('GET', `/rulesets?limit=${page}`);
+  return client.call<RulesetSummary[]>('GET', `/rulesets?own=true&limit=${page}`);
 }
 
 /** rulebooksView draws the rulebook list and the create form into container. */

@@ -21,9 +21,9 @@ function rulebookPath(id, rest = '') {
 export function rulebookInterviewHref(rulebookId) {
     return '#/rulebook/' + encodeURIComponent(rulebookId);
 }
-/** loadRulesets reads the published rulesets the signed-in team may compose. */
+/** loadRulesets reads the signed-in team’s own published rulesets: the sections its rulebooks can compose. */
 async function loadRulesets(client) {
-    return client.call('GET', `/rulesets?limit=${page}`);
+    return client.call('GET', `/rulesets?own=true&limit=${page}`);
 }
 /** rulebooksView draws the rulebook list and the create form into container. */
 export async function rulebooksView(client, container) {
