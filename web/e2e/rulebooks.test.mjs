@@ -6,8 +6,9 @@
 // built from the keyboard alone, activates it and reads its label, finds
 // it in the release history, tries to promote the non-conservative cut
 // and reads the gate's witness in words, sets a field's wording, makes the
-// rulebook public with a confirmation, and checks every screen with
-// axe-core. Screenshots and reports go to e2e/artifacts/rulebooks/.
+// rulebook public with a confirmation, promotes another version of the
+// other section, and checks every screen with axe-core. Screenshots and
+// reports go to e2e/artifacts/rulebooks/.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
@@ -45,7 +46,7 @@ function focused(page) {
   return page.evaluate(() => document.activeElement?.id ?? '');
 }
 
-test('rulebooks: compose, activate, history, promotion refused with its witness, wording, visibility', async (t) => {
+test('rulebooks: compose, activate, history, promotion refused with its witness, wording, visibility, promotion', async (t) => {
   const { page, clean } = await open(t, '/#/studio/rulebooks');
 
   // Sign in; the rulebooks tab of the studio's landing page.
@@ -139,6 +140,7 @@ test('rulebooks: compose, activate, history, promotion refused with its witness,
   assert.doesNotMatch(witness, /non_conservative|\{/, 'words, not a code or JSON');
   assert.equal(await focused(page), 'promote-witness');
   assert.equal(await page.locator('#rulebook-release').textContent(), `Version 1, “${label}”`, 'nothing was promoted');
+  assert.match(await page.locator('#promote-B option').first().textContent(), /fmla-employee-plain/, 'only the team’s own versions are offered');
   await axe(page, 'promote-refused');
   await shot(page, 'promote-refused');
 
@@ -157,13 +159,26 @@ test('rulebooks: compose, activate, history, promotion refused with its witness,
   assert.equal(await page.locator('#releases tbody tr').count(), 2);
   assert.match(await page.locator('#releases tbody tr').first().textContent(), /Version 2 \(current\)/);
 
+  // Promote FMLA's other version: confirmed, released, and the sections pinned.
+  assert.match(await page.locator('#promote-B option').first().textContent(), /e2e-rulebooks\/fmla-employee-plain v1/);
+  await press(page, '#promote-B-go');
+  await page.waitForSelector('dialog[open]');
+  await press(page, '#dialog-confirm');
+  await page.waitForFunction(() => /^Promoted: /.test(document.getElementById('activated')?.textContent ?? ''));
+  assert.match(await page.locator('#activated').textContent(), /^Promoted: e2e-rulebooks\/fmla-employee-plain v1 is live in section B\. Released: Version 3, “[a-z]+-[a-z]+”\.$/);
+  assert.equal(await focused(page), 'activated');
+  assert.equal(await page.locator('#edit-section-pick').count(), 0, 'a promoted rulebook’s sections are pinned');
+  await page.waitForSelector('#releases');
+  assert.match(await page.locator('#releases tbody tr').first().textContent(), /Version 3 \(current\).*B: .+?, e2e-rulebooks\/fmla-employee-plain v1/);
+  await axe(page, 'promoted');
+
   // Back to the list: the rulebook with its release.
   await page.click('.crumbs a');
   await page.waitForFunction(() => !/Loading/.test(document.querySelector('#rulebooks-count')?.textContent ?? 'Loading'));
   const card = page.locator('#rulebooks li', { hasText: slug });
   assert.match(await card.textContent(), /Status:?\s*Active/);
   assert.match(await card.textContent(), /Public/);
-  assert.match(await card.textContent(), /Version 2, “[a-z]+-[a-z]+”/);
+  assert.match(await card.textContent(), /Version 3, “[a-z]+-[a-z]+”/);
   await axe(page, 'rulebooks-after');
   clean();
 });

@@ -57,7 +57,8 @@ key="$("$tmp/eligo" keys create --tenant "$tenant" --tier pro --name "console e2
 # FMLA, and an older cut of the SNAP income section, the casebank's
 # non-conservative counterpart under that section id, which the
 # presence-polarity gate refuses to promote. It is published first, so the
-# conservative cut is the section's newest and becomes its live cut.
+# conservative cut is the section's newest and becomes its live cut; the
+# same for a renamed FMLA cut, which promotes.
 rbtenant="e2e-rulebooks"
 sed 's/^section snap_net_income_one_person$/section snap_income_one_person/' \
 	casebank/polarity-nonconservative/polarity-nonconservative.rules >"$tmp/lenient.rules"
@@ -65,6 +66,11 @@ sed 's/^section snap_net_income_one_person$/section snap_income_one_person/' \
 	--sources casebank/polarity-nonconservative/source.txt --slug e2e-rulebooks/snap-income-lenient >/dev/null
 "$tmp/eligo" publish casebank/polarity-conservative/polarity-conservative.rules --tenant "$rbtenant" \
 	--cases casebank/polarity-conservative/cases.json --slug e2e-rulebooks/snap-income >/dev/null
+# An older cut of FMLA, renamed, is the one the test promotes successfully.
+sed 's/^name "FMLA employee eligibility"$/name "FMLA employee eligibility (plain wording)"/' \
+	casebank/us-fmla-employee/us-fmla-employee.rules >"$tmp/fmla-plain.rules"
+"$tmp/eligo" publish "$tmp/fmla-plain.rules" --tenant "$rbtenant" --cases casebank/us-fmla-employee/cases.json \
+	--sources casebank/us-fmla-employee/source.txt --slug e2e-rulebooks/fmla-employee-plain >/dev/null
 "$tmp/eligo" publish casebank/us-fmla-employee/us-fmla-employee.rules --tenant "$rbtenant" \
 	--cases casebank/us-fmla-employee/cases.json --slug e2e-rulebooks/fmla-employee >/dev/null
 rbkey="$("$tmp/eligo" keys create --tenant "$rbtenant" --tier pro --name "rulebooks e2e" \

@@ -337,6 +337,17 @@ export async function rulebookView(client: StudioClient, rulebookId: string, con
 
 type Redraw = (focus: string, said: string) => Promise<void>;
 
+/** released redraws the screen and says what was released in the release panel's note, focused. */
+async function released(redraw: Redraw, said: string): Promise<void> {
+  await redraw('#activated', said);
+  const note = document.getElementById('activated');
+  if (note) {
+    note.textContent = said;
+    note.hidden = false;
+    note.focus();
+  }
+}
+
 function summary(rb: Rulebook): HTMLElement {
   return h(
     'section',
@@ -363,14 +374,7 @@ function releasePanel(client: StudioClient, rb: Rulebook, redraw: Redraw): HTMLE
       alert.clear();
       try {
         const out = await client.call<Rulebook>('POST', rulebookPath(rb.rulebook_id, '/activate'));
-        const said = out.release ? `Released: ${releaseName(out.release)}.` : 'Activated.';
-        await redraw('#activated', said);
-        const note = document.getElementById('activated');
-        if (note) {
-          note.textContent = said;
-          note.hidden = false;
-          note.focus();
-        }
+        await released(redraw, out.release ? `Released: ${releaseName(out.release)}.` : 'Activated.');
       } catch (err) {
         alert.show(errorMessage(err));
       }
@@ -459,7 +463,8 @@ function promotePanel(client: StudioClient, rb: Rulebook, rulesets: RulesetSumma
         if (!ok) return;
         try {
           const out = await client.call<Promotion>('POST', rulebookPath(rb.rulebook_id, `/rulesets/${encodeURIComponent(ref.section_id)}/promote-to-live`), { ruleset_id: chosen.ruleset_id });
-          await redraw('#release-heading', out.release ? `Promoted: ${releaseName(out.release)} released.` : 'Promoted.');
+          const live = `${chosen.slug} ${chosen.ruleset_version} is live in section ${ref.letter}.`;
+          await released(redraw, out.release ? `Promoted: ${live} Released: ${releaseName(out.release)}.` : `Promoted: ${live}`);
         } catch (err) {
           if (err instanceof StudioError && err.reason === 'non_conservative_presence_op') {
             showWitness(witness, (err.body as { detail: PolarityRefusal }).detail, errorMessage(err));

@@ -214,6 +214,16 @@ export async function rulebookView(client, rulebookId, container, heading) {
     const choices = sectionChoices(rulesets);
     container.append(summary(rb), releasePanel(client, rb, redraw), editForm(client, rb, choices, redraw), promotePanel(client, rb, rulesets, redraw), fieldsPanel(client, rb), historyPanel(client, rb), statePanel(client, rb, redraw));
 }
+/** released redraws the screen and says what was released in the release panel's note, focused. */
+async function released(redraw, said) {
+    await redraw('#activated', said);
+    const note = document.getElementById('activated');
+    if (note) {
+        note.textContent = said;
+        note.hidden = false;
+        note.focus();
+    }
+}
 function summary(rb) {
     return h('section', { 'aria-labelledby': 'rulebook-summary-heading' }, h('h2', { id: 'rulebook-summary-heading', class: 'visually-hidden' }, 'Summary'), h('dl', { class: 'facts', id: 'rulebook-facts' }, h('div', {}, h('dt', {}, 'Address'), h('dd', {}, h('code', {}, rb.slug))), h('div', {}, h('dt', {}, 'Status'), h('dd', { id: 'rulebook-status' }, statusText(rb.status))), h('div', {}, h('dt', {}, 'Visibility'), h('dd', { id: 'rulebook-visibility' }, rb.visibility === 'public' ? 'Public' : 'Private to your team')), h('div', {}, h('dt', {}, 'Current release'), h('dd', { id: 'rulebook-release' }, rb.release ? releaseName(rb.release) : 'None yet'))), rb.publication_pending ? h('p', { class: 'notice' }, 'A change is saved but not released yet: activate to release it.') : null, h('p', {}, h('a', { href: rulebookInterviewHref(rb.rulebook_id), id: 'rulebook-interview' }, `Interview: try ${rb.name} as an applicant`)));
 }
@@ -225,14 +235,7 @@ function releasePanel(client, rb, redraw) {
             alert.clear();
             try {
                 const out = await client.call('POST', rulebookPath(rb.rulebook_id, '/activate'));
-                const said = out.release ? `Released: ${releaseName(out.release)}.` : 'Activated.';
-                await redraw('#activated', said);
-                const note = document.getElementById('activated');
-                if (note) {
-                    note.textContent = said;
-                    note.hidden = false;
-                    note.focus();
-                }
+                await released(redraw, out.release ? `Released: ${releaseName(out.release)}.` : 'Activated.');
             }
             catch (err) {
                 alert.show(errorMessage(err));
@@ -293,7 +296,8 @@ function promotePanel(client, rb, rulesets, redraw) {
                     return;
                 try {
                     const out = await client.call('POST', rulebookPath(rb.rulebook_id, `/rulesets/${encodeURIComponent(ref.section_id)}/promote-to-live`), { ruleset_id: chosen.ruleset_id });
-                    await redraw('#release-heading', out.release ? `Promoted: ${releaseName(out.release)} released.` : 'Promoted.');
+                    const live = `${chosen.slug} ${chosen.ruleset_version} is live in section ${ref.letter}.`;
+                    await released(redraw, out.release ? `Promoted: ${live} Released: ${releaseName(out.release)}.` : `Promoted: ${live}`);
                 }
                 catch (err) {
                     if (err instanceof StudioError && err.reason === 'non_conservative_presence_op') {
