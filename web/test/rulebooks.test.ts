@@ -159,8 +159,8 @@ test('the rulebook form: checked in words, sent as the API reads it', () => {
     { section_id: 'old', name: 'Old', slug: 'acme/old', ruleset_version: 'v1', status: 'archived' },
   ]);
   assert.deepEqual(choices, [
-    { sectionId: 'age', label: 'Age (acme/age)' },
-    { sectionId: 'income', label: 'Income test (acme/income, acme/income-lenient)' },
+    { sectionId: 'age', name: 'Age', label: 'Age (acme/age)' },
+    { sectionId: 'income', name: 'Income test', label: 'Income test (acme/income, acme/income-lenient)' },
   ]);
 });
 

@@ -51,9 +51,10 @@ export interface PublishedRuleset {
   status: string;
 }
 
-/** SectionChoice is a section people can pick: its id and how to name it. */
+/** SectionChoice is a section people can pick: its id, its name, and how the picker names it (with its addresses). */
 export interface SectionChoice {
   sectionId: string;
+  name: string;
   label: string;
 }
 
@@ -71,7 +72,7 @@ export function sectionChoices(rulesets: PublishedRuleset[]): SectionChoice[] {
   const choices = [...by.entries()].map(([sectionId, rs]) => {
     const first = rs[0] as PublishedRuleset;
     const where = rs.map((r) => r.slug).join(', ');
-    return { sectionId, label: `${first.name} (${where})` };
+    return { sectionId, name: first.name, label: `${first.name} (${where})` };
   });
   return choices.sort((a, b) => a.label.localeCompare(b.label));
 }
@@ -79,6 +80,11 @@ export function sectionChoices(rulesets: PublishedRuleset[]): SectionChoice[] {
 /** sectionLabel names a picked section: its choice's label when it is published, else its id. */
 export function sectionLabel(sectionId: string, choices: SectionChoice[]): string {
   return choices.find((c) => c.sectionId === sectionId)?.label ?? sectionId;
+}
+
+/** sectionName is a picked section's short name, for the outcome tree: its name when it is published, else its id. */
+export function sectionName(sectionId: string, choices: SectionChoice[]): string {
+  return choices.find((c) => c.sectionId === sectionId)?.name ?? sectionId;
 }
 
 /** The body of POST /rulebooks/ or PATCH /rulebooks/{id}. */

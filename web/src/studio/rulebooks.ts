@@ -24,6 +24,7 @@ import {
   type SectionChoice,
   sectionChoices,
   sectionLabel,
+  sectionName,
   statusText,
   validateRulebookForm,
   witnessSentences,
@@ -109,7 +110,7 @@ interface Composition {
 /** composition draws the sections picker (ordered, A, B, C...) and the tree editor over them. */
 function composition(prefix: string, choices: SectionChoice[], initial: string[], initialTree: Tree | null, locked: boolean): Composition {
   let sections = initial.slice();
-  const names = (): string[] => sections.map((s) => sectionLabel(s, choices));
+  const names = (): string[] => sections.map((s) => sectionName(s, choices));
   const editor = treeEditor(initialTree, names());
   const listEl = h('ol', { id: `${prefix}-sections`, class: 'sections' });
   const error = h('p', { class: 'field-error', id: `${prefix}-sections-error`, hidden: true });

@@ -46,13 +46,17 @@ export function sectionChoices(rulesets) {
     const choices = [...by.entries()].map(([sectionId, rs]) => {
         const first = rs[0];
         const where = rs.map((r) => r.slug).join(', ');
-        return { sectionId, label: `${first.name} (${where})` };
+        return { sectionId, name: first.name, label: `${first.name} (${where})` };
     });
     return choices.sort((a, b) => a.label.localeCompare(b.label));
 }
 /** sectionLabel names a picked section: its choice's label when it is published, else its id. */
 export function sectionLabel(sectionId, choices) {
     return choices.find((c) => c.sectionId === sectionId)?.label ?? sectionId;
+}
+/** sectionName is a picked section's short name, for the outcome tree: its name when it is published, else its id. */
+export function sectionName(sectionId, choices) {
+    return choices.find((c) => c.sectionId === sectionId)?.name ?? sectionId;
 }
 /**
  * rulebookBody is what to send. A section the rulebook already has keeps

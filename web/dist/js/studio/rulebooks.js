@@ -7,7 +7,7 @@
 import { announce, h } from '../dom.js';
 import { newIdempotencyKey, StudioError } from './client.js';
 import { fromApi, letterOf, relabel } from './outcometree.js';
-import { maxSections, moves, overlayChanges, releaseName, rulebookBody, sectionChoices, sectionLabel, statusText, validateRulebookForm, witnessSentences, } from './rulebookform.js';
+import { maxSections, moves, overlayChanges, releaseName, rulebookBody, sectionChoices, sectionLabel, sectionName, statusText, validateRulebookForm, witnessSentences, } from './rulebookform.js';
 import { studioHref } from './routes.js';
 import { treeEditor } from './treeview.js';
 import { alertBox, busy, confirmDialog, errorMessage, field, plural, when } from './ui.js';
@@ -49,7 +49,7 @@ function rulebookCard(rb) {
 /** composition draws the sections picker (ordered, A, B, C...) and the tree editor over them. */
 function composition(prefix, choices, initial, initialTree, locked) {
     let sections = initial.slice();
-    const names = () => sections.map((s) => sectionLabel(s, choices));
+    const names = () => sections.map((s) => sectionName(s, choices));
     const editor = treeEditor(initialTree, names());
     const listEl = h('ol', { id: `${prefix}-sections`, class: 'sections' });
     const error = h('p', { class: 'field-error', id: `${prefix}-sections-error`, hidden: true });
