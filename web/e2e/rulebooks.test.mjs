@@ -5,10 +5,11 @@
 // refuses. The test composes a two-section rulebook with an “all of” tree
 // built from the keyboard alone, activates it and reads its label, finds
 // it in the release history, tries to promote the non-conservative cut
-// and reads the gate's witness in words, sets a field's wording, makes the
-// rulebook public with a confirmation, promotes another version of the
-// other section, and checks every screen with axe-core. Screenshots and
-// reports go to e2e/artifacts/rulebooks/.
+// and reads the gate's witness in words, edits the released rulebook's
+// tree, sets a field's wording, makes the rulebook public with a
+// confirmation, promotes another version of the other section, archives
+// it, and checks every screen with axe-core. Screenshots and reports go to
+// e2e/artifacts/rulebooks/.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
@@ -46,7 +47,7 @@ function focused(page) {
   return page.evaluate(() => document.activeElement?.id ?? '');
 }
 
-test('rulebooks: compose, activate, history, promotion refused with its witness, wording, visibility, promotion', async (t) => {
+test('rulebooks: compose, activate, history, edit, promotion refused with its witness, wording, visibility, promotion, archive', async (t) => {
   const { page, clean } = await open(t, '/#/studio/rulebooks');
 
   // Sign in; the rulebooks tab of the studio's landing page.
@@ -124,6 +125,17 @@ test('rulebooks: compose, activate, history, promotion refused with its witness,
   await axe(page, 'rulebook-active');
   await shot(page, 'active');
 
+  // Edit the released rulebook: “any of” instead of “all of”, from the
+  // keyboard; saving releases version 2 at once.
+  await tabTo(page, '#op-root', 250);
+  await page.keyboard.press('ArrowDown');
+  await page.waitForFunction(() => /^Eligible when either /.test(document.querySelector('#outcome-preview')?.textContent ?? ''));
+  await press(page, '#save-rulebook');
+  await page.waitForFunction(() => /^Saved and released: Version 2, “[a-z]+-[a-z]+”\.$/.test(document.getElementById('status')?.textContent ?? ''));
+  await page.waitForFunction(() => /^Version 2, /.test(document.getElementById('rulebook-release')?.textContent ?? ''));
+  assert.match(await preview(), /^Eligible when either /, 'the saved tree is read back');
+  const afterEdit = await page.locator('#rulebook-release').textContent();
+
   // Promote the non-conservative cut of section A: confirmed, then refused
   // by the presence-polarity gate, its witness said in words.
   assert.match(await page.locator('#promote-A option').first().textContent(), /e2e-rulebooks\/snap-income-lenient v1/);
@@ -139,7 +151,7 @@ test('rulebooks: compose, activate, history, promotion refused with its witness,
   assert.match(witness, /leaving household\.income unanswered makes/);
   assert.doesNotMatch(witness, /non_conservative|\{/, 'words, not a code or JSON');
   assert.equal(await focused(page), 'promote-witness');
-  assert.equal(await page.locator('#rulebook-release').textContent(), `Version 1, “${label}”`, 'nothing was promoted');
+  assert.equal(await page.locator('#rulebook-release').textContent(), afterEdit, 'nothing was promoted');
   assert.match(await page.locator('#promote-B option').first().textContent(), /fmla-employee-plain/, 'only the team’s own versions are offered');
   await axe(page, 'promote-refused');
   await shot(page, 'promote-refused');
@@ -148,7 +160,7 @@ test('rulebooks: compose, activate, history, promotion refused with its witness,
   await tabTo(page, '#overlay-q-0', 250);
   await page.keyboard.type('In a few words: your household’s situation?');
   await press(page, '#save-fields');
-  await page.waitForFunction(() => /Wording saved and released: Version 2/.test(document.getElementById('status')?.textContent ?? ''));
+  await page.waitForFunction(() => /Wording saved and released: Version 3/.test(document.getElementById('status')?.textContent ?? ''));
 
   // Public, after confirming.
   await press(page, '#toggle-visibility');
@@ -156,8 +168,8 @@ test('rulebooks: compose, activate, history, promotion refused with its witness,
   await press(page, '#dialog-confirm');
   await page.waitForFunction(() => document.getElementById('rulebook-visibility')?.textContent === 'Public');
   await page.waitForSelector('#releases');
-  assert.equal(await page.locator('#releases tbody tr').count(), 2);
-  assert.match(await page.locator('#releases tbody tr').first().textContent(), /Version 2 \(current\)/);
+  assert.equal(await page.locator('#releases tbody tr').count(), 3);
+  assert.match(await page.locator('#releases tbody tr').first().textContent(), /Version 3 \(current\)/);
 
   // Promote FMLA's other version: confirmed, released, and the sections pinned.
   assert.match(await page.locator('#promote-B option').first().textContent(), /e2e-rulebooks\/fmla-employee-plain v1/);
@@ -165,20 +177,29 @@ test('rulebooks: compose, activate, history, promotion refused with its witness,
   await page.waitForSelector('dialog[open]');
   await press(page, '#dialog-confirm');
   await page.waitForFunction(() => /^Promoted: /.test(document.getElementById('activated')?.textContent ?? ''));
-  assert.match(await page.locator('#activated').textContent(), /^Promoted: e2e-rulebooks\/fmla-employee-plain v1 is live in section B\. Released: Version 3, “[a-z]+-[a-z]+”\.$/);
+  assert.match(await page.locator('#activated').textContent(), /^Promoted: e2e-rulebooks\/fmla-employee-plain v1 is live in section B\. Released: Version 4, “[a-z]+-[a-z]+”\.$/);
   assert.equal(await focused(page), 'activated');
   assert.equal(await page.locator('#edit-section-pick').count(), 0, 'a promoted rulebook’s sections are pinned');
   await page.waitForSelector('#releases');
-  assert.match(await page.locator('#releases tbody tr').first().textContent(), /Version 3 \(current\).*B: .+?, e2e-rulebooks\/fmla-employee-plain v1/);
+  assert.match(await page.locator('#releases tbody tr').first().textContent(), /Version 4 \(current\).*B: .+?, e2e-rulebooks\/fmla-employee-plain v1/);
   await axe(page, 'promoted');
+
+  // Archive, after confirming: it can be activated again.
+  await press(page, '#archive');
+  await page.waitForSelector('dialog[open]');
+  assert.equal(await focused(page), 'dialog-cancel');
+  await press(page, '#dialog-confirm');
+  await page.waitForFunction(() => document.getElementById('rulebook-status')?.textContent === 'Archived');
+  assert.equal(await page.locator('#activate').textContent(), 'Activate again');
+  await axe(page, 'archived');
 
   // Back to the list: the rulebook with its release.
   await page.click('.crumbs a');
   await page.waitForFunction(() => !/Loading/.test(document.querySelector('#rulebooks-count')?.textContent ?? 'Loading'));
   const card = page.locator('#rulebooks li', { hasText: slug });
-  assert.match(await card.textContent(), /Status:?\s*Active/);
+  assert.match(await card.textContent(), /Status:?\s*Archived/);
   assert.match(await card.textContent(), /Public/);
-  assert.match(await card.textContent(), /Version 3, “[a-z]+-[a-z]+”/);
+  assert.match(await card.textContent(), /Version 4, “[a-z]+-[a-z]+”/);
   await axe(page, 'rulebooks-after');
   clean();
 });
