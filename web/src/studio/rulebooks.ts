@@ -42,7 +42,7 @@ function rulebookPath(id: string, rest = ''): string {
   return `/rulebooks/${encodeURIComponent(id)}${rest}`;
 }
 
-/** interviewHref is the console's applicant interview on a rulebook. */
+/** rulebookInterviewHref is the console's applicant interview on a rulebook. */
 export function rulebookInterviewHref(rulebookId: string): string {
   return '#/rulebook/' + encodeURIComponent(rulebookId);
 }
@@ -538,10 +538,10 @@ function fieldsPanel(client: StudioClient, rb: Rulebook): HTMLElement {
     const stored = rb.fields as Record<string, OverlayEntry>;
     const inputs = schema.fields.map((f, i) => {
       const had = stored[f.field_id];
-      const q = field(`overlay-q-${i}`, 'Question', h('input', { type: 'text', class: 'wide', value: had?.question ?? '', placeholder: had ? '' : f.question }));
+      const q = field(`overlay-q-${i}`, 'Question', h('input', { type: 'text', class: 'wide', value: had?.question ?? '' }));
       const d = field(`overlay-d-${i}`, 'Description', h('input', { type: 'text', class: 'wide', value: had?.description ?? '' }));
       const w = field(`overlay-w-${i}`, 'Weight (how costly the question is to answer)', h('input', { type: 'text', inputmode: 'numeric', value: had?.weight === undefined ? '' : String(had.weight) }));
-      const fs = h('fieldset', { class: 'overlay-field' }, h('legend', {}, f.label || f.field_id), h('p', { class: 'hint' }, `Section’s question: ${f.question}`), q.row, d.row, w.row);
+      const fs = h('fieldset', { class: 'overlay-field' }, h('legend', {}, f.label || f.field_id), h('p', { class: 'hint' }, `Asked now: ${f.question}`), q.row, d.row, w.row);
       return { id: f.field_id, q, d, w, fs };
     });
     const save = h('button', { type: 'button', id: 'save-fields' }, 'Save the wording');

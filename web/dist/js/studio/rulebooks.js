@@ -17,7 +17,7 @@ const page = 100;
 function rulebookPath(id, rest = '') {
     return `/rulebooks/${encodeURIComponent(id)}${rest}`;
 }
-/** interviewHref is the console's applicant interview on a rulebook. */
+/** rulebookInterviewHref is the console's applicant interview on a rulebook. */
 export function rulebookInterviewHref(rulebookId) {
     return '#/rulebook/' + encodeURIComponent(rulebookId);
 }
@@ -342,10 +342,10 @@ function fieldsPanel(client, rb) {
         const stored = rb.fields;
         const inputs = schema.fields.map((f, i) => {
             const had = stored[f.field_id];
-            const q = field(`overlay-q-${i}`, 'Question', h('input', { type: 'text', class: 'wide', value: had?.question ?? '', placeholder: had ? '' : f.question }));
+            const q = field(`overlay-q-${i}`, 'Question', h('input', { type: 'text', class: 'wide', value: had?.question ?? '' }));
             const d = field(`overlay-d-${i}`, 'Description', h('input', { type: 'text', class: 'wide', value: had?.description ?? '' }));
             const w = field(`overlay-w-${i}`, 'Weight (how costly the question is to answer)', h('input', { type: 'text', inputmode: 'numeric', value: had?.weight === undefined ? '' : String(had.weight) }));
-            const fs = h('fieldset', { class: 'overlay-field' }, h('legend', {}, f.label || f.field_id), h('p', { class: 'hint' }, `Section’s question: ${f.question}`), q.row, d.row, w.row);
+            const fs = h('fieldset', { class: 'overlay-field' }, h('legend', {}, f.label || f.field_id), h('p', { class: 'hint' }, `Asked now: ${f.question}`), q.row, d.row, w.row);
             return { id: f.field_id, q, d, w, fs };
         });
         const save = h('button', { type: 'button', id: 'save-fields' }, 'Save the wording');
