@@ -1,7 +1,8 @@
 // The studio's frame: who is signed in (or the sign-in form), the project
 // list, and for one project its name and the tabs of its screens (sources,
-// rules, tests, review, publish). Each screen is drawn by its own module;
-// this one only decides which, and where focus goes when it changes.
+// rules, tests, review, publish); beside the projects, the rulebooks
+// (rulebooks.ts). Each screen is drawn by its own module; this one only
+// decides which, and where focus goes when it changes.
 import { h } from '../dom.js';
 import { editorView } from './editor.js';
 import { projectsView } from './projects.js';
