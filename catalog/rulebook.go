@@ -419,3 +419,46 @@ func (c *Catalog) present(rb store.Rulebook, rel *store.Release, pr *preparedRel
 	return &PreparedRulebook{Rulebook: rb, Release: rel, Content: pr.content, Identity: pr.identity, Composed: pr.composed,
 		Members: pr.members, Ruleset: view}
 }
+
+// ReleaseEntry is one release of a rulebook's history: the release, what
+// it froze, and the version under its slug of each member cut (absent for
+// a cut the store no longer holds).
+type ReleaseEntry struct {
+	// Release is the stored release.
+	Release store.Release
+	// Content is its frozen content.
+	Content RulebookContent
+	// CutVersions maps member ruleset ids to their versions: the members
+	// of every release of the page, one map shared by the page's entries.
+	CutVersions map[string]int
+}
+
+// Releases is one page of rb's releases, newest first: those below
+// beforeVersion (0: from the newest), at most limit, with their frozen
+// content and their members' versions. Releases are read from the store,
+// not the cache, so a release published by another process is listed.
+func (c *Catalog) Releases(ctx context.Context, rb store.Rulebook, beforeVersion, limit int) ([]ReleaseEntry, error) {
+	rows, err := c.store.Releases(ctx, rb.ID, beforeVersion, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ReleaseEntry, len(rows))
+	var ids []string
+	for i, rel := range rows {
+		out[i].Release = rel
+		if err := json.Unmarshal(rel.Content, &out[i].Content); err != nil {
+			return nil, fmt.Errorf("release %s: %w: %v", rel.ID, ErrReleaseCorrupt, err)
+		}
+		for _, s := range out[i].Content.Sections {
+			ids = append(ids, s.RulesetID)
+		}
+	}
+	versions, err := c.store.CutVersions(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	for i := range out {
+		out[i].CutVersions = versions
+	}
+	return out, nil
+}

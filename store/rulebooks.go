@@ -571,3 +571,48 @@ func (s *Store) RulesetCases(ctx context.Context, id string) (json.RawMessage, e
 	}
 	return raw, nil
 }
+
+const sqlReleasesOf = `SELECT ` + sqlReleaseColumns + ` FROM rulebook_releases
+WHERE rulebook_id = $1 AND ($2 = 0 OR version < $2)
+ORDER BY version DESC
+LIMIT $3`
+
+// Releases returns one page of rulebookID's releases, newest first: those
+// whose version is below beforeVersion (0 starts at the newest), at most
+// limit. Releases never change, so a page read later holds the same rows.
+func (s *Store) Releases(ctx context.Context, rulebookID string, beforeVersion, limit int) ([]Release, error) {
+	rows, err := s.pool.Query(ctx, sqlReleasesOf, rulebookID, beforeVersion, limit)
+	if err != nil {
+		return nil, fmt.Errorf("releases of %s: %w", rulebookID, err)
+	}
+	list, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Release, error) { return scanRelease(row) })
+	if err != nil {
+		return nil, fmt.Errorf("releases of %s: %w", rulebookID, err)
+	}
+	return list, nil
+}
+
+const sqlCutVersions = `SELECT id, version FROM rulesets WHERE id = ANY($1)`
+
+// CutVersions returns the version under its slug of each cut ids names
+// that the store holds, by ruleset id, in one query: a release's frozen
+// members name their cuts by id, and people read them by version.
+func (s *Store) CutVersions(ctx context.Context, ids []string) (map[string]int, error) {
+	out := make(map[string]int, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := s.pool.Query(ctx, sqlCutVersions, ids)
+	if err != nil {
+		return nil, fmt.Errorf("cut versions: %w", err)
+	}
+	var id string
+	var version int
+	if _, err := pgx.ForEachRow(rows, []any{&id, &version}, func() error {
+		out[id] = version
+		return nil
+	}); err != nil {
+		return nil, fmt.Errorf("cut versions: %w", err)
+	}
+	return out, nil
+}

@@ -447,6 +447,9 @@ type RulesetQuery struct {
 	AfterSlug string
 	// Limit is the page size.
 	Limit int
+	// Own keeps only ViewerTenant's own rulesets, public or private: the
+	// ones its rulebooks can compose. With no ViewerTenant it keeps none.
+	Own bool
 }
 
 const sqlListRulesets = `
@@ -456,12 +459,13 @@ WHERE r.status = 'active'
   AND ($2 = '' OR s.slug = $2 OR starts_with(s.slug, $2 || '/'))
   AND ($3 = '' OR strpos(lower(s.slug || ' ' || r.name || ' ' || r.description), lower($3)) > 0)
   AND s.slug > $4
+  AND (NOT $6 OR r.tenant_id = $1)
 ORDER BY s.slug
 LIMIT $5`
 
 // ListRulesets returns one page of the catalogue for q.
 func (s *Store) ListRulesets(ctx context.Context, q RulesetQuery) ([]Cut, error) {
-	rows, err := s.pool.Query(ctx, sqlListRulesets, q.ViewerTenant, q.Namespace, q.Text, q.AfterSlug, q.Limit)
+	rows, err := s.pool.Query(ctx, sqlListRulesets, q.ViewerTenant, q.Namespace, q.Text, q.AfterSlug, q.Limit, q.Own)
 	if err != nil {
 		return nil, fmt.Errorf("list rulesets: %w", err)
 	}

@@ -211,7 +211,7 @@ func markNeverNull(registry huma.Registry, schemas obj) {
 // neverNullBodies are the operations whose answer is a bare JSON array
 // that the handler always builds non-nil: an empty page is []. (The
 // ruleset catalogue says so by its Go type, rulesets.rulesetList.)
-var neverNullBodies = []string{"list-projects", "list-rulebooks"}
+var neverNullBodies = []string{"list-projects", "list-rulebooks", "list-rulebook-releases"}
 
 // markNeverNullBodies removes null from the type of the neverNullBodies'
 // success answers.

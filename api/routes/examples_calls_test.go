@@ -180,6 +180,7 @@ func exampleCalls(t *testing.T, f *apitest.Fixture, model *llmtest.Server) []exa
 			body: `{"visibility":"public"}`},
 		{op: "promote-ruleset-to-live", method: http.MethodPost, path: "/rulebooks/{rulebook_id}/rulesets/{name}/promote-to-live", params: map[string]string{"rulebook_id": "demo/family-leave", "name": "fmla_employee"}, keyed: true,
 			body: `{"ruleset_id":"$publish-project.ruleset_id"}`},
+		{op: "list-rulebook-releases", method: http.MethodGet, path: "/rulebooks/{rulebook_id}/releases", params: family, keyed: true},
 		{op: "diff-rulebook", method: http.MethodGet, path: "/rulebooks/{rulebook_id}/diff", params: map[string]string{"rulebook_id": "demo/family-leave", "against": "$activate-rulebook.release.label"}, keyed: true},
 		{op: "archive-rulebook", method: http.MethodPost, path: "/rulebooks/{rulebook_id}/archive", params: family, keyed: true},
 	}

@@ -1,7 +1,8 @@
 // Package rulebooks is the rulebooks resource of the HTTP interface: the
 // catalogue, the draft (create, read, edit, field overlay), the reads of a
-// release or the live composition (schema, explain, graph), and the
-// lifecycle (activate, archive, visibility, promote-to-live). Every
+// release or the live composition (schema, explain, graph), the release
+// history, and the lifecycle (activate, archive, visibility,
+// promote-to-live). Every
 // {rulebook_id} is a rulebook id (rb_...) or its slug with "/" sent as %2F.
 // Reads resolve through the catalog; writes go through publish.
 package rulebooks
@@ -124,6 +125,7 @@ func Register(s *api.Server, deps Deps) {
 	graph.Refusals = releaseRefusals
 	api.Register(s, graph, h.graph)
 	registerDiff(s, h, releaseRefusals)
+	registerReleases(s, h)
 	bySlug := graph
 	bySlug.OperationID, bySlug.Path = "get-rulebook-graph-by-slug", "/rulebooks/{namespace}/{name}/graph"
 	bySlug.Description = "The same graph, for a two-part slug written as a path: `/rulebooks/acme/benefits/graph`. " + releaseDoc

@@ -98,7 +98,7 @@ func Register(s *api.Server, deps Deps) {
 		Description: "The catalogue: a bare JSON array of the active rulesets slugs point at, ordered by slug. " +
 			"Anonymous callers see public rulesets of every tenant; a key also sees its tenant's private ones.\n\n" +
 			"Filter with `q` (case-insensitive text in the slug, name or description) and `namespace` (slugs equal to it or under it: " +
-			"`us` keeps `us/snap-income`).\n\n" +
+			"`us` keeps `us/snap-income`); `own=true` keeps only the caller's tenant's own rulesets, public or private (the sections its rulebooks can compose; none for an anonymous caller).\n\n" +
 			"Paging: the `" + headerNextCursor + "` response header carries an opaque cursor while more entries may follow; send it back as " +
 			"`cursor` with the same filters for the next page. The header is absent on the last page. A page may be shorter than `limit` " +
 			"and still not be the last: never infer the end of the list from a short page. The cursor is keyset-based (it encodes the last " +
@@ -173,6 +173,7 @@ func Register(s *api.Server, deps Deps) {
 type listRulesetsInput struct {
 	Q         string `query:"q" maxLength:"200" doc:"Case-insensitive text to find in the slug, name or description."`
 	Namespace string `query:"namespace" maxLength:"200" doc:"Keep slugs equal to this or under it, e.g. us or us/federal."`
+	Own       bool   `query:"own" doc:"Keep only the caller's tenant's own rulesets, public or private: the sections its rulebooks can compose. An anonymous caller has none."`
 	resource.PageQuery
 }
 
@@ -205,7 +206,7 @@ func (h *handler) listRulesets(ctx context.Context, in *listRulesetsInput) (*lis
 	rows, next, err := resource.ListPage(in.PageQuery, resource.SlugCursor, func(r store.Cut) string { return r.Slug },
 		func(after string, limit int) ([]store.Cut, error) {
 			return h.catalog.ListRulesets(ctx, api.ViewerOf(ctx), store.RulesetQuery{
-				Namespace: in.Namespace, Text: in.Q, AfterSlug: after, Limit: limit,
+				Namespace: in.Namespace, Text: in.Q, AfterSlug: after, Limit: limit, Own: in.Own,
 			})
 		})
 	if err != nil {

@@ -2288,6 +2288,50 @@ type Release struct {
 	Version int64 `json:"version"`
 }
 
+// ReleaseHistoryEntry defines model for ReleaseHistoryEntry.
+type ReleaseHistoryEntry struct {
+	// ContentIdentity sha256:<hex> of the RFC 8785 form of the frozen content (outcome tree, member ruleset ids and digests, field overlay, robot hints); identical content reuses its release.
+	ContentIdentity string `json:"content_identity"`
+
+	// Current This is the rulebook's current release, the one /decide serves without release_id.
+	Current bool `json:"current"`
+
+	// Label Permanent two-word label, unique within the rulebook, never reused; accepted wherever a release_id is.
+	Label       string    `json:"label"`
+	PublishedAt time.Time `json:"published_at"`
+
+	// ReleaseId The release's UUID.
+	ReleaseId openapi_types.UUID `json:"release_id"`
+
+	// Sections The sections the release froze, in letter order.
+	Sections []ReleaseSection `json:"sections"`
+	Title    string           `json:"title"`
+
+	// Version Sequence number; a decision from this release reports ruleset_version v<version>.
+	Version int64 `json:"version"`
+}
+
+// ReleaseSection defines model for ReleaseSection.
+type ReleaseSection struct {
+	ContentDigest string `json:"content_digest"`
+
+	// Letter A, B, C... in order.
+	Letter string `json:"letter"`
+
+	// Name The member's name when frozen; null on releases that did not capture it.
+	Name *string `json:"name"`
+
+	// RulesetId The member cut the release froze.
+	RulesetId string `json:"ruleset_id"`
+
+	// RulesetVersion v<N>, the cut's number under its slug; null when the store no longer holds the cut.
+	RulesetVersion *string `json:"ruleset_version"`
+	SectionId      string  `json:"section_id"`
+
+	// Slug The member cut's slug.
+	Slug string `json:"slug"`
+}
+
 // ResponseWarning defines model for ResponseWarning.
 type ResponseWarning struct {
 	// Code What the warning is about, e.g. outside_effective_period.
@@ -3411,6 +3455,15 @@ type GetRulebookGraph422JSONResponseBody struct {
 	union json.RawMessage
 }
 
+// ListRulebookReleasesParams defines parameters for ListRulebookReleases.
+type ListRulebookReleasesParams struct {
+	// Limit Page size.
+	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The X-Next-Cursor header of the previous page.
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
+
 // PromoteRulesetToLive422JSONResponseBody defines parameters for PromoteRulesetToLive.
 type PromoteRulesetToLive422JSONResponseBody struct {
 	union json.RawMessage
@@ -3439,6 +3492,9 @@ type ListRulesetsParams struct {
 
 	// Namespace Keep slugs equal to this or under it, e.g. us or us/federal.
 	Namespace *string `form:"namespace,omitempty" json:"namespace,omitempty"`
+
+	// Own Keep only the caller's tenant's own rulesets, public or private: the sections its rulebooks can compose. An anonymous caller has none.
+	Own *bool `form:"own,omitempty" json:"own,omitempty"`
 
 	// Limit Page size.
 	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
@@ -7283,6 +7339,15 @@ type ClientInterface interface {
 	// Corresponds with GET /rulebooks/{rulebook_id}/graph (the `GetRulebookGraph` operationId).
 	GetRulebookGraph(ctx context.Context, rulebookId string, params *GetRulebookGraphParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListRulebookReleases List a rulebook's releases
+	//
+	// The rulebook's releases, newest first: each release's id, two-word label, title, version, publication time and content identity, whether it is the current release, and the sections it froze (letter, section id, name, slug, the member cut's `ruleset_id` and its `ruleset_version` under its slug). A bare JSON array; `X-Next-Cursor` carries the cursor of the next page while more may follow. The history is the owner's: another tenant's rulebook is 404, public or not. A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
+	//
+	// Access: API key with scope `rulebooks:read`. Metering class: `rulebooks`.
+	//
+	// Corresponds with GET /rulebooks/{rulebook_id}/releases (the `ListRulebookReleases` operationId).
+	ListRulebookReleases(ctx context.Context, rulebookId string, params *ListRulebookReleasesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// PromoteRulesetToLiveWithBody Promote a section's candidate to live
 	//
 	// Makes `ruleset_id`, a cut of section `{name}`, the section's live cut, after the go-live gates, named as refusals name them: `candidate_loads`, `candidate_tests` (its stored test cases pass), `composition` (the members compose with it in place) and the presence-polarity gate on the composed rulebook (422 `non_conservative_presence_op`). Then, in one transaction: the candidate becomes live, every reference is pinned to its live cut (the family is pinned from now on), the prior live cut of the section is archived, and a release is cut. `presence_polarity_advisories` is null normally; it lists the findings let through by `force_unsafe` (internal keys only, audited as `promote_force_bypass_presence_polarity`) or, for a rulebook under the reserved namespace, by advice rather than refusal. A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
@@ -7340,7 +7405,7 @@ type ClientInterface interface {
 	//
 	// The catalogue: a bare JSON array of the active rulesets slugs point at, ordered by slug. Anonymous callers see public rulesets of every tenant; a key also sees its tenant's private ones.
 	//
-	// Filter with `q` (case-insensitive text in the slug, name or description) and `namespace` (slugs equal to it or under it: `us` keeps `us/snap-income`).
+	// Filter with `q` (case-insensitive text in the slug, name or description) and `namespace` (slugs equal to it or under it: `us` keeps `us/snap-income`); `own=true` keeps only the caller's tenant's own rulesets, public or private (the sections its rulebooks can compose; none for an anonymous caller).
 	//
 	// Paging: the `X-Next-Cursor` response header carries an opaque cursor while more entries may follow; send it back as `cursor` with the same filters for the next page. The header is absent on the last page. A page may be shorter than `limit` and still not be the last: never infer the end of the list from a short page. The cursor is keyset-based (it encodes the last slug returned), so it stays valid while rulesets are published or archived.
 	//
@@ -8697,6 +8762,25 @@ func (c *Client) GetRulebookGraph(ctx context.Context, rulebookId string, params
 	return c.Client.Do(req)
 }
 
+// ListRulebookReleases List a rulebook's releases
+//
+// The rulebook's releases, newest first: each release's id, two-word label, title, version, publication time and content identity, whether it is the current release, and the sections it froze (letter, section id, name, slug, the member cut's `ruleset_id` and its `ruleset_version` under its slug). A bare JSON array; `X-Next-Cursor` carries the cursor of the next page while more may follow. The history is the owner's: another tenant's rulebook is 404, public or not. A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
+//
+// Access: API key with scope `rulebooks:read`. Metering class: `rulebooks`.
+//
+// Corresponds with GET /rulebooks/{rulebook_id}/releases (the `ListRulebookReleases` operationId).
+func (c *Client) ListRulebookReleases(ctx context.Context, rulebookId string, params *ListRulebookReleasesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListRulebookReleasesRequest(c.Server, rulebookId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // PromoteRulesetToLiveWithBody Promote a section's candidate to live
 //
 // Makes `ruleset_id`, a cut of section `{name}`, the section's live cut, after the go-live gates, named as refusals name them: `candidate_loads`, `candidate_tests` (its stored test cases pass), `composition` (the members compose with it in place) and the presence-polarity gate on the composed rulebook (422 `non_conservative_presence_op`). Then, in one transaction: the candidate becomes live, every reference is pinned to its live cut (the family is pinned from now on), the prior live cut of the section is archived, and a release is cut. `presence_polarity_advisories` is null normally; it lists the findings let through by `force_unsafe` (internal keys only, audited as `promote_force_bypass_presence_polarity`) or, for a rulebook under the reserved namespace, by advice rather than refusal. A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
@@ -8804,7 +8888,7 @@ func (c *Client) SetRulebookVisibility(ctx context.Context, rulebookId string, b
 //
 // The catalogue: a bare JSON array of the active rulesets slugs point at, ordered by slug. Anonymous callers see public rulesets of every tenant; a key also sees its tenant's private ones.
 //
-// Filter with `q` (case-insensitive text in the slug, name or description) and `namespace` (slugs equal to it or under it: `us` keeps `us/snap-income`).
+// Filter with `q` (case-insensitive text in the slug, name or description) and `namespace` (slugs equal to it or under it: `us` keeps `us/snap-income`); `own=true` keeps only the caller's tenant's own rulesets, public or private (the sections its rulebooks can compose; none for an anonymous caller).
 //
 // Paging: the `X-Next-Cursor` response header carries an opaque cursor while more entries may follow; send it back as `cursor` with the same filters for the next page. The header is absent on the last page. A page may be shorter than `limit` and still not be the last: never infer the end of the list from a short page. The cursor is keyset-based (it encodes the last slug returned), so it stays valid while rulesets are published or archived.
 //
@@ -10987,6 +11071,79 @@ func NewGetRulebookGraphRequest(server string, rulebookId string, params *GetRul
 	return req, nil
 }
 
+// NewListRulebookReleasesRequest constructs an http.Request for the ListRulebookReleases method
+func NewListRulebookReleasesRequest(server string, rulebookId string, params *ListRulebookReleasesParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "rulebook_id", rulebookId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/rulebooks/%s/releases", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewPromoteRulesetToLiveRequest calls the generic PromoteRulesetToLive builder with application/json body
 func NewPromoteRulesetToLiveRequest(server string, rulebookId string, name string, body PromoteRulesetToLiveJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -11192,6 +11349,18 @@ func NewListRulesetsRequest(server string, params *ListRulesetsParams) (*http.Re
 		if params.Namespace != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "namespace", *params.Namespace, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Own != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "own", *params.Own, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -12341,6 +12510,17 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /rulebooks/{rulebook_id}/graph (the `GetRulebookGraph` operationId).
 	GetRulebookGraphWithResponse(ctx context.Context, rulebookId string, params *GetRulebookGraphParams, reqEditors ...RequestEditorFn) (*GetRulebookGraphResponse, error)
 
+	// ListRulebookReleasesWithResponse List a rulebook's releases
+	//
+	// The rulebook's releases, newest first: each release's id, two-word label, title, version, publication time and content identity, whether it is the current release, and the sections it froze (letter, section id, name, slug, the member cut's `ruleset_id` and its `ruleset_version` under its slug). A bare JSON array; `X-Next-Cursor` carries the cursor of the next page while more may follow. The history is the owner's: another tenant's rulebook is 404, public or not. A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
+	//
+	// Access: API key with scope `rulebooks:read`. Metering class: `rulebooks`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /rulebooks/{rulebook_id}/releases (the `ListRulebookReleases` operationId).
+	ListRulebookReleasesWithResponse(ctx context.Context, rulebookId string, params *ListRulebookReleasesParams, reqEditors ...RequestEditorFn) (*ListRulebookReleasesResponse, error)
+
 	// PromoteRulesetToLiveWithBodyWithResponse Promote a section's candidate to live
 	//
 	// Makes `ruleset_id`, a cut of section `{name}`, the section's live cut, after the go-live gates, named as refusals name them: `candidate_loads`, `candidate_tests` (its stored test cases pass), `composition` (the members compose with it in place) and the presence-polarity gate on the composed rulebook (422 `non_conservative_presence_op`). Then, in one transaction: the candidate becomes live, every reference is pinned to its live cut (the family is pinned from now on), the prior live cut of the section is archived, and a release is cut. `presence_polarity_advisories` is null normally; it lists the findings let through by `force_unsafe` (internal keys only, audited as `promote_force_bypass_presence_polarity`) or, for a rulebook under the reserved namespace, by advice rather than refusal. A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
@@ -12400,7 +12580,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// The catalogue: a bare JSON array of the active rulesets slugs point at, ordered by slug. Anonymous callers see public rulesets of every tenant; a key also sees its tenant's private ones.
 	//
-	// Filter with `q` (case-insensitive text in the slug, name or description) and `namespace` (slugs equal to it or under it: `us` keeps `us/snap-income`).
+	// Filter with `q` (case-insensitive text in the slug, name or description) and `namespace` (slugs equal to it or under it: `us` keeps `us/snap-income`); `own=true` keeps only the caller's tenant's own rulesets, public or private (the sections its rulebooks can compose; none for an anonymous caller).
 	//
 	// Paging: the `X-Next-Cursor` response header carries an opaque cursor while more entries may follow; send it back as `cursor` with the same filters for the next page. The header is absent on the last page. A page may be shorter than `limit` and still not be the last: never infer the end of the list from a short page. The cursor is keyset-based (it encodes the last slug returned), so it stays valid while rulesets are published or archived.
 	//
@@ -19745,6 +19925,176 @@ func (r GetRulebookGraphResponse) ContentType() string {
 	return ""
 }
 
+// ListRulebookReleasesResponse200Headers the declared response headers of an HTTP 200 response for ListRulebookReleases
+type ListRulebookReleasesResponse200Headers struct {
+	XNextCursor         *string
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// ListRulebookReleasesResponse401Headers the declared response headers of an HTTP 401 response for ListRulebookReleases
+type ListRulebookReleasesResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      string
+}
+
+// ListRulebookReleasesResponse403Headers the declared response headers of an HTTP 403 response for ListRulebookReleases
+type ListRulebookReleasesResponse403Headers struct {
+	XRequestId string
+}
+
+// ListRulebookReleasesResponse404Headers the declared response headers of an HTTP 404 response for ListRulebookReleases
+type ListRulebookReleasesResponse404Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// ListRulebookReleasesResponse422Headers the declared response headers of an HTTP 422 response for ListRulebookReleases
+type ListRulebookReleasesResponse422Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// ListRulebookReleasesResponse429Headers the declared response headers of an HTTP 429 response for ListRulebookReleases
+type ListRulebookReleasesResponse429Headers struct {
+	RetryAfter          *int
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// ListRulebookReleasesResponse503Headers the declared response headers of an HTTP 503 response for ListRulebookReleases
+type ListRulebookReleasesResponse503Headers struct {
+	RetryAfter *int
+	XRequestId string
+}
+
+// ListRulebookReleasesResponseDefaultHeaders the declared response headers of an HTTP default response for ListRulebookReleases
+type ListRulebookReleasesResponseDefaultHeaders struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+type ListRulebookReleasesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *[]ReleaseHistoryEntry
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *ProblemError
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *ProblemError
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFoundError
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *ProblemError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ProblemError
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *ProblemError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListRulebookReleasesResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListRulebookReleasesResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ListRulebookReleasesResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *ListRulebookReleasesResponse404Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *ListRulebookReleasesResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListRulebookReleasesResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListRulebookReleasesResponse503Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *ListRulebookReleasesResponseDefaultHeaders
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListRulebookReleasesResponse) GetJSON200() *[]ReleaseHistoryEntry {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListRulebookReleasesResponse) GetJSON401() *ProblemError {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListRulebookReleasesResponse) GetJSON403() *ProblemError {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListRulebookReleasesResponse) GetJSON404() *NotFoundError {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListRulebookReleasesResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListRulebookReleasesResponse) GetJSON429() *ProblemError {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListRulebookReleasesResponse) GetJSON503() *ProblemError {
+	return r.JSON503
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r ListRulebookReleasesResponse) GetJSONDefault() *ProblemError {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ListRulebookReleasesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListRulebookReleasesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListRulebookReleasesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListRulebookReleasesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // PromoteRulesetToLiveResponse200Headers the declared response headers of an HTTP 200 response for PromoteRulesetToLive
 type PromoteRulesetToLiveResponse200Headers struct {
 	XRateLimitClass     *string
@@ -22987,6 +23337,23 @@ func (c *ClientWithResponses) GetRulebookGraphWithResponse(ctx context.Context, 
 	return ParseGetRulebookGraphResponse(rsp)
 }
 
+// ListRulebookReleasesWithResponse List a rulebook's releases
+//
+// The rulebook's releases, newest first: each release's id, two-word label, title, version, publication time and content identity, whether it is the current release, and the sections it froze (letter, section id, name, slug, the member cut's `ruleset_id` and its `ruleset_version` under its slug). A bare JSON array; `X-Next-Cursor` carries the cursor of the next page while more may follow. The history is the owner's: another tenant's rulebook is 404, public or not. A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
+//
+// Access: API key with scope `rulebooks:read`. Metering class: `rulebooks`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /rulebooks/{rulebook_id}/releases (the `ListRulebookReleases` operationId).
+func (c *ClientWithResponses) ListRulebookReleasesWithResponse(ctx context.Context, rulebookId string, params *ListRulebookReleasesParams, reqEditors ...RequestEditorFn) (*ListRulebookReleasesResponse, error) {
+	rsp, err := c.ListRulebookReleases(ctx, rulebookId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListRulebookReleasesResponse(rsp)
+}
+
 // PromoteRulesetToLiveWithBodyWithResponse Promote a section's candidate to live
 //
 // Makes `ruleset_id`, a cut of section `{name}`, the section's live cut, after the go-live gates, named as refusals name them: `candidate_loads`, `candidate_tests` (its stored test cases pass), `composition` (the members compose with it in place) and the presence-polarity gate on the composed rulebook (422 `non_conservative_presence_op`). Then, in one transaction: the candidate becomes live, every reference is pinned to its live cut (the family is pinned from now on), the prior live cut of the section is archived, and a release is cut. `presence_polarity_advisories` is null normally; it lists the findings let through by `force_unsafe` (internal keys only, audited as `promote_force_bypass_presence_polarity`) or, for a rulebook under the reserved namespace, by advice rather than refusal. A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
@@ -23076,7 +23443,7 @@ func (c *ClientWithResponses) SetRulebookVisibilityWithResponse(ctx context.Cont
 //
 // The catalogue: a bare JSON array of the active rulesets slugs point at, ordered by slug. Anonymous callers see public rulesets of every tenant; a key also sees its tenant's private ones.
 //
-// Filter with `q` (case-insensitive text in the slug, name or description) and `namespace` (slugs equal to it or under it: `us` keeps `us/snap-income`).
+// Filter with `q` (case-insensitive text in the slug, name or description) and `namespace` (slugs equal to it or under it: `us` keeps `us/snap-income`); `own=true` keeps only the caller's tenant's own rulesets, public or private (the sections its rulebooks can compose; none for an anonymous caller).
 //
 // Paging: the `X-Next-Cursor` response header carries an opaque cursor while more entries may follow; send it back as `cursor` with the same filters for the next page. The header is absent on the last page. A page may be shorter than `limit` and still not be the last: never infer the end of the list from a short page. The cursor is keyset-based (it encodes the last slug returned), so it stays valid while rulesets are published or archived.
 //
@@ -36943,6 +37310,332 @@ func ParseGetRulebookGraphResponse(rsp *http.Response) (*GetRulebookGraphRespons
 		response.Headers503 = &headers
 	case true:
 		var headers GetRulebookGraphResponseDefaultHeaders
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.HeadersDefault = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListRulebookReleasesResponse parses an HTTP response from a ListRulebookReleasesWithResponse call
+func ParseListRulebookReleasesResponse(rsp *http.Response) (*ListRulebookReleasesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListRulebookReleasesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest []ReleaseHistoryEntry
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFoundError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListRulebookReleasesResponse200Headers
+		if values := rsp.Header.Values("X-Next-Cursor"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Next-Cursor", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XNextCursor = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListRulebookReleasesResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ListRulebookReleasesResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers ListRulebookReleasesResponse404Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 422:
+		var headers ListRulebookReleasesResponse422Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListRulebookReleasesResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListRulebookReleasesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers503 = &headers
+	case true:
+		var headers ListRulebookReleasesResponseDefaultHeaders
 		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

@@ -54,11 +54,14 @@ done
 
 # A key for the sign-in and studio tests (session.test.mjs, studio.test.mjs).
 tenant="e2e-studio"
-key="$("$tmp/eligo" keys create --tenant "$tenant" --tier pro --name "console e2e" \
-	--scopes projects:read,projects:write,rulesets:read,rulesets:write 2>"$tmp/keys.log")" || {
-	cat "$tmp/keys.log" >&2
-	exit 1
+# newKey tenant name scopes prints a new pro-tier key of tenant.
+newKey() {
+	"$tmp/eligo" keys create --tenant "$1" --tier pro --name "$2" --scopes "$3" 2>"$tmp/keys.log" || {
+		cat "$tmp/keys.log" >&2
+		return 1
+	}
 }
+key="$(newKey "$tenant" "console e2e" projects:read,projects:write,rulesets:read,rulesets:write)"
 
 # The interview tests' own (interview.test.mjs): a public rulebook for
 # the catalogue, over public sections; and a tenant with a private ruleset
@@ -74,11 +77,7 @@ done
 "$tmp/eligo" rulebook publish casebank/us-eitc-qualifying-child --tenant "$itenant" --slug "$itenant/eitc-qualifying-child" >/dev/null
 "$tmp/eligo" publish casebank/us-fmla-employee/us-fmla-employee.rules --tenant "$itenant" --cases casebank/us-fmla-employee/cases.json \
 	--slug "$itenant/fmla-private" >/dev/null
-ikey="$("$tmp/eligo" keys create --tenant "$itenant" --tier pro --name "interview e2e" \
-	--scopes decide,rulesets:read,rulesets:explain,rulebooks:read 2>"$tmp/keys.log")" || {
-	cat "$tmp/keys.log" >&2
-	exit 1
-}
+ikey="$(newKey "$itenant" "interview e2e" decide,rulesets:read,rulesets:explain,rulebooks:read)"
 
 # The scripted model generation calls (generate.test.mjs scripts its
 # answers): a roomy default model and one whose budget no prompt fits.
@@ -99,6 +98,31 @@ if [[ -z "$model_origin" ]]; then
 	echo "e2e: the scripted model did not start within 10 s" >&2
 	exit 1
 fi
+
+# The rulebooks test (rulebooks.test.mjs): a tenant of its own with two
+# published sections, SNAP income (the conservative casebank ruleset) and
+# FMLA, and an older cut of the SNAP income section, the casebank's
+# non-conservative counterpart under that section id, which the
+# presence-polarity gate refuses to promote. It is published first, so the
+# conservative cut is the section's newest and becomes its live cut; the
+# same for a renamed FMLA cut, which promotes.
+rbtenant="e2e-rulebooks"
+sed 's/^section snap_net_income_one_person$/section snap_income_one_person/' \
+	casebank/polarity-nonconservative/polarity-nonconservative.rules >"$tmp/lenient.rules"
+"$tmp/eligo" publish "$tmp/lenient.rules" --tenant "$rbtenant" --cases casebank/polarity-nonconservative/cases.json \
+	--sources casebank/polarity-nonconservative/source.txt --slug e2e-rulebooks/snap-income-lenient >/dev/null
+"$tmp/eligo" publish casebank/polarity-conservative/polarity-conservative.rules --tenant "$rbtenant" \
+	--cases casebank/polarity-conservative/cases.json --slug e2e-rulebooks/snap-income >/dev/null
+# An older cut of FMLA, renamed, is the one the test promotes successfully.
+sed 's/^name "FMLA employee eligibility"$/name "FMLA employee eligibility (plain wording)"/' \
+	casebank/us-fmla-employee/us-fmla-employee.rules >"$tmp/fmla-plain.rules"
+"$tmp/eligo" publish "$tmp/fmla-plain.rules" --tenant "$rbtenant" --cases casebank/us-fmla-employee/cases.json \
+	--sources casebank/us-fmla-employee/source.txt --slug e2e-rulebooks/fmla-employee-plain >/dev/null
+"$tmp/eligo" publish casebank/us-fmla-employee/us-fmla-employee.rules --tenant "$rbtenant" \
+	--cases casebank/us-fmla-employee/cases.json --slug e2e-rulebooks/fmla-employee >/dev/null
+# The key also decides, for the interview on the rulebook it composes.
+rbkey="$(newKey "$rbtenant" "rulebooks e2e" rulesets:read,rulesets:explain,rulebooks:read,rulebooks:write,decide)"
+export ELIGO_RULEBOOKS_KEY="$rbkey"
 
 # Generous anonymous budgets: the tests make a few hundred anonymous calls.
 # The decision spool is the run's own: the default (.data/spool) belongs to

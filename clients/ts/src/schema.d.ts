@@ -796,6 +796,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/rulebooks/{rulebook_id}/releases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a rulebook's releases
+         * @description The rulebook's releases, newest first: each release's id, two-word label, title, version, publication time and content identity, whether it is the current release, and the sections it froze (letter, section id, name, slug, the member cut's `ruleset_id` and its `ruleset_version` under its slug). A bare JSON array; `X-Next-Cursor` carries the cursor of the next page while more may follow. The history is the owner's: another tenant's rulebook is 404, public or not. A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
+         *
+         *     Access: API key with scope `rulebooks:read`. Metering class: `rulebooks`.
+         */
+        get: operations["list-rulebook-releases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/rulebooks/{rulebook_id}/rulesets/{name}/promote-to-live": {
         parameters: {
             query?: never;
@@ -873,7 +895,7 @@ export interface paths {
          * List rulesets
          * @description The catalogue: a bare JSON array of the active rulesets slugs point at, ordered by slug. Anonymous callers see public rulesets of every tenant; a key also sees its tenant's private ones.
          *
-         *     Filter with `q` (case-insensitive text in the slug, name or description) and `namespace` (slugs equal to it or under it: `us` keeps `us/snap-income`).
+         *     Filter with `q` (case-insensitive text in the slug, name or description) and `namespace` (slugs equal to it or under it: `us` keeps `us/snap-income`); `own=true` keeps only the caller's tenant's own rulesets, public or private (the sections its rulebooks can compose; none for an anonymous caller).
          *
          *     Paging: the `X-Next-Cursor` response header carries an opaque cursor while more entries may follow; send it back as `cursor` with the same filters for the next page. The header is absent on the last page. A page may be shorter than `limit` and still not be the last: never infer the end of the list from a short page. The cursor is keyset-based (it encodes the last slug returned), so it stays valid while rulesets are published or archived.
          *
@@ -2246,6 +2268,43 @@ export interface components {
              * @description Sequence number; a decision from this release reports ruleset_version v<version>.
              */
             version: number;
+        };
+        ReleaseHistoryEntry: {
+            /** @description sha256:<hex> of the RFC 8785 form of the frozen content (outcome tree, member ruleset ids and digests, field overlay, robot hints); identical content reuses its release. */
+            content_identity: string;
+            /** @description This is the rulebook's current release, the one /decide serves without release_id. */
+            current: boolean;
+            /** @description Permanent two-word label, unique within the rulebook, never reused; accepted wherever a release_id is. */
+            label: string;
+            /** Format: date-time */
+            published_at: string;
+            /**
+             * Format: uuid
+             * @description The release's UUID.
+             */
+            release_id: string;
+            /** @description The sections the release froze, in letter order. */
+            sections: components["schemas"]["ReleaseSection"][];
+            title: string;
+            /**
+             * Format: int64
+             * @description Sequence number; a decision from this release reports ruleset_version v<version>.
+             */
+            version: number;
+        };
+        ReleaseSection: {
+            content_digest: string;
+            /** @description A, B, C... in order. */
+            letter: string;
+            /** @description The member's name when frozen; null on releases that did not capture it. */
+            name: string | null;
+            /** @description The member cut the release froze. */
+            ruleset_id: string;
+            /** @description v<N>, the cut's number under its slug; null when the store no longer holds the cut. */
+            ruleset_version: string | null;
+            section_id: string;
+            /** @description The member cut's slug. */
+            slug: string;
         };
         ResponseWarning: {
             /** @description What the warning is about, e.g. outside_effective_period. */
@@ -12042,6 +12101,199 @@ export interface operations {
             };
         };
     };
+    "list-rulebook-releases": {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: number;
+                /** @description The X-Next-Cursor header of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A rulebook id (rb_...) or its slug, with each / sent as %2F.
+                 * @example demo/family-leave
+                 */
+                rulebook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Next-Cursor"?: string;
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "content_identity": "sha256:1d6845ce322e41f3f78017fc7cff99f3e6358890c1538866a13f4ec6d2fb67a6",
+                     *         "current": true,
+                     *         "label": "azure-moose",
+                     *         "published_at": "2026-11-27T09:07:59.555412Z",
+                     *         "release_id": "d5472c22-3e6d-48e0-a966-f5b99b07e142",
+                     *         "sections": [
+                     *           {
+                     *             "content_digest": "sha256:534a9cd79221f6a0e01823593e0c8df9d56a7bf10a04540218fbdf4a3a288e39",
+                     *             "letter": "A",
+                     *             "name": "FMLA employee eligibility (tenure and worksite)",
+                     *             "ruleset_id": "fmla_employee:20261123-d0fe55bd3184",
+                     *             "ruleset_version": "v2",
+                     *             "section_id": "fmla_employee",
+                     *             "slug": "demo/us-fmla-employee"
+                     *           }
+                     *         ],
+                     *         "title": "Family leave",
+                     *         "version": 3
+                     *       },
+                     *       {
+                     *         "content_identity": "sha256:720561cb4b917ad39d70f162c36e72dc53221ac8e6a50cf9b77a4f5f1286c319",
+                     *         "current": false,
+                     *         "label": "grateful-wombat",
+                     *         "published_at": "2026-11-27T09:07:59.543817Z",
+                     *         "release_id": "35533f1f-0404-41d6-bd83-06b573061d49",
+                     *         "sections": [
+                     *           {
+                     *             "content_digest": "sha256:26660ceee9469a0015c9fd2da233227e94b5fba8d6504242cab6a11a152eea23",
+                     *             "letter": "A",
+                     *             "name": "FMLA employee eligibility",
+                     *             "ruleset_id": "fmla_employee:20261123-1199a08e3cff",
+                     *             "ruleset_version": "v1",
+                     *             "section_id": "fmla_employee",
+                     *             "slug": "demo/us-fmla-employee"
+                     *           }
+                     *         ],
+                     *         "title": "Family leave",
+                     *         "version": 2
+                     *       },
+                     *       {
+                     *         "content_identity": "sha256:b2f45b893af46abec239fe013129fed62c2d195da81e0e3c949610d2f2689819",
+                     *         "current": false,
+                     *         "label": "trusty-canyon",
+                     *         "published_at": "2026-11-27T09:07:58.93548Z",
+                     *         "release_id": "86da608a-ef7f-4eec-8dac-51ad99f0fd77",
+                     *         "sections": [
+                     *           {
+                     *             "content_digest": "sha256:26660ceee9469a0015c9fd2da233227e94b5fba8d6504242cab6a11a152eea23",
+                     *             "letter": "A",
+                     *             "name": "FMLA employee eligibility",
+                     *             "ruleset_id": "fmla_employee:20261123-1199a08e3cff",
+                     *             "ruleset_version": "v1",
+                     *             "section_id": "fmla_employee",
+                     *             "slug": "demo/us-fmla-employee"
+                     *           }
+                     *         ],
+                     *         "title": "Family leave",
+                     *         "version": 1
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["ReleaseHistoryEntry"][];
+                };
+            };
+            /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme: `ApiKey header="x-api-key"`. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Not Found. The rulebook is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
+            404: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). */
+            422: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulebooks` class; `Retry-After: 86400`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
+            default: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+        };
+    };
     "promote-ruleset-to-live": {
         parameters: {
             query?: never;
@@ -12846,6 +13098,8 @@ export interface operations {
                 q?: string;
                 /** @description Keep slugs equal to this or under it, e.g. us or us/federal. */
                 namespace?: string;
+                /** @description Keep only the caller's tenant's own rulesets, public or private: the sections its rulebooks can compose. An anonymous caller has none. */
+                own?: boolean;
                 /**
                  * @description Page size.
                  * @example 1

@@ -6,18 +6,23 @@ export const projectScreens = ['sources', 'generate', 'draft', 'tests', 'review'
 export type ProjectScreen = (typeof projectScreens)[number];
 
 /**
- * A studio route: the project list (with sign-in), or one screen of a
- * project. On the sources screen, sourceId opens one source's text; params
- * (the address's ?query) say where a screen opens: the rules at a
- * criterion or line, a source at a quote's passage.
+ * A studio route: the project list (with sign-in), one screen of a project,
+ * the rulebook list, or one rulebook. On the sources screen, sourceId opens
+ * one source's text; params (the address's ?query) say where a screen
+ * opens: the rules at a criterion or line, a source at a quote's passage.
  */
 export type StudioRoute =
   | { kind: 'projects' }
-  | { kind: 'project'; projectId: string; screen: ProjectScreen; sourceId?: string; params?: Record<string, string> };
+  | { kind: 'project'; projectId: string; screen: ProjectScreen; sourceId?: string; params?: Record<string, string> }
+  | { kind: 'rulebooks' }
+  | { kind: 'rulebook'; rulebookId: string };
 
 /** parseStudioRoute reads a location hash; null when it is not a studio address. */
 export function parseStudioRoute(hash: string): StudioRoute | null {
   if (hash === '#/studio' || hash === '#/studio/' || hash === '#/studio/projects') return { kind: 'projects' };
+  if (hash === '#/studio/rulebooks' || hash === '#/studio/rulebooks/') return { kind: 'rulebooks' };
+  const rb = /^#\/studio\/rulebooks\/([^/]+)$/.exec(hash);
+  if (rb?.[1]) return { kind: 'rulebook', rulebookId: decodeURIComponent(rb[1]) };
   const q = hash.indexOf('?');
   const path = q < 0 ? hash : hash.slice(0, q);
   const m = /^#\/studio\/projects\/([^/?]+)(?:\/([a-z]+)(?:\/([^/?]+))?)?$/.exec(path);
@@ -33,6 +38,8 @@ export function parseStudioRoute(hash: string): StudioRoute | null {
 /** studioHref writes a studio route as a hash address. */
 export function studioHref(route: StudioRoute): string {
   if (route.kind === 'projects') return '#/studio';
+  if (route.kind === 'rulebooks') return '#/studio/rulebooks';
+  if (route.kind === 'rulebook') return `#/studio/rulebooks/${encodeURIComponent(route.rulebookId)}`;
   let href = `#/studio/projects/${encodeURIComponent(route.projectId)}/${route.screen}`;
   if (route.sourceId) href += '/' + encodeURIComponent(route.sourceId);
   const query = new URLSearchParams(route.params ?? {}).toString();

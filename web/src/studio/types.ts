@@ -35,3 +35,9 @@ export type Change = S['Change'];
 export type SourceText = S['SourceText'];
 export type SourceClause = S['SourceClause'];
 export type ClauseCitation = S['ClauseCitation'];
+
+export type Rulebook = S['Rulebook'];
+export type Release = S['Release'];
+export type ReleaseHistoryEntry = S['ReleaseHistoryEntry'];
+export type RulebookSchema = S['RulebookSchema'];
+export type Promotion = S['Promotion'];

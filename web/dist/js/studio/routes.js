@@ -6,6 +6,11 @@ export const projectScreens = ['sources', 'generate', 'draft', 'tests', 'review'
 export function parseStudioRoute(hash) {
     if (hash === '#/studio' || hash === '#/studio/' || hash === '#/studio/projects')
         return { kind: 'projects' };
+    if (hash === '#/studio/rulebooks' || hash === '#/studio/rulebooks/')
+        return { kind: 'rulebooks' };
+    const rb = /^#\/studio\/rulebooks\/([^/]+)$/.exec(hash);
+    if (rb?.[1])
+        return { kind: 'rulebook', rulebookId: decodeURIComponent(rb[1]) };
     const q = hash.indexOf('?');
     const path = q < 0 ? hash : hash.slice(0, q);
     const m = /^#\/studio\/projects\/([^/?]+)(?:\/([a-z]+)(?:\/([^/?]+))?)?$/.exec(path);
@@ -25,6 +30,10 @@ export function parseStudioRoute(hash) {
 export function studioHref(route) {
     if (route.kind === 'projects')
         return '#/studio';
+    if (route.kind === 'rulebooks')
+        return '#/studio/rulebooks';
+    if (route.kind === 'rulebook')
+        return `#/studio/rulebooks/${encodeURIComponent(route.rulebookId)}`;
     let href = `#/studio/projects/${encodeURIComponent(route.projectId)}/${route.screen}`;
     if (route.sourceId)
         href += '/' + encodeURIComponent(route.sourceId);

@@ -1,6 +1,7 @@
 // The studio's frame: who is signed in (or the sign-in form), the project
 // list, and for one project its name and the tabs of its screens (sources,
-// generate, rules, tests, review, changes, publish). Each screen is drawn by its own module;
+// generate, rules, tests, review, changes, publish); beside the projects,
+// the rulebooks (rulebooks.ts). Each screen is drawn by its own module;
 // this one only decides which, and where focus goes when it changes.
 import { h } from '../dom.js';
 import { changesView } from './draftdiff.js';
@@ -9,6 +10,7 @@ import { generateView } from './generate.js';
 import { projectsView } from './projects.js';
 import { publishView } from './publish.js';
 import { reviewView } from './review.js';
+import { rulebooksView, rulebookView } from './rulebooks.js';
 import { projectScreens, screenTitles, studioHref } from './routes.js';
 import { sessionBanner, signInForm, signInView } from './session.js';
 import { sourcesView } from './sources.js';
@@ -57,10 +59,14 @@ export async function showStudio(client, main, route, sameProject) {
         current.replaceWith(ended);
         ended.querySelector('h2')?.focus();
     };
+    if (route.kind === 'rulebooks' || route.kind === 'rulebook') {
+        await showRulebooks(client, main, banner, route);
+        return;
+    }
     if (route.kind === 'projects') {
         document.title = 'Projects · Eligo studio';
         const body = h('div', { id: 'studio-body' });
-        main.replaceChildren(banner, h('h1', { tabindex: '-1' }, 'Authoring studio'), body);
+        main.replaceChildren(banner, h('h1', { tabindex: '-1' }, 'Authoring studio'), studioSections('projects'), body);
         main.querySelector('h1')?.focus();
         await projectsView(client, body);
         return;
@@ -88,4 +94,24 @@ export async function showStudio(client, main, route, sameProject) {
     const target = sameProject ? body.querySelector('h2') : heading;
     (target ?? heading).focus();
     await drawing;
+}
+/** studioSections are the landing page's two parts: projects (authoring rulesets) and rulebooks (combining them). */
+function studioSections(current) {
+    const link = (kind, label) => h('li', {}, h('a', { href: studioHref({ kind }), 'aria-current': kind === current ? 'page' : false, id: 'section-' + kind }, label));
+    return h('nav', { 'aria-label': 'Studio sections', class: 'tabs' }, h('ul', {}, link('projects', 'Projects'), link('rulebooks', 'Rulebooks')));
+}
+/** showRulebooks draws the rulebook list, or one rulebook, under the studio's landing tabs. */
+async function showRulebooks(client, main, banner, route) {
+    const body = h('div', { id: 'studio-body', class: 'screen-rulebooks' });
+    if (route.kind === 'rulebooks') {
+        document.title = 'Rulebooks · Eligo studio';
+        main.replaceChildren(banner, h('h1', { tabindex: '-1' }, 'Authoring studio'), studioSections('rulebooks'), body);
+        main.querySelector('h1')?.focus();
+        await rulebooksView(client, body);
+        return;
+    }
+    const heading = h('h1', { tabindex: '-1' }, 'Rulebook');
+    main.replaceChildren(banner, h('p', { class: 'crumbs' }, h('a', { href: studioHref({ kind: 'rulebooks' }) }, 'All rulebooks')), heading, body);
+    heading.focus();
+    await rulebookView(client, route.rulebookId, body, heading);
 }
