@@ -400,12 +400,8 @@ func (e *Encoding) buildStructure(period bool) error {
 		}
 		e.outcome = Tri{Known: x.known, Value: x.val}
 	}
-	if p := r.Effective; period && p != nil {
-		in := c.Ge(e.decision.val, c.Int(p.From))
-		if p.Until != 0 {
-			in = c.And(in, c.Le(e.decision.val, c.Int(p.Until)))
-		}
-		e.outcome.Known = c.And(e.outcome.Known, in)
+	if period && r.Effective != nil {
+		e.outcome.Known = c.And(e.outcome.Known, e.InEffectivePeriod())
 	}
 	if err := c.Err(); err != nil {
 		return fmt.Errorf("solver: encode %s: %w", r.SectionID, err)

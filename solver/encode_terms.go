@@ -137,6 +137,21 @@ func (e *Encoding) Facts(in *engine.Inputs) ([]*z3.Expr, error) {
 	return out, nil
 }
 
+// InEffectivePeriod is the constraint that decision_date() falls within
+// the ruleset's effective period, as every real decision on it does; true
+// when the ruleset declares no period.
+func (e *Encoding) InEffectivePeriod() *z3.Expr {
+	p := e.r.Effective
+	if p == nil || e.decision == nil {
+		return e.c.Bool(true)
+	}
+	in := e.c.Ge(e.decision.val, e.c.Int(p.From))
+	if p.Until != 0 {
+		in = e.c.And(in, e.c.Le(e.decision.val, e.c.Int(p.Until)))
+	}
+	return in
+}
+
 // DecisionDateIs fixes decision_date() to the ordinal ord; it is true when
 // the ruleset does not read the decision date.
 func (e *Encoding) DecisionDateIs(ord int64) *z3.Expr {

@@ -258,7 +258,9 @@ func (q *polarityQuery) find(ctx context.Context, ci int) (*PolarityFinding, err
 	} else {
 		good, bad = q.base.OutcomeIs(engine.Eligible), q.answered.OutcomeIs(engine.NotEligible)
 	}
-	res, err := q.s.CheckAssumptions(ctx, c.Not(q.base.Present(q.slot)), q.answered.Present(q.slot), good, bad)
+	// The witness is decided within the effective period: a date outside
+	// it makes every outcome undetermined and is no applicant's.
+	res, err := q.s.CheckAssumptions(ctx, c.Not(q.base.Present(q.slot)), q.answered.Present(q.slot), good, bad, q.base.InEffectivePeriod())
 	if err != nil {
 		return nil, fmt.Errorf("solver: polarity gate on %s: %w", q.r.Fields[q.slot].ID, err)
 	}

@@ -183,3 +183,28 @@ func TestPresencePolarityCancelled(t *testing.T) {
 		t.Errorf("cancelled gate: %v %v", got, err)
 	}
 }
+
+// A ruleset with an effective period is judged only on dates within it:
+// the witness's decision date falls in the period, as every real decision
+// does (a date outside makes every outcome undetermined).
+func TestPresencePolarityWitnessWithinTheEffectivePeriod(t *testing.T) {
+	src := strings.Replace(polarityRules(solvertest.Group("g", "all", "a.x ?? 0 <= 100 and a.d ?? decision_date() <= decision_date()"), "g"),
+		"field a.x int", "effective 2024-01-01 until 2024-12-31\nfield a.x int", 1)
+	r := solvertest.Compile(t, src)
+	got, err := CheckPresencePolarity(context.Background(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) == 0 {
+		t.Fatal("no finding: the default zero under a ceiling should be one")
+	}
+	from, _ := engine.ParseDate("2024-01-01")
+	until, _ := engine.ParseDate("2024-12-31")
+	for _, f := range got {
+		checkWitness(t, r, f)
+		d, ok := engine.ParseDate(f.Witness.DecisionDate)
+		if !ok || d < from || d > until {
+			t.Errorf("%s/%s: the witness is decided on %q, outside the effective period", f.Field, f.Criterion, f.Witness.DecisionDate)
+		}
+	}
+}

@@ -113,6 +113,61 @@ export async function tabTo(page, selector, limit = 60) {
   throw new Error(`Tab never reached ${selector}`);
 }
 
+/** press tabs to a control and presses Enter on it, as a keyboard user would. */
+export async function press(page, selector, limit = 200) {
+  await tabTo(page, selector, limit);
+  await page.keyboard.press('Enter');
+}
+
+/** questionFor waits until the interview's question is about fieldId. */
+export async function questionFor(page, fieldId) {
+  await page.waitForSelector(`#question-form[data-field="${fieldId}"]`);
+}
+
+/**
+ * answer fills the interview's current question (text, a date as
+ * YYYY-MM-DD, or the label of a choice) and continues.
+ */
+export async function answer(page, fieldId, value) {
+  await questionFor(page, fieldId);
+  const form = page.locator('#question-form');
+  if ((await form.locator('input[type=radio]').count()) > 0) {
+    await form.getByLabel(value, { exact: true }).check();
+  } else {
+    await form.locator('input:not([type=radio])').fill(value);
+  }
+  await page.click('#continue');
+}
+
+/**
+ * answerAll answers whatever the planner asks from values (by field id: a
+ * choice's value, yes or no, a number or a date) until a decision shows.
+ */
+export async function answerAll(page, values) {
+  for (let i = 0; i < 20; i++) {
+    await page.waitForSelector('#question-form, #outcome');
+    if ((await page.locator('#outcome').count()) > 0) return;
+    const form = page.locator('#question-form');
+    const field = await form.getAttribute('data-field');
+    const value = values[field];
+    assert.ok(value !== undefined, `no answer prepared for ${field}`);
+    if ((await form.locator('input[type=radio]').count()) > 0) {
+      await form.locator(`input[type=radio][value="${value}"]`).check();
+    } else {
+      await form.locator('input:not([type=radio])').fill(value);
+    }
+    await page.click('#continue');
+    await page.waitForFunction((f) => document.querySelector('#question-form')?.getAttribute('data-field') !== f || document.querySelector('#outcome'), field);
+  }
+  throw new Error('no decision after 20 answers');
+}
+
+/** outcome waits for the interview's decision and says it ("Eligible"). */
+export async function outcome(page) {
+  await page.waitForSelector('#outcome');
+  return (await page.locator('#outcome').textContent()).trim();
+}
+
 /**
  * checkAxe runs axe-core on the page and fails on any serious or critical
  * violation; the report is written to report when given.

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { axe as axeIn, launchBrowser, open as openIn, origin, shot as shotIn, tabTo } from './browser.mjs';
+import { answer, axe as axeIn, launchBrowser, open as openIn, origin, outcome, questionFor, shot as shotIn, tabTo } from './browser.mjs';
 
 const api = origin + '/api/v1/public';
 const fmla = '/#/ruleset/' + encodeURIComponent('demo/us-fmla-employee');
@@ -26,29 +26,6 @@ after(async () => {
 const open = (t, p, viewport) => openIn(browser, t, p, viewport);
 const shot = (page, name) => shotIn(browser, page, name);
 const axe = (page, name) => axeIn(browser, page, name);
-
-/** questionFor waits until the question on the page is about fieldId. */
-async function questionFor(page, fieldId) {
-  await page.waitForSelector(`#question-form[data-field="${fieldId}"]`);
-}
-
-/** answer fills the current question (text, or the label of a choice) and continues. */
-async function answer(page, fieldId, value) {
-  await questionFor(page, fieldId);
-  const form = page.locator('#question-form');
-  if ((await form.locator('input[type=radio]').count()) > 0) {
-    await form.getByLabel(value, { exact: true }).check();
-  } else {
-    // A text input, or a date input (filled as YYYY-MM-DD).
-    await form.locator('input:not([type=radio])').fill(value);
-  }
-  await page.click('#continue');
-}
-
-async function outcome(page) {
-  await page.waitForSelector('#outcome');
-  return (await page.locator('#outcome').textContent()).trim();
-}
 
 test('the console is served at / with a strict policy', async () => {
   const res = await fetch(origin + '/');

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { axe as axeIn, launchBrowser, open as openIn, origin, shot as shotIn, tabTo } from './browser.mjs';
+import { answer, answerAll, axe as axeIn, launchBrowser, open as openIn, origin, outcome, questionFor, shot as shotIn, tabTo } from './browser.mjs';
 
 const api = origin + '/api/v1/public';
 const key = process.env.ELIGO_INTERVIEW_KEY;
@@ -37,50 +37,6 @@ after(async () => {
 const open = (t, p, options) => openIn(browser, t, p, undefined, options);
 const shot = (page, name) => shotIn(browser, page, name);
 const axe = (page, name) => axeIn(browser, page, name);
-
-async function questionFor(page, fieldId) {
-  await page.waitForSelector(`#question-form[data-field="${fieldId}"]`);
-}
-
-/** answer fills the current question (text, a date, or the label of a choice) and continues. */
-async function answer(page, fieldId, value) {
-  await questionFor(page, fieldId);
-  const form = page.locator('#question-form');
-  if ((await form.locator('input[type=radio]').count()) > 0) {
-    await form.getByLabel(value, { exact: true }).check();
-  } else {
-    await form.locator('input:not([type=radio])').fill(value);
-  }
-  await page.click('#continue');
-}
-
-/**
- * answerAll answers whatever the planner asks from values (by field id: a
- * choice's value, yes or no, a number or a date) until a decision shows.
- */
-async function answerAll(page, values) {
-  for (let i = 0; i < 20; i++) {
-    await page.waitForSelector('#question-form, #outcome');
-    if ((await page.locator('#outcome').count()) > 0) return;
-    const form = page.locator('#question-form');
-    const field = await form.getAttribute('data-field');
-    const value = values[field];
-    assert.ok(value !== undefined, `no answer prepared for ${field}`);
-    if ((await form.locator('input[type=radio]').count()) > 0) {
-      await form.locator(`input[type=radio][value="${value}"]`).check();
-    } else {
-      await form.locator('input:not([type=radio])').fill(value);
-    }
-    await page.click('#continue');
-    await page.waitForFunction((f) => document.querySelector('#question-form')?.getAttribute('data-field') !== f || document.querySelector('#outcome'), field);
-  }
-  throw new Error('no decision after 20 answers');
-}
-
-async function outcome(page) {
-  await page.waitForSelector('#outcome');
-  return (await page.locator('#outcome').textContent()).trim();
-}
 
 async function progressText(page) {
   return (await page.locator('#progress-text').textContent()).trim();

@@ -13,7 +13,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { axe as axeIn, launchBrowser, open as openIn, shot as shotIn, tabTo } from './browser.mjs';
+import { answerAll, axe as axeIn, launchBrowser, open as openIn, outcome, press, shot as shotIn, tabTo } from './browser.mjs';
 
 const key = process.env.ELIGO_RULEBOOKS_KEY;
 if (!key) {
@@ -35,12 +35,6 @@ after(async () => {
 const open = (t, p) => openIn(browser, t, p, undefined, { refusals: true });
 const shot = (page, name) => shotIn(browser, page, name);
 const axe = (page, name) => axeIn(browser, page, name);
-
-/** press tabs to a control and presses Enter on it. */
-async function press(page, selector) {
-  await tabTo(page, selector, 200);
-  await page.keyboard.press('Enter');
-}
 
 /** focused is the id of the focused element. */
 function focused(page) {
@@ -183,6 +177,33 @@ test('rulebooks: compose, activate, history, edit, promotion refused with its wi
   await page.waitForSelector('#releases');
   assert.match(await page.locator('#releases tbody tr').first().textContent(), /Version 4 \(current\).*B: .+?, e2e-rulebooks\/fmla-employee-plain v1/);
   await axe(page, 'promoted');
+
+  // The interview on the rulebook, signed in: every section asks its
+  // questions, and the decision says each section's outcome.
+  // Decided as of a day inside the SNAP section's period (it ends
+  // 2026-09-30), so the outcome does not depend on the day the test runs.
+  await press(page, '#rulebook-interview');
+  await page.locator('#asof summary').click();
+  await page.fill('#decision-date', '2026-01-15');
+  await page.click('#decision-date-apply');
+  await answerAll(page, {
+    'household.size': '1',
+    'household.elderly_or_disabled_member': 'no',
+    'income.gross_monthly': '900',
+    'income.net_monthly': '700',
+    'employment.employer_type': 'private',
+    'employment.months_employed': '24',
+    'employment.hours_12_months': '1500',
+    'employer.workweeks_with_50_employees': '30',
+    'worksite.employees_within_75_miles': '80',
+  });
+  assert.match(await outcome(page), /^(Eligible|Not eligible)$/);
+  assert.equal(await page.locator('.sections li').count(), 2, 'each section’s own outcome');
+  assert.equal(await page.locator('#decided-as-of').textContent(), 'Decided as of 15 January 2026.');
+  await axe(page, 'rulebook-interview');
+  await shot(page, 'rulebook-interview');
+  await page.goBack();
+  await page.waitForSelector('#archive');
 
   // Archive, after confirming: it can be activated again.
   await press(page, '#archive');

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { axe as axeIn, launchBrowser, open as openIn, origin, shot as shotIn, tabTo } from './browser.mjs';
+import { axe as axeIn, launchBrowser, open as openIn, origin, press, shot as shotIn, tabTo } from './browser.mjs';
 
 const key = process.env.ELIGO_KEY;
 if (!key) {
@@ -67,12 +67,6 @@ async function call(method, p, body) {
   const out = await res.json();
   assert.ok(res.ok, `${method} ${p}: ${res.status} ${JSON.stringify(out)}`);
   return out;
-}
-
-/** press tabs to a control and presses Enter on it. */
-async function press(page, selector) {
-  await tabTo(page, selector, 200);
-  await page.keyboard.press('Enter');
 }
 
 test('the source view: clauses marked by what cites them, to the rules and back', async (t) => {

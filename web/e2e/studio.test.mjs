@@ -11,7 +11,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { axe as axeIn, launchBrowser, open as openIn, origin, shot as shotIn, tabTo } from './browser.mjs';
+import { axe as axeIn, launchBrowser, open as openIn, origin, press, shot as shotIn, tabTo } from './browser.mjs';
 
 const key = process.env.ELIGO_KEY;
 const tenant = process.env.ELIGO_TENANT;
@@ -70,12 +70,6 @@ const brokenLine = 14;
 async function typeInto(page, selector, text) {
   await tabTo(page, selector, 150);
   await page.keyboard.type(text);
-}
-
-/** press tabs to a control and presses Enter on it. */
-async function press(page, selector) {
-  await tabTo(page, selector, 150);
-  await page.keyboard.press('Enter');
 }
 
 /** setRules replaces the editor's text from the keyboard, saves with Ctrl+S and waits for the new version. */
@@ -302,6 +296,8 @@ test('the studio: sign in, sources, rules, tests, review, publish, sign out', as
   await page.waitForFunction(() => /Nothing is published under this address yet/.test(document.querySelector('#diff-summary')?.textContent ?? ''));
   await press(page, '#tab-publish');
   await page.waitForSelector('#publish-form');
+  // The slug is filled in once the draft has been read.
+  await page.waitForFunction(() => document.querySelector('#publish-slug')?.value !== '');
   assert.equal(await page.inputValue('#publish-slug'), slug, 'the slug comes from the rules');
   await page.waitForSelector('#gates li.gate.fail');
   await page.waitForSelector('#in-force-none');
