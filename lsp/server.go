@@ -216,9 +216,7 @@ func withDoc[P any](s *Server, raw json.RawMessage, uri func(P) string, f func(*
 	if err := json.Unmarshal(raw, &p); err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "the params do not decode: " + err.Error()}
 	}
-	s.mu.Lock()
-	d := s.docs[uri(p)]
-	s.mu.Unlock()
+	d := s.doc(uri(p))
 	if d == nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeRequestFailed, Message: "the document " + uri(p) + " is not open"}
 	}
@@ -271,10 +269,7 @@ func (s *Server) notification(ctx context.Context, m *jsonrpc.Message) {
 		if json.Unmarshal(m.Params, &p) != nil {
 			return
 		}
-		s.mu.Lock()
-		d := s.docs[p.TextDocument.URI]
-		s.mu.Unlock()
-		if d != nil {
+		if d := s.doc(p.TextDocument.URI); d != nil {
 			d.change(p.TextDocument.Version, p.ContentChanges)
 		}
 	case "textDocument/didSave":
@@ -283,10 +278,7 @@ func (s *Server) notification(ctx context.Context, m *jsonrpc.Message) {
 		if json.Unmarshal(m.Params, &p) != nil {
 			return
 		}
-		s.mu.Lock()
-		d := s.docs[p.TextDocument.URI]
-		s.mu.Unlock()
-		if d != nil {
+		if d := s.doc(p.TextDocument.URI); d != nil {
 			d.poke()
 		}
 	case "textDocument/didClose":
@@ -302,6 +294,13 @@ func (s *Server) notification(ctx context.Context, m *jsonrpc.Message) {
 			d.close(s.out)
 		}
 	}
+}
+
+// doc is the open document uri names, or nil.
+func (s *Server) doc(uri string) *document {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.docs[uri]
 }
 
 // open starts tracking a document and its worker.
