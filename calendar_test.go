@@ -37,6 +37,7 @@ var elapsedTimeOnly = map[string]string{
 	"authoring/llm/llmtest/server.go:completion": "the scripted model's `created` stamp, which nothing reads",
 	"cmd/eligo-load/main.go:startServer":         "how long the load generator waits for the server",
 	"cmd/eligo-load/main.go:drive":               "the load run's duration and each request's latency",
+	"cmd/eligo-load/main.go:settle":              "how long the load generator waits for a server to go quiet between slices",
 }
 
 // TestNothingReadsTheCalendarBehindTheClock finds every use of time.Now
