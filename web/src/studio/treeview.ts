@@ -44,7 +44,7 @@ export function treeEditor(initial: Tree | null, initialNames: string[]): TreeEd
   const problemsEl = h('ul', { id: 'outcome-problems', class: 'field-error', hidden: true });
   const el = h(
     'fieldset',
-    { id: 'outcome', class: 'outcome-editor' },
+    { id: 'outcome-editor', class: 'outcome-editor' },
     h('legend', {}, 'Outcome'),
     h(
       'p',

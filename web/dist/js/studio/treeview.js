@@ -14,7 +14,7 @@ export function treeEditor(initial, initialNames) {
     const root = h('div', { id: 'outcome-tree', class: 'outcome-tree' });
     const previewEl = h('p', { id: 'outcome-preview', class: 'outcome-preview', 'aria-live': 'polite' });
     const problemsEl = h('ul', { id: 'outcome-problems', class: 'field-error', hidden: true });
-    const el = h('fieldset', { id: 'outcome', class: 'outcome-editor' }, h('legend', {}, 'Outcome'), h('p', { class: 'hint', id: 'outcome-hint' }, 'Combine the sections: a condition asks that a section holds; “all of” needs every condition inside it, “any of” one of them, and “not” turns a condition around.'), root, h('p', { class: 'caption' }, 'In words:'), previewEl, problemsEl);
+    const el = h('fieldset', { id: 'outcome-editor', class: 'outcome-editor' }, h('legend', {}, 'Outcome'), h('p', { class: 'hint', id: 'outcome-hint' }, 'Combine the sections: a condition asks that a section holds; “all of” needs every condition inside it, “any of” one of them, and “not” turns a condition around.'), root, h('p', { class: 'caption' }, 'In words:'), previewEl, problemsEl);
     const letterName = (letter) => {
         const n = names[letter.charCodeAt(0) - 65];
         return n ? `${n} (${letter})` : `Section ${letter}`;
