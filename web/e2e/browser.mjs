@@ -164,8 +164,10 @@ export async function answerAll(page, values) {
 
 /** outcome waits for the interview's decision and says it ("Eligible"). */
 export async function outcome(page) {
-  await page.waitForSelector('#outcome');
-  return (await page.locator('#outcome').textContent()).trim();
+  // Read in the page as it appears, so a redraw between finding the
+  // element and reading it cannot lose it.
+  const text = await page.waitForFunction(() => document.querySelector('#outcome')?.textContent?.trim() || null);
+  return text.jsonValue();
 }
 
 /**

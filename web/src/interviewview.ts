@@ -53,6 +53,13 @@ interface View {
   graphBox: HTMLDetailsElement;
   graphView: HTMLElement;
   graph?: GraphResponse;
+  /**
+   * asked counts the decisions asked for; a refresh draws its answer only
+   * if no later one was asked meanwhile, so an answer that arrives late
+   * (a date applied while a question is answered) never replaces a newer
+   * one.
+   */
+  asked: number;
 }
 
 /**
@@ -135,6 +142,7 @@ export async function showInterview(main: HTMLElement, target: Target): Promise<
     answers: h('section', { class: 'answers', id: 'answers', 'aria-labelledby': 'answers-heading' }),
     graphBox,
     graphView,
+    asked: 0,
   };
   graphBox.addEventListener('toggle', () => {
     if (graphBox.open) void updateGraph(v);
@@ -204,13 +212,15 @@ function asOfForm(v: View): HTMLElement {
 
 /** refresh asks /decide about the answers so far and draws what comes next. */
 async function refresh(v: View, focus: boolean): Promise<void> {
+  const asked = ++v.asked;
   let d: Decision;
   try {
     d = await v.api.decide(body(v));
   } catch (err) {
-    v.step.replaceChildren(h('p', { class: 'error', role: 'alert' }, (err as Error).message));
+    if (asked === v.asked) v.step.replaceChildren(h('p', { class: 'error', role: 'alert' }, (err as Error).message));
     return;
   }
+  if (asked !== v.asked) return;
   let step: Step = nextStep(d, v.iv);
   // Back and Change show their question, unless an answer the API refused
   // must be corrected first.

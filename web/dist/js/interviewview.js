@@ -82,6 +82,7 @@ export async function showInterview(main, target) {
         answers: h('section', { class: 'answers', id: 'answers', 'aria-labelledby': 'answers-heading' }),
         graphBox,
         graphView,
+        asked: 0,
     };
     graphBox.addEventListener('toggle', () => {
         if (graphBox.open)
@@ -123,14 +124,18 @@ function asOfForm(v) {
 }
 /** refresh asks /decide about the answers so far and draws what comes next. */
 async function refresh(v, focus) {
+    const asked = ++v.asked;
     let d;
     try {
         d = await v.api.decide(body(v));
     }
     catch (err) {
-        v.step.replaceChildren(h('p', { class: 'error', role: 'alert' }, err.message));
+        if (asked === v.asked)
+            v.step.replaceChildren(h('p', { class: 'error', role: 'alert' }, err.message));
         return;
     }
+    if (asked !== v.asked)
+        return;
     let step = nextStep(d, v.iv);
     // Back and Change show their question, unless an answer the API refused
     // must be corrected first.
