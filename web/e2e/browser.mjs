@@ -162,6 +162,24 @@ export async function answerAll(page, values) {
   throw new Error('no decision after 20 answers');
 }
 
+/**
+ * decideAsOf applies a decision date (YYYY-MM-DD) in the interview's
+ * "Decide as of" form and waits until the page shows what the service
+ * answered for it: the next question, or the decision dated that day.
+ */
+export async function decideAsOf(page, date) {
+  await page.locator('#asof summary').click();
+  await page.fill('#decision-date', date);
+  const answered = page.waitForResponse((r) => r.url().endsWith('/decide') && (r.request().postData() ?? '').includes(`"decision_date":"${date}"`));
+  await page.click('#decision-date-apply');
+  await answered;
+  const words = new Date(date + 'T00:00:00Z').toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+  await page.waitForFunction(
+    (w) => document.querySelector('#question-form') !== null || (document.querySelector('#decided-as-of')?.textContent ?? '').includes(w),
+    words,
+  );
+}
+
 /** outcome waits for the interview's decision and says it ("Eligible"). */
 export async function outcome(page) {
   // Read in the page as it appears, so a redraw between finding the

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { answer, answerAll, axe as axeIn, launchBrowser, open as openIn, origin, outcome, questionFor, shot as shotIn, tabTo } from './browser.mjs';
+import { answer, answerAll, axe as axeIn, decideAsOf, launchBrowser, open as openIn, origin, outcome, questionFor, shot as shotIn, tabTo } from './browser.mjs';
 
 const api = origin + '/api/v1/public';
 const key = process.env.ELIGO_INTERVIEW_KEY;
@@ -268,6 +268,9 @@ test('signed in: the team’s private ruleset and rulebook, each to a decision',
   }, rulebookId);
   await page.waitForSelector('h1:has-text("EITC qualifying child")');
   assert.match(await page.locator('.meta').innerText(), /Rulebook, release 1/);
+  // Two of its sections hold for 2026 only: decided as of a day in it,
+  // whatever day the test runs.
+  await decideAsOf(page, '2026-06-30');
   await answerAll(page, {
     'child.relationship': 'son_or_daughter',
     'child.date_of_birth': '2015-03-01',

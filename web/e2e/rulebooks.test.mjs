@@ -13,7 +13,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { answerAll, axe as axeIn, launchBrowser, open as openIn, outcome, press, shot as shotIn, tabTo } from './browser.mjs';
+import { answerAll, axe as axeIn, decideAsOf, launchBrowser, open as openIn, outcome, press, shot as shotIn, tabTo } from './browser.mjs';
 
 const key = process.env.ELIGO_RULEBOOKS_KEY;
 if (!key) {
@@ -183,9 +183,7 @@ test('rulebooks: compose, activate, history, edit, promotion refused with its wi
   // Decided as of a day inside the SNAP section's period (it ends
   // 2026-09-30), so the outcome does not depend on the day the test runs.
   await press(page, '#rulebook-interview');
-  await page.locator('#asof summary').click();
-  await page.fill('#decision-date', '2026-01-15');
-  await page.click('#decision-date-apply');
+  await decideAsOf(page, '2026-01-15');
   await answerAll(page, {
     'household.size': '1',
     'household.elderly_or_disabled_member': 'no',
