@@ -171,7 +171,11 @@ test('rulebooks: compose, activate, history, edit, promotion refused with its wi
   await page.waitForSelector('dialog[open]');
   await press(page, '#dialog-confirm');
   await page.waitForFunction(() => /^Promoted: /.test(document.getElementById('activated')?.textContent ?? ''));
-  assert.match(await page.locator('#activated').textContent(), /^Promoted: e2e-rulebooks\/fmla-employee-plain v1 is live in section B\. Released: Version 4, “[a-z]+-[a-z]+”\.$/);
+  assert.match(
+    await page.locator('#activated').textContent(),
+    /^Promoted: e2e-rulebooks\/fmla-employee-plain v1 is live in section B\. Released: Version 4, “[a-z]+-[a-z]+”\. Against the version it replaced: No applicant’s outcome would change\.$/,
+    'the promotion says whom it affects: the renamed version decides alike',
+  );
   assert.equal(await focused(page), 'activated');
   assert.equal(await page.locator('#edit-section-pick').count(), 0, 'a promoted rulebook’s sections are pinned');
   await page.waitForSelector('#releases');
