@@ -36,7 +36,7 @@ var elapsedTimeOnly = map[string]string{
 	"store/rulesets.go:PublishRuleset":           "a cut stored without a publication time (store tests); publish always dates cuts from its clock",
 	"authoring/llm/llmtest/server.go:completion": "the scripted model's `created` stamp, which nothing reads",
 	"cmd/eligo-load/main.go:startServer":         "how long the load generator waits for the server",
-	"cmd/eligo-load/main.go:drive":               "the load run's duration and each request's latency",
+	"cmd/eligo-load/drive.go:drive":              "the load run's duration and each request's latency",
 	"cmd/eligo-load/main.go:settle":              "how long the load generator waits for a server to go quiet between slices",
 }
 
