@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { diffQuery, diffSummary, sameQuotes } from '../src/studio/draftdiff.js';
+import { diffQuery, whomItAffects, sameQuotes } from '../src/studio/draftdiff.js';
 import { inForce, visibilityWords } from '../src/studio/published.js';
 import type { Change, DraftDiff, RulesetSummary } from '../src/studio/types.js';
 
@@ -18,7 +18,7 @@ test('whom publishing affects, in one sentence', () => {
     [{ equivalent: false, changes: [change, change], field_changes: [fieldChange] }, '2 kinds of applicant would get another outcome, and 1 question would change.'],
     [{ equivalent: true, changes: [], field_changes: [fieldChange, fieldChange] }, '2 questions would change.'],
   ];
-  for (const [d, want] of cases) assert.equal(diffSummary(d), want);
+  for (const [d, want] of cases) assert.equal(whomItAffects(d), want);
 });
 
 test('the comparison query names the ruleset and the day only when given', () => {

@@ -9,7 +9,7 @@ import { append, h } from '../dom.js';
 import { StudioError, type StudioClient } from './client.js';
 import { formatAnswers, outcomeWords } from './caseform.js';
 import type { Change, DraftDiff, RulesetSummary } from './types.js';
-import { alertBox, busy, errorMessage, field } from './ui.js';
+import { alertBox, busy, errorMessage, field, plural } from './ui.js';
 
 /** statusWords says a criterion's status ("not_satisfied" is "not satisfied"; none is "not in the rules"). */
 function statusWords(s: string | undefined): string {
@@ -36,16 +36,14 @@ export function fieldChangeSentence(f: DraftDiff['field_changes'][number]): stri
 }
 
 /**
- * diffSummary says in one sentence whom publishing would affect: no one,
+ * whomItAffects says in one sentence whom publishing would affect: no one,
  * or how many kinds of outcome change and how many questions change.
  */
-export function diffSummary(d: Pick<DraftDiff, 'changes' | 'field_changes' | 'equivalent'>): string {
-  if (d.equivalent && !d.field_changes.length) return 'No applicant’s outcome would change.';
+export function whomItAffects(d: Pick<DraftDiff, 'changes' | 'field_changes'>): string {
   const parts: string[] = [];
-  if (d.changes.length) parts.push(`${d.changes.length} kind${d.changes.length === 1 ? '' : 's'} of applicant would get another outcome`);
-  if (d.field_changes.length) parts.push(`${d.field_changes.length} question${d.field_changes.length === 1 ? '' : 's'} would change`);
-  if (!parts.length) return 'No applicant’s outcome would change.';
-  return parts.join(', and ').replace(/^./, (c) => c.toUpperCase()) + '.';
+  if (d.changes.length) parts.push(`${plural(d.changes.length, 'kind')} of applicant would get another outcome`);
+  if (d.field_changes.length) parts.push(`${plural(d.field_changes.length, 'question')} would change`);
+  return parts.length ? parts.join(', and ') + '.' : 'No applicant’s outcome would change.';
 }
 
 /**
@@ -131,7 +129,7 @@ export async function changesView(client: StudioClient, projectId: string, conta
         result,
         h('h3', { id: 'diff-result-heading' }, 'Who this affects'),
         h('p', {}, `Compared with ${d.against_version} of `, h('code', {}, d.against_slug), '.'),
-        h('p', { id: 'diff-summary', class: 'count' }, diffSummary(d)),
+        h('p', { id: 'diff-summary', class: 'count' }, whomItAffects(d)),
         d.changes.length ? h('ol', { id: 'changes', class: 'changes' }, ...d.changes.map(changeCard)) : null,
         d.field_changes.length
           ? h('section', { 'aria-labelledby': 'field-changes-heading' }, h('h4', { id: 'field-changes-heading' }, 'Questions'), h('ul', { id: 'field-changes' }, ...d.field_changes.map((f) => h('li', {}, fieldChangeSentence(f)))))

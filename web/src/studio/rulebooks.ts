@@ -7,7 +7,7 @@
 
 import { announce, h } from '../dom.js';
 import { newIdempotencyKey, StudioError, type StudioClient } from './client.js';
-import { diffSummary } from './draftdiff.js';
+import { whomItAffects } from './draftdiff.js';
 import { fromApi, letterOf, relabel, type Tree } from './outcometree.js';
 import {
   type CurrentRef,
@@ -467,7 +467,7 @@ function promotePanel(client: StudioClient, rb: Rulebook, rulesets: RulesetSumma
           const out = await client.call<Promotion>('POST', rulebookPath(rb.rulebook_id, `/rulesets/${encodeURIComponent(ref.section_id)}/promote-to-live`), { ruleset_id: chosen.ruleset_id });
           const live = `${chosen.slug} ${chosen.ruleset_version} is live in section ${ref.letter}.`;
           // Whom it affects, as the solver found against the version it replaced.
-          const affects = out.diff_against_live ? ` Against the version it replaced: ${diffSummary(out.diff_against_live)}` : '';
+          const affects = out.diff_against_live ? ` Against the version it replaced: ${whomItAffects(out.diff_against_live)}` : '';
           await released(redraw, (out.release ? `Promoted: ${live} Released: ${releaseName(out.release)}.` : `Promoted: ${live}`) + affects);
         } catch (err) {
           if (err instanceof StudioError && err.reason === 'non_conservative_presence_op') {

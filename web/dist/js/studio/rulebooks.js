@@ -6,7 +6,7 @@
 // visibility and archiving, and the applicant interview on it.
 import { announce, h } from '../dom.js';
 import { newIdempotencyKey, StudioError } from './client.js';
-import { diffSummary } from './draftdiff.js';
+import { whomItAffects } from './draftdiff.js';
 import { fromApi, letterOf, relabel } from './outcometree.js';
 import { maxSections, moves, overlayChanges, releaseName, rulebookBody, sectionChoices, sectionLabel, sectionName, statusText, validateRulebookForm, witnessSentences, } from './rulebookform.js';
 import { studioHref } from './routes.js';
@@ -299,7 +299,7 @@ function promotePanel(client, rb, rulesets, redraw) {
                     const out = await client.call('POST', rulebookPath(rb.rulebook_id, `/rulesets/${encodeURIComponent(ref.section_id)}/promote-to-live`), { ruleset_id: chosen.ruleset_id });
                     const live = `${chosen.slug} ${chosen.ruleset_version} is live in section ${ref.letter}.`;
                     // Whom it affects, as the solver found against the version it replaced.
-                    const affects = out.diff_against_live ? ` Against the version it replaced: ${diffSummary(out.diff_against_live)}` : '';
+                    const affects = out.diff_against_live ? ` Against the version it replaced: ${whomItAffects(out.diff_against_live)}` : '';
                     await released(redraw, (out.release ? `Promoted: ${live} Released: ${releaseName(out.release)}.` : `Promoted: ${live}`) + affects);
                 }
                 catch (err) {
