@@ -2068,8 +2068,8 @@ type Overlay struct {
 
 // PathStep defines model for PathStep.
 type PathStep struct {
-	FieldId  string  `json:"field_id"`
-	Question *string `json:"question,omitempty"`
+	FieldId  string `json:"field_id"`
+	Question string `json:"question"`
 }
 
 // PinMode defines model for PinMode.
@@ -2247,9 +2247,9 @@ type PublishResultVisibility string
 
 // Question defines model for Question.
 type Question struct {
-	FieldId  string  `json:"field_id"`
-	Question *string `json:"question,omitempty"`
-	Weight   int64   `json:"weight"`
+	FieldId  string `json:"field_id"`
+	Question string `json:"question"`
+	Weight   int64  `json:"weight"`
 }
 
 // Quote defines model for Quote.

@@ -17,9 +17,9 @@ import (
 type Question struct {
 	// FieldID is the id of the field to ask for.
 	FieldID string `json:"field_id"`
-	// Question is the field's question text; omitted when the rules
-	// give none.
-	Question string `json:"question,omitempty"`
+	// Question is the field's question text; always present (so a typed
+	// client reads it as a plain string), empty when the rules give none.
+	Question string `json:"question"`
 	// Weight is the field's declared weight (higher asks later).
 	Weight int `json:"weight"`
 }
@@ -29,9 +29,9 @@ type Question struct {
 type PathStep struct {
 	// FieldID is the id of a field still to ask.
 	FieldID string `json:"field_id"`
-	// Question is the field's question text; omitted when the rules
-	// give none.
-	Question string `json:"question,omitempty"`
+	// Question is the field's question text; always present (so a typed
+	// client reads it as a plain string), empty when the rules give none.
+	Question string `json:"question"`
 }
 
 // Aim says what a plan's path leads to.

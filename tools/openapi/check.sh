@@ -4,10 +4,13 @@
 # committed documents with Redocly's recommended rules and Spectral's
 # spectral:oas, failing on any error or warning; regenerate the clients and
 # the vendored reference page into a temporary folder and fail if they
-# differ from the committed ones; compile the TypeScript client and its live
-# check under --strict; then run the tests that need Node.js and chromium
-# (-tags nodetools): the TypeScript client against a live server and the
-# reference page in headless chromium.
+# differ from the committed ones; build the TypeScript client as its users
+# get it (npm ci, npm run build and npm pack in clients/ts) and install the
+# tarball into a fresh consumer project (consumer/, copied to build/) that
+# compiles its live check under --strict; then run the tests that need
+# Node.js and chromium (-tags nodetools): the packed TypeScript client
+# against a live server and the reference page in headless chromium. The Go
+# client's clean-module test runs in make test's go test.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 root="$(cd ../.. && pwd)"
@@ -38,5 +41,10 @@ done
 [[ $stale == 0 ]]
 
 rm -rf build
-node_modules/.bin/tsc -p tsconfig.clients.json
-(cd "$root" && go test -count=1 -tags nodetools -run 'TestTypeScriptClientAgainstALiveServer|TestReferencePageRendersOffline' ./clients/go/ ./api/routes/)
+mkdir -p build
+cp -r consumer build/consumer
+tarball="$(cd "$root/clients/ts" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >&2 &&
+	npm run --silent build >&2 && npm pack --silent --pack-destination "$PWD/../../tools/openapi/build/consumer")"
+(cd build/consumer && npm install --ignore-scripts --no-audit --no-fund --prefer-offline --loglevel=error "./$tarball" &&
+	node_modules/.bin/tsc -p tsconfig.json)
+(cd "$root" && go test -count=1 -tags nodetools -run 'TestTypeScriptClientAgainstALiveServer|TestReferencePageRendersOffline' ./clients/livetest/ ./api/routes/)

@@ -2075,7 +2075,7 @@ export interface components {
         };
         PathStep: {
             field_id: string;
-            question?: string;
+            question: string;
         };
         /** @enum {string} */
         PinMode: "latest_active" | "pinned";
@@ -2231,7 +2231,7 @@ export interface components {
         PublishResultVisibility: "private";
         Question: {
             field_id: string;
-            question?: string;
+            question: string;
             /** Format: int64 */
             weight: number;
         };

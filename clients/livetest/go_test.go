@@ -1,8 +1,12 @@
-package eligo_test
+package livetest_test
 
 import (
 	"context"
 	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -128,4 +132,52 @@ func body(b []byte) string {
 		b = b[:300]
 	}
 	return string(b)
+}
+
+// TestGoClientInACleanModule installs the Go client as a user does: a new
+// module of its own (testdata/goconsumer) that requires only
+// github.com/eligo/eligo/clients/go, resolved to this repository's folder
+// (as a published version would be), never the server's module. It builds
+// and runs against a live server and prints the next question's words:
+// values, not pointers.
+func TestGoClientInACleanModule(t *testing.T) {
+	t.Parallel()
+	f, _, _ := liveServer(t)
+	clientDir, err := filepath.Abs("../go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	src, err := os.ReadFile("testdata/goconsumer/main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := os.ReadFile(filepath.Join(clientDir, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod := "module example.com/consumer\n\ngo 1.24\n\nrequire github.com/eligo/eligo/clients/go v0.1.0\n\nreplace github.com/eligo/eligo/clients/go => " + clientDir + "\n"
+	for name, body := range map[string][]byte{"main.go": src, "go.mod": []byte(mod), "go.sum": sum} {
+		if err := os.WriteFile(filepath.Join(dir, name), body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tidy := exec.Command("go", "mod", "tidy")
+	tidy.Dir = dir
+	tidy.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+	if out, err := tidy.CombinedOutput(); err != nil {
+		t.Fatalf("go mod tidy in a clean module: %v\n%s", err, out)
+	}
+	run := exec.Command("go", "run", ".", f.URL)
+	run.Dir = dir
+	run.Env = append(os.Environ(), "GOWORK=off")
+	out, err := run.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go run in a clean module: %v\n%s", err, out)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != 3 || lines[0] != "undetermined" || lines[1] != "employment.months_employed" ||
+		!strings.HasPrefix(lines[2], "For how many months") {
+		t.Errorf("the consumer printed %q; want the outcome, the next field and its question's words", out)
+	}
 }

@@ -1,11 +1,12 @@
 // client-live.ts BASE_URL API_KEY — calls a live Eligo server through the
-// committed TypeScript client (clients/ts) and fails on any answer that is
+// TypeScript client as its users install it (the package clients/ts packs,
+// installed into this consumer project by check.sh) and fails on any answer that is
 // not what the API promises: list, schema, /decide with explanation,
 // explain-failure, /usage with a key, and a 404 and a 422 read through the
 // client's error types. The Go test TestTypeScriptClientAgainstALiveServer
 // starts the server, with demo/us-fmla-employee published, and runs it.
 
-import { createEligoClient, type NotFoundError, type ValidationError } from "../../clients/ts/src/index.js";
+import { createEligoClient, type NotFoundError, type ValidationError } from "@eligo/client";
 
 const [baseUrl, apiKey] = process.argv.slice(2);
 if (!baseUrl || !apiKey) {
