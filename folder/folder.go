@@ -23,6 +23,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/eligo/eligo/authoring/source"
 	"github.com/eligo/eligo/engine"
 )
 
@@ -306,15 +307,33 @@ func SourceSections(text []byte) map[string]string {
 // on cite lines (`eligo lsp`) ask of a folder's source text.
 type Quotes struct {
 	sections map[string]*engine.SourceText
+	texts    map[string]string
 }
 
 // NewQuotes reads text's `== <source id> ==` sections (SourceSections).
 func NewQuotes(text []byte) Quotes {
-	q := Quotes{sections: map[string]*engine.SourceText{}}
-	for id, s := range SourceSections(text) {
+	q := Quotes{sections: map[string]*engine.SourceText{}, texts: SourceSections(text)}
+	for id, s := range q.texts {
 		q.sections[id] = engine.NewSourceText(s)
 	}
 	return q
+}
+
+// Nearest is the passage of source's section nearest a quote that is not
+// in it as written (source.Words.Nearest, the search the studio's quote
+// checks use), with its white space collapsed; ok is false when the
+// section is missing or no passage is close enough. It scans the section
+// once per call: for the few quotes that fail, not for every cite.
+func (q Quotes) Nearest(sourceID, quote string) (passage string, ok bool) {
+	text, found := q.texts[sourceID]
+	if !found {
+		return "", false
+	}
+	p, ok := source.NewWords(text).Nearest(quote)
+	if !ok {
+		return "", false
+	}
+	return engine.CollapseSpace(text[p.Start:p.End]), true
 }
 
 // HasSection reports whether the text has a section for source.

@@ -183,7 +183,11 @@ func quoteProblem(q folder.Quotes, source, quote string) string {
 		return fmt.Sprintf("the source text has no \"== %s ==\" section", source)
 	}
 	if !q.Contains(source, quote) {
-		return fmt.Sprintf("the quote does not appear in section %s of the source text: it must match word for word", source)
+		why := fmt.Sprintf("the quote does not appear in section %s of the source text: it must match word for word", source)
+		if near, ok := q.Nearest(source, quote); ok {
+			why += fmt.Sprintf(". The nearest passage in the source is “%s”.", near)
+		}
+		return why
 	}
 	return ""
 }

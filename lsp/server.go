@@ -14,6 +14,7 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -71,6 +72,16 @@ type document struct {
 	// last is the latest text compiled, which the worker and the requests
 	// about the same text share (it is never changed once made).
 	last *compiled
+	// published is the latest publication written (its JSON), so that a
+	// save or a second pass that finds nothing new publishes nothing: an
+	// editor is told each set of diagnostics once.
+	published []byte
+	// analysed is the version whose analysis was last published in full:
+	// diagnosing it again (a save, for the folder's cases and source text)
+	// publishes only the full result, never first the partial one.
+	analysed int32
+	// hasAnalysed says whether analysed holds a version.
+	hasAnalysed bool
 }
 
 // compiled is the latest text compiled, compiling it when it changed
@@ -83,12 +94,13 @@ func (d *document) compiled() *compiled {
 
 // begin starts the diagnosis of the latest version: it sets *version,
 // makes cancel the one a newer version calls, and returns the version
-// compiled.
-func (d *document) begin(version *int32, cancel context.CancelFunc) *compiled {
+// compiled and whether its analysis was already published in full (it is
+// being diagnosed again after a save).
+func (d *document) begin(version *int32, cancel context.CancelFunc) (c *compiled, again bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	*version, d.cancel = d.version, cancel
-	return d.compiledLocked()
+	return d.compiledLocked(), d.hasAnalysed && d.analysed == d.version
 }
 
 // compiledLocked is compiled for a caller holding d.mu.
@@ -353,6 +365,7 @@ func (d *document) close(out *jsonrpc.Writer) {
 	if d.cancel != nil {
 		d.cancel()
 	}
+	d.published = nil
 	_ = out.Notify("textDocument/publishDiagnostics", PublishDiagnosticsParams{URI: d.uri, Version: d.version, Diagnostics: []Diagnostic{}})
 }
 
@@ -384,15 +397,27 @@ func (s *Server) diagnose(ctx context.Context, d *document) {
 	}()
 	actx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	c := d.begin(&version, cancel)
+	c, again := d.begin(&version, cancel)
 	diags := append(c.compileDiagnostics(), c.folderDiagnostics(d.path)...)
-	if d.publish(s.out, version, diags) && c.ruleset != nil {
-		later := c.periodDiagnostics(d.path)
-		findings, err := c.analysisDiagnostics(actx, s.opts.AnalysisBudget, s.opts.CheckBudget)
-		if err == nil {
-			d.publish(s.out, version, slices.Concat(diags, later, findings))
-		}
+	if c.ruleset == nil {
+		d.publish(s.out, version, diags)
+		return
 	}
+	if !again && !d.publish(s.out, version, diags) {
+		return
+	}
+	later := c.periodDiagnostics(d.path)
+	findings, err := c.analysisDiagnostics(actx, s.opts.AnalysisBudget, s.opts.CheckBudget)
+	if err == nil && d.publish(s.out, version, slices.Concat(diags, later, findings)) {
+		d.markAnalysed(version)
+	}
+}
+
+// markAnalysed records that version's analysis was published in full.
+func (d *document) markAnalysed(version int32) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.analysed, d.hasAnalysed = version, true
 }
 
 // publish writes the diagnostics of version if it is still the latest,
@@ -406,5 +431,17 @@ func (d *document) publish(out *jsonrpc.Writer, version int32, diags []Diagnosti
 	if diags == nil {
 		diags = []Diagnostic{}
 	}
-	return out.Notify("textDocument/publishDiagnostics", PublishDiagnosticsParams{URI: d.uri, Version: version, Diagnostics: diags}) == nil
+	params := PublishDiagnosticsParams{URI: d.uri, Version: version, Diagnostics: diags}
+	encoded, err := json.Marshal(params)
+	if err != nil {
+		return false
+	}
+	if bytes.Equal(encoded, d.published) {
+		return true
+	}
+	if out.Notify("textDocument/publishDiagnostics", params) != nil {
+		return false
+	}
+	d.published = encoded
+	return true
 }

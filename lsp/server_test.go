@@ -226,3 +226,93 @@ func TestQuickFixTable(t *testing.T) {
 	}
 	c.shutdown()
 }
+
+// TestEachSetOfDiagnosticsPublishedOnce edits a saved folder's rules and
+// saves them, as an editor does (didChange, then didSave): the server tells
+// the editor each distinct set of diagnostics once, never the same set
+// for the same version twice (a save published the partial set and the
+// full one again, four publications in all).
+func TestEachSetOfDiagnosticsPublishedOnce(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"cases.json", "source.txt"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(readFile(t, filepath.Join("testdata", "benefit", name))), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A field no criterion reads: the solver's analysis says so, so each
+	// version has a partial publication and a full one.
+	text := strings.Replace(readFile(t, benefitPath), "group age all", "field person.shoe_size int\n  question \"What is your shoe size?\"\n\ngroup age all", 1)
+	path := filepath.Join(dir, "benefit.rules")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	analysed := func(p lsp.PublishDiagnosticsParams) bool {
+		return slices.ContainsFunc(p.Diagnostics, func(d lsp.Diagnostic) bool { return d.Source == "eligo check (solver)" })
+	}
+	c := start(t, lsp.Options{})
+	uri := fileURI(t, path)
+	c.open(uri, text)
+	c.diagnostics(uri, 1, analysed)
+	edited := strings.Replace(text, `question "How old are you?"`, `question "How old are you today?"`, 1)
+	c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": uri, "version": 2}, "contentChanges": []any{map[string]any{"text": edited}}})
+	if err := os.WriteFile(path, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.diagnostics(uri, 2, analysed)
+	c.notify("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": uri}})
+	c.call("textDocument/formatting", map[string]any{"textDocument": map[string]any{"uri": uri}, "options": map[string]any{"tabSize": 2, "insertSpaces": true}}, nil)
+	// A third version, whose full publication comes after the save's
+	// diagnosis (the worker takes its wakes in order).
+	third := strings.Replace(edited, "today?", "now?", 1)
+	c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": uri, "version": 3}, "contentChanges": []any{map[string]any{"text": third}}})
+	c.diagnostics(uri, 3, analysed)
+	c.shutdown()
+	seen := map[string]int{}
+	for _, m := range c.notes {
+		if m.Method == "textDocument/publishDiagnostics" {
+			seen[string(m.Params)]++
+		}
+	}
+	for params, n := range seen {
+		if n > 1 {
+			t.Errorf("published %d times: %.300s", n, params)
+		}
+	}
+	if len(seen) < 6 {
+		t.Errorf("%d distinct publications, want a partial and a full one for each of 3 versions", len(seen))
+	}
+}
+
+// TestQuoteWarningNamesTheNearestPassage: a cite whose quote is not in the
+// folder's source text as written is warned with the passage nearest it,
+// as the studio's quote check says it.
+func TestQuoteWarningNamesTheNearestPassage(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"cases.json", "source.txt"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(readFile(t, filepath.Join("testdata", "benefit", name))), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	text := strings.Replace(readFile(t, benefitPath), `cite act "a person aged 18 or over"`, `cite act "a persons aged 18 or older"`, 1)
+	path := filepath.Join(dir, "benefit.rules")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := start(t, lsp.Options{})
+	uri := fileURI(t, path)
+	c.open(uri, text)
+	got := c.diagnostics(uri, 1, nil)
+	found := false
+	for _, d := range got.Diagnostics {
+		if d.Code == "citation" && strings.Contains(d.Message, "criterion adult") {
+			found = true
+			if !strings.Contains(d.Message, "The nearest passage in the source is \u201ca person aged 18 or over\u201d") {
+				t.Errorf("the warning names no nearest passage: %q", d.Message)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no citation warning on criterion adult: %+v", got.Diagnostics)
+	}
+	c.shutdown()
+}
