@@ -86,7 +86,7 @@ func accept(rules *engine.Ruleset, cases []engine.Case, contract *Contract) Acce
 			tr.Got = cr.Result.Outcome.String()
 		}
 		if !cr.Pass {
-			tr.Hint = caseHint(cr, ignored)
+			tr.Hint = caseHint(cr, ignored, c.ExpectedOutcome)
 		} else {
 			a.TestsPassing++
 		}
@@ -140,15 +140,21 @@ func invalidInputs(cr *engine.CaseResult, c engine.Case) {
 	cr.Pass = false
 }
 
-// caseHint says where to look first for a failing case.
-func caseHint(cr engine.CaseResult, ignored []string) string {
+// caseHint says where to look first for a failing case. It never restates
+// the two outcomes (every reader of a test result shows them beside the
+// hint), so a case whose only mismatch is its outcome has no hint but its
+// criteria.
+func caseHint(cr engine.CaseResult, ignored []string, expected string) string {
 	switch {
 	case len(ignored) > 0:
 		return fmt.Sprintf("the draft declares no field %s; the answer was treated as absent (field names must match exactly)", strings.Join(ignored, ", "))
 	case len(cr.FailingCriteria) > 0:
 		return "look at criterion " + strings.Join(cr.FailingCriteria, ", ")
-	case len(cr.Mismatches) > 0:
-		return cr.Mismatches[0]
+	}
+	for _, m := range cr.Mismatches {
+		if cr.Result == nil || m != engine.OutcomeMismatch(expected, cr.Result.Outcome) {
+			return m
+		}
 	}
 	return ""
 }

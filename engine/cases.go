@@ -59,6 +59,13 @@ type CaseResult struct {
 	Result *Result
 }
 
+// OutcomeMismatch is the sentence a case's mismatches give a decision
+// other than the one it expects, so that a reader that already says the
+// two outcomes can leave it out.
+func OutcomeMismatch(expected string, got Outcome) string {
+	return fmt.Sprintf("expected %s, got %s", expected, got)
+}
+
 // maxListedCaseFieldErrors bounds the field errors a failing case lists.
 const maxListedCaseFieldErrors = 5
 
@@ -99,7 +106,7 @@ func (r *Ruleset) RunCase(c Case) CaseResult {
 				fail("field_values: %s", e.Message)
 			}
 		}
-		fail("expected %s, got %s", c.ExpectedOutcome, res.Outcome)
+		fail("%s", OutcomeMismatch(c.ExpectedOutcome, res.Outcome))
 		if res.OutsidePeriod {
 			fail("%s", r.PeriodWarning(res.DecisionDate))
 		}

@@ -294,9 +294,12 @@ export function acceptedAnswers(answers: Map<string, Answer>, fieldErrors: Field
 /**
  * progress measures the interview against optimal_path: the questions
  * answered so far plus those the cheapest way to a decision still needs.
- * The total can move as answers open or close ways.
+ * The total can move as answers open or close ways: when the answer just
+ * given (answered grew since before) leaves more questions than before,
+ * the sentence says that answer ruled out a shorter way, so that the
+ * count going up reads as what happened rather than as going backwards.
  */
-export function progress(answered: number, optimalPath: Question[], settled: boolean): Progress {
+export function progress(answered: number, optimalPath: Question[], settled: boolean, before?: Progress): Progress {
   const remaining = settled ? 0 : optimalPath.length;
   const total = answered + remaining;
   let text: string;
@@ -304,6 +307,8 @@ export function progress(answered: number, optimalPath: Question[], settled: boo
     text = `Decided after ${answered} ${answered === 1 ? 'answer' : 'answers'}.`;
   } else if (remaining === 0) {
     text = `${answered} answered; no further question can settle the outcome.`;
+  } else if (before && answered > before.answered && remaining > before.total - before.answered) {
+    text = `${answered} answered; that answer ruled out a shorter way, so a decision now needs ${remaining} more.`;
   } else {
     text = `${answered} answered; the shortest way to a decision needs ${remaining} more.`;
   }

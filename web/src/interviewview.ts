@@ -16,6 +16,7 @@ import {
   progress,
   notesOf,
   type Answer,
+  type Progress,
   type Target,
 } from './answers.js';
 import { Api } from './api.js';
@@ -47,6 +48,8 @@ interface View {
   /** A question to show instead of the planner's (after Back or Change), with its earlier text. */
   override?: { fieldId: string; text: string };
   progress: HTMLElement;
+  /** The progress last shown, so the next can say an answer lengthened the way. */
+  lastProgress?: Progress;
   warnings: HTMLElement;
   step: HTMLElement;
   answers: HTMLElement;
@@ -229,7 +232,8 @@ async function refresh(v: View, focus: boolean): Promise<void> {
   }
   const settled = step.kind !== 'question';
   // An answer the API refused is given, not answered: progress counts the accepted ones.
-  const p = progress(acceptedAnswers(v.iv.answers, d.field_errors), d.optimal_path, d.decision !== 'undetermined');
+  const p = progress(acceptedAnswers(v.iv.answers, d.field_errors), d.optimal_path, d.decision !== 'undetermined', v.lastProgress);
+  v.lastProgress = p;
   v.progress.replaceChildren(
     h('progress', { max: String(Math.max(p.total, 1)), value: String(p.answered), 'aria-labelledby': 'progress-text' }),
     h('p', { id: 'progress-text' }, p.text),

@@ -180,6 +180,17 @@ test('progress counts answers against the remaining optimal path', () => {
   assert.match(progress(1, [], false).text, /no further question/);
 });
 
+test('progress says when an answer ruled out a shorter way', () => {
+  const one = progress(2, [{ field_id: 'a' }], false);
+  assert.match(one.text, /needs 1 more/);
+  const after = progress(3, [{ field_id: 'b' }, { field_id: 'c' }], false, one);
+  assert.match(after.text, /3 answered; that answer ruled out a shorter way, so a decision now needs 2 more/);
+  const fewer = progress(4, [{ field_id: 'c' }], false, after);
+  assert.match(fewer.text, /4 answered; the shortest way to a decision needs 1 more/);
+  const back = progress(1, [{ field_id: 'a' }, { field_id: 'b' }, { field_id: 'c' }], false, fewer);
+  assert.match(back.text, /the shortest way to a decision needs 3 more/, 'going back is not an answer that ruled anything out');
+});
+
 test('values and notes read as people write them', () => {
   assert.equal(textOfValue(field('bool'), true), 'Yes');
   assert.equal(textOfValue(field('enum'), 'public_agency'), 'Public agency');

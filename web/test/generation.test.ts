@@ -9,6 +9,7 @@ import {
   announcement,
   count,
   duration,
+  finishedHeading,
   type GenerationStatus,
   isActive,
   outcomeOf,
@@ -160,6 +161,10 @@ test('the outcome: accepted, failing tests, cancelled, failed', () => {
   const retry = outcomeOf(status({ state: 'failed', outcome: 'failed', error_detail: { reason_code: 'provider_timeout', retryable: true, message: 'The model did not answer in time.' } }), null);
   assert.deepEqual(retry.lines, ['Starting it again may work.']);
   assert.doesNotMatch(JSON.stringify([ok, failing, failed, retry]), /provider_auth_failed|provider_timeout|reason_code/, 'no reason code is shown');
+  assert.equal(finishedHeading[failed.kind], 'The generation failed', 'a failure never reads as finished');
+  assert.equal(finishedHeading[cancelled.kind], 'The generation was cancelled');
+  assert.equal(finishedHeading[failing.kind], 'The generation has finished, with tests failing');
+  assert.equal(finishedHeading[ok.kind], 'The generation has finished');
 });
 
 test('a refusal over the token budget: the count, the budget, the largest sources and what to do', () => {

@@ -227,9 +227,12 @@ export function acceptedAnswers(answers, fieldErrors) {
 /**
  * progress measures the interview against optimal_path: the questions
  * answered so far plus those the cheapest way to a decision still needs.
- * The total can move as answers open or close ways.
+ * The total can move as answers open or close ways: when the answer just
+ * given (answered grew since before) leaves more questions than before,
+ * the sentence says that answer ruled out a shorter way, so that the
+ * count going up reads as what happened rather than as going backwards.
  */
-export function progress(answered, optimalPath, settled) {
+export function progress(answered, optimalPath, settled, before) {
     const remaining = settled ? 0 : optimalPath.length;
     const total = answered + remaining;
     let text;
@@ -238,6 +241,9 @@ export function progress(answered, optimalPath, settled) {
     }
     else if (remaining === 0) {
         text = `${answered} answered; no further question can settle the outcome.`;
+    }
+    else if (before && answered > before.answered && remaining > before.total - before.answered) {
+        text = `${answered} answered; that answer ruled out a shorter way, so a decision now needs ${remaining} more.`;
     }
     else {
         text = `${answered} answered; the shortest way to a decision needs ${remaining} more.`;

@@ -144,7 +144,8 @@ async function refresh(v, focus) {
     }
     const settled = step.kind !== 'question';
     // An answer the API refused is given, not answered: progress counts the accepted ones.
-    const p = progress(acceptedAnswers(v.iv.answers, d.field_errors), d.optimal_path, d.decision !== 'undetermined');
+    const p = progress(acceptedAnswers(v.iv.answers, d.field_errors), d.optimal_path, d.decision !== 'undetermined', v.lastProgress);
+    v.lastProgress = p;
     v.progress.replaceChildren(h('progress', { max: String(Math.max(p.total, 1)), value: String(p.answered), 'aria-labelledby': 'progress-text' }), h('p', { id: 'progress-text' }, p.text));
     drawAnswers(v, d);
     // The server's notes on the request (a plan it could not make, a date

@@ -15,6 +15,7 @@ import { type StudioClient, StudioError, newIdempotencyKey } from './client.js';
 import { loadDraft } from './editor.js';
 import {
   announcement,
+  finishedHeading,
   type CancelResult,
   type GenerationResult,
   type GenerationStatus,
@@ -201,7 +202,7 @@ export async function generateView(client: StudioClient, projectId: string, cont
     setRunning(false);
     last = null;
     const o = outcomeOf(st, result ?? ((st?.result as GenerationResult | null) || null));
-    drawOutcome(o, focus ? 'The generation has finished' : 'The last generation', focus);
+    drawOutcome(o, focus ? finishedHeading[o.kind] : 'The last generation', focus);
     if (focus) announce(o.headline);
     await loadQuestions();
   };

@@ -135,6 +135,14 @@ export interface Outcome {
   hint: { message: string; actionableVia: string } | null;
 }
 
+/** finishedHeading heads a generation's outcome as it ends, by what it came to: a failure never reads as finished. */
+export const finishedHeading: Record<Outcome['kind'], string> = {
+  accepted: 'The generation has finished',
+  failing_tests: 'The generation has finished, with tests failing',
+  cancelled: 'The generation was cancelled',
+  failed: 'The generation failed',
+};
+
 /** outcomeOf says what a finished generation came to, from its result (and its status for a failure or a cancel). */
 export function outcomeOf(st: Pick<GenerationStatus, 'outcome' | 'error_detail'> | null, result: GenerationResult | null): Outcome {
   const empty = { lines: [], failures: [], hint: null };

@@ -38,6 +38,10 @@ export function suggestionsPanel(client: StudioClient, projectId: string, cases:
   const list = h('ul', { id: 'suggestions', class: 'checks' });
   const alert = alertBox('suggestions-error');
 
+  // remaining counts the suggestions not yet added, so the summary
+  // follows each case added; scoreNote is the search's own note.
+  let remaining = 0;
+  let scoreNote = '';
   const item = (s: SuggestedCase, i: number): HTMLElement => {
     const c = s.case;
     if (!c) return h('li', { class: 'card' }, h('h4', {}, s.goal), h('p', {}, 'No applicant can meet this, so no case can test it.'));
@@ -65,6 +69,8 @@ export function suggestionsPanel(client: StudioClient, projectId: string, cases:
         const testCase = { ...c, name: uniqueName(c.name, cases().map((x) => x.name)) } as TestCase;
         if (await add(testCase)) {
           li.remove();
+          remaining--;
+          summary.textContent = `${remaining ? plural(remaining, 'suggested case') + ' left' : 'Every suggested case is added'}. ${scoreNote}`;
           announce(`Case ${testCase.name} added.`);
           summary.focus();
         }
@@ -80,7 +86,9 @@ export function suggestionsPanel(client: StudioClient, projectId: string, cases:
       try {
         const got = await client.call<SuggestedCases>('POST', `/projects/${encodeURIComponent(projectId)}/suggest-cases`, {});
         const reachable = got.suggestions.filter((s) => s.case);
-        summary.textContent = `${reachable.length ? plural(reachable.length, 'suggested case') : 'No new cases to suggest'}. ${scoreWords(got.mutation_score)}${got.complete ? '' : ' The search stopped before the end; ask again for more.'}`;
+        remaining = reachable.length;
+        scoreNote = `${scoreWords(got.mutation_score)}${got.complete ? '' : ' The search stopped before the end; ask again for more.'}`;
+        summary.textContent = `${reachable.length ? plural(reachable.length, 'suggested case') : 'No new cases to suggest'}. ${scoreNote}`;
         list.replaceChildren(...got.suggestions.map(item));
         summary.focus();
       } catch (err) {

@@ -12,7 +12,7 @@ import { announce, append, h, idFor } from '../dom.js';
 import { outcomeWords } from './caseform.js';
 import { StudioError, newIdempotencyKey } from './client.js';
 import { loadDraft } from './editor.js';
-import { announcement, isActive, outcomeOf, overBudget, overBudgetWords, progressFacts, settledReading, settleText, } from './generation.js';
+import { announcement, finishedHeading, isActive, outcomeOf, overBudget, overBudgetWords, progressFacts, settledReading, settleText, } from './generation.js';
 import { screenFor, screenTitles, studioHref } from './routes.js';
 import { alertBox, busy, confirmDialog, errorMessage, field } from './ui.js';
 /** pollEvery is how often a running generation's status is read, in milliseconds. */
@@ -111,7 +111,7 @@ export async function generateView(client, projectId, container) {
         setRunning(false);
         last = null;
         const o = outcomeOf(st, result ?? (st?.result || null));
-        drawOutcome(o, focus ? 'The generation has finished' : 'The last generation', focus);
+        drawOutcome(o, focus ? finishedHeading[o.kind] : 'The last generation', focus);
         if (focus)
             announce(o.headline);
         await loadQuestions();

@@ -79,6 +79,13 @@ export function announcement(prev, next) {
     const f = progressFacts(next, 0);
     return next.state === 'queued' || !next.progress || next.progress.round <= 1 ? `${f.stage}.` : `${f.stage}, round ${next.progress.round}.`;
 }
+/** finishedHeading heads a generation's outcome as it ends, by what it came to: a failure never reads as finished. */
+export const finishedHeading = {
+    accepted: 'The generation has finished',
+    failing_tests: 'The generation has finished, with tests failing',
+    cancelled: 'The generation was cancelled',
+    failed: 'The generation failed',
+};
 /** outcomeOf says what a finished generation came to, from its result (and its status for a failure or a cancel). */
 export function outcomeOf(st, result) {
     const empty = { lines: [], failures: [], hint: null };

@@ -34,6 +34,10 @@ export function suggestionsPanel(client, projectId, cases, add) {
     const summary = h('p', { id: 'suggestions-summary', tabindex: '-1' });
     const list = h('ul', { id: 'suggestions', class: 'checks' });
     const alert = alertBox('suggestions-error');
+    // remaining counts the suggestions not yet added, so the summary
+    // follows each case added; scoreNote is the search's own note.
+    let remaining = 0;
+    let scoreNote = '';
     const item = (s, i) => {
         const c = s.case;
         if (!c)
@@ -48,6 +52,8 @@ export function suggestionsPanel(client, projectId, cases, add) {
                 const testCase = { ...c, name: uniqueName(c.name, cases().map((x) => x.name)) };
                 if (await add(testCase)) {
                     li.remove();
+                    remaining--;
+                    summary.textContent = `${remaining ? plural(remaining, 'suggested case') + ' left' : 'Every suggested case is added'}. ${scoreNote}`;
                     announce(`Case ${testCase.name} added.`);
                     summary.focus();
                 }
@@ -62,7 +68,9 @@ export function suggestionsPanel(client, projectId, cases, add) {
             try {
                 const got = await client.call('POST', `/projects/${encodeURIComponent(projectId)}/suggest-cases`, {});
                 const reachable = got.suggestions.filter((s) => s.case);
-                summary.textContent = `${reachable.length ? plural(reachable.length, 'suggested case') : 'No new cases to suggest'}. ${scoreWords(got.mutation_score)}${got.complete ? '' : ' The search stopped before the end; ask again for more.'}`;
+                remaining = reachable.length;
+                scoreNote = `${scoreWords(got.mutation_score)}${got.complete ? '' : ' The search stopped before the end; ask again for more.'}`;
+                summary.textContent = `${reachable.length ? plural(reachable.length, 'suggested case') : 'No new cases to suggest'}. ${scoreNote}`;
                 list.replaceChildren(...got.suggestions.map(item));
                 summary.focus();
             }
