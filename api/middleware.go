@@ -64,7 +64,7 @@ func stateFrom(ctx interface{ Value(any) any }) *requestState {
 }
 
 // observe gives each request an id (X-Request-Id: a trusted proxy's, else
-// drawn here), a logger carrying it,
+// drawn here), X-Content-Type-Options: nosniff, a logger carrying the id,
 // panic recovery into the opaque 500, and one log line when it ends:
 // request id, method, route pattern, status, duration, size and client
 // address. Header values and bodies are never logged.
@@ -73,6 +73,9 @@ func (s *Server) observe(next http.Handler) http.Handler {
 		start := time.Now()
 		st := &requestState{id: requestID(s.cfg.TrustedProxies, r), clientIP: s.cfg.TrustedProxies.ClientIP(r), base: s.log}
 		w.Header()["X-Request-Id"] = []string{st.id}
+		// No answer is ever to be sniffed into another type (an error
+		// echoing input rendered as HTML): nosniff on every one.
+		w.Header()["X-Content-Type-Options"] = []string{"nosniff"}
 		ctx := context.WithValue(r.Context(), requestStateKey{}, st)
 		rec := &statusRecorder{ResponseWriter: w}
 		defer func() {

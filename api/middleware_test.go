@@ -516,6 +516,40 @@ func TestRequestID(t *testing.T) {
 	}
 }
 
+// TestEveryAnswerIsNosniff: every answer, JSON or not, success, refusal or
+// failure, tells the browser not to guess its type.
+func TestEveryAnswerIsNosniff(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	key := f.key(t, "acme", []auth.Scope{auth.ScopeDecide}, time.Time{})
+	base := strings.TrimSuffix(f.url, RootPath)
+	cases := []struct {
+		name, method, url string
+		headers           map[string]string
+		body              string
+		status            int
+	}{
+		{"open read", http.MethodGet, f.url + "/test/open", nil, "", 200},
+		{"open write", http.MethodPost, f.url + "/test/open", map[string]string{"Content-Type": "application/json"}, `{"name":"a"}`, 200},
+		{"missing key", http.MethodPost, f.url + "/test/keyed", map[string]string{"Content-Type": "application/json"}, `{}`, 401},
+		{"validation", http.MethodPost, f.url + "/test/validate", map[string]string{"x-api-key": key, "Content-Type": "application/json"}, `{"name":1}`, 422},
+		{"not found", http.MethodGet, f.url + "/no/such/thing", nil, "", 404},
+		{"wrong method", http.MethodDelete, f.url + "/test/open", nil, "", 405},
+		{"invented method", "BREW", f.url + "/test/open", nil, "", 405},
+		{"preflight", http.MethodOptions, f.url + "/test/open", map[string]string{"Origin": "https://else.example", "Access-Control-Request-Method": "POST"}, "", 204},
+		{"too large", http.MethodPost, f.url + "/test/open", map[string]string{"Content-Type": "application/json"}, strings.Repeat(" ", AnonymousBodyLimit+1), 413},
+		{"panic", http.MethodGet, f.url + "/test/panic", map[string]string{"x-api-key": key}, "", 500},
+		{"healthz", http.MethodGet, base + "/healthz", nil, "", 200},
+		{"readyz", http.MethodGet, base + "/readyz", nil, "", 200},
+	}
+	for _, c := range cases {
+		r := call.Send(t, c.method, c.url, c.headers, strings.NewReader(c.body))
+		if r.Status != c.status || r.Header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("%s: %d with X-Content-Type-Options %q, want %d with nosniff", c.name, r.Status, r.Header.Get("X-Content-Type-Options"), c.status)
+		}
+	}
+}
+
 func TestUnknownPathOrMethodIsJSON(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
