@@ -11,10 +11,10 @@
 // value outside its set is counted as Other; never a slug, an id, a key, a
 // path or a caller's method. Every combination of the known sets is
 // exported at zero from the start, so that rate() and alerts over a family
-// see it before its first event. The components that count (the API core, /decide, the catalog, the
-// decision log, the worker) take a *Metrics from the composition root; a
-// nil *Metrics counts nothing, so a component built without one (a test,
-// the CLI) needs no stand-in.
+// see it before its first event. The components that count (the API core,
+// /decide, the catalog, the decision log, the worker) take a *Metrics from
+// the composition root; a nil *Metrics counts nothing, so a component
+// built without one (a test, the CLI) needs no stand-in.
 package metrics
 
 import (
