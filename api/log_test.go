@@ -6,10 +6,12 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/eligo/eligo/api/proxy"
 	"github.com/eligo/eligo/store"
 	"github.com/eligo/eligo/store/storetest"
 )
@@ -36,7 +38,9 @@ func (b *lockedBuffer) String() string {
 func TestRequestLogNeverHoldsSecretsOrBodies(t *testing.T) {
 	t.Parallel()
 	var sink lockedBuffer
-	s := newServer(t, Config{Logger: slog.New(slog.NewJSONHandler(&sink, nil))}, store.New(storetest.New(t)))
+	// The test client is a trusted proxy, whose request id is kept.
+	s := newServer(t, Config{Logger: slog.New(slog.NewJSONHandler(&sink, nil)),
+		TrustedProxies: proxy.Trusted{netip.MustParsePrefix("127.0.0.0/8")}}, store.New(storetest.New(t)))
 	srv := httptest.NewServer(s.Handler())
 
 	const apiKey, providerKey, bodySentinel = "elg_secretpx_sentinel-api-key", "sk-sentinel-provider-key", "sentinel-body-value"

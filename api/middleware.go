@@ -18,6 +18,7 @@ import (
 
 	"github.com/eligo/eligo/api/connlimit"
 	"github.com/eligo/eligo/api/cors"
+	"github.com/eligo/eligo/api/proxy"
 	"github.com/eligo/eligo/auth"
 )
 
@@ -62,15 +63,19 @@ func stateFrom(ctx interface{ Value(any) any }) *requestState {
 	return st
 }
 
-// observe gives each request an id (X-Request-Id), a logger carrying it,
+// observe gives each request an id (X-Request-Id: a trusted proxy's, else
+// drawn here), X-Content-Type-Options: nosniff, a logger carrying the id,
 // panic recovery into the opaque 500, and one log line when it ends:
 // request id, method, route pattern, status, duration, size and client
 // address. Header values and bodies are never logged.
 func (s *Server) observe(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		st := &requestState{id: requestID(r.Header.Get("X-Request-Id")), clientIP: s.cfg.TrustedProxies.ClientIP(r), base: s.log}
+		st := &requestState{id: requestID(s.cfg.TrustedProxies, r), clientIP: s.cfg.TrustedProxies.ClientIP(r), base: s.log}
 		w.Header()["X-Request-Id"] = []string{st.id}
+		// No answer is ever to be sniffed into another type (an error
+		// echoing input rendered as HTML): nosniff on every one.
+		w.Header()["X-Content-Type-Options"] = []string{"nosniff"}
 		ctx := context.WithValue(r.Context(), requestStateKey{}, st)
 		rec := &statusRecorder{ResponseWriter: w}
 		defer func() {
@@ -118,9 +123,16 @@ func (s *Server) observe(next http.Handler) http.Handler {
 	})
 }
 
-// requestID accepts a caller's id when it is short and made of safe
-// characters (so it cannot forge log lines), and draws a new one otherwise.
-func requestID(incoming string) string {
+// requestID accepts the X-Request-Id of a trusted proxy (so that the
+// balancer's log and this one's name the same request) when it is short
+// and made of safe characters (so it cannot forge log lines), and draws a
+// new one otherwise: any other caller could choose what its requests are
+// logged as.
+func requestID(trusted proxy.Trusted, r *http.Request) string {
+	var incoming string
+	if peer, ok := proxy.Peer(r); ok && trusted.Contains(peer) {
+		incoming = r.Header.Get("X-Request-Id")
+	}
 	if len(incoming) > 0 && len(incoming) <= 64 && strings.IndexFunc(incoming, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.')
 	}) < 0 {

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"reflect"
 	"strings"
 	"sync/atomic"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/eligo/eligo/api/apitest/call"
+	"github.com/eligo/eligo/api/proxy"
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/metering"
@@ -467,15 +469,83 @@ func TestInternalErrorsAreOpaque(t *testing.T) {
 	}
 }
 
+// TestRequestID: a caller's X-Request-Id names the request (in the log
+// and the answer) only when it comes from a trusted proxy and is short and
+// made of safe characters; any other caller's is replaced by a drawn id,
+// so that no client can choose what its requests are logged as.
 func TestRequestID(t *testing.T) {
 	t.Parallel()
+	st := store.New(storetest.New(t))
+	loopback := proxy.Trusted{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
+	servers := map[bool]string{}
+	for _, trusted := range []bool{false, true} {
+		cfg := Config{Logger: slog.New(slog.DiscardHandler)}
+		if trusted {
+			cfg.TrustedProxies = loopback
+		}
+		srv := httptest.NewServer(newServer(t, cfg, st).Handler())
+		t.Cleanup(srv.Close)
+		servers[trusted] = srv.URL
+	}
+	cases := []struct {
+		incoming string
+		trusted  bool
+		kept     bool
+	}{
+		{"abc-123.DEF_4", true, true},
+		{"abc-123.DEF_4", false, false},
+		{"has space", true, false},
+		{strings.Repeat("x", 65), true, false},
+		{"", true, false},
+		{"", false, false},
+	}
+	for _, c := range cases {
+		req, _ := http.NewRequest(http.MethodGet, servers[c.trusted]+"/healthz", nil)
+		if c.incoming != "" {
+			req.Header.Set("X-Request-Id", c.incoming)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		got := res.Header.Get("X-Request-Id")
+		if got == "" || (got == c.incoming) != c.kept || (!c.kept && !strings.HasPrefix(got, "req_")) {
+			t.Errorf("incoming %q from a trusted proxy %v: response id %q, want it kept %v", c.incoming, c.trusted, got, c.kept)
+		}
+	}
+}
+
+// TestEveryAnswerIsNosniff: every answer, JSON or not, success, refusal or
+// failure, tells the browser not to guess its type.
+func TestEveryAnswerIsNosniff(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
-	cases := map[string]bool{"abc-123.DEF_4": true, "has space": false, strings.Repeat("x", 65): false, "": false}
-	for incoming, kept := range cases {
-		r := f.do(t, http.MethodGet, "/test/open", map[string]string{"X-Request-Id": incoming}, nil)
-		got := r.Header.Get("X-Request-Id")
-		if got == "" || (got == incoming) != kept {
-			t.Errorf("incoming %q: response id %q", incoming, got)
+	key := f.key(t, "acme", []auth.Scope{auth.ScopeDecide}, time.Time{})
+	base := strings.TrimSuffix(f.url, RootPath)
+	cases := []struct {
+		name, method, url string
+		headers           map[string]string
+		body              string
+		status            int
+	}{
+		{"open read", http.MethodGet, f.url + "/test/open", nil, "", 200},
+		{"open write", http.MethodPost, f.url + "/test/open", map[string]string{"Content-Type": "application/json"}, `{"name":"a"}`, 200},
+		{"missing key", http.MethodPost, f.url + "/test/keyed", map[string]string{"Content-Type": "application/json"}, `{}`, 401},
+		{"validation", http.MethodPost, f.url + "/test/validate", map[string]string{"x-api-key": key, "Content-Type": "application/json"}, `{"name":1}`, 422},
+		{"not found", http.MethodGet, f.url + "/no/such/thing", nil, "", 404},
+		{"wrong method", http.MethodDelete, f.url + "/test/open", nil, "", 405},
+		{"invented method", "BREW", f.url + "/test/open", nil, "", 405},
+		{"preflight", http.MethodOptions, f.url + "/test/open", map[string]string{"Origin": "https://else.example", "Access-Control-Request-Method": "POST"}, "", 204},
+		{"too large", http.MethodPost, f.url + "/test/open", map[string]string{"Content-Type": "application/json"}, strings.Repeat(" ", AnonymousBodyLimit+1), 413},
+		{"panic", http.MethodGet, f.url + "/test/panic", map[string]string{"x-api-key": key}, "", 500},
+		{"healthz", http.MethodGet, base + "/healthz", nil, "", 200},
+		{"readyz", http.MethodGet, base + "/readyz", nil, "", 200},
+	}
+	for _, c := range cases {
+		r := call.Send(t, c.method, c.url, c.headers, strings.NewReader(c.body))
+		if r.Status != c.status || r.Header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("%s: %d with X-Content-Type-Options %q, want %d with nosniff", c.name, r.Status, r.Header.Get("X-Content-Type-Options"), c.status)
 		}
 	}
 }

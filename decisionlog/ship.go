@@ -132,6 +132,11 @@ func (r *Recorder) shipSegment(seg spool.Segment) bool {
 		return true
 	}
 	r.shipped.Add(int64(len(payloads) - len(setAside)))
+	// The segment's room is free again: the spool is no longer full (an
+	// append that still finds no room says so again), so that /readyz
+	// stops saying spool_full once the spool drains, not at the next
+	// decision.
+	r.full.Store(false)
 	return true
 }
 
@@ -142,16 +147,16 @@ type Status struct {
 	// State is ok; database_unavailable while writes to the table fail
 	// and are retried (in spool mode decisions are still answered); or
 	// spool_full when the last record was refused for lack of room in the
-	// spool (decisions are answered 503 decision_log_backlogged).
+	// spool and no segment has been shipped since (decisions are answered
+	// 503 decision_log_backlogged).
 	State string `json:"state"`
 	// Spool is the spool's lag, in spool mode.
 	Spool *SpoolStatus `json:"spool,omitempty"`
 }
 
-// SpoolStatus is how far shipping lags behind the spool.
+// SpoolStatus is how far shipping lags behind the spool. It names no path:
+// /readyz shows it to anyone (the directory is in the start-up log line).
 type SpoolStatus struct {
-	// Dir is the spool's directory.
-	Dir string `json:"dir"`
 	// Bytes is what the spool holds on disk, and MaxBytes its bound.
 	Bytes    int64 `json:"bytes"`
 	MaxBytes int64 `json:"max_bytes"`
@@ -179,7 +184,7 @@ func (r *Recorder) Status() Status {
 		st.State = "spool_full"
 	}
 	stats := r.spool.Stats()
-	st.Spool = &SpoolStatus{Dir: r.spool.Dir(), Bytes: stats.Bytes, MaxBytes: r.spool.MaxBytes(), Segments: stats.Segments,
+	st.Spool = &SpoolStatus{Bytes: stats.Bytes, MaxBytes: r.spool.MaxBytes(), Segments: stats.Segments,
 		Shipped: r.shipped.Load(), Fsync: r.cfg.Spool.Fsync}
 	if !stats.Oldest.IsZero() {
 		st.Spool.OldestAgeSeconds = max(0, time.Since(stats.Oldest).Seconds())

@@ -3,9 +3,11 @@ package decisionlog_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -182,7 +184,23 @@ func TestFullSpoolRefusesAndLosesNothing(t *testing.T) {
 	if s := r.Status(); s.State != "spool_full" {
 		t.Errorf("state with the spool full: %s", s.State)
 	}
+	// /readyz shows the status to anyone: it names no path of the
+	// machine's.
+	if raw, err := json.Marshal(r.Status()); err != nil || strings.Contains(string(raw), dir) {
+		t.Errorf("status %s (%v) shows the spool's directory %s", raw, err, dir)
+	}
 	up()
+	// Once the shipper has drained the spool, the status says ok, with
+	// no decision recorded since.
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		s := r.Status()
+		if s.Spool.Segments == 0 && s.State == "ok" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("status after the spool drained: %s with %d segments, %d bytes", s.State, s.Spool.Segments, s.Spool.Bytes)
+		}
+	}
 	if err := r.Close(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -135,16 +135,26 @@ func TestReplicas(t *testing.T) {
 			t.Fatalf("decide through the balancer: %d %s", status, body)
 		}
 	}
-	// The balancer gives a request that came without an id one of its
-	// own, which the replica keeps and answers with, so that HAProxy's
-	// log and the replica's name the same request.
-	res, err := client.Get(lb.url + "/readyz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
-	if id := res.Header.Get("X-Request-Id"); !uuidPattern.MatchString(id) {
-		t.Errorf("X-Request-Id through the balancer: %q, want the UUID HAProxy set", id)
+	// The balancer gives every request an id of its own, replacing the
+	// caller's, which the replica (trusting the balancer) keeps and
+	// answers with, so that HAProxy's log and the replica's name the same
+	// request.
+	for _, sent := range []string{"", "chosen-by-the-caller"} {
+		req, err := http.NewRequest(http.MethodGet, lb.url+"/readyz", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sent != "" {
+			req.Header.Set("X-Request-Id", sent)
+		}
+		res, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if id := res.Header.Get("X-Request-Id"); !uuidPattern.MatchString(id) {
+			t.Errorf("X-Request-Id through the balancer, %q sent: %q, want the UUID HAProxy set", sent, id)
+		}
 	}
 
 	t.Run("revocation", func(t *testing.T) {

@@ -5,17 +5,21 @@
 // Every family is declared here, once, with its name, unit and labels, so
 // that the list an operator reads (docs/operations.md, "Metrics") and the
 // list the process exports are the same list, and so that no label can take
-// an unbounded value: labels are route ids, methods, status classes,
-// outcomes, metering classes and tiers, cache names, job kinds and states,
-// and model names from the offered list; never a slug, an id, a key or a
-// path. The components that count (the API core, /decide, the catalog, the
-// decision log, the worker) take a *Metrics from the composition root; a
-// nil *Metrics counts nothing, so a component built without one (a test,
-// the CLI) needs no stand-in.
+// an unbounded value: every label takes its values from a fixed set (route
+// ids, methods, status classes, outcomes, metering classes and tiers, cache
+// names, job kinds and states, model names from the offered list), and a
+// value outside its set is counted as Other; never a slug, an id, a key, a
+// path or a caller's method. Every combination of the known sets is
+// exported at zero from the start, so that rate() and alerts over a family
+// see it before its first event. The components that count (the API core,
+// /decide, the catalog, the decision log, the worker) take a *Metrics from
+// the composition root; a nil *Metrics counts nothing, so a component
+// built without one (a test, the CLI) needs no stand-in.
 package metrics
 
 import (
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 
@@ -27,11 +31,80 @@ import (
 // Namespace prefixes every family Eligo itself defines.
 const Namespace = "eligo"
 
+// Other is the value a label takes when what was counted lies outside the
+// label's fixed set (an invented HTTP method, a model not offered), so that
+// no caller can add a series.
+const Other = "other"
+
+// Labels are the label sets New cannot know by itself, which the
+// composition root reads from the components that define them. A value
+// counted that is not in its set is counted as Other; every combination is
+// exported at zero from the start.
+type Labels struct {
+	// MeteringClasses are the metering classes requests are counted
+	// under (metering.Classes).
+	MeteringClasses []string
+	// Tiers are the callers' budget tiers, anonymous included
+	// (metering.Tiers).
+	Tiers []string
+	// JobKinds are the background job kinds (worker.Kinds).
+	JobKinds []string
+	// Models are the models generation offers.
+	Models []string
+}
+
+// Values of the labels whose sets Eligo fixes itself.
+const (
+	// Decision kinds for Decision.
+	KindRuleset  = "ruleset"
+	KindRulebook = "rulebook"
+)
+
+// fixed sets of the labels Eligo defines; never changed after start.
+var (
+	methodSet         = []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodOptions}
+	outcomeSet        = []string{"eligible", "not_eligible", "undetermined"}
+	kindSet           = []string{KindRuleset, KindRulebook}
+	hitMissSet        = []string{"hit", "miss"}
+	meteringResultSet = []string{"admitted", "refused"}
+	cacheSet          = []string{CacheReferences, CacheContent, CacheRulebooks}
+	logEventSet       = []string{LogWritten, LogRefused, LogBacklogged}
+	jobStateSet       = []string{"completed", "failed", "cancelled", "snoozed"}
+	generationEndSet  = []string{"accepted", "failing_tests", "failed", "cancelled"}
+)
+
+// oneOf is v when set holds it, and Other otherwise: how every label stays
+// within its fixed set whatever a caller passes.
+func oneOf(v string, set []string) string {
+	if slices.Contains(set, v) {
+		return v
+	}
+	return Other
+}
+
+// zero creates every combination of sets' values in vec at zero.
+func zero(vec *prometheus.CounterVec, sets ...[]string) {
+	values := make([]string, len(sets))
+	var walk func(int)
+	walk = func(i int) {
+		if i == len(sets) {
+			vec.WithLabelValues(values...)
+			return
+		}
+		for _, v := range sets[i] {
+			values[i] = v
+			walk(i + 1)
+		}
+	}
+	walk(0)
+}
+
 // Metrics holds the process's metric families and the registry they are
 // exported from. Build one per process with New; it is safe for
 // concurrent use.
 type Metrics struct {
 	registry *prometheus.Registry
+	labels   Labels
 
 	requests       *prometheus.CounterVec
 	requestSeconds *prometheus.HistogramVec
@@ -58,11 +131,12 @@ type Metrics struct {
 var latencyBuckets = []float64{0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60}
 
 // New builds the families, with the Go runtime's and the process's own
-// collectors, in a registry of their own (never the global default one).
-func New() *Metrics {
-	m := &Metrics{registry: prometheus.NewRegistry()}
+// collectors, in a registry of their own (never the global default one),
+// and exports every combination of labels' known values at zero.
+func New(labels Labels) *Metrics {
+	m := &Metrics{registry: prometheus.NewRegistry(), labels: labels}
 	m.requests = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: "http_requests_total",
-		Help: "HTTP requests answered, by declared route id (an operation id, a served pattern, or unmatched), method and status class."},
+		Help: "HTTP requests answered, by declared route id (an operation id, a served pattern, or unmatched), method (other outside GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS) and status class."},
 		[]string{"route", "method", "code"})
 	m.requestSeconds = prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: Namespace, Name: "http_request_duration_seconds",
 		Help: "Time from a request's arrival to its answer's end, by declared route id and method.", Buckets: latencyBuckets},
@@ -103,6 +177,14 @@ func New() *Metrics {
 		m.requests, m.requestSeconds, m.decisions, m.evaluationSeconds, m.planningSeconds, m.metering,
 		m.cacheLookups, m.invalidations, m.logRecords, m.jobs, m.generationRounds, m.generationTokens, m.generations,
 	)
+	zero(m.decisions, outcomeSet, kindSet, hitMissSet)
+	zero(m.metering, labels.MeteringClasses, labels.Tiers, meteringResultSet)
+	zero(m.cacheLookups, cacheSet, hitMissSet)
+	zero(m.logRecords, logEventSet)
+	zero(m.jobs, labels.JobKinds, jobStateSet)
+	zero(m.generationRounds, labels.Models)
+	zero(m.generationTokens, labels.Models)
+	zero(m.generations, labels.Models, generationEndSet)
 	return m
 }
 
@@ -124,19 +206,21 @@ func (m *Metrics) Register(c prometheus.Collector) {
 func (m *Metrics) Gatherer() prometheus.Gatherer { return m.registry }
 
 // Request counts one answered request. route must be a declared route id
-// or one of a fixed few names; never a path.
+// or one of a fixed few names; never a path. method is the request's as
+// received: one outside the standard set is counted as Other.
 func (m *Metrics) Request(route, method string, status int, took time.Duration) {
 	if m == nil {
 		return
 	}
+	method = oneOf(method, methodSet)
 	m.requests.WithLabelValues(route, method, statusClass(status)).Inc()
 	m.requestSeconds.WithLabelValues(route, method).Observe(took.Seconds())
 }
 
-// statusClass is the status's class, "2xx" to "5xx".
+// statusClass is the status's class, "1xx" to "5xx", or Other.
 func statusClass(status int) string {
 	if status < 100 || status > 599 {
-		return "other"
+		return Other
 	}
 	return strconv.Itoa(status/100) + "xx"
 }
@@ -151,7 +235,7 @@ func (m *Metrics) Decision(outcome, kind string, cacheHit bool) {
 	if cacheHit {
 		cache = "hit"
 	}
-	m.decisions.WithLabelValues(outcome, kind, cache).Inc()
+	m.decisions.WithLabelValues(oneOf(outcome, outcomeSet), oneOf(kind, kindSet), cache).Inc()
 }
 
 // Evaluated records the engine's time for one decision.
@@ -180,7 +264,7 @@ func (m *Metrics) Metered(class, tier string, admitted bool) {
 	if admitted {
 		result = "admitted"
 	}
-	m.metering.WithLabelValues(class, tier, result).Inc()
+	m.metering.WithLabelValues(oneOf(class, m.labels.MeteringClasses), oneOf(tier, m.labels.Tiers), result).Inc()
 }
 
 // Cache names for CacheLookup.
@@ -199,7 +283,7 @@ func (m *Metrics) CacheLookup(cache string, hit bool) {
 	if hit {
 		result = "hit"
 	}
-	m.cacheLookups.WithLabelValues(cache, result).Inc()
+	m.cacheLookups.WithLabelValues(oneOf(cache, cacheSet), result).Inc()
 }
 
 // Invalidated counts one invalidation the catalog received.
@@ -222,7 +306,7 @@ func (m *Metrics) LogRecords(event string, n int) {
 	if m == nil || n <= 0 {
 		return
 	}
-	m.logRecords.WithLabelValues(event).Add(float64(n))
+	m.logRecords.WithLabelValues(oneOf(event, logEventSet)).Add(float64(n))
 }
 
 // DecisionLogLag is what WatchDecisionLog reads of the decision log when
@@ -261,7 +345,7 @@ func (m *Metrics) JobEnded(kind, state string) {
 	if m == nil {
 		return
 	}
-	m.jobs.WithLabelValues(kind, state).Inc()
+	m.jobs.WithLabelValues(oneOf(kind, m.labels.JobKinds), oneOf(state, jobStateSet)).Inc()
 }
 
 // GenerationRound counts one model call of a generation with model.
@@ -269,7 +353,7 @@ func (m *Metrics) GenerationRound(model string) {
 	if m == nil {
 		return
 	}
-	m.generationRounds.WithLabelValues(model).Inc()
+	m.generationRounds.WithLabelValues(oneOf(model, m.labels.Models)).Inc()
 }
 
 // GenerationTokens counts tokens a generation with model used.
@@ -277,7 +361,7 @@ func (m *Metrics) GenerationTokens(model string, tokens int) {
 	if m == nil || tokens <= 0 {
 		return
 	}
-	m.generationTokens.WithLabelValues(model).Add(float64(tokens))
+	m.generationTokens.WithLabelValues(oneOf(model, m.labels.Models)).Add(float64(tokens))
 }
 
 // GenerationEnded counts one generation with model that ended in outcome.
@@ -285,5 +369,5 @@ func (m *Metrics) GenerationEnded(model, outcome string) {
 	if m == nil {
 		return
 	}
-	m.generations.WithLabelValues(model, outcome).Inc()
+	m.generations.WithLabelValues(oneOf(model, m.labels.Models), oneOf(outcome, generationEndSet)).Inc()
 }

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,11 +13,15 @@ import (
 	"github.com/eligo/eligo/metrics/metricstest"
 )
 
+// labels are the label sets the tests build their metrics with.
+var labels = metrics.Labels{MeteringClasses: []string{"decide", "rulesets"}, Tiers: []string{"anonymous", "pro"},
+	JobKinds: []string{"prune_usage", "generate"}, Models: []string{"gpt-4.1"}}
+
 // TestEachFamilyMoves: every method counts in its family, with its labels,
 // and the page passes promtool's lint.
 func TestEachFamilyMoves(t *testing.T) {
 	t.Parallel()
-	m := metrics.New()
+	m := metrics.New(labels)
 	m.Request("decide", "POST", 503, 3*time.Millisecond)
 	m.Decision("eligible", "rulebook", true)
 	m.Evaluated(time.Microsecond)
@@ -96,13 +102,81 @@ func TestNilCountsNothing(t *testing.T) {
 // TestStatusClass: statuses are counted by class, never by code.
 func TestStatusClass(t *testing.T) {
 	t.Parallel()
-	m := metrics.New()
+	m := metrics.New(labels)
 	for _, status := range []int{200, 201, 204, 404, 422, 429, 500, 503, 0, 999} {
 		m.Request("r", "GET", status, time.Millisecond)
 	}
 	for class, want := range map[string]float64{"2xx": 3, "4xx": 3, "5xx": 2, "other": 2} {
 		if got := metricstest.Sum(t, m.Gatherer(), "eligo_http_requests_total", map[string]string{"code": class}); got != want {
 			t.Errorf("%s = %v, want %v", class, got, want)
+		}
+	}
+}
+
+// TestLabelsStayInTheirSets: whatever a counting component passes, each
+// label takes a value of its fixed set or "other", and the series of
+// known values exist, at zero, before anything is counted.
+func TestLabelsStayInTheirSets(t *testing.T) {
+	t.Parallel()
+	m := metrics.New(labels)
+	g := m.Gatherer()
+	type series struct {
+		family string
+		labels map[string]string
+	}
+	// At zero from the start: every combination of the known sets.
+	for _, s := range []series{
+		{"eligo_decisions_total", map[string]string{"outcome": "not_eligible", "kind": "rulebook", "cache": "miss"}},
+		{"eligo_metering_requests_total", map[string]string{"class": "rulesets", "tier": "pro", "result": "refused"}},
+		{"eligo_cache_lookups_total", map[string]string{"cache": "rulebooks", "result": "hit"}},
+		{"eligo_decision_log_records_total", map[string]string{"event": "backlogged"}},
+		{"eligo_jobs_total", map[string]string{"kind": "generate", "state": "snoozed"}},
+		{"eligo_generation_rounds_total", map[string]string{"model": "gpt-4.1"}},
+		{"eligo_generation_tokens_total", map[string]string{"model": "gpt-4.1"}},
+		{"eligo_generations_total", map[string]string{"model": "gpt-4.1", "outcome": "cancelled"}},
+	} {
+		if n := metricstest.Series(t, g, s.family, s.labels); n != 1 {
+			t.Errorf("%s%v: %d series before any event, want 1", s.family, s.labels, n)
+		}
+	}
+
+	huge := strings.Repeat("M", 16<<10)
+	for i := range 100 {
+		odd := "x" + strconv.Itoa(i)
+		m.Request("decide", odd, 200, time.Millisecond)
+		m.Request("decide", huge+odd, 200, time.Millisecond)
+		m.Decision(odd, odd, false)
+		m.Metered(odd, odd, true)
+		m.CacheLookup(odd, true)
+		m.LogRecords(odd, 1)
+		m.JobEnded(odd, odd)
+		m.GenerationRound(odd)
+		m.GenerationTokens(odd, 1)
+		m.GenerationEnded(odd, odd)
+	}
+	m.Request("decide", "POST", 200, time.Millisecond)
+	for _, c := range []struct {
+		series
+		want float64
+	}{
+		{series{"eligo_http_requests_total", map[string]string{"method": "other"}}, 200},
+		{series{"eligo_http_request_duration_seconds", map[string]string{"method": "other"}}, 200},
+		{series{"eligo_http_requests_total", map[string]string{"method": "POST"}}, 1},
+		{series{"eligo_decisions_total", map[string]string{"outcome": "other", "kind": "other"}}, 100},
+		{series{"eligo_metering_requests_total", map[string]string{"class": "other", "tier": "other"}}, 100},
+		{series{"eligo_cache_lookups_total", map[string]string{"cache": "other"}}, 100},
+		{series{"eligo_decision_log_records_total", map[string]string{"event": "other"}}, 100},
+		{series{"eligo_jobs_total", map[string]string{"kind": "other", "state": "other"}}, 100},
+		{series{"eligo_generation_rounds_total", map[string]string{"model": "other"}}, 100},
+		{series{"eligo_generation_tokens_total", map[string]string{"model": "other"}}, 100},
+		{series{"eligo_generations_total", map[string]string{"model": "other", "outcome": "other"}}, 100},
+	} {
+		if got := metricstest.Sum(t, g, c.family, c.labels); got != c.want {
+			t.Errorf("%s%v = %v, want %v", c.family, c.labels, got, c.want)
+		}
+		// One series for all the invented values together.
+		if n := metricstest.Series(t, g, c.family, c.labels); n != 1 {
+			t.Errorf("%s%v: %d series, want 1", c.family, c.labels, n)
 		}
 	}
 }

@@ -285,8 +285,8 @@ func (w *GenerateWorker) Work(ctx context.Context, job *river.Job[GenerateArgs])
 		}
 	}()
 	// model is the generation's model once read: a metrics label, from
-	// the offered list only.
-	model := "unknown"
+	// the offered list only (metrics.Other until then).
+	model := metrics.Other
 	finish := func(end store.GenerationEnd) error {
 		if _, err := g.store.FinishGeneration(detached, id, end); err != nil && !errors.Is(err, store.ErrNotFound) {
 			return err

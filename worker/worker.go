@@ -109,6 +109,13 @@ func countJobs(client *river.Client[pgx.Tx], m *metrics.Metrics) {
 	}()
 }
 
+// Kinds lists every job kind a worker registers: the label set of
+// eligo_jobs_total (metrics.Labels.JobKinds), so that each kind's series
+// exists before its first job ends.
+func Kinds() []string {
+	return []string{PruneUsageArgs{}.Kind(), DecisionPartitionsArgs{}.Kind(), GenerateArgs{}.Kind()}
+}
+
 // periodicJobs is the one schedule of recurring work.
 func periodicJobs(cfg Config) []*river.PeriodicJob {
 	partitions := DecisionPartitionsArgs{Retention: cfg.DecisionRetention}

@@ -65,7 +65,7 @@ func TestPruneUsage(t *testing.T) {
 		}
 	}
 
-	m := metrics.New()
+	m := metrics.New(metrics.Labels{JobKinds: worker.Kinds()})
 	_, done := startJobs(t, st, worker.Config{Now: func() time.Time { return now }, Metrics: m})
 
 	// The periodic schedule runs a prune on start; wait for it.

@@ -247,9 +247,9 @@ func (h *handler) decide(ctx context.Context, in *decideInput) (*decideOutput, e
 		}
 		return nil, fmt.Errorf("record decision: %w", err)
 	}
-	kind := "ruleset"
+	kind := metrics.KindRuleset
 	if book != nil {
-		kind = "rulebook"
+		kind = metrics.KindRulebook
 	}
 	h.metrics.Decision(record.Outcome, kind, cacheHit)
 	return &decideOutput{Body: func(hc huma.Context) { writeEnvelope(hc, head, members, tail) }}, nil

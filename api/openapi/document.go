@@ -389,7 +389,7 @@ func mustBeAbsent(schemas obj, path string) {
 
 // Response headers, declared once in components.headers.
 var headerComponents = obj{
-	"RequestId": obj{"description": "The request's id: the caller's X-Request-Id when it is a usable token, else a new one. Quote it when reporting a problem.",
+	"RequestId": obj{"description": "The request's id: one the server draws, or the X-Request-Id a reverse proxy the deployment trusts forwarded (a caller's own is never used). Quote it when reporting a problem.",
 		"required": true, "schema": obj{"type": "string"}},
 	"RateLimitClass":     obj{"description": "The operation's metering class.", "schema": obj{"type": "string"}},
 	"RateLimitLimit":     obj{"description": "The class's rolling 24-hour budget on the caller's tier (anonymous: in cost units).", "schema": obj{"type": "integer"}},

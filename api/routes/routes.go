@@ -106,6 +106,17 @@ type Services struct {
 	Metrics *metrics.Metrics
 }
 
+// metricLabels are the label sets the metrics take from the other
+// components: the metering classes and tiers, the job kinds and the
+// offered models.
+func metricLabels(models llm.Models) metrics.Labels {
+	classes := make([]string, len(metering.Classes))
+	for i, c := range metering.Classes {
+		classes[i] = string(c.Class)
+	}
+	return metrics.Labels{MeteringClasses: classes, Tiers: metering.Tiers(), JobKinds: worker.Kinds(), Models: models.Names()}
+}
+
 // NewServices is the composition root: it builds every long-lived object
 // over st (the clock, the solver gate, the catalog, the publisher, the
 // authoring service, the generator, the key checker, the meter, the
@@ -120,8 +131,13 @@ func NewServices(st *store.Store, cfg Config) (Services, error) {
 		logger = slog.Default()
 	}
 
-	// One set of metrics for the process, exported on --metrics-addr.
-	m := metrics.New()
+	models := cfg.Generation.Models
+	if len(models.Names()) == 0 {
+		models = llm.DefaultModels()
+	}
+	// One set of metrics for the process, exported on --metrics-addr,
+	// its label sets read from the components that define them.
+	m := metrics.New(metricLabels(models))
 	if st != nil {
 		m.Register(metrics.PoolCollector(st.Pool()))
 	}
@@ -129,10 +145,6 @@ func NewServices(st *store.Store, cfg Config) (Services, error) {
 	cat := catalog.New(st, cfg.Catalog)
 	cfg.Publish.Clock, cfg.Authoring.Clock = now, now
 	cfg.Publish.Gate, cfg.Authoring.Gate = gate, gate
-	models := cfg.Generation.Models
-	if len(models.Names()) == 0 {
-		models = llm.DefaultModels()
-	}
 	// Uploads report the budget a generation with the default model is
 	// held to, so the two never disagree.
 	cfg.Authoring.TokenBudget = models.Default().Budget()

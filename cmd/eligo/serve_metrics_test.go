@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"io"
+	"maps"
 	"net/http"
 	"os/exec"
 	"path/filepath"
@@ -214,5 +215,124 @@ func TestMetrics(t *testing.T) {
 	lint.Stdin = strings.NewReader(text)
 	if out, err := lint.CombinedOutput(); err != nil {
 		t.Errorf("promtool check metrics: %v\n%s", err, out)
+	}
+}
+
+// TestMetricsFamiliesExistAtStart: a server that has answered nothing yet
+// already exposes every labelled family at zero for its known label sets
+// (outcomes, decision kinds, metering classes and tiers, caches, log
+// events, job kinds and states, models and generation outcomes), so that
+// rate() and alerts over them see a series from the first scrape.
+func TestMetricsFamiliesExistAtStart(t *testing.T) {
+	t.Parallel()
+	srv := startServe(t, "--database-url", storetest.New(t).Config().ConnString(), "--metrics-addr", "127.0.0.1:0")
+	defer srv.stop(t)
+	_, fresh := scrape(t, srv)
+	for _, c := range []struct {
+		family string
+		labels map[string]string
+	}{
+		{"eligo_decisions_total", map[string]string{"outcome": "not_eligible", "kind": "rulebook", "cache": "hit"}},
+		{"eligo_decisions_total", map[string]string{"outcome": "eligible", "kind": "ruleset", "cache": "miss"}},
+		{"eligo_metering_requests_total", map[string]string{"class": "decide", "tier": "anonymous", "result": "refused"}},
+		{"eligo_metering_requests_total", map[string]string{"class": "generate", "tier": "internal", "result": "admitted"}},
+		{"eligo_cache_lookups_total", map[string]string{"cache": "rulebooks", "result": "miss"}},
+		{"eligo_decision_log_records_total", map[string]string{"event": "backlogged"}},
+		{"eligo_jobs_total", map[string]string{"kind": "generate", "state": "failed"}},
+		{"eligo_jobs_total", map[string]string{"kind": "decision_partitions", "state": "cancelled"}},
+		{"eligo_generations_total", map[string]string{"model": "gpt-4.1", "outcome": "failing_tests"}},
+		{"eligo_generation_rounds_total", map[string]string{"model": "gpt-4.1"}},
+		{"eligo_generation_tokens_total", map[string]string{"model": "gpt-4.1"}},
+	} {
+		if !fresh[c.family].has(c.labels) {
+			t.Errorf("a fresh server has no %s%v", c.family, c.labels)
+		}
+	}
+}
+
+// has reports whether the family has a series with exactly labels.
+func (f *families) has(labels map[string]string) bool {
+	if f == nil {
+		return false
+	}
+	for _, s := range f.samples {
+		if maps.Equal(s.labels, labels) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestMetricsLabelsStayBounded sends what an attacker would to grow the
+// scrape: hundreds of invented methods (some of 16 KB), invented paths,
+// preflights asking for invented methods, unknown keys, origins, request
+// ids and forwarded addresses, all anonymous. No label of any family may
+// carry any of it: the series stay within their fixed sets and the page
+// keeps its size.
+func TestMetricsLabelsStayBounded(t *testing.T) {
+	t.Parallel()
+	srv := startServe(t, "--database-url", storetest.New(t).Config().ConnString(), "--metrics-addr", "127.0.0.1:0")
+	defer srv.stop(t)
+	// One of each ordinary request first, so that the series they add are
+	// in the baseline.
+	send := func(method, path string, headers map[string]string) {
+		req, err := http.NewRequest(method, srv.root+path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, v := range headers {
+			req.Header.Set(k, v)
+		}
+		res, err := srv.client.Do(req)
+		if err != nil {
+			t.Fatalf("%.40s %s: %v", method, path, err)
+		}
+		_, _ = io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+	}
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodHead, http.MethodOptions, "BREW"} {
+		send(m, "/rulesets", nil)
+		send(m, "/no/such/path", nil)
+	}
+	baseText, base := scrape(t, srv)
+	baseSeries := 0
+	for _, f := range base {
+		baseSeries += f.series
+	}
+
+	const marker = "zqxj"
+	for i := range 400 {
+		method := marker + strconv.Itoa(i)
+		if i%4 == 0 {
+			method += strings.Repeat("X", 16<<10)
+		}
+		send(method, "/rulesets", nil)
+		send(method, "/"+marker+strconv.Itoa(i), nil)
+		send(http.MethodGet, "/"+marker+"/"+strconv.Itoa(i), map[string]string{
+			"X-Api-Key": "elg_" + marker + strconv.Itoa(i) + "_nokey", "Origin": "https://" + marker + strconv.Itoa(i) + ".example",
+			"X-Request-Id": marker + strconv.Itoa(i), "X-Forwarded-For": "10.9." + strconv.Itoa(i%250) + ".1",
+		})
+		send(http.MethodOptions, "/decide", map[string]string{
+			"Origin": "https://" + marker + ".example", "Access-Control-Request-Method": marker + strconv.Itoa(i),
+		})
+	}
+	text, after := scrape(t, srv)
+	afterSeries := 0
+	for _, f := range after {
+		afterSeries += f.series
+	}
+	t.Logf("series %d -> %d; scrape %d -> %d bytes", baseSeries, afterSeries, len(baseText), len(text))
+	if strings.Contains(text, marker) {
+		i := strings.Index(text, marker)
+		t.Errorf("a label carries caller input: ...%.200s", text[max(0, i-100):])
+	}
+	// Methods outside the known set count as one value, "other", and
+	// the preflights and 404s as routes already seen: a few series at
+	// most, never one per request.
+	if afterSeries-baseSeries > 10 {
+		t.Errorf("1,600 invented requests added %d series (from %d)", afterSeries-baseSeries, baseSeries)
+	}
+	if len(text) > len(baseText)+32<<10 {
+		t.Errorf("the scrape grew from %d to %d bytes", len(baseText), len(text))
 	}
 }

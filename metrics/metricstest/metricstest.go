@@ -17,11 +17,29 @@ import (
 // histogram's sample count.
 func Sum(t testing.TB, g prometheus.Gatherer, name string, want map[string]string) float64 {
 	t.Helper()
+	total := 0.0
+	for _, m := range matching(t, g, name, want) {
+		total += m.GetCounter().GetValue() + m.GetGauge().GetValue() + float64(m.GetHistogram().GetSampleCount())
+	}
+	return total
+}
+
+// Series counts family name's series in g whose labels include want,
+// whatever their values: whether a series exists before its first event,
+// and how many a family holds.
+func Series(t testing.TB, g prometheus.Gatherer, name string, want map[string]string) int {
+	t.Helper()
+	return len(matching(t, g, name, want))
+}
+
+// matching is family name's series in g whose labels include want.
+func matching(t testing.TB, g prometheus.Gatherer, name string, want map[string]string) []*dto.Metric {
+	t.Helper()
 	families, err := g.Gather()
 	if err != nil {
 		t.Fatalf("gather: %v", err)
 	}
-	total := 0.0
+	var out []*dto.Metric
 	for _, f := range families {
 		if f.GetName() != name {
 			continue
@@ -38,11 +56,11 @@ func Sum(t testing.TB, g prometheus.Gatherer, name string, want map[string]strin
 				}
 			}
 			if match {
-				total += m.GetCounter().GetValue() + m.GetGauge().GetValue() + float64(m.GetHistogram().GetSampleCount())
+				out = append(out, m)
 			}
 		}
 	}
-	return total
+	return out
 }
 
 // Scrape reads the metrics page at url (another process's `eligo serve
