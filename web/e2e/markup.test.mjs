@@ -107,7 +107,7 @@ async function inert(page, where) {
 /**
  * shows waits until the text of selector (with the values of its inputs
  * and text areas) holds every one of texts as written (white space
- * aside), then checks the page is inert.
+ * aside), then checks the page is inert and the texts are there.
  */
 async function shows(page, selector, texts, where) {
   const want = texts.map(flat);
@@ -123,9 +123,14 @@ async function shows(page, selector, texts, where) {
     if (want.every((w) => text.includes(w))) break;
     await page.waitForTimeout(250);
   }
+  await inert(page, where);
   const missing = texts.filter((t) => !text.includes(flat(t)));
   assert.deepEqual(missing, [], `${where}: shown as written (the view reads ${JSON.stringify(text.slice(0, 2000))})`);
-  await inert(page, where);
+}
+
+/** heading waits for the view whose main h2 says text (so the page is not still showing the last view). */
+async function heading(page, text) {
+  await page.waitForFunction((t) => Array.from(document.querySelectorAll('main h2')).some((h) => h.textContent === t), text);
 }
 
 /** inRules is text as the rules language writes it in a string (a quote escaped). */
@@ -213,24 +218,27 @@ test('the studio and the rulebooks show a project’s, a source’s and a rulebo
   await page.waitForSelector('#signed-in-as');
   await shows(page, 'main', [projectName], 'the projects');
 
-  const screen = async (hash, selector, texts, where) => {
+  const screen = async (hash, title, texts, where) => {
     await page.goto(origin + '/#/studio/projects/' + encodeURIComponent(project.project_id) + hash);
-    await shows(page, selector, texts, where);
+    await heading(page, title);
+    await shows(page, 'main', texts, where);
     await shot(page, where.replace(/\W+/g, '-'));
   };
-  await screen('/sources', 'main', [projectName, words.source], 'the sources');
-  await screen('/sources/' + encodeURIComponent(sourceId), 'main', [words.source, link, words.countQuote], 'a source’s text');
-  await screen('/generate', 'main', [projectName, words.source], 'generate');
-  await screen('/draft', 'main', [projectName, link, inRules(words.countCriterion), inRules(words.optionB)], 'the rules');
-  await screen('/tests', 'main', [caseName], 'the tests');
-  await screen('/review', 'main', [projectName], 'review');
-  await screen('/changes', 'main', [projectName], 'changes');
-  await screen('/publish', 'main', [projectName], 'publish');
+  await screen('/sources', 'Sources', [projectName, words.source], 'the sources');
+  await screen('/sources/' + encodeURIComponent(sourceId), 'Text of ' + words.source, [words.source, link, words.countQuote], 'a source’s text');
+  await screen('/generate', 'Generate the draft', [projectName], 'generate');
+  await screen('/draft', 'Rules', [projectName, link, inRules(words.countCriterion), inRules(words.optionB)], 'the rules');
+  await screen('/tests', 'Tests', [caseName], 'the tests');
+  await screen('/review', 'Review', [projectName], 'review');
+  await screen('/changes', 'Changes', [projectName], 'changes');
+  await screen('/publish', 'Publish', [projectName], 'publish');
 
   await page.goto(origin + '/#/studio/rulebooks');
+  await heading(page, 'Your rulebooks');
   await shows(page, 'main', [rulebookName], 'the rulebooks');
   await page.goto(origin + '/#/studio/rulebooks/' + encodeURIComponent(rulebook.rulebook_id));
-  await shows(page, 'main', [rulebookName, rulebookDescription, words.name], 'a rulebook');
+  await heading(page, 'Field wording');
+  await shows(page, 'main', [rulebookName, rulebookDescription, words.name, words.kindQuestion, words.countQuestion], 'a rulebook');
   await shot(page, 'rulebook');
 
   // The rulebook's interview and graph in the console, signed in.
