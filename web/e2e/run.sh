@@ -11,7 +11,9 @@
 # sign-in and studio tests, of a tenant of their own with the projects and
 # rulesets scopes, is issued and passed in ELIGO_KEY (its tenant in
 # ELIGO_TENANT); the interview tests' key, of a tenant with a private
-# ruleset and rulebook, in ELIGO_INTERVIEW_KEY (ELIGO_INTERVIEW_TENANT).
+# ruleset and rulebook, in ELIGO_INTERVIEW_KEY (ELIGO_INTERVIEW_TENANT);
+# the markup test's, of a tenant whose public ruleset's words are markup,
+# in ELIGO_MARKUP_KEY (ELIGO_MARKUP_TENANT).
 # Screenshots and the accessibility reports are kept in web/e2e/artifacts/.
 # The server is stopped and the database dropped however the run ends.
 set -euo pipefail
