@@ -16,7 +16,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { answerAll, launchBrowser, open as openIn, origin, outcome, questionFor, shot as shotIn, tabTo } from './browser.mjs';
+import { apiCall, answerAll, launchBrowser, open as openIn, origin, outcome, questionFor, shot as shotIn, tabTo } from './browser.mjs';
 
 const key = process.env.ELIGO_MARKUP_KEY;
 const tenant = process.env.ELIGO_MARKUP_TENANT;
@@ -70,13 +70,8 @@ after(async () => {
 
 const shot = (page, name) => shotIn(browser, page, name);
 
-/** call makes one API call with the markup key and answers its JSON. */
-async function call(method, p, body) {
-  const res = await fetch(api + p, { method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
-  const out = await res.json();
-  assert.ok(res.ok, `${method} ${p}: ${res.status} ${JSON.stringify(out)}`);
-  return out;
-}
+/** call makes one API call with the key. */
+const call = (method, p, body) => apiCall(key, method, p, body);
 
 /** flat is text without white space: Mermaid and the page break lines where they like. */
 const flat = (s) => s.replace(/\s+/g, '');
