@@ -20,6 +20,21 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const axeSource = fs.readFileSync(path.join(here, '..', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 
 /**
+ * apiCall makes one call to the API (under /api/v1/public) with key and
+ * answers its JSON, failing the test on a refusal.
+ */
+export async function apiCall(key, method, p, body) {
+  const res = await fetch(origin + '/api/v1/public' + p, {
+    method,
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    body: body && JSON.stringify(body),
+  });
+  const out = await res.json();
+  assert.ok(res.ok, `${method} ${p}: ${res.status} ${JSON.stringify(out)}`);
+  return out;
+}
+
+/**
  * launch starts chromium on a fresh profile (CHROMIUM names another
  * binary) and returns its context and a close that also removes the
  * profile.

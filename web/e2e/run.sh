@@ -11,7 +11,9 @@
 # sign-in and studio tests, of a tenant of their own with the projects and
 # rulesets scopes, is issued and passed in ELIGO_KEY (its tenant in
 # ELIGO_TENANT); the interview tests' key, of a tenant with a private
-# ruleset and rulebook, in ELIGO_INTERVIEW_KEY (ELIGO_INTERVIEW_TENANT).
+# ruleset and rulebook, in ELIGO_INTERVIEW_KEY (ELIGO_INTERVIEW_TENANT);
+# the markup test's, of a tenant whose public ruleset's words are markup,
+# in ELIGO_MARKUP_KEY (ELIGO_MARKUP_TENANT).
 # Screenshots and the accessibility reports are kept in web/e2e/artifacts/.
 # The server is stopped and the database dropped however the run ends.
 set -euo pipefail
@@ -123,6 +125,16 @@ sed 's/^name "FMLA employee eligibility"$/name "FMLA employee eligibility (plain
 # The key also decides, for the interview on the rulebook it composes.
 rbkey="$(newKey "$rbtenant" "rulebooks e2e" rulesets:read,rulesets:explain,rulebooks:read,rulebooks:write,decide)"
 export ELIGO_RULEBOOKS_KEY="$rbkey"
+
+# The markup test's (markup.test.mjs): a public ruleset whose every word
+# for people is markup or Mermaid syntax (e2e/testdata/markup), and a key
+# of its tenant for the studio's and the rulebooks' screens over the same
+# words.
+mtenant="e2e-markup"
+"$tmp/eligo" publish web/e2e/testdata/markup/markup.rules --tenant "$mtenant" --cases web/e2e/testdata/markup/cases.json \
+	--sources web/e2e/testdata/markup/source.txt --public --slug e2e-markup/hostile >/dev/null
+mkey="$(newKey "$mtenant" "markup e2e" projects:read,projects:write,rulesets:read,rulesets:write,rulesets:explain,rulebooks:read,rulebooks:write,decide)"
+export ELIGO_MARKUP_KEY="$mkey" ELIGO_MARKUP_TENANT="$mtenant"
 
 # Generous anonymous budgets: the tests make a few hundred anonymous calls.
 # The decision spool is the run's own: the default (.data/spool) belongs to

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { axe as axeIn, launchBrowser, open as openIn, origin, press, shot as shotIn, tabTo } from './browser.mjs';
+import { apiCall, axe as axeIn, launchBrowser, open as openIn, origin, press, shot as shotIn, tabTo } from './browser.mjs';
 
 const key = process.env.ELIGO_KEY;
 if (!key) {
@@ -25,7 +25,6 @@ const statuteURL = 'https://www.law.cornell.edu/uscode/text/29/2611';
 // A two-page PDF: the act's section 1 on page 1, section 2 on page 2.
 const grantPDF = fs.readFileSync(path.join(here, 'testdata', 'grant-act.pdf'));
 const grantURL = 'https://laws.example.org/grant';
-const api = origin + '/api/v1/public';
 const tenureQuote = 'for at least 12 months by the employer with respect to whom leave is requested';
 
 const rules = `section srcview_service
@@ -61,13 +60,8 @@ after(async () => {
   await browser?.close();
 });
 
-/** call makes one API call with the run's key and answers its JSON. */
-async function call(method, p, body) {
-  const res = await fetch(api + p, { method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
-  const out = await res.json();
-  assert.ok(res.ok, `${method} ${p}: ${res.status} ${JSON.stringify(out)}`);
-  return out;
-}
+/** call makes one API call with the key. */
+const call = (method, p, body) => apiCall(key, method, p, body);
 
 test('the source view: clauses marked by what cites them, to the rules and back', async (t) => {
   const project = await call('POST', '/projects/', { name: 'Source view', section_id: 'srcview_service', source_text: '', test_cases: [] });

@@ -3,7 +3,7 @@
 // never open the graph).
 
 import { announce, h } from './dom.js';
-import { statusLook } from './overlay.js';
+import { forSvg, restoredText, statusLook } from './overlay.js';
 import type { Status } from './types.js';
 import { fitScale, zoomed } from './zoom.js';
 
@@ -33,12 +33,17 @@ function loadMermaid(): Promise<Mermaid> {
         reject(new Error('The graph renderer did not start.'));
         return;
       }
+      // Labels are SVG text, never HTML: Mermaid 11 reads the top-level
+      // htmlLabels (flowchart.htmlLabels alone still drew HTML labels in a
+      // foreignObject), and no directive in the text may change these.
       m.initialize({
         startOnLoad: false,
         securityLevel: 'strict',
+        htmlLabels: false,
         theme: 'neutral',
         fontFamily: 'system-ui, sans-serif',
         flowchart: { htmlLabels: false, useMaxWidth: false },
+        secure: [...secureKeys],
       });
       resolve(m);
     });
@@ -51,6 +56,76 @@ function loadMermaid(): Promise<Mermaid> {
   return loading;
 }
 
+/**
+ * secureKeys are the settings no directive in a graph's text may change:
+ * Mermaid's own secure list and everything that decides how labels are
+ * drawn and styled.
+ */
+const secureKeys = [
+  'secure',
+  'securityLevel',
+  'startOnLoad',
+  'maxTextSize',
+  'suppressErrorRendering',
+  'maxEdges',
+  'htmlLabels',
+  'flowchart',
+  'markdownAutoWrap',
+  'dompurifyConfig',
+  'theme',
+  'themeCSS',
+  'themeVariables',
+  'fontFamily',
+] as const;
+
+/**
+ * svgElements are the elements a flowchart drawn with SVG labels is made
+ * of; inert removes every other element (a foreignObject, a link, an image,
+ * a script) and every attribute that could run or fetch anything, whatever
+ * Mermaid drew.
+ */
+const svgElements = new Set([
+  'svg', 'g', 'path', 'rect', 'circle', 'ellipse', 'line', 'polyline', 'polygon', 'text', 'tspan', 'style', 'defs', 'marker',
+  'title', 'desc', 'clipPath', 'linearGradient', 'radialGradient', 'stop', 'filter', 'feDropShadow', 'feGaussianBlur', 'feOffset',
+  'feFlood', 'feComposite', 'feMerge', 'feMergeNode', 'feBlend', 'feColorMatrix',
+]);
+
+/** inert strips svg of every element not in svgElements and every event handler, link or source attribute. */
+function inert(svg: Element): void {
+  for (const el of [svg, ...Array.from(svg.querySelectorAll('*'))]) {
+    if (!svgElements.has(el.localName) || el.namespaceURI !== 'http://www.w3.org/2000/svg') {
+      el.remove();
+      continue;
+    }
+    for (const a of Array.from(el.attributes)) {
+      if (/^on/i.test(a.localName) || /^(href|src|action|formaction)$/i.test(a.localName)) el.removeAttributeNode(a);
+    }
+  }
+}
+
+/**
+ * restoreLabels puts each node's exact words back into its drawn label
+ * (forSvg drew a few characters by stand-ins): the node g of Mermaid id
+ * prefix-flowchart-ID-n gets labels' text for ID.
+ */
+function restoreLabels(svg: Element, prefix: string, labels: Map<string, string>): void {
+  const idOf = new RegExp('^' + prefix + '-flowchart-(.+)-\\d+$');
+  for (const node of Array.from(svg.querySelectorAll('g.node'))) {
+    const id = idOf.exec(node.id)?.[1];
+    const text = id === undefined ? undefined : labels.get(id);
+    if (text === undefined) continue;
+    const spans = Array.from(node.querySelectorAll('tspan.text-inner-tspan'));
+    const restored = restoredText(
+      text,
+      spans.map((s) => s.textContent ?? ''),
+    );
+    restored?.forEach((t, i) => {
+      const span = spans[i];
+      if (span) span.textContent = t;
+    });
+  }
+}
+
 let drawn = 0;
 
 /**
@@ -60,8 +135,12 @@ let drawn = 0;
 export async function drawGraph(container: HTMLElement, text: string, label: string): Promise<void> {
   const m = await loadMermaid();
   drawn++;
-  const { svg } = await m.render(`eligo-graph-${drawn}`, text);
+  const prefix = `eligo-graph-${drawn}`;
+  const svgText = forSvg(text);
+  const { svg } = await m.render(prefix, svgText.text);
   const doc = new DOMParser().parseFromString(svg, 'image/svg+xml');
+  inert(doc.documentElement);
+  restoreLabels(doc.documentElement, prefix, svgText.labels);
   const el = document.importNode(doc.documentElement, true) as unknown as SVGSVGElement;
   el.setAttribute('role', 'img');
   el.setAttribute('aria-label', label);

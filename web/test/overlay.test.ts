@@ -4,7 +4,7 @@ import { test } from 'node:test';
 
 import { auditEnvelope, indent } from '../src/envelope.js';
 import { safeLink } from '../src/links.js';
-import { withFieldLabels, withOverlay } from '../src/overlay.js';
+import { forSvg, labelText, mermaidLabel, restoredText, shownAs, svgLabel, withFieldLabels, withOverlay } from '../src/overlay.js';
 import type { Decision, GraphNode } from '../src/types.js';
 
 const mermaid = `flowchart LR
@@ -50,12 +50,60 @@ test('field nodes take the labels for people; other nodes and mismatched graphs 
   const nodes = [node('field:a', 'field', null), node('criterion:c', 'criterion', null), node('group:g', 'group', null), node('outcome', 'outcome', null)];
   const labels = new Map([['a', 'Hours worked in the "last" 12 months']]);
   const out = withFieldLabels(mermaid, nodes, (id) => labels.get(id) ?? id);
-  assert.match(out, /field_a\["Hours worked in the 'last' 12 months"\]/);
+  assert.match(out, /field_a\["Hours worked in the #quot;last#quot; 12 months"\]/);
   assert.match(out, /criterion_c\["C"\]/);
   assert.match(out, /field_a --> criterion_c/);
   assert.equal(withFieldLabels(mermaid, nodes.slice(1), () => 'x'), mermaid);
   // The overlay still finds every node line after relabelling.
   assert.match(withOverlay(out, [node('field:a', 'field', null), node('criterion:c', 'criterion', 'satisfied'), node('group:g', 'group', null), node('outcome', 'outcome', null)]), /criterion_c\["✔ C"\]/);
+});
+
+// Labels as an author might write them to break out of the graph: markup,
+// entities, quotes, Mermaid syntax, a directive, markdown.
+const hostile = [
+  "<a href='https://evil.example/login'> SESSION EXPIRED - click to sign in again</a>",
+  '<img src=x onerror=alert(1)>',
+  '<b>bold</b> <svg onload=alert(1)></svg>',
+  '&lt;i&gt; &amp; #60;b#62; &#60;u&#62; #quot; #35;35;',
+  '" onmouseover="alert(1)',
+  '"] --> evil["hi',
+  '%%{init: {"htmlLabels": true}}%%',
+  '`**markdown**` _em_ [link](https://evil.example/md)',
+];
+
+test('a field label is written as the server writes labels: no character of it is Mermaid syntax or markup', () => {
+  const nodes = [node('field:a', 'field', null), node('criterion:c', 'criterion', null), node('group:g', 'group', null), node('outcome', 'outcome', null)];
+  for (const label of hostile) {
+    const out = withFieldLabels(mermaid, nodes, () => label);
+    const line = out.split('\n')[1] ?? '';
+    assert.match(line, /^ {2}field_a\["[^"<>`{}[\]|&]*"\]$/, label);
+    assert.equal(labelText(/\["(.*)"\]/.exec(line)?.[1] ?? ''), label);
+  }
+  assert.equal(mermaidLabel('a\nb\u202ec\u0007'), 'a bc ');
+  assert.equal(labelText('#35;60; #1114112; #quot;'), '#60; #1114112; "');
+});
+
+test('for SVG labels each label is text: only &, < and > as entities, stand-ins for what Mermaid would read', () => {
+  const text = 'flowchart LR\n' + hostile.map((l, i) => `  n${i}["${mermaidLabel(l)}"]`).join('\n') + '\n  n0 --> n1\n';
+  const { text: svgText, labels } = forSvg(text);
+  hostile.forEach((l, i) => assert.equal(labels.get(`n${i}`), l));
+  for (const line of svgText.split('\n').filter((l) => l.startsWith('  n') && !l.includes('-->'))) {
+    const label = /\["(.*)"\]$/.exec(line)?.[1] ?? '';
+    assert.doesNotMatch(label, /["<>`#%]/, line);
+    assert.doesNotMatch(label.replace(/&(amp|lt|gt);/g, ''), /&/, line);
+  }
+  assert.match(svgText, /\n {2}n0 --> n1\n/);
+  assert.equal(svgLabel('<a> & "x" #1 %%{'), "&lt;a&gt; &amp; 'x' \uff031 \uff05\uff05{");
+});
+
+test('the drawn words get their real characters back, wrapped as Mermaid wrapped them', () => {
+  const text = '"x" #60; `y` %%{';
+  // Mermaid wraps and drops spaces between lines.
+  const words = shownAs(text).split(' ');
+  const drawn = [words[0] ?? '', ' ' + (words[1] ?? ''), (words[2] ?? '') + ' ', words[3] ?? ''];
+  assert.deepEqual(restoredText(text, drawn), ['"x"', ' #60;', '`y` ', '%%{']);
+  assert.equal(restoredText(text, ['something else']), null);
+  assert.equal(restoredText(text, [shownAs('"x"')]), null, 'a drawing missing words is not matched');
 });
 
 test('the audit envelope holds the replay request with numbers as sent', () => {

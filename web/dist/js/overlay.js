@@ -58,8 +58,9 @@ export function withOverlay(mermaid, nodes) {
  * withFieldLabels returns the Mermaid text with each field node labelled
  * by labelOf(field id) (the ruleset's label for people) instead of the
  * words the server makes of the id. As withOverlay, the n-th node line is
- * the n-th node; when the counts differ the text is returned unchanged. A
- * double quote, which would end Mermaid's label, is written as a single one.
+ * the n-th node; when the counts differ the text is returned unchanged. The
+ * label is written with mermaidLabel, as the server writes its labels, so no
+ * character of it can end the label, start a directive or become markup.
  */
 export function withFieldLabels(mermaid, nodes, labelOf) {
     const lines = mermaid.split('\n');
@@ -79,7 +80,141 @@ export function withFieldLabels(mermaid, nodes, labelOf) {
         if (!m)
             return;
         const [, indent, id] = m;
-        lines[at] = `${indent}${id}["${labelOf(n.id.slice('field:'.length)).replace(/"/g, "'")}"]`;
+        lines[at] = `${indent}${id}["${mermaidLabel(labelOf(n.id.slice('field:'.length)))}"]`;
     });
     return lines.join('\n');
+}
+/**
+ * mermaidEntities are the characters a quoted Mermaid label must not hold
+ * raw, with the entity codes the server writes for them (engine/mermaid.go):
+ * the quote ends the label, # starts an entity, brackets, braces, pipes and
+ * angle brackets are shape and markup syntax, a backtick starts a markdown
+ * string, & an HTML entity.
+ */
+const mermaidEntities = {
+    '"': '#quot;',
+    '#': '#35;',
+    '[': '#91;',
+    ']': '#93;',
+    '{': '#123;',
+    '}': '#125;',
+    '|': '#124;',
+    '<': '#60;',
+    '>': '#62;',
+    '`': '#96;',
+    '&': '#38;',
+};
+/**
+ * mermaidLabel escapes text for a quoted Mermaid label `id["..."]` exactly
+ * as the server does: the characters in mermaidEntities become entity
+ * codes, line breaks and other control or separator characters become a
+ * space, and bidirectional overrides are dropped.
+ */
+export function mermaidLabel(text) {
+    let out = '';
+    for (const c of text) {
+        const code = c.codePointAt(0) ?? 0;
+        const e = mermaidEntities[c];
+        if (e !== undefined)
+            out += e;
+        else if (code < 0x20 || code === 0x7f || (code >= 0x80 && code < 0xa0) || code === 0x2028 || code === 0x2029)
+            out += ' ';
+        else if ((code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069))
+            continue;
+        else
+            out += c;
+    }
+    return out;
+}
+/** labelText reads a label written by mermaidLabel (or the server) back as the text it shows. */
+export function labelText(label) {
+    return label.replace(/#(quot|\d+);/g, (whole, code) => {
+        if (code === 'quot')
+            return '"';
+        const n = Number(code);
+        return n <= 0x10ffff ? String.fromCodePoint(n) : whole;
+    });
+}
+/**
+ * svgLook maps each character Mermaid's SVG labels cannot show as itself to
+ * one that stands in for it while Mermaid lays the graph out: a quote or a
+ * backtick would end the label or start markdown, # an entity code, % a
+ * directive (`%%{init}%%`, which Mermaid reads anywhere in the text). The
+ * real character is put back into the drawn text (see restoredText).
+ */
+const svgLook = { '"': "'", '`': "'", '#': '\uff03', '%': '\uff05' };
+/**
+ * svgLabel writes text for a quoted label of Mermaid drawing SVG text (not
+ * HTML): &, < and > as the only entities that renderer decodes, and the
+ * characters of svgLook by their stand-ins, so the label shows text and
+ * can never be markup, a directive or Mermaid syntax.
+ */
+export function svgLabel(text) {
+    let out = '';
+    for (const c of text) {
+        out += c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : (svgLook[c] ?? c);
+    }
+    return out;
+}
+/** shownAs is text as the SVG renderer shows svgLabel(text), one character for each. */
+export function shownAs(text) {
+    let out = '';
+    for (const c of text)
+        out += svgLook[c] ?? c;
+    return out;
+}
+/**
+ * forSvg rewrites the labels of Mermaid text for drawing as SVG text: each
+ * node's label (in the server's entity codes) is read back as its text and
+ * written with svgLabel. It returns the new Mermaid text and each node id's
+ * text, so restoredText can put the exact words back after drawing.
+ */
+export function forSvg(mermaid) {
+    const labels = new Map();
+    const text = mermaid
+        .split('\n')
+        .map((l) => {
+        const m = nodeLine.exec(l);
+        if (!m)
+            return l;
+        const [, indent, id, label] = m;
+        const words = labelText(label ?? '');
+        labels.set(id ?? '', words);
+        return `${indent}${id}["${svgLabel(words)}"]`;
+    })
+        .join('\n');
+    return { text, labels };
+}
+/**
+ * restoredText puts the exact characters of text back into the pieces
+ * Mermaid drew it as (the text of each tspan, in order; Mermaid wraps
+ * lines and may add or drop spaces between words). Drawn is what
+ * shownAs(text) became; its non-space characters are matched one for one
+ * with text's. It returns the pieces with the real characters, or null
+ * when the drawing does not match (then the stand-ins stay).
+ */
+export function restoredText(text, drawn) {
+    const real = [...text];
+    const shown = [...shownAs(text)];
+    let j = 0;
+    const out = [];
+    for (const piece of drawn) {
+        let put = '';
+        for (const c of piece) {
+            if (/\s/.test(c)) {
+                put += c;
+                continue;
+            }
+            while (j < shown.length && /\s/.test(shown[j] ?? ''))
+                j++;
+            if (shown[j] !== c)
+                return null;
+            put += real[j];
+            j++;
+        }
+        out.push(put);
+    }
+    while (j < shown.length && /\s/.test(shown[j] ?? ''))
+        j++;
+    return j === shown.length ? out : null;
 }
