@@ -3,6 +3,8 @@ package engine
 import (
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // This file renders compiled expressions as plain-language sentences for
@@ -171,7 +173,7 @@ func (r *Ruleset) comparison(b *strings.Builder, e *Expr) {
 	b.WriteString(r.valueWords(x, y))
 	if u := r.unit(x); u != "" && y.Kind == ExprConst {
 		b.WriteByte(' ')
-		b.WriteString(u)
+		b.WriteString(countUnit(u, y.Const.NumberString()))
 	}
 }
 
@@ -239,7 +241,7 @@ func (r *Ruleset) valueWords(x, v *Expr) string {
 	if v.Kind == ExprConst && v.Sort == SortEnum && x.Kind == ExprField {
 		if s := r.FieldIndex(x.Key); s >= 0 {
 			if label := r.Fields[s].ValueLabels[v.Enum]; label != "" {
-				return lowerFirst(label)
+				return lowerValueLabel(label)
 			}
 		}
 	}
@@ -416,11 +418,69 @@ func groupThousands(s string) string {
 	return b.String()
 }
 
-// lowerFirst lowers the first letter of a title so it reads inside a
-// sentence, unless the title starts with an acronym ("FMLA leave").
+// lowerFirst lowers the first letter of a label so it reads inside a
+// sentence ("Household size" reads "household size"), unless its capitals
+// are its own: an acronym ("FMLA leave") or a name in title case, every
+// longer word capitalised ("Supplemental Security Income").
 func lowerFirst(s string) string {
 	if len(s) < 2 || s[0] < 'A' || s[0] > 'Z' || (s[1] >= 'A' && s[1] <= 'Z') {
 		return s
 	}
+	if namedInTitleCase(strings.Fields(s)[1:]) {
+		return s
+	}
 	return string(s[0]+'a'-'A') + s[1:]
+}
+
+// namedInTitleCase reports whether words are a name's: at least one word of four
+// letters or more, and each such word capitalised ("of", "and" and "the"
+// are not counted).
+func namedInTitleCase(words []string) bool {
+	counted := 0
+	for _, w := range words {
+		r, _ := utf8.DecodeRuneInString(w)
+		if !unicode.IsLetter(r) || utf8.RuneCountInString(w) < 4 {
+			continue
+		}
+		if !unicode.IsUpper(r) {
+			return false
+		}
+		counted++
+	}
+	return counted > 0
+}
+
+// lowerValueLabel is lowerFirst for the label of an enum value, which is
+// often the name of a programme or a body ("Medicaid"): a one-word label
+// keeps its capital; a phrase in sentence case ("Public agency") is
+// lowered.
+func lowerValueLabel(s string) string {
+	if !strings.ContainsRune(strings.TrimSpace(s), ' ') {
+		return s
+	}
+	return lowerFirst(s)
+}
+
+// unitWords are the singular of the units a count is most often declared
+// in whose singular is not the plural less its "s".
+var unitWords = map[string]string{"people": "person", "children": "child", "persons": "person"}
+
+// countUnit is unit as it reads after the number n: "1 person", "1 year",
+// "2 people". Only the unit's first word is made singular ("hours a week"
+// reads "1 hour a week"); a unit that is not a plural English word ("USD",
+// "%") is left as it is.
+func countUnit(unit, n string) string {
+	if n != "1" && n != "-1" {
+		return unit
+	}
+	first, rest, _ := strings.Cut(unit, " ")
+	if one, ok := unitWords[strings.ToLower(first)]; ok {
+		first = one
+	} else if len(first) > 3 && strings.HasSuffix(first, "s") && !strings.HasSuffix(first, "ss") && strings.ToLower(first) == first {
+		first = strings.TrimSuffix(first, "s")
+	}
+	if rest == "" {
+		return first
+	}
+	return first + " " + rest
 }

@@ -202,3 +202,48 @@ func TestGroupThousands(t *testing.T) {
 		}
 	}
 }
+
+// TestWordsKeepTheirOwnCapitals: a label lowered to read inside a sentence
+// keeps the capitals that belong to it (names, acronyms, programmes).
+func TestWordsKeepTheirOwnCapitals(t *testing.T) {
+	for _, tc := range []struct {
+		label, field, value string
+	}{
+		{"Household size", "household size", "household size"},
+		{"Public agency", "public agency", "public agency"},
+		{"Employer", "employer", "Employer"},
+		{"Medicaid", "medicaid", "Medicaid"},
+		{"SNAP benefits", "SNAP benefits", "SNAP benefits"},
+		{"Supplemental Security Income", "Supplemental Security Income", "Supplemental Security Income"},
+		{"The Federal Employment Agency consents to the card", "the Federal Employment Agency consents to the card", "the Federal Employment Agency consents to the card"},
+		{"Temporary Assistance for Needy Families", "Temporary Assistance for Needy Families", "Temporary Assistance for Needy Families"},
+	} {
+		if got := lowerFirst(tc.label); got != tc.field {
+			t.Errorf("lowerFirst(%q) = %q, want %q", tc.label, got, tc.field)
+		}
+		if got := lowerValueLabel(tc.label); got != tc.value {
+			t.Errorf("lowerValueLabel(%q) = %q, want %q", tc.label, got, tc.value)
+		}
+	}
+}
+
+// TestUnitsCountOne: a unit after 1 is singular ("at least 1 person"), after
+// any other number as declared.
+func TestUnitsCountOne(t *testing.T) {
+	for _, tc := range []struct{ unit, n, want string }{
+		{"people", "1", "person"},
+		{"people", "2", "people"},
+		{"years", "1", "year"},
+		{"hours a week", "1", "hour a week"},
+		{"hours a week", "1.5", "hours a week"},
+		{"children", "1", "child"},
+		{"USD", "1", "USD"},
+		{"dollars a month", "1", "dollar a month"},
+		{"%", "1", "%"},
+		{"class", "1", "class"},
+	} {
+		if got := countUnit(tc.unit, tc.n); got != tc.want {
+			t.Errorf("countUnit(%q, %s) = %q, want %q", tc.unit, tc.n, got, tc.want)
+		}
+	}
+}

@@ -64,10 +64,10 @@ test('the FMLA interview speaks in labels and units, never ids', async (t) => {
   const answers = await page.locator('#answers').innerText();
   assert.match(answers, /Employer\s+A public agency/);
   assert.match(answers, /Months worked for this employer\s+14 months/);
-  assert.match(answers, /Hours worked in the last 12 months\s+1000 hours/);
+  assert.match(answers, /Hours worked in the last 12 months\s+1,000 hours/);
   assert.doesNotMatch(answers, /hours 12 months|employer type/, 'no label made from an id');
   const hours = page.locator('.explanation li[data-criterion="hours"]');
-  assert.match(await hours.locator('.facts-used').innerText(), /Hours worked in the last 12 months: 1000 hours/);
+  assert.match(await hours.locator('.facts-used').innerText(), /Hours worked in the last 12 months: 1,000 hours/);
   clean();
 });
 

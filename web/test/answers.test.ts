@@ -17,6 +17,7 @@ import {
   inputFor,
   inquiryContext,
   notesOf,
+  groupThousands,
   progress,
   textOfValue,
   unitOf,
@@ -196,7 +197,7 @@ test('values and notes read as people write them', () => {
   assert.equal(textOfValue(field('enum'), 'public_agency'), 'Public agency');
   assert.equal(textOfValue(field('enum', { value_labels: { public_agency: 'A public agency' } }), 'public_agency'), 'A public agency');
   assert.equal(textOfValue(field('int', { field_id: 'w.employees_within_75_miles', unit: 'employees' }), 60), '60 employees');
-  assert.equal(textOfValue(field('int', { field_id: 'e.hours_12_months' }), 1000), '1000 hours');
+  assert.equal(textOfValue(field('int', { field_id: 'e.hours_12_months' }), 1000), '1,000 hours');
   const notes = notesOf(
     field('int', {
       notes: [
@@ -207,7 +208,17 @@ test('values and notes read as people write them', () => {
   );
   assert.deepEqual(notes, { why: ['Hours count.'], legal: ['Title 5.'] });
   assert.equal(shortLabel('employment.hours_12_months'), 'hours 12 months');
-  assert.equal(answerText(field('decimal', { field_id: 'e.hours_12_months' }), { text: '1250.10', json: '1250.10' }), '1250.10 hours');
+  assert.equal(answerText(field('decimal', { field_id: 'e.hours_12_months' }), { text: '1250.10', json: '1250.10' }), '1,250.10 hours');
   assert.equal(answerText(field('bool'), { text: 'no', json: 'false' }), 'No');
   assert.equal(answerText(field('date'), { text: '1990-04-21', json: '"1990-04-21"' }), '21 April 1990');
+});
+
+test('figures read with thousands separators, exactly', () => {
+  assert.equal(groupThousands('30000'), '30,000');
+  assert.equal(groupThousands('-1250.75'), '-1,250.75');
+  assert.equal(groupThousands('999'), '999');
+  assert.equal(groupThousands('1234567.000001'), '1,234,567.000001');
+  assert.equal(groupThousands('12345678901234567890'), '12,345,678,901,234,567,890');
+  assert.equal(groupThousands('abc'), 'abc');
+  assert.equal(textOfValue({ field_id: 'income.yearly', field_type: 'decimal', unit: 'USD a year' } as never, 30000), '30,000 USD a year');
 });

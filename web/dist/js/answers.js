@@ -271,9 +271,22 @@ export function textOfValue(field, value) {
     const numeric = field?.field_type === 'int' || field?.field_type === 'decimal';
     if (numeric && field && (typeof value === 'number' || typeof value === 'string')) {
         const unit = unitFor(field);
-        return unit ? `${String(value)} ${unit}` : String(value);
+        const figure = groupThousands(String(value));
+        return unit ? `${figure} ${unit}` : figure;
     }
     return String(value);
+}
+/**
+ * groupThousands writes a plain decimal figure with commas between its
+ * thousands, exactly (no rounding through floating point): "30000" reads
+ * "30,000", "-1250.75" "-1,250.75". Anything else is returned as it is.
+ */
+export function groupThousands(figure) {
+    const m = /^(-?)(\d+)(\.\d+)?$/.exec(figure.trim());
+    if (!m)
+        return figure;
+    const [, sign = '', whole = '', fraction = ''] = m;
+    return sign + whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',') + fraction;
 }
 /** answerText shows an answer: a choice by its words, anything else as typed, numbers with their unit. */
 export function answerText(field, a) {
