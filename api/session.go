@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/subtle"
 	"net/http"
+	"time"
 
 	"github.com/eligo/eligo/auth"
 )
@@ -54,6 +55,17 @@ var (
 		Hint:    "Send the " + CSRFHeader + " value answered by POST or GET " + SessionPath + ".",
 	}}
 )
+
+// SignInLimited answers a console sign-in refused by the sign-in limits
+// (docs/console.md#sign-in-limits) before its key was looked at: 429 with
+// a Retry-After of wait, rounded up to whole seconds.
+func SignInLimited(wait time.Duration) *Error {
+	return (&Error{status: http.StatusTooManyRequests, Detail: Problem{
+		Error: "too_many_requests", ReasonCode: ReasonSignInRateLimited,
+		Message: "Too many sign-ins from this address, or naming this key, in the last few minutes; this one was not tried.",
+		Hint:    "Wait the Retry-After seconds, then sign in again with the key exactly as it was issued. A script should send the key in the x-api-key header instead of signing in.",
+	}}).WithRetryAfter((wait + time.Second - 1).Truncate(time.Second))
+}
 
 // signInRoute is what a sign-in's key is judged against: a keyed route
 // needing no scope, so a bad key gets exactly the 401 the API gives it.

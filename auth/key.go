@@ -188,6 +188,9 @@ type Authenticator struct {
 	// invalidations counts InvalidateKey and InvalidateKeys calls, so that
 	// a row read while one arrived is not kept (see lookup).
 	invalidations atomic.Uint64
+	// failuresByAddress and attemptsByPrefix are the sign-in limits
+	// (SignIn, docs/console.md#sign-in-limits).
+	failuresByAddress, attemptsByPrefix *AttemptLimiter
 }
 
 // OutageKeyWindow is how long after its row was last read from the
@@ -205,7 +208,9 @@ func NewAuthenticator(st *store.Store, now func() time.Time, cacheTTL time.Durat
 	if now == nil {
 		now = clock.System{}.Now
 	}
-	a := &Authenticator{store: st, now: now}
+	a := &Authenticator{store: st, now: now,
+		failuresByAddress: NewAttemptLimiter(SignInFailuresPerAddress, SignInWindow),
+		attemptsByPrefix:  NewAttemptLimiter(SignInAttemptsPerPrefix, SignInWindow)}
 	if cacheTTL > 0 {
 		a.cache = expirable.NewLRU[string, store.APIKey](keyCacheSize, nil, cacheTTL)
 		a.recent = expirable.NewLRU[string, store.APIKey](keyCacheSize, nil, OutageKeyWindow)
