@@ -115,7 +115,7 @@ type ValidationItem struct {
 	// Input is the offending value (for a missing member, its parent),
 	// as ValidationFailed cuts it: credentials redacted, long strings
 	// cut, large or deep values summarised.
-	Input any `json:"input" doc:"The offending value, cut for the echo: a credential (provider_key, an API key) is never echoed but replaced by \"[redacted]\"; a string over 200 bytes is cut with its length noted; an object or array over 20 members, or nested over 3 levels, is summarised as a string giving its size."`
+	Input any `json:"input" doc:"The offending value, cut for the echo: a credential is never echoed but replaced by \"[redacted]\" (a member named as one, such as provider_key in any letter case or misspelt, and any value that looks like a key: sk-..., an API key, which keeps its elg_<prefix>_, or a long random token); a string over 200 bytes is cut with its length noted; an object or array over 20 members, or nested over 3 levels, is summarised as a string giving its size."`
 }
 
 // NewProblem builds an error whose detail is a Problem.

@@ -472,7 +472,8 @@ func TestConsoleSignInLimits(t *testing.T) {
 		t.Helper()
 		retry, err := strconv.Atoi(r.Header.Get("Retry-After"))
 		if r.Status != http.StatusTooManyRequests || reason(r) != api.ReasonSignInRateLimited || err != nil ||
-			retry < 1 || time.Duration(retry)*time.Second > maxWait || sessionCookieOf(t, r.Header) != nil {
+			retry < 1 || time.Duration(retry)*time.Second > maxWait || sessionCookieOf(t, r.Header) != nil ||
+			!strings.Contains(r.Raw, "Try again in "+strconv.Itoa(retry)+" seconds") {
 			t.Fatalf("%s: %d %s (Retry-After %q)", what, r.Status, r.Raw, r.Header.Get("Retry-After"))
 		}
 	}
