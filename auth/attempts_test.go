@@ -43,8 +43,8 @@ func TestAttemptLimiter(t *testing.T) {
 }
 
 // The limiter's memory does not grow with the subjects it sees: taking an
-// attempt for a new subject allocates nothing, and each of 100,000
-// addresses still gets its own budget.
+// attempt for a new subject allocates nothing, and after 100,000 addresses
+// failed once a fresh one is still allowed.
 func TestAttemptLimiterIsBounded(t *testing.T) {
 	l := NewAttemptLimiter(SignInFailuresPerAddress, SignInWindow)
 	now := time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)
