@@ -17,6 +17,7 @@ import (
 	"github.com/danielgtaylor/huma/v2/validation"
 	"github.com/eligo/eligo/api/pydantic"
 	"github.com/eligo/eligo/api/redact"
+	"github.com/eligo/eligo/auth"
 )
 
 // This file is the one place that turns errors into response bodies. Every
@@ -123,8 +124,10 @@ func NewProblem(status int, errorCode, reasonCode, message string) *Error {
 	return &Error{status: status, Detail: Problem{Error: errorCode, ReasonCode: reasonCode, Message: message}}
 }
 
-// quoted writes s as a Go-quoted string, as not-found details name refs.
-func quoted(s string) string { return strconv.Quote(s) }
+// quoted writes s as a Go-quoted string, as not-found details name refs,
+// with any credential in it redacted (auth.RedactSecrets): a key pasted
+// into a path is not sent back.
+func quoted(s string) string { return strconv.Quote(auth.RedactSecrets(s)) }
 
 // NewError builds an error with any detail: for a refusal whose detail
 // extends Problem with members of its own (the polarity gate's witness).

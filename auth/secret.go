@@ -50,8 +50,8 @@ func isTokenByte(c byte) bool {
 }
 
 // LooksLikeSecret reports whether token, a run of letters, digits and
-// -_+/=, is a credential by its look: an Eligo API key, a token opening
-// with a provider's key prefix, or a long token of mixed letters and
+// -_+/=, is a credential by its look: an Eligo API key, a token (or a
+// part of one after a / = or +) opening with a provider's key prefix, or a long token of mixed letters and
 // digits as random as a drawn key (upper and lower case, high
 // entropy, the character class changing often, as in no word, identifier
 // or address). A hexadecimal digest has no upper case and is not taken
@@ -60,9 +60,13 @@ func LooksLikeSecret(token string) bool {
 	if _, _, err := ParseKey(token); err == nil {
 		return true
 	}
-	for _, p := range providerKeyPrefixes {
-		if len(token) >= minPrefixedToken && strings.HasPrefix(token, p) {
-			return true
+	// A provider's key may follow a path or an assignment inside one
+	// token (acme/sk-..., key=sk-...): each part is looked at.
+	for part := range strings.FieldsFuncSeq(token, func(r rune) bool { return r == '/' || r == '=' || r == '+' }) {
+		for _, p := range providerKeyPrefixes {
+			if len(part) >= minPrefixedToken && strings.HasPrefix(part, p) {
+				return true
+			}
 		}
 	}
 	if len(token) < minSecretToken {

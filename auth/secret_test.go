@@ -29,6 +29,8 @@ func TestRedactSecrets(t *testing.T) {
 		"sk-proj-SENTINEL0123456789abcdefghijklmnopqrstuv": Redacted,
 		"sk-ant-api03-abcdefghijklmnop":                    Redacted,
 		"key: gsk_abcdefghijklmnopqrstu!":                  "key: " + Redacted + "!",
+		"acme/sk-proj-SENTINEL0123456789abcdefghijkl":      Redacted,
+		"key=sk-proj-SENTINEL0123456789abcdefghijkl":       Redacted,
 		"AIzaSyD-abcdefghijklmnopqrstuvwxyz12345":          Redacted,
 		"Zx8qL2pW9vT4mN7bR1cY6kD3hJ5gF0sA8eU2iO4":          Redacted, // random, no known prefix
 		"Bearer Zx8qL2pW9vT4mN7bR1cY6kD3hJ5g/F0sA8eU2iO4=": "Bearer " + Redacted,

@@ -502,7 +502,7 @@ func TestConsoleSignInLimits(t *testing.T) {
 	}
 	perAttempt := auth.SignInWindow / auth.SignInAttemptsPerPrefix
 	limited("a prefix named too often", signIn("192.0.2.50", key), perAttempt)
-	wrong := key[:strings.LastIndex(key, "_")+1] + strings.Repeat("A", 43)
+	wrong := key[:len("elg_12345678_")] + strings.Repeat("A", 43) // the prefix, another secret
 	limited("a wrong secret for that prefix", signIn("192.0.2.51", wrong), perAttempt)
 
 	// Sessions: one sign-in per refill, until past the cap.
