@@ -17,6 +17,7 @@ import (
 	"github.com/danielgtaylor/huma/v2/validation"
 	"github.com/eligo/eligo/api/pydantic"
 	"github.com/eligo/eligo/api/redact"
+	"github.com/eligo/eligo/auth"
 )
 
 // This file is the one place that turns errors into response bodies. Every
@@ -115,7 +116,7 @@ type ValidationItem struct {
 	// Input is the offending value (for a missing member, its parent),
 	// as ValidationFailed cuts it: credentials redacted, long strings
 	// cut, large or deep values summarised.
-	Input any `json:"input" doc:"The offending value, cut for the echo: a credential (provider_key, an API key) is never echoed but replaced by \"[redacted]\"; a string over 200 bytes is cut with its length noted; an object or array over 20 members, or nested over 3 levels, is summarised as a string giving its size."`
+	Input any `json:"input" doc:"The offending value, cut for the echo: a credential is never echoed but replaced by \"[redacted]\" (a member named as one, such as provider_key in any letter case or misspelt, and any value that looks like a key: sk-..., an API key, which keeps its elg_<prefix>_, or a long random token); a string over 200 bytes is cut with its length noted; an object or array over 20 members, or nested over 3 levels, is summarised as a string giving its size."`
 }
 
 // NewProblem builds an error whose detail is a Problem.
@@ -123,8 +124,10 @@ func NewProblem(status int, errorCode, reasonCode, message string) *Error {
 	return &Error{status: status, Detail: Problem{Error: errorCode, ReasonCode: reasonCode, Message: message}}
 }
 
-// quoted writes s as a Go-quoted string, as not-found details name refs.
-func quoted(s string) string { return strconv.Quote(s) }
+// quoted writes s as a Go-quoted string, as not-found details name refs,
+// with any credential in it redacted (auth.RedactSecrets): a key pasted
+// into a path is not sent back.
+func quoted(s string) string { return strconv.Quote(auth.RedactSecrets(s)) }
 
 // NewError builds an error with any detail: for a refusal whose detail
 // extends Problem with members of its own (the polarity gate's witness).

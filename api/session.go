@@ -3,7 +3,9 @@ package api
 import (
 	"context"
 	"crypto/subtle"
+	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/eligo/eligo/auth"
 )
@@ -54,6 +56,20 @@ var (
 		Hint:    "Send the " + CSRFHeader + " value answered by POST or GET " + SessionPath + ".",
 	}}
 )
+
+// SignInLimited answers a console sign-in refused by the sign-in limits
+// (docs/console.md#sign-in-limits) before its key was looked at: 429 with
+// a Retry-After of wait, rounded up to whole seconds.
+// Its message gives the wait too, for the console to show as it is.
+func SignInLimited(wait time.Duration) *Error {
+	wait = max((wait + time.Second - 1).Truncate(time.Second), time.Second)
+	return (&Error{status: http.StatusTooManyRequests, Detail: Problem{
+		Error: "too_many_requests", ReasonCode: ReasonSignInRateLimited,
+		Message: fmt.Sprintf("Too many sign-ins from this address, or naming this key, in the last few minutes; this one was not tried. Try again in %d seconds.",
+			int(wait/time.Second)),
+		Hint: "Wait the Retry-After seconds, then sign in again with the key exactly as it was issued. A script should send the key in the x-api-key header instead of signing in.",
+	}}).WithRetryAfter(wait)
+}
 
 // signInRoute is what a sign-in's key is judged against: a keyed route
 // needing no scope, so a bad key gets exactly the 401 the API gives it.

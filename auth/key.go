@@ -154,7 +154,11 @@ func IssueKey(ctx context.Context, st *store.Store, req KeyRequest) (string, sto
 // every process at once through InvalidateKey (called by the process's
 // listener of store.InvalidationChannel); the cache TTL bounds how long a
 // revocation can go unseen should a notification be lost. Unknown
-// prefixes are never cached, so guessing cannot fill memory.
+// prefixes are cached too, for the same TTL, in an LRU of their own
+// bounded like the rows' (so guessing neither fills memory nor pushes out
+// a real key's row): a repeated unknown prefix then costs what a repeated
+// known one does, a cache hit and a constant-time comparison, and the
+// time of a refusal does not tell which it was.
 //
 // While the database cannot be reached, a key whose row was read within
 // OutageKeyWindow is still judged against that row, so that callers seen
@@ -175,9 +179,18 @@ type Authenticator struct {
 	// recent holds key rows by prefix for OutageKeyWindow after they were
 	// read, for when the database cannot be reached; nil with cache.
 	recent *expirable.LRU[string, store.APIKey]
+	// absent holds, for the cache TTL, the prefixes the database has no
+	// key for, so that a repeated unknown prefix is answered from memory
+	// as a repeated known one is; nil with cache. It is an LRU of its own
+	// (bounded like cache), so guessed prefixes never push a real key's
+	// row out.
+	absent *expirable.LRU[string, struct{}]
 	// invalidations counts InvalidateKey and InvalidateKeys calls, so that
 	// a row read while one arrived is not kept (see lookup).
 	invalidations atomic.Uint64
+	// failuresByAddress and attemptsByPrefix are the sign-in limits
+	// (SignIn, docs/console.md#sign-in-limits).
+	failuresByAddress, attemptsByPrefix *AttemptLimiter
 }
 
 // OutageKeyWindow is how long after its row was last read from the
@@ -195,10 +208,13 @@ func NewAuthenticator(st *store.Store, now func() time.Time, cacheTTL time.Durat
 	if now == nil {
 		now = clock.System{}.Now
 	}
-	a := &Authenticator{store: st, now: now}
+	a := &Authenticator{store: st, now: now,
+		failuresByAddress: NewAttemptLimiter(SignInFailuresPerAddress, SignInWindow),
+		attemptsByPrefix:  NewAttemptLimiter(SignInAttemptsPerPrefix, SignInWindow)}
 	if cacheTTL > 0 {
 		a.cache = expirable.NewLRU[string, store.APIKey](keyCacheSize, nil, cacheTTL)
 		a.recent = expirable.NewLRU[string, store.APIKey](keyCacheSize, nil, OutageKeyWindow)
+		a.absent = expirable.NewLRU[string, struct{}](keyCacheSize, nil, cacheTTL)
 	}
 	return a
 }
@@ -207,12 +223,25 @@ func NewAuthenticator(st *store.Store, now func() time.Time, cacheTTL time.Durat
 // A row read from the database also gets its last-used time recorded.
 func (a *Authenticator) lookup(ctx context.Context, prefix string) (store.APIKey, error) {
 	if a.cache != nil {
-		if rec, ok := a.cache.Get(prefix); ok {
+		// Both caches are read whatever the first answers, so that a
+		// known prefix and an unknown one cost the same two reads.
+		rec, known := a.cache.Get(prefix)
+		_, absent := a.absent.Get(prefix)
+		if known {
 			return rec, nil
+		}
+		if absent {
+			return store.APIKey{}, store.ErrNotFound
 		}
 	}
 	since := a.invalidations.Load()
 	rec, err := a.store.APIKeyByPrefix(ctx, prefix)
+	if errors.Is(err, store.ErrNotFound) && a.cache != nil {
+		a.absent.Add(prefix, struct{}{})
+		if a.invalidations.Load() != since {
+			a.absent.Remove(prefix)
+		}
+	}
 	if err != nil {
 		if a.recent != nil && !errors.Is(err, store.ErrNotFound) {
 			// The database is away: a row read within OutageKeyWindow
@@ -251,6 +280,7 @@ func (a *Authenticator) InvalidateKey(prefix string) {
 	if a.cache != nil {
 		a.cache.Remove(prefix)
 		a.recent.Remove(prefix)
+		a.absent.Remove(prefix)
 	}
 }
 
@@ -261,6 +291,7 @@ func (a *Authenticator) InvalidateKeys() {
 	if a.cache != nil {
 		a.cache.Purge()
 		a.recent.Purge()
+		a.absent.Purge()
 	}
 }
 
@@ -280,10 +311,20 @@ func (a *Authenticator) authenticate(ctx context.Context, text string) (Principa
 		return Principal{}, store.APIKey{}, err
 	}
 	rec, err := a.key(ctx, prefix)
-	if err != nil {
+	if err != nil && !errors.Is(err, ErrInvalidKey) {
 		return Principal{}, store.APIKey{}, err
 	}
-	if subtle.ConstantTimeCompare(rec.Hash, hash[:]) != 1 {
+	// An unknown prefix does the work a known one does (a cached lookup,
+	// then a constant-time comparison, here against a hash of all zero
+	// bytes, which no key has: it would take a SHA-256 preimage), so that
+	// how long a refusal takes does not tell whether the prefix exists
+	// (docs/console.md#sign-in-limits).
+	var none [sha256.Size]byte
+	stored := rec.Hash
+	if err != nil {
+		stored = none[:]
+	}
+	if subtle.ConstantTimeCompare(stored, hash[:]) != 1 || err != nil {
 		return Principal{}, store.APIKey{}, ErrInvalidKey
 	}
 	p, err := a.judge(rec)

@@ -57,11 +57,54 @@ type Session struct {
 // sessionEncoding spells session ids and CSRF tokens.
 var sessionEncoding = secretEncoding
 
+// SignInLimitedError is SignIn's refusal of an attempt past the sign-in
+// limits: the key was not looked at, and Wait is how long until the
+// attempt would be allowed.
+type SignInLimitedError struct {
+	// Wait is how long until an attempt from the same address naming the
+	// same prefix would be allowed.
+	Wait time.Duration
+}
+
+func (e *SignInLimitedError) Error() string {
+	return fmt.Sprintf("sign-in limited: retry in %s", e.Wait.Round(time.Second))
+}
+
 // SignIn verifies key text as Authenticate does and opens a session acting
 // as that key. It returns the new session id, to set in the cookie and
 // never store, and the session. A bad key fails with Authenticate's
-// errors (ErrInvalidKey, ErrExpiredKey), and no session is opened.
-func (a *Authenticator) SignIn(ctx context.Context, keyText string) (id string, s Session, err error) {
+// errors (ErrInvalidKey, ErrExpiredKey), and no session is opened. A key
+// keeps at most MaxSessionsPerKey sessions: the new one ends its least
+// recently used past that.
+//
+// from names the client (its address, an IPv6 address's /64): it may
+// fail SignInFailuresPerAddress times at once, and any client may name
+// one key prefix SignInAttemptsPerPrefix times at once, each refilled
+// over SignInWindow. An attempt past either is refused with
+// *SignInLimitedError before the key is looked at, so a refusal says
+// nothing of the key.
+func (a *Authenticator) SignIn(ctx context.Context, keyText, from string) (id string, s Session, err error) {
+	now := a.now()
+	if wait := a.failuresByAddress.Take(from, now); wait > 0 {
+		return "", Session{}, &SignInLimitedError{Wait: wait}
+	}
+	if prefix, _, perr := ParseKey(keyText); perr == nil {
+		if wait := a.attemptsByPrefix.Take(prefix, now); wait > 0 {
+			a.failuresByAddress.Give(from) // not tried, so not a failure
+			return "", Session{}, &SignInLimitedError{Wait: wait}
+		}
+	}
+	id, s, err = a.signIn(ctx, keyText)
+	if !errors.Is(err, ErrInvalidKey) && !errors.Is(err, ErrExpiredKey) {
+		// Only a refused key counts against the address: a success, or
+		// a database failure, is given back.
+		a.failuresByAddress.Give(from)
+	}
+	return id, s, err
+}
+
+// signIn is SignIn past the limits.
+func (a *Authenticator) signIn(ctx context.Context, keyText string) (id string, s Session, err error) {
 	p, rec, err := a.authenticate(ctx, keyText)
 	if err != nil {
 		return "", Session{}, err
@@ -73,7 +116,8 @@ func (a *Authenticator) SignIn(ctx context.Context, keyText string) (id string, 
 	id = sessionEncoding.EncodeToString(raw)
 	hash := sha256.Sum256([]byte(id))
 	now := a.now()
-	row := store.NewConsoleSession{IDHash: hash[:], TenantID: p.TenantID, APIKeyID: p.KeyID, CreatedAt: now, ExpiresAt: now.Add(SessionLifetime)}
+	row := store.NewConsoleSession{IDHash: hash[:], TenantID: p.TenantID, APIKeyID: p.KeyID, CreatedAt: now, ExpiresAt: now.Add(SessionLifetime),
+		MaxPerKey: MaxSessionsPerKey}
 	if err := a.store.CreateConsoleSession(ctx, row); errors.Is(err, store.ErrNotFound) {
 		// The key's row was deleted since it was read.
 		return "", Session{}, ErrInvalidKey

@@ -22,7 +22,7 @@ func sessionHash(id string) []byte      { s := sha256.Sum256([]byte(id)); return
 func newHand() *hand                    { return &hand{at: time.Date(2026, 11, 27, 8, 0, 0, 0, time.UTC)} }
 func signIn(t *testing.T, a *auth.Authenticator, key string) (string, auth.Session) {
 	t.Helper()
-	id, s, err := a.SignIn(context.Background(), key)
+	id, s, err := a.SignIn(context.Background(), key, "ip:192.0.2.1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func TestSessionRefusals(t *testing.T) {
 
 	tampered := key[:len(key)-1] + map[bool]string{true: "B", false: "A"}[strings.HasSuffix(key, "A")]
 	for _, bad := range []string{"elg_nope", tampered} {
-		if _, _, err := a.SignIn(ctx, bad); !errors.Is(err, auth.ErrInvalidKey) {
+		if _, _, err := a.SignIn(ctx, bad, "ip:192.0.2.1"); !errors.Is(err, auth.ErrInvalidKey) {
 			t.Errorf("sign in with %q: %v, want ErrInvalidKey", bad, err)
 		}
 	}

@@ -39,19 +39,48 @@ type NewConsoleSession struct {
 	APIKeyID int64
 	// CreatedAt is now; ExpiresAt is the session's absolute end.
 	CreatedAt, ExpiresAt time.Time
+	// MaxPerKey, when positive, is how many sessions the key may have:
+	// past it, the key's least recently used sessions are deleted, so
+	// that signing in in a loop cannot pile up rows.
+	MaxPerKey int
 }
 
-const sqlInsertConsoleSession = `
+const (
+	// sqlLockKeyForSession serialises the sign-ins of one key, so that
+	// two at once cannot both keep the key's sessions at MaxPerKey.
+	sqlLockKeyForSession    = `SELECT 1 FROM api_keys WHERE id = $1 FOR NO KEY UPDATE`
+	sqlInsertConsoleSession = `
 INSERT INTO console_sessions (id_hash, tenant_id, api_key_id, created_at, last_seen_at, expires_at)
 VALUES ($1, $2, $3, $4, $4, $5)`
+	sqlTrimConsoleSessions = `
+DELETE FROM console_sessions WHERE id_hash IN (
+    SELECT id_hash FROM console_sessions WHERE api_key_id = $1
+    ORDER BY last_seen_at DESC, created_at DESC, id_hash OFFSET $2)`
+)
 
-// CreateConsoleSession stores a new session. A foreign-key violation (the
-// key was deleted meanwhile) is ErrNotFound.
+// CreateConsoleSession stores a new session, and, with n.MaxPerKey,
+// deletes the key's least recently used sessions past it, in one
+// transaction. A key deleted meanwhile is ErrNotFound.
 func (s *Store) CreateConsoleSession(ctx context.Context, n NewConsoleSession) error {
-	_, err := s.pool.Exec(ctx, sqlInsertConsoleSession, n.IDHash, n.TenantID, n.APIKeyID, n.CreatedAt, n.ExpiresAt)
-	if isForeignKeyViolation(err) {
-		return fmt.Errorf("create console session: key %d: %w", n.APIKeyID, ErrNotFound)
-	}
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		if n.MaxPerKey > 0 {
+			var one int
+			if err := tx.QueryRow(ctx, sqlLockKeyForSession, n.APIKeyID).Scan(&one); errors.Is(err, pgx.ErrNoRows) {
+				return fmt.Errorf("key %d: %w", n.APIKeyID, ErrNotFound)
+			} else if err != nil {
+				return err
+			}
+		}
+		_, err := tx.Exec(ctx, sqlInsertConsoleSession, n.IDHash, n.TenantID, n.APIKeyID, n.CreatedAt, n.ExpiresAt)
+		if isForeignKeyViolation(err) {
+			return fmt.Errorf("key %d: %w", n.APIKeyID, ErrNotFound)
+		}
+		if err != nil || n.MaxPerKey <= 0 {
+			return err
+		}
+		_, err = tx.Exec(ctx, sqlTrimConsoleSessions, n.APIKeyID, n.MaxPerKey)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("create console session: %w", err)
 	}

@@ -138,3 +138,48 @@ func TestDeleteEndedConsoleSessions(t *testing.T) {
 		}
 	}
 }
+
+// A key keeps at most MaxPerKey sessions: each new one past it deletes the
+// least recently used, and another key's sessions are untouched.
+func TestConsoleSessionsPerKeyAreCapped(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := store.New(storetest.New(t))
+	key := createKey(t, st, "acme", "capped01")
+	other := createKey(t, st, "acme", "capped02")
+	at := time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)
+	hashOf := func(i int) []byte { h := sha256.Sum256([]byte{byte(i)}); return h[:] }
+	const maxPerKey = 3
+	otherHash := sha256.Sum256([]byte("other key's"))
+	if err := st.CreateConsoleSession(ctx, store.NewConsoleSession{IDHash: otherHash[:], TenantID: "acme", APIKeyID: other.ID,
+		CreatedAt: at, ExpiresAt: at.Add(12 * time.Hour), MaxPerKey: maxPerKey}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 10 {
+		created := at.Add(time.Duration(i) * time.Minute)
+		if err := st.CreateConsoleSession(ctx, store.NewConsoleSession{IDHash: hashOf(i), TenantID: "acme", APIKeyID: key.ID,
+			CreatedAt: created, ExpiresAt: created.Add(12 * time.Hour), MaxPerKey: maxPerKey}); err != nil {
+			t.Fatal(err)
+		}
+		if i == 1 {
+			// The first session is used after the second was opened: it
+			// is then the more recently used of the two, and stays.
+			if err := st.TouchConsoleSession(ctx, hashOf(0), at.Add(150*time.Minute), time.Minute); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for i, want := range map[int]bool{0: true, 1: false, 7: false, 8: true, 9: true} {
+		_, err := st.ConsoleSession(ctx, hashOf(i))
+		if live := err == nil; live != want {
+			t.Errorf("session %d live = %v (%v), want %v", i, live, err, want)
+		}
+	}
+	if _, err := st.ConsoleSession(ctx, otherHash[:]); err != nil {
+		t.Errorf("another key's session: %v", err)
+	}
+	if err := st.CreateConsoleSession(ctx, store.NewConsoleSession{IDHash: hashOf(99), TenantID: "acme", APIKeyID: 1 << 40,
+		CreatedAt: at, ExpiresAt: at.Add(time.Hour), MaxPerKey: maxPerKey}); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a session of no key: %v, want ErrNotFound", err)
+	}
+}

@@ -3,12 +3,14 @@ package web
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"time"
 
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/auth"
+	"github.com/eligo/eligo/metering"
 )
 
 // The console's sign-in: POST, GET and DELETE api.SessionPath exchange an
@@ -37,7 +39,9 @@ func ServeSessions(s *api.Server) {
 }
 
 // signIn answers POST api.SessionPath with {"api_key": "..."}: 204 with the
-// session's cookie and its CSRF token, or the key's 401.
+// session's cookie and its CSRF token, the key's 401, or 429
+// sign_in_rate_limited past the sign-in limits
+// (docs/console.md#sign-in-limits).
 func (ss sessions) signIn(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	if e := ss.server.SameOrigin(r); e != nil {
@@ -67,7 +71,12 @@ func (ss sessions) signIn(w http.ResponseWriter, r *http.Request) {
 		api.WriteError(w, api.ErrMissingKey)
 		return
 	}
-	id, session, err := ss.auth.SignIn(ctx, body.APIKey)
+	id, session, err := ss.auth.SignIn(ctx, body.APIKey, metering.AddrSubject(api.ClientIP(ctx)))
+	var limited *auth.SignInLimitedError
+	if errors.As(err, &limited) {
+		api.WriteError(w, api.SignInLimited(limited.Wait))
+		return
+	}
 	if err != nil {
 		e := ss.server.KeyRefusal(ctx, err)
 		api.WriteError(w, e)

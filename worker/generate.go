@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 
+	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/authoring"
 	"github.com/eligo/eligo/authoring/llm"
 	"github.com/eligo/eligo/metrics"
@@ -376,7 +377,9 @@ func (g *Generator) Discover(ctx context.Context, tenantID, projectID, what, mod
 }
 
 // resolve checks a request's model and key: the model must be in the
-// table (empty takes the default) and the key present. There is no
+// table (empty takes the default) and the key present. An unknown model
+// is quoted back with any credential in it redacted (a provider key sent
+// as the model's name is never echoed). There is no
 // fallback to another model or to a platform key.
 func (g *Generator) resolve(model string, key llm.Key) (llm.ModelInfo, error) {
 	if model == "" {
@@ -385,7 +388,7 @@ func (g *Generator) resolve(model string, key llm.Key) (llm.ModelInfo, error) {
 	info, ok := g.models.Lookup(model)
 	if !ok {
 		return info, &authoring.RefusedError{Kind: authoring.Unprocessable, Reason: ReasonModelUnknown,
-			Message: fmt.Sprintf("Model %q is not offered; choose one of %v.", model, g.models.Names())}
+			Message: fmt.Sprintf("Model %q is not offered; choose one of %v.", auth.RedactSecrets(model), g.models.Names())}
 	}
 	if key.Empty() {
 		return info, &authoring.RefusedError{Kind: authoring.Unprocessable, Reason: ReasonProviderKeyMissing,

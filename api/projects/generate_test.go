@@ -338,11 +338,13 @@ func TestGenerateRefusals(t *testing.T) {
 		reason  string
 	}{
 		{map[string]string{"x-api-key": g.key, "X-Provider-Key": sentinelKey}, map[string]any{"model": "gpt-99"}, "model_unknown"},
+		// A key sent as the model's name is not quoted back.
+		{map[string]string{"x-api-key": g.key}, map[string]any{"model": sentinelKey}, "model_unknown"},
 		{map[string]string{"x-api-key": g.key}, map[string]any{"model": "scripted-large"}, "provider_key_missing"},
 		{map[string]string{"x-api-key": g.key, "X-Provider-Key": sentinelKey}, map[string]any{"model": "scripted-large", "mode": "refine"}, "seed_not_found"},
 	} {
 		r := g.Do(t, http.MethodPost, p.base+"/generate", tc.headers, jsonBody(t, tc.body))
-		if r.Status != 422 || reason(t, r) != tc.reason {
+		if r.Status != 422 || reason(t, r) != tc.reason || strings.Contains(r.Raw, "sentinel") {
 			t.Errorf("%s: %d %s", tc.reason, r.Status, r.Raw)
 		}
 	}

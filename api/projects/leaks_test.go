@@ -34,19 +34,29 @@ func TestRawSourceIsSandboxed(t *testing.T) {
 	}
 }
 
-// A body refused by validation never echoes the provider key, and a long
-// text is not sent back whole.
+// A body refused by validation never echoes the provider key, whatever
+// member carries it (a misspelt one, one in other letter case, one meant
+// for something else, free text), and a long text is not sent back whole.
 func TestValidationNeverEchoesTheProviderKey(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	key := tenantKey(t, f, "acme", allProjectScopes...)
 	g := newGrantProject(t, f, key)
 	const secret = "sk-proj-SENTINEL0123456789abcdefghijklmnopqrstuv"
+	// A key of no known provider's shape, only random: caught by its look.
+	const random = "Zx8qL2pW9vT4mN7bR1cY6kD3hJ5gF0sA8eU2iSENTINEL"
 	for _, body := range []map[string]any{
 		{"provider_key": secret, "mode": "sideways"},
 		{"provider_key": secret, "extra": map[string]any{"provider_key": secret}},
 		{"provider_key": secret + strings.Repeat("x", 5000)},
 		{"provider_key": secret, "seed_ruleset_id": strings.Repeat("s", 400)},
+		{"provider_keyy": secret},
+		{"Provider_Key": secret, "mode": "sideways", "extra": 1},
+		{"provider_\u212aey": secret, "model": 7},
+		{"mode": secret},
+		{"mode": "sideways", "note": "my key is " + secret + ", thanks"},
+		{"creds": random},
+		{"mode": []any{strings.Repeat("a", 190) + secret}},
 	} {
 		for _, rest := range []string{"/generate", "/generate-and-test", "/discover/fields"} {
 			r := g.do(t, http.MethodPost, rest, body)

@@ -11,8 +11,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/eligo/eligo/auth"
+	"github.com/eligo/eligo/engine"
 )
 
 // A 422 validation item echoes the offending input, as pydantic does, so a
@@ -41,17 +43,51 @@ const (
 )
 
 // Redacted replaces a secret in an echo.
-const Redacted = "[redacted]"
+const Redacted = auth.Redacted
 
 // secretMembers are the names of request members that carry credentials,
-// compared without case, "-" or "_": the provider key of the generation
-// calls and any API key sent in a body.
+// as foldName spells them: the provider key of the generation calls and
+// any API key sent in a body.
 var secretMembers = []string{"providerkey", "xproviderkey", "apikey", "xapikey", "key", "secret", "password", "token", "authorization"}
 
-// isSecretMember reports whether a member called name holds a credential.
+// secretWords are the secret names that make any member whose name holds
+// them a secret one (clientsecret, provider_keyy, my_api_key), and
+// misspeltSecrets those a near miss of which is one too (providerkye):
+// long, distinctive names, so that an ordinary member (keywords,
+// sections, max_tokens) is never taken for a credential.
+var (
+	secretWords     = []string{"providerkey", "apikey", "secret", "password", "authorization"}
+	misspeltSecrets = []string{"providerkey", "xproviderkey", "apikey", "xapikey"}
+)
+
+// isSecretMember reports whether a member called name holds a credential:
+// its name, compared as the JSON decoder compares member names (without
+// case, so Provider_Key and provider_key are one member) and without "-"
+// or "_", is a secret name, holds a secret word, or is what the 422 would
+// call a misspelling of one (engine.Nearest, the suggestion of
+// suggestMembers). Values are judged by their look as well
+// (auth.RedactSecrets), whatever the member is called.
 func isSecretMember(name string) bool {
-	folded := strings.NewReplacer("-", "", "_", "").Replace(strings.ToLower(name))
-	return slices.Contains(secretMembers, folded)
+	folded := foldName(name)
+	if slices.Contains(secretMembers, folded) || engine.Nearest(folded, misspeltSecrets) != "" {
+		return true
+	}
+	return slices.ContainsFunc(secretWords, func(w string) bool { return strings.Contains(folded, w) })
+}
+
+// foldName spells a member name as isSecretMember compares it: "-" and
+// "_" dropped, and every letter folded as encoding/json folds member names
+// (which also takes the Kelvin sign for k and the long s for s), then
+// lower-cased.
+func foldName(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		if r == '-' || r == '_' {
+			continue
+		}
+		b.WriteRune(unicode.ToLower(unicode.ToUpper(unicode.ToLower(r))))
+	}
+	return b.String()
 }
 
 // Echo is the input of a validation item at loc as it may be sent
@@ -70,7 +106,8 @@ func Echo(loc []any, input any) any {
 }
 
 // echoedValue cuts v (a decoded JSON value) for an echo: secret members
-// redacted at every depth, Eligo API keys redacted inside strings, long
+// redacted at every depth, credentials redacted inside strings by their
+// look (auth.RedactSecrets: an Eligo API key keeps its prefix), long
 // strings cut, large or deep objects and arrays and anything past the
 // byte budget summarised as a string saying what was there.
 func echoedValue(v any, depth int, budget *int) any {
@@ -82,8 +119,8 @@ func echoedValue(v any, depth int, budget *int) any {
 		// Nothing past the opening is echoed: only it is read, with room
 		// for a key that starts inside it, so a 5 MB text costs what a
 		// 256-byte one does.
-		s := v[:min(len(v), MaxEchoedString+apiKeyLength)]
-		s = cutInput(strings.ToValidUTF8(redactKeys(s), "\uFFFD"), len(v))
+		s := v[:min(len(v), MaxEchoedString+auth.KeyLength)]
+		s = cutInput(strings.ToValidUTF8(auth.RedactSecrets(s), "\uFFFD"), len(v))
 		*budget -= len(s)
 		return s
 	case map[string]any:
@@ -116,38 +153,4 @@ func echoedValue(v any, depth int, budget *int) any {
 		return out
 	}
 	return v
-}
-
-// apiKeyLength is the length of an API key's text,
-// elg_<8-character prefix>_<43 characters of base64url secret> (see
-// auth.GenerateKey; a test holds the two together).
-const apiKeyLength = len("elg_") + 8 + 1 + 43
-
-// redactKeys replaces every Eligo API key inside s (one a caller pasted
-// into a text member, say) by its public prefix and Redacted: whatever
-// auth.ParseKey accepts is a key.
-func redactKeys(s string) string {
-	const marker = "elg_"
-	if !strings.Contains(s, marker) {
-		return s
-	}
-	var b strings.Builder
-	for {
-		at := strings.Index(s, marker)
-		if at < 0 {
-			b.WriteString(s)
-			return b.String()
-		}
-		b.WriteString(s[:at])
-		s = s[at:]
-		if n := apiKeyLength; len(s) >= n {
-			if prefix, _, err := auth.ParseKey(s[:n]); err == nil {
-				b.WriteString(marker + prefix + "_" + Redacted)
-				s = s[n:]
-				continue
-			}
-		}
-		b.WriteString(marker)
-		s = s[len(marker):]
-	}
 }

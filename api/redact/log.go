@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/eligo/eligo/auth"
 )
 
 // MaxLogged bounds the caller-supplied text a log line may carry: a
@@ -11,12 +13,14 @@ import (
 // costs the log one line of ordinary length, not two megabytes.
 const MaxLogged = 200
 
-// ForLog is s as a log line may carry it: valid UTF-8 and at most
-// MaxLogged bytes, a longer s cut at a character boundary with its
-// full length noted.
+// ForLog is s as a log line may carry it: no credential (auth.RedactSecrets:
+// a provider key is never logged, whatever it was sent as), valid UTF-8
+// and at most MaxLogged bytes, a longer s cut at a character boundary
+// with its full length noted.
 func ForLog(s string) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	return cutInput(s, len(s))
+	total := len(s)
+	s = auth.RedactSecrets(s[:min(len(s), MaxLogged+auth.KeyLength)])
+	return cutInput(strings.ToValidUTF8(s, "\uFFFD"), total)
 }
 
 // cutInput is the opening of a text of total bytes, s (valid UTF-8, at

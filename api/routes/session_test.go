@@ -451,3 +451,70 @@ func TestConsoleSessionCookie(t *testing.T) {
 		})
 	}
 }
+
+// TestConsoleSignInLimits: past its failed sign-ins an address is refused
+// with 429 sign_in_rate_limited and a Retry-After before any key is
+// looked at (a good key too), another address is not; a key prefix named
+// too often is refused alike; and however often a key signs in, it keeps
+// at most auth.MaxSessionsPerKey sessions.
+func TestConsoleSignInLimits(t *testing.T) {
+	t.Parallel()
+	dial := clocktest.NewDial(time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC))
+	f := newFixture(t, api.Config{Clock: dial, Metering: apitest.GenerousMetering(),
+		TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}})
+	key := f.Key(t, "acme", []auth.Scope{auth.ScopeProjectsRead}, time.Time{})
+	signIn := func(from, key string) call.Response {
+		t.Helper()
+		return sessionCall(t, f, http.MethodPost, api.SessionPath,
+			map[string]string{"Sec-Fetch-Site": "same-origin", "X-Forwarded-For": from}, `{"api_key": "`+key+`"}`)
+	}
+	limited := func(what string, r call.Response, maxWait time.Duration) {
+		t.Helper()
+		retry, err := strconv.Atoi(r.Header.Get("Retry-After"))
+		if r.Status != http.StatusTooManyRequests || reason(r) != api.ReasonSignInRateLimited || err != nil ||
+			retry < 1 || time.Duration(retry)*time.Second > maxWait || sessionCookieOf(t, r.Header) != nil ||
+			!strings.Contains(r.Raw, "Try again in "+strconv.Itoa(retry)+" seconds") {
+			t.Fatalf("%s: %d %s (Retry-After %q)", what, r.Status, r.Raw, r.Header.Get("Retry-After"))
+		}
+	}
+
+	for i := range auth.SignInFailuresPerAddress {
+		if r := signIn("198.51.100.7", "elg_nope"+strconv.Itoa(i)); r.Status != http.StatusUnauthorized {
+			t.Fatalf("failed sign-in %d: %d %s", i, r.Status, r.Raw)
+		}
+	}
+	perFailure := auth.SignInWindow / auth.SignInFailuresPerAddress
+	limited("an address past its failures, with a good key", signIn("198.51.100.7", key), perFailure)
+	if r := signIn("198.51.100.8", key); r.Status != http.StatusNoContent {
+		t.Fatalf("another address: %d %s", r.Status, r.Raw)
+	}
+	dial.Advance(perFailure)
+	if r := signIn("198.51.100.7", key); r.Status != http.StatusNoContent {
+		t.Fatalf("the address after its wait: %d %s", r.Status, r.Raw)
+	}
+
+	// A prefix: every sign-in naming it counts, from whatever address.
+	dial.Advance(auth.SignInWindow)
+	for i := range auth.SignInAttemptsPerPrefix {
+		if r := signIn("203.0.113."+strconv.Itoa(i%200), key); r.Status != http.StatusNoContent {
+			t.Fatalf("sign-in %d: %d %s", i, r.Status, r.Raw)
+		}
+	}
+	perAttempt := auth.SignInWindow / auth.SignInAttemptsPerPrefix
+	limited("a prefix named too often", signIn("192.0.2.50", key), perAttempt)
+	wrong := key[:len("elg_12345678_")] + strings.Repeat("A", 43) // the prefix, another secret
+	limited("a wrong secret for that prefix", signIn("192.0.2.51", wrong), perAttempt)
+
+	// Sessions: one sign-in per refill, until past the cap.
+	for range auth.MaxSessionsPerKey {
+		dial.Advance(perAttempt)
+		if r := signIn("192.0.2.52", key); r.Status != http.StatusNoContent {
+			t.Fatalf("paced sign-in: %d %s", r.Status, r.Raw)
+		}
+	}
+	var rows int
+	if err := f.Store.Pool().QueryRow(context.Background(), `SELECT count(*) FROM console_sessions`).Scan(&rows); err != nil ||
+		rows != auth.MaxSessionsPerKey {
+		t.Fatalf("%d live sessions (%v), want auth.MaxSessionsPerKey = %d", rows, err, auth.MaxSessionsPerKey)
+	}
+}
