@@ -8,6 +8,7 @@ import {
   answerText,
   choiceLabel,
   decideBody,
+  decideTarget,
   fieldLabel,
   formatDate,
   ordinalToISO,
@@ -20,6 +21,7 @@ import {
   progress,
   textOfValue,
   unitOf,
+  type Target,
 } from '../src/answers.js';
 import type { Field } from '../src/types.js';
 
@@ -199,4 +201,13 @@ test('values and notes read as people write them', () => {
   assert.equal(answerText(field('decimal', { field_id: 'e.hours_12_months' }), { text: '1250.10', json: '1250.10' }), '1250.10 hours');
   assert.equal(answerText(field('bool'), { text: 'no', json: 'false' }), 'No');
   assert.equal(answerText(field('date'), { text: '1990-04-21', json: '"1990-04-21"' }), '21 April 1990');
+});
+
+test('decideTarget: a slug is decided by its slug, so the cut in force on the decision date answers', () => {
+  const cases: [Target, string, Target][] = [
+    [{ kind: 'ruleset', id: 'demo/snap-income' }, 'snap_income:20261001-abc', { kind: 'ruleset', id: 'demo/snap-income' }],
+    [{ kind: 'ruleset', id: 'snap_income:20251001-def' }, 'snap_income:20251001-def', { kind: 'ruleset', id: 'snap_income:20251001-def' }],
+    [{ kind: 'rulebook', id: 'demo/benefits' }, 'rb_123', { kind: 'rulebook', id: 'rb_123' }],
+  ];
+  for (const [route, shownId, want] of cases) assert.deepEqual(decideTarget(route, shownId), want, `${route.kind} ${route.id}`);
 });
