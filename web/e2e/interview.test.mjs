@@ -155,6 +155,7 @@ test('the public rulebooks are listed; answering one asks to sign in', async (t)
   assert.match(await page.locator('#rulebooks-section').innerText(), /needs signing in/);
   await book.locator('a').click();
   await page.waitForSelector('h1:has-text("Sign in to answer this rulebook")');
+  assert.match(await page.locator('#rulebook-sign-in').innerText(), /listed in the catalogue for everyone, but the service answers rulebooks only to signed-in teams/);
   assert.equal(await page.locator('main a[href="#/sign-in"]').count(), 1);
   await axe(page, 'rulebook-anonymous');
   // A team's private ruleset is not there for anyone else.

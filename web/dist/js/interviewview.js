@@ -47,7 +47,7 @@ export async function showInterview(main, target) {
         }
     }
     if (target.kind === 'rulebook' && !signedIn) {
-        main.replaceChildren(h('h1', { tabindex: '-1' }, 'Sign in to answer this rulebook'), h('p', {}, 'Rulebooks combine several rulesets and are answered by signed-in teams. ', h('a', { href: '#/sign-in' }, 'Sign in'), ', then come back to this page.'), h('p', {}, h('a', { href: '#/' }, 'Back to all rulesets')));
+        main.replaceChildren(h('h1', { tabindex: '-1' }, 'Sign in to answer this rulebook'), h('p', { id: 'rulebook-sign-in' }, 'Rulebooks combine several rulesets into one interview. A public rulebook is listed in the catalogue for everyone, but the service answers rulebooks only to signed-in teams and programs with a key. ', h('a', { href: '#/sign-in' }, 'Sign in'), ', then come back to this page.'), h('p', {}, h('a', { href: '#/' }, 'Back to all rulesets')));
         return;
     }
     const client = new Api(signedIn);
