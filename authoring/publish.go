@@ -24,6 +24,10 @@ type PublishRequest struct {
 	// ForceUnsafe publishes despite failing tests or contract checks and
 	// records publish_force_bypass.
 	ForceUnsafe bool
+	// Visibility is "public", "private" or empty (publish.VisibilityKeep):
+	// the visibility of the cut the slug points at now, private for a new
+	// slug, so that a new version of a public programme stays public.
+	Visibility string
 	// SourceTargets binds declared sources to project sources; a declared
 	// source without one binds by its declaration.
 	SourceTargets map[string]SourceTarget
@@ -41,7 +45,8 @@ type Published struct {
 	Review review.Report
 }
 
-// Publish publishes the project's draft through the publisher, privately:
+// Publish publishes the project's draft through the publisher, with the
+// visibility asked for (by default the slug's current cut's, else private):
 // every test and contract check must pass unless ForceUnsafe; every
 // declared source must bind to a project source (licensed, and public when
 // cited by url); every quote must be in its source's text. Each reference
@@ -80,7 +85,7 @@ func (s *Service) Publish(ctx context.Context, tenantID, projectID string, req P
 	}
 	pr := publish.RulesetRequest{TenantID: tenantID, Filename: "draft.rules", Source: text, Slug: req.Slug, Name: req.Name,
 		Sources: map[string][]byte{}, SourceDetails: map[string]store.SourceCheck{}, Cases: w.Acceptance.Cases,
-		ForceUnsafe: req.ForceUnsafe, Actor: req.Actor}
+		ForceUnsafe: req.ForceUnsafe, Visibility: req.Visibility, Actor: req.Actor}
 	for _, b := range w.bindings {
 		pr.Sources[b.decl.ID] = []byte(b.src.Text)
 		sum := sha256.Sum256([]byte(b.src.Text))

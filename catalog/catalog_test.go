@@ -67,7 +67,7 @@ func (b *bundle) untold(t testing.TB) *catalog.Catalog {
 func (b *bundle) cut(t testing.TB, tenant, slug string, src []byte, public bool) publish.RulesetResult {
 	t.Helper()
 	res, err := b.publish.Ruleset(context.Background(), publish.RulesetRequest{
-		TenantID: tenant, Filename: "leave.rules", Source: src, Slug: slug, Public: public, Actor: "test"})
+		TenantID: tenant, Filename: "leave.rules", Source: src, Slug: slug, Visibility: publish.VisibilityOf(public), Actor: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -47,6 +47,9 @@ type promotion struct {
 	live       *liveComposition
 	advisories []PolarityAdvisory
 	audit      []store.Audit
+	// publicize is the candidate's id when it takes the public visibility
+	// of the prior live cut (set by candidateVisibility).
+	publicize []string
 }
 
 // promoteStage is one go-live gate; its name is what a refusal names.
@@ -58,6 +61,7 @@ type promoteStage struct {
 // promoteStages are the go-live gates of a promotion, in order.
 var promoteStages = [...]promoteStage{
 	{StageCandidateTests, (*Publisher).candidateTests},
+	{"artefact_visibility", (*Publisher).candidateVisibility},
 	{StageComposition, (*Publisher).promotedComposition},
 	{StagePresencePolarity, (*Publisher).presencePolarity},
 }
@@ -147,7 +151,12 @@ func (p *Publisher) Promote(ctx context.Context, req PromoteRequest) (RulebookRe
 	audit := append([]store.Audit{{Kind: "ruleset_promoted", Detail: map[string]any{
 		"actor": req.Actor, "section_id": req.Section, "ruleset_id": row.ID, "prior_ruleset_id": pr.prior}}}, pr.audit...)
 	w, err := p.writeRulebook(ctx, pr.rulebook, store.RulebookWrite{TenantID: req.TenantID, RulebookID: rb.ID, Draft: &pr.draft,
-		Release: release, ArchiveRulesets: archive, Audit: audit})
+		Release: release, ArchiveRulesets: archive, PublicizeRulesets: pr.publicize, Audit: audit})
+	if err == nil {
+		// The candidate's slug now resolves to it, public or archived
+		// changes included: this process reads it at once.
+		p.catalog.Forget(row)
+	}
 	res, err := p.written(w, err)
 	res.Advisories = pr.advisories
 	if err == nil && pr.prior != row.ID {
@@ -173,6 +182,33 @@ func (p *Publisher) diffAgainst(ctx context.Context, tenant, prior string, rules
 		return nil
 	}
 	return &d
+}
+
+// candidateVisibility keeps a public section public: when the prior live
+// cut is public and the candidate private, the candidate is made public
+// with the promotion (the prior is archived by it, so the slug would
+// otherwise leave the public). A candidate citing project artefacts can
+// never be public, so it is refused instead, saying why.
+func (p *Publisher) candidateVisibility(ctx context.Context, pr *promotion) error {
+	if pr.prior == "" || pr.prior == pr.candidate.ID || pr.candidate.Visibility == store.VisibilityPublic {
+		return nil
+	}
+	prior, err := p.store.RulesetByRef(ctx, pr.prior)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("visibility of the live cut %s: %w", pr.prior, err)
+	}
+	if prior.Visibility != store.VisibilityPublic {
+		return nil
+	}
+	if catalog.CitesArtefacts(pr.candidate.Rules) {
+		return &RefusedError{Reason: ErrArtefactPublic, Message: fmt.Sprintf(
+			"the live cut %s is public and its successor keeps that visibility, but %s cites project artefacts, which are never public", pr.prior, pr.candidate.ID)}
+	}
+	pr.publicize = []string{pr.candidate.ID}
+	return nil
 }
 
 // candidateTests runs the test cases the candidate was published with.

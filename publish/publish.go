@@ -73,9 +73,12 @@ type RulesetRequest struct {
 	// Name overrides the ruleset's name (default: the file's name header,
 	// else the section id title-cased).
 	Name string
-	// Public makes the ruleset visible to everyone, anonymous callers
-	// included; otherwise only the tenant sees it.
-	Public bool
+	// Visibility is store.VisibilityPublic (everyone, anonymous callers
+	// included, sees the cut), store.VisibilityPrivate (only the tenant
+	// does) or VisibilityKeep: the visibility of the cut the slug points at
+	// now, so that a public programme stays public through new versions;
+	// private for a new slug.
+	Visibility string
 	// Sources maps cited source ids to their text. When given, every
 	// quote must appear in its source's text (white space collapsed) or
 	// the publish is refused, and each reference then shows the text's
@@ -114,6 +117,11 @@ type RulesetResult struct {
 	ContentDigest string
 	// Visibility is "public" or "private" as stored; empty when refused.
 	Visibility string
+	// VisibilityFrom says where Visibility came from: VisibilityRequested,
+	// VisibilityKept (the previous cut's) or VisibilityNewSlug (the
+	// default for a slug with no cut yet); empty when refused before the
+	// visibility stage.
+	VisibilityFrom string
 	// Reused is true when the slug already held this exact content: the
 	// existing cut (same id and version) was reused.
 	Reused bool
@@ -188,10 +196,6 @@ func (p *Publisher) storeCut(ctx context.Context, c *rulesetCut) (RulesetResult,
 	if req.Name != "" {
 		name = req.Name
 	}
-	visibility := store.VisibilityPrivate
-	if req.Public {
-		visibility = store.VisibilityPublic
-	}
 	cases, err := json.Marshal(req.Cases)
 	if err != nil {
 		return res, fmt.Errorf("encode test cases: %w", err)
@@ -201,7 +205,7 @@ func (p *Publisher) storeCut(ctx context.Context, c *rulesetCut) (RulesetResult,
 		Description: r.Description, RuleCount: r.NumCriteria(), ContentDigest: res.ContentDigest,
 		SourceText: string(req.Source), SourceDigest: catalog.SourceDigest(req.Source),
 		CompiledIR: ir, IRVersion: engine.IRVersion, EngineVersion: engine.Version,
-		Visibility: visibility, SourceChecks: c.checks, Audit: c.audit, TestCases: cases, Provenance: req.Provenance,
+		Visibility: c.visibility, SourceChecks: c.checks, Audit: c.audit, TestCases: cases, Provenance: req.Provenance,
 		PublishedAt: p.clock.Now(),
 	})
 	if refused := slugRefusal("store", res.Slug, err); refused != nil {

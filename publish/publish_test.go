@@ -159,7 +159,7 @@ func TestPublishVersionsReuseAndPointer(t *testing.T) {
 
 	// An explicit slug and name override the file's.
 	other := req
-	other.Slug, other.Name, other.Public = "acme/other-leave", "Other leave", true
+	other.Slug, other.Name, other.Visibility = "acme/other-leave", "Other leave", store.VisibilityPublic
 	res, err = newPublisher(st, publish.Config{}).Ruleset(ctx, other)
 	if err != nil {
 		t.Fatal(err)
@@ -208,7 +208,7 @@ func TestPublishRefusalsLeaveOnlyAnAuditEvent(t *testing.T) {
 		{"reserved namespace", "", publish.RulesetRequest{Source: rules("12"), Slug: "eligo/leave"}, publish.ErrReservedNamespace, "slug"},
 		{"configured reserved namespace", "gov", publish.RulesetRequest{Source: rules("12"), Slug: "gov/leave"}, publish.ErrReservedNamespace, "slug"},
 		{"compile error", "", publish.RulesetRequest{Source: []byte("section leave\nfield x int\n")}, publish.ErrCompile, "compile"},
-		{"artefact made public", "", publish.RulesetRequest{Source: artefactRules, Slug: "newcomer/files", Public: true}, publish.ErrArtefactPublic, "artefact_visibility"},
+		{"artefact made public", "", publish.RulesetRequest{Source: artefactRules, Slug: "newcomer/files", Visibility: store.VisibilityPublic}, publish.ErrArtefactPublic, "artefact_visibility"},
 		{"unverified quote", "", publish.RulesetRequest{Source: rules("12"), Slug: "newcomer/leave", Sources: map[string][]byte{"law": []byte("nothing cited here")}}, publish.ErrSourceUnverified, "quotes"},
 		{"failing test", "", publish.RulesetRequest{Source: rules("12"), Slug: "newcomer/leave", Cases: failing}, publish.ErrTestsFailed, "tests"},
 	}
@@ -370,5 +370,57 @@ func TestPublishVerifiesSources(t *testing.T) {
 	row, err := st.RulesetByRef(ctx, res.RulesetID)
 	if err != nil || row.SourceChecks["law"].ContentDigest == "" || row.SourceChecks["law"].VerifiedAt.IsZero() {
 		t.Fatalf("stored checks = %+v, %v", row.SourceChecks, err)
+	}
+}
+
+// A new version keeps the visibility of the cut its slug points at unless
+// the request names one: a public programme stays public through new
+// versions, a new slug starts private, and public visibility kept for
+// rules citing project artefacts is refused, saying so.
+func TestPublishVisibilityFollowsTheSlug(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, _ := newStore(t)
+	p := newPublisher(st, publish.Config{})
+	artefacts := append([]byte("ruleset \"acme/leave\"\n"), artefactRules...)
+	steps := []struct {
+		name       string
+		source     []byte
+		visibility string
+		makePublic bool // make the published cut public afterwards
+		want, from string
+		refused    string // part of the refusal's message; "" for none
+	}{
+		{"first version of a new slug", rules("10"), publish.VisibilityKeep, true, store.VisibilityPrivate, publish.VisibilityNewSlug, ""},
+		{"next version of a public slug", rules("11"), publish.VisibilityKeep, false, store.VisibilityPublic, publish.VisibilityKept, ""},
+		{"artefacts under a public slug", artefacts, publish.VisibilityKeep, false, "", "", "keeps its visibility"},
+		{"artefacts asked private", artefacts, store.VisibilityPrivate, false, store.VisibilityPrivate, publish.VisibilityRequested, ""},
+		{"next version of a private slug", rules("12"), publish.VisibilityKeep, false, store.VisibilityPrivate, publish.VisibilityKept, ""},
+		{"asked public", rules("13"), store.VisibilityPublic, false, store.VisibilityPublic, publish.VisibilityRequested, ""},
+	}
+	for _, s := range steps {
+		res, err := p.Ruleset(ctx, publish.RulesetRequest{TenantID: "acme", Filename: "leave.rules", Source: s.source, Visibility: s.visibility, Actor: "test"})
+		if s.refused != "" {
+			var refused *publish.RefusedError
+			if !errors.Is(err, publish.ErrArtefactPublic) || !errors.As(err, &refused) || !strings.Contains(refused.Message, s.refused) {
+				t.Fatalf("%s: %v, want an artefact refusal saying %q", s.name, err, s.refused)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		row, err := st.RulesetByRef(ctx, res.RulesetID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Visibility != s.want || row.Visibility != s.want || res.VisibilityFrom != s.from {
+			t.Fatalf("%s: visibility %q (stored %q) from %q, want %q from %q", s.name, res.Visibility, row.Visibility, res.VisibilityFrom, s.want, s.from)
+		}
+		if s.makePublic {
+			if _, err := p.SetVisibility(ctx, "acme", res.RulesetID, store.VisibilityPublic); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 }

@@ -22,7 +22,9 @@ type rulesetCut struct {
 	checks map[string]store.SourceCheck
 	// audit are events to write with the cut (publish_force_bypass).
 	audit []store.Audit
-	res   RulesetResult
+	// visibility is the cut's, settled by the visibility stage.
+	visibility string
+	res        RulesetResult
 }
 
 // stage is one named gate of a publish. run returns a *RefusedError to
@@ -39,6 +41,7 @@ var rulesetStages = [...]stage{
 	{"compile", (*Publisher).compileStage},
 	{"analysis", (*Publisher).analysisStage},
 	{"slug", (*Publisher).slugStage},
+	{"visibility", (*Publisher).visibilityStage},
 	{"artefact_visibility", (*Publisher).artefactStage},
 	{"quotes", (*Publisher).quotesStage},
 	{"tests", (*Publisher).testsStage},
@@ -79,12 +82,60 @@ func (p *Publisher) slugStage(ctx context.Context, c *rulesetCut) error {
 	return nil
 }
 
-// artefactStage refuses public content citing project artefacts.
-func (p *Publisher) artefactStage(ctx context.Context, c *rulesetCut) error {
-	if c.req.Public {
-		return checkPublic(c.rules)
+// The visibility a publish asks for (RulesetRequest.Visibility), beside
+// store.VisibilityPublic and store.VisibilityPrivate, and where the
+// visibility of the cut came from (RulesetResult.VisibilityFrom).
+const (
+	// VisibilityKeep asks for the visibility of the cut the slug points
+	// at now (private for a new slug): a new version of a public
+	// programme stays public unless the team says otherwise.
+	VisibilityKeep = ""
+	// VisibilityRequested: the request named the visibility.
+	VisibilityRequested = "requested"
+	// VisibilityKept: the visibility of the cut the slug pointed at.
+	VisibilityKept = "kept"
+	// VisibilityNewSlug: the slug had no cut of the tenant's, so the cut
+	// is private until made public.
+	VisibilityNewSlug = "new_slug"
+)
+
+// visibilityStage settles the cut's visibility: the request's, else the
+// one of the cut the slug points at now, else private. The slug's cut is
+// read from the database, not the reference cache, so a visibility
+// changed a moment ago is the one kept.
+func (p *Publisher) visibilityStage(ctx context.Context, c *rulesetCut) error {
+	switch v := c.req.Visibility; v {
+	case store.VisibilityPublic, store.VisibilityPrivate:
+		c.visibility, c.res.VisibilityFrom = v, VisibilityRequested
+	case VisibilityKeep:
+		row, err := p.catalog.Owned(ctx, c.req.TenantID, c.res.Slug)
+		switch {
+		case errors.Is(err, catalog.ErrNotFound):
+			c.visibility, c.res.VisibilityFrom = store.VisibilityPrivate, VisibilityNewSlug
+		case err != nil:
+			return fmt.Errorf("visibility of the cut %q points at: %w", c.res.Slug, err)
+		default:
+			c.visibility, c.res.VisibilityFrom = row.Visibility, VisibilityKept
+		}
+	default:
+		return fmt.Errorf("publish visibility %q: want %q, %q or empty", v, store.VisibilityPublic, store.VisibilityPrivate)
 	}
 	return nil
+}
+
+// artefactStage refuses public content citing project artefacts; when the
+// public visibility was kept from the slug's cut, the refusal says so and
+// how to publish privately instead.
+func (p *Publisher) artefactStage(ctx context.Context, c *rulesetCut) error {
+	if c.visibility != store.VisibilityPublic {
+		return nil
+	}
+	err := checkPublic(c.rules)
+	var refused *RefusedError
+	if c.res.VisibilityFrom == VisibilityKept && errors.As(err, &refused) {
+		refused.Message = fmt.Sprintf("%q is public and a new version keeps its visibility, but the rules cite project artefacts, which are never public; publish with visibility private", c.res.Slug)
+	}
+	return err
 }
 
 // quotesStage verifies every quote against the supplied source texts,
@@ -172,4 +223,13 @@ func caseNames(results []engine.CaseResult) []string {
 		names[i] = cr.Name
 	}
 	return names
+}
+
+// VisibilityOf is the visibility a yes-or-no "public" asks for: public or
+// private, never VisibilityKeep (for callers that always choose).
+func VisibilityOf(public bool) string {
+	if public {
+		return store.VisibilityPublic
+	}
+	return store.VisibilityPrivate
 }

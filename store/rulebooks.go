@@ -333,6 +333,10 @@ type RulebookWrite struct {
 	// ArchiveRulesets are cuts of the tenant to archive (a promotion's
 	// prior live cut).
 	ArchiveRulesets []string
+	// PublicizeRulesets are cuts of the tenant to make public (a
+	// promotion's candidate taking the public visibility of the live cut
+	// it replaces); each writes a ruleset_visibility_changed event.
+	PublicizeRulesets []string
 	// Audit are events written with the change; their details gain the
 	// rulebook_id.
 	Audit []Audit
@@ -384,8 +388,41 @@ RETURNING ` + sqlReleaseColumns
 	sqlSetHead = `
 UPDATE rulebooks SET current_release_id = $2::uuid, status = 'active', publication_pending = false, updated_at = now()
 WHERE id = $1`
-	sqlArchiveCut = `UPDATE rulesets SET status = 'archived', updated_at = now() WHERE id = $1 AND tenant_id = $2 AND status <> 'archived' RETURNING slug`
+	sqlArchiveCut   = `UPDATE rulesets SET status = 'archived', updated_at = now() WHERE id = $1 AND tenant_id = $2 AND status <> 'archived' RETURNING slug`
+	sqlPublicizeCut = `UPDATE rulesets SET visibility = 'public', updated_at = now() WHERE id = $1 AND tenant_id = $2 AND visibility <> 'public' RETURNING slug`
 )
+
+// updateCuts runs query (sqlArchiveCut, sqlPublicizeCut) on each of the
+// tenant's cuts ids inside a rulebook write, notifying every process's
+// caches of each cut it changed and, when event is set, recording it with
+// detail and the cut's id. A cut already so, or not the tenant's, is left
+// alone.
+func updateCuts(ctx context.Context, tx pgx.Tx, tenantID, query string, ids []string, event string, detail map[string]any) error {
+	for _, id := range ids {
+		var slug string
+		err := tx.QueryRow(ctx, query, id, tenantID).Scan(&slug)
+		if errors.Is(err, pgx.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("update cut %s: %w", id, err)
+		}
+		if err := notify(ctx, tx, Invalidation{Kind: InvalidateRuleset, ID: id, Slug: slug}); err != nil {
+			return err
+		}
+		if event == "" {
+			continue
+		}
+		d := map[string]any{"ruleset_id": id}
+		for k, v := range detail {
+			d[k] = v
+		}
+		if err := insertAuditEvent(ctx, tx, tenantID, event, d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 func scanRelease(row pgx.Row) (Release, error) {
 	var r Release
@@ -430,18 +467,12 @@ func (s *Store) WriteRulebook(ctx context.Context, w RulebookWrite) (RulebookWri
 				return err
 			}
 		}
-		for _, id := range w.ArchiveRulesets {
-			var slug string
-			err := tx.QueryRow(ctx, sqlArchiveCut, id, w.TenantID).Scan(&slug)
-			if errors.Is(err, pgx.ErrNoRows) {
-				continue // archived already, or not the tenant's: nothing changed
-			}
-			if err != nil {
-				return fmt.Errorf("archive %s: %w", id, err)
-			}
-			if err := notify(ctx, tx, Invalidation{Kind: InvalidateRuleset, ID: id, Slug: slug}); err != nil {
-				return err
-			}
+		if err := updateCuts(ctx, tx, w.TenantID, sqlArchiveCut, w.ArchiveRulesets, "", nil); err != nil {
+			return err
+		}
+		if err := updateCuts(ctx, tx, w.TenantID, sqlPublicizeCut, w.PublicizeRulesets, "ruleset_visibility_changed",
+			map[string]any{"visibility": VisibilityPublic, "reason": "promoted"}); err != nil {
+			return err
 		}
 		if w.Release != nil {
 			rel, reused, err := publishRelease(ctx, tx, cur.ID, w.Release)

@@ -190,7 +190,7 @@ func (f *Fixture) Key(t testing.TB, tenant string, scopes []auth.Scope, expires 
 func (f *Fixture) Publish(t testing.TB, tenant, slug string, source []byte, public bool) publish.RulesetResult {
 	t.Helper()
 	res, err := f.Publisher.Ruleset(context.Background(), publish.RulesetRequest{
-		TenantID: tenant, Filename: slug + ".rules", Source: source, Slug: slug, Public: public, Actor: "test",
+		TenantID: tenant, Filename: slug + ".rules", Source: source, Slug: slug, Visibility: publish.VisibilityOf(public), Actor: "test",
 	})
 	if err != nil {
 		t.Fatalf("publish %s: %v", slug, err)
@@ -203,7 +203,7 @@ func (f *Fixture) PublishCasebank(t testing.TB, tenant, name, slug string, publi
 	t.Helper()
 	cb := Casebank(t, name)
 	res, err := f.Publisher.Ruleset(context.Background(), publish.RulesetRequest{
-		TenantID: tenant, Filename: name + ".rules", Source: cb.Rules, Slug: slug, Public: public,
+		TenantID: tenant, Filename: name + ".rules", Source: cb.Rules, Slug: slug, Visibility: publish.VisibilityOf(public),
 		Cases: cb.Cases, Actor: "test",
 	})
 	if err != nil {

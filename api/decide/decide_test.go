@@ -530,7 +530,7 @@ func TestDecideExplanationReferencesMatchExplain(t *testing.T) {
 	f := newFixture(t, api.Config{})
 	law := []byte("The Leave Act.\nLeave is granted to an employee with twelve months of service\non request.\n")
 	if _, err := f.Publisher.Ruleset(context.Background(), publish.RulesetRequest{
-		TenantID: "acme", Filename: "leave.rules", Source: apitest.LeaveRules("12"), Public: true,
+		TenantID: "acme", Filename: "leave.rules", Source: apitest.LeaveRules("12"), Visibility: publish.VisibilityOf(true),
 		Sources: map[string][]byte{"law": law}, Actor: "test",
 	}); err != nil {
 		t.Fatal(err)

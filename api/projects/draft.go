@@ -94,6 +94,7 @@ type publishInput struct {
 		Name          string                            `json:"name,omitempty" maxLength:"200" doc:"Display name; default the draft's name header."`
 		Slug          string                            `json:"slug,omitempty" maxLength:"200" doc:"Slug to publish under; default the draft's ruleset header."`
 		ForceUnsafe   bool                              `json:"force_unsafe,omitempty" doc:"Publish despite failing tests or contract checks; audited as publish_force_bypass."`
+		Visibility    string                            `json:"visibility,omitempty" enum:"public,private" doc:"Who may use the new version: public (anonymous callers too) or private (the tenant only). Default: the visibility of the version the slug points at now; private for a new slug."`
 		SourceTargets map[string]authoring.SourceTarget `json:"source_targets,omitempty" doc:"Declared source id to the project source it cites and how."`
 	} `required:"false"`
 }
@@ -105,7 +106,8 @@ type publishResponse struct {
 	Version          string                     `json:"version" doc:"v<N>."`
 	ContentDigest    string                     `json:"content_digest"`
 	Reused           bool                       `json:"reused" doc:"The slug already held this exact content; its cut was reused."`
-	Visibility       string                     `json:"visibility" enum:"private"`
+	Visibility       string                     `json:"visibility" enum:"public,private" doc:"Who may use the new version."`
+	VisibilityFrom   string                     `json:"visibility_from" enum:"requested,kept,new_slug" doc:"Where visibility came from: the request's visibility, kept from the version the slug pointed at, or the private default of a new slug."`
 	TestsPassing     int                        `json:"tests_passing"`
 	TestsTotal       int                        `json:"tests_total"`
 	Failures         []authoring.TestResult     `json:"failures" nullable:"false" doc:"Failing tests published anyway under force_unsafe."`
@@ -128,7 +130,7 @@ func (h *handler) publish(ctx context.Context, in *publishInput) (*publishOutput
 	p, _ := auth.PrincipalFrom(ctx)
 	req := authoring.PublishRequest{Actor: p.KeyPrefix}
 	if b := in.Body; b != nil {
-		req.Name, req.Slug, req.ForceUnsafe, req.SourceTargets = b.Name, b.Slug, b.ForceUnsafe, b.SourceTargets
+		req.Name, req.Slug, req.ForceUnsafe, req.SourceTargets, req.Visibility = b.Name, b.Slug, b.ForceUnsafe, b.SourceTargets, b.Visibility
 	}
 	res, err := h.authoring.Publish(ctx, tenant, in.ProjectID, req)
 	if err != nil {
@@ -136,7 +138,7 @@ func (h *handler) publish(ctx context.Context, in *publishInput) (*publishOutput
 	}
 	w := res.Workup
 	o := publishResponse{RulesetID: res.RulesetID, Slug: res.Slug, Version: res.Version, ContentDigest: res.ContentDigest,
-		Reused: res.Reused, Visibility: res.Visibility, TestsPassing: w.Acceptance.TestsPassing, TestsTotal: w.Acceptance.TestsTotal,
+		Reused: res.Reused, Visibility: res.Visibility, VisibilityFrom: res.VisibilityFrom, TestsPassing: w.Acceptance.TestsPassing, TestsTotal: w.Acceptance.TestsTotal,
 		Failures: w.Acceptance.Failures(), ReviewHint: res.Review.ReviewHint(), SourceCheck: w.SourceCheck,
 		SourceQuestions: w.Questions, ProvenanceReport: w.Provenance, Findings: res.Findings}
 	if o.Findings == nil {

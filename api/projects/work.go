@@ -67,6 +67,7 @@ func registerWork(s *api.Server, h *handler, op func(id, method, path, summary, 
 		{Status: http.StatusForbidden, ReasonCode: api.ReasonReservedNamespace, Meaning: "the slug is under the service's reserved prefix."},
 		{Status: http.StatusForbidden, ReasonCode: api.ReasonNamespaceOwned, Meaning: "the slug's namespace belongs to another tenant; answered whether or not the slug exists."},
 		{Status: http.StatusConflict, ReasonCode: api.ReasonSlugConflict, Meaning: "another tenant holds the slug, under a namespace of the caller's own (from before namespaces were owned)."},
+		{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonArtefactPublicVisibility, Meaning: "the new version would be public (asked for, or kept from the slug's public version) and the draft cites project artefacts; send `visibility: private`."},
 	}
 	api.Register(s, pub, h.publish)
 
@@ -82,10 +83,11 @@ var draftDoc = "A declared source binds to a project source by `source_targets` 
 	fmt.Sprintf("The search is bounded: the first %d MiB of each source's text, quotes of at most %d words, the first %d unverified quotes of a draft.",
 		source.MaxNearestScan>>20, source.MaxNearestQuoteWords, authoring.MaxNearestQuotes)
 
-var publishDoc = "Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. " +
+var publishDoc = "Publishes the draft through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. " +
 	"`source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). " +
 	"The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. " + api.NamespaceDoc + " " +
-	"201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. " + draftDoc
+	"`visibility` (`public` or `private`) chooses who may use the new version; without it the new version keeps the visibility of the version the slug points at now (a public programme stays public through new versions), and the first version of a slug is private. " +
+	"201 with `ruleset_id`, `version`, `visibility` and `visibility_from` (`requested`, `kept` from the slug's previous version, or `new_slug`), `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. " + draftDoc
 
 // wireCase is a test case as requests carry it.
 type wireCase struct {

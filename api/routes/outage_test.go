@@ -77,7 +77,7 @@ func TestDecideAnswersThroughADatabaseOutage(t *testing.T) {
 		}
 	})
 	if _, err := sv.Publisher.Ruleset(ctx, publish.RulesetRequest{TenantID: "acme", Filename: "leave.rules",
-		Source: apitest.LeaveRules("12"), Slug: "acme/leave", Public: true, Actor: "test"}); err != nil {
+		Source: apitest.LeaveRules("12"), Slug: "acme/leave", Visibility: publish.VisibilityOf(true), Actor: "test"}); err != nil {
 		t.Fatal(err)
 	}
 	// An internal key: its outage share (5% of 100,000,000) covers the

@@ -15,8 +15,8 @@ import (
 	"github.com/eligo/eligo/publish"
 )
 
-// runPublish is `eligo publish FILE --tenant T [--cases C.json] [--public]
-// [--slug S]`: the operator's way onto the one publish path
+// runPublish is `eligo publish FILE --tenant T [--cases C.json]
+// [--public|--private] [--slug S]`: the operator's way onto the one publish path
 // (publish.Publisher.Ruleset). Flags may come before or after FILE.
 func runPublish(ctx context.Context, clk clock.Clock, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("publish", flag.ContinueOnError)
@@ -26,20 +26,25 @@ func runPublish(ctx context.Context, clk clock.Clock, args []string, stdout, std
 	casesPath := fs.String("cases", "", "test cases (a cases.json array); every case must pass")
 	sourcesPath := fs.String("sources", "", "cited texts with one `== <source id> ==` section per source, to verify every quote against\n(default: source.txt, source.md or source.html beside FILE; \"none\" publishes unverified)")
 	public := fs.Bool("public", false, "make the ruleset public (anonymous callers can use it)")
+	private := fs.Bool("private", false, "make the ruleset private (only the tenant can use it)\n(default: the visibility of the cut the slug points at now; private for a new slug)")
 	slug := fs.String("slug", "", "slug to publish under (default: the file's ruleset header)")
 	name := fs.String("name", "", "ruleset name (default: the file's name header)")
 	force := fs.Bool("force-unsafe", false, "publish despite failing cases; records a publish_force_bypass audit event")
 	reserved := fs.String("reserved-namespace", publish.DefaultReservedNamespace, "slug prefix no tenant may publish under")
-	usage := errors.New("usage: eligo publish FILE --tenant T [--cases C.json] [--public] [--slug S]")
+	usage := errors.New("usage: eligo publish FILE --tenant T [--cases C.json] [--public|--private] [--slug S]")
 
 	files, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(files) != 1 || *tenant == "" {
+	if len(files) != 1 || *tenant == "" || (*public && *private) {
 		return usage
 	}
 	file := files[0]
+	visibility := publish.VisibilityKeep
+	if *public || *private {
+		visibility = publish.VisibilityOf(*public)
+	}
 	if err := checkTenant(*tenant); err != nil {
 		return err
 	}
@@ -78,7 +83,7 @@ func runPublish(ctx context.Context, clk clock.Clock, args []string, stdout, std
 	}
 	defer closeDB()
 	res, err := publisher.Ruleset(ctx, publish.RulesetRequest{
-		TenantID: *tenant, Filename: file, Source: src, Slug: *slug, Name: *name, Public: *public,
+		TenantID: *tenant, Filename: file, Source: src, Slug: *slug, Name: *name, Visibility: visibility,
 		Sources: sources, Cases: cases, ForceUnsafe: *force, Actor: "cli",
 	})
 	for _, w := range res.Warnings {

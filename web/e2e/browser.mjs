@@ -183,7 +183,8 @@ export async function answerAll(page, values) {
  * answered for it: the next question, or the decision dated that day.
  */
 export async function decideAsOf(page, date) {
-  await page.locator('#asof summary').click();
+  // Opened once; a second date is typed into the open form.
+  if (!(await page.locator('#asof').evaluate((d) => d.open))) await page.locator('#asof summary').click();
   await page.fill('#decision-date', date);
   const answered = page.waitForResponse((r) => r.url().endsWith('/decide') && (r.request().postData() ?? '').includes(`"decision_date":"${date}"`));
   await page.click('#decision-date-apply');

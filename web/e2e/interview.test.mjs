@@ -155,6 +155,7 @@ test('the public rulebooks are listed; answering one asks to sign in', async (t)
   assert.match(await page.locator('#rulebooks-section').innerText(), /needs signing in/);
   await book.locator('a').click();
   await page.waitForSelector('h1:has-text("Sign in to answer this rulebook")');
+  assert.match(await page.locator('#rulebook-sign-in').innerText(), /listed in the catalogue for everyone, but the service answers rulebooks only to signed-in teams/);
   assert.equal(await page.locator('main a[href="#/sign-in"]').count(), 1);
   await axe(page, 'rulebook-anonymous');
   // A team's private ruleset is not there for anyone else.
@@ -199,6 +200,41 @@ test('decide as of a date inside a ruleset’s period clears the period note', a
   // Back to today: the note returns exactly when the period has ended.
   await page.click('#decision-date-clear');
   if (today.decision_date > '2026-09-30') await note.waitFor();
+  clean();
+});
+
+test('decide as of a date in an earlier period: that period’s rules answer, under the address the page was opened at', async (t) => {
+  // FY2026 limits a household of one to $1,696 gross a month, FY2027 to
+  // $1,729: $1,710 passes the later test and fails the earlier one.
+  const { page, clean } = await open(t, '/#/ruleset/' + encodeURIComponent('demo/food-income-by-year'));
+  await page.waitForSelector('#progress-text');
+  assert.match(await page.locator('#version').innerText(), /^Version v2 /, 'the newest version is shown first');
+  await decideAsOf(page, '2027-01-15');
+  // Under FY2027 the region does not matter for these answers (every
+  // region's limits admit them); under FY2026 it does, and is asked.
+  const household = {
+    'household.region': 'contiguous_us_guam_vi',
+    'household.size': '1',
+    'household.elderly_or_disabled_member': 'no',
+    'income.gross_monthly': '1710',
+    'income.net_monthly': '1000',
+  };
+  await answerAll(page, household);
+  assert.equal(await outcome(page), 'Eligible');
+  const later = JSON.parse(await page.locator('#envelope').textContent());
+  assert.equal(later.ruleset_version, 'v2');
+
+  await decideAsOf(page, '2026-09-30');
+  assert.match(await page.locator('#version').innerText(), /^Version v1 /, 'the page names the version in force on the date');
+  await answerAll(page, household);
+  await page.waitForFunction(() => document.querySelector('#decided-as-of')?.textContent === 'Decided as of 30 September 2026.');
+  assert.equal(await outcome(page), 'Not eligible', 'FY2026’s gross income limit answers');
+  assert.equal(await page.locator('#warnings li[data-code="outside_effective_period"]').count(), 0, 'no note that the date is outside the rules’ period');
+  const earlier = JSON.parse(await page.locator('#envelope').textContent());
+  assert.equal(earlier.ruleset_version, 'v1');
+  assert.notEqual(earlier.ruleset_id, later.ruleset_id);
+  assert.equal(earlier.request.ruleset_id, earlier.ruleset_id, 'the replay pins the cut that answered');
+  await axe(page, 'decide-as-of-earlier-period');
   clean();
 });
 

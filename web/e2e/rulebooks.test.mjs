@@ -156,9 +156,12 @@ test('rulebooks: compose, activate, history, edit, promotion refused with its wi
   await press(page, '#save-fields');
   await page.waitForFunction(() => /Wording saved and released: Version 3/.test(document.getElementById('status')?.textContent ?? ''));
 
-  // Public, after confirming.
+  // Public, after confirming what public means: listed for everyone,
+  // answered only to keys, so applicants not signed in cannot answer it.
   await press(page, '#toggle-visibility');
   await page.waitForSelector('dialog[open]');
+  assert.match(await page.locator('#visibility-applicants').textContent(), /not signed in see it listed but cannot answer it/);
+  assert.match(await page.locator('#visibility-applicants').textContent(), /make its sections’ rulesets public/);
   await press(page, '#dialog-confirm');
   await page.waitForFunction(() => document.getElementById('rulebook-visibility')?.textContent === 'Public');
   await page.waitForSelector('#releases');

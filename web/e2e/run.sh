@@ -53,6 +53,13 @@ for name in us-fmla-employee ca-voter-registration snap-income uk-child-benefit;
 	"$tmp/eligo" publish "casebank/$name/$name.rules" --tenant demo --cases "casebank/$name/cases.json" \
 		--public --slug "demo/$name" >/dev/null
 done
+# One programme over two periods under one address (interview.test.mjs):
+# SNAP's FY2026 rules, then FY2027's as the address's newest version, which
+# keeps the first one's public visibility.
+"$tmp/eligo" publish casebank/snap-income/snap-income.rules --tenant demo --cases casebank/snap-income/cases.json \
+	--public --slug demo/food-income-by-year >/dev/null
+"$tmp/eligo" publish casebank/snap-income-fy2027/snap-income-fy2027.rules --tenant demo --cases casebank/snap-income-fy2027/cases.json \
+	--slug demo/food-income-by-year >/dev/null
 
 # A key for the sign-in and studio tests (session.test.mjs, studio.test.mjs).
 tenant="e2e-studio"

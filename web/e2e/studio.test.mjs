@@ -363,15 +363,22 @@ test('the studio: sign in, sources, rules, tests, review, publish, sign out', as
   await press(page, '#tab-publish');
   await page.waitForSelector('#publish-form');
   await page.waitForFunction(() => document.querySelectorAll('#gates li.gate.fail').length === 0);
+  // Who can use the new version is chosen before publishing; by default
+  // as the version in force, and a new address starts private.
+  assert.ok(await page.locator('#publish-visibility-keep').isChecked());
+  assert.match(await page.locator('#publish-visibility-keep-hint').textContent(), /nothing is in force at this address yet/);
   await press(page, '#publish');
   await page.waitForSelector('#published-heading');
   assert.match(await page.locator('#published-heading').textContent(), /Published as version/);
   assert.equal(await page.locator('#published-slug').textContent(), slug);
+  assert.match(await page.locator('#published-visibility').textContent(), /Private to your team \(a new address starts private/);
   await page.waitForFunction(() => /Private to your team/.test(document.querySelector('#in-force-visibility')?.textContent ?? ''));
   await axe(page, 'published');
   await press(page, '#make-public');
   await page.waitForSelector('#interview-link:not([hidden])');
   assert.match(await page.locator('#in-force-visibility').textContent(), /Public/);
+  // The next version will keep the programme public.
+  await page.waitForFunction(() => /is public, so the new version is public too/.test(document.querySelector('#publish-visibility-keep-hint')?.textContent ?? ''));
   await shot(page, 'published');
 
   // Nothing changes against what was just published; then a threshold

@@ -245,6 +245,19 @@ export interface DecideFlags {
   include_graph_overlay?: boolean;
 }
 
+/**
+ * decideTarget is what /decide is asked about for an interview the route
+ * names as route, showing the cut (or rulebook) shownId: a ruleset named by
+ * slug is decided by its slug, so that the service answers with the cut in
+ * force on the decision date (last year's rules for last year's
+ * application); a concrete ruleset id pins its cut, and a rulebook is
+ * decided by its id.
+ */
+export function decideTarget(route: Target, shownId: string): Target {
+  if (route.kind === 'ruleset' && !route.id.includes(':')) return route;
+  return { kind: route.kind, id: shownId };
+}
+
 /** targetMember is the member of a /decide body that names what to decide on: ruleset_id or rulebook_id. */
 export function targetMember(target: Target): [string, string] {
   return [target.kind === 'rulebook' ? 'rulebook_id' : 'ruleset_id', JSON.stringify(target.id)];

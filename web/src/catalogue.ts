@@ -71,7 +71,9 @@ export async function showCatalogue(main: HTMLElement, q: string): Promise<void>
       h(
         'p',
         { class: 'hint' },
-        listing.signedIn ? 'Rulebooks combine several rulesets into one interview.' : 'Rulebooks combine several rulesets into one interview; answering one needs signing in.',
+        listing.signedIn
+          ? 'Rulebooks combine several rulesets into one interview.'
+          : 'Rulebooks combine several rulesets into one interview. They are listed for everyone, but answering one needs signing in: the service answers rulebooks only to signed-in teams.',
       ),
       h('ul', { class: 'catalogue', id: 'rulebooks' }, ...foundBooks.map(bookCard)),
     );

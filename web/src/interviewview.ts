@@ -9,6 +9,7 @@ import {
   acceptedAnswers,
   answerText,
   decideBody,
+  decideTarget,
   encodeAnswer,
   fieldLabel,
   fieldValuesText,
@@ -36,9 +37,12 @@ interface View {
   api: Api;
   /** What the interview is on, as the route names it (slug or id). */
   target: Target;
-  /** What /decide is asked about: the concrete ruleset id, or the rulebook's id. */
+  /** What /decide is asked about (see decideTarget): a slug, a concrete ruleset id, or the rulebook's id. */
   decideTarget: Target;
+  /** The schema of the cut that answered last (the cut in force on the decision date), or of the rulebook. */
   schema: Schema;
+  /** The line naming the version shown. */
+  version: HTMLElement;
   /** The date the rules are applied as of (YYYY-MM-DD); "" for today. */
   decisionDate: string;
   /** The criteria's plain-language conditions, read once when first needed. */
@@ -97,7 +101,13 @@ export async function showInterview(main: HTMLElement, target: Target): Promise<
   if (target.kind === 'rulebook' && !signedIn) {
     main.replaceChildren(
       h('h1', { tabindex: '-1' }, 'Sign in to answer this rulebook'),
-      h('p', {}, 'Rulebooks combine several rulesets and are answered by signed-in teams. ', h('a', { href: '#/sign-in' }, 'Sign in'), ', then come back to this page.'),
+      h(
+        'p',
+        { id: 'rulebook-sign-in' },
+        'Rulebooks combine several rulesets into one interview. A public rulebook is listed in the catalogue for everyone, but the service answers rulebooks only to signed-in teams and programs with a key. ',
+        h('a', { href: '#/sign-in' }, 'Sign in'),
+        ', then come back to this page.',
+      ),
       h('p', {}, h('a', { href: '#/' }, 'Back to all rulesets')),
     );
     return;
@@ -132,8 +142,9 @@ export async function showInterview(main: HTMLElement, target: Target): Promise<
   const v: View = {
     api: client,
     target,
-    decideTarget: { kind: target.kind, id: schema.ruleset_id },
+    decideTarget: decideTarget(target, schema.ruleset_id),
     schema,
+    version: h('p', { class: 'meta', id: 'version' }),
     decisionDate: '',
     fields: new Map(schema.fields.map((f) => [f.field_id, f])),
     iv: new Interview(),
@@ -150,10 +161,11 @@ export async function showInterview(main: HTMLElement, target: Target): Promise<
   graphBox.addEventListener('toggle', () => {
     if (graphBox.open) void updateGraph(v);
   });
+  drawVersion(v);
   main.replaceChildren(
     h('p', { class: 'crumbs' }, h('a', { href: '#/' }, 'All rulesets')),
     h('h1', { tabindex: '-1' }, schema.name),
-    h('p', { class: 'meta' }, target.kind === 'rulebook' ? 'Rulebook, release ' : 'Version ', `${schema.ruleset_version ?? ''} · `, h('code', {}, schema.slug)),
+    v.version,
     asOfForm(v),
     v.progress,
     v.warnings,
@@ -162,6 +174,40 @@ export async function showInterview(main: HTMLElement, target: Target): Promise<
     graphBox,
   );
   await refresh(v, false);
+}
+
+/** drawVersion names the version shown: the release of a rulebook, the cut of a ruleset. */
+function drawVersion(v: View): void {
+  v.version.replaceChildren(v.target.kind === 'rulebook' ? 'Rulebook, release ' : 'Version ', `${v.schema.ruleset_version ?? ''} · `, h('code', {}, v.schema.slug));
+}
+
+/** shown is the cut (or rulebook) whose schema the page shows, for its texts and graph. */
+function shown(v: View): Target {
+  return { kind: v.target.kind, id: v.schema.ruleset_id };
+}
+
+/**
+ * follow makes the page show the cut that answered d when it is another
+ * than the one shown (a slug decided as of a date in an earlier period):
+ * its questions, texts, graph and version. It reports false when a newer
+ * decision was asked for meanwhile, or the cut's schema could not be read.
+ */
+async function follow(v: View, d: Decision, asked: number): Promise<boolean> {
+  if (v.target.kind !== 'ruleset' || !d.ruleset_id || d.ruleset_id === v.schema.ruleset_id) return true;
+  let schema: Schema;
+  try {
+    schema = await v.api.schema({ kind: 'ruleset', id: d.ruleset_id });
+  } catch (err) {
+    if (asked === v.asked) v.step.replaceChildren(h('p', { class: 'error', role: 'alert' }, (err as Error).message));
+    return false;
+  }
+  if (asked !== v.asked) return false;
+  v.schema = schema;
+  v.fields = new Map(schema.fields.map((f) => [f.field_id, f]));
+  v.texts = undefined;
+  v.graph = undefined;
+  drawVersion(v);
+  return true;
 }
 
 function body(v: View, answers: Map<string, Answer> = v.iv.answers, flags = {}): string {
@@ -223,7 +269,7 @@ async function refresh(v: View, focus: boolean): Promise<void> {
     if (asked === v.asked) v.step.replaceChildren(h('p', { class: 'error', role: 'alert' }, (err as Error).message));
     return;
   }
-  if (asked !== v.asked) return;
+  if (asked !== v.asked || !(await follow(v, d, asked))) return;
   let step: Step = nextStep(d, v.iv);
   // Back and Change show their question, unless an answer the API refused
   // must be corrected first.
@@ -392,7 +438,7 @@ async function drawDecision(v: View, step: Step, focus: boolean): Promise<void> 
 async function criterionTexts(v: View): Promise<Texts> {
   if (!v.texts) {
     try {
-      v.texts = await v.api.criterionTexts(v.decideTarget);
+      v.texts = await v.api.criterionTexts(shown(v));
     } catch {
       return new Map();
     }
@@ -499,7 +545,7 @@ function whatIf(v: View, d: Decision): HTMLElement | null {
 
 async function updateGraph(v: View): Promise<void> {
   try {
-    v.graph ??= await v.api.graph(v.decideTarget);
+    v.graph ??= await v.api.graph(shown(v));
     const d = await v.api.decide(body(v, v.iv.answers, { include_graph_overlay: true }));
     // The fields by their labels for people, as everywhere else on the page.
     const labelled = withFieldLabels(v.graph.mermaid, v.graph.graph.nodes, (id) => fieldLabel(v.fields.get(id), id));

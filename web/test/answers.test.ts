@@ -8,6 +8,7 @@ import {
   answerText,
   choiceLabel,
   decideBody,
+  decideTarget,
   fieldLabel,
   formatDate,
   ordinalToISO,
@@ -21,6 +22,7 @@ import {
   progress,
   textOfValue,
   unitOf,
+  type Target,
 } from '../src/answers.js';
 import type { Field } from '../src/types.js';
 
@@ -221,4 +223,13 @@ test('figures read with thousands separators, exactly', () => {
   assert.equal(groupThousands('12345678901234567890'), '12,345,678,901,234,567,890');
   assert.equal(groupThousands('abc'), 'abc');
   assert.equal(textOfValue({ field_id: 'income.yearly', field_type: 'decimal', unit: 'USD a year' } as never, 30000), '30,000 USD a year');
+});
+
+test('decideTarget: a slug is decided by its slug, so the cut in force on the decision date answers', () => {
+  const cases: [Target, string, Target][] = [
+    [{ kind: 'ruleset', id: 'demo/snap-income' }, 'snap_income:20261001-abc', { kind: 'ruleset', id: 'demo/snap-income' }],
+    [{ kind: 'ruleset', id: 'snap_income:20251001-def' }, 'snap_income:20251001-def', { kind: 'ruleset', id: 'snap_income:20251001-def' }],
+    [{ kind: 'rulebook', id: 'demo/benefits' }, 'rb_123', { kind: 'rulebook', id: 'rb_123' }],
+  ];
+  for (const [route, shownId, want] of cases) assert.deepEqual(decideTarget(route, shownId), want, `${route.kind} ${route.id}`);
 });

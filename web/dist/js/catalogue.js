@@ -53,7 +53,9 @@ export async function showCatalogue(main, q) {
         count.textContent = query ? `${words} matching “${query}”` : words;
         const foundBooks = rank(listing.rulebooks, query);
         books.hidden = foundBooks.length === 0;
-        books.replaceChildren(h('h2', { id: 'rulebooks-heading' }, 'Rulebooks'), h('p', { class: 'hint' }, listing.signedIn ? 'Rulebooks combine several rulesets into one interview.' : 'Rulebooks combine several rulesets into one interview; answering one needs signing in.'), h('ul', { class: 'catalogue', id: 'rulebooks' }, ...foundBooks.map(bookCard)));
+        books.replaceChildren(h('h2', { id: 'rulebooks-heading' }, 'Rulebooks'), h('p', { class: 'hint' }, listing.signedIn
+            ? 'Rulebooks combine several rulesets into one interview.'
+            : 'Rulebooks combine several rulesets into one interview. They are listed for everyone, but answering one needs signing in: the service answers rulebooks only to signed-in teams.'), h('ul', { class: 'catalogue', id: 'rulebooks' }, ...foundBooks.map(bookCard)));
         announce(count.textContent + (foundBooks.length ? `, ${foundBooks.length === 1 ? '1 rulebook' : `${foundBooks.length} rulebooks`}` : ''));
     };
     let timer = 0;

@@ -4,7 +4,7 @@
 // of today or of another date), what-if, and the graph. Signed in, it goes
 // through the console session, so a tenant's private rulesets and its
 // rulebooks answer too.
-import { acceptedAnswers, answerText, decideBody, encodeAnswer, fieldLabel, fieldValuesText, formatDate, progress, notesOf, } from './answers.js';
+import { acceptedAnswers, answerText, decideBody, decideTarget, encodeAnswer, fieldLabel, fieldValuesText, formatDate, progress, notesOf, } from './answers.js';
 import { Api } from './api.js';
 import { targetHref } from './catalogue.js';
 import { control, labelOf } from './controls.js';
@@ -47,7 +47,7 @@ export async function showInterview(main, target) {
         }
     }
     if (target.kind === 'rulebook' && !signedIn) {
-        main.replaceChildren(h('h1', { tabindex: '-1' }, 'Sign in to answer this rulebook'), h('p', {}, 'Rulebooks combine several rulesets and are answered by signed-in teams. ', h('a', { href: '#/sign-in' }, 'Sign in'), ', then come back to this page.'), h('p', {}, h('a', { href: '#/' }, 'Back to all rulesets')));
+        main.replaceChildren(h('h1', { tabindex: '-1' }, 'Sign in to answer this rulebook'), h('p', { id: 'rulebook-sign-in' }, 'Rulebooks combine several rulesets into one interview. A public rulebook is listed in the catalogue for everyone, but the service answers rulebooks only to signed-in teams and programs with a key. ', h('a', { href: '#/sign-in' }, 'Sign in'), ', then come back to this page.'), h('p', {}, h('a', { href: '#/' }, 'Back to all rulesets')));
         return;
     }
     const client = new Api(signedIn);
@@ -69,8 +69,9 @@ export async function showInterview(main, target) {
     const v = {
         api: client,
         target,
-        decideTarget: { kind: target.kind, id: schema.ruleset_id },
+        decideTarget: decideTarget(target, schema.ruleset_id),
         schema,
+        version: h('p', { class: 'meta', id: 'version' }),
         decisionDate: '',
         fields: new Map(schema.fields.map((f) => [f.field_id, f])),
         iv: new Interview(),
@@ -88,8 +89,44 @@ export async function showInterview(main, target) {
         if (graphBox.open)
             void updateGraph(v);
     });
-    main.replaceChildren(h('p', { class: 'crumbs' }, h('a', { href: '#/' }, 'All rulesets')), h('h1', { tabindex: '-1' }, schema.name), h('p', { class: 'meta' }, target.kind === 'rulebook' ? 'Rulebook, release ' : 'Version ', `${schema.ruleset_version ?? ''} · `, h('code', {}, schema.slug)), asOfForm(v), v.progress, v.warnings, v.step, v.answers, graphBox);
+    drawVersion(v);
+    main.replaceChildren(h('p', { class: 'crumbs' }, h('a', { href: '#/' }, 'All rulesets')), h('h1', { tabindex: '-1' }, schema.name), v.version, asOfForm(v), v.progress, v.warnings, v.step, v.answers, graphBox);
     await refresh(v, false);
+}
+/** drawVersion names the version shown: the release of a rulebook, the cut of a ruleset. */
+function drawVersion(v) {
+    v.version.replaceChildren(v.target.kind === 'rulebook' ? 'Rulebook, release ' : 'Version ', `${v.schema.ruleset_version ?? ''} · `, h('code', {}, v.schema.slug));
+}
+/** shown is the cut (or rulebook) whose schema the page shows, for its texts and graph. */
+function shown(v) {
+    return { kind: v.target.kind, id: v.schema.ruleset_id };
+}
+/**
+ * follow makes the page show the cut that answered d when it is another
+ * than the one shown (a slug decided as of a date in an earlier period):
+ * its questions, texts, graph and version. It reports false when a newer
+ * decision was asked for meanwhile, or the cut's schema could not be read.
+ */
+async function follow(v, d, asked) {
+    if (v.target.kind !== 'ruleset' || !d.ruleset_id || d.ruleset_id === v.schema.ruleset_id)
+        return true;
+    let schema;
+    try {
+        schema = await v.api.schema({ kind: 'ruleset', id: d.ruleset_id });
+    }
+    catch (err) {
+        if (asked === v.asked)
+            v.step.replaceChildren(h('p', { class: 'error', role: 'alert' }, err.message));
+        return false;
+    }
+    if (asked !== v.asked)
+        return false;
+    v.schema = schema;
+    v.fields = new Map(schema.fields.map((f) => [f.field_id, f]));
+    v.texts = undefined;
+    v.graph = undefined;
+    drawVersion(v);
+    return true;
 }
 function body(v, answers = v.iv.answers, flags = {}) {
     return decideBody(v.decideTarget, answers, v.iv.declined, flags, v.decisionDate);
@@ -134,7 +171,7 @@ async function refresh(v, focus) {
             v.step.replaceChildren(h('p', { class: 'error', role: 'alert' }, err.message));
         return;
     }
-    if (asked !== v.asked)
+    if (asked !== v.asked || !(await follow(v, d, asked)))
         return;
     let step = nextStep(d, v.iv);
     // Back and Change show their question, unless an answer the API refused
@@ -260,7 +297,7 @@ async function drawDecision(v, step, focus) {
 async function criterionTexts(v) {
     if (!v.texts) {
         try {
-            v.texts = await v.api.criterionTexts(v.decideTarget);
+            v.texts = await v.api.criterionTexts(shown(v));
         }
         catch {
             return new Map();
@@ -332,7 +369,7 @@ function whatIf(v, d) {
 }
 async function updateGraph(v) {
     try {
-        v.graph ??= await v.api.graph(v.decideTarget);
+        v.graph ??= await v.api.graph(shown(v));
         const d = await v.api.decide(body(v, v.iv.answers, { include_graph_overlay: true }));
         // The fields by their labels for people, as everywhere else on the page.
         const labelled = withFieldLabels(v.graph.mermaid, v.graph.graph.nodes, (id) => fieldLabel(v.fields.get(id), id));

@@ -33,7 +33,7 @@ import {
   settleText,
 } from './generation.js';
 import { type ProjectScreen, screenFor, screenTitles, studioHref } from './routes.js';
-import { alertBox, busy, confirmDialog, errorMessage, field } from './ui.js';
+import { alertBox, busy, confirmDialog, errorMessage, field, radioChoice } from './ui.js';
 
 /** pollEvery is how often a running generation's status is read, in milliseconds. */
 const pollEvery = 1000;
@@ -54,13 +54,7 @@ export async function generateView(client: StudioClient, projectId: string, cont
   };
   model.control.addEventListener('change', showBudget);
   const modeName = 'gen-mode';
-  const modeChoice = (value: string, label: string, hint: string, checked: boolean): HTMLElement =>
-    h(
-      'div',
-      { class: 'choice' },
-      h('input', { type: 'radio', name: modeName, id: 'gen-mode-' + value, value, checked, 'aria-describedby': 'gen-mode-' + value + '-hint' }),
-      h('label', { for: 'gen-mode-' + value }, label, h('span', { class: 'hint', id: 'gen-mode-' + value + '-hint' }, ' — ' + hint)),
-    );
+  const modeChoice = (value: string, label: string, hint: string, checked: boolean): HTMLElement => radioChoice(modeName, value, label, hint, checked);
   const mode = h(
     'fieldset',
     { class: 'control', id: 'gen-mode' },

@@ -1,7 +1,10 @@
 // Publishing: the draft goes through the same gates as every publish (it
 // compiles, every test passes, every declared source binds to an uploaded,
-// licensed source, every quote is in its source) and becomes a private
-// ruleset under the project's slug. What the gates found is shown first;
+// licensed source, every quote is in its source) and becomes the next
+// version under the project's slug. Who may use it is chosen before
+// publishing: as the version in force now (the default: a public programme
+// stays public), everyone, or the team only; the answer says which it got.
+// What the gates found is shown first;
 // publishing past failing tests needs an explicit confirmation that names
 // what fails. What is in force under the address, with its visibility and
 // archive, is drawn by published.ts; what publishing would change, by the
@@ -15,8 +18,42 @@ import { gates } from './gates.js';
 import { draftSlug } from './projectform.js';
 import { publishedPanel } from './published.js';
 import { studioHref } from './routes.js';
-import type { Draft, PublishResult, TestResult } from './types.js';
-import { alertBox, busy, confirmDialog, errorMessage, field } from './ui.js';
+import { visibilityWords } from './published.js';
+import type { Draft, PublishResult, RulesetSummary, TestResult } from './types.js';
+import { alertBox, busy, confirmDialog, errorMessage, field, radioChoice } from './ui.js';
+
+/**
+ * Published is a publish answer with who may use the new version and why.
+ * (The generated types may still know only the older, always private,
+ * answer.)
+ */
+type Published = Omit<PublishResult, 'visibility'> & {
+  visibility: 'public' | 'private';
+  /** requested, kept from the version the slug pointed at, or new_slug (a new address starts private). */
+  visibility_from?: 'requested' | 'kept' | 'new_slug';
+};
+
+/** visibilityReason says, after the visibility, where it came from. */
+export function visibilityReason(from: Published['visibility_from']): string {
+  switch (from) {
+    case 'kept':
+      return ' (as the version before it)';
+    case 'requested':
+      return ' (as you chose)';
+    case 'new_slug':
+      return ' (a new address starts private; make it public below)';
+    default:
+      return '';
+  }
+}
+
+/** keepHint says what "as the version in force now" means for current. */
+export function keepHint(current: Pick<RulesetSummary, 'visibility' | 'ruleset_version'> | null): string {
+  if (!current) return 'nothing is in force at this address yet, so the new version starts private to your team.';
+  return current.visibility === 'public'
+    ? `version ${current.ruleset_version} is public, so the new version is public too: applicants keep the programme.`
+    : `version ${current.ruleset_version} is private to your team, so the new version is too.`;
+}
 
 /** publishView draws the publish screen of project into container. */
 export async function publishView(client: StudioClient, projectId: string, container: HTMLElement): Promise<void> {
@@ -26,7 +63,19 @@ export async function publishView(client: StudioClient, projectId: string, conta
   const slug = field('publish-slug', 'Publish under', h('input', { type: 'text', class: 'wide', autocomplete: 'off', spellcheck: 'false' }), 'The ruleset’s address; it comes from the rules’ “ruleset” line.');
   const name = field('publish-name', 'Display name (optional)', h('input', { type: 'text', class: 'wide', autocomplete: 'off' }), 'Leave empty to use the name in the rules.');
   const submit = h('button', { type: 'submit', id: 'publish' }, 'Publish');
-  const inForce = publishedPanel(client);
+  const visibilityName = 'publish-visibility';
+  const visibility = h(
+    'fieldset',
+    { class: 'control', id: visibilityName },
+    h('legend', {}, 'Who can use the new version'),
+    radioChoice(visibilityName, 'keep', 'As the version in force now', keepHint(null), true),
+    radioChoice(visibilityName, 'public', 'Everyone', 'applicants can use it in the console, without signing in.', false),
+    radioChoice(visibilityName, 'private', 'Only your team', 'applicants can no longer use this address until it is made public again.', false),
+  );
+  const inForce = publishedPanel(client, (current) => {
+    const hint = visibility.querySelector(`#${visibilityName}-keep-hint`);
+    if (hint) hint.textContent = ' — ' + keepHint(current);
+  });
   let draft: Draft | null = null;
 
   const drawGates = (d: Draft): void => {
@@ -43,7 +92,7 @@ export async function publishView(client: StudioClient, projectId: string, conta
     );
   };
 
-  const showResult = (r: PublishResult): void => {
+  const showResult = (r: Published): void => {
     const failures: TestResult[] = r.failures;
     const heading = h('h3', { id: 'published-heading', tabindex: '-1' }, r.reused ? 'Already published: nothing changed' : `Published as version ${r.version}`);
     result.replaceChildren();
@@ -54,6 +103,7 @@ export async function publishView(client: StudioClient, projectId: string, conta
         'dl',
         { class: 'facts' },
         h('div', {}, h('dt', {}, 'Address'), h('dd', {}, h('code', { id: 'published-slug' }, r.slug))),
+        h('div', {}, h('dt', {}, 'Who can use it'), h('dd', { id: 'published-visibility' }, visibilityWords(r.visibility) + visibilityReason(r.visibility_from))),
         h('div', {}, h('dt', {}, 'Tests'), h('dd', {}, `${r.tests_passing} of ${r.tests_total} pass`)),
         h(
           'div',
@@ -68,7 +118,7 @@ export async function publishView(client: StudioClient, projectId: string, conta
         : null,
       r.source_check.findings.length ? h('div', { class: 'notice' }, h('p', {}, 'Source check:'), h('ul', {}, ...r.source_check.findings.map((f) => h('li', {}, f.message)))) : null,
       r.review_hint ? h('p', {}, 'Next step: ', r.review_hint.message) : null,
-      h('p', {}, 'Applicants can use it in the console once it is public: see below.'),
+      r.visibility === 'public' ? null : h('p', {}, 'Applicants can use it in the console once it is public: see below.'),
     );
     result.hidden = false;
     heading.focus();
@@ -81,8 +131,10 @@ export async function publishView(client: StudioClient, projectId: string, conta
     if (slug.control.value.trim()) body['slug'] = slug.control.value.trim();
     if (name.control.value.trim()) body['name'] = name.control.value.trim();
     if (force) body['force_unsafe'] = true;
+    const chosen = visibility.querySelector<HTMLInputElement>(`input[name="${visibilityName}"]:checked`)?.value ?? 'keep';
+    if (chosen !== 'keep') body['visibility'] = chosen;
     try {
-      const r = await client.call<PublishResult>('POST', `/projects/${encodeURIComponent(projectId)}/publish`, body, { 'Idempotency-Key': newIdempotencyKey() });
+      const r = await client.call<Published>('POST', `/projects/${encodeURIComponent(projectId)}/publish`, body, { 'Idempotency-Key': newIdempotencyKey() });
       announce(`Published ${r.slug}.`);
       showResult(r);
     } catch (err) {
@@ -124,12 +176,13 @@ export async function publishView(client: StudioClient, projectId: string, conta
     },
     slug.row,
     name.row,
+    visibility,
     h('div', { class: 'buttons' }, submit),
   );
 
   container.append(
     h('h2', { tabindex: '-1' }, 'Publish'),
-    h('p', { class: 'hint' }, 'Publishing makes the rules a private ruleset of your team. Checked first:'),
+    h('p', { class: 'hint' }, 'Publishing makes the rules the next version under their address. Checked first:'),
     gateList,
     h(
       'p',

@@ -23,34 +23,47 @@ export function inForce(list: RulesetSummary[], slug: string): RulesetSummary | 
 /** The panel and the call that redraws it for an address. */
 export interface PublishedPanel {
   el: HTMLElement;
-  /** show reads what is in force under slug and draws it; focus moves to the panel's heading when asked. */
-  show(slug: string, moveFocus?: boolean): Promise<void>;
+  /**
+   * show reads what is in force under slug and draws it; focus moves to
+   * the panel's heading when asked. It answers what is in force (null for
+   * nothing, or when it could not be read).
+   */
+  show(slug: string, moveFocus?: boolean): Promise<RulesetSummary | null>;
 }
 
-/** publishedPanel draws what is in force under an address, with its visibility and archive controls. */
-export function publishedPanel(client: StudioClient): PublishedPanel {
+/**
+ * publishedPanel draws what is in force under an address, with its
+ * visibility and archive controls; shown, when given, hears what is in
+ * force after every redraw (the panel's own buttons included).
+ */
+export function publishedPanel(client: StudioClient, shown?: (current: RulesetSummary | null) => void): PublishedPanel {
   const heading = h('h3', { id: 'in-force-heading', tabindex: '-1' }, 'In force under this address');
   const body = h('div', { id: 'in-force' });
   const alert = alertBox('in-force-error');
   const el = h('section', { 'aria-labelledby': 'in-force-heading' }, heading, alert.el, body);
 
-  const show = async (slug: string, moveFocus = false): Promise<void> => {
+  const show = async (slug: string, moveFocus = false): Promise<RulesetSummary | null> => {
+    const current = await draw(slug, moveFocus);
+    shown?.(current);
+    return current;
+  };
+  const draw = async (slug: string, moveFocus: boolean): Promise<RulesetSummary | null> => {
     alert.clear();
     if (!slug) {
       body.replaceChildren(h('p', {}, 'The rules name no address yet.'));
-      return;
+      return null;
     }
     let current: RulesetSummary | null;
     try {
       current = inForce(await client.call<RulesetSummary[]>('GET', `/rulesets?q=${encodeURIComponent(slug)}&limit=100`), slug);
     } catch (err) {
       alert.show(errorMessage(err));
-      return;
+      return null;
     }
     if (!current) {
       body.replaceChildren(h('p', { id: 'in-force-none' }, 'Nothing is in force under ', h('code', {}, slug), ' yet.'));
       if (moveFocus) heading.focus();
-      return;
+      return null;
     }
     const r = current;
     const isPublic = r.visibility === 'public';
@@ -104,6 +117,7 @@ export function publishedPanel(client: StudioClient): PublishedPanel {
       interview,
     );
     if (moveFocus) heading.focus();
+    return r;
   };
   return { el, show };
 }

@@ -13,6 +13,17 @@ export interface Field<E extends HTMLElement> {
   setError(text: string): void;
 }
 
+/** radioChoice is one labelled radio button of group name, with a hint after its label that describes it. */
+export function radioChoice(name: string, value: string, label: string, hint: string, checked: boolean): HTMLElement {
+  const id = `${name}-${value}`;
+  return h(
+    'div',
+    { class: 'choice' },
+    h('input', { type: 'radio', name, id, value, checked, 'aria-describedby': id + '-hint' }),
+    h('label', { for: id }, label, h('span', { class: 'hint', id: id + '-hint' }, ' — ' + hint)),
+  );
+}
+
 /** field wraps a control with a label, an optional hint and an error line, all tied to it. */
 export function field<E extends HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>(id: string, label: string, control: E, hint?: string): Field<E> {
   control.id = id;

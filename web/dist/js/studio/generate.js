@@ -14,7 +14,7 @@ import { StudioError, newIdempotencyKey } from './client.js';
 import { loadDraft } from './editor.js';
 import { announcement, finishedHeading, isActive, outcomeOf, overBudget, overBudgetWords, progressFacts, settledReading, settleText, } from './generation.js';
 import { screenFor, screenTitles, studioHref } from './routes.js';
-import { alertBox, busy, confirmDialog, errorMessage, field } from './ui.js';
+import { alertBox, busy, confirmDialog, errorMessage, field, radioChoice } from './ui.js';
 /** pollEvery is how often a running generation's status is read, in milliseconds. */
 const pollEvery = 1000;
 /** generateView draws the Generate screen of project into container. */
@@ -33,7 +33,7 @@ export async function generateView(client, projectId, container) {
     };
     model.control.addEventListener('change', showBudget);
     const modeName = 'gen-mode';
-    const modeChoice = (value, label, hint, checked) => h('div', { class: 'choice' }, h('input', { type: 'radio', name: modeName, id: 'gen-mode-' + value, value, checked, 'aria-describedby': 'gen-mode-' + value + '-hint' }), h('label', { for: 'gen-mode-' + value }, label, h('span', { class: 'hint', id: 'gen-mode-' + value + '-hint' }, ' — ' + hint)));
+    const modeChoice = (value, label, hint, checked) => radioChoice(modeName, value, label, hint, checked);
     const mode = h('fieldset', { class: 'control', id: 'gen-mode' }, h('legend', {}, 'What the model should do'), modeChoice('fresh', 'Write a new draft', 'from the active sources, the guidance and the tests.', true), modeChoice('refine', 'Refine the ruleset in force', 'make the smallest change that passes the tests.', false));
     const key = field('provider-key', 'Provider key', h('input', { type: 'password', class: 'wide', autocomplete: 'off', spellcheck: 'false' }), 'Your model provider’s key, for this generation only: it is sent with the request and not kept, on this page or on the server. Type it again for the next one.');
     const startButton = h('button', { type: 'button', id: 'generate', class: 'secondary' }, 'Generate');

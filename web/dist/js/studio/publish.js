@@ -1,7 +1,10 @@
 // Publishing: the draft goes through the same gates as every publish (it
 // compiles, every test passes, every declared source binds to an uploaded,
-// licensed source, every quote is in its source) and becomes a private
-// ruleset under the project's slug. What the gates found is shown first;
+// licensed source, every quote is in its source) and becomes the next
+// version under the project's slug. Who may use it is chosen before
+// publishing: as the version in force now (the default: a public programme
+// stays public), everyone, or the team only; the answer says which it got.
+// What the gates found is shown first;
 // publishing past failing tests needs an explicit confirmation that names
 // what fails. What is in force under the address, with its visibility and
 // archive, is drawn by published.ts; what publishing would change, by the
@@ -14,7 +17,29 @@ import { gates } from './gates.js';
 import { draftSlug } from './projectform.js';
 import { publishedPanel } from './published.js';
 import { studioHref } from './routes.js';
-import { alertBox, busy, confirmDialog, errorMessage, field } from './ui.js';
+import { visibilityWords } from './published.js';
+import { alertBox, busy, confirmDialog, errorMessage, field, radioChoice } from './ui.js';
+/** visibilityReason says, after the visibility, where it came from. */
+export function visibilityReason(from) {
+    switch (from) {
+        case 'kept':
+            return ' (as the version before it)';
+        case 'requested':
+            return ' (as you chose)';
+        case 'new_slug':
+            return ' (a new address starts private; make it public below)';
+        default:
+            return '';
+    }
+}
+/** keepHint says what "as the version in force now" means for current. */
+export function keepHint(current) {
+    if (!current)
+        return 'nothing is in force at this address yet, so the new version starts private to your team.';
+    return current.visibility === 'public'
+        ? `version ${current.ruleset_version} is public, so the new version is public too: applicants keep the programme.`
+        : `version ${current.ruleset_version} is private to your team, so the new version is too.`;
+}
 /** publishView draws the publish screen of project into container. */
 export async function publishView(client, projectId, container) {
     const alert = alertBox('publish-error');
@@ -23,7 +48,13 @@ export async function publishView(client, projectId, container) {
     const slug = field('publish-slug', 'Publish under', h('input', { type: 'text', class: 'wide', autocomplete: 'off', spellcheck: 'false' }), 'The ruleset’s address; it comes from the rules’ “ruleset” line.');
     const name = field('publish-name', 'Display name (optional)', h('input', { type: 'text', class: 'wide', autocomplete: 'off' }), 'Leave empty to use the name in the rules.');
     const submit = h('button', { type: 'submit', id: 'publish' }, 'Publish');
-    const inForce = publishedPanel(client);
+    const visibilityName = 'publish-visibility';
+    const visibility = h('fieldset', { class: 'control', id: visibilityName }, h('legend', {}, 'Who can use the new version'), radioChoice(visibilityName, 'keep', 'As the version in force now', keepHint(null), true), radioChoice(visibilityName, 'public', 'Everyone', 'applicants can use it in the console, without signing in.', false), radioChoice(visibilityName, 'private', 'Only your team', 'applicants can no longer use this address until it is made public again.', false));
+    const inForce = publishedPanel(client, (current) => {
+        const hint = visibility.querySelector(`#${visibilityName}-keep-hint`);
+        if (hint)
+            hint.textContent = ' — ' + keepHint(current);
+    });
     let draft = null;
     const drawGates = (d) => {
         gateList.replaceChildren(...gates(d).map((g) => h('li', { class: 'gate ' + (g.ok ? 'pass' : 'fail') }, h('strong', {}, g.ok ? 'Passes: ' : 'Fails: '), g.name, g.problems.length ? h('ul', {}, ...g.problems.map((p) => h('li', {}, p))) : null)));
@@ -32,9 +63,9 @@ export async function publishView(client, projectId, container) {
         const failures = r.failures;
         const heading = h('h3', { id: 'published-heading', tabindex: '-1' }, r.reused ? 'Already published: nothing changed' : `Published as version ${r.version}`);
         result.replaceChildren();
-        append(result, heading, h('dl', { class: 'facts' }, h('div', {}, h('dt', {}, 'Address'), h('dd', {}, h('code', { id: 'published-slug' }, r.slug))), h('div', {}, h('dt', {}, 'Tests'), h('dd', {}, `${r.tests_passing} of ${r.tests_total} pass`)), h('div', {}, h('dt', {}, 'Quotes'), h('dd', {}, `${r.provenance_report.totals.verified} verified, ${r.provenance_report.totals.flagged} not found, ${r.provenance_report.totals.uncited} criteria uncited`))), failures.length ? h('div', { class: 'notice' }, h('p', {}, 'Published with failing tests:'), h('ul', {}, ...failures.map((f) => h('li', {}, `${f.name}: ${reasons(f).join(' ')}`)))) : null, r.findings.length
+        append(result, heading, h('dl', { class: 'facts' }, h('div', {}, h('dt', {}, 'Address'), h('dd', {}, h('code', { id: 'published-slug' }, r.slug))), h('div', {}, h('dt', {}, 'Who can use it'), h('dd', { id: 'published-visibility' }, visibilityWords(r.visibility) + visibilityReason(r.visibility_from))), h('div', {}, h('dt', {}, 'Tests'), h('dd', {}, `${r.tests_passing} of ${r.tests_total} pass`)), h('div', {}, h('dt', {}, 'Quotes'), h('dd', {}, `${r.provenance_report.totals.verified} verified, ${r.provenance_report.totals.flagged} not found, ${r.provenance_report.totals.uncited} criteria uncited`))), failures.length ? h('div', { class: 'notice' }, h('p', {}, 'Published with failing tests:'), h('ul', {}, ...failures.map((f) => h('li', {}, `${f.name}: ${reasons(f).join(' ')}`)))) : null, r.findings.length
             ? h('div', { class: 'notice', id: 'advisories' }, h('p', {}, 'Advice from the checks (not blocking):'), h('ul', {}, ...r.findings.map((f) => h('li', {}, f.message))))
-            : null, r.source_check.findings.length ? h('div', { class: 'notice' }, h('p', {}, 'Source check:'), h('ul', {}, ...r.source_check.findings.map((f) => h('li', {}, f.message)))) : null, r.review_hint ? h('p', {}, 'Next step: ', r.review_hint.message) : null, h('p', {}, 'Applicants can use it in the console once it is public: see below.'));
+            : null, r.source_check.findings.length ? h('div', { class: 'notice' }, h('p', {}, 'Source check:'), h('ul', {}, ...r.source_check.findings.map((f) => h('li', {}, f.message)))) : null, r.review_hint ? h('p', {}, 'Next step: ', r.review_hint.message) : null, r.visibility === 'public' ? null : h('p', {}, 'Applicants can use it in the console once it is public: see below.'));
         result.hidden = false;
         heading.focus();
         void inForce.show(r.slug);
@@ -48,6 +79,9 @@ export async function publishView(client, projectId, container) {
             body['name'] = name.control.value.trim();
         if (force)
             body['force_unsafe'] = true;
+        const chosen = visibility.querySelector(`input[name="${visibilityName}"]:checked`)?.value ?? 'keep';
+        if (chosen !== 'keep')
+            body['visibility'] = chosen;
         try {
             const r = await client.call('POST', `/projects/${encodeURIComponent(projectId)}/publish`, body, { 'Idempotency-Key': newIdempotencyKey() });
             announce(`Published ${r.slug}.`);
@@ -84,8 +118,8 @@ export async function publishView(client, projectId, container) {
                 await publish(false);
             });
         },
-    }, slug.row, name.row, h('div', { class: 'buttons' }, submit));
-    container.append(h('h2', { tabindex: '-1' }, 'Publish'), h('p', { class: 'hint' }, 'Publishing makes the rules a private ruleset of your team. Checked first:'), gateList, h('p', {}, h('a', { href: studioHref({ kind: 'project', projectId, screen: 'changes' }), id: 'see-changes' }, 'See what publishing would change for applicants'), ', with an example of each change and the law behind it.'), form, alert.el, result, inForce.el);
+    }, slug.row, name.row, visibility, h('div', { class: 'buttons' }, submit));
+    container.append(h('h2', { tabindex: '-1' }, 'Publish'), h('p', { class: 'hint' }, 'Publishing makes the rules the next version under their address. Checked first:'), gateList, h('p', {}, h('a', { href: studioHref({ kind: 'project', projectId, screen: 'changes' }), id: 'see-changes' }, 'See what publishing would change for applicants'), ', with an example of each change and the law behind it.'), form, alert.el, result, inForce.el);
     try {
         draft = await loadDraft(client, projectId);
         if (draft) {

@@ -14,17 +14,26 @@ export function visibilityWords(visibility) {
 export function inForce(list, slug) {
     return list.find((r) => r.slug === slug) ?? null;
 }
-/** publishedPanel draws what is in force under an address, with its visibility and archive controls. */
-export function publishedPanel(client) {
+/**
+ * publishedPanel draws what is in force under an address, with its
+ * visibility and archive controls; shown, when given, hears what is in
+ * force after every redraw (the panel's own buttons included).
+ */
+export function publishedPanel(client, shown) {
     const heading = h('h3', { id: 'in-force-heading', tabindex: '-1' }, 'In force under this address');
     const body = h('div', { id: 'in-force' });
     const alert = alertBox('in-force-error');
     const el = h('section', { 'aria-labelledby': 'in-force-heading' }, heading, alert.el, body);
     const show = async (slug, moveFocus = false) => {
+        const current = await draw(slug, moveFocus);
+        shown?.(current);
+        return current;
+    };
+    const draw = async (slug, moveFocus) => {
         alert.clear();
         if (!slug) {
             body.replaceChildren(h('p', {}, 'The rules name no address yet.'));
-            return;
+            return null;
         }
         let current;
         try {
@@ -32,13 +41,13 @@ export function publishedPanel(client) {
         }
         catch (err) {
             alert.show(errorMessage(err));
-            return;
+            return null;
         }
         if (!current) {
             body.replaceChildren(h('p', { id: 'in-force-none' }, 'Nothing is in force under ', h('code', {}, slug), ' yet.'));
             if (moveFocus)
                 heading.focus();
-            return;
+            return null;
         }
         const r = current;
         const isPublic = r.visibility === 'public';
@@ -81,6 +90,7 @@ export function publishedPanel(client) {
         body.replaceChildren(h('dl', { class: 'facts' }, h('div', {}, h('dt', {}, 'Ruleset'), h('dd', {}, `${r.name}, version ${r.ruleset_version}`)), h('div', {}, h('dt', {}, 'Address'), h('dd', {}, h('code', {}, r.slug))), h('div', {}, h('dt', {}, 'Visibility'), h('dd', { id: 'in-force-visibility' }, visibilityWords(r.visibility)))), h('div', { class: 'buttons' }, toggle, archive), interview);
         if (moveFocus)
             heading.focus();
+        return r;
     };
     return { el, show };
 }

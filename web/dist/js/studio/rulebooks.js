@@ -417,9 +417,14 @@ function statePanel(client, rb, redraw) {
         void busy(visibility, async () => {
             alert.clear();
             const ok = await confirmDialog(makePublic ? `Make ${rb.name} public?` : `Make ${rb.name} private?`, [
-                h('p', {}, makePublic
-                    ? 'Anyone can then find it in the catalogue while it is active, and other teams can read its sections’ rules and use it for decisions.'
+                h('p', { id: 'visibility-meaning' }, makePublic
+                    ? 'It is then listed in the public catalogue while it is active, and any team signed in with a key can read its sections’ rules and use it for decisions.'
                     : 'Only your team can then read it and use it; it leaves the public catalogue.'),
+                ...(makePublic
+                    ? [
+                        h('p', { id: 'visibility-applicants' }, 'Applicants who are not signed in see it listed but cannot answer it: the service answers rulebooks only to signed-in teams and programs with a key. To let applicants answer on their own, make its sections’ rulesets public; each can be answered without signing in.'),
+                    ]
+                    : []),
             ], makePublic ? 'Make public' : 'Make private');
             if (!ok)
                 return;

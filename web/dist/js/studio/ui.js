@@ -3,6 +3,11 @@
 // confirmation dialog. Each keeps the accessibility wiring (labels,
 // aria-describedby, aria-invalid, focus) in one place.
 import { h } from '../dom.js';
+/** radioChoice is one labelled radio button of group name, with a hint after its label that describes it. */
+export function radioChoice(name, value, label, hint, checked) {
+    const id = `${name}-${value}`;
+    return h('div', { class: 'choice' }, h('input', { type: 'radio', name, id, value, checked, 'aria-describedby': id + '-hint' }), h('label', { for: id }, label, h('span', { class: 'hint', id: id + '-hint' }, ' — ' + hint)));
+}
 /** field wraps a control with a label, an optional hint and an error line, all tied to it. */
 export function field(id, label, control, hint) {
     control.id = id;
