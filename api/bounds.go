@@ -8,8 +8,12 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/danielgtaylor/huma/v2/validation"
+
+	"github.com/eligo/eligo/api/pydantic"
 )
 
 // This file bounds what a JSON request body may cost before anything is
@@ -82,11 +86,13 @@ func (s *Server) checkBody(w http.ResponseWriter, r *http.Request) bool {
 	if schema == nil {
 		return true
 	}
-	raw, err := io.ReadAll(r.Body)
-	if err != nil {
+	// The gate has capped ContentLength: read into one buffer of its size.
+	buf := bytes.NewBuffer(make([]byte, 0, max(r.ContentLength, 0)+bytes.MinRead))
+	if _, err := buf.ReadFrom(r.Body); err != nil {
 		WriteError(w, BodyReadFailed(err))
 		return false
 	}
+	raw := buf.Bytes()
 	r.Body = &dropReader{data: raw}
 	if e := s.ShapeErrors(raw, schema); e != nil {
 		suggestMembers(e, st.members)
@@ -200,6 +206,19 @@ func (w *shapeWalk) value(schema *huma.Schema) bool {
 		return false
 	}
 	schema = w.resolve(schema)
+	if schema != nil && !w.typed(schema.Type) {
+		// The validator would refuse the value's type and look no
+		// further inside it: neither does the walk.
+		start := w.pos
+		if !w.value(nil) {
+			return false
+		}
+		w.values--
+		raw := w.data[start:w.pos]
+		typ, msg, _ := pydantic.Message(typeMessages[schema.Type])
+		w.record(typ, msg, nil, func() any { return echoRaw(raw) })
+		return true
+	}
 	switch c := w.data[w.pos]; {
 	case c == '{':
 		return w.object(schema)
@@ -218,6 +237,38 @@ func (w *shapeWalk) value(schema *huma.Schema) bool {
 		return w.number()
 	}
 	return false
+}
+
+// typeMessages are the validator's messages of a value not of a
+// schema's type, by type.
+var typeMessages = map[string]string{
+	huma.TypeObject: validation.MsgExpectedObject, huma.TypeArray: validation.MsgExpectedArray,
+	huma.TypeString: validation.MsgExpectedString, huma.TypeBoolean: validation.MsgExpectedBoolean,
+	huma.TypeNumber: validation.MsgExpectedNumber, huma.TypeInteger: validation.MsgExpectedInteger,
+}
+
+// typed reports whether the value at pos may be of type (a schema's; ""
+// is any), as far as its first byte tells: null is left to the
+// validator (a member that is not required may be null whatever its
+// type), and a number to it when an integer is wanted.
+func (w *shapeWalk) typed(typ string) bool {
+	if _, known := typeMessages[typ]; !known {
+		return true
+	}
+	switch c := w.peek(); {
+	case c == 'n':
+		return true
+	case c == '{':
+		return typ == huma.TypeObject
+	case c == '[':
+		return typ == huma.TypeArray
+	case c == '"':
+		return typ == huma.TypeString
+	case c == 't' || c == 'f':
+		return typ == huma.TypeBoolean
+	default:
+		return typ == huma.TypeNumber || typ == huma.TypeInteger
+	}
 }
 
 // resolve follows schema's references; a schema that combines others
@@ -470,7 +521,40 @@ func equalKey(key []byte, name string) bool {
 	if len(key) > 4*len(name)+8 {
 		return false
 	}
+	if ascii(key) {
+		// Without escapes or other letters the key is its own name: fold
+		// it byte by byte, allocating nothing.
+		if len(key) != len(name) {
+			return false
+		}
+		for i, c := range key {
+			if name[i] >= utf8.RuneSelf {
+				return strings.EqualFold(string(key), name)
+			}
+			if lower(c) != lower(name[i]) {
+				return false
+			}
+		}
+		return true
+	}
 	return strings.EqualFold(decodeKey(key), name)
+}
+
+// ascii reports whether a key's JSON text is plain ASCII without escapes.
+func ascii(key []byte) bool {
+	for _, c := range key {
+		if c >= utf8.RuneSelf || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
+func lower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 // echoRaw is the input of an item about the JSON text raw: its value when

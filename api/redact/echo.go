@@ -48,9 +48,14 @@ const Redacted = "[redacted]"
 // calls and any API key sent in a body.
 var secretMembers = []string{"providerkey", "xproviderkey", "apikey", "xapikey", "key", "secret", "password", "token", "authorization"}
 
+// separators are dropped from a member's name before it is compared with
+// secretMembers. A Replacer builds its tables on first use (some 20 KB),
+// so it is built once; it is safe for concurrent use and never changes.
+var separators = strings.NewReplacer("-", "", "_", "")
+
 // isSecretMember reports whether a member called name holds a credential.
 func isSecretMember(name string) bool {
-	folded := strings.NewReplacer("-", "", "_", "").Replace(strings.ToLower(name))
+	folded := separators.Replace(strings.ToLower(name))
 	return slices.Contains(secretMembers, folded)
 }
 

@@ -1,0 +1,71 @@
+package api
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"reflect"
+	"runtime"
+	"testing"
+
+	"github.com/eligo/eligo/auth"
+	"github.com/eligo/eligo/metering"
+	"github.com/eligo/eligo/store"
+	"github.com/eligo/eligo/store/storetest"
+)
+
+// BenchmarkBodyCost measures what refusing or validating a body costs per
+// byte of it, the figure docs/operations.md#json-bodies-before-they-are-decoded
+// bounds: the walk alone (ShapeErrors) and BodyErrors, the walk's
+// refusal or else the validator's list, on bodies shaped like the
+// attacks it answers. Report B/op divided by the body's bytes
+// (reported as bytes/body-byte).
+func BenchmarkBodyCost(b *testing.B) {
+	st := store.New(storetest.New(b))
+	s := newServer(b, Config{Logger: slog.New(slog.DiscardHandler), Metering: metering.Config{Budgets: metering.UniformBudgets(1 << 40)}}, st)
+	Register(s, Route{OperationID: "test-bounds", Method: http.MethodPost, Path: "/test/bounds",
+		Summary: "Bounded body", Description: "Takes a body of each shape.", Access: Open,
+		Scopes: []auth.Scope{auth.ScopeDecide}, Class: ClassDecide},
+		func(ctx context.Context, _ *boundsInput) (*callerOutput, error) { return &callerOutput{}, nil })
+	typ := reflect.TypeFor[boundsInput]().Field(0).Type
+	registry := s.OpenAPI().Components.Schemas
+	schema := registry.Schema(typ, true, "BoundsBody")
+	bodies := []struct{ name, body string }{
+		{"empty_cases", `{"name":"a","cases":[` + repeated(`{}`, 30_000) + `]}`},
+		{"undeclared", `{"name":"a","cases":[],` + repeated(`"m00000":0`, 30_000) + `}`},
+		{"wrong_counts", `{"name":"a","cases":[],"counts":[` + repeated(`"1"`, 30_000) + `]}`},
+		{"values", `{"name":"a","cases":[],"counts":[` + repeated(`1`, MaxBodyValues) + `]}`},
+	}
+	for _, c := range bodies {
+		raw := []byte(c.body)
+		b.Run(c.name+"/walk", func(b *testing.B) {
+			b.ReportAllocs()
+			var total float64
+			for b.Loop() {
+				total += float64(allocatedBy(func() { _ = s.ShapeErrors(raw, schema) }))
+			}
+			b.ReportMetric(total/float64(b.N)/float64(len(raw)), "bytes/body-byte")
+		})
+		b.Run(c.name+"/refusal", func(b *testing.B) {
+			b.ReportAllocs()
+			var total float64
+			for b.Loop() {
+				total += float64(allocatedBy(func() {
+					if s.ShapeErrors(raw, schema) == nil {
+						_ = s.BodyErrors(raw, typ, "BoundsBody")
+					}
+				}))
+			}
+			b.ReportMetric(total/float64(b.N)/float64(len(raw)), "bytes/body-byte")
+		})
+	}
+}
+
+// allocatedBy is the bytes f allocated (runtime.MemStats.TotalAlloc).
+func allocatedBy(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
