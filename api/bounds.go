@@ -13,7 +13,10 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/validation"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/eligo/eligo/api/pydantic"
+	"github.com/eligo/eligo/api/redact"
 )
 
 // This file bounds what a JSON request body may cost before anything is
@@ -45,9 +48,6 @@ const (
 	// A caller fixes the first few and sends again; a list of thousands
 	// only costs both sides memory.
 	MaxValidationItems = 50
-	// maxEchoRaw is the most bytes of a member's JSON the walk decodes to
-	// echo it in an item; a larger one is echoed as its size.
-	maxEchoRaw = 4096
 )
 
 // TooManyErrorsType is the type of the last item of a 422 list that was
@@ -94,7 +94,11 @@ func (s *Server) checkBody(w http.ResponseWriter, r *http.Request) bool {
 	}
 	raw := buf.Bytes()
 	r.Body = &dropReader{data: raw}
-	if e := s.ShapeErrors(raw, schema); e != nil {
+	// A small body is left to the validator, whose list is complete (it
+	// names the errors of value too, an unknown enum or date), unless it
+	// passes a limit of the whole body; refusing it costs at most the
+	// validator's per-byte cost times SmallBody.
+	if e, limit := s.ShapeErrors(raw, schema); e != nil && (limit || len(raw) > SmallBody) {
 		suggestMembers(e, st.members)
 		WriteError(w, e)
 		return false
@@ -124,21 +128,22 @@ func (d *dropReader) Close() error { d.data = nil; return nil }
 // cannot accept (a list over maxItems, an undeclared member where the
 // schema declares them all, a required member absent). It returns nil for
 // a body it accepts and for one that is not JSON at all, whose refusal is
-// the decoder's (json_invalid). Its cost is one pass over raw.
-func (s *Server) ShapeErrors(raw []byte, schema *huma.Schema) *Error {
+// the decoder's (json_invalid). limit reports a refusal for passing
+// MaxBodyValues or MaxBodyDepth. Its cost is one pass over raw.
+func (s *Server) ShapeErrors(raw []byte, schema *huma.Schema) (e *Error, limit bool) {
 	w := &shapeWalk{data: raw, registry: s.huma.OpenAPI().Components.Schemas}
 	w.space()
 	if !w.value(schema) && !w.stopped {
-		return nil
+		return nil, false
 	}
 	w.space()
 	if w.pos != len(w.data) && !w.stopped {
-		return nil
+		return nil, false
 	}
 	if len(w.items) == 0 {
-		return nil
+		return nil, false
 	}
-	return validationList(w.items, w.more)
+	return validationList(w.items, w.more), w.stopped
 }
 
 // shapeWalk is one pass over a JSON text. The path to the current value
@@ -557,36 +562,45 @@ func lower(c byte) byte {
 	return c
 }
 
-// echoRaw is the input of an item about the JSON text raw: its value when
-// small enough to decode for the echo, else its size.
-func echoRaw(raw []byte) any {
-	if len(raw) > maxEchoRaw {
-		return fmt.Sprintf("(a value of %d bytes)", len(raw))
-	}
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
-		return nil
-	}
-	return v
-}
+// echoRaw is the input of an item about the JSON text raw: the text
+// itself, which ValidationFailed's echo (redact.Echo) cuts as it reads it,
+// decoding nothing it does not show.
+func echoRaw(raw []byte) any { return json.RawMessage(raw) }
 
 // echoParent is the input of a missing member's item: its parent object,
-// raw, echoed as echoRaw does; the body's field_values never (top: raw is
-// the whole body).
+// raw; the body's field_values never (top: raw is the whole body, whose
+// members are then listed, when few enough to be echoed, with
+// field_values as {}).
 func echoParent(raw []byte, top bool) any {
-	v := echoRaw(raw)
-	if top {
-		withoutAnswers(v)
+	if !top {
+		return echoRaw(raw)
 	}
-	return v
+	body := gjson.ParseBytes(raw)
+	n := 0
+	body.ForEach(func(_, _ gjson.Result) bool { n++; return n <= redact.MaxEchoedMembers })
+	if n > redact.MaxEchoedMembers {
+		return echoRaw(raw)
+	}
+	members := map[string]any{}
+	body.ForEach(func(key, value gjson.Result) bool {
+		members[key.String()] = json.RawMessage(value.Raw)
+		return true
+	})
+	withoutAnswers(members)
+	return members
 }
 
 // withoutAnswers replaces a body's field_values object, the applicant's
 // answers, by {} so that a 422 never carries them back.
 func withoutAnswers(body any) {
 	if m, ok := body.(map[string]any); ok {
-		if _, isObject := m["field_values"].(map[string]any); isObject {
+		switch v := m["field_values"].(type) {
+		case map[string]any:
 			m["field_values"] = map[string]any{}
+		case json.RawMessage:
+			if gjson.ParseBytes(v).IsObject() {
+				m["field_values"] = map[string]any{}
+			}
 		}
 	}
 }

@@ -25,6 +25,7 @@ type boundsInput struct {
 		Name   string       `json:"name"`
 		Cases  []boundsCase `json:"cases" maxItems:"3"`
 		Counts []int        `json:"counts,omitempty"`
+		Colors []string     `json:"colors,omitempty" enum:"red,green"`
 		Any    any          `json:"any,omitempty"`
 	}
 }
@@ -65,15 +66,17 @@ func TestBodyShapeIsBoundedBeforeDecoding(t *testing.T) {
 		more  int    // the count item's input; 0: no count item
 	}{
 		{"valid", `{"name":"a","cases":[{"label":"x","outcome":"y"}],"counts":[1,2],"any":{"deep":[[1]]}}`, 200, 0, "", "", 0},
-		{"a list over maxItems", `{"name":"a","cases":[` + repeated(`{"label":"x","outcome":"y"}`, 5) + `]}`, 422, 1, "too_long", `["body","cases"]`, 0},
-		{"empty objects past maxItems", `{"name":"a","cases":[` + repeated(`{}`, 200) + `]}`, 422, MaxValidationItems + 1, "missing", `["body","cases",0,"label"]`, 2*200 + 1 - MaxValidationItems},
-		{"undeclared members", `{"name":"a","cases":[],` + repeated(`"x":1`, 120) + `}`, 422, MaxValidationItems + 1, "extra_forbidden", `["body","x"]`, 120 - MaxValidationItems},
-		{"a required member absent", `{"cases":[]}`, 422, 1, "missing", `["body","name"]`, 0},
-		{"the validator's own list", `{"name":"a","cases":[],"counts":[` + repeated(`"1"`, 300) + `]}`, 422, MaxValidationItems + 1, "int_type", `["body","counts",0]`, 300 - MaxValidationItems},
+		{"a list over maxItems", `{"name":"a","cases":[` + repeated(`{"label":"x","outcome":"y"}`, 3000) + `]}`, 422, 1, "too_long", `["body","cases"]`, 0},
+		{"empty objects past maxItems", `{"name":"a","cases":[` + repeated(`{}`, 30_000) + `]}`, 422, MaxValidationItems + 1, "missing", `["body","cases",0,"label"]`, 2*30_000 + 1 - MaxValidationItems},
+		{"undeclared members", `{"name":"a","cases":[],` + repeated(`"x":1`, 12_000) + `}`, 422, MaxValidationItems + 1, "extra_forbidden", `["body","x"]`, 12_000 - MaxValidationItems},
+		{"a required member absent", `{"cases":[],"any":"` + strings.Repeat("x", SmallBody) + `"}`, 422, 1, "missing", `["body","name"]`, 0},
+		{"values of the wrong type", `{"name":"a","cases":[],"counts":[` + repeated(`"1"`, 20_000) + `]}`, 422, MaxValidationItems + 1, "int_type", `["body","counts",0]`, 20_000 - MaxValidationItems},
+		{"the validator's own list", `{"name":"a","cases":[],"colors":[` + repeated(`"blue"`, 20_000) + `]}`, 422, MaxValidationItems + 1, "enum", `["body","colors",0]`, 20_000 - MaxValidationItems},
+		{"a small body gets the validator's whole list", `{"name":"a","cases":[],"colors":["blue"],` + `"x":1}`, 422, 2, "enum", `["body","colors",0]`, 0},
 		{"too many values", `{"name":"a","cases":[],"counts":[` + repeated(`1`, MaxBodyValues) + `]}`, 422, 1, "too_long", `["body"]`, 0},
 		{"nested too deeply", `{"name":"a","cases":[],"any":` + deep + `}`, 422, 1, "json_invalid", `["body"]`, 0},
 		{"nested as deep as allowed", `{"name":"a","cases":[],"any":` + deep[2:len(deep)-2] + `}`, 200, 0, "", "", 0},
-		{"not JSON", `{"name":"a","cases":[` + repeated(`{}`, 200), 422, 1, "json_invalid", `["body"]`, 0},
+		{"not JSON", `{"name":"a","cases":[` + repeated(`{}`, 30_000), 422, 1, "json_invalid", `["body"]`, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
