@@ -32,7 +32,7 @@ func BenchmarkBodyCost(b *testing.B) {
 	schema := registry.Schema(typ, true, "BoundsBody")
 	bodies := []struct{ name, body string }{
 		{"empty_cases", `{"name":"a","cases":[` + repeated(`{}`, 30_000) + `]}`},
-		{"undeclared", `{"name":"a","cases":[],` + repeated(`"m00000":0`, 30_000) + `}`},
+		{"undeclared", `{"name":"a","cases":[],` + members(30_000) + `}`},
 		{"wrong_counts", `{"name":"a","cases":[],"counts":[` + repeated(`"1"`, 30_000) + `]}`},
 		{"values", `{"name":"a","cases":[],"counts":[` + repeated(`1`, MaxBodyValues) + `]}`},
 	}

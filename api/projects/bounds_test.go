@@ -25,7 +25,7 @@ func TestEmptyCasesAreRefusedBeforeDecoding(t *testing.T) {
 		cases int
 		first string
 	}{
-		{"100 KB", 25_000, "missing"},
+		{"100 KB", 34_000, "missing"},
 		{"4 MB", 1_400_000, "too_long"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
