@@ -18,8 +18,9 @@ import (
 // byte of it, the figure docs/operations.md#json-bodies-before-they-are-decoded
 // bounds: the walk alone (ShapeErrors) and BodyErrors, the walk's
 // refusal or else the validator's list, on bodies shaped like the
-// attacks it answers. Report B/op divided by the body's bytes
-// (reported as bytes/body-byte).
+// attacks it answers, and one the walk passes (wrong_enums: errors of
+// value only, the validator's worst per byte). bytes/body-byte is B/op
+// divided by the body's bytes.
 func BenchmarkBodyCost(b *testing.B) {
 	st := store.New(storetest.New(b))
 	s := newServer(b, Config{Logger: slog.New(slog.DiscardHandler), Metering: metering.Config{Budgets: metering.UniformBudgets(1 << 40)}}, st)
@@ -34,6 +35,7 @@ func BenchmarkBodyCost(b *testing.B) {
 		{"empty_cases", `{"name":"a","cases":[` + repeated(`{}`, 30_000) + `]}`},
 		{"undeclared", `{"name":"a","cases":[],` + members(30_000) + `}`},
 		{"wrong_counts", `{"name":"a","cases":[],"counts":[` + repeated(`"1"`, 30_000) + `]}`},
+		{"wrong_enums", `{"name":"a","cases":[],"colors":[` + repeated(`"blue"`, 30_000) + `]}`},
 		{"values", `{"name":"a","cases":[],"counts":[` + repeated(`1`, MaxBodyValues) + `]}`},
 	}
 	for _, c := range bodies {

@@ -106,7 +106,7 @@ type Problem struct {
 // (["body", "field", 0, ...]), msg and input (the offending value).
 type ValidationItem struct {
 	// Type is the pydantic error type callers branch on.
-	Type string `json:"type" doc:"The error type: missing, extra_forbidden, int_type, enum, json_invalid, string_too_long..."`
+	Type string `json:"type" doc:"The error type: missing, extra_forbidden, int_type, enum, json_invalid, string_too_long... A list holds at most 50 items; when more were found, a last item of type too_many_errors (loc [\"body\"]) counts the rest in its input, an integer."`
 	// Loc is the path to the offending member, starting with body, query,
 	// path or header; list indices are numbers.
 	Loc []any `json:"loc" nullable:"false" doc:"Path to the offending member: body, query, path or header, then names and list indices."`
