@@ -1,17 +1,9 @@
 package api
 
 import (
-	"context"
-	"log/slog"
-	"net/http"
 	"reflect"
 	"runtime"
 	"testing"
-
-	"github.com/eligo/eligo/auth"
-	"github.com/eligo/eligo/metering"
-	"github.com/eligo/eligo/store"
-	"github.com/eligo/eligo/store/storetest"
 )
 
 // BenchmarkBodyCost measures what refusing or validating a body costs per
@@ -22,12 +14,7 @@ import (
 // value only, the validator's worst per byte). bytes/body-byte is B/op
 // divided by the body's bytes.
 func BenchmarkBodyCost(b *testing.B) {
-	st := store.New(storetest.New(b))
-	s := newServer(b, Config{Logger: slog.New(slog.DiscardHandler), Metering: metering.Config{Budgets: metering.UniformBudgets(1 << 40)}}, st)
-	Register(s, Route{OperationID: "test-bounds", Method: http.MethodPost, Path: "/test/bounds",
-		Summary: "Bounded body", Description: "Takes a body of each shape.", Access: Open,
-		Scopes: []auth.Scope{auth.ScopeDecide}, Class: ClassDecide},
-		func(ctx context.Context, _ *boundsInput) (*callerOutput, error) { return &callerOutput{}, nil })
+	s := newBoundsServer(b)
 	typ := reflect.TypeFor[boundsInput]().Field(0).Type
 	registry := s.OpenAPI().Components.Schemas
 	schema := registry.Schema(typ, true, "BoundsBody")

@@ -36,6 +36,19 @@ type boundsCase struct {
 	Outcome string `json:"outcome"`
 }
 
+// newBoundsServer serves POST /test/bounds, whose body is boundsInput's,
+// openly and unmetered in effect.
+func newBoundsServer(t testing.TB) *Server {
+	t.Helper()
+	st := store.New(storetest.New(t))
+	s := newServer(t, Config{Logger: slog.New(slog.DiscardHandler), Metering: metering.Config{Budgets: metering.UniformBudgets(1 << 40)}}, st)
+	Register(s, Route{OperationID: "test-bounds", Method: http.MethodPost, Path: "/test/bounds",
+		Summary: "Bounded body", Description: "Takes a body of each shape.", Access: Open,
+		Scopes: []auth.Scope{auth.ScopeDecide}, Class: ClassDecide},
+		func(ctx context.Context, _ *boundsInput) (*callerOutput, error) { return &callerOutput{}, nil })
+	return s
+}
+
 // repeated is n copies of item joined by commas.
 func repeated(item string, n int) string { return strings.TrimSuffix(strings.Repeat(item+",", n), ",") }
 
@@ -56,16 +69,10 @@ func members(n int) string {
 // ones) or that passes the body limits (values, depth) is answered from
 // one pass over its bytes; every 422 lists at most MaxValidationItems
 // items and counts the rest in a last too_many_errors item, including the
-// validator's own lists (300 wrong counts).
+// validator's own lists (20,000 unknown enums).
 func TestBodyShapeIsBoundedBeforeDecoding(t *testing.T) {
 	t.Parallel()
-	st := store.New(storetest.New(t))
-	s := newServer(t, Config{Logger: slog.New(slog.DiscardHandler), Metering: metering.Config{Budgets: metering.UniformBudgets(1 << 40)}}, st)
-	Register(s, Route{OperationID: "test-bounds", Method: http.MethodPost, Path: "/test/bounds",
-		Summary: "Bounded body", Description: "Takes a body of each shape.", Access: Open,
-		Scopes: []auth.Scope{auth.ScopeDecide}, Class: ClassDecide},
-		func(ctx context.Context, _ *boundsInput) (*callerOutput, error) { return &callerOutput{}, nil })
-	srv := httptest.NewServer(s.Handler())
+	srv := httptest.NewServer(newBoundsServer(t).Handler())
 	t.Cleanup(srv.Close)
 
 	deep := strings.Repeat("[", MaxBodyDepth) + strings.Repeat("]", MaxBodyDepth)

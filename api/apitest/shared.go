@@ -224,6 +224,16 @@ func Allocated(f func()) uint64 {
 	return after.TotalAlloc - before.TotalAlloc
 }
 
+// PostRefused posts body to path with key (none when empty) and checks
+// the answer with CheckBoundedRefusal: a short 422 led by an item of type
+// first, costing at most perByte bytes of allocation per body byte.
+func (f *Fixture) PostRefused(t testing.TB, path, key string, body []byte, first string, perByte int) {
+	t.Helper()
+	var r Response
+	allocated := Allocated(func() { r = f.Do(t, http.MethodPost, path, WithKey(key), bytes.NewReader(body)) })
+	CheckBoundedRefusal(t, r, first, allocated, len(body), perByte)
+}
+
 // CheckBoundedRefusal fails t unless r is a 422 validation list whose
 // first item is of type first, of at most 16 KiB, that cost at most
 // perByte times body bytes of allocation (allocated, from Allocated).

@@ -1,9 +1,6 @@
 package projects
 
 import (
-	"bytes"
-	"net/http"
-	"strings"
 	"testing"
 	"time"
 
@@ -29,13 +26,7 @@ func TestEmptyCasesAreRefusedBeforeDecoding(t *testing.T) {
 		{"4 MB", 1_400_000, "too_long"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			body := []byte(`{"name":"Flood","section_id":"flood","source_text":"","test_cases":[` +
-				strings.TrimSuffix(strings.Repeat("{},", tt.cases), ",") + `]}`)
-			var r apitest.Response
-			allocated := apitest.Allocated(func() {
-				r = f.Do(t, http.MethodPost, "/projects/", apitest.WithKey(key), bytes.NewReader(body))
-			})
-			apitest.CheckBoundedRefusal(t, r, tt.first, allocated, len(body), 6)
+			f.PostRefused(t, "/projects/", key, apitest.EmptyCasesBody(tt.cases), tt.first, 6)
 		})
 	}
 }

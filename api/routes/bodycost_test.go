@@ -2,7 +2,6 @@ package routes
 
 import (
 	"bytes"
-	"fmt"
 	"net/http"
 	"os"
 	"runtime"
@@ -31,33 +30,18 @@ import (
 func BenchmarkAttackBodies(b *testing.B) {
 	f := newFixture(b, api.Config{Metering: apitest.GenerousMetering()})
 	key := f.Key(b, "acme", []auth.Scope{auth.ScopeProjectsWrite, auth.ScopeRulebooksWrite}, time.Time{})
-	emptyCases := func(n int) []byte {
-		return []byte(`{"name":"Flood","section_id":"flood","source_text":"","test_cases":[` + strings.TrimSuffix(strings.Repeat("{},", n), ",") + `]}`)
-	}
-	var unknown bytes.Buffer
-	unknown.WriteString(`{"field_values":{},"expected_outcome":"eligible"`)
-	for i := 0; unknown.Len() < 1_200_000; i++ {
-		fmt.Fprintf(&unknown, `,"m%06d":0`, i)
-	}
-	unknown.WriteString(`}`)
-	var tree bytes.Buffer
-	tree.WriteString(`{"name":"Tree","slug":"acme/tree","ruleset_refs":[],"outcome_logic":{"op":"or","args":[{"section":"A"}`)
-	for tree.Len() < 15_000_000 {
-		tree.WriteString(`,{"section":"A"}`)
-	}
-	tree.WriteString(`]}}`)
 	explain := apitest.RulesetPath("acme/x:20260101-0123456789ab", "/explain-failure")
 	for _, c := range []struct {
 		name, path, key string
 		body            []byte
 		at              int // how many at once
 	}{
-		{"project_100KB_free", "/projects/", key, emptyCases(34_000), 1},
-		{"project_420KB_free", "/projects/", key, emptyCases(140_000), 1},
-		{"project_4MB_free", "/projects/", key, emptyCases(1_400_000), 1},
-		{"explain_1.2MB_anonymous", explain, "", unknown.Bytes(), 1},
-		{"explain_1.2MB_anonymous_x4", explain, "", unknown.Bytes(), 4},
-		{"rulebook_15MB_free", "/rulebooks/", key, tree.Bytes(), 1},
+		{"project_100KB_free", "/projects/", key, apitest.EmptyCasesBody(34_000), 1},
+		{"project_420KB_free", "/projects/", key, apitest.EmptyCasesBody(140_000), 1},
+		{"project_4MB_free", "/projects/", key, apitest.EmptyCasesBody(1_400_000), 1},
+		{"explain_1.2MB_anonymous", explain, "", apitest.UndeclaredMembersBody(1_200_000), 1},
+		{"explain_1.2MB_anonymous_x4", explain, "", apitest.UndeclaredMembersBody(1_200_000), 4},
+		{"rulebook_15MB_free", "/rulebooks/", key, apitest.OutcomeTreeBody(15_000_000), 1},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			var answer, status int

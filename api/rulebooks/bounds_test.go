@@ -1,8 +1,6 @@
 package rulebooks
 
 import (
-	"bytes"
-	"net/http"
 	"testing"
 	"time"
 
@@ -18,15 +16,5 @@ import (
 func TestHugeOutcomeTreeIsRefusedBeforeDecoding(t *testing.T) {
 	f := newFixture(t)
 	key := f.Key(t, "acme", []auth.Scope{auth.ScopeRulebooksWrite}, time.Time{})
-	var body bytes.Buffer
-	body.WriteString(`{"name":"Tree","slug":"acme/tree","ruleset_refs":[],"outcome_logic":{"op":"or","args":[{"section":"A"}`)
-	for body.Len() < 15_000_000 {
-		body.WriteString(`,{"section":"A"}`)
-	}
-	body.WriteString(`]}}`)
-	var r apitest.Response
-	allocated := apitest.Allocated(func() {
-		r = f.Do(t, http.MethodPost, "/rulebooks/", apitest.WithKey(key), bytes.NewReader(body.Bytes()))
-	})
-	apitest.CheckBoundedRefusal(t, r, "too_long", allocated, body.Len(), 6)
+	f.PostRefused(t, "/rulebooks/", key, apitest.OutcomeTreeBody(15_000_000), "too_long", 6)
 }

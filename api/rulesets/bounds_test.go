@@ -2,7 +2,6 @@ package rulesets
 
 import (
 	"bytes"
-	"fmt"
 	"net/http"
 	"sync"
 	"testing"
@@ -18,12 +17,7 @@ import (
 // over its bytes with the first items and a count of the rest.
 func TestUndeclaredMembersAreRefusedBeforeDecoding(t *testing.T) {
 	f := newFixture(t, api.Config{Metering: apitest.GenerousMetering()})
-	var body bytes.Buffer
-	body.WriteString(`{"field_values":{},"expected_outcome":"eligible"`)
-	for i := 0; body.Len() < 1_200_000; i++ {
-		fmt.Fprintf(&body, `,"m%06d":0`, i)
-	}
-	body.WriteString(`}`)
+	body := apitest.UndeclaredMembersBody(1_200_000)
 	const callers = 4
 	responses := make([]apitest.Response, callers)
 	allocated := apitest.Allocated(func() {
@@ -31,12 +25,12 @@ func TestUndeclaredMembersAreRefusedBeforeDecoding(t *testing.T) {
 		for i := range callers {
 			wg.Go(func() {
 				responses[i] = f.Do(t, http.MethodPost, apitest.RulesetPath("acme/x:20260101-0123456789ab", "/explain-failure"),
-					nil, bytes.NewReader(body.Bytes()))
+					nil, bytes.NewReader(body))
 			})
 		}
 		wg.Wait()
 	})
 	for _, r := range responses {
-		apitest.CheckBoundedRefusal(t, r, "extra_forbidden", allocated/callers, body.Len(), 6)
+		apitest.CheckBoundedRefusal(t, r, "extra_forbidden", allocated/callers, len(body), 6)
 	}
 }
