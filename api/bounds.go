@@ -12,7 +12,6 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/validation"
-
 	"github.com/tidwall/gjson"
 
 	"github.com/eligo/eligo/api/pydantic"
@@ -27,9 +26,10 @@ import (
 // first walked as a token stream, allocating nothing per value: it may
 // hold at most MaxBodyValues values nested at most MaxBodyDepth levels,
 // and what its schema already refuses by shape (a list over its maxItems,
-// a member the schema does not declare, a required member absent) is
-// answered from the walk with the first MaxValidationItems items and a
-// count of the rest, the body never decoded.
+// a member the schema does not declare, a required member absent, a
+// value of the wrong JSON type) is answered from the walk, when the body
+// is over SmallBody, with the first MaxValidationItems items and a count
+// of the rest, the body never decoded.
 
 // The limits of a JSON request body's shape, and of a 422's list.
 const (
