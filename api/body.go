@@ -28,11 +28,7 @@ func (s *Server) BodyErrors(raw []byte, t reflect.Type, name string) error {
 	// A validation item echoes the object it is about (for a missing
 	// member, the whole body): field_values, the applicant's answers, is
 	// echoed as {} so that a 422 never carries them back.
-	if body, ok := parsed.(map[string]any); ok {
-		if _, isObject := body["field_values"].(map[string]any); isObject {
-			body["field_values"] = map[string]any{}
-		}
-	}
+	withoutAnswers(parsed)
 	registry := s.huma.OpenAPI().Components.Schemas
 	pb := huma.NewPathBuffer(make([]byte, 0, 64), 0)
 	pb.Push("body")
@@ -89,6 +85,7 @@ func (s *Server) rememberBodyMembers(method, path string) {
 		return
 	}
 	if mt := op.RequestBody.Content["application/json"]; mt != nil {
+		s.bodySchemas[strings.ToUpper(method)+" "+RootPath+muxPath(path)] = mt.Schema
 		if members := memberNames(s.huma.OpenAPI().Components.Schemas, mt.Schema); len(members) > 0 {
 			s.bodyMembers[strings.ToUpper(method)+" "+RootPath+muxPath(path)] = members
 		}

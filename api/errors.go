@@ -107,7 +107,7 @@ type Problem struct {
 // (["body", "field", 0, ...]), msg and input (the offending value).
 type ValidationItem struct {
 	// Type is the pydantic error type callers branch on.
-	Type string `json:"type" doc:"The error type: missing, extra_forbidden, int_type, enum, json_invalid, string_too_long..."`
+	Type string `json:"type" doc:"The error type: missing, extra_forbidden, int_type, enum, json_invalid, string_too_long... A list holds at most 50 items; when more were found, a last item of type too_many_errors (loc [\"body\"]) counts the rest in its input, an integer."`
 	// Loc is the path to the offending member, starting with body, query,
 	// path or header; list indices are numbers.
 	Loc []any `json:"loc" nullable:"false" doc:"Path to the offending member: body, query, path or header, then names and list indices."`
@@ -141,7 +141,12 @@ func NotFound(message string) *Error {
 
 // ValidationFailed builds a 422 whose detail is the given list, each
 // item's input cut for the echo (redact.Echo): no secret, nothing long.
+// A list longer than MaxValidationItems is cut there and ends with a
+// too_many_errors item counting the rest (validationList).
 func ValidationFailed(items ...ValidationItem) *Error {
+	if len(items) > MaxValidationItems {
+		return validationList(items, 0)
+	}
 	for i := range items {
 		items[i].Input = redact.Echo(items[i].Loc, items[i].Input)
 	}
@@ -241,11 +246,13 @@ func newHumaError(status int, msg string, errs ...error) huma.StatusError {
 	case status == http.StatusBadRequest && isBodyParseFailure(errs):
 		return ValidationFailed(ValidationItem{Type: "json_invalid", Loc: []any{"body"}, Msg: "JSON decode error", Input: map[string]any{}})
 	case status == http.StatusUnprocessableEntity || (status == http.StatusBadRequest && len(errs) > 0):
-		items := make([]ValidationItem, 0, len(errs))
-		for _, err := range errs {
+		// Only the items a 422 lists are built; the rest are counted.
+		listed := errs[:min(len(errs), MaxValidationItems)]
+		items := make([]ValidationItem, 0, len(listed))
+		for _, err := range listed {
 			items = append(items, validationItem(err))
 		}
-		return ValidationFailed(items...)
+		return validationList(items, len(errs)-len(listed))
 	default:
 		code := strings.ReplaceAll(strings.ToLower(http.StatusText(status)), " ", "_")
 		if code == "" {

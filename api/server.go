@@ -139,6 +139,9 @@ type Server struct {
 	// bodyMembers are the top-level member names of each operation's
 	// request body, by pattern, for the 422's "did you mean".
 	bodyMembers map[string][]string
+	// bodySchemas are the JSON schemas of the operations' request bodies,
+	// by pattern: what checkBody walks a body against before it is decoded.
+	bodySchemas map[string]*huma.Schema
 	// meter counts every metered request; Close writes its last counts.
 	meter *metering.Meter
 	// metrics counts for operators; nil counts nothing.
@@ -226,6 +229,7 @@ func New(cfg Config, st *store.Store, parts Parts) *Server {
 
 		jsonBodies:  map[string]bool{},
 		bodyMembers: map[string][]string{},
+		bodySchemas: map[string]*huma.Schema{},
 		bodies:      semaphore.NewWeighted(cfg.BodyMemory),
 	}
 	if !cfg.Unmetered {

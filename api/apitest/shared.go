@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -208,4 +209,41 @@ func (b *LogBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// Allocated runs f and returns the bytes the process allocated meanwhile
+// (runtime.MemStats.TotalAlloc), client and server together: what tests
+// of a request's cost bound relative to its body. Tests that use it must
+// not run in parallel with others.
+func Allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// PostRefused posts body to path with key (none when empty) and checks
+// the answer with CheckBoundedRefusal: a short 422 led by an item of type
+// first, costing at most perByte bytes of allocation per body byte.
+func (f *Fixture) PostRefused(t testing.TB, path, key string, body []byte, first string, perByte int) {
+	t.Helper()
+	var r Response
+	allocated := Allocated(func() { r = f.Do(t, http.MethodPost, path, WithKey(key), bytes.NewReader(body)) })
+	CheckBoundedRefusal(t, r, first, allocated, len(body), perByte)
+}
+
+// CheckBoundedRefusal fails t unless r is a 422 validation list whose
+// first item is of type first, of at most 16 KiB, that cost at most
+// perByte times body bytes of allocation (allocated, from Allocated).
+func CheckBoundedRefusal(t testing.TB, r Response, first string, allocated uint64, body, perByte int) {
+	t.Helper()
+	if r.Status != http.StatusUnprocessableEntity || !strings.Contains(r.Raw, `"type":"`+first+`"`) || len(r.Raw) > 16<<10 {
+		t.Fatalf("a %d-byte body: %d, %d bytes: %.500s", body, r.Status, len(r.Raw), r.Raw)
+	}
+	if allocated > uint64(perByte*body) {
+		t.Errorf("answering a %d-byte body allocated %d bytes (%.1f per byte); want at most %d per byte",
+			body, allocated, float64(allocated)/float64(body), perByte)
+	}
 }

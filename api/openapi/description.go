@@ -36,7 +36,7 @@ Every other operation grants CORS only to the deployment's first-party origins.
 
 ## Errors
 
-Most errors carry ` + "`detail`" + ` as ` + "`{error, reason_code, message}`" + `. Validation failures are 422 with ` + "`detail`" + ` a list of ` + "`{type, loc, msg, input}`" + `. Not-found lookups carry a plain string ` + "`detail`" + `. A 500 is opaque; quote its ` + "`X-Request-Id`" + ` response header when reporting it. An anonymous request body over 2 MB is refused with 413 before it is read. Each operation lists the error statuses it can answer with, the reason codes of each and its body shapes (components ` + "`ProblemError`, `ValidationError`, `NotFoundError` and, for anonymous 429s, `AnonymousLimited`" + `).
+Most errors carry ` + "`detail`" + ` as ` + "`{error, reason_code, message}`" + `. Validation failures are 422 with ` + "`detail`" + ` a list of ` + "`{type, loc, msg, input}`" + `: at most 50 items; when more were found, a last item of type ` + "`too_many_errors`" + ` (` + "`loc`" + ` ` + "`[\"body\"]`" + `) counts the rest in its integer ` + "`input`" + `. Not-found lookups carry a plain string ` + "`detail`" + `. A 500 is opaque; quote its ` + "`X-Request-Id`" + ` response header when reporting it. An anonymous request body over 2 MB is refused with 413 before it is read. Each operation lists the error statuses it can answer with, the reason codes of each and its body shapes (components ` + "`ProblemError`, `ValidationError`, `NotFoundError` and, for anonymous 429s, `AnonymousLimited`" + `).
 `
 
 // openSurfaceText renders the open surface for the OpenAPI description.

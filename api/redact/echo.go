@@ -8,6 +8,7 @@
 package redact
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -113,16 +114,11 @@ func Echo(loc []any, input any) any {
 func echoedValue(v any, depth int, budget *int) any {
 	switch v := v.(type) {
 	case string:
-		if *budget <= 0 {
-			return fmt.Sprintf("(a string of %d bytes)", len(v))
-		}
-		// Nothing past the opening is echoed: only it is read, with room
-		// for a key that starts inside it, so a 5 MB text costs what a
-		// 256-byte one does.
-		s := v[:min(len(v), MaxEchoedString+auth.KeyLength)]
-		s = cutInput(strings.ToValidUTF8(auth.RedactSecrets(s), "\uFFFD"), len(v))
-		*budget -= len(s)
-		return s
+		return echoedString(v, len(v), budget)
+	case json.RawMessage:
+		// JSON text not decoded (a body refused before it was): cut as
+		// it is read, so that nothing past an echo's bounds is decoded.
+		return echoedRaw(v, depth, budget)
 	case map[string]any:
 		if depth >= MaxEchoedDepth || len(v) > MaxEchoedMembers || *budget <= 0 {
 			return fmt.Sprintf("(an object of %d members)", len(v))
@@ -153,4 +149,20 @@ func echoedValue(v any, depth int, budget *int) any {
 		return out
 	}
 	return v
+}
+
+// echoedString is the echo of a string of total bytes whose opening (at
+// least its first MaxEchoedString+auth.KeyLength bytes, or all of it) is
+// s.
+func echoedString(s string, total int, budget *int) any {
+	if *budget <= 0 {
+		return fmt.Sprintf("(a string of %d bytes)", total)
+	}
+	// Nothing past the opening is echoed: only it is read, with room
+	// for a key that starts inside it, so a 5 MB text costs what a
+	// 256-byte one does.
+	s = s[:min(len(s), MaxEchoedString+auth.KeyLength)]
+	s = cutInput(strings.ToValidUTF8(auth.RedactSecrets(s), "\uFFFD"), total)
+	*budget -= len(s)
+	return s
 }
