@@ -9,10 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync/atomic"
 	"time"
-
-	"github.com/hashicorp/golang-lru/v2/expirable"
 
 	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/store"
@@ -157,32 +154,22 @@ func IssueKey(ctx context.Context, st *store.Store, req KeyRequest) (string, sto
 // prefixes are never cached, so guessing cannot fill memory.
 //
 // While the database cannot be reached, a key whose row was read within
-// OutageKeyWindow is still judged against that row, so that callers seen
-// recently keep being served through an outage (a key never seen, or not
-// seen within the window, is refused as before). Revocations made before
-// the outage still hold: a revoked row is refused, and a revocation
-// notification drops the key from both caches. Only a revocation whose
-// notification was lost, made within the window before the outage, can go
-// unseen until the database answers again.
+// store.OutageWindow is still judged against that row (store.RowCache),
+// so that callers seen recently keep being served through an outage (a
+// key never seen, or not seen within the window, is refused as before).
+// Revocations made before the outage still hold: a revoked row is
+// refused, and a revocation notification drops the key from the cache.
+// Only a revocation whose notification was lost, made within the window
+// before the outage, can go unseen until the database answers again.
 type Authenticator struct {
 	// store reads key rows and records their last use.
 	store *store.Store
 	// now is the clock expiry is judged by; never nil.
 	now func() time.Time
-	// cache holds key rows by prefix for the cache TTL; nil when the TTL
-	// is 0, and then every request reads the database.
-	cache *expirable.LRU[string, store.APIKey]
-	// recent holds key rows by prefix for OutageKeyWindow after they were
-	// read, for when the database cannot be reached; nil with cache.
-	recent *expirable.LRU[string, store.APIKey]
-	// invalidations counts InvalidateKey and InvalidateKeys calls, so that
-	// a row read while one arrived is not kept (see lookup).
-	invalidations atomic.Uint64
+	// rows holds key rows by prefix for the cache TTL, and for an outage;
+	// nil when the TTL is 0, and then every request reads the database.
+	rows *store.RowCache[store.APIKey]
 }
-
-// OutageKeyWindow is how long after its row was last read from the
-// database a key is still accepted while the database cannot be reached.
-const OutageKeyWindow = 10 * time.Minute
 
 // keyCacheSize bounds the number of key rows an Authenticator keeps.
 const keyCacheSize = 10_000
@@ -197,46 +184,32 @@ func NewAuthenticator(st *store.Store, now func() time.Time, cacheTTL time.Durat
 	}
 	a := &Authenticator{store: st, now: now}
 	if cacheTTL > 0 {
-		a.cache = expirable.NewLRU[string, store.APIKey](keyCacheSize, nil, cacheTTL)
-		a.recent = expirable.NewLRU[string, store.APIKey](keyCacheSize, nil, OutageKeyWindow)
+		a.rows = store.NewRowCache[store.APIKey](keyCacheSize, cacheTTL)
 	}
 	return a
 }
 
-// lookup returns the stored row of prefix, from the cache when it is fresh.
-// A row read from the database also gets its last-used time recorded.
+// lookup returns the stored row of prefix, from the cache when it is fresh
+// (or, through an outage, recent). A row read from the database also gets
+// its last-used time recorded.
 func (a *Authenticator) lookup(ctx context.Context, prefix string) (store.APIKey, error) {
-	if a.cache != nil {
-		if rec, ok := a.cache.Get(prefix); ok {
-			return rec, nil
-		}
+	if a.rows == nil {
+		return a.read(ctx, prefix)
 	}
-	since := a.invalidations.Load()
+	// Unknown prefixes come back as ErrNotFound and are never kept.
+	rec, _, err := a.rows.Read(ctx, prefix, func(ctx context.Context) (store.APIKey, error) { return a.read(ctx, prefix) })
+	return rec, err
+}
+
+// read reads the row of prefix from the database and records its use.
+func (a *Authenticator) read(ctx context.Context, prefix string) (store.APIKey, error) {
 	rec, err := a.store.APIKeyByPrefix(ctx, prefix)
 	if err != nil {
-		if a.recent != nil && !errors.Is(err, store.ErrNotFound) {
-			// The database is away: a row read within OutageKeyWindow
-			// still judges the key.
-			if rec, ok := a.recent.Get(prefix); ok {
-				return rec, nil
-			}
-		}
 		return store.APIKey{}, err
 	}
 	if rec.RevokedAt == nil && (rec.LastUsedAt == nil || a.now().Sub(*rec.LastUsedAt) >= store.LastUsedResolution) {
 		if err := a.store.TouchAPIKey(ctx, rec.ID); err != nil {
 			return store.APIKey{}, err
-		}
-	}
-	if a.cache != nil {
-		// A row read before a revocation committed may reach here after
-		// its invalidation was applied; adding it first and checking the
-		// count after means such a row never stays cached.
-		a.cache.Add(prefix, rec)
-		a.recent.Add(prefix, rec)
-		if a.invalidations.Load() != since {
-			a.cache.Remove(prefix)
-			a.recent.Remove(prefix)
 		}
 	}
 	return rec, nil
@@ -247,20 +220,16 @@ func (a *Authenticator) lookup(ctx context.Context, prefix string) (store.APIKey
 // made by any process takes effect here at once rather than after the
 // cache TTL.
 func (a *Authenticator) InvalidateKey(prefix string) {
-	a.invalidations.Add(1)
-	if a.cache != nil {
-		a.cache.Remove(prefix)
-		a.recent.Remove(prefix)
+	if a.rows != nil {
+		a.rows.Remove(prefix)
 	}
 }
 
 // InvalidateKeys drops every cached key row, for when revocations may
 // have been missed (the invalidation listener reconnected).
 func (a *Authenticator) InvalidateKeys() {
-	a.invalidations.Add(1)
-	if a.cache != nil {
-		a.cache.Purge()
-		a.recent.Purge()
+	if a.rows != nil {
+		a.rows.Purge()
 	}
 }
 
