@@ -74,15 +74,18 @@ type Explanation struct {
 	// alternatives of an exhausted `any` group are all reasons, while
 	// changing any one of them is enough (ChangesNeeded).
 	Reasons []Reason `json:"reasons"`
-	// ChangesNeeded is the fewest criteria whose status must change, every
-	// other criterion as the answers make it, for the expected outcome to
-	// be reached: one for a failed `any` group (its cheapest
-	// alternative), the sum over the failed members of an `all` group, and
-	// so on through the outcome's and/or nesting. 0 exactly when Reasons
-	// is empty.
+	// ChangesNeeded is the fewest settled criteria (satisfied or
+	// not_satisfied under the answers) whose status must change, every
+	// other settled criterion as the answers make it, for the expected
+	// outcome to be reached: one for a failed `any` group (its cheapest
+	// alternative), every failed member of an `all` group, and so on
+	// through the outcome's and/or nesting. Pending criteria (open
+	// questions, an official's decision) are not counted: they may still
+	// go either way. 0 when Reasons is empty, or when only pending
+	// criteria stand in the way.
 	ChangesNeeded int `json:"changes_needed"`
 	// Changes are the ids of the criteria of one such smallest change, in
-	// declaration order; empty exactly when Reasons is.
+	// declaration order.
 	Changes []string `json:"changes"`
 	// FieldErrors are the answers that could not be applied, as /decide
 	// lists them: those that could not be converted, then those whose
@@ -295,9 +298,9 @@ type explainer struct {
 	byID map[uint]int
 	// goals[o] is the tracked literal "the outcome is o".
 	goals [3]*z3.Expr
-	// released counts the keep literals that are false: how many
-	// criteria a model frees from their actual status (fewestChanges).
-	released *z3.Expr
+	// freed[i] is 1 when keep[i] is false (criterion i left free), else
+	// 0: the terms fewestChanges counts.
+	freed []*z3.Expr
 	// in, actual and goal are the answers, the criteria's statuses under
 	// them and the goal literal of the current explanation.
 	in *engine.Inputs
@@ -329,16 +332,14 @@ func prepareExplainer(ctx context.Context, c *z3.Context, r *engine.Ruleset) (*e
 	}
 	n := r.NumCriteria()
 	x := &explainer{r: r, c: c, enc: enc, statuses: make([]Tri, n), byID: map[uint]int{}}
-	freed := make([]*z3.Expr, 0, n+1)
 	for i := range n {
 		x.statuses[i] = Tri{Known: c.BoolConst(fmt.Sprintf("status|known|%d", i)), Value: c.BoolConst(fmt.Sprintf("status|value|%d", i))}
 		cr, _ := r.CriterionAt(i)
 		lit := c.BoolConst("keep|" + cr.ID)
 		x.keep = append(x.keep, lit)
 		x.byID[lit.ID()] = i
-		freed = append(freed, c.Ite(lit, c.Int(0), c.Int(1)))
+		x.freed = append(x.freed, c.Ite(lit, c.Int(0), c.Int(1)))
 	}
-	x.released = c.Add(append(freed, c.Int(0))...)
 	free, err := enc.WithCriteria(x.statuses)
 	if err != nil {
 		return nil, err
@@ -553,21 +554,31 @@ func (x *explainer) minimalCore(ctx context.Context) ([]int, map[int]engine.Stat
 	return core, needed, nil
 }
 
-// fewestChanges returns a smallest set of criteria (ascending) whose
-// statuses, changed while every other criterion keeps its status under the
-// answers, let the expected outcome be reached: a minimum correction set,
-// found by a binary search on how many keep literals may be false. One
-// member of a failed `any` group is enough, every failed member of an
-// `all` group is needed, and the outcome's and/or over groups adds or
-// takes the cheaper side in the same way. It runs after minimalCore has
-// found the outcome reachable with every criterion released, so the
-// search has an answer.
+// fewestChanges returns a smallest set of settled criteria (satisfied or
+// not_satisfied under the answers; ascending) whose statuses, changed
+// while every other settled criterion keeps its status, let the expected
+// outcome be reached: a minimum correction set, found by a binary search
+// on how many settled criteria may be left free. Pending criteria are
+// free at no cost: their questions are open, or an official decides, so
+// they are not changes to what the answers settled. One member of a
+// failed `any` group is enough, every failed member of an `all` group is
+// needed, and the outcome's and/or over groups adds or takes the cheaper
+// side in the same way. The set is empty when only pending criteria stand
+// in the way. It runs after minimalCore has found the outcome reachable
+// with every criterion released, so the search has an answer.
 func (x *explainer) fewestChanges(ctx context.Context) ([]int, error) {
+	terms := []*z3.Expr{x.c.Int(0)}
+	for i, st := range x.actual {
+		if st != engine.Pending {
+			terms = append(terms, x.freed[i])
+		}
+	}
+	changed := x.c.Add(terms...)
 	var best []int
-	lo, hi := 1, len(x.keep)
+	lo, hi := 0, len(terms)-1
 	for lo <= hi {
 		k := (lo + hi) / 2
-		set, err := x.changesWithin(ctx, k)
+		set, err := x.changesWithin(ctx, changed, k)
 		if err != nil {
 			return nil, err
 		}
@@ -583,15 +594,15 @@ func (x *explainer) fewestChanges(ctx context.Context) ([]int, error) {
 	return best, nil
 }
 
-// changesWithin returns the criteria a model changes when at most k of
-// them may leave their status under the answers, or nil when the expected
-// outcome cannot be reached so.
-func (x *explainer) changesWithin(ctx context.Context, k int) ([]int, error) {
+// changesWithin returns the settled criteria a model changes when at most
+// k of them may leave their status under the answers (changed counts
+// those left free), or nil when the expected outcome cannot be reached so.
+func (x *explainer) changesWithin(ctx context.Context, changed *z3.Expr, k int) ([]int, error) {
 	if err := x.skeleton.Push(); err != nil {
 		return nil, fmt.Errorf("solver: explain-failure: %w", err)
 	}
 	defer func() { _ = x.skeleton.Pop(1) }()
-	if err := x.skeleton.Assert(x.c.Le(x.released, x.c.Int(int64(k)))); err != nil {
+	if err := x.skeleton.Assert(x.c.Le(changed, x.c.Int(int64(k)))); err != nil {
 		return nil, fmt.Errorf("solver: explain-failure: %w", err)
 	}
 	res, err := x.skeleton.CheckAssumptions(ctx, x.goal)
@@ -608,6 +619,9 @@ func (x *explainer) changesWithin(ctx context.Context, k int) ([]int, error) {
 	defer m.Close()
 	set := []int{}
 	for i := range x.statuses {
+		if x.actual[i] == engine.Pending {
+			continue
+		}
 		st, err := triStatus(m, x.statuses[i])
 		if err != nil {
 			return nil, fmt.Errorf("solver: explain-failure: %w", err)
