@@ -9,10 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync/atomic"
 	"time"
-
-	"github.com/hashicorp/golang-lru/v2/expirable"
 
 	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/store"
@@ -154,48 +151,38 @@ func IssueKey(ctx context.Context, st *store.Store, req KeyRequest) (string, sto
 // every process at once through InvalidateKey (called by the process's
 // listener of store.InvalidationChannel); the cache TTL bounds how long a
 // revocation can go unseen should a notification be lost. Unknown
-// prefixes are cached too, for the same TTL, in an LRU of their own
+// prefixes are cached too, for the same TTL, in a cache of their own
 // bounded like the rows' (so guessing neither fills memory nor pushes out
 // a real key's row): a repeated unknown prefix then costs what a repeated
 // known one does, a cache hit and a constant-time comparison, and the
 // time of a refusal does not tell which it was.
 //
 // While the database cannot be reached, a key whose row was read within
-// OutageKeyWindow is still judged against that row, so that callers seen
-// recently keep being served through an outage (a key never seen, or not
-// seen within the window, is refused as before). Revocations made before
-// the outage still hold: a revoked row is refused, and a revocation
-// notification drops the key from both caches. Only a revocation whose
-// notification was lost, made within the window before the outage, can go
-// unseen until the database answers again.
+// store.OutageWindow is still judged against that row (store.RowCache),
+// so that callers seen recently keep being served through an outage (a
+// key never seen, or not seen within the window, is refused as before).
+// Revocations made before the outage still hold: a revoked row is
+// refused, and a revocation notification drops the key from the cache.
+// Only a revocation whose notification was lost, made within the window
+// before the outage, can go unseen until the database answers again.
 type Authenticator struct {
 	// store reads key rows and records their last use.
 	store *store.Store
 	// now is the clock expiry is judged by; never nil.
 	now func() time.Time
-	// cache holds key rows by prefix for the cache TTL; nil when the TTL
-	// is 0, and then every request reads the database.
-	cache *expirable.LRU[string, store.APIKey]
-	// recent holds key rows by prefix for OutageKeyWindow after they were
-	// read, for when the database cannot be reached; nil with cache.
-	recent *expirable.LRU[string, store.APIKey]
+	// rows holds key rows by prefix for the cache TTL, and for an outage;
+	// nil when the TTL is 0, and then every request reads the database.
+	rows *store.RowCache[store.APIKey]
 	// absent holds, for the cache TTL, the prefixes the database has no
 	// key for, so that a repeated unknown prefix is answered from memory
-	// as a repeated known one is; nil with cache. It is an LRU of its own
-	// (bounded like cache), so guessed prefixes never push a real key's
-	// row out.
-	absent *expirable.LRU[string, struct{}]
-	// invalidations counts InvalidateKey and InvalidateKeys calls, so that
-	// a row read while one arrived is not kept (see lookup).
-	invalidations atomic.Uint64
+	// as a repeated known one is; nil with rows. It is a cache of its own
+	// (bounded like rows), so guessed prefixes never push a real key's row
+	// out.
+	absent *store.RowCache[struct{}]
 	// failuresByAddress and attemptsByPrefix are the sign-in limits
 	// (SignIn, docs/console.md#sign-in-limits).
 	failuresByAddress, attemptsByPrefix *AttemptLimiter
 }
-
-// OutageKeyWindow is how long after its row was last read from the
-// database a key is still accepted while the database cannot be reached.
-const OutageKeyWindow = 10 * time.Minute
 
 // keyCacheSize bounds the number of key rows an Authenticator keeps.
 const keyCacheSize = 10_000
@@ -212,60 +199,46 @@ func NewAuthenticator(st *store.Store, now func() time.Time, cacheTTL time.Durat
 		failuresByAddress: NewAttemptLimiter(SignInFailuresPerAddress, SignInWindow),
 		attemptsByPrefix:  NewAttemptLimiter(SignInAttemptsPerPrefix, SignInWindow)}
 	if cacheTTL > 0 {
-		a.cache = expirable.NewLRU[string, store.APIKey](keyCacheSize, nil, cacheTTL)
-		a.recent = expirable.NewLRU[string, store.APIKey](keyCacheSize, nil, OutageKeyWindow)
-		a.absent = expirable.NewLRU[string, struct{}](keyCacheSize, nil, cacheTTL)
+		a.rows = store.NewRowCache[store.APIKey](keyCacheSize, cacheTTL)
+		a.absent = store.NewRowCache[struct{}](keyCacheSize, cacheTTL)
 	}
 	return a
 }
 
-// lookup returns the stored row of prefix, from the cache when it is fresh.
-// A row read from the database also gets its last-used time recorded.
+// lookup returns the stored row of prefix, from the cache when it is fresh
+// (or, through an outage, recent). A row read from the database also gets
+// its last-used time recorded.
 func (a *Authenticator) lookup(ctx context.Context, prefix string) (store.APIKey, error) {
-	if a.cache != nil {
-		// Both caches are read whatever the first answers, so that a
-		// known prefix and an unknown one cost the same two reads.
-		rec, known := a.cache.Get(prefix)
-		_, absent := a.absent.Get(prefix)
-		if known {
-			return rec, nil
-		}
-		if absent {
-			return store.APIKey{}, store.ErrNotFound
-		}
+	if a.rows == nil {
+		return a.read(ctx, prefix)
 	}
-	since := a.invalidations.Load()
+	// Both caches are read whatever the first answers, so that a known
+	// prefix and an unknown one cost the same two reads.
+	rec, known := a.rows.Get(prefix)
+	_, absent := a.absent.Get(prefix)
+	if known {
+		return rec, nil
+	}
+	if absent {
+		return store.APIKey{}, store.ErrNotFound
+	}
+	rec, _, err := a.rows.Read(ctx, prefix, func(ctx context.Context) (store.APIKey, error) { return a.read(ctx, prefix) })
+	if errors.Is(err, store.ErrNotFound) {
+		// The miss is remembered in absent (RowCache keeps no misses).
+		_, _, _ = a.absent.Read(ctx, prefix, func(context.Context) (struct{}, error) { return struct{}{}, nil })
+	}
+	return rec, err
+}
+
+// read reads the row of prefix from the database and records its use.
+func (a *Authenticator) read(ctx context.Context, prefix string) (store.APIKey, error) {
 	rec, err := a.store.APIKeyByPrefix(ctx, prefix)
-	if errors.Is(err, store.ErrNotFound) && a.cache != nil {
-		a.absent.Add(prefix, struct{}{})
-		if a.invalidations.Load() != since {
-			a.absent.Remove(prefix)
-		}
-	}
 	if err != nil {
-		if a.recent != nil && !errors.Is(err, store.ErrNotFound) {
-			// The database is away: a row read within OutageKeyWindow
-			// still judges the key.
-			if rec, ok := a.recent.Get(prefix); ok {
-				return rec, nil
-			}
-		}
 		return store.APIKey{}, err
 	}
 	if rec.RevokedAt == nil && (rec.LastUsedAt == nil || a.now().Sub(*rec.LastUsedAt) >= store.LastUsedResolution) {
 		if err := a.store.TouchAPIKey(ctx, rec.ID); err != nil {
 			return store.APIKey{}, err
-		}
-	}
-	if a.cache != nil {
-		// A row read before a revocation committed may reach here after
-		// its invalidation was applied; adding it first and checking the
-		// count after means such a row never stays cached.
-		a.cache.Add(prefix, rec)
-		a.recent.Add(prefix, rec)
-		if a.invalidations.Load() != since {
-			a.cache.Remove(prefix)
-			a.recent.Remove(prefix)
 		}
 	}
 	return rec, nil
@@ -276,10 +249,8 @@ func (a *Authenticator) lookup(ctx context.Context, prefix string) (store.APIKey
 // made by any process takes effect here at once rather than after the
 // cache TTL.
 func (a *Authenticator) InvalidateKey(prefix string) {
-	a.invalidations.Add(1)
-	if a.cache != nil {
-		a.cache.Remove(prefix)
-		a.recent.Remove(prefix)
+	if a.rows != nil {
+		a.rows.Remove(prefix)
 		a.absent.Remove(prefix)
 	}
 }
@@ -287,10 +258,8 @@ func (a *Authenticator) InvalidateKey(prefix string) {
 // InvalidateKeys drops every cached key row, for when revocations may
 // have been missed (the invalidation listener reconnected).
 func (a *Authenticator) InvalidateKeys() {
-	a.invalidations.Add(1)
-	if a.cache != nil {
-		a.cache.Purge()
-		a.recent.Purge()
+	if a.rows != nil {
+		a.rows.Purge()
 		a.absent.Purge()
 	}
 }
@@ -311,20 +280,10 @@ func (a *Authenticator) authenticate(ctx context.Context, text string) (Principa
 		return Principal{}, store.APIKey{}, err
 	}
 	rec, err := a.key(ctx, prefix)
-	if err != nil && !errors.Is(err, ErrInvalidKey) {
+	if err != nil {
 		return Principal{}, store.APIKey{}, err
 	}
-	// An unknown prefix does the work a known one does (a cached lookup,
-	// then a constant-time comparison, here against a hash of all zero
-	// bytes, which no key has: it would take a SHA-256 preimage), so that
-	// how long a refusal takes does not tell whether the prefix exists
-	// (docs/console.md#sign-in-limits).
-	var none [sha256.Size]byte
-	stored := rec.Hash
-	if err != nil {
-		stored = none[:]
-	}
-	if subtle.ConstantTimeCompare(stored, hash[:]) != 1 || err != nil {
+	if subtle.ConstantTimeCompare(rec.Hash, hash[:]) != 1 {
 		return Principal{}, store.APIKey{}, ErrInvalidKey
 	}
 	p, err := a.judge(rec)

@@ -6,7 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"sync/atomic"
+	"strings"
 	"time"
 
 	lru "github.com/hashicorp/golang-lru/v2"
@@ -24,7 +24,9 @@ import (
 // DefaultRefTTL is how long a resolved reference is reused when
 // Config.RefTTL is zero: the bound on how stale a slug pointer moved by
 // another process may be should its notification be lost (normally the
-// notification drops the entry within milliseconds).
+// notification drops the entry within milliseconds). While the database
+// cannot be reached, a reference resolved within store.OutageWindow is
+// served as it was last read (see docs/operations.md, "PostgreSQL down").
 const DefaultRefTTL = 2 * time.Second
 
 // Cache sizes. A loaded ruleset is tens of kilobytes; a prepared explainer
@@ -68,8 +70,11 @@ func (v Viewer) mayView(row store.Cut) bool {
 // Build one per process with New; it is safe for concurrent use. Close it
 // to free the solver state it holds.
 type Catalog struct {
-	store  *store.Store
-	refs   *expirable.LRU[string, store.Cut]
+	store *store.Store
+	// refs caches reference (slug or id) -> stored cut; a zero cut is a
+	// remembered miss. Through an outage it serves what it read within
+	// store.OutageWindow.
+	refs   *store.RowCache[store.Cut]
 	loaded *lru.Cache[string, *engine.Ruleset]
 	loads  singleflight.Group
 	// explainers keeps a solver.Explainer per content digest; eviction
@@ -81,7 +86,7 @@ type Catalog struct {
 	// composed keeps rulebook compositions by content identity and names.
 	composed *lru.Cache[string, *rulebook.Composed]
 	// rulebooks caches reference -> stored rulebook, like refs.
-	rulebooks *expirable.LRU[string, store.Rulebook]
+	rulebooks *store.RowCache[store.Rulebook]
 	// releases caches (rulebook id, release id or label) -> the release
 	// row, and prepared the composed content by release id: releases are
 	// immutable, so neither expires.
@@ -89,12 +94,9 @@ type Catalog struct {
 	prepared *lru.Cache[string, *preparedRelease]
 	// inForce caches RulesetsInForce's answer (the active cuts under a
 	// slug in force on a date, newest first) for RulesetOn, keyed by
-	// slug, date and the invalidation count when it was read: any
-	// invalidation makes every entry miss, and the stale ones age out.
-	inForce *expirable.LRU[string, []store.Cut]
-	// invalidations counts the Invalidate* calls, so that a row read
-	// while one arrived is not kept (see remember).
-	invalidations atomic.Uint64
+	// slug and date (inForcePrefix), like refs: a cut's invalidation drops
+	// the entries of its slug.
+	inForce *store.RowCache[[]store.Cut]
 	// metrics counts lookups and invalidations for operators.
 	metrics *metrics.Metrics
 	// suggestions remembers, per viewer, the slugs a not-found answer
@@ -132,13 +134,13 @@ func New(st *store.Store, cfg Config) *Catalog {
 		metrics:     cfg.Metrics,
 		suggestions: newSuggestionCache(),
 		planner:     plan.NewPlanner(plan.DefaultCacheSize),
-		rulebooks:   expirable.NewLRU[string, store.Rulebook](refCacheSize, nil, cfg.RefTTL),
+		rulebooks:   store.NewRowCache[store.Rulebook](refCacheSize, cfg.RefTTL),
 		releases:    releases,
 		prepared:    prepared,
 		composed:    composed,
 		store:       st,
-		refs:        expirable.NewLRU[string, store.Cut](refCacheSize, nil, cfg.RefTTL),
-		inForce:     expirable.NewLRU[string, []store.Cut](refCacheSize, nil, cfg.RefTTL),
+		refs:        store.NewRowCache[store.Cut](refCacheSize, cfg.RefTTL),
+		inForce:     store.NewRowCache[[]store.Cut](refCacheSize, cfg.RefTTL),
 		loaded:      loaded,
 		explainers:  explainers,
 	}
@@ -211,20 +213,17 @@ func (c *Catalog) Forget(row store.Cut) {
 // changed, in any process (store.InvalidationChannel), so the next read
 // resolves it afresh.
 func (c *Catalog) InvalidateRuleset(id, slug string) {
-	c.invalidations.Add(1)
 	c.metrics.Invalidated()
-	c.refs.Remove(id)
-	c.refs.Remove(slug)
+	c.refs.Remove(id, slug)
+	c.inForce.RemoveMatching(func(key string) bool { return slug == "" || strings.HasPrefix(key, inForcePrefix(slug)) })
 }
 
 // InvalidateRulebook drops the cached resolutions of the rulebook id and
 // of slug, as InvalidateRuleset does for a cut. Releases and their
 // compositions are immutable and stay.
 func (c *Catalog) InvalidateRulebook(id, slug string) {
-	c.invalidations.Add(1)
 	c.metrics.Invalidated()
-	c.rulebooks.Remove(id)
-	c.rulebooks.Remove(slug)
+	c.rulebooks.Remove(id, slug)
 }
 
 // InvalidateAll drops every cached resolution of a reference (cuts and
@@ -232,22 +231,10 @@ func (c *Catalog) InvalidateRulebook(id, slug string) {
 // listener reconnected). Content cached by digest or release id is
 // immutable and stays.
 func (c *Catalog) InvalidateAll() {
-	c.invalidations.Add(1)
 	c.metrics.Invalidated()
 	c.refs.Purge()
 	c.rulebooks.Purge()
-}
-
-// remember caches v under ref unless an invalidation arrived since since
-// (the count read before v was read from the database): a row read just
-// before a change committed may arrive after the change's invalidation,
-// and must not then stay cached. Adding first and checking after leaves
-// no moment at which such a row could slip in.
-func remember[V any](c *Catalog, cache *expirable.LRU[string, V], since uint64, ref string, v V) {
-	cache.Add(ref, v)
-	if c.invalidations.Load() != since {
-		cache.Remove(ref)
-	}
+	c.inForce.Purge()
 }
 
 // Source is the published .rules text of the cut ref names, for v. The
@@ -289,34 +276,32 @@ func (c *Catalog) Load(ctx context.Context, row store.Cut) (*PreparedRuleset, er
 	return &PreparedRuleset{Cut: row, Label: row.VersionLabel(), Rules: rules, catalog: c}, nil
 }
 
-// lookup returns the stored cut ref names, from the cache when fresh.
+// lookup returns the stored cut ref names, from the cache when fresh, or
+// when the database cannot be reached and ref was resolved within
+// store.OutageWindow.
 func (c *Catalog) lookup(ctx context.Context, ref string) (store.Cut, error) {
 	if !lookable(ref) {
 		return store.Cut{}, store.ErrNotFound
 	}
-	row, ok := c.refs.Get(ref)
-	c.metrics.CacheLookup(metrics.CacheReferences, ok)
-	if ok {
-		if row.ID == "" { // a remembered miss
-			return store.Cut{}, store.ErrNotFound
+	row, hit, err := c.refs.Read(ctx, ref, func(ctx context.Context) (store.Cut, error) {
+		row, err := c.store.RulesetByRef(ctx, ref)
+		if errors.Is(err, store.ErrNotFound) {
+			// Misses are cached like hits, so that a reference that does
+			// not exist costs what one private to another tenant costs (a
+			// cache hit, then 404): the time of a 404 must not tell whether
+			// the object exists. A publish under ref drops the entry
+			// (Forget, or the invalidation of another process's publish).
+			return store.Cut{}, nil
 		}
-		return row, nil
-	}
-	since := c.invalidations.Load()
-	row, err := c.store.RulesetByRef(ctx, ref)
-	if errors.Is(err, store.ErrNotFound) {
-		// Misses are cached like hits, so that a reference that does not
-		// exist costs what one private to another tenant costs (a cache
-		// hit, then 404): the time of a 404 must not tell whether the
-		// object exists. A publish under ref drops the entry (Forget, or
-		// the invalidation of another process's publish).
-		remember(c, c.refs, since, ref, store.Cut{})
-		return store.Cut{}, err
-	}
+		return row, err
+	})
+	c.metrics.CacheLookup(metrics.CacheReferences, hit)
 	if err != nil {
 		return store.Cut{}, err
 	}
-	remember(c, c.refs, since, ref, row)
+	if row.ID == "" { // a remembered miss
+		return store.Cut{}, store.ErrNotFound
+	}
 	return row, nil
 }
 

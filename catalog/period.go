@@ -50,19 +50,17 @@ func (c *Catalog) RulesetOn(ctx context.Context, v Viewer, ref string, date int6
 }
 
 // cutsInForce is the store's RulesetsInForce(slug, date), from the cache
-// when fresh. The key carries the invalidation count read before the
-// query, so an answer read while a publish or archive was invalidating is
-// kept under a count no later lookup uses.
+// when fresh, or when the database cannot be reached and the answer was
+// read within store.OutageWindow.
 func (c *Catalog) cutsInForce(ctx context.Context, slug string, date int64) ([]store.Cut, error) {
-	key := slug + "\x00" + strconv.FormatInt(date, 10) + "\x00" + strconv.FormatUint(c.invalidations.Load(), 10)
-	if rows, ok := c.inForce.Get(key); ok {
-		return rows, nil
-	}
-	y, m, d := engine.Civil(date)
-	rows, err := c.store.RulesetsInForce(ctx, slug, y, m, d)
-	if err != nil {
-		return nil, err
-	}
-	c.inForce.Add(key, rows)
-	return rows, nil
+	key := inForcePrefix(slug) + strconv.FormatInt(date, 10)
+	rows, _, err := c.inForce.Read(ctx, key, func(ctx context.Context) ([]store.Cut, error) {
+		y, m, d := engine.Civil(date)
+		return c.store.RulesetsInForce(ctx, slug, y, m, d)
+	})
+	return rows, err
 }
+
+// inForcePrefix opens the key of every date cached for slug in the cache
+// of cuts in force.
+func inForcePrefix(slug string) string { return slug + "\x00" }

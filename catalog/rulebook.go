@@ -119,22 +119,16 @@ func (c *Catalog) Rulebook(ctx context.Context, v Viewer, ref string) (store.Rul
 	if !lookable(ref) {
 		return store.Rulebook{}, c.notFoundFor(kindRulebook, v, ref)
 	}
-	rb, ok := c.rulebooks.Get(ref)
-	c.metrics.CacheLookup(metrics.CacheRulebooks, ok)
-	var err error
-	switch {
-	case ok && rb.ID == "": // a remembered miss
-		err = store.ErrNotFound
-	case !ok:
-		since := c.invalidations.Load()
-		rb, err = c.store.RulebookByRef(ctx, ref)
+	rb, hit, err := c.rulebooks.Read(ctx, ref, func(ctx context.Context) (store.Rulebook, error) {
+		rb, err := c.store.RulebookByRef(ctx, ref)
 		if errors.Is(err, store.ErrNotFound) {
-			rb = store.Rulebook{}
+			return store.Rulebook{}, nil // misses are cached like hits: see lookup
 		}
-		if err == nil || errors.Is(err, store.ErrNotFound) {
-			// Misses are cached like hits: see lookup.
-			remember(c, c.rulebooks, since, ref, rb)
-		}
+		return rb, err
+	})
+	c.metrics.CacheLookup(metrics.CacheRulebooks, hit)
+	if err == nil && rb.ID == "" { // a remembered miss
+		err = store.ErrNotFound
 	}
 	if errors.Is(err, store.ErrNotFound) || (err == nil && !v.mayViewRulebook(rb)) {
 		return store.Rulebook{}, c.notFoundFor(kindRulebook, v, ref)
@@ -244,7 +238,9 @@ func (c *Catalog) PrepareRulebook(ctx context.Context, rb store.Rulebook, releas
 		}
 		return c.prepareRelease(ctx, rb, rel)
 	}
-	content, members, err := c.LiveContent(ctx, rb)
+	// The members are resolved through the reference cache, as a slug is,
+	// so that the live composition is served through an outage too.
+	content, members, err := c.liveContent(ctx, rb, c.lookup)
 	if err != nil {
 		return nil, err
 	}
@@ -301,15 +297,21 @@ func (c *Catalog) prepareRelease(ctx context.Context, rb store.Rulebook, rel sto
 // LiveContent is rb's draft as content, with its members: each
 // reference's live cut, which must exist, belong to the tenant, be active
 // and load (else a *MemberError). The outcome, overlay and hints are read
-// from the draft as stored.
+// from the draft as stored, the members from the database (not the
+// reference cache), so that a release freezes the cuts live now.
 func (c *Catalog) LiveContent(ctx context.Context, rb store.Rulebook) (RulebookContent, []*PreparedRuleset, error) {
+	return c.liveContent(ctx, rb, c.store.RulesetByRef)
+}
+
+// liveContent is LiveContent with the members' rows read by read.
+func (c *Catalog) liveContent(ctx context.Context, rb store.Rulebook, read func(context.Context, string) (store.Cut, error)) (RulebookContent, []*PreparedRuleset, error) {
 	content := RulebookContent{Name: rb.Name, Slug: rb.Slug, Description: rb.Description}
 	if err := decodeDraft(rb, &content); err != nil {
 		return RulebookContent{}, nil, err
 	}
 	members := make([]*PreparedRuleset, len(rb.Refs))
 	for i, ref := range rb.Refs {
-		m, err := c.liveMember(ctx, rb.TenantID, ref.SectionID, ref.LiveRulesetID)
+		m, err := c.liveMember(ctx, read, rb.TenantID, ref.SectionID, ref.LiveRulesetID)
 		if err != nil {
 			return RulebookContent{}, nil, err
 		}
@@ -321,9 +323,10 @@ func (c *Catalog) LiveContent(ctx context.Context, rb store.Rulebook) (RulebookC
 	return content, members, nil
 }
 
-// liveMember loads the cut a reference makes live, or says why it cannot.
-func (c *Catalog) liveMember(ctx context.Context, tenantID, sectionID, rulesetID string) (*PreparedRuleset, error) {
-	row, err := c.store.RulesetByRef(ctx, rulesetID)
+// liveMember loads the cut a reference makes live, its row read by read,
+// or says why it cannot.
+func (c *Catalog) liveMember(ctx context.Context, read func(context.Context, string) (store.Cut, error), tenantID, sectionID, rulesetID string) (*PreparedRuleset, error) {
+	row, err := read(ctx, rulesetID)
 	switch {
 	case errors.Is(err, store.ErrNotFound) || (err == nil && row.TenantID != tenantID):
 		return nil, &MemberError{SectionID: sectionID, RulesetID: rulesetID, Reason: "no such published ruleset"}

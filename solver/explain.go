@@ -69,7 +69,24 @@ type Explanation struct {
 	// status of the other criteria reaches it, and freeing any one of them
 	// makes it reachable. Empty when the outcome already is the expected
 	// one, or when only FieldErrors stand in the way.
+	//
+	// Their number is not the number of changes the answers need: the
+	// alternatives of an exhausted `any` group are all reasons, while
+	// changing any one of them is enough (ChangesNeeded).
 	Reasons []Reason `json:"reasons"`
+	// ChangesNeeded is the fewest settled criteria (satisfied or
+	// not_satisfied under the answers) whose status must change, every
+	// other settled criterion as the answers make it, for the expected
+	// outcome to be reached: one for a failed `any` group (its cheapest
+	// alternative), every failed member of an `all` group, and so on
+	// through the outcome's and/or nesting. Pending criteria (open
+	// questions, an official's decision) are not counted: they may still
+	// go either way. 0 when Reasons is empty, or when only pending
+	// criteria stand in the way.
+	ChangesNeeded int `json:"changes_needed"`
+	// Changes are the ids of the criteria of one such smallest change, in
+	// declaration order.
+	Changes []string `json:"changes"`
 	// FieldErrors are the answers that could not be applied, as /decide
 	// lists them: those that could not be converted, then those whose
 	// arithmetic overflows. They alone make the actual outcome
@@ -183,7 +200,7 @@ func (e *Explainer) Explain(ctx context.Context, in *engine.Inputs, expected eng
 	if in == nil || len(in.Values) != len(r.Fields) {
 		return Explanation{}, fmt.Errorf("solver: explain-failure: the answers were converted for a different ruleset")
 	}
-	out := Explanation{Expected: expected, Actual: engine.Undetermined, Reasons: []Reason{}}
+	out := Explanation{Expected: expected, Actual: engine.Undetermined, Reasons: []Reason{}, Changes: []string{}}
 	if len(in.FieldErrors) > 0 {
 		// Answers that could not be read make the outcome undetermined on
 		// their own; they are reported as such, and the criteria are
@@ -228,7 +245,7 @@ func (e *Explainer) Explain(ctx context.Context, in *engine.Inputs, expected eng
 			return Explanation{}, err
 		}
 	}
-	reasons, err := x.explain(ctx, in, res, expected)
+	reasons, changes, err := x.explain(ctx, in, res, expected)
 	if err != nil {
 		// A failed call may leave the solver mid-scope: do not reuse it.
 		x.c.Close()
@@ -240,6 +257,11 @@ func (e *Explainer) Explain(ctx context.Context, in *engine.Inputs, expected eng
 		x.c.Close()
 	}
 	out.Reasons = reasons
+	for _, i := range changes {
+		cr, _ := r.CriterionAt(i)
+		out.Changes = append(out.Changes, cr.ID)
+	}
+	out.ChangesNeeded = len(out.Changes)
 	return out, nil
 }
 
@@ -276,6 +298,9 @@ type explainer struct {
 	byID map[uint]int
 	// goals[o] is the tracked literal "the outcome is o".
 	goals [3]*z3.Expr
+	// freed[i] is 1 when keep[i] is false (criterion i left free), else
+	// 0: the terms fewestChanges counts.
+	freed []*z3.Expr
 	// in, actual and goal are the answers, the criteria's statuses under
 	// them and the goal literal of the current explanation.
 	in *engine.Inputs
@@ -313,6 +338,7 @@ func prepareExplainer(ctx context.Context, c *z3.Context, r *engine.Ruleset) (*e
 		lit := c.BoolConst("keep|" + cr.ID)
 		x.keep = append(x.keep, lit)
 		x.byID[lit.ID()] = i
+		x.freed = append(x.freed, c.Ite(lit, c.Int(0), c.Int(1)))
 	}
 	free, err := enc.WithCriteria(x.statuses)
 	if err != nil {
@@ -333,63 +359,68 @@ func prepareExplainer(ctx context.Context, c *z3.Context, r *engine.Ruleset) (*e
 }
 
 // explain finds the minimal core for answers in (evaluated as res) and
-// writes up its reasons, in push scopes it pops before returning.
-func (x *explainer) explain(ctx context.Context, in *engine.Inputs, res *engine.Result, expected engine.Outcome) ([]Reason, error) {
+// writes up its reasons, and finds the fewest criteria to change (as
+// indexes), in push scopes it pops before returning.
+func (x *explainer) explain(ctx context.Context, in *engine.Inputs, res *engine.Result, expected engine.Outcome) ([]Reason, []int, error) {
 	facts, err := x.enc.Facts(in)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := x.facts.Push(); err != nil {
-		return nil, fmt.Errorf("solver: explain-failure: %w", err)
+		return nil, nil, fmt.Errorf("solver: explain-failure: %w", err)
 	}
 	if err := AssertAll(x.facts, append(facts, x.enc.DecisionDateIs(res.DecisionDate))); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// One model of the answers gives every criterion's status, and serves
 	// every reason's mechanism.
 	m, err := x.factsModel(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer m.Close()
 	st, err := x.enc.Statuses(m)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for i, s := range st.Criteria {
 		if s != res.Criteria[i] {
 			cr, _ := x.r.CriterionAt(i)
-			return nil, fmt.Errorf("solver: explain-failure: criterion %s is %s in the solver but %s in the evaluator", cr.ID, s, res.Criteria[i])
+			return nil, nil, fmt.Errorf("solver: explain-failure: criterion %s is %s in the solver but %s in the evaluator", cr.ID, s, res.Criteria[i])
 		}
 	}
 	if err := x.skeleton.Push(); err != nil {
-		return nil, fmt.Errorf("solver: explain-failure: %w", err)
+		return nil, nil, fmt.Errorf("solver: explain-failure: %w", err)
 	}
 	for i, lit := range x.keep {
 		if err := x.skeleton.Assert(x.c.Implies(lit, x.statuses[i].Is(x.c, st.Criteria[i]))); err != nil {
-			return nil, fmt.Errorf("solver: explain-failure: %w", err)
+			return nil, nil, fmt.Errorf("solver: explain-failure: %w", err)
 		}
 	}
 	x.in, x.actual, x.goal = in, st.Criteria, x.goals[expected]
 	core, needed, err := x.minimalCore(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	changes, err := x.fewestChanges(ctx)
+	if err != nil {
+		return nil, nil, err
 	}
 	reasons := make([]Reason, 0, len(core))
 	for _, i := range core {
 		reason, err := x.reason(m, res, i, needed[i], core)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		reasons = append(reasons, reason)
 	}
 	if err := x.skeleton.Pop(1); err != nil {
-		return nil, fmt.Errorf("solver: explain-failure: %w", err)
+		return nil, nil, fmt.Errorf("solver: explain-failure: %w", err)
 	}
 	if err := x.facts.Pop(1); err != nil {
-		return nil, fmt.Errorf("solver: explain-failure: %w", err)
+		return nil, nil, fmt.Errorf("solver: explain-failure: %w", err)
 	}
-	return reasons, nil
+	return reasons, changes, nil
 }
 
 // check decides whether the expected outcome is reachable with the
@@ -521,6 +552,85 @@ func (x *explainer) minimalCore(ctx context.Context) ([]int, map[int]engine.Stat
 		core = keepOrder(rest, smaller)
 	}
 	return core, needed, nil
+}
+
+// fewestChanges returns a smallest set of settled criteria (satisfied or
+// not_satisfied under the answers; ascending) whose statuses, changed
+// while every other settled criterion keeps its status, let the expected
+// outcome be reached: a minimum correction set, found by a binary search
+// on how many settled criteria may be left free. Pending criteria are
+// free at no cost: their questions are open, or an official decides, so
+// they are not changes to what the answers settled. One member of a
+// failed `any` group is enough, every failed member of an `all` group is
+// needed, and the outcome's and/or over groups adds or takes the cheaper
+// side in the same way. The set is empty when only pending criteria stand
+// in the way. It runs after minimalCore has found the outcome reachable
+// with every criterion released, so the search has an answer.
+func (x *explainer) fewestChanges(ctx context.Context) ([]int, error) {
+	terms := []*z3.Expr{x.c.Int(0)}
+	for i, st := range x.actual {
+		if st != engine.Pending {
+			terms = append(terms, x.freed[i])
+		}
+	}
+	changed := x.c.Add(terms...)
+	var best []int
+	lo, hi := 0, len(terms)-1
+	for lo <= hi {
+		k := (lo + hi) / 2
+		set, err := x.changesWithin(ctx, changed, k)
+		if err != nil {
+			return nil, err
+		}
+		if set == nil {
+			lo = k + 1
+			continue
+		}
+		best, hi = set, len(set)-1
+	}
+	if best == nil {
+		return nil, fmt.Errorf("solver: explain-failure: %w", ErrUnreachable)
+	}
+	return best, nil
+}
+
+// changesWithin returns the settled criteria a model changes when at most
+// k of them may leave their status under the answers (changed counts
+// those left free), or nil when the expected outcome cannot be reached so.
+func (x *explainer) changesWithin(ctx context.Context, changed *z3.Expr, k int) ([]int, error) {
+	if err := x.skeleton.Push(); err != nil {
+		return nil, fmt.Errorf("solver: explain-failure: %w", err)
+	}
+	defer func() { _ = x.skeleton.Pop(1) }()
+	if err := x.skeleton.Assert(x.c.Le(changed, x.c.Int(int64(k)))); err != nil {
+		return nil, fmt.Errorf("solver: explain-failure: %w", err)
+	}
+	res, err := x.skeleton.CheckAssumptions(ctx, x.goal)
+	if err != nil {
+		return nil, fmt.Errorf("solver: explain-failure: %w", err)
+	}
+	if res != z3.Sat { // Unknown comes with its error, returned above
+		return nil, nil
+	}
+	m, err := x.skeleton.Model()
+	if err != nil {
+		return nil, fmt.Errorf("solver: explain-failure: %w", err)
+	}
+	defer m.Close()
+	set := []int{}
+	for i := range x.statuses {
+		if x.actual[i] == engine.Pending {
+			continue
+		}
+		st, err := triStatus(m, x.statuses[i])
+		if err != nil {
+			return nil, fmt.Errorf("solver: explain-failure: %w", err)
+		}
+		if st != x.actual[i] {
+			set = append(set, i)
+		}
+	}
+	return set, nil
 }
 
 // core reads the unsat core as criterion indexes, ascending.

@@ -20,7 +20,8 @@ import (
 // the actual one, fixing the reasons' criteria at their statuses leaves no
 // status assignment of the other criteria that reaches the expected
 // outcome, and releasing any one reason (at its NeededStatus) makes it
-// reachable. 12 answer sets per ruleset (60 with -long), each with the two
+// reachable; and the fewest changes are a smallest set of criteria whose
+// release reaches it. 12 answer sets per ruleset (60 with -long), each with the two
 // expected outcomes that differ from the actual one: about 200
 // explanations, each checked against up to 3^9 status assignments per
 // member.
@@ -71,7 +72,9 @@ func TestExplainFailureMinimalBruteForce(t *testing.T) {
 					if ex.Actual != res.Outcome || len(ex.Reasons) == 0 {
 						t.Fatalf("sample %d, expected %s: actual %s, %d reasons", n, want, ex.Actual, len(ex.Reasons))
 					}
-					checkMinimalCore(t, r, res.Criteria, want, ex, fmt.Sprintf("sample %d %s, expected %s", n, solvertest.DescribeInputs(r, in), want))
+					label := fmt.Sprintf("sample %d %s, expected %s", n, solvertest.DescribeInputs(r, in), want)
+					checkMinimalCore(t, r, res.Criteria, want, ex, label)
+					checkFewestChanges(t, r, res.Criteria, want, ex, label)
 					explained++
 				}
 			}

@@ -26,10 +26,12 @@ import (
 // TestDecideAnswersThroughADatabaseOutage serves the whole interface in
 // spool mode over a database reached through a TCP proxy, cuts the proxy
 // (every connection dropped, none accepted) while /decide runs from eight
-// connections, and finds every decision answered 200 during the outage: on
-// a ruleset already loaded, with a key seen before the outage (checked on
-// its recent row) and metered within the outage share of its budget, the
-// record going to the spool. /readyz says the log's database is
+// connections, and finds every decision answered 200 during the outage:
+// by slug, by a released rulebook and by a live one, all resolved before
+// the outage (the reference cache's TTL is a millisecond, so each is
+// served as it was resolved recently, not as a fresh entry), with a key
+// seen before the outage (checked on its recent row) and metered within
+// the outage share of its budget, the record going to the spool. /readyz says the log's database is
 // unavailable with records spooled; once the proxy is back and the server
 // closed, every answered decision is in the table, and the usage counted
 // during the outage too.
@@ -42,7 +44,7 @@ func TestDecideAnswersThroughADatabaseOutage(t *testing.T) {
 	quiet := slog.New(slog.DiscardHandler)
 	cfg := Config{
 		API:         api.Config{Logger: quiet, KeyCacheTTL: time.Millisecond},
-		Catalog:     catalog.Config{RefTTL: time.Hour},
+		Catalog:     catalog.Config{RefTTL: time.Millisecond},
 		DecisionLog: decisionlog.Config{Spool: decisionlog.SpoolConfig{Dir: t.TempDir(), ShipInterval: 20 * time.Millisecond}},
 	}
 	sv, err := NewServices(store.New(proxied), cfg)
@@ -80,12 +82,24 @@ func TestDecideAnswersThroughADatabaseOutage(t *testing.T) {
 		Source: apitest.LeaveRules("12"), Slug: "acme/leave", Visibility: publish.VisibilityOf(true), Actor: "test"}); err != nil {
 		t.Fatal(err)
 	}
+	// Two rulebooks over it: one released, one decided live.
+	book := publish.RulebookDraft{Slug: "acme/released", Refs: &[]publish.RefRequest{{SectionID: "leave", PinMode: store.PinLatestActive}}, Actor: "test"}
+	if rb, err := sv.Publisher.CreateRulebook(ctx, "acme", book); err != nil {
+		t.Fatal(err)
+	} else if _, err := sv.Publisher.Activate(ctx, "acme", rb.ID, "test"); err != nil {
+		t.Fatal(err)
+	}
+	book.Slug = "acme/live"
+	if _, err := sv.Publisher.CreateRulebook(ctx, "acme", book); err != nil {
+		t.Fatal(err)
+	}
+	targets := []string{`"ruleset_id":"acme/leave"`, `"rulebook_id":"acme/released"`, `"rulebook_id":"acme/live"`}
 	// An internal key: its outage share (5% of 100,000,000) covers the
 	// load. Its row is read before the outage, as a busy key's is.
 	key := apitest.TierKey(t, store.New(direct), auth.TierInternal, auth.ScopeDecide)
 	decide := func(client *http.Client, i int) (status int, body, id string) {
 		req, _ := http.NewRequest(http.MethodPost, srv.URL+api.RootPath+"/decide", strings.NewReader(
-			fmt.Sprintf(`{"ruleset_id":"acme/leave","field_values":{"employment.months":%d}}`, i%40)))
+			fmt.Sprintf(`{%s,"field_values":{"employment.months":%d}}`, targets[i%len(targets)], i%40)))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("x-api-key", key)
 		res, err := client.Do(req)
@@ -101,7 +115,7 @@ func TestDecideAnswersThroughADatabaseOutage(t *testing.T) {
 		return res.StatusCode, string(raw), env.DecisionID
 	}
 	var answered []string
-	for i := range 40 { // load the ruleset, and fill the decision cache for half the inputs
+	for i := range 40 { // resolve and load the targets, and fill the decision cache for half the inputs
 		if status, body, id := decide(srv.Client(), i); status != http.StatusOK {
 			t.Fatalf("before the outage: %d %s", status, body)
 		} else {

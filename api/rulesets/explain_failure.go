@@ -26,7 +26,8 @@ func (h *handler) registerExplainFailure() {
 		Summary: "Explain why answers miss an outcome",
 		Description: "Given `field_values` and the `expected_outcome`, names a minimal set of criteria that together rule the expected " +
 			"outcome out: with their statuses as the answers give them, no status of the other criteria reaches it, and freeing any one " +
-			"of them makes it reachable. `reasons` is keyed by criterion id; each reason gives the criterion's status and the status it " +
+			"of them makes it reachable. `changes_needed` is how many settled criteria must change for it to be reached (one for a failed " +
+			"`any` group, whose alternatives are all reasons; pending ones are open, not counted), and `changes` names one such smallest change. `reasons` is keyed by criterion id; each reason gives the criterion's status and the status it " +
 			"would need, a `mechanism` hint (`threshold`, `enum_mismatch`, `date_window`, `missing_answer`, `presence_default`, " +
 			"`discretionary`, `any_group_exhausted`), the answers it read, the fields it lacks and its `source_references[]`. " +
 			"`reasons` is empty when the answers already give the expected outcome. Answers that cannot be applied are listed in " +
@@ -151,6 +152,8 @@ type explainFailureOutput struct {
 		ExpectedOutcome string                     `json:"expected_outcome" enum:"eligible,not_eligible,undetermined"`
 		ActualOutcome   string                     `json:"actual_outcome" enum:"eligible,not_eligible,undetermined"`
 		Reasons         map[string]failureReason   `json:"reasons" doc:"The minimal failure core, keyed by criterion id."`
+		ChangesNeeded   int                        `json:"changes_needed" minimum:"0" doc:"The fewest settled criteria (satisfied or not_satisfied under the answers) whose status must change, every other settled one as the answers make it, for the expected outcome to be reached: one for a failed any group (its cheapest alternative), however many of its alternatives are reasons; every failed member of a failed all group. Pending criteria (open questions, an official's decision) are not counted. 0 when reasons is empty, or when only pending criteria stand in the way."`
+		Changes         []string                   `json:"changes" doc:"Criterion ids of one smallest change (changes_needed of them), in declaration order."`
 		FieldErrors     []engine.FieldError        `json:"field_errors"`
 		DecisionDate    string                     `json:"decision_date" format:"date" doc:"The date the answers were explained as of, YYYY-MM-DD: the request's decision_date, else today (UTC)."`
 		Warnings        []resource.ResponseWarning `json:"warnings,omitempty" doc:"Present when the decision date falls outside the effective period of the ruleset: one entry with code outside_effective_period naming the date and the period. The period alone then makes the actual outcome undetermined, and reasons is empty."`
@@ -203,6 +206,7 @@ func (h *handler) explainFailure(ctx context.Context, in *explainFailureInput) (
 		b.Warnings = []resource.ResponseWarning{{Code: "outside_effective_period", Message: explanation.PeriodWarning}}
 	}
 	b.FieldErrors = append(b.FieldErrors, explanation.FieldErrors...)
+	b.ChangesNeeded, b.Changes = explanation.ChangesNeeded, append([]string{}, explanation.Changes...)
 	for _, r := range explanation.Reasons {
 		facts := r.Facts
 		if facts == nil {

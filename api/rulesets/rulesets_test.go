@@ -1,6 +1,7 @@
 package rulesets
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -427,6 +428,14 @@ func TestRulesetExplainFailure(t *testing.T) {
 	if len(reasons) != 1 || !ok {
 		t.Fatalf("reasons = %v, want tenure alone", reasons)
 	}
+	// changes gives changes_needed and changes, the fewest criteria to
+	// change, which need not be as many as the reasons.
+	changes := func(r apitest.Response) string {
+		return fmt.Sprint(r.Field(t, "changes_needed"), r.Field(t, "changes"))
+	}
+	if got := changes(r); got != "1 [tenure]" {
+		t.Errorf("one failing criterion: changes %s, want 1 [tenure]", got)
+	}
 	wantFacts := apitest.JSONValue(t, `[{"field": "employment.months", "value": 6}]`)
 	if tenure["status"] != "not_satisfied" || tenure["needed_status"] != "satisfied" || tenure["mechanism"] != "threshold" ||
 		!reflect.DeepEqual(tenure["facts"], wantFacts) || len(tenure["source_references"].([]any)) != 1 {
@@ -447,9 +456,20 @@ func TestRulesetExplainFailure(t *testing.T) {
 			t.Errorf("reason %s: mechanism %v, want %q", id, got, wantMechanism[id])
 		}
 	}
+	// ... while both must change.
+	if got := changes(r); got != "2 [tenure staff]" {
+		t.Errorf("two failing criteria of an all group: changes %s, want 2 [tenure staff]", got)
+	}
+	// The same two as alternatives of an any group: both are reasons, and
+	// changing either one is enough.
+	either := f.Publish(t, "acme", "acme/either", bytes.Replace(apitest.LeaveRules("12"), []byte("group service all"), []byte("group service any"), 1), true)
+	r = post(either.RulesetID, "", `{"field_values": {"employment.months": 6, "employment.kind": "contractor"}, "expected_outcome": "eligible"}`)
+	if reasons := r.Field(t, "reasons").(map[string]any); len(reasons) != 2 || r.Field(t, "changes_needed") != 1.0 || len(r.Field(t, "changes").([]any)) != 1 {
+		t.Errorf("two failing alternatives of an any group: %s, want two reasons and one change", r.Raw)
+	}
 
 	r = post(pub.RulesetID, "", `{"field_values": {"employment.months": 13, "employment.kind": "staff"}, "expected_outcome": "eligible"}`)
-	if r.Status != http.StatusOK || len(r.Field(t, "reasons").(map[string]any)) != 0 || r.Field(t, "actual_outcome") != "eligible" {
+	if r.Status != http.StatusOK || len(r.Field(t, "reasons").(map[string]any)) != 0 || r.Field(t, "actual_outcome") != "eligible" || changes(r) != "0 []" {
 		t.Errorf("already eligible: %d %s", r.Status, r.Raw)
 	}
 

@@ -143,12 +143,14 @@ func printFailureCore(ctx context.Context, stdout io.Writer, r *engine.Ruleset, 
 
 // failureCore is what --explain-failure prints: the members of
 // explain-ruleset-failure's answer that a file (rather than a published
-// cut) has, in the same shape: reasons keyed by criterion id, field_errors
-// always a list, the date it was explained as of, and the period warning.
+// cut) has, in the same shape: reasons keyed by criterion id, the fewest
+// changes, field_errors always a list, the date it was explained as of, and the period warning.
 type failureCore struct {
 	ExpectedOutcome string                   `json:"expected_outcome"`
 	ActualOutcome   string                   `json:"actual_outcome"`
 	Reasons         map[string]solver.Reason `json:"reasons"`
+	ChangesNeeded   int                      `json:"changes_needed"`
+	Changes         []string                 `json:"changes"`
 	FieldErrors     []engine.FieldError      `json:"field_errors"`
 	DecisionDate    string                   `json:"decision_date,omitempty"`
 	Warnings        []failureWarning         `json:"warnings,omitempty"`
@@ -164,7 +166,8 @@ type failureWarning struct {
 // rules read no date), as failureCore.
 func failureCoreOf(ex solver.Explanation, date int64) failureCore {
 	out := failureCore{ExpectedOutcome: ex.Expected.String(), ActualOutcome: ex.Actual.String(),
-		Reasons: map[string]solver.Reason{}, FieldErrors: append([]engine.FieldError{}, ex.FieldErrors...)}
+		Reasons: map[string]solver.Reason{}, ChangesNeeded: ex.ChangesNeeded, Changes: append([]string{}, ex.Changes...),
+		FieldErrors: append([]engine.FieldError{}, ex.FieldErrors...)}
 	for _, r := range ex.Reasons {
 		out.Reasons[r.CriterionID] = r
 	}

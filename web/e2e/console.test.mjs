@@ -112,6 +112,8 @@ test('not eligible: the minimal reasons, what would need to change', async (t) =
   const reasons = page.locator('.reasons li.reason');
   assert.equal(await reasons.count(), 1);
   assert.match(await reasons.first().textContent(), /United States citizen/);
+  // How many conditions would need to change is the service's count (changes_needed), with their names.
+  assert.match(await page.locator('.reasons > p').first().textContent(), /to change for “eligible”: one \(.*United States citizen.*\)\.$/);
   // The rule in plain language; the rules language only behind "For specialists".
   assert.match(await reasons.first().locator('.condition .sentence').textContent(), /^The rule: /);
   assert.match(await reasons.first().locator('details.specialists code').textContent(), /person\.us_citizen/);

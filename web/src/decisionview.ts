@@ -113,18 +113,32 @@ function reason(fields: Fields, texts: Texts, r: FailureReason): HTMLElement {
 }
 
 /**
- * reasons draws explain-failure's minimal reasons: the fewest criteria
- * that, changed, would let the outcome become eligible.
+ * changesSentence says how many conditions would need to change, and
+ * which: explain-failure's changes_needed, not the number of reasons (the
+ * alternatives of a failed `any` group are all reasons, and changing one
+ * is enough); open (pending) conditions are not changes. title names a
+ * criterion by id.
+ */
+export function changesSentence(fx: FailureExplanation, title: (id: string) => string): string {
+  const n = fx.changes_needed;
+  if (!n) return 'Nothing answered so far stands in the way: the open conditions below decide.';
+  const which = (fx.changes ?? []).map(title).join(', ');
+  return `The fewest conditions to change for “eligible”: ${n === 1 ? 'one' : n}${which ? ` (${which})` : ''}.`;
+}
+
+/**
+ * reasons draws explain-failure's minimal reasons (the conditions that
+ * together stand in the way) under how many of them, or of the others,
+ * would need to change.
  */
 export function reasons(fields: Fields, texts: Texts, fx: FailureExplanation): HTMLElement {
   const list = Object.values(fx.reasons);
+  const title = (id: string) => fx.reasons[id]?.title ?? texts.get(id)?.title ?? humanize(id);
   return h(
     'section',
     { class: 'reasons', 'aria-labelledby': 'reasons-heading' },
     h('h3', { id: 'reasons-heading' }, 'What would need to change'),
-    list.length
-      ? h('p', {}, `The fewest conditions standing between these answers and “eligible”: ${list.length === 1 ? 'one' : list.length}.`)
-      : h('p', {}, 'No single condition stands in the way.'),
+    list.length ? h('p', {}, changesSentence(fx, title)) : h('p', {}, 'No single condition stands in the way.'),
     h('ul', { class: 'reason-list' }, ...list.map((r) => reason(fields, texts, r))),
   );
 }

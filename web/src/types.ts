@@ -247,5 +247,9 @@ export interface FailureExplanation {
   expected_outcome: Outcome;
   actual_outcome: Outcome;
   reasons: Record<string, FailureReason>;
+  /** The fewest settled criteria whose status must change: one for a failed `any` group, however many alternatives are reasons; pending ones are not counted. */
+  changes_needed: number;
+  /** Criterion ids of one smallest change, in declaration order. */
+  changes: string[];
   field_errors: FieldError[];
 }

@@ -1,0 +1,39 @@
+// Unit tests of the decision view's words: how many conditions would need
+// to change is explain-failure's changes_needed, not the number of reasons.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { changesSentence } from '../src/decisionview.js';
+import type { FailureExplanation, FailureReason } from '../src/types.js';
+
+function reason(id: string, mechanism: string): FailureReason {
+  return {
+    criterion_id: id, title: id.toUpperCase(), group: 'g', status: 'not_satisfied', needed_status: 'satisfied', mechanism,
+    condition: '', facts: [], missing_fields: [], source_references: [],
+  } as unknown as FailureReason;
+}
+
+function explanation(reasons: string[], mechanism: string, changes: string[]): FailureExplanation {
+  return {
+    expected_outcome: 'eligible', actual_outcome: 'not_eligible', field_errors: [],
+    reasons: Object.fromEntries(reasons.map((id) => [id, reason(id, mechanism)])),
+    changes_needed: changes.length, changes,
+  };
+}
+
+test('the count of changes is changes_needed, whatever the number of reasons', () => {
+  const title = (id: string) => id.toUpperCase();
+  const cases: { name: string; fx: FailureExplanation; want: string }[] = [
+    { name: 'a failed any group: two alternatives, one change', fx: explanation(['a', 'b'], 'any_group_exhausted', ['a']),
+      want: 'The fewest conditions to change for “eligible”: one (A).' },
+    { name: 'a failed all group: one reason, three changes', fx: explanation(['a'], 'threshold', ['a', 'b', 'c']),
+      want: 'The fewest conditions to change for “eligible”: 3 (A, B, C).' },
+    { name: 'one reason, one change', fx: explanation(['a'], 'threshold', ['a']),
+      want: 'The fewest conditions to change for “eligible”: one (A).' },
+    { name: 'only open conditions stand in the way', fx: explanation(['a'], 'missing_answer', []),
+      want: 'Nothing answered so far stands in the way: the open conditions below decide.' },
+  ];
+  for (const c of cases) {
+    assert.equal(changesSentence(c.fx, title), c.want, c.name);
+  }
+});
