@@ -64,8 +64,9 @@ func registerWork(s *api.Server, h *handler, op func(id, method, path, summary, 
 		{Status: http.StatusUnprocessableEntity, ReasonCode: authoring.ReasonQuoteUnverified, Meaning: "a quote is not in its source's text (`problems`)."},
 		{Status: http.StatusUnprocessableEntity, ReasonCode: authoring.ReasonTestsFailed, Meaning: "a test or contract check fails and force_unsafe was not sent (`failures`, `contract_checks`)."},
 		{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonInvalidSlugFormat, Meaning: "no slug (send one, or declare `ruleset \"...\"` in the draft), or it breaks the pattern."},
-		{Status: http.StatusForbidden, ReasonCode: api.ReasonReservedNamespace, Meaning: "the slug is under the service's reserved prefix."},
+		{Status: http.StatusForbidden, ReasonCode: api.ReasonReservedNamespace, Meaning: "the slug is under the service's prefix, or under a reserved namespace (a government, agency or programme name) an operator has not assigned to the caller's tenant."},
 		{Status: http.StatusForbidden, ReasonCode: api.ReasonNamespaceOwned, Meaning: "the slug's namespace belongs to another tenant; answered whether or not the slug exists."},
+		{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonNamespaceLimit, Meaning: "publishing would claim a new namespace and the tenant owns as many as its tier allows."},
 		{Status: http.StatusConflict, ReasonCode: api.ReasonSlugConflict, Meaning: "another tenant holds the slug, under a namespace of the caller's own (from before namespaces were owned)."},
 	}
 	api.Register(s, pub, h.publish)
