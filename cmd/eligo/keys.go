@@ -110,27 +110,7 @@ func runKeys(ctx context.Context, clk clock.Clock, args []string, stdout, stderr
 	default:
 		return usage
 	}
-	got, err := parseInterspersed(fs, args[1:])
-	if err != nil {
-		return err
-	}
-	synopsis := "usage: eligo keys " + strings.Join(append([]string{args[0]}, operands...), " ") + " [flags]"
-	switch {
-	case len(got) > len(operands):
-		return fmt.Errorf("unexpected argument %q; %s", got[len(operands)], synopsis)
-	case len(got) < len(operands):
-		return errors.New(synopsis)
-	}
-	work, err := prepare(got)
-	if err != nil {
-		return err
-	}
-	pool, err := store.Open(ctx, *dbURL)
-	if err != nil {
-		return err
-	}
-	defer pool.Close()
-	return work(store.New(pool))
+	return runStoreWork(ctx, fs, "keys "+args[0], args[1:], dbURL, operands, prepare)
 }
 
 var tenantID = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,62}$`)
