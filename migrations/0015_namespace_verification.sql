@@ -23,11 +23,12 @@ $$;
 -- A namespace is now claimed when content is published under it (a
 -- ruleset cut, or a rulebook's first release), no longer by creating an
 -- empty draft. Namespaces held only by drafts that never published are
--- released: no slug of the owner's is live under them.
+-- released: the owner has no ruleset cut under them and no rulebook
+-- there with a release.
 DELETE FROM slug_namespaces n
 WHERE NOT EXISTS (
-        SELECT 1 FROM ruleset_slugs s
-        WHERE s.tenant_id = n.tenant_id AND split_part(s.slug, '/', 1) = n.namespace)
+        SELECT 1 FROM rulesets r
+        WHERE r.tenant_id = n.tenant_id AND split_part(r.slug, '/', 1) = n.namespace)
   AND NOT EXISTS (
         SELECT 1 FROM rulebooks b
         WHERE b.tenant_id = n.tenant_id AND split_part(b.slug, '/', 1) = n.namespace

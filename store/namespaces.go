@@ -68,6 +68,11 @@ const (
 	// claim the insert above waited for.
 	sqlNamespaceOwner  = `SELECT tenant_id FROM slug_namespaces WHERE namespace = $1`
 	sqlCountNamespaces = `SELECT count(*) FROM slug_namespaces WHERE tenant_id = $1`
+	// Claims of one tenant queue behind each other for the length of
+	// their transactions. An advisory lock, not the tenant's row: every
+	// insert referencing the tenant holds a share lock on that row, which
+	// a row lock taken after them would deadlock with.
+	sqlLockTenantClaims = `SELECT pg_advisory_xact_lock(hashtextextended('tenant_namespaces:' || $1, 0))`
 	sqlLiveKeyTiers    = `
 SELECT DISTINCT tier FROM api_keys
 WHERE tenant_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`
@@ -99,8 +104,8 @@ func claimNamespace(ctx context.Context, tx pgx.Tx, tenantID, slug string, caps 
 }
 
 // checkNamespaceCap refuses a claim just made in tx when the tenant now
-// owns more namespaces than its tier allows. The count is taken under the
-// tenant's row lock, so concurrent claims of one tenant are counted one
+// owns more namespaces than its tier allows. The count is taken under a
+// lock on the tenant's claims, so concurrent claims of one tenant are counted one
 // after the other and cannot pass the cap together.
 func checkNamespaceCap(ctx context.Context, tx pgx.Tx, tenantID string, caps NamespaceCaps) error {
 	if len(caps.Max) == 0 {
@@ -119,8 +124,8 @@ func checkNamespaceCap(ctx context.Context, tx pgx.Tx, tenantID string, caps Nam
 	if limit <= 0 {
 		return nil
 	}
-	if err := lockTenant(ctx, tx, tenantID); err != nil {
-		return err
+	if _, err := tx.Exec(ctx, sqlLockTenantClaims, tenantID); err != nil {
+		return fmt.Errorf("lock the tenant's claims: %w", err)
 	}
 	var owned int
 	if err := tx.QueryRow(ctx, sqlCountNamespaces, tenantID).Scan(&owned); err != nil {
