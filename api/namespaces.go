@@ -8,4 +8,3 @@ const NamespaceDoc = "Namespaces are owned: a slug's namespace is the part befor
 	"409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. " +
 	"A tenant owns at most a number of namespaces set by its tier; a publish that would claim one more is 422 `tenant_namespace_limit`. " +
 	"The service's prefix and the reserved namespaces (names of governments, agencies and programmes) are 403 `reserved_namespace` unless an operator assigned the namespace to the caller's tenant."
-

@@ -56,11 +56,11 @@ SELECT n.namespace, n.tenant_id, n.claimed_at, n.verified_at, coalesce(n.verifie
 FROM slug_namespaces n
 WHERE ($1 = '' OR n.tenant_id = $1) AND ($2 = '' OR n.namespace = $2)
 ORDER BY n.namespace`
-	sqlLockNamespace    = `
+	sqlLockNamespace = `
 SELECT tenant_id, claimed_at, verified_at, coalesce(verified_by, '') FROM slug_namespaces WHERE namespace = $1 FOR UPDATE`
-	sqlTenantExists     = `SELECT EXISTS (SELECT 1 FROM tenants WHERE id = $1)`
-	sqlDeleteNamespace  = `DELETE FROM slug_namespaces WHERE namespace = $1`
-	sqlAssignNamespace  = `
+	sqlTenantExists    = `SELECT EXISTS (SELECT 1 FROM tenants WHERE id = $1)`
+	sqlDeleteNamespace = `DELETE FROM slug_namespaces WHERE namespace = $1`
+	sqlAssignNamespace = `
 INSERT INTO slug_namespaces (namespace, tenant_id) VALUES ($1, $2)
 ON CONFLICT (namespace) DO UPDATE SET tenant_id = excluded.tenant_id, claimed_at = now(), verified_at = NULL, verified_by = NULL`
 	sqlVerifyNamespace = `

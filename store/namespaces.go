@@ -73,10 +73,9 @@ const (
 	// insert referencing the tenant holds a share lock on that row, which
 	// a row lock taken after them would deadlock with.
 	sqlLockTenantClaims = `SELECT pg_advisory_xact_lock(hashtextextended('tenant_namespaces:' || $1, 0))`
-	sqlLiveKeyTiers    = `
+	sqlLiveKeyTiers     = `
 SELECT DISTINCT tier FROM api_keys
 WHERE tenant_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`
-
 )
 
 // claimNamespace claims slug's namespace for tenantID inside tx when no

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -50,6 +51,27 @@ func dateArg(args []string, i *int) (int64, error) {
 		return 0, fmt.Errorf("--date %q is not a YYYY-MM-DD date", args[*i])
 	}
 	return d, nil
+}
+
+// subcommandFlags begins an operator command with subcommands (`eligo
+// keys`, `eligo namespaces`): with no subcommand it returns a nil set and
+// the usage error; asked for help, a nil set and nil after printing the
+// usage; otherwise the subcommand's flag set with --database-url, and the
+// usage error for an unknown subcommand to return.
+func subcommandFlags(cmd, subcommands string, args []string, stdout, stderr io.Writer) (*flag.FlagSet, *string, error) {
+	usage := fmt.Errorf("usage: eligo %s %s [flags]", cmd, subcommands)
+	if len(args) == 0 {
+		return nil, nil, usage
+	}
+	if wantsHelp(args[:1]) {
+		// Each subcommand's flags: eligo keys create --help.
+		fmt.Fprintf(stdout, "%s\n\n(eligo %s SUBCOMMAND --help lists its flags)\n", usage, cmd)
+		return nil, nil, nil
+	}
+	fs := flag.NewFlagSet(cmd+" "+args[0], flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dbURL := fs.String("database-url", os.Getenv("DATABASE_URL"), "PostgreSQL URL (env DATABASE_URL)")
+	return fs, dbURL, usage
 }
 
 // runStoreWork is the tail of an operator command that works on the

@@ -3,10 +3,8 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -22,17 +20,10 @@ import (
 // Flags may come before or after the namespace, and every flag and
 // argument is checked before the database is opened.
 func runNamespaces(ctx context.Context, _ clock.Clock, args []string, stdout, stderr io.Writer) error {
-	usage := errors.New("usage: eligo namespaces list|release|transfer|verify [flags]")
-	if len(args) == 0 {
+	fs, dbURL, usage := subcommandFlags("namespaces", "list|release|transfer|verify", args, stdout, stderr)
+	if fs == nil {
 		return usage
 	}
-	if wantsHelp(args[:1]) {
-		fmt.Fprintf(stdout, "%s\n\n(eligo namespaces SUBCOMMAND --help lists its flags)\n", usage)
-		return nil
-	}
-	fs := flag.NewFlagSet("namespaces "+args[0], flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	dbURL := fs.String("database-url", os.Getenv("DATABASE_URL"), "PostgreSQL URL (env DATABASE_URL)")
 	actor := func() *string {
 		return fs.String("actor", envOr("USER", "operator"), "who makes the change, for the audit event (default $USER)")
 	}
