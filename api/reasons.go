@@ -14,7 +14,8 @@ const (
 	ReasonDeniedMissingPermission        = "denied_missing_permission"
 	ReasonReservedNamespace              = "reserved_namespace"
 	ReasonSlugConflict                   = "slug_conflict"
-	ReasonNamespaceOwned                 = "namespace_owned" // 403: the namespace is another tenant's; says nothing of the slug
+	ReasonNamespaceOwned                 = "namespace_owned"        // 403: the namespace is another tenant's; says nothing of the slug
+	ReasonNamespaceLimit                 = "tenant_namespace_limit" // 422: a publish would claim a namespace past the tenant's tier cap
 	ReasonInvalidSlugFormat              = "invalid_slug_format"
 	ReasonNonConservativePresenceOp      = "non_conservative_presence_op"
 	ReasonRulesetRecordCorrupt           = "ruleset_record_corrupt"

@@ -44,11 +44,16 @@
 // against the prior cut.
 //
 // Namespaces (namespace.go, the slug stage). A slug matches the slug
-// pattern and is not under the reserved namespace (Config,
-// DefaultReservedNamespace); a slug's namespace (before its first "/")
-// belongs to the first tenant to publish under it (ErrNamespaceOwned,
-// which never reveals whether the slug exists); a slug another tenant
-// holds is ErrSlugConflict.
+// pattern and is not under the service's prefix (Config.ReservedNamespace,
+// DefaultReservedNamespace) nor under a reserved namespace
+// (Config.ReservedNamespaces, DefaultReservedNamespaces) unless an
+// operator made the tenant its owner. A slug's namespace (before its first
+// "/") belongs to the first tenant to publish content under it, a ruleset
+// or a rulebook's first release, never an empty draft (ErrNamespaceOwned,
+// which never reveals whether the slug exists), within the tenant's
+// per-tier cap (Config.NamespaceLimits, ErrNamespaceLimit); a slug another
+// tenant holds is ErrSlugConflict. See docs/operations.md, "Slug
+// namespaces".
 //
 // Artefact rules (artefacts.go, visibility.go, publicurl.go). Content
 // citing project artefacts (confidential sources) is never public: a

@@ -13,8 +13,9 @@ var (
 	// ErrInvalidSlug: the slug breaks the pattern of docs/api.md#rulesets (422
 	// invalid_slug_format), or none was given.
 	ErrInvalidSlug = errors.New("invalid slug")
-	// ErrReservedNamespace: the slug is under the reserved prefix (403
-	// reserved_namespace).
+	// ErrReservedNamespace: the slug is under the service's prefix, or
+	// under a reserved namespace an operator has not assigned to the
+	// tenant (403 reserved_namespace).
 	ErrReservedNamespace = errors.New("slug is in the reserved namespace")
 	// ErrSlugConflict: another tenant holds the slug (409 slug_conflict).
 	ErrSlugConflict = store.ErrSlugConflict
@@ -23,6 +24,9 @@ var (
 	// namespace_owned). It is the answer whether or not the slug exists,
 	// so a refusal never reveals another tenant's private slugs.
 	ErrNamespaceOwned = store.ErrNamespaceOwned
+	// ErrNamespaceLimit: the publish would claim a new namespace and the
+	// tenant owns as many as its tier allows (422 tenant_namespace_limit).
+	ErrNamespaceLimit = store.ErrNamespaceLimit
 	// ErrCompile: the rules text does not compile (see RefusedError.Compile).
 	ErrCompile = errors.New("rules do not compile")
 	// ErrArtefactPublic: public content citing project artefacts, which are

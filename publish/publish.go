@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
+	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/engine"
@@ -19,11 +21,51 @@ import (
 // rulesets when Config.ReservedNamespace is empty.
 const DefaultReservedNamespace = "eligo/"
 
+// DefaultReservedNamespaces are the namespaces no tenant may claim by
+// publishing when Config.ReservedNamespaces is nil: words a reader takes
+// for a government, a public body or a benefit programme, so that nobody
+// but the body an operator assigns one to (`eligo namespaces transfer`)
+// publishes as "usa" or "hmrc" (docs/operations.md, "Slug namespaces",
+// says why each is there).
+func DefaultReservedNamespaces() []string {
+	return []string{
+		// Governments and their generic names.
+		"gov", "government", "federal", "state", "official", "public",
+		"usa", "us", "uk", "gb", "eu",
+		// Agencies administering benefits and taxes.
+		"irs", "ssa", "hmrc", "dwp", "cms", "hhs", "hud", "usda", "va", "nhs",
+		// Programmes.
+		"medicaid", "medicare", "snap", "wic", "tanf", "ssi", "chip", "eitc",
+		"benefits", "universal-credit",
+	}
+}
+
+// DefaultNamespaceLimits is the most namespaces a tenant of each tier may
+// own when Config.NamespaceLimits is nil; a tenant's tier is the dearest
+// of its live keys' (free without one), and internal tenants are not
+// capped (docs/operations.md, "Slug namespaces").
+func DefaultNamespaceLimits() map[string]int {
+	return map[string]int{
+		string(auth.TierFree): 3, string(auth.TierStarter): 10, string(auth.TierPro): 50,
+	}
+}
+
 // Config is what a Publisher needs beside its store and catalog.
 type Config struct {
-	// ReservedNamespace is the slug prefix no tenant may publish under;
-	// empty means DefaultReservedNamespace.
+	// ReservedNamespace is the slug prefix kept for the service's own
+	// rulesets: no tenant may publish under it, and promotions under it
+	// take the presence-polarity findings as advice; empty means
+	// DefaultReservedNamespace.
 	ReservedNamespace string
+	// ReservedNamespaces are namespaces no tenant may claim by
+	// publishing; only a tenant an operator made their owner
+	// (`eligo namespaces transfer`) publishes under one. nil means
+	// DefaultReservedNamespaces; an empty list reserves none.
+	ReservedNamespaces []string
+	// NamespaceLimits is the most namespaces a tenant of each tier may
+	// own (a tier missing or 0: no cap). nil means
+	// DefaultNamespaceLimits; an empty map caps nothing.
+	NamespaceLimits map[string]int
 	// Clock dates new cuts and source checks and is "today" for the diff
 	// a promotion reports; nil means the system clock.
 	Clock clock.Clock
@@ -38,8 +80,12 @@ type Publisher struct {
 	store    *store.Store
 	catalog  *catalog.Catalog
 	reserved string
-	clock    clock.Clock
-	gate     *bound.Gate
+	// reservedNS are the reserved namespaces (Config.ReservedNamespaces).
+	reservedNS map[string]bool
+	// caps bound the namespaces a publish may claim.
+	caps  store.NamespaceCaps
+	clock clock.Clock
+	gate  *bound.Gate
 	// releaseFault, when set (by this package's tests), fails the last
 	// step of a rulebook publication, just before the release is stored.
 	releaseFault func() error
@@ -56,7 +102,24 @@ func New(st *store.Store, cat *catalog.Catalog, cfg Config) *Publisher {
 	if reserved == "" {
 		reserved = DefaultReservedNamespace
 	}
-	return &Publisher{store: st, catalog: cat, reserved: reserved, clock: clock.Or(cfg.Clock), gate: cfg.Gate, allocateLabel: rulebook.AllocateLabel}
+	names := cfg.ReservedNamespaces
+	if names == nil {
+		names = DefaultReservedNamespaces()
+	}
+	reservedNS := make(map[string]bool, len(names))
+	for _, ns := range names {
+		reservedNS[strings.TrimSuffix(ns, "/")] = true
+	}
+	limits := cfg.NamespaceLimits
+	if limits == nil {
+		limits = DefaultNamespaceLimits()
+	}
+	tiers := make([]string, len(auth.AllTiers))
+	for i, t := range auth.AllTiers {
+		tiers[i] = string(t)
+	}
+	return &Publisher{store: st, catalog: cat, reserved: reserved, reservedNS: reservedNS,
+		caps: store.NamespaceCaps{Tiers: tiers, Max: limits}, clock: clock.Or(cfg.Clock), gate: cfg.Gate, allocateLabel: rulebook.AllocateLabel}
 }
 
 // RulesetRequest is one ruleset publish.
@@ -206,7 +269,7 @@ func (p *Publisher) storeCut(ctx context.Context, c *rulesetCut) (RulesetResult,
 		SourceText: string(req.Source), SourceDigest: catalog.SourceDigest(req.Source),
 		CompiledIR: ir, IRVersion: engine.IRVersion, EngineVersion: engine.Version,
 		Visibility: c.visibility, SourceChecks: c.checks, Audit: c.audit, TestCases: cases, Provenance: req.Provenance,
-		PublishedAt: p.clock.Now(),
+		PublishedAt: p.clock.Now(), NamespaceCaps: p.caps,
 	})
 	if refused := slugRefusal("store", res.Slug, err); refused != nil {
 		return res, refused

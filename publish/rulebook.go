@@ -120,7 +120,7 @@ type PolarityAdvisory struct {
 // created; every reference given must resolve (a *catalog.MemberError),
 // and the members must compose.
 func (p *Publisher) CreateRulebook(ctx context.Context, tenantID string, d RulebookDraft) (store.Rulebook, error) {
-	if err := p.checkSlug(d.Slug); err != nil {
+	if err := p.checkSlug(ctx, tenantID, d.Slug); err != nil {
 		return store.Rulebook{}, err
 	}
 	draft := store.Rulebook{ID: store.NewRulebookID(), TenantID: tenantID, Slug: d.Slug}
@@ -434,7 +434,18 @@ func (p *Publisher) writeRulebook(ctx context.Context, read store.Rulebook, w st
 	if err := p.checkRulebookPublic(ctx, read, w); err != nil {
 		return store.RulebookWritten{}, err
 	}
+	if w.Release != nil {
+		// A release publishes content under the slug: the reserved
+		// namespaces apply, and it claims the namespace within the caps.
+		if err := p.checkReserved(ctx, w.TenantID, read.Slug); err != nil {
+			return store.RulebookWritten{}, err
+		}
+		w.NamespaceCaps = p.caps
+	}
 	out, err := p.store.WriteRulebook(ctx, w)
+	if refused := slugRefusal("slug", read.Slug, err); refused != nil {
+		return out, refused
+	}
 	if err == nil {
 		p.catalog.ForgetRulebook(out.Rulebook)
 	}

@@ -75,7 +75,7 @@ func (p *Publisher) slugStage(ctx context.Context, c *rulesetCut) error {
 	if slug == "" {
 		slug = c.rules.Slug
 	}
-	if err := p.checkSlug(slug); err != nil {
+	if err := p.checkSlug(ctx, c.req.TenantID, slug); err != nil {
 		return err
 	}
 	c.res.Slug = slug
@@ -184,8 +184,9 @@ func (p *Publisher) testsStage(ctx context.Context, c *rulesetCut) error {
 	return nil
 }
 
-// checkSlug applies the slug format and the reserved namespace.
-func (p *Publisher) checkSlug(slug string) error {
+// checkSlug applies the slug format and the reserved namespaces to a slug
+// tenantID publishes under.
+func (p *Publisher) checkSlug(ctx context.Context, tenantID, slug string) error {
 	if slug == "" {
 		return &RefusedError{Reason: ErrInvalidSlug,
 			Message: "no slug: pass one, or declare `ruleset \"<namespace>/<name>\"` in the rules"}
@@ -195,6 +196,12 @@ func (p *Publisher) checkSlug(slug string) error {
 			"slug %q must match ^[a-z][a-z0-9-]*(/[a-z][a-z0-9-]*)*$ (at most %d characters), e.g. acme/housing-benefit",
 			slug, catalog.MaxSlugLength)}
 	}
+	return p.checkReserved(ctx, tenantID, slug)
+}
+
+// checkReserved refuses a slug under the service's prefix, or under a
+// reserved namespace an operator has not made tenantID's own.
+func (p *Publisher) checkReserved(ctx context.Context, tenantID, slug string) error {
 	reserved := p.reserved
 	if !strings.HasSuffix(reserved, "/") {
 		reserved += "/"
@@ -202,6 +209,18 @@ func (p *Publisher) checkSlug(slug string) error {
 	if strings.HasPrefix(slug+"/", reserved) {
 		return &RefusedError{Reason: ErrReservedNamespace,
 			Message: fmt.Sprintf("slugs under %q are reserved for the service; choose another namespace", reserved)}
+	}
+	ns := store.Namespace(slug)
+	if !p.reservedNS[ns] {
+		return nil
+	}
+	owner, err := p.store.NamespaceOwner(ctx, ns)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	if owner != tenantID {
+		return &RefusedError{Reason: ErrReservedNamespace, Message: fmt.Sprintf(
+			"the namespace %q is reserved for the public body it names; an operator assigns it to that body's tenant (`eligo namespaces transfer`); choose another namespace", ns)}
 	}
 	return nil
 }

@@ -89,8 +89,9 @@ func TestNamespaceKeepsEarlierSlugs(t *testing.T) {
 	}
 }
 
-// Tenants racing for a fresh namespace: exactly one wins it, every other
-// is refused, none is let in beside it.
+// Tenants racing for a fresh namespace, by a ruleset publish or a
+// rulebook's first release: exactly one wins it, every other is refused,
+// none is let in beside it.
 func TestConcurrentClaimsHaveOneOwner(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -103,7 +104,7 @@ func TestConcurrentClaimsHaveOneOwner(t *testing.T) {
 			if i%2 == 0 {
 				_, errs[i] = st.PublishRuleset(ctx, cut(tenant, "fresh/"+tenant, i, store.VisibilityPublic))
 			} else {
-				_, errs[i] = st.CreateRulebook(ctx, newBook(tenant, "fresh/"+tenant))
+				errs[i] = createAndRelease(ctx, st, tenant, "fresh/"+tenant, store.NamespaceCaps{})
 			}
 		})
 	}
@@ -163,13 +164,30 @@ VALUES ($1, $2, $3, 1, 'leave', 'Leave', 1, 'sha256:' || repeat('0', 64), '', '{
 VALUES ('rb_AAAAAAAAAAAAAAAA', 'acme', 'booked/a', 'Book', '2025-12-31')`); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := store.Migrate(ctx, pool, migrations.FS); err != nil {
-		t.Fatal(err)
-	}
 	st := store.New(pool)
-	for ns, want := range map[string]string{"mixed": "beta", "solo": "acme", "booked": "acme"} {
-		if owner, err := st.NamespaceOwner(ctx, ns); err != nil || owner != want {
-			t.Errorf("namespace %s: owner %q, %v; want %s", ns, owner, err, want)
+	for _, step := range []struct {
+		upTo  int
+		owner map[string]string
+	}{
+		// 0011 gives each namespace to its earliest slug's tenant.
+		{14, map[string]string{"mixed": "beta", "solo": "acme", "booked": "acme"}},
+		// 0015 releases those held only by a draft that never published.
+		{0, map[string]string{"mixed": "beta", "solo": "acme", "booked": ""}},
+	} {
+		upTo := fstest.MapFS{}
+		for _, m := range all {
+			if step.upTo == 0 || m.Version <= step.upTo {
+				upTo[m.Name] = &fstest.MapFile{Data: []byte(m.SQL)}
+			}
+		}
+		if _, err := store.Migrate(ctx, pool, upTo); err != nil {
+			t.Fatal(err)
+		}
+		for ns, want := range step.owner {
+			owner, err := st.NamespaceOwner(ctx, ns)
+			if want == "" && !errors.Is(err, store.ErrNotFound) || want != "" && (err != nil || owner != want) {
+				t.Errorf("after migrations up to %d, namespace %s: owner %q, %v; want %q", step.upTo, ns, owner, err, want)
+			}
 		}
 	}
 }

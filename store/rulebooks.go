@@ -63,6 +63,9 @@ type Rulebook struct {
 	// CreatedAt and UpdatedAt are when the rulebook was created and when
 	// its draft or state last changed.
 	CreatedAt, UpdatedAt time.Time
+	// NamespaceVerified is set when an operator verified the slug's
+	// namespace for the rulebook's tenant (`eligo namespaces verify`).
+	NamespaceVerified bool
 	// ExposesArtefacts is set, on a public rulebook read by RulebookByRef,
 	// when a member of its draft or of any release cites project
 	// artefacts: a leak made before publish refused it, which readers
@@ -113,13 +116,13 @@ func IsRulebookID(ref string) bool { return strings.HasPrefix(ref, "rb_") }
 
 const rulebookColumns = `b.id, b.tenant_id, b.slug, b.name, b.domain, b.description, b.outcome_logic, b.robot_hints,
 b.field_overlay, b.visibility, b.status, b.pinned, coalesce(b.current_release_id::text, ''), b.publication_pending,
-b.created_at, b.updated_at`
+b.created_at, b.updated_at, namespace_verified(b.tenant_id, b.slug)`
 
 func scanRulebook(row pgx.Row) (Rulebook, error) {
 	var b Rulebook
 	err := row.Scan(&b.ID, &b.TenantID, &b.Slug, &b.Name, &b.Domain, &b.Description, &b.OutcomeLogic, &b.RobotHints,
 		&b.FieldOverlay, &b.Visibility, &b.Status, &b.Pinned, &b.CurrentReleaseID, &b.PublicationPending,
-		&b.CreatedAt, &b.UpdatedAt)
+		&b.CreatedAt, &b.UpdatedAt, &b.NamespaceVerified)
 	return b, err
 }
 
@@ -241,9 +244,9 @@ INSERT INTO rulebook_refs (rulebook_id, position, section_id, pin_mode, live_rul
 
 // CreateRulebook stores a new draft with its references and a
 // rulebook_created audit event, in one transaction; the tenant is created
-// when new. The slug's namespace is claimed for the tenant when unowned;
-// one owned by another tenant is ErrNamespaceOwned, whether or not the
-// slug exists. A slug already taken is ErrSlugConflict. It notifies every
+// when new. A draft claims no namespace (its first release does, see
+// WriteRulebook), but one owned by another tenant is ErrNamespaceOwned,
+// whether or not the slug exists. A slug already taken is ErrSlugConflict. It notifies every
 // process (see InvalidationChannel), whose caches may remember that the
 // slug named nothing.
 func (s *Store) CreateRulebook(ctx context.Context, b Rulebook) (Rulebook, error) {
@@ -254,13 +257,10 @@ func (s *Store) CreateRulebook(ctx context.Context, b Rulebook) (Rulebook, error
 		}
 		// The namespace first: under another tenant's namespace the answer
 		// is the same whether or not the slug is taken.
-		owner, err := claimNamespace(ctx, tx, b.TenantID, b.Slug)
-		if err != nil {
+		if err := checkNamespaceFree(ctx, tx, b.TenantID, b.Slug); err != nil {
 			return err
 		}
-		if owner != b.TenantID {
-			return ErrNamespaceOwned
-		}
+		var err error
 		out, err = scanRulebook(tx.QueryRow(ctx, sqlInsertRulebook, b.ID, b.TenantID, b.Slug, b.Name, b.Domain, b.Description,
 			nullJSON(b.OutcomeLogic), nullJSON(b.RobotHints), objectJSON(b.FieldOverlay)))
 		if isUniqueViolation(err, "rulebooks_slug_key") {
@@ -282,6 +282,22 @@ func (s *Store) CreateRulebook(ctx context.Context, b Rulebook) (Rulebook, error
 		return Rulebook{}, fmt.Errorf("create rulebook %q: %w", b.Slug, err)
 	}
 	return out, nil
+}
+
+// claimForRelease claims the namespace of rulebook cur, about to publish
+// a release: content is published under it. A rulebook that published
+// before keeps publishing under a namespace another tenant now owns, as a
+// ruleset slug does (see PublishRuleset); its first release is refused
+// there with ErrNamespaceOwned.
+func claimForRelease(ctx context.Context, tx pgx.Tx, cur Rulebook, caps NamespaceCaps) error {
+	owner, err := claimNamespace(ctx, tx, cur.TenantID, cur.Slug, caps)
+	if err != nil {
+		return err
+	}
+	if owner != cur.TenantID && cur.CurrentReleaseID == "" {
+		return ErrNamespaceOwned
+	}
+	return nil
 }
 
 func insertRefs(ctx context.Context, tx pgx.Tx, id string, refs []RulebookRef) error {
@@ -325,8 +341,14 @@ type RulebookWrite struct {
 	// flag and timestamps are ignored).
 	Draft *Rulebook
 	// Release, when set, publishes a release of the draft (see
-	// ReleaseDraft) and makes it the head.
+	// ReleaseDraft) and makes it the head. The first release of a
+	// rulebook claims its slug's namespace within NamespaceCaps
+	// (ErrNamespaceLimit), and is ErrNamespaceOwned under another
+	// tenant's.
 	Release *ReleaseDraft
+	// NamespaceCaps bounds the namespaces the tenant may own when the
+	// release claims one; the zero value caps nothing.
+	NamespaceCaps NamespaceCaps
 	// PublicationPending sets the flag when Release is nil; a published
 	// release always clears it.
 	PublicationPending bool
@@ -475,6 +497,9 @@ func (s *Store) WriteRulebook(ctx context.Context, w RulebookWrite) (RulebookWri
 			return err
 		}
 		if w.Release != nil {
+			if err := claimForRelease(ctx, tx, cur, w.NamespaceCaps); err != nil {
+				return err
+			}
 			rel, reused, err := publishRelease(ctx, tx, cur.ID, w.Release)
 			if err != nil {
 				return err

@@ -70,6 +70,10 @@ type Cut struct {
 	// UpdatedAt is when the cut last changed: a republish that reused
 	// it, or a visibility or status change.
 	UpdatedAt time.Time
+	// NamespaceVerified is set when an operator verified the slug's
+	// namespace for the cut's tenant (`eligo namespaces verify`), so
+	// callers can tell an agency's content from anybody's claim.
+	NamespaceVerified bool
 }
 
 // SourceCheck records that every quote citing one source was found in a
@@ -151,6 +155,10 @@ type RulesetCut struct {
 	SourceChecks map[string]SourceCheck
 	// PublishedAt dates a new cut's id; zero means now.
 	PublishedAt time.Time
+	// NamespaceCaps bounds the namespaces the tenant may own when this
+	// publish claims the slug's namespace (ErrNamespaceLimit); the zero
+	// value caps nothing.
+	NamespaceCaps NamespaceCaps
 	// Audit are events written in the publish transaction, after the cut
 	// (for example publish_force_bypass); their details gain the
 	// ruleset_id, slug and version.
@@ -197,13 +205,13 @@ type PublishedRuleset struct {
 
 const rulesetColumns = `r.id, r.tenant_id, r.slug, r.version, r.section_id, r.name, r.description,
 r.rule_count, r.content_digest, r.ir_version, r.engine_version, r.visibility, r.status, r.source_checks,
-r.created_at, r.updated_at`
+r.created_at, r.updated_at, namespace_verified(r.tenant_id, r.slug)`
 
 func scanRuleset(row pgx.Row) (Cut, error) {
 	var r Cut
 	err := row.Scan(&r.ID, &r.TenantID, &r.Slug, &r.Version, &r.SectionID, &r.Name, &r.Description,
 		&r.RuleCount, &r.ContentDigest, &r.IRVersion, &r.EngineVersion, &r.Visibility, &r.Status, &r.SourceChecks,
-		&r.CreatedAt, &r.UpdatedAt)
+		&r.CreatedAt, &r.UpdatedAt, &r.NamespaceVerified)
 	return r, err
 }
 
@@ -239,7 +247,8 @@ ON CONFLICT (slug) DO UPDATE SET ruleset_id = EXCLUDED.ruleset_id,
 
 // PublishRuleset stores a cut and points its slug at it, in one
 // transaction: the tenant is created when new; the slug's namespace is
-// claimed for the tenant when unowned, and one owned by another tenant is
+// claimed for the tenant when unowned (within c.NamespaceCaps, else
+// ErrNamespaceLimit), and one owned by another tenant is
 // ErrNamespaceOwned (unless the tenant already holds this very slug); a
 // slug held by another tenant is ErrSlugConflict; a cut with the same
 // content digest under the slug is reused (its visibility set, its status
@@ -267,7 +276,7 @@ func (s *Store) PublishRuleset(ctx context.Context, c RulesetCut) (PublishedRule
 		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 			return fmt.Errorf("read slug: %w", err)
 		}
-		nsOwner, err := claimNamespace(ctx, tx, c.TenantID, c.Slug)
+		nsOwner, err := claimNamespace(ctx, tx, c.TenantID, c.Slug, c.NamespaceCaps)
 		switch {
 		case err != nil:
 			return err

@@ -158,6 +158,8 @@ func publishRefused(pub *publish.RefusedError) error {
 		return problem(http.StatusForbidden, "forbidden", api.ReasonReservedNamespace)
 	case errors.Is(pub, publish.ErrNamespaceOwned):
 		return problem(http.StatusForbidden, "forbidden", api.ReasonNamespaceOwned)
+	case errors.Is(pub, publish.ErrNamespaceLimit):
+		return problem(http.StatusUnprocessableEntity, "unprocessable_entity", api.ReasonNamespaceLimit)
 	case errors.Is(pub, publish.ErrSlugConflict):
 		return problem(http.StatusConflict, "conflict", api.ReasonSlugConflict)
 	case errors.Is(pub, publish.ErrArtefactPublic):

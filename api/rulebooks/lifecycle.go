@@ -106,6 +106,8 @@ func refusal(ctx context.Context, err error, ref string) error {
 		return problem(http.StatusForbidden, "forbidden", api.ReasonReservedNamespace, err.Error())
 	case errors.Is(err, publish.ErrNamespaceOwned):
 		return problem(http.StatusForbidden, "forbidden", api.ReasonNamespaceOwned, refusalMessage(err))
+	case errors.Is(err, publish.ErrNamespaceLimit):
+		return problem(http.StatusUnprocessableEntity, "unprocessable_entity", api.ReasonNamespaceLimit, refusalMessage(err))
 	case errors.Is(err, publish.ErrSlugConflict):
 		return problem(http.StatusConflict, "conflict", api.ReasonSlugConflict, refusalMessage(err))
 	case errors.Is(err, publish.ErrArtefactPublic):

@@ -62,6 +62,7 @@ func Register(s *api.Server, deps Deps) {
 		Meaning: "a member of the composition is missing, not live, archived or does not load; the draft is unchanged."}
 	artefactPublic := api.Refusal{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonArtefactPublicVisibility,
 		Meaning: "the rulebook is public and a member of its draft, or of a release it published, cites project artefacts, which are never public; nothing was written."}
+	namespaceLimit := api.Refusal{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonNamespaceLimit, Meaning: namespaceLimitMeaning}
 	releaseRefusals := []api.Refusal{member,
 		{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonRulebookReleaseMissing, Meaning: "the head names a release this server does not hold; the latest is never served instead."},
 		{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonRulebookReleaseCorrupt, Meaning: "the release's frozen content fails its identity check."}}
@@ -70,7 +71,10 @@ func Register(s *api.Server, deps Deps) {
 		{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonReleasePublicationFailed, Meaning: "the last publication step failed; the draft is kept and the next activate or edit publishes it."},
 		{Status: http.StatusConflict, ReasonCode: reasonArchived, Meaning: "the rulebook is archived; activate it before editing."},
 		{Status: http.StatusConflict, ReasonCode: reasonChanged, Meaning: "the rulebook changed while the request was worked out; nothing was written; read it again and retry."},
-		artefactPublic}
+		artefactPublic,
+		{Status: http.StatusForbidden, ReasonCode: api.ReasonNamespaceOwned, Meaning: "the rulebook's first release would claim its namespace, which another tenant now owns; nothing was written."},
+		{Status: http.StatusForbidden, ReasonCode: api.ReasonReservedNamespace, Meaning: "the slug is under a reserved namespace an operator has not assigned to the caller's tenant; nothing was written."},
+		namespaceLimit}
 	op := func(id, method, path, summary, description string, access api.Access, scopes []auth.Scope) api.Route {
 		return api.Route{OperationID: id, Method: method, Path: path, Summary: summary, Description: description,
 			Tags: []string{"Rulebooks"}, Access: access, Scopes: scopes, Class: api.ClassRulebooks, NotFound: notFound}
@@ -86,7 +90,7 @@ func Register(s *api.Server, deps Deps) {
 	create.NotFound, create.DefaultStatus, create.Idempotent = "", http.StatusCreated, true
 	create.Refusals = []api.Refusal{member,
 		{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonInvalidSlugFormat, Meaning: "the slug breaks the pattern."},
-		{Status: http.StatusForbidden, ReasonCode: api.ReasonReservedNamespace, Meaning: "the slug is under the service's reserved prefix."},
+		{Status: http.StatusForbidden, ReasonCode: api.ReasonReservedNamespace, Meaning: reservedMeaning},
 		{Status: http.StatusForbidden, ReasonCode: api.ReasonNamespaceOwned, Meaning: namespaceOwnedMeaning},
 		{Status: http.StatusConflict, ReasonCode: api.ReasonSlugConflict, Meaning: "the slug is taken (under a namespace of the caller's own)."}}
 	api.Register(s, create, h.create)
@@ -132,7 +136,7 @@ func Register(s *api.Server, deps Deps) {
 	api.Register(s, bySlug, h.graphBySlug)
 
 	activate := op("activate-rulebook", http.MethodPost, "/rulebooks/{rulebook_id}/activate", "Activate a rulebook",
-		"Publishes the draft as an immutable release and makes it current; idempotent: content already released reuses that release and its label. Every member must resolve. An archived rulebook becomes active again. "+rulebookIDDoc, api.Keyed, write)
+		"Publishes the draft as an immutable release and makes it current; idempotent: content already released reuses that release and its label. Every member must resolve. An archived rulebook becomes active again. The first release claims the slug's namespace. "+api.NamespaceDoc+" "+rulebookIDDoc, api.Keyed, write)
 	activate.Refusals = slices.Concat(publishing[:3], publishing[4:])
 	api.Register(s, activate, h.activate)
 
@@ -171,6 +175,12 @@ const (
 // namespaceOwnedMeaning is the namespace_owned refusal as create documents it.
 const namespaceOwnedMeaning = "the slug's namespace belongs to another tenant; answered whether or not the slug exists."
 
+// reservedMeaning is the reserved_namespace refusal of a slug.
+const reservedMeaning = "the slug is under the service's prefix, or under a reserved namespace (a government, agency or programme name) an operator has not assigned to the caller's tenant."
+
+// namespaceLimitMeaning is the tenant_namespace_limit refusal.
+const namespaceLimitMeaning = "publishing would claim a new namespace and the tenant owns as many as its tier allows; nothing was written."
+
 // rulebookRefRequest is one reference as a request states it.
 type rulebookRefRequest struct {
 	SectionID string `json:"section_id" minLength:"1" maxLength:"200" doc:"A section id of the tenant's published rulesets."`
@@ -202,6 +212,7 @@ type rulebookResponse struct {
 	Pinned             bool                             `json:"pinned" doc:"Set by the first promotion: every reference names an exact cut."`
 	PublicationPending bool                             `json:"publication_pending" doc:"The draft changed but its release could not be published; the next activate or edit publishes it."`
 	Release            *resource.Release                `json:"release" doc:"The current release, or null before the first."`
+	NamespaceVerified  bool                             `json:"namespace_verified" doc:"True when an operator verified the slug's namespace as belonging to this publisher (the body it names). Public content with false here is not vouched for: anybody may have published it."`
 	CreatedAt          time.Time                        `json:"created_at"`
 	UpdatedAt          time.Time                        `json:"updated_at"`
 }
@@ -211,7 +222,8 @@ type rulebookResponse struct {
 func (h *handler) out(ctx context.Context, rb store.Rulebook, release *store.Release) (*rulebookResponse, error) {
 	o := &rulebookResponse{RulebookID: rb.ID, Slug: rb.Slug, Name: rb.Name, Domain: rb.Domain, Description: rb.Description,
 		RulesetRefs: make([]rulebookRef, len(rb.Refs)), Fields: map[string]rulebook.FieldOverlay{}, Visibility: rb.Visibility,
-		Status: rb.Status, Pinned: rb.Pinned, PublicationPending: rb.PublicationPending, CreatedAt: rb.CreatedAt, UpdatedAt: rb.UpdatedAt}
+		Status: rb.Status, Pinned: rb.Pinned, PublicationPending: rb.PublicationPending, NamespaceVerified: rb.NamespaceVerified,
+		CreatedAt: rb.CreatedAt, UpdatedAt: rb.UpdatedAt}
 	for i, r := range rb.Refs {
 		o.RulesetRefs[i] = rulebookRef{Letter: rulebook.Letter(i), SectionID: r.SectionID, PinMode: r.PinMode, RulesetID: r.LiveRulesetID}
 	}

@@ -36,25 +36,26 @@ const (
 
 // rulesetSummary is one catalogue entry, and the body of the two writes.
 type rulesetSummary struct {
-	RulesetID      string    `json:"ruleset_id" doc:"Concrete, immutable id: <section_id>:<yyyymmdd>-<hash>."`
-	Slug           string    `json:"slug" doc:"The slug the ruleset is published under."`
-	Name           string    `json:"name"`
-	SectionID      string    `json:"section_id"`
-	Description    string    `json:"description"`
-	RuleCount      int       `json:"rule_count" doc:"Number of criteria."`
-	RulesetVersion string    `json:"ruleset_version" doc:"v<N>, the cut's number under its slug."`
-	ContentDigest  string    `json:"content_digest" doc:"sha256:<hex> of the compiled content."`
-	Visibility     string    `json:"visibility" enum:"public,private"`
-	Status         string    `json:"status" enum:"active,archived"`
-	CreatedAt      time.Time `json:"created_at" doc:"When this content was first published under the slug."`
-	UpdatedAt      time.Time `json:"updated_at"`
+	RulesetID         string    `json:"ruleset_id" doc:"Concrete, immutable id: <section_id>:<yyyymmdd>-<hash>."`
+	Slug              string    `json:"slug" doc:"The slug the ruleset is published under."`
+	Name              string    `json:"name"`
+	SectionID         string    `json:"section_id"`
+	Description       string    `json:"description"`
+	RuleCount         int       `json:"rule_count" doc:"Number of criteria."`
+	RulesetVersion    string    `json:"ruleset_version" doc:"v<N>, the cut's number under its slug."`
+	ContentDigest     string    `json:"content_digest" doc:"sha256:<hex> of the compiled content."`
+	Visibility        string    `json:"visibility" enum:"public,private"`
+	Status            string    `json:"status" enum:"active,archived"`
+	NamespaceVerified bool      `json:"namespace_verified" doc:"True when an operator verified the slug's namespace as belonging to this publisher (the body it names). Public content with false here is not vouched for: anybody may have published it."`
+	CreatedAt         time.Time `json:"created_at" doc:"When this content was first published under the slug."`
+	UpdatedAt         time.Time `json:"updated_at"`
 }
 
 func summaryOf(r store.Cut) rulesetSummary {
 	return rulesetSummary{
 		RulesetID: r.ID, Slug: r.Slug, Name: r.Name, SectionID: r.SectionID, Description: r.Description,
 		RuleCount: r.RuleCount, RulesetVersion: r.VersionLabel(), ContentDigest: r.ContentDigest,
-		Visibility: r.Visibility, Status: r.Status, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+		Visibility: r.Visibility, Status: r.Status, NamespaceVerified: r.NamespaceVerified, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
 	}
 }
 

@@ -310,7 +310,7 @@ func TestRulesetVisibilityAndArchive(t *testing.T) {
 func TestRulesetCataloguePagingAndFilters(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, api.Config{})
-	slugs := []string{"gov/alpha", "gov/beta", "gov/gamma/one", "gov/gamma/two", "govx/delta", "other/epsilon"}
+	slugs := []string{"city/alpha", "city/beta", "city/gamma/one", "city/gamma/two", "cityx/delta", "other/epsilon"}
 	for i, slug := range slugs {
 		f.Publish(t, "acme", slug, apitest.LeaveRules(string(rune('1'+i))), true)
 	}
@@ -344,13 +344,13 @@ func TestRulesetCataloguePagingAndFilters(t *testing.T) {
 		query string
 		want  []string
 	}{
-		{"namespace=gov", []string{"gov/alpha", "gov/beta", "gov/gamma/one", "gov/gamma/two"}},
-		{"namespace=gov/gamma", []string{"gov/gamma/one", "gov/gamma/two"}},
-		{"namespace=gov/gamma/one", []string{"gov/gamma/one"}},
-		{"q=GAMMA", []string{"gov/gamma/one", "gov/gamma/two"}},
+		{"namespace=city", []string{"city/alpha", "city/beta", "city/gamma/one", "city/gamma/two"}},
+		{"namespace=city/gamma", []string{"city/gamma/one", "city/gamma/two"}},
+		{"namespace=city/gamma/one", []string{"city/gamma/one"}},
+		{"q=GAMMA", []string{"city/gamma/one", "city/gamma/two"}},
 		{"q=employee", slugs}, // matches the description
 		{"q=nothing-like-this", []string{}},
-		{"namespace=gov&q=beta", []string{"gov/beta"}},
+		{"namespace=city&q=beta", []string{"city/beta"}},
 	} {
 		r := f.Do(t, http.MethodGet, "/rulesets?"+tc.query, nil, nil)
 		if r.Status != http.StatusOK || !slices.Equal(slugsOf(t, r), tc.want) {

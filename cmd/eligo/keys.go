@@ -3,10 +3,8 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"strings"
 	"text/tabwriter"
@@ -25,18 +23,10 @@ import (
 // event; it reports when the key was revoked and exits 0, so that a script
 // making sure a key is dead can run again.
 func runKeys(ctx context.Context, clk clock.Clock, args []string, stdout, stderr io.Writer) error {
-	usage := errors.New("usage: eligo keys create|list|revoke [flags]")
-	if len(args) == 0 {
+	fs, dbURL, usage := subcommandFlags("keys", "create|list|revoke", args, stdout, stderr)
+	if fs == nil {
 		return usage
 	}
-	if wantsHelp(args[:1]) {
-		// Each subcommand's flags: eligo keys create --help.
-		fmt.Fprintf(stdout, "%s\n\n(eligo keys SUBCOMMAND --help lists its flags)\n", usage)
-		return nil
-	}
-	fs := flag.NewFlagSet("keys "+args[0], flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	dbURL := fs.String("database-url", os.Getenv("DATABASE_URL"), "PostgreSQL URL (env DATABASE_URL)")
 	var (
 		// operands names the positional arguments the subcommand takes,
 		// one word each, for its usage line.
@@ -110,27 +100,7 @@ func runKeys(ctx context.Context, clk clock.Clock, args []string, stdout, stderr
 	default:
 		return usage
 	}
-	got, err := parseInterspersed(fs, args[1:])
-	if err != nil {
-		return err
-	}
-	synopsis := "usage: eligo keys " + strings.Join(append([]string{args[0]}, operands...), " ") + " [flags]"
-	switch {
-	case len(got) > len(operands):
-		return fmt.Errorf("unexpected argument %q; %s", got[len(operands)], synopsis)
-	case len(got) < len(operands):
-		return errors.New(synopsis)
-	}
-	work, err := prepare(got)
-	if err != nil {
-		return err
-	}
-	pool, err := store.Open(ctx, *dbURL)
-	if err != nil {
-		return err
-	}
-	defer pool.Close()
-	return work(store.New(pool))
+	return runStoreWork(ctx, fs, "keys "+args[0], args[1:], dbURL, operands, prepare)
 }
 
 var tenantID = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,62}$`)

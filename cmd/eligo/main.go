@@ -47,21 +47,22 @@ var errSilentFailure = errors.New("failed")
 // commands lists every subcommand. Add a new one here and in its own file.
 func commands() map[string]command {
 	return map[string]command{
-		"check":     {summary: "compile .rules files and report errors, warnings and the solver's findings", usage: checkUsage, run: runCheck},
-		"fmt":       {summary: "print .rules files canonically (-w rewrites them)", usage: fmtUsage, run: runFmt},
-		"test":      {summary: "run test cases: FILE CASES.json, or a casebank DIR; --suggest prints the cases a suite is missing and its mutation score", usage: testUsage, run: runTest},
-		"eval":      {summary: "evaluate FILE against VALUES.json and print the decision", usage: evalUsage, run: runEval},
-		"diff":      {summary: "say whom a new version affects: OLD NEW (files or published rulesets), with a witness per change", usage: diffUsage, run: runDiff},
-		"serve":     {summary: "migrate the database, then serve the HTTP API", run: runServe},
-		"worker":    {summary: "run background jobs (serve runs them too unless --worker=false)", run: runWorker},
-		"migrate":   {summary: "apply database migrations (Eligo's and River's)", run: runMigrate},
-		"keys":      {summary: "create, list or revoke API keys", run: runKeys},
-		"decisions": {summary: "ship --spool DIR: drain a decision spool left by a serve process that will not come back", run: runDecisions},
-		"publish":   {summary: "publish a .rules FILE for a tenant after its test cases pass", run: runPublish},
-		"graph":     {summary: "print a ruleset's graph as JSON, or --mermaid flowchart text", usage: graphUsage, run: runGraph},
-		"rulebook":  {summary: "check a rulebook FOLDER|FILE, or eval answers against it with section results", usage: rulebookUsage, run: runRulebook},
-		"lsp":       {summary: "serve the Language Server Protocol on stdin and stdout for editors: diagnostics, quick fixes, formatting, hover, navigation, completion", usage: lspUsage, run: runLSP},
-		"openapi":   {summary: "print the OpenAPI document (--version 3.1|3.0) built from the code; no database needed", run: runOpenAPI},
+		"check":      {summary: "compile .rules files and report errors, warnings and the solver's findings", usage: checkUsage, run: runCheck},
+		"fmt":        {summary: "print .rules files canonically (-w rewrites them)", usage: fmtUsage, run: runFmt},
+		"test":       {summary: "run test cases: FILE CASES.json, or a casebank DIR; --suggest prints the cases a suite is missing and its mutation score", usage: testUsage, run: runTest},
+		"eval":       {summary: "evaluate FILE against VALUES.json and print the decision", usage: evalUsage, run: runEval},
+		"diff":       {summary: "say whom a new version affects: OLD NEW (files or published rulesets), with a witness per change", usage: diffUsage, run: runDiff},
+		"serve":      {summary: "migrate the database, then serve the HTTP API", run: runServe},
+		"worker":     {summary: "run background jobs (serve runs them too unless --worker=false)", run: runWorker},
+		"migrate":    {summary: "apply database migrations (Eligo's and River's)", run: runMigrate},
+		"keys":       {summary: "create, list or revoke API keys", run: runKeys},
+		"namespaces": {summary: "list slug namespaces, or release, transfer or verify one (operator)", run: runNamespaces},
+		"decisions":  {summary: "ship --spool DIR: drain a decision spool left by a serve process that will not come back", run: runDecisions},
+		"publish":    {summary: "publish a .rules FILE for a tenant after its test cases pass", run: runPublish},
+		"graph":      {summary: "print a ruleset's graph as JSON, or --mermaid flowchart text", usage: graphUsage, run: runGraph},
+		"rulebook":   {summary: "check a rulebook FOLDER|FILE, or eval answers against it with section results", usage: rulebookUsage, run: runRulebook},
+		"lsp":        {summary: "serve the Language Server Protocol on stdin and stdout for editors: diagnostics, quick fixes, formatting, hover, navigation, completion", usage: lspUsage, run: runLSP},
+		"openapi":    {summary: "print the OpenAPI document (--version 3.1|3.0) built from the code; no database needed", run: runOpenAPI},
 	}
 }
 

@@ -30,7 +30,8 @@ func runPublish(ctx context.Context, clk clock.Clock, args []string, stdout, std
 	slug := fs.String("slug", "", "slug to publish under (default: the file's ruleset header)")
 	name := fs.String("name", "", "ruleset name (default: the file's name header)")
 	force := fs.Bool("force-unsafe", false, "publish despite failing cases; records a publish_force_bypass audit event")
-	reserved := fs.String("reserved-namespace", publish.DefaultReservedNamespace, "slug prefix no tenant may publish under")
+	reserved := fs.String("reserved-namespace", publish.DefaultReservedNamespace, "the service's own slug prefix, which no tenant may publish under")
+	nsFlags := addNamespaceFlags(fs)
 	usage := errors.New("usage: eligo publish FILE --tenant T [--cases C.json] [--public|--private] [--slug S]")
 
 	files, err := parseInterspersed(fs, args)
@@ -46,6 +47,10 @@ func runPublish(ctx context.Context, clk clock.Clock, args []string, stdout, std
 		visibility = publish.VisibilityOf(*public)
 	}
 	if err := checkTenant(*tenant); err != nil {
+		return err
+	}
+	cfg := publish.Config{ReservedNamespace: *reserved, Clock: clk}
+	if err := nsFlags.apply(&cfg); err != nil {
 		return err
 	}
 	src, err := os.ReadFile(file)
@@ -77,7 +82,7 @@ func runPublish(ctx context.Context, clk clock.Clock, args []string, stdout, std
 	if len(sources) == 0 {
 		fmt.Fprintln(stderr, "warning: no source text (source.txt beside the file, or --sources): the quotes the rules cite are not verified")
 	}
-	publisher, _, closeDB, err := openPublisher(ctx, *dbURL, publish.Config{ReservedNamespace: *reserved, Clock: clk})
+	publisher, _, closeDB, err := openPublisher(ctx, *dbURL, cfg)
 	if err != nil {
 		return err
 	}

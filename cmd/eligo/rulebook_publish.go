@@ -30,6 +30,7 @@ func runRulebookPublish(ctx context.Context, clk clock.Clock, args []string, std
 	tenant := fs.String("tenant", "", "tenant that owns the rulebook and its sections")
 	slug := fs.String("slug", "", "slug to publish under (default: the file's slug)")
 	public := fs.Bool("public", false, "make the rulebook public (listed in the anonymous catalogue)")
+	nsFlags := addNamespaceFlags(fs)
 	usage := errors.New("usage: eligo rulebook publish FOLDER|FILE --tenant T [--slug S] [--public]")
 	paths, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -41,11 +42,15 @@ func runRulebookPublish(ctx context.Context, clk clock.Clock, args []string, std
 	if err := checkTenant(*tenant); err != nil {
 		return err
 	}
+	cfg := publish.Config{Clock: clk}
+	if err := nsFlags.apply(&cfg); err != nil {
+		return err
+	}
 	book, err := loadRulebook(ctx, paths[0], stderr)
 	if err != nil {
 		return err
 	}
-	publisher, cat, closeDB, err := openPublisher(ctx, *dbURL, publish.Config{Clock: clk})
+	publisher, cat, closeDB, err := openPublisher(ctx, *dbURL, cfg)
 	if err != nil {
 		return err
 	}

@@ -103,6 +103,7 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 	keyCache := fs.String("key-cache-ttl", envOr("ELIGO_KEY_CACHE_TTL", "10s"), "how long an API key's stored row is reused; a revocation normally reaches every process at once by notification, and within this time should one be lost (env ELIGO_KEY_CACHE_TTL)")
 	refCache := fs.String("ref-cache-ttl", envOr("ELIGO_REF_CACHE_TTL", catalog.DefaultRefTTL.String()), "how long a resolved slug or id is reused; visibility changes, archives and republishes normally reach every process at once by notification, and within this time should one be lost (env ELIGO_REF_CACHE_TTL)")
 	decisionCache := fs.String("decision-cache-ttl", envOr("ELIGO_DECISION_CACHE_TTL", "10m"), "how long /decide serves an identical decision from memory, at most 10m; 0 disables the cache (env ELIGO_DECISION_CACHE_TTL)")
+	nsFlags := addNamespaceFlags(fs)
 	budgets := fs.String("budgets", os.Getenv("ELIGO_BUDGETS"), "comma-separated rolling 24-hour budget overrides, tier.class=n, e.g. anonymous.decide=500,pro.generate=1000 (env ELIGO_BUDGETS)")
 	fs.BoolVar(&cfg.Worker, "worker", envOr("ELIGO_WORKER", "true") == "true", "also run the background jobs in this process (env ELIGO_WORKER)")
 	shutdown := fs.String("shutdown-timeout", envOr("ELIGO_SHUTDOWN_TIMEOUT", "15s"), "grace period for in-flight requests at shutdown (env ELIGO_SHUTDOWN_TIMEOUT)")
@@ -199,6 +200,9 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 		cfg.API.Decide.CacheTTL = -1
 	}
 	if cfg.API.API.Metering.Budgets, err = metering.DefaultBudgets().Override(*budgets); err != nil {
+		return cfg, err
+	}
+	if err := nsFlags.apply(&cfg.API.Publish); err != nil {
 		return cfg, err
 	}
 	if cfg.DrainDelay, err = time.ParseDuration(*drain); err != nil || cfg.DrainDelay < 0 {
