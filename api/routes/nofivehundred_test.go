@@ -20,6 +20,7 @@ import (
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/api/apitest"
 	"github.com/eligo/eligo/auth"
+	"github.com/eligo/eligo/publish"
 	"github.com/eligo/eligo/solver/bound"
 )
 
@@ -211,8 +212,10 @@ func truncate(b []byte, n int) []byte {
 // its budget, and one that cannot get a slot in time answers in the
 // spec's shape, never a 5xx: what it finished with complete: false
 // (suggest-cases, review, explain-failure), or the diff's documented
-// refusal. Here the tenant's whole share (one of two slots) is held for
-// the length of the calls; see docs/operations.md#solver-runs.
+// refusal, the promotion's presence_polarity refusal (the gate never
+// passes for want of time). Here the tenant's whole share (one of two
+// slots) is held for the length of the calls; see
+// docs/operations.md#solver-runs.
 func TestSolverRunsAnswerWithinTheGate(t *testing.T) {
 	t.Parallel()
 	cfg := api.Config{Metering: apitest.GenerousMetering()}
@@ -233,6 +236,18 @@ func TestSolverRunsAnswerWithinTheGate(t *testing.T) {
 	if r := do(http.MethodPut, project+"/draft", string(draft)); r.Status != http.StatusOK {
 		t.Fatalf("save draft: %d %s", r.Status, r.Raw)
 	}
+
+	book := do(http.MethodPost, "/rulebooks/", `{"name":"Leave","slug":"acme/leave-book","ruleset_refs":[{"section_id":"leave"}]}`)
+	if book.Status != http.StatusCreated {
+		t.Fatalf("create rulebook: %d %s", book.Status, book.Raw)
+	}
+	promote := "/rulebooks/" + book.Body.(map[string]any)["rulebook_id"].(string)
+	if r := do(http.MethodPost, promote+"/activate", ""); r.Status != http.StatusOK {
+		t.Fatalf("activate rulebook: %d %s", r.Status, r.Raw)
+	}
+	// A candidate that reads an answer's presence, so that promoting it
+	// runs the presence-polarity gate.
+	candidate := f.Publish(t, "acme", "acme/leave", bytes.Replace(apitest.LeaveRules("12"), []byte("employment.months >= 12"), []byte("employment.months ?? 0 >= 12"), 1), true)
 
 	release, err := gate.For("acme").Enter(context.Background())
 	if err != nil {
@@ -269,6 +284,12 @@ func TestSolverRunsAnswerWithinTheGate(t *testing.T) {
 		{"ruleset diff", http.MethodGet, "/rulesets/" + newer.RulesetID + "/diff?against=" + older.RulesetID, "", http.StatusUnprocessableEntity, func(b map[string]any) string {
 			if problem(b)["reason_code"] != api.ReasonDiffUndecided {
 				return "want diff_undecided"
+			}
+			return ""
+		}},
+		{"promote-to-live", http.MethodPost, promote + "/rulesets/leave/promote-to-live", `{"ruleset_id":"` + candidate.RulesetID + `"}`, http.StatusUnprocessableEntity, func(b map[string]any) string {
+			if problem(b)["reason_code"] != publish.StagePresencePolarity {
+				return "want the presence_polarity gate's refusal"
 			}
 			return ""
 		}},
