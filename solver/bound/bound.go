@@ -36,9 +36,15 @@ type Incomplete struct {
 	// Detail says what was done and what was not, in a sentence, e.g.
 	// "the 10s budget ran out after 212 of 400 mutants".
 	Detail string `json:"detail" doc:"What was done and what was not, in a sentence."`
+	// cause is the error the run stopped on, when Halted knows it, so
+	// that errors.Is still finds context.Canceled or DeadlineExceeded.
+	cause error
 }
 
 func (i *Incomplete) Error() string { return "solver: incomplete (" + i.Reason + "): " + i.Detail }
+
+// Unwrap is the error the run stopped on, nil when not known.
+func (i *Incomplete) Unwrap() error { return i.cause }
 
 // Progress says how much of a bounded run's planned work was done. It is
 // embedded in the reports of the runs that can stop early, so its members
@@ -89,11 +95,11 @@ func (p *Progress) Stop(err error, what string, budget time.Duration) {
 func Halted(ctx context.Context, err error, detail string) *Incomplete {
 	switch {
 	case errors.Is(err, context.Canceled) || errors.Is(ctx.Err(), context.Canceled):
-		return &Incomplete{Reason: IncompleteCanceled, Detail: "cancelled: " + detail}
+		return &Incomplete{Reason: IncompleteCanceled, Detail: "cancelled: " + detail, cause: err}
 	case errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil:
-		return &Incomplete{Reason: IncompleteDeadline, Detail: "the deadline passed: " + detail}
+		return &Incomplete{Reason: IncompleteDeadline, Detail: "the deadline passed: " + detail, cause: err}
 	}
-	return &Incomplete{Reason: IncompleteUndecided, Detail: "the solver could not decide (" + err.Error() + "): " + detail}
+	return &Incomplete{Reason: IncompleteUndecided, Detail: "the solver could not decide (" + err.Error() + "): " + detail, cause: err}
 }
 
 // GiveUp marks p incomplete because the solver failed with err while ctx
