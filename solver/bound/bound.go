@@ -125,7 +125,9 @@ func Share(ctx context.Context, left int) time.Duration {
 	if !ok {
 		return 0
 	}
-	return max(time.Until(deadline)/time.Duration(max(left, 1)), time.Nanosecond)
+	// Rounded to the millisecond, as reports name it; never zero, which
+	// WithBudget would read as its default.
+	return max((time.Until(deadline) / time.Duration(max(left, 1))).Round(time.Millisecond), time.Nanosecond)
 }
 
 // sampleSeed fixes the sample of a capped run, so that the same ruleset
