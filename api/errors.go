@@ -413,6 +413,12 @@ func InvalidDecisionDate(input any) ValidationItem {
 		Msg: "Input should be a calendar date: an ISO YYYY-MM-DD string or an integer ordinal from 1 (0001-01-01) to 3652059 (9999-12-31)", Input: input}
 }
 
+// RefusalRulebookEmpty is declared by the operations that evaluate or
+// compare a rulebook's composition (/decide, the rulebook diff), which a
+// draft with no sections does not have (catalog.ErrRulebookEmpty).
+var RefusalRulebookEmpty = Refusal{http.StatusUnprocessableEntity, ReasonRulebookEmpty,
+	"the rulebook is a draft with no sections yet: there is nothing to decide or compare; add its ruleset_refs first."}
+
 // RefusalDiffUndecided is declared by every operation that diffs two
 // versions with the solver (verify.Diff), which answers DiffUndecided when
 // the solver runs out of its time bound.

@@ -61,6 +61,9 @@ func LookupFailed(ctx context.Context, err error, what, ref string) error {
 		LogFailure(ctx, "rulebook release", ref, err)
 		return NewProblem(http.StatusUnprocessableEntity, "unprocessable_entity", ReasonRulebookReleaseCorrupt,
 			"The release's frozen content fails its identity check, so it is not served.")
+	case errors.Is(err, catalog.ErrRulebookEmpty):
+		return NewProblem(http.StatusUnprocessableEntity, "unprocessable_entity", ReasonRulebookEmpty,
+			"The rulebook has no sections yet, so there is nothing to decide or compare: add its ruleset_refs (PATCH /rulebooks/{rulebook_id}) first.")
 	case errors.Is(err, catalog.ErrMemberUnresolved):
 		var member *catalog.MemberError
 		msg := "A member of the rulebook could not be resolved."

@@ -40,6 +40,7 @@ const (
 	ReasonReleasePublicationFailed       = "release_publication_failed"
 	ReasonCompositionPinned              = "composition_pinned"
 	ReasonRulebookReleaseMissing         = "rulebook_release_missing"
+	ReasonRulebookEmpty                  = "rulebook_empty" // /decide or a diff of a draft rulebook with no sections
 	ReasonRulebookReleaseCorrupt         = "rulebook_release_corrupt"
 	ReasonRateLimitExceededAnonymousBody = "rate_limit_exceeded" // the anonymous 429 body's error member
 	ReasonMethodNotAllowed               = "method_not_allowed"

@@ -13,6 +13,7 @@ import (
 	"github.com/eligo/eligo/authoring/review"
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/solver"
+	"github.com/eligo/eligo/solver/bound"
 	"github.com/eligo/eligo/store"
 )
 
@@ -268,8 +269,10 @@ func (s *Service) RunGeneration(ctx context.Context, plan *Plan, model llm.Model
 }
 
 // failures are a candidate's failing tests with the solver's minimal
-// reasons and the trace of each.
-func failures(ctx context.Context, c *candidate) []failure {
+// reasons and the trace of each. Each explanation waits for a slot of
+// gate (the tenant's share), as explain-failure on a request does, within
+// its 5 s; one that cannot finish leaves its test without reasons.
+func failures(ctx context.Context, c *candidate, gate *bound.Gate) []failure {
 	var out []failure
 	for i, tr := range c.acc.Results {
 		if tr.Pass {
@@ -281,7 +284,7 @@ func failures(ctx context.Context, c *candidate) []failure {
 			if want, ok := engine.ParseOutcome(tr.Expected); ok {
 				in, err := c.rules.Convert(c.acc.Cases[i].FieldValues)
 				if err == nil {
-					opts := solver.ExplainOptions{Timeout: 5 * time.Second}
+					opts := solver.ExplainOptions{Timeout: 5 * time.Second, Gate: gate}
 					if d, err := c.rules.CaseDate(c.acc.Cases[i]); err == nil {
 						opts.DecisionDate = d
 					}

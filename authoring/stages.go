@@ -245,7 +245,7 @@ func (s *Service) callStage(ctx context.Context, g *generation) (bool, error) {
 func (s *Service) repairStage(ctx context.Context, g *generation) (bool, error) {
 	feedback := g.last.feedback
 	if g.last.rec.Stage == StageTest {
-		feedback = testFeedback(failures(ctx, g.best), g.last.broke)
+		feedback = testFeedback(failures(ctx, g.best, s.cfg.Gate.For(g.plan.project.TenantID)), g.last.broke)
 	}
 	g.messages = append(g.messages, llm.Message{Role: "user", Content: feedback})
 	return s.callStage(ctx, g)

@@ -23,6 +23,11 @@ var (
 	// ErrMemberUnresolved: a member of the composition is missing, not
 	// live, archived or does not load (see MemberError).
 	ErrMemberUnresolved = errors.New("member unresolved")
+	// ErrRulebookEmpty: the live composition of a draft rulebook has no
+	// sections (an empty draft is fine to create and edit), so there is
+	// no composed ruleset to evaluate, compare or draw. The reads answer
+	// an empty composition instead; /decide and the diff refuse it.
+	ErrRulebookEmpty = errors.New("rulebook has no sections")
 )
 
 // MemberError says which member of a composition could not be resolved
@@ -216,7 +221,8 @@ func (c *Catalog) release(ctx context.Context, rulebookID, ref string) (store.Re
 // there is one (ErrReleaseMissing when the head names a release the server
 // does not hold), else the live composition of the draft's references. A
 // release whose content fails its identity check is ErrReleaseCorrupt; a
-// live member that cannot be used is a *MemberError.
+// live member that cannot be used is a *MemberError; a live composition
+// of no sections is ErrRulebookEmpty.
 func (c *Catalog) PrepareRulebook(ctx context.Context, rb store.Rulebook, releaseRef string) (*PreparedRulebook, error) {
 	switch {
 	case releaseRef != "":
@@ -243,6 +249,9 @@ func (c *Catalog) PrepareRulebook(ctx context.Context, rb store.Rulebook, releas
 	content, members, err := c.liveContent(ctx, rb, c.lookup)
 	if err != nil {
 		return nil, err
+	}
+	if len(content.Sections) == 0 {
+		return nil, fmt.Errorf("rulebook %s: %w", rb.ID, ErrRulebookEmpty)
 	}
 	pr, err := c.compose(content, members)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/engine"
@@ -244,13 +245,27 @@ func (p *Publisher) promotedComposition(ctx context.Context, pr *promotion) erro
 	return nil
 }
 
+// PolarityBudget bounds the presence-polarity gate of a promotion, the
+// wait for a solver slot included: a promotion answers a request, so the
+// gate must end well inside the API's work deadline, as a review's solver
+// checks do within review.DefaultBudget. Every casebank rulebook's gate
+// takes well under a second. See docs/operations.md#solver-runs.
+const PolarityBudget = 20 * time.Second
+
 // presencePolarity runs the go-live gate on the composed rulebook. Its
 // findings refuse the promotion, unless it is forced (audited) or the
-// rulebook is under the reserved namespace, where they are advisories.
+// rulebook is under the reserved namespace, where they are advisories. A
+// gate the solver cannot decide within PolarityBudget refuses it too
+// (ErrPolarityUndecided): it never passes for want of time.
 func (p *Publisher) presencePolarity(ctx context.Context, pr *promotion) error {
-	findings, err := solver.CheckPresencePolarityWith(ctx, pr.live.composed.Rules, solver.PolarityOptions{Gate: p.gate.For(pr.req.TenantID)})
+	findings, err := solver.CheckPresencePolarityWith(ctx, pr.live.composed.Rules,
+		solver.PolarityOptions{Timeout: PolarityBudget, Gate: p.gate.For(pr.req.TenantID)})
 	if err != nil {
-		return fmt.Errorf("presence-polarity gate: %w", err)
+		if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+			return fmt.Errorf("presence-polarity gate: %w", err)
+		}
+		return &RefusedError{Reason: ErrPolarityUndecided,
+			Message: fmt.Sprintf("the presence-polarity gate could not be decided within its %s budget (the solver slots were busy, or the composed rules are too large for it): %v; nothing was promoted, retry later", PolarityBudget, err)}
 	}
 	if len(findings) == 0 {
 		return nil

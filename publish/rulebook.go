@@ -40,6 +40,11 @@ var (
 	ErrCandidateSection = errors.New("candidate is of another section")
 	// ErrCandidateTests: a stored test case of the candidate fails (422).
 	ErrCandidateTests = errors.New("candidate test cases fail")
+	// ErrPolarityUndecided: the presence-polarity gate could not be
+	// decided within PolarityBudget (waiting for a solver slot included),
+	// or the solver gave up; the gate never passes for want of time (422
+	// presence_polarity; retry).
+	ErrPolarityUndecided = errors.New("presence-polarity gate undecided")
 	// ErrForceNotAllowed: force_unsafe on promote by a key that is not
 	// internal (403).
 	ErrForceNotAllowed = errors.New("force_unsafe needs an internal key")

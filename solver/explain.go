@@ -38,7 +38,8 @@ const (
 
 // ErrUnreachable is returned (wrapped) when no status of the criteria
 // reaches the expected outcome: the outcome expression itself rules it out
-// (for example `g and not g`), so no criterion is to blame.
+// (for example `g and not g`), so no criterion is to blame. Explain returns
+// it with the explanation as far as the evaluator took it.
 var ErrUnreachable = errors.New("the expected outcome is unreachable whatever the criteria's statuses")
 
 // ExplainOptions tune ExplainFailure.
@@ -47,9 +48,10 @@ type ExplainOptions struct {
 	// what decision_date() reads and what the effective period is checked
 	// against, as in engine.Options (0: today, UTC).
 	DecisionDate int64
-	// Timeout bounds the whole explanation (default 5 s), preparing the
-	// encoding included; each solver check is bounded as well. Running out
-	// is an error.
+	// Timeout bounds the whole explanation (default 5 s), waiting for a
+	// Gate slot and preparing the encoding included; each solver check is
+	// bounded as well. Running out is an *bound.Incomplete error, with the
+	// explanation as far as the evaluator took it.
 	Timeout time.Duration
 	// Gate, when not nil, is the process's bound on heavy solver runs: the
 	// explanation waits for one slot within its Timeout.
@@ -232,9 +234,18 @@ func (e *Explainer) Explain(ctx context.Context, in *engine.Inputs, expected eng
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	// What the solver could not settle leaves out's outcome, field errors
+	// and period as the evaluator gave them, and no reasons.
+	// An unreachable outcome is decided, not stopped: it keeps its error.
+	stopped := func(err error) (Explanation, error) {
+		if errors.Is(err, ErrUnreachable) {
+			return out, err
+		}
+		return out, bound.Halted(ctx, err, "no reasons were found")
+	}
 	release, err := opts.Gate.Enter(ctx)
 	if err != nil {
-		return Explanation{}, fmt.Errorf("solver: explain-failure: %w", err)
+		return stopped(err)
 	}
 	defer release()
 	var x *explainer
@@ -242,14 +253,14 @@ func (e *Explainer) Explain(ctx context.Context, in *engine.Inputs, expected eng
 	case x = <-e.idle:
 	default:
 		if x, err = newExplainer(ctx, r); err != nil {
-			return Explanation{}, err
+			return stopped(err)
 		}
 	}
 	reasons, changes, err := x.explain(ctx, in, res, expected)
 	if err != nil {
 		// A failed call may leave the solver mid-scope: do not reuse it.
 		x.c.Close()
-		return Explanation{}, err
+		return stopped(err)
 	}
 	select {
 	case e.idle <- x:

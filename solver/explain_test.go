@@ -11,6 +11,7 @@ import (
 
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/engine/enginetest"
+	"github.com/eligo/eligo/solver/bound"
 	"github.com/eligo/eligo/solver/solvertest"
 )
 
@@ -316,8 +317,14 @@ func TestExplainFailureErrors(t *testing.T) {
 	if _, err := ExplainFailure(cancelled, r, in, engine.Eligible, ExplainOptions{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled context: %v", err)
 	}
-	if _, err := ExplainFailure(ctx, r, in, engine.Eligible, ExplainOptions{Timeout: time.Nanosecond}); !errors.Is(err, context.DeadlineExceeded) {
+	ex, err = ExplainFailure(ctx, r, in, engine.Eligible, ExplainOptions{Timeout: time.Nanosecond})
+	var stopped *bound.Incomplete
+	if !errors.Is(err, context.DeadlineExceeded) || !errors.As(err, &stopped) || stopped.Reason != bound.IncompleteDeadline {
 		t.Errorf("timeout: %v", err)
+	}
+	// What the evaluator decided stands: the caller answers with it.
+	if ex.Actual != engine.NotEligible || ex.Expected != engine.Eligible || len(ex.Reasons) != 0 {
+		t.Errorf("timeout: the explanation as far as it got is %+v", ex)
 	}
 	if _, err := ExplainFailure(ctx, r, in, engine.Outcome(7), ExplainOptions{}); err == nil {
 		t.Error("an invalid expected outcome was accepted")

@@ -33,6 +33,7 @@ import (
 	"github.com/eligo/eligo/folder"
 	"github.com/eligo/eligo/metering"
 	"github.com/eligo/eligo/publish"
+	"github.com/eligo/eligo/solver/bound"
 	"github.com/eligo/eligo/store"
 	"github.com/eligo/eligo/store/storetest"
 )
@@ -60,6 +61,10 @@ type Services struct {
 	// Decisions is /decide's record writer; the fixture flushes and
 	// closes it.
 	Decisions *decisionlog.Recorder
+	// Gate is the solver gate the publisher and the authoring service
+	// run under, for Mount to hand to the resources too; nil (admit
+	// everything) unless the fixture was made with NewGated.
+	Gate *bound.Gate
 }
 
 // Mount registers the operations a test needs on s.
@@ -94,6 +99,19 @@ func New(t testing.TB, cfg api.Config, mount Mount) *Fixture {
 // as replicas do.
 func NewOn(t testing.TB, pool *pgxpool.Pool, cfg api.Config, mount Mount) *Fixture {
 	t.Helper()
+	return newOn(t, pool, cfg, nil, mount)
+}
+
+// NewGated is New with every solver run under gate, as the binary runs
+// them under its --solver-slots, for a test of what a held or full gate
+// makes an operation answer.
+func NewGated(t testing.TB, cfg api.Config, gate *bound.Gate, mount Mount) *Fixture {
+	t.Helper()
+	return newOn(t, storetest.New(t), cfg, gate, mount)
+}
+
+func newOn(t testing.TB, pool *pgxpool.Pool, cfg api.Config, gate *bound.Gate, mount Mount) *Fixture {
+	t.Helper()
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -105,8 +123,8 @@ func NewOn(t testing.TB, pool *pgxpool.Pool, cfg api.Config, mount Mount) *Fixtu
 	}
 	st := store.New(pool)
 	cat := catalog.New(st, catalog.Config{})
-	pub := publish.New(st, cat, publish.Config{Clock: cfg.Clock})
-	work, err := authoring.New(st, pub, authoring.Config{Clock: cfg.Clock})
+	pub := publish.New(st, cat, publish.Config{Clock: cfg.Clock, Gate: gate})
+	work, err := authoring.New(st, pub, authoring.Config{Clock: cfg.Clock, Gate: gate})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +136,7 @@ func NewOn(t testing.TB, pool *pgxpool.Pool, cfg api.Config, mount Mount) *Fixtu
 		parts.Meter = metering.New(meter, st)
 	}
 	sv := Services{Store: st, Catalog: cat, Publisher: pub, Authoring: work, Clock: cfg.Clock,
-		Decisions: decisionlog.New(st, decisionlog.Config{Logger: cfg.Logger})}
+		Decisions: decisionlog.New(st, decisionlog.Config{Logger: cfg.Logger}), Gate: gate}
 	if cfg.SchemaNamer == nil {
 		cfg.SchemaNamer = openapi.SchemaName
 	}

@@ -114,7 +114,8 @@ func register(s *api.Server, deps Deps, cfg Config) *handler {
 			Meaning: "the decision's record could not be written in time (the decision log is backlogged or the database is unavailable), so no decision was issued; retry with backoff."},
 			{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonRulebookReleaseMissing, Meaning: "the rulebook's head names a release this server does not hold."},
 			{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonRulebookReleaseCorrupt, Meaning: "the release's frozen content fails its identity check."},
-			{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonReleaseMemberUnresolved, Meaning: "a member of the live composition cannot be used."}},
+			{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonReleaseMemberUnresolved, Meaning: "a member of the live composition cannot be used."},
+			api.RefusalRulebookEmpty},
 	}, h.decide)
 	documentBodies(s)
 	return h

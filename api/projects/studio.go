@@ -61,8 +61,9 @@ func registerStudio(s *api.Server, h *handler, op func(id, method, path, summary
 			"and each comparison with a constant at the constant, just below and just above. Each suggestion names its `goal`; a `reachable` one carries `case`, in the shape set-project-tests takes a test case "+
 			"(named after the goal, `expected_outcome` what the draft decides, `expectations.criteria` pinning the criteria it is about; send it in `test_cases` to add it, after checking the outcome against the law), "+
 			"`also_covers` (later goals it meets too) and `kills`, the mutants of the draft that survive the current tests and this case would kill; an unreachable goal (no answer set meets it) has `case` null. "+
-			"The top-level `candidates`, `planned`, `done`, `complete` and `incomplete` say how far the search got; `mutation_score` is the current tests' score (`total`, `killed`, `score`, `survivors`) and `killed_with_suggestions` and `score_with_suggestions` the score with every reachable suggestion added. "+
-			fmt.Sprintf("`decision_date` (YYYY-MM-DD, default today) dates the cases of a draft that reads decision_date(). The search and the score each stop after %s, answering what they decided with `complete: false`. ", authoring.SuggestBudget)+
+			"The top-level `candidates`, `planned` and `done` count the search's goals; `mutation_score` is the current tests' score (`total`, `killed`, `score`, `survivors`, with its own `complete`) and `killed_with_suggestions` and `score_with_suggestions` the score with every reachable suggestion added. "+
+			fmt.Sprintf("`decision_date` (YYYY-MM-DD, default today) dates the cases of a draft that reads decision_date(). The search, the score and weighing the survivors against the suggestions share a budget of %s and wait for the tenant's share of the solver slots within it; ", authoring.SuggestBudget)+
+			"when any of them stops early the answer holds what was decided, with top-level `complete: false` and `incomplete` saying which stopped and why (`deadline_exceeded`, `canceled` or `solver_undecided`), never an error. "+
 			"409 `no_draft` before the first draft; a draft that does not compile is 422 `draft_does_not_compile`.", read)
 	suggest.Refusals = []api.Refusal{
 		{Status: http.StatusConflict, ReasonCode: authoring.ReasonNoDraft, Meaning: "the project has no draft yet."},
@@ -222,8 +223,8 @@ type mutationScoreWithSuggestions struct {
 	Killed                int             `json:"killed" doc:"Mutants some current test kills."`
 	Score                 float64         `json:"score" doc:"killed / total (1 with no mutant); 0 when the run did not finish."`
 	Survivors             []verify.Mutant `json:"survivors" nullable:"false" doc:"The scored mutants no current test kills."`
-	KilledWithSuggestions int             `json:"killed_with_suggestions" doc:"Mutants killed with every reachable suggestion added to the tests."`
-	ScoreWithSuggestions  float64         `json:"score_with_suggestions" doc:"killed_with_suggestions / total (1 with no mutant); 0 when the run did not finish."`
+	KilledWithSuggestions int             `json:"killed_with_suggestions" doc:"Mutants killed with every reachable suggestion added to the tests (of the survivors weighed before the budget ran out, when the top-level complete is false)."`
+	ScoreWithSuggestions  float64         `json:"score_with_suggestions" doc:"killed_with_suggestions / total (1 with no mutant); 0 when the score or the weighing of the survivors against the suggestions did not finish."`
 	bound.Progress
 }
 
@@ -253,7 +254,7 @@ func (h *handler) suggest(ctx context.Context, in *suggestInput) (*suggestOutput
 		MutationScore: mutationScoreWithSuggestions{Total: m.Total, Killed: m.Killed, Score: m.Score, Survivors: m.Survivors,
 			KilledWithSuggestions: found.KilledWithSuggestions, Progress: m.Progress}}
 	switch {
-	case !m.Complete:
+	case !m.Complete || !found.Kills.Complete:
 	case m.Total == 0:
 		out.MutationScore.ScoreWithSuggestions = 1
 	default:

@@ -18,6 +18,6 @@ func newFixture(t testing.TB, cfg api.Config) *apitest.Fixture {
 // cfg (apitest.New, or apitest.NewOn for replicas sharing a database).
 func mountAll(cfg api.Config) apitest.Mount {
 	return func(s *api.Server, sv apitest.Services) {
-		Mount(s, Services{Store: sv.Store, Catalog: sv.Catalog, Publisher: sv.Publisher, Authoring: sv.Authoring, Clock: sv.Clock, Decisions: sv.Decisions}, Config{API: cfg})
+		Mount(s, Services{Store: sv.Store, Catalog: sv.Catalog, Publisher: sv.Publisher, Authoring: sv.Authoring, Clock: sv.Clock, Decisions: sv.Decisions, Gate: sv.Gate}, Config{API: cfg})
 	}
 }

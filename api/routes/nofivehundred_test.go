@@ -3,6 +3,8 @@ package routes
 import (
 	"bufio"
 	"bytes"
+	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -11,12 +13,15 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/api/apitest"
 	"github.com/eligo/eligo/auth"
+	"github.com/eligo/eligo/publish"
+	"github.com/eligo/eligo/solver/bound"
 )
 
 // httpFuzzRequests is how many generated requests TestNoServerErrorFromInput
@@ -200,4 +205,165 @@ func truncate(b []byte, n int) []byte {
 		return b
 	}
 	return append(b[:n:n], "..."...)
+}
+
+// TestSolverRunsAnswerWithinTheGate: every operation that runs the solver
+// on a request waits for the caller's share of the solver slots within
+// its budget, and one that cannot get a slot in time answers in the
+// spec's shape, never a 5xx: what it finished with complete: false
+// (suggest-cases, review, explain-failure), or the diff's documented
+// refusal, the promotion's presence_polarity refusal (the gate never
+// passes for want of time). Here the tenant's whole share (one of two
+// slots) is held for the length of the calls; see
+// docs/operations.md#solver-runs.
+func TestSolverRunsAnswerWithinTheGate(t *testing.T) {
+	t.Parallel()
+	cfg := api.Config{Metering: apitest.GenerousMetering()}
+	gate := bound.NewGate(2)
+	f := apitest.NewGated(t, cfg, gate, mountAll(cfg))
+	key := f.Key(t, "acme", auth.AllScopes, time.Time{})
+	older := f.Publish(t, "acme", "acme/leave", apitest.LeaveRules("12"), true)
+	newer := f.Publish(t, "acme", "acme/leave", apitest.LeaveRules("24"), true)
+	do := func(method, path, body string) apitest.Response {
+		return f.Do(t, method, path, apitest.WithKey(key), strings.NewReader(body))
+	}
+	created := do(http.MethodPost, "/projects/", `{"name":"Leave","section_id":"leave","source_text":"","test_cases":[]}`)
+	if created.Status != http.StatusCreated {
+		t.Fatalf("create project: %d %s", created.Status, created.Raw)
+	}
+	project := "/projects/" + created.Body.(map[string]any)["project_id"].(string)
+	draft, _ := json.Marshal(map[string]string{"rules": string(apitest.LeaveRules("18"))})
+	if r := do(http.MethodPut, project+"/draft", string(draft)); r.Status != http.StatusOK {
+		t.Fatalf("save draft: %d %s", r.Status, r.Raw)
+	}
+
+	book := do(http.MethodPost, "/rulebooks/", `{"name":"Leave","slug":"acme/leave-book","ruleset_refs":[{"section_id":"leave"}]}`)
+	if book.Status != http.StatusCreated {
+		t.Fatalf("create rulebook: %d %s", book.Status, book.Raw)
+	}
+	promote := "/rulebooks/" + book.Body.(map[string]any)["rulebook_id"].(string)
+	if r := do(http.MethodPost, promote+"/activate", ""); r.Status != http.StatusOK {
+		t.Fatalf("activate rulebook: %d %s", r.Status, r.Raw)
+	}
+	// A candidate that reads an answer's presence, so that promoting it
+	// runs the presence-polarity gate.
+	candidate := f.Publish(t, "acme", "acme/leave", bytes.Replace(apitest.LeaveRules("12"), []byte("employment.months >= 12"), []byte("employment.months ?? 0 >= 12"), 1), true)
+
+	release, err := gate.For("acme").Enter(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	cases := []struct {
+		name, method, path, body string
+		status                   int
+		check                    func(body map[string]any) string
+	}{
+		{"suggest-cases", http.MethodPost, project + "/suggest-cases", `{"decision_date":"2026-01-01"}`, http.StatusOK, func(b map[string]any) string {
+			inc, _ := b["incomplete"].(map[string]any)
+			score, _ := b["mutation_score"].(map[string]any)
+			if b["complete"] != false || inc["reason"] != bound.IncompleteDeadline || score["complete"] != false || b["done"] != float64(0) {
+				return "want complete false for deadline_exceeded with nothing done"
+			}
+			return ""
+		}},
+		{"review", http.MethodPost, project + "/review", `{}`, http.StatusOK, func(b map[string]any) string {
+			if b["complete"] != false {
+				return "want complete false"
+			}
+			return ""
+		}},
+		{"explain-failure", http.MethodPost, "/rulesets/" + newer.RulesetID + "/explain-failure",
+			`{"field_values":{"employment.months":13,"employment.kind":"staff"},"expected_outcome":"eligible"}`, http.StatusOK, func(b map[string]any) string {
+				inc, _ := b["incomplete"].(map[string]any)
+				if b["complete"] != false || inc["reason"] != bound.IncompleteDeadline || b["actual_outcome"] != "not_eligible" || len(b["reasons"].(map[string]any)) != 0 {
+					return "want complete false for deadline_exceeded, the actual outcome and no reasons"
+				}
+				return ""
+			}},
+		{"ruleset diff", http.MethodGet, "/rulesets/" + newer.RulesetID + "/diff?against=" + older.RulesetID, "", http.StatusUnprocessableEntity, func(b map[string]any) string {
+			if problem(b)["reason_code"] != api.ReasonDiffUndecided {
+				return "want diff_undecided"
+			}
+			return ""
+		}},
+		{"promote-to-live", http.MethodPost, promote + "/rulesets/leave/promote-to-live", `{"ruleset_id":"` + candidate.RulesetID + `"}`, http.StatusUnprocessableEntity, func(b map[string]any) string {
+			if problem(b)["reason_code"] != publish.StagePresencePolarity {
+				return "want the presence_polarity gate's refusal"
+			}
+			return ""
+		}},
+	}
+	var wg sync.WaitGroup
+	for _, c := range cases {
+		wg.Go(func() {
+			r := f.Do(t, c.method, c.path, apitest.WithKey(key), strings.NewReader(c.body))
+			body, _ := r.Body.(map[string]any)
+			if r.Status != c.status {
+				t.Errorf("%s behind a held gate: %d %s", c.name, r.Status, truncate([]byte(r.Raw), 600))
+			} else if why := c.check(body); why != "" {
+				t.Errorf("%s behind a held gate: %s: %s", c.name, why, truncate([]byte(r.Raw), 600))
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// TestEmptyDraftRulebook: a rulebook created with no sections (an empty
+// draft is fine, docs/api.md#rulebooks) answers its reads with an empty
+// composition and /decide and its diff with 422 rulebook_empty, never a
+// 5xx.
+func TestEmptyDraftRulebook(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, api.Config{Metering: apitest.GenerousMetering()})
+	key := f.Key(t, "acme", auth.AllScopes, time.Time{})
+	do := func(method, path, body string) apitest.Response {
+		return f.Do(t, method, path, apitest.WithKey(key), strings.NewReader(body))
+	}
+	created := do(http.MethodPost, "/rulebooks/", `{"name":"Empty","slug":"acme/empty"}`)
+	if created.Status != http.StatusCreated {
+		t.Fatalf("create rulebook: %d %s", created.Status, created.Raw)
+	}
+	id := created.Body.(map[string]any)["rulebook_id"].(string)
+	empty := func(v any) bool { l, ok := v.([]any); return ok && len(l) == 0 }
+	cases := []struct {
+		name, method, path, body string
+		status                   int
+		check                    func(body map[string]any) bool
+	}{
+		{"schema", http.MethodGet, "/rulebooks/" + id + "/schema", "", http.StatusOK, func(b map[string]any) bool {
+			return empty(b["sections"]) && empty(b["fields"]) && b["release"] == nil
+		}},
+		{"graph", http.MethodGet, "/rulebooks/" + id + "/graph", "", http.StatusOK, func(b map[string]any) bool {
+			g, _ := b["graph"].(map[string]any)
+			return empty(g["nodes"]) && empty(g["edges"]) && empty(g["sections"])
+		}},
+		{"graph by slug", http.MethodGet, "/rulebooks/acme/empty/graph", "", http.StatusOK, func(b map[string]any) bool {
+			g, _ := b["graph"].(map[string]any)
+			return empty(g["nodes"])
+		}},
+		{"explain", http.MethodGet, "/rulebooks/" + id + "/explain", "", http.StatusOK, func(b map[string]any) bool {
+			return empty(b["sections"]) && b["outcome_logic"] == nil && b["content_identity"] == ""
+		}},
+		{"diff", http.MethodGet, "/rulebooks/" + id + "/diff?against=v1", "", http.StatusUnprocessableEntity, func(b map[string]any) bool {
+			return problem(b)["reason_code"] == api.ReasonRulebookEmpty
+		}},
+		{"decide", http.MethodPost, "/decide", `{"rulebook_id":"` + id + `","field_values":{}}`, http.StatusUnprocessableEntity, func(b map[string]any) bool {
+			msg, _ := problem(b)["message"].(string)
+			return problem(b)["reason_code"] == api.ReasonRulebookEmpty && strings.Contains(msg, "no sections")
+		}},
+	}
+	for _, c := range cases {
+		r := do(c.method, c.path, c.body)
+		body, _ := r.Body.(map[string]any)
+		if r.Status != c.status || !c.check(body) {
+			t.Errorf("%s of an empty draft: %d %s", c.name, r.Status, truncate([]byte(r.Raw), 600))
+		}
+	}
+}
+
+// problem is the Problem of a refusal's body (its detail member).
+func problem(body map[string]any) map[string]any {
+	p, _ := body["detail"].(map[string]any)
+	return p
 }

@@ -17,9 +17,10 @@ func registerDiff(s *api.Server, h *handler, releaseRefusals []api.Refusal) {
 	route := api.Route{OperationID: "diff-rulebook", Method: http.MethodGet, Path: "/rulebooks/{rulebook_id}/diff",
 		Summary: "Whom a release affects",
 		Description: "Compares two releases of the rulebook (`release_id`, the new one, default the current release; `against`, the old one, a release UUID or label) over every possible applicant of the composed rules, as GET /rulesets/{id}/diff does for rulesets: " +
-			"per kind of outcome change a `witness` applicant, the criteria (section-prefixed) whose status differs and their quotes, or `equivalent: true`. " + rulebookIDDoc,
+			"per kind of outcome change a `witness` applicant, the criteria (section-prefixed) whose status differs and their quotes, or `equivalent: true`. " +
+			"A draft with no sections has nothing to compare: 422 `rulebook_empty`. " + rulebookIDDoc,
 		Tags: []string{"Rulebooks"}, Access: api.Keyed, Scopes: []auth.Scope{auth.ScopeRulebooksRead}, Class: api.ClassRulebooks, NotFound: notFound,
-		Refusals: append(append([]api.Refusal{}, releaseRefusals...), api.RefusalDiffUndecided)}
+		Refusals: append(append([]api.Refusal{}, releaseRefusals...), api.RefusalRulebookEmpty, api.RefusalDiffUndecided)}
 	api.Register(s, route, h.diff)
 }
 

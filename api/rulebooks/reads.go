@@ -2,6 +2,7 @@ package rulebooks
 
 import (
 	"context"
+	"errors"
 	"net/url"
 
 	"github.com/eligo/eligo/api"
@@ -9,6 +10,7 @@ import (
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/rulebook"
+	"github.com/eligo/eligo/store"
 )
 
 // releaseInput names a rulebook and, optionally, a release of it.
@@ -17,17 +19,32 @@ type releaseInput struct {
 	ReleaseID  string `query:"release_id" maxLength:"100" doc:"A release UUID or exact two-word label; default the current release, else the live composition."`
 }
 
-// prepared resolves and composes what a read reads.
+// prepared resolves and composes what a diff compares: a draft with no
+// sections is 422 rulebook_empty.
 func (h *handler) prepared(ctx context.Context, ref, release string) (*catalog.PreparedRulebook, error) {
+	p, _, err := h.readable(ctx, ref, release)
+	if err == nil && p == nil {
+		err = api.LookupFailed(ctx, catalog.ErrRulebookEmpty, "Release", release)
+	}
+	return p, err
+}
+
+// readable resolves and composes what a read (schema, explain, graph)
+// reads. For a draft with no sections it returns a nil composition and
+// the rulebook, which the reads answer as an empty one (docs/api.md#rulebooks).
+func (h *handler) readable(ctx context.Context, ref, release string) (*catalog.PreparedRulebook, store.Rulebook, error) {
 	rb, err := h.catalog.Rulebook(ctx, api.ViewerOf(ctx), ref)
 	if err != nil {
-		return nil, api.LookupFailed(ctx, err, "Rulebook", ref)
+		return nil, store.Rulebook{}, api.LookupFailed(ctx, err, "Rulebook", ref)
 	}
 	p, err := h.catalog.PrepareRulebook(ctx, rb, release)
-	if err != nil {
-		return nil, api.LookupFailed(ctx, err, "Release", release)
+	switch {
+	case errors.Is(err, catalog.ErrRulebookEmpty):
+		return nil, rb, nil
+	case err != nil:
+		return nil, rb, api.LookupFailed(ctx, err, "Release", release)
 	}
-	return p, nil
+	return p, rb, nil
 }
 
 type schemaOutput struct {
@@ -43,13 +60,18 @@ type schemaOutput struct {
 }
 
 func (h *handler) schema(ctx context.Context, in *releaseInput) (*schemaOutput, error) {
-	p, err := h.prepared(ctx, in.RulebookID, in.ReleaseID)
+	p, rb, err := h.readable(ctx, in.RulebookID, in.ReleaseID)
 	if err != nil {
 		return nil, err
 	}
 	out := &schemaOutput{}
 	b := &out.Body
-	b.RulebookID, b.EngineVersion, b.RobotHints = p.Rulebook.ID, engine.Version, p.Content.RobotHints
+	b.RulebookID, b.EngineVersion = rb.ID, engine.Version
+	if p == nil {
+		b.Sections, b.SectionNames, b.Fields = []string{}, map[string]*string{}, []resource.SchemaField{}
+		return out, nil
+	}
+	b.RobotHints = p.Content.RobotHints
 	b.Release = resource.ReleaseOf(p.Release)
 	b.Fields = resource.SchemaFields(p.Composed.Rules.Fields)
 	b.Sections, b.SectionNames = make([]string, len(p.Content.Sections)), map[string]*string{}
@@ -77,21 +99,25 @@ type explainOutput struct {
 		RulebookID      string               `json:"rulebook_id"`
 		Slug            string               `json:"slug"`
 		Name            string               `json:"name"`
-		ContentIdentity string               `json:"content_identity" doc:"The content identity of what is explained."`
-		OutcomeLogic    *rulebook.Node       `json:"outcome_logic" doc:"The outcome tree over the section letters."`
+		ContentIdentity string               `json:"content_identity" doc:"The content identity of what is explained; empty for a draft with no sections."`
+		OutcomeLogic    *rulebook.Node       `json:"outcome_logic" doc:"The outcome tree over the section letters; null for a draft with no sections."`
 		Sections        []sectionExplanation `json:"sections" nullable:"false"`
 		Release         *resource.Release    `json:"release"`
 	}
 }
 
 func (h *handler) explain(ctx context.Context, in *releaseInput) (*explainOutput, error) {
-	p, err := h.prepared(ctx, in.RulebookID, in.ReleaseID)
+	p, rb, err := h.readable(ctx, in.RulebookID, in.ReleaseID)
 	if err != nil {
 		return nil, err
 	}
 	out := &explainOutput{}
 	b := &out.Body
-	b.RulebookID, b.Slug, b.Name, b.ContentIdentity = p.Rulebook.ID, p.Rulebook.Slug, p.Rulebook.Name, p.Identity
+	b.RulebookID, b.Slug, b.Name, b.Sections = rb.ID, rb.Slug, rb.Name, []sectionExplanation{}
+	if p == nil {
+		return out, nil
+	}
+	b.ContentIdentity = p.Identity
 	b.OutcomeLogic, b.Release = p.Composed.Outcome, resource.ReleaseOf(p.Release)
 	for i, m := range p.Members {
 		s := sectionExplanation{Letter: rulebook.Letter(i), SectionID: m.SectionID, RulesetID: m.ID, Slug: m.Slug,
@@ -113,13 +139,16 @@ type graphOutput struct {
 }
 
 func (h *handler) graph(ctx context.Context, in *releaseInput) (*graphOutput, error) {
-	p, err := h.prepared(ctx, in.RulebookID, in.ReleaseID)
+	p, rb, err := h.readable(ctx, in.RulebookID, in.ReleaseID)
 	if err != nil {
 		return nil, err
 	}
-	g := p.Composed.Graph(nil, nil)
+	g := &engine.Graph{Nodes: []engine.GraphNode{}, Edges: []engine.GraphEdge{}, Sections: []string{}}
+	if p != nil {
+		g = p.Composed.Graph(nil, nil)
+	}
 	out := &graphOutput{}
-	out.Body.RulebookID, out.Body.Slug, out.Body.Name = p.Rulebook.ID, p.Rulebook.Slug, p.Rulebook.Name
+	out.Body.RulebookID, out.Body.Slug, out.Body.Name = rb.ID, rb.Slug, rb.Name
 	out.Body.Graph, out.Body.Mermaid = resource.Graph{Graph: g}, g.Mermaid()
 	return out, nil
 }

@@ -10,6 +10,7 @@ package rulebooks
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
 	"time"
@@ -157,6 +158,7 @@ func Register(s *api.Server, deps Deps) {
 		{Status: http.StatusUnprocessableEntity, ReasonCode: publish.StageCandidateTests, Meaning: "a stored test case of the candidate fails (`failures` lists them)."},
 		{Status: http.StatusUnprocessableEntity, ReasonCode: publish.StageCandidateLoads, Meaning: "the candidate's stored content does not load."},
 		{Status: http.StatusUnprocessableEntity, ReasonCode: publish.StageComposition, Meaning: "the members do not compose with the candidate in place (a shared field's type differs)."},
+		{Status: http.StatusUnprocessableEntity, ReasonCode: publish.StagePresencePolarity, Meaning: fmt.Sprintf("the presence-polarity gate could not be decided within its %s budget (waiting for a solver slot included); nothing was promoted; retry later.", publish.PolarityBudget)},
 		{Status: http.StatusForbidden, ReasonCode: reasonForceForbidden, Meaning: "`force_unsafe` was sent by a key that is not internal."}})
 	api.Register(s, promote, h.promote)
 }
@@ -168,7 +170,7 @@ const (
 	outcomeDoc           = "`outcome_logic` is an expression tree over the section letters (A, B, C... in `ruleset_refs` order): a leaf `{\"section\": \"A\"}`, a node `{\"op\": \"and\" | \"or\", \"args\": [two or more nodes]}` or `{\"op\": \"not\", \"args\": [one node]}`. A string, also inside an `{\"expr\": ...}` wrapper, a letter with no section or a malformed node is 422 with the validation list. Absent or null: every section and-ed."
 	refsDoc              = "Each reference names a `section_id` of the tenant's published rulesets and a `pin_mode`: `latest_active` (the default; floating: the section's newest active cut when the reference is added becomes its live cut, and cuts published later are candidates, `testing` in the rulebook, changing nothing until promoted) or `pinned` with an exact `ruleset_id`. A field id used by two sections is one shared field: the same type and enum values, or the composition is refused (422)."
 	hintsDoc             = "`robot_hints` is null or a map over the active beats `general_context`, `preamble`, `session_start`, `postamble`, `session_end`, `stuck` and the reserved `persona`, `conversational_style`, `section_transition`; another key is 422 listing the allowed set."
-	releaseDoc           = "`release_id` (a release UUID or exact label) reads that release's frozen content; without it the current release, or the live composition before the first release (`release` null)."
+	releaseDoc           = "`release_id` (a release UUID or exact label) reads that release's frozen content; without it the current release, or the live composition before the first release (`release` null); a draft with no sections reads as an empty composition (no sections, fields, criteria or nodes), not an error."
 	promoteDoc           = "Makes `ruleset_id`, a cut of section `{name}`, the section's live cut, after the go-live gates, named as refusals name them: `candidate_loads`, `candidate_tests` (its stored test cases pass), `composition` (the members compose with it in place) and the presence-polarity gate on the composed rulebook (422 `non_conservative_presence_op`). Then, in one transaction: the candidate becomes live, every reference is pinned to its live cut (the family is pinned from now on), the prior live cut of the section is archived, and a release is cut. `presence_polarity_advisories` is null normally; it lists the findings let through by `force_unsafe` (internal keys only, audited as `promote_force_bypass_presence_polarity`) or, for a rulebook under the reserved namespace, by advice rather than refusal."
 )
 

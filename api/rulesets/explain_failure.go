@@ -2,6 +2,8 @@ package rulesets
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
 	"reflect"
 
@@ -13,6 +15,7 @@ import (
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/solver"
+	"github.com/eligo/eligo/solver/bound"
 	"github.com/eligo/eligo/store"
 )
 
@@ -36,7 +39,11 @@ func (h *handler) registerExplainFailure() {
 			"are field errors with no reasons. `field_values` is read exactly as on /decide: a number beyond the IEEE double range " +
 			"(such as 1e400) is a field error, and `field_values` that is not I-JSON (RFC 7493: a key repeated within one object, or " +
 			"text that is not valid Unicode) is 422 `json_invalid` at body.field_values. The path needs the concrete ruleset_id; a " +
-			"slug is refused with 422 so that the explanation is tied to one immutable content.",
+			"slug is refused with 422 so that the explanation is tied to one immutable content. " +
+			"The solver's part waits for the caller's share of the solver slots and runs within a budget of " + solver.QueryTimeout.String() + ", the wait included: " +
+			"when it runs out, or the solver cannot decide, the answer is still 200 with `actual_outcome` and `field_errors` as the answers give them, " +
+			"`reasons` empty, `complete: false` and `incomplete` saying why. When no status of the criteria reaches the expected outcome (the outcome logic " +
+			"itself rules it out), `reasons` is empty and `warnings` has `expected_outcome_unreachable`.",
 		Tags: []string{"Rulesets"}, Access: api.Open, Scopes: []auth.Scope{auth.ScopeRulesetsExplain}, Class: api.ClassRulesets,
 		NotFound: notFound, Refusals: []api.Refusal{api.RefusalRecordCorrupt},
 	}, h.explainFailure)
@@ -156,7 +163,9 @@ type explainFailureOutput struct {
 		Changes         []string                   `json:"changes" doc:"Criterion ids of one smallest change (changes_needed of them), in declaration order."`
 		FieldErrors     []engine.FieldError        `json:"field_errors"`
 		DecisionDate    string                     `json:"decision_date" format:"date" doc:"The date the answers were explained as of, YYYY-MM-DD: the request's decision_date, else today (UTC)."`
-		Warnings        []resource.ResponseWarning `json:"warnings,omitempty" doc:"Present when the decision date falls outside the effective period of the ruleset: one entry with code outside_effective_period naming the date and the period. The period alone then makes the actual outcome undetermined, and reasons is empty."`
+		Warnings        []resource.ResponseWarning `json:"warnings,omitempty" doc:"Present when the decision date falls outside the effective period of the ruleset (code outside_effective_period, naming the date and the period: the period alone then makes the actual outcome undetermined, and reasons is empty), or when the outcome logic rules the expected outcome out whatever the criteria's statuses (code expected_outcome_unreachable: no criterion is to blame, and reasons is empty)."`
+		Complete        bool                       `json:"complete" doc:"False when the solver could not finish within its budget (waiting for a solver slot included) or could not decide: reasons is then empty, though actual_outcome and field_errors stand, and incomplete says why."`
+		Incomplete      *bound.Incomplete          `json:"incomplete,omitempty" doc:"Why the explanation did not finish; absent when complete."`
 	}
 }
 
@@ -197,13 +206,22 @@ func (h *handler) explainFailure(ctx context.Context, in *explainFailureInput) (
 	// readExplainFailureRequest has already refused any other spelling.
 	expected, _ := engine.ParseOutcome(req.ExpectedOutcome)
 	explanation, err := rr.Explainer().Explain(ctx, inputs, expected, solver.ExplainOptions{DecisionDate: date, Gate: h.gate.For(api.Caller(ctx))})
-	if err != nil {
-		return nil, err
+	b.Complete = true
+	var stopped *bound.Incomplete
+	switch {
+	case errors.As(err, &stopped):
+		api.Log(ctx).WarnContext(ctx, "explain-failure incomplete", "ruleset", rr.ID, "reason", stopped.Reason, "detail", stopped.Detail)
+		b.Complete, b.Incomplete = false, stopped
+	case errors.Is(err, solver.ErrUnreachable):
+		b.Warnings = append(b.Warnings, resource.ResponseWarning{Code: "expected_outcome_unreachable",
+			Message: "No status of the criteria reaches the expected outcome: the outcome logic rules it out, so no criterion is to blame."})
+	case err != nil:
+		return nil, fmt.Errorf("explain-failure of %s: %w", rr.ID, err)
 	}
 	b.ActualOutcome = explanation.Actual.String()
 	b.DecisionDate = engine.FormatDate(date)
 	if explanation.PeriodWarning != "" {
-		b.Warnings = []resource.ResponseWarning{{Code: "outside_effective_period", Message: explanation.PeriodWarning}}
+		b.Warnings = append(b.Warnings, resource.ResponseWarning{Code: "outside_effective_period", Message: explanation.PeriodWarning})
 	}
 	b.FieldErrors = append(b.FieldErrors, explanation.FieldErrors...)
 	b.ChangesNeeded, b.Changes = explanation.ChangesNeeded, append([]string{}, explanation.Changes...)

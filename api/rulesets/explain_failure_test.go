@@ -286,3 +286,21 @@ func FuzzReadExplainFailureRequest(f *testing.F) {
 		}
 	})
 }
+
+// TestExplainFailureOfAnUnreachableOutcome: when the outcome logic rules
+// the expected outcome out whatever the criteria's statuses, no criterion
+// is to blame: 200 with no reasons, complete, and the warning
+// expected_outcome_unreachable, not an error.
+func TestExplainFailureOfAnUnreachableOutcome(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, api.Config{})
+	rules := string(apitest.LeaveRules("12")) + "\noutcome service and not service\n"
+	ruleset := f.Publish(t, "acme", "acme/leave", []byte(rules), true)
+	status, body := apitest.PostExact(t, f, apitest.RulesetPath(ruleset.RulesetID, "/explain-failure"),
+		`{"field_values": {"employment.months": 13, "employment.kind": "staff"}, "expected_outcome": "eligible"}`)
+	warnings, _ := body["warnings"].([]any)
+	if status != http.StatusOK || body["complete"] != true || len(body["reasons"].(map[string]any)) != 0 || len(warnings) != 1 ||
+		warnings[0].(map[string]any)["code"] != "expected_outcome_unreachable" {
+		t.Fatalf("%d %v", status, body)
+	}
+}

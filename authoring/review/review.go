@@ -267,7 +267,7 @@ func Build(ctx context.Context, in Input, opts Options) (Report, error) {
 		case c.needsRules && in.Rules == nil:
 			o = na("there is no compiled draft to check: " + draftProblem(in))
 		case c.solver:
-			checkCtx, cancel := share(solverCtx, solverChecks)
+			checkCtx, cancel := context.WithTimeout(solverCtx, bound.Share(solverCtx, solverChecks))
 			solverChecks--
 			var err error
 			o, err = c.run(checkCtx, &in)
@@ -331,13 +331,6 @@ func Build(ctx context.Context, in Input, opts Options) (Report, error) {
 		rep.Coaching = &text
 	}
 	return rep, nil
-}
-
-// share is ctx bounded by an equal share, among left checks, of the time
-// to ctx's deadline.
-func share(ctx context.Context, left int) (context.Context, context.CancelFunc) {
-	deadline, _ := ctx.Deadline() // Build always sets one
-	return context.WithTimeout(ctx, time.Until(deadline)/time.Duration(max(left, 1)))
 }
 
 // unfinishedAdvice is the advice of an unfinished check: what it means

@@ -21,6 +21,10 @@ const (
 	IncompleteDeadline = "deadline_exceeded"
 	// IncompleteCanceled: the caller's context was cancelled.
 	IncompleteCanceled = "canceled"
+	// IncompleteUndecided: the solver gave up on a question within its
+	// time (a Z3 check answered unknown, or the encoding failed), so the
+	// run stopped with what it had decided instead of failing the request.
+	IncompleteUndecided = "solver_undecided"
 )
 
 // Incomplete says why a bounded run stopped before deciding everything it
@@ -28,32 +32,38 @@ const (
 // as one (SuggestCases, as Analyze does).
 type Incomplete struct {
 	// Reason is one of the Incomplete* constants.
-	Reason string `json:"reason"`
+	Reason string `json:"reason" doc:"Why the run stopped: deadline_exceeded (its time budget, or the request's deadline, ran out, while running or waiting for a solver slot), canceled (the caller went away) or solver_undecided (the solver could not decide a question)."`
 	// Detail says what was done and what was not, in a sentence, e.g.
 	// "the 10s budget ran out after 212 of 400 mutants".
-	Detail string `json:"detail"`
+	Detail string `json:"detail" doc:"What was done and what was not, in a sentence."`
+	// cause is the error the run stopped on, when Halted knows it, so
+	// that errors.Is still finds context.Canceled or DeadlineExceeded.
+	cause error
 }
 
 func (i *Incomplete) Error() string { return "solver: incomplete (" + i.Reason + "): " + i.Detail }
+
+// Unwrap is the error the run stopped on, nil when not known.
+func (i *Incomplete) Unwrap() error { return i.cause }
 
 // Progress says how much of a bounded run's planned work was done. It is
 // embedded in the reports of the runs that can stop early, so its members
 // appear at their top level.
 type Progress struct {
 	// Candidates counts the items (mutants, goals) the ruleset has.
-	Candidates int `json:"candidates"`
+	Candidates int `json:"candidates" doc:"The items (mutants, goals) there are."`
 	// Planned counts the items chosen to run: every candidate, or a
 	// deterministic sample when there are more than the cap.
-	Planned int `json:"planned"`
+	Planned int `json:"planned" doc:"The items chosen to run: all of them, or a fixed sample when there are more than the cap."`
 	// Sampled is true when Planned < Candidates: the run covered a sample,
 	// the same one every time for the same ruleset.
-	Sampled bool `json:"sampled"`
+	Sampled bool `json:"sampled" doc:"True when planned < candidates: the run covered a fixed sample, the same every time."`
 	// Done counts the planned items decided before the run ended.
-	Done int `json:"done"`
+	Done int `json:"done" doc:"The planned items decided before the run ended."`
 	// Complete is true when every planned item was decided.
-	Complete bool `json:"complete"`
+	Complete bool `json:"complete" doc:"True when the run finished. False when it stopped early (its share of the time budget ran out, while running or waiting for a solver slot, or the solver could not decide): the answer then holds only what was decided and incomplete says why. Never an error."`
 	// Incomplete says why the run stopped early; nil when Complete.
-	Incomplete *Incomplete `json:"incomplete,omitempty"`
+	Incomplete *Incomplete `json:"incomplete,omitempty" doc:"Why the run stopped early; absent when complete."`
 }
 
 // Stop marks p incomplete because ctx ended (err is ctx's error, or an
@@ -76,6 +86,48 @@ func (p *Progress) Stop(err error, what string, budget time.Duration) {
 		detail = "the deadline passed: " + detail
 	}
 	p.Incomplete = &Incomplete{Reason: reason, Detail: detail}
+}
+
+// Halted is the Incomplete of a run that stopped on err: ctx's end (its
+// budget ran out, or the caller went away) or the solver giving up, with
+// detail saying how far the run got ("stopped after 3 of 9 survivors").
+// Runs without a Progress of their own (explain-failure) report with it.
+func Halted(ctx context.Context, err error, detail string) *Incomplete {
+	switch {
+	case errors.Is(err, context.Canceled) || errors.Is(ctx.Err(), context.Canceled):
+		return &Incomplete{Reason: IncompleteCanceled, Detail: "cancelled: " + detail, cause: err}
+	case errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil:
+		return &Incomplete{Reason: IncompleteDeadline, Detail: "the deadline passed: " + detail, cause: err}
+	}
+	return &Incomplete{Reason: IncompleteUndecided, Detail: "the solver could not decide (" + err.Error() + "): " + detail, cause: err}
+}
+
+// GiveUp marks p incomplete because the solver failed with err while ctx
+// was still running (a question it could not decide in its time), so that
+// a report says how far the run got instead of the request failing. An
+// err that is ctx's end is Stop's.
+func (p *Progress) GiveUp(ctx context.Context, err error, what string, budget time.Duration) {
+	if ctx.Err() != nil {
+		p.Stop(err, what, budget)
+		return
+	}
+	p.Complete = false
+	p.Incomplete = Halted(ctx, err, fmt.Sprintf("stopped after %d of %d %s", p.Done, p.Planned, what))
+}
+
+// Share is an equal share, among left runs still to go, of the time to
+// ctx's deadline (zero when ctx has none, which WithBudget reads as its
+// default), so that the runs of one operation (the review's solver checks;
+// suggest-cases' search, score and kills) share its budget and time one
+// does not use passes to the next.
+func Share(ctx context.Context, left int) time.Duration {
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		return 0
+	}
+	// Rounded to the millisecond, as reports name it; never zero, which
+	// WithBudget would read as its default.
+	return max((time.Until(deadline) / time.Duration(max(left, 1))).Round(time.Millisecond), time.Nanosecond)
 }
 
 // sampleSeed fixes the sample of a capped run, so that the same ruleset
