@@ -381,7 +381,7 @@ export interface paths {
         put?: never;
         /**
          * Publish the draft
-         * @description Publishes the draft, privately, through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. 201 with `ruleset_id`, `version`, `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
+         * @description Publishes the draft through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish content under a namespace (a ruleset, or a rulebook's first release; an empty draft claims nothing) owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. A tenant owns at most a number of namespaces set by its tier; a publish that would claim one more is 422 `tenant_namespace_limit`. The service's prefix and the reserved namespaces (names of governments, agencies and programmes) are 403 `reserved_namespace` unless an operator assigned the namespace to the caller's tenant. `visibility` (`public` or `private`) chooses who may use the new version; without it the new version keeps the visibility of the version the slug points at now (a public programme stays public through new versions), and the first version of a slug is private. 201 with `ruleset_id`, `version`, `visibility` and `visibility_from` (`requested`, `kept` from the slug's previous version, or `new_slug`), `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
          *
          *     Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
          *
@@ -551,7 +551,7 @@ export interface paths {
         put?: never;
         /**
          * Suggest test cases
-         * @description The test cases the solver proposes for what the project's tests leave untested in the saved draft, as `eligo test --suggest` prints them: per criterion, satisfied, not satisfied (and as the only alternative of an `any` group), and each comparison with a constant at the constant, just below and just above. Each suggestion names its `goal`; a `reachable` one carries `case`, in the shape set-project-tests takes a test case (named after the goal, `expected_outcome` what the draft decides, `expectations.criteria` pinning the criteria it is about; send it in `test_cases` to add it, after checking the outcome against the law), `also_covers` (later goals it meets too) and `kills`, the mutants of the draft that survive the current tests and this case would kill; an unreachable goal (no answer set meets it) has `case` null. The top-level `candidates`, `planned`, `done`, `complete` and `incomplete` say how far the search got; `mutation_score` is the current tests' score (`total`, `killed`, `score`, `survivors`) and `killed_with_suggestions` and `score_with_suggestions` the score with every reachable suggestion added. `decision_date` (YYYY-MM-DD, default today) dates the cases of a draft that reads decision_date(). The search and the score each stop after 15s, answering what they decided with `complete: false`. 409 `no_draft` before the first draft; a draft that does not compile is 422 `draft_does_not_compile`.
+         * @description The test cases the solver proposes for what the project's tests leave untested in the saved draft, as `eligo test --suggest` prints them: per criterion, satisfied, not satisfied (and as the only alternative of an `any` group), and each comparison with a constant at the constant, just below and just above. Each suggestion names its `goal`; a `reachable` one carries `case`, in the shape set-project-tests takes a test case (named after the goal, `expected_outcome` what the draft decides, `expectations.criteria` pinning the criteria it is about; send it in `test_cases` to add it, after checking the outcome against the law), `also_covers` (later goals it meets too) and `kills`, the mutants of the draft that survive the current tests and this case would kill; an unreachable goal (no answer set meets it) has `case` null. The top-level `candidates`, `planned` and `done` count the search's goals; `mutation_score` is the current tests' score (`total`, `killed`, `score`, `survivors`, with its own `complete`) and `killed_with_suggestions` and `score_with_suggestions` the score with every reachable suggestion added. `decision_date` (YYYY-MM-DD, default today) dates the cases of a draft that reads decision_date(). The search, the score and weighing the survivors against the suggestions share a budget of 20s and wait for the tenant's share of the solver slots within it; when any of them stops early the answer holds what was decided, with top-level `complete: false` and `incomplete` saying which stopped and why (`deadline_exceeded`, `canceled` or `solver_undecided`), never an error. 409 `no_draft` before the first draft; a draft that does not compile is 422 `draft_does_not_compile`.
          *
          *     Access: API key with scope `projects:read`. Metering class: `projects`.
          */
@@ -601,7 +601,7 @@ export interface paths {
         put?: never;
         /**
          * Create a rulebook
-         * @description Creates a draft. An empty draft (no `ruleset_refs`) may be created. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish a ruleset or create a rulebook under a namespace owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. The reserved namespace (403 `reserved_namespace`) is no tenant's. `outcome_logic` is an expression tree over the section letters (A, B, C... in `ruleset_refs` order): a leaf `{"section": "A"}`, a node `{"op": "and" | "or", "args": [two or more nodes]}` or `{"op": "not", "args": [one node]}`. A string, also inside an `{"expr": ...}` wrapper, a letter with no section or a malformed node is 422 with the validation list. Absent or null: every section and-ed. Each reference names a `section_id` of the tenant's published rulesets and a `pin_mode`: `latest_active` (the default; floating: the section's newest active cut when the reference is added becomes its live cut, and cuts published later are candidates, `testing` in the rulebook, changing nothing until promoted) or `pinned` with an exact `ruleset_id`. A field id used by two sections is one shared field: the same type and enum values, or the composition is refused (422). `robot_hints` is null or a map over the active beats `general_context`, `preamble`, `session_start`, `postamble`, `session_end`, `stuck` and the reserved `persona`, `conversational_style`, `section_transition`; another key is 422 listing the allowed set.
+         * @description Creates a draft. An empty draft (no `ruleset_refs`) may be created. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish content under a namespace (a ruleset, or a rulebook's first release; an empty draft claims nothing) owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. A tenant owns at most a number of namespaces set by its tier; a publish that would claim one more is 422 `tenant_namespace_limit`. The service's prefix and the reserved namespaces (names of governments, agencies and programmes) are 403 `reserved_namespace` unless an operator assigned the namespace to the caller's tenant. `outcome_logic` is an expression tree over the section letters (A, B, C... in `ruleset_refs` order): a leaf `{"section": "A"}`, a node `{"op": "and" | "or", "args": [two or more nodes]}` or `{"op": "not", "args": [one node]}`. A string, also inside an `{"expr": ...}` wrapper, a letter with no section or a malformed node is 422 with the validation list. Absent or null: every section and-ed. Each reference names a `section_id` of the tenant's published rulesets and a `pin_mode`: `latest_active` (the default; floating: the section's newest active cut when the reference is added becomes its live cut, and cuts published later are candidates, `testing` in the rulebook, changing nothing until promoted) or `pinned` with an exact `ruleset_id`. A field id used by two sections is one shared field: the same type and enum values, or the composition is refused (422). `robot_hints` is null or a map over the active beats `general_context`, `preamble`, `session_start`, `postamble`, `session_end`, `stuck` and the reserved `persona`, `conversational_style`, `section_transition`; another key is 422 listing the allowed set.
          *
          *     Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
          *
@@ -623,7 +623,7 @@ export interface paths {
         };
         /**
          * Get a rulebook's graph
-         * @description The same graph, for a two-part slug written as a path: `/rulebooks/acme/benefits/graph`. `release_id` (a release UUID or exact label) reads that release's frozen content; without it the current release, or the live composition before the first release (`release` null).
+         * @description The same graph, for a two-part slug written as a path: `/rulebooks/acme/benefits/graph`. `release_id` (a release UUID or exact label) reads that release's frozen content; without it the current release, or the live composition before the first release (`release` null); a draft with no sections reads as an empty composition (no sections, fields, criteria or nodes), not an error.
          *
          *     Access: API key with scope `rulebooks:read`. Metering class: `rulebooks`.
          */
@@ -675,7 +675,7 @@ export interface paths {
         put?: never;
         /**
          * Activate a rulebook
-         * @description Publishes the draft as an immutable release and makes it current; idempotent: content already released reuses that release and its label. Every member must resolve. An archived rulebook becomes active again. A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
+         * @description Publishes the draft as an immutable release and makes it current; idempotent: content already released reuses that release and its label. Every member must resolve. An archived rulebook becomes active again. The first release claims the slug's namespace. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish content under a namespace (a ruleset, or a rulebook's first release; an empty draft claims nothing) owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. A tenant owns at most a number of namespaces set by its tier; a publish that would claim one more is 422 `tenant_namespace_limit`. The service's prefix and the reserved namespaces (names of governments, agencies and programmes) are 403 `reserved_namespace` unless an operator assigned the namespace to the caller's tenant. A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
          *
          *     Access: API key with scope `rulebooks:write`. Metering class: `rulebooks`.
          */
@@ -717,7 +717,7 @@ export interface paths {
         };
         /**
          * Whom a release affects
-         * @description Compares two releases of the rulebook (`release_id`, the new one, default the current release; `against`, the old one, a release UUID or label) over every possible applicant of the composed rules, as GET /rulesets/{id}/diff does for rulesets: per kind of outcome change a `witness` applicant, the criteria (section-prefixed) whose status differs and their quotes, or `equivalent: true`. A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
+         * @description Compares two releases of the rulebook (`release_id`, the new one, default the current release; `against`, the old one, a release UUID or label) over every possible applicant of the composed rules, as GET /rulesets/{id}/diff does for rulesets: per kind of outcome change a `witness` applicant, the criteria (section-prefixed) whose status differs and their quotes, or `equivalent: true`. A draft with no sections has nothing to compare: 422 `rulebook_empty`. A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
          *
          *     Access: API key with scope `rulebooks:read`. Metering class: `rulebooks`.
          */
@@ -739,7 +739,7 @@ export interface paths {
         };
         /**
          * Describe a rulebook's rules
-         * @description Each section's explanation, as GET /rulesets/{ruleset_id}/explain gives it for the member cut, in letter order, with the outcome tree. `release_id` (a release UUID or exact label) reads that release's frozen content; without it the current release, or the live composition before the first release (`release` null). A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
+         * @description Each section's explanation, as GET /rulesets/{ruleset_id}/explain gives it for the member cut, in letter order, with the outcome tree. `release_id` (a release UUID or exact label) reads that release's frozen content; without it the current release, or the live composition before the first release (`release` null); a draft with no sections reads as an empty composition (no sections, fields, criteria or nodes), not an error. A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
          *
          *     Access: API key with scope `rulebooks:read`. Metering class: `rulebooks`.
          */
@@ -783,7 +783,7 @@ export interface paths {
         };
         /**
          * Get a rulebook's graph
-         * @description The composed graph: node ids prefixed with their section's slug, `graph.sections` the section slugs, `stats.shared_fields` the fields shared by sections. `release_id` (a release UUID or exact label) reads that release's frozen content; without it the current release, or the live composition before the first release (`release` null). A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
+         * @description The composed graph: node ids prefixed with their section's slug, `graph.sections` the section slugs, `stats.shared_fields` the fields shared by sections. `release_id` (a release UUID or exact label) reads that release's frozen content; without it the current release, or the live composition before the first release (`release` null); a draft with no sections reads as an empty composition (no sections, fields, criteria or nodes), not an error. A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
          *
          *     Access: API key with scope `rulebooks:read`. Metering class: `rulebooks`.
          */
@@ -849,7 +849,7 @@ export interface paths {
         };
         /**
          * Get a rulebook's fields
-         * @description Every field of the composition (a field shared by sections once), with the field overlay applied; the sections and their names; the robot hints; the engine version; the release read. `release_id` (a release UUID or exact label) reads that release's frozen content; without it the current release, or the live composition before the first release (`release` null). A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
+         * @description Every field of the composition (a field shared by sections once), with the field overlay applied; the sections and their names; the robot hints; the engine version; the release read. `release_id` (a release UUID or exact label) reads that release's frozen content; without it the current release, or the live composition before the first release (`release` null); a draft with no sections reads as an empty composition (no sections, fields, criteria or nodes), not an error. A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
          *
          *     Access: API key with scope `rulebooks:read`. Metering class: `rulebooks`.
          */
@@ -989,7 +989,7 @@ export interface paths {
         put?: never;
         /**
          * Explain why answers miss an outcome
-         * @description Given `field_values` and the `expected_outcome`, names a minimal set of criteria that together rule the expected outcome out: with their statuses as the answers give them, no status of the other criteria reaches it, and freeing any one of them makes it reachable. `reasons` is keyed by criterion id; each reason gives the criterion's status and the status it would need, a `mechanism` hint (`threshold`, `enum_mismatch`, `date_window`, `missing_answer`, `presence_default`, `discretionary`, `any_group_exhausted`), the answers it read, the fields it lacks and its `source_references[]`. `reasons` is empty when the answers already give the expected outcome. Answers that cannot be applied are listed in `field_errors` (HTTP 200, as on /decide); they alone make the actual outcome `undetermined`, and the reasons are worked out with those fields unanswered, so the caller learns what else stands in the way. Answers whose arithmetic overflows are field errors with no reasons. `field_values` is read exactly as on /decide: a number beyond the IEEE double range (such as 1e400) is a field error, and `field_values` that is not I-JSON (RFC 7493: a key repeated within one object, or text that is not valid Unicode) is 422 `json_invalid` at body.field_values. The path needs the concrete ruleset_id; a slug is refused with 422 so that the explanation is tied to one immutable content.
+         * @description Given `field_values` and the `expected_outcome`, names a minimal set of criteria that together rule the expected outcome out: with their statuses as the answers give them, no status of the other criteria reaches it, and freeing any one of them makes it reachable. `changes_needed` is how many settled criteria must change for it to be reached (one for a failed `any` group, whose alternatives are all reasons; pending ones are open, not counted), and `changes` names one such smallest change. `reasons` is keyed by criterion id; each reason gives the criterion's status and the status it would need, a `mechanism` hint (`threshold`, `enum_mismatch`, `date_window`, `missing_answer`, `presence_default`, `discretionary`, `any_group_exhausted`), the answers it read, the fields it lacks and its `source_references[]`. `reasons` is empty when the answers already give the expected outcome. Answers that cannot be applied are listed in `field_errors` (HTTP 200, as on /decide); they alone make the actual outcome `undetermined`, and the reasons are worked out with those fields unanswered, so the caller learns what else stands in the way. Answers whose arithmetic overflows are field errors with no reasons. `field_values` is read exactly as on /decide: a number beyond the IEEE double range (such as 1e400) is a field error, and `field_values` that is not I-JSON (RFC 7493: a key repeated within one object, or text that is not valid Unicode) is 422 `json_invalid` at body.field_values. The path needs the concrete ruleset_id; a slug is refused with 422 so that the explanation is tied to one immutable content. The solver's part waits for the caller's share of the solver slots and runs within a budget of 5s, the wait included: when it runs out, or the solver cannot decide, the answer is still 200 with `actual_outcome` and `field_errors` as the answers give them, `reasons` empty, `complete: false` and `incomplete` saying why. When no status of the criteria reaches the expected outcome (the outcome logic itself rules it out), `reasons` is empty and `warnings` has `expected_outcome_unreachable`.
          *
          *     Access: open surface; no key needed. A key carrying `rulesets:explain` also sees its tenant's private objects; any other key is ignored. Metering class: `rulesets`.
          */
@@ -1557,6 +1557,15 @@ export interface components {
         };
         FailureExplanation: {
             actual_outcome: components["schemas"]["Outcome"];
+            /** @description Criterion ids of one smallest change (changes_needed of them), in declaration order. */
+            changes: string[] | null;
+            /**
+             * Format: int64
+             * @description The fewest settled criteria (satisfied or not_satisfied under the answers) whose status must change, every other settled one as the answers make it, for the expected outcome to be reached: one for a failed any group (its cheapest alternative), however many of its alternatives are reasons; every failed member of a failed all group. Pending criteria (open questions, an official's decision) are not counted. 0 when reasons is empty, or when only pending criteria stand in the way.
+             */
+            changes_needed: number;
+            /** @description False when the solver could not finish within its budget (waiting for a solver slot included) or could not decide: reasons is then empty, though actual_outcome and field_errors stand, and incomplete says why. */
+            complete: boolean;
             content_digest: string;
             /**
              * Format: date
@@ -1566,6 +1575,8 @@ export interface components {
             engine_version: string;
             expected_outcome: components["schemas"]["Outcome"];
             field_errors: components["schemas"]["FieldError"][];
+            /** @description Why the explanation did not finish; absent when complete. */
+            incomplete?: components["schemas"]["Incomplete"];
             /** @description The minimal failure core, keyed by criterion id. */
             reasons: {
                 [key: string]: components["schemas"]["FailureReason"];
@@ -1573,7 +1584,7 @@ export interface components {
             ruleset_id: string;
             ruleset_version: string;
             slug: string;
-            /** @description Present when the decision date falls outside the effective period of the ruleset: one entry with code outside_effective_period naming the date and the period. The period alone then makes the actual outcome undetermined, and reasons is empty. */
+            /** @description Present when the decision date falls outside the effective period of the ruleset (code outside_effective_period, naming the date and the period: the period alone then makes the actual outcome undetermined, and reasons is empty), or when the outcome logic rules the expected outcome out whatever the criteria's statuses (code expected_outcome_unreachable: no criterion is to blame, and reasons is empty). */
             warnings?: components["schemas"]["ResponseWarning"][];
         };
         FailureReason: {
@@ -1965,7 +1976,9 @@ export interface components {
             message: string;
         };
         Incomplete: {
+            /** @description What was done and what was not, in a sentence. */
             detail: string;
+            /** @description Why the run stopped: deadline_exceeded (its time budget, or the request's deadline, ran out, while running or waiting for a solver slot), canceled (the caller went away) or solver_undecided (the solver could not decide a question). */
             reason: string;
         };
         InquiryContext: {
@@ -1984,11 +1997,19 @@ export interface components {
             kind: string;
         };
         MutationScoreWithSuggestions: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The items (mutants, goals) there are.
+             */
             candidates: number;
+            /** @description True when the run finished. False when it stopped early (its share of the time budget ran out, while running or waiting for a solver slot, or the solver could not decide): the answer then holds only what was decided and incomplete says why. Never an error. */
             complete: boolean;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The planned items decided before the run ended.
+             */
             done: number;
+            /** @description Why the run stopped early; absent when complete. */
             incomplete?: components["schemas"]["Incomplete"];
             /**
              * Format: int64
@@ -1997,11 +2018,15 @@ export interface components {
             killed: number;
             /**
              * Format: int64
-             * @description Mutants killed with every reachable suggestion added to the tests.
+             * @description Mutants killed with every reachable suggestion added to the tests (of the survivors weighed before the budget ran out, when the top-level complete is false).
              */
             killed_with_suggestions: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The items chosen to run: all of them, or a fixed sample when there are more than the cap.
+             */
             planned: number;
+            /** @description True when planned < candidates: the run covered a fixed sample, the same every time. */
             sampled: boolean;
             /**
              * Format: double
@@ -2010,7 +2035,7 @@ export interface components {
             score: number;
             /**
              * Format: double
-             * @description killed_with_suggestions / total (1 with no mutant); 0 when the run did not finish.
+             * @description killed_with_suggestions / total (1 with no mutant); 0 when the score or the weighing of the survivors against the suggestions did not finish.
              */
             score_with_suggestions: number;
             /** @description The scored mutants no current test kills. */
@@ -2203,6 +2228,8 @@ export interface components {
             source_targets?: {
                 [key: string]: components["schemas"]["SourceTarget"];
             };
+            /** @description Who may use the new version: public (anonymous callers too) or private (the tenant only). Default: the visibility of the version the slug points at now; private for a new slug. */
+            visibility?: components["schemas"]["Visibility"];
         };
         PublishResult: {
             content_digest: string;
@@ -2225,10 +2252,13 @@ export interface components {
             tests_total: number;
             /** @description v<N>. */
             version: string;
-            visibility: components["schemas"]["PublishResultVisibility"];
+            /** @description Who may use the new version. */
+            visibility: components["schemas"]["Visibility"];
+            /** @description Where visibility came from: the request's visibility, kept from the version the slug pointed at, or the private default of a new slug. */
+            visibility_from: components["schemas"]["PublishResultVisibilityFrom"];
         };
         /** @enum {string} */
-        PublishResultVisibility: "private";
+        PublishResultVisibilityFrom: "requested" | "kept" | "new_slug";
         Question: {
             field_id: string;
             question: string;
@@ -2340,6 +2370,8 @@ export interface components {
                 [key: string]: components["schemas"]["FieldOverlay"];
             };
             name: string;
+            /** @description True when an operator verified the slug's namespace as belonging to this publisher (the body it names). Public content with false here is not vouched for: anybody may have published it. */
+            namespace_verified: boolean;
             /** @description The outcome tree; null means every section and-ed. */
             outcome_logic: components["schemas"]["OutcomeNode"] | null;
             /** @description Set by the first promotion: every reference names an exact cut. */
@@ -2372,10 +2404,10 @@ export interface components {
             rulebook_id: string;
         };
         RulebookExplanation: {
-            /** @description The content identity of what is explained. */
+            /** @description The content identity of what is explained; empty for a draft with no sections. */
             content_identity: string;
             name: string;
-            /** @description The outcome tree over the section letters. */
+            /** @description The outcome tree over the section letters; null for a draft with no sections. */
             outcome_logic: components["schemas"]["OutcomeNode"] | null;
             release: components["schemas"]["Release"] | null;
             rulebook_id: string;
@@ -2513,6 +2545,8 @@ export interface components {
             created_at: string;
             description: string;
             name: string;
+            /** @description True when an operator verified the slug's namespace as belonging to this publisher (the body it names). Public content with false here is not vouched for: anybody may have published it. */
+            namespace_verified: boolean;
             /**
              * Format: int64
              * @description Number of criteria.
@@ -2823,17 +2857,29 @@ export interface components {
             reachable: boolean;
         };
         SuggestedCases: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The items (mutants, goals) there are.
+             */
             candidates: number;
+            /** @description True when the run finished. False when it stopped early (its share of the time budget ran out, while running or waiting for a solver slot, or the solver could not decide): the answer then holds only what was decided and incomplete says why. Never an error. */
             complete: boolean;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The planned items decided before the run ended.
+             */
             done: number;
+            /** @description Why the run stopped early; absent when complete. */
             incomplete?: components["schemas"]["Incomplete"];
             /** @description The current tests' mutation score, and the score with every reachable suggestion added. */
             mutation_score: components["schemas"]["MutationScoreWithSuggestions"];
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The items chosen to run: all of them, or a fixed sample when there are more than the cap.
+             */
             planned: number;
             project_id: string;
+            /** @description True when planned < candidates: the run covered a fixed sample, the same every time. */
             sampled: boolean;
             suggestions: components["schemas"]["SuggestedCase"][];
         };
@@ -2987,13 +3033,13 @@ export interface components {
             detail: components["schemas"]["ValidationItem"][];
         };
         ValidationItem: {
-            /** @description The offending value, cut for the echo: a credential (provider_key, an API key) is never echoed but replaced by "[redacted]"; a string over 200 bytes is cut with its length noted; an object or array over 20 members, or nested over 3 levels, is summarised as a string giving its size. */
+            /** @description The offending value, cut for the echo: a credential is never echoed but replaced by "[redacted]" (a member named as one, such as provider_key in any letter case or misspelt, and any value that looks like a key: sk-..., an API key, which keeps its elg_<prefix>_, or a long random token); a string over 200 bytes is cut with its length noted; an object or array over 20 members, or nested over 3 levels, is summarised as a string giving its size. */
             input: unknown;
             /** @description Path to the offending member: body, query, path or header, then names and list indices. */
             loc: unknown[];
             /** @description What is wrong, for humans. */
             msg: string;
-            /** @description The error type: missing, extra_forbidden, int_type, enum, json_invalid, string_too_long... */
+            /** @description The error type: missing, extra_forbidden, int_type, enum, json_invalid, string_too_long... A list holds at most 50 items; when more were found, a last item of type too_many_errors (loc ["body"]) counts the rest in its input, an integer. */
             type: string;
         };
         /**
@@ -3047,7 +3093,7 @@ export interface components {
         RateLimitRemaining: number;
         /** @description Epoch seconds of the next hourly boundary, when the oldest bucket leaves the window. */
         RateLimitReset: number;
-        /** @description The request's id: the caller's X-Request-Id when it is a usable token, else a new one. Quote it when reporting a problem. */
+        /** @description The request's id: one the server draws, or the X-Request-Id a reverse proxy the deployment trusts forwarded (a caller's own is never used). Quote it when reporting a problem. */
         RequestId: string;
     };
     pathItems: never;
@@ -3380,7 +3426,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `ruleset_record_corrupt`: the stored ruleset could not be loaded (its content does not match its digest); republish it. `rulebook_release_missing`: the rulebook's head names a release this server does not hold. `rulebook_release_corrupt`: the release's frozen content fails its identity check. `release_member_unresolved`: a member of the live composition cannot be used. */
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `ruleset_record_corrupt`: the stored ruleset could not be loaded (its content does not match its digest); republish it. `rulebook_release_missing`: the rulebook's head names a release this server does not hold. `rulebook_release_corrupt`: the release's frozen content fails its identity check. `release_member_unresolved`: a member of the live composition cannot be used. `rulebook_empty`: the rulebook is a draft with no sections yet: there is nothing to decide or compare; add its ruleset_refs first. */
             422: {
                 headers: {
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
@@ -6538,7 +6584,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_7JzbM3k7HKam3BQt
+                 * @example prj_q3DIr5joA-hKjYwI
                  */
                 project_id: string;
             };
@@ -6578,7 +6624,7 @@ export interface operations {
                      *             "clauses": 1,
                      *             "filename": "source.txt",
                      *             "share": 0,
-                     *             "source_id": "src_EfJBpjFKtaKnwr02",
+                     *             "source_id": "src_nZygTeqnKqQuMg0J",
                      *             "status": "reference_only",
                      *             "uncited_passages": [
                      *               "An eligible employee has been employed for at least 12 months by the employer."
@@ -6589,7 +6635,7 @@ export interface operations {
                      *             "clauses": 2,
                      *             "filename": "fmla-notes.txt",
                      *             "share": 1,
-                     *             "source_id": "src_GgoTublwO0JU4jf_",
+                     *             "source_id": "src_q2hEwtyieXXkvFBc",
                      *             "status": "active",
                      *             "uncited_passages": []
                      *           }
@@ -6597,14 +6643,14 @@ export interface operations {
                      *         "quotes": [
                      *           {
                      *             "criterion_id": "tenure",
-                     *             "project_source_id": "src_GgoTublwO0JU4jf_",
+                     *             "project_source_id": "src_q2hEwtyieXXkvFBc",
                      *             "quote": "has been employed for at least 12 months by the employer",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
                      *           },
                      *           {
                      *             "criterion_id": "worksite_size",
-                     *             "project_source_id": "src_GgoTublwO0JU4jf_",
+                     *             "project_source_id": "src_q2hEwtyieXXkvFBc",
                      *             "quote": "50 or more employees within 75 miles",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
@@ -6618,7 +6664,7 @@ export interface operations {
                      *       },
                      *       "reused": false,
                      *       "review_hint": {
-                     *         "actionable_via": "POST /projects/prj_7JzbM3k7HKam3BQt/tests",
+                     *         "actionable_via": "POST /projects/prj_q3DIr5joA-hKjYwI/tests",
                      *         "check_id": "criteria_both_ways",
                      *         "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#criteria_both_ways",
                      *         "message": "Add cases that decide criterion worksite_size: one where it is satisfied and one where it is not (1 criterion is never decided)."
@@ -6633,7 +6679,8 @@ export interface operations {
                      *       "tests_passing": 1,
                      *       "tests_total": 1,
                      *       "version": "v2",
-                     *       "visibility": "private"
+                     *       "visibility": "public",
+                     *       "visibility_from": "kept"
                      *     }
                      */
                     "application/json": components["schemas"]["PublishResult"];
@@ -6665,7 +6712,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. `reserved_namespace`: the slug is under the service's reserved prefix. `namespace_owned`: the slug's namespace belongs to another tenant; answered whether or not the slug exists. */
+            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. `reserved_namespace`: the slug is under the service's prefix, or under a reserved namespace (a government, agency or programme name) an operator has not assigned to the caller's tenant. `namespace_owned`: the slug's namespace belongs to another tenant; answered whether or not the slug exists. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6715,7 +6762,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `idempotency_key_reused`: this Idempotency-Key was used for another path or body in the last 24 hours. `draft_does_not_compile`: the draft does not compile, or authors another section (`compile_errors`). `source_reference_unresolved`: a declared source does not bind to a project source, or is unlicensed, private or mismatched (`problems`). `quote_unverified`: a quote is not in its source's text (`problems`). `tests_failed`: a test or contract check fails and force_unsafe was not sent (`failures`, `contract_checks`). `invalid_slug_format`: no slug (send one, or declare `ruleset "..."` in the draft), or it breaks the pattern. */
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `idempotency_key_reused`: this Idempotency-Key was used for another path or body in the last 24 hours. `draft_does_not_compile`: the draft does not compile, or authors another section (`compile_errors`). `source_reference_unresolved`: a declared source does not bind to a project source, or is unlicensed, private or mismatched (`problems`). `quote_unverified`: a quote is not in its source's text (`problems`). `tests_failed`: a test or contract check fails and force_unsafe was not sent (`failures`, `contract_checks`). `invalid_slug_format`: no slug (send one, or declare `ruleset "..."` in the draft), or it breaks the pattern. `tenant_namespace_limit`: publishing would claim a new namespace and the tenant owns as many as its tier allows. `artefact_reference_public_visibility_forbidden`: the new version would be public (asked for, or kept from the slug's public version) and the draft cites project artefacts; send `visibility: private`. */
             422: {
                 headers: {
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
@@ -8966,37 +9013,38 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "created_at": "2026-11-23T21:09:01.601589Z",
+                     *         "created_at": "2026-11-29T08:22:29.258995Z",
                      *         "description": "",
                      *         "domain": "employment",
                      *         "fields": {},
                      *         "name": "Family leave",
+                     *         "namespace_verified": false,
                      *         "outcome_logic": {
                      *           "section": "A"
                      *         },
                      *         "pinned": false,
                      *         "publication_pending": false,
                      *         "release": {
-                     *           "content_identity": "sha256:c91c3cb502d6d63b75ebda4202b9e6f6f2ae20a8b785885a4c7dd089269f2aaa",
-                     *           "label": "gentle-rainbow",
-                     *           "published_at": "2026-11-23T21:09:01.609238Z",
-                     *           "release_id": "78646b8e-e75e-4c3d-be7e-2371aaafcf68",
+                     *           "content_identity": "sha256:b2f45b893af46abec239fe013129fed62c2d195da81e0e3c949610d2f2689819",
+                     *           "label": "clear-canyon",
+                     *           "published_at": "2026-11-29T08:22:29.295461Z",
+                     *           "release_id": "e0609761-7e61-42ea-a158-6e80d85c88fc",
                      *           "title": "Family leave",
                      *           "version": 1
                      *         },
                      *         "robot_hints": null,
-                     *         "rulebook_id": "rb_RW8mmz9cJyojesqD",
+                     *         "rulebook_id": "rb_0ltOXGKOtmYXFh5X",
                      *         "ruleset_refs": [
                      *           {
                      *             "letter": "A",
                      *             "pin_mode": "latest_active",
-                     *             "ruleset_id": "fmla_employee:20261123-35749ab4c012",
+                     *             "ruleset_id": "fmla_employee:20261123-1199a08e3cff",
                      *             "section_id": "fmla_employee"
                      *           }
                      *         ],
                      *         "slug": "demo/family-leave",
                      *         "status": "active",
-                     *         "updated_at": "2026-11-23T21:09:01.609238Z",
+                     *         "updated_at": "2026-11-29T08:22:29.295461Z",
                      *         "visibility": "private"
                      *       }
                      *     ]
@@ -9128,11 +9176,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-23T21:09:01.601589Z",
+                     *       "created_at": "2026-11-29T08:22:29.258995Z",
                      *       "description": "",
                      *       "domain": "employment",
                      *       "fields": {},
                      *       "name": "Family leave",
+                     *       "namespace_verified": false,
                      *       "outcome_logic": {
                      *         "section": "A"
                      *       },
@@ -9140,18 +9189,18 @@ export interface operations {
                      *       "publication_pending": false,
                      *       "release": null,
                      *       "robot_hints": null,
-                     *       "rulebook_id": "rb_RW8mmz9cJyojesqD",
+                     *       "rulebook_id": "rb_0ltOXGKOtmYXFh5X",
                      *       "ruleset_refs": [
                      *         {
                      *           "letter": "A",
                      *           "pin_mode": "latest_active",
-                     *           "ruleset_id": "fmla_employee:20261123-35749ab4c012",
+                     *           "ruleset_id": "fmla_employee:20261123-1199a08e3cff",
                      *           "section_id": "fmla_employee"
                      *         }
                      *       ],
                      *       "slug": "demo/family-leave",
                      *       "status": "draft",
-                     *       "updated_at": "2026-11-23T21:09:01.601589Z",
+                     *       "updated_at": "2026-11-29T08:22:29.258995Z",
                      *       "visibility": "private"
                      *     }
                      */
@@ -9184,7 +9233,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. `reserved_namespace`: the slug is under the service's reserved prefix. `namespace_owned`: the slug's namespace belongs to another tenant; answered whether or not the slug exists. */
+            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. `reserved_namespace`: the slug is under the service's prefix, or under a reserved namespace (a government, agency or programme name) an operator has not assigned to the caller's tenant. `namespace_owned`: the slug's namespace belongs to another tenant; answered whether or not the slug exists. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9941,37 +9990,38 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-23T21:09:01.601589Z",
+                     *       "created_at": "2026-11-29T08:22:29.258995Z",
                      *       "description": "",
                      *       "domain": "employment",
                      *       "fields": {},
                      *       "name": "Family leave",
+                     *       "namespace_verified": false,
                      *       "outcome_logic": {
                      *         "section": "A"
                      *       },
                      *       "pinned": false,
                      *       "publication_pending": false,
                      *       "release": {
-                     *         "content_identity": "sha256:c91c3cb502d6d63b75ebda4202b9e6f6f2ae20a8b785885a4c7dd089269f2aaa",
-                     *         "label": "gentle-rainbow",
-                     *         "published_at": "2026-11-23T21:09:01.609238Z",
-                     *         "release_id": "78646b8e-e75e-4c3d-be7e-2371aaafcf68",
+                     *         "content_identity": "sha256:b2f45b893af46abec239fe013129fed62c2d195da81e0e3c949610d2f2689819",
+                     *         "label": "clear-canyon",
+                     *         "published_at": "2026-11-29T08:22:29.295461Z",
+                     *         "release_id": "e0609761-7e61-42ea-a158-6e80d85c88fc",
                      *         "title": "Family leave",
                      *         "version": 1
                      *       },
                      *       "robot_hints": null,
-                     *       "rulebook_id": "rb_RW8mmz9cJyojesqD",
+                     *       "rulebook_id": "rb_0ltOXGKOtmYXFh5X",
                      *       "ruleset_refs": [
                      *         {
                      *           "letter": "A",
                      *           "pin_mode": "latest_active",
-                     *           "ruleset_id": "fmla_employee:20261123-35749ab4c012",
+                     *           "ruleset_id": "fmla_employee:20261123-1199a08e3cff",
                      *           "section_id": "fmla_employee"
                      *         }
                      *       ],
                      *       "slug": "demo/family-leave",
                      *       "status": "active",
-                     *       "updated_at": "2026-11-23T21:09:01.609238Z",
+                     *       "updated_at": "2026-11-29T08:22:29.295461Z",
                      *       "visibility": "private"
                      *     }
                      */
@@ -10106,37 +10156,38 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-23T21:09:01.601589Z",
+                     *       "created_at": "2026-11-29T08:22:29.258995Z",
                      *       "description": "Federal family and medical leave: the employee's eligibility.",
                      *       "domain": "employment",
                      *       "fields": {},
                      *       "name": "Family leave",
+                     *       "namespace_verified": false,
                      *       "outcome_logic": {
                      *         "section": "A"
                      *       },
                      *       "pinned": false,
                      *       "publication_pending": false,
                      *       "release": {
-                     *         "content_identity": "sha256:c91c3cb502d6d63b75ebda4202b9e6f6f2ae20a8b785885a4c7dd089269f2aaa",
-                     *         "label": "gentle-rainbow",
-                     *         "published_at": "2026-11-23T21:09:01.609238Z",
-                     *         "release_id": "78646b8e-e75e-4c3d-be7e-2371aaafcf68",
+                     *         "content_identity": "sha256:b2f45b893af46abec239fe013129fed62c2d195da81e0e3c949610d2f2689819",
+                     *         "label": "clear-canyon",
+                     *         "published_at": "2026-11-29T08:22:29.295461Z",
+                     *         "release_id": "e0609761-7e61-42ea-a158-6e80d85c88fc",
                      *         "title": "Family leave",
                      *         "version": 1
                      *       },
                      *       "robot_hints": null,
-                     *       "rulebook_id": "rb_RW8mmz9cJyojesqD",
+                     *       "rulebook_id": "rb_0ltOXGKOtmYXFh5X",
                      *       "ruleset_refs": [
                      *         {
                      *           "letter": "A",
                      *           "pin_mode": "latest_active",
-                     *           "ruleset_id": "fmla_employee:20261123-35749ab4c012",
+                     *           "ruleset_id": "fmla_employee:20261123-1199a08e3cff",
                      *           "section_id": "fmla_employee"
                      *         }
                      *       ],
                      *       "slug": "demo/family-leave",
                      *       "status": "active",
-                     *       "updated_at": "2026-11-23T21:09:02.596948Z",
+                     *       "updated_at": "2026-11-29T08:22:30.634606Z",
                      *       "visibility": "private"
                      *     }
                      */
@@ -10155,7 +10206,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
+            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. `namespace_owned`: the rulebook's first release would claim its namespace, which another tenant now owns; nothing was written. `reserved_namespace`: the slug is under a reserved namespace an operator has not assigned to the caller's tenant; nothing was written. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10203,7 +10254,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `release_member_unresolved`: a member of the composition is missing, not live, archived or does not load; the draft is unchanged. `release_label_allocation_failed`: no two-word label is left for a new release of this rulebook. `release_publication_failed`: the last publication step failed; the draft is kept and the next activate or edit publishes it. `artefact_reference_public_visibility_forbidden`: the rulebook is public and a member of its draft, or of a release it published, cites project artefacts, which are never public; nothing was written. `composition_pinned`: a floating reference in a family a promotion has pinned. */
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `release_member_unresolved`: a member of the composition is missing, not live, archived or does not load; the draft is unchanged. `release_label_allocation_failed`: no two-word label is left for a new release of this rulebook. `release_publication_failed`: the last publication step failed; the draft is kept and the next activate or edit publishes it. `artefact_reference_public_visibility_forbidden`: the rulebook is public and a member of its draft, or of a release it published, cites project artefacts, which are never public; nothing was written. `tenant_namespace_limit`: publishing would claim a new namespace and the tenant owns as many as its tier allows; nothing was written. `composition_pinned`: a floating reference in a family a promotion has pinned. */
             422: {
                 headers: {
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
@@ -10289,37 +10340,38 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-23T21:09:01.601589Z",
+                     *       "created_at": "2026-11-29T08:22:29.258995Z",
                      *       "description": "",
                      *       "domain": "employment",
                      *       "fields": {},
                      *       "name": "Family leave",
+                     *       "namespace_verified": false,
                      *       "outcome_logic": {
                      *         "section": "A"
                      *       },
                      *       "pinned": false,
                      *       "publication_pending": false,
                      *       "release": {
-                     *         "content_identity": "sha256:c91c3cb502d6d63b75ebda4202b9e6f6f2ae20a8b785885a4c7dd089269f2aaa",
-                     *         "label": "gentle-rainbow",
-                     *         "published_at": "2026-11-23T21:09:01.609238Z",
-                     *         "release_id": "78646b8e-e75e-4c3d-be7e-2371aaafcf68",
+                     *         "content_identity": "sha256:b2f45b893af46abec239fe013129fed62c2d195da81e0e3c949610d2f2689819",
+                     *         "label": "clear-canyon",
+                     *         "published_at": "2026-11-29T08:22:29.295461Z",
+                     *         "release_id": "e0609761-7e61-42ea-a158-6e80d85c88fc",
                      *         "title": "Family leave",
                      *         "version": 1
                      *       },
                      *       "robot_hints": null,
-                     *       "rulebook_id": "rb_RW8mmz9cJyojesqD",
+                     *       "rulebook_id": "rb_0ltOXGKOtmYXFh5X",
                      *       "ruleset_refs": [
                      *         {
                      *           "letter": "A",
                      *           "pin_mode": "latest_active",
-                     *           "ruleset_id": "fmla_employee:20261123-35749ab4c012",
+                     *           "ruleset_id": "fmla_employee:20261123-1199a08e3cff",
                      *           "section_id": "fmla_employee"
                      *         }
                      *       ],
                      *       "slug": "demo/family-leave",
                      *       "status": "active",
-                     *       "updated_at": "2026-11-23T21:09:01.609238Z",
+                     *       "updated_at": "2026-11-29T08:22:29.295461Z",
                      *       "visibility": "private"
                      *     }
                      */
@@ -10338,7 +10390,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
+            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. `namespace_owned`: the rulebook's first release would claim its namespace, which another tenant now owns; nothing was written. `reserved_namespace`: the slug is under a reserved namespace an operator has not assigned to the caller's tenant; nothing was written. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10376,7 +10428,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `release_member_unresolved`: a member of the composition is missing, not live, archived or does not load; the draft is unchanged. `release_label_allocation_failed`: no two-word label is left for a new release of this rulebook. `release_publication_failed`: the last publication step failed; the draft is kept and the next activate or edit publishes it. `artefact_reference_public_visibility_forbidden`: the rulebook is public and a member of its draft, or of a release it published, cites project artefacts, which are never public; nothing was written. */
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `release_member_unresolved`: a member of the composition is missing, not live, archived or does not load; the draft is unchanged. `release_label_allocation_failed`: no two-word label is left for a new release of this rulebook. `release_publication_failed`: the last publication step failed; the draft is kept and the next activate or edit publishes it. `artefact_reference_public_visibility_forbidden`: the rulebook is public and a member of its draft, or of a release it published, cites project artefacts, which are never public; nothing was written. `tenant_namespace_limit`: publishing would claim a new namespace and the tenant owns as many as its tier allows; nothing was written. */
             422: {
                 headers: {
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
@@ -10462,7 +10514,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-23T21:09:01.601589Z",
+                     *       "created_at": "2026-11-29T08:22:29.258995Z",
                      *       "description": "Federal family and medical leave: the employee's eligibility.",
                      *       "domain": "employment",
                      *       "fields": {
@@ -10472,6 +10524,7 @@ export interface operations {
                      *         }
                      *       },
                      *       "name": "Family leave",
+                     *       "namespace_verified": false,
                      *       "outcome_logic": {
                      *         "section": "A"
                      *       },
@@ -10479,14 +10532,14 @@ export interface operations {
                      *       "publication_pending": false,
                      *       "release": {
                      *         "content_identity": "sha256:1d6845ce322e41f3f78017fc7cff99f3e6358890c1538866a13f4ec6d2fb67a6",
-                     *         "label": "hopeful-condor",
-                     *         "published_at": "2026-11-23T21:09:02.621811Z",
-                     *         "release_id": "13f9bfa6-bf0a-40ce-b75f-b33ceb5ccc84",
+                     *         "label": "saffron-sail",
+                     *         "published_at": "2026-11-29T08:22:30.867872Z",
+                     *         "release_id": "37b6f01d-e0e7-4217-97b4-54d2e13679c4",
                      *         "title": "Family leave",
                      *         "version": 3
                      *       },
                      *       "robot_hints": null,
-                     *       "rulebook_id": "rb_RW8mmz9cJyojesqD",
+                     *       "rulebook_id": "rb_0ltOXGKOtmYXFh5X",
                      *       "ruleset_refs": [
                      *         {
                      *           "letter": "A",
@@ -10497,7 +10550,7 @@ export interface operations {
                      *       ],
                      *       "slug": "demo/family-leave",
                      *       "status": "archived",
-                     *       "updated_at": "2026-11-23T21:09:02.691858Z",
+                     *       "updated_at": "2026-11-29T08:22:31.320081Z",
                      *       "visibility": "public"
                      *     }
                      */
@@ -10844,7 +10897,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `release_member_unresolved`: a member of the composition is missing, not live, archived or does not load; the draft is unchanged. `rulebook_release_missing`: the head names a release this server does not hold; the latest is never served instead. `rulebook_release_corrupt`: the release's frozen content fails its identity check. `diff_undecided`: the solver could not decide within its time bound (10 s); nothing is known about the difference. */
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `release_member_unresolved`: a member of the composition is missing, not live, archived or does not load; the draft is unchanged. `rulebook_release_missing`: the head names a release this server does not hold; the latest is never served instead. `rulebook_release_corrupt`: the release's frozen content fails its identity check. `rulebook_empty`: the rulebook is a draft with no sections yet: there is nothing to decide or compare; add its ruleset_refs first. `diff_undecided`: the solver could not decide within its time bound (10 s); nothing is known about the difference. */
             422: {
                 headers: {
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
@@ -11305,7 +11358,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-23T21:09:01.601589Z",
+                     *       "created_at": "2026-11-29T08:22:29.258995Z",
                      *       "description": "Federal family and medical leave: the employee's eligibility.",
                      *       "domain": "employment",
                      *       "fields": {
@@ -11315,32 +11368,33 @@ export interface operations {
                      *         }
                      *       },
                      *       "name": "Family leave",
+                     *       "namespace_verified": false,
                      *       "outcome_logic": {
                      *         "section": "A"
                      *       },
                      *       "pinned": false,
                      *       "publication_pending": false,
                      *       "release": {
-                     *         "content_identity": "sha256:6fd340523f97ec52683ecd8b7ab4b9a281e2bf07c6229fad25cfe6b04100319b",
-                     *         "label": "tireless-sierra",
-                     *         "published_at": "2026-11-23T21:09:02.604513Z",
-                     *         "release_id": "c76cb534-3fb6-4dc6-9c0c-027dd408d514",
+                     *         "content_identity": "sha256:720561cb4b917ad39d70f162c36e72dc53221ac8e6a50cf9b77a4f5f1286c319",
+                     *         "label": "civic-quail",
+                     *         "published_at": "2026-11-29T08:22:30.69967Z",
+                     *         "release_id": "eece05fa-8f82-4a28-b199-eb23746498df",
                      *         "title": "Family leave",
                      *         "version": 2
                      *       },
                      *       "robot_hints": null,
-                     *       "rulebook_id": "rb_RW8mmz9cJyojesqD",
+                     *       "rulebook_id": "rb_0ltOXGKOtmYXFh5X",
                      *       "ruleset_refs": [
                      *         {
                      *           "letter": "A",
                      *           "pin_mode": "latest_active",
-                     *           "ruleset_id": "fmla_employee:20261123-35749ab4c012",
+                     *           "ruleset_id": "fmla_employee:20261123-1199a08e3cff",
                      *           "section_id": "fmla_employee"
                      *         }
                      *       ],
                      *       "slug": "demo/family-leave",
                      *       "status": "active",
-                     *       "updated_at": "2026-11-23T21:09:02.604513Z",
+                     *       "updated_at": "2026-11-29T08:22:30.69967Z",
                      *       "visibility": "private"
                      *     }
                      */
@@ -11359,7 +11413,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
+            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. `namespace_owned`: the rulebook's first release would claim its namespace, which another tenant now owns; nothing was written. `reserved_namespace`: the slug is under a reserved namespace an operator has not assigned to the caller's tenant; nothing was written. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -11407,7 +11461,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `release_member_unresolved`: a member of the composition is missing, not live, archived or does not load; the draft is unchanged. `release_label_allocation_failed`: no two-word label is left for a new release of this rulebook. `release_publication_failed`: the last publication step failed; the draft is kept and the next activate or edit publishes it. `artefact_reference_public_visibility_forbidden`: the rulebook is public and a member of its draft, or of a release it published, cites project artefacts, which are never public; nothing was written. */
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `release_member_unresolved`: a member of the composition is missing, not live, archived or does not load; the draft is unchanged. `release_label_allocation_failed`: no two-word label is left for a new release of this rulebook. `release_publication_failed`: the last publication step failed; the draft is kept and the next activate or edit publishes it. `artefact_reference_public_visibility_forbidden`: the rulebook is public and a member of its draft, or of a release it published, cites project artefacts, which are never public; nothing was written. `tenant_namespace_limit`: publishing would claim a new namespace and the tenant owns as many as its tier allows; nothing was written. */
             422: {
                 headers: {
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
@@ -12490,14 +12544,14 @@ export interface operations {
                      *       "presence_polarity_advisories": null,
                      *       "release": {
                      *         "content_identity": "sha256:1d6845ce322e41f3f78017fc7cff99f3e6358890c1538866a13f4ec6d2fb67a6",
-                     *         "label": "hopeful-condor",
-                     *         "published_at": "2026-11-23T21:09:02.621811Z",
-                     *         "release_id": "13f9bfa6-bf0a-40ce-b75f-b33ceb5ccc84",
+                     *         "label": "saffron-sail",
+                     *         "published_at": "2026-11-29T08:22:30.867872Z",
+                     *         "release_id": "37b6f01d-e0e7-4217-97b4-54d2e13679c4",
                      *         "title": "Family leave",
                      *         "version": 3
                      *       },
                      *       "rulebook": {
-                     *         "created_at": "2026-11-23T21:09:01.601589Z",
+                     *         "created_at": "2026-11-29T08:22:29.258995Z",
                      *         "description": "Federal family and medical leave: the employee's eligibility.",
                      *         "domain": "employment",
                      *         "fields": {
@@ -12507,6 +12561,7 @@ export interface operations {
                      *           }
                      *         },
                      *         "name": "Family leave",
+                     *         "namespace_verified": false,
                      *         "outcome_logic": {
                      *           "section": "A"
                      *         },
@@ -12514,14 +12569,14 @@ export interface operations {
                      *         "publication_pending": false,
                      *         "release": {
                      *           "content_identity": "sha256:1d6845ce322e41f3f78017fc7cff99f3e6358890c1538866a13f4ec6d2fb67a6",
-                     *           "label": "hopeful-condor",
-                     *           "published_at": "2026-11-23T21:09:02.621811Z",
-                     *           "release_id": "13f9bfa6-bf0a-40ce-b75f-b33ceb5ccc84",
+                     *           "label": "saffron-sail",
+                     *           "published_at": "2026-11-29T08:22:30.867872Z",
+                     *           "release_id": "37b6f01d-e0e7-4217-97b4-54d2e13679c4",
                      *           "title": "Family leave",
                      *           "version": 3
                      *         },
                      *         "robot_hints": null,
-                     *         "rulebook_id": "rb_RW8mmz9cJyojesqD",
+                     *         "rulebook_id": "rb_0ltOXGKOtmYXFh5X",
                      *         "ruleset_refs": [
                      *           {
                      *             "letter": "A",
@@ -12532,7 +12587,7 @@ export interface operations {
                      *         ],
                      *         "slug": "demo/family-leave",
                      *         "status": "active",
-                     *         "updated_at": "2026-11-23T21:09:02.621811Z",
+                     *         "updated_at": "2026-11-29T08:22:30.867872Z",
                      *         "visibility": "public"
                      *       }
                      *     }
@@ -12552,7 +12607,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. `force_unsafe_forbidden`: `force_unsafe` was sent by a key that is not internal. */
+            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. `namespace_owned`: the rulebook's first release would claim its namespace, which another tenant now owns; nothing was written. `reserved_namespace`: the slug is under a reserved namespace an operator has not assigned to the caller's tenant; nothing was written. `force_unsafe_forbidden`: `force_unsafe` was sent by a key that is not internal. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -12600,7 +12655,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `release_member_unresolved`: a member of the composition is missing, not live, archived or does not load; the draft is unchanged. `release_label_allocation_failed`: no two-word label is left for a new release of this rulebook. `release_publication_failed`: the last publication step failed; the draft is kept and the next activate or edit publishes it. `artefact_reference_public_visibility_forbidden`: the rulebook is public and a member of its draft, or of a release it published, cites project artefacts, which are never public; nothing was written. `non_conservative_presence_op`: the presence-polarity gate found an unanswered-field default that can be more favourable than an answer; `field`, `criterion` and `witness` name the first, `findings` lists all. `candidate_tests`: a stored test case of the candidate fails (`failures` lists them). `candidate_loads`: the candidate's stored content does not load. `composition`: the members do not compose with the candidate in place (a shared field's type differs). */
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `release_member_unresolved`: a member of the composition is missing, not live, archived or does not load; the draft is unchanged. `release_label_allocation_failed`: no two-word label is left for a new release of this rulebook. `release_publication_failed`: the last publication step failed; the draft is kept and the next activate or edit publishes it. `artefact_reference_public_visibility_forbidden`: the rulebook is public and a member of its draft, or of a release it published, cites project artefacts, which are never public; nothing was written. `tenant_namespace_limit`: publishing would claim a new namespace and the tenant owns as many as its tier allows; nothing was written. `non_conservative_presence_op`: the presence-polarity gate found an unanswered-field default that can be more favourable than an answer; `field`, `criterion` and `witness` name the first, `findings` lists all. `candidate_tests`: a stored test case of the candidate fails (`failures` lists them). `candidate_loads`: the candidate's stored content does not load. `composition`: the members do not compose with the candidate in place (a shared field's type differs). `presence_polarity`: the presence-polarity gate could not be decided within its 20s budget (waiting for a solver slot included); nothing was promoted; retry later. */
             422: {
                 headers: {
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
@@ -12931,7 +12986,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-23T21:09:01.601589Z",
+                     *       "created_at": "2026-11-29T08:22:29.258995Z",
                      *       "description": "Federal family and medical leave: the employee's eligibility.",
                      *       "domain": "employment",
                      *       "fields": {
@@ -12941,32 +12996,33 @@ export interface operations {
                      *         }
                      *       },
                      *       "name": "Family leave",
+                     *       "namespace_verified": false,
                      *       "outcome_logic": {
                      *         "section": "A"
                      *       },
                      *       "pinned": false,
                      *       "publication_pending": false,
                      *       "release": {
-                     *         "content_identity": "sha256:6fd340523f97ec52683ecd8b7ab4b9a281e2bf07c6229fad25cfe6b04100319b",
-                     *         "label": "tireless-sierra",
-                     *         "published_at": "2026-11-23T21:09:02.604513Z",
-                     *         "release_id": "c76cb534-3fb6-4dc6-9c0c-027dd408d514",
+                     *         "content_identity": "sha256:720561cb4b917ad39d70f162c36e72dc53221ac8e6a50cf9b77a4f5f1286c319",
+                     *         "label": "civic-quail",
+                     *         "published_at": "2026-11-29T08:22:30.69967Z",
+                     *         "release_id": "eece05fa-8f82-4a28-b199-eb23746498df",
                      *         "title": "Family leave",
                      *         "version": 2
                      *       },
                      *       "robot_hints": null,
-                     *       "rulebook_id": "rb_RW8mmz9cJyojesqD",
+                     *       "rulebook_id": "rb_0ltOXGKOtmYXFh5X",
                      *       "ruleset_refs": [
                      *         {
                      *           "letter": "A",
                      *           "pin_mode": "latest_active",
-                     *           "ruleset_id": "fmla_employee:20261123-35749ab4c012",
+                     *           "ruleset_id": "fmla_employee:20261123-1199a08e3cff",
                      *           "section_id": "fmla_employee"
                      *         }
                      *       ],
                      *       "slug": "demo/family-leave",
                      *       "status": "active",
-                     *       "updated_at": "2026-11-23T21:09:02.616045Z",
+                     *       "updated_at": "2026-11-29T08:22:30.813948Z",
                      *       "visibility": "public"
                      *     }
                      */
@@ -13131,16 +13187,17 @@ export interface operations {
                      * @example [
                      *       {
                      *         "content_digest": "sha256:d2caa3440ead4a4d6ae6592237e85cbc09d608da822fe111324897e01d41c73e",
-                     *         "created_at": "2026-11-23T21:09:01.274636Z",
+                     *         "created_at": "2026-11-29T08:22:27.871171Z",
                      *         "description": "Whether a household passes the federal SNAP gross income test (130% of poverty) and net income test (100% of poverty) for its size, using fiscal year 2026 standards (1 October 2025 to 30 September 2026) derived from the 2025 HHS poverty guidelines for the 48 states and DC (also used for Guam and the Virgin Islands), Alaska and Hawaii. Households with an elderly or disabled member need only pass the net test. Categorical eligibility and the resource test are not covered.",
                      *         "name": "SNAP gross and net income tests",
+                     *         "namespace_verified": false,
                      *         "rule_count": 56,
                      *         "ruleset_id": "snap_income:20261123-4417810b75c1",
                      *         "ruleset_version": "v1",
                      *         "section_id": "snap_income",
                      *         "slug": "demo/snap-income",
                      *         "status": "active",
-                     *         "updated_at": "2026-11-23T21:09:01.274636Z",
+                     *         "updated_at": "2026-11-29T08:22:27.871171Z",
                      *         "visibility": "public"
                      *       }
                      *     ]
@@ -13257,16 +13314,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "content_digest": "sha256:d2caa3440ead4a4d6ae6592237e85cbc09d608da822fe111324897e01d41c73e",
-                     *       "created_at": "2026-11-23T21:09:01.274636Z",
+                     *       "created_at": "2026-11-29T08:22:27.871171Z",
                      *       "description": "Whether a household passes the federal SNAP gross income test (130% of poverty) and net income test (100% of poverty) for its size, using fiscal year 2026 standards (1 October 2025 to 30 September 2026) derived from the 2025 HHS poverty guidelines for the 48 states and DC (also used for Guam and the Virgin Islands), Alaska and Hawaii. Households with an elderly or disabled member need only pass the net test. Categorical eligibility and the resource test are not covered.",
                      *       "name": "SNAP gross and net income tests",
+                     *       "namespace_verified": false,
                      *       "rule_count": 56,
                      *       "ruleset_id": "snap_income:20261123-4417810b75c1",
                      *       "ruleset_version": "v1",
                      *       "section_id": "snap_income",
                      *       "slug": "demo/snap-income",
                      *       "status": "archived",
-                     *       "updated_at": "2026-11-23T21:09:01.594256Z",
+                     *       "updated_at": "2026-11-29T08:22:29.187624Z",
                      *       "visibility": "private"
                      *     }
                      */
@@ -13891,6 +13949,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "actual_outcome": "not_eligible",
+                     *       "changes": [
+                     *         "tenure"
+                     *       ],
+                     *       "changes_needed": 1,
+                     *       "complete": true,
                      *       "content_digest": "sha256:26660ceee9469a0015c9fd2da233227e94b5fba8d6504242cab6a11a152eea23",
                      *       "decision_date": "2026-11-23",
                      *       "engine_version": "eligo-core@0.32.0",
@@ -15079,16 +15142,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "content_digest": "sha256:d2caa3440ead4a4d6ae6592237e85cbc09d608da822fe111324897e01d41c73e",
-                     *       "created_at": "2026-11-23T21:09:01.274636Z",
+                     *       "created_at": "2026-11-29T08:22:27.871171Z",
                      *       "description": "Whether a household passes the federal SNAP gross income test (130% of poverty) and net income test (100% of poverty) for its size, using fiscal year 2026 standards (1 October 2025 to 30 September 2026) derived from the 2025 HHS poverty guidelines for the 48 states and DC (also used for Guam and the Virgin Islands), Alaska and Hawaii. Households with an elderly or disabled member need only pass the net test. Categorical eligibility and the resource test are not covered.",
                      *       "name": "SNAP gross and net income tests",
+                     *       "namespace_verified": false,
                      *       "rule_count": 56,
                      *       "ruleset_id": "snap_income:20261123-4417810b75c1",
                      *       "ruleset_version": "v1",
                      *       "section_id": "snap_income",
                      *       "slug": "demo/snap-income",
                      *       "status": "active",
-                     *       "updated_at": "2026-11-23T21:09:01.590678Z",
+                     *       "updated_at": "2026-11-29T08:22:29.164382Z",
                      *       "visibility": "private"
                      *     }
                      */
