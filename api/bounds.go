@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -71,29 +72,36 @@ func validationList(items []ValidationItem, more int) *Error {
 	return e
 }
 
-// checkBody walks r's body when its operation's schema (pattern's, in
-// bodySchemas) is JSON and the body says it is JSON, and answers a body
-// whose shape that schema or the limits above refuse with its 422. It
-// reports whether the request may go on, its body then readable again
-// from the bytes read. The body is read here, within the caps the gate
-// set, as metering and idempotency read it.
+// checkBody reads r's body, within the caps and the read deadline
+// (Config.BodyReadTimeout) the gate set, and walks it when its operation's
+// schema (pattern's, in bodySchemas) is JSON and the body says it is JSON,
+// answering a body whose shape that schema or the limits above refuse
+// with its 422. It reports whether the request may go on, its body then
+// readable again from the bytes read.
+//
+// Every body is read here, JSON or not, so that the one read deadline is
+// the middleware's: huma's own (Operation.BodyReadTimeout) is off, since
+// it would be set after the body is in and then, net/http watching the
+// connection for a caller hanging up once the body is read to its end,
+// cancel work that rightly runs past it (a solver run within its budget)
+// as if the caller had gone. For the same reason the deadline is lifted
+// once the body is in.
 func (s *Server) checkBody(w http.ResponseWriter, r *http.Request) bool {
 	st := stateFrom(r.Context())
-	if st == nil || r.Body == nil || r.Body == http.NoBody || !IsJSONContentType(r.Header.Get("Content-Type")) {
+	if st == nil || r.Body == nil || r.Body == http.NoBody {
 		return true
 	}
-	schema := s.bodySchemas[st.route]
-	if schema == nil {
-		return true
-	}
-	// The gate has capped ContentLength: read into one buffer of its size.
-	buf := bytes.NewBuffer(make([]byte, 0, max(r.ContentLength, 0)+bytes.MinRead))
-	if _, err := buf.ReadFrom(r.Body); err != nil {
+	raw, err := readBody(r)
+	if err != nil {
 		WriteError(w, BodyReadFailed(err))
 		return false
 	}
-	raw := buf.Bytes()
 	r.Body = &dropReader{data: raw}
+	_ = http.NewResponseController(w).SetReadDeadline(time.Time{})
+	schema := s.bodySchemas[st.route]
+	if schema == nil || !IsJSONContentType(r.Header.Get("Content-Type")) {
+		return true
+	}
 	// A small body is left to the validator, whose list is complete (it
 	// names the errors of value too, an unknown enum or date), unless it
 	// passes a limit of the whole body; refusing it costs at most the
@@ -104,6 +112,19 @@ func (s *Server) checkBody(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	return true
+}
+
+// readBody reads r's body into one buffer: of ContentLength bytes when it
+// is known (the gate has capped it), else grown to the body's end.
+func readBody(r *http.Request) ([]byte, error) {
+	if r.ContentLength >= 0 {
+		raw := make([]byte, r.ContentLength)
+		_, err := io.ReadFull(r.Body, raw)
+		return raw, err
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, bytes.MinRead))
+	_, err := buf.ReadFrom(r.Body)
+	return buf.Bytes(), err
 }
 
 // dropReader reads data once and lets go of it at its end, so that the

@@ -160,6 +160,10 @@ func Register[I, O any](s *Server, route Route, handler func(context.Context, *I
 		// huma's own limit only backs it up. huma rejects a body of exactly
 		// MaxBodyBytes, hence the +1.
 		MaxBodyBytes: s.cfg.KeyedBodyLimit + 1,
+		// The middleware reads every body within its own read deadline
+		// (Config.BodyReadTimeout) before huma runs; see checkBody for why
+		// huma's is off.
+		BodyReadTimeout: -1,
 		Extensions: map[string]any{
 			"x-eligo-scopes":         auth.ScopeNames(route.Scopes),
 			"x-eligo-open-surface":   route.Access == Open,

@@ -275,6 +275,19 @@ func TextFragment(quote string) string {
 	return b.String()
 }
 
+// Warning is a note on a decision, as the API's warnings give one: a code
+// a program can branch on and a sentence for people.
+type Warning struct {
+	// Code names the kind of note, e.g. WarningOutsidePeriod.
+	Code string `json:"code"`
+	// Message says it in words.
+	Message string `json:"message"`
+}
+
+// WarningOutsidePeriod is the code of the note on a decision dated outside
+// the ruleset's effective period: the same code /decide's warnings use.
+const WarningOutsidePeriod = "outside_effective_period"
+
 // Report is a decision as the CLI prints it and as the API builds its
 // envelope from: the outcome and everything the engine knows about it.
 type Report struct {
@@ -296,10 +309,12 @@ type Report struct {
 	// omitted when the ruleset neither reads decision_date() nor declares
 	// an effective period.
 	DecisionDate string `json:"decision_date,omitempty"`
-	// PeriodWarning says why the decision is undetermined when the
-	// decision date falls outside the ruleset's effective period (see
-	// Ruleset.PeriodWarning); omitted otherwise.
-	PeriodWarning string `json:"period_warning,omitempty"`
+	// Warnings are notes on the decision in the shape the API's warnings
+	// have: when the decision date falls outside the ruleset's effective
+	// period, one with the code WarningOutsidePeriod saying why the
+	// decision is undetermined (Ruleset.PeriodWarning); omitted when
+	// there is none.
+	Warnings []Warning `json:"warnings,omitempty"`
 	// FieldsProvided counts the non-null keys of field_values.
 	FieldsProvided int `json:"fields_provided"`
 	// FieldsEvaluated counts the distinct fields the criteria read.
@@ -331,7 +346,7 @@ func (r *Ruleset) Report(res *Result, inputsHash string) Report {
 		rep.DecisionDate = FormatDate(res.DecisionDate)
 	}
 	if res.OutsidePeriod {
-		rep.PeriodWarning = r.PeriodWarning(res.DecisionDate)
+		rep.Warnings = []Warning{{Code: WarningOutsidePeriod, Message: r.PeriodWarning(res.DecisionDate)}}
 	}
 	for g := range r.Groups {
 		rep.Groups[r.Groups[g].ID] = res.Groups[g]

@@ -43,17 +43,37 @@ for dir in casebank/*/; do
 	rulesets+=("$base ${from:-0000-00-00} $name")
 done
 mapfile -t rulesets < <(printf '%s\n' "${rulesets[@]}" | LC_ALL=C sort -k1,1 -k2,2)
+# What each publish says goes to a log, so that the key printed below is not
+# lost among a hundred lines; a publish that fails still stops make run.
+mkdir -p .data
+publog=.data/make-run-publish.log
+: >"$publog"
 for entry in "${rulesets[@]}"; do
 	read -r base _ name <<<"$entry"
-	bin/eligo publish "casebank/$name/$name.rules" --tenant demo --cases "casebank/$name/cases.json" --public --slug "demo/$base"
+	bin/eligo publish "casebank/$name/$name.rules" --tenant demo --cases "casebank/$name/cases.json" --public --slug "demo/$base" >>"$publog" 2>&1 ||
+		{ cat "$publog" >&2; exit 1; }
 done
 
 # Then every casebank rulebook, over the sections just published, as a
 # public active rulebook demo/<folder> with a release.
+books=0
 for dir in casebank/*/; do
 	[[ -f "${dir}rulebook.json" ]] || continue
-	bin/eligo rulebook publish "$dir" --tenant demo --public --slug "demo/$(basename "$dir")"
+	bin/eligo rulebook publish "$dir" --tenant demo --public --slug "demo/$(basename "$dir")" >>"$publog" 2>&1 ||
+		{ cat "$publog" >&2; exit 1; }
+	books=$((books + 1))
 done
 
-echo "demo API key: $key"
+addr="${ELIGO_ADDR:-127.0.0.1:8080}"
+cat <<EOF
+
+Published ${#rulesets[@]} casebank rulesets and $books rulebooks as public demo/... (what each publish said: $publog).
+
+  demo API key:  $key
+  console:       http://$addr/
+  API:           http://$addr/api/v1/public
+
+Another address: ELIGO_ADDR=127.0.0.1:9090 make run
+
+EOF
 exec bin/eligo serve

@@ -160,7 +160,7 @@ type explainFailureOutput struct {
 		ActualOutcome   string                     `json:"actual_outcome" enum:"eligible,not_eligible,undetermined"`
 		Reasons         map[string]failureReason   `json:"reasons" doc:"The minimal failure core, keyed by criterion id."`
 		ChangesNeeded   int                        `json:"changes_needed" minimum:"0" doc:"The fewest settled criteria (satisfied or not_satisfied under the answers) whose status must change, every other settled one as the answers make it, for the expected outcome to be reached: one for a failed any group (its cheapest alternative), however many of its alternatives are reasons; every failed member of a failed all group. Pending criteria (open questions, an official's decision) are not counted. 0 when reasons is empty, or when only pending criteria stand in the way."`
-		Changes         []string                   `json:"changes" doc:"Criterion ids of one smallest change (changes_needed of them), in declaration order."`
+		Changes         []string                   `json:"changes" nullable:"false" doc:"Criterion ids of one smallest change (changes_needed of them), in declaration order."`
 		FieldErrors     []engine.FieldError        `json:"field_errors"`
 		DecisionDate    string                     `json:"decision_date" format:"date" doc:"The date the answers were explained as of, YYYY-MM-DD: the request's decision_date, else today (UTC)."`
 		Warnings        []resource.ResponseWarning `json:"warnings,omitempty" doc:"Present when the decision date falls outside the effective period of the ruleset (code outside_effective_period, naming the date and the period: the period alone then makes the actual outcome undetermined, and reasons is empty), or when the outcome logic rules the expected outcome out whatever the criteria's statuses (code expected_outcome_unreachable: no criterion is to blame, and reasons is empty)."`
@@ -221,7 +221,7 @@ func (h *handler) explainFailure(ctx context.Context, in *explainFailureInput) (
 	b.ActualOutcome = explanation.Actual.String()
 	b.DecisionDate = engine.FormatDate(date)
 	if explanation.PeriodWarning != "" {
-		b.Warnings = append(b.Warnings, resource.ResponseWarning{Code: "outside_effective_period", Message: explanation.PeriodWarning})
+		b.Warnings = append(b.Warnings, resource.ResponseWarning{Code: engine.WarningOutsidePeriod, Message: explanation.PeriodWarning})
 	}
 	b.FieldErrors = append(b.FieldErrors, explanation.FieldErrors...)
 	b.ChangesNeeded, b.Changes = explanation.ChangesNeeded, append([]string{}, explanation.Changes...)

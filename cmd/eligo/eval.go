@@ -153,13 +153,7 @@ type failureCore struct {
 	Changes         []string                 `json:"changes"`
 	FieldErrors     []engine.FieldError      `json:"field_errors"`
 	DecisionDate    string                   `json:"decision_date,omitempty"`
-	Warnings        []failureWarning         `json:"warnings,omitempty"`
-}
-
-// failureWarning is a warning as the API words it.
-type failureWarning struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
+	Warnings        []engine.Warning         `json:"warnings,omitempty"`
 }
 
 // failureCoreOf shapes ex, explained as of date (an ordinal; 0 when the
@@ -175,7 +169,7 @@ func failureCoreOf(ex solver.Explanation, date int64) failureCore {
 		out.DecisionDate = engine.FormatDate(date)
 	}
 	if ex.PeriodWarning != "" {
-		out.Warnings = []failureWarning{{Code: "outside_effective_period", Message: ex.PeriodWarning}}
+		out.Warnings = []engine.Warning{{Code: engine.WarningOutsidePeriod, Message: ex.PeriodWarning}}
 	}
 	return out
 }

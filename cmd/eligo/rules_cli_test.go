@@ -154,6 +154,33 @@ func TestEval(t *testing.T) {
 	}
 }
 
+// TestEvalWarnsAsTheAPIDoes: a decision dated outside the rules' period
+// carries its note as /decide's warnings do (code and message), not under a
+// name of the CLI's own.
+func TestEvalWarnsAsTheAPIDoes(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	values := writeFile(t, dir, "values.json", `{}`)
+	code, out, errs := runCLI("eval", "../../casebank/snap-income/snap-income.rules", values, "--date", "2020-01-01")
+	if code != 0 {
+		t.Fatalf("eval: %s", errs)
+	}
+	var got struct {
+		Decision string `json:"decision"`
+		Warnings []struct {
+			Code    string `json:"code"`
+			Message string `json:"message"`
+		} `json:"warnings"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	if got.Decision != "undetermined" || len(got.Warnings) != 1 || got.Warnings[0].Code != "outside_effective_period" ||
+		!strings.Contains(got.Warnings[0].Message, "2020-01-01") || strings.Contains(out, "period_warning") {
+		t.Errorf("eval outside the period:\n%s", out)
+	}
+}
+
 // TestEverySubcommandAnswersHelp: `eligo CMD --help` (and -h) prints the
 // command's usage and succeeds, for every command; it used to be read as
 // a file name by check, fmt, test and graph.
