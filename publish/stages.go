@@ -39,6 +39,7 @@ var rulesetStages = [...]stage{
 	{"compile", (*Publisher).compileStage},
 	{"analysis", (*Publisher).analysisStage},
 	{"slug", (*Publisher).slugStage},
+	{"period", (*Publisher).periodStage},
 	{"artefact_visibility", (*Publisher).artefactStage},
 	{"quotes", (*Publisher).quotesStage},
 	{"tests", (*Publisher).testsStage},
@@ -76,6 +77,21 @@ func (p *Publisher) slugStage(ctx context.Context, c *rulesetCut) error {
 		return err
 	}
 	c.res.Slug = slug
+	return nil
+}
+
+// periodStage warns, and never refuses, when the rules' effective period
+// ended before today or before the period of the cut the slug points at
+// began (engine.StalePeriod).
+func (p *Publisher) periodStage(ctx context.Context, c *rulesetCut) error {
+	if c.rules.Effective == nil {
+		return nil
+	}
+	live, err := p.Live(ctx, c.req.TenantID, c.res.Slug)
+	if err != nil {
+		return err
+	}
+	c.res.PeriodNotices = live.Stale(c.rules.Effective, engine.DateOf(p.clock.Now()))
 	return nil
 }
 
