@@ -200,7 +200,7 @@ func (h *handler) explainFailure(ctx context.Context, in *explainFailureInput) (
 	b.ActualOutcome = explanation.Actual.String()
 	b.DecisionDate = engine.FormatDate(date)
 	if explanation.PeriodWarning != "" {
-		b.Warnings = []resource.ResponseWarning{{Code: "outside_effective_period", Message: explanation.PeriodWarning}}
+		b.Warnings = []resource.ResponseWarning{{Code: "outside_effective_period", Message: explanation.PeriodWarning, Period: resource.WirePeriod(rr.Rules.Effective)}}
 	}
 	b.FieldErrors = append(b.FieldErrors, explanation.FieldErrors...)
 	for _, r := range explanation.Reasons {
