@@ -5,13 +5,17 @@ import (
 	"testing"
 )
 
+// testPeriod is the period from..until (YYYY-MM-DD; until "" for an
+// open-ended one).
+func testPeriod(from, until string) *Period {
+	f, _ := ParseDate(from)
+	u, _ := ParseDate(until)
+	return &Period{From: f, Until: u}
+}
+
 func TestCheckPeriods(t *testing.T) {
 	t.Parallel()
-	p := func(from, until string) *Period {
-		f, _ := ParseDate(from)
-		u, _ := ParseDate(until)
-		return &Period{From: f, Until: u}
-	}
+	p := testPeriod
 	tests := []struct {
 		name    string
 		entries []PeriodEntry
@@ -47,11 +51,7 @@ func TestCheckPeriods(t *testing.T) {
 // or one that is merely shorter than the live cut's, is none.
 func TestStalePeriod(t *testing.T) {
 	t.Parallel()
-	p := func(from, until string) *Period {
-		f, _ := ParseDate(from)
-		u, _ := ParseDate(until)
-		return &Period{From: f, Until: u}
-	}
+	p := testPeriod
 	today, _ := ParseDate("2026-11-29")
 	tests := []struct {
 		name   string
