@@ -346,11 +346,17 @@ func provenanceReport(rules *engine.Ruleset, sources []store.ProjectSource, quot
 // state no condition a rule could cite.
 const MinClauseWords = 4
 
-// substantive keeps the clauses of at least MinClauseWords words.
+// counts reports whether coverage counts clause c of text: not a heading
+// (source.Clause.Heading) and at least MinClauseWords words.
+func counts(text string, c source.Clause) bool {
+	return !c.Heading && len(strings.Fields(c.Text(text))) >= MinClauseWords
+}
+
+// substantive keeps the clauses coverage counts.
 func substantive(text string, clauses []source.Clause) []source.Clause {
 	out := clauses[:0:0]
 	for _, c := range clauses {
-		if len(strings.Fields(c.Text(text))) >= MinClauseWords {
+		if counts(text, c) {
 			out = append(out, c)
 		}
 	}

@@ -45,7 +45,15 @@ func (s *Service) review(ctx context.Context, w Workup, opts review.Options) (re
 	if opts.Gate == nil {
 		opts.Gate = s.cfg.Gate.For(w.Project.TenantID)
 	}
-	in := review.Input{ProjectID: w.Project.ID, Rules: w.Rules, IgnoredFields: map[string][]string{}}
+	in := review.Input{ProjectID: w.Project.ID, Rules: w.Rules, IgnoredFields: map[string][]string{},
+		Today: engine.DateOf(s.cfg.Clock.Now())}
+	if w.Rules != nil && w.Rules.Effective != nil {
+		live, err := s.publisher.Live(ctx, w.Project.TenantID, w.Rules.Slug)
+		if err != nil {
+			return review.Report{}, err
+		}
+		in.LivePeriod, in.LiveLabel = live.Period, live.Label
+	}
 	if err := json.Unmarshal(w.Project.TestCases, &in.Cases); err != nil {
 		return review.Report{}, fmt.Errorf("read tests of project %s: %w", w.Project.ID, err)
 	}

@@ -57,9 +57,11 @@ type SourceClause struct {
 	Start  int    `json:"start" minimum:"0" doc:"Byte offset (UTF-8) of the clause's first character in its page's text."`
 	End    int    `json:"end" minimum:"0" doc:"Byte offset just past the clause's last character in its page's text."`
 	Text   string `json:"text" doc:"The clause as it stands in the page's text."`
-	// Counted is false for a clause of fewer than MinClauseWords words
-	// (a heading, a number), which coverage leaves out.
-	Counted bool `json:"counted" doc:"Whether coverage counts the clause: false for a heading or number of fewer than 4 words, which states nothing a rule could cite."`
+	// Heading is true for a heading line (source.Clause.Heading).
+	Heading bool `json:"heading" doc:"Whether the clause is a heading: a short line without a sentence, or a numbered section title (\"§ 2611. Definitions\", \"(A) In general\"). Coverage does not count it."`
+	// Counted is false for a heading and for a clause of fewer than
+	// MinClauseWords words (a number), which coverage leaves out.
+	Counted bool `json:"counted" doc:"Whether coverage counts the clause: false for a heading, and for a number or fragment of fewer than 4 words, which states nothing a rule could cite."`
 	// CitedBy are the draft's citations resting on the clause.
 	CitedBy []ClauseCitation `json:"cited_by" nullable:"false" doc:"The draft's citations resting on the clause: a verified quote that overlaps it, or an unverified one whose nearest passage does (verified false). Empty for an uncited clause."`
 }
@@ -185,12 +187,8 @@ func sourceText(src store.ProjectSource, quotes []QuoteCheck) SourceText {
 			placed[i] = true
 		}
 	}
-	next := 0 // the next counted clause
 	for n, c := range clauses {
-		isCounted := next < len(counted) && counted[next] == c
-		if isCounted {
-			next++
-		}
+		isCounted := counts(text, c)
 		by := citedBy[n]
 		if by == nil {
 			by = []ClauseCitation{}
@@ -206,7 +204,7 @@ func sourceText(src store.ProjectSource, quotes []QuoteCheck) SourceText {
 			piece, ok := trimmed(text, from, to)
 			if ok {
 				st.Clauses = append(st.Clauses, SourceClause{Number: n + 1, Page: page, Start: piece.Start - pageStart, End: piece.End - pageStart,
-					Text: piece.Text(text), Counted: isCounted, CitedBy: by})
+					Text: piece.Text(text), Heading: c.Heading, Counted: isCounted, CitedBy: by})
 			}
 			from = to
 		}

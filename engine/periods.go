@@ -47,3 +47,49 @@ func CheckPeriods(entries []PeriodEntry) []string {
 	}
 	return problems
 }
+
+// Codes of the notices StalePeriod gives; the publish answer and the
+// review's effective_period check carry them.
+const (
+	// PeriodEnded: the period ended before today.
+	PeriodEnded = "period_ended"
+	// PeriodBeforeLive: the period ended before the period of the cut
+	// live under the slug began.
+	PeriodBeforeLive = "period_before_live"
+)
+
+// PeriodNotice is one reason a ruleset about to be published holds for no
+// date anyone is likely to decide on: a Code (PeriodEnded,
+// PeriodBeforeLive) and a sentence naming the dates.
+type PeriodNotice struct {
+	// Code names the notice for callers that branch on it.
+	Code string `json:"code" enum:"period_ended,period_before_live" doc:"period_ended: the rules' period ended before today; period_before_live: it ended before the period of the version live under the slug began."`
+	// Message says it for people.
+	Message string `json:"message"`
+}
+
+// StalePeriod says what is out of date about period p (nil: no period, so
+// nothing) as of the ordinal day today: a period that ended before today,
+// whose every decision from today on is undetermined; and one that ended
+// before live (the period of the cut the slug points at, named liveName;
+// nil when there is none or it declares no period) began, so that
+// publishing it would move the slug back to older law. Publishing such
+// rules is allowed (a correction of past law is legitimate), so these are
+// warnings, never refusals.
+func StalePeriod(p *Period, today int64, live *Period, liveName string) []PeriodNotice {
+	if p == nil || p.Until == 0 {
+		return nil
+	}
+	var out []PeriodNotice
+	if p.Until < today {
+		out = append(out, PeriodNotice{Code: PeriodEnded, Message: fmt.Sprintf(
+			"the rules' effective period (%s) ended before today, %s: every decision dated from today on is undetermined, outside the period",
+			p, FormatDate(today))})
+	}
+	if live != nil && p.Until < live.From {
+		out = append(out, PeriodNotice{Code: PeriodBeforeLive, Message: fmt.Sprintf(
+			"the rules' effective period (%s) ends before the period of %s, live under the slug (%s), begins: the slug would move from it to older law",
+			p, liveName, live)})
+	}
+	return out
+}

@@ -7,7 +7,9 @@
 //
 // Ruleset cuts (publish.go, stages.go). Publisher.Ruleset runs a table of
 // named stages, in order: compile, analysis (the solver's static analysis,
-// whose findings are warnings and never refuse), slug, artefact_visibility,
+// whose findings are warnings and never refuse), slug, period (never
+// refuses: warns when the effective period ended before today or before
+// the period of the cut live under the slug began), artefact_visibility,
 // quotes (every quote found, whitespace-normalised, in the supplied source
 // texts: VerifySources), tests (a failure refuses unless ForceUnsafe,
 // audited as publish_force_bypass). The first that refuses stops it. A

@@ -202,6 +202,10 @@ type RulesetResult struct {
 	// can never or always hold, redundant ones, fields that never matter.
 	// They never block.
 	Findings []verify.Finding
+	// PeriodNotices say when the rules' effective period ended before
+	// today or before the period of the cut live under the slug began
+	// (engine.StalePeriod). They never block.
+	PeriodNotices []engine.PeriodNotice
 	// VerifiedSources counts the cited sources whose quotes were verified.
 	VerifiedSources int
 	// DiffAgainstPrevious is whom the new cut affects against the cut the

@@ -42,6 +42,7 @@ var rulesetStages = [...]stage{
 	{"analysis", (*Publisher).analysisStage},
 	{"slug", (*Publisher).slugStage},
 	{"visibility", (*Publisher).visibilityStage},
+	{"period", (*Publisher).periodStage},
 	{"artefact_visibility", (*Publisher).artefactStage},
 	{"quotes", (*Publisher).quotesStage},
 	{"tests", (*Publisher).testsStage},
@@ -120,6 +121,21 @@ func (p *Publisher) visibilityStage(ctx context.Context, c *rulesetCut) error {
 	default:
 		return fmt.Errorf("publish visibility %q: want %q, %q or empty", v, store.VisibilityPublic, store.VisibilityPrivate)
 	}
+	return nil
+}
+
+// periodStage warns, and never refuses, when the rules' effective period
+// ended before today or before the period of the cut the slug points at
+// began (engine.StalePeriod).
+func (p *Publisher) periodStage(ctx context.Context, c *rulesetCut) error {
+	if c.rules.Effective == nil {
+		return nil
+	}
+	live, err := p.Live(ctx, c.req.TenantID, c.res.Slug)
+	if err != nil {
+		return err
+	}
+	c.res.PeriodNotices = live.Stale(c.rules.Effective, engine.DateOf(p.clock.Now()))
 	return nil
 }
 

@@ -188,7 +188,7 @@ func (h *handler) decide(ctx context.Context, in *decideInput) (*decideOutput, e
 		warnings = append(warnings, *warn)
 	}
 	if core.periodWarning != "" {
-		warnings = append(warnings, warning{Code: engine.WarningOutsidePeriod, Message: core.periodWarning})
+		warnings = append(warnings, warning{Code: engine.WarningOutsidePeriod, Message: core.periodWarning, Period: core.period})
 	}
 	if core.unlistedFieldErrors > 0 {
 		warnings = append(warnings, warning{Code: "field_errors_truncated",

@@ -135,7 +135,7 @@ func (h *handler) evaluate(ctx context.Context, target *catalog.PreparedRuleset,
 		anonymousMembers:    members,
 	}
 	if res.OutsidePeriod {
-		core.periodWarning = rules.PeriodWarning(res.DecisionDate)
+		core.periodWarning, core.period = rules.PeriodWarning(res.DecisionDate), resource.WirePeriod(rules.Effective)
 	}
 	if res.Explanation != nil && catalog.CitesArtefacts(rules) {
 		c.Explanation = explanationFor(target, res.Explanation, false)

@@ -2,6 +2,7 @@ package decide
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -76,6 +77,14 @@ func TestDecideByDecisionDate(t *testing.T) {
 			w := warnings[0].(map[string]any)
 			if w["code"] != "outside_effective_period" || !strings.Contains(w["message"].(string), strings.Trim(tt.date, `"`)) {
 				t.Errorf("%s on %s: warning %v", tt.ref, tt.date, w)
+			}
+			// The period the cut that ran covers, as dates.
+			want := map[string]any{"from": "2026-10-01", "until": "2027-09-30"}
+			if tt.id == fy26.RulesetID {
+				want = map[string]any{"from": "2025-10-01", "until": "2026-09-30"}
+			}
+			if !reflect.DeepEqual(w["period"], want) {
+				t.Errorf("%s on %s: warning's period %v, want %v", tt.ref, tt.date, w["period"], want)
 			}
 		}
 	}

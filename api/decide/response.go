@@ -79,6 +79,10 @@ type timing struct {
 type warning struct {
 	Code    string `json:"code" enum:"caller_ref_dropped,caller_ref_not_stored,plan_unavailable,outside_effective_period"`
 	Message string `json:"message"`
+	// Period is the effective period the rules cover, on
+	// outside_effective_period only, so a reader can say which dates the
+	// rules do decide without parsing the message.
+	Period *resource.Period `json:"period,omitempty" doc:"On outside_effective_period only: the period the rules cover."`
 }
 
 // decisionCore is the part of a decision that depends only on the ruleset
@@ -96,6 +100,8 @@ type decisionCore struct {
 	// falls outside the effective period of the cut that ran; empty
 	// otherwise. The date is part of the cache key of such a cut.
 	periodWarning string
+	// period is the cut's effective period, beside periodWarning.
+	period *resource.Period
 	// unlistedFieldErrors counts the field errors past
 	// resource.MaxListedFieldErrors, which the answer counts in a warning
 	// rather than lists.

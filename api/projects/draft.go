@@ -11,6 +11,7 @@ import (
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/authoring"
 	"github.com/eligo/eligo/authoring/review"
+	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/solver/verify"
 	"github.com/eligo/eligo/store"
 )
@@ -116,6 +117,7 @@ type publishResponse struct {
 	SourceQuestions  []authoring.SourceQuestion `json:"source_questions" nullable:"false"`
 	ProvenanceReport authoring.ProvenanceReport `json:"provenance_report"`
 	Findings         []verify.Finding           `json:"findings" nullable:"false" doc:"The static analysis's warnings (criteria that can never or always hold, redundant criteria, overlapping alternatives, fields that never matter); they never block."`
+	Warnings         []engine.PeriodNotice      `json:"warnings" nullable:"false" doc:"What is out of date about the rules' effective period: period_ended (it ended before today) and period_before_live (it ended before the period of the version live under the slug began); they never block."`
 }
 
 type publishOutput struct {
@@ -140,7 +142,10 @@ func (h *handler) publish(ctx context.Context, in *publishInput) (*publishOutput
 	o := publishResponse{RulesetID: res.RulesetID, Slug: res.Slug, Version: res.Version, ContentDigest: res.ContentDigest,
 		Reused: res.Reused, Visibility: res.Visibility, VisibilityFrom: res.VisibilityFrom, TestsPassing: w.Acceptance.TestsPassing, TestsTotal: w.Acceptance.TestsTotal,
 		Failures: w.Acceptance.Failures(), ReviewHint: res.Review.ReviewHint(), SourceCheck: w.SourceCheck,
-		SourceQuestions: w.Questions, ProvenanceReport: w.Provenance, Findings: res.Findings}
+		SourceQuestions: w.Questions, ProvenanceReport: w.Provenance, Findings: res.Findings, Warnings: res.PeriodNotices}
+	if o.Warnings == nil {
+		o.Warnings = []engine.PeriodNotice{}
+	}
 	if o.Findings == nil {
 		o.Findings = []verify.Finding{}
 	}

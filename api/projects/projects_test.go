@@ -269,7 +269,7 @@ func TestStatuteToPublishedRuleset(t *testing.T) {
 
 	r = call(t, f, key, http.MethodPost, base+"/review", map[string]any{"coach": true})
 	want(t, r, http.StatusOK)
-	if rep := obj(t, r.Body); rep["data_completeness"] != "ok" || rep["coaching"] == nil || len(list(t, rep["checks"])) != 13 {
+	if rep := obj(t, r.Body); rep["data_completeness"] != "ok" || rep["coaching"] == nil || len(list(t, rep["checks"])) != 14 {
 		t.Fatalf("review: %s", r.Raw)
 	}
 

@@ -116,6 +116,31 @@ type ResponseWarning struct {
 	Code string `json:"code" doc:"What the warning is about, e.g. outside_effective_period."`
 	// Message says it for people.
 	Message string `json:"message"`
+	// Period is the effective period the rules cover, on
+	// outside_effective_period only.
+	Period *Period `json:"period,omitempty" doc:"On outside_effective_period only: the period the rules cover."`
+}
+
+// Period is a ruleset's effective period on the wire, both ends
+// inclusive, so a reader can say which dates the rules decide without
+// parsing a message.
+type Period struct {
+	// From is the first day the rules hold, YYYY-MM-DD.
+	From string `json:"from" format:"date" doc:"The first day the rules hold."`
+	// Until is the last day they hold; left out when open-ended.
+	Until string `json:"until,omitempty" format:"date" doc:"The last day the rules hold; left out when the period is open-ended."`
+}
+
+// WirePeriod is p on the wire; nil for nil.
+func WirePeriod(p *engine.Period) *Period {
+	if p == nil {
+		return nil
+	}
+	out := &Period{From: engine.FormatDate(p.From)}
+	if p.Until != 0 {
+		out.Until = engine.FormatDate(p.Until)
+	}
+	return out
 }
 
 // DateParam reads the date a parameter (name, in "query" or "body") gives

@@ -221,7 +221,7 @@ func (h *handler) explainFailure(ctx context.Context, in *explainFailureInput) (
 	b.ActualOutcome = explanation.Actual.String()
 	b.DecisionDate = engine.FormatDate(date)
 	if explanation.PeriodWarning != "" {
-		b.Warnings = append(b.Warnings, resource.ResponseWarning{Code: engine.WarningOutsidePeriod, Message: explanation.PeriodWarning})
+		b.Warnings = append(b.Warnings, resource.ResponseWarning{Code: engine.WarningOutsidePeriod, Message: explanation.PeriodWarning, Period: resource.WirePeriod(rr.Rules.Effective)})
 	}
 	b.FieldErrors = append(b.FieldErrors, explanation.FieldErrors...)
 	b.ChangesNeeded, b.Changes = explanation.ChangesNeeded, append([]string{}, explanation.Changes...)

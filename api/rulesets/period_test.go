@@ -36,6 +36,8 @@ func TestExplainFailureOutsidePeriod(t *testing.T) {
 	if status != 200 || body["actual_outcome"] != "undetermined" || len(body["reasons"].(map[string]any)) != 0 || len(warnings) != 1 ||
 		!strings.Contains(warnings[0].(map[string]any)["message"].(string), "2025-10-01 until 2026-09-30") || body["decision_date"] != "2026-10-01" {
 		t.Errorf("outside the period: %d %v", status, body)
+	} else if p, _ := warnings[0].(map[string]any)["period"].(map[string]any); p["from"] != "2025-10-01" || p["until"] != "2026-09-30" {
+		t.Errorf("outside the period: the warning's period is %v", p)
 	}
 	status, body = apitest.PostExact(t, f, path, `{"field_values":{"h.income":2500},"expected_outcome":"eligible","decision_date":"2026-09-30"}`)
 	if status != 200 || body["actual_outcome"] != "not_eligible" || body["reasons"].(map[string]any)["under"] == nil || body["warnings"] != nil {

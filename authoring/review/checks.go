@@ -41,6 +41,10 @@ const (
 	CheckStaticAnalysis = "static_analysis"
 	// CheckMutationScore: the tests kill most mutants of the rules.
 	CheckMutationScore = "mutation_score"
+	// CheckEffectivePeriod: the rules' effective period has not ended
+	// before today nor before the period of the version live under the
+	// slug began. Advisory: weight 0, never scored.
+	CheckEffectivePeriod = "effective_period"
 )
 
 // Endpoints the checks point at; "{id}" becomes the project id.
@@ -149,6 +153,9 @@ var checks = []check{
 	{id: CheckMutationScore, title: "Tests notice small changes", weight: 5, scored: true, needsRules: true, solver: true, via: viaTests,
 		why: "Tests that pass whatever a threshold or comparison says do not pin the rules down; the share of mutants they kill measures how well they do.",
 		run: mutationScore},
+	{id: CheckEffectivePeriod, title: "Effective period still current", weight: 0, scored: false, needsRules: true, via: viaDraft,
+		why: "Rules whose period has ended publish without complaint, then decide nothing: every decision dated after the period is undetermined.",
+		run: effectivePeriod},
 }
 
 // clipLen is the length, in characters, a quoted passage is cut to in

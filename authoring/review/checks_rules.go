@@ -234,3 +234,25 @@ func unusedFields(_ context.Context, in *Input) (outcome, error) {
 		advice: fmt.Sprintf("Remove the %s no criterion reads (%s), or refine the draft so that the criterion that needs %s reads %s.",
 			plural(len(unread), "field"), strings.Join(unread, ", "), plural(len(unread), "it", "them"), plural(len(unread), "it", "them"))}, nil
 }
+
+// effectivePeriod warns when the draft's effective period ended before
+// in.Today or before the period of the version live under its slug began
+// (engine.StalePeriod, the same words publish answers with); na when the
+// draft declares no period, which holds for every date.
+func effectivePeriod(_ context.Context, in *Input) (outcome, error) {
+	p := in.Rules.Effective
+	if p == nil {
+		return na("the draft declares no effective period: it holds for every decision date"), nil
+	}
+	notices := engine.StalePeriod(p, in.Today, in.LivePeriod, in.LiveLabel)
+	if len(notices) == 0 {
+		return outcome{status: StatusPass, evidence: []string{"effective " + p.String() + ", current as of " + engine.FormatDate(in.Today)},
+			strength: "The rules' effective period is current."}, nil
+	}
+	ev := make([]string, len(notices))
+	for i, n := range notices {
+		ev[i] = n.Code + ": " + n.Message
+	}
+	return outcome{status: StatusWarn, evidence: ev,
+		advice: fmt.Sprintf("Check the draft's `effective %s` header: rules for a period that has passed decide nothing after it; publish them only to correct past law.", p)}, nil
+}

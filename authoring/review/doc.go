@@ -35,6 +35,9 @@
 //	source_questions         2    no           no open question / some open / -
 //	static_analysis          5    yes          the solver finds nothing / findings / - (na or warn, unfinished, when it cannot finish)
 //	mutation_score           5    yes          >= 80% of mutants killed / >= 50% / below 50%
+//	effective_period         0    yes          the period is current / it ended before today, or before the
+//	                                           period of the version live under the slug began / -
+//	                                           (advisory: never scored; na without a period)
 //
 // A check is na when it does not apply (no draft for the checks that need
 // rules, no cases to run, no active source with clauses, no comparison

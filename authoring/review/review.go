@@ -47,6 +47,14 @@ type Input struct {
 	Sources []Source
 	// Questions are the draft's recorded source questions.
 	Questions []Question
+	// Today is the service's today as an ordinal date (engine.DateOf of
+	// its clock): effective_period warns of a period that ended before it.
+	Today int64
+	// LivePeriod is the effective period of the version live under the
+	// draft's slug, and LiveLabel its version ("v3"); nil and empty when
+	// there is none or it declares no period.
+	LivePeriod *engine.Period
+	LiveLabel  string
 
 	// gate is Options.Gate, set by Build for the solver checks.
 	gate *bound.Gate

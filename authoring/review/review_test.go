@@ -334,8 +334,8 @@ func TestWireShape(t *testing.T) {
 		if err := json.Unmarshal(m["checks"], &checks); err != nil {
 			t.Fatal(err)
 		}
-		if len(checks) != 13 {
-			t.Fatalf("%s: %d checks, want 13", tc.name, len(checks))
+		if len(checks) != 14 {
+			t.Fatalf("%s: %d checks, want 14", tc.name, len(checks))
 		}
 		for _, c := range checks {
 			want := []string{"actionable_via", "docs_url", "evidence", "id", "incomplete", "scored", "status", "title", "weight", "why"}
@@ -357,7 +357,7 @@ func TestCheckOrderAndWeights(t *testing.T) {
 	rep := build(t, review.Input{}, review.Options{})
 	want := []string{"draft_compiles", "tests_per_section", "tests_pass", "criteria_both_ways", "threshold_boundaries",
 		"criteria_cited", "clause_coverage", "presence_polarity", "unused_fields", "superseded_sources", "source_questions",
-		"static_analysis", "mutation_score"}
+		"static_analysis", "mutation_score", "effective_period"}
 	var got []string
 	sum := 0
 	for _, c := range rep.Checks {

@@ -1,6 +1,7 @@
 package source
 
 import (
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -11,8 +12,12 @@ import (
 // Clause is one unit of a source text that a ruleset may cite: a
 // paragraph, an enumerated provision or a sentence, as byte offsets
 // [Start, End) into the text it came from, with no white space at either
-// end.
-type Clause struct{ Start, End int }
+// end. Heading marks a heading line (see Clauses): it states no condition,
+// so coverage leaves it out and the console shows it as a heading.
+type Clause struct {
+	Start, End int
+	Heading    bool
+}
 
 // Text returns the clause's text. text must be the one Clauses was given;
 // offsets outside it panic, as slicing does.
@@ -27,8 +32,11 @@ func (c Clause) Text(text string) string { return text[c.Start:c.End] }
 // opening quote) or an enumerator. A full stop that ends an abbreviation
 // (U.S., e.g., No., s.) or an enumerator does not end a sentence. Each
 // clause is trimmed of white space, and a clause without a letter or digit
-// (a rule, a "[...]") is dropped. The result is in text order, the clauses
-// do not overlap, and the same text always gives the same clauses.
+// (a rule, a "[...]") is dropped. A heading line (headingLine: a short
+// line without a sentence, or a numbered section title such as "§ 2611.
+// Definitions" or "(A) In general") is a clause of its own, never cut
+// inside, with Heading set. The result is in text order, the clauses do
+// not overlap, and the same text always gives the same clauses.
 func Clauses(text string) []Clause {
 	var out []Clause
 	for start := 0; start < len(text); {
@@ -36,13 +44,14 @@ func Clauses(text string) []Clause {
 		if ps == pe {
 			break
 		}
-		cuts := paragraphCuts(text, ps, pe)
+		cuts, headings := paragraphCuts(text, ps, pe)
 		for i, c := range cuts {
 			end := pe
 			if i+1 < len(cuts) {
 				end = cuts[i+1]
 			}
 			if cl, ok := trimClause(text, c, end); ok {
+				cl.Heading = slices.Contains(headings, cl.Start)
 				out = append(out, cl)
 			}
 		}
@@ -77,19 +86,37 @@ func nextParagraph(text string, start int) (ps, pe int) {
 	return ps, len(text)
 }
 
-// paragraphCuts returns the sorted offsets in [ps, pe) where clauses start.
-func paragraphCuts(text string, ps, pe int) []int {
-	cuts := []int{ps}
+// paragraphCuts returns the sorted offsets in [ps, pe) where clauses
+// start, and the offsets where heading lines start (each also a cut, as is
+// the line after it; nothing inside a heading line is).
+func paragraphCuts(text string, ps, pe int) (cuts, headings []int) {
+	cuts = []int{ps}
+	var inHeading [][2]int // heading lines, [start, end)
 	for ls := ps; ls < pe; {
-		p := ls + len(text[ls:pe]) - len(strings.TrimLeft(text[ls:pe], " \t"))
+		le := pe
+		if nl := strings.IndexByte(text[ls:pe], '\n'); nl >= 0 {
+			le = ls + nl
+		}
+		p := ls + len(text[ls:le]) - len(strings.TrimLeft(text[ls:le], " \t"))
 		if p > ps && enumLen(text[p:pe]) > 0 {
 			cuts = append(cuts, p)
 		}
-		nl := strings.IndexByte(text[ls:pe], '\n')
-		if nl < 0 {
+		next := ""
+		if le < pe {
+			next = strings.TrimSpace(text[le+1 : pe])
+		}
+		if headingLine(strings.TrimSpace(text[ls:le]), next) {
+			cuts = append(cuts, p)
+			headings = append(headings, p)
+			inHeading = append(inHeading, [2]int{p, le})
+			if le < pe {
+				cuts = append(cuts, le+1)
+			}
+		}
+		if le == pe {
 			break
 		}
-		ls += nl + 1
+		ls = le + 1
 	}
 	for i := ps; i < pe; i++ {
 		if c := text[i]; c != '.' && c != ';' && c != ':' {
@@ -98,12 +125,83 @@ func paragraphCuts(text string, ps, pe int) []int {
 		if text[i] == '.' && (abbreviation(text[ps:i]) || enumeratorDot(text[ps:i+1])) {
 			continue
 		}
-		if next := sentenceStart(text[:pe], i+1); next > 0 {
+		if next := sentenceStart(text[:pe], i+1); next > 0 && !slices.ContainsFunc(inHeading, func(h [2]int) bool { return next > h[0] && next < h[1] }) {
 			cuts = append(cuts, next)
 		}
 	}
 	slices.Sort(cuts)
-	return slices.Compact(cuts)
+	return slices.Compact(cuts), headings
+}
+
+// MaxHeadingWords is the most words a heading line has; a longer line is
+// text, however it is punctuated.
+const MaxHeadingWords = 16
+
+// titleLabel matches the number a section title opens with: "§ 2611.",
+// "Section 4.", "PART 2 —", "142", "1.2.", "(A)", with the white space
+// after it.
+var titleLabel = regexp.MustCompile(`^(?:(?:§{1,2}\s*|(?i:section|sec\.|article|art\.|part|chapter|title|schedule|regulation|reg\.|rule)\s+)?[0-9]+[0-9A-Za-z.]*|\([0-9A-Za-z]{1,4}\))(?:\s*[:—–-])?\s+`)
+
+// headingLine reports whether line (one line of a paragraph, trimmed) is a
+// heading rather than text: at most MaxHeadingWords words, not followed by
+// a line that continues it (next, the paragraph's following line, trimmed,
+// "" for none, does not start in lower case), opening (after a title
+// label, titleLabel) with a capital letter, holding no sentence end inside
+// and ending without punctuation (a dash included) and not on a word that
+// leads on ("of", "and", "the"...); or a numbered title ending with a full stop, when its
+// words after the number are few (three at most) or the next line opens
+// with an enumerator ("142 Meaning of “child”." above "(1) ..."). A bullet
+// line is a list item, never a heading.
+func headingLine(line, next string) bool {
+	words := strings.Fields(line)
+	if len(words) == 0 || len(words) > MaxHeadingWords {
+		return false
+	}
+	if r, _ := utf8.DecodeRuneInString(next); unicode.IsLower(r) {
+		return false
+	}
+	if n := enumLen(line); n > 0 && strings.ContainsAny(line[:n], "-*•") {
+		return false
+	}
+	rest, numbered := line, false
+	if m := titleLabel.FindString(line); m != "" {
+		rest, numbered = line[len(m):], true
+	}
+	if r, _ := utf8.DecodeRuneInString(strings.TrimLeft(rest, `"'“‘`)); !unicode.IsUpper(r) {
+		return false
+	}
+	body := strings.TrimRight(rest, `"')]”’`)
+	for i := 0; i+1 < len(body); i++ {
+		if strings.IndexByte(".;:?!", body[i]) >= 0 && body[i+1] == ' ' && (body[i] != '.' || !abbreviation(body[:i])) {
+			return false // a sentence ends inside
+		}
+	}
+	if strings.HasSuffix(body, "—") || strings.HasSuffix(body, "–") || strings.HasSuffix(body, "-") {
+		return false // it introduces what follows
+	}
+	switch body[len(body)-1] {
+	case ',', ';', ':', '?', '!':
+		return false
+	case '.':
+		// A list item ("(1) ...", "2. ...") ends in a full stop too: only
+		// a section's own number may stand before a title that does.
+		titled := numbered && (enumLen(line) == 0 || strings.HasPrefix(line, "§"))
+		return titled && (len(strings.Fields(rest)) <= 3 || enumLen(next) > 0)
+	}
+	last := strings.ToLower(strings.Trim(words[len(words)-1], `"'()[]“”‘’—–-`))
+	return !leadsOn(last)
+}
+
+// leadsOn reports whether a line of running text may break after word
+// (lower case), which a heading never ends on.
+func leadsOn(word string) bool {
+	switch word {
+	case "a", "an", "the", "and", "or", "nor", "of", "to", "in", "on", "at", "by", "for", "with", "from", "as",
+		"if", "that", "which", "who", "whom", "is", "are", "be", "not", "than", "under", "per", "any", "all",
+		"such", "this", "these", "those", "its", "their", "his", "her", "where", "when", "unless":
+		return true
+	}
+	return false
 }
 
 // sentenceStart returns the offset of the sentence that begins after the

@@ -123,3 +123,58 @@ func TestCoverage(t *testing.T) {
 		}
 	}
 }
+
+// TestClauseHeadings: over statute-like text, heading lines (short lines
+// without a sentence, numbered section titles) are clauses of their own
+// marked Heading, never cut inside; running text wrapped over lines, list
+// items and sentences are not headings.
+func TestClauseHeadings(t *testing.T) {
+	t.Parallel()
+	const h = "H:" // marks a heading in want
+	tests := []struct {
+		name string
+		text string
+		want []string
+	}{
+		{"US Code subsection titles",
+			"(2) Eligible employee\n\n(A) In general\nThe term “eligible employee” means an employee who has been employed—\n(i) for at least 12 months by the employer; and\n(ii) for at least 1,250 hours of service with such employer.\n\n(B) Exclusions\nThe term does not include any Federal officer.",
+			[]string{h + "(2) Eligible employee", h + "(A) In general", "The term “eligible employee” means an employee who has been employed—",
+				"(i) for at least 12 months by the employer; and", "(ii) for at least 1,250 hours of service with such employer.",
+				h + "(B) Exclusions", "The term does not include any Federal officer."}},
+		{"UK section titles ending in a full stop",
+			"142 “Child” and “qualifying young person”.\n(1) For the purposes of this Part of this Act a person is a child if he has not attained the age of 16.",
+			[]string{h + "142 “Child” and “qualifying young person”.", "(1) For the purposes of this Part of this Act a person is a child if he has not attained the age of 16."}},
+		{"section sign title, not cut at its number",
+			"§ 2611. Definitions\nFor purposes of this subchapter: the terms below apply.",
+			[]string{h + "§ 2611. Definitions", "For purposes of this subchapter: the terms below apply."}},
+		{"part and numbered titles",
+			"PART 2 — ELIGIBILITY\n\n4. Residence\nAn applicant must live in the State.\n\nSection 5. Age.\nAn applicant must be 18.",
+			[]string{h + "PART 2 — ELIGIBILITY", h + "4. Residence", "An applicant must live in the State.", h + "Section 5. Age.", "An applicant must be 18."}},
+		{"a heading alone and one above a list",
+			"Education condition\n3.—(1) This regulation applies.\n\nEligibility\n\nRules\n§ 825.110 Eligible employee.\n- one item",
+			[]string{h + "Education condition", "3.—(1) This regulation applies.", h + "Eligibility", h + "Rules", h + "§ 825.110 Eligible employee.", "- one item"}},
+		{"wrapped running text",
+			"The applicant must live in\nNew York State for a year.\n\nA person qualifies if the person\nis at least 18 years old.",
+			[]string{"The applicant must live in\nNew York State for a year.", "A person qualifies if the person\nis at least 18 years old."}},
+		{"numbered list items ending in full stops",
+			"Steps:\n1. The applicant applies.\n2. The officer decides.\n\n(1) A person is a child if under 16.\n(2) The officer decides.",
+			[]string{"Steps:", "1. The applicant applies.", "2. The officer decides.", "(1) A person is a child if under 16.", "(2) The officer decides."}},
+		{"list items and sentences",
+			"The condition is that—\n(a) he has the child living with him; or\n(b) he is contributing to the cost.\n- Resident\n- Adult\n\nSection 6. An applicant must hold a licence.",
+			[]string{"The condition is that—", "(a) he has the child living with him; or", "(b) he is contributing to the cost.", "- Resident", "- Adult",
+				"Section 6.", "An applicant must hold a licence."}},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, c := range Clauses(tt.text) {
+			s := c.Text(tt.text)
+			if c.Heading {
+				s = h + s
+			}
+			got = append(got, s)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s:\n got %q\nwant %q", tt.name, got, tt.want)
+		}
+	}
+}

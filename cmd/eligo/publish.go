@@ -97,6 +97,9 @@ func runPublish(ctx context.Context, clk clock.Clock, args []string, stdout, std
 	for _, f := range res.Findings {
 		fmt.Fprintf(stderr, "warning: %s: %s\n", f.Kind, f.Message)
 	}
+	for _, n := range res.PeriodNotices {
+		fmt.Fprintf(stderr, "warning: %s: %s\n", n.Code, n.Message)
+	}
 	for _, f := range res.Failures {
 		fmt.Fprintf(stderr, "FAIL %s\n", f.Name)
 		for _, m := range f.Mismatches {

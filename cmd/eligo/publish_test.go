@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/folder"
 	"github.com/eligo/eligo/store"
 	"github.com/eligo/eligo/store/storetest"
@@ -128,5 +130,38 @@ func TestRulebookPublishCommand(t *testing.T) {
 	rb, err := store.New(pool).RulebookByRef(ctx, "demo/au")
 	if err != nil || rb.Status != store.RulebookActive || len(rb.Refs) != 3 || rb.Visibility != store.VisibilityPublic {
 		t.Fatalf("stored %+v, %v", rb, err)
+	}
+}
+
+// `eligo publish` of rules whose effective period ended before today
+// publishes them and warns, naming the period and today.
+func TestPublishCommandWarnsOfEndedPeriod(t *testing.T) {
+	t.Parallel()
+	dbURL := storetest.New(t).Config().ConnString()
+	file := filepath.Join(t.TempDir(), "old.rules")
+	src := `ruleset "demo/old"
+section old
+effective 2024-01-01 until 2024-12-31
+source law "Old Act" url "https://example.org/old" licence "public-domain"
+field a.n int
+group g all "G" {
+  criterion c "C" {
+    a.n > 1
+    cite law "more than one"
+  }
+}
+`
+	if err := os.WriteFile(file, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr strings.Builder
+	today := clock.Starting(time.Date(2026, 6, 15, 0, 0, 0, 0, time.UTC))
+	err := runPublish(context.Background(), today, []string{file, "--database-url", dbURL, "--tenant", "demo", "--sources", "none"}, &stdout, &stderr)
+	if err != nil || !strings.HasPrefix(stdout.String(), "published old:") {
+		t.Fatalf("publish: %v, %q %q", err, stdout.String(), stderr.String())
+	}
+	want := "warning: period_ended: the rules' effective period (2024-01-01 until 2024-12-31) ended before today, 2026-06-15"
+	if !strings.Contains(stderr.String(), want) {
+		t.Errorf("stderr %q, want %q", stderr.String(), want)
 	}
 }

@@ -238,6 +238,28 @@ test('decide as of a date in an earlier period: that period’s rules answer, un
   clean();
 });
 
+test('a decision dated outside the rules’ period says they do not cover that date, and which period they do', async (t) => {
+  // SNAP's only cut holds from 2025-10-01 until 2026-09-30: on 2030-01-15
+  // the decision is undetermined because of the date, not a condition.
+  const { page, clean } = await open(t, snap);
+  await page.waitForSelector('#progress-text');
+  await decideAsOf(page, '2030-01-15');
+  assert.equal(await outcome(page), 'Undetermined');
+  const said = page.locator('#outside-period');
+  await said.waitFor();
+  assert.match(await said.innerText(), /These rules do not cover 15 January 2030: they cover 1 October 2025 to 30 September 2026\./);
+  assert.doesNotMatch(await page.locator('main').innerText(), /No single condition stands in the way/);
+  await shot(page, 'outside-period');
+  await axe(page, 'outside-period');
+  // Inside the period (the "Decide as of" form is still open), the
+  // interview asks again and says nothing of it.
+  await page.fill('#decision-date', '2026-01-15');
+  await page.click('#decision-date-apply');
+  await page.waitForSelector('#question-form');
+  assert.equal(await page.locator('#outside-period').count(), 0);
+  clean();
+});
+
 test('the graph fits its box and zooms, by button and by keyboard', async (t) => {
   const { page, clean } = await open(t, fmla);
   await questionFor(page, 'employment.employer_type');

@@ -26,17 +26,26 @@ const statuteURL = 'https://www.law.cornell.edu/uscode/text/29/2611';
 const grantPDF = fs.readFileSync(path.join(here, 'testdata', 'grant-act.pdf'));
 const grantURL = 'https://laws.example.org/grant';
 const tenureQuote = 'for at least 12 months by the employer with respect to whom leave is requested';
+// A statute-like text with headings and one paragraph split at its
+// enumerators, all of it quoted by one criterion.
+const licensingURL = 'https://laws.example.org/licensing';
+const licensingText =
+  'Licensing Act\n\nPART 2 — LICENSING OF APPLICANTS\n\nSection 3. Conditions for a licence\nAn applicant qualifies if the applicant: (a) is resident; (b) is over 18; (c) holds a permit; (d) is employed; (e) applied in writing.\n';
+const licensingQuote = 'An applicant qualifies if the applicant: (a) is resident; (b) is over 18; (c) holds a permit; (d) is employed; (e) applied in writing.';
 
 const rules = `section srcview_service
 name "FMLA length of service"
 
 source usc29_2611 "29 U.S.C. 2611(2)" url "${statuteURL}" licence "public-domain"
 source grant_act "Grant Act" url "${grantURL}" licence "public-domain"
+source licensing "Licensing Act" url "${licensingURL}" licence "public-domain"
 
 field employment.months_employed int weight 1
   question "For how many months have you worked for this employer?"
 field grant.officer_approved bool weight 1
   question "Did the officer approve the grant?"
+field licence.qualifies bool weight 1
+  question "Do you meet the licensing conditions?"
 
 group service all "Length of service" {
   criterion tenure "Employed for at least 12 months" {
@@ -46,6 +55,10 @@ group service all "Length of service" {
   criterion officer "The officer approved" {
     grant.officer_approved == true
     cite grant_act "may, at their discretion, approve the grant"
+  }
+  criterion licensed "Meets the licensing conditions" {
+    licence.qualifies == true
+    cite licensing "${licensingQuote}"
   }
 }
 `;
@@ -70,6 +83,8 @@ test('the source view: clauses marked by what cites them, to the rules and back'
   const sourceId = uploaded.sources[0].source_id;
   const pdf = await call('POST', base + '/sources', { filename: 'grant-act.pdf', content_base64: grantPDF.toString('base64'), url: grantURL, licence: 'public-domain' });
   const pdfId = pdf.sources[0].source_id;
+  const licensing = await call('POST', base + '/sources', { filename: 'licensing.txt', text: licensingText, url: licensingURL, licence: 'public-domain' });
+  const licensingId = licensing.sources[0].source_id;
   const draft = await call('PUT', base + '/draft', { rules });
   assert.equal(draft.compiles, true, JSON.stringify(draft.compile_errors));
 
@@ -145,5 +160,21 @@ test('the source view: clauses marked by what cites them, to the rules and back'
   assert.equal(await page.locator('#source-summary').textContent(), '1 of 2 clauses cited by the rules (50%); 1 clause is not cited.');
   await axe('pdf-pages');
   await shot('pdf-pages');
+
+  // Headings do not count, and are shown as headings: every provision of
+  // the licensing text is quoted, so it is fully covered; its paragraph,
+  // cut at its enumerators, says who cites it once.
+  await page.goto(`${origin}/#/studio/projects/${project.project_id}/sources/${licensingId}`);
+  await page.waitForSelector('#source-pages');
+  assert.match(await page.locator('#source-summary').textContent(), /^(\d+) of \1 clauses cited by the rules \(100%\)\.$/);
+  assert.equal(await page.locator('#uncited-clauses').count(), 0);
+  for (const title of ['PART 2 — LICENSING OF APPLICANTS', 'Section 3. Conditions for a licence']) {
+    assert.equal(await page.locator('.clause-heading.clause-title', { hasText: title }).count(), 1, title);
+  }
+  assert.ok((await page.locator('.clause-cited').count()) > 3, 'the paragraph is cut into several clauses');
+  assert.equal(await page.locator('.clause-mark', { hasText: 'licensed' }).count(), 1, 'Cited by licensed, once');
+  assert.match(await page.locator('.clause-wrap').textContent(), /\(e\) applied in writing\.\s*Cited by licensed/);
+  await axe('headings-and-one-mark');
+  await shot('headings-and-one-mark');
   clean();
 });

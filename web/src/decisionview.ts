@@ -2,10 +2,10 @@
 // criterion with the answers it rests on and the verbatim law behind it,
 // and the audit envelope to replay it.
 
-import { fieldLabel, humanize, textOfValue } from './answers.js';
+import { fieldLabel, formatDate, humanize, textOfValue } from './answers.js';
 import { announce, h } from './dom.js';
 import { safeLink } from './links.js';
-import type { CriterionExplanation, CriterionText, Decision, Fact, FailureExplanation, FailureReason, Field, Outcome, SourceReference, Status } from './types.js';
+import type { CriterionExplanation, CriterionText, Decision, Fact, FailureExplanation, FailureReason, Field, Outcome, Period, SourceReference, Status, Warning } from './types.js';
 
 /** The outcome in words. */
 export const outcomeWords: Record<Outcome, string> = {
@@ -112,6 +112,38 @@ function reason(fields: Fields, texts: Texts, r: FailureReason): HTMLElement {
   );
 }
 
+/** periodWords says a period for people: "1 October 2025 to 30 September 2026", or "1 October 2025 onwards". */
+export function periodWords(p: Period): string {
+  return p.until ? `${formatDate(p.from)} to ${formatDate(p.until)}` : `${formatDate(p.from)} onwards`;
+}
+
+/** outsidePeriodWarning is the service's outside_effective_period note among warnings, if any. */
+export function outsidePeriodWarning(warnings: Warning[] | null | undefined): Warning | undefined {
+  return (warnings ?? []).find((w) => w.code === 'outside_effective_period');
+}
+
+/**
+ * outsidePeriod says plainly that the rules do not cover the decision
+ * date (YYYY-MM-DD, when known) and which period they do cover: no
+ * condition stands in the way of such a decision, the date does.
+ */
+export function outsidePeriod(date: string | undefined, w: Warning): HTMLElement {
+  const when = date ? formatDate(date) : 'the decision date';
+  return h(
+    'section',
+    { class: 'reasons outside-period', id: 'outside-period', 'aria-labelledby': 'outside-period-heading' },
+    h('h3', { id: 'outside-period-heading' }, 'These rules do not cover this date'),
+    h(
+      'p',
+      {},
+      w.period
+        ? `These rules do not cover ${when}: they cover ${periodWords(w.period)}. No decision is given from the law of another period.`
+        : `These rules do not cover ${when}. ${w.message}`,
+    ),
+    h('p', {}, 'Choose a decision date inside that period under “Decide as of”, or use the rules for the period that covers this date.'),
+  );
+}
+
 /**
  * changesSentence says how many conditions would need to change, and
  * which: explain-failure's changes_needed, not the number of reasons (the
@@ -129,9 +161,12 @@ export function changesSentence(fx: FailureExplanation, title: (id: string) => s
 /**
  * reasons draws explain-failure's minimal reasons (the conditions that
  * together stand in the way) under how many of them, or of the others,
- * would need to change.
+ * would need to change. A date outside the rules' period is not a
+ * condition: that is said instead (outsidePeriod).
  */
-export function reasons(fields: Fields, texts: Texts, fx: FailureExplanation): HTMLElement {
+export function reasons(fields: Fields, texts: Texts, fx: FailureExplanation, date?: string): HTMLElement {
+  const outside = outsidePeriodWarning(fx.warnings);
+  if (outside) return outsidePeriod(date, outside);
   const list = Object.values(fx.reasons);
   const title = (id: string) => fx.reasons[id]?.title ?? texts.get(id)?.title ?? humanize(id);
   return h(

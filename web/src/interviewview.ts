@@ -23,7 +23,7 @@ import {
 import { Api } from './api.js';
 import { targetHref } from './catalogue.js';
 import { control, labelOf } from './controls.js';
-import { envelopeBox, explanation, outcomeWords, reasons, sectionResults, type Fields, type Texts } from './decisionview.js';
+import { envelopeBox, explanation, outcomeWords, outsidePeriod, outsidePeriodWarning, reasons, sectionResults, type Fields, type Texts } from './decisionview.js';
 import { announce, h } from './dom.js';
 import { auditEnvelope } from './envelope.js';
 import { drawGraph, legend, zoomControls } from './graphview.js';
@@ -403,9 +403,14 @@ async function drawDecision(v: View, step: Step, focus: boolean): Promise<void> 
   ];
   // Explain-failure reasons are worked out for rulesets; a rulebook shows
   // each part's own outcome instead.
-  if (d.decision !== 'eligible' && d.field_errors.length === 0 && d.ruleset_id) {
+  // Outside the rules' period no condition stands in the way, the date
+  // does: that is said instead of the reasons.
+  const outside = outsidePeriodWarning(d.warnings);
+  if (outside) {
+    parts.push(outsidePeriod(d.decision_date, outside));
+  } else if (d.decision !== 'eligible' && d.field_errors.length === 0 && d.ruleset_id) {
     try {
-      parts.push(reasons(v.fields, texts, await v.api.explainFailure(d.ruleset_id, fieldValuesText(v.iv.answers), 'eligible', v.decisionDate)));
+      parts.push(reasons(v.fields, texts, await v.api.explainFailure(d.ruleset_id, fieldValuesText(v.iv.answers), 'eligible', v.decisionDate), d.decision_date));
     } catch (err) {
       parts.push(h('p', { class: 'error' }, `The reasons could not be worked out: ${(err as Error).message}`));
     }

@@ -223,7 +223,20 @@ export interface Decision {
   explanation?: Explanation;
   graph_overlay?: Graph;
   /** Notes on the request that did not stop it (a plan that could not be made, a date outside the rules' period). */
-  warnings?: { code: string; message: string }[] | null;
+  warnings?: Warning[] | null;
+}
+
+/** A rules' effective period, both ends inclusive (YYYY-MM-DD); until is absent when open-ended. */
+export interface Period {
+  from: string;
+  until?: string;
+}
+
+/** A note on a request that did not stop it; outside_effective_period carries the period the rules cover. */
+export interface Warning {
+  code: string;
+  message: string;
+  period?: Period;
 }
 
 /** One reason of explain-failure: a criterion that stands in the way. */
@@ -252,4 +265,5 @@ export interface FailureExplanation {
   /** Criterion ids of one smallest change, in declaration order. */
   changes: string[];
   field_errors: FieldError[];
+  warnings?: Warning[] | null;
 }

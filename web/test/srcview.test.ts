@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { citationWords, clauseState, coverageWords, criteriaOf, findPassage, pageSegments } from '../src/studio/clauses.js';
+import { citationWords, clauseState, coverageWords, criteriaOf, findPassage, marksHeldOver, pageSegments } from '../src/studio/clauses.js';
 import { criterionLine, lineParam } from '../src/studio/jump.js';
 import { parseStudioRoute, rulesHref, sourceHref, studioHref } from '../src/studio/routes.js';
 import type { ClauseCitation, DraftSymbols, SourceClause } from '../src/studio/types.js';
@@ -86,6 +86,30 @@ test('each clause is marked by what cites it, in words', () => {
   assert.equal(citationWords(found), 'Criterion adult quotes “at least 18 years old”, found word for word.');
   assert.equal(citationWords(near), 'Criterion officer quotes “may aprove”, not found word for word: this is the nearest passage.');
   assert.deepEqual(criteriaOf({ ...base, cited_by: [found, near, { ...found, quote: 'other' }] }), ['adult', 'officer']);
+});
+
+test('clauses of one paragraph cited alike say "Cited by" once, after the last', () => {
+  const page =
+    'An applicant qualifies if: (a) is resident; (b) is over 18; (c) holds a licence.\n(d) is employed.\n\n(e) applied in writing; (f) paid the fee.\n';
+  const other: ClauseCitation = { ...found, quote: 'paid the fee' };
+  const cs = [
+    clause(page, 'An applicant qualifies if:', { number: 1 }),
+    clause(page, '(a) is resident;', { number: 2, cited_by: [found] }),
+    clause(page, '(b) is over 18;', { number: 3, cited_by: [found] }),
+    clause(page, '(c) holds a licence.', { number: 4, cited_by: [found] }),
+    clause(page, '(d) is employed.', { number: 5, cited_by: [found] }), // the next line, same paragraph
+    clause(page, '(e) applied in writing;', { number: 6, cited_by: [found] }), // a new paragraph
+    clause(page, '(f) paid the fee.', { number: 7, cited_by: [found, other] }), // cited otherwise
+  ];
+  const segs = pageSegments(page, 1, cs);
+  const marked = segs.flatMap((s, i) => (s.clause && s.clause.cited_by.length && !marksHeldOver(segs)[i] ? [s.clause.number] : []));
+  assert.deepEqual(marked, [5, 6, 7], 'one mark for clauses 2-5, then each of the next paragraph’s');
+  // The same citations in another order are cited alike.
+  const swapped = [cs[5]!, { ...cs[6]!, cited_by: [other, found] }];
+  const both = pageSegments(page, 1, [{ ...swapped[0]!, cited_by: [found, other] }, swapped[1]!]);
+  assert.deepEqual(marksHeldOver(both).filter((x) => x).length, 1);
+  // Uncited clauses are each marked.
+  assert.ok(marksHeldOver(pageSegments(page, 1, [cs[0]!, { ...cs[1]!, cited_by: [] }, { ...cs[2]!, cited_by: [] }])).every((x) => !x));
 });
 
 test('the summary counts the clauses cited', () => {

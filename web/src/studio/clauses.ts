@@ -49,6 +49,15 @@ export function clauseState(c: SourceClause): ClauseState {
   return c.counted ? 'uncited' : 'heading';
 }
 
+/**
+ * isTitle says whether the API marks a clause as a heading line (a short
+ * line without a sentence, a numbered section title), shown as a heading;
+ * read loosely, as the generated client types may predate the member.
+ */
+export function isTitle(c: SourceClause): boolean {
+  return (c as SourceClause & { heading?: boolean }).heading === true;
+}
+
 /** stateWords names a clause's state, as the mark beside it says it. */
 export const stateWords: Record<ClauseState, string> = {
   cited: 'Cited',
@@ -80,6 +89,31 @@ export function coverageWords(st: Pick<SourceText, 'coverage' | 'draft'>): strin
  */
 export function findPassage(clauses: readonly SourceClause[], criterion: string, quote: string): number {
   return clauses.findIndex((c) => c.cited_by.some((x) => x.criterion_id === criterion && x.quote === quote));
+}
+
+/** citationKey names a clause's citations as a whole, in any order, to tell whether two clauses are cited alike. */
+function citationKey(c: SourceClause): string {
+  return JSON.stringify(c.cited_by.map((x) => [x.criterion_id, x.quote, x.verified]).sort());
+}
+
+/**
+ * marksHeldOver says, for each of a page's segments, whether its clause's
+ * mark is left to the next clause: one quote across a paragraph split at
+ * its semicolons or enumerators cites every piece alike, and saying "Cited
+ * by …" once, after the last of them, reads better than once a piece. A
+ * clause holds its mark over when the next clause is of the same paragraph
+ * (no blank line between them) and cited by exactly the same citations;
+ * uncited clauses are each marked.
+ */
+export function marksHeldOver(segments: readonly Segment[]): boolean[] {
+  return segments.map((seg, i) => {
+    if (!seg.clause?.cited_by.length) return false;
+    let between = '';
+    let j = i + 1;
+    for (; j < segments.length && !segments[j]!.clause; j++) between += segments[j]!.text;
+    const next = segments[j]?.clause;
+    return !!next && !/\n[ \t\r]*\n/.test(between) && citationKey(next) === citationKey(seg.clause);
+  });
 }
 
 /** criteriaOf lists the criteria citing a clause, each once, in order. */

@@ -7,7 +7,7 @@
 
 import { announce, append, h } from '../dom.js';
 import type { StudioClient } from './client.js';
-import { citationWords, clauseState, coverageWords, findPassage, pageSegments, stateWords } from './clauses.js';
+import { citationWords, clauseState, coverageWords, findPassage, isTitle, marksHeldOver, pageSegments, stateWords } from './clauses.js';
 import { rulesHref, studioHref } from './routes.js';
 import type { ClauseCitation, SourceClause, SourceText } from './types.js';
 import { alertBox, errorMessage } from './ui.js';
@@ -49,14 +49,16 @@ export async function sourceTextView(client: StudioClient, projectId: string, so
   const pieces = new Map<SourceClause, HTMLElement>();
   const pages = st.pages.map((p) => {
     const text = h('div', { class: 'source-text' });
-    for (const seg of pageSegments(p.text, p.page, st.clauses)) {
+    const segments = pageSegments(p.text, p.page, st.clauses);
+    const heldOver = marksHeldOver(segments);
+    for (const [i, seg] of segments.entries()) {
       if (!seg.clause) {
         text.append(seg.text);
         continue;
       }
       const first = !seen.has(seg.clause.number);
       seen.add(seg.clause.number);
-      const { clause, shown } = clauseElement(projectId, seg.clause, seg.text, first);
+      const { clause, shown } = clauseElement(projectId, seg.clause, seg.text, first, heldOver[i]!);
       pieces.set(seg.clause, clause);
       text.append(shown);
     }
@@ -99,12 +101,13 @@ export async function sourceTextView(client: StudioClient, projectId: string, so
 /**
  * clauseElement is a clause's piece in the text (clause, which takes focus)
  * and what is shown: the piece followed by its mark, who cites it or "Not
- * cited" (a heading has no mark).
+ * cited" (a heading has no mark, nor has a clause whose mark is held over
+ * to the next one, cited alike: marksHeldOver).
  */
-function clauseElement(projectId: string, c: SourceClause, text: string, first: boolean): { clause: HTMLElement; shown: HTMLElement } {
+function clauseElement(projectId: string, c: SourceClause, text: string, first: boolean, heldOver: boolean): { clause: HTMLElement; shown: HTMLElement } {
   const state = clauseState(c);
-  const clause = h('span', { class: `clause clause-${state}`, id: clauseId(c, first), tabindex: '-1', 'data-clause': String(c.number) }, text);
-  if (state === 'heading') return { clause, shown: clause };
+  const clause = h('span', { class: `clause clause-${state}${isTitle(c) ? ' clause-title' : ''}`, id: clauseId(c, first), tabindex: '-1', 'data-clause': String(c.number) }, text);
+  if (state === 'heading' || heldOver) return { clause, shown: clause };
   const mark = h('span', { class: `clause-mark mark-${state}` }, h('span', { class: 'mark-state' }, stateWords[state]));
   for (const x of c.cited_by) mark.append(' ', citation(projectId, x));
   return { clause, shown: h('span', { class: 'clause-wrap' }, clause, ' ', mark) };

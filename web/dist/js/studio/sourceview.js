@@ -5,7 +5,7 @@
 // name leads to it in the rules editor; the editor's "Show in source"
 // leads back here, to the quote's passage, which takes focus.
 import { announce, append, h } from '../dom.js';
-import { citationWords, clauseState, coverageWords, findPassage, pageSegments, stateWords } from './clauses.js';
+import { citationWords, clauseState, coverageWords, findPassage, isTitle, marksHeldOver, pageSegments, stateWords } from './clauses.js';
 import { rulesHref, studioHref } from './routes.js';
 import { alertBox, errorMessage } from './ui.js';
 /** Quotes longer than this are cut in the marks beside the text (the clause itself shows them whole). */
@@ -38,14 +38,16 @@ export async function sourceTextView(client, projectId, sourceId, container, par
     const pieces = new Map();
     const pages = st.pages.map((p) => {
         const text = h('div', { class: 'source-text' });
-        for (const seg of pageSegments(p.text, p.page, st.clauses)) {
+        const segments = pageSegments(p.text, p.page, st.clauses);
+        const heldOver = marksHeldOver(segments);
+        for (const [i, seg] of segments.entries()) {
             if (!seg.clause) {
                 text.append(seg.text);
                 continue;
             }
             const first = !seen.has(seg.clause.number);
             seen.add(seg.clause.number);
-            const { clause, shown } = clauseElement(projectId, seg.clause, seg.text, first);
+            const { clause, shown } = clauseElement(projectId, seg.clause, seg.text, first, heldOver[i]);
             pieces.set(seg.clause, clause);
             text.append(shown);
         }
@@ -80,12 +82,13 @@ export async function sourceTextView(client, projectId, sourceId, container, par
 /**
  * clauseElement is a clause's piece in the text (clause, which takes focus)
  * and what is shown: the piece followed by its mark, who cites it or "Not
- * cited" (a heading has no mark).
+ * cited" (a heading has no mark, nor has a clause whose mark is held over
+ * to the next one, cited alike: marksHeldOver).
  */
-function clauseElement(projectId, c, text, first) {
+function clauseElement(projectId, c, text, first, heldOver) {
     const state = clauseState(c);
-    const clause = h('span', { class: `clause clause-${state}`, id: clauseId(c, first), tabindex: '-1', 'data-clause': String(c.number) }, text);
-    if (state === 'heading')
+    const clause = h('span', { class: `clause clause-${state}${isTitle(c) ? ' clause-title' : ''}`, id: clauseId(c, first), tabindex: '-1', 'data-clause': String(c.number) }, text);
+    if (state === 'heading' || heldOver)
         return { clause, shown: clause };
     const mark = h('span', { class: `clause-mark mark-${state}` }, h('span', { class: 'mark-state' }, stateWords[state]));
     for (const x of c.cited_by)
