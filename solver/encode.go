@@ -346,6 +346,12 @@ func (e *Encoding) WithCriteria(criteria []Tri) (*Encoding, error) {
 	return &v, nil
 }
 
+// WithoutPeriod returns a copy of e whose outcome ignores the effective
+// period, as WithCriteria's does: comparing two cuts of a ruleset for
+// different periods (a yearly figure update) asks what each one's law
+// decides, not on which days it holds.
+func (e *Encoding) WithoutPeriod() (*Encoding, error) { return e.WithCriteria(e.criteria) }
+
 // Term is the three-valued encoding of x, an expression linked to e's
 // ruleset (its field slots and typed constants), over e's variables: the
 // mutation score's equivalence check compares an edited expression with
