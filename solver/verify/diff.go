@@ -74,12 +74,13 @@ type SemanticDiff struct {
 	// Thresholds are the comparisons whose constant moved, criteria
 	// paired by id: the figures a yearly update changes.
 	Thresholds []ThresholdChange `json:"threshold_changes" nullable:"false" doc:"Comparisons whose constant the new version changed, criteria paired by id (e.g. an income limit moved from 1,255 to 1,305); empty when none moved."`
-	// PeriodsSetAside is true when the versions declare different
-	// effective periods: each is then judged as its own law on the
+	// PeriodsSetAside is true when both versions declare effective
+	// periods and they differ: each is then judged as its own law on the
 	// decision date, so that consecutive cuts (this year's figures and
 	// next year's) compare by what they decide rather than by the fact
-	// that only one of them holds on any one day.
-	PeriodsSetAside bool `json:"periods_set_aside" doc:"True when the versions declare different effective periods (e.g. consecutive years): each is judged as its own law on decision_date, so the diff shows whom the new figures affect, not that only one version holds on that day."`
+	// that only one of them holds on any one day. A period added or
+	// removed is compared as it is: it changes who gets a decision.
+	PeriodsSetAside bool `json:"periods_set_aside" doc:"True when both versions declare effective periods and they differ (e.g. consecutive years): each is judged as its own law on decision_date, so the diff shows whom the new figures affect, not that only one version holds on that day."`
 }
 
 // Change is one kind of outcome change with an applicant it happens to.
@@ -138,7 +139,7 @@ func Diff(ctx context.Context, old, new *engine.Ruleset, opts DiffOptions) (Sema
 		return SemanticDiff{}, errors.New("solver: diff: these rules depend on the decision date and none was given")
 	}
 	out := SemanticDiff{Changes: []Change{}, Fields: fieldChanges(old, new), Thresholds: thresholdChanges(old, new),
-		PeriodsSetAside: !samePeriod(old.Effective, new.Effective)}
+		PeriodsSetAside: consecutive(old.Effective, new.Effective)}
 	release, err := opts.Gate.Enter(ctx)
 	if err != nil {
 		return out, fmt.Errorf("solver: diff: %w", err)

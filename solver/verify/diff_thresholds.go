@@ -259,13 +259,10 @@ func ratText(r *big.Rat) string {
 	return strings.TrimSuffix(s, ".")
 }
 
-// samePeriod reports whether two effective periods are the same (nil is
-// "every date").
-func samePeriod(a, b *engine.Period) bool {
-	if a == nil || b == nil {
-		return a == b
-	}
-	return *a == *b
+// consecutive reports whether both versions declare a period and the
+// periods differ: cuts of one ruleset for different years.
+func consecutive(a, b *engine.Period) bool {
+	return a != nil && b != nil && *a != *b
 }
 
 // anchorWindows are the distances from an anchor a witness's number is
