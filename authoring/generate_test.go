@@ -239,6 +239,11 @@ func TestGenerationNeverGoesBackwards(t *testing.T) {
 		t.Errorf("the second round: %+v", res.Rounds[1])
 	}
 	msgs := model.Requests()[1].Messages
+	// The model is told the language has field ranges, and which the law
+	// implies, by the instructions and by the grammar that follows them.
+	if sys := msgs[0].Content; !strings.Contains(sys, "range 1.. for a household's size") || !strings.Contains(sys, "range <min>..<max>") {
+		t.Errorf("the prompt does not describe field ranges")
+	}
 	if last := msgs[len(msgs)-1].Content; !strings.Contains(last, "### adult waits for the officer") || !strings.Contains(last, "criterion adult") {
 		t.Errorf("the repair round was not told of the failing test with its minimal reason: %s", last)
 	}

@@ -29,6 +29,7 @@ Citation rules:
 - Use ?? default or present()/absent() only where the law itself says what holds without an answer.
 
 Field names in the tests are the field ids to declare: use them exactly.
+Give a number field the range the law implies: range 1.. for a household's size (it has at least one member), range 0.. for an income, an age, a count of hours, months or years; never a range the law does not imply.
 
 When a clause is ambiguous or two clauses conflict, pick a provisional reading, write the rules with it, and report it in a questions block: a JSON array of objects with id, quote (the clause, word for word), question, candidate_readings (array of strings) and provisional_reading.
 

@@ -130,6 +130,19 @@ type FieldDecl struct {
 	UnitPos Pos
 	// Options label an enum field's values for people, in source order.
 	Options []*OptionDecl
+	// Range is the `range <min>..<max>` line of a number field; nil when
+	// not given.
+	Range *RangeDecl
+}
+
+// RangeDecl is a field's `range <min>..<max>` line: the values the law
+// allows the answer to take, both ends included. An end may be left out
+// (`range 0..`, open above; `range ..100`, open below), not both.
+type RangeDecl struct {
+	// Pos is where the `range` keyword starts.
+	Pos Pos
+	// Min and Max are the ends as written ("1", "-5", "0.5"); "" when open.
+	Min, Max string
 }
 
 // OptionDecl is an `option "<value>" "<label>"` line of an enum field.

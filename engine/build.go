@@ -204,6 +204,9 @@ func (b *builder) field(path string, slot int) error {
 	if f.Unit != "" && f.Type != SortInt && f.Type != SortDecimal {
 		return fmt.Errorf("%s.unit: only an int or decimal field has a unit", path)
 	}
+	if err := checkRange(path+".range", f); err != nil {
+		return err
+	}
 	for v := range f.ValueLabels {
 		if !slices.Contains(f.EnumValues, v) {
 			return fmt.Errorf("%s.value_labels: %s is not one of the field's values", path, quote(v))
@@ -595,4 +598,24 @@ func cloneExpr(e *Expr, depth int) (*Expr, error) {
 		}
 	}
 	return &c, nil
+}
+
+// checkRange refuses a range the checker would not have compiled: on a
+// field that is not a number, with no end, a fraction on an int field, or
+// the lower end above the upper.
+func checkRange(path string, f *Field) error {
+	g := f.Range
+	switch {
+	case g == nil:
+		return nil
+	case f.Type != SortInt && f.Type != SortDecimal:
+		return fmt.Errorf("%s: only an int or decimal field has a range", path)
+	case !g.Min.Known && !g.Max.Known:
+		return fmt.Errorf("%s: a range needs at least one end", path)
+	case f.Type == SortInt && (g.Min.Known && g.Min.Scale != 0 || g.Max.Known && g.Max.Scale != 0):
+		return fmt.Errorf("%s: an int field's range has whole-number ends", path)
+	case g.Min.Known && g.Max.Known && cmpNum(g.Min, g.Max) > 0:
+		return fmt.Errorf("%s: min %s is above max %s", path, g.Min.NumberString(), g.Max.NumberString())
+	}
+	return nil
 }

@@ -263,6 +263,7 @@ func (c *checker) presentation(fd *FieldDecl, sort Sort, field *Field) {
 		c.errorf(fd.UnitPos, "unit on %s field %s: only an int or decimal answer has a unit", fd.Type, fd.ID)
 	}
 	field.Unit = fd.Unit
+	field.Range = c.fieldRange(fd, sort)
 	for _, o := range fd.Options {
 		switch {
 		case sort != SortEnum:
@@ -470,4 +471,45 @@ func (m constNumbers) is(x *Expr) bool {
 		return v
 	}
 	return false
+}
+
+// fieldRange checks and reads the `range` line of field fd: only on a
+// number field, each end a number of the field's type, min not above max.
+func (c *checker) fieldRange(fd *FieldDecl, sort Sort) *Range {
+	rd := fd.Range
+	if rd == nil {
+		return nil
+	}
+	if sort != SortInt && sort != SortDecimal {
+		c.errorf(rd.Pos, "range on %s field %s: only an int or decimal answer has a range", fd.Type, fd.ID)
+		return nil
+	}
+	var g Range
+	ok := true
+	end := func(text string, v *Value) {
+		if text == "" {
+			return
+		}
+		n, err := ParseNumber(text)
+		switch {
+		case err != nil:
+			c.errorf(rd.Pos, "range of %s: cannot read %s as a number: %v", fd.ID, text, err)
+			ok = false
+		case sort == SortInt && n.Scale != 0:
+			c.errorf(rd.Pos, "range of int field %s: %s is not a whole number", fd.ID, text)
+			ok = false
+		default:
+			*v = n
+		}
+	}
+	end(rd.Min, &g.Min)
+	end(rd.Max, &g.Max)
+	if !ok {
+		return nil
+	}
+	if g.Min.Known && g.Max.Known && cmpNum(g.Min, g.Max) > 0 {
+		c.errorf(rd.Pos, "range of %s: the lower end %s is above the upper end %s", fd.ID, rd.Min, rd.Max)
+		return nil
+	}
+	return &g
 }

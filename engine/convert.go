@@ -217,6 +217,9 @@ func convertValue(f *Field, v any) (Value, string) {
 		if f.Type == SortInt && n.Scale != 0 {
 			return Value{}, fmt.Sprintf("expected a whole number, got %s", text)
 		}
+		if f.Range != nil && !f.Range.Contains(n) {
+			return Value{}, fmt.Sprintf("%s is outside the range the rules allow for this field: %s", text, f.Range)
+		}
 		return n, ""
 	case SortBool:
 		b, ok := v.(bool)

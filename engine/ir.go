@@ -279,6 +279,58 @@ type Field struct {
 	// ValueLabels label an enum field's values for people, by value; nil
 	// when none is labelled.
 	ValueLabels map[string]string `json:"value_labels,omitempty"`
+	// Range is the span of values the law allows an int or decimal
+	// answer (`range 1..20`); nil when the ruleset declares none. An
+	// answer outside it is a field error, and the solver looks for
+	// applicants only inside it. Left out of the IR when nil, so content
+	// written before ranges existed keeps its digest.
+	Range *Range `json:"range,omitempty"`
+}
+
+// Range is a span of numbers, both ends included. An end whose Known is
+// false is open: Range{Min: IntValue(0)} is "at least 0". Its JSON form is
+// {"min":1,"max":20}, an open end left out.
+type Range struct {
+	// Min is the smallest allowed value; unknown when open below.
+	Min Value
+	// Max is the largest allowed value; unknown when open above.
+	Max Value
+}
+
+// Contains reports whether the number v lies in the range.
+func (g Range) Contains(v Value) bool {
+	return (!g.Min.Known || cmpNum(v, g.Min) >= 0) && (!g.Max.Known || cmpNum(v, g.Max) <= 0)
+}
+
+// String says the range in plain words: "from 1 to 20", "at least 0",
+// "at most 100".
+func (g Range) String() string {
+	switch {
+	case g.Min.Known && g.Max.Known:
+		return "from " + g.Min.NumberString() + " to " + g.Max.NumberString()
+	case g.Min.Known:
+		return "at least " + g.Min.NumberString()
+	case g.Max.Known:
+		return "at most " + g.Max.NumberString()
+	}
+	return "any number"
+}
+
+// MarshalJSON writes {"min":1,"max":20}, leaving out an open end.
+func (g Range) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	if g.Min.Known {
+		b = append(b, `"min":`...)
+		b = append(b, g.Min.NumberString()...)
+	}
+	if g.Max.Known {
+		if g.Min.Known {
+			b = append(b, ',')
+		}
+		b = append(b, `"max":`...)
+		b = append(b, g.Max.NumberString()...)
+	}
+	return append(b, '}'), nil
 }
 
 // Note is a field's note (docs/api.md#schema-fields).

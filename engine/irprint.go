@@ -13,6 +13,11 @@ package engine
 // for 1e3): the IR keeps a number's value, not its spelling.
 func exprText(e *Expr) string { return PrintExpr(exprNode(e)) }
 
+// ExprText prints a compiled expression in the rules language, as
+// Criterion.Text prints a whole criterion: for tools that name a part of
+// one (the solver's diff names what a moved threshold is compared with).
+func ExprText(e *Expr) string { return exprText(e) }
+
 // exprNode returns the syntax tree that prints as e. An n-ary and/or
 // becomes the left-leaning chain the parser builds for `a and b and c`; a
 // constant becomes a literal, or a date("YYYY-MM-DD") call.

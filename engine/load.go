@@ -389,7 +389,7 @@ func readSource(path string, v any) (Source, error) {
 
 func readField(path string, v any) (Field, error) {
 	o, err := readObject(path, v, []string{"field_id", "field_type", "weight", "enum_values", "notes"},
-		"question", "description", "x_ui_widget", "label", "unit", "value_labels")
+		"question", "description", "x_ui_widget", "label", "unit", "value_labels", "range")
 	if err != nil {
 		return Field{}, err
 	}
@@ -414,8 +414,42 @@ func readField(path string, v any) (Field, error) {
 	if f.EnumValues, err = list(o, "enum_values", readString); err != nil {
 		return Field{}, err
 	}
+	if v, ok := o.m["range"]; ok {
+		if f.Range, err = readRange(o.at("range"), v); err != nil {
+			return Field{}, err
+		}
+	}
 	f.Notes, err = list(o, "notes", readNote)
 	return f, err
+}
+
+// readRange reads a field's range member: {"min": number, "max": number},
+// either end optional, numbers read exactly. The member was added within
+// IR version 1: a field without it (every field stored before) allows any
+// number, as it always did.
+func readRange(path string, v any) (*Range, error) {
+	o, err := readObject(path, v, nil, "min", "max")
+	if err != nil {
+		return nil, err
+	}
+	g := &Range{}
+	for _, end := range []struct {
+		key string
+		v   *Value
+	}{{"min", &g.Min}, {"max", &g.Max}} {
+		raw, ok := o.m[end.key]
+		if !ok {
+			continue
+		}
+		n, ok := raw.(json.Number)
+		if !ok {
+			return nil, fmt.Errorf("%s: must be a number, not %s", o.at(end.key), describe(raw))
+		}
+		if *end.v, err = ParseNumber(string(n)); err != nil {
+			return nil, fmt.Errorf("%s: cannot read %s as a number: %w", o.at(end.key), n, err)
+		}
+	}
+	return g, nil
 }
 
 func readNote(path string, v any) (Note, error) {

@@ -456,15 +456,58 @@ func (p *parser) parseField(pos Pos, doc []string) *FieldDecl {
 			o.Value = p.str("the enum value the option labels")
 			o.Label = p.str("the value's label")
 			f.Options = append(f.Options, o)
+		case "range":
+			p.next()
+			f.Range = p.fieldRange(apos)
 		default:
-			p.fail("unknown field attribute %q: use question, description, label, unit, option, note or widget", kw)
+			p.fail("unknown field attribute %q: use question, description, label, unit, range, option, note or widget", kw)
 		}
 	}
 	return f
 }
 
 var fieldAttr = map[string]bool{"question": true, "description": true, "note": true, "widget": true,
-	"label": true, "unit": true, "option": true}
+	"label": true, "unit": true, "option": true, "range": true}
+
+// fieldRange reads `<min>..<max>` after `range`, either end left out but
+// not both; the checker reads the numbers.
+func (p *parser) fieldRange(pos Pos) *RangeDecl {
+	r := &RangeDecl{Pos: pos}
+	r.Min = p.rangeEnd()
+	if !p.is("..") || p.tok.lineStart {
+		p.fail("expected <min>..<max> after range (e.g. range 1..20, or range 0.. with no upper end), found %s", p.describe())
+	}
+	p.next()
+	if !p.tok.lineStart {
+		r.Max = p.rangeEnd()
+	}
+	if r.Min == "" && r.Max == "" {
+		p.failAt(pos, "range needs at least one end: e.g. range 0.. (at least 0) or range ..20 (at most 20)")
+	}
+	return r
+}
+
+// rangeEnd reads one end of a range, a number with an optional leading
+// minus, on the range's line; "" when none is written there.
+func (p *parser) rangeEnd() string {
+	if p.tok.lineStart {
+		return ""
+	}
+	sign := ""
+	if p.is("-") {
+		sign = "-"
+		p.next()
+		if p.tok.kind != tokNumber || p.tok.lineStart {
+			p.fail("expected a number after - in the range, found %s", p.describe())
+		}
+	}
+	if p.tok.kind != tokNumber {
+		return ""
+	}
+	text := sign + p.tok.text
+	p.next()
+	return text
+}
 
 // parseGroup reads a group after its keyword. A header that fails is
 // skipped up to the body, whose criteria are still read; it returns nil

@@ -67,6 +67,9 @@ func Print(f *File) []byte {
 		if fd.Unit != "" {
 			w.line(1, "unit "+quote(fd.Unit))
 		}
+		if fd.Range != nil {
+			w.line(1, "range "+fd.Range.Min+".."+fd.Range.Max)
+		}
 		for _, o := range fd.Options {
 			w.line(1, "option "+quote(o.Value)+" "+quote(o.Label))
 		}

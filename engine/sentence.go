@@ -369,7 +369,7 @@ var monthNames = [...]string{"January", "February", "March", "April", "May", "Ju
 func constWords(e *Expr) string {
 	switch e.Sort {
 	case SortInt, SortDecimal:
-		return groupThousands(e.Const.NumberString())
+		return GroupThousands(e.Const.NumberString())
 	case SortBool:
 		if e.Const.Num != 0 {
 			return "yes"
@@ -388,9 +388,10 @@ func constWords(e *Expr) string {
 	return strings.ReplaceAll(e.Enum, "_", " ")
 }
 
-// groupThousands puts commas between thousands in a plain decimal number
-// string: "43759.8" becomes "43,759.8", "-1250" "-1,250".
-func groupThousands(s string) string {
+// GroupThousands puts commas between thousands in a plain decimal number
+// string: "43759.8" becomes "43,759.8", "-1250" "-1,250". Exported for the
+// solver's diff, which words a moved threshold as sentences word numbers.
+func GroupThousands(s string) string {
 	sign := ""
 	if strings.HasPrefix(s, "-") {
 		sign, s = "-", s[1:]

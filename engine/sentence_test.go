@@ -197,8 +197,8 @@ func TestGroupThousands(t *testing.T) {
 		"0": "0", "999": "999", "1000": "1,000", "-1250": "-1,250", "43759.8": "43,759.8",
 		"123456789": "123,456,789", "-0.05": "-0.05", "100000.001": "100,000.001",
 	} {
-		if got := groupThousands(in); got != want {
-			t.Errorf("groupThousands(%q) = %q, want %q", in, got, want)
+		if got := GroupThousands(in); got != want {
+			t.Errorf("GroupThousands(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

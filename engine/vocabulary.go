@@ -19,7 +19,7 @@ var keywords = []string{
 	"ruleset", "section", "name", "description", "effective", "until", "source", "field", "group", "outcome",
 	"url", "artefact", "licence", "license",
 	"int", "decimal", "bool", "enum", "date", "weight", "question", "note", "why", "legal_background", "widget",
-	"label", "unit", "option",
+	"label", "unit", "range", "option",
 	"all", "any", "criterion", "discretionary", "cite",
 	"and", "or", "not", "in", "true", "false",
 }

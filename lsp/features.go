@@ -197,8 +197,8 @@ func (c *compiled) declHover(o occurrence) string {
 	return ""
 }
 
-// fieldHover writes a field's type, question, label, unit, description,
-// values with their labels, and notes.
+// fieldHover writes a field's type, question, label, unit, range,
+// description, values with their labels, and notes.
 func fieldHover(b *strings.Builder, f *engine.FieldDecl) {
 	fmt.Fprintf(b, "**field** `%s`: %s", f.ID, f.Type)
 	if f.Unit != "" {
@@ -210,6 +210,9 @@ func fieldHover(b *strings.Builder, f *engine.FieldDecl) {
 	}
 	if f.Question != "" {
 		fmt.Fprintf(b, "Question: %s\n\n", f.Question)
+	}
+	if f.Range != nil {
+		fmt.Fprintf(b, "Range: `%s..%s` (an answer outside it is a field error)\n\n", f.Range.Min, f.Range.Max)
 	}
 	if f.Description != "" {
 		fmt.Fprintf(b, "%s\n\n", f.Description)

@@ -36,6 +36,8 @@ func TestHover(t *testing.T) {
 	adult := r.CriterionSentence(&r.Groups[0].Criteria[0])
 	withFn := strings.Replace(text, "person.age >= 18", "years_between(date(\"2000-01-01\"), decision_date()) >= 18 and person.age >= 18", 1)
 	c.open("untitled:fn.rules", withFn)
+	withRange := strings.Replace(text, "field person.age int", "field person.age int\n  range 0..130", 1)
+	c.open("untitled:range.rules", withRange)
 	for _, tc := range []struct {
 		name string
 		uri  string
@@ -51,6 +53,7 @@ func TestHover(t *testing.T) {
 		{"verified cite", uri, at(t, text, "cite act \"a person", 0, 1), []string{"cite** of criterion `adult`", "Benefit Act 2020", "Quote verified: it appears in section act of source.txt."}},
 		{"unverified cite", uri, at(t, text, "lives alone", 0, 0), []string{"cite** of criterion `single`", "Quote **not verified**: the quote does not appear in section act"}},
 		{"cite of an unsaved file", "untitled:fn.rules", at(t, withFn, "cite act \"a person", 0, 1), []string{"not saved in a ruleset folder"}},
+		{"int field with a range", "untitled:range.rules", at(t, withRange, "person.age int", 0, 0), []string{"`person.age`: int (years)", "Range: `0..130` (an answer outside it is a field error)"}},
 		{"function", "untitled:fn.rules", at(t, withFn, "years_between", 0, 2), []string{"years_between(a, b) -> int", "completed whole years from date `a` to date `b`"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -225,11 +225,10 @@ func (e *Encoding) newFieldVars(slot int, prefix string) fieldVars {
 	switch f.Type {
 	case engine.SortInt:
 		fv.val = c.IntConst("value|" + name)
-		e.axioms = append(e.axioms, c.Lt(fv.val, c.Int(maxMagnitude)), c.Gt(fv.val, c.Int(-maxMagnitude)))
+		e.axioms = append(e.axioms, e.numberBounds(f, fv.val)...)
 	case engine.SortDecimal:
 		fv.val = c.RealConst("value|" + name)
-		lim := c.Real(fmt.Sprint(int64(maxMagnitude)))
-		e.axioms = append(e.axioms, c.Lt(fv.val, lim), c.Gt(fv.val, c.Neg(lim)))
+		e.axioms = append(e.axioms, e.numberBounds(f, fv.val)...)
 	case engine.SortBool:
 		fv.val = c.BoolConst("value|" + name)
 	case engine.SortEnum:
@@ -241,6 +240,28 @@ func (e *Encoding) newFieldVars(slot int, prefix string) fieldVars {
 		e.axioms = append(e.axioms, dateAxioms(c, name, y, m, d, ord, e.calendar[slot])...)
 	}
 	return fv
+}
+
+// numberBounds keeps the value v of the int or decimal field f within the
+// engine's domain and within the range the field declares (GRAMMAR.md,
+// fields), so that every applicant the solver finds is one the evaluator
+// would take: an answer outside the range is a field error there.
+func (e *Encoding) numberBounds(f *engine.Field, v *z3.Expr) []*z3.Expr {
+	c := e.c
+	lim := c.Int(maxMagnitude)
+	if f.Type == engine.SortDecimal {
+		lim = c.Real(fmt.Sprint(int64(maxMagnitude)))
+	}
+	out := []*z3.Expr{c.Lt(v, lim), c.Gt(v, c.Neg(lim))}
+	if g := f.Range; g != nil {
+		if g.Min.Known {
+			out = append(out, c.Ge(v, e.constant(f.Type, g.Min).val))
+		}
+		if g.Max.Known {
+			out = append(out, c.Le(v, e.constant(f.Type, g.Max).val))
+		}
+	}
+	return out
 }
 
 // calendarReads finds the dates whose calendar parts the rules read: the
@@ -325,6 +346,12 @@ func (e *Encoding) WithCriteria(criteria []Tri) (*Encoding, error) {
 	return &v, nil
 }
 
+// WithoutPeriod returns a copy of e whose outcome ignores the effective
+// period, as WithCriteria's does: comparing two cuts of a ruleset for
+// different periods (a yearly figure update) asks what each one's law
+// decides, not on which days it holds.
+func (e *Encoding) WithoutPeriod() (*Encoding, error) { return e.WithCriteria(e.criteria) }
+
 // Term is the three-valued encoding of x, an expression linked to e's
 // ruleset (its field slots and typed constants), over e's variables: the
 // mutation score's equivalence check compares an edited expression with
@@ -356,11 +383,8 @@ func (e *Encoding) LooseBounds(slots []int) []*z3.Expr {
 	for _, s := range slots {
 		v := e.Value(s)
 		switch f := &e.r.Fields[s]; f.Type {
-		case engine.SortInt:
-			out = append(out, c.Lt(v, c.Int(maxMagnitude)), c.Gt(v, c.Int(-maxMagnitude)))
-		case engine.SortDecimal:
-			lim := c.Real(fmt.Sprint(int64(maxMagnitude)))
-			out = append(out, c.Lt(v, lim), c.Gt(v, c.Neg(lim)))
+		case engine.SortInt, engine.SortDecimal:
+			out = append(out, e.numberBounds(f, v)...)
 		case engine.SortEnum:
 			out = append(out, c.Ge(v, c.Int(0)), c.Lt(v, c.Int(int64(len(f.EnumValues)))))
 		case engine.SortDate:

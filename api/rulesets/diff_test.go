@@ -3,6 +3,7 @@ package rulesets
 import (
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 
@@ -52,5 +53,45 @@ func TestDiffOverHTTP(t *testing.T) {
 	}
 	if r := f.Do(t, http.MethodGet, "/rulesets/"+v1.RulesetID+"/diff", apitest.WithKey(key), nil); r.Status != 422 {
 		t.Errorf("a diff without against: %s", r.Raw)
+	}
+}
+
+// A yearly update between published cuts: the diff says which threshold
+// moved and by how much, and its witness is one the rules take (inside the
+// field's range); an answer outside the range is a field error of an
+// undetermined decision, HTTP 200.
+func TestDiffThresholdsAndRangesOverHTTP(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, api.Config{Metering: apitest.GenerousMetering()})
+	ranged := func(months string) []byte {
+		text := string(apitest.LeaveRules(months))
+		at := strings.Index(text, "field employment.months int")
+		end := at + strings.IndexByte(text[at:], '\n')
+		return []byte(text[:end] + "\n  range 0.." + text[end:])
+	}
+	v1 := f.Publish(t, "acme", "acme/ranged-leave", ranged("12"), true)
+	v2 := f.Publish(t, "acme", "acme/ranged-leave", ranged("13"), true)
+	key := f.Key(t, "acme", []auth.Scope{auth.ScopeRulesetsRead}, time.Time{})
+	r := f.Do(t, http.MethodGet, "/rulesets/"+url.PathEscape(v2.RulesetID)+"/diff?against="+url.QueryEscape(v1.RulesetID), apitest.WithKey(key), nil)
+	if r.Status != http.StatusOK {
+		t.Fatalf("diff: %s", r.Raw)
+	}
+	body := r.Body.(map[string]any)
+	moved, _ := body["threshold_changes"].([]any)
+	if len(moved) != 1 || moved[0].(map[string]any)["message"] != "criterion tenure: threshold changed from 12 to 13 (employment.months >=)" ||
+		body["periods_set_aside"] != false {
+		t.Fatalf("threshold_changes: %s", r.Raw)
+	}
+	for _, c := range body["changes"].([]any) {
+		if m, ok := c.(map[string]any)["witness"].(map[string]any)["employment.months"].(float64); ok && m < 0 {
+			t.Errorf("a witness outside the range: %s", r.Raw)
+		}
+	}
+	status, decided := apitest.PostExact(t, f, "/decide", `{"ruleset_id": "`+v2.RulesetID+`", "field_values": {"employment.months": -1}}`)
+	errs, _ := decided["field_errors"].([]any)
+	if status != http.StatusOK || decided["decision"] != "undetermined" || len(errs) != 1 ||
+		errs[0].(map[string]any)["field"] != "employment.months" ||
+		errs[0].(map[string]any)["message"] != "-1 is outside the range the rules allow for this field: at least 0" {
+		t.Fatalf("/decide with an answer outside the range: %d %v", status, decided)
 	}
 }

@@ -102,6 +102,12 @@ func printDiff(w io.Writer, d verify.SemanticDiff) {
 	for _, f := range d.Fields {
 		fmt.Fprintf(w, "field %s %s: %s -> %s\n", f.Field, f.Kind, orDash(f.Old), orDash(f.New))
 	}
+	for _, t := range d.Thresholds {
+		fmt.Fprintln(w, t.Message)
+	}
+	if d.PeriodsSetAside {
+		fmt.Fprintln(w, "the versions hold for different periods: each is judged as its own law on the decision date")
+	}
 	if d.Equivalent {
 		fmt.Fprintln(w, "equivalent: every applicant gets the same outcome")
 		return

@@ -141,8 +141,31 @@ func (s *Sampler) wire(slot int, v engine.Value) any {
 // the constant's scale or a finer one), otherwise anything up to about
 // 200,000 either way, most of it positive. An int field only ever gets a
 // whole number; a decimal draws its scale, 0 to 2 places.
+//
+// A number stays inside the field's declared range, as an answer the
+// evaluator takes must: a draw outside it is drawn again, a few times,
+// then gives way to the range's nearer end.
 func (s *Sampler) Value(slot int, decision int64) engine.Value {
 	f := &s.r.Fields[slot]
+	v := s.draw(f, slot, decision)
+	for tries := 0; f.Range != nil && !f.Range.Contains(v); tries++ {
+		if tries == maxRedraws {
+			if below := !(engine.Range{Min: f.Range.Min}).Contains(v); below {
+				return f.Range.Min
+			}
+			return f.Range.Max
+		}
+		v = s.draw(f, slot, decision)
+	}
+	return v
+}
+
+// maxRedraws is how often Value draws again for a number outside its
+// field's range before it takes the range's end.
+const maxRedraws = 8
+
+// draw is one draw of Value, whatever the field's range.
+func (s *Sampler) draw(f *engine.Field, slot int, decision int64) engine.Value {
 	switch f.Type {
 	case engine.SortBool:
 		return engine.BoolValue(s.rnd.IntN(2) == 1)

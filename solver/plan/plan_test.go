@@ -66,14 +66,20 @@ func TestPlanSnapIncome(t *testing.T) {
 		values: `{"household.size": 2, "household.region": "alaska", "household.elderly_or_disabled_member": true, "income.net_monthly": 100}`,
 		want:   []string{}, aim: AimNone,
 	}, {
-		name: "not eligible already", values: `{"household.size": 0}`,
-		want: []string{}, aim: AimNone,
+		// A gross income over every limit and no elderly or disabled
+		// member: not eligible.
+		name:   "not eligible already",
+		values: `{"household.size": 3, "household.region": "hawaii", "income.gross_monthly": 99999, "household.elderly_or_disabled_member": false}`,
+		want:   []string{}, aim: AimNone,
 	}, {
 		// Without the net income no answer reaches eligible: every
-		// household size has a net limit in some region. Household size 0
-		// settles the outcome (not eligible) at the least cost.
+		// household size has a net limit in some region. A household has
+		// at least one member (the field's range), so nothing settles the
+		// outcome more cheaply than failing the gross test without the
+		// exemption: the gross limit read needs the region and the size
+		// (weight 1+1+1+2).
 		name: "net income declined", values: `{}`, ic: InquiryContext{DeclinedFields: []string{"income.net_monthly"}},
-		want: []string{"household.size"}, aim: AimSettle,
+		want: []string{"household.region", "household.size", "household.elderly_or_disabled_member", "income.gross_monthly"}, aim: AimSettle,
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			plan := planFor(t, p, rs, tc.values, tc.ic)

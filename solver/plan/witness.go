@@ -2,6 +2,7 @@ package plan
 
 import (
 	"math/rand/v2"
+	"slices"
 
 	"github.com/eligo/eligo/engine"
 )
@@ -77,6 +78,14 @@ func newWitnessValues(rs *engine.Ruleset) witnessValues {
 			}
 		case engine.SortInt, engine.SortDecimal:
 			w.perField[i] = append(w.perField[i], engine.IntValue(0))
+			if g := f.Range; g != nil {
+				// Only answers the field's range allows witness anything:
+				// the evaluator refuses the others as field errors.
+				w.perField[i] = slices.DeleteFunc(w.perField[i], func(v engine.Value) bool { return !g.Contains(v) })
+				if g.Min.Known {
+					w.perField[i] = append(w.perField[i], g.Min)
+				}
+			}
 		}
 	}
 	return w

@@ -259,7 +259,7 @@ func TestAnalyzePlanted(t *testing.T) {
 			`criterion empty "Fewer than one member and more than none" {
     household.size < 1 and household.size > 0
     cite hhs_poverty_2025 "Persons in family/household"
-  }`, []string{"criterion_never_satisfied empty", "group_never_satisfied household [empty]", "outcome_never_eligible"}},
+  }`, []string{"criterion_never_satisfied empty", "criterion_always_satisfied household_size", "group_never_satisfied household [empty]", "outcome_never_eligible"}},
 		{"group left out of the outcome", "medicaid-adult-expansion", `outcome `,
 			`field person.shoe_size int
 group shoes all "Shoes" {
@@ -267,7 +267,7 @@ group shoes all "Shoes" {
     person.shoe_size > 44
     cite ssa_1902 "does not exceed 133 percent of the poverty line"
   }
-}`, []string{"field_never_matters person.shoe_size"}},
+}`, []string{"criterion_always_satisfied household_size", "field_never_matters person.shoe_size"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

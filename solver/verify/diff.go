@@ -71,6 +71,16 @@ type SemanticDiff struct {
 	Changes []Change `json:"changes"`
 	// Fields are the fields added, removed or changed in type or values.
 	Fields []FieldChange `json:"field_changes"`
+	// Thresholds are the comparisons whose constant moved, criteria
+	// paired by id: the figures a yearly update changes.
+	Thresholds []ThresholdChange `json:"threshold_changes" nullable:"false" doc:"Comparisons whose constant the new version changed, criteria paired by id (e.g. an income limit moved from 1,255 to 1,305); empty when none moved."`
+	// PeriodsSetAside is true when both versions declare effective
+	// periods and they differ: each is then judged as its own law on the
+	// decision date, so that consecutive cuts (this year's figures and
+	// next year's) compare by what they decide rather than by the fact
+	// that only one of them holds on any one day. A period added or
+	// removed is compared as it is: it changes who gets a decision.
+	PeriodsSetAside bool `json:"periods_set_aside" doc:"True when both versions declare effective periods and they differ (e.g. consecutive years): each is judged as its own law on decision_date, so the diff shows whom the new figures affect, not that only one version holds on that day."`
 }
 
 // Change is one kind of outcome change with an applicant it happens to.
@@ -128,7 +138,8 @@ func Diff(ctx context.Context, old, new *engine.Ruleset, opts DiffOptions) (Sema
 	if opts.DecisionDate == 0 && (old.DependsOnDate() || new.DependsOnDate()) {
 		return SemanticDiff{}, errors.New("solver: diff: these rules depend on the decision date and none was given")
 	}
-	out := SemanticDiff{Changes: []Change{}, Fields: fieldChanges(old, new)}
+	out := SemanticDiff{Changes: []Change{}, Fields: fieldChanges(old, new), Thresholds: thresholdChanges(old, new),
+		PeriodsSetAside: consecutive(old.Effective, new.Effective)}
 	release, err := opts.Gate.Enter(ctx)
 	if err != nil {
 		return out, fmt.Errorf("solver: diff: %w", err)
@@ -147,6 +158,14 @@ func Diff(ctx context.Context, old, new *engine.Ruleset, opts DiffOptions) (Sema
 	if err != nil {
 		return out, err
 	}
+	if out.PeriodsSetAside {
+		if a, err = a.WithoutPeriod(); err != nil {
+			return out, err
+		}
+		if b, err = b.WithoutPeriod(); err != nil {
+			return out, err
+		}
+	}
 	s, err := a.NewSolver(solver.QueryTimeout)
 	if err != nil {
 		return out, err
@@ -163,7 +182,7 @@ func Diff(ctx context.Context, old, new *engine.Ruleset, opts DiffOptions) (Sema
 		return out, err
 	}
 	for _, k := range changeKinds {
-		ch, found, err := findChange(ctx, s, a, b, k.from, k.to)
+		ch, found, err := findChange(ctx, s, a, b, k.from, k.to, out.Thresholds)
 		if err != nil {
 			return out, err
 		}
@@ -237,8 +256,9 @@ func asReal(c *z3.Context, e *solver.Encoding, slot int) *z3.Expr {
 }
 
 // findChange looks for an applicant with outcome from under a and to under
-// b, then leaves unanswered every field the change does not need.
-func findChange(ctx context.Context, s *z3.Solver, a, b *solver.Encoding, from, to engine.Outcome) (Change, bool, error) {
+// b, then leaves unanswered every field the change does not need and
+// draws each number near the figures the law names (nearAnchors).
+func findChange(ctx context.Context, s *z3.Solver, a, b *solver.Encoding, from, to engine.Outcome, moved []ThresholdChange) (Change, bool, error) {
 	ch := Change{From: from, To: to}
 	if err := s.Push(); err != nil {
 		return ch, false, fmt.Errorf("solver: diff: %w", err)
@@ -280,6 +300,11 @@ func findChange(ctx context.Context, s *z3.Solver, a, b *solver.Encoding, from, 
 			continue
 		}
 		scopes++
+	}
+	kept, err := nearAnchors(ctx, s, a, moved)
+	scopes += kept
+	if err != nil {
+		return ch, false, err
 	}
 	if res, err := s.Check(ctx); err != nil || res != z3.Sat {
 		return ch, false, fmt.Errorf("solver: diff: the witness could not be read back (%v, %v)", res, err)

@@ -48,6 +48,9 @@ func simplify(r, probe *engine.Ruleset, in *engine.Inputs, k int, date int64) {
 				engine.Value{Num: sign * (abs/unit + 1), Scale: s, Known: true})
 		}
 		for _, t := range tries {
+			if f.Range != nil && !f.Range.Contains(t) {
+				continue // an answer the field's range refuses is no simpler case
+			}
 			if in.Values[i] = t; keeps() {
 				break
 			}

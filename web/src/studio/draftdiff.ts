@@ -16,6 +16,23 @@ function statusWords(s: string | undefined): string {
   return s ? s.replace(/_/g, ' ') : 'not in the rules';
 }
 
+/**
+ * A comparison whose figure the new version moved (threshold_changes of the
+ * diff answers): the criterion, what it compares and the old and new
+ * figure, with the API's sentence.
+ */
+export interface ThresholdChange {
+  criterion_id: string;
+  subject: string;
+  operator: string;
+  old: string;
+  new: string;
+  message: string;
+}
+
+/** The diff with the moved figures, which answers written before they existed leave out. */
+type DiffWithThresholds = DraftDiff & { threshold_changes?: ThresholdChange[] };
+
 /** changeSentence says one kind of outcome change. */
 export function changeSentence(c: Pick<Change, 'from' | 'to'>): string {
   return `Some applicants who were ${outcomeWords(c.from).toLowerCase()} would be ${outcomeWords(c.to).toLowerCase()}.`;
@@ -123,7 +140,7 @@ export async function changesView(client: StudioClient, projectId: string, conta
     alert.clear();
     result.replaceChildren(h('p', {}, 'Comparing every possible applicant… this can take a few seconds.'));
     try {
-      const d = await client.call<DraftDiff>('GET', `/projects/${encodeURIComponent(projectId)}/draft/diff${diffQuery(against.control.value, asOf.control.value)}`);
+      const d = await client.call<DiffWithThresholds>('GET', `/projects/${encodeURIComponent(projectId)}/draft/diff${diffQuery(against.control.value, asOf.control.value)}`);
       result.replaceChildren();
       append(
         result,
@@ -131,6 +148,9 @@ export async function changesView(client: StudioClient, projectId: string, conta
         h('p', {}, `Compared with ${d.against_version} of `, h('code', {}, d.against_slug), '.'),
         h('p', { id: 'diff-summary', class: 'count' }, whomItAffects(d)),
         d.changes.length ? h('ol', { id: 'changes', class: 'changes' }, ...d.changes.map(changeCard)) : null,
+        d.threshold_changes?.length
+          ? h('section', { 'aria-labelledby': 'threshold-changes-heading' }, h('h4', { id: 'threshold-changes-heading' }, 'Figures that moved'), h('ul', { id: 'threshold-changes' }, ...d.threshold_changes.map((t) => h('li', {}, t.message))))
+          : null,
         d.field_changes.length
           ? h('section', { 'aria-labelledby': 'field-changes-heading' }, h('h4', { id: 'field-changes-heading' }, 'Questions'), h('ul', { id: 'field-changes' }, ...d.field_changes.map((f) => h('li', {}, fieldChangeSentence(f)))))
           : null,

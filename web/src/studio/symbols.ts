@@ -37,7 +37,7 @@ export const functions: ReadonlyArray<readonly [string, string]> = [
 /** The language's keywords and type names. */
 export const keywords: readonly string[] = [
   'ruleset', 'section', 'name', 'description', 'effective', 'until', 'source', 'url', 'artefact', 'licence', 'license',
-  'field', 'question', 'note', 'why', 'legal_background', 'widget', 'free_text', 'weight',
+  'field', 'question', 'note', 'why', 'legal_background', 'widget', 'free_text', 'weight', 'label', 'unit', 'range', 'option',
   'group', 'all', 'any', 'criterion', 'cite', 'discretionary', 'outcome',
   'and', 'or', 'not', 'in', 'true', 'false', 'int', 'decimal', 'bool', 'date', 'enum',
 ];

@@ -89,7 +89,9 @@ export async function changesView(client, projectId, container) {
         try {
             const d = await client.call('GET', `/projects/${encodeURIComponent(projectId)}/draft/diff${diffQuery(against.control.value, asOf.control.value)}`);
             result.replaceChildren();
-            append(result, h('h3', { id: 'diff-result-heading' }, 'Who this affects'), h('p', {}, `Compared with ${d.against_version} of `, h('code', {}, d.against_slug), '.'), h('p', { id: 'diff-summary', class: 'count' }, whomItAffects(d)), d.changes.length ? h('ol', { id: 'changes', class: 'changes' }, ...d.changes.map(changeCard)) : null, d.field_changes.length
+            append(result, h('h3', { id: 'diff-result-heading' }, 'Who this affects'), h('p', {}, `Compared with ${d.against_version} of `, h('code', {}, d.against_slug), '.'), h('p', { id: 'diff-summary', class: 'count' }, whomItAffects(d)), d.changes.length ? h('ol', { id: 'changes', class: 'changes' }, ...d.changes.map(changeCard)) : null, d.threshold_changes?.length
+                ? h('section', { 'aria-labelledby': 'threshold-changes-heading' }, h('h4', { id: 'threshold-changes-heading' }, 'Figures that moved'), h('ul', { id: 'threshold-changes' }, ...d.threshold_changes.map((t) => h('li', {}, t.message))))
+                : null, d.field_changes.length
                 ? h('section', { 'aria-labelledby': 'field-changes-heading' }, h('h4', { id: 'field-changes-heading' }, 'Questions'), h('ul', { id: 'field-changes' }, ...d.field_changes.map((f) => h('li', {}, fieldChangeSentence(f)))))
                 : null);
         }
