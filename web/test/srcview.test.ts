@@ -16,7 +16,7 @@ function clause(pageText: string, text: string, extra: Partial<SourceClause> = {
   assert.ok(at >= 0, `${text} is in the page`);
   const enc = new TextEncoder();
   const start = enc.encode(pageText.slice(0, at)).length;
-  return { number: 1, page: 1, start, end: start + enc.encode(text).length, text, counted: true, cited_by: [], ...extra };
+  return { number: 1, page: 1, start, end: start + enc.encode(text).length, text, counted: true, heading: false, cited_by: [], ...extra };
 }
 
 const found: ClauseCitation = { criterion_id: 'adult', source_id: 'law', quote: 'at least 18 years old', verified: true };

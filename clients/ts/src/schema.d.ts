@@ -381,7 +381,7 @@ export interface paths {
         put?: never;
         /**
          * Publish the draft
-         * @description Publishes the draft through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish content under a namespace (a ruleset, or a rulebook's first release; an empty draft claims nothing) owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. A tenant owns at most a number of namespaces set by its tier; a publish that would claim one more is 422 `tenant_namespace_limit`. The service's prefix and the reserved namespaces (names of governments, agencies and programmes) are 403 `reserved_namespace` unless an operator assigned the namespace to the caller's tenant. `visibility` (`public` or `private`) chooses who may use the new version; without it the new version keeps the visibility of the version the slug points at now (a public programme stays public through new versions), and the first version of a slug is private. 201 with `ruleset_id`, `version`, `visibility` and `visibility_from` (`requested`, `kept` from the slug's previous version, or `new_slug`), `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions` and `provenance_report`. The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
+         * @description Publishes the draft through the same gates as every publish: the draft compiles; every test and contract check passes unless `force_unsafe` (recorded as the `publish_force_bypass` audit event); every declared source binds to a project source and is licensed; every quote is in its source's text. `source_targets` maps a declared source id to `{source_id, target_kind}`: `url` makes a v1 reference to the source's public url (a source without a url, or with a local or private one, fails; so does a draft url or licence that differs from the upload's) with a `#:~:text=` deep link, or `#page=N` for a PDF; `artefact` makes a v2 reference to the uploaded file (`artefact_project_id`, `artefact_source_id`), which is never shown to anonymous callers and keeps the ruleset from being made public (422 `artefact_reference_public_visibility_forbidden`). The published rules text declares what each source was bound to. The slug is the body's `slug`, else the draft's `ruleset` header; `name` overrides the display name. Namespaces are owned: a slug's namespace is the part before its first `/` (the whole slug when it has none), and the first tenant to publish content under a namespace (a ruleset, or a rulebook's first release; an empty draft claims nothing) owns it. Another tenant's slug under it is refused with 403 `namespace_owned`, whether or not that slug exists, so the answer reveals no private slug; 409 `slug_conflict` is only ever answered for a slug under a namespace of the caller's own. A tenant owns at most a number of namespaces set by its tier; a publish that would claim one more is 422 `tenant_namespace_limit`. The service's prefix and the reserved namespaces (names of governments, agencies and programmes) are 403 `reserved_namespace` unless an operator assigned the namespace to the caller's tenant. `visibility` (`public` or `private`) chooses who may use the new version; without it the new version keeps the visibility of the version the slug points at now (a public programme stays public through new versions), and the first version of a slug is private. 201 with `ruleset_id`, `version`, `visibility` and `visibility_from` (`requested`, `kept` from the slug's previous version, or `new_slug`), `tests_passing`, `tests_total`, `review_hint` (the review's next skill, or null), `source_check` (warn-only: `ok`, `warnings`, `error` or `not_run`, findings `mismatch`, `unverifiable`, `no_authoring_inputs_recorded`), `source_questions`, `provenance_report` and `warnings` (`period_ended` when the rules' effective period ended before today, `period_before_live` when it ended before the period of the version live under the slug began; neither blocks). The provenance is recorded with the cut, so a cited source can no longer be deleted. A declared source binds to a project source by `source_targets` (on publish), else by its declaration: `artefact "src_..."` (or the full artefact locator) names a project source, `url "..."` matches a source uploaded with that url. Every quote is then looked for in that source's extracted text, white space normalised and nothing else forgiven. A quote not found there carries `nearest_passage` when some passage of the source is close to it (a typo, a change of case or punctuation, a light paraphrase): its `text` (a quote the source verifies), its byte `offset` and `end` in the extracted text, its `page` for a PDF and its `similarity` (0.6 to 1). The search is bounded: the first 2 MiB of each source's text, quotes of at most 100 words, the first 100 unverified quotes of a draft.
          *
          *     Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
          *
@@ -1429,7 +1429,11 @@ export interface components {
             changes: components["schemas"]["Change"][];
             equivalent: boolean;
             field_changes: components["schemas"]["FieldChange"][];
+            /** @description True when both versions declare effective periods and they differ (e.g. consecutive years): each is judged as its own law on decision_date, so the diff shows whom the new figures affect, not that only one version holds on that day. */
+            periods_set_aside: boolean;
             project_id: string;
+            /** @description Comparisons whose constant the new version changed, criteria paired by id (e.g. an income limit moved from 1,255 to 1,305); empty when none moved. */
+            threshold_changes: components["schemas"]["ThresholdChange"][];
         };
         DraftFormatRequest: {
             /** @description The .rules text to format. */
@@ -1558,7 +1562,7 @@ export interface components {
         FailureExplanation: {
             actual_outcome: components["schemas"]["Outcome"];
             /** @description Criterion ids of one smallest change (changes_needed of them), in declaration order. */
-            changes: string[] | null;
+            changes: string[];
             /**
              * Format: int64
              * @description The fewest settled criteria (satisfied or not_satisfied under the answers) whose status must change, every other settled one as the answers make it, for the expected outcome to be reached: one for a failed any group (its cheapest alternative), however many of its alternatives are reasons; every failed member of a failed all group. Pending criteria (open questions, an official's decision) are not counted. 0 when reasons is empty, or when only pending criteria stand in the way.
@@ -2102,6 +2106,25 @@ export interface components {
             field_id: string;
             question: string;
         };
+        Period: {
+            /**
+             * Format: date
+             * @description The first day the rules hold.
+             */
+            from: string;
+            /**
+             * Format: date
+             * @description The last day the rules hold; left out when the period is open-ended.
+             */
+            until?: string;
+        };
+        PeriodNotice: {
+            /** @description period_ended: the rules' period ended before today; period_before_live: it ended before the period of the version live under the slug began. */
+            code: components["schemas"]["PeriodNoticeCode"];
+            message: string;
+        };
+        /** @enum {string} */
+        PeriodNoticeCode: "period_ended" | "period_before_live";
         /** @enum {string} */
         PinMode: "latest_active" | "pinned";
         PolarityAdvisory: {
@@ -2256,6 +2279,8 @@ export interface components {
             visibility: components["schemas"]["Visibility"];
             /** @description Where visibility came from: the request's visibility, kept from the version the slug pointed at, or the private default of a new slug. */
             visibility_from: components["schemas"]["PublishResultVisibilityFrom"];
+            /** @description What is out of date about the rules' effective period: period_ended (it ended before today) and period_before_live (it ended before the period of the version live under the slug began); they never block. */
+            warnings: components["schemas"]["PeriodNotice"][];
         };
         /** @enum {string} */
         PublishResultVisibilityFrom: "requested" | "kept" | "new_slug";
@@ -2340,6 +2365,8 @@ export interface components {
             /** @description What the warning is about, e.g. outside_effective_period. */
             code: string;
             message: string;
+            /** @description On outside_effective_period only: the period the rules cover. */
+            period?: components["schemas"]["Period"];
         };
         /** @enum {string} */
         RetryReadiness: "ready" | "blocked" | "cleanup_pending";
@@ -2399,9 +2426,13 @@ export interface components {
             changes: components["schemas"]["Change"][];
             equivalent: boolean;
             field_changes: components["schemas"]["FieldChange"][];
+            /** @description True when both versions declare effective periods and they differ (e.g. consecutive years): each is judged as its own law on decision_date, so the diff shows whom the new figures affect, not that only one version holds on that day. */
+            periods_set_aside: boolean;
             /** @description The new release. */
             release: components["schemas"]["Release"] | null;
             rulebook_id: string;
+            /** @description Comparisons whose constant the new version changed, criteria paired by id (e.g. an income limit moved from 1,255 to 1,305); empty when none moved. */
+            threshold_changes: components["schemas"]["ThresholdChange"][];
         };
         RulebookExplanation: {
             /** @description The content identity of what is explained; empty for a draft with no sections. */
@@ -2473,8 +2504,12 @@ export interface components {
             changes: components["schemas"]["Change"][];
             equivalent: boolean;
             field_changes: components["schemas"]["FieldChange"][];
+            /** @description True when both versions declare effective periods and they differ (e.g. consecutive years): each is judged as its own law on decision_date, so the diff shows whom the new figures affect, not that only one version holds on that day. */
+            periods_set_aside: boolean;
             /** @description The new version's concrete id. */
             ruleset_id: string;
+            /** @description Comparisons whose constant the new version changed, criteria paired by id (e.g. an income limit moved from 1,255 to 1,305); empty when none moved. */
+            threshold_changes: components["schemas"]["ThresholdChange"][];
         };
         RulesetExplanation: {
             /** @description sha256:<hex> of the compiled content. */
@@ -2631,6 +2666,10 @@ export interface components {
             changes: components["schemas"]["Change"][];
             equivalent: boolean;
             field_changes: components["schemas"]["FieldChange"][];
+            /** @description True when both versions declare effective periods and they differ (e.g. consecutive years): each is judged as its own law on decision_date, so the diff shows whom the new figures affect, not that only one version holds on that day. */
+            periods_set_aside: boolean;
+            /** @description Comparisons whose constant the new version changed, criteria paired by id (e.g. an income limit moved from 1,255 to 1,305); empty when none moved. */
+            threshold_changes: components["schemas"]["ThresholdChange"][];
         };
         Source: {
             /** @description sha256 of the bytes as uploaded. */
@@ -2665,13 +2704,15 @@ export interface components {
         SourceClause: {
             /** @description The draft's citations resting on the clause: a verified quote that overlaps it, or an unverified one whose nearest passage does (verified false). Empty for an uncited clause. */
             cited_by: components["schemas"]["ClauseCitation"][];
-            /** @description Whether coverage counts the clause: false for a heading or number of fewer than 4 words, which states nothing a rule could cite. */
+            /** @description Whether coverage counts the clause: false for a heading, and for a number or fragment of fewer than 4 words, which states nothing a rule could cite. */
             counted: boolean;
             /**
              * Format: int64
              * @description Byte offset just past the clause's last character in its page's text.
              */
             end: number;
+            /** @description Whether the clause is a heading: a short line without a sentence, or a numbered section title ("§ 2611. Definitions", "(A) In general"). Coverage does not count it. */
+            heading: boolean;
             /**
              * Format: int64
              * @description The clause's number in the source, from 1. A clause that runs over a page break is given once per page, both pieces with the same number.
@@ -2907,6 +2948,22 @@ export interface components {
             replace?: boolean;
             test_cases: components["schemas"]["WireCase"][] | null;
         };
+        ThresholdChange: {
+            /** @description The criterion, declared in both versions. */
+            criterion_id: string;
+            /** @description The change in a sentence, e.g. "criterion income_1: threshold changed from 1,255 to 1,305 (household.income <=)". */
+            message: string;
+            /** @description The threshold in the new version, a decimal number. */
+            new: string;
+            /** @description The threshold in the old version, a decimal number. */
+            old: string;
+            /** @description The comparison, with subject on its left. */
+            operator: components["schemas"]["ThresholdChangeOperator"];
+            /** @description What the threshold is compared with: a field id, or an expression over fields in the rules language. */
+            subject: string;
+        };
+        /** @enum {string} */
+        ThresholdChangeOperator: "<" | "<=" | ">" | ">=" | "==" | "!=";
         Timing: {
             /**
              * Format: double
@@ -3050,6 +3107,8 @@ export interface components {
         Warning: {
             code: components["schemas"]["WarningCode"];
             message: string;
+            /** @description On outside_effective_period only: the period the rules cover. */
+            period?: components["schemas"]["Period"];
         };
         /** @enum {string} */
         WarningCode: "caller_ref_dropped" | "caller_ref_not_stored" | "plan_unavailable" | "outside_effective_period";
@@ -3137,11 +3196,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "content_digest": "sha256:26660ceee9469a0015c9fd2da233227e94b5fba8d6504242cab6a11a152eea23",
+                     *       "content_digest": "sha256:fe1c22632fae346bca9ad96af37b495076e4fe0ac4e2a996358f91f6da7fca90",
                      *       "decision": "undetermined",
                      *       "decision_date": "2026-11-23",
-                     *       "decision_id": "dec_rH9FQaNN5BeCAhbl",
-                     *       "decision_time": "2026-11-27T07:24:20.131574386Z",
+                     *       "decision_id": "dec_Z-Dnk5g6fWSpUIvG",
+                     *       "decision_time": "2026-11-29T09:02:41.880066325Z",
                      *       "engine_version": "eligo-core@0.32.0",
                      *       "explanation": {
                      *         "decision": "undetermined",
@@ -3372,7 +3431,7 @@ export interface operations {
                      *           "question": "How many people does your employer employ at your worksite and at its other sites within 75 miles of it?"
                      *         }
                      *       ],
-                     *       "ruleset_id": "fmla_employee:20261123-1199a08e3cff",
+                     *       "ruleset_id": "fmla_employee:20261123-1802faf453d5",
                      *       "ruleset_version": "v1",
                      *       "slug": "demo/us-fmla-employee"
                      *     }
@@ -4914,7 +4973,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_6vP6ioH2JENROGT4
+                 * @example prj_ROHNaj9zBKDG9aMl
                  */
                 project_id: string;
             };
@@ -4935,7 +4994,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "against": "fmla_employee:20261123-35749ab4c012",
+                     *       "against": "fmla_employee:20261123-1802faf453d5",
                      *       "against_slug": "demo/us-fmla-employee",
                      *       "against_version": "v1",
                      *       "changes": [
@@ -5090,7 +5149,9 @@ export interface operations {
                      *           "old": "int"
                      *         }
                      *       ],
-                     *       "project_id": "prj_6vP6ioH2JENROGT4"
+                     *       "periods_set_aside": false,
+                     *       "project_id": "prj_ROHNaj9zBKDG9aMl",
+                     *       "threshold_changes": []
                      *     }
                      */
                     "application/json": components["schemas"]["DraftDiff"];
@@ -5359,7 +5420,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_nLGtWNcbu7HF9Wke
+                 * @example prj_ROHNaj9zBKDG9aMl
                  */
                 project_id: string;
             };
@@ -5469,6 +5530,7 @@ export interface operations {
                      *         "widget",
                      *         "label",
                      *         "unit",
+                     *         "range",
                      *         "option",
                      *         "all",
                      *         "any",
@@ -5815,7 +5877,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_6ELKyWnZcD5OxtLY
+                 * @example prj_ROHNaj9zBKDG9aMl
                  */
                 project_id: string;
             };
@@ -5848,7 +5910,7 @@ export interface operations {
                      *       "accepted": true,
                      *       "changed_criteria": [],
                      *       "failures": [],
-                     *       "job_id": "gen_M4Iw6_0oi_fKw5Iw",
+                     *       "job_id": "gen_t-lIws4dPhFoUOqf",
                      *       "outcome": "accepted",
                      *       "provenance_report": {
                      *         "coverage": [
@@ -5857,7 +5919,7 @@ export interface operations {
                      *             "clauses": 1,
                      *             "filename": "source.txt",
                      *             "share": 0,
-                     *             "source_id": "src_8dNK-nVrzH2Jmj9j",
+                     *             "source_id": "src_PQzSPBjFrJhRMjug",
                      *             "status": "reference_only",
                      *             "uncited_passages": [
                      *               "An eligible employee has been employed for at least 12 months by the employer."
@@ -5868,7 +5930,7 @@ export interface operations {
                      *             "clauses": 2,
                      *             "filename": "fmla-notes.txt",
                      *             "share": 1,
-                     *             "source_id": "src_BArtCDgaY_t-UoR_",
+                     *             "source_id": "src_LRXMrtnvNqSc3rq4",
                      *             "status": "active",
                      *             "uncited_passages": []
                      *           }
@@ -5876,14 +5938,14 @@ export interface operations {
                      *         "quotes": [
                      *           {
                      *             "criterion_id": "tenure",
-                     *             "project_source_id": "src_BArtCDgaY_t-UoR_",
+                     *             "project_source_id": "src_LRXMrtnvNqSc3rq4",
                      *             "quote": "has been employed for at least 12 months by the employer",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
                      *           },
                      *           {
                      *             "criterion_id": "worksite_size",
-                     *             "project_source_id": "src_BArtCDgaY_t-UoR_",
+                     *             "project_source_id": "src_LRXMrtnvNqSc3rq4",
                      *             "quote": "50 or more employees within 75 miles",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
@@ -5896,7 +5958,7 @@ export interface operations {
                      *         }
                      *       },
                      *       "review_hint": {
-                     *         "actionable_via": "POST /projects/prj_6ELKyWnZcD5OxtLY/tests",
+                     *         "actionable_via": "POST /projects/prj_ROHNaj9zBKDG9aMl/tests",
                      *         "check_id": "criteria_both_ways",
                      *         "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#criteria_both_ways",
                      *         "message": "Add cases that decide criterion worksite_size: one where it is satisfied and one where it is not (1 criterion is never decided)."
@@ -5908,10 +5970,10 @@ export interface operations {
                      *           "quotes_total": 2,
                      *           "quotes_verified": 2,
                      *           "round": 1,
-                     *           "seconds": 0.001909708,
+                     *           "seconds": 0.003139208,
                      *           "stage": "test",
                      *           "tests_passing": 1,
-                     *           "tokens": 4072
+                     *           "tokens": 4421
                      *         }
                      *       ],
                      *       "ruleset_id": "fmla_employee:draft-534a9cd79221",
@@ -5922,7 +5984,7 @@ export interface operations {
                      *       "source_questions": [],
                      *       "tests_passing": 1,
                      *       "tests_total": 1,
-                     *       "tokens_used": 4072
+                     *       "tokens_used": 4421
                      *     }
                      */
                     "application/json": unknown;
@@ -6584,7 +6646,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_q3DIr5joA-hKjYwI
+                 * @example prj_ROHNaj9zBKDG9aMl
                  */
                 project_id: string;
             };
@@ -6624,7 +6686,7 @@ export interface operations {
                      *             "clauses": 1,
                      *             "filename": "source.txt",
                      *             "share": 0,
-                     *             "source_id": "src_nZygTeqnKqQuMg0J",
+                     *             "source_id": "src_PQzSPBjFrJhRMjug",
                      *             "status": "reference_only",
                      *             "uncited_passages": [
                      *               "An eligible employee has been employed for at least 12 months by the employer."
@@ -6635,7 +6697,7 @@ export interface operations {
                      *             "clauses": 2,
                      *             "filename": "fmla-notes.txt",
                      *             "share": 1,
-                     *             "source_id": "src_q2hEwtyieXXkvFBc",
+                     *             "source_id": "src_LRXMrtnvNqSc3rq4",
                      *             "status": "active",
                      *             "uncited_passages": []
                      *           }
@@ -6643,14 +6705,14 @@ export interface operations {
                      *         "quotes": [
                      *           {
                      *             "criterion_id": "tenure",
-                     *             "project_source_id": "src_q2hEwtyieXXkvFBc",
+                     *             "project_source_id": "src_LRXMrtnvNqSc3rq4",
                      *             "quote": "has been employed for at least 12 months by the employer",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
                      *           },
                      *           {
                      *             "criterion_id": "worksite_size",
-                     *             "project_source_id": "src_q2hEwtyieXXkvFBc",
+                     *             "project_source_id": "src_LRXMrtnvNqSc3rq4",
                      *             "quote": "50 or more employees within 75 miles",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
@@ -6664,7 +6726,7 @@ export interface operations {
                      *       },
                      *       "reused": false,
                      *       "review_hint": {
-                     *         "actionable_via": "POST /projects/prj_q3DIr5joA-hKjYwI/tests",
+                     *         "actionable_via": "POST /projects/prj_ROHNaj9zBKDG9aMl/tests",
                      *         "check_id": "criteria_both_ways",
                      *         "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#criteria_both_ways",
                      *         "message": "Add cases that decide criterion worksite_size: one where it is satisfied and one where it is not (1 criterion is never decided)."
@@ -6680,7 +6742,8 @@ export interface operations {
                      *       "tests_total": 1,
                      *       "version": "v2",
                      *       "visibility": "public",
-                     *       "visibility_from": "kept"
+                     *       "visibility_from": "kept",
+                     *       "warnings": []
                      *     }
                      */
                     "application/json": components["schemas"]["PublishResult"];
@@ -6827,7 +6890,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_7JzbM3k7HKam3BQt
+                 * @example prj_ROHNaj9zBKDG9aMl
                  */
                 project_id: string;
             };
@@ -6859,7 +6922,7 @@ export interface operations {
                      * @example {
                      *       "checks": [
                      *         {
-                     *           "actionable_via": "PUT /projects/prj_7JzbM3k7HKam3BQt/draft",
+                     *           "actionable_via": "PUT /projects/prj_ROHNaj9zBKDG9aMl/draft",
                      *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#draft_compiles",
                      *           "evidence": [
                      *             "section fmla_employee compiles: 2 groups, 2 criteria, 2 fields"
@@ -6873,7 +6936,7 @@ export interface operations {
                      *           "why": "Nothing else about the rules can be checked, tested or published until the draft compiles."
                      *         },
                      *         {
-                     *           "actionable_via": "POST /projects/prj_7JzbM3k7HKam3BQt/tests",
+                     *           "actionable_via": "POST /projects/prj_ROHNaj9zBKDG9aMl/tests",
                      *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#tests_per_section",
                      *           "evidence": [
                      *             "1 test case for section fmla_employee (at least 5 recommended)"
@@ -6887,7 +6950,7 @@ export interface operations {
                      *           "why": "A handful of cases cannot pin down a section's criteria and thresholds; five is the least that starts to."
                      *         },
                      *         {
-                     *           "actionable_via": "PUT /projects/prj_7JzbM3k7HKam3BQt/draft",
+                     *           "actionable_via": "PUT /projects/prj_ROHNaj9zBKDG9aMl/draft",
                      *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#tests_pass",
                      *           "evidence": [
                      *             "all 1 test case pass"
@@ -6901,7 +6964,7 @@ export interface operations {
                      *           "why": "A failing case means the draft and the team disagree about what the law decides."
                      *         },
                      *         {
-                     *           "actionable_via": "POST /projects/prj_7JzbM3k7HKam3BQt/tests",
+                     *           "actionable_via": "POST /projects/prj_ROHNaj9zBKDG9aMl/tests",
                      *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#criteria_both_ways",
                      *           "evidence": [
                      *             "criterion worksite_size: never decided by any case (neither satisfied nor not_satisfied)",
@@ -6916,7 +6979,7 @@ export interface operations {
                      *           "why": "A criterion only ever seen passing (or only failing) could be always true (or always false) without any test noticing."
                      *         },
                      *         {
-                     *           "actionable_via": "POST /projects/prj_7JzbM3k7HKam3BQt/tests",
+                     *           "actionable_via": "POST /projects/prj_ROHNaj9zBKDG9aMl/tests",
                      *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#threshold_boundaries",
                      *           "evidence": [
                      *             "employment.months_employed >= 12 (criterion tenure): no case at 12 and no case at 11",
@@ -6931,7 +6994,7 @@ export interface operations {
                      *           "why": "Off-by-one mistakes (> for >=, 12 for 11) live at the boundary and pass every test away from it."
                      *         },
                      *         {
-                     *           "actionable_via": "PUT /projects/prj_7JzbM3k7HKam3BQt/draft",
+                     *           "actionable_via": "PUT /projects/prj_ROHNaj9zBKDG9aMl/draft",
                      *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#criteria_cited",
                      *           "evidence": [
                      *             "all 2 criteria rest on verified quotes"
@@ -6945,7 +7008,7 @@ export interface operations {
                      *           "why": "A criterion without a verified quote cannot be traced to the law, and publishing requires every quote verified."
                      *         },
                      *         {
-                     *           "actionable_via": "PUT /projects/prj_7JzbM3k7HKam3BQt/draft",
+                     *           "actionable_via": "PUT /projects/prj_ROHNaj9zBKDG9aMl/draft",
                      *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#clause_coverage",
                      *           "evidence": [
                      *             "2 of 2 active clauses cited (100%; pass at 60%, warn at 30%)",
@@ -6961,7 +7024,7 @@ export interface operations {
                      *           "why": "Clauses of an active source that no criterion cites are often conditions the rules have missed."
                      *         },
                      *         {
-                     *           "actionable_via": "PUT /projects/prj_7JzbM3k7HKam3BQt/draft",
+                     *           "actionable_via": "PUT /projects/prj_ROHNaj9zBKDG9aMl/draft",
                      *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#presence_polarity",
                      *           "evidence": [
                      *             "no presence operator lets an unanswered field look better than an answer"
@@ -6975,7 +7038,7 @@ export interface operations {
                      *           "why": "If leaving a field unanswered can make an applicant look more eligible than answering truthfully, go-live is refused."
                      *         },
                      *         {
-                     *           "actionable_via": "PUT /projects/prj_7JzbM3k7HKam3BQt/draft",
+                     *           "actionable_via": "PUT /projects/prj_ROHNaj9zBKDG9aMl/draft",
                      *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#unused_fields",
                      *           "evidence": [
                      *             "all 2 declared fields are read, and every test field is declared"
@@ -6989,7 +7052,7 @@ export interface operations {
                      *           "why": "A declared field no criterion reads asks applicants a useless question, and a test field the draft does not declare is silently treated as absent."
                      *         },
                      *         {
-                     *           "actionable_via": "PUT /projects/prj_7JzbM3k7HKam3BQt/draft",
+                     *           "actionable_via": "PUT /projects/prj_ROHNaj9zBKDG9aMl/draft",
                      *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#superseded_sources",
                      *           "evidence": [
                      *             "all 2 resolved citations rest on active sources"
@@ -7003,7 +7066,7 @@ export interface operations {
                      *           "why": "A quote from a superseded or reference-only source may no longer be the law."
                      *         },
                      *         {
-                     *           "actionable_via": "POST /projects/prj_7JzbM3k7HKam3BQt/guidance",
+                     *           "actionable_via": "POST /projects/prj_ROHNaj9zBKDG9aMl/guidance",
                      *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#source_questions",
                      *           "evidence": [
                      *             "no open questions (0 resolved)"
@@ -7017,7 +7080,7 @@ export interface operations {
                      *           "why": "An open question means the draft rests on a provisional reading of an ambiguous or conflicting passage."
                      *         },
                      *         {
-                     *           "actionable_via": "PUT /projects/prj_7JzbM3k7HKam3BQt/draft",
+                     *           "actionable_via": "PUT /projects/prj_ROHNaj9zBKDG9aMl/draft",
                      *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#static_analysis",
                      *           "evidence": [
                      *             "no criterion is always or never satisfied, none is redundant, and every field can change the outcome"
@@ -7031,7 +7094,7 @@ export interface operations {
                      *           "why": "A criterion that can never (or always) hold, or a field that never matters, is usually a mistake in the rules that no test shows."
                      *         },
                      *         {
-                     *           "actionable_via": "POST /projects/prj_7JzbM3k7HKam3BQt/tests",
+                     *           "actionable_via": "POST /projects/prj_ROHNaj9zBKDG9aMl/tests",
                      *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#mutation_score",
                      *           "evidence": [
                      *             "the tests kill 3 of 9 mutants (33%); 0 more were proved to change nothing",
@@ -7054,13 +7117,27 @@ export interface operations {
                      *           "title": "Tests notice small changes",
                      *           "weight": 5,
                      *           "why": "Tests that pass whatever a threshold or comparison says do not pin the rules down; the share of mutants they kill measures how well they do."
+                     *         },
+                     *         {
+                     *           "actionable_via": "PUT /projects/prj_ROHNaj9zBKDG9aMl/draft",
+                     *           "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#effective_period",
+                     *           "evidence": [
+                     *             "the draft declares no effective period: it holds for every decision date"
+                     *           ],
+                     *           "id": "effective_period",
+                     *           "incomplete": null,
+                     *           "scored": false,
+                     *           "status": "na",
+                     *           "title": "Effective period still current",
+                     *           "weight": 0,
+                     *           "why": "Rules whose period has ended publish without complaint, then decide nothing: every decision dated after the period is undetermined."
                      *         }
                      *       ],
-                     *       "coaching": "Start with criteria tested both ways (criteria_both_ways, fail, weight 10): Add cases that decide criterion worksite_size: one where it is satisfied and one where it is not (1 criterion is never decided). Use POST /projects/prj_7JzbM3k7HKam3BQt/tests. Next, thresholds tested at their boundary (threshold_boundaries, fail, weight 10): Add boundary cases for the 2 untested thresholds, starting with employment.months_employed >= 12 (criterion tenure): no case at 12 and no case at 11. Use POST /projects/prj_7JzbM3k7HKam3BQt/tests. Next, tests notice small changes (mutation_score, fail, weight 5): The tests miss 6 of 9 small changes to the rules; add the cases `eligo test --suggest` proposes, after checking each expected outcome against the law. Use POST /projects/prj_7JzbM3k7HKam3BQt/tests. Finally, tests per section (tests_per_section, warn, weight 10): Add 4 more test cases (1 of 5): one at each threshold's boundary and one for each criterion failing on its own. Use POST /projects/prj_7JzbM3k7HKam3BQt/tests.",
+                     *       "coaching": "Start with criteria tested both ways (criteria_both_ways, fail, weight 10): Add cases that decide criterion worksite_size: one where it is satisfied and one where it is not (1 criterion is never decided). Use POST /projects/prj_ROHNaj9zBKDG9aMl/tests. Next, thresholds tested at their boundary (threshold_boundaries, fail, weight 10): Add boundary cases for the 2 untested thresholds, starting with employment.months_employed >= 12 (criterion tenure): no case at 12 and no case at 11. Use POST /projects/prj_ROHNaj9zBKDG9aMl/tests. Next, tests notice small changes (mutation_score, fail, weight 5): The tests miss 6 of 9 small changes to the rules; add the cases `eligo test --suggest` proposes, after checking each expected outcome against the law. Use POST /projects/prj_ROHNaj9zBKDG9aMl/tests. Finally, tests per section (tests_per_section, warn, weight 10): Add 4 more test cases (1 of 5): one at each threshold's boundary and one for each criterion failing on its own. Use POST /projects/prj_ROHNaj9zBKDG9aMl/tests.",
                      *       "complete": true,
                      *       "data_completeness": "thin",
                      *       "next_skill": {
-                     *         "actionable_via": "POST /projects/prj_7JzbM3k7HKam3BQt/tests",
+                     *         "actionable_via": "POST /projects/prj_ROHNaj9zBKDG9aMl/tests",
                      *         "check_id": "criteria_both_ways",
                      *         "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#criteria_both_ways",
                      *         "message": "Add cases that decide criterion worksite_size: one where it is satisfied and one where it is not (1 criterion is never decided)."
@@ -8006,12 +8083,12 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_CkBzADtOywmz7-h8
+                 * @example prj_ROHNaj9zBKDG9aMl
                  */
                 project_id: string;
                 /**
                  * @description The source id, src_ and 16 URL-safe characters.
-                 * @example src_3F9i7K1QoF6OiLLd
+                 * @example src_LRXMrtnvNqSc3rq4
                  */
                 source_id: string;
             };
@@ -8044,6 +8121,7 @@ export interface operations {
                      *           ],
                      *           "counted": true,
                      *           "end": 78,
+                     *           "heading": false,
                      *           "number": 1,
                      *           "page": 1,
                      *           "start": 0,
@@ -8060,6 +8138,7 @@ export interface operations {
                      *           ],
                      *           "counted": true,
                      *           "end": 140,
+                     *           "heading": false,
                      *           "number": 2,
                      *           "page": 1,
                      *           "start": 79,
@@ -8080,7 +8159,7 @@ export interface operations {
                      *           "text": "An eligible employee has been employed for at least 12 months by the employer. An employer must employ 50 or more employees within 75 miles."
                      *         }
                      *       ],
-                     *       "source_id": "src_3F9i7K1QoF6OiLLd",
+                     *       "source_id": "src_LRXMrtnvNqSc3rq4",
                      *       "status": "active",
                      *       "title": "Notes on 29 U.S.C. 2611",
                      *       "unplaced_quotes": []
@@ -10658,7 +10737,7 @@ export interface operations {
                 release_id?: string;
                 /**
                  * @description The old release (UUID or label).
-                 * @example gentle-rainbow
+                 * @example glad-valley
                  */
                 against: string;
             };
@@ -10688,10 +10767,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "against": {
-                     *         "content_identity": "sha256:c91c3cb502d6d63b75ebda4202b9e6f6f2ae20a8b785885a4c7dd089269f2aaa",
-                     *         "label": "gentle-rainbow",
-                     *         "published_at": "2026-11-23T21:09:01.609238Z",
-                     *         "release_id": "78646b8e-e75e-4c3d-be7e-2371aaafcf68",
+                     *         "content_identity": "sha256:4dd0d082649e718637c992bb98d370982e4b4f9d119e578c723ed0d59c366883",
+                     *         "label": "glad-valley",
+                     *         "published_at": "2026-11-29T09:02:41.909253Z",
+                     *         "release_id": "193cf66b-3d9b-4131-803c-7e7a54e76c4c",
                      *         "title": "Family leave",
                      *         "version": 1
                      *       },
@@ -10847,15 +10926,17 @@ export interface operations {
                      *           "old": "int"
                      *         }
                      *       ],
+                     *       "periods_set_aside": false,
                      *       "release": {
                      *         "content_identity": "sha256:1d6845ce322e41f3f78017fc7cff99f3e6358890c1538866a13f4ec6d2fb67a6",
-                     *         "label": "hopeful-condor",
-                     *         "published_at": "2026-11-23T21:09:02.621811Z",
-                     *         "release_id": "13f9bfa6-bf0a-40ce-b75f-b33ceb5ccc84",
+                     *         "label": "early-koala",
+                     *         "published_at": "2026-11-29T09:02:42.880597Z",
+                     *         "release_id": "46f84c68-b79a-4622-91e7-3c501eee1b74",
                      *         "title": "Family leave",
                      *         "version": 3
                      *       },
-                     *       "rulebook_id": "rb_RW8mmz9cJyojesqD"
+                     *       "rulebook_id": "rb_idVBY6YNunRla7r3",
+                     *       "threshold_changes": []
                      *     }
                      */
                     "application/json": components["schemas"]["RulebookDiff"];
@@ -10986,23 +11067,23 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "content_identity": "sha256:720561cb4b917ad39d70f162c36e72dc53221ac8e6a50cf9b77a4f5f1286c319",
+                     *       "content_identity": "sha256:10505084949a8b3044d509e52182a9b8fa700641aa3009a9c18abfc147452fa8",
                      *       "name": "Family leave",
                      *       "outcome_logic": {
                      *         "section": "A"
                      *       },
                      *       "release": {
-                     *         "content_identity": "sha256:720561cb4b917ad39d70f162c36e72dc53221ac8e6a50cf9b77a4f5f1286c319",
-                     *         "label": "olive-brook",
-                     *         "published_at": "2026-11-27T09:31:28.016151Z",
-                     *         "release_id": "ea722fa2-0739-4774-b210-b09f151d5dd0",
+                     *         "content_identity": "sha256:10505084949a8b3044d509e52182a9b8fa700641aa3009a9c18abfc147452fa8",
+                     *         "label": "steady-goose",
+                     *         "published_at": "2026-11-29T09:02:42.858949Z",
+                     *         "release_id": "ad373df1-5dfc-423c-893d-96a78c5c5bec",
                      *         "title": "Family leave",
                      *         "version": 2
                      *       },
-                     *       "rulebook_id": "rb_K8Vjgf6c6aCmaEwq",
+                     *       "rulebook_id": "rb_idVBY6YNunRla7r3",
                      *       "sections": [
                      *         {
-                     *           "content_digest": "sha256:26660ceee9469a0015c9fd2da233227e94b5fba8d6504242cab6a11a152eea23",
+                     *           "content_digest": "sha256:fe1c22632fae346bca9ad96af37b495076e4fe0ac4e2a996358f91f6da7fca90",
                      *           "criteria": [
                      *             {
                      *               "criterion_id": "employer_size",
@@ -11214,7 +11295,7 @@ export interface operations {
                      *           ],
                      *           "letter": "A",
                      *           "name": "FMLA employee eligibility",
-                     *           "ruleset_id": "fmla_employee:20261123-1199a08e3cff",
+                     *           "ruleset_id": "fmla_employee:20261123-1802faf453d5",
                      *           "section_id": "fmla_employee",
                      *           "slug": "demo/us-fmla-employee"
                      *         }
@@ -12192,9 +12273,9 @@ export interface operations {
                      *       {
                      *         "content_identity": "sha256:1d6845ce322e41f3f78017fc7cff99f3e6358890c1538866a13f4ec6d2fb67a6",
                      *         "current": true,
-                     *         "label": "azure-moose",
-                     *         "published_at": "2026-11-27T09:07:59.555412Z",
-                     *         "release_id": "d5472c22-3e6d-48e0-a966-f5b99b07e142",
+                     *         "label": "early-koala",
+                     *         "published_at": "2026-11-29T09:02:42.880597Z",
+                     *         "release_id": "46f84c68-b79a-4622-91e7-3c501eee1b74",
                      *         "sections": [
                      *           {
                      *             "content_digest": "sha256:534a9cd79221f6a0e01823593e0c8df9d56a7bf10a04540218fbdf4a3a288e39",
@@ -12210,17 +12291,17 @@ export interface operations {
                      *         "version": 3
                      *       },
                      *       {
-                     *         "content_identity": "sha256:720561cb4b917ad39d70f162c36e72dc53221ac8e6a50cf9b77a4f5f1286c319",
+                     *         "content_identity": "sha256:10505084949a8b3044d509e52182a9b8fa700641aa3009a9c18abfc147452fa8",
                      *         "current": false,
-                     *         "label": "grateful-wombat",
-                     *         "published_at": "2026-11-27T09:07:59.543817Z",
-                     *         "release_id": "35533f1f-0404-41d6-bd83-06b573061d49",
+                     *         "label": "steady-goose",
+                     *         "published_at": "2026-11-29T09:02:42.858949Z",
+                     *         "release_id": "ad373df1-5dfc-423c-893d-96a78c5c5bec",
                      *         "sections": [
                      *           {
-                     *             "content_digest": "sha256:26660ceee9469a0015c9fd2da233227e94b5fba8d6504242cab6a11a152eea23",
+                     *             "content_digest": "sha256:fe1c22632fae346bca9ad96af37b495076e4fe0ac4e2a996358f91f6da7fca90",
                      *             "letter": "A",
                      *             "name": "FMLA employee eligibility",
-                     *             "ruleset_id": "fmla_employee:20261123-1199a08e3cff",
+                     *             "ruleset_id": "fmla_employee:20261123-1802faf453d5",
                      *             "ruleset_version": "v1",
                      *             "section_id": "fmla_employee",
                      *             "slug": "demo/us-fmla-employee"
@@ -12230,17 +12311,17 @@ export interface operations {
                      *         "version": 2
                      *       },
                      *       {
-                     *         "content_identity": "sha256:b2f45b893af46abec239fe013129fed62c2d195da81e0e3c949610d2f2689819",
+                     *         "content_identity": "sha256:4dd0d082649e718637c992bb98d370982e4b4f9d119e578c723ed0d59c366883",
                      *         "current": false,
-                     *         "label": "trusty-canyon",
-                     *         "published_at": "2026-11-27T09:07:58.93548Z",
-                     *         "release_id": "86da608a-ef7f-4eec-8dac-51ad99f0fd77",
+                     *         "label": "glad-valley",
+                     *         "published_at": "2026-11-29T09:02:41.909253Z",
+                     *         "release_id": "193cf66b-3d9b-4131-803c-7e7a54e76c4c",
                      *         "sections": [
                      *           {
-                     *             "content_digest": "sha256:26660ceee9469a0015c9fd2da233227e94b5fba8d6504242cab6a11a152eea23",
+                     *             "content_digest": "sha256:fe1c22632fae346bca9ad96af37b495076e4fe0ac4e2a996358f91f6da7fca90",
                      *             "letter": "A",
                      *             "name": "FMLA employee eligibility",
-                     *             "ruleset_id": "fmla_employee:20261123-1199a08e3cff",
+                     *             "ruleset_id": "fmla_employee:20261123-1802faf453d5",
                      *             "ruleset_version": "v1",
                      *             "section_id": "fmla_employee",
                      *             "slug": "demo/us-fmla-employee"
@@ -12539,19 +12620,21 @@ export interface operations {
                      *             "kind": "removed",
                      *             "old": "int"
                      *           }
-                     *         ]
+                     *         ],
+                     *         "periods_set_aside": false,
+                     *         "threshold_changes": []
                      *       },
                      *       "presence_polarity_advisories": null,
                      *       "release": {
                      *         "content_identity": "sha256:1d6845ce322e41f3f78017fc7cff99f3e6358890c1538866a13f4ec6d2fb67a6",
-                     *         "label": "saffron-sail",
-                     *         "published_at": "2026-11-29T08:22:30.867872Z",
-                     *         "release_id": "37b6f01d-e0e7-4217-97b4-54d2e13679c4",
+                     *         "label": "early-koala",
+                     *         "published_at": "2026-11-29T09:02:42.880597Z",
+                     *         "release_id": "46f84c68-b79a-4622-91e7-3c501eee1b74",
                      *         "title": "Family leave",
                      *         "version": 3
                      *       },
                      *       "rulebook": {
-                     *         "created_at": "2026-11-29T08:22:29.258995Z",
+                     *         "created_at": "2026-11-29T09:02:41.904209Z",
                      *         "description": "Federal family and medical leave: the employee's eligibility.",
                      *         "domain": "employment",
                      *         "fields": {
@@ -12569,14 +12652,14 @@ export interface operations {
                      *         "publication_pending": false,
                      *         "release": {
                      *           "content_identity": "sha256:1d6845ce322e41f3f78017fc7cff99f3e6358890c1538866a13f4ec6d2fb67a6",
-                     *           "label": "saffron-sail",
-                     *           "published_at": "2026-11-29T08:22:30.867872Z",
-                     *           "release_id": "37b6f01d-e0e7-4217-97b4-54d2e13679c4",
+                     *           "label": "early-koala",
+                     *           "published_at": "2026-11-29T09:02:42.880597Z",
+                     *           "release_id": "46f84c68-b79a-4622-91e7-3c501eee1b74",
                      *           "title": "Family leave",
                      *           "version": 3
                      *         },
                      *         "robot_hints": null,
-                     *         "rulebook_id": "rb_0ltOXGKOtmYXFh5X",
+                     *         "rulebook_id": "rb_idVBY6YNunRla7r3",
                      *         "ruleset_refs": [
                      *           {
                      *             "letter": "A",
@@ -12587,7 +12670,7 @@ export interface operations {
                      *         ],
                      *         "slug": "demo/family-leave",
                      *         "status": "active",
-                     *         "updated_at": "2026-11-29T08:22:30.867872Z",
+                     *         "updated_at": "2026-11-29T09:02:42.880597Z",
                      *         "visibility": "public"
                      *       }
                      *     }
@@ -13186,18 +13269,18 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "content_digest": "sha256:d2caa3440ead4a4d6ae6592237e85cbc09d608da822fe111324897e01d41c73e",
-                     *         "created_at": "2026-11-29T08:22:27.871171Z",
+                     *         "content_digest": "sha256:ff10a87309d532662c5e324634d9a895ae643ae8980693298481686b367a50c3",
+                     *         "created_at": "2026-11-29T09:02:41.701903Z",
                      *         "description": "Whether a household passes the federal SNAP gross income test (130% of poverty) and net income test (100% of poverty) for its size, using fiscal year 2026 standards (1 October 2025 to 30 September 2026) derived from the 2025 HHS poverty guidelines for the 48 states and DC (also used for Guam and the Virgin Islands), Alaska and Hawaii. Households with an elderly or disabled member need only pass the net test. Categorical eligibility and the resource test are not covered.",
                      *         "name": "SNAP gross and net income tests",
                      *         "namespace_verified": false,
                      *         "rule_count": 56,
-                     *         "ruleset_id": "snap_income:20261123-4417810b75c1",
+                     *         "ruleset_id": "snap_income:20261123-6f0aa6a3984b",
                      *         "ruleset_version": "v1",
                      *         "section_id": "snap_income",
                      *         "slug": "demo/snap-income",
                      *         "status": "active",
-                     *         "updated_at": "2026-11-29T08:22:27.871171Z",
+                     *         "updated_at": "2026-11-29T09:02:41.701903Z",
                      *         "visibility": "public"
                      *       }
                      *     ]
@@ -13313,18 +13396,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "content_digest": "sha256:d2caa3440ead4a4d6ae6592237e85cbc09d608da822fe111324897e01d41c73e",
-                     *       "created_at": "2026-11-29T08:22:27.871171Z",
+                     *       "content_digest": "sha256:ff10a87309d532662c5e324634d9a895ae643ae8980693298481686b367a50c3",
+                     *       "created_at": "2026-11-29T09:02:41.701903Z",
                      *       "description": "Whether a household passes the federal SNAP gross income test (130% of poverty) and net income test (100% of poverty) for its size, using fiscal year 2026 standards (1 October 2025 to 30 September 2026) derived from the 2025 HHS poverty guidelines for the 48 states and DC (also used for Guam and the Virgin Islands), Alaska and Hawaii. Households with an elderly or disabled member need only pass the net test. Categorical eligibility and the resource test are not covered.",
                      *       "name": "SNAP gross and net income tests",
                      *       "namespace_verified": false,
                      *       "rule_count": 56,
-                     *       "ruleset_id": "snap_income:20261123-4417810b75c1",
+                     *       "ruleset_id": "snap_income:20261123-6f0aa6a3984b",
                      *       "ruleset_version": "v1",
                      *       "section_id": "snap_income",
                      *       "slug": "demo/snap-income",
                      *       "status": "archived",
-                     *       "updated_at": "2026-11-29T08:22:29.187624Z",
+                     *       "updated_at": "2026-11-29T09:02:41.899439Z",
                      *       "visibility": "private"
                      *     }
                      */
@@ -13461,11 +13544,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "against": "fmla_employee:20261123-35749ab4c012",
+                     *       "against": "fmla_employee:20261123-1802faf453d5",
                      *       "changes": [],
                      *       "equivalent": true,
                      *       "field_changes": [],
-                     *       "ruleset_id": "fmla_employee:20261123-35749ab4c012"
+                     *       "periods_set_aside": false,
+                     *       "ruleset_id": "fmla_employee:20261123-1802faf453d5",
+                     *       "threshold_changes": []
                      *     }
                      */
                     "application/json": components["schemas"]["RulesetDiff"];
@@ -13593,7 +13678,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "content_digest": "sha256:26660ceee9469a0015c9fd2da233227e94b5fba8d6504242cab6a11a152eea23",
+                     *       "content_digest": "sha256:fe1c22632fae346bca9ad96af37b495076e4fe0ac4e2a996358f91f6da7fca90",
                      *       "criteria": [
                      *         {
                      *           "criterion_id": "employer_size",
@@ -13805,7 +13890,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "name": "FMLA employee eligibility",
-                     *       "ruleset_id": "fmla_employee:20261123-1199a08e3cff",
+                     *       "ruleset_id": "fmla_employee:20261123-1802faf453d5",
                      *       "ruleset_version": "v1",
                      *       "slug": "demo/us-fmla-employee"
                      *     }
@@ -13914,7 +13999,7 @@ export interface operations {
             path: {
                 /**
                  * @description A concrete ruleset_id such as snap_income:20260115-3f2a9c0d1e4b; not a slug.
-                 * @example fmla_employee:20261123-1199a08e3cff
+                 * @example fmla_employee:20261123-1802faf453d5
                  */
                 ruleset_id: string;
             };
@@ -13954,7 +14039,7 @@ export interface operations {
                      *       ],
                      *       "changes_needed": 1,
                      *       "complete": true,
-                     *       "content_digest": "sha256:26660ceee9469a0015c9fd2da233227e94b5fba8d6504242cab6a11a152eea23",
+                     *       "content_digest": "sha256:fe1c22632fae346bca9ad96af37b495076e4fe0ac4e2a996358f91f6da7fca90",
                      *       "decision_date": "2026-11-23",
                      *       "engine_version": "eligo-core@0.32.0",
                      *       "expected_outcome": "eligible",
@@ -14001,7 +14086,7 @@ export interface operations {
                      *           "title": "Employed by the employer for at least 12 months"
                      *         }
                      *       },
-                     *       "ruleset_id": "fmla_employee:20261123-1199a08e3cff",
+                     *       "ruleset_id": "fmla_employee:20261123-1802faf453d5",
                      *       "ruleset_version": "v1",
                      *       "slug": "demo/us-fmla-employee"
                      *     }
@@ -14774,7 +14859,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "content_digest": "sha256:26660ceee9469a0015c9fd2da233227e94b5fba8d6504242cab6a11a152eea23",
+                     *       "content_digest": "sha256:fe1c22632fae346bca9ad96af37b495076e4fe0ac4e2a996358f91f6da7fca90",
                      *       "engine_version": "eligo-core@0.32.0",
                      *       "fields": [
                      *         {
@@ -14869,7 +14954,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "name": "FMLA employee eligibility",
-                     *       "ruleset_id": "fmla_employee:20261123-1199a08e3cff",
+                     *       "ruleset_id": "fmla_employee:20261123-1802faf453d5",
                      *       "ruleset_version": "v1",
                      *       "slug": "demo/us-fmla-employee"
                      *     }
@@ -14999,12 +15084,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "content_digest": "sha256:26660ceee9469a0015c9fd2da233227e94b5fba8d6504242cab6a11a152eea23",
+                     *       "content_digest": "sha256:fe1c22632fae346bca9ad96af37b495076e4fe0ac4e2a996358f91f6da7fca90",
                      *       "format": "eligo-rules",
-                     *       "ruleset_id": "fmla_employee:20261123-1199a08e3cff",
+                     *       "ruleset_id": "fmla_employee:20261123-1802faf453d5",
                      *       "ruleset_version": "v1",
                      *       "slug": "demo/us-fmla-employee",
-                     *       "source": "# Family and Medical Leave Act of 1993: who is an \"eligible employee\".\n# The statute (29 U.S.C. 2611(2) and (4)) and the Department of Labor's\n# regulation (29 CFR 825.110) together: a covered employer, 12 months of\n# employment, 1,250 hours in the last 12 months, and 50 employees within\n# 75 miles of the worksite. Airline flight crews (29 CFR 825.801) have a\n# different hours test and are out of scope.\nruleset \"us/fmla-employee\"\nsection fmla_employee\nname \"FMLA employee eligibility\"\ndescription \"Whether an employee is an eligible employee who may take unpaid, job-protected leave under the US Family and Medical Leave Act (29 U.S.C. 2611(2); 29 CFR 825.110). Eligibility is determined as of the date the leave starts.\"\n# Open-ended from 8 March 2013, when 29 CFR 825.110 took its quoted form\n# (the 2013 final rule added the reference to 825.801).\neffective 2013-03-08\n\nsource usc29_2611 \"29 U.S.C. 2611 (FMLA definitions)\" url \"https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim\" licence \"public-domain\"\nsource cfr29_825_110 \"29 CFR 825.110 Eligible employee\" url \"https://www.ecfr.gov/current/title-29/subtitle-B/chapter-V/subchapter-C/part-825/subpart-A/section-825.110\" licence \"public-domain\"\n\nfield employment.employer_type enum [\"private\", \"public_agency\", \"federal_title5\"] weight 1\n  question \"Who is your employer: a private business, a public agency (a state or local government, a school, or a federal agency whose staff are not under title 5 leave rules), or the federal civil service whose leave is governed by title 5 of the US Code?\"\n  description \"The kind of employer the leave would be taken from.\"\n  label \"Employer\"\n  option \"private\" \"A private business\"\n  option \"public_agency\" \"A public agency (state, local or a federal agency outside title 5)\"\n  option \"federal_title5\" \"The federal civil service (title 5)\"\n  note legal_background \"Public agencies are covered employers whatever their size; most federal civil servants take family and medical leave under title 5 instead, so they are not eligible employees under this Act.\" source usc29_2611\nfield employment.months_employed int weight 1\n  question \"For how many months in total have you worked for this employer? The months need not be in a row.\"\n  label \"Months worked for this employer\"\n  unit \"months\"\n  note why \"Months before a break in service of seven years or more usually do not count, unless the break was for military service or a written agreement to rehire you.\" source cfr29_825_110\nfield employment.hours_12_months decimal weight 2\n  question \"How many hours did you actually work for this employer in the 12 months before your leave starts?\"\n  label \"Hours worked in the last 12 months\"\n  unit \"hours\"\n  note why \"Hours are counted as under the Fair Labor Standards Act: hours actually worked, not paid leave.\" source usc29_2611\nfield employer.workweeks_with_50_employees int weight 3\n  question \"In how many calendar weeks of this year or last year did your employer have 50 or more employees on each working day?\"\n  description \"Needed only for private employers; public agencies are covered whatever their size.\"\n  label \"Weeks with 50 or more employees\"\n  unit \"weeks\"\nfield worksite.employees_within_75_miles int weight 3\n  question \"How many people does your employer employ at your worksite and at its other sites within 75 miles of it?\"\n  label \"Employees within 75 miles\"\n  unit \"employees\"\n\ngroup employer any \"Covered employer\" {\n  criterion employer_size \"Private employer with 50 or more employees in 20 or more workweeks\" {\n    employer.workweeks_with_50_employees >= 20 and employment.employer_type == \"private\"\n    cite usc29_2611 \"employs 50 or more employees for each working day during each of 20 or more calendar workweeks in the current or preceding calendar year\"\n  }\n  criterion public_agency \"Public agency employer\" {\n    employment.employer_type == \"public_agency\"\n    cite usc29_2611 \"public agency\"\n  }\n}\n\ngroup service all \"Length and amount of service\" {\n  criterion tenure \"Employed by the employer for at least 12 months\" {\n    employment.months_employed >= 12\n    cite usc29_2611 \"for at least 12 months by the employer with respect to whom leave is requested\"\n    cite cfr29_825_110 \"Has been employed by the employer for at least 12 months\"\n  }\n  criterion hours \"At least 1,250 hours of service in the previous 12 months\" {\n    employment.hours_12_months >= 1250\n    cite usc29_2611 \"for at least 1,250 hours of service with such employer during the previous 12-month period\"\n    cite cfr29_825_110 \"at least 1,250 hours of service during the 12-month period immediately preceding the commencement of the leave\"\n  }\n}\n\ngroup exclusions all \"Not excluded\" {\n  criterion not_title5 \"Not a federal employee covered by title 5 leave rules\" {\n    employment.employer_type != \"federal_title5\"\n    cite usc29_2611 \"any Federal officer or employee covered under subchapter V of chapter 63 of title 5\"\n  }\n  criterion worksite_size \"50 or more employees within 75 miles of the worksite\" {\n    worksite.employees_within_75_miles >= 50\n    cite usc29_2611 \"if the total number of employees employed by that employer within 75 miles of that worksite is less than 50\"\n    cite cfr29_825_110 \"Is employed at a worksite where 50 or more employees are employed by the employer within 75 miles of that worksite\"\n  }\n}\n\noutcome employer and service and exclusions\n"
+                     *       "source": "# Family and Medical Leave Act of 1993: who is an \"eligible employee\".\n# The statute (29 U.S.C. 2611(2) and (4)) and the Department of Labor's\n# regulation (29 CFR 825.110) together: a covered employer, 12 months of\n# employment, 1,250 hours in the last 12 months, and 50 employees within\n# 75 miles of the worksite. Airline flight crews (29 CFR 825.801) have a\n# different hours test and are out of scope.\nruleset \"us/fmla-employee\"\nsection fmla_employee\nname \"FMLA employee eligibility\"\ndescription \"Whether an employee is an eligible employee who may take unpaid, job-protected leave under the US Family and Medical Leave Act (29 U.S.C. 2611(2); 29 CFR 825.110). Eligibility is determined as of the date the leave starts.\"\n# Open-ended from 8 March 2013, when 29 CFR 825.110 took its quoted form\n# (the 2013 final rule added the reference to 825.801).\neffective 2013-03-08\n\nsource usc29_2611 \"29 U.S.C. 2611 (FMLA definitions)\" url \"https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim\" licence \"public-domain\"\nsource cfr29_825_110 \"29 CFR 825.110 Eligible employee\" url \"https://www.ecfr.gov/current/title-29/subtitle-B/chapter-V/subchapter-C/part-825/subpart-A/section-825.110\" licence \"public-domain\"\n\nfield employment.employer_type enum [\"private\", \"public_agency\", \"federal_title5\"] weight 1\n  question \"Who is your employer: a private business, a public agency (a state or local government, a school, or a federal agency whose staff are not under title 5 leave rules), or the federal civil service whose leave is governed by title 5 of the US Code?\"\n  description \"The kind of employer the leave would be taken from.\"\n  label \"Employer\"\n  option \"private\" \"A private business\"\n  option \"public_agency\" \"A public agency (state, local or a federal agency outside title 5)\"\n  option \"federal_title5\" \"The federal civil service (title 5)\"\n  note legal_background \"Public agencies are covered employers whatever their size; most federal civil servants take family and medical leave under title 5 instead, so they are not eligible employees under this Act.\" source usc29_2611\nfield employment.months_employed int weight 1\n  question \"For how many months in total have you worked for this employer? The months need not be in a row.\"\n  label \"Months worked for this employer\"\n  unit \"months\"\n  range 0..\n  note why \"Months before a break in service of seven years or more usually do not count, unless the break was for military service or a written agreement to rehire you.\" source cfr29_825_110\nfield employment.hours_12_months decimal weight 2\n  question \"How many hours did you actually work for this employer in the 12 months before your leave starts?\"\n  label \"Hours worked in the last 12 months\"\n  unit \"hours\"\n  range 0..\n  note why \"Hours are counted as under the Fair Labor Standards Act: hours actually worked, not paid leave.\" source usc29_2611\nfield employer.workweeks_with_50_employees int weight 3\n  question \"In how many calendar weeks of this year or last year did your employer have 50 or more employees on each working day?\"\n  description \"Needed only for private employers; public agencies are covered whatever their size.\"\n  label \"Weeks with 50 or more employees\"\n  unit \"weeks\"\n  range 0..\nfield worksite.employees_within_75_miles int weight 3\n  question \"How many people does your employer employ at your worksite and at its other sites within 75 miles of it?\"\n  label \"Employees within 75 miles\"\n  unit \"employees\"\n  range 0..\n\ngroup employer any \"Covered employer\" {\n  criterion employer_size \"Private employer with 50 or more employees in 20 or more workweeks\" {\n    employer.workweeks_with_50_employees >= 20 and employment.employer_type == \"private\"\n    cite usc29_2611 \"employs 50 or more employees for each working day during each of 20 or more calendar workweeks in the current or preceding calendar year\"\n  }\n  criterion public_agency \"Public agency employer\" {\n    employment.employer_type == \"public_agency\"\n    cite usc29_2611 \"public agency\"\n  }\n}\n\ngroup service all \"Length and amount of service\" {\n  criterion tenure \"Employed by the employer for at least 12 months\" {\n    employment.months_employed >= 12\n    cite usc29_2611 \"for at least 12 months by the employer with respect to whom leave is requested\"\n    cite cfr29_825_110 \"Has been employed by the employer for at least 12 months\"\n  }\n  criterion hours \"At least 1,250 hours of service in the previous 12 months\" {\n    employment.hours_12_months >= 1250\n    cite usc29_2611 \"for at least 1,250 hours of service with such employer during the previous 12-month period\"\n    cite cfr29_825_110 \"at least 1,250 hours of service during the 12-month period immediately preceding the commencement of the leave\"\n  }\n}\n\ngroup exclusions all \"Not excluded\" {\n  criterion not_title5 \"Not a federal employee covered by title 5 leave rules\" {\n    employment.employer_type != \"federal_title5\"\n    cite usc29_2611 \"any Federal officer or employee covered under subchapter V of chapter 63 of title 5\"\n  }\n  criterion worksite_size \"50 or more employees within 75 miles of the worksite\" {\n    worksite.employees_within_75_miles >= 50\n    cite usc29_2611 \"if the total number of employees employed by that employer within 75 miles of that worksite is less than 50\"\n    cite cfr29_825_110 \"Is employed at a worksite where 50 or more employees are employed by the employer within 75 miles of that worksite\"\n  }\n}\n\noutcome employer and service and exclusions\n"
                      *     }
                      */
                     "application/json": components["schemas"]["RulesetSource"];
@@ -15141,18 +15226,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "content_digest": "sha256:d2caa3440ead4a4d6ae6592237e85cbc09d608da822fe111324897e01d41c73e",
-                     *       "created_at": "2026-11-29T08:22:27.871171Z",
+                     *       "content_digest": "sha256:ff10a87309d532662c5e324634d9a895ae643ae8980693298481686b367a50c3",
+                     *       "created_at": "2026-11-29T09:02:41.701903Z",
                      *       "description": "Whether a household passes the federal SNAP gross income test (130% of poverty) and net income test (100% of poverty) for its size, using fiscal year 2026 standards (1 October 2025 to 30 September 2026) derived from the 2025 HHS poverty guidelines for the 48 states and DC (also used for Guam and the Virgin Islands), Alaska and Hawaii. Households with an elderly or disabled member need only pass the net test. Categorical eligibility and the resource test are not covered.",
                      *       "name": "SNAP gross and net income tests",
                      *       "namespace_verified": false,
                      *       "rule_count": 56,
-                     *       "ruleset_id": "snap_income:20261123-4417810b75c1",
+                     *       "ruleset_id": "snap_income:20261123-6f0aa6a3984b",
                      *       "ruleset_version": "v1",
                      *       "section_id": "snap_income",
                      *       "slug": "demo/snap-income",
                      *       "status": "active",
-                     *       "updated_at": "2026-11-29T08:22:29.164382Z",
+                     *       "updated_at": "2026-11-29T09:02:41.897265Z",
                      *       "visibility": "private"
                      *     }
                      */

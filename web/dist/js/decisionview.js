@@ -1,7 +1,7 @@
 // The decision explained: the outcome, what would need to change, each
 // criterion with the answers it rests on and the verbatim law behind it,
 // and the audit envelope to replay it.
-import { fieldLabel, humanize, textOfValue } from './answers.js';
+import { fieldLabel, formatDate, humanize, textOfValue } from './answers.js';
 import { announce, h } from './dom.js';
 import { safeLink } from './links.js';
 /** The outcome in words. */
@@ -58,6 +58,25 @@ function criterion(fields, texts, c) {
 function reason(fields, texts, r) {
     return h('li', { class: 'reason', 'data-criterion': r.criterion_id }, h('h4', {}, r.title), h('p', {}, mechanismWords[r.mechanism] ?? humanize(r.mechanism)), condition(texts.get(r.criterion_id)?.description, r.condition || texts.get(r.criterion_id)?.expression), facts(fields, r.facts, 'Your answers it turns on:'), r.missing_fields.length ? h('p', {}, 'Not answered yet: ', r.missing_fields.map((f) => shortLabel(fields, f)).join(', ')) : null, ...(r.source_references ?? []).map(quote));
 }
+/** periodWords says a period for people: "1 October 2025 to 30 September 2026", or "1 October 2025 onwards". */
+export function periodWords(p) {
+    return p.until ? `${formatDate(p.from)} to ${formatDate(p.until)}` : `${formatDate(p.from)} onwards`;
+}
+/** outsidePeriodWarning is the service's outside_effective_period note among warnings, if any. */
+export function outsidePeriodWarning(warnings) {
+    return (warnings ?? []).find((w) => w.code === 'outside_effective_period');
+}
+/**
+ * outsidePeriod says plainly that the rules do not cover the decision
+ * date (YYYY-MM-DD, when known) and which period they do cover: no
+ * condition stands in the way of such a decision, the date does.
+ */
+export function outsidePeriod(date, w) {
+    const when = date ? formatDate(date) : 'the decision date';
+    return h('section', { class: 'reasons outside-period', id: 'outside-period', 'aria-labelledby': 'outside-period-heading' }, h('h3', { id: 'outside-period-heading' }, 'These rules do not cover this date'), h('p', {}, w.period
+        ? `These rules do not cover ${when}: they cover ${periodWords(w.period)}. No decision is given from the law of another period.`
+        : `These rules do not cover ${when}. ${w.message}`), h('p', {}, 'Choose a decision date inside that period under “Decide as of”, or use the rules for the period that covers this date.'));
+}
 /**
  * changesSentence says how many conditions would need to change, and
  * which: explain-failure's changes_needed, not the number of reasons (the
@@ -75,9 +94,13 @@ export function changesSentence(fx, title) {
 /**
  * reasons draws explain-failure's minimal reasons (the conditions that
  * together stand in the way) under how many of them, or of the others,
- * would need to change.
+ * would need to change. A date outside the rules' period is not a
+ * condition: that is said instead (outsidePeriod).
  */
-export function reasons(fields, texts, fx) {
+export function reasons(fields, texts, fx, date) {
+    const outside = outsidePeriodWarning(fx.warnings);
+    if (outside)
+        return outsidePeriod(date, outside);
     const list = Object.values(fx.reasons);
     const title = (id) => fx.reasons[id]?.title ?? texts.get(id)?.title ?? humanize(id);
     return h('section', { class: 'reasons', 'aria-labelledby': 'reasons-heading' }, h('h3', { id: 'reasons-heading' }, 'What would need to change'), list.length ? h('p', {}, changesSentence(fx, title)) : h('p', {}, 'No single condition stands in the way.'), h('ul', { class: 'reason-list' }, ...list.map((r) => reason(fields, texts, r))));

@@ -55,7 +55,7 @@ export function clauseState(c: SourceClause): ClauseState {
  * read loosely, as the generated client types may predate the member.
  */
 export function isTitle(c: SourceClause): boolean {
-  return (c as SourceClause & { heading?: boolean }).heading === true;
+  return c.heading === true;
 }
 
 /** stateWords names a clause's state, as the mark beside it says it. */
