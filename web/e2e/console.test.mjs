@@ -95,7 +95,7 @@ test('each criterion shows its status, answers and the verbatim quote with a dee
   assert.equal(await outcome(page), 'Eligible');
   const hours = page.locator('.explanation li[data-criterion="hours"]');
   assert.match(await hours.locator('.badge').textContent(), /Met/);
-  assert.match(await hours.locator('.facts-used').textContent(), /1300/);
+  assert.match(await hours.locator('.facts-used').textContent(), /1,300 hours/);
   const quote = hours.locator('figure.quote').first();
   const exact = (await quote.locator('blockquote').textContent()).trim();
   const href = await quote.locator('a.source-link').getAttribute('href');
