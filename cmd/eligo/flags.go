@@ -114,7 +114,7 @@ type namespaceFlags struct{ reserved, limits *string }
 func addNamespaceFlags(fs *flag.FlagSet) namespaceFlags {
 	return namespaceFlags{
 		reserved: fs.String("reserved-namespaces", os.Getenv("ELIGO_RESERVED_NAMESPACES"),
-			"comma-separated namespaces no tenant may claim by publishing (an operator assigns one with `eligo namespaces transfer`); \"none\" reserves none (env ELIGO_RESERVED_NAMESPACES; default the built-in list of government, agency and programme names)"),
+			"comma-separated namespaces no tenant may claim by publishing (an operator assigns one with eligo namespaces transfer); \"none\" reserves none (env ELIGO_RESERVED_NAMESPACES; default the built-in list of government, agency and programme names)"),
 		limits: fs.String("namespace-limits", os.Getenv("ELIGO_NAMESPACE_LIMITS"),
 			"most namespaces a tenant of each tier may own, tier=n,... over the defaults free=3,starter=10,pro=50 (internal: no cap); 0 means no cap (env ELIGO_NAMESPACE_LIMITS)"),
 	}
