@@ -42,7 +42,7 @@ test('catalogue: the public rulesets, searchable, with rule count and version', 
   assert.equal(await page.locator('#catalogue li').count(), listed.length);
   const card = page.locator('#catalogue li', { hasText: 'FMLA employee eligibility' });
   const fmlaSummary = listed.find((r) => r.slug === 'demo/us-fmla-employee');
-  assert.match(await card.textContent(), new RegExp(`Rules:?\\s*${fmlaSummary.rule_count}`));
+  assert.match(await card.textContent(), new RegExp(`Conditions:?\\s*${fmlaSummary.rule_count}`));
   assert.match(await card.textContent(), /Version:?\s*v1/);
   await page.fill('#search', 'fmla');
   await page.keyboard.press('Enter');
