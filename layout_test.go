@@ -1,5 +1,5 @@
 // Package layout_test checks that the packages of the module import each
-// other in one direction only, as DESIGN's Layout says: engine at the
+// other in one direction only, as docs/development.md#layout says: engine at the
 // bottom, importing nothing of the project; the services above it; the
 // HTTP core above the services; the resources above the core; the binary
 // on top. A package may import only packages of a lower layer, so no
@@ -112,7 +112,7 @@ func TestImportsPointOneWay(t *testing.T) {
 	}
 }
 
-// TestNoServiceReachesTheHTTPLayer states the two rules directly,
+// TestNoServiceReachesTheHTTPLayer states the layout's two rules directly,
 // over transitive dependencies: the engine depends on no package of the
 // project (it is usable as a library on its own: the CLI's check, test and
 // diff run offline), and no service depends on any api package.

@@ -10,7 +10,7 @@ import (
 	"github.com/eligo/eligo/auth"
 )
 
-// Console sessions, the HTTP side (DESIGN.md, "Console sessions"; the
+// Console sessions, the HTTP side (docs/console.md#signing-in-console-sessions; the
 // rest is auth/session.go). The console signs in at SessionPath by
 // exchanging an API key for a session: the browser keeps only the
 // session's random id, in an HttpOnly, SameSite=Strict cookie, and never

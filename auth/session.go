@@ -11,7 +11,7 @@ import (
 	"github.com/eligo/eligo/store"
 )
 
-// Console sessions (DESIGN.md, "Console sessions"): the web console signs
+// Console sessions (docs/console.md#signing-in-console-sessions): the web console signs
 // in by exchanging an API key for a session, so that no key is ever kept
 // in the browser. The browser holds only the session id, 32 random bytes
 // in an HttpOnly cookie; the database holds only its SHA-256. A session

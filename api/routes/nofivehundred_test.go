@@ -210,7 +210,7 @@ func truncate(b []byte, n int) []byte {
 // TestSolverRunsAnswerWithinTheGate: every operation that runs the solver
 // on a request waits for the caller's share of the solver slots within
 // its budget, and one that cannot get a slot in time answers in the
-// spec's shape, never a 5xx: what it finished with complete: false
+// shape of docs/api.md#errors, never a 5xx: what it finished with complete: false
 // (suggest-cases, review, explain-failure), or the diff's documented
 // refusal, the promotion's presence_polarity refusal (the gate never
 // passes for want of time). Here the tenant's whole share (one of two

@@ -15,7 +15,7 @@ import (
 // The squatting probe over HTTP: a free-tier tenant cannot take a reserved
 // namespace, its empty drafts claim nothing, and its rulebooks' first
 // releases claim namespaces only up to its tier's cap; every refusal is in
-// the spec's error shape.
+// the error shape of docs/api.md#errors.
 func TestNamespaceSquatting(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
