@@ -1,5 +1,9 @@
 package engine
 
+import (
+	"github.com/eligo/eligo/engine/value"
+)
+
 // The syntax tree of a .rules file, as parsed and as printed. It keeps what
 // the text says (including comment blocks, which the printer writes back)
 // and nothing it does not: positions are for messages only and are ignored
@@ -274,7 +278,7 @@ type Node struct {
 	// Str is the unquoted text of NodeString.
 	Str string
 	// Num is the value of NodeNumber, or 0/1 for NodeBool.
-	Num Value
+	Num value.Value
 	// Lit is a number as written ("43759.80", "1e3"), so that fmt keeps
 	// the analyst's spelling; the value is Num either way.
 	Lit string

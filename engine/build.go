@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"github.com/eligo/eligo/engine/value"
 	"slices"
 )
 
@@ -101,9 +102,9 @@ func (b *builder) run() error {
 	}
 	if p := r.Effective; p != nil {
 		switch {
-		case p.From < 1 || p.From > maxOrdinal:
+		case p.From < 1 || p.From > value.MaxOrdinal:
 			return fmt.Errorf("effective.from: the ordinal %d is outside 0001-01-01 to 9999-12-31", p.From)
-		case p.Until != 0 && (p.Until < p.From || p.Until > maxOrdinal):
+		case p.Until != 0 && (p.Until < p.From || p.Until > value.MaxOrdinal):
 			return fmt.Errorf("effective.until: %d is not a date from effective.from to 9999-12-31", p.Until)
 		}
 	}
@@ -324,18 +325,18 @@ func (b *builder) constant(path string, e *Expr) error {
 	v := e.Const
 	switch e.Sort {
 	case SortInt, SortDecimal:
-		v = Value{Num: v.Num, Scale: v.Scale, Known: true}.normal()
+		v = value.Value{Num: v.Num, Scale: v.Scale, Known: true}.Normal()
 		if e.Sort == SortInt && v.Scale != 0 {
 			return fmt.Errorf("%s: the int constant %s has a fraction", path, v.NumberString())
 		}
 		out.Const = v
 	case SortBool:
-		out.Const = BoolValue(v.Num != 0)
+		out.Const = value.BoolValue(v.Num != 0)
 	case SortDate:
-		if v.Num < 1 || v.Num > maxOrdinal {
+		if v.Num < 1 || v.Num > value.MaxOrdinal {
 			return fmt.Errorf("%s: the date constant's ordinal %d is outside 0001-01-01 to 9999-12-31", path, v.Num)
 		}
-		out.Const = Value{Num: v.Num, Known: true}
+		out.Const = value.Value{Num: v.Num, Known: true}
 	case SortEnum:
 		if e.FieldContext == "" {
 			return fmt.Errorf("%s: the enum constant %s has no field_context: it must name the enum field it belongs to", path, quote(e.Enum))
@@ -348,7 +349,7 @@ func (b *builder) constant(path string, e *Expr) error {
 		if i < 0 {
 			return fmt.Errorf("%s: %s is not a value of %s; its values are %s", path, quote(e.Enum), f.ID, quoteList(f.EnumValues))
 		}
-		out.Enum, out.Const = e.Enum, Value{Num: int64(i), Known: true}
+		out.Enum, out.Const = e.Enum, value.Value{Num: int64(i), Known: true}
 	default:
 		return fmt.Errorf("%s: a constant's sort is int, decimal, bool, enum or date", path)
 	}
@@ -614,7 +615,7 @@ func checkRange(path string, f *Field) error {
 		return fmt.Errorf("%s: a range needs at least one end", path)
 	case f.Type == SortInt && (g.Min.Known && g.Min.Scale != 0 || g.Max.Known && g.Max.Scale != 0):
 		return fmt.Errorf("%s: an int field's range has whole-number ends", path)
-	case g.Min.Known && g.Max.Known && cmpNum(g.Min, g.Max) > 0:
+	case g.Min.Known && g.Max.Known && value.Compare(g.Min, g.Max) > 0:
 		return fmt.Errorf("%s: min %s is above max %s", path, g.Min.NumberString(), g.Max.NumberString())
 	}
 	return nil

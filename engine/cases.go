@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/eligo/eligo/engine/value"
 	"slices"
 	"sort"
 )
@@ -136,7 +137,7 @@ func (r *Ruleset) RunCase(c Case) CaseResult {
 func (r *Ruleset) CaseDate(c Case) (int64, error) {
 	switch {
 	case c.DecisionDate != "":
-		d, ok := ParseDate(c.DecisionDate)
+		d, ok := value.ParseDate(c.DecisionDate)
 		if !ok {
 			return 0, fmt.Errorf("decision_date %q is not a YYYY-MM-DD date", c.DecisionDate)
 		}

@@ -1,6 +1,10 @@
 package engine
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/eligo/eligo/engine/value"
+)
 
 // This file is the checker's half that types expressions: operators,
 // comparisons, enum resolution, defaults, calls, and the suggestions its
@@ -40,7 +44,7 @@ func (c *checker) expr(n *Node) *Expr {
 	case NodeBool:
 		return &Expr{Kind: ExprConst, Sort: SortBool, Const: n.Num}
 	case NodeString:
-		return &Expr{Kind: ExprConst, Sort: SortEnum, Enum: n.Str, Const: Value{Num: unresolvedEnum, Known: true}}
+		return &Expr{Kind: ExprConst, Sort: SortEnum, Enum: n.Str, Const: value.Value{Num: unresolvedEnum, Known: true}}
 	case NodeNot:
 		x := c.expr(n.Args[0])
 		c.wantBool(n.Args[0], x, "not")
@@ -235,7 +239,7 @@ func (c *checker) resolveEnum(n *Node, fi int, s *Expr) bool {
 	f := &c.r.Fields[fi]
 	for i, v := range f.EnumValues {
 		if v == s.Enum {
-			s.Const = Value{Num: int64(i), Known: true}
+			s.Const = value.Value{Num: int64(i), Known: true}
 			s.FieldContext = f.ID
 			return true
 		}
@@ -340,12 +344,12 @@ func (c *checker) call(n *Node) *Expr {
 			c.errorf(n.Pos, "date takes a string: date(\"YYYY-MM-DD\")")
 			return invalid()
 		}
-		ord, ok := ParseDate(a.Str)
+		ord, ok := value.ParseDate(a.Str)
 		if !ok {
 			c.errorf(a.Pos, "%s is not a valid date: write date(\"YYYY-MM-DD\") with a real calendar date", quote(a.Str))
 			return invalid()
 		}
-		return &Expr{Kind: ExprConst, Sort: SortDate, Const: Value{Num: ord, Known: true}}
+		return &Expr{Kind: ExprConst, Sort: SortDate, Const: value.Value{Num: ord, Known: true}}
 	case "decision_date":
 		c.r.ReadsDecisionDate = true
 		return &Expr{Kind: ExprOp, Sort: SortDate, Op: OpDecisionDate, Args: []*Expr{}}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"github.com/eligo/eligo/engine/value"
 	"regexp"
 	"slices"
 	"sort"
@@ -157,14 +158,14 @@ func (c *checker) effective() {
 	if e == nil {
 		return
 	}
-	from, ok := ParseDate(e.From)
+	from, ok := value.ParseDate(e.From)
 	if !ok {
 		c.errorf(e.FromPos, "effective %s is not a calendar date: write YYYY-MM-DD, e.g. effective 2025-10-01", e.From)
 		return
 	}
 	p := &Period{From: from}
 	if e.Until != "" {
-		until, ok := ParseDate(e.Until)
+		until, ok := value.ParseDate(e.Until)
 		switch {
 		case !ok:
 			c.errorf(e.UntilPos, "until %s is not a calendar date: write YYYY-MM-DD, e.g. until 2026-09-30", e.Until)
@@ -486,11 +487,11 @@ func (c *checker) fieldRange(fd *FieldDecl, sort Sort) *Range {
 	}
 	var g Range
 	ok := true
-	end := func(text string, v *Value) {
+	end := func(text string, v *value.Value) {
 		if text == "" {
 			return
 		}
-		n, err := ParseNumber(text)
+		n, err := value.ParseNumber(text)
 		switch {
 		case err != nil:
 			c.errorf(rd.Pos, "range of %s: cannot read %s as a number: %v", fd.ID, text, err)
@@ -507,7 +508,7 @@ func (c *checker) fieldRange(fd *FieldDecl, sort Sort) *Range {
 	if !ok {
 		return nil
 	}
-	if g.Min.Known && g.Max.Known && cmpNum(g.Min, g.Max) > 0 {
+	if g.Min.Known && g.Max.Known && value.Compare(g.Min, g.Max) > 0 {
 		c.errorf(rd.Pos, "range of %s: the lower end %s is above the upper end %s", fd.ID, rd.Min, rd.Max)
 		return nil
 	}

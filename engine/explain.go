@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/eligo/eligo/engine/value"
 	"strings"
 )
 
@@ -343,7 +344,7 @@ func (r *Ruleset) Report(res *Result, inputsHash string) Report {
 		FieldErrors: append([]FieldError{}, res.FieldErrors...), Groups: map[string]Status{},
 		Criteria: map[string]Status{}, Trace: res.Trace, Explanation: res.Explanation}
 	if res.DecisionDate != 0 {
-		rep.DecisionDate = FormatDate(res.DecisionDate)
+		rep.DecisionDate = value.FormatDate(res.DecisionDate)
 	}
 	if res.OutsidePeriod {
 		rep.Warnings = []Warning{{Code: WarningOutsidePeriod, Message: r.PeriodWarning(res.DecisionDate)}}

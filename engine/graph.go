@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"github.com/eligo/eligo/engine/value"
 	"strconv"
 	"strings"
 )
@@ -450,7 +451,7 @@ type overlayer struct {
 
 func newOverlayer(r *Ruleset, in *Inputs, res *Result) *overlayer {
 	if in == nil || len(in.Values) != len(r.Fields) {
-		in = &Inputs{Values: make([]Value, len(r.Fields))}
+		in = &Inputs{Values: make([]value.Value, len(r.Fields))}
 	}
 	ov := &overlayer{r: r, in: in, res: res, exp: res.Explanation, bad: map[string]bool{}}
 	if ov.exp == nil || len(ov.exp.Groups) != len(r.Groups) {
@@ -561,7 +562,7 @@ func (ov *overlayer) expr(e *Expr) *Overlay {
 	root := p.emit(e)
 	m := machine{p: &p, inputs: ov.in.Values}
 	if ov.res.DecisionDate != 0 {
-		m.date = Value{Num: ov.res.DecisionDate, Known: true}
+		m.date = value.Value{Num: ov.res.DecisionDate, Known: true}
 	}
 	st := statusOf(m.eval(root))
 	var facts []Fact

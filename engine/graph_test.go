@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/eligo/eligo/engine/value"
 	"os"
 	"path/filepath"
 	"strings"
@@ -305,7 +306,7 @@ func TestGraphOverlayMatchesEvaluation(t *testing.T) {
 			}
 			var date int64
 			if c.DecisionDate != "" {
-				date, _ = ParseDate(c.DecisionDate)
+				date, _ = value.ParseDate(c.DecisionDate)
 			}
 			res := r.Evaluate(in, Options{DecisionDate: date, Explanation: true})
 			g := r.Graph("", in, res)
@@ -476,7 +477,7 @@ func BenchmarkGraph(b *testing.B) {
 func BenchmarkGraphOverlay(b *testing.B) {
 	r := largestRuleset(b)
 	in := r.ConvertMap(benchValues(r))
-	res := r.Evaluate(in, Options{DecisionDate: DateOrdinal(2026, 1, 15)})
+	res := r.Evaluate(in, Options{DecisionDate: value.DateOrdinal(2026, 1, 15)})
 	b.ReportAllocs()
 	for b.Loop() {
 		r.Graph("", in, res)

@@ -1,5 +1,9 @@
 package engine
 
+import (
+	"github.com/eligo/eligo/engine/value"
+)
+
 // This file prints a compiled expression in the rules language. It is where
 // Criterion.Text comes from on both paths into a Ruleset, Compile and
 // Build (LoadIR), so a stored ruleset and a freshly compiled one show the
@@ -67,7 +71,7 @@ func constNode(e *Expr) *Node {
 	case SortEnum:
 		return &Node{Kind: NodeString, Str: e.Enum}
 	case SortDate:
-		return &Node{Kind: NodeCall, Name: "date", Args: []*Node{{Kind: NodeString, Str: FormatDate(e.Const.Num)}}}
+		return &Node{Kind: NodeCall, Name: "date", Args: []*Node{{Kind: NodeString, Str: value.FormatDate(e.Const.Num)}}}
 	}
 	return &Node{Kind: NodeNumber, Num: e.Const}
 }

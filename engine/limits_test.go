@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"github.com/eligo/eligo/engine/value"
 	"os"
 	"strings"
 	"testing"
@@ -229,9 +230,9 @@ func TestCompileFileDeepExpression(t *testing.T) {
 	}
 	x := &Node{Pos: Pos{6, 5}, Kind: NodeField, Name: "a.x"}
 	for range 6000 {
-		x = &Node{Pos: Pos{6, 5}, Kind: NodeBinary, Op: "*", Args: []*Node{{Pos: Pos{6, 5}, Kind: NodeNumber, Num: IntValue(2), Lit: "2"}, x}}
+		x = &Node{Pos: Pos{6, 5}, Kind: NodeBinary, Op: "*", Args: []*Node{{Pos: Pos{6, 5}, Kind: NodeNumber, Num: value.IntValue(2), Lit: "2"}, x}}
 	}
-	f.Groups[0].Criteria[0].Expr = &Node{Pos: Pos{6, 5}, Kind: NodeBinary, Op: ">", Args: []*Node{x, {Pos: Pos{6, 5}, Kind: NodeNumber, Num: IntValue(1), Lit: "1"}}}
+	f.Groups[0].Criteria[0].Expr = &Node{Pos: Pos{6, 5}, Kind: NodeBinary, Op: ">", Args: []*Node{x, {Pos: Pos{6, 5}, Kind: NodeNumber, Num: value.IntValue(1), Lit: "1"}}}
 	_, _, err := CompileFile("deep.rules", f)
 	if err == nil {
 		t.Fatal("compiled an expression 6000 levels deep")

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/eligo/eligo/engine/value"
 	"github.com/gowebpki/jcs"
 )
 
@@ -123,10 +124,10 @@ func TestLoadIRMatchesCompile(t *testing.T) {
 		if got, _ := json.Marshal(loaded.Graph("", nil, nil)); !bytes.Equal(got, graph) {
 			t.Fatalf("%s: graphs differ", path)
 		}
-		date := DateOrdinal(2025, 3, 1)
+		date := value.DateOrdinal(2025, 3, 1)
 		checkSameDecisions(t, path+" with no answers", compiled, loaded, compiled.ConvertMap(nil), date, true)
 		for trial := range 300 {
-			in := &Inputs{Values: make([]Value, len(compiled.Fields))}
+			in := &Inputs{Values: make([]value.Value, len(compiled.Fields))}
 			for s := range compiled.Fields {
 				if rng.IntN(4) > 0 {
 					in.Values[s] = randomValue(rng, &compiled.Fields[s])
@@ -248,7 +249,7 @@ func (w *jsonbStyle) write(v any, indent string) {
 // exponent (1250.5 as 1.2505e3) or with trailing zeros (1250.50).
 func (w *jsonbStyle) respell(s string) string {
 	w.n++
-	v, err := ParseNumber(s)
+	v, err := value.ParseNumber(s)
 	if err != nil {
 		return s
 	}

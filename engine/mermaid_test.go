@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"github.com/eligo/eligo/engine/value"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -60,7 +61,7 @@ func TestGraphGolden(t *testing.T) {
 			if in, err = r.Convert([]byte(gg.values)); err != nil {
 				t.Fatal(err)
 			}
-			date, _ := ParseDate(gg.date)
+			date, _ := value.ParseDate(gg.date)
 			res = r.Evaluate(in, Options{DecisionDate: date})
 		}
 		g := r.Graph("", in, res)

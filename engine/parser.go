@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"github.com/eligo/eligo/engine/value"
 	"strings"
 )
 
@@ -403,7 +404,7 @@ func (p *parser) parseField(pos Pos, doc []string) *FieldDecl {
 		if p.tok.kind != tokNumber {
 			p.fail("expected a whole number after weight, found %s", p.describe())
 		}
-		v, err := ParseNumber(p.tok.text)
+		v, err := value.ParseNumber(p.tok.text)
 		if err != nil || v.Scale != 0 || v.Num > 1_000_000 {
 			p.fail("weight must be a whole number from 0 to 1000000")
 		}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"github.com/eligo/eligo/engine/value"
 	"strings"
 	"testing"
 )
@@ -35,7 +36,7 @@ func compilePeriod(t *testing.T, header string) *Ruleset {
 
 func date(t *testing.T, s string) int64 {
 	t.Helper()
-	d, ok := ParseDate(s)
+	d, ok := value.ParseDate(s)
 	if !ok {
 		t.Fatalf("bad date %s", s)
 	}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/eligo/eligo/engine/value"
 	"strconv"
 	"strings"
 	"unicode"
@@ -376,7 +377,7 @@ func constWords(e *Expr) string {
 		}
 		return "no"
 	case SortDate:
-		y, m, d := Civil(e.Const.Num)
+		y, m, d := value.Civil(e.Const.Num)
 		var b strings.Builder
 		b.WriteString(strconv.Itoa(d))
 		b.WriteByte(' ')

@@ -25,6 +25,7 @@ import (
 
 	"github.com/eligo/eligo/authoring/source"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 )
 
 // Folder is one ruleset folder, read from disk.
@@ -480,7 +481,7 @@ func (f *Folder) DecideBodies(ref, extra string) ([][]byte, error) {
 		}
 		b := append([]byte(`{"ruleset_id":`), quoted...)
 		if date != 0 {
-			b = append(append(append(b, `,"decision_date":"`...), engine.FormatDate(date)...), '"')
+			b = append(append(append(b, `,"decision_date":"`...), value.FormatDate(date)...), '"')
 		}
 		b = append(append(b, `,"field_values":`...), c.FieldValues...)
 		bodies[i] = append(append(b, extra...), '}')

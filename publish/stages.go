@@ -8,6 +8,7 @@ import (
 
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/solver/verify"
 	"github.com/eligo/eligo/store"
 )
@@ -135,7 +136,7 @@ func (p *Publisher) periodStage(ctx context.Context, c *rulesetCut) error {
 	if err != nil {
 		return err
 	}
-	c.res.PeriodNotices = live.Stale(c.rules.Effective, engine.DateOf(p.clock.Now()))
+	c.res.PeriodNotices = live.Stale(c.rules.Effective, value.DateOf(p.clock.Now()))
 	return nil
 }
 

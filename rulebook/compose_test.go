@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 )
 
 // trees3 are outcome trees over three sections used across the tests:
@@ -301,7 +302,7 @@ func TestComposedGraph(t *testing.T) {
 	t.Parallel()
 	c := mustCompose(t, Spec{Name: "Pensions", Slug: "test/pensions", Sections: casebankSections(t, sharedFolders...)})
 	in := c.Rules.ConvertMap(map[string]any{"person.date_of_birth": "1950-01-01"})
-	for _, res := range []*engine.Result{nil, c.Rules.Evaluate(in, engine.Options{DecisionDate: engine.DateOrdinal(2026, 1, 15)})} {
+	for _, res := range []*engine.Result{nil, c.Rules.Evaluate(in, engine.Options{DecisionDate: value.DateOrdinal(2026, 1, 15)})} {
 		g := c.Graph(in, res)
 		if !slices.Equal(g.Sections, []string{"au/age-pension", "uk/state-pension-age", "us/medicaid-adult-expansion"}) {
 			t.Errorf("graph sections %v", g.Sections)

@@ -6,6 +6,7 @@ import (
 	"math/big"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/solver/z3"
 )
 
@@ -663,7 +664,7 @@ func (e *Encoding) coerce(t term, to engine.Sort) *z3.Expr {
 }
 
 // constant is a known literal of sort s.
-func (e *Encoding) constant(s engine.Sort, v engine.Value) term {
+func (e *Encoding) constant(s engine.Sort, v value.Value) term {
 	c := e.c
 	t := term{sort: s, known: c.Bool(true)}
 	switch s {
@@ -672,7 +673,7 @@ func (e *Encoding) constant(s engine.Sort, v engine.Value) term {
 	case engine.SortDecimal:
 		t.val = c.RealRat(ValueRat(v))
 	case engine.SortDate:
-		y, m, d := engine.Civil(v.Num)
+		y, m, d := value.Civil(v.Num)
 		t.val = c.Int(v.Num)
 		t.date = &dateParts{c.Int(int64(y)), c.Int(int64(m)), c.Int(int64(d))}
 	default:
@@ -683,7 +684,7 @@ func (e *Encoding) constant(s engine.Sort, v engine.Value) term {
 
 // ValueRat is the exact rational of a numeric engine value, as the
 // encoding states constants; RatValue is its inverse.
-func ValueRat(v engine.Value) *big.Rat {
+func ValueRat(v value.Value) *big.Rat {
 	den := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(v.Scale)), nil)
 	return new(big.Rat).SetFrac(big.NewInt(v.Num), den)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 )
 
 // graphResponse is the graph response (docs/api.md#the-graph) as far as it is known offline:
@@ -30,7 +31,7 @@ const graphUsage = "usage: eligo graph FILE [--mermaid] [--values VALUES.json] [
 func runGraph(ctx context.Context, clk clock.Clock, args []string, stdout, stderr io.Writer) error {
 	var file, valuesPath string
 	var mermaidOnly bool
-	date := engine.DateOf(clk.Now())
+	date := value.DateOf(clk.Now())
 	for i := 0; i < len(args); i++ {
 		switch a := args[i]; a {
 		case "--mermaid", "-mermaid":
@@ -44,7 +45,7 @@ func runGraph(ctx context.Context, clk clock.Clock, args []string, stdout, stder
 				valuesPath = args[i]
 				continue
 			}
-			d, ok := engine.ParseDate(args[i])
+			d, ok := value.ParseDate(args[i])
 			if !ok {
 				return fmt.Errorf("--date %q is not a YYYY-MM-DD date", args[i])
 			}

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/folder"
 )
 
@@ -188,7 +189,7 @@ group g all "G" {
 	for i := range call.Args {
 		sum := *pair[i%2]
 		k := *sum.Args[1]
-		k.Const = engine.Value{Num: int64(i), Known: true}
+		k.Const = value.Value{Num: int64(i), Known: true}
 		sum.Args = []*engine.Expr{sum.Args[0], &k}
 		call.Args[i] = &sum
 	}
@@ -207,7 +208,7 @@ group g all "G" {
 func InForce(rs *engine.Ruleset) engine.Options {
 	date, err := rs.CaseDate(engine.Case{})
 	if err != nil {
-		date = engine.DateOrdinal(2026, 1, 15)
+		date = value.DateOrdinal(2026, 1, 15)
 	}
 	return engine.Options{DecisionDate: date}
 }
