@@ -3,8 +3,9 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"github.com/eligo/eligo/engine/value"
 	"slices"
+
+	"github.com/eligo/eligo/engine/value"
 )
 
 // This file links and checks a ruleset given as its exported IR members

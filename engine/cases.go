@@ -4,9 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/eligo/eligo/engine/value"
 	"slices"
 	"sort"
+
+	"github.com/eligo/eligo/engine/value"
 )
 
 // Case is one test case, the shape docs/authoring.md#casesjson describes

@@ -2,11 +2,12 @@ package engine
 
 import (
 	"fmt"
-	"github.com/eligo/eligo/engine/value"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/eligo/eligo/engine/value"
 )
 
 // Compile parses, checks and compiles a .rules file. On success it returns

@@ -2,8 +2,9 @@ package engine
 
 import (
 	"fmt"
-	"github.com/eligo/eligo/engine/value"
 	"testing"
+
+	"github.com/eligo/eligo/engine/value"
 )
 
 // opsRules declares one field of every type for the operator tables.

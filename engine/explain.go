@@ -3,8 +3,9 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/eligo/eligo/engine/value"
 	"strings"
+
+	"github.com/eligo/eligo/engine/value"
 )
 
 // Trace is the trace object (docs/api.md#trace-and-explanation): how the decision was reached, for

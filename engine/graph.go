@@ -2,9 +2,10 @@ package engine
 
 import (
 	"encoding/json"
-	"github.com/eligo/eligo/engine/value"
 	"strconv"
 	"strings"
+
+	"github.com/eligo/eligo/engine/value"
 )
 
 // This file builds the ruleset graph (docs/api.md#the-graph): the fields a ruleset reads,

@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/eligo/eligo/engine/value"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/eligo/eligo/engine/value"
 )
 
 // compilePath compiles a .rules file or fails the test.

@@ -3,8 +3,9 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/eligo/eligo/engine/value"
 	"strconv"
+
+	"github.com/eligo/eligo/engine/value"
 )
 
 // MarshalText writes the sort's wire spelling, so Field.Type encodes as

@@ -2,10 +2,11 @@ package engine
 
 import (
 	"fmt"
-	"github.com/eligo/eligo/engine/value"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/eligo/eligo/engine/value"
 )
 
 // textSize is what the limits count in one ruleset text, measured as the

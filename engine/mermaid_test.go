@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
-	"github.com/eligo/eligo/engine/value"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -12,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/eligo/eligo/engine/value"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")

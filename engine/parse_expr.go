@@ -2,8 +2,9 @@ package engine
 
 import (
 	"fmt"
-	"github.com/eligo/eligo/engine/value"
 	"strings"
+
+	"github.com/eligo/eligo/engine/value"
 )
 
 // This file parses expressions, by precedence from or down to a primary;

@@ -2,8 +2,9 @@ package engine
 
 import (
 	"fmt"
-	"github.com/eligo/eligo/engine/value"
 	"strings"
+
+	"github.com/eligo/eligo/engine/value"
 )
 
 // Parse reads a .rules file into its syntax tree. It reports the syntax

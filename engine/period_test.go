@@ -2,9 +2,10 @@ package engine
 
 import (
 	"encoding/json"
-	"github.com/eligo/eligo/engine/value"
 	"strings"
 	"testing"
+
+	"github.com/eligo/eligo/engine/value"
 )
 
 // periodRules is a one-criterion ruleset with an effective header (%s).

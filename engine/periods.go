@@ -2,8 +2,9 @@ package engine
 
 import (
 	"fmt"
-	"github.com/eligo/eligo/engine/value"
 	"sort"
+
+	"github.com/eligo/eligo/engine/value"
 )
 
 // PeriodEntry is one ruleset published under a slug, for CheckPeriods.

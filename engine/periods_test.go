@@ -1,9 +1,10 @@
 package engine
 
 import (
-	"github.com/eligo/eligo/engine/value"
 	"strings"
 	"testing"
+
+	"github.com/eligo/eligo/engine/value"
 )
 
 // testPeriod is the period from..until (YYYY-MM-DD; until "" for an

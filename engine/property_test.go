@@ -1,12 +1,13 @@
 package engine
 
 import (
-	"github.com/eligo/eligo/engine/value"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/eligo/eligo/engine/value"
 )
 
 // usesPresence reports whether e reads presence (present, absent, ??),

@@ -1,11 +1,12 @@
 package engine
 
 import (
-	"github.com/eligo/eligo/engine/value"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/eligo/eligo/engine/value"
 )
 
 // This file renders compiled expressions as plain-language sentences for
