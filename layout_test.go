@@ -19,7 +19,9 @@ const module = "github.com/eligo/eligo"
 var layers = map[string]int{
 	// The engine's packages rank below zero, each under the one that
 	// imports it, so that the rest of the table keeps its numbers.
+	"engine/internal/testfiles":   -4,
 	"engine/value":                -3,
+	"engine/syntax":               -2,
 	"engine":                      -1,
 	"clock":                       0,
 	"metrics":                     0,

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"testing"
+
+	"github.com/eligo/eligo/engine/internal/testfiles"
 )
 
 // largestRules returns the source of the casebank ruleset with the most
@@ -12,7 +14,7 @@ func largestRules(b *testing.B) (string, []byte) {
 	b.Helper()
 	best, bestN := "testdata/large.rules", 0
 	var bestSrc []byte
-	for _, path := range append(casebankFiles(b), "testdata/large.rules") {
+	for _, path := range append(testfiles.Casebank(b), "testdata/large.rules") {
 		src, err := os.ReadFile(path)
 		if err != nil {
 			b.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/eligo/eligo/engine/syntax"
 	"github.com/eligo/eligo/engine/value"
 )
 
@@ -189,7 +190,7 @@ func (b *builder) field(path string, slot int) error {
 		}
 		for i, v := range f.EnumValues {
 			if slices.Contains(f.EnumValues[:i], v) {
-				return fmt.Errorf("%s.enum_values[%d]: enum field %s lists %s twice", path, i, f.ID, quote(v))
+				return fmt.Errorf("%s.enum_values[%d]: enum field %s lists %s twice", path, i, f.ID, syntax.Quote(v))
 			}
 		}
 	} else if f.EnumValues != nil {
@@ -211,7 +212,7 @@ func (b *builder) field(path string, slot int) error {
 	}
 	for v := range f.ValueLabels {
 		if !slices.Contains(f.EnumValues, v) {
-			return fmt.Errorf("%s.value_labels: %s is not one of the field's values", path, quote(v))
+			return fmt.Errorf("%s.value_labels: %s is not one of the field's values", path, syntax.Quote(v))
 		}
 	}
 	return nil
@@ -340,15 +341,15 @@ func (b *builder) constant(path string, e *Expr) error {
 		out.Const = value.Value{Num: v.Num, Known: true}
 	case SortEnum:
 		if e.FieldContext == "" {
-			return fmt.Errorf("%s: the enum constant %s has no field_context: it must name the enum field it belongs to", path, quote(e.Enum))
+			return fmt.Errorf("%s: the enum constant %s has no field_context: it must name the enum field it belongs to", path, syntax.Quote(e.Enum))
 		}
 		f := &b.r.Fields[b.fields[e.FieldContext]]
 		if f.Type != SortEnum {
-			return fmt.Errorf("%s: the enum constant %s has field_context %s, which is %s field, not an enum", path, quote(e.Enum), f.ID, an(f.Type))
+			return fmt.Errorf("%s: the enum constant %s has field_context %s, which is %s field, not an enum", path, syntax.Quote(e.Enum), f.ID, an(f.Type))
 		}
 		i := slices.Index(f.EnumValues, e.Enum)
 		if i < 0 {
-			return fmt.Errorf("%s: %s is not a value of %s; its values are %s", path, quote(e.Enum), f.ID, quoteList(f.EnumValues))
+			return fmt.Errorf("%s: %s is not a value of %s; its values are %s", path, syntax.Quote(e.Enum), f.ID, quoteList(f.EnumValues))
 		}
 		out.Enum, out.Const = e.Enum, value.Value{Num: int64(i), Known: true}
 	default:
@@ -520,13 +521,13 @@ func (b *builder) comparable(path string, op Operator, x, y *Expr) error {
 		fi := fieldOf(x)
 		switch {
 		case x.Sort != SortEnum:
-			return fmt.Errorf("%s: the enum value %s is compared with %s", path, quote(y.Enum), an(x.Sort))
+			return fmt.Errorf("%s: the enum value %s is compared with %s", path, syntax.Quote(y.Enum), an(x.Sort))
 		case !equality:
 			return fmt.Errorf("%s: enum values compare only with ==, != and in, not %s", path, op)
 		case fi < 0:
 			return fmt.Errorf("%s: an enum value must be compared with an enum field", path)
 		case b.r.Fields[fi].ID != y.FieldContext:
-			return fmt.Errorf("%s: the enum value %s belongs to %s (its field_context) but is compared with %s", path, quote(y.Enum), y.FieldContext, b.r.Fields[fi].ID)
+			return fmt.Errorf("%s: the enum value %s belongs to %s (its field_context) but is compared with %s", path, syntax.Quote(y.Enum), y.FieldContext, b.r.Fields[fi].ID)
 		}
 	case x.Sort.Numeric() && y.Sort.Numeric():
 	case x.Sort == SortDate && y.Sort == SortDate:

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/eligo/eligo/engine/syntax"
 	"github.com/gowebpki/jcs"
 )
 
@@ -38,11 +39,11 @@ func FuzzParse(f *testing.F) {
 			t.Fatal("compiled without a digest")
 		}
 		if err != nil {
-			if _, ok := err.(ErrorList); !ok {
+			if _, ok := err.(syntax.ErrorList); !ok {
 				t.Fatalf("error %T is not an ErrorList", err)
 			}
 		}
-		file, errs := Parse("fuzz.rules", src)
+		file, errs := syntax.Parse("fuzz.rules", src)
 		if len(errs) == 0 {
 			checkRoundTrip(t, "fuzz.rules", file)
 		}

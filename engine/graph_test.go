@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/eligo/eligo/engine/internal/testfiles"
 	"github.com/eligo/eligo/engine/value"
 )
 
@@ -28,7 +29,7 @@ func compilePath(t testing.TB, path string) *Ruleset {
 
 // graphRulesets are the casebank rulesets plus the large test ruleset.
 func graphRulesets(t testing.TB) []string {
-	return append(casebankFiles(t), filepath.Join("testdata", "large.rules"))
+	return append(testfiles.Casebank(t), filepath.Join("testdata", "large.rules"))
 }
 
 // checkGraphShape asserts the invariants of every graph (docs/api.md#the-graph):
@@ -290,7 +291,7 @@ func TestGraphRoutes(t *testing.T) {
 // agree with their criterion. Checked over every casebank case.
 func TestGraphOverlayMatchesEvaluation(t *testing.T) {
 	t.Parallel()
-	for _, path := range casebankFiles(t) {
+	for _, path := range testfiles.Casebank(t) {
 		r := compilePath(t, path)
 		raw, err := os.ReadFile(filepath.Join(filepath.Dir(path), "cases.json"))
 		if err != nil {

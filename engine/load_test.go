@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/eligo/eligo/engine/internal/testfiles"
+	"github.com/eligo/eligo/engine/syntax"
 	"github.com/eligo/eligo/engine/value"
 	"github.com/gowebpki/jcs"
 )
@@ -24,7 +26,7 @@ import (
 // testdata/errors, which are written not to compile.
 func repositoryRulesets(t testing.TB) []string {
 	t.Helper()
-	files := casebankFiles(t)
+	files := testfiles.Casebank(t)
 	err := filepath.WalkDir("testdata", func(path string, d fs.DirEntry, err error) error {
 		if err == nil && d.IsDir() && path == filepath.Join("testdata", "errors") {
 			return fs.SkipDir
@@ -164,8 +166,8 @@ func TestLoadIRMatchesCompile(t *testing.T) {
 // ruleset and its source show the same text in traces.
 func TestTextFromIR(t *testing.T) {
 	t.Parallel()
-	var clearLit func(n *Node)
-	clearLit = func(n *Node) {
+	var clearLit func(n *syntax.Node)
+	clearLit = func(n *syntax.Node) {
 		n.Lit = ""
 		for _, a := range n.Args {
 			clearLit(a)
@@ -176,7 +178,7 @@ func TestTextFromIR(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f, errs := Parse(path, src)
+		f, errs := syntax.Parse(path, src)
 		if len(errs) > 0 {
 			t.Fatal(errs)
 		}
@@ -191,7 +193,7 @@ func TestTextFromIR(t *testing.T) {
 					continue
 				}
 				clearLit(c.Expr)
-				if want := PrintExpr(c.Expr); got != want {
+				if want := syntax.PrintExpr(c.Expr); got != want {
 					t.Errorf("%s %s: text %q, source prints %q", path, c.ID, got, want)
 				}
 			}

@@ -8,6 +8,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/eligo/eligo/engine/internal/testfiles"
+	"github.com/eligo/eligo/engine/syntax"
 )
 
 // stripPositions zeroes every Pos in a syntax tree so that trees parsed
@@ -19,7 +22,7 @@ func stripPositions(v reflect.Value) {
 			stripPositions(v.Elem())
 		}
 	case reflect.Struct:
-		if v.Type() == reflect.TypeOf(Pos{}) {
+		if v.Type() == reflect.TypeOf(syntax.Pos{}) {
 			v.Set(reflect.Zero(v.Type()))
 			return
 		}
@@ -34,10 +37,10 @@ func stripPositions(v reflect.Value) {
 }
 
 // checkRoundTrip asserts parse(print(f)) == f and that print is idempotent.
-func checkRoundTrip(t *testing.T, name string, f *File) {
+func checkRoundTrip(t *testing.T, name string, f *syntax.File) {
 	t.Helper()
-	printed := Print(f)
-	g, errs := Parse(name, printed)
+	printed := syntax.Print(f)
+	g, errs := syntax.Parse(name, printed)
 	if len(errs) > 0 {
 		t.Fatalf("%s: printed text does not parse: %v\n%s", name, errs, printed)
 	}
@@ -46,31 +49,20 @@ func checkRoundTrip(t *testing.T, name string, f *File) {
 	if !reflect.DeepEqual(f, g) {
 		t.Fatalf("%s: parse(print(ast)) != ast\nprinted:\n%s", name, printed)
 	}
-	if again := Print(g); !bytes.Equal(again, printed) {
+	if again := syntax.Print(g); !bytes.Equal(again, printed) {
 		t.Fatalf("%s: print is not idempotent:\n%s\n---\n%s", name, printed, again)
 	}
 }
 
-func casebankFiles(t testing.TB) []string {
-	files, err := filepath.Glob("../casebank/*/*.rules")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) == 0 {
-		t.Fatal("no casebank rulesets under ../casebank: the tests over them would test nothing")
-	}
-	return files
-}
-
 func TestRoundTripCasebank(t *testing.T) {
 	t.Parallel()
-	files := append(casebankFiles(t), filepath.Join("testdata", "large.rules"))
+	files := append(testfiles.Casebank(t), filepath.Join("testdata", "large.rules"))
 	for _, path := range files {
 		src, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		f, errs := Parse(path, src)
+		f, errs := syntax.Parse(path, src)
 		if len(errs) > 0 {
 			t.Fatalf("%s: %v", path, errs)
 		}
@@ -113,11 +105,11 @@ group g any "G" {
 
 outcome g
 `
-	f, errs := Parse("messy.rules", []byte(messy))
+	f, errs := syntax.Parse("messy.rules", []byte(messy))
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	if got := string(Print(f)); got != want {
+	if got := string(syntax.Print(f)); got != want {
 		t.Errorf("canonical print:\n%s\nwant:\n%s", got, want)
 	}
 	checkRoundTrip(t, "messy.rules", f)
@@ -131,13 +123,13 @@ func TestPrintParenthesesKeepMeaning(t *testing.T) {
 		"a.n * (2 * 3) > 0", "not not a.b", "a.b == (a.n in [1, 2])",
 	} {
 		src := fmt.Sprintf(opsRules, expr)
-		f, errs := Parse("p.rules", []byte(src))
+		f, errs := syntax.Parse("p.rules", []byte(src))
 		if len(errs) > 0 {
 			t.Fatalf("%s: %v", expr, errs)
 		}
 		checkRoundTrip(t, expr, f)
 		r1, _, err1 := Compile("p.rules", []byte(src))
-		r2, _, err2 := Compile("p.rules", Print(f))
+		r2, _, err2 := Compile("p.rules", syntax.Print(f))
 		if err1 != nil || err2 != nil {
 			t.Fatalf("%s: %v %v", expr, err1, err2)
 		}
@@ -222,7 +214,7 @@ outcome g`, []string{"3:23: expected a whole number after weight", `7:9: unexpec
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			_, _, err := Compile("ops.rules", []byte(tt.src))
-			list, ok := err.(ErrorList)
+			list, ok := err.(syntax.ErrorList)
 			if !ok {
 				t.Fatalf("err = %v, want an ErrorList", err)
 			}
@@ -391,22 +383,22 @@ func TestPrintKeepsNumberSpelling(t *testing.T) {
 		"a.n > - -5":      "a.n > 5",
 		"a.n > -(5)":      "a.n > -5",
 	} {
-		f, errs := Parse("n.rules", fmt.Appendf(nil, opsRules, in))
+		f, errs := syntax.Parse("n.rules", fmt.Appendf(nil, opsRules, in))
 		if len(errs) > 0 {
 			t.Fatal(errs)
 		}
-		if got := PrintExpr(f.Groups[0].Criteria[0].Expr); got != want {
+		if got := syntax.PrintExpr(f.Groups[0].Criteria[0].Expr); got != want {
 			t.Errorf("%s printed as %s, want %s", in, got, want)
 		}
 		checkRoundTrip(t, in, f)
 	}
 }
 
-// TestGrammarExample keeps GRAMMAR.md honest: its worked example compiles
+// TestGrammarExample keeps syntax/GRAMMAR.md honest: its worked example compiles
 // without warnings and is already in canonical form.
 func TestGrammarExample(t *testing.T) {
 	t.Parallel()
-	doc, err := os.ReadFile("GRAMMAR.md")
+	doc, err := os.ReadFile("syntax/GRAMMAR.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -419,8 +411,8 @@ func TestGrammarExample(t *testing.T) {
 	if err != nil || len(warnings) > 0 {
 		t.Fatalf("worked example: %v %v", err, warnings)
 	}
-	f, _ := Parse("GRAMMAR.md", []byte(example))
-	if got := string(Print(f)); got != example {
+	f, _ := syntax.Parse("GRAMMAR.md", []byte(example))
+	if got := string(syntax.Print(f)); got != example {
 		t.Errorf("worked example is not canonical; eligo fmt gives:\n%s", got)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/eligo/eligo/engine/internal/testfiles"
 	"github.com/eligo/eligo/engine/value"
 )
 
@@ -46,7 +47,7 @@ func randomValue(rng *rand.Rand, f *Field) value.Value {
 // built only from such criteria stays decided the same way.
 func TestKleeneMonotone(t *testing.T) {
 	t.Parallel()
-	files := append(casebankFiles(t), filepath.Join("testdata", "large.rules"))
+	files := append(testfiles.Casebank(t), filepath.Join("testdata", "large.rules"))
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, path := range files {
 		src, err := os.ReadFile(path)
@@ -95,7 +96,7 @@ func TestKleeneMonotone(t *testing.T) {
 func TestReferencesMatchExplanation(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
-	for _, path := range casebankFiles(t) {
+	for _, path := range testfiles.Casebank(t) {
 		src, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/eligo/eligo/engine/internal/testfiles"
 )
 
 // sentenceRules declares fields with the kinds of names real rulesets use,
@@ -169,7 +171,7 @@ func TestDiscretionarySentence(t *testing.T) {
 // rules language's symbols and field ids.
 func TestCasebankSentencesArePlain(t *testing.T) {
 	t.Parallel()
-	for _, path := range casebankFiles(t) {
+	for _, path := range testfiles.Casebank(t) {
 		r := compilePath(t, path)
 		for i := range r.NumCriteria() {
 			c, _ := r.CriterionAt(i)

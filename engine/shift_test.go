@@ -3,6 +3,8 @@ package engine
 import (
 	"strings"
 	"testing"
+
+	"github.com/eligo/eligo/engine/syntax"
 )
 
 func TestAddDaysMonthsYears(t *testing.T) {
@@ -72,7 +74,7 @@ func TestAddDatesCheckAndPrint(t *testing.T) {
 		}
 	}
 	src := strings.Replace(opsRules, "%s", `a.on >= add_months(add_years(a.born, 66), -a.n) and years_between(add_days(a.born, -1), decision_date()) >= 66`, 1)
-	f, errs := Parse("ops.rules", []byte(src))
+	f, errs := syntax.Parse("ops.rules", []byte(src))
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}

@@ -25,6 +25,7 @@ import (
 
 	"github.com/eligo/eligo/authoring/source"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/syntax"
 	"github.com/eligo/eligo/engine/value"
 )
 
@@ -384,7 +385,7 @@ type Result struct {
 	CompileErrors error
 	// Warnings are the compiler's warnings (a rulebook's: its sections'),
 	// reported even when the rules do not compile.
-	Warnings engine.ErrorList
+	Warnings syntax.ErrorList
 	// CitationProblems lists quotes missing from the source text.
 	CitationProblems []string
 	// Cases are the verdicts on the folder's cases, in the same order; nil

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/syntax"
 	"github.com/eligo/eligo/lsp"
 )
 
@@ -180,7 +181,7 @@ func TestCasebank(t *testing.T) {
 				t.Errorf("%s: error %+v", path, diag)
 			}
 		}
-		f, _ := engine.Parse(path, []byte(text))
+		f, _ := syntax.Parse(path, []byte(text))
 		var syms []lsp.DocumentSymbol
 		c.call("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": uri}}, &syms)
 		var got, want []string
@@ -210,8 +211,8 @@ func TestCasebank(t *testing.T) {
 		for _, fd := range f.Fields {
 			declared[fd.ID] = fd.Pos.Line - 1
 		}
-		for _, tok := range engine.Tokens([]byte(text)) {
-			if tok.Kind != engine.TokenField {
+		for _, tok := range syntax.Tokens([]byte(text)) {
+			if tok.Kind != syntax.TokenField {
 				continue
 			}
 			var defs []lsp.Location

@@ -8,6 +8,7 @@ import (
 
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/syntax"
 	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/solver/verify"
 	"github.com/eligo/eligo/store"
@@ -53,7 +54,7 @@ var rulesetStages = [...]stage{
 func (p *Publisher) compileStage(ctx context.Context, c *rulesetCut) error {
 	r, warnings, err := engine.Compile(c.req.Filename, c.req.Source)
 	if err != nil {
-		var list engine.ErrorList
+		var list syntax.ErrorList
 		errors.As(err, &list)
 		return &RefusedError{Reason: ErrCompile, Message: err.Error(), Compile: list}
 	}

@@ -1,6 +1,6 @@
 // What the editor completes: the draft's declared field ids (with their
 // type and question), its source, group and criterion ids, and the rules
-// language's functions and keywords (engine/GRAMMAR.md).
+// language's functions and keywords (engine/syntax/GRAMMAR.md).
 //
 // The API reads the saved draft's symbols with the compiler's parser
 // (get-project-draft-symbols), and names the language's functions and
@@ -18,7 +18,7 @@ export interface SymbolInfo {
   detail?: string;
 }
 
-/** The language's calls (engine/GRAMMAR.md, "Calls"), with what each gives. */
+/** The language's calls (engine/syntax/GRAMMAR.md, "Calls"), with what each gives. */
 export const functions: ReadonlyArray<readonly [string, string]> = [
   ['min', 'the smallest of numbers'],
   ['max', 'the largest of numbers'],

@@ -1,4 +1,4 @@
-package engine
+package syntax
 
 import (
 	"github.com/eligo/eligo/engine/value"
@@ -39,11 +39,11 @@ type File struct {
 	Trailing []string
 	// failed records the declarations that failed to parse, so the
 	// checker can stay quiet about their absence and their uses.
-	failed failures
+	Failed Failures
 	// overLimit is true when Parse stopped at one of the limits in
 	// limits.go: the file holds only what was read before, so it is not
 	// checked.
-	overLimit bool
+	OverLimit bool
 }
 
 // Attr is a one-line header: ruleset, section, name or description.
@@ -190,7 +190,7 @@ type GroupDecl struct {
 	Trailing []string
 	// failed is set when part of the group (its header, a criterion)
 	// failed to parse: then an empty group is not reported as one.
-	failed bool
+	Failed bool
 }
 
 // CriterionDecl is one criterion; Expr is nil when Discretionary.
@@ -219,7 +219,7 @@ type CriterionDecl struct {
 	Trailing []string
 	// failed is set when part of the criterion (its header, condition or
 	// a cite line) failed to parse: then what is missing is not reported.
-	failed bool
+	Failed bool
 }
 
 // CiteDecl is `cite <source id> "<quote>"`.
