@@ -101,8 +101,9 @@ type GraphEdge struct {
 // Go type serves all four shapes without empty keys leaking between them.
 type GraphNode struct {
 	// ID is unique in the graph: "field:<field id>", "criterion:<id>",
-	// "group:<id>" or "outcome", prefixed by "<section slug>:" on a
-	// composed graph (see Graph.Prefixed).
+	// "group:<id>" or "outcome"; a rulebook's composed graph prefixes
+	// every id but the outcome's with "<section slug>:" (rulebook's
+	// Composed.Graph).
 	ID string `json:"id"`
 	// Type is what the node stands for; it says which members below are
 	// meaningful.
@@ -381,50 +382,6 @@ func (r *Ruleset) route(id string, e *Expr, ov *overlayer) *Route {
 		rt.Children[i] = r.route(id+"."+strconv.Itoa(i), a, ov)
 	}
 	return rt
-}
-
-// Prefixed returns a copy of the graph whose node ids, edge ends and route
-// ids start with "<prefix>:". A rulebook composes several section graphs
-// by prefixing each with its section slug, so that ids stay unique when
-// two sections declare the same criterion or group id; the declared ids
-// inside nodes (group, fields, key, section_id) are left as they are. The
-// receiver is not changed.
-func (g *Graph) Prefixed(prefix string) *Graph {
-	p := prefix + ":"
-	out := &Graph{
-		Nodes:    make([]GraphNode, len(g.Nodes)),
-		Edges:    make([]GraphEdge, len(g.Edges)),
-		Sections: append([]string(nil), g.Sections...),
-		Stats:    g.Stats,
-	}
-	for i, n := range g.Nodes {
-		n.ID = p + n.ID
-		if n.Display != nil {
-			d := *n.Display
-			d.Routes = d.Routes.prefixed(p)
-			n.Display = &d
-		}
-		out.Nodes[i] = n
-	}
-	for i, e := range g.Edges {
-		out.Edges[i] = GraphEdge{Source: p + e.Source, Target: p + e.Target, Type: e.Type}
-	}
-	return out
-}
-
-func (rt *Route) prefixed(p string) *Route {
-	if rt == nil {
-		return nil
-	}
-	c := *rt
-	c.ID = p + rt.ID
-	if rt.Children != nil {
-		c.Children = make([]*Route, len(rt.Children))
-		for i, k := range rt.Children {
-			c.Children[i] = k.prefixed(p)
-		}
-	}
-	return &c
 }
 
 // overlayer computes overlays for one evaluation. A nil *overlayer stands

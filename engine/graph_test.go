@@ -396,57 +396,6 @@ func TestGraphOverlayFacts(t *testing.T) {
 	}
 }
 
-func TestGraphPrefixed(t *testing.T) {
-	t.Parallel()
-	r := compilePath(t, "../casebank/eu-blue-card-de/eu-blue-card-de.rules")
-	in, _ := r.Convert([]byte(`{"job.contract_type": "permanent"}`))
-	g := r.Graph("", in, r.Evaluate(in, Options{}))
-	before, _ := json.Marshal(g)
-	p := g.Prefixed("de/blue-card")
-	after, _ := json.Marshal(g)
-	if !bytes.Equal(before, after) {
-		t.Fatal("Prefixed changed its receiver")
-	}
-	checkGraphShape(t, "prefixed", p)
-	if len(p.Nodes) != len(g.Nodes) || len(p.Edges) != len(g.Edges) {
-		t.Fatalf("prefixed graph has %d nodes, %d edges; want %d, %d", len(p.Nodes), len(p.Edges), len(g.Nodes), len(g.Edges))
-	}
-	for i, n := range p.Nodes {
-		if n.ID != "de/blue-card:"+g.Nodes[i].ID {
-			t.Errorf("node %d id %q", i, n.ID)
-		}
-		if n.Key != g.Nodes[i].Key || n.Group != g.Nodes[i].Group || n.SectionID != g.Nodes[i].SectionID {
-			t.Errorf("node %s: declared ids changed", n.ID)
-		}
-		if n.Display != nil && n.Display.Routes != nil {
-			var walk func(a, b *Route)
-			walk = func(a, b *Route) {
-				if a.ID != "de/blue-card:"+b.ID {
-					t.Errorf("route id %q from %q", a.ID, b.ID)
-				}
-				for k := range a.Children {
-					walk(a.Children[k], b.Children[k])
-				}
-			}
-			walk(n.Display.Routes, g.Nodes[i].Display.Routes)
-		}
-	}
-	for i, e := range p.Edges {
-		o := g.Edges[i]
-		if e.Source != "de/blue-card:"+o.Source || e.Target != "de/blue-card:"+o.Target || e.Type != o.Type {
-			t.Errorf("edge %d: %+v from %+v", i, e, o)
-		}
-	}
-	// Two sections with the same ids compose without collisions.
-	seen := map[string]bool{}
-	for _, n := range append(g.Prefixed("a").Nodes, g.Prefixed("b").Nodes...) {
-		if seen[n.ID] {
-			t.Errorf("composed id %q repeats", n.ID)
-		}
-		seen[n.ID] = true
-	}
-}
-
 // A discretionary criterion shows the discretionary operator, no routes.
 func TestGraphDiscretionary(t *testing.T) {
 	t.Parallel()
