@@ -23,6 +23,7 @@ var layers = map[string]int{
 	"engine/value":                -3,
 	"engine/syntax":               -2,
 	"engine":                      -1,
+	"engine/present":              0,
 	"clock":                       0,
 	"metrics":                     0,
 	"metrics/metricstest":         0,

@@ -387,8 +387,23 @@ func (r *Ruleset) EvaluateInto(in *Inputs, opts Options, res *Result) {
 		res.Trace = r.trace(in, res)
 	}
 	if opts.Explanation {
-		res.Explanation = r.explain(in, res)
+		res.Explanation = r.Explain(in, res)
 	}
+}
+
+// EvaluateExpr evaluates one expression of a compiled ruleset (a part of a
+// criterion's condition, say) over in with the evaluator's own machine,
+// under decisionDate (0 for none), and says what it came to: the graph
+// overlays the parts of a condition with it, so they read as the whole
+// criterion is decided.
+func EvaluateExpr(e *Expr, in *Inputs, decisionDate int64) Status {
+	var p program
+	root := p.emit(e)
+	m := machine{p: &p, inputs: in.Values}
+	if decisionDate != 0 {
+		m.date = value.Value{Num: decisionDate, Known: true}
+	}
+	return statusOf(m.eval(root))
 }
 
 // DependsOnDate reports whether the ruleset's decisions depend on the

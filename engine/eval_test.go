@@ -4,33 +4,15 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/eligo/eligo/engine/internal/testfiles"
 	"github.com/eligo/eligo/engine/value"
 )
-
-// opsRules declares one field of every type for the operator tables.
-const opsRules = `section ops
-source s "S" url "https://example.org/s" licence "public-domain"
-field a.n int
-field a.m int
-field a.d decimal
-field a.b bool
-field a.c bool
-field a.e enum ["red", "green", "blue"]
-field a.born date
-field a.on date
-group g all "G" {
-  criterion k "K" {
-    %s
-    cite s "quote"
-  }
-}
-`
 
 // statusOf compiles expr as the only criterion and evaluates it on values
 // (field_values JSON) with decision date 2024-06-15.
 func evalExpr(t *testing.T, expr, values string) Status {
 	t.Helper()
-	r, _, err := Compile("ops.rules", fmt.Appendf(nil, opsRules, expr))
+	r, _, err := Compile("ops.rules", fmt.Appendf(nil, testfiles.OpsRules, expr))
 	if err != nil {
 		t.Fatalf("compile %q: %v", expr, err)
 	}

@@ -193,7 +193,10 @@ type Quote struct {
 	Exact string `json:"exact"`
 }
 
-func (r *Ruleset) explain(in *Inputs, res *Result) *Explanation {
+// Explain builds the explanation (docs/api.md#trace-and-explanation) of
+// res, the evaluation of in: what Options.Explanation adds to a Result, and
+// what a graph's overlay cites when the evaluation did not ask for one.
+func (r *Ruleset) Explain(in *Inputs, res *Result) *Explanation {
 	e := &Explanation{Decision: res.Outcome, DecisionPath: []string{}, Groups: []GroupExplanation{}, UnusedFacts: []string{}}
 	e.UnusedFacts = append(e.UnusedFacts, in.Unused...)
 	want := Pending

@@ -122,7 +122,7 @@ func TestPrintParenthesesKeepMeaning(t *testing.T) {
 		"a.b or (a.c or a.b)", "(a.n ?? 1) * 2 > 0", "-(a.n + a.m) < 0", "(a.n > 1) == a.b",
 		"a.n * (2 * 3) > 0", "not not a.b", "a.b == (a.n in [1, 2])",
 	} {
-		src := fmt.Sprintf(opsRules, expr)
+		src := fmt.Sprintf(testfiles.OpsRules, expr)
 		f, errs := syntax.Parse("p.rules", []byte(src))
 		if len(errs) > 0 {
 			t.Fatalf("%s: %v", expr, errs)
@@ -145,20 +145,20 @@ func TestCompileErrors(t *testing.T) {
 		name, src string
 		want      []string // each a substring of one error, in order
 	}{
-		{"several errors in one run", fmt.Sprintf(opsRules, "a.nope >= 1 and a.e == \"pink\" and a.born > 3"),
+		{"several errors in one run", fmt.Sprintf(testfiles.OpsRules, "a.nope >= 1 and a.e == \"pink\" and a.born > 3"),
 			[]string{"ops.rules:13:5: unknown field a.nope", `"pink" is not a value of a.e`, "cannot compare a date with an int"}},
-		{"type mismatch", fmt.Sprintf(opsRules, "a.b + 1 > 2"), []string{"+ needs a number, but this is a bool"}},
-		{"not a condition", fmt.Sprintf(opsRules, "a.n + 1"), []string{"is an int, not true/false"}},
-		{"chained comparison", fmt.Sprintf(opsRules, "1 < a.n < 3"), []string{"comparisons do not chain"}},
-		{"nonlinear", fmt.Sprintf(opsRules, "a.n * a.m > 3"), []string{"* needs a constant number"}},
-		{"bad date constant", fmt.Sprintf(opsRules, `a.born > date("2023-02-29")`), []string{`"2023-02-29" is not a valid date`}},
-		{"unknown function", fmt.Sprintf(opsRules, `age(a.born) > 3`), []string{"unknown function age"}},
-		{"present of a constant", fmt.Sprintf(opsRules, `present(3)`), []string{"present takes a field"}},
-		{"default left side", fmt.Sprintf(opsRules, `(a.n + 1) ?? 3 > 1`), []string{"left side of ?? must be a field"}},
-		{"default wrong type", fmt.Sprintf(opsRules, `a.n ?? true`), []string{"default of a.n must be an int"}},
-		{"enum ordering", fmt.Sprintf(opsRules, `a.e < "red"`), []string{"compare only with ==, != and in"}},
-		{"string vs int", fmt.Sprintf(opsRules, `a.n == "red"`), []string{"strings compare only with enum fields"}},
-		{"typo suggestion", fmt.Sprintf(opsRules, `a.nn > 1`), []string{"did you mean a.n?"}},
+		{"type mismatch", fmt.Sprintf(testfiles.OpsRules, "a.b + 1 > 2"), []string{"+ needs a number, but this is a bool"}},
+		{"not a condition", fmt.Sprintf(testfiles.OpsRules, "a.n + 1"), []string{"is an int, not true/false"}},
+		{"chained comparison", fmt.Sprintf(testfiles.OpsRules, "1 < a.n < 3"), []string{"comparisons do not chain"}},
+		{"nonlinear", fmt.Sprintf(testfiles.OpsRules, "a.n * a.m > 3"), []string{"* needs a constant number"}},
+		{"bad date constant", fmt.Sprintf(testfiles.OpsRules, `a.born > date("2023-02-29")`), []string{`"2023-02-29" is not a valid date`}},
+		{"unknown function", fmt.Sprintf(testfiles.OpsRules, `age(a.born) > 3`), []string{"unknown function age"}},
+		{"present of a constant", fmt.Sprintf(testfiles.OpsRules, `present(3)`), []string{"present takes a field"}},
+		{"default left side", fmt.Sprintf(testfiles.OpsRules, `(a.n + 1) ?? 3 > 1`), []string{"left side of ?? must be a field"}},
+		{"default wrong type", fmt.Sprintf(testfiles.OpsRules, `a.n ?? true`), []string{"default of a.n must be an int"}},
+		{"enum ordering", fmt.Sprintf(testfiles.OpsRules, `a.e < "red"`), []string{"compare only with ==, != and in"}},
+		{"string vs int", fmt.Sprintf(testfiles.OpsRules, `a.n == "red"`), []string{"strings compare only with enum fields"}},
+		{"typo suggestion", fmt.Sprintf(testfiles.OpsRules, `a.nn > 1`), []string{"did you mean a.n?"}},
 		{"missing section and licence", `source s "S" url "u"
 field a.x bool
 group g all "G" {
@@ -206,7 +206,7 @@ outcome g`, []string{"3:23: expected a whole number after weight", `7:9: unexpec
 		{"unclosed string", "section d\nname \"x\n", []string{"2:6: this string is not closed"}},
 		{"bad names", "section D\n", []string{`"D" is not a valid name`}},
 		{"no criteria", "section d\nsource s \"S\" url \"u\" licence \"l\"\nfield a.x bool\ngroup g all \"G\" {\n}\n", []string{"group g has no criteria"}},
-		{"criterion without cite", fmt.Sprintf(strings.Replace(opsRules, `cite s "quote"`, "", 1), "a.b"), []string{"criterion k cites nothing"}},
+		{"criterion without cite", fmt.Sprintf(strings.Replace(testfiles.OpsRules, `cite s "quote"`, "", 1), "a.b"), []string{"criterion k cites nothing"}},
 		{"bad slug and widget", "ruleset \"US/x\"\nsection d\nsource s \"S\" url \"u\" licence \"l\"\nfield a.x bool\n  widget slider\ngroup g all \"G\" {\n  criterion c \"C\" {\n    a.x\n    cite s \"q\"\n  }\n}\n",
 			[]string{`slug "US/x" must look like`, "unknown widget slider"}},
 	}
@@ -253,7 +253,7 @@ func TestWarnings(t *testing.T) {
 
 func TestDigest(t *testing.T) {
 	t.Parallel()
-	base := fmt.Sprintf(opsRules, "a.n >= 12 and a.b")
+	base := fmt.Sprintf(testfiles.OpsRules, "a.n >= 12 and a.b")
 	r, _, err := Compile("d.rules", []byte(base))
 	if err != nil {
 		t.Fatal(err)
@@ -264,8 +264,8 @@ func TestDigest(t *testing.T) {
 	}
 	same := []string{
 		"# a comment\n" + strings.ReplaceAll(base, "\n", "\n\n"),
-		fmt.Sprintf(opsRules, "(a.n >= 12.0) and (a.b)"),
-		fmt.Sprintf(opsRules, "a.n >= 1.2e1 and a.b # trailing"),
+		fmt.Sprintf(testfiles.OpsRules, "(a.n >= 12.0) and (a.b)"),
+		fmt.Sprintf(testfiles.OpsRules, "a.n >= 1.2e1 and a.b # trailing"),
 	}
 	for _, s := range same {
 		r2, _, err := Compile("d.rules", []byte(s))
@@ -277,11 +277,11 @@ func TestDigest(t *testing.T) {
 		}
 	}
 	different := []string{
-		fmt.Sprintf(opsRules, "a.n > 12 and a.b"),
-		fmt.Sprintf(opsRules, "a.n >= 13 and a.b"),
-		fmt.Sprintf(opsRules, "a.b and a.n >= 12"),
-		strings.Replace(fmt.Sprintf(opsRules, "a.n >= 12 and a.b"), `"quote"`, `"other quote"`, 1),
-		strings.Replace(fmt.Sprintf(opsRules, "a.n >= 12 and a.b"), `field a.n int`, `field a.n int weight 2`, 1),
+		fmt.Sprintf(testfiles.OpsRules, "a.n > 12 and a.b"),
+		fmt.Sprintf(testfiles.OpsRules, "a.n >= 13 and a.b"),
+		fmt.Sprintf(testfiles.OpsRules, "a.b and a.n >= 12"),
+		strings.Replace(fmt.Sprintf(testfiles.OpsRules, "a.n >= 12 and a.b"), `"quote"`, `"other quote"`, 1),
+		strings.Replace(fmt.Sprintf(testfiles.OpsRules, "a.n >= 12 and a.b"), `field a.n int`, `field a.n int weight 2`, 1),
 	}
 	for _, s := range different {
 		r2, _, err := Compile("d.rules", []byte(s))
@@ -296,7 +296,7 @@ func TestDigest(t *testing.T) {
 
 func TestDisplayExprJSON(t *testing.T) {
 	t.Parallel()
-	r, _, err := Compile("d.rules", []byte(fmt.Sprintf(opsRules, `a.n >= 12 and a.e in ["red"] and a.born < date("2000-01-01") and a.d > 1`)))
+	r, _, err := Compile("d.rules", []byte(fmt.Sprintf(testfiles.OpsRules, `a.n >= 12 and a.e in ["red"] and a.born < date("2000-01-01") and a.d > 1`)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -383,7 +383,7 @@ func TestPrintKeepsNumberSpelling(t *testing.T) {
 		"a.n > - -5":      "a.n > 5",
 		"a.n > -(5)":      "a.n > -5",
 	} {
-		f, errs := syntax.Parse("n.rules", fmt.Appendf(nil, opsRules, in))
+		f, errs := syntax.Parse("n.rules", fmt.Appendf(nil, testfiles.OpsRules, in))
 		if len(errs) > 0 {
 			t.Fatal(errs)
 		}

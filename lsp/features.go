@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/eligo/eligo/engine/present"
 	"github.com/eligo/eligo/engine/syntax"
 	"github.com/eligo/eligo/folder"
 	"github.com/eligo/eligo/lsp/jsonrpc"
@@ -250,7 +251,7 @@ func (c *compiled) criterionHover(b *strings.Builder, cd *syntax.CriterionDecl, 
 		for gi := range c.ruleset.Groups {
 			for ci := range c.ruleset.Groups[gi].Criteria {
 				if cr := &c.ruleset.Groups[gi].Criteria[ci]; cr.ID == cd.ID {
-					fmt.Fprintf(b, "In plain words: %s.", c.ruleset.CriterionSentence(cr))
+					fmt.Fprintf(b, "In plain words: %s.", present.CriterionSentence(c.ruleset, cr))
 					return
 				}
 			}

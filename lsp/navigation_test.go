@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/present"
 	"github.com/eligo/eligo/engine/syntax"
 	"github.com/eligo/eligo/lsp"
 )
@@ -34,7 +35,7 @@ func TestHover(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	adult := r.CriterionSentence(&r.Groups[0].Criteria[0])
+	adult := present.CriterionSentence(r, &r.Groups[0].Criteria[0])
 	withFn := strings.Replace(text, "person.age >= 18", "years_between(date(\"2000-01-01\"), decision_date()) >= 18 and person.age >= 18", 1)
 	c.open("untitled:fn.rules", withFn)
 	withRange := strings.Replace(text, "field person.age int", "field person.age int\n  range 0..130", 1)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/present"
 	"github.com/eligo/eligo/engine/value"
 )
 
@@ -315,12 +316,12 @@ func TestComposedGraph(t *testing.T) {
 		for _, n := range g.Nodes {
 			ids[n.ID] = true
 			switch n.Type {
-			case engine.NodeTypeOutcome:
+			case present.NodeTypeOutcome:
 				outcomes++
 				if n.ID != "outcome" || n.SectionID != SectionID {
 					t.Errorf("outcome node %s in %s", n.ID, n.SectionID)
 				}
-			case engine.NodeTypeField:
+			case present.NodeTypeField:
 				if n.Key == "person.date_of_birth" && (n.ID != "au/age-pension:field:person.date_of_birth" || n.SectionID != "au_age_pension") {
 					t.Errorf("shared field node %s in %s", n.ID, n.SectionID)
 				}

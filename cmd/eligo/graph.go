@@ -9,16 +9,17 @@ import (
 
 	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/present"
 	"github.com/eligo/eligo/engine/value"
 )
 
 // graphResponse is the graph response (docs/api.md#the-graph) as far as it is known offline:
 // the ruleset_id exists only once the API has stored the ruleset.
 type graphResponse struct {
-	Slug    string        `json:"slug"`
-	Name    string        `json:"name"`
-	Graph   *engine.Graph `json:"graph"`
-	Mermaid string        `json:"mermaid"`
+	Slug    string         `json:"slug"`
+	Name    string         `json:"name"`
+	Graph   *present.Graph `json:"graph"`
+	Mermaid string         `json:"mermaid"`
 }
 
 // graphUsage is graph's usage.
@@ -80,7 +81,7 @@ func runGraph(ctx context.Context, clk clock.Clock, args []string, stdout, stder
 		}
 		res = r.Evaluate(in, engine.Options{DecisionDate: date, Explanation: true})
 	}
-	g := r.Graph("", in, res)
+	g := present.NewGraph(r, "", in, res)
 	if mermaidOnly {
 		_, err := io.WriteString(stdout, g.Mermaid())
 		return err

@@ -1,4 +1,4 @@
-package engine
+package present
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/engine/value"
 )
 
@@ -42,13 +43,13 @@ func golden(t *testing.T, name string, got []byte) {
 // files: three casebank rulesets of different shapes and one written to
 // break a diagram.
 var graphGoldens = []struct{ name, path, values, date string }{
-	{"us-fmla-employee", "../casebank/us-fmla-employee/us-fmla-employee.rules", "", ""},
-	{"eu-blue-card-de", "../casebank/eu-blue-card-de/eu-blue-card-de.rules", "", ""},
-	{"uk-state-pension-age", "../casebank/uk-state-pension-age/uk-state-pension-age.rules", "", ""},
+	{"us-fmla-employee", "../../casebank/us-fmla-employee/us-fmla-employee.rules", "", ""},
+	{"eu-blue-card-de", "../../casebank/eu-blue-card-de/eu-blue-card-de.rules", "", ""},
+	{"uk-state-pension-age", "../../casebank/uk-state-pension-age/uk-state-pension-age.rules", "", ""},
 	{"adversarial", "testdata/golden/adversarial.rules", "", ""},
-	{"us-fmla-employee-overlay", "../casebank/us-fmla-employee/us-fmla-employee.rules",
+	{"us-fmla-employee-overlay", "../../casebank/us-fmla-employee/us-fmla-employee.rules",
 		`{"employment.employer_type": "private", "employment.months_employed": 14, "employment.hours_12_months": 900}`, "2026-01-15"},
-	{"uk-state-pension-age-overlay", "../casebank/uk-state-pension-age/uk-state-pension-age.rules",
+	{"uk-state-pension-age-overlay", "../../casebank/uk-state-pension-age/uk-state-pension-age.rules",
 		`{"person.date_of_birth": "1954-03-02"}`, "2021-01-15"},
 }
 
@@ -56,17 +57,17 @@ func TestGraphGolden(t *testing.T) {
 	t.Parallel()
 	for _, gg := range graphGoldens {
 		r := compilePath(t, gg.path)
-		var in *Inputs
-		var res *Result
+		var in *engine.Inputs
+		var res *engine.Result
 		if gg.values != "" {
 			var err error
 			if in, err = r.Convert([]byte(gg.values)); err != nil {
 				t.Fatal(err)
 			}
 			date, _ := value.ParseDate(gg.date)
-			res = r.Evaluate(in, Options{DecisionDate: date})
+			res = r.Evaluate(in, engine.Options{DecisionDate: date})
 		}
-		g := r.Graph("", in, res)
+		g := NewGraph(r, "", in, res)
 		var js bytes.Buffer
 		enc := json.NewEncoder(&js)
 		enc.SetEscapeHTML(false)
@@ -142,7 +143,7 @@ func checkMermaid(t *testing.T, name, m string) {
 func TestMermaidEscapesAdversarialTitles(t *testing.T) {
 	t.Parallel()
 	r := compilePath(t, "testdata/golden/adversarial.rules")
-	m := r.Graph("", nil, nil).Mermaid()
+	m := NewGraph(r, "", nil, nil).Mermaid()
 	for _, want := range []string{
 		`criterion_dq["Title with #quot;double quotes#quot; and \ backslash"]`,
 		`#91;#91; opens #93;#91; #124;pipe#124; #35;35; #35;quot; #38;amp; #96;tick#96;`,
