@@ -25,18 +25,18 @@ func Compile(filename string, src []byte) (r *Ruleset, warnings syntax.ErrorList
 	if len(errs) > 0 {
 		// Check what parsed too, so one run reports type errors alongside
 		// syntax errors.
-		_, _, cerr := CompileFile(filename, f)
+		_, _, cerr := compileFile(filename, f)
 		if list, ok := cerr.(syntax.ErrorList); ok {
 			errs = append(errs, list.NotOnLinesOf(errs)...)
 		}
 		errs.Sort()
 		return nil, nil, errs
 	}
-	return CompileFile(filename, f)
+	return compileFile(filename, f)
 }
 
-// CompileFile checks and compiles a parsed file; see Compile.
-func CompileFile(filename string, f *syntax.File) (r *Ruleset, warnings syntax.ErrorList, err error) {
+// compileFile checks and compiles a parsed file; see Compile.
+func compileFile(filename string, f *syntax.File) (r *Ruleset, warnings syntax.ErrorList, err error) {
 	if f.OverLimit {
 		return nil, nil, syntax.ErrorList{{File: filename, Pos: syntax.Pos{Line: 1, Col: 1}, Msg: "the file is over a limit on what a ruleset may hold and was not read to its end: parse it again to see which limit"}}
 	}
@@ -50,7 +50,7 @@ func CompileFile(filename string, f *syntax.File) (r *Ruleset, warnings syntax.E
 	}
 	if err := c.r.finish(true); err != nil {
 		// Encoding the compiled form fails only when an expression nests
-		// deeper than JSON may (Parse refuses such text first, so only a
+		// deeper than JSON may (syntax.Parse refuses such text first, so only a
 		// File built by hand gets here). The encoder's own words ("json:
 		// error calling MarshalJSON ...") mean nothing to an analyst.
 		return nil, c.warnings, syntax.ErrorList{{File: filename, Pos: syntax.Pos{Line: 1, Col: 1}, Msg: fmt.Sprintf(

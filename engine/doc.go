@@ -13,8 +13,7 @@
 // (a field no criterion reads, a group the outcome leaves out) come back
 // separately and never block. Compile never panics. It reads the text with
 // syntax.Parse, which refuses a text over one of the limits in
-// syntax/limits.go before any other work; CompileFile checks a tree
-// already parsed.
+// syntax/limits.go before any other work.
 //
 // Compilation does all the work that does not depend on the answers: field
 // names become input slots, constants are decoded, enum strings become

@@ -146,7 +146,7 @@ func TestCompileFileDeepExpression(t *testing.T) {
 		x = &syntax.Node{Pos: syntax.Pos{Line: 6, Col: 5}, Kind: syntax.NodeBinary, Op: "*", Args: []*syntax.Node{{Pos: syntax.Pos{Line: 6, Col: 5}, Kind: syntax.NodeNumber, Num: value.IntValue(2), Lit: "2"}, x}}
 	}
 	f.Groups[0].Criteria[0].Expr = &syntax.Node{Pos: syntax.Pos{Line: 6, Col: 5}, Kind: syntax.NodeBinary, Op: ">", Args: []*syntax.Node{x, {Pos: syntax.Pos{Line: 6, Col: 5}, Kind: syntax.NodeNumber, Num: value.IntValue(1), Lit: "1"}}}
-	_, _, err := CompileFile("deep.rules", f)
+	_, _, err := compileFile("deep.rules", f)
 	if err == nil {
 		t.Fatal("compiled an expression 6000 levels deep")
 	}

@@ -135,7 +135,7 @@ func (c *Composed) SharedFields() int {
 }
 
 // Graph is the rulebook graph (docs/api.md#the-graph): the composed ruleset's graph (see
-// engine.Ruleset.Graph; pass in and res for the overlay, nil for none)
+// present.NewGraph; pass in and res for the overlay, nil for none)
 // told by section. Every node's section_id is its own section's (a shared
 // field's is the first section declaring it; the outcome's is SectionID),
 // every node id but the outcome's is prefixed "<section slug>:" as the

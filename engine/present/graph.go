@@ -57,7 +57,7 @@ const (
 
 // Graph is the graph object (docs/api.md#the-graph): every node and edge of one ruleset (or,
 // composed by a rulebook, of several), the sections it covers and counts
-// for a summary. Build one with Ruleset.Graph.
+// for a summary. Build one with NewGraph.
 type Graph struct {
 	// Nodes are the field nodes in declaration order, then each group's
 	// criterion nodes, then the group nodes, then the outcome node.

@@ -27,7 +27,7 @@ func (g *Graph) Mermaid() string {
 		b.WriteString("  ")
 		b.WriteString(id)
 		b.WriteString(`["`)
-		b.WriteString(MermaidLabel(mermaidText(n)))
+		b.WriteString(mermaidLabel(mermaidText(n)))
 		b.WriteString("\"]\n")
 		if n.Overlay != nil {
 			byStatus[n.Overlay.Status] = append(byStatus[n.Overlay.Status], id)
@@ -115,13 +115,13 @@ var mermaidEntities = map[rune]string{
 	'|': "#124;", '<': "#60;", '>': "#62;", '`': "#96;", '&': "#38;",
 }
 
-// MermaidLabel escapes text for a quoted Mermaid label `id["..."]`: the
+// mermaidLabel escapes text for a quoted Mermaid label `id["..."]`: the
 // characters in mermaidEntities become entity codes and every line break
 // or other control or separator character becomes a space, so the label
 // stays on one line and inside its quotes. Bidirectional override
 // characters are dropped so a title cannot display reversed. Other Unicode
 // passes through.
-func MermaidLabel(text string) string {
+func mermaidLabel(text string) string {
 	var b strings.Builder
 	b.Grow(len(text))
 	for _, c := range text {

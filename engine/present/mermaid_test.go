@@ -170,8 +170,8 @@ func TestMermaidLabel(t *testing.T) {
 		"bad \xff utf8":             "bad \ufffd utf8",
 		"a\u202eb\u2066c":           "abc",
 	} {
-		if got := MermaidLabel(in); got != want {
-			t.Errorf("MermaidLabel(%q) = %q, want %q", in, got, want)
+		if got := mermaidLabel(in); got != want {
+			t.Errorf("mermaidLabel(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
@@ -182,7 +182,7 @@ func TestMermaidLabel(t *testing.T) {
 func checkLabel(t *testing.T, in, got string) {
 	t.Helper()
 	if strings.ContainsAny(got, "\"[]\n\r\u2028\u2029\u202e|<>`{}") || !utf8.ValidString(got) {
-		t.Fatalf("MermaidLabel(%q) = %q holds a raw unsafe character", in, got)
+		t.Fatalf("mermaidLabel(%q) = %q holds a raw unsafe character", in, got)
 	}
 	for i := 0; i < len(got); i++ {
 		if got[i] != '#' {
@@ -190,7 +190,7 @@ func checkLabel(t *testing.T, in, got string) {
 		}
 		end := strings.IndexByte(got[i:], ';')
 		if end < 0 || !regexp.MustCompile(`^#(quot|[0-9]+);$`).MatchString(got[i:i+end+1]) {
-			t.Fatalf("MermaidLabel(%q) = %q has a stray #", in, got)
+			t.Fatalf("mermaidLabel(%q) = %q has a stray #", in, got)
 		}
 		i += end
 	}
@@ -209,7 +209,7 @@ func TestMermaidLabelProperty(t *testing.T) {
 			rs[i] = alphabet[rng.IntN(len(alphabet))]
 		}
 		in := string(rs)
-		checkLabel(t, in, MermaidLabel(in))
+		checkLabel(t, in, mermaidLabel(in))
 	}
 }
 
@@ -218,7 +218,7 @@ func FuzzMermaidLabel(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		checkLabel(t, s, MermaidLabel(s))
+		checkLabel(t, s, mermaidLabel(s))
 	})
 }
 

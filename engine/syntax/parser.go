@@ -16,7 +16,7 @@ import (
 // limit; the size limit is checked before reading anything, and a
 // per-ruleset count stops the parse where it is exceeded, so the work done
 // is bounded by the limits whatever the input. Such a file is never
-// checked (Compile and CompileFile refuse it).
+// checked (the engine's Compile refuses it).
 func Parse(filename string, src []byte) (*File, ErrorList) {
 	var errs ErrorList
 	if len(src) > MaxRulesBytes {

@@ -1,6 +1,6 @@
 // What the editor completes: the draft's declared field ids (with their
 // type and question), its source, group and criterion ids, and the rules
-// language's functions and keywords (engine/GRAMMAR.md).
+// language's functions and keywords (engine/syntax/GRAMMAR.md).
 //
 // The API reads the saved draft's symbols with the compiler's parser
 // (get-project-draft-symbols), and names the language's functions and
@@ -8,7 +8,7 @@
 // has declared since the last save is read from the editor's text, so
 // completion follows every keystroke; and before the API has answered,
 // the lists below stand in.
-/** The language's calls (engine/GRAMMAR.md, "Calls"), with what each gives. */
+/** The language's calls (engine/syntax/GRAMMAR.md, "Calls"), with what each gives. */
 export const functions = [
     ['min', 'the smallest of numbers'],
     ['max', 'the largest of numbers'],
