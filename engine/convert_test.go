@@ -238,15 +238,6 @@ func TestOverflowIsAFieldError(t *testing.T) {
 	}
 }
 
-func mustJSON(t testing.TB, v any) []byte {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 func TestNormalNumber(t *testing.T) {
 	t.Parallel()
 	for in, want := range map[string]string{
