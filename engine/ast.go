@@ -27,6 +27,8 @@ type File struct {
 	Sources []*SourceDecl
 	// Fields are the field declarations in source order.
 	Fields []*FieldDecl
+	// Values are the named value declarations in source order.
+	Values []*ValueDecl
 	// Groups are the group declarations in source order.
 	Groups []*GroupDecl
 	// Outcome is the outcome declaration; nil when the file has none.
@@ -216,6 +218,36 @@ type CriterionDecl struct {
 	// failed is set when part of the criterion (its header, condition or
 	// a cite line) failed to parse: then what is missing is not reported.
 	failed bool
+	// kind is the declaration the body belongs to, for messages:
+	// "criterion" (when empty) or "value".
+	kind string
+}
+
+// what names the declaration for messages: "criterion" or "value".
+func (c *CriterionDecl) what() string {
+	if c.kind == "" {
+		return "criterion"
+	}
+	return c.kind
+}
+
+// ValueDecl is `value <id> <type> "<title>" [unit "<unit>"] [output] {
+// <expression> cite ... }`: a figure the law defines from the answers (net
+// income, a deduction), named once and read by criteria and other values.
+// Its body is read as a criterion's is, so Body holds the expression and
+// the cite lines (Body.ID and Body.Title repeat the value's).
+type ValueDecl struct {
+	// Body is the value's id, title, expression and cite lines, with the
+	// position of the `value` keyword and the comment block above it.
+	Body *CriterionDecl
+	// Type is the type keyword as written: int, decimal, bool or date.
+	Type string
+	// TypePos is where the type keyword starts, for type errors.
+	TypePos Pos
+	// Unit is what the figure counts ("USD"); "" when not given.
+	Unit string
+	// Output marks a value the decision returns beside the outcome.
+	Output bool
 }
 
 // CiteDecl is `cite <source id> "<quote>"`.
@@ -251,8 +283,9 @@ const (
 	NodeNeg                        // -Args[0] (never a number literal: those fold)
 	NodeIn                         // Args[0] in|not in [Args[1:]...]; Op "in" or "not in"
 	NodeCall                       // Name(Args...)
+	NodeIf                         // if Args[0] then Args[1] else Args[2]
 	NodeField                      // Name is group.name
-	NodeIdent                      // Name is a bare identifier (a group in outcome)
+	NodeIdent                      // Name is a bare identifier (a named value, or a group in outcome)
 	NodeNumber                     // Num
 	NodeString                     // Str
 	NodeBool                       // Num is 0 or 1
@@ -280,6 +313,6 @@ type Node struct {
 	Lit string
 	// Args are the operands: two for NodeBinary, one for NodeNot and
 	// NodeNeg, the tested value then the list for NodeIn, the arguments
-	// of NodeCall.
+	// of NodeCall, the condition and the two branches of NodeIf.
 	Args []*Node
 }

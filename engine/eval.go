@@ -1,5 +1,7 @@
 package engine
 
+import "strings"
+
 // The evaluator walks a flat program: every expression node of every
 // criterion (and the outcome) compiled into one slice of instructions whose
 // operands are indexes, field reads already resolved to input slots and
@@ -39,6 +41,13 @@ const (
 	opPresent
 	opAbsent
 	opDefault
+	opValue
+	opIf
+	opDiv
+	opFloor
+	opCeil
+	opRound
+	opAbs
 )
 
 var opcodes = map[Operator]opcode{
@@ -48,12 +57,13 @@ var opcodes = map[Operator]opcode{
 	OpYearsBetween: opYears, OpMonthsBetween: opMonths, OpDaysBetween: opDays,
 	OpAddDays: opAddDays, OpAddMonths: opAddMonths, OpAddYears: opAddYears,
 	OpDecisionDate: opDecisionDate, OpPresent: opPresent, OpAbsent: opAbsent,
-	OpDefault: opDefault,
+	OpDefault: opDefault, OpIf: opIf, OpDiv: opDiv, OpFloor: opFloor, OpCeil: opCeil,
+	OpRound: opRound, OpAbs: opAbs,
 }
 
 // inst is one instruction. For operators, kids[a:a+n] are the operand
-// instructions; for opField and opGroup, a is the slot; for opConst, k is
-// the value.
+// instructions; for opField, opGroup and opValue, a is the slot; for
+// opConst, k is the value.
 type inst struct {
 	// op is the operation.
 	op opcode
@@ -81,6 +91,8 @@ type program struct {
 	// outcome is the instruction of Ruleset.Outcome, or -1 when that is
 	// nil (every decision is then undetermined).
 	outcome int32
+	// values[i] is the instruction of named value i's expression.
+	values []int32
 	// evaluated is the number of distinct fields some criterion reads.
 	evaluated int
 }
@@ -88,6 +100,9 @@ type program struct {
 func buildProgram(r *Ruleset) program {
 	var p program
 	reads := make([]bool, len(r.Fields))
+	for i := range r.Values {
+		p.values = append(p.values, p.emit(r.Values[i].Expr))
+	}
 	for i := range r.criteria {
 		c, g := r.CriterionAt(i)
 		p.groupOf = append(p.groupOf, int32(g))
@@ -121,6 +136,8 @@ func (p *program) emit(e *Expr) int32 {
 		in = inst{op: opField, a: int32(e.Slot)}
 	case ExprGroup:
 		in = inst{op: opGroup, a: int32(e.Slot)}
+	case ExprValue:
+		in = inst{op: opValue, a: int32(e.Slot)}
 	default:
 		ids := make([]int32, len(e.Args))
 		for i, a := range e.Args {
@@ -244,6 +261,10 @@ type Result struct {
 	// and DecisionDate falls outside it: the outcome is then undetermined
 	// whatever the criteria say, and PeriodWarning words why.
 	OutsidePeriod bool
+	// Values are the named values' figures, indexed like Ruleset.Values:
+	// those the decision needed, and every output value; a value not
+	// needed is unknown here.
+	Values []Value
 	// Trace is set only when Options.Trace asked for it; nil otherwise.
 	Trace *Trace
 	// Explanation is set only when Options.Explanation asked for it; nil
@@ -253,6 +274,9 @@ type Result struct {
 	// missing[s] marks slot s as read by a pending criterion while
 	// unanswered; kept so that a reused Result does not allocate.
 	missing []bool
+	// valueState[i] says whether Values[i] has been computed (see
+	// machine.value); kept likewise.
+	valueState []uint8
 }
 
 // Evaluate decides in against the ruleset. It never fails: problems with
@@ -284,7 +308,9 @@ func (r *Ruleset) EvaluateInto(in *Inputs, opts Options, res *Result) {
 	res.Trace, res.Explanation = nil, nil
 	res.DecisionDate = 0
 	res.OutsidePeriod = false
-	m := machine{p: p, inputs: in.Values}
+	res.Values = resize(res.Values, len(r.Values))
+	res.valueState = resize(res.valueState, len(r.Values))
+	m := machine{p: p, main: p, r: r, inputs: in.Values, values: res.Values, valueState: res.valueState, res: res}
 	if r.ReadsDecisionDate || r.Effective != nil {
 		if d := opts.DecisionDate; d != 0 {
 			res.DecisionDate = d
@@ -311,11 +337,11 @@ func (r *Ruleset) EvaluateInto(in *Inputs, opts Options, res *Result) {
 	for i, root := range p.roots {
 		st := Pending
 		if root >= 0 {
-			m.overflow = false
+			m.fault = arithOK
 			st = statusOf(m.eval(root))
-			if m.overflow {
+			if m.fault != arithOK {
 				c, _ := r.CriterionAt(i)
-				res.FieldErrors = append(res.FieldErrors, overflowError(c))
+				res.FieldErrors = append(res.FieldErrors, faultError("criterion", c.ID, c.Fields, m.fault))
 			}
 		}
 		res.Criteria[i] = st
@@ -364,6 +390,11 @@ func (r *Ruleset) EvaluateInto(in *Inputs, opts Options, res *Result) {
 			res.MissingFields = append(res.MissingFields, r.Fields[s].ID)
 		}
 	}
+	for i := range r.Values {
+		if r.Values[i].Output {
+			m.value(int32(i))
+		}
+	}
 	res.Outcome = Undetermined
 	if p.outcome >= 0 && len(res.FieldErrors) == 0 {
 		m.groups = res.Groups
@@ -403,12 +434,27 @@ func (r *Ruleset) PeriodWarning(date int64) string {
 		r.Effective.String() + "); no decision is given from the law of another period"
 }
 
-func overflowError(c *Criterion) FieldError {
+// faultError is the field error of a criterion or value (kind) whose
+// arithmetic has no result for these answers: it names the criterion or
+// value and the answers it reads, so the caller can see which to check.
+func faultError(kind, id string, fields []string, fault arithError) FieldError {
 	field := ""
-	if len(c.Fields) > 0 {
-		field = c.Fields[0]
+	if len(fields) > 0 {
+		field = fields[0]
 	}
-	return FieldError{Field: field, Message: "criterion " + c.ID + ": the arithmetic on this answer overflows (more than 18 significant digits)"}
+	msg := kind + " " + id + ": "
+	switch {
+	case fault == arithDivZero:
+		msg += "it divides by zero"
+	case kind == "criterion":
+		msg += "the arithmetic on this answer overflows (more than 18 significant digits)"
+	default:
+		msg += "the arithmetic on these answers overflows (more than 18 significant digits)"
+	}
+	if kind == "value" && len(fields) > 0 {
+		msg += "; it reads " + strings.Join(fields, ", ")
+	}
+	return FieldError{Field: field, Message: msg}
 }
 
 func resize[T any](s []T, n int) []T {
@@ -427,6 +473,18 @@ func resize[T any](s []T, n int) []T {
 type machine struct {
 	// p is the program being run.
 	p *program
+	// main is the ruleset's own program, whose values[i] computes named
+	// value i; p is another only while the graph overlays one route.
+	main *program
+	// r is the ruleset being evaluated, for naming a value in an error.
+	r *Ruleset
+	// values and valueState are the named values computed so far (see
+	// value); nil when the ruleset has none.
+	values     []Value
+	valueState []uint8
+	// res receives a value's field error; nil where nobody reports one
+	// (the graph's overlay).
+	res *Result
 	// inputs are the answers, indexed by slot.
 	inputs []Value
 	// groups are the group statuses opGroup reads; set only before the
@@ -435,9 +493,10 @@ type machine struct {
 	// date is the value decision_date() returns; unknown when the
 	// ruleset does not read it.
 	date Value
-	// overflow is set when arithmetic overflowed in the current
-	// criterion, which becomes a field error.
-	overflow bool
+	// fault is set when arithmetic in the current criterion or value had
+	// no result (an overflow, a division by zero), which becomes a field
+	// error.
+	fault arithError
 	// flags is scratch space for the per-group status bits, so that
 	// rulesets of up to 64 groups evaluate without allocating.
 	flags [64]uint8
@@ -464,6 +523,8 @@ func (m *machine) eval(i int32) Value {
 		return BoolValue(m.inputs[m.p.code[m.p.kids[in.a]].a].Known)
 	case opAbsent:
 		return BoolValue(!m.inputs[m.p.code[m.p.kids[in.a]].a].Known)
+	case opValue:
+		return m.value(in.a)
 	}
 	kids := m.p.kids[in.a : in.a+in.n]
 	switch in.op {
@@ -518,6 +579,25 @@ func (m *machine) eval(i int32) Value {
 		}
 		v, ok := negNum(x)
 		return m.checked(v, ok)
+	case opIf:
+		// Unknown unless the condition is known, or both branches agree.
+		switch c := m.eval(kids[0]); {
+		case c.True():
+			return m.eval(kids[1])
+		case c.False():
+			return m.eval(kids[2])
+		}
+		yes, no := m.eval(kids[1]), m.eval(kids[2])
+		if yes.Known && no.Known && cmpNum(yes, no) == 0 {
+			return yes
+		}
+		return Value{}
+	case opAbs:
+		x := m.eval(kids[0])
+		if !x.Known {
+			return x
+		}
+		return m.arith(absNum(x))
 	case opMin, opMax:
 		best := m.eval(kids[0])
 		for _, k := range kids[1:] {
@@ -559,6 +639,14 @@ func (m *machine) eval(i int32) Value {
 		return m.checked(addNum(x, ny))
 	case opMul:
 		return m.checked(mulNum(x, y))
+	case opDiv:
+		return m.arith(quoNum(x, y))
+	case opFloor:
+		return m.arith(roundNum(x, y, RoundDown))
+	case opCeil:
+		return m.arith(roundNum(x, y, RoundUp))
+	case opRound:
+		return m.arith(roundNum(x, y, RoundHalfUp))
 	case opYears:
 		return IntValue(yearsBetween(x.Num, y.Num))
 	case opMonths:
@@ -580,8 +668,51 @@ func (m *machine) eval(i int32) Value {
 
 func (m *machine) checked(v Value, ok bool) Value {
 	if !ok {
-		m.overflow = true
+		m.fault = arithOverflow
 		return Value{}
 	}
+	return v
+}
+
+// arith is checked for the operations that say why they have no result.
+func (m *machine) arith(v Value, fault arithError) Value {
+	if fault != arithOK {
+		m.fault = fault
+		return Value{}
+	}
+	return v
+}
+
+// The states of a named value in one evaluation.
+const (
+	valueNotYet uint8 = iota
+	valueComputing
+	valueDone
+)
+
+// value returns named value i, computing it on first use with the
+// ruleset's own program: every criterion, value and output that reads it
+// shares the one figure. A value whose arithmetic has no result is a field
+// error naming the value, reported once, and reads as unknown.
+func (m *machine) value(i int32) Value {
+	switch m.valueState[i] {
+	case valueDone:
+		return m.values[i]
+	case valueComputing:
+		return Value{} // a cycle, which the checker and Build refuse
+	}
+	m.valueState[i] = valueComputing
+	p, fault := m.p, m.fault
+	m.p, m.fault = m.main, arithOK
+	v := m.eval(m.main.values[i])
+	if m.fault != arithOK {
+		if m.res != nil {
+			nv := &m.r.Values[i]
+			m.res.FieldErrors = append(m.res.FieldErrors, faultError("value", nv.ID, nv.Fields, m.fault))
+		}
+		v = Value{}
+	}
+	m.p, m.fault = p, fault
+	m.values[i], m.valueState[i] = v, valueDone
 	return v
 }

@@ -16,6 +16,11 @@ import (
 // prepares the evaluation program: the last step of Compile and of Build,
 // so both paths derive these the same way.
 func (r *Ruleset) finish(hash bool) error {
+	for i := range r.Values {
+		if v := &r.Values[i]; v.Expr != nil {
+			v.Text = exprText(v.Expr)
+		}
+	}
 	for gi := range r.Groups {
 		for ci := range r.Groups[gi].Criteria {
 			if c := &r.Groups[gi].Criteria[ci]; c.Expr != nil {

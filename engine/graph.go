@@ -559,7 +559,8 @@ func (ov *overlayer) expr(e *Expr) *Overlay {
 	}
 	var p program
 	root := p.emit(e)
-	m := machine{p: &p, inputs: ov.in.Values}
+	m := machine{p: &p, main: &ov.r.prog, r: ov.r, inputs: ov.in.Values,
+		values: make([]Value, len(ov.r.Values)), valueState: make([]uint8, len(ov.r.Values))}
 	if ov.res.DecisionDate != 0 {
 		m.date = Value{Num: ov.res.DecisionDate, Known: true}
 	}

@@ -51,6 +51,8 @@ const (
 	// ExprGroup reads the status of group Key (index Slot); it appears only
 	// in Ruleset.Outcome.
 	ExprGroup
+	// ExprValue reads the named value Key (index Slot in Ruleset.Values).
+	ExprValue
 )
 
 // Operator names an operation of an ExprOp node. The string is what
@@ -90,6 +92,18 @@ const (
 	OpPresent       Operator = "present"
 	OpAbsent        Operator = "absent"
 	OpDefault       Operator = "??"
+	// OpIf is `if Args[0] then Args[1] else Args[2]`.
+	OpIf Operator = "if"
+	// OpDiv is Args[0] / Args[1], exact to QuotientPlaces decimal places.
+	OpDiv Operator = "/"
+	// OpFloor, OpCeil and OpRound round Args[0] to a whole multiple of
+	// Args[1], a positive constant step (1 when the text gives none):
+	// down, up, or to the nearest with half going up (see Rounding).
+	OpFloor Operator = "floor"
+	OpCeil  Operator = "ceil"
+	OpRound Operator = "round"
+	// OpAbs is |Args[0]|.
+	OpAbs Operator = "abs"
 )
 
 // Expr is one node of a compiled expression. Which members are meaningful
@@ -102,6 +116,8 @@ const (
 //     or defaults a field (empty otherwise; JSON null). For an enum
 //     constant Enum is the listed value (Const.Num is its index).
 //   - ExprGroup: Key (the group id) and Slot (its index in Ruleset.Groups).
+//   - ExprValue: Key (the value's name) and Slot (its index in
+//     Ruleset.Values).
 //
 // Sort is the node's static type in every case. MarshalJSON writes the
 // display.expr shape (see json.go).
@@ -117,8 +133,8 @@ type Expr struct {
 	Args []*Expr
 	// Key is the field id of ExprField or the group id of ExprGroup.
 	Key string
-	// Slot is the index of Key in Ruleset.Fields (ExprField) or
-	// Ruleset.Groups (ExprGroup).
+	// Slot is the index of Key in Ruleset.Fields (ExprField),
+	// Ruleset.Groups (ExprGroup) or Ruleset.Values (ExprValue).
 	Slot int
 	// Const is the value of an ExprConst node.
 	Const Value
@@ -170,6 +186,10 @@ type Ruleset struct {
 	// Fields are the declared fields in declaration order; Fields[i] is
 	// input slot i.
 	Fields []Field `json:"fields"`
+	// Values are the declared named values in declaration order. Left
+	// out of the JSON when there are none, so rulesets written before
+	// values existed keep their digest.
+	Values []NamedValue `json:"values,omitempty"`
 	// Groups are the declared groups in declaration order.
 	Groups []Group `json:"groups"`
 	// Outcome combines groups (ExprGroup leaves) with and, or and not. When
@@ -386,13 +406,45 @@ type Criterion struct {
 	Expr *Expr `json:"expr"`
 	// Citations are the quotes the criterion rests on (at least one).
 	Citations []Citation `json:"citations"`
-	// Fields are the ids of the fields Expr reads, in declaration order.
+	// Fields are the ids of the fields Expr reads, directly or through
+	// named values, in declaration order.
 	Fields []string `json:"fields"`
 	// Slots are the input slots of Fields, in the same order.
 	Slots []int `json:"-"`
 	// Text is Expr printed canonically in the rules language, for traces
 	// and messages, numbers spelled from their value. It is derived from
 	// Expr (the same way by Compile and LoadIR) and so not hashed.
+	Text string `json:"-"`
+}
+
+// NamedValue is a figure the law defines from the answers (net income, a
+// deduction, whether a cap applies), computed once per decision and read
+// by criteria and other values by its name. It is unknown exactly when
+// what it needs is unknown (with the short-circuits of and, or, ?? and
+// if), and cited like a criterion.
+type NamedValue struct {
+	// ID is the value's name, a bare identifier ("net_income").
+	ID string `json:"id"`
+	// Title is the value's human-readable name ("Net monthly income").
+	Title string `json:"title"`
+	// Type is the value's sort: int, decimal, bool or date.
+	Type Sort `json:"type"`
+	// Unit is what the figure counts ("USD"), or empty.
+	Unit string `json:"unit,omitempty"`
+	// Output marks a value the decision returns beside the outcome and
+	// the audit envelope keeps.
+	Output bool `json:"output,omitempty"`
+	// Expr computes the value; its sort is Type, or numeric when Type is.
+	Expr *Expr `json:"expr"`
+	// Citations are the quotes the definition rests on (at least one).
+	Citations []Citation `json:"citations"`
+	// Fields are the ids of the fields the value reads, directly or
+	// through other values, in declaration order.
+	Fields []string `json:"fields"`
+	// Slots are the input slots of Fields, in the same order.
+	Slots []int `json:"-"`
+	// Text is Expr printed canonically in the rules language, as
+	// Criterion.Text.
 	Text string `json:"-"`
 }
 

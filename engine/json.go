@@ -27,6 +27,7 @@ func (s *Sort) UnmarshalText(b []byte) error {
 //	{"type":"field_ref","key":"employment.months_employed"}
 //	{"type":"const","sort":"int","value":12,"field_context":"employment.months_employed"}
 //	{"type":"group_ref","key":"service"}            (outcome expressions only)
+//	{"type":"value_ref","key":"net_income"}          (a named value)
 //
 // A const's value is a JSON number for int and decimal (exact decimal
 // digits), true/false for bool, the listed string for enum and
@@ -50,10 +51,13 @@ func (e *Expr) appendJSON(b []byte) []byte {
 			b = a.appendJSON(b)
 		}
 		return append(b, "]}"...)
-	case ExprField, ExprGroup:
+	case ExprField, ExprGroup, ExprValue:
 		kind := "field_ref"
-		if e.Kind == ExprGroup {
+		switch e.Kind {
+		case ExprGroup:
 			kind = "group_ref"
+		case ExprValue:
+			kind = "value_ref"
 		}
 		b = append(b, `{"type":"`...)
 		b = append(b, kind...)

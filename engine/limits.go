@@ -32,6 +32,11 @@ const (
 	// room for a list of every country, and a bound on the scan that
 	// resolves each enum string of a comparison.
 	MaxEnumValues = 1_000
+	// MaxValues caps the named value declarations of one ruleset, 500:
+	// full SNAP eligibility, every deduction of 7 CFR 273.9(d) named,
+	// needs about 40. Each value is a defined term of the solver's
+	// encoding and a line of every explanation that rests on it.
+	MaxValues = 500
 	// MaxGroups caps the groups of one ruleset, 100 [6].
 	MaxGroups = 100
 	// MaxCriteria caps the criteria of one ruleset, all groups together,

@@ -84,27 +84,27 @@ func Print(f *File) []byte {
 			w.line(1, "widget "+fd.Widget)
 		}
 	}
+	for _, v := range f.Values {
+		w.blank()
+		head := "value " + v.Body.ID + " " + v.Type + " " + quote(v.Body.Title)
+		if v.Unit != "" {
+			head += " unit " + quote(v.Unit)
+		}
+		if v.Output {
+			head += " output"
+		}
+		w.body(v.Body, head, 0)
+	}
 	for _, g := range f.Groups {
 		w.blank()
 		w.doc(g.Doc, 0)
 		w.line(0, "group "+g.ID+" "+g.Kind+" "+quote(g.Title)+" {")
 		for _, c := range g.Criteria {
-			w.doc(c.Doc, 1)
 			head := "criterion " + c.ID + " " + quote(c.Title)
 			if c.Discretionary {
 				head += " discretionary"
 			}
-			w.line(1, head+" {")
-			w.doc(c.ExprDoc, 2)
-			if c.Expr != nil {
-				w.line(2, PrintExpr(c.Expr))
-			}
-			for _, ci := range c.Cites {
-				w.doc(ci.Doc, 2)
-				w.line(2, "cite "+ci.Source+" "+quote(ci.Quote))
-			}
-			w.doc(c.Trailing, 2)
-			w.line(1, "}")
+			w.body(c, head, 1)
 		}
 		w.doc(g.Trailing, 1)
 		w.line(0, "}")
@@ -140,6 +140,24 @@ func (w *printer) line(indent int, s string) {
 	w.b.WriteByte('\n')
 }
 
+// body writes a criterion or value: its comment block, its header line
+// head with the { that opens the body, the expression, the cite lines and
+// the closing }, at indent.
+func (w *printer) body(c *CriterionDecl, head string, indent int) {
+	w.doc(c.Doc, indent)
+	w.line(indent, head+" {")
+	w.doc(c.ExprDoc, indent+1)
+	if c.Expr != nil {
+		w.line(indent+1, PrintExpr(c.Expr))
+	}
+	for _, ci := range c.Cites {
+		w.doc(ci.Doc, indent+1)
+		w.line(indent+1, "cite "+ci.Source+" "+quote(ci.Quote))
+	}
+	w.doc(c.Trailing, indent+1)
+	w.line(indent, "}")
+}
+
 func (w *printer) doc(lines []string, indent int) {
 	for _, l := range lines {
 		w.line(indent, l)
@@ -161,10 +179,12 @@ func quote(s string) string {
 	return b.String()
 }
 
-// precedence of a node as printed: 1 or, 2 and, 3 not, 4 comparison,
-// 5 + -, 6 *, 7 ??, 8 everything tighter.
+// precedence of a node as printed: 0 if, 1 or, 2 and, 3 not, 4
+// comparison, 5 + -, 6 * /, 7 ??, 8 everything tighter.
 func precedence(n *Node) int {
 	switch n.Kind {
+	case NodeIf:
+		return 0
 	case NodeBinary:
 		switch n.Op {
 		case "or":
@@ -173,7 +193,7 @@ func precedence(n *Node) int {
 			return 2
 		case "+", "-":
 			return 5
-		case "*":
+		case "*", "/":
 			return 6
 		case "??":
 			return 7
@@ -251,6 +271,14 @@ func printNode(b *strings.Builder, n *Node) {
 			printNode(b, a)
 		}
 		b.WriteByte(')')
+	case NodeIf:
+		// Each part is a whole expression: the keywords delimit them.
+		b.WriteString("if ")
+		printNode(b, n.Args[0])
+		b.WriteString(" then ")
+		printNode(b, n.Args[1])
+		b.WriteString(" else ")
+		printNode(b, n.Args[2])
 	case NodeField, NodeIdent:
 		b.WriteString(n.Name)
 	case NodeNumber:
