@@ -101,7 +101,11 @@ func buildProgram(r *Ruleset) program {
 	var p program
 	reads := make([]bool, len(r.Fields))
 	for i := range r.Values {
-		p.values = append(p.values, p.emit(r.Values[i].Expr))
+		root := int32(-1) // an expression that failed to parse (only a failed Compile gets here)
+		if e := r.Values[i].Expr; e != nil {
+			root = p.emit(e)
+		}
+		p.values = append(p.values, root)
 	}
 	for i := range r.criteria {
 		c, g := r.CriterionAt(i)
@@ -700,6 +704,9 @@ func (m *machine) value(i int32) Value {
 		return m.values[i]
 	case valueComputing:
 		return Value{} // a cycle, which the checker and Build refuse
+	}
+	if m.main.values[i] < 0 {
+		return Value{}
 	}
 	m.valueState[i] = valueComputing
 	p, fault := m.p, m.fault
