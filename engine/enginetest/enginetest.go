@@ -73,6 +73,9 @@ func NewSampler(r *engine.Ruleset, seed uint64) *Sampler {
 			walk(a)
 		}
 	}
+	for i := range r.Values {
+		walk(r.Values[i].Expr)
+	}
 	for i := range r.NumCriteria() {
 		c, _ := r.CriterionAt(i)
 		walk(c.Expr)
