@@ -217,6 +217,11 @@ type Ruleset struct {
 	// refs[i] are the source references of the i-th criterion, shared
 	// read-only by every explanation.
 	refs [][]SourceReference
+	// criterionValues[i] are the named values the i-th criterion reads,
+	// directly or through others, in declaration order.
+	criterionValues [][]int
+	// valueRefs[v] are the source references of named value v.
+	valueRefs [][]SourceReference
 	// index maps a field id to its slot, for FieldIndex.
 	index map[string]int
 }

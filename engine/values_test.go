@@ -275,3 +275,35 @@ func TestValueErrors(t *testing.T) {
 		t.Errorf("unused value: %v %v", warnings, err)
 	}
 }
+
+// An explanation shows each value a criterion rests on with its figure,
+// its definition and its law; a ruleset without values explains as before.
+func TestValuesExplain(t *testing.T) {
+	t.Parallel()
+	r := compileValues(t)
+	in, _ := r.Convert([]byte(`{"income.earned": 1000, "income.unearned": 150.50, "household.size": 2, "household.elderly": false}`))
+	res := r.Evaluate(in, Options{DecisionDate: DateOrdinal(2026, 1, 5), Explanation: true})
+	ce := res.Explanation.Groups[0].Criteria[0]
+	var got []string
+	for _, v := range ce.Values {
+		got = append(got, v.Value+"="+string(v.Figure))
+	}
+	if want := "gross_income=1150.5 earned_deduction=200 standard_deduction=204 net_income=746.5 limit=1300"; strings.Join(got, " ") != want {
+		t.Errorf("values %s, want %s", strings.Join(got, " "), want)
+	}
+	net := ce.Values[3]
+	if net.Title != "Net monthly income" || net.Unit != "USD" || net.Definition != "max(gross_income - earned_deduction - standard_deduction, 0)" ||
+		len(net.SourceReferences) != 1 || net.SourceReferences[0].Quote.Exact != "net income" {
+		t.Errorf("net income fact %+v", net)
+	}
+	js, err := json.Marshal(ce)
+	if err != nil || !strings.Contains(string(js), `"values":[{"value":"gross_income","title":"Gross monthly income","figure":1150.5,"unit":"USD"`) {
+		t.Errorf("wire form %s (%v)", js, err)
+	}
+	plain := compilePeriod(t, "effective 2025-10-01")
+	in, _ = plain.Convert([]byte(`{"a.n": 13}`))
+	js, _ = json.Marshal(plain.Evaluate(in, Options{DecisionDate: DateOrdinal(2026, 1, 5), Explanation: true}).Explanation)
+	if strings.Contains(string(js), `"values"`) {
+		t.Errorf("a ruleset without values explains with a values member: %s", js)
+	}
+}
