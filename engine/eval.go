@@ -422,6 +422,20 @@ func (r *Ruleset) EvaluateInto(in *Inputs, opts Options, res *Result) {
 	}
 }
 
+// computeValues computes every named value res has not: the evaluation
+// computes only those its decision needs (and the outputs), while a test
+// case may assert any. A fault here is not a field error of the decision,
+// which is already made; the value stays unknown.
+func (r *Ruleset) computeValues(in *Inputs, res *Result) {
+	m := machine{p: &r.prog, main: &r.prog, r: r, inputs: in.Values, values: res.Values, valueState: res.valueState}
+	if res.DecisionDate != 0 {
+		m.date = Value{Num: res.DecisionDate, Known: true}
+	}
+	for i := range r.Values {
+		m.value(int32(i))
+	}
+}
+
 // DependsOnDate reports whether the ruleset's decisions depend on the
 // decision date: it reads decision_date() or declares an effective period.
 // Callers that cache decisions key them by date exactly then.

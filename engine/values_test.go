@@ -307,3 +307,41 @@ func TestValuesExplain(t *testing.T) {
 		t.Errorf("a ruleset without values explains with a values member: %s", js)
 	}
 }
+
+// A test case asserts named values as well as the outcome; a failing value
+// names the value and both figures, and a value the outcome did not need
+// is computed for the check.
+func TestValuesInCases(t *testing.T) {
+	t.Parallel()
+	r := compileValues(t)
+	answers := json.RawMessage(`{"income.earned": 1000, "income.unearned": 150.50, "household.size": 2, "household.elderly": false}`)
+	for _, tt := range []struct {
+		name   string
+		values string
+		want   []string
+	}{
+		{"figures that match, spelt either way", `{"net_income": 746.50, "gross_income": 1150.5, "per_person": 373.25}`, nil},
+		{"a figure that differs", `{"net_income": 746.49}`, []string{"value net_income: expected 746.49, got 746.5"}},
+		{"unknown expected", `{"net_income": null}`, []string{"value net_income: expected null, got 746.5"}},
+		{"a value the rules lack", `{"net_incom": 1}`, []string{"expectations name value net_incom, which the ruleset does not have"}},
+		{"the wrong kind of figure", `{"net_income": true}`, []string{"value net_income: the expectation true is not a decimal"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var vals map[string]json.RawMessage
+			if err := json.Unmarshal([]byte(tt.values), &vals); err != nil {
+				t.Fatal(err)
+			}
+			res := r.RunCase(Case{Name: tt.name, FieldValues: answers, ExpectedOutcome: "eligible", Expectations: &Expectations{Values: vals}})
+			if strings.Join(res.Mismatches, "|") != strings.Join(tt.want, "|") || res.Pass != (len(tt.want) == 0) {
+				t.Errorf("mismatches %q, want %q", res.Mismatches, tt.want)
+			}
+		})
+	}
+	// per_person is not needed when the household is elderly... it is
+	// still computed for a case that asserts it.
+	res := r.RunCase(Case{Name: "unneeded", FieldValues: json.RawMessage(`{"income.earned": 100, "income.unearned": 0, "household.size": 4, "household.elderly": true}`),
+		ExpectedOutcome: "eligible", Expectations: &Expectations{Values: map[string]json.RawMessage{"per_person": json.RawMessage("0")}}})
+	if !res.Pass {
+		t.Errorf("an unneeded value: %v", res.Mismatches)
+	}
+}
