@@ -260,10 +260,25 @@ func (r *Ruleset) term(e *Expr) string {
 		return constWords(e)
 	case ExprGroup:
 		return e.Key
+	case ExprValue:
+		if e.Slot < len(r.Values) {
+			return lowerFirst(r.Values[e.Slot].Title)
+		}
+		return e.Key
 	}
 	switch e.Op {
 	case OpDecisionDate:
 		return "the date of the decision"
+	case OpDiv:
+		return r.operand(e.Args[0]) + " divided by " + r.operand(e.Args[1])
+	case OpFloor, OpCeil, OpRound:
+		return r.term(e.Args[0]) + roundingWords(e)
+	case OpAbs:
+		return "the size of " + r.term(e.Args[0])
+	case OpIf:
+		var b strings.Builder
+		r.clause(&b, e.Args[0], true)
+		return r.term(e.Args[1]) + " if " + b.String() + ", otherwise " + r.term(e.Args[2])
 	case OpYearsBetween, OpMonthsBetween, OpDaysBetween:
 		return r.span(e)
 	case OpAddDays, OpAddMonths, OpAddYears:
@@ -289,6 +304,26 @@ func (r *Ruleset) term(e *Expr) string {
 	var b strings.Builder
 	r.clause(&b, e, true)
 	return "whether " + b.String()
+}
+
+// roundingWords say how a floor, ceil or round call rounds: ", rounded
+// down to a whole number", ", rounded to the nearest 0.01".
+func roundingWords(e *Expr) string {
+	step := e.Args[1]
+	to := "a whole number"
+	if !(step.Const.Num == 1 && step.Const.Scale == 0) {
+		to = "a multiple of " + step.Const.NumberString()
+	}
+	switch e.Op {
+	case OpFloor:
+		return ", rounded down to " + to
+	case OpCeil:
+		return ", rounded up to " + to
+	}
+	if to == "a whole number" {
+		return ", rounded to the nearest whole number"
+	}
+	return ", rounded to the nearest multiple of " + step.Const.NumberString()
 }
 
 // arithmeticWords spell the arithmetic operators.
