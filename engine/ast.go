@@ -248,6 +248,67 @@ type ValueDecl struct {
 	Unit string
 	// Output marks a value the decision returns beside the outcome.
 	Output bool
+	// Table is set for a `table` declaration: the value is looked up by
+	// Keys in Rows (or in the rows of the period the decision date falls
+	// in), and Body.Expr is nil.
+	Table bool
+	// Keys are the expressions a table is looked up by (`keys
+	// household.region, household.size`); none for a table of figures by
+	// period only.
+	Keys []*Node
+	// KeysPos is where the keys line starts; zero without one.
+	KeysPos Pos
+	// Rows are the rows of a table without periods.
+	Rows []*RowDecl
+	// Periods are a table's `period <from> until <until> { rows }` blocks.
+	Periods []*PeriodDecl
+}
+
+// PeriodDecl is `period <from> [until <until>] { rows }` in a table: the
+// figures that hold for those days, both included.
+type PeriodDecl struct {
+	// Pos is where the `period` keyword starts.
+	Pos Pos
+	// Doc holds the comment lines just above the period.
+	Doc []string
+	// From and Until are the dates as written; Until is "" when open.
+	From, Until string
+	// FromPos and UntilPos are where the dates start.
+	FromPos, UntilPos Pos
+	// Rows are the period's rows.
+	Rows []*RowDecl
+}
+
+// RowDecl is a table row: `<match>, <match> => <expression>`, one match
+// per key; a table without keys has rows of an expression alone.
+type RowDecl struct {
+	// Pos is where the row starts.
+	Pos Pos
+	// Doc holds the comment lines just above the row.
+	Doc []string
+	// Match is one match per key, in the order of the keys.
+	Match []*MatchDecl
+	// Value is the row's figure.
+	Value *Node
+}
+
+// MatchDecl is what one key of a row matches: an enum value ("alaska"),
+// true or false, `any`, a whole number (3) or a range of them (2..4, 9..,
+// ..0).
+type MatchDecl struct {
+	// Pos is where the match starts.
+	Pos Pos
+	// Any is set for `any`, which matches every value of the key.
+	Any bool
+	// Str is an enum value; "" otherwise.
+	Str string
+	// Bool is "true" or "false"; "" otherwise.
+	Bool string
+	// Min and Max are the ends of a number or range as written ("9", "");
+	// Min == Max for a single number; both "" for the other kinds.
+	Min, Max string
+	// Range is set when the match was written as a range (with ..).
+	Range bool
 }
 
 // CiteDecl is `cite <source id> "<quote>"`.

@@ -639,6 +639,9 @@ func cloneRuleset(r *Ruleset) (*Ruleset, error) {
 		if v.Expr, err = cloneExpr(v.Expr, 0); err != nil {
 			return nil, fmt.Errorf("values[%d].expr: %w", i, err)
 		}
+		if err := cloneTable(v); err != nil {
+			return nil, fmt.Errorf("values[%d]: %w", i, err)
+		}
 		v.Citations, v.Fields = slices.Clone(v.Citations), slices.Clone(v.Fields)
 		v.Slots, v.Text = nil, ""
 	}
@@ -655,6 +658,37 @@ func cloneRuleset(r *Ruleset) (*Ruleset, error) {
 		}
 	}
 	return out, nil
+}
+
+// cloneTable deep-copies a table's keys, rows and periods in place.
+func cloneTable(v *NamedValue) error {
+	var err error
+	v.Keys = slices.Clone(v.Keys)
+	for k := range v.Keys {
+		if v.Keys[k], err = cloneExpr(v.Keys[k], 0); err != nil {
+			return fmt.Errorf("keys[%d]: %w", k, err)
+		}
+	}
+	rows := func(rs []TableRow) ([]TableRow, error) {
+		rs = slices.Clone(rs)
+		for i := range rs {
+			rs[i].Match = slices.Clone(rs[i].Match)
+			if rs[i].Value, err = cloneExpr(rs[i].Value, 0); err != nil {
+				return nil, fmt.Errorf("rows[%d].value: %w", i, err)
+			}
+		}
+		return rs, nil
+	}
+	if v.Rows, err = rows(v.Rows); err != nil {
+		return err
+	}
+	v.Periods = slices.Clone(v.Periods)
+	for i := range v.Periods {
+		if v.Periods[i].Rows, err = rows(v.Periods[i].Rows); err != nil {
+			return fmt.Errorf("periods[%d].%w", i, err)
+		}
+	}
+	return nil
 }
 
 func cloneExpr(e *Expr, depth int) (*Expr, error) {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -35,7 +36,7 @@ func (b *builder) linkValues() error {
 		}
 		state[i] = 1
 		path = append(path, r.Values[i].ID)
-		for _, key := range valueKeys(r.Values[i].Expr, nil) {
+		for _, key := range valueKeys(r.Values[i], nil) {
 			if j, ok := b.values[key]; ok {
 				if err := link(j); err != nil {
 					return err
@@ -54,16 +55,22 @@ func (b *builder) linkValues() error {
 	return nil
 }
 
-// valueKeys appends the keys of the value_refs in e.
-func valueKeys(e *Expr, keys []string) []string {
-	if e == nil {
-		return keys
+// valueKeys appends the keys of the value_refs in v's expressions.
+func valueKeys(v NamedValue, keys []string) []string {
+	var walk func(e *Expr)
+	walk = func(e *Expr) {
+		if e == nil {
+			return
+		}
+		if e.Kind == ExprValue {
+			keys = append(keys, e.Key)
+		}
+		for _, a := range e.Args {
+			walk(a)
+		}
 	}
-	if e.Kind == ExprValue {
-		keys = append(keys, e.Key)
-	}
-	for _, a := range e.Args {
-		keys = valueKeys(a, keys)
+	for _, e := range v.Exprs() {
+		walk(e)
 	}
 	return keys
 }
@@ -83,17 +90,18 @@ func (b *builder) value(path string, i int) error {
 		return err
 	}
 	v.Slots, v.Text = nil, ""
-	if v.Expr == nil {
-		return fmt.Errorf("%s.expr: missing: value %s needs an expression", path, v.ID)
-	}
 	b.reads = make([]bool, len(b.r.Fields))
-	if err := b.expr(path+".expr", v.Expr); err != nil {
-		return err
-	}
-	switch s := v.Expr.Sort; {
-	case s == v.Type, v.Type == SortDecimal && s == SortInt:
-	default:
-		return fmt.Errorf("%s.expr: value %s is %s, but its expression is %s", path, v.ID, v.Type, an(s))
+	if v.Table {
+		if err := b.table(path, v); err != nil {
+			return err
+		}
+	} else {
+		if v.Expr == nil {
+			return fmt.Errorf("%s.expr: missing: value %s needs an expression", path, v.ID)
+		}
+		if err := b.figure(path+".expr", v, v.Expr); err != nil {
+			return err
+		}
 	}
 	slots, err := b.readSlots(path, v.Fields)
 	if err != nil {
@@ -101,4 +109,123 @@ func (b *builder) value(path string, i int) error {
 	}
 	v.Slots, b.valueSlots[i] = slots, slots
 	return nil
+}
+
+// figure links a value's expression or a table row's figure and checks its
+// sort against the value's type.
+func (b *builder) figure(path string, v *NamedValue, e *Expr) error {
+	if err := b.expr(path, e); err != nil {
+		return err
+	}
+	switch s := e.Sort; {
+	case s == v.Type, v.Type == SortDecimal && s == SortInt:
+		return nil
+	default:
+		return fmt.Errorf("%s: %s is %s, but this is %s", path, v.ID, v.Type, an(s))
+	}
+}
+
+// table links a table's keys and rows and checks, as the compiler does,
+// that each period's rows cover every combination of keys exactly once and
+// that the periods cover the ruleset's.
+func (b *builder) table(path string, v *NamedValue) error {
+	if v.Expr != nil {
+		return fmt.Errorf("%s.expr: a table has rows, not an expression", path)
+	}
+	if !v.Type.Numeric() {
+		return fmt.Errorf("%s.type: a table holds int or decimal figures", path)
+	}
+	if len(v.Keys) > MaxTableKeys {
+		return fmt.Errorf("%s.keys: %d keys, over the limit of %d", path, len(v.Keys), MaxTableKeys)
+	}
+	domains := make([]keyDomain, len(v.Keys))
+	for k, key := range v.Keys {
+		kp := fmt.Sprintf("%s.keys[%d]", path, k)
+		if err := b.expr(kp, key); err != nil {
+			return err
+		}
+		switch {
+		case key.Sort == SortEnum && fieldOf(key) < 0:
+			return fmt.Errorf("%s: an enum key must be an enum field", kp)
+		case key.Sort != SortEnum && key.Sort != SortInt && key.Sort != SortBool:
+			return fmt.Errorf("%s: a key is an enum field, a whole number or true/false, not %s", kp, an(key.Sort))
+		}
+		domains[k] = b.r.domainOf(key)
+	}
+	rows := func(rp string, rs []TableRow) error {
+		if len(rs) == 0 {
+			return fmt.Errorf("%s: a table's rows are not empty", rp)
+		}
+		for i := range rs {
+			r := &rs[i]
+			ip := fmt.Sprintf("%s[%d]", rp, i)
+			if len(r.Match) != len(v.Keys) {
+				return fmt.Errorf("%s.match: %d matches for %d keys", ip, len(r.Match), len(v.Keys))
+			}
+			for k := range r.Match {
+				if err := b.keyMatch(fmt.Sprintf("%s.match[%d]", ip, k), v.Keys[k], &r.Match[k]); err != nil {
+					return err
+				}
+			}
+			if r.Value == nil {
+				return fmt.Errorf("%s.value: missing", ip)
+			}
+			if err := b.figure(ip+".value", v, r.Value); err != nil {
+				return err
+			}
+		}
+		if problems := checkCover(domains, rs, func(i int) string { return fmt.Sprintf("%d", i) }); len(problems) > 0 {
+			return fmt.Errorf("%s: %s", rp, problems[0])
+		}
+		return nil
+	}
+	switch {
+	case len(v.Periods) > 0 && len(v.Rows) > 0:
+		return fmt.Errorf("%s: a table has rows or periods, not both", path)
+	case len(v.Periods) == 0:
+		return rows(path+".rows", v.Rows)
+	}
+	for i := range v.Periods {
+		p := v.Periods[i].Period
+		if p.From < 1 || p.From > maxOrdinal || p.Until != 0 && (p.Until < p.From || p.Until > maxOrdinal) {
+			return fmt.Errorf("%s.periods[%d].period: not a period of dates", path, i)
+		}
+		if err := rows(fmt.Sprintf("%s.periods[%d].rows", path, i), v.Periods[i].Rows); err != nil {
+			return err
+		}
+	}
+	if problems := checkPeriods(b.r, v.Periods); len(problems) > 0 {
+		return fmt.Errorf("%s.periods: %s", path, problems[0])
+	}
+	return nil
+}
+
+// keyMatch checks one match against its key's sort and resolves an enum
+// value to its index.
+func (b *builder) keyMatch(path string, key *Expr, m *KeyMatch) error {
+	switch {
+	case m.Kind == MatchAny:
+		return nil
+	case m.Kind == MatchEnum && key.Sort == SortEnum:
+		f := &b.r.Fields[fieldOf(key)]
+		i := slices.Index(f.EnumValues, m.Enum)
+		if i < 0 {
+			return fmt.Errorf("%s: %s is not a value of %s", path, quote(m.Enum), f.ID)
+		}
+		m.Const = IntValue(int64(i))
+		return nil
+	case m.Kind == MatchBool && key.Sort == SortBool:
+		return nil
+	case m.Kind == MatchRange && key.Sort == SortInt:
+		for _, end := range []Value{m.Min, m.Max} {
+			if end.Known && end.Scale != 0 {
+				return fmt.Errorf("%s: a range of whole numbers has whole-number ends", path)
+			}
+		}
+		if m.Min.Known && m.Max.Known && m.Min.Num > m.Max.Num {
+			return fmt.Errorf("%s: the range is empty", path)
+		}
+		return nil
+	}
+	return fmt.Errorf("%s: does not match a key of %s", path, an(key.Sort))
 }

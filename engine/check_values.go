@@ -41,12 +41,15 @@ func (c *checker) values() {
 		if !ok {
 			c.errorf(vd.TypePos, "unknown type %q for value %s: use int, decimal, bool or date", vd.Type, b.ID)
 		}
+		if vd.Table && ok && !sort.Numeric() {
+			c.errorf(vd.TypePos, "table %s holds figures: its type is int or decimal, not %s", b.ID, vd.Type)
+		}
 		if vd.Unit != "" && !sort.Numeric() {
 			c.errorf(vd.TypePos, "unit on %s value %s: only a number has a unit", vd.Type, b.ID)
 		}
 		c.valueIndex[b.ID] = len(c.r.Values)
 		c.r.Values = append(c.r.Values, NamedValue{ID: b.ID, Title: b.Title, Type: sort, Unit: vd.Unit,
-			Output: vd.Output, Citations: []Citation{}, Fields: []string{}})
+			Output: vd.Output, Table: vd.Table, Citations: []Citation{}, Fields: []string{}})
 		decls = append(decls, vd)
 	}
 	c.valueUsed = make([]bool, len(decls))
@@ -66,8 +69,8 @@ func (c *checker) values() {
 func (c *checker) valueOrder(decls []*ValueDecl) (order []int, ok bool) {
 	deps := make([][]int, len(decls))
 	for i, vd := range decls {
-		if vd.Body.Expr != nil {
-			deps[i] = c.namedValues(vd.Body.Expr, nil)
+		for _, n := range vd.nodes() {
+			deps[i] = c.namedValues(n, deps[i])
 		}
 	}
 	const (
@@ -127,11 +130,37 @@ func (c *checker) namedValues(n *Node, out []int) []int {
 	return out
 }
 
+// nodes are the expressions of a value or table declaration: its
+// expression, or its keys and the figures of its rows.
+func (vd *ValueDecl) nodes() []*Node {
+	var out []*Node
+	if vd.Body.Expr != nil {
+		out = append(out, vd.Body.Expr)
+	}
+	out = append(out, vd.Keys...)
+	rows := vd.Rows
+	for _, p := range vd.Periods {
+		rows = append(rows, p.Rows...)
+	}
+	for _, r := range rows {
+		if r.Value != nil {
+			out = append(out, r.Value)
+		}
+	}
+	return out
+}
+
 // value checks the expression and cite lines of value i, whose values
 // have all been checked, and records the fields it reads through them.
 func (c *checker) value(i int, vd *ValueDecl) {
 	v := &c.r.Values[i]
 	v.Citations = c.cites(vd.Body)
+	if vd.Table {
+		c.reads = map[int]bool{}
+		c.table(v, vd)
+		c.valueRead(i, v)
+		return
+	}
 	if vd.Body.Expr == nil {
 		if !vd.Body.failed {
 			c.errorf(vd.Body.Pos, "value %s has no expression: write how it is computed", v.ID)
@@ -152,11 +181,42 @@ func (c *checker) value(i int, vd *ValueDecl) {
 	if v.Type == SortDecimal && e.Sort == SortInt {
 		e.Sort = SortDecimal
 	}
+	c.valueRead(i, v)
+}
+
+// valueRead records the fields value i's expressions read.
+func (c *checker) valueRead(i int, v *NamedValue) {
 	v.Slots = c.slotsRead()
 	c.valueSlots[i] = v.Slots
 	for _, s := range v.Slots {
 		v.Fields = append(v.Fields, c.r.Fields[s].ID)
 	}
+}
+
+// figure checks a value's or table row's expression n against the
+// value's type: an int may define a decimal, not the other way.
+func (c *checker) figure(v *NamedValue, n *Node) *Expr {
+	e := c.expr(n)
+	switch {
+	case e.Sort == SortInvalid || v.Type == SortInvalid:
+	case e.Sort == v.Type, v.Type == SortDecimal && e.Sort == SortInt:
+	case v.Type == SortInt && e.Sort == SortDecimal:
+		c.errorf(n.Pos, "%s %s is declared int but this is a decimal: round it to a whole number (round, floor or ceil) or declare it decimal", kindOf(v), v.ID)
+	default:
+		c.errorf(n.Pos, "%s %s is declared %s but this is %s", kindOf(v), v.ID, v.Type, an(e.Sort))
+	}
+	if v.Type == SortDecimal && e.Sort == SortInt && e.Kind == ExprConst {
+		e.Sort = SortDecimal
+	}
+	return e
+}
+
+// kindOf names a value for messages: "value" or "table".
+func kindOf(v *NamedValue) string {
+	if v.Table {
+		return "table"
+	}
+	return "value"
 }
 
 // slotsRead returns the field slots the expression just checked reads,

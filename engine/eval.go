@@ -91,21 +91,59 @@ type program struct {
 	// outcome is the instruction of Ruleset.Outcome, or -1 when that is
 	// nil (every decision is then undetermined).
 	outcome int32
-	// values[i] is the instruction of named value i's expression.
+	// values[i] is the instruction of named value i's expression; -1 for
+	// a table, whose lookup is tables[i].
 	values []int32
+	// tables[i] is the lookup of named value i when it is a table; nil
+	// otherwise (and nil altogether for a ruleset without tables).
+	tables []*tableProg
 	// evaluated is the number of distinct fields some criterion reads.
 	evaluated int
+}
+
+// tableProg is a table's lookup in the program: its keys' instructions and
+// its rows, period by period.
+type tableProg struct {
+	// keys are the instructions of the table's keys.
+	keys []int32
+	// periods are the table's periods; one with a zero Period for a table
+	// without periods.
+	periods []periodProg
+}
+
+// periodProg is the rows of one period of a table.
+type periodProg struct {
+	// period is the days the rows hold for; zero for a table without
+	// periods.
+	period Period
+	// rows are the rows, in order.
+	rows []rowProg
+}
+
+// rowProg is a table row: its matches and its figure's instruction.
+type rowProg struct {
+	// match holds one KeyMatch per key.
+	match []KeyMatch
+	// value is the instruction of the row's figure.
+	value int32
 }
 
 func buildProgram(r *Ruleset) program {
 	var p program
 	reads := make([]bool, len(r.Fields))
 	for i := range r.Values {
-		root := int32(-1) // an expression that failed to parse (only a failed Compile gets here)
-		if e := r.Values[i].Expr; e != nil {
-			root = p.emit(e)
+		v := &r.Values[i]
+		root := int32(-1) // a table, or an expression that failed to parse (only a failed Compile gets there)
+		if v.Expr != nil {
+			root = p.emit(v.Expr)
 		}
 		p.values = append(p.values, root)
+		if v.Table {
+			if p.tables == nil {
+				p.tables = make([]*tableProg, len(r.Values))
+			}
+			p.tables[i] = p.emitTable(v)
+		}
 	}
 	for i := range r.criteria {
 		c, g := r.CriterionAt(i)
@@ -152,6 +190,28 @@ func (p *program) emit(e *Expr) int32 {
 	}
 	p.code = append(p.code, in)
 	return int32(len(p.code) - 1)
+}
+
+// emitTable compiles a table's keys and rows.
+func (p *program) emitTable(v *NamedValue) *tableProg {
+	t := &tableProg{}
+	for _, k := range v.Keys {
+		t.keys = append(t.keys, p.emit(k))
+	}
+	rows := func(rs []TableRow) []rowProg {
+		out := make([]rowProg, len(rs))
+		for i, r := range rs {
+			out[i] = rowProg{match: r.Match, value: p.emit(r.Value)}
+		}
+		return out
+	}
+	if len(v.Periods) == 0 {
+		t.periods = []periodProg{{rows: rows(v.Rows)}}
+	}
+	for _, tp := range v.Periods {
+		t.periods = append(t.periods, periodProg{period: tp.Period, rows: rows(tp.Rows)})
+	}
+	return t
 }
 
 // Status is the state of a criterion or group.
@@ -701,6 +761,46 @@ func (m *machine) arith(v Value, fault arithError) Value {
 	return v
 }
 
+// maxKeys is the most keys a table has (MaxTableKeys), so that a lookup
+// holds its key values on the stack.
+const maxKeys = MaxTableKeys
+
+// lookup finds a table's figure: the row of the period the decision date
+// falls in whose matches take the keys' values. It is unknown while a key
+// or the decision date is unknown (and, though the compiler proves it
+// cannot happen, when no row matches).
+func (m *machine) lookup(t *tableProg) Value {
+	var keys [maxKeys]Value
+	for k, ins := range t.keys {
+		if keys[k] = m.eval(ins); !keys[k].Known {
+			return Value{}
+		}
+	}
+	rows := t.periods[0].rows
+	if t.periods[0].period.From != 0 {
+		rows = nil
+		for _, pp := range t.periods {
+			if m.date.Known && pp.period.Covers(m.date.Num) {
+				rows = pp.rows
+				break
+			}
+		}
+	}
+	for _, r := range rows {
+		all := true
+		for k := range r.match {
+			if !r.match[k].Matches(keys[k]) {
+				all = false
+				break
+			}
+		}
+		if all {
+			return m.eval(r.value)
+		}
+	}
+	return Value{}
+}
+
 // The states of a named value in one evaluation.
 const (
 	valueNotYet uint8 = iota
@@ -719,13 +819,22 @@ func (m *machine) value(i int32) Value {
 	case valueComputing:
 		return Value{} // a cycle, which the checker and Build refuse
 	}
-	if m.main.values[i] < 0 {
+	var table *tableProg
+	if m.main.tables != nil {
+		table = m.main.tables[i]
+	}
+	if m.main.values[i] < 0 && table == nil {
 		return Value{}
 	}
 	m.valueState[i] = valueComputing
 	p, fault := m.p, m.fault
 	m.p, m.fault = m.main, arithOK
-	v := m.eval(m.main.values[i])
+	var v Value
+	if table != nil {
+		v = m.lookup(table)
+	} else {
+		v = m.eval(m.main.values[i])
+	}
 	if m.fault != arithOK {
 		if m.res != nil {
 			nv := &m.r.Values[i]

@@ -71,7 +71,9 @@ func valuesRead(r *Ruleset, x *Expr) []int {
 		}
 		if e.Kind == ExprValue && !seen[e.Slot] {
 			seen[e.Slot] = true
-			walk(r.Values[e.Slot].Expr)
+			for _, x := range r.Values[e.Slot].Exprs() {
+				walk(x)
+			}
 		}
 		for _, a := range e.Args {
 			walk(a)

@@ -440,7 +440,21 @@ type NamedValue struct {
 	// the audit envelope keeps.
 	Output bool `json:"output,omitempty"`
 	// Expr computes the value; its sort is Type, or numeric when Type is.
-	Expr *Expr `json:"expr"`
+	// Nil for a table.
+	Expr *Expr `json:"expr,omitempty"`
+	// Table marks a value looked up in a table (the `table` declaration):
+	// by Keys in Rows, or in the Rows of the one of Periods that holds on
+	// the decision date.
+	Table bool `json:"table,omitempty"`
+	// Keys are a table's lookup keys: each an enum, int or bool
+	// expression. A table of figures by period alone has none.
+	Keys []*Expr `json:"keys,omitempty"`
+	// Rows are a table's rows when it has no periods. The compiler proves
+	// that exactly one row matches any keys the fields allow.
+	Rows []TableRow `json:"rows,omitempty"`
+	// Periods are a table's figures period by period, consecutive and
+	// covering the ruleset's effective period.
+	Periods []TablePeriod `json:"periods,omitempty"`
 	// Citations are the quotes the definition rests on (at least one).
 	Citations []Citation `json:"citations"`
 	// Fields are the ids of the fields the value reads, directly or
@@ -451,6 +465,74 @@ type NamedValue struct {
 	// Text is Expr printed canonically in the rules language, as
 	// Criterion.Text.
 	Text string `json:"-"`
+}
+
+// Exprs are the value's expressions: its definition, or a table's keys and
+// the figures of its rows in every period. A walk over what a value reads
+// walks these.
+func (v *NamedValue) Exprs() []*Expr {
+	var out []*Expr
+	if v.Expr != nil {
+		out = append(out, v.Expr)
+	}
+	out = append(out, v.Keys...)
+	for _, r := range v.Rows {
+		out = append(out, r.Value)
+	}
+	for _, p := range v.Periods {
+		for _, r := range p.Rows {
+			out = append(out, r.Value)
+		}
+	}
+	return out
+}
+
+// TableRow is one row of a table: what each key must match, and the
+// figure (an expression, which may read the keys: `5868 + 596 *
+// (household.size - 8)` for each member above eight).
+type TableRow struct {
+	// Match holds one KeyMatch per key, in the order of the keys.
+	Match []KeyMatch `json:"match"`
+	// Value is the row's figure.
+	Value *Expr `json:"value"`
+}
+
+// TablePeriod is the rows of a table for one period.
+type TablePeriod struct {
+	// Period is the days the rows hold for, both included.
+	Period Period `json:"period"`
+	// Rows are the period's rows.
+	Rows []TableRow `json:"rows"`
+}
+
+// MatchKind is what a KeyMatch tests.
+type MatchKind uint8
+
+// The kinds of key match.
+const (
+	// MatchAny matches every value of the key.
+	MatchAny MatchKind = iota
+	// MatchEnum matches one value of an enum key (Enum, index Const.Num).
+	MatchEnum
+	// MatchBool matches true or false (Const).
+	MatchBool
+	// MatchRange matches the whole numbers from Min to Max, an end whose
+	// Known is false being open.
+	MatchRange
+)
+
+// KeyMatch is what one key of a table row matches. Its JSON form is
+// {"any":true}, {"enum":"alaska"}, {"bool":true} or {"min":2,"max":4}
+// (an open end left out).
+type KeyMatch struct {
+	// Kind says which of the members below are set.
+	Kind MatchKind
+	// Enum is the listed value of a MatchEnum.
+	Enum string
+	// Const is the enum index of a MatchEnum, or the bool of a MatchBool.
+	Const Value
+	// Min and Max are the ends of a MatchRange.
+	Min, Max Value
 }
 
 // Citation is an exact quote from a declared source.

@@ -101,3 +101,20 @@ func appendJSONString(b []byte, s string) []byte {
 	q, _ := json.Marshal(s) // a string always marshals
 	return append(b, q...)
 }
+
+// MarshalJSON writes {"any":true}, {"enum":"alaska"}, {"bool":true} or
+// {"min":2,"max":4}, an open end of a range left out.
+func (k KeyMatch) MarshalJSON() ([]byte, error) {
+	switch k.Kind {
+	case MatchAny:
+		return []byte(`{"any":true}`), nil
+	case MatchEnum:
+		return append(appendJSONString([]byte(`{"enum":`), k.Enum), '}'), nil
+	case MatchBool:
+		if k.Const.Num != 0 {
+			return []byte(`{"bool":true}`), nil
+		}
+		return []byte(`{"bool":false}`), nil
+	}
+	return Range{Min: k.Min, Max: k.Max}.MarshalJSON()
+}

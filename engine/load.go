@@ -553,7 +553,8 @@ func readCriterion(path string, v any) (Criterion, error) {
 
 // readValue reads a named value (IR version 2).
 func readValue(path string, v any) (NamedValue, error) {
-	o, err := readObject(path, v, []string{"id", "title", "type", "expr", "citations", "fields"}, "unit", "output")
+	o, err := readObject(path, v, []string{"id", "title", "type", "citations", "fields"}, "unit", "output", "expr",
+		"table", "keys", "rows", "periods")
 	if err != nil {
 		return NamedValue{}, err
 	}
@@ -569,7 +570,16 @@ func readValue(path string, v any) (NamedValue, error) {
 	if err := nv.Type.UnmarshalText([]byte(typ)); err != nil {
 		return NamedValue{}, fmt.Errorf("%s: %w", o.at("type"), err)
 	}
-	if nv.Expr, err = readExpr(o.at("expr"), o.m["expr"]); err != nil {
+	if _, ok := o.m["table"]; ok {
+		if nv.Table, err = o.boolean("table"); err != nil {
+			return NamedValue{}, err
+		}
+	}
+	if !nv.Table {
+		if nv.Expr, err = readExpr(o.at("expr"), o.m["expr"]); err != nil {
+			return NamedValue{}, err
+		}
+	} else if err := readTable(o, &nv); err != nil {
 		return NamedValue{}, err
 	}
 	if nv.Citations, err = list(o, "citations", readCitation); err != nil {
@@ -577,6 +587,92 @@ func readValue(path string, v any) (NamedValue, error) {
 	}
 	nv.Fields, err = list(o, "fields", readString)
 	return nv, err
+}
+
+// readTable reads a table's keys, and its rows or periods.
+func readTable(o object, nv *NamedValue) error {
+	var err error
+	if _, ok := o.m["expr"]; ok {
+		return fmt.Errorf("%s: a table has rows, not an expression", o.at("expr"))
+	}
+	if _, ok := o.m["keys"]; ok {
+		if nv.Keys, err = list(o, "keys", readExpr); err != nil {
+			return err
+		}
+	}
+	if _, ok := o.m["rows"]; ok {
+		if nv.Rows, err = list(o, "rows", readTableRow); err != nil {
+			return err
+		}
+	}
+	if _, ok := o.m["periods"]; ok {
+		if nv.Periods, err = list(o, "periods", readTablePeriod); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func readTablePeriod(path string, v any) (TablePeriod, error) {
+	o, err := readObject(path, v, []string{"period", "rows"})
+	if err != nil {
+		return TablePeriod{}, err
+	}
+	p, err := readPeriod(o.at("period"), o.m["period"])
+	if err != nil {
+		return TablePeriod{}, err
+	}
+	rows, err := list(o, "rows", readTableRow)
+	return TablePeriod{Period: *p, Rows: rows}, err
+}
+
+func readTableRow(path string, v any) (TableRow, error) {
+	o, err := readObject(path, v, []string{"match", "value"})
+	if err != nil {
+		return TableRow{}, err
+	}
+	match, err := list(o, "match", readKeyMatch)
+	if err != nil {
+		return TableRow{}, err
+	}
+	val, err := readExpr(o.at("value"), o.m["value"])
+	return TableRow{Match: match, Value: val}, err
+}
+
+// readKeyMatch reads {"any":true}, {"enum":...}, {"bool":...} or a range
+// {"min":...,"max":...}; Build resolves an enum's index.
+func readKeyMatch(path string, v any) (KeyMatch, error) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return KeyMatch{}, fmt.Errorf("%s: must be a key match object, not %s", path, describe(v))
+	}
+	switch {
+	case m["any"] != nil:
+		o, err := readObject(path, v, []string{"any"})
+		if err == nil && m["any"] != true {
+			err = fmt.Errorf("%s: must be true", o.at("any"))
+		}
+		return KeyMatch{Kind: MatchAny}, err
+	case m["enum"] != nil:
+		o, err := readObject(path, v, []string{"enum"})
+		if err != nil {
+			return KeyMatch{}, err
+		}
+		s, err := o.str("enum")
+		return KeyMatch{Kind: MatchEnum, Enum: s}, err
+	case m["bool"] != nil:
+		o, err := readObject(path, v, []string{"bool"})
+		if err != nil {
+			return KeyMatch{}, err
+		}
+		b, err := o.boolean("bool")
+		return KeyMatch{Kind: MatchBool, Const: BoolValue(b)}, err
+	}
+	g, err := readRange(path, v)
+	if err != nil {
+		return KeyMatch{}, err
+	}
+	return KeyMatch{Kind: MatchRange, Min: g.Min, Max: g.Max}, nil
 }
 
 func readCitation(path string, v any) (Citation, error) {

@@ -187,11 +187,12 @@ func (p *parser) str(what string) string {
 
 // declKinds are the declarations whose failure the checker must know of,
 // by keyword.
-var declKinds = map[string]declKind{"section": declSection, "source": declSource, "field": declField, "group": declGroup, "value": declValue}
+var declKinds = map[string]declKind{"section": declSection, "source": declSource, "field": declField, "group": declGroup,
+	"value": declValue, "table": declValue}
 
 var topLevel = map[string]bool{
 	"ruleset": true, "section": true, "name": true, "description": true,
-	"effective": true, "source": true, "field": true, "value": true, "group": true, "outcome": true,
+	"effective": true, "source": true, "field": true, "value": true, "table": true, "group": true, "outcome": true,
 }
 
 func (p *parser) parseFile() (f *File) {
@@ -303,9 +304,9 @@ func (p *parser) parseTop(f *File) {
 	case "field":
 		p.count(pos, len(f.Fields), MaxFields, "field")
 		f.Fields = append(f.Fields, p.parseField(pos, doc))
-	case "value":
+	case "value", "table":
 		p.count(pos, len(f.Values), MaxValues, "value")
-		if v := p.parseValue(pos, doc); v != nil {
+		if v := p.parseValue(pos, doc, kw == "table"); v != nil {
 			f.Values = append(f.Values, v)
 		}
 	case "group":
@@ -679,8 +680,11 @@ func (p *parser) parseCondition(c *CriterionDecl) *Node {
 // parseValue reads a value declaration after its keyword. Like a group, a
 // header that fails is skipped up to the body, which is still read; it
 // returns nil only when no body follows.
-func (p *parser) parseValue(pos Pos, doc []string) *ValueDecl {
-	v := &ValueDecl{Body: &CriterionDecl{Pos: pos, Doc: doc, kind: "value"}}
+func (p *parser) parseValue(pos Pos, doc []string, table bool) *ValueDecl {
+	v := &ValueDecl{Body: &CriterionDecl{Pos: pos, Doc: doc, kind: "value"}, Table: table}
+	if table {
+		v.Body.kind = "table"
+	}
 	if !p.try(func() { p.valueHeader(v) }) {
 		p.failed.add(declValue, v.Body.ID)
 		v.Body.failed = true
@@ -688,7 +692,11 @@ func (p *parser) parseValue(pos Pos, doc []string) *ValueDecl {
 			return nil
 		}
 	}
-	p.criterionBody(v.Body)
+	if table {
+		p.tableBody(v)
+	} else {
+		p.criterionBody(v.Body)
+	}
 	if v.Body.failed {
 		p.failed.add(declValue, v.Body.ID)
 	}
@@ -715,7 +723,7 @@ func (p *parser) valueHeader(v *ValueDecl) {
 		}
 		break
 	}
-	p.open("value", syncCriterion)
+	p.open(v.Body.what(), syncCriterion)
 }
 
 // parseCite reads a cite line from its keyword.

@@ -86,14 +86,11 @@ func Print(f *File) []byte {
 	}
 	for _, v := range f.Values {
 		w.blank()
-		head := "value " + v.Body.ID + " " + v.Type + " " + quote(v.Body.Title)
-		if v.Unit != "" {
-			head += " unit " + quote(v.Unit)
+		if v.Table {
+			w.table(v)
+			continue
 		}
-		if v.Output {
-			head += " output"
-		}
-		w.body(v.Body, head, 0)
+		w.body(v.Body, strings.TrimSuffix(valueHead(v), " {"), 0)
 	}
 	for _, g := range f.Groups {
 		w.blank()
@@ -138,6 +135,102 @@ func (w *printer) line(indent int, s string) {
 	w.b.WriteString(strings.Repeat("  ", indent))
 	w.b.WriteString(s)
 	w.b.WriteByte('\n')
+}
+
+// valueHead is the header of a value or table declaration, up to its {.
+func valueHead(v *ValueDecl) string {
+	kw := "value "
+	if v.Table {
+		kw = "table "
+	}
+	head := kw + v.Body.ID + " " + v.Type + " " + quote(v.Body.Title)
+	if v.Unit != "" {
+		head += " unit " + quote(v.Unit)
+	}
+	if v.Output {
+		head += " output"
+	}
+	return head + " {"
+}
+
+// table writes a table declaration, its rows laid out as a table: the
+// matches of each key in a column as wide as its widest, so the => line
+// up within a block of rows.
+func (w *printer) table(v *ValueDecl) {
+	c := v.Body
+	w.doc(c.Doc, 0)
+	w.line(0, valueHead(v))
+	if len(v.Keys) > 0 {
+		keys := make([]string, len(v.Keys))
+		for i, k := range v.Keys {
+			keys[i] = PrintExpr(k)
+		}
+		w.line(1, "keys "+strings.Join(keys, ", "))
+	}
+	w.rows(v.Rows, 1)
+	for _, pd := range v.Periods {
+		w.doc(pd.Doc, 1)
+		head := "period " + pd.From
+		if pd.Until != "" {
+			head += " until " + pd.Until
+		}
+		w.line(1, head+" {")
+		w.rows(pd.Rows, 2)
+		w.line(1, "}")
+	}
+	for _, ci := range c.Cites {
+		w.doc(ci.Doc, 1)
+		w.line(1, "cite "+ci.Source+" "+quote(ci.Quote))
+	}
+	w.doc(c.Trailing, 1)
+	w.line(0, "}")
+}
+
+// rows writes table rows at indent, their match columns aligned.
+func (w *printer) rows(rows []*RowDecl, indent int) {
+	var widths []int
+	cells := make([][]string, len(rows))
+	for i, r := range rows {
+		for k, m := range r.Match {
+			s := matchText(m)
+			if k < len(r.Match)-1 {
+				s += ","
+			}
+			cells[i] = append(cells[i], s)
+			if k == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[k] = max(widths[k], len(s))
+		}
+	}
+	for i, r := range rows {
+		w.doc(r.Doc, indent)
+		var b strings.Builder
+		for k, s := range cells[i] {
+			b.WriteString(s)
+			if k < len(cells[i])-1 {
+				b.WriteString(strings.Repeat(" ", widths[k]-len(s)+1))
+			} else {
+				b.WriteString(strings.Repeat(" ", widths[k]-len(s)) + " => ")
+			}
+		}
+		w.line(indent, b.String()+PrintExpr(r.Value))
+	}
+}
+
+// matchText writes what one key of a row matches, as it is written.
+func matchText(m *MatchDecl) string {
+	switch {
+	case m.Any:
+		return "any"
+	case m.Str != "" || m.Min == "" && m.Max == "" && m.Bool == "":
+		return quote(m.Str)
+	case m.Bool != "":
+		return m.Bool
+	case m.Range:
+		return m.Min + ".." + m.Max
+	}
+	return m.Min
 }
 
 // body writes a criterion or value: its comment block, its header line

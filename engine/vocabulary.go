@@ -16,11 +16,11 @@ var functionNames = []string{"min", "max", "floor", "ceil", "round", "abs", "yea
 // the attributes of sources, fields, groups and criteria, and the words of
 // expressions.
 var keywords = []string{
-	"ruleset", "section", "name", "description", "effective", "until", "source", "field", "value", "group", "outcome",
+	"ruleset", "section", "name", "description", "effective", "until", "source", "field", "value", "table", "group", "outcome",
 	"url", "artefact", "licence", "license",
 	"int", "decimal", "bool", "enum", "date", "weight", "question", "note", "why", "legal_background", "widget",
 	"label", "unit", "range", "option",
-	"output",
+	"output", "keys", "period",
 	"all", "any", "criterion", "discretionary", "cite",
 	"and", "or", "not", "in", "true", "false", "if", "then", "else",
 }

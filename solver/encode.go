@@ -280,7 +280,9 @@ func calendarReads(r *engine.Ruleset) (fields []bool, decision bool) {
 		case x.Kind == engine.ExprField:
 			fields[x.Slot] = true
 		case x.Kind == engine.ExprValue:
-			mark(r.Values[x.Slot].Expr)
+			for _, y := range r.Values[x.Slot].Exprs() {
+				mark(y)
+			}
 			return
 		case x.Kind == engine.ExprOp && x.Op == engine.OpDecisionDate:
 			decision = true
@@ -317,7 +319,7 @@ func calendarReads(r *engine.Ruleset) (fields []bool, decision bool) {
 func ruleExprs(r *engine.Ruleset) []*engine.Expr {
 	out := make([]*engine.Expr, 0, len(r.Values)+r.NumCriteria())
 	for i := range r.Values {
-		out = append(out, r.Values[i].Expr)
+		out = append(out, r.Values[i].Exprs()...)
 	}
 	for i := 0; i < r.NumCriteria(); i++ {
 		if c, _ := r.CriterionAt(i); c.Expr != nil {

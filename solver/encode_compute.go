@@ -25,7 +25,13 @@ func (e *Encoding) valueTerm(i int) (term, error) {
 		return *t, nil
 	}
 	v := &e.r.Values[i]
-	t, err := e.expr(v.Expr)
+	var t term
+	var err error
+	if v.Table {
+		t, err = e.tableTerm(v)
+	} else {
+		t, err = e.expr(v.Expr)
+	}
 	if err != nil {
 		return term{}, fmt.Errorf("value %s: %w", v.ID, err)
 	}
@@ -119,4 +125,110 @@ func (e *Encoding) absolute(s engine.Sort, x term) *z3.Expr {
 		zero = c.Real("0")
 	}
 	return c.Ite(c.Ge(v, zero), v, c.Neg(v))
+}
+
+// tableTerm is a table's lookup as a finite choice: the figure of the
+// first row whose matches hold (the compiler proves exactly one does),
+// in the period the decision date falls in. It is known when every key
+// is, the date falls in a period, and the chosen figure is known.
+func (e *Encoding) tableTerm(v *engine.NamedValue) (term, error) {
+	c := e.c
+	keys := make([]term, len(v.Keys))
+	for k, x := range v.Keys {
+		t, err := e.expr(x)
+		if err != nil {
+			return term{}, err
+		}
+		keys[k] = t
+	}
+	choose := func(rows []engine.TableRow) (term, error) {
+		var out term
+		for i := len(rows) - 1; i >= 0; i-- {
+			fig, err := e.expr(rows[i].Value)
+			if err != nil {
+				return term{}, err
+			}
+			fig.val = e.coerce(fig, v.Type)
+			if i == len(rows)-1 {
+				out = term{sort: v.Type, known: fig.known, val: fig.val, date: fig.date}
+				continue
+			}
+			hit := e.rowMatches(keys, rows[i].Match)
+			out = e.ifTerm(v.Type, term{sort: engine.SortBool, known: c.Bool(true), val: hit}, fig, out)
+		}
+		return out, nil
+	}
+	var out term
+	if len(v.Periods) == 0 {
+		t, err := choose(v.Rows)
+		if err != nil {
+			return term{}, err
+		}
+		out = t
+	} else {
+		if e.decision == nil {
+			return term{}, fmt.Errorf("a table with periods in a ruleset without a decision date")
+		}
+		out = term{sort: v.Type, known: c.Bool(false), val: e.zero(v.Type)}
+		for i := len(v.Periods) - 1; i >= 0; i-- {
+			t, err := choose(v.Periods[i].Rows)
+			if err != nil {
+				return term{}, err
+			}
+			in := e.inPeriod(v.Periods[i].Period)
+			out = term{sort: v.Type, known: c.Ite(in, t.known, out.known), val: c.Ite(in, t.val, out.val)}
+		}
+	}
+	out.known = c.And(append([]*z3.Expr{out.known}, knowns(keys)...)...)
+	return out, nil
+}
+
+// rowMatches is "the keys' values meet the row's matches".
+func (e *Encoding) rowMatches(keys []term, match []engine.KeyMatch) *z3.Expr {
+	c := e.c
+	conds := []*z3.Expr{c.Bool(true)}
+	for k, m := range match {
+		switch m.Kind {
+		case engine.MatchEnum, engine.MatchBool:
+			conds = append(conds, c.Eq(keys[k].val, e.constant(keys[k].sort, m.Const).val))
+		case engine.MatchRange:
+			if m.Min.Known {
+				conds = append(conds, c.Ge(keys[k].val, c.Int(m.Min.Num)))
+			}
+			if m.Max.Known {
+				conds = append(conds, c.Le(keys[k].val, c.Int(m.Max.Num)))
+			}
+		}
+	}
+	return c.And(conds...)
+}
+
+// inPeriod is "the decision date falls in p".
+func (e *Encoding) inPeriod(p engine.Period) *z3.Expr {
+	c := e.c
+	in := c.Ge(e.decision.val, c.Int(p.From))
+	if p.Until != 0 {
+		in = c.And(in, c.Le(e.decision.val, c.Int(p.Until)))
+	}
+	return in
+}
+
+// zero is a value of sort s for a term that is never known.
+func (e *Encoding) zero(s engine.Sort) *z3.Expr {
+	switch s {
+	case engine.SortDecimal:
+		return e.c.Real("0")
+	case engine.SortBool:
+		return e.c.Bool(false)
+	}
+	return e.c.Int(0)
+}
+
+// knowns are the Known terms of ts.
+func knowns(ts []term) []*z3.Expr {
+	out := make([]*z3.Expr, len(ts))
+	for i, t := range ts {
+		out[i] = t.known
+	}
+	return out
 }

@@ -229,7 +229,9 @@ func WalkRule(r *engine.Ruleset, x *engine.Expr, visit func(*engine.Expr)) {
 			visit(y)
 			if y.Kind == engine.ExprValue && !seen[y.Slot] {
 				seen[y.Slot] = true
-				walk(r.Values[y.Slot].Expr)
+				for _, z := range r.Values[y.Slot].Exprs() {
+					walk(z)
+				}
 			}
 		})
 	}

@@ -74,7 +74,9 @@ func NewSampler(r *engine.Ruleset, seed uint64) *Sampler {
 		}
 	}
 	for i := range r.Values {
-		walk(r.Values[i].Expr)
+		for _, x := range r.Values[i].Exprs() {
+			walk(x)
+		}
 	}
 	for i := range r.NumCriteria() {
 		c, _ := r.CriterionAt(i)
