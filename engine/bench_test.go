@@ -113,3 +113,32 @@ func BenchmarkEvaluate(b *testing.B) { benchEvaluate(b, Options{}) }
 func BenchmarkEvaluateTraceExplanation(b *testing.B) {
 	benchEvaluate(b, Options{Trace: true, Explanation: true})
 }
+
+// BenchmarkEvaluateComputing decides a ruleset that computes: named
+// values, if/then/else, division, rounding and a two-key table with
+// periods (tables_test.go and values_test.go), with a reused Result as the
+// service does. It should not allocate.
+func BenchmarkEvaluateComputing(b *testing.B) {
+	for _, tc := range []struct{ name, src, answers string }{
+		{"values", valueRules, `{"income.earned": 1000, "income.unearned": 150.50, "household.size": 2, "household.elderly": false}`},
+		{"tables", tableRules, `{"household.region": "states", "household.size": 10, "household.elderly": true, "income.gross": 7480}`},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			r, _, err := Compile(tc.name+".rules", []byte(tc.src))
+			if err != nil {
+				b.Fatal(err)
+			}
+			in, err := r.Convert([]byte(tc.answers))
+			if err != nil {
+				b.Fatal(err)
+			}
+			opts := Options{DecisionDate: DateOrdinal(2026, 1, 5)}
+			var res Result
+			r.EvaluateInto(in, opts, &res)
+			b.ReportAllocs()
+			for b.Loop() {
+				r.EvaluateInto(in, opts, &res)
+			}
+		})
+	}
+}
