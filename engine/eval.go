@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"strings"
+
+	"github.com/eligo/eligo/engine/syntax"
 	"github.com/eligo/eligo/engine/value"
 )
 
@@ -43,6 +46,13 @@ const (
 	opPresent
 	opAbsent
 	opDefault
+	opValue
+	opIf
+	opDiv
+	opFloor
+	opCeil
+	opRound
+	opAbs
 )
 
 var opcodes = map[Operator]opcode{
@@ -52,12 +62,13 @@ var opcodes = map[Operator]opcode{
 	OpYearsBetween: opYears, OpMonthsBetween: opMonths, OpDaysBetween: opDays,
 	OpAddDays: opAddDays, OpAddMonths: opAddMonths, OpAddYears: opAddYears,
 	OpDecisionDate: opDecisionDate, OpPresent: opPresent, OpAbsent: opAbsent,
-	OpDefault: opDefault,
+	OpDefault: opDefault, OpIf: opIf, OpDiv: opDiv, OpFloor: opFloor, OpCeil: opCeil,
+	OpRound: opRound, OpAbs: opAbs,
 }
 
 // inst is one instruction. For operators, kids[a:a+n] are the operand
-// instructions; for opField and opGroup, a is the slot; for opConst, k is
-// the value.
+// instructions; for opField, opGroup and opValue, a is the slot; for
+// opConst, k is the value.
 type inst struct {
 	// op is the operation.
 	op opcode
@@ -85,13 +96,60 @@ type program struct {
 	// outcome is the instruction of Ruleset.Outcome, or -1 when that is
 	// nil (every decision is then undetermined).
 	outcome int32
+	// values[i] is the instruction of named value i's expression; -1 for
+	// a table, whose lookup is tables[i].
+	values []int32
+	// tables[i] is the lookup of named value i when it is a table; nil
+	// otherwise (and nil altogether for a ruleset without tables).
+	tables []*tableProg
 	// evaluated is the number of distinct fields some criterion reads.
 	evaluated int
+}
+
+// tableProg is a table's lookup in the program: its keys' instructions and
+// its rows, period by period.
+type tableProg struct {
+	// keys are the instructions of the table's keys.
+	keys []int32
+	// periods are the table's periods; one with a zero Period for a table
+	// without periods.
+	periods []periodProg
+}
+
+// periodProg is the rows of one period of a table.
+type periodProg struct {
+	// period is the days the rows hold for; zero for a table without
+	// periods.
+	period Period
+	// rows are the rows, in order.
+	rows []rowProg
+}
+
+// rowProg is a table row: its matches and its figure's instruction.
+type rowProg struct {
+	// match holds one KeyMatch per key.
+	match []KeyMatch
+	// value is the instruction of the row's figure.
+	value int32
 }
 
 func buildProgram(r *Ruleset) program {
 	var p program
 	reads := make([]bool, len(r.Fields))
+	for i := range r.Values {
+		v := &r.Values[i]
+		root := int32(-1) // a table, or an expression that failed to parse (only a failed Compile gets there)
+		if v.Expr != nil {
+			root = p.emit(v.Expr)
+		}
+		p.values = append(p.values, root)
+		if v.Table {
+			if p.tables == nil {
+				p.tables = make([]*tableProg, len(r.Values))
+			}
+			p.tables[i] = p.emitTable(v)
+		}
+	}
 	for i := range r.criteria {
 		c, g := r.CriterionAt(i)
 		p.groupOf = append(p.groupOf, int32(g))
@@ -125,6 +183,8 @@ func (p *program) emit(e *Expr) int32 {
 		in = inst{op: opField, a: int32(e.Slot)}
 	case ExprGroup:
 		in = inst{op: opGroup, a: int32(e.Slot)}
+	case ExprValue:
+		in = inst{op: opValue, a: int32(e.Slot)}
 	default:
 		ids := make([]int32, len(e.Args))
 		for i, a := range e.Args {
@@ -135,6 +195,28 @@ func (p *program) emit(e *Expr) int32 {
 	}
 	p.code = append(p.code, in)
 	return int32(len(p.code) - 1)
+}
+
+// emitTable compiles a table's keys and rows.
+func (p *program) emitTable(v *NamedValue) *tableProg {
+	t := &tableProg{}
+	for _, k := range v.Keys {
+		t.keys = append(t.keys, p.emit(k))
+	}
+	rows := func(rs []TableRow) []rowProg {
+		out := make([]rowProg, len(rs))
+		for i, r := range rs {
+			out[i] = rowProg{match: r.Match, value: p.emit(r.Value)}
+		}
+		return out
+	}
+	if len(v.Periods) == 0 {
+		t.periods = []periodProg{{rows: rows(v.Rows)}}
+	}
+	for _, tp := range v.Periods {
+		t.periods = append(t.periods, periodProg{period: tp.Period, rows: rows(tp.Rows)})
+	}
+	return t
 }
 
 // Status is the state of a criterion or group.
@@ -248,6 +330,10 @@ type Result struct {
 	// and DecisionDate falls outside it: the outcome is then undetermined
 	// whatever the criteria say, and PeriodWarning words why.
 	OutsidePeriod bool
+	// Values are the named values' figures, indexed like Ruleset.Values:
+	// those the decision needed, and every output value; a value not
+	// needed is unknown here.
+	Values []value.Value
 	// Trace is set only when Options.Trace asked for it; nil otherwise.
 	Trace *Trace
 	// Explanation is set only when Options.Explanation asked for it; nil
@@ -257,6 +343,9 @@ type Result struct {
 	// missing[s] marks slot s as read by a pending criterion while
 	// unanswered; kept so that a reused Result does not allocate.
 	missing []bool
+	// valueState[i] says whether Values[i] has been computed (see
+	// machine.value); kept likewise.
+	valueState []uint8
 }
 
 // Evaluate decides in against the ruleset. It never fails: problems with
@@ -288,7 +377,9 @@ func (r *Ruleset) EvaluateInto(in *Inputs, opts Options, res *Result) {
 	res.Trace, res.Explanation = nil, nil
 	res.DecisionDate = 0
 	res.OutsidePeriod = false
-	m := machine{p: p, inputs: in.Values}
+	res.Values = resize(res.Values, len(r.Values))
+	res.valueState = resize(res.valueState, len(r.Values))
+	m := machine{p: p, main: p, r: r, inputs: in.Values, values: res.Values, valueState: res.valueState, res: res}
 	if r.ReadsDecisionDate || r.Effective != nil {
 		if d := opts.DecisionDate; d != 0 {
 			res.DecisionDate = d
@@ -315,11 +406,11 @@ func (r *Ruleset) EvaluateInto(in *Inputs, opts Options, res *Result) {
 	for i, root := range p.roots {
 		st := Pending
 		if root >= 0 {
-			m.overflow = false
+			m.fault = value.NoFault
 			st = statusOf(m.eval(root))
-			if m.overflow {
+			if m.fault != value.NoFault {
 				c, _ := r.CriterionAt(i)
-				res.FieldErrors = append(res.FieldErrors, overflowError(c))
+				res.FieldErrors = append(res.FieldErrors, faultError("criterion", c.ID, c.Fields, m.fault))
 			}
 		}
 		res.Criteria[i] = st
@@ -368,6 +459,11 @@ func (r *Ruleset) EvaluateInto(in *Inputs, opts Options, res *Result) {
 			res.MissingFields = append(res.MissingFields, r.Fields[s].ID)
 		}
 	}
+	for i := range r.Values {
+		if r.Values[i].Output {
+			m.value(int32(i))
+		}
+	}
 	res.Outcome = Undetermined
 	if p.outcome >= 0 && len(res.FieldErrors) == 0 {
 		m.groups = res.Groups
@@ -391,15 +487,31 @@ func (r *Ruleset) EvaluateInto(in *Inputs, opts Options, res *Result) {
 	}
 }
 
-// EvaluateExpr evaluates one expression of a compiled ruleset (a part of a
+// computeValues computes every named value res has not: the evaluation
+// computes only those its decision needs (and the outputs), while a test
+// case may assert any. A fault here is not a field error of the decision,
+// which is already made; the value stays unknown.
+func (r *Ruleset) computeValues(in *Inputs, res *Result) {
+	m := machine{p: &r.prog, main: &r.prog, r: r, inputs: in.Values, values: res.Values, valueState: res.valueState}
+	if res.DecisionDate != 0 {
+		m.date = value.Value{Num: res.DecisionDate, Known: true}
+	}
+	for i := range r.Values {
+		m.value(int32(i))
+	}
+}
+
+// EvaluateExpr evaluates one expression of the ruleset (a part of a
 // criterion's condition, say) over in with the evaluator's own machine,
 // under decisionDate (0 for none), and says what it came to: the graph
 // overlays the parts of a condition with it, so they read as the whole
-// criterion is decided.
-func EvaluateExpr(e *Expr, in *Inputs, decisionDate int64) Status {
+// criterion is decided. Named values it reads are computed as a decision
+// computes them.
+func (r *Ruleset) EvaluateExpr(e *Expr, in *Inputs, decisionDate int64) Status {
 	var p program
 	root := p.emit(e)
-	m := machine{p: &p, inputs: in.Values}
+	m := machine{p: &p, main: &r.prog, r: r, inputs: in.Values,
+		values: make([]value.Value, len(r.Values)), valueState: make([]uint8, len(r.Values))}
 	if decisionDate != 0 {
 		m.date = value.Value{Num: decisionDate, Known: true}
 	}
@@ -422,12 +534,27 @@ func (r *Ruleset) PeriodWarning(date int64) string {
 		r.Effective.String() + "); no decision is given from the law of another period"
 }
 
-func overflowError(c *Criterion) FieldError {
+// faultError is the field error of a criterion or value (kind) whose
+// arithmetic has no result for these answers: it names the criterion or
+// value and the answers it reads, so the caller can see which to check.
+func faultError(kind, id string, fields []string, fault value.Fault) FieldError {
 	field := ""
-	if len(c.Fields) > 0 {
-		field = c.Fields[0]
+	if len(fields) > 0 {
+		field = fields[0]
 	}
-	return FieldError{Field: field, Message: "criterion " + c.ID + ": the arithmetic on this answer overflows (more than 18 significant digits)"}
+	msg := kind + " " + id + ": "
+	switch {
+	case fault == value.DivByZero:
+		msg += "it divides by zero"
+	case kind == "criterion":
+		msg += "the arithmetic on this answer overflows (more than 18 significant digits)"
+	default:
+		msg += "the arithmetic on these answers overflows (more than 18 significant digits)"
+	}
+	if kind == "value" && len(fields) > 0 {
+		msg += "; it reads " + strings.Join(fields, ", ")
+	}
+	return FieldError{Field: field, Message: msg}
 }
 
 func resize[T any](s []T, n int) []T {
@@ -446,6 +573,18 @@ func resize[T any](s []T, n int) []T {
 type machine struct {
 	// p is the program being run.
 	p *program
+	// main is the ruleset's own program, whose values[i] computes named
+	// value i; p is another only while the graph overlays one route.
+	main *program
+	// r is the ruleset being evaluated, for naming a value in an error.
+	r *Ruleset
+	// values and valueState are the named values computed so far (see
+	// value); nil when the ruleset has none.
+	values     []value.Value
+	valueState []uint8
+	// res receives a value's field error; nil where nobody reports one
+	// (the graph's overlay).
+	res *Result
 	// inputs are the answers, indexed by slot.
 	inputs []value.Value
 	// groups are the group statuses opGroup reads; set only before the
@@ -454,9 +593,10 @@ type machine struct {
 	// date is the value decision_date() returns; unknown when the
 	// ruleset does not read it.
 	date value.Value
-	// overflow is set when arithmetic overflowed in the current
-	// criterion, which becomes a field error.
-	overflow bool
+	// fault is set when arithmetic in the current criterion or value had
+	// no result (an overflow, a division by zero), which becomes a field
+	// error.
+	fault value.Fault
 	// flags is scratch space for the per-group status bits, so that
 	// rulesets of up to 64 groups evaluate without allocating.
 	flags [64]uint8
@@ -483,6 +623,8 @@ func (m *machine) eval(i int32) value.Value {
 		return value.BoolValue(m.inputs[m.p.code[m.p.kids[in.a]].a].Known)
 	case opAbsent:
 		return value.BoolValue(!m.inputs[m.p.code[m.p.kids[in.a]].a].Known)
+	case opValue:
+		return m.value(in.a)
 	}
 	kids := m.p.kids[in.a : in.a+in.n]
 	switch in.op {
@@ -537,6 +679,25 @@ func (m *machine) eval(i int32) value.Value {
 		}
 		v, ok := value.Neg(x)
 		return m.checked(v, ok)
+	case opIf:
+		// Unknown unless the condition is known, or both branches agree.
+		switch c := m.eval(kids[0]); {
+		case c.True():
+			return m.eval(kids[1])
+		case c.False():
+			return m.eval(kids[2])
+		}
+		yes, no := m.eval(kids[1]), m.eval(kids[2])
+		if yes.Known && no.Known && value.Compare(yes, no) == 0 {
+			return yes
+		}
+		return value.Value{}
+	case opAbs:
+		x := m.eval(kids[0])
+		if !x.Known {
+			return x
+		}
+		return m.arith(value.Abs(x))
 	case opMin, opMax:
 		best := m.eval(kids[0])
 		for _, k := range kids[1:] {
@@ -578,6 +739,14 @@ func (m *machine) eval(i int32) value.Value {
 		return m.checked(value.Add(x, ny))
 	case opMul:
 		return m.checked(value.Mul(x, y))
+	case opDiv:
+		return m.arith(value.Quo(x, y))
+	case opFloor:
+		return m.arith(value.RoundTo(x, y, value.RoundDown))
+	case opCeil:
+		return m.arith(value.RoundTo(x, y, value.RoundUp))
+	case opRound:
+		return m.arith(value.RoundTo(x, y, value.RoundHalfUp))
 	case opYears:
 		return value.IntValue(value.YearsBetween(x.Num, y.Num))
 	case opMonths:
@@ -599,8 +768,103 @@ func (m *machine) eval(i int32) value.Value {
 
 func (m *machine) checked(v value.Value, ok bool) value.Value {
 	if !ok {
-		m.overflow = true
+		m.fault = value.Overflow
 		return value.Value{}
 	}
+	return v
+}
+
+// arith is checked for the operations that say why they have no result.
+func (m *machine) arith(v value.Value, fault value.Fault) value.Value {
+	if fault != value.NoFault {
+		m.fault = fault
+		return value.Value{}
+	}
+	return v
+}
+
+// maxKeys is the most keys a table has (syntax.MaxTableKeys), so that a lookup
+// holds its key values on the stack.
+const maxKeys = syntax.MaxTableKeys
+
+// lookup finds a table's figure: the row of the period the decision date
+// falls in whose matches take the keys' values. It is unknown while a key
+// or the decision date is unknown (and, though the compiler proves it
+// cannot happen, when no row matches).
+func (m *machine) lookup(t *tableProg) value.Value {
+	var keys [maxKeys]value.Value
+	for k, ins := range t.keys {
+		if keys[k] = m.eval(ins); !keys[k].Known {
+			return value.Value{}
+		}
+	}
+	rows := t.periods[0].rows
+	if t.periods[0].period.From != 0 {
+		rows = nil
+		for _, pp := range t.periods {
+			if m.date.Known && pp.period.Covers(m.date.Num) {
+				rows = pp.rows
+				break
+			}
+		}
+	}
+	for _, r := range rows {
+		all := true
+		for k := range r.match {
+			if !r.match[k].Matches(keys[k]) {
+				all = false
+				break
+			}
+		}
+		if all {
+			return m.eval(r.value)
+		}
+	}
+	return value.Value{}
+}
+
+// The states of a named value in one evaluation.
+const (
+	valueNotYet uint8 = iota
+	valueComputing
+	valueDone
+)
+
+// value returns named value i, computing it on first use with the
+// ruleset's own program: every criterion, value and output that reads it
+// shares the one figure. A value whose arithmetic has no result is a field
+// error naming the value, reported once, and reads as unknown.
+func (m *machine) value(i int32) value.Value {
+	switch m.valueState[i] {
+	case valueDone:
+		return m.values[i]
+	case valueComputing:
+		return value.Value{} // a cycle, which the checker and Build refuse
+	}
+	var table *tableProg
+	if m.main.tables != nil {
+		table = m.main.tables[i]
+	}
+	if m.main.values[i] < 0 && table == nil {
+		return value.Value{}
+	}
+	m.valueState[i] = valueComputing
+	p, fault := m.p, m.fault
+	m.p, m.fault = m.main, value.NoFault
+	var v value.Value
+	if table != nil {
+		v = m.lookup(table)
+	} else {
+		v = m.eval(m.main.values[i])
+	}
+	if m.fault != value.NoFault {
+		if m.res != nil {
+			nv := &m.r.Values[i]
+			m.res.FieldErrors = append(m.res.FieldErrors, faultError("value", nv.ID, nv.Fields, m.fault))
+		}
+		v = value.Value{}
+	}
+	m.p, m.fault = p, fault
+	m.values[i], m.valueState[i] = v, valueDone
 	return v
 }

@@ -144,12 +144,36 @@ type CriterionExplanation struct {
 	Title string `json:"title"`
 	// Status is what the criterion evaluated to.
 	Status Status `json:"status"`
+	// Values are the named values the criterion rests on (directly or
+	// through other values) that the decision computed, each with its
+	// figure and its law, in declaration order; left out when it reads
+	// none, so a ruleset without values explains as it always did.
+	Values []ValueFact `json:"values,omitempty"`
 	// SupportingFacts are the answers the criterion read. In a satisfied
 	// any group only the first satisfied alternative carries facts: the
 	// branch the group rests on.
 	SupportingFacts []Fact `json:"supporting_facts"`
 	// SourceReferences are the criterion's citations, built once at
 	// compile time and shared by every explanation: read-only.
+	SourceReferences []SourceReference `json:"source_references"`
+}
+
+// ValueFact is a named value as an explanation shows it: what the law
+// calls it, the figure this decision computed, how it is defined and the
+// law it rests on ("net income $1,187.40 = ...").
+type ValueFact struct {
+	// Value is the value's name in the rules ("net_income").
+	Value string `json:"value"`
+	// Title is the value's name for people ("Net monthly income").
+	Title string `json:"title"`
+	// Figure is the computed value: a number, true/false or a
+	// "YYYY-MM-DD" date.
+	Figure json.RawMessage `json:"figure"`
+	// Unit is what the figure counts ("USD"); left out when none.
+	Unit string `json:"unit,omitempty"`
+	// Definition is the value's expression in the rules language.
+	Definition string `json:"definition"`
+	// SourceReferences are the value's citations.
 	SourceReferences []SourceReference `json:"source_references"`
 }
 
@@ -230,6 +254,11 @@ func (r *Ruleset) Explain(in *Inputs, res *Result) *Explanation {
 						ce.SupportingFacts = append(ce.SupportingFacts, Fact{Field: r.Fields[s].ID, Value: r.ValueJSON(s, in.Values[s])})
 					}
 				}
+				for _, v := range r.criterionValues[i] {
+					if fig := res.Values[v]; fig.Known {
+						ce.Values = append(ce.Values, r.valueFact(v, fig))
+					}
+				}
 			}
 			ge.Criteria = append(ge.Criteria, ce)
 		}
@@ -238,12 +267,19 @@ func (r *Ruleset) Explain(in *Inputs, res *Result) *Explanation {
 	return e
 }
 
-// references returns the source references of a criterion's citations.
-// They depend on the ruleset only, so finish computes them once and every
-// explanation shares them (read-only).
-func (r *Ruleset) references(c *Criterion) []SourceReference {
-	refs := make([]SourceReference, 0, len(c.Citations))
-	for _, ci := range c.Citations {
+// valueFact is named value v with the figure this decision computed.
+func (r *Ruleset) valueFact(v int, fig value.Value) ValueFact {
+	nv := &r.Values[v]
+	return ValueFact{Value: nv.ID, Title: nv.Title, Figure: constJSON(nv.Type, fig, ""), Unit: nv.Unit,
+		Definition: nv.Text, SourceReferences: r.valueRefs[v]}
+}
+
+// references returns the source references of citations. They depend on
+// the ruleset only, so finish computes them once per criterion and value,
+// and every explanation shares them (read-only).
+func (r *Ruleset) references(citations []Citation) []SourceReference {
+	refs := make([]SourceReference, 0, len(citations))
+	for _, ci := range citations {
 		ref := SourceReference{Source: ci.Source, Quote: Quote{Exact: ci.Quote}, SchemaVersion: 1}
 		for _, s := range r.Sources {
 			if s.ID != ci.Source {

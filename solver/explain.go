@@ -659,7 +659,7 @@ func (x *explainer) mechanism(m *z3.Model, cr *engine.Criterion, st, needed engi
 		return MechanismMissingAnswer, nil
 	}
 	presenceOnMissing := false
-	WalkExpr(cr.Expr, func(e *engine.Expr) {
+	WalkRule(x.r, cr.Expr, func(e *engine.Expr) {
 		if e.Kind == engine.ExprOp && (e.Op == engine.OpPresent || e.Op == engine.OpAbsent || e.Op == engine.OpDefault) &&
 			!x.in.Values[e.Args[0].Slot].Known {
 			presenceOnMissing = true

@@ -518,7 +518,7 @@ func (ov *overlayer) expr(e *engine.Expr) *Overlay {
 	if ov == nil {
 		return nil
 	}
-	st := engine.EvaluateExpr(e, ov.in, ov.res.DecisionDate)
+	st := ov.r.EvaluateExpr(e, ov.in, ov.res.DecisionDate)
 	var facts []engine.Fact
 	for _, s := range exprSlots(e, nil) {
 		if v := ov.in.Values[s]; v.Known {
