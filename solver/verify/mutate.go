@@ -364,6 +364,11 @@ func (mu *mutation) build(r *engine.Ruleset) (*engine.Ruleset, error) {
 	replaceAt(&c.Expr, mu.path, mu.replace)
 	c.Discretionary, c.Fields = c.Expr == nil, fieldsRead(m, c.Expr)
 	m.ReadsDecisionDate = false
+	for i := range m.Values {
+		for _, x := range m.Values[i].Exprs() {
+			m.ReadsDecisionDate = m.ReadsDecisionDate || slices.ContainsFunc(walkNodes(x), isDecisionDate)
+		}
+	}
 	for _, g := range m.Groups {
 		for _, c := range g.Criteria {
 			m.ReadsDecisionDate = m.ReadsDecisionDate || slices.ContainsFunc(walkNodes(c.Expr), isDecisionDate)
@@ -597,7 +602,7 @@ func (q *equivalence) close() {
 func cloneIR(r *engine.Ruleset) *engine.Ruleset {
 	m := &engine.Ruleset{SectionID: r.SectionID, Sources: r.Sources, Fields: slices.Clone(r.Fields),
 		Groups: slices.Clone(r.Groups), Outcome: cloneExpr(r.Outcome), ReadsDecisionDate: r.ReadsDecisionDate,
-		Effective: r.Effective}
+		Effective: r.Effective, Values: r.Values}
 	for i := range m.Fields {
 		m.Fields[i].Question, m.Fields[i].Description, m.Fields[i].Notes = "", "", nil
 	}
