@@ -4,9 +4,11 @@
 // publishing a draft with verified provenance. Everything here is
 // deterministic but generation and discovery, which call the caller's
 // model; generation, which writes drafts, is a table of named stages
-// (stages.go) planned by PlanGeneration and run by RunGeneration. It
-// speaks in Go types and sentinel errors, never HTTP: api/projects maps
-// them to the wire.
+// (stages.go) planned by PlanGeneration and run by RunGeneration. The
+// work is four jobs, each a type over the store methods it needs:
+// Projects, Drafts, Reviews and Generation (see Workspace). It speaks in
+// Go types and sentinel errors, never HTTP: api/projects maps them to the
+// wire.
 package authoring
 
 import (
