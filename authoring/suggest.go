@@ -60,7 +60,7 @@ type CaseSuggestion struct {
 // SuggestBudget; a run that runs out, or that the solver cannot decide,
 // leaves the result incomplete instead of failing it. No draft is 409
 // no_draft; a draft that does not compile is 422 draft_does_not_compile.
-func (s *Service) SuggestCases(ctx context.Context, tenantID, projectID, decisionDate string) (CaseSuggestions, error) {
+func (s *Drafts) SuggestCases(ctx context.Context, tenantID, projectID, decisionDate string) (CaseSuggestions, error) {
 	w, err := s.Draft(ctx, tenantID, projectID, nil)
 	if err == nil {
 		err = w.Compiled()
