@@ -125,7 +125,7 @@ type Config struct {
 	// it is written, and gathers records for FlushInterval (default then
 	// 250ms) into large COPYs: several times the throughput on a small
 	// machine, at the price of losing the records of the last moments
-	// when the process is killed (docs/operations.md#decision-records). Off by
+	// when the process is killed (docs/decision-records.md#decision-records). Off by
 	// default, so that nothing a caller was shown is ever lost.
 	Buffered bool
 	// Spool, when its Dir is set, makes Open run the recorder in spool

@@ -159,7 +159,7 @@ func CriterionIndex(r *engine.Ruleset, id string) int {
 
 // WideMin is a ruleset whose one criterion compares a min() of n
 // distinct arguments (a.x + 0, a.y + 1, a.x + 2, ...) with threshold: the
-// adversary the solver's limits hold against (docs/operations.md#solver-runs),
+// adversary the solver's limits hold against (docs/limits.md#solver-runs),
 // aimed at the encoding and the authoring-time tools. The parser refuses a call of more than engine.MaxCallArgs
 // arguments, but the solver also meets compiled IR that no parser read
 // under today's caps (a cut stored before them, a composed rulebook), so
