@@ -17,7 +17,7 @@ import (
 // starts (bound.Share), so that time one does not use passes to the next.
 // It answers a request, so it is the review's budget (review.DefaultBudget),
 // well inside the server's work deadline; a run cut short reports what it
-// decided (complete: false). See docs/operations.md#solver-runs.
+// decided (complete: false). See docs/limits.md#solver-runs.
 const SuggestBudget = review.DefaultBudget
 
 // CaseSuggestions are the cases the solver suggests for a draft, given
