@@ -59,9 +59,13 @@ function place<T>(items: T[], expression: (item: T) => string | undefined, known
   return placed;
 }
 
-/** rowWords names what decides which rows apply, in a few words: "household region and household size". */
-function rowWords(fields: Fields, expressions: (string | undefined)[]): string {
-  const ids = [...new Set(expressions.flatMap((e) => rowFields(e ?? '')))];
+/**
+ * rowWords names what decides which rows apply, in a few words: "household
+ * region and household size"; only the fields keep says (by default all).
+ */
+function rowWords(fields: Fields, expressions: (string | undefined)[], keep: (fieldId: string) => boolean = () => true): string {
+  const all = [...new Set(expressions.flatMap((e) => rowFields(e ?? '')))];
+  const ids = all.some(keep) ? all.filter(keep) : all;
   const names = ids.map((id) => {
     const label = fields.get(id)?.label;
     return label ? label.charAt(0).toLowerCase() + label.slice(1) : humanize(id);
@@ -69,14 +73,15 @@ function rowWords(fields: Fields, expressions: (string | undefined)[]): string {
   return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 }
 
-/** leftOut says, once, that the rows about other applicants are not shown. */
-function leftOut(fields: Fields, expressions: (string | undefined)[]): HTMLElement | null {
+/** leftOut says, once, that the rows about other applicants (another of the answers known) are not shown. */
+function leftOut(fields: Fields, expressions: (string | undefined)[], known: Known): HTMLElement | null {
   if (!expressions.length) return null;
   const n = expressions.length;
+  const what = rowWords(fields, expressions, (id) => known(id) !== undefined);
   return h(
     'p',
     { class: 'hint rows-left-out' },
-    `${n === 1 ? 'One condition' : `${n} conditions`} for another ${rowWords(fields, expressions)} ${n === 1 ? 'is' : 'are'} not shown: ${n === 1 ? 'it does' : 'they do'} not apply to your answers.`,
+    `${n === 1 ? 'One condition' : `${n} conditions`} for another ${what} ${n === 1 ? 'is' : 'are'} not shown: ${n === 1 ? 'it does' : 'they do'} not apply to your answers.`,
   );
 }
 
@@ -85,15 +90,22 @@ function leftOut(fields: Fields, expressions: (string | undefined)[]): HTMLEleme
  * limit for the applicant's household size (or whatever decides), and the
  * answers it waits for.
  */
-function openRows(fields: Fields, statuses: Status[], expressions: (string | undefined)[]): HTMLElement | null {
+function openRows(fields: Fields, statuses: Status[], expressions: (string | undefined)[], known: Known): HTMLElement | null {
   if (!expressions.length) return null;
   const st = statuses.every((x) => x === statuses[0]) ? (statuses[0] ?? 'pending') : 'pending';
-  const what = rowWords(fields, expressions);
+  // The answers still missing decide: "your household size" once the region is known.
+  const what = rowWords(fields, expressions, (id) => known(id) === undefined);
   return h(
     'li',
     { class: 'criterion criterion-' + st + ' rows-open' },
     h('h4', {}, badge(st), ' ', `The condition for your ${what}`),
-    h('p', {}, `Which of ${expressions.length} conditions applies depends on your ${what}, not all answered yet.`),
+    h(
+      'p',
+      {},
+      st === 'satisfied'
+        ? `All ${expressions.length} conditions that could apply to you are met, whatever your ${what}.`
+        : `Which of these ${expressions.length} conditions applies depends on your ${what}, not answered yet.`,
+    ),
   );
 }
 
@@ -248,6 +260,7 @@ export function reasons(fields: Fields, texts: Texts, fx: FailureExplanation, da
         fields,
         open.map((r) => r.status),
         open.map((r) => r.condition || texts.get(r.criterion_id)?.expression),
+        known,
       ),
     ),
   );
@@ -284,9 +297,10 @@ export function explanation(fields: Fields, texts: Texts, d: Decision, known: Kn
             fields,
             open.map((c) => c.status),
             open.map(expression),
+            known,
           ),
         ),
-        leftOut(fields, rows.other.map(expression)),
+        leftOut(fields, rows.other.map(expression), known),
       );
     }),
   );

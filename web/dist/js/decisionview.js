@@ -37,33 +37,41 @@ function place(items, expression, known) {
     }
     return placed;
 }
-/** rowWords names what decides which rows apply, in a few words: "household region and household size". */
-function rowWords(fields, expressions) {
-    const ids = [...new Set(expressions.flatMap((e) => rowFields(e ?? '')))];
+/**
+ * rowWords names what decides which rows apply, in a few words: "household
+ * region and household size"; only the fields keep says (by default all).
+ */
+function rowWords(fields, expressions, keep = () => true) {
+    const all = [...new Set(expressions.flatMap((e) => rowFields(e ?? '')))];
+    const ids = all.some(keep) ? all.filter(keep) : all;
     const names = ids.map((id) => {
         const label = fields.get(id)?.label;
         return label ? label.charAt(0).toLowerCase() + label.slice(1) : humanize(id);
     });
     return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 }
-/** leftOut says, once, that the rows about other applicants are not shown. */
-function leftOut(fields, expressions) {
+/** leftOut says, once, that the rows about other applicants (another of the answers known) are not shown. */
+function leftOut(fields, expressions, known) {
     if (!expressions.length)
         return null;
     const n = expressions.length;
-    return h('p', { class: 'hint rows-left-out' }, `${n === 1 ? 'One condition' : `${n} conditions`} for another ${rowWords(fields, expressions)} ${n === 1 ? 'is' : 'are'} not shown: ${n === 1 ? 'it does' : 'they do'} not apply to your answers.`);
+    const what = rowWords(fields, expressions, (id) => known(id) !== undefined);
+    return h('p', { class: 'hint rows-left-out' }, `${n === 1 ? 'One condition' : `${n} conditions`} for another ${what} ${n === 1 ? 'is' : 'are'} not shown: ${n === 1 ? 'it does' : 'they do'} not apply to your answers.`);
 }
 /**
  * openRows stands for the rows that cannot be placed yet, said once: the
  * limit for the applicant's household size (or whatever decides), and the
  * answers it waits for.
  */
-function openRows(fields, statuses, expressions) {
+function openRows(fields, statuses, expressions, known) {
     if (!expressions.length)
         return null;
     const st = statuses.every((x) => x === statuses[0]) ? (statuses[0] ?? 'pending') : 'pending';
-    const what = rowWords(fields, expressions);
-    return h('li', { class: 'criterion criterion-' + st + ' rows-open' }, h('h4', {}, badge(st), ' ', `The condition for your ${what}`), h('p', {}, `Which of ${expressions.length} conditions applies depends on your ${what}, not all answered yet.`));
+    // The answers still missing decide: "your household size" once the region is known.
+    const what = rowWords(fields, expressions, (id) => known(id) === undefined);
+    return h('li', { class: 'criterion criterion-' + st + ' rows-open' }, h('h4', {}, badge(st), ' ', `The condition for your ${what}`), h('p', {}, st === 'satisfied'
+        ? `All ${expressions.length} conditions that could apply to you are met, whatever your ${what}.`
+        : `Which of these ${expressions.length} conditions applies depends on your ${what}, not answered yet.`));
 }
 function shortLabel(fields, id) {
     return fieldLabel(fields.get(id), id);
@@ -149,7 +157,7 @@ export function reasons(fields, texts, fx, date, known = () => undefined) {
     const rows = place(list, (r) => r.condition || texts.get(r.criterion_id)?.expression, known);
     const open = rows.unknown.length > 1 ? rows.unknown : [];
     const listed = list.filter((r) => !open.includes(r) && !rows.other.includes(r));
-    return h('section', { class: 'reasons', 'aria-labelledby': 'reasons-heading' }, h('h3', { id: 'reasons-heading' }, 'What would need to change'), list.length ? h('p', {}, changesSentence(fx, title)) : h('p', {}, 'No single condition stands in the way.'), h('ul', { class: 'reason-list' }, ...listed.map((r) => reason(fields, texts, r)), openRows(fields, open.map((r) => r.status), open.map((r) => r.condition || texts.get(r.criterion_id)?.expression))));
+    return h('section', { class: 'reasons', 'aria-labelledby': 'reasons-heading' }, h('h3', { id: 'reasons-heading' }, 'What would need to change'), list.length ? h('p', {}, changesSentence(fx, title)) : h('p', {}, 'No single condition stands in the way.'), h('ul', { class: 'reason-list' }, ...listed.map((r) => reason(fields, texts, r)), openRows(fields, open.map((r) => r.status), open.map((r) => r.condition || texts.get(r.criterion_id)?.expression), known)));
 }
 /**
  * explanation draws every group and criterion with its status, answers
@@ -167,7 +175,7 @@ export function explanation(fields, texts, d, known = () => undefined) {
         // One row not placed yet is shown as it is; several are said once.
         const open = rows.unknown.length > 1 ? rows.unknown : [];
         const listed = g.criteria.filter((c) => !open.includes(c) && !rows.other.includes(c));
-        return h('section', { class: 'group group-' + g.status, 'data-group': g.group }, h('h4', { class: 'group-title' }, badge(g.status), ' ', g.title || humanize(g.group), g.kind === 'any' ? ' (any one is enough)' : ''), h('ul', { class: 'criteria' }, ...listed.map((c) => criterion(fields, texts, c)), openRows(fields, open.map((c) => c.status), open.map(expression))), leftOut(fields, rows.other.map(expression)));
+        return h('section', { class: 'group group-' + g.status, 'data-group': g.group }, h('h4', { class: 'group-title' }, badge(g.status), ' ', g.title || humanize(g.group), g.kind === 'any' ? ' (any one is enough)' : ''), h('ul', { class: 'criteria' }, ...listed.map((c) => criterion(fields, texts, c)), openRows(fields, open.map((c) => c.status), open.map(expression), known)), leftOut(fields, rows.other.map(expression), known));
     }));
 }
 /** sectionResults shows a rulebook decision's parts: each section's own outcome, by its name. */
