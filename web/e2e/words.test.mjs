@@ -87,6 +87,9 @@ test('a table of limits shows a one-person household its own row, in words, and 
   assert.doesNotMatch(text, /household of 2|household size is not/);
   assert.match(text, /26 conditions for another household region and household size are not shown: they do not apply to your answers\./);
   assert.doesNotMatch(await page.locator('main').innerText(), /household size is not \d/);
+  // The page names the version for people; the slug is in the audit envelope only.
+  assert.equal(await page.locator('#version').innerText(), 'Version v1 of these rules');
+  assert.equal(JSON.parse(await page.locator('#envelope').textContent()).slug, 'demo/snap-income');
   await shot(page, 'table-own-row');
   await axe(page, 'table-own-row');
   clean();

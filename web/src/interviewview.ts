@@ -177,9 +177,15 @@ export async function showInterview(main: HTMLElement, target: Target): Promise<
   await refresh(v, false);
 }
 
-/** drawVersion names the version shown: the release of a rulebook, the cut of a ruleset. */
+/**
+ * drawVersion names the version shown: the release of a rulebook, the cut
+ * of a ruleset. The slug, an address for programs, is not for applicants:
+ * the audit envelope below the decision carries it.
+ */
 function drawVersion(v: View): void {
-  v.version.replaceChildren(v.target.kind === 'rulebook' ? 'Rulebook, release ' : 'Version ', `${v.schema.ruleset_version ?? ''} · `, h('code', {}, v.schema.slug));
+  v.version.replaceChildren(
+    v.target.kind === 'rulebook' ? `Rulebook, release ${v.schema.ruleset_version ?? ''}` : `Version ${v.schema.ruleset_version ?? ''} of these rules`,
+  );
 }
 
 /** shown is the cut (or rulebook) whose schema the page shows, for its texts and graph. */

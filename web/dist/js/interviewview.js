@@ -93,9 +93,13 @@ export async function showInterview(main, target) {
     main.replaceChildren(h('p', { class: 'crumbs' }, h('a', { href: '#/' }, 'All rulesets')), h('h1', { tabindex: '-1' }, schema.name), v.version, asOfForm(v), v.progress, v.warnings, v.step, v.answers, graphBox);
     await refresh(v, false);
 }
-/** drawVersion names the version shown: the release of a rulebook, the cut of a ruleset. */
+/**
+ * drawVersion names the version shown: the release of a rulebook, the cut
+ * of a ruleset. The slug, an address for programs, is not for applicants:
+ * the audit envelope below the decision carries it.
+ */
 function drawVersion(v) {
-    v.version.replaceChildren(v.target.kind === 'rulebook' ? 'Rulebook, release ' : 'Version ', `${v.schema.ruleset_version ?? ''} · `, h('code', {}, v.schema.slug));
+    v.version.replaceChildren(v.target.kind === 'rulebook' ? `Rulebook, release ${v.schema.ruleset_version ?? ''}` : `Version ${v.schema.ruleset_version ?? ''} of these rules`);
 }
 /** shown is the cut (or rulebook) whose schema the page shows, for its texts and graph. */
 function shown(v) {
