@@ -54,25 +54,6 @@ const onePerson = {
   'income.net_monthly': '500',
 };
 
-/** answerSkipping answers the interview from values, skipping the questions on fields skip names, until a decision shows. */
-async function answerSkipping(page, values, skip) {
-  for (let i = 0; i < 20; i++) {
-    await page.waitForSelector('#question-form, #outcome');
-    if ((await page.locator('#outcome').count()) > 0) return;
-    const field = await page.locator('#question-form').getAttribute('data-field');
-    if (skip.includes(field)) {
-      await page.click('#skip');
-    } else {
-      const form = page.locator('#question-form');
-      if ((await form.locator('input[type=radio]').count()) > 0) await form.locator(`input[type=radio][value="${values[field]}"]`).check();
-      else await form.locator('input:not([type=radio])').fill(values[field]);
-      await page.click('#continue');
-    }
-    await page.waitForFunction((f) => document.querySelector('#question-form')?.getAttribute('data-field') !== f || document.querySelector('#outcome'), field);
-  }
-  throw new Error('no decision after 20 answers');
-}
-
 test('a table of limits shows a one-person household its own row, in words, and counts the others once', async (t) => {
   const { page, clean } = await open(t, snap);
   await page.waitForSelector('#progress-text');
@@ -101,7 +82,7 @@ test('rows that cannot be placed yet are said once: the condition for your house
   const { page, clean } = await open(t, snap);
   await page.waitForSelector('#progress-text');
   await decideAsOf(page, '2026-01-15');
-  await answerSkipping(page, onePerson, ['household.size']);
+  await answerAll(page, onePerson, ['household.size']);
   assert.equal(await outcome(page), 'Undetermined');
   const gross = page.locator('section.group[data-group="gross_test"]');
   await gross.waitFor();

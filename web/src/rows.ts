@@ -38,14 +38,17 @@ function literal(text: string): string | number | boolean {
   return Number(t);
 }
 
-/** splitOr splits an expression at its top-level `or`s (outside brackets and strings). */
-export function splitOr(expression: string): string[] {
+/**
+ * splitTop splits text at each separator outside brackets and strings:
+ * an expression at its top-level " or ", a list's items at ",".
+ */
+function splitTop(text: string, separator: string): string[] {
   const parts: string[] = [];
   let depth = 0;
   let quoted = false;
   let start = 0;
-  for (let i = 0; i < expression.length; i++) {
-    const c = expression[i];
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
     if (quoted) {
       if (c === '\\') i++;
       else if (c === '"') quoted = false;
@@ -55,14 +58,19 @@ export function splitOr(expression: string): string[] {
       depth++;
     } else if (c === ')' || c === ']') {
       depth--;
-    } else if (depth === 0 && expression.startsWith(' or ', i)) {
-      parts.push(expression.slice(start, i).trim());
-      start = i + 4;
-      i += 3;
+    } else if (depth === 0 && text.startsWith(separator, i)) {
+      parts.push(text.slice(start, i).trim());
+      start = i + separator.length;
+      i += separator.length - 1;
     }
   }
-  parts.push(expression.slice(start).trim());
+  parts.push(text.slice(start).trim());
   return parts;
+}
+
+/** splitOr splits an expression at its top-level `or`s (outside brackets and strings). */
+export function splitOr(expression: string): string[] {
+  return splitTop(expression, ' or ');
 }
 
 /** guard reads one alternative as a guard, or undefined when it is anything else. */
@@ -73,32 +81,11 @@ function guard(text: string): Guard | undefined {
   if (m) return { field: m[3] ?? '', op: mirror[m[2] ?? ''] ?? '==', values: [literal(m[1] ?? '')] };
   const s = membership.exec(text);
   if (s) {
-    const items = splitList(s[3] ?? '');
+    const items = (s[3] ?? '').trim() ? splitTop(s[3] ?? '', ',') : [];
     if (items.some((v) => !new RegExp(`^${literalPattern}$`).test(v))) return undefined;
     return { field: s[1] ?? '', op: s[2] as Guard['op'], values: items.map(literal) };
   }
   return undefined;
-}
-
-/** splitList splits the items of a list literal at its commas outside strings. */
-function splitList(text: string): string[] {
-  const items: string[] = [];
-  let quoted = false;
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '\\') i++;
-      else if (c === '"') quoted = false;
-    } else if (c === '"') {
-      quoted = true;
-    } else if (c === ',') {
-      items.push(text.slice(start, i).trim());
-      start = i + 1;
-    }
-  }
-  if (text.trim()) items.push(text.slice(start).trim());
-  return items;
 }
 
 /**
