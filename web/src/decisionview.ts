@@ -40,22 +40,26 @@ export type Texts = Map<string, CriterionText>;
 /** The applicant's accepted answers: a field's value, undefined when unanswered. */
 export type Known = (fieldId: string) => unknown;
 
-/** The rows of a table (rows.ts) among a list of conditions that are not shown one by one: the rest apply, or are no row. */
+/** A list of conditions sorted by whether the row of a table each states (rows.ts) applies to the applicant. */
 interface Placed<T> {
-  /** The rows about other applicants (another household size, another place). */
+  /** The conditions shown one by one, in their order: those that apply, are no row, or the one row not placed yet. */
+  listed: T[];
+  /** The rows that cannot be placed until more is answered, when there are several: said once (openRows). */
+  open: T[];
+  /** The rows about other applicants (another household size, another place): counted once (leftOut). */
   other: T[];
-  /** The rows that cannot be placed until more is answered. */
-  unknown: T[];
 }
 
 /** place sorts items by rowFit of their rules text. */
 function place<T>(items: T[], expression: (item: T) => string | undefined, known: Known): Placed<T> {
-  const placed: Placed<T> = { other: [], unknown: [] };
-  for (const item of items) {
-    const fit = rowFit(expression(item) ?? '', known);
-    if (fit === 'other') placed.other.push(item);
-    else if (fit === 'unknown') placed.unknown.push(item);
-  }
+  const fits = items.map((item) => rowFit(expression(item) ?? '', known));
+  const several = fits.filter((f) => f === 'unknown').length > 1;
+  const placed: Placed<T> = { listed: [], open: [], other: [] };
+  items.forEach((item, i) => {
+    if (fits[i] === 'other') placed.other.push(item);
+    else if (fits[i] === 'unknown' && several) placed.open.push(item);
+    else placed.listed.push(item);
+  });
   return placed;
 }
 
@@ -244,9 +248,8 @@ export function reasons(fields: Fields, texts: Texts, fx: FailureExplanation, da
   const title = (id: string) => fx.reasons[id]?.title ?? texts.get(id)?.title ?? humanize(id);
   // Rows of a table not placed yet stand in the way as one: the limit for
   // the applicant's household size, once the size is known.
-  const rows = place(list, (r) => r.condition || texts.get(r.criterion_id)?.expression, known);
-  const open = rows.unknown.length > 1 ? rows.unknown : [];
-  const listed = list.filter((r) => !open.includes(r) && !rows.other.includes(r));
+  const expression = (r: FailureReason) => r.condition || texts.get(r.criterion_id)?.expression;
+  const rows = place(list, expression, known);
   return h(
     'section',
     { class: 'reasons', 'aria-labelledby': 'reasons-heading' },
@@ -255,11 +258,11 @@ export function reasons(fields: Fields, texts: Texts, fx: FailureExplanation, da
     h(
       'ul',
       { class: 'reason-list' },
-      ...listed.map((r) => reason(fields, texts, r)),
+      ...rows.listed.map((r) => reason(fields, texts, r)),
       openRows(
         fields,
-        open.map((r) => r.status),
-        open.map((r) => r.condition || texts.get(r.criterion_id)?.expression),
+        rows.open.map((r) => r.status),
+        rows.open.map(expression),
         known,
       ),
     ),
@@ -282,9 +285,6 @@ export function explanation(fields: Fields, texts: Texts, d: Decision, known: Kn
     h('h3', { id: 'explanation-heading' }, 'Each condition, with the law'),
     ...d.explanation.groups.map((g) => {
       const rows = place(g.criteria, expression, known);
-      // One row not placed yet is shown as it is; several are said once.
-      const open = rows.unknown.length > 1 ? rows.unknown : [];
-      const listed = g.criteria.filter((c) => !open.includes(c) && !rows.other.includes(c));
       return h(
         'section',
         { class: 'group group-' + g.status, 'data-group': g.group },
@@ -292,11 +292,11 @@ export function explanation(fields: Fields, texts: Texts, d: Decision, known: Kn
         h(
           'ul',
           { class: 'criteria' },
-          ...listed.map((c) => criterion(fields, texts, c)),
+          ...rows.listed.map((c) => criterion(fields, texts, c)),
           openRows(
             fields,
-            open.map((c) => c.status),
-            open.map(expression),
+            rows.open.map((c) => c.status),
+            rows.open.map(expression),
             known,
           ),
         ),

@@ -27,14 +27,17 @@ const mechanismWords = {
 };
 /** place sorts items by rowFit of their rules text. */
 function place(items, expression, known) {
-    const placed = { other: [], unknown: [] };
-    for (const item of items) {
-        const fit = rowFit(expression(item) ?? '', known);
-        if (fit === 'other')
+    const fits = items.map((item) => rowFit(expression(item) ?? '', known));
+    const several = fits.filter((f) => f === 'unknown').length > 1;
+    const placed = { listed: [], open: [], other: [] };
+    items.forEach((item, i) => {
+        if (fits[i] === 'other')
             placed.other.push(item);
-        else if (fit === 'unknown')
-            placed.unknown.push(item);
-    }
+        else if (fits[i] === 'unknown' && several)
+            placed.open.push(item);
+        else
+            placed.listed.push(item);
+    });
     return placed;
 }
 /**
@@ -154,10 +157,9 @@ export function reasons(fields, texts, fx, date, known = () => undefined) {
     const title = (id) => fx.reasons[id]?.title ?? texts.get(id)?.title ?? humanize(id);
     // Rows of a table not placed yet stand in the way as one: the limit for
     // the applicant's household size, once the size is known.
-    const rows = place(list, (r) => r.condition || texts.get(r.criterion_id)?.expression, known);
-    const open = rows.unknown.length > 1 ? rows.unknown : [];
-    const listed = list.filter((r) => !open.includes(r) && !rows.other.includes(r));
-    return h('section', { class: 'reasons', 'aria-labelledby': 'reasons-heading' }, h('h3', { id: 'reasons-heading' }, 'What would need to change'), list.length ? h('p', {}, changesSentence(fx, title)) : h('p', {}, 'No single condition stands in the way.'), h('ul', { class: 'reason-list' }, ...listed.map((r) => reason(fields, texts, r)), openRows(fields, open.map((r) => r.status), open.map((r) => r.condition || texts.get(r.criterion_id)?.expression), known)));
+    const expression = (r) => r.condition || texts.get(r.criterion_id)?.expression;
+    const rows = place(list, expression, known);
+    return h('section', { class: 'reasons', 'aria-labelledby': 'reasons-heading' }, h('h3', { id: 'reasons-heading' }, 'What would need to change'), list.length ? h('p', {}, changesSentence(fx, title)) : h('p', {}, 'No single condition stands in the way.'), h('ul', { class: 'reason-list' }, ...rows.listed.map((r) => reason(fields, texts, r)), openRows(fields, rows.open.map((r) => r.status), rows.open.map(expression), known)));
 }
 /**
  * explanation draws every group and criterion with its status, answers
@@ -172,10 +174,7 @@ export function explanation(fields, texts, d, known = () => undefined) {
     const expression = (c) => texts.get(c.criterion_id)?.expression;
     return h('section', { class: 'explanation', 'aria-labelledby': 'explanation-heading' }, h('h3', { id: 'explanation-heading' }, 'Each condition, with the law'), ...d.explanation.groups.map((g) => {
         const rows = place(g.criteria, expression, known);
-        // One row not placed yet is shown as it is; several are said once.
-        const open = rows.unknown.length > 1 ? rows.unknown : [];
-        const listed = g.criteria.filter((c) => !open.includes(c) && !rows.other.includes(c));
-        return h('section', { class: 'group group-' + g.status, 'data-group': g.group }, h('h4', { class: 'group-title' }, badge(g.status), ' ', g.title || humanize(g.group), g.kind === 'any' ? ' (any one is enough)' : ''), h('ul', { class: 'criteria' }, ...listed.map((c) => criterion(fields, texts, c)), openRows(fields, open.map((c) => c.status), open.map(expression), known)), leftOut(fields, rows.other.map(expression), known));
+        return h('section', { class: 'group group-' + g.status, 'data-group': g.group }, h('h4', { class: 'group-title' }, badge(g.status), ' ', g.title || humanize(g.group), g.kind === 'any' ? ' (any one is enough)' : ''), h('ul', { class: 'criteria' }, ...rows.listed.map((c) => criterion(fields, texts, c)), openRows(fields, rows.open.map((c) => c.status), rows.open.map(expression), known)), leftOut(fields, rows.other.map(expression), known));
     }));
 }
 /** sectionResults shows a rulebook decision's parts: each section's own outcome, by its name. */
