@@ -41,10 +41,18 @@ group g all "G" {
 }
 `
 
-// sentenceOf compiles expr as criterion k and returns its sentence.
+// sentenceOf compiles expr as criterion k of sentenceRules and returns
+// its sentence.
 func sentenceOf(t *testing.T, expr string) string {
 	t.Helper()
-	r, _, err := Compile("sentences.rules", fmt.Appendf(nil, sentenceRules, expr))
+	return sentenceIn(t, sentenceRules, expr)
+}
+
+// sentenceIn compiles expr as the first criterion of the rules template
+// rules (a %s where the expression goes) and returns its sentence.
+func sentenceIn(t *testing.T, rules, expr string) string {
+	t.Helper()
+	r, _, err := Compile("sentences.rules", fmt.Appendf(nil, rules, expr))
 	if err != nil {
 		t.Fatalf("compile %q: %v", expr, err)
 	}
@@ -328,12 +336,7 @@ func TestSentenceForms(t *testing.T) {
 		{"job.gross_annual_salary_eur >= 43759.8", "gross annual salary is at least €43,759.8"},
 	}
 	for _, tt := range tests {
-		r, _, err := Compile("forms.rules", fmt.Appendf(nil, formsRules, tt.expr))
-		if err != nil {
-			t.Fatalf("compile %q: %v", tt.expr, err)
-		}
-		c, _ := r.CriterionAt(0)
-		if got := r.CriterionSentence(c); got != tt.want {
+		if got := sentenceIn(t, formsRules, tt.expr); got != tt.want {
 			t.Errorf("%s\n got: %s\nwant: %s", tt.expr, got, tt.want)
 		}
 	}
