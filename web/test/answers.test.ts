@@ -21,6 +21,7 @@ import {
   groupThousands,
   progress,
   textOfValue,
+  amountText,
   unitOf,
   type Target,
 } from '../src/answers.js';
@@ -222,7 +223,17 @@ test('figures read with thousands separators, exactly', () => {
   assert.equal(groupThousands('1234567.000001'), '1,234,567.000001');
   assert.equal(groupThousands('12345678901234567890'), '12,345,678,901,234,567,890');
   assert.equal(groupThousands('abc'), 'abc');
-  assert.equal(textOfValue({ field_id: 'income.yearly', field_type: 'decimal', unit: 'USD a year' } as never, 30000), '30,000 USD a year');
+});
+
+test('money reads as people write it: sign or code first, the rate after', () => {
+  const money = (unit: string, field_id = 'income.amount') => ({ field_id, field_type: 'decimal', unit }) as never;
+  assert.equal(textOfValue(money('USD a year'), 30000), '$30,000 a year');
+  assert.equal(textOfValue(money('USD per month'), '2345.5'), '$2,345.5 a month');
+  assert.equal(textOfValue(money('GBP'), -1250), '-£1,250');
+  assert.equal(textOfValue(money('CHF per week'), 1200), 'CHF 1,200 a week');
+  assert.equal(textOfValue(money('', 'job.gross_annual_salary_eur'), 43759.8), '€43,759.8 a year');
+  assert.equal(amountText('1,300', 'hours'), '1,300 hours');
+  assert.equal(amountText('7', ''), '7');
 });
 
 test('decideTarget: a slug is decided by its slug, so the cut in force on the decision date answers', () => {
