@@ -6,6 +6,7 @@
 
 import { formatDate } from '../answers.js';
 import { type OutcomeNode, type Tree, toApi } from './outcometree.js';
+import type { RulebookRef, RulesetSummary } from './types.js';
 
 /** The API's slug pattern: lower-case words joined by "/" (catalog/slug.go). */
 const slugPattern = /^[a-z][a-z0-9-]*(\/[a-z][a-z0-9-]*)*$/;
@@ -44,13 +45,7 @@ export function validateRulebookForm(f: RulebookForm, creating: boolean): Rulebo
 }
 
 /** A published ruleset as GET /rulesets lists it (the members the picker reads). */
-export interface PublishedRuleset {
-  section_id: string;
-  name: string;
-  slug: string;
-  ruleset_version: string;
-  status: string;
-}
+export type PublishedRuleset = Pick<RulesetSummary, 'section_id' | 'name' | 'slug' | 'ruleset_version' | 'status'>;
 
 /** SectionChoice is a section people can pick: its id, its name, and how the picker names it (with its addresses). */
 export interface SectionChoice {
@@ -98,11 +93,7 @@ export interface RulebookBody {
 }
 
 /** The references a rulebook has now, as the API shows them. */
-export interface CurrentRef {
-  section_id: string;
-  pin_mode: string;
-  ruleset_id: string;
-}
+export type CurrentRef = Pick<RulebookRef, 'section_id' | 'pin_mode' | 'ruleset_id'>;
 
 /**
  * rulebookBody is what to send. A section the rulebook already has keeps

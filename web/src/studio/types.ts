@@ -37,6 +37,7 @@ export type SourceClause = S['SourceClause'];
 export type ClauseCitation = S['ClauseCitation'];
 
 export type Rulebook = S['Rulebook'];
+export type RulebookRef = S['RulebookRef'];
 export type Release = S['Release'];
 export type ReleaseHistoryEntry = S['ReleaseHistoryEntry'];
 export type RulebookSchema = S['RulebookSchema'];
