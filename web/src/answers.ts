@@ -3,7 +3,7 @@
 // counted in, how typed text becomes the JSON value /decide reads, and how
 // the request bodies are written.
 
-import type { Field, FieldError, Question } from './types.js';
+import type { Field, FieldError, PathStep } from './types.js';
 
 /** The kinds of input the console draws. */
 export type InputKind = 'choice' | 'yesno' | 'date' | 'number' | 'text';
@@ -325,7 +325,7 @@ export function acceptedAnswers(answers: Map<string, Answer>, fieldErrors: Field
  * the sentence says that answer ruled out a shorter way, so that the
  * count going up reads as what happened rather than as going backwards.
  */
-export function progress(answered: number, optimalPath: Question[], settled: boolean, before?: Progress): Progress {
+export function progress(answered: number, optimalPath: PathStep[], settled: boolean, before?: Progress): Progress {
   const remaining = settled ? 0 : optimalPath.length;
   const total = answered + remaining;
   let text: string;

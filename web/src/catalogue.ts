@@ -6,7 +6,7 @@ import type { Target } from './answers.js';
 import { Api } from './api.js';
 import { announce, h } from './dom.js';
 import { rank } from './search.js';
-import { knownSession } from './session.js';
+import { knownSession } from './transport.js';
 import type { RulebookSummary, RulesetSummary } from './types.js';
 
 /** interviewHref is the console address of a ruleset's interview. */

@@ -30,7 +30,7 @@ import { auditEnvelope } from './envelope.js';
 import { drawGraph, legend, zoomControls } from './graphview.js';
 import { Interview, nextStep, type Step } from './interview.js';
 import { withFieldLabels, withOverlay } from './overlay.js';
-import { currentSession, knownSession } from './session.js';
+import { currentSession, knownSession } from './transport.js';
 import type { Decision, Field, GraphResponse, Schema } from './types.js';
 
 /** The page's parts and the interview behind them. */

@@ -303,8 +303,11 @@ test('publishing gates read from the draft: only the tests can be overridden', (
     },
     provenance_report: {
       totals: { verified: 1, flagged: 1, uncited: 0 },
-      coverage: [],
-      quotes: [{ criterion_id: 'c', source_id: 's', project_source_id: 'src_1', quote: 'q', verified: false }],
+      coverage: [{ source_id: 'src_1', filename: 'poverty-guidelines.txt', status: 'active', clauses: 3, cited_clauses: 1, share: 0.33, uncited_passages: [] }],
+      quotes: [
+        { criterion_id: 'c', source_id: 'fpg_2025', project_source_id: 'src_1', quote: 'q', verified: false },
+        { criterion_id: 'd', source_id: 'act', project_source_id: '', quote: 'r', verified: false },
+      ],
     },
   } as unknown as Draft;
   const got = gates(draft).map((g) => [g.name, g.ok, g.overridable, g.problems]);
@@ -312,7 +315,7 @@ test('publishing gates read from the draft: only the tests can be overridden', (
     ['The rules compile', true, false, []],
     ['Every test passes', false, true, ['eleven months: expected Eligible, decided Not eligible']],
     ['Every source is uploaded and licensed', true, false, []],
-    ['Every quote is in its source', false, false, ['criterion c: “q” is not in src_1']],
+    ['Every quote is in its source', false, false, ['criterion c: “q” is not in fpg_2025 (poverty-guidelines.txt)', 'criterion d: “r” is not in act']],
   ]);
 });
 

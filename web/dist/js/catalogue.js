@@ -4,7 +4,7 @@
 import { Api } from './api.js';
 import { announce, h } from './dom.js';
 import { rank } from './search.js';
-import { knownSession } from './session.js';
+import { knownSession } from './transport.js';
 /** interviewHref is the console address of a ruleset's interview. */
 export function interviewHref(slug) {
     return '#/ruleset/' + encodeURIComponent(slug);

@@ -14,7 +14,7 @@ import { auditEnvelope } from './envelope.js';
 import { drawGraph, legend, zoomControls } from './graphview.js';
 import { Interview, nextStep } from './interview.js';
 import { withFieldLabels, withOverlay } from './overlay.js';
-import { currentSession, knownSession } from './session.js';
+import { currentSession, knownSession } from './transport.js';
 /**
  * showInterview draws the interview on target: a ruleset by slug or id, or
  * a rulebook by id or slug. Signed in, it asks through the session; a
