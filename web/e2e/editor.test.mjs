@@ -11,7 +11,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { apiCall, axe as axeIn, launchBrowser, open as openIn, shot as shotIn, tabTo } from './browser.mjs';
+import { apiCall, axe as axeIn, launchBrowser, open as openIn, shot as shotIn, signIn } from './browser.mjs';
 
 const key = process.env.ELIGO_KEY;
 if (!key) {
@@ -55,10 +55,7 @@ test('the editor checks and completes as the author types, before any save', asy
   const { page, clean } = await openIn(browser, t, `/#/studio/projects/${project.project_id}/draft`, undefined, { refusals: true });
   const axe = (name) => axeIn(browser, page, name);
   const shot = (name) => shotIn(browser, page, name);
-  await page.waitForSelector('#api-key');
-  await tabTo(page, '#api-key');
-  await page.keyboard.type(key);
-  await page.keyboard.press('Enter');
+  await signIn(page, key);
   await page.waitForSelector('.cm-content');
   await page.waitForFunction(() => /declares no fields/.test(document.querySelector('#problems')?.textContent ?? ''));
   const saves = await page.locator('#versions li').count();
