@@ -36,15 +36,15 @@ export function positionOf(ctx) {
     return { line: line.number - 1, character: ctx.pos - line.from };
 }
 /**
- * serverCompletion is the editor's completion source: at a word being
- * typed, or anywhere on Ctrl+Space, the language server's proposals for
- * the project's text as it stands. An answer the text has moved on from
- * is dropped.
+ * serverCompletion is the editor's completion source: on Ctrl+Space, the
+ * language server's proposals at the cursor for the project's text as it
+ * stands, for the word there. An answer the text has moved on from is
+ * dropped.
  */
 export function serverCompletion(client, projectId) {
     return async (ctx) => {
         const word = ctx.matchBefore(/"[^"\s]*|[A-Za-z_][A-Za-z0-9_.]*/);
-        if (!ctx.explicit && (!word || word.from === word.to))
+        if (!ctx.explicit)
             return null;
         let items;
         try {

@@ -20,7 +20,10 @@ export function rulesView(parent, o) {
                 highlightActiveLine(),
                 highlightSelectionMatches(),
                 rulesLanguage(),
-                autocompletion({ override: [o.complete] }),
+                // The list opens on Ctrl+Space only: each opening asks the API,
+                // which counts against the tenant's daily authoring budget
+                // (docs/operations.md), so it is not asked at every word typed.
+                autocompletion({ override: [o.complete], activateOnTyping: false }),
                 lintGutter(),
                 keymap.of([
                     { key: 'Mod-s', run: () => (o.onSave(), true), preventDefault: true },
