@@ -169,22 +169,7 @@ export async function editorView(client: StudioClient, projectId: string, contai
   save.addEventListener('click', () => void doSave());
   format.addEventListener('click', () => {
     alert.clear();
-    void busy(format, async () => {
-      try {
-        const got = await formatRules(client, projectId, view.state.doc.toString());
-        if (!got.ok) {
-          // No canonical layout for a text that does not parse: show why, where.
-          view.dispatch(setDiagnostics(view.state, toDiagnostics(view.state, placeCompileErrors(got.compileErrors))));
-          alert.show(got.message);
-          return;
-        }
-        if (got.formatted.changed) view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: got.formatted.rules } });
-        status.textContent = got.formatted.changed ? 'Formatted in the canonical layout, not yet saved.' : 'Already in the canonical layout.';
-        announce(status.textContent);
-      } catch (err) {
-        alert.show(errorMessage(err));
-      }
-    });
+    void busy(format, () => formatInPlace(client, projectId, view, status, alert));
   });
   // Ctrl/Cmd-S anywhere on this screen saves, not the browser's "save page".
   container.addEventListener('keydown', (e) => {
@@ -199,6 +184,23 @@ export async function editorView(client: StudioClient, projectId: string, contai
   if (draft) showSaved(draft);
   else status.textContent = 'No rules yet: write the first version and save it.';
   await openAt(view, params, alert, () => loadSymbols(client, projectId));
+}
+
+/** formatInPlace replaces the editor's text with its canonical layout, or shows why a text that does not parse has none, and where. */
+async function formatInPlace(client: StudioClient, projectId: string, view: EditorView, status: HTMLElement, alert: { show(text: string): void }): Promise<void> {
+  try {
+    const got = await formatRules(client, projectId, view.state.doc.toString());
+    if (!got.ok) {
+      view.dispatch(setDiagnostics(view.state, toDiagnostics(view.state, placeCompileErrors(got.compileErrors))));
+      alert.show(got.message);
+      return;
+    }
+    if (got.formatted.changed) view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: got.formatted.rules } });
+    status.textContent = got.formatted.changed ? 'Formatted in the canonical layout, not yet saved.' : 'Already in the canonical layout.';
+    announce(status.textContent);
+  } catch (err) {
+    alert.show(errorMessage(err));
+  }
 }
 
 /** openAt puts the cursor where params say (a line, or a criterion and its quote), reading the draft's symbols for a criterion. */
