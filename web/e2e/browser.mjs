@@ -128,6 +128,14 @@ export async function tabTo(page, selector, limit = 60) {
   throw new Error(`Tab never reached ${selector}`);
 }
 
+/** signIn signs in to the studio's sign-in form with key from the keyboard, as a person would. */
+export async function signIn(page, key) {
+  await page.waitForSelector('#api-key');
+  await tabTo(page, '#api-key');
+  await page.keyboard.type(key);
+  await page.keyboard.press('Enter');
+}
+
 /** press tabs to a control and presses Enter on it, as a keyboard user would. */
 export async function press(page, selector, limit = 200) {
   await tabTo(page, selector, limit);

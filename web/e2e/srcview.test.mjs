@@ -13,7 +13,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { apiCall, axe as axeIn, launchBrowser, open as openIn, origin, press, shot as shotIn, tabTo } from './browser.mjs';
+import { apiCall, axe as axeIn, launchBrowser, open as openIn, origin, press, shot as shotIn, signIn } from './browser.mjs';
 
 const key = process.env.ELIGO_KEY;
 if (!key) {
@@ -93,10 +93,7 @@ test('the source view: clauses marked by what cites them, to the rules and back'
   const axe = (name) => axeIn(browser, page, name);
 
   // Sign in, then from the sources list to the source's text.
-  await page.waitForSelector('#api-key');
-  await tabTo(page, '#api-key');
-  await page.keyboard.type(key);
-  await page.keyboard.press('Enter');
+  await signIn(page, key);
   await page.waitForSelector('#sources > li');
   await press(page, '#sources > li a.source-text-link');
   await page.waitForSelector('#source-pages');
