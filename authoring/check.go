@@ -82,7 +82,7 @@ func textRange(r lsp.Range) TextRange {
 // saved, as the language server checks an open document, and as the
 // project's draft (its section). Nothing is stored; a project the tenant
 // does not hold is ErrNotFound.
-func (s *Service) Check(ctx context.Context, tenantID, projectID, text string) (DraftCheck, error) {
+func (s *Drafts) Check(ctx context.Context, tenantID, projectID, text string) (DraftCheck, error) {
 	p, err := s.store.ProjectOf(ctx, tenantID, projectID)
 	if err != nil {
 		return DraftCheck{}, err
@@ -112,7 +112,7 @@ func (s *Service) Check(ctx context.Context, tenantID, projectID, text string) (
 // Complete is what the language server proposes at at in text, a rules
 // text of project projectID that need not be saved. Nothing is stored; a
 // project the tenant does not hold is ErrNotFound.
-func (s *Service) Complete(ctx context.Context, tenantID, projectID, text string, at TextPosition) (DraftCompletions, error) {
+func (s *Drafts) Complete(ctx context.Context, tenantID, projectID, text string, at TextPosition) (DraftCompletions, error) {
 	if _, err := s.store.ProjectOf(ctx, tenantID, projectID); err != nil {
 		return DraftCompletions{}, err
 	}

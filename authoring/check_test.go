@@ -10,7 +10,8 @@ import (
 // at its end, an unsaved draft of 1,000 criteria, the engine's limit.
 func BenchmarkCheckText(b *testing.B) {
 	ctx := context.Background()
-	s, p := newDraftService(b)
+	w, p := newDraftWorkspace(b)
+	s := w.Drafts
 	text := grantDraft(1000)
 	b.Run("check", func(b *testing.B) {
 		b.ReportAllocs()

@@ -133,7 +133,7 @@ func (h *handler) check(ctx context.Context, in *checkInput) (*checkOutput, erro
 	if err != nil {
 		return nil, err
 	}
-	c, err := h.authoring.Check(ctx, tenant, in.ProjectID, in.Body.Rules)
+	c, err := h.drafts.Check(ctx, tenant, in.ProjectID, in.Body.Rules)
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}
@@ -160,7 +160,7 @@ func (h *handler) complete(ctx context.Context, in *completeInput) (*completeOut
 	if err != nil {
 		return nil, err
 	}
-	c, err := h.authoring.Complete(ctx, tenant, in.ProjectID, in.Body.Rules, in.Body.Position)
+	c, err := h.drafts.Complete(ctx, tenant, in.ProjectID, in.Body.Rules, in.Body.Position)
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}
