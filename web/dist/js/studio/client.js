@@ -29,9 +29,12 @@ export class StudioClient {
     /**
      * call makes one authoring API call through the session: JSON in (or a
      * form, for uploads) and out. A refusal becomes a StudioError with the
-     * API's own message; a 401 also tells onSignedOut.
+     * API's own message; a 401 also tells onSignedOut, unless the call is
+     * in the background (a check as the author types): the sign-in then
+     * waits for something the author asked for, so typing is never
+     * interrupted by a prompt that takes the focus.
      */
-    async call(method, path, body, headers = {}) {
+    async call(method, path, body, headers = {}, opts = {}) {
         const init = { method, headers: { ...headers } };
         if (body instanceof FormData) {
             init.body = body;
@@ -49,7 +52,8 @@ export class StudioClient {
             if (err.status === 401) {
                 // The API's words here are for programs ("needs an API key in the
                 // x-api-key header"); the studio's author needs to know the session ended.
-                this.onSignedOut();
+                if (!opts.background)
+                    this.onSignedOut();
                 throw new StudioError(401, signedOutMessage, err.body);
             }
             throw new StudioError(err.status, err.message, err.body);
