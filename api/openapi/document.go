@@ -115,15 +115,15 @@ func build(s *api.Server, version string) ([]byte, error) {
 	}
 	registry := s.OpenAPI().Components.Schemas
 	schemas := doc["components"].(obj)["schemas"].(obj)
-	markNeverNull(registry, schemas)
-	markNeverNullBodies(doc)
+	if err := markNeverNull(registry, schemas); err != nil {
+		return nil, err
+	}
 	markTextValues(registry, schemas)
 	nameObjects(schemas)
 	if err := nameEnums(schemas); err != nil {
 		return nil, err
 	}
 	shapeMembers(schemas)
-	markNull(schemas)
 	documentHeaders(doc, s.Routes())
 	rawResponses(doc)
 	if err := addExamples(doc); err != nil {
@@ -143,97 +143,50 @@ func build(s *api.Server, version string) ([]byte, error) {
 	return append(out, '\n'), nil
 }
 
-// neverNull lists members huma declares nullable (Go slices may be nil)
-// that the server always sends as arrays: each is built non-nil where it
-// is set. Members with omitempty are found by markNeverNull itself (an
-// empty slice is left out, never null).
-var neverNull = []string{
-	"FailureExplanation.field_errors",
-	"FailureReason.facts",
-	"FailureReason.missing_fields",
-	"FailureReason.source_references",
-	"ChoiceContext.or_groups",
-	"ChoiceGroup.alternatives",
-	"ChoiceAlternative.fields",
-	"ChoiceContext.field_memberships{}",
-	// The authoring workspace's reports (package authoring and its review).
-	"Acceptance.results",
-	"Acceptance.contract_checks",
-	"ContractCheck.problems",
-	"TestResult.mismatches",
-	"TestResult.ignored_fields",
-	"ProvenanceReport.coverage",
-	"ProvenanceReport.quotes",
-	"SourceCoverage.uncited_passages",
-	"SourceCheck.findings",
-	"SourceQuestion.candidate_readings",
-	"FieldProposal.enum_values",
-	"ReviewReport.checks",
-	"ReviewReport.strengths",
-	"Check.evidence",
-	// The solver's semantic diff, alone and embedded in the diff answers.
-	"SemanticDiff.changes",
-	"SemanticDiff.field_changes",
-	"SemanticDiff.threshold_changes",
-	"RulesetDiff.changes",
-	"RulesetDiff.field_changes",
-	"RulesetDiff.threshold_changes",
-	"RulebookDiff.changes",
-	"RulebookDiff.field_changes",
-	"RulebookDiff.threshold_changes",
-	"DraftDiff.changes",
-	"DraftDiff.field_changes",
-	"DraftDiff.threshold_changes",
-	"Change.criteria",
-	"CriterionChange.old_quotes",
-	"CriterionChange.new_quotes",
-}
-
-// markNeverNull removes null from the types of the neverNull members and
-// of every array member the Go type marks omitempty: encoding/json leaves
-// an empty or nil slice out, so such a member is never null.
-func markNeverNull(registry huma.Registry, schemas obj) {
-	eachGoMember(registry, schemas, func(props obj, member string, f reflect.StructField, tag string) {
-		if f.Type.Kind() != reflect.Slice || !strings.Contains(tag, "omitempty") {
+// markNeverNull removes null from the types of the array members the Go
+// types say are never null where huma's tags cannot, in one pass since
+// huma drops null only from omitempty pointers and reads nullable for the
+// member alone:
+//
+//   - a slice with omitempty: encoding/json leaves an empty or nil slice
+//     out, so it is never null;
+//   - a slice tagged openapi:"nonnull": the server always sends an array,
+//     but huma's validator must go on accepting a caller's null, so the
+//     fact cannot be huma's nullable tag;
+//   - the values of a map of slices tagged nullable:"false": huma reads
+//     the tag for the map alone.
+//
+// It then refuses a slice member still nullable without a nullable tag of
+// its own, so that whoever adds one says whether the server can send null
+// (nullable:"true") or always builds the slice (nullable:"false").
+func markNeverNull(registry huma.Registry, schemas obj) error {
+	var undeclared []string
+	eachGoMember(registry, schemas, func(component string, props obj, member string, f reflect.StructField, tag string) {
+		p, ok := props[member].(obj)
+		if !ok {
 			return
 		}
-		if p, ok := props[member].(obj); ok {
-			props[member], _ = nonNull(p)
+		switch kind := f.Type.Kind(); {
+		case kind == reflect.Slice && (strings.Contains(tag, "omitempty") || f.Tag.Get("openapi") == "nonnull"):
+			p, _ = nonNull(p)
+			props[member] = p
+		case kind == reflect.Map && f.Type.Elem().Kind() == reflect.Slice && f.Tag.Get("nullable") == "false":
+			if values, ok := p["additionalProperties"].(obj); ok {
+				p["additionalProperties"], _ = nonNull(values)
+			}
+		}
+		if _, nullable := nonNull(p); nullable && f.Type.Kind() == reflect.Slice {
+			if _, declared := f.Tag.Lookup("nullable"); !declared {
+				undeclared = append(undeclared, component+"."+member)
+			}
 		}
 	})
 	markNullPointers(registry, schemas)
-	for _, path := range neverNull {
-		parent, key := locate(schemas, path)
-		if parent == nil {
-			mustBeAbsent(schemas, path)
-			continue
-		}
-		parent[key], _ = nonNull(parent[key].(obj))
+	if len(undeclared) > 0 {
+		return fmt.Errorf(`openapi: the array members %s may be null: tag each nullable:"false" where it is never null (the server always builds it), or nullable:"true" where null is sent or accepted`,
+			strings.Join(undeclared, ", "))
 	}
-}
-
-// neverNullBodies are the operations whose answer is a bare JSON array
-// that the handler always builds non-nil: an empty page is []. (The
-// ruleset catalogue says so by its Go type, rulesets.rulesetList.)
-var neverNullBodies = []string{"list-projects", "list-rulebooks", "list-rulebook-releases"}
-
-// markNeverNullBodies removes null from the type of the neverNullBodies'
-// success answers.
-func markNeverNullBodies(doc obj) {
-	for _, item := range doc["paths"].(obj) {
-		for _, op := range item.(obj) {
-			op := op.(obj)
-			if !slices.Contains(neverNullBodies, op["operationId"].(string)) {
-				continue
-			}
-			for status, resp := range op["responses"].(obj) {
-				content, _ := resp.(obj)["content"].(obj)
-				if mt, ok := content["application/json"].(obj); ok && strings.HasPrefix(status, "2") {
-					mt["schema"], _ = nonNull(mt["schema"].(obj))
-				}
-			}
-		}
-	}
+	return nil
 }
 
 // markNullPointers makes nullable every member whose Go type is a pointer
@@ -241,7 +194,7 @@ func markNeverNullBodies(doc obj) {
 // (a project's draft before the first, a rulebook's release), but huma
 // declares only scalar pointers nullable.
 func markNullPointers(registry huma.Registry, schemas obj) {
-	eachGoMember(registry, schemas, func(props obj, member string, f reflect.StructField, tag string) {
+	eachGoMember(registry, schemas, func(_ string, props obj, member string, f reflect.StructField, tag string) {
 		if f.Type.Kind() != reflect.Pointer || f.Type.Elem().Kind() != reflect.Struct || strings.Contains(tag, "omit") {
 			return
 		}
@@ -254,13 +207,13 @@ func markNullPointers(registry huma.Registry, schemas obj) {
 }
 
 // eachGoMember calls visit for every JSON member of every schema that huma
-// made from a Go struct, in name order, with the schema's properties, the
-// member's name, its struct field and its json tag. The members of an
+// made from a Go struct, in name order, with the component's name, its
+// properties, the member's name, its struct field and its json tag. The members of an
 // embedded struct without a json name are the outer schema's, as
 // encoding/json writes them (a cancel's answer embeds the status).
-func eachGoMember(registry huma.Registry, schemas obj, visit func(props obj, member string, f reflect.StructField, tag string)) {
-	var fields func(t reflect.Type, props obj)
-	fields = func(t reflect.Type, props obj) {
+func eachGoMember(registry huma.Registry, schemas obj, visit func(component string, props obj, member string, f reflect.StructField, tag string)) {
+	var fields func(component string, t reflect.Type, props obj)
+	fields = func(component string, t reflect.Type, props obj) {
 		for i := range t.NumField() {
 			f := t.Field(i)
 			tag := f.Tag.Get("json")
@@ -272,9 +225,9 @@ func eachGoMember(registry huma.Registry, schemas obj, visit func(props obj, mem
 			switch {
 			case tag == "-":
 			case member != "":
-				visit(props, member, f, tag)
+				visit(component, props, member, f, tag)
 			case f.Anonymous && embedded.Kind() == reflect.Struct:
-				fields(embedded, props)
+				fields(component, embedded, props)
 			}
 		}
 	}
@@ -284,7 +237,7 @@ func eachGoMember(registry huma.Registry, schemas obj, visit func(props obj, mem
 		if t == nil || t.Kind() != reflect.Struct || props == nil {
 			continue
 		}
-		fields(t, props)
+		fields(name, t, props)
 	}
 }
 
@@ -300,7 +253,7 @@ var textValues = map[reflect.Type][]string{
 // member of another non-string type written as text, so that a new one
 // is added to the table rather than documented as a number.
 func markTextValues(registry huma.Registry, schemas obj) {
-	eachGoMember(registry, schemas, func(props obj, member string, f reflect.StructField, _ string) {
+	eachGoMember(registry, schemas, func(_ string, props obj, member string, f reflect.StructField, _ string) {
 		t := f.Type
 		if t.Kind() == reflect.Pointer {
 			t = t.Elem()
@@ -326,34 +279,6 @@ func markTextValues(registry huma.Registry, schemas obj) {
 		}
 		props[member] = shaped
 	})
-}
-
-// nullMembers lists members the server may send as null that the Go
-// types do not say so of, by their published names: a rulebook's
-// robot_hints (a nil map; null for older rulebooks, docs/api.md#rulebooks) and the
-// draft of a project just created (markNullPointers sees no Go type
-// behind ProjectCreated).
-var nullMembers = []string{
-	"Rulebook.robot_hints",
-	"RulebookSchema.robot_hints",
-	"ProjectCreated.draft",
-}
-
-// markNull makes the nullMembers nullable.
-func markNull(schemas obj) {
-	for _, path := range nullMembers {
-		parent, key := locate(schemas, path)
-		if parent == nil {
-			mustBeAbsent(schemas, path)
-			continue
-		}
-		p := parent[key].(obj)
-		if ref, ok := p["$ref"].(string); ok {
-			parent[key] = refTo(strings.TrimPrefix(ref, schemaPrefix), p["description"], true)
-		} else if t, ok := p["type"].(string); ok {
-			p["type"] = []any{t, "null"}
-		}
-	}
 }
 
 // shapeMembers fixes members whose Go type says less than the wire:

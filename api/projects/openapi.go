@@ -24,6 +24,11 @@ func (createResponse) Schema(r huma.Registry) *huma.Schema {
 			merged.Required = append(merged.Required, s.Required...)
 		}
 		slices.Sort(merged.Required)
+		// A project just created has no draft: encoding/json writes the
+		// nil pointer as null, which huma cannot declare of a reference.
+		draft := merged.Properties["draft"]
+		merged.Properties["draft"] = &huma.Schema{Description: draft.Description,
+			OneOf: []*huma.Schema{{Ref: draft.Ref}, {Type: "null"}}}
 		merged.PrecomputeMessages()
 		r.Map()[name] = merged
 	}

@@ -244,7 +244,7 @@ type listInput struct {
 
 type listOutput struct {
 	resource.NextPage
-	Body []*projectResponse
+	Body resource.List[*projectResponse]
 }
 
 func (h *handler) list(ctx context.Context, in *listInput) (*listOutput, error) {
@@ -261,7 +261,7 @@ func (h *handler) list(ctx context.Context, in *listInput) (*listOutput, error) 
 	if err != nil {
 		return nil, err
 	}
-	out := &listOutput{NextPage: resource.NextPage{NextCursor: next}, Body: make([]*projectResponse, 0, len(rows))}
+	out := &listOutput{NextPage: resource.NextPage{NextCursor: next}, Body: make(resource.List[*projectResponse], 0, len(rows))}
 	for _, row := range rows {
 		o, err := projectOut(row)
 		if err != nil {

@@ -141,7 +141,7 @@ type createInput struct {
 		Name       string     `json:"name" minLength:"1" maxLength:"200"`
 		SectionID  string     `json:"section_id" minLength:"1" maxLength:"100" pattern:"^[a-z][a-z0-9_]*$" doc:"The section the project authors, e.g. fmla_employee."`
 		SourceText string     `json:"source_text" maxLength:"10485760" doc:"Statute or policy text; when not blank, the first source."`
-		TestCases  []wireCase `json:"test_cases" maxItems:"100"`
+		TestCases  []wireCase `json:"test_cases" nullable:"true" maxItems:"100"`
 	}
 }
 
@@ -170,7 +170,7 @@ type testsInput struct {
 	Body      struct {
 		Replace                bool                        `json:"replace,omitempty" doc:"Legacy write: replace rather than append."`
 		ContractVersion        int                         `json:"contract_version,omitempty" enum:"1" doc:"1 makes this a contract write."`
-		TestCases              []wireCase                  `json:"test_cases" minItems:"1" maxItems:"100"`
+		TestCases              []wireCase                  `json:"test_cases" nullable:"true" minItems:"1" maxItems:"100"`
 		ExpectedReviewBindings map[string]map[string]*bool `json:"expected_review_bindings,omitempty" doc:"Contract only: completion field to answer token to true, false or null; null is invalid."`
 	}
 	// RawBody tells an explicit null from an absent member.

@@ -62,7 +62,7 @@ type promoteInput struct {
 
 type promoteOutput struct {
 	Body struct {
-		PresencePolarityAdvisories []publish.PolarityAdvisory `json:"presence_polarity_advisories" doc:"null normally; the findings let through by force_unsafe or, under the reserved namespace, by advice."`
+		PresencePolarityAdvisories []publish.PolarityAdvisory `json:"presence_polarity_advisories" nullable:"true" doc:"null normally; the findings let through by force_unsafe or, under the reserved namespace, by advice."`
 		Release                    *resource.Release          `json:"release" doc:"The release the promotion cut."`
 		Rulebook                   *rulebookResponse          `json:"rulebook" doc:"The rulebook after the promotion: the candidate live, every reference pinned."`
 		DiffAgainstLive            *verify.SemanticDiff       `json:"diff_against_live" doc:"Advisory: whom the new live cut affects against the one it replaced (see GET /rulesets/{id}/diff); null when the candidate was already live or the solver could not decide in time."`

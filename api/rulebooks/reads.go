@@ -53,7 +53,7 @@ type schemaOutput struct {
 		Sections      []string               `json:"sections" nullable:"false" doc:"The section ids, in letter order."`
 		SectionNames  map[string]*string     `json:"section_names" doc:"Each section's name by section id; null where the release did not capture it."`
 		Fields        []resource.SchemaField `json:"fields" nullable:"false" doc:"Every field of the composition, a shared field once, with the overlay applied."`
-		RobotHints    map[string]*string     `json:"robot_hints" doc:"Beat to guidance, or null."`
+		RobotHints    map[string]*string     `json:"robot_hints" nullable:"true" doc:"Beat to guidance, or null."`
 		EngineVersion string                 `json:"engine_version"`
 		Release       *resource.Release      `json:"release" doc:"The release read, or null for the live composition."`
 	}

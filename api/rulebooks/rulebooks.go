@@ -207,7 +207,7 @@ type rulebookResponse struct {
 	Description        string                           `json:"description"`
 	RulesetRefs        []rulebookRef                    `json:"ruleset_refs" nullable:"false"`
 	OutcomeLogic       *rulebook.Node                   `json:"outcome_logic" doc:"The outcome tree; null means every section and-ed."`
-	RobotHints         map[string]*string               `json:"robot_hints" doc:"Beat to guidance, or null."`
+	RobotHints         map[string]*string               `json:"robot_hints" nullable:"true" doc:"Beat to guidance, or null."`
 	Fields             map[string]rulebook.FieldOverlay `json:"fields" nullable:"false" doc:"The field vocabulary overlay."`
 	Visibility         string                           `json:"visibility" enum:"public,private"`
 	Status             string                           `json:"status" enum:"draft,active,archived"`
@@ -272,7 +272,7 @@ type listInput struct {
 
 type listOutput struct {
 	resource.NextPage
-	Body []*rulebookResponse
+	Body resource.List[*rulebookResponse]
 }
 
 func (h *handler) list(ctx context.Context, in *listInput) (*listOutput, error) {
@@ -283,7 +283,7 @@ func (h *handler) list(ctx context.Context, in *listInput) (*listOutput, error) 
 	if err != nil {
 		return nil, err
 	}
-	out := &listOutput{NextPage: resource.NextPage{NextCursor: next}, Body: make([]*rulebookResponse, 0, len(rows))}
+	out := &listOutput{NextPage: resource.NextPage{NextCursor: next}, Body: make(resource.List[*rulebookResponse], 0, len(rows))}
 	for _, rb := range rows {
 		o, err := h.out(ctx, rb, nil)
 		if err != nil {

@@ -13,8 +13,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/danielgtaylor/huma/v2"
-
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/api/resource"
 	"github.com/eligo/eligo/auth"
@@ -181,18 +179,7 @@ type listRulesetsInput struct {
 type listRulesetsOutput struct {
 	SkippedInvalid int `header:"X-Skipped-Invalid-Records" doc:"Stored records skipped on this page because they could not be summarised; 0 is normal."`
 	resource.NextPage
-	Body rulesetList
-}
-
-// rulesetList is the catalogue page: always a JSON array, empty when
-// nothing matches, never null.
-type rulesetList []rulesetSummary
-
-// TransformSchema marks the array non-nullable: huma makes arrays nullable
-// by default, and a top-level body has no field tag to say otherwise.
-func (rulesetList) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
-	s.Nullable = false
-	return s
+	Body resource.List[rulesetSummary]
 }
 
 func (h *handler) listRulesets(ctx context.Context, in *listRulesetsInput) (*listRulesetsOutput, error) {
@@ -213,7 +200,7 @@ func (h *handler) listRulesets(ctx context.Context, in *listRulesetsInput) (*lis
 	if err != nil {
 		return nil, err
 	}
-	out := &listRulesetsOutput{NextPage: resource.NextPage{NextCursor: next}, Body: make(rulesetList, 0, len(rows))}
+	out := &listRulesetsOutput{NextPage: resource.NextPage{NextCursor: next}, Body: make(resource.List[rulesetSummary], 0, len(rows))}
 	for _, r := range rows {
 		if !catalog.Listable(r) {
 			out.SkippedInvalid++

@@ -156,9 +156,9 @@ type Report struct {
 	// five test cases, so that a reader knows how much the score rests on.
 	DataCompleteness string `json:"data_completeness"`
 	// Checks are every check, in the package's fixed order; never null.
-	Checks []Check `json:"checks"`
+	Checks []Check `json:"checks" nullable:"false"`
 	// Strengths are one sentence per passing counted check; never null.
-	Strengths []string `json:"strengths"`
+	Strengths []string `json:"strengths" nullable:"false"`
 	// NextSkill is the most valuable check to fix next, or null when every
 	// counted check passes.
 	NextSkill *Hint `json:"next_skill"`
@@ -189,7 +189,7 @@ type Check struct {
 	Status string `json:"status"`
 	// Evidence is concrete: names of tests, criteria, fields, thresholds,
 	// passages; never null.
-	Evidence []string `json:"evidence"`
+	Evidence []string `json:"evidence" nullable:"false"`
 	// Weight is the check's share of the score (see the package doc), shown
 	// even when the check did not count.
 	Weight int `json:"weight"`
