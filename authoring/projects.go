@@ -134,6 +134,10 @@ type Status struct {
 	FinishedAt *time.Time `json:"finished_at"`
 }
 
+// SchemaName is the name of Status's schema in the published API document,
+// where the Go name would not say what it is.
+func (Status) SchemaName() string { return "GenerationStatus" }
+
 // ErrorDetail is why a generation failed, sanitised: no provider key and
 // no unbounded provider text.
 type ErrorDetail struct {

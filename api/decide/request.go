@@ -46,6 +46,10 @@ type decideRequest struct {
 	CallerRef            json.RawMessage       `json:"caller_ref,omitempty" doc:"Flat string-to-string map, at most 2048 bytes of JSON, no key containing '$' or '.'. Stored on the server-side decision record of keyed callers for their own attribution; never used for authorization and never stored for anonymous callers. An invalid caller_ref is never rejected: it is dropped and the response's warnings array carries an entry with code caller_ref_dropped."`
 }
 
+// SchemaName is the name of decideRequest's schema in the published API document,
+// where the Go name would not say what it is.
+func (decideRequest) SchemaName() string { return "DecisionRequest" }
+
 // maxCallerRefBytes is the caller_ref limit (docs/api.md#deciding-post-decide), on its
 // compact JSON.
 const maxCallerRefBytes = 2048

@@ -61,6 +61,10 @@ type decideResponse struct {
 	Warnings        []warning           `json:"warnings,omitempty" doc:"Server warnings about the request that did not stop it, e.g. a dropped caller_ref. Absent when there are none."`
 }
 
+// SchemaName is the name of decideResponse's schema in the published API document,
+// where the Go name would not say what it is.
+func (decideResponse) SchemaName() string { return "Decision" }
+
 // sectionResult is one section's own decision in a rulebook call.
 type sectionResult struct {
 	Letter        string `json:"letter" doc:"A, B, C... in ruleset_refs order."`

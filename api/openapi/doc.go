@@ -9,8 +9,8 @@
 // generators give clean code:
 //
 //   - schemas are named by what they are, never like an operation's
-//     generated wrapper (SchemaName, huma's registry namer: DecideResponse
-//     is Decision);
+//     generated wrapper (SchemaName, huma's registry namer: a type whose
+//     Go name does not say it declares its published one, Named);
 //   - every value set is one named schema, with x-enum-varnames;
 //   - every object is a named, reused schema, the inline copies of a named
 //     one replaced by a reference;

@@ -16,68 +16,61 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 )
 
-// schemaNames are the published names of the schemas whose Go type's name
-// (huma's default name, the key) does not say what they are: a handler's
-// unexported wire type, an anonymous body, or a domain type whose name
-// needs its context (a review's Report). No name may be an operation id followed by
-// Response, JSONBody, JSONRequestBody or Params: Go generators make those
-// wrappers themselves.
-var schemaNames = map[string]string{
-	"DecideRequest":            "DecisionRequest",
-	"DecideResponse":           "Decision",
-	"ExplainFailureOutputBody": "FailureExplanation",
-	"ExplainOutputBody":        "RulebookExplanation",
-	"ExplainRulesetOutputBody": "RulesetExplanation",
-	"GraphOutputBody":          "RulebookGraph",
-	"RulesetGraphOutputBody":   "RulesetGraph",
-	"RulesetSchemaOutputBody":  "RulesetSchema",
-	"SchemaOutputBody":         "RulebookSchema",
-	"RulesetSourceOutputBody":  "RulesetSource",
-	"RulebookDiffOutputBody":   "RulebookDiff",
-	"RulesetDiffOutputBody":    "RulesetDiff",
-	"UsageBody":                "Usage",
-	"CancelInputBody":          "CancelRequest",
-	"CancelOutputBody":         "CancelResult",
-	"PromoteInputBody":         "PromoteRequest",
-	"PromoteOutputBody":        "Promotion",
-	"SetVisibilityInputBody":   "RulesetVisibilityRequest",
-	"VisibilityInputBody":      "RulebookVisibilityRequest",
-	"AddGuidanceInputBody":     "GuidanceRequest",
-	"GuidanceListOutputBody":   "GuidanceList",
-	"GuidanceResponse":         "Guidance",
-	"PatchSourceInputBody":     "SourceUpdateRequest",
-	"PublishInputBody":         "PublishRequest",
-	"PublishResponse":          "PublishResult",
-	"PutDraftInputBody":        "DraftUpdateRequest",
-	"DraftResponse":            "Draft",
-	"ReviewInputBody":          "ReviewRequest",
-	"Report":                   "ReviewReport",
-	"TestsInputBody":           "TestsRequest",
-	"FieldsInputBody":          "RulebookFieldsRequest",
-	"CreateInputBody":          "ProjectCreateRequest",
-	"ProjectResponse":          "Project",
-	"RulebookResponse":         "Rulebook",
-	"SourceResponse":           "Source",
-	"SourceTextResponse":       "SourceText",
-	"UploadResponse":           "SourceUpload",
-	"SourceListResponse":       "SourceList",
-	"GenerateBody":             "GenerateRequest",
-	"JsonUpload":               "SourceUploadRequest",
-	"Status":                   "GenerationStatus",
-	"Node":                     "OutcomeNode",
+// Named is a type whose schema the published document names otherwise
+// than its Go name: a handler's unexported wire type (decideResponse is
+// Decision) or a domain type whose name needs its context (a review's
+// Report is ReviewReport). The method needs no import, so a package below
+// the API declares it beside the type. An anonymous body takes no method:
+// give it a named type with the published name instead. No name may be an
+// operation id followed by Response, JSONBody, JSONRequestBody or Params:
+// Go generators make those wrappers themselves.
+type Named interface {
+	// SchemaName is the published name.
+	SchemaName() string
 }
 
 // SchemaName is huma's registry namer for the published document: the
-// name huma gives t by default, or its published name when schemaNames
-// has one. Set it as api.Config.SchemaNamer, so that every schema is
-// registered under the name the document publishes, references and
-// discriminator mappings included, and nothing is renamed afterwards.
+// name the type declares (Named), else huma's default (the Go name, or the
+// hint for an anonymous type). Set it as api.Config.SchemaNamer, so that
+// every schema is registered under the name the document publishes,
+// references and discriminator mappings included, and nothing is renamed
+// afterwards. A type that embeds a Named one must declare its own name,
+// or it would take the embedded one's: SchemaName panics on it.
 func SchemaName(t reflect.Type, hint string) string {
-	name := huma.DefaultSchemaNamer(t, hint)
-	if published, ok := schemaNames[name]; ok {
-		return published
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	name, ok := namedAs(t)
+	if !ok {
+		return huma.DefaultSchemaNamer(t, hint)
+	}
+	for i := range t.NumField() {
+		if f := t.Field(i); f.Anonymous {
+			if inner, ok := namedAs(f.Type); ok && inner == name {
+				panic("openapi: " + t.String() + " takes the schema name " + name + " from the " + f.Type.String() + " it embeds: declare its own SchemaName")
+			}
+		}
 	}
 	return name
+}
+
+// namedAs is the name t declares (Named), if it is a struct (or a pointer
+// to one) that does. A method promoted through an embedded pointer reads
+// that pointer, nil here, and is not t's own: it panics, and is reported
+// as one the embedded type declares (by the caller's check) or as none.
+func namedAs(t reflect.Type) (name string, ok bool) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct || !t.Implements(reflect.TypeFor[Named]()) {
+		return "", false
+	}
+	defer func() {
+		if recover() != nil {
+			name, ok = "", false
+		}
+	}()
+	return reflect.Zero(t).Interface().(Named).SchemaName(), true
 }
 
 const schemaPrefix = "#/components/schemas/"

@@ -2,6 +2,7 @@ package openapi_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"reflect"
 	"strings"
@@ -73,12 +74,25 @@ func TestUnknownVersion(t *testing.T) {
 	}
 }
 
-// decideResponse stands for a handler's unexported wire type, named by huma
-// after the Go type.
+// decideResponse stands for a handler's unexported wire type, whose Go
+// name does not say what it is.
 type decideResponse struct{}
 
-// TestSchemaName: the namer gives the published name where the Go type's
-// name does not say what the schema is, and huma's default otherwise.
+func (decideResponse) SchemaName() string { return "Decision" }
+
+// Types embedding a Named one: by value, with and without a name of their
+// own, and by pointer.
+type (
+	embedsNamed    struct{ decideResponse }
+	embedsAndNamed struct{ decideResponse }
+	embedsNamedPtr struct{ *decideResponse }
+)
+
+func (embedsAndNamed) SchemaName() string { return "DecisionCopy" }
+
+// TestSchemaName: the namer gives the name a type declares, huma's default
+// otherwise (the Go name, or the hint of an anonymous type), and refuses
+// to let a type take the name of one it embeds.
 func TestSchemaName(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -87,16 +101,24 @@ func TestSchemaName(t *testing.T) {
 		want string
 	}{
 		{reflect.TypeFor[decideResponse](), "", "Decision"},
-		{reflect.TypeFor[struct{ A int }](), "ExplainFailureOutputBody", "FailureExplanation"},
+		{reflect.TypeFor[*decideResponse](), "", "Decision"},
 		{reflect.TypeFor[struct{ A int }](), "SomethingElseBody", "SomethingElseBody"},
 		{reflect.TypeFor[api.Problem](), "", "Problem"},
 		{reflect.TypeFor[*api.Problem](), "", "Problem"},
+		{reflect.TypeFor[embedsAndNamed](), "", "DecisionCopy"},
+		{reflect.TypeFor[embedsNamedPtr](), "", "EmbedsNamedPtr"},
 	}
 	for _, c := range cases {
 		if got := openapi.SchemaName(c.t, c.hint); got != c.want {
 			t.Errorf("SchemaName(%v, %q) = %q, want %q", c.t, c.hint, got, c.want)
 		}
 	}
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "declare its own SchemaName") {
+			t.Errorf("a type taking an embedded type's name: %v", r)
+		}
+	}()
+	openapi.SchemaName(reflect.TypeFor[embedsNamed](), "")
 }
 
 // TestDescriptionListsTheOpenSurface: the document's description lists

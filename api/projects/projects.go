@@ -186,6 +186,10 @@ type projectResponse struct {
 	HasContract bool          `json:"has_contract"`
 }
 
+// SchemaName is the name of projectResponse's schema in the published API document,
+// where the Go name would not say what it is.
+func (projectResponse) SchemaName() string { return "Project" }
+
 type draftSummary struct {
 	Origin    string    `json:"origin" enum:"hand,generation"`
 	UpdatedAt time.Time `json:"updated_at"`

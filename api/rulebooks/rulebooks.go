@@ -219,6 +219,10 @@ type rulebookResponse struct {
 	UpdatedAt          time.Time                        `json:"updated_at"`
 }
 
+// SchemaName is the name of rulebookResponse's schema in the published API document,
+// where the Go name would not say what it is.
+func (rulebookResponse) SchemaName() string { return "Rulebook" }
+
 // out shows rb, with release as its current release when known, else the
 // head read from the store.
 func (h *handler) out(ctx context.Context, rb store.Rulebook, release *store.Release) (*rulebookResponse, error) {
@@ -392,9 +396,12 @@ func (h *handler) update(ctx context.Context, in *patchInput) (*rulebookOutput, 
 
 type fieldsInput struct {
 	RulebookID string `path:"rulebook_id" maxLength:"300"`
-	Body       struct {
-		Fields map[string]*rulebook.FieldOverlay `json:"fields" doc:"Per field id: the question, description, weight (0 to 1000000) or notes to show instead of the first declaring section's; null removes the field's entry."`
-	}
+	Body       rulebookFieldsRequest
+}
+
+// rulebookFieldsRequest is fieldsInput's body, published as RulebookFieldsRequest.
+type rulebookFieldsRequest struct {
+	Fields map[string]*rulebook.FieldOverlay `json:"fields" doc:"Per field id: the question, description, weight (0 to 1000000) or notes to show instead of the first declaring section's; null removes the field's entry."`
 }
 
 func (h *handler) setFields(ctx context.Context, in *fieldsInput) (*rulebookOutput, error) {

@@ -212,15 +212,18 @@ func (h *handler) listRulesets(ctx context.Context, in *listRulesetsInput) (*lis
 }
 
 type rulesetSchemaOutput struct {
-	Body struct {
-		RulesetID      string                 `json:"ruleset_id" doc:"Concrete ruleset_id the fields belong to."`
-		Slug           string                 `json:"slug" doc:"The slug the ruleset is published under."`
-		Name           string                 `json:"name" doc:"The ruleset's name."`
-		RulesetVersion string                 `json:"ruleset_version" doc:"v<N>, the cut's number under its slug."`
-		ContentDigest  string                 `json:"content_digest" doc:"sha256:<hex> of the compiled content."`
-		Fields         []resource.SchemaField `json:"fields" nullable:"false" doc:"Every field the ruleset declares, in declaration order."`
-		EngineVersion  string                 `json:"engine_version" doc:"<product>-core@<semver> of the engine that serves decisions."`
-	}
+	Body rulesetSchema
+}
+
+// rulesetSchema is rulesetSchemaOutput's body, published as RulesetSchema.
+type rulesetSchema struct {
+	RulesetID      string                 `json:"ruleset_id" doc:"Concrete ruleset_id the fields belong to."`
+	Slug           string                 `json:"slug" doc:"The slug the ruleset is published under."`
+	Name           string                 `json:"name" doc:"The ruleset's name."`
+	RulesetVersion string                 `json:"ruleset_version" doc:"v<N>, the cut's number under its slug."`
+	ContentDigest  string                 `json:"content_digest" doc:"sha256:<hex> of the compiled content."`
+	Fields         []resource.SchemaField `json:"fields" nullable:"false" doc:"Every field the ruleset declares, in declaration order."`
+	EngineVersion  string                 `json:"engine_version" doc:"<product>-core@<semver> of the engine that serves decisions."`
 }
 
 func (h *handler) rulesetSchema(ctx context.Context, in *rulesetRefInput) (*rulesetSchemaOutput, error) {
@@ -237,16 +240,19 @@ func (h *handler) rulesetSchema(ctx context.Context, in *rulesetRefInput) (*rule
 }
 
 type explainRulesetOutput struct {
-	Body struct {
-		RulesetID      string                      `json:"ruleset_id" doc:"Concrete ruleset_id described."`
-		Slug           string                      `json:"slug" doc:"The slug the ruleset is published under."`
-		Name           string                      `json:"name" doc:"The ruleset's name."`
-		Description    string                      `json:"description" doc:"The ruleset's description."`
-		RulesetVersion string                      `json:"ruleset_version" doc:"v<N>, the cut's number under its slug."`
-		ContentDigest  string                      `json:"content_digest" doc:"sha256:<hex> of the compiled content."`
-		Groups         []resource.ExplainGroup     `json:"groups" nullable:"false" doc:"The ruleset's groups in declaration order."`
-		Criteria       []resource.ExplainCriterion `json:"criteria" nullable:"false" doc:"Every criterion, in group then declaration order."`
-	}
+	Body rulesetExplanation
+}
+
+// rulesetExplanation is explainRulesetOutput's body, published as RulesetExplanation.
+type rulesetExplanation struct {
+	RulesetID      string                      `json:"ruleset_id" doc:"Concrete ruleset_id described."`
+	Slug           string                      `json:"slug" doc:"The slug the ruleset is published under."`
+	Name           string                      `json:"name" doc:"The ruleset's name."`
+	Description    string                      `json:"description" doc:"The ruleset's description."`
+	RulesetVersion string                      `json:"ruleset_version" doc:"v<N>, the cut's number under its slug."`
+	ContentDigest  string                      `json:"content_digest" doc:"sha256:<hex> of the compiled content."`
+	Groups         []resource.ExplainGroup     `json:"groups" nullable:"false" doc:"The ruleset's groups in declaration order."`
+	Criteria       []resource.ExplainCriterion `json:"criteria" nullable:"false" doc:"Every criterion, in group then declaration order."`
 }
 
 func (h *handler) explainRuleset(ctx context.Context, in *rulesetRefInput) (*explainRulesetOutput, error) {
@@ -263,13 +269,16 @@ func (h *handler) explainRuleset(ctx context.Context, in *rulesetRefInput) (*exp
 }
 
 type rulesetGraphOutput struct {
-	Body struct {
-		RulesetID string         `json:"ruleset_id" doc:"Concrete ruleset_id the graph is drawn from."`
-		Slug      string         `json:"slug" doc:"The slug the ruleset is published under."`
-		Name      string         `json:"name" doc:"The ruleset's name."`
-		Graph     resource.Graph `json:"graph" doc:"nodes[], edges[], sections[] and stats; every overlay is null."`
-		Mermaid   string         `json:"mermaid" doc:"The graph as Mermaid flowchart text."`
-	}
+	Body rulesetGraph
+}
+
+// rulesetGraph is rulesetGraphOutput's body, published as RulesetGraph.
+type rulesetGraph struct {
+	RulesetID string         `json:"ruleset_id" doc:"Concrete ruleset_id the graph is drawn from."`
+	Slug      string         `json:"slug" doc:"The slug the ruleset is published under."`
+	Name      string         `json:"name" doc:"The ruleset's name."`
+	Graph     resource.Graph `json:"graph" doc:"nodes[], edges[], sections[] and stats; every overlay is null."`
+	Mermaid   string         `json:"mermaid" doc:"The graph as Mermaid flowchart text."`
 }
 
 func (h *handler) rulesetGraph(ctx context.Context, in *rulesetRefInput) (*rulesetGraphOutput, error) {
@@ -285,14 +294,17 @@ func (h *handler) rulesetGraph(ctx context.Context, in *rulesetRefInput) (*rules
 }
 
 type rulesetSourceOutput struct {
-	Body struct {
-		RulesetID      string `json:"ruleset_id"`
-		Slug           string `json:"slug"`
-		RulesetVersion string `json:"ruleset_version"`
-		ContentDigest  string `json:"content_digest"`
-		Format         string `json:"format" enum:"eligo-rules"`
-		Source         string `json:"source" doc:"The .rules text as published."`
-	}
+	Body rulesetSource
+}
+
+// rulesetSource is rulesetSourceOutput's body, published as RulesetSource.
+type rulesetSource struct {
+	RulesetID      string `json:"ruleset_id"`
+	Slug           string `json:"slug"`
+	RulesetVersion string `json:"ruleset_version"`
+	ContentDigest  string `json:"content_digest"`
+	Format         string `json:"format" enum:"eligo-rules"`
+	Source         string `json:"source" doc:"The .rules text as published."`
 }
 
 func (h *handler) rulesetSource(ctx context.Context, in *rulesetRefInput) (*rulesetSourceOutput, error) {
@@ -309,9 +321,12 @@ func (h *handler) rulesetSource(ctx context.Context, in *rulesetRefInput) (*rule
 
 type setVisibilityInput struct {
 	RulesetID string `path:"ruleset_id" maxLength:"300" doc:"A slug (send each / as %2F) or a concrete ruleset_id."`
-	Body      struct {
-		Visibility string `json:"visibility" enum:"public,private"`
-	}
+	Body      rulesetVisibilityRequest
+}
+
+// rulesetVisibilityRequest is setVisibilityInput's body, published as RulesetVisibilityRequest.
+type rulesetVisibilityRequest struct {
+	Visibility string `json:"visibility" enum:"public,private"`
 }
 
 type rulesetOutput struct {

@@ -172,6 +172,10 @@ type Report struct {
 	Complete bool `json:"complete" doc:"False when some check could not finish within the review's time budget (or the solver gave up); each such check has status na and says why in incomplete. The score then covers only the checks that finished: an unfinished check never passes."`
 }
 
+// SchemaName is the name of Report's schema in the published API document,
+// where the Go name would not say what it is.
+func (Report) SchemaName() string { return "ReviewReport" }
+
 // ReviewHint returns the report's next step, the same as NextSkill: publish
 // and generate-and-test responses carry it as review_hint, so a team sees
 // the next thing to improve without asking for a full review.
