@@ -144,3 +144,29 @@ func TestDescriptionListsTheOpenSurface(t *testing.T) {
 		t.Errorf("limits table lacks the class's operations:\n%s", desc)
 	}
 }
+
+// untaggedLists is a response with array members: one that does not say
+// whether it can be null, and the ways of saying it.
+type untaggedLists struct {
+	Untagged []string `json:"untagged"`
+	Never    []string `json:"never" nullable:"false"`
+	Maybe    []string `json:"maybe" nullable:"true"`
+	Omitted  []string `json:"omitted,omitempty"`
+}
+
+// TestArrayMembersDeclareNull: an array member huma would document as
+// nullable without a nullable tag of its own stops the document, naming
+// the member, so that a new one cannot be published as null by default.
+func TestArrayMembersDeclareNull(t *testing.T) {
+	t.Parallel()
+	type output struct{ Body untaggedLists }
+	f := apitest.New(t, api.Config{Unmetered: true}, func(s *api.Server, _ apitest.Services) {
+		api.Register(s, api.Route{OperationID: "test-lists", Method: http.MethodGet, Path: "/test/lists",
+			Summary: "Lists", Description: "Arrays.", Access: api.Open, Class: api.ClassUnmetered},
+			func(context.Context, *struct{}) (*output, error) { return &output{}, nil })
+	})
+	_, err := openapi.New(f.Server).Get("3.1")
+	if err == nil || !strings.Contains(err.Error(), "members UntaggedLists.untagged may be null") {
+		t.Fatalf("document with an undeclared array member: %v", err)
+	}
+}
