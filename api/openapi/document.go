@@ -119,7 +119,6 @@ func build(s *api.Server, version string) ([]byte, error) {
 		return nil, err
 	}
 	markTextValues(registry, schemas)
-	nameObjects(schemas)
 	if err := nameEnums(schemas); err != nil {
 		return nil, err
 	}

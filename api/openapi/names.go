@@ -6,7 +6,6 @@ package openapi
 // set and object one name that says what it is.
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
 	"reflect"
@@ -93,107 +92,13 @@ func walkJSON(v any, f func(obj)) {
 	}
 }
 
-// objectNames names the inline objects of the generated schemas, by
-// where they are: a component, then member names, [] for an array's items
-// and {} for a map's values. Inline objects equal to a named schema are
-// replaced by a reference without being listed (nameObjects).
-var objectNames = []struct{ path, name string }{
-	{"Decision.explanation", "Explanation"},
-	{"Explanation.groups[]", "ExplanationGroup"},
-	{"ExplanationGroup.criteria[]", "ExplanationCriterion"},
-	{"Decision.trace", "Trace"},
-	{"Trace.path[]", "TraceStep"},
-	{"Trace.failure_reasons[]", "TraceFailureReason"},
-	{"TraceFailureReason[]|1[]", "TraceFailureItem"},
-	{"Graph.edges[]", "GraphEdge"},
-	{"Graph.stats", "GraphStats"},
-	{"GraphCriterionNode.display", "CriterionDisplay"},
-	{"GraphCriterionNode.overlay", "Overlay"},
-}
-
-// nameObjects moves the objectNames objects into components, then
-// replaces every inline object equal to a component by a reference.
-func nameObjects(schemas obj) {
-	for _, o := range objectNames {
-		parent, key := locate(schemas, o.path)
-		if parent == nil {
-			mustBeAbsent(schemas, o.path)
-			continue
-		}
-		s := parent[key].(obj)
-		inner, nullable := nonNull(s)
-		named := cloneJSON(inner).(obj)
-		delete(named, "description")
-		if d := namedDescriptions[o.name]; d != "" {
-			named["description"] = d
-		}
-		schemas[o.name] = named
-		parent[key] = refTo(o.name, s["description"], nullable)
-	}
-	// Inline copies of named objects: compare without descriptions, and
-	// take additionalProperties false (huma's default for Go structs) as
-	// the absence it means for a response.
-	shapes := map[string]string{}
-	for _, name := range slices.Sorted(maps.Keys(schemas)) {
-		if s := schemas[name].(obj); s["type"] == "object" {
-			shapes[shapeKey(s)] = name
-		}
-	}
-	for _, name := range slices.Sorted(maps.Keys(schemas)) {
-		replaceInline(schemas[name].(obj), shapes, true)
-	}
-}
-
 // namedDescriptions describe the schemas nameObjects and nameEnums create.
 var namedDescriptions = map[string]string{
-	"Explanation":          "Which groups and criteria decided, the facts each rests on and the law each cites.",
-	"ExplanationGroup":     "One group of the explanation, with its criteria.",
-	"ExplanationCriterion": "One criterion of the explanation: its status, the facts it rests on and the law it cites.",
-	"Trace":                "How the decision was reached, for debugging rules. Not a citation.",
-	"TraceStep":            "One criterion in evaluation order.",
-	"TraceFailureReason":   "A pair: the group id (a string), then the list of failure items.",
-	"TraceFailureItem":     "Why a criterion failed: an answer it read (type answer: field, value) or its condition (type condition: expression).",
-	"GraphEdge":            "A directed edge between two node ids.",
-	"GraphStats":           "Counts for a summary line.",
-	"CriterionDisplay":     "How the criterion reads: a sentence, the compiled expression and its route tree.",
-	"Overlay":              "A node's state in one evaluation: null on GET /graph, set on every node and route of /decide's graph_overlay.",
 	"Outcome":              "The outcome of a decision.",
 	"CriterionStatus":      "The three-valued status of a criterion or group.",
 	"FieldType":            "The type answers to a field must have.",
 	"Visibility":           "Who can see a ruleset or rulebook: public (anyone) or private (its tenant).",
 	"GroupKind":            "all: every criterion must hold; any: one alternative suffices.",
-}
-
-// replaceInline replaces the inline objects below s (s itself too unless
-// top) equal to a named schema by a reference to it.
-func replaceInline(s obj, shapes map[string]string, top bool) {
-	for _, child := range children(s) {
-		c := child.get()
-		inner, nullable := nonNull(c)
-		if inner["type"] == "object" && inner["$ref"] == nil {
-			if name, ok := shapes[shapeKey(inner)]; ok {
-				child.set(refTo(name, c["description"], nullable))
-				continue
-			}
-		}
-		replaceInline(c, shapes, false)
-	}
-	_ = top
-}
-
-// shapeKey is s's JSON without descriptions and with additionalProperties
-// false dropped: two schemas with the same key describe the same values.
-func shapeKey(s obj) string {
-	c := cloneJSON(s)
-	walkJSON(c, func(m obj) {
-		delete(m, "description")
-		delete(m, "examples")
-		if m["additionalProperties"] == false {
-			delete(m, "additionalProperties")
-		}
-	})
-	b, _ := json.Marshal(c)
-	return string(b)
 }
 
 // child is one subschema position of a schema.

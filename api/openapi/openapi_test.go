@@ -105,7 +105,7 @@ func TestSchemaName(t *testing.T) {
 		{reflect.TypeFor[struct{ A int }](), "SomethingElseBody", "SomethingElseBody"},
 		{reflect.TypeFor[api.Problem](), "", "Problem"},
 		{reflect.TypeFor[*api.Problem](), "", "Problem"},
-		{reflect.TypeFor[embedsAndNamed](), "", "DecisionCopy"},
+		{reflect.TypeOf(embedsAndNamed{decideResponse{}}), "", "DecisionCopy"},
 		{reflect.TypeFor[embedsNamedPtr](), "", "EmbedsNamedPtr"},
 	}
 	for _, c := range cases {

@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/eligo/eligo/api/resource"
 )
 
 // Schema describes POST /projects/'s answer as encoding/json writes it:
@@ -27,8 +29,7 @@ func (createResponse) Schema(r huma.Registry) *huma.Schema {
 		// A project just created has no draft: encoding/json writes the
 		// nil pointer as null, which huma cannot declare of a reference.
 		draft := merged.Properties["draft"]
-		merged.Properties["draft"] = &huma.Schema{Description: draft.Description,
-			OneOf: []*huma.Schema{{Ref: draft.Ref}, {Type: "null"}}}
+		merged.Properties["draft"] = resource.NullableRef(draft, draft.Description)
 		merged.PrecomputeMessages()
 		r.Map()[name] = merged
 	}
