@@ -122,7 +122,7 @@ func build(s *api.Server, version string) ([]byte, error) {
 	if err := nameEnums(schemas); err != nil {
 		return nil, err
 	}
-	shapeMembers(schemas)
+	shapeMembers(registry, schemas)
 	documentHeaders(doc, s.Routes())
 	rawResponses(doc)
 	if err := addExamples(doc); err != nil {
@@ -166,7 +166,7 @@ func markNeverNull(registry huma.Registry, schemas obj) error {
 			return
 		}
 		switch kind := f.Type.Kind(); {
-		case kind == reflect.Slice && (strings.Contains(tag, "omitempty") || f.Tag.Get("openapi") == "nonnull"):
+		case kind == reflect.Slice && (strings.Contains(tag, "omitempty") || published(f, "nonnull")):
 			p, _ = nonNull(p)
 			props[member] = p
 		case kind == reflect.Map && f.Type.Elem().Kind() == reflect.Slice && f.Tag.Get("nullable") == "false":
@@ -280,39 +280,36 @@ func markTextValues(registry huma.Registry, schemas obj) {
 	})
 }
 
-// shapeMembers fixes members whose Go type says less than the wire:
-// caller_ref is read as any JSON (an invalid one is dropped, never
-// refused) but is documented as the flat string map it must be; rolling
-// usage windows named 7d and 30d get Go names.
-func shapeMembers(schemas obj) {
-	if parent, key := locate(schemas, "DecisionRequest.caller_ref"); parent != nil {
-		ref := parent[key].(obj)
-		ref["type"] = "object"
-		ref["additionalProperties"] = obj{"type": "string"}
-	} else {
-		mustBeAbsent(schemas, "DecisionRequest.caller_ref")
-	}
-	for path, name := range map[string]string{"UsageRolling.7d": "SevenDays", "UsageRolling.30d": "ThirtyDays"} {
-		if parent, key := locate(schemas, path); parent != nil {
-			parent[key].(obj)["x-go-name"] = name
-		} else {
-			mustBeAbsent(schemas, path)
+// shapeMembers documents what the Go types say of their members for the
+// published document alone, in one pass since huma's own tags would change
+// what it validates or cannot say it:
+//
+//   - a member tagged openapi:"stringmap" is read as any JSON (an invalid
+//     caller_ref is dropped, never refused) but documented as the flat
+//     string map it must be;
+//   - a member whose wire name begins with a digit (a usage window, 7d)
+//     carries its Go field's name as x-go-name, an identifier generators
+//     can use.
+func shapeMembers(registry huma.Registry, schemas obj) {
+	eachGoMember(registry, schemas, func(_ string, props obj, member string, f reflect.StructField, _ string) {
+		p, ok := props[member].(obj)
+		if !ok {
+			return
 		}
-	}
+		if published(f, "stringmap") {
+			p["type"] = "object"
+			p["additionalProperties"] = obj{"type": "string"}
+		}
+		if '0' <= member[0] && member[0] <= '9' {
+			p["x-go-name"] = f.Name
+		}
+	})
 }
 
-// mustBeAbsent panics unless path's component is missing: a server built
-// with only some resources (in tests) lacks the others' schemas, but a
-// schema that is there and has changed shape must fail loudly, so that
-// the tables here follow the Go types.
-func mustBeAbsent(schemas obj, path string) {
-	component, _, _ := strings.Cut(path, ".")
-	if i := strings.IndexAny(component, "[{|"); i >= 0 {
-		component = component[:i]
-	}
-	if _, ok := schemas[component]; ok {
-		panic("openapi: nothing at " + path)
-	}
+// published says whether f's openapi tag, a comma-separated list of what
+// the published document alone says of the member, names fact.
+func published(f reflect.StructField, fact string) bool {
+	return slices.Contains(strings.Split(f.Tag.Get("openapi"), ","), fact)
 }
 
 // Response headers, declared once in components.headers.

@@ -94,11 +94,11 @@ func walkJSON(v any, f func(obj)) {
 
 // namedDescriptions describe the schemas nameObjects and nameEnums create.
 var namedDescriptions = map[string]string{
-	"Outcome":              "The outcome of a decision.",
-	"CriterionStatus":      "The three-valued status of a criterion or group.",
-	"FieldType":            "The type answers to a field must have.",
-	"Visibility":           "Who can see a ruleset or rulebook: public (anyone) or private (its tenant).",
-	"GroupKind":            "all: every criterion must hold; any: one alternative suffices.",
+	"Outcome":         "The outcome of a decision.",
+	"CriterionStatus": "The three-valued status of a criterion or group.",
+	"FieldType":       "The type answers to a field must have.",
+	"Visibility":      "Who can see a ruleset or rulebook: public (anyone) or private (its tenant).",
+	"GroupKind":       "all: every criterion must hold; any: one alternative suffices.",
 }
 
 // child is one subschema position of a schema.
@@ -133,56 +133,6 @@ func children(s obj) []child {
 		}
 	}
 	return out
-}
-
-// locate finds the object holding the subschema at path (see
-// objectNames) and its key there. A path is a component name, then
-// member names; each may be followed by [] (an array's items), {} (a
-// map's values) or |N (the Nth member of a oneOf, which must be followed
-// by more).
-func locate(schemas obj, path string) (obj, string) {
-	parent, key := schemas, ""
-	for i, p := range strings.Split(path, ".") {
-		name := p
-		if j := strings.IndexAny(p, "[{|"); j >= 0 {
-			name = p[:j]
-		}
-		if i > 0 {
-			cur, _ := nonNull(parent[key].(obj))
-			props, _ := cur["properties"].(obj)
-			if props == nil {
-				return nil, ""
-			}
-			parent = props
-		}
-		key = name
-		for rest := p[len(name):]; rest != ""; rest = rest[2:] {
-			cur, ok := parent[key].(obj)
-			if !ok {
-				return nil, ""
-			}
-			cur, _ = nonNull(cur)
-			switch rest[:2] {
-			case "[]":
-				parent, key = cur, "items"
-			case "{}":
-				parent, key = cur, "additionalProperties"
-			default: // |N
-				list, _ := cur["oneOf"].([]any)
-				n := int(rest[1] - '0')
-				if n >= len(list) {
-					return nil, ""
-				}
-				// A holder to read the member through: a path may
-				// pass through a oneOf but not end at one.
-				parent, key = obj{"member": list[n]}, "member"
-			}
-		}
-		if _, ok := parent[key].(obj); !ok {
-			return nil, ""
-		}
-	}
-	return parent, key
 }
 
 // nonNull returns s without null among its types, and whether it had it.
