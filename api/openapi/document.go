@@ -113,23 +113,40 @@ func build(s *api.Server, version string) ([]byte, error) {
 		// A server with no operations yet (a test's) has none.
 		doc["paths"] = obj{}
 	}
+	// The passes left, each because huma's schema cannot carry the fact
+	// (huma validates requests with it, or has no tag for it) or it is
+	// not a schema's: every fact they read is on the Go types or the
+	// Route declarations.
 	registry := s.OpenAPI().Components.Schemas
 	schemas := doc["components"].(obj)["schemas"].(obj)
+	// huma drops null from omitempty pointers only, and refuses nullable
+	// on a struct member.
 	if err := markNeverNull(registry, schemas); err != nil {
 		return nil, err
 	}
+	// engine.Outcome writes itself as text, but huma documents its kind
+	// (an integer), and the engine does not know huma.
 	markTextValues(registry, schemas)
+	// huma writes a value set inline on each member; generators want one
+	// named type per set.
 	if err := nameEnums(schemas); err != nil {
 		return nil, err
 	}
+	// Facts for the published document alone (openapi tags, x-go-name).
 	shapeMembers(registry, schemas)
+	// Headers are the middleware's, declared by Route, not by the types.
 	documentHeaders(doc, s.Routes())
+	// huma declares a []byte body base64 text but writes the bytes.
 	rawResponses(doc)
+	// Examples are recorded calls (examples.json), not schema facts.
 	if err := addExamples(doc); err != nil {
 		return nil, err
 	}
 	if version == "3.0" {
+		// huma's OpenAPI.Downgrade works on huma's document, not this one,
+		// and gives other bytes (see downgrade).
 		downgrade(doc)
+		// 3.0 cannot say a reference is null; examples follow suit.
 		optionalNullRefs30(doc["components"].(obj)["schemas"].(obj))
 		if err := fitResponseExamples30(doc); err != nil {
 			return nil, err
@@ -383,7 +400,12 @@ func rawResponses(doc obj) {
 // nullable, a nullable reference is allOf plus nullable, nothing sits
 // beside a $ref (3.0 ignores it, and generators copy a member's text onto
 // the type it references), examples lists become example, and
-// JSON Schema 2020 keywords 3.0 lacks are dropped.
+// JSON Schema 2020 keywords 3.0 lacks are dropped. huma's
+// OpenAPI.Downgrade (v2.37) does only the type lists, exclusive bounds,
+// examples, base64 and octet-stream: it would leave the nullable
+// references as oneOf with null, the text beside each $ref, the licence
+// identifier, contentMediaType and dependentRequired, which 3.0 tools
+// misread; and it takes huma's document, not the reshaped one.
 func downgrade(doc obj) {
 	doc["openapi"] = "3.0.3"
 	// 3.0 has no license identifier: its licence is named by url.
