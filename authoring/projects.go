@@ -96,11 +96,11 @@ type Status struct {
 	// JobID names the latest generation; null when none ever ran.
 	JobID *string `json:"job_id"`
 	// State is idle (none ever ran), queued, running, success or failed.
-	State string `json:"state" enum:"idle,queued,running,success,failed"`
+	State string `json:"state" enum:"idle,queued,running,success,failed" enumName:"GenerationState"`
 	// Outcome is, once ended, accepted (every test passes), failing_tests
 	// (a draft was kept but tests fail: judge by this, not by success),
 	// failed or cancelled; null before.
-	Outcome *string `json:"outcome" enum:"accepted,failing_tests,failed,cancelled"`
+	Outcome *string `json:"outcome" enum:"accepted,failing_tests,failed,cancelled" enumName:"GenerationOutcome"`
 	// Mode and Model are the latest generation's.
 	Mode  *string `json:"mode"`
 	Model *string `json:"model"`
@@ -112,16 +112,16 @@ type Status struct {
 	// TelemetryAvailability: none (idle), full (progress reported by the
 	// worker as it ran) or partial (it ended before reporting any, e.g.
 	// swept because its process was gone).
-	TelemetryAvailability string `json:"telemetry_availability" enum:"none,partial,full"`
+	TelemetryAvailability string `json:"telemetry_availability" enum:"none,partial,full" enumName:"TelemetryAvailability"`
 	// WorkerLifecycle: none (no job), queued (waiting for its worker),
 	// working, stopped (the worker returned) or stopping (ended by a
 	// cancel while the worker still runs).
-	WorkerLifecycle string `json:"worker_lifecycle" enum:"none,queued,working,stopping,stopped"`
+	WorkerLifecycle string `json:"worker_lifecycle" enum:"none,queued,working,stopping,stopped" enumName:"WorkerLifecycle"`
 	// RetryReadiness: ready (a generation may start), blocked (one is
 	// active) or cleanup_pending (a cancelled one's worker has not
 	// stopped yet; the project is free, but the old worker may still
 	// write progress briefly).
-	RetryReadiness string `json:"retry_readiness" enum:"ready,blocked,cleanup_pending"`
+	RetryReadiness string `json:"retry_readiness" enum:"ready,blocked,cleanup_pending" enumName:"RetryReadiness"`
 	// ErrorDetail is set when the generation failed.
 	ErrorDetail *ErrorDetail `json:"error_detail"`
 	// Result is the finished generation's result; null before.

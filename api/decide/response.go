@@ -34,7 +34,7 @@ type decideOutput struct {
 
 // decideResponse is the audit envelope of one decision.
 type decideResponse struct {
-	Decision        string              `json:"decision" enum:"eligible,not_eligible,undetermined" doc:"The outcome. Always undetermined when field_errors is not empty."`
+	Decision        string              `json:"decision" enum:"eligible,not_eligible,undetermined" enumName:"Outcome" enumDoc:"The outcome of a decision." doc:"The outcome. Always undetermined when field_errors is not empty."`
 	Slug            string              `json:"slug" doc:"Resolved slug."`
 	RulesetID       string              `json:"ruleset_id,omitempty" doc:"Concrete ruleset_id that ran (ruleset calls)."`
 	RulebookID      string              `json:"rulebook_id,omitempty" doc:"Rulebook calls: the rulebook's id."`

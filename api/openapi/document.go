@@ -129,7 +129,7 @@ func build(s *api.Server, version string) ([]byte, error) {
 	markTextValues(registry, schemas)
 	// huma writes a value set inline on each member; generators want one
 	// named type per set.
-	if err := nameEnums(schemas); err != nil {
+	if err := nameEnums(registry, schemas); err != nil {
 		return nil, err
 	}
 	// Facts for the published document alone (openapi tags, x-go-name).

@@ -92,15 +92,6 @@ func walkJSON(v any, f func(obj)) {
 	}
 }
 
-// namedDescriptions describe the schemas nameObjects and nameEnums create.
-var namedDescriptions = map[string]string{
-	"Outcome":         "The outcome of a decision.",
-	"CriterionStatus": "The three-valued status of a criterion or group.",
-	"FieldType":       "The type answers to a field must have.",
-	"Visibility":      "Who can see a ruleset or rulebook: public (anyone) or private (its tenant).",
-	"GroupKind":       "all: every criterion must hold; any: one alternative suffices.",
-}
-
 // child is one subschema position of a schema.
 type child struct {
 	get func() obj
@@ -183,38 +174,50 @@ func cloneJSON(v any) any {
 	return v
 }
 
-// enumNames names value sets by their sorted values. A value set not
-// listed is named after where it first appears (component and member).
-var enumNames = map[string]string{
-	"eligible,not_eligible,undetermined":      "Outcome",
-	"not_satisfied,pending,satisfied":         "CriterionStatus",
-	"bool,date,decimal,enum,int":              "FieldType",
-	"private,public":                          "Visibility",
-	"all,any":                                 "GroupKind",
-	"generation,hand":                         "DraftOrigin",
-	"exact":                                   "GuidanceAdherence",
-	"field_extraction,rule_generation":        "GuidanceProcessType",
-	"accepted,cancelled,failed,failing_tests": "GenerationOutcome",
-	"blocked,cleanup_pending,ready":           "RetryReadiness",
-	"failed,idle,queued,running,success":      "GenerationState",
-	"full,none,partial":                       "TelemetryAvailability",
-	"none,queued,stopped,stopping,working":    "WorkerLifecycle",
-	"all_of,any_of,leaf":                      "RouteKind",
-	"active,reference_only,superseded":        "SourceStatus",
-	"latest_active,pinned":                    "PinMode",
-	"1,2":                                     "SourceReferenceSchemaVersion",
-	"1":                                       "ContractVersion",
-	"active,archived,draft":                   "RulebookStatus",
-	"active,archived":                         "RulesetStatus",
-	"answer,condition":                        "TraceFailureItemType",
-	"already_cancelled,cancelled":             "CancelOutcome",
-	"criterion_to_group,field_to_criterion,group_to_outcome": "GraphEdgeType",
+// valueSet is the name and description a member's tags give its value
+// set: enumName and enumDoc beside its enum tag.
+type valueSet struct{ name, doc string }
+
+// declaredValueSets are the value sets the Go types name, by enumKey. One
+// member of each set is enough: the set is named wherever it appears.
+func declaredValueSets(registry huma.Registry, schemas obj) (map[string]valueSet, error) {
+	out := map[string]valueSet{}
+	var errs []string
+	eachGoMember(registry, schemas, func(component string, props obj, member string, f reflect.StructField, _ string) {
+		name := f.Tag.Get("enumName")
+		if name == "" {
+			return
+		}
+		p, _ := props[member].(obj)
+		inner, _ := nonNull(p)
+		values, ok := inner["enum"].([]any)
+		if !ok {
+			errs = append(errs, component+"."+member+" names a value set but has none")
+			return
+		}
+		set := valueSet{name, f.Tag.Get("enumDoc")}
+		key := enumKey(values)
+		if had, ok := out[key]; ok && had != set {
+			errs = append(errs, component+"."+member+" names the value set "+key+" "+name+", another member "+had.name)
+			return
+		}
+		out[key] = set
+	})
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("openapi: %s", strings.Join(errs, "; "))
+	}
+	return out, nil
 }
 
 // nameEnums moves every inline value set into a named schema (one per
 // set) with x-enum-varnames, and gives the ones already named their
-// varnames too.
-func nameEnums(schemas obj) error {
+// varnames too. A set takes the name a member declares (enumName), else
+// the name of where it first appears (component and member).
+func nameEnums(registry huma.Registry, schemas obj) error {
+	declared, err := declaredValueSets(registry, schemas)
+	if err != nil {
+		return err
+	}
 	byKey := map[string]string{}
 	for _, name := range slices.Sorted(maps.Keys(schemas)) {
 		s := schemas[name].(obj)
@@ -238,7 +241,8 @@ func nameEnums(schemas obj) error {
 			key := enumKey(values)
 			name, known := byKey[key]
 			if !known {
-				name = enumNames[key]
+				set := declared[key]
+				name = set.name
 				if name == "" {
 					name = owner + memberName(s, sub)
 				}
@@ -246,8 +250,8 @@ func nameEnums(schemas obj) error {
 					return fmt.Errorf("openapi: value set %s: schema name %s taken", key, name)
 				}
 				named := obj{"type": inner["type"], "enum": values, "x-enum-varnames": enumVarnames(name, values)}
-				if d := namedDescriptions[name]; d != "" {
-					named["description"] = d
+				if set.doc != "" {
+					named["description"] = set.doc
 				}
 				schemas[name] = named
 				byKey[key] = name

@@ -170,3 +170,52 @@ func TestArrayMembersDeclareNull(t *testing.T) {
 		t.Fatalf("document with an undeclared array member: %v", err)
 	}
 }
+
+// Responses whose members name a value set: once, and twice with two names.
+type (
+	namedSet struct {
+		A string `json:"a" enum:"x,y" enumName:"Pair" enumDoc:"Two letters."`
+		B string `json:"b" enum:"y,x"`
+	}
+	twiceNamedSet struct {
+		A string `json:"a" enum:"x,y" enumName:"Pair"`
+		B string `json:"b" enum:"y,x" enumName:"Letters"`
+	}
+)
+
+// TestValueSetNames: a value set takes the name and description one of its
+// members declares, wherever else it appears, and two names for one set
+// stop the document.
+func TestValueSetNames(t *testing.T) {
+	t.Parallel()
+	type named struct{ Body namedSet }
+	type twice struct{ Body twiceNamedSet }
+	for _, c := range []struct {
+		name     string
+		register func(*api.Server, api.Route)
+		want     string
+	}{
+		{"named", func(s *api.Server, r api.Route) {
+			api.Register(s, r, func(context.Context, *struct{}) (*named, error) { return &named{}, nil })
+		}, `"Pair":{"description":"Two letters.","enum":["x","y"],"type":"string","x-enum-varnames":["PairX","PairY"]}`},
+		{"twice", func(s *api.Server, r api.Route) {
+			api.Register(s, r, func(context.Context, *struct{}) (*twice, error) { return &twice{}, nil })
+		}, "TwiceNamedSet.b names the value set x,y Letters, another member Pair"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			f := apitest.New(t, api.Config{Unmetered: true}, func(s *api.Server, _ apitest.Services) {
+				c.register(s, api.Route{OperationID: "test-sets", Method: http.MethodGet, Path: "/test/sets",
+					Summary: "Sets", Description: "Value sets.", Access: api.Open, Class: api.ClassUnmetered})
+			})
+			doc, err := openapi.New(f.Server).Get("3.1")
+			got := string(doc)
+			if err != nil {
+				got = err.Error()
+			}
+			if !strings.Contains(strings.Join(strings.Fields(got), ""), strings.Join(strings.Fields(c.want), "")) {
+				t.Errorf("want %s in:\n%.3000s", c.want, got)
+			}
+		})
+	}
+}

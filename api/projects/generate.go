@@ -259,7 +259,7 @@ type cancelOutput struct {
 
 // cancelResult is cancelOutput's body, published as CancelResult.
 type cancelResult struct {
-	CancelResult string `json:"cancel_result" enum:"cancelled,already_cancelled"`
+	CancelResult string `json:"cancel_result" enum:"cancelled,already_cancelled" enumName:"CancelOutcome"`
 	authoring.Status
 }
 

@@ -178,7 +178,7 @@ type testsInput struct {
 // testsRequest is testsInput's body, published as TestsRequest.
 type testsRequest struct {
 	Replace                bool                        `json:"replace,omitempty" doc:"Legacy write: replace rather than append."`
-	ContractVersion        int                         `json:"contract_version,omitempty" enum:"1" doc:"1 makes this a contract write."`
+	ContractVersion        int                         `json:"contract_version,omitempty" enum:"1" enumName:"ContractVersion" doc:"1 makes this a contract write."`
 	TestCases              []wireCase                  `json:"test_cases" nullable:"true" minItems:"1" maxItems:"100"`
 	ExpectedReviewBindings map[string]map[string]*bool `json:"expected_review_bindings,omitempty" doc:"Contract only: completion field to answer token to true, false or null; null is invalid."`
 }

@@ -62,7 +62,7 @@ func graphComponents(registry huma.Registry) map[string]*huma.Schema {
 	route := func() *huma.Schema {
 		return object(routeDoc, map[string]*huma.Schema{
 			"id":       str("The criterion node id plus /route, then .<child index> per level, e.g. criterion:contract/route.1.0."),
-			"kind":     {Type: huma.TypeString, Enum: []any{"leaf", "all_of", "any_of"}, Description: "leaf, or all_of / any_of for an and / or."},
+			"kind":     {Ref: componentPrefix + "RouteKind", Description: "leaf, or all_of / any_of for an and / or."},
 			"label":    str("The subexpression in plain language."),
 			"expr":     ref("GraphExpr"),
 			"children": {Type: huma.TypeArray, Items: ref("GraphRoute"), Description: "The routes of the operands, in order; absent on a leaf."},
@@ -140,6 +140,7 @@ func graphComponents(registry huma.Registry) map[string]*huma.Schema {
 			"expr": ref("GraphExpr"),
 		}, "expr"),
 		"GraphRoute": route(),
+		"RouteKind":  {Type: huma.TypeString, Enum: []any{"leaf", "all_of", "any_of"}},
 		"GraphExpr": oneOfByType("A compiled expression node, as display.expr shows it.", map[string]string{
 			"op": "GraphExprOp", "field_ref": "GraphExprFieldRef", "group_ref": "GraphExprGroupRef", "const": "GraphExprConst"}),
 		"GraphExprOp": object("An operation over its args.", map[string]*huma.Schema{

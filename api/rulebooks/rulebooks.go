@@ -186,7 +186,7 @@ const namespaceLimitMeaning = "publishing would claim a new namespace and the te
 // rulebookRefRequest is one reference as a request states it.
 type rulebookRefRequest struct {
 	SectionID string `json:"section_id" minLength:"1" maxLength:"200" doc:"A section id of the tenant's published rulesets."`
-	PinMode   string `json:"pin_mode,omitempty" enum:"latest_active,pinned" doc:"latest_active (the default) or pinned."`
+	PinMode   string `json:"pin_mode,omitempty" enum:"latest_active,pinned" enumName:"PinMode" doc:"latest_active (the default) or pinned."`
 	RulesetID string `json:"ruleset_id,omitempty" maxLength:"300" doc:"pinned: the exact cut."`
 }
 

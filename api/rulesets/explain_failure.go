@@ -139,7 +139,7 @@ type failureReason struct {
 	CriterionID        string                    `json:"criterion_id"`
 	Title              string                    `json:"title"`
 	Group              string                    `json:"group"`
-	Status             string                    `json:"status" enum:"satisfied,not_satisfied,pending" doc:"The criterion's status under the answers."`
+	Status             string                    `json:"status" enum:"satisfied,not_satisfied,pending" enumName:"CriterionStatus" enumDoc:"The three-valued status of a criterion or group." doc:"The criterion's status under the answers."`
 	NeededStatus       string                    `json:"needed_status" enum:"satisfied,not_satisfied,pending" doc:"A status that, with the rest of the core unchanged, lets the expected outcome be reached."`
 	Mechanism          string                    `json:"mechanism" enum:"threshold,enum_mismatch,date_window,missing_answer,presence_default,discretionary,any_group_exhausted"`
 	ConditionMechanism string                    `json:"condition_mechanism,omitempty" doc:"With any_group_exhausted: why this alternative failed itself."`

@@ -42,8 +42,8 @@ type rulesetSummary struct {
 	RuleCount         int       `json:"rule_count" doc:"Number of criteria."`
 	RulesetVersion    string    `json:"ruleset_version" doc:"v<N>, the cut's number under its slug."`
 	ContentDigest     string    `json:"content_digest" doc:"sha256:<hex> of the compiled content."`
-	Visibility        string    `json:"visibility" enum:"public,private"`
-	Status            string    `json:"status" enum:"active,archived"`
+	Visibility        string    `json:"visibility" enum:"public,private" enumName:"Visibility" enumDoc:"Who can see a ruleset or rulebook: public (anyone) or private (its tenant)."`
+	Status            string    `json:"status" enum:"active,archived" enumName:"RulesetStatus"`
 	NamespaceVerified bool      `json:"namespace_verified" doc:"True when an operator verified the slug's namespace as belonging to this publisher (the body it names). Public content with false here is not vouched for: anybody may have published it."`
 	CreatedAt         time.Time `json:"created_at" doc:"When this content was first published under the slug."`
 	UpdatedAt         time.Time `json:"updated_at"`
