@@ -13,7 +13,8 @@
 //   - schemas are named by what they are, never like an operation's
 //     generated wrapper (SchemaName, huma's registry namer: a type whose
 //     Go name does not say it declares its published one, Named);
-//   - every value set is one named schema, with x-enum-varnames;
+//   - every value set is one named schema, with x-enum-varnames, named
+//     by a member's enumName tag, else where it first appears;
 //   - every object is a named, reused schema: a Go struct's, or one of
 //     the components a hand-written schema registers (resource.Components);
 //   - arrays the server never sends as null are not nullable, and every
