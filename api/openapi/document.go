@@ -127,6 +127,9 @@ func build(s *api.Server, version string) ([]byte, error) {
 	// engine.Outcome writes itself as text, but huma documents its kind
 	// (an integer), and the engine does not know huma.
 	markTextValues(registry, schemas)
+	// huma validates null only beside a type: the registry keeps nullable
+	// copies of components, which the document refers to instead.
+	refNullableCopies(schemas)
 	// huma writes a value set inline on each member; generators want one
 	// named type per set.
 	if err := nameEnums(registry, schemas); err != nil {

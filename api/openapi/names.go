@@ -6,6 +6,7 @@ package openapi
 // set and object one name that says what it is.
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"reflect"
@@ -90,6 +91,57 @@ func walkJSON(v any, f func(obj)) {
 			walkJSON(e, f)
 		}
 	}
+}
+
+// refNullableCopies replaces every inline object equal to a component by
+// a reference to it (oneOf with null where the copy was nullable). The
+// registry keeps such copies where a member may be null (resource.
+// NullableCopy): huma validates null only beside a type, not a reference,
+// so the published document says it in the form it cannot validate.
+func refNullableCopies(schemas obj) {
+	// Compare without descriptions, and take additionalProperties false
+	// (huma's default for Go structs) as the absence it means for a
+	// response.
+	shapes := map[string]string{}
+	for _, name := range slices.Sorted(maps.Keys(schemas)) {
+		if s := schemas[name].(obj); s["type"] == "object" {
+			shapes[shapeKey(s)] = name
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(schemas)) {
+		replaceInline(schemas[name].(obj), shapes)
+	}
+}
+
+// replaceInline replaces the inline objects below s equal to a component
+// by a reference to it.
+func replaceInline(s obj, shapes map[string]string) {
+	for _, child := range children(s) {
+		c := child.get()
+		inner, nullable := nonNull(c)
+		if inner["type"] == "object" && inner["$ref"] == nil {
+			if name, ok := shapes[shapeKey(inner)]; ok {
+				child.set(refTo(name, c["description"], nullable))
+				continue
+			}
+		}
+		replaceInline(c, shapes)
+	}
+}
+
+// shapeKey is s's JSON without descriptions and with additionalProperties
+// false dropped: two schemas with the same key describe the same values.
+func shapeKey(s obj) string {
+	c := cloneJSON(s)
+	walkJSON(c, func(m obj) {
+		delete(m, "description")
+		delete(m, "examples")
+		if m["additionalProperties"] == false {
+			delete(m, "additionalProperties")
+		}
+	})
+	b, _ := json.Marshal(c)
+	return string(b)
 }
 
 // child is one subschema position of a schema.

@@ -27,9 +27,8 @@ func (createResponse) Schema(r huma.Registry) *huma.Schema {
 		}
 		slices.Sort(merged.Required)
 		// A project just created has no draft: encoding/json writes the
-		// nil pointer as null, which huma cannot declare of a reference.
-		draft := merged.Properties["draft"]
-		merged.Properties["draft"] = resource.NullableRef(draft, draft.Description)
+		// nil pointer as null.
+		merged.Properties["draft"] = resource.NullableCopy(r, merged.Properties["draft"])
 		merged.PrecomputeMessages()
 		r.Map()[name] = merged
 	}

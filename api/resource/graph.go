@@ -53,28 +53,43 @@ func graphComponents(registry huma.Registry) map[string]*huma.Schema {
 		return &huma.Schema{Type: huma.TypeObject, Description: doc, Properties: props, Required: required}
 	}
 	const overlayDoc = "The node's state in one evaluation: null on GET /graph, set on every node and route of /decide's graph_overlay."
-	// overlay is built afresh for each use, since huma writes into schemas.
-	overlay := func() *huma.Schema { return NullableRef(Ref("Overlay"), overlayDoc) }
+	// overlay is the Overlay component's schema, built afresh for each use
+	// since huma writes into schemas. A member holding it is a nullable
+	// copy (huma validates null only beside a type), published as a
+	// reference.
+	overlay := func(doc string, nullable bool) *huma.Schema {
+		s := object(doc, map[string]*huma.Schema{
+			"status": StatusSchema(),
+			"supporting_facts": {Type: huma.TypeArray, Description: "The answers the node rests on, as in the explanation.",
+				Items: registry.Schema(reflect.TypeFor[engine.Fact](), true, "")},
+		}, "status", "supporting_facts")
+		s.Nullable = nullable
+		return s
+	}
 	sortSchema := func(doc string) *huma.Schema {
 		return &huma.Schema{Type: huma.TypeString, Enum: []any{"int", "decimal", "bool", "enum", "date"}, Description: doc}
 	}
 	const routeDoc = "One node of a criterion's route tree: the ways the criterion can be met."
-	route := func() *huma.Schema {
-		return object(routeDoc, map[string]*huma.Schema{
+	// route is the GraphRoute component's schema, a nullable copy where
+	// a member may hold null (as overlay).
+	route := func(nullable bool) *huma.Schema {
+		s := object(routeDoc, map[string]*huma.Schema{
 			"id":       str("The criterion node id plus /route, then .<child index> per level, e.g. criterion:contract/route.1.0."),
 			"kind":     {Ref: componentPrefix + "RouteKind", Description: "leaf, or all_of / any_of for an and / or."},
 			"label":    str("The subexpression in plain language."),
 			"expr":     ref("GraphExpr"),
 			"children": {Type: huma.TypeArray, Items: ref("GraphRoute"), Description: "The routes of the operands, in order; absent on a leaf."},
-			"overlay":  overlay(),
+			"overlay":  overlay(overlayDoc, true),
 		}, "id", "kind", "label", "expr", "overlay")
+		s.Nullable = nullable
+		return s
 	}
 	node := func(nodeType, doc string, props map[string]*huma.Schema, required ...string) *huma.Schema {
 		props["id"] = str("Unique in the graph: field:<field id>, criterion:<id>, group:<id> or outcome, prefixed by <section slug>: on a composed graph.")
 		props["type"] = constant(nodeType, "The node type.")
 		props["label"] = str("The short text a diagram shows.")
 		props["section_id"] = str("The section the node belongs to.")
-		props["overlay"] = overlay()
+		props["overlay"] = overlay(overlayDoc, true)
 		return object(doc, props, append([]string{"id", "type", "label", "section_id", "overlay"}, required...)...)
 	}
 	oneOfByType := func(doc string, mapping map[string]string) *huma.Schema {
@@ -111,11 +126,7 @@ func graphComponents(registry huma.Registry) map[string]*huma.Schema {
 			"total_groups":   integer("Group nodes."),
 			"sections":       integer("Sections drawn: 1 for a ruleset."),
 		}, "total_fields", "shared_fields", "total_criteria", "total_groups", "sections"),
-		"Overlay": object("A node's state in one evaluation: null on GET /graph, set on every node and route of /decide's graph_overlay.", map[string]*huma.Schema{
-			"status": StatusSchema(),
-			"supporting_facts": {Type: huma.TypeArray, Description: "The answers the node rests on, as in the explanation.",
-				Items: registry.Schema(reflect.TypeFor[engine.Fact](), true, "")},
-		}, "status", "supporting_facts"),
+		"Overlay": overlay("A node's state in one evaluation: null on GET /graph, set on every node and route of /decide's graph_overlay.", false),
 		"GraphFieldNode": node("field", "A field the ruleset reads.", map[string]*huma.Schema{
 			"key":        str("The field id."),
 			"field_type": sortSchema("The field's type."),
@@ -130,7 +141,7 @@ func graphComponents(registry huma.Registry) map[string]*huma.Schema {
 		"CriterionDisplay": object("How the criterion reads: a sentence, the compiled expression and its route tree.", map[string]*huma.Schema{
 			"sentence": str("The criterion in plain language; never empty."),
 			"expr":     ref("GraphExpr"),
-			"routes":   NullableRef(Ref("GraphRoute"), routeDoc),
+			"routes":   route(true),
 		}, "sentence", "expr", "routes"),
 		"GraphGroupNode": node("group", "A group of criteria.", map[string]*huma.Schema{
 			"title": str("The group's declared title."),
@@ -139,7 +150,7 @@ func graphComponents(registry huma.Registry) map[string]*huma.Schema {
 		"GraphOutcomeNode": node("outcome", "The ruleset's one outcome.", map[string]*huma.Schema{
 			"expr": ref("GraphExpr"),
 		}, "expr"),
-		"GraphRoute": route(),
+		"GraphRoute": route(false),
 		"RouteKind":  {Type: huma.TypeString, Enum: []any{"leaf", "all_of", "any_of"}},
 		"GraphExpr": oneOfByType("A compiled expression node, as display.expr shows it.", map[string]string{
 			"op": "GraphExprOp", "field_ref": "GraphExprFieldRef", "group_ref": "GraphExprGroupRef", "const": "GraphExprConst"}),
@@ -188,11 +199,16 @@ func Components(registry huma.Registry, root string, build func() map[string]*hu
 // Ref is a reference to the component name.
 func Ref(name string) *huma.Schema { return &huma.Schema{Ref: componentPrefix + name} }
 
-// NullableRef is a member that holds the component ref refers to or null,
-// with its own description: huma declares nullable only scalars and inline
-// objects, not references.
-func NullableRef(ref *huma.Schema, description string) *huma.Schema {
-	return &huma.Schema{Description: description, OneOf: []*huma.Schema{{Ref: ref.Ref}, {Type: "null"}}}
+// NullableCopy is a member that holds the component member refers to, or
+// null, described as member is: a copy of the component's schema marked
+// nullable, since huma can neither mark a reference nullable nor validate
+// a oneOf with null. The published document refers to the component
+// instead (package openapi).
+func NullableCopy(registry huma.Registry, member *huma.Schema) *huma.Schema {
+	copied := *registry.SchemaFromRef(member.Ref)
+	copied.Nullable = true
+	copied.Description = member.Description
+	return &copied
 }
 
 // The shared member schemas are built afresh for every use: huma writes
