@@ -24,7 +24,7 @@ type FieldProposal struct {
 	ID         string   `json:"id"`
 	Type       string   `json:"type" enum:"int,decimal,bool,date,enum"`
 	Question   string   `json:"question"`
-	EnumValues []string `json:"enum_values"`
+	EnumValues []string `json:"enum_values" nullable:"false"`
 	Quote      string   `json:"quote"`
 	// SourceID is the project source the quote was found in; empty when
 	// it was not found.

@@ -43,7 +43,7 @@ type SourceQuestion struct {
 	// Question says what is unclear.
 	Question string `json:"question" minLength:"1" maxLength:"4000"`
 	// CandidateReadings are the readings the text allows.
-	CandidateReadings []string `json:"candidate_readings" maxItems:"10"`
+	CandidateReadings []string `json:"candidate_readings" openapi:"nonnull" maxItems:"10"`
 	// ProvisionalReading is the reading the draft uses.
 	ProvisionalReading string `json:"provisional_reading" maxLength:"4000"`
 	// Resolved is true once the team has settled it.

@@ -126,11 +126,11 @@ type Status struct {
 	// JobID names the latest generation; null when none ever ran.
 	JobID *string `json:"job_id"`
 	// State is idle (none ever ran), queued, running, success or failed.
-	State string `json:"state" enum:"idle,queued,running,success,failed"`
+	State string `json:"state" enum:"idle,queued,running,success,failed" enumName:"GenerationState"`
 	// Outcome is, once ended, accepted (every test passes), failing_tests
 	// (a draft was kept but tests fail: judge by this, not by success),
 	// failed or cancelled; null before.
-	Outcome *string `json:"outcome" enum:"accepted,failing_tests,failed,cancelled"`
+	Outcome *string `json:"outcome" enum:"accepted,failing_tests,failed,cancelled" enumName:"GenerationOutcome"`
 	// Mode and Model are the latest generation's.
 	Mode  *string `json:"mode"`
 	Model *string `json:"model"`
@@ -142,16 +142,16 @@ type Status struct {
 	// TelemetryAvailability: none (idle), full (progress reported by the
 	// worker as it ran) or partial (it ended before reporting any, e.g.
 	// swept because its process was gone).
-	TelemetryAvailability string `json:"telemetry_availability" enum:"none,partial,full"`
+	TelemetryAvailability string `json:"telemetry_availability" enum:"none,partial,full" enumName:"TelemetryAvailability"`
 	// WorkerLifecycle: none (no job), queued (waiting for its worker),
 	// working, stopped (the worker returned) or stopping (ended by a
 	// cancel while the worker still runs).
-	WorkerLifecycle string `json:"worker_lifecycle" enum:"none,queued,working,stopping,stopped"`
+	WorkerLifecycle string `json:"worker_lifecycle" enum:"none,queued,working,stopping,stopped" enumName:"WorkerLifecycle"`
 	// RetryReadiness: ready (a generation may start), blocked (one is
 	// active) or cleanup_pending (a cancelled one's worker has not
 	// stopped yet; the project is free, but the old worker may still
 	// write progress briefly).
-	RetryReadiness string `json:"retry_readiness" enum:"ready,blocked,cleanup_pending"`
+	RetryReadiness string `json:"retry_readiness" enum:"ready,blocked,cleanup_pending" enumName:"RetryReadiness"`
 	// ErrorDetail is set when the generation failed.
 	ErrorDetail *ErrorDetail `json:"error_detail"`
 	// Result is the finished generation's result; null before.
@@ -163,6 +163,10 @@ type Status struct {
 	StartedAt  *time.Time `json:"started_at"`
 	FinishedAt *time.Time `json:"finished_at"`
 }
+
+// SchemaName is the name of Status's schema in the published API document,
+// where the Go name would not say what it is.
+func (Status) SchemaName() string { return "GenerationStatus" }
 
 // ErrorDetail is why a generation failed, sanitised: no provider key and
 // no unbounded provider text.

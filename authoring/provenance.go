@@ -277,9 +277,9 @@ type ProvenanceReport struct {
 	Totals ProvenanceTotals `json:"totals"`
 	// Coverage is, per source, the share of its clauses some verified
 	// quote cites, with the uncited passages.
-	Coverage []SourceCoverage `json:"coverage"`
+	Coverage []SourceCoverage `json:"coverage" nullable:"false"`
 	// Quotes are every quote's check.
-	Quotes []QuoteCheck `json:"quotes"`
+	Quotes []QuoteCheck `json:"quotes" nullable:"false"`
 }
 
 // ProvenanceTotals are the report's counts.
@@ -302,7 +302,7 @@ type SourceCoverage struct {
 	Share float64 `json:"share"`
 	// Uncited are the uncited clauses' texts, each cut to
 	// MaxPassageLength, the first MaxUncitedPassages of them.
-	Uncited []string `json:"uncited_passages"`
+	Uncited []string `json:"uncited_passages" nullable:"false"`
 }
 
 // Report limits: a report stays small whatever the sources' size.
@@ -396,7 +396,7 @@ type SourceCheck struct {
 	// Status is ok, warnings, error or not_run.
 	Status string `json:"status" enum:"ok,warnings,error,not_run"`
 	// Findings are what it found, each a kind and a message.
-	Findings []SourceFinding `json:"findings"`
+	Findings []SourceFinding `json:"findings" nullable:"false"`
 }
 
 // SourceFinding is one finding of the source check.

@@ -70,6 +70,10 @@ type Node struct {
 	Args []*Node `json:"args,omitempty"`
 }
 
+// SchemaName is the name of Node's schema in the published API document,
+// where the Go name would not say what it is.
+func (Node) SchemaName() string { return "OutcomeNode" }
+
 // Letter names the i-th section (from 0): "A" to "Z". It panics outside 0
 // to MaxSections-1, which Compose refuses before lettering anything.
 func Letter(i int) string {

@@ -32,6 +32,10 @@ type draftResponse struct {
 	SourceQuestions   []authoring.SourceQuestion `json:"source_questions" nullable:"false"`
 }
 
+// SchemaName is the name of draftResponse's schema in the published API document,
+// where the Go name would not say what it is.
+func (draftResponse) SchemaName() string { return "Draft" }
+
 func draftOut(w authoring.Workup) draftResponse {
 	p := w.Project
 	o := draftResponse{ProjectID: p.ID, Origin: p.DraftOrigin, Rules: *p.DraftText, Compiles: w.Rules != nil,
@@ -55,10 +59,13 @@ func draftOut(w authoring.Workup) draftResponse {
 
 type putDraftInput struct {
 	ProjectID string `path:"project_id" maxLength:"100" doc:"The project id, prj_ and 16 URL-safe characters."`
-	Body      struct {
-		Rules           string                     `json:"rules" minLength:"1" maxLength:"1048576" doc:"The .rules text."`
-		SourceQuestions []authoring.SourceQuestion `json:"source_questions,omitempty" maxItems:"100"`
-	}
+	Body      draftUpdateRequest
+}
+
+// draftUpdateRequest is putDraftInput's body, published as DraftUpdateRequest.
+type draftUpdateRequest struct {
+	Rules           string                     `json:"rules" minLength:"1" maxLength:"1048576" doc:"The .rules text."`
+	SourceQuestions []authoring.SourceQuestion `json:"source_questions,omitempty" maxItems:"100"`
 }
 
 type draftOutput struct {
@@ -90,14 +97,17 @@ func (h *handler) getDraft(ctx context.Context, in *projectInput) (*draftOutput,
 }
 
 type publishInput struct {
-	ProjectID string `path:"project_id" maxLength:"100" doc:"The project id, prj_ and 16 URL-safe characters."`
-	Body      *struct {
-		Name          string                            `json:"name,omitempty" maxLength:"200" doc:"Display name; default the draft's name header."`
-		Slug          string                            `json:"slug,omitempty" maxLength:"200" doc:"Slug to publish under; default the draft's ruleset header."`
-		ForceUnsafe   bool                              `json:"force_unsafe,omitempty" doc:"Publish despite failing tests or contract checks; audited as publish_force_bypass."`
-		Visibility    string                            `json:"visibility,omitempty" enum:"public,private" doc:"Who may use the new version: public (anonymous callers too) or private (the tenant only). Default: the visibility of the version the slug points at now; private for a new slug."`
-		SourceTargets map[string]authoring.SourceTarget `json:"source_targets,omitempty" doc:"Declared source id to the project source it cites and how."`
-	} `required:"false"`
+	ProjectID string          `path:"project_id" maxLength:"100" doc:"The project id, prj_ and 16 URL-safe characters."`
+	Body      *publishRequest `required:"false"`
+}
+
+// publishRequest is publishInput's body, published as PublishRequest.
+type publishRequest struct {
+	Name          string                            `json:"name,omitempty" maxLength:"200" doc:"Display name; default the draft's name header."`
+	Slug          string                            `json:"slug,omitempty" maxLength:"200" doc:"Slug to publish under; default the draft's ruleset header."`
+	ForceUnsafe   bool                              `json:"force_unsafe,omitempty" doc:"Publish despite failing tests or contract checks; audited as publish_force_bypass."`
+	Visibility    string                            `json:"visibility,omitempty" enum:"public,private" doc:"Who may use the new version: public (anonymous callers too) or private (the tenant only). Default: the visibility of the version the slug points at now; private for a new slug."`
+	SourceTargets map[string]authoring.SourceTarget `json:"source_targets,omitempty" doc:"Declared source id to the project source it cites and how."`
 }
 
 // publishResponse is what a project publish answers.
@@ -119,6 +129,10 @@ type publishResponse struct {
 	Findings         []verify.Finding           `json:"findings" nullable:"false" doc:"The static analysis's warnings (criteria that can never or always hold, redundant criteria, overlapping alternatives, fields that never matter); they never block."`
 	Warnings         []engine.PeriodNotice      `json:"warnings" nullable:"false" doc:"What is out of date about the rules' effective period: period_ended (it ended before today) and period_before_live (it ended before the period of the version live under the slug began); they never block."`
 }
+
+// SchemaName is the name of publishResponse's schema in the published API document,
+// where the Go name would not say what it is.
+func (publishResponse) SchemaName() string { return "PublishResult" }
 
 type publishOutput struct {
 	Body publishResponse

@@ -123,6 +123,10 @@ type generateBody struct {
 	ProviderKey   string `json:"provider_key,omitempty" maxLength:"4096" doc:"The provider key, if not in X-Provider-Key; never stored."`
 }
 
+// SchemaName is the name of generateBody's schema in the published API document,
+// where the Go name would not say what it is.
+func (generateBody) SchemaName() string { return "GenerateRequest" }
+
 type generateInput struct {
 	ProjectID   string        `path:"project_id" maxLength:"100" doc:"The project id, prj_ and 16 URL-safe characters."`
 	ProviderKey string        `header:"X-Provider-Key" maxLength:"4096" doc:"The provider key; never stored."`
@@ -241,17 +245,27 @@ func generationFailed(g store.Generation) error {
 
 type cancelInput struct {
 	ProjectID string `path:"project_id" maxLength:"100" doc:"The project id, prj_ and 16 URL-safe characters."`
-	Body      struct {
-		JobID string `json:"job_id" minLength:"1" maxLength:"100" doc:"The generation to cancel, as the status names it."`
-	}
+	Body      cancelRequest
+}
+
+// cancelRequest is cancelInput's body, published as CancelRequest.
+type cancelRequest struct {
+	JobID string `json:"job_id" minLength:"1" maxLength:"100" doc:"The generation to cancel, as the status names it."`
 }
 
 type cancelOutput struct {
-	Body struct {
-		CancelResult string `json:"cancel_result" enum:"cancelled,already_cancelled"`
-		authoring.Status
-	}
+	Body cancelResult
 }
+
+// cancelResult is cancelOutput's body, published as CancelResult.
+type cancelResult struct {
+	CancelResult string `json:"cancel_result" enum:"cancelled,already_cancelled" enumName:"CancelOutcome"`
+	authoring.Status
+}
+
+// SchemaName is the name of cancelResult's schema in the published API document,
+// where the Go name would not say what it is.
+func (cancelResult) SchemaName() string { return "CancelResult" }
 
 func (h *handler) cancel(ctx context.Context, in *cancelInput) (*cancelOutput, error) {
 	tenant, err := tenantFor(in.ProjectID, ctx)

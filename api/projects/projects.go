@@ -189,6 +189,10 @@ type projectResponse struct {
 	HasContract bool          `json:"has_contract"`
 }
 
+// SchemaName is the name of projectResponse's schema in the published API document,
+// where the Go name would not say what it is.
+func (projectResponse) SchemaName() string { return "Project" }
+
 type draftSummary struct {
 	Origin    string    `json:"origin" enum:"hand,generation"`
 	UpdatedAt time.Time `json:"updated_at"`
@@ -247,7 +251,7 @@ type listInput struct {
 
 type listOutput struct {
 	resource.NextPage
-	Body []*projectResponse
+	Body resource.List[*projectResponse]
 }
 
 func (h *handler) list(ctx context.Context, in *listInput) (*listOutput, error) {
@@ -264,7 +268,7 @@ func (h *handler) list(ctx context.Context, in *listInput) (*listOutput, error) 
 	if err != nil {
 		return nil, err
 	}
-	out := &listOutput{NextPage: resource.NextPage{NextCursor: next}, Body: make([]*projectResponse, 0, len(rows))}
+	out := &listOutput{NextPage: resource.NextPage{NextCursor: next}, Body: make(resource.List[*projectResponse], 0, len(rows))}
 	for _, row := range rows {
 		o, err := projectOut(row)
 		if err != nil {

@@ -92,6 +92,10 @@ type SourceResponse struct {
 	UpdatedAt       time.Time `json:"updated_at"`
 }
 
+// SchemaName is the name of SourceResponse's schema in the published API document,
+// where the Go name would not say what it is.
+func (SourceResponse) SchemaName() string { return "Source" }
+
 func sourceOut(src store.ProjectSource) SourceResponse {
 	o := SourceResponse{SourceID: src.ID, Filename: src.Filename, MediaType: src.MediaType, Title: src.Title, URL: src.URL,
 		Licence: src.Licence, Size: src.Size, ContentDigest: src.ContentDigest, EstimatedTokens: src.EstimatedTokens,
@@ -109,12 +113,20 @@ type uploadedSource struct {
 	PossibleDuplicates []authoring.Duplicate `json:"possible_duplicates" nullable:"false" doc:"Earlier sources (or earlier files of the same upload) this one may duplicate; empty when none."`
 }
 
+// SchemaName is the name of uploadedSource's schema in the published API document,
+// where the Go name would not say what it is.
+func (uploadedSource) SchemaName() string { return "UploadedSource" }
+
 // uploadResponse is what an upload (or a create) reports.
 type uploadResponse struct {
 	Sources                []uploadedSource `json:"sources" nullable:"false"`
 	ProjectEstimatedTokens int              `json:"project_estimated_tokens" doc:"Tokens of every active source's text."`
 	GenerationTokenBudget  int              `json:"generation_token_budget" doc:"The most a generation prompt may count with the default model (generation with another model is held to that model's budget)."`
 }
+
+// SchemaName is the name of uploadResponse's schema in the published API document,
+// where the Go name would not say what it is.
+func (uploadResponse) SchemaName() string { return "SourceUpload" }
 
 func uploadOut(res authoring.UploadResult) uploadResponse {
 	o := uploadResponse{Sources: []uploadedSource{}, ProjectEstimatedTokens: res.ProjectEstimatedTokens, GenerationTokenBudget: res.GenerationTokenBudget}
@@ -220,6 +232,10 @@ type sourceListResponse struct {
 	GenerationTokenBudget  int              `json:"generation_token_budget" doc:"The most a generation prompt may count with the default model."`
 }
 
+// SchemaName is the name of sourceListResponse's schema in the published API document,
+// where the Go name would not say what it is.
+func (sourceListResponse) SchemaName() string { return "SourceList" }
+
 type sourcesOutput struct {
 	Body sourceListResponse
 }
@@ -246,10 +262,13 @@ func (h *handler) listSources(ctx context.Context, in *projectInput) (*sourcesOu
 type patchSourceInput struct {
 	ProjectID string `path:"project_id" maxLength:"100" doc:"The project id, prj_ and 16 URL-safe characters."`
 	SourceID  string `path:"source_id" maxLength:"100" doc:"The source id, src_ and 16 URL-safe characters."`
-	Body      struct {
-		Status       string `json:"status" enum:"active,superseded,reference_only"`
-		SupersededBy string `json:"superseded_by,omitempty" maxLength:"100" doc:"With superseded: the project's source that replaces this one."`
-	}
+	Body      sourceUpdateRequest
+}
+
+// sourceUpdateRequest is patchSourceInput's body, published as SourceUpdateRequest.
+type sourceUpdateRequest struct {
+	Status       string `json:"status" enum:"active,superseded,reference_only"`
+	SupersededBy string `json:"superseded_by,omitempty" maxLength:"100" doc:"With superseded: the project's source that replaces this one."`
 }
 
 type sourceOutput struct {
@@ -329,6 +348,10 @@ type sourceTextResponse struct {
 	Clauses   []authoring.SourceClause   `json:"clauses" nullable:"false" doc:"The clauses in text order, each placed on its page by byte offsets, with cited_by."`
 	Unplaced  []authoring.ClauseCitation `json:"unplaced_quotes" nullable:"false" doc:"The draft's quotes of this source that rest on no clause: not found, and no passage near enough."`
 }
+
+// SchemaName is the name of sourceTextResponse's schema in the published API document,
+// where the Go name would not say what it is.
+func (sourceTextResponse) SchemaName() string { return "SourceText" }
 
 type sourceTextOutput struct {
 	Body sourceTextResponse

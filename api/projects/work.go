@@ -137,12 +137,15 @@ func wireCaseOf(c engine.Case) wireCase {
 const maxCaseName = 200
 
 type createInput struct {
-	Body struct {
-		Name       string     `json:"name" minLength:"1" maxLength:"200"`
-		SectionID  string     `json:"section_id" minLength:"1" maxLength:"100" pattern:"^[a-z][a-z0-9_]*$" doc:"The section the project authors, e.g. fmla_employee."`
-		SourceText string     `json:"source_text" maxLength:"10485760" doc:"Statute or policy text; when not blank, the first source."`
-		TestCases  []wireCase `json:"test_cases" maxItems:"100"`
-	}
+	Body projectCreateRequest
+}
+
+// projectCreateRequest is createInput's body, published as ProjectCreateRequest.
+type projectCreateRequest struct {
+	Name       string     `json:"name" minLength:"1" maxLength:"200"`
+	SectionID  string     `json:"section_id" minLength:"1" maxLength:"100" pattern:"^[a-z][a-z0-9_]*$" doc:"The section the project authors, e.g. fmla_employee."`
+	SourceText string     `json:"source_text" maxLength:"10485760" doc:"Statute or policy text; when not blank, the first source."`
+	TestCases  []wireCase `json:"test_cases" nullable:"true" maxItems:"100"`
 }
 
 type createResponse struct {
@@ -167,14 +170,17 @@ func (h *handler) create(ctx context.Context, in *createInput) (*createOutput, e
 
 type testsInput struct {
 	ProjectID string `path:"project_id" maxLength:"100" doc:"The project id, prj_ and 16 URL-safe characters."`
-	Body      struct {
-		Replace                bool                        `json:"replace,omitempty" doc:"Legacy write: replace rather than append."`
-		ContractVersion        int                         `json:"contract_version,omitempty" enum:"1" doc:"1 makes this a contract write."`
-		TestCases              []wireCase                  `json:"test_cases" minItems:"1" maxItems:"100"`
-		ExpectedReviewBindings map[string]map[string]*bool `json:"expected_review_bindings,omitempty" doc:"Contract only: completion field to answer token to true, false or null; null is invalid."`
-	}
+	Body      testsRequest
 	// RawBody tells an explicit null from an absent member.
 	RawBody []byte
+}
+
+// testsRequest is testsInput's body, published as TestsRequest.
+type testsRequest struct {
+	Replace                bool                        `json:"replace,omitempty" doc:"Legacy write: replace rather than append."`
+	ContractVersion        int                         `json:"contract_version,omitempty" enum:"1" enumName:"ContractVersion" doc:"1 makes this a contract write."`
+	TestCases              []wireCase                  `json:"test_cases" nullable:"true" minItems:"1" maxItems:"100"`
+	ExpectedReviewBindings map[string]map[string]*bool `json:"expected_review_bindings,omitempty" doc:"Contract only: completion field to answer token to true, false or null; null is invalid."`
 }
 
 type projectOnlyOutput struct {
@@ -221,6 +227,10 @@ type guidanceResponse struct {
 	CreatedAt    time.Time `json:"created_at"`
 }
 
+// SchemaName is the name of guidanceResponse's schema in the published API document,
+// where the Go name would not say what it is.
+func (guidanceResponse) SchemaName() string { return "Guidance" }
+
 func guidanceOut(g store.Guidance) guidanceResponse {
 	o := guidanceResponse{Position: g.Position, GuidanceText: g.Text, ProcessType: g.ProcessType, DomainScope: g.DomainScope, CreatedAt: g.CreatedAt}
 	if g.Adherence != "" {
@@ -231,13 +241,16 @@ func guidanceOut(g store.Guidance) guidanceResponse {
 
 type addGuidanceInput struct {
 	ProjectID string `path:"project_id" maxLength:"100" doc:"The project id, prj_ and 16 URL-safe characters."`
-	Body      struct {
-		GuidanceText string `json:"guidance_text" minLength:"1" maxLength:"20000"`
-		ProcessType  string `json:"process_type" enum:"field_extraction,rule_generation"`
-		Adherence    string `json:"adherence,omitempty" enum:"exact"`
-		DomainScope  string `json:"domain_scope,omitempty" maxLength:"200"`
-		Settles      string `json:"settles,omitempty" maxLength:"100" doc:"The id of one of the draft's source questions that this note settles: the question is marked resolved (source_questions[].resolved on the draft, and the review's source-questions check) when the note is added, in one transaction; an id the draft does not have is refused (422) and nothing is added."`
-	}
+	Body      guidanceRequest
+}
+
+// guidanceRequest is addGuidanceInput's body, published as GuidanceRequest.
+type guidanceRequest struct {
+	GuidanceText string `json:"guidance_text" minLength:"1" maxLength:"20000"`
+	ProcessType  string `json:"process_type" enum:"field_extraction,rule_generation"`
+	Adherence    string `json:"adherence,omitempty" enum:"exact"`
+	DomainScope  string `json:"domain_scope,omitempty" maxLength:"200"`
+	Settles      string `json:"settles,omitempty" maxLength:"100" doc:"The id of one of the draft's source questions that this note settles: the question is marked resolved (source_questions[].resolved on the draft, and the review's source-questions check) when the note is added, in one transaction; an id the draft does not have is refused (422) and nothing is added."`
 }
 
 type guidanceOutput struct {
@@ -258,9 +271,12 @@ func (h *handler) addGuidance(ctx context.Context, in *addGuidanceInput) (*guida
 }
 
 type guidanceListOutput struct {
-	Body struct {
-		Guidance []guidanceResponse `json:"guidance" nullable:"false"`
-	}
+	Body guidanceList
+}
+
+// guidanceList is guidanceListOutput's body, published as GuidanceList.
+type guidanceList struct {
+	Guidance []guidanceResponse `json:"guidance" nullable:"false"`
 }
 
 func (h *handler) listGuidance(ctx context.Context, in *projectInput) (*guidanceListOutput, error) {
@@ -281,10 +297,13 @@ func (h *handler) listGuidance(ctx context.Context, in *projectInput) (*guidance
 }
 
 type reviewInput struct {
-	ProjectID string `path:"project_id" maxLength:"100" doc:"The project id, prj_ and 16 URL-safe characters."`
-	Body      *struct {
-		Coach bool `json:"coach,omitempty" doc:"Add the coaching paragraph."`
-	} `required:"false"`
+	ProjectID string         `path:"project_id" maxLength:"100" doc:"The project id, prj_ and 16 URL-safe characters."`
+	Body      *reviewRequest `required:"false"`
+}
+
+// reviewRequest is reviewInput's body, published as ReviewRequest.
+type reviewRequest struct {
+	Coach bool `json:"coach,omitempty" doc:"Add the coaching paragraph."`
 }
 
 type reviewOutput struct {
