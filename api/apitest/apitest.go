@@ -52,8 +52,8 @@ type Services struct {
 	Catalog *catalog.Catalog
 	// Publisher writes published content.
 	Publisher *publish.Publisher
-	// Authoring runs the authoring workspace.
-	Authoring *authoring.Service
+	// Authoring is the authoring workspace's jobs.
+	Authoring authoring.Workspace
 	// Clock is the one clock the services read: the fixture's
 	// api.Config.Clock, else the run's (clocktest.FromEnv). Hand it to
 	// every resource registered.
@@ -61,7 +61,7 @@ type Services struct {
 	// Decisions is /decide's record writer; the fixture flushes and
 	// closes it.
 	Decisions *decisionlog.Recorder
-	// Gate is the solver gate the publisher and the authoring service
+	// Gate is the solver gate the publisher and the authoring workspace
 	// run under, for Mount to hand to the resources too; nil (admit
 	// everything) unless the fixture was made with NewGated.
 	Gate *bound.Gate

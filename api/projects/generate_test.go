@@ -51,7 +51,7 @@ func newGenFixture(t *testing.T, models string, timeout time.Duration) *genFixtu
 	}
 	g.Fixture = apitest.New(t, api.Config{Metering: apitest.GenerousMetering(), Logger: logger}, func(s *api.Server, sv apitest.Services) {
 		model := llm.NewOpenAI(llm.OpenAIConfig{BaseURL: g.model.URL(), Timeout: timeout})
-		g.gen = worker.NewGenerator(sv.Store, sv.Authoring, model, table, logger)
+		g.gen = worker.NewGenerator(sv.Store, sv.Authoring.Generation, model, table, logger)
 		client, err := worker.New(sv.Store, worker.Config{Logger: logger, Generator: g.gen, GenerationOnly: true})
 		if err != nil {
 			t.Fatal(err)

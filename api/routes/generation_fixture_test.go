@@ -26,7 +26,7 @@ func newGenerationFixture(t testing.TB, cfg api.Config) (*apitest.Fixture, *llmt
 	model := llmtest.NewServer(t)
 	f := apitest.New(t, cfg, func(s *api.Server, sv apitest.Services) {
 		client := llm.NewOpenAI(llm.OpenAIConfig{BaseURL: model.URL()})
-		gen := worker.NewGenerator(sv.Store, sv.Authoring, client, llm.DefaultModels(), cfg.Logger)
+		gen := worker.NewGenerator(sv.Store, sv.Authoring.Generation, client, llm.DefaultModels(), cfg.Logger)
 		runner, err := worker.New(sv.Store, worker.Config{Logger: cfg.Logger, Generator: gen, GenerationOnly: true})
 		if err != nil {
 			t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 	"github.com/eligo/eligo/api/projects"
 	"github.com/eligo/eligo/api/rulebooks"
 	"github.com/eligo/eligo/api/rulesets"
+	"github.com/eligo/eligo/api/signin"
 	"github.com/eligo/eligo/api/usage"
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/authoring"
@@ -85,8 +86,9 @@ type Services struct {
 	Catalog *catalog.Catalog
 	// Publisher writes published content.
 	Publisher *publish.Publisher
-	// Authoring runs the authoring workspace.
-	Authoring *authoring.Service
+	// Authoring is the authoring workspace's jobs; each resource gets the
+	// ones it calls.
+	Authoring authoring.Workspace
 	// Generator runs generations; give it to worker.New, which attaches
 	// the River client that runs its jobs.
 	Generator *worker.Generator
@@ -119,7 +121,7 @@ func metricLabels(models llm.Models) metrics.Labels {
 
 // NewServices is the composition root: it builds every long-lived object
 // over st (the clock, the solver gate, the catalog, the publisher, the
-// authoring service, the generator, the key checker, the meter, the
+// authoring workspace's jobs, the generator, the key checker, the meter, the
 // decision log and the metrics) and hands each its dependencies; the
 // resources only register. The catalog, the decision log and the planner
 // hold state to release: New and NewWith arrange it on the server's Close.
@@ -155,7 +157,7 @@ func NewServices(st *store.Store, cfg Config) (Services, error) {
 		return Services{}, err
 	}
 	model := llm.NewOpenAI(llm.OpenAIConfig{BaseURL: cfg.Generation.BaseURL, Timeout: cfg.Generation.Timeout})
-	gen := worker.NewGenerator(st, work, model, models, cfg.Generation.Logger)
+	gen := worker.NewGenerator(st, work.Generation, model, models, cfg.Generation.Logger)
 	gen.CountWith(m)
 	var meter *metering.Meter
 	if !cfg.API.Unmetered {
@@ -192,10 +194,10 @@ func Mount(s *api.Server, sv Services, cfg Config) {
 	projects.Register(s, projects.Deps{Authoring: sv.Authoring, Generator: sv.Generator, Catalog: sv.Catalog, Gate: sv.Gate, Clock: sv.Clock})
 	usage.Register(s)
 	// The web console at "/": a page, not an operation, and its sign-in.
-	web.ServeSessions(s)
-	console := web.New()
-	for _, pattern := range console.Patterns() {
-		s.Page(pattern, console)
+	signin.ServeSessions(s)
+	pages := web.New()
+	for _, pattern := range pages.Patterns() {
+		s.Page(pattern, pages)
 	}
 }
 
