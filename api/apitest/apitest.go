@@ -226,19 +226,19 @@ func Casebank(t testing.TB, name string) *folder.Folder {
 	return cb
 }
 
-// RecordWait bounds how long RecordOf waits for a record to reach the
+// recordWait bounds how long RecordOf waits for a record to reach the
 // table: a spooled record is shipped within the spool's ship interval
 // (200 ms) once the database answers.
-const RecordWait = 10 * time.Second
+const recordWait = 10 * time.Second
 
 // RecordOf returns decision id's record, failing the test when there is
 // none: a decision is answered only once its record is written, in the
 // spool (from which the shipper copies it to the table within its ship
 // interval) or in the table, so the record of any decision a test was
-// shown reaches the table within RecordWait.
+// shown reaches the table within recordWait.
 func (f *Fixture) RecordOf(t testing.TB, id string) store.DecisionRecord {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), RecordWait)
+	ctx, cancel := context.WithTimeout(context.Background(), recordWait)
 	defer cancel()
 	for {
 		rec, err := f.Store.DecisionByID(ctx, id)
@@ -250,7 +250,7 @@ func (f *Fixture) RecordOf(t testing.TB, id string) store.DecisionRecord {
 		}
 		select {
 		case <-ctx.Done():
-			t.Fatalf("decision %s was answered but its record did not reach the table within %s", id, RecordWait)
+			t.Fatalf("decision %s was answered but its record did not reach the table within %s", id, recordWait)
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
