@@ -242,10 +242,6 @@ func New(cfg Config, st *store.Store, parts Parts) *Server {
 	return s
 }
 
-// Logger is the server's logger, for resources that log outside a request
-// (a request's own lines go through Log(ctx)).
-func (s *Server) Logger() *slog.Logger { return s.log }
-
 // OnClose adds a shutdown step that Close runs, in the order added, before
 // it writes the meter's last counts: a resource's record writer flushing
 // its queue, a cache freeing solver state.

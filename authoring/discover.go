@@ -70,7 +70,7 @@ var (
 // model and key; the prompt is refused over the budget first, from the
 // sources' stored estimates and then by a count that stops at the budget,
 // as a generation's is.
-func (s *Service) Discover(ctx context.Context, tenantID, projectID, what string, info llm.ModelInfo, model llm.Model, key llm.Key) (Discovery, error) {
+func (s *Generation) Discover(ctx context.Context, tenantID, projectID, what string, info llm.ModelInfo, model llm.Model, key llm.Key) (Discovery, error) {
 	if _, err := s.store.ProjectOf(ctx, tenantID, projectID); err != nil {
 		return Discovery{}, err
 	}

@@ -13,6 +13,25 @@ import (
 	"github.com/eligo/eligo/store"
 )
 
+// Drafts is the workspace's drafts-and-tests job: it writes a project's
+// draft and tests, works the draft out (compile, tests, provenance), and
+// runs the editor's tools over it (format, symbols, a source's text with
+// its citations, suggested cases). It keeps the compiles of recently read
+// drafts (see draftCache), which Reviews and Generation read through it.
+type Drafts struct {
+	store draftStore
+	cfg   Config
+	// cache keeps the compiles of recently read drafts.
+	cache *draftCache
+}
+
+// draftStore is what Drafts reads and writes of the store.
+type draftStore interface {
+	ProjectOf(ctx context.Context, tenantID, id string) (store.Project, error)
+	ProjectSources(ctx context.Context, tenantID, projectID string, withText bool) ([]store.ProjectSource, error)
+	UpdateProject(ctx context.Context, tenantID, id string, fn func(*store.Project) error) (store.Project, error)
+}
+
 // SourceQuestion is a conflicting or ambiguous clause the draft had to
 // read one way: the quoted text, the candidate readings and the reading
 // used until someone decides.
@@ -79,7 +98,7 @@ func (w Workup) Compiled() error {
 
 // PutDraft stores a hand-written draft, whether or not it compiles (a
 // draft is work in progress), and works it out.
-func (s *Service) PutDraft(ctx context.Context, tenantID, projectID string, req DraftRequest) (Workup, error) {
+func (s *Drafts) PutDraft(ctx context.Context, tenantID, projectID string, req DraftRequest) (Workup, error) {
 	questions, err := json.Marshal(orEmpty(req.SourceQuestions))
 	if err != nil {
 		return Workup{}, fmt.Errorf("encode source questions: %w", err)
@@ -114,7 +133,7 @@ func withReadings(qs []SourceQuestion) []SourceQuestion {
 // Draft works out the project's draft as it stands. targets binds
 // declared sources to project sources (see SourceTarget); nil binds each
 // by its declaration. A project without a draft is a 409 no_draft.
-func (s *Service) Draft(ctx context.Context, tenantID, projectID string, targets map[string]SourceTarget) (Workup, error) {
+func (s *Drafts) Draft(ctx context.Context, tenantID, projectID string, targets map[string]SourceTarget) (Workup, error) {
 	p, err := s.store.ProjectOf(ctx, tenantID, projectID)
 	if err != nil {
 		return Workup{}, err
@@ -136,7 +155,7 @@ func noDraft() *RefusedError {
 		Message: "The project has no draft yet: PUT /projects/{id}/draft with rules text, or generate one."}
 }
 
-// draftCacheSize bounds the compiled drafts one Service keeps. A draft at
+// draftCacheSize bounds the compiled drafts one Drafts keeps. A draft at
 // the engine's limits compiles to about 7 MB (one of the casebank's size
 // to well under 1 MB), so the cache holds at most about 110 MB whatever
 // is stored; a miss costs one compile, under 0.1 s at the limits.
@@ -221,8 +240,8 @@ func (c *draftCache) compile(text string) (compiledDraft, error) {
 
 // workUp compiles the draft (once per text: the draft cache) and checks it
 // against the project's tests, contract and sources.
-func (s *Service) workUp(p store.Project, sources []store.ProjectSource, targets map[string]SourceTarget) (Workup, error) {
-	d, err := s.drafts.compile(*p.DraftText)
+func (s *Drafts) workUp(p store.Project, sources []store.ProjectSource, targets map[string]SourceTarget) (Workup, error) {
+	d, err := s.cache.compile(*p.DraftText)
 	if err != nil {
 		return Workup{Project: p}, err
 	}

@@ -200,7 +200,7 @@ type failure struct {
 // a project whose active sources alone count more is refused (422
 // token_budget_exceeded) from the estimates, before any text is read.
 // With no active source it refuses with ReasonNoSources and noSources.
-func (s *Service) activeSources(ctx context.Context, tenantID, projectID string, model llm.ModelInfo, noSources string) ([]store.ProjectSource, error) {
+func (s *Generation) activeSources(ctx context.Context, tenantID, projectID string, model llm.ModelInfo, noSources string) ([]store.ProjectSource, error) {
 	listed, err := s.store.ProjectSources(ctx, tenantID, projectID, false)
 	if err != nil {
 		return nil, err

@@ -26,7 +26,8 @@ import (
 // another process may be should its notification be lost (normally the
 // notification drops the entry within milliseconds). While the database
 // cannot be reached, a reference resolved within store.OutageWindow is
-// served as it was last read (see docs/operations.md, "PostgreSQL down").
+// served as it was last read (see "PostgreSQL down" in
+// docs/decision-records.md#where-a-record-is-durable-the-modes-and-what-each-survives).
 const DefaultRefTTL = 2 * time.Second
 
 // Cache sizes. A loaded ruleset is tens of kilobytes; a prepared explainer

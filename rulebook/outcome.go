@@ -503,28 +503,6 @@ func (n *Node) write(b *strings.Builder, paren bool) {
 	}
 }
 
-// Letters returns the section letters the tree names, each once, sorted.
-// A section the tree leaves out still composes (its groups are evaluated
-// and reported in section results) but never decides the outcome.
-func (n *Node) Letters() []string {
-	var out []string
-	var walk func(*Node)
-	walk = func(n *Node) {
-		if n == nil {
-			return
-		}
-		if n.Section != "" && !slices.Contains(out, n.Section) {
-			out = append(out, n.Section)
-		}
-		for _, a := range n.Args {
-			walk(a)
-		}
-	}
-	walk(n)
-	slices.Sort(out)
-	return out
-}
-
 // sortedKeys returns m's keys in order, so problems come out in the same
 // order whatever the map's.
 func sortedKeys[V any](m map[string]V) []string {

@@ -70,7 +70,7 @@ func (h *handler) putDraft(ctx context.Context, in *putDraftInput) (*draftOutput
 	if err != nil {
 		return nil, err
 	}
-	w, err := h.authoring.PutDraft(ctx, tenant, in.ProjectID, authoring.DraftRequest{Rules: in.Body.Rules, SourceQuestions: in.Body.SourceQuestions})
+	w, err := h.drafts.PutDraft(ctx, tenant, in.ProjectID, authoring.DraftRequest{Rules: in.Body.Rules, SourceQuestions: in.Body.SourceQuestions})
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}
@@ -82,7 +82,7 @@ func (h *handler) getDraft(ctx context.Context, in *projectInput) (*draftOutput,
 	if err != nil {
 		return nil, err
 	}
-	w, err := h.authoring.Draft(ctx, tenant, in.ProjectID, nil)
+	w, err := h.drafts.Draft(ctx, tenant, in.ProjectID, nil)
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}
@@ -134,7 +134,7 @@ func (h *handler) publish(ctx context.Context, in *publishInput) (*publishOutput
 	if b := in.Body; b != nil {
 		req.Name, req.Slug, req.ForceUnsafe, req.SourceTargets, req.Visibility = b.Name, b.Slug, b.ForceUnsafe, b.SourceTargets, b.Visibility
 	}
-	res, err := h.authoring.Publish(ctx, tenant, in.ProjectID, req)
+	res, err := h.reviews.Publish(ctx, tenant, in.ProjectID, req)
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}

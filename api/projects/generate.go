@@ -38,7 +38,7 @@ func registerGeneration(s *api.Server, h *handler, op func(id, method, path, sum
 	start := gen("generate-project", "/projects/{project_id}/generate", "Generate the draft",
 		"Starts a generation and answers 202 with the status envelope; poll GET .../status. "+generateDoc)
 	start.DefaultStatus = http.StatusAccepted
-	start.Refusals = append(slices.Clone(generationRefusals), generationLimitRefusal(h.authoring.Limits()))
+	start.Refusals = append(slices.Clone(generationRefusals), generationLimitRefusal(h.projects.Limits()))
 	api.Register(s, start, h.generate)
 
 	andTest := gen("generate-and-test-project", "/projects/{project_id}/generate-and-test", "Generate the draft and wait",
@@ -176,7 +176,7 @@ func (h *handler) generate(ctx context.Context, in *generateInput) (*statusEnvel
 	if err != nil {
 		return nil, err
 	}
-	st, err := h.authoring.Status(ctx, tenant, in.ProjectID)
+	st, err := h.projects.Status(ctx, tenant, in.ProjectID)
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}
@@ -212,7 +212,7 @@ func (h *handler) generateAndTest(ctx context.Context, in *generateInput) (*gene
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}
 	if g.Active() {
-		st, err := h.authoring.Status(ctx, tenant, in.ProjectID)
+		st, err := h.projects.Status(ctx, tenant, in.ProjectID)
 		if err != nil {
 			return nil, failed(ctx, err, "Project", in.ProjectID)
 		}
@@ -268,7 +268,7 @@ func (h *handler) cancel(ctx context.Context, in *cancelInput) (*cancelOutput, e
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}
-	st, err := h.authoring.Status(ctx, tenant, in.ProjectID)
+	st, err := h.projects.Status(ctx, tenant, in.ProjectID)
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}

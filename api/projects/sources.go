@@ -147,7 +147,7 @@ func (h *handler) upload(ctx context.Context, in *uploadInput) (*uploadOutput, e
 	if err != nil {
 		return nil, h.uploadInvalid(err, in.RawBody)
 	}
-	res, err := h.authoring.AddSources(ctx, tenant, in.ProjectID, uploads)
+	res, err := h.projects.AddSources(ctx, tenant, in.ProjectID, uploads)
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}
@@ -229,11 +229,11 @@ func (h *handler) listSources(ctx context.Context, in *projectInput) (*sourcesOu
 	if err != nil {
 		return nil, err
 	}
-	rows, err := h.authoring.Sources(ctx, tenant, in.ProjectID)
+	rows, err := h.projects.Sources(ctx, tenant, in.ProjectID)
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}
-	out := sourceListResponse{Sources: []SourceResponse{}, GenerationTokenBudget: h.authoring.Limits().TokenBudget}
+	out := sourceListResponse{Sources: []SourceResponse{}, GenerationTokenBudget: h.projects.Limits().TokenBudget}
 	for _, src := range rows {
 		out.Sources = append(out.Sources, sourceOut(src))
 		if src.Status == authoring.StatusActive {
@@ -261,7 +261,7 @@ func (h *handler) patchSource(ctx context.Context, in *patchSourceInput) (*sourc
 	if err != nil {
 		return nil, err
 	}
-	src, err := h.authoring.UpdateSource(ctx, tenant, in.ProjectID, in.SourceID, in.Body.Status, in.Body.SupersededBy)
+	src, err := h.projects.UpdateSource(ctx, tenant, in.ProjectID, in.SourceID, in.Body.Status, in.Body.SupersededBy)
 	if err != nil {
 		return nil, failed(ctx, err, "Source", in.SourceID)
 	}
@@ -273,7 +273,7 @@ func (h *handler) deleteSource(ctx context.Context, in *sourceInput) (*struct{},
 	if err != nil {
 		return nil, err
 	}
-	if err := h.authoring.DeleteSource(ctx, tenant, in.ProjectID, in.SourceID); err != nil {
+	if err := h.projects.DeleteSource(ctx, tenant, in.ProjectID, in.SourceID); err != nil {
 		return nil, failed(ctx, err, "Source", in.SourceID)
 	}
 	return nil, nil
@@ -303,7 +303,7 @@ func (h *handler) raw(ctx context.Context, in *sourceInput) (*rawOutput, error) 
 	if err != nil {
 		return nil, err
 	}
-	src, err := h.authoring.SourceRaw(ctx, tenant, in.ProjectID, in.SourceID)
+	src, err := h.projects.SourceRaw(ctx, tenant, in.ProjectID, in.SourceID)
 	if err != nil {
 		return nil, failed(ctx, err, "Source", in.SourceID)
 	}
@@ -339,7 +339,7 @@ func (h *handler) sourceText(ctx context.Context, in *sourceInput) (*sourceTextO
 	if err != nil {
 		return nil, err
 	}
-	st, err := h.authoring.SourceText(ctx, tenant, in.ProjectID, in.SourceID)
+	st, err := h.drafts.SourceText(ctx, tenant, in.ProjectID, in.SourceID)
 	if err != nil {
 		return nil, failed(ctx, err, "Source", in.SourceID)
 	}

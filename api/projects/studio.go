@@ -91,7 +91,7 @@ func (h *handler) format(ctx context.Context, in *formatInput) (*formatOutput, e
 	if err != nil {
 		return nil, err
 	}
-	f, err := h.authoring.Format(ctx, tenant, in.ProjectID, in.Body.Rules)
+	f, err := h.drafts.Format(ctx, tenant, in.ProjectID, in.Body.Rules)
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}
@@ -107,7 +107,7 @@ func (h *handler) symbols(ctx context.Context, in *projectInput) (*symbolsOutput
 	if err != nil {
 		return nil, err
 	}
-	sym, err := h.authoring.Symbols(ctx, tenant, in.ProjectID)
+	sym, err := h.drafts.Symbols(ctx, tenant, in.ProjectID)
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}
@@ -142,7 +142,7 @@ func (h *handler) diff(ctx context.Context, in *draftDiffInput) (*draftDiffOutpu
 	if err != nil {
 		return nil, err
 	}
-	w, err := h.authoring.Draft(ctx, tenant, in.ProjectID, nil)
+	w, err := h.drafts.Draft(ctx, tenant, in.ProjectID, nil)
 	if err == nil {
 		err = w.Compiled()
 	}
@@ -245,7 +245,7 @@ func (h *handler) suggest(ctx context.Context, in *suggestInput) (*suggestOutput
 	if err != nil {
 		return nil, err
 	}
-	found, err := h.authoring.SuggestCases(ctx, tenant, in.ProjectID, engine.FormatDate(date))
+	found, err := h.drafts.SuggestCases(ctx, tenant, in.ProjectID, engine.FormatDate(date))
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}

@@ -39,7 +39,7 @@ func registerWork(s *api.Server, h *handler, op func(id, method, path, summary, 
 	addGuidance := op("add-project-guidance", http.MethodPost, "/projects/{project_id}/guidance", "Add guidance",
 		"Adds guidance for generation without generating: `guidance_text`, `process_type` (`field_extraction` or `rule_generation`), optional `adherence` (`exact`: follow it to the letter), `domain_scope` (the domain it applies to; empty for all) and `settles` (the id of a draft source question the note settles, which marks it resolved).", write)
 	addGuidance.DefaultStatus, addGuidance.Idempotent = http.StatusCreated, true
-	addGuidance.Refusals = []api.Refusal{guidanceLimitRefusal(h.authoring.Limits())}
+	addGuidance.Refusals = []api.Refusal{guidanceLimitRefusal(h.projects.Limits())}
 	api.Register(s, addGuidance, h.addGuidance)
 
 	api.Register(s, op("list-project-guidance", http.MethodGet, "/projects/{project_id}/guidance", "List guidance",
@@ -156,7 +156,7 @@ type createOutput struct {
 
 func (h *handler) create(ctx context.Context, in *createInput) (*createOutput, error) {
 	p, _ := auth.PrincipalFrom(ctx)
-	proj, up, err := h.authoring.Create(ctx, p.TenantID, authoring.CreateRequest{Name: in.Body.Name, SectionID: in.Body.SectionID,
+	proj, up, err := h.projects.Create(ctx, p.TenantID, authoring.CreateRequest{Name: in.Body.Name, SectionID: in.Body.SectionID,
 		SourceText: in.Body.SourceText, TestCases: engineCases(in.Body.TestCases)})
 	if err != nil {
 		return nil, failed(ctx, err, "Project", "")
@@ -204,7 +204,7 @@ func (h *handler) setTests(ctx context.Context, in *testsInput) (*projectOnlyOut
 		return nil, api.ValidationFailed(api.ValidationItem{Type: "value_error", Loc: []any{"body", "expected_review_bindings"},
 			Msg: "Value error, expected_review_bindings belongs to a contract: send contract_version 1"})
 	}
-	proj, err := h.authoring.SetTests(ctx, tenant, in.ProjectID, req)
+	proj, err := h.drafts.SetTests(ctx, tenant, in.ProjectID, req)
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}
@@ -249,7 +249,7 @@ func (h *handler) addGuidance(ctx context.Context, in *addGuidanceInput) (*guida
 	if err != nil {
 		return nil, err
 	}
-	g, err := h.authoring.AddGuidance(ctx, tenant, in.ProjectID, store.Guidance{Text: in.Body.GuidanceText,
+	g, err := h.projects.AddGuidance(ctx, tenant, in.ProjectID, store.Guidance{Text: in.Body.GuidanceText,
 		ProcessType: in.Body.ProcessType, Adherence: in.Body.Adherence, DomainScope: in.Body.DomainScope, Settles: in.Body.Settles})
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
@@ -268,7 +268,7 @@ func (h *handler) listGuidance(ctx context.Context, in *projectInput) (*guidance
 	if err != nil {
 		return nil, err
 	}
-	rows, err := h.authoring.Guidance(ctx, tenant, in.ProjectID)
+	rows, err := h.projects.Guidance(ctx, tenant, in.ProjectID)
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}
@@ -297,7 +297,7 @@ func (h *handler) review(ctx context.Context, in *reviewInput) (*reviewOutput, e
 		return nil, err
 	}
 	opts := review.Options{Coach: in.Body != nil && in.Body.Coach}
-	rep, err := h.authoring.Review(ctx, tenant, in.ProjectID, opts)
+	rep, err := h.reviews.Review(ctx, tenant, in.ProjectID, opts)
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}

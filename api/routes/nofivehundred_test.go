@@ -216,7 +216,7 @@ func truncate(b []byte, n int) []byte {
 // refusal, the promotion's presence_polarity refusal (the gate never
 // passes for want of time). Here the tenant's whole share (one of two
 // slots) is held for the length of the calls; see
-// docs/operations.md#solver-runs.
+// docs/limits.md#solver-runs.
 func TestSolverRunsAnswerWithinTheGate(t *testing.T) {
 	t.Parallel()
 	f := apitest.Start(t, apitest.Options{Config: wiring.Config{API: api.Config{Metering: apitest.GenerousMetering()}, SolverSlots: 2}}, mountAll)

@@ -83,7 +83,7 @@ func reason(r apitest.Response) any {
 	return d["reason_code"]
 }
 
-// TestRulebookLifecycle walks the lifecycle over real HTTP: create
+// TestRulebookLifecycle walks a rulebook's lifecycle over real HTTP: create
 // empty, add references, activate, decide, publish a new cut (testing: no
 // change), promote, decide by the old release's id and label (frozen) and
 // by the current one, composition_pinned, member unresolved (draft

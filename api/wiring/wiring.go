@@ -1,8 +1,9 @@
 // Package wiring is the composition root: from one Config it builds every
 // long-lived object the HTTP interface, its worker and the command line
 // share (the clock, the solver gate, the planner, the catalog, the
-// publisher, the authoring service, the generator, the key checker, the
-// meter, the decision log and the metrics), and the core server over them.
+// publisher, the authoring workspace's jobs, the generator, the key
+// checker, the meter, the decision log and the metrics), and the core
+// server over them.
 // The binary (through api/routes), the publishing commands, the generation
 // benchmark and every HTTP test (api/apitest) build their services here,
 // so a test runs what production runs.
@@ -93,8 +94,9 @@ type Services struct {
 	Planner *plan.Planner
 	// Publisher writes published content.
 	Publisher *publish.Publisher
-	// Authoring runs the authoring workspace.
-	Authoring *authoring.Service
+	// Authoring is the authoring workspace's jobs; each resource gets the
+	// ones it calls.
+	Authoring authoring.Workspace
 	// Model is the model client generation calls (Generation.BaseURL).
 	Model llm.Model
 	// Generator runs generations with Model; give it to worker.New, which
@@ -167,7 +169,7 @@ func NewServices(st *store.Store, cfg Config) (Services, error) {
 		cfg.Generation.Logger = logger
 	}
 	model := llm.NewOpenAI(llm.OpenAIConfig{BaseURL: cfg.Generation.BaseURL, Timeout: cfg.Generation.Timeout})
-	gen := worker.NewGenerator(st, work, model, models, cfg.Generation.Logger)
+	gen := worker.NewGenerator(st, work.Generation, model, models, cfg.Generation.Logger)
 	gen.CountWith(m)
 	var meter *metering.Meter
 	if !cfg.API.Unmetered {

@@ -102,7 +102,7 @@ func evaluate(ctx context.Context, st *store.Store, gen wiring.Generation, key l
 }
 
 // evaluateFolder runs one folder's generation and formats its row.
-func evaluateFolder(ctx context.Context, work *authoring.Service, st *store.Store, model llm.Model, key llm.Key, info llm.ModelInfo, dir string) (string, error) {
+func evaluateFolder(ctx context.Context, work authoring.Workspace, st *store.Store, model llm.Model, key llm.Key, info llm.ModelInfo, dir string) (string, error) {
 	f, err := folder.Load(ctx, dir)
 	if err != nil {
 		return "", err
@@ -112,7 +112,7 @@ func evaluateFolder(ctx context.Context, work *authoring.Service, st *store.Stor
 		return "", err
 	}
 	const tenant = "eval-generation"
-	p, _, err := work.Create(ctx, tenant, authoring.CreateRequest{Name: f.Name, SectionID: rules.SectionID, TestCases: f.Cases})
+	p, _, err := work.Projects.Create(ctx, tenant, authoring.CreateRequest{Name: f.Name, SectionID: rules.SectionID, TestCases: f.Cases})
 	if err != nil {
 		return "", err
 	}
@@ -125,14 +125,14 @@ func evaluateFolder(ctx context.Context, work *authoring.Service, st *store.Stor
 		}
 		uploads = append(uploads, authoring.Upload{Filename: src.ID + ".txt", Content: []byte(text), URL: src.URL, Title: src.Title, Licence: src.Licence})
 	}
-	if _, err := work.AddSources(ctx, tenant, p.ID, uploads); err != nil {
+	if _, err := work.Projects.AddSources(ctx, tenant, p.ID, uploads); err != nil {
 		return "", err
 	}
-	plan, err := work.PlanGeneration(ctx, tenant, p.ID, authoring.GenerateRequest{Mode: authoring.ModeFresh, Model: info})
+	plan, err := work.Generation.PlanGeneration(ctx, tenant, p.ID, authoring.GenerateRequest{Mode: authoring.ModeFresh, Model: info})
 	if err != nil {
 		return "", err
 	}
-	res, err := work.RunGeneration(ctx, plan, model, key, nil)
+	res, err := work.Generation.RunGeneration(ctx, plan, model, key, nil)
 	var failed *authoring.GenerationError
 	if err != nil && !errors.As(err, &failed) {
 		return "", err

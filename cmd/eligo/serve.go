@@ -116,7 +116,6 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 	maxConns := fs.String("max-connections", envOr("ELIGO_MAX_CONNECTIONS", "4096"), "connections served at once; more are answered 503 too_many_connections, health probes still served (env ELIGO_MAX_CONNECTIONS)")
 	maxPerClient := fs.String("max-connections-per-client", envOr("ELIGO_MAX_CONNECTIONS_PER_CLIENT", "256"), "connections one client address may hold; trusted proxies are exempt (env ELIGO_MAX_CONNECTIONS_PER_CLIENT)")
 	logMode := fs.String("decision-log-mode", os.Getenv("ELIGO_DECISION_LOG_MODE"), "spool: a decision is answered once its record is in the local spool (--decision-spool), which ships records to the database in batches; database: once its record is committed in the database (for a deployment without a writable disk); buffered: once queued in memory (the last moments' records are lost if the process is killed). Default spool, or database when the spool directory is not writable (env ELIGO_DECISION_LOG_MODE)")
-	records := fs.String("decision-records", os.Getenv("ELIGO_DECISION_RECORDS"), "deprecated, use --decision-log-mode: durable is database mode, buffered is buffered mode (env ELIGO_DECISION_RECORDS)")
 	fs.StringVar(&cfg.API.DecisionLog.Spool.Dir, "decision-spool", envOr("ELIGO_DECISION_SPOOL", defaultSpoolDir), "the decision spool's directory, one per serve process (locked while it runs) on a persistent volume; relative to the working directory (env ELIGO_DECISION_SPOOL)")
 	spoolMax := fs.String("decision-spool-max-bytes", envOr("ELIGO_DECISION_SPOOL_MAX_BYTES", strconv.Itoa(1<<30)), "bound on the decision spool's size on disk; when it is full, /decide answers 503 decision_log_backlogged (env ELIGO_DECISION_SPOOL_MAX_BYTES)")
 	fs.BoolVar(&cfg.API.DecisionLog.Spool.Fsync, "decision-spool-fsync", envOr("ELIGO_DECISION_SPOOL_FSYNC", "false") == "true", "flush each spool write to disk before answering, so that records survive a machine crash or power loss, not only a process kill (env ELIGO_DECISION_SPOOL_FSYNC)")
@@ -135,7 +134,13 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 	if cfg.Conns.PerClient, err = strconv.Atoi(*maxPerClient); err != nil || cfg.Conns.PerClient < 1 {
 		return cfg, fmt.Errorf("max connections per client %q: want a positive count", *maxPerClient)
 	}
-	if err := cfg.setDecisionLogMode(*logMode, *records); err != nil {
+	if os.Getenv("ELIGO_DECISION_RECORDS") != "" {
+		// The removed spelling of the mode: refused rather than ignored, so
+		// that a deployment that asked for database mode is not moved to
+		// the spool without being told.
+		return cfg, errors.New("ELIGO_DECISION_RECORDS is no longer read: set ELIGO_DECISION_LOG_MODE instead (database for durable, buffered for buffered)")
+	}
+	if err := cfg.setDecisionLogMode(*logMode); err != nil {
 		return cfg, err
 	}
 	if cfg.API.DecisionLog.Spool.MaxBytes, err = strconv.ParseInt(*spoolMax, 10, 64); err != nil || cfg.API.DecisionLog.Spool.MaxBytes < 1<<20 {
@@ -215,20 +220,9 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 	return cfg, nil
 }
 
-// setDecisionLogMode reads --decision-log-mode, or the deprecated
-// --decision-records when the mode is not given, into cfg.
-func (cfg *serveConfig) setDecisionLogMode(mode, records string) error {
-	if mode == "" {
-		switch records {
-		case "":
-		case "durable":
-			mode = string(decisionlog.ModeDatabase)
-		case "buffered":
-			mode = string(decisionlog.ModeBuffered)
-		default:
-			return fmt.Errorf("decision records %q: want durable or buffered (or use --decision-log-mode)", records)
-		}
-	}
+// setDecisionLogMode reads --decision-log-mode into cfg: the spool by
+// default, falling back to database mode when the spool cannot be opened.
+func (cfg *serveConfig) setDecisionLogMode(mode string) error {
 	switch decisionlog.Mode(mode) {
 	case "":
 		cfg.SpoolFallback = true

@@ -110,7 +110,7 @@ var ErrSearchBudget = errors.New("solver: path search exceeded its query budget"
 
 // checkTimeout bounds each solver query of a plan: a query that runs out
 // of time fails the plan with an error matching z3.ErrTimeout, and the
-// decision is answered without one (docs/operations.md#solver-runs).
+// decision is answered without one (docs/limits.md#solver-runs).
 const checkTimeout = 2 * time.Second
 
 // modelCacheSize bounds the per-ruleset precomputations kept.
