@@ -265,7 +265,7 @@ func workUpCompiled(p store.Project, sources []store.ProjectSource, targets map[
 		return w, nil
 	}
 	if rules.SectionID != p.SectionID {
-		w.CompileErrors = engine.ErrorList{{File: "draft.rules", Pos: engine.Pos{Line: 1, Col: 1}, Msg: fmt.Sprintf("the draft's section is %s but the project authors %s", rules.SectionID, p.SectionID)}}
+		w.CompileErrors = engine.ErrorList{{File: "draft.rules", Pos: engine.Pos{Line: 1, Col: 1}, Msg: sectionMismatch(rules.SectionID, p.SectionID)}}
 		w.SourceCheck = sourceCheck(p, nil, sources, nil)
 		return w, nil
 	}

@@ -224,6 +224,10 @@ func TestGenerationRefusedFromStoredEstimates(t *testing.T) {
 	if !errors.As(err, &refused) || refused.Reason != ReasonTokenBudget || !strings.Contains(refused.Message, "stored estimates") {
 		t.Fatalf("got %v, want token_budget_exceeded from the stored estimates", err)
 	}
+	// The way out in the studio's words, with the API's status for programs.
+	if !strings.Contains(refused.Message, "mark large sources “Reference only” on the Sources screen (status reference_only through the API)") {
+		t.Errorf("message %q does not say how to mark a source Reference only", refused.Message)
+	}
 	d := refused.Detail.(map[string]any)
 	if d["token_count"] != 93_000_000 || d["token_budget"] != 112_000 || len(d["largest_sources"].([]map[string]any)) != 3 {
 		t.Fatalf("detail %v", d)

@@ -253,7 +253,7 @@ func countPrompt(model llm.ModelInfo, messages []llm.Message, sources []store.Pr
 // budget and the largest active sources, with what to do.
 func overBudget(model llm.ModelInfo, count int, sources []store.ProjectSource, first string) error {
 	return &RefusedError{Kind: Unprocessable, Reason: ReasonTokenBudget,
-		Message: first + "; mark large sources reference_only, or split the project.",
+		Message: first + "; mark large sources “Reference only” on the Sources screen (status reference_only through the API), or split the project.",
 		Detail:  map[string]any{"token_count": count, "token_budget": model.Budget(), "largest_sources": largestSources(sources, 3)}}
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/eligo/eligo/api/projects"
 	"github.com/eligo/eligo/api/rulebooks"
 	"github.com/eligo/eligo/api/rulesets"
+	"github.com/eligo/eligo/api/signin"
 	"github.com/eligo/eligo/api/usage"
 	"github.com/eligo/eligo/api/wiring"
 	"github.com/eligo/eligo/store"
@@ -32,10 +33,10 @@ func Mount(s *api.Server, sv wiring.Services, cfg Config) {
 	projects.Register(s, projects.Deps{Authoring: sv.Authoring, Generator: sv.Generator, Catalog: sv.Catalog, Gate: sv.Gate, Clock: sv.Clock})
 	usage.Register(s)
 	// The web console at "/": a page, not an operation, and its sign-in.
-	web.ServeSessions(s)
-	console := web.New()
-	for _, pattern := range console.Patterns() {
-		s.Page(pattern, console)
+	signin.ServeSessions(s)
+	pages := web.New()
+	for _, pattern := range pages.Patterns() {
+		s.Page(pattern, pages)
 	}
 }
 
