@@ -69,7 +69,8 @@ var layers = map[string]int{
 	"api/rulebooks":               9,
 	"api/projects":                9,
 	"api/usage":                   9,
-	"api/apitest":                 9,
+	"api/wiring":                  9,  // the composition root: the services and the core server over them
+	"api/apitest":                 10, // the test harness: the services and server of api/wiring, the resources a test mounts
 	"api/signin":                  9,
 	"api/apitest/call":            0,
 	"web":                         0, // the console's embedded files and their handler; imports nothing of the project

@@ -24,13 +24,12 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/eligo/eligo/api/wiring"
 	"github.com/eligo/eligo/authoring"
 	"github.com/eligo/eligo/authoring/llm"
-	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/folder"
 	"github.com/eligo/eligo/migrations"
-	"github.com/eligo/eligo/publish"
 	"github.com/eligo/eligo/store"
 )
 
@@ -76,18 +75,19 @@ func run(ctx context.Context, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	model := llm.NewOpenAI(llm.OpenAIConfig{BaseURL: os.Getenv("ELIGO_MODEL_BASE_URL")})
-	return evaluate(ctx, st, model, key, info, folders, out)
+	return evaluate(ctx, st, wiring.Generation{BaseURL: os.Getenv("ELIGO_MODEL_BASE_URL"), Models: models}, key, info, folders, out)
 }
 
-// evaluate generates each folder's ruleset and writes the table.
-func evaluate(ctx context.Context, st *store.Store, model llm.Model, key llm.Key, info llm.ModelInfo, folders []string, out io.Writer) error {
-	cat := catalog.New(st, catalog.Config{})
-	defer cat.Close()
-	work, err := authoring.New(st, publish.New(st, cat, publish.Config{}), authoring.Config{})
+// evaluate generates each folder's ruleset with the services `eligo
+// serve` builds (wiring.NewServices), calling the model at gen.BaseURL,
+// and writes the table.
+func evaluate(ctx context.Context, st *store.Store, gen wiring.Generation, key llm.Key, info llm.ModelInfo, folders []string, out io.Writer) error {
+	sv, err := wiring.NewServices(st, wiring.Config{Generation: gen})
 	if err != nil {
 		return err
 	}
+	defer func() { _ = sv.Close(context.WithoutCancel(ctx)) }()
+	work, model := sv.Authoring, sv.Model
 	fmt.Fprintf(out, "Generation with %s, %d repair rounds at most.\n\n", info.Name, authoring.DefaultRepairRounds)
 	fmt.Fprintln(out, "| folder | tests | passing after each round | quotes verified | rounds | tokens | seconds |")
 	fmt.Fprintln(out, "|---|---|---|---|---|---|---|")

@@ -22,6 +22,7 @@ import (
 	"github.com/eligo/eligo/api/connlimit"
 	"github.com/eligo/eligo/api/decide"
 	"github.com/eligo/eligo/api/routes"
+	"github.com/eligo/eligo/api/wiring"
 	"github.com/eligo/eligo/authoring/llm"
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/clock"
@@ -243,15 +244,15 @@ func (cfg *serveConfig) setDecisionLogMode(mode string) error {
 // newServices builds the services over st; with SpoolFallback, a spool
 // directory that cannot be opened for any reason but another process's
 // lock falls back to database mode, with a warning.
-func newServices(st *store.Store, cfg *serveConfig, logger *slog.Logger) (routes.Services, error) {
-	services, err := routes.NewServices(st, cfg.API)
+func newServices(st *store.Store, cfg *serveConfig, logger *slog.Logger) (wiring.Services, error) {
+	services, err := wiring.NewServices(st, cfg.API.Config)
 	if err == nil || !cfg.SpoolFallback || !errors.Is(err, decisionlog.ErrSpoolUnavailable) || errors.Is(err, spool.ErrLocked) {
 		return services, err
 	}
 	logger.Warn("the decision spool cannot be opened; recording decisions in database mode (answered once committed)",
 		"dir", cfg.API.DecisionLog.Spool.Dir, "error", err)
 	cfg.API.DecisionLog.Spool.Dir = ""
-	return routes.NewServices(st, cfg.API)
+	return wiring.NewServices(st, cfg.API.Config)
 }
 
 // runServe migrates the database, then serves the API until ctx ends

@@ -26,8 +26,8 @@
 //     ties and never the outcome.
 //   - plan.go: Planner, safe for concurrent use, caches the per-ruleset
 //     precomputation and finished plans (cache.go keys them by content
-//     digest and answer pattern); each Z3 check is bounded in time and each
-//     plan in checks (WithCheckTimeout, WithMaxChecks).
+//     digest and answer pattern); each Z3 check is bounded in time
+//     (checkTimeout) and each plan in checks (WithMaxChecks).
 //
 // The result equals a brute-force search on small rulesets
 // (property_test.go). The package imports solver for the encoding, and
