@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/syntax"
 	"github.com/eligo/eligo/lsp"
 )
 
@@ -96,7 +96,7 @@ func (s *Drafts) Check(ctx context.Context, tenantID, projectID, text string) (D
 	out.Compiles = rules != nil
 	if rules != nil && rules.SectionID != p.SectionID {
 		out.Compiles = false
-		at := engine.Pos{Line: 1, Col: 1}
+		at := syntax.Pos{Line: 1, Col: 1}
 		if f := doc.File(); f != nil && f.Section != nil {
 			at = f.Section.Pos
 		}

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/syntax"
 	"github.com/eligo/eligo/store"
 )
 
@@ -68,7 +69,7 @@ type Workup struct {
 	Rules *engine.Ruleset
 	// CompileErrors are the draft's compile errors (with the section
 	// check); empty when it compiles.
-	CompileErrors engine.ErrorList
+	CompileErrors syntax.ErrorList
 	// Acceptance is the tests' and contract's verdict; zero when Rules is
 	// nil.
 	Acceptance Acceptance
@@ -166,14 +167,14 @@ const draftCacheSize = 16
 // so neither is ever modified (a compiled Ruleset is read-only anyway).
 type compiledDraft struct {
 	rules *engine.Ruleset
-	errs  engine.ErrorList
+	errs  syntax.ErrorList
 }
 
 // compileDraft compiles a draft text.
 func compileDraft(text string) (compiledDraft, error) {
 	rules, _, err := engine.Compile("draft.rules", []byte(text))
 	if err != nil {
-		var errs engine.ErrorList
+		var errs syntax.ErrorList
 		if !errors.As(err, &errs) {
 			return compiledDraft{}, fmt.Errorf("compile draft: %w", err)
 		}
@@ -251,7 +252,7 @@ func (s *Drafts) workUp(p store.Project, sources []store.ProjectSource, targets 
 // workUpCompiled checks the compiled draft d of project p against the
 // project's tests, contract and sources.
 func workUpCompiled(p store.Project, sources []store.ProjectSource, targets map[string]SourceTarget, d compiledDraft) (Workup, error) {
-	w := Workup{Project: p, sources: sources, CompileErrors: engine.ErrorList{}, ReferenceProblems: []string{},
+	w := Workup{Project: p, sources: sources, CompileErrors: syntax.ErrorList{}, ReferenceProblems: []string{},
 		Acceptance: Acceptance{Results: []TestResult{}, Contract: []ContractCheck{}},
 		Provenance: ProvenanceReport{Coverage: []SourceCoverage{}, Quotes: []QuoteCheck{}}}
 	if err := json.Unmarshal(p.SourceQuestions, &w.Questions); err != nil {
@@ -265,7 +266,7 @@ func workUpCompiled(p store.Project, sources []store.ProjectSource, targets map[
 		return w, nil
 	}
 	if rules.SectionID != p.SectionID {
-		w.CompileErrors = engine.ErrorList{{File: "draft.rules", Pos: engine.Pos{Line: 1, Col: 1}, Msg: sectionMismatch(rules.SectionID, p.SectionID)}}
+		w.CompileErrors = syntax.ErrorList{{File: "draft.rules", Pos: syntax.Pos{Line: 1, Col: 1}, Msg: sectionMismatch(rules.SectionID, p.SectionID)}}
 		w.SourceCheck = sourceCheck(p, nil, sources, nil)
 		return w, nil
 	}

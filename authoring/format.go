@@ -3,7 +3,7 @@ package authoring
 import (
 	"context"
 
-	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/syntax"
 )
 
 // ReasonRulesUnparsable: a rules text given to be formatted does not parse
@@ -21,7 +21,7 @@ type FormattedRules struct {
 
 // Format prints text, a rules text of project projectID (not necessarily
 // its saved draft), in the canonical layout, exactly as `eligo fmt` does:
-// engine.Print over the parsed file, comments kept. A text that does not
+// syntax.Print over the parsed file, comments kept. A text that does not
 // parse is refused with ReasonRulesUnparsable and its compile errors in
 // the `compile_errors` member, as a draft that does not compile is; a
 // project the tenant does not hold is ErrNotFound.
@@ -29,12 +29,12 @@ func (s *Drafts) Format(ctx context.Context, tenantID, projectID, text string) (
 	if _, err := s.store.ProjectOf(ctx, tenantID, projectID); err != nil {
 		return FormattedRules{}, err
 	}
-	f, errs := engine.Parse("draft.rules", []byte(text))
+	f, errs := syntax.Parse("draft.rules", []byte(text))
 	if len(errs) > 0 {
 		return FormattedRules{}, &RefusedError{Kind: Unprocessable, Reason: ReasonRulesUnparsable,
 			Detail:  map[string]any{"compile_errors": compileMessages(errs)},
 			Message: "The rules text does not parse, so it has no canonical form: " + errs[0].Error()}
 	}
-	out := string(engine.Print(f))
+	out := string(syntax.Print(f))
 	return FormattedRules{Rules: out, Changed: out != text}, nil
 }

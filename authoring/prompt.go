@@ -10,6 +10,7 @@ import (
 
 	"github.com/eligo/eligo/authoring/llm"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/syntax"
 	"github.com/eligo/eligo/solver"
 	"github.com/eligo/eligo/store"
 )
@@ -95,7 +96,7 @@ func assemble(p store.Project, sources []store.ProjectSource, guidance []store.G
 		b.WriteString(seed)
 		b.WriteString("\n```\n")
 	}
-	return []llm.Message{{Role: "system", Content: systemPrompt + engine.Grammar()}, {Role: "user", Content: b.String()}}
+	return []llm.Message{{Role: "system", Content: systemPrompt + syntax.Grammar()}, {Role: "user", Content: b.String()}}
 }
 
 var (
@@ -136,7 +137,7 @@ func extract(reply string) (rules string, questions []SourceQuestion, ok bool) {
 }
 
 // compileFeedback asks for a fix of compile errors.
-func compileFeedback(errs engine.ErrorList) string {
+func compileFeedback(errs syntax.ErrorList) string {
 	var b strings.Builder
 	b.WriteString("The rules do not compile:\n")
 	for _, e := range errs {

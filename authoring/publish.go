@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/eligo/eligo/authoring/review"
-	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/syntax"
 	"github.com/eligo/eligo/publish"
 	"github.com/eligo/eligo/store"
 )
@@ -112,7 +112,7 @@ func (s *Reviews) Publish(ctx context.Context, tenantID, projectID string, req P
 	return Published{RulesetResult: res, Workup: w, Review: rep}, nil
 }
 
-func compileMessages(list engine.ErrorList) []string {
+func compileMessages(list syntax.ErrorList) []string {
 	out := make([]string, len(list))
 	for i, e := range list {
 		out[i] = e.Error()
@@ -149,7 +149,7 @@ func quotePages(quotes []QuoteCheck, id string) map[string]int {
 // bound to (the public url, or the artefact locator, and the licence), so
 // the published rules say exactly what their references point at.
 func boundText(draft string, bindings []binding) ([]byte, error) {
-	f, errs := engine.Parse("draft.rules", []byte(draft))
+	f, errs := syntax.Parse("draft.rules", []byte(draft))
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("parse compiled draft: %w", errs)
 	}
@@ -162,5 +162,5 @@ func boundText(draft string, bindings []binding) ([]byte, error) {
 			d.LocKind, d.Loc, d.Licence = b.kind, b.locator, b.licence
 		}
 	}
-	return engine.Print(f), nil
+	return syntax.Print(f), nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/eligo/eligo/authoring/review"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/publish"
 	"github.com/eligo/eligo/store"
 )
@@ -71,7 +72,7 @@ func (s *Reviews) review(ctx context.Context, w Workup, opts review.Options) (re
 		opts.Gate = s.cfg.Gate.For(w.Project.TenantID)
 	}
 	in := review.Input{ProjectID: w.Project.ID, Rules: w.Rules, IgnoredFields: map[string][]string{},
-		Today: engine.DateOf(s.cfg.Clock.Now())}
+		Today: value.DateOf(s.cfg.Clock.Now())}
 	if w.Rules != nil && w.Rules.Effective != nil {
 		live, err := s.publisher.Live(ctx, w.Project.TenantID, w.Rules.Slug)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/eligo/eligo/authoring/llm"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/syntax"
 )
 
 // The generation pipeline as tables of named stages, as publish's gates
@@ -268,9 +269,9 @@ func (s *Generation) extractStage(ctx context.Context, g *generation) (bool, err
 func (s *Generation) compileStage(ctx context.Context, g *generation) (bool, error) {
 	rules, _, err := engine.Compile("draft.rules", []byte(g.round.draft.text))
 	if err != nil {
-		var list engine.ErrorList
+		var list syntax.ErrorList
 		if !errors.As(err, &list) {
-			list = engine.ErrorList{{File: "draft.rules", Pos: engine.Pos{Line: 1, Col: 1}, Msg: err.Error()}}
+			list = syntax.ErrorList{{File: "draft.rules", Pos: syntax.Pos{Line: 1, Col: 1}, Msg: err.Error()}}
 		}
 		return g.round.stop(fmt.Sprintf("%d compile errors, the first: %s", len(list), list[0].Msg), compileFeedback(list))
 	}

@@ -3,7 +3,7 @@ package authoring
 import (
 	"context"
 
-	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/syntax"
 )
 
 // DraftSymbols are what a code editor completes the draft's text from: the
@@ -23,9 +23,9 @@ type DraftSymbols struct {
 	Groups []GroupSymbol `json:"groups" nullable:"false"`
 	// Criteria are the declared criteria, group by group.
 	Criteria []CriterionSymbol `json:"criteria" nullable:"false"`
-	// Functions are the rules language's functions (engine.Functions).
+	// Functions are the rules language's functions (syntax.Functions).
 	Functions []string `json:"functions" nullable:"false" doc:"The rules language's functions, e.g. years_between."`
-	// Keywords are the rules language's keywords (engine.Keywords).
+	// Keywords are the rules language's keywords (syntax.Keywords).
 	Keywords []string `json:"keywords" nullable:"false" doc:"The rules language's keywords, e.g. criterion, cite, all."`
 }
 
@@ -65,18 +65,18 @@ type CriterionSymbol struct {
 // SymbolsOf reads the symbols of a rules text, from the parsed file's
 // Declarations (the list `eligo lsp` reads too).
 func SymbolsOf(text string) DraftSymbols {
-	f, errs := engine.Parse("draft.rules", []byte(text))
+	f, errs := syntax.Parse("draft.rules", []byte(text))
 	out := DraftSymbols{Complete: len(errs) == 0, Fields: []FieldSymbol{}, Sources: []SourceSymbol{}, Groups: []GroupSymbol{},
-		Criteria: []CriterionSymbol{}, Functions: engine.Functions(), Keywords: engine.Keywords()}
+		Criteria: []CriterionSymbol{}, Functions: syntax.Functions(), Keywords: syntax.Keywords()}
 	for _, d := range f.Declarations() {
 		switch d.Kind {
-		case engine.DeclField:
+		case syntax.DeclField:
 			out.Fields = append(out.Fields, FieldSymbol{ID: d.ID, Type: d.Field.Type, Question: d.Field.Question, EnumValues: orEmpty(d.Field.Enum), Line: d.Pos.Line})
-		case engine.DeclSource:
+		case syntax.DeclSource:
 			out.Sources = append(out.Sources, SourceSymbol{ID: d.ID, Title: d.Source.Title, Line: d.Pos.Line})
-		case engine.DeclGroup:
+		case syntax.DeclGroup:
 			out.Groups = append(out.Groups, GroupSymbol{ID: d.ID, Kind: d.Group.Kind, Title: d.Group.Title, Line: d.Pos.Line})
-		case engine.DeclCriterion:
+		case syntax.DeclCriterion:
 			out.Criteria = append(out.Criteria, CriterionSymbol{ID: d.ID, GroupID: d.Group.ID, Title: d.Criterion.Title, Discretionary: d.Criterion.Discretionary, Line: d.Pos.Line})
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/folder"
 	"github.com/eligo/eligo/rulebook"
 )
@@ -102,10 +103,10 @@ func TestCasebankPeriods(t *testing.T) {
 			}
 		}
 		if !outside[r.Effective.From-1] {
-			t.Errorf("%s: no case dated %s, the day before its period, is undetermined", e.Dir, engine.FormatDate(r.Effective.From-1))
+			t.Errorf("%s: no case dated %s, the day before its period, is undetermined", e.Dir, value.FormatDate(r.Effective.From-1))
 		}
 		if r.Effective.Until != 0 && !outside[r.Effective.Until+1] {
-			t.Errorf("%s: no case dated %s, the day after its period, is undetermined", e.Dir, engine.FormatDate(r.Effective.Until+1))
+			t.Errorf("%s: no case dated %s, the day after its period, is undetermined", e.Dir, value.FormatDate(r.Effective.Until+1))
 		}
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/eligo/eligo/catalog"
-	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/publish"
 	"github.com/eligo/eligo/store"
 	"github.com/eligo/eligo/store/storetest"
@@ -63,7 +63,7 @@ func TestReferencesResolvedRecentlyThroughAnOutage(t *testing.T) {
 			return digest(rs), err
 		}, y2025.ContentDigest},
 		{"slug on a date in an older period", func() (string, error) {
-			rs, err := cat.RulesetOn(ctx, acme, "acme/leave", engine.DateOrdinal(2025, 6, 1))
+			rs, err := cat.RulesetOn(ctx, acme, "acme/leave", value.DateOrdinal(2025, 6, 1))
 			return digest(rs), err
 		}, y2025.ContentDigest},
 		{"released rulebook", func() (string, error) { return book(ctx, cat, acme, "acme/released") }, member.ContentDigest},

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/store"
 )
 
@@ -29,7 +29,7 @@ func (c *Catalog) RulesetOn(ctx context.Context, v Viewer, ref string, date int6
 	}
 	rows, err := c.cutsInForce(ctx, rs.Slug, date)
 	if err != nil {
-		return nil, fmt.Errorf("resolve ruleset %q on %s: %w", ref, engine.FormatDate(date), err)
+		return nil, fmt.Errorf("resolve ruleset %q on %s: %w", ref, value.FormatDate(date), err)
 	}
 	for _, row := range rows {
 		if row.ID == rs.ID || !v.mayView(row) || row.TenantID != rs.TenantID {
@@ -55,7 +55,7 @@ func (c *Catalog) RulesetOn(ctx context.Context, v Viewer, ref string, date int6
 func (c *Catalog) cutsInForce(ctx context.Context, slug string, date int64) ([]store.Cut, error) {
 	key := inForcePrefix(slug) + strconv.FormatInt(date, 10)
 	rows, _, err := c.inForce.Read(ctx, key, func(ctx context.Context) ([]store.Cut, error) {
-		y, m, d := engine.Civil(date)
+		y, m, d := value.Civil(date)
 		return c.store.RulesetsInForce(ctx, slug, y, m, d)
 	})
 	return rows, err

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/eligo/eligo/catalog"
-	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 )
 
 // dated is leaveRules with an effective period.
@@ -26,7 +26,7 @@ func TestRulesetOnResolvesTheCutInForce(t *testing.T) {
 	acme := catalog.Viewer{TenantID: "acme"}
 	on := func(y, m, d int) string {
 		t.Helper()
-		rs, err := cat.RulesetOn(ctx, acme, "acme/leave", engine.DateOrdinal(y, m, d))
+		rs, err := cat.RulesetOn(ctx, acme, "acme/leave", value.DateOrdinal(y, m, d))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,7 +52,7 @@ func TestRulesetOnResolvesTheCutInForce(t *testing.T) {
 			t.Errorf("%d-%02d-%02d: %s, want %s", tc.y, tc.m, tc.d, got, tc.want)
 		}
 	}
-	pinned, err := cat.RulesetOn(ctx, acme, y2025.RulesetID, engine.DateOrdinal(2026, 6, 1))
+	pinned, err := cat.RulesetOn(ctx, acme, y2025.RulesetID, value.DateOrdinal(2026, 6, 1))
 	if err != nil || pinned.ID != y2025.RulesetID {
 		t.Errorf("a concrete id resolved to %v, %v", pinned, err)
 	}
@@ -81,7 +81,7 @@ func BenchmarkRulesetOn(b *testing.B) {
 	acme := catalog.Viewer{TenantID: "acme"}
 	bu.cut(b, "acme", "acme/leave", dated("12", "2025-01-01 until 2025-12-31"), false)
 	latest := bu.cut(b, "acme", "acme/leave", dated("13", "2026-01-01 until 2026-12-31"), false)
-	older := engine.DateOrdinal(2025, 6, 1)
+	older := value.DateOrdinal(2025, 6, 1)
 	for _, invalidate := range []bool{false, true} {
 		name := "cached"
 		if invalidate {

@@ -1,69 +1,18 @@
-package engine
+package engine_test
 
 import (
 	"encoding/json"
-	"os"
 	"testing"
+
+	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/enginetest"
 )
 
-// largestRules returns the source of the casebank ruleset with the most
-// criteria, falling back to testdata/large.rules (36 criteria).
-func largestRules(b *testing.B) (string, []byte) {
-	b.Helper()
-	best, bestN := "testdata/large.rules", 0
-	var bestSrc []byte
-	for _, path := range append(casebankFiles(b), "testdata/large.rules") {
-		src, err := os.ReadFile(path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		r, _, err := Compile(path, src)
-		if err != nil {
-			continue
-		}
-		if r.NumCriteria() > bestN {
-			best, bestN, bestSrc = path, r.NumCriteria(), src
-		}
-	}
-	b.Logf("benchmark ruleset %s (%d criteria)", best, bestN)
-	return best, bestSrc
-}
-
-// largestRuleset compiles the ruleset largestRules picks.
-func largestRuleset(b *testing.B) *Ruleset {
-	b.Helper()
-	path, src := largestRules(b)
-	r, _, err := Compile(path, src)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return r
-}
-
-// benchValues answers every field of r with a value of its type: the
-// first enum value, 1000 for numbers, true, 1990-01-01.
-func benchValues(r *Ruleset) map[string]any {
-	m := map[string]any{}
-	for _, f := range r.Fields {
-		switch f.Type {
-		case SortInt, SortDecimal:
-			m[f.ID] = 1000
-		case SortBool:
-			m[f.ID] = true
-		case SortEnum:
-			m[f.ID] = f.EnumValues[0]
-		case SortDate:
-			m[f.ID] = "1990-01-01"
-		}
-	}
-	return m
-}
-
 func BenchmarkCompile(b *testing.B) {
-	path, src := largestRules(b)
+	path, src := enginetest.LargestRules(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, _, err := Compile(path, src); err != nil {
+		if _, _, err := engine.Compile(path, src); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -72,22 +21,25 @@ func BenchmarkCompile(b *testing.B) {
 // BenchmarkLoadIR loads the stored IR of the ruleset BenchmarkCompile
 // compiles, so the two give the cost of a load against a compile.
 func BenchmarkLoadIR(b *testing.B) {
-	r := largestRuleset(b)
+	r := enginetest.LargestRuleset(b)
 	js, err := json.Marshal(r)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := LoadIR(IRVersion, js); err != nil {
+		if _, err := engine.LoadIR(engine.IRVersion, js); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
 func BenchmarkConvert(b *testing.B) {
-	r := largestRuleset(b)
-	raw := mustJSON(b, benchValues(r))
+	r := enginetest.LargestRuleset(b)
+	raw, err := json.Marshal(enginetest.Answers(r))
+	if err != nil {
+		b.Fatal(err)
+	}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := r.Convert(raw); err != nil {
@@ -96,11 +48,11 @@ func BenchmarkConvert(b *testing.B) {
 	}
 }
 
-func benchEvaluate(b *testing.B, opts Options) {
-	r := largestRuleset(b)
-	in := r.ConvertMap(benchValues(r))
+func benchEvaluate(b *testing.B, opts engine.Options) {
+	r := enginetest.LargestRuleset(b)
+	in := r.ConvertMap(enginetest.Answers(r))
 	opts.DecisionDate = 739000
-	var res Result
+	var res engine.Result
 	r.EvaluateInto(in, opts, &res)
 	b.ReportAllocs()
 	for b.Loop() {
@@ -108,8 +60,8 @@ func benchEvaluate(b *testing.B, opts Options) {
 	}
 }
 
-func BenchmarkEvaluate(b *testing.B) { benchEvaluate(b, Options{}) }
+func BenchmarkEvaluate(b *testing.B) { benchEvaluate(b, engine.Options{}) }
 
 func BenchmarkEvaluateTraceExplanation(b *testing.B) {
-	benchEvaluate(b, Options{Trace: true, Explanation: true})
+	benchEvaluate(b, engine.Options{Trace: true, Explanation: true})
 }

@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/eligo/eligo/engine/syntax"
+	"github.com/eligo/eligo/engine/value"
 )
 
 // This file links and checks a ruleset given as its exported IR members
@@ -101,9 +104,9 @@ func (b *builder) run() error {
 	}
 	if p := r.Effective; p != nil {
 		switch {
-		case p.From < 1 || p.From > maxOrdinal:
+		case p.From < 1 || p.From > value.MaxOrdinal:
 			return fmt.Errorf("effective.from: the ordinal %d is outside 0001-01-01 to 9999-12-31", p.From)
-		case p.Until != 0 && (p.Until < p.From || p.Until > maxOrdinal):
+		case p.Until != 0 && (p.Until < p.From || p.Until > value.MaxOrdinal):
 			return fmt.Errorf("effective.until: %d is not a date from effective.from to 9999-12-31", p.Until)
 		}
 	}
@@ -187,7 +190,7 @@ func (b *builder) field(path string, slot int) error {
 		}
 		for i, v := range f.EnumValues {
 			if slices.Contains(f.EnumValues[:i], v) {
-				return fmt.Errorf("%s.enum_values[%d]: enum field %s lists %s twice", path, i, f.ID, quote(v))
+				return fmt.Errorf("%s.enum_values[%d]: enum field %s lists %s twice", path, i, f.ID, syntax.Quote(v))
 			}
 		}
 	} else if f.EnumValues != nil {
@@ -209,7 +212,7 @@ func (b *builder) field(path string, slot int) error {
 	}
 	for v := range f.ValueLabels {
 		if !slices.Contains(f.EnumValues, v) {
-			return fmt.Errorf("%s.value_labels: %s is not one of the field's values", path, quote(v))
+			return fmt.Errorf("%s.value_labels: %s is not one of the field's values", path, syntax.Quote(v))
 		}
 	}
 	return nil
@@ -324,31 +327,31 @@ func (b *builder) constant(path string, e *Expr) error {
 	v := e.Const
 	switch e.Sort {
 	case SortInt, SortDecimal:
-		v = Value{Num: v.Num, Scale: v.Scale, Known: true}.normal()
+		v = value.Value{Num: v.Num, Scale: v.Scale, Known: true}.Normal()
 		if e.Sort == SortInt && v.Scale != 0 {
 			return fmt.Errorf("%s: the int constant %s has a fraction", path, v.NumberString())
 		}
 		out.Const = v
 	case SortBool:
-		out.Const = BoolValue(v.Num != 0)
+		out.Const = value.BoolValue(v.Num != 0)
 	case SortDate:
-		if v.Num < 1 || v.Num > maxOrdinal {
+		if v.Num < 1 || v.Num > value.MaxOrdinal {
 			return fmt.Errorf("%s: the date constant's ordinal %d is outside 0001-01-01 to 9999-12-31", path, v.Num)
 		}
-		out.Const = Value{Num: v.Num, Known: true}
+		out.Const = value.Value{Num: v.Num, Known: true}
 	case SortEnum:
 		if e.FieldContext == "" {
-			return fmt.Errorf("%s: the enum constant %s has no field_context: it must name the enum field it belongs to", path, quote(e.Enum))
+			return fmt.Errorf("%s: the enum constant %s has no field_context: it must name the enum field it belongs to", path, syntax.Quote(e.Enum))
 		}
 		f := &b.r.Fields[b.fields[e.FieldContext]]
 		if f.Type != SortEnum {
-			return fmt.Errorf("%s: the enum constant %s has field_context %s, which is %s field, not an enum", path, quote(e.Enum), f.ID, an(f.Type))
+			return fmt.Errorf("%s: the enum constant %s has field_context %s, which is %s field, not an enum", path, syntax.Quote(e.Enum), f.ID, an(f.Type))
 		}
 		i := slices.Index(f.EnumValues, e.Enum)
 		if i < 0 {
-			return fmt.Errorf("%s: %s is not a value of %s; its values are %s", path, quote(e.Enum), f.ID, quoteList(f.EnumValues))
+			return fmt.Errorf("%s: %s is not a value of %s; its values are %s", path, syntax.Quote(e.Enum), f.ID, quoteList(f.EnumValues))
 		}
-		out.Enum, out.Const = e.Enum, Value{Num: int64(i), Known: true}
+		out.Enum, out.Const = e.Enum, value.Value{Num: int64(i), Known: true}
 	default:
 		return fmt.Errorf("%s: a constant's sort is int, decimal, bool, enum or date", path)
 	}
@@ -518,13 +521,13 @@ func (b *builder) comparable(path string, op Operator, x, y *Expr) error {
 		fi := fieldOf(x)
 		switch {
 		case x.Sort != SortEnum:
-			return fmt.Errorf("%s: the enum value %s is compared with %s", path, quote(y.Enum), an(x.Sort))
+			return fmt.Errorf("%s: the enum value %s is compared with %s", path, syntax.Quote(y.Enum), an(x.Sort))
 		case !equality:
 			return fmt.Errorf("%s: enum values compare only with ==, != and in, not %s", path, op)
 		case fi < 0:
 			return fmt.Errorf("%s: an enum value must be compared with an enum field", path)
 		case b.r.Fields[fi].ID != y.FieldContext:
-			return fmt.Errorf("%s: the enum value %s belongs to %s (its field_context) but is compared with %s", path, quote(y.Enum), y.FieldContext, b.r.Fields[fi].ID)
+			return fmt.Errorf("%s: the enum value %s belongs to %s (its field_context) but is compared with %s", path, syntax.Quote(y.Enum), y.FieldContext, b.r.Fields[fi].ID)
 		}
 	case x.Sort.Numeric() && y.Sort.Numeric():
 	case x.Sort == SortDate && y.Sort == SortDate:
@@ -614,7 +617,7 @@ func checkRange(path string, f *Field) error {
 		return fmt.Errorf("%s: a range needs at least one end", path)
 	case f.Type == SortInt && (g.Min.Known && g.Min.Scale != 0 || g.Max.Known && g.Max.Scale != 0):
 		return fmt.Errorf("%s: an int field's range has whole-number ends", path)
-	case g.Min.Known && g.Max.Known && cmpNum(g.Min, g.Max) > 0:
+	case g.Min.Known && g.Max.Known && value.Compare(g.Min, g.Max) > 0:
 		return fmt.Errorf("%s: min %s is above max %s", path, g.Min.NumberString(), g.Max.NumberString())
 	}
 	return nil

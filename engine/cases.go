@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+
+	"github.com/eligo/eligo/engine/value"
 )
 
 // Case is one test case, the shape docs/authoring.md#casesjson describes
@@ -136,7 +138,7 @@ func (r *Ruleset) RunCase(c Case) CaseResult {
 func (r *Ruleset) CaseDate(c Case) (int64, error) {
 	switch {
 	case c.DecisionDate != "":
-		d, ok := ParseDate(c.DecisionDate)
+		d, ok := value.ParseDate(c.DecisionDate)
 		if !ok {
 			return 0, fmt.Errorf("decision_date %q is not a YYYY-MM-DD date", c.DecisionDate)
 		}

@@ -1,6 +1,11 @@
 package engine
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/eligo/eligo/engine/syntax"
+	"github.com/eligo/eligo/engine/value"
+)
 
 // This file is the checker's half that types expressions: operators,
 // comparisons, enum resolution, defaults, calls, and the suggestions its
@@ -11,12 +16,12 @@ func invalid() *Expr { return &Expr{Kind: ExprConst, Sort: SortInvalid} }
 // unresolvedEnum marks a string literal not yet matched to an enum field.
 const unresolvedEnum = -1
 
-func (c *checker) expr(n *Node) *Expr {
+func (c *checker) expr(n *syntax.Node) *Expr {
 	switch n.Kind {
-	case NodeField:
+	case syntax.NodeField:
 		i, ok := c.fieldIndex[n.Name]
 		if !ok {
-			if c.f.failed.covers(declField, n.Name) {
+			if c.f.Failed.Covers(syntax.FailedField, n.Name) {
 				return invalid()
 			}
 			c.errorf(n.Pos, "unknown field %s: declare it with a field line%s", n.Name, c.suggest(n.Name, c.r.fieldIDs()))
@@ -24,38 +29,38 @@ func (c *checker) expr(n *Node) *Expr {
 		}
 		c.reads[i] = true
 		return &Expr{Kind: ExprField, Sort: c.r.Fields[i].Type, Key: n.Name, Slot: i}
-	case NodeIdent:
+	case syntax.NodeIdent:
 		if _, isGroup := c.groupIndex[n.Name]; isGroup {
 			c.errorf(n.Pos, "%s is a group; groups are combined in the outcome line, not in criteria", n.Name)
 		} else {
 			c.errorf(n.Pos, "%s is not a field: fields are written <group>.<name>", n.Name)
 		}
 		return invalid()
-	case NodeNumber:
+	case syntax.NodeNumber:
 		s := SortInt
 		if n.Num.Scale > 0 {
 			s = SortDecimal
 		}
 		return &Expr{Kind: ExprConst, Sort: s, Const: n.Num}
-	case NodeBool:
+	case syntax.NodeBool:
 		return &Expr{Kind: ExprConst, Sort: SortBool, Const: n.Num}
-	case NodeString:
-		return &Expr{Kind: ExprConst, Sort: SortEnum, Enum: n.Str, Const: Value{Num: unresolvedEnum, Known: true}}
-	case NodeNot:
+	case syntax.NodeString:
+		return &Expr{Kind: ExprConst, Sort: SortEnum, Enum: n.Str, Const: value.Value{Num: unresolvedEnum, Known: true}}
+	case syntax.NodeNot:
 		x := c.expr(n.Args[0])
 		c.wantBool(n.Args[0], x, "not")
 		return &Expr{Kind: ExprOp, Sort: boolUnless(x), Op: OpNot, Args: []*Expr{x}}
-	case NodeNeg:
+	case syntax.NodeNeg:
 		x := c.expr(n.Args[0])
 		if !c.wantNumber(n.Args[0], x, "unary -") {
 			return invalid()
 		}
 		return &Expr{Kind: ExprOp, Sort: x.Sort, Op: OpNeg, Args: []*Expr{x}}
-	case NodeBinary:
+	case syntax.NodeBinary:
 		return c.binary(n)
-	case NodeIn:
+	case syntax.NodeIn:
 		return c.in(n)
-	case NodeCall:
+	case syntax.NodeCall:
 		return c.call(n)
 	}
 	return invalid()
@@ -70,16 +75,16 @@ func boolUnless(xs ...*Expr) Sort {
 	return SortBool
 }
 
-func (c *checker) stray(n *Node, x *Expr) bool {
+func (c *checker) stray(n *syntax.Node, x *Expr) bool {
 	if x.Kind == ExprConst && x.Sort == SortEnum && x.Const.Num == unresolvedEnum {
-		c.errorf(n.Pos, "the string %s can only be compared with an enum field (==, != or in)", quote(x.Enum))
+		c.errorf(n.Pos, "the string %s can only be compared with an enum field (==, != or in)", syntax.Quote(x.Enum))
 		x.Sort = SortInvalid
 		return true
 	}
 	return false
 }
 
-func (c *checker) wantBool(n *Node, x *Expr, what string) bool {
+func (c *checker) wantBool(n *syntax.Node, x *Expr, what string) bool {
 	if c.stray(n, x) || x.Sort == SortInvalid {
 		return false
 	}
@@ -91,7 +96,7 @@ func (c *checker) wantBool(n *Node, x *Expr, what string) bool {
 	return true
 }
 
-func (c *checker) wantNumber(n *Node, x *Expr, what string) bool {
+func (c *checker) wantNumber(n *syntax.Node, x *Expr, what string) bool {
 	if c.stray(n, x) || x.Sort == SortInvalid {
 		return false
 	}
@@ -113,7 +118,7 @@ func numericSort(a, b Sort) Sort {
 	return SortInt
 }
 
-func (c *checker) binary(n *Node) *Expr {
+func (c *checker) binary(n *syntax.Node) *Expr {
 	op := Operator(n.Op)
 	switch op {
 	case OpAnd, OpOr:
@@ -179,7 +184,7 @@ func fieldOf(x *Expr) int {
 
 // comparable checks that x op y is allowed and resolves enum strings and
 // the field_context of constants.
-func (c *checker) comparable(n *Node, op Operator, x, y *Expr) bool {
+func (c *checker) comparable(n *syntax.Node, op Operator, x, y *Expr) bool {
 	equality := op == OpEq || op == OpNe || op == OpIn || op == OpNotIn
 	if c.isString(x) && c.isString(y) {
 		c.errorf(n.Pos, "comparing two strings: one side must be an enum field")
@@ -191,7 +196,7 @@ func (c *checker) comparable(n *Node, op Operator, x, y *Expr) bool {
 	switch {
 	case c.isString(y):
 		if x.Sort != SortEnum {
-			c.errorf(n.Pos, "the string %s is compared with %s; strings compare only with enum fields", quote(y.Enum), an(x.Sort))
+			c.errorf(n.Pos, "the string %s is compared with %s; strings compare only with enum fields", syntax.Quote(y.Enum), an(x.Sort))
 			return false
 		}
 		if !equality {
@@ -231,23 +236,23 @@ func (c *checker) isString(x *Expr) bool {
 	return x.Kind == ExprConst && x.Sort == SortEnum && x.Const.Num == unresolvedEnum
 }
 
-func (c *checker) resolveEnum(n *Node, fi int, s *Expr) bool {
+func (c *checker) resolveEnum(n *syntax.Node, fi int, s *Expr) bool {
 	f := &c.r.Fields[fi]
 	for i, v := range f.EnumValues {
 		if v == s.Enum {
-			s.Const = Value{Num: int64(i), Known: true}
+			s.Const = value.Value{Num: int64(i), Known: true}
 			s.FieldContext = f.ID
 			return true
 		}
 	}
-	c.errorf(n.Pos, "%s is not a value of %s; its values are %s", quote(s.Enum), f.ID, quoteList(f.EnumValues))
+	c.errorf(n.Pos, "%s is not a value of %s; its values are %s", syntax.Quote(s.Enum), f.ID, quoteList(f.EnumValues))
 	return false
 }
 
 func quoteList(vs []string) string {
 	q := make([]string, len(vs))
 	for i, v := range vs {
-		q[i] = quote(v)
+		q[i] = syntax.Quote(v)
 	}
 	return strings.Join(q, ", ")
 }
@@ -268,8 +273,8 @@ func (c *checker) setContext(k, other *Expr) {
 	}
 }
 
-func (c *checker) defaultExpr(n *Node) *Expr {
-	if n.Args[0].Kind != NodeField {
+func (c *checker) defaultExpr(n *syntax.Node) *Expr {
+	if n.Args[0].Kind != syntax.NodeField {
 		c.errorf(n.Pos, "the left side of ?? must be a field: `f ?? default`")
 		c.expr(n.Args[1])
 		return invalid()
@@ -299,7 +304,7 @@ func (c *checker) defaultExpr(n *Node) *Expr {
 	return invalid()
 }
 
-func (c *checker) in(n *Node) *Expr {
+func (c *checker) in(n *syntax.Node) *Expr {
 	x := c.expr(n.Args[0])
 	out := &Expr{Kind: ExprOp, Sort: SortBool, Op: Operator(n.Op), Args: []*Expr{x}}
 	ok := x.Sort != SortInvalid && !c.stray(n.Args[0], x)
@@ -327,7 +332,7 @@ var callArity = map[string]int{
 	"decision_date": 0, "present": 1, "absent": 1, "date": 1,
 }
 
-func (c *checker) call(n *Node) *Expr {
+func (c *checker) call(n *syntax.Node) *Expr {
 	name := n.Name
 	if want, ok := callArity[name]; ok && len(n.Args) != want {
 		c.errorf(n.Pos, "%s takes %d argument(s), not %d", name, want, len(n.Args))
@@ -336,21 +341,21 @@ func (c *checker) call(n *Node) *Expr {
 	switch name {
 	case "date":
 		a := n.Args[0]
-		if a.Kind != NodeString {
+		if a.Kind != syntax.NodeString {
 			c.errorf(n.Pos, "date takes a string: date(\"YYYY-MM-DD\")")
 			return invalid()
 		}
-		ord, ok := ParseDate(a.Str)
+		ord, ok := value.ParseDate(a.Str)
 		if !ok {
-			c.errorf(a.Pos, "%s is not a valid date: write date(\"YYYY-MM-DD\") with a real calendar date", quote(a.Str))
+			c.errorf(a.Pos, "%s is not a valid date: write date(\"YYYY-MM-DD\") with a real calendar date", syntax.Quote(a.Str))
 			return invalid()
 		}
-		return &Expr{Kind: ExprConst, Sort: SortDate, Const: Value{Num: ord, Known: true}}
+		return &Expr{Kind: ExprConst, Sort: SortDate, Const: value.Value{Num: ord, Known: true}}
 	case "decision_date":
 		c.r.ReadsDecisionDate = true
 		return &Expr{Kind: ExprOp, Sort: SortDate, Op: OpDecisionDate, Args: []*Expr{}}
 	case "present", "absent":
-		if n.Args[0].Kind != NodeField {
+		if n.Args[0].Kind != syntax.NodeField {
 			c.errorf(n.Pos, "%s takes a field: %s(<group>.<name>)", name, name)
 			return invalid()
 		}
@@ -411,7 +416,7 @@ func (c *checker) call(n *Node) *Expr {
 	for _, a := range n.Args {
 		c.expr(a)
 	}
-	c.errorf(n.Pos, "unknown function %s: the functions are %s", name, functionList())
+	c.errorf(n.Pos, "unknown function %s: the functions are %s", name, syntax.FunctionList())
 	return invalid()
 }
 

@@ -6,15 +6,18 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/eligo/eligo/engine/syntax"
+	"github.com/eligo/eligo/engine/value"
 )
 
 // Compile parses, checks and compiles a .rules file. On success it returns
 // the ruleset and any warnings (for example a field no criterion reads). On
 // failure err is an ErrorList with every error found, sorted by position,
 // each "file:line:col: message". Compile never panics, whatever the input.
-func Compile(filename string, src []byte) (r *Ruleset, warnings ErrorList, err error) {
-	f, errs := Parse(filename, src)
-	if f.overLimit {
+func Compile(filename string, src []byte) (r *Ruleset, warnings syntax.ErrorList, err error) {
+	f, errs := syntax.Parse(filename, src)
+	if f.OverLimit {
 		// Checking a text over a limit is the work the limits exist to
 		// spare; the parse error names the limit.
 		return nil, nil, errs
@@ -22,36 +25,36 @@ func Compile(filename string, src []byte) (r *Ruleset, warnings ErrorList, err e
 	if len(errs) > 0 {
 		// Check what parsed too, so one run reports type errors alongside
 		// syntax errors.
-		_, _, cerr := CompileFile(filename, f)
-		if list, ok := cerr.(ErrorList); ok {
-			errs = append(errs, list.notOnLinesOf(errs)...)
+		_, _, cerr := compileFile(filename, f)
+		if list, ok := cerr.(syntax.ErrorList); ok {
+			errs = append(errs, list.NotOnLinesOf(errs)...)
 		}
-		errs.sort()
+		errs.Sort()
 		return nil, nil, errs
 	}
-	return CompileFile(filename, f)
+	return compileFile(filename, f)
 }
 
-// CompileFile checks and compiles a parsed file; see Compile.
-func CompileFile(filename string, f *File) (r *Ruleset, warnings ErrorList, err error) {
-	if f.overLimit {
-		return nil, nil, ErrorList{{File: filename, Pos: Pos{1, 1}, Msg: "the file is over a limit on what a ruleset may hold and was not read to its end: parse it again to see which limit"}}
+// compileFile checks and compiles a parsed file; see Compile.
+func compileFile(filename string, f *syntax.File) (r *Ruleset, warnings syntax.ErrorList, err error) {
+	if f.OverLimit {
+		return nil, nil, syntax.ErrorList{{File: filename, Pos: syntax.Pos{Line: 1, Col: 1}, Msg: "the file is over a limit on what a ruleset may hold and was not read to its end: parse it again to see which limit"}}
 	}
 	c := &checker{file: filename, f: f, r: &Ruleset{}, fieldIndex: map[string]int{},
 		sourceIndex: map[string]bool{}, groupIndex: map[string]int{}, consts: constNumbers{}}
 	c.run()
-	c.warnings.sort()
+	c.warnings.Sort()
 	if len(c.errs) > 0 {
-		c.errs.sort()
+		c.errs.Sort()
 		return nil, c.warnings, c.errs
 	}
 	if err := c.r.finish(true); err != nil {
 		// Encoding the compiled form fails only when an expression nests
-		// deeper than JSON may (Parse refuses such text first, so only a
+		// deeper than JSON may (syntax.Parse refuses such text first, so only a
 		// File built by hand gets here). The encoder's own words ("json:
 		// error calling MarshalJSON ...") mean nothing to an analyst.
-		return nil, c.warnings, ErrorList{{File: filename, Pos: Pos{1, 1}, Msg: fmt.Sprintf(
-			"the compiled rules cannot be stored: an expression nests too deeply (the limit is %d levels); split it into several criteria", MaxExprDepth)}}
+		return nil, c.warnings, syntax.ErrorList{{File: filename, Pos: syntax.Pos{Line: 1, Col: 1}, Msg: fmt.Sprintf(
+			"the compiled rules cannot be stored: an expression nests too deeply (the limit is %d levels); split it into several criteria", syntax.MaxExprDepth)}}
 	}
 	return c.r, c.warnings, nil
 }
@@ -62,17 +65,17 @@ type checker struct {
 	// file is the file name errors carry.
 	file string
 	// f is the syntax tree being checked.
-	f *File
+	f *syntax.File
 	// r is the ruleset being built from f.
 	r *Ruleset
 	// errs are the errors found; any one means no ruleset.
-	errs ErrorList
+	errs syntax.ErrorList
 	// warnings are the problems that do not stop compilation.
-	warnings ErrorList
+	warnings syntax.ErrorList
 	// fieldIndex maps a declared field id to its slot.
 	fieldIndex map[string]int
 	// fieldPos is each slot's declaration position, for messages.
-	fieldPos []Pos
+	fieldPos []syntax.Pos
 	// fieldUsed marks the slots some criterion reads; the rest warn.
 	fieldUsed []bool
 	// sourceIndex holds the declared source ids.
@@ -87,31 +90,29 @@ type checker struct {
 	suggested int
 }
 
-func (c *checker) errorf(pos Pos, format string, args ...any) {
-	c.errs.add(c.file, pos, fmt.Sprintf(format, args...))
+func (c *checker) errorf(pos syntax.Pos, format string, args ...any) {
+	c.errs.Add(c.file, pos, fmt.Sprintf(format, args...))
 }
 
 // fileErrorf reports an error about the whole file (something it lacks),
 // placed at 1:1 but about no line in particular.
 func (c *checker) fileErrorf(format string, args ...any) {
-	if len(c.errs) < maxErrors {
-		c.errs = append(c.errs, &Error{File: c.file, Pos: Pos{1, 1}, Msg: fmt.Sprintf(format, args...), wholeFile: true})
-	}
+	c.errs.AddWholeFile(c.file, fmt.Sprintf(format, args...))
 }
 
-func (c *checker) warnf(pos Pos, format string, args ...any) {
-	c.warnings.add(c.file, pos, fmt.Sprintf(format, args...))
+func (c *checker) warnf(pos syntax.Pos, format string, args ...any) {
+	c.warnings.Add(c.file, pos, fmt.Sprintf(format, args...))
 }
 
 func (c *checker) run() {
 	f, r := c.f, c.r
 	if f.Section == nil {
-		if !f.failed.any(declSection) {
+		if !f.Failed.Any(syntax.FailedSection) {
 			c.fileErrorf("the file has no section line: add `section <id>`, e.g. section fmla_employee")
 		}
 	} else {
 		r.SectionID = f.Section.Value
-		if !validIdent(r.SectionID) {
+		if !syntax.ValidIdent(r.SectionID) {
 			c.errorf(f.Section.Pos, "section id %q must be lower-case letters, digits and _", r.SectionID)
 		}
 	}
@@ -157,14 +158,14 @@ func (c *checker) effective() {
 	if e == nil {
 		return
 	}
-	from, ok := ParseDate(e.From)
+	from, ok := value.ParseDate(e.From)
 	if !ok {
 		c.errorf(e.FromPos, "effective %s is not a calendar date: write YYYY-MM-DD, e.g. effective 2025-10-01", e.From)
 		return
 	}
 	p := &Period{From: from}
 	if e.Until != "" {
-		until, ok := ParseDate(e.Until)
+		until, ok := value.ParseDate(e.Until)
 		switch {
 		case !ok:
 			c.errorf(e.UntilPos, "until %s is not a calendar date: write YYYY-MM-DD, e.g. until 2026-09-30", e.Until)
@@ -179,7 +180,7 @@ func (c *checker) effective() {
 }
 
 func (c *checker) sources() {
-	first := map[string]Pos{}
+	first := map[string]syntax.Pos{}
 	for _, s := range c.f.Sources {
 		if p, dup := first[s.ID]; dup {
 			c.errorf(s.Pos, "source %s is declared twice (first at line %d)", s.ID, p.Line)
@@ -208,7 +209,7 @@ var typeNames = map[string]Sort{"int": SortInt, "decimal": SortDecimal, "bool": 
 var notePrefix = map[string]string{"why": "WHY: ", "legal_background": "LEGAL BACKGROUND: "}
 
 func (c *checker) fields() {
-	if len(c.f.Fields) == 0 && !c.f.failed.any(declField) {
+	if len(c.f.Fields) == 0 && !c.f.Failed.Any(syntax.FailedField) {
 		c.fileErrorf("the ruleset declares no fields: add at least one `field <group>.<name> <type>` line")
 	}
 	for _, fd := range c.f.Fields {
@@ -236,7 +237,7 @@ func (c *checker) fields() {
 			field.EnumValues = append([]string{}, fd.Enum...)
 		}
 		for _, n := range fd.Notes {
-			if n.Source != "" && !c.sourceIndex[n.Source] && !c.f.failed.covers(declSource, n.Source) {
+			if n.Source != "" && !c.sourceIndex[n.Source] && !c.f.Failed.Covers(syntax.FailedSource, n.Source) {
 				c.errorf(n.Pos, "note cites unknown source %s: declare it with a source line%s", n.Source, c.suggest(n.Source, c.r.sourceIDs()))
 			}
 			field.Notes = append(field.Notes, Note{Text: notePrefix[n.Kind] + n.Text, Source: n.Source,
@@ -257,7 +258,7 @@ func (c *checker) fields() {
 // presentation checks and copies how field fd reads to people: its label,
 // the unit of a number, and labels of enum values, each value declared and
 // labelled once.
-func (c *checker) presentation(fd *FieldDecl, sort Sort, field *Field) {
+func (c *checker) presentation(fd *syntax.FieldDecl, sort Sort, field *Field) {
 	field.Label = fd.Label
 	if fd.Unit != "" && sort != SortInt && sort != SortDecimal {
 		c.errorf(fd.UnitPos, "unit on %s field %s: only an int or decimal answer has a unit", fd.Type, fd.ID)
@@ -270,13 +271,13 @@ func (c *checker) presentation(fd *FieldDecl, sort Sort, field *Field) {
 			c.errorf(o.Pos, "option on %s field %s: only an enum field's values have labels", fd.Type, fd.ID)
 			continue
 		case !slices.Contains(fd.Enum, o.Value):
-			c.errorf(o.Pos, "option %s: field %s has no such value%s", quote(o.Value), fd.ID, c.suggest(o.Value, fd.Enum))
+			c.errorf(o.Pos, "option %s: field %s has no such value%s", syntax.Quote(o.Value), fd.ID, c.suggest(o.Value, fd.Enum))
 			continue
 		case field.ValueLabels[o.Value] != "":
-			c.errorf(o.Pos, "option %s is labelled twice", quote(o.Value))
+			c.errorf(o.Pos, "option %s is labelled twice", syntax.Quote(o.Value))
 			continue
 		case strings.TrimSpace(o.Label) == "":
-			c.errorf(o.Pos, "option %s has an empty label", quote(o.Value))
+			c.errorf(o.Pos, "option %s has an empty label", syntax.Quote(o.Value))
 			continue
 		}
 		if field.ValueLabels == nil {
@@ -287,10 +288,10 @@ func (c *checker) presentation(fd *FieldDecl, sort Sort, field *Field) {
 }
 
 func (c *checker) groups() {
-	if len(c.f.Groups) == 0 && !c.f.failed.any(declGroup) {
+	if len(c.f.Groups) == 0 && !c.f.Failed.Any(syntax.FailedGroup) {
 		c.fileErrorf("the ruleset declares no groups: add `group <id> all \"<title>\" { ... }`")
 	}
-	criterionPos := map[string]Pos{}
+	criterionPos := map[string]syntax.Pos{}
 	for _, gd := range c.f.Groups {
 		if gd.ID == "" {
 			// A group whose header failed before its id: its criteria
@@ -305,7 +306,7 @@ func (c *checker) groups() {
 			continue
 		}
 		g := Group{ID: gd.ID, Kind: GroupKind(gd.Kind), Title: gd.Title, Criteria: []Criterion{}}
-		if len(gd.Criteria) == 0 && !gd.failed {
+		if len(gd.Criteria) == 0 && !gd.Failed {
 			c.errorf(gd.Pos, "group %s has no criteria", gd.ID)
 		}
 		for _, cd := range gd.Criteria {
@@ -326,13 +327,13 @@ func (c *checker) groups() {
 	}
 }
 
-func (c *checker) criterion(cd *CriterionDecl) Criterion {
+func (c *checker) criterion(cd *syntax.CriterionDecl) Criterion {
 	cr := Criterion{ID: cd.ID, Title: cd.Title, Discretionary: cd.Discretionary, Fields: []string{}, Citations: []Citation{}}
-	if len(cd.Cites) == 0 && !cd.failed {
+	if len(cd.Cites) == 0 && !cd.Failed {
 		c.errorf(cd.Pos, "criterion %s cites nothing: add `cite <source id> \"<exact quote>\"`", cd.ID)
 	}
 	for _, ci := range cd.Cites {
-		if !c.sourceIndex[ci.Source] && !c.f.failed.covers(declSource, ci.Source) {
+		if !c.sourceIndex[ci.Source] && !c.f.Failed.Covers(syntax.FailedSource, ci.Source) {
 			c.errorf(ci.Pos, "criterion %s cites unknown source %s: declare it with a source line%s", cd.ID, ci.Source, c.suggest(ci.Source, c.r.sourceIDs()))
 		}
 		if strings.TrimSpace(ci.Quote) == "" {
@@ -344,7 +345,7 @@ func (c *checker) criterion(cd *CriterionDecl) Criterion {
 		return cr
 	}
 	if cd.Expr == nil {
-		if cd.failed {
+		if cd.Failed {
 			return cr
 		}
 		c.errorf(cd.Pos, "criterion %s has no condition: write an expression, or mark it discretionary", cd.ID)
@@ -395,12 +396,12 @@ func (c *checker) outcome() {
 	}
 }
 
-func (c *checker) outcomeExpr(n *Node, used map[string]bool) *Expr {
+func (c *checker) outcomeExpr(n *syntax.Node, used map[string]bool) *Expr {
 	switch n.Kind {
-	case NodeIdent:
+	case syntax.NodeIdent:
 		i, ok := c.groupIndex[n.Name]
 		if !ok {
-			if c.f.failed.covers(declGroup, n.Name) {
+			if c.f.Failed.Covers(syntax.FailedGroup, n.Name) {
 				return invalid()
 			}
 			c.errorf(n.Pos, "the outcome names %s, which is not a group%s", n.Name, c.suggest(n.Name, c.r.groupIDs()))
@@ -408,9 +409,9 @@ func (c *checker) outcomeExpr(n *Node, used map[string]bool) *Expr {
 		}
 		used[n.Name] = true
 		return &Expr{Kind: ExprGroup, Sort: SortBool, Key: n.Name, Slot: i}
-	case NodeNot:
+	case syntax.NodeNot:
 		return &Expr{Kind: ExprOp, Sort: SortBool, Op: OpNot, Args: []*Expr{c.outcomeExpr(n.Args[0], used)}}
-	case NodeBinary:
+	case syntax.NodeBinary:
 		if n.Op == "and" || n.Op == "or" {
 			op := Operator(n.Op)
 			var args []*Expr
@@ -475,7 +476,7 @@ func (m constNumbers) is(x *Expr) bool {
 
 // fieldRange checks and reads the `range` line of field fd: only on a
 // number field, each end a number of the field's type, min not above max.
-func (c *checker) fieldRange(fd *FieldDecl, sort Sort) *Range {
+func (c *checker) fieldRange(fd *syntax.FieldDecl, sort Sort) *Range {
 	rd := fd.Range
 	if rd == nil {
 		return nil
@@ -486,11 +487,11 @@ func (c *checker) fieldRange(fd *FieldDecl, sort Sort) *Range {
 	}
 	var g Range
 	ok := true
-	end := func(text string, v *Value) {
+	end := func(text string, v *value.Value) {
 		if text == "" {
 			return
 		}
-		n, err := ParseNumber(text)
+		n, err := value.ParseNumber(text)
 		switch {
 		case err != nil:
 			c.errorf(rd.Pos, "range of %s: cannot read %s as a number: %v", fd.ID, text, err)
@@ -507,7 +508,7 @@ func (c *checker) fieldRange(fd *FieldDecl, sort Sort) *Range {
 	if !ok {
 		return nil
 	}
-	if g.Min.Known && g.Max.Known && cmpNum(g.Min, g.Max) > 0 {
+	if g.Min.Known && g.Max.Known && value.Compare(g.Min, g.Max) > 0 {
 		c.errorf(rd.Pos, "range of %s: the lower end %s is above the upper end %s", fd.ID, rd.Min, rd.Max)
 		return nil
 	}

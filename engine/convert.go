@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/eligo/eligo/engine/value"
 	"github.com/gowebpki/jcs"
 )
 
@@ -42,7 +43,7 @@ type FieldError struct {
 // out, or sent as JSON null) is an unknown Value.
 type Inputs struct {
 	// Values holds one answer per field slot; see above.
-	Values []Value
+	Values []value.Value
 	// FieldErrors are the keys that could not be applied, sorted by key.
 	FieldErrors []FieldError
 	// Provided counts the non-null keys sent, errors included.
@@ -99,7 +100,7 @@ func (r *Ruleset) Convert(raw []byte) (*Inputs, error) {
 // ConvertMap is Convert for an already decoded object. Numbers may be
 // json.Number (exact), float64, or Go integers.
 func (r *Ruleset) ConvertMap(m map[string]any) *Inputs {
-	in := &Inputs{Values: make([]Value, len(r.Fields))}
+	in := &Inputs{Values: make([]value.Value, len(r.Fields))}
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -203,60 +204,60 @@ func describeJSON(v any) string {
 
 // convertValue converts one non-null wire value for field f, returning a
 // message when it cannot.
-func convertValue(f *Field, v any) (Value, string) {
+func convertValue(f *Field, v any) (value.Value, string) {
 	switch f.Type {
 	case SortInt, SortDecimal:
 		text, ok := numberText(v)
 		if !ok {
-			return Value{}, fmt.Sprintf("expected a number, got %s", describeJSON(v))
+			return value.Value{}, fmt.Sprintf("expected a number, got %s", describeJSON(v))
 		}
-		n, err := ParseNumber(text)
+		n, err := value.ParseNumber(text)
 		if err != nil {
-			return Value{}, fmt.Sprintf("cannot read %s as a number: %v", text, err)
+			return value.Value{}, fmt.Sprintf("cannot read %s as a number: %v", text, err)
 		}
 		if f.Type == SortInt && n.Scale != 0 {
-			return Value{}, fmt.Sprintf("expected a whole number, got %s", text)
+			return value.Value{}, fmt.Sprintf("expected a whole number, got %s", text)
 		}
 		if f.Range != nil && !f.Range.Contains(n) {
-			return Value{}, fmt.Sprintf("%s is outside the range the rules allow for this field: %s", text, f.Range)
+			return value.Value{}, fmt.Sprintf("%s is outside the range the rules allow for this field: %s", text, f.Range)
 		}
 		return n, ""
 	case SortBool:
 		b, ok := v.(bool)
 		if !ok {
-			return Value{}, fmt.Sprintf("expected true or false, got %s", describeJSON(v))
+			return value.Value{}, fmt.Sprintf("expected true or false, got %s", describeJSON(v))
 		}
-		return BoolValue(b), ""
+		return value.BoolValue(b), ""
 	case SortEnum:
 		s, ok := v.(string)
 		if !ok {
-			return Value{}, fmt.Sprintf("expected one of %s, got %s", quoteList(f.EnumValues), describeJSON(v))
+			return value.Value{}, fmt.Sprintf("expected one of %s, got %s", quoteList(f.EnumValues), describeJSON(v))
 		}
 		for i, e := range f.EnumValues {
 			if e == s {
-				return Value{Num: int64(i), Known: true}, ""
+				return value.Value{Num: int64(i), Known: true}, ""
 			}
 		}
-		return Value{}, fmt.Sprintf("%q is not one of %s", s, quoteList(f.EnumValues))
+		return value.Value{}, fmt.Sprintf("%q is not one of %s", s, quoteList(f.EnumValues))
 	case SortDate:
 		if s, ok := v.(string); ok {
-			ord, ok := ParseDate(s)
+			ord, ok := value.ParseDate(s)
 			if !ok {
-				return Value{}, fmt.Sprintf("%q is not a calendar date in the form YYYY-MM-DD", s)
+				return value.Value{}, fmt.Sprintf("%q is not a calendar date in the form YYYY-MM-DD", s)
 			}
-			return Value{Num: ord, Known: true}, ""
+			return value.Value{Num: ord, Known: true}, ""
 		}
 		text, ok := numberText(v)
 		if !ok {
-			return Value{}, fmt.Sprintf("expected a date (\"YYYY-MM-DD\" or a day ordinal), got %s", describeJSON(v))
+			return value.Value{}, fmt.Sprintf("expected a date (\"YYYY-MM-DD\" or a day ordinal), got %s", describeJSON(v))
 		}
-		n, err := ParseNumber(text)
-		if err != nil || n.Scale != 0 || n.Num < 1 || n.Num > maxOrdinal {
-			return Value{}, fmt.Sprintf("a date ordinal must be a whole number from 1 (0001-01-01) to %d (9999-12-31), got %s", maxOrdinal, text)
+		n, err := value.ParseNumber(text)
+		if err != nil || n.Scale != 0 || n.Num < 1 || n.Num > value.MaxOrdinal {
+			return value.Value{}, fmt.Sprintf("a date ordinal must be a whole number from 1 (0001-01-01) to %d (9999-12-31), got %s", value.MaxOrdinal, text)
 		}
-		return Value{Num: n.Num, Known: true}, ""
+		return value.Value{Num: n.Num, Known: true}, ""
 	}
-	return Value{}, "field has no type"
+	return value.Value{}, "field has no type"
 }
 
 // InputsHash returns "sha256:" + hex SHA-256 of the RFC 8785 canonical
@@ -395,7 +396,7 @@ func normalNumber(n string) string {
 
 // ValueJSON renders the answer v of field slot as it appears in supporting
 // facts and traces: a number, true/false, the enum string, or "YYYY-MM-DD".
-func (r *Ruleset) ValueJSON(slot int, v Value) json.RawMessage {
+func (r *Ruleset) ValueJSON(slot int, v value.Value) json.RawMessage {
 	f := &r.Fields[slot]
 	if !v.Known {
 		return json.RawMessage("null")

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/eligo/eligo/engine/internal/testfiles"
 )
 
 func opsRuleset(t testing.TB) *Ruleset {
 	t.Helper()
-	r, _, err := Compile("ops.rules", fmt.Appendf(nil, opsRules,
+	r, _, err := Compile("ops.rules", fmt.Appendf(nil, testfiles.OpsRules,
 		`a.n > 0 and a.m > 0 and a.d > 0 and a.b and a.c and a.e == "red" and a.born < a.on`))
 	if err != nil {
 		t.Fatal(err)
@@ -221,7 +223,7 @@ func TestInputsHashBeyondCanonicalJSON(t *testing.T) {
 
 func TestOverflowIsAFieldError(t *testing.T) {
 	t.Parallel()
-	r, _, err := Compile("ops.rules", fmt.Appendf(nil, opsRules, "a.n * 1000000000000 > 0"))
+	r, _, err := Compile("ops.rules", fmt.Appendf(nil, testfiles.OpsRules, "a.n * 1000000000000 > 0"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,15 +236,6 @@ func TestOverflowIsAFieldError(t *testing.T) {
 	if strings.Contains(string(b), `"value"`) {
 		t.Errorf("an evaluation error carries no sent value: %s", b)
 	}
-}
-
-func mustJSON(t testing.TB, v any) []byte {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 func TestNormalNumber(t *testing.T) {

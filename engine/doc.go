@@ -1,23 +1,19 @@
-// Package engine is the Eligo rules language and its evaluator: lexer,
-// parser, canonical printer, type checker, compiled IR, Kleene three-valued
-// evaluation, traces, explanations and digests. It does no I/O and imports
-// no other package of the project, so the CLI, the API and the solver use
-// it alike. The language itself is specified in GRAMMAR.md.
+// Package engine compiles the Eligo rules language and evaluates it: type
+// checker, compiled IR and its loader, Kleene three-valued evaluation,
+// traces, explanations and digests. It does no I/O and imports no package
+// of the project but its own (engine/syntax for the syntax tree,
+// engine/value for numbers and dates), so the CLI, the API and the solver
+// use it alike. The language itself is specified in syntax/GRAMMAR.md.
 //
 // # Compiling
 //
-// Compile turns .rules source into a *Ruleset, or returns an ErrorList:
-// every error found, sorted, each printed "file:line:col: message" in words
-// a policy analyst can act on. Warnings (a field no criterion reads, a
-// group the outcome leaves out) come back separately and never block.
-// Compile never panics. Parse and Print are the syntax tree and the
-// canonical printer behind `eligo fmt`; Parse(Print(f)) gives f back.
-//
-// A text is bounded before any of that work: Parse refuses one over a
-// limit (MaxRulesBytes, MaxCriteria, MaxExprNodes, MaxExprDepth and the
-// others in limits.go) with an error naming the limit and its value, so
-// that compiling whatever text a caller sends costs time and memory in
-// proportion to the limits, not to the text.
+// Compile turns .rules source into a *Ruleset, or returns a
+// syntax.ErrorList: every error found, sorted, each printed
+// "file:line:col: message" in words a policy analyst can act on. Warnings
+// (a field no criterion reads, a group the outcome leaves out) come back
+// separately and never block. Compile never panics. It reads the text with
+// syntax.Parse, which refuses a text over one of the limits in
+// syntax/limits.go before any other work.
 //
 // Compilation does all the work that does not depend on the answers: field
 // names become input slots, constants are decoded, enum strings become
@@ -104,7 +100,7 @@
 // # Evaluating
 //
 // Ruleset.Evaluate (or EvaluateInto, which reuses a Result and does not
-// allocate) decides Inputs under Kleene's three-valued logic as GRAMMAR.md
+// allocate) decides Inputs under Kleene's three-valued logic as syntax/GRAMMAR.md
 // states: an unanswered field is unknown; "and" with a false side is false
 // and "or" with a true side is true whatever the other sides; present,
 // absent and a known default are never unknown. A criterion is satisfied,

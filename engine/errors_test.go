@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/eligo/eligo/engine/syntax"
 )
 
 // TestErrorFixtures compiles every testdata/errors/*.rules file and checks
@@ -45,9 +47,9 @@ func TestErrorFixtures(t *testing.T) {
 			}
 			want := errorMarkers(t, string(src))
 			_, _, cerr := Compile(filepath.Base(path), src)
-			var got ErrorList
+			var got syntax.ErrorList
 			if cerr != nil {
-				list, ok := cerr.(ErrorList)
+				list, ok := cerr.(syntax.ErrorList)
 				if !ok {
 					t.Fatalf("error %T is not an ErrorList: %v", cerr, cerr)
 				}

@@ -1,5 +1,9 @@
 package engine
 
+import (
+	"github.com/eligo/eligo/engine/value"
+)
+
 // The evaluator walks a flat program: every expression node of every
 // criterion (and the outcome) compiled into one slice of instructions whose
 // operands are indexes, field reads already resolved to input slots and
@@ -63,7 +67,7 @@ type inst struct {
 	// n is the number of operands.
 	n int32
 	// k is opConst's value.
-	k Value
+	k value.Value
 }
 
 // program is the flat form of a ruleset's expressions that evaluation walks.
@@ -151,7 +155,7 @@ func (s Status) String() string { return statusNames[s] }
 // MarshalText writes the wire spelling.
 func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
-func statusOf(v Value) Status {
+func statusOf(v value.Value) Status {
 	switch {
 	case !v.Known:
 		return Pending
@@ -269,7 +273,7 @@ func (r *Ruleset) EvaluateInto(in *Inputs, opts Options, res *Result) {
 	if in == nil || len(in.Values) != len(r.Fields) {
 		// Inputs converted for another ruleset (or none): nothing can be
 		// read safely, so nothing is decided.
-		in = &Inputs{Values: make([]Value, len(r.Fields)), FieldErrors: []FieldError{{
+		in = &Inputs{Values: make([]value.Value, len(r.Fields)), FieldErrors: []FieldError{{
 			Message: "the answers were converted for a different ruleset; convert them with this ruleset"}}}
 	}
 	p := &r.prog
@@ -288,7 +292,7 @@ func (r *Ruleset) EvaluateInto(in *Inputs, opts Options, res *Result) {
 	if r.ReadsDecisionDate || r.Effective != nil {
 		if d := opts.DecisionDate; d != 0 {
 			res.DecisionDate = d
-			m.date = Value{Num: d, Known: true}
+			m.date = value.Value{Num: d, Known: true}
 			res.OutsidePeriod = r.Effective != nil && !r.Effective.Covers(d)
 		} else {
 			res.FieldErrors = append(res.FieldErrors, errNoDecisionDate)
@@ -383,8 +387,23 @@ func (r *Ruleset) EvaluateInto(in *Inputs, opts Options, res *Result) {
 		res.Trace = r.trace(in, res)
 	}
 	if opts.Explanation {
-		res.Explanation = r.explain(in, res)
+		res.Explanation = r.Explain(in, res)
 	}
+}
+
+// EvaluateExpr evaluates one expression of a compiled ruleset (a part of a
+// criterion's condition, say) over in with the evaluator's own machine,
+// under decisionDate (0 for none), and says what it came to: the graph
+// overlays the parts of a condition with it, so they read as the whole
+// criterion is decided.
+func EvaluateExpr(e *Expr, in *Inputs, decisionDate int64) Status {
+	var p program
+	root := p.emit(e)
+	m := machine{p: &p, inputs: in.Values}
+	if decisionDate != 0 {
+		m.date = value.Value{Num: decisionDate, Known: true}
+	}
+	return statusOf(m.eval(root))
 }
 
 // DependsOnDate reports whether the ruleset's decisions depend on the
@@ -399,7 +418,7 @@ func (r *Ruleset) PeriodWarning(date int64) string {
 	if r.Effective == nil {
 		return ""
 	}
-	return "the decision date " + FormatDate(date) + " is outside the period these rules hold for (" +
+	return "the decision date " + value.FormatDate(date) + " is outside the period these rules hold for (" +
 		r.Effective.String() + "); no decision is given from the law of another period"
 }
 
@@ -428,13 +447,13 @@ type machine struct {
 	// p is the program being run.
 	p *program
 	// inputs are the answers, indexed by slot.
-	inputs []Value
+	inputs []value.Value
 	// groups are the group statuses opGroup reads; set only before the
 	// outcome is evaluated.
 	groups []Status
 	// date is the value decision_date() returns; unknown when the
 	// ruleset does not read it.
-	date Value
+	date value.Value
 	// overflow is set when arithmetic overflowed in the current
 	// criterion, which becomes a field error.
 	overflow bool
@@ -443,7 +462,7 @@ type machine struct {
 	flags [64]uint8
 }
 
-func (m *machine) eval(i int32) Value {
+func (m *machine) eval(i int32) value.Value {
 	in := &m.p.code[i]
 	switch in.op {
 	case opConst:
@@ -453,17 +472,17 @@ func (m *machine) eval(i int32) Value {
 	case opGroup:
 		switch m.groups[in.a] {
 		case Satisfied:
-			return BoolValue(true)
+			return value.BoolValue(true)
 		case NotSatisfied:
-			return BoolValue(false)
+			return value.BoolValue(false)
 		}
-		return Value{}
+		return value.Value{}
 	case opDecisionDate:
 		return m.date
 	case opPresent:
-		return BoolValue(m.inputs[m.p.code[m.p.kids[in.a]].a].Known)
+		return value.BoolValue(m.inputs[m.p.code[m.p.kids[in.a]].a].Known)
 	case opAbsent:
-		return BoolValue(!m.inputs[m.p.code[m.p.kids[in.a]].a].Known)
+		return value.BoolValue(!m.inputs[m.p.code[m.p.kids[in.a]].a].Known)
 	}
 	kids := m.p.kids[in.a : in.a+in.n]
 	switch in.op {
@@ -480,19 +499,19 @@ func (m *machine) eval(i int32) Value {
 				continue
 			}
 			if (v.Num != 0) == decides {
-				return BoolValue(decides)
+				return value.BoolValue(decides)
 			}
 		}
 		if unknown {
-			return Value{}
+			return value.Value{}
 		}
-		return BoolValue(!decides)
+		return value.BoolValue(!decides)
 	case opNot:
 		v := m.eval(kids[0])
 		if !v.Known {
 			return v
 		}
-		return BoolValue(v.Num == 0)
+		return value.BoolValue(v.Num == 0)
 	case opDefault:
 		if v := m.eval(kids[0]); v.Known {
 			return v
@@ -505,28 +524,28 @@ func (m *machine) eval(i int32) Value {
 		}
 		found := false
 		for _, k := range kids[1:] {
-			if cmpNum(x, m.eval(k)) == 0 {
+			if value.Compare(x, m.eval(k)) == 0 {
 				found = true
 				break
 			}
 		}
-		return BoolValue(found == (in.op == opIn))
+		return value.BoolValue(found == (in.op == opIn))
 	case opNeg:
 		x := m.eval(kids[0])
 		if !x.Known {
 			return x
 		}
-		v, ok := negNum(x)
+		v, ok := value.Neg(x)
 		return m.checked(v, ok)
 	case opMin, opMax:
 		best := m.eval(kids[0])
 		for _, k := range kids[1:] {
 			v := m.eval(k)
 			if !v.Known || !best.Known {
-				best = Value{}
+				best = value.Value{}
 				continue
 			}
-			if c := cmpNum(v, best); c < 0 && in.op == opMin || c > 0 && in.op == opMax {
+			if c := value.Compare(v, best); c < 0 && in.op == opMin || c > 0 && in.op == opMax {
 				best = v
 			}
 		}
@@ -534,54 +553,54 @@ func (m *machine) eval(i int32) Value {
 	}
 	x, y := m.eval(kids[0]), m.eval(kids[1])
 	if !x.Known || !y.Known {
-		return Value{}
+		return value.Value{}
 	}
 	switch in.op {
 	case opEq:
-		return BoolValue(cmpNum(x, y) == 0)
+		return value.BoolValue(value.Compare(x, y) == 0)
 	case opNe:
-		return BoolValue(cmpNum(x, y) != 0)
+		return value.BoolValue(value.Compare(x, y) != 0)
 	case opLt:
-		return BoolValue(cmpNum(x, y) < 0)
+		return value.BoolValue(value.Compare(x, y) < 0)
 	case opLe:
-		return BoolValue(cmpNum(x, y) <= 0)
+		return value.BoolValue(value.Compare(x, y) <= 0)
 	case opGt:
-		return BoolValue(cmpNum(x, y) > 0)
+		return value.BoolValue(value.Compare(x, y) > 0)
 	case opGe:
-		return BoolValue(cmpNum(x, y) >= 0)
+		return value.BoolValue(value.Compare(x, y) >= 0)
 	case opAdd:
-		return m.checked(addNum(x, y))
+		return m.checked(value.Add(x, y))
 	case opSub:
-		ny, ok := negNum(y)
+		ny, ok := value.Neg(y)
 		if !ok {
 			return m.checked(ny, false)
 		}
-		return m.checked(addNum(x, ny))
+		return m.checked(value.Add(x, ny))
 	case opMul:
-		return m.checked(mulNum(x, y))
+		return m.checked(value.Mul(x, y))
 	case opYears:
-		return IntValue(yearsBetween(x.Num, y.Num))
+		return value.IntValue(value.YearsBetween(x.Num, y.Num))
 	case opMonths:
-		return IntValue(monthsBetween(x.Num, y.Num))
+		return value.IntValue(value.MonthsBetween(x.Num, y.Num))
 	case opDays:
-		return IntValue(y.Num - x.Num)
+		return value.IntValue(y.Num - x.Num)
 	case opAddDays:
-		return m.checked(AddDays(x.Num, y.Num))
+		return m.checked(value.AddDays(x.Num, y.Num))
 	case opAddMonths:
-		return m.checked(AddMonths(x.Num, y.Num))
+		return m.checked(value.AddMonths(x.Num, y.Num))
 	case opAddYears:
-		if y.Num > maxOrdinal || y.Num < -maxOrdinal {
-			return m.checked(Value{}, false)
+		if y.Num > value.MaxOrdinal || y.Num < -value.MaxOrdinal {
+			return m.checked(value.Value{}, false)
 		}
-		return m.checked(AddMonths(x.Num, 12*y.Num))
+		return m.checked(value.AddMonths(x.Num, 12*y.Num))
 	}
-	return Value{}
+	return value.Value{}
 }
 
-func (m *machine) checked(v Value, ok bool) Value {
+func (m *machine) checked(v value.Value, ok bool) value.Value {
 	if !ok {
 		m.overflow = true
-		return Value{}
+		return value.Value{}
 	}
 	return v
 }

@@ -3,32 +3,16 @@ package engine
 import (
 	"fmt"
 	"testing"
-)
 
-// opsRules declares one field of every type for the operator tables.
-const opsRules = `section ops
-source s "S" url "https://example.org/s" licence "public-domain"
-field a.n int
-field a.m int
-field a.d decimal
-field a.b bool
-field a.c bool
-field a.e enum ["red", "green", "blue"]
-field a.born date
-field a.on date
-group g all "G" {
-  criterion k "K" {
-    %s
-    cite s "quote"
-  }
-}
-`
+	"github.com/eligo/eligo/engine/internal/testfiles"
+	"github.com/eligo/eligo/engine/value"
+)
 
 // statusOf compiles expr as the only criterion and evaluates it on values
 // (field_values JSON) with decision date 2024-06-15.
 func evalExpr(t *testing.T, expr, values string) Status {
 	t.Helper()
-	r, _, err := Compile("ops.rules", fmt.Appendf(nil, opsRules, expr))
+	r, _, err := Compile("ops.rules", fmt.Appendf(nil, testfiles.OpsRules, expr))
 	if err != nil {
 		t.Fatalf("compile %q: %v", expr, err)
 	}
@@ -39,7 +23,7 @@ func evalExpr(t *testing.T, expr, values string) Status {
 	if len(in.FieldErrors) > 0 {
 		t.Fatalf("convert %s: field errors %v", values, in.FieldErrors)
 	}
-	d, _ := ParseDate("2024-06-15")
+	d, _ := value.ParseDate("2024-06-15")
 	return r.Evaluate(in, Options{DecisionDate: d}).Criteria[0]
 }
 
@@ -236,43 +220,13 @@ func TestGroupsAndOutcome(t *testing.T) {
 	}
 }
 
-func TestDateOrdinals(t *testing.T) {
-	t.Parallel()
-	// Ordinals from Python's date.toordinal().
-	known := map[string]int64{"0001-01-01": 1, "1970-01-01": 719163, "2000-02-29": 730179,
-		"2024-02-29": 738945, "9999-12-31": 3652059, "1900-03-01": 693655}
-	for s, want := range known {
-		got, ok := ParseDate(s)
-		if !ok || got != want {
-			t.Errorf("ParseDate(%s) = %d %v, want %d", s, got, ok, want)
-		}
-		if FormatDate(want) != s {
-			t.Errorf("FormatDate(%d) = %s, want %s", want, FormatDate(want), s)
-		}
-	}
-	// Every day round-trips and consecutive ordinals are consecutive days.
-	prevY, prevM, prevD := Civil(0)
-	for ord := int64(1); ord <= maxOrdinal; ord++ {
-		y, m, d := Civil(ord)
-		if DateOrdinal(y, m, d) != ord {
-			t.Fatalf("DateOrdinal(Civil(%d)) = %d", ord, DateOrdinal(y, m, d))
-		}
-		next := d == prevD+1 && m == prevM && y == prevY ||
-			d == 1 && prevD == daysIn(prevY, prevM) && (m == prevM+1 && y == prevY || m == 1 && prevM == 12 && y == prevY+1)
-		if ord > 1 && !next {
-			t.Fatalf("ordinal %d is %d-%d-%d after %d-%d-%d", ord, y, m, d, prevY, prevM, prevD)
-		}
-		prevY, prevM, prevD = y, m, d
-	}
-}
-
 func TestEvaluateForeignInputs(t *testing.T) {
 	t.Parallel()
 	r, _, err := Compile("groups.rules", []byte(groupsRules))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, in := range []*Inputs{nil, {Values: make([]Value, 1)}} {
+	for _, in := range []*Inputs{nil, {Values: make([]value.Value, 1)}} {
 		res := r.Evaluate(in, Options{Trace: true, Explanation: true})
 		if res.Outcome != Undetermined || len(res.FieldErrors) != 1 {
 			t.Errorf("inputs %+v: outcome %s, errors %v", in, res.Outcome, res.FieldErrors)

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+
+	"github.com/eligo/eligo/engine/value"
 )
 
 // Trace is the trace object (docs/api.md#trace-and-explanation): how the decision was reached, for
@@ -191,7 +193,10 @@ type Quote struct {
 	Exact string `json:"exact"`
 }
 
-func (r *Ruleset) explain(in *Inputs, res *Result) *Explanation {
+// Explain builds the explanation (docs/api.md#trace-and-explanation) of
+// res, the evaluation of in: what Options.Explanation adds to a Result, and
+// what a graph's overlay cites when the evaluation did not ask for one.
+func (r *Ruleset) Explain(in *Inputs, res *Result) *Explanation {
 	e := &Explanation{Decision: res.Outcome, DecisionPath: []string{}, Groups: []GroupExplanation{}, UnusedFacts: []string{}}
 	e.UnusedFacts = append(e.UnusedFacts, in.Unused...)
 	want := Pending
@@ -343,7 +348,7 @@ func (r *Ruleset) Report(res *Result, inputsHash string) Report {
 		FieldErrors: append([]FieldError{}, res.FieldErrors...), Groups: map[string]Status{},
 		Criteria: map[string]Status{}, Trace: res.Trace, Explanation: res.Explanation}
 	if res.DecisionDate != 0 {
-		rep.DecisionDate = FormatDate(res.DecisionDate)
+		rep.DecisionDate = value.FormatDate(res.DecisionDate)
 	}
 	if res.OutsidePeriod {
 		rep.Warnings = []Warning{{Code: WarningOutsidePeriod, Message: r.PeriodWarning(res.DecisionDate)}}

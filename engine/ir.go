@@ -1,5 +1,9 @@
 package engine
 
+import (
+	"github.com/eligo/eligo/engine/value"
+)
+
 // This file holds the compiled intermediate representation (IR): the typed,
 // resolved form of a ruleset that evaluation, the solver, the graph and the
 // digest all read. The types are plain exported structs so that other
@@ -121,34 +125,13 @@ type Expr struct {
 	// Ruleset.Groups (ExprGroup).
 	Slot int
 	// Const is the value of an ExprConst node.
-	Const Value
+	Const value.Value
 	// Enum is the listed string of an enum ExprConst; Const.Num is its
 	// index in the field's EnumValues.
 	Enum string
 	// FieldContext is the field id an ExprConst is compared with or
 	// defaults; empty otherwise.
 	FieldContext string
-}
-
-// Value is one runtime value: an answer, a constant or an intermediate
-// result. Its meaning depends on the static sort it belongs to:
-//
-//   - int and decimal: Num / 10^Scale, exact (Scale is 0 for an int);
-//   - bool: Num is 0 or 1;
-//   - enum: Num is the index into the field's EnumValues;
-//   - date: Num is the proleptic Gregorian ordinal, 0001-01-01 being 1.
-//
-// Known is false for an unanswered field and for anything computed from
-// one (Kleene's third value). The zero Value is unknown.
-type Value struct {
-	// Num is the value's integer form, read by sort as above.
-	Num int64
-	// Scale is the count of decimal places in Num; always 0 outside
-	// decimal.
-	Scale uint8
-	// Known is false for an unknown value, whose Num and Scale are then
-	// meaningless.
-	Known bool
 }
 
 // Ruleset is a compiled ruleset: everything evaluation needs, resolved and
@@ -219,18 +202,18 @@ func (p Period) Covers(d int64) bool { return d >= p.From && (p.Until == 0 || d 
 // 2026-09-30", or "2025-10-01 onwards" when it is open-ended.
 func (p Period) String() string {
 	if p.Until == 0 {
-		return FormatDate(p.From) + " onwards"
+		return value.FormatDate(p.From) + " onwards"
 	}
-	return FormatDate(p.From) + " until " + FormatDate(p.Until)
+	return value.FormatDate(p.From) + " until " + value.FormatDate(p.Until)
 }
 
 // MarshalJSON writes {"from":"YYYY-MM-DD","until":"YYYY-MM-DD"}, without
 // until when the period is open-ended.
 func (p Period) MarshalJSON() ([]byte, error) {
-	b := append([]byte(`{"from":"`), FormatDate(p.From)...)
+	b := append([]byte(`{"from":"`), value.FormatDate(p.From)...)
 	if p.Until != 0 {
 		b = append(b, `","until":"`...)
-		b = append(b, FormatDate(p.Until)...)
+		b = append(b, value.FormatDate(p.Until)...)
 	}
 	return append(b, `"}`...), nil
 }
@@ -292,14 +275,14 @@ type Field struct {
 // {"min":1,"max":20}, an open end left out.
 type Range struct {
 	// Min is the smallest allowed value; unknown when open below.
-	Min Value
+	Min value.Value
 	// Max is the largest allowed value; unknown when open above.
-	Max Value
+	Max value.Value
 }
 
 // Contains reports whether the number v lies in the range.
-func (g Range) Contains(v Value) bool {
-	return (!g.Min.Known || cmpNum(v, g.Min) >= 0) && (!g.Max.Known || cmpNum(v, g.Max) <= 0)
+func (g Range) Contains(v value.Value) bool {
+	return (!g.Min.Known || value.Compare(v, g.Min) >= 0) && (!g.Max.Known || value.Compare(v, g.Max) <= 0)
 }
 
 // String says the range in plain words: "from 1 to 20", "at least 0",

@@ -1,5 +1,10 @@
 package engine
 
+import (
+	"github.com/eligo/eligo/engine/syntax"
+	"github.com/eligo/eligo/engine/value"
+)
+
 // This file prints a compiled expression in the rules language. It is where
 // Criterion.Text comes from on both paths into a Ruleset, Compile and
 // Build (LoadIR), so a stored ruleset and a freshly compiled one show the
@@ -11,7 +16,7 @@ package engine
 // source's expression printed by `eligo fmt`, except that numbers are
 // spelled from their value (43759.8 where the source wrote 43759.80, 1000
 // for 1e3): the IR keeps a number's value, not its spelling.
-func exprText(e *Expr) string { return PrintExpr(exprNode(e)) }
+func exprText(e *Expr) string { return syntax.PrintExpr(exprNode(e)) }
 
 // ExprText prints a compiled expression in the rules language, as
 // Criterion.Text prints a whole criterion: for tools that name a part of
@@ -21,16 +26,16 @@ func ExprText(e *Expr) string { return exprText(e) }
 // exprNode returns the syntax tree that prints as e. An n-ary and/or
 // becomes the left-leaning chain the parser builds for `a and b and c`; a
 // constant becomes a literal, or a date("YYYY-MM-DD") call.
-func exprNode(e *Expr) *Node {
+func exprNode(e *Expr) *syntax.Node {
 	switch e.Kind {
 	case ExprField:
-		return &Node{Kind: NodeField, Name: e.Key}
+		return &syntax.Node{Kind: syntax.NodeField, Name: e.Key}
 	case ExprGroup:
-		return &Node{Kind: NodeIdent, Name: e.Key}
+		return &syntax.Node{Kind: syntax.NodeIdent, Name: e.Key}
 	case ExprConst:
 		return constNode(e)
 	}
-	args := make([]*Node, len(e.Args))
+	args := make([]*syntax.Node, len(e.Args))
 	for i, a := range e.Args {
 		args[i] = exprNode(a)
 	}
@@ -41,33 +46,33 @@ func exprNode(e *Expr) *Node {
 		}
 		n := args[0]
 		for _, a := range args[1:] {
-			n = &Node{Kind: NodeBinary, Op: string(e.Op), Args: []*Node{n, a}}
+			n = &syntax.Node{Kind: syntax.NodeBinary, Op: string(e.Op), Args: []*syntax.Node{n, a}}
 		}
 		return n
 	case OpNot:
-		return &Node{Kind: NodeNot, Args: args}
+		return &syntax.Node{Kind: syntax.NodeNot, Args: args}
 	case OpNeg:
-		return &Node{Kind: NodeNeg, Args: args}
+		return &syntax.Node{Kind: syntax.NodeNeg, Args: args}
 	case OpIn, OpNotIn:
-		return &Node{Kind: NodeIn, Op: string(e.Op), Args: args}
+		return &syntax.Node{Kind: syntax.NodeIn, Op: string(e.Op), Args: args}
 	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe, OpAdd, OpSub, OpMul, OpDefault:
-		return &Node{Kind: NodeBinary, Op: string(e.Op), Args: args}
+		return &syntax.Node{Kind: syntax.NodeBinary, Op: string(e.Op), Args: args}
 	}
 	// min, max, years_between, months_between, days_between, add_days,
 	// add_months, add_years, decision_date, present and absent are calls
 	// of the same name.
-	return &Node{Kind: NodeCall, Name: string(e.Op), Args: args}
+	return &syntax.Node{Kind: syntax.NodeCall, Name: string(e.Op), Args: args}
 }
 
 // constNode is the literal of a constant.
-func constNode(e *Expr) *Node {
+func constNode(e *Expr) *syntax.Node {
 	switch e.Sort {
 	case SortBool:
-		return &Node{Kind: NodeBool, Num: e.Const}
+		return &syntax.Node{Kind: syntax.NodeBool, Num: e.Const}
 	case SortEnum:
-		return &Node{Kind: NodeString, Str: e.Enum}
+		return &syntax.Node{Kind: syntax.NodeString, Str: e.Enum}
 	case SortDate:
-		return &Node{Kind: NodeCall, Name: "date", Args: []*Node{{Kind: NodeString, Str: FormatDate(e.Const.Num)}}}
+		return &syntax.Node{Kind: syntax.NodeCall, Name: "date", Args: []*syntax.Node{{Kind: syntax.NodeString, Str: value.FormatDate(e.Const.Num)}}}
 	}
-	return &Node{Kind: NodeNumber, Num: e.Const}
+	return &syntax.Node{Kind: syntax.NodeNumber, Num: e.Const}
 }

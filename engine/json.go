@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+
+	"github.com/eligo/eligo/engine/value"
 )
 
 // MarshalText writes the sort's wire spelling, so Field.Type encodes as
@@ -77,7 +79,7 @@ func (e *Expr) appendJSON(b []byte) []byte {
 
 // constJSON renders a known value of sort s as JSON; enum is the listed
 // value of an enum.
-func constJSON(s Sort, v Value, enum string) []byte {
+func constJSON(s Sort, v value.Value, enum string) []byte {
 	switch s {
 	case SortInt, SortDecimal:
 		return []byte(v.NumberString())
@@ -87,7 +89,7 @@ func constJSON(s Sort, v Value, enum string) []byte {
 		}
 		return []byte("false")
 	case SortDate:
-		return appendJSONString(nil, FormatDate(v.Num))
+		return appendJSONString(nil, value.FormatDate(v.Num))
 	default:
 		return appendJSONString(nil, enum)
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/eligo/eligo/engine/syntax"
 )
 
 // genRules describes a generated ruleset for the tests and benchmarks of
@@ -99,17 +101,17 @@ var limitAttacks = []struct {
 }{
 	// As many criteria with a product chain at the depth limit as the
 	// node limit holds: 2·199+3 = 401 nodes each.
-	{"chain_at_limit", genRules{criteria: MaxExprNodes / (2*(MaxExprDepth-1) + 3), cond: chainCond(MaxExprDepth - 1)}, true},
+	{"chain_at_limit", genRules{criteria: syntax.MaxExprNodes / (2*(syntax.MaxExprDepth-1) + 3), cond: chainCond(syntax.MaxExprDepth - 1)}, true},
 	// As many criteria with a min at the argument limit as the node limit
 	// holds.
-	{"min_at_limit", genRules{criteria: MaxExprNodes / (MaxCallArgs + 3), cond: minCond(MaxCallArgs)}, true},
+	{"min_at_limit", genRules{criteria: syntax.MaxExprNodes / (syntax.MaxCallArgs + 3), cond: minCond(syntax.MaxCallArgs)}, true},
 	{"criteria_1000", genRules{criteria: 1000}, true},
 	// Every count at its limit at once, quotes padding the text to about
 	// the size limit: the largest text the limits admit.
-	{"everything_at_limit", genRules{sources: MaxSources, fields: MaxFields, groups: MaxGroups, enum: MaxEnumValues,
-		criteria: MaxCriteria, cites: MaxCitations / MaxCriteria, quote: 400,
+	{"everything_at_limit", genRules{sources: syntax.MaxSources, fields: syntax.MaxFields, groups: syntax.MaxGroups, enum: syntax.MaxEnumValues,
+		criteria: syntax.MaxCriteria, cites: syntax.MaxCitations / syntax.MaxCriteria, quote: 400,
 		cond: func(i int) string {
-			return fmt.Sprintf("a.x + 3 * a.x >= %d or min(a.x, %d, 7) > 1 and a.e in [\"v0\", \"v%d\"]", i, i, 1+i%(MaxEnumValues-1))
+			return fmt.Sprintf("a.x + 3 * a.x >= %d or min(a.x, %d, 7) > 1 and a.e in [\"v0\", \"v%d\"]", i, i, 1+i%(syntax.MaxEnumValues-1))
 		}}, true},
 	// The probe's chain: 400 KB of `2 * 2 * ... * a.x`.
 	{"chain_400KB", genRules{cond: chainCond(100_000)}, false},

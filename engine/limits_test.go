@@ -2,107 +2,21 @@ package engine
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/eligo/eligo/engine/syntax"
+	"github.com/eligo/eligo/engine/value"
 )
-
-// textSize is what the limits count in one ruleset text, measured as the
-// parser reads it.
-type textSize struct {
-	bytes, sources, fields, enum, groups, criteria, cites int
-	nodes, depth, chain, args, list                       int
-}
-
-// measure parses src and counts what the limits cap.
-func measure(t *testing.T, path string, src []byte) textSize {
-	t.Helper()
-	var errs ErrorList
-	p := newParser(path, src, &errs)
-	f := p.parseFile()
-	if len(errs) > 0 {
-		t.Fatalf("%s: %v", path, errs)
-	}
-	s := textSize{bytes: len(src), sources: len(f.Sources), fields: len(f.Fields), groups: len(f.Groups),
-		criteria: p.criteria, cites: p.cites, nodes: p.nodes, depth: p.deepest}
-	for _, fd := range f.Fields {
-		s.enum = max(s.enum, len(fd.Enum))
-	}
-	var walk func(n *Node)
-	walk = func(n *Node) {
-		switch {
-		case n.Kind == NodeCall:
-			s.args = max(s.args, len(n.Args))
-		case n.Kind == NodeIn:
-			s.list = max(s.list, len(n.Args)-1)
-		case n.Kind == NodeBinary && (n.Op == "and" || n.Op == "or"):
-			operands := 1
-			for m := n; m.Kind == NodeBinary && m.Op == n.Op; m = m.Args[0] {
-				operands++
-			}
-			s.chain = max(s.chain, operands)
-		}
-		for _, a := range n.Args {
-			walk(a)
-		}
-	}
-	for _, g := range f.Groups {
-		for _, c := range g.Criteria {
-			if c.Expr != nil {
-				walk(c.Expr)
-			}
-		}
-	}
-	if f.Outcome != nil {
-		walk(f.Outcome.Expr)
-	}
-	return s
-}
-
-// TestLimitsFitCasebank checks that every limit leaves ten times room over
-// the largest casebank ruleset, so that no real ruleset comes near one.
-func TestLimitsFitCasebank(t *testing.T) {
-	t.Parallel()
-	var most textSize
-	for _, path := range casebankFiles(t) {
-		src, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := measure(t, path, src)
-		most = textSize{max(most.bytes, s.bytes), max(most.sources, s.sources), max(most.fields, s.fields),
-			max(most.enum, s.enum), max(most.groups, s.groups), max(most.criteria, s.criteria), max(most.cites, s.cites),
-			max(most.nodes, s.nodes), max(most.depth, s.depth), max(most.chain, s.chain), max(most.args, s.args), max(most.list, s.list)}
-	}
-	for _, l := range []struct {
-		name         string
-		largest, max int
-	}{
-		{"MaxRulesBytes", most.bytes, MaxRulesBytes}, {"MaxSources", most.sources, MaxSources},
-		{"MaxFields", most.fields, MaxFields}, {"MaxEnumValues", most.enum, MaxEnumValues},
-		{"MaxGroups", most.groups, MaxGroups}, {"MaxCriteria", most.criteria, MaxCriteria},
-		{"MaxCitations", most.cites, MaxCitations}, {"MaxExprNodes", most.nodes, MaxExprNodes},
-		{"MaxExprDepth", most.depth, MaxExprDepth}, {"MaxChainOperands", most.chain, MaxChainOperands},
-		{"MaxCallArgs", most.args, MaxCallArgs}, {"MaxListValues", most.list, MaxListValues},
-	} {
-		if l.largest == 0 {
-			t.Errorf("%s: the casebank measured 0, so the measure is broken", l.name)
-		}
-		if 10*l.largest > l.max {
-			t.Errorf("%s = %d leaves less than ten times room over the casebank's largest, %d", l.name, l.max, l.largest)
-		}
-		t.Logf("%s = %d, casebank's largest %d", l.name, l.max, l.largest)
-	}
-}
 
 // nodeConds are the conditions of criteria holding exactly total
 // expression nodes together: mins of up to MaxCallArgs arguments (n+3
 // nodes each).
 func nodeConds(total int) []string {
 	var conds []string
-	unit := MaxCallArgs + 3
+	unit := syntax.MaxCallArgs + 3
 	for total >= unit+5 {
-		conds = append(conds, minCond(MaxCallArgs)(0))
+		conds = append(conds, minCond(syntax.MaxCallArgs)(0))
 		total -= unit
 	}
 	if total > unit {
@@ -148,29 +62,29 @@ func TestLimitsBoundaries(t *testing.T) {
 		at, over genRules
 		want     string
 	}{
-		{"size", genRules{size: MaxRulesBytes}, genRules{size: MaxRulesBytes + 1},
+		{"size", genRules{size: syntax.MaxRulesBytes}, genRules{size: syntax.MaxRulesBytes + 1},
 			"1:1: the ruleset text is 1048577 bytes long, over the limit of 1048576 bytes per ruleset text"},
-		{"sources", genRules{sources: MaxSources}, genRules{sources: MaxSources + 1},
+		{"sources", genRules{sources: syntax.MaxSources}, genRules{sources: syntax.MaxSources + 1},
 			"this is source number 101, over the limit of 100 sources per ruleset"},
-		{"fields", genRules{fields: MaxFields}, genRules{fields: MaxFields + 1},
+		{"fields", genRules{fields: syntax.MaxFields}, genRules{fields: syntax.MaxFields + 1},
 			"this is field number 501, over the limit of 500 fields per ruleset"},
-		{"enum values", genRules{enum: MaxEnumValues}, genRules{enum: MaxEnumValues + 1},
+		{"enum values", genRules{enum: syntax.MaxEnumValues}, genRules{enum: syntax.MaxEnumValues + 1},
 			"enum field a.e lists more values, over the limit of 1000 values per enum field"},
-		{"groups", genRules{groups: MaxGroups}, genRules{groups: MaxGroups + 1},
+		{"groups", genRules{groups: syntax.MaxGroups}, genRules{groups: syntax.MaxGroups + 1},
 			"this is group number 101, over the limit of 100 groups per ruleset"},
-		{"criteria", genRules{criteria: MaxCriteria}, genRules{criteria: MaxCriteria + 1},
+		{"criteria", genRules{criteria: syntax.MaxCriteria}, genRules{criteria: syntax.MaxCriteria + 1},
 			"this is criterion number 1001, over the limit of 1000 criteria per ruleset"},
-		{"citations", genRules{cites: MaxCitations}, genRules{cites: MaxCitations + 1},
+		{"citations", genRules{cites: syntax.MaxCitations}, genRules{cites: syntax.MaxCitations + 1},
 			"this is cite line number 2001, over the limit of 2000 cite lines per ruleset"},
-		{"nodes", nodes(MaxExprNodes), nodes(MaxExprNodes + 1),
+		{"nodes", nodes(syntax.MaxExprNodes), nodes(syntax.MaxExprNodes + 1),
 			"the expressions hold more nodes, over the limit of 20000 expression nodes"},
-		{"depth", genRules{cond: chainCond(MaxExprDepth - 1)}, genRules{cond: chainCond(MaxExprDepth)},
+		{"depth", genRules{cond: chainCond(syntax.MaxExprDepth - 1)}, genRules{cond: chainCond(syntax.MaxExprDepth)},
 			"this expression nests too deeply, over the limit of 200 levels"},
-		{"chain", genRules{cond: andCond(MaxChainOperands)}, genRules{cond: andCond(MaxChainOperands + 1)},
+		{"chain", genRules{cond: andCond(syntax.MaxChainOperands)}, genRules{cond: andCond(syntax.MaxChainOperands + 1)},
 			"this chain of and has more operands, over the limit of 256 operands per chain"},
-		{"call arguments", genRules{cond: minCond(MaxCallArgs)}, genRules{cond: minCond(MaxCallArgs + 1)},
+		{"call arguments", genRules{cond: minCond(syntax.MaxCallArgs)}, genRules{cond: minCond(syntax.MaxCallArgs + 1)},
 			"this call to min has more arguments, over the limit of 64 arguments per call"},
-		{"list values", genRules{cond: listCond(MaxListValues)}, genRules{cond: listCond(MaxListValues + 1)},
+		{"list values", genRules{cond: listCond(syntax.MaxListValues)}, genRules{cond: listCond(syntax.MaxListValues + 1)},
 			"this list has more values, over the limit of 1000 values per list"},
 	}
 	for _, tt := range tests {
@@ -180,7 +94,7 @@ func TestLimitsBoundaries(t *testing.T) {
 				t.Fatalf("at the limit: %v", err)
 			}
 			_, _, err := Compile("over.rules", tt.over.text())
-			list, ok := err.(ErrorList)
+			list, ok := err.(syntax.ErrorList)
 			if !ok || len(list) != 1 {
 				t.Fatalf("one past the limit: want one error, got %v", err)
 			}
@@ -202,7 +116,7 @@ func TestLimitAttacks(t *testing.T) {
 			t.Parallel()
 			r, _, err := Compile("attack.rules", a.rules.text())
 			if !a.compiles {
-				list, ok := err.(ErrorList)
+				list, ok := err.(syntax.ErrorList)
 				if !ok || len(list) != 1 || !strings.Contains(list[0].Msg, "over the limit of") {
 					t.Fatalf("want one error naming a limit, got %v", err)
 				}
@@ -223,16 +137,16 @@ func TestLimitAttacks(t *testing.T) {
 // must say what is wrong in the language's terms, not encoding/json's.
 func TestCompileFileDeepExpression(t *testing.T) {
 	t.Parallel()
-	f, errs := Parse("deep.rules", genRules{}.text())
+	f, errs := syntax.Parse("deep.rules", genRules{}.text())
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	x := &Node{Pos: Pos{6, 5}, Kind: NodeField, Name: "a.x"}
+	x := &syntax.Node{Pos: syntax.Pos{Line: 6, Col: 5}, Kind: syntax.NodeField, Name: "a.x"}
 	for range 6000 {
-		x = &Node{Pos: Pos{6, 5}, Kind: NodeBinary, Op: "*", Args: []*Node{{Pos: Pos{6, 5}, Kind: NodeNumber, Num: IntValue(2), Lit: "2"}, x}}
+		x = &syntax.Node{Pos: syntax.Pos{Line: 6, Col: 5}, Kind: syntax.NodeBinary, Op: "*", Args: []*syntax.Node{{Pos: syntax.Pos{Line: 6, Col: 5}, Kind: syntax.NodeNumber, Num: value.IntValue(2), Lit: "2"}, x}}
 	}
-	f.Groups[0].Criteria[0].Expr = &Node{Pos: Pos{6, 5}, Kind: NodeBinary, Op: ">", Args: []*Node{x, {Pos: Pos{6, 5}, Kind: NodeNumber, Num: IntValue(1), Lit: "1"}}}
-	_, _, err := CompileFile("deep.rules", f)
+	f.Groups[0].Criteria[0].Expr = &syntax.Node{Pos: syntax.Pos{Line: 6, Col: 5}, Kind: syntax.NodeBinary, Op: ">", Args: []*syntax.Node{x, {Pos: syntax.Pos{Line: 6, Col: 5}, Kind: syntax.NodeNumber, Num: value.IntValue(1), Lit: "1"}}}
+	_, _, err := compileFile("deep.rules", f)
 	if err == nil {
 		t.Fatal("compiled an expression 6000 levels deep")
 	}

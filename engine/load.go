@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/eligo/eligo/engine/value"
 	"github.com/gowebpki/jcs"
 )
 
@@ -243,7 +244,7 @@ func (o object) integer(key string) (int, error) {
 	if !ok {
 		return 0, fmt.Errorf("%s: must be a number, not %s", o.at(key), describe(o.m[key]))
 	}
-	v, err := ParseNumber(string(n))
+	v, err := value.ParseNumber(string(n))
 	if err != nil || v.Scale != 0 || v.Num < math.MinInt || v.Num > math.MaxInt {
 		return 0, fmt.Errorf("%s: %s is not a whole number an int holds", o.at(key), n)
 	}
@@ -358,7 +359,7 @@ func readPeriod(path string, v any) (*Period, error) {
 		if err != nil {
 			return 0, err
 		}
-		d, ok := ParseDate(s)
+		d, ok := value.ParseDate(s)
 		if !ok {
 			return 0, fmt.Errorf("%s: %q is not a YYYY-MM-DD calendar date", o.at(key), s)
 		}
@@ -435,7 +436,7 @@ func readRange(path string, v any) (*Range, error) {
 	g := &Range{}
 	for _, end := range []struct {
 		key string
-		v   *Value
+		v   *value.Value
 	}{{"min", &g.Min}, {"max", &g.Max}} {
 		raw, ok := o.m[end.key]
 		if !ok {
@@ -445,7 +446,7 @@ func readRange(path string, v any) (*Range, error) {
 		if !ok {
 			return nil, fmt.Errorf("%s: must be a number, not %s", o.at(end.key), describe(raw))
 		}
-		if *end.v, err = ParseNumber(string(n)); err != nil {
+		if *end.v, err = value.ParseNumber(string(n)); err != nil {
 			return nil, fmt.Errorf("%s: cannot read %s as a number: %w", o.at(end.key), n, err)
 		}
 	}
@@ -581,41 +582,41 @@ func readConst(path string, v any) (*Expr, error) {
 			return nil, fmt.Errorf("%s: empty; a constant with no field is written null", o.at("field_context"))
 		}
 	}
-	value, vpath := o.m["value"], o.at("value")
+	raw, vpath := o.m["value"], o.at("value")
 	switch e.Sort {
 	case SortInt, SortDecimal:
-		n, ok := value.(json.Number)
+		n, ok := raw.(json.Number)
 		if !ok {
-			return nil, fmt.Errorf("%s: %s constant must be a number, not %s", vpath, an(e.Sort), describe(value))
+			return nil, fmt.Errorf("%s: %s constant must be a number, not %s", vpath, an(e.Sort), describe(raw))
 		}
-		if e.Const, err = ParseNumber(string(n)); err != nil {
+		if e.Const, err = value.ParseNumber(string(n)); err != nil {
 			return nil, fmt.Errorf("%s: cannot read %s as a number: %w", vpath, n, err)
 		}
 		if e.Sort == SortInt && e.Const.Scale != 0 {
 			return nil, fmt.Errorf("%s: an int constant has no fraction, but this is %s", vpath, n)
 		}
 	case SortBool:
-		b, ok := value.(bool)
+		b, ok := raw.(bool)
 		if !ok {
-			return nil, fmt.Errorf("%s: a bool constant must be true or false, not %s", vpath, describe(value))
+			return nil, fmt.Errorf("%s: a bool constant must be true or false, not %s", vpath, describe(raw))
 		}
-		e.Const = BoolValue(b)
+		e.Const = value.BoolValue(b)
 	case SortEnum:
-		s, ok := value.(string)
+		s, ok := raw.(string)
 		if !ok {
-			return nil, fmt.Errorf("%s: an enum constant must be a string, not %s", vpath, describe(value))
+			return nil, fmt.Errorf("%s: an enum constant must be a string, not %s", vpath, describe(raw))
 		}
-		e.Enum, e.Const = s, Value{Known: true}
+		e.Enum, e.Const = s, value.Value{Known: true}
 	case SortDate:
-		s, ok := value.(string)
+		s, ok := raw.(string)
 		if !ok {
-			return nil, fmt.Errorf("%s: a date constant must be a \"YYYY-MM-DD\" string, not %s", vpath, describe(value))
+			return nil, fmt.Errorf("%s: a date constant must be a \"YYYY-MM-DD\" string, not %s", vpath, describe(raw))
 		}
-		ord, ok := ParseDate(s)
+		ord, ok := value.ParseDate(s)
 		if !ok {
 			return nil, fmt.Errorf("%s: %q is not a YYYY-MM-DD calendar date", vpath, s)
 		}
-		e.Const = Value{Num: ord, Known: true}
+		e.Const = value.Value{Num: ord, Known: true}
 	}
 	return e, nil
 }

@@ -8,6 +8,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/eligo/eligo/engine/internal/testfiles"
+	"github.com/eligo/eligo/engine/syntax"
 )
 
 // stripPositions zeroes every Pos in a syntax tree so that trees parsed
@@ -19,7 +22,7 @@ func stripPositions(v reflect.Value) {
 			stripPositions(v.Elem())
 		}
 	case reflect.Struct:
-		if v.Type() == reflect.TypeOf(Pos{}) {
+		if v.Type() == reflect.TypeOf(syntax.Pos{}) {
 			v.Set(reflect.Zero(v.Type()))
 			return
 		}
@@ -34,10 +37,10 @@ func stripPositions(v reflect.Value) {
 }
 
 // checkRoundTrip asserts parse(print(f)) == f and that print is idempotent.
-func checkRoundTrip(t *testing.T, name string, f *File) {
+func checkRoundTrip(t *testing.T, name string, f *syntax.File) {
 	t.Helper()
-	printed := Print(f)
-	g, errs := Parse(name, printed)
+	printed := syntax.Print(f)
+	g, errs := syntax.Parse(name, printed)
 	if len(errs) > 0 {
 		t.Fatalf("%s: printed text does not parse: %v\n%s", name, errs, printed)
 	}
@@ -46,31 +49,20 @@ func checkRoundTrip(t *testing.T, name string, f *File) {
 	if !reflect.DeepEqual(f, g) {
 		t.Fatalf("%s: parse(print(ast)) != ast\nprinted:\n%s", name, printed)
 	}
-	if again := Print(g); !bytes.Equal(again, printed) {
+	if again := syntax.Print(g); !bytes.Equal(again, printed) {
 		t.Fatalf("%s: print is not idempotent:\n%s\n---\n%s", name, printed, again)
 	}
 }
 
-func casebankFiles(t testing.TB) []string {
-	files, err := filepath.Glob("../casebank/*/*.rules")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) == 0 {
-		t.Fatal("no casebank rulesets under ../casebank: the tests over them would test nothing")
-	}
-	return files
-}
-
 func TestRoundTripCasebank(t *testing.T) {
 	t.Parallel()
-	files := append(casebankFiles(t), filepath.Join("testdata", "large.rules"))
+	files := append(testfiles.Casebank(t), filepath.Join("testdata", "large.rules"))
 	for _, path := range files {
 		src, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		f, errs := Parse(path, src)
+		f, errs := syntax.Parse(path, src)
 		if len(errs) > 0 {
 			t.Fatalf("%s: %v", path, errs)
 		}
@@ -113,11 +105,11 @@ group g any "G" {
 
 outcome g
 `
-	f, errs := Parse("messy.rules", []byte(messy))
+	f, errs := syntax.Parse("messy.rules", []byte(messy))
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	if got := string(Print(f)); got != want {
+	if got := string(syntax.Print(f)); got != want {
 		t.Errorf("canonical print:\n%s\nwant:\n%s", got, want)
 	}
 	checkRoundTrip(t, "messy.rules", f)
@@ -130,14 +122,14 @@ func TestPrintParenthesesKeepMeaning(t *testing.T) {
 		"a.b or (a.c or a.b)", "(a.n ?? 1) * 2 > 0", "-(a.n + a.m) < 0", "(a.n > 1) == a.b",
 		"a.n * (2 * 3) > 0", "not not a.b", "a.b == (a.n in [1, 2])",
 	} {
-		src := fmt.Sprintf(opsRules, expr)
-		f, errs := Parse("p.rules", []byte(src))
+		src := fmt.Sprintf(testfiles.OpsRules, expr)
+		f, errs := syntax.Parse("p.rules", []byte(src))
 		if len(errs) > 0 {
 			t.Fatalf("%s: %v", expr, errs)
 		}
 		checkRoundTrip(t, expr, f)
 		r1, _, err1 := Compile("p.rules", []byte(src))
-		r2, _, err2 := Compile("p.rules", Print(f))
+		r2, _, err2 := Compile("p.rules", syntax.Print(f))
 		if err1 != nil || err2 != nil {
 			t.Fatalf("%s: %v %v", expr, err1, err2)
 		}
@@ -153,20 +145,20 @@ func TestCompileErrors(t *testing.T) {
 		name, src string
 		want      []string // each a substring of one error, in order
 	}{
-		{"several errors in one run", fmt.Sprintf(opsRules, "a.nope >= 1 and a.e == \"pink\" and a.born > 3"),
+		{"several errors in one run", fmt.Sprintf(testfiles.OpsRules, "a.nope >= 1 and a.e == \"pink\" and a.born > 3"),
 			[]string{"ops.rules:13:5: unknown field a.nope", `"pink" is not a value of a.e`, "cannot compare a date with an int"}},
-		{"type mismatch", fmt.Sprintf(opsRules, "a.b + 1 > 2"), []string{"+ needs a number, but this is a bool"}},
-		{"not a condition", fmt.Sprintf(opsRules, "a.n + 1"), []string{"is an int, not true/false"}},
-		{"chained comparison", fmt.Sprintf(opsRules, "1 < a.n < 3"), []string{"comparisons do not chain"}},
-		{"nonlinear", fmt.Sprintf(opsRules, "a.n * a.m > 3"), []string{"* needs a constant number"}},
-		{"bad date constant", fmt.Sprintf(opsRules, `a.born > date("2023-02-29")`), []string{`"2023-02-29" is not a valid date`}},
-		{"unknown function", fmt.Sprintf(opsRules, `age(a.born) > 3`), []string{"unknown function age"}},
-		{"present of a constant", fmt.Sprintf(opsRules, `present(3)`), []string{"present takes a field"}},
-		{"default left side", fmt.Sprintf(opsRules, `(a.n + 1) ?? 3 > 1`), []string{"left side of ?? must be a field"}},
-		{"default wrong type", fmt.Sprintf(opsRules, `a.n ?? true`), []string{"default of a.n must be an int"}},
-		{"enum ordering", fmt.Sprintf(opsRules, `a.e < "red"`), []string{"compare only with ==, != and in"}},
-		{"string vs int", fmt.Sprintf(opsRules, `a.n == "red"`), []string{"strings compare only with enum fields"}},
-		{"typo suggestion", fmt.Sprintf(opsRules, `a.nn > 1`), []string{"did you mean a.n?"}},
+		{"type mismatch", fmt.Sprintf(testfiles.OpsRules, "a.b + 1 > 2"), []string{"+ needs a number, but this is a bool"}},
+		{"not a condition", fmt.Sprintf(testfiles.OpsRules, "a.n + 1"), []string{"is an int, not true/false"}},
+		{"chained comparison", fmt.Sprintf(testfiles.OpsRules, "1 < a.n < 3"), []string{"comparisons do not chain"}},
+		{"nonlinear", fmt.Sprintf(testfiles.OpsRules, "a.n * a.m > 3"), []string{"* needs a constant number"}},
+		{"bad date constant", fmt.Sprintf(testfiles.OpsRules, `a.born > date("2023-02-29")`), []string{`"2023-02-29" is not a valid date`}},
+		{"unknown function", fmt.Sprintf(testfiles.OpsRules, `age(a.born) > 3`), []string{"unknown function age"}},
+		{"present of a constant", fmt.Sprintf(testfiles.OpsRules, `present(3)`), []string{"present takes a field"}},
+		{"default left side", fmt.Sprintf(testfiles.OpsRules, `(a.n + 1) ?? 3 > 1`), []string{"left side of ?? must be a field"}},
+		{"default wrong type", fmt.Sprintf(testfiles.OpsRules, `a.n ?? true`), []string{"default of a.n must be an int"}},
+		{"enum ordering", fmt.Sprintf(testfiles.OpsRules, `a.e < "red"`), []string{"compare only with ==, != and in"}},
+		{"string vs int", fmt.Sprintf(testfiles.OpsRules, `a.n == "red"`), []string{"strings compare only with enum fields"}},
+		{"typo suggestion", fmt.Sprintf(testfiles.OpsRules, `a.nn > 1`), []string{"did you mean a.n?"}},
 		{"missing section and licence", `source s "S" url "u"
 field a.x bool
 group g all "G" {
@@ -214,7 +206,7 @@ outcome g`, []string{"3:23: expected a whole number after weight", `7:9: unexpec
 		{"unclosed string", "section d\nname \"x\n", []string{"2:6: this string is not closed"}},
 		{"bad names", "section D\n", []string{`"D" is not a valid name`}},
 		{"no criteria", "section d\nsource s \"S\" url \"u\" licence \"l\"\nfield a.x bool\ngroup g all \"G\" {\n}\n", []string{"group g has no criteria"}},
-		{"criterion without cite", fmt.Sprintf(strings.Replace(opsRules, `cite s "quote"`, "", 1), "a.b"), []string{"criterion k cites nothing"}},
+		{"criterion without cite", fmt.Sprintf(strings.Replace(testfiles.OpsRules, `cite s "quote"`, "", 1), "a.b"), []string{"criterion k cites nothing"}},
 		{"bad slug and widget", "ruleset \"US/x\"\nsection d\nsource s \"S\" url \"u\" licence \"l\"\nfield a.x bool\n  widget slider\ngroup g all \"G\" {\n  criterion c \"C\" {\n    a.x\n    cite s \"q\"\n  }\n}\n",
 			[]string{`slug "US/x" must look like`, "unknown widget slider"}},
 	}
@@ -222,7 +214,7 @@ outcome g`, []string{"3:23: expected a whole number after weight", `7:9: unexpec
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			_, _, err := Compile("ops.rules", []byte(tt.src))
-			list, ok := err.(ErrorList)
+			list, ok := err.(syntax.ErrorList)
 			if !ok {
 				t.Fatalf("err = %v, want an ErrorList", err)
 			}
@@ -261,7 +253,7 @@ func TestWarnings(t *testing.T) {
 
 func TestDigest(t *testing.T) {
 	t.Parallel()
-	base := fmt.Sprintf(opsRules, "a.n >= 12 and a.b")
+	base := fmt.Sprintf(testfiles.OpsRules, "a.n >= 12 and a.b")
 	r, _, err := Compile("d.rules", []byte(base))
 	if err != nil {
 		t.Fatal(err)
@@ -272,8 +264,8 @@ func TestDigest(t *testing.T) {
 	}
 	same := []string{
 		"# a comment\n" + strings.ReplaceAll(base, "\n", "\n\n"),
-		fmt.Sprintf(opsRules, "(a.n >= 12.0) and (a.b)"),
-		fmt.Sprintf(opsRules, "a.n >= 1.2e1 and a.b # trailing"),
+		fmt.Sprintf(testfiles.OpsRules, "(a.n >= 12.0) and (a.b)"),
+		fmt.Sprintf(testfiles.OpsRules, "a.n >= 1.2e1 and a.b # trailing"),
 	}
 	for _, s := range same {
 		r2, _, err := Compile("d.rules", []byte(s))
@@ -285,11 +277,11 @@ func TestDigest(t *testing.T) {
 		}
 	}
 	different := []string{
-		fmt.Sprintf(opsRules, "a.n > 12 and a.b"),
-		fmt.Sprintf(opsRules, "a.n >= 13 and a.b"),
-		fmt.Sprintf(opsRules, "a.b and a.n >= 12"),
-		strings.Replace(fmt.Sprintf(opsRules, "a.n >= 12 and a.b"), `"quote"`, `"other quote"`, 1),
-		strings.Replace(fmt.Sprintf(opsRules, "a.n >= 12 and a.b"), `field a.n int`, `field a.n int weight 2`, 1),
+		fmt.Sprintf(testfiles.OpsRules, "a.n > 12 and a.b"),
+		fmt.Sprintf(testfiles.OpsRules, "a.n >= 13 and a.b"),
+		fmt.Sprintf(testfiles.OpsRules, "a.b and a.n >= 12"),
+		strings.Replace(fmt.Sprintf(testfiles.OpsRules, "a.n >= 12 and a.b"), `"quote"`, `"other quote"`, 1),
+		strings.Replace(fmt.Sprintf(testfiles.OpsRules, "a.n >= 12 and a.b"), `field a.n int`, `field a.n int weight 2`, 1),
 	}
 	for _, s := range different {
 		r2, _, err := Compile("d.rules", []byte(s))
@@ -304,7 +296,7 @@ func TestDigest(t *testing.T) {
 
 func TestDisplayExprJSON(t *testing.T) {
 	t.Parallel()
-	r, _, err := Compile("d.rules", []byte(fmt.Sprintf(opsRules, `a.n >= 12 and a.e in ["red"] and a.born < date("2000-01-01") and a.d > 1`)))
+	r, _, err := Compile("d.rules", []byte(fmt.Sprintf(testfiles.OpsRules, `a.n >= 12 and a.e in ["red"] and a.born < date("2000-01-01") and a.d > 1`)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -391,22 +383,22 @@ func TestPrintKeepsNumberSpelling(t *testing.T) {
 		"a.n > - -5":      "a.n > 5",
 		"a.n > -(5)":      "a.n > -5",
 	} {
-		f, errs := Parse("n.rules", fmt.Appendf(nil, opsRules, in))
+		f, errs := syntax.Parse("n.rules", fmt.Appendf(nil, testfiles.OpsRules, in))
 		if len(errs) > 0 {
 			t.Fatal(errs)
 		}
-		if got := PrintExpr(f.Groups[0].Criteria[0].Expr); got != want {
+		if got := syntax.PrintExpr(f.Groups[0].Criteria[0].Expr); got != want {
 			t.Errorf("%s printed as %s, want %s", in, got, want)
 		}
 		checkRoundTrip(t, in, f)
 	}
 }
 
-// TestGrammarExample keeps GRAMMAR.md honest: its worked example compiles
+// TestGrammarExample keeps syntax/GRAMMAR.md honest: its worked example compiles
 // without warnings and is already in canonical form.
 func TestGrammarExample(t *testing.T) {
 	t.Parallel()
-	doc, err := os.ReadFile("GRAMMAR.md")
+	doc, err := os.ReadFile("syntax/GRAMMAR.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -419,8 +411,8 @@ func TestGrammarExample(t *testing.T) {
 	if err != nil || len(warnings) > 0 {
 		t.Fatalf("worked example: %v %v", err, warnings)
 	}
-	f, _ := Parse("GRAMMAR.md", []byte(example))
-	if got := string(Print(f)); got != example {
+	f, _ := syntax.Parse("GRAMMAR.md", []byte(example))
+	if got := string(syntax.Print(f)); got != example {
 		t.Errorf("worked example is not canonical; eligo fmt gives:\n%s", got)
 	}
 }

@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/eligo/eligo/engine/syntax"
+	"github.com/eligo/eligo/engine/value"
 )
 
 // periodRules is a one-criterion ruleset with an effective header (%s).
@@ -35,7 +38,7 @@ func compilePeriod(t *testing.T, header string) *Ruleset {
 
 func date(t *testing.T, s string) int64 {
 	t.Helper()
-	d, ok := ParseDate(s)
+	d, ok := value.ParseDate(s)
 	if !ok {
 		t.Fatalf("bad date %s", s)
 	}
@@ -46,21 +49,21 @@ func TestEffectivePeriodParsesAndPrints(t *testing.T) {
 	t.Parallel()
 	for _, header := range []string{"effective 2025-10-01 until 2026-09-30", "effective 2025-10-01", "# FY2026\neffective 2025-10-01 until 2026-09-30"} {
 		src := strings.Replace(periodRules, "%s", header, 1)
-		f, errs := Parse("p.rules", []byte(src))
+		f, errs := syntax.Parse("p.rules", []byte(src))
 		if len(errs) > 0 {
 			t.Fatalf("%q: %v", header, errs)
 		}
-		if !strings.Contains(string(Print(f)), header+"\n") {
-			t.Errorf("printed form lost %q:\n%s", header, Print(f))
+		if !strings.Contains(string(syntax.Print(f)), header+"\n") {
+			t.Errorf("printed form lost %q:\n%s", header, syntax.Print(f))
 		}
 		checkRoundTrip(t, header, f)
 	}
 	// Out of place, the line still prints after the description.
-	f, errs := Parse("p.rules", []byte("effective 2025-10-01\n"+strings.Replace(periodRules, "%s", "", 1)))
+	f, errs := syntax.Parse("p.rules", []byte("effective 2025-10-01\n"+strings.Replace(periodRules, "%s", "", 1)))
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	if got := string(Print(f)); !strings.Contains(got, "name \"Period\"\neffective 2025-10-01\n") {
+	if got := string(syntax.Print(f)); !strings.Contains(got, "name \"Period\"\neffective 2025-10-01\n") {
 		t.Errorf("effective not in canonical place:\n%s", got)
 	}
 }

@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"sort"
+
+	"github.com/eligo/eligo/engine/value"
 )
 
 // PeriodEntry is one ruleset published under a slug, for CheckPeriods.
@@ -40,9 +42,9 @@ func CheckPeriods(entries []PeriodEntry) []string {
 		prev, next := dated[i-1], dated[i]
 		switch {
 		case prev.Period.Until == 0 || next.Period.From <= prev.Period.Until:
-			problems = append(problems, fmt.Sprintf("the periods of %s (%s) and %s (%s) overlap: on %s both would hold", prev.Name, prev.Period, next.Name, next.Period, FormatDate(next.Period.From)))
+			problems = append(problems, fmt.Sprintf("the periods of %s (%s) and %s (%s) overlap: on %s both would hold", prev.Name, prev.Period, next.Name, next.Period, value.FormatDate(next.Period.From)))
 		case next.Period.From > prev.Period.Until+1:
-			problems = append(problems, fmt.Sprintf("no ruleset holds from %s to %s, between %s (%s) and %s (%s)", FormatDate(prev.Period.Until+1), FormatDate(next.Period.From-1), prev.Name, prev.Period, next.Name, next.Period))
+			problems = append(problems, fmt.Sprintf("no ruleset holds from %s to %s, between %s (%s) and %s (%s)", value.FormatDate(prev.Period.Until+1), value.FormatDate(next.Period.From-1), prev.Name, prev.Period, next.Name, next.Period))
 		}
 	}
 	return problems
@@ -84,7 +86,7 @@ func StalePeriod(p *Period, today int64, live *Period, liveName string) []Period
 	if p.Until < today {
 		out = append(out, PeriodNotice{Code: PeriodEnded, Message: fmt.Sprintf(
 			"the rules' effective period (%s) ended before today, %s: every decision dated from today on is undetermined, outside the period",
-			p, FormatDate(today))})
+			p, value.FormatDate(today))})
 	}
 	if live != nil && p.Until < live.From {
 		out = append(out, PeriodNotice{Code: PeriodBeforeLive, Message: fmt.Sprintf(

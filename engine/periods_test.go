@@ -3,13 +3,15 @@ package engine
 import (
 	"strings"
 	"testing"
+
+	"github.com/eligo/eligo/engine/value"
 )
 
 // testPeriod is the period from..until (YYYY-MM-DD; until "" for an
 // open-ended one).
 func testPeriod(from, until string) *Period {
-	f, _ := ParseDate(from)
-	u, _ := ParseDate(until)
+	f, _ := value.ParseDate(from)
+	u, _ := value.ParseDate(until)
 	return &Period{From: f, Until: u}
 }
 
@@ -52,7 +54,7 @@ func TestCheckPeriods(t *testing.T) {
 func TestStalePeriod(t *testing.T) {
 	t.Parallel()
 	p := testPeriod
-	today, _ := ParseDate("2026-11-29")
+	today, _ := value.ParseDate("2026-11-29")
 	tests := []struct {
 		name   string
 		period *Period

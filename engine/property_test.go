@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/eligo/eligo/engine/internal/testfiles"
+	"github.com/eligo/eligo/engine/value"
 )
 
 // usesPresence reports whether e reads presence (present, absent, ??),
@@ -23,18 +26,18 @@ func usesPresence(e *Expr) bool {
 }
 
 // randomValue draws an answer of field f's type near typical thresholds.
-func randomValue(rng *rand.Rand, f *Field) Value {
+func randomValue(rng *rand.Rand, f *Field) value.Value {
 	switch f.Type {
 	case SortInt:
-		return IntValue(rng.Int64N(300) - 20)
+		return value.IntValue(rng.Int64N(300) - 20)
 	case SortDecimal:
-		return Value{Num: rng.Int64N(5_000_000), Scale: 2, Known: true}
+		return value.Value{Num: rng.Int64N(5_000_000), Scale: 2, Known: true}
 	case SortBool:
-		return BoolValue(rng.IntN(2) == 0)
+		return value.BoolValue(rng.IntN(2) == 0)
 	case SortEnum:
-		return Value{Num: int64(rng.IntN(len(f.EnumValues))), Known: true}
+		return value.Value{Num: int64(rng.IntN(len(f.EnumValues))), Known: true}
 	default:
-		return Value{Num: DateOrdinal(1900, 1, 1) + rng.Int64N(130*366), Known: true}
+		return value.Value{Num: value.DateOrdinal(1900, 1, 1) + rng.Int64N(130*366), Known: true}
 	}
 }
 
@@ -44,7 +47,7 @@ func randomValue(rng *rand.Rand, f *Field) Value {
 // built only from such criteria stays decided the same way.
 func TestKleeneMonotone(t *testing.T) {
 	t.Parallel()
-	files := append(casebankFiles(t), filepath.Join("testdata", "large.rules"))
+	files := append(testfiles.Casebank(t), filepath.Join("testdata", "large.rules"))
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, path := range files {
 		src, err := os.ReadFile(path)
@@ -60,10 +63,10 @@ func TestKleeneMonotone(t *testing.T) {
 			c, _ := r.CriterionAt(i)
 			presence[i] = c.Expr != nil && usesPresence(c.Expr)
 		}
-		opts := Options{DecisionDate: DateOrdinal(2025, 3, 1)}
+		opts := Options{DecisionDate: value.DateOrdinal(2025, 3, 1)}
 		for trial := 0; trial < 300; trial++ {
-			full := &Inputs{Values: make([]Value, len(r.Fields))}
-			part := &Inputs{Values: make([]Value, len(r.Fields))}
+			full := &Inputs{Values: make([]value.Value, len(r.Fields))}
+			part := &Inputs{Values: make([]value.Value, len(r.Fields))}
 			for s := range r.Fields {
 				full.Values[s] = randomValue(rng, &r.Fields[s])
 				if rng.IntN(3) > 0 {
@@ -93,7 +96,7 @@ func TestKleeneMonotone(t *testing.T) {
 func TestReferencesMatchExplanation(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
-	for _, path := range casebankFiles(t) {
+	for _, path := range testfiles.Casebank(t) {
 		src, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
@@ -102,12 +105,12 @@ func TestReferencesMatchExplanation(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		answered := &Inputs{Values: make([]Value, len(r.Fields))}
+		answered := &Inputs{Values: make([]value.Value, len(r.Fields))}
 		for s := range r.Fields {
 			answered.Values[s] = randomValue(rng, &r.Fields[s])
 		}
 		for _, in := range []*Inputs{r.ConvertMap(nil), answered} {
-			e := r.Evaluate(in, Options{Explanation: true, DecisionDate: DateOrdinal(2025, 3, 1)}).Explanation
+			e := r.Evaluate(in, Options{Explanation: true, DecisionDate: value.DateOrdinal(2025, 3, 1)}).Explanation
 			i := 0
 			for _, g := range e.Groups {
 				for _, ce := range g.Criteria {

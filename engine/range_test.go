@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/eligo/eligo/engine/syntax"
 )
 
 // rangeRules is a ruleset whose fields declare ranges; %s is the range line
@@ -41,12 +43,12 @@ func TestFieldRangeCompiles(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.line, func(t *testing.T) {
 			src := fmt.Sprintf(rangeRules, tt.line)
-			f, errs := Parse("r.rules", []byte(src))
+			f, errs := syntax.Parse("r.rules", []byte(src))
 			if len(errs) > 0 {
 				t.Fatalf("parse: %v", errs)
 			}
 			checkRoundTrip(t, "r.rules", f)
-			if printed := string(Print(f)); !strings.Contains(printed, "\n  "+tt.line+"\n") {
+			if printed := string(syntax.Print(f)); !strings.Contains(printed, "\n  "+tt.line+"\n") {
 				t.Errorf("printed text lacks %q:\n%s", tt.line, printed)
 			}
 			r, _, err := Compile("r.rules", []byte(src))

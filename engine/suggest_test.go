@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/eligo/eligo/engine/internal/testfiles"
 )
 
 // TestNearest is the rule every "did you mean" follows: a slip of a letter
@@ -62,7 +64,7 @@ func TestSuggestCompile(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			src := fmt.Sprintf(opsRules, tt.expr)
+			src := fmt.Sprintf(testfiles.OpsRules, tt.expr)
 			if tt.cite != "" {
 				src = strings.Replace(src, `cite s "quote"`, fmt.Sprintf("cite %s \"quote\"", tt.cite), 1)
 			}
@@ -82,7 +84,7 @@ func TestSuggestCompile(t *testing.T) {
 // unknown keys are compared.
 func TestSuggestFieldValues(t *testing.T) {
 	t.Parallel()
-	r, _, err := Compile("ops.rules", fmt.Appendf(nil, opsRules, "a.b"))
+	r, _, err := Compile("ops.rules", fmt.Appendf(nil, testfiles.OpsRules, "a.b"))
 	if err != nil {
 		t.Fatal(err)
 	}

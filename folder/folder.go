@@ -25,6 +25,8 @@ import (
 
 	"github.com/eligo/eligo/authoring/source"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/syntax"
+	"github.com/eligo/eligo/engine/value"
 )
 
 // Folder is one ruleset folder, read from disk.
@@ -383,7 +385,7 @@ type Result struct {
 	CompileErrors error
 	// Warnings are the compiler's warnings (a rulebook's: its sections'),
 	// reported even when the rules do not compile.
-	Warnings engine.ErrorList
+	Warnings syntax.ErrorList
 	// CitationProblems lists quotes missing from the source text.
 	CitationProblems []string
 	// Cases are the verdicts on the folder's cases, in the same order; nil
@@ -466,7 +468,7 @@ func (f *Folder) DecideBodies(ref, extra string) ([][]byte, error) {
 		}
 		b := append([]byte(`{"ruleset_id":`), quoted...)
 		if date != 0 {
-			b = append(append(append(b, `,"decision_date":"`...), engine.FormatDate(date)...), '"')
+			b = append(append(append(b, `,"decision_date":"`...), value.FormatDate(date)...), '"')
 		}
 		b = append(append(b, `,"field_values":`...), c.FieldValues...)
 		bodies[i] = append(append(b, extra...), '}')

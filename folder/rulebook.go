@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/syntax"
 	"github.com/eligo/eligo/rulebook"
 )
 
@@ -87,13 +88,13 @@ type RulebookSection struct {
 	// Source is the content of SourcePath; nil when there is none.
 	Source []byte
 	// Warnings are the section's compiler warnings.
-	Warnings engine.ErrorList
+	Warnings syntax.ErrorList
 }
 
 // RulebookError is every problem found in a rulebook file: unknown or
 // malformed members, sections that cannot be read or do not compile, an
 // outcome tree or robot hints the API would refuse, a composition
-// rulebook.Compose refuses. It lists them all, as engine.ErrorList does
+// rulebook.Compose refuses. It lists them all, as syntax.ErrorList does
 // for a ruleset, so an author fixes the file in one pass.
 type RulebookError struct {
 	// Path is the rulebook file.
@@ -103,7 +104,7 @@ type RulebookError struct {
 	// ...").
 	Problems []string
 	// errs are the underlying errors that have a type worth matching
-	// (a *rulebook.FieldConflictError, an engine.ErrorList).
+	// (a *rulebook.FieldConflictError, an syntax.ErrorList).
 	errs []error
 }
 
@@ -346,7 +347,7 @@ func (r *rulebookReader) section(i int, entry json.RawMessage) (rulebook.Section
 		r.b.Warnings = append(r.b.Warnings, fmt.Sprintf("section %s: %s", rs.Letter, w))
 	}
 	if err != nil {
-		var list engine.ErrorList
+		var list syntax.ErrorList
 		if errors.As(err, &list) {
 			for _, e := range list {
 				r.problem("section %s: %s", rs.Letter, e)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/syntax"
 	"github.com/eligo/eligo/folder"
 	"github.com/eligo/eligo/solver/verify"
 )
@@ -27,27 +28,27 @@ type compiled struct {
 	// path is the document's file, "" when it is not a saved file.
 	path  string
 	text  *text
-	file  *engine.File
+	file  *syntax.File
 	names *names
 	// ruleset is nil when the text does not compile.
 	ruleset *engine.Ruleset
 	// errs are the compile errors, warnings the warnings.
-	errs, warnings engine.ErrorList
+	errs, warnings syntax.ErrorList
 }
 
 // compile parses and compiles one version of a document. The file name
 // errors carry is the document's path, so messages read as `eligo
 // check`'s do.
 func compile(path, src string) *compiled {
-	c := &compiled{path: path, text: newText(src), names: namesOf(engine.Tokens([]byte(src)))}
+	c := &compiled{path: path, text: newText(src), names: namesOf(syntax.Tokens([]byte(src)))}
 	name := path
 	if name == "" {
 		name = "untitled.rules"
 	}
-	c.file, _ = engine.Parse(name, []byte(src))
+	c.file, _ = syntax.Parse(name, []byte(src))
 	r, warnings, err := engine.Compile(name, []byte(src))
 	c.ruleset, c.warnings = r, warnings
-	var list engine.ErrorList
+	var list syntax.ErrorList
 	if errors.As(err, &list) {
 		c.errs = list
 	}
@@ -59,7 +60,7 @@ func compile(path, src string) *compiled {
 // operator of a chained comparison), a declaration's keyword and id when
 // it is at the keyword (a field no criterion reads), or the rest of the
 // line when it is at none.
-func (c *compiled) errorRange(p engine.Pos) Range {
+func (c *compiled) errorRange(p syntax.Pos) Range {
 	for i, t := range c.names.code {
 		if t.Start != p {
 			continue
@@ -88,7 +89,7 @@ func (c *compiled) errorRange(p engine.Pos) Range {
 func (c *compiled) compileDiagnostics() []Diagnostic {
 	var out []Diagnostic
 	for _, list := range []struct {
-		errs     engine.ErrorList
+		errs     syntax.ErrorList
 		severity int
 	}{{c.errs, SeverityError}, {c.warnings, SeverityWarning}} {
 		for _, e := range list.errs {
@@ -100,7 +101,7 @@ func (c *compiled) compileDiagnostics() []Diagnostic {
 
 // declRange is the range of the id of the declaration of name, or of the
 // first line when it has none (a finding about the outcome, say).
-func (c *compiled) declRange(kind engine.DeclKind, name string) Range {
+func (c *compiled) declRange(kind syntax.DeclKind, name string) Range {
 	if o, ok := c.names.decl(kind, name); ok {
 		return c.text.span(o.start, o.end)
 	}
@@ -111,7 +112,7 @@ func (c *compiled) declRange(kind engine.DeclKind, name string) Range {
 func (c *compiled) outcomeRange() Range {
 	if c.file != nil && c.file.Outcome != nil {
 		p := c.file.Outcome.Pos
-		return c.text.span(p, engine.Pos{Line: p.Line, Col: p.Col + len("outcome")})
+		return c.text.span(p, syntax.Pos{Line: p.Line, Col: p.Col + len("outcome")})
 	}
 	return Range{End: Position{Character: utf16Width(c.text.line(0))}}
 }
@@ -157,7 +158,7 @@ func (c *compiled) caseDiagnostics(raw []byte) []Diagnostic {
 			continue
 		}
 		for _, id := range res.FailingCriteria {
-			out = append(out, Diagnostic{Range: c.declRange(engine.DeclCriterion, id), Severity: SeverityError, Code: "case", Source: sourceCases,
+			out = append(out, Diagnostic{Range: c.declRange(syntax.DeclCriterion, id), Severity: SeverityError, Code: "case", Source: sourceCases,
 				Message: fmt.Sprintf("%s (criterion %s fails it)", msg, id)})
 		}
 	}
@@ -198,7 +199,7 @@ func (c *compiled) citeDiagnostics(src []byte) []Diagnostic {
 	q := folder.NewQuotes(src)
 	var out []Diagnostic
 	for _, d := range c.file.Declarations() {
-		if d.Kind != engine.DeclCriterion {
+		if d.Kind != syntax.DeclCriterion {
 			continue
 		}
 		for _, cite := range d.Criterion.Cites {
@@ -212,7 +213,7 @@ func (c *compiled) citeDiagnostics(src []byte) []Diagnostic {
 }
 
 // lineRange is from p to the end of its line.
-func (c *compiled) lineRange(p engine.Pos) Range {
+func (c *compiled) lineRange(p syntax.Pos) Range {
 	start := c.text.toLSP(p)
 	return Range{Start: start, End: Position{Line: start.Line, Character: utf16Width(c.text.line(start.Line))}}
 }
@@ -262,11 +263,11 @@ func (c *compiled) analysisDiagnostics(ctx context.Context, budget, checkBudget 
 		at := c.outcomeRange()
 		switch {
 		case f.Criterion != "":
-			at = c.declRange(engine.DeclCriterion, f.Criterion)
+			at = c.declRange(syntax.DeclCriterion, f.Criterion)
 		case f.Group != "":
-			at = c.declRange(engine.DeclGroup, f.Group)
+			at = c.declRange(syntax.DeclGroup, f.Group)
 		case f.Field != "":
-			at = c.declRange(engine.DeclField, f.Field)
+			at = c.declRange(syntax.DeclField, f.Field)
 		}
 		out = append(out, Diagnostic{Range: at, Severity: SeverityWarning, Code: f.Kind, Source: sourceAnalysis, Message: f.Message})
 	}

@@ -1,6 +1,9 @@
 package lsp
 
-import "github.com/eligo/eligo/engine"
+import (
+	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/syntax"
+)
 
 // Document is one rules text as the language server reads it, for a
 // program that is not an editor speaking the protocol: the studio's
@@ -37,12 +40,12 @@ func (d *Document) Ruleset() *engine.Ruleset {
 
 // LineRange is the range from p to the end of its line, for a problem
 // about a whole line (a header, a declaration) found outside this package.
-func (d *Document) LineRange(p engine.Pos) Range {
+func (d *Document) LineRange(p syntax.Pos) Range {
 	return d.c.lineRange(p)
 }
 
 // File is the parsed text (with what the parser could read of a text with
 // syntax errors).
-func (d *Document) File() *engine.File {
+func (d *Document) File() *syntax.File {
 	return d.c.file
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/syntax"
 )
 
 // vscodeDir is the VS Code extension that starts this server.
@@ -109,13 +109,13 @@ func TestVSCodeManifest(t *testing.T) {
 	for _, rule := range []string{"keyword", "type", "attribute", "operator-word", "constant"} {
 		words = append(words, alternatives(g.Repository[rule].Match)...)
 	}
-	for _, kw := range engine.Keywords() {
+	for _, kw := range syntax.Keywords() {
 		if !slices.Contains(words, kw) {
 			t.Errorf("the grammar does not highlight the keyword %s", kw)
 		}
 	}
 	fns := alternatives(g.Repository["function"].Match)
-	for _, fn := range engine.Functions() {
+	for _, fn := range syntax.Functions() {
 		if !slices.Contains(fns, fn) {
 			t.Errorf("the grammar does not highlight the function %s", fn)
 		}

@@ -7,7 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/present"
+	"github.com/eligo/eligo/engine/syntax"
 	"github.com/eligo/eligo/folder"
 	"github.com/eligo/eligo/lsp/jsonrpc"
 )
@@ -16,11 +17,11 @@ import (
 // fmt`) as one edit of the whole document, none when it is canonical. A
 // text with syntax errors is not formatted, as `eligo fmt` leaves it.
 func (s *Server) format(c *compiled, _ string, _ DocumentParams) (any, *jsonrpc.Error) {
-	f, errs := engine.Parse("document.rules", []byte(c.text.src))
+	f, errs := syntax.Parse("document.rules", []byte(c.text.src))
 	if len(errs) > 0 {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeRequestFailed, Message: fmt.Sprintf("not formatted: the text has syntax errors, first at %s: %s", errs[0].Pos, errs[0].Msg)}
 	}
-	out := string(engine.Print(f))
+	out := string(syntax.Print(f))
 	if out == c.text.src {
 		return []TextEdit{}, nil
 	}
@@ -66,13 +67,13 @@ func (s *Server) symbols(c *compiled, _ string, _ DocumentParams) (any, *jsonrpc
 	for _, d := range c.file.Declarations() {
 		sym := DocumentSymbol{Name: d.ID}
 		switch d.Kind {
-		case engine.DeclSource:
+		case syntax.DeclSource:
 			sym.Kind, sym.Detail = SymbolKindModule, d.Source.Title
-		case engine.DeclField:
+		case syntax.DeclField:
 			sym.Kind, sym.Detail = SymbolKindField, d.Field.Type
-		case engine.DeclGroup:
+		case syntax.DeclGroup:
 			sym.Kind, sym.Detail = SymbolKindClass, d.Group.Kind+" "+d.Group.Title
-		case engine.DeclCriterion:
+		case syntax.DeclCriterion:
 			sym.Kind, sym.Detail = SymbolKindFunction, d.Criterion.Title
 		}
 		if o, ok := c.names.decl(d.Kind, d.ID); ok {
@@ -81,7 +82,7 @@ func (s *Server) symbols(c *compiled, _ string, _ DocumentParams) (any, *jsonrpc
 			sym.Range = c.lineRange(d.Pos)
 			sym.SelectionRange = sym.Range
 		}
-		if d.Kind == engine.DeclCriterion && len(out) > 0 && out[len(out)-1].Kind == SymbolKindClass {
+		if d.Kind == syntax.DeclCriterion && len(out) > 0 && out[len(out)-1].Kind == SymbolKindClass {
 			parent := &out[len(out)-1]
 			parent.Children = append(parent.Children, sym)
 			continue
@@ -106,7 +107,7 @@ func (s *Server) hover(c *compiled, _ string, p PositionParams) (any, *jsonrpc.E
 		md = c.citeHover(cite, crit)
 	} else if o, ok := c.names.at(at); ok {
 		md = c.declHover(o)
-	} else if fd, ok := engine.DescribeFunction(tok.Text); ok && tok.Kind == engine.TokenIdent && i+1 < len(c.names.code) && c.names.code[i+1].Text == "(" {
+	} else if fd, ok := syntax.DescribeFunction(tok.Text); ok && tok.Kind == syntax.TokenIdent && i+1 < len(c.names.code) && c.names.code[i+1].Text == "(" {
 		md = fmt.Sprintf("```\n%s -> %s\n```\n%s", fd.Signature, fd.Result, fd.Meaning)
 	}
 	if md == "" {
@@ -116,9 +117,9 @@ func (s *Server) hover(c *compiled, _ string, p PositionParams) (any, *jsonrpc.E
 }
 
 // citeOn is the cite line on line, with its criterion.
-func (c *compiled) citeOn(line int) (*engine.CiteDecl, *engine.CriterionDecl) {
+func (c *compiled) citeOn(line int) (*syntax.CiteDecl, *syntax.CriterionDecl) {
 	for _, d := range c.file.Declarations() {
-		if d.Kind != engine.DeclCriterion {
+		if d.Kind != syntax.DeclCriterion {
 			continue
 		}
 		for _, ci := range d.Criterion.Cites {
@@ -132,7 +133,7 @@ func (c *compiled) citeOn(line int) (*engine.CiteDecl, *engine.CriterionDecl) {
 
 // citeHover is a cite's source and whether its quote verifies against
 // the source text of the document's folder.
-func (c *compiled) citeHover(cite *engine.CiteDecl, crit *engine.CriterionDecl) string {
+func (c *compiled) citeHover(cite *syntax.CiteDecl, crit *syntax.CriterionDecl) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**cite** of criterion `%s`\n\n", crit.ID)
 	if src := c.sourceDecl(cite.Source); src != nil {
@@ -159,7 +160,7 @@ func (c *compiled) citeHover(cite *engine.CiteDecl, crit *engine.CriterionDecl) 
 }
 
 // sourceDecl is the declaration of source id, nil when none.
-func (c *compiled) sourceDecl(id string) *engine.SourceDecl {
+func (c *compiled) sourceDecl(id string) *syntax.SourceDecl {
 	for _, s := range c.file.Sources {
 		if s.ID == id {
 			return s
@@ -176,12 +177,12 @@ func (c *compiled) declHover(o occurrence) string {
 			continue
 		}
 		switch d.Kind {
-		case engine.DeclField:
+		case syntax.DeclField:
 			fieldHover(&b, d.Field)
-		case engine.DeclSource:
+		case syntax.DeclSource:
 			s := d.Source
 			fmt.Fprintf(&b, "**source** `%s`: %s  \n%s: %s  \nlicence: %s", s.ID, s.Title, s.LocKind, s.Loc, s.Licence)
-		case engine.DeclGroup:
+		case syntax.DeclGroup:
 			g := d.Group
 			fmt.Fprintf(&b, "**group** `%s` (%s): %s\n\n", g.ID, g.Kind, g.Title)
 			if g.Kind == "any" {
@@ -189,7 +190,7 @@ func (c *compiled) declHover(o occurrence) string {
 			} else {
 				fmt.Fprintf(&b, "Satisfied when all of its %d criteria are.", len(g.Criteria))
 			}
-		case engine.DeclCriterion:
+		case syntax.DeclCriterion:
 			c.criterionHover(&b, d.Criterion, d.Group)
 		}
 		return b.String()
@@ -199,7 +200,7 @@ func (c *compiled) declHover(o occurrence) string {
 
 // fieldHover writes a field's type, question, label, unit, range,
 // description, values with their labels, and notes.
-func fieldHover(b *strings.Builder, f *engine.FieldDecl) {
+func fieldHover(b *strings.Builder, f *syntax.FieldDecl) {
 	fmt.Fprintf(b, "**field** `%s`: %s", f.ID, f.Type)
 	if f.Unit != "" {
 		fmt.Fprintf(b, " (%s)", f.Unit)
@@ -244,20 +245,20 @@ func fieldHover(b *strings.Builder, f *engine.FieldDecl) {
 // criterionHover writes a criterion's title and its plain-language
 // sentence (the one explanations use), or its condition as written when
 // the text does not compile.
-func (c *compiled) criterionHover(b *strings.Builder, cd *engine.CriterionDecl, g *engine.GroupDecl) {
+func (c *compiled) criterionHover(b *strings.Builder, cd *syntax.CriterionDecl, g *syntax.GroupDecl) {
 	fmt.Fprintf(b, "**criterion** `%s` of group `%s`: %s\n\n", cd.ID, g.ID, cd.Title)
 	if c.ruleset != nil {
 		for gi := range c.ruleset.Groups {
 			for ci := range c.ruleset.Groups[gi].Criteria {
 				if cr := &c.ruleset.Groups[gi].Criteria[ci]; cr.ID == cd.ID {
-					fmt.Fprintf(b, "In plain words: %s.", c.ruleset.CriterionSentence(cr))
+					fmt.Fprintf(b, "In plain words: %s.", present.CriterionSentence(c.ruleset, cr))
 					return
 				}
 			}
 		}
 	}
 	if cd.Expr != nil {
-		fmt.Fprintf(b, "Condition: `%s` (the text does not compile, so no plain-language sentence)", engine.PrintExpr(cd.Expr))
+		fmt.Fprintf(b, "Condition: `%s` (the text does not compile, so no plain-language sentence)", syntax.PrintExpr(cd.Expr))
 	}
 }
 
@@ -276,7 +277,7 @@ func (c *compiled) complete(p Position) CompletionList {
 	// word being typed.
 	prev := -1
 	for i, t := range c.names.code {
-		if posBefore(at, t.End) || t.End == at && (t.Kind == engine.TokenIdent || t.Kind == engine.TokenField || t.Kind == engine.TokenString) {
+		if posBefore(at, t.End) || t.End == at && (t.Kind == syntax.TokenIdent || t.Kind == syntax.TokenField || t.Kind == syntax.TokenString) {
 			break
 		}
 		prev = i
@@ -315,18 +316,18 @@ func (c *compiled) complete(p Position) CompletionList {
 	for _, f := range c.file.Fields {
 		add(CompletionKindField, f.Type, f.ID)
 	}
-	for _, name := range engine.Functions() {
-		fd, _ := engine.DescribeFunction(name)
+	for _, name := range syntax.Functions() {
+		fd, _ := syntax.DescribeFunction(name)
 		list.Items = append(list.Items, CompletionItem{Label: name, Kind: CompletionKindFunction, Detail: fd.Signature + " -> " + fd.Result})
 	}
-	add(CompletionKindKeyword, "", engine.Keywords()...)
+	add(CompletionKindKeyword, "", syntax.Keywords()...)
 	return list
 }
 
 // enumField is the enum field compared at the cursor: the one before ==
 // or != when prev is that operator, or before `in` when prev is the [ or a
 // , of its list; nil when none.
-func (c *compiled) enumField(prev, line int) *engine.FieldDecl {
+func (c *compiled) enumField(prev, line int) *syntax.FieldDecl {
 	code := c.names.code
 	if prev < 1 || code[prev].Start.Line != line {
 		return nil
@@ -382,9 +383,9 @@ func (s *Server) codeActions(c *compiled, uri string, p CodeActionParams) (any, 
 // suggests one edit: the name it proposes, == for =, and/or/not for the
 // symbols of other languages, straight quotes for curly ones, the quote
 // an unclosed string lacks, the repeated operand of a chained comparison.
-func (c *compiled) fix(e *engine.Error, rng Range) (string, TextEdit, bool) {
+func (c *compiled) fix(e *syntax.Error, rng Range) (string, TextEdit, bool) {
 	i := c.names.tokenAt(e.Pos)
-	var tok engine.Token
+	var tok syntax.Token
 	if i >= 0 {
 		tok = c.names.code[i]
 	}
@@ -431,7 +432,7 @@ func (c *compiled) unchain(i int) (string, TextEdit, bool) {
 		case "(", "[":
 			depth--
 		}
-		if depth == 0 && code[j].Kind != engine.TokenString && slices.Contains(compare, code[j].Text) && j+1 < i {
+		if depth == 0 && code[j].Kind != syntax.TokenString && slices.Contains(compare, code[j].Text) && j+1 < i {
 			from, to := c.text.toLSP(code[j+1].Start), c.text.toLSP(code[i-1].End)
 			middle := c.text.src[c.text.offset(from):c.text.offset(to)]
 			at := c.text.toLSP(code[i].Start)

@@ -3,20 +3,20 @@ package lsp
 import (
 	"slices"
 
-	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/syntax"
 )
 
 // occurrence is one place a declared kind of name is written: where it is
 // declared, or a use of it (a field in a condition, a source after cite
 // or a note's source, a group in the outcome).
 type occurrence struct {
-	kind       engine.DeclKind
+	kind       syntax.DeclKind
 	name       string
-	start, end engine.Pos
+	start, end syntax.Pos
 	decl       bool
 	// extent is a declaration's whole span, keyword to last token (its
 	// closing brace for a group or criterion); zero for a use.
-	extentStart, extentEnd engine.Pos
+	extentStart, extentEnd syntax.Pos
 }
 
 // topLevel are the keywords that start a declaration at the start of a
@@ -27,50 +27,50 @@ var topLevel = []string{"ruleset", "section", "name", "description", "effective"
 // that does not parse still has them), in text order, with the tokens
 // without comments.
 type names struct {
-	code []engine.Token
+	code []syntax.Token
 	occ  []occurrence
 }
 
-func namesOf(toks []engine.Token) *names {
+func namesOf(toks []syntax.Token) *names {
 	n := &names{}
 	for _, t := range toks {
-		if t.Kind != engine.TokenComment {
+		if t.Kind != syntax.TokenComment {
 			n.code = append(n.code, t)
 		}
 	}
 	code := n.code
 	depth, inOutcome := 0, false
 	lineStart := func(i int) bool { return i == 0 || code[i-1].Start.Line != code[i].Start.Line }
-	isWord := func(i int, w string) bool { return i >= 0 && code[i].Kind == engine.TokenIdent && code[i].Text == w }
+	isWord := func(i int, w string) bool { return i >= 0 && code[i].Kind == syntax.TokenIdent && code[i].Text == w }
 	for i, t := range code {
 		switch {
-		case t.Kind == engine.TokenPunct && t.Text == "{":
+		case t.Kind == syntax.TokenPunct && t.Text == "{":
 			depth++
 			continue
-		case t.Kind == engine.TokenPunct && t.Text == "}":
+		case t.Kind == syntax.TokenPunct && t.Text == "}":
 			depth = max(0, depth-1)
 			continue
 		}
-		if depth == 0 && lineStart(i) && t.Kind == engine.TokenIdent && slices.Contains(topLevel, t.Text) {
+		if depth == 0 && lineStart(i) && t.Kind == syntax.TokenIdent && slices.Contains(topLevel, t.Text) {
 			inOutcome = t.Text == "outcome"
 			continue
 		}
 		o := occurrence{name: t.Text, start: t.Start, end: t.End}
 		switch {
-		case t.Kind == engine.TokenField:
-			o.kind, o.decl = engine.DeclField, isWord(i-1, "field")
-		case t.Kind != engine.TokenIdent:
+		case t.Kind == syntax.TokenField:
+			o.kind, o.decl = syntax.DeclField, isWord(i-1, "field")
+		case t.Kind != syntax.TokenIdent:
 			continue
 		case isWord(i-1, "source"):
-			o.kind, o.decl = engine.DeclSource, depth == 0 && lineStart(i-1)
+			o.kind, o.decl = syntax.DeclSource, depth == 0 && lineStart(i-1)
 		case isWord(i-1, "cite"):
-			o.kind = engine.DeclSource
+			o.kind = syntax.DeclSource
 		case isWord(i-1, "group") && depth == 0 && lineStart(i-1):
-			o.kind, o.decl = engine.DeclGroup, true
+			o.kind, o.decl = syntax.DeclGroup, true
 		case isWord(i-1, "criterion"):
-			o.kind, o.decl = engine.DeclCriterion, true
+			o.kind, o.decl = syntax.DeclCriterion, true
 		case inOutcome && !slices.Contains([]string{"and", "or", "not", "true", "false"}, t.Text):
-			o.kind = engine.DeclGroup
+			o.kind = syntax.DeclGroup
 		default:
 			continue
 		}
@@ -85,12 +85,12 @@ func namesOf(toks []engine.Token) *names {
 // extentEnd is the end of the declaration whose id is code[i]: its
 // closing brace when it opens a block, else its last token before the
 // next declaration.
-func extentEnd(code []engine.Token, i int) engine.Pos {
+func extentEnd(code []syntax.Token, i int) syntax.Pos {
 	end := code[i].End
 	line := code[i].Start.Line
 	for j := i + 1; j < len(code); j++ {
 		t := code[j]
-		if t.Kind == engine.TokenPunct && t.Text == "{" {
+		if t.Kind == syntax.TokenPunct && t.Text == "{" {
 			depth := 0
 			for k := j; k < len(code); k++ {
 				switch code[k].Text {
@@ -99,14 +99,14 @@ func extentEnd(code []engine.Token, i int) engine.Pos {
 				case "}":
 					depth--
 				}
-				if code[k].Kind == engine.TokenPunct && depth == 0 {
+				if code[k].Kind == syntax.TokenPunct && depth == 0 {
 					return code[k].End
 				}
 				end = code[k].End
 			}
 			return end
 		}
-		if t.Start.Line != line && (t.Kind == engine.TokenIdent && (slices.Contains(topLevel, t.Text) || t.Text == "criterion") || t.Text == "}") {
+		if t.Start.Line != line && (t.Kind == syntax.TokenIdent && (slices.Contains(topLevel, t.Text) || t.Text == "criterion") || t.Text == "}") {
 			// The first token of a line that starts another declaration,
 			// or closes the enclosing block.
 			if code[j-1].Start.Line != t.Start.Line {
@@ -119,7 +119,7 @@ func extentEnd(code []engine.Token, i int) engine.Pos {
 }
 
 // at is the occurrence under p (engine position), if any.
-func (n *names) at(p engine.Pos) (occurrence, bool) {
+func (n *names) at(p syntax.Pos) (occurrence, bool) {
 	for _, o := range n.occ {
 		if covers(o.start, o.end, p) {
 			return o, true
@@ -129,7 +129,7 @@ func (n *names) at(p engine.Pos) (occurrence, bool) {
 }
 
 // decl is the declaration of the name of kind.
-func (n *names) decl(kind engine.DeclKind, name string) (occurrence, bool) {
+func (n *names) decl(kind syntax.DeclKind, name string) (occurrence, bool) {
 	for _, o := range n.occ {
 		if o.decl && o.kind == kind && o.name == name {
 			return o, true
@@ -139,7 +139,7 @@ func (n *names) decl(kind engine.DeclKind, name string) (occurrence, bool) {
 }
 
 // tokenAt is the index in code of the token under p, or -1.
-func (n *names) tokenAt(p engine.Pos) int {
+func (n *names) tokenAt(p syntax.Pos) int {
 	for i, t := range n.code {
 		if covers(t.Start, t.End, p) {
 			return i
@@ -150,10 +150,10 @@ func (n *names) tokenAt(p engine.Pos) int {
 
 // covers reports whether p is in [start, end], a cursor just after a
 // word being on it.
-func covers(start, end, p engine.Pos) bool {
+func covers(start, end, p syntax.Pos) bool {
 	return !posBefore(p, start) && !posBefore(end, p)
 }
 
-func posBefore(a, b engine.Pos) bool {
+func posBefore(a, b syntax.Pos) bool {
 	return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/present"
+	"github.com/eligo/eligo/engine/syntax"
 	"github.com/eligo/eligo/lsp"
 )
 
@@ -33,7 +35,7 @@ func TestHover(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	adult := r.CriterionSentence(&r.Groups[0].Criteria[0])
+	adult := present.CriterionSentence(r, &r.Groups[0].Criteria[0])
 	withFn := strings.Replace(text, "person.age >= 18", "years_between(date(\"2000-01-01\"), decision_date()) >= 18 and person.age >= 18", 1)
 	c.open("untitled:fn.rules", withFn)
 	withRange := strings.Replace(text, "field person.age int", "field person.age int\n  range 0..130", 1)
@@ -180,7 +182,7 @@ func TestCasebank(t *testing.T) {
 				t.Errorf("%s: error %+v", path, diag)
 			}
 		}
-		f, _ := engine.Parse(path, []byte(text))
+		f, _ := syntax.Parse(path, []byte(text))
 		var syms []lsp.DocumentSymbol
 		c.call("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": uri}}, &syms)
 		var got, want []string
@@ -210,8 +212,8 @@ func TestCasebank(t *testing.T) {
 		for _, fd := range f.Fields {
 			declared[fd.ID] = fd.Pos.Line - 1
 		}
-		for _, tok := range engine.Tokens([]byte(text)) {
-			if tok.Kind != engine.TokenField {
+		for _, tok := range syntax.Tokens([]byte(text)) {
+			if tok.Kind != syntax.TokenField {
 				continue
 			}
 			var defs []lsp.Location

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/syntax"
 	"github.com/eligo/eligo/lsp"
 )
 
@@ -90,7 +91,7 @@ func TestDiagnosticsAndQuickFixes(t *testing.T) {
 	c.open(uri, broken)
 	got := c.diagnostics(uri, 1, nil)
 	_, _, err := engine.Compile("untitled:broken.rules", []byte(broken))
-	list := err.(engine.ErrorList)
+	list := err.(syntax.ErrorList)
 	want := []struct {
 		rng  lsp.Range
 		msg  string
@@ -168,8 +169,8 @@ func TestFolderDiagnostics(t *testing.T) {
 func TestFormatting(t *testing.T) {
 	c := start(t, lsp.Options{})
 	canonical := readFile(t, benefitPath)
-	f, _ := engine.Parse("x", []byte(canonical))
-	canonical = string(engine.Print(f))
+	f, _ := syntax.Parse("x", []byte(canonical))
+	canonical = string(syntax.Print(f))
 	messy := strings.ReplaceAll(strings.ReplaceAll(canonical, "  ", "\t "), "\n\n", "\n\n\n")
 	uri := "untitled:messy.rules"
 	c.open(uri, messy)

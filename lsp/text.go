@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/syntax"
 )
 
 // text is one version of a document with the conversions between the
@@ -41,7 +41,7 @@ func (t *text) line(n int) string {
 
 // toLSP converts an engine position; a position with no line (0) is the
 // start of the document.
-func (t *text) toLSP(p engine.Pos) Position {
+func (t *text) toLSP(p syntax.Pos) Position {
 	if p.Line <= 0 {
 		return Position{}
 	}
@@ -59,7 +59,7 @@ func (t *text) toLSP(p engine.Pos) Position {
 
 // fromLSP converts a protocol position to the engine's; a character past
 // the end of its line is the line's end.
-func (t *text) fromLSP(p Position) engine.Pos {
+func (t *text) fromLSP(p Position) syntax.Pos {
 	line := t.line(p.Line)
 	units, col := 0, 1
 	for _, r := range line {
@@ -69,7 +69,7 @@ func (t *text) fromLSP(p Position) engine.Pos {
 		units += utf16Len(r)
 		col++
 	}
-	return engine.Pos{Line: p.Line + 1, Col: col}
+	return syntax.Pos{Line: p.Line + 1, Col: col}
 }
 
 // offset is the byte offset of a protocol position in src.
@@ -97,7 +97,7 @@ func (t *text) end() Position {
 }
 
 // span is the range of an engine span.
-func (t *text) span(start, end engine.Pos) Range {
+func (t *text) span(start, end syntax.Pos) Range {
 	return Range{Start: t.toLSP(start), End: t.toLSP(end)}
 }
 

@@ -3,7 +3,7 @@ package lsp
 import (
 	"testing"
 
-	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/syntax"
 )
 
 // TestTextPositions converts between the engine's positions (columns in
@@ -14,15 +14,15 @@ func TestTextPositions(t *testing.T) {
 	src := "a \"é😀\" b\r\nsecond\n"
 	x := newText(src)
 	for _, tc := range []struct {
-		engine engine.Pos
+		engine syntax.Pos
 		lsp    Position
 	}{
-		{engine.Pos{Line: 1, Col: 1}, Position{0, 0}},
-		{engine.Pos{Line: 1, Col: 4}, Position{0, 3}}, // é
-		{engine.Pos{Line: 1, Col: 5}, Position{0, 4}}, // the emoji
-		{engine.Pos{Line: 1, Col: 6}, Position{0, 6}}, // after it: two code units
-		{engine.Pos{Line: 1, Col: 8}, Position{0, 8}}, // b
-		{engine.Pos{Line: 2, Col: 7}, Position{1, 6}}, // end of "second"
+		{syntax.Pos{Line: 1, Col: 1}, Position{0, 0}},
+		{syntax.Pos{Line: 1, Col: 4}, Position{0, 3}}, // é
+		{syntax.Pos{Line: 1, Col: 5}, Position{0, 4}}, // the emoji
+		{syntax.Pos{Line: 1, Col: 6}, Position{0, 6}}, // after it: two code units
+		{syntax.Pos{Line: 1, Col: 8}, Position{0, 8}}, // b
+		{syntax.Pos{Line: 2, Col: 7}, Position{1, 6}}, // end of "second"
 	} {
 		if got := x.toLSP(tc.engine); got != tc.lsp {
 			t.Errorf("toLSP(%v) = %v, want %v", tc.engine, got, tc.lsp)

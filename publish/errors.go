@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/syntax"
 	"github.com/eligo/eligo/store"
 )
 
@@ -56,7 +57,7 @@ type RefusedError struct {
 	// Message says what to fix, in one or more sentences.
 	Message string
 	// Compile holds the compile errors for ErrCompile.
-	Compile engine.ErrorList
+	Compile syntax.ErrorList
 	// Failures holds the failing cases for ErrTestsFailed.
 	Failures []engine.CaseResult
 	// Problems lists the unverified quotes for ErrSourceUnverified.

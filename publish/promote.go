@@ -10,6 +10,7 @@ import (
 
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/solver"
 	"github.com/eligo/eligo/solver/verify"
 	"github.com/eligo/eligo/store"
@@ -178,7 +179,7 @@ func (p *Publisher) diffAgainst(ctx context.Context, tenant, prior string, rules
 	if err != nil {
 		return nil
 	}
-	d, err := verify.Diff(ctx, old.Rules, rules, verify.DiffOptions{DecisionDate: engine.DateOf(p.clock.Now()), Gate: p.gate.For(tenant)})
+	d, err := verify.Diff(ctx, old.Rules, rules, verify.DiffOptions{DecisionDate: value.DateOf(p.clock.Now()), Gate: p.gate.For(tenant)})
 	if err != nil {
 		return nil
 	}

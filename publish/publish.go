@@ -11,6 +11,7 @@ import (
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/syntax"
 	"github.com/eligo/eligo/rulebook"
 	"github.com/eligo/eligo/solver/bound"
 	"github.com/eligo/eligo/solver/verify"
@@ -197,7 +198,7 @@ type RulesetResult struct {
 	// Failures are the failing cases published anyway under ForceUnsafe.
 	Failures []engine.CaseResult
 	// Warnings are compile warnings; they never block.
-	Warnings engine.ErrorList
+	Warnings syntax.ErrorList
 	// Findings are the static analysis's (verify.Analyze): criteria that
 	// can never or always hold, redundant ones, fields that never matter.
 	// They never block.

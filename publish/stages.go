@@ -8,6 +8,8 @@ import (
 
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/syntax"
+	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/solver/verify"
 	"github.com/eligo/eligo/store"
 )
@@ -52,7 +54,7 @@ var rulesetStages = [...]stage{
 func (p *Publisher) compileStage(ctx context.Context, c *rulesetCut) error {
 	r, warnings, err := engine.Compile(c.req.Filename, c.req.Source)
 	if err != nil {
-		var list engine.ErrorList
+		var list syntax.ErrorList
 		errors.As(err, &list)
 		return &RefusedError{Reason: ErrCompile, Message: err.Error(), Compile: list}
 	}
@@ -135,7 +137,7 @@ func (p *Publisher) periodStage(ctx context.Context, c *rulesetCut) error {
 	if err != nil {
 		return err
 	}
-	c.res.PeriodNotices = live.Stale(c.rules.Effective, engine.DateOf(p.clock.Now()))
+	c.res.PeriodNotices = live.Stale(c.rules.Effective, value.DateOf(p.clock.Now()))
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 )
 
 // benchAnswers are answers to all three threeFolders sections: an eligible
@@ -17,7 +18,7 @@ var benchAnswers = map[string]any{
 	"person.date_of_birth": "1955-03-04", "residence.longest_continuous_years": 12,
 }
 
-var benchOpts = engine.Options{DecisionDate: engine.DateOrdinal(2026, 1, 15)}
+var benchOpts = engine.Options{DecisionDate: value.DateOrdinal(2026, 1, 15)}
 
 func BenchmarkCompose(b *testing.B) {
 	spec := Spec{Name: "bench", Slug: "test/bench", Sections: casebankSections(b, threeFolders...),

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/present"
+	"github.com/eligo/eligo/engine/value"
 )
 
 // trees3 are outcome trees over three sections used across the tests:
@@ -301,7 +303,7 @@ func TestComposedGraph(t *testing.T) {
 	t.Parallel()
 	c := mustCompose(t, Spec{Name: "Pensions", Slug: "test/pensions", Sections: casebankSections(t, sharedFolders...)})
 	in := c.Rules.ConvertMap(map[string]any{"person.date_of_birth": "1950-01-01"})
-	for _, res := range []*engine.Result{nil, c.Rules.Evaluate(in, engine.Options{DecisionDate: engine.DateOrdinal(2026, 1, 15)})} {
+	for _, res := range []*engine.Result{nil, c.Rules.Evaluate(in, engine.Options{DecisionDate: value.DateOrdinal(2026, 1, 15)})} {
 		g := c.Graph(in, res)
 		if !slices.Equal(g.Sections, []string{"au/age-pension", "uk/state-pension-age", "us/medicaid-adult-expansion"}) {
 			t.Errorf("graph sections %v", g.Sections)
@@ -314,12 +316,12 @@ func TestComposedGraph(t *testing.T) {
 		for _, n := range g.Nodes {
 			ids[n.ID] = true
 			switch n.Type {
-			case engine.NodeTypeOutcome:
+			case present.NodeTypeOutcome:
 				outcomes++
 				if n.ID != "outcome" || n.SectionID != SectionID {
 					t.Errorf("outcome node %s in %s", n.ID, n.SectionID)
 				}
-			case engine.NodeTypeField:
+			case present.NodeTypeField:
 				if n.Key == "person.date_of_birth" && (n.ID != "au/age-pension:field:person.date_of_birth" || n.SectionID != "au_age_pension") {
 					t.Errorf("shared field node %s in %s", n.ID, n.SectionID)
 				}

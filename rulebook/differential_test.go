@@ -5,6 +5,7 @@ import (
 
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/engine/enginetest"
+	"github.com/eligo/eligo/engine/value"
 )
 
 // only keeps the answers to r's fields: what the member alone is asked.
@@ -82,7 +83,7 @@ func TestComposedMatchesMembers(t *testing.T) {
 				}
 				if res.Outcome != want || res.OutsidePeriod == inForce {
 					t.Fatalf("%s on %v as of %s: composed %s (outside its period %v), tree over %v gives %s (in force %v)",
-						c.Outcome, answers, engine.FormatDate(decision), res.Outcome, res.OutsidePeriod, decisions, want, inForce)
+						c.Outcome, answers, value.FormatDate(decision), res.Outcome, res.OutsidePeriod, decisions, want, inForce)
 				}
 				for _, sr := range c.SectionResults(res) {
 					if sr.Decision != decisions[sr.Letter] {
@@ -122,7 +123,7 @@ func TestSectionResultsFieldErrors(t *testing.T) {
 		"employment.employer_type": "public_agency", "employment.months_employed": 24, "employment.hours_12_months": 2000,
 		"worksite.employees_within_75_miles": 80, "person.date_of_birth": "last year",
 	})
-	res := c.Rules.Evaluate(in, engine.Options{DecisionDate: engine.DateOrdinal(2026, 1, 15)})
+	res := c.Rules.Evaluate(in, engine.Options{DecisionDate: value.DateOrdinal(2026, 1, 15)})
 	if res.Outcome != engine.Undetermined || len(res.FieldErrors) != 1 {
 		t.Fatalf("outcome %s, field errors %v", res.Outcome, res.FieldErrors)
 	}
@@ -134,7 +135,7 @@ func TestSectionResultsFieldErrors(t *testing.T) {
 	ok := c.Rules.Evaluate(c.Rules.ConvertMap(map[string]any{
 		"employment.employer_type": "public_agency", "employment.months_employed": 24, "employment.hours_12_months": 2000,
 		"worksite.employees_within_75_miles": 80,
-	}), engine.Options{DecisionDate: engine.DateOrdinal(2026, 1, 15)})
+	}), engine.Options{DecisionDate: value.DateOrdinal(2026, 1, 15)})
 	got := c.SectionResults(ok)
 	if ok.Outcome != engine.Eligible || got[0].Decision != engine.Eligible || got[1].Decision != engine.Undetermined {
 		t.Errorf("outcome %s, section results %+v", ok.Outcome, got)

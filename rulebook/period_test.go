@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 )
 
 // TestComposedPeriod: a composition holds on the days every section
@@ -13,7 +14,7 @@ import (
 func TestComposedPeriod(t *testing.T) {
 	t.Parallel()
 	day := func(s string) int64 {
-		d, ok := engine.ParseDate(s)
+		d, ok := value.ParseDate(s)
 		if !ok {
 			t.Fatalf("bad date %s", s)
 		}

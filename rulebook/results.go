@@ -1,6 +1,10 @@
 package rulebook
 
-import "github.com/eligo/eligo/engine"
+import (
+	"github.com/eligo/eligo/engine"
+
+	"github.com/eligo/eligo/engine/present"
+)
 
 // SectionResult is one section's own decision within a rulebook decision:
 // a section_results entry (docs/api.md#rulebooks).
@@ -131,15 +135,15 @@ func (c *Composed) SharedFields() int {
 }
 
 // Graph is the rulebook graph (docs/api.md#the-graph): the composed ruleset's graph (see
-// engine.Ruleset.Graph; pass in and res for the overlay, nil for none)
+// present.NewGraph; pass in and res for the overlay, nil for none)
 // told by section. Every node's section_id is its own section's (a shared
 // field's is the first section declaring it; the outcome's is SectionID),
 // every node id but the outcome's is prefixed "<section slug>:" as the
 // spec asks of a composed graph (edges and route ids alike), graph.sections
 // lists the sections' slugs in letter order, and the stats count the
 // sections and the shared fields.
-func (c *Composed) Graph(in *engine.Inputs, res *engine.Result) *engine.Graph {
-	g := c.Rules.Graph(c.Rules.Slug, in, res)
+func (c *Composed) Graph(in *engine.Inputs, res *engine.Result) *present.Graph {
+	g := present.NewGraph(c.Rules, c.Rules.Slug, in, res)
 	bySectionID := make(map[string]*Section, len(c.Sections))
 	g.Sections = make([]string, len(c.Sections))
 	for i := range c.Sections {
@@ -154,12 +158,12 @@ func (c *Composed) Graph(in *engine.Inputs, res *engine.Result) *engine.Graph {
 		n := &g.Nodes[i]
 		var s *Section
 		switch {
-		case n.Type == engine.NodeTypeField && i < nf:
+		case n.Type == present.NodeTypeField && i < nf:
 			s = bySectionID[c.FieldSections[n.Key][0]]
-		case n.Type == engine.NodeTypeCriterion && i >= nf && i < nf+nc:
+		case n.Type == present.NodeTypeCriterion && i >= nf && i < nf+nc:
 			_, gi := c.Rules.CriterionAt(i - nf)
 			s, _ = c.SectionOf(gi)
-		case n.Type == engine.NodeTypeGroup:
+		case n.Type == present.NodeTypeGroup:
 			s, _ = c.SectionOf(i - nf - nc)
 		}
 		if s == nil {
@@ -190,14 +194,14 @@ func (c *Composed) Graph(in *engine.Inputs, res *engine.Result) *engine.Graph {
 }
 
 // prefixRoute copies a route tree with every id prefixed.
-func prefixRoute(rt *engine.Route, prefix string) *engine.Route {
+func prefixRoute(rt *present.Route, prefix string) *present.Route {
 	if rt == nil {
 		return nil
 	}
 	c := *rt
 	c.ID = prefix + rt.ID
 	if rt.Children != nil {
-		c.Children = make([]*engine.Route, len(rt.Children))
+		c.Children = make([]*present.Route, len(rt.Children))
 		for i, k := range rt.Children {
 			c.Children[i] = prefixRoute(k, prefix)
 		}

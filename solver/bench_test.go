@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/solver/solvertest"
 )
 
@@ -40,7 +41,7 @@ func BenchmarkExplainFailure(b *testing.B) {
 			}
 			var date int64
 			if c.DecisionDate != "" {
-				date, _ = engine.ParseDate(c.DecisionDate)
+				date, _ = value.ParseDate(c.DecisionDate)
 			}
 			b.Run(cb.Name+"/one-shot", func(b *testing.B) {
 				for b.Loop() {

@@ -5,6 +5,7 @@ import (
 	"math/big"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/solver/z3"
 )
 
@@ -28,7 +29,7 @@ type Statuses struct {
 // answer can spell (such as 1/3) is an error; assert DecimalGrid to rule
 // those out.
 func (e *Encoding) Decode(m *z3.Model) (*engine.Inputs, int64, error) {
-	in := &engine.Inputs{Values: make([]engine.Value, len(e.fields))}
+	in := &engine.Inputs{Values: make([]value.Value, len(e.fields))}
 	for i, fv := range e.fields {
 		present, err := m.Bool(fv.present)
 		if err != nil {
@@ -55,50 +56,50 @@ func (e *Encoding) Decode(m *z3.Model) (*engine.Inputs, int64, error) {
 	return in, date, nil
 }
 
-func (e *Encoding) decodeValue(m *z3.Model, s engine.Sort, t *z3.Expr) (engine.Value, error) {
+func (e *Encoding) decodeValue(m *z3.Model, s engine.Sort, t *z3.Expr) (value.Value, error) {
 	switch s {
 	case engine.SortBool:
 		b, err := m.Bool(t)
 		if err != nil {
-			return engine.Value{}, err
+			return value.Value{}, err
 		}
-		return engine.BoolValue(b), nil
+		return value.BoolValue(b), nil
 	case engine.SortDecimal:
 		r, err := m.Rat(t)
 		if err != nil {
-			return engine.Value{}, err
+			return value.Value{}, err
 		}
 		v, ok := RatValue(r)
 		if !ok {
-			return engine.Value{}, fmt.Errorf("%s is not a decimal of at most 18 digits", r.RatString())
+			return value.Value{}, fmt.Errorf("%s is not a decimal of at most 18 digits", r.RatString())
 		}
 		return v, nil
 	}
 	n, err := m.Int64(t)
 	if err != nil {
-		return engine.Value{}, err
+		return value.Value{}, err
 	}
-	return engine.Value{Num: n, Known: true}, nil
+	return value.Value{Num: n, Known: true}, nil
 }
 
 // RatValue is the engine decimal equal to r, with the fewest digits after
 // the point, if r is a decimal the engine can hold. Decoding a model reads
 // values with it; the suggested cases of solver/verify write thresholds
 // and their neighbours with it, so both round the same way.
-func RatValue(r *big.Rat) (engine.Value, bool) {
+func RatValue(r *big.Rat) (value.Value, bool) {
 	x := new(big.Rat).Set(r)
 	ten := big.NewRat(10, 1)
 	for scale := 0; scale <= 18; scale++ {
 		if x.IsInt() {
 			n := x.Num()
 			if !n.IsInt64() || n.CmpAbs(big.NewInt(maxMagnitude)) >= 0 {
-				return engine.Value{}, false
+				return value.Value{}, false
 			}
-			return engine.Value{Num: n.Int64(), Scale: uint8(scale), Known: true}, true
+			return value.Value{Num: n.Int64(), Scale: uint8(scale), Known: true}, true
 		}
 		x.Mul(x, ten)
 	}
-	return engine.Value{}, false
+	return value.Value{}, false
 }
 
 // Statuses reads the status of every criterion, group and the outcome in a

@@ -8,6 +8,7 @@ import (
 
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/engine/enginetest"
+	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/solver/solvertest"
 	"github.com/eligo/eligo/solver/z3"
 )
@@ -152,7 +153,7 @@ func (d *differential) check(t *testing.T, in *engine.Inputs, date int64, label 
 	// The answers alone must be satisfiable, or the check below would pass
 	// for nothing.
 	if r, err := d.s.Check(context.Background()); err != nil || r != z3.Sat {
-		t.Fatalf("%s: answers %s (decision date %s) are %v in the encoding: %v", label, solvertest.DescribeInputs(d.r, in), engine.FormatDate(date), r, err)
+		t.Fatalf("%s: answers %s (decision date %s) are %v in the encoding: %v", label, solvertest.DescribeInputs(d.r, in), value.FormatDate(date), r, err)
 	}
 	if err := d.s.Assert(c.Not(c.And(same...))); err != nil {
 		t.Fatal(err)
@@ -174,7 +175,7 @@ func (d *differential) check(t *testing.T, in *engine.Inputs, date int64, label 
 		t.Fatal(err)
 	}
 	t.Errorf("%s: answers %s (decision date %s): evaluator says %s, solver model %s",
-		label, solvertest.DescribeInputs(d.r, in), engine.FormatDate(date), describeResult(d.r, res.Outcome, res.Criteria), describeResult(d.r, got.Outcome, got.Criteria))
+		label, solvertest.DescribeInputs(d.r, in), value.FormatDate(date), describeResult(d.r, res.Outcome, res.Criteria), describeResult(d.r, got.Outcome, got.Criteria))
 }
 
 func describeResult(r *engine.Ruleset, o engine.Outcome, criteria []engine.Status) string {

@@ -6,6 +6,7 @@ import (
 	"math/big"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/solver/z3"
 )
 
@@ -30,7 +31,7 @@ import (
 // the node is not Kleene's unknown) and Value (its value, meaningful only
 // when Known). A criterion, group and the outcome are Tri pairs: satisfied is
 // Known ∧ Value, not_satisfied Known ∧ ¬Value, pending ¬Known. The pairs
-// follow engine/GRAMMAR.md#three-valued-meaning exactly: "and" is known when a side is known false or
+// follow engine/syntax/GRAMMAR.md#three-valued-meaning exactly: "and" is known when a side is known false or
 // all sides are known; "or" dually; present/absent are always known; `f ??
 // d` is known when f is answered or d is known; everything else is known
 // when all its operands are. A discretionary criterion is never known.
@@ -244,7 +245,7 @@ func (e *Encoding) newFieldVars(slot int, prefix string) fieldVars {
 
 // numberBounds keeps the value v of the int or decimal field f within the
 // engine's domain and within the range the field declares
-// (engine/GRAMMAR.md#fields), so that every applicant the solver finds is one the evaluator
+// (engine/syntax/GRAMMAR.md#fields), so that every applicant the solver finds is one the evaluator
 // would take: an answer outside the range is a field error there.
 func (e *Encoding) numberBounds(f *engine.Field, v *z3.Expr) []*z3.Expr {
 	c := e.c
@@ -663,7 +664,7 @@ func (e *Encoding) coerce(t term, to engine.Sort) *z3.Expr {
 }
 
 // constant is a known literal of sort s.
-func (e *Encoding) constant(s engine.Sort, v engine.Value) term {
+func (e *Encoding) constant(s engine.Sort, v value.Value) term {
 	c := e.c
 	t := term{sort: s, known: c.Bool(true)}
 	switch s {
@@ -672,7 +673,7 @@ func (e *Encoding) constant(s engine.Sort, v engine.Value) term {
 	case engine.SortDecimal:
 		t.val = c.RealRat(ValueRat(v))
 	case engine.SortDate:
-		y, m, d := engine.Civil(v.Num)
+		y, m, d := value.Civil(v.Num)
 		t.val = c.Int(v.Num)
 		t.date = &dateParts{c.Int(int64(y)), c.Int(int64(m)), c.Int(int64(d))}
 	default:
@@ -683,7 +684,7 @@ func (e *Encoding) constant(s engine.Sort, v engine.Value) term {
 
 // ValueRat is the exact rational of a numeric engine value, as the
 // encoding states constants; RatValue is its inverse.
-func ValueRat(v engine.Value) *big.Rat {
+func ValueRat(v value.Value) *big.Rat {
 	den := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(v.Scale)), nil)
 	return new(big.Rat).SetFrac(big.NewInt(v.Num), den)
 }

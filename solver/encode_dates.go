@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/solver/z3"
 )
 
@@ -97,7 +98,7 @@ func monthLength(c *z3.Context, name string, m *z3.Expr) *z3.Expr {
 //   - add_days: its ordinal is a's plus k;
 //   - add_months (k months) and add_years (12k months): 12*year + month
 //     is a's plus the months, and its day is a's day clamped to the length
-//     of the month it lands in, as engine.AddMonths.
+//     of the month it lands in, as value.AddMonths.
 //
 // The definition (axioms included) holds when the result is known, that is
 // when both operands are; otherwise the variables are free, as a field's
@@ -158,17 +159,17 @@ func (e *Encoding) shiftDate(op engine.Operator, a, k term, known *z3.Expr) (ter
 
 // shiftConstant is the engine's add_days, add_months or add_years of
 // constants.
-func shiftConstant(op engine.Operator, ord, n int64) (engine.Value, bool) {
+func shiftConstant(op engine.Operator, ord, n int64) (value.Value, bool) {
 	switch op {
 	case engine.OpAddDays:
-		return engine.AddDays(ord, n)
+		return value.AddDays(ord, n)
 	case engine.OpAddYears:
 		if n > 10000 || n < -10000 {
-			return engine.Value{}, false
+			return value.Value{}, false
 		}
 		n *= 12
 	}
-	return engine.AddMonths(ord, n)
+	return value.AddMonths(ord, n)
 }
 
 // constant returns the value of an Int term that is a numeral (a constant

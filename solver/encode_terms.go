@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/solver/z3"
 )
 
@@ -92,8 +93,8 @@ func (e *Encoding) Unanswered(slot int) *z3.Expr { return e.c.Not(e.fields[slot]
 
 // Answered is the Bool term "field slot is answered with v"; for an
 // unknown v it is Unanswered. v is read as the engine reads an answer of
-// the field's sort (see engine.Value).
-func (e *Encoding) Answered(slot int, v engine.Value) *z3.Expr {
+// the field's sort (see value.Value).
+func (e *Encoding) Answered(slot int, v value.Value) *z3.Expr {
 	if !v.Known {
 		return e.Unanswered(slot)
 	}
@@ -103,7 +104,7 @@ func (e *Encoding) Answered(slot int, v engine.Value) *z3.Expr {
 // HasValue is the Bool term "field slot, if answered, has value v", without
 // saying whether it is answered: the value half of Answered, for queries that
 // keep presence separate.
-func (e *Encoding) HasValue(slot int, v engine.Value) *z3.Expr {
+func (e *Encoding) HasValue(slot int, v value.Value) *z3.Expr {
 	fv := e.fields[slot]
 	return e.sameValue(term{sort: e.r.Fields[slot].Type, val: fv.val, date: fv.date}, e.constant(e.r.Fields[slot].Type, v))
 }
@@ -155,7 +156,7 @@ func (e *Encoding) DecisionDateIs(ord int64) *z3.Expr {
 	if e.decision == nil {
 		return e.c.Bool(true)
 	}
-	return e.sameValue(*e.decision, e.constant(engine.SortDate, engine.Value{Num: ord, Known: true}))
+	return e.sameValue(*e.decision, e.constant(engine.SortDate, value.Value{Num: ord, Known: true}))
 }
 
 // DecimalGrid is the constraint that every decimal field's value has at

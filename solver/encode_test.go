@@ -10,6 +10,7 @@ import (
 
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/engine/enginetest"
+	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/solver/solvertest"
 	"github.com/eligo/eligo/solver/z3"
 )
@@ -100,13 +101,13 @@ group g all "G" {
 		want z3.Result
 	}{
 		{"renamed field differs", []*z3.Expr{
-			base.Answered(0, engine.IntValue(1)), other.Answered(0, engine.IntValue(20)),
-			base.Answered(1, engine.IntValue(0)),
+			base.Answered(0, value.IntValue(1)), other.Answered(0, value.IntValue(20)),
+			base.Answered(1, value.IntValue(0)),
 			base.CriterionIs(0, engine.NotSatisfied), other.CriterionIs(0, engine.Satisfied)}, z3.Sat},
 		{"shared field cannot differ", []*z3.Expr{
-			base.Answered(1, engine.IntValue(0)), other.Answered(1, engine.IntValue(5))}, z3.Unsat},
+			base.Answered(1, value.IntValue(0)), other.Answered(1, value.IntValue(5))}, z3.Unsat},
 		{"same answers, same status", []*z3.Expr{
-			base.Answered(0, engine.IntValue(6)), other.Answered(0, engine.IntValue(6)),
+			base.Answered(0, value.IntValue(6)), other.Answered(0, value.IntValue(6)),
 			base.CriterionIs(0, engine.Satisfied), other.CriterionIs(0, engine.NotSatisfied)}, z3.Unsat},
 	}
 	for _, tc := range tests {
@@ -142,7 +143,7 @@ group g all "G" {
 	}
 	ords := []int64{1, MaxOrdinal}
 	for _, ymd := range [][3]int{{1600, 2, 29}, {1700, 2, 28}, {1700, 3, 1}, {1900, 2, 28}, {1900, 3, 1}, {2000, 2, 29}, {2000, 12, 31}, {2024, 2, 29}, {2100, 3, 1}, {400, 12, 31}, {401, 1, 1}} {
-		ords = append(ords, engine.DateOrdinal(ymd[0], ymd[1], ymd[2]))
+		ords = append(ords, value.DateOrdinal(ymd[0], ymd[1], ymd[2]))
 	}
 	rnd := rand.New(rand.NewPCG(7, 7))
 	for range 50 {
@@ -150,10 +151,10 @@ group g all "G" {
 	}
 	ctx := context.Background()
 	for _, ord := range ords {
-		y, m, d := engine.Civil(ord)
+		y, m, d := value.Civil(ord)
 		// Ordinal given: the parts follow.
 		if res, err := s.CheckAssumptions(ctx, c.Eq(enc.fields[0].val, c.Int(ord))); err != nil || res != z3.Sat {
-			t.Fatalf("%s: %v %v", engine.FormatDate(ord), res, err)
+			t.Fatalf("%s: %v %v", value.FormatDate(ord), res, err)
 		}
 		m1, err := s.Model()
 		if err != nil {
@@ -164,11 +165,11 @@ group g all "G" {
 		gd, _ := m1.Int64(parts.d)
 		m1.Close()
 		if gy != int64(y) || gm != int64(m) || gd != int64(d) {
-			t.Errorf("ordinal %d: parts %d-%d-%d, want %s", ord, gy, gm, gd, engine.FormatDate(ord))
+			t.Errorf("ordinal %d: parts %d-%d-%d, want %s", ord, gy, gm, gd, value.FormatDate(ord))
 		}
 		// Parts given: the ordinal follows.
 		if res, err := s.CheckAssumptions(ctx, c.Eq(parts.y, c.Int(int64(y))), c.Eq(parts.m, c.Int(int64(m))), c.Eq(parts.d, c.Int(int64(d)))); err != nil || res != z3.Sat {
-			t.Fatalf("%s: %v %v", engine.FormatDate(ord), res, err)
+			t.Fatalf("%s: %v %v", value.FormatDate(ord), res, err)
 		}
 		m2, err := s.Model()
 		if err != nil {
@@ -177,7 +178,7 @@ group g all "G" {
 		got, _ := m2.Int64(enc.fields[0].val)
 		m2.Close()
 		if got != ord {
-			t.Errorf("%s: ordinal %d, want %d", engine.FormatDate(ord), got, ord)
+			t.Errorf("%s: ordinal %d, want %d", value.FormatDate(ord), got, ord)
 		}
 	}
 	// An impossible day is ruled out.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/engine/enginetest"
+	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/solver/bound"
 	"github.com/eligo/eligo/solver/solvertest"
 )
@@ -53,7 +54,7 @@ func TestExplainFailureMinimalBruteForce(t *testing.T) {
 					in := s.Inputs(1, date)
 					ex, err := ExplainFailure(ctx, r, in, engine.Eligible, ExplainOptions{DecisionDate: date})
 					if err != nil || ex.Actual != engine.Undetermined || ex.PeriodWarning == "" || len(ex.Reasons) != 0 {
-						t.Fatalf("sample %d on %s, outside %s: %+v, %v", n, engine.FormatDate(date), p, ex, err)
+						t.Fatalf("sample %d on %s, outside %s: %+v, %v", n, value.FormatDate(date), p, ex, err)
 					}
 					date = p.From + int64(n)
 					if p.Until != 0 {
@@ -152,7 +153,7 @@ func reachable(r *engine.Ruleset, base []engine.Status, fixed []bool, want engin
 }
 
 // outcomeOf decides the outcome from criterion statuses by the Kleene
-// rules of engine/GRAMMAR.md#three-valued-meaning, independently of the engine and the encoding.
+// rules of engine/syntax/GRAMMAR.md#three-valued-meaning, independently of the engine and the encoding.
 func outcomeOf(r *engine.Ruleset, criteria []engine.Status) engine.Outcome {
 	groups := make([]engine.Status, len(r.Groups))
 	per := make([][]engine.Status, len(r.Groups))
@@ -274,7 +275,7 @@ func TestExplainFailureReasons(t *testing.T) {
 			}
 			date := solvertest.InForce(r).DecisionDate
 			if tc.date != "" {
-				date, _ = engine.ParseDate(tc.date)
+				date, _ = value.ParseDate(tc.date)
 			}
 			ex, err := ExplainFailure(context.Background(), r, in, tc.expected, ExplainOptions{DecisionDate: date})
 			if err != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/solver/bound"
 	"github.com/eligo/eligo/solver/z3"
 )
@@ -300,7 +301,7 @@ type polarityCheck struct {
 	// outcome finding.
 	criterion int
 	// value is the answer to the field that makes it fail.
-	value engine.Value
+	value value.Value
 	// date is the decision date ordinal both evaluations use; 0 when the
 	// ruleset does not read it.
 	date int64
@@ -309,8 +310,8 @@ type polarityCheck struct {
 // holds reports whether, with the answers of others, leaving the field
 // unanswered passes while answering it with the value fails.
 func (w *polarityCheck) holds(others *engine.Inputs) bool {
-	in := &engine.Inputs{Values: append([]engine.Value(nil), others.Values...)}
-	in.Values[w.slot] = engine.Value{}
+	in := &engine.Inputs{Values: append([]value.Value(nil), others.Values...)}
+	in.Values[w.slot] = value.Value{}
 	without := w.r.Evaluate(in, engine.Options{DecisionDate: w.date})
 	in.Values[w.slot] = w.value
 	with := w.r.Evaluate(in, engine.Options{DecisionDate: w.date})
@@ -330,7 +331,7 @@ func (w *polarityCheck) minimise(others *engine.Inputs) {
 		if i == w.slot || !v.Known {
 			continue
 		}
-		others.Values[i] = engine.Value{}
+		others.Values[i] = value.Value{}
 		if !w.holds(others) {
 			others.Values[i] = v
 		}
@@ -352,7 +353,7 @@ func (w *polarityCheck) roundValue(others *engine.Inputs) {
 			down--
 		}
 		for _, n := range []int64{down, down + 1} {
-			w.value = engine.Value{Num: n, Scale: scale, Known: true}
+			w.value = value.Value{Num: n, Scale: scale, Known: true}
 			if w.holds(others) {
 				return
 			}
@@ -374,7 +375,7 @@ func (w *polarityCheck) finding(others *engine.Inputs) *PolarityFinding {
 		}
 	}
 	if r.DependsOnDate() && w.date != 0 {
-		wit.DecisionDate = engine.FormatDate(w.date)
+		wit.DecisionDate = value.FormatDate(w.date)
 		given = append(given, "decision date "+wit.DecisionDate)
 	}
 	context := "whatever the other answers"

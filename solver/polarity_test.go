@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/solver/solvertest"
 )
 
@@ -86,7 +87,7 @@ func checkWitness(t *testing.T, r *engine.Ruleset, f PolarityFinding) {
 	}
 	var date int64
 	if w.DecisionDate != "" {
-		date, _ = engine.ParseDate(w.DecisionDate)
+		date, _ = value.ParseDate(w.DecisionDate)
 	}
 	run := func() *engine.Result {
 		raw, err := json.Marshal(values)
@@ -156,11 +157,11 @@ func TestPresencePolarityCasebank(t *testing.T) {
 				t.Fatalf("findings %+v, want household.income on net_income and on the outcome", got)
 			}
 			for _, f := range got {
-				v, err := engine.ParseNumber(string(f.Witness.Value))
+				v, err := value.ParseNumber(string(f.Witness.Value))
 				if err != nil {
 					t.Fatal(err)
 				}
-				if ValueRat(v).Cmp(ValueRat(engine.IntValue(1305))) <= 0 {
+				if ValueRat(v).Cmp(ValueRat(value.IntValue(1305))) <= 0 {
 					t.Errorf("witness value %s is not above the limit", f.Witness.Value)
 				}
 			}
@@ -198,11 +199,11 @@ func TestPresencePolarityWitnessWithinTheEffectivePeriod(t *testing.T) {
 	if len(got) == 0 {
 		t.Fatal("no finding: the default zero under a ceiling should be one")
 	}
-	from, _ := engine.ParseDate("2024-01-01")
-	until, _ := engine.ParseDate("2024-12-31")
+	from, _ := value.ParseDate("2024-01-01")
+	until, _ := value.ParseDate("2024-12-31")
 	for _, f := range got {
 		checkWitness(t, r, f)
-		d, ok := engine.ParseDate(f.Witness.DecisionDate)
+		d, ok := value.ParseDate(f.Witness.DecisionDate)
 		if !ok || d < from || d > until {
 			t.Errorf("%s/%s: the witness is decided on %q, outside the effective period", f.Field, f.Criterion, f.Witness.DecisionDate)
 		}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 )
 
 func TestHashedCache(t *testing.T) {
@@ -37,27 +38,27 @@ func TestHashedCache(t *testing.T) {
 // nothing else does.
 func TestDecisionCacheKey(t *testing.T) {
 	t.Parallel()
-	in := func(values ...engine.Value) *engine.Inputs {
+	in := func(values ...value.Value) *engine.Inputs {
 		return &engine.Inputs{Values: values, Provided: len(values)}
 	}
 	cut := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 	base := func() []byte {
-		return decisionCacheKey(nil, "sha256:aa", cut, "acme/x", 0, flagTrace, "", in(engine.IntValue(1), engine.Value{}))
+		return decisionCacheKey(nil, "sha256:aa", cut, "acme/x", 0, flagTrace, "", in(value.IntValue(1), value.Value{}))
 	}
 	if !bytes.Equal(base(), base()) {
 		t.Fatal("the same identity gives two keys")
 	}
-	withError := in(engine.IntValue(1), engine.Value{})
+	withError := in(value.IntValue(1), value.Value{})
 	withError.FieldErrors = []engine.FieldError{{Field: "x.y", Value: []byte(`"z"`), Message: "unknown"}}
 	variants := map[string][]byte{
-		"republished": decisionCacheKey(nil, "sha256:aa", cut.Add(time.Second), "acme/x", 0, flagTrace, "", in(engine.IntValue(1), engine.Value{})),
-		"digest":      decisionCacheKey(nil, "sha256:bb", cut, "acme/x", 0, flagTrace, "", in(engine.IntValue(1), engine.Value{})),
-		"slug":        decisionCacheKey(nil, "sha256:aa", cut, "acme/y", 0, flagTrace, "", in(engine.IntValue(1), engine.Value{})),
-		"date":        decisionCacheKey(nil, "sha256:aa", cut, "acme/x", 739000, flagTrace, "", in(engine.IntValue(1), engine.Value{})),
-		"flags":       decisionCacheKey(nil, "sha256:aa", cut, "acme/x", 0, flagTrace|flagExplanation, "", in(engine.IntValue(1), engine.Value{})),
-		"inquiry":     decisionCacheKey(nil, "sha256:aa", cut, "acme/x", 0, flagTrace, "d:x.y", in(engine.IntValue(1), engine.Value{})),
-		"value":       decisionCacheKey(nil, "sha256:aa", cut, "acme/x", 0, flagTrace, "", in(engine.IntValue(2), engine.Value{})),
-		"answered":    decisionCacheKey(nil, "sha256:aa", cut, "acme/x", 0, flagTrace, "", in(engine.IntValue(1), engine.IntValue(0))),
+		"republished": decisionCacheKey(nil, "sha256:aa", cut.Add(time.Second), "acme/x", 0, flagTrace, "", in(value.IntValue(1), value.Value{})),
+		"digest":      decisionCacheKey(nil, "sha256:bb", cut, "acme/x", 0, flagTrace, "", in(value.IntValue(1), value.Value{})),
+		"slug":        decisionCacheKey(nil, "sha256:aa", cut, "acme/y", 0, flagTrace, "", in(value.IntValue(1), value.Value{})),
+		"date":        decisionCacheKey(nil, "sha256:aa", cut, "acme/x", 739000, flagTrace, "", in(value.IntValue(1), value.Value{})),
+		"flags":       decisionCacheKey(nil, "sha256:aa", cut, "acme/x", 0, flagTrace|flagExplanation, "", in(value.IntValue(1), value.Value{})),
+		"inquiry":     decisionCacheKey(nil, "sha256:aa", cut, "acme/x", 0, flagTrace, "d:x.y", in(value.IntValue(1), value.Value{})),
+		"value":       decisionCacheKey(nil, "sha256:aa", cut, "acme/x", 0, flagTrace, "", in(value.IntValue(2), value.Value{})),
+		"answered":    decisionCacheKey(nil, "sha256:aa", cut, "acme/x", 0, flagTrace, "", in(value.IntValue(1), value.IntValue(0))),
 		"field error": decisionCacheKey(nil, "sha256:aa", cut, "acme/x", 0, flagTrace, "", withError),
 	}
 	for name, key := range variants {

@@ -16,6 +16,7 @@ import (
 	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/decisionlog"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/metrics"
 	"github.com/eligo/eligo/solver/plan"
 	"github.com/eligo/eligo/store"
@@ -259,7 +260,7 @@ func (h *handler) decide(ctx context.Context, in *decideInput) (*decideOutput, e
 // ordinalTime is the ordinal date at midnight UTC, as the decision record
 // keeps it.
 func ordinalTime(ord int64) time.Time {
-	y, m, d := engine.Civil(ord)
+	y, m, d := value.Civil(ord)
 	return time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/eligo/eligo/api/resource"
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 )
 
 // envelope is one response's members: the per-call stamps and identity
@@ -69,7 +70,7 @@ func (e *envelope) encode() (head, tail []byte, err error) {
 	b = append(b, `,"decision_time":"`...)
 	b = e.decisionTime.AppendFormat(b, time.RFC3339Nano)
 	b = append(b, `","decision_date":"`...)
-	b = append(b, engine.FormatDate(e.decisionDate)...)
+	b = append(b, value.FormatDate(e.decisionDate)...)
 	b = append(b, `",`...)
 	split := len(b)
 	if e.timing != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/eligo/eligo/api/resource"
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/present"
 	"github.com/eligo/eligo/solver/plan"
 )
 
@@ -105,7 +106,7 @@ func (h *handler) evaluate(ctx context.Context, target *catalog.PreparedRuleset,
 		}
 	}
 	if flags&flagGraphOverlay != 0 {
-		c.GraphOverlay = rules.Graph(target.Slug, inputs, res)
+		c.GraphOverlay = present.NewGraph(rules, target.Slug, inputs, res)
 	}
 	if book != nil {
 		for _, r := range book.Composed.SectionResults(res) {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/api/apitest"
-	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 )
 
 // periodRules is a ruleset with an income limit that changes on 1 October
@@ -59,7 +59,7 @@ func TestDecideByDecisionDate(t *testing.T) {
 		{"acme/snap-like", `"2026-09-30"`, fy26.RulesetID, "not_eligible", "2026-09-30", false},
 		{"acme/snap-like", `"2026-10-01"`, fy27.RulesetID, "eligible", "2026-10-01", false},
 		// The ordinal of 2026-09-30, like a date answer.
-		{"acme/snap-like", fmt.Sprint(engine.DateOrdinal(2026, 9, 30)), fy26.RulesetID, "not_eligible", "2026-09-30", false},
+		{"acme/snap-like", fmt.Sprint(value.DateOrdinal(2026, 9, 30)), fy26.RulesetID, "not_eligible", "2026-09-30", false},
 		// No cut covers it: the latest answers, undetermined, with the warning.
 		{"acme/snap-like", `"2027-10-01"`, fy27.RulesetID, "undetermined", "2027-10-01", true},
 		{"acme/snap-like", `"2025-09-30"`, fy27.RulesetID, "undetermined", "2025-09-30", true},

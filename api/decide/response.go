@@ -13,6 +13,7 @@ import (
 	"github.com/eligo/eligo/api/resource"
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/present"
 	"github.com/eligo/eligo/solver/plan"
 )
 
@@ -130,7 +131,7 @@ type coreJSON struct {
 	FieldErrors     []engine.FieldError `json:"field_errors"`
 	Trace           *engine.Trace       `json:"trace,omitempty"`
 	Explanation     *explanationWire    `json:"explanation,omitempty"`
-	GraphOverlay    *engine.Graph       `json:"graph_overlay,omitempty"`
+	GraphOverlay    *present.Graph      `json:"graph_overlay,omitempty"`
 	ChoiceContext   *plan.ChoiceContext `json:"choice_context,omitempty"`
 	SectionResults  []sectionResult     `json:"section_results,omitempty"`
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/authoring"
 	"github.com/eligo/eligo/catalog"
-	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/solver/bound"
 	"github.com/eligo/eligo/solver/verify"
 )
@@ -314,7 +314,7 @@ func (h *handler) suggest(ctx context.Context, in *suggestInput) (*suggestOutput
 	if err != nil {
 		return nil, err
 	}
-	found, err := h.drafts.SuggestCases(ctx, tenant, in.ProjectID, engine.FormatDate(date))
+	found, err := h.drafts.SuggestCases(ctx, tenant, in.ProjectID, value.FormatDate(date))
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}

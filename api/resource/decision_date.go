@@ -10,6 +10,7 @@ import (
 
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 )
 
 // DecisionDate is the optional decision_date member of /decide and
@@ -78,11 +79,11 @@ func (d DecisionDate) Given() bool { return d.raw != "" }
 // a 422 at body.decision_date.
 func (d DecisionDate) Ordinal(now time.Time) (int64, error) {
 	if d.raw == "" {
-		return engine.DateOf(now), nil
+		return value.DateOf(now), nil
 	}
 	var s string
 	if json.Unmarshal([]byte(d.raw), &s) == nil {
-		if ord, ok := engine.ParseDate(s); ok {
+		if ord, ok := value.ParseDate(s); ok {
 			return ord, nil
 		}
 		return 0, d.invalid(s)
@@ -136,9 +137,9 @@ func WirePeriod(p *engine.Period) *Period {
 	if p == nil {
 		return nil
 	}
-	out := &Period{From: engine.FormatDate(p.From)}
+	out := &Period{From: value.FormatDate(p.From)}
 	if p.Until != 0 {
-		out.Until = engine.FormatDate(p.Until)
+		out.Until = value.FormatDate(p.Until)
 	}
 	return out
 }
@@ -149,9 +150,9 @@ func WirePeriod(p *engine.Period) *Period {
 // a calendar date is a 422 at in.name.
 func DateParam(in, name, raw string, now time.Time) (int64, error) {
 	if raw == "" {
-		return engine.DateOf(now), nil
+		return value.DateOf(now), nil
 	}
-	d, ok := engine.ParseDate(raw)
+	d, ok := value.ParseDate(raw)
 	if !ok {
 		return 0, api.ValidationFailed(api.ValidationItem{Type: "value_error", Loc: []any{in, name},
 			Msg: "Value error, not a calendar date", Input: raw})

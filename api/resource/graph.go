@@ -7,6 +7,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/present"
 )
 
 // Graph is the graph on the wire (docs/api.md#the-graph): the graph member of GET
@@ -14,7 +15,7 @@ import (
 // engine's encoders write it; Schema describes what they write.
 type Graph struct {
 	// Graph is the engine's graph, shared and read-only.
-	Graph *engine.Graph
+	Graph *present.Graph
 }
 
 // MarshalJSON writes the engine's graph.
@@ -23,7 +24,7 @@ func (g Graph) MarshalJSON() ([]byte, error) { return json.Marshal(g.Graph) }
 // Schema refers to the Graph component.
 func (Graph) Schema(registry huma.Registry) *huma.Schema { return graphSchema(registry) }
 
-// This file declares the schema of the graph (docs/api.md#the-graph; engine.Graph on the
+// This file declares the schema of the graph (docs/api.md#the-graph; present.Graph on the
 // wire), the graph member of GET /rulesets/{ruleset_id}/graph and the
 // graph_overlay of /decide. The engine writes its nodes, expressions and
 // routes with custom encoders, so huma cannot infer them from the Go types:

@@ -3,6 +3,7 @@ package resource
 import (
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/present"
 )
 
 // The read shapes a ruleset and a rulebook share: a schema's fields and a
@@ -75,7 +76,7 @@ func Explain(rr *catalog.PreparedRuleset, anonymous bool) (groups []ExplainGroup
 				fields = []string{}
 			}
 			criteria = append(criteria, ExplainCriterion{
-				CriterionID: c.ID, Group: g.ID, Title: c.Title, Description: r.CriterionSentence(c),
+				CriterionID: c.ID, Group: g.ID, Title: c.Title, Description: present.CriterionSentence(r, c),
 				Expression: c.Text, Discretionary: c.Discretionary, Fields: fields,
 				SourceReferences: rr.SourceReferences(r.References(r.CriterionIndex(gi, ci)), anonymous),
 			})

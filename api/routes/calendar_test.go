@@ -14,6 +14,7 @@ import (
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/clock/clocktest"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/folder"
 )
 
@@ -58,7 +59,7 @@ func TestTodayIsTheClocksDay(t *testing.T) {
 	key := f.Key(t, "demo", auth.AllScopes, time.Time{})
 	families := seedDemo(t, f)
 
-	days := map[int64]bool{engine.DateOf(today): true, engine.DateOf(today.AddDate(2, 0, 0)): true}
+	days := map[int64]bool{value.DateOf(today): true, value.DateOf(today.AddDate(2, 0, 0)): true}
 	for _, fam := range families {
 		for _, c := range fam.cuts {
 			if p := c.period; p != nil {
@@ -78,7 +79,7 @@ func TestTodayIsTheClocksDay(t *testing.T) {
 	})
 	ended := 0
 	for _, day := range sorted {
-		date := engine.FormatDate(day)
+		date := value.FormatDate(day)
 		at, err := time.Parse(time.DateOnly, date)
 		if err != nil {
 			t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"github.com/eligo/eligo/api/apitest"
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 )
 
 // benchSections are three casebank sections, 32 criteria in all, composed
@@ -74,7 +75,7 @@ func BenchmarkDecideRulebook(b *testing.B) {
 		for _, values := range merged {
 			raw, _ := json.Marshal(values)
 			bodies["rulebook"] = append(bodies["rulebook"],
-				[]byte(`{"rulebook_id":"bench/book","decision_date":"`+engine.FormatDate(from)+`","field_values":`+string(raw)+flags.members+`}`))
+				[]byte(`{"rulebook_id":"bench/book","decision_date":"`+value.FormatDate(from)+`","field_values":`+string(raw)+flags.members+`}`))
 		}
 		var err error
 		if bodies["ruleset"], err = single.DecideBodies("bench/"+benchRuleset, flags.members); err != nil {

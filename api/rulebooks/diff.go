@@ -7,7 +7,7 @@ import (
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/api/resource"
 	"github.com/eligo/eligo/auth"
-	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/solver/verify"
 )
 
@@ -51,7 +51,7 @@ func (h *handler) diff(ctx context.Context, in *rulebookDiffInput) (*rulebookDif
 	if err != nil {
 		return nil, err
 	}
-	d, err := verify.Diff(ctx, older.Composed.Rules, newer.Composed.Rules, verify.DiffOptions{DecisionDate: engine.DateOf(h.clock.Now()), Gate: h.gate.For(api.Caller(ctx))})
+	d, err := verify.Diff(ctx, older.Composed.Rules, newer.Composed.Rules, verify.DiffOptions{DecisionDate: value.DateOf(h.clock.Now()), Gate: h.gate.For(api.Caller(ctx))})
 	if err != nil {
 		return nil, api.DiffUndecided(ctx, err, "rulebook", newer.Rulebook.ID)
 	}

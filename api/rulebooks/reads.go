@@ -9,6 +9,7 @@ import (
 	"github.com/eligo/eligo/api/resource"
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/present"
 	"github.com/eligo/eligo/rulebook"
 	"github.com/eligo/eligo/store"
 )
@@ -152,7 +153,7 @@ func (h *handler) graph(ctx context.Context, in *releaseInput) (*graphOutput, er
 	if err != nil {
 		return nil, err
 	}
-	g := &engine.Graph{Nodes: []engine.GraphNode{}, Edges: []engine.GraphEdge{}, Sections: []string{}}
+	g := &present.Graph{Nodes: []present.GraphNode{}, Edges: []present.GraphEdge{}, Sections: []string{}}
 	if p != nil {
 		g = p.Composed.Graph(nil, nil)
 	}

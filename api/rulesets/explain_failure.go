@@ -14,6 +14,7 @@ import (
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/solver"
 	"github.com/eligo/eligo/solver/bound"
 	"github.com/eligo/eligo/store"
@@ -68,7 +69,7 @@ func (h *handler) decodeExplainFailureRequest(raw []byte) (*explainFailureReques
 // with only explainFailureRequest's members, field_values an object,
 // expected_outcome one of the outcomes, decision_date absent, null or a
 // date of the schema's format, which huma checks with time.Parse
-// (engine.ParseDate's further refusal of year 0 stays the handler's). As
+// (value.ParseDate's further refusal of year 0 stays the handler's). As
 // with encoding/json, the last occurrence of a repeated member counts and a
 // null decision_date leaves the earlier one in place. It reports false for
 // anything else.
@@ -222,7 +223,7 @@ func (h *handler) explainFailure(ctx context.Context, in *explainFailureInput) (
 		return nil, fmt.Errorf("explain-failure of %s: %w", rr.ID, err)
 	}
 	b.ActualOutcome = explanation.Actual.String()
-	b.DecisionDate = engine.FormatDate(date)
+	b.DecisionDate = value.FormatDate(date)
 	if explanation.PeriodWarning != "" {
 		b.Warnings = append(b.Warnings, resource.ResponseWarning{Code: engine.WarningOutsidePeriod, Message: explanation.PeriodWarning, Period: resource.WirePeriod(rr.Rules.Effective)})
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/present"
 	"github.com/eligo/eligo/publish"
 	"github.com/eligo/eligo/solver/bound"
 	"github.com/eligo/eligo/store"
@@ -286,7 +287,7 @@ func (h *handler) rulesetGraph(ctx context.Context, in *rulesetRefInput) (*rules
 	if err != nil {
 		return nil, api.LookupFailed(ctx, err, "Ruleset", in.RulesetID)
 	}
-	g := rr.Rules.Graph(rr.Slug, nil, nil)
+	g := present.NewGraph(rr.Rules, rr.Slug, nil, nil)
 	out := &rulesetGraphOutput{}
 	out.Body.RulesetID, out.Body.Slug, out.Body.Name = rr.ID, rr.Slug, rr.Name
 	out.Body.Graph, out.Body.Mermaid = resource.Graph{Graph: g}, g.Mermaid()

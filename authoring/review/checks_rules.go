@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 )
 
 // draftCompiles is info when there is a compiled draft (it earns nothing:
@@ -246,7 +247,7 @@ func effectivePeriod(_ context.Context, in *Input) (outcome, error) {
 	}
 	notices := engine.StalePeriod(p, in.Today, in.LivePeriod, in.LiveLabel)
 	if len(notices) == 0 {
-		return outcome{status: StatusPass, evidence: []string{"effective " + p.String() + ", current as of " + engine.FormatDate(in.Today)},
+		return outcome{status: StatusPass, evidence: []string{"effective " + p.String() + ", current as of " + value.FormatDate(in.Today)},
 			strength: "The rules' effective period is current."}, nil
 	}
 	ev := make([]string, len(notices))

@@ -6,6 +6,7 @@ import (
 
 	"github.com/eligo/eligo/authoring/review"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 )
 
 // TestEffectivePeriod: the effective_period check warns, unscored, when
@@ -25,7 +26,7 @@ group g all "G" {
 }
 `
 	date := func(s string) int64 {
-		d, ok := engine.ParseDate(s)
+		d, ok := value.ParseDate(s)
 		if !ok {
 			t.Fatalf("date %q", s)
 		}

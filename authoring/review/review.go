@@ -47,7 +47,7 @@ type Input struct {
 	Sources []Source
 	// Questions are the draft's recorded source questions.
 	Questions []Question
-	// Today is the service's today as an ordinal date (engine.DateOf of
+	// Today is the service's today as an ordinal date (value.DateOf of
 	// its clock): effective_period warns of a period that ended before it.
 	Today int64
 	// LivePeriod is the effective period of the version live under the

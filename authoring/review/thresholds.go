@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 )
 
 // threshold is one comparison `side op constant` in a criterion, the
@@ -173,7 +174,7 @@ func thresholdBoundaries(_ context.Context, in *Input) (outcome, error) {
 	for _, c := range in.Cases {
 		var opts engine.Options
 		if probe.ReadsDecisionDate {
-			d, ok := engine.ParseDate(c.DecisionDate)
+			d, ok := value.ParseDate(c.DecisionDate)
 			if !ok {
 				continue // the case cannot be evaluated; tests_pass says so
 			}
@@ -234,7 +235,7 @@ func (t threshold) missing(hit []bool) []string {
 		v := c
 		v.Num += delta
 		if t.sort == engine.SortDate {
-			return engine.FormatDate(v.Num)
+			return value.FormatDate(v.Num)
 		}
 		return v.NumberString()
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/solver/verify"
 	"github.com/eligo/eligo/store"
 )
@@ -26,7 +27,7 @@ func runDiff(ctx context.Context, clk clock.Clock, args []string, stdout, stderr
 	var positional []string
 	asJSON := false
 	dbURL := os.Getenv("DATABASE_URL")
-	opts := verify.DiffOptions{DecisionDate: engine.DateOf(clk.Now())}
+	opts := verify.DiffOptions{DecisionDate: value.DateOf(clk.Now())}
 	for i := 0; i < len(args); i++ {
 		switch a := args[i]; a {
 		case "--json", "-json":

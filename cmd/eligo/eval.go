@@ -9,6 +9,7 @@ import (
 
 	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/solver"
 	"github.com/eligo/eligo/solver/plan"
 )
@@ -31,7 +32,7 @@ const evalUsage = `usage: eligo eval [--date YYYY-MM-DD] [--explain-failure EXPE
 // the minimal failure core for an expected outcome instead.
 func runEval(ctx context.Context, clk clock.Clock, args []string, stdout, stderr io.Writer) error {
 	var positional []string
-	date := engine.DateOf(clk.Now())
+	date := value.DateOf(clk.Now())
 	var explainExpected string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -166,7 +167,7 @@ func failureCoreOf(ex solver.Explanation, date int64) failureCore {
 		out.Reasons[r.CriterionID] = r
 	}
 	if date > 0 {
-		out.DecisionDate = engine.FormatDate(date)
+		out.DecisionDate = value.FormatDate(date)
 	}
 	if ex.PeriodWarning != "" {
 		out.Warnings = []engine.Warning{{Code: engine.WarningOutsidePeriod, Message: ex.PeriodWarning}}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/catalog"
-	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/publish"
 	"github.com/eligo/eligo/store"
 )
@@ -46,7 +46,7 @@ func dateArg(args []string, i *int) (int64, error) {
 		return 0, errors.New("--date needs a YYYY-MM-DD value")
 	}
 	*i++
-	d, ok := engine.ParseDate(args[*i])
+	d, ok := value.ParseDate(args[*i])
 	if !ok {
 		return 0, fmt.Errorf("--date %q is not a YYYY-MM-DD date", args[*i])
 	}

@@ -9,7 +9,7 @@ import (
 	"os"
 
 	"github.com/eligo/eligo/clock"
-	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/syntax"
 )
 
 // fmtUsage is fmt's usage.
@@ -26,12 +26,12 @@ func runFmt(ctx context.Context, _ clock.Clock, args []string, stdout, stderr io
 		return errors.New(fmtUsage)
 	}
 	return eachFile(ctx, args, func(path string, src []byte) (bool, error) {
-		f, errs := engine.Parse(path, src)
+		f, errs := syntax.Parse(path, src)
 		if len(errs) > 0 {
 			fmt.Fprintln(stderr, errs)
 			return false, nil
 		}
-		out := engine.Print(f)
+		out := syntax.Print(f)
 		if !write {
 			if _, err := stdout.Write(out); err != nil {
 				return false, fmt.Errorf("write: %w", err)

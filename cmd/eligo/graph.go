@@ -9,15 +9,17 @@ import (
 
 	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/present"
+	"github.com/eligo/eligo/engine/value"
 )
 
 // graphResponse is the graph response (docs/api.md#the-graph) as far as it is known offline:
 // the ruleset_id exists only once the API has stored the ruleset.
 type graphResponse struct {
-	Slug    string        `json:"slug"`
-	Name    string        `json:"name"`
-	Graph   *engine.Graph `json:"graph"`
-	Mermaid string        `json:"mermaid"`
+	Slug    string         `json:"slug"`
+	Name    string         `json:"name"`
+	Graph   *present.Graph `json:"graph"`
+	Mermaid string         `json:"mermaid"`
 }
 
 // graphUsage is graph's usage.
@@ -30,7 +32,7 @@ const graphUsage = "usage: eligo graph FILE [--mermaid] [--values VALUES.json] [
 func runGraph(ctx context.Context, clk clock.Clock, args []string, stdout, stderr io.Writer) error {
 	var file, valuesPath string
 	var mermaidOnly bool
-	date := engine.DateOf(clk.Now())
+	date := value.DateOf(clk.Now())
 	for i := 0; i < len(args); i++ {
 		switch a := args[i]; a {
 		case "--mermaid", "-mermaid":
@@ -44,7 +46,7 @@ func runGraph(ctx context.Context, clk clock.Clock, args []string, stdout, stder
 				valuesPath = args[i]
 				continue
 			}
-			d, ok := engine.ParseDate(args[i])
+			d, ok := value.ParseDate(args[i])
 			if !ok {
 				return fmt.Errorf("--date %q is not a YYYY-MM-DD date", args[i])
 			}
@@ -79,7 +81,7 @@ func runGraph(ctx context.Context, clk clock.Clock, args []string, stdout, stder
 		}
 		res = r.Evaluate(in, engine.Options{DecisionDate: date, Explanation: true})
 	}
-	g := r.Graph("", in, res)
+	g := present.NewGraph(r, "", in, res)
 	if mermaidOnly {
 		_, err := io.WriteString(stdout, g.Mermaid())
 		return err

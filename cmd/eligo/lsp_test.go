@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/syntax"
 	"github.com/eligo/eligo/lsp"
 	"github.com/eligo/eligo/lsp/jsonrpc"
 )
@@ -98,8 +98,8 @@ func TestLSPProcess(t *testing.T) {
 	if m.Error != nil || json.Unmarshal(m.Result, &edits) != nil {
 		t.Fatalf("formatting: %s %v", m.Result, m.Error)
 	}
-	f, _ := engine.Parse(path, src)
-	if canonical := string(engine.Print(f)) == string(src); canonical != (len(edits) == 0) {
+	f, _ := syntax.Parse(path, src)
+	if canonical := string(syntax.Print(f)) == string(src); canonical != (len(edits) == 0) {
 		t.Errorf("formatting a file that is canonical (%v) gives %d edits", canonical, len(edits))
 	}
 	// The diagnostics: those read so far, and those up to the first

@@ -12,7 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/eligo/eligo/clock"
-	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/folder"
 	"github.com/eligo/eligo/rulebook"
 )
@@ -72,9 +72,9 @@ func runRulebook(ctx context.Context, clk clock.Clock, args []string, stdout, st
 	if values == "" {
 		return fmt.Errorf("--values is required\n%s", rulebookUsage)
 	}
-	day := engine.DateOf(clk.Now())
+	day := value.DateOf(clk.Now())
 	if date != "" {
-		d, ok := engine.ParseDate(date)
+		d, ok := value.ParseDate(date)
 		if !ok {
 			return fmt.Errorf("--date %q is not a YYYY-MM-DD date", date)
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/folder"
 	"github.com/eligo/eligo/solver/verify"
 )
@@ -131,7 +132,7 @@ func runSuggest(ctx context.Context, clk clock.Clock, args []string, stdout, std
 	fs := flag.NewFlagSet("test", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Bool("suggest", true, "")
-	date := fs.String("date", engine.FormatDate(engine.DateOf(clk.Now())), "")
+	date := fs.String("date", value.FormatDate(value.DateOf(clk.Now())), "")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil || len(pos) == 0 || len(pos) > 2 {
 		return errors.New(suggestUsage)

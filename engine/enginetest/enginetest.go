@@ -20,6 +20,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 )
 
 // Sampler draws random answers for one ruleset, biased toward the values
@@ -36,7 +37,7 @@ type Sampler struct {
 	r   *engine.Ruleset
 	rnd *rand.Rand
 	// near[slot] are the constants compared with numeric field slot.
-	near [][]engine.Value
+	near [][]value.Value
 	// counts are the int constants compared with no field: candidate
 	// numbers of years or months (ages, periods of residence).
 	counts []int64
@@ -49,7 +50,7 @@ type Sampler struct {
 // The same ruleset and seed give the same draws, call for call, so a test
 // names the seed that reproduces a failure.
 func NewSampler(r *engine.Ruleset, seed uint64) *Sampler {
-	s := &Sampler{r: r, rnd: rand.New(rand.NewPCG(seed, 0x5eed)), near: make([][]engine.Value, len(r.Fields))}
+	s := &Sampler{r: r, rnd: rand.New(rand.NewPCG(seed, 0x5eed)), near: make([][]value.Value, len(r.Fields))}
 	var walk func(x *engine.Expr)
 	walk = func(x *engine.Expr) {
 		if x == nil {
@@ -84,14 +85,14 @@ func NewSampler(r *engine.Ruleset, seed uint64) *Sampler {
 // pass to Inputs, Answers or Value and to the evaluation: the date
 // boundaries move with it, so a test varies it with the answers.
 func (s *Sampler) DecisionDate() int64 {
-	return engine.DateOrdinal(1990+s.rnd.IntN(70), 1+s.rnd.IntN(12), 1+s.rnd.IntN(28))
+	return value.DateOrdinal(1990+s.rnd.IntN(70), 1+s.rnd.IntN(12), 1+s.rnd.IntN(28))
 }
 
 // Inputs draws one answer set as engine Values, each field answered with
 // probability answered (0: none, 1: all) and Provided counting those, as
 // the solver's tests evaluate and encode it directly.
 func (s *Sampler) Inputs(answered float64, decision int64) *engine.Inputs {
-	in := &engine.Inputs{Values: make([]engine.Value, len(s.r.Fields))}
+	in := &engine.Inputs{Values: make([]value.Value, len(s.r.Fields))}
 	for i := range s.r.Fields {
 		if s.rnd.Float64() >= answered {
 			continue
@@ -121,7 +122,7 @@ func (s *Sampler) Answers(answered float64, decision int64) map[string]any {
 }
 
 // wire writes v, a known value of field slot, as the request would.
-func (s *Sampler) wire(slot int, v engine.Value) any {
+func (s *Sampler) wire(slot int, v value.Value) any {
 	f := &s.r.Fields[slot]
 	switch f.Type {
 	case engine.SortBool:
@@ -129,7 +130,7 @@ func (s *Sampler) wire(slot int, v engine.Value) any {
 	case engine.SortEnum:
 		return f.EnumValues[v.Num]
 	case engine.SortDate:
-		return engine.FormatDate(v.Num)
+		return value.FormatDate(v.Num)
 	}
 	return json.Number(v.NumberString())
 }
@@ -145,7 +146,7 @@ func (s *Sampler) wire(slot int, v engine.Value) any {
 // A number stays inside the field's declared range, as an answer the
 // evaluator takes must: a draw outside it is drawn again, a few times,
 // then gives way to the range's nearer end.
-func (s *Sampler) Value(slot int, decision int64) engine.Value {
+func (s *Sampler) Value(slot int, decision int64) value.Value {
 	f := &s.r.Fields[slot]
 	v := s.draw(f, slot, decision)
 	for tries := 0; f.Range != nil && !f.Range.Contains(v); tries++ {
@@ -165,14 +166,14 @@ func (s *Sampler) Value(slot int, decision int64) engine.Value {
 const maxRedraws = 8
 
 // draw is one draw of Value, whatever the field's range.
-func (s *Sampler) draw(f *engine.Field, slot int, decision int64) engine.Value {
+func (s *Sampler) draw(f *engine.Field, slot int, decision int64) value.Value {
 	switch f.Type {
 	case engine.SortBool:
-		return engine.BoolValue(s.rnd.IntN(2) == 1)
+		return value.BoolValue(s.rnd.IntN(2) == 1)
 	case engine.SortEnum:
-		return engine.Value{Num: int64(s.rnd.IntN(len(f.EnumValues))), Known: true}
+		return value.Value{Num: int64(s.rnd.IntN(len(f.EnumValues))), Known: true}
 	case engine.SortDate:
-		return engine.Value{Num: s.date(decision), Known: true}
+		return value.Value{Num: s.date(decision), Known: true}
 	}
 	scale := uint8(0)
 	if f.Type == engine.SortDecimal {
@@ -187,7 +188,7 @@ func (s *Sampler) draw(f *engine.Field, slot int, decision int64) engine.Value {
 			for sc := uint8(0); sc < k.Scale; sc++ {
 				num /= 10
 			}
-			return engine.Value{Num: num + int64(s.rnd.IntN(3)-1), Known: true}
+			return value.Value{Num: num + int64(s.rnd.IntN(3)-1), Known: true}
 		}
 		// Bring the constant to the drawn scale (or the drawn scale up to
 		// the constant's), then step -1, 0 or +1 unit of that scale.
@@ -195,20 +196,20 @@ func (s *Sampler) draw(f *engine.Field, slot int, decision int64) engine.Value {
 		for sc := k.Scale; sc < scale; sc++ {
 			num *= 10
 		}
-		return engine.Value{Num: num + int64(s.rnd.IntN(3)-1), Scale: scale, Known: true}
+		return value.Value{Num: num + int64(s.rnd.IntN(3)-1), Scale: scale, Known: true}
 	}
 	mag := []int64{10, 1000, 100000}[s.rnd.IntN(3)]
 	num := s.rnd.Int64N(2*mag+1) - mag/10
 	for sc := uint8(0); sc < scale; sc++ {
 		num *= 10
 	}
-	return engine.Value{Num: num, Scale: scale, Known: true}
+	return value.Value{Num: num, Scale: scale, Known: true}
 }
 
 // Dates a field accepts: 0001-01-01 to 9999-12-31.
 var (
-	firstDate = engine.DateOrdinal(1, 1, 1)
-	lastDate  = engine.DateOrdinal(9999, 12, 31)
+	firstDate = value.DateOrdinal(1, 1, 1)
+	lastDate  = value.DateOrdinal(9999, 12, 31)
 )
 
 // date draws a date ordinal: near a date constant, near the decision date
@@ -227,7 +228,7 @@ func (s *Sampler) date(decision int64) int64 {
 	case 1, 2:
 		if len(s.counts) > 0 {
 			n := int(s.counts[s.rnd.IntN(len(s.counts))])
-			y, m, d := engine.Civil(decision)
+			y, m, d := value.Civil(decision)
 			if s.rnd.IntN(2) == 0 {
 				y -= n
 			} else {
@@ -241,14 +242,14 @@ func (s *Sampler) date(decision int64) int64 {
 				}
 			}
 			if y >= 1 && y <= 9999 {
-				if o := engine.DateOrdinal(y, m, min(d, 28)) + jitter; o >= firstDate && o <= lastDate {
+				if o := value.DateOrdinal(y, m, min(d, 28)) + jitter; o >= firstDate && o <= lastDate {
 					return o
 				}
 			}
 		}
 	case 3:
 		y := 1940 + 4*s.rnd.IntN(25)
-		return engine.DateOrdinal(y, 2, 29) + jitter
+		return value.DateOrdinal(y, 2, 29) + jitter
 	}
-	return engine.DateOrdinal(1900+s.rnd.IntN(160), 1+s.rnd.IntN(12), 1+s.rnd.IntN(28))
+	return value.DateOrdinal(1900+s.rnd.IntN(160), 1+s.rnd.IntN(12), 1+s.rnd.IntN(28))
 }

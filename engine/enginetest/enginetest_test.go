@@ -5,6 +5,7 @@ import (
 
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/engine/enginetest"
+	"github.com/eligo/eligo/engine/value"
 )
 
 // every uses each field type, constants compared with numeric fields, date
@@ -105,9 +106,9 @@ func TestInputsAnswered(t *testing.T) {
 // draws others, so a failure's seed names it.
 func TestSeeded(t *testing.T) {
 	r := compile(t, every)
-	draw := func(seed uint64) []engine.Value {
+	draw := func(seed uint64) []value.Value {
 		s := enginetest.NewSampler(r, seed)
-		var out []engine.Value
+		var out []value.Value
 		for range 20 {
 			out = append(out, s.Inputs(1, s.DecisionDate()).Values...)
 		}
@@ -131,13 +132,13 @@ func TestSeeded(t *testing.T) {
 func TestBoundaries(t *testing.T) {
 	r := compile(t, every)
 	slot := func(id string) int { return r.FieldIndex(id) }
-	num := func(s string) engine.Value { return number(t, s) }
+	num := func(s string) value.Value { return number(t, s) }
 	type want struct {
 		field string
-		value engine.Value
+		value value.Value
 	}
 	seen := map[want]int{}
-	decision := engine.DateOrdinal(2026, 10, 15)
+	decision := value.DateOrdinal(2026, 10, 15)
 	s := enginetest.NewSampler(r, 3)
 	const draws = 20000
 	for range draws {
@@ -152,7 +153,7 @@ func TestBoundaries(t *testing.T) {
 			seen[want{id, s.Value(slot(id), decision)}]++
 		}
 	}
-	date := func(y, m, d int) engine.Value { return engine.Value{Num: engine.DateOrdinal(y, m, d), Known: true} }
+	date := func(y, m, d int) value.Value { return value.Value{Num: value.DateOrdinal(y, m, d), Known: true} }
 	for _, w := range []want{
 		// 1250.50 at scale 2 and at scale 1 (1250.5 ± 0.1).
 		{"p.income", num("1250.49")}, {"p.income", num("1250.5")}, {"p.income", num("1250.51")},
@@ -181,18 +182,18 @@ func TestBoundaries(t *testing.T) {
 }
 
 // number reads s as the engine reads a number, its trailing zeros dropped.
-func number(t *testing.T, s string) engine.Value {
+func number(t *testing.T, s string) value.Value {
 	t.Helper()
-	v, err := engine.ParseNumber(s)
+	v, err := value.ParseNumber(s)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return v
 }
 
-func show(r *engine.Ruleset, id string, v engine.Value) string {
+func show(r *engine.Ruleset, id string, v value.Value) string {
 	if r.Fields[r.FieldIndex(id)].Type == engine.SortDate {
-		return engine.FormatDate(v.Num)
+		return value.FormatDate(v.Num)
 	}
 	return v.NumberString()
 }

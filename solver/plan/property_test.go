@@ -12,6 +12,7 @@ import (
 
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/engine/enginetest"
+	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/solver"
 	"github.com/eligo/eligo/solver/solvertest"
 	"github.com/eligo/eligo/solver/z3"
@@ -167,7 +168,7 @@ func checkPlans(t *testing.T, name string, r *engine.Ruleset, samples int, seed 
 	smp := enginetest.NewSampler(r, seed)
 	rnd := rand.New(rand.NewPCG(seed, 7))
 	for i := range samples {
-		date := engine.DateOrdinal(2026, 1, 15)
+		date := value.DateOrdinal(2026, 1, 15)
 		if r.ReadsDecisionDate {
 			date = smp.DecisionDate()
 		}

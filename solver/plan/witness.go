@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 )
 
 // A witness is a concrete set of answers, checked by the engine itself. When
@@ -28,13 +29,13 @@ type witnessValues struct {
 	// perField[slot] are the likely values of that field, computed once
 	// per ruleset; empty for a date field no date constant is near (the
 	// query may still add dates relative to the decision date).
-	perField [][]engine.Value
+	perField [][]value.Value
 	// counts are the int constants not tied to a field (ages, months).
 	counts []int64
 }
 
 func newWitnessValues(rs *engine.Ruleset) witnessValues {
-	w := witnessValues{perField: make([][]engine.Value, len(rs.Fields))}
+	w := witnessValues{perField: make([][]value.Value, len(rs.Fields))}
 	var dates []int64
 	var walk func(x *engine.Expr)
 	walk = func(x *engine.Expr) {
@@ -66,22 +67,22 @@ func newWitnessValues(rs *engine.Ruleset) witnessValues {
 	for i, f := range rs.Fields {
 		switch f.Type {
 		case engine.SortBool:
-			w.perField[i] = []engine.Value{engine.BoolValue(false), engine.BoolValue(true)}
+			w.perField[i] = []value.Value{value.BoolValue(false), value.BoolValue(true)}
 		case engine.SortEnum:
 			w.perField[i] = nil
 			for k := range f.EnumValues {
-				w.perField[i] = append(w.perField[i], engine.Value{Num: int64(k), Known: true})
+				w.perField[i] = append(w.perField[i], value.Value{Num: int64(k), Known: true})
 			}
 		case engine.SortDate:
 			for _, d := range dates {
 				w.perField[i] = appendDates(w.perField[i], d)
 			}
 		case engine.SortInt, engine.SortDecimal:
-			w.perField[i] = append(w.perField[i], engine.IntValue(0))
+			w.perField[i] = append(w.perField[i], value.IntValue(0))
 			if g := f.Range; g != nil {
 				// Only answers the field's range allows witness anything:
 				// the evaluator refuses the others as field errors.
-				w.perField[i] = slices.DeleteFunc(w.perField[i], func(v engine.Value) bool { return !g.Contains(v) })
+				w.perField[i] = slices.DeleteFunc(w.perField[i], func(v value.Value) bool { return !g.Contains(v) })
 				if g.Min.Known {
 					w.perField[i] = append(w.perField[i], g.Min)
 				}
@@ -96,10 +97,10 @@ const minDateOrdinal, maxDateOrdinal = 1, 3652059
 
 // appendDates appends the day before ord, ord and the day after, those
 // that are dates an answer may hold.
-func appendDates(vs []engine.Value, ord int64) []engine.Value {
+func appendDates(vs []value.Value, ord int64) []value.Value {
 	for j := int64(-1); j <= 1; j++ {
 		if o := ord + j; o >= minDateOrdinal && o <= maxDateOrdinal {
-			vs = append(vs, engine.Value{Num: o, Known: true})
+			vs = append(vs, value.Value{Num: o, Known: true})
 		}
 	}
 	return vs
@@ -111,7 +112,7 @@ type witness struct {
 	q *planQuery
 	// values[slot] are the likely values to try: the way model's, plus
 	// for dates the ones relative to the request's decision date.
-	values [][]engine.Value
+	values [][]value.Value
 	// in is scratch: the request's answers with one guess applied.
 	in engine.Inputs
 	// res is scratch for evaluating in, reused so a guess does not
@@ -124,29 +125,29 @@ type witness struct {
 func newWitness(q *planQuery) *witness {
 	m := q.m
 	w := &witness{q: q, values: m.witness.perField, opts: engine.Options{DecisionDate: q.res.DecisionDate}}
-	w.in.Values = make([]engine.Value, len(q.in.Values))
+	w.in.Values = make([]value.Value, len(q.in.Values))
 	if date := q.res.DecisionDate; date != 0 && len(m.witness.counts) > 0 {
 		// Birthdays and anniversaries: the decision date less each count
 		// of years or months, a day either side.
-		y, mo, d := engine.Civil(date)
-		var rel []engine.Value
+		y, mo, d := value.Civil(date)
+		var rel []value.Value
 		for _, k := range m.witness.counts {
 			if k < 0 || k > 150*12 {
 				continue
 			}
-			rel = appendDates(rel, engine.DateOrdinal(y-int(k), mo, d))
+			rel = appendDates(rel, value.DateOrdinal(y-int(k), mo, d))
 			months := int(k)
 			yy, mm := y-(months/12), mo-(months%12)
 			if mm < 1 {
 				yy, mm = yy-1, mm+12
 			}
-			rel = appendDates(rel, engine.DateOrdinal(yy, mm, min(d, 28)))
+			rel = appendDates(rel, value.DateOrdinal(yy, mm, min(d, 28)))
 		}
-		w.values = make([][]engine.Value, len(m.witness.perField))
+		w.values = make([][]value.Value, len(m.witness.perField))
 		for i, f := range m.rs.Fields {
 			w.values[i] = m.witness.perField[i]
 			if f.Type == engine.SortDate {
-				w.values[i] = append(append([]engine.Value(nil), w.values[i]...), rel...)
+				w.values[i] = append(append([]value.Value(nil), w.values[i]...), rel...)
 			}
 		}
 	}

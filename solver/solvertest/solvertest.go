@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/folder"
 )
 
@@ -160,7 +161,7 @@ func CriterionIndex(r *engine.Ruleset, id string) int {
 // WideMin is a ruleset whose one criterion compares a min() of n
 // distinct arguments (a.x + 0, a.y + 1, a.x + 2, ...) with threshold: the
 // adversary the solver's limits hold against (docs/limits.md#solver-runs),
-// aimed at the encoding and the authoring-time tools. The parser refuses a call of more than engine.MaxCallArgs
+// aimed at the encoding and the authoring-time tools. The parser refuses a call of more than syntax.MaxCallArgs
 // arguments, but the solver also meets compiled IR that no parser read
 // under today's caps (a cut stored before them, a composed rulebook), so
 // the ruleset is built into the IR of a two-argument one.
@@ -188,7 +189,7 @@ group g all "G" {
 	for i := range call.Args {
 		sum := *pair[i%2]
 		k := *sum.Args[1]
-		k.Const = engine.Value{Num: int64(i), Known: true}
+		k.Const = value.Value{Num: int64(i), Known: true}
 		sum.Args = []*engine.Expr{sum.Args[0], &k}
 		call.Args[i] = &sum
 	}
@@ -207,7 +208,7 @@ group g all "G" {
 func InForce(rs *engine.Ruleset) engine.Options {
 	date, err := rs.CaseDate(engine.Case{})
 	if err != nil {
-		date = engine.DateOrdinal(2026, 1, 15)
+		date = value.DateOrdinal(2026, 1, 15)
 	}
 	return engine.Options{DecisionDate: date}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/solver"
 	"github.com/eligo/eligo/solver/z3"
 )
@@ -407,11 +408,11 @@ func (a *analysis) fieldMatters(slot int) (bool, error) {
 func (a *analysis) swapMatters(slot int) bool {
 	const most = 32 // answers tried per context: enough to cross a boundary
 	type answer struct {
-		v    engine.Value
+		v    value.Value
 		date int64 // the decision date of the sample it came from
 	}
 	var answers []answer
-	filler := make([]engine.Value, len(a.r.Fields))
+	filler := make([]value.Value, len(a.r.Fields))
 	for _, s := range a.samples {
 		for i, v := range s.in.Values {
 			if v.Known && !filler[i].Known {
@@ -427,7 +428,7 @@ func (a *analysis) swapMatters(slot int) bool {
 	}
 	isDate := a.r.Fields[slot].Type == engine.SortDate
 	var res engine.Result
-	in := &engine.Inputs{Values: make([]engine.Value, len(a.r.Fields)), Provided: len(a.r.Fields)}
+	in := &engine.Inputs{Values: make([]value.Value, len(a.r.Fields)), Provided: len(a.r.Fields)}
 	for _, s := range a.samples {
 		for i, v := range s.in.Values {
 			in.Values[i] = v
@@ -437,7 +438,7 @@ func (a *analysis) swapMatters(slot int) bool {
 		}
 		date := s.res.DecisionDate
 		seen := map[engine.Outcome]bool{}
-		try := func(v engine.Value) bool {
+		try := func(v value.Value) bool {
 			in.Values[slot] = v
 			a.r.EvaluateInto(in, engine.Options{DecisionDate: date}, &res)
 			if len(res.FieldErrors) == 0 {
@@ -449,7 +450,7 @@ func (a *analysis) swapMatters(slot int) bool {
 			if try(ans.v) {
 				return true
 			}
-			if moved := ans.v.Num + date - ans.date; isDate && date != 0 && ans.date != 0 && moved >= 1 && moved <= solver.MaxOrdinal && try(engine.Value{Num: moved, Known: true}) {
+			if moved := ans.v.Num + date - ans.date; isDate && date != 0 && ans.date != 0 && moved >= 1 && moved <= solver.MaxOrdinal && try(value.Value{Num: moved, Known: true}) {
 				return true
 			}
 		}
@@ -459,7 +460,7 @@ func (a *analysis) swapMatters(slot int) bool {
 
 // complete reports whether every field is answered.
 func complete(in *engine.Inputs) bool {
-	return !slices.ContainsFunc(in.Values, func(v engine.Value) bool { return !v.Known })
+	return !slices.ContainsFunc(in.Values, func(v value.Value) bool { return !v.Known })
 }
 
 // knownApart reports whether x and y are one eligible, the other not

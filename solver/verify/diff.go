@@ -52,7 +52,7 @@ type DiffOptions struct {
 	// what decision_date() reads and what their effective periods are
 	// checked against. Required when either version depends on the date
 	// (engine.Ruleset.DependsOnDate); the solver never reads the clock, so
-	// a caller diffing "as of today" passes engine.DateOf of its clock.
+	// a caller diffing "as of today" passes value.DateOf of its clock.
 	DecisionDate int64
 	// Timeout bounds the whole diff, building the encodings included
 	// (default 10 s).

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/solver/verify"
 )
 
@@ -40,7 +41,7 @@ func compileDiff(t *testing.T, text string) *engine.Ruleset {
 
 // diffDay is the date the casebank diffs are made as of: inside the
 // period of every ruleset they compare.
-var diffDay = engine.DateOrdinal(2026, 1, 15)
+var diffDay = value.DateOrdinal(2026, 1, 15)
 
 // checkWitnesses evaluates every witness with the engine under both
 // versions, as of the diff's date: the outcomes must be the change's, or

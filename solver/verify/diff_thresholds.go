@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/present"
 	"github.com/eligo/eligo/solver"
 	"github.com/eligo/eligo/solver/z3"
 )
@@ -232,7 +233,7 @@ func thresholdChanges(older, newer *engine.Ruleset) []ThresholdChange {
 				tc.field = older.FieldIndex(tc.Subject)
 			}
 			tc.Message = fmt.Sprintf("criterion %s: threshold changed from %s to %s (%s %s)", nc.ID,
-				engine.GroupThousands(tc.Old), engine.GroupThousands(tc.New), tc.Subject, tc.Operator)
+				present.GroupThousands(tc.Old), present.GroupThousands(tc.New), tc.Subject, tc.Operator)
 			out = append(out, tc)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/solver"
 	"github.com/eligo/eligo/solver/bound"
 	"github.com/eligo/eligo/solver/z3"
@@ -630,7 +631,7 @@ func boolOp(op engine.Operator, args ...*engine.Expr) *engine.Expr {
 }
 
 func boolConst(b bool) *engine.Expr {
-	return &engine.Expr{Kind: engine.ExprConst, Sort: engine.SortBool, Const: engine.BoolValue(b)}
+	return &engine.Expr{Kind: engine.ExprConst, Sort: engine.SortBool, Const: value.BoolValue(b)}
 }
 
 func isField(x *engine.Expr) bool { return x.Kind == engine.ExprField }

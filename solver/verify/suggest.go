@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/solver"
 	"github.com/eligo/eligo/solver/bound"
 )
@@ -280,7 +281,7 @@ func suggestDecisionDate(r *engine.Ruleset, s string) (int64, error) {
 		}
 		return d, nil
 	}
-	ord, ok := engine.ParseDate(s)
+	ord, ok := value.ParseDate(s)
 	if !ok {
 		return 0, fmt.Errorf("solver: suggest cases: decision date %q is not a YYYY-MM-DD date", s)
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 )
 
 // This file turns a goal's model into a test case: the answers made
@@ -38,14 +39,14 @@ func simplify(r, probe *engine.Ruleset, in *engine.Inputs, k int, date int64) {
 		if abs < 0 {
 			sign, abs = -1, -abs
 		}
-		tries := []engine.Value{{Known: true}}
+		tries := []value.Value{{Known: true}}
 		for p := int64(1); p < abs/pow10(v.Scale) && len(tries) < 19; p *= 10 {
-			tries = append(tries, engine.Value{Num: sign * p, Known: true})
+			tries = append(tries, value.Value{Num: sign * p, Known: true})
 		}
 		for s := range v.Scale {
 			unit := pow10(v.Scale - s)
-			tries = append(tries, engine.Value{Num: sign * (abs / unit), Scale: s, Known: true},
-				engine.Value{Num: sign * (abs/unit + 1), Scale: s, Known: true})
+			tries = append(tries, value.Value{Num: sign * (abs / unit), Scale: s, Known: true},
+				value.Value{Num: sign * (abs/unit + 1), Scale: s, Known: true})
 		}
 		for _, t := range tries {
 			if f.Range != nil && !f.Range.Contains(t) {
@@ -83,7 +84,7 @@ func writeCase(r *engine.Ruleset, name string, in *engine.Inputs, date int64) en
 	b.WriteByte('}')
 	c := engine.Case{Name: name, FieldValues: json.RawMessage(b.Bytes())}
 	if r.ReadsDecisionDate {
-		c.DecisionDate = engine.FormatDate(date)
+		c.DecisionDate = value.FormatDate(date)
 	}
 	return c
 }
@@ -96,7 +97,7 @@ func goalsMet(r, probe *engine.Ruleset, c engine.Case, n int) (met []bool, ok bo
 	var date int64
 	switch {
 	case c.DecisionDate != "":
-		if date, ok = engine.ParseDate(c.DecisionDate); !ok {
+		if date, ok = value.ParseDate(c.DecisionDate); !ok {
 			return nil, false
 		}
 	case r.ReadsDecisionDate:

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/solver"
 )
 
@@ -26,7 +27,7 @@ type caseGoal struct {
 	// slot and value, when slot >= 0, are the field a threshold goal
 	// compares and the value that meets the goal exactly.
 	slot  int
-	value engine.Value
+	value value.Value
 	// prefer, when not nil, is a narrower cond tried first: the step
 	// itself in a decimal window.
 	prefer *engine.Expr

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/solver"
 	"github.com/eligo/eligo/solver/z3"
 )
@@ -71,7 +72,7 @@ func newGoalSolver(ctx context.Context, r, probe *engine.Ruleset, date int64, ti
 		})
 	}
 	var plain, signed []*z3.Expr
-	low, high := engine.DateOrdinal(1900, 1, 1), engine.DateOrdinal(2100, 12, 31)
+	low, high := value.DateOrdinal(1900, 1, 1), value.DateOrdinal(2100, 12, 31)
 	for i, f := range probe.Fields {
 		hard = append(hard, e.Present(i))
 		v := e.Value(i)

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/solver/solvertest"
 )
 
@@ -265,7 +266,7 @@ func meetsGoal(t *testing.T, r *engine.Ruleset, res *engine.Result, c engine.Cas
 	}
 	f := r.Fields[r.FieldIndex(m[1])]
 	num := func(s string) *big.Rat {
-		if d, ok := engine.ParseDate(strings.Trim(strings.TrimSuffix(strings.TrimPrefix(s, `date(`), `)`), `"`)); ok {
+		if d, ok := value.ParseDate(strings.Trim(strings.TrimSuffix(strings.TrimPrefix(s, `date(`), `)`), `"`)); ok {
 			return new(big.Rat).SetInt64(d)
 		}
 		v, ok := new(big.Rat).SetString(s)

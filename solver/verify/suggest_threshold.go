@@ -4,6 +4,7 @@ import (
 	"math/big"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/solver"
 )
 
@@ -115,7 +116,7 @@ func (t cmpThreshold) constant(v *big.Rat) (*engine.Expr, bool) {
 		if !v.IsInt() || !v.Num().IsInt64() || v.Num().Int64() < 1 || v.Num().Int64() > solver.MaxOrdinal {
 			return nil, false
 		}
-		return &engine.Expr{Kind: engine.ExprConst, Sort: engine.SortDate, Const: engine.Value{Num: v.Num().Int64(), Known: true}}, true
+		return &engine.Expr{Kind: engine.ExprConst, Sort: engine.SortDate, Const: value.Value{Num: v.Num().Int64(), Known: true}}, true
 	}
 	val, ok := solver.RatValue(v)
 	if !ok {
@@ -131,7 +132,7 @@ func (t cmpThreshold) constant(v *big.Rat) (*engine.Expr, bool) {
 // format spells a threshold value as a case would: a number or a date.
 func (t cmpThreshold) format(v *big.Rat) string {
 	if t.sort == engine.SortDate {
-		return engine.FormatDate(v.Num().Int64())
+		return value.FormatDate(v.Num().Int64())
 	}
 	if val, ok := solver.RatValue(v); ok {
 		return val.NumberString()

@@ -375,10 +375,10 @@ const rateWords: Record<string, string> = {
 
 /**
  * amountText writes a figure (already grouped in thousands) with its unit
- * as people write it, the way the plain sentences do (engine's withUnit):
- * money with its sign or code in front and its rate after ("$30,000 a
- * year", "CHF 1,200"), anything else counted after the figure ("1,300
- * hours"); the figure alone when there is no unit.
+ * as people write it, the way the plain sentences do (withUnit in
+ * engine/present): money with its sign or code in front and its rate after
+ * ("$30,000 a year", "CHF 1,200"), anything else counted after the figure
+ * ("1,300 hours"); the figure alone when there is no unit.
  */
 export function amountText(figure: string, unit: string): string {
   if (!unit) return figure;

@@ -86,7 +86,7 @@ export function withFieldLabels(mermaid: string, nodes: GraphNode[], labelOf: (f
 
 /**
  * mermaidEntities are the characters a quoted Mermaid label must not hold
- * raw, with the entity codes the server writes for them (engine/mermaid.go):
+ * raw, with the entity codes the server writes for them (engine/present/mermaid.go):
  * the quote ends the label, # starts an entity, brackets, braces, pipes and
  * angle brackets are shape and markup syntax, a backtick starts a markdown
  * string, & an HTML entity.

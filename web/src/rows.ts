@@ -7,7 +7,7 @@
 // met whatever the income, so showing it as "Met" says nothing true about
 // them; the decision page leaves such rows out, and says once, for the
 // rows it cannot place yet, which answer decides. The shape is the one the
-// engine's sentences read as a row (engine/sentence_forms.go).
+// plain sentences read as a row (engine/present/sentence_forms.go).
 
 import { ordinalToISO } from './answers.js';
 

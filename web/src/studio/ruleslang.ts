@@ -1,4 +1,4 @@
-// Syntax highlighting for the rules language (engine/GRAMMAR.md) in the
+// Syntax highlighting for the rules language (engine/syntax/GRAMMAR.md) in the
 // editor: a line-by-line tokenizer (CodeMirror's StreamLanguage), which is
 // all highlighting needs since no token spans lines. Colours keep at least
 // 4.5:1 contrast on the editor's white.

@@ -1,9 +1,9 @@
-// The rules language's functions and keywords (engine/GRAMMAR.md), which
-// the editor's highlighting tells apart (ruleslang.ts). What the editor
-// completes comes from the language server through the API
-// (completion.ts), never from these lists.
+// The rules language's functions and keywords
+// (engine/syntax/GRAMMAR.md), which the editor's highlighting tells apart
+// (ruleslang.ts). What the editor completes comes from the language server
+// through the API (completion.ts), never from these lists.
 
-/** The language's calls (engine/GRAMMAR.md, "Calls"), with what each gives. */
+/** The language's calls (engine/syntax/GRAMMAR.md, "Calls"), with what each gives. */
 export const functions: ReadonlyArray<readonly [string, string]> = [
   ['min', 'the smallest of numbers'],
   ['max', 'the largest of numbers'],

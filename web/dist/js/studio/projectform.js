@@ -5,7 +5,7 @@
 import { ruleString } from './rulestext.js';
 /** The API's slug pattern: lower-case words joined by "/" (catalog/slug.go). */
 const slugPattern = /^[a-z][a-z0-9-]*(\/[a-z][a-z0-9-]*)*$/;
-/** The rules language's identifiers (engine/GRAMMAR.md). */
+/** The rules language's identifiers (engine/syntax/GRAMMAR.md). */
 const identPattern = /^[a-z][a-z0-9_]*$/;
 /** validateProjectForm says, field by field, what must change before the project can be created. */
 export function validateProjectForm(f) {

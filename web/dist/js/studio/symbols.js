@@ -1,8 +1,8 @@
-// The rules language's functions and keywords (engine/GRAMMAR.md), which
-// the editor's highlighting tells apart (ruleslang.ts). What the editor
-// completes comes from the language server through the API
-// (completion.ts), never from these lists.
-/** The language's calls (engine/GRAMMAR.md, "Calls"), with what each gives. */
+// The rules language's functions and keywords
+// (engine/syntax/GRAMMAR.md), which the editor's highlighting tells apart
+// (ruleslang.ts). What the editor completes comes from the language server
+// through the API (completion.ts), never from these lists.
+/** The language's calls (engine/syntax/GRAMMAR.md, "Calls"), with what each gives. */
 export const functions = [
     ['min', 'the smallest of numbers'],
     ['max', 'the largest of numbers'],

@@ -1,4 +1,4 @@
-package engine
+package syntax
 
 import (
 	"fmt"
@@ -45,9 +45,17 @@ type ErrorList []*Error
 // unbounded report.
 const maxErrors = 100
 
-func (l *ErrorList) add(file string, pos Pos, msg string) {
+func (l *ErrorList) Add(file string, pos Pos, msg string) {
 	if len(*l) < maxErrors {
 		*l = append(*l, &Error{File: file, Pos: pos, Msg: msg})
+	}
+}
+
+// addWholeFile adds an error about the file as a whole (something it
+// lacks), placed at 1:1 but about no line in particular.
+func (l *ErrorList) AddWholeFile(file, msg string) {
+	if len(*l) < maxErrors {
+		*l = append(*l, &Error{File: file, Pos: Pos{1, 1}, Msg: msg, wholeFile: true})
 	}
 }
 
@@ -62,7 +70,7 @@ func (l ErrorList) Error() string {
 
 // sort orders the list by position and drops exact duplicates (the same
 // message at the same place, which recovery can produce).
-func (l *ErrorList) sort() {
+func (l *ErrorList) Sort() {
 	s := *l
 	sort.SliceStable(s, func(i, j int) bool {
 		if s[i].Pos.Line != s[j].Pos.Line {
@@ -98,13 +106,13 @@ func (l *ErrorList) addFirst(file string, pos Pos, msg string) {
 			return
 		}
 	}
-	l.add(file, pos, msg)
+	l.Add(file, pos, msg)
 }
 
 // notOnLinesOf returns the errors of l on no line that some error of
 // syntax is on: a check of what the parser made of a line it could not
 // read reports consequences, not causes.
-func (l ErrorList) notOnLinesOf(syntax ErrorList) ErrorList {
+func (l ErrorList) NotOnLinesOf(syntax ErrorList) ErrorList {
 	lines := make(map[int]bool, len(syntax))
 	for _, e := range syntax {
 		lines[e.Pos.Line] = true

@@ -1,8 +1,11 @@
-package engine
+package present
 
 import (
 	"strconv"
 	"strings"
+
+	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 )
 
 // This file holds the sentence forms that read a condition the way the
@@ -21,8 +24,8 @@ import (
 // says "is not" (!=, not in). ok is false for anything else. The console
 // reads the same shape from the rules text to leave out the rows that
 // do not apply to an applicant (docs/console.md).
-func guardedRow(e *Expr) (guards []*Expr, test *Expr, ok bool) {
-	if e == nil || e.Kind != ExprOp || e.Op != OpOr || len(e.Args) < 2 {
+func guardedRow(e *engine.Expr) (guards []*engine.Expr, test *engine.Expr, ok bool) {
+	if e == nil || e.Kind != engine.ExprOp || e.Op != engine.OpOr || len(e.Args) < 2 {
 		return nil, nil, false
 	}
 	n := len(e.Args) - 1
@@ -31,7 +34,7 @@ func guardedRow(e *Expr) (guards []*Expr, test *Expr, ok bool) {
 		if !isGuard(g) {
 			return nil, nil, false
 		}
-		excludes = excludes || g.Op == OpNe || g.Op == OpNotIn
+		excludes = excludes || g.Op == engine.OpNe || g.Op == engine.OpNotIn
 	}
 	if n < 2 && !excludes {
 		return nil, nil, false
@@ -41,21 +44,21 @@ func guardedRow(e *Expr) (guards []*Expr, test *Expr, ok bool) {
 
 // isGuard reports whether e compares one field with constants: `x != 2`,
 // `2 < x`, `x not in ["a", "b"]`, `x in ["a"]`.
-func isGuard(e *Expr) bool {
-	if e.Kind != ExprOp {
+func isGuard(e *engine.Expr) bool {
+	if e.Kind != engine.ExprOp {
 		return false
 	}
 	switch e.Op {
-	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe:
+	case engine.OpEq, engine.OpNe, engine.OpLt, engine.OpLe, engine.OpGt, engine.OpGe:
 		x, y := e.Args[0], e.Args[1]
-		return x.Kind == ExprField && y.Kind == ExprConst || x.Kind == ExprConst && y.Kind == ExprField
-	case OpIn, OpNotIn:
+		return x.Kind == engine.ExprField && y.Kind == engine.ExprConst || x.Kind == engine.ExprConst && y.Kind == engine.ExprField
+	case engine.OpIn, engine.OpNotIn:
 		for _, a := range e.Args[1:] {
-			if a.Kind != ExprConst {
+			if a.Kind != engine.ExprConst {
 				return false
 			}
 		}
-		return e.Args[0].Kind == ExprField
+		return e.Args[0].Kind == engine.ExprField
 	}
 	return false
 }
@@ -63,7 +66,7 @@ func isGuard(e *Expr) bool {
 // conditional writes a table row as "if <whom it is about>, <the test>":
 // each guard said the other way round (`size != 2` reads "household size
 // is 2"), joined by "and".
-func (r *Ruleset) conditional(b *strings.Builder, guards []*Expr, test *Expr) {
+func (r rules) conditional(b *strings.Builder, guards []*engine.Expr, test *engine.Expr) {
 	b.WriteString("if ")
 	for i, g := range guards {
 		if i > 0 {
@@ -85,16 +88,16 @@ func (r *Ruleset) conditional(b *strings.Builder, guards []*Expr, test *Expr) {
 // August as the date 16 years after date of birth". Days counted from a
 // fixed date are plain days between the two dates. It reports false, and
 // writes nothing, for any other comparison.
-func (r *Ruleset) countedSpans(b *strings.Builder, op Operator, x, y *Expr) bool {
+func (r rules) countedSpans(b *strings.Builder, op engine.Operator, x, y *engine.Expr) bool {
 	k, yspan := int64(0), y
-	if y.Kind == ExprOp && (y.Op == OpAdd || y.Op == OpSub) && len(y.Args) == 2 {
+	if y.Kind == engine.ExprOp && (y.Op == engine.OpAdd || y.Op == engine.OpSub) && len(y.Args) == 2 {
 		switch a, c := y.Args[0], y.Args[1]; {
-		case c.Kind == ExprConst && c.Sort == SortInt:
+		case c.Kind == engine.ExprConst && c.Sort == engine.SortInt:
 			yspan, k = a, c.Const.Num
-			if y.Op == OpSub {
+			if y.Op == engine.OpSub {
 				k = -k
 			}
-		case a.Kind == ExprConst && a.Sort == SortInt && y.Op == OpAdd:
+		case a.Kind == engine.ExprConst && a.Sort == engine.SortInt && y.Op == engine.OpAdd:
 			yspan, k = c, a.Const.Num
 		default:
 			return false
@@ -104,18 +107,18 @@ func (r *Ruleset) countedSpans(b *strings.Builder, op Operator, x, y *Expr) bool
 		return false
 	}
 	origin, later, earlier := x.Args[0], x.Args[1], yspan.Args[1]
-	if origin.Kind != ExprConst || yspan.Args[0].Kind != ExprConst || origin.Const.Num != yspan.Args[0].Const.Num {
+	if origin.Kind != engine.ExprConst || yspan.Args[0].Kind != engine.ExprConst || origin.Const.Num != yspan.Args[0].Const.Num {
 		return false
 	}
 	switch x.Op {
-	case OpDaysBetween:
+	case engine.OpDaysBetween:
 		// Days are days from any origin: the span from one date to the other.
-		span := Expr{Kind: ExprOp, Sort: SortInt, Op: OpDaysBetween, Args: []*Expr{earlier, later}}
-		r.comparison(b, &Expr{Kind: ExprOp, Sort: SortBool, Op: op, Args: []*Expr{&span, intConst(k)}})
+		span := engine.Expr{Kind: engine.ExprOp, Sort: engine.SortInt, Op: engine.OpDaysBetween, Args: []*engine.Expr{earlier, later}}
+		r.comparison(b, &engine.Expr{Kind: engine.ExprOp, Sort: engine.SortBool, Op: op, Args: []*engine.Expr{&span, intConst(k)}})
 		return true
-	case OpYearsBetween:
+	case engine.OpYearsBetween:
 		year := yearFrom(origin.Const.Num)
-		if op == OpEq {
+		if op == engine.OpEq {
 			b.WriteString(r.term(later))
 			b.WriteString(" falls in the same year from ")
 			b.WriteString(year)
@@ -123,7 +126,7 @@ func (r *Ruleset) countedSpans(b *strings.Builder, op Operator, x, y *Expr) bool
 			if k != 0 {
 				b.WriteString("the date ")
 			}
-			b.WriteString(r.shifted(&Expr{Kind: ExprOp, Sort: SortDate, Op: OpAddYears, Args: []*Expr{earlier, intConst(k)}}))
+			b.WriteString(r.shifted(&engine.Expr{Kind: engine.ExprOp, Sort: engine.SortDate, Op: engine.OpAddYears, Args: []*engine.Expr{earlier, intConst(k)}}))
 			return true
 		}
 		b.WriteString("counting years from ")
@@ -145,21 +148,21 @@ func (r *Ruleset) countedSpans(b *strings.Builder, op Operator, x, y *Expr) bool
 
 // isSpan reports whether e is years_between, months_between or
 // days_between.
-func isSpan(e *Expr) bool {
-	return e.Kind == ExprOp && (e.Op == OpYearsBetween || e.Op == OpMonthsBetween || e.Op == OpDaysBetween)
+func isSpan(e *engine.Expr) bool {
+	return e.Kind == engine.ExprOp && (e.Op == engine.OpYearsBetween || e.Op == engine.OpMonthsBetween || e.Op == engine.OpDaysBetween)
 }
 
 // intConst is the int constant n, for a sentence that says a calculation
 // another way.
-func intConst(n int64) *Expr {
-	return &Expr{Kind: ExprConst, Sort: SortInt, Const: Value{Num: n, Known: true}}
+func intConst(n int64) *engine.Expr {
+	return &engine.Expr{Kind: engine.ExprConst, Sort: engine.SortInt, Const: value.Value{Num: n, Known: true}}
 }
 
 // yearFrom names the year that starts on the day and month of the date
 // ordinal from: "1 September to 31 August"; "1 January to 31 December".
 func yearFrom(from int64) string {
-	_, m, d := Civil(from)
-	_, em, ed := Civil(from - 1)
+	_, m, d := value.Civil(from)
+	_, em, ed := value.Civil(from - 1)
 	return strconv.Itoa(d) + " " + monthNames[m-1] + " to " + strconv.Itoa(ed) + " " + monthNames[em-1]
 }
 

@@ -1,4 +1,8 @@
-package engine
+package syntax
+
+import (
+	"github.com/eligo/eligo/engine/value"
+)
 
 // The syntax tree of a .rules file, as parsed and as printed. It keeps what
 // the text says (including comment blocks, which the printer writes back)
@@ -35,11 +39,11 @@ type File struct {
 	Trailing []string
 	// failed records the declarations that failed to parse, so the
 	// checker can stay quiet about their absence and their uses.
-	failed failures
+	Failed Failures
 	// overLimit is true when Parse stopped at one of the limits in
 	// limits.go: the file holds only what was read before, so it is not
 	// checked.
-	overLimit bool
+	OverLimit bool
 }
 
 // Attr is a one-line header: ruleset, section, name or description.
@@ -186,7 +190,7 @@ type GroupDecl struct {
 	Trailing []string
 	// failed is set when part of the group (its header, a criterion)
 	// failed to parse: then an empty group is not reported as one.
-	failed bool
+	Failed bool
 }
 
 // CriterionDecl is one criterion; Expr is nil when Discretionary.
@@ -215,7 +219,7 @@ type CriterionDecl struct {
 	Trailing []string
 	// failed is set when part of the criterion (its header, condition or
 	// a cite line) failed to parse: then what is missing is not reported.
-	failed bool
+	Failed bool
 }
 
 // CiteDecl is `cite <source id> "<quote>"`.
@@ -274,7 +278,7 @@ type Node struct {
 	// Str is the unquoted text of NodeString.
 	Str string
 	// Num is the value of NodeNumber, or 0/1 for NodeBool.
-	Num Value
+	Num value.Value
 	// Lit is a number as written ("43759.80", "1e3"), so that fmt keeps
 	// the analyst's spelling; the value is Num either way.
 	Lit string

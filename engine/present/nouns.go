@@ -1,4 +1,4 @@
-package engine
+package present
 
 import (
 	"slices"
@@ -21,7 +21,7 @@ import (
 // and child.in_great_britain read "claimant in Great Britain" and "child
 // in Great Britain", never the same words for two questions). Proper
 // nouns get their capitals back (properNoun).
-func (r *Ruleset) fieldNoun(s int) string {
+func (r rules) fieldNoun(s int) string {
 	f := &r.Fields[s]
 	if f.Label != "" {
 		return lowerFirst(f.Label)
@@ -56,7 +56,7 @@ func plainName(id string) (group, name string) {
 
 // nameShared reports whether a field other than slot s, with no label of
 // its own, reads name too.
-func (r *Ruleset) nameShared(s int, name string) bool {
+func (r rules) nameShared(s int, name string) bool {
 	for i := range r.Fields {
 		if i == s || r.Fields[i].Label != "" {
 			continue

@@ -1,4 +1,4 @@
-package engine
+package value
 
 import (
 	"errors"
@@ -8,6 +8,27 @@ import (
 	"strings"
 	"time"
 )
+
+// Value is one runtime value: an answer, a constant or an intermediate
+// result. Its meaning depends on the static sort it belongs to:
+//
+//   - int and decimal: Num / 10^Scale, exact (Scale is 0 for an int);
+//   - bool: Num is 0 or 1;
+//   - enum: Num is the index into the field's EnumValues;
+//   - date: Num is the proleptic Gregorian ordinal, 0001-01-01 being 1.
+//
+// Known is false for an unanswered field and for anything computed from
+// one (Kleene's third value). The zero Value is unknown.
+type Value struct {
+	// Num is the value's integer form, read by sort as above.
+	Num int64
+	// Scale is the count of decimal places in Num; always 0 outside
+	// decimal.
+	Scale uint8
+	// Known is false for an unknown value, whose Num and Scale are then
+	// meaningless.
+	Known bool
+}
 
 // Numbers are exact scaled integers: Num / 10^Scale in an int64. This keeps
 // every value inline (no allocation on the evaluation path) and exact; an
@@ -164,7 +185,7 @@ func (v Value) NumberString() string {
 }
 
 // normal strips trailing fractional zeros so equal numbers look alike.
-func (v Value) normal() Value {
+func (v Value) Normal() Value {
 	for v.Scale > 0 && v.Num%10 == 0 {
 		v.Num /= 10
 		v.Scale--
@@ -188,7 +209,7 @@ func upscale(n int64, d int) (int64, bool) {
 }
 
 // cmpNum compares two numbers exactly: -1, 0 or +1.
-func cmpNum(a, b Value) int {
+func Compare(a, b Value) int {
 	x, y := a.Num, b.Num
 	switch {
 	case a.Scale < b.Scale:
@@ -239,7 +260,7 @@ func align(a, b Value) (x, y int64, scale uint8, ok bool) {
 }
 
 // addNum returns a+b, or ok=false on overflow.
-func addNum(a, b Value) (Value, bool) {
+func Add(a, b Value) (Value, bool) {
 	x, y, s, ok := align(a, b)
 	if !ok {
 		return Value{}, false
@@ -252,7 +273,7 @@ func addNum(a, b Value) (Value, bool) {
 }
 
 // negNum returns -a, or ok=false on overflow.
-func negNum(a Value) (Value, bool) {
+func Neg(a Value) (Value, bool) {
 	if a.Num == math.MinInt64 {
 		return Value{}, false
 	}
@@ -260,7 +281,7 @@ func negNum(a Value) (Value, bool) {
 }
 
 // mulNum returns a·b exactly, or ok=false on overflow.
-func mulNum(a, b Value) (Value, bool) {
+func Mul(a, b Value) (Value, bool) {
 	x, y := a.Num, b.Num
 	if x == 0 || y == 0 {
 		return Value{Known: true}, true
@@ -291,7 +312,7 @@ func mulNum(a, b Value) (Value, bool) {
 		s--
 	}
 	v.Scale = uint8(s)
-	return v.normal(), true
+	return v.Normal(), true
 }
 
 // Dates are proleptic Gregorian ordinals: 0001-01-01 is 1, as Python's
@@ -302,7 +323,7 @@ func mulNum(a, b Value) (Value, bool) {
 const unixEpochOrdinal = 719163
 
 // maxOrdinal is the ordinal of 9999-12-31, the last date a field accepts.
-const maxOrdinal = 3652059
+const MaxOrdinal = 3652059
 
 // DateOf returns the ordinal of t's date in UTC: how a caller deciding "as
 // of today" turns its clock's now into Options.DecisionDate.
@@ -416,7 +437,7 @@ func appendPadded(b []byte, n, width int) []byte {
 // n is negative), and ok false when that falls outside 0001-01-01 to
 // 9999-12-31.
 func AddDays(d, n int64) (v Value, ok bool) {
-	if n > maxOrdinal || n < -maxOrdinal || d+n < 1 || d+n > maxOrdinal {
+	if n > MaxOrdinal || n < -MaxOrdinal || d+n < 1 || d+n > MaxOrdinal {
 		return Value{}, false
 	}
 	return Value{Num: d + n, Known: true}, true
@@ -444,9 +465,9 @@ func AddMonths(d, n int64) (v Value, ok bool) {
 // month completes on the same day-of-month, so 31 January to 28 February is
 // 0 months and to 1 March is 1; a 29 February start completes a year on
 // 1 March of a non-leap year. Negative when b is before a.
-func monthsBetween(a, b int64) int64 {
+func MonthsBetween(a, b int64) int64 {
 	if b < a {
-		return -monthsBetween(b, a)
+		return -MonthsBetween(b, a)
 	}
 	ay, am, ad := Civil(a)
 	by, bm, bd := Civil(b)
@@ -459,9 +480,9 @@ func monthsBetween(a, b int64) int64 {
 
 // yearsBetween counts completed whole years from a to b (an age when a is
 // the birth date); negative when b is before a.
-func yearsBetween(a, b int64) int64 {
+func YearsBetween(a, b int64) int64 {
 	if b < a {
-		return -yearsBetween(b, a)
+		return -YearsBetween(b, a)
 	}
-	return monthsBetween(a, b) / 12
+	return MonthsBetween(a, b) / 12
 }

@@ -1,11 +1,11 @@
-package engine_test
+package syntax_test
 
 import (
 	"fmt"
 	"reflect"
 	"testing"
 
-	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/syntax"
 )
 
 // TestDeclarations lists a file's names by kind in source order, a
@@ -26,14 +26,14 @@ group h any "H" {
 }
 outcome g and h
 `
-	f, errs := engine.Parse("t.rules", []byte(src))
+	f, errs := syntax.Parse("t.rules", []byte(src))
 	if len(errs) != 1 {
 		t.Fatalf("want the one syntax error, got %v", errs)
 	}
 	var got []string
 	for _, d := range f.Declarations() {
 		s := fmt.Sprintf("%s %s %d", d.Kind, d.ID, d.Pos.Line)
-		if d.Kind == engine.DeclCriterion {
+		if d.Kind == syntax.DeclCriterion {
 			s += " in " + d.Group.ID
 		}
 		got = append(got, s)

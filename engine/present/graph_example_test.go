@@ -1,14 +1,15 @@
-package engine_test
+package present_test
 
 import (
 	"fmt"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/present"
 )
 
 // The graph of a ruleset, then the same graph coloured by one decision:
 // what GET /rulesets/{id}/graph and /decide's graph_overlay serve.
-func ExampleRuleset_Graph() {
+func ExampleNewGraph() {
 	src := []byte(`ruleset "us/fmla-mini"
 section fmla_mini
 source s "29 U.S.C. 2611" url "https://example.org/2611" licence "public-domain"
@@ -32,16 +33,16 @@ group employer any "Covered employer" {
 		fmt.Println(err)
 		return
 	}
-	g := r.Graph("", nil, nil)
+	g := present.NewGraph(r, "", nil, nil)
 	fmt.Println(g.Sections, g.Stats.TotalFields, g.Stats.TotalCriteria, g.Stats.TotalGroups)
 	for _, n := range g.Nodes {
-		if n.Type == engine.NodeTypeCriterion {
+		if n.Type == present.NodeTypeCriterion {
 			fmt.Printf("%s: %s\n", n.ID, n.Display.Sentence)
 		}
 	}
 
 	in, _ := r.Convert([]byte(`{"employment.months_employed": 14}`))
-	g = r.Graph("", in, r.Evaluate(in, engine.Options{}))
+	g = present.NewGraph(r, "", in, r.Evaluate(in, engine.Options{}))
 	for _, n := range g.Nodes {
 		fmt.Println(n.ID, n.Overlay.Status)
 	}

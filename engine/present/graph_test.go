@@ -1,4 +1,4 @@
-package engine
+package present
 
 import (
 	"bytes"
@@ -8,16 +8,17 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/enginetest"
+	"github.com/eligo/eligo/engine/internal/testfiles"
+	"github.com/eligo/eligo/engine/value"
 )
 
 // compilePath compiles a .rules file or fails the test.
-func compilePath(t testing.TB, path string) *Ruleset {
+func compilePath(t testing.TB, path string) *engine.Ruleset {
 	t.Helper()
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, _, err := Compile(path, src)
+	r, _, err := engine.Compile(path, testfiles.Read(t, path))
 	if err != nil {
 		t.Fatalf("compile %s: %v", path, err)
 	}
@@ -26,7 +27,7 @@ func compilePath(t testing.TB, path string) *Ruleset {
 
 // graphRulesets are the casebank rulesets plus the large test ruleset.
 func graphRulesets(t testing.TB) []string {
-	return append(casebankFiles(t), filepath.Join("testdata", "large.rules"))
+	return append(testfiles.Casebank(t), testfiles.Large(t))
 }
 
 // checkGraphShape asserts the invariants of every graph (docs/api.md#the-graph):
@@ -78,7 +79,7 @@ func TestGraphShapeCasebank(t *testing.T) {
 	t.Parallel()
 	for _, path := range graphRulesets(t) {
 		r := compilePath(t, path)
-		g := r.Graph("", nil, nil)
+		g := NewGraph(r, "", nil, nil)
 		checkGraphShape(t, path, g)
 		if g.Stats.SharedFields != 0 {
 			t.Errorf("%s: shared_fields %d on a single ruleset", path, g.Stats.SharedFields)
@@ -114,12 +115,12 @@ group two all "Two" { criterion c2 "C2" { a.x > 2  cite s "q" } }
 group three all "Three" { criterion c3 "C3" { a.x > 3  cite s "q" } }
 outcome one or not three
 `
-	r, _, err := Compile("s.rules", []byte(src))
+	r, _, err := engine.Compile("s.rules", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, e := range r.Graph("", nil, nil).Edges {
+	for _, e := range NewGraph(r, "", nil, nil).Edges {
 		if e.Type == EdgeGroupToOutcome {
 			got = append(got, e.Source)
 		}
@@ -136,16 +137,16 @@ source s "S" url "https://example.org/s" licence "public-domain"
 field a.x int
 group g all "G" { criterion c "C" { a.x > 1  cite s "q" } }
 `
-	r, _, err := Compile("s.rules", []byte(noSlug))
+	r, _, err := engine.Compile("s.rules", []byte(noSlug))
 	if err != nil {
 		t.Fatal(err)
 	}
-	withSlug, _, err := Compile("s.rules", []byte("ruleset \"x/declared\"\n"+noSlug))
+	withSlug, _, err := engine.Compile("s.rules", []byte("ruleset \"x/declared\"\n"+noSlug))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct {
-		r    *Ruleset
+		r    *engine.Ruleset
 		slug string
 		want string
 	}{
@@ -154,7 +155,7 @@ group g all "G" { criterion c "C" { a.x > 1  cite s "q" } }
 		{withSlug, "", "x/declared"},
 		{withSlug, "x/stored", "x/stored"},
 	} {
-		if got := tt.r.Graph(tt.slug, nil, nil).Sections; len(got) != 1 || got[0] != tt.want {
+		if got := NewGraph(tt.r, tt.slug, nil, nil).Sections; len(got) != 1 || got[0] != tt.want {
 			t.Errorf("Graph(%q).Sections = %v, want [%s]", tt.slug, got, tt.want)
 		}
 	}
@@ -164,8 +165,8 @@ group g all "G" { criterion c "C" { a.x > 1  cite s "q" } }
 // null; display.expr is the engine's own display.expr serialisation.
 func TestGraphJSONWithoutOverlay(t *testing.T) {
 	t.Parallel()
-	r := compilePath(t, "../casebank/eu-blue-card-de/eu-blue-card-de.rules")
-	raw, err := json.Marshal(r.Graph("", nil, nil))
+	r := compilePath(t, "../../casebank/eu-blue-card-de/eu-blue-card-de.rules")
+	raw, err := json.Marshal(NewGraph(r, "", nil, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +209,7 @@ func TestGraphJSONWithoutOverlay(t *testing.T) {
 		if err := json.Unmarshal(n["display"], &d); err != nil {
 			t.Fatal(err)
 		}
-		var c *Criterion
+		var c *engine.Criterion
 		for i := range r.NumCriteria() {
 			if ci, _ := r.CriterionAt(i); "criterion:"+ci.ID == id {
 				c = ci
@@ -238,13 +239,13 @@ func TestGraphJSONWithoutOverlay(t *testing.T) {
 
 func TestGraphRoutes(t *testing.T) {
 	t.Parallel()
-	r := compilePath(t, "../casebank/eu-blue-card-de/eu-blue-card-de.rules")
+	r := compilePath(t, "../../casebank/eu-blue-card-de/eu-blue-card-de.rules")
 	in, err := r.Convert([]byte(`{"job.contract_type": "fixed_term", "job.fixed_term_months": 8}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := r.Evaluate(in, Options{})
-	g := r.Graph("", in, res)
+	res := r.Evaluate(in, engine.Options{})
+	g := NewGraph(r, "", in, res)
 	var rt *Route
 	for _, n := range g.Nodes {
 		if n.ID == "criterion:contract_6_months" {
@@ -263,13 +264,13 @@ func TestGraphRoutes(t *testing.T) {
 		rt     *Route
 		id     string
 		kind   RouteKind
-		status Status
+		status engine.Status
 		facts  int
 	}{
-		{rt, "criterion:contract_6_months/route", RouteAnyOf, Satisfied, 2},
-		{leaf, "criterion:contract_6_months/route.0", RouteLeaf, NotSatisfied, 1},
-		{both, "criterion:contract_6_months/route.1", RouteAllOf, Satisfied, 2},
-		{both.Children[1], "criterion:contract_6_months/route.1.1", RouteLeaf, Satisfied, 1},
+		{rt, "criterion:contract_6_months/route", RouteAnyOf, engine.Satisfied, 2},
+		{leaf, "criterion:contract_6_months/route.0", RouteLeaf, engine.NotSatisfied, 1},
+		{both, "criterion:contract_6_months/route.1", RouteAllOf, engine.Satisfied, 2},
+		{both.Children[1], "criterion:contract_6_months/route.1.1", RouteLeaf, engine.Satisfied, 1},
 	}
 	for _, c := range checks {
 		if c.rt.ID != c.id || c.rt.Kind != c.kind || c.rt.Overlay == nil ||
@@ -288,13 +289,13 @@ func TestGraphRoutes(t *testing.T) {
 // agree with their criterion. Checked over every casebank case.
 func TestGraphOverlayMatchesEvaluation(t *testing.T) {
 	t.Parallel()
-	for _, path := range casebankFiles(t) {
+	for _, path := range testfiles.Casebank(t) {
 		r := compilePath(t, path)
 		raw, err := os.ReadFile(filepath.Join(filepath.Dir(path), "cases.json"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		var cases []Case
+		var cases []engine.Case
 		if err := json.Unmarshal(raw, &cases); err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
@@ -305,15 +306,15 @@ func TestGraphOverlayMatchesEvaluation(t *testing.T) {
 			}
 			var date int64
 			if c.DecisionDate != "" {
-				date, _ = ParseDate(c.DecisionDate)
+				date, _ = value.ParseDate(c.DecisionDate)
 			}
-			res := r.Evaluate(in, Options{DecisionDate: date, Explanation: true})
-			g := r.Graph("", in, res)
+			res := r.Evaluate(in, engine.Options{DecisionDate: date, Explanation: true})
+			g := NewGraph(r, "", in, res)
 			checkOverlay(t, path+" "+c.Name, r, in, res, g)
 			// Without a ready explanation the overlay is the same.
-			plain := r.Evaluate(in, Options{DecisionDate: date})
+			plain := r.Evaluate(in, engine.Options{DecisionDate: date})
 			a, _ := json.Marshal(g)
-			b, _ := json.Marshal(r.Graph("", in, plain))
+			b, _ := json.Marshal(NewGraph(r, "", in, plain))
 			if !bytes.Equal(a, b) {
 				t.Errorf("%s %s: overlay differs with and without Options.Explanation", path, c.Name)
 			}
@@ -321,9 +322,9 @@ func TestGraphOverlayMatchesEvaluation(t *testing.T) {
 	}
 }
 
-func checkOverlay(t *testing.T, name string, r *Ruleset, in *Inputs, res *Result, g *Graph) {
+func checkOverlay(t *testing.T, name string, r *engine.Ruleset, in *engine.Inputs, res *engine.Result, g *Graph) {
 	t.Helper()
-	crit, grp := map[string]Status{}, map[string]Status{}
+	crit, grp := map[string]engine.Status{}, map[string]engine.Status{}
 	for i := range r.NumCriteria() {
 		c, _ := r.CriterionAt(i)
 		crit["criterion:"+c.ID] = res.Criteria[i]
@@ -331,12 +332,12 @@ func checkOverlay(t *testing.T, name string, r *Ruleset, in *Inputs, res *Result
 	for gi := range r.Groups {
 		grp["group:"+r.Groups[gi].ID] = res.Groups[gi]
 	}
-	outcome := map[Outcome]Status{Eligible: Satisfied, NotEligible: NotSatisfied, Undetermined: Pending}[res.Outcome]
+	outcome := map[engine.Outcome]engine.Status{engine.Eligible: engine.Satisfied, engine.NotEligible: engine.NotSatisfied, engine.Undetermined: engine.Pending}[res.Outcome]
 	for _, n := range g.Nodes {
 		if n.Overlay == nil || n.Overlay.SupportingFacts == nil {
 			t.Fatalf("%s: node %s has no overlay", name, n.ID)
 		}
-		var want Status
+		var want engine.Status
 		switch n.Type {
 		case NodeTypeCriterion:
 			want = crit[n.ID]
@@ -348,13 +349,13 @@ func checkOverlay(t *testing.T, name string, r *Ruleset, in *Inputs, res *Result
 		case NodeTypeOutcome:
 			want = outcome
 		case NodeTypeField:
-			want = Pending
+			want = engine.Pending
 			if in.Values[r.FieldIndex(n.Key)].Known {
-				want = Satisfied
+				want = engine.Satisfied
 			}
 			for _, fe := range in.FieldErrors {
 				if fe.Field == n.Key {
-					want = NotSatisfied
+					want = engine.NotSatisfied
 				}
 			}
 		}
@@ -371,87 +372,36 @@ func checkOverlay(t *testing.T, name string, r *Ruleset, in *Inputs, res *Result
 
 func TestGraphOverlayFacts(t *testing.T) {
 	t.Parallel()
-	r := compilePath(t, "../casebank/us-fmla-employee/us-fmla-employee.rules")
+	r := compilePath(t, "../../casebank/us-fmla-employee/us-fmla-employee.rules")
 	in, err := r.Convert([]byte(`{"employment.months_employed": 13, "employment.hours_12_months": "lots"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := r.Graph("", in, r.Evaluate(in, Options{}))
+	g := NewGraph(r, "", in, r.Evaluate(in, engine.Options{}))
 	byID := map[string]*GraphNode{}
 	for i := range g.Nodes {
 		byID[g.Nodes[i].ID] = &g.Nodes[i]
 	}
 	months := byID["field:employment.months_employed"].Overlay
-	if months.Status != Satisfied || len(months.SupportingFacts) != 1 || string(months.SupportingFacts[0].Value) != "13" {
+	if months.Status != engine.Satisfied || len(months.SupportingFacts) != 1 || string(months.SupportingFacts[0].Value) != "13" {
 		t.Errorf("answered field overlay %+v", months)
 	}
-	if o := byID["field:employment.hours_12_months"].Overlay; o.Status != NotSatisfied || len(o.SupportingFacts) != 0 {
+	if o := byID["field:employment.hours_12_months"].Overlay; o.Status != engine.NotSatisfied || len(o.SupportingFacts) != 0 {
 		t.Errorf("field with a field error: overlay %+v", o)
 	}
-	if o := byID["outcome"].Overlay; o.Status != Pending {
+	if o := byID["outcome"].Overlay; o.Status != engine.Pending {
 		t.Errorf("outcome with a field error: %+v, want pending", o)
-	}
-}
-
-func TestGraphPrefixed(t *testing.T) {
-	t.Parallel()
-	r := compilePath(t, "../casebank/eu-blue-card-de/eu-blue-card-de.rules")
-	in, _ := r.Convert([]byte(`{"job.contract_type": "permanent"}`))
-	g := r.Graph("", in, r.Evaluate(in, Options{}))
-	before, _ := json.Marshal(g)
-	p := g.Prefixed("de/blue-card")
-	after, _ := json.Marshal(g)
-	if !bytes.Equal(before, after) {
-		t.Fatal("Prefixed changed its receiver")
-	}
-	checkGraphShape(t, "prefixed", p)
-	if len(p.Nodes) != len(g.Nodes) || len(p.Edges) != len(g.Edges) {
-		t.Fatalf("prefixed graph has %d nodes, %d edges; want %d, %d", len(p.Nodes), len(p.Edges), len(g.Nodes), len(g.Edges))
-	}
-	for i, n := range p.Nodes {
-		if n.ID != "de/blue-card:"+g.Nodes[i].ID {
-			t.Errorf("node %d id %q", i, n.ID)
-		}
-		if n.Key != g.Nodes[i].Key || n.Group != g.Nodes[i].Group || n.SectionID != g.Nodes[i].SectionID {
-			t.Errorf("node %s: declared ids changed", n.ID)
-		}
-		if n.Display != nil && n.Display.Routes != nil {
-			var walk func(a, b *Route)
-			walk = func(a, b *Route) {
-				if a.ID != "de/blue-card:"+b.ID {
-					t.Errorf("route id %q from %q", a.ID, b.ID)
-				}
-				for k := range a.Children {
-					walk(a.Children[k], b.Children[k])
-				}
-			}
-			walk(n.Display.Routes, g.Nodes[i].Display.Routes)
-		}
-	}
-	for i, e := range p.Edges {
-		o := g.Edges[i]
-		if e.Source != "de/blue-card:"+o.Source || e.Target != "de/blue-card:"+o.Target || e.Type != o.Type {
-			t.Errorf("edge %d: %+v from %+v", i, e, o)
-		}
-	}
-	// Two sections with the same ids compose without collisions.
-	seen := map[string]bool{}
-	for _, n := range append(g.Prefixed("a").Nodes, g.Prefixed("b").Nodes...) {
-		if seen[n.ID] {
-			t.Errorf("composed id %q repeats", n.ID)
-		}
-		seen[n.ID] = true
 	}
 }
 
 // A discretionary criterion shows the discretionary operator, no routes.
 func TestGraphDiscretionary(t *testing.T) {
 	t.Parallel()
-	r, _, err := Compile("sentences.rules", fmt.Appendf(nil, sentenceRules, "person.us_citizen"))
+	r, _, err := engine.Compile("sentences.rules", fmt.Appendf(nil, sentenceRules, "person.us_citizen"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, n := range r.Graph("", nil, nil).Nodes {
+	for _, n := range NewGraph(r, "", nil, nil).Nodes {
 		if n.ID != "criterion:official" {
 			continue
 		}
@@ -466,26 +416,26 @@ func TestGraphDiscretionary(t *testing.T) {
 }
 
 func BenchmarkGraph(b *testing.B) {
-	r := largestRuleset(b)
+	r := enginetest.LargestRuleset(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		r.Graph("", nil, nil)
+		NewGraph(r, "", nil, nil)
 	}
 }
 
 func BenchmarkGraphOverlay(b *testing.B) {
-	r := largestRuleset(b)
-	in := r.ConvertMap(benchValues(r))
-	res := r.Evaluate(in, Options{DecisionDate: DateOrdinal(2026, 1, 15)})
+	r := enginetest.LargestRuleset(b)
+	in := r.ConvertMap(enginetest.Answers(r))
+	res := r.Evaluate(in, engine.Options{DecisionDate: value.DateOrdinal(2026, 1, 15)})
 	b.ReportAllocs()
 	for b.Loop() {
-		r.Graph("", in, res)
+		NewGraph(r, "", in, res)
 	}
 }
 
 func BenchmarkGraphJSON(b *testing.B) {
-	r := largestRuleset(b)
-	g := r.Graph("", nil, nil)
+	r := enginetest.LargestRuleset(b)
+	g := NewGraph(r, "", nil, nil)
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := json.Marshal(g); err != nil {
@@ -495,8 +445,8 @@ func BenchmarkGraphJSON(b *testing.B) {
 }
 
 func BenchmarkMermaid(b *testing.B) {
-	r := largestRuleset(b)
-	g := r.Graph("", nil, nil)
+	r := enginetest.LargestRuleset(b)
+	g := NewGraph(r, "", nil, nil)
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = g.Mermaid()

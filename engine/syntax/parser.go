@@ -1,8 +1,10 @@
-package engine
+package syntax
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/eligo/eligo/engine/value"
 )
 
 // Parse reads a .rules file into its syntax tree. It reports the syntax
@@ -14,16 +16,16 @@ import (
 // limit; the size limit is checked before reading anything, and a
 // per-ruleset count stops the parse where it is exceeded, so the work done
 // is bounded by the limits whatever the input. Such a file is never
-// checked (Compile and CompileFile refuse it).
+// checked (the engine's Compile refuses it).
 func Parse(filename string, src []byte) (*File, ErrorList) {
 	var errs ErrorList
 	if len(src) > MaxRulesBytes {
-		errs.add(filename, Pos{1, 1}, overLimit(fmt.Sprintf("the ruleset text is %d bytes long", len(src)),
+		errs.Add(filename, Pos{1, 1}, overLimit(fmt.Sprintf("the ruleset text is %d bytes long", len(src)),
 			MaxRulesBytes, "bytes per ruleset text", splitAdvice))
-		return &File{overLimit: true}, errs
+		return &File{OverLimit: true}, errs
 	}
 	f := newParser(filename, src, &errs).parseFile()
-	errs.sort()
+	errs.Sort()
 	return f, errs
 }
 
@@ -71,7 +73,7 @@ type parser struct {
 	// absence or every use of it.
 	declaring declaring
 	// failed records the declarations that failed; it becomes File.failed.
-	failed failures
+	failed Failures
 	// inCondition is set while a criterion's condition is read, where a
 	// cite keyword first on its line ends the condition.
 	inCondition bool
@@ -187,7 +189,7 @@ func (p *parser) str(what string) string {
 
 // declKinds are the declarations whose failure the checker must know of,
 // by keyword.
-var declKinds = map[string]declKind{"section": declSection, "source": declSource, "field": declField, "group": declGroup}
+var declKinds = map[string]FailedKind{"section": FailedSection, "source": FailedSource, "field": FailedField, "group": FailedGroup}
 
 var topLevel = map[string]bool{
 	"ruleset": true, "section": true, "name": true, "description": true,
@@ -197,12 +199,12 @@ var topLevel = map[string]bool{
 func (p *parser) parseFile() (f *File) {
 	f = &File{}
 	defer func() {
-		f.failed = p.failed
+		f.Failed = p.failed
 		if r := recover(); r != nil {
 			if _, ok := r.(stop); !ok {
 				panic(r)
 			}
-			f.overLimit = true
+			f.OverLimit = true
 		}
 	}()
 	for p.tok.kind != tokEOF {
@@ -218,7 +220,7 @@ func (p *parser) parseFile() (f *File) {
 // The error is added even on a line that has one already: it is the one
 // that says why the file was not read to its end.
 func (p *parser) stopAt(pos Pos, msg string) {
-	p.errs.add(p.file, pos, msg)
+	p.errs.Add(p.file, pos, msg)
 	panic(stop{})
 }
 
@@ -241,7 +243,7 @@ func plural(what string) string {
 // failAt reports a limit exceeded at pos and abandons the part being
 // parsed, as fail; like stopAt, it is reported whatever else the line has.
 func (p *parser) failAt(pos Pos, msg string) {
-	p.errs.add(p.file, pos, msg)
+	p.errs.Add(p.file, pos, msg)
 	panic(bailout{})
 }
 
@@ -403,7 +405,7 @@ func (p *parser) parseField(pos Pos, doc []string) *FieldDecl {
 		if p.tok.kind != tokNumber {
 			p.fail("expected a whole number after weight, found %s", p.describe())
 		}
-		v, err := ParseNumber(p.tok.text)
+		v, err := value.ParseNumber(p.tok.text)
 		if err != nil || v.Scale != 0 || v.Num > 1_000_000 {
 			p.fail("weight must be a whole number from 0 to 1000000")
 		}
@@ -515,8 +517,8 @@ func (p *parser) rangeEnd() string {
 func (p *parser) parseGroup(pos Pos, doc []string) *GroupDecl {
 	g := &GroupDecl{Pos: pos, Doc: doc}
 	if !p.try(func() { p.groupHeader(g) }) {
-		p.failed.add(declGroup, g.ID)
-		g.failed = true
+		p.failed.add(FailedGroup, g.ID)
+		g.Failed = true
 		if !p.skipHeader(syncTop) {
 			return nil
 		}
@@ -556,15 +558,15 @@ func (p *parser) groupBody(g *GroupDecl) {
 			p.count(p.tok.pos, p.criteria, MaxCriteria, "criterion")
 			p.criteria++
 			c := p.parseCriterion()
-			if c == nil || c.failed {
-				g.failed = true
+			if c == nil || c.Failed {
+				g.Failed = true
 			}
 			if c != nil {
 				g.Criteria = append(g.Criteria, c)
 			}
 		default:
 			p.errorf(p.tok.pos, "expected criterion or }, found %s", p.describe())
-			g.failed = true
+			g.Failed = true
 			p.skip(syncGroup, 0)
 		}
 	}
@@ -578,7 +580,7 @@ func (p *parser) parseCriterion() *CriterionDecl {
 	c := &CriterionDecl{Pos: p.tok.pos, Doc: p.takeDoc()}
 	p.next()
 	if !p.try(func() { p.criterionHeader(c) }) {
-		c.failed = true
+		c.Failed = true
 		if !p.skipHeader(syncGroup) {
 			return nil
 		}
@@ -620,24 +622,24 @@ func (p *parser) criterionBody(c *CriterionDecl) {
 			p.count(p.tok.pos, p.cites, MaxCitations, "cite line")
 			p.cites++
 			if !p.guard(syncCriterion, func() { c.Cites = append(c.Cites, p.parseCite()) }) {
-				c.failed = true
+				c.Failed = true
 			}
 		case condition:
 			condition = false
 			c.ExprDoc = p.takeDoc()
 			if !p.guard(syncCriterion, func() { c.Expr = p.parseCondition(c) }) {
-				c.Expr, c.failed = nil, true
+				c.Expr, c.Failed = nil, true
 			}
 		default:
 			switch {
 			case c.Discretionary:
 				p.errorf(p.tok.pos, "a discretionary criterion has no expression, only cite lines; found %s", p.describe())
-			case c.Expr == nil && len(c.Cites) > 0 && !c.failed:
+			case c.Expr == nil && len(c.Cites) > 0 && !c.Failed:
 				p.errorf(p.tok.pos, "expected cite or } in criterion %s, found %s (the condition comes first, before the cite lines)", c.ID, p.describe())
 			default:
 				p.errorf(p.tok.pos, "expected cite or } in criterion %s, found %s", c.ID, p.describe())
 			}
-			c.failed = true
+			c.Failed = true
 			p.skip(syncCriterion, 0)
 		}
 	}

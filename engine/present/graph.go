@@ -1,8 +1,11 @@
-package engine
+package present
 
 import (
 	"encoding/json"
 	"strconv"
+
+	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 )
 
 // This file builds the ruleset graph (docs/api.md#the-graph): the fields a ruleset reads,
@@ -38,7 +41,7 @@ const (
 // always populated (docs/api.md#expressions-displayexpr), and an operator no evaluator knows is more
 // honest than a constant that pretends to decide. It never appears in a
 // compiled Ruleset.
-const OpDiscretionary Operator = "discretionary"
+const OpDiscretionary engine.Operator = "discretionary"
 
 // Node id prefixes. Ids are "<kind>:<declared id>" (and "outcome" for the
 // one outcome node), so they are stable across versions of a ruleset that
@@ -53,7 +56,7 @@ const (
 
 // Graph is the graph object (docs/api.md#the-graph): every node and edge of one ruleset (or,
 // composed by a rulebook, of several), the sections it covers and counts
-// for a summary. Build one with Ruleset.Graph.
+// for a summary. Build one with NewGraph.
 type Graph struct {
 	// Nodes are the field nodes in declaration order, then each group's
 	// criterion nodes, then the group nodes, then the outcome node.
@@ -98,8 +101,9 @@ type GraphEdge struct {
 // Go type serves all four shapes without empty keys leaking between them.
 type GraphNode struct {
 	// ID is unique in the graph: "field:<field id>", "criterion:<id>",
-	// "group:<id>" or "outcome", prefixed by "<section slug>:" on a
-	// composed graph (see Graph.Prefixed).
+	// "group:<id>" or "outcome"; a rulebook's composed graph prefixes
+	// every id but the outcome's with "<section slug>:" (rulebook's
+	// Composed.Graph).
 	ID string `json:"id"`
 	// Type is what the node stands for; it says which members below are
 	// meaningful.
@@ -120,18 +124,18 @@ type GraphNode struct {
 	Display *Display `json:"display"`
 
 	// Kind is a group's all/any.
-	Kind GroupKind `json:"kind"`
+	Kind engine.GroupKind `json:"kind"`
 
 	// Key is a field node's field id.
 	Key string `json:"key"`
 	// FieldType is a field node's sort.
-	FieldType Sort `json:"field_type"`
+	FieldType engine.Sort `json:"field_type"`
 	// Question is a field node's question text; empty when the rules
 	// file gives none.
 	Question string `json:"question"`
 
 	// Expr is the outcome node's expression over group ids.
-	Expr *Expr `json:"expr"`
+	Expr *engine.Expr `json:"expr"`
 
 	// Overlay is the node's state in one evaluation, nil (JSON null)
 	// when the graph was built without one.
@@ -144,7 +148,7 @@ type Display struct {
 	Sentence string `json:"sentence"`
 	// Expr is the compiled expression exactly as display.expr shows it;
 	// for a discretionary criterion an OpDiscretionary node with no args.
-	Expr *Expr `json:"expr"`
+	Expr *engine.Expr `json:"expr"`
 	// Routes is the criterion's and/or structure as a tree, or nil (JSON
 	// null) when there is no choice to show: a discretionary criterion or
 	// an expression whose top is not "and" or "or".
@@ -173,7 +177,7 @@ type Route struct {
 	// Label is Expr in plain language (Ruleset.Sentence).
 	Label string `json:"label"`
 	// Expr is the subexpression this route node stands for.
-	Expr *Expr `json:"expr"`
+	Expr *engine.Expr `json:"expr"`
 	// Children are the routes of Expr's operands, in order; nil for a
 	// leaf.
 	Children []*Route `json:"children,omitempty"`
@@ -190,10 +194,10 @@ type Overlay struct {
 	// Status is the node's status in the evaluation (for the outcome
 	// node: satisfied, not_satisfied or pending for eligible,
 	// not_eligible or undetermined).
-	Status Status `json:"status"`
+	Status engine.Status `json:"status"`
 	// SupportingFacts are the answers the node rests on, as in the
 	// explanation; never nil.
-	SupportingFacts []Fact `json:"supporting_facts"`
+	SupportingFacts []engine.Fact `json:"supporting_facts"`
 }
 
 // MarshalJSON writes the members of the node's type, in the documented order
@@ -212,7 +216,7 @@ func (n GraphNode) MarshalJSON() ([]byte, error) {
 			Label     string        `json:"label"`
 			SectionID string        `json:"section_id"`
 			Key       string        `json:"key"`
-			FieldType Sort          `json:"field_type"`
+			FieldType engine.Sort   `json:"field_type"`
 			Question  string        `json:"question"`
 			Overlay   *Overlay      `json:"overlay"`
 		}{n.ID, n.Type, n.Label, n.SectionID, n.Key, n.FieldType, n.Question, n.Overlay})
@@ -234,13 +238,13 @@ func (n GraphNode) MarshalJSON() ([]byte, error) {
 		}{n.ID, n.Type, n.Label, n.Title, n.SectionID, n.Group, fields, n.Display, n.Overlay})
 	case NodeTypeGroup:
 		return json.Marshal(struct {
-			ID        string        `json:"id"`
-			Type      GraphNodeType `json:"type"`
-			Label     string        `json:"label"`
-			Title     string        `json:"title"`
-			SectionID string        `json:"section_id"`
-			Kind      GroupKind     `json:"kind"`
-			Overlay   *Overlay      `json:"overlay"`
+			ID        string           `json:"id"`
+			Type      GraphNodeType    `json:"type"`
+			Label     string           `json:"label"`
+			Title     string           `json:"title"`
+			SectionID string           `json:"section_id"`
+			Kind      engine.GroupKind `json:"kind"`
+			Overlay   *Overlay         `json:"overlay"`
 		}{n.ID, n.Type, n.Label, n.Title, n.SectionID, n.Kind, n.Overlay})
 	default:
 		return json.Marshal(struct {
@@ -248,7 +252,7 @@ func (n GraphNode) MarshalJSON() ([]byte, error) {
 			Type      GraphNodeType `json:"type"`
 			Label     string        `json:"label"`
 			SectionID string        `json:"section_id"`
-			Expr      *Expr         `json:"expr"`
+			Expr      *engine.Expr  `json:"expr"`
 			Overlay   *Overlay      `json:"overlay"`
 		}{n.ID, n.Type, n.Label, n.SectionID, n.Expr, n.Overlay})
 	}
@@ -265,7 +269,8 @@ func (n GraphNode) MarshalJSON() ([]byte, error) {
 // route then carries {status, supporting_facts}. res.Explanation is used for
 // the supporting facts when present and computed otherwise, so the overlay
 // and the decision's explanation always cite the same facts.
-func (r *Ruleset) Graph(slug string, in *Inputs, res *Result) *Graph {
+func NewGraph(ruleset *engine.Ruleset, slug string, in *engine.Inputs, res *engine.Result) *Graph {
+	r := rules{ruleset}
 	if slug == "" {
 		slug = r.Slug
 	}
@@ -274,7 +279,7 @@ func (r *Ruleset) Graph(slug string, in *Inputs, res *Result) *Graph {
 	}
 	var ov *overlayer
 	if res != nil {
-		ov = newOverlayer(r, in, res)
+		ov = newOverlayer(ruleset, in, res)
 	}
 	nc := r.NumCriteria()
 	g := &Graph{
@@ -333,11 +338,11 @@ func (r *Ruleset) Graph(slug string, in *Inputs, res *Result) *Graph {
 // outcomeGroups marks the groups the outcome expression reads: only those
 // get an edge to the outcome (a group the outcome leaves out is drawn but
 // decides nothing).
-func outcomeGroups(e *Expr, used []bool) []bool {
+func outcomeGroups(e *engine.Expr, used []bool) []bool {
 	if e == nil {
 		return used
 	}
-	if e.Kind == ExprGroup && e.Slot >= 0 && e.Slot < len(used) {
+	if e.Kind == engine.ExprGroup && e.Slot >= 0 && e.Slot < len(used) {
 		used[e.Slot] = true
 	}
 	for _, a := range e.Args {
@@ -347,16 +352,16 @@ func outcomeGroups(e *Expr, used []bool) []bool {
 }
 
 // discretionaryExpr stands in display.expr for a criterion with none.
-var discretionaryExpr = Expr{Kind: ExprOp, Sort: SortBool, Op: OpDiscretionary}
+var discretionaryExpr = engine.Expr{Kind: engine.ExprOp, Sort: engine.SortBool, Op: OpDiscretionary}
 
 // display builds a criterion node's display object.
-func (r *Ruleset) display(nodeID string, c *Criterion, ov *overlayer) *Display {
-	d := &Display{Sentence: r.CriterionSentence(c), Expr: c.Expr}
+func (r rules) display(nodeID string, c *engine.Criterion, ov *overlayer) *Display {
+	d := &Display{Sentence: CriterionSentence(r.Ruleset, c), Expr: c.Expr}
 	if c.Expr == nil {
 		d.Expr = &discretionaryExpr
 		return d
 	}
-	if c.Expr.Kind == ExprOp && (c.Expr.Op == OpAnd || c.Expr.Op == OpOr) {
+	if c.Expr.Kind == engine.ExprOp && (c.Expr.Op == engine.OpAnd || c.Expr.Op == engine.OpOr) {
 		d.Routes = r.route(nodeID+"/route", c.Expr, ov)
 	}
 	return d
@@ -364,13 +369,13 @@ func (r *Ruleset) display(nodeID string, c *Criterion, ov *overlayer) *Display {
 
 // route builds the route tree of e: "and" and "or" branch, anything else
 // is a leaf labelled with its sentence.
-func (r *Ruleset) route(id string, e *Expr, ov *overlayer) *Route {
-	rt := &Route{ID: id, Kind: RouteLeaf, Label: r.Sentence(e), Expr: e, Overlay: ov.expr(e)}
-	if e.Kind != ExprOp || (e.Op != OpAnd && e.Op != OpOr) {
+func (r rules) route(id string, e *engine.Expr, ov *overlayer) *Route {
+	rt := &Route{ID: id, Kind: RouteLeaf, Label: Sentence(r.Ruleset, e), Expr: e, Overlay: ov.expr(e)}
+	if e.Kind != engine.ExprOp || (e.Op != engine.OpAnd && e.Op != engine.OpOr) {
 		return rt
 	}
 	rt.Kind = RouteAllOf
-	if e.Op == OpOr {
+	if e.Op == engine.OpOr {
 		rt.Kind = RouteAnyOf
 	}
 	rt.Children = make([]*Route, len(e.Args))
@@ -380,82 +385,38 @@ func (r *Ruleset) route(id string, e *Expr, ov *overlayer) *Route {
 	return rt
 }
 
-// Prefixed returns a copy of the graph whose node ids, edge ends and route
-// ids start with "<prefix>:". A rulebook composes several section graphs
-// by prefixing each with its section slug, so that ids stay unique when
-// two sections declare the same criterion or group id; the declared ids
-// inside nodes (group, fields, key, section_id) are left as they are. The
-// receiver is not changed.
-func (g *Graph) Prefixed(prefix string) *Graph {
-	p := prefix + ":"
-	out := &Graph{
-		Nodes:    make([]GraphNode, len(g.Nodes)),
-		Edges:    make([]GraphEdge, len(g.Edges)),
-		Sections: append([]string(nil), g.Sections...),
-		Stats:    g.Stats,
-	}
-	for i, n := range g.Nodes {
-		n.ID = p + n.ID
-		if n.Display != nil {
-			d := *n.Display
-			d.Routes = d.Routes.prefixed(p)
-			n.Display = &d
-		}
-		out.Nodes[i] = n
-	}
-	for i, e := range g.Edges {
-		out.Edges[i] = GraphEdge{Source: p + e.Source, Target: p + e.Target, Type: e.Type}
-	}
-	return out
-}
-
-func (rt *Route) prefixed(p string) *Route {
-	if rt == nil {
-		return nil
-	}
-	c := *rt
-	c.ID = p + rt.ID
-	if rt.Children != nil {
-		c.Children = make([]*Route, len(rt.Children))
-		for i, k := range rt.Children {
-			c.Children[i] = k.prefixed(p)
-		}
-	}
-	return &c
-}
-
 // overlayer computes overlays for one evaluation. A nil *overlayer stands
 // for "no evaluation" and yields nil overlays, so the builder needs no
 // branches.
 type overlayer struct {
 	// r is the ruleset the graph is built from.
-	r *Ruleset
+	r *engine.Ruleset
 	// in are the evaluated inputs; all unknown when the caller passed
 	// none or a mismatched set.
-	in *Inputs
+	in *engine.Inputs
 	// res is the evaluation being overlaid.
-	res *Result
+	res *engine.Result
 	// exp is res.Explanation, or one computed for the overlay when the
 	// evaluation did not ask for it.
-	exp *Explanation
+	exp *engine.Explanation
 	// crit holds each criterion's facts (flat index), from exp.
-	crit [][]Fact
+	crit [][]engine.Fact
 	// groupFacts holds each group's criteria's facts, without repeats.
-	groupFacts [][]Fact
+	groupFacts [][]engine.Fact
 	// bad holds the ids of fields with a field error: their overlay is
 	// not_satisfied.
 	bad map[string]bool
 }
 
-func newOverlayer(r *Ruleset, in *Inputs, res *Result) *overlayer {
+func newOverlayer(r *engine.Ruleset, in *engine.Inputs, res *engine.Result) *overlayer {
 	if in == nil || len(in.Values) != len(r.Fields) {
-		in = &Inputs{Values: make([]Value, len(r.Fields))}
+		in = &engine.Inputs{Values: make([]value.Value, len(r.Fields))}
 	}
 	ov := &overlayer{r: r, in: in, res: res, exp: res.Explanation, bad: map[string]bool{}}
 	if ov.exp == nil || len(ov.exp.Groups) != len(r.Groups) {
-		ov.exp = r.explain(in, res)
+		ov.exp = r.Explain(in, res)
 	}
-	ov.groupFacts = make([][]Fact, len(r.Groups))
+	ov.groupFacts = make([][]engine.Fact, len(r.Groups))
 	for gi, ge := range ov.exp.Groups {
 		for _, ce := range ge.Criteria {
 			ov.crit = append(ov.crit, ce.SupportingFacts)
@@ -469,7 +430,7 @@ func newOverlayer(r *Ruleset, in *Inputs, res *Result) *overlayer {
 }
 
 // appendFacts adds the facts of add not already in facts, keeping order.
-func appendFacts(facts, add []Fact) []Fact {
+func appendFacts(facts, add []engine.Fact) []engine.Fact {
 	for _, f := range add {
 		seen := false
 		for _, g := range facts {
@@ -485,9 +446,9 @@ func appendFacts(facts, add []Fact) []Fact {
 	return facts
 }
 
-func overlay(st Status, facts []Fact) *Overlay {
+func overlay(st engine.Status, facts []engine.Fact) *Overlay {
 	if facts == nil {
-		facts = []Fact{}
+		facts = []engine.Fact{}
 	}
 	return &Overlay{Status: st, SupportingFacts: facts}
 }
@@ -499,18 +460,18 @@ func (ov *overlayer) field(slot int) *Overlay {
 	v := ov.in.Values[slot]
 	switch {
 	case ov.bad[ov.r.Fields[slot].ID]:
-		return overlay(NotSatisfied, nil)
+		return overlay(engine.NotSatisfied, nil)
 	case v.Known:
-		return overlay(Satisfied, []Fact{{Field: ov.r.Fields[slot].ID, Value: ov.r.ValueJSON(slot, v)}})
+		return overlay(engine.Satisfied, []engine.Fact{{Field: ov.r.Fields[slot].ID, Value: ov.r.ValueJSON(slot, v)}})
 	}
-	return overlay(Pending, nil)
+	return overlay(engine.Pending, nil)
 }
 
 func (ov *overlayer) criterion(i int) *Overlay {
 	if ov == nil {
 		return nil
 	}
-	var facts []Fact
+	var facts []engine.Fact
 	if i < len(ov.crit) {
 		facts = ov.crit[i]
 	}
@@ -531,14 +492,14 @@ func (ov *overlayer) outcome() *Overlay {
 	if ov == nil {
 		return nil
 	}
-	st := Pending
+	st := engine.Pending
 	switch ov.res.Outcome {
-	case Eligible:
-		st = Satisfied
-	case NotEligible:
-		st = NotSatisfied
+	case engine.Eligible:
+		st = engine.Satisfied
+	case engine.NotEligible:
+		st = engine.NotSatisfied
 	}
-	var facts []Fact
+	var facts []engine.Fact
 	for _, id := range ov.exp.DecisionPath {
 		for gi := range ov.r.Groups {
 			if ov.r.Groups[gi].ID == id {
@@ -552,29 +513,23 @@ func (ov *overlayer) outcome() *Overlay {
 // expr evaluates one route's expression with the evaluator's own machine,
 // under the decision date the evaluation used; its facts are the answered
 // fields the expression reads.
-func (ov *overlayer) expr(e *Expr) *Overlay {
+func (ov *overlayer) expr(e *engine.Expr) *Overlay {
 	if ov == nil {
 		return nil
 	}
-	var p program
-	root := p.emit(e)
-	m := machine{p: &p, inputs: ov.in.Values}
-	if ov.res.DecisionDate != 0 {
-		m.date = Value{Num: ov.res.DecisionDate, Known: true}
-	}
-	st := statusOf(m.eval(root))
-	var facts []Fact
+	st := engine.EvaluateExpr(e, ov.in, ov.res.DecisionDate)
+	var facts []engine.Fact
 	for _, s := range exprSlots(e, nil) {
 		if v := ov.in.Values[s]; v.Known {
-			facts = append(facts, Fact{Field: ov.r.Fields[s].ID, Value: ov.r.ValueJSON(s, v)})
+			facts = append(facts, engine.Fact{Field: ov.r.Fields[s].ID, Value: ov.r.ValueJSON(s, v)})
 		}
 	}
 	return overlay(st, facts)
 }
 
 // exprSlots appends the field slots e reads, each once, in reading order.
-func exprSlots(e *Expr, slots []int) []int {
-	if e.Kind == ExprField {
+func exprSlots(e *engine.Expr, slots []int) []int {
+	if e.Kind == engine.ExprField {
 		for _, s := range slots {
 			if s == e.Slot {
 				return slots
@@ -587,3 +542,8 @@ func exprSlots(e *Expr, slots []int) []int {
 	}
 	return slots
 }
+
+// rules is a compiled ruleset as this package reads it: the methods that
+// build a graph and its sentences hang on it, so they read the ruleset's
+// fields as the engine's own methods would.
+type rules struct{ *engine.Ruleset }

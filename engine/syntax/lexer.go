@@ -1,4 +1,4 @@
-package engine
+package syntax
 
 import (
 	"fmt"
@@ -212,7 +212,7 @@ func (l *lexer) lexWord() (kind tokenKind, word, problem string) {
 	l.advance(n)
 	parts := strings.Split(word, ".")
 	for _, p := range parts {
-		if !validIdent(p) {
+		if !ValidIdent(p) {
 			problem = fmt.Sprintf("%q is not a valid name: names are lower-case letters, digits and _, starting with a letter", word)
 			break
 		}
@@ -227,7 +227,7 @@ func (l *lexer) lexWord() (kind tokenKind, word, problem string) {
 }
 
 // validIdent reports whether s matches [a-z][a-z0-9_]*.
-func validIdent(s string) bool {
+func ValidIdent(s string) bool {
 	if s == "" || s[0] < 'a' || s[0] > 'z' {
 		return false
 	}

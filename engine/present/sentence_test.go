@@ -1,9 +1,12 @@
-package engine
+package present
 
 import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/internal/testfiles"
 )
 
 // sentenceRules declares fields with the kinds of names real rulesets use,
@@ -52,12 +55,12 @@ func sentenceOf(t *testing.T, expr string) string {
 // rules (a %s where the expression goes) and returns its sentence.
 func sentenceIn(t *testing.T, rules, expr string) string {
 	t.Helper()
-	r, _, err := Compile("sentences.rules", fmt.Appendf(nil, rules, expr))
+	r, _, err := engine.Compile("sentences.rules", fmt.Appendf(nil, rules, expr))
 	if err != nil {
 		t.Fatalf("compile %q: %v", expr, err)
 	}
 	c, _ := r.CriterionAt(0)
-	return r.CriterionSentence(c)
+	return CriterionSentence(r, c)
 }
 
 func TestSentences(t *testing.T) {
@@ -163,12 +166,12 @@ func TestSentences(t *testing.T) {
 
 func TestDiscretionarySentence(t *testing.T) {
 	t.Parallel()
-	r, _, err := Compile("sentences.rules", fmt.Appendf(nil, sentenceRules, "person.us_citizen"))
+	r, _, err := engine.Compile("sentences.rules", fmt.Appendf(nil, sentenceRules, "person.us_citizen"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	c, _ := r.CriterionAt(1)
-	if got, want := r.CriterionSentence(c), "decided by an official: exceptional hardship shown"; got != want {
+	if got, want := CriterionSentence(r, c), "decided by an official: exceptional hardship shown"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
@@ -177,11 +180,11 @@ func TestDiscretionarySentence(t *testing.T) {
 // rules language's symbols and field ids.
 func TestCasebankSentencesArePlain(t *testing.T) {
 	t.Parallel()
-	for _, path := range casebankFiles(t) {
+	for _, path := range testfiles.Casebank(t) {
 		r := compilePath(t, path)
 		for i := range r.NumCriteria() {
 			c, _ := r.CriterionAt(i)
-			s := r.CriterionSentence(c)
+			s := CriterionSentence(r, c)
 			if s == "" {
 				t.Errorf("%s: %s: empty sentence", path, c.ID)
 			}
@@ -252,6 +255,21 @@ func TestUnitsCountOne(t *testing.T) {
 	} {
 		if got := countUnit(tc.unit, tc.n); got != tc.want {
 			t.Errorf("countUnit(%q, %s) = %q, want %q", tc.unit, tc.n, got, tc.want)
+		}
+	}
+}
+
+func TestAddDatesSentence(t *testing.T) {
+	t.Parallel()
+	r, _, err := engine.Compile("ops.rules", []byte(strings.Replace(testfiles.OpsRules, "%s", `years_between(add_days(a.born, -1), decision_date()) >= 66 and a.on >= add_years(a.born, 66) and a.on < add_months(a.born, a.n)`, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := r.CriterionAt(0)
+	got := CriterionSentence(r, c)
+	for _, want := range []string{"the day before born", "66 years after born", "born plus n months"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("sentence %q lacks %q", got, want)
 		}
 	}
 }

@@ -1,10 +1,13 @@
-package engine
+package present
 
 import (
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 )
 
 // This file renders compiled expressions as plain-language sentences for
@@ -17,11 +20,11 @@ import (
 // CriterionSentence is the criterion in plain language, never empty: its
 // expression's sentence, or for a discretionary criterion a sentence saying
 // that an official decides it.
-func (r *Ruleset) CriterionSentence(c *Criterion) string {
+func CriterionSentence(r *engine.Ruleset, c *engine.Criterion) string {
 	if c.Expr == nil {
 		return "decided by an official: " + lowerFirst(c.Title)
 	}
-	return r.Sentence(c.Expr)
+	return Sentence(r, c.Expr)
 }
 
 // Sentence renders a compiled bool expression of the ruleset as a plain
@@ -33,7 +36,8 @@ func (r *Ruleset) CriterionSentence(c *Criterion) string {
 // (`region != "alaska" or size != 2 or income <= 2864`) reads as such:
 // "if household region is alaska and household size is 2, income is at
 // most 2,864" (see guardedRow).
-func (r *Ruleset) Sentence(e *Expr) string {
+func Sentence(ruleset *engine.Ruleset, e *engine.Expr) string {
+	r := rules{ruleset}
 	var b strings.Builder
 	if guards, rest, ok := guardedRow(e); ok {
 		r.conditional(&b, guards, rest)
@@ -45,37 +49,37 @@ func (r *Ruleset) Sentence(e *Expr) string {
 
 // comparisonWords are the phrases of a comparison for numbers and for
 // dates ("is at least 12", "is on or after 1 July 1952").
-var comparisonWords = map[Operator][2]string{
-	OpEq: {"is", "is on"},
-	OpNe: {"is not", "is not on"},
-	OpLt: {"is less than", "is before"},
-	OpLe: {"is at most", "is on or before"},
-	OpGt: {"is more than", "is after"},
-	OpGe: {"is at least", "is on or after"},
+var comparisonWords = map[engine.Operator][2]string{
+	engine.OpEq: {"is", "is on"},
+	engine.OpNe: {"is not", "is not on"},
+	engine.OpLt: {"is less than", "is before"},
+	engine.OpLe: {"is at most", "is on or before"},
+	engine.OpGt: {"is more than", "is after"},
+	engine.OpGe: {"is at least", "is on or after"},
 }
 
 // mirrored is the operator that keeps a comparison's meaning with its
 // sides swapped, so that "12 <= x" can read "x is at least 12".
-var mirrored = map[Operator]Operator{OpEq: OpEq, OpNe: OpNe, OpLt: OpGt, OpLe: OpGe, OpGt: OpLt, OpGe: OpLe}
+var mirrored = map[engine.Operator]engine.Operator{engine.OpEq: engine.OpEq, engine.OpNe: engine.OpNe, engine.OpLt: engine.OpGt, engine.OpLe: engine.OpGe, engine.OpGt: engine.OpLt, engine.OpGe: engine.OpLe}
 
 // negated is the operator that says the opposite, for "not" over a
 // comparison, a membership or a presence test.
-var negated = map[Operator]Operator{
-	OpEq: OpNe, OpNe: OpEq, OpLt: OpGe, OpGe: OpLt, OpLe: OpGt, OpGt: OpLe,
-	OpIn: OpNotIn, OpNotIn: OpIn, OpPresent: OpAbsent, OpAbsent: OpPresent,
+var negated = map[engine.Operator]engine.Operator{
+	engine.OpEq: engine.OpNe, engine.OpNe: engine.OpEq, engine.OpLt: engine.OpGe, engine.OpGe: engine.OpLt, engine.OpLe: engine.OpGt, engine.OpGt: engine.OpLe,
+	engine.OpIn: engine.OpNotIn, engine.OpNotIn: engine.OpIn, engine.OpPresent: engine.OpAbsent, engine.OpAbsent: engine.OpPresent,
 }
 
 // clause writes a bool expression. nested is true inside another and/or,
 // where a different connective needs "either"/"both" to keep its grouping.
-func (r *Ruleset) clause(b *strings.Builder, e *Expr, nested bool) {
-	if e.Kind != ExprOp {
+func (r rules) clause(b *strings.Builder, e *engine.Expr, nested bool) {
+	if e.Kind != engine.ExprOp {
 		// A bare bool field or constant is a condition on its own.
 		switch {
-		case e.Kind == ExprField && e.Sort == SortBool:
+		case e.Kind == engine.ExprField && e.Sort == engine.SortBool:
 			r.answer(b, e, true)
-		case e.Kind == ExprConst && e.Sort == SortBool && e.Const.Num != 0:
+		case e.Kind == engine.ExprConst && e.Sort == engine.SortBool && e.Const.Num != 0:
 			b.WriteString("always met")
-		case e.Kind == ExprConst && e.Sort == SortBool:
+		case e.Kind == engine.ExprConst && e.Sort == engine.SortBool:
 			b.WriteString("never met")
 		default:
 			b.WriteString(r.term(e))
@@ -83,15 +87,15 @@ func (r *Ruleset) clause(b *strings.Builder, e *Expr, nested bool) {
 		return
 	}
 	switch e.Op {
-	case OpAnd, OpOr:
+	case engine.OpAnd, engine.OpOr:
 		word, lead := " and ", "both "
-		if e.Op == OpOr {
+		if e.Op == engine.OpOr {
 			word, lead = " or ", "either "
 		}
 		if nested {
 			if len(e.Args) > 2 {
 				lead = "all of "
-				if e.Op == OpOr {
+				if e.Op == engine.OpOr {
 					lead = "any of "
 				}
 			}
@@ -110,9 +114,9 @@ func (r *Ruleset) clause(b *strings.Builder, e *Expr, nested bool) {
 			}
 			r.clause(b, a, true)
 		}
-	case OpNot:
+	case engine.OpNot:
 		x := e.Args[0]
-		if op, ok := negated[x.Op]; ok && x.Kind == ExprOp {
+		if op, ok := negated[x.Op]; ok && x.Kind == engine.ExprOp {
 			// "not a >= 12" reads "a is less than 12": the same under
 			// three-valued logic, since both are unknown exactly when a is.
 			flipped := *x
@@ -120,24 +124,24 @@ func (r *Ruleset) clause(b *strings.Builder, e *Expr, nested bool) {
 			r.clause(b, &flipped, nested)
 			return
 		}
-		if x.Kind == ExprField && x.Sort == SortBool {
+		if x.Kind == engine.ExprField && x.Sort == engine.SortBool {
 			r.answer(b, x, false)
 			return
 		}
 		b.WriteString("it is not the case that ")
 		r.clause(b, x, true)
-	case OpPresent:
+	case engine.OpPresent:
 		b.WriteString(r.term(e.Args[0]))
 		b.WriteString(" has been answered")
-	case OpAbsent:
+	case engine.OpAbsent:
 		b.WriteString(r.term(e.Args[0]))
 		b.WriteString(" has not been answered")
-	case OpIn, OpNotIn:
+	case engine.OpIn, engine.OpNotIn:
 		r.membership(b, e)
-	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe:
+	case engine.OpEq, engine.OpNe, engine.OpLt, engine.OpLe, engine.OpGt, engine.OpGe:
 		r.comparison(b, e)
-	case OpDefault:
-		if e.Sort == SortBool && e.Args[1].Kind == ExprConst {
+	case engine.OpDefault:
+		if e.Sort == engine.SortBool && e.Args[1].Kind == engine.ExprConst {
 			// "x ?? false" reads "x: yes (counted as no if not answered)".
 			r.answer(b, e.Args[0], true)
 			b.WriteString(" (counted as ")
@@ -146,7 +150,7 @@ func (r *Ruleset) clause(b *strings.Builder, e *Expr, nested bool) {
 			return
 		}
 		b.WriteString(r.term(e))
-		if e.Sort == SortBool {
+		if e.Sort == engine.SortBool {
 			b.WriteString(": yes")
 		}
 	default:
@@ -156,14 +160,14 @@ func (r *Ruleset) clause(b *strings.Builder, e *Expr, nested bool) {
 
 // comparison writes "<left> <words> <right>", with the constant on the
 // right and units ("years") after quantities that carry them.
-func (r *Ruleset) comparison(b *strings.Builder, e *Expr) {
+func (r rules) comparison(b *strings.Builder, e *engine.Expr) {
 	op, x, y := e.Op, e.Args[0], e.Args[1]
-	if x.Kind == ExprConst && y.Kind != ExprConst {
+	if x.Kind == engine.ExprConst && y.Kind != engine.ExprConst {
 		op, x, y = mirrored[op], y, x
 	}
 	// "x == true" reads "x: yes"; "x == false" reads "x: no".
-	if y.Kind == ExprConst && y.Sort == SortBool && (op == OpEq || op == OpNe) {
-		r.answer(b, x, (y.Const.Num != 0) != (op == OpNe))
+	if y.Kind == engine.ExprConst && y.Sort == engine.SortBool && (op == engine.OpEq || op == engine.OpNe) {
+		r.answer(b, x, (y.Const.Num != 0) != (op == engine.OpNe))
 		return
 	}
 	if r.countedSpans(b, op, x, y) {
@@ -171,14 +175,14 @@ func (r *Ruleset) comparison(b *strings.Builder, e *Expr) {
 	}
 	words := comparisonWords[op]
 	w := words[0]
-	if x.Sort == SortDate {
+	if x.Sort == engine.SortDate {
 		w = words[1]
 	}
 	b.WriteString(r.term(x))
 	b.WriteByte(' ')
 	b.WriteString(w)
 	b.WriteByte(' ')
-	if u := r.unit(x); u != "" && y.Kind == ExprConst {
+	if u := r.unit(x); u != "" && y.Kind == engine.ExprConst {
 		b.WriteString(withUnit(r.valueWords(x, y), u, y.Const.NumberString()))
 		return
 	}
@@ -189,7 +193,7 @@ func (r *Ruleset) comparison(b *strings.Builder, e *Expr) {
 // Britain: yes", "US citizen: no". A field named for what it asks
 // ("in_great_britain", "has_partner", "pregnant") reads naturally so,
 // where "in great britain is yes" did not.
-func (r *Ruleset) answer(b *strings.Builder, x *Expr, yes bool) {
+func (r rules) answer(b *strings.Builder, x *engine.Expr, yes bool) {
 	b.WriteString(r.term(x))
 	if yes {
 		b.WriteString(": yes")
@@ -199,14 +203,14 @@ func (r *Ruleset) answer(b *strings.Builder, x *Expr, yes bool) {
 }
 
 // membership writes "x is a or b" / "x is neither a nor b".
-func (r *Ruleset) membership(b *strings.Builder, e *Expr) {
+func (r rules) membership(b *strings.Builder, e *engine.Expr) {
 	b.WriteString(r.term(e.Args[0]))
 	vals := make([]string, len(e.Args)-1)
 	for i, a := range e.Args[1:] {
 		vals[i] = r.valueWords(e.Args[0], a)
 	}
 	switch {
-	case e.Op == OpIn:
+	case e.Op == engine.OpIn:
 		b.WriteString(" is ")
 		b.WriteString(joinWords(vals, "or"))
 	case len(vals) == 1:
@@ -235,8 +239,8 @@ func joinWords(vals []string, word string) string {
 // years_between, and so on, a field's declared unit ("hours") or, when it
 // declares none, the currency its name states (nameCurrency); "" for
 // plain numbers.
-func (r *Ruleset) unit(e *Expr) string {
-	if e.Kind == ExprField {
+func (r rules) unit(e *engine.Expr) string {
+	if e.Kind == engine.ExprField {
 		s := r.FieldIndex(e.Key)
 		switch {
 		case s < 0:
@@ -247,15 +251,15 @@ func (r *Ruleset) unit(e *Expr) string {
 		_, name, _ := strings.Cut(e.Key, ".")
 		return nameCurrency(name)
 	}
-	if e.Kind != ExprOp {
+	if e.Kind != engine.ExprOp {
 		return ""
 	}
 	switch e.Op {
-	case OpYearsBetween:
+	case engine.OpYearsBetween:
 		return "years"
-	case OpMonthsBetween:
+	case engine.OpMonthsBetween:
 		return "months"
-	case OpDaysBetween:
+	case engine.OpDaysBetween:
 		return "days"
 	}
 	return ""
@@ -264,8 +268,8 @@ func (r *Ruleset) unit(e *Expr) string {
 // valueWords writes v where it is compared with x: an enum value of a
 // field that labels its values by its label ("a federal agency under
 // title 5" rather than "federal title5"), anything else as term does.
-func (r *Ruleset) valueWords(x, v *Expr) string {
-	if v.Kind == ExprConst && v.Sort == SortEnum && x.Kind == ExprField {
+func (r rules) valueWords(x, v *engine.Expr) string {
+	if v.Kind == engine.ExprConst && v.Sort == engine.SortEnum && x.Kind == engine.ExprField {
 		if s := r.FieldIndex(x.Key); s >= 0 {
 			if label := r.Fields[s].ValueLabels[v.Enum]; label != "" {
 				return lowerValueLabel(label)
@@ -276,32 +280,32 @@ func (r *Ruleset) valueWords(x, v *Expr) string {
 }
 
 // term writes a value: a field's plain name, a constant, or a calculation.
-func (r *Ruleset) term(e *Expr) string {
+func (r rules) term(e *engine.Expr) string {
 	switch e.Kind {
-	case ExprField:
+	case engine.ExprField:
 		if s := r.FieldIndex(e.Key); s >= 0 {
 			return r.fieldNoun(s)
 		}
 		return e.Key
-	case ExprConst:
+	case engine.ExprConst:
 		return constWords(e)
-	case ExprGroup:
+	case engine.ExprGroup:
 		return e.Key
 	}
 	switch e.Op {
-	case OpDecisionDate:
+	case engine.OpDecisionDate:
 		return "the date of the decision"
-	case OpYearsBetween, OpMonthsBetween, OpDaysBetween:
+	case engine.OpYearsBetween, engine.OpMonthsBetween, engine.OpDaysBetween:
 		return r.span(e)
-	case OpAddDays, OpAddMonths, OpAddYears:
+	case engine.OpAddDays, engine.OpAddMonths, engine.OpAddYears:
 		return r.shifted(e)
-	case OpDefault:
+	case engine.OpDefault:
 		return r.term(e.Args[0]) + " (or " + r.term(e.Args[1]) + " if not answered)"
-	case OpNeg:
+	case engine.OpNeg:
 		return "minus " + r.term(e.Args[0])
-	case OpAdd, OpSub, OpMul:
+	case engine.OpAdd, engine.OpSub, engine.OpMul:
 		return r.operand(e.Args[0]) + arithmeticWords[e.Op] + r.operand(e.Args[1])
-	case OpMin, OpMax:
+	case engine.OpMin, engine.OpMax:
 		vals := make([]string, len(e.Args))
 		for i, a := range e.Args {
 			vals[i] = r.operand(a)
@@ -319,19 +323,19 @@ func (r *Ruleset) term(e *Expr) string {
 }
 
 // arithmeticWords spell the arithmetic operators.
-var arithmeticWords = map[Operator]string{OpAdd: " plus ", OpSub: " minus ", OpMul: " times "}
+var arithmeticWords = map[engine.Operator]string{engine.OpAdd: " plus ", engine.OpSub: " minus ", engine.OpMul: " times "}
 
 // extremeWords spell min and max over two values and over more.
-var extremeWords = map[Operator][2]string{
-	OpMin: {"the smaller of ", "the smallest of "},
-	OpMax: {"the larger of ", "the largest of "},
+var extremeWords = map[engine.Operator][2]string{
+	engine.OpMin: {"the smaller of ", "the smallest of "},
+	engine.OpMax: {"the larger of ", "the largest of "},
 }
 
 // operand is a term inside arithmetic; a nested calculation is put in
 // brackets so "a plus b times 2" cannot be misread.
-func (r *Ruleset) operand(e *Expr) string {
+func (r rules) operand(e *engine.Expr) string {
 	t := r.term(e)
-	if e.Kind == ExprOp && (e.Op == OpAdd || e.Op == OpSub || e.Op == OpMul) {
+	if e.Kind == engine.ExprOp && (e.Op == engine.OpAdd || e.Op == engine.OpSub || e.Op == engine.OpMul) {
 		return "(" + t + ")"
 	}
 	return t
@@ -341,10 +345,10 @@ func (r *Ruleset) operand(e *Expr) string {
 // date of birth)" when it runs from a birth date to the decision date,
 // "time since X" to the decision date, "time from X to Y" otherwise; the
 // comparison adds the unit.
-func (r *Ruleset) span(e *Expr) string {
+func (r rules) span(e *engine.Expr) string {
 	from, to := e.Args[0], e.Args[1]
-	toDecision := to.Kind == ExprOp && to.Op == OpDecisionDate
-	if toDecision && from.Kind == ExprField && (strings.Contains(from.Key, "birth") || strings.Contains(from.Key, "born")) {
+	toDecision := to.Kind == engine.ExprOp && to.Op == engine.OpDecisionDate
+	if toDecision && from.Kind == engine.ExprField && (strings.Contains(from.Key, "birth") || strings.Contains(from.Key, "born")) {
 		return "age (from " + r.term(from) + ")"
 	}
 	if toDecision {
@@ -355,26 +359,26 @@ func (r *Ruleset) span(e *Expr) string {
 
 // shiftUnits name the unit add_days, add_months and add_years count in,
 // singular and plural.
-var shiftUnits = map[Operator][2]string{
-	OpAddDays: {"day", "days"}, OpAddMonths: {"month", "months"}, OpAddYears: {"year", "years"},
+var shiftUnits = map[engine.Operator][2]string{
+	engine.OpAddDays: {"day", "days"}, engine.OpAddMonths: {"month", "months"}, engine.OpAddYears: {"year", "years"},
 }
 
 // shifted writes add_days, add_months and add_years: "the day before date
 // of birth" and "the day after" for one day, "66 years after date of birth",
 // "date of birth plus (the count) years" for a computed count.
-func (r *Ruleset) shifted(e *Expr) string {
+func (r rules) shifted(e *engine.Expr) string {
 	date, n := r.operand(e.Args[0]), e.Args[1]
 	units := shiftUnits[e.Op]
-	if n.Kind != ExprConst {
+	if n.Kind != engine.ExprConst {
 		return date + " plus " + r.operand(n) + " " + units[1]
 	}
 	k := n.Const.Num
 	switch {
 	case k == 0:
 		return date
-	case e.Op == OpAddDays && k == -1:
+	case e.Op == engine.OpAddDays && k == -1:
 		return "the day before " + date
-	case e.Op == OpAddDays && k == 1:
+	case e.Op == engine.OpAddDays && k == 1:
 		return "the day after " + date
 	}
 	word, after := units[1], " after "
@@ -393,17 +397,17 @@ var monthNames = [...]string{"January", "February", "March", "April", "May", "Ju
 
 // constWords writes a constant: numbers with thousands separators, bools
 // as yes/no, enum values with spaces for underscores, dates spelled out.
-func constWords(e *Expr) string {
+func constWords(e *engine.Expr) string {
 	switch e.Sort {
-	case SortInt, SortDecimal:
+	case engine.SortInt, engine.SortDecimal:
 		return GroupThousands(e.Const.NumberString())
-	case SortBool:
+	case engine.SortBool:
 		if e.Const.Num != 0 {
 			return "yes"
 		}
 		return "no"
-	case SortDate:
-		y, m, d := Civil(e.Const.Num)
+	case engine.SortDate:
+		y, m, d := value.Civil(e.Const.Num)
 		var b strings.Builder
 		b.WriteString(strconv.Itoa(d))
 		b.WriteByte(' ')

@@ -1,4 +1,4 @@
-package engine
+package syntax
 
 import (
 	"slices"
@@ -35,7 +35,7 @@ func Keywords() []string { return slices.Clone(keywords) }
 
 // functionList is the functions as the checker's message lists them:
 // "min, max, ... absent and date".
-func functionList() string {
+func FunctionList() string {
 	last := len(functionNames) - 1
 	return strings.Join(functionNames[:last], ", ") + " and " + functionNames[last]
 }

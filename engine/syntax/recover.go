@@ -1,4 +1,4 @@
-package engine
+package syntax
 
 // This file is how the parser recovers from a syntax error so that the
 // first error reported is the cause and its consequences are not reported
@@ -21,14 +21,14 @@ package engine
 
 // declKind is the kind of a top-level declaration whose id other
 // declarations refer to.
-type declKind uint8
+type FailedKind uint8
 
 const (
-	declNone declKind = iota
-	declSection
-	declSource
-	declField
-	declGroup
+	declNone FailedKind = iota
+	FailedSection
+	FailedSource
+	FailedField
+	FailedGroup
 	// declUnknown is a declaration whose keyword was not understood, so
 	// that it may have meant any kind.
 	declUnknown
@@ -36,19 +36,19 @@ const (
 
 // failures records the declarations that failed to parse, so that the
 // checker does not report their absence or the uses of their ids.
-type failures struct {
+type Failures struct {
 	// ids holds, per kind, the ids of the declarations of that kind that
 	// failed; "" stands for one that failed before its id could be read.
-	ids map[declKind]map[string]bool
+	ids map[FailedKind]map[string]bool
 }
 
 // add records that a declaration of kind with id ("" when unknown) failed.
-func (f *failures) add(kind declKind, id string) {
+func (f *Failures) add(kind FailedKind, id string) {
 	if kind == declNone {
 		return
 	}
 	if f.ids == nil {
-		f.ids = map[declKind]map[string]bool{}
+		f.ids = map[FailedKind]map[string]bool{}
 	}
 	if f.ids[kind] == nil {
 		f.ids[kind] = map[string]bool{}
@@ -58,14 +58,14 @@ func (f *failures) add(kind declKind, id string) {
 
 // any reports whether some declaration that may have been of kind failed:
 // then "the file declares no <kind>" is a consequence, not a cause.
-func (f *failures) any(kind declKind) bool {
+func (f *Failures) Any(kind FailedKind) bool {
 	return len(f.ids[kind]) > 0 || len(f.ids[declUnknown]) > 0
 }
 
 // covers reports whether a use of id, of a declaration of kind, may refer
 // to a declaration that failed: one of that id (of that kind, or of a
 // keyword not understood), or one of that kind whose id was never read.
-func (f *failures) covers(kind declKind, id string) bool {
+func (f *Failures) Covers(kind FailedKind, id string) bool {
 	return f.ids[kind][id] || f.ids[kind][""] || f.ids[declUnknown][id]
 }
 
@@ -74,7 +74,7 @@ func (f *failures) covers(kind declKind, id string) bool {
 type declaring struct {
 	// kind is its kind; declNone for a header without an id (name,
 	// description, effective, outcome).
-	kind declKind
+	kind FailedKind
 	// id is its id once read, "" before.
 	id string
 }
@@ -239,7 +239,7 @@ func (p *parser) notDeclaration() {
 		p.errorf(pos, "found } where a declaration should start: it closes no group or criterion (one } too many?)")
 		panic(bailout{})
 	case p.tok.kind == tokField:
-		p.failed.add(declField, p.tok.text)
+		p.failed.add(FailedField, p.tok.text)
 	case p.tok.kind == tokIdent:
 		p.next()
 		if !p.tok.lineStart && (p.tok.kind == tokIdent || p.tok.kind == tokField) {

@@ -1,4 +1,4 @@
-package engine
+package syntax
 
 import (
 	"strconv"
@@ -19,16 +19,16 @@ func Print(f *File) []byte {
 		w.line(0, kw+" "+value)
 	}
 	if f.Slug != nil {
-		header(f.Slug, "ruleset", quote(f.Slug.Value))
+		header(f.Slug, "ruleset", Quote(f.Slug.Value))
 	}
 	if f.Section != nil {
 		header(f.Section, "section", f.Section.Value)
 	}
 	if f.Name != nil {
-		header(f.Name, "name", quote(f.Name.Value))
+		header(f.Name, "name", Quote(f.Name.Value))
 	}
 	if f.Description != nil {
-		header(f.Description, "description", quote(f.Description.Value))
+		header(f.Description, "description", Quote(f.Description.Value))
 	}
 	if e := f.Effective; e != nil {
 		w.doc(e.Doc, 0)
@@ -41,7 +41,7 @@ func Print(f *File) []byte {
 	w.blank()
 	for _, s := range f.Sources {
 		w.doc(s.Doc, 0)
-		w.line(0, "source "+s.ID+" "+quote(s.Title)+" "+s.LocKind+" "+quote(s.Loc)+" licence "+quote(s.Licence))
+		w.line(0, "source "+s.ID+" "+Quote(s.Title)+" "+s.LocKind+" "+Quote(s.Loc)+" licence "+Quote(s.Licence))
 	}
 	w.blank()
 	for _, fd := range f.Fields {
@@ -50,31 +50,31 @@ func Print(f *File) []byte {
 		if typ == "enum" {
 			items := make([]string, len(fd.Enum))
 			for i, e := range fd.Enum {
-				items[i] = quote(e)
+				items[i] = Quote(e)
 			}
 			typ += " [" + strings.Join(items, ", ") + "]"
 		}
 		w.line(0, "field "+fd.ID+" "+typ+" weight "+strconv.FormatInt(fd.Weight, 10))
 		if fd.Question != "" {
-			w.line(1, "question "+quote(fd.Question))
+			w.line(1, "question "+Quote(fd.Question))
 		}
 		if fd.Description != "" {
-			w.line(1, "description "+quote(fd.Description))
+			w.line(1, "description "+Quote(fd.Description))
 		}
 		if fd.Label != "" {
-			w.line(1, "label "+quote(fd.Label))
+			w.line(1, "label "+Quote(fd.Label))
 		}
 		if fd.Unit != "" {
-			w.line(1, "unit "+quote(fd.Unit))
+			w.line(1, "unit "+Quote(fd.Unit))
 		}
 		if fd.Range != nil {
 			w.line(1, "range "+fd.Range.Min+".."+fd.Range.Max)
 		}
 		for _, o := range fd.Options {
-			w.line(1, "option "+quote(o.Value)+" "+quote(o.Label))
+			w.line(1, "option "+Quote(o.Value)+" "+Quote(o.Label))
 		}
 		for _, n := range fd.Notes {
-			s := "note " + n.Kind + " " + quote(n.Text)
+			s := "note " + n.Kind + " " + Quote(n.Text)
 			if n.Source != "" {
 				s += " source " + n.Source
 			}
@@ -87,10 +87,10 @@ func Print(f *File) []byte {
 	for _, g := range f.Groups {
 		w.blank()
 		w.doc(g.Doc, 0)
-		w.line(0, "group "+g.ID+" "+g.Kind+" "+quote(g.Title)+" {")
+		w.line(0, "group "+g.ID+" "+g.Kind+" "+Quote(g.Title)+" {")
 		for _, c := range g.Criteria {
 			w.doc(c.Doc, 1)
-			head := "criterion " + c.ID + " " + quote(c.Title)
+			head := "criterion " + c.ID + " " + Quote(c.Title)
 			if c.Discretionary {
 				head += " discretionary"
 			}
@@ -101,7 +101,7 @@ func Print(f *File) []byte {
 			}
 			for _, ci := range c.Cites {
 				w.doc(ci.Doc, 2)
-				w.line(2, "cite "+ci.Source+" "+quote(ci.Quote))
+				w.line(2, "cite "+ci.Source+" "+Quote(ci.Quote))
 			}
 			w.doc(c.Trailing, 2)
 			w.line(1, "}")
@@ -147,7 +147,7 @@ func (w *printer) doc(lines []string, indent int) {
 }
 
 // quote writes s as a rules-language string: only " and \ are escaped.
-func quote(s string) string {
+func Quote(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + 2)
 	b.WriteByte('"')
@@ -260,7 +260,7 @@ func printNode(b *strings.Builder, n *Node) {
 			b.WriteString(n.Num.NumberString())
 		}
 	case NodeString:
-		b.WriteString(quote(n.Str))
+		b.WriteString(Quote(n.Str))
 	case NodeBool:
 		if n.Num.Num != 0 {
 			b.WriteString("true")

@@ -1,4 +1,4 @@
-package engine
+package syntax
 
 // DeclKind is the kind of a name a .rules file declares.
 type DeclKind uint8

@@ -1,4 +1,4 @@
-package engine
+package present
 
 import (
 	"bytes"
@@ -8,9 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -39,13 +43,13 @@ func golden(t *testing.T, name string, got []byte) {
 // files: three casebank rulesets of different shapes and one written to
 // break a diagram.
 var graphGoldens = []struct{ name, path, values, date string }{
-	{"us-fmla-employee", "../casebank/us-fmla-employee/us-fmla-employee.rules", "", ""},
-	{"eu-blue-card-de", "../casebank/eu-blue-card-de/eu-blue-card-de.rules", "", ""},
-	{"uk-state-pension-age", "../casebank/uk-state-pension-age/uk-state-pension-age.rules", "", ""},
+	{"us-fmla-employee", "../../casebank/us-fmla-employee/us-fmla-employee.rules", "", ""},
+	{"eu-blue-card-de", "../../casebank/eu-blue-card-de/eu-blue-card-de.rules", "", ""},
+	{"uk-state-pension-age", "../../casebank/uk-state-pension-age/uk-state-pension-age.rules", "", ""},
 	{"adversarial", "testdata/golden/adversarial.rules", "", ""},
-	{"us-fmla-employee-overlay", "../casebank/us-fmla-employee/us-fmla-employee.rules",
+	{"us-fmla-employee-overlay", "../../casebank/us-fmla-employee/us-fmla-employee.rules",
 		`{"employment.employer_type": "private", "employment.months_employed": 14, "employment.hours_12_months": 900}`, "2026-01-15"},
-	{"uk-state-pension-age-overlay", "../casebank/uk-state-pension-age/uk-state-pension-age.rules",
+	{"uk-state-pension-age-overlay", "../../casebank/uk-state-pension-age/uk-state-pension-age.rules",
 		`{"person.date_of_birth": "1954-03-02"}`, "2021-01-15"},
 }
 
@@ -53,17 +57,17 @@ func TestGraphGolden(t *testing.T) {
 	t.Parallel()
 	for _, gg := range graphGoldens {
 		r := compilePath(t, gg.path)
-		var in *Inputs
-		var res *Result
+		var in *engine.Inputs
+		var res *engine.Result
 		if gg.values != "" {
 			var err error
 			if in, err = r.Convert([]byte(gg.values)); err != nil {
 				t.Fatal(err)
 			}
-			date, _ := ParseDate(gg.date)
-			res = r.Evaluate(in, Options{DecisionDate: date})
+			date, _ := value.ParseDate(gg.date)
+			res = r.Evaluate(in, engine.Options{DecisionDate: date})
 		}
-		g := r.Graph("", in, res)
+		g := NewGraph(r, "", in, res)
 		var js bytes.Buffer
 		enc := json.NewEncoder(&js)
 		enc.SetEscapeHTML(false)
@@ -75,8 +79,24 @@ func TestGraphGolden(t *testing.T) {
 		m := g.Mermaid()
 		golden(t, gg.name+".mmd", []byte(m))
 		checkMermaid(t, gg.name, m)
-		checkMermaid(t, gg.name+" prefixed", g.Prefixed(`we"ird/[slug] end|<x>`).Mermaid())
+		checkMermaid(t, gg.name+" prefixed", prefixedIDs(g, `we"ird/[slug] end|<x>:`).Mermaid())
 	}
+}
+
+// prefixedIDs is g with every node id and edge end prefixed, as a
+// rulebook's composed graph prefixes them with a section slug: the diagram
+// must stay well formed whatever text the ids carry.
+func prefixedIDs(g *Graph, prefix string) *Graph {
+	out := *g
+	out.Nodes = slices.Clone(g.Nodes)
+	for i := range out.Nodes {
+		out.Nodes[i].ID = prefix + out.Nodes[i].ID
+	}
+	out.Edges = slices.Clone(g.Edges)
+	for i := range out.Edges {
+		out.Edges[i].Source, out.Edges[i].Target = prefix+out.Edges[i].Source, prefix+out.Edges[i].Target
+	}
+	return &out
 }
 
 var (
@@ -123,7 +143,7 @@ func checkMermaid(t *testing.T, name, m string) {
 func TestMermaidEscapesAdversarialTitles(t *testing.T) {
 	t.Parallel()
 	r := compilePath(t, "testdata/golden/adversarial.rules")
-	m := r.Graph("", nil, nil).Mermaid()
+	m := NewGraph(r, "", nil, nil).Mermaid()
 	for _, want := range []string{
 		`criterion_dq["Title with #quot;double quotes#quot; and \ backslash"]`,
 		`#91;#91; opens #93;#91; #124;pipe#124; #35;35; #35;quot; #38;amp; #96;tick#96;`,
@@ -150,8 +170,8 @@ func TestMermaidLabel(t *testing.T) {
 		"bad \xff utf8":             "bad \ufffd utf8",
 		"a\u202eb\u2066c":           "abc",
 	} {
-		if got := MermaidLabel(in); got != want {
-			t.Errorf("MermaidLabel(%q) = %q, want %q", in, got, want)
+		if got := mermaidLabel(in); got != want {
+			t.Errorf("mermaidLabel(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
@@ -162,7 +182,7 @@ func TestMermaidLabel(t *testing.T) {
 func checkLabel(t *testing.T, in, got string) {
 	t.Helper()
 	if strings.ContainsAny(got, "\"[]\n\r\u2028\u2029\u202e|<>`{}") || !utf8.ValidString(got) {
-		t.Fatalf("MermaidLabel(%q) = %q holds a raw unsafe character", in, got)
+		t.Fatalf("mermaidLabel(%q) = %q holds a raw unsafe character", in, got)
 	}
 	for i := 0; i < len(got); i++ {
 		if got[i] != '#' {
@@ -170,7 +190,7 @@ func checkLabel(t *testing.T, in, got string) {
 		}
 		end := strings.IndexByte(got[i:], ';')
 		if end < 0 || !regexp.MustCompile(`^#(quot|[0-9]+);$`).MatchString(got[i:i+end+1]) {
-			t.Fatalf("MermaidLabel(%q) = %q has a stray #", in, got)
+			t.Fatalf("mermaidLabel(%q) = %q has a stray #", in, got)
 		}
 		i += end
 	}
@@ -189,7 +209,7 @@ func TestMermaidLabelProperty(t *testing.T) {
 			rs[i] = alphabet[rng.IntN(len(alphabet))]
 		}
 		in := string(rs)
-		checkLabel(t, in, MermaidLabel(in))
+		checkLabel(t, in, mermaidLabel(in))
 	}
 }
 
@@ -198,7 +218,7 @@ func FuzzMermaidLabel(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		checkLabel(t, s, MermaidLabel(s))
+		checkLabel(t, s, mermaidLabel(s))
 	})
 }
 

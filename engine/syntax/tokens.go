@@ -1,4 +1,4 @@
-package engine
+package syntax
 
 // TokenKind classifies a Token: the lexer's classes, so that a tool
 // reading the text as written (an editor's ranges, highlighting and

@@ -1,8 +1,10 @@
-package engine
+package syntax
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/eligo/eligo/engine/value"
 )
 
 // This file parses expressions, by precedence from or down to a primary;
@@ -139,7 +141,7 @@ func (p *parser) parseUnary() *Node {
 		x := p.parseUnary()
 		p.depth--
 		if x.Kind == NodeNumber {
-			if v, ok := negNum(x.Num); ok {
+			if v, ok := value.Neg(x.Num); ok {
 				x.Num, x.Pos = v, pos
 				if strings.HasPrefix(x.Lit, "-") {
 					x.Lit = v.NumberString()
@@ -159,7 +161,7 @@ func (p *parser) parsePrimary() *Node {
 	switch t.kind {
 	case tokNumber:
 		p.next()
-		v, err := ParseNumber(t.text)
+		v, err := value.ParseNumber(t.text)
 		if err != nil {
 			p.errorf(t.pos, "number %s: %v", t.text, err)
 		}
@@ -181,7 +183,7 @@ func (p *parser) parsePrimary() *Node {
 		switch t.text {
 		case "true", "false":
 			p.next()
-			return p.node(&Node{Pos: t.pos, Kind: NodeBool, Num: BoolValue(t.text == "true")})
+			return p.node(&Node{Pos: t.pos, Kind: NodeBool, Num: value.BoolValue(t.text == "true")})
 		case "and", "or", "not", "in":
 			p.fail("expected a value, found the keyword %s", t.text)
 		}

@@ -1,8 +1,10 @@
-package engine
+package present
 
 import (
 	"strconv"
 	"strings"
+
+	"github.com/eligo/eligo/engine"
 )
 
 // Mermaid writes the graph as Mermaid flowchart text (the `mermaid`
@@ -18,14 +20,14 @@ func (g *Graph) Mermaid() string {
 	b.WriteString("flowchart LR\n")
 	ids := make(map[string]string, len(g.Nodes))
 	taken := make(map[string]bool, len(g.Nodes))
-	byStatus := map[Status][]string{}
+	byStatus := map[engine.Status][]string{}
 	for _, n := range g.Nodes {
 		id := mermaidID(n.ID, taken)
 		ids[n.ID] = id
 		b.WriteString("  ")
 		b.WriteString(id)
 		b.WriteString(`["`)
-		b.WriteString(MermaidLabel(mermaidText(n)))
+		b.WriteString(mermaidLabel(mermaidText(n)))
 		b.WriteString("\"]\n")
 		if n.Overlay != nil {
 			byStatus[n.Overlay.Status] = append(byStatus[n.Overlay.Status], id)
@@ -43,7 +45,7 @@ func (g *Graph) Mermaid() string {
 		b.WriteString(dst)
 		b.WriteByte('\n')
 	}
-	for _, st := range []Status{Satisfied, NotSatisfied, Pending} {
+	for _, st := range []engine.Status{engine.Satisfied, engine.NotSatisfied, engine.Pending} {
 		members := byStatus[st]
 		if len(members) == 0 {
 			continue
@@ -62,19 +64,19 @@ func (g *Graph) Mermaid() string {
 }
 
 // statusStyle colours overlay statuses: green, red, grey.
-var statusStyle = map[Status]string{
-	Satisfied:    "fill:#d9f2d9,stroke:#2e7d32",
-	NotSatisfied: "fill:#f9d6d5,stroke:#c62828",
-	Pending:      "fill:#eeeeee,stroke:#757575",
+var statusStyle = map[engine.Status]string{
+	engine.Satisfied:    "fill:#d9f2d9,stroke:#2e7d32",
+	engine.NotSatisfied: "fill:#f9d6d5,stroke:#c62828",
+	engine.Pending:      "fill:#eeeeee,stroke:#757575",
 }
 
 // mermaidText is what a node shows: its label, and for a group whether all
 // or any of its criteria are needed.
 func mermaidText(n GraphNode) string {
 	switch {
-	case n.Type == NodeTypeGroup && n.Kind == GroupAll:
+	case n.Type == NodeTypeGroup && n.Kind == engine.GroupAll:
 		return n.Label + " (all of)"
-	case n.Type == NodeTypeGroup && n.Kind == GroupAny:
+	case n.Type == NodeTypeGroup && n.Kind == engine.GroupAny:
 		return n.Label + " (any of)"
 	}
 	return n.Label
@@ -113,13 +115,13 @@ var mermaidEntities = map[rune]string{
 	'|': "#124;", '<': "#60;", '>': "#62;", '`': "#96;", '&': "#38;",
 }
 
-// MermaidLabel escapes text for a quoted Mermaid label `id["..."]`: the
+// mermaidLabel escapes text for a quoted Mermaid label `id["..."]`: the
 // characters in mermaidEntities become entity codes and every line break
 // or other control or separator character becomes a space, so the label
 // stays on one line and inside its quotes. Bidirectional override
 // characters are dropped so a title cannot display reversed. Other Unicode
 // passes through.
-func MermaidLabel(text string) string {
+func mermaidLabel(text string) string {
 	var b strings.Builder
 	b.Grow(len(text))
 	for _, c := range text {
