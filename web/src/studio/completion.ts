@@ -20,14 +20,10 @@ import {
 import { announce } from '../dom.js';
 import type { StudioClient } from './client.js';
 import type { TextPosition } from './diagnostics.js';
+import type { ServerCompletion } from './types.js';
 
-/** One proposal of POST .../draft/complete (authoring.Completion in the API's schema). */
-export interface ServerCompletion {
-  label: string;
-  kind: 'field' | 'source' | 'group' | 'value' | 'function' | 'keyword';
-  detail: string;
-  insert_text: string;
-}
+/** One proposal of POST .../draft/complete: the API's generated shape. */
+export type { ServerCompletion };
 
 /** The kinds of proposal as CodeMirror marks them (its icons) and as a list read aloud names them. */
 const kinds: Record<ServerCompletion['kind'], { type: string; words: string }> = {

@@ -7,7 +7,7 @@
 // found in the text.
 
 import { ruleString } from './rulestext.js';
-import type { Draft } from './types.js';
+import type { CheckDiagnostic, Draft, DraftCheck, TextPosition } from './types.js';
 
 /** A problem at a place in the rules text (line and column 1-based). */
 export interface Placed {
@@ -77,25 +77,10 @@ export function placeDiagnostics(rules: string, draft: Pick<Draft, 'compile_erro
   return out.sort((a, b) => a.line - b.line || a.column - b.column);
 }
 
-/** A position as the language server gives it: line and character from 0, characters in UTF-16 code units (a JavaScript string's). */
-export interface TextPosition {
-  line: number;
-  character: number;
-}
-
-/** One diagnostic of POST .../draft/check (authoring.Diagnostic in the API's schema). */
-export interface CheckDiagnostic {
-  range: { start: TextPosition; end: TextPosition };
-  severity: 'error' | 'warning' | 'information';
-  code: string;
-  message: string;
-}
-
-/** What POST .../draft/check answers for a text. */
-export interface DraftCheck {
-  compiles: boolean;
-  diagnostics: CheckDiagnostic[];
-}
+// A position as the language server gives it (line and character from 0,
+// characters in UTF-16 code units, a JavaScript string's), one diagnostic
+// and the answer of POST .../draft/check: the API's generated shapes.
+export type { CheckDiagnostic, DraftCheck, TextPosition };
 
 /** placeCheck places the language server's diagnostics at their ranges. */
 export function placeCheck(check: DraftCheck): Placed[] {

@@ -42,3 +42,7 @@ export type Release = S['Release'];
 export type ReleaseHistoryEntry = S['ReleaseHistoryEntry'];
 export type RulebookSchema = S['RulebookSchema'];
 export type Promotion = S['Promotion'];
+export type DraftCheck = S['DraftCheck'];
+export type CheckDiagnostic = S['Diagnostic'];
+export type TextPosition = S['TextPosition'];
+export type ServerCompletion = S['Completion'];
