@@ -20,7 +20,7 @@ import (
 )
 
 // This file bounds what a JSON request body may cost before anything is
-// built from it (docs/operations.md#json-bodies-before-they-are-decoded).
+// built from it (docs/limits.md#json-bodies-before-they-are-decoded).
 // Decoding a body into generic values and validating them costs far more
 // than its bytes: an empty object `{}` is two bytes and a map, and every
 // member it lacks is a validation item echoing it. So every JSON body is

@@ -7,7 +7,7 @@ import (
 )
 
 // BenchmarkBodyCost measures what refusing or validating a body costs per
-// byte of it, the figure docs/operations.md#json-bodies-before-they-are-decoded
+// byte of it, the figure docs/limits.md#json-bodies-before-they-are-decoded
 // bounds: the walk alone (ShapeErrors) and BodyErrors, the walk's
 // refusal or else the validator's list, on bodies shaped like the
 // attacks it answers, and one the walk passes (wrong_enums: errors of

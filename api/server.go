@@ -57,7 +57,7 @@ const (
 type Config struct {
 	// Clock is the clock the composition root builds the authenticator
 	// with (key expiry); nil means the system clock. It hands every
-	// service the same one (routes.Config.Clock).
+	// service the same one (wiring.Config.Clock).
 	Clock clock.Clock
 	// SchemaNamer names the schemas of the generated document (huma's
 	// registry namer); nil means huma's default, the Go type's name. The
@@ -171,7 +171,7 @@ type readinessReport struct {
 }
 
 // Parts are the long-lived objects the core serves with, which the
-// composition root (routes.NewServices; a test's fixture) builds from the
+// composition root (wiring.NewServices, for the binary and every test) builds from the
 // Config and hands to New, as it does every service.
 type Parts struct {
 	// Auth checks API keys (auth.NewAuthenticator with Config.Clock and
@@ -241,10 +241,6 @@ func New(cfg Config, st *store.Store, parts Parts) *Server {
 	s.mux.HandleFunc("GET /readyz", s.readyz)
 	return s
 }
-
-// Logger is the server's logger, for resources that log outside a request
-// (a request's own lines go through Log(ctx)).
-func (s *Server) Logger() *slog.Logger { return s.log }
 
 // OnClose adds a shutdown step that Close runs, in the order added, before
 // it writes the meter's last counts: a resource's record writer flushing

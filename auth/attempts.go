@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Sign-in limits (docs/console.md#sign-in-limits, docs/operations.md#limits):
+// Sign-in limits (docs/console.md#sign-in-limits, docs/limits.md#limits):
 // a console sign-in exchanges a key for a session, so it is where a key
 // would be guessed and where sessions would be piled up. The attempts an
 // address or a key prefix may make are bounded by an AttemptLimiter, and
@@ -49,7 +49,7 @@ const (
 // slots worn down only when hundreds of thousands of subjects failed
 // within one window.
 // It keeps the attempts of this process only: each replica limits on its
-// own (docs/operations.md#limits). It is safe for concurrent use.
+// own (docs/limits.md#limits). It is safe for concurrent use.
 type AttemptLimiter struct {
 	// burst is how many attempts a subject may make at once; interval is
 	// how long after an attempt its slot is free again (window/burst).

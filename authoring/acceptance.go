@@ -22,11 +22,11 @@ type TestResult struct {
 	Expected string `json:"expected"`
 	Got      string `json:"got"`
 	// Mismatches say what differed, one sentence each.
-	Mismatches []string `json:"mismatches"`
+	Mismatches []string `json:"mismatches" nullable:"false"`
 	// IgnoredFields are the case's field names the draft does not declare:
 	// a name must match exactly, and a mismatched one is treated as absent
 	// (docs/authoring.md#1-create-a-project).
-	IgnoredFields []string `json:"ignored_fields"`
+	IgnoredFields []string `json:"ignored_fields" nullable:"false"`
 	// Hint points at what to look at first, or is empty on a pass.
 	Hint string `json:"hint,omitempty"`
 }
@@ -38,7 +38,7 @@ type ContractCheck struct {
 	// Pass is true when the draft meets it.
 	Pass bool `json:"pass"`
 	// Problems say what fails, one sentence each.
-	Problems []string `json:"problems"`
+	Problems []string `json:"problems" nullable:"false"`
 }
 
 // Acceptance is the verdict on a draft: every test, and the contract's
@@ -48,9 +48,9 @@ type Acceptance struct {
 	TestsPassing int `json:"tests_passing"`
 	TestsTotal   int `json:"tests_total"`
 	// Results are every case's result, in suite order.
-	Results []TestResult `json:"results"`
+	Results []TestResult `json:"results" nullable:"false"`
 	// Contract are the contract's checks; empty without a contract.
-	Contract []ContractCheck `json:"contract_checks"`
+	Contract []ContractCheck `json:"contract_checks" nullable:"false"`
 	// Accepted is true when every case and every contract check passes.
 	Accepted bool `json:"accepted"`
 	// Cases are the cases as run (unknown fields dropped), for the

@@ -4,9 +4,11 @@
 // publishing a draft with verified provenance. Everything here is
 // deterministic but generation and discovery, which call the caller's
 // model; generation, which writes drafts, is a table of named stages
-// (stages.go) planned by PlanGeneration and run by RunGeneration. It
-// speaks in Go types and sentinel errors, never HTTP: api/projects maps
-// them to the wire.
+// (stages.go) planned by PlanGeneration and run by RunGeneration. The
+// work is four jobs, each a type over the store methods it needs:
+// Projects, Drafts, Reviews and Generation (see Workspace). It speaks in
+// Go types and sentinel errors, never HTTP: api/projects maps them to the
+// wire.
 package authoring
 
 import (
@@ -76,7 +78,7 @@ const (
 	MinTestsPerSection = 5
 )
 
-// Config tunes a Service; zero members take the defaults above.
+// Config tunes the workspace's jobs; zero members take the defaults above.
 type Config struct {
 	// Clock dates drafts; nil means the system clock.
 	Clock clock.Clock
@@ -157,30 +159,43 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-// Service runs the workspace over the store; publishing goes through the
-// publisher, so a project's draft meets the same gates as any publish.
-// Build one with New; it is safe for concurrent use.
-type Service struct {
-	store     *store.Store
-	publisher *publish.Publisher
-	tokens    *llm.Counter
-	cfg       Config
-	// drafts keeps the compiles of recently read drafts (see draftCache).
-	drafts *draftCache
+// Workspace is the workspace's four jobs, each a type of its own over
+// the store methods it needs: Projects (projects, their sources and
+// guidance), Drafts (the draft, its tests and the editor's tools over
+// it), Reviews (the review report and publishing) and Generation
+// (model-backed generation and discovery). Drafts keeps the compiles of
+// recently read drafts, which the other jobs read through it. Build one
+// with New and hand each caller the job it needs; every job is safe for
+// concurrent use.
+type Workspace struct {
+	// Projects creates projects and holds their sources and guidance.
+	Projects *Projects
+	// Drafts writes and works out drafts and their tests.
+	Drafts *Drafts
+	// Reviews reviews and publishes drafts.
+	Reviews *Reviews
+	// Generation plans and runs generations and discoveries.
+	Generation *Generation
 }
 
-// New builds a Service. It loads the tokenizer, which is the only way it
-// fails.
-func New(st *store.Store, pub *publish.Publisher, cfg Config) (*Service, error) {
+// New builds the workspace's jobs over st, publishing through pub so
+// that a project's draft meets the same gates as any publish. It loads
+// the tokenizer, which is the only way it fails.
+func New(st *store.Store, pub *publish.Publisher, cfg Config) (Workspace, error) {
 	counter, err := llm.NewCounter()
 	if err != nil {
-		return nil, fmt.Errorf("authoring: %w", err)
+		return Workspace{}, fmt.Errorf("authoring: %w", err)
 	}
-	return &Service{store: st, publisher: pub, tokens: counter, cfg: cfg.withDefaults(), drafts: newDraftCache(draftCacheSize)}, nil
+	cfg = cfg.withDefaults()
+	drafts := &Drafts{store: st, cfg: cfg, cache: newDraftCache(draftCacheSize)}
+	reviews := &Reviews{store: st, publisher: pub, drafts: drafts, cfg: cfg}
+	return Workspace{
+		Projects:   &Projects{store: st, tokens: counter, cfg: cfg},
+		Drafts:     drafts,
+		Reviews:    reviews,
+		Generation: &Generation{store: st, drafts: drafts, reviews: reviews, cfg: cfg},
+	}, nil
 }
-
-// Limits reports the limits in force, for documentation and responses.
-func (s *Service) Limits() Config { return s.cfg }
 
 // ErrNotFound is a project or source that does not exist or belongs to
 // another tenant: the two are never told apart.

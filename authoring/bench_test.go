@@ -26,7 +26,7 @@ func BenchmarkUploadAmplifyingPDF(b *testing.B) {
 	var peak uint64
 	b.ReportAllocs()
 	for b.Loop() {
-		peak = max(peak, sourcetest.PeakHeap(func() { _, _ = s.prepareAll(context.Background(), "t", up) }))
+		peak = max(peak, sourcetest.PeakHeap(func() { _, _ = s.Projects.prepareAll(context.Background(), "t", up) }))
 	}
 	b.ReportMetric(float64(peak)/(1<<20), "peak-MB")
 }
@@ -36,9 +36,9 @@ func BenchmarkUploadAmplifyingPDF(b *testing.B) {
 // million tokens against a 112,000-token budget: the refusal's time and
 // the most heap held getting to it (peak-MB).
 func BenchmarkPlanGenerationOverBudget(b *testing.B) {
-	s, st := newLimitedService(b, Config{})
+	s, st := newLimitedWorkspace(b, Config{})
 	ctx := context.Background()
-	p, _, err := s.Create(ctx, "acme", CreateRequest{Name: "Big", SectionID: "big"})
+	p, _, err := s.Projects.Create(ctx, "acme", CreateRequest{Name: "Big", SectionID: "big"})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func BenchmarkPlanGenerationOverBudget(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		peak = max(peak, sourcetest.PeakHeap(func() {
-			if _, err := s.PlanGeneration(ctx, "acme", p.ID, GenerateRequest{Mode: ModeFresh, Model: model}); err == nil {
+			if _, err := s.Generation.PlanGeneration(ctx, "acme", p.ID, GenerateRequest{Mode: ModeFresh, Model: model}); err == nil {
 				b.Fatal("planned a prompt over the budget")
 			}
 		}))

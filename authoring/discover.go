@@ -24,7 +24,7 @@ type FieldProposal struct {
 	ID         string   `json:"id"`
 	Type       string   `json:"type" enum:"int,decimal,bool,date,enum"`
 	Question   string   `json:"question"`
-	EnumValues []string `json:"enum_values"`
+	EnumValues []string `json:"enum_values" nullable:"false"`
 	Quote      string   `json:"quote"`
 	// SourceID is the project source the quote was found in; empty when
 	// it was not found.
@@ -70,7 +70,7 @@ var (
 // model and key; the prompt is refused over the budget first, from the
 // sources' stored estimates and then by a count that stops at the budget,
 // as a generation's is.
-func (s *Service) Discover(ctx context.Context, tenantID, projectID, what string, info llm.ModelInfo, model llm.Model, key llm.Key) (Discovery, error) {
+func (s *Generation) Discover(ctx context.Context, tenantID, projectID, what string, info llm.ModelInfo, model llm.Model, key llm.Key) (Discovery, error) {
 	if _, err := s.store.ProjectOf(ctx, tenantID, projectID); err != nil {
 		return Discovery{}, err
 	}

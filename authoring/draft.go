@@ -14,6 +14,25 @@ import (
 	"github.com/eligo/eligo/store"
 )
 
+// Drafts is the workspace's drafts-and-tests job: it writes a project's
+// draft and tests, works the draft out (compile, tests, provenance), and
+// runs the editor's tools over it (format, symbols, a source's text with
+// its citations, suggested cases). It keeps the compiles of recently read
+// drafts (see draftCache), which Reviews and Generation read through it.
+type Drafts struct {
+	store draftStore
+	cfg   Config
+	// cache keeps the compiles of recently read drafts.
+	cache *draftCache
+}
+
+// draftStore is what Drafts reads and writes of the store.
+type draftStore interface {
+	ProjectOf(ctx context.Context, tenantID, id string) (store.Project, error)
+	ProjectSources(ctx context.Context, tenantID, projectID string, withText bool) ([]store.ProjectSource, error)
+	UpdateProject(ctx context.Context, tenantID, id string, fn func(*store.Project) error) (store.Project, error)
+}
+
 // SourceQuestion is a conflicting or ambiguous clause the draft had to
 // read one way: the quoted text, the candidate readings and the reading
 // used until someone decides.
@@ -25,7 +44,7 @@ type SourceQuestion struct {
 	// Question says what is unclear.
 	Question string `json:"question" minLength:"1" maxLength:"4000"`
 	// CandidateReadings are the readings the text allows.
-	CandidateReadings []string `json:"candidate_readings" maxItems:"10"`
+	CandidateReadings []string `json:"candidate_readings" openapi:"nonnull" maxItems:"10"`
 	// ProvisionalReading is the reading the draft uses.
 	ProvisionalReading string `json:"provisional_reading" maxLength:"4000"`
 	// Resolved is true once the team has settled it.
@@ -80,7 +99,7 @@ func (w Workup) Compiled() error {
 
 // PutDraft stores a hand-written draft, whether or not it compiles (a
 // draft is work in progress), and works it out.
-func (s *Service) PutDraft(ctx context.Context, tenantID, projectID string, req DraftRequest) (Workup, error) {
+func (s *Drafts) PutDraft(ctx context.Context, tenantID, projectID string, req DraftRequest) (Workup, error) {
 	questions, err := json.Marshal(orEmpty(req.SourceQuestions))
 	if err != nil {
 		return Workup{}, fmt.Errorf("encode source questions: %w", err)
@@ -115,7 +134,7 @@ func withReadings(qs []SourceQuestion) []SourceQuestion {
 // Draft works out the project's draft as it stands. targets binds
 // declared sources to project sources (see SourceTarget); nil binds each
 // by its declaration. A project without a draft is a 409 no_draft.
-func (s *Service) Draft(ctx context.Context, tenantID, projectID string, targets map[string]SourceTarget) (Workup, error) {
+func (s *Drafts) Draft(ctx context.Context, tenantID, projectID string, targets map[string]SourceTarget) (Workup, error) {
 	p, err := s.store.ProjectOf(ctx, tenantID, projectID)
 	if err != nil {
 		return Workup{}, err
@@ -137,7 +156,7 @@ func noDraft() *RefusedError {
 		Message: "The project has no draft yet: PUT /projects/{id}/draft with rules text, or generate one."}
 }
 
-// draftCacheSize bounds the compiled drafts one Service keeps. A draft at
+// draftCacheSize bounds the compiled drafts one Drafts keeps. A draft at
 // the engine's limits compiles to about 7 MB (one of the casebank's size
 // to well under 1 MB), so the cache holds at most about 110 MB whatever
 // is stored; a miss costs one compile, under 0.1 s at the limits.
@@ -222,8 +241,8 @@ func (c *draftCache) compile(text string) (compiledDraft, error) {
 
 // workUp compiles the draft (once per text: the draft cache) and checks it
 // against the project's tests, contract and sources.
-func (s *Service) workUp(p store.Project, sources []store.ProjectSource, targets map[string]SourceTarget) (Workup, error) {
-	d, err := s.drafts.compile(*p.DraftText)
+func (s *Drafts) workUp(p store.Project, sources []store.ProjectSource, targets map[string]SourceTarget) (Workup, error) {
+	d, err := s.cache.compile(*p.DraftText)
 	if err != nil {
 		return Workup{Project: p}, err
 	}
@@ -247,7 +266,7 @@ func workUpCompiled(p store.Project, sources []store.ProjectSource, targets map[
 		return w, nil
 	}
 	if rules.SectionID != p.SectionID {
-		w.CompileErrors = syntax.ErrorList{{File: "draft.rules", Pos: syntax.Pos{Line: 1, Col: 1}, Msg: fmt.Sprintf("the draft's section is %s but the project authors %s", rules.SectionID, p.SectionID)}}
+		w.CompileErrors = syntax.ErrorList{{File: "draft.rules", Pos: syntax.Pos{Line: 1, Col: 1}, Msg: sectionMismatch(rules.SectionID, p.SectionID)}}
 		w.SourceCheck = sourceCheck(p, nil, sources, nil)
 		return w, nil
 	}

@@ -12,9 +12,9 @@ import (
 	"github.com/eligo/eligo/store/storetest"
 )
 
-// newDraftService is a Service over a fresh database with one project of
+// newDraftWorkspace is a Workspace over a fresh database with one project of
 // tenant acme, authoring section grant.
-func newDraftService(t testing.TB) (*Service, store.Project) {
+func newDraftWorkspace(t testing.TB) (Workspace, store.Project) {
 	t.Helper()
 	st := store.New(storetest.New(t))
 	cat := catalog.New(st, catalog.Config{})
@@ -23,7 +23,7 @@ func newDraftService(t testing.TB) (*Service, store.Project) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _, err := s.Create(context.Background(), "acme", CreateRequest{Name: "Grant", SectionID: "grant"})
+	p, _, err := s.Projects.Create(context.Background(), "acme", CreateRequest{Name: "Grant", SectionID: "grant"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func grantDraft(n int) string {
 func TestDraftCompiledOncePerContent(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s, p := newDraftService(t)
+	s, p := newDraftWorkspace(t)
 	for _, tc := range []struct {
 		name, rules string
 		compiles    bool
@@ -55,12 +55,12 @@ func TestDraftCompiledOncePerContent(t *testing.T) {
 		{"compiles", grantDraft(3), true},
 		{"does not compile", strings.Repeat("2 * ", 300) + "a.x", false},
 	} {
-		put, err := s.PutDraft(ctx, "acme", p.ID, DraftRequest{Rules: tc.rules})
+		put, err := s.Drafts.PutDraft(ctx, "acme", p.ID, DraftRequest{Rules: tc.rules})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for read := range 2 {
-			w, err := s.Draft(ctx, "acme", p.ID, nil)
+			w, err := s.Drafts.Draft(ctx, "acme", p.ID, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -75,7 +75,7 @@ func TestDraftCompiledOncePerContent(t *testing.T) {
 			}
 		}
 	}
-	changed, err := s.PutDraft(ctx, "acme", p.ID, DraftRequest{Rules: grantDraft(4)})
+	changed, err := s.Drafts.PutDraft(ctx, "acme", p.ID, DraftRequest{Rules: grantDraft(4)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,13 +115,13 @@ func TestDraftCacheBounded(t *testing.T) {
 // limit) the way GET draft does.
 func BenchmarkDraftRead(b *testing.B) {
 	ctx := context.Background()
-	s, p := newDraftService(b)
-	if _, err := s.PutDraft(ctx, "acme", p.ID, DraftRequest{Rules: grantDraft(1000)}); err != nil {
+	s, p := newDraftWorkspace(b)
+	if _, err := s.Drafts.PutDraft(ctx, "acme", p.ID, DraftRequest{Rules: grantDraft(1000)}); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		w, err := s.Draft(ctx, "acme", p.ID, nil)
+		w, err := s.Drafts.Draft(ctx, "acme", p.ID, nil)
 		if err != nil || w.Rules == nil {
 			b.Fatalf("%v %v", err, w.CompileErrors)
 		}

@@ -25,7 +25,7 @@ type FormattedRules struct {
 // parse is refused with ReasonRulesUnparsable and its compile errors in
 // the `compile_errors` member, as a draft that does not compile is; a
 // project the tenant does not hold is ErrNotFound.
-func (s *Service) Format(ctx context.Context, tenantID, projectID, text string) (FormattedRules, error) {
+func (s *Drafts) Format(ctx context.Context, tenantID, projectID, text string) (FormattedRules, error) {
 	if _, err := s.store.ProjectOf(ctx, tenantID, projectID); err != nil {
 		return FormattedRules{}, err
 	}

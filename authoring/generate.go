@@ -60,6 +60,33 @@ const (
 	ReasonModelReplyInvalid = "model_reply_invalid"
 )
 
+// Generation is the workspace's generation job: it plans a generation
+// (refusing a prompt over the model's budget before any model call), runs
+// its rounds with the caller's model and key, keeps the best draft as the
+// project's draft and reviews it, and runs discoveries. It works drafts
+// out through Drafts and reviews them through Reviews.
+type Generation struct {
+	store   generationStore
+	drafts  *Drafts
+	reviews *Reviews
+	cfg     Config
+}
+
+// generationStore is what Generation reads and writes of the store.
+type generationStore interface {
+	ProjectOf(ctx context.Context, tenantID, id string) (store.Project, error)
+	ProjectSources(ctx context.Context, tenantID, projectID string, withText bool) ([]store.ProjectSource, error)
+	ListGuidance(ctx context.Context, tenantID, projectID string) ([]store.Guidance, error)
+	RulesetByRef(ctx context.Context, ref string) (store.Cut, error)
+	LatestActiveCut(ctx context.Context, tenantID, sectionID string) (store.Cut, error)
+	RulesetSource(ctx context.Context, id string) (text, digest string, err error)
+	UpdateProject(ctx context.Context, tenantID, id string, fn func(*store.Project) error) (store.Project, error)
+	ActiveGenerations(ctx context.Context, tenantID string) (int, error)
+}
+
+// Limits reports the limits in force, for documentation and responses.
+func (s *Generation) Limits() Config { return s.cfg }
+
 // GenerateRequest is one generation.
 type GenerateRequest struct {
 	// Mode is fresh or refine.
@@ -164,7 +191,7 @@ func (e *GenerationError) Error() string { return e.Stage + ": " + e.Reason + ":
 // checked first, so a project whose sources alone are over the budget is
 // refused before any text is read or assembled, and the count stops as
 // soon as it passes the budget.
-func (s *Service) PlanGeneration(ctx context.Context, tenantID, projectID string, req GenerateRequest) (*Plan, error) {
+func (s *Generation) PlanGeneration(ctx context.Context, tenantID, projectID string, req GenerateRequest) (*Plan, error) {
 	pl := &planning{tenantID: tenantID, projectID: projectID, plan: &Plan{req: req}}
 	for _, st := range planStages {
 		if err := st.run(s, ctx, pl); err != nil {
@@ -176,7 +203,7 @@ func (s *Service) PlanGeneration(ctx context.Context, tenantID, projectID string
 
 // seed is refine's starting ruleset: the tenant's seed_ruleset_id, or the
 // section's newest active cut.
-func (s *Service) seed(ctx context.Context, tenantID string, p store.Project, ref string) (string, *engine.Ruleset, error) {
+func (s *Generation) seed(ctx context.Context, tenantID string, p store.Project, ref string) (string, *engine.Ruleset, error) {
 	var cut store.Cut
 	var err error
 	if ref != "" {
@@ -245,7 +272,7 @@ func (c *candidate) passing() []string {
 // A round is kept only when every test that passed still passes. The
 // best draft is stored as the project's draft, failing or not; judge it
 // by Accepted. A failure names the stage it happened in.
-func (s *Service) RunGeneration(ctx context.Context, plan *Plan, model llm.Model, key llm.Key, progress func(Progress)) (GenerationResult, error) {
+func (s *Generation) RunGeneration(ctx context.Context, plan *Plan, model llm.Model, key llm.Key, progress func(Progress)) (GenerationResult, error) {
 	rounds := plan.req.RepairRounds
 	if rounds <= 0 {
 		rounds = DefaultRepairRounds
@@ -313,7 +340,7 @@ func providerFailure(err error) error {
 }
 
 // keep stores the best draft as the project's draft and reports it.
-func (s *Service) keep(ctx context.Context, plan *Plan, best *candidate, res GenerationResult) (GenerationResult, error) {
+func (s *Generation) keep(ctx context.Context, plan *Plan, best *candidate, res GenerationResult) (GenerationResult, error) {
 	questions, err := json.Marshal(orEmpty(best.questions))
 	if err != nil {
 		return res, fmt.Errorf("encode questions: %w", err)
@@ -326,11 +353,11 @@ func (s *Service) keep(ctx context.Context, plan *Plan, best *candidate, res Gen
 	if err != nil {
 		return res, err
 	}
-	w, err := s.workUp(p, plan.sources, nil)
+	w, err := s.drafts.workUp(p, plan.sources, nil)
 	if err != nil {
 		return res, err
 	}
-	rep, err := s.review(ctx, w, review.Options{})
+	rep, err := s.reviews.review(ctx, w, review.Options{})
 	if err != nil {
 		return res, err
 	}

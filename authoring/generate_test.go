@@ -65,22 +65,22 @@ func answer(rules string) llmtest.Turn {
 	return llmtest.Turn{Reply: "Here are the rules.\n\n```rules\n" + rules + "```\n"}
 }
 
-// newGeneration is a Service with the grant project (its act uploaded,
+// newGeneration is a Workspace with the grant project (its act uploaded,
 // its tests set) and a scripted model playing turns, planned with
 // repairRounds; 0 takes the default.
-func newGeneration(t *testing.T, repairRounds int, turns ...llmtest.Turn) (*Service, *Plan, *llmtest.Server) {
+func newGeneration(t *testing.T, repairRounds int, turns ...llmtest.Turn) (Workspace, *Plan, *llmtest.Server) {
 	t.Helper()
 	ctx := context.Background()
-	s, p := newDraftService(t)
-	if _, err := s.AddSources(ctx, "acme", p.ID, []Upload{{Filename: "grant.md", Content: []byte(grantLaw),
+	s, p := newDraftWorkspace(t)
+	if _, err := s.Projects.AddSources(ctx, "acme", p.ID, []Upload{{Filename: "grant.md", Content: []byte(grantLaw),
 		URL: "https://laws.example.org/grant", Licence: "CC-BY-4.0"}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.SetTests(ctx, "acme", p.ID, TestsRequest{TestCases: grantCases}); err != nil {
+	if _, err := s.Drafts.SetTests(ctx, "acme", p.ID, TestsRequest{TestCases: grantCases}); err != nil {
 		t.Fatal(err)
 	}
 	model := llm.ModelInfo{Name: "scripted", Encoding: llm.EncodingO200k, ContextWindow: 128_000, Reserved: 16_000}
-	plan, err := s.PlanGeneration(ctx, "acme", p.ID, GenerateRequest{Mode: ModeFresh, Model: model, RepairRounds: repairRounds})
+	plan, err := s.Generation.PlanGeneration(ctx, "acme", p.ID, GenerateRequest{Mode: ModeFresh, Model: model, RepairRounds: repairRounds})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +178,7 @@ func TestGenerationStages(t *testing.T) {
 			t.Parallel()
 			s, plan, model := newGeneration(t, tc.rounds, tc.turns...)
 			var progress []string
-			res, err := s.RunGeneration(context.Background(), plan, llm.NewOpenAI(llm.OpenAIConfig{BaseURL: model.URL()}), llm.NewKey("sk-test"),
+			res, err := s.Generation.RunGeneration(context.Background(), plan, llm.NewOpenAI(llm.OpenAIConfig{BaseURL: model.URL()}), llm.NewKey("sk-test"),
 				func(p Progress) {
 					progress = append(progress, fmt.Sprintf("%s/%d/%d", p.Stage, p.Round, p.TestsPassing))
 					if p.TestsTotal != len(grantCases) {
@@ -228,7 +228,7 @@ func TestGenerationStages(t *testing.T) {
 func TestGenerationNeverGoesBackwards(t *testing.T) {
 	t.Parallel()
 	s, plan, model := newGeneration(t, 1, answer(wrongAge), answer(tooYoung))
-	res, err := s.RunGeneration(context.Background(), plan, llm.NewOpenAI(llm.OpenAIConfig{BaseURL: model.URL()}), llm.NewKey("sk-test"), nil)
+	res, err := s.Generation.RunGeneration(context.Background(), plan, llm.NewOpenAI(llm.OpenAIConfig{BaseURL: model.URL()}), llm.NewKey("sk-test"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +247,7 @@ func TestGenerationNeverGoesBackwards(t *testing.T) {
 	if last := msgs[len(msgs)-1].Content; !strings.Contains(last, "### adult waits for the officer") || !strings.Contains(last, "criterion adult") {
 		t.Errorf("the repair round was not told of the failing test with its minimal reason: %s", last)
 	}
-	p, err := s.Project(context.Background(), "acme", plan.project.ID)
+	p, err := s.Projects.Project(context.Background(), "acme", plan.project.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,8 +280,8 @@ func TestStageTablesAreThePipeline(t *testing.T) {
 // reason codes: a project with no active source is no_active_sources.
 func TestPlanningRefusesWithoutSources(t *testing.T) {
 	t.Parallel()
-	s, p := newDraftService(t)
+	s, p := newDraftWorkspace(t)
 	model := llm.ModelInfo{Name: "scripted", Encoding: llm.EncodingO200k, ContextWindow: 128_000, Reserved: 16_000}
-	_, err := s.PlanGeneration(context.Background(), "acme", p.ID, GenerateRequest{Mode: ModeFresh, Model: model})
+	_, err := s.Generation.PlanGeneration(context.Background(), "acme", p.ID, GenerateRequest{Mode: ModeFresh, Model: model})
 	refusedAs(t, "plan without sources", err, Unprocessable, ReasonNoSources, "no active source")
 }

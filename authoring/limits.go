@@ -56,7 +56,7 @@ func storeLimitMessage(err, sentinel error) string {
 // tenant_generation_limit), before anything is planned: the tenant
 // already has Config.MaxActiveGenerations queued or running. The store
 // counts again when it records the start, under the tenant's lock.
-func (s *Service) GenerationSlot(ctx context.Context, tenantID string) error {
+func (s *Generation) GenerationSlot(ctx context.Context, tenantID string) error {
 	n, err := s.store.ActiveGenerations(ctx, tenantID)
 	if err != nil {
 		return err
@@ -71,7 +71,7 @@ func (s *Service) GenerationSlot(ctx context.Context, tenantID string) error {
 // GenerationLimitRefusal is the refusal of a start that store.StartGeneration
 // (or GenerationSlot) found over the tenant's limit: err wraps
 // store.ErrGenerationLimit. Any other error is returned as it is.
-func (s *Service) GenerationLimitRefusal(err error) error {
+func (s *Generation) GenerationLimitRefusal(err error) error {
 	if !errors.Is(err, store.ErrGenerationLimit) {
 		return err
 	}

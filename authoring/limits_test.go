@@ -19,8 +19,8 @@ import (
 	"github.com/eligo/eligo/store/storetest"
 )
 
-// newLimitedService is a Service over a fresh database with cfg's limits.
-func newLimitedService(t testing.TB, cfg Config) (*Service, *store.Store) {
+// newLimitedWorkspace is a Workspace over a fresh database with cfg's limits.
+func newLimitedWorkspace(t testing.TB, cfg Config) (Workspace, *store.Store) {
 	t.Helper()
 	st := store.New(storetest.New(t))
 	cat := catalog.New(st, catalog.Config{})
@@ -102,9 +102,9 @@ func TestCountTokensInPieces(t *testing.T) {
 // nothing stored.
 func TestSourceTextLimits(t *testing.T) {
 	t.Parallel()
-	s, _ := newLimitedService(t, Config{MaxSourceText: 64 << 10, MaxUploadText: 100 << 10, MaxProjectText: 150 << 10})
+	s, _ := newLimitedWorkspace(t, Config{MaxSourceText: 64 << 10, MaxUploadText: 100 << 10, MaxProjectText: 150 << 10})
 	ctx := context.Background()
-	p, _, err := s.Create(ctx, "acme", CreateRequest{Name: "Grant", SectionID: "grant"})
+	p, _, err := s.Projects.Create(ctx, "acme", CreateRequest{Name: "Grant", SectionID: "grant"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,20 +112,20 @@ func TestSourceTextLimits(t *testing.T) {
 		return Upload{Filename: name, Content: []byte(strings.Repeat("The applicant is eligible. ", 40<<10/27))}
 	}
 	// Three pages of the amplifying PDF: 14 KB of file, 100 KB of text.
-	_, err = s.AddSources(ctx, "acme", p.ID, []Upload{{Filename: "amplified.pdf", Content: sourcetest.Amplifying(3)}})
+	_, err = s.Projects.AddSources(ctx, "acme", p.ID, []Upload{{Filename: "amplified.pdf", Content: sourcetest.Amplifying(3)}})
 	refusedAs(t, "amplifying PDF", err, TooLarge, ReasonSourceTextTooLarge, "65536 bytes")
-	_, err = s.AddSources(ctx, "acme", p.ID, []Upload{text("a.txt"), text("b.txt"), text("c.txt")})
+	_, err = s.Projects.AddSources(ctx, "acme", p.ID, []Upload{text("a.txt"), text("b.txt"), text("c.txt")})
 	refusedAs(t, "three files in one request", err, TooLarge, ReasonUploadTextBudget, "102400 bytes")
 	for _, names := range [][2]string{{"a.txt", "b.txt"}, {"c.txt", "d.txt"}} {
-		_, err = s.AddSources(ctx, "acme", p.ID, []Upload{text(names[0]), text(names[1])})
+		_, err = s.Projects.AddSources(ctx, "acme", p.ID, []Upload{text(names[0]), text(names[1])})
 	}
 	refusedAs(t, "the project's text", err, TooLarge, ReasonSourceLimit, "153600 are allowed")
-	if got, err := s.Sources(ctx, "acme", p.ID); err != nil || len(got) != 2 {
+	if got, err := s.Projects.Sources(ctx, "acme", p.ID); err != nil || len(got) != 2 {
 		t.Fatalf("sources stored: %d, %v; want the first two", len(got), err)
 	}
 	// A PDF that runs out of the request's time is the uploader's to fix.
-	slow, _ := newLimitedService(t, Config{ExtractTimeout: 1})
-	_, err = slow.prepareAll(ctx, "t", []Upload{{Filename: "slow.pdf", Content: sourcetest.Amplifying(1)}})
+	slow, _ := newLimitedWorkspace(t, Config{ExtractTimeout: 1})
+	_, err = slow.Projects.prepareAll(ctx, "t", []Upload{{Filename: "slow.pdf", Content: sourcetest.Amplifying(1)}})
 	refusedAs(t, "extraction time", err, Unprocessable, ReasonExtractionTimeout, "1ns")
 }
 
@@ -133,13 +133,13 @@ func TestSourceTextLimits(t *testing.T) {
 // concurrent creations stop at the cap exactly.
 func TestProjectLimit(t *testing.T) {
 	t.Parallel()
-	s, _ := newLimitedService(t, Config{MaxProjects: 3})
+	s, _ := newLimitedWorkspace(t, Config{MaxProjects: 3})
 	ctx := context.Background()
 	var wg sync.WaitGroup
 	errs := make([]error, 8)
 	for i := range errs {
 		wg.Go(func() {
-			_, _, errs[i] = s.Create(ctx, "acme", CreateRequest{Name: fmt.Sprintf("P%d", i), SectionID: "grant"})
+			_, _, errs[i] = s.Projects.Create(ctx, "acme", CreateRequest{Name: fmt.Sprintf("P%d", i), SectionID: "grant"})
 		})
 	}
 	wg.Wait()
@@ -154,28 +154,28 @@ func TestProjectLimit(t *testing.T) {
 	if created != 3 {
 		t.Fatalf("%d projects created concurrently under a cap of 3", created)
 	}
-	if _, _, err := s.Create(ctx, "beta", CreateRequest{Name: "Other tenant", SectionID: "grant"}); err != nil {
+	if _, _, err := s.Projects.Create(ctx, "beta", CreateRequest{Name: "Other tenant", SectionID: "grant"}); err != nil {
 		t.Fatalf("another tenant: %v", err)
 	}
 }
 
 func TestGuidanceLimits(t *testing.T) {
 	t.Parallel()
-	s, _ := newLimitedService(t, Config{MaxGuidance: 3, MaxGuidanceBytes: 1000})
+	s, _ := newLimitedWorkspace(t, Config{MaxGuidance: 3, MaxGuidanceBytes: 1000})
 	ctx := context.Background()
-	p, _, err := s.Create(ctx, "acme", CreateRequest{Name: "Grant", SectionID: "grant"})
+	p, _, err := s.Projects.Create(ctx, "acme", CreateRequest{Name: "Grant", SectionID: "grant"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	note := func(n int) store.Guidance {
 		return store.Guidance{Text: strings.Repeat("g", n), ProcessType: ProcessRuleGeneration}
 	}
-	_, err = s.AddGuidance(ctx, "acme", p.ID, note(1001))
+	_, err = s.Projects.AddGuidance(ctx, "acme", p.ID, note(1001))
 	refusedAs(t, "one note over the text cap", err, TooLarge, ReasonGuidanceLimit, "1000 bytes of guidance text")
 	var wg sync.WaitGroup
 	errs := make([]error, 6)
 	for i := range errs {
-		wg.Go(func() { _, errs[i] = s.AddGuidance(ctx, "acme", p.ID, note(10)) })
+		wg.Go(func() { _, errs[i] = s.Projects.AddGuidance(ctx, "acme", p.ID, note(10)) })
 	}
 	wg.Wait()
 	added := 0
@@ -189,11 +189,11 @@ func TestGuidanceLimits(t *testing.T) {
 	if added != 3 {
 		t.Fatalf("%d notes added concurrently under a cap of 3", added)
 	}
-	q, _, _ := s.Create(ctx, "acme", CreateRequest{Name: "Other", SectionID: "other"})
-	if _, err := s.AddGuidance(ctx, "acme", q.ID, note(600)); err != nil {
+	q, _, _ := s.Projects.Create(ctx, "acme", CreateRequest{Name: "Other", SectionID: "other"})
+	if _, err := s.Projects.AddGuidance(ctx, "acme", q.ID, note(600)); err != nil {
 		t.Fatal(err)
 	}
-	_, err = s.AddGuidance(ctx, "acme", q.ID, note(600))
+	_, err = s.Projects.AddGuidance(ctx, "acme", q.ID, note(600))
 	refusedAs(t, "notes over the text cap together", err, TooLarge, ReasonGuidanceLimit, "would total 1200 bytes")
 }
 
@@ -203,9 +203,9 @@ func TestGuidanceLimits(t *testing.T) {
 // from the estimates, with the count they give, before any text is read.
 func TestGenerationRefusedFromStoredEstimates(t *testing.T) {
 	t.Parallel()
-	s, st := newLimitedService(t, Config{})
+	s, st := newLimitedWorkspace(t, Config{})
 	ctx := context.Background()
-	p, _, err := s.Create(ctx, "acme", CreateRequest{Name: "Grant", SectionID: "grant"})
+	p, _, err := s.Projects.Create(ctx, "acme", CreateRequest{Name: "Grant", SectionID: "grant"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,14 +215,18 @@ func TestGenerationRefusedFromStoredEstimates(t *testing.T) {
 		rows = append(rows, store.ProjectSource{Filename: fmt.Sprintf("s%d.txt", i), MediaType: "text/plain", Content: []byte("act"),
 			ContentDigest: "sha256:" + strings.Repeat("0", 64), Text: "act", Signature: source.Sign("act").Bytes(), EstimatedTokens: 31_000_000})
 	}
-	if _, err := st.AddSources(ctx, "acme", p.ID, rows, s.sourceLimits()); err != nil {
+	if _, err := st.AddSources(ctx, "acme", p.ID, rows, s.Projects.sourceLimits()); err != nil {
 		t.Fatal(err)
 	}
 	model := llm.ModelInfo{Name: "m", Encoding: llm.EncodingO200k, ContextWindow: 128_000, Reserved: 16_000}
-	_, err = s.PlanGeneration(ctx, "acme", p.ID, GenerateRequest{Mode: ModeFresh, Model: model})
+	_, err = s.Generation.PlanGeneration(ctx, "acme", p.ID, GenerateRequest{Mode: ModeFresh, Model: model})
 	var refused *RefusedError
 	if !errors.As(err, &refused) || refused.Reason != ReasonTokenBudget || !strings.Contains(refused.Message, "stored estimates") {
 		t.Fatalf("got %v, want token_budget_exceeded from the stored estimates", err)
+	}
+	// The way out in the studio's words, with the API's status for programs.
+	if !strings.Contains(refused.Message, "mark large sources “Reference only” on the Sources screen (status reference_only through the API)") {
+		t.Errorf("message %q does not say how to mark a source Reference only", refused.Message)
 	}
 	d := refused.Detail.(map[string]any)
 	if d["token_count"] != 93_000_000 || d["token_budget"] != 112_000 || len(d["largest_sources"].([]map[string]any)) != 3 {

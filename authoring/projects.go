@@ -9,9 +9,39 @@ import (
 	"strings"
 	"time"
 
+	"github.com/eligo/eligo/authoring/llm"
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/store"
 )
+
+// Projects is the workspace's projects-and-sources job: it creates
+// projects, reads them and their generation status, and holds their
+// sources (extracting the text of each upload within Config's limits)
+// and guidance.
+type Projects struct {
+	store  projectStore
+	tokens *llm.Counter
+	cfg    Config
+}
+
+// projectStore is what Projects reads and writes of the store.
+type projectStore interface {
+	CreateProjectWithin(ctx context.Context, p store.Project, sources []store.ProjectSource, maxProjects int) (store.Project, []store.ProjectSource, error)
+	ProjectOf(ctx context.Context, tenantID, id string) (store.Project, error)
+	ListProjects(ctx context.Context, tenantID string, page store.ProjectPage) ([]store.Project, error)
+	LatestGeneration(ctx context.Context, tenantID, projectID string) (store.Generation, error)
+	AddGuidanceWithin(ctx context.Context, tenantID, projectID string, g store.Guidance, limits store.GuidanceLimits) (store.Guidance, error)
+	ListGuidance(ctx context.Context, tenantID, projectID string) ([]store.Guidance, error)
+	ProjectSources(ctx context.Context, tenantID, projectID string, withText bool) ([]store.ProjectSource, error)
+	AddSources(ctx context.Context, tenantID, projectID string, sources []store.ProjectSource, limits store.SourceLimits) ([]store.ProjectSource, error)
+	SourceRaw(ctx context.Context, tenantID, projectID, sourceID string) (store.ProjectSource, error)
+	UpdateSource(ctx context.Context, tenantID, projectID, sourceID, status, supersededBy string) (store.ProjectSource, error)
+	DeleteSource(ctx context.Context, tenantID, projectID, sourceID string) error
+	SourceCitations(ctx context.Context, sourceID string) ([]string, error)
+}
+
+// Limits reports the limits in force, for documentation and responses.
+func (s *Projects) Limits() Config { return s.cfg }
 
 // CreateRequest is a new project.
 type CreateRequest struct {
@@ -30,7 +60,7 @@ var sectionPattern = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 
 // Create makes a project for the tenant, with source_text as its first
 // source, in one transaction.
-func (s *Service) Create(ctx context.Context, tenantID string, req CreateRequest) (store.Project, UploadResult, error) {
+func (s *Projects) Create(ctx context.Context, tenantID string, req CreateRequest) (store.Project, UploadResult, error) {
 	if strings.TrimSpace(req.Name) == "" {
 		return store.Project{}, UploadResult{}, invalid("name must not be blank", req.Name, "name")
 	}
@@ -70,13 +100,13 @@ func (s *Service) Create(ctx context.Context, tenantID string, req CreateRequest
 }
 
 // Project reads the tenant's project.
-func (s *Service) Project(ctx context.Context, tenantID, projectID string) (store.Project, error) {
+func (s *Projects) Project(ctx context.Context, tenantID, projectID string) (store.Project, error) {
 	return s.store.ProjectOf(ctx, tenantID, projectID)
 }
 
 // Projects lists the tenant's projects in creation order, a page at a
 // time.
-func (s *Service) Projects(ctx context.Context, tenantID string, page store.ProjectPage) ([]store.Project, error) {
+func (s *Projects) Projects(ctx context.Context, tenantID string, page store.ProjectPage) ([]store.Project, error) {
 	return s.store.ListProjects(ctx, tenantID, page)
 }
 
@@ -96,11 +126,11 @@ type Status struct {
 	// JobID names the latest generation; null when none ever ran.
 	JobID *string `json:"job_id"`
 	// State is idle (none ever ran), queued, running, success or failed.
-	State string `json:"state" enum:"idle,queued,running,success,failed"`
+	State string `json:"state" enum:"idle,queued,running,success,failed" enumName:"GenerationState"`
 	// Outcome is, once ended, accepted (every test passes), failing_tests
 	// (a draft was kept but tests fail: judge by this, not by success),
 	// failed or cancelled; null before.
-	Outcome *string `json:"outcome" enum:"accepted,failing_tests,failed,cancelled"`
+	Outcome *string `json:"outcome" enum:"accepted,failing_tests,failed,cancelled" enumName:"GenerationOutcome"`
 	// Mode and Model are the latest generation's.
 	Mode  *string `json:"mode"`
 	Model *string `json:"model"`
@@ -112,16 +142,16 @@ type Status struct {
 	// TelemetryAvailability: none (idle), full (progress reported by the
 	// worker as it ran) or partial (it ended before reporting any, e.g.
 	// swept because its process was gone).
-	TelemetryAvailability string `json:"telemetry_availability" enum:"none,partial,full"`
+	TelemetryAvailability string `json:"telemetry_availability" enum:"none,partial,full" enumName:"TelemetryAvailability"`
 	// WorkerLifecycle: none (no job), queued (waiting for its worker),
 	// working, stopped (the worker returned) or stopping (ended by a
 	// cancel while the worker still runs).
-	WorkerLifecycle string `json:"worker_lifecycle" enum:"none,queued,working,stopping,stopped"`
+	WorkerLifecycle string `json:"worker_lifecycle" enum:"none,queued,working,stopping,stopped" enumName:"WorkerLifecycle"`
 	// RetryReadiness: ready (a generation may start), blocked (one is
 	// active) or cleanup_pending (a cancelled one's worker has not
 	// stopped yet; the project is free, but the old worker may still
 	// write progress briefly).
-	RetryReadiness string `json:"retry_readiness" enum:"ready,blocked,cleanup_pending"`
+	RetryReadiness string `json:"retry_readiness" enum:"ready,blocked,cleanup_pending" enumName:"RetryReadiness"`
 	// ErrorDetail is set when the generation failed.
 	ErrorDetail *ErrorDetail `json:"error_detail"`
 	// Result is the finished generation's result; null before.
@@ -133,6 +163,10 @@ type Status struct {
 	StartedAt  *time.Time `json:"started_at"`
 	FinishedAt *time.Time `json:"finished_at"`
 }
+
+// SchemaName is the name of Status's schema in the published API document,
+// where the Go name would not say what it is.
+func (Status) SchemaName() string { return "GenerationStatus" }
 
 // ErrorDetail is why a generation failed, sanitised: no provider key and
 // no unbounded provider text.
@@ -155,7 +189,7 @@ type DraftState struct {
 
 // Status reports the project's latest generation as the recovery
 // envelope; with none, the idle state in the same shape.
-func (s *Service) Status(ctx context.Context, tenantID, projectID string) (Status, error) {
+func (s *Projects) Status(ctx context.Context, tenantID, projectID string) (Status, error) {
 	p, err := s.store.ProjectOf(ctx, tenantID, projectID)
 	if err != nil {
 		return Status{}, err
@@ -217,7 +251,7 @@ const (
 // within Config's MaxGuidance notes and MaxGuidanceBytes of text per
 // project (413 project_guidance_limit), counted by the store under the
 // project's lock.
-func (s *Service) AddGuidance(ctx context.Context, tenantID, projectID string, g store.Guidance) (store.Guidance, error) {
+func (s *Projects) AddGuidance(ctx context.Context, tenantID, projectID string, g store.Guidance) (store.Guidance, error) {
 	if strings.TrimSpace(g.Text) == "" {
 		return store.Guidance{}, invalid("guidance_text must not be blank", g.Text, "guidance_text")
 	}
@@ -252,7 +286,7 @@ func (s *Service) AddGuidance(ctx context.Context, tenantID, projectID string, g
 }
 
 // Guidance lists a project's guidance in the order it was added.
-func (s *Service) Guidance(ctx context.Context, tenantID, projectID string) ([]store.Guidance, error) {
+func (s *Projects) Guidance(ctx context.Context, tenantID, projectID string) ([]store.Guidance, error) {
 	if _, err := s.store.ProjectOf(ctx, tenantID, projectID); err != nil {
 		return nil, err
 	}

@@ -201,7 +201,7 @@ type failure struct {
 // a project whose active sources alone count more is refused (422
 // token_budget_exceeded) from the estimates, before any text is read.
 // With no active source it refuses with ReasonNoSources and noSources.
-func (s *Service) activeSources(ctx context.Context, tenantID, projectID string, model llm.ModelInfo, noSources string) ([]store.ProjectSource, error) {
+func (s *Generation) activeSources(ctx context.Context, tenantID, projectID string, model llm.ModelInfo, noSources string) ([]store.ProjectSource, error) {
 	listed, err := s.store.ProjectSources(ctx, tenantID, projectID, false)
 	if err != nil {
 		return nil, err
@@ -254,7 +254,7 @@ func countPrompt(model llm.ModelInfo, messages []llm.Message, sources []store.Pr
 // budget and the largest active sources, with what to do.
 func overBudget(model llm.ModelInfo, count int, sources []store.ProjectSource, first string) error {
 	return &RefusedError{Kind: Unprocessable, Reason: ReasonTokenBudget,
-		Message: first + "; mark large sources reference_only, or split the project.",
+		Message: first + "; mark large sources “Reference only” on the Sources screen (status reference_only through the API), or split the project.",
 		Detail:  map[string]any{"token_count": count, "token_budget": model.Budget(), "largest_sources": largestSources(sources, 3)}}
 }
 

@@ -99,15 +99,15 @@ func bind(projectID string, rules *engine.Ruleset, sources []store.ProjectSource
 		case TargetURL:
 			b.locator = b.src.URL
 			if b.src.URL == "" {
-				fail("%s (%s) has no url, so it cannot be cited by url; upload it with its public url or cite it as an artefact", b.src.ID, b.src.Filename)
+				fail("%s has no url, so it cannot be cited by url; upload it with its public url or cite it as an artefact", sourceWords(b.src))
 				continue
 			}
 			if why := privateURL(b.src.URL); why != "" {
-				fail("the url of %s is not public (%s); cite it as an artefact", b.src.ID, why)
+				fail("the url of %s is not public (%s); cite it as an artefact", sourceWords(b.src), why)
 				continue
 			}
 			if d.URL != "" && d.URL != b.src.URL {
-				fail("the draft declares the url %q but %s was uploaded from %q", d.URL, b.src.ID, b.src.URL)
+				fail("the draft declares the url %q but %s was uploaded from %q", d.URL, sourceWords(b.src), b.src.URL)
 				continue
 			}
 		case TargetArtefact:
@@ -116,7 +116,7 @@ func bind(projectID string, rules *engine.Ruleset, sources []store.ProjectSource
 		b.licence = d.Licence
 		switch {
 		case b.src.Licence != "" && d.Licence != "" && b.src.Licence != d.Licence:
-			fail("the draft declares the licence %q but %s was uploaded under %q", d.Licence, b.src.ID, b.src.Licence)
+			fail("the draft declares the licence %q but %s was uploaded under %q", d.Licence, sourceWords(b.src), b.src.Licence)
 			continue
 		case b.licence == "":
 			b.licence = b.src.Licence
@@ -137,6 +137,17 @@ func declares(rules *engine.Ruleset, id string) bool {
 		}
 	}
 	return false
+}
+
+// sourceWords names an uploaded source in a reference problem as the team
+// knows it: its title and file name, or the file name alone. The message
+// already names the source as the rules cite it ("source fpg_2025: ..."),
+// so the project's own source id (src_...) would only add noise.
+func sourceWords(src *store.ProjectSource) string {
+	if src.Title == "" {
+		return src.Filename
+	}
+	return fmt.Sprintf("%q (%s)", src.Title, src.Filename)
 }
 
 // sourceWithURL is the project's source uploaded from u, active ones
@@ -266,9 +277,9 @@ type ProvenanceReport struct {
 	Totals ProvenanceTotals `json:"totals"`
 	// Coverage is, per source, the share of its clauses some verified
 	// quote cites, with the uncited passages.
-	Coverage []SourceCoverage `json:"coverage"`
+	Coverage []SourceCoverage `json:"coverage" nullable:"false"`
 	// Quotes are every quote's check.
-	Quotes []QuoteCheck `json:"quotes"`
+	Quotes []QuoteCheck `json:"quotes" nullable:"false"`
 }
 
 // ProvenanceTotals are the report's counts.
@@ -291,7 +302,7 @@ type SourceCoverage struct {
 	Share float64 `json:"share"`
 	// Uncited are the uncited clauses' texts, each cut to
 	// MaxPassageLength, the first MaxUncitedPassages of them.
-	Uncited []string `json:"uncited_passages"`
+	Uncited []string `json:"uncited_passages" nullable:"false"`
 }
 
 // Report limits: a report stays small whatever the sources' size.
@@ -385,7 +396,7 @@ type SourceCheck struct {
 	// Status is ok, warnings, error or not_run.
 	Status string `json:"status" enum:"ok,warnings,error,not_run"`
 	// Findings are what it found, each a kind and a message.
-	Findings []SourceFinding `json:"findings"`
+	Findings []SourceFinding `json:"findings" nullable:"false"`
 }
 
 // SourceFinding is one finding of the source check.

@@ -1,9 +1,13 @@
 package authoring
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/store"
 )
 
 // A url reference must be one anybody can open.
@@ -60,5 +64,42 @@ func TestPassage(t *testing.T) {
 	}
 	if got := passage(" short\n text "); got != "short text" {
 		t.Fatalf("short passage: %q", got)
+	}
+}
+
+// A reference problem names the uploaded source as the team knows it (its
+// title and file), after the id the rules cite it by, never by the
+// project's own source id.
+func TestBindProblemsNameTheSourceForPeople(t *testing.T) {
+	t.Parallel()
+	rules, _, err := engine.Compile("draft.rules", []byte(grantDraft(1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const id = "src_RbCTDcmET8kos6th"
+	for _, tc := range []struct {
+		name    string
+		src     store.ProjectSource
+		targets map[string]SourceTarget
+		want    string
+	}{
+		{"another licence", store.ProjectSource{ID: id, Filename: "act.txt", Title: "The Act", URL: "https://example.org/act", Licence: "CC-BY-4.0"}, nil,
+			`source act: the draft declares the licence "public-domain" but "The Act" (act.txt) was uploaded under "CC-BY-4.0"`},
+		{"no title", store.ProjectSource{ID: id, Filename: "act.txt", URL: "https://example.org/act", Licence: "CC-BY-4.0"}, nil,
+			`source act: the draft declares the licence "public-domain" but act.txt was uploaded under "CC-BY-4.0"`},
+		{"no url", store.ProjectSource{ID: id, Filename: "act.txt", Title: "The Act"}, map[string]SourceTarget{"act": {SourceID: id, TargetKind: TargetURL}},
+			`source act: "The Act" (act.txt) has no url, so it cannot be cited by url; upload it with its public url or cite it as an artefact`},
+		{"another url", store.ProjectSource{ID: id, Filename: "act.txt", Title: "The Act", URL: "https://example.org/other"}, map[string]SourceTarget{"act": {SourceID: id, TargetKind: TargetURL}},
+			`source act: the draft declares the url "https://example.org/act" but "The Act" (act.txt) was uploaded from "https://example.org/other"`},
+	} {
+		_, problems := bind("p1", rules, []store.ProjectSource{tc.src}, tc.targets)
+		if !slices.Contains(problems, tc.want) {
+			t.Errorf("%s: problems %q, want %q", tc.name, problems, tc.want)
+		}
+		for _, p := range problems {
+			if strings.Contains(p, id) {
+				t.Errorf("%s: %q names the project's source id", tc.name, p)
+			}
+		}
 	}
 }

@@ -53,13 +53,13 @@ type Published struct {
 // becomes v1 (url, with a #:~:text= or, for a PDF, #page=N deep link) or v2
 // (artefact); the provenance is stored with the cut, so a cited source
 // can no longer be deleted.
-func (s *Service) Publish(ctx context.Context, tenantID, projectID string, req PublishRequest) (Published, error) {
+func (s *Reviews) Publish(ctx context.Context, tenantID, projectID string, req PublishRequest) (Published, error) {
 	for id, t := range req.SourceTargets {
 		if t.TargetKind != TargetURL && t.TargetKind != TargetArtefact {
 			return Published{}, invalid("target_kind must be url or artefact", t.TargetKind, "source_targets", id, "target_kind")
 		}
 	}
-	w, err := s.Draft(ctx, tenantID, projectID, req.SourceTargets)
+	w, err := s.drafts.Draft(ctx, tenantID, projectID, req.SourceTargets)
 	if err != nil {
 		return Published{}, err
 	}

@@ -8,13 +8,38 @@ import (
 	"github.com/eligo/eligo/authoring/review"
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/engine/value"
+	"github.com/eligo/eligo/publish"
 	"github.com/eligo/eligo/store"
 )
+
+// Reviews is the workspace's review job: the review report of a
+// project's draft, tests and sources, and publishing the draft through
+// the publisher, so that it meets the same gates as any publish. It reads
+// drafts through Drafts.
+type Reviews struct {
+	store     reviewStore
+	publisher publisher
+	drafts    *Drafts
+	cfg       Config
+}
+
+// reviewStore is what Reviews reads of the store.
+type reviewStore interface {
+	ProjectOf(ctx context.Context, tenantID, id string) (store.Project, error)
+	ProjectSources(ctx context.Context, tenantID, projectID string, withText bool) ([]store.ProjectSource, error)
+}
+
+// publisher is what Reviews asks of the publisher: the live cut a review
+// compares the draft's period with, and the publish itself.
+type publisher interface {
+	Live(ctx context.Context, tenantID, slug string) (publish.LiveCut, error)
+	Ruleset(ctx context.Context, req publish.RulesetRequest) (publish.RulesetResult, error)
+}
 
 // Review reports what the project's tests, draft and sources lack. It
 // works with or without a draft (without one, the checks that need rules
 // are not applicable), and never blocks anything.
-func (s *Service) Review(ctx context.Context, tenantID, projectID string, opts review.Options) (review.Report, error) {
+func (s *Reviews) Review(ctx context.Context, tenantID, projectID string, opts review.Options) (review.Report, error) {
 	p, err := s.store.ProjectOf(ctx, tenantID, projectID)
 	if err != nil {
 		return review.Report{}, err
@@ -25,7 +50,7 @@ func (s *Service) Review(ctx context.Context, tenantID, projectID string, opts r
 	}
 	w := Workup{Project: p, sources: sources}
 	if p.DraftText != nil {
-		if w, err = s.workUp(p, sources, nil); err != nil {
+		if w, err = s.drafts.workUp(p, sources, nil); err != nil {
 			return review.Report{}, err
 		}
 	}
@@ -39,7 +64,7 @@ func DocsURL(checkID string) string {
 }
 
 // review builds the report of a worked-out draft.
-func (s *Service) review(ctx context.Context, w Workup, opts review.Options) (review.Report, error) {
+func (s *Reviews) review(ctx context.Context, w Workup, opts review.Options) (review.Report, error) {
 	if opts.DocsURL == nil {
 		opts.DocsURL = DocsURL
 	}

@@ -71,7 +71,7 @@ type prepared struct {
 
 // prepare validates one upload and extracts its text within the request's
 // budget; loc locates the upload's members in the request, for errors.
-func (s *Service) prepare(ctx context.Context, budget *source.Budget, up Upload, loc ...any) (prepared, error) {
+func (s *Projects) prepare(ctx context.Context, budget *source.Budget, up Upload, loc ...any) (prepared, error) {
 	if int64(len(up.Content)) > s.cfg.MaxSourceBytes {
 		return prepared{}, &RefusedError{Kind: TooLarge, Reason: ReasonSourceTooLarge, Message: fmt.Sprintf(
 			"The file %q is %d bytes; a source may be at most %d bytes.", up.Filename, len(up.Content), s.cfg.MaxSourceBytes)}
@@ -111,7 +111,7 @@ func (s *Service) prepare(ctx context.Context, budget *source.Budget, up Upload,
 
 // extractRefusal turns an extraction error of the named file into the
 // refusal the uploader can act on, or wraps it as the server's own.
-func (s *Service) extractRefusal(filename string, err error) error {
+func (s *Projects) extractRefusal(filename string, err error) error {
 	refuse := func(kind Kind, reason, msg string, args ...any) error {
 		return &RefusedError{Kind: kind, Reason: reason, Message: fmt.Sprintf("%q: ", filename) + fmt.Sprintf(msg, args...)}
 	}
@@ -134,7 +134,7 @@ func (s *Service) extractRefusal(filename string, err error) error {
 // extraction budget (Config's MaxSourceText, MaxUploadText and
 // ExtractTimeout), once a slot of the process's Gate (within the tenant's
 // share) is free; the first problem refuses them all.
-func (s *Service) prepareAll(ctx context.Context, tenantID string, uploads []Upload, loc ...any) ([]prepared, error) {
+func (s *Projects) prepareAll(ctx context.Context, tenantID string, uploads []Upload, loc ...any) ([]prepared, error) {
 	release, err := s.cfg.Gate.For(tenantID).Enter(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("wait to extract: %w", err)
@@ -154,7 +154,7 @@ func (s *Service) prepareAll(ctx context.Context, tenantID string, uploads []Upl
 
 // AddSources extracts and stores uploads in the tenant's project, all or
 // none, and reports each file's token estimate and possible duplicates.
-func (s *Service) AddSources(ctx context.Context, tenantID, projectID string, uploads []Upload) (UploadResult, error) {
+func (s *Projects) AddSources(ctx context.Context, tenantID, projectID string, uploads []Upload) (UploadResult, error) {
 	if len(uploads) == 0 {
 		return UploadResult{}, invalid("send at least one file", nil, "files")
 	}
@@ -187,11 +187,11 @@ func (s *Service) AddSources(ctx context.Context, tenantID, projectID string, up
 }
 
 // sourceLimits are the store's limits on a project's sources.
-func (s *Service) sourceLimits() store.SourceLimits {
+func (s *Projects) sourceLimits() store.SourceLimits {
 	return store.SourceLimits{MaxCount: s.cfg.MaxSources, MaxBytes: s.cfg.MaxProjectBytes, MaxText: s.cfg.MaxProjectText}
 }
 
-func (s *Service) limitRefusal(err error) error {
+func (s *Projects) limitRefusal(err error) error {
 	return &RefusedError{Kind: TooLarge, Reason: ReasonSourceLimit, Message: fmt.Sprintf(
 		"%s A project holds at most %d sources, %d bytes of them and %d bytes of their extracted text (limits max_sources, max_project_bytes and max_project_text); delete sources it no longer needs.",
 		storeLimitMessage(err, store.ErrSourceLimit), s.cfg.MaxSources, s.cfg.MaxProjectBytes, s.cfg.MaxProjectText)}
@@ -199,7 +199,7 @@ func (s *Service) limitRefusal(err error) error {
 
 // uploadResult reports the stored sources with their duplicates among the
 // project's earlier sources and the upload's earlier files.
-func (s *Service) uploadResult(existing []store.ProjectSource, ready []prepared, added []store.ProjectSource) UploadResult {
+func (s *Projects) uploadResult(existing []store.ProjectSource, ready []prepared, added []store.ProjectSource) UploadResult {
 	type known struct {
 		src store.ProjectSource
 		sig source.Signature
@@ -235,7 +235,7 @@ func (s *Service) uploadResult(existing []store.ProjectSource, ready []prepared,
 }
 
 // Sources lists the project's sources with their statuses.
-func (s *Service) Sources(ctx context.Context, tenantID, projectID string) ([]store.ProjectSource, error) {
+func (s *Projects) Sources(ctx context.Context, tenantID, projectID string) ([]store.ProjectSource, error) {
 	if _, err := s.store.ProjectOf(ctx, tenantID, projectID); err != nil {
 		return nil, err
 	}
@@ -243,7 +243,7 @@ func (s *Service) Sources(ctx context.Context, tenantID, projectID string) ([]st
 }
 
 // SourceRaw returns a source with its original bytes.
-func (s *Service) SourceRaw(ctx context.Context, tenantID, projectID, sourceID string) (store.ProjectSource, error) {
+func (s *Projects) SourceRaw(ctx context.Context, tenantID, projectID, sourceID string) (store.ProjectSource, error) {
 	return s.store.SourceRaw(ctx, tenantID, projectID, sourceID)
 }
 
@@ -258,7 +258,7 @@ const (
 // sources enter generation), superseded (optionally by another source of
 // the project) or reference_only. superseded_by is only meaningful with
 // superseded and may not name the source itself.
-func (s *Service) UpdateSource(ctx context.Context, tenantID, projectID, sourceID, status, supersededBy string) (store.ProjectSource, error) {
+func (s *Projects) UpdateSource(ctx context.Context, tenantID, projectID, sourceID, status, supersededBy string) (store.ProjectSource, error) {
 	if supersededBy != "" && status != StatusSuperseded {
 		return store.ProjectSource{}, invalid("superseded_by goes with status superseded", supersededBy, "superseded_by")
 	}
@@ -275,7 +275,7 @@ func (s *Service) UpdateSource(ctx context.Context, tenantID, projectID, sourceI
 // DeleteSource removes a source, unless a published ruleset's provenance
 // cites it: then 409 source_cited naming the rulesets, and the source
 // stays.
-func (s *Service) DeleteSource(ctx context.Context, tenantID, projectID, sourceID string) error {
+func (s *Projects) DeleteSource(ctx context.Context, tenantID, projectID, sourceID string) error {
 	err := s.store.DeleteSource(ctx, tenantID, projectID, sourceID)
 	if errors.Is(err, store.ErrSourceCited) {
 		ids, lookupErr := s.store.SourceCitations(ctx, sourceID)

@@ -87,7 +87,7 @@ type ClauseCoverage struct {
 // tenant does not hold is ErrNotFound; a project without a draft, or one
 // whose draft does not compile, gives every clause uncited and says so in
 // Draft.
-func (s *Service) SourceText(ctx context.Context, tenantID, projectID, sourceID string) (SourceText, error) {
+func (s *Drafts) SourceText(ctx context.Context, tenantID, projectID, sourceID string) (SourceText, error) {
 	p, err := s.store.ProjectOf(ctx, tenantID, projectID)
 	if err != nil {
 		return SourceText{}, err

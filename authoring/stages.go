@@ -32,13 +32,13 @@ type planning struct {
 // stage's name.
 type planStage struct {
 	name string
-	run  func(*Service, context.Context, *planning) error
+	run  func(*Generation, context.Context, *planning) error
 }
 
 // planStages are the stages of planning a generation, in order.
 var planStages = [...]planStage{
-	{StageAssemble, (*Service).assembleStage},
-	{StageCount, (*Service).countStage},
+	{StageAssemble, (*Generation).assembleStage},
+	{StageCount, (*Generation).countStage},
 }
 
 // assembleStage reads what the prompt is made of (the project, its
@@ -46,7 +46,7 @@ var planStages = [...]planStage{
 // ruleset) and assembles the messages. The active sources' stored token
 // estimates are checked before their texts are read: sources over the
 // model's budget by their estimates alone are refused here.
-func (s *Service) assembleStage(ctx context.Context, pl *planning) error {
+func (s *Generation) assembleStage(ctx context.Context, pl *planning) error {
 	plan, req := pl.plan, pl.plan.req
 	p, err := s.store.ProjectOf(ctx, pl.tenantID, pl.projectID)
 	if err != nil {
@@ -84,7 +84,7 @@ func (s *Service) assembleStage(ctx context.Context, pl *planning) error {
 // countStage counts the assembled prompt exactly with the model's
 // tokenizer, refusing it (token_budget_exceeded) as soon as the count
 // passes the model's budget.
-func (s *Service) countStage(ctx context.Context, pl *planning) error {
+func (s *Generation) countStage(ctx context.Context, pl *planning) error {
 	n, err := countPrompt(pl.plan.req.Model, pl.plan.messages, pl.plan.sources)
 	if err != nil {
 		return err
@@ -139,7 +139,7 @@ func (a *attempt) stop(note, feedback string) (bool, error) {
 // runner names by the stage.
 type roundStage struct {
 	name string
-	run  func(*Service, context.Context, *generation) (bool, error)
+	run  func(*Generation, context.Context, *generation) (bool, error)
 	// reportsDone makes the status name the stage once it has run rather
 	// than as it starts: the test stage's count of passing tests is known
 	// only then.
@@ -149,20 +149,20 @@ type roundStage struct {
 // roundStages are the stages of a round, in order. Every round after the
 // first starts with repairRound instead of the call.
 var roundStages = [...]roundStage{
-	{StageCall, (*Service).callStage, false},
-	{StageExtract, (*Service).extractStage, false},
-	{StageCompile, (*Service).compileStage, false},
-	{StageVerifyQuotes, (*Service).verifyQuotesStage, false},
-	{StageTest, (*Service).testStage, true},
+	{StageCall, (*Generation).callStage, false},
+	{StageExtract, (*Generation).extractStage, false},
+	{StageCompile, (*Generation).compileStage, false},
+	{StageVerifyQuotes, (*Generation).verifyQuotesStage, false},
+	{StageTest, (*Generation).testStage, true},
 }
 
 // repairRound is the first stage of a repair round: the call, with the
 // last round's failures told to the model first.
-var repairRound = roundStage{StageRepair, (*Service).repairStage, false}
+var repairRound = roundStage{StageRepair, (*Generation).repairStage, false}
 
 // runRound runs round n's stages in order until one ends the round,
 // reporting each to the status.
-func (s *Service) runRound(ctx context.Context, g *generation, n int) error {
+func (s *Generation) runRound(ctx context.Context, g *generation, n int) error {
 	stages := roundStages
 	if n > 1 {
 		stages[0] = repairRound
@@ -226,7 +226,7 @@ func named(stage string, err error) error {
 
 // callStage sends the conversation to the model with the caller's key and
 // adds the reply to it.
-func (s *Service) callStage(ctx context.Context, g *generation) (bool, error) {
+func (s *Generation) callStage(ctx context.Context, g *generation) (bool, error) {
 	reply, err := g.model.Complete(ctx, g.key, llm.Request{Model: g.plan.req.Model.Name, Messages: g.messages})
 	if err != nil {
 		return false, providerFailure(err)
@@ -243,7 +243,7 @@ func (s *Service) callStage(ctx context.Context, g *generation) (bool, error) {
 // the best draft fails, with the solver's minimal reasons, the criteria's
 // quotes and the trace (and, when the round broke tests that passed
 // before, which ones); otherwise the stage's own feedback.
-func (s *Service) repairStage(ctx context.Context, g *generation) (bool, error) {
+func (s *Generation) repairStage(ctx context.Context, g *generation) (bool, error) {
 	feedback := g.last.feedback
 	if g.last.rec.Stage == StageTest {
 		feedback = testFeedback(failures(ctx, g.best, s.cfg.Gate.For(g.plan.project.TenantID)), g.last.broke)
@@ -254,7 +254,7 @@ func (s *Service) repairStage(ctx context.Context, g *generation) (bool, error) 
 
 // extractStage takes the rules block (and any questions block) out of the
 // reply.
-func (s *Service) extractStage(ctx context.Context, g *generation) (bool, error) {
+func (s *Generation) extractStage(ctx context.Context, g *generation) (bool, error) {
 	text, questions, ok := extract(g.round.reply)
 	if !ok {
 		return g.round.stop("the reply held no rules block",
@@ -266,7 +266,7 @@ func (s *Service) extractStage(ctx context.Context, g *generation) (bool, error)
 
 // compileStage compiles the rules, which must be for the project's
 // section; compile errors go back to the model.
-func (s *Service) compileStage(ctx context.Context, g *generation) (bool, error) {
+func (s *Generation) compileStage(ctx context.Context, g *generation) (bool, error) {
 	rules, _, err := engine.Compile("draft.rules", []byte(g.round.draft.text))
 	if err != nil {
 		var list syntax.ErrorList
@@ -286,7 +286,7 @@ func (s *Service) compileStage(ctx context.Context, g *generation) (bool, error)
 // verifyQuotesStage binds the rules' sources to the project's and checks
 // every quote against its source's text; a source or quote that cannot
 // be verified goes back to the model.
-func (s *Service) verifyQuotesStage(ctx context.Context, g *generation) (bool, error) {
+func (s *Generation) verifyQuotesStage(ctx context.Context, g *generation) (bool, error) {
 	bindings, problems := bind(g.plan.project.ID, g.round.draft.rules, g.plan.sources, nil)
 	quotes := checkQuotes(g.round.draft.rules, bindings)
 	g.round.rec.QuotesTotal = len(quotes)
@@ -306,7 +306,7 @@ func (s *Service) verifyQuotesStage(ctx context.Context, g *generation) (bool, e
 // testStage runs the project's tests (and contract) on the draft and
 // keeps it as the best unless it breaks a test the best draft passes: the
 // generation never goes backwards.
-func (s *Service) testStage(ctx context.Context, g *generation) (bool, error) {
+func (s *Generation) testStage(ctx context.Context, g *generation) (bool, error) {
 	d := g.round.draft
 	d.acc = accept(d.rules, g.plan.cases, g.plan.contract)
 	g.round.rec.TestsPassing = d.acc.TestsPassing

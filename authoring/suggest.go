@@ -17,7 +17,7 @@ import (
 // starts (bound.Share), so that time one does not use passes to the next.
 // It answers a request, so it is the review's budget (review.DefaultBudget),
 // well inside the server's work deadline; a run cut short reports what it
-// decided (complete: false). See docs/operations.md#solver-runs.
+// decided (complete: false). See docs/limits.md#solver-runs.
 const SuggestBudget = review.DefaultBudget
 
 // CaseSuggestions are the cases the solver suggests for a draft, given
@@ -60,7 +60,7 @@ type CaseSuggestion struct {
 // SuggestBudget; a run that runs out, or that the solver cannot decide,
 // leaves the result incomplete instead of failing it. No draft is 409
 // no_draft; a draft that does not compile is 422 draft_does_not_compile.
-func (s *Service) SuggestCases(ctx context.Context, tenantID, projectID, decisionDate string) (CaseSuggestions, error) {
+func (s *Drafts) SuggestCases(ctx context.Context, tenantID, projectID, decisionDate string) (CaseSuggestions, error) {
 	w, err := s.Draft(ctx, tenantID, projectID, nil)
 	if err == nil {
 		err = w.Compiled()

@@ -85,7 +85,7 @@ func SymbolsOf(text string) DraftSymbols {
 
 // Symbols reads the symbols of the project's saved draft (SymbolsOf); a
 // project without a draft is a 409 no_draft, as for Draft.
-func (s *Service) Symbols(ctx context.Context, tenantID, projectID string) (DraftSymbols, error) {
+func (s *Drafts) Symbols(ctx context.Context, tenantID, projectID string) (DraftSymbols, error) {
 	p, err := s.store.ProjectOf(ctx, tenantID, projectID)
 	if err != nil {
 		return DraftSymbols{}, err

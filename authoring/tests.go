@@ -91,7 +91,7 @@ func checkBindings(b map[string]map[string]*bool) *InvalidError {
 // and the contract together. A legacy write (no contract) never silently
 // erases a contract: with a contract in force, a legacy replace or append
 // is a 409 contract_in_force, and the contract stays.
-func (s *Service) SetTests(ctx context.Context, tenantID, projectID string, req TestsRequest) (store.Project, error) {
+func (s *Drafts) SetTests(ctx context.Context, tenantID, projectID string, req TestsRequest) (store.Project, error) {
 	if len(req.TestCases) == 0 || len(req.TestCases) > MaxTests {
 		return store.Project{}, invalid(fmt.Sprintf("a tests write takes 1 to %d test cases", MaxTests), len(req.TestCases), "test_cases")
 	}

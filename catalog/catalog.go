@@ -26,7 +26,8 @@ import (
 // another process may be should its notification be lost (normally the
 // notification drops the entry within milliseconds). While the database
 // cannot be reached, a reference resolved within store.OutageWindow is
-// served as it was last read (see docs/operations.md, "PostgreSQL down").
+// served as it was last read (see "PostgreSQL down" in
+// docs/decision-records.md#where-a-record-is-durable-the-modes-and-what-each-survives).
 const DefaultRefTTL = 2 * time.Second
 
 // Cache sizes. A loaded ruleset is tens of kilobytes; a prepared explainer
@@ -46,7 +47,16 @@ type Config struct {
 	RefTTL time.Duration
 	// Metrics counts cache lookups and invalidations; nil counts nothing.
 	Metrics *metrics.Metrics
+	// Planner works out next questions and shortest paths for the
+	// prepared rulesets (PreparedRuleset.Plan). The composition root
+	// builds it and closes it after the catalog; nil plans nothing
+	// (ErrNoPlanner), for a catalog that only resolves and publishes.
+	Planner *plan.Planner
 }
+
+// ErrNoPlanner is PreparedRuleset.Plan's error in a catalog built without
+// a Config.Planner.
+var ErrNoPlanner = errors.New("catalog: no planner: Config.Planner is not set")
 
 // Viewer is who a read is for. The zero Viewer is an anonymous caller,
 // who sees public content only; a tenant also sees its own private
@@ -81,7 +91,8 @@ type Catalog struct {
 	// closes it.
 	explainers *lru.Cache[string, *solver.Explainer]
 	// planner works out next questions and shortest paths, with its
-	// caches of way models and plans by content digest.
+	// caches of way models and plans by content digest (Config.Planner;
+	// nil plans nothing).
 	planner *plan.Planner
 	// composed keeps rulebook compositions by content identity and names.
 	composed *lru.Cache[string, *rulebook.Composed]
@@ -133,7 +144,7 @@ func New(st *store.Store, cfg Config) *Catalog {
 	return &Catalog{
 		metrics:     cfg.Metrics,
 		suggestions: newSuggestionCache(),
-		planner:     plan.NewPlanner(plan.DefaultCacheSize),
+		planner:     cfg.Planner,
 		rulebooks:   store.NewRowCache[store.Rulebook](refCacheSize, cfg.RefTTL),
 		releases:    releases,
 		prepared:    prepared,
@@ -146,11 +157,10 @@ func New(st *store.Store, cfg Config) *Catalog {
 	}
 }
 
-// Close frees the prepared solver state (explainers and the planner's
-// pooled contexts). The catalog must not be used afterwards.
+// Close frees the prepared explainers' solver state (the planner's is
+// its builder's to free). The catalog must not be used afterwards.
 func (c *Catalog) Close() {
 	c.explainers.Purge()
-	c.planner.Close()
 }
 
 // Ruleset resolves ref (a slug, which may contain '/', or a concrete

@@ -13,6 +13,7 @@ import (
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/publish"
+	"github.com/eligo/eligo/solver/plan"
 	"github.com/eligo/eligo/store"
 	"github.com/eligo/eligo/store/storetest"
 )
@@ -49,7 +50,9 @@ func setup(t testing.TB) *bundle {
 	t.Helper()
 	pool := storetest.New(t)
 	st := store.New(pool)
-	cat := catalog.New(st, catalog.Config{})
+	planner := plan.NewPlanner(plan.DefaultCacheSize)
+	t.Cleanup(planner.Close)
+	cat := catalog.New(st, catalog.Config{Planner: planner})
 	t.Cleanup(cat.Close)
 	return &bundle{pool: pool, store: st, catalog: cat, publish: publish.New(st, cat, publish.Config{})}
 }

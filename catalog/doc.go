@@ -34,7 +34,9 @@
 //   - content digest → loaded ruleset: an LRU without TTL (a digest names
 //     immutable content); concurrent misses on one digest share one load.
 //   - content digest → prepared explain-failure solver state, and the
-//     planner's way models and finished plans (plan.Planner's own LRUs).
+//     planner's way models and finished plans (plan.Planner's own LRUs;
+//     the composition root builds the planner and hands it in,
+//     Config.Planner).
 //
 // Visibility is judged after the caches, per viewer, so a cached entry
 // never reaches a viewer who may not see it. The catalog does no HTTP and

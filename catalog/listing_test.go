@@ -2,6 +2,7 @@ package catalog_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"github.com/eligo/eligo/catalog"
@@ -93,5 +94,29 @@ func TestPreparedRulesetCarriesItsSolverState(t *testing.T) {
 	}
 	if rs.Explainer() != again.Explainer() {
 		t.Error("two resolutions of one content prepared two explainers")
+	}
+}
+
+// TestPlanNeedsThePlannerHandedIn: the catalog plans with the planner its
+// builder hands in (Config.Planner) and builds none of its own: one built
+// without a planner resolves and loads as ever, and its Plan says why it
+// cannot plan.
+func TestPlanNeedsThePlannerHandedIn(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	b := setup(t)
+	res := b.cut(t, "acme", "acme/leave", rules("12"), true)
+	bare := catalog.New(b.store, catalog.Config{})
+	t.Cleanup(bare.Close)
+	rs, err := bare.Ruleset(ctx, catalog.Viewer{}, res.RulesetID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputs, err := rs.Rules.Convert([]byte(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pl, err := rs.Plan(ctx, inputs, rs.Rules.Evaluate(inputs, engine.Options{}), plan.InquiryContext{}); !errors.Is(err, catalog.ErrNoPlanner) {
+		t.Fatalf("plan without a planner = %+v, %v; want ErrNoPlanner", pl, err)
 	}
 }

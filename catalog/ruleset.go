@@ -48,8 +48,11 @@ func (r *PreparedRuleset) Explainer() *solver.Explainer {
 // Plan works out the next question and the shortest path to an outcome
 // for answers in, whose evaluation is res, within the inquiry ic (see
 // plan.Planner.Plan); plans and the model behind them are cached by
-// content.
+// content. It fails with ErrNoPlanner in a catalog built without one.
 func (r *PreparedRuleset) Plan(ctx context.Context, in *engine.Inputs, res *engine.Result, ic plan.InquiryContext) (plan.Plan, error) {
+	if r.catalog.planner == nil {
+		return plan.Plan{}, ErrNoPlanner
+	}
 	return r.catalog.planner.Plan(ctx, r.Rules, in, res, ic)
 }
 

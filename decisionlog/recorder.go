@@ -39,8 +39,8 @@
 // Retrying its batch would only stall the writer, so a refused batch is
 // written in halves, recursively, until every other record is stored. Each
 // record refused on its own is left out, logged at ERROR with its decision
-// id and SQLSTATE (never its values), counted by Refused, and its Record
-// fails with ErrRefused. A record refused because its decision id is already
+// id and SQLSTATE (never its values), counted (the metrics' refused
+// records and the total Close logs), and its Record fails with ErrRefused. A record refused because its decision id is already
 // in the table was stored by an earlier COPY whose acknowledgement was lost,
 // and counts as written.
 package decisionlog
@@ -125,7 +125,7 @@ type Config struct {
 	// it is written, and gathers records for FlushInterval (default then
 	// 250ms) into large COPYs: several times the throughput on a small
 	// machine, at the price of losing the records of the last moments
-	// when the process is killed (docs/operations.md#decision-records). Off by
+	// when the process is killed (docs/decision-records.md#decision-records). Off by
 	// default, so that nothing a caller was shown is ever lost.
 	Buffered bool
 	// Spool, when its Dir is set, makes Open run the recorder in spool
@@ -454,13 +454,6 @@ func (r *Recorder) Close(ctx context.Context) error {
 	}
 	return nil
 }
-
-// Refused returns how many records PostgreSQL refused as invalid data since
-// New (a value it cannot store, such as U+0000 in a string, or a record
-// breaking a CHECK): each is left out of the table, logged at ERROR with its
-// decision id and SQLSTATE, and its Record failed with ErrRefused. Close
-// logs the total.
-func (r *Recorder) Refused() int64 { return r.refused.Load() }
 
 // run is one writer: it gathers a batch (see gather) and writes it, until
 // Close has closed the queue and it is empty.

@@ -1,6 +1,6 @@
 // Package deploy is a deployment of Eligo to copy (the files beside this
 // one: haproxy.cfg, eligo.service, eligo.env, alerts.yml, described in
-// docs/operations.md, "A deployment to copy") and the tests that hold it
+// docs/deployment.md#a-deployment-to-copy) and the tests that hold it
 // true: the replica test runs three real `eligo serve` processes behind
 // HAProxy with haproxy.cfg as it is, kills one and rolls the others; the
 // checks run haproxy -c, systemd-analyze verify and security, promtool

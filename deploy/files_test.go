@@ -164,7 +164,7 @@ func TestSystemdUnit(t *testing.T) {
 }
 
 // TestAlertRules: alerts.yml passes `promtool check rules`, and every
-// metric family it names is one eligo serve exports (docs/operations.md
+// metric family it names is one eligo serve exports (docs/metrics.md#metrics
 // lists them): an alert on a renamed metric would never fire.
 func TestAlertRules(t *testing.T) {
 	t.Parallel()

@@ -328,7 +328,7 @@ func (b *balancer) waitStatus(t *testing.T, server, status string) {
 }
 
 // drain stops new requests reaching server and waits until it holds no
-// session: the first step of a rolling restart (docs/operations.md).
+// session: the first step of a rolling restart (docs/deployment.md#rolling-upgrades).
 func (b *balancer) drain(t *testing.T, server string) {
 	t.Helper()
 	if out := strings.TrimSpace(b.command(t, "set server eligo/"+server+" state drain")); out != "" {

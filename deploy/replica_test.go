@@ -36,7 +36,7 @@ const meteredBudget = 300
 // spool and metrics listener, configured by eligo.env) and HAProxy with
 // haproxy.cfg as it is, checking each replica on /readyz. Through the
 // balancer it drives /decide on a casebank ruleset and authoring calls,
-// and shows what docs/operations.md promises of replicas:
+// and shows what docs/deployment.md#deployment-and-replicas promises of replicas:
 //
 //   - a key revoked with `eligo keys revoke` is refused by all three;
 //   - a budget is held across the three within the documented slack,
@@ -184,7 +184,7 @@ func TestReplicas(t *testing.T) {
 		// Past the budget through the balancer, eight at a time: the
 		// three replicas together admit at least the budget (a process
 		// never refuses what fits) and at most (K − 1) × S over it
-		// (docs/operations.md, "How counting works, and the slack").
+		// (docs/limits.md#how-counting-works-and-the-slack).
 		const sent = meteredBudget + 100
 		var admitted, refused, other atomic.Int64
 		var next atomic.Int64

@@ -1,6 +1,8 @@
 package docs_test
 
 import (
+	"go/scanner"
+	"go/token"
 	"os"
 	"os/exec"
 	"path"
@@ -69,16 +71,21 @@ func TestLinksResolve(t *testing.T) {
 	}
 }
 
-// docRef is a mention of a manual page, with an optional anchor, in any
-// file of the repository: a Go comment citing docs/api.md#errors, a
-// script pointing at docs/development.md.
-var docRef = regexp.MustCompile(`(?:^|[^A-Za-z0-9_./-])((?:docs/[a-z0-9_-]+|README)\.md)(?:#([A-Za-z0-9_-]+))?`)
+// docRef is a mention of a Markdown document, with an optional anchor, in
+// any file of the repository: a Go comment citing docs/api.md#errors, a
+// script pointing at docs/development.md, a README naming ../casebank/README.md.
+// A path inside a URL does not match: the character before it (a slash)
+// belongs to the path, and a path must start after a character that does not.
+var docRef = regexp.MustCompile(`(?:^|[^A-Za-z0-9_./-])((?:\.{1,2}/)*(?:[A-Za-z0-9_-][A-Za-z0-9_.-]*/)*[A-Za-z0-9_-][A-Za-z0-9_.-]*\.md)(?:#([A-Za-z0-9_-]+))?`)
 
 // TestCitationsOfTheManualResolve checks the other direction: every file
 // the repository tracks (code comments, scripts, the Makefile, other
-// Markdown) that names a page of the manual names one that exists, and an
-// anchor it gives is a heading there. A README's anchor cited from a
-// folder with a README of its own (casebank/) is that README's.
+// Markdown) that names a Markdown document names one the repository holds
+// (from its root, or from the citing file's folder), and an anchor it gives
+// is a heading there. A document a reader of the repository does not have
+// (a design note kept elsewhere, a ticket) fails here, whatever its path.
+// A README's anchor cited from a folder with a README of its own
+// (casebank/) is that README's.
 func TestCitationsOfTheManualResolve(t *testing.T) {
 	out, err := exec.Command("git", "-C", root, "ls-files").Output()
 	if err != nil {
@@ -89,38 +96,36 @@ func TestCitationsOfTheManualResolve(t *testing.T) {
 	for _, rel := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		switch {
 		case strings.HasPrefix(rel, "web/dist/"), strings.HasPrefix(rel, "api/openapi/reference/"),
-			strings.HasPrefix(rel, "clients/"), strings.HasSuffix(rel, ".json"), strings.HasSuffix(rel, ".pdf"):
-			continue // generated, vendored or data
+			strings.HasPrefix(rel, "clients/go/"), strings.HasSuffix(rel, "schema.d.ts"),
+			strings.HasSuffix(rel, ".json"), strings.HasSuffix(rel, ".pdf"),
+			strings.Contains(rel, "testdata/"), strings.HasPrefix(rel, "casebank/") && !strings.HasSuffix(rel, ".md"):
+			continue // generated, vendored or data (a law's text, a test's input)
 		}
 		raw, err := os.ReadFile(filepath.Join(root, rel))
 		if err != nil {
 			continue // listed but absent from the work tree
 		}
-		for i, line := range strings.Split(string(raw), "\n") {
+		for i, line := range strings.Split(citingText(rel, raw), "\n") {
 			for _, m := range docRef.FindAllStringSubmatch(line, -1) {
-				page, anchor := m[1], m[2]
-				if page == "README.md" {
-					if anchor == "" {
-						continue // the README as a whole, or a folder's own
-					}
-					if dir := path.Dir(rel); dir != "." {
-						if _, err := os.Stat(filepath.Join(root, dir, "README.md")); err == nil {
-							page = path.Join(dir, "README.md")
-						}
-					}
+				if notDocuments[path.Base(m[1])] != "" {
+					continue
+				}
+				page, anchor := citedPage(rel, m[1], anchor(m))
+				if page == "" {
+					continue // the README as a whole, or a folder's own
 				}
 				checked++
 				d, ok := docs[page]
 				if !ok {
 					if _, err := os.Stat(filepath.Join(root, page)); err != nil {
-						t.Errorf("%s:%d: cites %s, which does not exist", rel, i+1, page)
+						t.Errorf("%s:%d: cites %s, which is not in the repository", rel, i+1, m[1])
 						continue
 					}
 					d = readDoc(t, page)
 					docs[page] = d
 				}
 				if anchor != "" && !d.anchors[anchor] {
-					t.Errorf("%s:%d: cites %s#%s, but %s has no such heading", rel, i+1, page, anchor, page)
+					t.Errorf("%s:%d: cites %s#%s, but %s has no such heading", rel, i+1, m[1], anchor, page)
 				}
 			}
 		}
@@ -128,4 +133,69 @@ func TestCitationsOfTheManualResolve(t *testing.T) {
 	if checked < 5 {
 		t.Fatalf("found only %d citations of the manual: the test is not reading the tree", checked)
 	}
+}
+
+// notDocuments are file names a comment may mention that end in .md but
+// name no document of the repository, each with what it is.
+var notDocuments = map[string]string{
+	"source.md": "a ruleset folder's source text, beside its rules (docs/authoring.md#ruleset-folders)",
+}
+
+// citingText is the part of a tracked file that can cite a document: the
+// comments of a Go file (its string literals are data: a test's file
+// names, an upload's name), the whole of any other file. The comments
+// keep their lines, so a line number reported is the file's.
+func citingText(rel string, raw []byte) string {
+	if !strings.HasSuffix(rel, ".go") {
+		return string(raw)
+	}
+	out := []byte(strings.Repeat(" ", len(raw)))
+	for i, c := range raw {
+		if c == '\n' {
+			out[i] = '\n'
+		}
+	}
+	fset := token.NewFileSet()
+	var s scanner.Scanner
+	s.Init(fset.AddFile(rel, -1, len(raw)), raw, nil, scanner.ScanComments)
+	for {
+		pos, tok, lit := s.Scan()
+		if tok == token.EOF {
+			break
+		}
+		if tok == token.COMMENT {
+			off := fset.Position(pos).Offset
+			copy(out[off:], lit)
+		}
+	}
+	return string(out)
+}
+
+// anchor is the anchor of a docRef match, if it has one.
+func anchor(m []string) string { return m[2] }
+
+// citedPage is the document (relative to the repository root) that file
+// rel means by cited: the path from the root when it exists there,
+// otherwise the path from rel's folder (a Markdown link, a sibling named
+// bare); cited itself when neither exists, so that the caller reports it.
+// A bare README.md means the README of rel's folder when it has one; with
+// no anchor it names a whole README and is not checked ("" returned).
+func citedPage(rel, cited, anchor string) (string, string) {
+	local := path.Join(path.Dir(rel), cited)
+	if cited == "README.md" {
+		if anchor == "" {
+			return "", ""
+		}
+		if _, err := os.Stat(filepath.Join(root, local)); err == nil {
+			return local, anchor
+		}
+		return cited, anchor
+	}
+	if _, err := os.Stat(filepath.Join(root, cited)); err == nil && !strings.HasPrefix(cited, ".") {
+		return path.Clean(cited), anchor
+	}
+	if _, err := os.Stat(filepath.Join(root, local)); err == nil {
+		return local, anchor
+	}
+	return cited, anchor
 }

@@ -414,20 +414,6 @@ func (r *Result) CaseCount() int {
 	return len(r.Folder.Cases)
 }
 
-// Passed reports whether the folder compiled, its quotes verified and
-// every case passed.
-func (r *Result) Passed() bool {
-	if r.CompileErrors != nil || len(r.CitationProblems) > 0 {
-		return false
-	}
-	for _, c := range r.Cases {
-		if !c.Pass {
-			return false
-		}
-	}
-	return true
-}
-
 // Run compiles the folder's rules, verifies its citations and runs its
 // cases.
 func (f *Folder) Run(ctx context.Context) (*Result, error) {

@@ -177,3 +177,17 @@ func TestRulebookRunVerifiesSections(t *testing.T) {
 		t.Errorf("broken rulebook: %v, %+v", err, res)
 	}
 }
+
+// Passed reports whether the folder compiled, its quotes verified and
+// every case passed.
+func (r *Result) Passed() bool {
+	if r.CompileErrors != nil || len(r.CitationProblems) > 0 {
+		return false
+	}
+	for _, c := range r.Cases {
+		if !c.Pass {
+			return false
+		}
+	}
+	return true
+}

@@ -267,7 +267,12 @@ func (c *compiled) criterionHover(b *strings.Builder, cd *syntax.CriterionDecl, 
 // field is compared or tested with in), group ids (in the outcome), else
 // field ids, functions and keywords.
 func (s *Server) completion(c *compiled, _ string, p PositionParams) (any, *jsonrpc.Error) {
-	at := c.text.fromLSP(p.Position)
+	return c.complete(p.Position), nil
+}
+
+// complete is what is proposed at p, by what precedes it (see completion).
+func (c *compiled) complete(p Position) CompletionList {
+	at := c.text.fromLSP(p)
 	// prev is the last token that ends before the cursor and is not the
 	// word being typed.
 	prev := -1
@@ -295,18 +300,18 @@ func (s *Server) completion(c *compiled, _ string, p PositionParams) (any, *json
 		for _, s := range c.file.Sources {
 			add(CompletionKindReference, s.Title, s.ID)
 		}
-		return list, nil
+		return list
 	case c.enumField(prev, at.Line) != nil:
 		for _, v := range c.enumField(prev, at.Line).Enum {
 			list.Items = append(list.Items, CompletionItem{Label: fmt.Sprintf("%q", v), Kind: CompletionKindEnumMember, InsertText: fmt.Sprintf("%q", v)})
 		}
-		return list, nil
+		return list
 	case c.file.Outcome != nil && at.Line >= c.file.Outcome.Pos.Line:
 		for _, g := range c.file.Groups {
 			add(CompletionKindClass, g.Title, g.ID)
 		}
 		add(CompletionKindKeyword, "", "and", "or", "not")
-		return list, nil
+		return list
 	}
 	for _, f := range c.file.Fields {
 		add(CompletionKindField, f.Type, f.ID)
@@ -316,7 +321,7 @@ func (s *Server) completion(c *compiled, _ string, p PositionParams) (any, *json
 		list.Items = append(list.Items, CompletionItem{Label: name, Kind: CompletionKindFunction, Detail: fd.Signature + " -> " + fd.Result})
 	}
 	add(CompletionKindKeyword, "", syntax.Keywords()...)
-	return list, nil
+	return list
 }
 
 // enumField is the enum field compared at the cursor: the one before ==

@@ -3,7 +3,7 @@
 // own (eligo serve --metrics-addr), never on the public port.
 //
 // Every family is declared here, once, with its name, unit and labels, so
-// that the list an operator reads (docs/operations.md, "Metrics") and the
+// that the list an operator reads (docs/metrics.md#metrics) and the
 // list the process exports are the same list, and so that no label can take
 // an unbounded value: every label takes its values from a fixed set (route
 // ids, methods, status classes, outcomes, metering classes and tiers, cache

@@ -7,7 +7,7 @@
 -- path. It carries no foreign keys on purpose: a record must land even when
 -- the ruleset it names has since been archived, and COPY stays cheap. At
 -- scale it is range-partitioned by decided_at (see
--- docs/operations.md#decision-records).
+-- docs/decision-records.md#decision-records).
 CREATE TABLE decisions (
     decision_id      text PRIMARY KEY CHECK (decision_id ~ '^dec_[A-Za-z0-9_-]{16}$'),
     tenant_id        text,

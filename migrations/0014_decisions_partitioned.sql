@@ -4,7 +4,7 @@
 -- deployment whose worker has not run): no decision is ever refused for
 -- want of a partition. Retention then drops whole months (DETACH, DROP
 -- TABLE: no DELETE, no bloat, no vacuum), and each month's indexes stay
--- the size of a month. See docs/operations.md#partitions-and-retention.
+-- the size of a month. See docs/decision-records.md#partitions-and-retention.
 --
 -- The primary key is (decision_id, decided_at): PostgreSQL requires every
 -- unique key of a partitioned table to include the partition key. We keep

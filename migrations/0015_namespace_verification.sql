@@ -5,8 +5,8 @@
 -- own name, a programme it runs); it is cleared when the namespace changes
 -- hands (`eligo namespaces transfer`). Rulesets and rulebooks carry
 -- namespace_verified on the wire: true only when their namespace is
--- verified and their tenant owns it (see docs/operations.md, "Slug
--- namespaces").
+-- verified and their tenant owns it (see
+-- docs/limits.md#slug-namespaces).
 ALTER TABLE slug_namespaces
     ADD COLUMN verified_at timestamptz,
     ADD COLUMN verified_by text CHECK (verified_by IS NULL OR verified_at IS NOT NULL);

@@ -54,8 +54,8 @@
 // or a rulebook's first release, never an empty draft (ErrNamespaceOwned,
 // which never reveals whether the slug exists), within the tenant's
 // per-tier cap (Config.NamespaceLimits, ErrNamespaceLimit); a slug another
-// tenant holds is ErrSlugConflict. See docs/operations.md, "Slug
-// namespaces".
+// tenant holds is ErrSlugConflict. See
+// docs/limits.md#slug-namespaces.
 //
 // Artefact rules (artefacts.go, visibility.go, publicurl.go). Content
 // citing project artefacts (confidential sources) is never public: a

@@ -250,7 +250,7 @@ func (p *Publisher) promotedComposition(ctx context.Context, pr *promotion) erro
 // wait for a solver slot included: a promotion answers a request, so the
 // gate must end well inside the API's work deadline, as a review's solver
 // checks do within review.DefaultBudget. Every casebank rulebook's gate
-// takes well under a second. See docs/operations.md#solver-runs.
+// takes well under a second. See docs/limits.md#solver-runs.
 const PolarityBudget = 20 * time.Second
 
 // presencePolarity runs the go-live gate on the composed rulebook. Its

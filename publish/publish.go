@@ -26,7 +26,7 @@ const DefaultReservedNamespace = "eligo/"
 // publishing when Config.ReservedNamespaces is nil: words a reader takes
 // for a government, a public body or a benefit programme, so that nobody
 // but the body an operator assigns one to (`eligo namespaces transfer`)
-// publishes as "usa" or "hmrc" (docs/operations.md, "Slug namespaces",
+// publishes as "usa" or "hmrc" (docs/limits.md#slug-namespaces
 // says why each is there).
 func DefaultReservedNamespaces() []string {
 	return []string{
@@ -44,7 +44,7 @@ func DefaultReservedNamespaces() []string {
 // DefaultNamespaceLimits is the most namespaces a tenant of each tier may
 // own when Config.NamespaceLimits is nil; a tenant's tier is the dearest
 // of its live keys' (free without one), and internal tenants are not
-// capped (docs/operations.md, "Slug namespaces").
+// capped (docs/limits.md#slug-namespaces).
 func DefaultNamespaceLimits() map[string]int {
 	return map[string]int{
 		string(auth.TierFree): 3, string(auth.TierStarter): 10, string(auth.TierPro): 50,

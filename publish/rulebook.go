@@ -412,15 +412,6 @@ func (p *Publisher) setRulebookState(ctx context.Context, tenantID, ref, event, 
 	return w.Rulebook, err
 }
 
-// SectionNames lists the section ids a rulebook references, for messages.
-func SectionNames(rb store.Rulebook) []string {
-	names := make([]string, len(rb.Refs))
-	for i, r := range rb.Refs {
-		names[i] = r.SectionID
-	}
-	return names
-}
-
 // writeRulebook makes w, unless the rulebook changed since read (the state
 // w was worked out from): then ErrConcurrentEdit and nothing written, so
 // two concurrent edits can never publish a release of a draft that is no

@@ -17,11 +17,6 @@ var activeBeats = [...]string{"general_context", "preamble", "session_start", "p
 // reservedBeats are accepted and stored, for clients to come.
 var reservedBeats = [...]string{"persona", "conversational_style", "section_transition"}
 
-// ActiveBeats returns the robot hint beats clients act on, in the order of
-// docs/api.md#rulebooks: general_context, preamble, session_start, postamble, session_end,
-// stuck. The slice is the caller's.
-func ActiveBeats() []string { return slices.Clone(activeBeats[:]) }
-
 // ReservedBeats returns the beats that are accepted and kept but that no
 // client acts on yet: persona, conversational_style, section_transition.
 // The slice is the caller's.

@@ -2,6 +2,7 @@ package rulebook
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -54,3 +55,8 @@ func TestCheckHints(t *testing.T) {
 		t.Errorf("Problem.String = %q", got)
 	}
 }
+
+// ActiveBeats returns the robot hint beats clients act on, in the order of
+// docs/api.md#rulebooks: general_context, preamble, session_start, postamble, session_end,
+// stuck. The slice is the caller's.
+func ActiveBeats() []string { return slices.Clone(activeBeats[:]) }

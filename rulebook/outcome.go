@@ -70,6 +70,10 @@ type Node struct {
 	Args []*Node `json:"args,omitempty"`
 }
 
+// SchemaName is the name of Node's schema in the published API document,
+// where the Go name would not say what it is.
+func (Node) SchemaName() string { return "OutcomeNode" }
+
 // Letter names the i-th section (from 0): "A" to "Z". It panics outside 0
 // to MaxSections-1, which Compose refuses before lettering anything.
 func Letter(i int) string {
@@ -501,28 +505,6 @@ func (n *Node) write(b *strings.Builder, paren bool) {
 			b.WriteByte(')')
 		}
 	}
-}
-
-// Letters returns the section letters the tree names, each once, sorted.
-// A section the tree leaves out still composes (its groups are evaluated
-// and reported in section results) but never decides the outcome.
-func (n *Node) Letters() []string {
-	var out []string
-	var walk func(*Node)
-	walk = func(n *Node) {
-		if n == nil {
-			return
-		}
-		if n.Section != "" && !slices.Contains(out, n.Section) {
-			out = append(out, n.Section)
-		}
-		for _, a := range n.Args {
-			walk(a)
-		}
-	}
-	walk(n)
-	slices.Sort(out)
-	return out
 }
 
 // sortedKeys returns m's keys in order, so problems come out in the same

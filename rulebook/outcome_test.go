@@ -3,6 +3,7 @@ package rulebook
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -246,4 +247,26 @@ func TestEvalKleene(t *testing.T) {
 	if got := mustTree(t, `{"op":"or","args":[{"section":"A"},{"section":"A"},{"op":"not","args":[{"section":"C"}]}]}`, 3).Letters(); !reflect.DeepEqual(got, []string{"A", "C"}) {
 		t.Errorf("Letters = %v", got)
 	}
+}
+
+// Letters returns the section letters the tree names, each once, sorted.
+// A section the tree leaves out still composes (its groups are evaluated
+// and reported in section results) but never decides the outcome.
+func (n *Node) Letters() []string {
+	var out []string
+	var walk func(*Node)
+	walk = func(n *Node) {
+		if n == nil {
+			return
+		}
+		if n.Section != "" && !slices.Contains(out, n.Section) {
+			out = append(out, n.Section)
+		}
+		for _, a := range n.Args {
+			walk(a)
+		}
+	}
+	walk(n)
+	slices.Sort(out)
+	return out
 }

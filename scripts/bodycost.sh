@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bodycost.sh — the before-and-after figures of the request-body limits
-# (docs/operations.md#json-bodies-before-they-are-decoded): runs
+# (docs/limits.md#json-bodies-before-they-are-decoded): runs
 # BenchmarkAttackBodies (api/routes/bodycost_test.go) on another checkout
 # of the code, BASE (main, without the limits), and then on this one, one
 # after the other, and prints both. The benchmark and the bodies it sends

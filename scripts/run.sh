@@ -48,9 +48,15 @@ mapfile -t rulesets < <(printf '%s\n' "${rulesets[@]}" | LC_ALL=C sort -k1,1 -k2
 mkdir -p .data
 publog=.data/make-run-publish.log
 : >"$publog"
+# A test fixture (a folder whose rules declare a `ruleset "test/..."`
+# header, such as polarity-conservative) is published for the demo team
+# only: the public catalogue is for applicants, and a fixture is no
+# programme anyone applies to.
 for entry in "${rulesets[@]}"; do
 	read -r base _ name <<<"$entry"
-	bin/eligo publish "casebank/$name/$name.rules" --tenant demo --cases "casebank/$name/cases.json" --public --slug "demo/$base" >>"$publog" 2>&1 ||
+	public=(--public)
+	[[ "$(header "casebank/$name/$name.rules")" == 'ruleset "test/'* ]] && public=()
+	bin/eligo publish "casebank/$name/$name.rules" --tenant demo --cases "casebank/$name/cases.json" "${public[@]}" --slug "demo/$base" >>"$publog" 2>&1 ||
 		{ cat "$publog" >&2; exit 1; }
 done
 
@@ -67,7 +73,7 @@ done
 addr="${ELIGO_ADDR:-127.0.0.1:8080}"
 cat <<EOF
 
-Published ${#rulesets[@]} casebank rulesets and $books rulebooks as public demo/... (what each publish said: $publog).
+Published ${#rulesets[@]} casebank rulesets (the test fixtures for the demo team only) and $books rulebooks as public demo/... (what each publish said: $publog).
 
   demo API key:  $key
   console:       http://$addr/

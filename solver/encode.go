@@ -31,7 +31,7 @@ import (
 // the node is not Kleene's unknown) and Value (its value, meaningful only
 // when Known). A criterion, group and the outcome are Tri pairs: satisfied is
 // Known ∧ Value, not_satisfied Known ∧ ¬Value, pending ¬Known. The pairs
-// follow GRAMMAR.md exactly: "and" is known when a side is known false or
+// follow engine/syntax/GRAMMAR.md#three-valued-meaning exactly: "and" is known when a side is known false or
 // all sides are known; "or" dually; present/absent are always known; `f ??
 // d` is known when f is answered or d is known; everything else is known
 // when all its operands are. A discretionary criterion is never known.
@@ -247,8 +247,8 @@ func (e *Encoding) newFieldVars(slot int, prefix string) fieldVars {
 }
 
 // numberBounds keeps the value v of the int or decimal field f within the
-// engine's domain and within the range the field declares (GRAMMAR.md,
-// fields), so that every applicant the solver finds is one the evaluator
+// engine's domain and within the range the field declares
+// (engine/syntax/GRAMMAR.md#fields), so that every applicant the solver finds is one the evaluator
 // would take: an answer outside the range is a field error there.
 func (e *Encoding) numberBounds(f *engine.Field, v *z3.Expr) []*z3.Expr {
 	c := e.c

@@ -44,9 +44,6 @@ func (e *Encoding) NewSolver(timeout time.Duration) (*z3.Solver, error) {
 // Criterion is the Tri status of criterion i (in Ruleset.CriterionAt order).
 func (e *Encoding) Criterion(i int) Tri { return e.criteria[i] }
 
-// Group is the Tri status of group g (Ruleset.Groups order).
-func (e *Encoding) Group(g int) Tri { return e.groups[g] }
-
 // Outcome is the Tri status of the outcome: Value true means eligible.
 func (e *Encoding) Outcome() Tri { return e.outcome }
 

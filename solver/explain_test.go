@@ -152,8 +152,8 @@ func reachable(r *engine.Ruleset, base []engine.Status, fixed []bool, want engin
 	return nil, false
 }
 
-// outcomeOf decides the outcome from criterion statuses by GRAMMAR.md's
-// Kleene rules, independently of the engine and the encoding.
+// outcomeOf decides the outcome from criterion statuses by the Kleene
+// rules of engine/syntax/GRAMMAR.md#three-valued-meaning, independently of the engine and the encoding.
 func outcomeOf(r *engine.Ruleset, criteria []engine.Status) engine.Outcome {
 	groups := make([]engine.Status, len(r.Groups))
 	per := make([][]engine.Status, len(r.Groups))

@@ -13,8 +13,8 @@ import (
 // what, release a namespace, transfer it to another tenant, verify it.
 // Each change is one transaction with its audit events and a notification
 // that makes every process drop its cached rulesets and rulebooks, whose
-// namespace_verified it may change (see docs/operations.md, "Slug
-// namespaces").
+// namespace_verified it may change (see
+// docs/limits.md#slug-namespaces).
 
 // NamespaceRecord is one owned namespace as an operator sees it.
 type NamespaceRecord struct {

@@ -32,7 +32,7 @@ func Namespace(slug string) string {
 
 // NamespaceCaps bounds how many namespaces one tenant may own, by its
 // tier, so that a tenant cannot squat namespaces without limit (see
-// docs/operations.md, "Slug namespaces"). The zero value caps nothing.
+// docs/limits.md#slug-namespaces). The zero value caps nothing.
 type NamespaceCaps struct {
 	// Tiers lists the key tiers cheapest first. A tenant's tier is the
 	// dearest among its live keys (neither revoked nor expired), or the

@@ -13,7 +13,8 @@ import (
 // RowCache still serves it while the database cannot be reached: API key
 // rows (auth) and resolved slugs, ids and rulebooks (catalog) alike. It
 // bounds how old a row served through an outage can be; see
-// docs/operations.md ("PostgreSQL down").
+// docs/decision-records.md#where-a-record-is-durable-the-modes-and-what-each-survives
+// ("PostgreSQL down").
 const OutageWindow = 10 * time.Minute
 
 // RowCache is the read-side cache of rows that can change (a key's row, the

@@ -5,9 +5,10 @@
 // committed and embedded here, so the binary serves it with no Node.js at
 // run time and no request to any other host.
 //
-// The console talks only to the open surface of the API under
-// api.RootPath, as any browser client would; this package serves its files
-// and nothing else.
+// The console talks only to the API (/api/v1/public), as any browser client
+// would; this package serves its files and nothing else, and imports
+// nothing of the project: api/routes mounts it, and the console's sign-in
+// is api/signin.
 package web
 
 import (

@@ -71,7 +71,7 @@ const (
 // queue on the River client.
 type Generator struct {
 	store     *store.Store
-	authoring *authoring.Service
+	authoring *authoring.Generation
 	model     llm.Model
 	models    llm.Models
 	queue     string
@@ -92,7 +92,7 @@ func (g *Generator) CountWith(m *metrics.Metrics) { g.metrics = m }
 // NewGenerator builds a Generator calling model, with models the allowed
 // table. Its queue name is drawn at random, so no other process ever works
 // its jobs.
-func NewGenerator(st *store.Store, work *authoring.Service, model llm.Model, models llm.Models, logger *slog.Logger) *Generator {
+func NewGenerator(st *store.Store, work *authoring.Generation, model llm.Model, models llm.Models, logger *slog.Logger) *Generator {
 	var b [8]byte
 	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
 	if logger == nil {

@@ -34,7 +34,7 @@ func newGenerator(t *testing.T) (*Generator, *store.Store, store.Project) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return NewGenerator(st, work, llm.NewOpenAI(llm.OpenAIConfig{BaseURL: "http://127.0.0.1:1/v1"}), llm.DefaultModels(), nil), st, p
+	return NewGenerator(st, work.Generation, llm.NewOpenAI(llm.OpenAIConfig{BaseURL: "http://127.0.0.1:1/v1"}), llm.DefaultModels(), nil), st, p
 }
 
 func queued(t *testing.T, st *store.Store, p store.Project, queue string) store.Generation {

@@ -1,7 +1,8 @@
 // Package apitest gives the HTTP interface's tests a real server over real
 // HTTP on a private, migrated PostgreSQL database, with the services the
-// resources call, and the small helpers every resource's tests share:
-// requests, keys, publishing and waiting for decision records.
+// binary serves with (api/wiring builds both), and the small helpers every
+// resource's tests share: requests, keys, publishing and waiting for
+// decision records.
 //
 // It imports no resource package, so a resource's own internal tests can
 // use it: the caller mounts what it tests (Mount).
@@ -9,6 +10,7 @@ package apitest
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -23,17 +25,12 @@ import (
 
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/api/apitest/call"
-	"github.com/eligo/eligo/api/openapi"
+	"github.com/eligo/eligo/api/wiring"
 	"github.com/eligo/eligo/auth"
-	"github.com/eligo/eligo/authoring"
-	"github.com/eligo/eligo/catalog"
-	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/clock/clocktest"
-	"github.com/eligo/eligo/decisionlog"
 	"github.com/eligo/eligo/folder"
 	"github.com/eligo/eligo/metering"
 	"github.com/eligo/eligo/publish"
-	"github.com/eligo/eligo/solver/bound"
 	"github.com/eligo/eligo/store"
 	"github.com/eligo/eligo/store/storetest"
 )
@@ -44,31 +41,32 @@ import (
 // outage (a closed pool) still fails at once.
 const BackendTimeout = 30 * time.Second
 
-// Services are what Mount gets to register resources with.
-type Services struct {
-	// Store is the test's database.
-	Store *store.Store
-	// Catalog resolves references; the fixture closes it.
-	Catalog *catalog.Catalog
-	// Publisher writes published content.
-	Publisher *publish.Publisher
-	// Authoring runs the authoring workspace.
-	Authoring *authoring.Service
-	// Clock is the one clock the services read: the fixture's
-	// api.Config.Clock, else the run's (clocktest.FromEnv). Hand it to
-	// every resource registered.
-	Clock clock.Clock
-	// Decisions is /decide's record writer; the fixture flushes and
-	// closes it.
-	Decisions *decisionlog.Recorder
-	// Gate is the solver gate the publisher and the authoring service
-	// run under, for Mount to hand to the resources too; nil (admit
-	// everything) unless the fixture was made with NewGated.
-	Gate *bound.Gate
-}
+// Services are what a fixture serves with and Mount registers resources
+// with: the binary's, built by wiring.NewServices. The fixture closes
+// them with its server.
+type Services = wiring.Services
 
 // Mount registers the operations a test needs on s.
 type Mount func(s *api.Server, sv Services)
+
+// Options are what a fixture changes of the binary's wiring.
+type Options struct {
+	// Config configures the services and the core as `eligo serve`
+	// does, with what a test needs set. The fixture fills in what the
+	// binary leaves to its operator: a nil API.Logger discards the logs;
+	// a zero API.Metering.BackendTimeout is BackendTimeout; a nil Clock
+	// is API.Clock, else the run's (clocktest.FromEnv); and decision
+	// records are spooled, as serve's default is, in a directory of the
+	// test's own unless DecisionLog.Spool.Dir names one or NoSpool is set.
+	Config wiring.Config
+	// NoSpool records decisions without a spool, in the mode
+	// Config.DecisionLog gives (database mode, or buffered when
+	// Buffered): for a test of those modes' own guarantees.
+	NoSpool bool
+	// Pool is the database; nil means a fresh one. Fixtures sharing a
+	// pool are replicas.
+	Pool *pgxpool.Pool
+}
 
 // Fixture is one server on its own listener.
 type Fixture struct {
@@ -87,67 +85,54 @@ type Fixture struct {
 	CloseErrorExpected bool
 }
 
-// New serves cfg and what mount registers on a fresh database. A nil
-// Logger discards the logs; a zero metering BackendTimeout becomes
-// BackendTimeout; a nil Clock is the run's (clocktest.FromEnv).
+// New serves cfg and what mount registers on a fresh database, with the
+// binary's services (Options).
 func New(t testing.TB, cfg api.Config, mount Mount) *Fixture {
 	t.Helper()
-	return NewOn(t, storetest.New(t), cfg, mount)
+	return Start(t, Options{Config: wiring.Config{API: cfg}}, mount)
 }
 
 // NewOn is New on an existing database, for several servers sharing one,
 // as replicas do.
 func NewOn(t testing.TB, pool *pgxpool.Pool, cfg api.Config, mount Mount) *Fixture {
 	t.Helper()
-	return newOn(t, pool, cfg, nil, mount)
+	return Start(t, Options{Config: wiring.Config{API: cfg}, Pool: pool}, mount)
 }
 
-// NewGated is New with every solver run under gate, as the binary runs
-// them under its --solver-slots, for a test of what a held or full gate
-// makes an operation answer.
-func NewGated(t testing.TB, cfg api.Config, gate *bound.Gate, mount Mount) *Fixture {
+// Start serves what mount registers over the services wiring.NewServices
+// builds from opts, on the server wiring.NewServer builds over them, as
+// the binary does.
+func Start(t testing.TB, opts Options, mount Mount) *Fixture {
 	t.Helper()
-	return newOn(t, storetest.New(t), cfg, gate, mount)
-}
-
-func newOn(t testing.TB, pool *pgxpool.Pool, cfg api.Config, gate *bound.Gate, mount Mount) *Fixture {
-	t.Helper()
-	if cfg.Logger == nil {
-		cfg.Logger = slog.New(slog.DiscardHandler)
+	cfg := opts.Config
+	if cfg.API.Logger == nil {
+		cfg.API.Logger = slog.New(slog.DiscardHandler)
 	}
-	if cfg.Metering.BackendTimeout == 0 {
-		cfg.Metering.BackendTimeout = BackendTimeout
+	if cfg.API.Metering.BackendTimeout == 0 {
+		cfg.API.Metering.BackendTimeout = BackendTimeout
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = cfg.API.Clock
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = clocktest.FromEnv(t)
 	}
-	st := store.New(pool)
-	cat := catalog.New(st, catalog.Config{})
-	pub := publish.New(st, cat, publish.Config{Clock: cfg.Clock, Gate: gate})
-	work, err := authoring.New(st, pub, authoring.Config{Clock: cfg.Clock, Gate: gate})
+	cfg.API.Clock = cfg.Clock
+	if cfg.DecisionLog.Spool.Dir == "" && !opts.NoSpool {
+		cfg.DecisionLog.Spool.Dir = t.TempDir()
+	}
+	pool := opts.Pool
+	if pool == nil {
+		pool = storetest.New(t)
+	}
+	sv, err := wiring.NewServices(store.New(pool), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The test's composition root, as routes.NewServices is the binary's.
-	parts := api.Parts{Auth: auth.NewAuthenticator(st, cfg.Clock.Now, cfg.KeyCacheTTL)}
-	if !cfg.Unmetered {
-		meter := cfg.Metering
-		meter.Logger = cfg.Logger
-		parts.Meter = metering.New(meter, st)
-	}
-	sv := Services{Store: st, Catalog: cat, Publisher: pub, Authoring: work, Clock: cfg.Clock,
-		Decisions: decisionlog.New(st, decisionlog.Config{Logger: cfg.Logger}), Gate: gate}
-	if cfg.SchemaNamer == nil {
-		cfg.SchemaNamer = openapi.SchemaName
-	}
-	s := api.New(cfg, st, parts)
-	if mount != nil {
-		mount(s, sv)
-	}
-	openapi.Mount(s)
-	s.OnClose(func(ctx context.Context) error {
-		defer cat.Close()
-		return sv.Decisions.Close(ctx)
+	s := wiring.NewServer(cfg.API, sv, func(s *api.Server) {
+		if mount != nil {
+			mount(s, sv)
+		}
 	})
 	srv := httptest.NewServer(s.Handler())
 	f := &Fixture{URL: srv.URL + api.RootPath, Server: s, HTTP: srv, Pool: pool, Services: sv}
@@ -241,16 +226,34 @@ func Casebank(t testing.TB, name string) *folder.Folder {
 	return cb
 }
 
+// recordWait bounds how long RecordOf waits for a record to reach the
+// table: a spooled record is shipped within the spool's ship interval
+// (200 ms) once the database answers.
+const recordWait = 10 * time.Second
+
 // RecordOf returns decision id's record, failing the test when there is
-// none: a decision is answered only once its record is written, so the
-// record of any decision a test was shown is already in the table.
+// none: a decision is answered only once its record is written, in the
+// spool (from which the shipper copies it to the table within its ship
+// interval) or in the table, so the record of any decision a test was
+// shown reaches the table within recordWait.
 func (f *Fixture) RecordOf(t testing.TB, id string) store.DecisionRecord {
 	t.Helper()
-	rec, err := f.Store.DecisionByID(context.Background(), id)
-	if err != nil {
-		t.Fatalf("decision %s was answered but has no record: %v", id, err)
+	ctx, cancel := context.WithTimeout(context.Background(), recordWait)
+	defer cancel()
+	for {
+		rec, err := f.Store.DecisionByID(ctx, id)
+		if err == nil {
+			return rec
+		}
+		if !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("read decision %s's record: %v", id, err)
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("decision %s was answered but its record did not reach the table within %s", id, recordWait)
+		case <-time.After(10 * time.Millisecond):
+		}
 	}
-	return rec
 }
 
 // JSONValue decodes s, for comparing whole bodies.

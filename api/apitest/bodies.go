@@ -6,8 +6,8 @@ import (
 	"strings"
 )
 
-// The hostile bodies the body limits of docs/operations.md (JSON bodies
-// before they are decoded) answer, shared by the tests that each prove one
+// The hostile bodies the body limits of
+// docs/limits.md#json-bodies-before-they-are-decoded answer, shared by the tests that each prove one
 // refused and by the benchmark that measures them all.
 
 // EmptyCasesBody is a create-project body whose test_cases are n empty

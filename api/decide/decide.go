@@ -74,7 +74,7 @@ type handler struct {
 }
 
 // Register adds POST /decide to s, serving it with deps, which the
-// composition root built (routes.NewServices) and closes.
+// composition root built (wiring.NewServices) and closes.
 func Register(s *api.Server, deps Deps, cfg Config) {
 	register(s, deps, cfg)
 }

@@ -137,16 +137,11 @@ func documentBodies(s *api.Server) {
 		}},
 	}
 	// next_question is null when nothing is left to ask, and a rulebook
-	// call's release is null on the live composition. huma cannot mark a
-	// $ref nullable, so each member gets its own nullable copy of its
-	// schema (3.1: type [object, null]; 3.0: nullable: true).
+	// call's release is null on the live composition.
 	response := registry.SchemaFromRef(registry.Schema(reflect.TypeFor[decideResponse](), true, "DecideResponse").Ref)
 	for _, name := range []string{"next_question", "release"} {
 		if member := response.Properties[name]; member != nil && member.Ref != "" {
-			copied := *registry.SchemaFromRef(member.Ref)
-			copied.Nullable = true
-			copied.Description = member.Description
-			response.Properties[name] = &copied
+			response.Properties[name] = resource.NullableCopy(registry, member)
 		}
 	}
 }

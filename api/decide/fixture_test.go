@@ -7,6 +7,7 @@ import (
 	"github.com/eligo/eligo/api/apitest"
 	"github.com/eligo/eligo/api/rulesets"
 	"github.com/eligo/eligo/api/usage"
+	"github.com/eligo/eligo/api/wiring"
 	"github.com/eligo/eligo/decisionlog"
 )
 
@@ -18,18 +19,17 @@ func newFixture(t testing.TB, cfg api.Config) *apitest.Fixture {
 }
 
 // newFixtureWith is newFixture with /decide's own configuration, and,
-// when log is not nil, a decision log of that configuration instead of
-// the fixture's.
+// when log is not nil, decisions recorded without a spool, as log says,
+// instead of spooled as the binary's default is.
 func newFixtureWith(t testing.TB, cfg api.Config, dcfg Config, log *decisionlog.Config) *apitest.Fixture {
 	t.Helper()
-	return apitest.New(t, cfg, func(s *api.Server, sv apitest.Services) {
-		decisions := sv.Decisions
-		if log != nil {
-			decisions = decisionlog.New(sv.Store, *log)
-			s.OnClose(decisions.Close)
-		}
-		rulesets.Register(s, rulesets.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Clock: sv.Clock})
-		register(s, Deps{Catalog: sv.Catalog, Decisions: decisions, Clock: sv.Clock}, dcfg)
+	opts := apitest.Options{Config: wiring.Config{API: cfg}}
+	if log != nil {
+		opts.Config.DecisionLog, opts.NoSpool = *log, true
+	}
+	return apitest.Start(t, opts, func(s *api.Server, sv apitest.Services) {
+		rulesets.Register(s, rulesets.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Clock: sv.Clock, Gate: sv.Gate})
+		register(s, Deps{Catalog: sv.Catalog, Decisions: sv.Decisions, Clock: sv.Clock, Metrics: sv.Metrics}, dcfg)
 		usage.Register(s)
 	})
 }

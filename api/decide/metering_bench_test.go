@@ -33,7 +33,7 @@ func BenchmarkDecideMetering(b *testing.B) {
 
 	cfg.Unmetered = true
 	plain := apitest.NewOn(b, f.Pool, cfg, func(s *api.Server, sv apitest.Services) {
-		Register(s, Deps{Catalog: sv.Catalog, Decisions: sv.Decisions, Clock: sv.Clock}, Config{})
+		Register(s, Deps{Catalog: sv.Catalog, Decisions: sv.Decisions, Clock: sv.Clock, Metrics: sv.Metrics}, Config{})
 	})
 
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64, DisableCompression: true}}

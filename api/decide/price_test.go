@@ -15,7 +15,7 @@ import (
 	"github.com/eligo/eligo/metering"
 )
 
-// TestFreeKeyDailyQuotaOnDecide is the definition of done on the
+// TestFreeKeyDailyQuotaOnDecide walks the free tier's daily quota on the
 // real /decide: a new free key is served 500 decisions, each with the
 // rate-limit headers, and refused the 501st with the documented body and
 // headers; /usage then shows the count.

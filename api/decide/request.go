@@ -43,8 +43,12 @@ type decideRequest struct {
 	flags                flagSet               // the boolean members as readDecideRequest read them (see flagSet); here it takes no room
 	InquiryContext       *plan.InquiryContext  `json:"inquiry_context,omitempty" doc:"Steers the choice of next_question and optimal_path only, never the outcome: fields the applicant declines to answer, and a preferred section or groups that break ties between equally cheap paths. Ids the ruleset does not declare are ignored. It is normalised (trimmed, sorted, deduplicated) and then part of the cache identity."`
 	DecisionDate         resource.DecisionDate `json:"decision_date,omitempty"`
-	CallerRef            json.RawMessage       `json:"caller_ref,omitempty" doc:"Flat string-to-string map, at most 2048 bytes of JSON, no key containing '$' or '.'. Stored on the server-side decision record of keyed callers for their own attribution; never used for authorization and never stored for anonymous callers. An invalid caller_ref is never rejected: it is dropped and the response's warnings array carries an entry with code caller_ref_dropped."`
+	CallerRef            json.RawMessage       `json:"caller_ref,omitempty" openapi:"stringmap" doc:"Flat string-to-string map, at most 2048 bytes of JSON, no key containing '$' or '.'. Stored on the server-side decision record of keyed callers for their own attribution; never used for authorization and never stored for anonymous callers. An invalid caller_ref is never rejected: it is dropped and the response's warnings array carries an entry with code caller_ref_dropped."`
 }
+
+// SchemaName is the name of decideRequest's schema in the published API document,
+// where the Go name would not say what it is.
+func (decideRequest) SchemaName() string { return "DecisionRequest" }
 
 // maxCallerRefBytes is the caller_ref limit (docs/api.md#deciding-post-decide), on its
 // compact JSON.

@@ -35,7 +35,7 @@ type decideOutput struct {
 
 // decideResponse is the audit envelope of one decision.
 type decideResponse struct {
-	Decision        string              `json:"decision" enum:"eligible,not_eligible,undetermined" doc:"The outcome. Always undetermined when field_errors is not empty."`
+	Decision        string              `json:"decision" enum:"eligible,not_eligible,undetermined" enumName:"Outcome" enumDoc:"The outcome of a decision." doc:"The outcome. Always undetermined when field_errors is not empty."`
 	Slug            string              `json:"slug" doc:"Resolved slug."`
 	RulesetID       string              `json:"ruleset_id,omitempty" doc:"Concrete ruleset_id that ran (ruleset calls)."`
 	RulebookID      string              `json:"rulebook_id,omitempty" doc:"Rulebook calls: the rulebook's id."`
@@ -61,6 +61,10 @@ type decideResponse struct {
 	Timing          *timing             `json:"timing,omitempty" doc:"With include_timing."`
 	Warnings        []warning           `json:"warnings,omitempty" doc:"Server warnings about the request that did not stop it, e.g. a dropped caller_ref. Absent when there are none."`
 }
+
+// SchemaName is the name of decideResponse's schema in the published API document,
+// where the Go name would not say what it is.
+func (decideResponse) SchemaName() string { return "Decision" }
 
 // sectionResult is one section's own decision in a rulebook call.
 type sectionResult struct {

@@ -6,15 +6,19 @@
 // generators, and it serves the reference page that renders it. The wire
 // never depends on it: huma still validates requests with its own
 // schemas. What changes is the document's shape and names, so that
-// generators give clean code:
+// generators give clean code. The facts are on the Go types (names,
+// tags, huma's schema hooks) and the Route declarations; what is left as
+// a pass over the built document says why in build.
 //
 //   - schemas are named by what they are, never like an operation's
-//     generated wrapper (SchemaName, huma's registry namer: DecideResponse
-//     is Decision);
-//   - every value set is one named schema, with x-enum-varnames;
-//   - every object is a named, reused schema, the inline copies of a named
-//     one replaced by a reference;
-//   - arrays the server never sends as null are not nullable;
+//     generated wrapper (SchemaName, huma's registry namer: a type whose
+//     Go name does not say it declares its published one, Named);
+//   - every value set is one named schema, with x-enum-varnames, named
+//     by a member's enumName tag, else where it first appears;
+//   - every object is a named, reused schema: a Go struct's, or one of
+//     the components a hand-written schema registers (resource.Components);
+//   - arrays the server never sends as null are not nullable, and every
+//     array member says which it is (its nullable tag; markNeverNull);
 //   - members whose wire names make poor identifiers carry x-go-name;
 //   - every response declares the headers sent with it;
 //   - every operation has a request and a response example, recorded from

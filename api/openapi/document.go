@@ -113,24 +113,43 @@ func build(s *api.Server, version string) ([]byte, error) {
 		// A server with no operations yet (a test's) has none.
 		doc["paths"] = obj{}
 	}
+	// The passes left, each because huma's schema cannot carry the fact
+	// (huma validates requests with it, or has no tag for it) or it is
+	// not a schema's: every fact they read is on the Go types or the
+	// Route declarations.
 	registry := s.OpenAPI().Components.Schemas
 	schemas := doc["components"].(obj)["schemas"].(obj)
-	markNeverNull(registry, schemas)
-	markNeverNullBodies(doc)
-	markTextValues(registry, schemas)
-	nameObjects(schemas)
-	if err := nameEnums(schemas); err != nil {
+	// huma drops null from omitempty pointers only, and refuses nullable
+	// on a struct member.
+	if err := markNeverNull(registry, schemas); err != nil {
 		return nil, err
 	}
-	shapeMembers(schemas)
-	markNull(schemas)
+	// engine.Outcome writes itself as text, but huma documents its kind
+	// (an integer), and the engine does not know huma.
+	markTextValues(registry, schemas)
+	// huma validates null only beside a type: the registry keeps nullable
+	// copies of components, which the document refers to instead.
+	refNullableCopies(schemas)
+	// huma writes a value set inline on each member; generators want one
+	// named type per set.
+	if err := nameEnums(registry, schemas); err != nil {
+		return nil, err
+	}
+	// Facts for the published document alone (openapi tags, x-go-name).
+	shapeMembers(registry, schemas)
+	// Headers are the middleware's, declared by Route, not by the types.
 	documentHeaders(doc, s.Routes())
+	// huma declares a []byte body base64 text but writes the bytes.
 	rawResponses(doc)
+	// Examples are recorded calls (examples.json), not schema facts.
 	if err := addExamples(doc); err != nil {
 		return nil, err
 	}
 	if version == "3.0" {
+		// huma's OpenAPI.Downgrade works on huma's document, not this one,
+		// and gives other bytes (see downgrade).
 		downgrade(doc)
+		// 3.0 cannot say a reference is null; examples follow suit.
 		optionalNullRefs30(doc["components"].(obj)["schemas"].(obj))
 		if err := fitResponseExamples30(doc); err != nil {
 			return nil, err
@@ -143,97 +162,50 @@ func build(s *api.Server, version string) ([]byte, error) {
 	return append(out, '\n'), nil
 }
 
-// neverNull lists members huma declares nullable (Go slices may be nil)
-// that the server always sends as arrays: each is built non-nil where it
-// is set. Members with omitempty are found by markNeverNull itself (an
-// empty slice is left out, never null).
-var neverNull = []string{
-	"FailureExplanation.field_errors",
-	"FailureReason.facts",
-	"FailureReason.missing_fields",
-	"FailureReason.source_references",
-	"ChoiceContext.or_groups",
-	"ChoiceGroup.alternatives",
-	"ChoiceAlternative.fields",
-	"ChoiceContext.field_memberships{}",
-	// The authoring workspace's reports (package authoring and its review).
-	"Acceptance.results",
-	"Acceptance.contract_checks",
-	"ContractCheck.problems",
-	"TestResult.mismatches",
-	"TestResult.ignored_fields",
-	"ProvenanceReport.coverage",
-	"ProvenanceReport.quotes",
-	"SourceCoverage.uncited_passages",
-	"SourceCheck.findings",
-	"SourceQuestion.candidate_readings",
-	"FieldProposal.enum_values",
-	"ReviewReport.checks",
-	"ReviewReport.strengths",
-	"Check.evidence",
-	// The solver's semantic diff, alone and embedded in the diff answers.
-	"SemanticDiff.changes",
-	"SemanticDiff.field_changes",
-	"SemanticDiff.threshold_changes",
-	"RulesetDiff.changes",
-	"RulesetDiff.field_changes",
-	"RulesetDiff.threshold_changes",
-	"RulebookDiff.changes",
-	"RulebookDiff.field_changes",
-	"RulebookDiff.threshold_changes",
-	"DraftDiff.changes",
-	"DraftDiff.field_changes",
-	"DraftDiff.threshold_changes",
-	"Change.criteria",
-	"CriterionChange.old_quotes",
-	"CriterionChange.new_quotes",
-}
-
-// markNeverNull removes null from the types of the neverNull members and
-// of every array member the Go type marks omitempty: encoding/json leaves
-// an empty or nil slice out, so such a member is never null.
-func markNeverNull(registry huma.Registry, schemas obj) {
-	eachGoMember(registry, schemas, func(props obj, member string, f reflect.StructField, tag string) {
-		if f.Type.Kind() != reflect.Slice || !strings.Contains(tag, "omitempty") {
+// markNeverNull removes null from the types of the array members the Go
+// types say are never null where huma's tags cannot, in one pass since
+// huma drops null only from omitempty pointers and reads nullable for the
+// member alone:
+//
+//   - a slice with omitempty: encoding/json leaves an empty or nil slice
+//     out, so it is never null;
+//   - a slice tagged openapi:"nonnull": the server always sends an array,
+//     but huma's validator must go on accepting a caller's null, so the
+//     fact cannot be huma's nullable tag;
+//   - the values of a map of slices tagged nullable:"false": huma reads
+//     the tag for the map alone.
+//
+// It then refuses a slice member still nullable without a nullable tag of
+// its own, so that whoever adds one says whether the server can send null
+// (nullable:"true") or always builds the slice (nullable:"false").
+func markNeverNull(registry huma.Registry, schemas obj) error {
+	var undeclared []string
+	eachGoMember(registry, schemas, func(component string, props obj, member string, f reflect.StructField, tag string) {
+		p, ok := props[member].(obj)
+		if !ok {
 			return
 		}
-		if p, ok := props[member].(obj); ok {
-			props[member], _ = nonNull(p)
+		switch kind := f.Type.Kind(); {
+		case kind == reflect.Slice && (strings.Contains(tag, "omitempty") || published(f, "nonnull")):
+			p, _ = nonNull(p)
+			props[member] = p
+		case kind == reflect.Map && f.Type.Elem().Kind() == reflect.Slice && f.Tag.Get("nullable") == "false":
+			if values, ok := p["additionalProperties"].(obj); ok {
+				p["additionalProperties"], _ = nonNull(values)
+			}
+		}
+		if _, nullable := nonNull(p); nullable && f.Type.Kind() == reflect.Slice {
+			if _, declared := f.Tag.Lookup("nullable"); !declared {
+				undeclared = append(undeclared, component+"."+member)
+			}
 		}
 	})
 	markNullPointers(registry, schemas)
-	for _, path := range neverNull {
-		parent, key := locate(schemas, path)
-		if parent == nil {
-			mustBeAbsent(schemas, path)
-			continue
-		}
-		parent[key], _ = nonNull(parent[key].(obj))
+	if len(undeclared) > 0 {
+		return fmt.Errorf(`openapi: the array members %s may be null: tag each nullable:"false" where it is never null (the server always builds it), or nullable:"true" where null is sent or accepted`,
+			strings.Join(undeclared, ", "))
 	}
-}
-
-// neverNullBodies are the operations whose answer is a bare JSON array
-// that the handler always builds non-nil: an empty page is []. (The
-// ruleset catalogue says so by its Go type, rulesets.rulesetList.)
-var neverNullBodies = []string{"list-projects", "list-rulebooks", "list-rulebook-releases"}
-
-// markNeverNullBodies removes null from the type of the neverNullBodies'
-// success answers.
-func markNeverNullBodies(doc obj) {
-	for _, item := range doc["paths"].(obj) {
-		for _, op := range item.(obj) {
-			op := op.(obj)
-			if !slices.Contains(neverNullBodies, op["operationId"].(string)) {
-				continue
-			}
-			for status, resp := range op["responses"].(obj) {
-				content, _ := resp.(obj)["content"].(obj)
-				if mt, ok := content["application/json"].(obj); ok && strings.HasPrefix(status, "2") {
-					mt["schema"], _ = nonNull(mt["schema"].(obj))
-				}
-			}
-		}
-	}
+	return nil
 }
 
 // markNullPointers makes nullable every member whose Go type is a pointer
@@ -241,7 +213,7 @@ func markNeverNullBodies(doc obj) {
 // (a project's draft before the first, a rulebook's release), but huma
 // declares only scalar pointers nullable.
 func markNullPointers(registry huma.Registry, schemas obj) {
-	eachGoMember(registry, schemas, func(props obj, member string, f reflect.StructField, tag string) {
+	eachGoMember(registry, schemas, func(_ string, props obj, member string, f reflect.StructField, tag string) {
 		if f.Type.Kind() != reflect.Pointer || f.Type.Elem().Kind() != reflect.Struct || strings.Contains(tag, "omit") {
 			return
 		}
@@ -254,13 +226,13 @@ func markNullPointers(registry huma.Registry, schemas obj) {
 }
 
 // eachGoMember calls visit for every JSON member of every schema that huma
-// made from a Go struct, in name order, with the schema's properties, the
-// member's name, its struct field and its json tag. The members of an
+// made from a Go struct, in name order, with the component's name, its
+// properties, the member's name, its struct field and its json tag. The members of an
 // embedded struct without a json name are the outer schema's, as
 // encoding/json writes them (a cancel's answer embeds the status).
-func eachGoMember(registry huma.Registry, schemas obj, visit func(props obj, member string, f reflect.StructField, tag string)) {
-	var fields func(t reflect.Type, props obj)
-	fields = func(t reflect.Type, props obj) {
+func eachGoMember(registry huma.Registry, schemas obj, visit func(component string, props obj, member string, f reflect.StructField, tag string)) {
+	var fields func(component string, t reflect.Type, props obj)
+	fields = func(component string, t reflect.Type, props obj) {
 		for i := range t.NumField() {
 			f := t.Field(i)
 			tag := f.Tag.Get("json")
@@ -272,9 +244,9 @@ func eachGoMember(registry huma.Registry, schemas obj, visit func(props obj, mem
 			switch {
 			case tag == "-":
 			case member != "":
-				visit(props, member, f, tag)
+				visit(component, props, member, f, tag)
 			case f.Anonymous && embedded.Kind() == reflect.Struct:
-				fields(embedded, props)
+				fields(component, embedded, props)
 			}
 		}
 	}
@@ -284,7 +256,7 @@ func eachGoMember(registry huma.Registry, schemas obj, visit func(props obj, mem
 		if t == nil || t.Kind() != reflect.Struct || props == nil {
 			continue
 		}
-		fields(t, props)
+		fields(name, t, props)
 	}
 }
 
@@ -300,7 +272,7 @@ var textValues = map[reflect.Type][]string{
 // member of another non-string type written as text, so that a new one
 // is added to the table rather than documented as a number.
 func markTextValues(registry huma.Registry, schemas obj) {
-	eachGoMember(registry, schemas, func(props obj, member string, f reflect.StructField, _ string) {
+	eachGoMember(registry, schemas, func(_ string, props obj, member string, f reflect.StructField, _ string) {
 		t := f.Type
 		if t.Kind() == reflect.Pointer {
 			t = t.Elem()
@@ -328,67 +300,36 @@ func markTextValues(registry huma.Registry, schemas obj) {
 	})
 }
 
-// nullMembers lists members the server may send as null that the Go
-// types do not say so of, by their published names: a rulebook's
-// robot_hints (a nil map; null for older rulebooks, docs/api.md#rulebooks) and the
-// draft of a project just created (markNullPointers sees no Go type
-// behind ProjectCreated).
-var nullMembers = []string{
-	"Rulebook.robot_hints",
-	"RulebookSchema.robot_hints",
-	"ProjectCreated.draft",
+// shapeMembers documents what the Go types say of their members for the
+// published document alone, in one pass since huma's own tags would change
+// what it validates or cannot say it:
+//
+//   - a member tagged openapi:"stringmap" is read as any JSON (an invalid
+//     caller_ref is dropped, never refused) but documented as the flat
+//     string map it must be;
+//   - a member whose wire name begins with a digit (a usage window, 7d)
+//     carries its Go field's name as x-go-name, an identifier generators
+//     can use.
+func shapeMembers(registry huma.Registry, schemas obj) {
+	eachGoMember(registry, schemas, func(_ string, props obj, member string, f reflect.StructField, _ string) {
+		p, ok := props[member].(obj)
+		if !ok {
+			return
+		}
+		if published(f, "stringmap") {
+			p["type"] = "object"
+			p["additionalProperties"] = obj{"type": "string"}
+		}
+		if '0' <= member[0] && member[0] <= '9' {
+			p["x-go-name"] = f.Name
+		}
+	})
 }
 
-// markNull makes the nullMembers nullable.
-func markNull(schemas obj) {
-	for _, path := range nullMembers {
-		parent, key := locate(schemas, path)
-		if parent == nil {
-			mustBeAbsent(schemas, path)
-			continue
-		}
-		p := parent[key].(obj)
-		if ref, ok := p["$ref"].(string); ok {
-			parent[key] = refTo(strings.TrimPrefix(ref, schemaPrefix), p["description"], true)
-		} else if t, ok := p["type"].(string); ok {
-			p["type"] = []any{t, "null"}
-		}
-	}
-}
-
-// shapeMembers fixes members whose Go type says less than the wire:
-// caller_ref is read as any JSON (an invalid one is dropped, never
-// refused) but is documented as the flat string map it must be; rolling
-// usage windows named 7d and 30d get Go names.
-func shapeMembers(schemas obj) {
-	if parent, key := locate(schemas, "DecisionRequest.caller_ref"); parent != nil {
-		ref := parent[key].(obj)
-		ref["type"] = "object"
-		ref["additionalProperties"] = obj{"type": "string"}
-	} else {
-		mustBeAbsent(schemas, "DecisionRequest.caller_ref")
-	}
-	for path, name := range map[string]string{"UsageRolling.7d": "SevenDays", "UsageRolling.30d": "ThirtyDays"} {
-		if parent, key := locate(schemas, path); parent != nil {
-			parent[key].(obj)["x-go-name"] = name
-		} else {
-			mustBeAbsent(schemas, path)
-		}
-	}
-}
-
-// mustBeAbsent panics unless path's component is missing: a server built
-// with only some resources (in tests) lacks the others' schemas, but a
-// schema that is there and has changed shape must fail loudly, so that
-// the tables here follow the Go types.
-func mustBeAbsent(schemas obj, path string) {
-	component, _, _ := strings.Cut(path, ".")
-	if i := strings.IndexAny(component, "[{|"); i >= 0 {
-		component = component[:i]
-	}
-	if _, ok := schemas[component]; ok {
-		panic("openapi: nothing at " + path)
-	}
+// published says whether f's openapi tag, a comma-separated list of what
+// the published document alone says of the member, names fact.
+func published(f reflect.StructField, fact string) bool {
+	return slices.Contains(strings.Split(f.Tag.Get("openapi"), ","), fact)
 }
 
 // Response headers, declared once in components.headers.
@@ -462,7 +403,12 @@ func rawResponses(doc obj) {
 // nullable, a nullable reference is allOf plus nullable, nothing sits
 // beside a $ref (3.0 ignores it, and generators copy a member's text onto
 // the type it references), examples lists become example, and
-// JSON Schema 2020 keywords 3.0 lacks are dropped.
+// JSON Schema 2020 keywords 3.0 lacks are dropped. huma's
+// OpenAPI.Downgrade (v2.37) does only the type lists, exclusive bounds,
+// examples, base64 and octet-stream: it would leave the nullable
+// references as oneOf with null, the text beside each $ref, the licence
+// identifier, contentMediaType and dependentRequired, which 3.0 tools
+// misread; and it takes huma's document, not the reshaped one.
 func downgrade(doc obj) {
 	doc["openapi"] = "3.0.3"
 	// 3.0 has no license identifier: its licence is named by url.

@@ -16,68 +16,61 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 )
 
-// schemaNames are the published names of the schemas whose Go type's name
-// (huma's default name, the key) does not say what they are: a handler's
-// unexported wire type, an anonymous body, or a domain type whose name
-// needs its context (a review's Report). No name may be an operation id followed by
-// Response, JSONBody, JSONRequestBody or Params: Go generators make those
-// wrappers themselves.
-var schemaNames = map[string]string{
-	"DecideRequest":            "DecisionRequest",
-	"DecideResponse":           "Decision",
-	"ExplainFailureOutputBody": "FailureExplanation",
-	"ExplainOutputBody":        "RulebookExplanation",
-	"ExplainRulesetOutputBody": "RulesetExplanation",
-	"GraphOutputBody":          "RulebookGraph",
-	"RulesetGraphOutputBody":   "RulesetGraph",
-	"RulesetSchemaOutputBody":  "RulesetSchema",
-	"SchemaOutputBody":         "RulebookSchema",
-	"RulesetSourceOutputBody":  "RulesetSource",
-	"RulebookDiffOutputBody":   "RulebookDiff",
-	"RulesetDiffOutputBody":    "RulesetDiff",
-	"UsageBody":                "Usage",
-	"CancelInputBody":          "CancelRequest",
-	"CancelOutputBody":         "CancelResult",
-	"PromoteInputBody":         "PromoteRequest",
-	"PromoteOutputBody":        "Promotion",
-	"SetVisibilityInputBody":   "RulesetVisibilityRequest",
-	"VisibilityInputBody":      "RulebookVisibilityRequest",
-	"AddGuidanceInputBody":     "GuidanceRequest",
-	"GuidanceListOutputBody":   "GuidanceList",
-	"GuidanceResponse":         "Guidance",
-	"PatchSourceInputBody":     "SourceUpdateRequest",
-	"PublishInputBody":         "PublishRequest",
-	"PublishResponse":          "PublishResult",
-	"PutDraftInputBody":        "DraftUpdateRequest",
-	"DraftResponse":            "Draft",
-	"ReviewInputBody":          "ReviewRequest",
-	"Report":                   "ReviewReport",
-	"TestsInputBody":           "TestsRequest",
-	"FieldsInputBody":          "RulebookFieldsRequest",
-	"CreateInputBody":          "ProjectCreateRequest",
-	"ProjectResponse":          "Project",
-	"RulebookResponse":         "Rulebook",
-	"SourceResponse":           "Source",
-	"SourceTextResponse":       "SourceText",
-	"UploadResponse":           "SourceUpload",
-	"SourceListResponse":       "SourceList",
-	"GenerateBody":             "GenerateRequest",
-	"JsonUpload":               "SourceUploadRequest",
-	"Status":                   "GenerationStatus",
-	"Node":                     "OutcomeNode",
+// Named is a type whose schema the published document names otherwise
+// than its Go name: a handler's unexported wire type (decideResponse is
+// Decision) or a domain type whose name needs its context (a review's
+// Report is ReviewReport). The method needs no import, so a package below
+// the API declares it beside the type. An anonymous body takes no method:
+// give it a named type with the published name instead. No name may be an
+// operation id followed by Response, JSONBody, JSONRequestBody or Params:
+// Go generators make those wrappers themselves.
+type Named interface {
+	// SchemaName is the published name.
+	SchemaName() string
 }
 
 // SchemaName is huma's registry namer for the published document: the
-// name huma gives t by default, or its published name when schemaNames
-// has one. Set it as api.Config.SchemaNamer, so that every schema is
-// registered under the name the document publishes, references and
-// discriminator mappings included, and nothing is renamed afterwards.
+// name the type declares (Named), else huma's default (the Go name, or the
+// hint for an anonymous type). Set it as api.Config.SchemaNamer, so that
+// every schema is registered under the name the document publishes,
+// references and discriminator mappings included, and nothing is renamed
+// afterwards. A type that embeds a Named one must declare its own name,
+// or it would take the embedded one's: SchemaName panics on it.
 func SchemaName(t reflect.Type, hint string) string {
-	name := huma.DefaultSchemaNamer(t, hint)
-	if published, ok := schemaNames[name]; ok {
-		return published
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	name, ok := namedAs(t)
+	if !ok {
+		return huma.DefaultSchemaNamer(t, hint)
+	}
+	for i := range t.NumField() {
+		if f := t.Field(i); f.Anonymous {
+			if inner, ok := namedAs(f.Type); ok && inner == name {
+				panic("openapi: " + t.String() + " takes the schema name " + name + " from the " + f.Type.String() + " it embeds: declare its own SchemaName")
+			}
+		}
 	}
 	return name
+}
+
+// namedAs is the name t declares (Named), if it is a struct (or a pointer
+// to one) that does. A method promoted through an embedded pointer reads
+// that pointer, nil here, and is not t's own: it panics, and is reported
+// as one the embedded type declares (by the caller's check) or as none.
+func namedAs(t reflect.Type) (name string, ok bool) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct || !t.Implements(reflect.TypeFor[Named]()) {
+		return "", false
+	}
+	defer func() {
+		if recover() != nil {
+			name, ok = "", false
+		}
+	}()
+	return reflect.Zero(t).Interface().(Named).SchemaName(), true
 }
 
 const schemaPrefix = "#/components/schemas/"
@@ -100,46 +93,15 @@ func walkJSON(v any, f func(obj)) {
 	}
 }
 
-// objectNames names the inline objects of the generated schemas, by
-// where they are: a component, then member names, [] for an array's items
-// and {} for a map's values. Inline objects equal to a named schema are
-// replaced by a reference without being listed (nameObjects).
-var objectNames = []struct{ path, name string }{
-	{"Decision.explanation", "Explanation"},
-	{"Explanation.groups[]", "ExplanationGroup"},
-	{"ExplanationGroup.criteria[]", "ExplanationCriterion"},
-	{"Decision.trace", "Trace"},
-	{"Trace.path[]", "TraceStep"},
-	{"Trace.failure_reasons[]", "TraceFailureReason"},
-	{"TraceFailureReason[]|1[]", "TraceFailureItem"},
-	{"Graph.edges[]", "GraphEdge"},
-	{"Graph.stats", "GraphStats"},
-	{"GraphCriterionNode.display", "CriterionDisplay"},
-	{"GraphCriterionNode.overlay", "Overlay"},
-}
-
-// nameObjects moves the objectNames objects into components, then
-// replaces every inline object equal to a component by a reference.
-func nameObjects(schemas obj) {
-	for _, o := range objectNames {
-		parent, key := locate(schemas, o.path)
-		if parent == nil {
-			mustBeAbsent(schemas, o.path)
-			continue
-		}
-		s := parent[key].(obj)
-		inner, nullable := nonNull(s)
-		named := cloneJSON(inner).(obj)
-		delete(named, "description")
-		if d := namedDescriptions[o.name]; d != "" {
-			named["description"] = d
-		}
-		schemas[o.name] = named
-		parent[key] = refTo(o.name, s["description"], nullable)
-	}
-	// Inline copies of named objects: compare without descriptions, and
-	// take additionalProperties false (huma's default for Go structs) as
-	// the absence it means for a response.
+// refNullableCopies replaces every inline object equal to a component by
+// a reference to it (oneOf with null where the copy was nullable). The
+// registry keeps such copies where a member may be null (resource.
+// NullableCopy): huma validates null only beside a type, not a reference,
+// so the published document says it in the form it cannot validate.
+func refNullableCopies(schemas obj) {
+	// Compare without descriptions, and take additionalProperties false
+	// (huma's default for Go structs) as the absence it means for a
+	// response.
 	shapes := map[string]string{}
 	for _, name := range slices.Sorted(maps.Keys(schemas)) {
 		if s := schemas[name].(obj); s["type"] == "object" {
@@ -147,33 +109,13 @@ func nameObjects(schemas obj) {
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(schemas)) {
-		replaceInline(schemas[name].(obj), shapes, true)
+		replaceInline(schemas[name].(obj), shapes)
 	}
 }
 
-// namedDescriptions describe the schemas nameObjects and nameEnums create.
-var namedDescriptions = map[string]string{
-	"Explanation":          "Which groups and criteria decided, the facts each rests on and the law each cites.",
-	"ExplanationGroup":     "One group of the explanation, with its criteria.",
-	"ExplanationCriterion": "One criterion of the explanation: its status, the facts it rests on and the law it cites.",
-	"Trace":                "How the decision was reached, for debugging rules. Not a citation.",
-	"TraceStep":            "One criterion in evaluation order.",
-	"TraceFailureReason":   "A pair: the group id (a string), then the list of failure items.",
-	"TraceFailureItem":     "Why a criterion failed: an answer it read (type answer: field, value) or its condition (type condition: expression).",
-	"GraphEdge":            "A directed edge between two node ids.",
-	"GraphStats":           "Counts for a summary line.",
-	"CriterionDisplay":     "How the criterion reads: a sentence, the compiled expression and its route tree.",
-	"Overlay":              "A node's state in one evaluation: null on GET /graph, set on every node and route of /decide's graph_overlay.",
-	"Outcome":              "The outcome of a decision.",
-	"CriterionStatus":      "The three-valued status of a criterion or group.",
-	"FieldType":            "The type answers to a field must have.",
-	"Visibility":           "Who can see a ruleset or rulebook: public (anyone) or private (its tenant).",
-	"GroupKind":            "all: every criterion must hold; any: one alternative suffices.",
-}
-
-// replaceInline replaces the inline objects below s (s itself too unless
-// top) equal to a named schema by a reference to it.
-func replaceInline(s obj, shapes map[string]string, top bool) {
+// replaceInline replaces the inline objects below s equal to a component
+// by a reference to it.
+func replaceInline(s obj, shapes map[string]string) {
 	for _, child := range children(s) {
 		c := child.get()
 		inner, nullable := nonNull(c)
@@ -183,9 +125,8 @@ func replaceInline(s obj, shapes map[string]string, top bool) {
 				continue
 			}
 		}
-		replaceInline(c, shapes, false)
+		replaceInline(c, shapes)
 	}
-	_ = top
 }
 
 // shapeKey is s's JSON without descriptions and with additionalProperties
@@ -237,56 +178,6 @@ func children(s obj) []child {
 	return out
 }
 
-// locate finds the object holding the subschema at path (see
-// objectNames) and its key there. A path is a component name, then
-// member names; each may be followed by [] (an array's items), {} (a
-// map's values) or |N (the Nth member of a oneOf, which must be followed
-// by more).
-func locate(schemas obj, path string) (obj, string) {
-	parent, key := schemas, ""
-	for i, p := range strings.Split(path, ".") {
-		name := p
-		if j := strings.IndexAny(p, "[{|"); j >= 0 {
-			name = p[:j]
-		}
-		if i > 0 {
-			cur, _ := nonNull(parent[key].(obj))
-			props, _ := cur["properties"].(obj)
-			if props == nil {
-				return nil, ""
-			}
-			parent = props
-		}
-		key = name
-		for rest := p[len(name):]; rest != ""; rest = rest[2:] {
-			cur, ok := parent[key].(obj)
-			if !ok {
-				return nil, ""
-			}
-			cur, _ = nonNull(cur)
-			switch rest[:2] {
-			case "[]":
-				parent, key = cur, "items"
-			case "{}":
-				parent, key = cur, "additionalProperties"
-			default: // |N
-				list, _ := cur["oneOf"].([]any)
-				n := int(rest[1] - '0')
-				if n >= len(list) {
-					return nil, ""
-				}
-				// A holder to read the member through: a path may
-				// pass through a oneOf but not end at one.
-				parent, key = obj{"member": list[n]}, "member"
-			}
-		}
-		if _, ok := parent[key].(obj); !ok {
-			return nil, ""
-		}
-	}
-	return parent, key
-}
-
 // nonNull returns s without null among its types, and whether it had it.
 func nonNull(s obj) (obj, bool) {
 	types, ok := s["type"].([]any)
@@ -335,38 +226,50 @@ func cloneJSON(v any) any {
 	return v
 }
 
-// enumNames names value sets by their sorted values. A value set not
-// listed is named after where it first appears (component and member).
-var enumNames = map[string]string{
-	"eligible,not_eligible,undetermined":      "Outcome",
-	"not_satisfied,pending,satisfied":         "CriterionStatus",
-	"bool,date,decimal,enum,int":              "FieldType",
-	"private,public":                          "Visibility",
-	"all,any":                                 "GroupKind",
-	"generation,hand":                         "DraftOrigin",
-	"exact":                                   "GuidanceAdherence",
-	"field_extraction,rule_generation":        "GuidanceProcessType",
-	"accepted,cancelled,failed,failing_tests": "GenerationOutcome",
-	"blocked,cleanup_pending,ready":           "RetryReadiness",
-	"failed,idle,queued,running,success":      "GenerationState",
-	"full,none,partial":                       "TelemetryAvailability",
-	"none,queued,stopped,stopping,working":    "WorkerLifecycle",
-	"all_of,any_of,leaf":                      "RouteKind",
-	"active,reference_only,superseded":        "SourceStatus",
-	"latest_active,pinned":                    "PinMode",
-	"1,2":                                     "SourceReferenceSchemaVersion",
-	"1":                                       "ContractVersion",
-	"active,archived,draft":                   "RulebookStatus",
-	"active,archived":                         "RulesetStatus",
-	"answer,condition":                        "TraceFailureItemType",
-	"already_cancelled,cancelled":             "CancelOutcome",
-	"criterion_to_group,field_to_criterion,group_to_outcome": "GraphEdgeType",
+// valueSet is the name and description a member's tags give its value
+// set: enumName and enumDoc beside its enum tag.
+type valueSet struct{ name, doc string }
+
+// declaredValueSets are the value sets the Go types name, by enumKey. One
+// member of each set is enough: the set is named wherever it appears.
+func declaredValueSets(registry huma.Registry, schemas obj) (map[string]valueSet, error) {
+	out := map[string]valueSet{}
+	var errs []string
+	eachGoMember(registry, schemas, func(component string, props obj, member string, f reflect.StructField, _ string) {
+		name := f.Tag.Get("enumName")
+		if name == "" {
+			return
+		}
+		p, _ := props[member].(obj)
+		inner, _ := nonNull(p)
+		values, ok := inner["enum"].([]any)
+		if !ok {
+			errs = append(errs, component+"."+member+" names a value set but has none")
+			return
+		}
+		set := valueSet{name, f.Tag.Get("enumDoc")}
+		key := enumKey(values)
+		if had, ok := out[key]; ok && had != set {
+			errs = append(errs, component+"."+member+" names the value set "+key+" "+name+", another member "+had.name)
+			return
+		}
+		out[key] = set
+	})
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("openapi: %s", strings.Join(errs, "; "))
+	}
+	return out, nil
 }
 
 // nameEnums moves every inline value set into a named schema (one per
 // set) with x-enum-varnames, and gives the ones already named their
-// varnames too.
-func nameEnums(schemas obj) error {
+// varnames too. A set takes the name a member declares (enumName), else
+// the name of where it first appears (component and member).
+func nameEnums(registry huma.Registry, schemas obj) error {
+	declared, err := declaredValueSets(registry, schemas)
+	if err != nil {
+		return err
+	}
 	byKey := map[string]string{}
 	for _, name := range slices.Sorted(maps.Keys(schemas)) {
 		s := schemas[name].(obj)
@@ -390,7 +293,8 @@ func nameEnums(schemas obj) error {
 			key := enumKey(values)
 			name, known := byKey[key]
 			if !known {
-				name = enumNames[key]
+				set := declared[key]
+				name = set.name
 				if name == "" {
 					name = owner + memberName(s, sub)
 				}
@@ -398,8 +302,8 @@ func nameEnums(schemas obj) error {
 					return fmt.Errorf("openapi: value set %s: schema name %s taken", key, name)
 				}
 				named := obj{"type": inner["type"], "enum": values, "x-enum-varnames": enumVarnames(name, values)}
-				if d := namedDescriptions[name]; d != "" {
-					named["description"] = d
+				if set.doc != "" {
+					named["description"] = set.doc
 				}
 				schemas[name] = named
 				byKey[key] = name

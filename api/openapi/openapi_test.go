@@ -2,6 +2,7 @@ package openapi_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"reflect"
 	"strings"
@@ -73,12 +74,25 @@ func TestUnknownVersion(t *testing.T) {
 	}
 }
 
-// decideResponse stands for a handler's unexported wire type, named by huma
-// after the Go type.
+// decideResponse stands for a handler's unexported wire type, whose Go
+// name does not say what it is.
 type decideResponse struct{}
 
-// TestSchemaName: the namer gives the published name where the Go type's
-// name does not say what the schema is, and huma's default otherwise.
+func (decideResponse) SchemaName() string { return "Decision" }
+
+// Types embedding a Named one: by value, with and without a name of their
+// own, and by pointer.
+type (
+	embedsNamed    struct{ decideResponse }
+	embedsAndNamed struct{ decideResponse }
+	embedsNamedPtr struct{ *decideResponse }
+)
+
+func (embedsAndNamed) SchemaName() string { return "DecisionCopy" }
+
+// TestSchemaName: the namer gives the name a type declares, huma's default
+// otherwise (the Go name, or the hint of an anonymous type), and refuses
+// to let a type take the name of one it embeds.
 func TestSchemaName(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -87,16 +101,24 @@ func TestSchemaName(t *testing.T) {
 		want string
 	}{
 		{reflect.TypeFor[decideResponse](), "", "Decision"},
-		{reflect.TypeFor[struct{ A int }](), "ExplainFailureOutputBody", "FailureExplanation"},
+		{reflect.TypeFor[*decideResponse](), "", "Decision"},
 		{reflect.TypeFor[struct{ A int }](), "SomethingElseBody", "SomethingElseBody"},
 		{reflect.TypeFor[api.Problem](), "", "Problem"},
 		{reflect.TypeFor[*api.Problem](), "", "Problem"},
+		{reflect.TypeOf(embedsAndNamed{decideResponse{}}), "", "DecisionCopy"},
+		{reflect.TypeFor[embedsNamedPtr](), "", "EmbedsNamedPtr"},
 	}
 	for _, c := range cases {
 		if got := openapi.SchemaName(c.t, c.hint); got != c.want {
 			t.Errorf("SchemaName(%v, %q) = %q, want %q", c.t, c.hint, got, c.want)
 		}
 	}
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "declare its own SchemaName") {
+			t.Errorf("a type taking an embedded type's name: %v", r)
+		}
+	}()
+	openapi.SchemaName(reflect.TypeFor[embedsNamed](), "")
 }
 
 // TestDescriptionListsTheOpenSurface: the document's description lists
@@ -120,5 +142,80 @@ func TestDescriptionListsTheOpenSurface(t *testing.T) {
 	}
 	if !strings.Contains(desc, "| `rulesets` | yes | POST /test/keyed, GET /test/open |") {
 		t.Errorf("limits table lacks the class's operations:\n%s", desc)
+	}
+}
+
+// untaggedLists is a response with array members: one that does not say
+// whether it can be null, and the ways of saying it.
+type untaggedLists struct {
+	Untagged []string `json:"untagged"`
+	Never    []string `json:"never" nullable:"false"`
+	Maybe    []string `json:"maybe" nullable:"true"`
+	Omitted  []string `json:"omitted,omitempty"`
+}
+
+// TestArrayMembersDeclareNull: an array member huma would document as
+// nullable without a nullable tag of its own stops the document, naming
+// the member, so that a new one cannot be published as null by default.
+func TestArrayMembersDeclareNull(t *testing.T) {
+	t.Parallel()
+	type output struct{ Body untaggedLists }
+	f := apitest.New(t, api.Config{Unmetered: true}, func(s *api.Server, _ apitest.Services) {
+		api.Register(s, api.Route{OperationID: "test-lists", Method: http.MethodGet, Path: "/test/lists",
+			Summary: "Lists", Description: "Arrays.", Access: api.Open, Class: api.ClassUnmetered},
+			func(context.Context, *struct{}) (*output, error) { return &output{}, nil })
+	})
+	_, err := openapi.New(f.Server).Get("3.1")
+	if err == nil || !strings.Contains(err.Error(), "members UntaggedLists.untagged may be null") {
+		t.Fatalf("document with an undeclared array member: %v", err)
+	}
+}
+
+// Responses whose members name a value set: once, and twice with two names.
+type (
+	namedSet struct {
+		A string `json:"a" enum:"x,y" enumName:"Pair" enumDoc:"Two letters."`
+		B string `json:"b" enum:"y,x"`
+	}
+	twiceNamedSet struct {
+		A string `json:"a" enum:"x,y" enumName:"Pair"`
+		B string `json:"b" enum:"y,x" enumName:"Letters"`
+	}
+)
+
+// TestValueSetNames: a value set takes the name and description one of its
+// members declares, wherever else it appears, and two names for one set
+// stop the document.
+func TestValueSetNames(t *testing.T) {
+	t.Parallel()
+	type named struct{ Body namedSet }
+	type twice struct{ Body twiceNamedSet }
+	for _, c := range []struct {
+		name     string
+		register func(*api.Server, api.Route)
+		want     string
+	}{
+		{"named", func(s *api.Server, r api.Route) {
+			api.Register(s, r, func(context.Context, *struct{}) (*named, error) { return &named{}, nil })
+		}, `"Pair":{"description":"Two letters.","enum":["x","y"],"type":"string","x-enum-varnames":["PairX","PairY"]}`},
+		{"twice", func(s *api.Server, r api.Route) {
+			api.Register(s, r, func(context.Context, *struct{}) (*twice, error) { return &twice{}, nil })
+		}, "TwiceNamedSet.b names the value set x,y Letters, another member Pair"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			f := apitest.New(t, api.Config{Unmetered: true}, func(s *api.Server, _ apitest.Services) {
+				c.register(s, api.Route{OperationID: "test-sets", Method: http.MethodGet, Path: "/test/sets",
+					Summary: "Sets", Description: "Value sets.", Access: api.Open, Class: api.ClassUnmetered})
+			})
+			doc, err := openapi.New(f.Server).Get("3.1")
+			got := string(doc)
+			if err != nil {
+				got = err.Error()
+			}
+			if !strings.Contains(strings.Join(strings.Fields(got), ""), strings.Join(strings.Fields(c.want), "")) {
+				t.Errorf("want %s in:\n%.3000s", c.want, got)
+			}
+		})
 	}
 }

@@ -26,6 +26,10 @@ type jsonUpload struct {
 	Licence       string `json:"licence,omitempty" maxLength:"200" doc:"The licence the text is published under; every published reference needs one."`
 }
 
+// SchemaName is the name of jsonUpload's schema in the published API document,
+// where the Go name would not say what it is.
+func (jsonUpload) SchemaName() string { return "SourceUploadRequest" }
+
 // maxFormFiles bounds the file parts of one multipart upload, and
 // maxFormField the bytes of one of its text fields.
 const (

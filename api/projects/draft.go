@@ -32,6 +32,10 @@ type draftResponse struct {
 	SourceQuestions   []authoring.SourceQuestion `json:"source_questions" nullable:"false"`
 }
 
+// SchemaName is the name of draftResponse's schema in the published API document,
+// where the Go name would not say what it is.
+func (draftResponse) SchemaName() string { return "Draft" }
+
 func draftOut(w authoring.Workup) draftResponse {
 	p := w.Project
 	o := draftResponse{ProjectID: p.ID, Origin: p.DraftOrigin, Rules: *p.DraftText, Compiles: w.Rules != nil,
@@ -55,10 +59,13 @@ func draftOut(w authoring.Workup) draftResponse {
 
 type putDraftInput struct {
 	ProjectID string `path:"project_id" maxLength:"100" doc:"The project id, prj_ and 16 URL-safe characters."`
-	Body      struct {
-		Rules           string                     `json:"rules" minLength:"1" maxLength:"1048576" doc:"The .rules text."`
-		SourceQuestions []authoring.SourceQuestion `json:"source_questions,omitempty" maxItems:"100"`
-	}
+	Body      draftUpdateRequest
+}
+
+// draftUpdateRequest is putDraftInput's body, published as DraftUpdateRequest.
+type draftUpdateRequest struct {
+	Rules           string                     `json:"rules" minLength:"1" maxLength:"1048576" doc:"The .rules text."`
+	SourceQuestions []authoring.SourceQuestion `json:"source_questions,omitempty" maxItems:"100"`
 }
 
 type draftOutput struct {
@@ -70,7 +77,7 @@ func (h *handler) putDraft(ctx context.Context, in *putDraftInput) (*draftOutput
 	if err != nil {
 		return nil, err
 	}
-	w, err := h.authoring.PutDraft(ctx, tenant, in.ProjectID, authoring.DraftRequest{Rules: in.Body.Rules, SourceQuestions: in.Body.SourceQuestions})
+	w, err := h.drafts.PutDraft(ctx, tenant, in.ProjectID, authoring.DraftRequest{Rules: in.Body.Rules, SourceQuestions: in.Body.SourceQuestions})
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}
@@ -82,7 +89,7 @@ func (h *handler) getDraft(ctx context.Context, in *projectInput) (*draftOutput,
 	if err != nil {
 		return nil, err
 	}
-	w, err := h.authoring.Draft(ctx, tenant, in.ProjectID, nil)
+	w, err := h.drafts.Draft(ctx, tenant, in.ProjectID, nil)
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}
@@ -90,14 +97,17 @@ func (h *handler) getDraft(ctx context.Context, in *projectInput) (*draftOutput,
 }
 
 type publishInput struct {
-	ProjectID string `path:"project_id" maxLength:"100" doc:"The project id, prj_ and 16 URL-safe characters."`
-	Body      *struct {
-		Name          string                            `json:"name,omitempty" maxLength:"200" doc:"Display name; default the draft's name header."`
-		Slug          string                            `json:"slug,omitempty" maxLength:"200" doc:"Slug to publish under; default the draft's ruleset header."`
-		ForceUnsafe   bool                              `json:"force_unsafe,omitempty" doc:"Publish despite failing tests or contract checks; audited as publish_force_bypass."`
-		Visibility    string                            `json:"visibility,omitempty" enum:"public,private" doc:"Who may use the new version: public (anonymous callers too) or private (the tenant only). Default: the visibility of the version the slug points at now; private for a new slug."`
-		SourceTargets map[string]authoring.SourceTarget `json:"source_targets,omitempty" doc:"Declared source id to the project source it cites and how."`
-	} `required:"false"`
+	ProjectID string          `path:"project_id" maxLength:"100" doc:"The project id, prj_ and 16 URL-safe characters."`
+	Body      *publishRequest `required:"false"`
+}
+
+// publishRequest is publishInput's body, published as PublishRequest.
+type publishRequest struct {
+	Name          string                            `json:"name,omitempty" maxLength:"200" doc:"Display name; default the draft's name header."`
+	Slug          string                            `json:"slug,omitempty" maxLength:"200" doc:"Slug to publish under; default the draft's ruleset header."`
+	ForceUnsafe   bool                              `json:"force_unsafe,omitempty" doc:"Publish despite failing tests or contract checks; audited as publish_force_bypass."`
+	Visibility    string                            `json:"visibility,omitempty" enum:"public,private" doc:"Who may use the new version: public (anonymous callers too) or private (the tenant only). Default: the visibility of the version the slug points at now; private for a new slug."`
+	SourceTargets map[string]authoring.SourceTarget `json:"source_targets,omitempty" doc:"Declared source id to the project source it cites and how."`
 }
 
 // publishResponse is what a project publish answers.
@@ -120,6 +130,10 @@ type publishResponse struct {
 	Warnings         []engine.PeriodNotice      `json:"warnings" nullable:"false" doc:"What is out of date about the rules' effective period: period_ended (it ended before today) and period_before_live (it ended before the period of the version live under the slug began); they never block."`
 }
 
+// SchemaName is the name of publishResponse's schema in the published API document,
+// where the Go name would not say what it is.
+func (publishResponse) SchemaName() string { return "PublishResult" }
+
 type publishOutput struct {
 	Body publishResponse
 }
@@ -134,7 +148,7 @@ func (h *handler) publish(ctx context.Context, in *publishInput) (*publishOutput
 	if b := in.Body; b != nil {
 		req.Name, req.Slug, req.ForceUnsafe, req.SourceTargets, req.Visibility = b.Name, b.Slug, b.ForceUnsafe, b.SourceTargets, b.Visibility
 	}
-	res, err := h.authoring.Publish(ctx, tenant, in.ProjectID, req)
+	res, err := h.reviews.Publish(ctx, tenant, in.ProjectID, req)
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}

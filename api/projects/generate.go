@@ -38,7 +38,7 @@ func registerGeneration(s *api.Server, h *handler, op func(id, method, path, sum
 	start := gen("generate-project", "/projects/{project_id}/generate", "Generate the draft",
 		"Starts a generation and answers 202 with the status envelope; poll GET .../status. "+generateDoc)
 	start.DefaultStatus = http.StatusAccepted
-	start.Refusals = append(slices.Clone(generationRefusals), generationLimitRefusal(h.authoring.Limits()))
+	start.Refusals = append(slices.Clone(generationRefusals), generationLimitRefusal(h.projects.Limits()))
 	api.Register(s, start, h.generate)
 
 	andTest := gen("generate-and-test-project", "/projects/{project_id}/generate-and-test", "Generate the draft and wait",
@@ -123,6 +123,10 @@ type generateBody struct {
 	ProviderKey   string `json:"provider_key,omitempty" maxLength:"4096" doc:"The provider key, if not in X-Provider-Key; never stored."`
 }
 
+// SchemaName is the name of generateBody's schema in the published API document,
+// where the Go name would not say what it is.
+func (generateBody) SchemaName() string { return "GenerateRequest" }
+
 type generateInput struct {
 	ProjectID   string        `path:"project_id" maxLength:"100" doc:"The project id, prj_ and 16 URL-safe characters."`
 	ProviderKey string        `header:"X-Provider-Key" maxLength:"4096" doc:"The provider key; never stored."`
@@ -176,7 +180,7 @@ func (h *handler) generate(ctx context.Context, in *generateInput) (*statusEnvel
 	if err != nil {
 		return nil, err
 	}
-	st, err := h.authoring.Status(ctx, tenant, in.ProjectID)
+	st, err := h.projects.Status(ctx, tenant, in.ProjectID)
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}
@@ -212,7 +216,7 @@ func (h *handler) generateAndTest(ctx context.Context, in *generateInput) (*gene
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}
 	if g.Active() {
-		st, err := h.authoring.Status(ctx, tenant, in.ProjectID)
+		st, err := h.projects.Status(ctx, tenant, in.ProjectID)
 		if err != nil {
 			return nil, failed(ctx, err, "Project", in.ProjectID)
 		}
@@ -241,17 +245,27 @@ func generationFailed(g store.Generation) error {
 
 type cancelInput struct {
 	ProjectID string `path:"project_id" maxLength:"100" doc:"The project id, prj_ and 16 URL-safe characters."`
-	Body      struct {
-		JobID string `json:"job_id" minLength:"1" maxLength:"100" doc:"The generation to cancel, as the status names it."`
-	}
+	Body      cancelRequest
+}
+
+// cancelRequest is cancelInput's body, published as CancelRequest.
+type cancelRequest struct {
+	JobID string `json:"job_id" minLength:"1" maxLength:"100" doc:"The generation to cancel, as the status names it."`
 }
 
 type cancelOutput struct {
-	Body struct {
-		CancelResult string `json:"cancel_result" enum:"cancelled,already_cancelled"`
-		authoring.Status
-	}
+	Body cancelResult
 }
+
+// cancelResult is cancelOutput's body, published as CancelResult.
+type cancelResult struct {
+	CancelResult string `json:"cancel_result" enum:"cancelled,already_cancelled" enumName:"CancelOutcome"`
+	authoring.Status
+}
+
+// SchemaName is the name of cancelResult's schema in the published API document,
+// where the Go name would not say what it is.
+func (cancelResult) SchemaName() string { return "CancelResult" }
 
 func (h *handler) cancel(ctx context.Context, in *cancelInput) (*cancelOutput, error) {
 	tenant, err := tenantFor(in.ProjectID, ctx)
@@ -268,7 +282,7 @@ func (h *handler) cancel(ctx context.Context, in *cancelInput) (*cancelOutput, e
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}
-	st, err := h.authoring.Status(ctx, tenant, in.ProjectID)
+	st, err := h.projects.Status(ctx, tenant, in.ProjectID)
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/api/apitest"
 	"github.com/eligo/eligo/api/rulesets"
+	"github.com/eligo/eligo/api/wiring"
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/authoring/llm"
 	"github.com/eligo/eligo/authoring/llm/llmtest"
@@ -49,10 +50,11 @@ func newGenFixture(t *testing.T, models string, timeout time.Duration) *genFixtu
 	if err != nil {
 		t.Fatal(err)
 	}
-	g.Fixture = apitest.New(t, api.Config{Metering: apitest.GenerousMetering(), Logger: logger}, func(s *api.Server, sv apitest.Services) {
-		model := llm.NewOpenAI(llm.OpenAIConfig{BaseURL: g.model.URL(), Timeout: timeout})
-		g.gen = worker.NewGenerator(sv.Store, sv.Authoring, model, table, logger)
-		client, err := worker.New(sv.Store, worker.Config{Logger: logger, Generator: g.gen, GenerationOnly: true})
+	opts := apitest.Options{Config: wiring.Config{API: api.Config{Metering: apitest.GenerousMetering(), Logger: logger},
+		Generation: wiring.Generation{BaseURL: g.model.URL(), Models: table, Timeout: timeout}}}
+	g.Fixture = apitest.Start(t, opts, func(s *api.Server, sv apitest.Services) {
+		g.gen = sv.Generator
+		client, err := worker.New(sv.Store, worker.Config{Logger: logger, Generator: g.gen, GenerationOnly: true, Metrics: sv.Metrics})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,8 +66,8 @@ func newGenFixture(t *testing.T, models string, timeout time.Duration) *genFixtu
 			defer cancel()
 			_ = worker.Stop(ctx, client)
 		})
-		Register(s, Deps{Authoring: sv.Authoring, Generator: g.gen, Wait: 20 * time.Second})
-		rulesets.Register(s, rulesets.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Clock: sv.Clock})
+		Register(s, Deps{Authoring: sv.Authoring, Generator: g.gen, Wait: 20 * time.Second, Catalog: sv.Catalog, Gate: sv.Gate, Clock: sv.Clock})
+		rulesets.Register(s, rulesets.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Clock: sv.Clock, Gate: sv.Gate})
 	})
 	g.key = tenantKey(t, g.Fixture, "acme", allProjectScopes...)
 	return g

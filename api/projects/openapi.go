@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/eligo/eligo/api/resource"
 )
 
 // Schema describes POST /projects/'s answer as encoding/json writes it:
@@ -24,6 +26,9 @@ func (createResponse) Schema(r huma.Registry) *huma.Schema {
 			merged.Required = append(merged.Required, s.Required...)
 		}
 		slices.Sort(merged.Required)
+		// A project just created has no draft: encoding/json writes the
+		// nil pointer as null.
+		merged.Properties["draft"] = resource.NullableCopy(r, merged.Properties["draft"])
 		merged.PrecomputeMessages()
 		r.Map()[name] = merged
 	}

@@ -31,8 +31,9 @@ import (
 
 // Deps are the services the resource calls.
 type Deps struct {
-	// Authoring runs the workspace.
-	Authoring *authoring.Service
+	// Authoring is the workspace's jobs: the resource calls Projects,
+	// Drafts and Reviews (Generation runs behind Generator).
+	Authoring authoring.Workspace
 	// Generator starts, waits for and cancels generations.
 	Generator *worker.Generator
 	// Wait bounds generate-and-test's wait; DefaultWait when zero.
@@ -49,7 +50,9 @@ type Deps struct {
 
 type handler struct {
 	server    *api.Server
-	authoring *authoring.Service
+	projects  *authoring.Projects
+	drafts    *authoring.Drafts
+	reviews   *authoring.Reviews
 	generator *worker.Generator
 	wait      time.Duration
 	catalog   *catalog.Catalog
@@ -61,8 +64,8 @@ const notFound = "project"
 
 // Register adds the project operations to s.
 func Register(s *api.Server, deps Deps) {
-	h := &handler{server: s, authoring: deps.Authoring, generator: deps.Generator, wait: deps.Wait,
-		catalog: deps.Catalog, gate: deps.Gate, clock: clock.Or(deps.Clock)}
+	h := &handler{server: s, projects: deps.Authoring.Projects, drafts: deps.Authoring.Drafts, reviews: deps.Authoring.Reviews,
+		generator: deps.Generator, wait: deps.Wait, catalog: deps.Catalog, gate: deps.Gate, clock: clock.Or(deps.Clock)}
 	if h.wait <= 0 {
 		h.wait = DefaultWait
 	}
@@ -72,7 +75,7 @@ func Register(s *api.Server, deps Deps) {
 		return api.Route{OperationID: id, Method: method, Path: path, Summary: summary, Description: description,
 			Tags: []string{"Projects"}, Access: api.Keyed, Scopes: scopes, Class: api.ClassProjects, NotFound: notFound}
 	}
-	lim := h.authoring.Limits()
+	lim := h.projects.Limits()
 
 	create := op("create-project", http.MethodPost, "/projects/", "Create a project",
 		"Creates an authoring project for one section. `source_text`, when not blank, becomes the first source (`source.txt`, text/plain). "+
@@ -186,6 +189,10 @@ type projectResponse struct {
 	HasContract bool          `json:"has_contract"`
 }
 
+// SchemaName is the name of projectResponse's schema in the published API document,
+// where the Go name would not say what it is.
+func (projectResponse) SchemaName() string { return "Project" }
+
 type draftSummary struct {
 	Origin    string    `json:"origin" enum:"hand,generation"`
 	UpdatedAt time.Time `json:"updated_at"`
@@ -220,7 +227,7 @@ func (h *handler) get(ctx context.Context, in *projectInput) (*projectOutput, er
 	if err != nil {
 		return nil, err
 	}
-	p, err := h.authoring.Project(ctx, tenant, in.ProjectID)
+	p, err := h.projects.Project(ctx, tenant, in.ProjectID)
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}
@@ -244,7 +251,7 @@ type listInput struct {
 
 type listOutput struct {
 	resource.NextPage
-	Body []*projectResponse
+	Body resource.List[*projectResponse]
 }
 
 func (h *handler) list(ctx context.Context, in *listInput) (*listOutput, error) {
@@ -252,7 +259,7 @@ func (h *handler) list(ctx context.Context, in *listInput) (*listOutput, error) 
 	rows, next, err := resource.ListPage(in.PageQuery, projectCursor, keyOfProject,
 		func(page store.ProjectPage, limit int) ([]store.Project, error) {
 			page.Limit = limit
-			rows, err := h.authoring.Projects(ctx, p.TenantID, page)
+			rows, err := h.projects.Projects(ctx, p.TenantID, page)
 			if err != nil {
 				return nil, failed(ctx, err, "Projects", "")
 			}
@@ -261,7 +268,7 @@ func (h *handler) list(ctx context.Context, in *listInput) (*listOutput, error) 
 	if err != nil {
 		return nil, err
 	}
-	out := &listOutput{NextPage: resource.NextPage{NextCursor: next}, Body: make([]*projectResponse, 0, len(rows))}
+	out := &listOutput{NextPage: resource.NextPage{NextCursor: next}, Body: make(resource.List[*projectResponse], 0, len(rows))}
 	for _, row := range rows {
 		o, err := projectOut(row)
 		if err != nil {
@@ -281,7 +288,7 @@ func (h *handler) status(ctx context.Context, in *projectInput) (*statusOutput, 
 	if err != nil {
 		return nil, err
 	}
-	st, err := h.authoring.Status(ctx, tenant, in.ProjectID)
+	st, err := h.projects.Status(ctx, tenant, in.ProjectID)
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}

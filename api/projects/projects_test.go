@@ -44,8 +44,8 @@ func read(t testing.TB, name string) []byte {
 func newFixture(t testing.TB) *apitest.Fixture {
 	t.Helper()
 	return apitest.New(t, api.Config{Metering: apitest.GenerousMetering()}, func(s *api.Server, sv apitest.Services) {
-		Register(s, Deps{Authoring: sv.Authoring, Catalog: sv.Catalog, Clock: sv.Clock})
-		rulesets.Register(s, rulesets.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Clock: sv.Clock})
+		Register(s, Deps{Authoring: sv.Authoring, Catalog: sv.Catalog, Clock: sv.Clock, Gate: sv.Gate})
+		rulesets.Register(s, rulesets.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Clock: sv.Clock, Gate: sv.Gate})
 	})
 }
 

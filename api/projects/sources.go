@@ -92,6 +92,10 @@ type SourceResponse struct {
 	UpdatedAt       time.Time `json:"updated_at"`
 }
 
+// SchemaName is the name of SourceResponse's schema in the published API document,
+// where the Go name would not say what it is.
+func (SourceResponse) SchemaName() string { return "Source" }
+
 func sourceOut(src store.ProjectSource) SourceResponse {
 	o := SourceResponse{SourceID: src.ID, Filename: src.Filename, MediaType: src.MediaType, Title: src.Title, URL: src.URL,
 		Licence: src.Licence, Size: src.Size, ContentDigest: src.ContentDigest, EstimatedTokens: src.EstimatedTokens,
@@ -109,12 +113,20 @@ type uploadedSource struct {
 	PossibleDuplicates []authoring.Duplicate `json:"possible_duplicates" nullable:"false" doc:"Earlier sources (or earlier files of the same upload) this one may duplicate; empty when none."`
 }
 
+// SchemaName is the name of uploadedSource's schema in the published API document,
+// where the Go name would not say what it is.
+func (uploadedSource) SchemaName() string { return "UploadedSource" }
+
 // uploadResponse is what an upload (or a create) reports.
 type uploadResponse struct {
 	Sources                []uploadedSource `json:"sources" nullable:"false"`
 	ProjectEstimatedTokens int              `json:"project_estimated_tokens" doc:"Tokens of every active source's text."`
 	GenerationTokenBudget  int              `json:"generation_token_budget" doc:"The most a generation prompt may count with the default model (generation with another model is held to that model's budget)."`
 }
+
+// SchemaName is the name of uploadResponse's schema in the published API document,
+// where the Go name would not say what it is.
+func (uploadResponse) SchemaName() string { return "SourceUpload" }
 
 func uploadOut(res authoring.UploadResult) uploadResponse {
 	o := uploadResponse{Sources: []uploadedSource{}, ProjectEstimatedTokens: res.ProjectEstimatedTokens, GenerationTokenBudget: res.GenerationTokenBudget}
@@ -147,7 +159,7 @@ func (h *handler) upload(ctx context.Context, in *uploadInput) (*uploadOutput, e
 	if err != nil {
 		return nil, h.uploadInvalid(err, in.RawBody)
 	}
-	res, err := h.authoring.AddSources(ctx, tenant, in.ProjectID, uploads)
+	res, err := h.projects.AddSources(ctx, tenant, in.ProjectID, uploads)
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}
@@ -220,6 +232,10 @@ type sourceListResponse struct {
 	GenerationTokenBudget  int              `json:"generation_token_budget" doc:"The most a generation prompt may count with the default model."`
 }
 
+// SchemaName is the name of sourceListResponse's schema in the published API document,
+// where the Go name would not say what it is.
+func (sourceListResponse) SchemaName() string { return "SourceList" }
+
 type sourcesOutput struct {
 	Body sourceListResponse
 }
@@ -229,11 +245,11 @@ func (h *handler) listSources(ctx context.Context, in *projectInput) (*sourcesOu
 	if err != nil {
 		return nil, err
 	}
-	rows, err := h.authoring.Sources(ctx, tenant, in.ProjectID)
+	rows, err := h.projects.Sources(ctx, tenant, in.ProjectID)
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}
-	out := sourceListResponse{Sources: []SourceResponse{}, GenerationTokenBudget: h.authoring.Limits().TokenBudget}
+	out := sourceListResponse{Sources: []SourceResponse{}, GenerationTokenBudget: h.projects.Limits().TokenBudget}
 	for _, src := range rows {
 		out.Sources = append(out.Sources, sourceOut(src))
 		if src.Status == authoring.StatusActive {
@@ -246,10 +262,13 @@ func (h *handler) listSources(ctx context.Context, in *projectInput) (*sourcesOu
 type patchSourceInput struct {
 	ProjectID string `path:"project_id" maxLength:"100" doc:"The project id, prj_ and 16 URL-safe characters."`
 	SourceID  string `path:"source_id" maxLength:"100" doc:"The source id, src_ and 16 URL-safe characters."`
-	Body      struct {
-		Status       string `json:"status" enum:"active,superseded,reference_only"`
-		SupersededBy string `json:"superseded_by,omitempty" maxLength:"100" doc:"With superseded: the project's source that replaces this one."`
-	}
+	Body      sourceUpdateRequest
+}
+
+// sourceUpdateRequest is patchSourceInput's body, published as SourceUpdateRequest.
+type sourceUpdateRequest struct {
+	Status       string `json:"status" enum:"active,superseded,reference_only"`
+	SupersededBy string `json:"superseded_by,omitempty" maxLength:"100" doc:"With superseded: the project's source that replaces this one."`
 }
 
 type sourceOutput struct {
@@ -261,7 +280,7 @@ func (h *handler) patchSource(ctx context.Context, in *patchSourceInput) (*sourc
 	if err != nil {
 		return nil, err
 	}
-	src, err := h.authoring.UpdateSource(ctx, tenant, in.ProjectID, in.SourceID, in.Body.Status, in.Body.SupersededBy)
+	src, err := h.projects.UpdateSource(ctx, tenant, in.ProjectID, in.SourceID, in.Body.Status, in.Body.SupersededBy)
 	if err != nil {
 		return nil, failed(ctx, err, "Source", in.SourceID)
 	}
@@ -273,7 +292,7 @@ func (h *handler) deleteSource(ctx context.Context, in *sourceInput) (*struct{},
 	if err != nil {
 		return nil, err
 	}
-	if err := h.authoring.DeleteSource(ctx, tenant, in.ProjectID, in.SourceID); err != nil {
+	if err := h.projects.DeleteSource(ctx, tenant, in.ProjectID, in.SourceID); err != nil {
 		return nil, failed(ctx, err, "Source", in.SourceID)
 	}
 	return nil, nil
@@ -303,7 +322,7 @@ func (h *handler) raw(ctx context.Context, in *sourceInput) (*rawOutput, error) 
 	if err != nil {
 		return nil, err
 	}
-	src, err := h.authoring.SourceRaw(ctx, tenant, in.ProjectID, in.SourceID)
+	src, err := h.projects.SourceRaw(ctx, tenant, in.ProjectID, in.SourceID)
 	if err != nil {
 		return nil, failed(ctx, err, "Source", in.SourceID)
 	}
@@ -330,6 +349,10 @@ type sourceTextResponse struct {
 	Unplaced  []authoring.ClauseCitation `json:"unplaced_quotes" nullable:"false" doc:"The draft's quotes of this source that rest on no clause: not found, and no passage near enough."`
 }
 
+// SchemaName is the name of sourceTextResponse's schema in the published API document,
+// where the Go name would not say what it is.
+func (sourceTextResponse) SchemaName() string { return "SourceText" }
+
 type sourceTextOutput struct {
 	Body sourceTextResponse
 }
@@ -339,7 +362,7 @@ func (h *handler) sourceText(ctx context.Context, in *sourceInput) (*sourceTextO
 	if err != nil {
 		return nil, err
 	}
-	st, err := h.authoring.SourceText(ctx, tenant, in.ProjectID, in.SourceID)
+	st, err := h.drafts.SourceText(ctx, tenant, in.ProjectID, in.SourceID)
 	if err != nil {
 		return nil, failed(ctx, err, "Source", in.SourceID)
 	}

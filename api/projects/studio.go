@@ -18,7 +18,8 @@ import (
 
 // registerStudio adds the operations an editor of the draft needs beside
 // the draft itself, none of which changes the project: the canonical
-// layout of a text, the draft's symbols, the draft against a published
+// layout of a text, the language server's diagnostics and completions of
+// a text as it is typed, the draft's symbols, the draft against a published
 // cut, and the cases the solver suggests for it.
 func registerStudio(s *api.Server, h *handler, op func(id, method, path, summary, description string, scopes []auth.Scope) api.Route) {
 	read := []auth.Scope{auth.ScopeProjectsRead}
@@ -30,6 +31,21 @@ func registerStudio(s *api.Server, h *handler, op func(id, method, path, summary
 	format.Refusals = []api.Refusal{{Status: http.StatusUnprocessableEntity, ReasonCode: authoring.ReasonRulesUnparsable,
 		Meaning: "the text does not parse, so it has no canonical form (`compile_errors`)."}}
 	api.Register(s, format, h.format)
+
+	check := op("check-project-draft", http.MethodPost, "/projects/{project_id}/draft/check", "Check a rules text as you type",
+		"Checks `rules` (a .rules text for this project, saved or not; nothing is stored) as `eligo lsp` checks an open document, with the language server's own code: "+
+			"`diagnostics` are its compile errors and warnings, each at its `range` (zero-based `line` and `character` in UTF-16 code units, as the Language Server Protocol counts, `end` exclusive), "+
+			"with a draft that authors another section than the project's as one more error (`code` `section`), and `compiles` says whether none is an error. "+
+			"It is what a code editor shows while the author types, before saving; GET .../draft answers for the saved draft and adds what needs the project's sources and tests (reference problems, quotes, tests). "+
+			"The text is bounded as a draft is (1 MiB, and the compiler's limits, which answer as a compile error).", read)
+	api.Register(s, check, h.check)
+
+	complete := op("complete-project-draft", http.MethodPost, "/projects/{project_id}/draft/complete", "Complete a rules text at a place",
+		"What `eligo lsp` proposes at `position` (zero-based `line` and `character` in UTF-16 code units) of `rules`, a .rules text for this project, saved or not (nothing is stored), with the language server's own code: "+
+			"the declared sources after `cite` (or a note's `source`), each `label`led with the id the rules say and `detail`ed with its title; an enum field's quoted values where it is compared or listed; group ids in the outcome; "+
+			"else the declared fields, the language's functions and its keywords. `insert_text` is what replaces the word at the position. "+
+			"Asked per place rather than as one vocabulary, so that what is proposed depends on the place as in every editor the language server serves. A position past the text's end is its end.", read)
+	api.Register(s, complete, h.complete)
 
 	symbols := op("get-project-draft-symbols", http.MethodGet, "/projects/{project_id}/draft/symbols", "List the draft's symbols",
 		"What a code editor completes the saved draft from: the declared `fields` (id, type, question, enum values), `sources`, `groups` and `criteria` (with their group), "+
@@ -91,11 +107,64 @@ func (h *handler) format(ctx context.Context, in *formatInput) (*formatOutput, e
 	if err != nil {
 		return nil, err
 	}
-	f, err := h.authoring.Format(ctx, tenant, in.ProjectID, in.Body.Rules)
+	f, err := h.drafts.Format(ctx, tenant, in.ProjectID, in.Body.Rules)
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}
 	return &formatOutput{Body: f}, nil
+}
+
+type checkInput struct {
+	ProjectID string `path:"project_id" maxLength:"100" doc:"The project id, prj_ and 16 URL-safe characters."`
+	Body      draftCheckRequest
+}
+
+// draftCheckRequest is the text to check.
+type draftCheckRequest struct {
+	Rules string `json:"rules" maxLength:"1048576" doc:"The .rules text to check, as the editor holds it."`
+}
+
+type checkOutput struct {
+	Body authoring.DraftCheck
+}
+
+func (h *handler) check(ctx context.Context, in *checkInput) (*checkOutput, error) {
+	tenant, err := tenantFor(in.ProjectID, ctx)
+	if err != nil {
+		return nil, err
+	}
+	c, err := h.drafts.Check(ctx, tenant, in.ProjectID, in.Body.Rules)
+	if err != nil {
+		return nil, failed(ctx, err, "Project", in.ProjectID)
+	}
+	return &checkOutput{Body: c}, nil
+}
+
+type completeInput struct {
+	ProjectID string `path:"project_id" maxLength:"100" doc:"The project id, prj_ and 16 URL-safe characters."`
+	Body      draftCompleteRequest
+}
+
+// draftCompleteRequest is the text and the place to complete at.
+type draftCompleteRequest struct {
+	Rules    string                 `json:"rules" maxLength:"1048576" doc:"The .rules text, as the editor holds it."`
+	Position authoring.TextPosition `json:"position" doc:"Where the cursor is."`
+}
+
+type completeOutput struct {
+	Body authoring.DraftCompletions
+}
+
+func (h *handler) complete(ctx context.Context, in *completeInput) (*completeOutput, error) {
+	tenant, err := tenantFor(in.ProjectID, ctx)
+	if err != nil {
+		return nil, err
+	}
+	c, err := h.drafts.Complete(ctx, tenant, in.ProjectID, in.Body.Rules, in.Body.Position)
+	if err != nil {
+		return nil, failed(ctx, err, "Project", in.ProjectID)
+	}
+	return &completeOutput{Body: c}, nil
 }
 
 type symbolsOutput struct {
@@ -107,7 +176,7 @@ func (h *handler) symbols(ctx context.Context, in *projectInput) (*symbolsOutput
 	if err != nil {
 		return nil, err
 	}
-	sym, err := h.authoring.Symbols(ctx, tenant, in.ProjectID)
+	sym, err := h.drafts.Symbols(ctx, tenant, in.ProjectID)
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}
@@ -142,7 +211,7 @@ func (h *handler) diff(ctx context.Context, in *draftDiffInput) (*draftDiffOutpu
 	if err != nil {
 		return nil, err
 	}
-	w, err := h.authoring.Draft(ctx, tenant, in.ProjectID, nil)
+	w, err := h.drafts.Draft(ctx, tenant, in.ProjectID, nil)
 	if err == nil {
 		err = w.Compiled()
 	}
@@ -245,7 +314,7 @@ func (h *handler) suggest(ctx context.Context, in *suggestInput) (*suggestOutput
 	if err != nil {
 		return nil, err
 	}
-	found, err := h.authoring.SuggestCases(ctx, tenant, in.ProjectID, value.FormatDate(date))
+	found, err := h.drafts.SuggestCases(ctx, tenant, in.ProjectID, value.FormatDate(date))
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}

@@ -39,7 +39,7 @@ func registerWork(s *api.Server, h *handler, op func(id, method, path, summary, 
 	addGuidance := op("add-project-guidance", http.MethodPost, "/projects/{project_id}/guidance", "Add guidance",
 		"Adds guidance for generation without generating: `guidance_text`, `process_type` (`field_extraction` or `rule_generation`), optional `adherence` (`exact`: follow it to the letter), `domain_scope` (the domain it applies to; empty for all) and `settles` (the id of a draft source question the note settles, which marks it resolved).", write)
 	addGuidance.DefaultStatus, addGuidance.Idempotent = http.StatusCreated, true
-	addGuidance.Refusals = []api.Refusal{guidanceLimitRefusal(h.authoring.Limits())}
+	addGuidance.Refusals = []api.Refusal{guidanceLimitRefusal(h.projects.Limits())}
 	api.Register(s, addGuidance, h.addGuidance)
 
 	api.Register(s, op("list-project-guidance", http.MethodGet, "/projects/{project_id}/guidance", "List guidance",
@@ -137,12 +137,15 @@ func wireCaseOf(c engine.Case) wireCase {
 const maxCaseName = 200
 
 type createInput struct {
-	Body struct {
-		Name       string     `json:"name" minLength:"1" maxLength:"200"`
-		SectionID  string     `json:"section_id" minLength:"1" maxLength:"100" pattern:"^[a-z][a-z0-9_]*$" doc:"The section the project authors, e.g. fmla_employee."`
-		SourceText string     `json:"source_text" maxLength:"10485760" doc:"Statute or policy text; when not blank, the first source."`
-		TestCases  []wireCase `json:"test_cases" maxItems:"100"`
-	}
+	Body projectCreateRequest
+}
+
+// projectCreateRequest is createInput's body, published as ProjectCreateRequest.
+type projectCreateRequest struct {
+	Name       string     `json:"name" minLength:"1" maxLength:"200"`
+	SectionID  string     `json:"section_id" minLength:"1" maxLength:"100" pattern:"^[a-z][a-z0-9_]*$" doc:"The section the project authors, e.g. fmla_employee."`
+	SourceText string     `json:"source_text" maxLength:"10485760" doc:"Statute or policy text; when not blank, the first source."`
+	TestCases  []wireCase `json:"test_cases" nullable:"true" maxItems:"100"`
 }
 
 type createResponse struct {
@@ -156,7 +159,7 @@ type createOutput struct {
 
 func (h *handler) create(ctx context.Context, in *createInput) (*createOutput, error) {
 	p, _ := auth.PrincipalFrom(ctx)
-	proj, up, err := h.authoring.Create(ctx, p.TenantID, authoring.CreateRequest{Name: in.Body.Name, SectionID: in.Body.SectionID,
+	proj, up, err := h.projects.Create(ctx, p.TenantID, authoring.CreateRequest{Name: in.Body.Name, SectionID: in.Body.SectionID,
 		SourceText: in.Body.SourceText, TestCases: engineCases(in.Body.TestCases)})
 	if err != nil {
 		return nil, failed(ctx, err, "Project", "")
@@ -167,14 +170,17 @@ func (h *handler) create(ctx context.Context, in *createInput) (*createOutput, e
 
 type testsInput struct {
 	ProjectID string `path:"project_id" maxLength:"100" doc:"The project id, prj_ and 16 URL-safe characters."`
-	Body      struct {
-		Replace                bool                        `json:"replace,omitempty" doc:"Legacy write: replace rather than append."`
-		ContractVersion        int                         `json:"contract_version,omitempty" enum:"1" doc:"1 makes this a contract write."`
-		TestCases              []wireCase                  `json:"test_cases" minItems:"1" maxItems:"100"`
-		ExpectedReviewBindings map[string]map[string]*bool `json:"expected_review_bindings,omitempty" doc:"Contract only: completion field to answer token to true, false or null; null is invalid."`
-	}
+	Body      testsRequest
 	// RawBody tells an explicit null from an absent member.
 	RawBody []byte
+}
+
+// testsRequest is testsInput's body, published as TestsRequest.
+type testsRequest struct {
+	Replace                bool                        `json:"replace,omitempty" doc:"Legacy write: replace rather than append."`
+	ContractVersion        int                         `json:"contract_version,omitempty" enum:"1" enumName:"ContractVersion" doc:"1 makes this a contract write."`
+	TestCases              []wireCase                  `json:"test_cases" nullable:"true" minItems:"1" maxItems:"100"`
+	ExpectedReviewBindings map[string]map[string]*bool `json:"expected_review_bindings,omitempty" doc:"Contract only: completion field to answer token to true, false or null; null is invalid."`
 }
 
 type projectOnlyOutput struct {
@@ -204,7 +210,7 @@ func (h *handler) setTests(ctx context.Context, in *testsInput) (*projectOnlyOut
 		return nil, api.ValidationFailed(api.ValidationItem{Type: "value_error", Loc: []any{"body", "expected_review_bindings"},
 			Msg: "Value error, expected_review_bindings belongs to a contract: send contract_version 1"})
 	}
-	proj, err := h.authoring.SetTests(ctx, tenant, in.ProjectID, req)
+	proj, err := h.drafts.SetTests(ctx, tenant, in.ProjectID, req)
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}
@@ -221,6 +227,10 @@ type guidanceResponse struct {
 	CreatedAt    time.Time `json:"created_at"`
 }
 
+// SchemaName is the name of guidanceResponse's schema in the published API document,
+// where the Go name would not say what it is.
+func (guidanceResponse) SchemaName() string { return "Guidance" }
+
 func guidanceOut(g store.Guidance) guidanceResponse {
 	o := guidanceResponse{Position: g.Position, GuidanceText: g.Text, ProcessType: g.ProcessType, DomainScope: g.DomainScope, CreatedAt: g.CreatedAt}
 	if g.Adherence != "" {
@@ -231,13 +241,16 @@ func guidanceOut(g store.Guidance) guidanceResponse {
 
 type addGuidanceInput struct {
 	ProjectID string `path:"project_id" maxLength:"100" doc:"The project id, prj_ and 16 URL-safe characters."`
-	Body      struct {
-		GuidanceText string `json:"guidance_text" minLength:"1" maxLength:"20000"`
-		ProcessType  string `json:"process_type" enum:"field_extraction,rule_generation"`
-		Adherence    string `json:"adherence,omitempty" enum:"exact"`
-		DomainScope  string `json:"domain_scope,omitempty" maxLength:"200"`
-		Settles      string `json:"settles,omitempty" maxLength:"100" doc:"The id of one of the draft's source questions that this note settles: the question is marked resolved (source_questions[].resolved on the draft, and the review's source-questions check) when the note is added, in one transaction; an id the draft does not have is refused (422) and nothing is added."`
-	}
+	Body      guidanceRequest
+}
+
+// guidanceRequest is addGuidanceInput's body, published as GuidanceRequest.
+type guidanceRequest struct {
+	GuidanceText string `json:"guidance_text" minLength:"1" maxLength:"20000"`
+	ProcessType  string `json:"process_type" enum:"field_extraction,rule_generation"`
+	Adherence    string `json:"adherence,omitempty" enum:"exact"`
+	DomainScope  string `json:"domain_scope,omitempty" maxLength:"200"`
+	Settles      string `json:"settles,omitempty" maxLength:"100" doc:"The id of one of the draft's source questions that this note settles: the question is marked resolved (source_questions[].resolved on the draft, and the review's source-questions check) when the note is added, in one transaction; an id the draft does not have is refused (422) and nothing is added."`
 }
 
 type guidanceOutput struct {
@@ -249,7 +262,7 @@ func (h *handler) addGuidance(ctx context.Context, in *addGuidanceInput) (*guida
 	if err != nil {
 		return nil, err
 	}
-	g, err := h.authoring.AddGuidance(ctx, tenant, in.ProjectID, store.Guidance{Text: in.Body.GuidanceText,
+	g, err := h.projects.AddGuidance(ctx, tenant, in.ProjectID, store.Guidance{Text: in.Body.GuidanceText,
 		ProcessType: in.Body.ProcessType, Adherence: in.Body.Adherence, DomainScope: in.Body.DomainScope, Settles: in.Body.Settles})
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
@@ -258,9 +271,12 @@ func (h *handler) addGuidance(ctx context.Context, in *addGuidanceInput) (*guida
 }
 
 type guidanceListOutput struct {
-	Body struct {
-		Guidance []guidanceResponse `json:"guidance" nullable:"false"`
-	}
+	Body guidanceList
+}
+
+// guidanceList is guidanceListOutput's body, published as GuidanceList.
+type guidanceList struct {
+	Guidance []guidanceResponse `json:"guidance" nullable:"false"`
 }
 
 func (h *handler) listGuidance(ctx context.Context, in *projectInput) (*guidanceListOutput, error) {
@@ -268,7 +284,7 @@ func (h *handler) listGuidance(ctx context.Context, in *projectInput) (*guidance
 	if err != nil {
 		return nil, err
 	}
-	rows, err := h.authoring.Guidance(ctx, tenant, in.ProjectID)
+	rows, err := h.projects.Guidance(ctx, tenant, in.ProjectID)
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}
@@ -281,10 +297,13 @@ func (h *handler) listGuidance(ctx context.Context, in *projectInput) (*guidance
 }
 
 type reviewInput struct {
-	ProjectID string `path:"project_id" maxLength:"100" doc:"The project id, prj_ and 16 URL-safe characters."`
-	Body      *struct {
-		Coach bool `json:"coach,omitempty" doc:"Add the coaching paragraph."`
-	} `required:"false"`
+	ProjectID string         `path:"project_id" maxLength:"100" doc:"The project id, prj_ and 16 URL-safe characters."`
+	Body      *reviewRequest `required:"false"`
+}
+
+// reviewRequest is reviewInput's body, published as ReviewRequest.
+type reviewRequest struct {
+	Coach bool `json:"coach,omitempty" doc:"Add the coaching paragraph."`
 }
 
 type reviewOutput struct {
@@ -297,7 +316,7 @@ func (h *handler) review(ctx context.Context, in *reviewInput) (*reviewOutput, e
 		return nil, err
 	}
 	opts := review.Options{Coach: in.Body != nil && in.Body.Coach}
-	rep, err := h.authoring.Review(ctx, tenant, in.ProjectID, opts)
+	rep, err := h.reviews.Review(ctx, tenant, in.ProjectID, opts)
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}

@@ -2,9 +2,11 @@ package resource
 
 import (
 	"encoding/json"
+	"reflect"
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/engine/present"
 )
 
@@ -31,13 +33,13 @@ func (Graph) Schema(registry huma.Registry) *huma.Schema { return graphSchema(re
 // discriminator on "type", so a client generator gets one type per shape;
 // expressions and routes are recursive and so must be components.
 
-// graphSchemaPrefix is where the graph components live in the document.
-const graphSchemaPrefix = "#/components/schemas/"
+// componentPrefix is where components live in the document.
+const componentPrefix = "#/components/schemas/"
 
 // graphComponents returns the graph's component schemas by name; Graph is
-// the root.
-func graphComponents() map[string]*huma.Schema {
-	ref := func(name string) *huma.Schema { return &huma.Schema{Ref: graphSchemaPrefix + name} }
+// the root. Every object is a component, so a client generator names it.
+func graphComponents(registry huma.Registry) map[string]*huma.Schema {
+	ref := Ref
 	str := func(doc string) *huma.Schema { return &huma.Schema{Type: huma.TypeString, Description: doc} }
 	stringList := func(doc string) *huma.Schema {
 		return &huma.Schema{Type: huma.TypeArray, Items: &huma.Schema{Type: huma.TypeString}, Description: doc}
@@ -51,29 +53,34 @@ func graphComponents() map[string]*huma.Schema {
 	object := func(doc string, props map[string]*huma.Schema, required ...string) *huma.Schema {
 		return &huma.Schema{Type: huma.TypeObject, Description: doc, Properties: props, Required: required}
 	}
-	// overlay is built afresh for each use: it is inline (nullable
-	// objects cannot be references in huma) and huma writes into schemas.
-	overlay := func() *huma.Schema {
-		s := object("The node's state in one evaluation: null on GET /graph, set on every node and route of /decide's graph_overlay.",
-			map[string]*huma.Schema{
-				"status": StatusSchema(),
-				"supporting_facts": {Type: huma.TypeArray, Description: "The answers the node rests on, as in the explanation.",
-					Items: object("", map[string]*huma.Schema{"field": str("The answered field id."), "value": AnswerSchema()}, "field", "value")},
-			}, "status", "supporting_facts")
-		s.Nullable = true
+	const overlayDoc = "The node's state in one evaluation: null on GET /graph, set on every node and route of /decide's graph_overlay."
+	// overlay is the Overlay component's schema, built afresh for each use
+	// since huma writes into schemas. A member holding it is a nullable
+	// copy (huma validates null only beside a type), published as a
+	// reference.
+	overlay := func(doc string, nullable bool) *huma.Schema {
+		s := object(doc, map[string]*huma.Schema{
+			"status": StatusSchema(),
+			"supporting_facts": {Type: huma.TypeArray, Description: "The answers the node rests on, as in the explanation.",
+				Items: registry.Schema(reflect.TypeFor[engine.Fact](), true, "")},
+		}, "status", "supporting_facts")
+		s.Nullable = nullable
 		return s
 	}
 	sortSchema := func(doc string) *huma.Schema {
 		return &huma.Schema{Type: huma.TypeString, Enum: []any{"int", "decimal", "bool", "enum", "date"}, Description: doc}
 	}
+	const routeDoc = "One node of a criterion's route tree: the ways the criterion can be met."
+	// route is the GraphRoute component's schema, a nullable copy where
+	// a member may hold null (as overlay).
 	route := func(nullable bool) *huma.Schema {
-		s := object("One node of a criterion's route tree: the ways the criterion can be met.", map[string]*huma.Schema{
+		s := object(routeDoc, map[string]*huma.Schema{
 			"id":       str("The criterion node id plus /route, then .<child index> per level, e.g. criterion:contract/route.1.0."),
-			"kind":     {Type: huma.TypeString, Enum: []any{"leaf", "all_of", "any_of"}, Description: "leaf, or all_of / any_of for an and / or."},
+			"kind":     {Ref: componentPrefix + "RouteKind", Description: "leaf, or all_of / any_of for an and / or."},
 			"label":    str("The subexpression in plain language."),
 			"expr":     ref("GraphExpr"),
 			"children": {Type: huma.TypeArray, Items: ref("GraphRoute"), Description: "The routes of the operands, in order; absent on a leaf."},
-			"overlay":  overlay(),
+			"overlay":  overlay(overlayDoc, true),
 		}, "id", "kind", "label", "expr", "overlay")
 		s.Nullable = nullable
 		return s
@@ -83,7 +90,7 @@ func graphComponents() map[string]*huma.Schema {
 		props["type"] = constant(nodeType, "The node type.")
 		props["label"] = str("The short text a diagram shows.")
 		props["section_id"] = str("The section the node belongs to.")
-		props["overlay"] = overlay()
+		props["overlay"] = overlay(overlayDoc, true)
 		return object(doc, props, append([]string{"id", "type", "label", "section_id", "overlay"}, required...)...)
 	}
 	oneOfByType := func(doc string, mapping map[string]string) *huma.Schema {
@@ -91,7 +98,7 @@ func graphComponents() map[string]*huma.Schema {
 		for _, value := range []string{"field", "criterion", "group", "outcome", "op", "field_ref", "group_ref", "const"} {
 			if name, ok := mapping[value]; ok {
 				s.OneOf = append(s.OneOf, ref(name))
-				s.Discriminator.Mapping[value] = graphSchemaPrefix + name
+				s.Discriminator.Mapping[value] = componentPrefix + name
 			}
 		}
 		return s
@@ -104,35 +111,39 @@ func graphComponents() map[string]*huma.Schema {
 					Items: oneOfByType("One node; type says which shape.", map[string]string{
 						"field": "GraphFieldNode", "criterion": "GraphCriterionNode", "group": "GraphGroupNode", "outcome": "GraphOutcomeNode"})},
 				"edges": {Type: huma.TypeArray, Description: "Directed edges between node ids; a group the outcome does not read has no edge to it.",
-					Items: object("", map[string]*huma.Schema{
-						"source": str("Id of the upstream node."),
-						"target": str("Id of the downstream node."),
-						"type":   {Type: huma.TypeString, Enum: []any{"field_to_criterion", "criterion_to_group", "group_to_outcome"}},
-					}, "source", "target", "type")},
+					Items: ref("GraphEdge")},
 				"sections": stringList("Slugs of the sections drawn: one for a ruleset."),
-				"stats": object("Counts for a summary line.", map[string]*huma.Schema{
-					"total_fields":   integer("Field nodes."),
-					"shared_fields":  integer("Fields read by more than one section: 0 except on a composed rulebook graph."),
-					"total_criteria": integer("Criterion nodes."),
-					"total_groups":   integer("Group nodes."),
-					"sections":       integer("Sections drawn: 1 for a ruleset."),
-				}, "total_fields", "shared_fields", "total_criteria", "total_groups", "sections"),
+				"stats":    {Ref: componentPrefix + "GraphStats", Description: "Counts for a summary line."},
 			}, "nodes", "edges", "sections", "stats"),
+		"GraphEdge": object("A directed edge between two node ids.", map[string]*huma.Schema{
+			"source": str("Id of the upstream node."),
+			"target": str("Id of the downstream node."),
+			"type":   {Type: huma.TypeString, Enum: []any{"field_to_criterion", "criterion_to_group", "group_to_outcome"}},
+		}, "source", "target", "type"),
+		"GraphStats": object("Counts for a summary line.", map[string]*huma.Schema{
+			"total_fields":   integer("Field nodes."),
+			"shared_fields":  integer("Fields read by more than one section: 0 except on a composed rulebook graph."),
+			"total_criteria": integer("Criterion nodes."),
+			"total_groups":   integer("Group nodes."),
+			"sections":       integer("Sections drawn: 1 for a ruleset."),
+		}, "total_fields", "shared_fields", "total_criteria", "total_groups", "sections"),
+		"Overlay": overlay("A node's state in one evaluation: null on GET /graph, set on every node and route of /decide's graph_overlay.", false),
 		"GraphFieldNode": node("field", "A field the ruleset reads.", map[string]*huma.Schema{
 			"key":        str("The field id."),
 			"field_type": sortSchema("The field's type."),
 			"question":   str("Text to ask the applicant; empty when the ruleset gives none."),
 		}, "key", "field_type", "question"),
 		"GraphCriterionNode": node("criterion", "A criterion.", map[string]*huma.Schema{
-			"title":  str("The criterion's declared title."),
-			"group":  str("The id of the criterion's group, as declared (not a node id)."),
-			"fields": stringList("Field ids the criterion reads, in declaration order."),
-			"display": object("How the criterion reads.", map[string]*huma.Schema{
-				"sentence": str("The criterion in plain language; never empty."),
-				"expr":     ref("GraphExpr"),
-				"routes":   route(true),
-			}, "sentence", "expr", "routes"),
+			"title":   str("The criterion's declared title."),
+			"group":   str("The id of the criterion's group, as declared (not a node id)."),
+			"fields":  stringList("Field ids the criterion reads, in declaration order."),
+			"display": {Ref: componentPrefix + "CriterionDisplay", Description: "How the criterion reads."},
 		}, "title", "group", "fields", "display"),
+		"CriterionDisplay": object("How the criterion reads: a sentence, the compiled expression and its route tree.", map[string]*huma.Schema{
+			"sentence": str("The criterion in plain language; never empty."),
+			"expr":     ref("GraphExpr"),
+			"routes":   route(true),
+		}, "sentence", "expr", "routes"),
 		"GraphGroupNode": node("group", "A group of criteria.", map[string]*huma.Schema{
 			"title": str("The group's declared title."),
 			"kind":  {Type: huma.TypeString, Enum: []any{"all", "any"}, Description: "all: every criterion must hold; any: one suffices."},
@@ -141,6 +152,7 @@ func graphComponents() map[string]*huma.Schema {
 			"expr": ref("GraphExpr"),
 		}, "expr"),
 		"GraphRoute": route(false),
+		"RouteKind":  {Type: huma.TypeString, Enum: []any{"leaf", "all_of", "any_of"}},
 		"GraphExpr": oneOfByType("A compiled expression node, as display.expr shows it.", map[string]string{
 			"op": "GraphExprOp", "field_ref": "GraphExprFieldRef", "group_ref": "GraphExprGroupRef", "const": "GraphExprConst"}),
 		"GraphExprOp": object("An operation over its args.", map[string]*huma.Schema{
@@ -167,14 +179,37 @@ func graphComponents() map[string]*huma.Schema {
 // graphSchema registers the graph components in registry, once, and
 // returns a reference to the root.
 func graphSchema(registry huma.Registry) *huma.Schema {
+	return Components(registry, "Graph", func() map[string]*huma.Schema { return graphComponents(registry) })
+}
+
+// Components registers the component schemas build returns in registry,
+// unless root is there already, and returns a reference to root: how a
+// hand-written schema (one huma cannot infer from the Go types) names each
+// of its objects, as huma names each Go struct.
+func Components(registry huma.Registry, root string, build func() map[string]*huma.Schema) *huma.Schema {
 	schemas := registry.Map()
-	if _, done := schemas["Graph"]; !done {
-		for name, s := range graphComponents() {
+	if _, done := schemas[root]; !done {
+		for name, s := range build() {
 			s.PrecomputeMessages()
 			schemas[name] = s
 		}
 	}
-	return &huma.Schema{Ref: graphSchemaPrefix + "Graph"}
+	return Ref(root)
+}
+
+// Ref is a reference to the component name.
+func Ref(name string) *huma.Schema { return &huma.Schema{Ref: componentPrefix + name} }
+
+// NullableCopy is a member that holds the component member refers to, or
+// null, described as member is: a copy of the component's schema marked
+// nullable, since huma can neither mark a reference nullable nor validate
+// a oneOf with null. The published document refers to the component
+// instead (package openapi).
+func NullableCopy(registry huma.Registry, member *huma.Schema) *huma.Schema {
+	copied := *registry.SchemaFromRef(member.Ref)
+	copied.Nullable = true
+	copied.Description = member.Description
+	return &copied
 }
 
 // The shared member schemas are built afresh for every use: huma writes

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/danielgtaylor/huma/v2"
+
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/catalog"
 )
@@ -104,4 +106,15 @@ func ListPage[K, R any](q PageQuery, c Cursor[K], key func(R) K, fetch func(afte
 	}
 	rows = rows[:limit]
 	return rows, c.Make(key(rows[len(rows)-1])), nil
+}
+
+// List is a list operation's body: always a JSON array, empty when
+// nothing matches, never null. Build it non-nil.
+type List[T any] []T
+
+// TransformSchema marks the array non-nullable: huma makes arrays nullable
+// by default, and a top-level body has no field tag to say otherwise.
+func (List[T]) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
+	s.Nullable = false
+	return s
 }

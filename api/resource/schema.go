@@ -12,7 +12,7 @@ import (
 // SchemaField is a field of a schema (docs/api.md#schema-fields).
 type SchemaField struct {
 	FieldID     string            `json:"field_id" doc:"Dotted <group>.<name>."`
-	FieldType   string            `json:"field_type" enum:"int,decimal,bool,enum,date" doc:"The type answers must have."`
+	FieldType   string            `json:"field_type" enum:"int,decimal,bool,enum,date" enumName:"FieldType" enumDoc:"The type answers to a field must have." doc:"The type answers must have."`
 	Description string            `json:"description" doc:"What the field records, in plain language."`
 	Question    string            `json:"question,omitempty" doc:"Text to ask the applicant; absent when the ruleset gives none."`
 	Weight      int               `json:"weight" doc:"Question-ordering hint; higher means ask later."`
@@ -55,7 +55,7 @@ type ExplainCriterion struct {
 type ExplainGroup struct {
 	Group       string   `json:"group" doc:"The group's declared id."`
 	Title       string   `json:"title" doc:"The group's declared title."`
-	Kind        string   `json:"kind" enum:"all,any" doc:"all: every criterion must hold; any: one alternative suffices."`
+	Kind        string   `json:"kind" enum:"all,any" enumName:"GroupKind" enumDoc:"all: every criterion must hold; any: one alternative suffices." doc:"all: every criterion must hold; any: one alternative suffices."`
 	CriterionID []string `json:"criterion_ids" nullable:"false" doc:"The group's criteria, in declaration order."`
 }
 

@@ -18,7 +18,7 @@ import (
 )
 
 // BenchmarkAttackBodies sends the bodies the limits of
-// docs/operations.md#json-bodies-before-they-are-decoded answer to a
+// docs/limits.md#json-bodies-before-they-are-decoded answer to a
 // server serving every resource over real HTTP, and reports per request:
 // wall time (ns/op), the peak heap above the start (peak-heap-MB,
 // sampled), the process's peak RSS (peak-rss-MB, reset before each

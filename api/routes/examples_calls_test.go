@@ -138,6 +138,13 @@ func exampleCalls(t *testing.T, f *apitest.Fixture, model *llmtest.Server) []exa
 		{op: "format-project-draft", method: http.MethodPost, path: "/projects/{project_id}/draft/format", params: project, keyed: true,
 			body: mustJSON(t, map[string]any{"rules": "section fmla_employee\nfield employment.months_employed int weight 1   question \"How many months have you worked for this employer?\"\n" +
 				"group service all \"Service\" { criterion tenure \"Employed for at least 12 months\" { employment.months_employed >= 12 } }\noutcome service\n"})},
+		// An editor's text as typed: a type the language does not have.
+		{op: "check-project-draft", method: http.MethodPost, path: "/projects/{project_id}/draft/check", params: project, keyed: true,
+			body: mustJSON(t, map[string]any{"rules": strings.Replace(fmlaDraft, "field employment.months_employed int", "field employment.months_employed integer", 1)})},
+		// Ctrl+Space after cite, on line 12 (11 from 0).
+		{op: "complete-project-draft", method: http.MethodPost, path: "/projects/{project_id}/draft/complete", params: project, keyed: true,
+			body: mustJSON(t, map[string]any{"rules": strings.Replace(fmlaDraft, `    cite usc29_2611 "has been employed for at least 12 months by the employer"`, "    cite ", 1),
+				"position": map[string]any{"line": 11, "character": 9}})},
 		{op: "set-project-tests", method: http.MethodPost, path: "/projects/{project_id}/tests", params: project, keyed: true,
 			body: `{"replace":true,"test_cases":[{"name":"long tenure","field_values":{"employment.months_employed":14},"expected_outcome":"undetermined"}]}`},
 		// Z3 may pick other answers for the same goals (see verify.SuggestCases).

@@ -11,13 +11,12 @@ import (
 // database.
 func newFixture(t testing.TB, cfg api.Config) *apitest.Fixture {
 	t.Helper()
-	return apitest.New(t, cfg, mountAll(cfg))
+	return apitest.New(t, cfg, mountAll)
 }
 
-// mountAll mounts every resource, as the binary does, for a fixture of
-// cfg (apitest.New, or apitest.NewOn for replicas sharing a database).
-func mountAll(cfg api.Config) apitest.Mount {
-	return func(s *api.Server, sv apitest.Services) {
-		Mount(s, Services{Store: sv.Store, Catalog: sv.Catalog, Publisher: sv.Publisher, Authoring: sv.Authoring, Clock: sv.Clock, Decisions: sv.Decisions, Gate: sv.Gate}, Config{API: cfg})
-	}
+// mountAll mounts every resource over the fixture's services, as the
+// binary does (apitest.New, or apitest.NewOn for replicas sharing a
+// database).
+func mountAll(s *api.Server, sv apitest.Services) {
+	Mount(s, sv, Config{})
 }

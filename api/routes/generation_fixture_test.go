@@ -8,26 +8,25 @@ import (
 
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/api/apitest"
-	"github.com/eligo/eligo/authoring/llm"
+	"github.com/eligo/eligo/api/wiring"
 	"github.com/eligo/eligo/authoring/llm/llmtest"
 	"github.com/eligo/eligo/worker"
 )
 
-// newGenerationFixture serves every resource as the binary does, with a
-// generator on a live River client whose model is the scripted server
-// returned: generation and discovery run end to end over real sockets,
-// and only the model's answers are made up. The model table is the
-// server's default one. A nil Logger discards the logs.
+// newGenerationFixture serves every resource as the binary does, with its
+// generator on a live River client and the model reached at the scripted
+// server returned: generation and discovery run end to end over real
+// sockets, and only the model's answers are made up. The model table is
+// the server's default one. A nil Logger discards the logs.
 func newGenerationFixture(t testing.TB, cfg api.Config) (*apitest.Fixture, *llmtest.Server) {
 	t.Helper()
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	model := llmtest.NewServer(t)
-	f := apitest.New(t, cfg, func(s *api.Server, sv apitest.Services) {
-		client := llm.NewOpenAI(llm.OpenAIConfig{BaseURL: model.URL()})
-		gen := worker.NewGenerator(sv.Store, sv.Authoring, client, llm.DefaultModels(), cfg.Logger)
-		runner, err := worker.New(sv.Store, worker.Config{Logger: cfg.Logger, Generator: gen, GenerationOnly: true})
+	opts := apitest.Options{Config: wiring.Config{API: cfg, Generation: wiring.Generation{BaseURL: model.URL()}}}
+	f := apitest.Start(t, opts, func(s *api.Server, sv apitest.Services) {
+		runner, err := worker.New(sv.Store, worker.Config{Logger: cfg.Logger, Generator: sv.Generator, GenerationOnly: true, Metrics: sv.Metrics})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -41,7 +40,7 @@ func newGenerationFixture(t testing.TB, cfg api.Config) (*apitest.Fixture, *llmt
 				t.Errorf("stop the generation worker: %v", err)
 			}
 		})
-		Mount(s, Services{Store: sv.Store, Catalog: sv.Catalog, Publisher: sv.Publisher, Authoring: sv.Authoring, Generator: gen, Clock: sv.Clock, Decisions: sv.Decisions}, Config{API: cfg})
+		mountAll(s, sv)
 	})
 	return f, model
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/api/wiring"
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/store"
@@ -17,7 +18,7 @@ import (
 // replica's change takes effect here within milliseconds rather than
 // after the caches' TTLs. Every serving process runs it; cfg tunes the
 // listener (its zero value is the production setting).
-func Listen(ctx context.Context, s *api.Server, sv Services, cfg store.ListenConfig) {
+func Listen(ctx context.Context, s *api.Server, sv wiring.Services, cfg store.ListenConfig) {
 	sv.Store.ListenInvalidations(ctx, invalidator{keys: s.Authenticator(), catalog: sv.Catalog}, cfg)
 }
 

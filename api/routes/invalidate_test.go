@@ -25,7 +25,7 @@ func TestListenDropsEverythingOnANoticeItCannotRead(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		Listen(listenCtx, f.Server, Services{Store: f.Store, Catalog: f.Catalog},
+		Listen(listenCtx, f.Server, f.Services,
 			store.ListenConfig{Logger: slog.New(onInfo{listening})})
 	}()
 	t.Cleanup(func() { stop(); <-done })

@@ -69,7 +69,7 @@ func TestAnswersDeclareArraysNullOnlyWhereTheyAre(t *testing.T) {
 	}
 	for _, path := range found {
 		if _, ok := nullArrays[path]; !ok {
-			t.Errorf("%s is a nullable array in an answer: make the server send [] and list it in api/document.go's neverNull, or say in nullArrays when it is null", path)
+			t.Errorf("%s is a nullable array in an answer: make the server send [] and tag the member nullable:\"false\", or say in nullArrays when it is null", path)
 		}
 	}
 	if len(found) == 0 {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/api/apitest"
+	"github.com/eligo/eligo/api/wiring"
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/publish"
 	"github.com/eligo/eligo/solver/bound"
@@ -215,12 +216,11 @@ func truncate(b []byte, n int) []byte {
 // refusal, the promotion's presence_polarity refusal (the gate never
 // passes for want of time). Here the tenant's whole share (one of two
 // slots) is held for the length of the calls; see
-// docs/operations.md#solver-runs.
+// docs/limits.md#solver-runs.
 func TestSolverRunsAnswerWithinTheGate(t *testing.T) {
 	t.Parallel()
-	cfg := api.Config{Metering: apitest.GenerousMetering()}
-	gate := bound.NewGate(2)
-	f := apitest.NewGated(t, cfg, gate, mountAll(cfg))
+	f := apitest.Start(t, apitest.Options{Config: wiring.Config{API: api.Config{Metering: apitest.GenerousMetering()}, SolverSlots: 2}}, mountAll)
+	gate := f.Gate
 	key := f.Key(t, "acme", auth.AllScopes, time.Time{})
 	older := f.Publish(t, "acme", "acme/leave", apitest.LeaveRules("12"), true)
 	newer := f.Publish(t, "acme", "acme/leave", apitest.LeaveRules("24"), true)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/api/apitest"
+	"github.com/eligo/eligo/api/wiring"
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/decisionlog"
@@ -42,12 +43,12 @@ func TestDecideAnswersThroughADatabaseOutage(t *testing.T) {
 	proxied, outage := storetest.Proxied(t, direct)
 
 	quiet := slog.New(slog.DiscardHandler)
-	cfg := Config{
+	cfg := Config{Config: wiring.Config{
 		API:         api.Config{Logger: quiet, KeyCacheTTL: time.Millisecond},
 		Catalog:     catalog.Config{RefTTL: time.Millisecond},
 		DecisionLog: decisionlog.Config{Spool: decisionlog.SpoolConfig{Dir: t.TempDir(), ShipInterval: 20 * time.Millisecond}},
-	}
-	sv, err := NewServices(store.New(proxied), cfg)
+	}}
+	sv, err := wiring.NewServices(store.New(proxied), cfg.Config)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -328,14 +328,14 @@ func TestConsoleSessionEndsWithItsKeyEverywhere(t *testing.T) {
 	t.Parallel()
 	pool := storetest.New(t)
 	cfg := api.Config{KeyCacheTTL: time.Hour, Metering: apitest.GenerousMetering()}
-	replicas := []*apitest.Fixture{apitest.NewOn(t, pool, cfg, mountAll(cfg)), apitest.NewOn(t, pool, cfg, mountAll(cfg))}
+	replicas := []*apitest.Fixture{apitest.NewOn(t, pool, cfg, mountAll), apitest.NewOn(t, pool, cfg, mountAll)}
 	for _, f := range replicas {
 		listening := make(chan struct{}, 1)
 		ctx, stop := context.WithCancel(context.Background())
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			Listen(ctx, f.Server, Services{Store: f.Store, Catalog: f.Catalog}, store.ListenConfig{Logger: slog.New(onInfo{listening})})
+			Listen(ctx, f.Server, f.Services, store.ListenConfig{Logger: slog.New(onInfo{listening})})
 		}()
 		t.Cleanup(func() { stop(); <-done })
 		select {

@@ -26,8 +26,8 @@ var (
 // rulebook of three sections against a ruleset of about the same total
 // size, in one run, keyed, decision records on: plain (served from the
 // decision cache, as most traffic is) and no_cache (evaluated and planned
-// afresh). Compare the two sub-benchmarks' ns/op: the target is
-// the rulebook within 1.5x of the ruleset.
+// afresh). Compare the two sub-benchmarks' ns/op: the aim is the
+// rulebook within 1.5x of the ruleset (docs/performance.md#rulebooks).
 func BenchmarkDecideRulebook(b *testing.B) {
 	f := newFixture(b)
 	key := f.Key(b, "bench", []auth.Scope{auth.ScopeDecide, auth.ScopeRulebooksWrite}, time.Time{})

@@ -31,12 +31,15 @@ type rulebookDiffInput struct {
 }
 
 type rulebookDiffOutput struct {
-	Body struct {
-		RulebookID string            `json:"rulebook_id"`
-		Release    *resource.Release `json:"release" doc:"The new release."`
-		Against    *resource.Release `json:"against" doc:"The old release."`
-		verify.SemanticDiff
-	}
+	Body rulebookDiff
+}
+
+// rulebookDiff is rulebookDiffOutput's body, published as RulebookDiff.
+type rulebookDiff struct {
+	RulebookID string            `json:"rulebook_id"`
+	Release    *resource.Release `json:"release" doc:"The new release."`
+	Against    *resource.Release `json:"against" doc:"The old release."`
+	verify.SemanticDiff
 }
 
 func (h *handler) diff(ctx context.Context, in *rulebookDiffInput) (*rulebookDiffOutput, error) {

@@ -36,9 +36,12 @@ func (h *handler) archive(ctx context.Context, in *rulebookRefInput) (*rulebookO
 
 type visibilityInput struct {
 	RulebookID string `path:"rulebook_id" maxLength:"300"`
-	Body       struct {
-		Visibility string `json:"visibility" enum:"public,private"`
-	}
+	Body       rulebookVisibilityRequest
+}
+
+// rulebookVisibilityRequest is visibilityInput's body, published as RulebookVisibilityRequest.
+type rulebookVisibilityRequest struct {
+	Visibility string `json:"visibility" enum:"public,private"`
 }
 
 func (h *handler) visibility(ctx context.Context, in *visibilityInput) (*rulebookOutput, error) {
@@ -54,19 +57,25 @@ func (h *handler) visibility(ctx context.Context, in *visibilityInput) (*ruleboo
 type promoteInput struct {
 	RulebookID string `path:"rulebook_id" maxLength:"300"`
 	Name       string `path:"name" maxLength:"200" doc:"The section id whose live cut changes."`
-	Body       struct {
-		RulesetID   string `json:"ruleset_id" minLength:"1" maxLength:"300" doc:"The exact candidate cut, of section {name}."`
-		ForceUnsafe bool   `json:"force_unsafe,omitempty" doc:"Promote despite presence-polarity findings: internal keys only, audited."`
-	}
+	Body       promoteRequest
+}
+
+// promoteRequest is promoteInput's body, published as PromoteRequest.
+type promoteRequest struct {
+	RulesetID   string `json:"ruleset_id" minLength:"1" maxLength:"300" doc:"The exact candidate cut, of section {name}."`
+	ForceUnsafe bool   `json:"force_unsafe,omitempty" doc:"Promote despite presence-polarity findings: internal keys only, audited."`
 }
 
 type promoteOutput struct {
-	Body struct {
-		PresencePolarityAdvisories []publish.PolarityAdvisory `json:"presence_polarity_advisories" doc:"null normally; the findings let through by force_unsafe or, under the reserved namespace, by advice."`
-		Release                    *resource.Release          `json:"release" doc:"The release the promotion cut."`
-		Rulebook                   *rulebookResponse          `json:"rulebook" doc:"The rulebook after the promotion: the candidate live, every reference pinned."`
-		DiffAgainstLive            *verify.SemanticDiff       `json:"diff_against_live" doc:"Advisory: whom the new live cut affects against the one it replaced (see GET /rulesets/{id}/diff); null when the candidate was already live or the solver could not decide in time."`
-	}
+	Body promotion
+}
+
+// promotion is promoteOutput's body, published as Promotion.
+type promotion struct {
+	PresencePolarityAdvisories []publish.PolarityAdvisory `json:"presence_polarity_advisories" nullable:"true" doc:"null normally; the findings let through by force_unsafe or, under the reserved namespace, by advice."`
+	Release                    *resource.Release          `json:"release" doc:"The release the promotion cut."`
+	Rulebook                   *rulebookResponse          `json:"rulebook" doc:"The rulebook after the promotion: the candidate live, every reference pinned."`
+	DiffAgainstLive            *verify.SemanticDiff       `json:"diff_against_live" doc:"Advisory: whom the new live cut affects against the one it replaced (see GET /rulesets/{id}/diff); null when the candidate was already live or the solver could not decide in time."`
 }
 
 func (h *handler) promote(ctx context.Context, in *promoteInput) (*promoteOutput, error) {

@@ -49,15 +49,18 @@ func (h *handler) readable(ctx context.Context, ref, release string) (*catalog.P
 }
 
 type schemaOutput struct {
-	Body struct {
-		RulebookID    string                 `json:"rulebook_id"`
-		Sections      []string               `json:"sections" nullable:"false" doc:"The section ids, in letter order."`
-		SectionNames  map[string]*string     `json:"section_names" doc:"Each section's name by section id; null where the release did not capture it."`
-		Fields        []resource.SchemaField `json:"fields" nullable:"false" doc:"Every field of the composition, a shared field once, with the overlay applied."`
-		RobotHints    map[string]*string     `json:"robot_hints" doc:"Beat to guidance, or null."`
-		EngineVersion string                 `json:"engine_version"`
-		Release       *resource.Release      `json:"release" doc:"The release read, or null for the live composition."`
-	}
+	Body rulebookSchema
+}
+
+// rulebookSchema is schemaOutput's body, published as RulebookSchema.
+type rulebookSchema struct {
+	RulebookID    string                 `json:"rulebook_id"`
+	Sections      []string               `json:"sections" nullable:"false" doc:"The section ids, in letter order."`
+	SectionNames  map[string]*string     `json:"section_names" doc:"Each section's name by section id; null where the release did not capture it."`
+	Fields        []resource.SchemaField `json:"fields" nullable:"false" doc:"Every field of the composition, a shared field once, with the overlay applied."`
+	RobotHints    map[string]*string     `json:"robot_hints" nullable:"true" doc:"Beat to guidance, or null."`
+	EngineVersion string                 `json:"engine_version"`
+	Release       *resource.Release      `json:"release" doc:"The release read, or null for the live composition."`
 }
 
 func (h *handler) schema(ctx context.Context, in *releaseInput) (*schemaOutput, error) {
@@ -96,15 +99,18 @@ type sectionExplanation struct {
 }
 
 type explainOutput struct {
-	Body struct {
-		RulebookID      string               `json:"rulebook_id"`
-		Slug            string               `json:"slug"`
-		Name            string               `json:"name"`
-		ContentIdentity string               `json:"content_identity" doc:"The content identity of what is explained; empty for a draft with no sections."`
-		OutcomeLogic    *rulebook.Node       `json:"outcome_logic" doc:"The outcome tree over the section letters; null for a draft with no sections."`
-		Sections        []sectionExplanation `json:"sections" nullable:"false"`
-		Release         *resource.Release    `json:"release"`
-	}
+	Body rulebookExplanation
+}
+
+// rulebookExplanation is explainOutput's body, published as RulebookExplanation.
+type rulebookExplanation struct {
+	RulebookID      string               `json:"rulebook_id"`
+	Slug            string               `json:"slug"`
+	Name            string               `json:"name"`
+	ContentIdentity string               `json:"content_identity" doc:"The content identity of what is explained; empty for a draft with no sections."`
+	OutcomeLogic    *rulebook.Node       `json:"outcome_logic" doc:"The outcome tree over the section letters; null for a draft with no sections."`
+	Sections        []sectionExplanation `json:"sections" nullable:"false"`
+	Release         *resource.Release    `json:"release"`
 }
 
 func (h *handler) explain(ctx context.Context, in *releaseInput) (*explainOutput, error) {
@@ -130,13 +136,16 @@ func (h *handler) explain(ctx context.Context, in *releaseInput) (*explainOutput
 }
 
 type graphOutput struct {
-	Body struct {
-		RulebookID string         `json:"rulebook_id"`
-		Slug       string         `json:"slug"`
-		Name       string         `json:"name"`
-		Graph      resource.Graph `json:"graph" doc:"nodes[] (ids prefixed with the section's slug), edges[], sections[] (the section slugs) and stats (shared_fields counts fields shared by sections)."`
-		Mermaid    string         `json:"mermaid"`
-	}
+	Body rulebookGraph
+}
+
+// rulebookGraph is graphOutput's body, published as RulebookGraph.
+type rulebookGraph struct {
+	RulebookID string         `json:"rulebook_id"`
+	Slug       string         `json:"slug"`
+	Name       string         `json:"name"`
+	Graph      resource.Graph `json:"graph" doc:"nodes[] (ids prefixed with the section's slug), edges[], sections[] (the section slugs) and stats (shared_fields counts fields shared by sections)."`
+	Mermaid    string         `json:"mermaid"`
 }
 
 func (h *handler) graph(ctx context.Context, in *releaseInput) (*graphOutput, error) {

@@ -65,7 +65,7 @@ type releasesInput struct {
 
 type releasesOutput struct {
 	resource.NextPage
-	Body []releaseHistoryEntry
+	Body resource.List[releaseHistoryEntry]
 }
 
 func (h *handler) releases(ctx context.Context, in *releasesInput) (*releasesOutput, error) {

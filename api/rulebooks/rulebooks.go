@@ -186,7 +186,7 @@ const namespaceLimitMeaning = "publishing would claim a new namespace and the te
 // rulebookRefRequest is one reference as a request states it.
 type rulebookRefRequest struct {
 	SectionID string `json:"section_id" minLength:"1" maxLength:"200" doc:"A section id of the tenant's published rulesets."`
-	PinMode   string `json:"pin_mode,omitempty" enum:"latest_active,pinned" doc:"latest_active (the default) or pinned."`
+	PinMode   string `json:"pin_mode,omitempty" enum:"latest_active,pinned" enumName:"PinMode" doc:"latest_active (the default) or pinned."`
 	RulesetID string `json:"ruleset_id,omitempty" maxLength:"300" doc:"pinned: the exact cut."`
 }
 
@@ -207,7 +207,7 @@ type rulebookResponse struct {
 	Description        string                           `json:"description"`
 	RulesetRefs        []rulebookRef                    `json:"ruleset_refs" nullable:"false"`
 	OutcomeLogic       *rulebook.Node                   `json:"outcome_logic" doc:"The outcome tree; null means every section and-ed."`
-	RobotHints         map[string]*string               `json:"robot_hints" doc:"Beat to guidance, or null."`
+	RobotHints         map[string]*string               `json:"robot_hints" nullable:"true" doc:"Beat to guidance, or null."`
 	Fields             map[string]rulebook.FieldOverlay `json:"fields" nullable:"false" doc:"The field vocabulary overlay."`
 	Visibility         string                           `json:"visibility" enum:"public,private"`
 	Status             string                           `json:"status" enum:"draft,active,archived"`
@@ -218,6 +218,10 @@ type rulebookResponse struct {
 	CreatedAt          time.Time                        `json:"created_at"`
 	UpdatedAt          time.Time                        `json:"updated_at"`
 }
+
+// SchemaName is the name of rulebookResponse's schema in the published API document,
+// where the Go name would not say what it is.
+func (rulebookResponse) SchemaName() string { return "Rulebook" }
 
 // out shows rb, with release as its current release when known, else the
 // head read from the store.
@@ -272,7 +276,7 @@ type listInput struct {
 
 type listOutput struct {
 	resource.NextPage
-	Body []*rulebookResponse
+	Body resource.List[*rulebookResponse]
 }
 
 func (h *handler) list(ctx context.Context, in *listInput) (*listOutput, error) {
@@ -283,7 +287,7 @@ func (h *handler) list(ctx context.Context, in *listInput) (*listOutput, error) 
 	if err != nil {
 		return nil, err
 	}
-	out := &listOutput{NextPage: resource.NextPage{NextCursor: next}, Body: make([]*rulebookResponse, 0, len(rows))}
+	out := &listOutput{NextPage: resource.NextPage{NextCursor: next}, Body: make(resource.List[*rulebookResponse], 0, len(rows))}
 	for _, rb := range rows {
 		o, err := h.out(ctx, rb, nil)
 		if err != nil {
@@ -392,9 +396,12 @@ func (h *handler) update(ctx context.Context, in *patchInput) (*rulebookOutput, 
 
 type fieldsInput struct {
 	RulebookID string `path:"rulebook_id" maxLength:"300"`
-	Body       struct {
-		Fields map[string]*rulebook.FieldOverlay `json:"fields" doc:"Per field id: the question, description, weight (0 to 1000000) or notes to show instead of the first declaring section's; null removes the field's entry."`
-	}
+	Body       rulebookFieldsRequest
+}
+
+// rulebookFieldsRequest is fieldsInput's body, published as RulebookFieldsRequest.
+type rulebookFieldsRequest struct {
+	Fields map[string]*rulebook.FieldOverlay `json:"fields" doc:"Per field id: the question, description, weight (0 to 1000000) or notes to show instead of the first declaring section's; null removes the field's entry."`
 }
 
 func (h *handler) setFields(ctx context.Context, in *fieldsInput) (*rulebookOutput, error) {

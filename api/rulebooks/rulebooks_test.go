@@ -40,9 +40,9 @@ group rule all "The rule" {
 func newFixture(t testing.TB) *apitest.Fixture {
 	t.Helper()
 	return apitest.New(t, api.Config{Metering: apitest.GenerousMetering()}, func(s *api.Server, sv apitest.Services) {
-		Register(s, Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Clock: sv.Clock})
-		rulesets.Register(s, rulesets.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Clock: sv.Clock})
-		decide.Register(s, decide.Deps{Catalog: sv.Catalog, Decisions: sv.Decisions, Clock: sv.Clock}, decide.Config{})
+		Register(s, Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Clock: sv.Clock, Gate: sv.Gate})
+		rulesets.Register(s, rulesets.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Clock: sv.Clock, Gate: sv.Gate})
+		decide.Register(s, decide.Deps{Catalog: sv.Catalog, Decisions: sv.Decisions, Clock: sv.Clock, Metrics: sv.Metrics}, decide.Config{})
 	})
 }
 
@@ -83,7 +83,7 @@ func reason(r apitest.Response) any {
 	return d["reason_code"]
 }
 
-// TestRulebookLifecycle walks the lifecycle over real HTTP: create
+// TestRulebookLifecycle walks a rulebook's lifecycle over real HTTP: create
 // empty, add references, activate, decide, publish a new cut (testing: no
 // change), promote, decide by the old release's id and label (frozen) and
 // by the current one, composition_pinned, member unresolved (draft

@@ -34,11 +34,14 @@ type rulesetDiffInput struct {
 }
 
 type rulesetDiffOutput struct {
-	Body struct {
-		RulesetID string `json:"ruleset_id" doc:"The new version's concrete id."`
-		Against   string `json:"against" doc:"The old version's concrete id."`
-		verify.SemanticDiff
-	}
+	Body rulesetDiff
+}
+
+// rulesetDiff is rulesetDiffOutput's body, published as RulesetDiff.
+type rulesetDiff struct {
+	RulesetID string `json:"ruleset_id" doc:"The new version's concrete id."`
+	Against   string `json:"against" doc:"The old version's concrete id."`
+	verify.SemanticDiff
 }
 
 func (h *handler) diff(ctx context.Context, in *rulesetDiffInput) (*rulesetDiffOutput, error) {

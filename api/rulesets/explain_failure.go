@@ -140,34 +140,37 @@ type failureReason struct {
 	CriterionID        string                    `json:"criterion_id"`
 	Title              string                    `json:"title"`
 	Group              string                    `json:"group"`
-	Status             string                    `json:"status" enum:"satisfied,not_satisfied,pending" doc:"The criterion's status under the answers."`
+	Status             string                    `json:"status" enum:"satisfied,not_satisfied,pending" enumName:"CriterionStatus" enumDoc:"The three-valued status of a criterion or group." doc:"The criterion's status under the answers."`
 	NeededStatus       string                    `json:"needed_status" enum:"satisfied,not_satisfied,pending" doc:"A status that, with the rest of the core unchanged, lets the expected outcome be reached."`
 	Mechanism          string                    `json:"mechanism" enum:"threshold,enum_mismatch,date_window,missing_answer,presence_default,discretionary,any_group_exhausted"`
 	ConditionMechanism string                    `json:"condition_mechanism,omitempty" doc:"With any_group_exhausted: why this alternative failed itself."`
 	Condition          string                    `json:"condition,omitempty" doc:"The criterion in the rules language; absent for a discretionary one."`
-	Facts              []engine.Fact             `json:"facts" doc:"The answers the criterion read."`
-	MissingFields      []string                  `json:"missing_fields" doc:"Fields it reads that were not answered."`
-	SourceReferences   []catalog.SourceReference `json:"source_references"`
+	Facts              []engine.Fact             `json:"facts" nullable:"false" doc:"The answers the criterion read."`
+	MissingFields      []string                  `json:"missing_fields" nullable:"false" doc:"Fields it reads that were not answered."`
+	SourceReferences   []catalog.SourceReference `json:"source_references" nullable:"false"`
 }
 
 type explainFailureOutput struct {
-	Body struct {
-		RulesetID       string                     `json:"ruleset_id"`
-		Slug            string                     `json:"slug"`
-		RulesetVersion  string                     `json:"ruleset_version"`
-		ContentDigest   string                     `json:"content_digest"`
-		EngineVersion   string                     `json:"engine_version"`
-		ExpectedOutcome string                     `json:"expected_outcome" enum:"eligible,not_eligible,undetermined"`
-		ActualOutcome   string                     `json:"actual_outcome" enum:"eligible,not_eligible,undetermined"`
-		Reasons         map[string]failureReason   `json:"reasons" doc:"The minimal failure core, keyed by criterion id."`
-		ChangesNeeded   int                        `json:"changes_needed" minimum:"0" doc:"The fewest settled criteria (satisfied or not_satisfied under the answers) whose status must change, every other settled one as the answers make it, for the expected outcome to be reached: one for a failed any group (its cheapest alternative), however many of its alternatives are reasons; every failed member of a failed all group. Pending criteria (open questions, an official's decision) are not counted. 0 when reasons is empty, or when only pending criteria stand in the way."`
-		Changes         []string                   `json:"changes" nullable:"false" doc:"Criterion ids of one smallest change (changes_needed of them), in declaration order."`
-		FieldErrors     []engine.FieldError        `json:"field_errors"`
-		DecisionDate    string                     `json:"decision_date" format:"date" doc:"The date the answers were explained as of, YYYY-MM-DD: the request's decision_date, else today (UTC)."`
-		Warnings        []resource.ResponseWarning `json:"warnings,omitempty" doc:"Present when the decision date falls outside the effective period of the ruleset (code outside_effective_period, naming the date and the period: the period alone then makes the actual outcome undetermined, and reasons is empty), or when the outcome logic rules the expected outcome out whatever the criteria's statuses (code expected_outcome_unreachable: no criterion is to blame, and reasons is empty)."`
-		Complete        bool                       `json:"complete" doc:"False when the solver could not finish within its budget (waiting for a solver slot included) or could not decide: reasons is then empty, though actual_outcome and field_errors stand, and incomplete says why."`
-		Incomplete      *bound.Incomplete          `json:"incomplete,omitempty" doc:"Why the explanation did not finish; absent when complete."`
-	}
+	Body failureExplanation
+}
+
+// failureExplanation is explainFailureOutput's body, published as FailureExplanation.
+type failureExplanation struct {
+	RulesetID       string                     `json:"ruleset_id"`
+	Slug            string                     `json:"slug"`
+	RulesetVersion  string                     `json:"ruleset_version"`
+	ContentDigest   string                     `json:"content_digest"`
+	EngineVersion   string                     `json:"engine_version"`
+	ExpectedOutcome string                     `json:"expected_outcome" enum:"eligible,not_eligible,undetermined"`
+	ActualOutcome   string                     `json:"actual_outcome" enum:"eligible,not_eligible,undetermined"`
+	Reasons         map[string]failureReason   `json:"reasons" doc:"The minimal failure core, keyed by criterion id."`
+	ChangesNeeded   int                        `json:"changes_needed" minimum:"0" doc:"The fewest settled criteria (satisfied or not_satisfied under the answers) whose status must change, every other settled one as the answers make it, for the expected outcome to be reached: one for a failed any group (its cheapest alternative), however many of its alternatives are reasons; every failed member of a failed all group. Pending criteria (open questions, an official's decision) are not counted. 0 when reasons is empty, or when only pending criteria stand in the way."`
+	Changes         []string                   `json:"changes" nullable:"false" doc:"Criterion ids of one smallest change (changes_needed of them), in declaration order."`
+	FieldErrors     []engine.FieldError        `json:"field_errors" nullable:"false"`
+	DecisionDate    string                     `json:"decision_date" format:"date" doc:"The date the answers were explained as of, YYYY-MM-DD: the request's decision_date, else today (UTC)."`
+	Warnings        []resource.ResponseWarning `json:"warnings,omitempty" doc:"Present when the decision date falls outside the effective period of the ruleset (code outside_effective_period, naming the date and the period: the period alone then makes the actual outcome undetermined, and reasons is empty), or when the outcome logic rules the expected outcome out whatever the criteria's statuses (code expected_outcome_unreachable: no criterion is to blame, and reasons is empty)."`
+	Complete        bool                       `json:"complete" doc:"False when the solver could not finish within its budget (waiting for a solver slot included) or could not decide: reasons is then empty, though actual_outcome and field_errors stand, and incomplete says why."`
+	Incomplete      *bound.Incomplete          `json:"incomplete,omitempty" doc:"Why the explanation did not finish; absent when complete."`
 }
 
 func (h *handler) explainFailure(ctx context.Context, in *explainFailureInput) (*explainFailureOutput, error) {

@@ -13,7 +13,7 @@ import (
 func newFixture(t testing.TB, cfg api.Config) *apitest.Fixture {
 	t.Helper()
 	return apitest.New(t, cfg, func(s *api.Server, sv apitest.Services) {
-		Register(s, Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Clock: sv.Clock})
-		decide.Register(s, decide.Deps{Catalog: sv.Catalog, Decisions: sv.Decisions, Clock: sv.Clock}, decide.Config{})
+		Register(s, Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Clock: sv.Clock, Gate: sv.Gate})
+		decide.Register(s, decide.Deps{Catalog: sv.Catalog, Decisions: sv.Decisions, Clock: sv.Clock, Metrics: sv.Metrics}, decide.Config{})
 	})
 }

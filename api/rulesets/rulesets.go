@@ -13,8 +13,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/danielgtaylor/huma/v2"
-
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/api/resource"
 	"github.com/eligo/eligo/auth"
@@ -45,8 +43,8 @@ type rulesetSummary struct {
 	RuleCount         int       `json:"rule_count" doc:"Number of criteria."`
 	RulesetVersion    string    `json:"ruleset_version" doc:"v<N>, the cut's number under its slug."`
 	ContentDigest     string    `json:"content_digest" doc:"sha256:<hex> of the compiled content."`
-	Visibility        string    `json:"visibility" enum:"public,private"`
-	Status            string    `json:"status" enum:"active,archived"`
+	Visibility        string    `json:"visibility" enum:"public,private" enumName:"Visibility" enumDoc:"Who can see a ruleset or rulebook: public (anyone) or private (its tenant)."`
+	Status            string    `json:"status" enum:"active,archived" enumName:"RulesetStatus"`
 	NamespaceVerified bool      `json:"namespace_verified" doc:"True when an operator verified the slug's namespace as belonging to this publisher (the body it names). Public content with false here is not vouched for: anybody may have published it."`
 	CreatedAt         time.Time `json:"created_at" doc:"When this content was first published under the slug."`
 	UpdatedAt         time.Time `json:"updated_at"`
@@ -182,18 +180,7 @@ type listRulesetsInput struct {
 type listRulesetsOutput struct {
 	SkippedInvalid int `header:"X-Skipped-Invalid-Records" doc:"Stored records skipped on this page because they could not be summarised; 0 is normal."`
 	resource.NextPage
-	Body rulesetList
-}
-
-// rulesetList is the catalogue page: always a JSON array, empty when
-// nothing matches, never null.
-type rulesetList []rulesetSummary
-
-// TransformSchema marks the array non-nullable: huma makes arrays nullable
-// by default, and a top-level body has no field tag to say otherwise.
-func (rulesetList) TransformSchema(_ huma.Registry, s *huma.Schema) *huma.Schema {
-	s.Nullable = false
-	return s
+	Body resource.List[rulesetSummary]
 }
 
 func (h *handler) listRulesets(ctx context.Context, in *listRulesetsInput) (*listRulesetsOutput, error) {
@@ -214,7 +201,7 @@ func (h *handler) listRulesets(ctx context.Context, in *listRulesetsInput) (*lis
 	if err != nil {
 		return nil, err
 	}
-	out := &listRulesetsOutput{NextPage: resource.NextPage{NextCursor: next}, Body: make(rulesetList, 0, len(rows))}
+	out := &listRulesetsOutput{NextPage: resource.NextPage{NextCursor: next}, Body: make(resource.List[rulesetSummary], 0, len(rows))}
 	for _, r := range rows {
 		if !catalog.Listable(r) {
 			out.SkippedInvalid++
@@ -226,15 +213,18 @@ func (h *handler) listRulesets(ctx context.Context, in *listRulesetsInput) (*lis
 }
 
 type rulesetSchemaOutput struct {
-	Body struct {
-		RulesetID      string                 `json:"ruleset_id" doc:"Concrete ruleset_id the fields belong to."`
-		Slug           string                 `json:"slug" doc:"The slug the ruleset is published under."`
-		Name           string                 `json:"name" doc:"The ruleset's name."`
-		RulesetVersion string                 `json:"ruleset_version" doc:"v<N>, the cut's number under its slug."`
-		ContentDigest  string                 `json:"content_digest" doc:"sha256:<hex> of the compiled content."`
-		Fields         []resource.SchemaField `json:"fields" nullable:"false" doc:"Every field the ruleset declares, in declaration order."`
-		EngineVersion  string                 `json:"engine_version" doc:"<product>-core@<semver> of the engine that serves decisions."`
-	}
+	Body rulesetSchema
+}
+
+// rulesetSchema is rulesetSchemaOutput's body, published as RulesetSchema.
+type rulesetSchema struct {
+	RulesetID      string                 `json:"ruleset_id" doc:"Concrete ruleset_id the fields belong to."`
+	Slug           string                 `json:"slug" doc:"The slug the ruleset is published under."`
+	Name           string                 `json:"name" doc:"The ruleset's name."`
+	RulesetVersion string                 `json:"ruleset_version" doc:"v<N>, the cut's number under its slug."`
+	ContentDigest  string                 `json:"content_digest" doc:"sha256:<hex> of the compiled content."`
+	Fields         []resource.SchemaField `json:"fields" nullable:"false" doc:"Every field the ruleset declares, in declaration order."`
+	EngineVersion  string                 `json:"engine_version" doc:"<product>-core@<semver> of the engine that serves decisions."`
 }
 
 func (h *handler) rulesetSchema(ctx context.Context, in *rulesetRefInput) (*rulesetSchemaOutput, error) {
@@ -251,16 +241,19 @@ func (h *handler) rulesetSchema(ctx context.Context, in *rulesetRefInput) (*rule
 }
 
 type explainRulesetOutput struct {
-	Body struct {
-		RulesetID      string                      `json:"ruleset_id" doc:"Concrete ruleset_id described."`
-		Slug           string                      `json:"slug" doc:"The slug the ruleset is published under."`
-		Name           string                      `json:"name" doc:"The ruleset's name."`
-		Description    string                      `json:"description" doc:"The ruleset's description."`
-		RulesetVersion string                      `json:"ruleset_version" doc:"v<N>, the cut's number under its slug."`
-		ContentDigest  string                      `json:"content_digest" doc:"sha256:<hex> of the compiled content."`
-		Groups         []resource.ExplainGroup     `json:"groups" nullable:"false" doc:"The ruleset's groups in declaration order."`
-		Criteria       []resource.ExplainCriterion `json:"criteria" nullable:"false" doc:"Every criterion, in group then declaration order."`
-	}
+	Body rulesetExplanation
+}
+
+// rulesetExplanation is explainRulesetOutput's body, published as RulesetExplanation.
+type rulesetExplanation struct {
+	RulesetID      string                      `json:"ruleset_id" doc:"Concrete ruleset_id described."`
+	Slug           string                      `json:"slug" doc:"The slug the ruleset is published under."`
+	Name           string                      `json:"name" doc:"The ruleset's name."`
+	Description    string                      `json:"description" doc:"The ruleset's description."`
+	RulesetVersion string                      `json:"ruleset_version" doc:"v<N>, the cut's number under its slug."`
+	ContentDigest  string                      `json:"content_digest" doc:"sha256:<hex> of the compiled content."`
+	Groups         []resource.ExplainGroup     `json:"groups" nullable:"false" doc:"The ruleset's groups in declaration order."`
+	Criteria       []resource.ExplainCriterion `json:"criteria" nullable:"false" doc:"Every criterion, in group then declaration order."`
 }
 
 func (h *handler) explainRuleset(ctx context.Context, in *rulesetRefInput) (*explainRulesetOutput, error) {
@@ -277,13 +270,16 @@ func (h *handler) explainRuleset(ctx context.Context, in *rulesetRefInput) (*exp
 }
 
 type rulesetGraphOutput struct {
-	Body struct {
-		RulesetID string         `json:"ruleset_id" doc:"Concrete ruleset_id the graph is drawn from."`
-		Slug      string         `json:"slug" doc:"The slug the ruleset is published under."`
-		Name      string         `json:"name" doc:"The ruleset's name."`
-		Graph     resource.Graph `json:"graph" doc:"nodes[], edges[], sections[] and stats; every overlay is null."`
-		Mermaid   string         `json:"mermaid" doc:"The graph as Mermaid flowchart text."`
-	}
+	Body rulesetGraph
+}
+
+// rulesetGraph is rulesetGraphOutput's body, published as RulesetGraph.
+type rulesetGraph struct {
+	RulesetID string         `json:"ruleset_id" doc:"Concrete ruleset_id the graph is drawn from."`
+	Slug      string         `json:"slug" doc:"The slug the ruleset is published under."`
+	Name      string         `json:"name" doc:"The ruleset's name."`
+	Graph     resource.Graph `json:"graph" doc:"nodes[], edges[], sections[] and stats; every overlay is null."`
+	Mermaid   string         `json:"mermaid" doc:"The graph as Mermaid flowchart text."`
 }
 
 func (h *handler) rulesetGraph(ctx context.Context, in *rulesetRefInput) (*rulesetGraphOutput, error) {
@@ -299,14 +295,17 @@ func (h *handler) rulesetGraph(ctx context.Context, in *rulesetRefInput) (*rules
 }
 
 type rulesetSourceOutput struct {
-	Body struct {
-		RulesetID      string `json:"ruleset_id"`
-		Slug           string `json:"slug"`
-		RulesetVersion string `json:"ruleset_version"`
-		ContentDigest  string `json:"content_digest"`
-		Format         string `json:"format" enum:"eligo-rules"`
-		Source         string `json:"source" doc:"The .rules text as published."`
-	}
+	Body rulesetSource
+}
+
+// rulesetSource is rulesetSourceOutput's body, published as RulesetSource.
+type rulesetSource struct {
+	RulesetID      string `json:"ruleset_id"`
+	Slug           string `json:"slug"`
+	RulesetVersion string `json:"ruleset_version"`
+	ContentDigest  string `json:"content_digest"`
+	Format         string `json:"format" enum:"eligo-rules"`
+	Source         string `json:"source" doc:"The .rules text as published."`
 }
 
 func (h *handler) rulesetSource(ctx context.Context, in *rulesetRefInput) (*rulesetSourceOutput, error) {
@@ -323,9 +322,12 @@ func (h *handler) rulesetSource(ctx context.Context, in *rulesetRefInput) (*rule
 
 type setVisibilityInput struct {
 	RulesetID string `path:"ruleset_id" maxLength:"300" doc:"A slug (send each / as %2F) or a concrete ruleset_id."`
-	Body      struct {
-		Visibility string `json:"visibility" enum:"public,private"`
-	}
+	Body      rulesetVisibilityRequest
+}
+
+// rulesetVisibilityRequest is setVisibilityInput's body, published as RulesetVisibilityRequest.
+type rulesetVisibilityRequest struct {
+	Visibility string `json:"visibility" enum:"public,private"`
 }
 
 type rulesetOutput struct {

@@ -48,6 +48,10 @@ type UsageBody struct {
 	Rolling UsageRolling `json:"rolling" doc:"7-day and 30-day request totals per class."`
 }
 
+// SchemaName is the name of UsageBody's schema in the published API document,
+// where the Go name would not say what it is.
+func (UsageBody) SchemaName() string { return "Usage" }
+
 type usageOutput struct {
 	Body UsageBody
 }

@@ -12,8 +12,8 @@ import (
 const redacted = "[redacted]"
 
 // Key is an authoring team's own provider key, held for the one request it
-// came with. DESIGN forbids the key in any table, job, log line, error or
-// response, so Key makes the safe thing the default: its string, Go-syntax,
+// came with. The key is never in a table, a job, a log line, an error or a
+// response (docs/authoring.md#generation-with-your-model), so Key makes the safe thing the default: its string, Go-syntax,
 // fmt, slog, JSON and text forms are all "[redacted]", it cannot be decoded
 // from JSON or text, and Reveal is the only way to read the secret (grep
 // for Reveal to audit every use).

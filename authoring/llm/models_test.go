@@ -126,3 +126,7 @@ func TestCounterFor(t *testing.T) {
 		}
 	}
 }
+
+// Encoding is the name of the encoding the Counter counts in (the tests
+// check which encoding a model got).
+func (c *Counter) Encoding() string { return c.encoding }

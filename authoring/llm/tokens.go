@@ -55,9 +55,6 @@ func NewCounterFor(encoding string) (*Counter, error) {
 	return &Counter{codec: codec, encoding: encoding}, nil
 }
 
-// Encoding is the name of the encoding the Counter counts in.
-func (c *Counter) Encoding() string { return c.encoding }
-
 // Count is the number of tokens text encodes to.
 func (c *Counter) Count(text string) (int, error) {
 	n, err := c.codec.Count(text)

@@ -18,7 +18,7 @@ import (
 // 72 KB draft the probe sent, also the most a ruleset may hold.
 const bombCriteria = 1000
 
-// bombInput is a review of the criteria bomb of issue 22: a draft of
+// bombInput is a review of the criteria bomb (docs/limits.md#solver-runs): a draft of
 // bombCriteria criteria, each a pair of thresholds,
 // with a few passing tests; about four mutants and five suggestion goals
 // per criterion.

@@ -82,7 +82,7 @@ func testsPass(_ context.Context, in *Input) (outcome, error) {
 			strength: fmt.Sprintf("All %d test %s pass against the draft.", n, plural(n, "case"))}, nil
 	}
 	return outcome{status: StatusFail, evidence: failing,
-		advice: fmt.Sprintf("Make the %d failing test %s pass, starting with %s: refine the draft with mode refine, or correct the test if the law says otherwise.",
+		advice: fmt.Sprintf("Make the %d failing test %s pass, starting with %s: refine the draft (in the studio, Generate and choose “Refine the ruleset in force”; through the API, generate with mode refine), or correct the test if the law says otherwise.",
 			len(failing), plural(len(failing), "case"), first)}, nil
 }
 

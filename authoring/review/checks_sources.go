@@ -130,7 +130,7 @@ func clauseCoverage(_ context.Context, in *Input) (outcome, error) {
 		o.status = StatusFail
 	}
 	if o.status != StatusPass {
-		o.advice = fmt.Sprintf("Only %d of %d active clauses are cited (%d%%): check each uncited clause listed for a condition the rules miss, add a criterion citing it to the draft, or mark a source reference_only when it holds no conditions.",
+		o.advice = fmt.Sprintf("Only %d of %d active clauses are cited (%d%%): check each uncited clause listed for a condition the rules miss, add a criterion citing it to the draft, or mark a source that holds no conditions “Reference only” on the Sources screen (status reference_only through the API).",
 			covered, total, pct)
 	}
 	return o, nil

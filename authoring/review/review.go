@@ -156,9 +156,9 @@ type Report struct {
 	// five test cases, so that a reader knows how much the score rests on.
 	DataCompleteness string `json:"data_completeness"`
 	// Checks are every check, in the package's fixed order; never null.
-	Checks []Check `json:"checks"`
+	Checks []Check `json:"checks" nullable:"false"`
 	// Strengths are one sentence per passing counted check; never null.
-	Strengths []string `json:"strengths"`
+	Strengths []string `json:"strengths" nullable:"false"`
 	// NextSkill is the most valuable check to fix next, or null when every
 	// counted check passes.
 	NextSkill *Hint `json:"next_skill"`
@@ -171,6 +171,10 @@ type Report struct {
 	// checks that finished.
 	Complete bool `json:"complete" doc:"False when some check could not finish within the review's time budget (or the solver gave up); each such check has status na and says why in incomplete. The score then covers only the checks that finished: an unfinished check never passes."`
 }
+
+// SchemaName is the name of Report's schema in the published API document,
+// where the Go name would not say what it is.
+func (Report) SchemaName() string { return "ReviewReport" }
 
 // ReviewHint returns the report's next step, the same as NextSkill: publish
 // and generate-and-test responses carry it as review_hint, so a team sees
@@ -189,7 +193,7 @@ type Check struct {
 	Status string `json:"status"`
 	// Evidence is concrete: names of tests, criteria, fields, thresholds,
 	// passages; never null.
-	Evidence []string `json:"evidence"`
+	Evidence []string `json:"evidence" nullable:"false"`
 	// Weight is the check's share of the score (see the package doc), shown
 	// even when the check did not count.
 	Weight int `json:"weight"`

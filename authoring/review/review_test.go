@@ -280,6 +280,36 @@ func TestCoaching(t *testing.T) {
 	}
 }
 
+// TestAdviceInAnalystWords: the advice an analyst reads in the studio (and
+// a program in next_skill and coaching) names the studio's controls as the
+// studio labels them, with the API's words for programs in parentheses.
+func TestAdviceInAnalystWords(t *testing.T) {
+	t.Parallel()
+	weak, _ := suites(t)
+	failing := weak
+	failing.Cases = parseCases(t, strings.Replace(weakCases, `"expected_outcome": "not_eligible"`, `"expected_outcome": "eligible"`, 1))
+	failing.Results, failing.IgnoredFields = runCases(t, failing.Rules, failing.Cases)
+	for _, tc := range []struct {
+		name  string
+		in    review.Input
+		check string
+		want  string
+	}{
+		{"a failing test", failing, review.CheckTestsPass,
+			"refine the draft (in the studio, Generate and choose “Refine the ruleset in force”; through the API, generate with mode refine)"},
+		{"clauses left uncited", weak, review.CheckClauseCoverage,
+			"mark a source that holds no conditions “Reference only” on the Sources screen (status reference_only through the API)"},
+	} {
+		rep := build(t, tc.in, review.Options{Coach: true})
+		if c := checkOf(t, rep, tc.check); c.Status != review.StatusFail {
+			t.Fatalf("%s: %s is %s, want fail", tc.name, tc.check, c.Status)
+		}
+		if rep.Coaching == nil || !strings.Contains(*rep.Coaching, tc.want) {
+			t.Errorf("%s: coaching lacks %q: %v", tc.name, tc.want, rep.Coaching)
+		}
+	}
+}
+
 // keys returns the sorted member names of a JSON object.
 func keys(t *testing.T, raw json.RawMessage) []string {
 	t.Helper()

@@ -52,6 +52,36 @@ func (e CancelOutcome) Valid() bool {
 	}
 }
 
+// Defines values for CompletionKind.
+const (
+	CompletionKindField    CompletionKind = "field"
+	CompletionKindFunction CompletionKind = "function"
+	CompletionKindGroup    CompletionKind = "group"
+	CompletionKindKeyword  CompletionKind = "keyword"
+	CompletionKindSource   CompletionKind = "source"
+	CompletionKindValue    CompletionKind = "value"
+)
+
+// Valid indicates whether the value is a known member of the CompletionKind enum.
+func (e CompletionKind) Valid() bool {
+	switch e {
+	case CompletionKindField:
+		return true
+	case CompletionKindFunction:
+		return true
+	case CompletionKindGroup:
+		return true
+	case CompletionKindKeyword:
+		return true
+	case CompletionKindSource:
+		return true
+	case CompletionKindValue:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ContractVersion.
 const (
 	ContractVersion1 ContractVersion = 1
@@ -82,6 +112,27 @@ func (e CriterionStatus) Valid() bool {
 	case CriterionStatusPending:
 		return true
 	case CriterionStatusSatisfied:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DiagnosticSeverity.
+const (
+	DiagnosticSeverityError       DiagnosticSeverity = "error"
+	DiagnosticSeverityInformation DiagnosticSeverity = "information"
+	DiagnosticSeverityWarning     DiagnosticSeverity = "warning"
+)
+
+// Valid indicates whether the value is a known member of the DiagnosticSeverity enum.
+func (e DiagnosticSeverity) Valid() bool {
+	switch e {
+	case DiagnosticSeverityError:
+		return true
+	case DiagnosticSeverityInformation:
+		return true
+	case DiagnosticSeverityWarning:
 		return true
 	default:
 		return false
@@ -1085,6 +1136,24 @@ type ClauseCoverage struct {
 	Share float64 `json:"share"`
 }
 
+// Completion defines model for Completion.
+type Completion struct {
+	// Detail In people's words: a source's or group's title, a field's type, a function's signature; empty for a keyword.
+	Detail string `json:"detail"`
+
+	// InsertText The text to insert in place of the word at the position.
+	InsertText string `json:"insert_text"`
+
+	// Kind What kind of name it is.
+	Kind CompletionKind `json:"kind"`
+
+	// Label What the rules say: a field, source, group id, a function, keyword or quoted enum value.
+	Label string `json:"label"`
+}
+
+// CompletionKind defines model for CompletionKind.
+type CompletionKind string
+
 // ContractCheck defines model for ContractCheck.
 type ContractCheck struct {
 	Check    string   `json:"check"`
@@ -1280,6 +1349,22 @@ type DecisionRequest_DecisionDate struct {
 	union json.RawMessage
 }
 
+// Diagnostic defines model for Diagnostic.
+type Diagnostic struct {
+	// Code What kind of finding it is, when it has one (e.g. section); empty for the compiler's errors and warnings.
+	Code string `json:"code"`
+
+	// Message The compiler's words, as eligo check prints them without the file:line:column the range says.
+	Message string    `json:"message"`
+	Range   TextRange `json:"range"`
+
+	// Severity error: the text does not compile; warning: it does, but something is likely wrong.
+	Severity DiagnosticSeverity `json:"severity"`
+}
+
+// DiagnosticSeverity defines model for DiagnosticSeverity.
+type DiagnosticSeverity string
+
 // Discovery defines model for Discovery.
 type Discovery struct {
 	Fields     *[]FieldProposal   `json:"fields,omitempty"`
@@ -1309,6 +1394,36 @@ type Draft struct {
 	SourceCheck     SourceCheck      `json:"source_check"`
 	SourceQuestions []SourceQuestion `json:"source_questions"`
 	UpdatedAt       time.Time        `json:"updated_at"`
+}
+
+// DraftCheck defines model for DraftCheck.
+type DraftCheck struct {
+	// Compiles Whether the text compiles as the project's draft: no diagnostic is an error.
+	Compiles bool `json:"compiles"`
+
+	// Diagnostics The language server's diagnostics of the text (compile errors and warnings, at their ranges), and a draft authoring another section than the project's.
+	Diagnostics []Diagnostic `json:"diagnostics"`
+}
+
+// DraftCheckRequest defines model for DraftCheckRequest.
+type DraftCheckRequest struct {
+	// Rules The .rules text to check, as the editor holds it.
+	Rules string `json:"rules"`
+}
+
+// DraftCompleteRequest defines model for DraftCompleteRequest.
+type DraftCompleteRequest struct {
+	// Position Where the cursor is.
+	Position TextPosition `json:"position"`
+
+	// Rules The .rules text, as the editor holds it.
+	Rules string `json:"rules"`
+}
+
+// DraftCompletions defines model for DraftCompletions.
+type DraftCompletions struct {
+	// Items By what precedes the position: the declared sources after cite (or a note's source), an enum field's values where it is compared or listed, group ids in the outcome, else the declared fields, the functions and the keywords.
+	Items []Completion `json:"items"`
 }
 
 // DraftDiff defines model for DraftDiff.
@@ -3156,6 +3271,21 @@ type TestsRequest struct {
 	TestCases *[]WireCase `json:"test_cases"`
 }
 
+// TextPosition defines model for TextPosition.
+type TextPosition struct {
+	// Character The offset in the line, from 0, in UTF-16 code units.
+	Character int64 `json:"character"`
+
+	// Line The line, from 0.
+	Line int64 `json:"line"`
+}
+
+// TextRange defines model for TextRange.
+type TextRange struct {
+	End   TextPosition `json:"end"`
+	Start TextPosition `json:"start"`
+}
+
 // ThresholdChange defines model for ThresholdChange.
 type ThresholdChange struct {
 	// CriterionId The criterion, declared in both versions.
@@ -3755,6 +3885,12 @@ type DiscoverProjectSectionsJSONRequestBody = GenerateRequest
 
 // PutProjectDraftJSONRequestBody defines body for PutProjectDraft for application/json ContentType.
 type PutProjectDraftJSONRequestBody = DraftUpdateRequest
+
+// CheckProjectDraftJSONRequestBody defines body for CheckProjectDraft for application/json ContentType.
+type CheckProjectDraftJSONRequestBody = DraftCheckRequest
+
+// CompleteProjectDraftJSONRequestBody defines body for CompleteProjectDraft for application/json ContentType.
+type CompleteProjectDraftJSONRequestBody = DraftCompleteRequest
 
 // FormatProjectDraftJSONRequestBody defines body for FormatProjectDraft for application/json ContentType.
 type FormatProjectDraftJSONRequestBody = DraftFormatRequest
@@ -7040,6 +7176,50 @@ type ClientInterface interface {
 	// Corresponds with PUT /projects/{project_id}/draft (the `PutProjectDraft` operationId).
 	PutProjectDraft(ctx context.Context, projectId string, body PutProjectDraftJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// CheckProjectDraftWithBody Check a rules text as you type
+	//
+	// Checks `rules` (a .rules text for this project, saved or not; nothing is stored) as `eligo lsp` checks an open document, with the language server's own code: `diagnostics` are its compile errors and warnings, each at its `range` (zero-based `line` and `character` in UTF-16 code units, as the Language Server Protocol counts, `end` exclusive), with a draft that authors another section than the project's as one more error (`code` `section`), and `compiles` says whether none is an error. It is what a code editor shows while the author types, before saving; GET .../draft answers for the saved draft and adds what needs the project's sources and tests (reference problems, quotes, tests). The text is bounded as a draft is (1 MiB, and the compiler's limits, which answer as a compile error).
+	//
+	// Access: API key with scope `projects:read`. Metering class: `projects`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /projects/{project_id}/draft/check (the `CheckProjectDraft` operationId).
+	CheckProjectDraftWithBody(ctx context.Context, projectId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CheckProjectDraft Check a rules text as you type
+	//
+	// Checks `rules` (a .rules text for this project, saved or not; nothing is stored) as `eligo lsp` checks an open document, with the language server's own code: `diagnostics` are its compile errors and warnings, each at its `range` (zero-based `line` and `character` in UTF-16 code units, as the Language Server Protocol counts, `end` exclusive), with a draft that authors another section than the project's as one more error (`code` `section`), and `compiles` says whether none is an error. It is what a code editor shows while the author types, before saving; GET .../draft answers for the saved draft and adds what needs the project's sources and tests (reference problems, quotes, tests). The text is bounded as a draft is (1 MiB, and the compiler's limits, which answer as a compile error).
+	//
+	// Access: API key with scope `projects:read`. Metering class: `projects`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /projects/{project_id}/draft/check (the `CheckProjectDraft` operationId).
+	CheckProjectDraft(ctx context.Context, projectId string, body CheckProjectDraftJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CompleteProjectDraftWithBody Complete a rules text at a place
+	//
+	// What `eligo lsp` proposes at `position` (zero-based `line` and `character` in UTF-16 code units) of `rules`, a .rules text for this project, saved or not (nothing is stored), with the language server's own code: the declared sources after `cite` (or a note's `source`), each `label`led with the id the rules say and `detail`ed with its title; an enum field's quoted values where it is compared or listed; group ids in the outcome; else the declared fields, the language's functions and its keywords. `insert_text` is what replaces the word at the position. Asked per place rather than as one vocabulary, so that what is proposed depends on the place as in every editor the language server serves. A position past the text's end is its end.
+	//
+	// Access: API key with scope `projects:read`. Metering class: `projects`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /projects/{project_id}/draft/complete (the `CompleteProjectDraft` operationId).
+	CompleteProjectDraftWithBody(ctx context.Context, projectId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CompleteProjectDraft Complete a rules text at a place
+	//
+	// What `eligo lsp` proposes at `position` (zero-based `line` and `character` in UTF-16 code units) of `rules`, a .rules text for this project, saved or not (nothing is stored), with the language server's own code: the declared sources after `cite` (or a note's `source`), each `label`led with the id the rules say and `detail`ed with its title; an enum field's quoted values where it is compared or listed; group ids in the outcome; else the declared fields, the language's functions and its keywords. `insert_text` is what replaces the word at the position. Asked per place rather than as one vocabulary, so that what is proposed depends on the place as in every editor the language server serves. A position past the text's end is its end.
+	//
+	// Access: API key with scope `projects:read`. Metering class: `projects`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /projects/{project_id}/draft/complete (the `CompleteProjectDraft` operationId).
+	CompleteProjectDraft(ctx context.Context, projectId string, body CompleteProjectDraftJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// DiffProjectDraft Whom the draft would affect
 	//
 	// Compares the saved draft with a published cut over every possible applicant, with the solver, as GET /rulesets/{ruleset_id}/diff compares two versions (the draft is the new one): for each kind of outcome change an applicant it happens to (`witness`), the criteria whose status differs for them and their quotes on both sides, or `equivalent: true`; fields added, removed or redeclared in `field_changes`. `against` names the cut: a slug (send each `/` as `%2F`) or a concrete ruleset_id the caller may see; a slug resolves to its cut in force on `decision_date`, as /decide resolves it. Without `against`, the cut in force under the slug the draft publishes to (its `ruleset` header, the slug publish-project takes by default). `against`, `against_slug` and `against_version` say which cut was compared with. `decision_date` (YYYY-MM-DD, default today) fixes decision_date() and the cut in force. A named `against` the caller cannot see is 404; with no `against`, a draft that declares no slug, or a slug with no cut the caller may see, is 422 `nothing_published`.
@@ -8013,6 +8193,90 @@ func (c *Client) PutProjectDraftWithBody(ctx context.Context, projectId string, 
 // Corresponds with PUT /projects/{project_id}/draft (the `PutProjectDraft` operationId).
 func (c *Client) PutProjectDraft(ctx context.Context, projectId string, body PutProjectDraftJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPutProjectDraftRequest(c.Server, projectId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CheckProjectDraftWithBody Check a rules text as you type
+//
+// Checks `rules` (a .rules text for this project, saved or not; nothing is stored) as `eligo lsp` checks an open document, with the language server's own code: `diagnostics` are its compile errors and warnings, each at its `range` (zero-based `line` and `character` in UTF-16 code units, as the Language Server Protocol counts, `end` exclusive), with a draft that authors another section than the project's as one more error (`code` `section`), and `compiles` says whether none is an error. It is what a code editor shows while the author types, before saving; GET .../draft answers for the saved draft and adds what needs the project's sources and tests (reference problems, quotes, tests). The text is bounded as a draft is (1 MiB, and the compiler's limits, which answer as a compile error).
+//
+// Access: API key with scope `projects:read`. Metering class: `projects`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /projects/{project_id}/draft/check (the `CheckProjectDraft` operationId).
+func (c *Client) CheckProjectDraftWithBody(ctx context.Context, projectId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCheckProjectDraftRequestWithBody(c.Server, projectId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CheckProjectDraft Check a rules text as you type
+//
+// Checks `rules` (a .rules text for this project, saved or not; nothing is stored) as `eligo lsp` checks an open document, with the language server's own code: `diagnostics` are its compile errors and warnings, each at its `range` (zero-based `line` and `character` in UTF-16 code units, as the Language Server Protocol counts, `end` exclusive), with a draft that authors another section than the project's as one more error (`code` `section`), and `compiles` says whether none is an error. It is what a code editor shows while the author types, before saving; GET .../draft answers for the saved draft and adds what needs the project's sources and tests (reference problems, quotes, tests). The text is bounded as a draft is (1 MiB, and the compiler's limits, which answer as a compile error).
+//
+// Access: API key with scope `projects:read`. Metering class: `projects`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /projects/{project_id}/draft/check (the `CheckProjectDraft` operationId).
+func (c *Client) CheckProjectDraft(ctx context.Context, projectId string, body CheckProjectDraftJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCheckProjectDraftRequest(c.Server, projectId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CompleteProjectDraftWithBody Complete a rules text at a place
+//
+// What `eligo lsp` proposes at `position` (zero-based `line` and `character` in UTF-16 code units) of `rules`, a .rules text for this project, saved or not (nothing is stored), with the language server's own code: the declared sources after `cite` (or a note's `source`), each `label`led with the id the rules say and `detail`ed with its title; an enum field's quoted values where it is compared or listed; group ids in the outcome; else the declared fields, the language's functions and its keywords. `insert_text` is what replaces the word at the position. Asked per place rather than as one vocabulary, so that what is proposed depends on the place as in every editor the language server serves. A position past the text's end is its end.
+//
+// Access: API key with scope `projects:read`. Metering class: `projects`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /projects/{project_id}/draft/complete (the `CompleteProjectDraft` operationId).
+func (c *Client) CompleteProjectDraftWithBody(ctx context.Context, projectId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCompleteProjectDraftRequestWithBody(c.Server, projectId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CompleteProjectDraft Complete a rules text at a place
+//
+// What `eligo lsp` proposes at `position` (zero-based `line` and `character` in UTF-16 code units) of `rules`, a .rules text for this project, saved or not (nothing is stored), with the language server's own code: the declared sources after `cite` (or a note's `source`), each `label`led with the id the rules say and `detail`ed with its title; an enum field's quoted values where it is compared or listed; group ids in the outcome; else the declared fields, the language's functions and its keywords. `insert_text` is what replaces the word at the position. Asked per place rather than as one vocabulary, so that what is proposed depends on the place as in every editor the language server serves. A position past the text's end is its end.
+//
+// Access: API key with scope `projects:read`. Metering class: `projects`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /projects/{project_id}/draft/complete (the `CompleteProjectDraft` operationId).
+func (c *Client) CompleteProjectDraft(ctx context.Context, projectId string, body CompleteProjectDraftJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCompleteProjectDraftRequest(c.Server, projectId, body)
 	if err != nil {
 		return nil, err
 	}
@@ -9713,6 +9977,100 @@ func NewPutProjectDraftRequestWithBody(server string, projectId string, contentT
 	}
 
 	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewCheckProjectDraftRequest calls the generic CheckProjectDraft builder with application/json body
+func NewCheckProjectDraftRequest(server string, projectId string, body CheckProjectDraftJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCheckProjectDraftRequestWithBody(server, projectId, "application/json", bodyReader)
+}
+
+// NewCheckProjectDraftRequestWithBody constructs an http.Request for the CheckProjectDraft method, with any body, and a specified content type
+func NewCheckProjectDraftRequestWithBody(server string, projectId string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "project_id", projectId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/projects/%s/draft/check", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewCompleteProjectDraftRequest calls the generic CompleteProjectDraft builder with application/json body
+func NewCompleteProjectDraftRequest(server string, projectId string, body CompleteProjectDraftJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCompleteProjectDraftRequestWithBody(server, projectId, "application/json", bodyReader)
+}
+
+// NewCompleteProjectDraftRequestWithBody constructs an http.Request for the CompleteProjectDraft method, with any body, and a specified content type
+func NewCompleteProjectDraftRequestWithBody(server string, projectId string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "project_id", projectId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/projects/%s/draft/complete", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
 	if err != nil {
 		return nil, err
 	}
@@ -12179,6 +12537,50 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PUT /projects/{project_id}/draft (the `PutProjectDraft` operationId).
 	PutProjectDraftWithResponse(ctx context.Context, projectId string, body PutProjectDraftJSONRequestBody, reqEditors ...RequestEditorFn) (*PutProjectDraftResponse, error)
 
+	// CheckProjectDraftWithBodyWithResponse Check a rules text as you type
+	//
+	// Checks `rules` (a .rules text for this project, saved or not; nothing is stored) as `eligo lsp` checks an open document, with the language server's own code: `diagnostics` are its compile errors and warnings, each at its `range` (zero-based `line` and `character` in UTF-16 code units, as the Language Server Protocol counts, `end` exclusive), with a draft that authors another section than the project's as one more error (`code` `section`), and `compiles` says whether none is an error. It is what a code editor shows while the author types, before saving; GET .../draft answers for the saved draft and adds what needs the project's sources and tests (reference problems, quotes, tests). The text is bounded as a draft is (1 MiB, and the compiler's limits, which answer as a compile error).
+	//
+	// Access: API key with scope `projects:read`. Metering class: `projects`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /projects/{project_id}/draft/check (the `CheckProjectDraft` operationId).
+	CheckProjectDraftWithBodyWithResponse(ctx context.Context, projectId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CheckProjectDraftResponse, error)
+
+	// CheckProjectDraftWithResponse Check a rules text as you type
+	//
+	// Checks `rules` (a .rules text for this project, saved or not; nothing is stored) as `eligo lsp` checks an open document, with the language server's own code: `diagnostics` are its compile errors and warnings, each at its `range` (zero-based `line` and `character` in UTF-16 code units, as the Language Server Protocol counts, `end` exclusive), with a draft that authors another section than the project's as one more error (`code` `section`), and `compiles` says whether none is an error. It is what a code editor shows while the author types, before saving; GET .../draft answers for the saved draft and adds what needs the project's sources and tests (reference problems, quotes, tests). The text is bounded as a draft is (1 MiB, and the compiler's limits, which answer as a compile error).
+	//
+	// Access: API key with scope `projects:read`. Metering class: `projects`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /projects/{project_id}/draft/check (the `CheckProjectDraft` operationId).
+	CheckProjectDraftWithResponse(ctx context.Context, projectId string, body CheckProjectDraftJSONRequestBody, reqEditors ...RequestEditorFn) (*CheckProjectDraftResponse, error)
+
+	// CompleteProjectDraftWithBodyWithResponse Complete a rules text at a place
+	//
+	// What `eligo lsp` proposes at `position` (zero-based `line` and `character` in UTF-16 code units) of `rules`, a .rules text for this project, saved or not (nothing is stored), with the language server's own code: the declared sources after `cite` (or a note's `source`), each `label`led with the id the rules say and `detail`ed with its title; an enum field's quoted values where it is compared or listed; group ids in the outcome; else the declared fields, the language's functions and its keywords. `insert_text` is what replaces the word at the position. Asked per place rather than as one vocabulary, so that what is proposed depends on the place as in every editor the language server serves. A position past the text's end is its end.
+	//
+	// Access: API key with scope `projects:read`. Metering class: `projects`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /projects/{project_id}/draft/complete (the `CompleteProjectDraft` operationId).
+	CompleteProjectDraftWithBodyWithResponse(ctx context.Context, projectId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CompleteProjectDraftResponse, error)
+
+	// CompleteProjectDraftWithResponse Complete a rules text at a place
+	//
+	// What `eligo lsp` proposes at `position` (zero-based `line` and `character` in UTF-16 code units) of `rules`, a .rules text for this project, saved or not (nothing is stored), with the language server's own code: the declared sources after `cite` (or a note's `source`), each `label`led with the id the rules say and `detail`ed with its title; an enum field's quoted values where it is compared or listed; group ids in the outcome; else the declared fields, the language's functions and its keywords. `insert_text` is what replaces the word at the position. Asked per place rather than as one vocabulary, so that what is proposed depends on the place as in every editor the language server serves. A position past the text's end is its end.
+	//
+	// Access: API key with scope `projects:read`. Metering class: `projects`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /projects/{project_id}/draft/complete (the `CompleteProjectDraft` operationId).
+	CompleteProjectDraftWithResponse(ctx context.Context, projectId string, body CompleteProjectDraftJSONRequestBody, reqEditors ...RequestEditorFn) (*CompleteProjectDraftResponse, error)
+
 	// DiffProjectDraftWithResponse Whom the draft would affect
 	//
 	// Compares the saved draft with a published cut over every possible applicant, with the solver, as GET /rulesets/{ruleset_id}/diff compares two versions (the draft is the new one): for each kind of outcome change an applicant it happens to (`witness`), the criteria whose status differs for them and their quotes on both sides, or `equivalent: true`; fields added, removed or redeclared in `field_changes`. `against` names the cut: a slug (send each `/` as `%2F`) or a concrete ruleset_id the caller may see; a slug resolves to its cut in force on `decision_date`, as /decide resolves it. Without `against`, the cut in force under the slug the draft publishes to (its `ruleset` header, the slug publish-project takes by default). `against`, `against_slug` and `against_version` say which cut was compared with. `decision_date` (YYYY-MM-DD, default today) fixes decision_date() and the cut in force. A named `against` the caller cannot see is 404; with no `against`, a draft that declares no slug, or a slug with no cut the caller may see, is 422 `nothing_published`.
@@ -14487,6 +14889,372 @@ func (r PutProjectDraftResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r PutProjectDraftResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CheckProjectDraftResponse200Headers the declared response headers of an HTTP 200 response for CheckProjectDraft
+type CheckProjectDraftResponse200Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// CheckProjectDraftResponse401Headers the declared response headers of an HTTP 401 response for CheckProjectDraft
+type CheckProjectDraftResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      string
+}
+
+// CheckProjectDraftResponse403Headers the declared response headers of an HTTP 403 response for CheckProjectDraft
+type CheckProjectDraftResponse403Headers struct {
+	XRequestId string
+}
+
+// CheckProjectDraftResponse404Headers the declared response headers of an HTTP 404 response for CheckProjectDraft
+type CheckProjectDraftResponse404Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// CheckProjectDraftResponse413Headers the declared response headers of an HTTP 413 response for CheckProjectDraft
+type CheckProjectDraftResponse413Headers struct {
+	XRequestId string
+}
+
+// CheckProjectDraftResponse422Headers the declared response headers of an HTTP 422 response for CheckProjectDraft
+type CheckProjectDraftResponse422Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// CheckProjectDraftResponse429Headers the declared response headers of an HTTP 429 response for CheckProjectDraft
+type CheckProjectDraftResponse429Headers struct {
+	RetryAfter          *int
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// CheckProjectDraftResponse503Headers the declared response headers of an HTTP 503 response for CheckProjectDraft
+type CheckProjectDraftResponse503Headers struct {
+	RetryAfter *int
+	XRequestId string
+}
+
+// CheckProjectDraftResponseDefaultHeaders the declared response headers of an HTTP default response for CheckProjectDraft
+type CheckProjectDraftResponseDefaultHeaders struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+type CheckProjectDraftResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DraftCheck
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *ProblemError
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *ProblemError
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFoundError
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *ProblemError
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *ProblemError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ProblemError
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *ProblemError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *CheckProjectDraftResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CheckProjectDraftResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *CheckProjectDraftResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *CheckProjectDraftResponse404Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *CheckProjectDraftResponse413Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *CheckProjectDraftResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CheckProjectDraftResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CheckProjectDraftResponse503Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *CheckProjectDraftResponseDefaultHeaders
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r CheckProjectDraftResponse) GetJSON200() *DraftCheck {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CheckProjectDraftResponse) GetJSON401() *ProblemError {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CheckProjectDraftResponse) GetJSON403() *ProblemError {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r CheckProjectDraftResponse) GetJSON404() *NotFoundError {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CheckProjectDraftResponse) GetJSON413() *ProblemError {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CheckProjectDraftResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r CheckProjectDraftResponse) GetJSON429() *ProblemError {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CheckProjectDraftResponse) GetJSON503() *ProblemError {
+	return r.JSON503
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r CheckProjectDraftResponse) GetJSONDefault() *ProblemError {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r CheckProjectDraftResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CheckProjectDraftResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CheckProjectDraftResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CheckProjectDraftResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CompleteProjectDraftResponse200Headers the declared response headers of an HTTP 200 response for CompleteProjectDraft
+type CompleteProjectDraftResponse200Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// CompleteProjectDraftResponse401Headers the declared response headers of an HTTP 401 response for CompleteProjectDraft
+type CompleteProjectDraftResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      string
+}
+
+// CompleteProjectDraftResponse403Headers the declared response headers of an HTTP 403 response for CompleteProjectDraft
+type CompleteProjectDraftResponse403Headers struct {
+	XRequestId string
+}
+
+// CompleteProjectDraftResponse404Headers the declared response headers of an HTTP 404 response for CompleteProjectDraft
+type CompleteProjectDraftResponse404Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// CompleteProjectDraftResponse413Headers the declared response headers of an HTTP 413 response for CompleteProjectDraft
+type CompleteProjectDraftResponse413Headers struct {
+	XRequestId string
+}
+
+// CompleteProjectDraftResponse422Headers the declared response headers of an HTTP 422 response for CompleteProjectDraft
+type CompleteProjectDraftResponse422Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// CompleteProjectDraftResponse429Headers the declared response headers of an HTTP 429 response for CompleteProjectDraft
+type CompleteProjectDraftResponse429Headers struct {
+	RetryAfter          *int
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// CompleteProjectDraftResponse503Headers the declared response headers of an HTTP 503 response for CompleteProjectDraft
+type CompleteProjectDraftResponse503Headers struct {
+	RetryAfter *int
+	XRequestId string
+}
+
+// CompleteProjectDraftResponseDefaultHeaders the declared response headers of an HTTP default response for CompleteProjectDraft
+type CompleteProjectDraftResponseDefaultHeaders struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+type CompleteProjectDraftResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DraftCompletions
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *ProblemError
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *ProblemError
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFoundError
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *ProblemError
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *ProblemError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ProblemError
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *ProblemError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *CompleteProjectDraftResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CompleteProjectDraftResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *CompleteProjectDraftResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *CompleteProjectDraftResponse404Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *CompleteProjectDraftResponse413Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *CompleteProjectDraftResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CompleteProjectDraftResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CompleteProjectDraftResponse503Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *CompleteProjectDraftResponseDefaultHeaders
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r CompleteProjectDraftResponse) GetJSON200() *DraftCompletions {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CompleteProjectDraftResponse) GetJSON401() *ProblemError {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CompleteProjectDraftResponse) GetJSON403() *ProblemError {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r CompleteProjectDraftResponse) GetJSON404() *NotFoundError {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CompleteProjectDraftResponse) GetJSON413() *ProblemError {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CompleteProjectDraftResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r CompleteProjectDraftResponse) GetJSON429() *ProblemError {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CompleteProjectDraftResponse) GetJSON503() *ProblemError {
+	return r.JSON503
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r CompleteProjectDraftResponse) GetJSONDefault() *ProblemError {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r CompleteProjectDraftResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CompleteProjectDraftResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CompleteProjectDraftResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CompleteProjectDraftResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -22742,6 +23510,74 @@ func (c *ClientWithResponses) PutProjectDraftWithResponse(ctx context.Context, p
 	return ParsePutProjectDraftResponse(rsp)
 }
 
+// CheckProjectDraftWithBodyWithResponse Check a rules text as you type
+//
+// Checks `rules` (a .rules text for this project, saved or not; nothing is stored) as `eligo lsp` checks an open document, with the language server's own code: `diagnostics` are its compile errors and warnings, each at its `range` (zero-based `line` and `character` in UTF-16 code units, as the Language Server Protocol counts, `end` exclusive), with a draft that authors another section than the project's as one more error (`code` `section`), and `compiles` says whether none is an error. It is what a code editor shows while the author types, before saving; GET .../draft answers for the saved draft and adds what needs the project's sources and tests (reference problems, quotes, tests). The text is bounded as a draft is (1 MiB, and the compiler's limits, which answer as a compile error).
+//
+// Access: API key with scope `projects:read`. Metering class: `projects`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /projects/{project_id}/draft/check (the `CheckProjectDraft` operationId).
+func (c *ClientWithResponses) CheckProjectDraftWithBodyWithResponse(ctx context.Context, projectId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CheckProjectDraftResponse, error) {
+	rsp, err := c.CheckProjectDraftWithBody(ctx, projectId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCheckProjectDraftResponse(rsp)
+}
+
+// CheckProjectDraftWithResponse Check a rules text as you type
+//
+// Checks `rules` (a .rules text for this project, saved or not; nothing is stored) as `eligo lsp` checks an open document, with the language server's own code: `diagnostics` are its compile errors and warnings, each at its `range` (zero-based `line` and `character` in UTF-16 code units, as the Language Server Protocol counts, `end` exclusive), with a draft that authors another section than the project's as one more error (`code` `section`), and `compiles` says whether none is an error. It is what a code editor shows while the author types, before saving; GET .../draft answers for the saved draft and adds what needs the project's sources and tests (reference problems, quotes, tests). The text is bounded as a draft is (1 MiB, and the compiler's limits, which answer as a compile error).
+//
+// Access: API key with scope `projects:read`. Metering class: `projects`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /projects/{project_id}/draft/check (the `CheckProjectDraft` operationId).
+func (c *ClientWithResponses) CheckProjectDraftWithResponse(ctx context.Context, projectId string, body CheckProjectDraftJSONRequestBody, reqEditors ...RequestEditorFn) (*CheckProjectDraftResponse, error) {
+	rsp, err := c.CheckProjectDraft(ctx, projectId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCheckProjectDraftResponse(rsp)
+}
+
+// CompleteProjectDraftWithBodyWithResponse Complete a rules text at a place
+//
+// What `eligo lsp` proposes at `position` (zero-based `line` and `character` in UTF-16 code units) of `rules`, a .rules text for this project, saved or not (nothing is stored), with the language server's own code: the declared sources after `cite` (or a note's `source`), each `label`led with the id the rules say and `detail`ed with its title; an enum field's quoted values where it is compared or listed; group ids in the outcome; else the declared fields, the language's functions and its keywords. `insert_text` is what replaces the word at the position. Asked per place rather than as one vocabulary, so that what is proposed depends on the place as in every editor the language server serves. A position past the text's end is its end.
+//
+// Access: API key with scope `projects:read`. Metering class: `projects`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /projects/{project_id}/draft/complete (the `CompleteProjectDraft` operationId).
+func (c *ClientWithResponses) CompleteProjectDraftWithBodyWithResponse(ctx context.Context, projectId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CompleteProjectDraftResponse, error) {
+	rsp, err := c.CompleteProjectDraftWithBody(ctx, projectId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCompleteProjectDraftResponse(rsp)
+}
+
+// CompleteProjectDraftWithResponse Complete a rules text at a place
+//
+// What `eligo lsp` proposes at `position` (zero-based `line` and `character` in UTF-16 code units) of `rules`, a .rules text for this project, saved or not (nothing is stored), with the language server's own code: the declared sources after `cite` (or a note's `source`), each `label`led with the id the rules say and `detail`ed with its title; an enum field's quoted values where it is compared or listed; group ids in the outcome; else the declared fields, the language's functions and its keywords. `insert_text` is what replaces the word at the position. Asked per place rather than as one vocabulary, so that what is proposed depends on the place as in every editor the language server serves. A position past the text's end is its end.
+//
+// Access: API key with scope `projects:read`. Metering class: `projects`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /projects/{project_id}/draft/complete (the `CompleteProjectDraft` operationId).
+func (c *ClientWithResponses) CompleteProjectDraftWithResponse(ctx context.Context, projectId string, body CompleteProjectDraftJSONRequestBody, reqEditors ...RequestEditorFn) (*CompleteProjectDraftResponse, error) {
+	rsp, err := c.CompleteProjectDraft(ctx, projectId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCompleteProjectDraftResponse(rsp)
+}
+
 // DiffProjectDraftWithResponse Whom the draft would affect
 //
 // Compares the saved draft with a published cut over every possible applicant, with the solver, as GET /rulesets/{ruleset_id}/diff compares two versions (the draft is the new one): for each kind of outcome change an applicant it happens to (`witness`), the criteria whose status differs for them and their quotes on both sides, or `equivalent: true`; fields added, removed or redeclared in `field_changes`. `against` names the cut: a slug (send each `/` as `%2F`) or a concrete ruleset_id the caller may see; a slug resolves to its cut in force on `decision_date`, as /decide resolves it. Without `against`, the cut in force under the slug the draft publishes to (its `ruleset` header, the slug publish-project takes by default). `against`, `against_slug` and `against_version` say which cut was compared with. `decision_date` (YYYY-MM-DD, default today) fixes decision_date() and the cut in force. A named `against` the caller cannot see is 404; with no `against`, a draft that declares no slug, or a slug with no cut the caller may see, is 422 `nothing_published`.
@@ -26778,6 +27614,678 @@ func ParsePutProjectDraftResponse(rsp *http.Response) (*PutProjectDraftResponse,
 		response.Headers503 = &headers
 	case true:
 		var headers PutProjectDraftResponseDefaultHeaders
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.HeadersDefault = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCheckProjectDraftResponse parses an HTTP response from a CheckProjectDraftWithResponse call
+func ParseCheckProjectDraftResponse(rsp *http.Response) (*CheckProjectDraftResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CheckProjectDraftResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DraftCheck
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFoundError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers CheckProjectDraftResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers CheckProjectDraftResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers CheckProjectDraftResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers CheckProjectDraftResponse404Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 413:
+		var headers CheckProjectDraftResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 422:
+		var headers CheckProjectDraftResponse422Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers CheckProjectDraftResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers CheckProjectDraftResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers503 = &headers
+	case true:
+		var headers CheckProjectDraftResponseDefaultHeaders
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.HeadersDefault = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCompleteProjectDraftResponse parses an HTTP response from a CompleteProjectDraftWithResponse call
+func ParseCompleteProjectDraftResponse(rsp *http.Response) (*CompleteProjectDraftResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CompleteProjectDraftResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DraftCompletions
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFoundError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers CompleteProjectDraftResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers CompleteProjectDraftResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers CompleteProjectDraftResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers CompleteProjectDraftResponse404Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 413:
+		var headers CompleteProjectDraftResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 422:
+		var headers CompleteProjectDraftResponse422Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers CompleteProjectDraftResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers CompleteProjectDraftResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers503 = &headers
+	case true:
+		var headers CompleteProjectDraftResponseDefaultHeaders
 		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

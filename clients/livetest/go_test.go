@@ -24,7 +24,7 @@ func liveServer(t *testing.T) (*apitest.Fixture, *eligo.ClientWithResponses, str
 	t.Helper()
 	cfg := api.Config{Metering: apitest.GenerousMetering()}
 	f := apitest.New(t, cfg, func(s *api.Server, sv apitest.Services) {
-		routes.Mount(s, routes.Services{Store: sv.Store, Catalog: sv.Catalog, Publisher: sv.Publisher, Authoring: sv.Authoring, Clock: sv.Clock, Decisions: sv.Decisions}, routes.Config{API: cfg})
+		routes.Mount(s, sv, routes.Config{})
 	})
 	res, _ := f.PublishCasebank(t, "demo", "us-fmla-employee", "demo/us-fmla-employee", true)
 	client, err := eligo.NewClientWithResponses(f.URL)

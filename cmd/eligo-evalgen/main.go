@@ -24,13 +24,12 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/eligo/eligo/api/wiring"
 	"github.com/eligo/eligo/authoring"
 	"github.com/eligo/eligo/authoring/llm"
-	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/folder"
 	"github.com/eligo/eligo/migrations"
-	"github.com/eligo/eligo/publish"
 	"github.com/eligo/eligo/store"
 )
 
@@ -76,18 +75,19 @@ func run(ctx context.Context, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	model := llm.NewOpenAI(llm.OpenAIConfig{BaseURL: os.Getenv("ELIGO_MODEL_BASE_URL")})
-	return evaluate(ctx, st, model, key, info, folders, out)
+	return evaluate(ctx, st, wiring.Generation{BaseURL: os.Getenv("ELIGO_MODEL_BASE_URL"), Models: models}, key, info, folders, out)
 }
 
-// evaluate generates each folder's ruleset and writes the table.
-func evaluate(ctx context.Context, st *store.Store, model llm.Model, key llm.Key, info llm.ModelInfo, folders []string, out io.Writer) error {
-	cat := catalog.New(st, catalog.Config{})
-	defer cat.Close()
-	work, err := authoring.New(st, publish.New(st, cat, publish.Config{}), authoring.Config{})
+// evaluate generates each folder's ruleset with the services `eligo
+// serve` builds (wiring.NewServices), calling the model at gen.BaseURL,
+// and writes the table.
+func evaluate(ctx context.Context, st *store.Store, gen wiring.Generation, key llm.Key, info llm.ModelInfo, folders []string, out io.Writer) error {
+	sv, err := wiring.NewServices(st, wiring.Config{Generation: gen})
 	if err != nil {
 		return err
 	}
+	defer func() { _ = sv.Close(context.WithoutCancel(ctx)) }()
+	work, model := sv.Authoring, sv.Model
 	fmt.Fprintf(out, "Generation with %s, %d repair rounds at most.\n\n", info.Name, authoring.DefaultRepairRounds)
 	fmt.Fprintln(out, "| folder | tests | passing after each round | quotes verified | rounds | tokens | seconds |")
 	fmt.Fprintln(out, "|---|---|---|---|---|---|---|")
@@ -102,7 +102,7 @@ func evaluate(ctx context.Context, st *store.Store, model llm.Model, key llm.Key
 }
 
 // evaluateFolder runs one folder's generation and formats its row.
-func evaluateFolder(ctx context.Context, work *authoring.Service, st *store.Store, model llm.Model, key llm.Key, info llm.ModelInfo, dir string) (string, error) {
+func evaluateFolder(ctx context.Context, work authoring.Workspace, st *store.Store, model llm.Model, key llm.Key, info llm.ModelInfo, dir string) (string, error) {
 	f, err := folder.Load(ctx, dir)
 	if err != nil {
 		return "", err
@@ -112,7 +112,7 @@ func evaluateFolder(ctx context.Context, work *authoring.Service, st *store.Stor
 		return "", err
 	}
 	const tenant = "eval-generation"
-	p, _, err := work.Create(ctx, tenant, authoring.CreateRequest{Name: f.Name, SectionID: rules.SectionID, TestCases: f.Cases})
+	p, _, err := work.Projects.Create(ctx, tenant, authoring.CreateRequest{Name: f.Name, SectionID: rules.SectionID, TestCases: f.Cases})
 	if err != nil {
 		return "", err
 	}
@@ -125,14 +125,14 @@ func evaluateFolder(ctx context.Context, work *authoring.Service, st *store.Stor
 		}
 		uploads = append(uploads, authoring.Upload{Filename: src.ID + ".txt", Content: []byte(text), URL: src.URL, Title: src.Title, Licence: src.Licence})
 	}
-	if _, err := work.AddSources(ctx, tenant, p.ID, uploads); err != nil {
+	if _, err := work.Projects.AddSources(ctx, tenant, p.ID, uploads); err != nil {
 		return "", err
 	}
-	plan, err := work.PlanGeneration(ctx, tenant, p.ID, authoring.GenerateRequest{Mode: authoring.ModeFresh, Model: info})
+	plan, err := work.Generation.PlanGeneration(ctx, tenant, p.ID, authoring.GenerateRequest{Mode: authoring.ModeFresh, Model: info})
 	if err != nil {
 		return "", err
 	}
-	res, err := work.RunGeneration(ctx, plan, model, key, nil)
+	res, err := work.Generation.RunGeneration(ctx, plan, model, key, nil)
 	var failed *authoring.GenerationError
 	if err != nil && !errors.As(err, &failed) {
 		return "", err

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/eligo/eligo/api/wiring"
 	"github.com/eligo/eligo/authoring/llm"
 	"github.com/eligo/eligo/authoring/llm/llmtest"
 	"github.com/eligo/eligo/folder"
@@ -43,8 +44,7 @@ func TestHarnessWithScriptedModel(t *testing.T) {
 	st := store.New(storetest.New(t))
 	info, _ := llm.DefaultModels().Lookup(llm.DefaultModels().Default().Name)
 	var out bytes.Buffer
-	model := llm.NewOpenAI(llm.OpenAIConfig{BaseURL: server.URL()})
-	if err := evaluate(context.Background(), st, model, llm.NewKey("sk-scripted"), info, folders, &out); err != nil {
+	if err := evaluate(context.Background(), st, wiring.Generation{BaseURL: server.URL()}, llm.NewKey("sk-scripted"), info, folders, &out); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"us-fmla-employee", "uk-child-benefit"} {

@@ -379,7 +379,7 @@ func (l *load) settle(ctx context.Context, t *target) {
 
 // summary prints, under a block of rows, how the first mode measured
 // compares with buffered (the mode that keeps no record through a crash)
-// and with the bare server: the aims are at least 85% of
+// and with the bare server: the aims (docs/performance.md#the-record-modes-side-by-side) are at least 85% of
 // buffered's throughput, a p99 at most 1.5 times buffered's, and at least
 // half of the bare server's throughput.
 func (l *load) summary(targets []*target, bare *target) {

@@ -5,9 +5,8 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/eligo/eligo/catalog"
+	"github.com/eligo/eligo/api/wiring"
 	"github.com/eligo/eligo/migrations"
-	"github.com/eligo/eligo/publish"
 	"github.com/eligo/eligo/store"
 )
 
@@ -27,15 +26,18 @@ func openMigrated(ctx context.Context, dbURL string) (*pgxpool.Pool, store.Migra
 	return pool, res, nil
 }
 
-// openPublisher connects to dbURL and builds the publish path over it, as
-// the publishing commands do; close releases the connections and the
-// catalog's solver state.
-func openPublisher(ctx context.Context, dbURL string, cfg publish.Config) (*publish.Publisher, *catalog.Catalog, func(), error) {
+// openServices connects to dbURL and builds the services over it as
+// `eligo serve` does (wiring.NewServices), for the publishing commands;
+// close releases the services' solver state and the connections (they
+// decide nothing, so no decision record waits to be written).
+func openServices(ctx context.Context, dbURL string, cfg wiring.Config) (sv wiring.Services, closeAll func(), err error) {
 	pool, err := store.Open(ctx, dbURL)
 	if err != nil {
-		return nil, nil, nil, err
+		return wiring.Services{}, nil, err
 	}
-	st := store.New(pool)
-	cat := catalog.New(st, catalog.Config{})
-	return publish.New(st, cat, cfg), cat, func() { cat.Close(); pool.Close() }, nil
+	if sv, err = wiring.NewServices(store.New(pool), cfg); err != nil {
+		pool.Close()
+		return wiring.Services{}, nil, err
+	}
+	return sv, func() { _ = sv.Close(context.WithoutCancel(ctx)); pool.Close() }, nil
 }

@@ -106,8 +106,8 @@ func runStoreWork(ctx context.Context, fs *flag.FlagSet, cmd string, args []stri
 }
 
 // namespaceFlags are the namespace rules of the commands that publish or
-// serve: --reserved-namespaces and --namespace-limits (docs/operations.md,
-// "Slug namespaces").
+// serve: --reserved-namespaces and --namespace-limits
+// (docs/limits.md#slug-namespaces).
 type namespaceFlags struct{ reserved, limits *string }
 
 // addNamespaceFlags declares the namespace flags on fs.

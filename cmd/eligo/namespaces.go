@@ -15,8 +15,9 @@ import (
 )
 
 // runNamespaces dispatches `eligo namespaces list|release|transfer|verify`,
-// the operator's hold on slug namespaces (docs/operations.md, "Slug
-// namespaces"). Each change is one transaction with its audit event.
+// the operator's hold on slug namespaces
+// (docs/limits.md#slug-namespaces). Each change is one transaction with
+// its audit event.
 // Flags may come before or after the namespace, and every flag and
 // argument is checked before the database is opened.
 func runNamespaces(ctx context.Context, _ clock.Clock, args []string, stdout, stderr io.Writer) error {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/eligo/eligo/api/wiring"
 	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/folder"
@@ -49,7 +50,7 @@ func runPublish(ctx context.Context, clk clock.Clock, args []string, stdout, std
 	if err := checkTenant(*tenant); err != nil {
 		return err
 	}
-	cfg := publish.Config{ReservedNamespace: *reserved, Clock: clk}
+	cfg := publish.Config{ReservedNamespace: *reserved}
 	if err := nsFlags.apply(&cfg); err != nil {
 		return err
 	}
@@ -82,12 +83,12 @@ func runPublish(ctx context.Context, clk clock.Clock, args []string, stdout, std
 	if len(sources) == 0 {
 		fmt.Fprintln(stderr, "warning: no source text (source.txt beside the file, or --sources): the quotes the rules cite are not verified")
 	}
-	publisher, _, closeDB, err := openPublisher(ctx, *dbURL, cfg)
+	sv, closeDB, err := openServices(ctx, *dbURL, wiring.Config{Publish: cfg, Clock: clk})
 	if err != nil {
 		return err
 	}
 	defer closeDB()
-	res, err := publisher.Ruleset(ctx, publish.RulesetRequest{
+	res, err := sv.Publisher.Ruleset(ctx, publish.RulesetRequest{
 		TenantID: *tenant, Filename: file, Source: src, Slug: *slug, Name: *name, Visibility: visibility,
 		Sources: sources, Cases: cases, ForceUnsafe: *force, Actor: "cli",
 	})

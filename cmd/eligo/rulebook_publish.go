@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/eligo/eligo/api/wiring"
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/clock"
 	"github.com/eligo/eligo/publish"
@@ -42,7 +43,7 @@ func runRulebookPublish(ctx context.Context, clk clock.Clock, args []string, std
 	if err := checkTenant(*tenant); err != nil {
 		return err
 	}
-	cfg := publish.Config{Clock: clk}
+	cfg := publish.Config{}
 	if err := nsFlags.apply(&cfg); err != nil {
 		return err
 	}
@@ -50,11 +51,12 @@ func runRulebookPublish(ctx context.Context, clk clock.Clock, args []string, std
 	if err != nil {
 		return err
 	}
-	publisher, cat, closeDB, err := openPublisher(ctx, *dbURL, cfg)
+	sv, closeDB, err := openServices(ctx, *dbURL, wiring.Config{Publish: cfg, Clock: clk})
 	if err != nil {
 		return err
 	}
 	defer closeDB()
+	publisher, cat := sv.Publisher, sv.Catalog
 
 	rules := book.Composed.Rules
 	if *slug == "" {

@@ -22,6 +22,7 @@ import (
 	"github.com/eligo/eligo/api/connlimit"
 	"github.com/eligo/eligo/api/decide"
 	"github.com/eligo/eligo/api/routes"
+	"github.com/eligo/eligo/api/wiring"
 	"github.com/eligo/eligo/authoring/llm"
 	"github.com/eligo/eligo/catalog"
 	"github.com/eligo/eligo/clock"
@@ -115,7 +116,6 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 	maxConns := fs.String("max-connections", envOr("ELIGO_MAX_CONNECTIONS", "4096"), "connections served at once; more are answered 503 too_many_connections, health probes still served (env ELIGO_MAX_CONNECTIONS)")
 	maxPerClient := fs.String("max-connections-per-client", envOr("ELIGO_MAX_CONNECTIONS_PER_CLIENT", "256"), "connections one client address may hold; trusted proxies are exempt (env ELIGO_MAX_CONNECTIONS_PER_CLIENT)")
 	logMode := fs.String("decision-log-mode", os.Getenv("ELIGO_DECISION_LOG_MODE"), "spool: a decision is answered once its record is in the local spool (--decision-spool), which ships records to the database in batches; database: once its record is committed in the database (for a deployment without a writable disk); buffered: once queued in memory (the last moments' records are lost if the process is killed). Default spool, or database when the spool directory is not writable (env ELIGO_DECISION_LOG_MODE)")
-	records := fs.String("decision-records", os.Getenv("ELIGO_DECISION_RECORDS"), "deprecated, use --decision-log-mode: durable is database mode, buffered is buffered mode (env ELIGO_DECISION_RECORDS)")
 	fs.StringVar(&cfg.API.DecisionLog.Spool.Dir, "decision-spool", envOr("ELIGO_DECISION_SPOOL", defaultSpoolDir), "the decision spool's directory, one per serve process (locked while it runs) on a persistent volume; relative to the working directory (env ELIGO_DECISION_SPOOL)")
 	spoolMax := fs.String("decision-spool-max-bytes", envOr("ELIGO_DECISION_SPOOL_MAX_BYTES", strconv.Itoa(1<<30)), "bound on the decision spool's size on disk; when it is full, /decide answers 503 decision_log_backlogged (env ELIGO_DECISION_SPOOL_MAX_BYTES)")
 	fs.BoolVar(&cfg.API.DecisionLog.Spool.Fsync, "decision-spool-fsync", envOr("ELIGO_DECISION_SPOOL_FSYNC", "false") == "true", "flush each spool write to disk before answering, so that records survive a machine crash or power loss, not only a process kill (env ELIGO_DECISION_SPOOL_FSYNC)")
@@ -134,7 +134,13 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 	if cfg.Conns.PerClient, err = strconv.Atoi(*maxPerClient); err != nil || cfg.Conns.PerClient < 1 {
 		return cfg, fmt.Errorf("max connections per client %q: want a positive count", *maxPerClient)
 	}
-	if err := cfg.setDecisionLogMode(*logMode, *records); err != nil {
+	if os.Getenv("ELIGO_DECISION_RECORDS") != "" {
+		// The removed spelling of the mode: refused rather than ignored, so
+		// that a deployment that asked for database mode is not moved to
+		// the spool without being told.
+		return cfg, errors.New("ELIGO_DECISION_RECORDS is no longer read: set ELIGO_DECISION_LOG_MODE instead (database for durable, buffered for buffered)")
+	}
+	if err := cfg.setDecisionLogMode(*logMode); err != nil {
 		return cfg, err
 	}
 	if cfg.API.DecisionLog.Spool.MaxBytes, err = strconv.ParseInt(*spoolMax, 10, 64); err != nil || cfg.API.DecisionLog.Spool.MaxBytes < 1<<20 {
@@ -214,20 +220,9 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 	return cfg, nil
 }
 
-// setDecisionLogMode reads --decision-log-mode, or the deprecated
-// --decision-records when the mode is not given, into cfg.
-func (cfg *serveConfig) setDecisionLogMode(mode, records string) error {
-	if mode == "" {
-		switch records {
-		case "":
-		case "durable":
-			mode = string(decisionlog.ModeDatabase)
-		case "buffered":
-			mode = string(decisionlog.ModeBuffered)
-		default:
-			return fmt.Errorf("decision records %q: want durable or buffered (or use --decision-log-mode)", records)
-		}
-	}
+// setDecisionLogMode reads --decision-log-mode into cfg: the spool by
+// default, falling back to database mode when the spool cannot be opened.
+func (cfg *serveConfig) setDecisionLogMode(mode string) error {
 	switch decisionlog.Mode(mode) {
 	case "":
 		cfg.SpoolFallback = true
@@ -249,15 +244,15 @@ func (cfg *serveConfig) setDecisionLogMode(mode, records string) error {
 // newServices builds the services over st; with SpoolFallback, a spool
 // directory that cannot be opened for any reason but another process's
 // lock falls back to database mode, with a warning.
-func newServices(st *store.Store, cfg *serveConfig, logger *slog.Logger) (routes.Services, error) {
-	services, err := routes.NewServices(st, cfg.API)
+func newServices(st *store.Store, cfg *serveConfig, logger *slog.Logger) (wiring.Services, error) {
+	services, err := wiring.NewServices(st, cfg.API.Config)
 	if err == nil || !cfg.SpoolFallback || !errors.Is(err, decisionlog.ErrSpoolUnavailable) || errors.Is(err, spool.ErrLocked) {
 		return services, err
 	}
 	logger.Warn("the decision spool cannot be opened; recording decisions in database mode (answered once committed)",
 		"dir", cfg.API.DecisionLog.Spool.Dir, "error", err)
 	cfg.API.DecisionLog.Spool.Dir = ""
-	return routes.NewServices(st, cfg.API)
+	return wiring.NewServices(st, cfg.API.Config)
 }
 
 // runServe migrates the database, then serves the API until ctx ends

@@ -57,9 +57,6 @@ func TestParseServeConfig(t *testing.T) {
 		{[]string{"--decision-log-mode", "spool", "--decision-spool", "/var/lib/eligo/spool", "--decision-spool-fsync"}, "/var/lib/eligo/spool", false},
 		{[]string{"--decision-log-mode", "database"}, "", false},
 		{[]string{"--decision-log-mode", "buffered"}, "", true},
-		{[]string{"--decision-records", "buffered"}, "", true},
-		{[]string{"--decision-records", "durable"}, "", false},
-		{[]string{"--decision-records", "durable", "--decision-log-mode", "spool"}, defaultSpoolDir, false},
 	} {
 		got, err := parseServeConfig(tc.args, io.Discard)
 		if err != nil || got.API.DecisionLog.Spool.Dir != tc.spool || got.API.DecisionLog.Buffered != tc.buffered || got.SpoolFallback {
@@ -110,7 +107,7 @@ func TestParseServeConfig(t *testing.T) {
 		{"--decision-cache-ttl", "soon"},
 		{"--gogc", "lots"},
 		{"--gogc", "-5"},
-		{"--decision-records", "sometimes"},
+		{"--decision-records", "durable"}, // the removed spelling of --decision-log-mode
 		{"--decision-log-mode", "disk"},
 		{"--decision-log-mode", "spool", "--decision-spool", ""},
 		{"--decision-spool-max-bytes", "1000"},
@@ -122,6 +119,13 @@ func TestParseServeConfig(t *testing.T) {
 		if _, err := parseServeConfig(bad, io.Discard); err == nil {
 			t.Errorf("%v accepted", bad)
 		}
+	}
+
+	// The removed environment spelling is refused, not ignored: ignoring
+	// it would move a deployment that asked for database mode to the spool.
+	t.Setenv("ELIGO_DECISION_RECORDS", "durable")
+	if _, err := parseServeConfig(nil, io.Discard); err == nil || !strings.Contains(err.Error(), "ELIGO_DECISION_LOG_MODE") {
+		t.Errorf("ELIGO_DECISION_RECORDS=durable: %v, want a refusal naming ELIGO_DECISION_LOG_MODE", err)
 	}
 }
 

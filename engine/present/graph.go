@@ -3,7 +3,6 @@ package present
 import (
 	"encoding/json"
 	"strconv"
-	"strings"
 
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/engine/value"
@@ -542,32 +541,6 @@ func exprSlots(e *engine.Expr, slots []int) []int {
 		slots = exprSlots(a, slots)
 	}
 	return slots
-}
-
-// fieldNoun is the plain name of field slot s as a sentence uses it: the
-// part after the dot with underscores as spaces ("months employed"). A
-// generic one-word name says too little on its own ("size", "date"), so it
-// keeps its group in front ("household size", "election date").
-func (r rules) fieldNoun(s int) string {
-	if label := r.Fields[s].Label; label != "" {
-		return lowerFirst(label)
-	}
-	group, name, ok := strings.Cut(r.Fields[s].ID, ".")
-	if !ok {
-		return strings.ReplaceAll(group, "_", " ")
-	}
-	if genericNames[name] {
-		name = group + "_" + name
-	}
-	return strings.ReplaceAll(name, "_", " ")
-}
-
-// genericNames are one-word field names that need their group to mean
-// anything to a reader.
-var genericNames = map[string]bool{
-	"date": true, "start": true, "end": true, "size": true, "amount": true, "count": true,
-	"number": true, "total": true, "type": true, "kind": true, "status": true, "value": true,
-	"region": true, "income": true, "level": true, "rate": true, "code": true, "name": true,
 }
 
 // rules is a compiled ruleset as this package reads it: the methods that

@@ -29,12 +29,20 @@ func CriterionSentence(r *engine.Ruleset, c *engine.Criterion) string {
 
 // Sentence renders a compiled bool expression of the ruleset as a plain
 // sentence: `employment.months_employed >= 12` reads "months employed is
-// at least 12". An "or" inside an "and" reads "either A or B", an "and"
-// inside an "or" "both A and B", so the sentence keeps the expression's
-// grouping without brackets.
+// at least 12", a yes/no question "in Great Britain: yes". An "or" inside
+// an "and" reads "either A or B", an "and" inside an "or" "both A and B",
+// so the sentence keeps the expression's grouping without brackets. A
+// condition written as the law's "for these applicants, this limit"
+// (`region != "alaska" or size != 2 or income <= 2864`) reads as such:
+// "if household region is alaska and household size is 2, income is at
+// most 2,864" (see guardedRow).
 func Sentence(ruleset *engine.Ruleset, e *engine.Expr) string {
 	r := rules{ruleset}
 	var b strings.Builder
+	if guards, rest, ok := guardedRow(e); ok {
+		r.conditional(&b, guards, rest)
+		return b.String()
+	}
 	r.clause(&b, e, false)
 	return b.String()
 }
@@ -68,8 +76,7 @@ func (r rules) clause(b *strings.Builder, e *engine.Expr, nested bool) {
 		// A bare bool field or constant is a condition on its own.
 		switch {
 		case e.Kind == engine.ExprField && e.Sort == engine.SortBool:
-			b.WriteString(r.term(e))
-			b.WriteString(" is yes")
+			r.answer(b, e, true)
 		case e.Kind == engine.ExprConst && e.Sort == engine.SortBool && e.Const.Num != 0:
 			b.WriteString("always met")
 		case e.Kind == engine.ExprConst && e.Sort == engine.SortBool:
@@ -118,8 +125,7 @@ func (r rules) clause(b *strings.Builder, e *engine.Expr, nested bool) {
 			return
 		}
 		if x.Kind == engine.ExprField && x.Sort == engine.SortBool {
-			b.WriteString(r.term(x))
-			b.WriteString(" is no")
+			r.answer(b, x, false)
 			return
 		}
 		b.WriteString("it is not the case that ")
@@ -135,9 +141,17 @@ func (r rules) clause(b *strings.Builder, e *engine.Expr, nested bool) {
 	case engine.OpEq, engine.OpNe, engine.OpLt, engine.OpLe, engine.OpGt, engine.OpGe:
 		r.comparison(b, e)
 	case engine.OpDefault:
+		if e.Sort == engine.SortBool && e.Args[1].Kind == engine.ExprConst {
+			// "x ?? false" reads "x: yes (counted as no if not answered)".
+			r.answer(b, e.Args[0], true)
+			b.WriteString(" (counted as ")
+			b.WriteString(constWords(e.Args[1]))
+			b.WriteString(" if not answered)")
+			return
+		}
 		b.WriteString(r.term(e))
 		if e.Sort == engine.SortBool {
-			b.WriteString(" is yes")
+			b.WriteString(": yes")
 		}
 	default:
 		b.WriteString(r.term(e))
@@ -151,18 +165,12 @@ func (r rules) comparison(b *strings.Builder, e *engine.Expr) {
 	if x.Kind == engine.ExprConst && y.Kind != engine.ExprConst {
 		op, x, y = mirrored[op], y, x
 	}
-	// "x == true" reads "x is yes"; "x == false" reads "x is no".
+	// "x == true" reads "x: yes"; "x == false" reads "x: no".
 	if y.Kind == engine.ExprConst && y.Sort == engine.SortBool && (op == engine.OpEq || op == engine.OpNe) {
-		b.WriteString(r.term(x))
-		yes := y.Const.Num != 0
-		if op == engine.OpNe {
-			yes = !yes
-		}
-		if yes {
-			b.WriteString(" is yes")
-		} else {
-			b.WriteString(" is no")
-		}
+		r.answer(b, x, (y.Const.Num != 0) != (op == engine.OpNe))
+		return
+	}
+	if r.countedSpans(b, op, x, y) {
 		return
 	}
 	words := comparisonWords[op]
@@ -174,10 +182,23 @@ func (r rules) comparison(b *strings.Builder, e *engine.Expr) {
 	b.WriteByte(' ')
 	b.WriteString(w)
 	b.WriteByte(' ')
-	b.WriteString(r.valueWords(x, y))
 	if u := r.unit(x); u != "" && y.Kind == engine.ExprConst {
-		b.WriteByte(' ')
-		b.WriteString(countUnit(u, y.Const.NumberString()))
+		b.WriteString(withUnit(r.valueWords(x, y), u, y.Const.NumberString()))
+		return
+	}
+	b.WriteString(r.valueWords(x, y))
+}
+
+// answer writes a yes/no question's answer as a form shows it: "in Great
+// Britain: yes", "US citizen: no". A field named for what it asks
+// ("in_great_britain", "has_partner", "pregnant") reads naturally so,
+// where "in great britain is yes" did not.
+func (r rules) answer(b *strings.Builder, x *engine.Expr, yes bool) {
+	b.WriteString(r.term(x))
+	if yes {
+		b.WriteString(": yes")
+	} else {
+		b.WriteString(": no")
 	}
 }
 
@@ -215,14 +236,20 @@ func joinWords(vals []string, word string) string {
 }
 
 // unit is the unit a quantity's constant is counted in: "years" after
-// years_between, and so on, a field's declared unit ("hours"); "" for
+// years_between, and so on, a field's declared unit ("hours") or, when it
+// declares none, the currency its name states (nameCurrency); "" for
 // plain numbers.
 func (r rules) unit(e *engine.Expr) string {
 	if e.Kind == engine.ExprField {
-		if s := r.FieldIndex(e.Key); s >= 0 {
+		s := r.FieldIndex(e.Key)
+		switch {
+		case s < 0:
+			return ""
+		case r.Fields[s].Unit != "":
 			return r.Fields[s].Unit
 		}
-		return ""
+		_, name, _ := strings.Cut(e.Key, ".")
+		return nameCurrency(name)
 	}
 	if e.Kind != engine.ExprOp {
 		return ""

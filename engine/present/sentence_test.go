@@ -44,10 +44,18 @@ group g all "G" {
 }
 `
 
-// sentenceOf compiles expr as criterion k and returns its sentence.
+// sentenceOf compiles expr as criterion k of sentenceRules and returns
+// its sentence.
 func sentenceOf(t *testing.T, expr string) string {
 	t.Helper()
-	r, _, err := engine.Compile("sentences.rules", fmt.Appendf(nil, sentenceRules, expr))
+	return sentenceIn(t, sentenceRules, expr)
+}
+
+// sentenceIn compiles expr as the first criterion of the rules template
+// rules (a %s where the expression goes) and returns its sentence.
+func sentenceIn(t *testing.T, rules, expr string) string {
+	t.Helper()
+	r, _, err := engine.Compile("sentences.rules", fmt.Appendf(nil, rules, expr))
 	if err != nil {
 		t.Fatalf("compile %q: %v", expr, err)
 	}
@@ -77,10 +85,10 @@ func TestSentences(t *testing.T) {
 		// Two fields.
 		{"income.wages >= income.benefits", "wages is at least benefits"},
 		// Bools.
-		{"person.us_citizen == true", "us citizen is yes"},
-		{"person.us_citizen == false", "us citizen is no"},
-		{"person.us_citizen != true", "us citizen is no"},
-		{"person.us_citizen", "us citizen is yes"},
+		{"person.us_citizen == true", "US citizen: yes"},
+		{"person.us_citizen == false", "US citizen: no"},
+		{"person.us_citizen != true", "US citizen: no"},
+		{"person.us_citizen", "US citizen: yes"},
 		{"true", "always met"},
 		{"false", "never met"},
 		// Enums: in, not in, equality.
@@ -95,7 +103,7 @@ func TestSentences(t *testing.T) {
 		// capitals), its unit after a number, an enum value's label for
 		// the value (an unlabelled value reads as before).
 		{"work.hours_12m >= 1250", "hours worked in the last 12 months is at least 1,250 hours"},
-		{"work.salary < 50000", "FMLA salary is less than 50,000 USD"},
+		{"work.salary < 50000", "FMLA salary is less than $50,000"},
 		{"work.hours_12m >= employment.hours", "hours worked in the last 12 months is at least hours"},
 		{`work.employer != "federal_title5"`, "employer is not the federal civil service (title 5)"},
 		{`work.employer in ["private", "tribe"]`, "employer is a private business or tribe"},
@@ -118,7 +126,7 @@ func TestSentences(t *testing.T) {
 		{"present(income.wages)", "wages has been answered"},
 		{"absent(income.wages)", "wages has not been answered"},
 		{"(income.wages ?? 0) < 100", "wages (or 0 if not answered) is less than 100"},
-		{"person.us_citizen ?? false", "us citizen (or no if not answered) is yes"},
+		{"person.us_citizen ?? false", "US citizen: yes (counted as no if not answered)"},
 		// Arithmetic, min and max.
 		{"income.wages + income.benefits <= 2000", "wages plus benefits is at most 2,000"},
 		{"income.wages - income.benefits > 0", "wages minus benefits is more than 0"},
@@ -129,23 +137,23 @@ func TestSentences(t *testing.T) {
 		{"max(income.wages, income.benefits, 5) >= 10", "the largest of wages, benefits and 5 is at least 10"},
 		// and, or, not, nesting.
 		{"person.us_citizen and employment.months_employed >= 12",
-			"us citizen is yes and months employed is at least 12"},
+			"US citizen: yes and months employed is at least 12"},
 		{"person.us_citizen or employment.months_employed >= 12 or income.wages > 5",
-			"us citizen is yes, months employed is at least 12, or wages is more than 5"},
+			"US citizen: yes, months employed is at least 12, or wages is more than 5"},
 		{`employment.sector == "private" or (employment.sector == "public" and employment.months_employed >= 6)`,
 			"sector is private or both sector is public and months employed is at least 6"},
 		{`person.us_citizen and (income.wages > 1 or income.benefits > 1)`,
-			"us citizen is yes and either wages is more than 1 or benefits is more than 1"},
+			"US citizen: yes and either wages is more than 1 or benefits is more than 1"},
 		{`person.us_citizen and (income.wages > 1 or income.benefits > 1 or employment.months_employed > 1)`,
-			"us citizen is yes and any of wages is more than 1, benefits is more than 1, or months employed is more than 1"},
-		{"not person.us_citizen", "us citizen is no"},
+			"US citizen: yes and any of wages is more than 1, benefits is more than 1, or months employed is more than 1"},
+		{"not person.us_citizen", "US citizen: no"},
 		{"not employment.months_employed >= 12", "months employed is less than 12"},
 		{"not employment.months_employed == 12", "months employed is not 12"},
 		{`not employment.sector in ["public", "federal"]`, "sector is neither public nor federal"},
 		{"not present(income.wages)", "wages has not been answered"},
 		{"not absent(income.wages)", "wages has been answered"},
 		{`not person.date_of_birth < date("1952-07-01")`, "date of birth is on or after 1 July 1952"},
-		{"not (person.us_citizen ?? false)", "it is not the case that us citizen (or no if not answered) is yes"},
+		{"not (person.us_citizen ?? false)", "it is not the case that US citizen: yes (counted as no if not answered)"},
 		{"not (income.wages > 1 and income.benefits > 1)",
 			"it is not the case that both wages is more than 1 and benefits is more than 1"},
 	}
@@ -262,6 +270,92 @@ func TestAddDatesSentence(t *testing.T) {
 	for _, want := range []string{"the day before born", "66 years after born", "born plus n months"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("sentence %q lacks %q", got, want)
+		}
+	}
+}
+
+// formsRules declares fields the way real rulesets name them without a
+// label: two questions whose names read the same, proper nouns, a table
+// keyed by region and size, a birth date and money.
+const formsRules = `section forms
+source s "S" url "https://example.org/s" licence "public-domain"
+field claimant.in_great_britain bool
+  question "Are you in England, Scotland or Wales this week?"
+field child.in_great_britain bool
+field residence.lives_in_canada bool
+  question "Do you live in Canada? Canada includes its territories."
+field person.medicare_part_a bool
+  question "Are you entitled to Medicare Part A?"
+field person.pregnant bool
+  question "Are you pregnant? A yes here is never shared."
+field household.region enum ["contiguous", "alaska"]
+field household.size int
+field income.gross_monthly decimal
+field child.date_of_birth date
+field job.pay decimal
+  unit "USD a year"
+field job.monthly_pay decimal
+  unit "USD per month"
+field job.fee int
+  unit "CHF"
+field job.hours int
+  unit "hours per week"
+field job.gross_annual_salary_eur decimal
+group g all "G" {
+  criterion k "K" {
+    %s
+    cite s "quote"
+  }
+}
+`
+
+// TestSentenceForms: the sentences an applicant reads say a yes/no
+// answer as a form does, keep proper nouns' capitals, never give two
+// questions the same words, read a table row as "if ..., ...", count
+// years from a day of the year as the law does and write money as people
+// write it.
+func TestSentenceForms(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ expr, want string }{
+		// Yes/no answers; two fields named alike keep their groups; a place
+		// name and an initialism keep their capitals, from the name or from
+		// the question.
+		{"claimant.in_great_britain", "claimant in Great Britain: yes"},
+		{"not child.in_great_britain", "child in Great Britain: no"},
+		{"residence.lives_in_canada == true", "lives in Canada: yes"},
+		{"person.medicare_part_a == false", "Medicare Part A: no"},
+		// "A" starts a sentence of the question: no capital from it.
+		{"person.pregnant", "pregnant: yes"},
+		// A table row: the guards say whom it is about.
+		{`household.region != "alaska" or household.size != 2 or income.gross_monthly <= 2864`,
+			"if household region is alaska and household size is 2, gross monthly is at most 2,864"},
+		{`household.region not in ["alaska"] or household.size < 9 or income.gross_monthly <= 5867 + (household.size - 8) * 596`,
+			"if household region is alaska and household size is at least 9, gross monthly is at most 5,867 plus ((household size minus 8) times 596)"},
+		{`household.size != 1 or income.gross_monthly <= 1696`, "if household size is 1, gross monthly is at most 1,696"},
+		// Plain alternatives are not a table row.
+		{`household.size >= 3 or income.gross_monthly <= 1000`, "household size is at least 3 or gross monthly is at most 1,000"},
+		{`claimant.in_great_britain or household.size != 1 or income.gross_monthly <= 1`,
+			"claimant in Great Britain: yes, household size is not 1, or gross monthly is at most 1"},
+		// Years counted from 1 September: a school year.
+		{`years_between(date("1900-09-01"), decision_date()) == years_between(date("1900-09-01"), child.date_of_birth) + 16`,
+			"the date of the decision falls in the same year from 1 September to 31 August as the date 16 years after date of birth"},
+		{`years_between(date("1900-01-01"), decision_date()) == years_between(date("1900-01-01"), child.date_of_birth)`,
+			"the date of the decision falls in the same year from 1 January to 31 December as date of birth"},
+		{`years_between(date("1900-09-01"), decision_date()) >= years_between(date("1900-09-01"), child.date_of_birth) + 16`,
+			"counting years from 1 September to 31 August, the time from date of birth to the date of the decision is at least 16 years"},
+		{`days_between(date("2000-01-01"), decision_date()) > days_between(date("2000-01-01"), child.date_of_birth) + 30`,
+			"age (from date of birth) is more than 30 days"},
+		// Money with its sign and rate; other units after the number.
+		{"job.pay >= 30000", "pay is at least $30,000 a year"},
+		{"job.monthly_pay < 2345.5", "monthly pay is less than $2,345.5 a month"},
+		{"job.fee <= 1200", "fee is at most CHF 1,200"},
+		{"job.hours >= 1", "hours is at least 1 hour per week"},
+		// A name that states its currency: the amount says it instead.
+		{"job.gross_annual_salary_eur >= 43759.8", "gross annual salary is at least €43,759.8"},
+	}
+	for _, tt := range tests {
+		if got := sentenceIn(t, formsRules, tt.expr); got != tt.want {
+			t.Errorf("%s\n got: %s\nwant: %s", tt.expr, got, tt.want)
 		}
 	}
 }

@@ -230,14 +230,6 @@ func (g *Gate) For(tenant string) *Gate {
 	return &v
 }
 
-// Size is the number of slots.
-func (g *Gate) Size() int {
-	if g == nil {
-		return runtime.GOMAXPROCS(0)
-	}
-	return int(g.size)
-}
-
 // share returns the view's tenant share, counted as one more user, and
 // the function that uncounts it; nil when the view has no tenant.
 func (g *Gate) share() (*semaphore.Weighted, func()) {

@@ -42,9 +42,9 @@ type ChoiceContext struct {
 	// FieldMemberships maps every field id to all the sections declaring
 	// it, on rulebook calls only: a field in more than one is shared and
 	// asked once.
-	FieldMemberships map[string][]string `json:"field_memberships,omitempty"`
+	FieldMemberships map[string][]string `json:"field_memberships,omitempty" nullable:"false"`
 	// OrGroups are the `any` groups in declaration order. Never nil.
-	OrGroups []ChoiceGroup `json:"or_groups"`
+	OrGroups []ChoiceGroup `json:"or_groups" nullable:"false"`
 }
 
 // ChoiceGroup is one OR-group.
@@ -59,7 +59,7 @@ type ChoiceGroup struct {
 	// alternative is closed, open otherwise.
 	Status ChoiceStatus `json:"status"`
 	// Alternatives are the group's criteria in declaration order.
-	Alternatives []ChoiceAlternative `json:"alternatives"`
+	Alternatives []ChoiceAlternative `json:"alternatives" nullable:"false"`
 }
 
 // ChoiceAlternative is one criterion of an OR-group.
@@ -69,7 +69,7 @@ type ChoiceAlternative struct {
 	// Label is the criterion's title.
 	Label string `json:"label"`
 	// Fields are the fields the criterion reads, in declaration order.
-	Fields []string `json:"fields"`
+	Fields []string `json:"fields" nullable:"false"`
 	// Status is satisfied by the answers so far, closed when no further
 	// answer can satisfy it, open otherwise (a discretionary alternative
 	// is always open until satisfied).

@@ -2,7 +2,7 @@
 // next_question, optimal_path and choice_context, on the request path, so
 // it is kept apart from the authoring-time tools of solver/verify.
 //
-// DESIGN.md's Evaluation section defines the path: among the ways the
+// docs/api.md#planning-next_question-optimal_path-choice_context defines the path: among the ways the
 // outcome can still become eligible given the answers so far, the one
 // whose unanswered fields weigh least (ties: fewer fields, fields the
 // inquiry context prefers, declaration order); when no way to eligible
@@ -26,8 +26,8 @@
 //     ties and never the outcome.
 //   - plan.go: Planner, safe for concurrent use, caches the per-ruleset
 //     precomputation and finished plans (cache.go keys them by content
-//     digest and answer pattern); each Z3 check is bounded in time and each
-//     plan in checks (WithCheckTimeout, WithMaxChecks).
+//     digest and answer pattern); each Z3 check is bounded in time
+//     (checkTimeout) and each plan in checks (WithMaxChecks).
 //
 // The result equals a brute-force search on small rulesets
 // (property_test.go). The package imports solver for the encoding, and

@@ -80,8 +80,6 @@ type Planner struct {
 	plans *lru.Cache[string, Plan]
 	// feas answers reachability queries (Z3 by default).
 	feas pathFeasibility
-	// checkTimeout bounds each solver query (default 2 s).
-	checkTimeout time.Duration
 	// maxChecks bounds the solver queries of one plan (default 2000).
 	maxChecks int
 	// closeFeas frees feas's pooled contexts; nil when there is nothing
@@ -100,13 +98,6 @@ func (p *Planner) Close() {
 // PlannerOption adjusts a Planner.
 type PlannerOption func(*Planner)
 
-// WithCheckTimeout bounds each solver query of a plan (default 2s). A query
-// that runs out of time fails the plan with an error matching
-// z3.ErrTimeout.
-func WithCheckTimeout(d time.Duration) PlannerOption {
-	return func(p *Planner) { p.checkTimeout = d }
-}
-
 // WithMaxChecks bounds the solver queries one plan may make (default 2000);
 // a plan needing more fails with ErrSearchBudget rather than run on.
 func WithMaxChecks(n int) PlannerOption {
@@ -116,6 +107,11 @@ func WithMaxChecks(n int) PlannerOption {
 // ErrSearchBudget is returned when a plan needed more solver queries than
 // the planner allows.
 var ErrSearchBudget = errors.New("solver: path search exceeded its query budget")
+
+// checkTimeout bounds each solver query of a plan: a query that runs out
+// of time fails the plan with an error matching z3.ErrTimeout, and the
+// decision is answered without one (docs/limits.md#solver-runs).
+const checkTimeout = 2 * time.Second
 
 // modelCacheSize bounds the per-ruleset precomputations kept.
 const modelCacheSize = 256
@@ -128,7 +124,7 @@ const DefaultCacheSize = 4096
 // NewPlanner returns a planner that remembers up to cacheSize plans (at
 // least 1).
 func NewPlanner(cacheSize int, opts ...PlannerOption) *Planner {
-	p := &Planner{checkTimeout: 2 * time.Second, maxChecks: 2000}
+	p := &Planner{maxChecks: 2000}
 	for _, o := range opts {
 		o(p)
 	}
@@ -266,7 +262,7 @@ func newPlanQuery(m *wayModel, in *engine.Inputs, res *engine.Result, ic Inquiry
 // left, towards any settled outcome.
 func (p *Planner) compute(ctx context.Context, q *planQuery) (Plan, error) {
 	sup := newSupportState(q.m, q.unanswered, q.askable, q.res.Criteria)
-	s := &pathSearch{q: q, wit: newWitness(q), feas: p.feas, timeout: p.checkTimeout, sup: sup, budget: p.maxChecks}
+	s := &pathSearch{q: q, wit: newWitness(q), feas: p.feas, timeout: checkTimeout, sup: sup, budget: p.maxChecks}
 	defer s.close()
 	plan := Plan{Aim: AimNone, OptimalPath: []PathStep{}}
 	if q.res.OutsidePeriod {

@@ -10,8 +10,8 @@ import (
 )
 
 // This file holds what the path search can know about a ruleset before any
-// answer arrives: the ways the outcome can be reached. A way (DESIGN's
-// "the ways the outcome can still become eligible") is one term of the
+// answer arrives: the ways the outcome can be reached. A way (one of
+// "the ways the outcome can still become eligible" of docs/api.md) is one term of the
 // outcome's disjunctive form, a set of criterion statuses that together
 // decide the outcome, with the fields those criteria read and their total
 // weight. The ways are computed once per compiled ruleset and shared by

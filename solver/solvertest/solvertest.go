@@ -168,8 +168,8 @@ func CriterionIndex(r *engine.Ruleset, id string) int {
 
 // WideMin is a ruleset whose one criterion compares a min() of n
 // distinct arguments (a.x + 0, a.y + 1, a.x + 2, ...) with threshold: the
-// adversary of issue 22 against the encoding and the authoring-time
-// tools. The parser refuses a call of more than syntax.MaxCallArgs
+// adversary the solver's limits hold against (docs/limits.md#solver-runs),
+// aimed at the encoding and the authoring-time tools. The parser refuses a call of more than syntax.MaxCallArgs
 // arguments, but the solver also meets compiled IR that no parser read
 // under today's caps (a cut stored before them, a composed rulebook), so
 // the ruleset is built into the IR of a two-argument one.

@@ -18,7 +18,8 @@ import (
 	"github.com/eligo/eligo/solver/z3"
 )
 
-// The adversary of issue 22 against the authoring-time tools: a draft of a
+// The adversary the solver's limits hold against (docs/limits.md#solver-runs),
+// aimed at the authoring-time tools: a draft of a
 // thousand criteria (the criteria bomb: about four mutants and several
 // goals each) and a min() of ten thousand arguments (the wide min).
 

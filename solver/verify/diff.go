@@ -68,9 +68,9 @@ type SemanticDiff struct {
 	Equivalent bool `json:"equivalent"`
 	// Changes are the kinds of outcome change some applicant meets, each
 	// with a witness.
-	Changes []Change `json:"changes"`
+	Changes []Change `json:"changes" nullable:"false"`
 	// Fields are the fields added, removed or changed in type or values.
-	Fields []FieldChange `json:"field_changes"`
+	Fields []FieldChange `json:"field_changes" nullable:"false"`
 	// Thresholds are the comparisons whose constant moved, criteria
 	// paired by id: the figures a yearly update changes.
 	Thresholds []ThresholdChange `json:"threshold_changes" nullable:"false" doc:"Comparisons whose constant the new version changed, criteria paired by id (e.g. an income limit moved from 1,255 to 1,305); empty when none moved."`
@@ -96,7 +96,7 @@ type Change struct {
 	Witness map[string]any `json:"witness"`
 	// Criteria are the criteria whose status differs for the witness,
 	// with their quotes on both sides.
-	Criteria []CriterionChange `json:"criteria"`
+	Criteria []CriterionChange `json:"criteria" nullable:"false"`
 }
 
 // CriterionChange is a criterion whose status differs between versions.
@@ -108,8 +108,8 @@ type CriterionChange struct {
 	Old string `json:"old_status,omitempty"`
 	New string `json:"new_status,omitempty"`
 	// OldQuotes and NewQuotes are its citations' quotes in each version.
-	OldQuotes []string `json:"old_quotes"`
-	NewQuotes []string `json:"new_quotes"`
+	OldQuotes []string `json:"old_quotes" nullable:"false"`
+	NewQuotes []string `json:"new_quotes" nullable:"false"`
 }
 
 // FieldChange is a field the versions declare differently.

@@ -128,6 +128,14 @@ export async function tabTo(page, selector, limit = 60) {
   throw new Error(`Tab never reached ${selector}`);
 }
 
+/** signIn signs in to the studio's sign-in form with key from the keyboard, as a person would. */
+export async function signIn(page, key) {
+  await page.waitForSelector('#api-key');
+  await tabTo(page, '#api-key');
+  await page.keyboard.type(key);
+  await page.keyboard.press('Enter');
+}
+
 /** press tabs to a control and presses Enter on it, as a keyboard user would. */
 export async function press(page, selector, limit = 200) {
   await tabTo(page, selector, limit);
@@ -156,22 +164,27 @@ export async function answer(page, fieldId, value) {
 
 /**
  * answerAll answers whatever the planner asks from values (by field id: a
- * choice's value, yes or no, a number or a date) until a decision shows.
+ * choice's value, yes or no, a number or a date) until a decision shows;
+ * the questions on the fields skip names are skipped instead.
  */
-export async function answerAll(page, values) {
+export async function answerAll(page, values, skip = []) {
   for (let i = 0; i < 20; i++) {
     await page.waitForSelector('#question-form, #outcome');
     if ((await page.locator('#outcome').count()) > 0) return;
     const form = page.locator('#question-form');
     const field = await form.getAttribute('data-field');
     const value = values[field];
-    assert.ok(value !== undefined, `no answer prepared for ${field}`);
-    if ((await form.locator('input[type=radio]').count()) > 0) {
-      await form.locator(`input[type=radio][value="${value}"]`).check();
+    if (skip.includes(field)) {
+      await page.click('#skip');
     } else {
-      await form.locator('input:not([type=radio])').fill(value);
+      assert.ok(value !== undefined, `no answer prepared for ${field}`);
+      if ((await form.locator('input[type=radio]').count()) > 0) {
+        await form.locator(`input[type=radio][value="${value}"]`).check();
+      } else {
+        await form.locator('input:not([type=radio])').fill(value);
+      }
+      await page.click('#continue');
     }
-    await page.click('#continue');
     await page.waitForFunction((f) => document.querySelector('#question-form')?.getAttribute('data-field') !== f || document.querySelector('#outcome'), field);
   }
   throw new Error('no decision after 20 answers');

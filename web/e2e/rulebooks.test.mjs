@@ -130,6 +130,12 @@ test('rulebooks: compose, activate, history, edit, promotion refused with its wi
   assert.match(await preview(), /^Eligible when either /, 'the saved tree is read back');
   const afterEdit = await page.locator('#rulebook-release').textContent();
 
+  // Each section says what is in force in words; its ids are in the
+  // row's title only, for developers.
+  const sectionRow = page.locator('#promote-sections li p').first();
+  assert.match(await sectionRow.textContent(), /^Section A: [^:]+, in force: version 1$/);
+  assert.match(await sectionRow.getAttribute('title'), /:/, 'the section and ruleset ids are in the title');
+
   // Promote the non-conservative cut of section A: confirmed, then refused
   // by the presence-polarity gate, its witness said in words.
   assert.match(await page.locator('#promote-A option').first().textContent(), /e2e-rulebooks\/snap-income-lenient v1/);

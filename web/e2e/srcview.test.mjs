@@ -13,7 +13,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { apiCall, axe as axeIn, launchBrowser, open as openIn, origin, press, shot as shotIn, tabTo } from './browser.mjs';
+import { apiCall, axe as axeIn, launchBrowser, open as openIn, origin, press, shot as shotIn, signIn } from './browser.mjs';
 
 const key = process.env.ELIGO_KEY;
 if (!key) {
@@ -93,10 +93,7 @@ test('the source view: clauses marked by what cites them, to the rules and back'
   const axe = (name) => axeIn(browser, page, name);
 
   // Sign in, then from the sources list to the source's text.
-  await page.waitForSelector('#api-key');
-  await tabTo(page, '#api-key');
-  await page.keyboard.type(key);
-  await page.keyboard.press('Enter');
+  await signIn(page, key);
   await page.waitForSelector('#sources > li');
   await press(page, '#sources > li a.source-text-link');
   await page.waitForSelector('#source-pages');
@@ -104,6 +101,8 @@ test('the source view: clauses marked by what cites them, to the rules and back'
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'source-heading', 'focus moves to the source’s heading');
   assert.equal(await page.locator('#source-heading').textContent(), 'Text of 29 U.S.C. 2611');
   assert.match(await page.locator('#source-summary').textContent(), /^1 of \d+ clauses cited by the rules \(\d+%\); \d+ clauses are not cited\.$/);
+  assert.equal(await page.locator('#source-cited-as').textContent(), 'The rules cite it as usc29_2611.', 'named as the rules name it');
+  assert.ok(!(await page.locator('#main').textContent()).includes(sourceId), 'the project’s own source id is not on the page');
 
   // The cited clause: marked in words with its criterion and quote.
   const cited = page.locator('.clause-wrap', { has: page.locator('.clause-cited') });
@@ -165,6 +164,10 @@ test('the source view: clauses marked by what cites them, to the rules and back'
   // the licensing text is quoted, so it is fully covered; its paragraph,
   // cut at its enumerators, says who cites it once.
   await page.goto(`${origin}/#/studio/projects/${project.project_id}/sources/${licensingId}`);
+  // The PDF's text is on the page until the hash change redraws it: wait
+  // for this source's heading and its summary before reading them.
+  await page.waitForFunction(() => document.getElementById('source-heading')?.textContent === 'Text of licensing.txt');
+  await page.waitForFunction(() => !/^Loading/.test(document.getElementById('source-summary')?.textContent ?? 'Loading'));
   await page.waitForSelector('#source-pages');
   assert.match(await page.locator('#source-summary').textContent(), /^(\d+) of \1 clauses cited by the rules \(100%\)\.$/);
   assert.equal(await page.locator('#uncited-clauses').count(), 0);

@@ -3,7 +3,7 @@
 // counted in, how typed text becomes the JSON value /decide reads, and how
 // the request bodies are written.
 
-import type { Field, FieldError, Question } from './types.js';
+import type { Field, FieldError, PathStep } from './types.js';
 
 /** The kinds of input the console draws. */
 export type InputKind = 'choice' | 'yesno' | 'date' | 'number' | 'text';
@@ -212,6 +212,19 @@ export interface Answer {
 }
 
 /**
+ * knownValues reads the answers the API took (those it refused with a
+ * field error are not known) as values by field id: undefined for a field
+ * not answered.
+ */
+export function knownValues(answers: Map<string, Answer>, fieldErrors: FieldError[]): (fieldId: string) => unknown {
+  const refused = new Set(fieldErrors.map((e) => e.field));
+  return (fieldId) => {
+    const a = answers.get(fieldId);
+    return a && !refused.has(fieldId) ? (JSON.parse(a.json) as unknown) : undefined;
+  };
+}
+
+/**
  * objectText writes a JSON object from members whose values are already
  * JSON text, so exact numbers are never re-read as floats.
  */
@@ -312,7 +325,7 @@ export function acceptedAnswers(answers: Map<string, Answer>, fieldErrors: Field
  * the sentence says that answer ruled out a shorter way, so that the
  * count going up reads as what happened rather than as going backwards.
  */
-export function progress(answered: number, optimalPath: Question[], settled: boolean, before?: Progress): Progress {
+export function progress(answered: number, optimalPath: PathStep[], settled: boolean, before?: Progress): Progress {
   const remaining = settled ? 0 : optimalPath.length;
   const total = answered + remaining;
   let text: string;
@@ -346,11 +359,37 @@ export function textOfValue(field: Field | undefined, value: unknown): string {
   }
   const numeric = field?.field_type === 'int' || field?.field_type === 'decimal';
   if (numeric && field && (typeof value === 'number' || typeof value === 'string')) {
-    const unit = unitFor(field);
-    const figure = groupThousands(String(value));
-    return unit ? `${figure} ${unit}` : figure;
+    return amountText(groupThousands(String(value)), unitFor(field));
   }
   return String(value);
+}
+
+// The currencies written with a sign before the amount; other currency
+// codes are written before it ("CHF 1,200").
+const currencySigns: Record<string, string> = { USD: '$', GBP: '£', EUR: '€' };
+// Rates as people write them after an amount: "$2,345 a month".
+const rateWords: Record<string, string> = {
+  'per year': 'a year', 'per month': 'a month', 'per week': 'a week', 'per day': 'a day',
+  yearly: 'a year', monthly: 'a month', weekly: 'a week', daily: 'a day', annually: 'a year', 'per annum': 'a year',
+};
+
+/**
+ * amountText writes a figure (already grouped in thousands) with its unit
+ * as people write it, the way the plain sentences do (withUnit in
+ * engine/present): money with its sign or code in front and its rate after
+ * ("$30,000 a year", "CHF 1,200"), anything else counted after the figure
+ * ("1,300 hours"); the figure alone when there is no unit.
+ */
+export function amountText(figure: string, unit: string): string {
+  if (!unit) return figure;
+  const [code = '', ...restWords] = unit.split(' ');
+  const upper = code.toUpperCase();
+  if (!Object.values(currencies).includes(upper)) return `${figure} ${unit}`;
+  const rest = restWords.join(' ');
+  const rate = rateWords[rest.toLowerCase()] ?? rest;
+  const sign = currencySigns[upper];
+  const amount = sign ? (figure.startsWith('-') ? `-${sign}${figure.slice(1)}` : `${sign}${figure}`) : `${upper} ${figure}`;
+  return rate ? `${amount} ${rate}` : amount;
 }
 
 /**

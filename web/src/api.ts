@@ -1,9 +1,10 @@
-// Calls to Eligo's API, on the origin that served the console, JSON in and
-// out: anonymous (no credentials) on the open surface, or through the
-// signed-in console session for a tenant's private rulesets and rulebooks.
+// The console's calls to Eligo's API, typed: anonymous (no credentials) on
+// the open surface, or through the signed-in console session for a
+// tenant's private rulesets and rulebooks. The requests themselves are
+// transport.ts's.
 
 import { objectText, type Target } from './answers.js';
-import { sessionFetch } from './session.js';
+import { request, type Answer } from './transport.js';
 import type {
   CriterionText,
   Decision,
@@ -18,59 +19,17 @@ import type {
   Schema,
 } from './types.js';
 
-/** The API root, on this origin. */
-export const apiRoot = '/api/v1/public';
-
-/** ApiError is a refusal from the API, with a message fit to show. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-}
-
-/** problemText reads the API's error bodies: a string detail, a problem or a validation list. */
-export function problemText(status: number, body: unknown): string {
-  const detail = (body as { detail?: unknown } | null)?.detail;
-  if (typeof detail === 'string') {
-    return detail;
-  }
-  if (Array.isArray(detail)) {
-    return detail.map((d) => String((d as { msg?: unknown }).msg ?? '')).filter(Boolean).join('; ') || `HTTP ${status}`;
-  }
-  if (detail && typeof detail === 'object' && typeof (detail as { message?: unknown }).message === 'string') {
-    return (detail as { message: string }).message;
-  }
-  if (status === 429) {
-    return 'Too many requests from this address today; try again later.';
-  }
-  return `The service answered HTTP ${status}.`;
-}
-
 /**
  * Api calls the API anonymously, or, with session, as the signed-in
- * console session (its cookie and CSRF token, see session.ts), so that a
+ * console session (its cookie and CSRF token, see transport.ts), so that a
  * tenant's private rulesets and rulebooks answer too. The key itself is
  * never in the page.
  */
 export class Api {
   constructor(readonly session = false) {}
 
-  private async call<T>(path: string, init: RequestInit = {}): Promise<{ body: T; headers: Headers }> {
-    const res = this.session ? await sessionFetch(path, init) : await fetch(apiRoot + path, { credentials: 'omit', ...init });
-    let body: unknown = null;
-    try {
-      body = await res.json();
-    } catch {
-      body = null;
-    }
-    if (!res.ok) {
-      throw new ApiError(res.status, problemText(res.status, body));
-    }
-    return { body: body as T, headers: res.headers };
+  private call<T>(path: string, init: RequestInit = {}): Promise<Answer<T>> {
+    return request<T>(path, init, this.session);
   }
 
   /** pages follows X-Next-Cursor page by page from path (which has a query): a short page never means the end. */

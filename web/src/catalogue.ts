@@ -6,7 +6,7 @@ import type { Target } from './answers.js';
 import { Api } from './api.js';
 import { announce, h } from './dom.js';
 import { rank } from './search.js';
-import { knownSession } from './session.js';
+import { knownSession } from './transport.js';
 import type { RulebookSummary, RulesetSummary } from './types.js';
 
 /** interviewHref is the console address of a ruleset's interview. */
@@ -97,7 +97,7 @@ export async function showCatalogue(main: HTMLElement, q: string): Promise<void>
     },
     h('label', { for: 'search' }, 'Search the rulesets'),
     h('div', { class: 'row' }, input, h('button', { type: 'submit' }, 'Search')),
-    h('p', { id: 'search-hint', class: 'hint' }, 'By words of the name, description or slug, for example “pension” or “fmla”; names that match come first.'),
+    h('p', { id: 'search-hint', class: 'hint' }, 'By words of the name or description, for example “pension” or “fmla”; names that match come first.'),
   );
   main.replaceChildren(
     h('h1', { tabindex: '-1' }, 'Find out whether you qualify'),
@@ -135,10 +135,19 @@ function card(r: RulesetSummary): HTMLElement {
         { class: 'facts' },
         h('div', {}, h('dt', {}, 'Conditions'), h('dd', {}, String(r.rule_count))),
         h('div', {}, h('dt', {}, 'Version'), h('dd', {}, r.ruleset_version)),
-        h('div', {}, h('dt', {}, 'Slug'), h('dd', {}, h('code', {}, r.slug))),
       ),
+      forDevelopers(r.slug),
     ),
   );
+}
+
+/**
+ * forDevelopers keeps the address programs use (the slug, which search
+ * also reads) where only developers look: behind a disclosure, never among
+ * the facts an applicant reads.
+ */
+function forDevelopers(slug: string): HTMLElement {
+  return h('details', { class: 'for-developers' }, h('summary', {}, 'For developers'), h('p', {}, 'Address in the API: ', h('code', {}, slug)));
 }
 
 function bookCard(r: RulebookSummary): HTMLElement {
@@ -154,8 +163,8 @@ function bookCard(r: RulebookSummary): HTMLElement {
         'dl',
         { class: 'facts' },
         h('div', {}, h('dt', {}, 'Visibility'), h('dd', {}, r.visibility === 'private' ? 'Your team only' : 'Public')),
-        h('div', {}, h('dt', {}, 'Slug'), h('dd', {}, h('code', {}, r.slug))),
       ),
+      forDevelopers(r.slug),
     ),
   );
 }

@@ -5,6 +5,7 @@
 import { fieldLabel, formatDate, humanize, textOfValue } from './answers.js';
 import { announce, h } from './dom.js';
 import { safeLink } from './links.js';
+import { rowFields, rowFit } from './rows.js';
 import type { CriterionExplanation, CriterionText, Decision, Fact, FailureExplanation, FailureReason, Field, Outcome, Period, SourceReference, Status, Warning } from './types.js';
 
 /** The outcome in words. */
@@ -35,6 +36,82 @@ export type Fields = Map<string, Field>;
 
 /** Each criterion's condition in plain language and in the rules language, by criterion id. */
 export type Texts = Map<string, CriterionText>;
+
+/** The applicant's accepted answers: a field's value, undefined when unanswered. */
+export type Known = (fieldId: string) => unknown;
+
+/** A list of conditions sorted by whether the row of a table each states (rows.ts) applies to the applicant. */
+interface Placed<T> {
+  /** The conditions shown one by one, in their order: those that apply, are no row, or the one row not placed yet. */
+  listed: T[];
+  /** The rows that cannot be placed until more is answered, when there are several: said once (openRows). */
+  open: T[];
+  /** The rows about other applicants (another household size, another place): counted once (leftOut). */
+  other: T[];
+}
+
+/** place sorts items by rowFit of their rules text. */
+function place<T>(items: T[], expression: (item: T) => string | undefined, known: Known): Placed<T> {
+  const fits = items.map((item) => rowFit(expression(item) ?? '', known));
+  const several = fits.filter((f) => f === 'unknown').length > 1;
+  const placed: Placed<T> = { listed: [], open: [], other: [] };
+  items.forEach((item, i) => {
+    if (fits[i] === 'other') placed.other.push(item);
+    else if (fits[i] === 'unknown' && several) placed.open.push(item);
+    else placed.listed.push(item);
+  });
+  return placed;
+}
+
+/**
+ * rowWords names what decides which rows apply, in a few words: "household
+ * region and household size"; only the fields keep says (by default all).
+ */
+function rowWords(fields: Fields, expressions: (string | undefined)[], keep: (fieldId: string) => boolean = () => true): string {
+  const all = [...new Set(expressions.flatMap((e) => rowFields(e ?? '')))];
+  const ids = all.some(keep) ? all.filter(keep) : all;
+  const names = ids.map((id) => {
+    const label = fields.get(id)?.label;
+    return label ? label.charAt(0).toLowerCase() + label.slice(1) : humanize(id);
+  });
+  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+/** leftOut says, once, that the rows about other applicants (another of the answers known) are not shown. */
+function leftOut(fields: Fields, expressions: (string | undefined)[], known: Known): HTMLElement | null {
+  if (!expressions.length) return null;
+  const n = expressions.length;
+  const what = rowWords(fields, expressions, (id) => known(id) !== undefined);
+  return h(
+    'p',
+    { class: 'hint rows-left-out' },
+    `${n === 1 ? 'One condition' : `${n} conditions`} for another ${what} ${n === 1 ? 'is' : 'are'} not shown: ${n === 1 ? 'it does' : 'they do'} not apply to your answers.`,
+  );
+}
+
+/**
+ * openRows stands for the rows that cannot be placed yet, said once: the
+ * limit for the applicant's household size (or whatever decides), and the
+ * answers it waits for.
+ */
+function openRows(fields: Fields, statuses: Status[], expressions: (string | undefined)[], known: Known): HTMLElement | null {
+  if (!expressions.length) return null;
+  const st = statuses.every((x) => x === statuses[0]) ? (statuses[0] ?? 'pending') : 'pending';
+  // The answers still missing decide: "your household size" once the region is known.
+  const what = rowWords(fields, expressions, (id) => known(id) === undefined);
+  return h(
+    'li',
+    { class: 'criterion criterion-' + st + ' rows-open' },
+    h('h4', {}, badge(st), ' ', `The condition for your ${what}`),
+    h(
+      'p',
+      {},
+      st === 'satisfied'
+        ? `All ${expressions.length} conditions that could apply to you are met, whatever your ${what}.`
+        : `Which of these ${expressions.length} conditions applies depends on your ${what}, not answered yet.`,
+    ),
+  );
+}
 
 function shortLabel(fields: Fields, id: string): string {
   return fieldLabel(fields.get(id), id);
@@ -164,35 +241,68 @@ export function changesSentence(fx: FailureExplanation, title: (id: string) => s
  * would need to change. A date outside the rules' period is not a
  * condition: that is said instead (outsidePeriod).
  */
-export function reasons(fields: Fields, texts: Texts, fx: FailureExplanation, date?: string): HTMLElement {
+export function reasons(fields: Fields, texts: Texts, fx: FailureExplanation, date?: string, known: Known = () => undefined): HTMLElement {
   const outside = outsidePeriodWarning(fx.warnings);
   if (outside) return outsidePeriod(date, outside);
   const list = Object.values(fx.reasons);
   const title = (id: string) => fx.reasons[id]?.title ?? texts.get(id)?.title ?? humanize(id);
+  // Rows of a table not placed yet stand in the way as one: the limit for
+  // the applicant's household size, once the size is known.
+  const expression = (r: FailureReason) => r.condition || texts.get(r.criterion_id)?.expression;
+  const rows = place(list, expression, known);
   return h(
     'section',
     { class: 'reasons', 'aria-labelledby': 'reasons-heading' },
     h('h3', { id: 'reasons-heading' }, 'What would need to change'),
     list.length ? h('p', {}, changesSentence(fx, title)) : h('p', {}, 'No single condition stands in the way.'),
-    h('ul', { class: 'reason-list' }, ...list.map((r) => reason(fields, texts, r))),
+    h(
+      'ul',
+      { class: 'reason-list' },
+      ...rows.listed.map((r) => reason(fields, texts, r)),
+      openRows(
+        fields,
+        rows.open.map((r) => r.status),
+        rows.open.map(expression),
+        known,
+      ),
+    ),
   );
 }
 
-/** explanation draws every group and criterion with its status, answers and law. */
-export function explanation(fields: Fields, texts: Texts, d: Decision): HTMLElement | null {
+/**
+ * explanation draws every group and criterion with its status, answers
+ * and law; of a table of limits (one condition per household size, say)
+ * only the rows that apply to the known answers, the others counted in one
+ * line, and the rows that cannot be placed yet as one condition (see
+ * rows.ts).
+ */
+export function explanation(fields: Fields, texts: Texts, d: Decision, known: Known = () => undefined): HTMLElement | null {
   if (!d.explanation) return null;
+  const expression = (c: CriterionExplanation) => texts.get(c.criterion_id)?.expression;
   return h(
     'section',
     { class: 'explanation', 'aria-labelledby': 'explanation-heading' },
     h('h3', { id: 'explanation-heading' }, 'Each condition, with the law'),
-    ...d.explanation.groups.map((g) =>
-      h(
+    ...d.explanation.groups.map((g) => {
+      const rows = place(g.criteria, expression, known);
+      return h(
         'section',
         { class: 'group group-' + g.status, 'data-group': g.group },
         h('h4', { class: 'group-title' }, badge(g.status), ' ', g.title || humanize(g.group), g.kind === 'any' ? ' (any one is enough)' : ''),
-        h('ul', { class: 'criteria' }, ...g.criteria.map((c) => criterion(fields, texts, c))),
-      ),
-    ),
+        h(
+          'ul',
+          { class: 'criteria' },
+          ...rows.listed.map((c) => criterion(fields, texts, c)),
+          openRows(
+            fields,
+            rows.open.map((c) => c.status),
+            rows.open.map(expression),
+            known,
+          ),
+        ),
+        leftOut(fields, rows.other.map(expression), known),
+      );
+    }),
   );
 }
 

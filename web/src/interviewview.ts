@@ -14,6 +14,7 @@ import {
   fieldLabel,
   fieldValuesText,
   formatDate,
+  knownValues,
   progress,
   notesOf,
   type Answer,
@@ -29,7 +30,7 @@ import { auditEnvelope } from './envelope.js';
 import { drawGraph, legend, zoomControls } from './graphview.js';
 import { Interview, nextStep, type Step } from './interview.js';
 import { withFieldLabels, withOverlay } from './overlay.js';
-import { currentSession, knownSession } from './session.js';
+import { currentSession, knownSession } from './transport.js';
 import type { Decision, Field, GraphResponse, Schema } from './types.js';
 
 /** The page's parts and the interview behind them. */
@@ -176,9 +177,15 @@ export async function showInterview(main: HTMLElement, target: Target): Promise<
   await refresh(v, false);
 }
 
-/** drawVersion names the version shown: the release of a rulebook, the cut of a ruleset. */
+/**
+ * drawVersion names the version shown: the release of a rulebook, the cut
+ * of a ruleset. The slug, an address for programs, is not for applicants:
+ * the audit envelope below the decision carries it.
+ */
 function drawVersion(v: View): void {
-  v.version.replaceChildren(v.target.kind === 'rulebook' ? 'Rulebook, release ' : 'Version ', `${v.schema.ruleset_version ?? ''} · `, h('code', {}, v.schema.slug));
+  v.version.replaceChildren(
+    v.target.kind === 'rulebook' ? `Rulebook, release ${v.schema.ruleset_version ?? ''}` : `Version ${v.schema.ruleset_version ?? ''} of these rules`,
+  );
 }
 
 /** shown is the cut (or rulebook) whose schema the page shows, for its texts and graph. */
@@ -395,6 +402,7 @@ async function drawDecision(v: View, step: Step, focus: boolean): Promise<void> 
   }
   const heading = h('h2', { id: 'decision-heading', tabindex: '-1' }, 'Decision: ', h('span', { class: 'outcome outcome-' + d.decision, id: 'outcome' }, outcomeWords[d.decision]));
   const texts = await criterionTexts(v);
+  const known = knownValues(v.iv.answers, d.field_errors);
   const parts: (HTMLElement | null)[] = [
     heading,
     h('p', {}, sentence(d, v.schema.name)),
@@ -410,7 +418,7 @@ async function drawDecision(v: View, step: Step, focus: boolean): Promise<void> 
     parts.push(outsidePeriod(d.decision_date, outside));
   } else if (d.decision !== 'eligible' && d.field_errors.length === 0 && d.ruleset_id) {
     try {
-      parts.push(reasons(v.fields, texts, await v.api.explainFailure(d.ruleset_id, fieldValuesText(v.iv.answers), 'eligible', v.decisionDate), d.decision_date));
+      parts.push(reasons(v.fields, texts, await v.api.explainFailure(d.ruleset_id, fieldValuesText(v.iv.answers), 'eligible', v.decisionDate), d.decision_date, known));
     } catch (err) {
       parts.push(h('p', { class: 'error' }, `The reasons could not be worked out: ${(err as Error).message}`));
     }
@@ -426,7 +434,7 @@ async function drawDecision(v: View, step: Step, focus: boolean): Promise<void> 
       ),
     );
   }
-  parts.push(explanation(v.fields, texts, d), whatIf(v, d), envelopeBox(auditEnvelope(d, v.iv.answers, v.iv.declined)));
+  parts.push(explanation(v.fields, texts, d, known), whatIf(v, d), envelopeBox(auditEnvelope(d, v.iv.answers, v.iv.declined)));
   parts.push(
     h(
       'div',

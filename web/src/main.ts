@@ -5,7 +5,7 @@
 
 import { showCatalogue } from './catalogue.js';
 import { showInterview } from './interviewview.js';
-import { showSignIn } from './session.js';
+import { showSignIn } from './signin.js';
 import { StudioClient } from './studio/client.js';
 import { parseStudioRoute, type StudioRoute } from './studio/routes.js';
 import { showStudio } from './studio/studio.js';

@@ -21,13 +21,14 @@ import {
   groupThousands,
   progress,
   textOfValue,
+  amountText,
   unitOf,
   type Target,
 } from '../src/answers.js';
 import type { Field } from '../src/types.js';
 
-function field(field_type: string, extra: Partial<Field> = {}): Field {
-  return { field_id: 'g.f', field_type, weight: 1, enum_values: null, ...extra };
+function field(field_type: Field['field_type'], extra: Partial<Field> = {}): Field {
+  return { field_id: 'g.f', field_type, description: '', weight: 1, enum_values: null, notes: [], ...extra };
 }
 
 test('each field type gets its input', () => {
@@ -99,7 +100,7 @@ test('dates read as dates, day numbers included', () => {
 });
 
 test('x_ui_widget free_text is a plain text input whatever the type', () => {
-  for (const t of ['enum', 'bool', 'int', 'date']) {
+  for (const t of ['enum', 'bool', 'int', 'date'] as const) {
     const spec = inputFor(field(t, { x_ui_widget: 'free_text', enum_values: t === 'enum' ? ['a'] : null }));
     assert.equal(spec.kind, 'text', t);
     assert.equal(spec.choices.length, 0, t);
@@ -172,7 +173,7 @@ test('progress counts only the answers the API accepted', () => {
 });
 
 test('progress counts answers against the remaining optimal path', () => {
-  const path = [{ field_id: 'a' }, { field_id: 'b' }];
+  const path = [{ field_id: 'a', question: '' }, { field_id: 'b', question: '' }];
   const p = progress(3, path, false);
   assert.equal(p.answered, 3);
   assert.equal(p.total, 5);
@@ -184,13 +185,13 @@ test('progress counts answers against the remaining optimal path', () => {
 });
 
 test('progress says when an answer ruled out a shorter way', () => {
-  const one = progress(2, [{ field_id: 'a' }], false);
+  const one = progress(2, [{ field_id: 'a', question: '' }], false);
   assert.match(one.text, /needs 1 more/);
-  const after = progress(3, [{ field_id: 'b' }, { field_id: 'c' }], false, one);
+  const after = progress(3, [{ field_id: 'b', question: '' }, { field_id: 'c', question: '' }], false, one);
   assert.match(after.text, /3 answered; that answer ruled out a shorter way, so a decision now needs 2 more/);
-  const fewer = progress(4, [{ field_id: 'c' }], false, after);
+  const fewer = progress(4, [{ field_id: 'c', question: '' }], false, after);
   assert.match(fewer.text, /4 answered; the shortest way to a decision needs 1 more/);
-  const back = progress(1, [{ field_id: 'a' }, { field_id: 'b' }, { field_id: 'c' }], false, fewer);
+  const back = progress(1, [{ field_id: 'a', question: '' }, { field_id: 'b', question: '' }, { field_id: 'c', question: '' }], false, fewer);
   assert.match(back.text, /the shortest way to a decision needs 3 more/, 'going back is not an answer that ruled anything out');
 });
 
@@ -203,8 +204,8 @@ test('values and notes read as people write them', () => {
   const notes = notesOf(
     field('int', {
       notes: [
-        { note_text: 'WHY: Hours count.', metadata: { type: 'why' } },
-        { note_text: 'LEGAL BACKGROUND: Title 5.', metadata: { type: 'legal_background' } },
+        { note_text: 'WHY: Hours count.', source: '', metadata: { type: 'why', section: '' } },
+        { note_text: 'LEGAL BACKGROUND: Title 5.', source: '', metadata: { type: 'legal_background', section: '' } },
       ],
     }),
   );
@@ -222,7 +223,17 @@ test('figures read with thousands separators, exactly', () => {
   assert.equal(groupThousands('1234567.000001'), '1,234,567.000001');
   assert.equal(groupThousands('12345678901234567890'), '12,345,678,901,234,567,890');
   assert.equal(groupThousands('abc'), 'abc');
-  assert.equal(textOfValue({ field_id: 'income.yearly', field_type: 'decimal', unit: 'USD a year' } as never, 30000), '30,000 USD a year');
+});
+
+test('money reads as people write it: sign or code first, the rate after', () => {
+  const money = (unit: string, field_id = 'income.amount') => ({ field_id, field_type: 'decimal', unit }) as never;
+  assert.equal(textOfValue(money('USD a year'), 30000), '$30,000 a year');
+  assert.equal(textOfValue(money('USD per month'), '2345.5'), '$2,345.5 a month');
+  assert.equal(textOfValue(money('GBP'), -1250), '-£1,250');
+  assert.equal(textOfValue(money('CHF per week'), 1200), 'CHF 1,200 a week');
+  assert.equal(textOfValue(money('', 'job.gross_annual_salary_eur'), 43759.8), '€43,759.8 a year');
+  assert.equal(amountText('1,300', 'hours'), '1,300 hours');
+  assert.equal(amountText('7', ''), '7');
 });
 
 test('decideTarget: a slug is decided by its slug, so the cut in force on the decision date answers', () => {

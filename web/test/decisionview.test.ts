@@ -17,7 +17,8 @@ function explanation(reasons: string[], mechanism: string, changes: string[]): F
   return {
     expected_outcome: 'eligible', actual_outcome: 'not_eligible', field_errors: [],
     reasons: Object.fromEntries(reasons.map((id) => [id, reason(id, mechanism)])),
-    changes_needed: changes.length, changes,
+    changes_needed: changes.length, changes, complete: true,
+    ruleset_id: 'r', slug: 's', ruleset_version: 'v1', content_digest: 'sha256:x', engine_version: 'e', decision_date: '2026-11-23',
   };
 }
 

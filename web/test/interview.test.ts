@@ -16,6 +16,9 @@ function decision(extra: Partial<Decision>): Decision {
     decision_id: 'dec_x',
     inputs_hash: 'sha256:y',
     decision_time: 't',
+    decision_date: '2026-11-23',
+    fields_evaluated: 0,
+    fields_provided: 0,
     missing_fields: [],
     next_question: null,
     optimal_path: [],
@@ -23,7 +26,7 @@ function decision(extra: Partial<Decision>): Decision {
     ...extra,
   };
 }
-const q = (field_id: string): Question => ({ field_id });
+const q = (field_id: string): Question => ({ field_id, question: '', weight: 1 });
 
 test('answer, skip and back walk the history', () => {
   const iv = new Interview();

@@ -18,7 +18,8 @@ const mermaid = `flowchart LR
 `;
 
 function node(id: string, type: GraphNode['type'], status: 'satisfied' | 'not_satisfied' | 'pending' | null): GraphNode {
-  return { id, type, label: id, overlay: status ? { status, supporting_facts: [] } : null };
+  // Only the members the overlay reads; the rest of each node's kind is left out.
+  return { id, type, label: id, overlay: status ? { status, supporting_facts: [] } : null } as GraphNode;
 }
 
 test('criteria, groups and the outcome are classed and marked by status; fields are not', () => {
@@ -128,7 +129,7 @@ test('the audit envelope holds the replay request with numbers as sent', () => {
   assert.equal(dated.decision_date, '2026-11-23');
   assert.equal(dated.request.decision_date, '2026-11-23', 'a replay asks for the same decision date');
   const book = JSON.parse(
-    auditEnvelope({ ...d, ruleset_id: undefined, rulebook_id: 'rb_1', release: { release_id: 'u-1', label: 'joyful-buffalo', version: 1 } }, new Map(), []),
+    auditEnvelope({ ...d, ruleset_id: undefined, rulebook_id: 'rb_1', release: { release_id: 'u-1', label: 'joyful-buffalo', version: 1, title: '', content_identity: 'sha256:r', published_at: '2026-11-23T00:00:00Z' } }, new Map(), []),
   );
   assert.equal(book.rulebook_id, 'rb_1');
   assert.equal('ruleset_id' in book, false);

@@ -29,6 +29,7 @@ import {
   overlayChanges,
   rulebookBody,
   sectionChoices,
+  sectionInForce,
   validateRulebookForm,
   witnessSentences,
 } from '../src/studio/rulebookform.js';
@@ -175,6 +176,19 @@ test('the field overlay sends only what changed', () => {
   });
   assert.deepEqual(fields, { 'a.x': { question: 'New?' }, 'a.y': null, 'a.z': { description: 'More', weight: 5 } });
   assert.deepEqual(Object.keys(errors), ['a.w']);
+});
+
+test('a section in force reads as the analyst says it, with no ids', () => {
+  const cases: { name: string; args: [string, string, string, string]; want: string }[] = [
+    { name: 'a studio-published version, by its date', args: ['A', 'Lifeline', '20261129-d12ad59a6881', 'us_lifeline:20261129-d12ad59a6881'],
+      want: 'Section A: Lifeline, in force: version of 29 November 2026' },
+    { name: 'a numbered version', args: ['B', 'FMLA employee', 'v2', 'fmla:v2'], want: 'Section B: FMLA employee, in force: version 2' },
+    { name: 'the published ruleset not at hand: the version from the live id', args: ['A', 'us_lifeline', '', 'us_lifeline:20261129-d12ad59a6881'],
+      want: 'Section A: us_lifeline, in force: version of 29 November 2026' },
+    { name: 'a name that is no date', args: ['C', 'SNAP', '2026a', 'snap:2026a'], want: 'Section C: SNAP, in force: version 2026a' },
+    { name: 'eight digits that are no date', args: ['C', 'SNAP', '20261399-abc', 'snap:20261399-abc'], want: 'Section C: SNAP, in force: version 20261399-abc' },
+  ];
+  for (const c of cases) assert.equal(sectionInForce(...c.args), c.want, c.name);
 });
 
 test('the presence-polarity refusal in words', () => {

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { citationWords, clauseState, coverageWords, criteriaOf, findPassage, marksHeldOver, pageSegments } from '../src/studio/clauses.js';
+import { citationWords, citedAsWords, clauseState, coverageWords, criteriaOf, findPassage, marksHeldOver, pageSegments } from '../src/studio/clauses.js';
 import { criterionLine, lineParam } from '../src/studio/jump.js';
 import { parseStudioRoute, rulesHref, sourceHref, studioHref } from '../src/studio/routes.js';
 import type { ClauseCitation, DraftSymbols, SourceClause } from '../src/studio/types.js';
@@ -161,4 +161,16 @@ test('the rules open at the criterion, or at its cite of the quote', () => {
   ];
   for (const [criterion, quote, syms, want] of cases) assert.equal(criterionLine(rules, criterion, quote, syms), want, `${criterion} ${quote}`);
   assert.deepEqual(['12', '0', '-3', '2.5', 'x', undefined].map(lineParam), [12, 0, 0, 0, 0, 0]);
+});
+
+test('a source is named as the rules cite it, not by its project id', () => {
+  const cite = (source_id: string): ClauseCitation => ({ criterion_id: 'c', quote: 'q', source_id, verified: true });
+  const clause = (cited_by: ClauseCitation[]): SourceClause => ({ number: 1, page: 1, start: 0, end: 1, text: 't', heading: false, counted: true, cited_by });
+  const cases: { name: string; clauses: SourceClause[]; unplaced: ClauseCitation[]; want: string }[] = [
+    { name: 'nothing cites it', clauses: [clause([])], unplaced: [], want: '' },
+    { name: 'one id, cited twice', clauses: [clause([cite('fpg_2025')]), clause([cite('fpg_2025')])], unplaced: [], want: 'The rules cite it as fpg_2025.' },
+    { name: 'a quote not found still names it', clauses: [clause([])], unplaced: [cite('fpg_2025')], want: 'The rules cite it as fpg_2025.' },
+    { name: 'several ids', clauses: [clause([cite('usc'), cite('act')]), clause([cite('cfr')])], unplaced: [], want: 'The rules cite it as act, cfr and usc.' },
+  ];
+  for (const c of cases) assert.equal(citedAsWords({ clauses: c.clauses, unplaced_quotes: c.unplaced }), c.want, c.name);
 });

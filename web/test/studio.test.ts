@@ -1,21 +1,21 @@
 // Unit tests of the studio's own logic: routes, the new-project form, the
 // line diff, where diagnostics land in the rules text, the test-case form,
-// the editor's symbols, the session's version history and the publishing
+// checking the rules as they are typed, the session's version history and the publishing
 // gates read from a draft.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { buildCase, formatAnswers, parseAnswers, parseValue, reasons } from '../src/studio/caseform.js';
 import { changeSentence, fieldChangeSentence } from '../src/studio/draftdiff.js';
-import { describePlaced, parseCompileError, placeCompileErrors, placeDiagnostics } from '../src/studio/diagnostics.js';
+import { describePlaced, parseCompileError, placeCheck, placeCompileErrors, placeDiagnostics, problemsOf, type DraftCheck } from '../src/studio/diagnostics.js';
 import { VersionHistory } from '../src/studio/history.js';
 import { diffSummary, lineDiff } from '../src/studio/linediff.js';
 import { draftSlug, sectionFromSlug, starterDraft, validateProjectForm } from '../src/studio/projectform.js';
 import { gates } from '../src/studio/gates.js';
 import { parseStudioRoute, screenFor, studioHref } from '../src/studio/routes.js';
 import { scoreWords, uniqueName } from '../src/studio/suggestions.js';
-import { allSymbols, readSymbols } from '../src/studio/symbols.js';
-import type { Draft, DraftSymbols } from '../src/studio/types.js';
+import { LiveCheck } from '../src/studio/livecheck.js';
+import type { Draft } from '../src/studio/types.js';
 
 test('studio routes: parsed and written back, unknown screens refused', () => {
   const cases: Array<[string, ReturnType<typeof parseStudioRoute>]> = [
@@ -234,38 +234,92 @@ test('test cases: answers parsed from lines, with their errors said per field', 
   if (!bad.ok) assert.deepEqual(Object.keys(bad.errors).sort(), ['answers', 'decisionDate', 'expected', 'name']);
 });
 
-test('symbols: the declared ids with their details, then functions and keywords', () => {
-  assert.deepEqual(readSymbols(rules), [
-    { label: 'usc', kind: 'source', detail: 'US Code' },
-    { label: 'person.age', kind: 'field', detail: 'int: How old are you?' },
-    { label: 'g', kind: 'group', detail: 'G' },
-    { label: 'adult', kind: 'criterion', detail: 'Adult' },
+test('problems as typed: the check of this very text at its ranges, then the saved draft’s warnings', () => {
+  const check: DraftCheck = {
+    compiles: false,
+    diagnostics: [
+      { range: { start: { line: 7, character: 4 }, end: { line: 7, character: 17 } }, severity: 'error', code: '', message: 'unknown field person.height' },
+      { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 5 } }, severity: 'information', code: '', message: 'a note' },
+    ],
+  };
+  assert.deepEqual(placeCheck(check), [
+    { severity: 'error', line: 8, column: 5, end: { line: 8, column: 18 }, message: 'unknown field person.height' },
+    { severity: 'info', line: 1, column: 1, end: { line: 1, column: 6 }, message: 'a note' },
   ]);
-  const all = allSymbols(rules);
-  assert.ok(all.some((s) => s.kind === 'function' && s.label === 'years_between'));
-  assert.ok(all.some((s) => s.kind === 'keyword' && s.label === 'discretionary'));
+  const saved = draftWith({
+    compile_errors: ['draft.rules:3:1: the saved text’s error'],
+    reference_problems: ['source usc: the project has no source uploaded with url "https://example.gov/usc"'],
+  });
+  // With a check of the text, its diagnostics replace the saved draft's
+  // compile errors; the saved draft's warnings about sources stay.
+  assert.deepEqual(
+    problemsOf(rules, saved, check).map((p) => [p.severity, p.line, p.message.slice(0, 12)]),
+    [
+      ['info', 1, 'a note'],
+      ['warning', 3, 'source usc: '],
+      ['error', 8, 'unknown fiel'],
+    ],
+  );
+  // Before any check: the saved draft's compile errors.
+  assert.deepEqual(
+    problemsOf(rules, saved, null).map((p) => [p.severity, p.line]),
+    [
+      ['error', 3],
+      ['warning', 3],
+    ],
+  );
+  assert.deepEqual(problemsOf(rules, null, { compiles: true, diagnostics: [] }), []);
+  assert.equal(describePlaced(placeCheck(check)[1]!), 'Note, line 1, column 1: a note');
 });
 
-test('symbols: the API’s come first, the text adds what was declared since the save', () => {
-  const saved: DraftSymbols = {
-    complete: true,
-    fields: [{ id: 'person.age', type: 'int', question: 'Age?', enum_values: [], line: 4 }],
-    sources: [],
-    groups: [],
-    criteria: [],
-    functions: ['min'],
-    keywords: ['field'],
-  };
-  const got = allSymbols(rules + 'field person.born date\n', saved).map((s) => [s.kind, s.label, s.detail]);
-  assert.deepEqual(got, [
-    ['field', 'person.age', 'int: Age?'],
-    ['function', 'min', 'the smallest of numbers'],
-    ['keyword', 'field', undefined],
-    ['source', 'usc', 'US Code'],
-    ['group', 'g', 'G'],
-    ['criterion', 'adult', 'Adult'],
-    ['field', 'person.born', 'date'],
-  ]);
+test('checking as typed: one check per pause, and a later keystroke wins over a late answer', async () => {
+  let text = 'a';
+  const asked: string[] = [];
+  const answers: string[] = [];
+  // Each check answers when told to, so answers can come out of order.
+  const pending: Array<() => void> = [];
+  const live = new LiveCheck(
+    (t) => {
+      asked.push(t);
+      return new Promise<DraftCheck>((resolve) => pending.push(() => resolve({ compiles: t === 'ok', diagnostics: [] })));
+    },
+    () => text,
+    (c, t) => answers.push(`${t}:${c.compiles}`),
+    5,
+  );
+  const settle = () => new Promise((r) => setTimeout(r, 20));
+  // Three keystrokes within the pause: one check, of the last text.
+  for (const t of ['b', 'bo', 'ok']) {
+    text = t;
+    live.changed();
+  }
+  await settle();
+  assert.deepEqual(asked, ['ok']);
+  pending.shift()!();
+  await settle();
+  assert.deepEqual(answers, ['ok:true']);
+  // A check goes out, the author types on, and its answer comes late: it
+  // is dropped, and the newer text's answer is shown.
+  text = 'okay';
+  live.changed();
+  await settle();
+  text = 'okay!';
+  live.changed();
+  await settle();
+  assert.deepEqual(asked, ['ok', 'okay', 'okay!']);
+  pending.pop()!();
+  await settle();
+  pending.pop()!();
+  await settle();
+  assert.deepEqual(answers, ['ok:true', 'okay!:false']);
+  // The text last answered for is not checked again (a save of it).
+  await live.now();
+  assert.deepEqual(asked, ['ok', 'okay', 'okay!']);
+  // stop drops what is on its way.
+  text = 'x';
+  await Promise.all([live.now().then(() => undefined), (async () => (live.stop(), pending.pop()!()))()]);
+  await settle();
+  assert.deepEqual(answers, ['ok:true', 'okay!:false']);
 });
 
 test('version history: newest first, an unchanged save is not a new version', () => {
@@ -303,8 +357,11 @@ test('publishing gates read from the draft: only the tests can be overridden', (
     },
     provenance_report: {
       totals: { verified: 1, flagged: 1, uncited: 0 },
-      coverage: [],
-      quotes: [{ criterion_id: 'c', source_id: 's', project_source_id: 'src_1', quote: 'q', verified: false }],
+      coverage: [{ source_id: 'src_1', filename: 'poverty-guidelines.txt', status: 'active', clauses: 3, cited_clauses: 1, share: 0.33, uncited_passages: [] }],
+      quotes: [
+        { criterion_id: 'c', source_id: 'fpg_2025', project_source_id: 'src_1', quote: 'q', verified: false },
+        { criterion_id: 'd', source_id: 'act', project_source_id: '', quote: 'r', verified: false },
+      ],
     },
   } as unknown as Draft;
   const got = gates(draft).map((g) => [g.name, g.ok, g.overridable, g.problems]);
@@ -312,7 +369,7 @@ test('publishing gates read from the draft: only the tests can be overridden', (
     ['The rules compile', true, false, []],
     ['Every test passes', false, true, ['eleven months: expected Eligible, decided Not eligible']],
     ['Every source is uploaded and licensed', true, false, []],
-    ['Every quote is in its source', false, false, ['criterion c: “q” is not in src_1']],
+    ['Every quote is in its source', false, false, ['criterion c: “q” is not in fpg_2025 (poverty-guidelines.txt)', 'criterion d: “r” is not in act']],
   ]);
 });
 

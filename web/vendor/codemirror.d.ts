@@ -27,6 +27,14 @@ export type { StreamParser, StringStream } from '@codemirror/language';
 export { tags } from '@lezer/highlight';
 export { setDiagnostics, lintGutter, lintKeymap } from '@codemirror/lint';
 export type { Diagnostic } from '@codemirror/lint';
-export { autocompletion, completionKeymap, closeBrackets, closeBracketsKeymap } from '@codemirror/autocomplete';
+export {
+  autocompletion,
+  completionKeymap,
+  completionStatus,
+  currentCompletions,
+  selectedCompletionIndex,
+  closeBrackets,
+  closeBracketsKeymap,
+} from '@codemirror/autocomplete';
 export type { Completion, CompletionContext, CompletionResult } from '@codemirror/autocomplete';
 export { searchKeymap, highlightSelectionMatches } from '@codemirror/search';

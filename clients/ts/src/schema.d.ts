@@ -208,6 +208,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{project_id}/draft/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a rules text as you type
+         * @description Checks `rules` (a .rules text for this project, saved or not; nothing is stored) as `eligo lsp` checks an open document, with the language server's own code: `diagnostics` are its compile errors and warnings, each at its `range` (zero-based `line` and `character` in UTF-16 code units, as the Language Server Protocol counts, `end` exclusive), with a draft that authors another section than the project's as one more error (`code` `section`), and `compiles` says whether none is an error. It is what a code editor shows while the author types, before saving; GET .../draft answers for the saved draft and adds what needs the project's sources and tests (reference problems, quotes, tests). The text is bounded as a draft is (1 MiB, and the compiler's limits, which answer as a compile error).
+         *
+         *     Access: API key with scope `projects:read`. Metering class: `projects`.
+         */
+        post: operations["check-project-draft"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{project_id}/draft/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete a rules text at a place
+         * @description What `eligo lsp` proposes at `position` (zero-based `line` and `character` in UTF-16 code units) of `rules`, a .rules text for this project, saved or not (nothing is stored), with the language server's own code: the declared sources after `cite` (or a note's `source`), each `label`led with the id the rules say and `detail`ed with its title; an enum field's quoted values where it is compared or listed; group ids in the outcome; else the declared fields, the language's functions and its keywords. `insert_text` is what replaces the word at the position. Asked per place rather than as one vocabulary, so that what is proposed depends on the place as in every editor the language server serves. A position past the text's end is its end.
+         *
+         *     Access: API key with scope `projects:read`. Metering class: `projects`.
+         */
+        post: operations["complete-project-draft"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{project_id}/draft/diff": {
         parameters: {
             query?: never;
@@ -1245,6 +1289,18 @@ export interface components {
              */
             share: number;
         };
+        Completion: {
+            /** @description In people's words: a source's or group's title, a field's type, a function's signature; empty for a keyword. */
+            detail: string;
+            /** @description The text to insert in place of the word at the position. */
+            insert_text: string;
+            /** @description What kind of name it is. */
+            kind: components["schemas"]["CompletionKind"];
+            /** @description What the rules say: a field, source, group id, a function, keyword or quoted enum value. */
+            label: string;
+        };
+        /** @enum {string} */
+        CompletionKind: "field" | "source" | "group" | "value" | "function" | "keyword";
         ContractCheck: {
             check: string;
             pass: boolean;
@@ -1394,6 +1450,17 @@ export interface components {
              */
             ruleset_id?: string;
         };
+        Diagnostic: {
+            /** @description What kind of finding it is, when it has one (e.g. section); empty for the compiler's errors and warnings. */
+            code: string;
+            /** @description The compiler's words, as eligo check prints them without the file:line:column the range says. */
+            message: string;
+            range: components["schemas"]["TextRange"];
+            /** @description error: the text does not compile; warning: it does, but something is likely wrong. */
+            severity: components["schemas"]["DiagnosticSeverity"];
+        };
+        /** @enum {string} */
+        DiagnosticSeverity: "error" | "warning" | "information";
         Discovery: {
             fields?: components["schemas"]["FieldProposal"][];
             sections?: components["schemas"]["SectionProposal"][];
@@ -1418,6 +1485,26 @@ export interface components {
             source_questions: components["schemas"]["SourceQuestion"][];
             /** Format: date-time */
             updated_at: string;
+        };
+        DraftCheck: {
+            /** @description Whether the text compiles as the project's draft: no diagnostic is an error. */
+            compiles: boolean;
+            /** @description The language server's diagnostics of the text (compile errors and warnings, at their ranges), and a draft authoring another section than the project's. */
+            diagnostics: components["schemas"]["Diagnostic"][];
+        };
+        DraftCheckRequest: {
+            /** @description The .rules text to check, as the editor holds it. */
+            rules: string;
+        };
+        DraftCompleteRequest: {
+            /** @description Where the cursor is. */
+            position: components["schemas"]["TextPosition"];
+            /** @description The .rules text, as the editor holds it. */
+            rules: string;
+        };
+        DraftCompletions: {
+            /** @description By what precedes the position: the declared sources after cite (or a note's source), an enum field's values where it is compared or listed, group ids in the outcome, else the declared fields, the functions and the keywords. */
+            items: components["schemas"]["Completion"][];
         };
         DraftDiff: {
             /** @description The concrete ruleset_id of the cut compared with. */
@@ -2947,6 +3034,22 @@ export interface components {
             /** @description Legacy write: replace rather than append. */
             replace?: boolean;
             test_cases: components["schemas"]["WireCase"][] | null;
+        };
+        TextPosition: {
+            /**
+             * Format: int64
+             * @description The offset in the line, from 0, in UTF-16 code units.
+             */
+            character: number;
+            /**
+             * Format: int64
+             * @description The line, from 0.
+             */
+            line: number;
+        };
+        TextRange: {
+            end: components["schemas"]["TextPosition"];
+            start: components["schemas"]["TextPosition"];
         };
         ThresholdChange: {
             /** @description The criterion, declared in both versions. */
@@ -4855,6 +4958,328 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Draft"];
+                };
+            };
+            /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme: `ApiKey header="x-api-key"`. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Not Found. The project is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
+            404: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Request Entity Too Large. `body_too_large`: the body exceeds the caller's cap (2 MB anonymous), refused before it is read. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). */
+            422: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `projects` class; `Retry-After: 86400`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
+            default: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+        };
+    };
+    "check-project-draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project id, prj_ and 16 URL-safe characters.
+                 * @example prj_AMuRkV85RNhHlLXr
+                 */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "rules": "ruleset \"demo/us-fmla-employee\"\nsection fmla_employee\nname \"FMLA employee eligibility\"\nsource usc29_2611 \"29 U.S.C. 2611 (FMLA definitions)\" url \"https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim\" licence \"public-domain\"\nfield employment.months_employed integer weight 1\n  question \"For how many months in total have you worked for this employer?\"\nfield worksite.employees_within_75_miles int weight 2\n  question \"How many people does your employer employ within 75 miles of your worksite?\"\ngroup service all \"Length of service\" {\n  criterion tenure \"Employed for at least 12 months\" {\n    employment.months_employed >= 12\n    cite usc29_2611 \"has been employed for at least 12 months by the employer\"\n  }\n}\ngroup worksite all \"Worksite size\" {\n  criterion worksite_size \"50 or more employees within 75 miles\" {\n    worksite.employees_within_75_miles >= 50\n    cite usc29_2611 \"50 or more employees within 75 miles\"\n  }\n}\noutcome service and worksite\n"
+                 *     }
+                 */
+                "application/json": components["schemas"]["DraftCheckRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "compiles": false,
+                     *       "diagnostics": [
+                     *         {
+                     *           "code": "",
+                     *           "message": "unknown type \"integer\": use int, decimal, bool, date or enum [...]",
+                     *           "range": {
+                     *             "end": {
+                     *               "character": 40,
+                     *               "line": 4
+                     *             },
+                     *             "start": {
+                     *               "character": 33,
+                     *               "line": 4
+                     *             }
+                     *           },
+                     *           "severity": "error"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DraftCheck"];
+                };
+            };
+            /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme: `ApiKey header="x-api-key"`. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Not Found. The project is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
+            404: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Request Entity Too Large. `body_too_large`: the body exceeds the caller's cap (2 MB anonymous), refused before it is read. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). */
+            422: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `projects` class; `Retry-After: 86400`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
+            default: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+        };
+    };
+    "complete-project-draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project id, prj_ and 16 URL-safe characters.
+                 * @example prj_AMuRkV85RNhHlLXr
+                 */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "position": {
+                 *         "character": 9,
+                 *         "line": 11
+                 *       },
+                 *       "rules": "ruleset \"demo/us-fmla-employee\"\nsection fmla_employee\nname \"FMLA employee eligibility\"\nsource usc29_2611 \"29 U.S.C. 2611 (FMLA definitions)\" url \"https://uscode.house.gov/view.xhtml?req=granuleid:USC-prelim-title29-section2611&num=0&edition=prelim\" licence \"public-domain\"\nfield employment.months_employed int weight 1\n  question \"For how many months in total have you worked for this employer?\"\nfield worksite.employees_within_75_miles int weight 2\n  question \"How many people does your employer employ within 75 miles of your worksite?\"\ngroup service all \"Length of service\" {\n  criterion tenure \"Employed for at least 12 months\" {\n    employment.months_employed >= 12\n    cite \n  }\n}\ngroup worksite all \"Worksite size\" {\n  criterion worksite_size \"50 or more employees within 75 miles\" {\n    worksite.employees_within_75_miles >= 50\n    cite usc29_2611 \"50 or more employees within 75 miles\"\n  }\n}\noutcome service and worksite\n"
+                 *     }
+                 */
+                "application/json": components["schemas"]["DraftCompleteRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "detail": "29 U.S.C. 2611 (FMLA definitions)",
+                     *           "insert_text": "usc29_2611",
+                     *           "kind": "source",
+                     *           "label": "usc29_2611"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DraftCompletions"];
                 };
             };
             /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */

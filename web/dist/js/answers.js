@@ -169,6 +169,18 @@ export function encodeAnswer(field, text) {
     return JSON.stringify(t);
 }
 /**
+ * knownValues reads the answers the API took (those it refused with a
+ * field error are not known) as values by field id: undefined for a field
+ * not answered.
+ */
+export function knownValues(answers, fieldErrors) {
+    const refused = new Set(fieldErrors.map((e) => e.field));
+    return (fieldId) => {
+        const a = answers.get(fieldId);
+        return a && !refused.has(fieldId) ? JSON.parse(a.json) : undefined;
+    };
+}
+/**
  * objectText writes a JSON object from members whose values are already
  * JSON text, so exact numbers are never re-read as floats.
  */
@@ -283,11 +295,37 @@ export function textOfValue(field, value) {
     }
     const numeric = field?.field_type === 'int' || field?.field_type === 'decimal';
     if (numeric && field && (typeof value === 'number' || typeof value === 'string')) {
-        const unit = unitFor(field);
-        const figure = groupThousands(String(value));
-        return unit ? `${figure} ${unit}` : figure;
+        return amountText(groupThousands(String(value)), unitFor(field));
     }
     return String(value);
+}
+// The currencies written with a sign before the amount; other currency
+// codes are written before it ("CHF 1,200").
+const currencySigns = { USD: '$', GBP: '£', EUR: '€' };
+// Rates as people write them after an amount: "$2,345 a month".
+const rateWords = {
+    'per year': 'a year', 'per month': 'a month', 'per week': 'a week', 'per day': 'a day',
+    yearly: 'a year', monthly: 'a month', weekly: 'a week', daily: 'a day', annually: 'a year', 'per annum': 'a year',
+};
+/**
+ * amountText writes a figure (already grouped in thousands) with its unit
+ * as people write it, the way the plain sentences do (withUnit in
+ * engine/present): money with its sign or code in front and its rate after
+ * ("$30,000 a year", "CHF 1,200"), anything else counted after the figure
+ * ("1,300 hours"); the figure alone when there is no unit.
+ */
+export function amountText(figure, unit) {
+    if (!unit)
+        return figure;
+    const [code = '', ...restWords] = unit.split(' ');
+    const upper = code.toUpperCase();
+    if (!Object.values(currencies).includes(upper))
+        return `${figure} ${unit}`;
+    const rest = restWords.join(' ');
+    const rate = rateWords[rest.toLowerCase()] ?? rest;
+    const sign = currencySigns[upper];
+    const amount = sign ? (figure.startsWith('-') ? `-${sign}${figure.slice(1)}` : `${sign}${figure}`) : `${upper} ${figure}`;
+    return rate ? `${amount} ${rate}` : amount;
 }
 /**
  * groupThousands writes a plain decimal figure with commas between its

@@ -1,39 +1,12 @@
-// Calls to Eligo's API, on the origin that served the console, JSON in and
-// out: anonymous (no credentials) on the open surface, or through the
-// signed-in console session for a tenant's private rulesets and rulebooks.
+// The console's calls to Eligo's API, typed: anonymous (no credentials) on
+// the open surface, or through the signed-in console session for a
+// tenant's private rulesets and rulebooks. The requests themselves are
+// transport.ts's.
 import { objectText } from './answers.js';
-import { sessionFetch } from './session.js';
-/** The API root, on this origin. */
-export const apiRoot = '/api/v1/public';
-/** ApiError is a refusal from the API, with a message fit to show. */
-export class ApiError extends Error {
-    status;
-    constructor(status, message) {
-        super(message);
-        this.status = status;
-        this.name = 'ApiError';
-    }
-}
-/** problemText reads the API's error bodies: a string detail, a problem or a validation list. */
-export function problemText(status, body) {
-    const detail = body?.detail;
-    if (typeof detail === 'string') {
-        return detail;
-    }
-    if (Array.isArray(detail)) {
-        return detail.map((d) => String(d.msg ?? '')).filter(Boolean).join('; ') || `HTTP ${status}`;
-    }
-    if (detail && typeof detail === 'object' && typeof detail.message === 'string') {
-        return detail.message;
-    }
-    if (status === 429) {
-        return 'Too many requests from this address today; try again later.';
-    }
-    return `The service answered HTTP ${status}.`;
-}
+import { request } from './transport.js';
 /**
  * Api calls the API anonymously, or, with session, as the signed-in
- * console session (its cookie and CSRF token, see session.ts), so that a
+ * console session (its cookie and CSRF token, see transport.ts), so that a
  * tenant's private rulesets and rulebooks answer too. The key itself is
  * never in the page.
  */
@@ -42,19 +15,8 @@ export class Api {
     constructor(session = false) {
         this.session = session;
     }
-    async call(path, init = {}) {
-        const res = this.session ? await sessionFetch(path, init) : await fetch(apiRoot + path, { credentials: 'omit', ...init });
-        let body = null;
-        try {
-            body = await res.json();
-        }
-        catch {
-            body = null;
-        }
-        if (!res.ok) {
-            throw new ApiError(res.status, problemText(res.status, body));
-        }
-        return { body: body, headers: res.headers };
+    call(path, init = {}) {
+        return request(path, init, this.session);
     }
     /** pages follows X-Next-Cursor page by page from path (which has a query): a short page never means the end. */
     async pages(path, maxPages = 20) {

@@ -4,7 +4,7 @@
 import { Api } from './api.js';
 import { announce, h } from './dom.js';
 import { rank } from './search.js';
-import { knownSession } from './session.js';
+import { knownSession } from './transport.js';
 /** interviewHref is the console address of a ruleset's interview. */
 export function interviewHref(slug) {
     return '#/ruleset/' + encodeURIComponent(slug);
@@ -71,7 +71,7 @@ export async function showCatalogue(main, q) {
             window.clearTimeout(timer);
             run(input.value);
         },
-    }, h('label', { for: 'search' }, 'Search the rulesets'), h('div', { class: 'row' }, input, h('button', { type: 'submit' }, 'Search')), h('p', { id: 'search-hint', class: 'hint' }, 'By words of the name, description or slug, for example “pension” or “fmla”; names that match come first.'));
+    }, h('label', { for: 'search' }, 'Search the rulesets'), h('div', { class: 'row' }, input, h('button', { type: 'submit' }, 'Search')), h('p', { id: 'search-hint', class: 'hint' }, 'By words of the name or description, for example “pension” or “fmla”; names that match come first.'));
     main.replaceChildren(h('h1', { tabindex: '-1' }, 'Find out whether you qualify'), h('p', { class: 'lead' }, 'Pick a benefit or permission. You answer one question at a time, only those that matter for your case, and see the decision with the law behind it.'), form, count, list, books);
     try {
         listing = await load();
@@ -84,8 +84,16 @@ export async function showCatalogue(main, q) {
     run(input.value || q);
 }
 function card(r) {
-    return h('li', {}, h('article', { class: 'card' }, h('h3', {}, h('a', { href: interviewHref(r.slug) }, r.name)), h('p', {}, r.description), h('dl', { class: 'facts' }, h('div', {}, h('dt', {}, 'Conditions'), h('dd', {}, String(r.rule_count))), h('div', {}, h('dt', {}, 'Version'), h('dd', {}, r.ruleset_version)), h('div', {}, h('dt', {}, 'Slug'), h('dd', {}, h('code', {}, r.slug))))));
+    return h('li', {}, h('article', { class: 'card' }, h('h3', {}, h('a', { href: interviewHref(r.slug) }, r.name)), h('p', {}, r.description), h('dl', { class: 'facts' }, h('div', {}, h('dt', {}, 'Conditions'), h('dd', {}, String(r.rule_count))), h('div', {}, h('dt', {}, 'Version'), h('dd', {}, r.ruleset_version))), forDevelopers(r.slug)));
+}
+/**
+ * forDevelopers keeps the address programs use (the slug, which search
+ * also reads) where only developers look: behind a disclosure, never among
+ * the facts an applicant reads.
+ */
+function forDevelopers(slug) {
+    return h('details', { class: 'for-developers' }, h('summary', {}, 'For developers'), h('p', {}, 'Address in the API: ', h('code', {}, slug)));
 }
 function bookCard(r) {
-    return h('li', {}, h('article', { class: 'card' }, h('h3', {}, h('a', { href: rulebookHref(r.rulebook_id) }, r.name || r.slug)), h('p', {}, r.description), h('dl', { class: 'facts' }, h('div', {}, h('dt', {}, 'Visibility'), h('dd', {}, r.visibility === 'private' ? 'Your team only' : 'Public')), h('div', {}, h('dt', {}, 'Slug'), h('dd', {}, h('code', {}, r.slug))))));
+    return h('li', {}, h('article', { class: 'card' }, h('h3', {}, h('a', { href: rulebookHref(r.rulebook_id) }, r.name || r.slug)), h('p', {}, r.description), h('dl', { class: 'facts' }, h('div', {}, h('dt', {}, 'Visibility'), h('dd', {}, r.visibility === 'private' ? 'Your team only' : 'Public'))), forDevelopers(r.slug)));
 }

@@ -4,6 +4,7 @@
 import { fieldLabel, formatDate, humanize, textOfValue } from './answers.js';
 import { announce, h } from './dom.js';
 import { safeLink } from './links.js';
+import { rowFields, rowFit } from './rows.js';
 /** The outcome in words. */
 export const outcomeWords = {
     eligible: 'Eligible',
@@ -24,6 +25,57 @@ const mechanismWords = {
     date_window: 'A date is outside the period the law sets.',
     any_group_exhausted: 'None of the alternatives holds.',
 };
+/** place sorts items by rowFit of their rules text. */
+function place(items, expression, known) {
+    const fits = items.map((item) => rowFit(expression(item) ?? '', known));
+    const several = fits.filter((f) => f === 'unknown').length > 1;
+    const placed = { listed: [], open: [], other: [] };
+    items.forEach((item, i) => {
+        if (fits[i] === 'other')
+            placed.other.push(item);
+        else if (fits[i] === 'unknown' && several)
+            placed.open.push(item);
+        else
+            placed.listed.push(item);
+    });
+    return placed;
+}
+/**
+ * rowWords names what decides which rows apply, in a few words: "household
+ * region and household size"; only the fields keep says (by default all).
+ */
+function rowWords(fields, expressions, keep = () => true) {
+    const all = [...new Set(expressions.flatMap((e) => rowFields(e ?? '')))];
+    const ids = all.some(keep) ? all.filter(keep) : all;
+    const names = ids.map((id) => {
+        const label = fields.get(id)?.label;
+        return label ? label.charAt(0).toLowerCase() + label.slice(1) : humanize(id);
+    });
+    return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+/** leftOut says, once, that the rows about other applicants (another of the answers known) are not shown. */
+function leftOut(fields, expressions, known) {
+    if (!expressions.length)
+        return null;
+    const n = expressions.length;
+    const what = rowWords(fields, expressions, (id) => known(id) !== undefined);
+    return h('p', { class: 'hint rows-left-out' }, `${n === 1 ? 'One condition' : `${n} conditions`} for another ${what} ${n === 1 ? 'is' : 'are'} not shown: ${n === 1 ? 'it does' : 'they do'} not apply to your answers.`);
+}
+/**
+ * openRows stands for the rows that cannot be placed yet, said once: the
+ * limit for the applicant's household size (or whatever decides), and the
+ * answers it waits for.
+ */
+function openRows(fields, statuses, expressions, known) {
+    if (!expressions.length)
+        return null;
+    const st = statuses.every((x) => x === statuses[0]) ? (statuses[0] ?? 'pending') : 'pending';
+    // The answers still missing decide: "your household size" once the region is known.
+    const what = rowWords(fields, expressions, (id) => known(id) === undefined);
+    return h('li', { class: 'criterion criterion-' + st + ' rows-open' }, h('h4', {}, badge(st), ' ', `The condition for your ${what}`), h('p', {}, st === 'satisfied'
+        ? `All ${expressions.length} conditions that could apply to you are met, whatever your ${what}.`
+        : `Which of these ${expressions.length} conditions applies depends on your ${what}, not answered yet.`));
+}
 function shortLabel(fields, id) {
     return fieldLabel(fields.get(id), id);
 }
@@ -97,19 +149,33 @@ export function changesSentence(fx, title) {
  * would need to change. A date outside the rules' period is not a
  * condition: that is said instead (outsidePeriod).
  */
-export function reasons(fields, texts, fx, date) {
+export function reasons(fields, texts, fx, date, known = () => undefined) {
     const outside = outsidePeriodWarning(fx.warnings);
     if (outside)
         return outsidePeriod(date, outside);
     const list = Object.values(fx.reasons);
     const title = (id) => fx.reasons[id]?.title ?? texts.get(id)?.title ?? humanize(id);
-    return h('section', { class: 'reasons', 'aria-labelledby': 'reasons-heading' }, h('h3', { id: 'reasons-heading' }, 'What would need to change'), list.length ? h('p', {}, changesSentence(fx, title)) : h('p', {}, 'No single condition stands in the way.'), h('ul', { class: 'reason-list' }, ...list.map((r) => reason(fields, texts, r))));
+    // Rows of a table not placed yet stand in the way as one: the limit for
+    // the applicant's household size, once the size is known.
+    const expression = (r) => r.condition || texts.get(r.criterion_id)?.expression;
+    const rows = place(list, expression, known);
+    return h('section', { class: 'reasons', 'aria-labelledby': 'reasons-heading' }, h('h3', { id: 'reasons-heading' }, 'What would need to change'), list.length ? h('p', {}, changesSentence(fx, title)) : h('p', {}, 'No single condition stands in the way.'), h('ul', { class: 'reason-list' }, ...rows.listed.map((r) => reason(fields, texts, r)), openRows(fields, rows.open.map((r) => r.status), rows.open.map(expression), known)));
 }
-/** explanation draws every group and criterion with its status, answers and law. */
-export function explanation(fields, texts, d) {
+/**
+ * explanation draws every group and criterion with its status, answers
+ * and law; of a table of limits (one condition per household size, say)
+ * only the rows that apply to the known answers, the others counted in one
+ * line, and the rows that cannot be placed yet as one condition (see
+ * rows.ts).
+ */
+export function explanation(fields, texts, d, known = () => undefined) {
     if (!d.explanation)
         return null;
-    return h('section', { class: 'explanation', 'aria-labelledby': 'explanation-heading' }, h('h3', { id: 'explanation-heading' }, 'Each condition, with the law'), ...d.explanation.groups.map((g) => h('section', { class: 'group group-' + g.status, 'data-group': g.group }, h('h4', { class: 'group-title' }, badge(g.status), ' ', g.title || humanize(g.group), g.kind === 'any' ? ' (any one is enough)' : ''), h('ul', { class: 'criteria' }, ...g.criteria.map((c) => criterion(fields, texts, c))))));
+    const expression = (c) => texts.get(c.criterion_id)?.expression;
+    return h('section', { class: 'explanation', 'aria-labelledby': 'explanation-heading' }, h('h3', { id: 'explanation-heading' }, 'Each condition, with the law'), ...d.explanation.groups.map((g) => {
+        const rows = place(g.criteria, expression, known);
+        return h('section', { class: 'group group-' + g.status, 'data-group': g.group }, h('h4', { class: 'group-title' }, badge(g.status), ' ', g.title || humanize(g.group), g.kind === 'any' ? ' (any one is enough)' : ''), h('ul', { class: 'criteria' }, ...rows.listed.map((c) => criterion(fields, texts, c)), openRows(fields, rows.open.map((c) => c.status), rows.open.map(expression), known)), leftOut(fields, rows.other.map(expression), known));
+    }));
 }
 /** sectionResults shows a rulebook decision's parts: each section's own outcome, by its name. */
 export function sectionResults(d, names) {

@@ -4,7 +4,7 @@
 // of today or of another date), what-if, and the graph. Signed in, it goes
 // through the console session, so a tenant's private rulesets and its
 // rulebooks answer too.
-import { acceptedAnswers, answerText, decideBody, decideTarget, encodeAnswer, fieldLabel, fieldValuesText, formatDate, progress, notesOf, } from './answers.js';
+import { acceptedAnswers, answerText, decideBody, decideTarget, encodeAnswer, fieldLabel, fieldValuesText, formatDate, knownValues, progress, notesOf, } from './answers.js';
 import { Api } from './api.js';
 import { targetHref } from './catalogue.js';
 import { control, labelOf } from './controls.js';
@@ -14,7 +14,7 @@ import { auditEnvelope } from './envelope.js';
 import { drawGraph, legend, zoomControls } from './graphview.js';
 import { Interview, nextStep } from './interview.js';
 import { withFieldLabels, withOverlay } from './overlay.js';
-import { currentSession, knownSession } from './session.js';
+import { currentSession, knownSession } from './transport.js';
 /**
  * showInterview draws the interview on target: a ruleset by slug or id, or
  * a rulebook by id or slug. Signed in, it asks through the session; a
@@ -93,9 +93,13 @@ export async function showInterview(main, target) {
     main.replaceChildren(h('p', { class: 'crumbs' }, h('a', { href: '#/' }, 'All rulesets')), h('h1', { tabindex: '-1' }, schema.name), v.version, asOfForm(v), v.progress, v.warnings, v.step, v.answers, graphBox);
     await refresh(v, false);
 }
-/** drawVersion names the version shown: the release of a rulebook, the cut of a ruleset. */
+/**
+ * drawVersion names the version shown: the release of a rulebook, the cut
+ * of a ruleset. The slug, an address for programs, is not for applicants:
+ * the audit envelope below the decision carries it.
+ */
 function drawVersion(v) {
-    v.version.replaceChildren(v.target.kind === 'rulebook' ? 'Rulebook, release ' : 'Version ', `${v.schema.ruleset_version ?? ''} · `, h('code', {}, v.schema.slug));
+    v.version.replaceChildren(v.target.kind === 'rulebook' ? `Rulebook, release ${v.schema.ruleset_version ?? ''}` : `Version ${v.schema.ruleset_version ?? ''} of these rules`);
 }
 /** shown is the cut (or rulebook) whose schema the page shows, for its texts and graph. */
 function shown(v) {
@@ -268,6 +272,7 @@ async function drawDecision(v, step, focus) {
     }
     const heading = h('h2', { id: 'decision-heading', tabindex: '-1' }, 'Decision: ', h('span', { class: 'outcome outcome-' + d.decision, id: 'outcome' }, outcomeWords[d.decision]));
     const texts = await criterionTexts(v);
+    const known = knownValues(v.iv.answers, d.field_errors);
     const parts = [
         heading,
         h('p', {}, sentence(d, v.schema.name)),
@@ -284,7 +289,7 @@ async function drawDecision(v, step, focus) {
     }
     else if (d.decision !== 'eligible' && d.field_errors.length === 0 && d.ruleset_id) {
         try {
-            parts.push(reasons(v.fields, texts, await v.api.explainFailure(d.ruleset_id, fieldValuesText(v.iv.answers), 'eligible', v.decisionDate), d.decision_date));
+            parts.push(reasons(v.fields, texts, await v.api.explainFailure(d.ruleset_id, fieldValuesText(v.iv.answers), 'eligible', v.decisionDate), d.decision_date, known));
         }
         catch (err) {
             parts.push(h('p', { class: 'error' }, `The reasons could not be worked out: ${err.message}`));
@@ -293,7 +298,7 @@ async function drawDecision(v, step, focus) {
     if (step.kind === 'stuck' && v.iv.declined.size) {
         parts.push(h('section', { class: 'skipped' }, h('h3', {}, 'Questions you skipped'), h('p', {}, 'The outcome cannot be settled without at least one of them.'), h('ul', {}, ...[...v.iv.declined].map((id) => h('li', {}, h('button', { type: 'button', class: 'link', onclick: () => change(v, id) }, `Answer: ${fieldLabel(v.fields.get(id), id)}`))))));
     }
-    parts.push(explanation(v.fields, texts, d), whatIf(v, d), envelopeBox(auditEnvelope(d, v.iv.answers, v.iv.declined)));
+    parts.push(explanation(v.fields, texts, d, known), whatIf(v, d), envelopeBox(auditEnvelope(d, v.iv.answers, v.iv.declined)));
     parts.push(h('div', { class: 'buttons' }, h('button', { type: 'button', class: 'secondary', id: 'back', disabled: v.iv.history.length === 0, onclick: () => void back(v) }, 'Back'), h('a', { class: 'button secondary', href: targetHref(v.target), onclick: (e) => restart(e, v) }, 'Start again')));
     v.step.replaceChildren(h('section', { class: 'decision decision-' + d.decision, 'aria-labelledby': 'decision-heading' }, ...parts.filter((p) => p !== null)));
     if (focus)

@@ -71,6 +71,19 @@ export function citationWords(c: ClauseCitation): string {
   return `Criterion ${c.criterion_id} quotes “${c.quote}”` + (c.verified ? ', found word for word.' : ', not found word for word: this is the nearest passage.');
 }
 
+/**
+ * citedAsWords says how the rules name the source: the id each citation
+ * of it declares (“fpg_2025”), the name an analyst finds in the rules'
+ * cite lines; empty when nothing cites it.
+ */
+export function citedAsWords(st: Pick<SourceText, 'clauses' | 'unplaced_quotes'>): string {
+  const ids = new Set([...st.clauses.flatMap((c) => c.cited_by.map((x) => x.source_id)), ...st.unplaced_quotes.map((x) => x.source_id)]);
+  const list = [...ids].sort();
+  if (list.length === 0) return '';
+  const names = list.length === 1 ? list[0] : `${list.slice(0, -1).join(', ')} and ${list[list.length - 1]}`;
+  return `The rules cite it as ${names}.`;
+}
+
 /** coverageWords sums a source up: how many of its clauses the rules cite. */
 export function coverageWords(st: Pick<SourceText, 'coverage' | 'draft'>): string {
   const { clauses, cited_clauses: cited } = st.coverage;

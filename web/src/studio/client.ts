@@ -1,21 +1,11 @@
 // The studio's calls: the authoring API through the console session. The
-// session itself (sign in, who is signed in, sign out, and the CSRF token
-// held in memory only) is the console's, in ../session.ts; this client adds
-// JSON in and out, the API's refusals with their detail, and telling the
-// studio when the session has ended.
+// requests and the session itself (sign in, who is signed in, sign out,
+// and the CSRF token held in memory only) are ../transport.ts's; this
+// client adds forms for uploads, the API's refusals with their detail, and
+// telling the studio when the session has ended.
 
-import { ApiError, problemText } from '../api.js';
-import { currentSession, sessionFetch, signIn, signOut } from '../session.js';
+import { ApiError, currentSession, request, signIn, signOut } from '../transport.js';
 import type { Who } from './types.js';
-
-async function bodyOf(res: Response): Promise<unknown> {
-  if (res.status === 204) return null;
-  try {
-    return await res.json();
-  } catch {
-    return null;
-  }
-}
 
 /** signedOutMessage says why a call was refused when the session has ended. */
 export const signedOutMessage =
@@ -47,9 +37,12 @@ export class StudioClient {
   /**
    * call makes one authoring API call through the session: JSON in (or a
    * form, for uploads) and out. A refusal becomes a StudioError with the
-   * API's own message; a 401 also tells onSignedOut.
+   * API's own message; a 401 also tells onSignedOut, unless the call is
+   * in the background (a check as the author types): the sign-in then
+   * waits for something the author asked for, so typing is never
+   * interrupted by a prompt that takes the focus.
    */
-  async call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+  async call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}, opts: { background?: boolean } = {}): Promise<T> {
     const init: RequestInit = { method, headers: { ...headers } };
     if (body instanceof FormData) {
       init.body = body;
@@ -57,37 +50,23 @@ export class StudioClient {
       init.body = JSON.stringify(body);
       (init.headers as Record<string, string>)['Content-Type'] = 'application/json';
     }
-    const res = await sessionFetch(path, init);
-    const out = await bodyOf(res);
-    if (!res.ok) {
-      if (res.status === 401) {
+    try {
+      return (await request<T>(path, init, true)).body;
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      if (err.status === 401) {
         // The API's words here are for programs ("needs an API key in the
         // x-api-key header"); the studio's author needs to know the session ended.
-        this.onSignedOut();
-        throw new StudioError(401, signedOutMessage, out);
+        if (!opts.background) this.onSignedOut();
+        throw new StudioError(401, signedOutMessage, err.body);
       }
-      throw new StudioError(res.status, problemText(res.status, out), out);
+      throw new StudioError(err.status, err.message, err.body);
     }
-    return out as T;
   }
 }
 
-/** StudioError is an ApiError that keeps the refusal's detail (failing tests, problems) to show. */
-export class StudioError extends ApiError {
-  constructor(
-    status: number,
-    message: string,
-    readonly body: unknown,
-  ) {
-    super(status, message);
-  }
-
-  /** reason is the refusal's reason code, for choosing what to offer next (never shown). */
-  get reason(): string {
-    const detail = (this.body as { detail?: { reason_code?: unknown } } | null)?.detail;
-    return typeof detail?.reason_code === 'string' ? detail.reason_code : '';
-  }
-}
+/** StudioError is a refusal of a studio call: an ApiError whose body (failing tests, problems) the studio shows. */
+export class StudioError extends ApiError {}
 
 /** newIdempotencyKey makes a key so a retried create or publish is not done twice. */
 export function newIdempotencyKey(): string {

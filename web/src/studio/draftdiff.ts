@@ -16,22 +16,6 @@ function statusWords(s: string | undefined): string {
   return s ? s.replace(/_/g, ' ') : 'not in the rules';
 }
 
-/**
- * A comparison whose figure the new version moved (threshold_changes of the
- * diff answers): the criterion, what it compares and the old and new
- * figure, with the API's sentence.
- */
-export interface ThresholdChange {
-  criterion_id: string;
-  subject: string;
-  operator: string;
-  old: string;
-  new: string;
-  message: string;
-}
-
-/** The diff with the moved figures, which answers written before they existed leave out. */
-type DiffWithThresholds = DraftDiff & { threshold_changes?: ThresholdChange[] };
 
 /** changeSentence says one kind of outcome change. */
 export function changeSentence(c: Pick<Change, 'from' | 'to'>): string {
@@ -140,7 +124,7 @@ export async function changesView(client: StudioClient, projectId: string, conta
     alert.clear();
     result.replaceChildren(h('p', {}, 'Comparing every possible applicant… this can take a few seconds.'));
     try {
-      const d = await client.call<DiffWithThresholds>('GET', `/projects/${encodeURIComponent(projectId)}/draft/diff${diffQuery(against.control.value, asOf.control.value)}`);
+      const d = await client.call<DraftDiff>('GET', `/projects/${encodeURIComponent(projectId)}/draft/diff${diffQuery(against.control.value, asOf.control.value)}`);
       result.replaceChildren();
       append(
         result,

@@ -6,12 +6,12 @@
 // No DOM here: the editor (rulebookform's tree view) draws what this
 // module computes.
 
+import type { components } from '../../../clients/ts/src/schema.js';
+
+type S = components['schemas'];
+
 /** The API's outcome_logic node (docs/api.md#rulebooks). */
-export interface OutcomeNode {
-  section?: string;
-  op?: string;
-  args?: OutcomeNode[];
-}
+export type OutcomeNode = S['OutcomeNode'];
 
 /** A condition: one section must hold. */
 export interface Leaf {

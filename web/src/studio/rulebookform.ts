@@ -4,7 +4,9 @@
 // what changed in the field overlay, and the presence-polarity gate's
 // refusal said in words.
 
+import { formatDate } from '../answers.js';
 import { type OutcomeNode, type Tree, toApi } from './outcometree.js';
+import type { RulebookRef, RulesetSummary } from './types.js';
 
 /** The API's slug pattern: lower-case words joined by "/" (catalog/slug.go). */
 const slugPattern = /^[a-z][a-z0-9-]*(\/[a-z][a-z0-9-]*)*$/;
@@ -43,13 +45,7 @@ export function validateRulebookForm(f: RulebookForm, creating: boolean): Rulebo
 }
 
 /** A published ruleset as GET /rulesets lists it (the members the picker reads). */
-export interface PublishedRuleset {
-  section_id: string;
-  name: string;
-  slug: string;
-  ruleset_version: string;
-  status: string;
-}
+export type PublishedRuleset = Pick<RulesetSummary, 'section_id' | 'name' | 'slug' | 'ruleset_version' | 'status'>;
 
 /** SectionChoice is a section people can pick: its id, its name, and how the picker names it (with its addresses). */
 export interface SectionChoice {
@@ -97,11 +93,7 @@ export interface RulebookBody {
 }
 
 /** The references a rulebook has now, as the API shows them. */
-export interface CurrentRef {
-  section_id: string;
-  pin_mode: string;
-  ruleset_id: string;
-}
+export type CurrentRef = Pick<RulebookRef, 'section_id' | 'pin_mode' | 'ruleset_id'>;
 
 /**
  * rulebookBody is what to send. A section the rulebook already has keeps
@@ -254,6 +246,34 @@ function list(items: string[]): string {
 /** releaseName says a release as people read it: “Version 2, “quiet-harbor””. */
 export function releaseName(r: { version: number; label: string }): string {
   return `Version ${r.version}, “${r.label}”`;
+}
+
+/**
+ * versionWords says a ruleset version as a policy analyst reads it: a
+ * version the studio named by its publication date (20261129-d12ad59a6881)
+ * as “version of 29 November 2026”, v3 as “version 3”, any other name as
+ * it is.
+ */
+export function versionWords(version: string): string {
+  const dated = /^(\d{4})(\d{2})(\d{2})-/.exec(version);
+  if (dated) {
+    const day = formatDate(`${dated[1]}-${dated[2]}-${dated[3]}`);
+    if (day !== `${dated[1]}-${dated[2]}-${dated[3]}`) return `version of ${day}`;
+  }
+  const numbered = /^v(\d+)$/.exec(version);
+  return numbered ? `version ${numbered[1]}` : `version ${version}`;
+}
+
+/**
+ * sectionInForce says which version of a rulebook's section is in force:
+ * “Section A: Lifeline, in force: version of 29 November 2026”. Without
+ * the published ruleset at hand, the version is read from the live
+ * ruleset id (section:version); the ids themselves are for a title
+ * attribute, not for this line.
+ */
+export function sectionInForce(letter: string, name: string, version: string, rulesetId: string): string {
+  const v = version || rulesetId.slice(rulesetId.lastIndexOf(':') + 1);
+  return `Section ${letter}: ${name}, in force: ${versionWords(v)}`;
 }
 
 /** statusText says a rulebook's state in words. */

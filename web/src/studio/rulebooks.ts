@@ -24,6 +24,7 @@ import {
   type RulebookForm,
   type SectionChoice,
   sectionChoices,
+  sectionInForce,
   sectionLabel,
   sectionName,
   statusText,
@@ -481,7 +482,11 @@ function promotePanel(client: StudioClient, rb: Rulebook, rulesets: RulesetSumma
     return h(
       'li',
       { class: 'promote-row' },
-      h('p', {}, h('strong', {}, `${ref.letter}: ${live?.name ?? ref.section_id}`), ` — live: ${live ? `${live.slug} ${live.ruleset_version}` : ref.ruleset_id}`),
+      h(
+        'p',
+        { title: `${ref.section_id} · ${ref.ruleset_id}` },
+        h('strong', {}, sectionInForce(ref.letter, live?.name ?? ref.section_id, live?.ruleset_version ?? '', ref.ruleset_id)),
+      ),
       candidates.length
         ? h('div', { class: 'inline' }, h('label', { for: id }, `Newer or other version of section ${ref.letter}`), select, button)
         : h('p', { class: 'hint' }, 'No other published version of this section.'),

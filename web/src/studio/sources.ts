@@ -125,8 +125,10 @@ export async function sourcesView(client: StudioClient, projectId: string, conta
         h('div', {}, h('dt', {}, 'Status'), h('dd', { class: 'source-status' }, statusWords[s.status])),
         h('div', {}, h('dt', {}, 'Licence'), h('dd', {}, s.licence || 'not given')),
         h('div', {}, h('dt', {}, 'Published at'), h('dd', {}, link ? h('a', { href: link, rel: 'noreferrer noopener', target: '_blank' }, s.url) : s.url || 'not given')),
-        h('div', {}, h('dt', {}, 'Source id'), h('dd', {}, h('code', {}, s.source_id))),
       ),
+      // The project's own id of the source is for programs and developers;
+      // the rules name it by their own id (see the source's text).
+      h('details', { class: 'for-developers' }, h('summary', {}, 'For developers'), h('p', {}, 'Source id ', h('code', {}, s.source_id))),
       dups.length
         ? h(
             'div',

@@ -7,7 +7,7 @@
 
 import { announce, append, h } from '../dom.js';
 import type { StudioClient } from './client.js';
-import { citationWords, clauseState, coverageWords, findPassage, isTitle, marksHeldOver, pageSegments, stateWords } from './clauses.js';
+import { citationWords, citedAsWords, clauseState, coverageWords, findPassage, isTitle, marksHeldOver, pageSegments, stateWords } from './clauses.js';
 import { rulesHref, studioHref } from './routes.js';
 import type { ClauseCitation, SourceClause, SourceText } from './types.js';
 import { alertBox, errorMessage } from './ui.js';
@@ -25,10 +25,12 @@ export async function sourceTextView(client: StudioClient, projectId: string, so
   const heading = h('h2', { tabindex: '-1', id: 'source-heading' }, 'Source text');
   const alert = alertBox('source-text-error');
   const summary = h('p', { id: 'source-summary', class: 'count', tabindex: '-1' }, 'Loading the text…');
+  const citedAs = h('p', { id: 'source-cited-as' });
   container.append(
     h('p', { class: 'crumbs' }, h('a', { href: studioHref({ kind: 'project', projectId, screen: 'sources' }), id: 'back-to-sources' }, 'All sources')),
     heading,
     summary,
+    citedAs,
     alert.el,
   );
   let st: SourceText;
@@ -43,6 +45,8 @@ export async function sourceTextView(client: StudioClient, projectId: string, so
   heading.textContent = `Text of ${name}`;
   document.title = `${name} · ${document.title}`;
   summary.textContent = coverageWords(st);
+  citedAs.textContent = citedAsWords(st);
+  citedAs.hidden = citedAs.textContent === '';
 
   const paged = st.media_type === 'application/pdf';
   const seen = new Set<number>();

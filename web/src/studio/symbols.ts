@@ -1,22 +1,7 @@
-// What the editor completes: the draft's declared field ids (with their
-// type and question), its source, group and criterion ids, and the rules
-// language's functions and keywords (engine/syntax/GRAMMAR.md).
-//
-// The API reads the saved draft's symbols with the compiler's parser
-// (get-project-draft-symbols), and names the language's functions and
-// keywords from the engine's own lists; those come first. What the author
-// has declared since the last save is read from the editor's text, so
-// completion follows every keystroke; and before the API has answered,
-// the lists below stand in.
-
-import type { DraftSymbols } from './types.js';
-
-/** One completion: the text inserted, what kind of thing it is, and a short detail. */
-export interface SymbolInfo {
-  label: string;
-  kind: 'field' | 'source' | 'group' | 'criterion' | 'function' | 'keyword';
-  detail?: string;
-}
+// The rules language's functions and keywords
+// (engine/syntax/GRAMMAR.md), which the editor's highlighting tells apart
+// (ruleslang.ts). What the editor completes comes from the language server
+// through the API (completion.ts), never from these lists.
 
 /** The language's calls (engine/syntax/GRAMMAR.md, "Calls"), with what each gives. */
 export const functions: ReadonlyArray<readonly [string, string]> = [
@@ -41,62 +26,3 @@ export const keywords: readonly string[] = [
   'group', 'all', 'any', 'criterion', 'cite', 'discretionary', 'outcome',
   'and', 'or', 'not', 'in', 'true', 'false', 'int', 'decimal', 'bool', 'date', 'enum',
 ];
-
-/** readSymbols finds the declarations in a rules text. */
-export function readSymbols(rules: string): SymbolInfo[] {
-  const out: SymbolInfo[] = [];
-  const lines = rules.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] ?? '';
-    let m = /^\s*field\s+([a-z][a-z0-9_]*\.[a-z][a-z0-9_]*)\s+(int|decimal|bool|date|enum)\b/.exec(line);
-    if (m?.[1]) {
-      const question = /^\s*question\s+"((?:[^"\\]|\\.)*)"/.exec(lines[i + 1] ?? '');
-      out.push({ label: m[1], kind: 'field', detail: question?.[1] ? `${m[2]}: ${question[1]}` : m[2] });
-      continue;
-    }
-    m = /^\s*source\s+([a-z][a-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"/.exec(line);
-    if (m?.[1]) {
-      out.push({ label: m[1], kind: 'source', detail: m[2] });
-      continue;
-    }
-    m = /^\s*group\s+([a-z][a-z0-9_]*)\s+(?:all|any)\s+"((?:[^"\\]|\\.)*)"/.exec(line);
-    if (m?.[1]) {
-      out.push({ label: m[1], kind: 'group', detail: m[2] });
-      continue;
-    }
-    m = /^\s*criterion\s+([a-z][a-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"/.exec(line);
-    if (m?.[1]) out.push({ label: m[1], kind: 'criterion', detail: m[2] });
-  }
-  return out;
-}
-
-/** symbolsFromAPI turns the API's draft symbols into completions. */
-export function symbolsFromAPI(s: DraftSymbols): SymbolInfo[] {
-  const described = new Map(functions);
-  return [
-    ...s.fields.map((f): SymbolInfo => ({ label: f.id, kind: 'field', detail: f.question ? `${f.type}: ${f.question}` : f.type })),
-    ...s.sources.map((x): SymbolInfo => ({ label: x.id, kind: 'source', detail: x.title })),
-    ...s.groups.map((x): SymbolInfo => ({ label: x.id, kind: 'group', detail: x.title })),
-    ...s.criteria.map((x): SymbolInfo => ({ label: x.id, kind: 'criterion', detail: x.title })),
-    ...s.functions.map((label): SymbolInfo => ({ label, kind: 'function', detail: described.get(label) ?? 'function' })),
-    ...s.keywords.map((label): SymbolInfo => ({ label, kind: 'keyword' })),
-  ];
-}
-
-/**
- * allSymbols is what the editor offers for rules: the API's symbols of the
- * saved draft when there are any, then whatever the text declares that
- * they lack, then (without the API's) the functions and keywords.
- */
-export function allSymbols(rules: string, saved: DraftSymbols | null = null): SymbolInfo[] {
-  const out = saved ? symbolsFromAPI(saved) : [];
-  const seen = new Set(out.map((s) => s.kind + ' ' + s.label));
-  for (const s of readSymbols(rules)) {
-    if (!seen.has(s.kind + ' ' + s.label)) out.push(s);
-  }
-  if (!saved) {
-    out.push(...functions.map(([label, detail]): SymbolInfo => ({ label, kind: 'function', detail })));
-    out.push(...keywords.map((label): SymbolInfo => ({ label, kind: 'keyword' })));
-  }
-  return out;
-}

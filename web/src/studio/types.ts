@@ -24,7 +24,7 @@ export type PublishResult = S['PublishResult'];
 export type RulesetSummary = S['RulesetSummary'];
 
 /** Who is signed in: GET /console/session's answer (outside the OpenAPI document). */
-export type { SessionInfo as Who } from '../session.js';
+export type { SessionInfo as Who } from '../transport.js';
 
 export type DraftSymbols = S['DraftSymbols'];
 export type FormattedRules = S['FormattedRules'];
@@ -37,7 +37,12 @@ export type SourceClause = S['SourceClause'];
 export type ClauseCitation = S['ClauseCitation'];
 
 export type Rulebook = S['Rulebook'];
+export type RulebookRef = S['RulebookRef'];
 export type Release = S['Release'];
 export type ReleaseHistoryEntry = S['ReleaseHistoryEntry'];
 export type RulebookSchema = S['RulebookSchema'];
 export type Promotion = S['Promotion'];
+export type DraftCheck = S['DraftCheck'];
+export type CheckDiagnostic = S['Diagnostic'];
+export type TextPosition = S['TextPosition'];
+export type ServerCompletion = S['Completion'];

@@ -1,20 +1,9 @@
 // The studio's calls: the authoring API through the console session. The
-// session itself (sign in, who is signed in, sign out, and the CSRF token
-// held in memory only) is the console's, in ../session.ts; this client adds
-// JSON in and out, the API's refusals with their detail, and telling the
-// studio when the session has ended.
-import { ApiError, problemText } from '../api.js';
-import { currentSession, sessionFetch, signIn, signOut } from '../session.js';
-async function bodyOf(res) {
-    if (res.status === 204)
-        return null;
-    try {
-        return await res.json();
-    }
-    catch {
-        return null;
-    }
-}
+// requests and the session itself (sign in, who is signed in, sign out,
+// and the CSRF token held in memory only) are ../transport.ts's; this
+// client adds forms for uploads, the API's refusals with their detail, and
+// telling the studio when the session has ended.
+import { ApiError, currentSession, request, signIn, signOut } from '../transport.js';
 /** signedOutMessage says why a call was refused when the session has ended. */
 export const signedOutMessage = 'You are no longer signed in (a session ends after 30 minutes without use, or 12 hours in all). Sign in again to go on.';
 /** StudioClient makes the studio's same-origin calls as the signed-in session. */
@@ -40,9 +29,12 @@ export class StudioClient {
     /**
      * call makes one authoring API call through the session: JSON in (or a
      * form, for uploads) and out. A refusal becomes a StudioError with the
-     * API's own message; a 401 also tells onSignedOut.
+     * API's own message; a 401 also tells onSignedOut, unless the call is
+     * in the background (a check as the author types): the sign-in then
+     * waits for something the author asked for, so typing is never
+     * interrupted by a prompt that takes the focus.
      */
-    async call(method, path, body, headers = {}) {
+    async call(method, path, body, headers = {}, opts = {}) {
         const init = { method, headers: { ...headers } };
         if (body instanceof FormData) {
             init.body = body;
@@ -51,32 +43,25 @@ export class StudioClient {
             init.body = JSON.stringify(body);
             init.headers['Content-Type'] = 'application/json';
         }
-        const res = await sessionFetch(path, init);
-        const out = await bodyOf(res);
-        if (!res.ok) {
-            if (res.status === 401) {
+        try {
+            return (await request(path, init, true)).body;
+        }
+        catch (err) {
+            if (!(err instanceof ApiError))
+                throw err;
+            if (err.status === 401) {
                 // The API's words here are for programs ("needs an API key in the
                 // x-api-key header"); the studio's author needs to know the session ended.
-                this.onSignedOut();
-                throw new StudioError(401, signedOutMessage, out);
+                if (!opts.background)
+                    this.onSignedOut();
+                throw new StudioError(401, signedOutMessage, err.body);
             }
-            throw new StudioError(res.status, problemText(res.status, out), out);
+            throw new StudioError(err.status, err.message, err.body);
         }
-        return out;
     }
 }
-/** StudioError is an ApiError that keeps the refusal's detail (failing tests, problems) to show. */
+/** StudioError is a refusal of a studio call: an ApiError whose body (failing tests, problems) the studio shows. */
 export class StudioError extends ApiError {
-    body;
-    constructor(status, message, body) {
-        super(status, message);
-        this.body = body;
-    }
-    /** reason is the refusal's reason code, for choosing what to offer next (never shown). */
-    get reason() {
-        const detail = this.body?.detail;
-        return typeof detail?.reason_code === 'string' ? detail.reason_code : '';
-    }
 }
 /** newIdempotencyKey makes a key so a retried create or publish is not done twice. */
 export function newIdempotencyKey() {

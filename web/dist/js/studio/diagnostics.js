@@ -1,8 +1,10 @@
-// What the draft answer says is wrong, placed in the rules text: compile
+// What is wrong with the rules text, placed in it: the language server's
+// diagnostics of the text being typed (draft/check, exact ranges), compile
 // errors at the line and column the compiler gives ("draft.rules:3:5:
-// message"), and the warnings that carry no position (a declared source
-// that binds to no project source, a quote not found in its source) at the
-// line of the declaration or cite they are about, found in the text.
+// message"), and the saved draft's warnings that carry no position (a
+// declared source that binds to no project source, a quote not found in
+// its source) at the line of the declaration or cite they are about,
+// found in the text.
 import { ruleString } from './rulestext.js';
 /** parseCompileError reads "file:line:column: message"; null when the text has another shape. */
 export function parseCompileError(text) {
@@ -57,7 +59,28 @@ export function placeDiagnostics(rules, draft) {
     }
     return out.sort((a, b) => a.line - b.line || a.column - b.column);
 }
+/** placeCheck places the language server's diagnostics at their ranges. */
+export function placeCheck(check) {
+    return check.diagnostics.map((d) => ({
+        severity: d.severity === 'information' ? 'info' : d.severity,
+        line: d.range.start.line + 1,
+        column: d.range.start.character + 1,
+        end: { line: d.range.end.line + 1, column: d.range.end.character + 1 },
+        message: d.message,
+    }));
+}
+/**
+ * problemsOf is what the editor lists for its text: the diagnostics of
+ * the latest check of this very text (or, before there is one, the saved
+ * draft's compile errors), then the saved draft's warnings about its
+ * sources and quotes found in the text; in text order.
+ */
+export function problemsOf(rules, saved, check) {
+    const compiled = check ? placeCheck(check) : placeCompileErrors(saved?.compile_errors ?? []);
+    const warnings = saved ? placeDiagnostics(rules, { ...saved, compile_errors: [] }) : [];
+    return [...compiled, ...warnings].sort((a, b) => a.line - b.line || a.column - b.column);
+}
 /** describePlaced words a problem for a list read aloud: "Error, line 3, column 5: …". */
 export function describePlaced(p) {
-    return `${p.severity === 'error' ? 'Error' : 'Warning'}, line ${p.line}, column ${p.column}: ${p.message}`;
+    return `${p.severity === 'error' ? 'Error' : p.severity === 'warning' ? 'Warning' : 'Note'}, line ${p.line}, column ${p.column}: ${p.message}`;
 }

@@ -1,21 +1,23 @@
-// The draft editor: the rules text in CodeMirror with the rules language
-// highlighted, completion of the draft's declared ids and the language's
-// functions, the compiler's errors and the draft's warnings shown at their
-// line and column, save with Ctrl/Cmd-S or the button, and the versions
-// saved in this session, each to compare with the editor's text or to
-// bring back.
-import { EditorState, EditorView, autocompletion, bracketMatching, closeBrackets, closeBracketsKeymap, completionKeymap, defaultKeymap, drawSelection, highlightActiveLine, highlightActiveLineGutter, highlightSelectionMatches, history, historyKeymap, keymap, lineNumbers, lintGutter, lintKeymap, searchKeymap, setDiagnostics, } from '../../vendor/codemirror.js';
+// The draft editor: the rules text (rulesview.ts) checked and completed as
+// it is typed by the language server's own code through the API
+// (livecheck.ts, completion.ts), its problems shown at their place and
+// listed (problems.ts) with the saved draft's warnings about its sources,
+// save with Ctrl/Cmd-S or the button, format, the saved draft's quotes
+// (quotesview.ts), and the versions saved in this session, each to compare
+// with the editor's text or to bring back (versionsview.ts).
+import { EditorView, setDiagnostics } from '../../vendor/codemirror.js';
 import { announce, h } from '../dom.js';
 import { StudioError } from './client.js';
-import { describePlaced, placeCompileErrors, placeDiagnostics } from './diagnostics.js';
+import { announceCompletions, serverCompletion } from './completion.js';
+import { placeCompileErrors, problemsOf } from './diagnostics.js';
 import { formatRules } from './format.js';
 import { criterionLine, lineParam } from './jump.js';
-import { VersionHistory } from './history.js';
-import { diffSummary, lineDiff } from './linediff.js';
-import { sourceHref } from './routes.js';
-import { rulesLanguage } from './ruleslang.js';
-import { allSymbols } from './symbols.js';
+import { LiveCheck, serverCheck } from './livecheck.js';
+import { ProblemsList, toDiagnostics } from './problems.js';
+import { QuotesList } from './quotesview.js';
+import { rulesView } from './rulesview.js';
 import { alertBox, busy, errorMessage, plural } from './ui.js';
+import { VersionsList } from './versionsview.js';
 /** loadDraft reads the project's draft; null before the first one (409 no_draft). */
 export async function loadDraft(client, projectId) {
     try {
@@ -27,20 +29,7 @@ export async function loadDraft(client, projectId) {
         throw err;
     }
 }
-/** toDiagnostics places problems in the editor's document (CodeMirror offsets). */
-function toDiagnostics(state, placed) {
-    return placed.map((p) => {
-        const line = state.doc.line(Math.min(Math.max(p.line, 1), state.doc.lines));
-        let from = Math.min(line.from + Math.max(p.column, 1) - 1, line.to);
-        if (from === line.to && line.length > 0)
-            from = line.to - 1;
-        const rest = state.doc.sliceString(from, line.to);
-        const word = /^[A-Za-z0-9_.]+/.exec(rest);
-        const to = Math.min(line.to, from + (word ? word[0].length : 1));
-        return { from, to, severity: p.severity, message: p.message };
-    });
-}
-/** loadSymbols reads what the saved draft declares; null when there is no draft or the answer fails (completion then reads the text alone). */
+/** loadSymbols reads what the saved draft declares, to open the editor at a criterion; null when that fails (the text is searched instead). */
 async function loadSymbols(client, projectId) {
     try {
         return await client.call('GET', `/projects/${encodeURIComponent(projectId)}/draft/symbols`);
@@ -49,20 +38,7 @@ async function loadSymbols(client, projectId) {
         return null;
     }
 }
-/** completeRules makes the completion source: the draft's ids, then the language's functions and keywords, for the word at the cursor. */
-const completeRules = (saved) => (ctx) => {
-    const word = ctx.matchBefore(/[a-z_][a-z0-9_.]*/);
-    if (!word || (word.from === word.to && !ctx.explicit))
-        return null;
-    const options = allSymbols(ctx.state.doc.toString(), saved()).map((s) => ({
-        label: s.label,
-        type: s.kind === 'field' ? 'variable' : s.kind === 'function' ? 'function' : s.kind === 'keyword' ? 'keyword' : 'constant',
-        detail: s.detail ? (s.detail.length > 60 ? s.detail.slice(0, 57) + '…' : s.detail) : s.kind,
-        apply: s.kind === 'function' ? s.label + '(' : s.label,
-    }));
-    return { from: word.from, options, validFor: /^[a-z0-9_.]*$/ };
-};
-/** draftSummary says what the last answer found, in a sentence. */
+/** draftSummary says what the last save found, in a sentence. */
 function draftSummary(d) {
     const parts = [d.compiles ? 'The rules compile.' : `The rules do not compile: ${plural(d.compile_errors.length, 'error')}.`];
     if (d.acceptance.tests_total > 0)
@@ -72,103 +48,52 @@ function draftSummary(d) {
         parts.push(`${plural(flagged, 'quote')} not found in ${flagged === 1 ? 'its source' : 'their sources'}.`);
     return parts.join(' ');
 }
-/** quoteState says, in brackets, whether a quote of the saved draft was found in its source. */
-function quoteState(q) {
-    if (!q.project_source_id)
-        return '(its source is not one of the project’s sources)';
-    if (q.verified)
-        return '(found in its source)';
-    return q.nearest_passage ? '(not found word for word; a passage is near)' : '(not found in its source)';
-}
 /**
  * editorView draws the draft editor of project into container. params may
  * open it at a place: line (a line number), or criterion (with quote, at
  * its cite of that quote).
  */
 export async function editorView(client, projectId, container, params = {}) {
-    const path = `/projects/${encodeURIComponent(projectId)}/draft`;
     const alert = alertBox('draft-error');
     const status = h('p', { id: 'draft-status', role: 'status', class: 'draft-status' }, 'Loading the rules…');
-    const problems = h('ul', { id: 'problems', class: 'problems' });
-    const problemsHeading = h('h3', { id: 'problems-heading' }, 'Problems');
-    const quotes = h('ul', { id: 'quotes', class: 'quotes' });
-    const quotesHeading = h('h3', { id: 'quotes-heading' }, 'Quotes');
-    const versions = new VersionHistory();
-    const versionList = h('ul', { id: 'versions', class: 'versions' });
-    const compare = h('section', { id: 'compare', class: 'compare', 'aria-labelledby': 'compare-heading', hidden: true });
     const save = h('button', { type: 'button', id: 'save-draft' }, 'Save');
     const format = h('button', { type: 'button', id: 'format-draft', class: 'secondary' }, 'Format');
     const host = h('div', { class: 'editor', id: 'rules-editor' });
-    container.append(h('h2', { tabindex: '-1' }, 'Rules'), h('p', { class: 'hint', id: 'editor-hint' }, 'Write the rules in the Eligo rules language. Ctrl+S (⌘S on a Mac) saves; Ctrl+Space lists the fields and functions you can use; Tab leaves the editor.'), h('div', { class: 'buttons toolbar' }, save, format), status, alert.el, h('p', { class: 'editor-label', id: 'editor-label' }, 'Rules text'), host, h('section', { 'aria-labelledby': 'problems-heading' }, problemsHeading, problems), h('section', { 'aria-labelledby': 'quotes-heading' }, quotesHeading, quotes), h('section', { 'aria-labelledby': 'versions-heading' }, h('h3', { id: 'versions-heading' }, 'Versions saved this session'), versionList, compare));
+    const problems = new ProblemsList((fix) => fixButton(fix));
+    const quotes = new QuotesList(projectId);
+    const versions = new VersionsList(() => view.state.doc.toString(), (rules, said) => {
+        view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: rules } });
+        status.textContent = said;
+    }, () => view.focus());
+    container.append(h('h2', { tabindex: '-1' }, 'Rules'), h('p', { class: 'hint', id: 'editor-hint' }, 'Write the rules in the Eligo rules language; problems show as you type. Ctrl+S (⌘S on a Mac) saves; Ctrl+Space lists what fits where the cursor is (after cite, the project’s sources); Tab leaves the editor.'), h('div', { class: 'buttons toolbar' }, save, format), status, alert.el, h('p', { class: 'editor-label', id: 'editor-label' }, 'Rules text'), host, problems.section, quotes.section, versions.section);
     let draft;
-    let symbols = null;
     try {
-        [draft, symbols] = await Promise.all([loadDraft(client, projectId), loadSymbols(client, projectId)]);
+        draft = await loadDraft(client, projectId);
     }
     catch (err) {
         status.textContent = 'The rules could not be loaded.';
         alert.show(errorMessage(err));
         return;
     }
-    const view = new EditorView({
-        parent: host,
-        state: EditorState.create({
-            doc: draft?.rules ?? '',
-            extensions: [
-                lineNumbers(),
-                highlightActiveLineGutter(),
-                history(),
-                drawSelection(),
-                bracketMatching(),
-                closeBrackets(),
-                highlightActiveLine(),
-                highlightSelectionMatches(),
-                rulesLanguage(),
-                autocompletion({ override: [completeRules(() => symbols)] }),
-                lintGutter(),
-                keymap.of([
-                    { key: 'Mod-s', run: () => (void doSave(), true), preventDefault: true },
-                    ...closeBracketsKeymap,
-                    ...defaultKeymap,
-                    ...historyKeymap,
-                    ...searchKeymap,
-                    ...completionKeymap,
-                    ...lintKeymap,
-                ]),
-                EditorView.contentAttributes.of({ 'aria-labelledby': 'editor-label', 'aria-describedby': 'editor-hint', 'aria-multiline': 'true' }),
-                EditorView.lineWrapping,
-            ],
-        }),
+    // The latest check's answer, with the text it is about.
+    let checked = null;
+    const live = new LiveCheck(serverCheck(client, projectId), () => view.state.doc.toString(), (check, text) => {
+        checked = { text, check };
+        showProblems();
     });
-    /** show puts a draft answer's problems in the editor and in the list below it. */
-    const show = (d) => {
-        const placed = placeDiagnostics(view.state.doc.toString(), d);
-        view.dispatch(setDiagnostics(view.state, toDiagnostics(view.state, placed)));
-        problemsHeading.textContent = placed.length ? `Problems (${placed.length})` : 'Problems';
-        problems.replaceChildren(...(placed.length
-            ? placed.map((p) => h('li', { class: p.severity }, h('button', {
-                type: 'button',
-                class: 'link',
-                onclick: () => {
-                    const at = toDiagnostics(view.state, [p])[0];
-                    if (at)
-                        view.dispatch({ selection: { anchor: at.from, head: at.to }, scrollIntoView: true });
-                    view.focus();
-                },
-            }, describePlaced(p)), p.fix ? fixButton(p.fix) : null))
-            : [h('li', { class: 'none' }, 'None found in the last saved version.')]));
-        showQuotes(d);
-        status.textContent = draftSummary(d);
-    };
-    /** showQuotes lists the saved draft's quotes, each leading to its passage in its source. */
-    const showQuotes = (d) => {
-        const qs = d.provenance_report.quotes;
-        quotesHeading.textContent = qs.length ? `Quotes (${qs.length})` : 'Quotes';
-        quotes.replaceChildren(...(qs.length
-            ? qs.map((q) => h('li', {}, `Criterion ${q.criterion_id}: “${q.quote}” `, h('span', { class: 'quote-state' }, quoteState(q)), ' ', q.project_source_id && (q.verified || q.nearest_passage)
-                ? h('a', { href: sourceHref(projectId, q.project_source_id, { criterion: q.criterion_id, quote: q.quote }), class: 'show-in-source', 'aria-label': `Show in source: criterion ${q.criterion_id}, “${q.quote}”` }, 'Show in source')
-                : null))
-            : [h('li', { class: 'none' }, 'The saved rules quote no source.')]));
+    const view = rulesView(host, {
+        doc: draft?.rules ?? '',
+        labelledBy: 'editor-label',
+        describedBy: 'editor-hint',
+        onSave: () => void doSave(),
+        onChange: () => live.changed(),
+        complete: serverCompletion(client, projectId),
+        extensions: [announceCompletions()],
+    });
+    /** showProblems lists the problems of the editor's text: the check's of this text, else the saved draft's errors, with the saved draft's warnings. */
+    const showProblems = () => {
+        const text = view.state.doc.toString();
+        problems.show(view, problemsOf(text, draft, checked?.text === text ? checked.check : null));
     };
     /** fixButton applies a fix the API suggests: the first occurrence of its text is replaced, to be saved. */
     const fixButton = (fix) => h('button', {
@@ -186,22 +111,13 @@ export async function editorView(client, projectId, container, params = {}) {
             view.focus();
         },
     }, fix.label);
-    const drawVersions = () => {
-        versionList.replaceChildren(...versions.list().map((v) => h('li', {}, h('span', {}, v.n === 0 ? `As opened, ${v.savedAt.toLocaleTimeString()}` : `Version ${v.n}, saved ${v.savedAt.toLocaleTimeString()}`), h('button', { type: 'button', class: 'secondary small', 'aria-label': `Compare ${versionName(v)} with the editor`, onclick: () => showCompare(v) }, 'Compare'), h('button', { type: 'button', class: 'secondary small', 'aria-label': `Restore ${versionName(v)}`, onclick: () => restore(v) }, 'Restore'))));
-    };
-    const versionName = (v) => (v.n === 0 ? 'the version as opened' : `version ${v.n}`);
-    const showCompare = (v) => {
-        const lines = lineDiff(v.rules, view.state.doc.toString());
-        const heading = h('h4', { id: 'compare-heading', tabindex: '-1' }, `Changes from ${versionName(v)} to the editor’s text`);
-        compare.replaceChildren(heading, h('p', { id: 'compare-summary' }, diffSummary(lines)), h('ol', { class: 'diff', 'aria-label': 'Line by line', tabindex: '0' }, ...lines.map((l) => h('li', { class: 'diff-' + l.kind }, h('span', { class: 'visually-hidden' }, l.kind === 'added' ? 'Added: ' : l.kind === 'removed' ? 'Removed: ' : 'Unchanged: '), h('span', { class: 'diff-mark', 'aria-hidden': 'true' }, l.kind === 'added' ? '+' : l.kind === 'removed' ? '−' : ' '), h('code', {}, l.text || ' ')))), h('button', { type: 'button', class: 'secondary', onclick: () => ((compare.hidden = true), view.focus()) }, 'Close the comparison'));
-        compare.hidden = false;
-        heading.focus();
-    };
-    const restore = (v) => {
-        view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: v.rules } });
-        announce(`${versionName(v)} is back in the editor; save to keep it.`);
-        status.textContent = `${versionName(v).replace(/^./, (c) => c.toUpperCase())} is back in the editor, not yet saved.`;
-        view.focus();
+    /** showSaved shows a draft answer: its problems, its quotes and a summary. */
+    const showSaved = (d) => {
+        draft = d;
+        showProblems();
+        quotes.show(d);
+        status.textContent = draftSummary(d);
+        void live.now();
     };
     async function doSave() {
         alert.clear();
@@ -209,11 +125,9 @@ export async function editorView(client, projectId, container, params = {}) {
             const rules = view.state.doc.toString();
             try {
                 status.textContent = 'Saving…';
-                const d = await client.call('PUT', path, { rules });
-                symbols = await loadSymbols(client, projectId);
+                const d = await client.call('PUT', `/projects/${encodeURIComponent(projectId)}/draft`, { rules });
                 versions.record(rules, new Date());
-                drawVersions();
-                show(d);
+                showSaved(d);
                 announce('Saved. ' + status.textContent);
             }
             catch (err) {
@@ -225,25 +139,7 @@ export async function editorView(client, projectId, container, params = {}) {
     save.addEventListener('click', () => void doSave());
     format.addEventListener('click', () => {
         alert.clear();
-        void busy(format, async () => {
-            try {
-                const text = view.state.doc.toString();
-                const got = await formatRules(client, projectId, text);
-                if (!got.ok) {
-                    // No canonical layout for a text that does not parse: show why, where.
-                    view.dispatch(setDiagnostics(view.state, toDiagnostics(view.state, placeCompileErrors(got.compileErrors))));
-                    alert.show(got.message);
-                    return;
-                }
-                if (got.formatted.changed)
-                    view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: got.formatted.rules } });
-                status.textContent = got.formatted.changed ? 'Formatted in the canonical layout, not yet saved.' : 'Already in the canonical layout.';
-                announce(status.textContent);
-            }
-            catch (err) {
-                alert.show(errorMessage(err));
-            }
-        });
+        void busy(format, () => formatInPlace(client, projectId, view, status, alert));
     });
     // Ctrl/Cmd-S anywhere on this screen saves, not the browser's "save page".
     container.addEventListener('keydown', (e) => {
@@ -256,21 +152,41 @@ export async function editorView(client, projectId, container, params = {}) {
             void doSave();
     });
     versions.record(view.state.doc.toString(), new Date());
-    drawVersions();
     if (draft)
-        show(draft);
+        showSaved(draft);
     else
         status.textContent = 'No rules yet: write the first version and save it.';
-    // Opened at a place (from a source's text): the cursor goes to its line.
-    const text = view.state.doc.toString();
-    const line = params['criterion'] !== undefined ? criterionLine(text, params['criterion'], params['quote'], symbols) : lineParam(params['line']);
-    if (line > 0 && line <= view.state.doc.lines) {
-        const at = view.state.doc.line(line);
-        view.dispatch({ selection: { anchor: at.from }, scrollIntoView: true });
-        view.focus();
-        announce(params['criterion'] !== undefined ? `Criterion ${params['criterion']}, line ${line}.` : `Line ${line}.`);
+    await openAt(view, params, alert, () => loadSymbols(client, projectId));
+}
+/** formatInPlace replaces the editor's text with its canonical layout, or shows why a text that does not parse has none, and where. */
+async function formatInPlace(client, projectId, view, status, alert) {
+    try {
+        const got = await formatRules(client, projectId, view.state.doc.toString());
+        if (!got.ok) {
+            view.dispatch(setDiagnostics(view.state, toDiagnostics(view.state, placeCompileErrors(got.compileErrors))));
+            alert.show(got.message);
+            return;
+        }
+        if (got.formatted.changed)
+            view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: got.formatted.rules } });
+        status.textContent = got.formatted.changed ? 'Formatted in the canonical layout, not yet saved.' : 'Already in the canonical layout.';
+        announce(status.textContent);
     }
-    else if (params['criterion'] !== undefined) {
-        alert.show(`Criterion ${params['criterion']} is not in the saved rules.`);
+    catch (err) {
+        alert.show(errorMessage(err));
+    }
+}
+/** openAt puts the cursor where params say (a line, or a criterion and its quote), reading the draft's symbols for a criterion. */
+async function openAt(view, params, alert, symbols) {
+    const text = view.state.doc.toString();
+    const criterion = params['criterion'];
+    const line = criterion !== undefined ? criterionLine(text, criterion, params['quote'], await symbols()) : lineParam(params['line']);
+    if (line > 0 && line <= view.state.doc.lines) {
+        view.dispatch({ selection: { anchor: view.state.doc.line(line).from }, scrollIntoView: true });
+        view.focus();
+        announce(criterion !== undefined ? `Criterion ${criterion}, line ${line}.` : `Line ${line}.`);
+    }
+    else if (criterion !== undefined) {
+        alert.show(`Criterion ${criterion} is not in the saved rules.`);
     }
 }

@@ -10,6 +10,13 @@ export function gates(d) {
     const failing = d.acceptance.results.filter((r) => !r.pass);
     const contract = d.acceptance.contract_checks.filter((c) => !c.pass);
     const flagged = d.provenance_report.quotes.filter((q) => !q.verified);
+    // A source is named as the rules cite it (fpg_2025), with the file the
+    // team uploaded; the project's own source id is for developers.
+    const files = new Map(d.provenance_report.coverage.map((c) => [c.source_id, c.filename]));
+    const sourceWords = (q) => {
+        const file = files.get(q.project_source_id);
+        return file ? `${q.source_id} (${file})` : q.source_id;
+    };
     return [
         { name: 'The rules compile', ok: d.compiles, overridable: false, problems: d.compile_errors },
         {
@@ -26,7 +33,7 @@ export function gates(d) {
             name: 'Every quote is in its source',
             ok: flagged.length === 0,
             overridable: false,
-            problems: flagged.map((q) => `criterion ${q.criterion_id}: “${q.quote}” is not in ${q.project_source_id || q.source_id}`),
+            problems: flagged.map((q) => `criterion ${q.criterion_id}: “${q.quote}” is not in ${sourceWords(q)}`),
         },
     ];
 }

@@ -3,6 +3,7 @@
 // rulesets, one entry per section id), the request bodies for the API,
 // what changed in the field overlay, and the presence-polarity gate's
 // refusal said in words.
+import { formatDate } from '../answers.js';
 import { toApi } from './outcometree.js';
 /** The API's slug pattern: lower-case words joined by "/" (catalog/slug.go). */
 const slugPattern = /^[a-z][a-z0-9-]*(\/[a-z][a-z0-9-]*)*$/;
@@ -178,6 +179,33 @@ function list(items) {
 /** releaseName says a release as people read it: “Version 2, “quiet-harbor””. */
 export function releaseName(r) {
     return `Version ${r.version}, “${r.label}”`;
+}
+/**
+ * versionWords says a ruleset version as a policy analyst reads it: a
+ * version the studio named by its publication date (20261129-d12ad59a6881)
+ * as “version of 29 November 2026”, v3 as “version 3”, any other name as
+ * it is.
+ */
+export function versionWords(version) {
+    const dated = /^(\d{4})(\d{2})(\d{2})-/.exec(version);
+    if (dated) {
+        const day = formatDate(`${dated[1]}-${dated[2]}-${dated[3]}`);
+        if (day !== `${dated[1]}-${dated[2]}-${dated[3]}`)
+            return `version of ${day}`;
+    }
+    const numbered = /^v(\d+)$/.exec(version);
+    return numbered ? `version ${numbered[1]}` : `version ${version}`;
+}
+/**
+ * sectionInForce says which version of a rulebook's section is in force:
+ * “Section A: Lifeline, in force: version of 29 November 2026”. Without
+ * the published ruleset at hand, the version is read from the live
+ * ruleset id (section:version); the ids themselves are for a title
+ * attribute, not for this line.
+ */
+export function sectionInForce(letter, name, version, rulesetId) {
+    const v = version || rulesetId.slice(rulesetId.lastIndexOf(':') + 1);
+    return `Section ${letter}: ${name}, in force: ${versionWords(v)}`;
 }
 /** statusText says a rulebook's state in words. */
 export function statusText(status) {

@@ -8,7 +8,7 @@ import { announce, h } from '../dom.js';
 import { newIdempotencyKey, StudioError } from './client.js';
 import { whomItAffects } from './draftdiff.js';
 import { fromApi, letterOf, relabel } from './outcometree.js';
-import { maxSections, moves, overlayChanges, releaseName, rulebookBody, sectionChoices, sectionLabel, sectionName, statusText, validateRulebookForm, witnessSentences, } from './rulebookform.js';
+import { maxSections, moves, overlayChanges, releaseName, rulebookBody, sectionChoices, sectionInForce, sectionLabel, sectionName, statusText, validateRulebookForm, witnessSentences, } from './rulebookform.js';
 import { studioHref } from './routes.js';
 import { treeEditor } from './treeview.js';
 import { alertBox, busy, confirmDialog, errorMessage, field, plural, when } from './ui.js';
@@ -312,7 +312,7 @@ function promotePanel(client, rb, rulesets, redraw) {
                 }
             });
         });
-        return h('li', { class: 'promote-row' }, h('p', {}, h('strong', {}, `${ref.letter}: ${live?.name ?? ref.section_id}`), ` — live: ${live ? `${live.slug} ${live.ruleset_version}` : ref.ruleset_id}`), candidates.length
+        return h('li', { class: 'promote-row' }, h('p', { title: `${ref.section_id} · ${ref.ruleset_id}` }, h('strong', {}, sectionInForce(ref.letter, live?.name ?? ref.section_id, live?.ruleset_version ?? '', ref.ruleset_id))), candidates.length
             ? h('div', { class: 'inline' }, h('label', { for: id }, `Newer or other version of section ${ref.letter}`), select, button)
             : h('p', { class: 'hint' }, 'No other published version of this section.'));
     });

@@ -5,7 +5,7 @@
 // name leads to it in the rules editor; the editor's "Show in source"
 // leads back here, to the quote's passage, which takes focus.
 import { announce, append, h } from '../dom.js';
-import { citationWords, clauseState, coverageWords, findPassage, isTitle, marksHeldOver, pageSegments, stateWords } from './clauses.js';
+import { citationWords, citedAsWords, clauseState, coverageWords, findPassage, isTitle, marksHeldOver, pageSegments, stateWords } from './clauses.js';
 import { rulesHref, studioHref } from './routes.js';
 import { alertBox, errorMessage } from './ui.js';
 /** Quotes longer than this are cut in the marks beside the text (the clause itself shows them whole). */
@@ -19,7 +19,8 @@ export async function sourceTextView(client, projectId, sourceId, container, par
     const heading = h('h2', { tabindex: '-1', id: 'source-heading' }, 'Source text');
     const alert = alertBox('source-text-error');
     const summary = h('p', { id: 'source-summary', class: 'count', tabindex: '-1' }, 'Loading the text…');
-    container.append(h('p', { class: 'crumbs' }, h('a', { href: studioHref({ kind: 'project', projectId, screen: 'sources' }), id: 'back-to-sources' }, 'All sources')), heading, summary, alert.el);
+    const citedAs = h('p', { id: 'source-cited-as' });
+    container.append(h('p', { class: 'crumbs' }, h('a', { href: studioHref({ kind: 'project', projectId, screen: 'sources' }), id: 'back-to-sources' }, 'All sources')), heading, summary, citedAs, alert.el);
     let st;
     try {
         st = await client.call('GET', `/projects/${encodeURIComponent(projectId)}/sources/${encodeURIComponent(sourceId)}/text`);
@@ -33,6 +34,8 @@ export async function sourceTextView(client, projectId, sourceId, container, par
     heading.textContent = `Text of ${name}`;
     document.title = `${name} · ${document.title}`;
     summary.textContent = coverageWords(st);
+    citedAs.textContent = citedAsWords(st);
+    citedAs.hidden = citedAs.textContent === '';
     const paged = st.media_type === 'application/pdf';
     const seen = new Set();
     const pieces = new Map();

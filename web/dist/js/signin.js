@@ -1,78 +1,8 @@
-// Signing in: an authoring team exchanges an API key for a session kept by
-// the server (POST /console/session). The browser keeps only the session's
-// cookie, which scripts cannot read, and this page keeps the session's
-// CSRF token in memory; neither the key nor the token is ever written to
-// the page's storage. A reloaded page asks the server for the token again
-// (GET /console/session).
-import { ApiError, apiRoot, problemText } from './api.js';
+// The console's sign-in page (#/sign-in): an authoring team types its API
+// key, which is sent once to the server (transport.ts's signIn) and then
+// cleared from the field, or sees who is signed in and signs out.
 import { announce, h } from './dom.js';
-/** The server's sign-in, who-is-signed-in and sign-out address. */
-export const sessionPath = '/console/session';
-/** The header that carries the session's CSRF token. */
-export const csrfHeader = 'X-CSRF-Token';
-/** csrfToken is the signed-in session's token, in memory only. */
-let csrfToken = '';
-async function sessionCall(method, init = {}) {
-    const headers = new Headers(init.headers);
-    if (csrfToken)
-        headers.set(csrfHeader, csrfToken);
-    return fetch(sessionPath, { ...init, method, headers, credentials: 'same-origin', cache: 'no-store' });
-}
-async function refusal(res) {
-    let body = null;
-    try {
-        body = await res.json();
-    }
-    catch {
-        body = null;
-    }
-    return new ApiError(res.status, problemText(res.status, body));
-}
-/**
- * knownSession says whether this page has seen a session: signed in here,
- * or found by currentSession. The applicant console asks it before
- * calling through the session, so that an anonymous visitor's pages make
- * no refused call.
- */
-export function knownSession() {
-    return csrfToken !== '';
-}
-/** currentSession returns who is signed in, or null when no one is. */
-export async function currentSession() {
-    const res = await sessionCall('GET');
-    if (res.status === 401) {
-        csrfToken = '';
-        return null;
-    }
-    if (!res.ok)
-        throw await refusal(res);
-    const info = (await res.json());
-    csrfToken = info.csrf_token;
-    return info;
-}
-/** signIn exchanges key for a session; a refused key throws ApiError. */
-export async function signIn(key) {
-    const res = await sessionCall('POST', { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ api_key: key }) });
-    if (!res.ok)
-        throw await refusal(res);
-    csrfToken = res.headers.get(csrfHeader) ?? '';
-}
-/** signOut ends the session on the server. */
-export async function signOut() {
-    const res = await sessionCall('DELETE');
-    if (!res.ok)
-        throw await refusal(res);
-    csrfToken = '';
-}
-/**
- * sessionFetch calls an operation under the API root as the signed-in
- * session: the cookie goes with it, and the CSRF token in its header.
- */
-export async function sessionFetch(path, init = {}) {
-    const headers = new Headers(init.headers);
-    headers.set(csrfHeader, csrfToken);
-    return fetch(apiRoot + path, { ...init, headers, credentials: 'same-origin' });
-}
+import { currentSession, signIn, signOut } from './transport.js';
 /** when writes an ISO instant for people: date, minutes and UTC. */
 function when(iso) {
     return iso.replace('T', ' ').replace(/:\d\d(\.\d+)?Z$/, ' UTC');

@@ -1,4 +1,10 @@
-package web
+// Package signin serves the web console's sign-in at api.SessionPath:
+// an authoring team exchanges an API key for a server-side session, asks
+// who is signed in, and signs out (docs/console.md#signing-in-console-sessions).
+// It sits with the resources, above the api core whose session gate,
+// cookies and refusals it uses, so that package web, which only serves the
+// console's embedded files, imports nothing of the project.
+package signin
 
 import (
 	"bytes"
@@ -13,11 +19,9 @@ import (
 	"github.com/eligo/eligo/metering"
 )
 
-// The console's sign-in: POST, GET and DELETE api.SessionPath exchange an
-// API key for a server-side session, say who is signed in, and sign out
-// (docs/console.md#signing-in-console-sessions). The session itself
-// (its store, expiry and revocation) is auth/session.go; how a request
-// is authenticated by its cookie is the api core's gate (api/session.go).
+// The session itself (its store, expiry and revocation) is
+// auth/session.go; how a request is authenticated by its cookie is the api
+// core's gate (api/session.go).
 
 // sessions serves the sign-in pages.
 type sessions struct {

@@ -1,0 +1,52 @@
+// The saved draft's quotes under the editor: each with whether it was
+// found in its source, and a link to its passage there.
+
+import { h } from '../dom.js';
+import { sourceHref } from './routes.js';
+import type { Draft } from './types.js';
+
+/** quoteState says, in brackets, whether a quote of the saved draft was found in its source. */
+function quoteState(q: Draft['provenance_report']['quotes'][number]): string {
+  if (!q.project_source_id) return '(its source is not one of the project’s sources)';
+  if (q.verified) return '(found in its source)';
+  return q.nearest_passage ? '(not found word for word; a passage is near)' : '(not found in its source)';
+}
+
+/** QuotesList is the "Quotes" section of project projectId. */
+export class QuotesList {
+  readonly heading = h('h3', { id: 'quotes-heading' }, 'Quotes');
+  readonly list = h('ul', { id: 'quotes', class: 'quotes' });
+  readonly section = h('section', { 'aria-labelledby': 'quotes-heading' }, this.heading, this.list);
+
+  constructor(private readonly projectId: string) {}
+
+  /** show lists the saved draft's quotes, each leading to its passage in its source. */
+  show(d: Draft): void {
+    const qs = d.provenance_report.quotes;
+    this.heading.textContent = qs.length ? `Quotes (${qs.length})` : 'Quotes';
+    this.list.replaceChildren(
+      ...(qs.length
+        ? qs.map((q) =>
+            h(
+              'li',
+              {},
+              `Criterion ${q.criterion_id}: “${q.quote}” `,
+              h('span', { class: 'quote-state' }, quoteState(q)),
+              ' ',
+              q.project_source_id && (q.verified || q.nearest_passage)
+                ? h(
+                    'a',
+                    {
+                      href: sourceHref(this.projectId, q.project_source_id, { criterion: q.criterion_id, quote: q.quote }),
+                      class: 'show-in-source',
+                      'aria-label': `Show in source: criterion ${q.criterion_id}, “${q.quote}”`,
+                    },
+                    'Show in source',
+                  )
+                : null,
+            ),
+          )
+        : [h('li', { class: 'none' }, 'The saved rules quote no source.')]),
+    );
+  }
+}
