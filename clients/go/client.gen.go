@@ -54,12 +54,13 @@ func (e CancelOutcome) Valid() bool {
 
 // Defines values for CompletionKind.
 const (
-	CompletionKindField    CompletionKind = "field"
-	CompletionKindFunction CompletionKind = "function"
-	CompletionKindGroup    CompletionKind = "group"
-	CompletionKindKeyword  CompletionKind = "keyword"
-	CompletionKindSource   CompletionKind = "source"
-	CompletionKindValue    CompletionKind = "value"
+	CompletionKindField      CompletionKind = "field"
+	CompletionKindFunction   CompletionKind = "function"
+	CompletionKindGroup      CompletionKind = "group"
+	CompletionKindKeyword    CompletionKind = "keyword"
+	CompletionKindNamedValue CompletionKind = "named_value"
+	CompletionKindSource     CompletionKind = "source"
+	CompletionKindValue      CompletionKind = "value"
 )
 
 // Valid indicates whether the value is a known member of the CompletionKind enum.
@@ -72,6 +73,8 @@ func (e CompletionKind) Valid() bool {
 	case CompletionKindGroup:
 		return true
 	case CompletionKindKeyword:
+		return true
+	case CompletionKindNamedValue:
 		return true
 	case CompletionKindSource:
 		return true
@@ -1144,7 +1147,7 @@ type Completion struct {
 	// InsertText The text to insert in place of the word at the position.
 	InsertText string `json:"insert_text"`
 
-	// Kind What kind of name it is.
+	// Kind What kind of name it is: value is one of an enum field's values, named_value a value or table the rules declare.
 	Kind CompletionKind `json:"kind"`
 
 	// Label What the rules say: a field, source, group id, a function, keyword or quoted enum value.
@@ -1512,10 +1515,11 @@ type ErrorDetail struct {
 
 // Expectations defines model for Expectations.
 type Expectations struct {
-	Criteria      *map[string]string `json:"criteria,omitempty"`
-	FieldErrors   *[]string          `json:"field_errors,omitempty"`
-	Groups        *map[string]string `json:"groups,omitempty"`
-	MissingFields *[]string          `json:"missing_fields,omitempty"`
+	Criteria      *map[string]string      `json:"criteria,omitempty"`
+	FieldErrors   *[]string               `json:"field_errors,omitempty"`
+	Groups        *map[string]string      `json:"groups,omitempty"`
+	MissingFields *[]string               `json:"missing_fields,omitempty"`
+	Values        *map[string]interface{} `json:"values,omitempty"`
 }
 
 // ExplainCriterion defines model for ExplainCriterion.
