@@ -1294,13 +1294,13 @@ export interface components {
             detail: string;
             /** @description The text to insert in place of the word at the position. */
             insert_text: string;
-            /** @description What kind of name it is. */
+            /** @description What kind of name it is: value is one of an enum field's values, named_value a value or table the rules declare. */
             kind: components["schemas"]["CompletionKind"];
             /** @description What the rules say: a field, source, group id, a function, keyword or quoted enum value. */
             label: string;
         };
         /** @enum {string} */
-        CompletionKind: "field" | "source" | "group" | "value" | "function" | "keyword";
+        CompletionKind: "field" | "source" | "group" | "value" | "function" | "keyword" | "named_value";
         ContractCheck: {
             check: string;
             pass: boolean;
@@ -1578,6 +1578,9 @@ export interface components {
                 [key: string]: string;
             };
             missing_fields?: string[];
+            values?: {
+                [key: string]: unknown;
+            };
         };
         ExplainCriterion: {
             /** @description The criterion's declared id. */
