@@ -1,5 +1,7 @@
 package engine
 
+import "encoding/json"
+
 import (
 	"github.com/eligo/eligo/engine/value"
 )
@@ -558,6 +560,53 @@ func (r *Ruleset) CriterionIndex(g, ci int) int { return r.groupStart[g] + ci }
 // slices, and a reader that needs only the citations (GET /explain) need
 // not evaluate anything. The slice is read-only.
 func (r *Ruleset) References(i int) []SourceReference { return r.refs[i] }
+
+// ValueReferences returns the source references of named value v, shared
+// read-only as References' are.
+func (r *Ruleset) ValueReferences(v int) []SourceReference { return r.valueRefs[v] }
+
+// ValueIndex returns the index in Values of the named value id, or -1.
+func (r *Ruleset) ValueIndex(id string) int {
+	for i := range r.Values {
+		if r.Values[i].ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// Outputs are the output values of a decision's result, in declaration
+// order, each with its figure (JSON null when unknown): what a decision
+// returns beside its outcome and its record keeps.
+func (r *Ruleset) Outputs(res *Result) []OutputValue {
+	var out []OutputValue
+	for i := range r.Values {
+		v := &r.Values[i]
+		if !v.Output {
+			continue
+		}
+		fig := json.RawMessage("null")
+		if i < len(res.Values) && res.Values[i].Known {
+			fig = constJSON(v.Type, res.Values[i], "")
+		}
+		out = append(out, OutputValue{Value: v.ID, Title: v.Title, Figure: fig, Unit: v.Unit})
+	}
+	return out
+}
+
+// OutputValue is an output value of a decision: its name, title, figure
+// and unit.
+type OutputValue struct {
+	// Value is the value's name in the rules ("net_income").
+	Value string `json:"value" doc:"The value's name in the rules."`
+	// Title is its name for people ("Net monthly income").
+	Title string `json:"title" doc:"The value's name for people."`
+	// Figure is the computed figure: a number, true/false, a
+	// "YYYY-MM-DD" date, or null when the answers do not settle it.
+	Figure json.RawMessage `json:"figure" doc:"The computed figure: a number, true or false, a YYYY-MM-DD date, or null when the answers do not settle it."`
+	// Unit is what the figure counts; left out when none.
+	Unit string `json:"unit,omitempty" doc:"What the figure counts (USD, months); absent when none."`
+}
 
 // ContentDigest returns "sha256:" followed by the hex SHA-256 of the RFC
 // 8785 canonical JSON of the compiled ruleset. Comments and layout never

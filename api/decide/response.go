@@ -60,6 +60,7 @@ type decideResponse struct {
 	ChoiceContext   *plan.ChoiceContext `json:"choice_context,omitempty" doc:"With include_choice_context: every field's section and each OR-group's alternatives with their labels, fields and status (open, closed or satisfied)."`
 	Timing          *timing             `json:"timing,omitempty" doc:"With include_timing."`
 	Warnings        []warning           `json:"warnings,omitempty" doc:"Server warnings about the request that did not stop it, e.g. a dropped caller_ref. Absent when there are none."`
+	Values          []engine.OutputValue `json:"values,omitempty" doc:"The rules' output values (named values marked output) with their figures, in declaration order: what the law computed on the way (net income, a deduction), figure null when the answers do not settle it. Part of the envelope, so a replay reproduces them. Absent for rules without output values."`
 }
 
 // SchemaName is the name of decideResponse's schema in the published API document,
@@ -134,6 +135,7 @@ type coreJSON struct {
 	GraphOverlay    *present.Graph      `json:"graph_overlay,omitempty"`
 	ChoiceContext   *plan.ChoiceContext `json:"choice_context,omitempty"`
 	SectionResults  []sectionResult     `json:"section_results,omitempty"`
+	Values          []engine.OutputValue `json:"values,omitempty"`
 }
 
 // explanationWire is the engine's explanation as the envelope carries it:
@@ -158,6 +160,15 @@ type groupExplanationWire struct {
 // references; the outer SourceReferences hides the embedded one.
 type criterionExplanationWire struct {
 	engine.CriterionExplanation
+	Values           []valueFactWire           `json:"values,omitempty"`
+	SourceReferences []catalog.SourceReference `json:"source_references"`
+}
+
+// valueFactWire is a named value of an explanation with wire references,
+// converted as a criterion's are (an artefact citation hidden from an
+// anonymous caller alike).
+type valueFactWire struct {
+	engine.ValueFact
 	SourceReferences []catalog.SourceReference `json:"source_references"`
 }
 
@@ -175,6 +186,11 @@ func explanationFor(target *catalog.PreparedRuleset, e *engine.Explanation, keye
 		for ci := range g.Criteria {
 			wg.Criteria[ci] = criterionExplanationWire{CriterionExplanation: g.Criteria[ci],
 				SourceReferences: target.SourceReferences(target.Rules.References(i), !keyed)}
+			for _, v := range g.Criteria[ci].Values {
+				refs := target.Rules.ValueReferences(target.Rules.ValueIndex(v.Value))
+				wg.Criteria[ci].Values = append(wg.Criteria[ci].Values, valueFactWire{ValueFact: v,
+					SourceReferences: target.SourceReferences(refs, !keyed)})
+			}
 			i++
 		}
 		w.Groups[gi] = wg

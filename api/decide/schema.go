@@ -102,6 +102,16 @@ func explanationComponents(registry huma.Registry) map[string]*huma.Schema {
 			"status":   resource.StatusSchema(),
 			"criteria": {Type: huma.TypeArray, Items: resource.Ref("ExplanationCriterion")},
 		}, Required: []string{"group", "status", "criteria"}},
+		"ExplanationValue": {Type: huma.TypeObject,
+			Description: "A named value as the explanation shows it: its name and title, the figure this decision computed, its definition in the rules language and the law it rests on.",
+			Properties: map[string]*huma.Schema{
+				"value":      {Type: huma.TypeString, Description: "The value's name in the rules."},
+				"title":      {Type: huma.TypeString, Description: "The value's name for people."},
+				"figure":     {Description: "The computed figure: a number, true or false, or a YYYY-MM-DD date."},
+				"unit":       {Type: huma.TypeString, Description: "What the figure counts; absent when none."},
+				"definition": {Type: huma.TypeString, Description: "The value's expression in the rules language; empty for a table."},
+				"source_references": {Type: huma.TypeArray, Items: registry.Schema(reflect.TypeFor[catalog.SourceReference](), true, "SourceReference")},
+			}, Required: []string{"value", "title", "figure", "definition", "source_references"}},
 		"ExplanationCriterion": {Type: huma.TypeObject,
 			Description: "One criterion of the explanation: its status, the facts it rests on and the law it cites.",
 			Properties: map[string]*huma.Schema{
@@ -110,6 +120,8 @@ func explanationComponents(registry huma.Registry) map[string]*huma.Schema {
 				"status":       resource.StatusSchema(),
 				"supporting_facts": {Type: huma.TypeArray, Items: registry.Schema(reflect.TypeFor[engine.Fact](), true, ""),
 					Description: "For a satisfied any-group only the satisfied branch's facts."},
+				"values": {Type: huma.TypeArray, Items: resource.Ref("ExplanationValue"),
+					Description: "The named values and tables the criterion rests on (directly or through other values) that the decision computed, with their figures and their law, in declaration order; as supporting_facts, for a satisfied any-group only the satisfied branch's. Absent when the criterion reads none."},
 				"source_references": {Type: huma.TypeArray, Items: registry.Schema(reflect.TypeFor[catalog.SourceReference](), true, "SourceReference")},
 			}, Required: []string{"criterion_id", "title", "status", "supporting_facts", "source_references"}},
 	}

@@ -1293,6 +1293,9 @@ type Decision struct {
 	// Trace With include_trace.
 	Trace *Trace `json:"trace,omitempty"`
 
+	// Values The rules' output values (named values marked output) with their figures, in declaration order: what the law computed on the way (net income, a deduction), figure null when the answers do not settle it. Part of the envelope, so a replay reproduces them. Absent for rules without output values.
+	Values *[]OutputValue `json:"values,omitempty"`
+
 	// Warnings Server warnings about the request that did not stop it, e.g. a dropped caller_ref. Absent when there are none.
 	Warnings *[]Warning `json:"warnings,omitempty"`
 }
@@ -1611,6 +1614,9 @@ type ExplanationCriterion struct {
 	// SupportingFacts For a satisfied any-group only the satisfied branch's facts.
 	SupportingFacts []Fact `json:"supporting_facts"`
 	Title           string `json:"title"`
+
+	// Values The named values and tables the criterion rests on (directly or through other values) that the decision computed, with their figures and their law, in declaration order; as supporting_facts, for a satisfied any-group only the satisfied branch's. Absent when the criterion reads none.
+	Values *[]ExplanationValue `json:"values,omitempty"`
 }
 
 // ExplanationGroup One group of the explanation, with its criteria.
@@ -1624,6 +1630,25 @@ type ExplanationGroup struct {
 	// Status The three-valued status of a criterion or group.
 	Status CriterionStatus `json:"status"`
 	Title  *string         `json:"title,omitempty"`
+}
+
+// ExplanationValue A named value as the explanation shows it: its name and title, the figure this decision computed, its definition in the rules language and the law it rests on.
+type ExplanationValue struct {
+	// Definition The value's expression in the rules language; empty for a table.
+	Definition string `json:"definition"`
+
+	// Figure The computed figure: a number, true or false, or a YYYY-MM-DD date.
+	Figure           interface{}       `json:"figure"`
+	SourceReferences []SourceReference `json:"source_references"`
+
+	// Title The value's name for people.
+	Title string `json:"title"`
+
+	// Unit What the figure counts; absent when none.
+	Unit *string `json:"unit,omitempty"`
+
+	// Value The value's name in the rules.
+	Value string `json:"value"`
 }
 
 // Fact defines model for Fact.
@@ -2245,6 +2270,21 @@ type OutcomeNode struct {
 	Args    *[]OutcomeNode `json:"args,omitempty"`
 	Op      *string        `json:"op,omitempty"`
 	Section *string        `json:"section,omitempty"`
+}
+
+// OutputValue defines model for OutputValue.
+type OutputValue struct {
+	// Figure The computed figure: a number, true or false, a YYYY-MM-DD date, or null when the answers do not settle it.
+	Figure interface{} `json:"figure"`
+
+	// Title The value's name for people.
+	Title string `json:"title"`
+
+	// Unit What the figure counts (USD, months); absent when none.
+	Unit *string `json:"unit,omitempty"`
+
+	// Value The value's name in the rules.
+	Value string `json:"value"`
 }
 
 // Overlay A node's state in one evaluation: null on GET /graph, set on every node and route of /decide's graph_overlay.

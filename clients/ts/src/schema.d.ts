@@ -1412,6 +1412,8 @@ export interface components {
             timing?: components["schemas"]["Timing"];
             /** @description With include_trace. */
             trace?: components["schemas"]["Trace"];
+            /** @description The rules' output values (named values marked output) with their figures, in declaration order: what the law computed on the way (net income, a deduction), figure null when the answers do not settle it. Part of the envelope, so a replay reproduces them. Absent for rules without output values. */
+            values?: components["schemas"]["OutputValue"][];
             /** @description Server warnings about the request that did not stop it, e.g. a dropped caller_ref. Absent when there are none. */
             warnings?: components["schemas"]["Warning"][];
         };
@@ -1636,6 +1638,8 @@ export interface components {
             /** @description For a satisfied any-group only the satisfied branch's facts. */
             supporting_facts: components["schemas"]["Fact"][];
             title: string;
+            /** @description The named values and tables the criterion rests on (directly or through other values) that the decision computed, with their figures and their law, in declaration order; as supporting_facts, for a satisfied any-group only the satisfied branch's. Absent when the criterion reads none. */
+            values?: components["schemas"]["ExplanationValue"][];
         };
         /** @description One group of the explanation, with its criteria. */
         ExplanationGroup: {
@@ -1644,6 +1648,20 @@ export interface components {
             kind?: components["schemas"]["GroupKind"];
             status: components["schemas"]["CriterionStatus"];
             title?: string;
+        };
+        /** @description A named value as the explanation shows it: its name and title, the figure this decision computed, its definition in the rules language and the law it rests on. */
+        ExplanationValue: {
+            /** @description The value's expression in the rules language; empty for a table. */
+            definition: string;
+            /** @description The computed figure: a number, true or false, or a YYYY-MM-DD date. */
+            figure: unknown;
+            source_references: components["schemas"]["SourceReference"][];
+            /** @description The value's name for people. */
+            title: string;
+            /** @description What the figure counts; absent when none. */
+            unit?: string;
+            /** @description The value's name in the rules. */
+            value: string;
         };
         Fact: {
             field: string;
@@ -2185,6 +2203,16 @@ export interface components {
             args?: components["schemas"]["OutcomeNode"][];
             op?: string;
             section?: string;
+        };
+        OutputValue: {
+            /** @description The computed figure: a number, true or false, a YYYY-MM-DD date, or null when the answers do not settle it. */
+            figure: unknown;
+            /** @description The value's name for people. */
+            title: string;
+            /** @description What the figure counts (USD, months); absent when none. */
+            unit?: string;
+            /** @description The value's name in the rules. */
+            value: string;
         };
         /** @description A node's state in one evaluation: null on GET /graph, set on every node and route of /decide's graph_overlay. */
         Overlay: {
@@ -5848,7 +5876,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_ROHNaj9zBKDG9aMl
+                 * @example prj_yl00QX9b0jgg00q8
                  */
                 project_id: string;
             };
@@ -5905,6 +5933,10 @@ export interface operations {
                      *       "functions": [
                      *         "min",
                      *         "max",
+                     *         "floor",
+                     *         "ceil",
+                     *         "round",
+                     *         "abs",
                      *         "years_between",
                      *         "months_between",
                      *         "days_between",
@@ -5939,6 +5971,8 @@ export interface operations {
                      *         "until",
                      *         "source",
                      *         "field",
+                     *         "value",
+                     *         "table",
                      *         "group",
                      *         "outcome",
                      *         "url",
@@ -5960,6 +5994,9 @@ export interface operations {
                      *         "unit",
                      *         "range",
                      *         "option",
+                     *         "output",
+                     *         "keys",
+                     *         "period",
                      *         "all",
                      *         "any",
                      *         "criterion",
@@ -5970,7 +6007,10 @@ export interface operations {
                      *         "not",
                      *         "in",
                      *         "true",
-                     *         "false"
+                     *         "false",
+                     *         "if",
+                     *         "then",
+                     *         "else"
                      *       ],
                      *       "sources": [
                      *         {
@@ -6305,7 +6345,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_ROHNaj9zBKDG9aMl
+                 * @example prj_yl00QX9b0jgg00q8
                  */
                 project_id: string;
             };
@@ -6338,7 +6378,7 @@ export interface operations {
                      *       "accepted": true,
                      *       "changed_criteria": [],
                      *       "failures": [],
-                     *       "job_id": "gen_t-lIws4dPhFoUOqf",
+                     *       "job_id": "gen_xEKYTWLANKAAsuen",
                      *       "outcome": "accepted",
                      *       "provenance_report": {
                      *         "coverage": [
@@ -6347,7 +6387,7 @@ export interface operations {
                      *             "clauses": 1,
                      *             "filename": "source.txt",
                      *             "share": 0,
-                     *             "source_id": "src_PQzSPBjFrJhRMjug",
+                     *             "source_id": "src_vRUpHtp2OAjyDvKT",
                      *             "status": "reference_only",
                      *             "uncited_passages": [
                      *               "An eligible employee has been employed for at least 12 months by the employer."
@@ -6358,7 +6398,7 @@ export interface operations {
                      *             "clauses": 2,
                      *             "filename": "fmla-notes.txt",
                      *             "share": 1,
-                     *             "source_id": "src_LRXMrtnvNqSc3rq4",
+                     *             "source_id": "src_QpPyiy0K2xgDdFf0",
                      *             "status": "active",
                      *             "uncited_passages": []
                      *           }
@@ -6366,14 +6406,14 @@ export interface operations {
                      *         "quotes": [
                      *           {
                      *             "criterion_id": "tenure",
-                     *             "project_source_id": "src_LRXMrtnvNqSc3rq4",
+                     *             "project_source_id": "src_QpPyiy0K2xgDdFf0",
                      *             "quote": "has been employed for at least 12 months by the employer",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
                      *           },
                      *           {
                      *             "criterion_id": "worksite_size",
-                     *             "project_source_id": "src_LRXMrtnvNqSc3rq4",
+                     *             "project_source_id": "src_QpPyiy0K2xgDdFf0",
                      *             "quote": "50 or more employees within 75 miles",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
@@ -6386,7 +6426,7 @@ export interface operations {
                      *         }
                      *       },
                      *       "review_hint": {
-                     *         "actionable_via": "POST /projects/prj_ROHNaj9zBKDG9aMl/tests",
+                     *         "actionable_via": "POST /projects/prj_yl00QX9b0jgg00q8/tests",
                      *         "check_id": "criteria_both_ways",
                      *         "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#criteria_both_ways",
                      *         "message": "Add cases that decide criterion worksite_size: one where it is satisfied and one where it is not (1 criterion is never decided)."
@@ -6398,10 +6438,10 @@ export interface operations {
                      *           "quotes_total": 2,
                      *           "quotes_verified": 2,
                      *           "round": 1,
-                     *           "seconds": 0.003139208,
+                     *           "seconds": 0.007126366,
                      *           "stage": "test",
                      *           "tests_passing": 1,
-                     *           "tokens": 4421
+                     *           "tokens": 6190
                      *         }
                      *       ],
                      *       "ruleset_id": "fmla_employee:draft-534a9cd79221",
@@ -6412,7 +6452,7 @@ export interface operations {
                      *       "source_questions": [],
                      *       "tests_passing": 1,
                      *       "tests_total": 1,
-                     *       "tokens_used": 4421
+                     *       "tokens_used": 6190
                      *     }
                      */
                     "application/json": unknown;
