@@ -160,10 +160,14 @@ func buildProbe(r *engine.Ruleset, conds []*engine.Expr) (*engine.Ruleset, error
 	if len(r.Sources) == 0 {
 		return nil, errors.New("a ruleset without sources") // every criterion cites one
 	}
-	// The probe keeps r's named values and period: its conditions may read
-	// the values, and a table's periods must cover the ruleset's.
-	p := &engine.Ruleset{SectionID: "probe", Fields: r.Fields, Sources: r.Sources, Values: r.Values, Effective: r.Effective,
+	// The probe keeps r's named values, and its period when a table needs
+	// it (a table's periods must cover the ruleset's): its conditions may
+	// read the values.
+	p := &engine.Ruleset{SectionID: "probe", Fields: r.Fields, Sources: r.Sources, Values: r.Values,
 		Groups: []engine.Group{{ID: "probe", Kind: engine.GroupAll, Title: "probe"}}, Outcome: &engine.Expr{Kind: engine.ExprGroup, Key: "probe"}}
+	if slices.ContainsFunc(r.Values, func(v engine.NamedValue) bool { return len(v.Periods) > 0 }) {
+		p.Effective = r.Effective
+	}
 	for i := range r.Values {
 		for _, x := range r.Values[i].Exprs() {
 			p.ReadsDecisionDate = p.ReadsDecisionDate || slices.ContainsFunc(walkNodes(x), isDecisionDate)
