@@ -233,3 +233,24 @@ func knowns(ts []term) []*z3.Expr {
 	}
 	return out
 }
+
+// ValueTri is named value i as a pair of terms: Known, and Value (its
+// figure, in the value's sort), for comparing a value with another
+// definition of it (the mutation score's equivalence check).
+func (e *Encoding) ValueTri(i int) (Tri, error) {
+	t, err := e.valueTerm(i)
+	if err != nil {
+		return Tri{}, err
+	}
+	return Tri{Known: t.known, Value: t.val}, nil
+}
+
+// TermAs is Term with the value brought to sort s (an int to a decimal),
+// so that it compares with a value of that sort.
+func (e *Encoding) TermAs(x *engine.Expr, s engine.Sort) (Tri, error) {
+	t, err := e.expr(x)
+	if err != nil {
+		return Tri{}, err
+	}
+	return Tri{Known: t.known, Value: e.coerce(t, s)}, nil
+}

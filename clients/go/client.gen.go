@@ -2185,6 +2185,7 @@ type Mutant struct {
 	Description string  `json:"description"`
 	Id          string  `json:"id"`
 	Kind        string  `json:"kind"`
+	Value       *string `json:"value,omitempty"`
 }
 
 // MutationScoreWithSuggestions defines model for MutationScoreWithSuggestions.

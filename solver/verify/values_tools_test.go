@@ -2,8 +2,11 @@ package verify
 
 import (
 	"context"
+	"encoding/json"
+	"strings"
 	"testing"
 
+	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/solver/solvertest"
 )
@@ -26,5 +29,71 @@ func TestToolsTakeComputingRules(t *testing.T) {
 		if _, err := Diff(ctx, cb.Rules, cb.Rules, DiffOptions{DecisionDate: value.DateOrdinal(2025, 6, 1)}); err != nil {
 			t.Errorf("%s: diff: %v", cb.Name, err)
 		}
+	}
+}
+
+// TestMutantsOfValues: the mutation score edits named values and tables
+// too (a figure a step off, a rounding the other way, an if's branches
+// swapped), describes each in the rules language, and a case on the
+// edited figure kills it.
+func TestMutantsOfValues(t *testing.T) {
+	src := `section net
+source law "Act" url "https://example.org/act" licence "public-domain"
+field income.earned decimal
+  range 0..
+field household.elderly bool
+value deduction decimal "Earned income deduction" {
+  round(income.earned * 0.2, 0.01)
+  cite law "deduction"
+}
+value standard int "Standard deduction" {
+  if household.elderly then 250 else 200
+  cite law "standard"
+}
+group g all "Net" {
+  criterion under "Net income at or below 1000" {
+    income.earned - deduction - standard <= 1000
+    cite law "net"
+  }
+}
+`
+	r, _, err := engine.Compile("net.rules", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// At the boundary for a household that is not elderly: 1500 - 300 -
+	// 200 = 1000. It pins the rate from one side only, the rounding of an
+	// exact figure not at all, and the elderly branch not at all.
+	cases := []engine.Case{{Name: "at the limit", FieldValues: json.RawMessage(`{"income.earned": 1500, "household.elderly": false}`), ExpectedOutcome: "eligible"}}
+	rep, err := MutationScore(context.Background(), r, cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]bool{}
+	descriptions := map[string]string{}
+	for _, m := range append(append([]Mutant{}, rep.Survivors...), rep.Equivalent...) {
+		kinds[m.Kind] = true
+		descriptions[m.ID] = m.Description
+	}
+	for _, id := range []string{"standard/swap_branches/1", "deduction/swap_rounding/1"} {
+		if _, ok := descriptions[id]; !ok {
+			t.Errorf("mutant %s does not survive the weak suite: %v", id, descriptions)
+		}
+	}
+	if d := descriptions["standard/swap_branches/1"]; d != "if household.elderly then 250 else 200 becomes if household.elderly then 200 else 250 in standard" {
+		t.Errorf("description %q", d)
+	}
+	if rep.Total <= len(rep.Survivors) {
+		t.Errorf("the case at the limit killed nothing: %d of %d survive", len(rep.Survivors), rep.Total)
+	}
+	// A lower rate makes the case at the limit ineligible: killed. A
+	// higher one keeps it eligible: the suite needs a case above the limit.
+	var lower, higher bool
+	for _, m := range rep.Survivors {
+		lower = lower || strings.HasPrefix(m.Description, "income.earned * 0.2 becomes income.earned * 0.1") || m.Description == "0.2 becomes 0.1 in deduction"
+		higher = higher || m.Description == "0.2 becomes 0.3 in deduction"
+	}
+	if lower || !higher {
+		t.Errorf("the rate a step down survives: %t, a step up survives: %t (%v)", lower, higher, rep.Survivors)
 	}
 }

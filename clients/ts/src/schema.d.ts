@@ -2107,6 +2107,7 @@ export interface components {
             description: string;
             id: string;
             kind: string;
+            value?: string;
         };
         MutationScoreWithSuggestions: {
             /**
