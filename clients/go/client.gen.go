@@ -1446,6 +1446,9 @@ type DraftDiff struct {
 	Equivalent     bool          `json:"equivalent"`
 	FieldChanges   []FieldChange `json:"field_changes"`
 
+	// FigureChanges Named values and table rows whose definition the new version changed, paired by name (a table's rows by what they match, in the same period): a yearly figure update shows here row by row. Absent when neither version has values.
+	FigureChanges *[]FigureChange `json:"figure_changes,omitempty"`
+
 	// PeriodsSetAside True when both versions declare effective periods and they differ (e.g. consecutive years): each is judged as its own law on decision_date, so the diff shows whom the new figures affect, not that only one version holds on that day.
 	PeriodsSetAside bool   `json:"periods_set_aside"`
 	ProjectId       string `json:"project_id"`
@@ -1782,6 +1785,24 @@ type FieldSymbol struct {
 
 // FieldType The type answers to a field must have.
 type FieldType string
+
+// FigureChange defines model for FigureChange.
+type FigureChange struct {
+	// Message The change in a sentence, e.g. "table gross_limit, row \"48_states\", 1..8 (2025-10-01 until 2026-09-30): 1632 + 571 * (household.size - 1) became 1696 + 596 * (household.size - 1)".
+	Message string `json:"message"`
+
+	// New The figure in the new version.
+	New string `json:"new"`
+
+	// Old The figure (an expression) in the old version.
+	Old string `json:"old"`
+
+	// Row Which row of a table: its matches, and its period when the table has periods; absent for a value.
+	Row *string `json:"row,omitempty"`
+
+	// Value The named value or table, declared in both versions.
+	Value string `json:"value"`
+}
 
 // Finding defines model for Finding.
 type Finding struct {
@@ -2675,6 +2696,9 @@ type RulebookDiff struct {
 	Equivalent   bool          `json:"equivalent"`
 	FieldChanges []FieldChange `json:"field_changes"`
 
+	// FigureChanges Named values and table rows whose definition the new version changed, paired by name (a table's rows by what they match, in the same period): a yearly figure update shows here row by row. Absent when neither version has values.
+	FigureChanges *[]FigureChange `json:"figure_changes,omitempty"`
+
 	// PeriodsSetAside True when both versions declare effective periods and they differ (e.g. consecutive years): each is judged as its own law on decision_date, so the diff shows whom the new figures affect, not that only one version holds on that day.
 	PeriodsSetAside bool `json:"periods_set_aside"`
 
@@ -2776,6 +2800,9 @@ type RulesetDiff struct {
 	Changes      []Change      `json:"changes"`
 	Equivalent   bool          `json:"equivalent"`
 	FieldChanges []FieldChange `json:"field_changes"`
+
+	// FigureChanges Named values and table rows whose definition the new version changed, paired by name (a table's rows by what they match, in the same period): a yearly figure update shows here row by row. Absent when neither version has values.
+	FigureChanges *[]FigureChange `json:"figure_changes,omitempty"`
 
 	// PeriodsSetAside True when both versions declare effective periods and they differ (e.g. consecutive years): each is judged as its own law on decision_date, so the diff shows whom the new figures affect, not that only one version holds on that day.
 	PeriodsSetAside bool `json:"periods_set_aside"`
@@ -2995,6 +3022,9 @@ type SemanticDiff struct {
 	Changes      []Change      `json:"changes"`
 	Equivalent   bool          `json:"equivalent"`
 	FieldChanges []FieldChange `json:"field_changes"`
+
+	// FigureChanges Named values and table rows whose definition the new version changed, paired by name (a table's rows by what they match, in the same period): a yearly figure update shows here row by row. Absent when neither version has values.
+	FigureChanges *[]FigureChange `json:"figure_changes,omitempty"`
 
 	// PeriodsSetAside True when both versions declare effective periods and they differ (e.g. consecutive years): each is judged as its own law on decision_date, so the diff shows whom the new figures affect, not that only one version holds on that day.
 	PeriodsSetAside bool `json:"periods_set_aside"`

@@ -97,3 +97,57 @@ group g all "Net" {
 		t.Errorf("the rate a step down survives: %t, a step up survives: %t (%v)", lower, higher, rep.Survivors)
 	}
 }
+
+// TestDiffNamesChangedFigures: a yearly update of a table's rows and a
+// value's rate shows row by row, with both figures, and the solver finds
+// the applicant it affects.
+func TestDiffNamesChangedFigures(t *testing.T) {
+	old := `section limits
+effective 2025-10-01
+source law "Act" url "https://example.org/act" licence "public-domain"
+field household.size int
+  range 1..
+field income.gross decimal
+  range 0..
+value rate decimal "Rate" {
+  0.2
+  cite law "rate"
+}
+table limit decimal "Limit" {
+  keys household.size
+  1..4 => 1000 + 300 * household.size
+  5..  => 2200
+  cite law "limit"
+}
+group g all "G" {
+  criterion under "Under the limit" {
+    income.gross * (1 - rate) <= limit
+    cite law "under"
+  }
+}
+`
+	newer := strings.Replace(strings.Replace(old, "1..4 => 1000 + 300", "1..4 => 1050 + 300", 1), "  0.2\n", "  0.25\n", 1)
+	o, _, err := engine.Compile("old.rules", []byte(old))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _, err := engine.Compile("new.rules", []byte(newer))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Diff(context.Background(), o, n, DiffOptions{DecisionDate: value.DateOrdinal(2026, 1, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range d.Figures {
+		got = append(got, f.Message)
+	}
+	want := []string{"value rate: 0.2 became 0.25", "table limit, row 1..4: 1000 + 300 * household.size became 1050 + 300 * household.size"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("figure changes %q, want %q", got, want)
+	}
+	if d.Equivalent || len(d.Changes) == 0 {
+		t.Errorf("the solver finds no applicant the new figures affect: %+v", d)
+	}
+}

@@ -1518,6 +1518,8 @@ export interface components {
             changes: components["schemas"]["Change"][];
             equivalent: boolean;
             field_changes: components["schemas"]["FieldChange"][];
+            /** @description Named values and table rows whose definition the new version changed, paired by name (a table's rows by what they match, in the same period): a yearly figure update shows here row by row. Absent when neither version has values. */
+            figure_changes?: components["schemas"]["FigureChange"][];
             /** @description True when both versions declare effective periods and they differ (e.g. consecutive years): each is judged as its own law on decision_date, so the diff shows whom the new figures affect, not that only one version holds on that day. */
             periods_set_aside: boolean;
             project_id: string;
@@ -1770,6 +1772,18 @@ export interface components {
          * @enum {string}
          */
         FieldType: "int" | "decimal" | "bool" | "date" | "enum";
+        FigureChange: {
+            /** @description The change in a sentence, e.g. "table gross_limit, row \"48_states\", 1..8 (2025-10-01 until 2026-09-30): 1632 + 571 * (household.size - 1) became 1696 + 596 * (household.size - 1)". */
+            message: string;
+            /** @description The figure in the new version. */
+            new: string;
+            /** @description The figure (an expression) in the old version. */
+            old: string;
+            /** @description Which row of a table: its matches, and its period when the table has periods; absent for a value. */
+            row?: string;
+            /** @description The named value or table, declared in both versions. */
+            value: string;
+        };
         Finding: {
             criterion?: string;
             field?: string;
@@ -2545,6 +2559,8 @@ export interface components {
             changes: components["schemas"]["Change"][];
             equivalent: boolean;
             field_changes: components["schemas"]["FieldChange"][];
+            /** @description Named values and table rows whose definition the new version changed, paired by name (a table's rows by what they match, in the same period): a yearly figure update shows here row by row. Absent when neither version has values. */
+            figure_changes?: components["schemas"]["FigureChange"][];
             /** @description True when both versions declare effective periods and they differ (e.g. consecutive years): each is judged as its own law on decision_date, so the diff shows whom the new figures affect, not that only one version holds on that day. */
             periods_set_aside: boolean;
             /** @description The new release. */
@@ -2623,6 +2639,8 @@ export interface components {
             changes: components["schemas"]["Change"][];
             equivalent: boolean;
             field_changes: components["schemas"]["FieldChange"][];
+            /** @description Named values and table rows whose definition the new version changed, paired by name (a table's rows by what they match, in the same period): a yearly figure update shows here row by row. Absent when neither version has values. */
+            figure_changes?: components["schemas"]["FigureChange"][];
             /** @description True when both versions declare effective periods and they differ (e.g. consecutive years): each is judged as its own law on decision_date, so the diff shows whom the new figures affect, not that only one version holds on that day. */
             periods_set_aside: boolean;
             /** @description The new version's concrete id. */
@@ -2785,6 +2803,8 @@ export interface components {
             changes: components["schemas"]["Change"][];
             equivalent: boolean;
             field_changes: components["schemas"]["FieldChange"][];
+            /** @description Named values and table rows whose definition the new version changed, paired by name (a table's rows by what they match, in the same period): a yearly figure update shows here row by row. Absent when neither version has values. */
+            figure_changes?: components["schemas"]["FigureChange"][];
             /** @description True when both versions declare effective periods and they differ (e.g. consecutive years): each is judged as its own law on decision_date, so the diff shows whom the new figures affect, not that only one version holds on that day. */
             periods_set_aside: boolean;
             /** @description Comparisons whose constant the new version changed, criteria paired by id (e.g. an income limit moved from 1,255 to 1,305); empty when none moved. */
