@@ -9,7 +9,7 @@ import (
 	"github.com/eligo/eligo/solver/z3"
 )
 
-// The encoding of what rules compute (engine/GRAMMAR.md#named-values):
+// The encoding of what rules compute (engine/syntax/GRAMMAR.md#named-values):
 // named values as defined terms, if/then/else, division and rounding.
 // Rounding goes through Z3's to_int (the floor of a real), so a rule that
 // divides by a constant or rounds to a step stays in linear integer-real

@@ -12,7 +12,7 @@ import (
 // not end within QuotientPlaces decimal places is rounded half away from
 // zero at the last of them, and a result that does not fit is an overflow,
 // never a rounded or wrapped figure. The solver encodes the same rules
-// (engine/GRAMMAR.md, "Division and rounding").
+// (engine/syntax/GRAMMAR.md, "Division and rounding").
 
 // QuotientPlaces is the number of decimal places a quotient keeps when it
 // does not end sooner: 1/3 is 0.33333333. Eight places keep a cent exact
