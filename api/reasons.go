@@ -44,10 +44,11 @@ const (
 	ReasonRulebookReleaseCorrupt         = "rulebook_release_corrupt"
 	ReasonRateLimitExceededAnonymousBody = "rate_limit_exceeded" // the anonymous 429 body's error member
 	ReasonMethodNotAllowed               = "method_not_allowed"
-	ReasonCrossSiteRequest               = "cross_site_request"   // 403: a console session's cookie on a request from another origin
-	ReasonCSRFTokenInvalid               = "csrf_token_invalid"   // 403: a console session's cookie without its X-CSRF-Token
-	ReasonSignInRateLimited              = "sign_in_rate_limited" // 429: too many console sign-ins from an address or for a key prefix
-	ReasonDiffUndecided                  = "diff_undecided"       // a ruleset or rulebook diff the solver could not settle in time
-	ReasonNothingPublished               = "nothing_published"    // a project's draft diff with no published cut to compare with
-	ReasonDatabaseUnavailable            = "database_unavailable" // 503: a reference to resolve while the database cannot be reached
+	ReasonCrossSiteRequest               = "cross_site_request"    // 403: a console session's cookie on a request from another origin
+	ReasonCSRFTokenInvalid               = "csrf_token_invalid"    // 403: a console session's cookie without its X-CSRF-Token
+	ReasonSignInRateLimited              = "sign_in_rate_limited"  // 429: too many console sign-ins from an address or for a key prefix
+	ReasonEditorChecksLimited            = "editor_checks_limited" // 429: a tenant's checks and completions as its authors type, over their rate
+	ReasonDiffUndecided                  = "diff_undecided"        // a ruleset or rulebook diff the solver could not settle in time
+	ReasonNothingPublished               = "nothing_published"     // a project's draft diff with no published cut to compare with
+	ReasonDatabaseUnavailable            = "database_unavailable"  // 503: a reference to resolve while the database cannot be reached
 )

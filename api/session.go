@@ -63,11 +63,19 @@ var (
 // Its message gives the wait too, for the console to show as it is.
 func SignInLimited(wait time.Duration) *Error {
 	wait = max((wait + time.Second - 1).Truncate(time.Second), time.Second)
-	return (&Error{status: http.StatusTooManyRequests, Detail: Problem{
-		Error: "too_many_requests", ReasonCode: ReasonSignInRateLimited,
-		Message: fmt.Sprintf("Too many sign-ins from this address, or naming this key, in the last few minutes; this one was not tried. Try again in %d seconds.",
+	return TooFrequent(ReasonSignInRateLimited,
+		fmt.Sprintf("Too many sign-ins from this address, or naming this key, in the last few minutes; this one was not tried. Try again in %d seconds.",
 			int(wait/time.Second)),
-		Hint: "Wait the Retry-After seconds, then sign in again with the key exactly as it was issued. A script should send the key in the x-api-key header instead of signing in.",
+		"Wait the Retry-After seconds, then sign in again with the key exactly as it was issued. A script should send the key in the x-api-key header instead of signing in.", wait)
+}
+
+// TooFrequent is a 429 for a request refused by a rate limit that is not
+// a budget (reason names which), with a Retry-After of wait rounded up to
+// whole seconds: the sign-in limits and the editor's checks use it.
+func TooFrequent(reason, message, hint string, wait time.Duration) *Error {
+	wait = max((wait + time.Second - 1).Truncate(time.Second), time.Second)
+	return (&Error{status: http.StatusTooManyRequests, Detail: Problem{
+		Error: "too_many_requests", ReasonCode: reason, Message: message, Hint: hint,
 	}}).WithRetryAfter(wait)
 }
 

@@ -96,6 +96,8 @@ Over the budget:
 
 Both carry the rate-limit headers; a refused request is not counted.
 
+Unmetered: GET /usage (reading a budget does not spend it), and the studio editor's checks and completions as an author types (POST /projects/{project_id}/draft/check and .../draft/complete), which a tenant may send at most 60 at once, refilled at one a second (429 ` + "`editor_checks_limited`" + ` with Retry-After).
+
 If usage cannot be checked, the answer is 503 ` + "`rate_limit_backend_unavailable`" + ` with ` + "`Retry-After: 1`" + `: transient; retry with exponential backoff. A request is never served unmetered. Counts from several servers meet in one database; each server may let through at most 1% of the budget (at least one request) beyond it before it sees the other servers' counts. While the usage counters cannot be reached, each server keeps counting in memory and serves at most 5% of each budget (at least one request) more, writing the counts once the counters answer again; past that share it answers 503.
 `)
 	return sb.String()

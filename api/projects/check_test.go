@@ -175,3 +175,38 @@ func TestCompleteDraftText(t *testing.T) {
 		t.Errorf("another tenant's project: %d %s", r.Status, r.Raw)
 	}
 }
+
+// The editor's checks and completions are not counted against the
+// tenant's projects budget (typing would spend it and leave no room to
+// save): they carry no rate-limit class, as every metered answer does. A
+// tenant's checks and completions together are bounded instead, burst
+// then one a second: the one past the burst is 429 editor_checks_limited
+// with Retry-After, and another tenant is not held back.
+func TestEditorChecksAreUnmeteredButPaced(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	key := tenantKey(t, f, "acme", allProjectScopes...)
+	g := newGrantProject(t, f, key)
+	if c := g.do(t, http.MethodGet, "", nil).Header.Get("X-RateLimit-Class"); c != "projects" {
+		t.Fatalf("a project read is counted against %q, want projects", c)
+	}
+	for i := range EditorChecksBurst {
+		path, body := "/draft/check", map[string]any{"rules": grantRules}
+		if i%2 == 1 {
+			path, body = "/draft/complete", map[string]any{"rules": grantRules, "position": place(t, grantRules, "cite ")}
+		}
+		r := g.do(t, http.MethodPost, path, body)
+		want(t, r, http.StatusOK)
+		if c := r.Header.Get("X-RateLimit-Class"); c != "" {
+			t.Fatalf("%s counted against %s", path, c)
+		}
+	}
+	r := g.do(t, http.MethodPost, "/draft/check", map[string]any{"rules": grantRules})
+	want(t, r, http.StatusTooManyRequests)
+	if reason := obj(t, r.Body)["detail"].(map[string]any)["reason_code"]; reason != "editor_checks_limited" || r.Header.Get("Retry-After") == "" {
+		t.Errorf("past the burst: %v, Retry-After %q: %s", reason, r.Header.Get("Retry-After"), r.Raw)
+	}
+	other := tenantKey(t, f, "globex", allProjectScopes...)
+	h := newGrantProject(t, f, other)
+	want(t, h.do(t, http.MethodPost, "/draft/check", map[string]any{"rules": grantRules}), http.StatusOK)
+}

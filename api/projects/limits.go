@@ -3,6 +3,7 @@ package projects
 import (
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/authoring"
@@ -24,6 +25,26 @@ func textRefusals(lim authoring.Config) []api.Refusal {
 			"the request's PDFs took more than %s to extract, together.", lim.ExtractTimeout)},
 	}
 }
+
+// The editor's checks and completions (POST .../draft/check and
+// .../draft/complete, docs/limits.md#ruleset-text-engine) are sent as an
+// author types, a hundred an hour and more: counted against the tenant's
+// daily projects budget they would spend it on keystrokes and leave no
+// room to save. They are unmetered instead, and bounded per tenant by
+// this rate: EditorChecksBurst at once, refilled over EditorChecksWindow
+// (one a second), far above what typing sends (one per 400 ms pause at
+// most) and far below what would tie up a core (a check of the largest
+// draft the limits allow takes about 60 ms).
+const (
+	EditorChecksBurst  = 60
+	EditorChecksWindow = time.Minute
+)
+
+// editorChecksRefusal is the refusal of a check or completion over the
+// rate.
+var editorChecksRefusal = api.Refusal{Status: http.StatusTooManyRequests, ReasonCode: api.ReasonEditorChecksLimited, Meaning: fmt.Sprintf(
+	"the tenant's checks and completions came faster than %d a minute (%d at once); they are not counted against the projects budget, and this bounds them instead. `Retry-After` says when to send the next.",
+	EditorChecksBurst, EditorChecksBurst)}
 
 // projectLimitRefusal is project creation's refusal at the tenant's cap.
 func projectLimitRefusal(lim authoring.Config) api.Refusal {

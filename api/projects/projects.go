@@ -58,6 +58,9 @@ type handler struct {
 	catalog   *catalog.Catalog
 	gate      *bound.Gate
 	clock     clock.Clock
+	// checks bounds each tenant's editor checks and completions, which
+	// no budget counts (EditorChecksBurst).
+	checks *auth.AttemptLimiter
 }
 
 const notFound = "project"
@@ -65,7 +68,8 @@ const notFound = "project"
 // Register adds the project operations to s.
 func Register(s *api.Server, deps Deps) {
 	h := &handler{server: s, projects: deps.Authoring.Projects, drafts: deps.Authoring.Drafts, reviews: deps.Authoring.Reviews,
-		generator: deps.Generator, wait: deps.Wait, catalog: deps.Catalog, gate: deps.Gate, clock: clock.Or(deps.Clock)}
+		generator: deps.Generator, wait: deps.Wait, catalog: deps.Catalog, gate: deps.Gate, clock: clock.Or(deps.Clock),
+		checks: auth.NewAttemptLimiter(EditorChecksBurst, EditorChecksWindow)}
 	if h.wait <= 0 {
 		h.wait = DefaultWait
 	}

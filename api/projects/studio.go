@@ -37,14 +37,16 @@ func registerStudio(s *api.Server, h *handler, op func(id, method, path, summary
 			"`diagnostics` are its compile errors and warnings, each at its `range` (zero-based `line` and `character` in UTF-16 code units, as the Language Server Protocol counts, `end` exclusive), "+
 			"with a draft that authors another section than the project's as one more error (`code` `section`), and `compiles` says whether none is an error. "+
 			"It is what a code editor shows while the author types, before saving; GET .../draft answers for the saved draft and adds what needs the project's sources and tests (reference problems, quotes, tests). "+
-			"The text is bounded as a draft is (1 MiB, and the compiler's limits, which answer as a compile error).", read)
+			"The text is bounded as a draft is (1 MiB, and the compiler's limits, which answer as a compile error). "+editorChecksDoc, read)
+	check.Class, check.Refusals = api.ClassUnmetered, []api.Refusal{editorChecksRefusal}
 	api.Register(s, check, h.check)
 
 	complete := op("complete-project-draft", http.MethodPost, "/projects/{project_id}/draft/complete", "Complete a rules text at a place",
 		"What `eligo lsp` proposes at `position` (zero-based `line` and `character` in UTF-16 code units) of `rules`, a .rules text for this project, saved or not (nothing is stored), with the language server's own code: "+
 			"the declared sources after `cite` (or a note's `source`), each `label`led with the id the rules say and `detail`ed with its title; an enum field's quoted values where it is compared or listed; group ids in the outcome; "+
 			"else the declared fields, the language's functions and its keywords. `insert_text` is what replaces the word at the position. "+
-			"Asked per place rather than as one vocabulary, so that what is proposed depends on the place as in every editor the language server serves. A position past the text's end is its end.", read)
+			"Asked per place rather than as one vocabulary, so that what is proposed depends on the place as in every editor the language server serves. A position past the text's end is its end. "+editorChecksDoc, read)
+	complete.Class, complete.Refusals = api.ClassUnmetered, []api.Refusal{editorChecksRefusal}
 	api.Register(s, complete, h.complete)
 
 	symbols := op("get-project-draft-symbols", http.MethodGet, "/projects/{project_id}/draft/symbols", "List the draft's symbols",
@@ -128,9 +130,26 @@ type checkOutput struct {
 	Body authoring.DraftCheck
 }
 
+// editorChecksDoc says how checks and completions are counted.
+const editorChecksDoc = "Sent as an author types, it is not counted against the daily `projects` budget (typing would spend it and leave no room to save); " +
+	"instead a tenant's checks and completions together are bounded to 60 at once, refilled at one a second (429 `editor_checks_limited` with `Retry-After`)."
+
+// paced takes one of the tenant's editor checks, or answers the refusal.
+func (h *handler) paced(tenant string) error {
+	if wait := h.checks.Take(tenant, h.clock.Now()); wait > 0 {
+		return api.TooFrequent(api.ReasonEditorChecksLimited,
+			"This project's tenant sent its editor checks and completions faster than one a second for a while; this one was not run.",
+			"Wait the Retry-After seconds. A code editor checks when typing pauses; a script should check a saved draft with GET .../draft.", wait)
+	}
+	return nil
+}
+
 func (h *handler) check(ctx context.Context, in *checkInput) (*checkOutput, error) {
 	tenant, err := tenantFor(in.ProjectID, ctx)
 	if err != nil {
+		return nil, err
+	}
+	if err := h.paced(tenant); err != nil {
 		return nil, err
 	}
 	c, err := h.drafts.Check(ctx, tenant, in.ProjectID, in.Body.Rules)
@@ -158,6 +177,9 @@ type completeOutput struct {
 func (h *handler) complete(ctx context.Context, in *completeInput) (*completeOutput, error) {
 	tenant, err := tenantFor(in.ProjectID, ctx)
 	if err != nil {
+		return nil, err
+	}
+	if err := h.paced(tenant); err != nil {
 		return nil, err
 	}
 	c, err := h.drafts.Complete(ctx, tenant, in.ProjectID, in.Body.Rules, in.Body.Position)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/api/openapi"
+	"github.com/eligo/eligo/api/wiring"
 )
 
 // TestReferencePageRendersOffline opens /api/v1/public/docs in headless
@@ -23,7 +24,7 @@ import (
 // locked packages of tools/openapi and chromium, which tools/openapi/
 // check.sh (make test) provides.
 func TestReferencePageRendersOffline(t *testing.T) {
-	s, err := New(Config{API: api.Config{Logger: slog.New(slog.DiscardHandler)}}, nil)
+	s, err := New(Config{Config: wiring.Config{API: api.Config{Logger: slog.New(slog.DiscardHandler)}}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7253,9 +7253,9 @@ type ClientInterface interface {
 
 	// CheckProjectDraftWithBody Check a rules text as you type
 	//
-	// Checks `rules` (a .rules text for this project, saved or not; nothing is stored) as `eligo lsp` checks an open document, with the language server's own code: `diagnostics` are its compile errors and warnings, each at its `range` (zero-based `line` and `character` in UTF-16 code units, as the Language Server Protocol counts, `end` exclusive), with a draft that authors another section than the project's as one more error (`code` `section`), and `compiles` says whether none is an error. It is what a code editor shows while the author types, before saving; GET .../draft answers for the saved draft and adds what needs the project's sources and tests (reference problems, quotes, tests). The text is bounded as a draft is (1 MiB, and the compiler's limits, which answer as a compile error).
+	// Checks `rules` (a .rules text for this project, saved or not; nothing is stored) as `eligo lsp` checks an open document, with the language server's own code: `diagnostics` are its compile errors and warnings, each at its `range` (zero-based `line` and `character` in UTF-16 code units, as the Language Server Protocol counts, `end` exclusive), with a draft that authors another section than the project's as one more error (`code` `section`), and `compiles` says whether none is an error. It is what a code editor shows while the author types, before saving; GET .../draft answers for the saved draft and adds what needs the project's sources and tests (reference problems, quotes, tests). The text is bounded as a draft is (1 MiB, and the compiler's limits, which answer as a compile error). Sent as an author types, it is not counted against the daily `projects` budget (typing would spend it and leave no room to save); instead a tenant's checks and completions together are bounded to 60 at once, refilled at one a second (429 `editor_checks_limited` with `Retry-After`).
 	//
-	// Access: API key with scope `projects:read`. Metering class: `projects`.
+	// Access: API key with scope `projects:read`. Metering class: `unmetered`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -7264,9 +7264,9 @@ type ClientInterface interface {
 
 	// CheckProjectDraft Check a rules text as you type
 	//
-	// Checks `rules` (a .rules text for this project, saved or not; nothing is stored) as `eligo lsp` checks an open document, with the language server's own code: `diagnostics` are its compile errors and warnings, each at its `range` (zero-based `line` and `character` in UTF-16 code units, as the Language Server Protocol counts, `end` exclusive), with a draft that authors another section than the project's as one more error (`code` `section`), and `compiles` says whether none is an error. It is what a code editor shows while the author types, before saving; GET .../draft answers for the saved draft and adds what needs the project's sources and tests (reference problems, quotes, tests). The text is bounded as a draft is (1 MiB, and the compiler's limits, which answer as a compile error).
+	// Checks `rules` (a .rules text for this project, saved or not; nothing is stored) as `eligo lsp` checks an open document, with the language server's own code: `diagnostics` are its compile errors and warnings, each at its `range` (zero-based `line` and `character` in UTF-16 code units, as the Language Server Protocol counts, `end` exclusive), with a draft that authors another section than the project's as one more error (`code` `section`), and `compiles` says whether none is an error. It is what a code editor shows while the author types, before saving; GET .../draft answers for the saved draft and adds what needs the project's sources and tests (reference problems, quotes, tests). The text is bounded as a draft is (1 MiB, and the compiler's limits, which answer as a compile error). Sent as an author types, it is not counted against the daily `projects` budget (typing would spend it and leave no room to save); instead a tenant's checks and completions together are bounded to 60 at once, refilled at one a second (429 `editor_checks_limited` with `Retry-After`).
 	//
-	// Access: API key with scope `projects:read`. Metering class: `projects`.
+	// Access: API key with scope `projects:read`. Metering class: `unmetered`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -7275,9 +7275,9 @@ type ClientInterface interface {
 
 	// CompleteProjectDraftWithBody Complete a rules text at a place
 	//
-	// What `eligo lsp` proposes at `position` (zero-based `line` and `character` in UTF-16 code units) of `rules`, a .rules text for this project, saved or not (nothing is stored), with the language server's own code: the declared sources after `cite` (or a note's `source`), each `label`led with the id the rules say and `detail`ed with its title; an enum field's quoted values where it is compared or listed; group ids in the outcome; else the declared fields, the language's functions and its keywords. `insert_text` is what replaces the word at the position. Asked per place rather than as one vocabulary, so that what is proposed depends on the place as in every editor the language server serves. A position past the text's end is its end.
+	// What `eligo lsp` proposes at `position` (zero-based `line` and `character` in UTF-16 code units) of `rules`, a .rules text for this project, saved or not (nothing is stored), with the language server's own code: the declared sources after `cite` (or a note's `source`), each `label`led with the id the rules say and `detail`ed with its title; an enum field's quoted values where it is compared or listed; group ids in the outcome; else the declared fields, the language's functions and its keywords. `insert_text` is what replaces the word at the position. Asked per place rather than as one vocabulary, so that what is proposed depends on the place as in every editor the language server serves. A position past the text's end is its end. Sent as an author types, it is not counted against the daily `projects` budget (typing would spend it and leave no room to save); instead a tenant's checks and completions together are bounded to 60 at once, refilled at one a second (429 `editor_checks_limited` with `Retry-After`).
 	//
-	// Access: API key with scope `projects:read`. Metering class: `projects`.
+	// Access: API key with scope `projects:read`. Metering class: `unmetered`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -7286,9 +7286,9 @@ type ClientInterface interface {
 
 	// CompleteProjectDraft Complete a rules text at a place
 	//
-	// What `eligo lsp` proposes at `position` (zero-based `line` and `character` in UTF-16 code units) of `rules`, a .rules text for this project, saved or not (nothing is stored), with the language server's own code: the declared sources after `cite` (or a note's `source`), each `label`led with the id the rules say and `detail`ed with its title; an enum field's quoted values where it is compared or listed; group ids in the outcome; else the declared fields, the language's functions and its keywords. `insert_text` is what replaces the word at the position. Asked per place rather than as one vocabulary, so that what is proposed depends on the place as in every editor the language server serves. A position past the text's end is its end.
+	// What `eligo lsp` proposes at `position` (zero-based `line` and `character` in UTF-16 code units) of `rules`, a .rules text for this project, saved or not (nothing is stored), with the language server's own code: the declared sources after `cite` (or a note's `source`), each `label`led with the id the rules say and `detail`ed with its title; an enum field's quoted values where it is compared or listed; group ids in the outcome; else the declared fields, the language's functions and its keywords. `insert_text` is what replaces the word at the position. Asked per place rather than as one vocabulary, so that what is proposed depends on the place as in every editor the language server serves. A position past the text's end is its end. Sent as an author types, it is not counted against the daily `projects` budget (typing would spend it and leave no room to save); instead a tenant's checks and completions together are bounded to 60 at once, refilled at one a second (429 `editor_checks_limited` with `Retry-After`).
 	//
-	// Access: API key with scope `projects:read`. Metering class: `projects`.
+	// Access: API key with scope `projects:read`. Metering class: `unmetered`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -8280,9 +8280,9 @@ func (c *Client) PutProjectDraft(ctx context.Context, projectId string, body Put
 
 // CheckProjectDraftWithBody Check a rules text as you type
 //
-// Checks `rules` (a .rules text for this project, saved or not; nothing is stored) as `eligo lsp` checks an open document, with the language server's own code: `diagnostics` are its compile errors and warnings, each at its `range` (zero-based `line` and `character` in UTF-16 code units, as the Language Server Protocol counts, `end` exclusive), with a draft that authors another section than the project's as one more error (`code` `section`), and `compiles` says whether none is an error. It is what a code editor shows while the author types, before saving; GET .../draft answers for the saved draft and adds what needs the project's sources and tests (reference problems, quotes, tests). The text is bounded as a draft is (1 MiB, and the compiler's limits, which answer as a compile error).
+// Checks `rules` (a .rules text for this project, saved or not; nothing is stored) as `eligo lsp` checks an open document, with the language server's own code: `diagnostics` are its compile errors and warnings, each at its `range` (zero-based `line` and `character` in UTF-16 code units, as the Language Server Protocol counts, `end` exclusive), with a draft that authors another section than the project's as one more error (`code` `section`), and `compiles` says whether none is an error. It is what a code editor shows while the author types, before saving; GET .../draft answers for the saved draft and adds what needs the project's sources and tests (reference problems, quotes, tests). The text is bounded as a draft is (1 MiB, and the compiler's limits, which answer as a compile error). Sent as an author types, it is not counted against the daily `projects` budget (typing would spend it and leave no room to save); instead a tenant's checks and completions together are bounded to 60 at once, refilled at one a second (429 `editor_checks_limited` with `Retry-After`).
 //
-// Access: API key with scope `projects:read`. Metering class: `projects`.
+// Access: API key with scope `projects:read`. Metering class: `unmetered`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8301,9 +8301,9 @@ func (c *Client) CheckProjectDraftWithBody(ctx context.Context, projectId string
 
 // CheckProjectDraft Check a rules text as you type
 //
-// Checks `rules` (a .rules text for this project, saved or not; nothing is stored) as `eligo lsp` checks an open document, with the language server's own code: `diagnostics` are its compile errors and warnings, each at its `range` (zero-based `line` and `character` in UTF-16 code units, as the Language Server Protocol counts, `end` exclusive), with a draft that authors another section than the project's as one more error (`code` `section`), and `compiles` says whether none is an error. It is what a code editor shows while the author types, before saving; GET .../draft answers for the saved draft and adds what needs the project's sources and tests (reference problems, quotes, tests). The text is bounded as a draft is (1 MiB, and the compiler's limits, which answer as a compile error).
+// Checks `rules` (a .rules text for this project, saved or not; nothing is stored) as `eligo lsp` checks an open document, with the language server's own code: `diagnostics` are its compile errors and warnings, each at its `range` (zero-based `line` and `character` in UTF-16 code units, as the Language Server Protocol counts, `end` exclusive), with a draft that authors another section than the project's as one more error (`code` `section`), and `compiles` says whether none is an error. It is what a code editor shows while the author types, before saving; GET .../draft answers for the saved draft and adds what needs the project's sources and tests (reference problems, quotes, tests). The text is bounded as a draft is (1 MiB, and the compiler's limits, which answer as a compile error). Sent as an author types, it is not counted against the daily `projects` budget (typing would spend it and leave no room to save); instead a tenant's checks and completions together are bounded to 60 at once, refilled at one a second (429 `editor_checks_limited` with `Retry-After`).
 //
-// Access: API key with scope `projects:read`. Metering class: `projects`.
+// Access: API key with scope `projects:read`. Metering class: `unmetered`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8322,9 +8322,9 @@ func (c *Client) CheckProjectDraft(ctx context.Context, projectId string, body C
 
 // CompleteProjectDraftWithBody Complete a rules text at a place
 //
-// What `eligo lsp` proposes at `position` (zero-based `line` and `character` in UTF-16 code units) of `rules`, a .rules text for this project, saved or not (nothing is stored), with the language server's own code: the declared sources after `cite` (or a note's `source`), each `label`led with the id the rules say and `detail`ed with its title; an enum field's quoted values where it is compared or listed; group ids in the outcome; else the declared fields, the language's functions and its keywords. `insert_text` is what replaces the word at the position. Asked per place rather than as one vocabulary, so that what is proposed depends on the place as in every editor the language server serves. A position past the text's end is its end.
+// What `eligo lsp` proposes at `position` (zero-based `line` and `character` in UTF-16 code units) of `rules`, a .rules text for this project, saved or not (nothing is stored), with the language server's own code: the declared sources after `cite` (or a note's `source`), each `label`led with the id the rules say and `detail`ed with its title; an enum field's quoted values where it is compared or listed; group ids in the outcome; else the declared fields, the language's functions and its keywords. `insert_text` is what replaces the word at the position. Asked per place rather than as one vocabulary, so that what is proposed depends on the place as in every editor the language server serves. A position past the text's end is its end. Sent as an author types, it is not counted against the daily `projects` budget (typing would spend it and leave no room to save); instead a tenant's checks and completions together are bounded to 60 at once, refilled at one a second (429 `editor_checks_limited` with `Retry-After`).
 //
-// Access: API key with scope `projects:read`. Metering class: `projects`.
+// Access: API key with scope `projects:read`. Metering class: `unmetered`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8343,9 +8343,9 @@ func (c *Client) CompleteProjectDraftWithBody(ctx context.Context, projectId str
 
 // CompleteProjectDraft Complete a rules text at a place
 //
-// What `eligo lsp` proposes at `position` (zero-based `line` and `character` in UTF-16 code units) of `rules`, a .rules text for this project, saved or not (nothing is stored), with the language server's own code: the declared sources after `cite` (or a note's `source`), each `label`led with the id the rules say and `detail`ed with its title; an enum field's quoted values where it is compared or listed; group ids in the outcome; else the declared fields, the language's functions and its keywords. `insert_text` is what replaces the word at the position. Asked per place rather than as one vocabulary, so that what is proposed depends on the place as in every editor the language server serves. A position past the text's end is its end.
+// What `eligo lsp` proposes at `position` (zero-based `line` and `character` in UTF-16 code units) of `rules`, a .rules text for this project, saved or not (nothing is stored), with the language server's own code: the declared sources after `cite` (or a note's `source`), each `label`led with the id the rules say and `detail`ed with its title; an enum field's quoted values where it is compared or listed; group ids in the outcome; else the declared fields, the language's functions and its keywords. `insert_text` is what replaces the word at the position. Asked per place rather than as one vocabulary, so that what is proposed depends on the place as in every editor the language server serves. A position past the text's end is its end. Sent as an author types, it is not counted against the daily `projects` budget (typing would spend it and leave no room to save); instead a tenant's checks and completions together are bounded to 60 at once, refilled at one a second (429 `editor_checks_limited` with `Retry-After`).
 //
-// Access: API key with scope `projects:read`. Metering class: `projects`.
+// Access: API key with scope `projects:read`. Metering class: `unmetered`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -12614,9 +12614,9 @@ type ClientWithResponsesInterface interface {
 
 	// CheckProjectDraftWithBodyWithResponse Check a rules text as you type
 	//
-	// Checks `rules` (a .rules text for this project, saved or not; nothing is stored) as `eligo lsp` checks an open document, with the language server's own code: `diagnostics` are its compile errors and warnings, each at its `range` (zero-based `line` and `character` in UTF-16 code units, as the Language Server Protocol counts, `end` exclusive), with a draft that authors another section than the project's as one more error (`code` `section`), and `compiles` says whether none is an error. It is what a code editor shows while the author types, before saving; GET .../draft answers for the saved draft and adds what needs the project's sources and tests (reference problems, quotes, tests). The text is bounded as a draft is (1 MiB, and the compiler's limits, which answer as a compile error).
+	// Checks `rules` (a .rules text for this project, saved or not; nothing is stored) as `eligo lsp` checks an open document, with the language server's own code: `diagnostics` are its compile errors and warnings, each at its `range` (zero-based `line` and `character` in UTF-16 code units, as the Language Server Protocol counts, `end` exclusive), with a draft that authors another section than the project's as one more error (`code` `section`), and `compiles` says whether none is an error. It is what a code editor shows while the author types, before saving; GET .../draft answers for the saved draft and adds what needs the project's sources and tests (reference problems, quotes, tests). The text is bounded as a draft is (1 MiB, and the compiler's limits, which answer as a compile error). Sent as an author types, it is not counted against the daily `projects` budget (typing would spend it and leave no room to save); instead a tenant's checks and completions together are bounded to 60 at once, refilled at one a second (429 `editor_checks_limited` with `Retry-After`).
 	//
-	// Access: API key with scope `projects:read`. Metering class: `projects`.
+	// Access: API key with scope `projects:read`. Metering class: `unmetered`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -12625,9 +12625,9 @@ type ClientWithResponsesInterface interface {
 
 	// CheckProjectDraftWithResponse Check a rules text as you type
 	//
-	// Checks `rules` (a .rules text for this project, saved or not; nothing is stored) as `eligo lsp` checks an open document, with the language server's own code: `diagnostics` are its compile errors and warnings, each at its `range` (zero-based `line` and `character` in UTF-16 code units, as the Language Server Protocol counts, `end` exclusive), with a draft that authors another section than the project's as one more error (`code` `section`), and `compiles` says whether none is an error. It is what a code editor shows while the author types, before saving; GET .../draft answers for the saved draft and adds what needs the project's sources and tests (reference problems, quotes, tests). The text is bounded as a draft is (1 MiB, and the compiler's limits, which answer as a compile error).
+	// Checks `rules` (a .rules text for this project, saved or not; nothing is stored) as `eligo lsp` checks an open document, with the language server's own code: `diagnostics` are its compile errors and warnings, each at its `range` (zero-based `line` and `character` in UTF-16 code units, as the Language Server Protocol counts, `end` exclusive), with a draft that authors another section than the project's as one more error (`code` `section`), and `compiles` says whether none is an error. It is what a code editor shows while the author types, before saving; GET .../draft answers for the saved draft and adds what needs the project's sources and tests (reference problems, quotes, tests). The text is bounded as a draft is (1 MiB, and the compiler's limits, which answer as a compile error). Sent as an author types, it is not counted against the daily `projects` budget (typing would spend it and leave no room to save); instead a tenant's checks and completions together are bounded to 60 at once, refilled at one a second (429 `editor_checks_limited` with `Retry-After`).
 	//
-	// Access: API key with scope `projects:read`. Metering class: `projects`.
+	// Access: API key with scope `projects:read`. Metering class: `unmetered`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -12636,9 +12636,9 @@ type ClientWithResponsesInterface interface {
 
 	// CompleteProjectDraftWithBodyWithResponse Complete a rules text at a place
 	//
-	// What `eligo lsp` proposes at `position` (zero-based `line` and `character` in UTF-16 code units) of `rules`, a .rules text for this project, saved or not (nothing is stored), with the language server's own code: the declared sources after `cite` (or a note's `source`), each `label`led with the id the rules say and `detail`ed with its title; an enum field's quoted values where it is compared or listed; group ids in the outcome; else the declared fields, the language's functions and its keywords. `insert_text` is what replaces the word at the position. Asked per place rather than as one vocabulary, so that what is proposed depends on the place as in every editor the language server serves. A position past the text's end is its end.
+	// What `eligo lsp` proposes at `position` (zero-based `line` and `character` in UTF-16 code units) of `rules`, a .rules text for this project, saved or not (nothing is stored), with the language server's own code: the declared sources after `cite` (or a note's `source`), each `label`led with the id the rules say and `detail`ed with its title; an enum field's quoted values where it is compared or listed; group ids in the outcome; else the declared fields, the language's functions and its keywords. `insert_text` is what replaces the word at the position. Asked per place rather than as one vocabulary, so that what is proposed depends on the place as in every editor the language server serves. A position past the text's end is its end. Sent as an author types, it is not counted against the daily `projects` budget (typing would spend it and leave no room to save); instead a tenant's checks and completions together are bounded to 60 at once, refilled at one a second (429 `editor_checks_limited` with `Retry-After`).
 	//
-	// Access: API key with scope `projects:read`. Metering class: `projects`.
+	// Access: API key with scope `projects:read`. Metering class: `unmetered`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -12647,9 +12647,9 @@ type ClientWithResponsesInterface interface {
 
 	// CompleteProjectDraftWithResponse Complete a rules text at a place
 	//
-	// What `eligo lsp` proposes at `position` (zero-based `line` and `character` in UTF-16 code units) of `rules`, a .rules text for this project, saved or not (nothing is stored), with the language server's own code: the declared sources after `cite` (or a note's `source`), each `label`led with the id the rules say and `detail`ed with its title; an enum field's quoted values where it is compared or listed; group ids in the outcome; else the declared fields, the language's functions and its keywords. `insert_text` is what replaces the word at the position. Asked per place rather than as one vocabulary, so that what is proposed depends on the place as in every editor the language server serves. A position past the text's end is its end.
+	// What `eligo lsp` proposes at `position` (zero-based `line` and `character` in UTF-16 code units) of `rules`, a .rules text for this project, saved or not (nothing is stored), with the language server's own code: the declared sources after `cite` (or a note's `source`), each `label`led with the id the rules say and `detail`ed with its title; an enum field's quoted values where it is compared or listed; group ids in the outcome; else the declared fields, the language's functions and its keywords. `insert_text` is what replaces the word at the position. Asked per place rather than as one vocabulary, so that what is proposed depends on the place as in every editor the language server serves. A position past the text's end is its end. Sent as an author types, it is not counted against the daily `projects` budget (typing would spend it and leave no room to save); instead a tenant's checks and completions together are bounded to 60 at once, refilled at one a second (429 `editor_checks_limited` with `Retry-After`).
 	//
-	// Access: API key with scope `projects:read`. Metering class: `projects`.
+	// Access: API key with scope `projects:read`. Metering class: `unmetered`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -14972,11 +14972,7 @@ func (r PutProjectDraftResponse) ContentType() string {
 
 // CheckProjectDraftResponse200Headers the declared response headers of an HTTP 200 response for CheckProjectDraft
 type CheckProjectDraftResponse200Headers struct {
-	XRateLimitClass     *string
-	XRateLimitLimit     *int
-	XRateLimitRemaining *int
-	XRateLimitReset     *int
-	XRequestId          string
+	XRequestId string
 }
 
 // CheckProjectDraftResponse401Headers the declared response headers of an HTTP 401 response for CheckProjectDraft
@@ -14992,11 +14988,7 @@ type CheckProjectDraftResponse403Headers struct {
 
 // CheckProjectDraftResponse404Headers the declared response headers of an HTTP 404 response for CheckProjectDraft
 type CheckProjectDraftResponse404Headers struct {
-	XRateLimitClass     *string
-	XRateLimitLimit     *int
-	XRateLimitRemaining *int
-	XRateLimitReset     *int
-	XRequestId          string
+	XRequestId string
 }
 
 // CheckProjectDraftResponse413Headers the declared response headers of an HTTP 413 response for CheckProjectDraft
@@ -15006,21 +14998,12 @@ type CheckProjectDraftResponse413Headers struct {
 
 // CheckProjectDraftResponse422Headers the declared response headers of an HTTP 422 response for CheckProjectDraft
 type CheckProjectDraftResponse422Headers struct {
-	XRateLimitClass     *string
-	XRateLimitLimit     *int
-	XRateLimitRemaining *int
-	XRateLimitReset     *int
-	XRequestId          string
+	XRequestId string
 }
 
 // CheckProjectDraftResponse429Headers the declared response headers of an HTTP 429 response for CheckProjectDraft
 type CheckProjectDraftResponse429Headers struct {
-	RetryAfter          *int
-	XRateLimitClass     *string
-	XRateLimitLimit     *int
-	XRateLimitRemaining *int
-	XRateLimitReset     *int
-	XRequestId          string
+	XRequestId string
 }
 
 // CheckProjectDraftResponse503Headers the declared response headers of an HTTP 503 response for CheckProjectDraft
@@ -15031,11 +15014,7 @@ type CheckProjectDraftResponse503Headers struct {
 
 // CheckProjectDraftResponseDefaultHeaders the declared response headers of an HTTP default response for CheckProjectDraft
 type CheckProjectDraftResponseDefaultHeaders struct {
-	XRateLimitClass     *string
-	XRateLimitLimit     *int
-	XRateLimitRemaining *int
-	XRateLimitReset     *int
-	XRequestId          string
+	XRequestId string
 }
 
 type CheckProjectDraftResponse struct {
@@ -15155,11 +15134,7 @@ func (r CheckProjectDraftResponse) ContentType() string {
 
 // CompleteProjectDraftResponse200Headers the declared response headers of an HTTP 200 response for CompleteProjectDraft
 type CompleteProjectDraftResponse200Headers struct {
-	XRateLimitClass     *string
-	XRateLimitLimit     *int
-	XRateLimitRemaining *int
-	XRateLimitReset     *int
-	XRequestId          string
+	XRequestId string
 }
 
 // CompleteProjectDraftResponse401Headers the declared response headers of an HTTP 401 response for CompleteProjectDraft
@@ -15175,11 +15150,7 @@ type CompleteProjectDraftResponse403Headers struct {
 
 // CompleteProjectDraftResponse404Headers the declared response headers of an HTTP 404 response for CompleteProjectDraft
 type CompleteProjectDraftResponse404Headers struct {
-	XRateLimitClass     *string
-	XRateLimitLimit     *int
-	XRateLimitRemaining *int
-	XRateLimitReset     *int
-	XRequestId          string
+	XRequestId string
 }
 
 // CompleteProjectDraftResponse413Headers the declared response headers of an HTTP 413 response for CompleteProjectDraft
@@ -15189,21 +15160,12 @@ type CompleteProjectDraftResponse413Headers struct {
 
 // CompleteProjectDraftResponse422Headers the declared response headers of an HTTP 422 response for CompleteProjectDraft
 type CompleteProjectDraftResponse422Headers struct {
-	XRateLimitClass     *string
-	XRateLimitLimit     *int
-	XRateLimitRemaining *int
-	XRateLimitReset     *int
-	XRequestId          string
+	XRequestId string
 }
 
 // CompleteProjectDraftResponse429Headers the declared response headers of an HTTP 429 response for CompleteProjectDraft
 type CompleteProjectDraftResponse429Headers struct {
-	RetryAfter          *int
-	XRateLimitClass     *string
-	XRateLimitLimit     *int
-	XRateLimitRemaining *int
-	XRateLimitReset     *int
-	XRequestId          string
+	XRequestId string
 }
 
 // CompleteProjectDraftResponse503Headers the declared response headers of an HTTP 503 response for CompleteProjectDraft
@@ -15214,11 +15176,7 @@ type CompleteProjectDraftResponse503Headers struct {
 
 // CompleteProjectDraftResponseDefaultHeaders the declared response headers of an HTTP default response for CompleteProjectDraft
 type CompleteProjectDraftResponseDefaultHeaders struct {
-	XRateLimitClass     *string
-	XRateLimitLimit     *int
-	XRateLimitRemaining *int
-	XRateLimitReset     *int
-	XRequestId          string
+	XRequestId string
 }
 
 type CompleteProjectDraftResponse struct {
@@ -23587,9 +23545,9 @@ func (c *ClientWithResponses) PutProjectDraftWithResponse(ctx context.Context, p
 
 // CheckProjectDraftWithBodyWithResponse Check a rules text as you type
 //
-// Checks `rules` (a .rules text for this project, saved or not; nothing is stored) as `eligo lsp` checks an open document, with the language server's own code: `diagnostics` are its compile errors and warnings, each at its `range` (zero-based `line` and `character` in UTF-16 code units, as the Language Server Protocol counts, `end` exclusive), with a draft that authors another section than the project's as one more error (`code` `section`), and `compiles` says whether none is an error. It is what a code editor shows while the author types, before saving; GET .../draft answers for the saved draft and adds what needs the project's sources and tests (reference problems, quotes, tests). The text is bounded as a draft is (1 MiB, and the compiler's limits, which answer as a compile error).
+// Checks `rules` (a .rules text for this project, saved or not; nothing is stored) as `eligo lsp` checks an open document, with the language server's own code: `diagnostics` are its compile errors and warnings, each at its `range` (zero-based `line` and `character` in UTF-16 code units, as the Language Server Protocol counts, `end` exclusive), with a draft that authors another section than the project's as one more error (`code` `section`), and `compiles` says whether none is an error. It is what a code editor shows while the author types, before saving; GET .../draft answers for the saved draft and adds what needs the project's sources and tests (reference problems, quotes, tests). The text is bounded as a draft is (1 MiB, and the compiler's limits, which answer as a compile error). Sent as an author types, it is not counted against the daily `projects` budget (typing would spend it and leave no room to save); instead a tenant's checks and completions together are bounded to 60 at once, refilled at one a second (429 `editor_checks_limited` with `Retry-After`).
 //
-// Access: API key with scope `projects:read`. Metering class: `projects`.
+// Access: API key with scope `projects:read`. Metering class: `unmetered`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -23604,9 +23562,9 @@ func (c *ClientWithResponses) CheckProjectDraftWithBodyWithResponse(ctx context.
 
 // CheckProjectDraftWithResponse Check a rules text as you type
 //
-// Checks `rules` (a .rules text for this project, saved or not; nothing is stored) as `eligo lsp` checks an open document, with the language server's own code: `diagnostics` are its compile errors and warnings, each at its `range` (zero-based `line` and `character` in UTF-16 code units, as the Language Server Protocol counts, `end` exclusive), with a draft that authors another section than the project's as one more error (`code` `section`), and `compiles` says whether none is an error. It is what a code editor shows while the author types, before saving; GET .../draft answers for the saved draft and adds what needs the project's sources and tests (reference problems, quotes, tests). The text is bounded as a draft is (1 MiB, and the compiler's limits, which answer as a compile error).
+// Checks `rules` (a .rules text for this project, saved or not; nothing is stored) as `eligo lsp` checks an open document, with the language server's own code: `diagnostics` are its compile errors and warnings, each at its `range` (zero-based `line` and `character` in UTF-16 code units, as the Language Server Protocol counts, `end` exclusive), with a draft that authors another section than the project's as one more error (`code` `section`), and `compiles` says whether none is an error. It is what a code editor shows while the author types, before saving; GET .../draft answers for the saved draft and adds what needs the project's sources and tests (reference problems, quotes, tests). The text is bounded as a draft is (1 MiB, and the compiler's limits, which answer as a compile error). Sent as an author types, it is not counted against the daily `projects` budget (typing would spend it and leave no room to save); instead a tenant's checks and completions together are bounded to 60 at once, refilled at one a second (429 `editor_checks_limited` with `Retry-After`).
 //
-// Access: API key with scope `projects:read`. Metering class: `projects`.
+// Access: API key with scope `projects:read`. Metering class: `unmetered`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -23621,9 +23579,9 @@ func (c *ClientWithResponses) CheckProjectDraftWithResponse(ctx context.Context,
 
 // CompleteProjectDraftWithBodyWithResponse Complete a rules text at a place
 //
-// What `eligo lsp` proposes at `position` (zero-based `line` and `character` in UTF-16 code units) of `rules`, a .rules text for this project, saved or not (nothing is stored), with the language server's own code: the declared sources after `cite` (or a note's `source`), each `label`led with the id the rules say and `detail`ed with its title; an enum field's quoted values where it is compared or listed; group ids in the outcome; else the declared fields, the language's functions and its keywords. `insert_text` is what replaces the word at the position. Asked per place rather than as one vocabulary, so that what is proposed depends on the place as in every editor the language server serves. A position past the text's end is its end.
+// What `eligo lsp` proposes at `position` (zero-based `line` and `character` in UTF-16 code units) of `rules`, a .rules text for this project, saved or not (nothing is stored), with the language server's own code: the declared sources after `cite` (or a note's `source`), each `label`led with the id the rules say and `detail`ed with its title; an enum field's quoted values where it is compared or listed; group ids in the outcome; else the declared fields, the language's functions and its keywords. `insert_text` is what replaces the word at the position. Asked per place rather than as one vocabulary, so that what is proposed depends on the place as in every editor the language server serves. A position past the text's end is its end. Sent as an author types, it is not counted against the daily `projects` budget (typing would spend it and leave no room to save); instead a tenant's checks and completions together are bounded to 60 at once, refilled at one a second (429 `editor_checks_limited` with `Retry-After`).
 //
-// Access: API key with scope `projects:read`. Metering class: `projects`.
+// Access: API key with scope `projects:read`. Metering class: `unmetered`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -23638,9 +23596,9 @@ func (c *ClientWithResponses) CompleteProjectDraftWithBodyWithResponse(ctx conte
 
 // CompleteProjectDraftWithResponse Complete a rules text at a place
 //
-// What `eligo lsp` proposes at `position` (zero-based `line` and `character` in UTF-16 code units) of `rules`, a .rules text for this project, saved or not (nothing is stored), with the language server's own code: the declared sources after `cite` (or a note's `source`), each `label`led with the id the rules say and `detail`ed with its title; an enum field's quoted values where it is compared or listed; group ids in the outcome; else the declared fields, the language's functions and its keywords. `insert_text` is what replaces the word at the position. Asked per place rather than as one vocabulary, so that what is proposed depends on the place as in every editor the language server serves. A position past the text's end is its end.
+// What `eligo lsp` proposes at `position` (zero-based `line` and `character` in UTF-16 code units) of `rules`, a .rules text for this project, saved or not (nothing is stored), with the language server's own code: the declared sources after `cite` (or a note's `source`), each `label`led with the id the rules say and `detail`ed with its title; an enum field's quoted values where it is compared or listed; group ids in the outcome; else the declared fields, the language's functions and its keywords. `insert_text` is what replaces the word at the position. Asked per place rather than as one vocabulary, so that what is proposed depends on the place as in every editor the language server serves. A position past the text's end is its end. Sent as an author types, it is not counted against the daily `projects` budget (typing would spend it and leave no room to save); instead a tenant's checks and completions together are bounded to 60 at once, refilled at one a second (429 `editor_checks_limited` with `Retry-After`).
 //
-// Access: API key with scope `projects:read`. Metering class: `projects`.
+// Access: API key with scope `projects:read`. Metering class: `unmetered`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -27812,34 +27770,6 @@ func ParseCheckProjectDraftResponse(rsp *http.Response) (*CheckProjectDraftRespo
 	switch {
 	case rsp.StatusCode == 200:
 		var headers CheckProjectDraftResponse200Headers
-		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRateLimitClass = &value
-		}
-		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRateLimitLimit = &value
-		}
-		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRateLimitRemaining = &value
-		}
-		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRateLimitReset = &value
-		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -27877,34 +27807,6 @@ func ParseCheckProjectDraftResponse(rsp *http.Response) (*CheckProjectDraftRespo
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers CheckProjectDraftResponse404Headers
-		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRateLimitClass = &value
-		}
-		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRateLimitLimit = &value
-		}
-		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRateLimitRemaining = &value
-		}
-		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRateLimitReset = &value
-		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -27925,34 +27827,6 @@ func ParseCheckProjectDraftResponse(rsp *http.Response) (*CheckProjectDraftRespo
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers CheckProjectDraftResponse422Headers
-		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRateLimitClass = &value
-		}
-		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRateLimitLimit = &value
-		}
-		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRateLimitRemaining = &value
-		}
-		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRateLimitReset = &value
-		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -27963,41 +27837,6 @@ func ParseCheckProjectDraftResponse(rsp *http.Response) (*CheckProjectDraftRespo
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers CheckProjectDraftResponse429Headers
-		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.RetryAfter = &value
-		}
-		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRateLimitClass = &value
-		}
-		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRateLimitLimit = &value
-		}
-		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRateLimitRemaining = &value
-		}
-		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRateLimitReset = &value
-		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -28025,34 +27864,6 @@ func ParseCheckProjectDraftResponse(rsp *http.Response) (*CheckProjectDraftRespo
 		response.Headers503 = &headers
 	case true:
 		var headers CheckProjectDraftResponseDefaultHeaders
-		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRateLimitClass = &value
-		}
-		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRateLimitLimit = &value
-		}
-		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRateLimitRemaining = &value
-		}
-		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRateLimitReset = &value
-		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -28148,34 +27959,6 @@ func ParseCompleteProjectDraftResponse(rsp *http.Response) (*CompleteProjectDraf
 	switch {
 	case rsp.StatusCode == 200:
 		var headers CompleteProjectDraftResponse200Headers
-		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRateLimitClass = &value
-		}
-		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRateLimitLimit = &value
-		}
-		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRateLimitRemaining = &value
-		}
-		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRateLimitReset = &value
-		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -28213,34 +27996,6 @@ func ParseCompleteProjectDraftResponse(rsp *http.Response) (*CompleteProjectDraf
 		response.Headers403 = &headers
 	case rsp.StatusCode == 404:
 		var headers CompleteProjectDraftResponse404Headers
-		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRateLimitClass = &value
-		}
-		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRateLimitLimit = &value
-		}
-		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRateLimitRemaining = &value
-		}
-		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRateLimitReset = &value
-		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -28261,34 +28016,6 @@ func ParseCompleteProjectDraftResponse(rsp *http.Response) (*CompleteProjectDraf
 		response.Headers413 = &headers
 	case rsp.StatusCode == 422:
 		var headers CompleteProjectDraftResponse422Headers
-		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRateLimitClass = &value
-		}
-		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRateLimitLimit = &value
-		}
-		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRateLimitRemaining = &value
-		}
-		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRateLimitReset = &value
-		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -28299,41 +28026,6 @@ func ParseCompleteProjectDraftResponse(rsp *http.Response) (*CompleteProjectDraf
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers CompleteProjectDraftResponse429Headers
-		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.RetryAfter = &value
-		}
-		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRateLimitClass = &value
-		}
-		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRateLimitLimit = &value
-		}
-		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRateLimitRemaining = &value
-		}
-		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRateLimitReset = &value
-		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -28361,34 +28053,6 @@ func ParseCompleteProjectDraftResponse(rsp *http.Response) (*CompleteProjectDraf
 		response.Headers503 = &headers
 	case true:
 		var headers CompleteProjectDraftResponseDefaultHeaders
-		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRateLimitClass = &value
-		}
-		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRateLimitLimit = &value
-		}
-		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRateLimitRemaining = &value
-		}
-		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
-			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.XRateLimitReset = &value
-		}
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {

@@ -219,9 +219,9 @@ export interface paths {
         put?: never;
         /**
          * Check a rules text as you type
-         * @description Checks `rules` (a .rules text for this project, saved or not; nothing is stored) as `eligo lsp` checks an open document, with the language server's own code: `diagnostics` are its compile errors and warnings, each at its `range` (zero-based `line` and `character` in UTF-16 code units, as the Language Server Protocol counts, `end` exclusive), with a draft that authors another section than the project's as one more error (`code` `section`), and `compiles` says whether none is an error. It is what a code editor shows while the author types, before saving; GET .../draft answers for the saved draft and adds what needs the project's sources and tests (reference problems, quotes, tests). The text is bounded as a draft is (1 MiB, and the compiler's limits, which answer as a compile error).
+         * @description Checks `rules` (a .rules text for this project, saved or not; nothing is stored) as `eligo lsp` checks an open document, with the language server's own code: `diagnostics` are its compile errors and warnings, each at its `range` (zero-based `line` and `character` in UTF-16 code units, as the Language Server Protocol counts, `end` exclusive), with a draft that authors another section than the project's as one more error (`code` `section`), and `compiles` says whether none is an error. It is what a code editor shows while the author types, before saving; GET .../draft answers for the saved draft and adds what needs the project's sources and tests (reference problems, quotes, tests). The text is bounded as a draft is (1 MiB, and the compiler's limits, which answer as a compile error). Sent as an author types, it is not counted against the daily `projects` budget (typing would spend it and leave no room to save); instead a tenant's checks and completions together are bounded to 60 at once, refilled at one a second (429 `editor_checks_limited` with `Retry-After`).
          *
-         *     Access: API key with scope `projects:read`. Metering class: `projects`.
+         *     Access: API key with scope `projects:read`. Metering class: `unmetered`.
          */
         post: operations["check-project-draft"];
         delete?: never;
@@ -241,9 +241,9 @@ export interface paths {
         put?: never;
         /**
          * Complete a rules text at a place
-         * @description What `eligo lsp` proposes at `position` (zero-based `line` and `character` in UTF-16 code units) of `rules`, a .rules text for this project, saved or not (nothing is stored), with the language server's own code: the declared sources after `cite` (or a note's `source`), each `label`led with the id the rules say and `detail`ed with its title; an enum field's quoted values where it is compared or listed; group ids in the outcome; else the declared fields, the language's functions and its keywords. `insert_text` is what replaces the word at the position. Asked per place rather than as one vocabulary, so that what is proposed depends on the place as in every editor the language server serves. A position past the text's end is its end.
+         * @description What `eligo lsp` proposes at `position` (zero-based `line` and `character` in UTF-16 code units) of `rules`, a .rules text for this project, saved or not (nothing is stored), with the language server's own code: the declared sources after `cite` (or a note's `source`), each `label`led with the id the rules say and `detail`ed with its title; an enum field's quoted values where it is compared or listed; group ids in the outcome; else the declared fields, the language's functions and its keywords. `insert_text` is what replaces the word at the position. Asked per place rather than as one vocabulary, so that what is proposed depends on the place as in every editor the language server serves. A position past the text's end is its end. Sent as an author types, it is not counted against the daily `projects` budget (typing would spend it and leave no room to save); instead a tenant's checks and completions together are bounded to 60 at once, refilled at one a second (429 `editor_checks_limited` with `Retry-After`).
          *
-         *     Access: API key with scope `projects:read`. Metering class: `projects`.
+         *     Access: API key with scope `projects:read`. Metering class: `unmetered`.
          */
         post: operations["complete-project-draft"];
         delete?: never;
@@ -5143,10 +5143,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5201,10 +5197,6 @@ export interface operations {
             /** @description Not Found. The project is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
             404: {
                 headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5225,10 +5217,6 @@ export interface operations {
             /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). */
             422: {
                 headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5236,15 +5224,9 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `projects` class; `Retry-After: 86400`. */
+            /** @description Too Many Requests. `editor_checks_limited`: the tenant's checks and completions came faster than 60 a minute (60 at once); they are not counted against the projects budget, and this bounds them instead. `Retry-After` says when to send the next. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
-                    "Retry-After"?: number;
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5267,10 +5249,6 @@ export interface operations {
             /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
             default: {
                 headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5311,10 +5289,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5359,10 +5333,6 @@ export interface operations {
             /** @description Not Found. The project is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
             404: {
                 headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5383,10 +5353,6 @@ export interface operations {
             /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). */
             422: {
                 headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5394,15 +5360,9 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `projects` class; `Retry-After: 86400`. */
+            /** @description Too Many Requests. `editor_checks_limited`: the tenant's checks and completions came faster than 60 a minute (60 at once); they are not counted against the projects budget, and this bounds them instead. `Retry-After` says when to send the next. */
             429: {
                 headers: {
-                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
-                    "Retry-After"?: number;
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5425,10 +5385,6 @@ export interface operations {
             /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
             default: {
                 headers: {
-                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
