@@ -373,6 +373,11 @@ const rateWords: Record<string, string> = {
   yearly: 'a year', monthly: 'a month', weekly: 'a week', daily: 'a day', annually: 'a year', 'per annum': 'a year',
 };
 
+/** isCurrency reports whether a unit names a currency ("USD", "usd a month"). */
+export function isCurrency(unit: string): boolean {
+  return Object.values(currencies).includes((unit.split(' ')[0] ?? '').toUpperCase());
+}
+
 /**
  * amountText writes a figure (already grouped in thousands) with its unit
  * as people write it, the way the plain sentences do (withUnit in
@@ -384,7 +389,7 @@ export function amountText(figure: string, unit: string): string {
   if (!unit) return figure;
   const [code = '', ...restWords] = unit.split(' ');
   const upper = code.toUpperCase();
-  if (!Object.values(currencies).includes(upper)) return `${figure} ${unit}`;
+  if (!isCurrency(unit)) return `${figure} ${unit}`;
   const rest = restWords.join(' ');
   const rate = rateWords[rest.toLowerCase()] ?? rest;
   const sign = currencySigns[upper];

@@ -2,7 +2,7 @@
 // criterion with the answers it rests on and the verbatim law behind it,
 // and the audit envelope to replay it.
 
-import { fieldLabel, formatDate, humanize, textOfValue } from './answers.js';
+import { amountText, fieldLabel, formatDate, groupThousands, humanize, isCurrency, textOfValue } from './answers.js';
 import { announce, h } from './dom.js';
 import { safeLink } from './links.js';
 import { rowFields, rowFit } from './rows.js';
@@ -303,6 +303,45 @@ export function explanation(fields: Fields, texts: Texts, d: Decision, known: Kn
         leftOut(fields, rows.other.map(expression), known),
       );
     }),
+  );
+}
+
+/**
+ * figureText writes a computed figure as people read it: an amount with its
+ * currency and separators, yes or no, a date, or "not known yet" when the
+ * answers do not settle it.
+ */
+export function figureText(figure: unknown, unit: string | undefined): string {
+  switch (typeof figure) {
+    case 'number': {
+      // Money with cents shows both digits of them: $1,187.40.
+      const digits = isCurrency(unit ?? '') && !Number.isInteger(figure) ? figure.toFixed(2) : String(figure);
+      return amountText(groupThousands(digits), unit ?? '');
+    }
+    case 'boolean':
+      return figure ? 'yes' : 'no';
+    case 'string':
+      return formatDate(figure);
+  }
+  return 'not known yet';
+}
+
+/**
+ * computedValues shows what the law worked out on the way to the decision
+ * (its output values): "Net monthly income, as the law counts it: $596.32".
+ */
+export function computedValues(d: Decision): HTMLElement | null {
+  const list = d.values ?? [];
+  if (!list.length) return null;
+  return h(
+    'section',
+    { class: 'computed', 'aria-labelledby': 'computed-heading' },
+    h('h3', { id: 'computed-heading' }, 'What the law worked out'),
+    h(
+      'ul',
+      {},
+      ...list.map((v) => h('li', { 'data-value': v.value }, `${v.title}, as the law counts it: `, h('strong', {}, figureText(v.figure, v.unit)))),
+    ),
   );
 }
 

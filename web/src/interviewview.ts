@@ -24,7 +24,7 @@ import {
 import { Api } from './api.js';
 import { targetHref } from './catalogue.js';
 import { control, labelOf } from './controls.js';
-import { envelopeBox, explanation, outcomeWords, outsidePeriod, outsidePeriodWarning, reasons, sectionResults, type Fields, type Texts } from './decisionview.js';
+import { computedValues, envelopeBox, explanation, outcomeWords, outsidePeriod, outsidePeriodWarning, reasons, sectionResults, type Fields, type Texts } from './decisionview.js';
 import { announce, h } from './dom.js';
 import { auditEnvelope } from './envelope.js';
 import { drawGraph, legend, zoomControls } from './graphview.js';
@@ -407,6 +407,7 @@ async function drawDecision(v: View, step: Step, focus: boolean): Promise<void> 
     heading,
     h('p', {}, sentence(d, v.schema.name)),
     d.decision_date ? h('p', { id: 'decided-as-of' }, `Decided as of ${formatDate(d.decision_date)}${v.decisionDate ? '' : ' (today)'}.`) : null,
+    computedValues(d),
     sectionResults(d, new Map((v.schema.sections ?? []).map((s) => [s.id, s.name]))),
   ];
   // Explain-failure reasons are worked out for rulesets; a rulebook shows

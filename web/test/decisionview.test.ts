@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { changesSentence } from '../src/decisionview.js';
+import { changesSentence, figureText } from '../src/decisionview.js';
 import type { FailureExplanation, FailureReason } from '../src/types.js';
 
 function reason(id: string, mechanism: string): FailureReason {
@@ -36,5 +36,19 @@ test('the count of changes is changes_needed, whatever the number of reasons', (
   ];
   for (const c of cases) {
     assert.equal(changesSentence(c.fx, title), c.want, c.name);
+  }
+});
+
+test('a computed figure reads as people write it', () => {
+  const cases: { figure: unknown; unit?: string; want: string }[] = [
+    { figure: 1187.4, unit: 'USD', want: '$1,187.40' },
+    { figure: 596.32, unit: 'USD', want: '$596.32' },
+    { figure: 30000, unit: 'USD a year', want: '$30,000 a year' },
+    { figure: 12, unit: 'months', want: '12 months' },
+    { figure: true, want: 'yes' },
+    { figure: null, unit: 'USD', want: 'not known yet' },
+  ];
+  for (const c of cases) {
+    assert.equal(figureText(c.figure, c.unit), c.want, `${JSON.stringify(c.figure)} ${c.unit ?? ''}`);
   }
 });

@@ -307,6 +307,10 @@ const rateWords = {
     'per year': 'a year', 'per month': 'a month', 'per week': 'a week', 'per day': 'a day',
     yearly: 'a year', monthly: 'a month', weekly: 'a week', daily: 'a day', annually: 'a year', 'per annum': 'a year',
 };
+/** isCurrency reports whether a unit names a currency ("USD", "usd a month"). */
+export function isCurrency(unit) {
+    return Object.values(currencies).includes((unit.split(' ')[0] ?? '').toUpperCase());
+}
 /**
  * amountText writes a figure (already grouped in thousands) with its unit
  * as people write it, the way the plain sentences do (withUnit in
@@ -319,7 +323,7 @@ export function amountText(figure, unit) {
         return figure;
     const [code = '', ...restWords] = unit.split(' ');
     const upper = code.toUpperCase();
-    if (!Object.values(currencies).includes(upper))
+    if (!isCurrency(unit))
         return `${figure} ${unit}`;
     const rest = restWords.join(' ');
     const rate = rateWords[rest.toLowerCase()] ?? rest;
