@@ -1492,6 +1492,9 @@ type DraftSymbols struct {
 	// Keywords The rules language's keywords, e.g. criterion, cite, all.
 	Keywords []string       `json:"keywords"`
 	Sources  []SourceSymbol `json:"sources"`
+
+	// Values The named values and tables the draft declares, in declaration order.
+	Values []ValueSymbol `json:"values"`
 }
 
 // DraftUpdateRequest defines model for DraftUpdateRequest.
@@ -3547,6 +3550,24 @@ type ValidationItem struct {
 	Msg string `json:"msg"`
 
 	// Type The error type: missing, extra_forbidden, int_type, enum, json_invalid, string_too_long... A list holds at most 50 items; when more were found, a last item of type too_many_errors (loc ["body"]) counts the rest in its input, an integer.
+	Type string `json:"type"`
+}
+
+// ValueSymbol defines model for ValueSymbol.
+type ValueSymbol struct {
+	// Id The value's name, as criteria and other values read it.
+	Id string `json:"id"`
+
+	// Line The line of the declaration, from 1.
+	Line int64 `json:"line"`
+
+	// Table True for a table (looked up by its keys), false for a value defined by an expression.
+	Table bool `json:"table"`
+
+	// Title The value's name for people.
+	Title string `json:"title"`
+
+	// Type The type as written: int, decimal, bool or date.
 	Type string `json:"type"`
 }
 

@@ -1553,6 +1553,8 @@ export interface components {
             /** @description The rules language's keywords, e.g. criterion, cite, all. */
             keywords: string[];
             sources: components["schemas"]["SourceSymbol"][];
+            /** @description The named values and tables the draft declares, in declaration order. */
+            values: components["schemas"]["ValueSymbol"][];
         };
         DraftUpdateRequest: {
             /** @description The .rules text. */
@@ -3252,6 +3254,21 @@ export interface components {
             /** @description What is wrong, for humans. */
             msg: string;
             /** @description The error type: missing, extra_forbidden, int_type, enum, json_invalid, string_too_long... A list holds at most 50 items; when more were found, a last item of type too_many_errors (loc ["body"]) counts the rest in its input, an integer. */
+            type: string;
+        };
+        ValueSymbol: {
+            /** @description The value's name, as criteria and other values read it. */
+            id: string;
+            /**
+             * Format: int64
+             * @description The line of the declaration, from 1.
+             */
+            line: number;
+            /** @description True for a table (looked up by its keys), false for a value defined by an expression. */
+            table: boolean;
+            /** @description The value's name for people. */
+            title: string;
+            /** @description The type as written: int, decimal, bool or date. */
             type: string;
         };
         /**
@@ -5853,7 +5870,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_yl00QX9b0jgg00q8
+                 * @example prj_TWadMT7xU6tL-FmJ
                  */
                 project_id: string;
             };
@@ -5995,7 +6012,8 @@ export interface operations {
                      *           "line": 4,
                      *           "title": "29 U.S.C. 2611 (FMLA definitions)"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "values": []
                      *     }
                      */
                     "application/json": components["schemas"]["DraftSymbols"];
