@@ -19,11 +19,7 @@ func (p *parser) tableBody(v *ValueDecl) {
 			b.Trailing = p.takeDoc()
 			return
 		case p.is("cite"):
-			p.count(p.tok.pos, p.cites, MaxCitations, "cite line")
-			p.cites++
-			if !p.guard(syncCriterion, func() { b.Cites = append(b.Cites, p.parseCite()) }) {
-				b.Failed = true
-			}
+			p.citeLine(b)
 		case p.is("keys") && p.tok.lineStart:
 			if v.Keys != nil || len(v.Rows) > 0 || len(v.Periods) > 0 {
 				p.errorf(p.tok.pos, "the keys line of table %s comes once, before its rows", b.ID)

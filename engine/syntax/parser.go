@@ -625,11 +625,7 @@ func (p *parser) criterionBody(c *CriterionDecl) {
 			return
 		case p.is("cite"):
 			condition = false
-			p.count(p.tok.pos, p.cites, MaxCitations, "cite line")
-			p.cites++
-			if !p.guard(syncCriterion, func() { c.Cites = append(c.Cites, p.parseCite()) }) {
-				c.Failed = true
-			}
+			p.citeLine(c)
 		case condition:
 			condition = false
 			c.ExprDoc = p.takeDoc()
@@ -726,6 +722,16 @@ func (p *parser) valueHeader(v *ValueDecl) {
 		break
 	}
 	p.open(v.Body.What(), syncCriterion)
+}
+
+// citeLine reads a cite line of criterion or value c, counted against
+// MaxCitations; a line that fails costs that line and marks c failed.
+func (p *parser) citeLine(c *CriterionDecl) {
+	p.count(p.tok.pos, p.cites, MaxCitations, "cite line")
+	p.cites++
+	if !p.guard(syncCriterion, func() { c.Cites = append(c.Cites, p.parseCite()) }) {
+		c.Failed = true
+	}
 }
 
 // parseCite reads a cite line from its keyword.
