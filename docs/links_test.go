@@ -83,7 +83,7 @@ var docRef = regexp.MustCompile(`(?:^|[^A-Za-z0-9_./-])((?:\.{1,2}/)*(?:[A-Za-z0
 // Markdown) that names a Markdown document names one the repository holds
 // (from its root, or from the citing file's folder), and an anchor it gives
 // is a heading there. A document a reader of the repository does not have
-// (a design note kept elsewhere, a ticket) fails here, whatever its path.
+// (a note kept outside it, a ticket) fails here, whatever its path.
 // A README's anchor cited from a folder with a README of its own
 // (casebank/) is that README's.
 func TestCitationsOfTheManualResolve(t *testing.T) {

@@ -105,15 +105,31 @@ type formatOutput struct {
 }
 
 func (h *handler) format(ctx context.Context, in *formatInput) (*formatOutput, error) {
-	tenant, err := tenantFor(in.ProjectID, ctx)
+	f, err := onText(ctx, in.ProjectID, nil, func(tenant string) (authoring.FormattedRules, error) {
+		return h.drafts.Format(ctx, tenant, in.ProjectID, in.Body.Rules)
+	})
+	return &formatOutput{Body: f}, err
+}
+
+// onText runs work on a rules text of the caller's project: the caller's
+// tenant, then pace when it is set (the editor's checks), then work, whose
+// error is the project's refusal (404 for another tenant's).
+func onText[T any](ctx context.Context, projectID string, pace func(tenant string) error, work func(tenant string) (T, error)) (T, error) {
+	var zero T
+	tenant, err := tenantFor(projectID, ctx)
 	if err != nil {
-		return nil, err
+		return zero, err
 	}
-	f, err := h.drafts.Format(ctx, tenant, in.ProjectID, in.Body.Rules)
+	if pace != nil {
+		if err := pace(tenant); err != nil {
+			return zero, err
+		}
+	}
+	out, err := work(tenant)
 	if err != nil {
-		return nil, failed(ctx, err, "Project", in.ProjectID)
+		return zero, failed(ctx, err, "Project", projectID)
 	}
-	return &formatOutput{Body: f}, nil
+	return out, nil
 }
 
 type checkInput struct {
@@ -145,18 +161,10 @@ func (h *handler) paced(tenant string) error {
 }
 
 func (h *handler) check(ctx context.Context, in *checkInput) (*checkOutput, error) {
-	tenant, err := tenantFor(in.ProjectID, ctx)
-	if err != nil {
-		return nil, err
-	}
-	if err := h.paced(tenant); err != nil {
-		return nil, err
-	}
-	c, err := h.drafts.Check(ctx, tenant, in.ProjectID, in.Body.Rules)
-	if err != nil {
-		return nil, failed(ctx, err, "Project", in.ProjectID)
-	}
-	return &checkOutput{Body: c}, nil
+	c, err := onText(ctx, in.ProjectID, h.paced, func(tenant string) (authoring.DraftCheck, error) {
+		return h.drafts.Check(ctx, tenant, in.ProjectID, in.Body.Rules)
+	})
+	return &checkOutput{Body: c}, err
 }
 
 type completeInput struct {
@@ -175,18 +183,10 @@ type completeOutput struct {
 }
 
 func (h *handler) complete(ctx context.Context, in *completeInput) (*completeOutput, error) {
-	tenant, err := tenantFor(in.ProjectID, ctx)
-	if err != nil {
-		return nil, err
-	}
-	if err := h.paced(tenant); err != nil {
-		return nil, err
-	}
-	c, err := h.drafts.Complete(ctx, tenant, in.ProjectID, in.Body.Rules, in.Body.Position)
-	if err != nil {
-		return nil, failed(ctx, err, "Project", in.ProjectID)
-	}
-	return &completeOutput{Body: c}, nil
+	c, err := onText(ctx, in.ProjectID, h.paced, func(tenant string) (authoring.DraftCompletions, error) {
+		return h.drafts.Complete(ctx, tenant, in.ProjectID, in.Body.Rules, in.Body.Position)
+	})
+	return &completeOutput{Body: c}, err
 }
 
 type symbolsOutput struct {

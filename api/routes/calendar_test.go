@@ -50,7 +50,7 @@ func (f demoFamily) inForce(day int64) (demoCut, bool) {
 // decided as of the clock's day, by the cut in force on it, exactly as one
 // naming that day; and where no cut's period covers the day (the newest
 // period has ended) it must say so: undetermined, with the
-// outside_effective_period warning, by design.
+// outside_effective_period warning, as docs/api.md#law-over-time-effective-periods-and-decision_date says.
 func TestTodayIsTheClocksDay(t *testing.T) {
 	t.Parallel()
 	today := time.Now().UTC()
