@@ -1638,13 +1638,16 @@ type ExplanationGroup struct {
 	Title  *string         `json:"title,omitempty"`
 }
 
-// ExplanationValue A named value as the explanation shows it: its name and title, the figure this decision computed, its definition in the rules language and the law it rests on.
+// ExplanationValue A named value as an explanation shows it: its name and title, the figure the answers gave it, its definition in the rules language and the law it rests on.
 type ExplanationValue struct {
-	// Definition The value's expression in the rules language; empty for a table.
+	// Definition The value's expression in the rules language; for a table, the row the figure was looked up in, as the rules write it ("\"48_states\", 1..8 => 1696 + 596 * (household.size - 1)").
 	Definition string `json:"definition"`
 
 	// Figure The computed figure: a number, true or false, or a YYYY-MM-DD date.
-	Figure           interface{}       `json:"figure"`
+	Figure interface{} `json:"figure"`
+
+	// Period For a table with figures by period, the period whose row gave the figure ("2025-10-01 until 2026-09-30"); absent otherwise.
+	Period           *string           `json:"period,omitempty"`
 	SourceReferences []SourceReference `json:"source_references"`
 
 	// Title The value's name for people.
@@ -1723,6 +1726,9 @@ type FailureReason struct {
 	// Status The criterion's status under the answers.
 	Status CriterionStatus `json:"status"`
 	Title  string          `json:"title"`
+
+	// Values The named values and tables the criterion rests on, with the figures the answers gave them and, for a table, the row the figure came from: the figure that stands in the way. Absent when the criterion reads none.
+	Values *[]ExplanationValue `json:"values,omitempty"`
 }
 
 // FailureReasonMechanism defines model for FailureReasonMechanism.

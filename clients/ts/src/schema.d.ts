@@ -1653,12 +1653,14 @@ export interface components {
             status: components["schemas"]["CriterionStatus"];
             title?: string;
         };
-        /** @description A named value as the explanation shows it: its name and title, the figure this decision computed, its definition in the rules language and the law it rests on. */
+        /** @description A named value as an explanation shows it: its name and title, the figure the answers gave it, its definition in the rules language and the law it rests on. */
         ExplanationValue: {
-            /** @description The value's expression in the rules language; empty for a table. */
+            /** @description The value's expression in the rules language; for a table, the row the figure was looked up in, as the rules write it ("\"48_states\", 1..8 => 1696 + 596 * (household.size - 1)"). */
             definition: string;
             /** @description The computed figure: a number, true or false, or a YYYY-MM-DD date. */
             figure: unknown;
+            /** @description For a table with figures by period, the period whose row gave the figure ("2025-10-01 until 2026-09-30"); absent otherwise. */
+            period?: string;
             source_references: components["schemas"]["SourceReference"][];
             /** @description The value's name for people. */
             title: string;
@@ -1721,6 +1723,8 @@ export interface components {
             /** @description The criterion's status under the answers. */
             status: components["schemas"]["CriterionStatus"];
             title: string;
+            /** @description The named values and tables the criterion rests on, with the figures the answers gave them and, for a table, the row the figure came from: the figure that stands in the way. Absent when the criterion reads none. */
+            values?: components["schemas"]["ExplanationValue"][];
         };
         /** @enum {string} */
         FailureReasonMechanism: "threshold" | "enum_mismatch" | "date_window" | "missing_answer" | "presence_default" | "discretionary" | "any_group_exhausted";
