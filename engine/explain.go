@@ -22,6 +22,11 @@ type Trace struct {
 	// FailureReasons has one entry per not-satisfied group; on the wire
 	// each is a pair [group, items].
 	FailureReasons []FailureReason `json:"failure_reasons"`
+	// Values are the named values the decision computed, each with its
+	// figure, in declaration order: the figures the answer rests on (the
+	// explanation adds their law). Left out when it computed none, so a
+	// ruleset without values traces as it always did.
+	Values []OutputValue `json:"values,omitempty"`
 }
 
 // TraceStep is one evaluated criterion in a trace (plan.PathStep, by
@@ -102,6 +107,11 @@ func (r *Ruleset) trace(in *Inputs, res *Result) *Trace {
 		}
 		if len(reason.Items) > 0 {
 			t.FailureReasons = append(t.FailureReasons, reason)
+		}
+	}
+	for v := range r.Values {
+		if fig := res.Values[v]; fig.Known {
+			t.Values = append(t.Values, r.outputValue(v, fig))
 		}
 	}
 	return t

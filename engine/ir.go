@@ -585,13 +585,23 @@ func (r *Ruleset) Outputs(res *Result) []OutputValue {
 		if !v.Output {
 			continue
 		}
-		fig := json.RawMessage("null")
-		if i < len(res.Values) && res.Values[i].Known {
-			fig = constJSON(v.Type, res.Values[i], "")
+		var fig value.Value
+		if i < len(res.Values) {
+			fig = res.Values[i]
 		}
-		out = append(out, OutputValue{Value: v.ID, Title: v.Title, Figure: fig, Unit: v.Unit})
+		out = append(out, r.outputValue(i, fig))
 	}
 	return out
+}
+
+// outputValue is named value v with figure fig (JSON null when unknown).
+func (r *Ruleset) outputValue(v int, fig value.Value) OutputValue {
+	nv := &r.Values[v]
+	text := json.RawMessage("null")
+	if fig.Known {
+		text = constJSON(nv.Type, fig, "")
+	}
+	return OutputValue{Value: nv.ID, Title: nv.Title, Figure: text, Unit: nv.Unit}
 }
 
 // OutputValue is an output value of a decision: its name, title, figure

@@ -3414,6 +3414,9 @@ type Trace struct {
 
 	// Status The outcome of a decision.
 	Status Outcome `json:"status"`
+
+	// Values The named values the decision computed, each with its figure, in declaration order: the figures the answer rests on (the explanation adds their law). Absent when it computed none.
+	Values *[]OutputValue `json:"values,omitempty"`
 }
 
 // TraceFailureItem Why a criterion failed: an answer it read (type answer: field, value) or its condition (type condition: expression).

@@ -3144,6 +3144,8 @@ export interface components {
             /** @description Every criterion in evaluation order. */
             path: components["schemas"]["TraceStep"][];
             status: components["schemas"]["Outcome"];
+            /** @description The named values the decision computed, each with its figure, in declaration order: the figures the answer rests on (the explanation adds their law). Absent when it computed none. */
+            values?: components["schemas"]["OutputValue"][];
         };
         /** @description Why a criterion failed: an answer it read (type answer: field, value) or its condition (type condition: expression). */
         TraceFailureItem: {
