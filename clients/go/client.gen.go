@@ -1114,7 +1114,7 @@ type ChoiceGroup struct {
 
 // ClauseCitation defines model for ClauseCitation.
 type ClauseCitation struct {
-	// CriterionId The criterion that cites.
+	// CriterionId The criterion that cites; empty when a named value or table does (value_id).
 	CriterionId string `json:"criterion_id"`
 
 	// Quote The quote as written in the draft.
@@ -1122,6 +1122,9 @@ type ClauseCitation struct {
 
 	// SourceId The source as the draft declares it (its id in the rules).
 	SourceId string `json:"source_id"`
+
+	// ValueId The named value or table that cites; absent when a criterion does.
+	ValueId *string `json:"value_id,omitempty"`
 
 	// Verified True when the quote is in the source's text word for word; false when only its nearest passage is.
 	Verified bool `json:"verified"`
@@ -2559,7 +2562,10 @@ type QuoteCheck struct {
 	ProjectSourceId string          `json:"project_source_id"`
 	Quote           string          `json:"quote"`
 	SourceId        string          `json:"source_id"`
-	Verified        bool            `json:"verified"`
+
+	// ValueId The named value or table whose quote this is; absent for a criterion's (criterion_id is then empty).
+	ValueId  *string `json:"value_id,omitempty"`
+	Verified bool    `json:"verified"`
 }
 
 // Release defines model for Release.

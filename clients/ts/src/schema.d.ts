@@ -1263,12 +1263,14 @@ export interface components {
             status: string;
         };
         ClauseCitation: {
-            /** @description The criterion that cites. */
+            /** @description The criterion that cites; empty when a named value or table does (value_id). */
             criterion_id: string;
             /** @description The quote as written in the draft. */
             quote: string;
             /** @description The source as the draft declares it (its id in the rules). */
             source_id: string;
+            /** @description The named value or table that cites; absent when a criterion does. */
+            value_id?: string;
             /** @description True when the quote is in the source's text word for word; false when only its nearest passage is. */
             verified: boolean;
         };
@@ -2442,6 +2444,8 @@ export interface components {
             project_source_id: string;
             quote: string;
             source_id: string;
+            /** @description The named value or table whose quote this is; absent for a criterion's (criterion_id is then empty). */
+            value_id?: string;
             verified: boolean;
         };
         Release: {
