@@ -1,9 +1,11 @@
 package plan
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/solver/solvertest"
 )
 
 // perPersonRules decide on a figure computed from two answers: a question
@@ -65,5 +67,35 @@ func TestPlanThroughValues(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPlanFullSNAP plans a full SNAP interview (casebank
+// us-snap-eligibility: net income through a dozen named values and tables)
+// from its first question. A question matters when it can change a value
+// the outcome needs, and an if asks only one of its branches: the path
+// asks the resources (their own test) and the utility costs one way, the
+// allowance or the actual costs, never both. Before the planner read the
+// fields behind values, the first plan ran out of its query budget.
+func TestPlanFullSNAP(t *testing.T) {
+	rs := solvertest.CasebankRules(t, "us-snap-eligibility")
+	p := NewPlanner(16)
+	defer p.Close()
+	for _, values := range []string{
+		`{}`,
+		`{"household.region": "48_states_dc", "household.size": 3, "household.elderly_or_disabled": false}`,
+		`{"household.region": "48_states_dc", "household.size": 3, "household.elderly_or_disabled": false, "income.earned": 2100, "income.unearned": 300}`,
+	} {
+		plan := planFor(t, p, rs, values, InquiryContext{})
+		path := pathIDs(plan)
+		if plan.NextQuestion == nil || len(path) == 0 {
+			t.Fatalf("%s: no next question (path %v)", values, path)
+		}
+		if !slices.Contains(path, "resources.countable") {
+			t.Errorf("%s: path %v does not ask the resources", values, path)
+		}
+		if slices.Contains(path, "shelter.standard_utility_allowance") && slices.Contains(path, "shelter.actual_utility_costs") {
+			t.Errorf("%s: path %v asks both branches of the utility costs", values, path)
+		}
 	}
 }
