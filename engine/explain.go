@@ -402,6 +402,9 @@ type Report struct {
 	Groups map[string]Status `json:"groups"`
 	// Criteria maps every criterion id to its status.
 	Criteria map[string]Status `json:"criteria"`
+	// Values are the output values with their figures (Ruleset.Outputs),
+	// as /decide returns them; omitted for rules without output values.
+	Values []OutputValue `json:"values,omitempty"`
 	// Trace is set when the evaluation asked for one (Options.Trace).
 	Trace *Trace `json:"trace,omitempty"`
 	// Explanation is set when the evaluation asked for one
@@ -415,7 +418,7 @@ func (r *Ruleset) Report(res *Result, inputsHash string) Report {
 		EngineVersion: Version, InputsHash: inputsHash, FieldsProvided: res.FieldsProvided,
 		FieldsEvaluated: res.FieldsEvaluated, MissingFields: append([]string{}, res.MissingFields...),
 		FieldErrors: append([]FieldError{}, res.FieldErrors...), Groups: map[string]Status{},
-		Criteria: map[string]Status{}, Trace: res.Trace, Explanation: res.Explanation}
+		Criteria: map[string]Status{}, Values: r.Outputs(res), Trace: res.Trace, Explanation: res.Explanation}
 	if res.DecisionDate != 0 {
 		rep.DecisionDate = value.FormatDate(res.DecisionDate)
 	}
