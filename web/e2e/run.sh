@@ -49,7 +49,7 @@ go build -o "$tmp/eligo" ./cmd/eligo
 psql "$url" -qc "CREATE DATABASE $db"
 export DATABASE_URL="$dburl"
 "$tmp/eligo" migrate >/dev/null
-for name in us-fmla-employee ca-voter-registration snap-income uk-child-benefit; do
+for name in us-fmla-employee ca-voter-registration snap-income uk-child-benefit us-snap-eligibility; do
 	"$tmp/eligo" publish "casebank/$name/$name.rules" --tenant demo --cases "casebank/$name/cases.json" \
 		--public --slug "demo/$name" >/dev/null
 done
