@@ -594,13 +594,13 @@ func (ov *overlayer) outcome() *Overlay {
 
 // expr evaluates one route's expression with the evaluator's own machine,
 // under the decision date the evaluation used; its facts are the answered
-// fields the expression reads.
+// fields the expression reads, directly or through named values.
 func (ov *overlayer) expr(e *engine.Expr) *Overlay {
 	if ov == nil {
 		return nil
 	}
 	st := ov.r.EvaluateExpr(e, ov.in, ov.res.DecisionDate)
-	return overlay(st, ov.answered(exprSlots(e, nil)))
+	return overlay(st, ov.answered(exprSlots(ov.r, e, nil)))
 }
 
 // answered are the facts of the answered fields among slots, in their
@@ -615,20 +615,35 @@ func (ov *overlayer) answered(slots []int) []engine.Fact {
 	return facts
 }
 
-// exprSlots appends the field slots e reads, each once, in reading order.
-func exprSlots(e *engine.Expr, slots []int) []int {
-	if e.Kind == engine.ExprField {
-		for _, s := range slots {
-			if s == e.Slot {
-				return slots
+// exprSlots appends the field slots e reads, each once, in reading order;
+// a named value reads the fields behind it (NamedValue.Slots), as the
+// criterion's own facts do.
+func exprSlots(r *engine.Ruleset, e *engine.Expr, slots []int) []int {
+	switch e.Kind {
+	case engine.ExprField:
+		return appendSlot(slots, e.Slot)
+	case engine.ExprValue:
+		if e.Slot >= 0 && e.Slot < len(r.Values) {
+			for _, s := range r.Values[e.Slot].Slots {
+				slots = appendSlot(slots, s)
 			}
 		}
-		return append(slots, e.Slot)
+		return slots
 	}
 	for _, a := range e.Args {
-		slots = exprSlots(a, slots)
+		slots = exprSlots(r, a, slots)
 	}
 	return slots
+}
+
+// appendSlot appends slot unless slots holds it already.
+func appendSlot(slots []int, slot int) []int {
+	for _, s := range slots {
+		if s == slot {
+			return slots
+		}
+	}
+	return append(slots, slot)
 }
 
 // rules is a compiled ruleset as this package reads it: the methods that

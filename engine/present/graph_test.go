@@ -55,6 +55,9 @@ func checkGraphShape(t *testing.T, name string, g *Graph) {
 	}
 	ends := map[GraphEdgeType][2]GraphNodeType{
 		EdgeFieldToCriterion: {NodeTypeField, NodeTypeCriterion},
+		EdgeFieldToValue:     {NodeTypeField, NodeTypeValue},
+		EdgeValueToValue:     {NodeTypeValue, NodeTypeValue},
+		EdgeValueToCriterion: {NodeTypeValue, NodeTypeCriterion},
 		EdgeCriterionToGroup: {NodeTypeCriterion, NodeTypeGroup},
 		EdgeGroupToOutcome:   {NodeTypeGroup, NodeTypeOutcome},
 	}
@@ -70,7 +73,7 @@ func checkGraphShape(t *testing.T, name string, g *Graph) {
 	}
 	st := g.Stats
 	if st.TotalFields != count[NodeTypeField] || st.TotalCriteria != count[NodeTypeCriterion] ||
-		st.TotalGroups != count[NodeTypeGroup] || st.Sections != len(g.Sections) {
+		st.TotalGroups != count[NodeTypeGroup] || st.TotalValues != count[NodeTypeValue] || st.Sections != len(g.Sections) {
 		t.Errorf("%s: stats %+v do not match node counts %v and sections %v", name, st, count, g.Sections)
 	}
 }
@@ -346,6 +349,11 @@ func checkOverlay(t *testing.T, name string, r *engine.Ruleset, in *engine.Input
 			}
 		case NodeTypeGroup:
 			want = grp[n.ID]
+		case NodeTypeValue:
+			want = engine.Pending
+			if v := r.ValueIndex(strings.TrimPrefix(n.ID, "value:")); res.Values[v].Known {
+				want = engine.Satisfied
+			}
 		case NodeTypeOutcome:
 			want = outcome
 		case NodeTypeField:
