@@ -169,10 +169,12 @@ type GraphNode struct {
 	// expression as `eligo fmt` prints it, or a table's keys line, rows
 	// and periods (see tableDefinition).
 	Definition string `json:"definition"`
-	// SourceReferences are a value node's citations, as the explanation
-	// shows a value's (engine.ValueFact): shared read-only with the
-	// ruleset.
-	SourceReferences []engine.SourceReference `json:"source_references"`
+	// Citations are a value node's cite lines as the rules declare them
+	// (source id and quote), shared read-only with the ruleset. They are
+	// not source references: those are converted for each caller, with
+	// what publishing verified, where references reach one (the
+	// explanation's values carry them, docs/api.md#source-references).
+	Citations []engine.Citation `json:"citations"`
 
 	// Overlay is the node's state in one evaluation, nil (JSON null)
 	// when the graph was built without one.
@@ -250,7 +252,7 @@ type Overlay struct {
 // (the OpenAPI document's GraphNode), with overlay always present (null without an evaluation):
 //
 //	field:     id type label section_id key field_type question overlay
-//	value:     id type label title section_id value_type unit table fields definition source_references overlay
+//	value:     id type label title section_id value_type unit table fields definition citations overlay
 //	criterion: id type label title section_id group fields display overlay
 //	group:     id type label title section_id kind overlay
 //	outcome:   id type label section_id expr overlay
@@ -268,25 +270,25 @@ func (n GraphNode) MarshalJSON() ([]byte, error) {
 			Overlay   *Overlay      `json:"overlay"`
 		}{n.ID, n.Type, n.Label, n.SectionID, n.Key, n.FieldType, n.Question, n.Overlay})
 	case NodeTypeValue:
-		refs := n.SourceReferences
-		if refs == nil {
-			refs = []engine.SourceReference{}
+		citations := n.Citations
+		if citations == nil {
+			citations = []engine.Citation{}
 		}
 		return json.Marshal(struct {
-			ID               string                   `json:"id"`
-			Type             GraphNodeType            `json:"type"`
-			Label            string                   `json:"label"`
-			Title            string                   `json:"title"`
-			SectionID        string                   `json:"section_id"`
-			ValueType        engine.Sort              `json:"value_type"`
-			Unit             string                   `json:"unit"`
-			Table            bool                     `json:"table"`
-			Fields           []string                 `json:"fields"`
-			Definition       string                   `json:"definition"`
-			SourceReferences []engine.SourceReference `json:"source_references"`
-			Overlay          *Overlay                 `json:"overlay"`
+			ID         string            `json:"id"`
+			Type       GraphNodeType     `json:"type"`
+			Label      string            `json:"label"`
+			Title      string            `json:"title"`
+			SectionID  string            `json:"section_id"`
+			ValueType  engine.Sort       `json:"value_type"`
+			Unit       string            `json:"unit"`
+			Table      bool              `json:"table"`
+			Fields     []string          `json:"fields"`
+			Definition string            `json:"definition"`
+			Citations  []engine.Citation `json:"citations"`
+			Overlay    *Overlay          `json:"overlay"`
 		}{n.ID, n.Type, n.Label, n.Title, n.SectionID, n.ValueType, n.Unit, n.Table, nonNil(n.Fields),
-			n.Definition, refs, n.Overlay})
+			n.Definition, citations, n.Overlay})
 	case NodeTypeCriterion:
 		return json.Marshal(struct {
 			ID        string        `json:"id"`
@@ -380,7 +382,7 @@ func NewGraph(ruleset *engine.Ruleset, slug string, in *engine.Inputs, res *engi
 		g.Nodes = append(g.Nodes, GraphNode{
 			ID: vid, Type: NodeTypeValue, Label: v.Title, Title: v.Title, SectionID: r.SectionID,
 			ValueType: v.Type, Unit: v.Unit, Table: v.Table, Fields: v.Fields, Definition: valueDefinition(v),
-			SourceReferences: r.ValueReferences(vi), Overlay: ov.value(vi),
+			Citations: v.Citations, Overlay: ov.value(vi),
 		})
 		g.Edges = reads.edges(g.Edges, vid, v.Slots, EdgeFieldToValue, EdgeValueToValue, v.Exprs()...)
 	}

@@ -16,7 +16,7 @@ const valuesRules = "testdata/golden/values.rules"
 
 // Values and tables are nodes of their own, between the fields and the
 // criteria, each with its title, type, unit, table marker, the fields
-// behind it, its definition in the rules language and its citations.
+// behind it, its definition in the rules language and its cite lines.
 func TestGraphValueNodes(t *testing.T) {
 	t.Parallel()
 	r := compilePath(t, valuesRules)
@@ -62,9 +62,8 @@ period 2026-01-01 {
 		if n.Definition != tt.definition {
 			t.Errorf("%s: definition\n%s\nwant\n%s", tt.id, n.Definition, tt.definition)
 		}
-		if len(n.SourceReferences) != 1 || n.SourceReferences[0].Quote.Exact != tt.quote ||
-			n.SourceReferences[0].DeepLink != "https://example.org/act#:~:text="+strings.ReplaceAll(tt.quote, " ", "%20") {
-			t.Errorf("%s: source references %+v", tt.id, n.SourceReferences)
+		if !slices.Equal(n.Citations, []engine.Citation{{Source: "law", Quote: tt.quote}}) {
+			t.Errorf("%s: citations %+v", tt.id, n.Citations)
 		}
 	}
 	// Each edge is a direct read: under reads income.other itself and the
@@ -116,7 +115,7 @@ func TestGraphValueNodeJSON(t *testing.T) {
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"id", "type", "label", "title", "section_id", "value_type", "unit", "table", "fields", "definition", "source_references", "overlay"}
+	want := []string{"id", "type", "label", "title", "section_id", "value_type", "unit", "table", "fields", "definition", "citations", "overlay"}
 	values := 0
 	for _, n := range doc.Nodes {
 		if string(n["type"]) != `"value"` {
