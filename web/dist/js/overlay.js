@@ -32,10 +32,10 @@ function unitOf(n) {
  * not_satisfied and pending, as the engine names them) and its label marked
  * ✔, ✘ or ?. A named value shows its figure ("Net income = $900") once the
  * answers settle it, unclassed since a figure is neither met nor not, and
- * is marked ? and classed pending until then. The graph's nodes are written one per line in the graph's node
- * order, so the n-th node line is the n-th node; if the counts differ (the
- * two answers came from different rulesets) the text is returned unchanged
- * rather than coloured wrongly.
+ * is marked ? and classed pending until then. The graph's nodes are
+ * written one per line in the graph's node order, so the n-th node line is
+ * the n-th node; if the counts differ (the two answers came from different
+ * rulesets) the text is returned unchanged rather than coloured wrongly.
  */
 export function withOverlay(mermaid, nodes) {
     const lines = mermaid.split('\n');
