@@ -128,7 +128,6 @@
 // the form quotes are compared in, and TextFragment's deep links use it.
 package engine
 
-
 // Version is the engine version stamped on every decision. Outcomes for the
 // same rules and inputs may differ between engine versions.
 const Version = "eligo-core@0.32.0"

@@ -492,13 +492,40 @@ func (r *Ruleset) EvaluateInto(in *Inputs, opts Options, res *Result) {
 // case may assert any. A fault here is not a field error of the decision,
 // which is already made; the value stays unknown.
 func (r *Ruleset) computeValues(in *Inputs, res *Result) {
+	m := r.resultMachine(in, res)
+	for i := range r.Values {
+		m.value(int32(i))
+	}
+}
+
+// resultMachine is a machine that reads in and shares res's figures, for
+// work after a decision: computing the values it skipped, finding the row
+// a table's figure came from.
+func (r *Ruleset) resultMachine(in *Inputs, res *Result) machine {
 	m := machine{p: &r.prog, main: &r.prog, r: r, inputs: in.Values, values: res.Values, valueState: res.valueState}
 	if res.DecisionDate != 0 {
 		m.date = value.Value{Num: res.DecisionDate, Known: true}
 	}
-	for i := range r.Values {
-		m.value(int32(i))
+	return m
+}
+
+// tableRow returns the row table value v's figure came from in res, the
+// evaluation of in, with the period that row belongs to (nil for a table
+// without periods); ok is false when the lookup found none.
+func (r *Ruleset) tableRow(v int, in *Inputs, res *Result) (row *TableRow, period *Period, ok bool) {
+	if r.prog.tables == nil || r.prog.tables[v] == nil {
+		return nil, nil, false
 	}
+	m := r.resultMachine(in, res)
+	p, i := m.findRow(r.prog.tables[v])
+	if i < 0 {
+		return nil, nil, false
+	}
+	nv := &r.Values[v]
+	if len(nv.Periods) == 0 {
+		return &nv.Rows[i], nil, true
+	}
+	return &nv.Periods[p].Rows[i], &nv.Periods[p].Period, true
 }
 
 // EvaluateExpr evaluates one expression of the ruleset (a part of a
@@ -792,23 +819,38 @@ const maxKeys = syntax.MaxTableKeys
 // or the decision date is unknown (and, though the compiler proves it
 // cannot happen, when no row matches).
 func (m *machine) lookup(t *tableProg) value.Value {
+	p, i := m.findRow(t)
+	if i < 0 {
+		return value.Value{}
+	}
+	return m.eval(t.periods[p].rows[i].value)
+}
+
+// findRow returns the period and row of table t its keys select on the
+// decision date, or a row of -1 when a key is unknown or no period holds
+// on that date (the compiler proves the rows of a period total).
+func (m *machine) findRow(t *tableProg) (period, row int) {
 	var keys [maxKeys]value.Value
 	for k, ins := range t.keys {
 		if keys[k] = m.eval(ins); !keys[k].Known {
-			return value.Value{}
+			return 0, -1
 		}
 	}
-	rows := t.periods[0].rows
-	if t.periods[0].period.From != 0 {
-		rows = nil
-		for _, pp := range t.periods {
+	period = -1
+	if t.periods[0].period.From == 0 {
+		period = 0
+	} else {
+		for p, pp := range t.periods {
 			if m.date.Known && pp.period.Covers(m.date.Num) {
-				rows = pp.rows
+				period = p
 				break
 			}
 		}
 	}
-	for _, r := range rows {
+	if period < 0 {
+		return 0, -1
+	}
+	for i, r := range t.periods[period].rows {
 		all := true
 		for k := range r.match {
 			if !r.match[k].Matches(keys[k]) {
@@ -817,10 +859,10 @@ func (m *machine) lookup(t *tableProg) value.Value {
 			}
 		}
 		if all {
-			return m.eval(r.value)
+			return period, i
 		}
 	}
-	return value.Value{}
+	return 0, -1
 }
 
 // The states of a named value in one evaluation.

@@ -22,6 +22,11 @@ type Trace struct {
 	// FailureReasons has one entry per not-satisfied group; on the wire
 	// each is a pair [group, items].
 	FailureReasons []FailureReason `json:"failure_reasons"`
+	// Values are the named values the decision computed, each with its
+	// figure, in declaration order: the figures the answer rests on (the
+	// explanation adds their law). Left out when it computed none, so a
+	// ruleset without values traces as it always did.
+	Values []OutputValue `json:"values,omitempty"`
 }
 
 // TraceStep is one evaluated criterion in a trace (plan.PathStep, by
@@ -104,6 +109,11 @@ func (r *Ruleset) trace(in *Inputs, res *Result) *Trace {
 			t.FailureReasons = append(t.FailureReasons, reason)
 		}
 	}
+	for v := range r.Values {
+		if fig := res.Values[v]; fig.Known {
+			t.Values = append(t.Values, r.outputValue(v, fig))
+		}
+	}
 	return t
 }
 
@@ -171,8 +181,13 @@ type ValueFact struct {
 	Figure json.RawMessage `json:"figure"`
 	// Unit is what the figure counts ("USD"); left out when none.
 	Unit string `json:"unit,omitempty"`
-	// Definition is the value's expression in the rules language.
+	// Definition is the value's expression in the rules language; for a
+	// table, the row the figure was looked up in, as the rules write it
+	// (`"48_states", 1..8 => 1696 + 596 * (household.size - 1)`).
 	Definition string `json:"definition"`
+	// Period is, for a table with figures by period, the period whose row
+	// gave the figure ("2025-10-01 until 2026-09-30"); left out otherwise.
+	Period string `json:"period,omitempty"`
 	// SourceReferences are the value's citations.
 	SourceReferences []SourceReference `json:"source_references"`
 }
@@ -254,11 +269,7 @@ func (r *Ruleset) Explain(in *Inputs, res *Result) *Explanation {
 						ce.SupportingFacts = append(ce.SupportingFacts, Fact{Field: r.Fields[s].ID, Value: r.ValueJSON(s, in.Values[s])})
 					}
 				}
-				for _, v := range r.criterionValues[i] {
-					if fig := res.Values[v]; fig.Known {
-						ce.Values = append(ce.Values, r.valueFact(v, fig))
-					}
-				}
+				ce.Values = r.CriterionValues(i, in, res)
 			}
 			ge.Criteria = append(ge.Criteria, ce)
 		}
@@ -268,10 +279,32 @@ func (r *Ruleset) Explain(in *Inputs, res *Result) *Explanation {
 }
 
 // valueFact is named value v with the figure this decision computed.
-func (r *Ruleset) valueFact(v int, fig value.Value) ValueFact {
+func (r *Ruleset) valueFact(v int, fig value.Value, in *Inputs, res *Result) ValueFact {
 	nv := &r.Values[v]
-	return ValueFact{Value: nv.ID, Title: nv.Title, Figure: constJSON(nv.Type, fig, ""), Unit: nv.Unit,
+	f := ValueFact{Value: nv.ID, Title: nv.Title, Figure: constJSON(nv.Type, fig, ""), Unit: nv.Unit,
 		Definition: nv.Text, SourceReferences: r.valueRefs[v]}
+	if row, period, ok := r.tableRow(v, in, res); ok {
+		f.Definition = RowText(*row)
+		if period != nil {
+			f.Period = period.String()
+		}
+	}
+	return f
+}
+
+// CriterionValues returns the named values criterion i (in CriterionAt
+// order) rests on, directly or through other values, with the figures
+// res (the evaluation of in) computed, in declaration order; nil when it
+// reads none or none was computed. It is what a criterion's explanation
+// lists, for other tools that explain a criterion (explain-failure).
+func (r *Ruleset) CriterionValues(i int, in *Inputs, res *Result) []ValueFact {
+	var out []ValueFact
+	for _, v := range r.criterionValues[i] {
+		if fig := res.Values[v]; fig.Known {
+			out = append(out, r.valueFact(v, fig, in, res))
+		}
+	}
+	return out
 }
 
 // references returns the source references of citations. They depend on

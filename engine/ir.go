@@ -585,13 +585,23 @@ func (r *Ruleset) Outputs(res *Result) []OutputValue {
 		if !v.Output {
 			continue
 		}
-		fig := json.RawMessage("null")
-		if i < len(res.Values) && res.Values[i].Known {
-			fig = constJSON(v.Type, res.Values[i], "")
+		var fig value.Value
+		if i < len(res.Values) {
+			fig = res.Values[i]
 		}
-		out = append(out, OutputValue{Value: v.ID, Title: v.Title, Figure: fig, Unit: v.Unit})
+		out = append(out, r.outputValue(i, fig))
 	}
 	return out
+}
+
+// outputValue is named value v with figure fig (JSON null when unknown).
+func (r *Ruleset) outputValue(v int, fig value.Value) OutputValue {
+	nv := &r.Values[v]
+	text := json.RawMessage("null")
+	if fig.Known {
+		text = constJSON(nv.Type, fig, "")
+	}
+	return OutputValue{Value: nv.ID, Title: nv.Title, Figure: text, Unit: nv.Unit}
 }
 
 // OutputValue is an output value of a decision: its name, title, figure
@@ -619,4 +629,37 @@ func (r *Ruleset) FieldIndex(id string) int {
 		return i
 	}
 	return -1
+}
+
+// CitedQuote is one citation of a ruleset with the declaration that makes
+// it: a criterion's, or a named value's or table's.
+type CitedQuote struct {
+	// Kind is "criterion" or "value" (a table is a value).
+	Kind string
+	// ID is the criterion's or the value's id.
+	ID string
+	// Citation is the source and the quoted words.
+	Citation
+}
+
+// CitedQuotes lists every citation of r: the criteria's in CriterionAt
+// order, then the named values' and tables' in declaration order. Every
+// tool that verifies quotes (a folder's test, publishing, a project's
+// provenance) reads them here, so the law a figure rests on is checked as
+// a criterion's is.
+func (r *Ruleset) CitedQuotes() []CitedQuote {
+	var out []CitedQuote
+	for gi := range r.Groups {
+		for _, c := range r.Groups[gi].Criteria {
+			for _, ci := range c.Citations {
+				out = append(out, CitedQuote{Kind: "criterion", ID: c.ID, Citation: ci})
+			}
+		}
+	}
+	for _, v := range r.Values {
+		for _, ci := range v.Citations {
+			out = append(out, CitedQuote{Kind: "value", ID: v.ID, Citation: ci})
+		}
+	}
+	return out
 }

@@ -236,3 +236,47 @@ func checkPeriods(r *Ruleset, periods []TablePeriod) []string {
 	}
 	return out
 }
+
+// decl is the match as the parser reads it, for printing.
+func (k KeyMatch) decl() *syntax.MatchDecl {
+	switch k.Kind {
+	case MatchAny:
+		return &syntax.MatchDecl{Any: true}
+	case MatchEnum:
+		return &syntax.MatchDecl{Str: k.Enum}
+	case MatchBool:
+		if k.Const.Num != 0 {
+			return &syntax.MatchDecl{Bool: "true"}
+		}
+		return &syntax.MatchDecl{Bool: "false"}
+	}
+	m := &syntax.MatchDecl{Range: true}
+	if k.Min.Known {
+		m.Min = k.Min.NumberString()
+	}
+	if k.Max.Known {
+		m.Max = k.Max.NumberString()
+	}
+	if m.Min != "" && m.Min == m.Max {
+		m.Range = false
+	}
+	return m
+}
+
+// RowText prints a table row as the rules write it, its matches, `=>`
+// and its figure (`"48_states", 1..8 => 1696 + 596 * (household.size -
+// 1)`): the explanation of a figure looked up in a table names the row.
+func RowText(row TableRow) string {
+	var b strings.Builder
+	for k, m := range row.Match {
+		if k > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(syntax.MatchText(m.decl()))
+	}
+	if len(row.Match) > 0 {
+		b.WriteString(" => ")
+	}
+	b.WriteString(exprText(row.Value))
+	return b.String()
+}

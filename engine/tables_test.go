@@ -141,3 +141,48 @@ func TestTableErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestTablesExplainTheirRow checks that an explanation of a figure looked
+// up in a table names the row it came from and that row's period, as the
+// rules write them, so a reader can find the line of the law.
+func TestTablesExplainTheirRow(t *testing.T) {
+	t.Parallel()
+	r := compileTables(t)
+	for _, tt := range []struct {
+		answers, date, value, definition, period string
+	}{
+		{`{"household.region": "states", "household.size": 10, "income.gross": 9000}`, "2025-01-15",
+			"gross_limit", `"states", 9.. => 5629 + 571 * (household.size - 8)`, "2024-10-01 until 2025-09-30"},
+		{`{"household.region": "states", "household.size": 1, "income.gross": 9000}`, "2025-01-15",
+			"gross_limit", `"states", 1 => 1632`, "2024-10-01 until 2025-09-30"},
+		{`{"household.region": "alaska", "household.size": 2, "income.gross": 9000}`, "2026-09-30",
+			"gross_limit", `"alaska", any => 2100 + 720 * household.size`, "2025-10-01 until 2026-09-30"},
+		{`{"household.region": "alaska", "household.size": 2, "income.gross": 9000}`, "2026-09-30",
+			"allowance", `420`, "2025-10-01 until 2026-09-30"},
+		{`{"household.region": "alaska", "household.size": 2, "household.elderly": false, "income.gross": 9000}`, "2026-09-30",
+			"elderly_extra", `false => 0`, ""},
+	} {
+		in, err := r.Convert([]byte(tt.answers))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := r.Evaluate(in, Options{DecisionDate: date(t, tt.date), Explanation: true})
+		var found *ValueFact
+		for _, g := range res.Explanation.Groups {
+			for _, c := range g.Criteria {
+				for i := range c.Values {
+					if c.Values[i].Value == tt.value {
+						found = &c.Values[i]
+					}
+				}
+			}
+		}
+		if found == nil {
+			t.Errorf("%s: %s not in the explanation", tt.answers, tt.value)
+			continue
+		}
+		if found.Definition != tt.definition || found.Period != tt.period {
+			t.Errorf("%s: %s explained as %q in %q, want %q in %q", tt.answers, tt.value, found.Definition, found.Period, tt.definition, tt.period)
+		}
+	}
+}

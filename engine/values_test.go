@@ -296,3 +296,26 @@ func TestValuesInCases(t *testing.T) {
 		t.Errorf("an unneeded value: %v", res.Mismatches)
 	}
 }
+
+// The trace lists every value the decision computed with its figure, so a
+// rules author debugging a decision sees the arithmetic; a ruleset without
+// values traces as before.
+func TestValuesTrace(t *testing.T) {
+	t.Parallel()
+	r := compileValues(t)
+	in, _ := r.Convert([]byte(`{"income.earned": 1000, "income.unearned": 150.50, "household.size": 2, "household.elderly": false}`))
+	res := r.Evaluate(in, Options{DecisionDate: value.DateOrdinal(2026, 1, 5), Trace: true})
+	var got []string
+	for _, v := range res.Trace.Values {
+		got = append(got, v.Value+"="+string(v.Figure))
+	}
+	if want := "gross_income=1150.5 earned_deduction=200 standard_deduction=204 net_income=746.5 per_person=373.25 limit=1300"; strings.Join(got, " ") != want {
+		t.Errorf("trace values %s, want %s", strings.Join(got, " "), want)
+	}
+	plain := compilePeriod(t, "effective 2025-10-01")
+	in, _ = plain.Convert([]byte(`{"a.n": 13}`))
+	js, _ := json.Marshal(plain.Evaluate(in, Options{DecisionDate: value.DateOrdinal(2026, 1, 5), Trace: true}).Trace)
+	if strings.Contains(string(js), `"values"`) {
+		t.Errorf("a ruleset without values traces with a values member: %s", js)
+	}
+}

@@ -24,11 +24,11 @@ func (t traceJSON) MarshalJSON() ([]byte, error) { return json.Marshal(t.t) }
 
 // Schema describes the trace on the wire, one component per object.
 func (traceJSON) Schema(registry huma.Registry) *huma.Schema {
-	return resource.Components(registry, "Trace", traceComponents)
+	return resource.Components(registry, "Trace", func() map[string]*huma.Schema { return traceComponents(registry) })
 }
 
 // traceComponents are the trace's component schemas by name.
-func traceComponents() map[string]*huma.Schema {
+func traceComponents(registry huma.Registry) map[string]*huma.Schema {
 	const pairDoc = "A pair: the group id (a string), then the list of failure items."
 	two := 2
 	return map[string]*huma.Schema{
@@ -42,6 +42,8 @@ func traceComponents() map[string]*huma.Schema {
 				"group_statuses": {Type: huma.TypeObject, AdditionalProperties: resource.StatusSchema()},
 				"failure_reasons": {Type: huma.TypeArray, Description: "One [group, items] pair per not-satisfied group.",
 					Items: &huma.Schema{Ref: resource.Ref("TraceFailureReason").Ref, Description: pairDoc}},
+				"values": {Type: huma.TypeArray, Items: registry.Schema(reflect.TypeFor[engine.OutputValue](), true, ""),
+					Description: "The named values the decision computed, each with its figure, in declaration order: the figures the answer rests on (the explanation adds their law). Absent when it computed none."},
 			},
 			Required: []string{"status", "path", "answered", "group_statuses", "failure_reasons"},
 		},
@@ -102,16 +104,6 @@ func explanationComponents(registry huma.Registry) map[string]*huma.Schema {
 			"status":   resource.StatusSchema(),
 			"criteria": {Type: huma.TypeArray, Items: resource.Ref("ExplanationCriterion")},
 		}, Required: []string{"group", "status", "criteria"}},
-		"ExplanationValue": {Type: huma.TypeObject,
-			Description: "A named value as the explanation shows it: its name and title, the figure this decision computed, its definition in the rules language and the law it rests on.",
-			Properties: map[string]*huma.Schema{
-				"value":      {Type: huma.TypeString, Description: "The value's name in the rules."},
-				"title":      {Type: huma.TypeString, Description: "The value's name for people."},
-				"figure":     {Description: "The computed figure: a number, true or false, or a YYYY-MM-DD date."},
-				"unit":       {Type: huma.TypeString, Description: "What the figure counts; absent when none."},
-				"definition": {Type: huma.TypeString, Description: "The value's expression in the rules language; empty for a table."},
-				"source_references": {Type: huma.TypeArray, Items: registry.Schema(reflect.TypeFor[catalog.SourceReference](), true, "SourceReference")},
-			}, Required: []string{"value", "title", "figure", "definition", "source_references"}},
 		"ExplanationCriterion": {Type: huma.TypeObject,
 			Description: "One criterion of the explanation: its status, the facts it rests on and the law it cites.",
 			Properties: map[string]*huma.Schema{
@@ -120,7 +112,7 @@ func explanationComponents(registry huma.Registry) map[string]*huma.Schema {
 				"status":       resource.StatusSchema(),
 				"supporting_facts": {Type: huma.TypeArray, Items: registry.Schema(reflect.TypeFor[engine.Fact](), true, ""),
 					Description: "For a satisfied any-group only the satisfied branch's facts."},
-				"values": {Type: huma.TypeArray, Items: resource.Ref("ExplanationValue"),
+				"values": {Type: huma.TypeArray, Items: resource.ValueFact{}.Schema(registry),
 					Description: "The named values and tables the criterion rests on (directly or through other values) that the decision computed, with their figures and their law, in declaration order; as supporting_facts, for a satisfied any-group only the satisfied branch's. Absent when the criterion reads none."},
 				"source_references": {Type: huma.TypeArray, Items: registry.Schema(reflect.TypeFor[catalog.SourceReference](), true, "SourceReference")},
 			}, Required: []string{"criterion_id", "title", "status", "supporting_facts", "source_references"}},

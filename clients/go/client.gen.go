@@ -1114,7 +1114,7 @@ type ChoiceGroup struct {
 
 // ClauseCitation defines model for ClauseCitation.
 type ClauseCitation struct {
-	// CriterionId The criterion that cites.
+	// CriterionId The criterion that cites; empty when a named value or table does (value_id).
 	CriterionId string `json:"criterion_id"`
 
 	// Quote The quote as written in the draft.
@@ -1122,6 +1122,9 @@ type ClauseCitation struct {
 
 	// SourceId The source as the draft declares it (its id in the rules).
 	SourceId string `json:"source_id"`
+
+	// ValueId The named value or table that cites; absent when a criterion does.
+	ValueId *string `json:"value_id,omitempty"`
 
 	// Verified True when the quote is in the source's text word for word; false when only its nearest passage is.
 	Verified bool `json:"verified"`
@@ -1638,13 +1641,16 @@ type ExplanationGroup struct {
 	Title  *string         `json:"title,omitempty"`
 }
 
-// ExplanationValue A named value as the explanation shows it: its name and title, the figure this decision computed, its definition in the rules language and the law it rests on.
+// ExplanationValue A named value as an explanation shows it: its name and title, the figure the answers gave it, its definition in the rules language and the law it rests on.
 type ExplanationValue struct {
-	// Definition The value's expression in the rules language; empty for a table.
+	// Definition The value's expression in the rules language; for a table, the row the figure was looked up in, as the rules write it ("\"48_states\", 1..8 => 1696 + 596 * (household.size - 1)").
 	Definition string `json:"definition"`
 
 	// Figure The computed figure: a number, true or false, or a YYYY-MM-DD date.
-	Figure           interface{}       `json:"figure"`
+	Figure interface{} `json:"figure"`
+
+	// Period For a table with figures by period, the period whose row gave the figure ("2025-10-01 until 2026-09-30"); absent otherwise.
+	Period           *string           `json:"period,omitempty"`
 	SourceReferences []SourceReference `json:"source_references"`
 
 	// Title The value's name for people.
@@ -1723,6 +1729,9 @@ type FailureReason struct {
 	// Status The criterion's status under the answers.
 	Status CriterionStatus `json:"status"`
 	Title  string          `json:"title"`
+
+	// Values The named values and tables the criterion rests on, with the figures the answers gave them and, for a table, the row the figure came from: the figure that stands in the way. Absent when the criterion reads none.
+	Values *[]ExplanationValue `json:"values,omitempty"`
 }
 
 // FailureReasonMechanism defines model for FailureReasonMechanism.
@@ -2553,7 +2562,10 @@ type QuoteCheck struct {
 	ProjectSourceId string          `json:"project_source_id"`
 	Quote           string          `json:"quote"`
 	SourceId        string          `json:"source_id"`
-	Verified        bool            `json:"verified"`
+
+	// ValueId The named value or table whose quote this is; absent for a criterion's (criterion_id is then empty).
+	ValueId  *string `json:"value_id,omitempty"`
+	Verified bool    `json:"verified"`
 }
 
 // Release defines model for Release.
@@ -3408,6 +3420,9 @@ type Trace struct {
 
 	// Status The outcome of a decision.
 	Status Outcome `json:"status"`
+
+	// Values The named values the decision computed, each with its figure, in declaration order: the figures the answer rests on (the explanation adds their law). Absent when it computed none.
+	Values *[]OutputValue `json:"values,omitempty"`
 }
 
 // TraceFailureItem Why a criterion failed: an answer it read (type answer: field, value) or its condition (type condition: expression).

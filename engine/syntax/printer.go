@@ -192,7 +192,7 @@ func (w *printer) rows(rows []*RowDecl, indent int) {
 	cells := make([][]string, len(rows))
 	for i, r := range rows {
 		for k, m := range r.Match {
-			s := matchText(m)
+			s := MatchText(m)
 			if k < len(r.Match)-1 {
 				s += ","
 			}
@@ -218,8 +218,10 @@ func (w *printer) rows(rows []*RowDecl, indent int) {
 	}
 }
 
-// matchText writes what one key of a row matches, as it is written.
-func matchText(m *MatchDecl) string {
+// MatchText writes what one key of a table row matches, as the rules
+// write it (`"alaska"`, `9..`, `any`): the formatter lays rows out with
+// it, and an explanation names the row a figure came from.
+func MatchText(m *MatchDecl) string {
 	switch {
 	case m.Any:
 		return "any"

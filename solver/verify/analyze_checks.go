@@ -501,13 +501,22 @@ const (
 	readValue
 )
 
-// fieldReads says, per slot, how the criteria read each field.
+// fieldReads says, per slot, how the criteria read each field, directly
+// or through the named values they read (a value reads its fields for
+// their figures).
 func fieldReads(r *engine.Ruleset) []int {
 	reads := make([]int, len(r.Fields))
+	seen := make([]bool, len(r.Values))
 	var walk func(x *engine.Expr, presenceOnly bool)
 	walk = func(x *engine.Expr, presenceOnly bool) {
 		if x == nil {
 			return
+		}
+		if x.Kind == engine.ExprValue && !seen[x.Slot] {
+			seen[x.Slot] = true
+			for _, y := range r.Values[x.Slot].Exprs() {
+				walk(y, false)
+			}
 		}
 		if x.Kind == engine.ExprField {
 			level := readValue

@@ -151,3 +151,20 @@ group g all "G" {
 		t.Errorf("the solver finds no applicant the new figures affect: %+v", d)
 	}
 }
+
+// TestAnalyzeFollowsValues: a field that criteria read only through named
+// values and table keys is read; the analysis says no field never matters
+// for it (it did, for every such field, before values were followed).
+func TestAnalyzeFollowsValues(t *testing.T) {
+	for _, cb := range solvertest.ValuesTestdata(t) {
+		findings, err := Analyze(context.Background(), cb.Rules, AnalyzeOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", cb.Name, err)
+		}
+		for _, f := range findings {
+			if f.Kind == FindingFieldNeverMatters && strings.HasPrefix(f.Message, "No criterion reads") {
+				t.Errorf("%s: %s", cb.Name, f.Message)
+			}
+		}
+	}
+}

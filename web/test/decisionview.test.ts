@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { figureText } from '../src/answers.js';
-import { changesSentence } from '../src/decisionview.js';
+import { changesSentence, periodOf, periodWords } from '../src/decisionview.js';
 import type { FailureExplanation, FailureReason } from '../src/types.js';
 
 function reason(id: string, mechanism: string): FailureReason {
@@ -51,5 +51,15 @@ test('a computed figure reads as people write it', () => {
   ];
   for (const c of cases) {
     assert.equal(figureText(c.figure, c.unit), c.want, `${JSON.stringify(c.figure)} ${c.unit ?? ''}`);
+  }
+});
+
+test('the period of a table row reads as people say it', () => {
+  const cases = [
+    { text: '2025-10-01 until 2026-09-30', want: '1 October 2025 to 30 September 2026' },
+    { text: '2025-01-01 onwards', want: '1 January 2025 onwards' },
+  ];
+  for (const c of cases) {
+    assert.equal(periodWords(periodOf(c.text)), c.want, c.text);
   }
 });

@@ -1263,12 +1263,14 @@ export interface components {
             status: string;
         };
         ClauseCitation: {
-            /** @description The criterion that cites. */
+            /** @description The criterion that cites; empty when a named value or table does (value_id). */
             criterion_id: string;
             /** @description The quote as written in the draft. */
             quote: string;
             /** @description The source as the draft declares it (its id in the rules). */
             source_id: string;
+            /** @description The named value or table that cites; absent when a criterion does. */
+            value_id?: string;
             /** @description True when the quote is in the source's text word for word; false when only its nearest passage is. */
             verified: boolean;
         };
@@ -1653,12 +1655,14 @@ export interface components {
             status: components["schemas"]["CriterionStatus"];
             title?: string;
         };
-        /** @description A named value as the explanation shows it: its name and title, the figure this decision computed, its definition in the rules language and the law it rests on. */
+        /** @description A named value as an explanation shows it: its name and title, the figure the answers gave it, its definition in the rules language and the law it rests on. */
         ExplanationValue: {
-            /** @description The value's expression in the rules language; empty for a table. */
+            /** @description The value's expression in the rules language; for a table, the row the figure was looked up in, as the rules write it ("\"48_states\", 1..8 => 1696 + 596 * (household.size - 1)"). */
             definition: string;
             /** @description The computed figure: a number, true or false, or a YYYY-MM-DD date. */
             figure: unknown;
+            /** @description For a table with figures by period, the period whose row gave the figure ("2025-10-01 until 2026-09-30"); absent otherwise. */
+            period?: string;
             source_references: components["schemas"]["SourceReference"][];
             /** @description The value's name for people. */
             title: string;
@@ -1721,6 +1725,8 @@ export interface components {
             /** @description The criterion's status under the answers. */
             status: components["schemas"]["CriterionStatus"];
             title: string;
+            /** @description The named values and tables the criterion rests on, with the figures the answers gave them and, for a table, the row the figure came from: the figure that stands in the way. Absent when the criterion reads none. */
+            values?: components["schemas"]["ExplanationValue"][];
         };
         /** @enum {string} */
         FailureReasonMechanism: "threshold" | "enum_mismatch" | "date_window" | "missing_answer" | "presence_default" | "discretionary" | "any_group_exhausted";
@@ -2438,6 +2444,8 @@ export interface components {
             project_source_id: string;
             quote: string;
             source_id: string;
+            /** @description The named value or table whose quote this is; absent for a criterion's (criterion_id is then empty). */
+            value_id?: string;
             verified: boolean;
         };
         Release: {
@@ -3140,6 +3148,8 @@ export interface components {
             /** @description Every criterion in evaluation order. */
             path: components["schemas"]["TraceStep"][];
             status: components["schemas"]["Outcome"];
+            /** @description The named values the decision computed, each with its figure, in declaration order: the figures the answer rests on (the explanation adds their law). Absent when it computed none. */
+            values?: components["schemas"]["OutputValue"][];
         };
         /** @description Why a criterion failed: an answer it read (type answer: field, value) or its condition (type condition: expression). */
         TraceFailureItem: {
