@@ -87,24 +87,51 @@ func TestGraphShapeCasebank(t *testing.T) {
 		if g.Stats.SharedFields != 0 {
 			t.Errorf("%s: shared_fields %d on a single ruleset", path, g.Stats.SharedFields)
 		}
-		// Every criterion has one edge to its group and one from each
-		// field it reads.
+		// Every criterion has one edge to its group and a path from each
+		// field it reads: an edge of its own for a field it reads
+		// directly, through value nodes for one it reads through a
+		// named value.
 		edges := map[GraphEdge]bool{}
+		into := map[string][]string{}
 		for _, e := range g.Edges {
 			edges[e] = true
+			into[e.Target] = append(into[e.Target], e.Source)
 		}
 		for i := range r.NumCriteria() {
 			c, gi := r.CriterionAt(i)
-			if !edges[GraphEdge{"criterion:" + c.ID, "group:" + r.Groups[gi].ID, EdgeCriterionToGroup}] {
+			cid := "criterion:" + c.ID
+			if !edges[GraphEdge{cid, "group:" + r.Groups[gi].ID, EdgeCriterionToGroup}] {
 				t.Errorf("%s: no edge from criterion %s to its group", path, c.ID)
 			}
+			reached := upstream(into, cid)
 			for _, f := range c.Fields {
-				if !edges[GraphEdge{"field:" + f, "criterion:" + c.ID, EdgeFieldToCriterion}] {
-					t.Errorf("%s: no edge from field %s to criterion %s", path, f, c.ID)
+				if !reached["field:"+f] {
+					t.Errorf("%s: no path from field %s to criterion %s", path, f, c.ID)
 				}
+			}
+			if len(r.Values) == 0 && len(into[cid]) != len(c.Fields) {
+				t.Errorf("%s: criterion %s has %d edges into it, reads %d fields", path, c.ID, len(into[cid]), len(c.Fields))
 			}
 		}
 	}
+}
+
+// upstream is every node with a path to id along the edges (into maps a
+// node to the sources of its incoming edges).
+func upstream(into map[string][]string, id string) map[string]bool {
+	seen := map[string]bool{}
+	stack := []string{id}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, s := range into[n] {
+			if !seen[s] {
+				seen[s] = true
+				stack = append(stack, s)
+			}
+		}
+	}
+	return seen
 }
 
 // The outcome is linked only to the groups its expression reads.
