@@ -152,9 +152,7 @@ func (c *Composed) Graph(in *engine.Inputs, res *engine.Result) *present.Graph {
 	}
 	// Graph documents its node order: fields in slot order, named values
 	// in declaration order, criteria in CriterionAt order, groups, then
-	// the outcome. A composition carries no named values today (Compose
-	// fails on a section that declares any), so nf+nv is where the
-	// criteria start only by the documented order.
+	// the outcome.
 	nf, nv, nc := len(c.Rules.Fields), len(c.Rules.Values), c.Rules.NumCriteria()
 	renamed := make(map[string]string, len(g.Nodes))
 	for i := range g.Nodes {
@@ -163,6 +161,8 @@ func (c *Composed) Graph(in *engine.Inputs, res *engine.Result) *present.Graph {
 		switch {
 		case n.Type == present.NodeTypeField && i < nf:
 			s = bySectionID[c.FieldSections[n.Key][0]]
+		case n.Type == present.NodeTypeValue && i >= nf && i < nf+nv && i-nf < len(c.ValueSection):
+			s = &c.Sections[c.ValueSection[i-nf]]
 		case n.Type == present.NodeTypeCriterion && i >= nf+nv && i < nf+nv+nc:
 			_, gi := c.Rules.CriterionAt(i - nf - nv)
 			s, _ = c.SectionOf(gi)
