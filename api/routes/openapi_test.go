@@ -262,7 +262,9 @@ func TestGraphsMatchTheirSchema(t *testing.T) {
 	doc := f.Server.OpenAPI()
 	registry := doc.Components.Schemas
 	graphOp := operationFor(t, doc, http.MethodGet, "/rulesets/x/graph")
-	validate := func(name string, schema *huma.Schema, v any) []string { return validateAgainst(registry, name, schema, v) }
+	validate := func(name string, schema *huma.Schema, v any) []string {
+		return validateAgainst(registry, name, schema, v)
+	}
 
 	r := f.Do(t, http.MethodGet, apitest.RulesetPath("demo/us-fmla-employee", "/graph"), nil, nil)
 	if r.Status != 200 {
