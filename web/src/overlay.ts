@@ -21,22 +21,9 @@ export const statusLook: Record<Status, { style: string; mark: string; words: st
  */
 const nodeLine = /^(\s*)([A-Za-z0-9_]+)(\["|\{\{")(.*)("\]|"\}\})\s*$/;
 
-/** A value node's overlay: its status and, once the answers settle it, its figure (graph_overlay, docs/api.md#the-graph). */
-interface ValueOverlay {
-  status: Status;
-  figure?: unknown;
-}
-
 /** isValue reports whether n is a named value's node (a value or a table). */
-function isValue(n: GraphNode): boolean {
-  // The node type the server added for named values; compared as a string
-  // so the console reads it before its generated types name it.
-  return (n.type as string) === 'value';
-}
-
-/** unitOf is a value node's unit, or empty. */
-function unitOf(n: GraphNode): string {
-  return (n as { unit?: string }).unit ?? '';
+function isValue(n: GraphNode): n is Extract<GraphNode, { type: 'value' }> {
+  return n.type === 'value';
 }
 
 /**
@@ -70,9 +57,8 @@ export function withOverlay(mermaid: string, nodes: GraphNode[]): string {
     const [, indent, id, open, label, close] = m;
     const look = statusLook[n.overlay.status];
     if (!look || !id) return;
-    const value = isValue(n) ? (n.overlay as ValueOverlay) : undefined;
-    if (value && value.status === 'satisfied') {
-      lines[at] = `${indent}${id}${open}${label} = ${mermaidLabel(figureText(value.figure, unitOf(n)))}${close}`;
+    if (isValue(n) && n.overlay.status === 'satisfied') {
+      lines[at] = `${indent}${id}${open}${label} = ${mermaidLabel(figureText(n.overlay.figure, n.unit))}${close}`;
       return;
     }
     lines[at] = `${indent}${id}${open}${look.mark} ${label}${close}`;

@@ -18,13 +18,7 @@ export const statusLook = {
 const nodeLine = /^(\s*)([A-Za-z0-9_]+)(\["|\{\{")(.*)("\]|"\}\})\s*$/;
 /** isValue reports whether n is a named value's node (a value or a table). */
 function isValue(n) {
-    // The node type the server added for named values; compared as a string
-    // so the console reads it before its generated types name it.
     return n.type === 'value';
-}
-/** unitOf is a value node's unit, or empty. */
-function unitOf(n) {
-    return n.unit ?? '';
 }
 /**
  * withOverlay returns the Mermaid text with each criterion, group and
@@ -60,9 +54,8 @@ export function withOverlay(mermaid, nodes) {
         const look = statusLook[n.overlay.status];
         if (!look || !id)
             return;
-        const value = isValue(n) ? n.overlay : undefined;
-        if (value && value.status === 'satisfied') {
-            lines[at] = `${indent}${id}${open}${label} = ${mermaidLabel(figureText(value.figure, unitOf(n)))}${close}`;
+        if (isValue(n) && n.overlay.status === 'satisfied') {
+            lines[at] = `${indent}${id}${open}${label} = ${mermaidLabel(figureText(n.overlay.figure, n.unit))}${close}`;
             return;
         }
         lines[at] = `${indent}${id}${open}${look.mark} ${label}${close}`;
