@@ -51,7 +51,7 @@ type DraftCheck struct {
 // Completion is one proposal of the language server at a place.
 type Completion struct {
 	Label      string `json:"label" doc:"What the rules say: a field, source, group id, a function, keyword or quoted enum value."`
-	Kind       string `json:"kind" enum:"field,source,group,value,function,keyword" doc:"What kind of name it is."`
+	Kind       string `json:"kind" enum:"field,source,group,value,function,keyword,named_value" doc:"What kind of name it is: value is one of an enum field's values, named_value a value or table the rules declare."`
 	Detail     string `json:"detail" doc:"In people's words: a source's or group's title, a field's type, a function's signature; empty for a keyword."`
 	InsertText string `json:"insert_text" doc:"The text to insert in place of the word at the position."`
 }
@@ -72,7 +72,8 @@ var severities = map[int]string{lsp.SeverityError: "error", lsp.SeverityWarning:
 
 // completionKinds names the protocol's completion kinds.
 var completionKinds = map[int]string{lsp.CompletionKindField: "field", lsp.CompletionKindReference: "source", lsp.CompletionKindClass: "group",
-	lsp.CompletionKindEnumMember: "value", lsp.CompletionKindFunction: "function", lsp.CompletionKindKeyword: "keyword"}
+	lsp.CompletionKindEnumMember: "value", lsp.CompletionKindFunction: "function", lsp.CompletionKindKeyword: "keyword",
+	lsp.CompletionKindVariable: "named_value"}
 
 func textRange(r lsp.Range) TextRange {
 	return TextRange{Start: TextPosition(r.Start), End: TextPosition(r.End)}

@@ -169,9 +169,14 @@ func privateURL(u string) string { return publish.PrivateURL(u) }
 
 // QuoteCheck is one quote of the draft checked against its bound source.
 type QuoteCheck struct {
-	// CriterionID and SourceID (as the rules declare it) place the quote.
+	// CriterionID and SourceID (as the rules declare it) place the quote;
+	// CriterionID is empty for a named value's or table's quote, which
+	// ValueID places instead.
 	CriterionID string `json:"criterion_id"`
-	SourceID    string `json:"source_id"`
+	// ValueID is the named value or table whose quote this is; empty for
+	// a criterion's.
+	ValueID  string `json:"value_id,omitempty" doc:"The named value or table whose quote this is; absent for a criterion's (criterion_id is then empty)."`
+	SourceID string `json:"source_id"`
 	// ProjectSourceID is the project source it was checked against; empty
 	// when the declared source is unbound.
 	ProjectSourceID string `json:"project_source_id"`
@@ -188,6 +193,15 @@ type QuoteCheck struct {
 	Nearest *NearestPassage `json:"nearest_passage,omitempty" doc:"Only on a quote not found in its bound source: the source's passage nearest it, when one is close enough."`
 	// start and end are the match's offsets in the source's text.
 	start, end int
+}
+
+// Citer names the declaration that makes the quote, as messages say it:
+// "criterion hours" or "value net_income".
+func (q QuoteCheck) Citer() string {
+	if q.ValueID != "" {
+		return "value " + q.ValueID
+	}
+	return "criterion " + q.CriterionID
 }
 
 // NearestPassage is the passage of a source nearest a quote that is not
@@ -227,33 +241,34 @@ func checkQuotes(rules *engine.Ruleset, bindings []binding) []QuoteCheck {
 	words := map[string]*source.Words{}
 	nearest := 0
 	var out []QuoteCheck
-	for gi := range rules.Groups {
-		for _, c := range rules.Groups[gi].Criteria {
-			for _, ci := range c.Citations {
-				q := QuoteCheck{CriterionID: c.ID, SourceID: ci.Source, Quote: ci.Quote}
-				if src := bound[ci.Source]; src != nil {
-					q.ProjectSourceID = src.ID
-					n := normalised[src.ID]
-					if n == nil {
-						n = engine.NewSourceText(src.Text)
-						normalised[src.ID] = n
-					}
-					q.start, q.end, q.Verified = n.Locate(ci.Quote)
-					if q.Verified {
-						q.Page = source.PageOf(src.Pages, q.start)
-					} else if nearest < MaxNearestQuotes {
-						nearest++
-						w := words[src.ID]
-						if w == nil {
-							w = source.NewWords(src.Text)
-							words[src.ID] = w
-						}
-						q.Nearest = nearestPassage(src, w, ci.Quote)
-					}
+	for _, ci := range rules.CitedQuotes() {
+		q := QuoteCheck{SourceID: ci.Source, Quote: ci.Quote}
+		if ci.Kind == "value" {
+			q.ValueID = ci.ID
+		} else {
+			q.CriterionID = ci.ID
+		}
+		if src := bound[ci.Source]; src != nil {
+			q.ProjectSourceID = src.ID
+			n := normalised[src.ID]
+			if n == nil {
+				n = engine.NewSourceText(src.Text)
+				normalised[src.ID] = n
+			}
+			q.start, q.end, q.Verified = n.Locate(ci.Quote)
+			if q.Verified {
+				q.Page = source.PageOf(src.Pages, q.start)
+			} else if nearest < MaxNearestQuotes {
+				nearest++
+				w := words[src.ID]
+				if w == nil {
+					w = source.NewWords(src.Text)
+					words[src.ID] = w
 				}
-				out = append(out, q)
+				q.Nearest = nearestPassage(src, w, ci.Quote)
 			}
 		}
+		out = append(out, q)
 	}
 	return out
 }

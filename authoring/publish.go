@@ -124,7 +124,7 @@ func flaggedQuotes(quotes []QuoteCheck) []string {
 	var out []string
 	for _, q := range quotes {
 		if !q.Verified {
-			out = append(out, fmt.Sprintf("criterion %s: %q is not in %s", q.CriterionID, q.Quote, q.ProjectSourceID))
+			out = append(out, fmt.Sprintf("%s: %q is not in %s", q.Citer(), q.Quote, q.ProjectSourceID))
 		}
 	}
 	return out

@@ -100,7 +100,7 @@ func (s *Reviews) review(ctx context.Context, w Workup, opts review.Options) (re
 		in.Cases = []engine.Case{}
 	}
 	for _, q := range w.Provenance.Quotes {
-		c := review.Citation{CriterionID: q.CriterionID, SourceID: q.SourceID,
+		c := review.Citation{Citer: q.Citer(), SourceID: q.SourceID,
 			ProjectSourceID: q.ProjectSourceID, Quote: q.Quote, Verified: q.Verified}
 		if q.Nearest != nil {
 			c.Nearest = q.Nearest.Text

@@ -66,9 +66,11 @@ type SourceClause struct {
 	CitedBy []ClauseCitation `json:"cited_by" nullable:"false" doc:"The draft's citations resting on the clause: a verified quote that overlaps it, or an unverified one whose nearest passage does (verified false). Empty for an uncited clause."`
 }
 
-// ClauseCitation is one citation of the draft: a criterion's quote.
+// ClauseCitation is one citation of the draft: a criterion's quote, or a
+// named value's or table's.
 type ClauseCitation struct {
-	CriterionID string `json:"criterion_id" doc:"The criterion that cites."`
+	CriterionID string `json:"criterion_id" doc:"The criterion that cites; empty when a named value or table does (value_id)."`
+	ValueID     string `json:"value_id,omitempty" doc:"The named value or table that cites; absent when a criterion does."`
 	SourceID    string `json:"source_id" doc:"The source as the draft declares it (its id in the rules)."`
 	Quote       string `json:"quote" doc:"The quote as written in the draft."`
 	Verified    bool   `json:"verified" doc:"True when the quote is in the source's text word for word; false when only its nearest passage is."`
@@ -146,7 +148,7 @@ func sourceText(src store.ProjectSource, quotes []QuoteCheck) SourceText {
 		if q.ProjectSourceID != src.ID {
 			continue
 		}
-		c := ClauseCitation{CriterionID: q.CriterionID, SourceID: q.SourceID, Quote: q.Quote, Verified: q.Verified}
+		c := ClauseCitation{CriterionID: q.CriterionID, ValueID: q.ValueID, SourceID: q.SourceID, Quote: q.Quote, Verified: q.Verified}
 		switch {
 		case q.Verified:
 			spans = append(spans, [2]int{q.start, q.end})

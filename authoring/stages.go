@@ -294,7 +294,7 @@ func (s *Generation) verifyQuotesStage(ctx context.Context, g *generation) (bool
 		if q.Verified {
 			g.round.rec.QuotesVerified++
 		} else {
-			problems = append(problems, fmt.Sprintf("criterion %s cites %q, which is not in the text of source %s", q.CriterionID, q.Quote, q.SourceID))
+			problems = append(problems, fmt.Sprintf("%s cites %q, which is not in the text of source %s", q.Citer(), q.Quote, q.SourceID))
 		}
 	}
 	if len(problems) > 0 {

@@ -23,10 +23,22 @@ type DraftSymbols struct {
 	Groups []GroupSymbol `json:"groups" nullable:"false"`
 	// Criteria are the declared criteria, group by group.
 	Criteria []CriterionSymbol `json:"criteria" nullable:"false"`
+	// Values are the declared named values and tables, in declaration
+	// order.
+	Values []ValueSymbol `json:"values" nullable:"false" doc:"The named values and tables the draft declares, in declaration order."`
 	// Functions are the rules language's functions (syntax.Functions).
 	Functions []string `json:"functions" nullable:"false" doc:"The rules language's functions, e.g. years_between."`
 	// Keywords are the rules language's keywords (syntax.Keywords).
 	Keywords []string `json:"keywords" nullable:"false" doc:"The rules language's keywords, e.g. criterion, cite, all."`
+}
+
+// ValueSymbol is one declared named value or table.
+type ValueSymbol struct {
+	ID    string `json:"id" doc:"The value's name, as criteria and other values read it."`
+	Type  string `json:"type" doc:"The type as written: int, decimal, bool or date."`
+	Title string `json:"title" doc:"The value's name for people."`
+	Table bool   `json:"table" doc:"True for a table (looked up by its keys), false for a value defined by an expression."`
+	Line  int    `json:"line" doc:"The line of the declaration, from 1."`
 }
 
 // FieldSymbol is one declared field.
@@ -67,7 +79,7 @@ type CriterionSymbol struct {
 func SymbolsOf(text string) DraftSymbols {
 	f, errs := syntax.Parse("draft.rules", []byte(text))
 	out := DraftSymbols{Complete: len(errs) == 0, Fields: []FieldSymbol{}, Sources: []SourceSymbol{}, Groups: []GroupSymbol{},
-		Criteria: []CriterionSymbol{}, Functions: syntax.Functions(), Keywords: syntax.Keywords()}
+		Criteria: []CriterionSymbol{}, Values: []ValueSymbol{}, Functions: syntax.Functions(), Keywords: syntax.Keywords()}
 	for _, d := range f.Declarations() {
 		switch d.Kind {
 		case syntax.DeclField:
@@ -78,6 +90,8 @@ func SymbolsOf(text string) DraftSymbols {
 			out.Groups = append(out.Groups, GroupSymbol{ID: d.ID, Kind: d.Group.Kind, Title: d.Group.Title, Line: d.Pos.Line})
 		case syntax.DeclCriterion:
 			out.Criteria = append(out.Criteria, CriterionSymbol{ID: d.ID, GroupID: d.Group.ID, Title: d.Criterion.Title, Discretionary: d.Criterion.Discretionary, Line: d.Pos.Line})
+		case syntax.DeclValue:
+			out.Values = append(out.Values, ValueSymbol{ID: d.ID, Type: d.Value.Type, Title: d.Value.Body.Title, Table: d.Value.Table, Line: d.Pos.Line})
 		}
 	}
 	return out

@@ -6,6 +6,8 @@ import (
 
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/engine/enginetest"
+	"github.com/eligo/eligo/engine/internal/testfiles"
+	"github.com/eligo/eligo/engine/value"
 )
 
 func BenchmarkCompile(b *testing.B) {
@@ -64,4 +66,33 @@ func BenchmarkEvaluate(b *testing.B) { benchEvaluate(b, engine.Options{}) }
 
 func BenchmarkEvaluateTraceExplanation(b *testing.B) {
 	benchEvaluate(b, engine.Options{Trace: true, Explanation: true})
+}
+
+// BenchmarkEvaluateComputing decides a ruleset that computes: named
+// values, if/then/else, division, rounding and a two-key table with
+// periods (tables_test.go and values_test.go), with a reused Result as the
+// service does. It should not allocate.
+func BenchmarkEvaluateComputing(b *testing.B) {
+	for _, tc := range []struct{ name, src, answers string }{
+		{"values", testfiles.ValueRules, `{"income.earned": 1000, "income.unearned": 150.50, "household.size": 2, "household.elderly": false}`},
+		{"tables", testfiles.TableRules, `{"household.region": "states", "household.size": 10, "household.elderly": true, "income.gross": 7480}`},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			r, _, err := engine.Compile(tc.name+".rules", []byte(tc.src))
+			if err != nil {
+				b.Fatal(err)
+			}
+			in, err := r.Convert([]byte(tc.answers))
+			if err != nil {
+				b.Fatal(err)
+			}
+			opts := engine.Options{DecisionDate: value.DateOrdinal(2026, 1, 5)}
+			var res engine.Result
+			r.EvaluateInto(in, opts, &res)
+			b.ReportAllocs()
+			for b.Loop() {
+				r.EvaluateInto(in, opts, &res)
+			}
+		})
+	}
 }

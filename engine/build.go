@@ -65,7 +65,8 @@ func buildCopy(r *Ruleset, hash bool) (*Ruleset, error) {
 // freshly decoded one, or Build's copy); hash says whether to compute the
 // content digest.
 func build(r *Ruleset, hash bool) error {
-	b := &builder{r: r, sources: map[string]bool{}, fields: map[string]int{}, groups: map[string]int{}, consts: constNumbers{}}
+	b := &builder{r: r, sources: map[string]bool{}, fields: map[string]int{}, groups: map[string]int{}}
+	b.consts = newConstNumbers(r)
 	if err := b.run(); err != nil {
 		return err
 	}
@@ -82,6 +83,11 @@ type builder struct {
 	fields map[string]int
 	// groups maps a group id to its index in r.Groups.
 	groups map[string]int
+	// values maps a named value's id to its index in r.Values.
+	values map[string]int
+	// valueSlots[i] are the field slots value i reads, directly or
+	// through other values; set once value i is linked.
+	valueSlots [][]int
 	// reads marks the slots the current criterion reads.
 	reads []bool
 	// readsDate is set when some criterion calls decision_date().
@@ -117,6 +123,9 @@ func (b *builder) run() error {
 		if err := b.field(fmt.Sprintf("fields[%d]", i), i); err != nil {
 			return err
 		}
+	}
+	if err := b.linkValues(); err != nil {
+		return err
 	}
 	if len(r.Groups) == 0 {
 		return errors.New("groups: a ruleset declares at least one group")
@@ -218,14 +227,41 @@ func (b *builder) field(path string, slot int) error {
 	return nil
 }
 
-func (b *builder) criterion(path string, c *Criterion) error {
-	if len(c.Citations) == 0 {
-		return fmt.Errorf("%s.citations: criterion %s cites nothing", path, c.ID)
+// citations checks the citations of a criterion or value (kind, id): at
+// least one, each of a declared source.
+func (b *builder) citations(path, kind, id string, cs []Citation) error {
+	if len(cs) == 0 {
+		return fmt.Errorf("%s.citations: %s %s cites nothing", path, kind, id)
 	}
-	for i, ci := range c.Citations {
+	for i, ci := range cs {
 		if !b.sources[ci.Source] {
 			return fmt.Errorf("%s.citations[%d].source: %s is not a declared source", path, i, ci.Source)
 		}
+	}
+	return nil
+}
+
+// readSlots turns the reads of the expression just linked into slots and
+// checks them against the stored fields list (in declaration order, as
+// the checker derives it).
+func (b *builder) readSlots(path string, fields []string) ([]int, error) {
+	slots := make([]int, 0, len(fields))
+	read := make([]string, 0, len(fields))
+	for s, ok := range b.reads {
+		if ok {
+			slots = append(slots, s)
+			read = append(read, b.r.Fields[s].ID)
+		}
+	}
+	if !slices.Equal(fields, read) {
+		return nil, fmt.Errorf("%s.fields: lists %q, but the expression reads %q (in declaration order)", path, fields, read)
+	}
+	return slots, nil
+}
+
+func (b *builder) criterion(path string, c *Criterion) error {
+	if err := b.citations(path, "criterion", c.ID, c.Citations); err != nil {
+		return err
 	}
 	c.Slots, c.Text = nil, ""
 	if c.Discretionary {
@@ -247,19 +283,9 @@ func (b *builder) criterion(path string, c *Criterion) error {
 	if c.Expr.Sort != SortBool {
 		return fmt.Errorf("%s.expr: the condition of criterion %s is %s, not true/false", path, c.ID, an(c.Expr.Sort))
 	}
-	// Slots and Fields in declaration order, as the checker derives them.
-	c.Slots = make([]int, 0, len(c.Fields))
-	read := make([]string, 0, len(c.Fields))
-	for s, ok := range b.reads {
-		if ok {
-			c.Slots = append(c.Slots, s)
-			read = append(read, b.r.Fields[s].ID)
-		}
-	}
-	if !slices.Equal(c.Fields, read) {
-		return fmt.Errorf("%s.fields: lists %q, but the expression reads %q (in declaration order)", path, c.Fields, read)
-	}
-	return nil
+	slots, err := b.readSlots(path, c.Fields)
+	c.Slots = slots
+	return err
 }
 
 // outcome links the outcome expression: group_refs joined by and, or and
@@ -307,6 +333,16 @@ func (b *builder) expr(path string, e *Expr) error {
 		return nil
 	case ExprGroup:
 		return fmt.Errorf("%s: a group_ref (%s) may appear only in the outcome", path, e.Key)
+	case ExprValue:
+		i, ok := b.values[e.Key]
+		if !ok || b.valueSlots[i] == nil {
+			return fmt.Errorf("%s: value_ref names %q, which is not a declared value", path, e.Key)
+		}
+		for _, s := range b.valueSlots[i] {
+			b.reads[s] = true
+		}
+		*e = Expr{Kind: ExprValue, Sort: b.r.Values[i].Type, Key: e.Key, Slot: i}
+		return nil
 	case ExprConst:
 		return b.constant(path, e)
 	case ExprOp:
@@ -365,12 +401,14 @@ func arity(op Operator) (min, max int, ok bool) {
 	switch op {
 	case OpAnd, OpOr, OpIn, OpNotIn, OpMin, OpMax:
 		return 2, -1, true
-	case OpNot, OpNeg, OpPresent, OpAbsent:
+	case OpNot, OpNeg, OpPresent, OpAbsent, OpAbs:
 		return 1, 1, true
-	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe, OpAdd, OpSub, OpMul,
+	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe, OpAdd, OpSub, OpMul, OpDiv,
 		OpYearsBetween, OpMonthsBetween, OpDaysBetween, OpDefault,
-		OpAddDays, OpAddMonths, OpAddYears:
+		OpAddDays, OpAddMonths, OpAddYears, OpFloor, OpCeil, OpRound:
 		return 2, 2, true
+	case OpIf:
+		return 3, 3, true
 	case OpDecisionDate:
 		return 0, 0, true
 	}
@@ -449,12 +487,43 @@ func (b *builder) opSort(path string, op Operator, args []*Expr) (Sort, error) {
 			}
 		}
 		return SortBool, nil
-	case OpAdd, OpSub, OpMul, OpNeg, OpMin, OpMax:
+	case OpAdd, OpSub, OpMul, OpNeg, OpMin, OpMax, OpAbs:
 		s, err := numbers()
 		if err == nil && op == OpMul && !b.consts.is(args[0]) && !b.consts.is(args[1]) {
 			err = fmt.Errorf("%s: * needs a constant number on one side (the language stays linear)", path)
 		}
 		return s, err
+	case OpDiv:
+		_, err := numbers()
+		if y := args[1]; err == nil && y.Kind == ExprConst && y.Const.Num == 0 {
+			err = fmt.Errorf("%s: division by zero", argPath(path, 1))
+		}
+		return SortDecimal, err
+	case OpFloor, OpCeil, OpRound:
+		if _, err := numbers(); err != nil {
+			return 0, err
+		}
+		if step := args[1]; step.Kind != ExprConst || step.Const.Num <= 0 {
+			return 0, fmt.Errorf("%s: the step of %s is a positive constant", argPath(path, 1), op)
+		}
+		if args[1].Sort == SortDecimal {
+			return SortDecimal, nil
+		}
+		return SortInt, nil
+	case OpIf:
+		if args[0].Sort != SortBool {
+			return 0, fmt.Errorf("%s: if needs a true/false condition, but this is %s", argPath(path, 0), an(args[0].Sort))
+		}
+		yes, no := args[1].Sort, args[2].Sort
+		switch {
+		case yes.Numeric() && no.Numeric():
+			return numericSort(yes, no), nil
+		case yes == SortEnum || no == SortEnum:
+			return 0, fmt.Errorf("%s: the branches of if cannot be enum values", path)
+		case yes != no:
+			return 0, fmt.Errorf("%s: the branches of if give %s and %s", path, an(yes), an(no))
+		}
+		return yes, nil
 	case OpYearsBetween, OpMonthsBetween, OpDaysBetween:
 		for i, a := range args {
 			if a.Sort != SortDate {
@@ -555,7 +624,7 @@ const maxExprDepth = 5000
 func cloneRuleset(r *Ruleset) (*Ruleset, error) {
 	out := &Ruleset{Slug: r.Slug, SectionID: r.SectionID, Name: r.Name, Description: r.Description,
 		Sources: slices.Clone(r.Sources), Fields: slices.Clone(r.Fields), Groups: slices.Clone(r.Groups),
-		ReadsDecisionDate: r.ReadsDecisionDate}
+		Values: slices.Clone(r.Values), ReadsDecisionDate: r.ReadsDecisionDate}
 	if r.Effective != nil {
 		p := *r.Effective
 		out.Effective = &p
@@ -567,6 +636,17 @@ func cloneRuleset(r *Ruleset) (*Ruleset, error) {
 	for i := range out.Fields {
 		f := &out.Fields[i]
 		f.EnumValues, f.Notes = slices.Clone(f.EnumValues), slices.Clone(f.Notes)
+	}
+	for i := range out.Values {
+		v := &out.Values[i]
+		if v.Expr, err = cloneExpr(v.Expr, 0); err != nil {
+			return nil, fmt.Errorf("values[%d].expr: %w", i, err)
+		}
+		if err := cloneTable(v); err != nil {
+			return nil, fmt.Errorf("values[%d]: %w", i, err)
+		}
+		v.Citations, v.Fields = slices.Clone(v.Citations), slices.Clone(v.Fields)
+		v.Slots, v.Text = nil, ""
 	}
 	for gi := range out.Groups {
 		g := &out.Groups[gi]
@@ -581,6 +661,37 @@ func cloneRuleset(r *Ruleset) (*Ruleset, error) {
 		}
 	}
 	return out, nil
+}
+
+// cloneTable deep-copies a table's keys, rows and periods in place.
+func cloneTable(v *NamedValue) error {
+	var err error
+	v.Keys = slices.Clone(v.Keys)
+	for k := range v.Keys {
+		if v.Keys[k], err = cloneExpr(v.Keys[k], 0); err != nil {
+			return fmt.Errorf("keys[%d]: %w", k, err)
+		}
+	}
+	rows := func(rs []TableRow) ([]TableRow, error) {
+		rs = slices.Clone(rs)
+		for i := range rs {
+			rs[i].Match = slices.Clone(rs[i].Match)
+			if rs[i].Value, err = cloneExpr(rs[i].Value, 0); err != nil {
+				return nil, fmt.Errorf("rows[%d].value: %w", i, err)
+			}
+		}
+		return rs, nil
+	}
+	if v.Rows, err = rows(v.Rows); err != nil {
+		return err
+	}
+	v.Periods = slices.Clone(v.Periods)
+	for i := range v.Periods {
+		if v.Periods[i].Rows, err = rows(v.Periods[i].Rows); err != nil {
+			return fmt.Errorf("periods[%d].%w", i, err)
+		}
+	}
+	return nil
 }
 
 func cloneExpr(e *Expr, depth int) (*Expr, error) {

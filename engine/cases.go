@@ -43,6 +43,10 @@ type Expectations struct {
 	FieldErrors *[]string `json:"field_errors,omitempty"`
 	// MissingFields must all be among the missing fields.
 	MissingFields []string `json:"missing_fields,omitempty"`
+	// Values maps named values to the figures they must have: a number,
+	// true/false, a "YYYY-MM-DD" date, or null for unknown ("net_income":
+	// 1187.40). Numbers compare exactly: 1187.4 and 1187.40 are equal.
+	Values map[string]json.RawMessage `json:"values,omitempty"`
 }
 
 // CaseResult is the verdict on one case.
@@ -94,6 +98,9 @@ func (r *Ruleset) RunCase(c Case) CaseResult {
 		return cr
 	}
 	res := r.Evaluate(in, opts)
+	if c.Expectations != nil && len(c.Expectations.Values) > 0 {
+		r.computeValues(in, res) // a case may assert a value the outcome did not need
+	}
 	cr.Result = res
 	if res.Outcome.String() != c.ExpectedOutcome {
 		// Answers the rules could not take come first: they are most
@@ -199,6 +206,64 @@ func (r *Ruleset) checkExpectations(x *Expectations, res *Result, fail func(stri
 			fail("missing fields: expected %s among %v", f, res.MissingFields)
 		}
 	}
+	r.checkValues(x.Values, res, fail)
+}
+
+// checkValues compares the named values a case expects with the figures
+// the decision computed, naming the value and both figures when they
+// differ.
+func (r *Ruleset) checkValues(want map[string]json.RawMessage, res *Result, fail func(string, ...any)) {
+	ids := make([]string, 0, len(want))
+	for id := range want {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		i := slices.IndexFunc(r.Values, func(v NamedValue) bool { return v.ID == id })
+		if i < 0 {
+			fail("expectations name value %s, which the ruleset does not have", id)
+			continue
+		}
+		v := &r.Values[i]
+		got := "unknown"
+		if res.Values[i].Known {
+			got = string(constJSON(v.Type, res.Values[i], ""))
+		}
+		expected, ok := parseFigure(v.Type, want[id])
+		switch {
+		case !ok:
+			fail("value %s: the expectation %s is not %s", id, want[id], an(v.Type))
+		case !expected.Known && !res.Values[i].Known:
+		case !expected.Known || !res.Values[i].Known || value.Compare(expected, res.Values[i]) != 0:
+			fail("value %s: expected %s, got %s", id, string(want[id]), got)
+		}
+	}
+}
+
+// parseFigure reads an expected figure of sort s: a JSON number, bool or
+// date string, or null for unknown.
+func parseFigure(s Sort, raw json.RawMessage) (value.Value, bool) {
+	text := string(raw)
+	if text == "null" {
+		return value.Value{}, true
+	}
+	switch s {
+	case SortInt, SortDecimal:
+		v, err := value.ParseNumber(text)
+		return v, err == nil && (s == SortDecimal || v.Scale == 0)
+	case SortBool:
+		if text == "true" || text == "false" {
+			return value.BoolValue(text == "true"), true
+		}
+	case SortDate:
+		var d string
+		if json.Unmarshal(raw, &d) == nil {
+			if ord, ok := value.ParseDate(d); ok {
+				return value.Value{Num: ord, Known: true}, true
+			}
+		}
+	}
+	return value.Value{}, false
 }
 
 func sortedKeys(m map[string]string) []string {

@@ -30,12 +30,22 @@ func (c *checker) expr(n *syntax.Node) *Expr {
 		c.reads[i] = true
 		return &Expr{Kind: ExprField, Sort: c.r.Fields[i].Type, Key: n.Name, Slot: i}
 	case syntax.NodeIdent:
+		if e, ok := c.valueRef(n); ok {
+			return e
+		}
+		if c.f.Failed.Covers(syntax.FailedValue, n.Name) {
+			return invalid()
+		}
 		if _, isGroup := c.groupIndex[n.Name]; isGroup {
 			c.errorf(n.Pos, "%s is a group; groups are combined in the outcome line, not in criteria", n.Name)
+		} else if hint := c.suggest(n.Name, c.r.valueIDs()); hint != "" {
+			c.errorf(n.Pos, "unknown value %s: declare it with a value line%s", n.Name, hint)
 		} else {
-			c.errorf(n.Pos, "%s is not a field: fields are written <group>.<name>", n.Name)
+			c.errorf(n.Pos, "%s is neither a field nor a value: fields are written <group>.<name>, values are declared with a value line", n.Name)
 		}
 		return invalid()
+	case syntax.NodeIf:
+		return c.ifExpr(n)
 	case syntax.NodeNumber:
 		s := SortInt
 		if n.Num.Scale > 0 {
@@ -148,7 +158,7 @@ func (c *checker) binary(n *syntax.Node) *Expr {
 	}
 	x, y := c.expr(n.Args[0]), c.expr(n.Args[1])
 	switch op {
-	case OpAdd, OpSub, OpMul:
+	case OpAdd, OpSub, OpMul, OpDiv:
 		okx := c.wantNumber(n.Args[0], x, string(op))
 		oky := c.wantNumber(n.Args[1], y, string(op))
 		if !okx || !oky {
@@ -158,7 +168,15 @@ func (c *checker) binary(n *syntax.Node) *Expr {
 			c.errorf(n.Pos, "* needs a constant number on one side (the language stays linear)")
 			return invalid()
 		}
-		return &Expr{Kind: ExprOp, Sort: numericSort(x.Sort, y.Sort), Op: op, Args: []*Expr{x, y}}
+		s := numericSort(x.Sort, y.Sort)
+		if op == OpDiv {
+			if y.Kind == ExprConst && y.Const.Num == 0 {
+				c.errorf(n.Args[1].Pos, "division by zero")
+				return invalid()
+			}
+			s = SortDecimal // 7 / 2 is 3.5
+		}
+		return &Expr{Kind: ExprOp, Sort: s, Op: op, Args: []*Expr{x, y}}
 	}
 	// Comparisons.
 	if x.Sort == SortInvalid || y.Sort == SortInvalid {
@@ -392,6 +410,18 @@ func (c *checker) call(n *syntax.Node) *Expr {
 			return invalid()
 		}
 		return &Expr{Kind: ExprOp, Sort: SortDate, Op: Operator(name), Args: []*Expr{d, k}}
+	case "floor", "ceil", "round":
+		return c.roundCall(n)
+	case "abs":
+		if len(n.Args) != 1 {
+			c.errorf(n.Pos, "abs takes 1 argument, not %d", len(n.Args))
+			return invalid()
+		}
+		x := c.expr(n.Args[0])
+		if !c.wantNumber(n.Args[0], x, name) {
+			return invalid()
+		}
+		return &Expr{Kind: ExprOp, Sort: x.Sort, Op: OpAbs, Args: []*Expr{x}}
 	case "min", "max":
 		if len(n.Args) < 2 {
 			c.errorf(n.Pos, "%s takes two or more numbers", name)
@@ -418,6 +448,60 @@ func (c *checker) call(n *syntax.Node) *Expr {
 	}
 	c.errorf(n.Pos, "unknown function %s: the functions are %s", name, syntax.FunctionList())
 	return invalid()
+}
+
+// roundCall checks floor(x), ceil(x) or round(x) and their forms with a
+// step, round(x, 0.01): the step is a positive constant, and the result is
+// an int when the step is a whole number.
+func (c *checker) roundCall(n *syntax.Node) *Expr {
+	name := n.Name
+	if len(n.Args) < 1 || len(n.Args) > 2 {
+		c.errorf(n.Pos, "%s takes a number and, optionally, the step to round to: %s(x) or %s(x, 0.01)", name, name, name)
+		return invalid()
+	}
+	x := c.expr(n.Args[0])
+	ok := c.wantNumber(n.Args[0], x, name)
+	step := &Expr{Kind: ExprConst, Sort: SortInt, Const: value.IntValue(1)}
+	if len(n.Args) == 2 {
+		a := n.Args[1]
+		if a.Kind != syntax.NodeNumber || a.Num.Num <= 0 {
+			c.errorf(a.Pos, "the step of %s is a positive number written out, e.g. 1 for whole units or 0.01 for cents", name)
+			ok = false
+		} else {
+			step = c.expr(a)
+		}
+	}
+	if !ok {
+		return invalid()
+	}
+	s := SortInt
+	if step.Sort == SortDecimal {
+		s = SortDecimal
+	}
+	return &Expr{Kind: ExprOp, Sort: s, Op: Operator(name), Args: []*Expr{x, step}}
+}
+
+// ifExpr checks `if c then a else b`: a true/false condition and two
+// branches of one sort (numbers mix, as in arithmetic).
+func (c *checker) ifExpr(n *syntax.Node) *Expr {
+	cond := c.expr(n.Args[0])
+	ok := c.wantBool(n.Args[0], cond, "if")
+	yes, no := c.expr(n.Args[1]), c.expr(n.Args[2])
+	if c.stray(n.Args[1], yes) || c.stray(n.Args[2], no) || yes.Sort == SortInvalid || no.Sort == SortInvalid || !ok {
+		return invalid()
+	}
+	s := yes.Sort
+	switch {
+	case yes.Sort.Numeric() && no.Sort.Numeric():
+		s = numericSort(yes.Sort, no.Sort)
+	case yes.Sort == SortEnum || no.Sort == SortEnum:
+		c.errorf(n.Pos, "the branches of if cannot be enum values: compare the enum field in the condition instead")
+		return invalid()
+	case yes.Sort != no.Sort:
+		c.errorf(n.Pos, "the branches of if give %s and %s: both must give the same kind of value", an(yes.Sort), an(no.Sort))
+		return invalid()
+	}
+	return &Expr{Kind: ExprOp, Sort: s, Op: OpIf, Args: []*Expr{cond, yes, no}}
 }
 
 // suggest is the hint " (did you mean x?)" for an unknown name, x being

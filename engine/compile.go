@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/eligo/eligo/engine/syntax"
@@ -41,7 +40,8 @@ func compileFile(filename string, f *syntax.File) (r *Ruleset, warnings syntax.E
 		return nil, nil, syntax.ErrorList{{File: filename, Pos: syntax.Pos{Line: 1, Col: 1}, Msg: "the file is over a limit on what a ruleset may hold and was not read to its end: parse it again to see which limit"}}
 	}
 	c := &checker{file: filename, f: f, r: &Ruleset{}, fieldIndex: map[string]int{},
-		sourceIndex: map[string]bool{}, groupIndex: map[string]int{}, consts: constNumbers{}}
+		sourceIndex: map[string]bool{}, groupIndex: map[string]int{}}
+	c.consts = newConstNumbers(c.r)
 	c.run()
 	c.warnings.Sort()
 	if len(c.errs) > 0 {
@@ -82,6 +82,13 @@ type checker struct {
 	sourceIndex map[string]bool
 	// groupIndex maps a declared group id to its index in r.Groups.
 	groupIndex map[string]int
+	// valueIndex maps a declared value's name to its index in r.Values.
+	valueIndex map[string]int
+	// valueSlots[i] are the field slots value i reads, directly or
+	// through other values; set once value i is checked.
+	valueSlots [][]int
+	// valueUsed marks the values some criterion or value reads.
+	valueUsed []bool
 	// reads collects the field slots the current criterion reads.
 	reads map[int]bool
 	// consts remembers which expressions are constant numbers.
@@ -132,11 +139,17 @@ func (c *checker) run() {
 	c.effective()
 	c.sources()
 	c.fields()
+	c.values()
 	c.groups()
 	c.outcome()
 	for i, used := range c.fieldUsed {
 		if !used {
 			c.warnf(c.fieldPos[i], "field %s is declared but no criterion reads it", r.Fields[i].ID)
+		}
+	}
+	for i, used := range c.valueUsed {
+		if v := r.Values[i]; !used && !v.Output {
+			c.warnf(c.f.Values[c.valueDecl(v.ID)].Body.Pos, "value %s is declared but nothing reads it: use it in a criterion, or mark it output", v.ID)
 		}
 	}
 }
@@ -327,20 +340,37 @@ func (c *checker) groups() {
 	}
 }
 
-func (c *checker) criterion(cd *syntax.CriterionDecl) Criterion {
-	cr := Criterion{ID: cd.ID, Title: cd.Title, Discretionary: cd.Discretionary, Fields: []string{}, Citations: []Citation{}}
+// cites checks the cite lines of a criterion or value: at least one, each
+// of a declared source with a quote.
+func (c *checker) cites(cd *syntax.CriterionDecl) []Citation {
+	out := []Citation{}
 	if len(cd.Cites) == 0 && !cd.Failed {
-		c.errorf(cd.Pos, "criterion %s cites nothing: add `cite <source id> \"<exact quote>\"`", cd.ID)
+		c.errorf(cd.Pos, "%s %s cites nothing: add `cite <source id> \"<exact quote>\"`", cd.What(), cd.ID)
 	}
 	for _, ci := range cd.Cites {
 		if !c.sourceIndex[ci.Source] && !c.f.Failed.Covers(syntax.FailedSource, ci.Source) {
-			c.errorf(ci.Pos, "criterion %s cites unknown source %s: declare it with a source line%s", cd.ID, ci.Source, c.suggest(ci.Source, c.r.sourceIDs()))
+			c.errorf(ci.Pos, "%s %s cites unknown source %s: declare it with a source line%s", cd.What(), cd.ID, ci.Source, c.suggest(ci.Source, c.r.sourceIDs()))
 		}
 		if strings.TrimSpace(ci.Quote) == "" {
-			c.errorf(ci.Pos, "criterion %s has an empty quote", cd.ID)
+			c.errorf(ci.Pos, "%s %s has an empty quote", cd.What(), cd.ID)
 		}
-		cr.Citations = append(cr.Citations, Citation{Source: ci.Source, Quote: ci.Quote})
+		out = append(out, Citation{Source: ci.Source, Quote: ci.Quote})
 	}
+	return out
+}
+
+// valueDecl is the index in the file's values of the declaration named id.
+func (c *checker) valueDecl(id string) int {
+	for i, vd := range c.f.Values {
+		if vd.Body.ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+func (c *checker) criterion(cd *syntax.CriterionDecl) Criterion {
+	cr := Criterion{ID: cd.ID, Title: cd.Title, Discretionary: cd.Discretionary, Fields: []string{}, Citations: c.cites(cd)}
 	if cd.Discretionary {
 		return cr
 	}
@@ -357,11 +387,7 @@ func (c *checker) criterion(cd *syntax.CriterionDecl) Criterion {
 		c.errorf(cd.Expr.Pos, "the condition of criterion %s is %s, not true/false: compare it with something", cd.ID, an(e.Sort))
 	}
 	cr.Expr = e
-	slots := make([]int, 0, len(c.reads))
-	for s := range c.reads {
-		slots = append(slots, s)
-	}
-	sort.Ints(slots)
+	slots := c.slotsRead()
 	cr.Slots = slots
 	for _, s := range slots {
 		cr.Fields = append(cr.Fields, c.r.Fields[s].ID)
@@ -445,21 +471,37 @@ func an(s Sort) string {
 // constants only, remembering its answer for each operator node. The
 // checker asks it of both sides of every product, so without the memo a
 // chain such as 2 * 2 * ... * a.x would walk the whole chain again at each
-// product: quadratic in the chain's length.
-type constNumbers map[*Expr]bool
+// product: quadratic in the chain's length. A named value defined from
+// constants only (a rate, a figure of the law) is a constant too.
+type constNumbers struct {
+	// memo holds the answer for each operator node and value asked about.
+	memo map[*Expr]bool
+	// r is the ruleset whose Values a value reference reads.
+	r *Ruleset
+}
+
+// newConstNumbers answers for the expressions of r.
+func newConstNumbers(r *Ruleset) constNumbers {
+	return constNumbers{memo: map[*Expr]bool{}, r: r}
+}
 
 // is reports whether x is a number computed from constants only.
 func (m constNumbers) is(x *Expr) bool {
 	switch x.Kind {
 	case ExprConst:
 		return x.Sort.Numeric()
+	case ExprValue:
+		if x.Slot < len(m.r.Values) && m.r.Values[x.Slot].Expr != nil {
+			return m.is(m.r.Values[x.Slot].Expr)
+		}
+		return false
 	case ExprOp:
-		v, ok := m[x]
+		v, ok := m.memo[x]
 		if ok {
 			return v
 		}
 		switch x.Op {
-		case OpNeg, OpAdd, OpSub, OpMul, OpMin, OpMax:
+		case OpNeg, OpAdd, OpSub, OpMul, OpMin, OpMax, OpDiv, OpFloor, OpCeil, OpRound, OpAbs:
 			v = true
 			for _, a := range x.Args {
 				if !m.is(a) {
@@ -468,7 +510,7 @@ func (m constNumbers) is(x *Expr) bool {
 				}
 			}
 		}
-		m[x] = v
+		m.memo[x] = v
 		return v
 	}
 	return false

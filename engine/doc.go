@@ -50,15 +50,17 @@
 //
 // A published ruleset is stored as its compiled IR, not just its source:
 // the JSON json.Marshal writes for the Ruleset (the document ContentDigest
-// hashes) with IRVersion in a column beside it. The IR is the content. A
+// hashes) with its FormatVersion in a column beside it. The IR is the content. A
 // load never re-parses the source, so a later compiler that would make
 // something else of the same text changes neither what a stored ruleset
 // decides nor its digest.
 //
-// IRVersion is the version of the IR this engine writes. It is not in the
-// JSON (that would change every published digest). LoadIR(version, data)
-// reads every version the engine has ever written and refuses any other
-// with an error wrapping ErrUnknownIRVersion; today that is version 1.
+// IRVersion is the newest version of the IR this engine writes; a ruleset
+// that needs nothing newer is written in an older one (FormatVersion). The
+// version is not in the JSON (that would change every published digest).
+// LoadIR(version, data) reads every version the engine has ever written
+// and refuses any other with an error wrapping ErrUnknownIRVersion; today
+// those are versions 1 and 2.
 //
 // LoadIR decodes strictly: an unknown or missing member, a wrong JSON type,
 // an unknown operator is an error naming where it is

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"strings"
+
 	"github.com/eligo/eligo/engine/value"
 )
 
@@ -43,6 +45,13 @@ const (
 	opPresent
 	opAbsent
 	opDefault
+	opValue
+	opIf
+	opDiv
+	opFloor
+	opCeil
+	opRound
+	opAbs
 )
 
 var opcodes = map[Operator]opcode{
@@ -52,12 +61,13 @@ var opcodes = map[Operator]opcode{
 	OpYearsBetween: opYears, OpMonthsBetween: opMonths, OpDaysBetween: opDays,
 	OpAddDays: opAddDays, OpAddMonths: opAddMonths, OpAddYears: opAddYears,
 	OpDecisionDate: opDecisionDate, OpPresent: opPresent, OpAbsent: opAbsent,
-	OpDefault: opDefault,
+	OpDefault: opDefault, OpIf: opIf, OpDiv: opDiv, OpFloor: opFloor, OpCeil: opCeil,
+	OpRound: opRound, OpAbs: opAbs,
 }
 
 // inst is one instruction. For operators, kids[a:a+n] are the operand
-// instructions; for opField and opGroup, a is the slot; for opConst, k is
-// the value.
+// instructions; for opField, opGroup and opValue, a is the slot; for
+// opConst, k is the value.
 type inst struct {
 	// op is the operation.
 	op opcode
@@ -85,6 +95,12 @@ type program struct {
 	// outcome is the instruction of Ruleset.Outcome, or -1 when that is
 	// nil (every decision is then undetermined).
 	outcome int32
+	// values[i] is the instruction of named value i's expression; -1 for
+	// a table, whose lookup is tables[i].
+	values []int32
+	// tables[i] is the lookup of named value i when it is a table; nil
+	// otherwise (and nil altogether for a ruleset without tables).
+	tables []*tableProg
 	// evaluated is the number of distinct fields some criterion reads.
 	evaluated int
 }
@@ -92,6 +108,20 @@ type program struct {
 func buildProgram(r *Ruleset) program {
 	var p program
 	reads := make([]bool, len(r.Fields))
+	for i := range r.Values {
+		v := &r.Values[i]
+		root := int32(-1) // a table, or an expression that failed to parse (only a failed Compile gets there)
+		if v.Expr != nil {
+			root = p.emit(v.Expr)
+		}
+		p.values = append(p.values, root)
+		if v.Table {
+			if p.tables == nil {
+				p.tables = make([]*tableProg, len(r.Values))
+			}
+			p.tables[i] = p.emitTable(v)
+		}
+	}
 	for i := range r.criteria {
 		c, g := r.CriterionAt(i)
 		p.groupOf = append(p.groupOf, int32(g))
@@ -125,6 +155,8 @@ func (p *program) emit(e *Expr) int32 {
 		in = inst{op: opField, a: int32(e.Slot)}
 	case ExprGroup:
 		in = inst{op: opGroup, a: int32(e.Slot)}
+	case ExprValue:
+		in = inst{op: opValue, a: int32(e.Slot)}
 	default:
 		ids := make([]int32, len(e.Args))
 		for i, a := range e.Args {
@@ -248,6 +280,10 @@ type Result struct {
 	// and DecisionDate falls outside it: the outcome is then undetermined
 	// whatever the criteria say, and PeriodWarning words why.
 	OutsidePeriod bool
+	// Values are the named values' figures, indexed like Ruleset.Values:
+	// those the decision needed, and every output value; a value not
+	// needed is unknown here.
+	Values []value.Value
 	// Trace is set only when Options.Trace asked for it; nil otherwise.
 	Trace *Trace
 	// Explanation is set only when Options.Explanation asked for it; nil
@@ -257,6 +293,9 @@ type Result struct {
 	// missing[s] marks slot s as read by a pending criterion while
 	// unanswered; kept so that a reused Result does not allocate.
 	missing []bool
+	// valueState[i] says whether Values[i] has been computed (see
+	// machine.value); kept likewise.
+	valueState []uint8
 }
 
 // Evaluate decides in against the ruleset. It never fails: problems with
@@ -288,7 +327,9 @@ func (r *Ruleset) EvaluateInto(in *Inputs, opts Options, res *Result) {
 	res.Trace, res.Explanation = nil, nil
 	res.DecisionDate = 0
 	res.OutsidePeriod = false
-	m := machine{p: p, inputs: in.Values}
+	res.Values = resize(res.Values, len(r.Values))
+	res.valueState = resize(res.valueState, len(r.Values))
+	m := machine{p: p, main: p, r: r, inputs: in.Values, values: res.Values, valueState: res.valueState, res: res}
 	if r.ReadsDecisionDate || r.Effective != nil {
 		if d := opts.DecisionDate; d != 0 {
 			res.DecisionDate = d
@@ -315,11 +356,11 @@ func (r *Ruleset) EvaluateInto(in *Inputs, opts Options, res *Result) {
 	for i, root := range p.roots {
 		st := Pending
 		if root >= 0 {
-			m.overflow = false
+			m.fault = value.NoFault
 			st = statusOf(m.eval(root))
-			if m.overflow {
+			if m.fault != value.NoFault {
 				c, _ := r.CriterionAt(i)
-				res.FieldErrors = append(res.FieldErrors, overflowError(c))
+				res.FieldErrors = append(res.FieldErrors, faultError("criterion", c.ID, c.Fields, m.fault))
 			}
 		}
 		res.Criteria[i] = st
@@ -368,6 +409,11 @@ func (r *Ruleset) EvaluateInto(in *Inputs, opts Options, res *Result) {
 			res.MissingFields = append(res.MissingFields, r.Fields[s].ID)
 		}
 	}
+	for i := range r.Values {
+		if r.Values[i].Output {
+			m.value(int32(i))
+		}
+	}
 	res.Outcome = Undetermined
 	if p.outcome >= 0 && len(res.FieldErrors) == 0 {
 		m.groups = res.Groups
@@ -391,15 +437,17 @@ func (r *Ruleset) EvaluateInto(in *Inputs, opts Options, res *Result) {
 	}
 }
 
-// EvaluateExpr evaluates one expression of a compiled ruleset (a part of a
+// EvaluateExpr evaluates one expression of the ruleset (a part of a
 // criterion's condition, say) over in with the evaluator's own machine,
 // under decisionDate (0 for none), and says what it came to: the graph
 // overlays the parts of a condition with it, so they read as the whole
-// criterion is decided.
-func EvaluateExpr(e *Expr, in *Inputs, decisionDate int64) Status {
+// criterion is decided. Named values it reads are computed as a decision
+// computes them.
+func (r *Ruleset) EvaluateExpr(e *Expr, in *Inputs, decisionDate int64) Status {
 	var p program
 	root := p.emit(e)
-	m := machine{p: &p, inputs: in.Values}
+	m := machine{p: &p, main: &r.prog, r: r, inputs: in.Values,
+		values: make([]value.Value, len(r.Values)), valueState: make([]uint8, len(r.Values))}
 	if decisionDate != 0 {
 		m.date = value.Value{Num: decisionDate, Known: true}
 	}
@@ -422,12 +470,27 @@ func (r *Ruleset) PeriodWarning(date int64) string {
 		r.Effective.String() + "); no decision is given from the law of another period"
 }
 
-func overflowError(c *Criterion) FieldError {
+// faultError is the field error of a criterion or value (kind) whose
+// arithmetic has no result for these answers: it names the criterion or
+// value and the answers it reads, so the caller can see which to check.
+func faultError(kind, id string, fields []string, fault value.Fault) FieldError {
 	field := ""
-	if len(c.Fields) > 0 {
-		field = c.Fields[0]
+	if len(fields) > 0 {
+		field = fields[0]
 	}
-	return FieldError{Field: field, Message: "criterion " + c.ID + ": the arithmetic on this answer overflows (more than 18 significant digits)"}
+	msg := kind + " " + id + ": "
+	switch {
+	case fault == value.DivByZero:
+		msg += "it divides by zero"
+	case kind == "criterion":
+		msg += "the arithmetic on this answer overflows (more than 18 significant digits)"
+	default:
+		msg += "the arithmetic on these answers overflows (more than 18 significant digits)"
+	}
+	if kind == "value" && len(fields) > 0 {
+		msg += "; it reads " + strings.Join(fields, ", ")
+	}
+	return FieldError{Field: field, Message: msg}
 }
 
 func resize[T any](s []T, n int) []T {
@@ -446,6 +509,18 @@ func resize[T any](s []T, n int) []T {
 type machine struct {
 	// p is the program being run.
 	p *program
+	// main is the ruleset's own program, whose values[i] computes named
+	// value i; p is another only while the graph overlays one route.
+	main *program
+	// r is the ruleset being evaluated, for naming a value in an error.
+	r *Ruleset
+	// values and valueState are the named values computed so far (see
+	// value); nil when the ruleset has none.
+	values     []value.Value
+	valueState []uint8
+	// res receives a value's field error; nil where nobody reports one
+	// (the graph's overlay).
+	res *Result
 	// inputs are the answers, indexed by slot.
 	inputs []value.Value
 	// groups are the group statuses opGroup reads; set only before the
@@ -454,9 +529,10 @@ type machine struct {
 	// date is the value decision_date() returns; unknown when the
 	// ruleset does not read it.
 	date value.Value
-	// overflow is set when arithmetic overflowed in the current
-	// criterion, which becomes a field error.
-	overflow bool
+	// fault is set when arithmetic in the current criterion or value had
+	// no result (an overflow, a division by zero), which becomes a field
+	// error.
+	fault value.Fault
 	// flags is scratch space for the per-group status bits, so that
 	// rulesets of up to 64 groups evaluate without allocating.
 	flags [64]uint8
@@ -483,6 +559,8 @@ func (m *machine) eval(i int32) value.Value {
 		return value.BoolValue(m.inputs[m.p.code[m.p.kids[in.a]].a].Known)
 	case opAbsent:
 		return value.BoolValue(!m.inputs[m.p.code[m.p.kids[in.a]].a].Known)
+	case opValue:
+		return m.value(in.a)
 	}
 	kids := m.p.kids[in.a : in.a+in.n]
 	switch in.op {
@@ -537,6 +615,25 @@ func (m *machine) eval(i int32) value.Value {
 		}
 		v, ok := value.Neg(x)
 		return m.checked(v, ok)
+	case opIf:
+		// Unknown unless the condition is known, or both branches agree.
+		switch c := m.eval(kids[0]); {
+		case c.True():
+			return m.eval(kids[1])
+		case c.False():
+			return m.eval(kids[2])
+		}
+		yes, no := m.eval(kids[1]), m.eval(kids[2])
+		if yes.Known && no.Known && value.Compare(yes, no) == 0 {
+			return yes
+		}
+		return value.Value{}
+	case opAbs:
+		x := m.eval(kids[0])
+		if !x.Known {
+			return x
+		}
+		return m.arith(value.Abs(x))
 	case opMin, opMax:
 		best := m.eval(kids[0])
 		for _, k := range kids[1:] {
@@ -578,6 +675,14 @@ func (m *machine) eval(i int32) value.Value {
 		return m.checked(value.Add(x, ny))
 	case opMul:
 		return m.checked(value.Mul(x, y))
+	case opDiv:
+		return m.arith(value.Quo(x, y))
+	case opFloor:
+		return m.arith(value.RoundTo(x, y, value.RoundDown))
+	case opCeil:
+		return m.arith(value.RoundTo(x, y, value.RoundUp))
+	case opRound:
+		return m.arith(value.RoundTo(x, y, value.RoundHalfUp))
 	case opYears:
 		return value.IntValue(value.YearsBetween(x.Num, y.Num))
 	case opMonths:
@@ -599,7 +704,16 @@ func (m *machine) eval(i int32) value.Value {
 
 func (m *machine) checked(v value.Value, ok bool) value.Value {
 	if !ok {
-		m.overflow = true
+		m.fault = value.Overflow
+		return value.Value{}
+	}
+	return v
+}
+
+// arith is checked for the operations that say why they have no result.
+func (m *machine) arith(v value.Value, fault value.Fault) value.Value {
+	if fault != value.NoFault {
+		m.fault = fault
 		return value.Value{}
 	}
 	return v

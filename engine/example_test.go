@@ -78,12 +78,12 @@ group service all "Service" {
 		fmt.Println(err)
 		return
 	}
-	stored, err := json.Marshal(rules) // what the store keeps, with engine.IRVersion beside it
+	stored, err := json.Marshal(rules) // what the store keeps, with rules.FormatVersion() beside it
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	loaded, err := engine.LoadIR(engine.IRVersion, stored)
+	loaded, err := engine.LoadIR(rules.FormatVersion(), stored)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -93,10 +93,10 @@ group service all "Service" {
 	res := loaded.Evaluate(in, engine.Options{Trace: true})
 	fmt.Println(res.Outcome, res.Trace.FailureReasons[0].Items[1].Expression)
 
-	_, err = engine.LoadIR(2, stored)
+	_, err = engine.LoadIR(engine.IRVersion+1, stored)
 	fmt.Println(errors.Is(err, engine.ErrUnknownIRVersion), err)
 	// Output:
 	// same digest: true
 	// not_eligible employment.months_employed >= 12
-	// true compiled IR version 2 is not one this engine reads (it reads version 1)
+	// true compiled IR version 3 is not one this engine reads (it reads versions 1 to 2)
 }

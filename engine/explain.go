@@ -22,6 +22,11 @@ type Trace struct {
 	// FailureReasons has one entry per not-satisfied group; on the wire
 	// each is a pair [group, items].
 	FailureReasons []FailureReason `json:"failure_reasons"`
+	// Values are the named values the decision computed, each with its
+	// figure, in declaration order: the figures the answer rests on (the
+	// explanation adds their law). Left out when it computed none, so a
+	// ruleset without values traces as it always did.
+	Values []OutputValue `json:"values,omitempty"`
 }
 
 // TraceStep is one evaluated criterion in a trace (plan.PathStep, by
@@ -104,6 +109,11 @@ func (r *Ruleset) trace(in *Inputs, res *Result) *Trace {
 			t.FailureReasons = append(t.FailureReasons, reason)
 		}
 	}
+	for v := range r.Values {
+		if fig := res.Values[v]; fig.Known {
+			t.Values = append(t.Values, r.outputValue(v, fig))
+		}
+	}
 	return t
 }
 
@@ -144,12 +154,41 @@ type CriterionExplanation struct {
 	Title string `json:"title"`
 	// Status is what the criterion evaluated to.
 	Status Status `json:"status"`
+	// Values are the named values the criterion rests on (directly or
+	// through other values) that the decision computed, each with its
+	// figure and its law, in declaration order; left out when it reads
+	// none, so a ruleset without values explains as it always did.
+	Values []ValueFact `json:"values,omitempty"`
 	// SupportingFacts are the answers the criterion read. In a satisfied
 	// any group only the first satisfied alternative carries facts: the
 	// branch the group rests on.
 	SupportingFacts []Fact `json:"supporting_facts"`
 	// SourceReferences are the criterion's citations, built once at
 	// compile time and shared by every explanation: read-only.
+	SourceReferences []SourceReference `json:"source_references"`
+}
+
+// ValueFact is a named value as an explanation shows it: what the law
+// calls it, the figure this decision computed, how it is defined and the
+// law it rests on ("net income $1,187.40 = ...").
+type ValueFact struct {
+	// Value is the value's name in the rules ("net_income").
+	Value string `json:"value"`
+	// Title is the value's name for people ("Net monthly income").
+	Title string `json:"title"`
+	// Figure is the computed value: a number, true/false or a
+	// "YYYY-MM-DD" date.
+	Figure json.RawMessage `json:"figure"`
+	// Unit is what the figure counts ("USD"); left out when none.
+	Unit string `json:"unit,omitempty"`
+	// Definition is the value's expression in the rules language; for a
+	// table, the row the figure was looked up in, as the rules write it
+	// (`"48_states", 1..8 => 1696 + 596 * (household.size - 1)`).
+	Definition string `json:"definition"`
+	// Period is, for a table with figures by period, the period whose row
+	// gave the figure ("2025-10-01 until 2026-09-30"); left out otherwise.
+	Period string `json:"period,omitempty"`
+	// SourceReferences are the value's citations.
 	SourceReferences []SourceReference `json:"source_references"`
 }
 
@@ -230,6 +269,7 @@ func (r *Ruleset) Explain(in *Inputs, res *Result) *Explanation {
 						ce.SupportingFacts = append(ce.SupportingFacts, Fact{Field: r.Fields[s].ID, Value: r.ValueJSON(s, in.Values[s])})
 					}
 				}
+				ce.Values = r.CriterionValues(i, in, res)
 			}
 			ge.Criteria = append(ge.Criteria, ce)
 		}
@@ -238,12 +278,41 @@ func (r *Ruleset) Explain(in *Inputs, res *Result) *Explanation {
 	return e
 }
 
-// references returns the source references of a criterion's citations.
-// They depend on the ruleset only, so finish computes them once and every
-// explanation shares them (read-only).
-func (r *Ruleset) references(c *Criterion) []SourceReference {
-	refs := make([]SourceReference, 0, len(c.Citations))
-	for _, ci := range c.Citations {
+// valueFact is named value v with the figure this decision computed.
+func (r *Ruleset) valueFact(v int, fig value.Value, in *Inputs, res *Result) ValueFact {
+	nv := &r.Values[v]
+	f := ValueFact{Value: nv.ID, Title: nv.Title, Figure: constJSON(nv.Type, fig, ""), Unit: nv.Unit,
+		Definition: nv.Text, SourceReferences: r.valueRefs[v]}
+	if row, period, ok := r.tableRow(v, in, res); ok {
+		f.Definition = RowText(*row)
+		if period != nil {
+			f.Period = period.String()
+		}
+	}
+	return f
+}
+
+// CriterionValues returns the named values criterion i (in CriterionAt
+// order) rests on, directly or through other values, with the figures
+// res (the evaluation of in) computed, in declaration order; nil when it
+// reads none or none was computed. It is what a criterion's explanation
+// lists, for other tools that explain a criterion (explain-failure).
+func (r *Ruleset) CriterionValues(i int, in *Inputs, res *Result) []ValueFact {
+	var out []ValueFact
+	for _, v := range r.criterionValues[i] {
+		if fig := res.Values[v]; fig.Known {
+			out = append(out, r.valueFact(v, fig, in, res))
+		}
+	}
+	return out
+}
+
+// references returns the source references of citations. They depend on
+// the ruleset only, so finish computes them once per criterion and value,
+// and every explanation shares them (read-only).
+func (r *Ruleset) references(citations []Citation) []SourceReference {
+	refs := make([]SourceReference, 0, len(citations))
+	for _, ci := range citations {
 		ref := SourceReference{Source: ci.Source, Quote: Quote{Exact: ci.Quote}, SchemaVersion: 1}
 		for _, s := range r.Sources {
 			if s.ID != ci.Source {
@@ -333,6 +402,9 @@ type Report struct {
 	Groups map[string]Status `json:"groups"`
 	// Criteria maps every criterion id to its status.
 	Criteria map[string]Status `json:"criteria"`
+	// Values are the output values with their figures (Ruleset.Outputs),
+	// as /decide returns them; omitted for rules without output values.
+	Values []OutputValue `json:"values,omitempty"`
 	// Trace is set when the evaluation asked for one (Options.Trace).
 	Trace *Trace `json:"trace,omitempty"`
 	// Explanation is set when the evaluation asked for one
@@ -346,7 +418,7 @@ func (r *Ruleset) Report(res *Result, inputsHash string) Report {
 		EngineVersion: Version, InputsHash: inputsHash, FieldsProvided: res.FieldsProvided,
 		FieldsEvaluated: res.FieldsEvaluated, MissingFields: append([]string{}, res.MissingFields...),
 		FieldErrors: append([]FieldError{}, res.FieldErrors...), Groups: map[string]Status{},
-		Criteria: map[string]Status{}, Trace: res.Trace, Explanation: res.Explanation}
+		Criteria: map[string]Status{}, Values: r.Outputs(res), Trace: res.Trace, Explanation: res.Explanation}
 	if res.DecisionDate != 0 {
 		rep.DecisionDate = value.FormatDate(res.DecisionDate)
 	}

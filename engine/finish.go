@@ -16,6 +16,11 @@ import (
 // prepares the evaluation program: the last step of Compile and of Build,
 // so both paths derive these the same way.
 func (r *Ruleset) finish(hash bool) error {
+	for i := range r.Values {
+		if v := &r.Values[i]; v.Expr != nil {
+			v.Text = exprText(v.Expr)
+		}
+	}
 	for gi := range r.Groups {
 		for ci := range r.Groups[gi].Criteria {
 			if c := &r.Groups[gi].Criteria[ci]; c.Expr != nil {
@@ -35,8 +40,14 @@ func (r *Ruleset) finish(hash bool) error {
 		r.groupStart[gi] = len(r.criteria)
 		for ci := range r.Groups[gi].Criteria {
 			r.criteria = append(r.criteria, criterionRef{group: gi, index: ci})
-			r.refs = append(r.refs, r.references(&r.Groups[gi].Criteria[ci]))
+			c := &r.Groups[gi].Criteria[ci]
+			r.refs = append(r.refs, r.references(c.Citations))
+			r.criterionValues = append(r.criterionValues, valuesRead(r, c.Expr))
 		}
+	}
+	r.valueRefs = make([][]SourceReference, len(r.Values))
+	for i := range r.Values {
+		r.valueRefs[i] = r.references(r.Values[i].Citations)
 	}
 	r.index = make(map[string]int, len(r.Fields))
 	for i, f := range r.Fields {
@@ -44,6 +55,38 @@ func (r *Ruleset) finish(hash bool) error {
 	}
 	r.prog = buildProgram(r)
 	return nil
+}
+
+// valuesRead lists the named values x reads, directly or through other
+// values, each once, in declaration order; nil when it reads none.
+func valuesRead(r *Ruleset, x *Expr) []int {
+	if len(r.Values) == 0 {
+		return nil
+	}
+	seen := make([]bool, len(r.Values))
+	var walk func(e *Expr)
+	walk = func(e *Expr) {
+		if e == nil {
+			return
+		}
+		if e.Kind == ExprValue && !seen[e.Slot] {
+			seen[e.Slot] = true
+			for _, x := range r.Values[e.Slot].Exprs() {
+				walk(x)
+			}
+		}
+		for _, a := range e.Args {
+			walk(a)
+		}
+	}
+	walk(x)
+	var out []int
+	for i, ok := range seen {
+		if ok {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // canonicalJSON returns the RFC 8785 form of the ruleset's JSON, the bytes

@@ -1,5 +1,7 @@
 package engine
 
+import "encoding/json"
+
 import (
 	"github.com/eligo/eligo/engine/value"
 )
@@ -55,6 +57,8 @@ const (
 	// ExprGroup reads the status of group Key (index Slot); it appears only
 	// in Ruleset.Outcome.
 	ExprGroup
+	// ExprValue reads the named value Key (index Slot in Ruleset.Values).
+	ExprValue
 )
 
 // Operator names an operation of an ExprOp node. The string is what
@@ -94,6 +98,18 @@ const (
 	OpPresent       Operator = "present"
 	OpAbsent        Operator = "absent"
 	OpDefault       Operator = "??"
+	// OpIf is `if Args[0] then Args[1] else Args[2]`.
+	OpIf Operator = "if"
+	// OpDiv is Args[0] / Args[1], exact to value.QuotientPlaces decimal places.
+	OpDiv Operator = "/"
+	// OpFloor, OpCeil and OpRound round Args[0] to a whole multiple of
+	// Args[1], a positive constant step (1 when the text gives none):
+	// down, up, or to the nearest with half going up (see Rounding).
+	OpFloor Operator = "floor"
+	OpCeil  Operator = "ceil"
+	OpRound Operator = "round"
+	// OpAbs is |Args[0]|.
+	OpAbs Operator = "abs"
 )
 
 // Expr is one node of a compiled expression. Which members are meaningful
@@ -106,6 +122,8 @@ const (
 //     or defaults a field (empty otherwise; JSON null). For an enum
 //     constant Enum is the listed value (Const.Num is its index).
 //   - ExprGroup: Key (the group id) and Slot (its index in Ruleset.Groups).
+//   - ExprValue: Key (the value's name) and Slot (its index in
+//     Ruleset.Values).
 //
 // Sort is the node's static type in every case. MarshalJSON writes the
 // display.expr shape (see json.go).
@@ -121,8 +139,8 @@ type Expr struct {
 	Args []*Expr
 	// Key is the field id of ExprField or the group id of ExprGroup.
 	Key string
-	// Slot is the index of Key in Ruleset.Fields (ExprField) or
-	// Ruleset.Groups (ExprGroup).
+	// Slot is the index of Key in Ruleset.Fields (ExprField),
+	// Ruleset.Groups (ExprGroup) or Ruleset.Values (ExprValue).
 	Slot int
 	// Const is the value of an ExprConst node.
 	Const value.Value
@@ -153,6 +171,10 @@ type Ruleset struct {
 	// Fields are the declared fields in declaration order; Fields[i] is
 	// input slot i.
 	Fields []Field `json:"fields"`
+	// Values are the declared named values in declaration order. Left
+	// out of the JSON when there are none, so rulesets written before
+	// values existed keep their digest.
+	Values []NamedValue `json:"values,omitempty"`
 	// Groups are the declared groups in declaration order.
 	Groups []Group `json:"groups"`
 	// Outcome combines groups (ExprGroup leaves) with and, or and not. When
@@ -180,6 +202,11 @@ type Ruleset struct {
 	// refs[i] are the source references of the i-th criterion, shared
 	// read-only by every explanation.
 	refs [][]SourceReference
+	// criterionValues[i] are the named values the i-th criterion reads,
+	// directly or through others, in declaration order.
+	criterionValues [][]int
+	// valueRefs[v] are the source references of named value v.
+	valueRefs [][]SourceReference
 	// index maps a field id to its slot, for FieldIndex.
 	index map[string]int
 }
@@ -271,7 +298,7 @@ type Field struct {
 }
 
 // Range is a span of numbers, both ends included. An end whose Known is
-// false is open: Range{Min: IntValue(0)} is "at least 0". Its JSON form is
+// false is open: Range{Min: value.IntValue(0)} is "at least 0". Its JSON form is
 // {"min":1,"max":20}, an open end left out.
 type Range struct {
 	// Min is the smallest allowed value; unknown when open below.
@@ -369,7 +396,8 @@ type Criterion struct {
 	Expr *Expr `json:"expr"`
 	// Citations are the quotes the criterion rests on (at least one).
 	Citations []Citation `json:"citations"`
-	// Fields are the ids of the fields Expr reads, in declaration order.
+	// Fields are the ids of the fields Expr reads, directly or through
+	// named values, in declaration order.
 	Fields []string `json:"fields"`
 	// Slots are the input slots of Fields, in the same order.
 	Slots []int `json:"-"`
@@ -377,6 +405,119 @@ type Criterion struct {
 	// and messages, numbers spelled from their value. It is derived from
 	// Expr (the same way by Compile and LoadIR) and so not hashed.
 	Text string `json:"-"`
+}
+
+// NamedValue is a figure the law defines from the answers (net income, a
+// deduction, whether a cap applies), computed once per decision and read
+// by criteria and other values by its name. It is unknown exactly when
+// what it needs is unknown (with the short-circuits of and, or, ?? and
+// if), and cited like a criterion.
+type NamedValue struct {
+	// ID is the value's name, a bare identifier ("net_income").
+	ID string `json:"id"`
+	// Title is the value's human-readable name ("Net monthly income").
+	Title string `json:"title"`
+	// Type is the value's sort: int, decimal, bool or date.
+	Type Sort `json:"type"`
+	// Unit is what the figure counts ("USD"), or empty.
+	Unit string `json:"unit,omitempty"`
+	// Output marks a value the decision returns beside the outcome and
+	// the audit envelope keeps.
+	Output bool `json:"output,omitempty"`
+	// Expr computes the value; its sort is Type, or numeric when Type is.
+	// Nil for a table.
+	Expr *Expr `json:"expr,omitempty"`
+	// Table marks a value looked up in a table (the `table` declaration):
+	// by Keys in Rows, or in the Rows of the one of Periods that holds on
+	// the decision date.
+	Table bool `json:"table,omitempty"`
+	// Keys are a table's lookup keys: each an enum, int or bool
+	// expression. A table of figures by period alone has none.
+	Keys []*Expr `json:"keys,omitempty"`
+	// Rows are a table's rows when it has no periods. The compiler proves
+	// that exactly one row matches any keys the fields allow.
+	Rows []TableRow `json:"rows,omitempty"`
+	// Periods are a table's figures period by period, consecutive and
+	// covering the ruleset's effective period.
+	Periods []TablePeriod `json:"periods,omitempty"`
+	// Citations are the quotes the definition rests on (at least one).
+	Citations []Citation `json:"citations"`
+	// Fields are the ids of the fields the value reads, directly or
+	// through other values, in declaration order.
+	Fields []string `json:"fields"`
+	// Slots are the input slots of Fields, in the same order.
+	Slots []int `json:"-"`
+	// Text is Expr printed canonically in the rules language, as
+	// Criterion.Text.
+	Text string `json:"-"`
+}
+
+// Exprs are the value's expressions: its definition, or a table's keys and
+// the figures of its rows in every period. A walk over what a value reads
+// walks these.
+func (v *NamedValue) Exprs() []*Expr {
+	var out []*Expr
+	if v.Expr != nil {
+		out = append(out, v.Expr)
+	}
+	out = append(out, v.Keys...)
+	for _, r := range v.Rows {
+		out = append(out, r.Value)
+	}
+	for _, p := range v.Periods {
+		for _, r := range p.Rows {
+			out = append(out, r.Value)
+		}
+	}
+	return out
+}
+
+// TableRow is one row of a table: what each key must match, and the
+// figure (an expression, which may read the keys: `5868 + 596 *
+// (household.size - 8)` for each member above eight).
+type TableRow struct {
+	// Match holds one KeyMatch per key, in the order of the keys.
+	Match []KeyMatch `json:"match"`
+	// Value is the row's figure.
+	Value *Expr `json:"value"`
+}
+
+// TablePeriod is the rows of a table for one period.
+type TablePeriod struct {
+	// Period is the days the rows hold for, both included.
+	Period Period `json:"period"`
+	// Rows are the period's rows.
+	Rows []TableRow `json:"rows"`
+}
+
+// MatchKind is what a KeyMatch tests.
+type MatchKind uint8
+
+// The kinds of key match.
+const (
+	// MatchAny matches every value of the key.
+	MatchAny MatchKind = iota
+	// MatchEnum matches one value of an enum key (Enum, index Const.Num).
+	MatchEnum
+	// MatchBool matches true or false (Const).
+	MatchBool
+	// MatchRange matches the whole numbers from Min to Max, an end whose
+	// Known is false being open.
+	MatchRange
+)
+
+// KeyMatch is what one key of a table row matches. Its JSON form is
+// {"any":true}, {"enum":"alaska"}, {"bool":true} or {"min":2,"max":4}
+// (an open end left out).
+type KeyMatch struct {
+	// Kind says which of the members below are set.
+	Kind MatchKind
+	// Enum is the listed value of a MatchEnum.
+	Enum string
+	// Const is the enum index of a MatchEnum, or the bool of a MatchBool.
+	Const value.Value
+	// Min and Max are the ends of a MatchRange.
+	Min, Max value.Value
 }
 
 // Citation is an exact quote from a declared source.
@@ -420,6 +561,63 @@ func (r *Ruleset) CriterionIndex(g, ci int) int { return r.groupStart[g] + ci }
 // not evaluate anything. The slice is read-only.
 func (r *Ruleset) References(i int) []SourceReference { return r.refs[i] }
 
+// ValueReferences returns the source references of named value v, shared
+// read-only as References' are.
+func (r *Ruleset) ValueReferences(v int) []SourceReference { return r.valueRefs[v] }
+
+// ValueIndex returns the index in Values of the named value id, or -1.
+func (r *Ruleset) ValueIndex(id string) int {
+	for i := range r.Values {
+		if r.Values[i].ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// Outputs are the output values of a decision's result, in declaration
+// order, each with its figure (JSON null when unknown): what a decision
+// returns beside its outcome and its record keeps.
+func (r *Ruleset) Outputs(res *Result) []OutputValue {
+	var out []OutputValue
+	for i := range r.Values {
+		v := &r.Values[i]
+		if !v.Output {
+			continue
+		}
+		var fig value.Value
+		if i < len(res.Values) {
+			fig = res.Values[i]
+		}
+		out = append(out, r.outputValue(i, fig))
+	}
+	return out
+}
+
+// outputValue is named value v with figure fig (JSON null when unknown).
+func (r *Ruleset) outputValue(v int, fig value.Value) OutputValue {
+	nv := &r.Values[v]
+	text := json.RawMessage("null")
+	if fig.Known {
+		text = constJSON(nv.Type, fig, "")
+	}
+	return OutputValue{Value: nv.ID, Title: nv.Title, Figure: text, Unit: nv.Unit}
+}
+
+// OutputValue is an output value of a decision: its name, title, figure
+// and unit.
+type OutputValue struct {
+	// Value is the value's name in the rules ("net_income").
+	Value string `json:"value" doc:"The value's name in the rules."`
+	// Title is its name for people ("Net monthly income").
+	Title string `json:"title" doc:"The value's name for people."`
+	// Figure is the computed figure: a number, true/false, a
+	// "YYYY-MM-DD" date, or null when the answers do not settle it.
+	Figure json.RawMessage `json:"figure" doc:"The computed figure: a number, true or false, a YYYY-MM-DD date, or null when the answers do not settle it."`
+	// Unit is what the figure counts; left out when none.
+	Unit string `json:"unit,omitempty" doc:"What the figure counts (USD, months); absent when none."`
+}
+
 // ContentDigest returns "sha256:" followed by the hex SHA-256 of the RFC
 // 8785 canonical JSON of the compiled ruleset. Comments and layout never
 // change it; any change in meaning or published text does.
@@ -431,4 +629,37 @@ func (r *Ruleset) FieldIndex(id string) int {
 		return i
 	}
 	return -1
+}
+
+// CitedQuote is one citation of a ruleset with the declaration that makes
+// it: a criterion's, or a named value's or table's.
+type CitedQuote struct {
+	// Kind is "criterion" or "value" (a table is a value).
+	Kind string
+	// ID is the criterion's or the value's id.
+	ID string
+	// Citation is the source and the quoted words.
+	Citation
+}
+
+// CitedQuotes lists every citation of r: the criteria's in CriterionAt
+// order, then the named values' and tables' in declaration order. Every
+// tool that verifies quotes (a folder's test, publishing, a project's
+// provenance) reads them here, so the law a figure rests on is checked as
+// a criterion's is.
+func (r *Ruleset) CitedQuotes() []CitedQuote {
+	var out []CitedQuote
+	for gi := range r.Groups {
+		for _, c := range r.Groups[gi].Criteria {
+			for _, ci := range c.Citations {
+				out = append(out, CitedQuote{Kind: "criterion", ID: c.ID, Citation: ci})
+			}
+		}
+	}
+	for _, v := range r.Values {
+		for _, ci := range v.Citations {
+			out = append(out, CitedQuote{Kind: "value", ID: v.ID, Citation: ci})
+		}
+	}
+	return out
 }

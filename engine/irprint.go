@@ -30,7 +30,7 @@ func exprNode(e *Expr) *syntax.Node {
 	switch e.Kind {
 	case ExprField:
 		return &syntax.Node{Kind: syntax.NodeField, Name: e.Key}
-	case ExprGroup:
+	case ExprGroup, ExprValue:
 		return &syntax.Node{Kind: syntax.NodeIdent, Name: e.Key}
 	case ExprConst:
 		return constNode(e)
@@ -55,12 +55,18 @@ func exprNode(e *Expr) *syntax.Node {
 		return &syntax.Node{Kind: syntax.NodeNeg, Args: args}
 	case OpIn, OpNotIn:
 		return &syntax.Node{Kind: syntax.NodeIn, Op: string(e.Op), Args: args}
-	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe, OpAdd, OpSub, OpMul, OpDefault:
+	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe, OpAdd, OpSub, OpMul, OpDiv, OpDefault:
 		return &syntax.Node{Kind: syntax.NodeBinary, Op: string(e.Op), Args: args}
+	case OpIf:
+		return &syntax.Node{Kind: syntax.NodeIf, Args: args}
+	case OpFloor, OpCeil, OpRound:
+		if s := e.Args[1]; s.Kind == ExprConst && s.Const.Num == 1 && s.Const.Scale == 0 {
+			args = args[:1] // a step of 1 is the one the text may leave out
+		}
 	}
-	// min, max, years_between, months_between, days_between, add_days,
-	// add_months, add_years, decision_date, present and absent are calls
-	// of the same name.
+	// min, max, floor, ceil, round, abs, years_between, months_between,
+	// days_between, add_days, add_months, add_years, decision_date,
+	// present and absent are calls of the same name.
 	return &syntax.Node{Kind: syntax.NodeCall, Name: string(e.Op), Args: args}
 }
 

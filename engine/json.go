@@ -29,6 +29,7 @@ func (s *Sort) UnmarshalText(b []byte) error {
 //	{"type":"field_ref","key":"employment.months_employed"}
 //	{"type":"const","sort":"int","value":12,"field_context":"employment.months_employed"}
 //	{"type":"group_ref","key":"service"}            (outcome expressions only)
+//	{"type":"value_ref","key":"net_income"}          (a named value)
 //
 // A const's value is a JSON number for int and decimal (exact decimal
 // digits), true/false for bool, the listed string for enum and
@@ -52,10 +53,13 @@ func (e *Expr) appendJSON(b []byte) []byte {
 			b = a.appendJSON(b)
 		}
 		return append(b, "]}"...)
-	case ExprField, ExprGroup:
+	case ExprField, ExprGroup, ExprValue:
 		kind := "field_ref"
-		if e.Kind == ExprGroup {
+		switch e.Kind {
+		case ExprGroup:
 			kind = "group_ref"
+		case ExprValue:
+			kind = "value_ref"
 		}
 		b = append(b, `{"type":"`...)
 		b = append(b, kind...)
@@ -98,4 +102,21 @@ func constJSON(s Sort, v value.Value, enum string) []byte {
 func appendJSONString(b []byte, s string) []byte {
 	q, _ := json.Marshal(s) // a string always marshals
 	return append(b, q...)
+}
+
+// MarshalJSON writes {"any":true}, {"enum":"alaska"}, {"bool":true} or
+// {"min":2,"max":4}, an open end of a range left out.
+func (k KeyMatch) MarshalJSON() ([]byte, error) {
+	switch k.Kind {
+	case MatchAny:
+		return []byte(`{"any":true}`), nil
+	case MatchEnum:
+		return append(appendJSONString([]byte(`{"enum":`), k.Enum), '}'), nil
+	case MatchBool:
+		if k.Const.Num != 0 {
+			return []byte(`{"bool":true}`), nil
+		}
+		return []byte(`{"bool":false}`), nil
+	}
+	return Range{Min: k.Min, Max: k.Max}.MarshalJSON()
 }

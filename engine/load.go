@@ -29,7 +29,43 @@ import (
 // know, so a change to the IR can never be misread as the old shape. The
 // version is not part of the JSON document (adding it would change every
 // published content digest): the store keeps it beside the IR bytes.
-const IRVersion = 1
+//
+// Version 2 adds named values (the values member, value_ref nodes) and
+// the operators if, /, floor, ceil, round and abs; a ruleset that uses
+// none of them is written as version 1 (Ruleset.FormatVersion), so an
+// engine that reads only version 1 still reads it.
+const IRVersion = 2
+
+// FormatVersion is the IR version the ruleset's JSON needs: 1 unless it
+// uses what version 2 added. The store keeps it beside the IR bytes.
+func (r *Ruleset) FormatVersion() int {
+	if len(r.Values) > 0 {
+		return 2
+	}
+	v2 := false
+	var walk func(e *Expr)
+	walk = func(e *Expr) {
+		if e == nil || v2 {
+			return
+		}
+		switch e.Op {
+		case OpIf, OpDiv, OpFloor, OpCeil, OpRound, OpAbs:
+			v2 = true
+		}
+		for _, a := range e.Args {
+			walk(a)
+		}
+	}
+	for gi := range r.Groups {
+		for ci := range r.Groups[gi].Criteria {
+			walk(r.Groups[gi].Criteria[ci].Expr)
+		}
+	}
+	if v2 {
+		return 2
+	}
+	return 1
+}
 
 // ErrUnknownIRVersion is wrapped by LoadIR's error for an IR version this
 // engine does not read (one written by a newer engine, or a bad record), so
@@ -40,7 +76,7 @@ var ErrUnknownIRVersion = errors.New("unknown compiled IR version")
 type unknownVersionError int
 
 func (v unknownVersionError) Error() string {
-	return fmt.Sprintf("compiled IR version %d is not one this engine reads (it reads version %d)", int(v), IRVersion)
+	return fmt.Sprintf("compiled IR version %d is not one this engine reads (it reads versions 1 to %d)", int(v), IRVersion)
 }
 
 func (v unknownVersionError) Unwrap() error { return ErrUnknownIRVersion }
@@ -56,8 +92,9 @@ func (v unknownVersionError) Unwrap() error { return ErrUnknownIRVersion }
 // Every member must be one the IR has, present when required and of the
 // right JSON type, and the result must pass Build's checks; otherwise the
 // error names the member at fault, e.g. `groups[2].criteria[0].expr.args[1]:
-// unknown operator "~="`. A version other than IRVersion is refused with an
-// error wrapping ErrUnknownIRVersion.
+// unknown operator "~="`. A version this engine does not read is refused
+// with an error wrapping ErrUnknownIRVersion, and a version-1 document
+// that uses what version 2 added is refused as not that version.
 //
 // The loaded ruleset's ContentDigest is the hash of the canonical form of
 // data itself. As a guard that the loader understood the whole document,
@@ -65,7 +102,7 @@ func (v unknownVersionError) Unwrap() error { return ErrUnknownIRVersion }
 // same bytes; if it does not, LoadIR refuses the data rather than serve a
 // ruleset whose digest does not describe it.
 func LoadIR(version int, data []byte) (*Ruleset, error) {
-	if version != IRVersion {
+	if version < 1 || version > IRVersion {
 		return nil, unknownVersionError(version)
 	}
 	r, err := decodeIR(data)
@@ -78,6 +115,9 @@ func LoadIR(version int, data []byte) (*Ruleset, error) {
 	}
 	if err := build(r, true); err != nil {
 		return nil, fmt.Errorf("load compiled IR: %w", err)
+	}
+	if need := r.FormatVersion(); need > version {
+		return nil, fmt.Errorf("load compiled IR: stored as version %d, but it uses named values or operators of version %d", version, need)
 	}
 	if err := encodesBack(r, canon); err != nil {
 		return nil, fmt.Errorf("load compiled IR: %w", err)
@@ -308,7 +348,7 @@ func (e *errs) keep(err error) {
 
 func readRuleset(doc any) (*Ruleset, error) {
 	o, err := readObject("", doc, []string{"slug", "section_id", "name", "description", "sources",
-		"fields", "groups", "outcome", "reads_decision_date"}, "effective")
+		"fields", "groups", "outcome", "reads_decision_date"}, "effective", "values")
 	if err != nil {
 		return nil, err
 	}
@@ -333,6 +373,11 @@ func readRuleset(doc any) (*Ruleset, error) {
 	}
 	if r.Fields, err = list(o, "fields", readField); err != nil {
 		return nil, err
+	}
+	if _, ok := o.m["values"]; ok {
+		if r.Values, err = list(o, "values", readValue); err != nil {
+			return nil, err
+		}
 	}
 	if r.Groups, err = list(o, "groups", readGroup); err != nil {
 		return nil, err
@@ -507,6 +552,130 @@ func readCriterion(path string, v any) (Criterion, error) {
 	return c, err
 }
 
+// readValue reads a named value (IR version 2).
+func readValue(path string, v any) (NamedValue, error) {
+	o, err := readObject(path, v, []string{"id", "title", "type", "citations", "fields"}, "unit", "output", "expr",
+		"table", "keys", "rows", "periods")
+	if err != nil {
+		return NamedValue{}, err
+	}
+	var e errs
+	nv := NamedValue{ID: e.str(o.str("id")), Title: e.str(o.str("title")), Unit: e.str(o.optStr("unit"))}
+	typ := e.str(o.str("type"))
+	if _, ok := o.m["output"]; ok {
+		nv.Output = e.boolean(o.boolean("output"))
+	}
+	if e.err != nil {
+		return NamedValue{}, e.err
+	}
+	if err := nv.Type.UnmarshalText([]byte(typ)); err != nil {
+		return NamedValue{}, fmt.Errorf("%s: %w", o.at("type"), err)
+	}
+	if _, ok := o.m["table"]; ok {
+		if nv.Table, err = o.boolean("table"); err != nil {
+			return NamedValue{}, err
+		}
+	}
+	if !nv.Table {
+		if nv.Expr, err = readExpr(o.at("expr"), o.m["expr"]); err != nil {
+			return NamedValue{}, err
+		}
+	} else if err := readTable(o, &nv); err != nil {
+		return NamedValue{}, err
+	}
+	if nv.Citations, err = list(o, "citations", readCitation); err != nil {
+		return NamedValue{}, err
+	}
+	nv.Fields, err = list(o, "fields", readString)
+	return nv, err
+}
+
+// readTable reads a table's keys, and its rows or periods.
+func readTable(o object, nv *NamedValue) error {
+	var err error
+	if _, ok := o.m["expr"]; ok {
+		return fmt.Errorf("%s: a table has rows, not an expression", o.at("expr"))
+	}
+	if _, ok := o.m["keys"]; ok {
+		if nv.Keys, err = list(o, "keys", readExpr); err != nil {
+			return err
+		}
+	}
+	if _, ok := o.m["rows"]; ok {
+		if nv.Rows, err = list(o, "rows", readTableRow); err != nil {
+			return err
+		}
+	}
+	if _, ok := o.m["periods"]; ok {
+		if nv.Periods, err = list(o, "periods", readTablePeriod); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func readTablePeriod(path string, v any) (TablePeriod, error) {
+	o, err := readObject(path, v, []string{"period", "rows"})
+	if err != nil {
+		return TablePeriod{}, err
+	}
+	p, err := readPeriod(o.at("period"), o.m["period"])
+	if err != nil {
+		return TablePeriod{}, err
+	}
+	rows, err := list(o, "rows", readTableRow)
+	return TablePeriod{Period: *p, Rows: rows}, err
+}
+
+func readTableRow(path string, v any) (TableRow, error) {
+	o, err := readObject(path, v, []string{"match", "value"})
+	if err != nil {
+		return TableRow{}, err
+	}
+	match, err := list(o, "match", readKeyMatch)
+	if err != nil {
+		return TableRow{}, err
+	}
+	val, err := readExpr(o.at("value"), o.m["value"])
+	return TableRow{Match: match, Value: val}, err
+}
+
+// readKeyMatch reads {"any":true}, {"enum":...}, {"bool":...} or a range
+// {"min":...,"max":...}; Build resolves an enum's index.
+func readKeyMatch(path string, v any) (KeyMatch, error) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return KeyMatch{}, fmt.Errorf("%s: must be a key match object, not %s", path, describe(v))
+	}
+	switch {
+	case m["any"] != nil:
+		o, err := readObject(path, v, []string{"any"})
+		if err == nil && m["any"] != true {
+			err = fmt.Errorf("%s: must be true", o.at("any"))
+		}
+		return KeyMatch{Kind: MatchAny}, err
+	case m["enum"] != nil:
+		o, err := readObject(path, v, []string{"enum"})
+		if err != nil {
+			return KeyMatch{}, err
+		}
+		s, err := o.str("enum")
+		return KeyMatch{Kind: MatchEnum, Enum: s}, err
+	case m["bool"] != nil:
+		o, err := readObject(path, v, []string{"bool"})
+		if err != nil {
+			return KeyMatch{}, err
+		}
+		b, err := o.boolean("bool")
+		return KeyMatch{Kind: MatchBool, Const: value.BoolValue(b)}, err
+	}
+	g, err := readRange(path, v)
+	if err != nil {
+		return KeyMatch{}, err
+	}
+	return KeyMatch{Kind: MatchRange, Min: g.Min, Max: g.Max}, nil
+}
+
 func readCitation(path string, v any) (Citation, error) {
 	o, err := readObject(path, v, []string{"source", "quote"})
 	if err != nil {
@@ -526,7 +695,7 @@ func readExpr(path string, v any) (*Expr, error) {
 	}
 	typ, ok := m["type"].(string)
 	if !ok {
-		return nil, fmt.Errorf("%s.type: must be a string (op, field_ref, const or group_ref), not %s", path, describe(m["type"]))
+		return nil, fmt.Errorf("%s.type: must be a string (op, field_ref, value_ref, const or group_ref), not %s", path, describe(m["type"]))
 	}
 	switch typ {
 	case "op":
@@ -543,21 +712,18 @@ func readExpr(path string, v any) (*Expr, error) {
 		}
 		args, err := list(o, "args", readExpr)
 		return &Expr{Kind: ExprOp, Op: Operator(op), Args: args}, err
-	case "field_ref", "group_ref":
+	case "field_ref", "group_ref", "value_ref":
 		o, err := readObject(path, v, []string{"type", "key"})
 		if err != nil {
 			return nil, err
 		}
 		key, err := o.str("key")
-		kind := ExprField
-		if typ == "group_ref" {
-			kind = ExprGroup
-		}
+		kind := map[string]ExprKind{"field_ref": ExprField, "group_ref": ExprGroup, "value_ref": ExprValue}[typ]
 		return &Expr{Kind: kind, Key: key}, err
 	case "const":
 		return readConst(path, v)
 	}
-	return nil, fmt.Errorf("%s.type: unknown node type %q (op, field_ref, const or group_ref)", path, typ)
+	return nil, fmt.Errorf("%s.type: unknown node type %q (op, field_ref, value_ref, const or group_ref)", path, typ)
 }
 
 // readConst reads a const node: the value by its sort, numbers exactly.

@@ -27,6 +27,21 @@ func usesPresence(e *Expr) bool {
 
 // randomValue draws an answer of field f's type near typical thresholds.
 func randomValue(rng *rand.Rand, f *Field) value.Value {
+	// An answer outside the field's range is a field error at conversion
+	// and never reaches evaluation: draw again until one is inside.
+	for range 100_000 {
+		if v := anyValue(rng, f); f.Range == nil || f.Range.Contains(v) {
+			return v
+		}
+	}
+	if f.Range.Min.Known {
+		return f.Range.Min // a range far from the draws: its end is an answer
+	}
+	return f.Range.Max
+}
+
+// anyValue draws an answer of f's type, whatever its range.
+func anyValue(rng *rand.Rand, f *Field) value.Value {
 	switch f.Type {
 	case SortInt:
 		return value.IntValue(rng.Int64N(300) - 20)

@@ -108,6 +108,14 @@ func (r *Ruleset) sourceIDs() []string {
 	return ids
 }
 
+func (r *Ruleset) valueIDs() []string {
+	ids := make([]string, len(r.Values))
+	for i := range r.Values {
+		ids[i] = r.Values[i].ID
+	}
+	return ids
+}
+
 func (r *Ruleset) groupIDs() []string {
 	ids := make([]string, len(r.Groups))
 	for i := range r.Groups {

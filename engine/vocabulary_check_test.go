@@ -23,7 +23,8 @@ func TestVocabularyChecker(t *testing.T) {
 			t.Errorf("function %q is missing from Functions", name)
 		}
 	}
-	calls := map[string]string{"min": "min(a.n, 2) >= 1", "max": "max(a.n, 2) >= 1", "years_between": "years_between(a.d, a.d) >= 1",
+	calls := map[string]string{"min": "min(a.n, 2) >= 1", "max": "max(a.n, 2) >= 1", "floor": "floor(a.n / 3) >= 1",
+		"ceil": "ceil(a.n / 3, 0.5) >= 1", "round": "round(a.n * 0.2, 0.01) >= 1", "abs": "abs(a.n - 2) >= 1", "years_between": "years_between(a.d, a.d) >= 1",
 		"months_between": "months_between(a.d, a.d) >= 1", "days_between": "days_between(a.d, a.d) >= 1", "add_days": "add_days(a.d, 1) > a.d",
 		"add_months": "add_months(a.d, 1) > a.d", "add_years": "add_years(a.d, 1) > a.d", "decision_date": "decision_date() > a.d",
 		"present": "present(a.n)", "absent": "absent(a.n)", "date": `date("2024-01-01") > a.d`}
@@ -42,7 +43,7 @@ func TestVocabularyChecker(t *testing.T) {
 		}
 	}
 	_, _, err := Compile("v.rules", rules("nosuch(a.n) >= 1"))
-	if err == nil || !strings.Contains(err.Error(), "the functions are min, max, years_between, months_between, days_between, add_days, add_months, add_years, decision_date, present, absent and date") {
+	if err == nil || !strings.Contains(err.Error(), "the functions are min, max, floor, ceil, round, abs, years_between, months_between, days_between, add_days, add_months, add_years, decision_date, present, absent and date") {
 		t.Errorf("an unknown function's message: %v", err)
 	}
 }

@@ -362,13 +362,9 @@ func VerifyCitations(r *engine.Ruleset, text []byte) []string {
 			problems = append(problems, fmt.Sprintf("source %s has no \"== %s ==\" section in the source text", s.ID, s.ID))
 		}
 	}
-	for gi := range r.Groups {
-		for _, c := range r.Groups[gi].Criteria {
-			for _, ci := range c.Citations {
-				if quotes.HasSection(ci.Source) && !quotes.Contains(ci.Source, ci.Quote) {
-					problems = append(problems, fmt.Sprintf("criterion %s: quote %q does not appear in section %s of the source text", c.ID, ci.Quote, ci.Source))
-				}
-			}
+	for _, ci := range r.CitedQuotes() {
+		if quotes.HasSection(ci.Source) && !quotes.Contains(ci.Source, ci.Quote) {
+			problems = append(problems, fmt.Sprintf("%s %s: quote %q does not appear in section %s of the source text", ci.Kind, ci.ID, ci.Quote, ci.Source))
 		}
 	}
 	return problems

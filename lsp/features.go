@@ -75,6 +75,8 @@ func (s *Server) symbols(c *compiled, _ string, _ DocumentParams) (any, *jsonrpc
 			sym.Kind, sym.Detail = SymbolKindClass, d.Group.Kind+" "+d.Group.Title
 		case syntax.DeclCriterion:
 			sym.Kind, sym.Detail = SymbolKindFunction, d.Criterion.Title
+		case syntax.DeclValue:
+			sym.Kind, sym.Detail = SymbolKindVariable, d.Value.Type+" "+d.Value.Body.Title
 		}
 		if o, ok := c.names.decl(d.Kind, d.ID); ok {
 			sym.Range, sym.SelectionRange = c.text.span(o.extentStart, o.extentEnd), c.text.span(o.start, o.end)
@@ -192,6 +194,8 @@ func (c *compiled) declHover(o occurrence) string {
 			}
 		case syntax.DeclCriterion:
 			c.criterionHover(&b, d.Criterion, d.Group)
+		case syntax.DeclValue:
+			c.valueHover(&b, d.Value)
 		}
 		return b.String()
 	}
@@ -262,6 +266,44 @@ func (c *compiled) criterionHover(b *strings.Builder, cd *syntax.CriterionDecl, 
 	}
 }
 
+// valueHover writes a named value's or table's type, unit and title, its
+// definition (or its keys and periods) and its citations.
+func (c *compiled) valueHover(b *strings.Builder, v *syntax.ValueDecl) {
+	kind := "value"
+	if v.Table {
+		kind = "table"
+	}
+	fmt.Fprintf(b, "**%s** `%s`: %s", kind, v.Body.ID, v.Type)
+	if v.Unit != "" {
+		fmt.Fprintf(b, " (%s)", v.Unit)
+	}
+	if v.Output {
+		b.WriteString(", returned with the decision")
+	}
+	fmt.Fprintf(b, "\n\n%s\n\n", v.Body.Title)
+	switch {
+	case v.Body.Expr != nil:
+		fmt.Fprintf(b, "= `%s`\n\n", syntax.PrintExpr(v.Body.Expr))
+	case v.Table:
+		keys := make([]string, len(v.Keys))
+		for i, k := range v.Keys {
+			keys[i] = syntax.PrintExpr(k)
+		}
+		if len(keys) > 0 {
+			fmt.Fprintf(b, "Looked up by %s", strings.Join(keys, ", "))
+		} else {
+			b.WriteString("One figure")
+		}
+		if len(v.Periods) > 0 {
+			fmt.Fprintf(b, " in %d periods", len(v.Periods))
+		}
+		b.WriteString(".\n\n")
+	}
+	for _, ci := range v.Body.Cites {
+		fmt.Fprintf(b, "Cites %s: %q\n\n", ci.Source, ci.Quote)
+	}
+}
+
 // completion is textDocument/completion: by what precedes the cursor,
 // source ids (after cite or a note's source), enum values (where an enum
 // field is compared or tested with in), group ids (in the outcome), else
@@ -315,6 +357,11 @@ func (c *compiled) complete(p Position) CompletionList {
 	}
 	for _, f := range c.file.Fields {
 		add(CompletionKindField, f.Type, f.ID)
+	}
+	for _, v := range c.file.Values {
+		if v.Body.ID != "" {
+			add(CompletionKindVariable, v.Type+": "+v.Body.Title, v.Body.ID)
+		}
 	}
 	for _, name := range syntax.Functions() {
 		fd, _ := syntax.DescribeFunction(name)

@@ -147,6 +147,7 @@ const (
 	SymbolKindClass    = 5
 	SymbolKindField    = 8
 	SymbolKindFunction = 12
+	SymbolKindVariable = 13
 )
 
 // DocumentSymbol is one entry of the outline.
@@ -168,6 +169,7 @@ const (
 	CompletionKindKeyword    = 14
 	CompletionKindReference  = 18
 	CompletionKindEnumMember = 20
+	CompletionKindVariable   = 6
 )
 
 // CompletionItem is one proposal.

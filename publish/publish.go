@@ -272,7 +272,7 @@ func (p *Publisher) storeCut(ctx context.Context, c *rulesetCut) (RulesetResult,
 		TenantID: req.TenantID, Slug: res.Slug, SectionID: r.SectionID, Name: name,
 		Description: r.Description, RuleCount: r.NumCriteria(), ContentDigest: res.ContentDigest,
 		SourceText: string(req.Source), SourceDigest: catalog.SourceDigest(req.Source),
-		CompiledIR: ir, IRVersion: engine.IRVersion, EngineVersion: engine.Version,
+		CompiledIR: ir, IRVersion: r.FormatVersion(), EngineVersion: engine.Version,
 		Visibility: c.visibility, SourceChecks: c.checks, Audit: c.audit, TestCases: cases, Provenance: req.Provenance,
 		PublishedAt: p.clock.Now(), NamespaceCaps: p.caps,
 	})

@@ -22,24 +22,20 @@ import (
 func VerifySources(r *engine.Ruleset, texts map[string][]byte, now time.Time) (map[string]store.SourceCheck, []string) {
 	normalised := map[string]*engine.SourceText{}
 	var problems []string
-	for gi := range r.Groups {
-		for _, c := range r.Groups[gi].Criteria {
-			for _, ci := range c.Citations {
-				body, seen := normalised[ci.Source]
-				if !seen {
-					text, ok := texts[ci.Source]
-					if !ok {
-						problems = append(problems, fmt.Sprintf("source %s: no text was supplied to verify its quotes against", ci.Source))
-						normalised[ci.Source] = nil
-						continue
-					}
-					body = engine.NewSourceText(string(text))
-					normalised[ci.Source] = body
-				}
-				if body != nil && !body.Contains(ci.Quote) {
-					problems = append(problems, fmt.Sprintf("criterion %s: the quote %q does not appear in the text of source %s", c.ID, ci.Quote, ci.Source))
-				}
+	for _, ci := range r.CitedQuotes() {
+		body, seen := normalised[ci.Source]
+		if !seen {
+			text, ok := texts[ci.Source]
+			if !ok {
+				problems = append(problems, fmt.Sprintf("source %s: no text was supplied to verify its quotes against", ci.Source))
+				normalised[ci.Source] = nil
+				continue
 			}
+			body = engine.NewSourceText(string(text))
+			normalised[ci.Source] = body
+		}
+		if body != nil && !body.Contains(ci.Quote) {
+			problems = append(problems, fmt.Sprintf("%s %s: the quote %q does not appear in the text of source %s", ci.Kind, ci.ID, ci.Quote, ci.Source))
 		}
 	}
 	checks := map[string]store.SourceCheck{}

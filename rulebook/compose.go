@@ -117,6 +117,10 @@ type Composed struct {
 	// Rules.Groups[g] comes from. A criterion's section is its group's
 	// (see engine.Ruleset.CriterionAt).
 	GroupSection []int
+	// ValueSection[v] is the index in Sections of the section that
+	// Rules.Values[v] (a named value or table) comes from: the composed
+	// graph's value nodes are told by section with it.
+	ValueSection []int
 	// FieldSections maps every field id to the section ids declaring it,
 	// in section order: choice_context's field-to-section membership. A
 	// field with more than one is shared.
@@ -333,6 +337,10 @@ func (a *assembler) section(si int) error {
 			return err
 		}
 	}
+	for _, v := range m.Values {
+		a.r.Values = append(a.r.Values, sectionValue(s.SectionID, v))
+		a.c.ValueSection = append(a.c.ValueSection, si)
+	}
 	a.groupOffset = append(a.groupOffset, len(a.r.Groups))
 	for _, g := range m.Groups {
 		criteria := g.Criteria
@@ -348,6 +356,7 @@ func (a *assembler) section(si int) error {
 			}
 			cr.Fields = slices.Clone(cr.Fields) // reordered by criteria()
 			cr.Slots, cr.Text = nil, ""
+			cr.Expr = valuesPrefixed(s.SectionID, cr.Expr)
 			g.Criteria[ci] = cr
 		}
 		a.r.Groups = append(a.r.Groups, g)
@@ -355,6 +364,75 @@ func (a *assembler) section(si int) error {
 	}
 	a.r.ReadsDecisionDate = a.r.ReadsDecisionDate || m.ReadsDecisionDate
 	return nil
+}
+
+// sectionValue is section sectionID's named value v as the composed
+// ruleset holds it: named with the section's prefix, as its criteria and
+// sources are (two sections may each have a net_income), its citations
+// and the values it reads renamed alike.
+func sectionValue(sectionID string, v engine.NamedValue) engine.NamedValue {
+	v.ID = prefixed(sectionID, v.ID)
+	v.Expr = valuesPrefixed(sectionID, v.Expr)
+	keys := v.Keys
+	v.Keys = make([]*engine.Expr, len(keys))
+	for i, k := range keys {
+		v.Keys[i] = valuesPrefixed(sectionID, k)
+	}
+	rows := func(rows []engine.TableRow) []engine.TableRow {
+		out := make([]engine.TableRow, len(rows))
+		for i, r := range rows {
+			out[i] = engine.TableRow{Match: r.Match, Value: valuesPrefixed(sectionID, r.Value)}
+		}
+		return out
+	}
+	if v.Rows != nil {
+		v.Rows = rows(v.Rows)
+	}
+	if v.Periods != nil {
+		periods := v.Periods
+		v.Periods = make([]engine.TablePeriod, len(periods))
+		for i, p := range periods {
+			v.Periods[i] = engine.TablePeriod{Period: p.Period, Rows: rows(p.Rows)}
+		}
+	}
+	citations := v.Citations
+	v.Citations = make([]engine.Citation, len(citations))
+	for k, cit := range citations {
+		v.Citations[k] = engine.Citation{Source: prefixed(sectionID, cit.Source), Quote: cit.Quote}
+	}
+	v.Fields = slices.Clone(v.Fields)
+	v.Slots, v.Text = nil, ""
+	return v
+}
+
+// valuesPrefixed copies e with every named value it reads renamed with
+// section sectionID's prefix (sectionValue); fields keep their ids, since
+// sections share them. The parts that read no value are shared, not
+// copied: Build copies the whole ruleset before it links it.
+func valuesPrefixed(sectionID string, e *engine.Expr) *engine.Expr {
+	if e == nil {
+		return nil
+	}
+	var args []*engine.Expr
+	for i, arg := range e.Args {
+		if renamed := valuesPrefixed(sectionID, arg); renamed != arg {
+			if args == nil {
+				args = slices.Clone(e.Args)
+			}
+			args[i] = renamed
+		}
+	}
+	if e.Kind != engine.ExprValue && args == nil {
+		return e
+	}
+	c := *e
+	if args != nil {
+		c.Args = args
+	}
+	if e.Kind == engine.ExprValue {
+		c.Key, c.Slot = prefixed(sectionID, e.Key), -1
+	}
+	return &c
 }
 
 // field adds section si's field f, or checks it against the shared field

@@ -1,7 +1,9 @@
 package rulebook
 
 import (
+	"encoding/json"
 	"errors"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -347,5 +349,150 @@ func TestComposedGraph(t *testing.T) {
 				t.Errorf("edge %s -> %s joins no nodes", e.Source, e.Target)
 			}
 		}
+	}
+}
+
+// valueSection is a section that computes: a named value, a table with a
+// figure per period and an output, each named as the other section's are.
+func valueSection(tb testing.TB, section string, rate string) *engine.Ruleset {
+	tb.Helper()
+	return compileRules(tb, `section `+section+`
+effective 2025-01-01 until 2026-12-31
+source s "Test source" url "https://example.org/s" licence "public-domain"
+field income.earned decimal
+  range 0..
+field household.size int
+  range 1..
+value net decimal "Net income" unit "USD" output {
+  round(income.earned * `+rate+`, 0.01)
+  cite s "net"
+}
+table limit int "Limit" unit "USD" {
+  keys household.size
+  period 2025-01-01 until 2025-12-31 {
+    1..2 => 1000
+    3.. => 1000 + 300 * (household.size - 2)
+  }
+  period 2026-01-01 until 2026-12-31 {
+    1.. => 1100 + 300 * household.size
+  }
+  cite s "limit"
+}
+group g all "G" {
+  criterion under "Under the limit" {
+    net <= limit
+    cite s "net"
+  }
+}
+`)
+}
+
+// TestComposeValues: sections that compute compose, each keeping its own
+// named values under its prefix (both call theirs net and limit), and the
+// composed decision computes every figure and criterion as the section
+// does alone.
+func TestComposeValues(t *testing.T) {
+	t.Parallel()
+	a, b := valueSection(t, "alpha", "0.8"), valueSection(t, "beta", "0.5")
+	c := mustCompose(t, Spec{Name: "values", Sections: []Section{sectionOf(0, a), sectionOf(1, b)}})
+	var ids []string
+	for _, v := range c.Rules.Values {
+		ids = append(ids, v.ID)
+	}
+	if got := strings.Join(ids, " "); got != "alpha.net alpha.limit beta.net beta.limit" {
+		t.Fatalf("composed values %s", got)
+	}
+	for _, tt := range []struct {
+		answers, date string
+	}{
+		{`{"income.earned": 1500, "household.size": 2}`, "2025-06-01"},
+		{`{"income.earned": 1500, "household.size": 4}`, "2025-06-01"},
+		{`{"income.earned": 2500, "household.size": 4}`, "2026-06-01"},
+		{`{"household.size": 4}`, "2026-06-01"},
+	} {
+		d, _ := value.ParseDate(tt.date)
+		opts := engine.Options{DecisionDate: d}
+		in, err := c.Rules.Convert([]byte(tt.answers))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := c.Rules.Evaluate(in, opts)
+		for si, s := range []*engine.Ruleset{a, b} {
+			own := s.Evaluate(s.ConvertMap(only(s, mapOf(t, tt.answers))), opts)
+			if res.Criteria[si] != own.Criteria[0] {
+				t.Errorf("%s on %s: %s's criterion %s composed, %s alone", tt.answers, tt.date, s.SectionID, res.Criteria[si], own.Criteria[0])
+			}
+			composed, alone := c.Rules.Outputs(res)[si], s.Outputs(own)[0]
+			if string(composed.Figure) != string(alone.Figure) || composed.Value != s.SectionID+".net" {
+				t.Errorf("%s on %s: output %s=%s composed, %s alone", tt.answers, tt.date, composed.Value, composed.Figure, alone.Figure)
+			}
+		}
+	}
+	if irJSON(t, a) != irJSON(t, valueSection(t, "alpha", "0.8")) {
+		t.Error("composing changed a section's own rules")
+	}
+}
+
+// mapOf decodes answers for only().
+func mapOf(tb testing.TB, answers string) map[string]any {
+	tb.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(answers), &m); err != nil {
+		tb.Fatal(err)
+	}
+	return m
+}
+
+// TestComposedGraphValues: a rulebook of sections that compute draws each
+// section's named values and tables as value nodes under the section's
+// slug and section id, joined to that section's criteria, and with an
+// evaluation each carries its own section's figure.
+func TestComposedGraphValues(t *testing.T) {
+	t.Parallel()
+	a, b := valueSection(t, "alpha", "0.8"), valueSection(t, "beta", "0.5")
+	sa, sb := sectionOf(0, a), sectionOf(1, b)
+	sa.Slug, sb.Slug = "demo/alpha", "demo/beta"
+	c := mustCompose(t, Spec{Name: "values", Sections: []Section{sa, sb}})
+	in, err := c.Rules.Convert([]byte(`{"income.earned": 1500, "household.size": 2}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := c.Rules.Evaluate(in, engine.Options{DecisionDate: value.DateOrdinal(2025, 6, 1)})
+	g := c.Graph(in, res)
+	type valueNode struct{ section, figure string }
+	got := map[string]valueNode{}
+	ids := map[string]bool{}
+	for _, n := range g.Nodes {
+		ids[n.ID] = true
+		if n.Type == present.NodeTypeValue {
+			got[n.ID] = valueNode{n.SectionID, string(n.Overlay.Figure)}
+		}
+	}
+	want := map[string]valueNode{
+		"demo/alpha:value:alpha.net": {"alpha", "1200"}, "demo/alpha:value:alpha.limit": {"alpha", "1000"},
+		"demo/beta:value:beta.net": {"beta", "750"}, "demo/beta:value:beta.limit": {"beta", "1000"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("value nodes %v\nwant %v", got, want)
+	}
+	edges := map[string]bool{}
+	for _, e := range g.Edges {
+		if !ids[e.Source] || !ids[e.Target] {
+			t.Errorf("edge %s -> %s joins no nodes", e.Source, e.Target)
+		}
+		edges[e.Source+" "+string(e.Type)+" "+e.Target] = true
+	}
+	for _, e := range []string{
+		"demo/alpha:value:alpha.net value_to_criterion demo/alpha:criterion:alpha.under",
+		"demo/beta:value:beta.limit value_to_criterion demo/beta:criterion:beta.under",
+		"demo/alpha:field:income.earned field_to_value demo/alpha:value:alpha.net",
+		"demo/alpha:field:income.earned field_to_value demo/beta:value:beta.net",
+	} {
+		if !edges[e] {
+			t.Errorf("no edge %s", e)
+		}
+	}
+	if g.Stats.TotalValues != 4 {
+		t.Errorf("stats %+v", g.Stats)
 	}
 }

@@ -29,7 +29,9 @@ import (
 // answer sets, in the plain build). Each casebank ruleset
 // also runs its own cases first. The rulesets of solver/testdata join them:
 // they use every operator, presence operators included, which the casebank
-// reads only in part; so do those of solver/testdata/shift, which shift
+// reads only in part; so do those of solver/testdata/values, which compute
+// with named values, if, division and rounding (each value the evaluator
+// knows is compared too), and those of solver/testdata/shift, which shift
 // dates (add_days, add_months, add_years) in every way the language
 // allows. A ruleset that shifts dates draws 60 samples (at most 300 with
 // -long or -differential-samples), each check with a longer timeout.
@@ -42,6 +44,7 @@ func TestDifferentialCasebank(t *testing.T) {
 		samples = *differentialSamples
 	}
 	rulesets := append(solvertest.Casebank(t), solvertest.Testdata(t)...)
+	rulesets = append(rulesets, solvertest.ValuesTestdata(t)...)
 	for i, cb := range append(rulesets, solvertest.ShiftTestdata(t)...) {
 		t.Run(cb.Name, func(t *testing.T) {
 			t.Parallel()
@@ -133,6 +136,17 @@ func (d *differential) check(t *testing.T, in *engine.Inputs, date int64, label 
 	same := []*z3.Expr{enc.OutcomeIs(res.Outcome)}
 	for i, st := range res.Criteria {
 		same = append(same, enc.CriterionIs(i, st))
+	}
+	for i, v := range res.Values {
+		// The evaluator computes the values a decision needs; each one
+		// it knows must be the encoding's figure.
+		if v.Known {
+			is, err := enc.ValueIs(i, v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			same = append(same, is)
+		}
 	}
 	for g, st := range res.Groups {
 		same = append(same, enc.GroupIs(g, st))

@@ -141,6 +141,9 @@ type Encoding struct {
 	// nodes counts the expression nodes encoded, to look at ctx every
 	// encodeCheckEvery of them.
 	nodes int
+	// values holds each named value's term once encoded (valueTerm); nil
+	// entries are not encoded yet.
+	values []*term
 }
 
 // interrupted returns ctx's error when the encoding is being built under a
@@ -277,6 +280,11 @@ func calendarReads(r *engine.Ruleset) (fields []bool, decision bool) {
 		switch {
 		case x.Kind == engine.ExprField:
 			fields[x.Slot] = true
+		case x.Kind == engine.ExprValue:
+			for _, y := range r.Values[x.Slot].Exprs() {
+				mark(y)
+			}
+			return
 		case x.Kind == engine.ExprOp && x.Op == engine.OpDecisionDate:
 			decision = true
 		case x.Kind == engine.ExprOp && x.Op == engine.OpAddDays:
@@ -291,9 +299,8 @@ func calendarReads(r *engine.Ruleset) (fields []bool, decision bool) {
 			mark(a)
 		}
 	}
-	for i := 0; i < r.NumCriteria(); i++ {
-		c, _ := r.CriterionAt(i)
-		WalkExpr(c.Expr, func(x *engine.Expr) {
+	for _, x := range ruleExprs(r) {
+		WalkExpr(x, func(x *engine.Expr) {
 			switch {
 			case x.Kind != engine.ExprOp:
 			case x.Op == engine.OpMonthsBetween || x.Op == engine.OpYearsBetween:
@@ -306,6 +313,21 @@ func calendarReads(r *engine.Ruleset) (fields []bool, decision bool) {
 		})
 	}
 	return fields, decision
+}
+
+// ruleExprs are the expressions of r's named values and criteria, each
+// once: what a walk over every expression the rules compute visits.
+func ruleExprs(r *engine.Ruleset) []*engine.Expr {
+	out := make([]*engine.Expr, 0, len(r.Values)+r.NumCriteria())
+	for i := range r.Values {
+		out = append(out, r.Values[i].Exprs()...)
+	}
+	for i := 0; i < r.NumCriteria(); i++ {
+		if c, _ := r.CriterionAt(i); c.Expr != nil {
+			out = append(out, c.Expr)
+		}
+	}
+	return out
 }
 
 // build encodes every criterion, group and the outcome over e.fields.
@@ -475,6 +497,8 @@ func (e *Encoding) expr(x *engine.Expr) (term, error) {
 	case engine.ExprGroup:
 		g := e.groups[x.Slot]
 		return term{sort: engine.SortBool, known: g.Known, val: g.Value}, nil
+	case engine.ExprValue:
+		return e.valueTerm(x.Slot)
 	case engine.ExprOp:
 	default:
 		return term{}, fmt.Errorf("unknown expression kind %d", x.Kind)
@@ -544,6 +568,10 @@ func (e *Encoding) expr(x *engine.Expr) (term, error) {
 			vals[i] = e.coerce(a, x.Sort)
 		}
 		return term{sort: x.Sort, known: e.allKnown(args), val: e.extremum(x.Op == engine.OpMin, vals)}, nil
+	case engine.OpIf:
+		return e.ifTerm(x.Sort, args[0], args[1], args[2]), nil
+	case engine.OpAbs:
+		return term{sort: x.Sort, known: args[0].known, val: e.absolute(x.Sort, args[0])}, nil
 	}
 	if len(args) != 2 {
 		return term{}, fmt.Errorf("operator %s with %d operands", x.Op, len(args))
@@ -574,6 +602,10 @@ func (e *Encoding) expr(x *engine.Expr) (term, error) {
 		out.val = c.Sub(e.coerce(a, x.Sort), e.coerce(b, x.Sort))
 	case engine.OpMul:
 		out.val = c.Mul(e.coerce(a, x.Sort), e.coerce(b, x.Sort))
+	case engine.OpDiv:
+		out.known, out.val = e.quotient(a, b)
+	case engine.OpFloor, engine.OpCeil, engine.OpRound:
+		out.val = e.rounded(x.Op, x.Sort, a, b)
 	case engine.OpDaysBetween:
 		out.val = c.Sub(b.val, a.val)
 	case engine.OpAddDays, engine.OpAddMonths, engine.OpAddYears:

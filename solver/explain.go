@@ -133,6 +133,12 @@ type Reason struct {
 	// SourceReferences are the criterion's citations, as the decision's
 	// explanation gives them; never nil.
 	SourceReferences []engine.SourceReference `json:"source_references"`
+	// Values are the named values the criterion rests on, with their
+	// figures under the answers, their law and, for a table, the row the
+	// figure came from: the core names the figure that stands in the way
+	// ("net income $1,400 against the limit $1,305 of row 1..8"). Left
+	// out when the criterion reads none.
+	Values []engine.ValueFact `json:"values,omitempty"`
 }
 
 // ExplainFailure finds which criteria keep the answers in from the expected
@@ -620,6 +626,7 @@ func (x *explainer) reason(m *z3.Model, res *engine.Result, i int, needed engine
 	if refs := r.References(i); refs != nil {
 		out.SourceReferences = refs
 	}
+	out.Values = r.CriterionValues(i, x.in, res)
 	mech, err := x.mechanism(m, cr, res.Criteria[i], needed)
 	if err != nil {
 		return Reason{}, err
@@ -659,7 +666,7 @@ func (x *explainer) mechanism(m *z3.Model, cr *engine.Criterion, st, needed engi
 		return MechanismMissingAnswer, nil
 	}
 	presenceOnMissing := false
-	WalkExpr(cr.Expr, func(e *engine.Expr) {
+	WalkRule(x.r, cr.Expr, func(e *engine.Expr) {
 		if e.Kind == engine.ExprOp && (e.Op == engine.OpPresent || e.Op == engine.OpAbsent || e.Op == engine.OpDefault) &&
 			!x.in.Values[e.Args[0].Slot].Known {
 			presenceOnMissing = true

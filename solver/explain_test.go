@@ -431,3 +431,45 @@ func TestExplainerReuse(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainFailureNamesTheFigure checks that a reason resting on named
+// values carries them, with their figures and, for a table, the row and
+// period the figure came from: the core names the line of the law that
+// stands in the way, not only the criterion comparing it.
+func TestExplainFailureNamesTheFigure(t *testing.T) {
+	var r *engine.Ruleset
+	for _, cb := range solvertest.ValuesTestdata(t) {
+		if cb.Name == "testdata/values/compute.rules" {
+			r = cb.Rules
+		}
+	}
+	if r == nil {
+		t.Fatal("compute.rules not found")
+	}
+	in, err := r.Convert([]byte(`{"income.earned": 1700, "income.unearned": 0, "household.size": 2, "household.elderly": false,
+		"household.region": "north", "person.born": "1950-01-01"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	date, _ := value.ParseDate("2025-06-01")
+	ex, err := ExplainFailure(context.Background(), r, in, engine.Eligible, ExplainOptions{DecisionDate: date})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ex.Reasons) != 1 || ex.Reasons[0].CriterionID != "table_limit" {
+		t.Fatalf("reasons %+v, want table_limit alone", ex.Reasons)
+	}
+	got := map[string]string{}
+	for _, v := range ex.Reasons[0].Values {
+		got[v.Value] = fmt.Sprintf("%s | %s | %s", v.Figure, v.Definition, v.Period)
+	}
+	want := map[string]string{
+		"gross":  "1700 | income.earned + income.unearned | ",
+		"limit":  `1620 | "north", any => 1100 + 260 * household.size | 2025-01-01 onwards`,
+		"bonus":  "0 | false => 0 | ",
+		"capped": "true | not household.elderly | ",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("values of the reason:\n got %v\nwant %v", got, want)
+	}
+}

@@ -183,7 +183,7 @@ func presenceReads(r *engine.Ruleset) []presenceTarget {
 	for i := 0; i < r.NumCriteria(); i++ {
 		c, _ := r.CriterionAt(i)
 		seen := map[int]bool{}
-		WalkExpr(c.Expr, func(x *engine.Expr) {
+		WalkRule(r, c.Expr, func(x *engine.Expr) {
 			if x.Kind != engine.ExprOp || len(x.Args) == 0 {
 				return
 			}
@@ -217,6 +217,26 @@ func WalkExpr(x *engine.Expr, visit func(*engine.Expr)) {
 	for _, a := range x.Args {
 		WalkExpr(a, visit)
 	}
+}
+
+// WalkRule is WalkExpr that also walks, once each, the definitions of the
+// named values x reads (and of those they read): what a criterion rests on
+// whether the law wrote it inline or named a part of it.
+func WalkRule(r *engine.Ruleset, x *engine.Expr, visit func(*engine.Expr)) {
+	seen := make([]bool, len(r.Values))
+	var walk func(x *engine.Expr)
+	walk = func(x *engine.Expr) {
+		WalkExpr(x, func(y *engine.Expr) {
+			visit(y)
+			if y.Kind == engine.ExprValue && !seen[y.Slot] {
+				seen[y.Slot] = true
+				for _, z := range r.Values[y.Slot].Exprs() {
+					walk(z)
+				}
+			}
+		})
+	}
+	walk(x)
 }
 
 // AssertAll asserts every formula of fs in s, in order, stopping at the

@@ -84,6 +84,7 @@ func (h *handler) evaluate(ctx context.Context, target *catalog.PreparedRuleset,
 		FieldErrors:     res.FieldErrors,
 		OptimalPath:     []plan.PathStep{},
 		Trace:           res.Trace,
+		Values:          rules.Outputs(res),
 	}
 	if res.Explanation != nil {
 		c.Explanation = explanationFor(target, res.Explanation, true)

@@ -35,31 +35,32 @@ type decideOutput struct {
 
 // decideResponse is the audit envelope of one decision.
 type decideResponse struct {
-	Decision        string              `json:"decision" enum:"eligible,not_eligible,undetermined" enumName:"Outcome" enumDoc:"The outcome of a decision." doc:"The outcome. Always undetermined when field_errors is not empty."`
-	Slug            string              `json:"slug" doc:"Resolved slug."`
-	RulesetID       string              `json:"ruleset_id,omitempty" doc:"Concrete ruleset_id that ran (ruleset calls)."`
-	RulebookID      string              `json:"rulebook_id,omitempty" doc:"Rulebook calls: the rulebook's id."`
-	Release         *resource.Release   `json:"release,omitempty" doc:"Rulebook calls: the release evaluated, or null for the live composition (before the first release)."`
-	SectionResults  []sectionResult     `json:"section_results,omitempty" doc:"Rulebook calls: each section's own decision under the same answers, in letter order."`
-	RulesetVersion  string              `json:"ruleset_version" doc:"Authoring label v<N> of the ruleset that ran. Necessary, not sufficient, for replay: pin content_digest."`
-	ContentDigest   string              `json:"content_digest" doc:"sha256:<hex> of the rules that ran: the content identity replay pins to."`
-	EngineVersion   string              `json:"engine_version" doc:"Engine build that decided, eligo-core@<semver>."`
-	DecisionID      string              `json:"decision_id" doc:"dec_ + 16 URL-safe characters; new on every call, cache hits included. Names the server-side decision record."`
-	InputsHash      string              `json:"inputs_hash" doc:"sha256:<hex> of the RFC 8785 canonical form of field_values; unsalted, invariant under key order, white space and number spelling. When field_values holds a number beyond the IEEE double range, which RFC 8785 cannot write (the decision is then undetermined with a field error), that number is written in one normal spelling (1e400 for 1E+400 or 10e399) inside the otherwise canonical form, so the invariants hold."`
-	DecisionTime    time.Time           `json:"decision_time" doc:"UTC time of this call, ISO 8601; fresh on cache hits."`
-	DecisionDate    string              `json:"decision_date" format:"date" doc:"The date the decision was made as of, YYYY-MM-DD: the request's decision_date, else the day of the call (UTC). What decision_date() read and what the effective period of the cut that ran was checked against; replay sends it back as decision_date."`
-	FieldsProvided  int                 `json:"fields_provided" doc:"Count of non-null keys sent."`
-	FieldsEvaluated int                 `json:"fields_evaluated" doc:"Count of fields the rules reason over; may exceed fields_provided."`
-	MissingFields   []string            `json:"missing_fields" nullable:"false" doc:"Unanswered fields some pending criterion reads. Advisory."`
-	NextQuestion    *plan.Question      `json:"next_question" doc:"The field to ask next: the first of optimal_path, or null when nothing is left to ask (or no plan could be made; see warnings). Advisory."`
-	OptimalPath     []plan.PathStep     `json:"optimal_path" nullable:"false" doc:"The cheapest set of unanswered fields (least total weight, then fewest) through which the outcome can still become eligible, or, when eligible is out of reach, settled; ordered by weight then declaration order. Advisory."`
-	FieldErrors     []engine.FieldError `json:"field_errors" nullable:"false" doc:"Inputs that could not be applied: unknown key, value not convertible to the field type, or a conversion failure at evaluation. The only blocking channel."`
-	Trace           *traceJSON          `json:"trace,omitempty" doc:"With include_trace."`
-	Explanation     *explanationJSON    `json:"explanation,omitempty" doc:"With include_explanation."`
-	GraphOverlay    *resource.Graph     `json:"graph_overlay,omitempty" doc:"With include_graph_overlay: the ruleset's graph (the shape of GET /rulesets/{ruleset_id}/graph's graph member: nodes, edges, sections, stats) with every node's and route's overlay set to {status, supporting_facts}."`
-	ChoiceContext   *plan.ChoiceContext `json:"choice_context,omitempty" doc:"With include_choice_context: every field's section and each OR-group's alternatives with their labels, fields and status (open, closed or satisfied)."`
-	Timing          *timing             `json:"timing,omitempty" doc:"With include_timing."`
-	Warnings        []warning           `json:"warnings,omitempty" doc:"Server warnings about the request that did not stop it, e.g. a dropped caller_ref. Absent when there are none."`
+	Decision        string               `json:"decision" enum:"eligible,not_eligible,undetermined" enumName:"Outcome" enumDoc:"The outcome of a decision." doc:"The outcome. Always undetermined when field_errors is not empty."`
+	Slug            string               `json:"slug" doc:"Resolved slug."`
+	RulesetID       string               `json:"ruleset_id,omitempty" doc:"Concrete ruleset_id that ran (ruleset calls)."`
+	RulebookID      string               `json:"rulebook_id,omitempty" doc:"Rulebook calls: the rulebook's id."`
+	Release         *resource.Release    `json:"release,omitempty" doc:"Rulebook calls: the release evaluated, or null for the live composition (before the first release)."`
+	SectionResults  []sectionResult      `json:"section_results,omitempty" doc:"Rulebook calls: each section's own decision under the same answers, in letter order."`
+	RulesetVersion  string               `json:"ruleset_version" doc:"Authoring label v<N> of the ruleset that ran. Necessary, not sufficient, for replay: pin content_digest."`
+	ContentDigest   string               `json:"content_digest" doc:"sha256:<hex> of the rules that ran: the content identity replay pins to."`
+	EngineVersion   string               `json:"engine_version" doc:"Engine build that decided, eligo-core@<semver>."`
+	DecisionID      string               `json:"decision_id" doc:"dec_ + 16 URL-safe characters; new on every call, cache hits included. Names the server-side decision record."`
+	InputsHash      string               `json:"inputs_hash" doc:"sha256:<hex> of the RFC 8785 canonical form of field_values; unsalted, invariant under key order, white space and number spelling. When field_values holds a number beyond the IEEE double range, which RFC 8785 cannot write (the decision is then undetermined with a field error), that number is written in one normal spelling (1e400 for 1E+400 or 10e399) inside the otherwise canonical form, so the invariants hold."`
+	DecisionTime    time.Time            `json:"decision_time" doc:"UTC time of this call, ISO 8601; fresh on cache hits."`
+	DecisionDate    string               `json:"decision_date" format:"date" doc:"The date the decision was made as of, YYYY-MM-DD: the request's decision_date, else the day of the call (UTC). What decision_date() read and what the effective period of the cut that ran was checked against; replay sends it back as decision_date."`
+	FieldsProvided  int                  `json:"fields_provided" doc:"Count of non-null keys sent."`
+	FieldsEvaluated int                  `json:"fields_evaluated" doc:"Count of fields the rules reason over; may exceed fields_provided."`
+	MissingFields   []string             `json:"missing_fields" nullable:"false" doc:"Unanswered fields some pending criterion reads. Advisory."`
+	NextQuestion    *plan.Question       `json:"next_question" doc:"The field to ask next: the first of optimal_path, or null when nothing is left to ask (or no plan could be made; see warnings). Advisory."`
+	OptimalPath     []plan.PathStep      `json:"optimal_path" nullable:"false" doc:"The cheapest set of unanswered fields (least total weight, then fewest) through which the outcome can still become eligible, or, when eligible is out of reach, settled; ordered by weight then declaration order. Advisory."`
+	FieldErrors     []engine.FieldError  `json:"field_errors" nullable:"false" doc:"Inputs that could not be applied: unknown key, value not convertible to the field type, or a conversion failure at evaluation. The only blocking channel."`
+	Trace           *traceJSON           `json:"trace,omitempty" doc:"With include_trace."`
+	Explanation     *explanationJSON     `json:"explanation,omitempty" doc:"With include_explanation."`
+	GraphOverlay    *resource.Graph      `json:"graph_overlay,omitempty" doc:"With include_graph_overlay: the ruleset's graph (the shape of GET /rulesets/{ruleset_id}/graph's graph member: nodes, edges, sections, stats) with every node's and route's overlay set to {status, supporting_facts}."`
+	ChoiceContext   *plan.ChoiceContext  `json:"choice_context,omitempty" doc:"With include_choice_context: every field's section and each OR-group's alternatives with their labels, fields and status (open, closed or satisfied)."`
+	Timing          *timing              `json:"timing,omitempty" doc:"With include_timing."`
+	Warnings        []warning            `json:"warnings,omitempty" doc:"Server warnings about the request that did not stop it, e.g. a dropped caller_ref. Absent when there are none."`
+	Values          []engine.OutputValue `json:"values,omitempty" doc:"The rules' output values (named values marked output) with their figures, in declaration order: what the law computed on the way (net income, a deduction), figure null when the answers do not settle it. Part of the envelope, so a replay reproduces them. Absent for rules without output values."`
 }
 
 // SchemaName is the name of decideResponse's schema in the published API document,
@@ -123,17 +124,18 @@ type decisionCore struct {
 
 // coreJSON is the cached part of the envelope, encoded once per decision.
 type coreJSON struct {
-	FieldsProvided  int                 `json:"fields_provided"`
-	FieldsEvaluated int                 `json:"fields_evaluated"`
-	MissingFields   []string            `json:"missing_fields"`
-	NextQuestion    *plan.Question      `json:"next_question"`
-	OptimalPath     []plan.PathStep     `json:"optimal_path"`
-	FieldErrors     []engine.FieldError `json:"field_errors"`
-	Trace           *engine.Trace       `json:"trace,omitempty"`
-	Explanation     *explanationWire    `json:"explanation,omitempty"`
-	GraphOverlay    *present.Graph      `json:"graph_overlay,omitempty"`
-	ChoiceContext   *plan.ChoiceContext `json:"choice_context,omitempty"`
-	SectionResults  []sectionResult     `json:"section_results,omitempty"`
+	FieldsProvided  int                  `json:"fields_provided"`
+	FieldsEvaluated int                  `json:"fields_evaluated"`
+	MissingFields   []string             `json:"missing_fields"`
+	NextQuestion    *plan.Question       `json:"next_question"`
+	OptimalPath     []plan.PathStep      `json:"optimal_path"`
+	FieldErrors     []engine.FieldError  `json:"field_errors"`
+	Trace           *engine.Trace        `json:"trace,omitempty"`
+	Explanation     *explanationWire     `json:"explanation,omitempty"`
+	GraphOverlay    *present.Graph       `json:"graph_overlay,omitempty"`
+	ChoiceContext   *plan.ChoiceContext  `json:"choice_context,omitempty"`
+	SectionResults  []sectionResult      `json:"section_results,omitempty"`
+	Values          []engine.OutputValue `json:"values,omitempty"`
 }
 
 // explanationWire is the engine's explanation as the envelope carries it:
@@ -158,6 +160,7 @@ type groupExplanationWire struct {
 // references; the outer SourceReferences hides the embedded one.
 type criterionExplanationWire struct {
 	engine.CriterionExplanation
+	Values           []resource.ValueFact      `json:"values,omitempty"`
 	SourceReferences []catalog.SourceReference `json:"source_references"`
 }
 
@@ -175,6 +178,7 @@ func explanationFor(target *catalog.PreparedRuleset, e *engine.Explanation, keye
 		for ci := range g.Criteria {
 			wg.Criteria[ci] = criterionExplanationWire{CriterionExplanation: g.Criteria[ci],
 				SourceReferences: target.SourceReferences(target.Rules.References(i), !keyed)}
+			wg.Criteria[ci].Values = resource.ValueFacts(target, g.Criteria[ci].Values, !keyed)
 			i++
 		}
 		w.Groups[gi] = wg

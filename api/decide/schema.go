@@ -24,11 +24,11 @@ func (t traceJSON) MarshalJSON() ([]byte, error) { return json.Marshal(t.t) }
 
 // Schema describes the trace on the wire, one component per object.
 func (traceJSON) Schema(registry huma.Registry) *huma.Schema {
-	return resource.Components(registry, "Trace", traceComponents)
+	return resource.Components(registry, "Trace", func() map[string]*huma.Schema { return traceComponents(registry) })
 }
 
 // traceComponents are the trace's component schemas by name.
-func traceComponents() map[string]*huma.Schema {
+func traceComponents(registry huma.Registry) map[string]*huma.Schema {
 	const pairDoc = "A pair: the group id (a string), then the list of failure items."
 	two := 2
 	return map[string]*huma.Schema{
@@ -42,6 +42,8 @@ func traceComponents() map[string]*huma.Schema {
 				"group_statuses": {Type: huma.TypeObject, AdditionalProperties: resource.StatusSchema()},
 				"failure_reasons": {Type: huma.TypeArray, Description: "One [group, items] pair per not-satisfied group.",
 					Items: &huma.Schema{Ref: resource.Ref("TraceFailureReason").Ref, Description: pairDoc}},
+				"values": {Type: huma.TypeArray, Items: registry.Schema(reflect.TypeFor[engine.OutputValue](), true, ""),
+					Description: "The named values the decision computed, each with its figure, in declaration order: the figures the answer rests on (the explanation adds their law). Absent when it computed none."},
 			},
 			Required: []string{"status", "path", "answered", "group_statuses", "failure_reasons"},
 		},
@@ -110,6 +112,8 @@ func explanationComponents(registry huma.Registry) map[string]*huma.Schema {
 				"status":       resource.StatusSchema(),
 				"supporting_facts": {Type: huma.TypeArray, Items: registry.Schema(reflect.TypeFor[engine.Fact](), true, ""),
 					Description: "For a satisfied any-group only the satisfied branch's facts."},
+				"values": {Type: huma.TypeArray, Items: resource.ValueFact{}.Schema(registry),
+					Description: "The named values and tables the criterion rests on (directly or through other values) that the decision computed, with their figures and their law, in declaration order; as supporting_facts, for a satisfied any-group only the satisfied branch's. Absent when the criterion reads none."},
 				"source_references": {Type: huma.TypeArray, Items: registry.Schema(reflect.TypeFor[catalog.SourceReference](), true, "SourceReference")},
 			}, Required: []string{"criterion_id", "title", "status", "supporting_facts", "source_references"}},
 	}

@@ -148,6 +148,7 @@ type failureReason struct {
 	Facts              []engine.Fact             `json:"facts" nullable:"false" doc:"The answers the criterion read."`
 	MissingFields      []string                  `json:"missing_fields" nullable:"false" doc:"Fields it reads that were not answered."`
 	SourceReferences   []catalog.SourceReference `json:"source_references" nullable:"false"`
+	Values             []resource.ValueFact      `json:"values,omitempty" doc:"The named values and tables the criterion rests on, with the figures the answers gave them and, for a table, the row the figure came from: the figure that stands in the way. Absent when the criterion reads none."`
 }
 
 type explainFailureOutput struct {
@@ -243,6 +244,7 @@ func (h *handler) explainFailure(ctx context.Context, in *explainFailureInput) (
 			NeededStatus: r.NeededStatus.String(), Mechanism: r.Mechanism, ConditionMechanism: r.ConditionMechanism,
 			Condition: r.Condition, Facts: facts, MissingFields: missing,
 			SourceReferences: rr.SourceReferences(r.SourceReferences, viewer.Anonymous()),
+			Values:           resource.ValueFacts(rr, r.Values, viewer.Anonymous()),
 		}
 	}
 	return out, nil

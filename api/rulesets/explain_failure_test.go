@@ -304,3 +304,56 @@ func TestExplainFailureOfAnUnreachableOutcome(t *testing.T) {
 		t.Fatalf("%d %v", status, body)
 	}
 }
+
+// limitTableRules compares income with a limit looked up in a table by
+// household size, for the values of an explain-failure reason.
+const limitTableRules = `ruleset "acme/limits"
+section limits
+effective 2025-10-01 until 2026-09-30
+
+source memo "Income limits" url "https://example.org/memo" licence "public-domain"
+
+field household.size int weight 1
+  range 1..
+field income.gross decimal weight 1
+  range 0..
+
+table gross_limit decimal "Gross monthly income limit" unit "USD" {
+  keys household.size
+  1..8 => 1696 + 596 * (household.size - 1)
+  9..  => 5868 + 596 * (household.size - 8)
+  cite memo "gross income limits"
+}
+
+group gross all "Gross income" {
+  criterion under "Gross income at or below the limit" {
+    income.gross <= gross_limit
+    cite memo "gross income limits"
+  }
+}
+`
+
+// TestExplainFailureShowsTheFigureInTheWay: a reason resting on a table
+// carries the figure with the row it came from and the table's law, so a
+// caseworker sees which limit the income was held against.
+func TestExplainFailureShowsTheFigureInTheWay(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, api.Config{})
+	ruleset := f.Publish(t, "acme", "acme/limits", []byte(limitTableRules), true)
+	status, body := apitest.PostExact(t, f, apitest.RulesetPath(ruleset.RulesetID, "/explain-failure"),
+		`{"field_values": {"household.size": 10, "income.gross": 7100}, "expected_outcome": "eligible", "decision_date": "2026-01-05"}`)
+	if status != http.StatusOK {
+		t.Fatalf("status %d: %v", status, body)
+	}
+	reason, _ := body["reasons"].(map[string]any)["under"].(map[string]any)
+	values, _ := reason["values"].([]any)
+	if len(values) != 1 {
+		t.Fatalf("reason values %v", reason)
+	}
+	v := values[0].(map[string]any)
+	refs, _ := v["source_references"].([]any)
+	if v["value"] != "gross_limit" || v["figure"] != json.Number("7060") || v["definition"] != "9.. => 5868 + 596 * (household.size - 8)" ||
+		v["unit"] != "USD" || len(refs) != 1 {
+		t.Errorf("the limit in the way: %v", v)
+	}
+}

@@ -49,19 +49,19 @@ func criteriaCited(_ context.Context, in *Input) (outcome, error) {
 	for _, c := range in.Citations {
 		switch {
 		case c.Verified:
-			verified[c.CriterionID]++
+			verified[c.Citer]++
 		case c.ProjectSourceID == "":
-			unverified = append(unverified, fmt.Sprintf("criterion %s: quote %q cites source %s, which matches no project source", c.CriterionID, clip(c.Quote), c.SourceID))
+			unverified = append(unverified, fmt.Sprintf("%s: quote %q cites source %s, which matches no project source", c.Citer, clip(c.Quote), c.SourceID))
 		case c.Nearest != "":
-			unverified = append(unverified, fmt.Sprintf("criterion %s: quote %q not found in %s; nearest passage: %q", c.CriterionID, clip(c.Quote), sourceName(in, c.ProjectSourceID), clip(c.Nearest)))
+			unverified = append(unverified, fmt.Sprintf("%s: quote %q not found in %s; nearest passage: %q", c.Citer, clip(c.Quote), sourceName(in, c.ProjectSourceID), clip(c.Nearest)))
 		default:
-			unverified = append(unverified, fmt.Sprintf("criterion %s: quote %q not found in %s", c.CriterionID, clip(c.Quote), sourceName(in, c.ProjectSourceID)))
+			unverified = append(unverified, fmt.Sprintf("%s: quote %q not found in %s", c.Citer, clip(c.Quote), sourceName(in, c.ProjectSourceID)))
 		}
 	}
 	var uncited []string
 	for i := range r.NumCriteria() {
 		c, _ := r.CriterionAt(i)
-		if verified[c.ID] == 0 {
+		if verified["criterion "+c.ID] == 0 {
 			uncited = append(uncited, c.ID)
 		}
 	}
@@ -78,7 +78,7 @@ func criteriaCited(_ context.Context, in *Input) (outcome, error) {
 				uncited[0], len(uncited), n, plural(n, "criterion", "criteria"))}, nil
 	case len(unverified) > 0:
 		return outcome{status: StatusWarn, evidence: ev,
-			advice: fmt.Sprintf("Correct or remove the %d %s not found in the sources, starting with %s.", len(unverified), plural(len(unverified), "quote"), strings.TrimPrefix(unverified[0], "criterion "))}, nil
+			advice: fmt.Sprintf("Correct or remove the %d %s not found in the sources, starting with %s.", len(unverified), plural(len(unverified), "quote"), unverified[0])}, nil
 	}
 	return outcome{status: StatusPass, evidence: []string{fmt.Sprintf("all %d %s rest on verified quotes", n, plural(n, "criterion", "criteria"))},
 		strength: fmt.Sprintf("Every criterion rests on a quote verified in the sources (%d %s).", len(in.Citations), plural(len(in.Citations), "quote"))}, nil
@@ -194,7 +194,7 @@ func supersededSources(_ context.Context, in *Input) (outcome, error) {
 			continue
 		}
 		resolved++
-		key := c.CriterionID + "\x00" + s.ID
+		key := c.Citer + "\x00" + s.ID
 		if s.Status == sourceActive || seen[key] {
 			continue
 		}
@@ -202,11 +202,11 @@ func supersededSources(_ context.Context, in *Input) (outcome, error) {
 		name := sourceName(in, s.ID)
 		switch {
 		case s.Status == sourceSuperseded && s.SupersededBy != "":
-			ev = append(ev, fmt.Sprintf("criterion %s cites %s, superseded by %s", c.CriterionID, name, sourceName(in, s.SupersededBy)))
+			ev = append(ev, fmt.Sprintf("%s cites %s, superseded by %s", c.Citer, name, sourceName(in, s.SupersededBy)))
 		case s.Status == sourceSuperseded:
-			ev = append(ev, fmt.Sprintf("criterion %s cites %s, which is superseded (no replacement named)", c.CriterionID, name))
+			ev = append(ev, fmt.Sprintf("%s cites %s, which is superseded (no replacement named)", c.Citer, name))
 		default:
-			ev = append(ev, fmt.Sprintf("criterion %s cites %s, which is %s", c.CriterionID, name, s.Status))
+			ev = append(ev, fmt.Sprintf("%s cites %s, which is %s", c.Citer, name, s.Status))
 		}
 	}
 	if len(ev) == 0 {

@@ -64,8 +64,9 @@ type Input struct {
 // caller verifies (white space normalised exact match), the review only
 // reports.
 type Citation struct {
-	// CriterionID is the criterion whose cite line this is.
-	CriterionID string
+	// Citer names the declaration whose cite line this is, as messages
+	// say it: "criterion hours" or "value net_income".
+	Citer string
 	// SourceID is the source id declared in the rules.
 	SourceID string
 	// ProjectSourceID is the project source it resolved to; "" when

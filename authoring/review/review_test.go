@@ -62,7 +62,7 @@ func suites(t *testing.T) (weak, strong review.Input) {
 	}
 	for _, c := range strong.Citations {
 		if !c.Verified {
-			t.Fatalf("fixture: quote %q of %s does not verify against the casebank source", c.Quote, c.CriterionID)
+			t.Fatalf("fixture: quote %q of %s does not verify against the casebank source", c.Quote, c.Citer)
 		}
 	}
 	return weak, strong

@@ -85,7 +85,7 @@ func citations(r *engine.Ruleset, text []byte, verify bool) []review.Citation {
 		c, _ := r.CriterionAt(i)
 		for _, ci := range c.Citations {
 			ok := verify && strings.Contains(norm(sections[ci.Source]), norm(ci.Quote))
-			out = append(out, review.Citation{CriterionID: c.ID, SourceID: ci.Source, ProjectSourceID: "src-" + ci.Source, Quote: ci.Quote, Verified: ok})
+			out = append(out, review.Citation{Citer: "criterion " + c.ID, SourceID: ci.Source, ProjectSourceID: "src-" + ci.Source, Quote: ci.Quote, Verified: ok})
 		}
 	}
 	return out

@@ -54,12 +54,13 @@ func (e CancelOutcome) Valid() bool {
 
 // Defines values for CompletionKind.
 const (
-	CompletionKindField    CompletionKind = "field"
-	CompletionKindFunction CompletionKind = "function"
-	CompletionKindGroup    CompletionKind = "group"
-	CompletionKindKeyword  CompletionKind = "keyword"
-	CompletionKindSource   CompletionKind = "source"
-	CompletionKindValue    CompletionKind = "value"
+	CompletionKindField      CompletionKind = "field"
+	CompletionKindFunction   CompletionKind = "function"
+	CompletionKindGroup      CompletionKind = "group"
+	CompletionKindKeyword    CompletionKind = "keyword"
+	CompletionKindNamedValue CompletionKind = "named_value"
+	CompletionKindSource     CompletionKind = "source"
+	CompletionKindValue      CompletionKind = "value"
 )
 
 // Valid indicates whether the value is a known member of the CompletionKind enum.
@@ -72,6 +73,8 @@ func (e CompletionKind) Valid() bool {
 	case CompletionKindGroup:
 		return true
 	case CompletionKindKeyword:
+		return true
+	case CompletionKindNamedValue:
 		return true
 	case CompletionKindSource:
 		return true
@@ -347,7 +350,10 @@ func (e GraphCriterionNodeType) Valid() bool {
 const (
 	GraphEdgeTypeCriterionToGroup GraphEdgeType = "criterion_to_group"
 	GraphEdgeTypeFieldToCriterion GraphEdgeType = "field_to_criterion"
+	GraphEdgeTypeFieldToValue     GraphEdgeType = "field_to_value"
 	GraphEdgeTypeGroupToOutcome   GraphEdgeType = "group_to_outcome"
+	GraphEdgeTypeValueToCriterion GraphEdgeType = "value_to_criterion"
+	GraphEdgeTypeValueToValue     GraphEdgeType = "value_to_value"
 )
 
 // Valid indicates whether the value is a known member of the GraphEdgeType enum.
@@ -357,7 +363,13 @@ func (e GraphEdgeType) Valid() bool {
 		return true
 	case GraphEdgeTypeFieldToCriterion:
 		return true
+	case GraphEdgeTypeFieldToValue:
+		return true
 	case GraphEdgeTypeGroupToOutcome:
+		return true
+	case GraphEdgeTypeValueToCriterion:
+		return true
+	case GraphEdgeTypeValueToValue:
 		return true
 	default:
 		return false
@@ -424,6 +436,21 @@ func (e GraphExprOpType) Valid() bool {
 	}
 }
 
+// Defines values for GraphExprValueRefType.
+const (
+	GraphExprValueRefTypeValueRef GraphExprValueRefType = "value_ref"
+)
+
+// Valid indicates whether the value is a known member of the GraphExprValueRefType enum.
+func (e GraphExprValueRefType) Valid() bool {
+	switch e {
+	case GraphExprValueRefTypeValueRef:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GraphFieldNodeType.
 const (
 	GraphFieldNodeTypeField GraphFieldNodeType = "field"
@@ -463,6 +490,45 @@ const (
 func (e GraphOutcomeNodeType) Valid() bool {
 	switch e {
 	case GraphOutcomeNodeTypeOutcome:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GraphValueNodeType.
+const (
+	GraphValueNodeTypeValue GraphValueNodeType = "value"
+)
+
+// Valid indicates whether the value is a known member of the GraphValueNodeType enum.
+func (e GraphValueNodeType) Valid() bool {
+	switch e {
+	case GraphValueNodeTypeValue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GraphValueNodeValueType.
+const (
+	GraphValueNodeValueTypeBool    GraphValueNodeValueType = "bool"
+	GraphValueNodeValueTypeDate    GraphValueNodeValueType = "date"
+	GraphValueNodeValueTypeDecimal GraphValueNodeValueType = "decimal"
+	GraphValueNodeValueTypeInt     GraphValueNodeValueType = "int"
+)
+
+// Valid indicates whether the value is a known member of the GraphValueNodeValueType enum.
+func (e GraphValueNodeValueType) Valid() bool {
+	switch e {
+	case GraphValueNodeValueTypeBool:
+		return true
+	case GraphValueNodeValueTypeDate:
+		return true
+	case GraphValueNodeValueTypeDecimal:
+		return true
+	case GraphValueNodeValueTypeInt:
 		return true
 	default:
 		return false
@@ -1111,7 +1177,7 @@ type ChoiceGroup struct {
 
 // ClauseCitation defines model for ClauseCitation.
 type ClauseCitation struct {
-	// CriterionId The criterion that cites.
+	// CriterionId The criterion that cites; empty when a named value or table does (value_id).
 	CriterionId string `json:"criterion_id"`
 
 	// Quote The quote as written in the draft.
@@ -1119,6 +1185,9 @@ type ClauseCitation struct {
 
 	// SourceId The source as the draft declares it (its id in the rules).
 	SourceId string `json:"source_id"`
+
+	// ValueId The named value or table that cites; absent when a criterion does.
+	ValueId *string `json:"value_id,omitempty"`
 
 	// Verified True when the quote is in the source's text word for word; false when only its nearest passage is.
 	Verified bool `json:"verified"`
@@ -1144,7 +1213,7 @@ type Completion struct {
 	// InsertText The text to insert in place of the word at the position.
 	InsertText string `json:"insert_text"`
 
-	// Kind What kind of name it is.
+	// Kind What kind of name it is: value is one of an enum field's values, named_value a value or table the rules declare.
 	Kind CompletionKind `json:"kind"`
 
 	// Label What the rules say: a field, source, group id, a function, keyword or quoted enum value.
@@ -1289,6 +1358,9 @@ type Decision struct {
 
 	// Trace With include_trace.
 	Trace *Trace `json:"trace,omitempty"`
+
+	// Values The rules' output values (named values marked output) with their figures, in declaration order: what the law computed on the way (net income, a deduction), figure null when the answers do not settle it. Part of the envelope, so a replay reproduces them. Absent for rules without output values.
+	Values *[]OutputValue `json:"values,omitempty"`
 
 	// Warnings Server warnings about the request that did not stop it, e.g. a dropped caller_ref. Absent when there are none.
 	Warnings *[]Warning `json:"warnings,omitempty"`
@@ -1440,6 +1512,9 @@ type DraftDiff struct {
 	Equivalent     bool          `json:"equivalent"`
 	FieldChanges   []FieldChange `json:"field_changes"`
 
+	// FigureChanges Named values and table rows whose definition the new version changed, paired by name (a table's rows by what they match, in the same period): a yearly figure update shows here row by row. Absent when neither version has values.
+	FigureChanges *[]FigureChange `json:"figure_changes,omitempty"`
+
 	// PeriodsSetAside True when both versions declare effective periods and they differ (e.g. consecutive years): each is judged as its own law on decision_date, so the diff shows whom the new figures affect, not that only one version holds on that day.
 	PeriodsSetAside bool   `json:"periods_set_aside"`
 	ProjectId       string `json:"project_id"`
@@ -1483,6 +1558,9 @@ type DraftSymbols struct {
 	// Keywords The rules language's keywords, e.g. criterion, cite, all.
 	Keywords []string       `json:"keywords"`
 	Sources  []SourceSymbol `json:"sources"`
+
+	// Values The named values and tables the draft declares, in declaration order.
+	Values []ValueSymbol `json:"values"`
 }
 
 // DraftUpdateRequest defines model for DraftUpdateRequest.
@@ -1512,10 +1590,11 @@ type ErrorDetail struct {
 
 // Expectations defines model for Expectations.
 type Expectations struct {
-	Criteria      *map[string]string `json:"criteria,omitempty"`
-	FieldErrors   *[]string          `json:"field_errors,omitempty"`
-	Groups        *map[string]string `json:"groups,omitempty"`
-	MissingFields *[]string          `json:"missing_fields,omitempty"`
+	Criteria      *map[string]string      `json:"criteria,omitempty"`
+	FieldErrors   *[]string               `json:"field_errors,omitempty"`
+	Groups        *map[string]string      `json:"groups,omitempty"`
+	MissingFields *[]string               `json:"missing_fields,omitempty"`
+	Values        *map[string]interface{} `json:"values,omitempty"`
 }
 
 // ExplainCriterion defines model for ExplainCriterion.
@@ -1607,6 +1686,9 @@ type ExplanationCriterion struct {
 	// SupportingFacts For a satisfied any-group only the satisfied branch's facts.
 	SupportingFacts []Fact `json:"supporting_facts"`
 	Title           string `json:"title"`
+
+	// Values The named values and tables the criterion rests on (directly or through other values) that the decision computed, with their figures and their law, in declaration order; as supporting_facts, for a satisfied any-group only the satisfied branch's. Absent when the criterion reads none.
+	Values *[]ExplanationValue `json:"values,omitempty"`
 }
 
 // ExplanationGroup One group of the explanation, with its criteria.
@@ -1620,6 +1702,28 @@ type ExplanationGroup struct {
 	// Status The three-valued status of a criterion or group.
 	Status CriterionStatus `json:"status"`
 	Title  *string         `json:"title,omitempty"`
+}
+
+// ExplanationValue A named value as an explanation shows it: its name and title, the figure the answers gave it, its definition in the rules language and the law it rests on.
+type ExplanationValue struct {
+	// Definition The value's expression in the rules language; for a table, the row the figure was looked up in, as the rules write it ("\"48_states\", 1..8 => 1696 + 596 * (household.size - 1)").
+	Definition string `json:"definition"`
+
+	// Figure The computed figure: a number, true or false, or a YYYY-MM-DD date.
+	Figure interface{} `json:"figure"`
+
+	// Period For a table with figures by period, the period whose row gave the figure ("2025-10-01 until 2026-09-30"); absent otherwise.
+	Period           *string           `json:"period,omitempty"`
+	SourceReferences []SourceReference `json:"source_references"`
+
+	// Title The value's name for people.
+	Title string `json:"title"`
+
+	// Unit What the figure counts; absent when none.
+	Unit *string `json:"unit,omitempty"`
+
+	// Value The value's name in the rules.
+	Value string `json:"value"`
 }
 
 // Fact defines model for Fact.
@@ -1688,6 +1792,9 @@ type FailureReason struct {
 	// Status The criterion's status under the answers.
 	Status CriterionStatus `json:"status"`
 	Title  string          `json:"title"`
+
+	// Values The named values and tables the criterion rests on, with the figures the answers gave them and, for a table, the row the figure came from: the figure that stands in the way. Absent when the criterion reads none.
+	Values *[]ExplanationValue `json:"values,omitempty"`
 }
 
 // FailureReasonMechanism defines model for FailureReasonMechanism.
@@ -1753,6 +1860,24 @@ type FieldSymbol struct {
 
 // FieldType The type answers to a field must have.
 type FieldType string
+
+// FigureChange defines model for FigureChange.
+type FigureChange struct {
+	// Message The change in a sentence, e.g. "table gross_limit, row \"48_states\", 1..8 (2025-10-01 until 2026-09-30): 1632 + 571 * (household.size - 1) became 1696 + 596 * (household.size - 1)".
+	Message string `json:"message"`
+
+	// New The figure in the new version.
+	New string `json:"new"`
+
+	// Old The figure (an expression) in the old version.
+	Old string `json:"old"`
+
+	// Row Which row of a table: its matches, and its period when the table has periods; absent for a value.
+	Row *string `json:"row,omitempty"`
+
+	// Value The named value or table, declared in both versions.
+	Value string `json:"value"`
+}
 
 // Finding defines model for Finding.
 type Finding struct {
@@ -1831,12 +1956,12 @@ type GenerationStatus struct {
 	WorkerLifecycle           WorkerLifecycle       `json:"worker_lifecycle"`
 }
 
-// Graph The ruleset's graph: every field, criterion and group of the ruleset and its one outcome, joined by edges the way a decision flows.
+// Graph The ruleset's graph: every field, named value, criterion and group of the ruleset and its one outcome, joined by edges the way a decision flows.
 type Graph struct {
-	// Edges Directed edges between node ids; a group the outcome does not read has no edge to it.
+	// Edges Directed edges between node ids, one for each direct read: a criterion that reads a field only through a named value has an edge from the value, not the field. A group the outcome does not read has no edge to it; the outcome reads groups only.
 	Edges []GraphEdge `json:"edges"`
 
-	// Nodes Field nodes in declaration order, then criterion nodes, then group nodes, then the one outcome node.
+	// Nodes Field nodes in declaration order, then value nodes (named values and tables) in declaration order, then criterion nodes, then group nodes, then the one outcome node.
 	Nodes []Graph_Nodes_Item `json:"nodes"`
 
 	// Sections Slugs of the sections drawn: one for a ruleset.
@@ -1851,18 +1976,27 @@ type Graph_Nodes_Item struct {
 	union json.RawMessage
 }
 
+// GraphCitation A cite line: the declared source it cites and the quoted words.
+type GraphCitation struct {
+	// Quote The cited words, exactly as the rules quote them.
+	Quote string `json:"quote"`
+
+	// Source The id of a source the ruleset declares.
+	Source string `json:"source"`
+}
+
 // GraphCriterionNode A criterion.
 type GraphCriterionNode struct {
 	// Display How the criterion reads.
 	Display CriterionDisplay `json:"display"`
 
-	// Fields Field ids the criterion reads, in declaration order.
+	// Fields Field ids the criterion reads, directly or through named values, in declaration order.
 	Fields []string `json:"fields"`
 
 	// Group The id of the criterion's group, as declared (not a node id).
 	Group string `json:"group"`
 
-	// Id Unique in the graph: field:<field id>, criterion:<id>, group:<id> or outcome, prefixed by <section slug>: on a composed graph.
+	// Id Unique in the graph: field:<field id>, value:<name>, criterion:<id>, group:<id> or outcome, prefixed by <section slug>: on a composed graph.
 	Id string `json:"id"`
 
 	// Label The short text a diagram shows.
@@ -1890,8 +2024,10 @@ type GraphEdge struct {
 	Source string `json:"source"`
 
 	// Target Id of the downstream node.
-	Target string        `json:"target"`
-	Type   GraphEdgeType `json:"type"`
+	Target string `json:"target"`
+
+	// Type The kinds of node joined: a field or value read by a value or criterion, a criterion into its group, a group into the outcome.
+	Type GraphEdgeType `json:"type"`
 }
 
 // GraphEdgeType defines model for GraphEdgeType.
@@ -1951,12 +2087,22 @@ type GraphExprOp struct {
 // GraphExprOpType defines model for GraphExprOpType.
 type GraphExprOpType string
 
+// GraphExprValueRef A named value's figure.
+type GraphExprValueRef struct {
+	// Key The value's name.
+	Key  string                `json:"key"`
+	Type GraphExprValueRefType `json:"type"`
+}
+
+// GraphExprValueRefType defines model for GraphExprValueRefType.
+type GraphExprValueRefType string
+
 // GraphFieldNode A field the ruleset reads.
 type GraphFieldNode struct {
 	// FieldType The field's type.
 	FieldType FieldType `json:"field_type"`
 
-	// Id Unique in the graph: field:<field id>, criterion:<id>, group:<id> or outcome, prefixed by <section slug>: on a composed graph.
+	// Id Unique in the graph: field:<field id>, value:<name>, criterion:<id>, group:<id> or outcome, prefixed by <section slug>: on a composed graph.
 	Id string `json:"id"`
 
 	// Key The field id.
@@ -1983,7 +2129,7 @@ type GraphFieldNodeType string
 
 // GraphGroupNode A group of criteria.
 type GraphGroupNode struct {
-	// Id Unique in the graph: field:<field id>, criterion:<id>, group:<id> or outcome, prefixed by <section slug>: on a composed graph.
+	// Id Unique in the graph: field:<field id>, value:<name>, criterion:<id>, group:<id> or outcome, prefixed by <section slug>: on a composed graph.
 	Id string `json:"id"`
 
 	// Kind all: every criterion must hold; any: one suffices.
@@ -2013,7 +2159,7 @@ type GraphOutcomeNode struct {
 	// Expr A compiled expression node, as display.expr shows it.
 	Expr GraphExpr `json:"expr"`
 
-	// Id Unique in the graph: field:<field id>, criterion:<id>, group:<id> or outcome, prefixed by <section slug>: on a composed graph.
+	// Id Unique in the graph: field:<field id>, value:<name>, criterion:<id>, group:<id> or outcome, prefixed by <section slug>: on a composed graph.
 	Id string `json:"id"`
 
 	// Label The short text a diagram shows.
@@ -2069,7 +2215,55 @@ type GraphStats struct {
 
 	// TotalGroups Group nodes.
 	TotalGroups int `json:"total_groups"`
+
+	// TotalValues Value nodes (named values and tables); absent when the ruleset declares none.
+	TotalValues *int `json:"total_values,omitempty"`
 }
+
+// GraphValueNode A named value or a table: a figure the law works out from the answers before it compares.
+type GraphValueNode struct {
+	// Citations The value's cite lines as the rules declare them.
+	Citations []GraphCitation `json:"citations"`
+
+	// Definition The definition in the rules language: the expression, or a table's keys line, rows and periods, one per line.
+	Definition string `json:"definition"`
+
+	// Fields Field ids the value reads, directly or through other values, in declaration order.
+	Fields []string `json:"fields"`
+
+	// Id Unique in the graph: field:<field id>, value:<name>, criterion:<id>, group:<id> or outcome, prefixed by <section slug>: on a composed graph.
+	Id string `json:"id"`
+
+	// Label The short text a diagram shows.
+	Label string `json:"label"`
+
+	// Overlay The node's state in one evaluation: null on GET /graph, set on every node and route of /decide's graph_overlay.
+	Overlay *Overlay `json:"overlay,omitempty"`
+
+	// SectionId The section the node belongs to.
+	SectionId string `json:"section_id"`
+
+	// Table true for a table (looked up by its keys, or by the decision date's period), false for a value defined by an expression.
+	Table bool `json:"table"`
+
+	// Title The value's declared title.
+	Title string `json:"title"`
+
+	// Type The node type.
+	Type GraphValueNodeType `json:"type"`
+
+	// Unit What the figure counts (USD); empty when the rules give none.
+	Unit string `json:"unit"`
+
+	// ValueType The value's type.
+	ValueType GraphValueNodeValueType `json:"value_type"`
+}
+
+// GraphValueNodeType defines model for GraphValueNodeType.
+type GraphValueNodeType string
+
+// GraphValueNodeValueType defines model for GraphValueNodeValueType.
+type GraphValueNodeValueType string
 
 // GroupKind all: every criterion must hold; any: one alternative suffices.
 type GroupKind string
@@ -2156,6 +2350,7 @@ type Mutant struct {
 	Description string  `json:"description"`
 	Id          string  `json:"id"`
 	Kind        string  `json:"kind"`
+	Value       *string `json:"value,omitempty"`
 }
 
 // MutationScoreWithSuggestions defines model for MutationScoreWithSuggestions.
@@ -2243,8 +2438,26 @@ type OutcomeNode struct {
 	Section *string        `json:"section,omitempty"`
 }
 
+// OutputValue defines model for OutputValue.
+type OutputValue struct {
+	// Figure The computed figure: a number, true or false, a YYYY-MM-DD date, or null when the answers do not settle it.
+	Figure interface{} `json:"figure"`
+
+	// Title The value's name for people.
+	Title string `json:"title"`
+
+	// Unit What the figure counts (USD, months); absent when none.
+	Unit *string `json:"unit,omitempty"`
+
+	// Value The value's name in the rules.
+	Value string `json:"value"`
+}
+
 // Overlay A node's state in one evaluation: null on GET /graph, set on every node and route of /decide's graph_overlay.
 type Overlay struct {
+	// Figure On a value node only: its figure in the evaluation (a number with its exact digits, true/false, or YYYY-MM-DD), null while the status is pending. Absent on every other node and on routes.
+	Figure interface{} `json:"figure,omitempty"`
+
 	// Status The three-valued status of a criterion or group.
 	Status CriterionStatus `json:"status"`
 
@@ -2484,7 +2697,10 @@ type QuoteCheck struct {
 	ProjectSourceId string          `json:"project_source_id"`
 	Quote           string          `json:"quote"`
 	SourceId        string          `json:"source_id"`
-	Verified        bool            `json:"verified"`
+
+	// ValueId The named value or table whose quote this is; absent for a criterion's (criterion_id is then empty).
+	ValueId  *string `json:"value_id,omitempty"`
+	Verified bool    `json:"verified"`
 }
 
 // Release defines model for Release.
@@ -2630,6 +2846,9 @@ type RulebookDiff struct {
 	Equivalent   bool          `json:"equivalent"`
 	FieldChanges []FieldChange `json:"field_changes"`
 
+	// FigureChanges Named values and table rows whose definition the new version changed, paired by name (a table's rows by what they match, in the same period): a yearly figure update shows here row by row. Absent when neither version has values.
+	FigureChanges *[]FigureChange `json:"figure_changes,omitempty"`
+
 	// PeriodsSetAside True when both versions declare effective periods and they differ (e.g. consecutive years): each is judged as its own law on decision_date, so the diff shows whom the new figures affect, not that only one version holds on that day.
 	PeriodsSetAside bool `json:"periods_set_aside"`
 
@@ -2731,6 +2950,9 @@ type RulesetDiff struct {
 	Changes      []Change      `json:"changes"`
 	Equivalent   bool          `json:"equivalent"`
 	FieldChanges []FieldChange `json:"field_changes"`
+
+	// FigureChanges Named values and table rows whose definition the new version changed, paired by name (a table's rows by what they match, in the same period): a yearly figure update shows here row by row. Absent when neither version has values.
+	FigureChanges *[]FigureChange `json:"figure_changes,omitempty"`
 
 	// PeriodsSetAside True when both versions declare effective periods and they differ (e.g. consecutive years): each is judged as its own law on decision_date, so the diff shows whom the new figures affect, not that only one version holds on that day.
 	PeriodsSetAside bool `json:"periods_set_aside"`
@@ -2950,6 +3172,9 @@ type SemanticDiff struct {
 	Changes      []Change      `json:"changes"`
 	Equivalent   bool          `json:"equivalent"`
 	FieldChanges []FieldChange `json:"field_changes"`
+
+	// FigureChanges Named values and table rows whose definition the new version changed, paired by name (a table's rows by what they match, in the same period): a yearly figure update shows here row by row. Absent when neither version has values.
+	FigureChanges *[]FigureChange `json:"figure_changes,omitempty"`
 
 	// PeriodsSetAside True when both versions declare effective periods and they differ (e.g. consecutive years): each is judged as its own law on decision_date, so the diff shows whom the new figures affect, not that only one version holds on that day.
 	PeriodsSetAside bool `json:"periods_set_aside"`
@@ -3330,6 +3555,9 @@ type Trace struct {
 
 	// Status The outcome of a decision.
 	Status Outcome `json:"status"`
+
+	// Values The named values the decision computed, each with its figure, in declaration order: the figures the answer rests on (the explanation adds their law). Absent when it computed none.
+	Values *[]OutputValue `json:"values,omitempty"`
 }
 
 // TraceFailureItem Why a criterion failed: an answer it read (type answer: field, value) or its condition (type condition: expression).
@@ -3472,6 +3700,24 @@ type ValidationItem struct {
 	Msg string `json:"msg"`
 
 	// Type The error type: missing, extra_forbidden, int_type, enum, json_invalid, string_too_long... A list holds at most 50 items; when more were found, a last item of type too_many_errors (loc ["body"]) counts the rest in its input, an integer.
+	Type string `json:"type"`
+}
+
+// ValueSymbol defines model for ValueSymbol.
+type ValueSymbol struct {
+	// Id The value's name, as criteria and other values read it.
+	Id string `json:"id"`
+
+	// Line The line of the declaration, from 1.
+	Line int64 `json:"line"`
+
+	// Table True for a table (looked up by its keys), false for a value defined by an expression.
+	Table bool `json:"table"`
+
+	// Title The value's name for people.
+	Title string `json:"title"`
+
+	// Type The type as written: int, decimal, bool or date.
 	Type string `json:"type"`
 }
 
@@ -4244,6 +4490,40 @@ func (t *Graph_Nodes_Item) MergeGraphFieldNode(v GraphFieldNode) error {
 	return err
 }
 
+// AsGraphValueNode returns the union data inside the Graph_Nodes_Item as a GraphValueNode
+func (t Graph_Nodes_Item) AsGraphValueNode() (GraphValueNode, error) {
+	var body GraphValueNode
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGraphValueNode overwrites any union data inside the Graph_Nodes_Item as the provided GraphValueNode
+func (t *Graph_Nodes_Item) FromGraphValueNode(v GraphValueNode) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"value"}`))
+	t.union = b
+	return err
+}
+
+// MergeGraphValueNode performs a merge with any union data inside the Graph_Nodes_Item, using the provided GraphValueNode
+func (t *Graph_Nodes_Item) MergeGraphValueNode(v GraphValueNode) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"value"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
 // AsGraphCriterionNode returns the union data inside the Graph_Nodes_Item as a GraphCriterionNode
 func (t Graph_Nodes_Item) AsGraphCriterionNode() (GraphCriterionNode, error) {
 	var body GraphCriterionNode
@@ -4368,6 +4648,8 @@ func (t Graph_Nodes_Item) ValueByDiscriminator() (interface{}, error) {
 		return t.AsGraphGroupNode()
 	case "outcome":
 		return t.AsGraphOutcomeNode()
+	case "value":
+		return t.AsGraphValueNode()
 	default:
 		return nil, errors.New("unknown discriminator value: " + discriminator)
 	}
@@ -4442,6 +4724,40 @@ func (t *GraphExpr) MergeGraphExprFieldRef(v GraphExprFieldRef) error {
 		return err
 	}
 	b, err = runtime.JSONMerge(b, []byte(`{"type":"field_ref"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsGraphExprValueRef returns the union data inside the GraphExpr as a GraphExprValueRef
+func (t GraphExpr) AsGraphExprValueRef() (GraphExprValueRef, error) {
+	var body GraphExprValueRef
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGraphExprValueRef overwrites any union data inside the GraphExpr as the provided GraphExprValueRef
+func (t *GraphExpr) FromGraphExprValueRef(v GraphExprValueRef) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"value_ref"}`))
+	t.union = b
+	return err
+}
+
+// MergeGraphExprValueRef performs a merge with any union data inside the GraphExpr, using the provided GraphExprValueRef
+func (t *GraphExpr) MergeGraphExprValueRef(v GraphExprValueRef) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"value_ref"}`))
 	if err != nil {
 		return err
 	}
@@ -4541,6 +4857,8 @@ func (t GraphExpr) ValueByDiscriminator() (interface{}, error) {
 		return t.AsGraphExprGroupRef()
 	case "op":
 		return t.AsGraphExprOp()
+	case "value_ref":
+		return t.AsGraphExprValueRef()
 	default:
 		return nil, errors.New("unknown discriminator value: " + discriminator)
 	}

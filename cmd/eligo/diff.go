@@ -106,6 +106,9 @@ func printDiff(w io.Writer, d verify.SemanticDiff) {
 	for _, t := range d.Thresholds {
 		fmt.Fprintln(w, t.Message)
 	}
+	for _, f := range d.Figures {
+		fmt.Fprintln(w, f.Message)
+	}
 	if d.PeriodsSetAside {
 		fmt.Fprintln(w, "the versions hold for different periods: each is judged as its own law on the decision date")
 	}

@@ -181,6 +181,42 @@ func TestEvalWarnsAsTheAPIDoes(t *testing.T) {
 	}
 }
 
+// TestEvalPrintsOutputValues: eval prints the figures the law worked out
+// (the output values) as /decide returns them.
+func TestEvalPrintsOutputValues(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	values := writeFile(t, dir, "values.json", `{"household.region": "48_states_dc", "household.size": 3, "household.elderly_or_disabled": false,
+		"income.earned": 2100, "income.unearned": 300.45, "expenses.dependent_care": 200, "expenses.medical": 0, "expenses.child_support_paid": 0,
+		"shelter.rent_or_mortgage": 1100, "shelter.property_tax_and_insurance": 50, "shelter.claims_sua": true,
+		"shelter.standard_utility_allowance": 500, "resources.countable": 1000}`)
+	code, out, errs := runCLI("eval", "../../casebank/us-snap-eligibility/us-snap-eligibility.rules", values, "--date", "2026-01-15")
+	if code != 0 {
+		t.Fatalf("eval: %s", errs)
+	}
+	var got struct {
+		Decision string `json:"decision"`
+		Values   []struct {
+			Value  string          `json:"value"`
+			Figure json.RawMessage `json:"figure"`
+		} `json:"values"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	figures := map[string]string{}
+	for _, v := range got.Values {
+		figures[v.Value] = string(v.Figure)
+	}
+	// Worked from 7 CFR 273.9 with the FY2026 figures: gross $2,400 (each
+	// income rounded to the dollar), earned deduction 20% of $2,100 = $420,
+	// standard $209, dependent care $200: $1,571; shelter $1,100 + $50 +
+	// $500 less half of $1,571 is $864.50, capped at $744; net $827.
+	if got.Decision != "eligible" || figures["gross_income"] != "2400" || figures["excess_shelter_deduction"] != "744" || figures["net_income"] != "827" {
+		t.Errorf("eval of full SNAP: %s %v", got.Decision, figures)
+	}
+}
+
 // TestEverySubcommandAnswersHelp: `eligo CMD --help` (and -h) prints the
 // command's usage and succeeds, for every command; it used to be read as
 // a file name by check, fmt, test and graph.

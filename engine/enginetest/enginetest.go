@@ -74,6 +74,11 @@ func NewSampler(r *engine.Ruleset, seed uint64) *Sampler {
 			walk(a)
 		}
 	}
+	for i := range r.Values {
+		for _, x := range r.Values[i].Exprs() {
+			walk(x)
+		}
+	}
 	for i := range r.NumCriteria() {
 		c, _ := r.CriterionAt(i)
 		walk(c.Expr)

@@ -291,10 +291,25 @@ func (r rules) term(e *engine.Expr) string {
 		return constWords(e)
 	case engine.ExprGroup:
 		return e.Key
+	case engine.ExprValue:
+		if e.Slot < len(r.Values) {
+			return lowerFirst(r.Values[e.Slot].Title)
+		}
+		return e.Key
 	}
 	switch e.Op {
 	case engine.OpDecisionDate:
 		return "the date of the decision"
+	case engine.OpDiv:
+		return r.operand(e.Args[0]) + " divided by " + r.operand(e.Args[1])
+	case engine.OpFloor, engine.OpCeil, engine.OpRound:
+		return r.term(e.Args[0]) + roundingWords(e)
+	case engine.OpAbs:
+		return "the size of " + r.term(e.Args[0])
+	case engine.OpIf:
+		var b strings.Builder
+		r.clause(&b, e.Args[0], true)
+		return r.term(e.Args[1]) + " if " + b.String() + ", otherwise " + r.term(e.Args[2])
 	case engine.OpYearsBetween, engine.OpMonthsBetween, engine.OpDaysBetween:
 		return r.span(e)
 	case engine.OpAddDays, engine.OpAddMonths, engine.OpAddYears:
@@ -320,6 +335,26 @@ func (r rules) term(e *engine.Expr) string {
 	var b strings.Builder
 	r.clause(&b, e, true)
 	return "whether " + b.String()
+}
+
+// roundingWords say how a floor, ceil or round call rounds: ", rounded
+// down to a whole number", ", rounded to the nearest 0.01".
+func roundingWords(e *engine.Expr) string {
+	step := e.Args[1]
+	to := "a whole number"
+	if !(step.Const.Num == 1 && step.Const.Scale == 0) {
+		to = "a multiple of " + step.Const.NumberString()
+	}
+	switch e.Op {
+	case engine.OpFloor:
+		return ", rounded down to " + to
+	case engine.OpCeil:
+		return ", rounded up to " + to
+	}
+	if to == "a whole number" {
+		return ", rounded to the nearest whole number"
+	}
+	return ", rounded to the nearest multiple of " + step.Const.NumberString()
 }
 
 // arithmeticWords spell the arithmetic operators.

@@ -31,6 +31,8 @@ type File struct {
 	Sources []*SourceDecl
 	// Fields are the field declarations in source order.
 	Fields []*FieldDecl
+	// Values are the named value declarations in source order.
+	Values []*ValueDecl
 	// Groups are the group declarations in source order.
 	Groups []*GroupDecl
 	// Outcome is the outcome declaration; nil when the file has none.
@@ -220,6 +222,98 @@ type CriterionDecl struct {
 	// failed is set when part of the criterion (its header, condition or
 	// a cite line) failed to parse: then what is missing is not reported.
 	Failed bool
+	// kind is the declaration the body belongs to, for messages:
+	// "criterion" (when empty), "value" or "table".
+	kind string
+}
+
+// What names the declaration for messages: "criterion", "value" or
+// "table".
+func (c *CriterionDecl) What() string {
+	if c.kind == "" {
+		return "criterion"
+	}
+	return c.kind
+}
+
+// ValueDecl is `value <id> <type> "<title>" [unit "<unit>"] [output] {
+// <expression> cite ... }`: a figure the law defines from the answers (net
+// income, a deduction), named once and read by criteria and other values.
+// Its body is read as a criterion's is, so Body holds the expression and
+// the cite lines (Body.ID and Body.Title repeat the value's).
+type ValueDecl struct {
+	// Body is the value's id, title, expression and cite lines, with the
+	// position of the `value` keyword and the comment block above it.
+	Body *CriterionDecl
+	// Type is the type keyword as written: int, decimal, bool or date.
+	Type string
+	// TypePos is where the type keyword starts, for type errors.
+	TypePos Pos
+	// Unit is what the figure counts ("USD"); "" when not given.
+	Unit string
+	// Output marks a value the decision returns beside the outcome.
+	Output bool
+	// Table is set for a `table` declaration: the value is looked up by
+	// Keys in Rows (or in the rows of the period the decision date falls
+	// in), and Body.Expr is nil.
+	Table bool
+	// Keys are the expressions a table is looked up by (`keys
+	// household.region, household.size`); none for a table of figures by
+	// period only.
+	Keys []*Node
+	// KeysPos is where the keys line starts; zero without one.
+	KeysPos Pos
+	// Rows are the rows of a table without periods.
+	Rows []*RowDecl
+	// Periods are a table's `period <from> until <until> { rows }` blocks.
+	Periods []*PeriodDecl
+}
+
+// PeriodDecl is `period <from> [until <until>] { rows }` in a table: the
+// figures that hold for those days, both included.
+type PeriodDecl struct {
+	// Pos is where the `period` keyword starts.
+	Pos Pos
+	// Doc holds the comment lines just above the period.
+	Doc []string
+	// From and Until are the dates as written; Until is "" when open.
+	From, Until string
+	// FromPos and UntilPos are where the dates start.
+	FromPos, UntilPos Pos
+	// Rows are the period's rows.
+	Rows []*RowDecl
+}
+
+// RowDecl is a table row: `<match>, <match> => <expression>`, one match
+// per key; a table without keys has rows of an expression alone.
+type RowDecl struct {
+	// Pos is where the row starts.
+	Pos Pos
+	// Doc holds the comment lines just above the row.
+	Doc []string
+	// Match is one match per key, in the order of the keys.
+	Match []*MatchDecl
+	// Value is the row's figure.
+	Value *Node
+}
+
+// MatchDecl is what one key of a row matches: an enum value ("alaska"),
+// true or false, `any`, a whole number (3) or a range of them (2..4, 9..,
+// ..0).
+type MatchDecl struct {
+	// Pos is where the match starts.
+	Pos Pos
+	// Any is set for `any`, which matches every value of the key.
+	Any bool
+	// Str is an enum value; "" otherwise.
+	Str string
+	// Bool is "true" or "false"; "" otherwise.
+	Bool string
+	// Min and Max are the ends of a number or range as written ("9", "");
+	// Min == Max for a single number; both "" for the other kinds.
+	Min, Max string
+	// Range is set when the match was written as a range (with ..).
+	Range bool
 }
 
 // CiteDecl is `cite <source id> "<quote>"`.
@@ -255,8 +349,9 @@ const (
 	NodeNeg                        // -Args[0] (never a number literal: those fold)
 	NodeIn                         // Args[0] in|not in [Args[1:]...]; Op "in" or "not in"
 	NodeCall                       // Name(Args...)
+	NodeIf                         // if Args[0] then Args[1] else Args[2]
 	NodeField                      // Name is group.name
-	NodeIdent                      // Name is a bare identifier (a group in outcome)
+	NodeIdent                      // Name is a bare identifier (a named value, or a group in outcome)
 	NodeNumber                     // Num
 	NodeString                     // Str
 	NodeBool                       // Num is 0 or 1
@@ -284,6 +379,6 @@ type Node struct {
 	Lit string
 	// Args are the operands: two for NodeBinary, one for NodeNot and
 	// NodeNeg, the tested value then the list for NodeIn, the arguments
-	// of NodeCall.
+	// of NodeCall, the condition and the two branches of NodeIf.
 	Args []*Node
 }

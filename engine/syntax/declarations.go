@@ -9,6 +9,8 @@ const (
 	DeclField
 	DeclGroup
 	DeclCriterion
+	// DeclValue is a named value or a table.
+	DeclValue
 )
 
 // String is the kind as the language writes its keyword.
@@ -22,6 +24,8 @@ func (k DeclKind) String() string {
 		return "group"
 	case DeclCriterion:
 		return "criterion"
+	case DeclValue:
+		return "value"
 	}
 	return "unknown"
 }
@@ -40,14 +44,17 @@ type Declaration struct {
 	// Group is the group a criterion belongs to; nil for other kinds, and
 	// the group itself for a group.
 	Group *GroupDecl
-	// Source, Field and Criterion are the declaration of their kind.
+	// Source, Field, Criterion and Value are the declaration of their
+	// kind.
 	Source    *SourceDecl
 	Field     *FieldDecl
 	Criterion *CriterionDecl
+	Value     *ValueDecl
 }
 
-// Declarations lists what f declares: the sources, the fields, then each
-// group followed by its criteria, each kind in source order. A
+// Declarations lists what f declares: the sources, the fields, the named
+// values and tables, then each group followed by its criteria, each kind
+// in source order. A
 // declaration the parser skipped over after a syntax error is missing.
 func (f *File) Declarations() []Declaration {
 	if f == nil {
@@ -59,6 +66,11 @@ func (f *File) Declarations() []Declaration {
 	}
 	for _, d := range f.Fields {
 		out = append(out, Declaration{Kind: DeclField, ID: d.ID, Pos: d.Pos, Field: d})
+	}
+	for _, d := range f.Values {
+		if d.Body.ID != "" {
+			out = append(out, Declaration{Kind: DeclValue, ID: d.Body.ID, Pos: d.Body.Pos, Value: d})
+		}
 	}
 	for _, g := range f.Groups {
 		out = append(out, Declaration{Kind: DeclGroup, ID: g.ID, Pos: g.Pos, Group: g})

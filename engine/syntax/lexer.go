@@ -190,7 +190,7 @@ func (l *lexer) lexCurly() string {
 }
 
 // puncts are the punctuation tokens, two-character ones first.
-var puncts = [...]string{"==", "!=", "<=", ">=", "??", "..", "{", "}", "(", ")", "[", "]", ",", "<", ">", "+", "-", "*"}
+var puncts = [...]string{"=>", "==", "!=", "<=", ">=", "??", "..", "{", "}", "(", ")", "[", "]", ",", "<", ">", "+", "-", "*", "/"}
 
 func isWordStart(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'

@@ -32,6 +32,19 @@ const (
 	// room for a list of every country, and a bound on the scan that
 	// resolves each enum string of a comparison.
 	MaxEnumValues = 1_000
+	// MaxValues caps the named value declarations of one ruleset, 500:
+	// full SNAP eligibility, every deduction of 7 CFR 273.9(d) named,
+	// needs about 40. Each value is a defined term of the solver's
+	// encoding and a line of every explanation that rests on it.
+	MaxValues = 500
+	// MaxTableKeys caps the keys of one table, 8: SNAP's limits need two
+	// (region and household size). A lookup holds its keys' values on the
+	// stack, so evaluation stays free of allocation.
+	MaxTableKeys = 8
+	// MaxTableRows caps the rows of one table, all its periods together,
+	// 2,000: SNAP's income limits over five fiscal years, four regions
+	// and nine size bands are 180.
+	MaxTableRows = 2_000
 	// MaxGroups caps the groups of one ruleset, 100 [6].
 	MaxGroups = 100
 	// MaxCriteria caps the criteria of one ruleset, all groups together,

@@ -129,7 +129,7 @@ func (p *parser) parseList() []*Node {
 
 func (p *parser) parseAdd() *Node { return p.binaryLevel([]string{"+", "-"}, p.parseMul) }
 
-func (p *parser) parseMul() *Node { return p.binaryLevel([]string{"*"}, p.parseDefault) }
+func (p *parser) parseMul() *Node { return p.binaryLevel([]string{"*", "/"}, p.parseDefault) }
 
 func (p *parser) parseDefault() *Node { return p.binaryLevel([]string{"??"}, p.parseUnary) }
 
@@ -154,6 +154,25 @@ func (p *parser) parseUnary() *Node {
 		return p.node(&Node{Pos: pos, Kind: NodeNeg, Args: []*Node{x}})
 	}
 	return p.parsePrimary()
+}
+
+// parseIf reads `if <condition> then <expression> else <expression>`
+// from its keyword. Each branch is a whole expression, so the else branch
+// runs as far as an expression can: `if c then 1 else 2 + 3` adds 3 in the
+// else branch only; parenthesise the if to add to both.
+func (p *parser) parseIf() *Node {
+	pos := p.tok.pos
+	p.next()
+	p.nest()
+	n := p.node(&Node{Pos: pos, Kind: NodeIf})
+	cond := p.parseExpr()
+	p.expect("then", "then after the condition of if")
+	yes := p.parseExpr()
+	p.expect("else", "else: an if gives a value either way")
+	no := p.parseExpr()
+	p.depth--
+	n.Args = []*Node{cond, yes, no}
+	return n
 }
 
 func (p *parser) parsePrimary() *Node {
@@ -184,8 +203,10 @@ func (p *parser) parsePrimary() *Node {
 		case "true", "false":
 			p.next()
 			return p.node(&Node{Pos: t.pos, Kind: NodeBool, Num: value.BoolValue(t.text == "true")})
-		case "and", "or", "not", "in":
+		case "and", "or", "not", "in", "then", "else":
 			p.fail("expected a value, found the keyword %s", t.text)
+		case "if":
+			return p.parseIf()
 		}
 		p.checkName()
 		p.next()

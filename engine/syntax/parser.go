@@ -189,11 +189,12 @@ func (p *parser) str(what string) string {
 
 // declKinds are the declarations whose failure the checker must know of,
 // by keyword.
-var declKinds = map[string]FailedKind{"section": FailedSection, "source": FailedSource, "field": FailedField, "group": FailedGroup}
+var declKinds = map[string]FailedKind{"section": FailedSection, "source": FailedSource, "field": FailedField, "group": FailedGroup,
+	"value": FailedValue, "table": FailedValue}
 
 var topLevel = map[string]bool{
 	"ruleset": true, "section": true, "name": true, "description": true,
-	"effective": true, "source": true, "field": true, "group": true, "outcome": true,
+	"effective": true, "source": true, "field": true, "value": true, "table": true, "group": true, "outcome": true,
 }
 
 func (p *parser) parseFile() (f *File) {
@@ -305,6 +306,11 @@ func (p *parser) parseTop(f *File) {
 	case "field":
 		p.count(pos, len(f.Fields), MaxFields, "field")
 		f.Fields = append(f.Fields, p.parseField(pos, doc))
+	case "value", "table":
+		p.count(pos, len(f.Values), MaxValues, "value")
+		if v := p.parseValue(pos, doc, kw == "table"); v != nil {
+			f.Values = append(f.Values, v)
+		}
 	case "group":
 		p.count(pos, len(f.Groups), MaxGroups, "group")
 		if g := p.parseGroup(pos, doc); g != nil {
@@ -614,16 +620,12 @@ func (p *parser) criterionBody(c *CriterionDecl) {
 			p.next()
 			return
 		case p.tok.kind == tokEOF || p.atDeclaration() || p.atCriterion():
-			p.errorAtEnd("criterion %s is not closed: add } after its last cite line", c.ID)
+			p.errorAtEnd("%s %s is not closed: add } after its last cite line", c.What(), c.ID)
 			c.Trailing = p.takeDoc()
 			return
 		case p.is("cite"):
 			condition = false
-			p.count(p.tok.pos, p.cites, MaxCitations, "cite line")
-			p.cites++
-			if !p.guard(syncCriterion, func() { c.Cites = append(c.Cites, p.parseCite()) }) {
-				c.Failed = true
-			}
+			p.citeLine(c)
 		case condition:
 			condition = false
 			c.ExprDoc = p.takeDoc()
@@ -635,9 +637,9 @@ func (p *parser) criterionBody(c *CriterionDecl) {
 			case c.Discretionary:
 				p.errorf(p.tok.pos, "a discretionary criterion has no expression, only cite lines; found %s", p.describe())
 			case c.Expr == nil && len(c.Cites) > 0 && !c.Failed:
-				p.errorf(p.tok.pos, "expected cite or } in criterion %s, found %s (the condition comes first, before the cite lines)", c.ID, p.describe())
+				p.errorf(p.tok.pos, "expected cite or } in %s %s, found %s (the %s comes first, before the cite lines)", c.What(), c.ID, p.describe(), c.part())
 			default:
-				p.errorf(p.tok.pos, "expected cite or } in criterion %s, found %s", c.ID, p.describe())
+				p.errorf(p.tok.pos, "expected cite or } in %s %s, found %s", c.What(), c.ID, p.describe())
 			}
 			c.Failed = true
 			p.skip(syncCriterion, 0)
@@ -645,8 +647,17 @@ func (p *parser) criterionBody(c *CriterionDecl) {
 	}
 }
 
-// parseCondition reads a criterion's condition, which must end where its
-// cite lines or its closing brace begin.
+// part names what comes first in the body, for messages: a criterion's
+// condition, a value's expression.
+func (c *CriterionDecl) part() string {
+	if c.kind == "value" {
+		return "expression"
+	}
+	return "condition"
+}
+
+// parseCondition reads a criterion's condition (or a value's expression),
+// which must end where its cite lines or its closing brace begin.
 func (p *parser) parseCondition(c *CriterionDecl) *Node {
 	p.inCondition = true
 	defer func() { p.inCondition = false }()
@@ -655,10 +666,72 @@ func (p *parser) parseCondition(c *CriterionDecl) *Node {
 		return x
 	}
 	if p.tok.lineStart {
+		if c.kind == "value" {
+			p.failAtToken("expected cite or } in value %s, found %s (a value has one expression)", c.ID, p.describe())
+		}
 		p.failAtToken("expected cite or } in criterion %s, found %s (a criterion has one condition: join conditions with and, or)", c.ID, p.describe())
 	}
-	p.fail("expected cite or } in criterion %s, found %s", c.ID, p.describe())
+	p.fail("expected cite or } in %s %s, found %s", c.What(), c.ID, p.describe())
 	return nil
+}
+
+// parseValue reads a value declaration after its keyword. Like a group, a
+// header that fails is skipped up to the body, which is still read; it
+// returns nil only when no body follows.
+func (p *parser) parseValue(pos Pos, doc []string, table bool) *ValueDecl {
+	v := &ValueDecl{Body: &CriterionDecl{Pos: pos, Doc: doc, kind: "value"}, Table: table}
+	if table {
+		v.Body.kind = "table"
+	}
+	if !p.try(func() { p.valueHeader(v) }) {
+		p.failed.add(FailedValue, v.Body.ID)
+		v.Body.Failed = true
+		if !p.skipHeader(syncGroup) {
+			return nil
+		}
+	}
+	if table {
+		p.tableBody(v)
+	} else {
+		p.criterionBody(v.Body)
+	}
+	if v.Body.Failed {
+		p.failed.add(FailedValue, v.Body.ID)
+	}
+	return v
+}
+
+// valueHeader reads `<id> <type> "<title>" [unit "<unit>"] [output] {`.
+func (p *parser) valueHeader(v *ValueDecl) {
+	v.Body.ID = p.ident("the value's name, e.g. net_income")
+	p.declaring.id = v.Body.ID
+	v.TypePos = p.tok.pos
+	v.Type = p.ident("the value's type (int, decimal, bool or date)")
+	v.Body.Title = p.str("the value's title, e.g. \"Net monthly income\"")
+	for {
+		switch {
+		case p.is("unit"):
+			p.next()
+			v.Unit = p.str("the unit, e.g. \"USD\"")
+			continue
+		case p.is("output"):
+			p.next()
+			v.Output = true
+			continue
+		}
+		break
+	}
+	p.open(v.Body.What(), syncCriterion)
+}
+
+// citeLine reads a cite line of criterion or value c, counted against
+// MaxCitations; a line that fails costs that line and marks c failed.
+func (p *parser) citeLine(c *CriterionDecl) {
+	p.count(p.tok.pos, p.cites, MaxCitations, "cite line")
+	p.cites++
+	if !p.guard(syncCriterion, func() { c.Cites = append(c.Cites, p.parseCite()) }) {
+		c.Failed = true
+	}
 }
 
 // parseCite reads a cite line from its keyword.

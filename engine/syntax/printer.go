@@ -84,27 +84,24 @@ func Print(f *File) []byte {
 			w.line(1, "widget "+fd.Widget)
 		}
 	}
+	for _, v := range f.Values {
+		w.blank()
+		if v.Table {
+			w.table(v)
+			continue
+		}
+		w.body(v.Body, strings.TrimSuffix(valueHead(v), " {"), 0)
+	}
 	for _, g := range f.Groups {
 		w.blank()
 		w.doc(g.Doc, 0)
 		w.line(0, "group "+g.ID+" "+g.Kind+" "+Quote(g.Title)+" {")
 		for _, c := range g.Criteria {
-			w.doc(c.Doc, 1)
 			head := "criterion " + c.ID + " " + Quote(c.Title)
 			if c.Discretionary {
 				head += " discretionary"
 			}
-			w.line(1, head+" {")
-			w.doc(c.ExprDoc, 2)
-			if c.Expr != nil {
-				w.line(2, PrintExpr(c.Expr))
-			}
-			for _, ci := range c.Cites {
-				w.doc(ci.Doc, 2)
-				w.line(2, "cite "+ci.Source+" "+Quote(ci.Quote))
-			}
-			w.doc(c.Trailing, 2)
-			w.line(1, "}")
+			w.body(c, head, 1)
 		}
 		w.doc(g.Trailing, 1)
 		w.line(0, "}")
@@ -140,6 +137,122 @@ func (w *printer) line(indent int, s string) {
 	w.b.WriteByte('\n')
 }
 
+// valueHead is the header of a value or table declaration, up to its {.
+func valueHead(v *ValueDecl) string {
+	kw := "value "
+	if v.Table {
+		kw = "table "
+	}
+	head := kw + v.Body.ID + " " + v.Type + " " + Quote(v.Body.Title)
+	if v.Unit != "" {
+		head += " unit " + Quote(v.Unit)
+	}
+	if v.Output {
+		head += " output"
+	}
+	return head + " {"
+}
+
+// table writes a table declaration, its rows laid out as a table: the
+// matches of each key in a column as wide as its widest, so the => line
+// up within a block of rows.
+func (w *printer) table(v *ValueDecl) {
+	c := v.Body
+	w.doc(c.Doc, 0)
+	w.line(0, valueHead(v))
+	if len(v.Keys) > 0 {
+		keys := make([]string, len(v.Keys))
+		for i, k := range v.Keys {
+			keys[i] = PrintExpr(k)
+		}
+		w.line(1, "keys "+strings.Join(keys, ", "))
+	}
+	w.rows(v.Rows, 1)
+	for _, pd := range v.Periods {
+		w.doc(pd.Doc, 1)
+		head := "period " + pd.From
+		if pd.Until != "" {
+			head += " until " + pd.Until
+		}
+		w.line(1, head+" {")
+		w.rows(pd.Rows, 2)
+		w.line(1, "}")
+	}
+	for _, ci := range c.Cites {
+		w.doc(ci.Doc, 1)
+		w.line(1, "cite "+ci.Source+" "+Quote(ci.Quote))
+	}
+	w.doc(c.Trailing, 1)
+	w.line(0, "}")
+}
+
+// rows writes table rows at indent, their match columns aligned.
+func (w *printer) rows(rows []*RowDecl, indent int) {
+	var widths []int
+	cells := make([][]string, len(rows))
+	for i, r := range rows {
+		for k, m := range r.Match {
+			s := MatchText(m)
+			if k < len(r.Match)-1 {
+				s += ","
+			}
+			cells[i] = append(cells[i], s)
+			if k == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[k] = max(widths[k], len(s))
+		}
+	}
+	for i, r := range rows {
+		w.doc(r.Doc, indent)
+		var b strings.Builder
+		for k, s := range cells[i] {
+			b.WriteString(s)
+			if k < len(cells[i])-1 {
+				b.WriteString(strings.Repeat(" ", widths[k]-len(s)+1))
+			} else {
+				b.WriteString(strings.Repeat(" ", widths[k]-len(s)) + " => ")
+			}
+		}
+		w.line(indent, b.String()+PrintExpr(r.Value))
+	}
+}
+
+// MatchText writes what one key of a table row matches, as the rules
+// write it (`"alaska"`, `9..`, `any`): the formatter lays rows out with
+// it, and an explanation names the row a figure came from.
+func MatchText(m *MatchDecl) string {
+	switch {
+	case m.Any:
+		return "any"
+	case m.Str != "" || m.Min == "" && m.Max == "" && m.Bool == "":
+		return Quote(m.Str)
+	case m.Bool != "":
+		return m.Bool
+	case m.Range:
+		return m.Min + ".." + m.Max
+	}
+	return m.Min
+}
+
+// body writes a criterion or value: its comment block, its header line
+// head with the { that opens the body, the expression, the cite lines and
+// the closing }, at indent.
+func (w *printer) body(c *CriterionDecl, head string, indent int) {
+	w.doc(c.Doc, indent)
+	w.line(indent, head+" {")
+	w.doc(c.ExprDoc, indent+1)
+	if c.Expr != nil {
+		w.line(indent+1, PrintExpr(c.Expr))
+	}
+	for _, ci := range c.Cites {
+		w.doc(ci.Doc, indent+1)
+		w.line(indent+1, "cite "+ci.Source+" "+Quote(ci.Quote))
+	}
+	w.doc(c.Trailing, indent+1)
+	w.line(indent, "}")
+}
+
 func (w *printer) doc(lines []string, indent int) {
 	for _, l := range lines {
 		w.line(indent, l)
@@ -161,10 +274,12 @@ func Quote(s string) string {
 	return b.String()
 }
 
-// precedence of a node as printed: 1 or, 2 and, 3 not, 4 comparison,
-// 5 + -, 6 *, 7 ??, 8 everything tighter.
+// precedence of a node as printed: 0 if, 1 or, 2 and, 3 not, 4
+// comparison, 5 + -, 6 * /, 7 ??, 8 everything tighter.
 func precedence(n *Node) int {
 	switch n.Kind {
+	case NodeIf:
+		return 0
 	case NodeBinary:
 		switch n.Op {
 		case "or":
@@ -173,7 +288,7 @@ func precedence(n *Node) int {
 			return 2
 		case "+", "-":
 			return 5
-		case "*":
+		case "*", "/":
 			return 6
 		case "??":
 			return 7
@@ -251,6 +366,14 @@ func printNode(b *strings.Builder, n *Node) {
 			printNode(b, a)
 		}
 		b.WriteByte(')')
+	case NodeIf:
+		// Each part is a whole expression: the keywords delimit them.
+		b.WriteString("if ")
+		printNode(b, n.Args[0])
+		b.WriteString(" then ")
+		printNode(b, n.Args[1])
+		b.WriteString(" else ")
+		printNode(b, n.Args[2])
 	case NodeField, NodeIdent:
 		b.WriteString(n.Name)
 	case NodeNumber:

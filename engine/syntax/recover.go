@@ -29,6 +29,7 @@ const (
 	FailedSource
 	FailedField
 	FailedGroup
+	FailedValue
 	// declUnknown is a declaration whose keyword was not understood, so
 	// that it may have meant any kind.
 	declUnknown
@@ -250,6 +251,6 @@ func (p *parser) notDeclaration() {
 	if found == `"criterion"` {
 		hint = ": a criterion belongs inside a group { ... }"
 	}
-	p.errorf(pos, "expected a declaration (ruleset, section, name, description, effective, source, field, group or outcome), found %s%s", found, hint)
+	p.errorf(pos, "expected a declaration (ruleset, section, name, description, effective, source, field, value, group or outcome), found %s%s", found, hint)
 	panic(bailout{})
 }

@@ -8,7 +8,7 @@ import (
 // functionNames are the rules language's functions, in the order the
 // checker lists them when a call names none of them: the one list the
 // checker's message and an editor's completion (Functions) read.
-var functionNames = []string{"min", "max", "years_between", "months_between", "days_between",
+var functionNames = []string{"min", "max", "floor", "ceil", "round", "abs", "years_between", "months_between", "days_between",
 	"add_days", "add_months", "add_years", "decision_date", "present", "absent", "date"}
 
 // keywords are the words the grammar gives a meaning (GRAMMAR.md): the
@@ -16,12 +16,13 @@ var functionNames = []string{"min", "max", "years_between", "months_between", "d
 // the attributes of sources, fields, groups and criteria, and the words of
 // expressions.
 var keywords = []string{
-	"ruleset", "section", "name", "description", "effective", "until", "source", "field", "group", "outcome",
+	"ruleset", "section", "name", "description", "effective", "until", "source", "field", "value", "table", "group", "outcome",
 	"url", "artefact", "licence", "license",
 	"int", "decimal", "bool", "enum", "date", "weight", "question", "note", "why", "legal_background", "widget",
 	"label", "unit", "range", "option",
+	"output", "keys", "period",
 	"all", "any", "criterion", "discretionary", "cite",
-	"and", "or", "not", "in", "true", "false",
+	"and", "or", "not", "in", "true", "false", "if", "then", "else",
 }
 
 // Functions are the names of the rules language's functions, for an
@@ -60,6 +61,14 @@ func DescribeFunction(name string) (FunctionDoc, bool) {
 		return FunctionDoc{"min(a, b, ...)", "number", "smallest / largest"}, true
 	case "max":
 		return FunctionDoc{"max(a, b, ...)", "number", "smallest / largest"}, true
+	case "floor":
+		return FunctionDoc{"floor(x, step)", "number", "`x` rounded down to a whole multiple of `step`; `floor(x)` rounds to a whole number"}, true
+	case "ceil":
+		return FunctionDoc{"ceil(x, step)", "number", "`x` rounded up to a whole multiple of `step`; `ceil(x)` rounds to a whole number"}, true
+	case "round":
+		return FunctionDoc{"round(x, step)", "number", "`x` rounded to the nearest whole multiple of `step`, half a step going up (away from zero); `round(x)` rounds to a whole number"}, true
+	case "abs":
+		return FunctionDoc{"abs(x)", "number", "`x` without its sign"}, true
 	case "years_between":
 		return FunctionDoc{"years_between(a, b)", "int", "completed whole years from date `a` to date `b`; a 29 February birthday completes a year on 1 March in a non-leap year"}, true
 	case "months_between":

@@ -2,9 +2,12 @@ package plan
 
 import (
 	"context"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/solver/solvertest"
 )
 
@@ -18,15 +21,7 @@ import (
 //   - first: a new planner each call, so the ways are derived and the
 //     ruleset encoded into a fresh Z3 context as well.
 func BenchmarkPlan(b *testing.B) {
-	var rs *engine.Ruleset
-	for _, cb := range solvertest.Casebank(b) {
-		if cb.Name == "snap-income" {
-			rs = cb.Rules
-		}
-	}
-	if rs == nil {
-		b.Fatal("snap-income is not in the casebank")
-	}
+	rs := solvertest.CasebankRules(b, "snap-income")
 	for _, tc := range []struct{ name, values string }{
 		{"answered=0", `{}`},
 		{"answered=1of3", `{"household.region": "contiguous_us_guam_vi", "household.size": 3}`},
@@ -67,5 +62,56 @@ func BenchmarkPlan(b *testing.B) {
 				p.Close()
 			}
 		})
+	}
+}
+
+// BenchmarkPlanSNAP measures next_question and optimal_path on full SNAP
+// eligibility (casebank us-snap-eligibility: values and tables by fiscal
+// year) at four stages of an interview, warm (the plan cached) and cold
+// (the cache emptied each call), reporting the 99th percentile of the
+// calls besides the mean; docs/performance.md records both.
+func BenchmarkPlanSNAP(b *testing.B) {
+	rs := solvertest.CasebankRules(b, "us-snap-eligibility")
+	date := engine.Options{DecisionDate: value.DateOrdinal(2026, 1, 15)}
+	for _, tc := range []struct{ name, values string }{
+		{"answered=0", `{}`},
+		{"answered=household", `{"household.region": "48_states_dc", "household.size": 3, "household.elderly_or_disabled": false}`},
+		{"answered=income", `{"household.region": "48_states_dc", "household.size": 3, "household.elderly_or_disabled": false, "income.earned": 2100, "income.unearned": 300}`},
+		{"answered=expenses", `{"household.region": "48_states_dc", "household.size": 3, "household.elderly_or_disabled": false, "income.earned": 2100, "income.unearned": 300,
+			"expenses.dependent_care": 200, "expenses.child_support_paid": 0, "shelter.rent_or_mortgage": 1100}`},
+	} {
+		in, err := rs.Convert([]byte(tc.values))
+		if err != nil {
+			b.Fatal(err)
+		}
+		res := rs.Evaluate(in, date)
+		ctx := context.Background()
+		plan := func(b *testing.B, p *Planner) {
+			if _, err := p.Plan(ctx, rs, in, res, InquiryContext{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		for _, warm := range []bool{true, false} {
+			name := tc.name + "/cold"
+			if warm {
+				name = tc.name + "/warm"
+			}
+			b.Run(name, func(b *testing.B) {
+				p := NewPlanner(1024)
+				defer p.Close()
+				plan(b, p)
+				var took []time.Duration
+				for b.Loop() {
+					if !warm {
+						p.plans.Purge()
+					}
+					start := time.Now()
+					plan(b, p)
+					took = append(took, time.Since(start))
+				}
+				slices.Sort(took)
+				b.ReportMetric(float64(took[len(took)*99/100].Microseconds())/1000, "p99-ms")
+			})
+		}
 	}
 }

@@ -222,7 +222,8 @@ func TestPlanMatchesBruteForceCasebank(t *testing.T) {
 	if solvertest.Long() {
 		samples = 200
 	}
-	for _, cb := range append(solvertest.Casebank(t), solvertest.Testdata(t)...) {
+	all := append(solvertest.Casebank(t), solvertest.Testdata(t)...)
+	for _, cb := range append(all, solvertest.ValuesTestdata(t)...) {
 		if len(cb.Rules.Fields) > 12 {
 			continue
 		}

@@ -197,19 +197,10 @@ func (st *supportState) expr(e *engine.Expr, want bool) supportFamily {
 	return supportFamily{need.intersect(st.unanswered)}
 }
 
-// needed collects the fields e cannot be known without.
+// needed collects the fields e cannot be known without (neededFields),
+// through the named values it reads.
 func (st *supportState) needed(e *engine.Expr, need *fieldSet) {
-	switch {
-	case e.Kind == engine.ExprField:
-		need.add(e.Slot)
-	case e.Kind == engine.ExprOp && e.Op == engine.OpDefault:
-		// f ?? d is known when d is, whether or not f is answered.
-		st.needed(e.Args[1], need)
-	default:
-		for _, a := range e.Args {
-			st.needed(a, need)
-		}
-	}
+	neededFields(e, func(v int) fieldSet { return st.m.valueNeeds[v] }, need)
 }
 
 // way returns the supports of every literal of r holding at once.

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/solver"
 )
 
 // This file holds what the path search can know about a ruleset before any
@@ -146,6 +147,89 @@ type wayModel struct {
 	whole bool
 	// witness are the likely answers tried before a solver query.
 	witness witnessValues
+	// valueNeeds[v] are the fields named value v cannot be known without
+	// (neededFields).
+	valueNeeds []fieldSet
+}
+
+// valueNeeds works out, for every named value of rs, the fields it cannot
+// be known without, each value after the values it reads.
+func valueNeeds(rs *engine.Ruleset) []fieldSet {
+	needs := make([]fieldSet, len(rs.Values))
+	done := make([]bool, len(rs.Values))
+	var need func(v int) fieldSet
+	need = func(v int) fieldSet {
+		if done[v] {
+			return needs[v]
+		}
+		done[v] = true // the checker refuses cycles; this only stops a walk
+		nv := &rs.Values[v]
+		var out fieldSet
+		if nv.Expr != nil {
+			neededFields(nv.Expr, need, &out)
+		}
+		for _, k := range nv.Keys {
+			neededFields(k, need, &out) // a lookup needs every key
+		}
+		// and whichever row the keys pick: what every row needs.
+		var rows []engine.TableRow
+		rows = append(rows, nv.Rows...)
+		for _, p := range nv.Periods {
+			rows = append(rows, p.Rows...)
+		}
+		var common fieldSet
+		for i, row := range rows {
+			var r fieldSet
+			neededFields(row.Value, need, &r)
+			if i == 0 {
+				common = r
+			} else {
+				common = common.intersect(r)
+			}
+		}
+		out = out.union(common)
+		needs[v] = out
+		return out
+	}
+	for v := range rs.Values {
+		need(v)
+	}
+	return needs
+}
+
+// neededFields adds to need the fields e cannot be known without: every
+// field a strict operator reads; of `a ?? d` what d needs; of an if, an
+// and or an or only what every branch needs (a known condition or a
+// deciding side spares the others); of a named value what value(v) says.
+func neededFields(e *engine.Expr, value func(v int) fieldSet, need *fieldSet) {
+	switch {
+	case e.Kind == engine.ExprField:
+		need.add(e.Slot)
+	case e.Kind == engine.ExprValue:
+		*need = need.union(value(e.Slot))
+	case e.Kind == engine.ExprOp && e.Op == engine.OpDefault:
+		neededFields(e.Args[1], value, need)
+	case e.Kind == engine.ExprOp && (e.Op == engine.OpIf || e.Op == engine.OpAnd || e.Op == engine.OpOr):
+		branches := e.Args
+		if e.Op == engine.OpIf {
+			branches = e.Args[1:]
+		}
+		var common fieldSet
+		for i, b := range branches {
+			var f fieldSet
+			neededFields(b, value, &f)
+			if i == 0 {
+				common = f
+			} else {
+				common = common.intersect(f)
+			}
+		}
+		*need = need.union(common)
+	default:
+		for _, a := range e.Args {
+			neededFields(a, value, need)
+		}
+	}
 }
 
 // newWayModel precomputes the ways of rs.
@@ -172,11 +256,12 @@ func newWayModel(rs *engine.Ruleset) (*wayModel, error) {
 		}
 		m.relevant = m.relevant.union(m.critFields[i])
 		m.groupFields[g] = m.groupFields[g].union(m.critFields[i])
-		if c.Expr != nil && readsPresence(c.Expr) {
+		if c.Expr != nil && readsPresence(rs, c.Expr) {
 			m.critPresence[i] = true
 			m.monotone = false
 		}
 	}
+	m.valueNeeds = valueNeeds(rs)
 	m.witness = newWitnessValues(rs)
 	b := dnfBuilder{m: m}
 	var errE, errN error
@@ -218,11 +303,12 @@ func (m *wayModel) weightOf(s fieldSet) int64 {
 	return w
 }
 
-func readsPresence(e *engine.Expr) bool {
-	if e.Kind == engine.ExprOp && (e.Op == engine.OpPresent || e.Op == engine.OpAbsent || e.Op == engine.OpDefault) {
-		return true
-	}
-	return slices.ContainsFunc(e.Args, readsPresence)
+func readsPresence(rs *engine.Ruleset, e *engine.Expr) bool {
+	found := false
+	solver.WalkRule(rs, e, func(x *engine.Expr) {
+		found = found || x.Kind == engine.ExprOp && (x.Op == engine.OpPresent || x.Op == engine.OpAbsent || x.Op == engine.OpDefault)
+	})
+	return found
 }
 
 // errTooManyWays stops a disjunctive form that outgrew maxWays.

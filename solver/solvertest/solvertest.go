@@ -110,6 +110,14 @@ func ShiftTestdata(tb testing.TB) []Ruleset {
 	return rulesDir(tb, filepath.Join("testdata", "shift"))
 }
 
+// ValuesTestdata compiles solver/testdata/values/*.rules: rulesets that
+// compute with named values, if, division and rounding, for the
+// differential test of their encoding.
+func ValuesTestdata(tb testing.TB) []Ruleset {
+	tb.Helper()
+	return rulesDir(tb, filepath.Join("testdata", "values"))
+}
+
 // rulesDir compiles every .rules file of dir, a folder under solver/.
 func rulesDir(tb testing.TB, dir string) []Ruleset {
 	tb.Helper()

@@ -74,6 +74,10 @@ type SemanticDiff struct {
 	// Thresholds are the comparisons whose constant moved, criteria
 	// paired by id: the figures a yearly update changes.
 	Thresholds []ThresholdChange `json:"threshold_changes" nullable:"false" doc:"Comparisons whose constant the new version changed, criteria paired by id (e.g. an income limit moved from 1,255 to 1,305); empty when none moved."`
+	// Figures are the named values and table rows whose figures the new
+	// version changed, paired by name (a table's rows by what they match,
+	// in the same period).
+	Figures []FigureChange `json:"figure_changes,omitempty" doc:"Named values and table rows whose definition the new version changed, paired by name (a table's rows by what they match, in the same period): a yearly figure update shows here row by row. Absent when neither version has values."`
 	// PeriodsSetAside is true when both versions declare effective
 	// periods and they differ: each is then judged as its own law on the
 	// decision date, so that consecutive cuts (this year's figures and
@@ -138,7 +142,7 @@ func Diff(ctx context.Context, old, new *engine.Ruleset, opts DiffOptions) (Sema
 	if opts.DecisionDate == 0 && (old.DependsOnDate() || new.DependsOnDate()) {
 		return SemanticDiff{}, errors.New("solver: diff: these rules depend on the decision date and none was given")
 	}
-	out := SemanticDiff{Changes: []Change{}, Fields: fieldChanges(old, new), Thresholds: thresholdChanges(old, new),
+	out := SemanticDiff{Changes: []Change{}, Fields: fieldChanges(old, new), Thresholds: thresholdChanges(old, new), Figures: figureChanges(old, new),
 		PeriodsSetAside: consecutive(old.Effective, new.Effective)}
 	release, err := opts.Gate.Enter(ctx)
 	if err != nil {

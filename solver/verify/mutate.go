@@ -32,6 +32,15 @@ const (
 	MutantSwapConnective = "swap_connective"
 	// MutantDropCriterion forgets a criterion (see MutationScore).
 	MutantDropCriterion = "drop_criterion"
+	// MutantShiftFigure moves a constant figure of a named value or a
+	// table cell one step down or up, as MutantShiftThreshold moves a
+	// threshold.
+	MutantShiftFigure = "shift_figure"
+	// MutantSwapRounding rounds the other way: floor, ceil and round
+	// become one another.
+	MutantSwapRounding = "swap_rounding"
+	// MutantSwapBranches swaps the two branches of an if.
+	MutantSwapBranches = "swap_branches"
 )
 
 // Mutant is one edited copy of a ruleset, which a good suite tells apart
@@ -42,8 +51,11 @@ type Mutant struct {
 	ID string `json:"id"`
 	// Kind is one of the Mutant* kinds.
 	Kind string `json:"kind"`
-	// Criterion is the id of the criterion edited; empty for the outcome.
+	// Criterion is the id of the criterion edited; empty for the outcome
+	// and for a named value.
 	Criterion string `json:"criterion,omitempty"`
+	// Value is the id of the named value or table edited; empty otherwise.
+	Value string `json:"value,omitempty"`
 	// Description says what changed, e.g. "a.n >= 12 becomes a.n >= 13".
 	Description string `json:"description"`
 }
@@ -351,12 +363,39 @@ type mutation struct {
 	crit    int
 	path    []int
 	replace func(*engine.Expr) *engine.Expr
+	// value is the index of the named value edited, -1 for a criterion or
+	// the outcome; root is which of its expressions (valueRoots).
+	value, root int
+}
+
+// valueRoots are the addresses of a named value's expressions that a
+// mutant may edit: its definition, or the figure of each table row, in
+// Exprs order after the keys.
+func valueRoots(v *engine.NamedValue) []**engine.Expr {
+	var out []**engine.Expr
+	if v.Expr != nil {
+		out = append(out, &v.Expr)
+	}
+	for i := range v.Rows {
+		out = append(out, &v.Rows[i].Value)
+	}
+	for p := range v.Periods {
+		for i := range v.Periods[p].Rows {
+			out = append(out, &v.Periods[p].Rows[i].Value)
+		}
+	}
+	return out
 }
 
 // build makes the mutant from a copy of r's IR.
 func (mu *mutation) build(r *engine.Ruleset) (*engine.Ruleset, error) {
 	m := cloneIR(r)
-	if mu.gi < 0 {
+	switch {
+	case mu.value >= 0:
+		m.Values = cloneValues(m.Values)
+		replaceAt(valueRoots(&m.Values[mu.value])[mu.root], mu.path, mu.replace)
+		return engine.BuildUnhashed(m)
+	case mu.gi < 0:
 		replaceAt(&m.Outcome, mu.path, mu.replace)
 		return engine.BuildUnhashed(m)
 	}
@@ -364,6 +403,11 @@ func (mu *mutation) build(r *engine.Ruleset) (*engine.Ruleset, error) {
 	replaceAt(&c.Expr, mu.path, mu.replace)
 	c.Discretionary, c.Fields = c.Expr == nil, fieldsRead(m, c.Expr)
 	m.ReadsDecisionDate = false
+	for i := range m.Values {
+		for _, x := range m.Values[i].Exprs() {
+			m.ReadsDecisionDate = m.ReadsDecisionDate || slices.ContainsFunc(walkNodes(x), isDecisionDate)
+		}
+	}
 	for _, g := range m.Groups {
 		for _, c := range g.Criteria {
 			m.ReadsDecisionDate = m.ReadsDecisionDate || slices.ContainsFunc(walkNodes(c.Expr), isDecisionDate)
@@ -375,7 +419,10 @@ func (mu *mutation) build(r *engine.Ruleset) (*engine.Ruleset, error) {
 // edited is the part of m, the mutant mu built, that mu changed: the
 // edited criterion's expression, or the outcome.
 func (mu *mutation) edited(m *engine.Ruleset) *engine.Expr {
-	if mu.gi < 0 {
+	switch {
+	case mu.value >= 0:
+		return *valueRoots(&m.Values[mu.value])[mu.root]
+	case mu.gi < 0:
 		return m.Outcome
 	}
 	return m.Groups[mu.gi].Criteria[mu.ci].Expr
@@ -410,7 +457,7 @@ func listMutations(r *engine.Ruleset) []mutation {
 	add := func(gi, ci int, where, kind string, path []int, replace func(*engine.Expr) *engine.Expr) {
 		counts[where+"/"+kind]++
 		mu := mutation{Mutant: Mutant{ID: fmt.Sprintf("%s/%s/%d", where, kind, counts[where+"/"+kind]), Kind: kind},
-			gi: gi, ci: ci, crit: crit, path: slices.Clone(path), replace: replace}
+			gi: gi, ci: ci, crit: crit, path: slices.Clone(path), replace: replace, value: -1}
 		if gi >= 0 {
 			mu.Criterion = where
 		}
@@ -452,6 +499,84 @@ func listMutations(r *engine.Ruleset) []mutation {
 		}
 	}
 	walkPath(r.Outcome, nil, connectives(-1, 0, "outcome"))
+	return append(out, valueMutations(r)...)
+}
+
+// rounders are the rounding calls a MutantSwapRounding turns into one
+// another.
+var rounders = []engine.Operator{engine.OpFloor, engine.OpCeil, engine.OpRound}
+
+// valueMutations lists the mutants of r's named values and tables, value
+// by value in declaration order, each expression's in walk order: its
+// comparisons flipped and thresholds shifted as a criterion's, its
+// constant figures shifted a step, its roundings swapped and its ifs'
+// branches swapped.
+func valueMutations(r *engine.Ruleset) []mutation {
+	var out []mutation
+	counts := map[string]int{}
+	for vi := range r.Values {
+		v := &r.Values[vi]
+		for root, x := range valueRoots(v) {
+			add := func(kind string, path []int, replace func(*engine.Expr) *engine.Expr) {
+				counts[v.ID+"/"+kind]++
+				out = append(out, mutation{Mutant: Mutant{ID: fmt.Sprintf("%s/%s/%d", v.ID, kind, counts[v.ID+"/"+kind]), Kind: kind, Value: v.ID},
+					gi: -1, crit: -1, path: slices.Clone(path), replace: replace, value: vi, root: root})
+			}
+			walkPath(*x, nil, func(y *engine.Expr, path []int) {
+				switch {
+				case y.Kind == engine.ExprConst && y.Sort.Numeric() && (len(path) == 0 || !inRoundingStep(*x, path)):
+					t := cmpThreshold{c: solver.ValueRat(y.Const), sort: y.Sort}
+					for _, w := range []*big.Rat{new(big.Rat).Sub(t.c, t.step()), new(big.Rat).Add(t.c, t.step())} {
+						if k, ok := t.constant(w); ok {
+							add(MutantShiftFigure, path, func(*engine.Expr) *engine.Expr { return k })
+						}
+					}
+				case y.Kind == engine.ExprOp && slices.Contains(rounders, y.Op):
+					for _, op := range rounders {
+						if op != y.Op {
+							add(MutantSwapRounding, path, func(z *engine.Expr) *engine.Expr { z.Op = op; return z })
+						}
+					}
+				case y.Kind == engine.ExprOp && y.Op == engine.OpIf:
+					add(MutantSwapBranches, path, func(z *engine.Expr) *engine.Expr { z.Args[1], z.Args[2] = z.Args[2], z.Args[1]; return z })
+				}
+				if neg := flipped[y.Op]; neg != "" && y.Kind == engine.ExprOp {
+					add(MutantFlipComparison, path, func(z *engine.Expr) *engine.Expr { z.Op = neg; return z })
+				}
+			})
+		}
+	}
+	return out
+}
+
+// inRoundingStep reports whether the node at path under x is the step of
+// a rounding call, which must stay the positive constant it is.
+func inRoundingStep(x *engine.Expr, path []int) bool {
+	parent := x
+	for _, i := range path[:len(path)-1] {
+		parent = parent.Args[i]
+	}
+	return parent.Kind == engine.ExprOp && slices.Contains(rounders, parent.Op) && path[len(path)-1] == 1
+}
+
+// cloneValues copies named values deeply enough to edit any expression.
+func cloneValues(vs []engine.NamedValue) []engine.NamedValue {
+	out := slices.Clone(vs)
+	for i := range out {
+		v := &out[i]
+		v.Expr = cloneExpr(v.Expr)
+		v.Rows = slices.Clone(v.Rows)
+		for j := range v.Rows {
+			v.Rows[j].Value = cloneExpr(v.Rows[j].Value)
+		}
+		v.Periods = slices.Clone(v.Periods)
+		for p := range v.Periods {
+			v.Periods[p].Rows = slices.Clone(v.Periods[p].Rows)
+			for j := range v.Periods[p].Rows {
+				v.Periods[p].Rows[j].Value = cloneExpr(v.Periods[p].Rows[j].Value)
+			}
+		}
+	}
 	return out
 }
 
@@ -464,6 +589,12 @@ func describe(r *engine.Ruleset, muts []mutation) error {
 		mu := &muts[i]
 		switch {
 		case mu.Description != "":
+		case mu.value >= 0:
+			x := *valueRoots(&r.Values[mu.value])[mu.root]
+			for _, k := range mu.path {
+				x = x.Args[k]
+			}
+			mu.Description = engine.ExprText(x) + " becomes " + engine.ExprText(mu.replace(cloneExpr(x))) + " in " + r.Values[mu.value].ID
 		case mu.gi < 0:
 			o := cloneExpr(r.Outcome)
 			replaceAt(&o, mu.path, mu.replace)
@@ -559,10 +690,25 @@ func newEquivalence(ctx context.Context, r *engine.Ruleset) (*equivalence, error
 // interrupts is ctx's error.
 func (q *equivalence) check(ctx context.Context, mu *mutation, x *engine.Expr) (same bool, err error) {
 	was := q.base.Outcome()
-	if mu.gi >= 0 {
-		was = q.base.Criterion(mu.crit)
+	var now solver.Tri
+	switch {
+	case mu.value >= 0 && q.base.Ruleset().Values[mu.value].Table:
+		// A table's figure is one of many rows' under keys and periods:
+		// the check would encode the whole mutant table; a survivor stays.
+		return false, nil
+	case mu.value >= 0:
+		// The edited definition against the value it replaces, both as
+		// the value's sort: equal figures make every reader agree.
+		if was, err = q.base.ValueTri(mu.value); err != nil {
+			return false, err
+		}
+		now, err = q.base.TermAs(x, q.base.Ruleset().Values[mu.value].Type)
+	default:
+		if mu.gi >= 0 {
+			was = q.base.Criterion(mu.crit)
+		}
+		now, err = q.base.Term(x) // m's fields are r's, in the same slots
 	}
-	now, err := q.base.Term(x) // m's fields are r's, in the same slots
 	if err != nil {
 		return false, err
 	}
@@ -597,7 +743,7 @@ func (q *equivalence) close() {
 func cloneIR(r *engine.Ruleset) *engine.Ruleset {
 	m := &engine.Ruleset{SectionID: r.SectionID, Sources: r.Sources, Fields: slices.Clone(r.Fields),
 		Groups: slices.Clone(r.Groups), Outcome: cloneExpr(r.Outcome), ReadsDecisionDate: r.ReadsDecisionDate,
-		Effective: r.Effective}
+		Effective: r.Effective, Values: r.Values}
 	for i := range m.Fields {
 		m.Fields[i].Question, m.Fields[i].Description, m.Fields[i].Notes = "", "", nil
 	}

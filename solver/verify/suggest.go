@@ -2,6 +2,7 @@ package verify
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/solver"
 	"github.com/eligo/eligo/solver/bound"
+	"github.com/eligo/eligo/solver/z3"
 )
 
 // SuggestOptions tune SuggestCases.
@@ -75,6 +77,11 @@ type Suggestion struct {
 	// not dropped, so that a reader sees what no suite can cover; Case is
 	// then the zero Case.
 	Reachable bool `json:"reachable"`
+	// Undecided is true when the solver could not tell within its time
+	// whether any answer set meets the goal (a division by an answer makes
+	// the arithmetic nonlinear, which Z3 may not settle): Reachable is then
+	// false without meaning that no suite can cover it.
+	Undecided bool `json:"undecided,omitempty"`
 	// Case is ready to paste into cases.json: Name is Goal, FieldValues
 	// answers every field in declaration order (wire JSON), ExpectedOutcome
 	// is what the ruleset decides (RunCase passes it), DecisionDate is set
@@ -225,16 +232,21 @@ func SuggestCasesReport(ctx context.Context, r *engine.Ruleset, existing []engin
 				return met != nil, nil // no met: an overflow the encoding does not model, so try other values
 			})
 		}
+		undecided := false
 		if err != nil {
-			if ctx.Err() != nil {
+			switch {
+			case ctx.Err() != nil:
 				return stopped(err)
+			case errors.Is(err, z3.ErrTimeout):
+				undecided, found = true, false
+			default:
+				return SuggestReport{}, fmt.Errorf("solver: suggest a case for %q: %w", g.text, err)
 			}
-			return SuggestReport{}, fmt.Errorf("solver: suggest a case for %q: %w", g.text, err)
 		}
 		if found {
 			last, lastCrit = in, g.crit
 		}
-		s := Suggestion{Goal: g.text, Reachable: found}
+		s := Suggestion{Goal: g.text, Reachable: found, Undecided: undecided}
 		if found {
 			res := r.RunCase(c).Result
 			c.ExpectedOutcome, c.Expectations = res.Outcome.String(), &engine.Expectations{Criteria: map[string]string{}}

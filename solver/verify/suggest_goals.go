@@ -137,9 +137,15 @@ func caseGoals(r *engine.Ruleset) ([]caseGoal, *engine.Ruleset, error) {
 // fieldsRead lists the ids of the fields x reads, in declaration order, as
 // Criterion.Fields does.
 func fieldsRead(r *engine.Ruleset, x *engine.Expr) []string {
+	read := map[string]bool{}
+	solver.WalkRule(r, x, func(y *engine.Expr) {
+		if y.Kind == engine.ExprField {
+			read[y.Key] = true
+		}
+	})
 	var out []string
 	for _, f := range r.Fields {
-		if slices.ContainsFunc(walkNodes(x), func(y *engine.Expr) bool { return y.Kind == engine.ExprField && y.Key == f.ID }) {
+		if read[f.ID] {
 			out = append(out, f.ID)
 		}
 	}
@@ -154,8 +160,19 @@ func buildProbe(r *engine.Ruleset, conds []*engine.Expr) (*engine.Ruleset, error
 	if len(r.Sources) == 0 {
 		return nil, errors.New("a ruleset without sources") // every criterion cites one
 	}
-	p := &engine.Ruleset{SectionID: "probe", Fields: r.Fields, Sources: r.Sources,
+	// The probe keeps r's named values, and its period when a table needs
+	// it (a table's periods must cover the ruleset's): its conditions may
+	// read the values.
+	p := &engine.Ruleset{SectionID: "probe", Fields: r.Fields, Sources: r.Sources, Values: r.Values,
 		Groups: []engine.Group{{ID: "probe", Kind: engine.GroupAll, Title: "probe"}}, Outcome: &engine.Expr{Kind: engine.ExprGroup, Key: "probe"}}
+	if slices.ContainsFunc(r.Values, func(v engine.NamedValue) bool { return len(v.Periods) > 0 }) {
+		p.Effective = r.Effective
+	}
+	for i := range r.Values {
+		for _, x := range r.Values[i].Exprs() {
+			p.ReadsDecisionDate = p.ReadsDecisionDate || slices.ContainsFunc(walkNodes(x), isDecisionDate)
+		}
+	}
 	for i, x := range conds {
 		p.Groups[0].Criteria = append(p.Groups[0].Criteria, engine.Criterion{ID: fmt.Sprintf("p%d", i), Title: "probe", Expr: x,
 			Citations: []engine.Citation{{Source: r.Sources[0].ID}}, Fields: fieldsRead(r, x)})

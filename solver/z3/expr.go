@@ -179,6 +179,11 @@ func (c *Context) Mod(x, y *Expr) *Expr { return c.binary("Mod", x, y, mkMod) }
 // ToReal converts an Int term to Real so that it can meet Real terms.
 func (c *Context) ToReal(x *Expr) *Expr { return c.unary("ToReal", x, mkInt2Real) }
 
+// ToInt is the greatest integer not above the Real term x (floor): how
+// the encoding rounds, which keeps rounding in linear integer-real
+// arithmetic.
+func (c *Context) ToInt(x *Expr) *Expr { return c.unary("ToInt", x, mkReal2Int) }
+
 // Eq is x = y (for Booleans, equivalence).
 func (c *Context) Eq(x, y *Expr) *Expr { return c.binary("Eq", x, y, mkEq) }
 
@@ -229,6 +234,7 @@ func mkOr(c C.Z3_context, n C.uint, a *C.Z3_ast) C.Z3_ast       { return C.Z3_mk
 func mkNeg(c C.Z3_context, x C.Z3_ast) C.Z3_ast                 { return C.Z3_mk_unary_minus(c, x) }
 func mkNot(c C.Z3_context, x C.Z3_ast) C.Z3_ast                 { return C.Z3_mk_not(c, x) }
 func mkInt2Real(c C.Z3_context, x C.Z3_ast) C.Z3_ast            { return C.Z3_mk_int2real(c, x) }
+func mkReal2Int(c C.Z3_context, x C.Z3_ast) C.Z3_ast            { return C.Z3_mk_real2int(c, x) }
 func mkDiv(c C.Z3_context, x, y C.Z3_ast) C.Z3_ast              { return C.Z3_mk_div(c, x, y) }
 func mkMod(c C.Z3_context, x, y C.Z3_ast) C.Z3_ast              { return C.Z3_mk_mod(c, x, y) }
 func mkEq(c C.Z3_context, x, y C.Z3_ast) C.Z3_ast               { return C.Z3_mk_eq(c, x, y) }

@@ -49,7 +49,7 @@ go build -o "$tmp/eligo" ./cmd/eligo
 psql "$url" -qc "CREATE DATABASE $db"
 export DATABASE_URL="$dburl"
 "$tmp/eligo" migrate >/dev/null
-for name in us-fmla-employee ca-voter-registration snap-income uk-child-benefit; do
+for name in us-fmla-employee ca-voter-registration snap-income uk-child-benefit us-snap-eligibility; do
 	"$tmp/eligo" publish "casebank/$name/$name.rules" --tenant demo --cases "casebank/$name/cases.json" \
 		--public --slug "demo/$name" >/dev/null
 done
@@ -60,6 +60,10 @@ done
 	--public --slug demo/food-income-by-year >/dev/null
 "$tmp/eligo" publish casebank/snap-income-fy2027/snap-income-fy2027.rules --tenant demo --cases casebank/snap-income-fy2027/cases.json \
 	--slug demo/food-income-by-year >/dev/null
+
+# Rules that work out figures before they compare (console.test.mjs: named
+# values and a table in the graph).
+"$tmp/eligo" publish web/e2e/testdata/values/values.rules --tenant demo --public --slug demo/bill-help >/dev/null
 
 # A key for the sign-in and studio tests (session.test.mjs, studio.test.mjs).
 tenant="e2e-studio"

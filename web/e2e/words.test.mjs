@@ -134,3 +134,46 @@ test('yes/no conditions read as answers, two alike kept apart, proper nouns capi
   await shot(page, 'yes-no-words');
   clean();
 });
+
+// Full SNAP eligibility works out net income from the household's answers:
+// the applicant sees the figures the law computed, in dollars, and under
+// each condition the amounts it rests on with how each was worked out.
+const threePeople = {
+  'household.region': '48_states_dc',
+  'household.size': '3',
+  'household.elderly_or_disabled': 'no',
+  'income.earned': '2100',
+  'income.unearned': '300.45',
+  'expenses.dependent_care': '200',
+  'expenses.medical': '0',
+  'expenses.child_support_paid': '0',
+  'shelter.rent_or_mortgage': '1100',
+  'shelter.property_tax_and_insurance': '50',
+  'shelter.claims_sua': 'yes',
+  'shelter.standard_utility_allowance': '500',
+  'shelter.actual_utility_costs': '0',
+  'resources.countable': '1000',
+};
+
+test('a decision that computes shows the figures the law worked out and how', async (t) => {
+  const { page, clean } = await open(t, '/#/ruleset/' + encodeURIComponent('demo/us-snap-eligibility'));
+  await page.waitForSelector('#progress-text');
+  await decideAsOf(page, '2026-01-15');
+  await answerAll(page, threePeople);
+  assert.equal(await outcome(page), 'Eligible');
+  const computed = await page.locator('section.computed').innerText();
+  assert.match(computed, /What the law worked out/);
+  assert.match(computed, /Net monthly income, as the law counts it: \$827/);
+  assert.match(computed, /Excess shelter deduction, as the law counts it: \$744/);
+  const net = page.locator('li.criterion[data-criterion="net_within_limit"]');
+  const amounts = net.locator('.figures-used');
+  assert.match(await amounts.innerText(), /Net monthly income: \$827/);
+  const limit = amounts.locator('li[data-value="net_income_limit"]');
+  assert.match(await limit.innerText(), /\$2,221/);
+  await limit.locator('details.how summary').click();
+  const how = await limit.locator('details.how').innerText();
+  assert.match(how, /With the figures for 1 October 2025 to 30 September 2026\./);
+  await shot(page, 'computed-figures');
+  await axe(page, 'computed-figures');
+  clean();
+});

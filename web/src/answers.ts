@@ -373,6 +373,11 @@ const rateWords: Record<string, string> = {
   yearly: 'a year', monthly: 'a month', weekly: 'a week', daily: 'a day', annually: 'a year', 'per annum': 'a year',
 };
 
+/** isCurrency reports whether a unit names a currency ("USD", "usd a month"). */
+export function isCurrency(unit: string): boolean {
+  return Object.values(currencies).includes((unit.split(' ')[0] ?? '').toUpperCase());
+}
+
 /**
  * amountText writes a figure (already grouped in thousands) with its unit
  * as people write it, the way the plain sentences do (withUnit in
@@ -384,7 +389,7 @@ export function amountText(figure: string, unit: string): string {
   if (!unit) return figure;
   const [code = '', ...restWords] = unit.split(' ');
   const upper = code.toUpperCase();
-  if (!Object.values(currencies).includes(upper)) return `${figure} ${unit}`;
+  if (!isCurrency(unit)) return `${figure} ${unit}`;
   const rest = restWords.join(' ');
   const rate = rateWords[rest.toLowerCase()] ?? rest;
   const sign = currencySigns[upper];
@@ -425,4 +430,24 @@ export function notesOf(field: Field): { why: string[]; legal: string[] } {
     }
   }
   return { why, legal };
+}
+
+/**
+ * figureText writes a computed figure as people read it: an amount with its
+ * currency and separators, yes or no, a date, or "not known yet" when the
+ * answers do not settle it.
+ */
+export function figureText(figure: unknown, unit: string | undefined): string {
+  switch (typeof figure) {
+    case 'number': {
+      // Money with cents shows both digits of them: $1,187.40.
+      const digits = isCurrency(unit ?? '') && !Number.isInteger(figure) ? figure.toFixed(2) : String(figure);
+      return amountText(groupThousands(digits), unit ?? '');
+    }
+    case 'boolean':
+      return figure ? 'yes' : 'no';
+    case 'string':
+      return formatDate(figure);
+  }
+  return 'not known yet';
 }

@@ -2,11 +2,11 @@
 // criterion with the answers it rests on and the verbatim law behind it,
 // and the audit envelope to replay it.
 
-import { fieldLabel, formatDate, humanize, textOfValue } from './answers.js';
+import { figureText, fieldLabel, formatDate, humanize, textOfValue } from './answers.js';
 import { announce, h } from './dom.js';
 import { safeLink } from './links.js';
 import { rowFields, rowFit } from './rows.js';
-import type { CriterionExplanation, CriterionText, Decision, Fact, FailureExplanation, FailureReason, Field, Outcome, Period, SourceReference, Status, Warning } from './types.js';
+import type { CriterionExplanation, CriterionText, Decision, ExplanationValue, Fact, FailureExplanation, FailureReason, Field, Outcome, Period, SourceReference, Status, Warning } from './types.js';
 
 /** The outcome in words. */
 export const outcomeWords: Record<Outcome, string> = {
@@ -142,6 +142,48 @@ function facts(fields: Fields, list: Fact[], caption: string): HTMLElement | nul
   );
 }
 
+/**
+ * figures lists the amounts the law worked out that a condition rests on
+ * ("Gross monthly income limit: $7,060"), each with how it was reached:
+ * the period whose figures applied, the law it rests on and, for
+ * specialists, its definition in the rules language (for a table, the
+ * row the amount came from).
+ */
+export function figures(list: ExplanationValue[] | null | undefined, caption: string): HTMLElement | null {
+  if (!list?.length) return null;
+  return h(
+    'div',
+    { class: 'figures-used' },
+    h('p', { class: 'caption' }, caption),
+    h(
+      'ul',
+      {},
+      ...list.map((v) =>
+        h(
+          'li',
+          { 'data-value': v.value },
+          `${v.title}: `,
+          h('strong', {}, figureText(v.figure, v.unit)),
+          h(
+            'details',
+            { class: 'how' },
+            h('summary', {}, 'How this was worked out'),
+            v.period ? h('p', {}, `With the figures for ${periodWords(periodOf(v.period))}.`) : null,
+            ...(v.source_references ?? []).map(quote),
+            v.definition ? h('p', { class: 'specialists' }, 'In the rules language: ', h('code', {}, v.definition)) : null,
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+/** periodOf reads a period as the service words it ("2025-10-01 until 2026-09-30", "2025-01-01 onwards"). */
+export function periodOf(text: string): Period {
+  const [from = '', until] = text.split(' until ');
+  return until ? { from, until } : { from: from.replace(/ onwards$/, '') };
+}
+
 /** quote draws a verified passage with a link that opens the source at it. */
 export function quote(ref: SourceReference): HTMLElement {
   const href = safeLink(ref.deep_link) ?? safeLink(ref.url);
@@ -172,6 +214,7 @@ function criterion(fields: Fields, texts: Texts, c: CriterionExplanation): HTMLE
     h('h4', {}, badge(c.status), ' ', c.title),
     condition(text?.description, text?.expression),
     facts(fields, c.supporting_facts, 'Your answers it rests on:'),
+    figures(c.values, 'The amounts it rests on, as the law counts them:'),
     ...(c.source_references ?? []).map(quote),
   );
 }
@@ -184,6 +227,7 @@ function reason(fields: Fields, texts: Texts, r: FailureReason): HTMLElement {
     h('p', {}, mechanismWords[r.mechanism] ?? humanize(r.mechanism)),
     condition(texts.get(r.criterion_id)?.description, r.condition || texts.get(r.criterion_id)?.expression),
     facts(fields, r.facts, 'Your answers it turns on:'),
+    figures(r.values, 'The amounts it turns on, as the law counts them:'),
     r.missing_fields.length ? h('p', {}, 'Not answered yet: ', r.missing_fields.map((f) => shortLabel(fields, f)).join(', ')) : null,
     ...(r.source_references ?? []).map(quote),
   );
@@ -303,6 +347,25 @@ export function explanation(fields: Fields, texts: Texts, d: Decision, known: Kn
         leftOut(fields, rows.other.map(expression), known),
       );
     }),
+  );
+}
+
+/**
+ * computedValues shows what the law worked out on the way to the decision
+ * (its output values): "Net monthly income, as the law counts it: $596.32".
+ */
+export function computedValues(d: Decision): HTMLElement | null {
+  const list = d.values ?? [];
+  if (!list.length) return null;
+  return h(
+    'section',
+    { class: 'computed', 'aria-labelledby': 'computed-heading' },
+    h('h3', { id: 'computed-heading' }, 'What the law worked out'),
+    h(
+      'ul',
+      {},
+      ...list.map((v) => h('li', { 'data-value': v.value }, `${v.title}, as the law counts it: `, h('strong', {}, figureText(v.figure, v.unit)))),
+    ),
   );
 }
 

@@ -24,7 +24,7 @@ import {
 import { Api } from './api.js';
 import { targetHref } from './catalogue.js';
 import { control, labelOf } from './controls.js';
-import { envelopeBox, explanation, outcomeWords, outsidePeriod, outsidePeriodWarning, reasons, sectionResults, type Fields, type Texts } from './decisionview.js';
+import { computedValues, envelopeBox, explanation, outcomeWords, outsidePeriod, outsidePeriodWarning, reasons, sectionResults, type Fields, type Texts } from './decisionview.js';
 import { announce, h } from './dom.js';
 import { auditEnvelope } from './envelope.js';
 import { drawGraph, legend, zoomControls } from './graphview.js';
@@ -135,7 +135,7 @@ export async function showInterview(main: HTMLElement, target: Target): Promise<
     'details',
     { class: 'graph', id: 'graph' },
     h('summary', {}, 'The rules as a graph'),
-    h('p', {}, 'Each answer feeds conditions, conditions feed groups, groups feed the outcome. Colours and marks show where your answers stand.'),
+    h('p', {}, 'Each answer feeds conditions, directly or through the amounts the law works out from it (the six-sided boxes), conditions feed groups, groups feed the outcome. Colours and marks show where your answers stand.'),
     legend(),
     zoomControls(graphView),
     graphView,
@@ -407,6 +407,7 @@ async function drawDecision(v: View, step: Step, focus: boolean): Promise<void> 
     heading,
     h('p', {}, sentence(d, v.schema.name)),
     d.decision_date ? h('p', { id: 'decided-as-of' }, `Decided as of ${formatDate(d.decision_date)}${v.decisionDate ? '' : ' (today)'}.`) : null,
+    computedValues(d),
     sectionResults(d, new Map((v.schema.sections ?? []).map((s) => [s.id, s.name]))),
   ];
   // Explain-failure reasons are worked out for rulesets; a rulebook shows

@@ -101,6 +101,9 @@ export type Period = S['Period'];
 /** A note on a request that did not stop it; outside_effective_period carries the period the rules cover. */
 export type Warning = S['ResponseWarning'];
 
+/** A figure the law worked out, as an explanation shows it, with how it was reached. */
+export type ExplanationValue = S['ExplanationValue'];
+
 /** One reason of explain-failure: a criterion that stands in the way. */
 export type FailureReason = S['FailureReason'];
 

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { changesSentence } from '../src/decisionview.js';
+import { figureText } from '../src/answers.js';
+import { changesSentence, periodOf, periodWords } from '../src/decisionview.js';
 import type { FailureExplanation, FailureReason } from '../src/types.js';
 
 function reason(id: string, mechanism: string): FailureReason {
@@ -36,5 +37,29 @@ test('the count of changes is changes_needed, whatever the number of reasons', (
   ];
   for (const c of cases) {
     assert.equal(changesSentence(c.fx, title), c.want, c.name);
+  }
+});
+
+test('a computed figure reads as people write it', () => {
+  const cases: { figure: unknown; unit?: string; want: string }[] = [
+    { figure: 1187.4, unit: 'USD', want: '$1,187.40' },
+    { figure: 596.32, unit: 'USD', want: '$596.32' },
+    { figure: 30000, unit: 'USD a year', want: '$30,000 a year' },
+    { figure: 12, unit: 'months', want: '12 months' },
+    { figure: true, want: 'yes' },
+    { figure: null, unit: 'USD', want: 'not known yet' },
+  ];
+  for (const c of cases) {
+    assert.equal(figureText(c.figure, c.unit), c.want, `${JSON.stringify(c.figure)} ${c.unit ?? ''}`);
+  }
+});
+
+test('the period of a table row reads as people say it', () => {
+  const cases = [
+    { text: '2025-10-01 until 2026-09-30', want: '1 October 2025 to 30 September 2026' },
+    { text: '2025-01-01 onwards', want: '1 January 2025 onwards' },
+  ];
+  for (const c of cases) {
+    assert.equal(periodWords(periodOf(c.text)), c.want, c.text);
   }
 });

@@ -86,6 +86,10 @@ test('each clause is marked by what cites it, in words', () => {
   assert.equal(citationWords(found), 'Criterion adult quotes “at least 18 years old”, found word for word.');
   assert.equal(citationWords(near), 'Criterion officer quotes “may aprove”, not found word for word: this is the nearest passage.');
   assert.deepEqual(criteriaOf({ ...base, cited_by: [found, near, { ...found, quote: 'other' }] }), ['adult', 'officer']);
+  // A named value's or table's quote names the figure, not an empty criterion.
+  const figure = { ...found, criterion_id: '', value_id: 'net_income' };
+  assert.equal(citationWords(figure), 'The figure net_income quotes “at least 18 years old”, found word for word.');
+  assert.deepEqual(criteriaOf({ ...base, cited_by: [found, figure] }), ['adult', 'net_income']);
 });
 
 test('clauses of one paragraph cited alike say "Cited by" once, after the last', () => {
@@ -146,6 +150,10 @@ test('the rules open at the criterion, or at its cite of the quote', () => {
     '    cite law "elsewhere"', // 9
     '  }', // 10
     '}', // 11
+    'value net_income decimal "Net income" {', // 12
+    '  person.income - 100', // 13
+    '  cite law "less a deduction"', // 14
+    '}', // 15
   ].join('\n');
   const symbols = { criteria: [{ id: 'adult', group_id: 'age', title: 'At least 18', discretionary: false, line: 3 }] } as unknown as DraftSymbols;
   const stale = { criteria: [{ id: 'adult', group_id: 'age', title: 'At least 18', discretionary: false, line: 9 }] } as unknown as DraftSymbols;
@@ -158,6 +166,7 @@ test('the rules open at the criterion, or at its cite of the quote', () => {
     ['adult', 'elsewhere', null, 3], // another criterion's cite
     ['adult_2', 'elsewhere', null, 9],
     ['nobody', undefined, null, 0],
+    ['net_income', 'less a deduction', null, 14], // a named value's cite
   ];
   for (const [criterion, quote, syms, want] of cases) assert.equal(criterionLine(rules, criterion, quote, syms), want, `${criterion} ${quote}`);
   assert.deepEqual(['12', '0', '-3', '2.5', 'x', undefined].map(lineParam), [12, 0, 0, 0, 0, 0]);

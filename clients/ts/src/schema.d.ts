@@ -1263,12 +1263,14 @@ export interface components {
             status: string;
         };
         ClauseCitation: {
-            /** @description The criterion that cites. */
+            /** @description The criterion that cites; empty when a named value or table does (value_id). */
             criterion_id: string;
             /** @description The quote as written in the draft. */
             quote: string;
             /** @description The source as the draft declares it (its id in the rules). */
             source_id: string;
+            /** @description The named value or table that cites; absent when a criterion does. */
+            value_id?: string;
             /** @description True when the quote is in the source's text word for word; false when only its nearest passage is. */
             verified: boolean;
         };
@@ -1294,13 +1296,13 @@ export interface components {
             detail: string;
             /** @description The text to insert in place of the word at the position. */
             insert_text: string;
-            /** @description What kind of name it is. */
+            /** @description What kind of name it is: value is one of an enum field's values, named_value a value or table the rules declare. */
             kind: components["schemas"]["CompletionKind"];
             /** @description What the rules say: a field, source, group id, a function, keyword or quoted enum value. */
             label: string;
         };
         /** @enum {string} */
-        CompletionKind: "field" | "source" | "group" | "value" | "function" | "keyword";
+        CompletionKind: "field" | "source" | "group" | "value" | "function" | "keyword" | "named_value";
         ContractCheck: {
             check: string;
             pass: boolean;
@@ -1412,6 +1414,8 @@ export interface components {
             timing?: components["schemas"]["Timing"];
             /** @description With include_trace. */
             trace?: components["schemas"]["Trace"];
+            /** @description The rules' output values (named values marked output) with their figures, in declaration order: what the law computed on the way (net income, a deduction), figure null when the answers do not settle it. Part of the envelope, so a replay reproduces them. Absent for rules without output values. */
+            values?: components["schemas"]["OutputValue"][];
             /** @description Server warnings about the request that did not stop it, e.g. a dropped caller_ref. Absent when there are none. */
             warnings?: components["schemas"]["Warning"][];
         };
@@ -1516,6 +1520,8 @@ export interface components {
             changes: components["schemas"]["Change"][];
             equivalent: boolean;
             field_changes: components["schemas"]["FieldChange"][];
+            /** @description Named values and table rows whose definition the new version changed, paired by name (a table's rows by what they match, in the same period): a yearly figure update shows here row by row. Absent when neither version has values. */
+            figure_changes?: components["schemas"]["FigureChange"][];
             /** @description True when both versions declare effective periods and they differ (e.g. consecutive years): each is judged as its own law on decision_date, so the diff shows whom the new figures affect, not that only one version holds on that day. */
             periods_set_aside: boolean;
             project_id: string;
@@ -1549,6 +1555,8 @@ export interface components {
             /** @description The rules language's keywords, e.g. criterion, cite, all. */
             keywords: string[];
             sources: components["schemas"]["SourceSymbol"][];
+            /** @description The named values and tables the draft declares, in declaration order. */
+            values: components["schemas"]["ValueSymbol"][];
         };
         DraftUpdateRequest: {
             /** @description The .rules text. */
@@ -1578,6 +1586,9 @@ export interface components {
                 [key: string]: string;
             };
             missing_fields?: string[];
+            values?: {
+                [key: string]: unknown;
+            };
         };
         ExplainCriterion: {
             /** @description The criterion's declared id. */
@@ -1633,6 +1644,8 @@ export interface components {
             /** @description For a satisfied any-group only the satisfied branch's facts. */
             supporting_facts: components["schemas"]["Fact"][];
             title: string;
+            /** @description The named values and tables the criterion rests on (directly or through other values) that the decision computed, with their figures and their law, in declaration order; as supporting_facts, for a satisfied any-group only the satisfied branch's. Absent when the criterion reads none. */
+            values?: components["schemas"]["ExplanationValue"][];
         };
         /** @description One group of the explanation, with its criteria. */
         ExplanationGroup: {
@@ -1641,6 +1654,22 @@ export interface components {
             kind?: components["schemas"]["GroupKind"];
             status: components["schemas"]["CriterionStatus"];
             title?: string;
+        };
+        /** @description A named value as an explanation shows it: its name and title, the figure the answers gave it, its definition in the rules language and the law it rests on. */
+        ExplanationValue: {
+            /** @description The value's expression in the rules language; for a table, the row the figure was looked up in, as the rules write it ("\"48_states\", 1..8 => 1696 + 596 * (household.size - 1)"). */
+            definition: string;
+            /** @description The computed figure: a number, true or false, or a YYYY-MM-DD date. */
+            figure: unknown;
+            /** @description For a table with figures by period, the period whose row gave the figure ("2025-10-01 until 2026-09-30"); absent otherwise. */
+            period?: string;
+            source_references: components["schemas"]["SourceReference"][];
+            /** @description The value's name for people. */
+            title: string;
+            /** @description What the figure counts; absent when none. */
+            unit?: string;
+            /** @description The value's name in the rules. */
+            value: string;
         };
         Fact: {
             field: string;
@@ -1696,6 +1725,8 @@ export interface components {
             /** @description The criterion's status under the answers. */
             status: components["schemas"]["CriterionStatus"];
             title: string;
+            /** @description The named values and tables the criterion rests on, with the figures the answers gave them and, for a table, the row the figure came from: the figure that stands in the way. Absent when the criterion reads none. */
+            values?: components["schemas"]["ExplanationValue"][];
         };
         /** @enum {string} */
         FailureReasonMechanism: "threshold" | "enum_mismatch" | "date_window" | "missing_answer" | "presence_default" | "discretionary" | "any_group_exhausted";
@@ -1749,6 +1780,18 @@ export interface components {
          * @enum {string}
          */
         FieldType: "int" | "decimal" | "bool" | "date" | "enum";
+        FigureChange: {
+            /** @description The change in a sentence, e.g. "table gross_limit, row \"48_states\", 1..8 (2025-10-01 until 2026-09-30): 1632 + 571 * (household.size - 1) became 1696 + 596 * (household.size - 1)". */
+            message: string;
+            /** @description The figure in the new version. */
+            new: string;
+            /** @description The figure (an expression) in the old version. */
+            old: string;
+            /** @description Which row of a table: its matches, and its period when the table has periods; absent for a value. */
+            row?: string;
+            /** @description The named value or table, declared in both versions. */
+            value: string;
+        };
         Finding: {
             criterion?: string;
             field?: string;
@@ -1821,26 +1864,33 @@ export interface components {
             telemetry_availability: components["schemas"]["TelemetryAvailability"];
             worker_lifecycle: components["schemas"]["WorkerLifecycle"];
         };
-        /** @description The ruleset's graph: every field, criterion and group of the ruleset and its one outcome, joined by edges the way a decision flows. */
+        /** @description The ruleset's graph: every field, named value, criterion and group of the ruleset and its one outcome, joined by edges the way a decision flows. */
         Graph: {
-            /** @description Directed edges between node ids; a group the outcome does not read has no edge to it. */
+            /** @description Directed edges between node ids, one for each direct read: a criterion that reads a field only through a named value has an edge from the value, not the field. A group the outcome does not read has no edge to it; the outcome reads groups only. */
             edges: components["schemas"]["GraphEdge"][];
-            /** @description Field nodes in declaration order, then criterion nodes, then group nodes, then the one outcome node. */
-            nodes: (components["schemas"]["GraphFieldNode"] | components["schemas"]["GraphCriterionNode"] | components["schemas"]["GraphGroupNode"] | components["schemas"]["GraphOutcomeNode"])[];
+            /** @description Field nodes in declaration order, then value nodes (named values and tables) in declaration order, then criterion nodes, then group nodes, then the one outcome node. */
+            nodes: (components["schemas"]["GraphFieldNode"] | components["schemas"]["GraphValueNode"] | components["schemas"]["GraphCriterionNode"] | components["schemas"]["GraphGroupNode"] | components["schemas"]["GraphOutcomeNode"])[];
             /** @description Slugs of the sections drawn: one for a ruleset. */
             sections: string[];
             /** @description Counts for a summary line. */
             stats: components["schemas"]["GraphStats"];
         };
+        /** @description A cite line: the declared source it cites and the quoted words. */
+        GraphCitation: {
+            /** @description The cited words, exactly as the rules quote them. */
+            quote: string;
+            /** @description The id of a source the ruleset declares. */
+            source: string;
+        };
         /** @description A criterion. */
         GraphCriterionNode: {
             /** @description How the criterion reads. */
             display: components["schemas"]["CriterionDisplay"];
-            /** @description Field ids the criterion reads, in declaration order. */
+            /** @description Field ids the criterion reads, directly or through named values, in declaration order. */
             fields: string[];
             /** @description The id of the criterion's group, as declared (not a node id). */
             group: string;
-            /** @description Unique in the graph: field:<field id>, criterion:<id>, group:<id> or outcome, prefixed by <section slug>: on a composed graph. */
+            /** @description Unique in the graph: field:<field id>, value:<name>, criterion:<id>, group:<id> or outcome, prefixed by <section slug>: on a composed graph. */
             id: string;
             /** @description The short text a diagram shows. */
             label: string;
@@ -1864,12 +1914,13 @@ export interface components {
             source: string;
             /** @description Id of the downstream node. */
             target: string;
+            /** @description The kinds of node joined: a field or value read by a value or criterion, a criterion into its group, a group into the outcome. */
             type: components["schemas"]["GraphEdgeType"];
         };
         /** @enum {string} */
-        GraphEdgeType: "field_to_criterion" | "criterion_to_group" | "group_to_outcome";
+        GraphEdgeType: "field_to_criterion" | "field_to_value" | "value_to_value" | "value_to_criterion" | "criterion_to_group" | "group_to_outcome";
         /** @description A compiled expression node, as display.expr shows it. */
-        GraphExpr: components["schemas"]["GraphExprOp"] | components["schemas"]["GraphExprFieldRef"] | components["schemas"]["GraphExprGroupRef"] | components["schemas"]["GraphExprConst"];
+        GraphExpr: components["schemas"]["GraphExprOp"] | components["schemas"]["GraphExprFieldRef"] | components["schemas"]["GraphExprValueRef"] | components["schemas"]["GraphExprGroupRef"] | components["schemas"]["GraphExprConst"];
         /** @description A constant. */
         GraphExprConst: {
             /** @description The field the constant is compared with or defaults; null when it stands alone. */
@@ -1924,11 +1975,23 @@ export interface components {
         };
         /** @enum {string} */
         GraphExprOpType: "op";
+        /** @description A named value's figure. */
+        GraphExprValueRef: {
+            /** @description The value's name. */
+            key: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "value_ref";
+        };
+        /** @enum {string} */
+        GraphExprValueRefType: "value_ref";
         /** @description A field the ruleset reads. */
         GraphFieldNode: {
             /** @description The field's type. */
             field_type: components["schemas"]["FieldType"];
-            /** @description Unique in the graph: field:<field id>, criterion:<id>, group:<id> or outcome, prefixed by <section slug>: on a composed graph. */
+            /** @description Unique in the graph: field:<field id>, value:<name>, criterion:<id>, group:<id> or outcome, prefixed by <section slug>: on a composed graph. */
             id: string;
             /** @description The field id. */
             key: string;
@@ -1950,7 +2013,7 @@ export interface components {
         GraphFieldNodeType: "field";
         /** @description A group of criteria. */
         GraphGroupNode: {
-            /** @description Unique in the graph: field:<field id>, criterion:<id>, group:<id> or outcome, prefixed by <section slug>: on a composed graph. */
+            /** @description Unique in the graph: field:<field id>, value:<name>, criterion:<id>, group:<id> or outcome, prefixed by <section slug>: on a composed graph. */
             id: string;
             /** @description all: every criterion must hold; any: one suffices. */
             kind: components["schemas"]["GroupKind"];
@@ -1973,7 +2036,7 @@ export interface components {
         /** @description The ruleset's one outcome. */
         GraphOutcomeNode: {
             expr: components["schemas"]["GraphExpr"];
-            /** @description Unique in the graph: field:<field id>, criterion:<id>, group:<id> or outcome, prefixed by <section slug>: on a composed graph. */
+            /** @description Unique in the graph: field:<field id>, value:<name>, criterion:<id>, group:<id> or outcome, prefixed by <section slug>: on a composed graph. */
             id: string;
             /** @description The short text a diagram shows. */
             label: string;
@@ -2015,7 +2078,43 @@ export interface components {
             total_fields: number;
             /** @description Group nodes. */
             total_groups: number;
+            /** @description Value nodes (named values and tables); absent when the ruleset declares none. */
+            total_values?: number;
         };
+        /** @description A named value or a table: a figure the law works out from the answers before it compares. */
+        GraphValueNode: {
+            /** @description The value's cite lines as the rules declare them. */
+            citations: components["schemas"]["GraphCitation"][];
+            /** @description The definition in the rules language: the expression, or a table's keys line, rows and periods, one per line. */
+            definition: string;
+            /** @description Field ids the value reads, directly or through other values, in declaration order. */
+            fields: string[];
+            /** @description Unique in the graph: field:<field id>, value:<name>, criterion:<id>, group:<id> or outcome, prefixed by <section slug>: on a composed graph. */
+            id: string;
+            /** @description The short text a diagram shows. */
+            label: string;
+            /** @description The node's state in one evaluation: null on GET /graph, set on every node and route of /decide's graph_overlay. */
+            overlay: components["schemas"]["Overlay"] | null;
+            /** @description The section the node belongs to. */
+            section_id: string;
+            /** @description true for a table (looked up by its keys, or by the decision date's period), false for a value defined by an expression. */
+            table: boolean;
+            /** @description The value's declared title. */
+            title: string;
+            /**
+             * @description The node type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "value";
+            /** @description What the figure counts (USD); empty when the rules give none. */
+            unit: string;
+            /** @description The value's type. */
+            value_type: components["schemas"]["GraphValueNodeValueType"];
+        };
+        /** @enum {string} */
+        GraphValueNodeType: "value";
+        /** @enum {string} */
+        GraphValueNodeValueType: "int" | "decimal" | "bool" | "date";
         /**
          * @description all: every criterion must hold; any: one alternative suffices.
          * @enum {string}
@@ -2086,6 +2185,7 @@ export interface components {
             description: string;
             id: string;
             kind: string;
+            value?: string;
         };
         MutationScoreWithSuggestions: {
             /**
@@ -2183,8 +2283,20 @@ export interface components {
             op?: string;
             section?: string;
         };
+        OutputValue: {
+            /** @description The computed figure: a number, true or false, a YYYY-MM-DD date, or null when the answers do not settle it. */
+            figure: unknown;
+            /** @description The value's name for people. */
+            title: string;
+            /** @description What the figure counts (USD, months); absent when none. */
+            unit?: string;
+            /** @description The value's name in the rules. */
+            value: string;
+        };
         /** @description A node's state in one evaluation: null on GET /graph, set on every node and route of /decide's graph_overlay. */
         Overlay: {
+            /** @description On a value node only: its figure in the evaluation (a number with its exact digits, true/false, or YYYY-MM-DD), null while the status is pending. Absent on every other node and on routes. */
+            figure?: unknown;
             status: components["schemas"]["CriterionStatus"];
             /** @description The answers the node rests on, as in the explanation. */
             supporting_facts: components["schemas"]["Fact"][];
@@ -2390,6 +2502,8 @@ export interface components {
             project_source_id: string;
             quote: string;
             source_id: string;
+            /** @description The named value or table whose quote this is; absent for a criterion's (criterion_id is then empty). */
+            value_id?: string;
             verified: boolean;
         };
         Release: {
@@ -2513,6 +2627,8 @@ export interface components {
             changes: components["schemas"]["Change"][];
             equivalent: boolean;
             field_changes: components["schemas"]["FieldChange"][];
+            /** @description Named values and table rows whose definition the new version changed, paired by name (a table's rows by what they match, in the same period): a yearly figure update shows here row by row. Absent when neither version has values. */
+            figure_changes?: components["schemas"]["FigureChange"][];
             /** @description True when both versions declare effective periods and they differ (e.g. consecutive years): each is judged as its own law on decision_date, so the diff shows whom the new figures affect, not that only one version holds on that day. */
             periods_set_aside: boolean;
             /** @description The new release. */
@@ -2591,6 +2707,8 @@ export interface components {
             changes: components["schemas"]["Change"][];
             equivalent: boolean;
             field_changes: components["schemas"]["FieldChange"][];
+            /** @description Named values and table rows whose definition the new version changed, paired by name (a table's rows by what they match, in the same period): a yearly figure update shows here row by row. Absent when neither version has values. */
+            figure_changes?: components["schemas"]["FigureChange"][];
             /** @description True when both versions declare effective periods and they differ (e.g. consecutive years): each is judged as its own law on decision_date, so the diff shows whom the new figures affect, not that only one version holds on that day. */
             periods_set_aside: boolean;
             /** @description The new version's concrete id. */
@@ -2753,6 +2871,8 @@ export interface components {
             changes: components["schemas"]["Change"][];
             equivalent: boolean;
             field_changes: components["schemas"]["FieldChange"][];
+            /** @description Named values and table rows whose definition the new version changed, paired by name (a table's rows by what they match, in the same period): a yearly figure update shows here row by row. Absent when neither version has values. */
+            figure_changes?: components["schemas"]["FigureChange"][];
             /** @description True when both versions declare effective periods and they differ (e.g. consecutive years): each is judged as its own law on decision_date, so the diff shows whom the new figures affect, not that only one version holds on that day. */
             periods_set_aside: boolean;
             /** @description Comparisons whose constant the new version changed, criteria paired by id (e.g. an income limit moved from 1,255 to 1,305); empty when none moved. */
@@ -3086,6 +3206,8 @@ export interface components {
             /** @description Every criterion in evaluation order. */
             path: components["schemas"]["TraceStep"][];
             status: components["schemas"]["Outcome"];
+            /** @description The named values the decision computed, each with its figure, in declaration order: the figures the answer rests on (the explanation adds their law). Absent when it computed none. */
+            values?: components["schemas"]["OutputValue"][];
         };
         /** @description Why a criterion failed: an answer it read (type answer: field, value) or its condition (type condition: expression). */
         TraceFailureItem: {
@@ -3200,6 +3322,21 @@ export interface components {
             /** @description What is wrong, for humans. */
             msg: string;
             /** @description The error type: missing, extra_forbidden, int_type, enum, json_invalid, string_too_long... A list holds at most 50 items; when more were found, a last item of type too_many_errors (loc ["body"]) counts the rest in its input, an integer. */
+            type: string;
+        };
+        ValueSymbol: {
+            /** @description The value's name, as criteria and other values read it. */
+            id: string;
+            /**
+             * Format: int64
+             * @description The line of the declaration, from 1.
+             */
+            line: number;
+            /** @description True for a table (looked up by its keys), false for a value defined by an expression. */
+            table: boolean;
+            /** @description The value's name for people. */
+            title: string;
+            /** @description The type as written: int, decimal, bool or date. */
             type: string;
         };
         /**
@@ -5801,7 +5938,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_ROHNaj9zBKDG9aMl
+                 * @example prj_TWadMT7xU6tL-FmJ
                  */
                 project_id: string;
             };
@@ -5858,6 +5995,10 @@ export interface operations {
                      *       "functions": [
                      *         "min",
                      *         "max",
+                     *         "floor",
+                     *         "ceil",
+                     *         "round",
+                     *         "abs",
                      *         "years_between",
                      *         "months_between",
                      *         "days_between",
@@ -5892,6 +6033,8 @@ export interface operations {
                      *         "until",
                      *         "source",
                      *         "field",
+                     *         "value",
+                     *         "table",
                      *         "group",
                      *         "outcome",
                      *         "url",
@@ -5913,6 +6056,9 @@ export interface operations {
                      *         "unit",
                      *         "range",
                      *         "option",
+                     *         "output",
+                     *         "keys",
+                     *         "period",
                      *         "all",
                      *         "any",
                      *         "criterion",
@@ -5923,7 +6069,10 @@ export interface operations {
                      *         "not",
                      *         "in",
                      *         "true",
-                     *         "false"
+                     *         "false",
+                     *         "if",
+                     *         "then",
+                     *         "else"
                      *       ],
                      *       "sources": [
                      *         {
@@ -5931,7 +6080,8 @@ export interface operations {
                      *           "line": 4,
                      *           "title": "29 U.S.C. 2611 (FMLA definitions)"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "values": []
                      *     }
                      */
                     "application/json": components["schemas"]["DraftSymbols"];
@@ -6258,7 +6408,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_ROHNaj9zBKDG9aMl
+                 * @example prj_yl00QX9b0jgg00q8
                  */
                 project_id: string;
             };
@@ -6291,7 +6441,7 @@ export interface operations {
                      *       "accepted": true,
                      *       "changed_criteria": [],
                      *       "failures": [],
-                     *       "job_id": "gen_t-lIws4dPhFoUOqf",
+                     *       "job_id": "gen_xEKYTWLANKAAsuen",
                      *       "outcome": "accepted",
                      *       "provenance_report": {
                      *         "coverage": [
@@ -6300,7 +6450,7 @@ export interface operations {
                      *             "clauses": 1,
                      *             "filename": "source.txt",
                      *             "share": 0,
-                     *             "source_id": "src_PQzSPBjFrJhRMjug",
+                     *             "source_id": "src_vRUpHtp2OAjyDvKT",
                      *             "status": "reference_only",
                      *             "uncited_passages": [
                      *               "An eligible employee has been employed for at least 12 months by the employer."
@@ -6311,7 +6461,7 @@ export interface operations {
                      *             "clauses": 2,
                      *             "filename": "fmla-notes.txt",
                      *             "share": 1,
-                     *             "source_id": "src_LRXMrtnvNqSc3rq4",
+                     *             "source_id": "src_QpPyiy0K2xgDdFf0",
                      *             "status": "active",
                      *             "uncited_passages": []
                      *           }
@@ -6319,14 +6469,14 @@ export interface operations {
                      *         "quotes": [
                      *           {
                      *             "criterion_id": "tenure",
-                     *             "project_source_id": "src_LRXMrtnvNqSc3rq4",
+                     *             "project_source_id": "src_QpPyiy0K2xgDdFf0",
                      *             "quote": "has been employed for at least 12 months by the employer",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
                      *           },
                      *           {
                      *             "criterion_id": "worksite_size",
-                     *             "project_source_id": "src_LRXMrtnvNqSc3rq4",
+                     *             "project_source_id": "src_QpPyiy0K2xgDdFf0",
                      *             "quote": "50 or more employees within 75 miles",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
@@ -6339,7 +6489,7 @@ export interface operations {
                      *         }
                      *       },
                      *       "review_hint": {
-                     *         "actionable_via": "POST /projects/prj_ROHNaj9zBKDG9aMl/tests",
+                     *         "actionable_via": "POST /projects/prj_yl00QX9b0jgg00q8/tests",
                      *         "check_id": "criteria_both_ways",
                      *         "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#criteria_both_ways",
                      *         "message": "Add cases that decide criterion worksite_size: one where it is satisfied and one where it is not (1 criterion is never decided)."
@@ -6351,10 +6501,10 @@ export interface operations {
                      *           "quotes_total": 2,
                      *           "quotes_verified": 2,
                      *           "round": 1,
-                     *           "seconds": 0.003139208,
+                     *           "seconds": 0.007126366,
                      *           "stage": "test",
                      *           "tests_passing": 1,
-                     *           "tokens": 4421
+                     *           "tokens": 6190
                      *         }
                      *       ],
                      *       "ruleset_id": "fmla_employee:draft-534a9cd79221",
@@ -6365,7 +6515,7 @@ export interface operations {
                      *       "source_questions": [],
                      *       "tests_passing": 1,
                      *       "tests_total": 1,
-                     *       "tokens_used": 4421
+                     *       "tokens_used": 6190
                      *     }
                      */
                     "application/json": unknown;

@@ -307,6 +307,10 @@ const rateWords = {
     'per year': 'a year', 'per month': 'a month', 'per week': 'a week', 'per day': 'a day',
     yearly: 'a year', monthly: 'a month', weekly: 'a week', daily: 'a day', annually: 'a year', 'per annum': 'a year',
 };
+/** isCurrency reports whether a unit names a currency ("USD", "usd a month"). */
+export function isCurrency(unit) {
+    return Object.values(currencies).includes((unit.split(' ')[0] ?? '').toUpperCase());
+}
 /**
  * amountText writes a figure (already grouped in thousands) with its unit
  * as people write it, the way the plain sentences do (withUnit in
@@ -319,7 +323,7 @@ export function amountText(figure, unit) {
         return figure;
     const [code = '', ...restWords] = unit.split(' ');
     const upper = code.toUpperCase();
-    if (!Object.values(currencies).includes(upper))
+    if (!isCurrency(unit))
         return `${figure} ${unit}`;
     const rest = restWords.join(' ');
     const rate = rateWords[rest.toLowerCase()] ?? rest;
@@ -360,4 +364,23 @@ export function notesOf(field) {
         }
     }
     return { why, legal };
+}
+/**
+ * figureText writes a computed figure as people read it: an amount with its
+ * currency and separators, yes or no, a date, or "not known yet" when the
+ * answers do not settle it.
+ */
+export function figureText(figure, unit) {
+    switch (typeof figure) {
+        case 'number': {
+            // Money with cents shows both digits of them: $1,187.40.
+            const digits = isCurrency(unit ?? '') && !Number.isInteger(figure) ? figure.toFixed(2) : String(figure);
+            return amountText(groupThousands(digits), unit ?? '');
+        }
+        case 'boolean':
+            return figure ? 'yes' : 'no';
+        case 'string':
+            return formatDate(figure);
+    }
+    return 'not known yet';
 }

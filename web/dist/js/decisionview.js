@@ -1,7 +1,7 @@
 // The decision explained: the outcome, what would need to change, each
 // criterion with the answers it rests on and the verbatim law behind it,
 // and the audit envelope to replay it.
-import { fieldLabel, formatDate, humanize, textOfValue } from './answers.js';
+import { figureText, fieldLabel, formatDate, humanize, textOfValue } from './answers.js';
 import { announce, h } from './dom.js';
 import { safeLink } from './links.js';
 import { rowFields, rowFit } from './rows.js';
@@ -94,6 +94,23 @@ function facts(fields, list, caption) {
         return null;
     return h('div', { class: 'facts-used' }, h('p', { class: 'caption' }, caption), h('ul', {}, ...list.map((f) => h('li', {}, `${shortLabel(fields, f.field)}: `, h('strong', {}, textOfValue(fields.get(f.field), f.value))))));
 }
+/**
+ * figures lists the amounts the law worked out that a condition rests on
+ * ("Gross monthly income limit: $7,060"), each with how it was reached:
+ * the period whose figures applied, the law it rests on and, for
+ * specialists, its definition in the rules language (for a table, the
+ * row the amount came from).
+ */
+export function figures(list, caption) {
+    if (!list?.length)
+        return null;
+    return h('div', { class: 'figures-used' }, h('p', { class: 'caption' }, caption), h('ul', {}, ...list.map((v) => h('li', { 'data-value': v.value }, `${v.title}: `, h('strong', {}, figureText(v.figure, v.unit)), h('details', { class: 'how' }, h('summary', {}, 'How this was worked out'), v.period ? h('p', {}, `With the figures for ${periodWords(periodOf(v.period))}.`) : null, ...(v.source_references ?? []).map(quote), v.definition ? h('p', { class: 'specialists' }, 'In the rules language: ', h('code', {}, v.definition)) : null)))));
+}
+/** periodOf reads a period as the service words it ("2025-10-01 until 2026-09-30", "2025-01-01 onwards"). */
+export function periodOf(text) {
+    const [from = '', until] = text.split(' until ');
+    return until ? { from, until } : { from: from.replace(/ onwards$/, '') };
+}
 /** quote draws a verified passage with a link that opens the source at it. */
 export function quote(ref) {
     const href = safeLink(ref.deep_link) ?? safeLink(ref.url);
@@ -105,10 +122,10 @@ function badge(st) {
 }
 function criterion(fields, texts, c) {
     const text = texts.get(c.criterion_id);
-    return h('li', { class: 'criterion criterion-' + c.status, 'data-criterion': c.criterion_id }, h('h4', {}, badge(c.status), ' ', c.title), condition(text?.description, text?.expression), facts(fields, c.supporting_facts, 'Your answers it rests on:'), ...(c.source_references ?? []).map(quote));
+    return h('li', { class: 'criterion criterion-' + c.status, 'data-criterion': c.criterion_id }, h('h4', {}, badge(c.status), ' ', c.title), condition(text?.description, text?.expression), facts(fields, c.supporting_facts, 'Your answers it rests on:'), figures(c.values, 'The amounts it rests on, as the law counts them:'), ...(c.source_references ?? []).map(quote));
 }
 function reason(fields, texts, r) {
-    return h('li', { class: 'reason', 'data-criterion': r.criterion_id }, h('h4', {}, r.title), h('p', {}, mechanismWords[r.mechanism] ?? humanize(r.mechanism)), condition(texts.get(r.criterion_id)?.description, r.condition || texts.get(r.criterion_id)?.expression), facts(fields, r.facts, 'Your answers it turns on:'), r.missing_fields.length ? h('p', {}, 'Not answered yet: ', r.missing_fields.map((f) => shortLabel(fields, f)).join(', ')) : null, ...(r.source_references ?? []).map(quote));
+    return h('li', { class: 'reason', 'data-criterion': r.criterion_id }, h('h4', {}, r.title), h('p', {}, mechanismWords[r.mechanism] ?? humanize(r.mechanism)), condition(texts.get(r.criterion_id)?.description, r.condition || texts.get(r.criterion_id)?.expression), facts(fields, r.facts, 'Your answers it turns on:'), figures(r.values, 'The amounts it turns on, as the law counts them:'), r.missing_fields.length ? h('p', {}, 'Not answered yet: ', r.missing_fields.map((f) => shortLabel(fields, f)).join(', ')) : null, ...(r.source_references ?? []).map(quote));
 }
 /** periodWords says a period for people: "1 October 2025 to 30 September 2026", or "1 October 2025 onwards". */
 export function periodWords(p) {
@@ -176,6 +193,16 @@ export function explanation(fields, texts, d, known = () => undefined) {
         const rows = place(g.criteria, expression, known);
         return h('section', { class: 'group group-' + g.status, 'data-group': g.group }, h('h4', { class: 'group-title' }, badge(g.status), ' ', g.title || humanize(g.group), g.kind === 'any' ? ' (any one is enough)' : ''), h('ul', { class: 'criteria' }, ...rows.listed.map((c) => criterion(fields, texts, c)), openRows(fields, rows.open.map((c) => c.status), rows.open.map(expression), known)), leftOut(fields, rows.other.map(expression), known));
     }));
+}
+/**
+ * computedValues shows what the law worked out on the way to the decision
+ * (its output values): "Net monthly income, as the law counts it: $596.32".
+ */
+export function computedValues(d) {
+    const list = d.values ?? [];
+    if (!list.length)
+        return null;
+    return h('section', { class: 'computed', 'aria-labelledby': 'computed-heading' }, h('h3', { id: 'computed-heading' }, 'What the law worked out'), h('ul', {}, ...list.map((v) => h('li', { 'data-value': v.value }, `${v.title}, as the law counts it: `, h('strong', {}, figureText(v.figure, v.unit))))));
 }
 /** sectionResults shows a rulebook decision's parts: each section's own outcome, by its name. */
 export function sectionResults(d, names) {

@@ -8,7 +8,7 @@ import { acceptedAnswers, answerText, decideBody, decideTarget, encodeAnswer, fi
 import { Api } from './api.js';
 import { targetHref } from './catalogue.js';
 import { control, labelOf } from './controls.js';
-import { envelopeBox, explanation, outcomeWords, outsidePeriod, outsidePeriodWarning, reasons, sectionResults } from './decisionview.js';
+import { computedValues, envelopeBox, explanation, outcomeWords, outsidePeriod, outsidePeriodWarning, reasons, sectionResults } from './decisionview.js';
 import { announce, h } from './dom.js';
 import { auditEnvelope } from './envelope.js';
 import { drawGraph, legend, zoomControls } from './graphview.js';
@@ -65,7 +65,7 @@ export async function showInterview(main, target) {
     document.title = `${schema.name} · Eligo`;
     // Focusable so that a keyboard can scroll a graph wider than the screen.
     const graphView = h('div', { class: 'graph-view', id: 'graph-view', tabindex: '0', role: 'region', 'aria-label': 'Graph of the rules' });
-    const graphBox = h('details', { class: 'graph', id: 'graph' }, h('summary', {}, 'The rules as a graph'), h('p', {}, 'Each answer feeds conditions, conditions feed groups, groups feed the outcome. Colours and marks show where your answers stand.'), legend(), zoomControls(graphView), graphView);
+    const graphBox = h('details', { class: 'graph', id: 'graph' }, h('summary', {}, 'The rules as a graph'), h('p', {}, 'Each answer feeds conditions, directly or through the amounts the law works out from it (the six-sided boxes), conditions feed groups, groups feed the outcome. Colours and marks show where your answers stand.'), legend(), zoomControls(graphView), graphView);
     const v = {
         api: client,
         target,
@@ -277,6 +277,7 @@ async function drawDecision(v, step, focus) {
         heading,
         h('p', {}, sentence(d, v.schema.name)),
         d.decision_date ? h('p', { id: 'decided-as-of' }, `Decided as of ${formatDate(d.decision_date)}${v.decisionDate ? '' : ' (today)'}.`) : null,
+        computedValues(d),
         sectionResults(d, new Map((v.schema.sections ?? []).map((s) => [s.id, s.name]))),
     ];
     // Explain-failure reasons are worked out for rulesets; a rulebook shows

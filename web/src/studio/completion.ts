@@ -33,6 +33,7 @@ const kinds: Record<ServerCompletion['kind'], { type: string; words: string }> =
   value: { type: 'enum', words: 'value' },
   function: { type: 'function', words: 'function' },
   keyword: { type: 'keyword', words: 'keyword' },
+  named_value: { type: 'constant', words: 'named value' },
 };
 
 /**

@@ -6,6 +6,7 @@
 // its source) at the line of the declaration or cite they are about,
 // found in the text.
 
+import { citerWords } from './clauses.js';
 import { ruleString } from './rulestext.js';
 import type { CheckDiagnostic, Draft, DraftCheck, TextPosition } from './types.js';
 
@@ -66,11 +67,11 @@ export function placeDiagnostics(rules: string, draft: Pick<Draft, 'compile_erro
     const placed: Placed = {
       severity: 'warning',
       ...at,
-      message: `This quote for criterion ${q.criterion_id} is not in the text of its source (${q.project_source_id || q.source_id}); it must match word for word.`,
+      message: `This quote for ${citerWords(q)} is not in the text of its source (${q.project_source_id || q.source_id}); it must match word for word.`,
     };
     if (near) {
       placed.message += ` The nearest passage in the source${near.page ? ` (page ${near.page})` : ''} is “${near.text}”.`;
-      placed.fix = { label: `Quote the source’s words for criterion ${q.criterion_id}`, find: ruleString(q.quote), replace: ruleString(near.text) };
+      placed.fix = { label: `Quote the source’s words for ${citerWords(q)}`, find: ruleString(q.quote), replace: ruleString(near.text) };
     }
     out.push(placed);
   }

@@ -6,6 +6,7 @@
 // overrides the tests.
 
 import { outcomeWords } from './caseform.js';
+import { citerWords } from './clauses.js';
 import type { Draft } from './types.js';
 
 /** Gate is one publishing gate's state before publishing: its name, whether it holds, and what fails. */
@@ -45,7 +46,7 @@ export function gates(d: Draft): Gate[] {
       name: 'Every quote is in its source',
       ok: flagged.length === 0,
       overridable: false,
-      problems: flagged.map((q) => `criterion ${q.criterion_id}: “${q.quote}” is not in ${sourceWords(q)}`),
+      problems: flagged.map((q) => `${citerWords(q)}: “${q.quote}” is not in ${sourceWords(q)}`),
     },
   ];
 }

@@ -2,6 +2,7 @@
 // found in its source, and a link to its passage there.
 
 import { h } from '../dom.js';
+import { capitalized, citerId, citerWords } from './clauses.js';
 import { sourceHref } from './routes.js';
 import type { Draft } from './types.js';
 
@@ -30,16 +31,16 @@ export class QuotesList {
             h(
               'li',
               {},
-              `Criterion ${q.criterion_id}: “${q.quote}” `,
+              `${capitalized(citerWords(q))}: “${q.quote}” `,
               h('span', { class: 'quote-state' }, quoteState(q)),
               ' ',
               q.project_source_id && (q.verified || q.nearest_passage)
                 ? h(
                     'a',
                     {
-                      href: sourceHref(this.projectId, q.project_source_id, { criterion: q.criterion_id, quote: q.quote }),
+                      href: sourceHref(this.projectId, q.project_source_id, { criterion: citerId(q), quote: q.quote }),
                       class: 'show-in-source',
-                      'aria-label': `Show in source: criterion ${q.criterion_id}, “${q.quote}”`,
+                      'aria-label': `Show in source: ${citerWords(q)}, “${q.quote}”`,
                     },
                     'Show in source',
                   )

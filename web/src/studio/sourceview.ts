@@ -7,7 +7,7 @@
 
 import { announce, append, h } from '../dom.js';
 import type { StudioClient } from './client.js';
-import { citationWords, citedAsWords, clauseState, coverageWords, findPassage, isTitle, marksHeldOver, pageSegments, stateWords } from './clauses.js';
+import { capitalized, citationWords, citedAsWords, citerId, citerWords, clauseState, coverageWords, findPassage, isTitle, marksHeldOver, pageSegments, stateWords } from './clauses.js';
 import { rulesHref, studioHref } from './routes.js';
 import type { ClauseCitation, SourceClause, SourceText } from './types.js';
 import { alertBox, errorMessage } from './ui.js';
@@ -93,7 +93,7 @@ export async function sourceTextView(client: StudioClient, projectId: string, so
     const at = findPassage(st.clauses, criterion, quote);
     const c = st.clauses[at];
     if (c) {
-      const cite = c.cited_by.find((x) => x.criterion_id === criterion && x.quote === quote);
+      const cite = c.cited_by.find((x) => citerId(x) === criterion && x.quote === quote);
       focusClause(c, cite ? `${citationWords(cite)}${paged ? ` Page ${c.page}.` : ''}` : '');
     } else {
       alert.show(`The quote “${quote}” of criterion ${criterion} is not in this text, and no passage is near it.`);
@@ -124,7 +124,7 @@ function citation(projectId: string, x: ClauseCitation): HTMLElement {
     'span',
     { class: x.verified ? 'cite cite-found' : 'cite cite-near' },
     'by ',
-    h('a', { href: rulesHref(projectId, x.criterion_id, x.quote), class: 'cite-criterion' }, x.criterion_id),
+    h('a', { href: rulesHref(projectId, citerId(x), x.quote), class: 'cite-criterion' }, citerId(x)),
     ` “${quote}”`,
     x.verified ? '' : ' (not word for word)',
   );
@@ -171,6 +171,6 @@ function unplacedNotice(projectId: string, quotes: readonly ClauseCitation[]): H
     'div',
     { class: 'notice', id: 'unplaced-quotes' },
     h('p', {}, 'These quotes cite this source but are not in its text, and no passage is near them:'),
-    h('ul', {}, ...quotes.map((x) => h('li', {}, h('a', { href: rulesHref(projectId, x.criterion_id, x.quote) }, `Criterion ${x.criterion_id}`), ` “${x.quote}”`))),
+    h('ul', {}, ...quotes.map((x) => h('li', {}, h('a', { href: rulesHref(projectId, citerId(x), x.quote) }, capitalized(citerWords(x))), ` “${x.quote}”`))),
   );
 }

@@ -51,9 +51,21 @@ export const stateWords = {
     uncited: 'Not cited',
     heading: 'Heading',
 };
-/** citationWords says one citation in a sentence: which criterion, which quote, found or not. */
+/** citerId is the id of what cites a quote: the criterion's, or the named value's or table's. */
+export function citerId(c) {
+    return c.value_id || c.criterion_id;
+}
+/** citerWords names what cites a quote as a sentence does: "criterion hours", "the figure net_income". */
+export function citerWords(c) {
+    return c.value_id ? `the figure ${c.value_id}` : `criterion ${c.criterion_id}`;
+}
+/** capitalized starts a sentence with a capital letter. */
+export function capitalized(s) {
+    return s.charAt(0).toUpperCase() + s.slice(1);
+}
+/** citationWords says one citation in a sentence: what cites, which quote, found or not. */
 export function citationWords(c) {
-    return `Criterion ${c.criterion_id} quotes “${c.quote}”` + (c.verified ? ', found word for word.' : ', not found word for word: this is the nearest passage.');
+    return `${capitalized(citerWords(c))} quotes “${c.quote}”` + (c.verified ? ', found word for word.' : ', not found word for word: this is the nearest passage.');
 }
 /**
  * citedAsWords says how the rules name the source: the id each citation
@@ -87,11 +99,11 @@ export function coverageWords(st) {
  * -1 when no clause has it.
  */
 export function findPassage(clauses, criterion, quote) {
-    return clauses.findIndex((c) => c.cited_by.some((x) => x.criterion_id === criterion && x.quote === quote));
+    return clauses.findIndex((c) => c.cited_by.some((x) => citerId(x) === criterion && x.quote === quote));
 }
 /** citationKey names a clause's citations as a whole, in any order, to tell whether two clauses are cited alike. */
 function citationKey(c) {
-    return JSON.stringify(c.cited_by.map((x) => [x.criterion_id, x.quote, x.verified]).sort());
+    return JSON.stringify(c.cited_by.map((x) => [citerId(x), x.quote, x.verified]).sort());
 }
 /**
  * marksHeldOver says, for each of a page's segments, whether its clause's
@@ -116,5 +128,5 @@ export function marksHeldOver(segments) {
 }
 /** criteriaOf lists the criteria citing a clause, each once, in order. */
 export function criteriaOf(c) {
-    return [...new Set(c.cited_by.map((x) => x.criterion_id))];
+    return [...new Set(c.cited_by.map(citerId))];
 }

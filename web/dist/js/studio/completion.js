@@ -16,6 +16,7 @@ const kinds = {
     value: { type: 'enum', words: 'value' },
     function: { type: 'function', words: 'function' },
     keyword: { type: 'keyword', words: 'keyword' },
+    named_value: { type: 'constant', words: 'named value' },
 };
 /**
  * toCompletion shows a proposal in people's words: a source by its title

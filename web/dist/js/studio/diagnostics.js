@@ -5,6 +5,7 @@
 // declared source that binds to no project source, a quote not found in
 // its source) at the line of the declaration or cite they are about,
 // found in the text.
+import { citerWords } from './clauses.js';
 import { ruleString } from './rulestext.js';
 /** parseCompileError reads "file:line:column: message"; null when the text has another shape. */
 export function parseCompileError(text) {
@@ -49,11 +50,11 @@ export function placeDiagnostics(rules, draft) {
         const placed = {
             severity: 'warning',
             ...at,
-            message: `This quote for criterion ${q.criterion_id} is not in the text of its source (${q.project_source_id || q.source_id}); it must match word for word.`,
+            message: `This quote for ${citerWords(q)} is not in the text of its source (${q.project_source_id || q.source_id}); it must match word for word.`,
         };
         if (near) {
             placed.message += ` The nearest passage in the source${near.page ? ` (page ${near.page})` : ''} is “${near.text}”.`;
-            placed.fix = { label: `Quote the source’s words for criterion ${q.criterion_id}`, find: ruleString(q.quote), replace: ruleString(near.text) };
+            placed.fix = { label: `Quote the source’s words for ${citerWords(q)}`, find: ruleString(q.quote), replace: ruleString(near.text) };
         }
         out.push(placed);
     }

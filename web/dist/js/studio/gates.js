@@ -5,6 +5,7 @@
 // studio say what will fail, and name it in the confirmation that
 // overrides the tests.
 import { outcomeWords } from './caseform.js';
+import { citerWords } from './clauses.js';
 /** gates reads the draft answer as the publishing gates will judge it. */
 export function gates(d) {
     const failing = d.acceptance.results.filter((r) => !r.pass);
@@ -33,7 +34,7 @@ export function gates(d) {
             name: 'Every quote is in its source',
             ok: flagged.length === 0,
             overridable: false,
-            problems: flagged.map((q) => `criterion ${q.criterion_id}: “${q.quote}” is not in ${sourceWords(q)}`),
+            problems: flagged.map((q) => `${citerWords(q)}: “${q.quote}” is not in ${sourceWords(q)}`),
         },
     ];
 }

@@ -1,6 +1,7 @@
 // The saved draft's quotes under the editor: each with whether it was
 // found in its source, and a link to its passage there.
 import { h } from '../dom.js';
+import { capitalized, citerId, citerWords } from './clauses.js';
 import { sourceHref } from './routes.js';
 /** quoteState says, in brackets, whether a quote of the saved draft was found in its source. */
 function quoteState(q) {
@@ -24,11 +25,11 @@ export class QuotesList {
         const qs = d.provenance_report.quotes;
         this.heading.textContent = qs.length ? `Quotes (${qs.length})` : 'Quotes';
         this.list.replaceChildren(...(qs.length
-            ? qs.map((q) => h('li', {}, `Criterion ${q.criterion_id}: “${q.quote}” `, h('span', { class: 'quote-state' }, quoteState(q)), ' ', q.project_source_id && (q.verified || q.nearest_passage)
+            ? qs.map((q) => h('li', {}, `${capitalized(citerWords(q))}: “${q.quote}” `, h('span', { class: 'quote-state' }, quoteState(q)), ' ', q.project_source_id && (q.verified || q.nearest_passage)
                 ? h('a', {
-                    href: sourceHref(this.projectId, q.project_source_id, { criterion: q.criterion_id, quote: q.quote }),
+                    href: sourceHref(this.projectId, q.project_source_id, { criterion: citerId(q), quote: q.quote }),
                     class: 'show-in-source',
-                    'aria-label': `Show in source: criterion ${q.criterion_id}, “${q.quote}”`,
+                    'aria-label': `Show in source: ${citerWords(q)}, “${q.quote}”`,
                 }, 'Show in source')
                 : null))
             : [h('li', { class: 'none' }, 'The saved rules quote no source.')]));

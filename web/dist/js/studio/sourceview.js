@@ -5,7 +5,7 @@
 // name leads to it in the rules editor; the editor's "Show in source"
 // leads back here, to the quote's passage, which takes focus.
 import { announce, append, h } from '../dom.js';
-import { citationWords, citedAsWords, clauseState, coverageWords, findPassage, isTitle, marksHeldOver, pageSegments, stateWords } from './clauses.js';
+import { capitalized, citationWords, citedAsWords, citerId, citerWords, clauseState, coverageWords, findPassage, isTitle, marksHeldOver, pageSegments, stateWords } from './clauses.js';
 import { rulesHref, studioHref } from './routes.js';
 import { alertBox, errorMessage } from './ui.js';
 /** Quotes longer than this are cut in the marks beside the text (the clause itself shows them whole). */
@@ -73,7 +73,7 @@ export async function sourceTextView(client, projectId, sourceId, container, par
         const at = findPassage(st.clauses, criterion, quote);
         const c = st.clauses[at];
         if (c) {
-            const cite = c.cited_by.find((x) => x.criterion_id === criterion && x.quote === quote);
+            const cite = c.cited_by.find((x) => citerId(x) === criterion && x.quote === quote);
             focusClause(c, cite ? `${citationWords(cite)}${paged ? ` Page ${c.page}.` : ''}` : '');
         }
         else {
@@ -101,7 +101,7 @@ function clauseElement(projectId, c, text, first, heldOver) {
 /** citation is one citation in a clause's mark: the criterion (a link to it in the rules) and its quote. */
 function citation(projectId, x) {
     const quote = x.quote.length > shownQuote ? x.quote.slice(0, shownQuote - 1) + '…' : x.quote;
-    return h('span', { class: x.verified ? 'cite cite-found' : 'cite cite-near' }, 'by ', h('a', { href: rulesHref(projectId, x.criterion_id, x.quote), class: 'cite-criterion' }, x.criterion_id), ` “${quote}”`, x.verified ? '' : ' (not word for word)');
+    return h('span', { class: x.verified ? 'cite cite-found' : 'cite cite-near' }, 'by ', h('a', { href: rulesHref(projectId, citerId(x), x.quote), class: 'cite-criterion' }, citerId(x)), ` “${quote}”`, x.verified ? '' : ' (not word for word)');
 }
 /** legend says what the marks mean, with their look. */
 function legend() {
@@ -121,5 +121,5 @@ function uncitedList(clauses, go) {
 function unplacedNotice(projectId, quotes) {
     if (!quotes.length)
         return null;
-    return h('div', { class: 'notice', id: 'unplaced-quotes' }, h('p', {}, 'These quotes cite this source but are not in its text, and no passage is near them:'), h('ul', {}, ...quotes.map((x) => h('li', {}, h('a', { href: rulesHref(projectId, x.criterion_id, x.quote) }, `Criterion ${x.criterion_id}`), ` “${x.quote}”`))));
+    return h('div', { class: 'notice', id: 'unplaced-quotes' }, h('p', {}, 'These quotes cite this source but are not in its text, and no passage is near them:'), h('ul', {}, ...quotes.map((x) => h('li', {}, h('a', { href: rulesHref(projectId, citerId(x), x.quote) }, capitalized(citerWords(x))), ` “${x.quote}”`))));
 }
