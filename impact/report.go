@@ -106,7 +106,7 @@ type Reason struct {
 }
 
 // tally counts rows by reason, keeping the first line numbers of each and
-// at most MaxReasons reasons.
+// at most MaxReasons reasons, OtherReasons among them.
 type tally struct {
 	byReason map[string]*Reason
 }
@@ -117,7 +117,7 @@ func (t *tally) add(reason string, line int64) {
 	}
 	r := t.byReason[reason]
 	if r == nil {
-		if len(t.byReason) >= MaxReasons {
+		if len(t.byReason) >= MaxReasons-1 { // room for OtherReasons
 			reason = OtherReasons
 			r = t.byReason[reason]
 		}
