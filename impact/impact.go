@@ -75,8 +75,8 @@ type pair struct {
 	id         string
 	// For values: compare unknown against known too (an output of both),
 	// and the two sorts.
-	output           bool
-	baseSort, candSt engine.Sort
+	output             bool
+	baseSort, candSort engine.Sort
 }
 
 // run is the state of one run: the two sides and the counters.
@@ -192,7 +192,7 @@ func newRun(opts Options) *run {
 		bv := &b.Values[i]
 		if j := c.ValueIndex(bv.ID); j >= 0 {
 			cv := &c.Values[j]
-			ru.values = append(ru.values, pair{base: i, cand: j, id: bv.ID, output: bv.Output && cv.Output, baseSort: bv.Type, candSt: cv.Type})
+			ru.values = append(ru.values, pair{base: i, cand: j, id: bv.ID, output: bv.Output && cv.Output, baseSort: bv.Type, candSort: cv.Type})
 		}
 	}
 	ru.critCounts = make([]int64, len(ru.criteria))
@@ -245,7 +245,7 @@ func (ru *run) decide(r *row) {
 		if !p.output && (!a.Known || !b.Known) {
 			continue // a value one decision did not need is not a change
 		}
-		if !sameFigure(a, b, p.baseSort, p.candSt) {
+		if !sameFigure(a, b, p.baseSort, p.candSort) {
 			ru.valueCounts[k]++
 		}
 	}
@@ -305,8 +305,9 @@ func sameFigure(a, b value.Value, sa, sb engine.Sort) bool {
 func (ru *run) finish() *Report {
 	rep := &ru.report
 	rep.Transitions = []Transition{}
-	for _, from := range outcomeOrder {
-		for _, to := range outcomeOrder {
+	order := [...]engine.Outcome{engine.Eligible, engine.NotEligible, engine.Undetermined}
+	for _, from := range order {
+		for _, to := range order {
 			if t := ru.transitions[from][to]; t.Count > 0 {
 				if t.Examples == nil {
 					t.Examples = []string{}
@@ -334,6 +335,3 @@ func (ru *run) finish() *Report {
 	rep.Undecided = ru.undecided.list()
 	return rep
 }
-
-// outcomeOrder is the order transitions are listed in.
-var outcomeOrder = [...]engine.Outcome{engine.Eligible, engine.NotEligible, engine.Undetermined}

@@ -46,13 +46,32 @@ func date(s string) int64 {
 
 func badRow(line int64, reason string) row { return row{line: line, bad: reason} }
 
+// rowCase is a caseload and the rows it must read as.
+type rowCase struct {
+	name, text string
+	want       []row
+}
+
+// checkRows reads each case's text in format f and compares the rows.
+func checkRows(t *testing.T, f Format, cases []rowCase) {
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := readAll(t, f, tc.text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("rows:\n got %+v\nwant %+v", got, tc.want)
+			}
+		})
+	}
+}
+
 func TestJSONLinesRows(t *testing.T) {
 	t.Parallel()
 	long := `{"field_values":{"a.n":"` + strings.Repeat("x", MaxLineBytes) + `"}}`
-	for _, tc := range []struct {
-		name, text string
-		want       []row
-	}{
+	checkRows(t, JSONLines, []rowCase{
 		{"a full case", `{"field_values":{"a.n":12,"a.kind":"x"},"decision_date":"2026-01-02","reference":"r1"}` + "\n",
 			[]row{{line: 1, values: map[string]any{"a.n": json.Number("12"), "a.kind": "x"}, date: date("2026-01-02"), ref: "r1"}}},
 		{"blank lines are skipped, CRLF and a last line without a break are read", "\n  \r\n" + `{"field_values":{}}` + "\r\n\n" + `{"field_values":{"a.flag":true}}`,
@@ -75,28 +94,14 @@ func TestJSONLinesRows(t *testing.T) {
 			[]row{badRow(1, reasonLong), {line: 2, values: map[string]any{}}}},
 		{"a line over the limit at the end", `{"field_values":{}}` + "\n" + long,
 			[]row{{line: 1, values: map[string]any{}}, badRow(2, reasonLong)}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			got, err := readAll(t, JSONLines, tc.text)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("rows:\n got %+v\nwant %+v", got, tc.want)
-			}
-		})
-	}
+	})
 }
 
 func TestCSVRows(t *testing.T) {
 	t.Parallel()
 	const header = "a.n,a.flag,a.kind,a.born,a.amount,decision_date,reference,other.x\n"
 	long := "1,yes,x,,,,\"" + strings.Repeat("x", MaxLineBytes) + "\",\n"
-	for _, tc := range []struct {
-		name, text string
-		want       []row
-	}{
+	checkRows(t, CSV, []rowCase{
 		{"every kind of cell", header + "12,yes,x,2000-01-31,1.50,2026-01-02,r1,zzz\n",
 			[]row{{line: 2, values: map[string]any{"a.n": json.Number("12"), "a.flag": true, "a.kind": "x", "a.born": "2000-01-31", "a.amount": json.Number("1.50"), "other.x": "zzz"}, date: date("2026-01-02"), ref: "r1"}}},
 		{"empty cells are unanswered; bools in any case; numbers as JSON and the rules write them", header + ",,,,,,,\n1e1,No,y,,-0.5,,,\n12,TRUE,,,,,,\n",
@@ -117,18 +122,7 @@ func TestCSVRows(t *testing.T) {
 			[]row{badRow(2, reasonLong), {line: 3, values: map[string]any{"a.n": json.Number("5")}}}},
 		{"a record over the limit across lines", header + "1,,,,,,\"" + strings.Repeat("x\n", MaxLineBytes/2+1) + "\",\n6,,,,,,,\n",
 			[]row{badRow(2, fmt.Sprintf(reasonRecordTooLong, MaxLineBytes)), {line: MaxLineBytes/2 + 4, values: map[string]any{"a.n": json.Number("6")}}}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			got, err := readAll(t, CSV, tc.text)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("rows:\n got %+v\nwant %+v", got, tc.want)
-			}
-		})
-	}
+	})
 }
 
 func TestCSVHeaderErrors(t *testing.T) {
