@@ -109,7 +109,7 @@ func Run(ctx context.Context, caseload io.Reader, opts Options) (*Report, error)
 	if opts.MaxRows <= 0 || opts.MaxRows > MaxRows {
 		opts.MaxRows = MaxRows
 	}
-	rd, err := newReader(caseload, opts)
+	rd, err := newReader(ctx, caseload, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -148,8 +148,8 @@ func Run(ctx context.Context, caseload io.Reader, opts Options) (*Report, error)
 }
 
 // newReader opens the caseload in its format.
-func newReader(caseload io.Reader, opts Options) (rowReader, error) {
-	lines := newLineReader(caseload, MaxLineBytes)
+func newReader(ctx context.Context, caseload io.Reader, opts Options) (rowReader, error) {
+	lines := newLineReader(ctx, caseload, MaxLineBytes)
 	switch opts.Format {
 	case 0, JSONLines:
 		return &jsonlReader{lines: lines}, nil

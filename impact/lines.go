@@ -3,6 +3,7 @@ package impact
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +13,10 @@ import (
 // line (MaxLineBytes) in memory, and counts the lines and bytes it has read
 // so that rows can be reported by line number and progress by bytes.
 type lineReader struct {
+	// ctx is looked at while a row takes many lines or one very long
+	// line, so that a cancel stops a run inside a row as well as between
+	// rows.
+	ctx   context.Context
 	br    *bufio.Reader
 	max   int
 	line  int64 // the number of the line last returned, from 1
@@ -20,10 +25,10 @@ type lineReader struct {
 
 // newLineReader reads r in lines of at most max bytes (their line break
 // aside).
-func newLineReader(r io.Reader, max int) *lineReader {
+func newLineReader(ctx context.Context, r io.Reader, max int) *lineReader {
 	// Room for the longest line allowed and its "\r\n": a longer one fills
 	// the buffer and is recognised as too long.
-	return &lineReader{br: bufio.NewReaderSize(r, max+2), max: max}
+	return &lineReader{ctx: ctx, br: bufio.NewReaderSize(r, max+2), max: max}
 }
 
 // next returns the next line without its line break ("\n" or "\r\n"). The
@@ -32,10 +37,18 @@ func newLineReader(r io.Reader, max int) *lineReader {
 // At the end of the stream it returns io.EOF; a final line without a line
 // break is still a line.
 func (l *lineReader) next() (line []byte, long bool, err error) {
+	if l.line%checkEvery == 0 {
+		if err := l.ctx.Err(); err != nil {
+			return nil, false, err
+		}
+	}
 	b, err := l.br.ReadSlice('\n')
 	l.bytes += int64(len(b))
 	if errors.Is(err, bufio.ErrBufferFull) {
 		for errors.Is(err, bufio.ErrBufferFull) {
+			if err := l.ctx.Err(); err != nil {
+				return nil, false, err
+			}
 			b, err = l.br.ReadSlice('\n')
 			l.bytes += int64(len(b))
 		}

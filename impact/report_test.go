@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 )
@@ -181,6 +182,15 @@ func TestRunBounds(t *testing.T) {
 		t.Errorf("cancelled run: %v after %d progress calls", err, calls)
 	}
 
+	// A cancel while the first row, one line of 5 MiB, is being skipped
+	// stops the run inside the row.
+	ctx, cancel = context.WithCancel(context.Background())
+	reader := &cancelOnRead{r: strings.NewReader(strings.Repeat("x", 5*MaxLineBytes)), cancel: cancel}
+	_, err = Run(ctx, reader, Options{Baseline: r, Candidate: r})
+	if !errors.Is(err, context.Canceled) || reader.reads > 3 {
+		t.Errorf("cancelled inside a long line: %v after %d reads", err, reader.reads)
+	}
+
 	_, err = Run(context.Background(), strings.NewReader(strings.Repeat(line, 4)), Options{Baseline: r, Candidate: r, MaxRows: 3})
 	if !errors.Is(err, ErrTooManyRows) {
 		t.Errorf("4 rows with a cap of 3: %v", err)
@@ -191,6 +201,19 @@ func TestRunBounds(t *testing.T) {
 	if _, err := Run(context.Background(), strings.NewReader(line), Options{Baseline: r, Candidate: r, Examples: MaxExamples + 1}); err == nil {
 		t.Error("more examples than MaxExamples were accepted")
 	}
+}
+
+// cancelOnRead cancels a context at its first read and counts the reads.
+type cancelOnRead struct {
+	r      io.Reader
+	cancel context.CancelFunc
+	reads  int
+}
+
+func (c *cancelOnRead) Read(p []byte) (int, error) {
+	c.reads++
+	c.cancel()
+	return c.r.Read(p)
 }
 
 // TestReasonsAreCapped: a file inventing a new field on every line counts
