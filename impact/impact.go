@@ -65,7 +65,6 @@ type side struct {
 	name  string // "baseline" or "candidate", as reasons say it
 	rules *engine.Ruleset
 	res   engine.Result
-	drop  []string // scratch: the undeclared keys of the current case
 }
 
 // pair maps an item (a criterion or named value) of the baseline to the
@@ -256,19 +255,19 @@ func (ru *run) decide(r *row) {
 // unread tally), so a field removed by the candidate neither goes unseen
 // nor makes every case undetermined.
 func (s *side) convert(r *row, unread *tally) *engine.Inputs {
-	s.drop = s.drop[:0]
+	dropped := 0
 	for k, v := range r.values {
 		if s.rules.FieldIndex(k) < 0 {
-			s.drop = append(s.drop, k)
+			dropped++
 			if v != nil {
 				unread.add("answers a field the "+s.name+" does not read: "+k, r.line)
 			}
 		}
 	}
-	if len(s.drop) == 0 {
+	if dropped == 0 {
 		return s.rules.ConvertMap(r.values)
 	}
-	kept := make(map[string]any, len(r.values)-len(s.drop))
+	kept := make(map[string]any, len(r.values)-dropped)
 	for k, v := range r.values {
 		if s.rules.FieldIndex(k) >= 0 {
 			kept[k] = v
