@@ -239,3 +239,20 @@ func TestReasonsAreCapped(t *testing.T) {
 		t.Errorf("%d reasons counting %d cases, other reasons counted: %v", len(rep.UnreadAnswers), total, other)
 	}
 }
+
+// TestOutputFigureAgainstNone: an output value with a figure on one side
+// and none on the other (the answers settle it only there) is a change.
+func TestOutputFigureAgainstNone(t *testing.T) {
+	t.Parallel()
+	base := testRules(t)
+	cand := compile(t, "constant.rules", strings.Replace(testRulesText, "a.n * 2", "7", 1))
+	const lines = `{"field_values":{}}` + "\n" + `{"field_values":{"a.n":1}}` + "\n"
+	rep, err := Run(context.Background(), strings.NewReader(lines), Options{Baseline: base, Candidate: cand})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Unanswered: none against 7; answered 1: 2 against 7.
+	if len(rep.Values) != 1 || rep.Values[0] != (ValueCount{ID: "doubled", Output: true, Count: 2}) {
+		t.Errorf("values: %+v", rep.Values)
+	}
+}
