@@ -450,9 +450,6 @@ func (c *checker) call(n *syntax.Node) *Expr {
 	return invalid()
 }
 
-// rounding are the calls that round a number to a step.
-var rounding = map[string]bool{"floor": true, "ceil": true, "round": true}
-
 // roundCall checks floor(x), ceil(x) or round(x) and their forms with a
 // step, round(x, 0.01): the step is a positive constant, and the result is
 // an int when the step is a whole number.

@@ -117,6 +117,10 @@ type Composed struct {
 	// Rules.Groups[g] comes from. A criterion's section is its group's
 	// (see engine.Ruleset.CriterionAt).
 	GroupSection []int
+	// ValueSection[v] is the index in Sections of the section that
+	// Rules.Values[v] (a named value or table) comes from: the composed
+	// graph's value nodes are told by section with it.
+	ValueSection []int
 	// FieldSections maps every field id to the section ids declaring it,
 	// in section order: choice_context's field-to-section membership. A
 	// field with more than one is shared.
@@ -335,6 +339,7 @@ func (a *assembler) section(si int) error {
 	}
 	for _, v := range m.Values {
 		a.r.Values = append(a.r.Values, sectionValue(s.SectionID, v))
+		a.c.ValueSection = append(a.c.ValueSection, si)
 	}
 	a.groupOffset = append(a.groupOffset, len(a.r.Groups))
 	for _, g := range m.Groups {

@@ -3,6 +3,7 @@ package rulebook
 import (
 	"encoding/json"
 	"errors"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -440,4 +441,58 @@ func mapOf(tb testing.TB, answers string) map[string]any {
 		tb.Fatal(err)
 	}
 	return m
+}
+
+// TestComposedGraphValues: a rulebook of sections that compute draws each
+// section's named values and tables as value nodes under the section's
+// slug and section id, joined to that section's criteria, and with an
+// evaluation each carries its own section's figure.
+func TestComposedGraphValues(t *testing.T) {
+	t.Parallel()
+	a, b := valueSection(t, "alpha", "0.8"), valueSection(t, "beta", "0.5")
+	sa, sb := sectionOf(0, a), sectionOf(1, b)
+	sa.Slug, sb.Slug = "demo/alpha", "demo/beta"
+	c := mustCompose(t, Spec{Name: "values", Sections: []Section{sa, sb}})
+	in, err := c.Rules.Convert([]byte(`{"income.earned": 1500, "household.size": 2}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := c.Rules.Evaluate(in, engine.Options{DecisionDate: value.DateOrdinal(2025, 6, 1)})
+	g := c.Graph(in, res)
+	type valueNode struct{ section, figure string }
+	got := map[string]valueNode{}
+	ids := map[string]bool{}
+	for _, n := range g.Nodes {
+		ids[n.ID] = true
+		if n.Type == present.NodeTypeValue {
+			got[n.ID] = valueNode{n.SectionID, string(n.Overlay.Figure)}
+		}
+	}
+	want := map[string]valueNode{
+		"demo/alpha:value:alpha.net": {"alpha", "1200"}, "demo/alpha:value:alpha.limit": {"alpha", "1000"},
+		"demo/beta:value:beta.net": {"beta", "750"}, "demo/beta:value:beta.limit": {"beta", "1000"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("value nodes %v\nwant %v", got, want)
+	}
+	edges := map[string]bool{}
+	for _, e := range g.Edges {
+		if !ids[e.Source] || !ids[e.Target] {
+			t.Errorf("edge %s -> %s joins no nodes", e.Source, e.Target)
+		}
+		edges[e.Source+" "+string(e.Type)+" "+e.Target] = true
+	}
+	for _, e := range []string{
+		"demo/alpha:value:alpha.net value_to_criterion demo/alpha:criterion:alpha.under",
+		"demo/beta:value:beta.limit value_to_criterion demo/beta:criterion:beta.under",
+		"demo/alpha:field:income.earned field_to_value demo/alpha:value:alpha.net",
+		"demo/alpha:field:income.earned field_to_value demo/beta:value:beta.net",
+	} {
+		if !edges[e] {
+			t.Errorf("no edge %s", e)
+		}
+	}
+	if g.Stats.TotalValues != 4 {
+		t.Errorf("stats %+v", g.Stats)
+	}
 }

@@ -150,9 +150,10 @@ func (c *Composed) Graph(in *engine.Inputs, res *engine.Result) *present.Graph {
 		bySectionID[c.Sections[i].SectionID] = &c.Sections[i]
 		g.Sections[i] = c.Sections[i].slug()
 	}
-	// Graph documents its node order: fields in slot order, criteria in
-	// CriterionAt order, groups, then the outcome.
-	nf, nc := len(c.Rules.Fields), c.Rules.NumCriteria()
+	// Graph documents its node order: fields in slot order, named values
+	// in declaration order, criteria in CriterionAt order, groups, then
+	// the outcome.
+	nf, nv, nc := len(c.Rules.Fields), len(c.Rules.Values), c.Rules.NumCriteria()
 	renamed := make(map[string]string, len(g.Nodes))
 	for i := range g.Nodes {
 		n := &g.Nodes[i]
@@ -160,11 +161,13 @@ func (c *Composed) Graph(in *engine.Inputs, res *engine.Result) *present.Graph {
 		switch {
 		case n.Type == present.NodeTypeField && i < nf:
 			s = bySectionID[c.FieldSections[n.Key][0]]
-		case n.Type == present.NodeTypeCriterion && i >= nf && i < nf+nc:
-			_, gi := c.Rules.CriterionAt(i - nf)
+		case n.Type == present.NodeTypeValue && i >= nf && i < nf+nv && i-nf < len(c.ValueSection):
+			s = &c.Sections[c.ValueSection[i-nf]]
+		case n.Type == present.NodeTypeCriterion && i >= nf+nv && i < nf+nv+nc:
+			_, gi := c.Rules.CriterionAt(i - nf - nv)
 			s, _ = c.SectionOf(gi)
 		case n.Type == present.NodeTypeGroup:
-			s, _ = c.SectionOf(i - nf - nc)
+			s, _ = c.SectionOf(i - nf - nv - nc)
 		}
 		if s == nil {
 			continue

@@ -61,6 +61,8 @@ func graphComponents(registry huma.Registry) map[string]*huma.Schema {
 	overlay := func(doc string, nullable bool) *huma.Schema {
 		s := object(doc, map[string]*huma.Schema{
 			"status": StatusSchema(),
+			"figure": {Description: "On a value node only: its figure in the evaluation (a number with its exact digits, true/false, or YYYY-MM-DD), " +
+				"null while the status is pending. Absent on every other node and on routes."},
 			"supporting_facts": {Type: huma.TypeArray, Description: "The answers the node rests on, as in the explanation.",
 				Items: registry.Schema(reflect.TypeFor[engine.Fact](), true, "")},
 		}, "status", "supporting_facts")
@@ -86,7 +88,7 @@ func graphComponents(registry huma.Registry) map[string]*huma.Schema {
 		return s
 	}
 	node := func(nodeType, doc string, props map[string]*huma.Schema, required ...string) *huma.Schema {
-		props["id"] = str("Unique in the graph: field:<field id>, criterion:<id>, group:<id> or outcome, prefixed by <section slug>: on a composed graph.")
+		props["id"] = str("Unique in the graph: field:<field id>, value:<name>, criterion:<id>, group:<id> or outcome, prefixed by <section slug>: on a composed graph.")
 		props["type"] = constant(nodeType, "The node type.")
 		props["label"] = str("The short text a diagram shows.")
 		props["section_id"] = str("The section the node belongs to.")
@@ -95,7 +97,7 @@ func graphComponents(registry huma.Registry) map[string]*huma.Schema {
 	}
 	oneOfByType := func(doc string, mapping map[string]string) *huma.Schema {
 		s := &huma.Schema{Description: doc, Discriminator: &huma.Discriminator{PropertyName: "type", Mapping: map[string]string{}}}
-		for _, value := range []string{"field", "criterion", "group", "outcome", "op", "field_ref", "group_ref", "const"} {
+		for _, value := range []string{"field", "value", "criterion", "group", "outcome", "op", "field_ref", "value_ref", "group_ref", "const"} {
 			if name, ok := mapping[value]; ok {
 				s.OneOf = append(s.OneOf, ref(name))
 				s.Discriminator.Mapping[value] = componentPrefix + name
@@ -105,12 +107,12 @@ func graphComponents(registry huma.Registry) map[string]*huma.Schema {
 	}
 
 	return map[string]*huma.Schema{
-		"Graph": object("The ruleset's graph: every field, criterion and group of the ruleset and its one outcome, joined by edges the way a decision flows.",
+		"Graph": object("The ruleset's graph: every field, named value, criterion and group of the ruleset and its one outcome, joined by edges the way a decision flows.",
 			map[string]*huma.Schema{
-				"nodes": {Type: huma.TypeArray, Description: "Field nodes in declaration order, then criterion nodes, then group nodes, then the one outcome node.",
+				"nodes": {Type: huma.TypeArray, Description: "Field nodes in declaration order, then value nodes (named values and tables) in declaration order, then criterion nodes, then group nodes, then the one outcome node.",
 					Items: oneOfByType("One node; type says which shape.", map[string]string{
-						"field": "GraphFieldNode", "criterion": "GraphCriterionNode", "group": "GraphGroupNode", "outcome": "GraphOutcomeNode"})},
-				"edges": {Type: huma.TypeArray, Description: "Directed edges between node ids; a group the outcome does not read has no edge to it.",
+						"field": "GraphFieldNode", "value": "GraphValueNode", "criterion": "GraphCriterionNode", "group": "GraphGroupNode", "outcome": "GraphOutcomeNode"})},
+				"edges": {Type: huma.TypeArray, Description: "Directed edges between node ids, one for each direct read: a criterion that reads a field only through a named value has an edge from the value, not the field. A group the outcome does not read has no edge to it; the outcome reads groups only.",
 					Items: ref("GraphEdge")},
 				"sections": stringList("Slugs of the sections drawn: one for a ruleset."),
 				"stats":    {Ref: componentPrefix + "GraphStats", Description: "Counts for a summary line."},
@@ -118,7 +120,10 @@ func graphComponents(registry huma.Registry) map[string]*huma.Schema {
 		"GraphEdge": object("A directed edge between two node ids.", map[string]*huma.Schema{
 			"source": str("Id of the upstream node."),
 			"target": str("Id of the downstream node."),
-			"type":   {Type: huma.TypeString, Enum: []any{"field_to_criterion", "criterion_to_group", "group_to_outcome"}},
+			"type": {Type: huma.TypeString, Enum: []any{
+				string(present.EdgeFieldToCriterion), string(present.EdgeFieldToValue), string(present.EdgeValueToValue),
+				string(present.EdgeValueToCriterion), string(present.EdgeCriterionToGroup), string(present.EdgeGroupToOutcome)},
+				Description: "The kinds of node joined: a field or value read by a value or criterion, a criterion into its group, a group into the outcome."},
 		}, "source", "target", "type"),
 		"GraphStats": object("Counts for a summary line.", map[string]*huma.Schema{
 			"total_fields":   integer("Field nodes."),
@@ -126,6 +131,7 @@ func graphComponents(registry huma.Registry) map[string]*huma.Schema {
 			"total_criteria": integer("Criterion nodes."),
 			"total_groups":   integer("Group nodes."),
 			"sections":       integer("Sections drawn: 1 for a ruleset."),
+			"total_values":   integer("Value nodes (named values and tables); absent when the ruleset declares none."),
 		}, "total_fields", "shared_fields", "total_criteria", "total_groups", "sections"),
 		"Overlay": overlay("A node's state in one evaluation: null on GET /graph, set on every node and route of /decide's graph_overlay.", false),
 		"GraphFieldNode": node("field", "A field the ruleset reads.", map[string]*huma.Schema{
@@ -133,10 +139,24 @@ func graphComponents(registry huma.Registry) map[string]*huma.Schema {
 			"field_type": sortSchema("The field's type."),
 			"question":   str("Text to ask the applicant; empty when the ruleset gives none."),
 		}, "key", "field_type", "question"),
+		"GraphValueNode": node("value", "A named value or a table: a figure the law works out from the answers before it compares.", map[string]*huma.Schema{
+			"title":      str("The value's declared title."),
+			"value_type": {Type: huma.TypeString, Enum: []any{"int", "decimal", "bool", "date"}, Description: "The value's type."},
+			"unit":       str("What the figure counts (USD); empty when the rules give none."),
+			"table":      {Type: huma.TypeBoolean, Description: "true for a table (looked up by its keys, or by the decision date's period), false for a value defined by an expression."},
+			"fields":     stringList("Field ids the value reads, directly or through other values, in declaration order."),
+			"definition": str("The definition in the rules language: the expression, or a table's keys line, rows and periods, one per line."),
+			"citations": {Type: huma.TypeArray, Description: "The value's cite lines as the rules declare them.",
+				Items: ref("GraphCitation")},
+		}, "title", "value_type", "unit", "table", "fields", "definition", "citations"),
+		"GraphCitation": object("A cite line: the declared source it cites and the quoted words.", map[string]*huma.Schema{
+			"source": str("The id of a source the ruleset declares."),
+			"quote":  str("The cited words, exactly as the rules quote them."),
+		}, "source", "quote"),
 		"GraphCriterionNode": node("criterion", "A criterion.", map[string]*huma.Schema{
 			"title":   str("The criterion's declared title."),
 			"group":   str("The id of the criterion's group, as declared (not a node id)."),
-			"fields":  stringList("Field ids the criterion reads, in declaration order."),
+			"fields":  stringList("Field ids the criterion reads, directly or through named values, in declaration order."),
 			"display": {Ref: componentPrefix + "CriterionDisplay", Description: "How the criterion reads."},
 		}, "title", "group", "fields", "display"),
 		"CriterionDisplay": object("How the criterion reads: a sentence, the compiled expression and its route tree.", map[string]*huma.Schema{
@@ -154,7 +174,7 @@ func graphComponents(registry huma.Registry) map[string]*huma.Schema {
 		"GraphRoute": route(false),
 		"RouteKind":  {Type: huma.TypeString, Enum: []any{"leaf", "all_of", "any_of"}},
 		"GraphExpr": oneOfByType("A compiled expression node, as display.expr shows it.", map[string]string{
-			"op": "GraphExprOp", "field_ref": "GraphExprFieldRef", "group_ref": "GraphExprGroupRef", "const": "GraphExprConst"}),
+			"op": "GraphExprOp", "field_ref": "GraphExprFieldRef", "value_ref": "GraphExprValueRef", "group_ref": "GraphExprGroupRef", "const": "GraphExprConst"}),
 		"GraphExprOp": object("An operation over its args.", map[string]*huma.Schema{
 			"type":     constant("op", ""),
 			"operator": str("The operator as written in the rules language (and, or, not, ==, >=, in, years_between, ??...); discretionary for a criterion an official decides."),
@@ -162,6 +182,9 @@ func graphComponents(registry huma.Registry) map[string]*huma.Schema {
 		}, "type", "operator", "args"),
 		"GraphExprFieldRef": object("A field's answer.", map[string]*huma.Schema{
 			"type": constant("field_ref", ""), "key": str("The field id."),
+		}, "type", "key"),
+		"GraphExprValueRef": object("A named value's figure.", map[string]*huma.Schema{
+			"type": constant("value_ref", ""), "key": str("The value's name."),
 		}, "type", "key"),
 		"GraphExprGroupRef": object("A group's status (outcome expressions only).", map[string]*huma.Schema{
 			"type": constant("group_ref", ""), "key": str("The group id."),

@@ -263,13 +263,7 @@ func TestGraphsMatchTheirSchema(t *testing.T) {
 	registry := doc.Components.Schemas
 	graphOp := operationFor(t, doc, http.MethodGet, "/rulesets/x/graph")
 	validate := func(name string, schema *huma.Schema, v any) []string {
-		res := &huma.ValidateResult{}
-		huma.Validate(registry, schema, huma.NewPathBuffer(nil, 0), huma.ModeReadFromServer, v, res)
-		var errs []string
-		for _, e := range res.Errors {
-			errs = append(errs, name+": "+e.Error())
-		}
-		return errs
+		return validateAgainst(registry, name, schema, v)
 	}
 
 	r := f.Do(t, http.MethodGet, apitest.RulesetPath("demo/us-fmla-employee", "/graph"), nil, nil)
@@ -317,6 +311,18 @@ func TestGraphsMatchTheirSchema(t *testing.T) {
 	if len(validate("node of unknown type", graph, broken)) == 0 {
 		t.Error("a node of unknown type validates")
 	}
+}
+
+// validateAgainst validates v, a decoded response member, against schema
+// as a client reads it, and returns the errors prefixed with name.
+func validateAgainst(registry huma.Registry, name string, schema *huma.Schema, v any) []string {
+	res := &huma.ValidateResult{}
+	huma.Validate(registry, schema, huma.NewPathBuffer(nil, 0), huma.ModeReadFromServer, v, res)
+	var errs []string
+	for _, e := range res.Errors {
+		errs = append(errs, name+": "+e.Error())
+	}
+	return errs
 }
 
 // rawMember re-encodes one member of the body, for a copy to break.

@@ -350,7 +350,10 @@ func (e GraphCriterionNodeType) Valid() bool {
 const (
 	GraphEdgeTypeCriterionToGroup GraphEdgeType = "criterion_to_group"
 	GraphEdgeTypeFieldToCriterion GraphEdgeType = "field_to_criterion"
+	GraphEdgeTypeFieldToValue     GraphEdgeType = "field_to_value"
 	GraphEdgeTypeGroupToOutcome   GraphEdgeType = "group_to_outcome"
+	GraphEdgeTypeValueToCriterion GraphEdgeType = "value_to_criterion"
+	GraphEdgeTypeValueToValue     GraphEdgeType = "value_to_value"
 )
 
 // Valid indicates whether the value is a known member of the GraphEdgeType enum.
@@ -360,7 +363,13 @@ func (e GraphEdgeType) Valid() bool {
 		return true
 	case GraphEdgeTypeFieldToCriterion:
 		return true
+	case GraphEdgeTypeFieldToValue:
+		return true
 	case GraphEdgeTypeGroupToOutcome:
+		return true
+	case GraphEdgeTypeValueToCriterion:
+		return true
+	case GraphEdgeTypeValueToValue:
 		return true
 	default:
 		return false
@@ -427,6 +436,21 @@ func (e GraphExprOpType) Valid() bool {
 	}
 }
 
+// Defines values for GraphExprValueRefType.
+const (
+	GraphExprValueRefTypeValueRef GraphExprValueRefType = "value_ref"
+)
+
+// Valid indicates whether the value is a known member of the GraphExprValueRefType enum.
+func (e GraphExprValueRefType) Valid() bool {
+	switch e {
+	case GraphExprValueRefTypeValueRef:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GraphFieldNodeType.
 const (
 	GraphFieldNodeTypeField GraphFieldNodeType = "field"
@@ -466,6 +490,45 @@ const (
 func (e GraphOutcomeNodeType) Valid() bool {
 	switch e {
 	case GraphOutcomeNodeTypeOutcome:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GraphValueNodeType.
+const (
+	GraphValueNodeTypeValue GraphValueNodeType = "value"
+)
+
+// Valid indicates whether the value is a known member of the GraphValueNodeType enum.
+func (e GraphValueNodeType) Valid() bool {
+	switch e {
+	case GraphValueNodeTypeValue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GraphValueNodeValueType.
+const (
+	GraphValueNodeValueTypeBool    GraphValueNodeValueType = "bool"
+	GraphValueNodeValueTypeDate    GraphValueNodeValueType = "date"
+	GraphValueNodeValueTypeDecimal GraphValueNodeValueType = "decimal"
+	GraphValueNodeValueTypeInt     GraphValueNodeValueType = "int"
+)
+
+// Valid indicates whether the value is a known member of the GraphValueNodeValueType enum.
+func (e GraphValueNodeValueType) Valid() bool {
+	switch e {
+	case GraphValueNodeValueTypeBool:
+		return true
+	case GraphValueNodeValueTypeDate:
+		return true
+	case GraphValueNodeValueTypeDecimal:
+		return true
+	case GraphValueNodeValueTypeInt:
 		return true
 	default:
 		return false
@@ -1893,12 +1956,12 @@ type GenerationStatus struct {
 	WorkerLifecycle           WorkerLifecycle       `json:"worker_lifecycle"`
 }
 
-// Graph The ruleset's graph: every field, criterion and group of the ruleset and its one outcome, joined by edges the way a decision flows.
+// Graph The ruleset's graph: every field, named value, criterion and group of the ruleset and its one outcome, joined by edges the way a decision flows.
 type Graph struct {
-	// Edges Directed edges between node ids; a group the outcome does not read has no edge to it.
+	// Edges Directed edges between node ids, one for each direct read: a criterion that reads a field only through a named value has an edge from the value, not the field. A group the outcome does not read has no edge to it; the outcome reads groups only.
 	Edges []GraphEdge `json:"edges"`
 
-	// Nodes Field nodes in declaration order, then criterion nodes, then group nodes, then the one outcome node.
+	// Nodes Field nodes in declaration order, then value nodes (named values and tables) in declaration order, then criterion nodes, then group nodes, then the one outcome node.
 	Nodes []Graph_Nodes_Item `json:"nodes"`
 
 	// Sections Slugs of the sections drawn: one for a ruleset.
@@ -1913,18 +1976,27 @@ type Graph_Nodes_Item struct {
 	union json.RawMessage
 }
 
+// GraphCitation A cite line: the declared source it cites and the quoted words.
+type GraphCitation struct {
+	// Quote The cited words, exactly as the rules quote them.
+	Quote string `json:"quote"`
+
+	// Source The id of a source the ruleset declares.
+	Source string `json:"source"`
+}
+
 // GraphCriterionNode A criterion.
 type GraphCriterionNode struct {
 	// Display How the criterion reads.
 	Display CriterionDisplay `json:"display"`
 
-	// Fields Field ids the criterion reads, in declaration order.
+	// Fields Field ids the criterion reads, directly or through named values, in declaration order.
 	Fields []string `json:"fields"`
 
 	// Group The id of the criterion's group, as declared (not a node id).
 	Group string `json:"group"`
 
-	// Id Unique in the graph: field:<field id>, criterion:<id>, group:<id> or outcome, prefixed by <section slug>: on a composed graph.
+	// Id Unique in the graph: field:<field id>, value:<name>, criterion:<id>, group:<id> or outcome, prefixed by <section slug>: on a composed graph.
 	Id string `json:"id"`
 
 	// Label The short text a diagram shows.
@@ -1952,8 +2024,10 @@ type GraphEdge struct {
 	Source string `json:"source"`
 
 	// Target Id of the downstream node.
-	Target string        `json:"target"`
-	Type   GraphEdgeType `json:"type"`
+	Target string `json:"target"`
+
+	// Type The kinds of node joined: a field or value read by a value or criterion, a criterion into its group, a group into the outcome.
+	Type GraphEdgeType `json:"type"`
 }
 
 // GraphEdgeType defines model for GraphEdgeType.
@@ -2013,12 +2087,22 @@ type GraphExprOp struct {
 // GraphExprOpType defines model for GraphExprOpType.
 type GraphExprOpType string
 
+// GraphExprValueRef A named value's figure.
+type GraphExprValueRef struct {
+	// Key The value's name.
+	Key  string                `json:"key"`
+	Type GraphExprValueRefType `json:"type"`
+}
+
+// GraphExprValueRefType defines model for GraphExprValueRefType.
+type GraphExprValueRefType string
+
 // GraphFieldNode A field the ruleset reads.
 type GraphFieldNode struct {
 	// FieldType The field's type.
 	FieldType FieldType `json:"field_type"`
 
-	// Id Unique in the graph: field:<field id>, criterion:<id>, group:<id> or outcome, prefixed by <section slug>: on a composed graph.
+	// Id Unique in the graph: field:<field id>, value:<name>, criterion:<id>, group:<id> or outcome, prefixed by <section slug>: on a composed graph.
 	Id string `json:"id"`
 
 	// Key The field id.
@@ -2045,7 +2129,7 @@ type GraphFieldNodeType string
 
 // GraphGroupNode A group of criteria.
 type GraphGroupNode struct {
-	// Id Unique in the graph: field:<field id>, criterion:<id>, group:<id> or outcome, prefixed by <section slug>: on a composed graph.
+	// Id Unique in the graph: field:<field id>, value:<name>, criterion:<id>, group:<id> or outcome, prefixed by <section slug>: on a composed graph.
 	Id string `json:"id"`
 
 	// Kind all: every criterion must hold; any: one suffices.
@@ -2075,7 +2159,7 @@ type GraphOutcomeNode struct {
 	// Expr A compiled expression node, as display.expr shows it.
 	Expr GraphExpr `json:"expr"`
 
-	// Id Unique in the graph: field:<field id>, criterion:<id>, group:<id> or outcome, prefixed by <section slug>: on a composed graph.
+	// Id Unique in the graph: field:<field id>, value:<name>, criterion:<id>, group:<id> or outcome, prefixed by <section slug>: on a composed graph.
 	Id string `json:"id"`
 
 	// Label The short text a diagram shows.
@@ -2131,7 +2215,55 @@ type GraphStats struct {
 
 	// TotalGroups Group nodes.
 	TotalGroups int `json:"total_groups"`
+
+	// TotalValues Value nodes (named values and tables); absent when the ruleset declares none.
+	TotalValues *int `json:"total_values,omitempty"`
 }
+
+// GraphValueNode A named value or a table: a figure the law works out from the answers before it compares.
+type GraphValueNode struct {
+	// Citations The value's cite lines as the rules declare them.
+	Citations []GraphCitation `json:"citations"`
+
+	// Definition The definition in the rules language: the expression, or a table's keys line, rows and periods, one per line.
+	Definition string `json:"definition"`
+
+	// Fields Field ids the value reads, directly or through other values, in declaration order.
+	Fields []string `json:"fields"`
+
+	// Id Unique in the graph: field:<field id>, value:<name>, criterion:<id>, group:<id> or outcome, prefixed by <section slug>: on a composed graph.
+	Id string `json:"id"`
+
+	// Label The short text a diagram shows.
+	Label string `json:"label"`
+
+	// Overlay The node's state in one evaluation: null on GET /graph, set on every node and route of /decide's graph_overlay.
+	Overlay *Overlay `json:"overlay,omitempty"`
+
+	// SectionId The section the node belongs to.
+	SectionId string `json:"section_id"`
+
+	// Table true for a table (looked up by its keys, or by the decision date's period), false for a value defined by an expression.
+	Table bool `json:"table"`
+
+	// Title The value's declared title.
+	Title string `json:"title"`
+
+	// Type The node type.
+	Type GraphValueNodeType `json:"type"`
+
+	// Unit What the figure counts (USD); empty when the rules give none.
+	Unit string `json:"unit"`
+
+	// ValueType The value's type.
+	ValueType GraphValueNodeValueType `json:"value_type"`
+}
+
+// GraphValueNodeType defines model for GraphValueNodeType.
+type GraphValueNodeType string
+
+// GraphValueNodeValueType defines model for GraphValueNodeValueType.
+type GraphValueNodeValueType string
 
 // GroupKind all: every criterion must hold; any: one alternative suffices.
 type GroupKind string
@@ -2323,6 +2455,9 @@ type OutputValue struct {
 
 // Overlay A node's state in one evaluation: null on GET /graph, set on every node and route of /decide's graph_overlay.
 type Overlay struct {
+	// Figure On a value node only: its figure in the evaluation (a number with its exact digits, true/false, or YYYY-MM-DD), null while the status is pending. Absent on every other node and on routes.
+	Figure interface{} `json:"figure,omitempty"`
+
 	// Status The three-valued status of a criterion or group.
 	Status CriterionStatus `json:"status"`
 
@@ -4355,6 +4490,40 @@ func (t *Graph_Nodes_Item) MergeGraphFieldNode(v GraphFieldNode) error {
 	return err
 }
 
+// AsGraphValueNode returns the union data inside the Graph_Nodes_Item as a GraphValueNode
+func (t Graph_Nodes_Item) AsGraphValueNode() (GraphValueNode, error) {
+	var body GraphValueNode
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGraphValueNode overwrites any union data inside the Graph_Nodes_Item as the provided GraphValueNode
+func (t *Graph_Nodes_Item) FromGraphValueNode(v GraphValueNode) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"value"}`))
+	t.union = b
+	return err
+}
+
+// MergeGraphValueNode performs a merge with any union data inside the Graph_Nodes_Item, using the provided GraphValueNode
+func (t *Graph_Nodes_Item) MergeGraphValueNode(v GraphValueNode) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"value"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
 // AsGraphCriterionNode returns the union data inside the Graph_Nodes_Item as a GraphCriterionNode
 func (t Graph_Nodes_Item) AsGraphCriterionNode() (GraphCriterionNode, error) {
 	var body GraphCriterionNode
@@ -4479,6 +4648,8 @@ func (t Graph_Nodes_Item) ValueByDiscriminator() (interface{}, error) {
 		return t.AsGraphGroupNode()
 	case "outcome":
 		return t.AsGraphOutcomeNode()
+	case "value":
+		return t.AsGraphValueNode()
 	default:
 		return nil, errors.New("unknown discriminator value: " + discriminator)
 	}
@@ -4553,6 +4724,40 @@ func (t *GraphExpr) MergeGraphExprFieldRef(v GraphExprFieldRef) error {
 		return err
 	}
 	b, err = runtime.JSONMerge(b, []byte(`{"type":"field_ref"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsGraphExprValueRef returns the union data inside the GraphExpr as a GraphExprValueRef
+func (t GraphExpr) AsGraphExprValueRef() (GraphExprValueRef, error) {
+	var body GraphExprValueRef
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGraphExprValueRef overwrites any union data inside the GraphExpr as the provided GraphExprValueRef
+func (t *GraphExpr) FromGraphExprValueRef(v GraphExprValueRef) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"value_ref"}`))
+	t.union = b
+	return err
+}
+
+// MergeGraphExprValueRef performs a merge with any union data inside the GraphExpr, using the provided GraphExprValueRef
+func (t *GraphExpr) MergeGraphExprValueRef(v GraphExprValueRef) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"value_ref"}`))
 	if err != nil {
 		return err
 	}
@@ -4652,6 +4857,8 @@ func (t GraphExpr) ValueByDiscriminator() (interface{}, error) {
 		return t.AsGraphExprGroupRef()
 	case "op":
 		return t.AsGraphExprOp()
+	case "value_ref":
+		return t.AsGraphExprValueRef()
 	default:
 		return nil, errors.New("unknown discriminator value: " + discriminator)
 	}

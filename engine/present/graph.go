@@ -9,29 +9,40 @@ import (
 )
 
 // This file builds the ruleset graph (docs/api.md#the-graph): the fields a ruleset reads,
-// its criteria, its groups and its one outcome, joined by edges in the
-// direction a decision flows. Clients draw it (see Mermaid) and, with an
+// the named values and tables it computes from them, its criteria, its
+// groups and its one outcome, joined by edges in the direction a decision
+// flows. Clients draw it (see Mermaid) and, with an
 // evaluation, colour it by status (the overlay).
 
 // GraphNodeType says which part of a ruleset a graph node stands for.
 type GraphNodeType string
 
-// The four node types of the graph (docs/api.md#the-graph).
+// The five node types of the graph (docs/api.md#the-graph). A table is a
+// value node too (its table member is true): it is a named value looked up
+// by keys, read the same way.
 const (
 	NodeTypeField     GraphNodeType = "field"
+	NodeTypeValue     GraphNodeType = "value"
 	NodeTypeCriterion GraphNodeType = "criterion"
 	NodeTypeGroup     GraphNodeType = "group"
 	NodeTypeOutcome   GraphNodeType = "outcome"
 )
 
 // GraphEdgeType says which two kinds of node an edge joins; edges always
-// point the way a decision flows: answers into criteria, criteria into
-// groups, groups into the outcome.
+// point the way a decision flows: answers into values and criteria, values
+// into other values and criteria, criteria into groups, groups into the
+// outcome. Each edge stands for a direct read: a criterion that reads a
+// field only through a value has an edge from the value, not the field, so
+// the computation between them is drawn. The outcome reads groups only,
+// so no value has an edge to it.
 type GraphEdgeType string
 
-// The three edge types of the graph (docs/api.md#the-graph).
+// The six edge types of the graph (docs/api.md#the-graph).
 const (
 	EdgeFieldToCriterion GraphEdgeType = "field_to_criterion"
+	EdgeFieldToValue     GraphEdgeType = "field_to_value"
+	EdgeValueToValue     GraphEdgeType = "value_to_value"
+	EdgeValueToCriterion GraphEdgeType = "value_to_criterion"
 	EdgeCriterionToGroup GraphEdgeType = "criterion_to_group"
 	EdgeGroupToOutcome   GraphEdgeType = "group_to_outcome"
 )
@@ -49,6 +60,7 @@ const OpDiscretionary engine.Operator = "discretionary"
 // namespace, and readable in a diagram or a log.
 const (
 	fieldNodePrefix     = "field:"
+	valueNodePrefix     = "value:"
 	criterionNodePrefix = "criterion:"
 	groupNodePrefix     = "group:"
 	outcomeNodeID       = "outcome"
@@ -58,8 +70,9 @@ const (
 // composed by a rulebook, of several), the sections it covers and counts
 // for a summary. Build one with NewGraph.
 type Graph struct {
-	// Nodes are the field nodes in declaration order, then each group's
-	// criterion nodes, then the group nodes, then the outcome node.
+	// Nodes are the field nodes in declaration order, then the value
+	// nodes in declaration order, then each group's criterion nodes, then
+	// the group nodes, then the outcome node.
 	Nodes []GraphNode `json:"nodes"`
 	// Edges join node ids the way a decision flows; a group the outcome
 	// does not read has no edge to it.
@@ -84,6 +97,10 @@ type GraphStats struct {
 	TotalGroups int `json:"total_groups"`
 	// Sections counts the sections drawn: 1 for a single ruleset.
 	Sections int `json:"sections"`
+	// TotalValues counts the value nodes (named values and tables). It is
+	// left out when there are none, so the graph of a ruleset without
+	// values is byte for byte what it was before values existed.
+	TotalValues int `json:"total_values,omitempty"`
 }
 
 // GraphEdge is a directed edge {source, target, type} between node ids.
@@ -98,10 +115,10 @@ type GraphEdge struct {
 
 // GraphNode is one node. Which members are meaningful depends on Type, and
 // MarshalJSON writes exactly the members of that type (see there), so one
-// Go type serves all four shapes without empty keys leaking between them.
+// Go type serves all five shapes without empty keys leaking between them.
 type GraphNode struct {
-	// ID is unique in the graph: "field:<field id>", "criterion:<id>",
-	// "group:<id>" or "outcome"; a rulebook's composed graph prefixes
+	// ID is unique in the graph: "field:<field id>", "value:<name>",
+	// "criterion:<id>", "group:<id>" or "outcome"; a rulebook's composed graph prefixes
 	// every id but the outcome's with "<section slug>:" (rulebook's
 	// Composed.Graph).
 	ID string `json:"id"`
@@ -109,16 +126,19 @@ type GraphNode struct {
 	// meaningful.
 	Type GraphNodeType `json:"type"`
 	// Label is the short text a diagram shows: a field's plain name, a
-	// criterion's or group's title, the ruleset's name for the outcome.
+	// value's, criterion's or group's title, the ruleset's name for the
+	// outcome.
 	Label string `json:"label"`
 	// SectionID is the section the node belongs to.
 	SectionID string `json:"section_id"`
 
-	// Title is a criterion's or group's declared title.
+	// Title is a value's, criterion's or group's declared title.
 	Title string `json:"title"`
 	// Group is a criterion's group id (as declared, not a node id).
 	Group string `json:"group"`
-	// Fields are the field ids a criterion reads, in declaration order.
+	// Fields are the field ids a criterion or value reads, directly or
+	// through named values, in declaration order: the answers it rests
+	// on. The edges draw only its direct reads.
 	Fields []string `json:"fields"`
 	// Display is how a criterion reads: sentence, expression and routes.
 	Display *Display `json:"display"`
@@ -136,6 +156,25 @@ type GraphNode struct {
 
 	// Expr is the outcome node's expression over group ids.
 	Expr *engine.Expr `json:"expr"`
+
+	// ValueType is a value node's type: int, decimal, bool or date.
+	ValueType engine.Sort `json:"value_type"`
+	// Unit is what a value node's figure counts ("USD"); empty when the
+	// rules give none.
+	Unit string `json:"unit"`
+	// Table marks a value node that is a table (looked up by keys, or by
+	// the decision date's period) rather than a value with an expression.
+	Table bool `json:"table"`
+	// Definition is a value node's definition in the rules language: its
+	// expression as `eligo fmt` prints it, or a table's keys line, rows
+	// and periods (see tableDefinition).
+	Definition string `json:"definition"`
+	// Citations are a value node's cite lines as the rules declare them
+	// (source id and quote), shared read-only with the ruleset. They are
+	// not source references: those are converted for each caller, with
+	// what publishing verified, where references reach one (the
+	// explanation's values carry them, docs/api.md#source-references).
+	Citations []engine.Citation `json:"citations"`
 
 	// Overlay is the node's state in one evaluation, nil (JSON null)
 	// when the graph was built without one.
@@ -189,12 +228,21 @@ type Route struct {
 // Overlay is a node's state in one evaluation: {status,
 // supporting_facts[]} (docs/api.md#the-graph). On a field node Status says whether the answer can
 // be used: satisfied when answered, not_satisfied when sent but unusable (a
-// field error), pending when unanswered; its fact is the answer itself.
+// field error), pending when unanswered; its fact is the answer itself. On
+// a value node Status says whether the figure is known: satisfied when the
+// decision computed it (Figure holds it; for a bool value satisfied means
+// known, whether true or false), pending when it did not (the answers do
+// not settle it, or the decision did not need it); its facts are the
+// answered fields the value rests on.
 type Overlay struct {
 	// Status is the node's status in the evaluation (for the outcome
 	// node: satisfied, not_satisfied or pending for eligible,
 	// not_eligible or undetermined).
 	Status engine.Status `json:"status"`
+	// Figure is a value node's figure in the evaluation: a number,
+	// true/false or a "YYYY-MM-DD" date, JSON null while pending. Nil, and
+	// so left out, on every other node and on routes.
+	Figure json.RawMessage `json:"figure,omitempty"`
 	// SupportingFacts are the answers the node rests on, as in the
 	// explanation; never nil.
 	SupportingFacts []engine.Fact `json:"supporting_facts"`
@@ -204,6 +252,7 @@ type Overlay struct {
 // (the OpenAPI document's GraphNode), with overlay always present (null without an evaluation):
 //
 //	field:     id type label section_id key field_type question overlay
+//	value:     id type label title section_id value_type unit table fields definition citations overlay
 //	criterion: id type label title section_id group fields display overlay
 //	group:     id type label title section_id kind overlay
 //	outcome:   id type label section_id expr overlay
@@ -220,11 +269,27 @@ func (n GraphNode) MarshalJSON() ([]byte, error) {
 			Question  string        `json:"question"`
 			Overlay   *Overlay      `json:"overlay"`
 		}{n.ID, n.Type, n.Label, n.SectionID, n.Key, n.FieldType, n.Question, n.Overlay})
-	case NodeTypeCriterion:
-		fields := n.Fields
-		if fields == nil {
-			fields = []string{}
+	case NodeTypeValue:
+		citations := n.Citations
+		if citations == nil {
+			citations = []engine.Citation{}
 		}
+		return json.Marshal(struct {
+			ID         string            `json:"id"`
+			Type       GraphNodeType     `json:"type"`
+			Label      string            `json:"label"`
+			Title      string            `json:"title"`
+			SectionID  string            `json:"section_id"`
+			ValueType  engine.Sort       `json:"value_type"`
+			Unit       string            `json:"unit"`
+			Table      bool              `json:"table"`
+			Fields     []string          `json:"fields"`
+			Definition string            `json:"definition"`
+			Citations  []engine.Citation `json:"citations"`
+			Overlay    *Overlay          `json:"overlay"`
+		}{n.ID, n.Type, n.Label, n.Title, n.SectionID, n.ValueType, n.Unit, n.Table, nonNil(n.Fields),
+			n.Definition, citations, n.Overlay})
+	case NodeTypeCriterion:
 		return json.Marshal(struct {
 			ID        string        `json:"id"`
 			Type      GraphNodeType `json:"type"`
@@ -235,7 +300,7 @@ func (n GraphNode) MarshalJSON() ([]byte, error) {
 			Fields    []string      `json:"fields"`
 			Display   *Display      `json:"display"`
 			Overlay   *Overlay      `json:"overlay"`
-		}{n.ID, n.Type, n.Label, n.Title, n.SectionID, n.Group, fields, n.Display, n.Overlay})
+		}{n.ID, n.Type, n.Label, n.Title, n.SectionID, n.Group, nonNil(n.Fields), n.Display, n.Overlay})
 	case NodeTypeGroup:
 		return json.Marshal(struct {
 			ID        string           `json:"id"`
@@ -256,6 +321,15 @@ func (n GraphNode) MarshalJSON() ([]byte, error) {
 			Overlay   *Overlay      `json:"overlay"`
 		}{n.ID, n.Type, n.Label, n.SectionID, n.Expr, n.Overlay})
 	}
+}
+
+// nonNil is fields, or an empty list for nil, so JSON shows [] rather than
+// null.
+func nonNil(fields []string) []string {
+	if fields == nil {
+		return []string{}
+	}
+	return fields
 }
 
 // Graph builds the graph of the ruleset (docs/api.md#the-graph). slug is the slug the
@@ -281,16 +355,17 @@ func NewGraph(ruleset *engine.Ruleset, slug string, in *engine.Inputs, res *engi
 	if res != nil {
 		ov = newOverlayer(ruleset, in, res)
 	}
-	nc := r.NumCriteria()
+	nc, nv := r.NumCriteria(), len(r.Values)
 	g := &Graph{
-		Nodes:    make([]GraphNode, 0, len(r.Fields)+nc+len(r.Groups)+1),
-		Edges:    make([]GraphEdge, 0, 2*nc+len(r.Groups)),
+		Nodes:    make([]GraphNode, 0, len(r.Fields)+nv+nc+len(r.Groups)+1),
+		Edges:    make([]GraphEdge, 0, 2*nc+2*nv+len(r.Groups)),
 		Sections: []string{slug},
 		Stats: GraphStats{
 			TotalFields:   len(r.Fields),
 			TotalCriteria: nc,
 			TotalGroups:   len(r.Groups),
 			Sections:      1,
+			TotalValues:   nv,
 		},
 	}
 	for s := range r.Fields {
@@ -299,6 +374,17 @@ func NewGraph(ruleset *engine.Ruleset, slug string, in *engine.Inputs, res *engi
 			ID: fieldNodePrefix + f.ID, Type: NodeTypeField, Label: r.fieldNoun(s), SectionID: r.SectionID,
 			Key: f.ID, FieldType: f.Type, Question: f.Question, Overlay: ov.field(s),
 		})
+	}
+	reads := newDirectReads(r.Ruleset)
+	for vi := range r.Values {
+		v := &r.Values[vi]
+		vid := valueNodePrefix + v.ID
+		g.Nodes = append(g.Nodes, GraphNode{
+			ID: vid, Type: NodeTypeValue, Label: v.Title, Title: v.Title, SectionID: r.SectionID,
+			ValueType: v.Type, Unit: v.Unit, Table: v.Table, Fields: v.Fields, Definition: valueDefinition(v),
+			Citations: v.Citations, Overlay: ov.value(vi),
+		})
+		g.Edges = reads.edges(g.Edges, vid, v.Slots, EdgeFieldToValue, EdgeValueToValue, v.Exprs()...)
 	}
 	for gi := range r.Groups {
 		grp := &r.Groups[gi]
@@ -310,9 +396,7 @@ func NewGraph(ruleset *engine.Ruleset, slug string, in *engine.Inputs, res *engi
 				ID: cid, Type: NodeTypeCriterion, Label: c.Title, Title: c.Title, SectionID: r.SectionID,
 				Group: grp.ID, Fields: c.Fields, Display: r.display(cid, c, ov), Overlay: ov.criterion(r.CriterionIndex(gi, ci)),
 			})
-			for _, f := range c.Fields {
-				g.Edges = append(g.Edges, GraphEdge{Source: fieldNodePrefix + f, Target: cid, Type: EdgeFieldToCriterion})
-			}
+			g.Edges = reads.edges(g.Edges, cid, c.Slots, EdgeFieldToCriterion, EdgeValueToCriterion, c.Expr)
 			g.Edges = append(g.Edges, GraphEdge{Source: cid, Target: gid, Type: EdgeCriterionToGroup})
 		}
 	}
@@ -512,35 +596,56 @@ func (ov *overlayer) outcome() *Overlay {
 
 // expr evaluates one route's expression with the evaluator's own machine,
 // under the decision date the evaluation used; its facts are the answered
-// fields the expression reads.
+// fields the expression reads, directly or through named values.
 func (ov *overlayer) expr(e *engine.Expr) *Overlay {
 	if ov == nil {
 		return nil
 	}
 	st := ov.r.EvaluateExpr(e, ov.in, ov.res.DecisionDate)
+	return overlay(st, ov.answered(exprSlots(ov.r, e, nil)))
+}
+
+// answered are the facts of the answered fields among slots, in their
+// order.
+func (ov *overlayer) answered(slots []int) []engine.Fact {
 	var facts []engine.Fact
-	for _, s := range exprSlots(e, nil) {
+	for _, s := range slots {
 		if v := ov.in.Values[s]; v.Known {
 			facts = append(facts, engine.Fact{Field: ov.r.Fields[s].ID, Value: ov.r.ValueJSON(s, v)})
 		}
 	}
-	return overlay(st, facts)
+	return facts
 }
 
-// exprSlots appends the field slots e reads, each once, in reading order.
-func exprSlots(e *engine.Expr, slots []int) []int {
-	if e.Kind == engine.ExprField {
-		for _, s := range slots {
-			if s == e.Slot {
-				return slots
+// exprSlots appends the field slots e reads, each once, in reading order;
+// a named value reads the fields behind it (NamedValue.Slots), as the
+// criterion's own facts do.
+func exprSlots(r *engine.Ruleset, e *engine.Expr, slots []int) []int {
+	switch e.Kind {
+	case engine.ExprField:
+		return appendSlot(slots, e.Slot)
+	case engine.ExprValue:
+		if e.Slot >= 0 && e.Slot < len(r.Values) {
+			for _, s := range r.Values[e.Slot].Slots {
+				slots = appendSlot(slots, s)
 			}
 		}
-		return append(slots, e.Slot)
+		return slots
 	}
 	for _, a := range e.Args {
-		slots = exprSlots(a, slots)
+		slots = exprSlots(r, a, slots)
 	}
 	return slots
+}
+
+// appendSlot appends slot unless slots holds it already.
+func appendSlot(slots []int, slot int) []int {
+	for _, s := range slots {
+		if s == slot {
+			return slots
+		}
+	}
+	return append(slots, slot)
 }
 
 // rules is a compiled ruleset as this package reads it: the methods that

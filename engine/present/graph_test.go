@@ -55,6 +55,9 @@ func checkGraphShape(t *testing.T, name string, g *Graph) {
 	}
 	ends := map[GraphEdgeType][2]GraphNodeType{
 		EdgeFieldToCriterion: {NodeTypeField, NodeTypeCriterion},
+		EdgeFieldToValue:     {NodeTypeField, NodeTypeValue},
+		EdgeValueToValue:     {NodeTypeValue, NodeTypeValue},
+		EdgeValueToCriterion: {NodeTypeValue, NodeTypeCriterion},
 		EdgeCriterionToGroup: {NodeTypeCriterion, NodeTypeGroup},
 		EdgeGroupToOutcome:   {NodeTypeGroup, NodeTypeOutcome},
 	}
@@ -70,7 +73,7 @@ func checkGraphShape(t *testing.T, name string, g *Graph) {
 	}
 	st := g.Stats
 	if st.TotalFields != count[NodeTypeField] || st.TotalCriteria != count[NodeTypeCriterion] ||
-		st.TotalGroups != count[NodeTypeGroup] || st.Sections != len(g.Sections) {
+		st.TotalGroups != count[NodeTypeGroup] || st.TotalValues != count[NodeTypeValue] || st.Sections != len(g.Sections) {
 		t.Errorf("%s: stats %+v do not match node counts %v and sections %v", name, st, count, g.Sections)
 	}
 }
@@ -84,24 +87,51 @@ func TestGraphShapeCasebank(t *testing.T) {
 		if g.Stats.SharedFields != 0 {
 			t.Errorf("%s: shared_fields %d on a single ruleset", path, g.Stats.SharedFields)
 		}
-		// Every criterion has one edge to its group and one from each
-		// field it reads.
+		// Every criterion has one edge to its group and a path from each
+		// field it reads: an edge of its own for a field it reads
+		// directly, through value nodes for one it reads through a
+		// named value.
 		edges := map[GraphEdge]bool{}
+		into := map[string][]string{}
 		for _, e := range g.Edges {
 			edges[e] = true
+			into[e.Target] = append(into[e.Target], e.Source)
 		}
 		for i := range r.NumCriteria() {
 			c, gi := r.CriterionAt(i)
-			if !edges[GraphEdge{"criterion:" + c.ID, "group:" + r.Groups[gi].ID, EdgeCriterionToGroup}] {
+			cid := "criterion:" + c.ID
+			if !edges[GraphEdge{cid, "group:" + r.Groups[gi].ID, EdgeCriterionToGroup}] {
 				t.Errorf("%s: no edge from criterion %s to its group", path, c.ID)
 			}
+			reached := upstream(into, cid)
 			for _, f := range c.Fields {
-				if !edges[GraphEdge{"field:" + f, "criterion:" + c.ID, EdgeFieldToCriterion}] {
-					t.Errorf("%s: no edge from field %s to criterion %s", path, f, c.ID)
+				if !reached["field:"+f] {
+					t.Errorf("%s: no path from field %s to criterion %s", path, f, c.ID)
 				}
+			}
+			if len(r.Values) == 0 && len(into[cid]) != len(c.Fields) {
+				t.Errorf("%s: criterion %s has %d edges into it, reads %d fields", path, c.ID, len(into[cid]), len(c.Fields))
 			}
 		}
 	}
+}
+
+// upstream is every node with a path to id along the edges (into maps a
+// node to the sources of its incoming edges).
+func upstream(into map[string][]string, id string) map[string]bool {
+	seen := map[string]bool{}
+	stack := []string{id}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, s := range into[n] {
+			if !seen[s] {
+				seen[s] = true
+				stack = append(stack, s)
+			}
+		}
+	}
+	return seen
 }
 
 // The outcome is linked only to the groups its expression reads.
@@ -346,6 +376,11 @@ func checkOverlay(t *testing.T, name string, r *engine.Ruleset, in *engine.Input
 			}
 		case NodeTypeGroup:
 			want = grp[n.ID]
+		case NodeTypeValue:
+			want = engine.Pending
+			if v := r.ValueIndex(strings.TrimPrefix(n.ID, "value:")); res.Values[v].Known {
+				want = engine.Satisfied
+			}
 		case NodeTypeOutcome:
 			want = outcome
 		case NodeTypeField:

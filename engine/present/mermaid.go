@@ -8,11 +8,13 @@ import (
 )
 
 // Mermaid writes the graph as Mermaid flowchart text (the `mermaid`
-// member, docs/api.md#the-graph): left to right, fields into criteria into groups into the
-// outcome. Every node is written `id["label"]` with a sanitised id (only
-// A-Z a-z 0-9 _) and a label whose risky characters are Mermaid entity
-// codes, so no title, question or quote an author writes can break the
-// diagram or inject markup. With an overlay, nodes are classed by status
+// member, docs/api.md#the-graph): left to right, fields into values and
+// criteria into groups into the outcome. Every node is written
+// `id["label"]`, a value node as a hexagon `id{{"label"}}` so the figures
+// the law computes stand apart from its conditions, with a sanitised id
+// (only A-Z a-z 0-9 _) and a label whose risky characters are Mermaid
+// entity codes, so no title, question or quote an author writes can break
+// the diagram or inject markup. With an overlay, nodes are classed by status
 // (satisfied, not_satisfied, pending) so a renderer colours the decision.
 func (g *Graph) Mermaid() string {
 	var b strings.Builder
@@ -24,11 +26,15 @@ func (g *Graph) Mermaid() string {
 	for _, n := range g.Nodes {
 		id := mermaidID(n.ID, taken)
 		ids[n.ID] = id
+		open, end := `["`, "\"]\n"
+		if n.Type == NodeTypeValue {
+			open, end = `{{"`, "\"}}\n"
+		}
 		b.WriteString("  ")
 		b.WriteString(id)
-		b.WriteString(`["`)
+		b.WriteString(open)
 		b.WriteString(mermaidLabel(mermaidText(n)))
-		b.WriteString("\"]\n")
+		b.WriteString(end)
 		if n.Overlay != nil {
 			byStatus[n.Overlay.Status] = append(byStatus[n.Overlay.Status], id)
 		}
@@ -70,10 +76,12 @@ var statusStyle = map[engine.Status]string{
 	engine.Pending:      "fill:#eeeeee,stroke:#757575",
 }
 
-// mermaidText is what a node shows: its label, and for a group whether all
-// or any of its criteria are needed.
+// mermaidText is what a node shows: its label, for a group whether all or
+// any of its criteria are needed, and for a table that it is one.
 func mermaidText(n GraphNode) string {
 	switch {
+	case n.Type == NodeTypeValue && n.Table:
+		return n.Label + " (table)"
 	case n.Type == NodeTypeGroup && n.Kind == engine.GroupAll:
 		return n.Label + " (all of)"
 	case n.Type == NodeTypeGroup && n.Kind == engine.GroupAny:

@@ -47,6 +47,9 @@ var graphGoldens = []struct{ name, path, values, date string }{
 	{"eu-blue-card-de", "../../casebank/eu-blue-card-de/eu-blue-card-de.rules", "", ""},
 	{"uk-state-pension-age", "../../casebank/uk-state-pension-age/uk-state-pension-age.rules", "", ""},
 	{"adversarial", "testdata/golden/adversarial.rules", "", ""},
+	{"values", "testdata/golden/values.rules", "", ""},
+	{"values-overlay", "testdata/golden/values.rules",
+		`{"income.earned": 1234.56, "income.other": 100, "household.size": 2, "household.region": "south"}`, "2025-06-01"},
 	{"us-fmla-employee-overlay", "../../casebank/us-fmla-employee/us-fmla-employee.rules",
 		`{"employment.employer_type": "private", "employment.months_employed": 14, "employment.hours_12_months": 900}`, "2026-01-15"},
 	{"uk-state-pension-age-overlay", "../../casebank/uk-state-pension-age/uk-state-pension-age.rules",
@@ -100,13 +103,13 @@ func prefixedIDs(g *Graph, prefix string) *Graph {
 }
 
 var (
-	mermaidNodeLine = regexp.MustCompile(`^  ([A-Za-z0-9_]+)\["([^"\[\]\n]*)"\]$`)
+	mermaidNodeLine = regexp.MustCompile(`^  ([A-Za-z0-9_]+)(\["[^"\[\]{}\n]*"\]|\{\{"[^"\[\]{}\n]*"\}\})$`)
 	mermaidEdgeLine = regexp.MustCompile(`^  ([A-Za-z0-9_]+) --> ([A-Za-z0-9_]+)$`)
 	mermaidClass    = regexp.MustCompile(`^  (classDef (satisfied|not_satisfied|pending) fill:#[0-9a-f]{6},stroke:#[0-9a-f]{6}|class [A-Za-z0-9_,]+ (satisfied|not_satisfied|pending))$`)
 )
 
 // checkMermaid parses the diagram line by line: a header, then only node
-// lines `id["label"]` with safe ids and labels, edges between declared
+// lines `id["label"]` (a value's `id{{"label"}}`) with safe ids and labels, edges between declared
 // ids, and status classes. Anything an author's text smuggled in would
 // show up as a line of none of these shapes.
 func checkMermaid(t *testing.T, name, m string) {

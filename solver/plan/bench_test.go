@@ -21,15 +21,7 @@ import (
 //   - first: a new planner each call, so the ways are derived and the
 //     ruleset encoded into a fresh Z3 context as well.
 func BenchmarkPlan(b *testing.B) {
-	var rs *engine.Ruleset
-	for _, cb := range solvertest.Casebank(b) {
-		if cb.Name == "snap-income" {
-			rs = cb.Rules
-		}
-	}
-	if rs == nil {
-		b.Fatal("snap-income is not in the casebank")
-	}
+	rs := solvertest.CasebankRules(b, "snap-income")
 	for _, tc := range []struct{ name, values string }{
 		{"answered=0", `{}`},
 		{"answered=1of3", `{"household.region": "contiguous_us_guam_vi", "household.size": 3}`},
@@ -79,15 +71,7 @@ func BenchmarkPlan(b *testing.B) {
 // (the cache emptied each call), reporting the 99th percentile of the
 // calls besides the mean; docs/performance.md records both.
 func BenchmarkPlanSNAP(b *testing.B) {
-	var rs *engine.Ruleset
-	for _, cb := range solvertest.Casebank(b) {
-		if cb.Name == "us-snap-eligibility" {
-			rs = cb.Rules
-		}
-	}
-	if rs == nil {
-		b.Fatal("us-snap-eligibility is not in the casebank")
-	}
+	rs := solvertest.CasebankRules(b, "us-snap-eligibility")
 	date := engine.Options{DecisionDate: value.DateOrdinal(2026, 1, 15)}
 	for _, tc := range []struct{ name, values string }{
 		{"answered=0", `{}`},

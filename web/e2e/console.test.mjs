@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { answer, axe as axeIn, launchBrowser, open as openIn, origin, outcome, questionFor, shot as shotIn, tabTo } from './browser.mjs';
+import { answer, answerAll, axe as axeIn, launchBrowser, open as openIn, origin, outcome, questionFor, shot as shotIn, tabTo } from './browser.mjs';
 
 const api = origin + '/api/v1/public';
 const fmla = '/#/ruleset/' + encodeURIComponent('demo/us-fmla-employee');
@@ -196,6 +196,29 @@ test('the graph is drawn as SVG from the Mermaid text, coloured by the answers',
   assert.equal(await page.locator('#graph-view svg').getAttribute('role'), 'img');
   await shot(page, 'fmla-graph');
   await axe(page, 'graph');
+  clean();
+});
+
+test('the graph draws named values and a table as hexagons, each with its figure', async (t) => {
+  const { page, clean } = await open(t, '/#/ruleset/' + encodeURIComponent('demo/bill-help'));
+  await answerAll(page, { 'income.earned': '1000', 'household.region': 'north' });
+  assert.equal(await outcome(page), 'Eligible');
+  await page.locator('#graph summary').click();
+  await page.waitForSelector('#graph-view svg g.node');
+  const graph = await (await fetch(api + '/rulesets/' + encodeURIComponent('demo/bill-help') + '/graph')).json();
+  assert.equal(graph.graph.nodes.filter((n) => n.type === 'value').length, 3);
+  assert.equal(await page.locator('#graph-view svg g.node').count(), graph.graph.nodes.length, 'every node is drawn, the hexagons too');
+  const node = (id) => page.locator(`#graph-view svg g.node[id*="-flowchart-${id}-"]`);
+  // Mermaid wraps a long label into lines, dropping the spaces between them.
+  const drawn = async (id) => (await node(id).textContent()).replace(/\s+/g, '');
+  assert.equal(await drawn('value_net'), 'Netincome=$800');
+  assert.equal(await drawn('value_deduction'), 'Earnedincomededuction=$200');
+  assert.equal(await drawn('value_limit'), 'Incomelimit(table)=$1,500');
+  // A hexagon is drawn as a six-cornered outline, a criterion as a box.
+  assert.equal(await node('value_net').locator('polygon, path').count() > 0, true);
+  assert.match(await node('criterion_under').textContent(), /✔/);
+  await shot(page, 'values-graph');
+  await axe(page, 'values-graph');
   clean();
 });
 

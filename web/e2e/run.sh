@@ -61,6 +61,10 @@ done
 "$tmp/eligo" publish casebank/snap-income-fy2027/snap-income-fy2027.rules --tenant demo --cases casebank/snap-income-fy2027/cases.json \
 	--slug demo/food-income-by-year >/dev/null
 
+# Rules that work out figures before they compare (console.test.mjs: named
+# values and a table in the graph).
+"$tmp/eligo" publish web/e2e/testdata/values/values.rules --tenant demo --public --slug demo/bill-help >/dev/null
+
 # A key for the sign-in and studio tests (session.test.mjs, studio.test.mjs).
 tenant="e2e-studio"
 # newKey tenant name scopes prints a new pro-tier key of tenant.

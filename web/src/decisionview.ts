@@ -2,7 +2,7 @@
 // criterion with the answers it rests on and the verbatim law behind it,
 // and the audit envelope to replay it.
 
-import { amountText, fieldLabel, formatDate, groupThousands, humanize, isCurrency, textOfValue } from './answers.js';
+import { figureText, fieldLabel, formatDate, humanize, textOfValue } from './answers.js';
 import { announce, h } from './dom.js';
 import { safeLink } from './links.js';
 import { rowFields, rowFit } from './rows.js';
@@ -348,26 +348,6 @@ export function explanation(fields: Fields, texts: Texts, d: Decision, known: Kn
       );
     }),
   );
-}
-
-/**
- * figureText writes a computed figure as people read it: an amount with its
- * currency and separators, yes or no, a date, or "not known yet" when the
- * answers do not settle it.
- */
-export function figureText(figure: unknown, unit: string | undefined): string {
-  switch (typeof figure) {
-    case 'number': {
-      // Money with cents shows both digits of them: $1,187.40.
-      const digits = isCurrency(unit ?? '') && !Number.isInteger(figure) ? figure.toFixed(2) : String(figure);
-      return amountText(groupThousands(digits), unit ?? '');
-    }
-    case 'boolean':
-      return figure ? 'yes' : 'no';
-    case 'string':
-      return formatDate(figure);
-  }
-  return 'not known yet';
 }
 
 /**

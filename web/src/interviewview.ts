@@ -135,7 +135,7 @@ export async function showInterview(main: HTMLElement, target: Target): Promise<
     'details',
     { class: 'graph', id: 'graph' },
     h('summary', {}, 'The rules as a graph'),
-    h('p', {}, 'Each answer feeds conditions, conditions feed groups, groups feed the outcome. Colours and marks show where your answers stand.'),
+    h('p', {}, 'Each answer feeds conditions, directly or through the amounts the law works out from it (the six-sided boxes), conditions feed groups, groups feed the outcome. Colours and marks show where your answers stand.'),
     legend(),
     zoomControls(graphView),
     graphView,

@@ -1,7 +1,9 @@
 // The graph's overlay: the ruleset's Mermaid text (GET /rulesets/{id}/graph)
 // coloured by the state of each criterion, group and the outcome in the
-// current answers (/decide's graph_overlay), free of the DOM.
+// current answers (/decide's graph_overlay), with each named value's
+// figure, free of the DOM.
 
+import { figureText } from './answers.js';
 import type { GraphNode, Status } from './types.js';
 
 /** The class, colours and text mark of each status; the mark keeps the state readable without colour. */
@@ -11,16 +13,29 @@ export const statusLook: Record<Status, { style: string; mark: string; words: st
   pending: { style: 'fill:#f2f2f2,stroke:#616161,stroke-width:1px,stroke-dasharray:4 3,color:#1f1f1f', mark: '?', words: 'open' },
 };
 
-const nodeLine = /^(\s*)([A-Za-z0-9_]+)\["(.*)"\]\s*$/;
+/**
+ * nodeLine is a node line of the server's Mermaid text: `id["label"]`, or
+ * `id{{"label"}}` for a named value (a hexagon). Its groups are the indent,
+ * the id, the opening bracket, the label and the closing bracket, so a
+ * rewritten line keeps its node's shape.
+ */
+const nodeLine = /^(\s*)([A-Za-z0-9_]+)(\["|\{\{")(.*)("\]|"\}\})\s*$/;
+
+/** isValue reports whether n is a named value's node (a value or a table). */
+function isValue(n: GraphNode): n is Extract<GraphNode, { type: 'value' }> {
+  return n.type === 'value';
+}
 
 /**
  * withOverlay returns the Mermaid text with each criterion, group and
  * outcome node classed by its overlay status (classes satisfied,
  * not_satisfied and pending, as the engine names them) and its label marked
- * ✔, ✘ or ?. The graph's nodes are written one per line in the graph's node
- * order, so the n-th node line is the n-th node; if the counts differ (the
- * two answers came from different rulesets) the text is returned unchanged
- * rather than coloured wrongly.
+ * ✔, ✘ or ?. A named value shows its figure ("Net income = $900") once the
+ * answers settle it, unclassed since a figure is neither met nor not, and
+ * is marked ? and classed pending until then. The graph's nodes are
+ * written one per line in the graph's node order, so the n-th node line is
+ * the n-th node; if the counts differ (the two answers came from different
+ * rulesets) the text is returned unchanged rather than coloured wrongly.
  */
 export function withOverlay(mermaid: string, nodes: GraphNode[]): string {
   const lines = mermaid.split('\n');
@@ -39,10 +54,14 @@ export function withOverlay(mermaid: string, nodes: GraphNode[]): string {
     }
     const m = nodeLine.exec(lines[at] ?? '');
     if (!m) return;
-    const [, indent, id, label] = m;
+    const [, indent, id, open, label, close] = m;
     const look = statusLook[n.overlay.status];
     if (!look || !id) return;
-    lines[at] = `${indent}${id}["${look.mark} ${label}"]`;
+    if (isValue(n) && n.overlay.status === 'satisfied') {
+      lines[at] = `${indent}${id}${open}${label} = ${mermaidLabel(figureText(n.overlay.figure, n.unit))}${close}`;
+      return;
+    }
+    lines[at] = `${indent}${id}${open}${look.mark} ${label}${close}`;
     byStatus[n.overlay.status].push(id);
   });
   const out = lines.filter((l) => !/^\s*(classDef|class)\s/.test(l));
@@ -78,8 +97,8 @@ export function withFieldLabels(mermaid: string, nodes: GraphNode[], labelOf: (f
     if (at === undefined || n.type !== 'field' || !n.id.startsWith('field:')) return;
     const m = nodeLine.exec(lines[at] ?? '');
     if (!m) return;
-    const [, indent, id] = m;
-    lines[at] = `${indent}${id}["${mermaidLabel(labelOf(n.id.slice('field:'.length)))}"]`;
+    const [, indent, id, open, , close] = m;
+    lines[at] = `${indent}${id}${open}${mermaidLabel(labelOf(n.id.slice('field:'.length)))}${close}`;
   });
   return lines.join('\n');
 }
@@ -176,10 +195,10 @@ export function forSvg(mermaid: string): { text: string; labels: Map<string, str
     .map((l) => {
       const m = nodeLine.exec(l);
       if (!m) return l;
-      const [, indent, id, label] = m;
+      const [, indent, id, open, label, close] = m;
       const words = labelText(label ?? '');
       labels.set(id ?? '', words);
-      return `${indent}${id}["${svgLabel(words)}"]`;
+      return `${indent}${id}${open}${svgLabel(words)}${close}`;
     })
     .join('\n');
   return { text, labels };

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { changesSentence, figureText, periodOf, periodWords } from '../src/decisionview.js';
+import { figureText } from '../src/answers.js';
+import { changesSentence, periodOf, periodWords } from '../src/decisionview.js';
 import type { FailureExplanation, FailureReason } from '../src/types.js';
 
 function reason(id: string, mechanism: string): FailureReason {

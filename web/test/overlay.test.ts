@@ -59,6 +59,49 @@ test('field nodes take the labels for people; other nodes and mismatched graphs 
   assert.match(withOverlay(out, [node('field:a', 'field', null), node('criterion:c', 'criterion', 'satisfied'), node('group:g', 'group', null), node('outcome', 'outcome', null)]), /criterion_c\["✔ C"\]/);
 });
 
+// A graph with named values, as the server draws it: values are hexagons.
+const computing = `flowchart LR
+  field_income_earned["income earned"]
+  value_gross{{"Gross income"}}
+  value_limit{{"Income limit (table)"}}
+  criterion_under["Under the limit"]
+  group_money["Money (all of)"]
+  outcome["O"]
+  field_income_earned --> value_gross
+  value_gross --> criterion_under
+  value_limit --> criterion_under
+  criterion_under --> group_money
+  group_money --> outcome
+`;
+
+function valueNode(id: string, status: 'satisfied' | 'pending', figure: unknown, unit: string): GraphNode {
+  return { id, type: 'value', label: id, unit, overlay: { status, figure, supporting_facts: [] } } as unknown as GraphNode;
+}
+
+test('a named value shows its figure once the answers settle it, and is marked open until then; its hexagon is kept', () => {
+  const nodes = [
+    node('field:income.earned', 'field', 'satisfied'),
+    valueNode('value:gross', 'satisfied', 1187.4, 'USD'),
+    valueNode('value:limit', 'pending', null, 'USD'),
+    node('criterion:under', 'criterion', 'pending'),
+    node('group:g', 'group', 'pending'),
+    node('outcome', 'outcome', 'pending'),
+  ];
+  const out = withOverlay(computing, nodes);
+  assert.match(out, /\n {2}value_gross\{\{"Gross income = \$1,187\.40"\}\}\n/);
+  assert.match(out, /\n {2}value_limit\{\{"\? Income limit \(table\)"\}\}\n/);
+  assert.match(out, /\n {2}class value_limit,criterion_under,group_money,outcome pending\n/);
+  assert.doesNotMatch(out, /class [^\n]*value_gross/);
+  assert.match(out, /value_limit --> criterion_under/);
+  // Field labels and SVG labels keep the hexagon too.
+  const labelled = withFieldLabels(computing, nodes, () => 'Earned "income"');
+  assert.match(labelled, /field_income_earned\["Earned #quot;income#quot;"\]/);
+  assert.match(labelled, /value_gross\{\{"Gross income"\}\}/);
+  const { text, labels } = forSvg(out);
+  assert.match(text, /\n {2}value_gross\{\{"Gross income = \$1,187\.40"\}\}\n/);
+  assert.equal(labels.get('value_limit'), '? Income limit (table)');
+});
+
 // Labels as an author might write them to break out of the graph: markup,
 // entities, quotes, Mermaid syntax, a directive, markdown.
 const hostile = [

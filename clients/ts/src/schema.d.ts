@@ -1864,26 +1864,33 @@ export interface components {
             telemetry_availability: components["schemas"]["TelemetryAvailability"];
             worker_lifecycle: components["schemas"]["WorkerLifecycle"];
         };
-        /** @description The ruleset's graph: every field, criterion and group of the ruleset and its one outcome, joined by edges the way a decision flows. */
+        /** @description The ruleset's graph: every field, named value, criterion and group of the ruleset and its one outcome, joined by edges the way a decision flows. */
         Graph: {
-            /** @description Directed edges between node ids; a group the outcome does not read has no edge to it. */
+            /** @description Directed edges between node ids, one for each direct read: a criterion that reads a field only through a named value has an edge from the value, not the field. A group the outcome does not read has no edge to it; the outcome reads groups only. */
             edges: components["schemas"]["GraphEdge"][];
-            /** @description Field nodes in declaration order, then criterion nodes, then group nodes, then the one outcome node. */
-            nodes: (components["schemas"]["GraphFieldNode"] | components["schemas"]["GraphCriterionNode"] | components["schemas"]["GraphGroupNode"] | components["schemas"]["GraphOutcomeNode"])[];
+            /** @description Field nodes in declaration order, then value nodes (named values and tables) in declaration order, then criterion nodes, then group nodes, then the one outcome node. */
+            nodes: (components["schemas"]["GraphFieldNode"] | components["schemas"]["GraphValueNode"] | components["schemas"]["GraphCriterionNode"] | components["schemas"]["GraphGroupNode"] | components["schemas"]["GraphOutcomeNode"])[];
             /** @description Slugs of the sections drawn: one for a ruleset. */
             sections: string[];
             /** @description Counts for a summary line. */
             stats: components["schemas"]["GraphStats"];
         };
+        /** @description A cite line: the declared source it cites and the quoted words. */
+        GraphCitation: {
+            /** @description The cited words, exactly as the rules quote them. */
+            quote: string;
+            /** @description The id of a source the ruleset declares. */
+            source: string;
+        };
         /** @description A criterion. */
         GraphCriterionNode: {
             /** @description How the criterion reads. */
             display: components["schemas"]["CriterionDisplay"];
-            /** @description Field ids the criterion reads, in declaration order. */
+            /** @description Field ids the criterion reads, directly or through named values, in declaration order. */
             fields: string[];
             /** @description The id of the criterion's group, as declared (not a node id). */
             group: string;
-            /** @description Unique in the graph: field:<field id>, criterion:<id>, group:<id> or outcome, prefixed by <section slug>: on a composed graph. */
+            /** @description Unique in the graph: field:<field id>, value:<name>, criterion:<id>, group:<id> or outcome, prefixed by <section slug>: on a composed graph. */
             id: string;
             /** @description The short text a diagram shows. */
             label: string;
@@ -1907,12 +1914,13 @@ export interface components {
             source: string;
             /** @description Id of the downstream node. */
             target: string;
+            /** @description The kinds of node joined: a field or value read by a value or criterion, a criterion into its group, a group into the outcome. */
             type: components["schemas"]["GraphEdgeType"];
         };
         /** @enum {string} */
-        GraphEdgeType: "field_to_criterion" | "criterion_to_group" | "group_to_outcome";
+        GraphEdgeType: "field_to_criterion" | "field_to_value" | "value_to_value" | "value_to_criterion" | "criterion_to_group" | "group_to_outcome";
         /** @description A compiled expression node, as display.expr shows it. */
-        GraphExpr: components["schemas"]["GraphExprOp"] | components["schemas"]["GraphExprFieldRef"] | components["schemas"]["GraphExprGroupRef"] | components["schemas"]["GraphExprConst"];
+        GraphExpr: components["schemas"]["GraphExprOp"] | components["schemas"]["GraphExprFieldRef"] | components["schemas"]["GraphExprValueRef"] | components["schemas"]["GraphExprGroupRef"] | components["schemas"]["GraphExprConst"];
         /** @description A constant. */
         GraphExprConst: {
             /** @description The field the constant is compared with or defaults; null when it stands alone. */
@@ -1967,11 +1975,23 @@ export interface components {
         };
         /** @enum {string} */
         GraphExprOpType: "op";
+        /** @description A named value's figure. */
+        GraphExprValueRef: {
+            /** @description The value's name. */
+            key: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "value_ref";
+        };
+        /** @enum {string} */
+        GraphExprValueRefType: "value_ref";
         /** @description A field the ruleset reads. */
         GraphFieldNode: {
             /** @description The field's type. */
             field_type: components["schemas"]["FieldType"];
-            /** @description Unique in the graph: field:<field id>, criterion:<id>, group:<id> or outcome, prefixed by <section slug>: on a composed graph. */
+            /** @description Unique in the graph: field:<field id>, value:<name>, criterion:<id>, group:<id> or outcome, prefixed by <section slug>: on a composed graph. */
             id: string;
             /** @description The field id. */
             key: string;
@@ -1993,7 +2013,7 @@ export interface components {
         GraphFieldNodeType: "field";
         /** @description A group of criteria. */
         GraphGroupNode: {
-            /** @description Unique in the graph: field:<field id>, criterion:<id>, group:<id> or outcome, prefixed by <section slug>: on a composed graph. */
+            /** @description Unique in the graph: field:<field id>, value:<name>, criterion:<id>, group:<id> or outcome, prefixed by <section slug>: on a composed graph. */
             id: string;
             /** @description all: every criterion must hold; any: one suffices. */
             kind: components["schemas"]["GroupKind"];
@@ -2016,7 +2036,7 @@ export interface components {
         /** @description The ruleset's one outcome. */
         GraphOutcomeNode: {
             expr: components["schemas"]["GraphExpr"];
-            /** @description Unique in the graph: field:<field id>, criterion:<id>, group:<id> or outcome, prefixed by <section slug>: on a composed graph. */
+            /** @description Unique in the graph: field:<field id>, value:<name>, criterion:<id>, group:<id> or outcome, prefixed by <section slug>: on a composed graph. */
             id: string;
             /** @description The short text a diagram shows. */
             label: string;
@@ -2058,7 +2078,43 @@ export interface components {
             total_fields: number;
             /** @description Group nodes. */
             total_groups: number;
+            /** @description Value nodes (named values and tables); absent when the ruleset declares none. */
+            total_values?: number;
         };
+        /** @description A named value or a table: a figure the law works out from the answers before it compares. */
+        GraphValueNode: {
+            /** @description The value's cite lines as the rules declare them. */
+            citations: components["schemas"]["GraphCitation"][];
+            /** @description The definition in the rules language: the expression, or a table's keys line, rows and periods, one per line. */
+            definition: string;
+            /** @description Field ids the value reads, directly or through other values, in declaration order. */
+            fields: string[];
+            /** @description Unique in the graph: field:<field id>, value:<name>, criterion:<id>, group:<id> or outcome, prefixed by <section slug>: on a composed graph. */
+            id: string;
+            /** @description The short text a diagram shows. */
+            label: string;
+            /** @description The node's state in one evaluation: null on GET /graph, set on every node and route of /decide's graph_overlay. */
+            overlay: components["schemas"]["Overlay"] | null;
+            /** @description The section the node belongs to. */
+            section_id: string;
+            /** @description true for a table (looked up by its keys, or by the decision date's period), false for a value defined by an expression. */
+            table: boolean;
+            /** @description The value's declared title. */
+            title: string;
+            /**
+             * @description The node type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "value";
+            /** @description What the figure counts (USD); empty when the rules give none. */
+            unit: string;
+            /** @description The value's type. */
+            value_type: components["schemas"]["GraphValueNodeValueType"];
+        };
+        /** @enum {string} */
+        GraphValueNodeType: "value";
+        /** @enum {string} */
+        GraphValueNodeValueType: "int" | "decimal" | "bool" | "date";
         /**
          * @description all: every criterion must hold; any: one alternative suffices.
          * @enum {string}
@@ -2239,6 +2295,8 @@ export interface components {
         };
         /** @description A node's state in one evaluation: null on GET /graph, set on every node and route of /decide's graph_overlay. */
         Overlay: {
+            /** @description On a value node only: its figure in the evaluation (a number with its exact digits, true/false, or YYYY-MM-DD), null while the status is pending. Absent on every other node and on routes. */
+            figure?: unknown;
             status: components["schemas"]["CriterionStatus"];
             /** @description The answers the node rests on, as in the explanation. */
             supporting_facts: components["schemas"]["Fact"][];

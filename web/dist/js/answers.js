@@ -365,3 +365,22 @@ export function notesOf(field) {
     }
     return { why, legal };
 }
+/**
+ * figureText writes a computed figure as people read it: an amount with its
+ * currency and separators, yes or no, a date, or "not known yet" when the
+ * answers do not settle it.
+ */
+export function figureText(figure, unit) {
+    switch (typeof figure) {
+        case 'number': {
+            // Money with cents shows both digits of them: $1,187.40.
+            const digits = isCurrency(unit ?? '') && !Number.isInteger(figure) ? figure.toFixed(2) : String(figure);
+            return amountText(groupThousands(digits), unit ?? '');
+        }
+        case 'boolean':
+            return figure ? 'yes' : 'no';
+        case 'string':
+            return formatDate(figure);
+    }
+    return 'not known yet';
+}

@@ -1,7 +1,7 @@
 // The decision explained: the outcome, what would need to change, each
 // criterion with the answers it rests on and the verbatim law behind it,
 // and the audit envelope to replay it.
-import { amountText, fieldLabel, formatDate, groupThousands, humanize, isCurrency, textOfValue } from './answers.js';
+import { figureText, fieldLabel, formatDate, humanize, textOfValue } from './answers.js';
 import { announce, h } from './dom.js';
 import { safeLink } from './links.js';
 import { rowFields, rowFit } from './rows.js';
@@ -193,25 +193,6 @@ export function explanation(fields, texts, d, known = () => undefined) {
         const rows = place(g.criteria, expression, known);
         return h('section', { class: 'group group-' + g.status, 'data-group': g.group }, h('h4', { class: 'group-title' }, badge(g.status), ' ', g.title || humanize(g.group), g.kind === 'any' ? ' (any one is enough)' : ''), h('ul', { class: 'criteria' }, ...rows.listed.map((c) => criterion(fields, texts, c)), openRows(fields, rows.open.map((c) => c.status), rows.open.map(expression), known)), leftOut(fields, rows.other.map(expression), known));
     }));
-}
-/**
- * figureText writes a computed figure as people read it: an amount with its
- * currency and separators, yes or no, a date, or "not known yet" when the
- * answers do not settle it.
- */
-export function figureText(figure, unit) {
-    switch (typeof figure) {
-        case 'number': {
-            // Money with cents shows both digits of them: $1,187.40.
-            const digits = isCurrency(unit ?? '') && !Number.isInteger(figure) ? figure.toFixed(2) : String(figure);
-            return amountText(groupThousands(digits), unit ?? '');
-        }
-        case 'boolean':
-            return figure ? 'yes' : 'no';
-        case 'string':
-            return formatDate(figure);
-    }
-    return 'not known yet';
 }
 /**
  * computedValues shows what the law worked out on the way to the decision

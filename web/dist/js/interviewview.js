@@ -65,7 +65,7 @@ export async function showInterview(main, target) {
     document.title = `${schema.name} · Eligo`;
     // Focusable so that a keyboard can scroll a graph wider than the screen.
     const graphView = h('div', { class: 'graph-view', id: 'graph-view', tabindex: '0', role: 'region', 'aria-label': 'Graph of the rules' });
-    const graphBox = h('details', { class: 'graph', id: 'graph' }, h('summary', {}, 'The rules as a graph'), h('p', {}, 'Each answer feeds conditions, conditions feed groups, groups feed the outcome. Colours and marks show where your answers stand.'), legend(), zoomControls(graphView), graphView);
+    const graphBox = h('details', { class: 'graph', id: 'graph' }, h('summary', {}, 'The rules as a graph'), h('p', {}, 'Each answer feeds conditions, directly or through the amounts the law works out from it (the six-sided boxes), conditions feed groups, groups feed the outcome. Colours and marks show where your answers stand.'), legend(), zoomControls(graphView), graphView);
     const v = {
         api: client,
         target,

@@ -1,21 +1,35 @@
 // The graph's overlay: the ruleset's Mermaid text (GET /rulesets/{id}/graph)
 // coloured by the state of each criterion, group and the outcome in the
-// current answers (/decide's graph_overlay), free of the DOM.
+// current answers (/decide's graph_overlay), with each named value's
+// figure, free of the DOM.
+import { figureText } from './answers.js';
 /** The class, colours and text mark of each status; the mark keeps the state readable without colour. */
 export const statusLook = {
     satisfied: { style: 'fill:#e3f4e3,stroke:#1b5e20,stroke-width:2px,color:#0b2e0d', mark: '✔', words: 'met' },
     not_satisfied: { style: 'fill:#fbe3e2,stroke:#b71c1c,stroke-width:3px,color:#3b0a0a', mark: '✘', words: 'not met' },
     pending: { style: 'fill:#f2f2f2,stroke:#616161,stroke-width:1px,stroke-dasharray:4 3,color:#1f1f1f', mark: '?', words: 'open' },
 };
-const nodeLine = /^(\s*)([A-Za-z0-9_]+)\["(.*)"\]\s*$/;
+/**
+ * nodeLine is a node line of the server's Mermaid text: `id["label"]`, or
+ * `id{{"label"}}` for a named value (a hexagon). Its groups are the indent,
+ * the id, the opening bracket, the label and the closing bracket, so a
+ * rewritten line keeps its node's shape.
+ */
+const nodeLine = /^(\s*)([A-Za-z0-9_]+)(\["|\{\{")(.*)("\]|"\}\})\s*$/;
+/** isValue reports whether n is a named value's node (a value or a table). */
+function isValue(n) {
+    return n.type === 'value';
+}
 /**
  * withOverlay returns the Mermaid text with each criterion, group and
  * outcome node classed by its overlay status (classes satisfied,
  * not_satisfied and pending, as the engine names them) and its label marked
- * ✔, ✘ or ?. The graph's nodes are written one per line in the graph's node
- * order, so the n-th node line is the n-th node; if the counts differ (the
- * two answers came from different rulesets) the text is returned unchanged
- * rather than coloured wrongly.
+ * ✔, ✘ or ?. A named value shows its figure ("Net income = $900") once the
+ * answers settle it, unclassed since a figure is neither met nor not, and
+ * is marked ? and classed pending until then. The graph's nodes are
+ * written one per line in the graph's node order, so the n-th node line is
+ * the n-th node; if the counts differ (the two answers came from different
+ * rulesets) the text is returned unchanged rather than coloured wrongly.
  */
 export function withOverlay(mermaid, nodes) {
     const lines = mermaid.split('\n');
@@ -36,11 +50,15 @@ export function withOverlay(mermaid, nodes) {
         const m = nodeLine.exec(lines[at] ?? '');
         if (!m)
             return;
-        const [, indent, id, label] = m;
+        const [, indent, id, open, label, close] = m;
         const look = statusLook[n.overlay.status];
         if (!look || !id)
             return;
-        lines[at] = `${indent}${id}["${look.mark} ${label}"]`;
+        if (isValue(n) && n.overlay.status === 'satisfied') {
+            lines[at] = `${indent}${id}${open}${label} = ${mermaidLabel(figureText(n.overlay.figure, n.unit))}${close}`;
+            return;
+        }
+        lines[at] = `${indent}${id}${open}${look.mark} ${label}${close}`;
         byStatus[n.overlay.status].push(id);
     });
     const out = lines.filter((l) => !/^\s*(classDef|class)\s/.test(l));
@@ -79,8 +97,8 @@ export function withFieldLabels(mermaid, nodes, labelOf) {
         const m = nodeLine.exec(lines[at] ?? '');
         if (!m)
             return;
-        const [, indent, id] = m;
-        lines[at] = `${indent}${id}["${mermaidLabel(labelOf(n.id.slice('field:'.length)))}"]`;
+        const [, indent, id, open, , close] = m;
+        lines[at] = `${indent}${id}${open}${mermaidLabel(labelOf(n.id.slice('field:'.length)))}${close}`;
     });
     return lines.join('\n');
 }
@@ -177,10 +195,10 @@ export function forSvg(mermaid) {
         const m = nodeLine.exec(l);
         if (!m)
             return l;
-        const [, indent, id, label] = m;
+        const [, indent, id, open, label, close] = m;
         const words = labelText(label ?? '');
         labels.set(id ?? '', words);
-        return `${indent}${id}["${svgLabel(words)}"]`;
+        return `${indent}${id}${open}${svgLabel(words)}${close}`;
     })
         .join('\n');
     return { text, labels };
