@@ -411,6 +411,9 @@ func (a *analysis) swapMatters(slot int) bool {
 		v    value.Value
 		date int64 // the decision date of the sample it came from
 	}
+	if len(a.samples) == 0 {
+		return false
+	}
 	var answers []answer
 	filler := make([]value.Value, len(a.r.Fields))
 	for _, s := range a.samples {
@@ -423,13 +426,36 @@ func (a *analysis) swapMatters(slot int) bool {
 			answers = append(answers, answer{v, s.res.DecisionDate})
 		}
 	}
-	if len(answers) < 2 || !complete(&engine.Inputs{Values: filler}) {
+	// A number is also tried at both ends of what it allows: the samples'
+	// answers may all lie on one side of a limit a value computes.
+	f := &a.r.Fields[slot]
+	if f.Type == engine.SortInt || f.Type == engine.SortDecimal {
+		answers = append(answers, answer{v: allowedAnswer(f)}, answer{v: largeAnswer(f)})
+	}
+	if len(answers) < 2 {
 		return false
 	}
-	isDate := a.r.Fields[slot].Type == engine.SortDate
+	// The contexts: each sample completed from the others, then the
+	// plainest household there is, every field at the low end of what it
+	// allows (no income, no costs, the smallest size).
+	low := make([]value.Value, len(a.r.Fields))
+	for i, v := range filler {
+		low[i] = allowedAnswer(&a.r.Fields[i])
+		if !v.Known {
+			// No sample answers the field (one the rules read only on
+			// some branch): any answer the field allows completes the
+			// context, since the evidence is two complete answer sets
+			// that differ in slot alone.
+			filler[i] = low[i]
+		}
+	}
+	contexts := make([]analyzeSample, 0, len(a.samples)+1)
+	contexts = append(contexts, a.samples...)
+	contexts = append(contexts, analyzeSample{in: &engine.Inputs{Values: low}, res: a.samples[0].res})
+	isDate := f.Type == engine.SortDate
 	var res engine.Result
 	in := &engine.Inputs{Values: make([]value.Value, len(a.r.Fields)), Provided: len(a.r.Fields)}
-	for _, s := range a.samples {
+	for _, s := range contexts {
 		for i, v := range s.in.Values {
 			in.Values[i] = v
 			if !v.Known {
@@ -456,6 +482,38 @@ func (a *analysis) swapMatters(slot int) bool {
 		}
 	}
 	return false
+}
+
+// largeAnswer is a large answer number field f allows: the high end of its
+// range, or a billion.
+func largeAnswer(f *engine.Field) value.Value {
+	if f.Range != nil && f.Range.Max.Known {
+		return f.Range.Max
+	}
+	return value.IntValue(1_000_000_000)
+}
+
+// allowedAnswer is an answer field f allows: the low end of its range (or
+// zero, or the high end when the range lies below zero), its first listed
+// value, false, or its earliest allowed date.
+func allowedAnswer(f *engine.Field) value.Value {
+	switch f.Type {
+	case engine.SortBool:
+		return value.BoolValue(false)
+	case engine.SortEnum:
+		return value.Value{Num: 0, Known: true}
+	}
+	v := value.IntValue(0)
+	if f.Type == engine.SortDate {
+		v = value.Value{Num: value.DateOrdinal(2000, 1, 1), Known: true}
+	}
+	if f.Range != nil && !f.Range.Contains(v) {
+		if f.Range.Min.Known {
+			return f.Range.Min
+		}
+		return f.Range.Max
+	}
+	return v
 }
 
 // complete reports whether every field is answered.
