@@ -32,6 +32,7 @@ var layers = map[string]int{
 	"store":                       0,
 	"migrations":                  0,
 	"rulebook":                    1,
+	"impact":                      1, // caseload impact runs: the engine over a stream of cases
 	"solver/bound":                0,
 	"solver":                      1,
 	"folder":                      2,

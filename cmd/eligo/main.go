@@ -52,6 +52,7 @@ func commands() map[string]command {
 		"test":       {summary: "run test cases: FILE CASES.json, or a casebank DIR; --suggest prints the cases a suite is missing and its mutation score", usage: testUsage, run: runTest},
 		"eval":       {summary: "evaluate FILE against VALUES.json and print the decision", usage: evalUsage, run: runEval},
 		"diff":       {summary: "say whom a new version affects: OLD NEW (files or published rulesets), with a witness per change", usage: diffUsage, run: runDiff},
+		"impact":     {summary: "say how many cases a rule change moves: decide a caseload (JSON Lines or CSV) on --baseline and --candidate rules and count the changes", usage: impactUsage, run: runImpact},
 		"serve":      {summary: "migrate the database, then serve the HTTP API", run: runServe},
 		"worker":     {summary: "run background jobs (serve runs them too unless --worker=false)", run: runWorker},
 		"migrate":    {summary: "apply database migrations (Eligo's and River's)", run: runMigrate},
