@@ -6408,7 +6408,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_yl00QX9b0jgg00q8
+                 * @example prj_2N1c1eTUfZ6701PK
                  */
                 project_id: string;
             };
@@ -6441,7 +6441,7 @@ export interface operations {
                      *       "accepted": true,
                      *       "changed_criteria": [],
                      *       "failures": [],
-                     *       "job_id": "gen_xEKYTWLANKAAsuen",
+                     *       "job_id": "gen_om-Ju3T3FKu22NHp",
                      *       "outcome": "accepted",
                      *       "provenance_report": {
                      *         "coverage": [
@@ -6450,7 +6450,7 @@ export interface operations {
                      *             "clauses": 1,
                      *             "filename": "source.txt",
                      *             "share": 0,
-                     *             "source_id": "src_vRUpHtp2OAjyDvKT",
+                     *             "source_id": "src_M4b9fi7BrgMEOlvY",
                      *             "status": "reference_only",
                      *             "uncited_passages": [
                      *               "An eligible employee has been employed for at least 12 months by the employer."
@@ -6461,7 +6461,7 @@ export interface operations {
                      *             "clauses": 2,
                      *             "filename": "fmla-notes.txt",
                      *             "share": 1,
-                     *             "source_id": "src_QpPyiy0K2xgDdFf0",
+                     *             "source_id": "src_zkjeaVFoKdMSzSOd",
                      *             "status": "active",
                      *             "uncited_passages": []
                      *           }
@@ -6469,14 +6469,14 @@ export interface operations {
                      *         "quotes": [
                      *           {
                      *             "criterion_id": "tenure",
-                     *             "project_source_id": "src_QpPyiy0K2xgDdFf0",
+                     *             "project_source_id": "src_zkjeaVFoKdMSzSOd",
                      *             "quote": "has been employed for at least 12 months by the employer",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
                      *           },
                      *           {
                      *             "criterion_id": "worksite_size",
-                     *             "project_source_id": "src_QpPyiy0K2xgDdFf0",
+                     *             "project_source_id": "src_zkjeaVFoKdMSzSOd",
                      *             "quote": "50 or more employees within 75 miles",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
@@ -6489,7 +6489,7 @@ export interface operations {
                      *         }
                      *       },
                      *       "review_hint": {
-                     *         "actionable_via": "POST /projects/prj_yl00QX9b0jgg00q8/tests",
+                     *         "actionable_via": "POST /projects/prj_2N1c1eTUfZ6701PK/tests",
                      *         "check_id": "criteria_both_ways",
                      *         "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#criteria_both_ways",
                      *         "message": "Add cases that decide criterion worksite_size: one where it is satisfied and one where it is not (1 criterion is never decided)."
@@ -6501,10 +6501,10 @@ export interface operations {
                      *           "quotes_total": 2,
                      *           "quotes_verified": 2,
                      *           "round": 1,
-                     *           "seconds": 0.007126366,
+                     *           "seconds": 0.003024908,
                      *           "stage": "test",
                      *           "tests_passing": 1,
-                     *           "tokens": 6190
+                     *           "tokens": 6355
                      *         }
                      *       ],
                      *       "ruleset_id": "fmla_employee:draft-534a9cd79221",
@@ -6515,7 +6515,7 @@ export interface operations {
                      *       "source_questions": [],
                      *       "tests_passing": 1,
                      *       "tests_total": 1,
-                     *       "tokens_used": 6190
+                     *       "tokens_used": 6355
                      *     }
                      */
                     "application/json": unknown;
