@@ -14,8 +14,8 @@ import (
 
 // replayMembers are the envelope members a replay compares
 // (docs/api.md#replay, and the date the decision was made as of, which the replay
-// sends back as decision_date); decision_id and decision_time differ by
-// design.
+// sends back as decision_date); decision_id and decision_time differ on
+// every decision, replayed or not.
 var replayMembers = []string{"inputs_hash", "engine_version", "content_digest", "ruleset_id", "ruleset_version", "decision_date", "decision"}
 
 // replayMismatches lists the replay members on which two envelopes differ.

@@ -35,7 +35,7 @@ export function shortLabel(fieldId: string): string {
 }
 
 /** capitalise writes text with a capital first letter, for a label standing alone. */
-function capitalise(text: string): string {
+export function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 

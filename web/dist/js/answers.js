@@ -14,7 +14,7 @@ export function shortLabel(fieldId) {
     return humanize(fieldId.slice(fieldId.indexOf('.') + 1));
 }
 /** capitalise writes text with a capital first letter, for a label standing alone. */
-function capitalise(text) {
+export function capitalise(text) {
     return text.charAt(0).toUpperCase() + text.slice(1);
 }
 /**

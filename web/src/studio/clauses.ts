@@ -5,6 +5,7 @@
 // the page is cut on its bytes, so a clause with accents or symbols lands
 // exactly where the API put it.
 
+import { capitalise } from '../answers.js';
 import { plural } from './ui.js';
 import type { ClauseCitation, SourceClause, SourceText } from './types.js';
 
@@ -82,14 +83,9 @@ export function citerWords(c: Cited): string {
   return c.value_id ? `the figure ${c.value_id}` : `criterion ${c.criterion_id}`;
 }
 
-/** capitalized starts a sentence with a capital letter. */
-export function capitalized(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
-}
-
 /** citationWords says one citation in a sentence: what cites, which quote, found or not. */
 export function citationWords(c: ClauseCitation): string {
-  return `${capitalized(citerWords(c))} quotes “${c.quote}”` + (c.verified ? ', found word for word.' : ', not found word for word: this is the nearest passage.');
+  return `${capitalise(citerWords(c))} quotes “${c.quote}”` + (c.verified ? ', found word for word.' : ', not found word for word: this is the nearest passage.');
 }
 
 /**

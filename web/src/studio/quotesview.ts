@@ -1,8 +1,9 @@
 // The saved draft's quotes under the editor: each with whether it was
 // found in its source, and a link to its passage there.
 
+import { capitalise } from '../answers.js';
 import { h } from '../dom.js';
-import { capitalized, citerId, citerWords } from './clauses.js';
+import { citerId, citerWords } from './clauses.js';
 import { sourceHref } from './routes.js';
 import type { Draft } from './types.js';
 
@@ -31,7 +32,7 @@ export class QuotesList {
             h(
               'li',
               {},
-              `${capitalized(citerWords(q))}: “${q.quote}” `,
+              `${capitalise(citerWords(q))}: “${q.quote}” `,
               h('span', { class: 'quote-state' }, quoteState(q)),
               ' ',
               q.project_source_id && (q.verified || q.nearest_passage)

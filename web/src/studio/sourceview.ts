@@ -5,9 +5,10 @@
 // name leads to it in the rules editor; the editor's "Show in source"
 // leads back here, to the quote's passage, which takes focus.
 
+import { capitalise } from '../answers.js';
 import { announce, append, h } from '../dom.js';
 import type { StudioClient } from './client.js';
-import { capitalized, citationWords, citedAsWords, citerId, citerWords, clauseState, coverageWords, findPassage, isTitle, marksHeldOver, pageSegments, stateWords } from './clauses.js';
+import { citationWords, citedAsWords, citerId, citerWords, clauseState, coverageWords, findPassage, isTitle, marksHeldOver, pageSegments, stateWords } from './clauses.js';
 import { rulesHref, studioHref } from './routes.js';
 import type { ClauseCitation, SourceClause, SourceText } from './types.js';
 import { alertBox, errorMessage } from './ui.js';
@@ -171,6 +172,6 @@ function unplacedNotice(projectId: string, quotes: readonly ClauseCitation[]): H
     'div',
     { class: 'notice', id: 'unplaced-quotes' },
     h('p', {}, 'These quotes cite this source but are not in its text, and no passage is near them:'),
-    h('ul', {}, ...quotes.map((x) => h('li', {}, h('a', { href: rulesHref(projectId, citerId(x), x.quote) }, capitalized(citerWords(x))), ` “${x.quote}”`))),
+    h('ul', {}, ...quotes.map((x) => h('li', {}, h('a', { href: rulesHref(projectId, citerId(x), x.quote) }, capitalise(citerWords(x))), ` “${x.quote}”`))),
   );
 }

@@ -4,6 +4,7 @@
 // by UTF-8 byte offsets into their page's text (GET .../sources/{id}/text);
 // the page is cut on its bytes, so a clause with accents or symbols lands
 // exactly where the API put it.
+import { capitalise } from '../answers.js';
 import { plural } from './ui.js';
 /**
  * pageSegments cuts a page's text into its clauses (those of clauses on
@@ -59,13 +60,9 @@ export function citerId(c) {
 export function citerWords(c) {
     return c.value_id ? `the figure ${c.value_id}` : `criterion ${c.criterion_id}`;
 }
-/** capitalized starts a sentence with a capital letter. */
-export function capitalized(s) {
-    return s.charAt(0).toUpperCase() + s.slice(1);
-}
 /** citationWords says one citation in a sentence: what cites, which quote, found or not. */
 export function citationWords(c) {
-    return `${capitalized(citerWords(c))} quotes “${c.quote}”` + (c.verified ? ', found word for word.' : ', not found word for word: this is the nearest passage.');
+    return `${capitalise(citerWords(c))} quotes “${c.quote}”` + (c.verified ? ', found word for word.' : ', not found word for word: this is the nearest passage.');
 }
 /**
  * citedAsWords says how the rules name the source: the id each citation

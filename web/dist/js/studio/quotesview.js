@@ -1,7 +1,8 @@
 // The saved draft's quotes under the editor: each with whether it was
 // found in its source, and a link to its passage there.
+import { capitalise } from '../answers.js';
 import { h } from '../dom.js';
-import { capitalized, citerId, citerWords } from './clauses.js';
+import { citerId, citerWords } from './clauses.js';
 import { sourceHref } from './routes.js';
 /** quoteState says, in brackets, whether a quote of the saved draft was found in its source. */
 function quoteState(q) {
@@ -25,7 +26,7 @@ export class QuotesList {
         const qs = d.provenance_report.quotes;
         this.heading.textContent = qs.length ? `Quotes (${qs.length})` : 'Quotes';
         this.list.replaceChildren(...(qs.length
-            ? qs.map((q) => h('li', {}, `${capitalized(citerWords(q))}: “${q.quote}” `, h('span', { class: 'quote-state' }, quoteState(q)), ' ', q.project_source_id && (q.verified || q.nearest_passage)
+            ? qs.map((q) => h('li', {}, `${capitalise(citerWords(q))}: “${q.quote}” `, h('span', { class: 'quote-state' }, quoteState(q)), ' ', q.project_source_id && (q.verified || q.nearest_passage)
                 ? h('a', {
                     href: sourceHref(this.projectId, q.project_source_id, { criterion: citerId(q), quote: q.quote }),
                     class: 'show-in-source',

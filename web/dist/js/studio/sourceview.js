@@ -4,8 +4,9 @@
 // cites marked "Not cited", with the share cited above. A criterion's
 // name leads to it in the rules editor; the editor's "Show in source"
 // leads back here, to the quote's passage, which takes focus.
+import { capitalise } from '../answers.js';
 import { announce, append, h } from '../dom.js';
-import { capitalized, citationWords, citedAsWords, citerId, citerWords, clauseState, coverageWords, findPassage, isTitle, marksHeldOver, pageSegments, stateWords } from './clauses.js';
+import { citationWords, citedAsWords, citerId, citerWords, clauseState, coverageWords, findPassage, isTitle, marksHeldOver, pageSegments, stateWords } from './clauses.js';
 import { rulesHref, studioHref } from './routes.js';
 import { alertBox, errorMessage } from './ui.js';
 /** Quotes longer than this are cut in the marks beside the text (the clause itself shows them whole). */
@@ -121,5 +122,5 @@ function uncitedList(clauses, go) {
 function unplacedNotice(projectId, quotes) {
     if (!quotes.length)
         return null;
-    return h('div', { class: 'notice', id: 'unplaced-quotes' }, h('p', {}, 'These quotes cite this source but are not in its text, and no passage is near them:'), h('ul', {}, ...quotes.map((x) => h('li', {}, h('a', { href: rulesHref(projectId, citerId(x), x.quote) }, capitalized(citerWords(x))), ` “${x.quote}”`))));
+    return h('div', { class: 'notice', id: 'unplaced-quotes' }, h('p', {}, 'These quotes cite this source but are not in its text, and no passage is near them:'), h('ul', {}, ...quotes.map((x) => h('li', {}, h('a', { href: rulesHref(projectId, citerId(x), x.quote) }, capitalise(citerWords(x))), ` “${x.quote}”`))));
 }
