@@ -97,6 +97,12 @@ export async function open(browser, t, p, viewport, { refusals = false } = {}) {
     if (m.type() === 'error' && !(refusals && httpRefusal(m.text()))) problems.push(`console error: ${m.text()}`);
   });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  // Chromium's console line for a refused request names no address, so
+  // every refusal is kept with its method and path to say which it was.
+  const refused = [];
+  page.on('response', (r) => {
+    if (r.status() >= 400) refused.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`);
+  });
   t.after(async () => {
     await page.close();
   });
@@ -104,7 +110,7 @@ export async function open(browser, t, p, viewport, { refusals = false } = {}) {
   return {
     page,
     clean() {
-      assert.deepEqual(problems, [], 'the page made no foreign request, no policy violation and no error');
+      assert.deepEqual(problems, [], `the page made no foreign request, no policy violation and no error (refused requests: ${refused.join(', ') || 'none'})`);
     },
   };
 }

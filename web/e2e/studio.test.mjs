@@ -265,8 +265,33 @@ test('the studio: sign in, sources, rules, tests, review, publish, sign out', as
   assert.match(await page.locator('#draft-error').textContent(), /no longer signed in/);
   await axe(page, 'session-ended');
   await typeInto(page, '#api-key', key);
+  // A check the editor sends while the sign-in is being answered waits
+  // for it: sent in between, it would carry the new session's cookie with
+  // the old session's token and be refused.
+  let answerSignIn;
+  const signInHeld = new Promise((resolve) => (answerSignIn = resolve));
+  await page.route('**/console/session', async (route) => {
+    if (route.request().method() === 'POST') await signInHeld;
+    await route.continue();
+  });
+  const checks = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('/draft/check')) checks.push(r);
+  });
   await page.keyboard.press('Enter');
+  await page.locator('.cm-line', { hasText: 'section fmla_service' }).click();
+  await page.keyboard.press('End');
+  await page.keyboard.type('.');
+  await page.keyboard.press('Backspace');
+  await page.waitForTimeout(1500);
+  assert.equal(checks.length, 0, 'no check is sent while the sign-in is being answered');
+  const signedIn = page.waitForResponse((r) => r.url().endsWith('/console/session') && r.request().method() === 'POST');
+  const checked = page.waitForRequest((r) => r.url().endsWith('/draft/check'));
+  answerSignIn();
+  const token = (await signedIn).headers()['x-csrf-token'];
+  assert.equal((await checked).headers()['x-csrf-token'], token, 'the waiting check carries the new session’s token');
   await page.waitForSelector('#signed-in-as');
+  await page.unroute('**/console/session');
   await press(page, '#save-draft');
   await page.waitForFunction(() => /The rules compile/.test(document.querySelector('#draft-status')?.textContent ?? ''));
   assert.match(await page.locator('.cm-content').textContent(), /# kept across sign-ins/);

@@ -73,6 +73,22 @@ export function problemText(status: number, body: unknown): string {
 /** csrfToken is the signed-in session's token, in memory only. */
 let csrfToken = '';
 
+/**
+ * sessionChange settles once the sign-in or sign-out under way has been
+ * answered and csrfToken follows it. The browser stores the new cookie as
+ * the answer arrives, a moment before this module reads the new token; a
+ * session call sent in between would carry the new cookie with the old
+ * token and be refused (403), so session calls wait for it.
+ */
+let sessionChange: Promise<void> = Promise.resolve();
+
+/** changingSession runs a sign-in or sign-out while session calls wait. */
+function changingSession(change: () => Promise<void>): Promise<void> {
+  const done = sessionChange.then(change);
+  sessionChange = done.catch(() => undefined);
+  return done;
+}
+
 /** bodyOf reads a response's JSON body; null when it has none or it is not JSON. */
 async function bodyOf(res: Response): Promise<unknown> {
   if (res.status === 204) return null;
@@ -119,17 +135,21 @@ export async function currentSession(): Promise<SessionInfo | null> {
 }
 
 /** signIn exchanges key for a session; a refused key throws ApiError. */
-export async function signIn(key: string): Promise<void> {
-  const res = await sessionCall('POST', { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ api_key: key }) });
-  if (!res.ok) throw await refusal(res);
-  csrfToken = res.headers.get(csrfHeader) ?? '';
+export function signIn(key: string): Promise<void> {
+  return changingSession(async () => {
+    const res = await sessionCall('POST', { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ api_key: key }) });
+    if (!res.ok) throw await refusal(res);
+    csrfToken = res.headers.get(csrfHeader) ?? '';
+  });
 }
 
 /** signOut ends the session on the server. */
-export async function signOut(): Promise<void> {
-  const res = await sessionCall('DELETE');
-  if (!res.ok) throw await refusal(res);
-  csrfToken = '';
+export function signOut(): Promise<void> {
+  return changingSession(async () => {
+    const res = await sessionCall('DELETE');
+    if (!res.ok) throw await refusal(res);
+    csrfToken = '';
+  });
 }
 
 /** Answer is an ok response's JSON body and its headers (X-Next-Cursor). */
@@ -147,6 +167,7 @@ export interface Answer<T> {
 export async function request<T>(path: string, init: RequestInit, asSession: boolean): Promise<Answer<T>> {
   let res: Response;
   if (asSession) {
+    await sessionChange;
     const headers = new Headers(init.headers);
     headers.set(csrfHeader, csrfToken);
     res = await fetch(apiRoot + path, { ...init, headers, credentials: 'same-origin' });

@@ -53,6 +53,20 @@ export function problemText(status, body) {
 }
 /** csrfToken is the signed-in session's token, in memory only. */
 let csrfToken = '';
+/**
+ * sessionChange settles once the sign-in or sign-out under way has been
+ * answered and csrfToken follows it. The browser stores the new cookie as
+ * the answer arrives, a moment before this module reads the new token; a
+ * session call sent in between would carry the new cookie with the old
+ * token and be refused (403), so session calls wait for it.
+ */
+let sessionChange = Promise.resolve();
+/** changingSession runs a sign-in or sign-out while session calls wait. */
+function changingSession(change) {
+    const done = sessionChange.then(change);
+    sessionChange = done.catch(() => undefined);
+    return done;
+}
 /** bodyOf reads a response's JSON body; null when it has none or it is not JSON. */
 async function bodyOf(res) {
     if (res.status === 204)
@@ -98,18 +112,22 @@ export async function currentSession() {
     return info;
 }
 /** signIn exchanges key for a session; a refused key throws ApiError. */
-export async function signIn(key) {
-    const res = await sessionCall('POST', { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ api_key: key }) });
-    if (!res.ok)
-        throw await refusal(res);
-    csrfToken = res.headers.get(csrfHeader) ?? '';
+export function signIn(key) {
+    return changingSession(async () => {
+        const res = await sessionCall('POST', { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ api_key: key }) });
+        if (!res.ok)
+            throw await refusal(res);
+        csrfToken = res.headers.get(csrfHeader) ?? '';
+    });
 }
 /** signOut ends the session on the server. */
-export async function signOut() {
-    const res = await sessionCall('DELETE');
-    if (!res.ok)
-        throw await refusal(res);
-    csrfToken = '';
+export function signOut() {
+    return changingSession(async () => {
+        const res = await sessionCall('DELETE');
+        if (!res.ok)
+            throw await refusal(res);
+        csrfToken = '';
+    });
 }
 /**
  * request calls an operation under the API root: anonymously (no
@@ -120,6 +138,7 @@ export async function signOut() {
 export async function request(path, init, asSession) {
     let res;
     if (asSession) {
+        await sessionChange;
         const headers = new Headers(init.headers);
         headers.set(csrfHeader, csrfToken);
         res = await fetch(apiRoot + path, { ...init, headers, credentials: 'same-origin' });
