@@ -27,6 +27,9 @@ type listDecl struct {
 	slot, max int
 	// members are the list's member fields in declaration order.
 	members []*memberField
+	// failed is set when the list's fields could not be made (an error
+	// says why), so that its uses are not reported again.
+	failed bool
 }
 
 // memberField is a field declared under a list's element (`field
@@ -99,6 +102,12 @@ func (c *checker) listFields() {
 		if noun == "" {
 			noun = "person"
 		}
+		if total := len(c.r.Fields) + 1 + l.max*len(l.members); total > syntax.MaxFields {
+			c.errorf(ld.MaxPos, "list %s of up to %d members, each answering %d fields, makes %d fields in all, and a ruleset holds at most %d: lower the bound or ask fewer questions of each member",
+				ld.Name, l.max, len(l.members), total, syntax.MaxFields)
+			l.failed = true
+			continue
+		}
 		l.slot = len(c.r.Fields)
 		c.addField(ld.Name, ld.Pos, Field{ID: ld.Name, Type: SortInt, Question: ld.Question, Description: ld.Description,
 			Weight: int(ld.Weight), Notes: []Note{}, Label: ld.Label,
@@ -136,6 +145,9 @@ func (c *checker) addField(name string, pos syntax.Pos, f Field) {
 // memberRef is a member field read at n: the field of the member being
 // checked, or an error outside an aggregate over its list.
 func (c *checker) memberRef(n *syntax.Node, m *memberField) *Expr {
+	if m.list.failed {
+		return invalid()
+	}
 	if c.within == nil || c.within.list != m.list {
 		el := m.list.decl.Name
 		c.errorf(n.Pos, "%s is about one %s: read it inside count, sum, any or all, e.g. any(%s where %s ...)",
@@ -157,7 +169,7 @@ func (c *checker) aggregate(n *syntax.Node) *Expr {
 		return invalid()
 	}
 	l := c.aggregated(n)
-	if l == nil {
+	if l == nil || l.failed {
 		return invalid()
 	}
 	list := &Expr{Kind: ExprField, Sort: SortInt, Key: l.decl.Name, Slot: l.slot}

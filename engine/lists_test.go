@@ -192,6 +192,9 @@ func TestListsCheckerErrors(t *testing.T) {
 		{"a sum over no member field", "sum(member.earnings)", "sum(3)",
 			"sum( adds up a member field over a list's members"},
 		{"a bound over the limit", "up to 6", "up to 65", "up to 65: a list holds from 2 to 64 members"},
+		{"a bound of one", "up to 6", "up to 1", "up to 1: a list holds from 2 to 64 members"},
+		{"more fields than a ruleset holds", "up to 6\n", "up to 64\nfield member.a bool\nfield member.b bool\nfield member.c bool\nfield member.d bool\n",
+			"list member of up to 64 members, each answering 8 fields, makes 513 fields in all, and a ruleset holds at most 500"},
 		{"an element named alone", "any(member where member.age < 5 or member.pregnant)", "member", "member is one member of a list"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
