@@ -296,3 +296,15 @@ func sumTree(parts []*Expr) *Expr {
 	left, right := sumTree(parts[:len(parts)/2]), sumTree(parts[len(parts)/2:])
 	return &Expr{Kind: ExprOp, Sort: numericSort(left.Sort, right.Sort), Op: OpAdd, Args: []*Expr{left, right}}
 }
+
+// inList reports whether field slot can be answered given in: any field
+// but a member's, and a member's only once its list is known to hold that
+// member. A member beyond the list's length is no one to ask about.
+func (r *Ruleset) inList(slot int, in *Inputs) bool {
+	m := r.Fields[slot].Member
+	if m == nil {
+		return true
+	}
+	n := in.Values[r.FieldIndex(m.List)]
+	return n.Known && int64(m.Index) < n.Num
+}
