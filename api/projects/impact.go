@@ -91,7 +91,7 @@ func registerImpact(s *api.Server, h *handler, op func(id, method, path, summary
 
 	cancel := op("cancel-impact-run", http.MethodPost, "/projects/{project_id}/impact/{run_id}/cancel", "Cancel an impact run",
 		"Ends a queued or running run as `cancelled`. A running run stops within a second and leaves the report of the cases it decided, `partial`; "+
-			"until it has, `report` is null. Cancelling a cancelled run answers it again; a run that ended otherwise is 409 `"+ReasonImpactNotActive+"`. "+impactDoc(small), write)
+			"until it has, `report` is absent. Cancelling a cancelled run answers it again; a run that ended otherwise is 409 `"+ReasonImpactNotActive+"`. "+impactDoc(small), write)
 	cancel.Refusals = []api.Refusal{{Status: http.StatusConflict, ReasonCode: ReasonImpactNotActive, Meaning: "the run has already succeeded or failed."}}
 	api.Register(s, cancel, h.cancelImpact)
 }
@@ -183,7 +183,7 @@ type ImpactRunResponse struct {
 	Progress           impactProgress `json:"progress"`
 	Partial            bool           `json:"partial" doc:"True when the report covers only the rows decided before the run was stopped."`
 	Error              string         `json:"error" doc:"Why a failed run failed; empty otherwise."`
-	Report             *impactReport  `json:"report" nullable:"true" doc:"The report, once the run has ended with one; null before, and in lists."`
+	Report             *impactReport  `json:"report,omitempty" doc:"The report, once the run has ended with one; absent before, and in lists."`
 	CreatedAt          time.Time      `json:"created_at"`
 	StartedAt          *time.Time     `json:"started_at" nullable:"true"`
 	FinishedAt         *time.Time     `json:"finished_at" nullable:"true"`
