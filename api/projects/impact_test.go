@@ -293,10 +293,10 @@ func TestCaseloads(t *testing.T) {
 	csv := "household.size,decision_date,reference\n2,2026-01-15,A-1\n3,yesterday,A-2\n4,,A-3,extra\n"
 	cases := []struct {
 		name, contentType, query, body string
-		format, filename                string
-		rows, cases                     float64
-		bad                             map[string][]any // reason: lines
-		days                            int
+		format, filename               string
+		rows, cases                    float64
+		bad                            map[string][]any // reason: lines
+		days                           int
 	}{
 		{"json lines", "application/x-ndjson", "?filename=apr.jsonl", jsonl, "jsonl", "apr.jsonl", 4, 2,
 			map[string][]any{"the line is not JSON": {float64(2)}, "field_values is missing or not a JSON object": {float64(4)}}, 90},
