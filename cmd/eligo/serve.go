@@ -122,7 +122,7 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 	retention := fs.String("decision-retention", envOr("ELIGO_DECISION_RETENTION", "0"), decisionRetentionUsage)
 	bodyTimeout := fs.String("body-timeout", envOr("ELIGO_BODY_TIMEOUT", "30s"), "time a caller has to send a request body, else 408 (env ELIGO_BODY_TIMEOUT)")
 	bodyMemory := fs.String("body-memory", envOr("ELIGO_BODY_MEMORY", strconv.Itoa(api.DefaultBodyMemory)), "bytes of request bodies over 64 KiB held in memory at once, whatever the connections; more wait up to 2 s, then 503 server_busy (env ELIGO_BODY_MEMORY)")
-	solverSlots := fs.String("solver-slots", envOr("ELIGO_SOLVER_SLOTS", "0"), "heavy runs (reviews, publish analyses, diffs, explanations, uploads' text extraction) at once; one tenant holds at most half; 0 means one per core (env ELIGO_SOLVER_SLOTS)")
+	solverSlots := fs.String("solver-slots", envOr("ELIGO_SOLVER_SLOTS", "0"), "heavy runs (reviews, publish analyses, diffs, explanations, uploads' text extraction, impact runs) at once; one tenant holds at most half; 0 means one per core (env ELIGO_SOLVER_SLOTS)")
 	smallCount := fs.String("impact-small-count", envOr("ELIGO_IMPACT_SMALL_COUNT", strconv.Itoa(worker.MinSmallCount)), "an impact report shows a count below this as \"fewer than\" it; at least 10 (env ELIGO_IMPACT_SMALL_COUNT)")
 	writeTimeout := fs.String("write-timeout", envOr("ELIGO_WRITE_TIMEOUT", "60s"), "time a response may take to be written and read, else the connection is closed (env ELIGO_WRITE_TIMEOUT)")
 	if err := fs.Parse(args); err != nil {
