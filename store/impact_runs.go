@@ -156,13 +156,8 @@ func (s *Store) StartImpactRun(ctx context.Context, r ImpactRun, maxActive int, 
 		} else if err != nil {
 			return fmt.Errorf("insert impact run: %w", err)
 		}
-		if out.RiverJobID, err = enqueue(ctx, tx); err != nil {
-			return fmt.Errorf("enqueue impact run: %w", err)
-		}
-		if _, err := tx.Exec(ctx, sqlSetImpactJob, out.ID, out.RiverJobID); err != nil {
-			return fmt.Errorf("record job: %w", err)
-		}
-		return nil
+		out.RiverJobID, err = enqueueJob(ctx, tx, enqueue, sqlSetImpactJob, out.ID)
+		return err
 	})
 	if err != nil {
 		return ImpactRun{}, fmt.Errorf("start impact run of caseload %q: %w", r.CaseloadID, err)
@@ -170,26 +165,8 @@ func (s *Store) StartImpactRun(ctx context.Context, r ImpactRun, maxActive int, 
 	return out, nil
 }
 
-// ActiveImpactRuns counts the tenant's runs queued or running: a cheap
-// look before a start is planned, which StartImpactRun's own count, under
-// the tenant's lock, then confirms.
-func (s *Store) ActiveImpactRuns(ctx context.Context, tenantID string) (int, error) {
-	var n int
-	if err := s.pool.QueryRow(ctx, sqlCountActiveImpactRuns, tenantID).Scan(&n); err != nil {
-		return 0, fmt.Errorf("count active impact runs of tenant %q: %w", tenantID, err)
-	}
-	return n, nil
-}
-
 func (s *Store) impactRun(ctx context.Context, query string, args ...any) (ImpactRun, error) {
-	r, err := scanImpactRun(s.pool.QueryRow(ctx, query, args...))
-	if errors.Is(err, pgx.ErrNoRows) {
-		return ImpactRun{}, ErrNotFound
-	}
-	if err != nil {
-		return ImpactRun{}, fmt.Errorf("read impact run: %w", err)
-	}
-	return r, nil
+	return queryOne(ctx, s, scanImpactRun, "impact run", query, args...)
 }
 
 // ImpactRunOf reads a run of the tenant's project; ErrNotFound otherwise.

@@ -437,12 +437,17 @@ func (h *handler) getImpact(ctx context.Context, in *impactRunInput) (*impactOut
 		return nil, err
 	}
 	run, err := h.store.ImpactRunOf(ctx, tenant, in.ProjectID, in.RunID)
+	return h.runAnswer(ctx, in.RunID, run, err)
+}
+
+// runAnswer answers with run id and its report, or with err's refusal.
+func (h *handler) runAnswer(ctx context.Context, id string, run store.ImpactRun, err error) (*impactOutput, error) {
 	if err != nil {
-		return nil, failed(ctx, err, "Impact run", in.RunID)
+		return nil, failed(ctx, err, "Impact run", id)
 	}
 	out, err := h.runOut(ctx, run, true)
 	if err != nil {
-		return nil, failed(ctx, err, "Impact run", in.RunID)
+		return nil, failed(ctx, err, "Impact run", id)
 	}
 	return &impactOutput{Body: out}, nil
 }
@@ -461,12 +466,5 @@ func (h *handler) cancelImpact(ctx context.Context, in *impactRunInput) (*impact
 				Message: fmt.Sprintf("Impact run %s is not active (it %s); there is nothing to cancel.", in.RunID, run.State)}
 		}
 	}
-	if err != nil {
-		return nil, failed(ctx, err, "Impact run", in.RunID)
-	}
-	out, err := h.runOut(ctx, run, true)
-	if err != nil {
-		return nil, failed(ctx, err, "Impact run", in.RunID)
-	}
-	return &impactOutput{Body: out}, nil
+	return h.runAnswer(ctx, in.RunID, run, err)
 }

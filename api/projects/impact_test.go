@@ -53,18 +53,7 @@ func newImpactFixture(t *testing.T, cfg worker.ImpactConfig) *impactFixture {
 	f := &impactFixture{}
 	opts := apitest.Options{Config: wiring.Config{API: api.Config{Metering: apitest.GenerousMetering()}, Impact: cfg}}
 	f.Fixture = apitest.Start(t, opts, func(s *api.Server, sv apitest.Services) {
-		client, err := worker.New(sv.Store, worker.Config{Generator: sv.Generator, GenerationOnly: true, Impact: sv.Impact})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := client.Start(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			_ = worker.Stop(ctx, client)
-		})
+		startWorker(t, sv, worker.Config{Generator: sv.Generator, GenerationOnly: true, Impact: sv.Impact})
 		Register(s, Deps{Authoring: sv.Authoring, Catalog: sv.Catalog, Clock: sv.Clock, Gate: sv.Gate, Store: sv.Store, Impact: sv.Impact})
 		rulesets.Register(s, rulesets.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Clock: sv.Clock, Gate: sv.Gate})
 		decide.Register(s, decide.Deps{Catalog: sv.Catalog, Decisions: sv.Decisions, Clock: sv.Clock, Metrics: sv.Metrics}, decide.Config{})
