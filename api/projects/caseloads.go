@@ -156,7 +156,7 @@ type caseloadUploadInput struct {
 	ProjectID     string `path:"project_id" maxLength:"100" doc:"The project id, prj_ and 16 URL-safe characters."`
 	ContentType   string `header:"Content-Type" doc:"application/x-ndjson (or application/jsonl) for JSON Lines, text/csv for CSV; anything else leaves the format to format or filename."`
 	Filename      string `query:"filename" maxLength:"255" doc:"The file's name, kept for reference; default caseload.jsonl or caseload.csv."`
-	Format        string `query:"format" enum:"jsonl,csv," doc:"jsonl or csv: the format, whatever the Content-Type says."`
+	Format        string `query:"format" enum:"jsonl,csv" doc:"jsonl or csv: the format, whatever the Content-Type says."`
 	RetentionDays int    `query:"retention_days" minimum:"0" maximum:"90" doc:"Days the caseload is kept, 1 to 90; 0 or absent means 90."`
 	RawBody       []byte
 }

@@ -349,6 +349,7 @@ func TestCaseloads(t *testing.T) {
 		t.Errorf("reason_code = %v, want %s", code, ReasonCaseloadUnreadable)
 	}
 	want(t, f.upload(t, f.key, "text/csv", "?retention_days=91", csv), http.StatusUnprocessableEntity)
+	want(t, f.upload(t, f.key, "text/csv", "?format=xml", csv), http.StatusUnprocessableEntity)
 
 	// Deleted, it is gone.
 	first := obj(t, list[0])["caseload_id"].(string)
