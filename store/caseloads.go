@@ -94,14 +94,8 @@ func (s *Store) AddCaseload(ctx context.Context, c Caseload, content []byte, max
 		} else if err != nil {
 			return fmt.Errorf("lock project: %w", err)
 		}
-		if maxPerProject > 0 {
-			var n int
-			if err := tx.QueryRow(ctx, sqlCountCaseloads, c.ProjectID).Scan(&n); err != nil {
-				return fmt.Errorf("count caseloads: %w", err)
-			}
-			if n >= maxPerProject {
-				return fmt.Errorf("%w: the project holds %d caseloads and at most %d are allowed", ErrCaseloadLimit, n, maxPerProject)
-			}
+		if err := belowLimit(ctx, tx, sqlCountCaseloads, c.ProjectID, maxPerProject, ErrCaseloadLimit, "the project holds %d caseloads"); err != nil {
+			return err
 		}
 		var err error
 		out, err = scanCaseload(tx.QueryRow(ctx, sqlInsertCaseload, c.ID, c.ProjectID, c.TenantID, c.Filename, c.Format, content,
@@ -179,4 +173,23 @@ func (s *Store) DeleteExpiredCaseloads(ctx context.Context) (int64, error) {
 		return 0, fmt.Errorf("delete expired caseloads: %w", err)
 	}
 	return tag.RowsAffected(), nil
+}
+
+// belowLimit counts, in tx, what query counts for arg, and refuses with an
+// error wrapping limitErr when the count has reached max (none when max
+// is not positive); holds words the count ("the project holds %d
+// caseloads") for the message. Run it under the lock that serialises the
+// inserts it guards.
+func belowLimit(ctx context.Context, tx pgx.Tx, query, arg string, max int, limitErr error, holds string) error {
+	if max <= 0 {
+		return nil
+	}
+	var n int
+	if err := tx.QueryRow(ctx, query, arg).Scan(&n); err != nil {
+		return fmt.Errorf("count for %s: %w", limitErr, err)
+	}
+	if n >= max {
+		return fmt.Errorf("%w: "+holds+" and at most %d are allowed", limitErr, n, max)
+	}
+	return nil
 }

@@ -139,14 +139,8 @@ func (s *Store) StartImpactRun(ctx context.Context, r ImpactRun, maxActive int, 
 		if err := lockTenant(ctx, tx, r.TenantID); err != nil {
 			return err
 		}
-		if maxActive > 0 {
-			var active int
-			if err := tx.QueryRow(ctx, sqlCountActiveImpactRuns, r.TenantID).Scan(&active); err != nil {
-				return fmt.Errorf("count active impact runs: %w", err)
-			}
-			if active >= maxActive {
-				return fmt.Errorf("%w: the tenant has %d impact runs queued or running and at most %d are allowed", ErrImpactLimit, active, maxActive)
-			}
+		if err := belowLimit(ctx, tx, sqlCountActiveImpactRuns, r.TenantID, maxActive, ErrImpactLimit, "the tenant has %d impact runs queued or running"); err != nil {
+			return err
 		}
 		var err error
 		out, err = scanImpactRun(tx.QueryRow(ctx, sqlInsertImpactRun, r.ID, r.ProjectID, r.TenantID, r.BaselineRulesetID,
