@@ -112,15 +112,7 @@ func (s *Store) AddCaseload(ctx context.Context, c Caseload, content []byte, max
 // upload order; empty for a project the tenant does not own (check the
 // project first to tell the two apart).
 func (s *Store) Caseloads(ctx context.Context, tenantID, projectID string) ([]Caseload, error) {
-	rows, err := s.pool.Query(ctx, sqlListCaseloads, projectID, tenantID)
-	if err != nil {
-		return nil, fmt.Errorf("list caseloads of project %q: %w", projectID, err)
-	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Caseload, error) { return scanCaseload(r) })
-	if err != nil {
-		return nil, fmt.Errorf("list caseloads of project %q: %w", projectID, err)
-	}
-	return out, nil
+	return queryAll(ctx, s, scanCaseload, fmt.Sprintf("caseloads of project %q", projectID), sqlListCaseloads, projectID, tenantID)
 }
 
 // CaseloadOf reads an unexpired caseload of the tenant's project, without

@@ -333,3 +333,17 @@ func queryOne[T any](ctx context.Context, s *Store, scan func(pgx.Row) (T, error
 	}
 	return v, nil
 }
+
+// queryAll reads every row query answers with scan, in the query's order;
+// what names the rows in an error ("caseloads of project x").
+func queryAll[T any](ctx context.Context, s *Store, scan func(pgx.Row) (T, error), what, query string, args ...any) ([]T, error) {
+	rows, err := s.pool.Query(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", what, err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (T, error) { return scan(r) })
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", what, err)
+	}
+	return out, nil
+}

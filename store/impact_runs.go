@@ -176,15 +176,7 @@ func (s *Store) ImpactRunByID(ctx context.Context, id string) (ImpactRun, error)
 // ImpactRuns lists the newest limit runs of the tenant's project, newest
 // first.
 func (s *Store) ImpactRuns(ctx context.Context, tenantID, projectID string, limit int) ([]ImpactRun, error) {
-	rows, err := s.pool.Query(ctx, sqlListImpactRuns, projectID, tenantID, limit)
-	if err != nil {
-		return nil, fmt.Errorf("list impact runs of project %q: %w", projectID, err)
-	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (ImpactRun, error) { return scanImpactRun(r) })
-	if err != nil {
-		return nil, fmt.Errorf("list impact runs of project %q: %w", projectID, err)
-	}
-	return out, nil
+	return queryAll(ctx, s, scanImpactRun, fmt.Sprintf("impact runs of project %q", projectID), sqlListImpactRuns, projectID, tenantID, limit)
 }
 
 // MarkImpactRunning moves a queued run to running; ErrNotFound when it is
