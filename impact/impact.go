@@ -266,7 +266,8 @@ func (ru *run) decide(r *row) {
 // convert binds the case's answers to the side's fields. An answer to a
 // field the ruleset does not declare is left out and counted (with the
 // unread tally), so a field removed by the candidate neither goes unseen
-// nor makes every case undetermined.
+// nor makes every case undetermined. A household answered in flat CSV
+// columns ("member", "member[0].age") becomes the list /decide reads.
 func (s *side) convert(r *row, unread *tally) *engine.Inputs {
 	dropped := 0
 	for k, v := range r.values {
@@ -278,7 +279,7 @@ func (s *side) convert(r *row, unread *tally) *engine.Inputs {
 		}
 	}
 	if dropped == 0 {
-		return s.rules.ConvertMap(r.values)
+		return s.rules.ConvertMap(s.rules.NestMembers(r.values))
 	}
 	kept := make(map[string]any, len(r.values)-dropped)
 	for k, v := range r.values {
@@ -286,7 +287,7 @@ func (s *side) convert(r *row, unread *tally) *engine.Inputs {
 			kept[k] = v
 		}
 	}
-	return s.rules.ConvertMap(kept)
+	return s.rules.ConvertMap(s.rules.NestMembers(kept))
 }
 
 // undecidedReason words a field error of the side's decision without the
