@@ -486,36 +486,6 @@ func readField(path string, v any) (Field, error) {
 	return f, err
 }
 
-// readListInfo reads a list field's list member (IR version 3).
-func readListInfo(path string, v any) (*ListInfo, error) {
-	o, err := readObject(path, v, []string{"title", "max", "noun"})
-	if err != nil {
-		return nil, err
-	}
-	var e errs
-	l := &ListInfo{Title: e.str(o.str("title")), Noun: e.str(o.str("noun"))}
-	if e.err != nil {
-		return nil, e.err
-	}
-	l.Max, err = o.integer("max")
-	return l, err
-}
-
-// readMemberOf reads a member field's member member (IR version 3).
-func readMemberOf(path string, v any) (*MemberOf, error) {
-	o, err := readObject(path, v, []string{"list", "index", "name"})
-	if err != nil {
-		return nil, err
-	}
-	var e errs
-	m := &MemberOf{List: e.str(o.str("list")), Name: e.str(o.str("name"))}
-	if e.err != nil {
-		return nil, e.err
-	}
-	m.Index, err = o.integer("index")
-	return m, err
-}
-
 // readRange reads a field's range member: {"min": number, "max": number},
 // either end optional, numbers read exactly. The member was added within
 // IR version 1: a field without it (every field stored before) allows any
