@@ -7390,7 +7390,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_eom_ZmhBlC16CDt3
+                 * @example prj_lzepEjuqlwcxHRrQ
                  */
                 project_id: string;
             };
@@ -7423,7 +7423,7 @@ export interface operations {
                      *       "accepted": true,
                      *       "changed_criteria": [],
                      *       "failures": [],
-                     *       "job_id": "gen_r6v4m4NoBSdy3yTJ",
+                     *       "job_id": "gen_bA153LcZgbqfLLFN",
                      *       "outcome": "accepted",
                      *       "provenance_report": {
                      *         "coverage": [
@@ -7432,7 +7432,7 @@ export interface operations {
                      *             "clauses": 1,
                      *             "filename": "source.txt",
                      *             "share": 0,
-                     *             "source_id": "src_mqbu4krn2mGA5wam",
+                     *             "source_id": "src_DbALEZ9L4TkYqVmD",
                      *             "status": "reference_only",
                      *             "uncited_passages": [
                      *               "An eligible employee has been employed for at least 12 months by the employer."
@@ -7443,7 +7443,7 @@ export interface operations {
                      *             "clauses": 2,
                      *             "filename": "fmla-notes.txt",
                      *             "share": 1,
-                     *             "source_id": "src_4JST1a-1Tv8mJXGD",
+                     *             "source_id": "src_uufZOaOER8Fsiotd",
                      *             "status": "active",
                      *             "uncited_passages": []
                      *           }
@@ -7451,14 +7451,14 @@ export interface operations {
                      *         "quotes": [
                      *           {
                      *             "criterion_id": "tenure",
-                     *             "project_source_id": "src_4JST1a-1Tv8mJXGD",
+                     *             "project_source_id": "src_uufZOaOER8Fsiotd",
                      *             "quote": "has been employed for at least 12 months by the employer",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
                      *           },
                      *           {
                      *             "criterion_id": "worksite_size",
-                     *             "project_source_id": "src_4JST1a-1Tv8mJXGD",
+                     *             "project_source_id": "src_uufZOaOER8Fsiotd",
                      *             "quote": "50 or more employees within 75 miles",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
@@ -7471,7 +7471,7 @@ export interface operations {
                      *         }
                      *       },
                      *       "review_hint": {
-                     *         "actionable_via": "POST /projects/prj_eom_ZmhBlC16CDt3/tests",
+                     *         "actionable_via": "POST /projects/prj_lzepEjuqlwcxHRrQ/tests",
                      *         "check_id": "criteria_both_ways",
                      *         "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#criteria_both_ways",
                      *         "message": "Add cases that decide criterion worksite_size: one where it is satisfied and one where it is not (1 criterion is never decided)."
@@ -7483,10 +7483,10 @@ export interface operations {
                      *           "quotes_total": 2,
                      *           "quotes_verified": 2,
                      *           "round": 1,
-                     *           "seconds": 0.003705029,
+                     *           "seconds": 0.003271695,
                      *           "stage": "test",
                      *           "tests_passing": 1,
-                     *           "tokens": 7185
+                     *           "tokens": 7360
                      *         }
                      *       ],
                      *       "ruleset_id": "fmla_employee:draft-534a9cd79221",
@@ -7497,7 +7497,7 @@ export interface operations {
                      *       "source_questions": [],
                      *       "tests_passing": 1,
                      *       "tests_total": 1,
-                     *       "tokens_used": 7185
+                     *       "tokens_used": 7360
                      *     }
                      */
                     "application/json": unknown;
