@@ -237,7 +237,7 @@ test('a household is asked how many people, then about each person under their n
   const input = (id) => '#q-' + id.replace(/[^A-Za-z0-9_-]/g, '-');
   const focused = () => page.evaluate(() => document.activeElement?.id ?? '');
   const said = (text) => page.waitForFunction((w) => document.getElementById('status')?.textContent === w, text);
-  const people = () => page.locator('#question-form li.person legend').allTextContents();
+  const people = () => page.locator('#question-form li.person > fieldset > legend').allTextContents();
   await answer(page, 'member', '2');
   // Each person's questions under them; the planner's question has the focus.
   await page.waitForSelector('#question-form.household[data-field="member[0].age"]');
@@ -286,6 +286,7 @@ test('a household is asked how many people, then about each person under their n
   const reasons = await page.locator('.reasons').innerText();
   assert.match(reasons, /Maria's age: 40 years/);
   assert.match(reasons, /Maria's pregnancy: No/);
+  assert.doesNotMatch(reasons, /Person 2/, 'nobody the household does not have is named');
   assert.match(await page.locator('#answers').innerText(), /Maria's age\s+40 years/);
   assert.doesNotMatch(await page.locator('main').innerText(), /member\[/);
   assert.ok(bodies.every((b) => !b.includes('Maria')), 'a name typed is never sent');

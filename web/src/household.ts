@@ -46,6 +46,19 @@ export function memberFieldId(list: string, index: number, name: string): string
   return `${list}[${index}].${name}`;
 }
 
+/**
+ * inHousehold reports whether a field id is about someone the answers
+ * count: a member's answer of a list only while their index is below the
+ * list's count (explain-failure's missing_fields can name every member the
+ * rules could take); any other id always.
+ */
+export function inHousehold(answers: Map<string, Answer>, fieldId: string): boolean {
+  const m = memberOf(fieldId);
+  if (!m) return true;
+  const n = countOf(answers, m.list);
+  return n !== null && m.index < n;
+}
+
 /** countOf reads how many members an answer gives the list, or null when it gives no whole number. */
 export function countOf(answers: Map<string, Answer>, list: string): number | null {
   const json = answers.get(list)?.json;
@@ -147,7 +160,11 @@ export function renumberIds(ids: readonly string[], list: string, index: number)
   return ids.map((id) => renumberedId(id, list, index)).filter((id): id is string => id !== null);
 }
 
-/** withoutPerson is a copy of names by person with person index removed, the later ones moved down. */
+/**
+ * withoutPerson is a copy of names by person with person index removed,
+ * the later ones moved down. The names are typed one by one, so the array
+ * may have holes (a name for person 2 only): they keep their places.
+ */
 export function withoutPerson(labels: readonly string[], index: number): string[] {
-  return labels.filter((_, i) => i !== index);
+  return Array.from({ length: Math.max(labels.length - (index < labels.length ? 1 : 0), 0) }, (_, i) => labels[i < index ? i : i + 1] ?? '');
 }

@@ -28,7 +28,7 @@ import { computedValues, envelopeBox, explanation, outcomeWords, outsidePeriod, 
 import { announce, h } from './dom.js';
 import { auditEnvelope } from './envelope.js';
 import { drawGraph, legend, zoomControls } from './graphview.js';
-import { countOf, listOfField, listsOf, memberFieldId, personName, withoutPerson, withPeople, renumberMap, type ListSpec } from './household.js';
+import { countOf, inHousehold, listOfField, listsOf, memberFieldId, personName, withoutPerson, withPeople, renumberMap, type ListSpec } from './household.js';
 import { householdForm } from './householdview.js';
 import { Interview, nextStep, type Step } from './interview.js';
 import { withFieldLabels, withOverlay } from './overlay.js';
@@ -539,7 +539,10 @@ async function drawDecision(v: View, step: Step, focus: boolean): Promise<void> 
     parts.push(outsidePeriod(d.decision_date, outside));
   } else if (d.decision !== 'eligible' && d.field_errors.length === 0 && d.ruleset_id) {
     try {
-      parts.push(reasons(fields, texts, await v.api.explainFailure(d.ruleset_id, fieldValuesText(v.iv.answers), 'eligible', v.decisionDate), d.decision_date, known));
+      const fx = await v.api.explainFailure(d.ruleset_id, fieldValuesText(v.iv.answers), 'eligible', v.decisionDate);
+      // Only the people there are: nobody is asked about a person the household does not have.
+      for (const r of Object.values(fx.reasons)) r.missing_fields = r.missing_fields.filter((id) => inHousehold(v.iv.answers, id));
+      parts.push(reasons(fields, texts, fx, d.decision_date, known));
     } catch (err) {
       parts.push(h('p', { class: 'error' }, `The reasons could not be worked out: ${(err as Error).message}`));
     }

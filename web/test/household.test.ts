@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import { fieldLabel, fieldValuesText } from '../src/answers.js';
 import {
   countOf,
+  inHousehold,
   listOfField,
   listsOf,
   memberLabel,
@@ -95,6 +96,11 @@ test('removing a person forgets their answers and moves every later person’s o
   assert.deepEqual(renumberIds(['member', 'member[1].age', 'member[2].pregnant'], 'member', 1), ['member', 'member[1].pregnant']);
   assert.deepEqual(withoutPerson(['Ana', 'Ben', 'Maria'], 1), ['Ana', 'Maria']);
   assert.deepEqual(withoutPerson(['Ana'], 2), ['Ana'], 'a person without a name leaves the names as they are');
+  // Only the second person named: removing the third keeps her second.
+  const sparse: string[] = [];
+  sparse[1] = 'Maria';
+  assert.deepEqual(withoutPerson(sparse, 2), ['', 'Maria']);
+  assert.deepEqual(withoutPerson(sparse, 0), ['Maria']);
 });
 
 test('the interview adds and removes people: the count follows, answers and skips move with their person', () => {
@@ -123,6 +129,14 @@ test('the interview adds and removes people: the count follows, answers and skip
   const fresh = new Interview();
   assert.equal(fresh.addMember('member'), 0);
   assert.equal(countOf(fresh.answers, 'member'), 1);
+});
+
+test('only the people the answers count are in the household', () => {
+  const answers = new Map([['member', { text: '2', json: '2' }]]);
+  assert.equal(inHousehold(answers, 'member[1].age'), true);
+  assert.equal(inHousehold(answers, 'member[2].age'), false);
+  assert.equal(inHousehold(answers, 'household.rent'), true);
+  assert.equal(inHousehold(answers, 'other[0].age'), false, 'a list not counted yet has nobody');
 });
 
 test('forget takes an answer back as if never given', () => {

@@ -28,6 +28,19 @@ export function listOfField(lists, fieldId) {
 export function memberFieldId(list, index, name) {
     return `${list}[${index}].${name}`;
 }
+/**
+ * inHousehold reports whether a field id is about someone the answers
+ * count: a member's answer of a list only while their index is below the
+ * list's count (explain-failure's missing_fields can name every member the
+ * rules could take); any other id always.
+ */
+export function inHousehold(answers, fieldId) {
+    const m = memberOf(fieldId);
+    if (!m)
+        return true;
+    const n = countOf(answers, m.list);
+    return n !== null && m.index < n;
+}
 /** countOf reads how many members an answer gives the list, or null when it gives no whole number. */
 export function countOf(answers, list) {
     const json = answers.get(list)?.json;
@@ -122,7 +135,11 @@ export function renumberMap(m, list, index) {
 export function renumberIds(ids, list, index) {
     return ids.map((id) => renumberedId(id, list, index)).filter((id) => id !== null);
 }
-/** withoutPerson is a copy of names by person with person index removed, the later ones moved down. */
+/**
+ * withoutPerson is a copy of names by person with person index removed,
+ * the later ones moved down. The names are typed one by one, so the array
+ * may have holes (a name for person 2 only): they keep their places.
+ */
 export function withoutPerson(labels, index) {
-    return labels.filter((_, i) => i !== index);
+    return Array.from({ length: Math.max(labels.length - (index < labels.length ? 1 : 0), 0) }, (_, i) => labels[i < index ? i : i + 1] ?? '');
 }
