@@ -260,6 +260,7 @@ test('a household is asked how many people, then about each person under their n
   assert.deepEqual(await people(), ['Person 1', 'Maria', 'Person 3']);
   assert.equal(await page.inputValue(input('member[1].age')), '40');
   assert.equal(sent.at(-1).member.length, 3, 'the count follows the people shown');
+  await shot(page, 'household-added');
   await page.fill(input('member[2].age'), '2');
   // Remove the last person: the focus goes to Add.
   await page.click('li.person[data-person="2"] .remove-person');
