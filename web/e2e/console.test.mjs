@@ -293,6 +293,12 @@ test('a household is asked how many people, then about each person under their n
   assert.ok(bodies.every((b) => !b.includes('Maria')), 'a name typed is never sent');
   await shot(page, 'household-decision');
   await axe(page, 'household-decision');
+  // Back reopens the last answer in Maria's group, filled in.
+  await page.click('#back');
+  await page.waitForSelector('#question-form.household[data-field="member[0].pregnant"]');
+  assert.equal(await page.isChecked('#q-member-0--pregnant-1'), true);
+  await page.click('#continue');
+  assert.equal(await outcome(page), 'Not eligible');
   // Change: back to Maria's group, under her name.
   await page.getByRole('button', { name: "Change the answer to: Maria's age" }).click();
   await page.waitForSelector('#question-form.household[data-field="member[0].age"]');

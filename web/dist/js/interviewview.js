@@ -259,6 +259,9 @@ function named(v) {
  */
 function drawHousehold(v, list, asked, d, focus) {
     const labels = labelsOf(v, list.id);
+    // Back and Change reopen an answer filled in, as a single question is.
+    if (v.override?.fieldId === asked && v.override.text && !v.drafts.has(asked))
+        v.drafts.set(asked, v.override.text);
     // The first question of person i, where the focus goes when they are added, or come next after a removal.
     const firstOf = (i) => (list.names[0] === undefined ? undefined : memberFieldId(list.id, i, list.names[0]));
     const form = householdForm({
@@ -282,6 +285,8 @@ function drawHousehold(v, list, asked, d, focus) {
         },
         onBack: () => void back(v),
         onAdd: () => {
+            if ((countOf(v.iv.answers, list.id) ?? 0) >= list.max)
+                return;
             form.keepDrafts();
             const i = v.iv.addMember(list.id);
             v.focusNext = firstOf(i);
