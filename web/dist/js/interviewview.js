@@ -1,6 +1,7 @@
 // The guided interview on one ruleset or rulebook: one question at a time
 // in the order /decide's next_question gives, progress against
-// optimal_path, skip and back, the decision as soon as it is settled (as
+// optimal_path, a household person by person (householdview.ts), skip
+// and back, the decision as soon as it is settled (as
 // of today or of another date), what-if, and the graph. Signed in, it goes
 // through the console session, so a tenant's private rulesets and its
 // rulebooks answer too.
