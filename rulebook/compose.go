@@ -79,6 +79,9 @@ type Spec struct {
 	// Overlay is the rulebook's field vocabulary overlay, keyed by field
 	// id; nil or empty for none.
 	Overlay map[string]FieldOverlay
+	// Facts bind bool fields to sections' outcomes (see SectionFact);
+	// nil for none, which composes exactly as before facts existed.
+	Facts []SectionFact
 }
 
 // FieldOverlay restates a shared field's wording for a rulebook (POST
@@ -125,6 +128,10 @@ type Composed struct {
 	// in section order: choice_context's field-to-section membership. A
 	// field with more than one is shared.
 	FieldSections map[string][]string
+	// Facts are the section facts composed (Spec.Facts): each bound
+	// field is no field of Rules but its named value of the same id,
+	// whose ValueSection is the section it stands for.
+	Facts []SectionFact
 
 	// outcomes[i] is section i's own outcome expression over the
 	// composed group slots, for SectionResults.
@@ -219,6 +226,9 @@ func compose(spec Spec) (*Composed, error) {
 		}
 	}
 	if err := a.overlay(spec.Overlay); err != nil {
+		return nil, err
+	}
+	if err := a.facts(spec.Facts, spec.Overlay); err != nil {
 		return nil, err
 	}
 	a.criteria()
@@ -410,28 +420,41 @@ func sectionValue(sectionID string, v engine.NamedValue) engine.NamedValue {
 // sections share them. The parts that read no value are shared, not
 // copied: Build copies the whole ruleset before it links it.
 func valuesPrefixed(sectionID string, e *engine.Expr) *engine.Expr {
+	return rewrite(e, func(x *engine.Expr) *engine.Expr {
+		if x.Kind != engine.ExprValue {
+			return nil
+		}
+		c := *x
+		c.Key, c.Slot = prefixed(sectionID, x.Key), -1
+		return &c
+	})
+}
+
+// rewrite copies e with each node for which replace returns a node
+// replaced by it (and not walked further); replace returns nil to keep a
+// node and walk its operands. Only the nodes on a path to a replacement
+// are copied: the rest is shared with e, which is never changed.
+func rewrite(e *engine.Expr, replace func(*engine.Expr) *engine.Expr) *engine.Expr {
 	if e == nil {
 		return nil
 	}
+	if r := replace(e); r != nil {
+		return r
+	}
 	var args []*engine.Expr
 	for i, arg := range e.Args {
-		if renamed := valuesPrefixed(sectionID, arg); renamed != arg {
+		if renamed := rewrite(arg, replace); renamed != arg {
 			if args == nil {
 				args = slices.Clone(e.Args)
 			}
 			args[i] = renamed
 		}
 	}
-	if e.Kind != engine.ExprValue && args == nil {
+	if args == nil {
 		return e
 	}
 	c := *e
-	if args != nil {
-		c.Args = args
-	}
-	if e.Kind == engine.ExprValue {
-		c.Key, c.Slot = prefixed(sectionID, e.Key), -1
-	}
+	c.Args = args
 	return &c
 }
 
