@@ -398,3 +398,29 @@ func (a *assembler) refreshFields() {
 		}
 	}
 }
+
+// CheckFacts checks section facts as a request or a rulebook file states
+// them, for a rulebook of letters sections, and reports every problem in
+// the 422 validation list's shape, located from "section_facts": a field
+// not given, a section that is not one of the rulebook's letters, a field
+// bound twice. Whether the field exists and is a bool, and whether the
+// facts form a cycle, depends on the members, so Compose checks those.
+func CheckFacts(facts []SectionFact, letters int) []Problem {
+	var out []Problem
+	first := map[string]int{}
+	for i, f := range facts {
+		loc := []any{"section_facts", i}
+		if f.Field == "" {
+			out = append(out, Problem{Type: "missing", Loc: at(loc, "field"), Msg: "Field required: the id of a bool field some section declares"})
+		} else if prev, dup := first[f.Field]; dup {
+			out = append(out, Problem{Type: "value_error", Loc: at(loc, "field"),
+				Msg: fmt.Sprintf("field %s is bound twice (section_facts[%d] binds it too): a field is one section's outcome", f.Field, prev), Input: f.Field})
+		} else {
+			first[f.Field] = i
+		}
+		if msg := letterProblem(f.Section, letters); msg != "" {
+			out = append(out, Problem{Type: "value_error", Loc: at(loc, "section"), Msg: msg, Input: f.Section})
+		}
+	}
+	return out
+}
