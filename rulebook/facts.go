@@ -8,6 +8,12 @@ import (
 	"github.com/eligo/eligo/engine"
 )
 
+// MaxFacts is the most section facts a rulebook lists. Each binds a
+// distinct bool field and inlines a section's outcome, so a real rulebook
+// has a handful; 256 is far beyond any, and keeps a request from making
+// Compose inline a section's outcome thousands of times.
+const MaxFacts = 256
+
 // SectionFact binds a yes/no field of the composition to another section's
 // outcome (section_facts, docs/api.md#rulebooks): WIC's "Does the applicant
 // receive SNAP?" is, in a rulebook that also composes SNAP, SNAP's own
@@ -403,9 +409,13 @@ func (a *assembler) refreshFields() {
 // them, for a rulebook of letters sections, and reports every problem in
 // the 422 validation list's shape, located from "section_facts": a field
 // not given, a section that is not one of the rulebook's letters, a field
-// bound twice. Whether the field exists and is a bool, and whether the
+// bound twice, more than MaxFacts. Whether the field exists and is a bool, and whether the
 // facts form a cycle, depends on the members, so Compose checks those.
 func CheckFacts(facts []SectionFact, letters int) []Problem {
+	if len(facts) > MaxFacts {
+		return []Problem{{Type: "too_long", Loc: []any{"section_facts"},
+			Msg: fmt.Sprintf("%d section facts: a rulebook lists at most %d", len(facts), MaxFacts)}}
+	}
 	var out []Problem
 	first := map[string]int{}
 	for i, f := range facts {

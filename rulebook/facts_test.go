@@ -239,3 +239,26 @@ func asOutcome(s engine.Status) engine.Outcome {
 	}
 	return engine.Undetermined
 }
+
+func TestCheckFacts(t *testing.T) {
+	t.Parallel()
+	if p := CheckFacts(make([]SectionFact, MaxFacts+1), 2); len(p) != 1 || p[0].Type != "too_long" {
+		t.Fatalf("too many facts: %v", p)
+	}
+	got := CheckFacts([]SectionFact{{Field: "a.x", Section: "A"}, {Section: "B"}, {Field: "a.x", Section: "Z"}}, 2)
+	var lines []string
+	for _, p := range got {
+		lines = append(lines, p.String())
+	}
+	want := []string{
+		"section_facts[1].field: Field required: the id of a bool field some section declares (missing)",
+		"section_facts[2].field: field a.x is bound twice (section_facts[0] binds it too): a field is one section's outcome (value_error)",
+		"section_facts[2].section: there is no section Z: this rulebook has 2 sections, A to B (value_error)",
+	}
+	if !slices.Equal(lines, want) {
+		t.Fatalf("problems:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+	if p := CheckFacts([]SectionFact{{Field: "a.x", Section: "B"}}, 2); p != nil {
+		t.Fatalf("good facts: %v", p)
+	}
+}
