@@ -576,32 +576,35 @@ func (a *assembler) outcome(n *Node) *engine.Expr {
 // sectionOutcome is a fresh copy of section si's outcome expression with
 // its group references renamed to the composed groups (key and slot).
 func (a *assembler) sectionOutcome(si int) *engine.Expr {
+	sectionID := a.sections[si].SectionID
+	return a.withGroups(si, func(e *engine.Expr, slot int) *engine.Expr {
+		c := *e
+		c.Key, c.Slot = prefixed(sectionID, e.Key), slot
+		return &c
+	})
+}
+
+// withGroups copies section si's outcome expression with each group
+// reference e replaced by replace(e, slot), slot being the index of the
+// composed group it names (-1 for a group the section does not declare,
+// which Build then refuses). Every leaf of an outcome is a group
+// reference, so the copy shares nothing with the member.
+func (a *assembler) withGroups(si int, replace func(e *engine.Expr, slot int) *engine.Expr) *engine.Expr {
 	s := &a.sections[si]
 	local := make(map[string]int, len(s.Rules.Groups))
 	for gi := range s.Rules.Groups {
 		local[s.Rules.Groups[gi].ID] = gi
 	}
-	var rename func(e *engine.Expr) *engine.Expr
-	rename = func(e *engine.Expr) *engine.Expr {
-		if e == nil {
+	return rewrite(s.Rules.Outcome, func(x *engine.Expr) *engine.Expr {
+		if x.Kind != engine.ExprGroup {
 			return nil
 		}
-		c := *e
-		if e.Kind == engine.ExprGroup {
-			c.Key, c.Slot = prefixed(s.SectionID, e.Key), -1
-			if gi, ok := local[e.Key]; ok {
-				c.Slot = a.groupOffset[si] + gi
-			}
+		slot := -1
+		if gi, ok := local[x.Key]; ok {
+			slot = a.groupOffset[si] + gi
 		}
-		if e.Args != nil {
-			c.Args = make([]*engine.Expr, len(e.Args))
-			for i, arg := range e.Args {
-				c.Args[i] = rename(arg)
-			}
-		}
-		return &c
-	}
-	return rename(s.Rules.Outcome)
+		return replace(x, slot)
+	})
 }
 
 // fieldIDs lists the composed ruleset's field ids, in order: the names an

@@ -202,36 +202,24 @@ func (a *assembler) usableAsFact(ti int) error {
 // gives a group the status Kleene's and/or of its criteria's statuses
 // gives, so this expression has the section's own three-valued outcome.
 func (a *assembler) inlineOutcome(ti int) *engine.Expr {
-	t := &a.sections[ti]
-	local := make(map[string]int, len(t.Rules.Groups))
-	for gi := range t.Rules.Groups {
-		local[t.Rules.Groups[gi].ID] = gi
-	}
-	var inline func(e *engine.Expr) *engine.Expr
-	inline = func(e *engine.Expr) *engine.Expr {
-		if e.Kind == engine.ExprGroup {
-			g := &a.r.Groups[a.groupOffset[ti]+local[e.Key]]
-			if len(g.Criteria) == 1 {
-				return g.Criteria[0].Expr
-			}
-			op := engine.OpAnd
-			if g.Kind == engine.GroupAny {
-				op = engine.OpOr
-			}
-			out := &engine.Expr{Kind: engine.ExprOp, Sort: engine.SortBool, Op: op, Args: make([]*engine.Expr, len(g.Criteria))}
-			for ci := range g.Criteria {
-				out.Args[ci] = g.Criteria[ci].Expr
-			}
-			return out
+	return a.withGroups(ti, func(e *engine.Expr, slot int) *engine.Expr {
+		if slot < 0 {
+			return e // no such group: Build refuses the reference
 		}
-		c := *e
-		c.Args = make([]*engine.Expr, len(e.Args))
-		for i, arg := range e.Args {
-			c.Args[i] = inline(arg)
+		g := &a.r.Groups[slot]
+		if len(g.Criteria) == 1 {
+			return g.Criteria[0].Expr
 		}
-		return &c
-	}
-	return inline(t.Rules.Outcome)
+		op := engine.OpAnd
+		if g.Kind == engine.GroupAny {
+			op = engine.OpOr
+		}
+		out := &engine.Expr{Kind: engine.ExprOp, Sort: engine.SortBool, Op: op, Args: make([]*engine.Expr, len(g.Criteria))}
+		for ci := range g.Criteria {
+			out.Args[ci] = g.Criteria[ci].Expr
+		}
+		return out
+	})
 }
 
 // sectionCitations are the citations a fact of section ti rests on: each
