@@ -8,6 +8,7 @@ import (
 
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/engine/enginetest"
+	"github.com/eligo/eligo/engine/present"
 	"github.com/eligo/eligo/engine/value"
 )
 
@@ -148,6 +149,23 @@ func TestComposeSectionFactsShape(t *testing.T) {
 	}
 	if !slices.Equal(c.Facts, []SectionFact{{Field: "fact.snap", Section: "A"}}) {
 		t.Fatalf("Facts = %v", c.Facts)
+	}
+	// The graph draws the fact as a value node of SNAP's section, titled
+	// after it, with no node id twice.
+	g := c.Graph(nil, nil)
+	ids := map[string]bool{}
+	drawn := false
+	for _, n := range g.Nodes {
+		if ids[n.ID] {
+			t.Fatalf("node id %s twice", n.ID)
+		}
+		ids[n.ID] = true
+		if n.Type == present.NodeTypeValue && n.Title == v.Title {
+			drawn = n.SectionID == snap.SectionID
+		}
+	}
+	if !drawn {
+		t.Fatal("no value node of section A for the fact")
 	}
 	// Unanswered: the reader's fact criterion is pending and names SNAP's
 	// questions, never the bound field.
