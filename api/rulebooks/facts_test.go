@@ -78,7 +78,7 @@ func TestRulebookSectionFacts(t *testing.T) {
 
 	decide := func(answers string) apitest.Response {
 		t.Helper()
-		d := b.do(t, http.MethodPost, "/decide", `{"rulebook_id":"acme/adjunct-book","explain":true,"field_values":`+answers+`}`)
+		d := b.do(t, http.MethodPost, "/decide", `{"rulebook_id":"acme/adjunct-book","include_explanation":true,"field_values":`+answers+`}`)
 		want(t, d, http.StatusOK, "decide "+answers)
 		return d
 	}

@@ -155,7 +155,7 @@ func TestRulebookBrokenFiles(t *testing.T) {
 		want      []string
 	}{
 		{"unknown-member", `{"name": "X", "slug": "demo/x", "sections": [{"rules": "a.rules"}], "outcome": "A"}`,
-			[]string{`unknown-member.json: unknown member "outcome": a rulebook file takes name, slug, description, sections, outcome_logic, fields, robot_hints`}},
+			[]string{`unknown-member.json: unknown member "outcome": a rulebook file takes name, slug, description, sections, outcome_logic, section_facts, fields, robot_hints`}},
 		{"bad-tree", `{"name": "X", "slug": "demo/x", "sections": [{"rules": "a.rules"}, {"rules": "b.rules"}], "outcome_logic": {"op": "and", "args": [{"section": "A"}, {"section": "C"}, "B"]}}`,
 			[]string{"bad-tree.json: outcome_logic.args[1].section: there is no section C: this rulebook has 2 sections, A to B (value_error)",
 				"bad-tree.json: outcome_logic.args[2]: an expression tree is required"}},
