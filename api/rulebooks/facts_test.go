@@ -68,7 +68,9 @@ func TestRulebookSectionFacts(t *testing.T) {
 	if facts := r.Field(t, "section_facts").([]any); len(facts) != 1 || facts[0].(map[string]any)["field"] != "benefit.other" {
 		t.Fatalf("section facts: %s", r.Raw)
 	}
-	want(t, b.do(t, http.MethodPost, rulebookPath("acme/adjunct-book", "/activate"), ""), http.StatusOK, "activate")
+	r = b.do(t, http.MethodPost, rulebookPath("acme/adjunct-book", "/activate"), "")
+	want(t, r, http.StatusOK, "activate")
+	label := r.Field(t, "release").(map[string]any)["label"].(string)
 
 	s := b.do(t, http.MethodGet, rulebookPath("acme/adjunct-book", "/schema"), "")
 	want(t, s, http.StatusOK, "schema")
@@ -122,5 +124,11 @@ func TestRulebookSectionFacts(t *testing.T) {
 	d = decide(`{"person.age": 10, "adjunct.income": 500}`)
 	if d.Field(t, "decision") != "undetermined" || question(d) != "benefit.other" {
 		t.Fatalf("without facts: %s", d.Raw)
+	}
+	// The first release froze its facts: by its label, A still decides.
+	d = b.do(t, http.MethodPost, "/decide", `{"rulebook_id":"acme/adjunct-book","release_id":"`+label+`","field_values":{"person.age": 30, "adjunct.income": 500}}`)
+	want(t, d, http.StatusOK, "decide by the first release")
+	if d.Field(t, "decision") != "eligible" {
+		t.Fatalf("the first release lost its facts: %s", d.Raw)
 	}
 }
