@@ -133,6 +133,11 @@ type Reason struct {
 	// SourceReferences are the criterion's citations, as the decision's
 	// explanation gives them; never nil.
 	SourceReferences []engine.SourceReference `json:"source_references"`
+	// Members name, for a criterion over a list's members through any or
+	// all, the members whose own answers settle it ("Person 2" not living
+	// in the state fails all(member where member.resident)); left out
+	// for any other criterion.
+	Members []engine.MemberReason `json:"members,omitempty"`
 	// Values are the named values the criterion rests on, with their
 	// figures under the answers, their law and, for a table, the row the
 	// figure came from: the core names the figure that stands in the way
@@ -619,9 +624,12 @@ func (x *explainer) reason(m *z3.Model, res *engine.Result, i int, needed engine
 	for _, s := range cr.Slots {
 		if v := x.in.Values[s]; v.Known {
 			out.Facts = append(out.Facts, engine.Fact{Field: r.Fields[s].ID, Value: r.ValueJSON(s, v)})
-		} else {
+		} else if r.InList(s, x.in) {
 			out.MissingFields = append(out.MissingFields, r.Fields[s].ID)
 		}
+	}
+	if cr.Expr != nil {
+		out.Members = r.MemberReasons(cr.Expr, x.in, res.DecisionDate)
 	}
 	if refs := r.References(i); refs != nil {
 		out.SourceReferences = refs

@@ -473,3 +473,65 @@ func TestExplainFailureNamesTheFigure(t *testing.T) {
 		t.Errorf("values of the reason:\n got %v\nwant %v", got, want)
 	}
 }
+
+// TestExplainNamesMembers: a reason over a household names the member it
+// rests on, and lists as missing only the answers of members there are.
+func TestExplainNamesMembers(t *testing.T) {
+	t.Parallel()
+	var household *engine.Ruleset
+	for _, rs := range solvertest.ValuesTestdata(t) {
+		if rs.Name == "testdata/values/household.rules" {
+			household = rs.Rules
+		}
+	}
+	if household == nil {
+		t.Fatal("no household ruleset in solver/testdata/values")
+	}
+	date := value.DateOrdinal(2025, 6, 1)
+	for _, tc := range []struct {
+		name, answers string
+		criterion     string
+		want          []string // label: status, facts
+		missing       []string
+	}{
+		{"the one member out of the state fails all", `{"member": [{"age": 3, "pregnant": false, "earnings": 0, "resident": true}, {"age": 30, "pregnant": false, "earnings": 500, "resident": false}], "household.rent": 0}`,
+			"residents", []string{`Person 2: not_satisfied [member[1].resident=false]`}, nil},
+		{"a member not yet answered leaves all unknown, and is named", `{"member": [{"age": 3, "pregnant": false, "earnings": 0, "resident": true}, {"age": 30, "pregnant": false, "earnings": 500}], "household.rent": 0}`,
+			"residents", []string{`Person 2: pending []`}, []string{"member[1].resident"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in, err := household.Convert([]byte(tc.answers))
+			if err != nil || len(in.FieldErrors) > 0 {
+				t.Fatalf("convert: %v %v", err, in.FieldErrors)
+			}
+			ex, err := ExplainFailure(context.Background(), household, in, engine.Eligible, ExplainOptions{DecisionDate: date})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var found bool
+			for _, r := range ex.Reasons {
+				if r.CriterionID != tc.criterion {
+					continue
+				}
+				found = true
+				var got []string
+				for _, m := range r.Members {
+					var facts []string
+					for _, f := range m.Facts {
+						facts = append(facts, f.Field+"="+string(f.Value))
+					}
+					got = append(got, fmt.Sprintf("%s: %s %v", m.Label, m.Status, facts))
+				}
+				if !slices.Equal(got, tc.want) {
+					t.Errorf("members %q, want %q", got, tc.want)
+				}
+				if !slices.Equal(r.MissingFields, tc.missing) && !(len(r.MissingFields) == 0 && tc.missing == nil) {
+					t.Errorf("missing %q, want %q", r.MissingFields, tc.missing)
+				}
+			}
+			if !found {
+				t.Fatalf("no reason %s in %+v", tc.criterion, ex.Reasons)
+			}
+		})
+	}
+}
