@@ -7402,7 +7402,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_TK820nOnoTKT1HH1
+                 * @example prj_43eCZXHH1Ha0CSm0
                  */
                 project_id: string;
             };
@@ -7435,7 +7435,7 @@ export interface operations {
                      *       "accepted": true,
                      *       "changed_criteria": [],
                      *       "failures": [],
-                     *       "job_id": "gen_So34DYy4p3BjQAJh",
+                     *       "job_id": "gen_L-ix3D-jObhouGVL",
                      *       "outcome": "accepted",
                      *       "provenance_report": {
                      *         "coverage": [
@@ -7444,7 +7444,7 @@ export interface operations {
                      *             "clauses": 1,
                      *             "filename": "source.txt",
                      *             "share": 0,
-                     *             "source_id": "src_hlLhmUZPw_yaEo2Z",
+                     *             "source_id": "src_cTyZFpSVtF6pOw7e",
                      *             "status": "reference_only",
                      *             "uncited_passages": [
                      *               "An eligible employee has been employed for at least 12 months by the employer."
@@ -7455,7 +7455,7 @@ export interface operations {
                      *             "clauses": 2,
                      *             "filename": "fmla-notes.txt",
                      *             "share": 1,
-                     *             "source_id": "src_zHWRTiVvf-8PRZU_",
+                     *             "source_id": "src_3wEWaCimOZY5cfxI",
                      *             "status": "active",
                      *             "uncited_passages": []
                      *           }
@@ -7463,14 +7463,14 @@ export interface operations {
                      *         "quotes": [
                      *           {
                      *             "criterion_id": "tenure",
-                     *             "project_source_id": "src_zHWRTiVvf-8PRZU_",
+                     *             "project_source_id": "src_3wEWaCimOZY5cfxI",
                      *             "quote": "has been employed for at least 12 months by the employer",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
                      *           },
                      *           {
                      *             "criterion_id": "worksite_size",
-                     *             "project_source_id": "src_zHWRTiVvf-8PRZU_",
+                     *             "project_source_id": "src_3wEWaCimOZY5cfxI",
                      *             "quote": "50 or more employees within 75 miles",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
@@ -7483,7 +7483,7 @@ export interface operations {
                      *         }
                      *       },
                      *       "review_hint": {
-                     *         "actionable_via": "POST /projects/prj_TK820nOnoTKT1HH1/tests",
+                     *         "actionable_via": "POST /projects/prj_43eCZXHH1Ha0CSm0/tests",
                      *         "check_id": "criteria_both_ways",
                      *         "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#criteria_both_ways",
                      *         "message": "Add cases that decide criterion worksite_size: one where it is satisfied and one where it is not (1 criterion is never decided)."
@@ -7495,10 +7495,10 @@ export interface operations {
                      *           "quotes_total": 2,
                      *           "quotes_verified": 2,
                      *           "round": 1,
-                     *           "seconds": 0.004680289,
+                     *           "seconds": 0.018504383,
                      *           "stage": "test",
                      *           "tests_passing": 1,
-                     *           "tokens": 7556
+                     *           "tokens": 7545
                      *         }
                      *       ],
                      *       "ruleset_id": "fmla_employee:draft-534a9cd79221",
@@ -7509,7 +7509,7 @@ export interface operations {
                      *       "source_questions": [],
                      *       "tests_passing": 1,
                      *       "tests_total": 1,
-                     *       "tokens_used": 7556
+                     *       "tokens_used": 7545
                      *     }
                      */
                     "application/json": unknown;
