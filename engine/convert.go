@@ -85,22 +85,32 @@ var ErrNotIJSON = errors.New("not I-JSON (RFC 7493)")
 // docs/performance.md); anything that pass does not take on is decoded
 // with encoding/json and bound by ConvertMap, with the same result.
 func (r *Ruleset) Convert(raw []byte) (*Inputs, error) {
+	obj, err := objectStart(raw)
+	if err != nil {
+		return nil, err
+	}
+	if in, ok := r.convertDirect(obj); ok {
+		return in, nil
+	}
+	return r.convertDecoded(raw)
+}
+
+// objectStart returns raw from its first byte that is not white space,
+// or ErrNotObject when that byte does not open an object.
+func objectStart(raw []byte) ([]byte, error) {
 	trimmed := bytes.TrimLeft(raw, " \t\r\n")
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return nil, ErrNotObject
 	}
-	if in, ok := r.convertDirect(trimmed); ok {
-		return in, nil
-	}
-	return r.convertDecoded(raw)
+	return trimmed, nil
 }
 
 // convertDecoded is Convert through encoding/json and ConvertMap: the
 // path for whatever the direct reader leaves (escapes, duplicate keys,
 // nesting, broken JSON), and the reference it is tested against.
 func (r *Ruleset) convertDecoded(raw []byte) (*Inputs, error) {
-	if trimmed := bytes.TrimLeft(raw, " \t\r\n"); len(trimmed) == 0 || trimmed[0] != '{' {
-		return nil, ErrNotObject
+	if _, err := objectStart(raw); err != nil {
+		return nil, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
