@@ -71,6 +71,8 @@ type directReader struct {
 	// objects of every list in turn.
 	top, sub []directEntry
 	members  []directMember
+	// keys is at least the number of keys in data.
+	keys int
 }
 
 // convertDirect is Convert by the direct reader for raw, which starts
@@ -79,7 +81,10 @@ func (r *Ruleset) convertDirect(raw []byte) (*Inputs, bool) {
 	if len(raw) > math.MaxInt32 {
 		return nil, false
 	}
-	rd := directReader{data: raw, top: make([]directEntry, 0, 16)}
+	// Every key is followed by a colon, so their count bounds the
+	// entries an object or a list of them can hold: one allocation each.
+	rd := directReader{data: raw, keys: bytes.Count(raw, []byte{':'})}
+	rd.top = make([]directEntry, 0, rd.keys)
 	if !rd.readObject(true) || !rd.atEnd() {
 		return nil, false
 	}
@@ -340,6 +345,10 @@ func (rd *directReader) readValue(e *directEntry, list bool) bool {
 // readMembers reads an array of member objects at pos into e.
 func (rd *directReader) readMembers(e *directEntry) bool {
 	rd.pos++ // '['
+	if rd.members == nil {
+		rd.sub = make([]directEntry, 0, rd.keys)
+		rd.members = make([]directMember, 0, bytes.Count(rd.data, []byte{'{'}))
+	}
 	e.first = int32(len(rd.members))
 	rd.space()
 	if rd.pos < len(rd.data) && rd.data[rd.pos] == ']' {
