@@ -228,16 +228,7 @@ func sortEntries(data []byte, es []directEntry) bool {
 }
 
 // space skips JSON white space.
-func (rd *directReader) space() {
-	for rd.pos < len(rd.data) {
-		switch rd.data[rd.pos] {
-		case ' ', '\t', '\n', '\r':
-			rd.pos++
-		default:
-			return
-		}
-	}
-}
+func (rd *directReader) space() { rd.pos = spaceEnd(rd.data, rd.pos) }
 
 // atEnd reports whether only white space is left.
 func (rd *directReader) atEnd() bool {
@@ -280,20 +271,29 @@ func (rd *directReader) readObject(top bool) bool {
 		} else {
 			rd.sub = append(rd.sub, e)
 		}
-		rd.space()
-		if rd.pos >= len(rd.data) {
-			return false
-		}
-		switch rd.data[rd.pos] {
-		case ',':
-			rd.pos++
-		case '}':
-			rd.pos++
-			return true
-		default:
-			return false
+		if done, ok := rd.next('}'); done || !ok {
+			return ok
 		}
 	}
+}
+
+// next reads what follows an element of an object or array: a comma
+// (then done is false), or its closing byte end (done is true); ok is
+// false for anything else.
+func (rd *directReader) next(end byte) (done, ok bool) {
+	rd.space()
+	if rd.pos >= len(rd.data) {
+		return false, false
+	}
+	switch rd.data[rd.pos] {
+	case ',':
+		rd.pos++
+		return false, true
+	case end:
+		rd.pos++
+		return true, true
+	}
+	return false, false
 }
 
 // readValue reads one value at pos into e: a scalar, or when list is
@@ -362,18 +362,8 @@ func (rd *directReader) readMembers(e *directEntry) bool {
 		}
 		rd.members = append(rd.members, directMember{first: first, count: int32(len(rd.sub)) - first})
 		e.count++
-		rd.space()
-		if rd.pos >= len(rd.data) {
-			return false
-		}
-		switch rd.data[rd.pos] {
-		case ',':
-			rd.pos++
-		case ']':
-			rd.pos++
-			return true
-		default:
-			return false
+		if done, ok := rd.next(']'); done || !ok {
+			return ok
 		}
 	}
 }

@@ -3,7 +3,6 @@ package engine_test
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -32,37 +31,6 @@ func directRulesets(t *testing.T) map[string]*engine.Ruleset {
 	return rulesets
 }
 
-// casebankAnswers returns the field_values of every case of every
-// casebank folder (rulesets and rulebooks), as the files spell them, by
-// the folder's name.
-func casebankAnswers(t *testing.T) map[string][]json.RawMessage {
-	t.Helper()
-	files, err := filepath.Glob("../casebank/*/cases.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	answers := map[string][]json.RawMessage{}
-	for _, path := range files {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var cases []struct {
-			FieldValues json.RawMessage `json:"field_values"`
-		}
-		if err := json.Unmarshal(data, &cases); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		for _, c := range cases {
-			answers[filepath.Base(filepath.Dir(path))] = append(answers[filepath.Base(filepath.Dir(path))], c.FieldValues)
-		}
-	}
-	if len(answers) < 10 {
-		t.Fatalf("cases of %d casebank folders: too few to stand for real requests", len(answers))
-	}
-	return answers
-}
-
 // TestConvertDirectCasebank converts the field_values of every casebank
 // case, as spelt in cases.json and compacted, for every casebank ruleset
 // (all its own cases, and the first few of every other folder, which
@@ -73,7 +41,7 @@ func casebankAnswers(t *testing.T) map[string][]json.RawMessage {
 func TestConvertDirectCasebank(t *testing.T) {
 	t.Parallel()
 	rulesets := directRulesets(t)
-	answers := casebankAnswers(t)
+	answers := testfiles.CaseAnswers(t)
 	direct, total := 0, 0
 	for name, r := range rulesets {
 		for folder, list := range answers {
