@@ -89,15 +89,19 @@ type canonicalMember struct {
 	start, end int    // its value's canonical bytes in levels[depth]
 }
 
-func (w *canonicalWriter) skipSpace() {
-	for w.pos < len(w.in) {
-		switch w.in[w.pos] {
+func (w *canonicalWriter) skipSpace() { w.pos = spaceEnd(w.in, w.pos) }
+
+// spaceEnd returns the index after the JSON white space at i of b.
+func spaceEnd(b []byte, i int) int {
+	for i < len(b) {
+		switch b[i] {
 		case ' ', '\t', '\n', '\r':
-			w.pos++
+			i++
 		default:
-			return
+			return i
 		}
 	}
+	return i
 }
 
 // value appends the canonical form of the value at w.pos, which sits at

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"unicode/utf16"
 
+	"github.com/eligo/eligo/engine/internal/testfiles"
 	"github.com/gowebpki/jcs"
 )
 
@@ -144,28 +144,11 @@ func checkCanonical(t *testing.T, raw []byte) {
 // casebankFieldValues returns the field_values of every casebank case.
 func casebankFieldValues(t testing.TB) [][]byte {
 	t.Helper()
-	files, err := filepath.Glob("../casebank/*/cases.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var values [][]byte
-	for _, path := range files {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
+	for _, list := range testfiles.CaseAnswers(t) {
+		for _, raw := range list {
+			values = append(values, raw)
 		}
-		var cases []struct {
-			FieldValues json.RawMessage `json:"field_values"`
-		}
-		if err := json.Unmarshal(data, &cases); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		for _, c := range cases {
-			values = append(values, c.FieldValues)
-		}
-	}
-	if len(values) < 100 {
-		t.Fatalf("%d casebank cases under ../casebank: too few to stand for real requests", len(values))
 	}
 	return values
 }

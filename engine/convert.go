@@ -80,10 +80,37 @@ var ErrNotIJSON = errors.New("not I-JSON (RFC 7493)")
 // digits; a bool takes true or false only; an enum takes one of its listed
 // strings; a date takes "YYYY-MM-DD" (a real calendar date, no time part)
 // or an integer ordinal from 1 (0001-01-01) to 3652059 (9999-12-31).
+//
+// Most requests are read in one pass over the bytes (readDirect, see
+// docs/performance.md); anything that pass does not take on is decoded
+// with encoding/json and bound by ConvertMap, with the same result.
 func (r *Ruleset) Convert(raw []byte) (*Inputs, error) {
+	obj, err := objectStart(raw)
+	if err != nil {
+		return nil, err
+	}
+	if in, ok := r.convertDirect(obj); ok {
+		return in, nil
+	}
+	return r.convertDecoded(raw)
+}
+
+// objectStart returns raw from its first byte that is not white space,
+// or ErrNotObject when that byte does not open an object.
+func objectStart(raw []byte) ([]byte, error) {
 	trimmed := bytes.TrimLeft(raw, " \t\r\n")
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return nil, ErrNotObject
+	}
+	return trimmed, nil
+}
+
+// convertDecoded is Convert through encoding/json and ConvertMap: the
+// path for whatever the direct reader leaves (escapes, duplicate keys,
+// nesting, broken JSON), and the reference it is tested against.
+func (r *Ruleset) convertDecoded(raw []byte) (*Inputs, error) {
+	if _, err := objectStart(raw); err != nil {
+		return nil, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
@@ -115,24 +142,12 @@ func (r *Ruleset) ConvertMap(m map[string]any) *Inputs {
 		}
 		slot := r.FieldIndex(k)
 		if slot < 0 {
-			msg := fmt.Sprintf("unknown field %q: this ruleset has no such field", k)
-			// Only the first unknown keys get a suggestion: each costs an
-			// edit distance to every field (see maxSuggestions).
-			if unknown++; unknown <= maxSuggestions {
-				if ids == nil {
-					ids = r.fieldIDs()
-				}
-				if near := Nearest(k, ids); near != "" {
-					msg += fmt.Sprintf("; did you mean %q?", near)
-				}
-			}
-			in.FieldErrors = append(in.FieldErrors, FieldError{Field: k, Value: rawJSON(v), Message: msg})
+			in.FieldErrors = append(in.FieldErrors, r.unknownFieldError(k, v, &unknown, &ids))
 			continue
 		}
 		f := &r.Fields[slot]
 		if f.Member != nil {
-			in.FieldErrors = append(in.FieldErrors, FieldError{Field: k, Value: rawJSON(v), Message: fmt.Sprintf(
-				"answers about one member go in the list: send %q as a list of objects, e.g. [{%q: ...}]", f.Member.List, f.Member.Name)})
+			in.FieldErrors = append(in.FieldErrors, memberAtTopError(f, k, v))
 			continue
 		}
 		if v == nil {
@@ -142,26 +157,55 @@ func (r *Ruleset) ConvertMap(m map[string]any) *Inputs {
 			r.convertList(in, slot, v, &unknown)
 			continue
 		}
-		val, msg := convertValue(f, v)
-		if msg != "" {
-			in.FieldErrors = append(in.FieldErrors, FieldError{Field: k, Value: rawJSON(v), Type: f.Type.String(), Message: msg})
-			continue
-		}
-		in.Values[slot] = val
+		in.bind(f, slot, k, v)
 	}
-	read := make([]bool, len(r.Fields))
-	for i := range r.criteria {
-		c, _ := r.CriterionAt(i)
-		for _, s := range c.Slots {
-			read[s] = true
+	r.noteUnused(in)
+	return in
+}
+
+// unknownFieldError is the error for the top-level key k, which names no
+// field, sent with the value v. unknown counts the unknown keys met so
+// far and ids holds the field ids once made: only the first unknown keys
+// get a suggestion, as each costs an edit distance to every field (see
+// maxSuggestions).
+func (r *Ruleset) unknownFieldError(k string, v any, unknown *int, ids *[]string) FieldError {
+	msg := fmt.Sprintf("unknown field %q: this ruleset has no such field", k)
+	if *unknown++; *unknown <= maxSuggestions {
+		if *ids == nil {
+			*ids = r.fieldIDs()
+		}
+		if near := Nearest(k, *ids); near != "" {
+			msg += fmt.Sprintf("; did you mean %q?", near)
 		}
 	}
+	return FieldError{Field: k, Value: rawJSON(v), Message: msg}
+}
+
+// memberAtTopError is the error for a member's field f sent at the top
+// level under its own id k, when it belongs in its list.
+func memberAtTopError(f *Field, k string, v any) FieldError {
+	return FieldError{Field: k, Value: rawJSON(v), Message: fmt.Sprintf(
+		"answers about one member go in the list: send %q as a list of objects, e.g. [{%q: ...}]", f.Member.List, f.Member.Name)}
+}
+
+// bind converts v, the non-null value sent under key k for field f at
+// slot, into in: the answer, or a field error saying why not.
+func (in *Inputs) bind(f *Field, slot int, k string, v any) {
+	val, msg := convertValue(f, v)
+	if msg != "" {
+		in.FieldErrors = append(in.FieldErrors, FieldError{Field: k, Value: rawJSON(v), Type: f.Type.String(), Message: msg})
+		return
+	}
+	in.Values[slot] = val
+}
+
+// noteUnused lists in in.Unused the answered fields no criterion reads.
+func (r *Ruleset) noteUnused(in *Inputs) {
 	for s, v := range in.Values {
-		if v.Known && !read[s] {
+		if v.Known && !r.readSlots[s] {
 			in.Unused = append(in.Unused, r.Fields[s].ID)
 		}
 	}
-	return in
 }
 
 // convertList binds the list of members sent for the list field at slot:
@@ -178,12 +222,9 @@ func (r *Ruleset) convertList(in *Inputs, slot int, v any, unknown *int) {
 			"expected a list of members, one object of answers each (%s), got %s", f.List.Title, describeJSON(v))})
 		return
 	}
-	if len(members) > f.List.Max {
-		in.FieldErrors = append(in.FieldErrors, FieldError{Field: f.ID, Type: "list", Message: fmt.Sprintf(
-			"%d members were sent, and these rules handle at most %d", len(members), f.List.Max)})
+	if !in.bindListLength(f, slot, len(members)) {
 		return
 	}
-	in.Values[slot] = value.IntValue(int64(len(members)))
 	for i, m := range members {
 		answers, ok := m.(map[string]any)
 		if !ok {
@@ -200,28 +241,42 @@ func (r *Ruleset) convertList(in *Inputs, slot int, v any, unknown *int) {
 			a := answers[k]
 			ms, ok := r.memberSlots[memberKey{f.ID, i, k}]
 			if !ok {
-				id := MemberFieldID(f.ID, i, k)
-				msg := fmt.Sprintf("unknown field %q: the rules ask one %s no such question", k, f.ID)
-				if *unknown++; *unknown <= maxSuggestions {
-					if near := Nearest(k, r.memberNames(f.ID)); near != "" {
-						msg += fmt.Sprintf("; did you mean %q?", near)
-					}
-				}
-				in.FieldErrors = append(in.FieldErrors, FieldError{Field: id, Value: rawJSON(a), Message: msg})
+				in.FieldErrors = append(in.FieldErrors, r.unknownMemberError(f, i, k, a, unknown))
 				continue
 			}
 			if a == nil {
 				continue
 			}
 			in.Provided++
-			val, msg := convertValue(&r.Fields[ms], a)
-			if msg != "" {
-				in.FieldErrors = append(in.FieldErrors, FieldError{Field: r.Fields[ms].ID, Value: rawJSON(a), Type: r.Fields[ms].Type.String(), Message: msg})
-				continue
-			}
-			in.Values[ms] = val
+			in.bind(&r.Fields[ms], ms, r.Fields[ms].ID, a)
 		}
 	}
+}
+
+// bindListLength binds the number of members n sent for the list field f
+// at slot, or records that the list is too long and reports false (its
+// members are then not read).
+func (in *Inputs) bindListLength(f *Field, slot, n int) bool {
+	if n > f.List.Max {
+		in.FieldErrors = append(in.FieldErrors, FieldError{Field: f.ID, Type: "list", Message: fmt.Sprintf(
+			"%d members were sent, and these rules handle at most %d", n, f.List.Max)})
+		return false
+	}
+	in.Values[slot] = value.IntValue(int64(n))
+	return true
+}
+
+// unknownMemberError is the error for the key k of member i of list field
+// f, which names no question of a member, sent with the value a; unknown
+// counts the unknown keys met so far (see maxSuggestions).
+func (r *Ruleset) unknownMemberError(f *Field, i int, k string, a any, unknown *int) FieldError {
+	msg := fmt.Sprintf("unknown field %q: the rules ask one %s no such question", k, f.ID)
+	if *unknown++; *unknown <= maxSuggestions {
+		if near := Nearest(k, r.memberNames(f.ID)); near != "" {
+			msg += fmt.Sprintf("; did you mean %q?", near)
+		}
+	}
+	return FieldError{Field: MemberFieldID(f.ID, i, k), Value: rawJSON(a), Message: msg}
 }
 
 // memberNames are the names of the fields of one member of list.

@@ -60,6 +60,13 @@ func (r *Ruleset) finish(hash bool) error {
 			r.memberSlots[memberKey{m.List, m.Index, m.Name}] = i
 		}
 	}
+	r.readSlots = make([]bool, len(r.Fields))
+	for i := range r.criteria {
+		c, _ := r.CriterionAt(i)
+		for _, s := range c.Slots {
+			r.readSlots[s] = true
+		}
+	}
 	r.prog = buildProgram(r)
 	return nil
 }

@@ -55,7 +55,11 @@ func FuzzParse(f *testing.F) {
 // FuzzConvertValues checks that any field_values either converts (with
 // field errors) or is rejected as not an object, and evaluates without
 // panicking, for a ruleset of every operator and for one with a list of
-// members (a household read from a list of objects).
+// members (a household read from a list of objects); and that Convert
+// (the direct reader where it takes the bytes) gives exactly what
+// encoding/json and ConvertMap give. More seeds, among them spellings the
+// direct reader leaves to encoding/json, live in
+// testdata/fuzz/FuzzConvertValues.
 func FuzzConvertValues(f *testing.F) {
 	household, _, err := Compile("household.rules", []byte(testfiles.HouseholdRules))
 	if err != nil {
@@ -72,11 +76,16 @@ func FuzzConvertValues(f *testing.F) {
 		`{"a.born": "2024-02-30", "a.n": 1.5, "a.e": 3, "a.b": "true"}`,
 		`{"a.n": 99999999999999999999999, "a.d": 1e400, "a.on": 0}`,
 		`[]`, `null`, `{`,
+		` {"member" : [ {"age":3 ,"age": 4} ] , "a.n":-0.0E+2 } `,
+		`{"a.e": "r\u0065d", "a.b": true}x`, `{"a.e": "red"}}`, "{\"a.e\": \"\xffred\"}",
 	} {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		for _, r := range rulesets {
+			if diff, _ := ConvertPathsDiffer(r, raw); diff != "" {
+				t.Fatalf("the direct reader differs: %s", diff)
+			}
 			in, err := r.Convert(raw)
 			if err != nil {
 				return

@@ -213,6 +213,9 @@ type Ruleset struct {
 	// memberSlots maps a member's answer (list, index, name) to its
 	// slot, so that reading a household names no field id per answer.
 	memberSlots map[memberKey]int
+	// readSlots[s] is whether some criterion reads field slot s, so that
+	// reading answers finds the unused ones without walking the criteria.
+	readSlots []bool
 }
 
 // Period is the span of dates a ruleset holds for, both ends inclusive, as

@@ -60,7 +60,7 @@ const sixPeople = `{"member": [
 	{"age": 1, "pregnant": false, "earnings": 0, "resident": true}]}`
 
 // BenchmarkConvertHousehold reads a household of six from its JSON
-// (engine.Convert), and BenchmarkEvaluateHousehold decides it with a
+// (engine.Convert, "direct" and "decoded" as in BenchmarkConvert), and BenchmarkEvaluateHousehold decides it with a
 // reused Result: docs/performance.md records both beside
 // BenchmarkConvert and BenchmarkEvaluateSNAP.
 func BenchmarkConvertHousehold(b *testing.B) {
@@ -68,14 +68,7 @@ func BenchmarkConvertHousehold(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	raw := []byte(sixPeople)
-	b.SetBytes(int64(len(raw)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := r.Convert(raw); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchConvertPaths(b, r, []byte(sixPeople))
 }
 
 func BenchmarkEvaluateHousehold(b *testing.B) {

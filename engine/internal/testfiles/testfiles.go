@@ -4,6 +4,7 @@
 package testfiles
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -22,6 +23,36 @@ func Casebank(t testing.TB) []string {
 		t.Fatal("no casebank rulesets under casebank/: the tests over them would test nothing")
 	}
 	return files
+}
+
+// CaseAnswers returns the field_values of every case of every casebank
+// folder (rulesets and rulebooks), as cases.json spells them, by the
+// folder's name, failing t when there are fewer than 100 cases: too few
+// to stand for real requests.
+func CaseAnswers(t testing.TB) map[string][]json.RawMessage {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(root(t), "casebank", "*", "cases.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	answers, n := map[string][]json.RawMessage{}, 0
+	for _, path := range files {
+		var cases []struct {
+			FieldValues json.RawMessage `json:"field_values"`
+		}
+		if err := json.Unmarshal(Read(t, path), &cases); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		folder := filepath.Base(filepath.Dir(path))
+		for _, c := range cases {
+			answers[folder] = append(answers[folder], c.FieldValues)
+		}
+		n += len(cases)
+	}
+	if n < 100 {
+		t.Fatalf("%d casebank cases: too few to stand for real requests", n)
+	}
+	return answers
 }
 
 // Large returns the path of engine/testdata/large.rules, the test ruleset
