@@ -201,10 +201,18 @@ func (s *pathSearch) reachable(ctx context.Context, set fieldSet, g pathGoal) (o
 		o := s.q.res.Outcome
 		return o == engine.Eligible || (g == goalSettled && o == engine.NotEligible), pathCore{missing: s.q.askable}, nil
 	}
+	// Of the reasons ruling set out, the one leaving the fewest fields to
+	// grow by.
+	found, fewest := false, 0
 	for _, c := range s.learned[g] {
 		if c.covers(set) {
-			return false, c, nil
+			if n := c.missing.count(); !found || n < fewest {
+				found, fewest, why = true, n, c
+			}
 		}
+	}
+	if found {
+		return false, why, nil
 	}
 	if s.wit.reaches(set, g) {
 		return true, pathCore{}, nil

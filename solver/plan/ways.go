@@ -303,8 +303,12 @@ func (m *wayModel) finishWays(rs []way) {
 
 func (m *wayModel) weightOf(s fieldSet) int64 {
 	var w int64
-	for _, i := range s.slots() {
-		w += m.weights[i]
+	for wi, word := range s {
+		for word != 0 {
+			b := bits.TrailingZeros64(word)
+			w += m.weights[wi*64+b]
+			word &^= 1 << uint(b)
+		}
 	}
 	return w
 }
