@@ -63,19 +63,19 @@ func TestPlanHousehold(t *testing.T) {
 // aggregate, small enough for the brute force of property_test.go.
 const smallHouseholdRules = `section small_household
 source law "Act" url "https://example.org/act" licence "public-domain"
-list member "People in the household" up to 3 weight 1
-  question "How many people live in your household?"
-field member.age int weight 1
-  question "How old is this person?"
-  range 0..130
-field member.income int weight 2
-  question "How much does this person earn a month?"
-  range 0..
-field member.student bool weight 1
-  question "Is this person a student?"
 field household.rent int weight 2
   question "How much rent does the household pay a month?"
   range 0..
+list member "People sharing the home" up to 3 weight 1
+  question "How many people share your home?"
+field member.income int weight 2
+  question "How much does this person earn a month?"
+  range 0..
+field member.age int weight 1
+  question "How old is this person?"
+  range 0..130
+field member.student bool weight 1
+  question "Is this person a student?"
 group means all "Means" {
   criterion income "The income of the members who are not students is within the limit" {
     sum(member.income where not member.student) <= 1000 + household.rent
