@@ -20,7 +20,13 @@
 //     witness.go tries likely answers in the engine before asking Z3, and
 //     feasible.go asks Z3 (a pooled, prepared solver.Encoding per ruleset)
 //     only what is left: contradictions between criteria that three-valued
-//     evaluation cannot see.
+//     evaluation cannot see. A rejected set grows only by the fields its
+//     unsat core names, and a core learned once rules out, without a
+//     query, every set it covers.
+//   - members.go: lists of members (docs/language.md#households): members
+//     the answers say the same about are interchangeable, so one set
+//     stands for each family of their questions; members beyond the
+//     list's answered length are never asked about.
 //   - choice.go: choice_context, the OR-groups and how open each
 //     alternative still is; inquiry.go: the inquiry context, which steers
 //     ties and never the outcome.

@@ -104,6 +104,9 @@ type preparedEncoding struct {
 	// present[i] and absent[i] are field i's presence literal and its
 	// negation, the assumptions that fix which fields a candidate answers.
 	present, absent []*z3.Expr
+	// absentSlot and presentSlot map the IDs of absent[i] and present[i]
+	// to i, to read unsat cores.
+	absentSlot, presentSlot map[uint]int
 }
 
 func prepareEncoding(rs *engine.Ruleset, timeout time.Duration) (_ *preparedEncoding, err error) {
@@ -124,10 +127,13 @@ func prepareEncoding(rs *engine.Ruleset, timeout time.Duration) (_ *preparedEnco
 	if err != nil {
 		return nil, err
 	}
-	pe := &preparedEncoding{c: c, enc: enc, s: s}
+	pe := &preparedEncoding{c: c, enc: enc, s: s,
+		absentSlot: make(map[uint]int, len(rs.Fields)), presentSlot: make(map[uint]int, len(rs.Fields))}
 	for i := range rs.Fields {
 		pe.present = append(pe.present, enc.Present(i))
 		pe.absent = append(pe.absent, enc.Unanswered(i))
+		pe.presentSlot[pe.present[i].ID()] = i
+		pe.absentSlot[pe.absent[i].ID()] = i
 	}
 	eligible := enc.OutcomeIs(engine.Eligible)
 	if pe.goals[goalEligible], err = enc.Track(s, "path|eligible", eligible); err != nil {
@@ -206,8 +212,10 @@ func (s *solverSession) stateAnswers() error {
 }
 
 // check asks whether lit can hold with exactly the fields of ask answered
-// among the unanswered ones.
-func (s *solverSession) check(ctx context.Context, ask fieldSet, lit *z3.Expr) (bool, error) {
+// among the unanswered ones. When it cannot, why is the unsat core read as
+// fields: the answered ones and the unanswered ones whose presence or
+// absence it holds.
+func (s *solverSession) check(ctx context.Context, ask fieldSet, lit *z3.Expr) (ok bool, why pathCore, err error) {
 	s.assume = append(s.assume[:0], lit)
 	for _, i := range s.unanswered {
 		if ask.has(i) {
@@ -219,12 +227,27 @@ func (s *solverSession) check(ctx context.Context, ask fieldSet, lit *z3.Expr) (
 	r, err := s.pe.s.CheckAssumptions(ctx, s.assume...)
 	if err != nil {
 		s.broken = true
-		return false, err
+		return false, pathCore{}, err
 	}
-	return r == z3.Sat, nil
+	if r == z3.Sat {
+		return true, pathCore{}, nil
+	}
+	core, err := s.pe.s.UnsatCore()
+	if err != nil {
+		s.broken = true
+		return false, pathCore{}, fmt.Errorf("read unsat core: %w", err)
+	}
+	for _, e := range core {
+		if i, found := s.pe.absentSlot[e.ID()]; found {
+			why.missing.add(i)
+		} else if i, found := s.pe.presentSlot[e.ID()]; found {
+			why.asked.add(i)
+		}
+	}
+	return false, why, nil
 }
 
-func (s *solverSession) reachable(ctx context.Context, ask fieldSet, g pathGoal) (bool, error) {
+func (s *solverSession) reachable(ctx context.Context, ask fieldSet, g pathGoal) (bool, pathCore, error) {
 	return s.check(ctx, ask, s.pe.goals[g])
 }
 

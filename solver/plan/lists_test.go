@@ -1,10 +1,14 @@
 package plan
 
 import (
+	"context"
 	"slices"
 	"testing"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/enginetest"
+	"github.com/eligo/eligo/engine/value"
+	"github.com/eligo/eligo/solver/solvertest"
 )
 
 // householdRules decide on the members of a household: any member under
@@ -52,5 +56,110 @@ func TestPlanHousehold(t *testing.T) {
 				t.Fatalf("path %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// smallHouseholdRules read three members through every kind of
+// aggregate, small enough for the brute force of property_test.go.
+const smallHouseholdRules = `section small_household
+source law "Act" url "https://example.org/act" licence "public-domain"
+field household.rent int weight 2
+  question "How much rent does the household pay a month?"
+  range 0..
+list member "People sharing the home" up to 3 weight 1
+  question "How many people share your home?"
+field member.income int weight 2
+  question "How much does this person earn a month?"
+  range 0..
+field member.age int weight 1
+  question "How old is this person?"
+  range 0..130
+field member.student bool weight 1
+  question "Is this person a student?"
+group means all "Means" {
+  criterion income "The income of the members who are not students is within the limit" {
+    sum(member.income where not member.student) <= 1000 + household.rent
+    cite law "the income of the household, students left out"
+  }
+  criterion adult "An adult lives in the household" {
+    count(member where member.age >= 18) >= 1
+    cite law "at least one adult"
+  }
+}
+group need any "Need" {
+  criterion young "Nobody is 65 or over" {
+    all(member where member.age < 65)
+    cite law "no member of pensionable age"
+  }
+  criterion rent "High rent" {
+    household.rent > 500
+    cite law "a rent over 500"
+  }
+}
+outcome means and need
+`
+
+// On households the search keeps one set of each family of
+// interchangeable members' questions and grows rejected sets by their
+// unsat cores (members.go, search.go); the paths stay the ones a brute
+// force over every subset of the unanswered fields finds.
+func TestPlanMatchesBruteForceHousehold(t *testing.T) {
+	samples := 24
+	if solvertest.Long() {
+		samples = 200
+	}
+	for name, src := range map[string]string{"household": householdRules, "small household": smallHouseholdRules} {
+		t.Run(name, func(t *testing.T) {
+			rs, _, err := engine.Compile(name+".rules", []byte(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkPlans(t, name, rs, samples, 5)
+		})
+	}
+}
+
+// Full SNAP with members (casebank us-snap-household, up to 8 people of
+// 15 questions each) plans within the default query budget from sampled
+// partial households on days the rules are in force, and its paths never
+// ask about a member beyond the household's answered size, nor about a
+// member before how many there are.
+func TestPlanHouseholdWithinBudget(t *testing.T) {
+	rs := solvertest.CasebankRules(t, "us-snap-household")
+	samples := 40
+	if solvertest.Long() {
+		samples = 400
+	}
+	p := NewPlanner(samples)
+	defer p.Close()
+	smp := enginetest.NewSampler(rs, 11)
+	list := rs.FieldIndex("member")
+	days := []int64{value.DateOrdinal(2022, 12, 1), value.DateOrdinal(2024, 3, 1), value.DateOrdinal(2025, 6, 30), value.DateOrdinal(2026, 1, 15)}
+	asked := 0
+	for i := range samples {
+		date := days[i%len(days)]
+		in := smp.Inputs([]float64{0.2, 0.4, 0.6}[i%3], date)
+		res := rs.Evaluate(in, engine.Options{DecisionDate: date})
+		plan, err := p.Plan(context.Background(), rs, in, res, InquiryContext{})
+		if err != nil {
+			t.Fatalf("answers %s: %v", solvertest.DescribeInputs(rs, in), err)
+		}
+		n := in.Values[list]
+		for k, step := range plan.OptimalPath {
+			f := rs.Fields[rs.FieldIndex(step.FieldID)]
+			switch {
+			case f.Member == nil:
+			case n.Known && int64(f.Member.Index) >= n.Num:
+				t.Fatalf("answers %s: path %v asks about a member beyond the %d there are", solvertest.DescribeInputs(rs, in), pathIDs(plan), n.Num)
+			case !n.Known && !slices.Contains(pathIDs(plan)[:k], "member"):
+				t.Fatalf("answers %s: path %v asks about a member before how many there are", solvertest.DescribeInputs(rs, in), pathIDs(plan))
+			}
+		}
+		if len(plan.OptimalPath) > 0 {
+			asked++
+		}
+	}
+	if asked < samples/2 {
+		t.Fatalf("only %d of %d sampled households have questions left", asked, samples)
 	}
 }

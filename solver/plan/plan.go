@@ -224,6 +224,8 @@ type planQuery struct {
 	// unanswered: no answer; askable: unanswered, read by some criterion
 	// and not declined; preferred: fields the inquiry context prefers.
 	unanswered, askable, preferred fieldSet
+	// members are the interchangeable members of each list (members.go).
+	members []memberClasses
 }
 
 func newPlanQuery(m *wayModel, in *engine.Inputs, res *engine.Result, ic InquiryContext) *planQuery {
@@ -239,7 +241,7 @@ func newPlanQuery(m *wayModel, in *engine.Inputs, res *engine.Result, ic Inquiry
 			q.unanswered.add(i)
 		}
 	}
-	q.askable = q.unanswered.intersect(m.relevant).minus(declined)
+	q.askable = q.unanswered.intersect(m.relevant).minus(declined).minus(q.beyondList())
 	if ic.PreferredSection != "" && ic.PreferredSection == m.rs.SectionID {
 		q.preferred = m.relevant
 	}
@@ -255,6 +257,7 @@ func newPlanQuery(m *wayModel, in *engine.Inputs, res *engine.Result, ic Inquiry
 			}
 		}
 	}
+	q.members = q.memberClasses()
 	return q
 }
 

@@ -419,8 +419,8 @@ func (optimisticFeasibility) open(context.Context, *planQuery, time.Duration) (p
 	return optimisticFeasibility{}, nil
 }
 
-func (optimisticFeasibility) reachable(context.Context, fieldSet, pathGoal) (bool, error) {
-	return true, nil
+func (optimisticFeasibility) reachable(context.Context, fieldSet, pathGoal) (bool, pathCore, error) {
+	return true, pathCore{}, nil
 }
 
 func (optimisticFeasibility) close() {}

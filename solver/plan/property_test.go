@@ -148,6 +148,15 @@ func (b *bruteForce) best(in *engine.Inputs, date int64, ic InquiryContext) ([]s
 				aim = AimNone
 			}
 			slices.SortStableFunc(s.slots, func(x, y int) int { return cmp.Compare(b.r.Fields[x].Weight, b.r.Fields[y].Weight) })
+			// How many members a list has is asked before anything about
+			// one of them (docs/language.md#households).
+			for i, slot := range s.slots {
+				if m := b.r.Fields[slot].Member; m != nil {
+					if j := slices.Index(s.slots, b.r.FieldIndex(m.List)); j > i {
+						s.slots = slices.Insert(slices.Delete(s.slots, j, j+1), i, s.slots[j])
+					}
+				}
+			}
 			ids := make([]string, len(s.slots))
 			for i, slot := range s.slots {
 				ids[i] = b.r.Fields[slot].ID

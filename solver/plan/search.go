@@ -38,9 +38,28 @@ type pathFeasibility interface {
 type pathSession interface {
 	// reachable reports whether, with the fields of ask answered (with
 	// values of the session's choosing) on top of the request's answers and
-	// every other field left unanswered, the outcome can reach g.
-	reachable(ctx context.Context, ask fieldSet, g pathGoal) (bool, error)
+	// every other field left unanswered, the outcome can reach g. When it
+	// cannot, why says which of those answers and gaps already rule g out.
+	reachable(ctx context.Context, ask fieldSet, g pathGoal) (ok bool, why pathCore, err error)
 	close()
+}
+
+// pathCore is why a set of fields cannot reach a goal (an unsat core read
+// as fields): no set answering every field of asked and none of missing
+// can. A set it rules out is grown only by fields of missing, since every
+// larger set reaching the goal answers one of them; and it rules out,
+// without asking the solver, every other set it covers.
+type pathCore struct {
+	// asked are fields whose answering the reason needs.
+	asked fieldSet
+	// missing are unanswered fields one of which a reaching set answers;
+	// empty when answering more cannot help.
+	missing fieldSet
+}
+
+// covers reports whether c rules out the set s.
+func (c pathCore) covers(s fieldSet) bool {
+	return c.asked.subsetOf(s) && s.intersect(c.missing).empty()
 }
 
 // pathSearch finds the best reachable set of further answers for a goal.
@@ -51,7 +70,11 @@ type pathSession interface {
 // set better, so a best-first walk that starts from the ways' minimal
 // supports and grows rejected sets one field at a time meets the best
 // reachable set first: every smaller set on the way to it is better, so it is
-// popped, found unreachable and grown before the best set is.
+// popped, found unreachable and grown before the best set is. A rejected set
+// is grown only by the fields the solver names as wanting (its unsat core):
+// the best set holds one of them, so some smaller set on the way to it is
+// still grown, and a household's many questions are not each tried in turn
+// beside every other.
 type pathSearch struct {
 	// q is the request being planned.
 	q *planQuery
@@ -70,6 +93,9 @@ type pathSearch struct {
 	budget int
 	// checks counts the solver queries made so far.
 	checks int
+	// learned are the reasons found so far why sets cannot reach each
+	// goal: a set one of them covers needs no query.
+	learned [2][]pathCore
 }
 
 // liveWay is a way that the answers so far leave open: avail are its
@@ -124,6 +150,9 @@ func (s *pathSearch) run(ctx context.Context, g pathGoal) (best fieldSet, found 
 	h := &pathCandidates{}
 	seen := map[fieldSet]bool{}
 	push := func(set fieldSet) {
+		// One set stands for its family of interchangeable members'
+		// questions (members.go).
+		set = s.q.canonical(set)
 		if !seen[set] {
 			seen[set] = true
 			heap.Push(h, s.q.pathCandidate(set))
@@ -139,7 +168,7 @@ func (s *pathSearch) run(ctx context.Context, g pathGoal) (best fieldSet, found 
 			return fieldSet{}, false, err
 		}
 		c := heap.Pop(h).(pathCandidate)
-		ok, err := s.reachable(ctx, c.set, g)
+		ok, why, err := s.reachable(ctx, c.set, g)
 		if err != nil {
 			return fieldSet{}, false, err
 		}
@@ -148,7 +177,7 @@ func (s *pathSearch) run(ctx context.Context, g pathGoal) (best fieldSet, found 
 		}
 		if shortcut && c.set != all {
 			shortcut = false
-			if ok, err := s.reachable(ctx, all, g); err != nil || !ok {
+			if ok, _, err := s.reachable(ctx, all, g); err != nil || !ok {
 				return fieldSet{}, false, err
 			}
 		}
@@ -156,7 +185,7 @@ func (s *pathSearch) run(ctx context.Context, g pathGoal) (best fieldSet, found 
 			if !c.set.subsetOf(r.avail) || !r.sup.satisfiedBy(c.set) {
 				continue
 			}
-			for _, f := range r.avail.minus(c.set).slots() {
+			for _, f := range r.avail.minus(c.set).intersect(why.missing).slots() {
 				push(c.set.with(f))
 			}
 		}
@@ -164,31 +193,49 @@ func (s *pathSearch) run(ctx context.Context, g pathGoal) (best fieldSet, found 
 	return fieldSet{}, false, nil
 }
 
-func (s *pathSearch) reachable(ctx context.Context, set fieldSet, g pathGoal) (bool, error) {
+// reachable is pathSession.reachable, answered by the engine, or by a
+// reason learned from an earlier query, where it can.
+func (s *pathSearch) reachable(ctx context.Context, set fieldSet, g pathGoal) (ok bool, why pathCore, err error) {
 	if set.empty() && len(s.q.res.FieldErrors) == 0 {
 		// The engine has decided the answers as they stand.
 		o := s.q.res.Outcome
-		return o == engine.Eligible || (g == goalSettled && o == engine.NotEligible), nil
+		return o == engine.Eligible || (g == goalSettled && o == engine.NotEligible), pathCore{missing: s.q.askable}, nil
+	}
+	// Of the reasons ruling set out, the one leaving the fewest fields to
+	// grow by.
+	found, fewest := false, 0
+	for _, c := range s.learned[g] {
+		if c.covers(set) {
+			if n := c.missing.count(); !found || n < fewest {
+				found, fewest, why = true, n, c
+			}
+		}
+	}
+	if found {
+		return false, why, nil
 	}
 	if s.wit.reaches(set, g) {
-		return true, nil
+		return true, pathCore{}, nil
 	}
 	if s.checks >= s.budget {
-		return false, fmt.Errorf("%w (%d queries)", ErrSearchBudget, s.checks)
+		return false, pathCore{}, fmt.Errorf("%w (%d queries)", ErrSearchBudget, s.checks)
 	}
 	s.checks++
 	if s.sess == nil {
 		sess, err := s.feas.open(ctx, s.q, s.timeout)
 		if err != nil {
-			return false, fmt.Errorf("solver: open path session: %w", err)
+			return false, pathCore{}, fmt.Errorf("solver: open path session: %w", err)
 		}
 		s.sess = sess
 	}
-	ok, err := s.sess.reachable(ctx, set, g)
+	ok, why, err = s.sess.reachable(ctx, set, g)
 	if err != nil {
-		return false, fmt.Errorf("solver: can %s be reached: %w", g, err)
+		return false, pathCore{}, fmt.Errorf("solver: can %s be reached: %w", g, err)
 	}
-	return ok, nil
+	if !ok {
+		s.learned[g] = append(s.learned[g], why)
+	}
+	return ok, why, nil
 }
 
 // close gives the solver session back.

@@ -39,6 +39,8 @@ func (s *fieldSet) add(i int) { s[i>>6] |= 1 << (uint(i) & 63) }
 
 func (s fieldSet) with(i int) fieldSet { s.add(i); return s }
 
+func (s *fieldSet) remove(i int) { s[i>>6] &^= 1 << (uint(i) & 63) }
+
 func (s fieldSet) union(t fieldSet) fieldSet {
 	for i := range s {
 		s[i] |= t[i]
@@ -150,6 +152,9 @@ type wayModel struct {
 	// valueNeeds[v] are the fields named value v cannot be known without
 	// (neededFields).
 	valueNeeds []fieldSet
+	// lists are the lists whose members the search treats as
+	// interchangeable (members.go).
+	lists []memberList
 }
 
 // valueNeeds works out, for every named value of rs, the fields it cannot
@@ -262,6 +267,7 @@ func newWayModel(rs *engine.Ruleset) (*wayModel, error) {
 		}
 	}
 	m.valueNeeds = valueNeeds(rs)
+	m.lists = memberLists(rs)
 	m.witness = newWitnessValues(rs)
 	b := dnfBuilder{m: m}
 	var errE, errN error
@@ -297,8 +303,12 @@ func (m *wayModel) finishWays(rs []way) {
 
 func (m *wayModel) weightOf(s fieldSet) int64 {
 	var w int64
-	for _, i := range s.slots() {
-		w += m.weights[i]
+	for wi, word := range s {
+		for word != 0 {
+			b := bits.TrailingZeros64(word)
+			w += m.weights[wi*64+b]
+			word &^= 1 << uint(b)
+		}
 	}
 	return w
 }
