@@ -213,6 +213,9 @@ func (b *builder) field(path string, slot int) error {
 	if f.Widget != "" && f.Widget != "free_text" {
 		return fmt.Errorf("%s.x_ui_widget: unknown widget %q: the only widget is free_text", path, f.Widget)
 	}
+	if err := b.listField(path, f); err != nil {
+		return err
+	}
 	if f.Unit != "" && f.Type != SortInt && f.Type != SortDecimal {
 		return fmt.Errorf("%s.unit: only an int or decimal field has a unit", path)
 	}
@@ -730,6 +733,39 @@ func checkRange(path string, f *Field) error {
 		return fmt.Errorf("%s: an int field's range has whole-number ends", path)
 	case g.Min.Known && g.Max.Known && value.Compare(g.Min, g.Max) > 0:
 		return fmt.Errorf("%s: min %s is above max %s", path, g.Min.NumberString(), g.Max.NumberString())
+	}
+	return nil
+}
+
+// listField checks a list's field and a member's: a list counts members
+// as an int up to its bound, and a member's field follows its list, sits
+// within the bound, and is named as MemberFieldID names it.
+func (b *builder) listField(path string, f *Field) error {
+	if l := f.List; l != nil {
+		switch {
+		case f.Member != nil:
+			return fmt.Errorf("%s: a field is a list or a member's field, not both", path)
+		case f.Type != SortInt:
+			return fmt.Errorf("%s.list: a list's field counts its members and must be int, not %s", path, f.Type)
+		case l.Max < 1 || l.Max > syntax.MaxListMembers:
+			return fmt.Errorf("%s.list.max: a list holds from 1 to %d members, not %d", path, syntax.MaxListMembers, l.Max)
+		case !syntax.ValidIdent(l.Element):
+			return fmt.Errorf("%s.list.element: %q is not a name", path, l.Element)
+		}
+	}
+	m := f.Member
+	if m == nil {
+		return nil
+	}
+	slot, ok := b.fields[m.List]
+	if !ok || b.r.Fields[slot].List == nil {
+		return fmt.Errorf("%s.member.list: %s is not a list declared before its members", path, m.List)
+	}
+	if max := b.r.Fields[slot].List.Max; m.Index < 0 || m.Index >= max {
+		return fmt.Errorf("%s.member.index: list %s holds %d members, so %d is not one of them", path, m.List, max, m.Index)
+	}
+	if want := MemberFieldID(m.List, m.Index, m.Name); f.ID != want {
+		return fmt.Errorf("%s.field_id: a member's field is named %s", path, want)
 	}
 	return nil
 }

@@ -19,6 +19,9 @@ const unresolvedEnum = -1
 func (c *checker) expr(n *syntax.Node) *Expr {
 	switch n.Kind {
 	case syntax.NodeField:
+		if m, ok := c.memberFields[n.Name]; ok {
+			return c.memberRef(n, m)
+		}
 		i, ok := c.fieldIndex[n.Name]
 		if !ok {
 			if c.f.Failed.Covers(syntax.FailedField, n.Name) {
@@ -36,7 +39,9 @@ func (c *checker) expr(n *syntax.Node) *Expr {
 		if c.f.Failed.Covers(syntax.FailedValue, n.Name) {
 			return invalid()
 		}
-		if _, isGroup := c.groupIndex[n.Name]; isGroup {
+		if l := c.listByElement[n.Name]; l != nil {
+			c.errorf(n.Pos, "%s is one member of %s: count, sum, any or all read the members, e.g. count(%s where ...)", n.Name, l.decl.Name, n.Name)
+		} else if _, isGroup := c.groupIndex[n.Name]; isGroup {
 			c.errorf(n.Pos, "%s is a group; groups are combined in the outcome line, not in criteria", n.Name)
 		} else if hint := c.suggest(n.Name, c.r.valueIDs()); hint != "" {
 			c.errorf(n.Pos, "unknown value %s: declare it with a value line%s", n.Name, hint)
@@ -72,6 +77,8 @@ func (c *checker) expr(n *syntax.Node) *Expr {
 		return c.in(n)
 	case syntax.NodeCall:
 		return c.call(n)
+	case syntax.NodeAggregate:
+		return c.aggregate(n)
 	}
 	return invalid()
 }

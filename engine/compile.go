@@ -78,6 +78,15 @@ type checker struct {
 	fieldPos []syntax.Pos
 	// fieldUsed marks the slots some criterion reads; the rest warn.
 	fieldUsed []bool
+	// fieldName is what a warning calls each slot: its id, or a member
+	// field's declared id ("member.age") for every member's slot.
+	fieldName []string
+	// listByElement maps a list's element name to the list.
+	listByElement map[string]*listDecl
+	// memberFields maps a member field's declared id to it.
+	memberFields map[string]*memberField
+	// within is the member being checked inside an aggregate; nil outside.
+	within *within
 	// sourceIndex holds the declared source ids.
 	sourceIndex map[string]bool
 	// groupIndex maps a declared group id to its index in r.Groups.
@@ -138,13 +147,15 @@ func (c *checker) run() {
 	}
 	c.effective()
 	c.sources()
+	c.declareLists()
 	c.fields()
+	c.listFields()
 	c.values()
 	c.groups()
 	c.outcome()
 	for i, used := range c.fieldUsed {
-		if !used {
-			c.warnf(c.fieldPos[i], "field %s is declared but no criterion reads it", r.Fields[i].ID)
+		if m := r.Fields[i].Member; !used && (m == nil || m.Index == 0) {
+			c.warnf(c.fieldPos[i], "field %s is declared but no criterion reads it", c.fieldName[i])
 		}
 	}
 	for i, used := range c.valueUsed {
@@ -225,9 +236,14 @@ func (c *checker) fields() {
 	if len(c.f.Fields) == 0 && !c.f.Failed.Any(syntax.FailedField) {
 		c.fileErrorf("the ruleset declares no fields: add at least one `field <group>.<name> <type>` line")
 	}
+	c.memberFields = map[string]*memberField{}
 	for _, fd := range c.f.Fields {
 		if i, dup := c.fieldIndex[fd.ID]; dup {
 			c.errorf(fd.Pos, "field %s is declared twice (first at line %d)", fd.ID, c.fieldPos[i].Line)
+			continue
+		}
+		if m, dup := c.memberFields[fd.ID]; dup {
+			c.errorf(fd.Pos, "field %s is declared twice (first at line %d)", fd.ID, m.decl.Pos.Line)
 			continue
 		}
 		sort, ok := typeNames[fd.Type]
@@ -261,10 +277,13 @@ func (c *checker) fields() {
 		}
 		field.Widget = fd.Widget
 		c.presentation(fd, sort, &field)
-		c.fieldIndex[fd.ID] = len(c.r.Fields)
-		c.fieldPos = append(c.fieldPos, fd.Pos)
-		c.fieldUsed = append(c.fieldUsed, false)
-		c.r.Fields = append(c.r.Fields, field)
+		if l, name := c.memberOf(fd.ID); l != nil {
+			m := &memberField{list: l, decl: fd, name: name, template: field}
+			l.members = append(l.members, m)
+			c.memberFields[fd.ID] = m
+			continue
+		}
+		c.addField(fd.ID, fd.Pos, field)
 	}
 }
 

@@ -129,10 +129,19 @@ func (r *Ruleset) ConvertMap(m map[string]any) *Inputs {
 			in.FieldErrors = append(in.FieldErrors, FieldError{Field: k, Value: rawJSON(v), Message: msg})
 			continue
 		}
+		f := &r.Fields[slot]
+		if f.Member != nil {
+			in.FieldErrors = append(in.FieldErrors, FieldError{Field: k, Value: rawJSON(v), Message: fmt.Sprintf(
+				"answers about one member go in the list: send %q as a list of objects, e.g. [{%q: ...}]", f.Member.List, f.Member.Name)})
+			continue
+		}
 		if v == nil {
 			continue
 		}
-		f := &r.Fields[slot]
+		if f.List != nil {
+			r.convertList(in, slot, v)
+			continue
+		}
 		val, msg := convertValue(f, v)
 		if msg != "" {
 			in.FieldErrors = append(in.FieldErrors, FieldError{Field: k, Value: rawJSON(v), Type: f.Type.String(), Message: msg})
@@ -153,6 +162,73 @@ func (r *Ruleset) ConvertMap(m map[string]any) *Inputs {
 		}
 	}
 	return in
+}
+
+// convertList binds the list of members sent for the list field at slot:
+// its length to the list's field, each member's answers to that member's
+// fields. A field error names the member ("members[2].age", counting
+// from 0 as sent).
+func (r *Ruleset) convertList(in *Inputs, slot int, v any) {
+	f := &r.Fields[slot]
+	members, ok := v.([]any)
+	if !ok {
+		in.FieldErrors = append(in.FieldErrors, FieldError{Field: f.ID, Value: rawJSON(v), Type: "list", Message: fmt.Sprintf(
+			"expected a list of members, one object of answers each (%s), got %s", f.List.Title, describeJSON(v))})
+		return
+	}
+	if len(members) > f.List.Max {
+		in.FieldErrors = append(in.FieldErrors, FieldError{Field: f.ID, Type: "list", Message: fmt.Sprintf(
+			"%d members were sent, and these rules handle at most %d", len(members), f.List.Max)})
+		return
+	}
+	in.Values[slot] = value.IntValue(int64(len(members)))
+	for i, m := range members {
+		answers, ok := m.(map[string]any)
+		if !ok {
+			in.FieldErrors = append(in.FieldErrors, FieldError{Field: fmt.Sprintf("%s[%d]", f.ID, i), Value: rawJSON(m), Type: "object",
+				Message: fmt.Sprintf("expected an object of one member's answers, got %s", describeJSON(m))})
+			continue
+		}
+		keys := make([]string, 0, len(answers))
+		for k := range answers {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			a := answers[k]
+			id := MemberFieldID(f.ID, i, k)
+			ms := r.FieldIndex(id)
+			if ms < 0 {
+				msg := fmt.Sprintf("unknown field %q: a member of %s has no such field", k, f.ID)
+				if near := Nearest(k, r.memberNames(f.ID)); near != "" {
+					msg += fmt.Sprintf("; did you mean %q?", near)
+				}
+				in.FieldErrors = append(in.FieldErrors, FieldError{Field: id, Value: rawJSON(a), Message: msg})
+				continue
+			}
+			if a == nil {
+				continue
+			}
+			in.Provided++
+			val, msg := convertValue(&r.Fields[ms], a)
+			if msg != "" {
+				in.FieldErrors = append(in.FieldErrors, FieldError{Field: id, Value: rawJSON(a), Type: r.Fields[ms].Type.String(), Message: msg})
+				continue
+			}
+			in.Values[ms] = val
+		}
+	}
+}
+
+// memberNames are the names of the fields of one member of list.
+func (r *Ruleset) memberNames(list string) []string {
+	var names []string
+	for i := range r.Fields {
+		if m := r.Fields[i].Member; m != nil && m.List == list && m.Index == 0 {
+			names = append(names, m.Name)
+		}
+	}
+	return names
 }
 
 func rawJSON(v any) json.RawMessage {

@@ -98,5 +98,5 @@ group service all "Service" {
 	// Output:
 	// same digest: true
 	// not_eligible employment.months_employed >= 12
-	// true compiled IR version 3 is not one this engine reads (it reads versions 1 to 2)
+	// true compiled IR version 4 is not one this engine reads (it reads versions 1 to 3)
 }

@@ -33,12 +33,19 @@ import (
 // Version 2 adds named values (the values member, value_ref nodes) and
 // the operators if, /, floor, ceil, round and abs; a ruleset that uses
 // none of them is written as version 1 (Ruleset.FormatVersion), so an
-// engine that reads only version 1 still reads it.
-const IRVersion = 2
+// engine that reads only version 1 still reads it. Version 3 adds lists
+// of members (a field's list and member members); a ruleset without
+// lists is written as version 2 or 1 as before.
+const IRVersion = 3
 
 // FormatVersion is the IR version the ruleset's JSON needs: 1 unless it
-// uses what version 2 added. The store keeps it beside the IR bytes.
+// uses what version 2 or 3 added. The store keeps it beside the IR bytes.
 func (r *Ruleset) FormatVersion() int {
+	for _, f := range r.Fields {
+		if f.List != nil || f.Member != nil {
+			return 3
+		}
+	}
 	if len(r.Values) > 0 {
 		return 2
 	}
@@ -117,7 +124,7 @@ func LoadIR(version int, data []byte) (*Ruleset, error) {
 		return nil, fmt.Errorf("load compiled IR: %w", err)
 	}
 	if need := r.FormatVersion(); need > version {
-		return nil, fmt.Errorf("load compiled IR: stored as version %d, but it uses named values or operators of version %d", version, need)
+		return nil, fmt.Errorf("load compiled IR: stored as version %d, but it uses lists, named values or operators of version %d", version, need)
 	}
 	if err := encodesBack(r, canon); err != nil {
 		return nil, fmt.Errorf("load compiled IR: %w", err)
@@ -435,7 +442,7 @@ func readSource(path string, v any) (Source, error) {
 
 func readField(path string, v any) (Field, error) {
 	o, err := readObject(path, v, []string{"field_id", "field_type", "weight", "enum_values", "notes"},
-		"question", "description", "x_ui_widget", "label", "unit", "value_labels", "range")
+		"question", "description", "x_ui_widget", "label", "unit", "value_labels", "range", "list", "member")
 	if err != nil {
 		return Field{}, err
 	}
@@ -465,8 +472,48 @@ func readField(path string, v any) (Field, error) {
 			return Field{}, err
 		}
 	}
+	if v, ok := o.m["list"]; ok {
+		if f.List, err = readListInfo(o.at("list"), v); err != nil {
+			return Field{}, err
+		}
+	}
+	if v, ok := o.m["member"]; ok {
+		if f.Member, err = readMemberOf(o.at("member"), v); err != nil {
+			return Field{}, err
+		}
+	}
 	f.Notes, err = list(o, "notes", readNote)
 	return f, err
+}
+
+// readListInfo reads a list field's list member (IR version 3).
+func readListInfo(path string, v any) (*ListInfo, error) {
+	o, err := readObject(path, v, []string{"element", "title", "max", "noun"})
+	if err != nil {
+		return nil, err
+	}
+	var e errs
+	l := &ListInfo{Element: e.str(o.str("element")), Title: e.str(o.str("title")), Noun: e.str(o.str("noun"))}
+	if e.err != nil {
+		return nil, e.err
+	}
+	l.Max, err = o.integer("max")
+	return l, err
+}
+
+// readMemberOf reads a member field's member member (IR version 3).
+func readMemberOf(path string, v any) (*MemberOf, error) {
+	o, err := readObject(path, v, []string{"list", "index", "name"})
+	if err != nil {
+		return nil, err
+	}
+	var e errs
+	m := &MemberOf{List: e.str(o.str("list")), Name: e.str(o.str("name"))}
+	if e.err != nil {
+		return nil, e.err
+	}
+	m.Index, err = o.integer("index")
+	return m, err
 }
 
 // readRange reads a field's range member: {"min": number, "max": number},

@@ -373,7 +373,7 @@ func TestLoadIRRefuses(t *testing.T) {
 		doc  string
 		want []string
 	}{
-		{name: "newer version", version: 7, want: []string{"compiled IR version 7 is not one this engine reads (it reads versions 1 to 2)"}},
+		{name: "newer version", version: 7, want: []string{"compiled IR version 7 is not one this engine reads (it reads versions 1 to 3)"}},
 		{name: "negative version", version: -1, want: []string{"compiled IR version -1 is not one"}},
 		{name: "malformed JSON", doc: `{"slug":`, want: []string{"malformed JSON"}},
 		{name: "trailing data", old: `"reads_decision_date":true}`, new: `"reads_decision_date":true} {}`, want: []string{"more data after the document"}},

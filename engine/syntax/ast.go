@@ -31,6 +31,9 @@ type File struct {
 	Sources []*SourceDecl
 	// Fields are the field declarations in source order.
 	Fields []*FieldDecl
+	// Lists are the list declarations (people of a household, children)
+	// in source order; their members' fields are among Fields.
+	Lists []*ListDecl
 	// Values are the named value declarations in source order.
 	Values []*ValueDecl
 	// Groups are the group declarations in source order.
@@ -139,6 +142,34 @@ type FieldDecl struct {
 	// Range is the `range <min>..<max>` line of a number field; nil when
 	// not given.
 	Range *RangeDecl
+}
+
+// ListDecl is `list <name> of <element> "<title>" up to <max>` and its
+// attributes: a list of people (or other repeated things) each answering
+// the fields declared under the element's name (`field member.age int`).
+// The list's name is its key on the wire and the field holding how many
+// there are; aggregates (count, sum, any, all) read the members.
+type ListDecl struct {
+	// Pos is where the `list` keyword starts.
+	Pos Pos
+	// Doc holds the comment lines just above the declaration.
+	Doc []string
+	// Name is the list's name ("members"), Element the name of one
+	// ("member"), which the member fields and aggregates use.
+	Name, Element string
+	// Title names the list for people ("People in the household").
+	Title string
+	// Max is the most members the ruleset handles, as written; MaxPos is
+	// where it starts.
+	Max    string
+	MaxPos Pos
+	// Weight orders the question of how many there are, as a field's.
+	Weight int64
+	// Question asks how many there are; Description, Label as a field's.
+	Question, Description, Label string
+	// Noun names one member for people ("person", "child"): the questions
+	// about one say "Person 2"; "" means "person".
+	Noun string
 }
 
 // RangeDecl is a field's `range <min>..<max>` line: the values the law
@@ -355,6 +386,11 @@ const (
 	NodeNumber                     // Num
 	NodeString                     // Str
 	NodeBool                       // Num is 0 or 1
+	// NodeAggregate is Name(Args[0] [where Args[1]]) over a list's
+	// members: Name is count, sum, any or all; Args[0] is the element's
+	// name (a NodeIdent) for count, any and all, the summed expression for
+	// sum; Args[1], when present, the condition a member must meet.
+	NodeAggregate
 )
 
 // Node is an expression as written.

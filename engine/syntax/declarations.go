@@ -11,6 +11,8 @@ const (
 	DeclCriterion
 	// DeclValue is a named value or a table.
 	DeclValue
+	// DeclList is a list of members (a household's people).
+	DeclList
 )
 
 // String is the kind as the language writes its keyword.
@@ -26,6 +28,8 @@ func (k DeclKind) String() string {
 		return "criterion"
 	case DeclValue:
 		return "value"
+	case DeclList:
+		return "list"
 	}
 	return "unknown"
 }
@@ -50,9 +54,10 @@ type Declaration struct {
 	Field     *FieldDecl
 	Criterion *CriterionDecl
 	Value     *ValueDecl
+	List      *ListDecl
 }
 
-// Declarations lists what f declares: the sources, the fields, the named
+// Declarations lists what f declares: the sources, the lists, the fields, the named
 // values and tables, then each group followed by its criteria, each kind
 // in source order. A
 // declaration the parser skipped over after a syntax error is missing.
@@ -63,6 +68,9 @@ func (f *File) Declarations() []Declaration {
 	var out []Declaration
 	for _, d := range f.Sources {
 		out = append(out, Declaration{Kind: DeclSource, ID: d.ID, Pos: d.Pos, Source: d})
+	}
+	for _, d := range f.Lists {
+		out = append(out, Declaration{Kind: DeclList, ID: d.Name, Pos: d.Pos, List: d})
 	}
 	for _, d := range f.Fields {
 		out = append(out, Declaration{Kind: DeclField, ID: d.ID, Pos: d.Pos, Field: d})

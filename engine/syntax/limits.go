@@ -28,6 +28,15 @@ const (
 	// field is a question an applicant may be asked and an input of the
 	// solver's encoding.
 	MaxFields = 500
+	// MaxLists caps the list declarations of one ruleset, 8: a household
+	// and its children, or an employer's several jobs, need one or two.
+	MaxLists = 8
+	// MaxListMembers caps the most members a list may declare (its `up
+	// to`), 64: SNAP's largest household tables stop at 8 and add a
+	// figure per member beyond. Each member multiplies the list's fields
+	// in the evaluator's slots and the solver's encoding, which unroll
+	// every aggregate to the bound.
+	MaxListMembers = 64
 	// MaxEnumValues caps the listed values of one enum field, 1,000 [10]:
 	// room for a list of every country, and a bound on the scan that
 	// resolves each enum string of a comparison.

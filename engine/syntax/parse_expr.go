@@ -210,6 +210,9 @@ func (p *parser) parsePrimary() *Node {
 		}
 		p.checkName()
 		p.next()
+		if p.is("(") && aggregates[t.text] {
+			return p.parseAggregate(t)
+		}
 		if p.is("(") {
 			p.next()
 			n := p.node(&Node{Pos: t.pos, Kind: NodeCall, Name: t.text})
@@ -238,4 +241,24 @@ func (p *parser) parsePrimary() *Node {
 	}
 	p.fail("expected a value (a field, number, string, call or parenthesis), found %s", p.describe())
 	return nil
+}
+
+// aggregates are the calls that read a list's members.
+var aggregates = map[string]bool{"count": true, "sum": true, "any": true, "all": true}
+
+// parseAggregate reads `name(<term> [where <condition>])` from its open
+// parenthesis; name was read as t. The checker says whether the term
+// names a list's element (count, any, all) or sums over one (sum).
+func (p *parser) parseAggregate(t token) *Node {
+	p.next()
+	p.nest()
+	defer func() { p.depth-- }()
+	n := p.node(&Node{Pos: t.pos, Kind: NodeAggregate, Name: t.text})
+	n.Args = append(n.Args, p.parseExpr())
+	if p.is("where") {
+		p.next()
+		n.Args = append(n.Args, p.parseExpr())
+	}
+	p.expect(")", ") to close "+t.text+"(")
+	return n
 }

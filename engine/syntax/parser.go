@@ -190,11 +190,12 @@ func (p *parser) str(what string) string {
 // declKinds are the declarations whose failure the checker must know of,
 // by keyword.
 var declKinds = map[string]FailedKind{"section": FailedSection, "source": FailedSource, "field": FailedField, "group": FailedGroup,
-	"value": FailedValue, "table": FailedValue}
+	"value": FailedValue, "table": FailedValue, "list": FailedList}
 
 var topLevel = map[string]bool{
 	"ruleset": true, "section": true, "name": true, "description": true,
 	"effective": true, "source": true, "field": true, "value": true, "table": true, "group": true, "outcome": true,
+	"list": true,
 }
 
 func (p *parser) parseFile() (f *File) {
@@ -306,6 +307,9 @@ func (p *parser) parseTop(f *File) {
 	case "field":
 		p.count(pos, len(f.Fields), MaxFields, "field")
 		f.Fields = append(f.Fields, p.parseField(pos, doc))
+	case "list":
+		p.count(pos, len(f.Lists), MaxLists, "list")
+		f.Lists = append(f.Lists, p.parseListDecl(pos, doc))
 	case "value", "table":
 		p.count(pos, len(f.Values), MaxValues, "value")
 		if v := p.parseValue(pos, doc, kw == "table"); v != nil {
@@ -408,15 +412,7 @@ func (p *parser) parseField(pos Pos, doc []string) *FieldDecl {
 	}
 	if p.is("weight") {
 		p.next()
-		if p.tok.kind != tokNumber {
-			p.fail("expected a whole number after weight, found %s", p.describe())
-		}
-		v, err := value.ParseNumber(p.tok.text)
-		if err != nil || v.Scale != 0 || v.Num > 1_000_000 {
-			p.fail("weight must be a whole number from 0 to 1000000")
-		}
-		f.Weight = v.Num
-		p.next()
+		f.Weight = p.weight()
 	}
 	for p.tok.kind == tokIdent && !p.tok.lineStart || p.tok.kind == tokIdent && fieldAttr[p.tok.text] {
 		kw := p.tok.text
@@ -476,6 +472,63 @@ func (p *parser) parseField(pos Pos, doc []string) *FieldDecl {
 
 var fieldAttr = map[string]bool{"question": true, "description": true, "note": true, "widget": true,
 	"label": true, "unit": true, "option": true, "range": true}
+
+// parseListDecl reads `list <name> of <element> "<title>" up to <max>` after
+// its keyword, then its indented attributes.
+func (p *parser) parseListDecl(pos Pos, doc []string) *ListDecl {
+	l := &ListDecl{Pos: pos, Doc: doc, Weight: 1}
+	l.Name = p.ident("the list's name, e.g. members")
+	p.declaring.id = l.Name
+	p.expect("of", "of and the name of one member, e.g. list members of member")
+	l.Element = p.ident("the name of one member, e.g. member")
+	l.Title = p.str("the list's title, e.g. \"People in the household\"")
+	p.expect("up", "up to and the most members the rules handle, e.g. up to 16")
+	p.expect("to", "to and the most members the rules handle, e.g. up to 16")
+	l.MaxPos = p.tok.pos
+	if p.tok.kind != tokNumber {
+		p.fail("expected the most members the rules handle (a whole number) after up to, found %s", p.describe())
+	}
+	l.Max = p.tok.text
+	p.next()
+	for p.tok.kind == tokIdent && (!p.tok.lineStart || listAttr[p.tok.text]) {
+		kw, apos := p.tok.text, p.tok.pos
+		if kw == "description" && apos.Col == 1 {
+			return l
+		}
+		p.next()
+		switch kw {
+		case "question":
+			l.Question = p.str("the question text")
+		case "description":
+			l.Description = p.str("the description text")
+		case "label":
+			l.Label = p.str("the list's label")
+		case "noun":
+			l.Noun = p.str("the word for one member, e.g. \"person\"")
+		case "weight":
+			l.Weight = p.weight()
+		default:
+			p.errorf(apos, "unknown list attribute %q: use question, description, label, noun or weight", kw)
+			panic(bailout{})
+		}
+	}
+	return l
+}
+
+// weight reads the number after `weight`: how late a question is asked.
+func (p *parser) weight() int64 {
+	if p.tok.kind != tokNumber {
+		p.fail("expected a whole number after weight, found %s", p.describe())
+	}
+	v, err := value.ParseNumber(p.tok.text)
+	if err != nil || v.Scale != 0 || v.Num > 1_000_000 {
+		p.fail("weight must be a whole number from 0 to 1000000")
+	}
+	p.next()
+	return v.Num
+}
+
+var listAttr = map[string]bool{"question": true, "description": true, "label": true, "noun": true, "weight": true}
 
 // fieldRange reads `<min>..<max>` after `range`, either end left out but
 // not both; the checker reads the numbers.

@@ -44,6 +44,15 @@ func Print(f *File) []byte {
 		w.line(0, "source "+s.ID+" "+Quote(s.Title)+" "+s.LocKind+" "+Quote(s.Loc)+" licence "+Quote(s.Licence))
 	}
 	w.blank()
+	for _, l := range f.Lists {
+		w.doc(l.Doc, 0)
+		w.line(0, "list "+l.Name+" of "+l.Element+" "+Quote(l.Title)+" up to "+l.Max+" weight "+strconv.FormatInt(l.Weight, 10))
+		for _, a := range [][2]string{{"question", l.Question}, {"description", l.Description}, {"label", l.Label}, {"noun", l.Noun}} {
+			if a[1] != "" {
+				w.line(1, a[0]+" "+Quote(a[1]))
+			}
+		}
+	}
 	for _, fd := range f.Fields {
 		w.doc(fd.Doc, 0)
 		typ := fd.Type
@@ -364,6 +373,14 @@ func printNode(b *strings.Builder, n *Node) {
 				b.WriteString(", ")
 			}
 			printNode(b, a)
+		}
+		b.WriteByte(')')
+	case NodeAggregate:
+		b.WriteString(n.Name + "(")
+		printNode(b, n.Args[0])
+		if len(n.Args) > 1 {
+			b.WriteString(" where ")
+			printNode(b, n.Args[1])
 		}
 		b.WriteByte(')')
 	case NodeIf:

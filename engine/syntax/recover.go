@@ -30,6 +30,7 @@ const (
 	FailedField
 	FailedGroup
 	FailedValue
+	FailedList
 	// declUnknown is a declaration whose keyword was not understood, so
 	// that it may have meant any kind.
 	declUnknown

@@ -21,6 +21,7 @@ var keywords = []string{
 	"int", "decimal", "bool", "enum", "date", "weight", "question", "note", "why", "legal_background", "widget",
 	"label", "unit", "range", "option",
 	"output", "keys", "period",
+	"list", "of", "up", "to", "noun", "where", "count", "sum",
 	"all", "any", "criterion", "discretionary", "cite",
 	"and", "or", "not", "in", "true", "false", "if", "then", "else",
 }

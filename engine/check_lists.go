@@ -1,0 +1,295 @@
+package engine
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/eligo/eligo/engine/syntax"
+	"github.com/eligo/eligo/engine/value"
+)
+
+// This file is the checker's half for lists of members
+// (docs/language.md#households). A list is compiled into fields the rest
+// of the engine already knows: one int field holding how many members
+// there are (the list's name), and for each member up to the list's
+// bound, one field per member field ("members[1].age"). An aggregate is
+// unrolled to the bound over those fields, each member's part guarded by
+// "the list has more than i members", so evaluation, the solver, the
+// planner and explanations read it as any other expression: three-valued
+// by Kleene's rules, linear where its parts are.
+
+// listDecl is a checked list: its declaration, the slot of the field
+// holding its length, and its member fields.
+type listDecl struct {
+	decl *syntax.ListDecl
+	// slot is the list field's slot; max the bound.
+	slot, max int
+	// members are the list's member fields in declaration order.
+	members []*memberField
+}
+
+// memberField is a field declared under a list's element (`field
+// member.age`): one declaration standing for one field per member.
+type memberField struct {
+	list *listDecl
+	decl *syntax.FieldDecl
+	// name is the field's name within a member ("age").
+	name string
+	// template is the field as declared; each member's is a copy named
+	// and worded for that member.
+	template Field
+	// slots[i] is the field's slot for the i-th member.
+	slots []int
+}
+
+// within is the member an expression is being checked for, inside an
+// aggregate: the list and the member's index.
+type within struct {
+	list  *listDecl
+	index int
+}
+
+// declareLists checks the list declarations and indexes them by element,
+// before the fields are read; their fields are made by listFields once
+// the ordinary fields have their slots.
+func (c *checker) declareLists() {
+	c.listByElement = map[string]*listDecl{}
+	names := map[string]bool{}
+	for _, ld := range c.f.Lists {
+		switch {
+		case !syntax.ValidIdent(ld.Name) || strings.Contains(ld.Name, "."):
+			c.errorf(ld.Pos, "list name %q must be lower-case letters, digits and _", ld.Name)
+			continue
+		case !syntax.ValidIdent(ld.Element) || strings.Contains(ld.Element, "."):
+			c.errorf(ld.Pos, "the name of one member, %q, must be lower-case letters, digits and _", ld.Element)
+			continue
+		case names[ld.Name] || names[ld.Element] || ld.Name == ld.Element:
+			c.errorf(ld.Pos, "list %s of %s reuses a name another list declares: each list and each member needs a name of its own", ld.Name, ld.Element)
+			continue
+		}
+		names[ld.Name], names[ld.Element] = true, true
+		max, err := strconv.Atoi(ld.Max)
+		if err != nil || max < 1 || max > syntax.MaxListMembers {
+			c.errorf(ld.MaxPos, "up to %s: a list holds from 1 to %d members", ld.Max, syntax.MaxListMembers)
+			continue
+		}
+		if strings.TrimSpace(ld.Question) == "" {
+			c.errorf(ld.Pos, "list %s has no question: add `question \"How many ...?\"` to ask how many there are", ld.Name)
+		}
+		c.listByElement[ld.Element] = &listDecl{decl: ld, max: max}
+	}
+}
+
+// memberOf returns the list whose element a field id names
+// ("member.age" under `list members of member`), and the field's name
+// within a member.
+func (c *checker) memberOf(id string) (*listDecl, string) {
+	element, name, ok := strings.Cut(id, ".")
+	if !ok {
+		return nil, ""
+	}
+	return c.listByElement[element], name
+}
+
+// listFields appends, for each list in declaration order, the field
+// holding its length and then each member's fields, member by member.
+func (c *checker) listFields() {
+	for _, ld := range c.f.Lists {
+		l := c.listByElement[ld.Element]
+		if l == nil || l.decl != ld {
+			continue
+		}
+		if _, dup := c.fieldIndex[ld.Name]; dup {
+			c.errorf(ld.Pos, "list %s has the name of a field", ld.Name)
+			continue
+		}
+		noun := ld.Noun
+		if noun == "" {
+			noun = "person"
+		}
+		l.slot = len(c.r.Fields)
+		c.addField(ld.Name, ld.Pos, Field{ID: ld.Name, Type: SortInt, Question: ld.Question, Description: ld.Description,
+			Weight: int(ld.Weight), Notes: []Note{}, Label: ld.Label,
+			Range: &Range{Min: value.IntValue(0), Max: value.IntValue(int64(l.max))},
+			List:  &ListInfo{Element: ld.Element, Title: ld.Title, Max: l.max, Noun: noun}})
+		for i := range l.max {
+			who := fmt.Sprintf("%s %d", strings.ToUpper(noun[:1])+noun[1:], i+1)
+			for _, m := range l.members {
+				f := m.template
+				f.ID = MemberFieldID(ld.Name, i, m.name)
+				f.Member = &MemberOf{List: ld.Name, Index: i, Name: m.name}
+				if f.Question != "" {
+					f.Question = who + ": " + f.Question
+				}
+				if f.Label != "" {
+					f.Label = who + ": " + f.Label
+				}
+				m.slots = append(m.slots, len(c.r.Fields))
+				c.addField(m.decl.ID, m.decl.Pos, f)
+			}
+		}
+	}
+}
+
+// addField gives field f the next slot; name is what a warning about it
+// calls it (a member field's declared id, for every member).
+func (c *checker) addField(name string, pos syntax.Pos, f Field) {
+	c.fieldIndex[f.ID] = len(c.r.Fields)
+	c.fieldPos = append(c.fieldPos, pos)
+	c.fieldName = append(c.fieldName, name)
+	c.fieldUsed = append(c.fieldUsed, false)
+	c.r.Fields = append(c.r.Fields, f)
+}
+
+// memberRef is a member field read at n: the field of the member being
+// checked, or an error outside an aggregate over its list.
+func (c *checker) memberRef(n *syntax.Node, m *memberField) *Expr {
+	if c.within == nil || c.within.list != m.list {
+		el := m.list.decl.Element
+		c.errorf(n.Pos, "%s is about one %s of %s: read it inside count, sum, any or all, e.g. any(%s where %s ...)",
+			n.Name, el, m.list.decl.Name, el, n.Name)
+		return invalid()
+	}
+	slot := m.slots[c.within.index]
+	c.reads[slot] = true
+	return &Expr{Kind: ExprField, Sort: c.r.Fields[slot].Type, Key: c.r.Fields[slot].ID, Slot: slot}
+}
+
+// aggregate checks count, sum, any or all over a list and unrolls it to
+// the list's bound: member i's part holds only when the list has more
+// than i members, so a member not in the list counts for nothing, and
+// the whole is unknown while the list's length is.
+func (c *checker) aggregate(n *syntax.Node) *Expr {
+	if c.within != nil {
+		c.errorf(n.Pos, "%s inside another count, sum, any or all: name a value for the inner one and compare members with it instead", n.Name)
+		return invalid()
+	}
+	l := c.aggregated(n)
+	if l == nil {
+		return invalid()
+	}
+	list := &Expr{Kind: ExprField, Sort: SortInt, Key: l.decl.Name, Slot: l.slot}
+	c.reads[l.slot] = true
+	if n.Name == "count" && len(n.Args) == 1 {
+		return list
+	}
+	parts := make([]*Expr, 0, l.max)
+	errs, warnings := len(c.errs), len(c.warnings)
+	for i := range l.max {
+		c.within = &within{list: l, index: i}
+		part := c.memberPart(n, list, i)
+		c.within = nil
+		if i == 0 {
+			if len(c.errs) > errs {
+				return invalid()
+			}
+			errs, warnings = len(c.errs), len(c.warnings)
+		}
+		// Each member's part is the first one again with another index:
+		// what the first said about the text is not said again.
+		c.errs, c.warnings = c.errs[:errs], c.warnings[:warnings]
+		parts = append(parts, part)
+	}
+	switch n.Name {
+	case "any":
+		return &Expr{Kind: ExprOp, Sort: SortBool, Op: OpOr, Args: parts}
+	case "all":
+		return &Expr{Kind: ExprOp, Sort: SortBool, Op: OpAnd, Args: parts}
+	}
+	return sumTree(parts)
+}
+
+// aggregated is the list an aggregate at n is over: the element its first
+// argument names (count, any, all), or the one whose fields the sum reads.
+func (c *checker) aggregated(n *syntax.Node) *listDecl {
+	term := n.Args[0]
+	if n.Name != "sum" {
+		if term.Kind != syntax.NodeIdent || c.listByElement[term.Name] == nil {
+			c.errorf(n.Pos, "%s( takes the name of one member of a list, e.g. %s(member where member.age < 5)%s",
+				n.Name, n.Name, c.elementHint())
+			return nil
+		}
+		if n.Name != "count" && len(n.Args) == 1 {
+			c.errorf(n.Pos, "%s(%s) needs a condition: %s(%s where ...)", n.Name, term.Name, n.Name, term.Name)
+			return nil
+		}
+		return c.listByElement[term.Name]
+	}
+	var found *listDecl
+	var walk func(x *syntax.Node)
+	walk = func(x *syntax.Node) {
+		if x.Kind == syntax.NodeField {
+			if l, _ := c.memberOf(x.Name); l != nil && found == nil {
+				found = l
+			}
+		}
+		for _, a := range x.Args {
+			walk(a)
+		}
+	}
+	walk(term)
+	if found == nil {
+		c.errorf(n.Pos, "sum( adds up a member field over a list's members, e.g. sum(member.income); this one reads none%s", c.elementHint())
+	}
+	return found
+}
+
+// elementHint names the lists' elements for an aggregate's message.
+func (c *checker) elementHint() string {
+	var names []string
+	for _, ld := range c.f.Lists {
+		if c.listByElement[ld.Element] != nil {
+			names = append(names, ld.Element)
+		}
+	}
+	if len(names) == 0 {
+		return "; the ruleset declares no list: add `list members of member \"...\" up to 16`"
+	}
+	return "; the ruleset's members are " + strings.Join(names, ", ")
+}
+
+// memberPart is member i's part of the aggregate n: its condition for any
+// and all (any: "is a member and meets it"; all: "is no member, or meets
+// it"), its term or 0 for sum, 1 or 0 for count.
+func (c *checker) memberPart(n *syntax.Node, list *Expr, i int) *Expr {
+	inList := &Expr{Kind: ExprOp, Sort: SortBool, Op: OpGt, Args: []*Expr{list,
+		{Kind: ExprConst, Sort: SortInt, Const: value.IntValue(int64(i)), FieldContext: list.Key}}}
+	var cond *Expr
+	if len(n.Args) > 1 {
+		cond = c.expr(n.Args[1])
+		if !c.wantBool(n.Args[1], cond, n.Name+"(... where") {
+			return invalid()
+		}
+	}
+	switch n.Name {
+	case "any":
+		return &Expr{Kind: ExprOp, Sort: SortBool, Op: OpAnd, Args: []*Expr{inList, cond}}
+	case "all":
+		return &Expr{Kind: ExprOp, Sort: SortBool, Op: OpOr, Args: []*Expr{
+			{Kind: ExprOp, Sort: SortBool, Op: OpNot, Args: []*Expr{inList}}, cond}}
+	}
+	term := &Expr{Kind: ExprConst, Sort: SortInt, Const: value.IntValue(1)}
+	if n.Name == "sum" {
+		term = c.expr(n.Args[0])
+		if !c.wantNumber(n.Args[0], term, "sum(") {
+			return invalid()
+		}
+	}
+	counted := inList
+	if cond != nil {
+		counted = &Expr{Kind: ExprOp, Sort: SortBool, Op: OpAnd, Args: []*Expr{inList, cond}}
+	}
+	zero := &Expr{Kind: ExprConst, Sort: term.Sort, Const: value.IntValue(0)}
+	return &Expr{Kind: ExprOp, Sort: term.Sort, Op: OpIf, Args: []*Expr{counted, term, zero}}
+}
+
+// sumTree adds parts as a balanced tree, so that the sum of a list's
+// members nests as deep as the logarithm of its bound, not the bound.
+func sumTree(parts []*Expr) *Expr {
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	left, right := sumTree(parts[:len(parts)/2]), sumTree(parts[len(parts)/2:])
+	return &Expr{Kind: ExprOp, Sort: numericSort(left.Sort, right.Sort), Op: OpAdd, Args: []*Expr{left, right}}
+}

@@ -1,0 +1,220 @@
+package engine
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/eligo/eligo/engine/internal/testfiles"
+	"github.com/eligo/eligo/engine/syntax"
+	"github.com/eligo/eligo/engine/value"
+)
+
+func compileHousehold(t *testing.T) *Ruleset {
+	t.Helper()
+	r, warnings, err := Compile("household.rules", []byte(testfiles.HouseholdRules))
+	if err != nil {
+		t.Fatalf("compile: %v", err)
+	}
+	if len(warnings) > 0 {
+		t.Fatalf("warnings: %v", warnings)
+	}
+	return r
+}
+
+// TestListsEvaluate checks the three-valued meaning of aggregates over a
+// partly known household (GRAMMAR.md, "Three-valued meaning").
+func TestListsEvaluate(t *testing.T) {
+	t.Parallel()
+	r := compileHousehold(t)
+	opts := Options{DecisionDate: value.DateOrdinal(2026, 3, 1)}
+	for _, tt := range []struct {
+		name     string
+		answers  string
+		outcome  Outcome
+		criteria map[string]Status
+		values   map[string]string // "?" for unknown
+	}{
+		{"nothing known: the list's length is unknown, so is everything",
+			`{}`, Undetermined,
+			map[string]Status{"young_or_pregnant": Pending, "residents": Pending, "income": Pending},
+			map[string]string{"household_earnings": "?", "young_children": "?"}},
+		{"a known child under five settles any, whatever the others; count waits for every age",
+			`{"members": [{"age": 34}, {"age": 3}, {}]}`, Undetermined,
+			map[string]Status{"young_or_pregnant": Satisfied, "residents": Pending},
+			map[string]string{"young_children": "?", "household_earnings": "?"}},
+		{"one member known not resident settles all",
+			`{"members": [{"resident": true}, {"resident": false}, {}]}`, NotEligible,
+			map[string]Status{"residents": NotSatisfied}, nil},
+		{"any is false only once every member is known not to",
+			`{"members": [{"age": 34, "pregnant": false}, {"age": 40, "pregnant": false}]}`, NotEligible,
+			map[string]Status{"young_or_pregnant": NotSatisfied}, map[string]string{"young_children": "0"}},
+		{"count and sum over every member once known",
+			`{"members": [{"age": 30, "pregnant": true, "earnings": 1200.50, "resident": true}, {"age": 2, "earnings": 0, "resident": true}, {"age": 4, "earnings": 0, "resident": true}]}`, Eligible,
+			map[string]Status{"young_or_pregnant": Satisfied, "residents": Satisfied, "income": Satisfied},
+			map[string]string{"household_earnings": "1200.5", "young_children": "2"}},
+		{"members beyond the list's length count for nothing",
+			`{"members": [{"age": 30, "pregnant": false, "earnings": 3000, "resident": true}]}`, NotEligible,
+			map[string]Status{"young_or_pregnant": NotSatisfied, "income": NotSatisfied},
+			map[string]string{"household_earnings": "3000", "young_children": "0"}},
+		{"an empty household: sums are zero, all holds, any does not",
+			`{"members": []}`, NotEligible,
+			map[string]Status{"young_or_pregnant": NotSatisfied, "residents": Satisfied, "income": Satisfied},
+			map[string]string{"household_earnings": "0", "young_children": "0"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			in, err := r.Convert([]byte(tt.answers))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(in.FieldErrors) > 0 {
+				t.Fatalf("field errors: %v", in.FieldErrors)
+			}
+			res := r.Evaluate(in, opts)
+			if res.Outcome != tt.outcome {
+				t.Errorf("outcome %s, want %s", res.Outcome, tt.outcome)
+			}
+			for id, want := range tt.criteria {
+				if got := criterionStatus(t, r, res, id); got != want {
+					t.Errorf("criterion %s is %s, want %s", id, got, want)
+				}
+			}
+			for id, want := range tt.values {
+				got := "?"
+				if v := res.Values[valueSlot(t, r, id)]; v.Known {
+					got = v.NumberString()
+				}
+				if got != want {
+					t.Errorf("%s = %s, want %s", id, got, want)
+				}
+			}
+		})
+	}
+}
+
+// TestListsWire checks how a household is read from field_values: field
+// errors name the member, a list longer than the bound is one error, and
+// a member's answer outside the list is refused.
+func TestListsWire(t *testing.T) {
+	t.Parallel()
+	r := compileHousehold(t)
+	for _, tt := range []struct {
+		name, answers string
+		errs          []string // "field: message part"
+	}{
+		{"a member's bad answer is named by its place", `{"members": [{"age": 30}, {"age": "two"}]}`,
+			[]string{"members[1].age: expected a number"}},
+		{"an unknown member field is suggested", `{"members": [{"agee": 30}]}`,
+			[]string{`members[0].agee: unknown field "agee": a member of members has no such field; did you mean "age"?`}},
+		{"more members than the rules handle", `{"members": [{}, {}, {}, {}, {}, {}, {}]}`,
+			[]string{"members: 7 members were sent, and these rules handle at most 6"}},
+		{"the list must be a list", `{"members": 3}`,
+			[]string{"members: expected a list of members"}},
+		{"each member is an object", `{"members": [{"age": 3}, 4]}`,
+			[]string{"members[1]: expected an object of one member's answers, got a number"}},
+		{"a member's answer outside the list is refused", `{"members[0].age": 30}`,
+			[]string{`members[0].age: answers about one member go in the list`}},
+		{"a range is checked per member", `{"members": [{"age": 131}]}`,
+			[]string{"members[0].age: 131 is outside the range"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			in, err := r.Convert([]byte(tt.answers))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(in.FieldErrors) != len(tt.errs) {
+				t.Fatalf("field errors %+v, want %d", in.FieldErrors, len(tt.errs))
+			}
+			for i, want := range tt.errs {
+				field, msg, _ := strings.Cut(want, ": ")
+				if got := in.FieldErrors[i]; got.Field != field || !strings.Contains(got.Message, msg) {
+					t.Errorf("error %d is %s: %s, want %s: ...%s...", i, got.Field, got.Message, field, msg)
+				}
+			}
+		})
+	}
+}
+
+// TestListsStoredIR checks that a ruleset with a list is written as IR
+// version 3, loads back to the same digest and decides the same, and
+// that the text prints back to itself.
+func TestListsStoredIR(t *testing.T) {
+	t.Parallel()
+	r := compileHousehold(t)
+	if v := r.FormatVersion(); v != 3 {
+		t.Fatalf("format version %d, want 3", v)
+	}
+	data, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := LoadIR(3, data)
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	if loaded.ContentDigest() != r.ContentDigest() {
+		t.Errorf("digest %s after loading, want %s", loaded.ContentDigest(), r.ContentDigest())
+	}
+	if _, err := LoadIR(2, data); err == nil || !strings.Contains(err.Error(), "lists") {
+		t.Errorf("loading as version 2: %v, want a refusal naming lists", err)
+	}
+	answers := []byte(`{"members": [{"age": 30, "pregnant": true, "earnings": 100, "resident": true}]}`)
+	opts := Options{DecisionDate: value.DateOrdinal(2026, 3, 1)}
+	a, _ := r.Convert(answers)
+	b, _ := loaded.Convert(answers)
+	if x, y := r.Evaluate(a, opts).Outcome, loaded.Evaluate(b, opts).Outcome; x != y || x != Eligible {
+		t.Errorf("outcomes %s and %s, want eligible twice", x, y)
+	}
+	f, errs := syntax.Parse("household.rules", []byte(testfiles.HouseholdRules))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	printed := syntax.Print(f)
+	again, errs := syntax.Parse("household.rules", printed)
+	if len(errs) > 0 {
+		t.Fatalf("the printed text does not parse: %v\n%s", errs, printed)
+	}
+	if string(syntax.Print(again)) != string(printed) {
+		t.Errorf("printing is not stable:\n%s", printed)
+	}
+}
+
+// TestListsCheckerErrors checks the messages for lists used wrongly.
+func TestListsCheckerErrors(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ name, replace, with, want string }{
+		{"a member field outside an aggregate", "all(member where member.resident)", "member.resident",
+			"member.resident is about one member of members: read it inside count, sum, any or all"},
+		{"any without a condition", "any(member where member.age < 5 or member.pregnant)", "any(member)",
+			"any(member) needs a condition"},
+		{"an aggregate inside another", "all(member where member.resident)", "all(member where count(member where member.resident) > 0)",
+			"count inside another count, sum, any or all"},
+		{"a sum over no member field", "sum(member.earnings)", "sum(3)",
+			"sum( adds up a member field over a list's members"},
+		{"a bound over the limit", "up to 6", "up to 65", "up to 65: a list holds from 1 to 64 members"},
+		{"an element named alone", "any(member where member.age < 5 or member.pregnant)", "member", "member is one member of members"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			src := strings.Replace(testfiles.HouseholdRules, tt.replace, tt.with, 1)
+			if src == testfiles.HouseholdRules {
+				t.Fatalf("%q is not in the rules", tt.replace)
+			}
+			_, _, err := Compile("household.rules", []byte(src))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// criterionStatus is the status of criterion id in res.
+func criterionStatus(t *testing.T, r *Ruleset, res *Result, id string) Status {
+	t.Helper()
+	for i := range r.NumCriteria() {
+		if c, _ := r.CriterionAt(i); c.ID == id {
+			return res.Criteria[i]
+		}
+	}
+	t.Fatalf("no criterion %s", id)
+	return 0
+}
