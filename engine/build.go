@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/eligo/eligo/engine/syntax"
 	"github.com/eligo/eligo/engine/value"
@@ -747,10 +748,10 @@ func (b *builder) listField(path string, f *Field) error {
 			return fmt.Errorf("%s: a field is a list or a member's field, not both", path)
 		case f.Type != SortInt:
 			return fmt.Errorf("%s.list: a list's field counts its members and must be int, not %s", path, f.Type)
-		case l.Max < 1 || l.Max > syntax.MaxListMembers:
-			return fmt.Errorf("%s.list.max: a list holds from 1 to %d members, not %d", path, syntax.MaxListMembers, l.Max)
-		case !syntax.ValidIdent(l.Element):
-			return fmt.Errorf("%s.list.element: %q is not a name", path, l.Element)
+		case l.Max < 2 || l.Max > syntax.MaxListMembers:
+			return fmt.Errorf("%s.list.max: a list holds from 2 to %d members, not %d", path, syntax.MaxListMembers, l.Max)
+		case !syntax.ValidIdent(f.ID) || strings.Contains(f.ID, "."):
+			return fmt.Errorf("%s.field_id: a list's field is named as the list, %q is not such a name", path, f.ID)
 		}
 	}
 	m := f.Member

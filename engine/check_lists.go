@@ -12,8 +12,8 @@ import (
 // This file is the checker's half for lists of members
 // (docs/language.md#households). A list is compiled into fields the rest
 // of the engine already knows: one int field holding how many members
-// there are (the list's name), and for each member up to the list's
-// bound, one field per member field ("members[1].age"). An aggregate is
+// there are (named as the list, "member"), and for each member up to the
+// list's bound, one field per member field ("member[1].age"). An aggregate is
 // unrolled to the bound over those fields, each member's part guarded by
 // "the list has more than i members", so evaluation, the solver, the
 // planner and explanations read it as any other expression: three-valued
@@ -27,6 +27,9 @@ type listDecl struct {
 	slot, max int
 	// members are the list's member fields in declaration order.
 	members []*memberField
+	// failed is set when the list's fields could not be made (an error
+	// says why), so that its uses are not reported again.
+	failed bool
 }
 
 // memberField is a field declared under a list's element (`field
@@ -50,34 +53,29 @@ type within struct {
 	index int
 }
 
-// declareLists checks the list declarations and indexes them by element,
+// declareLists checks the list declarations and indexes them by name,
 // before the fields are read; their fields are made by listFields once
 // the ordinary fields have their slots.
 func (c *checker) declareLists() {
 	c.listByElement = map[string]*listDecl{}
-	names := map[string]bool{}
 	for _, ld := range c.f.Lists {
 		switch {
 		case !syntax.ValidIdent(ld.Name) || strings.Contains(ld.Name, "."):
 			c.errorf(ld.Pos, "list name %q must be lower-case letters, digits and _", ld.Name)
 			continue
-		case !syntax.ValidIdent(ld.Element) || strings.Contains(ld.Element, "."):
-			c.errorf(ld.Pos, "the name of one member, %q, must be lower-case letters, digits and _", ld.Element)
-			continue
-		case names[ld.Name] || names[ld.Element] || ld.Name == ld.Element:
-			c.errorf(ld.Pos, "list %s of %s reuses a name another list declares: each list and each member needs a name of its own", ld.Name, ld.Element)
+		case c.listByElement[ld.Name] != nil:
+			c.errorf(ld.Pos, "list %s is declared twice (first at line %d)", ld.Name, c.listByElement[ld.Name].decl.Pos.Line)
 			continue
 		}
-		names[ld.Name], names[ld.Element] = true, true
 		max, err := strconv.Atoi(ld.Max)
-		if err != nil || max < 1 || max > syntax.MaxListMembers {
-			c.errorf(ld.MaxPos, "up to %s: a list holds from 1 to %d members", ld.Max, syntax.MaxListMembers)
+		if err != nil || max < 2 || max > syntax.MaxListMembers {
+			c.errorf(ld.MaxPos, "up to %s: a list holds from 2 to %d members", ld.Max, syntax.MaxListMembers)
 			continue
 		}
 		if strings.TrimSpace(ld.Question) == "" {
 			c.errorf(ld.Pos, "list %s has no question: add `question \"How many ...?\"` to ask how many there are", ld.Name)
 		}
-		c.listByElement[ld.Element] = &listDecl{decl: ld, max: max}
+		c.listByElement[ld.Name] = &listDecl{decl: ld, max: max}
 	}
 }
 
@@ -93,26 +91,28 @@ func (c *checker) memberOf(id string) (*listDecl, string) {
 }
 
 // listFields appends, for each list in declaration order, the field
-// holding its length and then each member's fields, member by member.
+// holding its length (named as the list) and then each member's fields, member by member.
 func (c *checker) listFields() {
 	for _, ld := range c.f.Lists {
-		l := c.listByElement[ld.Element]
+		l := c.listByElement[ld.Name]
 		if l == nil || l.decl != ld {
-			continue
-		}
-		if _, dup := c.fieldIndex[ld.Name]; dup {
-			c.errorf(ld.Pos, "list %s has the name of a field", ld.Name)
 			continue
 		}
 		noun := ld.Noun
 		if noun == "" {
 			noun = "person"
 		}
+		if total := len(c.r.Fields) + 1 + l.max*len(l.members); total > syntax.MaxFields {
+			c.errorf(ld.MaxPos, "list %s of up to %d members, each answering %d fields, makes %d fields in all, and a ruleset holds at most %d: lower the bound or ask fewer questions of each member",
+				ld.Name, l.max, len(l.members), total, syntax.MaxFields)
+			l.failed = true
+			continue
+		}
 		l.slot = len(c.r.Fields)
 		c.addField(ld.Name, ld.Pos, Field{ID: ld.Name, Type: SortInt, Question: ld.Question, Description: ld.Description,
 			Weight: int(ld.Weight), Notes: []Note{}, Label: ld.Label,
 			Range: &Range{Min: value.IntValue(0), Max: value.IntValue(int64(l.max))},
-			List:  &ListInfo{Element: ld.Element, Title: ld.Title, Max: l.max, Noun: noun}})
+			List:  &ListInfo{Title: ld.Title, Max: l.max, Noun: noun}})
 		for i := range l.max {
 			who := fmt.Sprintf("%s %d", strings.ToUpper(noun[:1])+noun[1:], i+1)
 			for _, m := range l.members {
@@ -145,10 +145,13 @@ func (c *checker) addField(name string, pos syntax.Pos, f Field) {
 // memberRef is a member field read at n: the field of the member being
 // checked, or an error outside an aggregate over its list.
 func (c *checker) memberRef(n *syntax.Node, m *memberField) *Expr {
+	if m.list.failed {
+		return invalid()
+	}
 	if c.within == nil || c.within.list != m.list {
-		el := m.list.decl.Element
-		c.errorf(n.Pos, "%s is about one %s of %s: read it inside count, sum, any or all, e.g. any(%s where %s ...)",
-			n.Name, el, m.list.decl.Name, el, n.Name)
+		el := m.list.decl.Name
+		c.errorf(n.Pos, "%s is about one %s: read it inside count, sum, any or all, e.g. any(%s where %s ...)",
+			n.Name, el, el, n.Name)
 		return invalid()
 	}
 	slot := m.slots[c.within.index]
@@ -166,7 +169,7 @@ func (c *checker) aggregate(n *syntax.Node) *Expr {
 		return invalid()
 	}
 	l := c.aggregated(n)
-	if l == nil {
+	if l == nil || l.failed {
 		return invalid()
 	}
 	list := &Expr{Kind: ExprField, Sort: SortInt, Key: l.decl.Name, Slot: l.slot}
@@ -239,12 +242,12 @@ func (c *checker) aggregated(n *syntax.Node) *listDecl {
 func (c *checker) elementHint() string {
 	var names []string
 	for _, ld := range c.f.Lists {
-		if c.listByElement[ld.Element] != nil {
-			names = append(names, ld.Element)
+		if c.listByElement[ld.Name] != nil {
+			names = append(names, ld.Name)
 		}
 	}
 	if len(names) == 0 {
-		return "; the ruleset declares no list: add `list members of member \"...\" up to 16`"
+		return "; the ruleset declares no list: add `list member \"People in the household\" up to 16`"
 	}
 	return "; the ruleset's members are " + strings.Join(names, ", ")
 }

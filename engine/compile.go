@@ -81,7 +81,7 @@ type checker struct {
 	// fieldName is what a warning calls each slot: its id, or a member
 	// field's declared id ("member.age") for every member's slot.
 	fieldName []string
-	// listByElement maps a list's element name to the list.
+	// listByElement maps a list's name (the name of one member) to the list.
 	listByElement map[string]*listDecl
 	// memberFields maps a member field's declared id to it.
 	memberFields map[string]*memberField

@@ -166,7 +166,7 @@ func (r *Ruleset) ConvertMap(m map[string]any) *Inputs {
 
 // convertList binds the list of members sent for the list field at slot:
 // its length to the list's field, each member's answers to that member's
-// fields. A field error names the member ("members[2].age", counting
+// fields. A field error names the member ("member[2].age", counting
 // from 0 as sent).
 func (r *Ruleset) convertList(in *Inputs, slot int, v any) {
 	f := &r.Fields[slot]
@@ -199,7 +199,7 @@ func (r *Ruleset) convertList(in *Inputs, slot int, v any) {
 			id := MemberFieldID(f.ID, i, k)
 			ms := r.FieldIndex(id)
 			if ms < 0 {
-				msg := fmt.Sprintf("unknown field %q: a member of %s has no such field", k, f.ID)
+				msg := fmt.Sprintf("unknown field %q: the rules ask one %s no such question", k, f.ID)
 				if near := Nearest(k, r.memberNames(f.ID)); near != "" {
 					msg += fmt.Sprintf("; did you mean %q?", near)
 				}

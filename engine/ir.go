@@ -297,21 +297,20 @@ type Field struct {
 	// written before ranges existed keeps its digest.
 	Range *Range `json:"range,omitempty"`
 	// List is set on the field that holds how many members a list has
-	// (its ID is the list's name, "members"); nil on other fields. Like
+	// (its ID is the list's name, "member"); nil on other fields. Like
 	// Member it is left out of the IR when nil, so content written
 	// before lists existed keeps its digest.
 	List *ListInfo `json:"list,omitempty"`
-	// Member is set on a field of one member of a list
-	// ("members[1].age"); nil on other fields.
+	// Member is set on a field of one member of a list ("member[1].age");
+	// nil on other fields.
 	Member *MemberOf `json:"member,omitempty"`
 }
 
-// ListInfo describes a list of members (docs/language.md#households): the
-// name of one member in the rules and the most members the ruleset
-// handles, to which every aggregate over the list is unrolled.
+// ListInfo describes a list of members (docs/language.md#households): its
+// title and the most members the ruleset handles, to which every
+// aggregate over the list is unrolled. The list's name is its field's ID:
+// the only field id without a dot.
 type ListInfo struct {
-	// Element is the name the rules give one member ("member").
-	Element string `json:"element"`
 	// Title names the list for people ("People in the household").
 	Title string `json:"title"`
 	// Max is the most members; more is a field error.
@@ -320,12 +319,12 @@ type ListInfo struct {
 	Noun string `json:"noun"`
 }
 
-// MemberOf places a field of one member: the list's field id, the
-// member's index from 0, and the field's name within a member ("age" of
-// `field member.age`), the key of its answer in the member's object on
-// the wire.
+// MemberOf places a field of one member: the list's name, the member's
+// index from 0, and the field's name within a member ("age" of `field
+// member.age`), the key of its answer in the member's object on the
+// wire.
 type MemberOf struct {
-	// List is the id of the field holding the list's length.
+	// List is the list's name, the id of the field holding its length.
 	List string `json:"list"`
 	// Index is the member's position in the list, from 0.
 	Index int `json:"index"`
@@ -334,7 +333,7 @@ type MemberOf struct {
 }
 
 // MemberFieldID is the id of the field name of the index-th member of
-// list: "members[1].age", as field errors and next questions name it.
+// list: "member[1].age", as field errors and next questions name it.
 func MemberFieldID(list string, index int, name string) string {
 	return list + "[" + strconv.Itoa(index) + "]." + name
 }

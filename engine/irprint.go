@@ -29,11 +29,20 @@ func ExprText(e *Expr) string { return exprText(e) }
 func exprNode(e *Expr) *syntax.Node {
 	switch e.Kind {
 	case ExprField:
+		if listField(e) {
+			return &syntax.Node{Kind: syntax.NodeAggregate, Name: "count", Args: []*syntax.Node{{Kind: syntax.NodeIdent, Name: e.Key}}}
+		}
+		if name, ok := memberFieldName(e.Key); ok {
+			return &syntax.Node{Kind: syntax.NodeField, Name: name}
+		}
 		return &syntax.Node{Kind: syntax.NodeField, Name: e.Key}
 	case ExprGroup, ExprValue:
 		return &syntax.Node{Kind: syntax.NodeIdent, Name: e.Key}
 	case ExprConst:
 		return constNode(e)
+	}
+	if n := aggregateNode(e); n != nil {
+		return n
 	}
 	args := make([]*syntax.Node, len(e.Args))
 	for i, a := range e.Args {

@@ -40,25 +40,25 @@ func TestListsEvaluate(t *testing.T) {
 			map[string]Status{"young_or_pregnant": Pending, "residents": Pending, "income": Pending},
 			map[string]string{"household_earnings": "?", "young_children": "?"}},
 		{"a known child under five settles any, whatever the others; count waits for every age",
-			`{"members": [{"age": 34}, {"age": 3}, {}]}`, Undetermined,
+			`{"member": [{"age": 34}, {"age": 3}, {}]}`, Undetermined,
 			map[string]Status{"young_or_pregnant": Satisfied, "residents": Pending},
 			map[string]string{"young_children": "?", "household_earnings": "?"}},
 		{"one member known not resident settles all",
-			`{"members": [{"resident": true}, {"resident": false}, {}]}`, NotEligible,
+			`{"member": [{"resident": true}, {"resident": false}, {}]}`, NotEligible,
 			map[string]Status{"residents": NotSatisfied}, nil},
 		{"any is false only once every member is known not to",
-			`{"members": [{"age": 34, "pregnant": false}, {"age": 40, "pregnant": false}]}`, NotEligible,
+			`{"member": [{"age": 34, "pregnant": false}, {"age": 40, "pregnant": false}]}`, NotEligible,
 			map[string]Status{"young_or_pregnant": NotSatisfied}, map[string]string{"young_children": "0"}},
 		{"count and sum over every member once known",
-			`{"members": [{"age": 30, "pregnant": true, "earnings": 1200.50, "resident": true}, {"age": 2, "earnings": 0, "resident": true}, {"age": 4, "earnings": 0, "resident": true}]}`, Eligible,
+			`{"member": [{"age": 30, "pregnant": true, "earnings": 1200.50, "resident": true}, {"age": 2, "earnings": 0, "resident": true}, {"age": 4, "earnings": 0, "resident": true}]}`, Eligible,
 			map[string]Status{"young_or_pregnant": Satisfied, "residents": Satisfied, "income": Satisfied},
 			map[string]string{"household_earnings": "1200.5", "young_children": "2"}},
 		{"members beyond the list's length count for nothing",
-			`{"members": [{"age": 30, "pregnant": false, "earnings": 3000, "resident": true}]}`, NotEligible,
+			`{"member": [{"age": 30, "pregnant": false, "earnings": 3000, "resident": true}]}`, NotEligible,
 			map[string]Status{"young_or_pregnant": NotSatisfied, "income": NotSatisfied},
 			map[string]string{"household_earnings": "3000", "young_children": "0"}},
 		{"an empty household: sums are zero, all holds, any does not",
-			`{"members": []}`, NotEligible,
+			`{"member": []}`, NotEligible,
 			map[string]Status{"young_or_pregnant": NotSatisfied, "residents": Satisfied, "income": Satisfied},
 			map[string]string{"household_earnings": "0", "young_children": "0"}},
 	} {
@@ -102,20 +102,20 @@ func TestListsWire(t *testing.T) {
 		name, answers string
 		errs          []string // "field: message part"
 	}{
-		{"a member's bad answer is named by its place", `{"members": [{"age": 30}, {"age": "two"}]}`,
-			[]string{"members[1].age: expected a number"}},
-		{"an unknown member field is suggested", `{"members": [{"agee": 30}]}`,
-			[]string{`members[0].agee: unknown field "agee": a member of members has no such field; did you mean "age"?`}},
-		{"more members than the rules handle", `{"members": [{}, {}, {}, {}, {}, {}, {}]}`,
-			[]string{"members: 7 members were sent, and these rules handle at most 6"}},
-		{"the list must be a list", `{"members": 3}`,
-			[]string{"members: expected a list of members"}},
-		{"each member is an object", `{"members": [{"age": 3}, 4]}`,
-			[]string{"members[1]: expected an object of one member's answers, got a number"}},
-		{"a member's answer outside the list is refused", `{"members[0].age": 30}`,
-			[]string{`members[0].age: answers about one member go in the list`}},
-		{"a range is checked per member", `{"members": [{"age": 131}]}`,
-			[]string{"members[0].age: 131 is outside the range"}},
+		{"a member's bad answer is named by its place", `{"member": [{"age": 30}, {"age": "two"}]}`,
+			[]string{"member[1].age: expected a number"}},
+		{"an unknown member field is suggested", `{"member": [{"agee": 30}]}`,
+			[]string{`member[0].agee: unknown field "agee": the rules ask one member no such question; did you mean "age"?`}},
+		{"more members than the rules handle", `{"member": [{}, {}, {}, {}, {}, {}, {}]}`,
+			[]string{"member: 7 members were sent, and these rules handle at most 6"}},
+		{"the list must be a list", `{"member": 3}`,
+			[]string{"member: expected a list of members"}},
+		{"each member is an object", `{"member": [{"age": 3}, 4]}`,
+			[]string{"member[1]: expected an object of one member's answers, got a number"}},
+		{"a member's answer outside the list is refused", `{"member[0].age": 30}`,
+			[]string{`member[0].age: answers about one member go in the list`}},
+		{"a range is checked per member", `{"member": [{"age": 131}]}`,
+			[]string{"member[0].age: 131 is outside the range"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			in, err := r.Convert([]byte(tt.answers))
@@ -158,7 +158,7 @@ func TestListsStoredIR(t *testing.T) {
 	if _, err := LoadIR(2, data); err == nil || !strings.Contains(err.Error(), "lists") {
 		t.Errorf("loading as version 2: %v, want a refusal naming lists", err)
 	}
-	answers := []byte(`{"members": [{"age": 30, "pregnant": true, "earnings": 100, "resident": true}]}`)
+	answers := []byte(`{"member": [{"age": 30, "pregnant": true, "earnings": 100, "resident": true}]}`)
 	opts := Options{DecisionDate: value.DateOrdinal(2026, 3, 1)}
 	a, _ := r.Convert(answers)
 	b, _ := loaded.Convert(answers)
@@ -184,15 +184,18 @@ func TestListsCheckerErrors(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct{ name, replace, with, want string }{
 		{"a member field outside an aggregate", "all(member where member.resident)", "member.resident",
-			"member.resident is about one member of members: read it inside count, sum, any or all"},
+			"member.resident is about one member: read it inside count, sum, any or all"},
 		{"any without a condition", "any(member where member.age < 5 or member.pregnant)", "any(member)",
 			"any(member) needs a condition"},
 		{"an aggregate inside another", "all(member where member.resident)", "all(member where count(member where member.resident) > 0)",
 			"count inside another count, sum, any or all"},
 		{"a sum over no member field", "sum(member.earnings)", "sum(3)",
 			"sum( adds up a member field over a list's members"},
-		{"a bound over the limit", "up to 6", "up to 65", "up to 65: a list holds from 1 to 64 members"},
-		{"an element named alone", "any(member where member.age < 5 or member.pregnant)", "member", "member is one member of members"},
+		{"a bound over the limit", "up to 6", "up to 65", "up to 65: a list holds from 2 to 64 members"},
+		{"a bound of one", "up to 6", "up to 1", "up to 1: a list holds from 2 to 64 members"},
+		{"more fields than a ruleset holds", "up to 6\n", "up to 64\nfield member.a bool\nfield member.b bool\nfield member.c bool\nfield member.d bool\n",
+			"list member of up to 64 members, each answering 8 fields, makes 513 fields in all, and a ruleset holds at most 500"},
+		{"an element named alone", "any(member where member.age < 5 or member.pregnant)", "member", "member is one member of a list"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			src := strings.Replace(testfiles.HouseholdRules, tt.replace, tt.with, 1)
@@ -217,4 +220,42 @@ func criterionStatus(t *testing.T, r *Ruleset, res *Result, id string) Status {
 	}
 	t.Fatalf("no criterion %s", id)
 	return 0
+}
+
+// TestListsPrintAsWritten checks that the unrolled aggregates print back
+// as the rules wrote them, on both paths into a ruleset: the text traces,
+// explanations and reviews show.
+func TestListsPrintAsWritten(t *testing.T) {
+	t.Parallel()
+	r := compileHousehold(t)
+	data, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := LoadIR(3, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"young_or_pregnant":  "any(member where member.age < 5 or member.pregnant)",
+		"residents":          "all(member where member.resident)",
+		"income":             "household_earnings <= 1000 + 500 * count(member)",
+		"household_earnings": "sum(member.earnings)",
+		"young_children":     "count(member where member.age < 5)",
+	}
+	for _, rs := range []*Ruleset{r, loaded} {
+		got := map[string]string{}
+		for i := range rs.NumCriteria() {
+			c, _ := rs.CriterionAt(i)
+			got[c.ID] = c.Text
+		}
+		for _, v := range rs.Values {
+			got[v.ID] = v.Text
+		}
+		for id, text := range want {
+			if got[id] != text {
+				t.Errorf("%s prints as %q, want %q", id, got[id], text)
+			}
+		}
+	}
 }

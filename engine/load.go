@@ -488,12 +488,12 @@ func readField(path string, v any) (Field, error) {
 
 // readListInfo reads a list field's list member (IR version 3).
 func readListInfo(path string, v any) (*ListInfo, error) {
-	o, err := readObject(path, v, []string{"element", "title", "max", "noun"})
+	o, err := readObject(path, v, []string{"title", "max", "noun"})
 	if err != nil {
 		return nil, err
 	}
 	var e errs
-	l := &ListInfo{Element: e.str(o.str("element")), Title: e.str(o.str("title")), Noun: e.str(o.str("noun"))}
+	l := &ListInfo{Title: e.str(o.str("title")), Noun: e.str(o.str("noun"))}
 	if e.err != nil {
 		return nil, e.err
 	}

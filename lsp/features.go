@@ -77,6 +77,8 @@ func (s *Server) symbols(c *compiled, _ string, _ DocumentParams) (any, *jsonrpc
 			sym.Kind, sym.Detail = SymbolKindFunction, d.Criterion.Title
 		case syntax.DeclValue:
 			sym.Kind, sym.Detail = SymbolKindVariable, d.Value.Type+" "+d.Value.Body.Title
+		case syntax.DeclList:
+			sym.Kind, sym.Detail = SymbolKindArray, "list up to "+d.List.Max+" "+d.List.Title
 		}
 		if o, ok := c.names.decl(d.Kind, d.ID); ok {
 			sym.Range, sym.SelectionRange = c.text.span(o.extentStart, o.extentEnd), c.text.span(o.start, o.end)
@@ -196,6 +198,10 @@ func (c *compiled) declHover(o occurrence) string {
 			c.criterionHover(&b, d.Criterion, d.Group)
 		case syntax.DeclValue:
 			c.valueHover(&b, d.Value)
+		case syntax.DeclList:
+			l := d.List
+			fmt.Fprintf(&b, "**list** `%s`: %s, up to %s\n\n%s\n\nRead its members with count(%s ...), sum(%s.<field> ...), any(%s where ...) and all(%s where ...).",
+				l.Name, l.Title, l.Max, l.Question, l.Name, l.Name, l.Name, l.Name)
 		}
 		return b.String()
 	}

@@ -21,7 +21,7 @@ type occurrence struct {
 
 // topLevel are the keywords that start a declaration at the start of a
 // line outside braces: where one declaration's extent ends.
-var topLevel = []string{"ruleset", "section", "name", "description", "effective", "source", "field", "value", "table", "group", "outcome"}
+var topLevel = []string{"ruleset", "section", "name", "description", "effective", "source", "list", "field", "value", "table", "group", "outcome"}
 
 // names is the occurrences of a text, read from its tokens (so a text
 // that does not parse still has them), in text order, with the tokens
@@ -44,10 +44,13 @@ func namesOf(toks []syntax.Token) *names {
 	isWord := func(i int, w string) bool { return i >= 0 && code[i].Kind == syntax.TokenIdent && code[i].Text == w }
 	// The named values the text declares, so that a bare name in an
 	// expression is known for one of them.
-	values := map[string]bool{}
+	values, lists := map[string]bool{}, map[string]bool{}
 	for i := 1; i < len(code); i++ {
 		if (isWord(i-1, "value") || isWord(i-1, "table")) && lineStart(i-1) && code[i].Kind == syntax.TokenIdent {
 			values[code[i].Text] = true
+		}
+		if isWord(i-1, "list") && lineStart(i-1) && code[i].Kind == syntax.TokenIdent {
+			lists[code[i].Text] = true
 		}
 	}
 	for i, t := range code {
@@ -79,6 +82,11 @@ func namesOf(toks []syntax.Token) *names {
 			o.kind, o.decl = syntax.DeclCriterion, true
 		case (isWord(i-1, "value") || isWord(i-1, "table")) && depth == 0 && lineStart(i-1):
 			o.kind, o.decl = syntax.DeclValue, true
+		case isWord(i-1, "list") && depth == 0 && lineStart(i-1):
+			o.kind, o.decl = syntax.DeclList, true
+		case depth > 0 && lists[t.Text] && i > 0 && code[i-1].Text == "(":
+			// count(member ...), any(member ...), all(member ...)
+			o.kind = syntax.DeclList
 		case !inOutcome && depth > 0 && values[t.Text] && !(i+1 < len(code) && code[i+1].Text == "("):
 			o.kind = syntax.DeclValue
 		case inOutcome && !slices.Contains([]string{"and", "or", "not", "true", "false"}, t.Text):

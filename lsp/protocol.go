@@ -148,6 +148,7 @@ const (
 	SymbolKindField    = 8
 	SymbolKindFunction = 12
 	SymbolKindVariable = 13
+	SymbolKindArray    = 18
 )
 
 // DocumentSymbol is one entry of the outline.

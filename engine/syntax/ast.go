@@ -144,19 +144,19 @@ type FieldDecl struct {
 	Range *RangeDecl
 }
 
-// ListDecl is `list <name> of <element> "<title>" up to <max>` and its
-// attributes: a list of people (or other repeated things) each answering
-// the fields declared under the element's name (`field member.age int`).
-// The list's name is its key on the wire and the field holding how many
-// there are; aggregates (count, sum, any, all) read the members.
+// ListDecl is `list <name> "<title>" up to <max>` and its attributes: a
+// list of people (or other repeated things) each answering the fields
+// declared under the name (`field member.age int`). The name is the
+// list's key on the wire and the field holding how many there are; the
+// aggregates (count, sum, any, all) read the members by it.
 type ListDecl struct {
 	// Pos is where the `list` keyword starts.
 	Pos Pos
 	// Doc holds the comment lines just above the declaration.
 	Doc []string
-	// Name is the list's name ("members"), Element the name of one
-	// ("member"), which the member fields and aggregates use.
-	Name, Element string
+	// Name names one member ("member"), in member fields, aggregates and
+	// on the wire.
+	Name string
 	// Title names the list for people ("People in the household").
 	Title string
 	// Max is the most members the ruleset handles, as written; MaxPos is

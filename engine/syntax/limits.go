@@ -32,7 +32,7 @@ const (
 	// and its children, or an employer's several jobs, need one or two.
 	MaxLists = 8
 	// MaxListMembers caps the most members a list may declare (its `up
-	// to`), 64: SNAP's largest household tables stop at 8 and add a
+	// to`, at least 2), 64: SNAP's largest household tables stop at 8 and add a
 	// figure per member beyond. Each member multiplies the list's fields
 	// in the evaluator's slots and the solver's encoding, which unroll
 	// every aggregate to the bound.

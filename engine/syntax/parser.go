@@ -473,14 +473,12 @@ func (p *parser) parseField(pos Pos, doc []string) *FieldDecl {
 var fieldAttr = map[string]bool{"question": true, "description": true, "note": true, "widget": true,
 	"label": true, "unit": true, "option": true, "range": true}
 
-// parseListDecl reads `list <name> of <element> "<title>" up to <max>` after
+// parseListDecl reads `list <name> "<title>" up to <max>` after
 // its keyword, then its indented attributes.
 func (p *parser) parseListDecl(pos Pos, doc []string) *ListDecl {
 	l := &ListDecl{Pos: pos, Doc: doc, Weight: 1}
-	l.Name = p.ident("the list's name, e.g. members")
+	l.Name = p.ident("the name of one member, e.g. member")
 	p.declaring.id = l.Name
-	p.expect("of", "of and the name of one member, e.g. list members of member")
-	l.Element = p.ident("the name of one member, e.g. member")
 	l.Title = p.str("the list's title, e.g. \"People in the household\"")
 	p.expect("up", "up to and the most members the rules handle, e.g. up to 16")
 	p.expect("to", "to and the most members the rules handle, e.g. up to 16")

@@ -46,7 +46,7 @@ func Print(f *File) []byte {
 	w.blank()
 	for _, l := range f.Lists {
 		w.doc(l.Doc, 0)
-		w.line(0, "list "+l.Name+" of "+l.Element+" "+Quote(l.Title)+" up to "+l.Max+" weight "+strconv.FormatInt(l.Weight, 10))
+		w.line(0, "list "+l.Name+" "+Quote(l.Title)+" up to "+l.Max+" weight "+strconv.FormatInt(l.Weight, 10))
 		for _, a := range [][2]string{{"question", l.Question}, {"description", l.Description}, {"label", l.Label}, {"noun", l.Noun}} {
 			if a[1] != "" {
 				w.line(1, a[0]+" "+Quote(a[1]))

@@ -9,7 +9,7 @@ import (
 // checker lists them when a call names none of them: the one list the
 // checker's message and an editor's completion (Functions) read.
 var functionNames = []string{"min", "max", "floor", "ceil", "round", "abs", "years_between", "months_between", "days_between",
-	"add_days", "add_months", "add_years", "decision_date", "present", "absent", "date"}
+	"add_days", "add_months", "add_years", "decision_date", "present", "absent", "date", "count", "sum", "any", "all"}
 
 // keywords are the words the grammar gives a meaning (GRAMMAR.md): the
 // header and declaration keywords (topLevel), the field types (typeNames),
@@ -21,7 +21,7 @@ var keywords = []string{
 	"int", "decimal", "bool", "enum", "date", "weight", "question", "note", "why", "legal_background", "widget",
 	"label", "unit", "range", "option",
 	"output", "keys", "period",
-	"list", "of", "up", "to", "noun", "where", "count", "sum",
+	"list", "up", "to", "noun", "where", "count", "sum",
 	"all", "any", "criterion", "discretionary", "cite",
 	"and", "or", "not", "in", "true", "false", "if", "then", "else",
 }
@@ -90,6 +90,14 @@ func DescribeFunction(name string) (FunctionDoc, bool) {
 		return FunctionDoc{"absent(f)", "bool", "true when field `f` was not answered; never unknown"}, true
 	case "date":
 		return FunctionDoc{`date("YYYY-MM-DD")`, "date", "a date constant"}, true
+	case "count":
+		return FunctionDoc{"count(m where c)", "int", "how many members of list `m` meet `c`; `count(m)` counts them all"}, true
+	case "sum":
+		return FunctionDoc{"sum(m.x where c)", "number", "the total of `m.x` over the members of list `m` that meet `c`; `where c` is optional"}, true
+	case "any":
+		return FunctionDoc{"any(m where c)", "bool", "whether at least one member of list `m` meets `c`"}, true
+	case "all":
+		return FunctionDoc{"all(m where c)", "bool", "whether every member of list `m` meets `c`"}, true
 	}
 	return FunctionDoc{}, false
 }

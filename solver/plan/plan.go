@@ -296,12 +296,29 @@ func (p *Planner) compute(ctx context.Context, q *planQuery) (Plan, error) {
 	return plan, nil
 }
 
-// pathOf lists the fields of s by weight, then declaration order.
+// pathOf lists the fields of s by weight, then declaration order, except
+// that how many members a list has is asked before anything about one of
+// them, whatever the weights say.
 func (q *planQuery) pathOf(s fieldSet) []PathStep {
 	slots := s.slots()
 	slices.SortStableFunc(slots, func(a, b int) int {
 		return int(q.m.weights[a] - q.m.weights[b])
 	})
+	fields := q.m.rs.Fields
+	for i := 0; i < len(slots); i++ {
+		m := fields[slots[i]].Member
+		if m == nil {
+			continue
+		}
+		for j := i + 1; j < len(slots); j++ {
+			if fields[slots[j]].ID == m.List {
+				list := slots[j]
+				copy(slots[i+1:j+1], slots[i:j])
+				slots[i] = list
+				break
+			}
+		}
+	}
 	out := make([]PathStep, len(slots))
 	for i, sl := range slots {
 		f := q.m.rs.Fields[sl]

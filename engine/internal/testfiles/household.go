@@ -11,7 +11,7 @@ effective 2026-01-01
 
 source act "Household Help Act" url "https://example.org/act" licence "public-domain"
 
-list members of member "People in the household" up to 6
+list member "People in the household" up to 6
   question "How many people live in your household, counting yourself?"
   label "Household size"
   weight 1

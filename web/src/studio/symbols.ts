@@ -7,6 +7,10 @@
 export const functions: ReadonlyArray<readonly [string, string]> = [
   ['min', 'the smallest of numbers'],
   ['max', 'the largest of numbers'],
+  ['floor', 'a number rounded down'],
+  ['ceil', 'a number rounded up'],
+  ['round', 'a number rounded to the nearest'],
+  ['abs', 'a number without its sign'],
   ['years_between', 'whole years from one date to another'],
   ['months_between', 'whole months from one date to another'],
   ['days_between', 'days from one date to another'],
@@ -17,12 +21,17 @@ export const functions: ReadonlyArray<readonly [string, string]> = [
   ['present', 'whether a field was answered'],
   ['absent', 'whether a field was left unanswered'],
   ['date', 'a date constant, date("YYYY-MM-DD")'],
+  ['count', 'how many members of a list meet a condition'],
+  ['sum', 'the total of a member field over a list'],
+  ['any', 'whether at least one member meets a condition'],
+  ['all', 'whether every member meets a condition'],
 ];
 
 /** The language's keywords and type names. */
 export const keywords: readonly string[] = [
   'ruleset', 'section', 'name', 'description', 'effective', 'until', 'source', 'url', 'artefact', 'licence', 'license',
   'field', 'question', 'note', 'why', 'legal_background', 'widget', 'free_text', 'weight', 'label', 'unit', 'range', 'option',
+  'value', 'table', 'keys', 'period', 'output', 'list', 'up', 'to', 'noun', 'where',
   'group', 'all', 'any', 'criterion', 'cite', 'discretionary', 'outcome',
   'and', 'or', 'not', 'in', 'true', 'false', 'int', 'decimal', 'bool', 'date', 'enum',
 ];
