@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -295,4 +297,90 @@ func sumTree(parts []*Expr) *Expr {
 	}
 	left, right := sumTree(parts[:len(parts)/2]), sumTree(parts[len(parts)/2:])
 	return &Expr{Kind: ExprOp, Sort: numericSort(left.Sort, right.Sort), Op: OpAdd, Args: []*Expr{left, right}}
+}
+
+// InList reports whether field slot can be answered given in: any field
+// but a member's, and a member's only once its list is known to hold that
+// member. A member beyond the list's length is no one to ask about, and no
+// request can answer for one.
+func (r *Ruleset) InList(slot int, in *Inputs) bool {
+	m := r.Fields[slot].Member
+	if m == nil {
+		return true
+	}
+	n := in.Values[r.FieldIndex(m.List)]
+	return n.Known && int64(m.Index) < n.Num
+}
+
+// WireAnswers writes values, one per field of r, as the field_values of a
+// request: every field, unanswered ones as null, or with knownOnly only
+// the answered ones. A list is written as /decide reads it, a JSON list of
+// one object per member holding that member's answers by name, as long as
+// its length says; a list whose length is unknown is null (or left out),
+// and its members' answers with it. The solver's examples (diff
+// witnesses, suggested cases) are written so, to be sent as they are.
+func (r *Ruleset) WireAnswers(values []value.Value, knownOnly bool) json.RawMessage {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	first := true
+	member := func(slot int) {
+		f := &r.Fields[slot]
+		v := values[slot]
+		if knownOnly && !v.Known {
+			return
+		}
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		name := f.ID
+		if f.Member != nil {
+			name = f.Member.Name
+		}
+		key, _ := json.Marshal(name) // a string always marshals
+		b.Write(key)
+		b.WriteByte(':')
+		b.Write(r.ValueJSON(slot, v))
+	}
+	for slot := range r.Fields {
+		f := &r.Fields[slot]
+		switch {
+		case f.Member != nil:
+			continue
+		case f.List == nil:
+			member(slot)
+			continue
+		}
+		n := values[slot]
+		if !n.Known {
+			if !knownOnly {
+				member(slot)
+			}
+			continue
+		}
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		key, _ := json.Marshal(f.ID)
+		b.Write(key)
+		b.WriteString(":[")
+		for i := range int(n.Num) {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteByte('{')
+			first = true
+			for s := range r.Fields {
+				if m := r.Fields[s].Member; m != nil && m.List == f.ID && m.Index == i {
+					member(s)
+				}
+			}
+			b.WriteByte('}')
+		}
+		b.WriteByte(']')
+		first = false
+	}
+	b.WriteByte('}')
+	return b.Bytes()
 }

@@ -139,7 +139,7 @@ func (r *Ruleset) ConvertMap(m map[string]any) *Inputs {
 			continue
 		}
 		if f.List != nil {
-			r.convertList(in, slot, v)
+			r.convertList(in, slot, v, &unknown)
 			continue
 		}
 		val, msg := convertValue(f, v)
@@ -168,7 +168,9 @@ func (r *Ruleset) ConvertMap(m map[string]any) *Inputs {
 // its length to the list's field, each member's answers to that member's
 // fields. A field error names the member ("member[2].age", counting
 // from 0 as sent).
-func (r *Ruleset) convertList(in *Inputs, slot int, v any) {
+// unknown counts the unknown keys met so far, which suggestions are
+// limited by (see maxSuggestions).
+func (r *Ruleset) convertList(in *Inputs, slot int, v any, unknown *int) {
 	f := &r.Fields[slot]
 	members, ok := v.([]any)
 	if !ok {
@@ -200,8 +202,10 @@ func (r *Ruleset) convertList(in *Inputs, slot int, v any) {
 			ms := r.FieldIndex(id)
 			if ms < 0 {
 				msg := fmt.Sprintf("unknown field %q: the rules ask one %s no such question", k, f.ID)
-				if near := Nearest(k, r.memberNames(f.ID)); near != "" {
-					msg += fmt.Sprintf("; did you mean %q?", near)
+				if *unknown++; *unknown <= maxSuggestions {
+					if near := Nearest(k, r.memberNames(f.ID)); near != "" {
+						msg += fmt.Sprintf("; did you mean %q?", near)
+					}
 				}
 				in.FieldErrors = append(in.FieldErrors, FieldError{Field: id, Value: rawJSON(a), Message: msg})
 				continue

@@ -405,7 +405,7 @@ func (r *Ruleset) EvaluateInto(in *Inputs, opts Options, res *Result) {
 		}
 	}
 	for s, miss := range res.missing {
-		if miss {
+		if miss && r.InList(s, in) {
 			res.MissingFields = append(res.MissingFields, r.Fields[s].ID)
 		}
 	}

@@ -29,8 +29,8 @@ func ExprText(e *Expr) string { return exprText(e) }
 func exprNode(e *Expr) *syntax.Node {
 	switch e.Kind {
 	case ExprField:
-		if listField(e) {
-			return &syntax.Node{Kind: syntax.NodeAggregate, Name: "count", Args: []*syntax.Node{{Kind: syntax.NodeIdent, Name: e.Key}}}
+		if n := aggregateNode(e); n != nil {
+			return n
 		}
 		if name, ok := memberFieldName(e.Key); ok {
 			return &syntax.Node{Kind: syntax.NodeField, Name: name}

@@ -40,16 +40,33 @@ func guardIndex(e *Expr) (string, int64, bool) {
 	return e.Args[0].Key, e.Args[1].Const.Num, true
 }
 
-// aggregateNode is the aggregate e unrolls, printed as written, or nil
-// when e is not one.
-func aggregateNode(e *Expr) *syntax.Node {
+// Aggregate is an unrolled count, sum, any or all recognised in a compiled
+// expression (AggregateOf): what the rules wrote, for the tools that show
+// it to people.
+type Aggregate struct {
+	// Kind is "count", "sum", "any" or "all".
+	Kind string
+	// List is the list's name.
+	List string
+	// Where is member 0's condition, standing for every member's; nil
+	// when the aggregate has none (count or sum over every member).
+	Where *Expr
+	// Term is member 0's summed expression; nil but for a sum.
+	Term *Expr
+}
+
+// AggregateOf recognises e as the unrolled form of an aggregate over a
+// list; ok is false for any other expression. `count(member)` with no
+// condition is the list's own field.
+func AggregateOf(e *Expr) (a Aggregate, ok bool) {
+	if listField(e) {
+		return Aggregate{Kind: "count", List: e.Key}, true
+	}
 	if e.Kind != ExprOp {
-		return nil
+		return Aggregate{}, false
 	}
 	switch e.Op {
 	case OpOr, OpAnd:
-		var list string
-		var conds []*Expr
 		for i, part := range e.Args {
 			guard, cond := part, (*Expr)(nil)
 			if part.Kind == ExprOp && part.Op == OpAnd && e.Op == OpOr && len(part.Args) == 2 {
@@ -59,18 +76,17 @@ func aggregateNode(e *Expr) *syntax.Node {
 				guard, cond = part.Args[0].Args[0], part.Args[1]
 			}
 			l, at, ok := guardIndex(guard)
-			if !ok || cond == nil || at != int64(i) || (list != "" && l != list) {
-				return nil
+			if !ok || cond == nil || at != int64(i) || (a.List != "" && l != a.List) {
+				return Aggregate{}, false
 			}
-			list = l
-			conds = append(conds, cond)
+			if i == 0 {
+				a = Aggregate{Kind: "any", List: l, Where: cond}
+			}
 		}
-		name := "any"
 		if e.Op == OpAnd {
-			name = "all"
+			a.Kind = "all"
 		}
-		return &syntax.Node{Kind: syntax.NodeAggregate, Name: name, Args: []*syntax.Node{
-			{Kind: syntax.NodeIdent, Name: list}, exprNode(conds[0])}}
+		return a, a.List != ""
 	case OpAdd:
 		var parts []*Expr
 		var flatten func(x *Expr)
@@ -83,34 +99,43 @@ func aggregateNode(e *Expr) *syntax.Node {
 			parts = append(parts, x)
 		}
 		flatten(e)
-		var list string
-		var first *Expr
 		for i, part := range parts {
 			if part.Kind != ExprOp || part.Op != OpIf {
-				return nil
+				return Aggregate{}, false
 			}
-			guard := part.Args[0]
+			guard, cond := part.Args[0], (*Expr)(nil)
 			if guard.Kind == ExprOp && guard.Op == OpAnd && len(guard.Args) == 2 {
-				guard = guard.Args[0]
+				guard, cond = guard.Args[0], guard.Args[1]
 			}
 			l, at, ok := guardIndex(guard)
-			if !ok || at != int64(i) || (list != "" && l != list) {
-				return nil
+			if !ok || at != int64(i) || (a.List != "" && l != a.List) {
+				return Aggregate{}, false
 			}
 			if i == 0 {
-				first = part
+				a = Aggregate{Kind: "sum", List: l, Where: cond, Term: part.Args[1]}
 			}
-			list = l
 		}
-		term, counted := first.Args[1], first.Args[0]
-		n := &syntax.Node{Kind: syntax.NodeAggregate, Name: "sum", Args: []*syntax.Node{exprNode(term)}}
-		if term.Kind == ExprConst && term.Const.Num == 1 && term.Const.Scale == 0 {
-			n.Name, n.Args = "count", []*syntax.Node{{Kind: syntax.NodeIdent, Name: list}}
+		if t := a.Term; t.Kind == ExprConst && t.Const.Num == 1 && t.Const.Scale == 0 {
+			a.Kind, a.Term = "count", nil
 		}
-		if counted.Op == OpAnd {
-			n.Args = append(n.Args, exprNode(counted.Args[1]))
-		}
-		return n
+		return a, true
 	}
-	return nil
+	return Aggregate{}, false
+}
+
+// aggregateNode is the aggregate e unrolls, printed as written, or nil
+// when e is not one.
+func aggregateNode(e *Expr) *syntax.Node {
+	a, ok := AggregateOf(e)
+	if !ok {
+		return nil
+	}
+	n := &syntax.Node{Kind: syntax.NodeAggregate, Name: a.Kind, Args: []*syntax.Node{{Kind: syntax.NodeIdent, Name: a.List}}}
+	if a.Term != nil {
+		n.Args[0] = exprNode(a.Term)
+	}
+	if a.Where != nil {
+		n.Args = append(n.Args, exprNode(a.Where))
+	}
+	return n
 }

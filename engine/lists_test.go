@@ -23,7 +23,7 @@ func compileHousehold(t *testing.T) *Ruleset {
 }
 
 // TestListsEvaluate checks the three-valued meaning of aggregates over a
-// partly known household (GRAMMAR.md, "Three-valued meaning").
+// partly known household (engine/syntax/GRAMMAR.md, "Three-valued meaning").
 func TestListsEvaluate(t *testing.T) {
 	t.Parallel()
 	r := compileHousehold(t)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/eligo/eligo/engine"
+	"github.com/eligo/eligo/engine/internal/testfiles"
 	"github.com/eligo/eligo/engine/value"
 )
 
@@ -39,6 +40,55 @@ func BenchmarkEvaluateSNAP(b *testing.B) {
 	var res engine.Result
 	r.EvaluateInto(in, opts, &res)
 	if res.Outcome != engine.Eligible {
+		b.Fatalf("the household is %s", res.Outcome)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		r.EvaluateInto(in, opts, &res)
+	}
+}
+
+// sixPeople is a household of six for testfiles.HouseholdRules, every
+// answer given.
+const sixPeople = `{"member": [
+	{"age": 34, "pregnant": false, "earnings": 1800.50, "resident": true},
+	{"age": 36, "pregnant": false, "earnings": 900, "resident": true},
+	{"age": 12, "pregnant": false, "earnings": 0, "resident": true},
+	{"age": 9, "pregnant": false, "earnings": 0, "resident": true},
+	{"age": 4, "pregnant": false, "earnings": 0, "resident": true},
+	{"age": 1, "pregnant": false, "earnings": 0, "resident": true}]}`
+
+// BenchmarkConvertHousehold reads a household of six from its JSON
+// (engine.Convert), and BenchmarkEvaluateHousehold decides it with a
+// reused Result: docs/performance.md records both beside
+// BenchmarkConvert and BenchmarkEvaluateSNAP.
+func BenchmarkConvertHousehold(b *testing.B) {
+	r, _, err := engine.Compile("household.rules", []byte(testfiles.HouseholdRules))
+	if err != nil {
+		b.Fatal(err)
+	}
+	raw := []byte(sixPeople)
+	b.SetBytes(int64(len(raw)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := r.Convert(raw); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkEvaluateHousehold(b *testing.B) {
+	r, _, err := engine.Compile("household.rules", []byte(testfiles.HouseholdRules))
+	if err != nil {
+		b.Fatal(err)
+	}
+	in, err := r.Convert([]byte(sixPeople))
+	if err != nil || len(in.FieldErrors) > 0 {
+		b.Fatal(err, in.FieldErrors)
+	}
+	opts := engine.Options{DecisionDate: value.DateOrdinal(2026, 3, 1)}
+	var res engine.Result
+	if r.EvaluateInto(in, opts, &res); res.Outcome != engine.Eligible {
 		b.Fatalf("the household is %s", res.Outcome)
 	}
 	b.ReportAllocs()

@@ -27,9 +27,11 @@ func TestVocabularyChecker(t *testing.T) {
 		"ceil": "ceil(a.n / 3, 0.5) >= 1", "round": "round(a.n * 0.2, 0.01) >= 1", "abs": "abs(a.n - 2) >= 1", "years_between": "years_between(a.d, a.d) >= 1",
 		"months_between": "months_between(a.d, a.d) >= 1", "days_between": "days_between(a.d, a.d) >= 1", "add_days": "add_days(a.d, 1) > a.d",
 		"add_months": "add_months(a.d, 1) > a.d", "add_years": "add_years(a.d, 1) > a.d", "decision_date": "decision_date() > a.d",
-		"present": "present(a.n)", "absent": "absent(a.n)", "date": `date("2024-01-01") > a.d`}
+		"present": "present(a.n)", "absent": "absent(a.n)", "date": `date("2024-01-01") > a.d`,
+		"count": "count(m where m.n > 1) >= 1", "sum": "sum(m.n) >= a.n", "any": "any(m where m.n > a.n)", "all": "all(m where m.n > 0)"}
 	rules := func(expr string) []byte {
 		return []byte("section s\nsource law \"Law\" url \"https://example.org/law\" licence \"CC0\"\nfield a.n int\nfield a.d date\n" +
+			"list m \"Members\" up to 3\n  question \"How many?\"\nfield m.n int\n" +
 			"group g all \"G\" {\n  criterion c \"C\" {\n    " + expr + "\n    cite law \"text\"\n  }\n}\noutcome g\n")
 	}
 	for _, name := range fns {
@@ -43,7 +45,7 @@ func TestVocabularyChecker(t *testing.T) {
 		}
 	}
 	_, _, err := Compile("v.rules", rules("nosuch(a.n) >= 1"))
-	if err == nil || !strings.Contains(err.Error(), "the functions are min, max, floor, ceil, round, abs, years_between, months_between, days_between, add_days, add_months, add_years, decision_date, present, absent and date") {
+	if err == nil || !strings.Contains(err.Error(), "the functions are min, max, floor, ceil, round, abs, years_between, months_between, days_between, add_days, add_months, add_years, decision_date, present, absent, date, count, sum, any and all") {
 		t.Errorf("an unknown function's message: %v", err)
 	}
 }

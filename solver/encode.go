@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"slices"
 
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/engine/value"
@@ -186,6 +187,7 @@ func EncodeContext(ctx context.Context, c *z3.Context, r *engine.Ruleset) (*Enco
 	for i := range r.Fields {
 		e.fields[i] = e.newFieldVars(i, "")
 	}
+	e.memberAxioms(nil)
 	if r.DependsOnDate() {
 		y, m, d, ord := e.dateVars("decision_date")
 		e.decision = &term{sort: engine.SortDate, known: c.Bool(true), val: ord, date: &dateParts{y, m, d}}
@@ -215,6 +217,7 @@ func (e *Encoding) Variant(tag string, slots ...int) (*Encoding, error) {
 		}
 		v.fields[s] = v.newFieldVars(s, tag+"|")
 	}
+	v.memberAxioms(slots)
 	if err := v.build(); err != nil {
 		return nil, err
 	}
@@ -244,6 +247,30 @@ func (e *Encoding) newFieldVars(slot int, prefix string) fieldVars {
 		e.axioms = append(e.axioms, dateAxioms(c, name, y, m, d, ord, e.calendar[slot])...)
 	}
 	return fv
+}
+
+// memberAxioms keep the answers about a list's members to the members
+// there are, as /decide reads a household (docs/language.md#households):
+// a member's field is answered only when the list is, and holds more
+// members than the member's index. Without them the solver could answer
+// every member's age and leave the household's size unknown, which no
+// request can say. With fresh (a Variant's slots), only the axioms of the
+// fields among them or of their lists are added; nil means every field.
+func (e *Encoding) memberAxioms(fresh []int) {
+	c := e.c
+	for s := range e.r.Fields {
+		m := e.r.Fields[s].Member
+		if m == nil {
+			continue
+		}
+		list := e.r.FieldIndex(m.List)
+		if fresh != nil && !slices.Contains(fresh, s) && !slices.Contains(fresh, list) {
+			continue
+		}
+		l := e.fields[list]
+		e.axioms = append(e.axioms, c.Implies(e.fields[s].present,
+			c.And(l.present, c.Gt(l.val, c.Int(int64(m.Index))))))
+	}
 }
 
 // numberBounds keeps the value v of the int or decimal field f within the

@@ -147,12 +147,13 @@ func MaxFieldValues(rules *engine.Ruleset) int {
 const MaxListedFieldErrors = 100
 
 // countMembers counts the members of the JSON object raw (its colons at
-// depth one) in one pass over the bytes, without copying or decoding
-// anything; raw has been checked to be valid JSON.
+// depth one) and of the objects in its lists (a household's members'
+// answers, at depth three) in one pass over the bytes, without copying or
+// decoding anything; raw has been checked to be valid JSON.
 func countMembers(raw []byte) int {
 	n := 0
 	scanStructure(raw, func(c byte, depth int) bool {
-		if c == ':' && depth == 1 {
+		if c == ':' && (depth == 1 || depth == 3) {
 			n++
 		}
 		return true

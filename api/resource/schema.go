@@ -11,7 +11,7 @@ import (
 
 // SchemaField is a field of a schema (docs/api.md#schema-fields).
 type SchemaField struct {
-	FieldID     string            `json:"field_id" doc:"Dotted <group>.<name>."`
+	FieldID     string            `json:"field_id" doc:"Dotted <group>.<name>; a list's name for a list, <list>[<i>].<name> for a field of its i-th member."`
 	FieldType   string            `json:"field_type" enum:"int,decimal,bool,enum,date" enumName:"FieldType" enumDoc:"The type answers to a field must have." doc:"The type answers must have."`
 	Description string            `json:"description" doc:"What the field records, in plain language."`
 	Question    string            `json:"question,omitempty" doc:"Text to ask the applicant; absent when the ruleset gives none."`
@@ -22,6 +22,22 @@ type SchemaField struct {
 	Label       string            `json:"label,omitempty" doc:"The field's short name for people (\"Hours worked in the last 12 months\"), for summaries where the question is too long; absent when the ruleset gives none."`
 	Unit        string            `json:"unit,omitempty" doc:"What an int or decimal answer counts (\"months\", \"USD\"), to show beside it; absent when the ruleset gives none."`
 	ValueLabels map[string]string `json:"value_labels,omitempty" doc:"How an enum field's values read to people, by value; a value without a label is shown as written. Absent when the ruleset labels none."`
+	List        *SchemaList       `json:"list,omitempty" doc:"Set on a list's field (its field_id is the list's name, the one field id without a dot): its answer in field_values is a list of objects, one per member, each holding that member's answers keyed by the names in the member fields' member.name; the list's length is the number of members, its field_type int. Absent on other fields."`
+	Member      *SchemaMember     `json:"member,omitempty" doc:"Set on a field of one member of a list (field_id \"member[1].age\"), which is answered inside the list, never as a key of field_values of its own. Absent on other fields."`
+}
+
+// SchemaList describes a list's field: what the list holds and its bound.
+type SchemaList struct {
+	Title string `json:"title" doc:"The list's name for people (\"People in the household\")."`
+	Max   int    `json:"max" doc:"The most members the ruleset handles; more is a field error."`
+	Noun  string `json:"noun" doc:"What one member is called (\"person\"), as the questions about one say \"Person 2\"."`
+}
+
+// SchemaMember places a field of one member within its list.
+type SchemaMember struct {
+	List  string `json:"list" doc:"The list's name: the field_values key of the list this member belongs to."`
+	Index int    `json:"index" doc:"The member's place in the list, from 0."`
+	Name  string `json:"name" doc:"The key of this answer in the member's object (\"age\")."`
 }
 
 // SchemaFields is the schema of fields, in declaration order.
@@ -35,6 +51,12 @@ func SchemaFields(fields []engine.Field) []SchemaField {
 		out[i] = SchemaField{FieldID: f.ID, FieldType: f.Type.String(), Description: f.Description, Question: f.Question,
 			Weight: f.Weight, EnumValues: f.EnumValues, Notes: notes, XUIWidget: f.Widget,
 			Label: f.Label, Unit: f.Unit, ValueLabels: f.ValueLabels}
+		if l := f.List; l != nil {
+			out[i].List = &SchemaList{Title: l.Title, Max: l.Max, Noun: l.Noun}
+		}
+		if m := f.Member; m != nil {
+			out[i].Member = &SchemaMember{List: m.List, Index: m.Index, Name: m.Name}
+		}
 	}
 	return out
 }

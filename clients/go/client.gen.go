@@ -3097,7 +3097,7 @@ type SchemaField struct {
 	// EnumValues Allowed values of an enum field, else null.
 	EnumValues *[]string `json:"enum_values"`
 
-	// FieldId Dotted <group>.<name>.
+	// FieldId Dotted <group>.<name>; a list's name for a list, <list>[<i>].<name> for a field of its i-th member.
 	FieldId string `json:"field_id"`
 
 	// FieldType The type answers must have.
@@ -3105,6 +3105,12 @@ type SchemaField struct {
 
 	// Label The field's short name for people ("Hours worked in the last 12 months"), for summaries where the question is too long; absent when the ruleset gives none.
 	Label *string `json:"label,omitempty"`
+
+	// List Set on a list's field (its field_id is the list's name, the one field id without a dot): its answer in field_values is a list of objects, one per member, each holding that member's answers keyed by the names in the member fields' member.name; the list's length is the number of members, its field_type int. Absent on other fields.
+	List *SchemaList `json:"list,omitempty"`
+
+	// Member Set on a field of one member of a list (field_id "member[1].age"), which is answered inside the list, never as a key of field_values of its own. Absent on other fields.
+	Member *SchemaMember `json:"member,omitempty"`
 
 	// Notes Notes the ruleset attaches to the field; empty when none.
 	Notes []Note `json:"notes"`
@@ -3127,6 +3133,30 @@ type SchemaField struct {
 
 // SchemaFieldXUiWidget defines model for SchemaFieldXUiWidget.
 type SchemaFieldXUiWidget string
+
+// SchemaList defines model for SchemaList.
+type SchemaList struct {
+	// Max The most members the ruleset handles; more is a field error.
+	Max int64 `json:"max"`
+
+	// Noun What one member is called ("person"), as the questions about one say "Person 2".
+	Noun string `json:"noun"`
+
+	// Title The list's name for people ("People in the household").
+	Title string `json:"title"`
+}
+
+// SchemaMember defines model for SchemaMember.
+type SchemaMember struct {
+	// Index The member's place in the list, from 0.
+	Index int64 `json:"index"`
+
+	// List The list's name: the field_values key of the list this member belongs to.
+	List string `json:"list"`
+
+	// Name The key of this answer in the member's object ("age").
+	Name string `json:"name"`
+}
 
 // SectionExplanation defines model for SectionExplanation.
 type SectionExplanation struct {

@@ -23,6 +23,9 @@ import (
 // nouns get their capitals back (properNoun).
 func (r rules) fieldNoun(s int) string {
 	f := &r.Fields[s]
+	if f.Member != nil {
+		return r.memberNoun(f)
+	}
 	if f.Label != "" {
 		return lowerFirst(f.Label)
 	}

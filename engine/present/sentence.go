@@ -72,6 +72,10 @@ var negated = map[engine.Operator]engine.Operator{
 // clause writes a bool expression. nested is true inside another and/or,
 // where a different connective needs "either"/"both" to keep its grouping.
 func (r rules) clause(b *strings.Builder, e *engine.Expr, nested bool) {
+	if a, ok := engine.AggregateOf(e); ok && (a.Kind == "any" || a.Kind == "all") {
+		r.aggregateClause(b, a)
+		return
+	}
 	if e.Kind != engine.ExprOp {
 		// A bare bool field or constant is a condition on its own.
 		switch {
@@ -281,6 +285,9 @@ func (r rules) valueWords(x, v *engine.Expr) string {
 
 // term writes a value: a field's plain name, a constant, or a calculation.
 func (r rules) term(e *engine.Expr) string {
+	if a, ok := engine.AggregateOf(e); ok && (a.Kind == "count" || a.Kind == "sum") {
+		return r.aggregateTerm(a)
+	}
 	switch e.Kind {
 	case engine.ExprField:
 		if s := r.FieldIndex(e.Key); s >= 0 {

@@ -111,8 +111,9 @@ func ShiftTestdata(tb testing.TB) []Ruleset {
 }
 
 // ValuesTestdata compiles solver/testdata/values/*.rules: rulesets that
-// compute with named values, if, division and rounding, for the
-// differential test of their encoding.
+// compute with named values, if, division and rounding, and over a
+// household's members with count, sum, any and all, for the differential
+// test of their encoding and the tools over values.
 func ValuesTestdata(tb testing.TB) []Ruleset {
 	tb.Helper()
 	return rulesDir(tb, filepath.Join("testdata", "values"))

@@ -2,6 +2,7 @@ package verify
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -336,11 +337,12 @@ func diffWitness(m *z3.Model, a, b *solver.Encoding) (map[string]any, error) {
 		if err != nil {
 			return nil, err
 		}
-		r := e.Ruleset()
-		for slot, v := range in.Values {
-			if v.Known {
-				out[r.Fields[slot].ID] = r.ValueJSON(slot, v)
-			}
+		var answers map[string]json.RawMessage
+		if err := json.Unmarshal(e.Ruleset().WireAnswers(in.Values, true), &answers); err != nil {
+			return nil, fmt.Errorf("diff witness: %w", err)
+		}
+		for id, v := range answers {
+			out[id] = v
 		}
 	}
 	return out, nil

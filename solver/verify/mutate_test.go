@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/solver/solvertest"
@@ -146,18 +147,24 @@ group o all "O" {
 
 // TestMutationScoreCasebank scores every casebank folder's cases.json, and
 // a deliberately weak suite of its first case, which must score lower.
+// The runs get a budget far above the service's: what is tested is the
+// score, and a loaded machine under the race detector takes minutes.
 func TestMutationScoreCasebank(t *testing.T) {
 	t.Parallel()
+	opts := MutationOptions{Timeout: 20 * time.Minute}
 	for _, cb := range solvertest.Casebank(t) {
 		t.Run(cb.Name, func(t *testing.T) {
 			t.Parallel()
-			full, err := MutationScore(context.Background(), cb.Rules, cb.Cases)
+			full, err := MutationScoreWith(context.Background(), cb.Rules, cb.Cases, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
-			weak, err := MutationScore(context.Background(), cb.Rules, cb.Cases[:1])
+			weak, err := MutationScoreWith(context.Background(), cb.Rules, cb.Cases[:1], opts)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if !full.Progress.Complete || !weak.Progress.Complete {
+				t.Fatalf("a run stopped before its end: %+v / %+v", full.Progress, weak.Progress)
 			}
 			t.Logf("%s: cases.json %d/%d (%.0f%%), first case only %d/%d (%.0f%%)", cb.Name,
 				full.Killed, full.Total, 100*full.Score, weak.Killed, weak.Total, 100*weak.Score)

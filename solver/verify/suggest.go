@@ -274,7 +274,7 @@ func sampleGoals(r *engine.Ruleset, goals []caseGoal, chosen []int) ([]caseGoal,
 	kept := make([]caseGoal, len(chosen))
 	conds := make([]*engine.Expr, len(chosen))
 	for i, k := range chosen {
-		kept[i], conds[i] = goals[k], goals[k].cond
+		kept[i], conds[i] = goals[k], inHousehold(r, goals[k].cond)
 	}
 	probe, err := buildProbe(r, conds)
 	if err != nil {

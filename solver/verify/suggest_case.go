@@ -1,7 +1,6 @@
 package verify
 
 import (
-	"bytes"
 	"encoding/json"
 	"slices"
 
@@ -70,19 +69,7 @@ func pow10(n uint8) int64 {
 
 // writeCase is the case answering every field of r as in, named name.
 func writeCase(r *engine.Ruleset, name string, in *engine.Inputs, date int64) engine.Case {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i := range r.Fields {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		key, _ := json.Marshal(r.Fields[i].ID) // a string always marshals
-		b.Write(key)
-		b.WriteByte(':')
-		b.Write(r.ValueJSON(i, in.Values[i]))
-	}
-	b.WriteByte('}')
-	c := engine.Case{Name: name, FieldValues: json.RawMessage(b.Bytes())}
+	c := engine.Case{Name: name, FieldValues: r.WireAnswers(in.Values, false)}
 	if r.ReadsDecisionDate {
 		c.DecisionDate = value.FormatDate(date)
 	}

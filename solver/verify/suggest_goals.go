@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/big"
 	"slices"
+	"strings"
 
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/engine/value"
@@ -125,13 +126,38 @@ func caseGoals(r *engine.Ruleset) ([]caseGoal, *engine.Ruleset, error) {
 	}
 	conds := make([]*engine.Expr, len(goals))
 	for k, g := range goals {
-		conds[k] = g.cond
+		conds[k] = inHousehold(r, g.cond)
 	}
 	probe, err := buildProbe(r, conds)
 	if err != nil {
 		return nil, nil, fmt.Errorf("solver: suggest cases: %w", err)
 	}
 	return goals, probe, nil
+}
+
+// inHousehold is goal condition x of a case, which must also have the
+// members whose answers x reads: `member[2].age == 5` needs a household
+// of three, or the case, written as /decide reads a household, would
+// leave that answer out. x itself when it reads no member's field.
+func inHousehold(r *engine.Ruleset, x *engine.Expr) *engine.Expr {
+	most := map[string]int{}
+	for _, id := range fieldsRead(r, x) {
+		if m := r.Fields[r.FieldIndex(id)].Member; m != nil {
+			most[m.List] = max(most[m.List], m.Index+1)
+		}
+	}
+	if len(most) == 0 {
+		return x
+	}
+	args := []*engine.Expr{x}
+	for list, n := range most {
+		slot := r.FieldIndex(list)
+		args = append(args, &engine.Expr{Kind: engine.ExprOp, Sort: engine.SortBool, Op: engine.OpGe, Args: []*engine.Expr{
+			{Kind: engine.ExprField, Sort: engine.SortInt, Key: list, Slot: slot},
+			{Kind: engine.ExprConst, Sort: engine.SortInt, Const: value.IntValue(int64(n)), FieldContext: list}}})
+	}
+	slices.SortFunc(args[1:], func(a, b *engine.Expr) int { return strings.Compare(a.Args[0].Key, b.Args[0].Key) })
+	return &engine.Expr{Kind: engine.ExprOp, Sort: engine.SortBool, Op: engine.OpAnd, Args: args}
 }
 
 // fieldsRead lists the ids of the fields x reads, in declaration order, as

@@ -15,7 +15,9 @@ import {
   questionText,
   shortLabel,
   encodeAnswer,
+  fieldValuesText,
   inputFor,
+  memberOf,
   inquiryContext,
   notesOf,
   groupThousands,
@@ -243,4 +245,22 @@ test('decideTarget: a slug is decided by its slug, so the cut in force on the de
     [{ kind: 'rulebook', id: 'demo/benefits' }, 'rb_123', { kind: 'rulebook', id: 'rb_123' }],
   ];
   for (const [route, shownId, want] of cases) assert.deepEqual(decideTarget(route, shownId), want, `${route.kind} ${route.id}`);
+});
+
+test('a household is sent as a list of members, each with its own answers', () => {
+  const answers = new Map([
+    ['household.region', { text: 'North', json: '"north"' }],
+    ['member', { text: '3', json: '3' }],
+    ['member[0].age', { text: '34', json: '34' }],
+    ['member[2].earnings', { text: '1,200.50', json: '1200.50' }],
+    ['member[0].pregnant', { text: 'Yes', json: 'true' }],
+    ['member[5].age', { text: '9', json: '9' }],
+  ]);
+  assert.equal(
+    fieldValuesText(answers),
+    '{"household.region":"north","member":[{"age":34,"pregnant":true},{},{"earnings":1200.50}]}',
+  );
+  assert.deepEqual(memberOf('member[12].income.earned'), { list: 'member', index: 12, name: 'income.earned' });
+  assert.equal(memberOf('income.earned'), null);
+  assert.equal(memberOf('member'), null);
 });

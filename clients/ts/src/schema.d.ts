@@ -2812,12 +2812,16 @@ export interface components {
             description: string;
             /** @description Allowed values of an enum field, else null. */
             enum_values: string[] | null;
-            /** @description Dotted <group>.<name>. */
+            /** @description Dotted <group>.<name>; a list's name for a list, <list>[<i>].<name> for a field of its i-th member. */
             field_id: string;
             /** @description The type answers must have. */
             field_type: components["schemas"]["FieldType"];
             /** @description The field's short name for people ("Hours worked in the last 12 months"), for summaries where the question is too long; absent when the ruleset gives none. */
             label?: string;
+            /** @description Set on a list's field (its field_id is the list's name, the one field id without a dot): its answer in field_values is a list of objects, one per member, each holding that member's answers keyed by the names in the member fields' member.name; the list's length is the number of members, its field_type int. Absent on other fields. */
+            list?: components["schemas"]["SchemaList"];
+            /** @description Set on a field of one member of a list (field_id "member[1].age"), which is answered inside the list, never as a key of field_values of its own. Absent on other fields. */
+            member?: components["schemas"]["SchemaMember"];
             /** @description Notes the ruleset attaches to the field; empty when none. */
             notes: components["schemas"]["Note"][];
             /** @description Text to ask the applicant; absent when the ruleset gives none. */
@@ -2838,6 +2842,28 @@ export interface components {
         };
         /** @enum {string} */
         SchemaFieldXUiWidget: "free_text";
+        SchemaList: {
+            /**
+             * Format: int64
+             * @description The most members the ruleset handles; more is a field error.
+             */
+            max: number;
+            /** @description What one member is called ("person"), as the questions about one say "Person 2". */
+            noun: string;
+            /** @description The list's name for people ("People in the household"). */
+            title: string;
+        };
+        SchemaMember: {
+            /**
+             * Format: int64
+             * @description The member's place in the list, from 0.
+             */
+            index: number;
+            /** @description The list's name: the field_values key of the list this member belongs to. */
+            list: string;
+            /** @description The key of this answer in the member's object ("age"). */
+            name: string;
+        };
         SectionExplanation: {
             content_digest: string;
             criteria: components["schemas"]["ExplainCriterion"][];
@@ -5938,7 +5964,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_TWadMT7xU6tL-FmJ
+                 * @example prj_eom_ZmhBlC16CDt3
                  */
                 project_id: string;
             };
@@ -6008,7 +6034,11 @@ export interface operations {
                      *         "decision_date",
                      *         "present",
                      *         "absent",
-                     *         "date"
+                     *         "date",
+                     *         "count",
+                     *         "sum",
+                     *         "any",
+                     *         "all"
                      *       ],
                      *       "groups": [
                      *         {
@@ -6059,6 +6089,13 @@ export interface operations {
                      *         "output",
                      *         "keys",
                      *         "period",
+                     *         "list",
+                     *         "up",
+                     *         "to",
+                     *         "noun",
+                     *         "where",
+                     *         "count",
+                     *         "sum",
                      *         "all",
                      *         "any",
                      *         "criterion",
@@ -6408,7 +6445,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_2N1c1eTUfZ6701PK
+                 * @example prj_eom_ZmhBlC16CDt3
                  */
                 project_id: string;
             };
@@ -6441,7 +6478,7 @@ export interface operations {
                      *       "accepted": true,
                      *       "changed_criteria": [],
                      *       "failures": [],
-                     *       "job_id": "gen_om-Ju3T3FKu22NHp",
+                     *       "job_id": "gen_r6v4m4NoBSdy3yTJ",
                      *       "outcome": "accepted",
                      *       "provenance_report": {
                      *         "coverage": [
@@ -6450,7 +6487,7 @@ export interface operations {
                      *             "clauses": 1,
                      *             "filename": "source.txt",
                      *             "share": 0,
-                     *             "source_id": "src_M4b9fi7BrgMEOlvY",
+                     *             "source_id": "src_mqbu4krn2mGA5wam",
                      *             "status": "reference_only",
                      *             "uncited_passages": [
                      *               "An eligible employee has been employed for at least 12 months by the employer."
@@ -6461,7 +6498,7 @@ export interface operations {
                      *             "clauses": 2,
                      *             "filename": "fmla-notes.txt",
                      *             "share": 1,
-                     *             "source_id": "src_zkjeaVFoKdMSzSOd",
+                     *             "source_id": "src_4JST1a-1Tv8mJXGD",
                      *             "status": "active",
                      *             "uncited_passages": []
                      *           }
@@ -6469,14 +6506,14 @@ export interface operations {
                      *         "quotes": [
                      *           {
                      *             "criterion_id": "tenure",
-                     *             "project_source_id": "src_zkjeaVFoKdMSzSOd",
+                     *             "project_source_id": "src_4JST1a-1Tv8mJXGD",
                      *             "quote": "has been employed for at least 12 months by the employer",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
                      *           },
                      *           {
                      *             "criterion_id": "worksite_size",
-                     *             "project_source_id": "src_zkjeaVFoKdMSzSOd",
+                     *             "project_source_id": "src_4JST1a-1Tv8mJXGD",
                      *             "quote": "50 or more employees within 75 miles",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
@@ -6489,7 +6526,7 @@ export interface operations {
                      *         }
                      *       },
                      *       "review_hint": {
-                     *         "actionable_via": "POST /projects/prj_2N1c1eTUfZ6701PK/tests",
+                     *         "actionable_via": "POST /projects/prj_eom_ZmhBlC16CDt3/tests",
                      *         "check_id": "criteria_both_ways",
                      *         "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#criteria_both_ways",
                      *         "message": "Add cases that decide criterion worksite_size: one where it is satisfied and one where it is not (1 criterion is never decided)."
@@ -6501,10 +6538,10 @@ export interface operations {
                      *           "quotes_total": 2,
                      *           "quotes_verified": 2,
                      *           "round": 1,
-                     *           "seconds": 0.003024908,
+                     *           "seconds": 0.003705029,
                      *           "stage": "test",
                      *           "tests_passing": 1,
-                     *           "tokens": 6355
+                     *           "tokens": 7185
                      *         }
                      *       ],
                      *       "ruleset_id": "fmla_employee:draft-534a9cd79221",
@@ -6515,7 +6552,7 @@ export interface operations {
                      *       "source_questions": [],
                      *       "tests_passing": 1,
                      *       "tests_total": 1,
-                     *       "tokens_used": 6355
+                     *       "tokens_used": 7185
                      *     }
                      */
                     "application/json": unknown;

@@ -187,9 +187,40 @@ export function knownValues(answers, fieldErrors) {
 export function objectText(members) {
     return '{' + members.map(([k, v]) => JSON.stringify(k) + ':' + v).join(',') + '}';
 }
-/** fieldValuesText is the field_values object of the answers. */
+/**
+ * memberOf reads a member field's id, "member[1].age", as its list, the
+ * member's index and the answer's name within the member; null for any
+ * other id. A list's own id is the only field id without a dot.
+ */
+export function memberOf(fieldId) {
+    const m = /^([^.[\]]+)\[(\d+)\]\.(.+)$/.exec(fieldId);
+    return m ? { list: m[1] ?? '', index: Number(m[2]), name: m[3] ?? '' } : null;
+}
+/**
+ * fieldValuesText is the field_values object of the answers. The answer
+ * to how many members a list has, and the answers about each member, are
+ * sent as the API reads a household: the list's id holding one object per
+ * member, each with that member's answers by name (an answer about a
+ * member beyond the list's length is left out).
+ */
 export function fieldValuesText(answers) {
-    return objectText([...answers].map(([id, a]) => [id, a.json]));
+    const members = [];
+    const lists = new Map();
+    for (const [id, a] of answers) {
+        if (!id.includes('.') && /^\d+$/.test(a.json)) {
+            lists.set(id, Array.from({ length: Number(a.json) }, () => []));
+        }
+    }
+    for (const [id, a] of answers) {
+        const m = memberOf(id);
+        if (m) {
+            lists.get(m.list)?.[m.index]?.push([m.name, a.json]);
+        }
+        else {
+            members.push([id, a.json]);
+        }
+    }
+    return objectText(members.map(([k, v]) => (lists.has(k) ? [k, '[' + lists.get(k).map(objectText).join(',') + ']'] : [k, v])));
 }
 /**
  * inquiryContext is the inquiry_context for the skipped questions, or
