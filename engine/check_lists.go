@@ -48,6 +48,14 @@ type memberField struct {
 	slots []int
 }
 
+// memberKey names one member's answer: its list, the member's index and
+// the field's name within a member.
+type memberKey struct {
+	list  string
+	index int
+	name  string
+}
+
 // within is the member an expression is being checked for, inside an
 // aggregate: the list and the member's index.
 type within struct {

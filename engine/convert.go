@@ -198,9 +198,9 @@ func (r *Ruleset) convertList(in *Inputs, slot int, v any, unknown *int) {
 		sort.Strings(keys)
 		for _, k := range keys {
 			a := answers[k]
-			id := MemberFieldID(f.ID, i, k)
-			ms := r.FieldIndex(id)
-			if ms < 0 {
+			ms, ok := r.memberSlots[memberKey{f.ID, i, k}]
+			if !ok {
+				id := MemberFieldID(f.ID, i, k)
 				msg := fmt.Sprintf("unknown field %q: the rules ask one %s no such question", k, f.ID)
 				if *unknown++; *unknown <= maxSuggestions {
 					if near := Nearest(k, r.memberNames(f.ID)); near != "" {
@@ -216,7 +216,7 @@ func (r *Ruleset) convertList(in *Inputs, slot int, v any, unknown *int) {
 			in.Provided++
 			val, msg := convertValue(&r.Fields[ms], a)
 			if msg != "" {
-				in.FieldErrors = append(in.FieldErrors, FieldError{Field: id, Value: rawJSON(a), Type: r.Fields[ms].Type.String(), Message: msg})
+				in.FieldErrors = append(in.FieldErrors, FieldError{Field: r.Fields[ms].ID, Value: rawJSON(a), Type: r.Fields[ms].Type.String(), Message: msg})
 				continue
 			}
 			in.Values[ms] = val

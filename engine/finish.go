@@ -50,8 +50,15 @@ func (r *Ruleset) finish(hash bool) error {
 		r.valueRefs[i] = r.references(r.Values[i].Citations)
 	}
 	r.index = make(map[string]int, len(r.Fields))
+	r.memberSlots = nil
 	for i, f := range r.Fields {
 		r.index[f.ID] = i
+		if m := f.Member; m != nil {
+			if r.memberSlots == nil {
+				r.memberSlots = map[memberKey]int{}
+			}
+			r.memberSlots[memberKey{m.List, m.Index, m.Name}] = i
+		}
 	}
 	r.prog = buildProgram(r)
 	return nil

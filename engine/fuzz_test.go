@@ -20,6 +20,7 @@ func FuzzParse(f *testing.F) {
 	// input, which takes long on a whole casebank file (those are covered
 	// by TestRoundTripCasebank). More seeds live in testdata/fuzz/FuzzParse.
 	f.Add([]byte(groupsRules))
+	f.Add([]byte(testfiles.HouseholdRules))
 	f.Add(fmt.Appendf(nil, testfiles.OpsRules, `not (a.n ?? -1 > 2 or a.e not in ["red"]) and years_between(a.born, decision_date()) >= 18`))
 	// The error fixtures, so that the fuzzer starts from the mistakes the
 	// parser recovers from (recovery must never loop or panic).
@@ -53,10 +54,19 @@ func FuzzParse(f *testing.F) {
 
 // FuzzConvertValues checks that any field_values either converts (with
 // field errors) or is rejected as not an object, and evaluates without
-// panicking.
+// panicking, for a ruleset of every operator and for one with a list of
+// members (a household read from a list of objects).
 func FuzzConvertValues(f *testing.F) {
-	r := opsRuleset(f)
+	household, _, err := Compile("household.rules", []byte(testfiles.HouseholdRules))
+	if err != nil {
+		f.Fatal(err)
+	}
+	rulesets := []*Ruleset{opsRuleset(f), household}
 	for _, seed := range []string{
+		`{"member": [{"age": 34, "pregnant": true, "earnings": 1200.50, "resident": true}, {"age": 3}, {}]}`,
+		`{"member": [{"age": "x"}, 4, null, [], {"agee": 1, "age": null}], "member[0].age": 2}`,
+		`{"member": [{}, {}, {}, {}, {}, {}, {}], "member.age": 3}`,
+		`{"member": {"age": 3}}`, `{"member": null}`, `{"member": []}`,
 		`{"a.n": 12, "a.d": 1250.50, "a.b": true, "a.e": "red", "a.born": "2024-02-29", "a.on": 738945}`,
 		`{"a.n": 1e0, "a.d": -0.000001, "a.c": null, "x.y": [1, {"z": 2}]}`,
 		`{"a.born": "2024-02-30", "a.n": 1.5, "a.e": 3, "a.b": "true"}`,
@@ -66,13 +76,20 @@ func FuzzConvertValues(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		in, err := r.Convert(raw)
-		if err != nil {
-			return
-		}
-		res := r.Evaluate(in, Options{DecisionDate: 738945, Trace: true, Explanation: true})
-		if len(res.FieldErrors) > 0 && res.Outcome != Undetermined {
-			t.Fatalf("outcome %s with field errors %v", res.Outcome, res.FieldErrors)
+		for _, r := range rulesets {
+			in, err := r.Convert(raw)
+			if err != nil {
+				return
+			}
+			res := r.Evaluate(in, Options{DecisionDate: 738945, Trace: true, Explanation: true})
+			if len(res.FieldErrors) > 0 && res.Outcome != Undetermined {
+				t.Fatalf("outcome %s with field errors %v", res.Outcome, res.FieldErrors)
+			}
+			for s := range in.Values {
+				if in.Values[s].Known && !r.InList(s, in) {
+					t.Fatalf("an answer for %s, a member the list does not hold", r.Fields[s].ID)
+				}
+			}
 		}
 		_, _ = InputsHash(raw)
 	})
@@ -88,6 +105,7 @@ func FuzzLoadIR(f *testing.F) {
 		groupsRules,
 		fmt.Sprintf(testfiles.OpsRules, `not (a.n ?? -1 > 2 or a.e not in ["red"]) and years_between(a.born, decision_date()) >= 18 and a.d * 2 <= max(a.n, 1.5) and present(a.c)`),
 		refusalRules,
+		testfiles.HouseholdRules,
 	} {
 		r, _, err := Compile("seed.rules", []byte(src))
 		if err != nil {

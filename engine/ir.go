@@ -210,6 +210,9 @@ type Ruleset struct {
 	valueRefs [][]SourceReference
 	// index maps a field id to its slot, for FieldIndex.
 	index map[string]int
+	// memberSlots maps a member's answer (list, index, name) to its
+	// slot, so that reading a household names no field id per answer.
+	memberSlots map[memberKey]int
 }
 
 // Period is the span of dates a ruleset holds for, both ends inclusive, as

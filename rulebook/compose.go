@@ -442,7 +442,7 @@ func (a *assembler) field(si int, f *engine.Field) error {
 	a.c.FieldSections[f.ID] = append(a.c.FieldSections[f.ID], s.SectionID)
 	if slot, shared := a.fieldAt[f.ID]; shared {
 		prev := &a.r.Fields[slot]
-		if prev.Type != f.Type || !slices.Equal(prev.EnumValues, f.EnumValues) {
+		if prev.Type != f.Type || !slices.Equal(prev.EnumValues, f.EnumValues) || !sameList(prev.List, f.List) {
 			first := &a.sections[a.owner[slot]]
 			return &FieldConflictError{Field: f.ID, First: first.Letter, Second: s.Letter,
 				FirstSectionID: first.SectionID, SecondSectionID: s.SectionID,
@@ -467,9 +467,22 @@ func (a *assembler) field(si int, f *engine.Field) error {
 	return nil
 }
 
+// sameList reports whether two sections declare a shared list alike: a
+// list is one household, asked once, so its bound must agree (each
+// member's fields are shared by id like any other field).
+func sameList(a, b *engine.ListInfo) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Max == b.Max
+}
+
 // describeType names a field's type for a conflict message, with an
-// enum's values.
+// enum's values or a list's bound.
 func describeType(f *engine.Field) string {
+	if f.List != nil {
+		return fmt.Sprintf("a list of up to %d", f.List.Max)
+	}
 	if f.Type != engine.SortEnum {
 		return f.Type.String()
 	}

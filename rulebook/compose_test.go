@@ -496,3 +496,39 @@ func TestComposedGraphValues(t *testing.T) {
 		t.Errorf("stats %+v", g.Stats)
 	}
 }
+
+// Two sections may share a household: one list, asked once, with each
+// member's fields shared by id; a list bounded differently in each is a
+// conflict named as such.
+func TestComposeSharesAList(t *testing.T) {
+	t.Parallel()
+	household := func(section, bound, cond string) *engine.Ruleset {
+		src := "section " + section + "\nsource law \"Act\" url \"https://example.org/act\" licence \"public-domain\"\n" +
+			"list member \"People in the household\" up to " + bound + "\n  question \"How many people?\"\n" +
+			"field member.age int\nfield member.earnings decimal\n" +
+			"group g all \"G\" {\n  criterion c \"C\" {\n    " + cond + "\n    cite law \"Act\"\n  }\n}\n"
+		r, _, err := engine.Compile(section+".rules", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	child := household("child", "4", "any(member where member.age < 5)")
+	income := household("income", "4", "sum(member.earnings) <= 2000")
+	c := mustCompose(t, Spec{Name: "x", Sections: []Section{sectionOf(0, child), sectionOf(1, income)}})
+	if n := len(c.Rules.Fields); n != 1+4*2 {
+		t.Errorf("%d fields, want the list and two fields for each of 4 members", n)
+	}
+	in, err := c.Rules.Convert([]byte(`{"member": [{"age": 3, "earnings": 0}, {"age": 30, "earnings": 1500}]}`))
+	if err != nil || len(in.FieldErrors) > 0 {
+		t.Fatal(err, in.FieldErrors)
+	}
+	if got := c.Rules.Evaluate(in, engine.Options{}).Outcome; got != engine.Eligible {
+		t.Errorf("the household is %s, want eligible under both sections", got)
+	}
+	_, err = Compose(Spec{Name: "x", Slug: "test/x", Sections: []Section{sectionOf(0, child), sectionOf(1, household("income", "6", "sum(member.earnings) <= 2000"))}})
+	var conflict *FieldConflictError
+	if want := "field member is a list of up to 4 in section child (A) but a list of up to 6 in section income (B)"; !errors.As(err, &conflict) || !strings.Contains(err.Error(), want) {
+		t.Errorf("%v, want a conflict saying %q", err, want)
+	}
+}

@@ -222,6 +222,28 @@ test('the graph draws named values and a table as hexagons, each with its figure
   clean();
 });
 
+test('a household is asked how many people, then about each person, and the answers go as a list', async (t) => {
+  const { page, clean } = await open(t, '/#/ruleset/' + encodeURIComponent('demo/household-help'));
+  await questionFor(page, 'member');
+  assert.match(await page.locator('#question-form').textContent(), /How many people live in your household/);
+  const sent = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('/decide') && r.method() === 'POST') sent.push(JSON.parse(r.postData()).field_values);
+  });
+  await answer(page, 'member', '2');
+  await questionFor(page, 'member[0].age');
+  assert.match(await page.locator('#question-form').textContent(), /Person 1: How old is this person\?/);
+  await axe(page, 'household-question');
+  await answerAll(page, { 'member[0].age': '34', 'member[0].pregnant': 'false', 'member[1].age': '3' });
+  assert.equal(await outcome(page), 'Eligible');
+  // The second person's age (cheaper than the first one's pregnancy)
+  // settles it: nobody is asked more.
+  assert.deepEqual(sent.at(-1), { member: [{ age: 34 }, { age: 3 }] }, 'the household is sent as a list of people');
+  await shot(page, 'household-decision');
+  await axe(page, 'household-decision');
+  clean();
+});
+
 test('what-if: change one answer and see the outcome change', async (t) => {
   const { page, clean } = await open(t, fmla);
   await answer(page, 'employment.employer_type', publicAgency);

@@ -64,6 +64,8 @@ done
 # Rules that work out figures before they compare (console.test.mjs: named
 # values and a table in the graph).
 "$tmp/eligo" publish web/e2e/testdata/values/values.rules --tenant demo --public --slug demo/bill-help >/dev/null
+# A household's help: a list of members, asked person by person.
+"$tmp/eligo" publish web/e2e/testdata/household/household.rules --tenant demo --public --slug demo/household-help >/dev/null
 
 # A key for the sign-in and studio tests (session.test.mjs, studio.test.mjs).
 tenant="e2e-studio"

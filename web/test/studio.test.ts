@@ -223,6 +223,16 @@ test('test cases: answers parsed from lines, with their errors said per field', 
   const values = { 'a.b': 1, 'c.d': 'private', 'e.f': '12', 'g.h': true };
   const round = parseAnswers(formatAnswers(values));
   assert.deepEqual(round, { ok: true, values });
+  // A household: how many people, then each person's answers.
+  const household = { 'h.region': 'north', member: [{ age: 34, pregnant: false }, {}, { age: 3 }] };
+  assert.equal(formatAnswers(household), 'h.region = north\nmember = 3\nmember[0].age = 34\nmember[0].pregnant = false\nmember[2].age = 3');
+  assert.deepEqual(parseAnswers(formatAnswers(household)), { ok: true, values: household });
+  assert.deepEqual(parseAnswers('member[0].age = 3'), {
+    ok: false,
+    error: 'Line 1: say first how many the list holds (“member = 1” or more), then answer for each.',
+  });
+  assert.deepEqual(parseAnswers('member = 1\nmember[0].age = 3\nmember[0].age = 4'), { ok: false, error: 'Line 3: member[0].age is answered twice.' });
+  assert.equal(parseAnswers('member = two').ok, false);
 
   const others = [{ name: 'taken', field_values: {}, expected_outcome: 'eligible' }];
   const ok = buildCase({ name: ' new ', answers: 'a.b = 1', expected: 'not_eligible', decisionDate: '' }, others);

@@ -3,6 +3,7 @@
 // back again, so a case can be edited as text and sent as the JSON the API
 // takes (field_values as /decide takes them).
 
+import { memberOf } from '../answers.js';
 import type { TestCase, TestResult } from './types.js';
 
 /** The outcomes a case can expect, with their words. */
@@ -37,27 +38,54 @@ export function formatValue(v: unknown): string {
 /** The answers parsed, or the line that could not be read. */
 export type ParsedAnswers = { ok: true; values: Record<string, unknown> } | { ok: false; error: string };
 
-/** parseAnswers reads "field = value" lines (blank lines and # comments skipped). */
+/**
+ * parseAnswers reads "field = value" lines (blank lines and # comments
+ * skipped). A household is written as it is asked: "member = 2" says how
+ * many people the list holds, "member[0].age = 34" answers for the first
+ * of them; the values hold the list as the API reads it, one object of
+ * answers per member.
+ */
 export function parseAnswers(text: string): ParsedAnswers {
   const values: Record<string, unknown> = {};
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const line = (lines[i] ?? '').trim();
     if (!line || line.startsWith('#')) continue;
-    const m = /^([a-z][a-z0-9_]*\.[a-z][a-z0-9_]*)\s*[=:]\s*(.*)$/.exec(line);
-    if (!m?.[1]) return { ok: false, error: `Line ${i + 1}: write each answer as “field = value”, for example “person.age = 67”.` };
-    if (m[1] in values) return { ok: false, error: `Line ${i + 1}: ${m[1]} is answered twice.` };
-    if (!(m[2] ?? '').trim()) return { ok: false, error: `Line ${i + 1}: ${m[1]} has no value.` };
-    values[m[1]] = parseValue(m[2] ?? '');
+    const m = /^([a-z][a-z0-9_]*(?:\[\d+\])?(?:\.[a-z][a-z0-9_]*)*)\s*[=:]\s*(.*)$/.exec(line);
+    const id = m?.[1] ?? '';
+    const member = memberOf(id);
+    if (!m || !(id.includes('.') || /^\d+$/.test((m[2] ?? '').trim()))) {
+      return { ok: false, error: `Line ${i + 1}: write each answer as “field = value”, for example “person.age = 67”, and how many people a list holds as “member = 2”.` };
+    }
+    if (id in values || (member && member.name in memberAnswers(values, member))) return { ok: false, error: `Line ${i + 1}: ${id} is answered twice.` };
+    if (!(m[2] ?? '').trim()) return { ok: false, error: `Line ${i + 1}: ${id} has no value.` };
+    if (!member) {
+      values[id] = id.includes('.') ? parseValue(m[2] ?? '') : Array.from({ length: Number(m[2]) }, () => ({}));
+      continue;
+    }
+    const list = values[member.list];
+    if (!Array.isArray(list) || member.index >= list.length) {
+      return { ok: false, error: `Line ${i + 1}: say first how many the list holds (“${member.list} = ${member.index + 1}” or more), then answer for each.` };
+    }
+    (list[member.index] as Record<string, unknown>)[member.name] = parseValue(m[2] ?? '');
   }
   return { ok: true, values };
 }
 
-/** formatAnswers writes field_values as "field = value" lines. */
+/** memberAnswers are the answers already read for one member. */
+function memberAnswers(values: Record<string, unknown>, m: { list: string; index: number }): Record<string, unknown> {
+  const list = values[m.list];
+  return Array.isArray(list) && m.index < list.length ? (list[m.index] as Record<string, unknown>) : {};
+}
+
+/** formatAnswers writes field_values as "field = value" lines, a household as parseAnswers reads it. */
 export function formatAnswers(values: unknown): string {
   if (!values || typeof values !== 'object') return '';
   return Object.entries(values as Record<string, unknown>)
-    .map(([k, v]) => `${k} = ${formatValue(v)}`)
+    .flatMap(([k, v]) => {
+      if (!Array.isArray(v) || v.some((m) => !m || typeof m !== 'object' || Array.isArray(m))) return [`${k} = ${formatValue(v)}`];
+      return [`${k} = ${v.length}`, ...v.flatMap((m, i) => Object.entries(m as Record<string, unknown>).map(([n, x]) => `${k}[${i}].${n} = ${formatValue(x)}`))];
+    })
     .join('\n');
 }
 
