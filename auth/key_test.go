@@ -69,8 +69,8 @@ func TestParseScopes(t *testing.T) {
 		t.Fatalf("ParseScopes = %v, %v", got, err)
 	}
 	all, err := ParseScopes("all")
-	if err != nil || len(all) != 10 {
-		t.Fatalf("ParseScopes(all) = %v, %v; want the ten scopes", all, err)
+	if err != nil || len(all) != 11 {
+		t.Fatalf("ParseScopes(all) = %v, %v; want the eleven scopes", all, err)
 	}
 	for _, bad := range []string{"", "decide,admin", "rulesets:delete"} {
 		if _, err := ParseScopes(bad); err == nil {

@@ -1,5 +1,5 @@
 // Package auth holds what Eligo knows about callers: API keys (their format,
-// issuance and verification), the ten scopes and four tiers (docs/api.md#keys-and-access), and
+// issuance and verification), the eleven scopes and four tiers (docs/api.md#keys-and-access), and
 // the Principal that an authenticated request carries in its context.
 package auth
 
@@ -13,7 +13,10 @@ import (
 // list of docs/api.md#keys-and-access.
 type Scope string
 
-// The ten scopes (docs/api.md#keys-and-access). AdminRead is never self-servable: only an
+// The eleven scopes (docs/api.md#keys-and-access). CaseloadsRead lets a key
+// see what identifies cases in an impact run's report (example references
+// and line numbers, docs/impact.md#who-sees-what), which projects:read alone
+// does not. AdminRead is never self-servable: only an
 // operator with database access issues it, through `eligo keys create`.
 const (
 	ScopeDecide          Scope = "decide"
@@ -23,6 +26,7 @@ const (
 	ScopeRulesetsWrite   Scope = "rulesets:write"
 	ScopeProjectsRead    Scope = "projects:read"
 	ScopeProjectsWrite   Scope = "projects:write"
+	ScopeCaseloadsRead   Scope = "caseloads:read"
 	ScopeRulebooksRead   Scope = "rulebooks:read"
 	ScopeRulebooksWrite  Scope = "rulebooks:write"
 	ScopeAdminRead       Scope = "admin:read"
@@ -31,7 +35,7 @@ const (
 // AllScopes lists every scope in the order of docs/api.md#keys-and-access.
 var AllScopes = []Scope{
 	ScopeDecide, ScopeRulesetsRead, ScopeRulesetsExplain, ScopeRulesetsSource, ScopeRulesetsWrite,
-	ScopeProjectsRead, ScopeProjectsWrite, ScopeRulebooksRead, ScopeRulebooksWrite, ScopeAdminRead,
+	ScopeProjectsRead, ScopeProjectsWrite, ScopeCaseloadsRead, ScopeRulebooksRead, ScopeRulebooksWrite, ScopeAdminRead,
 }
 
 // ParseScopes reads a comma-separated scope list such as

@@ -144,12 +144,15 @@ func (c *checker) binary(n *syntax.Node) *Expr {
 		for _, a := range n.Args {
 			x := c.expr(a)
 			ok = c.wantBool(a, x, string(op)) && ok
+			// An aggregate's unrolled and/or is one operand, never merged
+			// into the chain, so that it keeps its shape (AggregateOf).
+			chained := x.Kind == ExprOp && x.Op == op && a.Kind != syntax.NodeAggregate
 			switch {
-			case x.Kind == ExprOp && x.Op == op && args == nil:
+			case chained && args == nil:
 				// x is the chain so far, built for this node alone: take
 				// its operands over rather than copy them at every link.
 				args = x.Args
-			case x.Kind == ExprOp && x.Op == op:
+			case chained:
 				args = append(args, x.Args...)
 			default:
 				args = append(args, x)

@@ -392,3 +392,64 @@ func (r *Ruleset) WireAnswers(values []value.Value, knownOnly bool) json.RawMess
 	b.WriteByte('}')
 	return b.Bytes()
 }
+
+// NestMembers returns answers written flat, as a spreadsheet's columns
+// are ("member" = 2, "member[0].age" = 34), in the shape /decide reads a
+// household: each list's count becomes a list of that many objects, and
+// each member's answer goes into its member's object (an answer about a
+// member beyond the count is dropped). Answers with nothing flat about a
+// list are returned as they are.
+func (r *Ruleset) NestMembers(answers map[string]any) map[string]any {
+	flat := false
+	for k, v := range answers {
+		s := r.FieldIndex(k)
+		if s < 0 {
+			continue
+		}
+		if f := &r.Fields[s]; f.Member != nil || f.List != nil && isNumber(v) {
+			flat = true
+			break
+		}
+	}
+	if !flat {
+		return answers
+	}
+	out := make(map[string]any, len(answers))
+	for k, v := range answers {
+		s := r.FieldIndex(k)
+		if s >= 0 && r.Fields[s].Member != nil {
+			continue
+		}
+		if s >= 0 && r.Fields[s].List != nil && isNumber(v) {
+			n, _ := numberText(v)
+			count, err := strconv.Atoi(n)
+			if err != nil || count < 0 || count > r.Fields[s].List.Max {
+				out[k] = v // left for Convert to refuse
+				continue
+			}
+			members := make([]any, count)
+			for i := range members {
+				members[i] = map[string]any{}
+			}
+			v = members
+		}
+		out[k] = v
+	}
+	for k, v := range answers {
+		s := r.FieldIndex(k)
+		if s < 0 || r.Fields[s].Member == nil {
+			continue
+		}
+		m := r.Fields[s].Member
+		if members, ok := out[m.List].([]any); ok && m.Index < len(members) {
+			members[m.Index].(map[string]any)[m.Name] = v
+		}
+	}
+	return out
+}
+
+// isNumber reports whether v is a number as a decoded answer holds one.
+func isNumber(v any) bool {
+	_, ok := numberText(v)
+	return ok
+}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/eligo/eligo/engine/value"
@@ -227,6 +228,17 @@ func ParseOutcome(s string) (o Outcome, ok bool) {
 
 // MarshalText writes the wire spelling.
 func (o Outcome) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
+
+// UnmarshalText reads the wire spelling, so that a stored report naming
+// outcomes (an impact run's) reads back as it was written.
+func (o *Outcome) UnmarshalText(b []byte) error {
+	v, ok := ParseOutcome(string(b))
+	if !ok {
+		return fmt.Errorf("outcome %q: want eligible, not_eligible or undetermined", b)
+	}
+	*o = v
+	return nil
+}
 
 // errNoDecisionDate is the field error of an evaluation that needed a
 // decision date and was given none (Options.DecisionDate).

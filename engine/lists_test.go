@@ -236,6 +236,18 @@ func TestListsPrintAsWritten(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// An aggregate beside others of its connective stays whole.
+	mixed := strings.Replace(testfiles.HouseholdRules, "all(member where member.resident)",
+		"all(member where member.resident) and any(member where member.earnings > 0) or all(member where member.age > 17)", 1)
+	m, _, err := Compile("mixed.rules", []byte(mixed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range m.NumCriteria() {
+		if c, _ := m.CriterionAt(i); c.ID == "residents" && c.Text != "(all(member where member.resident) and any(member where member.earnings > 0)) or all(member where member.age > 17)" {
+			t.Errorf("an aggregate in a chain prints as %q", c.Text)
+		}
+	}
 	want := map[string]string{
 		"young_or_pregnant":  "any(member where member.age < 5 or member.pregnant)",
 		"residents":          "all(member where member.resident)",

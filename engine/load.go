@@ -22,72 +22,6 @@ import (
 // compiler keeps its meaning and its digest whatever today's compiler
 // would make of its source.
 
-// IRVersion is the version of the compiled IR this engine writes: the
-// shape of the JSON a Ruleset marshals to and the meaning of its members.
-// Stored content carries the version it was written in, and LoadIR reads
-// every version this engine has ever written or refuses one it does not
-// know, so a change to the IR can never be misread as the old shape. The
-// version is not part of the JSON document (adding it would change every
-// published content digest): the store keeps it beside the IR bytes.
-//
-// Version 2 adds named values (the values member, value_ref nodes) and
-// the operators if, /, floor, ceil, round and abs; a ruleset that uses
-// none of them is written as version 1 (Ruleset.FormatVersion), so an
-// engine that reads only version 1 still reads it. Version 3 adds lists
-// of members (a field's list and member members); a ruleset without
-// lists is written as version 2 or 1 as before.
-const IRVersion = 3
-
-// FormatVersion is the IR version the ruleset's JSON needs: 1 unless it
-// uses what version 2 or 3 added. The store keeps it beside the IR bytes.
-func (r *Ruleset) FormatVersion() int {
-	for _, f := range r.Fields {
-		if f.List != nil || f.Member != nil {
-			return 3
-		}
-	}
-	if len(r.Values) > 0 {
-		return 2
-	}
-	v2 := false
-	var walk func(e *Expr)
-	walk = func(e *Expr) {
-		if e == nil || v2 {
-			return
-		}
-		switch e.Op {
-		case OpIf, OpDiv, OpFloor, OpCeil, OpRound, OpAbs:
-			v2 = true
-		}
-		for _, a := range e.Args {
-			walk(a)
-		}
-	}
-	for gi := range r.Groups {
-		for ci := range r.Groups[gi].Criteria {
-			walk(r.Groups[gi].Criteria[ci].Expr)
-		}
-	}
-	if v2 {
-		return 2
-	}
-	return 1
-}
-
-// ErrUnknownIRVersion is wrapped by LoadIR's error for an IR version this
-// engine does not read (one written by a newer engine, or a bad record), so
-// callers can tell "upgrade the engine" from "corrupt content".
-var ErrUnknownIRVersion = errors.New("unknown compiled IR version")
-
-// unknownVersionError is LoadIR's error for a version it does not read.
-type unknownVersionError int
-
-func (v unknownVersionError) Error() string {
-	return fmt.Sprintf("compiled IR version %d is not one this engine reads (it reads versions 1 to %d)", int(v), IRVersion)
-}
-
-func (v unknownVersionError) Unwrap() error { return ErrUnknownIRVersion }
-
 // LoadIR turns stored IR bytes of the given version (the JSON json.Marshal
 // writes for a compiled Ruleset) into a ruleset that behaves exactly as the
 // one Compile produced: same evaluation, traces, explanations, sentences,
@@ -484,36 +418,6 @@ func readField(path string, v any) (Field, error) {
 	}
 	f.Notes, err = list(o, "notes", readNote)
 	return f, err
-}
-
-// readListInfo reads a list field's list member (IR version 3).
-func readListInfo(path string, v any) (*ListInfo, error) {
-	o, err := readObject(path, v, []string{"title", "max", "noun"})
-	if err != nil {
-		return nil, err
-	}
-	var e errs
-	l := &ListInfo{Title: e.str(o.str("title")), Noun: e.str(o.str("noun"))}
-	if e.err != nil {
-		return nil, e.err
-	}
-	l.Max, err = o.integer("max")
-	return l, err
-}
-
-// readMemberOf reads a member field's member member (IR version 3).
-func readMemberOf(path string, v any) (*MemberOf, error) {
-	o, err := readObject(path, v, []string{"list", "index", "name"})
-	if err != nil {
-		return nil, err
-	}
-	var e errs
-	m := &MemberOf{List: e.str(o.str("list")), Name: e.str(o.str("name"))}
-	if e.err != nil {
-		return nil, e.err
-	}
-	m.Index, err = o.integer("index")
-	return m, err
 }
 
 // readRange reads a field's range member: {"min": number, "max": number},

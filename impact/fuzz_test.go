@@ -14,7 +14,7 @@ import (
 // whole run over the same bytes agrees on how many rows there are.
 func fuzzRows(t *testing.T, f Format, text string) {
 	r := testRules(t)
-	rd, err := newReader(context.Background(), strings.NewReader(text), Options{Format: f, Baseline: r, Candidate: r})
+	rd, err := newReader(context.Background(), strings.NewReader(text), f, rulesetFieldType(r, r))
 	if err != nil {
 		if f == CSV {
 			return // a header that cannot be read fails the run, as it should

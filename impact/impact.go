@@ -97,7 +97,10 @@ type run struct {
 // the report. A row it cannot read is counted as a bad row and the run
 // goes on; it fails only when the stream fails, a CSV header cannot be
 // read, the caseload has more rows than allowed (ErrTooManyRows), or ctx
-// ends (its error, wrapped).
+// ends (its error, wrapped). When ctx ends after the header was read, the
+// report of the cases decided so far comes back with the error, so that a
+// caller that stops a run (a cancel, a time limit) can show what it
+// decided, marked as partial.
 func Run(ctx context.Context, caseload io.Reader, opts Options) (*Report, error) {
 	if opts.Baseline == nil || opts.Candidate == nil {
 		return nil, errors.New("impact: a run needs a baseline and a candidate ruleset")
@@ -108,7 +111,7 @@ func Run(ctx context.Context, caseload io.Reader, opts Options) (*Report, error)
 	if opts.MaxRows <= 0 || opts.MaxRows > MaxRows {
 		opts.MaxRows = MaxRows
 	}
-	rd, err := newReader(ctx, caseload, opts)
+	rd, err := newReader(ctx, caseload, opts.Format, rulesetFieldType(opts.Baseline, opts.Candidate))
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +121,7 @@ func Run(ctx context.Context, caseload io.Reader, opts Options) (*Report, error)
 	for {
 		if rows%checkEvery == 0 {
 			if err := ctx.Err(); err != nil {
-				return nil, fmt.Errorf("impact run stopped after %d rows: %w", rows, err)
+				return ru.finish(), fmt.Errorf("impact run stopped after %d rows: %w", rows, err)
 			}
 		}
 		if rows > 0 && rows%progressEvery == 0 && opts.Progress != nil {
@@ -127,6 +130,9 @@ func Run(ctx context.Context, caseload io.Reader, opts Options) (*Report, error)
 		err := rd.next(&r)
 		if errors.Is(err, io.EOF) {
 			break
+		}
+		if err != nil && ctx.Err() != nil {
+			return ru.finish(), fmt.Errorf("impact run stopped after %d rows: %w", rows, err)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("read caseload: %w", err)
@@ -146,23 +152,30 @@ func Run(ctx context.Context, caseload io.Reader, opts Options) (*Report, error)
 	return ru.finish(), nil
 }
 
-// newReader opens the caseload in its format.
-func newReader(ctx context.Context, caseload io.Reader, opts Options) (rowReader, error) {
+// newReader opens the caseload in its format, typing CSV cells by
+// fieldType.
+func newReader(ctx context.Context, caseload io.Reader, format Format, fieldType func(id string) (engine.Sort, bool)) (rowReader, error) {
 	lines := newLineReader(ctx, caseload, MaxLineBytes)
-	switch opts.Format {
+	switch format {
 	case 0, JSONLines:
 		return &jsonlReader{lines: lines}, nil
 	case CSV:
-		return newCSVReader(lines, func(id string) (engine.Sort, bool) {
-			for _, r := range []*engine.Ruleset{opts.Baseline, opts.Candidate} {
-				if i := r.FieldIndex(id); i >= 0 {
-					return r.Fields[i].Type, true
-				}
-			}
-			return 0, false
-		})
+		return newCSVReader(lines, fieldType)
 	}
-	return nil, fmt.Errorf("impact: unknown caseload format %v", opts.Format)
+	return nil, fmt.Errorf("impact: unknown caseload format %v", format)
+}
+
+// rulesetFieldType types a CSV column by the field it names in the first
+// of rulesets that declares it.
+func rulesetFieldType(rulesets ...*engine.Ruleset) func(id string) (engine.Sort, bool) {
+	return func(id string) (engine.Sort, bool) {
+		for _, r := range rulesets {
+			if i := r.FieldIndex(id); i >= 0 {
+				return r.Fields[i].Type, true
+			}
+		}
+		return 0, false
+	}
 }
 
 // newRun pairs the two rulesets' criteria and named values by id.
@@ -253,7 +266,8 @@ func (ru *run) decide(r *row) {
 // convert binds the case's answers to the side's fields. An answer to a
 // field the ruleset does not declare is left out and counted (with the
 // unread tally), so a field removed by the candidate neither goes unseen
-// nor makes every case undetermined.
+// nor makes every case undetermined. A household answered in flat CSV
+// columns ("member", "member[0].age") becomes the list /decide reads.
 func (s *side) convert(r *row, unread *tally) *engine.Inputs {
 	dropped := 0
 	for k, v := range r.values {
@@ -265,7 +279,7 @@ func (s *side) convert(r *row, unread *tally) *engine.Inputs {
 		}
 	}
 	if dropped == 0 {
-		return s.rules.ConvertMap(r.values)
+		return s.rules.ConvertMap(s.rules.NestMembers(r.values))
 	}
 	kept := make(map[string]any, len(r.values)-dropped)
 	for k, v := range r.values {
@@ -273,7 +287,7 @@ func (s *side) convert(r *row, unread *tally) *engine.Inputs {
 			kept[k] = v
 		}
 	}
-	return s.rules.ConvertMap(kept)
+	return s.rules.ConvertMap(s.rules.NestMembers(kept))
 }
 
 // undecidedReason words a field error of the side's decision without the

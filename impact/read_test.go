@@ -19,7 +19,7 @@ import (
 func readAll(t *testing.T, f Format, text string) ([]row, error) {
 	t.Helper()
 	r := testRules(t)
-	rd, err := newReader(context.Background(), strings.NewReader(text), Options{Format: f, Baseline: r, Candidate: r})
+	rd, err := newReader(context.Background(), strings.NewReader(text), f, rulesetFieldType(r, r))
 	if err != nil {
 		return nil, err
 	}

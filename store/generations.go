@@ -184,13 +184,8 @@ func (s *Store) StartGenerationWithin(ctx context.Context, g Generation, maxActi
 				return fmt.Errorf("%w: the tenant has %d generations queued or running and at most %d are allowed", ErrGenerationLimit, active-1, maxActive)
 			}
 		}
-		if out.RiverJobID, err = enqueue(ctx, tx); err != nil {
-			return fmt.Errorf("enqueue generation: %w", err)
-		}
-		if _, err := tx.Exec(ctx, sqlSetRiverJob, out.ID, out.RiverJobID); err != nil {
-			return fmt.Errorf("record job: %w", err)
-		}
-		return nil
+		out.RiverJobID, err = enqueueJob(ctx, tx, enqueue, sqlSetRiverJob, out.ID)
+		return err
 	})
 	if err != nil {
 		return Generation{}, fmt.Errorf("start generation of project %q: %w", g.ProjectID, err)
@@ -210,14 +205,7 @@ func (s *Store) ActiveGenerations(ctx context.Context, tenantID string) (int, er
 }
 
 func (s *Store) generation(ctx context.Context, query string, args ...any) (Generation, error) {
-	g, err := scanGeneration(s.pool.QueryRow(ctx, query, args...))
-	if errors.Is(err, pgx.ErrNoRows) {
-		return Generation{}, ErrNotFound
-	}
-	if err != nil {
-		return Generation{}, fmt.Errorf("read generation: %w", err)
-	}
-	return g, nil
+	return queryOne(ctx, s, scanGeneration, "generation", query, args...)
 }
 
 // GenerationOf reads a generation of the tenant's project.
@@ -311,6 +299,51 @@ func (s *Store) SweepOrphans(ctx context.Context, self string, window time.Durat
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Generation, error) { return scanGeneration(r) })
 	if err != nil {
 		return nil, fmt.Errorf("sweep generations: %w", err)
+	}
+	return out, nil
+}
+
+// enqueueJob enqueues the River job of a row just inserted in tx (a
+// generation, an impact run) and records its id on the row with setJob
+// ($1 the row's id, $2 the job's), so that neither is ever kept without
+// the other.
+func enqueueJob(ctx context.Context, tx pgx.Tx, enqueue func(context.Context, pgx.Tx) (int64, error), setJob, id string) (int64, error) {
+	jobID, err := enqueue(ctx, tx)
+	if err != nil {
+		return 0, fmt.Errorf("enqueue job of %s: %w", id, err)
+	}
+	if _, err := tx.Exec(ctx, setJob, id, jobID); err != nil {
+		return 0, fmt.Errorf("record job of %s: %w", id, err)
+	}
+	return jobID, nil
+}
+
+// queryOne reads the one row query finds with scan: ErrNotFound when there
+// is none, else what (a generation, an impact run) names the row in the
+// error.
+func queryOne[T any](ctx context.Context, s *Store, scan func(pgx.Row) (T, error), what, query string, args ...any) (T, error) {
+	v, err := scan(s.pool.QueryRow(ctx, query, args...))
+	if errors.Is(err, pgx.ErrNoRows) {
+		var zero T
+		return zero, ErrNotFound
+	}
+	if err != nil {
+		var zero T
+		return zero, fmt.Errorf("read %s: %w", what, err)
+	}
+	return v, nil
+}
+
+// queryAll reads every row query answers with scan, in the query's order;
+// what names the rows in an error ("caseloads of project x").
+func queryAll[T any](ctx context.Context, s *Store, scan func(pgx.Row) (T, error), what, query string, args ...any) ([]T, error) {
+	rows, err := s.pool.Query(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", what, err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (T, error) { return scan(r) })
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", what, err)
 	}
 	return out, nil
 }

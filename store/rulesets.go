@@ -556,3 +556,19 @@ func arrayJSON(raw json.RawMessage) string {
 	}
 	return string(raw)
 }
+
+const sqlRulesetVersion = `SELECT ` + rulesetColumns + ` FROM rulesets r WHERE r.slug = $1 AND r.version = $2`
+
+// RulesetVersion finds the cut published as version of slug, whatever its
+// tenant, visibility or status: the caller decides who may see it.
+// ErrNotFound when there is none.
+func (s *Store) RulesetVersion(ctx context.Context, slug string, version int) (Cut, error) {
+	r, err := scanRuleset(s.pool.QueryRow(ctx, sqlRulesetVersion, slug, version))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Cut{}, ErrNotFound
+	}
+	if err != nil {
+		return Cut{}, fmt.Errorf("ruleset %q v%d: %w", slug, version, err)
+	}
+	return r, nil
+}

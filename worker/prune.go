@@ -33,13 +33,20 @@ type PruneUsageOutput struct {
 	// ConsoleSessions is the number of ended console sessions removed
 	// (idle, past their lifetime, or their key revoked or expired).
 	ConsoleSessions int64 `json:"console_sessions"`
+	// Caseloads is the number of caseloads removed (with their impact
+	// runs) because their retention ended.
+	Caseloads int64 `json:"caseloads"`
+	// StaleImpactRuns is the number of impact runs failed because the
+	// process running them stopped (ImpactStaleAfter).
+	StaleImpactRuns int64 `json:"stale_impact_runs"`
 }
 
 // PruneUsageWorker deletes usage buckets older than the longest window
 // /usage reports (metering.MonthHours), and Idempotency-Key claims older
 // than a day (store.IdempotencyRetention), and console sessions that have
 // ended (auth.SessionIdle, auth.SessionLifetime) but were never signed out
-// or used again.
+// or used again, and caseloads past their retention (with their impact
+// runs), and fails the impact runs abandoned by a process that stopped.
 type PruneUsageWorker struct {
 	// WorkerDefaults gives the prune River's defaults for middleware, the
 	// retry schedule and the job timeout; it overrides none of them.
@@ -67,7 +74,16 @@ func (w *PruneUsageWorker) Work(ctx context.Context, _ *river.Job[PruneUsageArgs
 	if err != nil {
 		return fmt.Errorf("prune console sessions: %w", err)
 	}
-	if err := river.RecordOutput(ctx, PruneUsageOutput{Cutoff: cutoff, Deleted: n, IdempotencyKeys: keys, ConsoleSessions: sessions}); err != nil {
+	caseloads, err := w.store.DeleteExpiredCaseloads(ctx)
+	if err != nil {
+		return fmt.Errorf("prune caseloads: %w", err)
+	}
+	stale, err := w.store.FailStaleImpactRuns(ctx, ImpactStaleAfter)
+	if err != nil {
+		return fmt.Errorf("prune impact runs: %w", err)
+	}
+	if err := river.RecordOutput(ctx, PruneUsageOutput{Cutoff: cutoff, Deleted: n, IdempotencyKeys: keys, ConsoleSessions: sessions,
+		Caseloads: caseloads, StaleImpactRuns: stale}); err != nil {
 		return fmt.Errorf("prune usage: record output: %w", err)
 	}
 	return nil

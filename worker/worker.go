@@ -39,6 +39,10 @@ type Config struct {
 	// GenerationOnly works the Generator's queue alone: no default queue
 	// and no periodic jobs (`eligo serve` without --worker).
 	GenerationOnly bool
+	// Impact, when set, has its impact runs worked on ImpactQueue by
+	// this client, which it then uses to enqueue them; in GenerationOnly
+	// mode too, since the runs need the server's catalog and CPU gate.
+	Impact *ImpactRunner
 	// Metrics counts the jobs that end, by kind and state; nil counts
 	// nothing.
 	Metrics *metrics.Metrics
@@ -82,12 +86,21 @@ func New(st *store.Store, cfg Config) (*river.Client[pgx.Tx], error) {
 		}
 		rc.Queues[cfg.Generator.queue] = river.QueueConfig{MaxWorkers: cfg.MaxWorkers}
 	}
+	if cfg.Impact != nil {
+		if err := river.AddWorkerSafely(workers, &ImpactWorker{runner: cfg.Impact}); err != nil {
+			return nil, fmt.Errorf("register workers: %w", err)
+		}
+		rc.Queues[ImpactQueue] = river.QueueConfig{MaxWorkers: cfg.MaxWorkers}
+	}
 	client, err := river.NewClient(riverpgxv5.New(st.Pool()), rc)
 	if err != nil {
 		return nil, fmt.Errorf("river client: %w", err)
 	}
 	if cfg.Generator != nil {
 		cfg.Generator.client = client
+	}
+	if cfg.Impact != nil {
+		cfg.Impact.client = client
 	}
 	if cfg.Metrics != nil {
 		countJobs(client, cfg.Metrics)
@@ -113,7 +126,7 @@ func countJobs(client *river.Client[pgx.Tx], m *metrics.Metrics) {
 // eligo_jobs_total (metrics.Labels.JobKinds), so that each kind's series
 // exists before its first job ends.
 func Kinds() []string {
-	return []string{PruneUsageArgs{}.Kind(), DecisionPartitionsArgs{}.Kind(), GenerateArgs{}.Kind()}
+	return []string{PruneUsageArgs{}.Kind(), DecisionPartitionsArgs{}.Kind(), GenerateArgs{}.Kind(), ImpactArgs{}.Kind()}
 }
 
 // periodicJobs is the one schedule of recurring work.

@@ -3,6 +3,7 @@ package worker_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -65,6 +66,28 @@ func TestPruneUsage(t *testing.T) {
 		}
 	}
 
+	// Two caseloads, one past its retention: only it goes. A run of the
+	// other that has not reported for longer than ImpactStaleAfter is
+	// failed as abandoned.
+	p, _, err := st.CreateProject(ctx, store.Project{TenantID: "acme", Name: "p", SectionID: "s", TestCases: []byte("[]")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept string
+	for _, keep := range []time.Duration{-time.Hour, 24 * time.Hour} {
+		c, err := st.AddCaseload(ctx, store.Caseload{ProjectID: p.ID, TenantID: "acme", Filename: "c.jsonl", Format: "jsonl",
+			ContentDigest: "sha256:" + strings.Repeat("0", 64), Retention: keep}, []byte{}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept = c.ID
+	}
+	if _, err := st.Pool().Exec(ctx, `INSERT INTO impact_runs (id, project_id, tenant_id, caseload_id, baseline_ruleset_id, candidate_draft,
+		decision_date, examples, rows_total, state, updated_at) VALUES ($1, $2, 'acme', $3, 'b', 'd', '2026-01-15', 0, 0, 'running', now() - interval '2 hours')`,
+		store.NewImpactRunID(), p.ID, kept); err != nil {
+		t.Fatal(err)
+	}
+
 	m := metrics.New(metrics.Labels{JobKinds: worker.Kinds()})
 	_, done := startJobs(t, st, worker.Config{Now: func() time.Time { return now }, Metrics: m})
 
@@ -74,8 +97,8 @@ func TestPruneUsage(t *testing.T) {
 	if err := json.Unmarshal(ev.Job.Output(), &out); err != nil {
 		t.Fatalf("job output %s: %v", ev.Job.Output(), err)
 	}
-	if out.Deleted != 2 || !out.Cutoff.Equal(first) || out.IdempotencyKeys != 1 || out.ConsoleSessions != 1 {
-		t.Errorf("output = %+v, want 2 buckets deleted before %s, 1 idempotency key and 1 console session", out, first)
+	if out.Deleted != 2 || !out.Cutoff.Equal(first) || out.IdempotencyKeys != 1 || out.ConsoleSessions != 1 || out.Caseloads != 1 || out.StaleImpactRuns != 1 {
+		t.Errorf("output = %+v, want 2 buckets deleted before %s, 1 idempotency key, 1 console session, 1 caseload and 1 stale impact run", out, first)
 	}
 	// The job is counted, by kind and state (its own subscription
 	// delivers the event too, shortly).

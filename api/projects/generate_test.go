@@ -54,23 +54,30 @@ func newGenFixture(t *testing.T, models string, timeout time.Duration) *genFixtu
 		Generation: wiring.Generation{BaseURL: g.model.URL(), Models: table, Timeout: timeout}}}
 	g.Fixture = apitest.Start(t, opts, func(s *api.Server, sv apitest.Services) {
 		g.gen = sv.Generator
-		client, err := worker.New(sv.Store, worker.Config{Logger: logger, Generator: g.gen, GenerationOnly: true, Metrics: sv.Metrics})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := client.Start(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			_ = worker.Stop(ctx, client)
-		})
+		startWorker(t, sv, worker.Config{Logger: logger, Generator: g.gen, GenerationOnly: true, Metrics: sv.Metrics})
 		Register(s, Deps{Authoring: sv.Authoring, Generator: g.gen, Wait: 20 * time.Second, Catalog: sv.Catalog, Gate: sv.Gate, Clock: sv.Clock})
 		rulesets.Register(s, rulesets.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Clock: sv.Clock, Gate: sv.Gate})
 	})
 	g.key = tenantKey(t, g.Fixture, "acme", allProjectScopes...)
 	return g
+}
+
+// startWorker starts a River client over sv's store working what cfg
+// names, stopped when the test ends.
+func startWorker(t *testing.T, sv apitest.Services, cfg worker.Config) {
+	t.Helper()
+	client, err := worker.New(sv.Store, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := client.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = worker.Stop(ctx, client)
+	})
 }
 
 // generate posts to rest (generate, generate-and-test, discover/...) with

@@ -46,6 +46,11 @@ type Deps struct {
 	// Clock is "today" for a draft diff that names no decision date; nil
 	// means the system clock.
 	Clock clock.Clock
+	// Store keeps the projects' caseloads and impact runs.
+	Store *store.Store
+	// Impact starts impact runs of caseloads; without it (or without its
+	// River client) a start is 409 impact_worker_unavailable.
+	Impact *worker.ImpactRunner
 }
 
 type handler struct {
@@ -58,6 +63,8 @@ type handler struct {
 	catalog   *catalog.Catalog
 	gate      *bound.Gate
 	clock     clock.Clock
+	store     *store.Store
+	impact    *worker.ImpactRunner
 	// checks bounds each tenant's editor checks and completions, which
 	// no budget counts (EditorChecksBurst).
 	checks *auth.AttemptLimiter
@@ -69,7 +76,7 @@ const notFound = "project"
 func Register(s *api.Server, deps Deps) {
 	h := &handler{server: s, projects: deps.Authoring.Projects, drafts: deps.Authoring.Drafts, reviews: deps.Authoring.Reviews,
 		generator: deps.Generator, wait: deps.Wait, catalog: deps.Catalog, gate: deps.Gate, clock: clock.Or(deps.Clock),
-		checks: auth.NewAttemptLimiter(EditorChecksBurst, EditorChecksWindow)}
+		store: deps.Store, impact: deps.Impact, checks: auth.NewAttemptLimiter(EditorChecksBurst, EditorChecksWindow)}
 	if h.wait <= 0 {
 		h.wait = DefaultWait
 	}
@@ -103,6 +110,8 @@ func Register(s *api.Server, deps Deps) {
 	registerWork(s, h, op)
 	registerGeneration(s, h, op)
 	registerStudio(s, h, op)
+	registerCaseloads(s, h, op)
+	registerImpact(s, h, op)
 }
 
 var projectIDPattern = regexp.MustCompile(`^prj_[A-Za-z0-9_-]{16}$`)

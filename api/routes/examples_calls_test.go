@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -95,6 +96,41 @@ func exampleCalls(t *testing.T, f *apitest.Fixture, model *llmtest.Server) []exa
 		}
 	}
 
+	caseload := map[string]string{"project_id": "$create-project.project_id", "caseload_id": "$upload-project-caseload.caseload_id"}
+	impactRun := map[string]string{"project_id": "$create-project.project_id", "run_id": "$start-impact-run.run_id"}
+	projectKey := func(t *testing.T) map[string]string {
+		return map[string]string{"x-api-key": f.Key(t, "demo", []auth.Scope{auth.ScopeProjectsRead, auth.ScopeProjectsWrite}, time.Time{})}
+	}
+	impactEnded := func(t *testing.T, answers map[string]any) {
+		run := "/projects/" + resolve(t, "$create-project.project_id", answers) + "/impact/" + resolve(t, "$start-impact-run.run_id", answers)
+		key := projectKey(t)
+		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			r := f.Do(t, http.MethodGet, run, key, nil)
+			if state, _ := r.Body.(map[string]any)["state"].(string); state != "queued" && state != "running" {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the impact run did not end: %s", r.Raw)
+			}
+		}
+	}
+	// The slots the second run waits for, held from its start until its
+	// cancel has been answered (gateHeld), so that it decides nothing.
+	release := func() {}
+	gateHeld := func(*testing.T, map[string]any) { release() }
+	secondRun := func(t *testing.T, answers map[string]any) {
+		_, giveBack := f.Gate.For("demo").TryMore(1 << 10)
+		release = sync.OnceFunc(giveBack)
+		t.Cleanup(release)
+		r := f.Do(t, http.MethodPost, "/projects/"+resolve(t, "$create-project.project_id", answers)+"/impact", projectKey(t),
+			strings.NewReader(mustJSON(t, map[string]any{"caseload_id": resolve(t, "$upload-project-caseload.caseload_id", answers),
+				"baseline": map[string]any{"version": "v1"}, "decision_date": "2026-11-23"})))
+		if r.Status != http.StatusAccepted {
+			t.Fatalf("start a second impact run: %d %s", r.Status, r.Raw)
+		}
+		answers["second-run"] = r.Body
+	}
+
 	return []exampleCall{
 		{op: "list-rulesets", method: http.MethodGet, path: "/rulesets", params: map[string]string{"limit": "1"}},
 		{op: "get-ruleset-schema", method: http.MethodGet, path: "/rulesets/{ruleset_id}/schema", params: map[string]string{"ruleset_id": "demo/us-fmla-employee"}},
@@ -172,6 +208,33 @@ func exampleCalls(t *testing.T, f *apitest.Fixture, model *llmtest.Server) []exa
 		{op: "review-project", method: http.MethodPost, path: "/projects/{project_id}/review", params: project, keyed: true, body: `{"coach":true}`},
 		{op: "publish-project", method: http.MethodPost, path: "/projects/{project_id}/publish", params: project, keyed: true,
 			body: `{"name":"FMLA employee eligibility (tenure and worksite)"}`},
+		// A caseload of one applicant (a request example is JSON: one line
+		// of JSON Lines is), and a run of the draft against the casebank's
+		// cut v1, read once it has ended.
+		{op: "upload-project-caseload", method: http.MethodPost, path: "/projects/{project_id}/caseloads", keyed: true,
+			params:   map[string]string{"project_id": "$create-project.project_id", "filename": "applicants-2026-11.jsonl", "retention_days": "30"},
+			body:     `{"field_values":{"employment.employer_type":"private","employment.months_employed":14,"worksite.employees_within_75_miles":60},"decision_date":"2026-11-20","reference":"A-1042"}`,
+			volatile: []string{"caseload_id", "expires_at"}},
+		{op: "list-project-caseloads", method: http.MethodGet, path: "/projects/{project_id}/caseloads", params: project, keyed: true,
+			volatile: []string{"caseload_id", "expires_at"}},
+		{op: "get-project-caseload", method: http.MethodGet, path: "/projects/{project_id}/caseloads/{caseload_id}", params: caseload, keyed: true,
+			volatile: []string{"caseload_id", "expires_at"}},
+		{op: "start-impact-run", method: http.MethodPost, path: "/projects/{project_id}/impact", params: project, keyed: true,
+			body:     `{"caseload_id":"$upload-project-caseload.caseload_id","baseline":{"version":"v1"},"decision_date":"2026-11-23","examples":5}`,
+			volatile: []string{"run_id", "caseload_id", "baseline_ruleset_id"}},
+		{op: "get-impact-run", method: http.MethodGet, path: "/projects/{project_id}/impact/{run_id}", params: impactRun, keyed: true,
+			before: impactEnded, volatile: []string{"run_id", "caseload_id", "baseline_ruleset_id"}},
+		{op: "list-impact-runs", method: http.MethodGet, path: "/projects/{project_id}/impact", params: project, keyed: true,
+			volatile: []string{"run_id", "caseload_id", "baseline_ruleset_id"}},
+		// A second run, waiting for a CPU slot of the tenant's share
+		// (held by the test), cancelled before it decides a case.
+		{op: "cancel-impact-run", method: http.MethodPost, path: "/projects/{project_id}/impact/{run_id}/cancel", keyed: true,
+			params: map[string]string{"project_id": "$create-project.project_id", "run_id": "$second-run.run_id"},
+			// Whether the worker has taken the run (started_at) before the
+			// cancel arrives is the scheduler's choice.
+			before: secondRun, volatile: []string{"run_id", "caseload_id", "baseline_ruleset_id", "started_at"}},
+		{op: "delete-project-caseload", method: http.MethodDelete, path: "/projects/{project_id}/caseloads/{caseload_id}", params: caseload, keyed: true,
+			before: gateHeld},
 		// 204 has no body, so no response example: OpenAPI puts examples in
 		// a media type, and neither Redocly's recommended rules nor
 		// spectral:oas ask for one on a response without content.

@@ -26,7 +26,7 @@ func newGenerationFixture(t testing.TB, cfg api.Config) (*apitest.Fixture, *llmt
 	model := llmtest.NewServer(t)
 	opts := apitest.Options{Config: wiring.Config{API: cfg, Generation: wiring.Generation{BaseURL: model.URL()}}}
 	f := apitest.Start(t, opts, func(s *api.Server, sv apitest.Services) {
-		runner, err := worker.New(sv.Store, worker.Config{Logger: cfg.Logger, Generator: sv.Generator, GenerationOnly: true, Metrics: sv.Metrics})
+		runner, err := worker.New(sv.Store, worker.Config{Logger: cfg.Logger, Generator: sv.Generator, Impact: sv.Impact, GenerationOnly: true, Metrics: sv.Metrics})
 		if err != nil {
 			t.Fatal(err)
 		}

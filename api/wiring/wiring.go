@@ -56,6 +56,9 @@ type Config struct {
 	Authoring authoring.Config
 	// Generation says where the model is and which models are offered.
 	Generation Generation
+	// Impact bounds impact runs of caseloads: the tenant's runs under
+	// way, a run's time, and the small-count threshold of reports.
+	Impact worker.ImpactConfig
 	// SolverSlots is how many heavy solver runs (reviews, publish
 	// analyses, diffs, explanations, polarity gates) the process runs at
 	// once; 0 means one per core (GOMAXPROCS). Others wait their turn
@@ -102,6 +105,9 @@ type Services struct {
 	// Generator runs generations with Model; give it to worker.New, which
 	// attaches the River client that runs its jobs.
 	Generator *worker.Generator
+	// Impact starts and runs impact runs of caseloads, under Gate; give
+	// it to worker.New, which attaches the River client that runs them.
+	Impact *worker.ImpactRunner
 	// Clock is Config.Clock, or the system clock.
 	Clock clock.Clock
 	// Gate is the process's bound on heavy solver runs (SolverSlots).
@@ -193,7 +199,8 @@ func NewServices(st *store.Store, cfg Config) (Services, error) {
 		}
 		return metrics.DecisionLogLag{}
 	})
-	return Services{Store: st, Catalog: cat, Planner: planner, Publisher: pub, Authoring: work, Model: model, Generator: gen, Clock: now, Gate: gate,
+	imp := worker.NewImpactRunner(st, cat, gate, cfg.Impact, logger)
+	return Services{Store: st, Catalog: cat, Planner: planner, Publisher: pub, Authoring: work, Model: model, Generator: gen, Impact: imp, Clock: now, Gate: gate,
 		Auth:  auth.NewAuthenticator(st, now.Now, cfg.API.KeyCacheTTL),
 		Meter: meter, Decisions: decisions, Metrics: m}, nil
 }

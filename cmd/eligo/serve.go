@@ -122,7 +122,8 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 	retention := fs.String("decision-retention", envOr("ELIGO_DECISION_RETENTION", "0"), decisionRetentionUsage)
 	bodyTimeout := fs.String("body-timeout", envOr("ELIGO_BODY_TIMEOUT", "30s"), "time a caller has to send a request body, else 408 (env ELIGO_BODY_TIMEOUT)")
 	bodyMemory := fs.String("body-memory", envOr("ELIGO_BODY_MEMORY", strconv.Itoa(api.DefaultBodyMemory)), "bytes of request bodies over 64 KiB held in memory at once, whatever the connections; more wait up to 2 s, then 503 server_busy (env ELIGO_BODY_MEMORY)")
-	solverSlots := fs.String("solver-slots", envOr("ELIGO_SOLVER_SLOTS", "0"), "heavy runs (reviews, publish analyses, diffs, explanations, uploads' text extraction) at once; one tenant holds at most half; 0 means one per core (env ELIGO_SOLVER_SLOTS)")
+	solverSlots := fs.String("solver-slots", envOr("ELIGO_SOLVER_SLOTS", "0"), "heavy runs (reviews, publish analyses, diffs, explanations, uploads' text extraction, impact runs) at once; one tenant holds at most half; 0 means one per core (env ELIGO_SOLVER_SLOTS)")
+	smallCount := fs.String("impact-small-count", envOr("ELIGO_IMPACT_SMALL_COUNT", strconv.Itoa(worker.MinSmallCount)), "an impact report shows a count below this as \"fewer than\" it; at least 10 (env ELIGO_IMPACT_SMALL_COUNT)")
 	writeTimeout := fs.String("write-timeout", envOr("ELIGO_WRITE_TIMEOUT", "60s"), "time a response may take to be written and read, else the connection is closed (env ELIGO_WRITE_TIMEOUT)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
@@ -157,6 +158,9 @@ func parseServeConfig(args []string, stderr io.Writer) (serveConfig, error) {
 	}
 	if cfg.API.SolverSlots, err = strconv.Atoi(*solverSlots); err != nil || cfg.API.SolverSlots < 0 {
 		return cfg, fmt.Errorf("solver slots %q: want a count, or 0 for one per core", *solverSlots)
+	}
+	if cfg.API.Impact.SmallCount, err = strconv.ParseInt(*smallCount, 10, 64); err != nil || cfg.API.Impact.SmallCount < worker.MinSmallCount {
+		return cfg, fmt.Errorf("impact small count %q: want a count of at least %d (it may be raised, never lowered)", *smallCount, worker.MinSmallCount)
 	}
 	if *models != "" {
 		if cfg.API.Generation.Models, err = llm.ParseModels(*models); err != nil {
@@ -286,9 +290,10 @@ func runServe(ctx context.Context, clk clock.Clock, args []string, stdout, stder
 	logger.Info("decision log", "mode", string(services.Decisions.Mode()), "spool", cfg.API.DecisionLog.Spool.Dir,
 		"fsync", cfg.API.DecisionLog.Spool.Fsync)
 	// This process always works its own generation queue (it alone holds
-	// the provider keys of the generations it accepts); with --worker it
-	// also works the shared queue and the periodic jobs.
-	stopWorker, err := startWorker(ctx, st, worker.Config{Logger: logger, Generator: services.Generator, GenerationOnly: !cfg.Worker, Metrics: services.Metrics,
+	// the provider keys of the generations it accepts) and the impact
+	// queue (runs need its catalog and CPU gate); with --worker it also
+	// works the shared queue and the periodic jobs.
+	stopWorker, err := startWorker(ctx, st, worker.Config{Logger: logger, Generator: services.Generator, Impact: services.Impact, GenerationOnly: !cfg.Worker, Metrics: services.Metrics,
 		DecisionRetention: cfg.DecisionRetention})
 	if err != nil {
 		return err

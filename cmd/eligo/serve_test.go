@@ -74,6 +74,9 @@ func TestParseServeConfig(t *testing.T) {
 		}
 	}
 	t.Setenv("ELIGO_DECISION_RETENTION", "")
+	if small, err := parseServeConfig([]string{"--impact-small-count", "25"}, io.Discard); err != nil || small.API.Impact.SmallCount != 25 || cfg.API.Impact.SmallCount != 10 {
+		t.Errorf("impact small count: default %d, --impact-small-count 25 gives %d, %v", cfg.API.Impact.SmallCount, small.API.Impact.SmallCount, err)
+	}
 	if cfg.GCPercent != defaultGCPercent {
 		t.Errorf("default gogc %d, want %d", cfg.GCPercent, defaultGCPercent)
 	}
@@ -115,6 +118,8 @@ func TestParseServeConfig(t *testing.T) {
 		{"--body-timeout", "-1s"},
 		{"--decision-retention", "1y"},
 		{"--decision-retention", "30"},
+		{"--impact-small-count", "9"}, // raised, never lowered
+		{"--impact-small-count", "some"},
 	} {
 		if _, err := parseServeConfig(bad, io.Discard); err == nil {
 			t.Errorf("%v accepted", bad)

@@ -132,30 +132,7 @@ func (s *Sampler) Answers(answered float64, decision int64) map[string]any {
 		m[s.r.Fields[i].ID] = s.wire(i, s.Value(i, decision))
 	}
 	// A list is sent as the list of its members' answers.
-	for _, f := range s.r.Fields {
-		if f.List == nil {
-			continue
-		}
-		if n, ok := m[f.ID].(json.Number); ok {
-			n, _ := n.Int64()
-			members := make([]any, n)
-			for k := range members {
-				members[k] = map[string]any{}
-			}
-			m[f.ID] = members
-		}
-	}
-	for _, f := range s.r.Fields {
-		if mf := f.Member; mf != nil {
-			if v, ok := m[f.ID]; ok {
-				delete(m, f.ID)
-				if members, ok := m[mf.List].([]any); ok && mf.Index < len(members) {
-					members[mf.Index].(map[string]any)[mf.Name] = v
-				}
-			}
-		}
-	}
-	return m
+	return s.r.NestMembers(m)
 }
 
 // wire writes v, a known value of field slot, as the request would.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/engine/value"
@@ -12,12 +13,14 @@ import (
 )
 
 // TestToolsTakeComputingRules runs every verification tool over the
-// rulesets that compute (named values, if, division, rounding, tables):
-// none may fail on them.
+// rulesets that compute (named values, if, division, rounding, tables,
+// households): none may fail on them. The analysis gets budgets far above
+// the service's, so that a loaded machine does not leave a check
+// undecided.
 func TestToolsTakeComputingRules(t *testing.T) {
 	for _, cb := range solvertest.ValuesTestdata(t) {
 		ctx := context.Background()
-		if _, err := Analyze(ctx, cb.Rules, AnalyzeOptions{}); err != nil {
+		if _, err := Analyze(ctx, cb.Rules, AnalyzeOptions{Timeout: 5 * time.Minute, CheckTimeout: time.Minute}); err != nil {
 			t.Errorf("%s: analyze: %v", cb.Name, err)
 		}
 		if _, err := SuggestCases(ctx, cb.Rules, nil, SuggestOptions{DecisionDate: "2025-06-01"}); err != nil {
@@ -155,9 +158,11 @@ group g all "G" {
 // TestAnalyzeFollowsValues: a field that criteria read only through named
 // values and table keys is read; the analysis says no field never matters
 // for it (it did, for every such field, before values were followed).
+// Every check must be decided, whatever the load (the race detector on a
+// shared machine), so the budgets are raised far above the service's.
 func TestAnalyzeFollowsValues(t *testing.T) {
 	for _, cb := range solvertest.ValuesTestdata(t) {
-		findings, err := Analyze(context.Background(), cb.Rules, AnalyzeOptions{})
+		findings, err := Analyze(context.Background(), cb.Rules, AnalyzeOptions{Timeout: 5 * time.Minute, CheckTimeout: time.Minute})
 		if err != nil {
 			t.Fatalf("%s: %v", cb.Name, err)
 		}

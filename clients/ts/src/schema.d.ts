@@ -136,6 +136,64 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{project_id}/caseloads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List caseloads
+         * @description The project's caseloads in upload order, each with its counts and expiry (never its answers). A caseload is private to its tenant: another tenant's is 404, and no operation ever returns its answers, only its counts.
+         *
+         *     Access: API key with scope `projects:read`. Metering class: `projects`.
+         */
+        get: operations["list-project-caseloads"];
+        put?: never;
+        /**
+         * Upload a caseload
+         * @description Keeps a file of applicants' answers for impact runs (docs/impact.md): the body is the file itself, JSON Lines (`application/x-ndjson`) or CSV (`text/csv`), one case per line or record as `eligo impact` reads it. `format` (jsonl or csv) overrides the Content-Type; without either, a `filename` ending in .csv is CSV and anything else JSON Lines. The file is read row by row as a run reads it before it is kept: a row that cannot be read (not JSON, a cell too many, a decision_date that is not a date) is counted under `bad_rows` by reason with its first line numbers, and the upload goes on. A CSV cell's type is checked by each run, against its rulesets' fields. `retention_days` (1 to 90, default 90) is how long the caseload is kept; it is deleted with its impact runs then, or by DELETE. Limits: 33554432 bytes and 1000000 rows per file (413 `caseload_too_large`), 20 caseloads per project (413 `caseload_limit`), and the request body cap of a keyed caller. A caseload is private to its tenant: another tenant's is 404, and no operation ever returns its answers, only its counts.
+         *
+         *     Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
+         *
+         *     Access: API key with scope `projects:write`. Metering class: `projects`.
+         */
+        post: operations["upload-project-caseload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{project_id}/caseloads/{caseload_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a caseload
+         * @description The caseload's name, format, size, digest, row counts, bad rows and expiry (never its answers). Bad rows' line numbers are shown only to a key with `caseloads:read`. A caseload is private to its tenant: another tenant's is 404, and no operation ever returns its answers, only its counts.
+         *
+         *     Access: API key with scope `projects:read`. Metering class: `projects`.
+         */
+        get: operations["get-project-caseload"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a caseload
+         * @description Removes the caseload and its impact runs (a run under way stops). A caseload is private to its tenant: another tenant's is 404, and no operation ever returns its answers, only its counts.
+         *
+         *     Access: API key with scope `projects:write`. Metering class: `projects`.
+         */
+        delete: operations["delete-project-caseload"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{project_id}/discover/fields": {
         parameters: {
             query?: never;
@@ -408,6 +466,78 @@ export interface paths {
          *     Access: API key with scope `projects:write`. Metering class: `projects`.
          */
         post: operations["add-project-guidance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{project_id}/impact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List impact runs
+         * @description The project's 50 newest runs, newest first, each as GET .../impact/{run_id} gives it but without its `report`. Privacy: only the tenant that owns the project sees its runs (another tenant gets 404); a run's report carries counts, never answers. Every count of the report from 1 to 9 is shown as `{"count": null, "fewer_than": 10}` instead of its value (an exact count has `fewer_than` null; zero is shown as 0: a count of no one identifies no one). What identifies a case (the transitions' `examples`, the references the file gave, and the line numbers of bad rows, unread answers and undecided cases) is shown only to a key carrying `caseloads:read`; for any other key those lists are empty. docs/impact.md#who-sees-what.
+         *
+         *     Access: API key with scope `projects:read`. Metering class: `projects`.
+         */
+        get: operations["list-impact-runs"];
+        put?: never;
+        /**
+         * Start an impact run
+         * @description Decides every case of one of the project's caseloads on a baseline and a candidate ruleset, in the background, and counts what changed (docs/impact.md). `candidate` names a published version of the tenant's ruleset by `slug` and `version` (v<N>); omitted, the candidate is the project's draft as it is now (it must compile). `baseline` names a version by `slug` and `version`; without `version` it is the cut in force on `decision_date` under `slug`, and without `slug` under the candidate's slug (422 `nothing_published` when nothing is published there). Each case is decided as of its own `decision_date`, else as of the run's `decision_date` (default today). `examples` (0 to 100, default 5) is how many references each transition keeps. The answer is 202 with the run queued; GET .../impact/{run_id} follows its `progress` (rows done of the caseload's rows) to its end, and POST .../cancel stops it within a second, keeping the report of what it decided, marked `partial`. A run takes a CPU slot of the server's heavy-work gate, within its tenant's share, for as long as it decides; it is stopped after 10m0s (the report so far kept, `partial`). A tenant may have 2 runs queued or running at once: another start is 429 `tenant_impact_limit` with `Retry-After`. Privacy: only the tenant that owns the project sees its runs (another tenant gets 404); a run's report carries counts, never answers. Every count of the report from 1 to 9 is shown as `{"count": null, "fewer_than": 10}` instead of its value (an exact count has `fewer_than` null; zero is shown as 0: a count of no one identifies no one). What identifies a case (the transitions' `examples`, the references the file gave, and the line numbers of bad rows, unread answers and undecided cases) is shown only to a key carrying `caseloads:read`; for any other key those lists are empty. docs/impact.md#who-sees-what.
+         *
+         *     Access: API key with scope `projects:write`. Metering class: `projects`.
+         */
+        post: operations["start-impact-run"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{project_id}/impact/{run_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an impact run
+         * @description The run's state (queued, running, succeeded, failed, cancelled), its progress and, once it has ended, its report: `partial` is true when the report covers only the rows decided before a cancel or the time limit. A failed run says why in `error` (a CSV header the rulesets cannot read, the server). Privacy: only the tenant that owns the project sees its runs (another tenant gets 404); a run's report carries counts, never answers. Every count of the report from 1 to 9 is shown as `{"count": null, "fewer_than": 10}` instead of its value (an exact count has `fewer_than` null; zero is shown as 0: a count of no one identifies no one). What identifies a case (the transitions' `examples`, the references the file gave, and the line numbers of bad rows, unread answers and undecided cases) is shown only to a key carrying `caseloads:read`; for any other key those lists are empty. docs/impact.md#who-sees-what.
+         *
+         *     Access: API key with scope `projects:read`. Metering class: `projects`.
+         */
+        get: operations["get-impact-run"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{project_id}/impact/{run_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an impact run
+         * @description Ends a queued or running run as `cancelled`. A running run stops within a second and leaves the report of the cases it decided, `partial`; until it has, `report` is absent. Cancelling a cancelled run answers it again; a run that ended otherwise is 409 `impact_run_not_active`. Privacy: only the tenant that owns the project sees its runs (another tenant gets 404); a run's report carries counts, never answers. Every count of the report from 1 to 9 is shown as `{"count": null, "fewer_than": 10}` instead of its value (an exact count has `fewer_than` null; zero is shown as 0: a count of no one identifies no one). What identifies a case (the transitions' `examples`, the references the file gave, and the line numbers of bad rows, unread answers and undecided cases) is shown only to a key carrying `caseloads:read`; for any other key those lists are empty. docs/impact.md#who-sees-what.
+         *
+         *     Access: API key with scope `projects:write`. Metering class: `projects`.
+         */
+        post: operations["cancel-impact-run"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1216,6 +1346,52 @@ export interface components {
             expected_outcome: string;
             field_values: unknown;
             name: string;
+        };
+        Caseload: {
+            /** @description Rows that could not be read, by reason, most frequent first. */
+            bad_rows: components["schemas"]["CaseloadBadRows"][];
+            /** @description cld_ and 16 URL-safe characters. */
+            caseload_id: string;
+            /**
+             * Format: int64
+             * @description Rows that read as cases.
+             */
+            cases: number;
+            /** @description sha256 of the bytes as uploaded. */
+            content_digest: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the caseload and its runs are deleted.
+             */
+            expires_at: string;
+            filename: string;
+            format: components["schemas"]["CaseloadFormat"];
+            project_id: string;
+            /**
+             * Format: int64
+             * @description Rows read, bad ones included (blank lines are not rows): a run's progress counts to this.
+             */
+            rows: number;
+            /**
+             * Format: int64
+             * @description Bytes as uploaded.
+             */
+            size: number;
+        };
+        CaseloadBadRows: {
+            /** Format: int64 */
+            count: number;
+            /** @description The first line numbers (at most 10); empty unless the key carries caseloads:read. */
+            lines: number[];
+            /** @description What is wrong, in a sentence that names no answer. */
+            reason: string;
+        };
+        /** @enum {string} */
+        CaseloadFormat: "jsonl" | "csv";
+        CaseloadList: {
+            caseloads: components["schemas"]["Caseload"][];
         };
         Change: {
             criteria: components["schemas"]["CriterionChange"][];
@@ -2165,6 +2341,140 @@ export interface components {
             docs_url: string;
             message: string;
         };
+        ImpactItem: {
+            /**
+             * Format: int64
+             * @description The count; null when it is from 1 to fewer_than - 1.
+             */
+            count: number | null;
+            /**
+             * Format: int64
+             * @description Set (to the threshold, 10 unless the server raised it) when the count is below it and not zero; null when count is exact.
+             */
+            fewer_than: number | null;
+            id: string;
+            /** @description For a named value: whether it is an output value of both rulesets. */
+            output?: boolean;
+        };
+        ImpactProgress: {
+            /**
+             * Format: int64
+             * @description Rows decided so far.
+             */
+            cases_done: number;
+            /**
+             * Format: int64
+             * @description Rows of the caseload read so far.
+             */
+            rows_done: number;
+            /**
+             * Format: int64
+             * @description The caseload's rows.
+             */
+            rows_total: number;
+        };
+        ImpactReason: {
+            /**
+             * Format: int64
+             * @description The count; null when it is from 1 to fewer_than - 1.
+             */
+            count: number | null;
+            /**
+             * Format: int64
+             * @description Set (to the threshold, 10 unless the server raised it) when the count is below it and not zero; null when count is exact.
+             */
+            fewer_than: number | null;
+            /** @description The first line numbers (at most 10); empty unless the key carries caseloads:read. */
+            lines: number[];
+            /** @description What is wrong, in a sentence that names no answer. */
+            reason: string;
+        };
+        ImpactReport: {
+            /** @description Rows that could not be read, by reason. */
+            bad_rows: components["schemas"]["ImpactReason"][];
+            baseline: components["schemas"]["RulesetInfo"];
+            candidate: components["schemas"]["RulesetInfo"];
+            /** @description Rows decided (bad rows are not cases). */
+            cases: components["schemas"]["SmallCount"];
+            /** @description Cases whose outcome differs. */
+            changed: components["schemas"]["SmallCount"];
+            /** @description Criteria both rulesets declare whose status differed, most often first. */
+            criteria: components["schemas"]["ImpactItem"][];
+            /** @description Cases by baseline and candidate outcome, unchanged ones included, in the order eligible, not_eligible, undetermined. */
+            transitions: components["schemas"]["ImpactTransition"][];
+            /** @description Cases a ruleset decided undetermined for a reason other than its criteria. */
+            undecided: components["schemas"]["ImpactReason"][];
+            /** @description Answers to fields a ruleset does not declare, by ruleset and field. */
+            unread_answers: components["schemas"]["ImpactReason"][];
+            /** @description Named values both declare whose figure differed, most often first. */
+            values: components["schemas"]["ImpactItem"][];
+        };
+        ImpactRequest: {
+            /** @description The rules in force: a version of slug, or without version the cut in force on decision_date; slug defaults to the candidate's. */
+            baseline?: components["schemas"]["RulesetPick"];
+            /** @description A published version of the tenant's ruleset (slug and version, both required); omitted, the project's draft. */
+            candidate?: components["schemas"]["RulesetPick"];
+            /** @description The caseload to decide, cld_ and 16 URL-safe characters. */
+            caseload_id: string;
+            /** @description The date a case without its own decision_date is decided as of, and the baseline in force is taken on; YYYY-MM-DD, default today. */
+            decision_date?: string;
+            /**
+             * Format: int64
+             * @description References kept per transition, 0 to 100; default 5.
+             */
+            examples?: number;
+        };
+        ImpactRun: {
+            /** @description The concrete ruleset_id of the baseline. */
+            baseline_ruleset_id: string;
+            /** @description The concrete ruleset_id of the candidate; null when it is the project's draft. */
+            candidate_ruleset_id: string | null;
+            caseload_id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The date a case without its own is decided as of. */
+            decision_date: string;
+            /** @description Why a failed run failed; empty otherwise. */
+            error: string;
+            /** Format: int64 */
+            examples: number;
+            /** Format: date-time */
+            finished_at: string | null;
+            /** @description True when the report covers only the rows decided before the run was stopped. */
+            partial: boolean;
+            progress: components["schemas"]["ImpactProgress"];
+            project_id: string;
+            /** @description The report, once the run has ended with one; absent before, and in lists. */
+            report?: components["schemas"]["ImpactReport"];
+            /** @description imp_ and 16 URL-safe characters. */
+            run_id: string;
+            /** Format: date-time */
+            started_at: string | null;
+            state: components["schemas"]["ImpactRunState"];
+        };
+        ImpactRunList: {
+            runs: components["schemas"]["ImpactRun"][];
+        };
+        /** @enum {string} */
+        ImpactRunState: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+        ImpactTransition: {
+            /**
+             * Format: int64
+             * @description The count; null when it is from 1 to fewer_than - 1.
+             */
+            count: number | null;
+            /** @description References of the first cases that did, in file order (line N for a case without one); empty unless the key carries caseloads:read. */
+            examples: string[];
+            /**
+             * Format: int64
+             * @description Set (to the threshold, 10 unless the server raised it) when the count is below it and not zero; null when count is exact.
+             */
+            fewer_than: number | null;
+            /** @description The baseline's outcome. */
+            from: components["schemas"]["Outcome"];
+            /** @description The candidate's outcome. */
+            to: components["schemas"]["Outcome"];
+        };
         Incomplete: {
             /** @description What was done and what was not, in a sentence. */
             detail: string;
@@ -2746,6 +3056,17 @@ export interface components {
             /** @description The slug the ruleset is published under. */
             slug: string;
         };
+        RulesetInfo: {
+            content_digest: string;
+            section_id: string;
+            slug?: string;
+        };
+        RulesetPick: {
+            /** @description The ruleset's slug. */
+            slug?: string;
+            /** @description The version under the slug, v<N> (or N). */
+            version?: string;
+        };
         RulesetSchema: {
             /** @description sha256:<hex> of the compiled content. */
             content_digest: string;
@@ -2903,6 +3224,18 @@ export interface components {
             periods_set_aside: boolean;
             /** @description Comparisons whose constant the new version changed, criteria paired by id (e.g. an income limit moved from 1,255 to 1,305); empty when none moved. */
             threshold_changes: components["schemas"]["ThresholdChange"][];
+        };
+        SmallCount: {
+            /**
+             * Format: int64
+             * @description The count; null when it is from 1 to fewer_than - 1.
+             */
+            count: number | null;
+            /**
+             * Format: int64
+             * @description Set (to the threshold, 10 unless the server raised it) when the count is below it and not zero; null when count is exact.
+             */
+            fewer_than: number | null;
         };
         Source: {
             /** @description sha256 of the bytes as uploaded. */
@@ -4331,6 +4664,618 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Project"];
                 };
+            };
+            /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme: `ApiKey header="x-api-key"`. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Not Found. The project is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
+            404: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). */
+            422: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `projects` class; `Retry-After: 86400`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
+            default: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+        };
+    };
+    "list-project-caseloads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project id, prj_ and 16 URL-safe characters.
+                 * @example prj_I2skoPqa2rNO86GE
+                 */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "caseloads": [
+                     *         {
+                     *           "bad_rows": [],
+                     *           "caseload_id": "cld_p74xbRUDBQN48msx",
+                     *           "cases": 1,
+                     *           "content_digest": "sha256:6820596a6c6a8f31a7566c0a425d1abf1d5e6a39ca0336f06573ac955fc88505",
+                     *           "created_at": "2026-11-29T16:48:09.67182Z",
+                     *           "expires_at": "2026-12-29T16:48:09.67182Z",
+                     *           "filename": "applicants-2026-11.jsonl",
+                     *           "format": "jsonl",
+                     *           "project_id": "prj_I2skoPqa2rNO86GE",
+                     *           "rows": 1,
+                     *           "size": 177
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CaseloadList"];
+                };
+            };
+            /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme: `ApiKey header="x-api-key"`. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Not Found. The project is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
+            404: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). */
+            422: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `projects` class; `Retry-After: 86400`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
+            default: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+        };
+    };
+    "upload-project-caseload": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The file's name, kept for reference; default caseload.jsonl or caseload.csv.
+                 * @example applicants-2026-11.jsonl
+                 */
+                filename?: string;
+                /** @description jsonl or csv: the format, whatever the Content-Type says. */
+                format?: "jsonl" | "csv";
+                /**
+                 * @description Days the caseload is kept, 1 to 90; 0 or absent means 90.
+                 * @example 30
+                 */
+                retention_days?: number;
+            };
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key within 24 hours gets the first answer. 1 to 255 printable ASCII characters, e.g. a UUID. */
+                "Idempotency-Key"?: string;
+                /** @description application/x-ndjson (or application/jsonl) for JSON Lines, text/csv for CSV; anything else leaves the format to format or filename. */
+                "Content-Type"?: string;
+            };
+            path: {
+                /**
+                 * @description The project id, prj_ and 16 URL-safe characters.
+                 * @example prj_I2skoPqa2rNO86GE
+                 */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-ndjson": string;
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "bad_rows": [],
+                     *       "caseload_id": "cld_p74xbRUDBQN48msx",
+                     *       "cases": 1,
+                     *       "content_digest": "sha256:6820596a6c6a8f31a7566c0a425d1abf1d5e6a39ca0336f06573ac955fc88505",
+                     *       "created_at": "2026-11-29T16:48:09.67182Z",
+                     *       "expires_at": "2026-12-29T16:48:09.67182Z",
+                     *       "filename": "applicants-2026-11.jsonl",
+                     *       "format": "jsonl",
+                     *       "project_id": "prj_I2skoPqa2rNO86GE",
+                     *       "rows": 1,
+                     *       "size": 177
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Caseload"];
+                };
+            };
+            /** @description Bad Request. `idempotency_key_invalid`: the Idempotency-Key header is not 1 to 255 printable ASCII characters. */
+            400: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme: `ApiKey header="x-api-key"`. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Not Found. The project is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
+            404: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Conflict. `idempotency_key_in_use`: a request with this Idempotency-Key is still being served; `Retry-After: 5`. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Request Entity Too Large. `body_too_large`: the body exceeds the caller's cap (2 MB anonymous), refused before it is read. `caseload_too_large`: the file is over 33554432 bytes or 1000000 rows; split it. `caseload_limit`: the project holds 20 caseloads, the most it may; delete one. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `idempotency_key_reused`: this Idempotency-Key was used for another path or body in the last 24 hours. `caseload_unreadable`: the file cannot be read as a whole: a CSV header that cannot be read (a column named twice or not at all), or a check that took over 1m0s. A row that cannot be read is not refused: it is counted under `bad_rows`. */
+            422: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `projects` class; `Retry-After: 86400`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
+            default: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+        };
+    };
+    "get-project-caseload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project id, prj_ and 16 URL-safe characters.
+                 * @example prj_I2skoPqa2rNO86GE
+                 */
+                project_id: string;
+                /**
+                 * @description The caseload id, cld_ and 16 URL-safe characters.
+                 * @example cld_p74xbRUDBQN48msx
+                 */
+                caseload_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "bad_rows": [],
+                     *       "caseload_id": "cld_p74xbRUDBQN48msx",
+                     *       "cases": 1,
+                     *       "content_digest": "sha256:6820596a6c6a8f31a7566c0a425d1abf1d5e6a39ca0336f06573ac955fc88505",
+                     *       "created_at": "2026-11-29T16:48:09.67182Z",
+                     *       "expires_at": "2026-12-29T16:48:09.67182Z",
+                     *       "filename": "applicants-2026-11.jsonl",
+                     *       "format": "jsonl",
+                     *       "project_id": "prj_I2skoPqa2rNO86GE",
+                     *       "rows": 1,
+                     *       "size": 177
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Caseload"];
+                };
+            };
+            /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme: `ApiKey header="x-api-key"`. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Not Found. The project is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
+            404: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). */
+            422: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `projects` class; `Retry-After: 86400`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
+            default: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+        };
+    };
+    "delete-project-caseload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project id, prj_ and 16 URL-safe characters.
+                 * @example prj_I2skoPqa2rNO86GE
+                 */
+                project_id: string;
+                /**
+                 * @description The caseload id, cld_ and 16 URL-safe characters.
+                 * @example cld_p74xbRUDBQN48msx
+                 */
+                caseload_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
             401: {
@@ -7177,6 +8122,697 @@ export interface operations {
                 };
             };
             /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
+            default: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+        };
+    };
+    "list-impact-runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project id, prj_ and 16 URL-safe characters.
+                 * @example prj_I2skoPqa2rNO86GE
+                 */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "runs": [
+                     *         {
+                     *           "baseline_ruleset_id": "fmla_employee:20261123-1802faf453d5",
+                     *           "candidate_ruleset_id": null,
+                     *           "caseload_id": "cld_p74xbRUDBQN48msx",
+                     *           "created_at": "2026-11-29T16:48:09.677355Z",
+                     *           "decision_date": "2026-11-23",
+                     *           "error": "",
+                     *           "examples": 5,
+                     *           "finished_at": "2026-11-29T16:48:09.686965Z",
+                     *           "partial": false,
+                     *           "progress": {
+                     *             "cases_done": 1,
+                     *             "rows_done": 1,
+                     *             "rows_total": 1
+                     *           },
+                     *           "project_id": "prj_I2skoPqa2rNO86GE",
+                     *           "run_id": "imp_znoYwiW6f0kCqHeq",
+                     *           "started_at": "2026-11-29T16:48:09.682491Z",
+                     *           "state": "succeeded"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ImpactRunList"];
+                };
+            };
+            /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme: `ApiKey header="x-api-key"`. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Not Found. The project is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
+            404: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). */
+            422: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `projects` class; `Retry-After: 86400`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
+            default: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+        };
+    };
+    "start-impact-run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project id, prj_ and 16 URL-safe characters.
+                 * @example prj_I2skoPqa2rNO86GE
+                 */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "baseline": {
+                 *         "version": "v1"
+                 *       },
+                 *       "caseload_id": "cld_p74xbRUDBQN48msx",
+                 *       "decision_date": "2026-11-23",
+                 *       "examples": 5
+                 *     }
+                 */
+                "application/json": components["schemas"]["ImpactRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "baseline_ruleset_id": "fmla_employee:20261123-1802faf453d5",
+                     *       "candidate_ruleset_id": null,
+                     *       "caseload_id": "cld_p74xbRUDBQN48msx",
+                     *       "created_at": "2026-11-29T16:48:09.677355Z",
+                     *       "decision_date": "2026-11-23",
+                     *       "error": "",
+                     *       "examples": 5,
+                     *       "finished_at": null,
+                     *       "partial": false,
+                     *       "progress": {
+                     *         "cases_done": 0,
+                     *         "rows_done": 0,
+                     *         "rows_total": 1
+                     *       },
+                     *       "project_id": "prj_I2skoPqa2rNO86GE",
+                     *       "run_id": "imp_znoYwiW6f0kCqHeq",
+                     *       "started_at": null,
+                     *       "state": "queued"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ImpactRun"];
+                };
+            };
+            /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme: `ApiKey header="x-api-key"`. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Not Found. The project is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
+            404: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Conflict. `no_draft`: the candidate is the draft and the project has none. `impact_worker_unavailable`: this server runs no impact worker. */
+            409: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Request Entity Too Large. `body_too_large`: the body exceeds the caller's cap (2 MB anonymous), refused before it is read. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `nothing_published`: there is no published cut to take as the baseline: name one. `draft_does_not_compile`: the candidate is the draft and it does not compile. `ruleset_record_corrupt`: the stored ruleset could not be loaded (its content does not match its digest); republish it. */
+            422: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `projects` class; `Retry-After: 86400`. `tenant_impact_limit`: the tenant already has 2 impact runs queued or running, the most it may; `Retry-After: 30`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
+            default: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+        };
+    };
+    "get-impact-run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project id, prj_ and 16 URL-safe characters.
+                 * @example prj_I2skoPqa2rNO86GE
+                 */
+                project_id: string;
+                /**
+                 * @description The run id, imp_ and 16 URL-safe characters.
+                 * @example imp_znoYwiW6f0kCqHeq
+                 */
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "baseline_ruleset_id": "fmla_employee:20261123-1802faf453d5",
+                     *       "candidate_ruleset_id": null,
+                     *       "caseload_id": "cld_p74xbRUDBQN48msx",
+                     *       "created_at": "2026-11-29T16:48:09.677355Z",
+                     *       "decision_date": "2026-11-23",
+                     *       "error": "",
+                     *       "examples": 5,
+                     *       "finished_at": "2026-11-29T16:48:09.686965Z",
+                     *       "partial": false,
+                     *       "progress": {
+                     *         "cases_done": 1,
+                     *         "rows_done": 1,
+                     *         "rows_total": 1
+                     *       },
+                     *       "project_id": "prj_I2skoPqa2rNO86GE",
+                     *       "report": {
+                     *         "bad_rows": [],
+                     *         "baseline": {
+                     *           "content_digest": "sha256:fe1c22632fae346bca9ad96af37b495076e4fe0ac4e2a996358f91f6da7fca90",
+                     *           "section_id": "fmla_employee",
+                     *           "slug": "us/fmla-employee"
+                     *         },
+                     *         "candidate": {
+                     *           "content_digest": "sha256:534a9cd79221f6a0e01823593e0c8df9d56a7bf10a04540218fbdf4a3a288e39",
+                     *           "section_id": "fmla_employee",
+                     *           "slug": "demo/us-fmla-employee"
+                     *         },
+                     *         "cases": {
+                     *           "count": null,
+                     *           "fewer_than": 10
+                     *         },
+                     *         "changed": {
+                     *           "count": null,
+                     *           "fewer_than": 10
+                     *         },
+                     *         "criteria": [],
+                     *         "transitions": [
+                     *           {
+                     *             "count": null,
+                     *             "examples": [
+                     *               "A-1042"
+                     *             ],
+                     *             "fewer_than": 10,
+                     *             "from": "undetermined",
+                     *             "to": "eligible"
+                     *           }
+                     *         ],
+                     *         "undecided": [],
+                     *         "unread_answers": [
+                     *           {
+                     *             "count": null,
+                     *             "fewer_than": 10,
+                     *             "lines": [
+                     *               1
+                     *             ],
+                     *             "reason": "answers a field the candidate does not read: employment.employer_type"
+                     *           }
+                     *         ],
+                     *         "values": []
+                     *       },
+                     *       "run_id": "imp_znoYwiW6f0kCqHeq",
+                     *       "started_at": "2026-11-29T16:48:09.682491Z",
+                     *       "state": "succeeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ImpactRun"];
+                };
+            };
+            /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme: `ApiKey header="x-api-key"`. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Not Found. The project is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
+            404: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). */
+            422: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `projects` class; `Retry-After: 86400`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
+            default: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+        };
+    };
+    "cancel-impact-run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project id, prj_ and 16 URL-safe characters.
+                 * @example prj_I2skoPqa2rNO86GE
+                 */
+                project_id: string;
+                /**
+                 * @description The run id, imp_ and 16 URL-safe characters.
+                 * @example imp_S1iT4GiqKl-Llg-N
+                 */
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "baseline_ruleset_id": "fmla_employee:20261123-1802faf453d5",
+                     *       "candidate_ruleset_id": null,
+                     *       "caseload_id": "cld_p74xbRUDBQN48msx",
+                     *       "created_at": "2026-11-29T16:48:09.711273Z",
+                     *       "decision_date": "2026-11-23",
+                     *       "error": "",
+                     *       "examples": 5,
+                     *       "finished_at": "2026-11-29T16:48:09.714674Z",
+                     *       "partial": true,
+                     *       "progress": {
+                     *         "cases_done": 0,
+                     *         "rows_done": 0,
+                     *         "rows_total": 1
+                     *       },
+                     *       "project_id": "prj_I2skoPqa2rNO86GE",
+                     *       "run_id": "imp_S1iT4GiqKl-Llg-N",
+                     *       "started_at": null,
+                     *       "state": "cancelled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ImpactRun"];
+                };
+            };
+            /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme: `ApiKey header="x-api-key"`. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Not Found. The project is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
+            404: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Conflict. `impact_run_not_active`: the run has already succeeded or failed. */
+            409: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). */
+            422: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `projects` class; `Retry-After: 86400`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
             503: {
                 headers: {
                     /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */

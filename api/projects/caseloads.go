@@ -1,0 +1,327 @@
+package projects
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"mime"
+	"net/http"
+	"regexp"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/auth"
+	"github.com/eligo/eligo/authoring"
+	"github.com/eligo/eligo/impact"
+	"github.com/eligo/eligo/store"
+)
+
+// The bounds of a caseload upload (docs/limits.md#caseloads). The body is
+// read within the caller's body cap (32 MiB for a keyed caller by
+// default) before the handler runs; MaxCaseloadBytes bounds it again
+// whatever that cap is set to, since a caseload is kept in one database
+// value and read whole by a run.
+const (
+	// MaxCaseloadBytes is the largest caseload kept, in bytes.
+	MaxCaseloadBytes = 32 << 20
+	// MaxCaseloadRows is the most rows (cases and bad rows) a caseload
+	// may hold: a run of that many takes well under a minute of one core
+	// (docs/performance.md#caseload-impact).
+	MaxCaseloadRows = 1_000_000
+	// MaxCaseloads is the most caseloads one project holds at once.
+	MaxCaseloads = 20
+	// CaseloadScanTimeout bounds the upload's check of a file.
+	CaseloadScanTimeout = time.Minute
+	// DefaultCaseloadRetentionDays is how long a caseload is kept unless
+	// the upload asks for less; it is also the most.
+	DefaultCaseloadRetentionDays = 90
+)
+
+// The reason codes of caseload uploads.
+const (
+	ReasonCaseloadTooLarge   = "caseload_too_large"
+	ReasonCaseloadLimit      = "caseload_limit"
+	ReasonCaseloadUnreadable = "caseload_unreadable"
+)
+
+var caseloadIDPattern = regexp.MustCompile(`^cld_[A-Za-z0-9_-]{16}$`)
+
+// caseloadRefusals are an upload's refusals.
+var caseloadRefusals = []api.Refusal{
+	{Status: http.StatusRequestEntityTooLarge, ReasonCode: ReasonCaseloadTooLarge, Meaning: fmt.Sprintf(
+		"the file is over %d bytes or %d rows; split it.", MaxCaseloadBytes, MaxCaseloadRows)},
+	{Status: http.StatusRequestEntityTooLarge, ReasonCode: ReasonCaseloadLimit, Meaning: fmt.Sprintf(
+		"the project holds %d caseloads, the most it may; delete one.", MaxCaseloads)},
+	{Status: http.StatusUnprocessableEntity, ReasonCode: ReasonCaseloadUnreadable, Meaning: fmt.Sprintf(
+		"the file cannot be read as a whole: a CSV header that cannot be read (a column named twice or not at all), or a check that took over %s. A row that cannot be read is not refused: it is counted under `bad_rows`.", CaseloadScanTimeout)},
+}
+
+const caseloadDoc = "A caseload is private to its tenant: another tenant's is 404, and no operation ever returns its answers, only its counts."
+
+func registerCaseloads(s *api.Server, h *handler, op func(id, method, path, summary, description string, scopes []auth.Scope) api.Route) {
+	read := []auth.Scope{auth.ScopeProjectsRead}
+	write := []auth.Scope{auth.ScopeProjectsWrite}
+
+	upload := op("upload-project-caseload", http.MethodPost, "/projects/{project_id}/caseloads", "Upload a caseload",
+		fmt.Sprintf("Keeps a file of applicants' answers for impact runs (docs/impact.md): the body is the file itself, JSON Lines (`application/x-ndjson`) or CSV (`text/csv`), "+
+			"one case per line or record as `eligo impact` reads it. `format` (jsonl or csv) overrides the Content-Type; without either, a `filename` ending in .csv is CSV and anything else JSON Lines. "+
+			"The file is read row by row as a run reads it before it is kept: a row that cannot be read (not JSON, a cell too many, a decision_date that is not a date) is counted under `bad_rows` by reason with its first line numbers, and the upload goes on. "+
+			"A CSV cell's type is checked by each run, against its rulesets' fields. "+
+			"`retention_days` (1 to %d, default %d) is how long the caseload is kept; it is deleted with its impact runs then, or by DELETE. "+
+			"Limits: %d bytes and %d rows per file (413 `%s`), %d caseloads per project (413 `%s`), and the request body cap of a keyed caller. "+caseloadDoc,
+			DefaultCaseloadRetentionDays, DefaultCaseloadRetentionDays, MaxCaseloadBytes, MaxCaseloadRows, ReasonCaseloadTooLarge, MaxCaseloads, ReasonCaseloadLimit), write)
+	upload.DefaultStatus, upload.Refusals, upload.Idempotent = http.StatusCreated, caseloadRefusals, true
+	api.Register(s, upload, h.uploadCaseload)
+	documentCaseloadBody(s)
+
+	api.Register(s, op("list-project-caseloads", http.MethodGet, "/projects/{project_id}/caseloads", "List caseloads",
+		"The project's caseloads in upload order, each with its counts and expiry (never its answers). "+caseloadDoc, read), h.listCaseloads)
+
+	api.Register(s, op("get-project-caseload", http.MethodGet, "/projects/{project_id}/caseloads/{caseload_id}", "Get a caseload",
+		"The caseload's name, format, size, digest, row counts, bad rows and expiry (never its answers). Bad rows' line numbers are shown only to a key with `caseloads:read`. "+caseloadDoc, read), h.getCaseload)
+
+	del := op("delete-project-caseload", http.MethodDelete, "/projects/{project_id}/caseloads/{caseload_id}", "Delete a caseload",
+		"Removes the caseload and its impact runs (a run under way stops). "+caseloadDoc, write)
+	del.DefaultStatus = http.StatusNoContent
+	api.Register(s, del, h.deleteCaseload)
+}
+
+// CaseloadResponse is a caseload on the wire: what it is and what its
+// check found, never its answers.
+type CaseloadResponse struct {
+	CaseloadID    string           `json:"caseload_id" doc:"cld_ and 16 URL-safe characters."`
+	ProjectID     string           `json:"project_id"`
+	Filename      string           `json:"filename"`
+	Format        string           `json:"format" enum:"jsonl,csv"`
+	Size          int64            `json:"size" doc:"Bytes as uploaded."`
+	ContentDigest string           `json:"content_digest" doc:"sha256 of the bytes as uploaded."`
+	Rows          int64            `json:"rows" doc:"Rows read, bad ones included (blank lines are not rows): a run's progress counts to this."`
+	Cases         int64            `json:"cases" doc:"Rows that read as cases."`
+	BadRows       []caseloadReason `json:"bad_rows" nullable:"false" doc:"Rows that could not be read, by reason, most frequent first."`
+	CreatedAt     time.Time        `json:"created_at"`
+	ExpiresAt     time.Time        `json:"expires_at" doc:"When the caseload and its runs are deleted."`
+}
+
+// SchemaName is the name of CaseloadResponse's schema in the published
+// API document, where the Go name would not say what it is.
+func (CaseloadResponse) SchemaName() string { return "Caseload" }
+
+// caseloadReason is a reason some rows were bad, with the first line
+// numbers only for a key that may see them.
+type caseloadReason struct {
+	Reason string  `json:"reason" doc:"What is wrong, in a sentence that names no answer."`
+	Count  int64   `json:"count"`
+	Lines  []int64 `json:"lines" nullable:"false" doc:"The first line numbers (at most 10); empty unless the key carries caseloads:read."`
+}
+
+// SchemaName is the name of caseloadReason's schema in the published API
+// document, where the Go name would not say what it is.
+func (caseloadReason) SchemaName() string { return "CaseloadBadRows" }
+
+// seesCases reports whether the caller's key may see what identifies a
+// case of a caseload: references and line numbers.
+func seesCases(ctx context.Context) bool {
+	p, _ := auth.PrincipalFrom(ctx)
+	return p.Has(auth.ScopeCaseloadsRead)
+}
+
+// linesFor is lines for a caller that may see them, else none.
+func linesFor(ctx context.Context, lines []int64) []int64 {
+	if !seesCases(ctx) || lines == nil {
+		return []int64{}
+	}
+	return lines
+}
+
+func caseloadOut(ctx context.Context, c store.Caseload) (CaseloadResponse, error) {
+	var bad []impact.Reason
+	if err := json.Unmarshal(c.BadRows, &bad); err != nil {
+		return CaseloadResponse{}, fmt.Errorf("read caseload %s's bad rows: %w", c.ID, err)
+	}
+	out := CaseloadResponse{CaseloadID: c.ID, ProjectID: c.ProjectID, Filename: c.Filename, Format: c.Format, Size: c.Size,
+		ContentDigest: c.ContentDigest, Rows: c.Rows, Cases: c.Cases, BadRows: []caseloadReason{}, CreatedAt: c.CreatedAt, ExpiresAt: c.ExpiresAt}
+	for _, b := range bad {
+		out.BadRows = append(out.BadRows, caseloadReason{Reason: b.Reason, Count: b.Count, Lines: linesFor(ctx, b.Lines)})
+	}
+	return out, nil
+}
+
+type caseloadUploadInput struct {
+	ProjectID     string `path:"project_id" maxLength:"100" doc:"The project id, prj_ and 16 URL-safe characters."`
+	ContentType   string `header:"Content-Type" doc:"application/x-ndjson (or application/jsonl) for JSON Lines, text/csv for CSV; anything else leaves the format to format or filename."`
+	Filename      string `query:"filename" maxLength:"255" doc:"The file's name, kept for reference; default caseload.jsonl or caseload.csv."`
+	Format        string `query:"format" enum:"jsonl,csv" doc:"jsonl or csv: the format, whatever the Content-Type says."`
+	RetentionDays int    `query:"retention_days" minimum:"0" maximum:"90" doc:"Days the caseload is kept, 1 to 90; 0 or absent means 90."`
+	RawBody       []byte
+}
+
+type caseloadOutput struct {
+	Body CaseloadResponse
+}
+
+// caseloadFormat works out an upload's format from the format parameter,
+// else the Content-Type, else the filename.
+func caseloadFormat(format, contentType, filename string) impact.Format {
+	if format != "" {
+		f, _ := impact.ParseFormat(format) // the enum admits only jsonl and csv
+		return f
+	}
+	media, _, _ := mime.ParseMediaType(contentType)
+	switch media {
+	case "text/csv", "application/csv":
+		return impact.CSV
+	case "application/x-ndjson", "application/jsonl", "application/json-lines", "application/x-jsonlines":
+		return impact.JSONLines
+	}
+	return impact.FormatOf(filename)
+}
+
+func (h *handler) uploadCaseload(ctx context.Context, in *caseloadUploadInput) (*caseloadOutput, error) {
+	tenant, err := tenantFor(in.ProjectID, ctx)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := h.projects.Project(ctx, tenant, in.ProjectID); err != nil {
+		return nil, failed(ctx, err, "Project", in.ProjectID)
+	}
+	format := caseloadFormat(in.Format, in.ContentType, in.Filename)
+	filename := in.Filename
+	if filename == "" {
+		filename = "caseload." + format.String()
+	}
+	if len(in.RawBody) > MaxCaseloadBytes {
+		return nil, failed(ctx, caseloadTooLarge(fmt.Sprintf("The caseload is %d bytes and at most %d are kept; split it.", len(in.RawBody), MaxCaseloadBytes)), "Project", in.ProjectID)
+	}
+	scanCtx, cancel := context.WithTimeout(ctx, CaseloadScanTimeout)
+	defer cancel()
+	sum, err := impact.Scan(scanCtx, bytes.NewReader(in.RawBody), format, MaxCaseloadRows)
+	switch {
+	case errors.Is(err, impact.ErrTooManyRows):
+		return nil, failed(ctx, caseloadTooLarge(fmt.Sprintf("The caseload has more than %d rows, the most kept; split it.", MaxCaseloadRows)), "Project", in.ProjectID)
+	case err != nil && ctx.Err() != nil:
+		return nil, ctx.Err()
+	case err != nil:
+		return nil, failed(ctx, &authoring.RefusedError{Kind: authoring.Unprocessable, Reason: ReasonCaseloadUnreadable,
+			Message: "The caseload cannot be read: " + err.Error() + "."}, "Project", in.ProjectID)
+	}
+	badRows, err := json.Marshal(sum.BadRows)
+	if err != nil {
+		return nil, fmt.Errorf("encode bad rows: %w", err)
+	}
+	retention := in.RetentionDays
+	if retention == 0 {
+		retention = DefaultCaseloadRetentionDays
+	}
+	digest := sha256.Sum256(in.RawBody)
+	c, err := h.store.AddCaseload(ctx, store.Caseload{ProjectID: in.ProjectID, TenantID: tenant, Filename: filename, Format: format.String(),
+		Size: int64(len(in.RawBody)), ContentDigest: "sha256:" + hex.EncodeToString(digest[:]), Rows: sum.Rows, Cases: sum.Cases,
+		BadRows: badRows, Retention: time.Duration(retention) * 24 * time.Hour}, in.RawBody, MaxCaseloads)
+	if errors.Is(err, store.ErrCaseloadLimit) {
+		err = &authoring.RefusedError{Kind: authoring.TooLarge, Reason: ReasonCaseloadLimit,
+			Message: fmt.Sprintf("The project holds %d caseloads, the most it may; delete one first.", MaxCaseloads)}
+	}
+	if err != nil {
+		return nil, failed(ctx, err, "Project", in.ProjectID)
+	}
+	out, err := caseloadOut(ctx, c)
+	if err != nil {
+		return nil, failed(ctx, err, "Caseload", c.ID)
+	}
+	return &caseloadOutput{Body: out}, nil
+}
+
+func caseloadTooLarge(msg string) error {
+	return &authoring.RefusedError{Kind: authoring.TooLarge, Reason: ReasonCaseloadTooLarge, Message: msg}
+}
+
+// documentCaseloadBody documents the upload's body: the file's bytes.
+func documentCaseloadBody(s *api.Server) {
+	item := s.OpenAPI().Paths["/projects/{project_id}/caseloads"]
+	file := &huma.Schema{Type: "string", Format: "binary", Description: "The caseload file."}
+	item.Post.RequestBody = &huma.RequestBody{Required: true, Content: map[string]*huma.MediaType{
+		"application/x-ndjson": {Schema: file},
+		"text/csv":             {Schema: file},
+	}}
+}
+
+type caseloadListResponse struct {
+	Caseloads []CaseloadResponse `json:"caseloads" nullable:"false"`
+}
+
+// SchemaName is the name of caseloadListResponse's schema in the published
+// API document, where the Go name would not say what it is.
+func (caseloadListResponse) SchemaName() string { return "CaseloadList" }
+
+type caseloadListOutput struct {
+	Body caseloadListResponse
+}
+
+func (h *handler) listCaseloads(ctx context.Context, in *projectInput) (*caseloadListOutput, error) {
+	tenant, err := tenantFor(in.ProjectID, ctx)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := h.projects.Project(ctx, tenant, in.ProjectID); err != nil {
+		return nil, failed(ctx, err, "Project", in.ProjectID)
+	}
+	rows, err := h.store.Caseloads(ctx, tenant, in.ProjectID)
+	if err != nil {
+		return nil, failed(ctx, err, "Project", in.ProjectID)
+	}
+	out := caseloadListResponse{Caseloads: []CaseloadResponse{}}
+	for _, c := range rows {
+		o, err := caseloadOut(ctx, c)
+		if err != nil {
+			return nil, failed(ctx, err, "Caseload", c.ID)
+		}
+		out.Caseloads = append(out.Caseloads, o)
+	}
+	return &caseloadListOutput{Body: out}, nil
+}
+
+type caseloadInput struct {
+	ProjectID  string `path:"project_id" maxLength:"100" doc:"The project id, prj_ and 16 URL-safe characters."`
+	CaseloadID string `path:"caseload_id" maxLength:"100" doc:"The caseload id, cld_ and 16 URL-safe characters."`
+}
+
+// caseloadTenant is tenantFor for a caseload path.
+func caseloadTenant(ctx context.Context, projectID, caseloadID string) (string, error) {
+	tenant, err := tenantFor(projectID, ctx)
+	if err == nil && !caseloadIDPattern.MatchString(caseloadID) {
+		err = api.NotFound(fmt.Sprintf("Caseload %q not found.", caseloadID))
+	}
+	return tenant, err
+}
+
+func (h *handler) getCaseload(ctx context.Context, in *caseloadInput) (*caseloadOutput, error) {
+	tenant, err := caseloadTenant(ctx, in.ProjectID, in.CaseloadID)
+	if err != nil {
+		return nil, err
+	}
+	c, err := h.store.CaseloadOf(ctx, tenant, in.ProjectID, in.CaseloadID)
+	if err != nil {
+		return nil, failed(ctx, err, "Caseload", in.CaseloadID)
+	}
+	out, err := caseloadOut(ctx, c)
+	if err != nil {
+		return nil, failed(ctx, err, "Caseload", c.ID)
+	}
+	return &caseloadOutput{Body: out}, nil
+}
+
+func (h *handler) deleteCaseload(ctx context.Context, in *caseloadInput) (*struct{}, error) {
+	tenant, err := caseloadTenant(ctx, in.ProjectID, in.CaseloadID)
+	if err != nil {
+		return nil, err
+	}
+	if err := h.store.DeleteCaseload(ctx, tenant, in.ProjectID, in.CaseloadID); err != nil {
+		return nil, failed(ctx, err, "Caseload", in.CaseloadID)
+	}
+	return nil, nil
+}
