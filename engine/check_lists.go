@@ -320,6 +320,20 @@ func (r *Ruleset) InList(slot int, in *Inputs) bool {
 	return n.Known && int64(m.Index) < n.Num
 }
 
+// Complete reports whether in answers every question an applicant can be
+// asked: every field is answered except the members beyond their list's
+// length, which no request can answer. It is what "every question
+// answered" means for a ruleset with a household: a complete household of
+// two leaves the third member's fields empty.
+func (r *Ruleset) Complete(in *Inputs) bool {
+	for s, v := range in.Values {
+		if v.Known != r.InList(s, in) {
+			return false
+		}
+	}
+	return true
+}
+
 // WireAnswers writes values, one per field of r, as the field_values of a
 // request: every field, unanswered ones as null, or with knownOnly only
 // the answered ones. A list is written as /decide reads it, a JSON list of

@@ -84,6 +84,21 @@ func outcomeStatus(o engine.Outcome) engine.Status {
 // Present is field slot's presence Bool: true when it is answered.
 func (e *Encoding) Present(slot int) *z3.Expr { return e.fields[slot].present }
 
+// Complete is field slot as an applicant who answers every question
+// leaves it: answered, or for a member, answered exactly when the list is
+// known to hold that member (engine.Ruleset.Complete). Asserted for every
+// slot, it describes the complete answer sets, with the household's size
+// free; asserting Present for every slot instead would fill every list to
+// its bound.
+func (e *Encoding) Complete(slot int) *z3.Expr {
+	m := e.r.Fields[slot].Member
+	if m == nil {
+		return e.fields[slot].present
+	}
+	c, l := e.c, e.fields[e.r.FieldIndex(m.List)]
+	return c.Eq(e.fields[slot].present, c.And(l.present, c.Gt(l.val, c.Int(int64(m.Index)))))
+}
+
 // Value is field slot's value term (Int, Real or Bool; a date's ordinal, an
 // enum's index), meaningful when Present holds.
 func (e *Encoding) Value(slot int) *z3.Expr { return e.fields[slot].val }

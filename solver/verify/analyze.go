@@ -328,6 +328,27 @@ func (a *analysis) close() {
 // finding; an error ends the analysis (ctx done, or a failure of Z3
 // itself).
 func (a *analysis) exists(what string, confirm func(*z3.Model) bool, assumptions ...*z3.Expr) (z3.Result, error) {
+	return a.existsIn(nil, what, confirm, assumptions)
+}
+
+// existsIn is exists for a check that relates a.enc to variants. With
+// lists, the check is first asked of small households (smallLists, in
+// a.enc and the variants): what it finds there is found, and what it does
+// not find, or cannot decide, is asked again of every household.
+func (a *analysis) existsIn(variants []*solver.Encoding, what string, confirm func(*z3.Model) bool, assumptions []*z3.Expr) (z3.Result, error) {
+	if small := a.smallLists(variants); small != nil {
+		res, err := a.check(what, confirm, false, append(slices.Clone(assumptions), small...))
+		if err != nil || res == z3.Sat {
+			return res, err
+		}
+	}
+	return a.check(what, confirm, true, assumptions)
+}
+
+// check is one exists question: the loose solver first when confirm is
+// given, then the exact one, whose undecided answer is recorded when
+// record is set.
+func (a *analysis) check(what string, confirm func(*z3.Model) bool, record bool, assumptions []*z3.Expr) (z3.Result, error) {
 	if confirm != nil {
 		res, err := a.ask(a.loose, what, false, assumptions)
 		if err != nil {
@@ -343,7 +364,7 @@ func (a *analysis) exists(what string, confirm func(*z3.Model) bool, assumptions
 			}
 		}
 	}
-	res, err := a.ask(a.s, what, true, assumptions)
+	res, err := a.ask(a.s, what, record, assumptions)
 	if err != nil || res != z3.Sat {
 		return res, err
 	}
@@ -352,6 +373,25 @@ func (a *analysis) exists(what string, confirm func(*z3.Model) bool, assumptions
 		return true
 	})
 	return res, err
+}
+
+// smallLists is "every list holds at most one member", in a.enc and in
+// the variants given (whose fresh lists are their own), or nil for a
+// ruleset without lists. exists tries a check with it first: most answer
+// sets a check looks for have a household of one, which is a far easier
+// question for Z3 than a household of any size up to the bound, where
+// each member's dates bring their own calendar.
+func (a *analysis) smallLists(variants []*solver.Encoding) []*z3.Expr {
+	var out []*z3.Expr
+	for slot := range a.r.Fields {
+		if a.r.Fields[slot].List == nil {
+			continue
+		}
+		for _, e := range append([]*solver.Encoding{a.enc}, variants...) {
+			out = append(out, a.c.Le(e.Value(slot), a.c.Int(1)))
+		}
+	}
+	return out
 }
 
 // ask runs one check on solver s (a.s or a.loose). A check Z3 cannot

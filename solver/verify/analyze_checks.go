@@ -36,11 +36,11 @@ func (a *analysis) criteria() error {
 			continue
 		}
 		failed := func(s analyzeSample) bool {
-			return s.res.Criteria[i] == engine.NotSatisfied && allKnown(s.in, cr.Slots)
+			return s.res.Criteria[i] == engine.NotSatisfied && a.completeAt(s.in, cr.Slots)
 		}
 		as := []*z3.Expr{a.c.Not(a.enc.CriterionIs(i, engine.Satisfied))}
 		for _, s := range cr.Slots {
-			as = append(as, a.enc.Present(s))
+			as = append(as, a.enc.Complete(s))
 		}
 		res, err = a.possible("criterion "+cr.ID+" can fail", failed, as...)
 		if err != nil {
@@ -169,11 +169,11 @@ func (a *analysis) outcome() error {
 			Message: "No answers make the outcome eligible" + favour + ": every applicant is found not eligible or undetermined."})
 	}
 	refused := func(s analyzeSample) bool {
-		return s.res.Outcome == engine.NotEligible && complete(s.in)
+		return s.res.Outcome == engine.NotEligible && a.r.Complete(s.in)
 	}
 	as := []*z3.Expr{a.c.Not(a.decided.OutcomeIs(engine.Eligible))}
 	for s := range a.r.Fields {
-		as = append(as, a.enc.Present(s))
+		as = append(as, a.enc.Complete(s))
 	}
 	res, err = a.possible("outcome can fail", refused, as...)
 	if err != nil {
@@ -333,9 +333,20 @@ func (a *analysis) fields() error {
 	}
 	reads := fieldReads(a.r)
 	for slot, f := range a.r.Fields {
+		id := f.ID
+		if m := f.Member; m != nil {
+			// The members of a list are alike: the aggregates read them
+			// all the same way, and any member of a household can be
+			// numbered first. So the first member's field stands for
+			// every member's, and a finding names the field as declared.
+			if m.Index > 0 {
+				continue
+			}
+			id = m.List + "." + m.Name
+		}
 		if reads[slot] == readNone {
-			a.out = append(a.out, Finding{Kind: FindingFieldNeverMatters, Field: f.ID,
-				Message: fmt.Sprintf("No criterion reads field %s, so its answer never changes the outcome.", f.ID)})
+			a.out = append(a.out, Finding{Kind: FindingFieldNeverMatters, Field: id,
+				Message: fmt.Sprintf("No criterion reads field %s, so its answer never changes the outcome.", id)})
 			continue
 		}
 		matters, err := a.fieldMatters(slot)
@@ -345,11 +356,14 @@ func (a *analysis) fields() error {
 		if matters {
 			continue
 		}
-		msg := fmt.Sprintf("No answer to field %s changes the outcome while the other answers stay the same, so either the question can go or a condition that should depend on it does not.", f.ID)
-		if reads[slot] == readPresence {
-			msg = fmt.Sprintf("Only whether field %s is answered is read, never its value: once every question is answered, no answer to it changes the outcome.", f.ID)
+		msg := fmt.Sprintf("No answer to field %s changes the outcome while the other answers stay the same, so either the question can go or a condition that should depend on it does not.", id)
+		switch {
+		case f.List != nil:
+			msg = fmt.Sprintf("No change to the %s list (how many there are, or what they answer) changes the outcome while the other answers stay the same, so either the questions about them can go or a condition that should depend on them does not.", id)
+		case reads[slot] == readPresence:
+			msg = fmt.Sprintf("Only whether field %s is answered is read, never its value: once every question is answered, no answer to it changes the outcome.", id)
 		}
-		a.out = append(a.out, Finding{Kind: FindingFieldNeverMatters, Field: f.ID, Message: msg})
+		a.out = append(a.out, Finding{Kind: FindingFieldNeverMatters, Field: id, Message: msg})
 	}
 	return nil
 }
@@ -363,7 +377,11 @@ func (a *analysis) fieldMatters(slot int) (bool, error) {
 	if a.swapMatters(slot) {
 		return true, nil
 	}
-	other, err := a.decidedVariant(slot)
+	// A list's length cannot change alone in a complete answer set: its
+	// members come and go with it. So the list is compared whole, its
+	// members' answers free in the other answer set too.
+	fresh := a.listSlots(slot)
+	other, err := a.decidedVariant(fresh)
 	if err != nil {
 		return false, err
 	}
@@ -376,7 +394,7 @@ func (a *analysis) fieldMatters(slot int) (bool, error) {
 	if err := solver.AssertAll(a.s, other.Axioms()); err != nil {
 		return false, err
 	}
-	if err := solver.AssertAll(a.loose, other.LooseBounds([]int{slot})); err != nil {
+	if err := solver.AssertAll(a.loose, other.LooseBounds(fresh)); err != nil {
 		return false, err
 	}
 	c := a.c
@@ -384,14 +402,18 @@ func (a *analysis) fieldMatters(slot int) (bool, error) {
 	same := c.And(c.Eq(o1.Known, o2.Known), c.Implies(o1.Known, c.Eq(o1.Value, o2.Value)))
 	as := []*z3.Expr{c.Not(same), other.Present(slot), c.Not(c.Eq(a.enc.Value(slot), other.Value(slot)))}
 	for s := range a.r.Fields {
-		as = append(as, a.enc.Present(s))
+		as = append(as, a.enc.Complete(s))
+	}
+	for _, s := range fresh[1:] {
+		as = append(as, other.Complete(s))
 	}
 	differ := func(m *z3.Model) bool {
 		s1, ok1 := a.sample(m)
 		s2, ok2 := a.sampleOf(other, m)
-		return ok1 && ok2 && complete(s1.in) && complete(s2.in) && knownApart(s1.res.Outcome, s2.res.Outcome)
+		return ok1 && ok2 && a.r.Complete(s1.in) && a.r.Complete(s2.in) && knownApart(s1.res.Outcome, s2.res.Outcome)
 	}
-	res, err := a.exists("field "+a.r.Fields[slot].ID+" matters", differ, as...)
+	what := "field " + a.r.Fields[slot].ID + " matters"
+	res, err := a.existsIn([]*solver.Encoding{other}, what, differ, as)
 	if err != nil {
 		return false, err
 	}
@@ -411,8 +433,8 @@ func (a *analysis) swapMatters(slot int) bool {
 		v    value.Value
 		date int64 // the decision date of the sample it came from
 	}
-	if len(a.samples) == 0 {
-		return false
+	if len(a.samples) == 0 || a.r.Fields[slot].List != nil {
+		return false // a list's length changes with its members: Z3 compares lists whole
 	}
 	var answers []answer
 	filler := make([]value.Value, len(a.r.Fields))
@@ -460,6 +482,18 @@ func (a *analysis) swapMatters(slot int) bool {
 			in.Values[i] = v
 			if !v.Known {
 				in.Values[i] = filler[i]
+			}
+		}
+		if m := f.Member; m != nil {
+			// A household too small to hold the member grows to hold
+			// it, the new members answering as the filler does.
+			if n := &in.Values[a.r.FieldIndex(m.List)]; !n.Known || n.Num <= int64(m.Index) {
+				*n = value.IntValue(int64(m.Index) + 1)
+			}
+		}
+		for i := range in.Values {
+			if !a.r.InList(i, in) {
+				in.Values[i] = value.Value{} // no such member in this household
 			}
 		}
 		date := s.res.DecisionDate
@@ -516,9 +550,26 @@ func allowedAnswer(f *engine.Field) value.Value {
 	return v
 }
 
-// complete reports whether every field is answered.
-func complete(in *engine.Inputs) bool {
-	return !slices.ContainsFunc(in.Values, func(v value.Value) bool { return !v.Known })
+// listSlots is slot and, when slot is a list's length, the slots of every
+// field of its members.
+func (a *analysis) listSlots(slot int) []int {
+	slots := []int{slot}
+	if a.r.Fields[slot].List == nil {
+		return slots
+	}
+	for s := range a.r.Fields {
+		if m := a.r.Fields[s].Member; m != nil && m.List == a.r.Fields[slot].ID {
+			slots = append(slots, s)
+		}
+	}
+	return slots
+}
+
+// completeAt reports whether in answers slots as a complete answer set
+// does (engine.Ruleset.Complete): each answered, but a member's only while
+// its list holds it.
+func (a *analysis) completeAt(in *engine.Inputs, slots []int) bool {
+	return !slices.ContainsFunc(slots, func(s int) bool { return in.Values[s].Known != a.r.InList(s, in) })
 }
 
 // knownApart reports whether x and y are one eligible, the other not
@@ -528,11 +579,11 @@ func knownApart(x, y engine.Outcome) bool {
 	return x != y && x != engine.Undetermined && y != engine.Undetermined
 }
 
-// decidedVariant is the Variant of enc with fresh variables for field slot
-// whose discretionary criteria take the same official decisions as
-// a.decided.
-func (a *analysis) decidedVariant(slot int) (*solver.Encoding, error) {
-	v, err := a.enc.Variant("analyze", slot)
+// decidedVariant is the Variant of enc with fresh variables for the fields
+// in slots whose discretionary criteria take the same official decisions
+// as a.decided.
+func (a *analysis) decidedVariant(slots []int) (*solver.Encoding, error) {
+	v, err := a.enc.Variant("analyze", slots...)
 	if err != nil {
 		return nil, err
 	}
@@ -633,11 +684,6 @@ func (a *analysis) criterionIDs(is []int) []string {
 		ids[k] = cr.ID
 	}
 	return ids
-}
-
-// allKnown reports whether every slot is answered in in.
-func allKnown(in *engine.Inputs, slots []int) bool {
-	return !slices.ContainsFunc(slots, func(s int) bool { return !in.Values[s].Known })
 }
 
 // criteriaPhrase is "criterion a" or "criteria a and b".

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -416,6 +417,60 @@ func BenchmarkAnalyze(b *testing.B) {
 				if _, err := Analyze(context.Background(), cb.Rules, AnalyzeOptions{}); err != nil {
 					b.Fatal(err)
 				}
+			}
+		})
+	}
+}
+
+// TestAnalyzeHousehold checks the field findings over a household: a
+// complete household answers its members' questions, not every member's
+// up to the bound, so the list's length matters; the members are alike,
+// so a member field that matters is not reported and one that does not is
+// reported once, by the name it is declared with.
+func TestAnalyzeHousehold(t *testing.T) {
+	t.Parallel()
+	src, err := os.ReadFile("../testdata/values/household.rules")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, insert string
+		want         []string
+	}{
+		{"as written", "", nil},
+		{"a member field no criterion reads", `field member.shoe_size int weight 7
+  range 0..60
+`, []string{"field_never_matters member.shoe_size"}},
+		{"a member field read where it cannot matter", `field member.student bool weight 7
+value students int "Students" {
+  count(member where member.student)
+  cite law "each student"
+}
+group students_any any "Students or not" {
+  criterion some "Some students" {
+    students >= 0
+    cite law "each student"
+  }
+}
+`, []string{"criterion_always_satisfied some", "field_never_matters member.student"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			text := string(src)
+			at := strings.Index(text, "field household.rent")
+			text = text[:at] + tc.insert + text[at:]
+			r := solvertest.Compile(t, text)
+			got, err := Analyze(context.Background(), r, decideAll)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var keys []string
+			for _, f := range got {
+				keys = append(keys, findingKey(f))
+			}
+			if !slices.Equal(keys, tc.want) {
+				t.Errorf("findings %q, want %q", keys, tc.want)
 			}
 		})
 	}

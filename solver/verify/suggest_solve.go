@@ -74,7 +74,7 @@ func newGoalSolver(ctx context.Context, r, probe *engine.Ruleset, date int64, ti
 	var plain, signed []*z3.Expr
 	low, high := value.DateOrdinal(1900, 1, 1), value.DateOrdinal(2100, 12, 31)
 	for i, f := range probe.Fields {
-		hard = append(hard, e.Present(i))
+		hard = append(hard, e.Complete(i))
 		v := e.Value(i)
 		switch f.Type {
 		case engine.SortInt, engine.SortDecimal:
