@@ -7,7 +7,9 @@ package casebank
 
 import (
 	"context"
+	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -16,6 +18,7 @@ import (
 	"github.com/eligo/eligo/engine/value"
 	"github.com/eligo/eligo/folder"
 	"github.com/eligo/eligo/rulebook"
+	"github.com/eligo/eligo/solver/plan"
 )
 
 // maxCaseName is the longest test case name the API takes (a project's
@@ -176,6 +179,62 @@ func TestAUSectionsComposeToTheRuleset(t *testing.T) {
 		c.Expectations = nil
 		if got := b.Composed.Rules.RunCase(c); !got.Pass {
 			t.Errorf("%s: %s", c.Name, strings.Join(got.Mismatches, "; "))
+		}
+	}
+}
+
+// TestWICAsksSNAPOnlyWhenNeeded: in us-wic-snap-rulebook, WIC's "receives
+// SNAP" is SNAP's own decision (section_facts), so the planner asks SNAP's
+// questions only when WIC's income test needs them: never while a cheaper
+// way (TANF, Medicaid, income within the limit) is open, and first once
+// those are closed. The bound field itself is never asked or missing.
+func TestWICAsksSNAPOnlyWhenNeeded(t *testing.T) {
+	t.Parallel()
+	b, err := folder.LoadRulebook(context.Background(), "us-wic-snap-rulebook")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Warnings) != 0 {
+		t.Errorf("warnings %q", b.Warnings)
+	}
+	rules := b.Composed.Rules
+	snapOnly := func(field string) bool {
+		return slices.Equal(b.Composed.FieldSections[field], []string{"snap_eligibility"})
+	}
+	planner := plan.NewPlanner(16)
+	defer planner.Close()
+	date := rules.Effective.From + 30
+	wic := `"applicant.category": "infant_or_child", "applicant.date_of_birth": "2025-05-01", "residence.lives_in_state": true`
+	for _, tc := range []struct {
+		name    string
+		answers string
+		snap    bool
+	}{
+		{"income test open: TANF is cheaper than SNAP", `{` + wic + `}`, false},
+		{"TANF and Medicaid no: income within the limit is cheaper", `{` + wic + `, "income.tanf_family": false, "income.medicaid": false}`, false},
+		{"income over the limit: only SNAP is left", `{` + wic + `, "income.tanf_family": false, "income.medicaid": false,
+			"household.region": "48_states_dc", "household.size": 3, "household.annual_income": 60000}`, true},
+	} {
+		var answers map[string]any
+		if err := json.Unmarshal([]byte(tc.answers), &answers); err != nil {
+			t.Fatal(err)
+		}
+		in := rules.ConvertMap(answers)
+		res := rules.Evaluate(in, engine.Options{DecisionDate: date})
+		p, err := planner.Plan(context.Background(), rules, in, res, plan.InquiryContext{})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if p.NextQuestion == nil {
+			t.Fatalf("%s: no next question (outcome %s)", tc.name, res.Outcome)
+		}
+		for _, s := range p.OptimalPath {
+			if snapOnly(s.FieldID) != tc.snap {
+				t.Errorf("%s: path %v asks %s (a SNAP question: %v)", tc.name, p.OptimalPath, s.FieldID, snapOnly(s.FieldID))
+			}
+		}
+		if slices.Contains(res.MissingFields, "income.snap") || p.NextQuestion.FieldID == "income.snap" {
+			t.Errorf("%s: the bound field is asked: missing %v, next %s", tc.name, res.MissingFields, p.NextQuestion.FieldID)
 		}
 	}
 }

@@ -68,6 +68,10 @@ type RulebookContent struct {
 	FieldOverlay map[string]rulebook.FieldOverlay `json:"field_overlay"`
 	// RobotHints maps beats to guidance; nil when none were given.
 	RobotHints map[string]*string `json:"robot_hints"`
+	// SectionFacts bind bool fields to sections' outcomes; left out when
+	// there are none, so releases frozen before facts existed read, and
+	// hash, as they always did.
+	SectionFacts []rulebook.SectionFact `json:"section_facts,omitempty"`
 }
 
 // ContentSection is one frozen member.
@@ -88,7 +92,8 @@ type ContentSection struct {
 
 // Spec is the composition spec of c with its members' loaded rules.
 func (c *RulebookContent) spec(members []*PreparedRuleset) rulebook.Spec {
-	s := rulebook.Spec{Name: c.Name, Slug: c.Slug, Description: c.Description, Outcome: c.OutcomeLogic, Overlay: c.FieldOverlay}
+	s := rulebook.Spec{Name: c.Name, Slug: c.Slug, Description: c.Description, Outcome: c.OutcomeLogic, Overlay: c.FieldOverlay,
+		Facts: c.SectionFacts}
 	for i, m := range c.Sections {
 		s.Sections = append(s.Sections, rulebook.Section{Letter: m.Letter, SectionID: m.SectionID, Slug: m.Slug,
 			RulesetID: m.RulesetID, ContentDigest: m.ContentDigest, Rules: members[i].Rules})
@@ -353,7 +358,8 @@ func (c *Catalog) liveMember(ctx context.Context, read func(context.Context, str
 	return m, err
 }
 
-// decodeDraft reads the draft's outcome, overlay and hints into content.
+// decodeDraft reads the draft's outcome, overlay, hints and section facts
+// into content.
 func decodeDraft(rb store.Rulebook, content *RulebookContent) error {
 	if len(rb.OutcomeLogic) > 0 && string(rb.OutcomeLogic) != "null" {
 		tree, problems := rulebook.ParseOutcomeTree(rb.OutcomeLogic, len(rb.Refs))
@@ -370,6 +376,14 @@ func decodeDraft(rb store.Rulebook, content *RulebookContent) error {
 	if len(rb.RobotHints) > 0 && string(rb.RobotHints) != "null" {
 		if err := json.Unmarshal(rb.RobotHints, &content.RobotHints); err != nil {
 			return fmt.Errorf("rulebook %s hints: %w", rb.ID, err)
+		}
+	}
+	if len(rb.SectionFacts) > 0 {
+		if err := json.Unmarshal(rb.SectionFacts, &content.SectionFacts); err != nil {
+			return fmt.Errorf("rulebook %s section facts: %w", rb.ID, err)
+		}
+		if len(content.SectionFacts) == 0 {
+			content.SectionFacts = nil // [] is none, as in a release
 		}
 	}
 	return nil

@@ -40,7 +40,7 @@ func (c *checker) expr(n *syntax.Node) *Expr {
 			return invalid()
 		}
 		if l := c.listByElement[n.Name]; l != nil {
-			c.errorf(n.Pos, "%s is one member of a list: count, sum, any or all read the members, e.g. count(%s where ...)", n.Name, n.Name)
+			c.errorf(n.Pos, "%s is one member of a list: count, sum, any, all, min and max read the members, e.g. count(%s where ...)", n.Name, n.Name)
 		} else if _, isGroup := c.groupIndex[n.Name]; isGroup {
 			c.errorf(n.Pos, "%s is a group; groups are combined in the outcome line, not in criteria", n.Name)
 		} else if hint := c.suggest(n.Name, c.r.valueIDs()); hint != "" {

@@ -160,7 +160,7 @@ func (c *checker) memberRef(n *syntax.Node, m *memberField) *Expr {
 	}
 	if c.within == nil || c.within.list != m.list {
 		el := m.list.decl.Name
-		c.errorf(n.Pos, "%s is about one %s: read it inside count, sum, any or all, e.g. any(%s where %s ...)",
+		c.errorf(n.Pos, "%s is about one %s: read it inside count, sum, any, all, min or max, e.g. any(%s where %s ...)",
 			n.Name, el, el, n.Name)
 		return invalid()
 	}
@@ -169,13 +169,13 @@ func (c *checker) memberRef(n *syntax.Node, m *memberField) *Expr {
 	return &Expr{Kind: ExprField, Sort: c.r.Fields[slot].Type, Key: c.r.Fields[slot].ID, Slot: slot}
 }
 
-// aggregate checks count, sum, any or all over a list and unrolls it to
+// aggregate checks count, sum, any, all, min or max over a list and unrolls it to
 // the list's bound: member i's part holds only when the list has more
 // than i members, so a member not in the list counts for nothing, and
 // the whole is unknown while the list's length is.
 func (c *checker) aggregate(n *syntax.Node) *Expr {
 	if c.within != nil {
-		c.errorf(n.Pos, "%s inside another count, sum, any or all: name a value for the inner one and compare members with it instead", n.Name)
+		c.errorf(n.Pos, "%s inside another count, sum, any, all, min or max: name a value for the inner one and compare members with it instead", n.Name)
 		return invalid()
 	}
 	l := c.aggregated(n)
@@ -209,15 +209,59 @@ func (c *checker) aggregate(n *syntax.Node) *Expr {
 		return &Expr{Kind: ExprOp, Sort: SortBool, Op: OpOr, Args: parts}
 	case "all":
 		return &Expr{Kind: ExprOp, Sort: SortBool, Op: OpAnd, Args: parts}
+	case "min", "max":
+		return c.extremum(n, parts)
 	}
 	return sumTree(parts)
+}
+
+// extremum is min or max over the members' parts (memberPart): the least
+// or greatest term of the members counted, or the value after else when
+// none is. A part not counted holds a number beyond every value the
+// engine reaches, which never wins.
+func (c *checker) extremum(n *syntax.Node, parts []*Expr) *Expr {
+	_, otherwise := syntax.AggregateParts(n)
+	dflt := c.expr(otherwise)
+	if !c.wantNumber(otherwise, dflt, n.Name+"(... else") {
+		return invalid()
+	}
+	counted := make([]*Expr, len(parts))
+	for i, part := range parts {
+		counted[i] = part.Args[0]
+	}
+	sort := numericSort(parts[0].Sort, dflt.Sort)
+	return &Expr{Kind: ExprOp, Sort: sort, Op: OpIf, Args: []*Expr{
+		{Kind: ExprOp, Sort: SortBool, Op: OpOr, Args: counted},
+		{Kind: ExprOp, Sort: parts[0].Sort, Op: Operator(n.Name), Args: parts},
+		dflt}}
+}
+
+// uncountedNum is the number min and max give a member they do not count:
+// the largest number of 18 digits, the most the engine holds
+// (docs/limits.md), so that no counted member's number is beyond it and
+// the least or greatest of the parts is always a counted member's.
+const uncountedNum = 999_999_999_999_999_999
+
+// uncounted is the part of a member that min or max does not count: for
+// max the least number the engine holds, for min the greatest.
+func uncounted(op string, sort Sort) *Expr {
+	v := value.IntValue(uncountedNum)
+	if op == "max" {
+		v.Num = -uncountedNum
+	}
+	return &Expr{Kind: ExprConst, Sort: sort, Const: v}
+}
+
+// isUncounted reports whether e is uncounted's number.
+func isUncounted(e *Expr) bool {
+	return e.Kind == ExprConst && e.Const.Scale == 0 && (e.Const.Num == uncountedNum || e.Const.Num == -uncountedNum)
 }
 
 // aggregated is the list an aggregate at n is over: the element its first
 // argument names (count, any, all), or the one whose fields the sum reads.
 func (c *checker) aggregated(n *syntax.Node) *listDecl {
 	term := n.Args[0]
-	if n.Name != "sum" {
+	if n.Name == "count" || n.Name == "any" || n.Name == "all" {
 		if term.Kind != syntax.NodeIdent || c.listByElement[term.Name] == nil {
 			c.errorf(n.Pos, "%s( takes the name of one member of a list, e.g. %s(member where member.age < 5)%s",
 				n.Name, n.Name, c.elementHint())
@@ -243,7 +287,11 @@ func (c *checker) aggregated(n *syntax.Node) *listDecl {
 	}
 	walk(term)
 	if found == nil {
-		c.errorf(n.Pos, "sum( adds up a member field over a list's members, e.g. sum(member.income); this one reads none%s", c.elementHint())
+		what := "adds up a member field over a list's members, e.g. sum(member.income)"
+		if n.Name != "sum" {
+			what = fmt.Sprintf("compares a member field over a list's members, e.g. %s(member.income else 0)", n.Name)
+		}
+		c.errorf(n.Pos, "%s( %s; this one reads none%s", n.Name, what, c.elementHint())
 	}
 	return found
 }
@@ -269,9 +317,9 @@ func (c *checker) memberPart(n *syntax.Node, list *Expr, i int) *Expr {
 	inList := &Expr{Kind: ExprOp, Sort: SortBool, Op: OpGt, Args: []*Expr{list,
 		{Kind: ExprConst, Sort: SortInt, Const: value.IntValue(int64(i)), FieldContext: list.Key}}}
 	var cond *Expr
-	if len(n.Args) > 1 {
-		cond = c.expr(n.Args[1])
-		if !c.wantBool(n.Args[1], cond, n.Name+"(... where") {
+	if where, _ := syntax.AggregateParts(n); where != nil {
+		cond = c.expr(where)
+		if !c.wantBool(where, cond, n.Name+"(... where") {
 			return invalid()
 		}
 	}
@@ -283,9 +331,9 @@ func (c *checker) memberPart(n *syntax.Node, list *Expr, i int) *Expr {
 			{Kind: ExprOp, Sort: SortBool, Op: OpNot, Args: []*Expr{inList}}, cond}}
 	}
 	term := &Expr{Kind: ExprConst, Sort: SortInt, Const: value.IntValue(1)}
-	if n.Name == "sum" {
+	if n.Name != "count" {
 		term = c.expr(n.Args[0])
-		if !c.wantNumber(n.Args[0], term, "sum(") {
+		if !c.wantNumber(n.Args[0], term, n.Name+"(") {
 			return invalid()
 		}
 	}
@@ -293,8 +341,11 @@ func (c *checker) memberPart(n *syntax.Node, list *Expr, i int) *Expr {
 	if cond != nil {
 		counted = &Expr{Kind: ExprOp, Sort: SortBool, Op: OpAnd, Args: []*Expr{inList, cond}}
 	}
-	zero := &Expr{Kind: ExprConst, Sort: term.Sort, Const: value.IntValue(0)}
-	return &Expr{Kind: ExprOp, Sort: term.Sort, Op: OpIf, Args: []*Expr{counted, term, zero}}
+	other := &Expr{Kind: ExprConst, Sort: term.Sort, Const: value.IntValue(0)}
+	if n.Name == "min" || n.Name == "max" {
+		other = uncounted(n.Name, term.Sort)
+	}
+	return &Expr{Kind: ExprOp, Sort: term.Sort, Op: OpIf, Args: []*Expr{counted, term, other}}
 }
 
 // sumTree adds parts as a balanced tree, so that the sum of a list's

@@ -40,19 +40,23 @@ func guardIndex(e *Expr) (string, int64, bool) {
 	return e.Args[0].Key, e.Args[1].Const.Num, true
 }
 
-// Aggregate is an unrolled count, sum, any or all recognised in a compiled
-// expression (AggregateOf): what the rules wrote, for the tools that show
-// it to people.
+// Aggregate is an unrolled count, sum, any, all, min or max recognised in
+// a compiled expression (AggregateOf): what the rules wrote, for the tools
+// that show it to people.
 type Aggregate struct {
-	// Kind is "count", "sum", "any" or "all".
+	// Kind is "count", "sum", "any", "all", "min" or "max".
 	Kind string
 	// List is the list's name.
 	List string
 	// Where is member 0's condition, standing for every member's; nil
 	// when the aggregate has none (count or sum over every member).
 	Where *Expr
-	// Term is member 0's summed expression; nil but for a sum.
+	// Term is member 0's summed or compared expression; nil for count,
+	// any and all.
 	Term *Expr
+	// Else is min's or max's value when no member is counted; nil for
+	// the others.
+	Else *Expr
 }
 
 // AggregateOf recognises e as the unrolled form of an aggregate over a
@@ -66,6 +70,8 @@ func AggregateOf(e *Expr) (a Aggregate, ok bool) {
 		return Aggregate{}, false
 	}
 	switch e.Op {
+	case OpIf:
+		return extremumOf(e)
 	case OpOr, OpAnd:
 		for i, part := range e.Args {
 			guard, cond := part, (*Expr)(nil)
@@ -99,21 +105,9 @@ func AggregateOf(e *Expr) (a Aggregate, ok bool) {
 			parts = append(parts, x)
 		}
 		flatten(e)
-		for i, part := range parts {
-			if part.Kind != ExprOp || part.Op != OpIf {
-				return Aggregate{}, false
-			}
-			guard, cond := part.Args[0], (*Expr)(nil)
-			if guard.Kind == ExprOp && guard.Op == OpAnd && len(guard.Args) == 2 {
-				guard, cond = guard.Args[0], guard.Args[1]
-			}
-			l, at, ok := guardIndex(guard)
-			if !ok || at != int64(i) || (a.List != "" && l != a.List) {
-				return Aggregate{}, false
-			}
-			if i == 0 {
-				a = Aggregate{Kind: "sum", List: l, Where: cond, Term: part.Args[1]}
-			}
+		a, ok := memberParts("sum", parts, func(x *Expr) bool { return x.Kind == ExprConst && x.Const.Num == 0 })
+		if !ok {
+			return Aggregate{}, false
 		}
 		if t := a.Term; t.Kind == ExprConst && t.Const.Num == 1 && t.Const.Scale == 0 {
 			a.Kind, a.Term = "count", nil
@@ -121,6 +115,42 @@ func AggregateOf(e *Expr) (a Aggregate, ok bool) {
 		return a, true
 	}
 	return Aggregate{}, false
+}
+
+// extremumOf recognises `if any counted then min or max of the parts
+// else the value`, min's or max's unrolled form.
+func extremumOf(e *Expr) (Aggregate, bool) {
+	pick := e.Args[1]
+	if pick.Kind != ExprOp || (pick.Op != OpMin && pick.Op != OpMax) {
+		return Aggregate{}, false
+	}
+	a, ok := memberParts(string(pick.Op), pick.Args, isUncounted)
+	a.Else = e.Args[2]
+	return a, ok
+}
+
+// memberParts recognises parts as the members' parts of a sum or of min
+// or max, in member order: `if <guard> [and <condition>] then <term> else
+// <other>`, other being what a member not counted adds (0, or a number
+// that never wins).
+func memberParts(kind string, parts []*Expr, other func(*Expr) bool) (a Aggregate, ok bool) {
+	for i, part := range parts {
+		if part.Kind != ExprOp || part.Op != OpIf || !other(part.Args[2]) {
+			return Aggregate{}, false
+		}
+		guard, cond := part.Args[0], (*Expr)(nil)
+		if guard.Kind == ExprOp && guard.Op == OpAnd && len(guard.Args) == 2 {
+			guard, cond = guard.Args[0], guard.Args[1]
+		}
+		l, at, ok := guardIndex(guard)
+		if !ok || at != int64(i) || (a.List != "" && l != a.List) {
+			return Aggregate{}, false
+		}
+		if i == 0 {
+			a = Aggregate{Kind: kind, List: l, Where: cond, Term: part.Args[1]}
+		}
+	}
+	return a, len(parts) > 0
 }
 
 // aggregateNode is the aggregate e unrolls, printed as written, or nil
@@ -136,6 +166,9 @@ func aggregateNode(e *Expr) *syntax.Node {
 	}
 	if a.Where != nil {
 		n.Args = append(n.Args, exprNode(a.Where))
+	}
+	if a.Else != nil {
+		n.Args = append(n.Args, exprNode(a.Else))
 	}
 	return n
 }

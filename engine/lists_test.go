@@ -38,11 +38,11 @@ func TestListsEvaluate(t *testing.T) {
 		{"nothing known: the list's length is unknown, so is everything",
 			`{}`, Undetermined,
 			map[string]Status{"young_or_pregnant": Pending, "residents": Pending, "income": Pending},
-			map[string]string{"household_earnings": "?", "young_children": "?"}},
+			map[string]string{"household_earnings": "?", "young_children": "?", "top_earnings": "?"}},
 		{"a known child under five settles any, whatever the others; count waits for every age",
 			`{"member": [{"age": 34}, {"age": 3}, {}]}`, Undetermined,
 			map[string]Status{"young_or_pregnant": Satisfied, "residents": Pending},
-			map[string]string{"young_children": "?", "household_earnings": "?"}},
+			map[string]string{"young_children": "?", "household_earnings": "?", "top_earnings": "?"}},
 		{"one member known not resident settles all",
 			`{"member": [{"resident": true}, {"resident": false}, {}]}`, NotEligible,
 			map[string]Status{"residents": NotSatisfied}, nil},
@@ -52,15 +52,24 @@ func TestListsEvaluate(t *testing.T) {
 		{"count and sum over every member once known",
 			`{"member": [{"age": 30, "pregnant": true, "earnings": 1200.50, "resident": true}, {"age": 2, "earnings": 0, "resident": true}, {"age": 4, "earnings": 0, "resident": true}]}`, Eligible,
 			map[string]Status{"young_or_pregnant": Satisfied, "residents": Satisfied, "income": Satisfied},
-			map[string]string{"household_earnings": "1200.5", "young_children": "2"}},
+			map[string]string{"household_earnings": "1200.5", "young_children": "2", "top_earnings": "1200.5"}},
 		{"members beyond the list's length count for nothing",
 			`{"member": [{"age": 30, "pregnant": false, "earnings": 3000, "resident": true}]}`, NotEligible,
 			map[string]Status{"young_or_pregnant": NotSatisfied, "income": NotSatisfied},
-			map[string]string{"household_earnings": "3000", "young_children": "0"}},
+			map[string]string{"household_earnings": "3000", "young_children": "0", "top_earnings": "3000"}},
+		{"max counts only the members its condition takes, and says else when it takes none",
+			`{"member": [{"age": 15, "earnings": 900, "pregnant": false, "resident": true}, {"age": 2, "earnings": 0, "resident": true}]}`, Eligible,
+			nil, map[string]string{"top_earnings": "0", "household_earnings": "900"}},
+		{"max waits for a member whose condition is unknown",
+			`{"member": [{"age": 40, "earnings": 900}, {"earnings": 2000}]}`, NotEligible,
+			nil, map[string]string{"top_earnings": "?"}},
+		{"max is known once every member it might take is known",
+			`{"member": [{"age": 40, "earnings": 900}, {"age": 10, "earnings": 2000}, {"age": 17, "earnings": 1500.25}]}`, NotEligible,
+			nil, map[string]string{"top_earnings": "1500.25"}},
 		{"an empty household: sums are zero, all holds, any does not",
 			`{"member": []}`, NotEligible,
 			map[string]Status{"young_or_pregnant": NotSatisfied, "residents": Satisfied, "income": Satisfied},
-			map[string]string{"household_earnings": "0", "young_children": "0"}},
+			map[string]string{"household_earnings": "0", "young_children": "0", "top_earnings": "0"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			in, err := r.Convert([]byte(tt.answers))
@@ -184,11 +193,11 @@ func TestListsCheckerErrors(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct{ name, replace, with, want string }{
 		{"a member field outside an aggregate", "all(member where member.resident)", "member.resident",
-			"member.resident is about one member: read it inside count, sum, any or all"},
+			"member.resident is about one member: read it inside count, sum, any, all, min or max"},
 		{"any without a condition", "any(member where member.age < 5 or member.pregnant)", "any(member)",
 			"any(member) needs a condition"},
 		{"an aggregate inside another", "all(member where member.resident)", "all(member where count(member where member.resident) > 0)",
-			"count inside another count, sum, any or all"},
+			"count inside another count, sum, any, all, min or max"},
 		{"a sum over no member field", "sum(member.earnings)", "sum(3)",
 			"sum( adds up a member field over a list's members"},
 		{"a bound over the limit", "up to 6", "up to 65", "up to 65: a list holds from 2 to 64 members"},
@@ -254,6 +263,7 @@ func TestListsPrintAsWritten(t *testing.T) {
 		"income":             "household_earnings <= 1000 + 500 * count(member)",
 		"household_earnings": "sum(member.earnings)",
 		"young_children":     "count(member where member.age < 5)",
+		"top_earnings":       "max(member.earnings where member.age >= 16 else 0)",
 	}
 	for _, rs := range []*Ruleset{r, loaded} {
 		got := map[string]string{}

@@ -34,6 +34,12 @@ func TestVocabularyChecker(t *testing.T) {
 			"list m \"Members\" up to 3\n  question \"How many?\"\nfield m.n int\n" +
 			"group g all \"G\" {\n  criterion c \"C\" {\n    " + expr + "\n    cite law \"text\"\n  }\n}\noutcome g\n")
 	}
+	// min and max are also aggregates over a list's members.
+	for _, expr := range []string{"min(m.n where m.n > 1 else 0) >= 1", "max(m.n else 0) >= a.n"} {
+		if _, _, err := Compile("v.rules", rules(expr)); err != nil {
+			t.Errorf("%s does not compile: %v", expr, err)
+		}
+	}
 	for _, name := range fns {
 		expr, ok := calls[name]
 		if !ok {

@@ -21,13 +21,13 @@ import (
 // RulebookFile is the file that makes a folder a rulebook folder. Its
 // format is in docs/authoring.md#rulebook-folders: the rulebook's name, slug and
 // description, its sections as paths to .rules files relative to the file,
-// and optionally its outcome_logic tree, field vocabulary overlay (fields)
-// and robot_hints, as the API's Rulebook resource has them.
+// and optionally its outcome_logic tree, section_facts, field vocabulary
+// overlay (fields) and robot_hints, as the API's Rulebook resource has them.
 const RulebookFile = "rulebook.json"
 
 // rulebookMembers are the members a rulebook file may have, in the order
 // messages list them.
-var rulebookMembers = []string{"name", "slug", "description", "sections", "outcome_logic", "fields", "robot_hints"}
+var rulebookMembers = []string{"name", "slug", "description", "sections", "outcome_logic", "section_facts", "fields", "robot_hints"}
 
 // sectionMembers are the members of one entry of sections.
 var sectionMembers = []string{"rules"}
@@ -204,6 +204,9 @@ func (r *rulebookReader) read(raw []byte) {
 			r.problem("%s", p)
 		}
 		spec.Outcome = tree
+	}
+	if raw, ok := top["section_facts"]; ok {
+		spec.Facts = r.facts(raw, n)
 	}
 	spec.Overlay = r.overlay(top["fields"])
 	r.b.Overlay = spec.Overlay
@@ -397,6 +400,25 @@ func (r *rulebookReader) overlay(raw json.RawMessage) map[string]rulebook.FieldO
 	return out
 }
 
+// facts reads the section_facts member for a rulebook of letters
+// sections: a list of {"field": ..., "section": ...} bindings.
+func (r *rulebookReader) facts(raw json.RawMessage, letters int) []rulebook.SectionFact {
+	if string(bytes.TrimSpace(raw)) == "null" {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	var facts []rulebook.SectionFact
+	if err := dec.Decode(&facts); err != nil {
+		r.problem(`section_facts: must be a list of {"field": "<bool field id>", "section": "<letter>"} objects: %s`, jsonMessage(err, nil))
+		return nil
+	}
+	for _, p := range rulebook.CheckFacts(facts, letters) {
+		r.problem("%s", p)
+	}
+	return facts
+}
+
 // hints reads and checks the robot_hints member.
 func (r *rulebookReader) hints(raw json.RawMessage) {
 	if raw == nil || string(bytes.TrimSpace(raw)) == "null" {
@@ -418,10 +440,14 @@ func (r *rulebookReader) hints(raw json.RawMessage) {
 	r.b.Hints = hints
 }
 
-// unusedSections warns of each section the outcome tree never reads: its
-// questions would be asked and its answers could never change the outcome.
+// unusedSections warns of each section the outcome tree never reads and no
+// section fact binds: its questions would be asked and its answers could
+// never change the outcome.
 func (r *rulebookReader) unusedSections(c *rulebook.Composed) {
 	used := map[string]bool{}
+	for _, f := range c.Facts {
+		used[f.Section] = true
+	}
 	var walk func(n *rulebook.Node)
 	walk = func(n *rulebook.Node) {
 		if n.Section != "" {

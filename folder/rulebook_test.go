@@ -106,6 +106,12 @@ func TestLoadRulebookProblems(t *testing.T) {
 			[]string{`robot_hints.preamle: unknown robot hint beat "preamle"`, `slug "Demo" must look like namespace/name`}, false},
 		{"overlay", `{"name": "X", "slug": "demo/x", "sections": [{"rules": "a/a.rules"}], "fields": {"person.age": {"questoin": "?"}}}`,
 			[]string{`fields.person.age: unknown member "questoin": a field overlay takes question, description, weight, notes`}, false},
+		{"section facts shape", `{"name": "X", "slug": "demo/x", "sections": [{"rules": "a/a.rules"}], "section_facts": [{"field": "person.age", "sectoin": "A"}]}`,
+			[]string{`section_facts: must be a list of {"field": "<bool field id>", "section": "<letter>"} objects: unknown field "sectoin"`}, false},
+		{"section facts letters", `{"name": "X", "slug": "demo/x", "sections": [{"rules": "a/a.rules"}], "section_facts": [{"field": "person.age", "section": "C"}, {"section": "A"}]}`,
+			[]string{"section_facts[0].section: there is no section C", "section_facts[1].field: Field required"}, false},
+		{"section fact not bool", `{"name": "X", "slug": "demo/x", "sections": [{"rules": "a/a.rules"}], "section_facts": [{"field": "person.age", "section": "A"}]}`,
+			[]string{"compose rulebook demo/x: section_facts[0].field: field person.age is int: only a plain bool field"}, false},
 		{"not an object", `[]`, []string{"a rulebook file is not a JSON object"}, false},
 		{"nothing", `{}`, []string{"name: missing", "slug: missing", "sections: missing"}, false},
 	}

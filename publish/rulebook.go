@@ -23,6 +23,10 @@ var (
 	// ErrCompositionRefused: the members cannot be composed, e.g. a shared
 	// field whose type differs between sections (422, validation list).
 	ErrCompositionRefused = errors.New("composition refused")
+	// ErrFactsRefused: the section facts do not compose: a field no
+	// section declares or not a bool, a section bound to itself, a
+	// cycle, a section answers cannot decide (422, validation list).
+	ErrFactsRefused = errors.New("section facts refused")
 	// ErrUnknownField: the field overlay names a field no section declares,
 	// or gives a weight out of range (422, validation list).
 	ErrUnknownField = errors.New("field overlay refused")
@@ -94,6 +98,9 @@ type RulebookDraft struct {
 	SetHints bool
 	// Overlay replaces the field overlay when not nil.
 	Overlay map[string]rulebook.FieldOverlay
+	// Facts replaces the section facts when SetFacts is set (nil: none).
+	Facts    []rulebook.SectionFact
+	SetFacts bool
 	// Actor says who acted, for the audit trail.
 	Actor string
 }
@@ -217,6 +224,16 @@ func (p *Publisher) applyDraft(ctx context.Context, draft *store.Rulebook, d Rul
 			draft.RobotHints = raw
 		}
 	}
+	if d.SetFacts {
+		draft.SectionFacts = nil
+		if len(d.Facts) > 0 {
+			raw, err := json.Marshal(d.Facts)
+			if err != nil {
+				return fmt.Errorf("encode section facts: %w", err)
+			}
+			draft.SectionFacts = raw
+		}
+	}
 	if d.Overlay != nil {
 		raw, err := json.Marshal(d.Overlay)
 		if err != nil {
@@ -289,6 +306,10 @@ func (p *Publisher) checkComposes(ctx context.Context, draft store.Rulebook) (*l
 		if len(draft.FieldOverlay) > 0 && json.Unmarshal(draft.FieldOverlay, &overlay) == nil && len(overlay) > 0 {
 			return nil, fmt.Errorf("%w: the rulebook has no sections yet, so no field to describe", ErrUnknownField)
 		}
+		var facts []json.RawMessage
+		if len(draft.SectionFacts) > 0 && json.Unmarshal(draft.SectionFacts, &facts) == nil && len(facts) > 0 {
+			return nil, fmt.Errorf("%w: the rulebook has no sections yet, so no section's outcome to bind", ErrFactsRefused)
+		}
 		return nil, nil
 	}
 	membersOnly := draft
@@ -305,11 +326,18 @@ func (p *Publisher) checkComposes(ctx context.Context, draft store.Rulebook) (*l
 		content.OutcomeLogic = tree
 	}
 	bare := content
-	bare.FieldOverlay = nil
+	bare.FieldOverlay, bare.SectionFacts = nil, nil
 	if _, _, err := p.catalog.Compose(bare, members); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrCompositionRefused, err)
 	}
-	// The members compose; so a refusal now is the overlay's.
+	// The members compose; so a refusal now is the facts', then the
+	// overlay's.
+	if len(content.SectionFacts) > 0 {
+		bare.SectionFacts = content.SectionFacts
+		if _, _, err := p.catalog.Compose(bare, members); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrFactsRefused, err)
+		}
+	}
 	composed, identity, err := p.catalog.Compose(content, members)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrUnknownField, err)

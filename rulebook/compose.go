@@ -79,6 +79,9 @@ type Spec struct {
 	// Overlay is the rulebook's field vocabulary overlay, keyed by field
 	// id; nil or empty for none.
 	Overlay map[string]FieldOverlay
+	// Facts bind bool fields to sections' outcomes (see SectionFact);
+	// nil for none, which composes exactly as before facts existed.
+	Facts []SectionFact
 }
 
 // FieldOverlay restates a shared field's wording for a rulebook (POST
@@ -125,6 +128,10 @@ type Composed struct {
 	// in section order: choice_context's field-to-section membership. A
 	// field with more than one is shared.
 	FieldSections map[string][]string
+	// Facts are the section facts composed (Spec.Facts): each bound
+	// field is no field of Rules but its named value of the same id,
+	// whose ValueSection is the section it stands for.
+	Facts []SectionFact
 
 	// outcomes[i] is section i's own outcome expression over the
 	// composed group slots, for SectionResults.
@@ -219,6 +226,9 @@ func compose(spec Spec) (*Composed, error) {
 		}
 	}
 	if err := a.overlay(spec.Overlay); err != nil {
+		return nil, err
+	}
+	if err := a.facts(spec.Facts, spec.Overlay); err != nil {
 		return nil, err
 	}
 	a.criteria()
@@ -410,28 +420,41 @@ func sectionValue(sectionID string, v engine.NamedValue) engine.NamedValue {
 // sections share them. The parts that read no value are shared, not
 // copied: Build copies the whole ruleset before it links it.
 func valuesPrefixed(sectionID string, e *engine.Expr) *engine.Expr {
+	return rewrite(e, func(x *engine.Expr) *engine.Expr {
+		if x.Kind != engine.ExprValue {
+			return nil
+		}
+		c := *x
+		c.Key, c.Slot = prefixed(sectionID, x.Key), -1
+		return &c
+	})
+}
+
+// rewrite copies e with each node for which replace returns a node
+// replaced by it (and not walked further); replace returns nil to keep a
+// node and walk its operands. Only the nodes on a path to a replacement
+// are copied: the rest is shared with e, which is never changed.
+func rewrite(e *engine.Expr, replace func(*engine.Expr) *engine.Expr) *engine.Expr {
 	if e == nil {
 		return nil
 	}
+	if r := replace(e); r != nil {
+		return r
+	}
 	var args []*engine.Expr
 	for i, arg := range e.Args {
-		if renamed := valuesPrefixed(sectionID, arg); renamed != arg {
+		if renamed := rewrite(arg, replace); renamed != arg {
 			if args == nil {
 				args = slices.Clone(e.Args)
 			}
 			args[i] = renamed
 		}
 	}
-	if e.Kind != engine.ExprValue && args == nil {
+	if args == nil {
 		return e
 	}
 	c := *e
-	if args != nil {
-		c.Args = args
-	}
-	if e.Kind == engine.ExprValue {
-		c.Key, c.Slot = prefixed(sectionID, e.Key), -1
-	}
+	c.Args = args
 	return &c
 }
 
@@ -553,32 +576,35 @@ func (a *assembler) outcome(n *Node) *engine.Expr {
 // sectionOutcome is a fresh copy of section si's outcome expression with
 // its group references renamed to the composed groups (key and slot).
 func (a *assembler) sectionOutcome(si int) *engine.Expr {
+	sectionID := a.sections[si].SectionID
+	return a.withGroups(si, func(e *engine.Expr, slot int) *engine.Expr {
+		c := *e
+		c.Key, c.Slot = prefixed(sectionID, e.Key), slot
+		return &c
+	})
+}
+
+// withGroups copies section si's outcome expression with each group
+// reference e replaced by replace(e, slot), slot being the index of the
+// composed group it names (-1 for a group the section does not declare,
+// which Build then refuses). Every leaf of an outcome is a group
+// reference, so the copy shares nothing with the member.
+func (a *assembler) withGroups(si int, replace func(e *engine.Expr, slot int) *engine.Expr) *engine.Expr {
 	s := &a.sections[si]
 	local := make(map[string]int, len(s.Rules.Groups))
 	for gi := range s.Rules.Groups {
 		local[s.Rules.Groups[gi].ID] = gi
 	}
-	var rename func(e *engine.Expr) *engine.Expr
-	rename = func(e *engine.Expr) *engine.Expr {
-		if e == nil {
+	return rewrite(s.Rules.Outcome, func(x *engine.Expr) *engine.Expr {
+		if x.Kind != engine.ExprGroup {
 			return nil
 		}
-		c := *e
-		if e.Kind == engine.ExprGroup {
-			c.Key, c.Slot = prefixed(s.SectionID, e.Key), -1
-			if gi, ok := local[e.Key]; ok {
-				c.Slot = a.groupOffset[si] + gi
-			}
+		slot := -1
+		if gi, ok := local[x.Key]; ok {
+			slot = a.groupOffset[si] + gi
 		}
-		if e.Args != nil {
-			c.Args = make([]*engine.Expr, len(e.Args))
-			for i, arg := range e.Args {
-				c.Args[i] = rename(arg)
-			}
-		}
-		return &c
-	}
-	return rename(s.Rules.Outcome)
+		return replace(x, slot)
+	})
 }
 
 // fieldIDs lists the composed ruleset's field ids, in order: the names an

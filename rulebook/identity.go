@@ -29,12 +29,15 @@ const IdentityVersion = 1
 //	  "outcome_logic": <the outcome tree as Node marshals it; DefaultOutcome when spec.Outcome is nil>,
 //	  "sections": [{"letter": "A", "section_id": ..., "ruleset_id": ..., "content_digest": ...}, ...],
 //	  "field_overlay": {"<field id>": {"question": ..., "description": ..., "weight": ..., "notes": [...]}, ...},
-//	  "robot_hints": {"<beat>": "<text>", ...}
+//	  "robot_hints": {"<beat>": "<text>", ...},
+//	  "section_facts": [{"field": ..., "section": "A"}, ...]
 //	}
 //
 // with the sections in letter order and, in each overlay entry, only the
 // members the overlay sets (notes set to none is "notes": []). Being
-// canonical JSON, it does not depend on map order. Content that means the
+// canonical JSON, it does not depend on map order. section_facts is
+// left out when there are none, so content without facts hashes as it did
+// before facts existed. Content that means the
 // same hashes the same: a nil Outcome and DefaultOutcome's tree; a nil
 // and an empty overlay or hints map; an overlay entry that sets nothing and
 // no entry; a hint whose text is null and no hint. The rulebook's name,
@@ -68,6 +71,10 @@ type identityDoc struct {
 	Sections []identitySection         `json:"sections"`
 	Overlay  map[string]map[string]any `json:"field_overlay"`
 	Hints    map[string]string         `json:"robot_hints"`
+	// Facts are the section facts, in the order given; left out when
+	// there are none, so every rulebook without facts keeps the identity
+	// it had before facts existed.
+	Facts []SectionFact `json:"section_facts,omitempty"`
 }
 
 // identitySection is one section of the identity document.
@@ -81,7 +88,7 @@ type identitySection struct {
 func identityDocument(spec Spec, hints map[string]*string) (*identityDoc, error) {
 	doc := &identityDoc{Version: IdentityVersion, Outcome: spec.Outcome,
 		Sections: make([]identitySection, len(spec.Sections)),
-		Overlay:  map[string]map[string]any{}, Hints: map[string]string{}}
+		Overlay:  map[string]map[string]any{}, Hints: map[string]string{}, Facts: spec.Facts}
 	if len(spec.Sections) > MaxSections {
 		return nil, fmt.Errorf("%d sections: a rulebook composes at most %d", len(spec.Sections), MaxSections)
 	}

@@ -90,6 +90,9 @@ func TestContentIdentityInvariance(t *testing.T) {
 		h[k] = v
 	}
 	same("a null hint", spec, h)
+	s = spec
+	s.Facts = []SectionFact{}
+	same("an empty list of section facts", s, hints)
 
 	// Absent and default spell the same content.
 	plain := Spec{Sections: spec.Sections}
@@ -140,6 +143,12 @@ func TestContentIdentityChanges(t *testing.T) {
 		{"hint text", func(_ *Spec, h map[string]*string) { h["stuck"] = ptr("Ask again!") }},
 		{"hint added", func(_ *Spec, h map[string]*string) { h["persona"] = ptr("") }},
 		{"hint removed", func(_ *Spec, h map[string]*string) { delete(h, "stuck") }},
+		{"section fact", func(s *Spec, _ map[string]*string) {
+			s.Facts = []SectionFact{{Field: "person.gets_pension", Section: "A"}}
+		}},
+		{"section fact's section", func(s *Spec, _ map[string]*string) {
+			s.Facts = []SectionFact{{Field: "person.gets_pension", Section: "B"}}
+		}},
 	} {
 		spec, h := identitySpec()
 		tc.change(&spec, h)

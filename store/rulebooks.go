@@ -45,6 +45,9 @@ type Rulebook struct {
 	RobotHints json.RawMessage
 	// FieldOverlay is the field vocabulary overlay's JSON, an object.
 	FieldOverlay json.RawMessage
+	// SectionFacts is the section facts' JSON, a list of {"field",
+	// "section"} objects; empty or [] for none.
+	SectionFacts json.RawMessage
 	// Visibility is VisibilityPublic or VisibilityPrivate.
 	Visibility string
 	// Status is RulebookDraft, RulebookActive or RulebookArchived.
@@ -115,13 +118,13 @@ func NewRulebookID() string { return "rb_" + randomToken() }
 func IsRulebookID(ref string) bool { return strings.HasPrefix(ref, "rb_") }
 
 const rulebookColumns = `b.id, b.tenant_id, b.slug, b.name, b.domain, b.description, b.outcome_logic, b.robot_hints,
-b.field_overlay, b.visibility, b.status, b.pinned, coalesce(b.current_release_id::text, ''), b.publication_pending,
+b.field_overlay, b.section_facts, b.visibility, b.status, b.pinned, coalesce(b.current_release_id::text, ''), b.publication_pending,
 b.created_at, b.updated_at, namespace_verified(b.tenant_id, b.slug)`
 
 func scanRulebook(row pgx.Row) (Rulebook, error) {
 	var b Rulebook
 	err := row.Scan(&b.ID, &b.TenantID, &b.Slug, &b.Name, &b.Domain, &b.Description, &b.OutcomeLogic, &b.RobotHints,
-		&b.FieldOverlay, &b.Visibility, &b.Status, &b.Pinned, &b.CurrentReleaseID, &b.PublicationPending,
+		&b.FieldOverlay, &b.SectionFacts, &b.Visibility, &b.Status, &b.Pinned, &b.CurrentReleaseID, &b.PublicationPending,
 		&b.CreatedAt, &b.UpdatedAt, &b.NamespaceVerified)
 	return b, err
 }
@@ -234,8 +237,8 @@ func (s *Store) ListRulebooks(ctx context.Context, q RulebookQuery) ([]Rulebook,
 
 const (
 	sqlInsertRulebook = `
-INSERT INTO rulebooks AS b (id, tenant_id, slug, name, domain, description, outcome_logic, robot_hints, field_overlay)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+INSERT INTO rulebooks AS b (id, tenant_id, slug, name, domain, description, outcome_logic, robot_hints, field_overlay, section_facts)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
 RETURNING ` + rulebookColumns
 
 	sqlInsertRef = `
@@ -262,7 +265,7 @@ func (s *Store) CreateRulebook(ctx context.Context, b Rulebook) (Rulebook, error
 		}
 		var err error
 		out, err = scanRulebook(tx.QueryRow(ctx, sqlInsertRulebook, b.ID, b.TenantID, b.Slug, b.Name, b.Domain, b.Description,
-			nullJSON(b.OutcomeLogic), nullJSON(b.RobotHints), objectJSON(b.FieldOverlay)))
+			nullJSON(b.OutcomeLogic), nullJSON(b.RobotHints), objectJSON(b.FieldOverlay), listJSON(b.SectionFacts)))
 		if isUniqueViolation(err, "rulebooks_slug_key") {
 			return ErrSlugConflict
 		}
@@ -321,6 +324,14 @@ func nullJSON(raw json.RawMessage) any {
 func objectJSON(raw json.RawMessage) string {
 	if len(raw) == 0 || string(raw) == "null" {
 		return "{}"
+	}
+	return string(raw)
+}
+
+// listJSON passes a JSON list, nil as [].
+func listJSON(raw json.RawMessage) string {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "[]"
 	}
 	return string(raw)
 }
@@ -397,7 +408,7 @@ const (
 	sqlLockRulebook   = ` FOR UPDATE`
 	sqlUpdateRulebook = `
 UPDATE rulebooks b SET name = $2, domain = $3, description = $4, outcome_logic = $5, robot_hints = $6,
-    field_overlay = $7, visibility = $8, status = $9, pinned = $10, publication_pending = $11, updated_at = now()
+    field_overlay = $7, visibility = $8, status = $9, pinned = $10, publication_pending = $11, section_facts = $12, updated_at = now()
 WHERE b.id = $1`
 	sqlDeleteRefs       = `DELETE FROM rulebook_refs WHERE rulebook_id = $1`
 	sqlReleaseColumns   = `id::text, rulebook_id, version, label, title, content_identity, content, published_at`
@@ -478,7 +489,7 @@ func (s *Store) WriteRulebook(ctx context.Context, w RulebookWrite) (RulebookWri
 		}
 		if _, err := tx.Exec(ctx, sqlUpdateRulebook, cur.ID, d.Name, d.Domain, d.Description, nullJSON(d.OutcomeLogic),
 			nullJSON(d.RobotHints), objectJSON(d.FieldOverlay), d.Visibility, d.Status, d.Pinned,
-			w.PublicationPending && w.Release == nil); err != nil {
+			w.PublicationPending && w.Release == nil, listJSON(d.SectionFacts)); err != nil {
 			return fmt.Errorf("update draft: %w", err)
 		}
 		if w.Draft != nil {

@@ -141,6 +141,8 @@ func refusal(ctx context.Context, err error, ref string) error {
 		return api.ValidationFailed(api.ValidationItem{Type: "value_error", Loc: []any{"body", "ruleset_id"}, Msg: "Value error, " + err.Error()})
 	case errors.Is(err, publish.ErrCompositionRefused):
 		return api.ValidationFailed(api.ValidationItem{Type: "value_error", Loc: []any{"body", "ruleset_refs"}, Msg: "Value error, " + err.Error()})
+	case errors.Is(err, publish.ErrFactsRefused):
+		return api.ValidationFailed(api.ValidationItem{Type: "value_error", Loc: []any{"body", "section_facts"}, Msg: "Value error, " + err.Error()})
 	case errors.Is(err, publish.ErrUnknownField):
 		return api.ValidationFailed(api.ValidationItem{Type: "value_error", Loc: []any{"body", "fields"}, Msg: "Value error, " + err.Error()})
 	case errors.As(err, &refused):

@@ -209,6 +209,7 @@ type rulebookResponse struct {
 	OutcomeLogic       *rulebook.Node                   `json:"outcome_logic" doc:"The outcome tree; null means every section and-ed."`
 	RobotHints         map[string]*string               `json:"robot_hints" nullable:"true" doc:"Beat to guidance, or null."`
 	Fields             map[string]rulebook.FieldOverlay `json:"fields" nullable:"false" doc:"The field vocabulary overlay."`
+	SectionFacts       []rulebook.SectionFact           `json:"section_facts" nullable:"false" doc:"Bool fields bound to sections' outcomes; empty for none."`
 	Visibility         string                           `json:"visibility" enum:"public,private"`
 	Status             string                           `json:"status" enum:"draft,active,archived"`
 	Pinned             bool                             `json:"pinned" doc:"Set by the first promotion: every reference names an exact cut."`
@@ -227,7 +228,7 @@ func (rulebookResponse) SchemaName() string { return "Rulebook" }
 // head read from the store.
 func (h *handler) out(ctx context.Context, rb store.Rulebook, release *store.Release) (*rulebookResponse, error) {
 	o := &rulebookResponse{RulebookID: rb.ID, Slug: rb.Slug, Name: rb.Name, Domain: rb.Domain, Description: rb.Description,
-		RulesetRefs: make([]rulebookRef, len(rb.Refs)), Fields: map[string]rulebook.FieldOverlay{}, Visibility: rb.Visibility,
+		RulesetRefs: make([]rulebookRef, len(rb.Refs)), Fields: map[string]rulebook.FieldOverlay{}, SectionFacts: []rulebook.SectionFact{}, Visibility: rb.Visibility,
 		Status: rb.Status, Pinned: rb.Pinned, PublicationPending: rb.PublicationPending, NamespaceVerified: rb.NamespaceVerified,
 		CreatedAt: rb.CreatedAt, UpdatedAt: rb.UpdatedAt}
 	for i, r := range rb.Refs {
@@ -236,7 +237,7 @@ func (h *handler) out(ctx context.Context, rb store.Rulebook, release *store.Rel
 	for _, part := range []struct {
 		raw json.RawMessage
 		dst any
-	}{{rb.OutcomeLogic, &o.OutcomeLogic}, {rb.RobotHints, &o.RobotHints}, {rb.FieldOverlay, &o.Fields}} {
+	}{{rb.OutcomeLogic, &o.OutcomeLogic}, {rb.RobotHints, &o.RobotHints}, {rb.FieldOverlay, &o.Fields}, {rb.SectionFacts, &o.SectionFacts}} {
 		if len(part.raw) > 0 {
 			if err := json.Unmarshal(part.raw, part.dst); err != nil {
 				return nil, err
@@ -300,13 +301,14 @@ func (h *handler) list(ctx context.Context, in *listInput) (*listOutput, error) 
 
 // createRulebookRequest is POST /rulebooks/'s body.
 type createRulebookRequest struct {
-	Name         string               `json:"name" minLength:"1" maxLength:"200"`
-	Domain       string               `json:"domain,omitempty" maxLength:"200"`
-	Slug         string               `json:"slug" minLength:"1" maxLength:"200" doc:"<namespace>/<name>[/<name>...], globally unique."`
-	Description  string               `json:"description,omitempty" maxLength:"4000"`
-	RulesetRefs  []rulebookRefRequest `json:"ruleset_refs,omitempty" maxItems:"26"`
-	OutcomeLogic json.RawMessage      `json:"outcome_logic,omitempty" doc:"The outcome tree, or null for every section and-ed."`
-	RobotHints   json.RawMessage      `json:"robot_hints,omitempty" doc:"Beat to guidance, or null."`
+	Name         string                 `json:"name" minLength:"1" maxLength:"200"`
+	Domain       string                 `json:"domain,omitempty" maxLength:"200"`
+	Slug         string                 `json:"slug" minLength:"1" maxLength:"200" doc:"<namespace>/<name>[/<name>...], globally unique."`
+	Description  string                 `json:"description,omitempty" maxLength:"4000"`
+	RulesetRefs  []rulebookRefRequest   `json:"ruleset_refs,omitempty" maxItems:"26"`
+	OutcomeLogic json.RawMessage        `json:"outcome_logic,omitempty" doc:"The outcome tree, or null for every section and-ed."`
+	RobotHints   json.RawMessage        `json:"robot_hints,omitempty" doc:"Beat to guidance, or null."`
+	SectionFacts []rulebook.SectionFact `json:"section_facts,omitempty" maxItems:"256" doc:"Bool fields bound to sections' outcomes: each field is then not asked but reads its section's decision (eligible true, not eligible false, undetermined unknown)."`
 }
 
 type createInput struct {
@@ -332,6 +334,11 @@ func (h *handler) create(ctx context.Context, in *createInput) (*rulebookOutput,
 			return nil, err
 		}
 	}
+	if len(b.SectionFacts) > 0 {
+		if err := readFacts(&d, b.SectionFacts, len(refs)); err != nil {
+			return nil, err
+		}
+	}
 	rb, err := h.publisher.CreateRulebook(ctx, p.TenantID, d)
 	if err != nil {
 		return nil, refusal(ctx, err, b.Slug)
@@ -342,13 +349,14 @@ func (h *handler) create(ctx context.Context, in *createInput) (*rulebookOutput,
 
 // updateRulebookRequest is PATCH /rulebooks/{id}'s body: members absent are unchanged.
 type updateRulebookRequest struct {
-	Name         *string               `json:"name,omitempty" minLength:"1" maxLength:"200"`
-	Title        *string               `json:"title,omitempty" minLength:"1" maxLength:"200" doc:"A synonym of name."`
-	Domain       *string               `json:"domain,omitempty" maxLength:"200"`
-	Description  *string               `json:"description,omitempty" maxLength:"4000"`
-	RulesetRefs  *[]rulebookRefRequest `json:"ruleset_refs,omitempty" maxItems:"26"`
-	OutcomeLogic json.RawMessage       `json:"outcome_logic,omitempty" doc:"The outcome tree; null restores every section and-ed."`
-	RobotHints   json.RawMessage       `json:"robot_hints,omitempty" doc:"Beat to guidance; null clears them."`
+	Name         *string                 `json:"name,omitempty" minLength:"1" maxLength:"200"`
+	Title        *string                 `json:"title,omitempty" minLength:"1" maxLength:"200" doc:"A synonym of name."`
+	Domain       *string                 `json:"domain,omitempty" maxLength:"200"`
+	Description  *string                 `json:"description,omitempty" maxLength:"4000"`
+	RulesetRefs  *[]rulebookRefRequest   `json:"ruleset_refs,omitempty" maxItems:"26"`
+	OutcomeLogic json.RawMessage         `json:"outcome_logic,omitempty" doc:"The outcome tree; null restores every section and-ed."`
+	RobotHints   json.RawMessage         `json:"robot_hints,omitempty" doc:"Beat to guidance; null clears them."`
+	SectionFacts *[]rulebook.SectionFact `json:"section_facts,omitempty" maxItems:"256" doc:"Replaces the section facts; [] removes them."`
 }
 
 type patchInput struct {
@@ -383,6 +391,11 @@ func (h *handler) update(ctx context.Context, in *patchInput) (*rulebookOutput, 
 	}
 	if len(b.RobotHints) > 0 {
 		if err := readHints(&d, b.RobotHints); err != nil {
+			return nil, err
+		}
+	}
+	if b.SectionFacts != nil {
+		if err := readFacts(&d, *b.SectionFacts, sections); err != nil {
 			return nil, err
 		}
 	}
@@ -460,6 +473,16 @@ func readOutcome(d *publish.RulebookDraft, raw json.RawMessage, sections int) er
 		return problemsFailed(problems)
 	}
 	d.Outcome = tree
+	return nil
+}
+
+// readFacts checks section_facts against a rulebook of sections sections
+// and sets them on d; the members check the rest when they compose.
+func readFacts(d *publish.RulebookDraft, facts []rulebook.SectionFact, sections int) error {
+	if problems := rulebook.CheckFacts(facts, sections); len(problems) > 0 {
+		return problemsFailed(problems)
+	}
+	d.Facts, d.SetFacts = facts, true
 	return nil
 }
 

@@ -1356,6 +1356,9 @@ type CreateRulebookRequest struct {
 	RobotHints  interface{}           `json:"robot_hints,omitempty"`
 	RulesetRefs *[]RulebookRefRequest `json:"ruleset_refs,omitempty"`
 
+	// SectionFacts Bool fields bound to sections' outcomes: each field is then not asked but reads its section's decision (eligible true, not eligible false, undetermined unknown).
+	SectionFacts *[]SectionFact `json:"section_facts,omitempty"`
+
 	// Slug <namespace>/<name>[/<name>...], globally unique.
 	Slug string `json:"slug"`
 }
@@ -3083,11 +3086,14 @@ type Rulebook struct {
 	RobotHints *map[string]*string `json:"robot_hints"`
 
 	// RulebookId Immutable id, rb_ and 16 URL-safe characters.
-	RulebookId  string         `json:"rulebook_id"`
-	RulesetRefs []RulebookRef  `json:"ruleset_refs"`
-	Slug        string         `json:"slug"`
-	Status      RulebookStatus `json:"status"`
-	UpdatedAt   time.Time      `json:"updated_at"`
+	RulebookId  string        `json:"rulebook_id"`
+	RulesetRefs []RulebookRef `json:"ruleset_refs"`
+
+	// SectionFacts Bool fields bound to sections' outcomes; empty for none.
+	SectionFacts []SectionFact  `json:"section_facts"`
+	Slug         string         `json:"slug"`
+	Status       RulebookStatus `json:"status"`
+	UpdatedAt    time.Time      `json:"updated_at"`
 
 	// Visibility Who can see a ruleset or rulebook: public (anyone) or private (its tenant).
 	Visibility Visibility `json:"visibility"`
@@ -3441,6 +3447,15 @@ type SectionExplanation struct {
 	RulesetId string `json:"ruleset_id"`
 	SectionId string `json:"section_id"`
 	Slug      string `json:"slug"`
+}
+
+// SectionFact defines model for SectionFact.
+type SectionFact struct {
+	// Field A bool field some section of the rulebook declares.
+	Field string `json:"field"`
+
+	// Section The letter of the section whose outcome the field becomes (A, B, C...).
+	Section string `json:"section"`
 }
 
 // SectionProposal defines model for SectionProposal.
@@ -3921,6 +3936,9 @@ type UpdateRulebookRequest struct {
 	// RobotHints Beat to guidance; null clears them.
 	RobotHints  interface{}           `json:"robot_hints,omitempty"`
 	RulesetRefs *[]RulebookRefRequest `json:"ruleset_refs,omitempty"`
+
+	// SectionFacts Replaces the section facts; [] removes them.
+	SectionFacts *[]SectionFact `json:"section_facts,omitempty"`
 
 	// Title A synonym of name.
 	Title *string `json:"title,omitempty"`

@@ -143,6 +143,9 @@ func rulebookCheck(ctx context.Context, path string, stdout, stderr io.Writer) e
 		return fmt.Errorf("print sections: %w", err)
 	}
 	fmt.Fprintf(stdout, "outcome: %s\n", c.Outcome)
+	for _, f := range c.Facts {
+		fmt.Fprintf(stdout, "section fact: %s is section %s's outcome (not asked)\n", f.Field, f.Section)
+	}
 	fmt.Fprintf(stdout, "fields: %d, shared: %d%s\n", len(c.Rules.Fields), c.SharedFields(), sharedFields(c))
 	fmt.Fprintf(stdout, "criteria: %d, groups: %d\n", c.Rules.NumCriteria(), len(c.Rules.Groups))
 	fmt.Fprintf(stdout, "content digest: %s\n", c.Rules.ContentDigest())

@@ -67,7 +67,8 @@ func runRulebookPublish(ctx context.Context, clk clock.Clock, args []string, std
 		refs[i] = publish.RefRequest{SectionID: s.SectionID, PinMode: store.PinLatestActive}
 	}
 	draft := publish.RulebookDraft{Slug: *slug, Name: &rules.Name, Description: &rules.Description, Refs: &refs,
-		Outcome: book.Composed.Outcome, SetOutcome: true, Hints: book.Hints, SetHints: true, Overlay: book.Overlay, Actor: "cli"}
+		Outcome: book.Composed.Outcome, SetOutcome: true, Hints: book.Hints, SetHints: true, Overlay: book.Overlay,
+		Facts: book.Composed.Facts, SetFacts: true, Actor: "cli"}
 	if draft.Overlay == nil {
 		draft.Overlay = map[string]rulebook.FieldOverlay{}
 	}

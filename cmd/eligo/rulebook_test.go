@@ -155,7 +155,7 @@ func TestRulebookBrokenFiles(t *testing.T) {
 		want      []string
 	}{
 		{"unknown-member", `{"name": "X", "slug": "demo/x", "sections": [{"rules": "a.rules"}], "outcome": "A"}`,
-			[]string{`unknown-member.json: unknown member "outcome": a rulebook file takes name, slug, description, sections, outcome_logic, fields, robot_hints`}},
+			[]string{`unknown-member.json: unknown member "outcome": a rulebook file takes name, slug, description, sections, outcome_logic, section_facts, fields, robot_hints`}},
 		{"bad-tree", `{"name": "X", "slug": "demo/x", "sections": [{"rules": "a.rules"}, {"rules": "b.rules"}], "outcome_logic": {"op": "and", "args": [{"section": "A"}, {"section": "C"}, "B"]}}`,
 			[]string{"bad-tree.json: outcome_logic.args[1].section: there is no section C: this rulebook has 2 sections, A to B (value_error)",
 				"bad-tree.json: outcome_logic.args[2]: an expression tree is required"}},
@@ -233,5 +233,48 @@ func TestTestRulebookFolder(t *testing.T) {
 	if code != 1 || !strings.Contains(out, "FAIL book: does not compile\n") || !strings.Contains(out, "there is no section B") ||
 		!strings.HasSuffix(out, "0 passed, 1 failed\n") {
 		t.Errorf("eligo test on a broken rulebook exited %d:\n%s", code, out)
+	}
+}
+
+// TestRulebookSectionFactsCasebank: `eligo rulebook` over the casebank's
+// WIC and SNAP rulebook, whose WIC field income.snap is SNAP's outcome:
+// check says so, eval never asks the bound field, asks a WIC question
+// while a cheaper way of WIC's income test is open, and SNAP's once only
+// SNAP is left; the fact decides WIC when SNAP's answers are in.
+func TestRulebookSectionFactsCasebank(t *testing.T) {
+	t.Parallel()
+	book := filepath.Join("..", "..", "casebank", "us-wic-snap-rulebook")
+	code, out, errs := runCLI("rulebook", "check", book)
+	if code != 0 || errs != "" {
+		t.Fatalf("check exited %d:\n%s\n%s", code, out, errs)
+	}
+	for _, want := range []string{"\noutcome: B\n", "\nsection fact: income.snap is section A's outcome (not asked)\n",
+		"\nfields: 22, shared: 2 (household.region: A, B; household.size: A, B)\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("check output lacks %q:\n%s", want, out)
+		}
+	}
+	wic := `"applicant.category": "infant_or_child", "applicant.date_of_birth": "2025-05-01", "residence.lives_in_state": true`
+	over := wic + `, "income.tanf_family": false, "income.medicaid": false, "household.region": "48_states_dc", "household.size": 3, "household.annual_income": 60000`
+	for _, tc := range []struct {
+		name, values, next, section, decision string
+	}{
+		{"TANF first", `{` + wic + `}`, "income.tanf_family", "us_wic_contiguous", "undetermined"},
+		{"SNAP once only SNAP is left", `{` + over + `}`, "household.elderly_or_disabled", "snap_eligibility", "undetermined"},
+		{"SNAP eligible, so WIC's income test is met", `{` + over + `, "household.elderly_or_disabled": true, "income.earned": 0, "income.unearned": 5000,
+			"expenses.dependent_care": 0, "expenses.medical": 1800, "expenses.child_support_paid": 0, "shelter.rent_or_mortgage": 2500,
+			"shelter.property_tax_and_insurance": 0, "shelter.claims_sua": false, "shelter.actual_utility_costs": 300, "resources.countable": 1000}`, "", "", "eligible"},
+	} {
+		d := evalRulebook(t, book, "--values", tc.values, "--date", "2026-08-15")
+		next := ""
+		if d.NextQuestion != nil {
+			next = d.NextQuestion.FieldID
+		}
+		if d.Decision != tc.decision || next != tc.next || (next != "" && d.ChoiceContext.FieldSections[next] != tc.section) {
+			t.Errorf("%s: decision %s, next question %q of %s", tc.name, d.Decision, next, d.ChoiceContext.FieldSections[next])
+		}
+		if _, asked := d.ChoiceContext.FieldSections["income.snap"]; asked {
+			t.Errorf("%s: the bound field is a field of the composition", tc.name)
+		}
 	}
 }

@@ -12,7 +12,8 @@ import (
 // less than 5", "the total of earnings over the people in the household".
 // The list is named by its title, a member's field by its own name, not
 // the first member's (the compiled form reads member 0's part for every
-// member's).
+// member's); "the highest earnings among the people in the household for
+// whom age is at least 16, or 0 when there is none".
 
 // listWords names a list for a sentence: its title in lower case ("the
 // people in the household"), else its name.
@@ -34,17 +35,25 @@ func (r rules) aggregateClause(b *strings.Builder, a engine.Aggregate) {
 	r.clause(b, a.Where, false)
 }
 
-// aggregateTerm words count(...) and sum(...).
+// aggregateTerm words count(...), sum(...), min(...) and max(...).
 func (r rules) aggregateTerm(a engine.Aggregate) string {
 	var b strings.Builder
-	if a.Kind == "count" {
+	switch a.Kind {
+	case "count":
 		b.WriteString("the number of " + strings.TrimPrefix(r.listWords(a.List), "the "))
-	} else {
+	case "min":
+		b.WriteString("the lowest " + r.term(a.Term) + " among " + r.listWords(a.List))
+	case "max":
+		b.WriteString("the highest " + r.term(a.Term) + " among " + r.listWords(a.List))
+	default:
 		b.WriteString("the total of " + r.term(a.Term) + " over " + r.listWords(a.List))
 	}
 	if a.Where != nil {
 		b.WriteString(" for whom ")
 		r.clause(&b, a.Where, false)
+	}
+	if a.Else != nil {
+		b.WriteString(", or " + r.term(a.Else) + " when there is none")
 	}
 	return b.String()
 }

@@ -33,4 +33,7 @@ func TestMembersInSentences(t *testing.T) {
 	if got := (rules{r}).term(r.Values[0].Expr); got != "the total of earnings over the people in the household" {
 		t.Errorf("household_earnings reads %q", got)
 	}
+	if got, want := (rules{r}).term(r.Values[2].Expr), "the highest earnings among the people in the household for whom age is at least 16 years, or 0 when there is none"; got != want {
+		t.Errorf("top_earnings reads %q, want %q", got, want)
+	}
 }

@@ -285,7 +285,7 @@ func (r rules) valueWords(x, v *engine.Expr) string {
 
 // term writes a value: a field's plain name, a constant, or a calculation.
 func (r rules) term(e *engine.Expr) string {
-	if a, ok := engine.AggregateOf(e); ok && (a.Kind == "count" || a.Kind == "sum") {
+	if a, ok := engine.AggregateOf(e); ok && a.Kind != "any" && a.Kind != "all" {
 		return r.aggregateTerm(a)
 	}
 	switch e.Kind {

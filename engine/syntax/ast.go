@@ -387,9 +387,11 @@ const (
 	NodeString                     // Str
 	NodeBool                       // Num is 0 or 1
 	// NodeAggregate is Name(Args[0] [where Args[1]]) over a list's
-	// members: Name is count, sum, any or all; Args[0] is the element's
-	// name (a NodeIdent) for count, any and all, the summed expression for
-	// sum; Args[1], when present, the condition a member must meet.
+	// members: Name is count, sum, any, all, min or max; Args[0] is the
+	// element's name (a NodeIdent) for count, any and all, the summed or
+	// compared expression for sum, min and max; Args[1], when present, the
+	// condition a member must meet. min and max end with one more
+	// argument, the value when no member is counted (`else 0`).
 	NodeAggregate
 )
 
@@ -417,4 +419,18 @@ type Node struct {
 	// NodeNeg, the tested value then the list for NodeIn, the arguments
 	// of NodeCall, the condition and the two branches of NodeIf.
 	Args []*Node
+}
+
+// AggregateParts are the condition and the value when no member is
+// counted of aggregate n, each nil when n has none: only min and max have
+// the second, which they end with.
+func AggregateParts(n *Node) (where, otherwise *Node) {
+	args := n.Args[1:]
+	if n.Name == "min" || n.Name == "max" {
+		otherwise, args = args[len(args)-1], args[:len(args)-1]
+	}
+	if len(args) > 0 {
+		where = args[0]
+	}
+	return where, otherwise
 }

@@ -216,6 +216,19 @@ func (p *parser) parsePrimary() *Node {
 		if p.is("(") {
 			p.next()
 			n := p.node(&Node{Pos: t.pos, Kind: NodeCall, Name: t.text})
+			if extrema[t.text] && !p.is(")") {
+				// min and max of numbers, or over a list's members when
+				// the first argument goes on with where or else.
+				n.Args = append(n.Args, p.parseExpr())
+				if p.is("where") || p.is("else") {
+					return p.finishExtremum(t, n)
+				}
+				if !p.is(",") {
+					p.expect(")", ") to close the call to "+t.text)
+					return n
+				}
+				p.next()
+			}
 			for !p.is(")") {
 				if len(n.Args) == MaxCallArgs {
 					p.failAt(t.pos, overLimit(fmt.Sprintf("this call to %s has more arguments", t.text), MaxCallArgs,
@@ -245,6 +258,32 @@ func (p *parser) parsePrimary() *Node {
 
 // aggregates are the calls that read a list's members.
 var aggregates = map[string]bool{"count": true, "sum": true, "any": true, "all": true}
+
+// extrema are the calls that are functions of numbers or, written with
+// where or else, aggregates over a list's members.
+var extrema = map[string]bool{"min": true, "max": true}
+
+// finishExtremum reads the rest of `min(<term> [where <condition>] else
+// <value>)` once n holds the term: the aggregate's Args are the term, the
+// condition when there is one, and last the value when no member is
+// counted, which min and max over members must say, since the law does.
+func (p *parser) finishExtremum(t token, n *Node) *Node {
+	p.nest()
+	defer func() { p.depth-- }()
+	n.Kind = NodeAggregate
+	if p.is("where") {
+		p.next()
+		n.Args = append(n.Args, p.parseExpr())
+	}
+	if !p.is("else") {
+		p.fail("%s over members needs else and the value when no member is counted, e.g. %s(member.age where member.student else 0); found %s",
+			t.text, t.text, p.describe())
+	}
+	p.next()
+	n.Args = append(n.Args, p.parseExpr())
+	p.expect(")", ") to close "+t.text+"(")
+	return n
+}
 
 // parseAggregate reads `name(<term> [where <condition>])` from its open
 // parenthesis; name was read as t. The checker says whether the term

@@ -378,9 +378,14 @@ func printNode(b *strings.Builder, n *Node) {
 	case NodeAggregate:
 		b.WriteString(n.Name + "(")
 		printNode(b, n.Args[0])
-		if len(n.Args) > 1 {
+		where, otherwise := AggregateParts(n)
+		if where != nil {
 			b.WriteString(" where ")
-			printNode(b, n.Args[1])
+			printNode(b, where)
+		}
+		if otherwise != nil {
+			b.WriteString(" else ")
+			printNode(b, otherwise)
 		}
 		b.WriteByte(')')
 	case NodeIf:

@@ -59,9 +59,9 @@ type FunctionDoc struct {
 func DescribeFunction(name string) (FunctionDoc, bool) {
 	switch name {
 	case "min":
-		return FunctionDoc{"min(a, b, ...)", "number", "smallest / largest"}, true
+		return FunctionDoc{"min(a, b, ...)", "number", "smallest / largest; over a list's members with `where` or `else`, as below"}, true
 	case "max":
-		return FunctionDoc{"max(a, b, ...)", "number", "smallest / largest"}, true
+		return FunctionDoc{"max(a, b, ...)", "number", "smallest / largest; over a list's members with `where` or `else`, as below"}, true
 	case "floor":
 		return FunctionDoc{"floor(x, step)", "number", "`x` rounded down to a whole multiple of `step`; `floor(x)` rounds to a whole number"}, true
 	case "ceil":

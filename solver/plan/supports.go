@@ -174,6 +174,13 @@ func (st *supportState) expr(e *engine.Expr, want bool) supportFamily {
 				}
 			}
 			return acc
+		case engine.OpEq, engine.OpNe:
+			// x == true is x, x == false not x, under Kleene's logic as
+			// much as under two values, so a yes/no value compared with
+			// a constant keeps its structure (see ExprValue below).
+			if x, c, ok := boolConstSide(e); ok {
+				return st.expr(x, want == ((c.Const.Num != 0) == (e.Op == engine.OpEq)))
+			}
 		case engine.OpPresent, engine.OpAbsent:
 			s := e.Args[0].Slot
 			answered := !st.unanswered.has(s)
@@ -188,6 +195,16 @@ func (st *supportState) expr(e *engine.Expr, want bool) supportFamily {
 			default:
 				return supportFamily{fieldSet{}.with(s)}
 			}
+		}
+	}
+	if e.Kind == engine.ExprValue && e.Sort == engine.SortBool {
+		// A yes/no named value is its expression (a section fact is a
+		// whole section's outcome, docs/language.md#rulebooks): its
+		// and/or structure gives supports as fine as its criteria's
+		// would, where one atom over all its fields would leave the
+		// search to grow them a field at a time.
+		if v := &st.m.rs.Values[e.Slot]; !v.Table && v.Expr != nil {
+			return st.expr(v.Expr, want)
 		}
 	}
 	// An atom: known exactly when every field it reads outside a ??
@@ -260,4 +277,19 @@ func (st *supportState) outcome(e *engine.Expr, want bool) supportFamily {
 		}
 		return acc
 	}
+}
+
+// boolConstSide splits a comparison of two yes/no operands, one of them a
+// constant, into the other operand and the constant.
+func boolConstSide(e *engine.Expr) (x, c *engine.Expr, ok bool) {
+	if len(e.Args) != 2 || e.Args[0].Sort != engine.SortBool || e.Args[1].Sort != engine.SortBool {
+		return nil, nil, false
+	}
+	switch {
+	case e.Args[1].Kind == engine.ExprConst:
+		return e.Args[0], e.Args[1], true
+	case e.Args[0].Kind == engine.ExprConst:
+		return e.Args[1], e.Args[0], true
+	}
+	return nil, nil, false
 }

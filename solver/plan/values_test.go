@@ -99,3 +99,63 @@ func TestPlanFullSNAP(t *testing.T) {
 		}
 	}
 }
+
+// yesNoValueRules read a yes/no value, compared with true, that is an or
+// of two ways of five answers each: a section fact is such a value (a
+// section's whole outcome, docs/language.md#rulebooks).
+const yesNoValueRules = `section yes_no
+source law "Act" url "https://example.org/act" licence "public-domain"
+field p.a1 bool
+field p.a2 bool
+field p.a3 bool
+field p.a4 bool
+field p.a5 bool
+field p.b1 bool
+field p.b2 bool
+field p.b3 bool
+field p.b4 bool
+field p.b5 bool
+field p.other bool weight 20
+value met bool "Met one way or the other" {
+  (p.a1 and p.a2 and p.a3 and p.a4 and p.a5) or (p.b1 and p.b2 and p.b3 and p.b4 and p.b5)
+  cite law "met"
+}
+group g any "Met, or the other way" {
+  criterion by_value "Met" {
+    met == true
+    cite law "met"
+  }
+  criterion other "Other" {
+    p.other == true
+    cite law "other"
+  }
+}
+`
+
+// TestPlanThroughYesNoValue: the supports of `met == true` are the two
+// five-answer ways of the value's own and/or, so the path is found at
+// once; seen as one atom, the value would need no answer in particular
+// and the search would try every smaller set first, hundreds of them,
+// far over this planner's budget.
+func TestPlanThroughYesNoValue(t *testing.T) {
+	rs, _, err := engine.Compile("yes_no.rules", []byte(yesNoValueRules))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := NewPlanner(4, WithMaxChecks(40))
+	defer p.Close()
+	for _, tc := range []struct {
+		name, values string
+		want         []string
+	}{
+		{"nothing answered", `{}`, []string{"p.a1", "p.a2", "p.a3", "p.a4", "p.a5"}},
+		{"the first way closed", `{"p.a3": false}`, []string{"p.b1", "p.b2", "p.b3", "p.b4", "p.b5"}},
+		{"both closed: only the other criterion", `{"p.a3": false, "p.b1": false}`, []string{"p.other"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := pathIDs(planFor(t, p, rs, tc.values, InquiryContext{})); !slices.Equal(got, tc.want) {
+				t.Errorf("path %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

@@ -337,20 +337,27 @@ func (a *analysis) exists(what string, confirm func(*z3.Model) bool, assumptions
 // not find, or cannot decide, is asked again of every household.
 func (a *analysis) existsIn(variants []*solver.Encoding, what string, confirm func(*z3.Model) bool, assumptions []*z3.Expr) (z3.Result, error) {
 	if small := a.smallLists(variants); small != nil {
-		res, err := a.check(what, confirm, false, append(slices.Clone(assumptions), small...))
+		ctx, cancel := context.WithTimeout(a.ctx, smallHouseholdBudget)
+		res, err := a.check(ctx, what, confirm, false, append(slices.Clone(assumptions), small...))
+		cancel()
 		if err != nil || res == z3.Sat {
 			return res, err
 		}
 	}
-	return a.check(what, confirm, true, assumptions)
+	return a.check(a.ctx, what, confirm, true, assumptions)
 }
+
+// smallHouseholdBudget bounds the try with small households: what Z3
+// finds there it finds in milliseconds, and a check it cannot settle so
+// soon goes on to every household at once rather than costing twice.
+const smallHouseholdBudget = 250 * time.Millisecond
 
 // check is one exists question: the loose solver first when confirm is
 // given, then the exact one, whose undecided answer is recorded when
 // record is set.
-func (a *analysis) check(what string, confirm func(*z3.Model) bool, record bool, assumptions []*z3.Expr) (z3.Result, error) {
+func (a *analysis) check(ctx context.Context, what string, confirm func(*z3.Model) bool, record bool, assumptions []*z3.Expr) (z3.Result, error) {
 	if confirm != nil {
-		res, err := a.ask(a.loose, what, false, assumptions)
+		res, err := a.ask(ctx, a.loose, what, false, assumptions)
 		if err != nil {
 			return z3.Unknown, err
 		}
@@ -364,7 +371,7 @@ func (a *analysis) check(what string, confirm func(*z3.Model) bool, record bool,
 			}
 		}
 	}
-	res, err := a.ask(a.s, what, record, assumptions)
+	res, err := a.ask(ctx, a.s, what, record, assumptions)
 	if err != nil || res != z3.Sat {
 		return res, err
 	}
@@ -375,10 +382,11 @@ func (a *analysis) check(what string, confirm func(*z3.Model) bool, record bool,
 	return res, err
 }
 
-// smallLists is "every list holds at most one member", in a.enc and in
+// smallLists is "every list holds at most two members", in a.enc and in
 // the variants given (whose fresh lists are their own), or nil for a
 // ruleset without lists. exists tries a check with it first: most answer
-// sets a check looks for have a household of one, which is a far easier
+// sets a check looks for have a household of one or two (a student and
+// the child she cares for), which is a far easier
 // question for Z3 than a household of any size up to the bound, where
 // each member's dates bring their own calendar.
 func (a *analysis) smallLists(variants []*solver.Encoding) []*z3.Expr {
@@ -388,22 +396,25 @@ func (a *analysis) smallLists(variants []*solver.Encoding) []*z3.Expr {
 			continue
 		}
 		for _, e := range append([]*solver.Encoding{a.enc}, variants...) {
-			out = append(out, a.c.Le(e.Value(slot), a.c.Int(1)))
+			out = append(out, a.c.Le(e.Value(slot), a.c.Int(2)))
 		}
 	}
 	return out
 }
 
-// ask runs one check on solver s (a.s or a.loose). A check Z3 cannot
-// decide answers Unknown with no error, recorded as undecided when record
-// is set.
-func (a *analysis) ask(s *z3.Solver, what string, record bool, assumptions []*z3.Expr) (z3.Result, error) {
-	res, err := s.CheckAssumptions(a.ctx, assumptions...)
+// ask runs one check on solver s (a.s or a.loose) within ctx (a.ctx or
+// a shorter one). A check Z3 cannot decide, or that outlives a ctx
+// shorter than the analysis, answers Unknown with no error, recorded as
+// undecided when record is set.
+func (a *analysis) ask(ctx context.Context, s *z3.Solver, what string, record bool, assumptions []*z3.Expr) (z3.Result, error) {
+	res, err := s.CheckAssumptions(ctx, assumptions...)
 	switch {
 	case err == nil:
 		return res, nil
 	case a.ctx.Err() != nil:
 		return z3.Unknown, a.ctx.Err()
+	case ctx.Err() != nil:
+		return z3.Unknown, nil
 	case errors.Is(err, z3.ErrTimeout) || errors.Is(err, z3.ErrUnknown):
 		if record {
 			a.undecided = append(a.undecided, fmt.Errorf("%s: %w", what, err))

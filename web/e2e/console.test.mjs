@@ -222,25 +222,102 @@ test('the graph draws named values and a table as hexagons, each with its figure
   clean();
 });
 
-test('a household is asked how many people, then about each person, and the answers go as a list', async (t) => {
+test('a household is asked how many people, then about each person under their name, with add and remove', async (t) => {
   const { page, clean } = await open(t, '/#/ruleset/' + encodeURIComponent('demo/household-help'));
   await questionFor(page, 'member');
   assert.match(await page.locator('#question-form').textContent(), /How many people live in your household/);
+  const bodies = [];
   const sent = [];
   page.on('request', (r) => {
-    if (r.url().endsWith('/decide') && r.method() === 'POST') sent.push(JSON.parse(r.postData()).field_values);
+    if (r.method() !== 'POST') return;
+    bodies.push(r.postData() ?? '');
+    if (r.url().endsWith('/decide')) sent.push(JSON.parse(r.postData()).field_values);
   });
+  // The input of a person's question, by its field id ("member[1].age").
+  const input = (id) => '#q-' + id.replace(/[^A-Za-z0-9_-]/g, '-');
+  const focused = () => page.evaluate(() => document.activeElement?.id ?? '');
+  const said = (text) => page.waitForFunction((w) => document.getElementById('status')?.textContent === w, text);
+  const people = () => page.locator('#question-form li.person > fieldset > legend').allTextContents();
   await answer(page, 'member', '2');
-  await questionFor(page, 'member[0].age');
-  assert.match(await page.locator('#question-form').textContent(), /Person 1: How old is this person\?/);
-  await axe(page, 'household-question');
-  await answerAll(page, { 'member[0].age': '34', 'member[0].pregnant': 'false', 'member[1].age': '3' });
-  assert.equal(await outcome(page), 'Eligible');
-  // The second person's age (cheaper than the first one's pregnancy)
-  // settles it: nobody is asked more.
-  assert.deepEqual(sent.at(-1), { member: [{ age: 34 }, { age: 3 }] }, 'the household is sent as a list of people');
+  // Each person's questions under them; the planner's question has the focus.
+  await page.waitForSelector('#question-form.household[data-field="member[0].age"]');
+  assert.deepEqual(await people(), ['Person 1', 'Person 2']);
+  assert.equal(await focused(), 'q-member-0--age');
+  assert.match(await page.locator('#household-names-hint').textContent(), /never sent/);
+  assert.equal(await page.getByLabel('Who is this? (optional)').count(), 2, 'each name field is labelled');
+  await axe(page, 'household-people');
+  // A name typed names the person at once.
+  await page.fill('#person-label-member-1', 'Maria');
+  assert.deepEqual(await people(), ['Person 1', 'Maria']);
+  assert.equal(await page.locator('li.person[data-person="1"] .remove-person').textContent(), 'Remove Maria');
+  await page.fill(input('member[0].age'), '34');
+  await page.fill(input('member[1].age'), '40');
+  // Add: the new person's first question takes the focus, what was typed stays.
+  await page.click('#add-person');
+  await page.waitForSelector('#question-form.household[data-field="member[2].age"]');
+  await said('Person 3 added.');
+  assert.equal(await focused(), 'q-member-2--age');
+  assert.deepEqual(await people(), ['Person 1', 'Maria', 'Person 3']);
+  assert.equal(await page.inputValue(input('member[1].age')), '40');
+  assert.equal(sent.at(-1).member.length, 3, 'the count follows the people shown');
+  await shot(page, 'household-added');
+  await page.fill(input('member[2].age'), '2');
+  // Remove the last person: the focus goes to Add.
+  await page.click('li.person[data-person="2"] .remove-person');
+  await said('Person 3 removed.');
+  await page.waitForFunction(() => document.querySelectorAll('#question-form li.person').length === 2);
+  assert.equal(await focused(), 'add-person');
+  // Remove the first: Maria takes their place, with her answer, and the focus.
+  await page.click('li.person[data-person="0"] .remove-person');
+  await said('Person 1 removed.');
+  await page.waitForFunction(() => document.querySelectorAll('#question-form li.person').length === 1);
+  assert.deepEqual(await people(), ['Maria']);
+  assert.equal(await focused(), 'q-member-0--age');
+  assert.equal(await page.inputValue(input('member[0].age')), '40');
+  assert.equal(await page.inputValue('#person-label-member-0'), 'Maria');
+  await page.keyboard.press('Enter');
+  // Maria is asked whether she is pregnant, in her group.
+  await page.waitForSelector('#question-form.household[data-field="member[0].pregnant"]');
+  assert.equal(await focused(), 'q-member-0--pregnant-0');
+  await page.check('#q-member-0--pregnant-1');
+  await page.click('#continue');
+  assert.equal(await outcome(page), 'Not eligible');
+  assert.deepEqual(sent.at(-1), { member: [{ age: 40, pregnant: false }] }, 'the household is sent as a list of people');
+  // The reasons and the answers name Maria, never a field id.
+  const reasons = await page.locator('.reasons').innerText();
+  assert.match(reasons, /Maria's age: 40 years/);
+  assert.match(reasons, /Maria's pregnancy: No/);
+  assert.doesNotMatch(reasons, /Person 2/, 'nobody the household does not have is named');
+  assert.match(await page.locator('#answers').innerText(), /Maria's age\s+40 years/);
+  assert.doesNotMatch(await page.locator('main').innerText(), /member\[/);
+  assert.ok(bodies.every((b) => !b.includes('Maria')), 'a name typed is never sent');
   await shot(page, 'household-decision');
   await axe(page, 'household-decision');
+  // Back reopens the last answer in Maria's group, filled in.
+  await page.click('#back');
+  await page.waitForSelector('#question-form.household[data-field="member[0].pregnant"]');
+  assert.equal(await page.isChecked('#q-member-0--pregnant-1'), true);
+  await page.click('#continue');
+  assert.equal(await outcome(page), 'Not eligible');
+  // Change: back to Maria's group, under her name.
+  await page.getByRole('button', { name: "Change the answer to: Maria's age" }).click();
+  await page.waitForSelector('#question-form.household[data-field="member[0].age"]');
+  assert.deepEqual(await people(), ['Maria']);
+  clean();
+});
+
+test('a household at the rules\' bound: Add a person is disabled, and says why', async (t) => {
+  const { page, clean } = await open(t, '/#/ruleset/' + encodeURIComponent('demo/household-help'));
+  await answer(page, 'member', '5');
+  await page.waitForSelector('#question-form.household');
+  assert.equal(await page.locator('#add-person').isDisabled(), false);
+  await page.click('#add-person');
+  await page.waitForFunction(() => document.querySelectorAll('#question-form li.person').length === 6);
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'q-member-5--age');
+  assert.equal(await page.locator('#add-person').isDisabled(), true);
+  assert.equal(await page.locator('#add-person').getAttribute('aria-describedby'), 'add-person-why');
+  assert.match(await page.locator('#add-person-why').textContent(), /at most 6/);
+  await axe(page, 'household-full');
   clean();
 });
 

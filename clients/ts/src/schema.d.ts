@@ -1495,6 +1495,8 @@ export interface components {
             /** @description Beat to guidance, or null. */
             robot_hints?: unknown;
             ruleset_refs?: components["schemas"]["RulebookRefRequest"][];
+            /** @description Bool fields bound to sections' outcomes: each field is then not asked but reads its section's decision (eligible true, not eligible false, undetermined unknown). */
+            section_facts?: components["schemas"]["SectionFact"][];
             /** @description <namespace>/<name>[/<name>...], globally unique. */
             slug: string;
         };
@@ -2925,6 +2927,8 @@ export interface components {
             /** @description Immutable id, rb_ and 16 URL-safe characters. */
             rulebook_id: string;
             ruleset_refs: components["schemas"]["RulebookRef"][];
+            /** @description Bool fields bound to sections' outcomes; empty for none. */
+            section_facts: components["schemas"]["SectionFact"][];
             slug: string;
             status: components["schemas"]["RulebookStatus"];
             /** Format: date-time */
@@ -3195,6 +3199,12 @@ export interface components {
             ruleset_id: string;
             section_id: string;
             slug: string;
+        };
+        SectionFact: {
+            /** @description A bool field some section of the rulebook declares. */
+            field: string;
+            /** @description The letter of the section whose outcome the field becomes (A, B, C...). */
+            section: string;
         };
         SectionProposal: {
             name: string;
@@ -3597,6 +3607,8 @@ export interface components {
             /** @description Beat to guidance; null clears them. */
             robot_hints?: unknown;
             ruleset_refs?: components["schemas"]["RulebookRefRequest"][];
+            /** @description Replaces the section facts; [] removes them. */
+            section_facts?: components["schemas"]["SectionFact"][];
             /** @description A synonym of name. */
             title?: string;
         };
@@ -7390,7 +7402,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_eom_ZmhBlC16CDt3
+                 * @example prj_lzepEjuqlwcxHRrQ
                  */
                 project_id: string;
             };
@@ -7423,7 +7435,7 @@ export interface operations {
                      *       "accepted": true,
                      *       "changed_criteria": [],
                      *       "failures": [],
-                     *       "job_id": "gen_r6v4m4NoBSdy3yTJ",
+                     *       "job_id": "gen_bA153LcZgbqfLLFN",
                      *       "outcome": "accepted",
                      *       "provenance_report": {
                      *         "coverage": [
@@ -7432,7 +7444,7 @@ export interface operations {
                      *             "clauses": 1,
                      *             "filename": "source.txt",
                      *             "share": 0,
-                     *             "source_id": "src_mqbu4krn2mGA5wam",
+                     *             "source_id": "src_DbALEZ9L4TkYqVmD",
                      *             "status": "reference_only",
                      *             "uncited_passages": [
                      *               "An eligible employee has been employed for at least 12 months by the employer."
@@ -7443,7 +7455,7 @@ export interface operations {
                      *             "clauses": 2,
                      *             "filename": "fmla-notes.txt",
                      *             "share": 1,
-                     *             "source_id": "src_4JST1a-1Tv8mJXGD",
+                     *             "source_id": "src_uufZOaOER8Fsiotd",
                      *             "status": "active",
                      *             "uncited_passages": []
                      *           }
@@ -7451,14 +7463,14 @@ export interface operations {
                      *         "quotes": [
                      *           {
                      *             "criterion_id": "tenure",
-                     *             "project_source_id": "src_4JST1a-1Tv8mJXGD",
+                     *             "project_source_id": "src_uufZOaOER8Fsiotd",
                      *             "quote": "has been employed for at least 12 months by the employer",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
                      *           },
                      *           {
                      *             "criterion_id": "worksite_size",
-                     *             "project_source_id": "src_4JST1a-1Tv8mJXGD",
+                     *             "project_source_id": "src_uufZOaOER8Fsiotd",
                      *             "quote": "50 or more employees within 75 miles",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
@@ -7471,7 +7483,7 @@ export interface operations {
                      *         }
                      *       },
                      *       "review_hint": {
-                     *         "actionable_via": "POST /projects/prj_eom_ZmhBlC16CDt3/tests",
+                     *         "actionable_via": "POST /projects/prj_lzepEjuqlwcxHRrQ/tests",
                      *         "check_id": "criteria_both_ways",
                      *         "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#criteria_both_ways",
                      *         "message": "Add cases that decide criterion worksite_size: one where it is satisfied and one where it is not (1 criterion is never decided)."
@@ -7483,10 +7495,10 @@ export interface operations {
                      *           "quotes_total": 2,
                      *           "quotes_verified": 2,
                      *           "round": 1,
-                     *           "seconds": 0.003705029,
+                     *           "seconds": 0.003271695,
                      *           "stage": "test",
                      *           "tests_passing": 1,
-                     *           "tokens": 7185
+                     *           "tokens": 7360
                      *         }
                      *       ],
                      *       "ruleset_id": "fmla_employee:draft-534a9cd79221",
@@ -7497,7 +7509,7 @@ export interface operations {
                      *       "source_questions": [],
                      *       "tests_passing": 1,
                      *       "tests_total": 1,
-                     *       "tokens_used": 7185
+                     *       "tokens_used": 7360
                      *     }
                      */
                     "application/json": unknown;
@@ -11296,7 +11308,7 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "created_at": "2026-11-29T08:22:29.258995Z",
+                     *         "created_at": "2026-11-29T19:52:51.861869Z",
                      *         "description": "",
                      *         "domain": "employment",
                      *         "fields": {},
@@ -11308,26 +11320,27 @@ export interface operations {
                      *         "pinned": false,
                      *         "publication_pending": false,
                      *         "release": {
-                     *           "content_identity": "sha256:b2f45b893af46abec239fe013129fed62c2d195da81e0e3c949610d2f2689819",
-                     *           "label": "clear-canyon",
-                     *           "published_at": "2026-11-29T08:22:29.295461Z",
-                     *           "release_id": "e0609761-7e61-42ea-a158-6e80d85c88fc",
+                     *           "content_identity": "sha256:4dd0d082649e718637c992bb98d370982e4b4f9d119e578c723ed0d59c366883",
+                     *           "label": "quick-finch",
+                     *           "published_at": "2026-11-29T19:52:51.868275Z",
+                     *           "release_id": "2a4d0b00-9d6e-4594-9539-9f1416e5819d",
                      *           "title": "Family leave",
                      *           "version": 1
                      *         },
                      *         "robot_hints": null,
-                     *         "rulebook_id": "rb_0ltOXGKOtmYXFh5X",
+                     *         "rulebook_id": "rb_T2CKa9A1MKItdM8c",
                      *         "ruleset_refs": [
                      *           {
                      *             "letter": "A",
                      *             "pin_mode": "latest_active",
-                     *             "ruleset_id": "fmla_employee:20261123-1199a08e3cff",
+                     *             "ruleset_id": "fmla_employee:20261123-1802faf453d5",
                      *             "section_id": "fmla_employee"
                      *           }
                      *         ],
+                     *         "section_facts": [],
                      *         "slug": "demo/family-leave",
                      *         "status": "active",
-                     *         "updated_at": "2026-11-29T08:22:29.295461Z",
+                     *         "updated_at": "2026-11-29T19:52:51.868275Z",
                      *         "visibility": "private"
                      *       }
                      *     ]
@@ -11459,7 +11472,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-29T08:22:29.258995Z",
+                     *       "created_at": "2026-11-29T19:52:51.861869Z",
                      *       "description": "",
                      *       "domain": "employment",
                      *       "fields": {},
@@ -11472,18 +11485,19 @@ export interface operations {
                      *       "publication_pending": false,
                      *       "release": null,
                      *       "robot_hints": null,
-                     *       "rulebook_id": "rb_0ltOXGKOtmYXFh5X",
+                     *       "rulebook_id": "rb_T2CKa9A1MKItdM8c",
                      *       "ruleset_refs": [
                      *         {
                      *           "letter": "A",
                      *           "pin_mode": "latest_active",
-                     *           "ruleset_id": "fmla_employee:20261123-1199a08e3cff",
+                     *           "ruleset_id": "fmla_employee:20261123-1802faf453d5",
                      *           "section_id": "fmla_employee"
                      *         }
                      *       ],
+                     *       "section_facts": [],
                      *       "slug": "demo/family-leave",
                      *       "status": "draft",
-                     *       "updated_at": "2026-11-29T08:22:29.258995Z",
+                     *       "updated_at": "2026-11-29T19:52:51.861869Z",
                      *       "visibility": "private"
                      *     }
                      */
@@ -12273,7 +12287,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-29T08:22:29.258995Z",
+                     *       "created_at": "2026-11-29T19:52:51.861869Z",
                      *       "description": "",
                      *       "domain": "employment",
                      *       "fields": {},
@@ -12285,26 +12299,27 @@ export interface operations {
                      *       "pinned": false,
                      *       "publication_pending": false,
                      *       "release": {
-                     *         "content_identity": "sha256:b2f45b893af46abec239fe013129fed62c2d195da81e0e3c949610d2f2689819",
-                     *         "label": "clear-canyon",
-                     *         "published_at": "2026-11-29T08:22:29.295461Z",
-                     *         "release_id": "e0609761-7e61-42ea-a158-6e80d85c88fc",
+                     *         "content_identity": "sha256:4dd0d082649e718637c992bb98d370982e4b4f9d119e578c723ed0d59c366883",
+                     *         "label": "quick-finch",
+                     *         "published_at": "2026-11-29T19:52:51.868275Z",
+                     *         "release_id": "2a4d0b00-9d6e-4594-9539-9f1416e5819d",
                      *         "title": "Family leave",
                      *         "version": 1
                      *       },
                      *       "robot_hints": null,
-                     *       "rulebook_id": "rb_0ltOXGKOtmYXFh5X",
+                     *       "rulebook_id": "rb_T2CKa9A1MKItdM8c",
                      *       "ruleset_refs": [
                      *         {
                      *           "letter": "A",
                      *           "pin_mode": "latest_active",
-                     *           "ruleset_id": "fmla_employee:20261123-1199a08e3cff",
+                     *           "ruleset_id": "fmla_employee:20261123-1802faf453d5",
                      *           "section_id": "fmla_employee"
                      *         }
                      *       ],
+                     *       "section_facts": [],
                      *       "slug": "demo/family-leave",
                      *       "status": "active",
-                     *       "updated_at": "2026-11-29T08:22:29.295461Z",
+                     *       "updated_at": "2026-11-29T19:52:51.868275Z",
                      *       "visibility": "private"
                      *     }
                      */
@@ -12439,7 +12454,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-29T08:22:29.258995Z",
+                     *       "created_at": "2026-11-29T19:52:51.861869Z",
                      *       "description": "Federal family and medical leave: the employee's eligibility.",
                      *       "domain": "employment",
                      *       "fields": {},
@@ -12451,26 +12466,27 @@ export interface operations {
                      *       "pinned": false,
                      *       "publication_pending": false,
                      *       "release": {
-                     *         "content_identity": "sha256:b2f45b893af46abec239fe013129fed62c2d195da81e0e3c949610d2f2689819",
-                     *         "label": "clear-canyon",
-                     *         "published_at": "2026-11-29T08:22:29.295461Z",
-                     *         "release_id": "e0609761-7e61-42ea-a158-6e80d85c88fc",
+                     *         "content_identity": "sha256:4dd0d082649e718637c992bb98d370982e4b4f9d119e578c723ed0d59c366883",
+                     *         "label": "quick-finch",
+                     *         "published_at": "2026-11-29T19:52:51.868275Z",
+                     *         "release_id": "2a4d0b00-9d6e-4594-9539-9f1416e5819d",
                      *         "title": "Family leave",
                      *         "version": 1
                      *       },
                      *       "robot_hints": null,
-                     *       "rulebook_id": "rb_0ltOXGKOtmYXFh5X",
+                     *       "rulebook_id": "rb_T2CKa9A1MKItdM8c",
                      *       "ruleset_refs": [
                      *         {
                      *           "letter": "A",
                      *           "pin_mode": "latest_active",
-                     *           "ruleset_id": "fmla_employee:20261123-1199a08e3cff",
+                     *           "ruleset_id": "fmla_employee:20261123-1802faf453d5",
                      *           "section_id": "fmla_employee"
                      *         }
                      *       ],
+                     *       "section_facts": [],
                      *       "slug": "demo/family-leave",
                      *       "status": "active",
-                     *       "updated_at": "2026-11-29T08:22:30.634606Z",
+                     *       "updated_at": "2026-11-29T19:52:52.893909Z",
                      *       "visibility": "private"
                      *     }
                      */
@@ -12623,7 +12639,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-29T08:22:29.258995Z",
+                     *       "created_at": "2026-11-29T19:52:51.861869Z",
                      *       "description": "",
                      *       "domain": "employment",
                      *       "fields": {},
@@ -12635,26 +12651,27 @@ export interface operations {
                      *       "pinned": false,
                      *       "publication_pending": false,
                      *       "release": {
-                     *         "content_identity": "sha256:b2f45b893af46abec239fe013129fed62c2d195da81e0e3c949610d2f2689819",
-                     *         "label": "clear-canyon",
-                     *         "published_at": "2026-11-29T08:22:29.295461Z",
-                     *         "release_id": "e0609761-7e61-42ea-a158-6e80d85c88fc",
+                     *         "content_identity": "sha256:4dd0d082649e718637c992bb98d370982e4b4f9d119e578c723ed0d59c366883",
+                     *         "label": "quick-finch",
+                     *         "published_at": "2026-11-29T19:52:51.868275Z",
+                     *         "release_id": "2a4d0b00-9d6e-4594-9539-9f1416e5819d",
                      *         "title": "Family leave",
                      *         "version": 1
                      *       },
                      *       "robot_hints": null,
-                     *       "rulebook_id": "rb_0ltOXGKOtmYXFh5X",
+                     *       "rulebook_id": "rb_T2CKa9A1MKItdM8c",
                      *       "ruleset_refs": [
                      *         {
                      *           "letter": "A",
                      *           "pin_mode": "latest_active",
-                     *           "ruleset_id": "fmla_employee:20261123-1199a08e3cff",
+                     *           "ruleset_id": "fmla_employee:20261123-1802faf453d5",
                      *           "section_id": "fmla_employee"
                      *         }
                      *       ],
+                     *       "section_facts": [],
                      *       "slug": "demo/family-leave",
                      *       "status": "active",
-                     *       "updated_at": "2026-11-29T08:22:29.295461Z",
+                     *       "updated_at": "2026-11-29T19:52:51.868275Z",
                      *       "visibility": "private"
                      *     }
                      */
@@ -12797,7 +12814,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-29T08:22:29.258995Z",
+                     *       "created_at": "2026-11-29T19:52:51.861869Z",
                      *       "description": "Federal family and medical leave: the employee's eligibility.",
                      *       "domain": "employment",
                      *       "fields": {
@@ -12815,14 +12832,14 @@ export interface operations {
                      *       "publication_pending": false,
                      *       "release": {
                      *         "content_identity": "sha256:1d6845ce322e41f3f78017fc7cff99f3e6358890c1538866a13f4ec6d2fb67a6",
-                     *         "label": "saffron-sail",
-                     *         "published_at": "2026-11-29T08:22:30.867872Z",
-                     *         "release_id": "37b6f01d-e0e7-4217-97b4-54d2e13679c4",
+                     *         "label": "tinted-crystal",
+                     *         "published_at": "2026-11-29T19:52:52.941017Z",
+                     *         "release_id": "3aac9fe8-e89f-4c0a-8a0f-a4b8d6bf3003",
                      *         "title": "Family leave",
                      *         "version": 3
                      *       },
                      *       "robot_hints": null,
-                     *       "rulebook_id": "rb_0ltOXGKOtmYXFh5X",
+                     *       "rulebook_id": "rb_T2CKa9A1MKItdM8c",
                      *       "ruleset_refs": [
                      *         {
                      *           "letter": "A",
@@ -12831,9 +12848,10 @@ export interface operations {
                      *           "section_id": "fmla_employee"
                      *         }
                      *       ],
+                     *       "section_facts": [],
                      *       "slug": "demo/family-leave",
                      *       "status": "archived",
-                     *       "updated_at": "2026-11-29T08:22:31.320081Z",
+                     *       "updated_at": "2026-11-29T19:52:53.061628Z",
                      *       "visibility": "public"
                      *     }
                      */
@@ -13643,7 +13661,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-29T08:22:29.258995Z",
+                     *       "created_at": "2026-11-29T19:52:51.861869Z",
                      *       "description": "Federal family and medical leave: the employee's eligibility.",
                      *       "domain": "employment",
                      *       "fields": {
@@ -13660,26 +13678,27 @@ export interface operations {
                      *       "pinned": false,
                      *       "publication_pending": false,
                      *       "release": {
-                     *         "content_identity": "sha256:720561cb4b917ad39d70f162c36e72dc53221ac8e6a50cf9b77a4f5f1286c319",
-                     *         "label": "civic-quail",
-                     *         "published_at": "2026-11-29T08:22:30.69967Z",
-                     *         "release_id": "eece05fa-8f82-4a28-b199-eb23746498df",
+                     *         "content_identity": "sha256:10505084949a8b3044d509e52182a9b8fa700641aa3009a9c18abfc147452fa8",
+                     *         "label": "golden-quail",
+                     *         "published_at": "2026-11-29T19:52:52.905112Z",
+                     *         "release_id": "48371fbf-801d-4dfd-9b16-3c39a8e1e95d",
                      *         "title": "Family leave",
                      *         "version": 2
                      *       },
                      *       "robot_hints": null,
-                     *       "rulebook_id": "rb_0ltOXGKOtmYXFh5X",
+                     *       "rulebook_id": "rb_T2CKa9A1MKItdM8c",
                      *       "ruleset_refs": [
                      *         {
                      *           "letter": "A",
                      *           "pin_mode": "latest_active",
-                     *           "ruleset_id": "fmla_employee:20261123-1199a08e3cff",
+                     *           "ruleset_id": "fmla_employee:20261123-1802faf453d5",
                      *           "section_id": "fmla_employee"
                      *         }
                      *       ],
+                     *       "section_facts": [],
                      *       "slug": "demo/family-leave",
                      *       "status": "active",
-                     *       "updated_at": "2026-11-29T08:22:30.69967Z",
+                     *       "updated_at": "2026-11-29T19:52:52.905112Z",
                      *       "visibility": "private"
                      *     }
                      */
@@ -14831,14 +14850,14 @@ export interface operations {
                      *       "presence_polarity_advisories": null,
                      *       "release": {
                      *         "content_identity": "sha256:1d6845ce322e41f3f78017fc7cff99f3e6358890c1538866a13f4ec6d2fb67a6",
-                     *         "label": "early-koala",
-                     *         "published_at": "2026-11-29T09:02:42.880597Z",
-                     *         "release_id": "46f84c68-b79a-4622-91e7-3c501eee1b74",
+                     *         "label": "tinted-crystal",
+                     *         "published_at": "2026-11-29T19:52:52.941017Z",
+                     *         "release_id": "3aac9fe8-e89f-4c0a-8a0f-a4b8d6bf3003",
                      *         "title": "Family leave",
                      *         "version": 3
                      *       },
                      *       "rulebook": {
-                     *         "created_at": "2026-11-29T09:02:41.904209Z",
+                     *         "created_at": "2026-11-29T19:52:51.861869Z",
                      *         "description": "Federal family and medical leave: the employee's eligibility.",
                      *         "domain": "employment",
                      *         "fields": {
@@ -14856,14 +14875,14 @@ export interface operations {
                      *         "publication_pending": false,
                      *         "release": {
                      *           "content_identity": "sha256:1d6845ce322e41f3f78017fc7cff99f3e6358890c1538866a13f4ec6d2fb67a6",
-                     *           "label": "early-koala",
-                     *           "published_at": "2026-11-29T09:02:42.880597Z",
-                     *           "release_id": "46f84c68-b79a-4622-91e7-3c501eee1b74",
+                     *           "label": "tinted-crystal",
+                     *           "published_at": "2026-11-29T19:52:52.941017Z",
+                     *           "release_id": "3aac9fe8-e89f-4c0a-8a0f-a4b8d6bf3003",
                      *           "title": "Family leave",
                      *           "version": 3
                      *         },
                      *         "robot_hints": null,
-                     *         "rulebook_id": "rb_idVBY6YNunRla7r3",
+                     *         "rulebook_id": "rb_T2CKa9A1MKItdM8c",
                      *         "ruleset_refs": [
                      *           {
                      *             "letter": "A",
@@ -14872,9 +14891,10 @@ export interface operations {
                      *             "section_id": "fmla_employee"
                      *           }
                      *         ],
+                     *         "section_facts": [],
                      *         "slug": "demo/family-leave",
                      *         "status": "active",
-                     *         "updated_at": "2026-11-29T09:02:42.880597Z",
+                     *         "updated_at": "2026-11-29T19:52:52.941017Z",
                      *         "visibility": "public"
                      *       }
                      *     }
@@ -15273,7 +15293,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "created_at": "2026-11-29T08:22:29.258995Z",
+                     *       "created_at": "2026-11-29T19:52:51.861869Z",
                      *       "description": "Federal family and medical leave: the employee's eligibility.",
                      *       "domain": "employment",
                      *       "fields": {
@@ -15290,26 +15310,27 @@ export interface operations {
                      *       "pinned": false,
                      *       "publication_pending": false,
                      *       "release": {
-                     *         "content_identity": "sha256:720561cb4b917ad39d70f162c36e72dc53221ac8e6a50cf9b77a4f5f1286c319",
-                     *         "label": "civic-quail",
-                     *         "published_at": "2026-11-29T08:22:30.69967Z",
-                     *         "release_id": "eece05fa-8f82-4a28-b199-eb23746498df",
+                     *         "content_identity": "sha256:10505084949a8b3044d509e52182a9b8fa700641aa3009a9c18abfc147452fa8",
+                     *         "label": "golden-quail",
+                     *         "published_at": "2026-11-29T19:52:52.905112Z",
+                     *         "release_id": "48371fbf-801d-4dfd-9b16-3c39a8e1e95d",
                      *         "title": "Family leave",
                      *         "version": 2
                      *       },
                      *       "robot_hints": null,
-                     *       "rulebook_id": "rb_0ltOXGKOtmYXFh5X",
+                     *       "rulebook_id": "rb_T2CKa9A1MKItdM8c",
                      *       "ruleset_refs": [
                      *         {
                      *           "letter": "A",
                      *           "pin_mode": "latest_active",
-                     *           "ruleset_id": "fmla_employee:20261123-1199a08e3cff",
+                     *           "ruleset_id": "fmla_employee:20261123-1802faf453d5",
                      *           "section_id": "fmla_employee"
                      *         }
                      *       ],
+                     *       "section_facts": [],
                      *       "slug": "demo/family-leave",
                      *       "status": "active",
-                     *       "updated_at": "2026-11-29T08:22:30.813948Z",
+                     *       "updated_at": "2026-11-29T19:52:52.92982Z",
                      *       "visibility": "public"
                      *     }
                      */

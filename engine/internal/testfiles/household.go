@@ -3,7 +3,8 @@ package testfiles
 // HouseholdRules is a small household test with a list of members: a
 // child under five or a pregnant member makes the household a candidate,
 // the members' earnings are summed against a limit by household size,
-// and every member must live in the state.
+// and every member must live in the state; the highest earnings of a
+// member aged 16 or over are an output.
 const HouseholdRules = `ruleset "demo/household"
 section household_help
 name "Household help"
@@ -38,6 +39,11 @@ value household_earnings decimal "Household earnings" unit "USD a month" output 
 value young_children int "Children under five" unit "children" output {
   count(member where member.age < 5)
   cite act "each child under the age of five"
+}
+
+value top_earnings decimal "Highest earnings of a member aged 16 or over" unit "USD a month" output {
+  max(member.earnings where member.age >= 16 else 0)
+  cite act "the highest earnings of a member aged 16 or over, or none"
 }
 
 group category all "Who the help is for" {

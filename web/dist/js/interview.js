@@ -1,6 +1,7 @@
 // The interview's state, free of the DOM: the answers given, the questions
 // skipped, the order they were met in (for Back), and what to show next
 // given the latest /decide answer.
+import { countAnswer, countOf, renumberIds, renumberMap } from './household.js';
 /** Interview holds one applicant's answers to one ruleset. */
 export class Interview {
     /** The answers, by field id, in the order given. */
@@ -35,6 +36,43 @@ export class Interview {
         this.answers.delete(fieldId);
         this.declined.delete(fieldId);
         return { fieldId, text };
+    }
+    /** forget takes back an answer or a skip, as if the question had never been met. */
+    forget(fieldId) {
+        this.answers.delete(fieldId);
+        this.declined.delete(fieldId);
+        const i = this.history.indexOf(fieldId);
+        if (i >= 0)
+            this.history.splice(i, 1);
+    }
+    /**
+     * addMember answers that list holds one member more than it does (none
+     * when unanswered) and returns the new member's index, from 0.
+     */
+    addMember(list) {
+        const n = countOf(this.answers, list) ?? 0;
+        this.answer(list, countAnswer(n + 1));
+        return n;
+    }
+    /**
+     * removeMember takes member index (from 0) out of list: their answers
+     * and skips are forgotten, every later member's move one place down
+     * (member[3].age becomes member[2].age), and the list's count is one
+     * less.
+     */
+    removeMember(list, index) {
+        const n = countOf(this.answers, list) ?? 0;
+        const answers = renumberMap(this.answers, list, index);
+        const declined = renumberMap(new Map([...this.declined].map((id) => [id, true])), list, index);
+        const history = renumberIds(this.history, list, index);
+        this.answers.clear();
+        for (const [id, a] of answers)
+            this.answers.set(id, a);
+        this.declined.clear();
+        for (const id of declined.keys())
+            this.declined.add(id);
+        this.history.splice(0, this.history.length, ...history);
+        this.answer(list, countAnswer(Math.max(n - 1, 0)));
     }
     /** with is a copy of the answers with fieldId's answer replaced: a what-if. */
     with(fieldId, a) {

@@ -1,6 +1,7 @@
 // The guided interview on one ruleset or rulebook: one question at a time
 // in the order /decide's next_question gives, progress against
-// optimal_path, skip and back, the decision as soon as it is settled (as
+// optimal_path, a household person by person (householdview.ts), skip
+// and back, the decision as soon as it is settled (as
 // of today or of another date), what-if, and the graph. Signed in, it goes
 // through the console session, so a tenant's private rulesets and its
 // rulebooks answer too.
@@ -12,6 +13,8 @@ import { computedValues, envelopeBox, explanation, outcomeWords, outsidePeriod, 
 import { announce, h } from './dom.js';
 import { auditEnvelope } from './envelope.js';
 import { drawGraph, legend, zoomControls } from './graphview.js';
+import { countOf, inHousehold, listOfField, listsOf, memberFieldId, personName, withoutPerson, withPeople, renumberMap } from './household.js';
+import { householdForm } from './householdview.js';
 import { Interview, nextStep } from './interview.js';
 import { withFieldLabels, withOverlay } from './overlay.js';
 import { currentSession, knownSession } from './transport.js';
@@ -74,6 +77,9 @@ export async function showInterview(main, target) {
         version: h('p', { class: 'meta', id: 'version' }),
         decisionDate: '',
         fields: new Map(schema.fields.map((f) => [f.field_id, f])),
+        lists: listsOf(schema.fields),
+        people: new Map(),
+        drafts: new Map(),
         iv: new Interview(),
         progress: h('div', { class: 'progress', id: 'progress' }),
         warnings: h('div', { class: 'warnings', id: 'warnings' }),
@@ -127,6 +133,7 @@ async function follow(v, d, asked) {
         return false;
     v.schema = schema;
     v.fields = new Map(schema.fields.map((f) => [f.field_id, f]));
+    v.lists = listsOf(schema.fields);
     v.texts = undefined;
     v.graph = undefined;
     drawVersion(v);
@@ -188,6 +195,7 @@ async function refresh(v, focus) {
     const p = progress(acceptedAnswers(v.iv.answers, d.field_errors), d.optimal_path, d.decision !== 'undetermined', v.lastProgress);
     v.lastProgress = p;
     v.progress.replaceChildren(h('progress', { max: String(Math.max(p.total, 1)), value: String(p.answered), 'aria-labelledby': 'progress-text' }), h('p', { id: 'progress-text' }, p.text));
+    v.last = d;
     drawAnswers(v, d);
     // The server's notes on the request (a plan it could not make, a date
     // outside the period the rules hold for) explain an outcome that would
@@ -200,18 +208,116 @@ async function refresh(v, focus) {
         ? [h('div', { role: 'note', 'aria-label': 'Notes from the service' }, h('ul', {}, ...notes.map((w) => h('li', { 'data-code': w.code }, w.message))))]
         : []));
     if (step.kind === 'question') {
-        const field = v.fields.get(step.fieldId);
-        const text = v.override?.fieldId === step.fieldId ? v.override.text : (v.iv.answers.get(step.fieldId)?.text ?? '');
-        if (field)
+        const list = listOfField(v.lists, step.fieldId);
+        // A household is asked how many first, then person by person in one
+        // form (unless the count itself was refused).
+        const household = list && countOf(v.iv.answers, list.id) !== null && !(step.fieldId === list.id && step.error) ? list : undefined;
+        const fieldId = list && !household ? list.id : step.fieldId;
+        const field = v.fields.get(fieldId);
+        const text = v.override?.fieldId === fieldId ? v.override.text : (v.iv.answers.get(fieldId)?.text ?? '');
+        if (household) {
+            drawHousehold(v, household, fieldId, d, focus);
+        }
+        else if (field) {
+            forgetDrafts(v);
             drawQuestion(v, field, text, step.error, focus);
+        }
     }
     else {
+        forgetDrafts(v);
         await drawDecision(v, step, focus);
     }
     if (v.graphBox.open)
         void updateGraph(v);
     if (settled)
         announce(`Decision: ${outcomeWords[d.decision]}.`);
+    else if (v.sayNext)
+        announce(v.sayNext);
+    v.sayNext = undefined;
+}
+/** forgetDrafts drops what the household step held for its next drawing, when another step is drawn instead. */
+function forgetDrafts(v) {
+    v.drafts.clear();
+    v.focusNext = undefined;
+}
+/** labelsOf is the names given to the people of list, kept by the page. */
+function labelsOf(v, list) {
+    let labels = v.people.get(list);
+    if (!labels) {
+        labels = [];
+        v.people.set(list, labels);
+    }
+    return labels;
+}
+/** named is the schema's fields with every person's answers labelled by who they are about ("Maria's age"). */
+function named(v) {
+    return v.lists.size ? withPeople(v.fields, v.lists, v.people) : v.fields;
+}
+/**
+ * drawHousehold draws the household step asking asked (a member's answer,
+ * or the list itself): every person's questions under their name, with
+ * Add and Remove (householdview.ts).
+ */
+function drawHousehold(v, list, asked, d, focus) {
+    const labels = labelsOf(v, list.id);
+    // Back and Change reopen an answer filled in, as a single question is.
+    if (v.override?.fieldId === asked && v.override.text && !v.drafts.has(asked))
+        v.drafts.set(asked, v.override.text);
+    // The first question of person i, where the focus goes when they are added, or come next after a removal.
+    const firstOf = (i) => (list.names[0] === undefined ? undefined : memberFieldId(list.id, i, list.names[0]));
+    const form = householdForm({
+        list,
+        fields: v.fields,
+        iv: v.iv,
+        labels,
+        drafts: v.drafts,
+        asked,
+        errors: new Map(d.field_errors.map((e) => [e.field, e.message])),
+        focus: v.focusNext,
+        canBack: v.iv.history.length > 0,
+        onContinue: () => {
+            v.override = undefined;
+            void refresh(v, true);
+        },
+        onSkip: () => {
+            form.keepDrafts();
+            v.drafts.delete(asked);
+            void skip(v, v.fields.get(asked));
+        },
+        onBack: () => void back(v),
+        onAdd: () => {
+            if ((countOf(v.iv.answers, list.id) ?? 0) >= list.max)
+                return;
+            form.keepDrafts();
+            const i = v.iv.addMember(list.id);
+            v.focusNext = firstOf(i);
+            v.override = { fieldId: firstOf(i) ?? list.id, text: '' };
+            v.sayNext = `${personName(list, labels, i)} added.`;
+            void refresh(v, true);
+        },
+        onRemove: (i) => {
+            form.keepDrafts();
+            const who = personName(list, labels, i);
+            const n = countOf(v.iv.answers, list.id) ?? 0;
+            v.drafts = renumberMap(v.drafts, list.id, i);
+            v.people.set(list.id, withoutPerson(labels, i));
+            v.iv.removeMember(list.id, i);
+            // The focus goes to the person who took their place, else to Add.
+            const next = i < n - 1 ? firstOf(i) : undefined;
+            v.focusNext = next ?? 'add';
+            v.override = { fieldId: next ?? list.id, text: '' };
+            v.sayNext = `${who} removed.`;
+            void refresh(v, true);
+        },
+        onRename: () => {
+            if (v.last)
+                drawAnswers(v, v.last);
+        },
+    });
+    v.focusNext = undefined;
+    v.step.replaceChildren(form.node);
+    if (focus)
+        form.focus();
 }
 function drawQuestion(v, field, text, error, focus) {
     const c = control(field, 'q', labelOf(field), text, error);
@@ -248,8 +354,9 @@ async function back(v) {
 }
 function drawAnswers(v, d) {
     const errors = new Map(d.field_errors.map((e) => [e.field, e.message]));
+    const fields = named(v);
     const items = v.iv.history.map((id) => {
-        const f = v.fields.get(id);
+        const f = fields.get(id);
         const a = v.iv.answers.get(id);
         const err = errors.get(id);
         const shown = a ? (f ? answerText(f, a) : a.text) : 'Skipped';
@@ -273,6 +380,8 @@ async function drawDecision(v, step, focus) {
     const heading = h('h2', { id: 'decision-heading', tabindex: '-1' }, 'Decision: ', h('span', { class: 'outcome outcome-' + d.decision, id: 'outcome' }, outcomeWords[d.decision]));
     const texts = await criterionTexts(v);
     const known = knownValues(v.iv.answers, d.field_errors);
+    // Each person's answers by who they are about ("Maria's age"), never by id.
+    const fields = named(v);
     const parts = [
         heading,
         h('p', {}, sentence(d, v.schema.name)),
@@ -290,16 +399,20 @@ async function drawDecision(v, step, focus) {
     }
     else if (d.decision !== 'eligible' && d.field_errors.length === 0 && d.ruleset_id) {
         try {
-            parts.push(reasons(v.fields, texts, await v.api.explainFailure(d.ruleset_id, fieldValuesText(v.iv.answers), 'eligible', v.decisionDate), d.decision_date, known));
+            const fx = await v.api.explainFailure(d.ruleset_id, fieldValuesText(v.iv.answers), 'eligible', v.decisionDate);
+            // Only the people there are: nobody is asked about a person the household does not have.
+            for (const r of Object.values(fx.reasons))
+                r.missing_fields = r.missing_fields.filter((id) => inHousehold(v.iv.answers, id));
+            parts.push(reasons(fields, texts, fx, d.decision_date, known));
         }
         catch (err) {
             parts.push(h('p', { class: 'error' }, `The reasons could not be worked out: ${err.message}`));
         }
     }
     if (step.kind === 'stuck' && v.iv.declined.size) {
-        parts.push(h('section', { class: 'skipped' }, h('h3', {}, 'Questions you skipped'), h('p', {}, 'The outcome cannot be settled without at least one of them.'), h('ul', {}, ...[...v.iv.declined].map((id) => h('li', {}, h('button', { type: 'button', class: 'link', onclick: () => change(v, id) }, `Answer: ${fieldLabel(v.fields.get(id), id)}`))))));
+        parts.push(h('section', { class: 'skipped' }, h('h3', {}, 'Questions you skipped'), h('p', {}, 'The outcome cannot be settled without at least one of them.'), h('ul', {}, ...[...v.iv.declined].map((id) => h('li', {}, h('button', { type: 'button', class: 'link', onclick: () => change(v, id) }, `Answer: ${fieldLabel(fields.get(id), id)}`))))));
     }
-    parts.push(explanation(v.fields, texts, d, known), whatIf(v, d), envelopeBox(auditEnvelope(d, v.iv.answers, v.iv.declined)));
+    parts.push(explanation(fields, texts, d, known), whatIf(v, d, fields), envelopeBox(auditEnvelope(d, v.iv.answers, v.iv.declined)));
     parts.push(h('div', { class: 'buttons' }, h('button', { type: 'button', class: 'secondary', id: 'back', disabled: v.iv.history.length === 0, onclick: () => void back(v) }, 'Back'), h('a', { class: 'button secondary', href: targetHref(v.target), onclick: (e) => restart(e, v) }, 'Start again')));
     v.step.replaceChildren(h('section', { class: 'decision decision-' + d.decision, 'aria-labelledby': 'decision-heading' }, ...parts.filter((p) => p !== null)));
     if (focus)
@@ -319,6 +432,8 @@ async function criterionTexts(v) {
 }
 function restart(e, v) {
     e.preventDefault();
+    v.people.clear();
+    v.drafts.clear();
     v.iv.answers.clear();
     v.iv.declined.clear();
     v.iv.history.length = 0;
@@ -337,16 +452,16 @@ function sentence(d, name) {
         : 'The answers given do not settle the outcome.';
 }
 /** whatIf lets the applicant change one answer and see the outcome it would give. */
-function whatIf(v, d) {
-    const answered = [...v.iv.answers.keys()].filter((id) => v.fields.has(id));
+function whatIf(v, d, fields) {
+    const answered = [...v.iv.answers.keys()].filter((id) => fields.has(id));
     if (!answered.length)
         return null;
-    const select = h('select', { id: 'whatif-field' }, ...answered.map((id) => h('option', { value: id }, fieldLabel(v.fields.get(id), id))));
+    const select = h('select', { id: 'whatif-field' }, ...answered.map((id) => h('option', { value: id }, fieldLabel(fields.get(id), id))));
     const slot = h('div', { class: 'whatif-input' });
     const result = h('p', { id: 'whatif-result', 'aria-live': 'polite' });
     let current;
     const draw = () => {
-        const f = v.fields.get(select.value);
+        const f = fields.get(select.value);
         current = control(f, 'whatif', 'The other answer', v.iv.answers.get(f.field_id)?.text ?? '');
         slot.replaceChildren(current.node);
         result.replaceChildren();
@@ -355,7 +470,7 @@ function whatIf(v, d) {
     const form = h('form', { class: 'whatif', id: 'whatif', novalidate: true }, h('label', { for: 'whatif-field' }, 'Which answer'), select, slot, h('button', { type: 'submit', id: 'whatif-try' }, 'See the outcome'), result);
     form.addEventListener('submit', (e) => {
         e.preventDefault();
-        const f = v.fields.get(select.value);
+        const f = fields.get(select.value);
         const text = current?.read() ?? '';
         const json = encodeAnswer(f, text);
         if (json === null) {
@@ -384,7 +499,7 @@ async function updateGraph(v) {
         v.graph ??= await v.api.graph(shown(v));
         const d = await v.api.decide(body(v, v.iv.answers, { include_graph_overlay: true }));
         // The fields by their labels for people, as everywhere else on the page.
-        const labelled = withFieldLabels(v.graph.mermaid, v.graph.graph.nodes, (id) => fieldLabel(v.fields.get(id), id));
+        const labelled = withFieldLabels(v.graph.mermaid, v.graph.graph.nodes, (id) => fieldLabel(named(v).get(id), id));
         const text = d.graph_overlay ? withOverlay(labelled, d.graph_overlay.nodes) : labelled;
         await drawGraph(v.graphView, text, `Graph of ${v.schema.name}: answers, conditions, groups and the outcome, coloured by your answers.`);
     }
