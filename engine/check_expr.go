@@ -22,6 +22,9 @@ func (c *checker) expr(n *syntax.Node) *Expr {
 		if m, ok := c.memberFields[n.Name]; ok {
 			return c.memberRef(n, m)
 		}
+		if mv, ok := c.memberValues[n.Name]; ok {
+			return c.memberValueRef(n, mv)
+		}
 		i, ok := c.fieldIndex[n.Name]
 		if !ok {
 			if c.f.Failed.Covers(syntax.FailedField, n.Name) {

@@ -22,19 +22,62 @@ var valueTypes = map[string]Sort{"int": SortInt, "decimal": SortDecimal, "bool":
 var reserved = map[string]bool{"and": true, "or": true, "not": true, "in": true, "true": true, "false": true,
 	"if": true, "then": true, "else": true}
 
+// memberValue is a value declared under a list's element (`value
+// member.countable_income`): one declaration standing for one value per
+// member, as a member field does. Its copies are the values first to
+// first + the list's bound - 1, named "member[i].countable_income".
+type memberValue struct {
+	list  *listDecl
+	first int
+}
+
 // values declares every value, then checks their expressions in an order
-// where each comes after the values it reads.
+// where each comes after the values it reads. A member's value is declared
+// once per member of its list, each copy checked as that member's.
 func (c *checker) values() {
 	c.valueIndex = map[string]int{}
+	c.memberValues = map[string]*memberValue{}
 	var decls []*syntax.ValueDecl
+	var member []int // per value: the member a copy is for, or -1
+	declaredAt := map[string]int{}
 	for _, vd := range c.f.Values {
 		b := vd.Body
 		if b.ID == "" {
 			continue // its header failed before the name; the parser said so
 		}
-		if i, dup := c.valueIndex[b.ID]; dup {
-			c.errorf(b.Pos, "value %s is declared twice (first at line %d)", b.ID, decls[i].Body.Pos.Line)
+		if line, dup := declaredAt[b.ID]; dup {
+			c.errorf(b.Pos, "value %s is declared twice (first at line %d)", b.ID, line)
 			continue
+		}
+		declaredAt[b.ID] = b.Pos.Line
+		ids, list := []string{b.ID}, (*listDecl)(nil)
+		if strings.Contains(b.ID, ".") {
+			l, name := c.memberOf(b.ID)
+			switch {
+			case l == nil:
+				c.errorf(b.Pos, "value %s: a value's name has a dot only when it is each member's value, named after a list (value member.countable_income)%s", b.ID, c.elementHint())
+				continue
+			case l.failed:
+				continue
+			case c.memberFields[b.ID] != nil:
+				c.errorf(b.Pos, "value %s has the name of a member's field", b.ID)
+				continue
+			}
+			if vd.Output {
+				// A decision's outputs are the household's figures; a
+				// member beyond the household would show as unknown.
+				c.errorf(b.Pos, "value %s is each %s's own, and only a household's figure can be an output: output a sum, count, min or max of it instead", b.ID, l.decl.Name)
+			}
+			if total := len(c.r.Values) + l.max; total > syntax.MaxValues {
+				c.errorf(b.Pos, "value %s is one value for each of up to %d members, which makes %d values in all, and a ruleset holds at most %d: lower the list's bound or name fewer values of each member",
+					b.ID, l.max, total, syntax.MaxValues)
+				continue
+			}
+			list, ids = l, make([]string, l.max)
+			for k := range ids {
+				ids[k] = MemberFieldID(l.decl.Name, k, name)
+			}
+			c.memberValues[b.ID] = &memberValue{list: l, first: len(c.r.Values)}
 		}
 		if reserved[b.ID] || isFunction(b.ID) {
 			c.errorf(b.Pos, "%s cannot name a value: it is a word of the language", b.ID)
@@ -49,30 +92,48 @@ func (c *checker) values() {
 		if vd.Unit != "" && !sort.Numeric() {
 			c.errorf(vd.TypePos, "unit on %s value %s: only a number has a unit", vd.Type, b.ID)
 		}
-		c.valueIndex[b.ID] = len(c.r.Values)
-		c.r.Values = append(c.r.Values, NamedValue{ID: b.ID, Title: b.Title, Type: sort, Unit: vd.Unit,
-			Output: vd.Output, Table: vd.Table, Citations: []Citation{}, Fields: []string{}})
-		decls = append(decls, vd)
+		for k, id := range ids {
+			who := k
+			if list == nil {
+				c.valueIndex[id], who = len(c.r.Values), -1
+			}
+			c.r.Values = append(c.r.Values, NamedValue{ID: id, Title: b.Title, Type: sort, Unit: vd.Unit,
+				Output: vd.Output, Table: vd.Table, Citations: []Citation{}, Fields: []string{}})
+			decls, member = append(decls, vd), append(member, who)
+		}
 	}
 	c.valueUsed = make([]bool, len(decls))
 	c.valueSlots = make([][]int, len(decls))
-	order, ok := c.valueOrder(decls)
+	c.valueDecls = decls
+	order, ok := c.valueOrder(decls, member)
 	if !ok {
 		return
 	}
 	for _, i := range order {
+		if member[i] < 0 {
+			c.value(i, decls[i])
+			continue
+		}
+		// Each member's copy is the first one again with another
+		// index: what the first said about the text is not said again.
+		errs, warnings := len(c.errs), len(c.warnings)
+		c.within = &within{list: c.memberValues[decls[i].Body.ID].list, index: member[i]}
 		c.value(i, decls[i])
+		c.within = nil
+		if member[i] > 0 {
+			c.errs, c.warnings = c.errs[:errs], c.warnings[:warnings]
+		}
 	}
 }
 
 // valueOrder sorts the values so that each comes after every value its
 // expression names, reporting each cycle once (by the first value of it
 // in declaration order) with the path that closes it.
-func (c *checker) valueOrder(decls []*syntax.ValueDecl) (order []int, ok bool) {
+func (c *checker) valueOrder(decls []*syntax.ValueDecl, member []int) (order []int, ok bool) {
 	deps := make([][]int, len(decls))
 	for i, vd := range decls {
 		for _, n := range declNodes(vd) {
-			deps[i] = c.namedValues(n, deps[i])
+			deps[i] = c.namedValues(n, member[i], deps[i])
 		}
 	}
 	const (
@@ -116,18 +177,30 @@ func (c *checker) valueOrder(decls []*syntax.ValueDecl) (order []int, ok bool) {
 }
 
 // namedValues appends to out the indexes of the declared values n names,
-// each once, in the order first named.
-func (c *checker) namedValues(n *syntax.Node, out []int) []int {
+// each once, in the order first named: a member's value is member k's copy
+// in member k's value, and every copy elsewhere (an aggregate reads them
+// all).
+func (c *checker) namedValues(n *syntax.Node, k int, out []int) []int {
 	if n == nil {
 		return out
 	}
-	if n.Kind == syntax.NodeIdent {
-		if i, ok := c.valueIndex[n.Name]; ok && !slices.Contains(out, i) {
+	add := func(i int) {
+		if !slices.Contains(out, i) {
 			out = append(out, i)
 		}
 	}
+	if i, ok := c.valueIndex[n.Name]; ok && n.Kind == syntax.NodeIdent {
+		add(i)
+	}
+	if mv := c.memberValues[n.Name]; mv != nil && n.Kind == syntax.NodeField {
+		for j := range mv.list.max {
+			if k < 0 || j == k {
+				add(mv.first + j)
+			}
+		}
+	}
 	for _, a := range n.Args {
-		out = c.namedValues(a, out)
+		out = c.namedValues(a, k, out)
 	}
 	return out
 }
@@ -240,6 +313,12 @@ func (c *checker) valueRef(n *syntax.Node) (e *Expr, ok bool) {
 	if !ok {
 		return nil, false
 	}
+	return c.valueAt(i), true
+}
+
+// valueAt is a read of value i, counting the fields it reads as read
+// here too.
+func (c *checker) valueAt(i int) *Expr {
 	v := &c.r.Values[i]
 	c.valueUsed[i] = true
 	if i < len(c.valueSlots) {
@@ -248,9 +327,21 @@ func (c *checker) valueRef(n *syntax.Node) (e *Expr, ok bool) {
 		}
 	}
 	if v.Type == SortInvalid {
-		return invalid(), true
+		return invalid()
 	}
-	return &Expr{Kind: ExprValue, Sort: v.Type, Key: v.ID, Slot: i}, true
+	return &Expr{Kind: ExprValue, Sort: v.Type, Key: v.ID, Slot: i}
+}
+
+// memberValueRef is a member's value read at n: the copy of the member
+// being checked, or an error outside an aggregate over its list.
+func (c *checker) memberValueRef(n *syntax.Node, mv *memberValue) *Expr {
+	if c.within == nil || c.within.list != mv.list {
+		el := mv.list.decl.Name
+		c.errorf(n.Pos, "%s is each %s's own value: read it inside count, sum, any, all, min or max, e.g. sum(%s where ...)",
+			n.Name, el, n.Name)
+		return invalid()
+	}
+	return c.valueAt(mv.first + c.within.index)
 }
 
 // isFunction reports whether name is one of the language's calls.

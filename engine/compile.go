@@ -98,6 +98,13 @@ type checker struct {
 	valueSlots [][]int
 	// valueUsed marks the values some criterion or value reads.
 	valueUsed []bool
+	// valueDecls are the declarations of the values, by index in
+	// r.Values: a member's value has one copy per member, all of one
+	// declaration.
+	valueDecls []*syntax.ValueDecl
+	// memberValues are the values declared under a list's element, by
+	// their declared name ("member.countable_income").
+	memberValues map[string]*memberValue
 	// reads collects the field slots the current criterion reads.
 	reads map[int]bool
 	// consts remembers which expressions are constant numbers.
@@ -159,8 +166,15 @@ func (c *checker) run() {
 		}
 	}
 	for i, used := range c.valueUsed {
-		if v := r.Values[i]; !used && !v.Output {
-			c.warnf(c.f.Values[c.valueDecl(v.ID)].Body.Pos, "value %s is declared but nothing reads it: use it in a criterion, or mark it output", v.ID)
+		vd := c.valueDecls[i]
+		if i > 0 && c.valueDecls[i-1] == vd {
+			continue // a member's value: its first copy speaks for all
+		}
+		for j := i + 1; j < len(c.valueDecls) && c.valueDecls[j] == vd; j++ {
+			used = used || c.valueUsed[j]
+		}
+		if !used && !r.Values[i].Output {
+			c.warnf(vd.Body.Pos, "value %s is declared but nothing reads it: use it in a criterion, or mark it output", vd.Body.ID)
 		}
 	}
 }
@@ -376,16 +390,6 @@ func (c *checker) cites(cd *syntax.CriterionDecl) []Citation {
 		out = append(out, Citation{Source: ci.Source, Quote: ci.Quote})
 	}
 	return out
-}
-
-// valueDecl is the index in the file's values of the declaration named id.
-func (c *checker) valueDecl(id string) int {
-	for i, vd := range c.f.Values {
-		if vd.Body.ID == id {
-			return i
-		}
-	}
-	return -1
 }
 
 func (c *checker) criterion(cd *syntax.CriterionDecl) Criterion {

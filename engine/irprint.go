@@ -36,7 +36,12 @@ func exprNode(e *Expr) *syntax.Node {
 			return &syntax.Node{Kind: syntax.NodeField, Name: name}
 		}
 		return &syntax.Node{Kind: syntax.NodeField, Name: e.Key}
-	case ExprGroup, ExprValue:
+	case ExprValue:
+		if name, ok := memberFieldName(e.Key); ok {
+			return &syntax.Node{Kind: syntax.NodeField, Name: name} // a member's value
+		}
+		return &syntax.Node{Kind: syntax.NodeIdent, Name: e.Key}
+	case ExprGroup:
 		return &syntax.Node{Kind: syntax.NodeIdent, Name: e.Key}
 	case ExprConst:
 		return constNode(e)

@@ -65,7 +65,7 @@ func TestLimitsBoundaries(t *testing.T) {
 		{"size", genRules{size: syntax.MaxRulesBytes}, genRules{size: syntax.MaxRulesBytes + 1},
 			"1:1: the ruleset text is 1048577 bytes long, over the limit of 1048576 bytes per ruleset text"},
 		{"sources", genRules{sources: syntax.MaxSources}, genRules{sources: syntax.MaxSources + 1},
-			"this is source number 101, over the limit of 100 sources per ruleset"},
+			"this is source number 201, over the limit of 200 sources per ruleset"},
 		{"fields", genRules{fields: syntax.MaxFields}, genRules{fields: syntax.MaxFields + 1},
 			"this is field number 501, over the limit of 500 fields per ruleset"},
 		{"enum values", genRules{enum: syntax.MaxEnumValues}, genRules{enum: syntax.MaxEnumValues + 1},

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -281,3 +282,130 @@ func TestListsPrintAsWritten(t *testing.T) {
 		}
 	}
 }
+
+// memberValueRules are testfiles.HouseholdRules with values of each
+// member: whether the member is left out, and what of the member's
+// earnings counts, read by a household value through a sum.
+var memberValueRules = strings.Replace(testfiles.HouseholdRules, "value household_earnings", `value member.left_out bool "Left out of the household" {
+  member.age >= 18 and member.age < 22 and not member.resident
+  cite act "a member aged 18 to 21 who lives out of the state"
+}
+
+value member.countable decimal "Countable earnings" unit "USD a month" {
+  if member.age < 16 then 0 else member.earnings
+  cite act "the earnings of a member aged 16 or over"
+}
+
+value countable_earnings decimal "Countable household earnings" unit "USD a month" output {
+  sum(member.countable where not member.left_out)
+  cite act "the earnings of every member of the household"
+}
+
+value household_earnings`, 1)
+
+// TestListsMemberValues checks values of each member (value
+// member.countable): one per member, each reading that member's answers,
+// read through aggregates, three-valued as any value, printed back as
+// written, and kept by the stored IR.
+func TestListsMemberValues(t *testing.T) {
+	t.Parallel()
+	r, warnings, err := Compile("household.rules", []byte(memberValueRules))
+	if err != nil {
+		t.Fatalf("compile: %v", err)
+	}
+	if len(warnings) > 0 {
+		t.Fatalf("warnings: %v", warnings)
+	}
+	data, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := LoadIR(3, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{DecisionDate: value.DateOrdinal(2026, 3, 1)}
+	for _, rs := range []*Ruleset{r, loaded} {
+		if got, want := len(rs.Values), 2*6+4; got != want {
+			t.Errorf("%d values, want %d: each member's value once per member", got, want)
+		}
+		for _, tt := range []struct {
+			answers, want string
+		}{
+			{`{"member": [{"age": 40, "earnings": 1000, "resident": true}, {"age": 12, "earnings": 300, "resident": true}]}`, "1000"},
+			{`{"member": [{"age": 40, "earnings": 1000, "resident": true}, {"age": 19, "earnings": 300, "resident": false}]}`, "1000"},
+			{`{"member": [{"age": 40, "earnings": 1000, "resident": true}, {"age": 19, "earnings": 300, "resident": true}]}`, "1300"},
+			{`{"member": [{"age": 40, "earnings": 1000, "resident": true}, {"age": 19, "earnings": 300}]}`, "?"},
+			{`{"member": [{"age": 40, "earnings": 1000, "resident": true}, {"age": 12, "resident": false}]}`, "1000"},
+			{`{"member": []}`, "0"},
+		} {
+			in, err := rs.Convert([]byte(tt.answers))
+			if err != nil || len(in.FieldErrors) > 0 {
+				t.Fatalf("%s: %v %v", tt.answers, err, in.FieldErrors)
+			}
+			res := rs.Evaluate(in, opts)
+			got := "?"
+			for _, o := range rs.Outputs(res) {
+				if o.Value == "countable_earnings" && string(o.Figure) != "null" {
+					got = string(o.Figure)
+				}
+			}
+			if got != tt.want {
+				t.Errorf("%s: countable earnings %s, want %s", tt.answers, got, tt.want)
+			}
+		}
+		texts := map[string]string{}
+		for _, v := range rs.Values {
+			texts[v.ID] = v.Text
+		}
+		for id, want := range map[string]string{
+			"countable_earnings":  "sum(member.countable where not member.left_out)",
+			"member[3].countable": "if member.age < 16 then 0 else member.earnings",
+		} {
+			if texts[id] != want {
+				t.Errorf("%s prints as %q, want %q", id, texts[id], want)
+			}
+		}
+	}
+	for _, tt := range []struct{ replace, with, want string }{
+		{"household_earnings <= 1000", "member.countable <= 1000",
+			"member.countable is each member's own value: read it inside count, sum, any, all, min or max"},
+		{`value member.left_out bool "Left out of the household" {`, `value person.left_out bool "Left out of the household" {`,
+			"value person.left_out: a value's name has a dot only when it is each member's value, named after a list"},
+		{`value member.countable decimal "Countable earnings" unit "USD a month" {`, `value member.countable decimal "Countable earnings" unit "USD a month" output {`,
+			"value member.countable is each member's own, and only a household's figure can be an output"},
+		{`value member.left_out bool "Left out of the household" {`, `value member.age bool "Left out of the household" {`,
+			"value member.age has the name of a member's field"},
+		{"up to 6", "up to 64", ""},
+		{"value household_earnings", manyMemberValues + "value household_earnings",
+			"value member.v6 is one value for each of up to 64 members, which makes 513 values in all, and a ruleset holds at most 500"},
+	} {
+		src := strings.Replace(memberValueRules, tt.replace, tt.with, 1)
+		if strings.HasPrefix(tt.with, manyMemberValues) {
+			src = strings.Replace(src, "up to 6", "up to 64", 1)
+		}
+		if src == memberValueRules {
+			t.Fatalf("%q is not in the rules", tt.replace)
+		}
+		_, _, err := Compile("household.rules", []byte(src))
+		if tt.want == "" {
+			if err != nil {
+				t.Errorf("%s: %v", tt.with, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("error %v, want one containing %q", err, tt.want)
+		}
+	}
+}
+
+// manyMemberValues declares six more values of each member, for the limit
+// on values in all.
+var manyMemberValues = func() string {
+	var b strings.Builder
+	for i := range 6 {
+		fmt.Fprintf(&b, "value member.v%d int \"V\" {\n  member.age + %d\n  cite act \"each member\"\n}\n\n", i+1, i)
+	}
+	return b.String()
+}()

@@ -23,13 +23,18 @@ field member.age int
 field member.earnings decimal
   range 0..
 
+value member.countable decimal "Countable earnings" {
+  if member.age < 16 then 0 else member.earnings
+  cite act "earnings"
+}
+
 group people all "People" {
   criterion young "A child under five" {
     any(member where member.age < 5)
     cite act "a child under five"
   }
   criterion earnings "Earnings" {
-    sum(member.earnings) <= 1000 + 500 * count(member)
+    sum(member.countable) <= 1000 + 500 * count(member)
     cite act "earnings"
   }
 }
@@ -49,6 +54,8 @@ func TestListsInTheEditor(t *testing.T) {
 		{"the list in an aggregate", at(t, household, "any(member", 0, 5), []string{"**list** `member`: People in the household, up to 8", "How many people live in your household?"}},
 		{"the list at its declaration", at(t, household, "list member", 0, 6), []string{"**list** `member`"}},
 		{"a member field in an aggregate", at(t, household, "member.age < 5", 0, 8), []string{"member.age", "How old is this person?"}},
+		{"a member's value in an aggregate", at(t, household, "sum(member.countable", 0, 8), []string{"**value** `member.countable`", "Countable earnings"}},
+		{"a member's value at its declaration", at(t, household, "value member.countable", 0, 8), []string{"**value** `member.countable`"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := hoverAt(c, uri, tc.at)
@@ -65,7 +72,7 @@ func TestListsInTheEditor(t *testing.T) {
 	for _, it := range list.Items {
 		labels = append(labels, it.Label)
 	}
-	for _, w := range []string{"member.age", "member.earnings", "count", "sum", "any", "all"} {
+	for _, w := range []string{"member.age", "member.earnings", "member.countable", "count", "sum", "any", "all", "min", "max"} {
 		if !slices.Contains(labels, w) {
 			t.Errorf("completion %q lacks %q", labels, w)
 		}

@@ -46,8 +46,8 @@ func namesOf(toks []syntax.Token) *names {
 	// expression is known for one of them.
 	values, lists := map[string]bool{}, map[string]bool{}
 	for i := 1; i < len(code); i++ {
-		if (isWord(i-1, "value") || isWord(i-1, "table")) && lineStart(i-1) && code[i].Kind == syntax.TokenIdent {
-			values[code[i].Text] = true
+		if (isWord(i-1, "value") || isWord(i-1, "table")) && lineStart(i-1) && (code[i].Kind == syntax.TokenIdent || code[i].Kind == syntax.TokenField) {
+			values[code[i].Text] = true // member.countable is each member's value
 		}
 		if isWord(i-1, "list") && lineStart(i-1) && code[i].Kind == syntax.TokenIdent {
 			lists[code[i].Text] = true
@@ -68,6 +68,8 @@ func namesOf(toks []syntax.Token) *names {
 		}
 		o := occurrence{name: t.Text, start: t.Start, end: t.End}
 		switch {
+		case t.Kind == syntax.TokenField && values[t.Text]:
+			o.kind, o.decl = syntax.DeclValue, (isWord(i-1, "value") || isWord(i-1, "table")) && depth == 0 && lineStart(i-1)
 		case t.Kind == syntax.TokenField:
 			o.kind, o.decl = syntax.DeclField, isWord(i-1, "field")
 		case t.Kind != syntax.TokenIdent:

@@ -21,9 +21,10 @@ const (
 	// API stores is never refused for its size alone. Every other cost
 	// grows with the text, so this is the first check, before lexing.
 	MaxRulesBytes = 1 << 20
-	// MaxSources caps the source declarations of one ruleset, 100 [7].
+	// MaxSources caps the source declarations of one ruleset, 200 [14]:
+	// full SNAP with members cites the regulation and three state manuals.
 	// Each is bound to a project source and verified at publish.
-	MaxSources = 100
+	MaxSources = 200
 	// MaxFields caps the field declarations of one ruleset, 500 [13]: a
 	// field is a question an applicant may be asked and an input of the
 	// solver's encoding.

@@ -754,7 +754,14 @@ func (p *parser) parseValue(pos Pos, doc []string, table bool) *ValueDecl {
 
 // valueHeader reads `<id> <type> "<title>" [unit "<unit>"] [output] {`.
 func (p *parser) valueHeader(v *ValueDecl) {
-	v.Body.ID = p.ident("the value's name, e.g. net_income")
+	if p.tok.kind == tokField {
+		// A list member's value, member.countable_income: the checker
+		// says whether the part before the dot names a list.
+		v.Body.ID = p.tok.text
+		p.next()
+	} else {
+		v.Body.ID = p.ident("the value's name, e.g. net_income")
+	}
 	p.declaring.id = v.Body.ID
 	v.TypePos = p.tok.pos
 	v.Type = p.ident("the value's type (int, decimal, bool or date)")

@@ -219,6 +219,8 @@ var analysisStages = []struct {
 type analysis struct {
 	// ctx bounds every check (the caller's context and the timeout).
 	ctx context.Context
+	// checkTimeout bounds each check.
+	checkTimeout time.Duration
 	// r is the ruleset analysed.
 	r *engine.Ruleset
 	// c is the z3 context of every term below.
@@ -285,7 +287,7 @@ func newAnalysis(ctx context.Context, c *z3.Context, r *engine.Ruleset, checkTim
 		return nil, err
 	}
 	n := r.NumCriteria()
-	a := &analysis{ctx: ctx, r: r, c: c, enc: enc, official: make([]solver.Tri, n),
+	a := &analysis{ctx: ctx, r: r, c: c, enc: enc, official: make([]solver.Tri, n), checkTimeout: checkTimeout,
 		lits: map[int]*z3.Expr{}, byLit: map[uint]int{},
 		critSatisfiable: make([]bool, n), alwaysSatisfied: make([]bool, n), critNever: make([]bool, n),
 		groupSatisfiable: make([]bool, len(r.Groups)), groupNever: make([]bool, len(r.Groups))}
@@ -337,7 +339,7 @@ func (a *analysis) exists(what string, confirm func(*z3.Model) bool, assumptions
 // not find, or cannot decide, is asked again of every household.
 func (a *analysis) existsIn(variants []*solver.Encoding, what string, confirm func(*z3.Model) bool, assumptions []*z3.Expr) (z3.Result, error) {
 	if small := a.smallLists(variants); small != nil {
-		ctx, cancel := context.WithTimeout(a.ctx, smallHouseholdBudget)
+		ctx, cancel := context.WithTimeout(a.ctx, max(smallHouseholdBudget, a.checkTimeout/16))
 		res, err := a.check(ctx, what, confirm, false, append(slices.Clone(assumptions), small...))
 		cancel()
 		if err != nil || res == z3.Sat {
@@ -347,9 +349,10 @@ func (a *analysis) existsIn(variants []*solver.Encoding, what string, confirm fu
 	return a.check(a.ctx, what, confirm, true, assumptions)
 }
 
-// smallHouseholdBudget bounds the try with small households: what Z3
-// finds there it finds in milliseconds, and a check it cannot settle so
-// soon goes on to every household at once rather than costing twice.
+// smallHouseholdBudget bounds the try with small households, or a
+// sixteenth of a check's time when that is longer: what Z3 finds there it
+// finds in milliseconds, and a check it cannot settle so soon goes on to
+// every household at once rather than costing twice.
 const smallHouseholdBudget = 250 * time.Millisecond
 
 // check is one exists question: the loose solver first when confirm is

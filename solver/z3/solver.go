@@ -182,6 +182,11 @@ func (c *Context) check(ctx context.Context, op string, timeout time.Duration, a
 	if err := c.lastError(op); err != nil {
 		return Unknown, err
 	}
+	if err := ctx.Err(); err != nil {
+		// ctx ended as the check did: the interrupt may have reached Z3
+		// after its answer, and taken the model with it.
+		return Unknown, fmt.Errorf("z3: %s interrupted: %w", op, err)
+	}
 	switch r {
 	case C.Z3_L_TRUE:
 		return Sat, nil
