@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -78,4 +79,52 @@ func TestToolsSpeakHouseholds(t *testing.T) {
 func mustJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// TestGoalsOfHouseholds: a comparison written once inside an aggregate is
+// one threshold of suggested cases, on member 0 standing for every member,
+// and the guards the unrolling adds ("the list has more than i members")
+// are none: a goal per member up to the bound would ask for a household of
+// the bound's size, which is slow for Z3 and means nothing to an author.
+func TestGoalsOfHouseholds(t *testing.T) {
+	t.Parallel()
+	r := solvertest.Compile(t, `ruleset "t/goals"
+section goals
+name "Goals"
+source s "S" url "https://example.org/s" licence "public-domain"
+list member "People" up to 6
+  question "How many people?"
+field member.age int
+  question "How old is this person?"
+  range 0..130
+group g all "G" {
+  criterion young "A child under five" {
+    any(member where member.age < 5)
+    cite s "a child under five"
+  }
+}
+`)
+	goals, _, err := caseGoals(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, g := range goals {
+		texts = append(texts, g.text)
+	}
+	want := []string{"criterion young satisfied", "criterion young not satisfied",
+		"threshold member.age < 5: at 5", "threshold member.age < 5: just below (4)", "threshold member.age < 5: just above (6)"}
+	if !slices.Equal(texts, want) {
+		t.Errorf("goals\n%s\nwant\n%s", strings.Join(texts, "\n"), strings.Join(want, "\n"))
+	}
+	got, err := SuggestCases(context.Background(), r, nil, SuggestOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range got {
+		checkSuggestion(t, r, s)
+		if !s.Reachable {
+			t.Errorf("%s: no case", s.Goal)
+		}
+	}
 }
