@@ -625,8 +625,8 @@ func describe(r *engine.Ruleset, muts []mutation) error {
 // walkPath calls visit on x and every node below it as the rules wrote
 // them, with the operand indexes that lead there. An aggregate over a
 // list's members is unrolled to the list's bound; only member 0's part is
-// walked (engine.AggregateOf), standing for every member's as in suggested
-// cases (walkWritten): a mutant per member up to the bound would be a
+// walked (engine.AggregateOf), standing for every member's, for mutants
+// as for suggested cases (walkWritten): a mutant per member up to the bound would be a
 // survivor for every member beyond the households the cases hold, each
 // costing an equivalence check, and an author's slip is in what was
 // written once.

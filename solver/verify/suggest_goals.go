@@ -145,19 +145,7 @@ func caseGoals(r *engine.Ruleset) ([]caseGoal, *engine.Ruleset, error) {
 // of sixteen can meet), and the guards, which the rules never wrote, are
 // no thresholds.
 func walkWritten(x *engine.Expr, visit func(*engine.Expr)) {
-	if x == nil {
-		return
-	}
-	visit(x)
-	if a, ok := engine.AggregateOf(x); ok {
-		for _, part := range []*engine.Expr{a.Where, a.Term, a.Else} {
-			walkWritten(part, visit)
-		}
-		return
-	}
-	for _, arg := range x.Args {
-		walkWritten(arg, visit)
-	}
+	walkPath(x, nil, func(y *engine.Expr, _ []int) { visit(y) })
 }
 
 // inHousehold is goal condition x of a case, which must also have the
