@@ -194,10 +194,75 @@ func TestCasebankSentencesArePlain(t *testing.T) {
 				}
 			}
 			for _, f := range c.Fields {
-				if strings.Contains(s, f) {
+				if namesID(s, f) {
 					t.Errorf("%s: %s: sentence %q names field id %q", path, c.ID, s, f)
 				}
 			}
+		}
+	}
+}
+
+// namesID reports whether sentence s writes id as the rules language
+// does: as a whole id, not inside a longer word or id ("child" is not
+// named by "children", nor "income.wages" by "income.wages_net"). A list's
+// own id has no dot and is an English word too ("member", "child"), which
+// a sentence may use as one ("a counted member aged 60"), so it counts
+// only where the rules would write it: before "." or "[" (member.age,
+// member[0].age) or inside "(" (count(member)).
+func namesID(s, id string) bool {
+	isIDByte := func(b byte) bool {
+		return b == '_' || b == '.' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
+	}
+	for from := 0; ; {
+		at := strings.Index(s[from:], id)
+		if at < 0 {
+			return false
+		}
+		start, end := from+at, from+at+len(id)
+		from = start + 1
+		var before, after byte
+		if start > 0 {
+			before = s[start-1]
+		}
+		if end < len(s) {
+			after = s[end]
+		}
+		if after == '.' && (end+1 == len(s) || !isIDByte(s[end+1])) {
+			after = ' ' // a full stop, not a member's field
+		}
+		if isIDByte(before) || (after != '.' && isIDByte(after)) {
+			continue // inside a longer word or id
+		}
+		if strings.Contains(id, ".") || after == '.' || after == '[' || before == '(' {
+			return true
+		}
+	}
+}
+
+// TestNamesID: the casebank check finds field ids as the rules write them,
+// never inside a longer word (the list "child" in "children") nor a list's
+// id used as the English word it is.
+func TestNamesID(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		s, id string
+		want  bool
+	}{
+		{"for at least one of the children and young people", "child", false},
+		{"the members counted is at least 1", "member", false},
+		{"the household has a counted member aged 60", "member", false},
+		{"it ends with the member.", "member", false},
+		{"child.date_of_birth is before 2000", "child", true},
+		{"child[0].date_of_birth is before 2000", "child", true},
+		{"count(member) is at least 1", "member", true},
+		{"income.wages is more than 1", "income.wages", true},
+		{"wages are income.wages.", "income.wages", true},
+		{"income.wages_net is more than 1", "income.wages", false},
+		{"gross income.wages2 is more than 1", "income.wages", false},
+		{"my_income.wages is more than 1", "income.wages", false},
+	} {
+		if got := namesID(tc.s, tc.id); got != tc.want {
+			t.Errorf("namesID(%q, %q) = %v, want %v", tc.s, tc.id, got, tc.want)
 		}
 	}
 }

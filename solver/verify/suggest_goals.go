@@ -48,7 +48,7 @@ func caseGoals(r *engine.Ruleset) ([]caseGoal, *engine.Ruleset, error) {
 	var cmps []*engine.Expr
 	for i := 0; i < r.NumCriteria(); i++ {
 		c, _ := r.CriterionAt(i)
-		solver.WalkExpr(c.Expr, func(x *engine.Expr) {
+		walkWritten(c.Expr, func(x *engine.Expr) {
 			if t, ok := thresholdOf(x); ok && slices.ContainsFunc(walkNodes(t.side), isField) {
 				cmps = append(cmps, x)
 			}
@@ -91,7 +91,7 @@ func caseGoals(r *engine.Ruleset) ([]caseGoal, *engine.Ruleset, error) {
 		}
 		add(i, "criterion "+c.ID+" satisfied", c.Expr, nil)
 		add(i, "criterion "+c.ID+" not satisfied", boolOp(engine.OpNot, c.Expr), nil)
-		solver.WalkExpr(c.Expr, func(x *engine.Expr) {
+		walkWritten(c.Expr, func(x *engine.Expr) {
 			n := slices.Index(cmps, x)
 			if n < 0 {
 				return
@@ -133,6 +133,19 @@ func caseGoals(r *engine.Ruleset) ([]caseGoal, *engine.Ruleset, error) {
 		return nil, nil, fmt.Errorf("solver: suggest cases: %w", err)
 	}
 	return goals, probe, nil
+}
+
+// walkWritten calls visit on x and every node below it as the rules wrote
+// them: an aggregate over a list's members is unrolled to the list's
+// bound, each member's part guarded by "the list has more than i
+// members", and only member 0's part is walked, standing for every
+// member's as the printer shows it (engine.AggregateOf). So a comparison
+// written once is one threshold, met by a household of one, not one per
+// member up to the bound (the sixteenth member's, which only a household
+// of sixteen can meet), and the guards, which the rules never wrote, are
+// no thresholds.
+func walkWritten(x *engine.Expr, visit func(*engine.Expr)) {
+	walkPath(x, nil, func(y *engine.Expr, _ []int) { visit(y) })
 }
 
 // inHousehold is goal condition x of a case, which must also have the
