@@ -196,3 +196,59 @@ func (p *parser) matchNumber() string {
 	p.next()
 	return text
 }
+
+// parseValue reads a value declaration after its keyword. Like a group, a
+// header that fails is skipped up to the body, which is still read; it
+// returns nil only when no body follows.
+func (p *parser) parseValue(pos Pos, doc []string, table bool) *ValueDecl {
+	v := &ValueDecl{Body: &CriterionDecl{Pos: pos, Doc: doc, kind: "value"}, Table: table}
+	if table {
+		v.Body.kind = "table"
+	}
+	if !p.try(func() { p.valueHeader(v) }) {
+		p.failed.add(FailedValue, v.Body.ID)
+		v.Body.Failed = true
+		if !p.skipHeader(syncGroup) {
+			return nil
+		}
+	}
+	if table {
+		p.tableBody(v)
+	} else {
+		p.criterionBody(v.Body)
+	}
+	if v.Body.Failed {
+		p.failed.add(FailedValue, v.Body.ID)
+	}
+	return v
+}
+
+// valueHeader reads `<id> <type> "<title>" [unit "<unit>"] [output] {`.
+func (p *parser) valueHeader(v *ValueDecl) {
+	if p.tok.kind == tokField {
+		// A list member's value, member.countable_income: the checker
+		// says whether the part before the dot names a list.
+		v.Body.ID = p.tok.text
+		p.next()
+	} else {
+		v.Body.ID = p.ident("the value's name, e.g. net_income")
+	}
+	p.declaring.id = v.Body.ID
+	v.TypePos = p.tok.pos
+	v.Type = p.ident("the value's type (int, decimal, bool or date)")
+	v.Body.Title = p.str("the value's title, e.g. \"Net monthly income\"")
+	for {
+		switch {
+		case p.is("unit"):
+			p.next()
+			v.Unit = p.str("the unit, e.g. \"USD\"")
+			continue
+		case p.is("output"):
+			p.next()
+			v.Output = true
+			continue
+		}
+		break
+	}
+	p.open(v.Body.What(), syncCriterion)
+}
