@@ -212,6 +212,11 @@ func TestCasebank(t *testing.T) {
 		for _, fd := range f.Fields {
 			declared[fd.ID] = fd.Pos.Line - 1
 		}
+		for _, vd := range f.Values {
+			if strings.Contains(vd.Body.ID, ".") {
+				declared[vd.Body.ID] = vd.Body.Pos.Line - 1 // a value of each member, written as a field is
+			}
+		}
 		for _, tok := range syntax.Tokens([]byte(text)) {
 			if tok.Kind != syntax.TokenField {
 				continue
