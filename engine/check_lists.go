@@ -227,6 +227,9 @@ func (c *checker) extremum(n *syntax.Node, parts []*Expr) *Expr {
 	}
 	counted := make([]*Expr, len(parts))
 	for i, part := range parts {
+		if part.Kind != ExprOp {
+			return invalid() // a member's part that failed, said once for the first
+		}
 		counted[i] = part.Args[0]
 	}
 	sort := numericSort(parts[0].Sort, dflt.Sort)
