@@ -380,12 +380,19 @@ func (r *Ruleset) InList(slot int, in *Inputs) bool {
 // answered" means for a ruleset with a household: a complete household of
 // two leaves the third member's fields empty.
 func (r *Ruleset) Complete(in *Inputs) bool {
-	for s, v := range in.Values {
-		if v.Known != r.InList(s, in) {
+	for s := range in.Values {
+		if !r.CompleteAt(s, in) {
 			return false
 		}
 	}
 	return true
+}
+
+// CompleteAt reports whether in answers field slot as a complete answer
+// set does (Complete): answered, but a member's only while its list holds
+// it.
+func (r *Ruleset) CompleteAt(slot int, in *Inputs) bool {
+	return in.Values[slot].Known == r.InList(slot, in)
 }
 
 // WireAnswers writes values, one per field of r, as the field_values of a

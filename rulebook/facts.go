@@ -51,7 +51,7 @@ func (e *FactCycleError) Error() string {
 		strings.Join(e.Letters, " → "), strings.Join(steps, ", and "))
 }
 
-// facts binds spec's section facts (see SectionFact): each bound field
+// facts binds the composition's section facts (Spec.Facts, see SectionFact): each bound field
 // becomes a named value of the composition, whose expression is its
 // section's outcome written over fields only (groups replaced by their
 // criteria joined with and or or, as the evaluator joins them, so

@@ -221,6 +221,8 @@ type analysis struct {
 	ctx context.Context
 	// checkTimeout bounds each check.
 	checkTimeout time.Duration
+	// small is smallLists for a.enc alone, made on first use.
+	small []*z3.Expr
 	// r is the ruleset analysed.
 	r *engine.Ruleset
 	// c is the z3 context of every term below.
@@ -338,7 +340,7 @@ func (a *analysis) exists(what string, confirm func(*z3.Model) bool, assumptions
 // a.enc and the variants): what it finds there is found, and what it does
 // not find, or cannot decide, is asked again of every household.
 func (a *analysis) existsIn(variants []*solver.Encoding, what string, confirm func(*z3.Model) bool, assumptions []*z3.Expr) (z3.Result, error) {
-	if small := a.smallLists(variants); small != nil {
+	if small := a.smallLists(variants); len(small) > 0 {
 		ctx, cancel := context.WithTimeout(a.ctx, max(smallHouseholdBudget, a.checkTimeout/16))
 		res, err := a.check(ctx, what, confirm, false, append(slices.Clone(assumptions), small...))
 		cancel()
@@ -385,21 +387,31 @@ func (a *analysis) check(ctx context.Context, what string, confirm func(*z3.Mode
 	return res, err
 }
 
-// smallLists is "every list holds at most two members", in a.enc and in
-// the variants given (whose fresh lists are their own), or nil for a
+// smallLists is "every list holds at most two members" (smallHousehold), in a.enc and in
+// the variants given (whose fresh lists are their own), or empty for a
 // ruleset without lists. exists tries a check with it first: most answer
 // sets a check looks for have a household of one or two (a student and
 // the child she cares for), which is a far easier
 // question for Z3 than a household of any size up to the bound, where
 // each member's dates bring their own calendar.
 func (a *analysis) smallLists(variants []*solver.Encoding) []*z3.Expr {
-	var out []*z3.Expr
+	if a.small == nil {
+		a.small = a.listsAtMost(a.enc)
+	}
+	out := a.small
+	for _, e := range variants {
+		out = append(slices.Clip(out), a.listsAtMost(e)...)
+	}
+	return out
+}
+
+// listsAtMost is "every list of e holds at most smallHousehold members"
+// (empty, not nil, for a ruleset without lists).
+func (a *analysis) listsAtMost(e *solver.Encoding) []*z3.Expr {
+	out := []*z3.Expr{}
 	for slot := range a.r.Fields {
-		if a.r.Fields[slot].List == nil {
-			continue
-		}
-		for _, e := range append([]*solver.Encoding{a.enc}, variants...) {
-			out = append(out, a.c.Le(e.Value(slot), a.c.Int(2)))
+		if a.r.Fields[slot].List != nil {
+			out = append(out, a.c.Le(e.Value(slot), a.c.Int(smallHousehold)))
 		}
 	}
 	return out

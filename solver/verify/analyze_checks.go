@@ -569,7 +569,7 @@ func (a *analysis) listSlots(slot int) []int {
 // does (engine.Ruleset.Complete): each answered, but a member's only while
 // its list holds it.
 func (a *analysis) completeAt(in *engine.Inputs, slots []int) bool {
-	return !slices.ContainsFunc(slots, func(s int) bool { return in.Values[s].Known != a.r.InList(s, in) })
+	return !slices.ContainsFunc(slots, func(s int) bool { return !a.r.CompleteAt(s, in) })
 }
 
 // knownApart reports whether x and y are one eligible, the other not
