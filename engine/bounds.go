@@ -150,8 +150,8 @@ func below(a, b value.Value, strict bool) bool {
 // bounds is the range instruction i can still take: its value when known;
 // otherwise a field's declared range, a named value's expression's range,
 // and the arithmetic of its operands' ranges for +, -, negation,
-// multiplication by a constant, if, min, max, ?? and abs. Anything else
-// unknown is unbounded.
+// multiplication by a constant, if, min, max, ??, abs and rounding to a
+// constant step. Anything else unknown is unbounded.
 func (m *machine) bounds(i int32) interval {
 	in := &m.p.code[i]
 	switch in.op {
@@ -223,8 +223,34 @@ func (m *machine) bounds(i int32) interval {
 		return m.bounds(kids[1])
 	case opAbs:
 		return absolute(m.bounds(kids[0]))
+	case opFloor, opCeil, opRound:
+		// Rounding to a constant step keeps the order of numbers.
+		if k := m.p.code[kids[1]]; k.op == opConst && k.k.Num > 0 {
+			b := m.bounds(kids[0])
+			mode := value.RoundHalfUp
+			switch in.op {
+			case opFloor:
+				mode = value.RoundDown
+			case opCeil:
+				mode = value.RoundUp
+			}
+			return interval{roundedEnd(b.lo, k.k, mode), roundedEnd(b.hi, k.k, mode)}
+		}
 	}
 	return interval{}
+}
+
+// roundedEnd is the end a rounded to step: unbounded when a is, or when
+// rounding has no result.
+func roundedEnd(a, step value.Value, mode value.Rounding) value.Value {
+	if !a.Known {
+		return a
+	}
+	v, fault := value.RoundTo(a, step, mode)
+	if fault != value.NoFault {
+		return value.Value{}
+	}
+	return v
 }
 
 // lower is the lesser of two bounds. An unbounded side is below

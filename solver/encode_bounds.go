@@ -173,6 +173,18 @@ func (e *Encoding) unknownSpan(x *engine.Expr) (span, error) {
 		return e.span(x.Args[1])
 	case engine.OpAbs:
 		return e.absSpan(args[0]), nil
+	case engine.OpFloor, engine.OpCeil, engine.OpRound:
+		if step := x.Args[1]; step.Kind == engine.ExprConst && step.Const.Num > 0 {
+			a, err := e.span(x.Args[0])
+			if err != nil {
+				return span{}, err
+			}
+			k := e.constant(step.Sort, step.Const)
+			round := func(v end) end {
+				return end{v.fin, e.rounded(x.Op, engine.SortDecimal, term{sort: engine.SortDecimal, val: v.v}, k)}
+			}
+			return span{round(a.lo), round(a.hi)}, nil
+		}
 	}
 	return e.unbounded(), nil
 }
