@@ -16,9 +16,13 @@ import (
 // if and min and max choose among them.
 
 // end is one end of a range: the number v where fin holds, unbounded
-// otherwise.
+// otherwise. never and always say fin is false or true whatever the
+// answers, so that ends no answer can bound cost the solver nothing: a
+// comparison whose ends are never bounded is left as Kleene's rule
+// makes it.
 type end struct {
-	fin, v *z3.Expr
+	fin, v        *z3.Expr
+	never, always bool
 }
 
 // span is the range an encoded number can still take.
@@ -49,25 +53,62 @@ func (e *Encoding) boundedComparison(x *engine.Expr, out term) (term, error) {
 	case engine.OpGe:
 		yes, no = e.below(b.hi, a.lo, false), e.below(a.hi, b.lo, true)
 	default:
-		apart := c.Or(e.below(a.hi, b.lo, true), e.below(b.hi, a.lo, true))
-		same := c.And(e.below(a.hi, b.lo, false), e.below(b.hi, a.lo, false))
+		apart := e.either(e.below(a.hi, b.lo, true), e.below(b.hi, a.lo, true))
+		var same *z3.Expr
+		if l, r := e.below(a.hi, b.lo, false), e.below(b.hi, a.lo, false); l != nil && r != nil {
+			same = c.And(l, r)
+		}
 		yes, no = same, apart
 		if x.Op == engine.OpNe {
 			yes, no = apart, same
 		}
 	}
-	return term{sort: out.sort, known: c.Or(out.known, yes, no), val: c.Ite(out.known, out.val, yes)}, nil
+	decided := e.either(yes, no)
+	if decided == nil {
+		return out, nil // no answers bound these sides: Kleene's rule alone
+	}
+	if yes == nil {
+		yes = c.Bool(false)
+	}
+	return term{sort: out.sort, known: c.Or(out.known, decided), val: c.Ite(out.known, out.val, yes)}, nil
 }
 
-// below is "a is below b" (at most b unless strict), false when either end
-// is unbounded.
+// either is a or b, where nil stands for false.
+func (e *Encoding) either(a, b *z3.Expr) *z3.Expr {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	return e.c.Or(a, b)
+}
+
+// below is "a is below b" (at most b unless strict); nil (false) when
+// either end is never bounded.
 func (e *Encoding) below(a, b end, strict bool) *z3.Expr {
+	if a.never || b.never {
+		return nil
+	}
 	c := e.c
 	cmp := c.Le(a.v, b.v)
 	if strict {
 		cmp = c.Lt(a.v, b.v)
 	}
-	return c.And(a.fin, b.fin, cmp)
+	return c.And(e.finAll(a, b).fin, cmp)
+}
+
+// finAll is an end bounded when both a and b are (its v is unset).
+func (e *Encoding) finAll(a, b end) end {
+	switch {
+	case a.never || b.never:
+		return end{fin: e.c.Bool(false), never: true}
+	case a.always:
+		return end{fin: b.fin, always: b.always}
+	case b.always:
+		return end{fin: a.fin}
+	}
+	return end{fin: e.c.And(a.fin, b.fin)}
 }
 
 // span is the range x can still take, as engine's machine.bounds computes
@@ -89,18 +130,15 @@ func (e *Encoding) span(x *engine.Expr) (span, error) {
 
 // unknownSpan is the range of x while its value is unknown.
 func (e *Encoding) unknownSpan(x *engine.Expr) (span, error) {
-	c := e.c
 	switch x.Kind {
 	case engine.ExprField:
-		var out span
-		out.lo.fin, out.hi.fin = c.Bool(false), c.Bool(false)
-		out.lo.v, out.hi.v = e.real(value.IntValue(0)), e.real(value.IntValue(0))
+		out := e.unbounded()
 		if g := e.r.Fields[x.Slot].Range; g != nil {
 			if g.Min.Known {
-				out.lo = end{c.Bool(true), e.real(g.Min)}
+				out.lo = e.bounded(e.real(g.Min))
 			}
 			if g.Max.Known {
-				out.hi = end{c.Bool(true), e.real(g.Max)}
+				out.hi = e.bounded(e.real(g.Max))
 			}
 		}
 		return out, nil
@@ -111,20 +149,18 @@ func (e *Encoding) unknownSpan(x *engine.Expr) (span, error) {
 		return e.unbounded(), nil
 	}
 	args := make([]span, 0, len(x.Args))
-	operands := func() error {
+	switch x.Op {
+	case engine.OpAdd, engine.OpSub, engine.OpNeg, engine.OpMin, engine.OpMax, engine.OpAbs, engine.OpIf:
 		for _, a := range x.Args {
+			if a.Sort == engine.SortBool {
+				args = append(args, span{}) // an if's condition
+				continue
+			}
 			s, err := e.span(a)
 			if err != nil {
-				return err
+				return span{}, err
 			}
 			args = append(args, s)
-		}
-		return nil
-	}
-	switch x.Op {
-	case engine.OpAdd, engine.OpSub, engine.OpNeg, engine.OpMin, engine.OpMax, engine.OpAbs:
-		if err := operands(); err != nil {
-			return span{}, err
 		}
 	}
 	switch x.Op {
@@ -149,14 +185,7 @@ func (e *Encoding) unknownSpan(x *engine.Expr) (span, error) {
 		if err != nil {
 			return span{}, err
 		}
-		yes, err := e.span(x.Args[1])
-		if err != nil {
-			return span{}, err
-		}
-		no, err := e.span(x.Args[2])
-		if err != nil {
-			return span{}, err
-		}
+		yes, no := args[1], args[2]
 		hull := span{e.pick(yes.lo, no.lo, false, true), e.pick(yes.hi, no.hi, true, true)}
 		return e.eitherSpan(cond.known, e.eitherSpan(cond.val, yes, no), hull), nil
 	case engine.OpMin, engine.OpMax:
@@ -181,7 +210,11 @@ func (e *Encoding) unknownSpan(x *engine.Expr) (span, error) {
 			}
 			k := e.constant(step.Sort, step.Const)
 			round := func(v end) end {
-				return end{v.fin, e.rounded(x.Op, engine.SortDecimal, term{sort: engine.SortDecimal, val: v.v}, k)}
+				if v.never {
+					return v
+				}
+				v.v = e.rounded(x.Op, engine.SortDecimal, term{sort: engine.SortDecimal, val: v.v}, k)
+				return v
 			}
 			return span{round(a.lo), round(a.hi)}, nil
 		}
@@ -213,17 +246,19 @@ func (e *Encoding) valueSpan(i int) (span, error) {
 // real is the engine number v as a Real.
 func (e *Encoding) real(v value.Value) *z3.Expr { return e.c.RealRat(ValueRat(v)) }
 
+// bounded is an end that is v whatever the answers.
+func (e *Encoding) bounded(v *z3.Expr) end { return end{fin: e.c.Bool(true), v: v, always: true} }
+
 // pointSpan is the range of t's value alone.
 func (e *Encoding) pointSpan(t term) span {
-	v := e.coerce(t, engine.SortDecimal)
-	on := e.c.Bool(true)
-	return span{end{on, v}, end{on, v}}
+	v := e.bounded(e.coerce(t, engine.SortDecimal))
+	return span{v, v}
 }
 
 // unbounded is the range of a number nothing is known of.
 func (e *Encoding) unbounded() span {
-	off, zero := e.c.Bool(false), e.real(value.IntValue(0))
-	return span{end{off, zero}, end{off, zero}}
+	off := end{fin: e.c.Bool(false), v: e.real(value.IntValue(0)), never: true}
+	return span{off, off}
 }
 
 // eitherSpan is a where cond holds, b otherwise.
@@ -231,9 +266,24 @@ func (e *Encoding) eitherSpan(cond *z3.Expr, a, b span) span {
 	return span{e.eitherEnd(cond, a.lo, b.lo), e.eitherEnd(cond, a.hi, b.hi)}
 }
 
+// eitherEnd is a where cond holds, b otherwise; the value of an end never
+// bounded is never read, so the other's stands for it.
 func (e *Encoding) eitherEnd(cond *z3.Expr, a, b end) end {
 	c := e.c
-	return end{c.Ite(cond, a.fin, b.fin), c.Ite(cond, a.v, b.v)}
+	switch {
+	case a.never && b.never:
+		return a
+	case a.never:
+		return end{fin: c.And(c.Not(cond), b.fin), v: b.v}
+	case b.never:
+		return end{fin: c.And(cond, a.fin), v: a.v}
+	}
+	out := end{v: c.Ite(cond, a.v, b.v), always: a.always && b.always}
+	out.fin = c.Bool(true)
+	if !out.always {
+		out.fin = c.Ite(cond, a.fin, b.fin)
+	}
+	return out
 }
 
 // pick is the greater (greater) or lesser of two ends. With
@@ -242,52 +292,89 @@ func (e *Encoding) eitherEnd(cond *z3.Expr, a, b end) end {
 // other, as engine's lower and upper do.
 func (e *Encoding) pick(a, b end, greater, unboundedWins bool) end {
 	c := e.c
+	switch {
+	case a.never || b.never:
+		if unboundedWins {
+			return e.unbounded().lo
+		}
+		if a.never {
+			return b
+		}
+		return a
+	}
 	bBetter := c.Lt(b.v, a.v)
 	if greater {
 		bBetter = c.Gt(b.v, a.v)
 	}
-	both := c.And(a.fin, b.fin)
-	v := c.Ite(both, c.Ite(bBetter, b.v, a.v), c.Ite(a.fin, a.v, b.v))
-	if unboundedWins {
-		return end{both, v}
+	better := c.Ite(bBetter, b.v, a.v)
+	both := e.finAll(a, b)
+	if both.always {
+		return end{fin: both.fin, v: better, always: true}
 	}
-	return end{c.Or(a.fin, b.fin), v}
+	v := c.Ite(both.fin, better, c.Ite(a.fin, a.v, b.v))
+	if unboundedWins {
+		return end{fin: both.fin, v: v}
+	}
+	return end{fin: c.Or(a.fin, b.fin), v: v, always: a.always || b.always}
 }
 
 // sumSpan is the range of a + b.
 func (e *Encoding) sumSpan(a, b span) span {
-	c := e.c
-	add := func(x, y end) end { return end{c.And(x.fin, y.fin), c.Add(x.v, y.v)} }
+	add := func(x, y end) end {
+		out := e.finAll(x, y)
+		if !out.never {
+			out.v = e.c.Add(x.v, y.v)
+		} else {
+			out.v = x.v
+		}
+		return out
+	}
 	return span{add(a.lo, b.lo), add(a.hi, b.hi)}
 }
 
 // negSpan is the range of -a.
 func (e *Encoding) negSpan(a span) span {
-	c := e.c
-	return span{end{a.hi.fin, c.Neg(a.hi.v)}, end{a.lo.fin, c.Neg(a.lo.v)}}
+	neg := func(x end) end {
+		if !x.never {
+			x.v = e.c.Neg(x.v)
+		}
+		return x
+	}
+	return span{neg(a.hi), neg(a.lo)}
 }
 
 // scaledSpan is the range of a times the constant k.
 func (e *Encoding) scaledSpan(a span, k value.Value) span {
-	c := e.c
 	if k.Num == 0 {
-		on, zero := c.Bool(true), e.real(k)
-		return span{end{on, zero}, end{on, zero}}
+		z := e.bounded(e.real(k))
+		return span{z, z}
 	}
 	if k.Num < 0 {
 		a = span{a.hi, a.lo}
 	}
 	kv := e.real(k)
-	return span{end{a.lo.fin, c.Mul(a.lo.v, kv)}, end{a.hi.fin, c.Mul(a.hi.v, kv)}}
+	scale := func(x end) end {
+		if !x.never {
+			x.v = e.c.Mul(x.v, kv)
+		}
+		return x
+	}
+	return span{scale(a.lo), scale(a.hi)}
 }
 
 // absSpan is the range of abs(a).
 func (e *Encoding) absSpan(a span) span {
 	c := e.c
-	zero := end{c.Bool(true), e.real(value.IntValue(0))}
-	nonNegative := e.below(zero, a.lo, false)
-	nonPositive := e.below(a.hi, zero, false)
+	zero := e.bounded(e.real(value.IntValue(0)))
 	n := e.negSpan(a)
 	straddle := span{zero, e.pick(n.hi, a.hi, true, true)}
+	orFalse := func(x *z3.Expr) *z3.Expr {
+		if x == nil {
+			return c.Bool(false)
+		}
+		return x
+	}
+	nonNegative := orFalse(e.below(zero, a.lo, false))
+	nonPositive := orFalse(e.below(a.hi, zero, false))
 	return e.eitherSpan(nonNegative, a, e.eitherSpan(nonPositive, n, straddle))
 }
