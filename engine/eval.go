@@ -72,6 +72,9 @@ var opcodes = map[Operator]opcode{
 type inst struct {
 	// op is the operation.
 	op opcode
+	// bounded marks a comparison that its sides' ranges decide while a
+	// side is unknown (Ruleset.BoundedComparison, bounds.go).
+	bounded bool
 	// a is the first operand's index in program.kids, or the slot of
 	// opField and opGroup.
 	a int32
@@ -83,6 +86,9 @@ type inst struct {
 
 // program is the flat form of a ruleset's expressions that evaluation walks.
 type program struct {
+	// r is the ruleset the expressions belong to, which says which
+	// comparisons bounds decide.
+	r *Ruleset
 	// code holds every instruction; operands come before their operator.
 	code []inst
 	// kids holds the operand instruction indexes, each operator's run
@@ -107,7 +113,7 @@ type program struct {
 }
 
 func buildProgram(r *Ruleset) program {
-	var p program
+	p := program{r: r}
 	reads := make([]bool, len(r.Fields))
 	for i := range r.Values {
 		v := &r.Values[i]
@@ -163,7 +169,7 @@ func (p *program) emit(e *Expr) int32 {
 		for i, a := range e.Args {
 			ids[i] = p.emit(a)
 		}
-		in = inst{op: opcodes[e.Op], a: int32(len(p.kids)), n: int32(len(ids))}
+		in = inst{op: opcodes[e.Op], a: int32(len(p.kids)), n: int32(len(ids)), bounded: p.r.BoundedComparison(e)}
 		p.kids = append(p.kids, ids...)
 	}
 	p.code = append(p.code, in)
@@ -456,7 +462,7 @@ func (r *Ruleset) EvaluateInto(in *Inputs, opts Options, res *Result) {
 // criterion is decided. Named values it reads are computed as a decision
 // computes them.
 func (r *Ruleset) EvaluateExpr(e *Expr, in *Inputs, decisionDate int64) Status {
-	var p program
+	p := program{r: r}
 	root := p.emit(e)
 	m := machine{p: &p, main: &r.prog, r: r, inputs: in.Values,
 		values: make([]value.Value, len(r.Values)), valueState: make([]uint8, len(r.Values))}
@@ -662,6 +668,9 @@ func (m *machine) eval(i int32) value.Value {
 	}
 	x, y := m.eval(kids[0]), m.eval(kids[1])
 	if !x.Known || !y.Known {
+		if in.bounded {
+			return m.decideByBounds(in.op, kids)
+		}
 		return value.Value{}
 	}
 	switch in.op {

@@ -67,6 +67,7 @@ func (r *Ruleset) finish(hash bool) error {
 			r.readSlots[s] = true
 		}
 	}
+	r.markListValues()
 	r.prog = buildProgram(r)
 	return nil
 }

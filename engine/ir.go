@@ -216,6 +216,9 @@ type Ruleset struct {
 	// readSlots[s] is whether some criterion reads field slot s, so that
 	// reading answers finds the unused ones without walking the criteria.
 	readSlots []bool
+	// valueReadsList[v] is whether named value v reads a list's length,
+	// directly or through other values (bounds.go).
+	valueReadsList []bool
 }
 
 // Period is the span of dates a ruleset holds for, both ends inclusive, as

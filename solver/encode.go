@@ -145,6 +145,9 @@ type Encoding struct {
 	// values holds each named value's term once encoded (valueTerm); nil
 	// entries are not encoded yet.
 	values []*term
+	// spans holds each named value's range once encoded (valueSpan,
+	// encode_bounds.go); nil entries are not encoded yet.
+	spans []*span
 }
 
 // interrupted returns ctx's error when the encoding is being built under a
@@ -653,6 +656,9 @@ func (e *Encoding) expr(x *engine.Expr) (term, error) {
 		out.val = c.Ite(c.Ge(b.val, a.val), forward, c.Neg(backward))
 	default:
 		return term{}, fmt.Errorf("operator %q is not encoded", x.Op)
+	}
+	if e.r.BoundedComparison(x) {
+		return e.boundedComparison(x, out)
 	}
 	return out, nil
 }

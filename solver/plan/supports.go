@@ -217,7 +217,7 @@ func (st *supportState) expr(e *engine.Expr, want bool) supportFamily {
 // needed collects the fields e cannot be known without (neededFields),
 // through the named values it reads.
 func (st *supportState) needed(e *engine.Expr, need *fieldSet) {
-	neededFields(e, func(v int) fieldSet { return st.m.valueNeeds[v] }, need)
+	neededFields(st.m.rs, e, func(v int) fieldSet { return st.m.valueNeeds[v] }, need)
 }
 
 // way returns the supports of every literal of r holding at once.

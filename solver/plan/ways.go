@@ -171,10 +171,10 @@ func valueNeeds(rs *engine.Ruleset) []fieldSet {
 		nv := &rs.Values[v]
 		var out fieldSet
 		if nv.Expr != nil {
-			neededFields(nv.Expr, need, &out)
+			neededFields(rs, nv.Expr, need, &out)
 		}
 		for _, k := range nv.Keys {
-			neededFields(k, need, &out) // a lookup needs every key
+			neededFields(rs, k, need, &out) // a lookup needs every key
 		}
 		// and whichever row the keys pick: what every row needs.
 		var rows []engine.TableRow
@@ -185,7 +185,7 @@ func valueNeeds(rs *engine.Ruleset) []fieldSet {
 		var common fieldSet
 		for i, row := range rows {
 			var r fieldSet
-			neededFields(row.Value, need, &r)
+			neededFields(rs, row.Value, need, &r)
 			if i == 0 {
 				common = r
 			} else {
@@ -202,18 +202,22 @@ func valueNeeds(rs *engine.Ruleset) []fieldSet {
 	return needs
 }
 
-// neededFields adds to need the fields e cannot be known without: every
+// neededFields adds to need the fields e cannot be known without: none for
+// a comparison ranges decide, every
 // field a strict operator reads; of `a ?? d` what d needs; of an if, an
 // and or an or only what every branch needs (a known condition or a
 // deciding side spares the others); of a named value what value(v) says.
-func neededFields(e *engine.Expr, value func(v int) fieldSet, need *fieldSet) {
+func neededFields(rs *engine.Ruleset, e *engine.Expr, value func(v int) fieldSet, need *fieldSet) {
 	switch {
+	case rs.BoundedComparison(e):
+		// Ranges may settle it with any of its fields unanswered
+		// (engine/bounds.go): no one field is needed.
 	case e.Kind == engine.ExprField:
 		need.add(e.Slot)
 	case e.Kind == engine.ExprValue:
 		*need = need.union(value(e.Slot))
 	case e.Kind == engine.ExprOp && e.Op == engine.OpDefault:
-		neededFields(e.Args[1], value, need)
+		neededFields(rs, e.Args[1], value, need)
 	case e.Kind == engine.ExprOp && (e.Op == engine.OpIf || e.Op == engine.OpAnd || e.Op == engine.OpOr):
 		branches := e.Args
 		if e.Op == engine.OpIf {
@@ -222,7 +226,7 @@ func neededFields(e *engine.Expr, value func(v int) fieldSet, need *fieldSet) {
 		var common fieldSet
 		for i, b := range branches {
 			var f fieldSet
-			neededFields(b, value, &f)
+			neededFields(rs, b, value, &f)
 			if i == 0 {
 				common = f
 			} else {
@@ -232,7 +236,7 @@ func neededFields(e *engine.Expr, value func(v int) fieldSet, need *fieldSet) {
 		*need = need.union(common)
 	default:
 		for _, a := range e.Args {
-			neededFields(a, value, need)
+			neededFields(rs, a, value, need)
 		}
 	}
 }
