@@ -516,6 +516,7 @@ test('the studio over a household: member tests, review, gates and changes name 
   assert.match(await page.locator('#check-tests_pass').textContent(), /Passed/);
   assert.match(checks, /member\.age < 18 \(criterion school_child\)/, 'a member field’s threshold as the rules write it');
   assert.doesNotMatch(checks, /member\[\d\]/, 'no member’s copy of a field');
+  assert.doesNotMatch(checks, /count\(member\) > \d/, 'the guard before each member’s part of an aggregate is no threshold');
   await axe(page, 'household-review');
   await shot(page, 'household-review');
 
