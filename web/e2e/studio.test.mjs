@@ -475,7 +475,7 @@ test('the studio: sign in, sources, rules, tests, review, publish, sign out', as
   clean();
 });
 
-test('the studio over a household: member tests, review, gates and changes name people sensibly', async (t) => {
+test('the studio over a household: member test cases, then review, gates and Changes say member fields as the rules write them', async (t) => {
   // The project, its source and a household draft (a list, member fields,
   // any and count over the members) over the API.
   const dir = path.join(here, 'testdata', 'household-studio');
