@@ -40,7 +40,7 @@ type TestsRequest struct {
 }
 
 // checkCases validates cases at the given body location: names present
-// and unique, outcomes and statuses spelled as docs/authoring.md#casesjson spells them.
+// and unique, outcomes and statuses spelled as docs/folders.md#casesjson spells them.
 func checkCases(cases []engine.Case, loc ...any) *InvalidError {
 	var items []Invalid
 	add := func(msg string, input any, at ...any) {

@@ -138,7 +138,7 @@ func TestCitationsOfTheManualResolve(t *testing.T) {
 // notDocuments are file names a comment may mention that end in .md but
 // name no document of the repository, each with what it is.
 var notDocuments = map[string]string{
-	"source.md": "a ruleset folder's source text, beside its rules (docs/authoring.md#ruleset-folders)",
+	"source.md": "a ruleset folder's source text, beside its rules (docs/folders.md#ruleset-folders)",
 }
 
 // citingText is the part of a tracked file that can cite a document: the

@@ -10,7 +10,7 @@ import (
 	"github.com/eligo/eligo/engine/value"
 )
 
-// Case is one test case, the shape docs/authoring.md#casesjson describes
+// Case is one test case, the shape docs/folders.md#casesjson describes
 // and the API's project test cases use.
 type Case struct {
 	// Name identifies the case in reports.

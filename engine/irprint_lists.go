@@ -117,6 +117,32 @@ func AggregateOf(e *Expr) (a Aggregate, ok bool) {
 	return Aggregate{}, false
 }
 
+// MemberGuards lists the guards `list > i` the compiler put before each
+// member's part of the aggregate e unrolls (AggregateOf), so that a tool
+// reading comparisons in the compiled form can tell them from the
+// comparisons the rules wrote; nil when e is no aggregate, or a bare
+// count (the list's own field). Inside an aggregate every `list > i` of
+// its list is a guard: an aggregate cannot hold another.
+func MemberGuards(e *Expr) []*Expr {
+	a, ok := AggregateOf(e)
+	if !ok || listField(e) {
+		return nil
+	}
+	var out []*Expr
+	var visit func(x *Expr)
+	visit = func(x *Expr) {
+		if l, _, ok := guardIndex(x); ok && l == a.List {
+			out = append(out, x)
+			return
+		}
+		for _, arg := range x.Args {
+			visit(arg)
+		}
+	}
+	visit(e)
+	return out
+}
+
 // extremumOf recognises `if any counted then min or max of the parts
 // else the value`, min's or max's unrolled form.
 func extremumOf(e *Expr) (Aggregate, bool) {

@@ -283,6 +283,52 @@ func TestListsPrintAsWritten(t *testing.T) {
 	}
 }
 
+// TestListsMemberGuards: each aggregate over the household's list of up
+// to six has one guard per member, each `member > i`; a bare count (the
+// list's own field) and an expression that is no aggregate have none.
+func TestListsMemberGuards(t *testing.T) {
+	t.Parallel()
+	r := compileHousehold(t)
+	exprs := map[string]*Expr{}
+	for i := range r.NumCriteria() {
+		c, _ := r.CriterionAt(i)
+		exprs[c.ID] = c.Expr
+	}
+	for _, v := range r.Values {
+		exprs[v.ID] = v.Expr
+	}
+	for id, want := range map[string]int{
+		"young_or_pregnant": 6, "residents": 6, "household_earnings": 6, "young_children": 6, "top_earnings": 6, "income": 0,
+	} {
+		e := exprs[id]
+		if e == nil {
+			t.Fatalf("%s is not in the household rules", id)
+		}
+		found := map[*Expr]bool{}
+		var visit func(x *Expr)
+		visit = func(x *Expr) {
+			for _, g := range MemberGuards(x) {
+				found[g] = true
+			}
+			for _, a := range x.Args {
+				visit(a)
+			}
+		}
+		visit(e)
+		at := map[int64]bool{}
+		for g := range found {
+			l, i, ok := guardIndex(g)
+			if !ok || l != "member" {
+				t.Errorf("%s: guard %+v is not member > i", id, g)
+			}
+			at[i] = true
+		}
+		if len(found) != want || len(at) != want {
+			t.Errorf("%s: %d guards at %d indices, want %d", id, len(found), len(at), want)
+		}
+	}
+}
+
 // memberValueRules are testfiles.HouseholdRules with values of each
 // member: whether the member is left out, and what of the member's
 // earnings counts, read by a household value through a sum.

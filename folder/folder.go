@@ -4,7 +4,7 @@
 // folder holding rulebook.json, whose sections are .rules files of their
 // own, and its cases. It runs a folder's cases against its compiled rules
 // and checks that every quote the rules cite appears in the cited source's
-// section of that text. The format is in docs/authoring.md#ruleset-folders.
+// section of that text. The format is in docs/folders.md#ruleset-folders.
 //
 // The CLI (`eligo test`, `eligo publish`, `eligo rulebook`) reads users'
 // folders through this package, and the tests, benchmarks and load

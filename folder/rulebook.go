@@ -19,7 +19,7 @@ import (
 )
 
 // RulebookFile is the file that makes a folder a rulebook folder. Its
-// format is in docs/authoring.md#rulebook-folders: the rulebook's name, slug and
+// format is in docs/folders.md#rulebook-folders: the rulebook's name, slug and
 // description, its sections as paths to .rules files relative to the file,
 // and optionally its outcome_logic tree, section_facts, field vocabulary
 // overlay (fields) and robot_hints, as the API's Rulebook resource has them.

@@ -41,14 +41,23 @@ var flipped = map[engine.Operator]engine.Operator{
 }
 
 // findThresholds lists the comparisons with a constant of every criterion,
-// in criterion then expression order.
+// in criterion then expression order. The guard `list > i` before member
+// i's part of an aggregate over a household's list is the compiler's, not
+// a threshold the rules wrote (docs/language.md#households), so it is
+// left out.
 func findThresholds(r *engine.Ruleset) []threshold {
 	var out []threshold
 	for i := range r.NumCriteria() {
 		c, _ := r.CriterionAt(i)
+		guards := map[*engine.Expr]bool{}
 		walk(c.Expr, func(x *engine.Expr) {
+			// An aggregate is visited before its parts, so its guards are
+			// known by the time the walk reaches them.
+			for _, g := range engine.MemberGuards(x) {
+				guards[g] = true
+			}
 			op, ok := flipped[x.Op]
-			if x.Kind != engine.ExprOp || !ok || len(x.Args) != 2 {
+			if x.Kind != engine.ExprOp || !ok || len(x.Args) != 2 || guards[x] {
 				return
 			}
 			a, b := x.Args[0], x.Args[1]
@@ -193,24 +202,36 @@ func thresholdBoundaries(_ context.Context, in *Input) (outcome, error) {
 			hit[i] = hit[i] || st == engine.Satisfied
 		}
 	}
-	var ev []string
-	seen := map[string]bool{}
-	tested := 0
+	// One threshold as the rules write it can be several in the compiled
+	// form: each member's copy of a comparison over a member's field
+	// prints as the same text ("member.age < 18"), and a case at the
+	// boundary for any member tests it.
+	var labels []string
+	first := map[string]threshold{}
+	hits := map[string][]bool{}
 	for k, t := range ts {
 		pc, _ := probe.CriterionAt(k * probes)
 		label := fmt.Sprintf("%s (criterion %s)", pc.Text, t.criterion)
-		if seen[label] {
-			continue
+		if _, seen := first[label]; !seen {
+			labels = append(labels, label)
+			first[label] = t
+			hits[label] = make([]bool, probes)
 		}
-		seen[label] = true
-		missing := t.missing(hit[k*probes : (k+1)*probes])
+		for p, h := range hit[k*probes : (k+1)*probes] {
+			hits[label][p] = hits[label][p] || h
+		}
+	}
+	var ev []string
+	tested := 0
+	for _, label := range labels {
+		missing := first[label].missing(hits[label])
 		if len(missing) == 0 {
 			tested++
 			continue
 		}
 		ev = append(ev, label+": "+strings.Join(missing, " and "))
 	}
-	n := len(seen)
+	n := len(labels)
 	o := outcome{evidence: ev}
 	switch {
 	case tested == n:

@@ -59,16 +59,32 @@ var thresholdLines = []string{
 	"person.count >= 2.5 (criterion count): no case below 2.5 and no case above 2.5",
 }
 
+// thresholdCase is the threshold_boundaries check's status and evidence
+// over r that cases (JSON) should give.
+type thresholdCase struct {
+	name, cases, status string
+	evidence            []string
+}
+
+// check reviews tc's cases over r and compares the check with tc's.
+func (tc thresholdCase) check(t *testing.T, r *engine.Ruleset) {
+	t.Helper()
+	cases := parseCases(t, tc.cases)
+	results, ignored := runCases(t, r, cases)
+	rep := build(t, review.Input{Rules: r, Cases: cases, Results: results, IgnoredFields: ignored}, review.Options{})
+	c := checkOf(t, rep, review.CheckThresholdBoundaries)
+	if c.Status != tc.status || !slices.Equal(c.Evidence, tc.evidence) {
+		t.Errorf("%s: %s %q\nwant %s %q", tc.name, c.Status, c.Evidence, tc.status, tc.evidence)
+	}
+}
+
 func TestThresholdBoundaries(t *testing.T) {
 	t.Parallel()
 	r, _, err := engine.Compile("thresholds.rules", []byte(thresholdRules))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
-		name, cases, status string
-		evidence            []string
-	}{
+	for _, tc := range []thresholdCase{
 		{"no cases", `[]`, "fail", thresholdLines},
 		{"far from every boundary", `[
 		  {"name": "far", "decision_date": "2026-01-01", "field_values": {"person.age": 40, "person.birth": "1940-05-05", "person.income": 100, "person.start": "2024-01-01", "person.count": 9}, "expected_outcome": "not_eligible"}
@@ -97,13 +113,7 @@ func TestThresholdBoundaries(t *testing.T) {
 		  {"name": "beside", "field_values": {"person.birth": "1960-01-02"}, "expected_outcome": "undetermined"}
 		]`, "fail", thresholdLines},
 	} {
-		cases := parseCases(t, tc.cases)
-		results, ignored := runCases(t, r, cases)
-		rep := build(t, review.Input{Rules: r, Cases: cases, Results: results, IgnoredFields: ignored}, review.Options{})
-		c := checkOf(t, rep, review.CheckThresholdBoundaries)
-		if c.Status != tc.status || !slices.Equal(c.Evidence, tc.evidence) {
-			t.Errorf("%s: %s %q\nwant %s %q", tc.name, c.Status, c.Evidence, tc.status, tc.evidence)
-		}
+		tc.check(t, r)
 	}
 }
 
@@ -143,5 +153,53 @@ group g all "Everything" {
 	c := checkOf(t, rep, review.CheckCriteriaBothWays)
 	if c.Status != "pass" || !hasEvidence(c, "discretionary criteria excluded (always pending): decided") {
 		t.Errorf("criteria_both_ways %+v, want pass naming the discretionary criterion", c)
+	}
+}
+
+// TestThresholdBoundariesOverMembers: a comparison over a member's field
+// is one threshold as written, tested by a case at its boundary for any
+// member; the guards `member > i` the compiler puts before each member's
+// part are no thresholds, while a count the rules compare is one.
+func TestThresholdBoundariesOverMembers(t *testing.T) {
+	t.Parallel()
+	const rules = `ruleset "test/member-thresholds"
+section meals
+name "Meals"
+
+source s "Source" url "https://example.org/s" licence "public-domain"
+
+list member "People in the household" up to 4
+  question "How many people live in your household?"
+field member.age int weight 1
+  question "How old is this person?"
+field member.in_school bool weight 2
+  question "Does this person go to school?"
+
+group g all "Everything" {
+  criterion school_child "A child in school" {
+    any(member where member.age < 18 and member.in_school)
+    cite s "child"
+  }
+  criterion small "At most three people" {
+    count(member) <= 3
+    cite s "small"
+  }
+}
+`
+	r, _, err := engine.Compile("meals.rules", []byte(rules))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []thresholdCase{
+		{"no cases", `[]`, "fail", []string{
+			"member.age < 18 (criterion school_child): no case at 18 and no case at 17",
+			"count(member) <= 3 (criterion small): no case at 3 and no case at 4",
+		}},
+		{"the boundary by the second member, beside it by the first", `[
+		  {"name": "at", "field_values": {"member": [{"age": 40, "in_school": false}, {"age": 18, "in_school": true}, {"age": 9, "in_school": true}]}, "expected_outcome": "eligible"},
+		  {"name": "beside", "field_values": {"member": [{"age": 17, "in_school": true}]}, "expected_outcome": "eligible"}
+		]`, "warn", []string{"count(member) <= 3 (criterion small): no case at 4"}},
+	} {
+		tc.check(t, r)
 	}
 }

@@ -85,7 +85,7 @@ func runImpact(ctx context.Context, clk clock.Clock, args []string, stdout, stde
 }
 
 // loadRuleset compiles a .rules file, or the rules of a ruleset folder
-// (docs/authoring.md#ruleset-folders), printing warnings to stderr.
+// (docs/folders.md#ruleset-folders), printing warnings to stderr.
 func loadRuleset(ctx context.Context, path string, stderr io.Writer) (*engine.Ruleset, error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		f, err := folder.Load(ctx, path)

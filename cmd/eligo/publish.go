@@ -127,7 +127,7 @@ func runPublish(ctx context.Context, clk clock.Clock, args []string, stdout, std
 	return nil
 }
 
-// readSources reads the sectioned source text (docs/authoring.md#sourcetxt) and
+// readSources reads the sectioned source text (docs/folders.md#sourcetxt) and
 // splits it by source id. path "" looks beside rulesFile for the names a
 // folder's source text has (folder.SourceNames); "none", or no file found
 // there, means no verification.

@@ -288,6 +288,9 @@ test('a household is asked how many people, then about each person under their n
   assert.match(reasons, /Maria's age: 40 years/);
   assert.match(reasons, /Maria's pregnancy: No/);
   assert.doesNotMatch(reasons, /Person 2/, 'nobody the household does not have is named');
+  // A value of each member (value member.qualifies) has its person's name beside it.
+  assert.match(reasons, /Under five or pregnant \(Maria\): no/);
+  assert.match(await page.locator('.explanation').innerText(), /Under five or pregnant \(Maria\): no/);
   assert.match(await page.locator('#answers').innerText(), /Maria's age\s+40 years/);
   assert.doesNotMatch(await page.locator('main').innerText(), /member\[/);
   assert.ok(bodies.every((b) => !b.includes('Maria')), 'a name typed is never sent');

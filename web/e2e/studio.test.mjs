@@ -11,7 +11,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { axe as axeIn, launchBrowser, open as openIn, origin, press, shot as shotIn, tabTo } from './browser.mjs';
+import { apiCall, axe as axeIn, launchBrowser, open as openIn, origin, press, shot as shotIn, signIn, tabTo } from './browser.mjs';
 
 const key = process.env.ELIGO_KEY;
 const tenant = process.env.ELIGO_TENANT;
@@ -472,5 +472,74 @@ test('the studio: sign in, sources, rules, tests, review, publish, sign out', as
   await page.reload();
   await page.waitForSelector('#sign-in-form');
   await noKeyStored(page);
+  clean();
+});
+
+test('the studio over a household: member test cases, then review, gates and Changes say member fields as the rules write them', async (t) => {
+  // The project, its source and a household draft (a list, member fields,
+  // any and count over the members) over the API.
+  const dir = path.join(here, 'testdata', 'household-studio');
+  const mealsSlug = `${tenant}/school-meals-${Date.now().toString(36)}`;
+  const meals = fs.readFileSync(path.join(dir, 'meals.rules'), 'utf8').replace('ruleset "e2e-studio/school-meals"', `ruleset "${mealsSlug}"`);
+  const call = (method, p, body) => apiCall(key, method, p, body);
+  const project = await call('POST', '/projects/', { name: 'School meals', section_id: 'school_meals', source_text: '', test_cases: [] });
+  const base = `/projects/${project.project_id}`;
+  await call('POST', base + '/sources', { filename: 'school-meals.txt', text: fs.readFileSync(path.join(dir, 'source.txt'), 'utf8'), url: 'https://example.org/school-meals', licence: 'public-domain' });
+  const draft = await call('PUT', base + '/draft', { rules: meals });
+  assert.equal(draft.compiles, true, JSON.stringify(draft.compile_errors));
+
+  const { page, clean } = await open(t, `/#/studio/projects/${project.project_id}/tests`);
+  await signIn(page, key);
+  await page.waitForSelector('#case-form');
+  // Member cases as the tests take them: how many people, then each one's answers.
+  const addCase = async (name, answers, expected) => {
+    const n = await page.locator('#tests tbody tr').count();
+    await page.fill('#case-name', name);
+    await page.fill('#case-answers', answers);
+    await page.selectOption('#case-expected', expected);
+    await press(page, '#save-case');
+    await page.waitForFunction((k) => document.querySelectorAll('#tests tbody tr').length === k, n + 1);
+  };
+  await addCase('a parent and a child in school', 'member = 2\nmember[0].age = 34\nmember[0].in_school = false\nmember[1].age = 9\nmember[1].in_school = true', 'eligible');
+  await addCase('a child alone', 'member = 1\nmember[0].age = 12\nmember[0].in_school = true', 'not_eligible');
+  await addCase('two adults', 'member = 2\nmember[0].age = 34\nmember[0].in_school = false\nmember[1].age = 40\nmember[1].in_school = false', 'not_eligible');
+  await press(page, '#run-tests');
+  await page.waitForFunction(() => /All 3 cases pass/.test(document.querySelector('#tests-summary')?.textContent ?? ''));
+  // Each case's answers as they were written: the count, then each person's.
+  assert.match(await page.locator('#tests tbody tr', { hasText: 'a parent and a child' }).locator('pre.answers').textContent(), /^member = 2\nmember\[0\]\.age = 34\n/);
+  await axe(page, 'household-tests');
+  await shot(page, 'household-tests');
+
+  await press(page, '#tab-review');
+  await page.waitForSelector('#checks li');
+  const checks = await page.locator('#checks').innerText();
+  assert.match(await page.locator('#check-tests_pass').textContent(), /Passed/);
+  assert.match(checks, /member\.age < 18 \(criterion school_child\)/, 'a member field’s threshold as the rules write it');
+  assert.doesNotMatch(checks, /member\[\d\]/, 'no member’s copy of a field');
+  assert.doesNotMatch(checks, /count\(member\) > \d/, 'the guard before each member’s part of an aggregate is no threshold');
+  await axe(page, 'household-review');
+  await shot(page, 'household-review');
+
+  await press(page, '#tab-publish');
+  await page.waitForSelector('#publish-form');
+  await page.waitForSelector('#gates li.gate');
+  assert.equal(await page.locator('#gates li.gate.fail').count(), 0);
+  await axe(page, 'household-gates');
+  await press(page, '#publish');
+  await page.waitForSelector('#published-heading');
+
+  // A new draft: the school age moves and each person is asked one more question.
+  await call('PUT', base + '/draft', { rules: meals.replace('member.age < 18 and', 'member.age < 19 and').replace('group meals', 'field member.disabled bool weight 3\n  question "Is this person disabled?"\n  label "Disabled"\n\ngroup meals').replace('count(member where member.age >= 18) >= 1', 'count(member where member.age >= 18 or member.disabled) >= 1') });
+  await press(page, '#tab-changes');
+  await page.waitForSelector('#changes li.change');
+  // The new question and the moved age are said once, as the rules write
+  // them, not once for each of the four people the list can hold.
+  assert.match(await page.locator('#diff-summary').textContent(), /kinds? of applicant would get another outcome, and 1 question would change\./);
+  assert.deepEqual(await page.locator('#field-changes li').allTextContents(), ['New question: member.disabled (each member’s).']);
+  assert.deepEqual(await page.locator('#threshold-changes li').allTextContents(), ['criterion school_child: threshold changed from 18 to 19 (member.age <)']);
+  // An example applicant is written as the tests take a household.
+  assert.match(await page.locator('#changes li.change pre.witness').first().textContent(), /^member = \d\n/);
+  await axe(page, 'household-changes');
+  await shot(page, 'household-changes');
   clean();
 });

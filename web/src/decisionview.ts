@@ -40,6 +40,27 @@ export type Texts = Map<string, CriterionText>;
 /** The applicant's accepted answers: a field's value, undefined when unanswered. */
 export type Known = (fieldId: string) => unknown;
 
+/**
+ * Who names the person a value of each member is about
+ * ("member[1].countable": "Maria", household.ts whoIs); undefined for a
+ * value of the whole household.
+ */
+export type Who = (valueId: string) => string | undefined;
+
+/** nobody is the Who of rules without people: every value is the household's. */
+const nobody: Who = () => undefined;
+
+/**
+ * valueTitle is a value's name on the page: its title, with the person
+ * it is about beside it when it is a value of each member ("Counted as a
+ * member of the household (Maria)"). The name goes beside the title, not
+ * before it as in "Maria's age": a value's title need not be a noun.
+ */
+export function valueTitle(v: Pick<ExplanationValue, 'value' | 'title'>, who: Who): string {
+  const name = who(v.value);
+  return name ? `${v.title} (${name})` : v.title;
+}
+
 /** A list of conditions sorted by whether the row of a table each states (rows.ts) applies to the applicant. */
 interface Placed<T> {
   /** The conditions shown one by one, in their order: those that apply, are no row, or the one row not placed yet. */
@@ -149,7 +170,7 @@ function facts(fields: Fields, list: Fact[], caption: string): HTMLElement | nul
  * specialists, its definition in the rules language (for a table, the
  * row the amount came from).
  */
-export function figures(list: ExplanationValue[] | null | undefined, caption: string): HTMLElement | null {
+export function figures(list: ExplanationValue[] | null | undefined, caption: string, who: Who = nobody): HTMLElement | null {
   if (!list?.length) return null;
   return h(
     'div',
@@ -162,7 +183,7 @@ export function figures(list: ExplanationValue[] | null | undefined, caption: st
         h(
           'li',
           { 'data-value': v.value },
-          `${v.title}: `,
+          `${valueTitle(v, who)}: `,
           h('strong', {}, figureText(v.figure, v.unit)),
           h(
             'details',
@@ -206,7 +227,7 @@ function badge(st: Status): HTMLElement {
   return h('span', { class: 'badge badge-' + st }, statusWords[st] ?? st);
 }
 
-function criterion(fields: Fields, texts: Texts, c: CriterionExplanation): HTMLElement {
+function criterion(fields: Fields, texts: Texts, c: CriterionExplanation, who: Who): HTMLElement {
   const text = texts.get(c.criterion_id);
   return h(
     'li',
@@ -214,12 +235,12 @@ function criterion(fields: Fields, texts: Texts, c: CriterionExplanation): HTMLE
     h('h4', {}, badge(c.status), ' ', c.title),
     condition(text?.description, text?.expression),
     facts(fields, c.supporting_facts, 'Your answers it rests on:'),
-    figures(c.values, 'The amounts it rests on, as the law counts them:'),
+    figures(c.values, 'The amounts it rests on, as the law counts them:', who),
     ...(c.source_references ?? []).map(quote),
   );
 }
 
-function reason(fields: Fields, texts: Texts, r: FailureReason): HTMLElement {
+function reason(fields: Fields, texts: Texts, r: FailureReason, who: Who): HTMLElement {
   return h(
     'li',
     { class: 'reason', 'data-criterion': r.criterion_id },
@@ -227,7 +248,7 @@ function reason(fields: Fields, texts: Texts, r: FailureReason): HTMLElement {
     h('p', {}, mechanismWords[r.mechanism] ?? humanize(r.mechanism)),
     condition(texts.get(r.criterion_id)?.description, r.condition || texts.get(r.criterion_id)?.expression),
     facts(fields, r.facts, 'Your answers it turns on:'),
-    figures(r.values, 'The amounts it turns on, as the law counts them:'),
+    figures(r.values, 'The amounts it turns on, as the law counts them:', who),
     r.missing_fields.length ? h('p', {}, 'Not answered yet: ', r.missing_fields.map((f) => shortLabel(fields, f)).join(', ')) : null,
     ...(r.source_references ?? []).map(quote),
   );
@@ -285,7 +306,7 @@ export function changesSentence(fx: FailureExplanation, title: (id: string) => s
  * would need to change. A date outside the rules' period is not a
  * condition: that is said instead (outsidePeriod).
  */
-export function reasons(fields: Fields, texts: Texts, fx: FailureExplanation, date?: string, known: Known = () => undefined): HTMLElement {
+export function reasons(fields: Fields, texts: Texts, fx: FailureExplanation, date?: string, known: Known = () => undefined, who: Who = nobody): HTMLElement {
   const outside = outsidePeriodWarning(fx.warnings);
   if (outside) return outsidePeriod(date, outside);
   const list = Object.values(fx.reasons);
@@ -302,7 +323,7 @@ export function reasons(fields: Fields, texts: Texts, fx: FailureExplanation, da
     h(
       'ul',
       { class: 'reason-list' },
-      ...rows.listed.map((r) => reason(fields, texts, r)),
+      ...rows.listed.map((r) => reason(fields, texts, r, who)),
       openRows(
         fields,
         rows.open.map((r) => r.status),
@@ -320,7 +341,7 @@ export function reasons(fields: Fields, texts: Texts, fx: FailureExplanation, da
  * line, and the rows that cannot be placed yet as one condition (see
  * rows.ts).
  */
-export function explanation(fields: Fields, texts: Texts, d: Decision, known: Known = () => undefined): HTMLElement | null {
+export function explanation(fields: Fields, texts: Texts, d: Decision, known: Known = () => undefined, who: Who = nobody): HTMLElement | null {
   if (!d.explanation) return null;
   const expression = (c: CriterionExplanation) => texts.get(c.criterion_id)?.expression;
   return h(
@@ -336,7 +357,7 @@ export function explanation(fields: Fields, texts: Texts, d: Decision, known: Kn
         h(
           'ul',
           { class: 'criteria' },
-          ...rows.listed.map((c) => criterion(fields, texts, c)),
+          ...rows.listed.map((c) => criterion(fields, texts, c, who)),
           openRows(
             fields,
             rows.open.map((c) => c.status),

@@ -25,11 +25,11 @@ import {
 import { Api } from './api.js';
 import { targetHref } from './catalogue.js';
 import { control, labelOf } from './controls.js';
-import { computedValues, envelopeBox, explanation, outcomeWords, outsidePeriod, outsidePeriodWarning, reasons, sectionResults, type Fields, type Texts } from './decisionview.js';
+import { computedValues, envelopeBox, explanation, outcomeWords, outsidePeriod, outsidePeriodWarning, reasons, sectionResults, type Fields, type Texts, type Who } from './decisionview.js';
 import { announce, h } from './dom.js';
 import { auditEnvelope } from './envelope.js';
 import { drawGraph, legend, zoomControls } from './graphview.js';
-import { countOf, inHousehold, listOfField, listsOf, memberFieldId, personName, withoutPerson, withPeople, renumberMap, type ListSpec } from './household.js';
+import { countOf, inHousehold, listOfField, listsOf, memberFieldId, personName, whoIs, withoutPerson, withPeople, renumberMap, type ListSpec } from './household.js';
 import { householdForm } from './householdview.js';
 import { Interview, nextStep, type Step } from './interview.js';
 import { withFieldLabels, withOverlay } from './overlay.js';
@@ -525,8 +525,10 @@ async function drawDecision(v: View, step: Step, focus: boolean): Promise<void> 
   const heading = h('h2', { id: 'decision-heading', tabindex: '-1' }, 'Decision: ', h('span', { class: 'outcome outcome-' + d.decision, id: 'outcome' }, outcomeWords[d.decision]));
   const texts = await criterionTexts(v);
   const known = knownValues(v.iv.answers, d.field_errors);
-  // Each person's answers by who they are about ("Maria's age"), never by id.
+  // Each person's answers by who they are about ("Maria's age"), never by
+  // id; each person's values with their name beside them.
   const fields = named(v);
+  const who: Who = (id) => whoIs(v.lists, v.people, id);
   const parts: (HTMLElement | null)[] = [
     heading,
     h('p', {}, sentence(d, v.schema.name)),
@@ -546,7 +548,7 @@ async function drawDecision(v: View, step: Step, focus: boolean): Promise<void> 
       const fx = await v.api.explainFailure(d.ruleset_id, fieldValuesText(v.iv.answers), 'eligible', v.decisionDate);
       // Only the people there are: nobody is asked about a person the household does not have.
       for (const r of Object.values(fx.reasons)) r.missing_fields = r.missing_fields.filter((id) => inHousehold(v.iv.answers, id));
-      parts.push(reasons(fields, texts, fx, d.decision_date, known));
+      parts.push(reasons(fields, texts, fx, d.decision_date, known, who));
     } catch (err) {
       parts.push(h('p', { class: 'error' }, `The reasons could not be worked out: ${(err as Error).message}`));
     }
@@ -562,7 +564,7 @@ async function drawDecision(v: View, step: Step, focus: boolean): Promise<void> 
       ),
     );
   }
-  parts.push(explanation(fields, texts, d, known), whatIf(v, d, fields), envelopeBox(auditEnvelope(d, v.iv.answers, v.iv.declined)));
+  parts.push(explanation(fields, texts, d, known, who), whatIf(v, d, fields), envelopeBox(auditEnvelope(d, v.iv.answers, v.iv.declined)));
   parts.push(
     h(
       'div',

@@ -17,10 +17,12 @@ import {
   renumberIds,
   renumberMap,
   renumberedId,
+  whoIs,
   withPeople,
   withoutPerson,
   withoutWho,
 } from '../src/household.js';
+import { valueTitle } from '../src/decisionview.js';
 import { Interview } from '../src/interview.js';
 import type { Field } from '../src/types.js';
 
@@ -76,6 +78,22 @@ test('a person’s answer is named by who it is about, never by its id', () => {
   assert.equal(fieldLabel(named.get('member'), 'member'), 'How many people live in your household?');
   assert.equal(named.get('household.rent'), byId.get('household.rent'), 'other fields are the schema’s own');
   assert.equal(byId.get('member[0].age')?.label, 'Person 1: Age', 'the schema is not changed');
+});
+
+test('a value of each member is named with its person beside it, as the answers name them', () => {
+  const lists = listsOf(schema);
+  const labels = new Map([['member', ['', 'Maria']]]);
+  const who = (id: string) => whoIs(lists, labels, id);
+  const cases: { id: string; title: string; want: string }[] = [
+    { id: 'member[1].countable', title: 'Countable income', want: 'Countable income (Maria)' },
+    { id: 'member[0].counted', title: 'Counted as a member of the household', want: 'Counted as a member of the household (Person 1)' },
+    { id: 'member[2].counted', title: 'Counted as a member of the household', want: 'Counted as a member of the household (Person 3)' },
+    { id: 'household_size', title: 'Household size', want: 'Household size' },
+    { id: 'other[0].counted', title: 'Counted', want: 'Counted' },
+  ];
+  for (const c of cases) assert.equal(valueTitle({ value: c.id, title: c.title }, who), c.want, c.id);
+  assert.equal(whoIs(lists, new Map(), 'member[1].countable'), 'Person 2', 'without names typed, the noun and number');
+  assert.equal(whoIs(lists, labels, 'member'), undefined, 'the list itself is nobody');
 });
 
 test('removing a person forgets their answers and moves every later person’s one place down', () => {

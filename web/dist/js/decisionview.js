@@ -25,6 +25,18 @@ const mechanismWords = {
     date_window: 'A date is outside the period the law sets.',
     any_group_exhausted: 'None of the alternatives holds.',
 };
+/** nobody is the Who of rules without people: every value is the household's. */
+const nobody = () => undefined;
+/**
+ * valueTitle is a value's name on the page: its title, with the person
+ * it is about beside it when it is a value of each member ("Counted as a
+ * member of the household (Maria)"). The name goes beside the title, not
+ * before it as in "Maria's age": a value's title need not be a noun.
+ */
+export function valueTitle(v, who) {
+    const name = who(v.value);
+    return name ? `${v.title} (${name})` : v.title;
+}
 /** place sorts items by rowFit of their rules text. */
 function place(items, expression, known) {
     const fits = items.map((item) => rowFit(expression(item) ?? '', known));
@@ -101,10 +113,10 @@ function facts(fields, list, caption) {
  * specialists, its definition in the rules language (for a table, the
  * row the amount came from).
  */
-export function figures(list, caption) {
+export function figures(list, caption, who = nobody) {
     if (!list?.length)
         return null;
-    return h('div', { class: 'figures-used' }, h('p', { class: 'caption' }, caption), h('ul', {}, ...list.map((v) => h('li', { 'data-value': v.value }, `${v.title}: `, h('strong', {}, figureText(v.figure, v.unit)), h('details', { class: 'how' }, h('summary', {}, 'How this was worked out'), v.period ? h('p', {}, `With the figures for ${periodWords(periodOf(v.period))}.`) : null, ...(v.source_references ?? []).map(quote), v.definition ? h('p', { class: 'specialists' }, 'In the rules language: ', h('code', {}, v.definition)) : null)))));
+    return h('div', { class: 'figures-used' }, h('p', { class: 'caption' }, caption), h('ul', {}, ...list.map((v) => h('li', { 'data-value': v.value }, `${valueTitle(v, who)}: `, h('strong', {}, figureText(v.figure, v.unit)), h('details', { class: 'how' }, h('summary', {}, 'How this was worked out'), v.period ? h('p', {}, `With the figures for ${periodWords(periodOf(v.period))}.`) : null, ...(v.source_references ?? []).map(quote), v.definition ? h('p', { class: 'specialists' }, 'In the rules language: ', h('code', {}, v.definition)) : null)))));
 }
 /** periodOf reads a period as the service words it ("2025-10-01 until 2026-09-30", "2025-01-01 onwards"). */
 export function periodOf(text) {
@@ -120,12 +132,12 @@ export function quote(ref) {
 function badge(st) {
     return h('span', { class: 'badge badge-' + st }, statusWords[st] ?? st);
 }
-function criterion(fields, texts, c) {
+function criterion(fields, texts, c, who) {
     const text = texts.get(c.criterion_id);
-    return h('li', { class: 'criterion criterion-' + c.status, 'data-criterion': c.criterion_id }, h('h4', {}, badge(c.status), ' ', c.title), condition(text?.description, text?.expression), facts(fields, c.supporting_facts, 'Your answers it rests on:'), figures(c.values, 'The amounts it rests on, as the law counts them:'), ...(c.source_references ?? []).map(quote));
+    return h('li', { class: 'criterion criterion-' + c.status, 'data-criterion': c.criterion_id }, h('h4', {}, badge(c.status), ' ', c.title), condition(text?.description, text?.expression), facts(fields, c.supporting_facts, 'Your answers it rests on:'), figures(c.values, 'The amounts it rests on, as the law counts them:', who), ...(c.source_references ?? []).map(quote));
 }
-function reason(fields, texts, r) {
-    return h('li', { class: 'reason', 'data-criterion': r.criterion_id }, h('h4', {}, r.title), h('p', {}, mechanismWords[r.mechanism] ?? humanize(r.mechanism)), condition(texts.get(r.criterion_id)?.description, r.condition || texts.get(r.criterion_id)?.expression), facts(fields, r.facts, 'Your answers it turns on:'), figures(r.values, 'The amounts it turns on, as the law counts them:'), r.missing_fields.length ? h('p', {}, 'Not answered yet: ', r.missing_fields.map((f) => shortLabel(fields, f)).join(', ')) : null, ...(r.source_references ?? []).map(quote));
+function reason(fields, texts, r, who) {
+    return h('li', { class: 'reason', 'data-criterion': r.criterion_id }, h('h4', {}, r.title), h('p', {}, mechanismWords[r.mechanism] ?? humanize(r.mechanism)), condition(texts.get(r.criterion_id)?.description, r.condition || texts.get(r.criterion_id)?.expression), facts(fields, r.facts, 'Your answers it turns on:'), figures(r.values, 'The amounts it turns on, as the law counts them:', who), r.missing_fields.length ? h('p', {}, 'Not answered yet: ', r.missing_fields.map((f) => shortLabel(fields, f)).join(', ')) : null, ...(r.source_references ?? []).map(quote));
 }
 /** periodWords says a period for people: "1 October 2025 to 30 September 2026", or "1 October 2025 onwards". */
 export function periodWords(p) {
@@ -166,7 +178,7 @@ export function changesSentence(fx, title) {
  * would need to change. A date outside the rules' period is not a
  * condition: that is said instead (outsidePeriod).
  */
-export function reasons(fields, texts, fx, date, known = () => undefined) {
+export function reasons(fields, texts, fx, date, known = () => undefined, who = nobody) {
     const outside = outsidePeriodWarning(fx.warnings);
     if (outside)
         return outsidePeriod(date, outside);
@@ -176,7 +188,7 @@ export function reasons(fields, texts, fx, date, known = () => undefined) {
     // the applicant's household size, once the size is known.
     const expression = (r) => r.condition || texts.get(r.criterion_id)?.expression;
     const rows = place(list, expression, known);
-    return h('section', { class: 'reasons', 'aria-labelledby': 'reasons-heading' }, h('h3', { id: 'reasons-heading' }, 'What would need to change'), list.length ? h('p', {}, changesSentence(fx, title)) : h('p', {}, 'No single condition stands in the way.'), h('ul', { class: 'reason-list' }, ...rows.listed.map((r) => reason(fields, texts, r)), openRows(fields, rows.open.map((r) => r.status), rows.open.map(expression), known)));
+    return h('section', { class: 'reasons', 'aria-labelledby': 'reasons-heading' }, h('h3', { id: 'reasons-heading' }, 'What would need to change'), list.length ? h('p', {}, changesSentence(fx, title)) : h('p', {}, 'No single condition stands in the way.'), h('ul', { class: 'reason-list' }, ...rows.listed.map((r) => reason(fields, texts, r, who)), openRows(fields, rows.open.map((r) => r.status), rows.open.map(expression), known)));
 }
 /**
  * explanation draws every group and criterion with its status, answers
@@ -185,13 +197,13 @@ export function reasons(fields, texts, fx, date, known = () => undefined) {
  * line, and the rows that cannot be placed yet as one condition (see
  * rows.ts).
  */
-export function explanation(fields, texts, d, known = () => undefined) {
+export function explanation(fields, texts, d, known = () => undefined, who = nobody) {
     if (!d.explanation)
         return null;
     const expression = (c) => texts.get(c.criterion_id)?.expression;
     return h('section', { class: 'explanation', 'aria-labelledby': 'explanation-heading' }, h('h3', { id: 'explanation-heading' }, 'Each condition, with the law'), ...d.explanation.groups.map((g) => {
         const rows = place(g.criteria, expression, known);
-        return h('section', { class: 'group group-' + g.status, 'data-group': g.group }, h('h4', { class: 'group-title' }, badge(g.status), ' ', g.title || humanize(g.group), g.kind === 'any' ? ' (any one is enough)' : ''), h('ul', { class: 'criteria' }, ...rows.listed.map((c) => criterion(fields, texts, c)), openRows(fields, rows.open.map((c) => c.status), rows.open.map(expression), known)), leftOut(fields, rows.other.map(expression), known));
+        return h('section', { class: 'group group-' + g.status, 'data-group': g.group }, h('h4', { class: 'group-title' }, badge(g.status), ' ', g.title || humanize(g.group), g.kind === 'any' ? ' (any one is enough)' : ''), h('ul', { class: 'criteria' }, ...rows.listed.map((c) => criterion(fields, texts, c, who)), openRows(fields, rows.open.map((c) => c.status), rows.open.map(expression), known)), leftOut(fields, rows.other.map(expression), known));
     }));
 }
 /**

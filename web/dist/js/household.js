@@ -63,6 +63,17 @@ export function plural(noun) {
 export function personName(list, labels, index) {
     return labels[index]?.trim() || `${capitalise(list.noun)} ${index + 1}`;
 }
+/**
+ * whoIs names the person an id of one member's is about, a field's or a
+ * value's ("member[1].countable": "Maria", else "Person 2"), as
+ * personName calls them; undefined for an id about no member of a list
+ * the schema declares. labels gives the names typed, by list.
+ */
+export function whoIs(lists, labels, id) {
+    const m = memberOf(id);
+    const list = m ? lists.get(m.list) : undefined;
+    return m && list ? personName(list, labels.get(list.id) ?? [], m.index) : undefined;
+}
 /** possessive writes whose something is: "Maria's", "Person 3's", "James'". */
 export function possessive(name) {
     return /s$/i.test(name) ? `${name}'` : `${name}'s`;

@@ -13,7 +13,7 @@ import { computedValues, envelopeBox, explanation, outcomeWords, outsidePeriod, 
 import { announce, h } from './dom.js';
 import { auditEnvelope } from './envelope.js';
 import { drawGraph, legend, zoomControls } from './graphview.js';
-import { countOf, inHousehold, listOfField, listsOf, memberFieldId, personName, withoutPerson, withPeople, renumberMap } from './household.js';
+import { countOf, inHousehold, listOfField, listsOf, memberFieldId, personName, whoIs, withoutPerson, withPeople, renumberMap } from './household.js';
 import { householdForm } from './householdview.js';
 import { Interview, nextStep } from './interview.js';
 import { withFieldLabels, withOverlay } from './overlay.js';
@@ -380,8 +380,10 @@ async function drawDecision(v, step, focus) {
     const heading = h('h2', { id: 'decision-heading', tabindex: '-1' }, 'Decision: ', h('span', { class: 'outcome outcome-' + d.decision, id: 'outcome' }, outcomeWords[d.decision]));
     const texts = await criterionTexts(v);
     const known = knownValues(v.iv.answers, d.field_errors);
-    // Each person's answers by who they are about ("Maria's age"), never by id.
+    // Each person's answers by who they are about ("Maria's age"), never by
+    // id; each person's values with their name beside them.
     const fields = named(v);
+    const who = (id) => whoIs(v.lists, v.people, id);
     const parts = [
         heading,
         h('p', {}, sentence(d, v.schema.name)),
@@ -403,7 +405,7 @@ async function drawDecision(v, step, focus) {
             // Only the people there are: nobody is asked about a person the household does not have.
             for (const r of Object.values(fx.reasons))
                 r.missing_fields = r.missing_fields.filter((id) => inHousehold(v.iv.answers, id));
-            parts.push(reasons(fields, texts, fx, d.decision_date, known));
+            parts.push(reasons(fields, texts, fx, d.decision_date, known, who));
         }
         catch (err) {
             parts.push(h('p', { class: 'error' }, `The reasons could not be worked out: ${err.message}`));
@@ -412,7 +414,7 @@ async function drawDecision(v, step, focus) {
     if (step.kind === 'stuck' && v.iv.declined.size) {
         parts.push(h('section', { class: 'skipped' }, h('h3', {}, 'Questions you skipped'), h('p', {}, 'The outcome cannot be settled without at least one of them.'), h('ul', {}, ...[...v.iv.declined].map((id) => h('li', {}, h('button', { type: 'button', class: 'link', onclick: () => change(v, id) }, `Answer: ${fieldLabel(fields.get(id), id)}`))))));
     }
-    parts.push(explanation(fields, texts, d, known), whatIf(v, d, fields), envelopeBox(auditEnvelope(d, v.iv.answers, v.iv.declined)));
+    parts.push(explanation(fields, texts, d, known, who), whatIf(v, d, fields), envelopeBox(auditEnvelope(d, v.iv.answers, v.iv.declined)));
     parts.push(h('div', { class: 'buttons' }, h('button', { type: 'button', class: 'secondary', id: 'back', disabled: v.iv.history.length === 0, onclick: () => void back(v) }, 'Back'), h('a', { class: 'button secondary', href: targetHref(v.target), onclick: (e) => restart(e, v) }, 'Start again')));
     v.step.replaceChildren(h('section', { class: 'decision decision-' + d.decision, 'aria-labelledby': 'decision-heading' }, ...parts.filter((p) => p !== null)));
     if (focus)

@@ -3,8 +3,12 @@
 // published ruleset the team may see (diff-project-draft), said as people
 // read it: which outcomes change, for an example applicant, which criteria
 // decide it differently, the law quoted on each side, and which questions
-// are added, removed or changed.
+// are added, removed or changed. A household's member fields and the
+// thresholds over them are said once, as the rules write them
+// ("member.age"), not once per member the list can hold
+// (docs/language.md#households).
 
+import { memberOf } from '../answers.js';
 import { append, h } from '../dom.js';
 import { StudioError, type StudioClient } from './client.js';
 import { formatAnswers, outcomeWords } from './caseform.js';
@@ -22,18 +26,88 @@ export function changeSentence(c: Pick<Change, 'from' | 'to'>): string {
   return `Some applicants who were ${outcomeWords(c.from).toLowerCase()} would be ${outcomeWords(c.to).toLowerCase()}.`;
 }
 
-/** fieldChangeSentence says what happens to one question. */
-export function fieldChangeSentence(f: DraftDiff['field_changes'][number]): string {
+/** One field's change, as the diff reports it. */
+type FieldChange = DraftDiff['field_changes'][number];
+
+/**
+ * QuestionChange is a change to one question as the rules declare it: a
+ * field, or a member field ("member.age") changed alike for the members
+ * listed (by index from 0; empty for a field that is no member's).
+ */
+export interface QuestionChange {
+  change: FieldChange;
+  members: number[];
+}
+
+/**
+ * questionChanges folds the diff's field changes into one per question as
+ * the rules declare it: the copies of a member field ("member[0].age" to
+ * "member[3].age") changed the same way are one change of "member.age",
+ * in the order the first copy came.
+ */
+export function questionChanges(list: readonly FieldChange[]): QuestionChange[] {
+  const out: QuestionChange[] = [];
+  const byKey = new Map<string, QuestionChange>();
+  for (const f of list) {
+    const m = memberOf(f.field);
+    if (!m) {
+      out.push({ change: f, members: [] });
+      continue;
+    }
+    const key = JSON.stringify([f.kind, m.list, m.name, f.old ?? '', f.new ?? '']);
+    let q = byKey.get(key);
+    if (!q) {
+      q = { change: { ...f, field: `${m.list}.${m.name}` }, members: [] };
+      byKey.set(key, q);
+      out.push(q);
+    }
+    q.members.push(m.index);
+  }
+  return out;
+}
+
+/** membersWords says whose question a member field's change is: every member's, or only some members' (numbered from 1). */
+function membersWords(members: readonly number[]): string {
+  if (!members.length) return '';
+  const sorted = [...members].sort((a, b) => a - b);
+  if (sorted.every((m, i) => m === i)) return ' (each member’s)';
+  const nums = sorted.map((m) => String(m + 1));
+  return nums.length === 1 ? ` (member ${nums[0]}’s)` : ` (members ${nums.slice(0, -1).join(', ')} and ${nums[nums.length - 1]})`;
+}
+
+/** fieldChangeSentence says what happens to one question; members are the list's members it changes for, when it is a member field. */
+export function fieldChangeSentence(f: FieldChange, members: readonly number[] = []): string {
+  const field = f.field + membersWords(members);
   switch (f.kind) {
     case 'added':
-      return `New question: ${f.field}.`;
+      return `New question: ${field}.`;
     case 'removed':
-      return `Question no longer asked: ${f.field}.`;
+      return `Question no longer asked: ${field}.`;
     case 'type_changed':
-      return `${f.field} takes another kind of answer${f.old && f.new ? ` (${f.old}, now ${f.new})` : ''}.`;
+      return `${field} takes another kind of answer${f.old && f.new ? ` (${f.old}, now ${f.new})` : ''}.`;
     default:
-      return `${f.field} offers other choices${f.old && f.new ? ` (${f.old}, now ${f.new})` : ''}.`;
+      return `${field} offers other choices${f.old && f.new ? ` (${f.old}, now ${f.new})` : ''}.`;
   }
+}
+
+/** asWritten writes an expression over members' fields as the rules write it: "member[2].age < 18" as "member.age < 18". */
+function asWritten(subject: string): string {
+  return subject.replace(/\b([a-z][a-z0-9_]*)\[\d+\]\./g, '$1.');
+}
+
+/**
+ * thresholdLines says each moved figure once: a threshold over a member
+ * field moves for every member's copy of the condition, and is said as the
+ * rules write it ("(member.age <)").
+ */
+export function thresholdLines(list: readonly DraftDiff['threshold_changes'][number][]): string[] {
+  const out: string[] = [];
+  for (const t of list) {
+    const subject = asWritten(t.subject);
+    const line = subject === t.subject ? t.message : t.message.replace(`(${t.subject} ${t.operator})`, `(${subject} ${t.operator})`);
+    if (!out.includes(line)) out.push(line);
+  }
+  return out;
 }
 
 /**
@@ -43,7 +117,8 @@ export function fieldChangeSentence(f: DraftDiff['field_changes'][number]): stri
 export function whomItAffects(d: Pick<DraftDiff, 'changes' | 'field_changes'>): string {
   const parts: string[] = [];
   if (d.changes.length) parts.push(`${plural(d.changes.length, 'kind')} of applicant would get another outcome`);
-  if (d.field_changes.length) parts.push(`${plural(d.field_changes.length, 'question')} would change`);
+  const questions = questionChanges(d.field_changes).length;
+  if (questions) parts.push(`${plural(questions, 'question')} would change`);
   return parts.length ? parts.join(', and ') + '.' : 'No applicant’s outcome would change.';
 }
 
@@ -133,10 +208,15 @@ export async function changesView(client: StudioClient, projectId: string, conta
         h('p', { id: 'diff-summary', class: 'count' }, whomItAffects(d)),
         d.changes.length ? h('ol', { id: 'changes', class: 'changes' }, ...d.changes.map(changeCard)) : null,
         d.threshold_changes?.length
-          ? h('section', { 'aria-labelledby': 'threshold-changes-heading' }, h('h4', { id: 'threshold-changes-heading' }, 'Figures that moved'), h('ul', { id: 'threshold-changes' }, ...d.threshold_changes.map((t) => h('li', {}, t.message))))
+          ? h('section', { 'aria-labelledby': 'threshold-changes-heading' }, h('h4', { id: 'threshold-changes-heading' }, 'Figures that moved'), h('ul', { id: 'threshold-changes' }, ...thresholdLines(d.threshold_changes).map((t) => h('li', {}, t))))
           : null,
         d.field_changes.length
-          ? h('section', { 'aria-labelledby': 'field-changes-heading' }, h('h4', { id: 'field-changes-heading' }, 'Questions'), h('ul', { id: 'field-changes' }, ...d.field_changes.map((f) => h('li', {}, fieldChangeSentence(f)))))
+          ? h(
+              'section',
+              { 'aria-labelledby': 'field-changes-heading' },
+              h('h4', { id: 'field-changes-heading' }, 'Questions'),
+              h('ul', { id: 'field-changes' }, ...questionChanges(d.field_changes).map((q) => h('li', {}, fieldChangeSentence(q.change, q.members)))),
+            )
           : null,
       );
     } catch (err) {

@@ -3,7 +3,11 @@
 // published ruleset the team may see (diff-project-draft), said as people
 // read it: which outcomes change, for an example applicant, which criteria
 // decide it differently, the law quoted on each side, and which questions
-// are added, removed or changed.
+// are added, removed or changed. A household's member fields and the
+// thresholds over them are said once, as the rules write them
+// ("member.age"), not once per member the list can hold
+// (docs/language.md#households).
+import { memberOf } from '../answers.js';
 import { append, h } from '../dom.js';
 import { StudioError } from './client.js';
 import { formatAnswers, outcomeWords } from './caseform.js';
@@ -16,18 +20,74 @@ function statusWords(s) {
 export function changeSentence(c) {
     return `Some applicants who were ${outcomeWords(c.from).toLowerCase()} would be ${outcomeWords(c.to).toLowerCase()}.`;
 }
-/** fieldChangeSentence says what happens to one question. */
-export function fieldChangeSentence(f) {
+/**
+ * questionChanges folds the diff's field changes into one per question as
+ * the rules declare it: the copies of a member field ("member[0].age" to
+ * "member[3].age") changed the same way are one change of "member.age",
+ * in the order the first copy came.
+ */
+export function questionChanges(list) {
+    const out = [];
+    const byKey = new Map();
+    for (const f of list) {
+        const m = memberOf(f.field);
+        if (!m) {
+            out.push({ change: f, members: [] });
+            continue;
+        }
+        const key = JSON.stringify([f.kind, m.list, m.name, f.old ?? '', f.new ?? '']);
+        let q = byKey.get(key);
+        if (!q) {
+            q = { change: { ...f, field: `${m.list}.${m.name}` }, members: [] };
+            byKey.set(key, q);
+            out.push(q);
+        }
+        q.members.push(m.index);
+    }
+    return out;
+}
+/** membersWords says whose question a member field's change is: every member's, or only some members' (numbered from 1). */
+function membersWords(members) {
+    if (!members.length)
+        return '';
+    const sorted = [...members].sort((a, b) => a - b);
+    if (sorted.every((m, i) => m === i))
+        return ' (each member’s)';
+    const nums = sorted.map((m) => String(m + 1));
+    return nums.length === 1 ? ` (member ${nums[0]}’s)` : ` (members ${nums.slice(0, -1).join(', ')} and ${nums[nums.length - 1]})`;
+}
+/** fieldChangeSentence says what happens to one question; members are the list's members it changes for, when it is a member field. */
+export function fieldChangeSentence(f, members = []) {
+    const field = f.field + membersWords(members);
     switch (f.kind) {
         case 'added':
-            return `New question: ${f.field}.`;
+            return `New question: ${field}.`;
         case 'removed':
-            return `Question no longer asked: ${f.field}.`;
+            return `Question no longer asked: ${field}.`;
         case 'type_changed':
-            return `${f.field} takes another kind of answer${f.old && f.new ? ` (${f.old}, now ${f.new})` : ''}.`;
+            return `${field} takes another kind of answer${f.old && f.new ? ` (${f.old}, now ${f.new})` : ''}.`;
         default:
-            return `${f.field} offers other choices${f.old && f.new ? ` (${f.old}, now ${f.new})` : ''}.`;
+            return `${field} offers other choices${f.old && f.new ? ` (${f.old}, now ${f.new})` : ''}.`;
     }
+}
+/** asWritten writes an expression over members' fields as the rules write it: "member[2].age < 18" as "member.age < 18". */
+function asWritten(subject) {
+    return subject.replace(/\b([a-z][a-z0-9_]*)\[\d+\]\./g, '$1.');
+}
+/**
+ * thresholdLines says each moved figure once: a threshold over a member
+ * field moves for every member's copy of the condition, and is said as the
+ * rules write it ("(member.age <)").
+ */
+export function thresholdLines(list) {
+    const out = [];
+    for (const t of list) {
+        const subject = asWritten(t.subject);
+        const line = subject === t.subject ? t.message : t.message.replace(`(${t.subject} ${t.operator})`, `(${subject} ${t.operator})`);
+        if (!out.includes(line))
+            out.push(line);
+    }
+    return out;
 }
 /**
  * whomItAffects says in one sentence whom publishing would affect: no one,
@@ -37,8 +97,9 @@ export function whomItAffects(d) {
     const parts = [];
     if (d.changes.length)
         parts.push(`${plural(d.changes.length, 'kind')} of applicant would get another outcome`);
-    if (d.field_changes.length)
-        parts.push(`${plural(d.field_changes.length, 'question')} would change`);
+    const questions = questionChanges(d.field_changes).length;
+    if (questions)
+        parts.push(`${plural(questions, 'question')} would change`);
     return parts.length ? parts.join(', and ') + '.' : 'No applicant’s outcome would change.';
 }
 /**
@@ -90,9 +151,9 @@ export async function changesView(client, projectId, container) {
             const d = await client.call('GET', `/projects/${encodeURIComponent(projectId)}/draft/diff${diffQuery(against.control.value, asOf.control.value)}`);
             result.replaceChildren();
             append(result, h('h3', { id: 'diff-result-heading' }, 'Who this affects'), h('p', {}, `Compared with ${d.against_version} of `, h('code', {}, d.against_slug), '.'), h('p', { id: 'diff-summary', class: 'count' }, whomItAffects(d)), d.changes.length ? h('ol', { id: 'changes', class: 'changes' }, ...d.changes.map(changeCard)) : null, d.threshold_changes?.length
-                ? h('section', { 'aria-labelledby': 'threshold-changes-heading' }, h('h4', { id: 'threshold-changes-heading' }, 'Figures that moved'), h('ul', { id: 'threshold-changes' }, ...d.threshold_changes.map((t) => h('li', {}, t.message))))
+                ? h('section', { 'aria-labelledby': 'threshold-changes-heading' }, h('h4', { id: 'threshold-changes-heading' }, 'Figures that moved'), h('ul', { id: 'threshold-changes' }, ...thresholdLines(d.threshold_changes).map((t) => h('li', {}, t))))
                 : null, d.field_changes.length
-                ? h('section', { 'aria-labelledby': 'field-changes-heading' }, h('h4', { id: 'field-changes-heading' }, 'Questions'), h('ul', { id: 'field-changes' }, ...d.field_changes.map((f) => h('li', {}, fieldChangeSentence(f)))))
+                ? h('section', { 'aria-labelledby': 'field-changes-heading' }, h('h4', { id: 'field-changes-heading' }, 'Questions'), h('ul', { id: 'field-changes' }, ...questionChanges(d.field_changes).map((q) => h('li', {}, fieldChangeSentence(q.change, q.members)))))
                 : null);
         }
         catch (err) {
