@@ -3,6 +3,7 @@ package verify
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"math/big"
 	"reflect"
 	"regexp"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/engine/value"
+	"github.com/eligo/eligo/solver"
 	"github.com/eligo/eligo/solver/solvertest"
 )
 
@@ -124,13 +126,23 @@ func TestSuggestCasesGoals(t *testing.T) {
 // with and without its own cases: each suggested case is ready to paste
 // (every field answered, the decision date when the rules read it, the
 // expected outcome RunCase finds) and meets its goal and the goals it also
-// covers; and the suite grown by the suggestions leaves only the
-// unreachable goals uncovered.
+// covers; no goal that the ruleset's own cases reach is reported
+// unreachable; and the suite grown by the suggestions leaves only the
+// unreachable goals uncovered. The rulesets with a list of members (every
+// one of casebank/*-household and *-children) must each get cases.
 func TestSuggestCasesCasebank(t *testing.T) {
 	t.Parallel()
+	households := map[string]bool{}
 	for _, cb := range append(solvertest.Casebank(t), solvertest.Testdata(t)...) {
+		if slices.ContainsFunc(cb.Rules.Fields, func(f engine.Field) bool { return f.List != nil }) {
+			households[cb.Name] = true
+		}
 		t.Run(cb.Name, func(t *testing.T) {
 			t.Parallel()
+			reached := goalsReached(t, cb.Rules, cb.Cases, suggestDate)
+			if households[cb.Name] && !slices.Contains(slices.Collect(maps.Values(reached)), true) {
+				t.Error("the household ruleset's own cases reach no goal, so nothing checks that its reachable goals are found")
+			}
 			for _, existing := range [][]engine.Case{nil, cb.Cases} {
 				opts := SuggestOptions{DecisionDate: suggestDate}
 				got, err := SuggestCases(context.Background(), cb.Rules, existing, opts)
@@ -139,13 +151,21 @@ func TestSuggestCasesCasebank(t *testing.T) {
 				}
 				grown := slices.Clone(existing)
 				var unreachable []Suggestion
+				cases := 0
 				for _, s := range got {
 					checkSuggestion(t, cb.Rules, s)
 					if s.Reachable {
 						grown = append(grown, s.Case)
+						cases++
 					} else {
 						unreachable = append(unreachable, s)
 					}
+					if !s.Reachable && !s.Undecided && reached[s.Goal] {
+						t.Errorf("goal %q is reported unreachable, yet the ruleset's own cases reach it", s.Goal)
+					}
+				}
+				if existing == nil && households[cb.Name] && cases == 0 {
+					t.Errorf("a household ruleset got no case: %+v", got)
 				}
 				again, err := SuggestCases(context.Background(), cb.Rules, grown, opts)
 				if err != nil {
@@ -157,6 +177,54 @@ func TestSuggestCasesCasebank(t *testing.T) {
 			}
 		})
 	}
+}
+
+// goalsReached lists the goals of r that the answers of cases reach as of
+// the date SuggestCases solves for when given date ("YYYY-MM-DD"), decided
+// without SuggestCases's own check (goalsMet): by evaluating each goal's
+// condition (probe criterion k, the goals' one definition) as the
+// evaluator does. A case need not answer every field, as a suggested case
+// does: a condition that holds with some answers missing holds whatever
+// they are, Kleene's logic being monotone, except through present() and
+// absent(), so goals that read those are left out. A case of answers that
+// do not evaluate cleanly reaches none. Each case is decided as of that
+// date rather than its own, so that a goal of a ruleset reading
+// decision_date() that only another day reaches (a birth cohort past
+// pension age by then) is not counted.
+func goalsReached(t *testing.T, r *engine.Ruleset, cases []engine.Case, date string) map[string]bool {
+	t.Helper()
+	goals, probe, err := caseGoals(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ord, err := suggestDecisionDate(r, date)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reached := map[string]bool{}
+	for _, c := range cases {
+		if c.DecisionDate = ""; ord != 0 {
+			c.DecisionDate = value.FormatDate(ord)
+		}
+		res := r.RunCase(c).Result
+		if res == nil || len(res.FieldErrors) > 0 {
+			continue
+		}
+		in, err := probe.Convert(c.FieldValues)
+		if err != nil {
+			t.Fatalf("case %q: %v", c.Name, err)
+		}
+		met := probe.Evaluate(in, engine.Options{DecisionDate: res.DecisionDate})
+		for k, g := range goals {
+			cr, _ := probe.CriterionAt(k)
+			presence := false
+			solver.WalkRule(probe, cr.Expr, func(x *engine.Expr) {
+				presence = presence || (x.Kind == engine.ExprOp && (x.Op == engine.OpPresent || x.Op == engine.OpAbsent))
+			})
+			reached[g.text] = reached[g.text] || (!presence && len(met.FieldErrors) == 0 && met.Criteria[k] == engine.Satisfied)
+		}
+	}
+	return reached
 }
 
 // TestSuggestCasesDeterministic runs every casebank ruleset twice and wants
