@@ -251,6 +251,32 @@ func TestSuggestCasesDeterministic(t *testing.T) {
 	}
 }
 
+// TestSuggestCasesUndecidedNotUnreachable: a goal the solver meets only
+// with answers the evaluator refuses (here a product past the int range,
+// which the encoding's unbounded integers do not see) is undecided, not
+// unreachable: the solver did not show that no answer set meets it.
+func TestSuggestCasesUndecidedNotUnreachable(t *testing.T) {
+	t.Parallel()
+	r := solvertest.Compile(t, `section s
+source law "Law" url "https://example.org" licence "public-domain"
+field a.x int
+  range 95000000000000000..
+`+solvertest.Group("g", "all", "a.x * 100 >= 1")+"\noutcome g\n")
+	got, err := SuggestCases(context.Background(), r, nil, SuggestOptions{DecisionDate: suggestDate})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range got {
+		checkSuggestion(t, r, s)
+		if s.Goal == "criterion g_c satisfied" && (s.Reachable || !s.Undecided) {
+			t.Errorf("%+v: want undecided", s)
+		}
+		if s.Goal == "criterion g_c not satisfied" && (s.Reachable || s.Undecided) {
+			t.Errorf("%+v: want unreachable (no a.x in the range makes a.x * 100 below 1)", s)
+		}
+	}
+}
+
 func TestSuggestCasesDecisionDate(t *testing.T) {
 	t.Parallel()
 	r := solvertest.Compile(t, suggestRules(solvertest.Group("g", "all", "years_between(a.d, decision_date()) >= 18"), "g"))
