@@ -277,6 +277,27 @@ field a.x int
 	}
 }
 
+// TestSuggestCasesUndatedCases: a ruleset that does not read
+// decision_date() gets undated cases, which a test run decides as of the
+// first day of its period, so its goals are solved as of that day whatever
+// date is given: us-snap-household's tables have no figures after
+// 2026-09-30, and solved as of a day past it every goal came back
+// unreachable.
+func TestSuggestCasesUndatedCases(t *testing.T) {
+	t.Parallel()
+	r := solvertest.CasebankRules(t, "us-snap-household")
+	got, err := SuggestCases(context.Background(), r, nil, SuggestOptions{DecisionDate: "2026-11-29"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range got {
+		checkSuggestion(t, r, s)
+		if !s.Reachable || s.Case.DecisionDate != "" {
+			t.Errorf("%s: reachable %t, decision date %q: want a case without a date", s.Goal, s.Reachable, s.Case.DecisionDate)
+		}
+	}
+}
+
 func TestSuggestCasesDecisionDate(t *testing.T) {
 	t.Parallel()
 	r := solvertest.Compile(t, suggestRules(solvertest.Group("g", "all", "years_between(a.d, decision_date()) >= 18"), "g"))
