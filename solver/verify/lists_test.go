@@ -176,15 +176,7 @@ func TestGoalsOfHouseholds(t *testing.T) {
 // reads wanted a full household, which the solver's first, small tries
 // could never give.
 func TestSuggestGoalsHouseholdOfOne(t *testing.T) {
-	var household *engine.Ruleset
-	for _, cb := range solvertest.ValuesTestdata(t) {
-		if cb.Name == "testdata/values/household.rules" {
-			household = cb.Rules
-		}
-	}
-	if household == nil {
-		t.Fatal("no household ruleset in solver/testdata/values")
-	}
+	household := solvertest.ValuesRules(t, "household")
 	goals, probe, err := caseGoals(household)
 	if err != nil {
 		t.Fatal(err)

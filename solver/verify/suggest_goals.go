@@ -161,28 +161,17 @@ func walkWritten(x *engine.Expr, visit func(*engine.Expr)) {
 // cannot give).
 func inHousehold(r *engine.Ruleset, x *engine.Expr) *engine.Expr {
 	most := map[string]int{}
-	seen := make([]bool, len(r.Values))
-	var walk func(y *engine.Expr)
-	walk = func(y *engine.Expr) {
+	solver.WalkRuleInto(r, x, func(y *engine.Expr) bool {
 		if _, ok := engine.AggregateOf(y); ok {
-			return
+			return false
 		}
-		switch {
-		case y.Kind == engine.ExprField:
+		if y.Kind == engine.ExprField {
 			if m := r.Fields[r.FieldIndex(y.Key)].Member; m != nil {
 				most[m.List] = max(most[m.List], m.Index+1)
 			}
-		case y.Kind == engine.ExprValue && !seen[y.Slot]:
-			seen[y.Slot] = true
-			for _, z := range r.Values[y.Slot].Exprs() {
-				walk(z)
-			}
 		}
-		for _, a := range y.Args {
-			walk(a)
-		}
-	}
-	walk(x)
+		return true
+	})
 	if len(most) == 0 {
 		return x
 	}
