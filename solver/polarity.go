@@ -223,18 +223,32 @@ func WalkExpr(x *engine.Expr, visit func(*engine.Expr)) {
 // named values x reads (and of those they read): what a criterion rests on
 // whether the law wrote it inline or named a part of it.
 func WalkRule(r *engine.Ruleset, x *engine.Expr, visit func(*engine.Expr)) {
+	WalkRuleInto(r, x, func(y *engine.Expr) bool {
+		visit(y)
+		return true
+	})
+}
+
+// WalkRuleInto is WalkRule whose visit says whether to go below the node
+// it is given (its operands, and a named value's definition): a reader
+// that looks at an aggregate as a whole stops there instead of reading
+// every member's unrolled part.
+func WalkRuleInto(r *engine.Ruleset, x *engine.Expr, visit func(*engine.Expr) bool) {
 	seen := make([]bool, len(r.Values))
 	var walk func(x *engine.Expr)
-	walk = func(x *engine.Expr) {
-		WalkExpr(x, func(y *engine.Expr) {
-			visit(y)
-			if y.Kind == engine.ExprValue && !seen[y.Slot] {
-				seen[y.Slot] = true
-				for _, z := range r.Values[y.Slot].Exprs() {
-					walk(z)
-				}
+	walk = func(y *engine.Expr) {
+		if y == nil || !visit(y) {
+			return
+		}
+		if y.Kind == engine.ExprValue && !seen[y.Slot] {
+			seen[y.Slot] = true
+			for _, z := range r.Values[y.Slot].Exprs() {
+				walk(z)
 			}
-		})
+		}
+		for _, a := range y.Args {
+			walk(a)
+		}
 	}
 	walk(x)
 }

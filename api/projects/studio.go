@@ -287,7 +287,7 @@ type suggestInput struct {
 
 // suggestCasesRequest tunes a suggestion run.
 type suggestCasesRequest struct {
-	DecisionDate string `json:"decision_date,omitempty" pattern:"^[0-9]{4}-[0-9]{2}-[0-9]{2}$" doc:"The date the suggested cases are decided as of, and carry when the draft reads decision_date(); YYYY-MM-DD, default today."`
+	DecisionDate string `json:"decision_date,omitempty" pattern:"^[0-9]{4}-[0-9]{2}-[0-9]{2}$" doc:"The date the suggested cases of a draft that reads decision_date() are decided as of and carry; YYYY-MM-DD, default today. A draft that does not read it gets cases without a date, found as of the first day of its effective period, the day its tests are decided as of."`
 }
 
 // suggestedCases are the cases the solver suggests for the draft.

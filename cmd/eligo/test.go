@@ -125,7 +125,8 @@ func runTest(ctx context.Context, clk clock.Clock, args []string, stdout, stderr
 // cases.json, the cases the solver suggests for what the given cases leave
 // untested (verify.SuggestCases; each case named after its goal, dated
 // --date, default today, when the rules read the decision date), and to
-// stderr the goals no answer set reaches, then the mutation score of the
+// stderr the goals no answer set reaches and those the solver could not
+// decide, then the mutation score of the
 // given cases with one line per surviving mutant, and the score the suite
 // would have with the suggestions added.
 func runSuggest(ctx context.Context, clk clock.Clock, args []string, stdout, stderr io.Writer) error {
@@ -167,9 +168,12 @@ func runSuggest(ctx context.Context, clk clock.Clock, args []string, stdout, std
 	}
 	suggested := []engine.Case{}
 	for _, s := range suggestions {
-		if s.Reachable {
+		switch {
+		case s.Reachable:
 			suggested = append(suggested, s.Case)
-		} else {
+		case s.Undecided:
+			fmt.Fprintf(stderr, "undecided: %s\n", s.Goal)
+		default:
 			fmt.Fprintf(stderr, "unreachable: %s\n", s.Goal)
 		}
 	}

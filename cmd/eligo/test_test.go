@@ -74,6 +74,31 @@ func TestTestSuggestFolder(t *testing.T) {
 	}
 }
 
+// TestTestSuggestUndecided: a goal the solver could not decide is printed
+// as undecided, not as unreachable: here the only answers meeting it make
+// a product past the int range, which the evaluator refuses.
+func TestTestSuggestUndecided(t *testing.T) {
+	t.Parallel()
+	rules := writeFile(t, t.TempDir(), "big.rules", `section big
+source law "Law" url "https://laws.example.org/big" licence "public-domain"
+field a.x int weight 1
+  question "x?"
+  range 95000000000000000..
+group g all "G" {
+  criterion c "C" {
+    a.x * 100 >= 1
+    cite law "x"
+  }
+}
+outcome g
+`)
+	code, _, errs := runCLI("test", rules, "--suggest", "--date", "2024-02-28")
+	if lines := "\n" + errs; code != 0 || !strings.Contains(lines, "\nundecided: criterion c satisfied\n") ||
+		!strings.Contains(lines, "\nunreachable: criterion c not satisfied\n") || strings.Contains(lines, "\nunreachable: criterion c satisfied\n") {
+		t.Errorf("exit %d, stderr:\n%s", code, errs)
+	}
+}
+
 // TestTestSuggestStopsOnSignal: `eligo test --suggest` on a draft of a
 // thousand criteria (within the engine's caps, hours of solver work
 // unbounded) stops when SIGTERM or SIGINT cancels its context, as main

@@ -119,6 +119,20 @@ func ValuesTestdata(tb testing.TB) []Ruleset {
 	return rulesDir(tb, filepath.Join("testdata", "values"))
 }
 
+// ValuesRules returns the compiled solver/testdata/values ruleset called
+// name ("household" for household.rules), as CasebankRules does for the
+// casebank.
+func ValuesRules(tb testing.TB, name string) *engine.Ruleset {
+	tb.Helper()
+	for _, r := range ValuesTestdata(tb) {
+		if r.Name == "testdata/values/"+name+".rules" {
+			return r.Rules
+		}
+	}
+	tb.Fatalf("no ruleset %s in solver/testdata/values", name)
+	return nil
+}
+
 // rulesDir compiles every .rules file of dir, a folder under solver/.
 func rulesDir(tb testing.TB, dir string) []Ruleset {
 	tb.Helper()

@@ -3,6 +3,7 @@ package verify
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -164,6 +165,41 @@ func TestGoalsOfHouseholds(t *testing.T) {
 		checkSuggestion(t, r, s)
 		if !s.Reachable {
 			t.Errorf("%s: no case", s.Goal)
+		}
+	}
+}
+
+// TestSuggestGoalsHouseholdOfOne: a goal over an aggregate is met by a
+// household smaller than the list's bound (each member's part is guarded
+// by the household's size), and a threshold on member 0's part by a
+// household of one. Goals that asked for every member the unrolled form
+// reads wanted a full household, which the solver's first, small tries
+// could never give.
+func TestSuggestGoalsHouseholdOfOne(t *testing.T) {
+	household := solvertest.ValuesRules(t, "household")
+	goals, probe, err := caseGoals(household)
+	if err != nil {
+		t.Fatal(err)
+	}
+	member := func(age int, resident bool) string {
+		return fmt.Sprintf(`{"age": %d, "pregnant": false, "earnings": 500, "resident": %t}`, age, resident)
+	}
+	for _, tc := range []struct{ goal, members string }{
+		{"criterion child satisfied", member(2, true)},
+		{"criterion child not satisfied", member(30, true)},
+		{"alternative elder alone", member(70, true)},
+		{"criterion residents not satisfied", member(30, false)},
+		{"threshold member.age < 5: at 5", member(5, true)},
+		{"criterion residents satisfied", ""},
+	} {
+		k := slices.IndexFunc(goals, func(g caseGoal) bool { return g.text == tc.goal })
+		if k < 0 {
+			t.Errorf("no goal %q", tc.goal)
+			continue
+		}
+		c := engine.Case{Name: tc.goal, FieldValues: json.RawMessage(`{"household.rent": 0, "member": [` + tc.members + `]}`)}
+		if met, ok := goalsMet(household, probe, c, len(goals)); !ok || !met[k] {
+			t.Errorf("%s: not met by the household %s", tc.goal, c.FieldValues)
 		}
 	}
 }

@@ -20,13 +20,17 @@ type SuggestOptions struct {
 	// the preferred shapes of an answer set fail); zero means 5 s. A check
 	// that runs out is an error, never a goal reported unreachable.
 	Timeout time.Duration
-	// DecisionDate ("YYYY-MM-DD") is the date every suggested case is
-	// decided as of, and the one it carries when the ruleset reads
-	// decision_date(). Empty means the first day of the ruleset's
-	// effective period, as for a test case without a date (a case tests
-	// the rules, not the calendar); a ruleset that reads decision_date()
-	// and declares no period needs it given. The solver never reads the
-	// clock.
+	// DecisionDate ("YYYY-MM-DD") is the date every suggested case of a
+	// ruleset that reads decision_date() is decided as of, and carries.
+	// Empty means the first day of the ruleset's effective period, as for
+	// a test case without a date (a case tests the rules, not the
+	// calendar); a ruleset that reads decision_date() and declares no
+	// period needs it given. A ruleset that does not read it gets cases
+	// without a date, which a test run decides as of that first day
+	// (engine.Ruleset.CaseDate), so its goals are solved as of that day
+	// whatever DecisionDate says: solved as of another, a case would be
+	// checked against tables of another year than the solver read, or
+	// outside the period altogether. The solver never reads the clock.
 	DecisionDate string
 	// MaxGoals caps the goals worked on (DefaultMaxGoals when zero or
 	// negative); a ruleset with more is worked on a deterministic sample of
@@ -79,8 +83,10 @@ type Suggestion struct {
 	Reachable bool `json:"reachable"`
 	// Undecided is true when the solver could not tell within its time
 	// whether any answer set meets the goal (a division by an answer makes
-	// the arithmetic nonlinear, which Z3 may not settle): Reachable is then
-	// false without meaning that no suite can cover it.
+	// the arithmetic nonlinear, which Z3 may not settle), or found answer
+	// sets meeting it but none that the evaluator reads as a case (an
+	// overflow the encoding does not model): Reachable is then false
+	// without meaning that no suite can cover it.
 	Undecided bool `json:"undecided,omitempty"`
 	// Case is ready to paste into cases.json: Name is Goal, FieldValues
 	// answers every field in declaration order (wire JSON), ExpectedOutcome
@@ -237,7 +243,7 @@ func SuggestCasesReport(ctx context.Context, r *engine.Ruleset, existing []engin
 			switch {
 			case ctx.Err() != nil:
 				return stopped(err)
-			case errors.Is(err, z3.ErrTimeout):
+			case errors.Is(err, z3.ErrTimeout), errors.Is(err, errNoCase):
 				undecided, found = true, false
 			default:
 				return SuggestReport{}, fmt.Errorf("solver: suggest a case for %q: %w", g.text, err)
@@ -283,19 +289,23 @@ func sampleGoals(r *engine.Ruleset, goals []caseGoal, chosen []int) ([]caseGoal,
 	return kept, probe, nil
 }
 
-// suggestDecisionDate reads SuggestOptions.DecisionDate for r: empty
-// takes the date an undated case of r is decided as of.
+// suggestDecisionDate reads SuggestOptions.DecisionDate for r: the date
+// its suggested cases are decided as of. That is the given date for a
+// ruleset that reads decision_date(), whose cases carry it; otherwise,
+// and when none is given, the date an undated case of r is decided as of.
 func suggestDecisionDate(r *engine.Ruleset, s string) (int64, error) {
-	if s == "" {
-		d, err := r.CaseDate(engine.Case{})
-		if err != nil {
-			return 0, fmt.Errorf("solver: suggest cases: %w", err)
+	if s != "" {
+		ord, ok := value.ParseDate(s)
+		if !ok {
+			return 0, fmt.Errorf("solver: suggest cases: decision date %q is not a YYYY-MM-DD date", s)
 		}
-		return d, nil
+		if r.ReadsDecisionDate {
+			return ord, nil
+		}
 	}
-	ord, ok := value.ParseDate(s)
-	if !ok {
-		return 0, fmt.Errorf("solver: suggest cases: decision date %q is not a YYYY-MM-DD date", s)
+	d, err := r.CaseDate(engine.Case{})
+	if err != nil {
+		return 0, fmt.Errorf("solver: suggest cases: %w", err)
 	}
-	return ord, nil
+	return d, nil
 }

@@ -76,18 +76,16 @@ func writeCase(r *engine.Ruleset, name string, in *engine.Inputs, date int64) en
 	return c
 }
 
-// goalsMet evaluates case c in the probe and reports which of the first n
+// goalsMet evaluates case c in the probe, as of the date a test run
+// decides c as of (engine.Ruleset.CaseDate: an undated case of a ruleset
+// with an effective period is decided as of its first day, which a probe
+// reading a table with periods needs), and reports which of the first n
 // probe criteria (the goals) it meets; ok is false when c cannot be
 // evaluated cleanly (unreadable answers, field errors, no decision date for
 // a ruleset that reads it), and it then meets nothing.
 func goalsMet(r, probe *engine.Ruleset, c engine.Case, n int) (met []bool, ok bool) {
-	var date int64
-	switch {
-	case c.DecisionDate != "":
-		if date, ok = value.ParseDate(c.DecisionDate); !ok {
-			return nil, false
-		}
-	case r.ReadsDecisionDate:
+	date, err := r.CaseDate(c)
+	if err != nil {
 		return nil, false
 	}
 	raw := c.FieldValues

@@ -149,16 +149,29 @@ func walkWritten(x *engine.Expr, visit func(*engine.Expr)) {
 }
 
 // inHousehold is goal condition x of a case, which must also have the
-// members whose answers x reads: `member[2].age == 5` needs a household
-// of three, or the case, written as /decide reads a household, would
-// leave that answer out. x itself when it reads no member's field.
+// members whose answers x reads: a threshold on member 0's part of an
+// aggregate (`member[0].age == 5`, walkWritten) needs a household of one,
+// or the case, written as /decide reads a household, would leave that
+// answer out. x itself when it reads no member's field. What an aggregate
+// reads is no such need: each member's part is guarded by "the household
+// has more than i members" (docs/language.md#households), so a criterion
+// over `any(member where ...)` is met by a household of one, and needing
+// every member its unrolled form reads would ask for a full household of
+// the list's bound (which the first, small tries of the solver then
+// cannot give).
 func inHousehold(r *engine.Ruleset, x *engine.Expr) *engine.Expr {
 	most := map[string]int{}
-	for _, id := range fieldsRead(r, x) {
-		if m := r.Fields[r.FieldIndex(id)].Member; m != nil {
-			most[m.List] = max(most[m.List], m.Index+1)
+	solver.WalkRuleInto(r, x, func(y *engine.Expr) bool {
+		if _, ok := engine.AggregateOf(y); ok {
+			return false
 		}
-	}
+		if y.Kind == engine.ExprField {
+			if m := r.Fields[r.FieldIndex(y.Key)].Member; m != nil {
+				most[m.List] = max(most[m.List], m.Index+1)
+			}
+		}
+		return true
+	})
 	if len(most) == 0 {
 		return x
 	}

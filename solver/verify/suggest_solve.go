@@ -2,6 +2,7 @@ package verify
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"slices"
@@ -133,10 +134,16 @@ func (gs *goalSolver) decisive(i int) (*z3.Expr, error) {
 	return c.And(o.Known, a.Known, c.Xor(o.Value, a.Value)), nil
 }
 
+// errNoCase is solve's answer when answer sets meet the goal but accept
+// took none of them (the evaluator could not read any as a case): the goal
+// is then undecided, not unreachable.
+var errNoCase = errors.New("answer sets meet the goal, but none makes a case the evaluator reads")
+
 // solve looks for an answer set meeting goal k that accept takes, trying
 // the preferred shapes first (see SuggestCases). found is false when no
-// answer set meets the goal. An unsat core lets it skip the tries that
-// cannot succeed: with an empty core, none can.
+// answer set meets the goal; the error is errNoCase when some did but
+// accept took none. An unsat core lets it skip the tries that cannot
+// succeed: with an empty core, none can.
 func (gs *goalSolver) solve(ctx context.Context, k int, g caseGoal, accept func(*engine.Inputs) (bool, error)) (found bool, err error) {
 	if err := gs.s.Push(); err != nil {
 		return false, err
@@ -182,6 +189,7 @@ func (gs *goalSolver) solve(ctx context.Context, k int, g caseGoal, accept func(
 		tries = append(withSmall, tries...)
 	}
 	var cores [][]*z3.Expr
+	refused := false
 	for _, as := range tries {
 		if slices.ContainsFunc(cores, func(core []*z3.Expr) bool { return containsAll(as, core) }) {
 			continue
@@ -190,6 +198,7 @@ func (gs *goalSolver) solve(ctx context.Context, k int, g caseGoal, accept func(
 		if err != nil {
 			return false, err
 		}
+
 		if res == z3.Unsat {
 			core, err := gs.s.UnsatCore()
 			if err != nil || len(core) == 0 {
@@ -201,6 +210,10 @@ func (gs *goalSolver) solve(ctx context.Context, k int, g caseGoal, accept func(
 		if ok, err := gs.accept(accept); ok || err != nil {
 			return ok, err
 		}
+		refused = true
+	}
+	if refused {
+		return false, errNoCase
 	}
 	return false, nil
 }
