@@ -272,14 +272,7 @@ func betterPath(a, b pathCandidate) bool {
 	case a.preferred != b.preferred:
 		return a.preferred > b.preferred
 	}
-	for i := range a.set {
-		if x, y := a.set[i], b.set[i]; x != y {
-			d := x ^ y
-			low := d & -d
-			return x&low != 0
-		}
-	}
-	return false
+	return a.set.firstDiffers(b.set)
 }
 
 // pathCandidates is a heap of sets, best first.

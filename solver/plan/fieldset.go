@@ -1,0 +1,215 @@
+package plan
+
+import (
+	"encoding/binary"
+	"math/bits"
+
+	"github.com/eligo/eligo/engine/syntax"
+)
+
+// inlineWords is how many words of 64 field slots a fieldSet holds in
+// place: enough for every field one ruleset may declare, its lists
+// unrolled (syntax.MaxFields; docs/language.md#households), so the sets of
+// any single ruleset are plain arrays that never allocate. A rulebook's
+// composed ruleset may hold more (its sections' fields together, shared
+// ones once); the words beyond spill into fieldSet.hi.
+const inlineWords = (syntax.MaxFields + 63) / 64
+
+// fieldSet is a set of field slots. It is a value: copying it copies the
+// set, and == compares the sets, so it can key maps. Slots below
+// inlineWords*64 live in lo; higher ones in hi, which is "" for every
+// ruleset within syntax.MaxFields.
+type fieldSet struct {
+	// lo holds slots 0 to inlineWords*64-1, one bit each.
+	lo [inlineWords]uint64
+	// hi holds the words after lo, little-endian, eight bytes each,
+	// without trailing zero words (so that equal sets compare equal). A
+	// string is immutable, so sets that share one never see each other's
+	// changes.
+	hi string
+}
+
+// hiWord is word j of hi (0 past its end).
+func hiWord(hi string, j int) uint64 {
+	if 8*j+8 > len(hi) {
+		return 0
+	}
+	b := hi[8*j : 8*j+8]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+}
+
+// numWords is how many words the set spans, lo and hi together.
+func (s *fieldSet) numWords() int { return inlineWords + len(s.hi)/8 }
+
+// word is word w of the set (0 past its end).
+func (s *fieldSet) word(w int) uint64 {
+	if w < inlineWords {
+		return s.lo[w]
+	}
+	return hiWord(s.hi, w-inlineWords)
+}
+
+// spill combines the hi words of a and b word by word with op, trimming
+// trailing zero words. Only sets beyond syntax.MaxFields come here.
+func spill(a, b string, op func(x, y uint64) uint64) string {
+	n := max(len(a), len(b)) / 8
+	out := make([]byte, 0, 8*n)
+	for j := range n {
+		w := op(hiWord(a, j), hiWord(b, j))
+		out = append(out, byte(w), byte(w>>8), byte(w>>16), byte(w>>24), byte(w>>32), byte(w>>40), byte(w>>48), byte(w>>56))
+	}
+	for len(out) >= 8 && string(out[len(out)-8:]) == "\x00\x00\x00\x00\x00\x00\x00\x00" {
+		out = out[:len(out)-8]
+	}
+	return string(out)
+}
+
+func (s fieldSet) has(i int) bool { return s.word(i>>6)&(1<<(uint(i)&63)) != 0 }
+
+func (s *fieldSet) add(i int) {
+	if w := i >> 6; w < inlineWords {
+		s.lo[w] |= 1 << (uint(i) & 63)
+		return
+	}
+	s.hi = spill(s.hi, fieldSet{}.withHigh(i), func(x, y uint64) uint64 { return x | y })
+}
+
+func (s fieldSet) with(i int) fieldSet { s.add(i); return s }
+
+func (s *fieldSet) remove(i int) {
+	if w := i >> 6; w < inlineWords {
+		s.lo[w] &^= 1 << (uint(i) & 63)
+		return
+	}
+	if s.hi != "" {
+		s.hi = spill(s.hi, fieldSet{}.withHigh(i), func(x, y uint64) uint64 { return x &^ y })
+	}
+}
+
+// withHigh is the hi words of the set holding only slot i, which lies
+// beyond lo.
+func (fieldSet) withHigh(i int) string {
+	j := i>>6 - inlineWords
+	out := make([]byte, 8*j+8)
+	out[8*j+int(uint(i)&63)/8] = 1 << (uint(i) & 7)
+	return string(out)
+}
+
+func (s fieldSet) union(t fieldSet) fieldSet {
+	for i := range s.lo {
+		s.lo[i] |= t.lo[i]
+	}
+	switch {
+	case t.hi == "":
+	case s.hi == "":
+		s.hi = t.hi
+	default:
+		s.hi = spill(s.hi, t.hi, func(x, y uint64) uint64 { return x | y })
+	}
+	return s
+}
+
+func (s fieldSet) intersect(t fieldSet) fieldSet {
+	for i := range s.lo {
+		s.lo[i] &= t.lo[i]
+	}
+	if s.hi != "" {
+		if t.hi == "" {
+			s.hi = ""
+		} else {
+			s.hi = spill(s.hi, t.hi, func(x, y uint64) uint64 { return x & y })
+		}
+	}
+	return s
+}
+
+func (s fieldSet) minus(t fieldSet) fieldSet {
+	for i := range s.lo {
+		s.lo[i] &^= t.lo[i]
+	}
+	if s.hi != "" && t.hi != "" {
+		s.hi = spill(s.hi, t.hi, func(x, y uint64) uint64 { return x &^ y })
+	}
+	return s
+}
+
+func (s fieldSet) subsetOf(t fieldSet) bool {
+	for i := range s.lo {
+		if s.lo[i]&^t.lo[i] != 0 {
+			return false
+		}
+	}
+	for j := range len(s.hi) / 8 {
+		if hiWord(s.hi, j)&^hiWord(t.hi, j) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (s fieldSet) empty() bool { return s == fieldSet{} }
+
+func (s fieldSet) count() int {
+	n := 0
+	for w := range s.numWords() {
+		n += bits.OnesCount64(s.word(w))
+	}
+	return n
+}
+
+// slots lists the members in increasing order.
+func (s fieldSet) slots() []int {
+	var out []int
+	for wi := range s.numWords() {
+		for w := s.word(wi); w != 0; w &= w - 1 {
+			out = append(out, wi*64+bits.TrailingZeros64(w))
+		}
+	}
+	return out
+}
+
+// weigh is the total of weights[i] over the members.
+func (s fieldSet) weigh(weights []int64) int64 {
+	var total int64
+	for wi := range s.numWords() {
+		for w := s.word(wi); w != 0; w &= w - 1 {
+			total += weights[wi*64+bits.TrailingZeros64(w)]
+		}
+	}
+	return total
+}
+
+// firstDiffers reports whether the earliest slot in which s and t differ
+// is in s (false when they are equal): of two sets, the one whose earliest
+// differing field is declared first.
+func (s fieldSet) firstDiffers(t fieldSet) bool {
+	for w := range max(s.numWords(), t.numWords()) {
+		if x, y := s.word(w), t.word(w); x != y {
+			d := x ^ y
+			return x&(d&-d) != 0
+		}
+	}
+	return false
+}
+
+// seed folds the set into a PCG seed, for guesses that depend on the set
+// alone.
+func (s fieldSet) seed() (uint64, uint64) {
+	var b uint64
+	for w := 1; w < s.numWords(); w++ {
+		b ^= s.word(w) << uint((w-1)&63)
+	}
+	return s.lo[0], b
+}
+
+// appendWords appends the set's words to b for a cache key: lo's words,
+// then hi's length and bytes, so equal sets give equal bytes and no two
+// sets' bytes run into what follows them.
+func (s fieldSet) appendWords(b []byte) []byte {
+	for _, w := range s.lo {
+		b = binary.LittleEndian.AppendUint64(b, w)
+	}
+	b = binary.AppendUvarint(b, uint64(len(s.hi)))
+	return append(b, s.hi...)
+}
