@@ -2,7 +2,9 @@ package plan
 
 import (
 	"context"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/eligo/eligo/engine"
@@ -30,30 +32,60 @@ group g all "A child or a pregnancy" {
 }
 `
 
+// wideHouseholdRules are householdRules with room for 30 people of ten
+// questions each, eight of them read by no criterion: 301 fields once the
+// list is unrolled (docs/language.md#households), more than a planner
+// field set once held, and the last person's age at slot 299.
+var wideHouseholdRules = func() string {
+	var b strings.Builder
+	b.WriteString(`section wide_household
+source law "Act" url "https://example.org/act" licence "public-domain"
+list member "People in the household" up to 30 weight 4
+  question "How many people live in your household?"
+`)
+	for i := range 8 {
+		fmt.Fprintf(&b, "field member.note%d int weight 1\n  question \"Anything else (%d)?\"\n", i, i)
+	}
+	_, rest, _ := strings.Cut(householdRules, "weight 4\n  question \"How many people live in your household?\"\n")
+	b.WriteString(rest)
+	return b.String()
+}()
+
 // The expected paths are worked out by hand from the rules: how many
 // members comes first, whatever its weight; then the cheapest member
-// question that can settle the outcome; never one that cannot.
+// question that can settle the outcome; never one that cannot. The wide
+// household asks the same, at slots beyond 256.
 func TestPlanHousehold(t *testing.T) {
-	rs, _, err := engine.Compile("household.rules", []byte(householdRules))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := NewPlanner(4)
-	defer p.Close()
+	adults := strings.Repeat(`{"age": 40, "pregnant": false}, `, 29)
 	for _, tc := range []struct {
-		name, values string
-		want         []string
+		name, rules, values string
+		want                []string
 	}{
-		{"nothing answered: how many, then the first person's age", `{}`, []string{"member", "member[0].age"}},
-		{"one adult: only her pregnancy is left", `{"member": [{"age": 40}]}`, []string{"member[0].pregnant"}},
-		{"the second person's age is cheaper than the first one's pregnancy", `{"member": [{"age": 40}, {}]}`, []string{"member[1].age"}},
-		{"a child settles it: nothing about the others", `{"member": [{"age": 3}, {}, {}]}`, []string{}},
-		{"everyone known not to qualify", `{"member": [{"age": 40, "pregnant": false}]}`, []string{}},
+		{"nothing answered: how many, then the first person's age", householdRules, `{}`, []string{"member", "member[0].age"}},
+		{"one adult: only her pregnancy is left", householdRules, `{"member": [{"age": 40}]}`, []string{"member[0].pregnant"}},
+		{"the second person's age is cheaper than the first one's pregnancy", householdRules, `{"member": [{"age": 40}, {}]}`, []string{"member[1].age"}},
+		{"a child settles it: nothing about the others", householdRules, `{"member": [{"age": 3}, {}, {}]}`, []string{}},
+		{"everyone known not to qualify", householdRules, `{"member": [{"age": 40, "pregnant": false}]}`, []string{}},
+		{"wide: nothing answered: how many, then the first person's age", wideHouseholdRules, `{}`, []string{"member", "member[0].age"}},
+		{"wide: one adult: only her pregnancy is left", wideHouseholdRules, `{"member": [{"age": 40}]}`, []string{"member[0].pregnant"}},
+		{"wide: 29 adults: the thirtieth person's age", wideHouseholdRules, `{"member": [` + adults + `{}]}`, []string{"member[29].age"}},
+		{"wide: 29 adults and a known age: her pregnancy", wideHouseholdRules, `{"member": [` + adults + `{"age": 30}]}`, []string{"member[29].pregnant"}},
+		{"wide: a child settles it", wideHouseholdRules, `{"member": [{"age": 40}, {"age": 2}]}`, []string{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := pathIDs(planFor(t, p, rs, tc.values, InquiryContext{}))
+			rs, _, err := engine.Compile("household.rules", []byte(tc.rules))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := NewPlanner(4)
+			defer p.Close()
+			plan := planFor(t, p, rs, tc.values, InquiryContext{})
+			got := pathIDs(plan)
 			if !slices.Equal(got, tc.want) {
 				t.Fatalf("path %v, want %v", got, tc.want)
+			}
+			if len(got) > 0 && (plan.NextQuestion == nil || plan.NextQuestion.FieldID != got[0]) {
+				t.Fatalf("next question %+v, path %v", plan.NextQuestion, got)
 			}
 		})
 	}
