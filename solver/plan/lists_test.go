@@ -9,7 +9,9 @@ import (
 
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/engine/enginetest"
+	"github.com/eligo/eligo/engine/syntax"
 	"github.com/eligo/eligo/engine/value"
+	"github.com/eligo/eligo/rulebook"
 	"github.com/eligo/eligo/solver/solvertest"
 )
 
@@ -193,5 +195,55 @@ func TestPlanHouseholdWithinBudget(t *testing.T) {
 	}
 	if asked < samples/2 {
 		t.Fatalf("only %d of %d sampled households have questions left", asked, samples)
+	}
+}
+
+// A rulebook composes its sections' fields side by side, so it may hold
+// more than one ruleset can (syntax.MaxFields): the wide household beside
+// 300 asset questions is 601 fields, the last asset question at slot 600,
+// in the words a field set keeps beyond its own (fieldset.go). The plan
+// still asks the household's size, a member's age and that asset, and
+// nothing once they are answered.
+func TestPlanRulebookBeyondMaxFields(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("section assets\nsource law \"Act\" url \"https://example.org/act\" licence \"public-domain\"\n")
+	for i := range 300 {
+		fmt.Fprintf(&b, "field asset.a%d int weight 1\n  question \"How much is asset %d worth?\"\n", i, i)
+	}
+	b.WriteString("group g all \"Assets\" {\n  criterion last_asset \"The last asset is worth something\" {\n    asset.a299 > 0\n    cite law \"an asset\"\n  }\n}\n")
+	var sections []rulebook.Section
+	for i, src := range []string{wideHouseholdRules, b.String()} {
+		rs, _, err := engine.Compile(fmt.Sprintf("section%d.rules", i), []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sections = append(sections, rulebook.Section{Letter: rulebook.Letter(i), SectionID: rs.SectionID,
+			RulesetID: rs.SectionID + ":1", ContentDigest: rs.ContentDigest(), Rules: rs})
+	}
+	book, err := rulebook.Compose(rulebook.Spec{Name: "Household and assets", Slug: "test/household-assets", Sections: sections})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := book.Rules
+	if n := len(rs.Fields); n <= syntax.MaxFields || rs.FieldIndex("asset.a299") < inlineWords*64 {
+		t.Fatalf("%d fields, asset.a299 at slot %d: the composition does not reach beyond a field set's own words", n, rs.FieldIndex("asset.a299"))
+	}
+	p := NewPlanner(4)
+	defer p.Close()
+	for _, tc := range []struct {
+		name, values string
+		want         []string
+	}{
+		{"nothing answered", `{}`, []string{"member", "member[0].age", "asset.a299"}},
+		{"a child: only the asset", `{"member": [{"age": 2}]}`, []string{"asset.a299"}},
+		{"an asset: the household", `{"asset.a299": 10}`, []string{"member", "member[0].age"}},
+		{"both answered", `{"member": [{"age": 2}], "asset.a299": 10}`, []string{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			plan := planFor(t, p, rs, tc.values, InquiryContext{})
+			if got := pathIDs(plan); !slices.Equal(got, tc.want) {
+				t.Fatalf("path %v, want %v", got, tc.want)
+			}
+		})
 	}
 }
