@@ -203,13 +203,12 @@ func (s fieldSet) seed() (uint64, uint64) {
 	return s.lo[0], b
 }
 
-// appendWords appends the set's words to b for a cache key: lo's words,
-// then hi's length and bytes, so equal sets give equal bytes and no two
-// sets' bytes run into what follows them.
-func (s fieldSet) appendWords(b []byte) []byte {
-	for _, w := range s.lo {
-		b = binary.LittleEndian.AppendUint64(b, w)
+// appendWords appends the set's first n words to b, little-endian, for a
+// cache key: n words span every slot of a ruleset, so equal sets of its
+// fields give equal bytes, as few as the ruleset needs.
+func (s fieldSet) appendWords(b []byte, n int) []byte {
+	for w := range n {
+		b = binary.LittleEndian.AppendUint64(b, s.word(w))
 	}
-	b = binary.AppendUvarint(b, uint64(len(s.hi)))
-	return append(b, s.hi...)
+	return b
 }

@@ -123,8 +123,9 @@ func TestFieldSetOperations(t *testing.T) {
 			if got := a.firstDiffers(b); got != wantFirst {
 				t.Fatalf("n=%d: firstDiffers %v, want %v (a %v, b %v)", n, got, wantFirst, a.slots(), b.slots())
 			}
-			if string(a.appendWords(nil)) == string(b.appendWords(nil)) != (a == b) {
-				t.Fatalf("n=%d: cache key bytes equal %v, sets equal %v", n, string(a.appendWords(nil)) == string(b.appendWords(nil)), a == b)
+			words := (n + 63) / 64
+			if ka, kb := string(a.appendWords(nil, words)), string(b.appendWords(nil, words)); (ka == kb) != (a == b) || len(ka) != 8*words {
+				t.Fatalf("n=%d: cache key bytes equal %v (%d bytes), sets equal %v", n, ka == kb, len(ka), a == b)
 			}
 		}
 	}
