@@ -3,29 +3,30 @@ package plan
 import (
 	"encoding/binary"
 	"math/bits"
-
-	"github.com/eligo/eligo/engine/syntax"
 )
 
 // inlineWords is how many words of 64 field slots a fieldSet holds in
-// place: enough for every field one ruleset may declare, its lists
-// unrolled (syntax.MaxFields; docs/language.md#households), so the sets of
-// any single ruleset are plain arrays that never allocate. A rulebook's
-// composed ruleset may hold more (its sections' fields together, shared
-// ones once); the words beyond spill into fieldSet.hi.
-const inlineWords = (syntax.MaxFields + 63) / 64
+// place: 256 fields, twice the casebank's largest ruleset with its lists
+// unrolled (us-snap-household, 130), so the sets of every ruleset that
+// size never allocate. A ruleset may declare up to syntax.MaxFields (its
+// lists unrolled; docs/language.md#households) and a rulebook's composed
+// ruleset more again; their words beyond lo spill into fieldSet.hi. Eight
+// words in place (every field syntax.MaxFields allows) made the search's
+// sets 80 bytes and the household plans of BenchmarkPlanHousehold about
+// 1.7 times slower; four keep them at 48 bytes.
+const inlineWords = 4
 
 // fieldSet is a set of field slots. It is a value: copying it copies the
 // set, and == compares the sets, so it can key maps. Slots below
-// inlineWords*64 live in lo; higher ones in hi, which is "" for every
-// ruleset within syntax.MaxFields.
+// inlineWords*64 live in lo; higher ones in hi, which is "" for every set
+// that holds none of them.
 type fieldSet struct {
 	// lo holds slots 0 to inlineWords*64-1, one bit each.
 	lo [inlineWords]uint64
 	// hi holds the words after lo, little-endian, eight bytes each,
 	// without trailing zero words (so that equal sets compare equal). A
 	// string is immutable, so sets that share one never see each other's
-	// changes.
+	// changes; a set operation reaching into hi allocates its result.
 	hi string
 }
 
@@ -42,16 +43,23 @@ func hiWord(hi string, j int) uint64 {
 // numWords is how many words the set spans, lo and hi together.
 func (s *fieldSet) numWords() int { return inlineWords + len(s.hi)/8 }
 
-// word is word w of the set (0 past its end).
+// word is word w of the set (0 past its end). It inlines; words beyond lo
+// are read by highWord.
 func (s *fieldSet) word(w int) uint64 {
 	if w < inlineWords {
 		return s.lo[w]
 	}
-	return hiWord(s.hi, w-inlineWords)
+	return s.highWord(w)
 }
 
+// highWord is word w, which lies beyond lo. Kept out of line so that word
+// and has stay small enough to inline.
+//
+//go:noinline
+func (s *fieldSet) highWord(w int) uint64 { return hiWord(s.hi, w-inlineWords) }
+
 // spill combines the hi words of a and b word by word with op, trimming
-// trailing zero words. Only sets beyond syntax.MaxFields come here.
+// trailing zero words. Only sets holding a slot beyond lo come here.
 func spill(a, b string, op func(x, y uint64) uint64) string {
 	n := max(len(a), len(b)) / 8
 	out := make([]byte, 0, 8*n)
@@ -65,35 +73,45 @@ func spill(a, b string, op func(x, y uint64) uint64) string {
 	return string(out)
 }
 
-func (s fieldSet) has(i int) bool { return s.word(i>>6)&(1<<(uint(i)&63)) != 0 }
+func (s fieldSet) has(i int) bool {
+	if i < inlineWords*64 {
+		return s.lo[i>>6]>>(uint(i)&63)&1 != 0
+	}
+	j := (i - inlineWords*64) >> 3 // hi is little-endian: byte j, bit i&7
+	return j < len(s.hi) && s.hi[j]>>(uint(i)&7)&1 != 0
+}
 
 func (s *fieldSet) add(i int) {
-	if w := i >> 6; w < inlineWords {
-		s.lo[w] |= 1 << (uint(i) & 63)
+	if i >= inlineWords*64 {
+		s.setHigh(i, true)
 		return
 	}
-	s.hi = spill(s.hi, fieldSet{}.withHigh(i), func(x, y uint64) uint64 { return x | y })
+	s.lo[i>>6] |= 1 << (uint(i) & 63)
 }
 
 func (s fieldSet) with(i int) fieldSet { s.add(i); return s }
 
 func (s *fieldSet) remove(i int) {
-	if w := i >> 6; w < inlineWords {
-		s.lo[w] &^= 1 << (uint(i) & 63)
+	if i >= inlineWords*64 {
+		s.setHigh(i, false)
 		return
 	}
-	if s.hi != "" {
-		s.hi = spill(s.hi, fieldSet{}.withHigh(i), func(x, y uint64) uint64 { return x &^ y })
-	}
+	s.lo[i>>6] &^= 1 << (uint(i) & 63)
 }
 
-// withHigh is the hi words of the set holding only slot i, which lies
-// beyond lo.
-func (fieldSet) withHigh(i int) string {
+// setHigh adds (in) or removes slot i, which lies beyond lo. Kept out of
+// line so that add and remove stay small enough to inline.
+//
+//go:noinline
+func (s *fieldSet) setHigh(i int, in bool) {
 	j := i>>6 - inlineWords
-	out := make([]byte, 8*j+8)
-	out[8*j+int(uint(i)&63)/8] = 1 << (uint(i) & 7)
-	return string(out)
+	one := make([]byte, 8*j+8)
+	one[8*j+int(uint(i)&63)/8] = 1 << (uint(i) & 7)
+	if in {
+		s.hi = spill(s.hi, string(one), func(x, y uint64) uint64 { return x | y })
+	} else if s.hi != "" {
+		s.hi = spill(s.hi, string(one), func(x, y uint64) uint64 { return x &^ y })
+	}
 }
 
 func (s fieldSet) union(t fieldSet) fieldSet {
