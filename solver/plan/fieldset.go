@@ -58,19 +58,78 @@ func (s *fieldSet) word(w int) uint64 {
 //go:noinline
 func (s *fieldSet) highWord(w int) uint64 { return hiWord(s.hi, w-inlineWords) }
 
+// wordOp is how spill combines two words.
+type wordOp uint8
+
+const (
+	opOr     wordOp = iota // x | y
+	opAnd                  // x & y
+	opAndNot               // x &^ y
+)
+
 // spill combines the hi words of a and b word by word with op, trimming
-// trailing zero words. Only sets holding a slot beyond lo come here.
-func spill(a, b string, op func(x, y uint64) uint64) string {
+// trailing zero words. Only sets holding a slot beyond lo come here; it is
+// kept out of line so that the set operations stay small enough to
+// inline.
+//
+//go:noinline
+func spill(a, b string, op wordOp) string {
+	switch {
+	case op == opOr && a == "":
+		return b
+	case op == opOr && b == "", op == opAndNot && b == "":
+		return a
+	case op == opAnd && (a == "" || b == ""):
+		return ""
+	}
 	n := max(len(a), len(b)) / 8
 	out := make([]byte, 0, 8*n)
 	for j := range n {
-		w := op(hiWord(a, j), hiWord(b, j))
-		out = append(out, byte(w), byte(w>>8), byte(w>>16), byte(w>>24), byte(w>>32), byte(w>>40), byte(w>>48), byte(w>>56))
+		x, y := hiWord(a, j), hiWord(b, j)
+		switch op {
+		case opOr:
+			x |= y
+		case opAnd:
+			x &= y
+		default:
+			x &^= y
+		}
+		out = binary.LittleEndian.AppendUint64(out, x)
 	}
-	for len(out) >= 8 && string(out[len(out)-8:]) == "\x00\x00\x00\x00\x00\x00\x00\x00" {
+	for len(out) >= 8 && binary.LittleEndian.Uint64(out[len(out)-8:]) == 0 {
 		out = out[:len(out)-8]
 	}
 	return string(out)
+}
+
+// combine sets s's hi words to spill(s.hi, t.hi, op): one out-of-line
+// call with few arguments keeps the set operations inlinable.
+//
+//go:noinline
+func (s *fieldSet) combine(t *fieldSet, op wordOp) { s.hi = spill(s.hi, t.hi, op) }
+
+// highSubset reports whether every slot of s's hi words is in t's.
+//
+//go:noinline
+func (s *fieldSet) highSubset(t *fieldSet) bool {
+	for j := range len(s.hi) / 8 {
+		if hiWord(s.hi, j)&^hiWord(t.hi, j) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// highDisjoint reports whether s's and t's hi words share no slot.
+//
+//go:noinline
+func (s *fieldSet) highDisjoint(t *fieldSet) bool {
+	for j := range min(len(s.hi), len(t.hi)) / 8 {
+		if hiWord(s.hi, j)&hiWord(t.hi, j) != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func (s fieldSet) has(i int) bool {
@@ -108,9 +167,9 @@ func (s *fieldSet) setHigh(i int, in bool) {
 	one := make([]byte, 8*j+8)
 	one[8*j+int(uint(i)&63)/8] = 1 << (uint(i) & 7)
 	if in {
-		s.hi = spill(s.hi, string(one), func(x, y uint64) uint64 { return x | y })
-	} else if s.hi != "" {
-		s.hi = spill(s.hi, string(one), func(x, y uint64) uint64 { return x &^ y })
+		s.hi = spill(s.hi, string(one), opOr)
+	} else {
+		s.hi = spill(s.hi, string(one), opAndNot)
 	}
 }
 
@@ -118,12 +177,8 @@ func (s fieldSet) union(t fieldSet) fieldSet {
 	for i := range s.lo {
 		s.lo[i] |= t.lo[i]
 	}
-	switch {
-	case t.hi == "":
-	case s.hi == "":
-		s.hi = t.hi
-	default:
-		s.hi = spill(s.hi, t.hi, func(x, y uint64) uint64 { return x | y })
+	if t.hi != "" {
+		s.combine(&t, opOr)
 	}
 	return s
 }
@@ -133,11 +188,7 @@ func (s fieldSet) intersect(t fieldSet) fieldSet {
 		s.lo[i] &= t.lo[i]
 	}
 	if s.hi != "" {
-		if t.hi == "" {
-			s.hi = ""
-		} else {
-			s.hi = spill(s.hi, t.hi, func(x, y uint64) uint64 { return x & y })
-		}
+		s.combine(&t, opAnd)
 	}
 	return s
 }
@@ -147,7 +198,7 @@ func (s fieldSet) minus(t fieldSet) fieldSet {
 		s.lo[i] &^= t.lo[i]
 	}
 	if s.hi != "" && t.hi != "" {
-		s.hi = spill(s.hi, t.hi, func(x, y uint64) uint64 { return x &^ y })
+		s.combine(&t, opAndNot)
 	}
 	return s
 }
@@ -158,12 +209,18 @@ func (s fieldSet) subsetOf(t fieldSet) bool {
 			return false
 		}
 	}
-	for j := range len(s.hi) / 8 {
-		if hiWord(s.hi, j)&^hiWord(t.hi, j) != 0 {
+	return s.hi == "" || s.highSubset(&t)
+}
+
+// disjoint reports whether s and t share no slot (s.intersect(t).empty()
+// without building the intersection).
+func (s fieldSet) disjoint(t fieldSet) bool {
+	for i := range s.lo {
+		if s.lo[i]&t.lo[i] != 0 {
 			return false
 		}
 	}
-	return true
+	return s.hi == "" || s.highDisjoint(&t)
 }
 
 func (s fieldSet) empty() bool { return s == fieldSet{} }

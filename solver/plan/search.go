@@ -59,7 +59,7 @@ type pathCore struct {
 
 // covers reports whether c rules out the set s.
 func (c pathCore) covers(s fieldSet) bool {
-	return c.asked.subsetOf(s) && s.intersect(c.missing).empty()
+	return c.asked.subsetOf(s) && s.disjoint(c.missing)
 }
 
 // pathSearch finds the best reachable set of further answers for a goal.
