@@ -6,14 +6,14 @@ import (
 )
 
 // inlineWords is how many words of 64 field slots a fieldSet holds in
-// place: 256 fields, twice the casebank's largest ruleset with its lists
-// unrolled (us-snap-household, 130), so the sets of every ruleset that
-// size never allocate. A ruleset may declare up to syntax.MaxFields (its
+// place: 256 fields, about twice the 130 of full SNAP with members
+// (casebank us-snap-household, its list unrolled), so the sets of a
+// ruleset that size never allocate. A ruleset may declare up to syntax.MaxFields (its
 // lists unrolled; docs/language.md#households) and a rulebook's composed
 // ruleset more again; their words beyond lo spill into fieldSet.hi. Eight
 // words in place (every field syntax.MaxFields allows) made the search's
-// sets 80 bytes and the household plans of BenchmarkPlanHousehold about
-// 1.7 times slower; four keep them at 48 bytes.
+// sets 80 bytes and the cold plans of BenchmarkPlanHousehold up to 1.8
+// times slower; four keep them at 48 bytes (docs/performance.md).
 const inlineWords = 4
 
 // fieldSet is a set of field slots. It is a value: copying it copies the
