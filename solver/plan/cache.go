@@ -22,9 +22,7 @@ func (q *planQuery) cacheKey() string {
 	if m.rs.DependsOnDate() {
 		b = binary.AppendVarint(b, q.res.DecisionDate)
 	}
-	for _, w := range q.unanswered {
-		b = binary.LittleEndian.AppendUint64(b, w)
-	}
+	b = q.unanswered.appendWords(b, (len(m.rs.Fields)+63)/64)
 	var open fieldSet
 	var packed byte
 	for c, st := range q.res.Criteria {

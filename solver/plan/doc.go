@@ -30,6 +30,10 @@
 //   - choice.go: choice_context, the OR-groups and how open each
 //     alternative still is; inquiry.go: the inquiry context, which steers
 //     ties and never the outcome.
+//   - fieldset.go: a set of fields is a bitmap of 256 fields in place (no
+//     allocation), and of any fields beyond, in a ruleset of up to
+//     syntax.MaxFields or a composed rulebook, in an immutable string
+//     beside it.
 //   - plan.go: Planner, safe for concurrent use, caches the per-ruleset
 //     precomputation and finished plans (cache.go keys them by content
 //     digest and answer pattern); each Z3 check is bounded in time

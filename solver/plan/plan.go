@@ -170,10 +170,7 @@ func (p *Planner) Plan(ctx context.Context, rs *engine.Ruleset, in *engine.Input
 	if err := ctx.Err(); err != nil {
 		return Plan{}, err
 	}
-	m, err := p.wayModel(rs)
-	if err != nil {
-		return Plan{}, err
-	}
+	m := p.wayModel(rs)
 	ic = NormalizeInquiryContext(ic)
 	q := newPlanQuery(m, in, res, ic)
 	key := q.cacheKey()
@@ -188,17 +185,14 @@ func (p *Planner) Plan(ctx context.Context, rs *engine.Ruleset, in *engine.Input
 	return plan.clone(), nil
 }
 
-func (p *Planner) wayModel(rs *engine.Ruleset) (*wayModel, error) {
+func (p *Planner) wayModel(rs *engine.Ruleset) *wayModel {
 	d := rs.ContentDigest()
 	if m, ok := p.models.Get(d); ok {
-		return m, nil
+		return m
 	}
-	m, err := newWayModel(rs)
-	if err != nil {
-		return nil, err
-	}
+	m := newWayModel(rs)
 	p.models.Add(d, m)
-	return m, nil
+	return m
 }
 
 func (pl Plan) clone() Plan {

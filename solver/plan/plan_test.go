@@ -244,10 +244,7 @@ func TestChoiceContext(t *testing.T) {
 
 func TestPlanCacheKey(t *testing.T) {
 	rs := solvertest.CasebankRules(t, "snap-income")
-	m, err := newWayModel(rs)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := newWayModel(rs)
 	key := func(values string, ic InquiryContext) string {
 		in, err := rs.Convert([]byte(values))
 		if err != nil {
@@ -346,10 +343,7 @@ func TestPlanWholeOutcomeFallback(t *testing.T) {
 	}
 	fmt.Fprintf(&b, "outcome %s\n", strings.Join(groups, " and "))
 	rs := solvertest.Compile(t, b.String())
-	m, err := newWayModel(rs)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := newWayModel(rs)
 	if !m.whole {
 		t.Fatalf("%d ways: the test needs more than %d", len(m.toEligible), maxWays)
 	}

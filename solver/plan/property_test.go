@@ -361,3 +361,59 @@ func generateRuleset(rnd *rand.Rand, nf int) string {
 	fmt.Fprintf(&b, "outcome %s\n", outcome(0, ng-1))
 	return b.String()
 }
+
+// The wide household (lists_test.go, 301 fields) is too large for the
+// brute force over every subset, so its sampled plans are held to what
+// the brute force's order implies one set at a time: the path reaches its
+// aim with every other open field left unanswered, and no path one field
+// shorter (lighter or fewer, so better) does.
+func TestPlanWideHouseholdMinimal(t *testing.T) {
+	samples := 24
+	if solvertest.Long() {
+		samples = 200
+	}
+	r := solvertest.Compile(t, wideHouseholdRules)
+	asked := 0
+	b := newBruteForce(t, r)
+	p := NewPlanner(samples)
+	defer p.Close()
+	smp := enginetest.NewSampler(r, 17)
+	date := value.DateOrdinal(2026, 1, 15)
+	for i := range samples {
+		in := smp.Inputs([]float64{0, 0.3, 0.6}[i%3], date)
+		res := r.Evaluate(in, engine.Options{DecisionDate: date})
+		plan, err := p.Plan(context.Background(), r, in, res, InquiryContext{})
+		if err != nil {
+			t.Fatalf("answers %s: %v", solvertest.DescribeInputs(r, in), err)
+		}
+		goal := []engine.Outcome{engine.Eligible}
+		if plan.Aim == AimSettle {
+			goal = append(goal, engine.NotEligible)
+		}
+		var path []int
+		for _, s := range plan.OptimalPath {
+			path = append(path, r.FieldIndex(s.FieldID))
+		}
+		if plan.Aim == AimNone {
+			if len(path) != 0 || plan.NextQuestion != nil {
+				t.Fatalf("answers %s: aim none with path %v", solvertest.DescribeInputs(r, in), pathIDs(plan))
+			}
+			continue
+		}
+		if !b.feasible(in, date, path, goal...) {
+			t.Fatalf("answers %s: path %v cannot reach %v", solvertest.DescribeInputs(r, in), pathIDs(plan), goal)
+		}
+		for k := range path {
+			if b.feasible(in, date, slices.Delete(slices.Clone(path), k, k+1), goal...) {
+				t.Fatalf("answers %s: path %v reaches %v without %s", solvertest.DescribeInputs(r, in), pathIDs(plan), goal, r.Fields[path[k]].ID)
+			}
+		}
+		if plan.NextQuestion == nil || plan.NextQuestion.FieldID != plan.OptimalPath[0].FieldID {
+			t.Fatalf("answers %s: next question %+v, path %v", solvertest.DescribeInputs(r, in), plan.NextQuestion, pathIDs(plan))
+		}
+		asked++
+	}
+	if asked < samples/3 {
+		t.Fatalf("only %d of %d sampled households have questions left", asked, samples)
+	}
+}

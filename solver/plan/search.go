@@ -59,7 +59,7 @@ type pathCore struct {
 
 // covers reports whether c rules out the set s.
 func (c pathCore) covers(s fieldSet) bool {
-	return c.asked.subsetOf(s) && s.intersect(c.missing).empty()
+	return c.asked.subsetOf(s) && s.disjoint(c.missing)
 }
 
 // pathSearch finds the best reachable set of further answers for a goal.
@@ -272,14 +272,7 @@ func betterPath(a, b pathCandidate) bool {
 	case a.preferred != b.preferred:
 		return a.preferred > b.preferred
 	}
-	for i := range a.set {
-		if x, y := a.set[i], b.set[i]; x != y {
-			d := x ^ y
-			low := d & -d
-			return x&low != 0
-		}
-	}
-	return false
+	return a.set.firstDiffers(b.set)
 }
 
 // pathCandidates is a heap of sets, best first.

@@ -72,8 +72,12 @@ func (f supportFamily) or(g supportFamily) supportFamily {
 // answer).
 func (f supportFamily) within(allowed fieldSet) supportFamily {
 	var out supportFamily
-	for _, s := range f {
+	for i, s := range f {
 		if s.subsetOf(allowed) {
+			if out == nil {
+				// One allocation, room for every member left.
+				out = make(supportFamily, 0, len(f)-i)
+			}
 			out = append(out, s)
 		}
 	}

@@ -3,7 +3,6 @@ package plan
 import (
 	"errors"
 	"fmt"
-	"math/bits"
 	"slices"
 
 	"github.com/eligo/eligo/engine"
@@ -18,81 +17,9 @@ import (
 // weight. The ways are computed once per compiled ruleset and shared by
 // every request for it.
 
-// maxPlanFields bounds the fields a ruleset may declare for path search; a
-// field set is a fixed bitmap so that it can key maps and never allocates.
-const maxPlanFields = 256
-
 // maxWays bounds a disjunctive form. Past it the outcome is searched as one
 // way covering every criterion, which is slower but exact.
 const maxWays = 4096
-
-// ErrTooManyFields is returned for a ruleset declaring more fields than the
-// path search handles.
-var ErrTooManyFields = errors.New("solver: too many fields for path search")
-
-// fieldSet is a set of field slots.
-type fieldSet [maxPlanFields / 64]uint64
-
-func (s fieldSet) has(i int) bool { return s[i>>6]&(1<<(uint(i)&63)) != 0 }
-
-func (s *fieldSet) add(i int) { s[i>>6] |= 1 << (uint(i) & 63) }
-
-func (s fieldSet) with(i int) fieldSet { s.add(i); return s }
-
-func (s *fieldSet) remove(i int) { s[i>>6] &^= 1 << (uint(i) & 63) }
-
-func (s fieldSet) union(t fieldSet) fieldSet {
-	for i := range s {
-		s[i] |= t[i]
-	}
-	return s
-}
-
-func (s fieldSet) intersect(t fieldSet) fieldSet {
-	for i := range s {
-		s[i] &= t[i]
-	}
-	return s
-}
-
-func (s fieldSet) minus(t fieldSet) fieldSet {
-	for i := range s {
-		s[i] &^= t[i]
-	}
-	return s
-}
-
-func (s fieldSet) subsetOf(t fieldSet) bool {
-	for i := range s {
-		if s[i]&^t[i] != 0 {
-			return false
-		}
-	}
-	return true
-}
-
-func (s fieldSet) empty() bool { return s == fieldSet{} }
-
-func (s fieldSet) count() int {
-	n := 0
-	for _, w := range s {
-		n += bits.OnesCount64(w)
-	}
-	return n
-}
-
-// slots lists the members in increasing order.
-func (s fieldSet) slots() []int {
-	var out []int
-	for wi, w := range s {
-		for w != 0 {
-			b := bits.TrailingZeros64(w)
-			out = append(out, wi*64+b)
-			w &^= 1 << uint(b)
-		}
-	}
-	return out
-}
 
 // wayLiteral asks criterion crit (flat index, as in engine.Result.Criteria) to
 // have status want (Satisfied or NotSatisfied).
@@ -242,10 +169,7 @@ func neededFields(rs *engine.Ruleset, e *engine.Expr, value func(v int) fieldSet
 }
 
 // newWayModel precomputes the ways of rs.
-func newWayModel(rs *engine.Ruleset) (*wayModel, error) {
-	if len(rs.Fields) > maxPlanFields {
-		return nil, fmt.Errorf("%w: %d fields, at most %d", ErrTooManyFields, len(rs.Fields), maxPlanFields)
-	}
+func newWayModel(rs *engine.Ruleset) *wayModel {
 	m := &wayModel{rs: rs, digest: rs.ContentDigest(), monotone: true}
 	m.weights = make([]int64, len(rs.Fields))
 	for i, f := range rs.Fields {
@@ -281,11 +205,11 @@ func newWayModel(rs *engine.Ruleset) (*wayModel, error) {
 		m.whole = true
 		all := m.wholeWay()
 		m.toEligible, m.toNotEligible = []way{all}, []way{all}
-		return m, nil
+		return m
 	}
 	m.finishWays(m.toEligible)
 	m.finishWays(m.toNotEligible)
-	return m, nil
+	return m
 }
 
 // wholeWay is the way standing for "some combination of every
@@ -305,17 +229,7 @@ func (m *wayModel) finishWays(rs []way) {
 	}
 }
 
-func (m *wayModel) weightOf(s fieldSet) int64 {
-	var w int64
-	for wi, word := range s {
-		for word != 0 {
-			b := bits.TrailingZeros64(word)
-			w += m.weights[wi*64+b]
-			word &^= 1 << uint(b)
-		}
-	}
-	return w
-}
+func (m *wayModel) weightOf(s fieldSet) int64 { return s.weigh(m.weights) }
 
 func readsPresence(rs *engine.Ruleset, e *engine.Expr) bool {
 	found := false

@@ -164,7 +164,7 @@ func (w *witness) reaches(ask fieldSet, g pathGoal) bool {
 		}
 	}
 	// The guesses depend on the candidate only, so a plan is reproducible.
-	rnd := rand.New(rand.NewPCG(uint64(ask[0]), uint64(ask[1])^uint64(ask[2])<<1^uint64(ask[3])<<2))
+	rnd := rand.New(rand.NewPCG(ask.seed()))
 	for try := range witnessTries {
 		copy(w.in.Values, w.q.in.Values)
 		for _, s := range slots {
