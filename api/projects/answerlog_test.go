@@ -166,3 +166,90 @@ func TestAnswerLogging(t *testing.T) {
 		t.Errorf("second DELETE: %d, want 404", r.Status)
 	}
 }
+
+// TestCaseloadFromLog: the answers logged for a slug make a caseload
+// (one case per decision, its decision date, its decision_id as
+// reference) whose impact run reports what the run of the uploaded file
+// of the same answers reports; masked answers are counted as undecided;
+// the caseload keeps the upload's limits; a slug not the tenant's is 404.
+func TestCaseloadFromLog(t *testing.T) {
+	t.Parallel()
+	f := newImpactFixture(t, worker.ImpactConfig{})
+	want(t, call(t, f.Fixture, f.key, http.MethodPut, logging, map[string]any{"retention_days": 30}), http.StatusOK)
+
+	// Decide every case, and write the file of the same answers, each
+	// named by its decision.
+	cases, _ := snapCaseload(60)
+	var file strings.Builder
+	for _, c := range cases {
+		date := c.DecisionDate
+		if date == "" {
+			date = "2026-01-15"
+		}
+		env := f.decideLogged(t, f.key, c.FieldValues, date)
+		line, err := json.Marshal(snapCase{FieldValues: c.FieldValues, DecisionDate: date, Reference: env["decision_id"].(string)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		file.Write(line)
+		file.WriteString("\n")
+	}
+	uploaded := f.uploaded(t, file.String())
+
+	r := call(t, f.Fixture, f.key, http.MethodPost, f.project+"/caseloads/from-log", map[string]any{"slug": "acme/snap", "retention_days": 7})
+	want(t, r, http.StatusCreated)
+	fromLog := obj(t, r.Body)
+	if fromLog["rows"] != float64(len(cases)) || fromLog["cases"] != float64(len(cases)) || fromLog["format"] != "jsonl" ||
+		fromLog["filename"] != "acme_snap.log.jsonl" || len(fromLog["bad_rows"].([]any)) != 0 {
+		t.Errorf("caseload from the log = %v, want %d cases in JSON Lines", fromLog, len(cases))
+	}
+	if expires, _ := time.Parse(time.RFC3339Nano, fromLog["expires_at"].(string)); time.Until(expires) > 7*24*time.Hour {
+		t.Errorf("expires_at %s: more than the 7 days asked for", fromLog["expires_at"])
+	}
+
+	reports := map[string]map[string]any{}
+	for name, id := range map[string]string{"uploaded": uploaded, "from the log": fromLog["caseload_id"].(string)} {
+		run := f.ended(t, f.key, f.start(t, map[string]any{"caseload_id": id, "candidate": map[string]any{"slug": "acme/snap", "version": "v2"},
+			"baseline": map[string]any{"version": "v1"}, "examples": 100}))
+		if run["state"] != "succeeded" {
+			t.Fatalf("run over the caseload %s: %v", name, run)
+		}
+		reports[name] = obj(t, run["report"])
+	}
+	if c := obj(t, reports["from the log"]["changed"]); c["count"] == 0.0 {
+		t.Fatal("no case changes outcome: the comparison tests nothing")
+	}
+	if !reflect.DeepEqual(reports["from the log"], reports["uploaded"]) {
+		t.Errorf("report over the log\n%v\nwant the uploaded file's\n%v", reports["from the log"], reports["uploaded"])
+	}
+
+	// A period without decisions makes an empty caseload; a slug of no
+	// one's, or of another tenant's, is 404; so is another tenant's call.
+	r = call(t, f.Fixture, f.key, http.MethodPost, f.project+"/caseloads/from-log", map[string]any{"slug": "acme/snap", "until": "2020-01-01T00:00:00Z"})
+	want(t, r, http.StatusCreated)
+	if c := obj(t, r.Body); c["rows"] != 0.0 {
+		t.Errorf("caseload of a period before any decision: %v, want no rows", c)
+	}
+	f.Publish(t, "globex", "globex/snap", []byte(strings.Replace(snapText(t, 2292), "acme/snap", "globex/snap", 1)), true)
+	other := tenantKey(t, f.Fixture, "globex", allProjectScopes...)
+	for _, tc := range []struct{ name, key, slug string }{
+		{"unknown slug", f.key, "acme/none"}, {"another tenant's slug", f.key, "globex/snap"}, {"another tenant", other, "acme/snap"},
+	} {
+		if r := call(t, f.Fixture, tc.key, http.MethodPost, f.project+"/caseloads/from-log", map[string]any{"slug": tc.slug}); r.Status != http.StatusNotFound {
+			t.Errorf("%s: %d %s, want 404", tc.name, r.Status, r.Raw)
+		}
+	}
+
+	// Masked answers: each case whose gross income is masked is
+	// undecided, counted under the field.
+	want(t, call(t, f.Fixture, f.key, http.MethodPut, logging, map[string]any{"masked": []string{"income.gross_monthly"}, "retention_days": 30}), http.StatusOK)
+	since := time.Now().UTC().Format(time.RFC3339Nano)
+	f.decideLogged(t, f.key, snapAnswers, "2026-01-15")
+	r = call(t, f.Fixture, f.key, http.MethodPost, f.project+"/caseloads/from-log", map[string]any{"slug": "acme/snap", "since": since})
+	want(t, r, http.StatusCreated)
+	run := f.ended(t, f.key, f.start(t, map[string]any{"caseload_id": obj(t, r.Body)["caseload_id"], "candidate": map[string]any{"slug": "acme/snap", "version": "v2"},
+		"baseline": map[string]any{"version": "v1"}}))
+	if undecided, _ := json.Marshal(obj(t, run["report"])["undecided"]); !strings.Contains(string(undecided), "income.gross_monthly") {
+		t.Errorf("undecided = %s, want the masked field named", undecided)
+	}
+}
