@@ -165,6 +165,33 @@ func TestAnswerLogging(t *testing.T) {
 	if r := call(t, f.Fixture, f.key, http.MethodDelete, logging, nil); r.Status != http.StatusNotFound {
 		t.Errorf("second DELETE: %d, want 404", r.Status)
 	}
+
+	// A rulebook's slug has its own setting: on for the rulebook, its
+	// decisions are kept, while the ruleset's (off) are not.
+	books := tenantKey(t, f.Fixture, "acme", "decide", "rulebooks:read", "rulebooks:write")
+	want(t, call(t, f.Fixture, books, http.MethodPost, "/rulebooks/", map[string]any{"name": "Book", "slug": "acme/book",
+		"ruleset_refs": []any{map[string]any{"section_id": "snap_income"}}}), http.StatusCreated)
+	want(t, call(t, f.Fixture, books, http.MethodPost, "/rulebooks/acme%2Fbook/activate", nil), http.StatusOK)
+	bookLogging := "/rulebooks/acme%2Fbook/answer-logging"
+	if r := call(t, f.Fixture, books, http.MethodPut, bookLogging, map[string]any{"dropped": []string{"person.age"}, "retention_days": 5}); r.Status != http.StatusUnprocessableEntity ||
+		!strings.Contains(r.Raw, "person.age is not a field of the rulebook acme/book") {
+		t.Errorf("a rulebook's unknown field: %d %s, want 422 naming it", r.Status, r.Raw)
+	}
+	want(t, call(t, f.Fixture, books, http.MethodPut, bookLogging, map[string]any{"dropped": []string{"income.net_monthly"}, "retention_days": 5}), http.StatusOK)
+	r = call(t, f.Fixture, books, http.MethodPost, "/decide", map[string]any{"rulebook_id": "acme/book", "field_values": snapAnswers, "decision_date": "2026-01-15"})
+	want(t, r, http.StatusOK)
+	env = obj(t, r.Body)
+	f.RecordOf(t, env["decision_id"].(string))
+	if logged, _ := env["answers_logged"].(map[string]any); logged == nil || logged["retention_days"] != 5.0 {
+		t.Errorf("rulebook decision's answers_logged = %v, want the rulebook's setting", env["answers_logged"])
+	}
+	if got := f.loggedAnswers(t, env["decision_id"].(string)); got == nil || got["income.net_monthly"] != nil || got["income.gross_monthly"] != 2350.0 {
+		t.Errorf("rulebook decision's answers kept = %v, want all but income.net_monthly", got)
+	}
+	env = f.decideLogged(t, f.key, snapAnswers, "2026-01-15")
+	if _, ok := env["answers_logged"]; ok {
+		t.Errorf("a ruleset decision logged under its rulebook's setting: %v", env["answers_logged"])
+	}
 }
 
 // TestCaseloadFromLog: the answers logged for a slug make a caseload
