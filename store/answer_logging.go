@@ -130,8 +130,9 @@ func (s *Store) PutAnswerLogging(ctx context.Context, a AnswerLogging) (AnswerLo
 	return out, nil
 }
 
+// sortedOrEmpty is list sorted, never nil (a JSON list, never null).
 func sortedOrEmpty(list []string) []string {
-	if list == nil {
+	if len(list) == 0 {
 		return []string{}
 	}
 	return slices.Sorted(slices.Values(list))
