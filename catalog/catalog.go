@@ -113,6 +113,10 @@ type Catalog struct {
 	// suggestions remembers, per viewer, the slugs a not-found answer
 	// may propose (see suggest.go).
 	suggestions *expirable.LRU[string, []string]
+	// answerLogging caches the answer logging setting of (tenant, kind,
+	// slug), off (the zero setting) included, like refs: /decide reads it
+	// on every keyed decision (answerlogging.go).
+	answerLogging *store.RowCache[store.AnswerLogging]
 }
 
 // New builds a catalog over st.
@@ -154,6 +158,8 @@ func New(st *store.Store, cfg Config) *Catalog {
 		inForce:     store.NewRowCache[[]store.Cut](refCacheSize, cfg.RefTTL),
 		loaded:      loaded,
 		explainers:  explainers,
+
+		answerLogging: store.NewRowCache[store.AnswerLogging](refCacheSize, cfg.RefTTL),
 	}
 }
 
@@ -237,7 +243,7 @@ func (c *Catalog) InvalidateRulebook(id, slug string) {
 }
 
 // InvalidateAll drops every cached resolution of a reference (cuts and
-// rulebooks), for when changes may have been missed (the invalidation
+// rulebooks) and every cached answer logging setting, for when changes may have been missed (the invalidation
 // listener reconnected). Content cached by digest or release id is
 // immutable and stays.
 func (c *Catalog) InvalidateAll() {
@@ -245,6 +251,7 @@ func (c *Catalog) InvalidateAll() {
 	c.refs.Purge()
 	c.rulebooks.Purge()
 	c.inForce.Purge()
+	c.answerLogging.Purge()
 }
 
 // Source is the published .rules text of the cut ref names, for v. The

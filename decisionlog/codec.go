@@ -20,14 +20,34 @@ import (
 // shipper, so it is built by appending, without reflection. A field added
 // to store.DecisionRecord must be added here (TestRecordCodecRoundTrip
 // fills every field by reflection and fails until it is).
-const recordCodecVersion = 1
+//
+// Version 2 is version 1 followed by a record's logged answers (Answers,
+// AnswerSetting, AnswerRetentionDays). It is written only for a record
+// that carries answers: a record without them is written as version 1,
+// byte for byte as before answer logging existed, so the default record
+// costs the spool nothing more, and a spool left by an older process
+// (version 1 only) reads as it did.
+const (
+	recordCodecVersion        = 1
+	recordCodecVersionAnswers = 2
+)
 
 // errRecordEncoding is the error of a payload that is not a record.
 var errRecordEncoding = errors.New("not a spooled decision record")
 
 // appendRecord appends rec's encoding to dst.
 func appendRecord(dst []byte, rec *store.DecisionRecord) []byte {
-	dst = append(dst, recordCodecVersion)
+	if rec.Answers == nil {
+		return appendRecordV1(append(dst, recordCodecVersion), rec)
+	}
+	dst = appendRecordV1(append(dst, recordCodecVersionAnswers), rec)
+	dst = appendString(dst, string(rec.Answers))
+	dst = binary.AppendVarint(dst, rec.AnswerSetting)
+	return binary.AppendVarint(dst, int64(rec.AnswerRetentionDays))
+}
+
+// appendRecordV1 appends the fields of version 1, after the version byte.
+func appendRecordV1(dst []byte, rec *store.DecisionRecord) []byte {
 	for _, s := range [...]string{rec.DecisionID, rec.TenantID, rec.RulesetID, rec.Slug, rec.RulesetVersion,
 		rec.ContentDigest, rec.EngineVersion, rec.Outcome, rec.InputsHash, rec.RulebookID, rec.ReleaseID} {
 		dst = appendString(dst, s)
@@ -183,8 +203,9 @@ func (r *recordReader) bool() bool {
 // decodeRecord reads a record appendRecord wrote.
 func decodeRecord(b []byte) (store.DecisionRecord, error) {
 	r := recordReader{b: b}
-	if v := r.byte(); v != recordCodecVersion {
-		return store.DecisionRecord{}, fmt.Errorf("%w: version %d", errRecordEncoding, v)
+	version := r.byte()
+	if version != recordCodecVersion && version != recordCodecVersionAnswers {
+		return store.DecisionRecord{}, fmt.Errorf("%w: version %d", errRecordEncoding, version)
 	}
 	var rec store.DecisionRecord
 	for _, s := range [...]*string{&rec.DecisionID, &rec.TenantID, &rec.RulesetID, &rec.Slug, &rec.RulesetVersion,
@@ -209,6 +230,11 @@ func decodeRecord(b []byte) (store.DecisionRecord, error) {
 				rec.CallerRef[k] = r.string()
 			}
 		}
+	}
+	if version == recordCodecVersionAnswers {
+		rec.Answers = []byte(r.string())
+		rec.AnswerSetting = r.varint()
+		rec.AnswerRetentionDays = int(r.varint())
 	}
 	if r.err == nil && len(r.b) > 0 {
 		r.fail()

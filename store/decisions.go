@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -12,7 +13,9 @@ import (
 
 // DecisionRecord is the durable record of one evaluation (one metered
 // decision): the audit envelope and aggregate metadata, never the raw
-// field_values. A cache hit is its own record with CacheHit set.
+// field_values unless the slug's owner turned answer logging on
+// (AnswerLogging), and then only as that setting keeps them. A cache hit
+// is its own record with CacheHit set.
 type DecisionRecord struct {
 	// DecisionID is the envelope's decision_id (dec_ + 16 URL-safe
 	// characters), unique per call.
@@ -61,6 +64,26 @@ type DecisionRecord struct {
 	// the inputs hash and the content digest, what a replay compares. Zero
 	// on records written before it was kept (stored as NULL).
 	DecisionDate time.Time
+	// Answers is the request's field_values as the slug's answer logging
+	// setting keeps them (its fields dropped and masked), a JSON object,
+	// written beside the record in decision_answers; nil, the default,
+	// when no setting is on, and the record then keeps only InputsHash.
+	Answers json.RawMessage
+	// AnswerSetting is the version of the setting Answers was kept under
+	// (AnswerLogging.Version); 0 without answers.
+	AnswerSetting int64
+	// AnswerRetentionDays is how many days after DecidedAt Answers is
+	// kept; 0 without answers.
+	AnswerRetentionDays int
+}
+
+// AnswerKind is the kind of slug a record's answers are logged under:
+// KindRulebook for a rulebook call, else KindRuleset.
+func (d *DecisionRecord) AnswerKind() string {
+	if d.RulebookID != "" {
+		return KindRulebook
+	}
+	return KindRuleset
 }
 
 // decisionColumns are the columns InsertDecisions copies, in the order of
@@ -111,7 +134,35 @@ func (s *Store) InsertDecisions(ctx context.Context, records []DecisionRecord) e
 	if len(records) <= pipelinedInsertMax {
 		return s.insertDecisionsPipelined(ctx, records)
 	}
-	n, err := s.pool.CopyFrom(ctx, pgx.Identifier{"decisions"}, decisionColumns,
+	answered := withAnswers(records)
+	if len(answered) == 0 {
+		return copyDecisions(ctx, s.pool, records)
+	}
+	// Records and their answers are written all or none: one transaction.
+	return s.inTx(ctx, func(tx pgx.Tx) error {
+		if err := copyDecisions(ctx, tx, records); err != nil {
+			return err
+		}
+		n, err := tx.CopyFrom(ctx, pgx.Identifier{"decision_answers"}, answerColumns,
+			pgx.CopyFromSlice(len(answered), func(i int) ([]any, error) { return answerRow(answered[i]), nil }))
+		if err != nil {
+			return fmt.Errorf("insert %d decisions' answers: %w", len(answered), err)
+		}
+		if int(n) != len(answered) {
+			return fmt.Errorf("insert decisions' answers: copied %d of %d rows", n, len(answered))
+		}
+		return nil
+	})
+}
+
+// copier is what copyDecisions copies with: the pool, or a transaction.
+type copier interface {
+	CopyFrom(ctx context.Context, table pgx.Identifier, columns []string, src pgx.CopyFromSource) (int64, error)
+}
+
+// copyDecisions writes records' rows of decisions with one COPY.
+func copyDecisions(ctx context.Context, db copier, records []DecisionRecord) error {
+	n, err := db.CopyFrom(ctx, pgx.Identifier{"decisions"}, decisionColumns,
 		pgx.CopyFromSlice(len(records), func(i int) ([]any, error) { return decisionRow(&records[i]), nil }))
 	if err != nil {
 		return fmt.Errorf("insert %d decisions: %w", len(records), err)
@@ -122,6 +173,36 @@ func (s *Store) InsertDecisions(ctx context.Context, records []DecisionRecord) e
 	return nil
 }
 
+// withAnswers is the records that carry answers; none (and no allocation)
+// when answer logging is off for all of them, the common case.
+func withAnswers(records []DecisionRecord) []*DecisionRecord {
+	var out []*DecisionRecord
+	for i := range records {
+		if records[i].Answers != nil {
+			out = append(out, &records[i])
+		}
+	}
+	return out
+}
+
+// answerColumns are the columns of decision_answers a record's answers
+// fill, in the order of answerRow.
+var answerColumns = []string{"decision_id", "tenant_id", "kind", "slug", "setting_version", "answers",
+	"decided_at", "decision_date", "expires_at"}
+
+func answerRow(d *DecisionRecord) []any {
+	var date any
+	if !d.DecisionDate.IsZero() {
+		date = d.DecisionDate
+	}
+	return []any{d.DecisionID, d.TenantID, d.AnswerKind(), d.Slug, d.AnswerSetting, string(d.Answers),
+		d.DecidedAt, date, d.DecidedAt.AddDate(0, 0, d.AnswerRetentionDays)}
+}
+
+// sqlInsertAnswers inserts one record's answers; its parameters are
+// answerRow's.
+var sqlInsertAnswers = insertStatement("decision_answers", answerColumns)
+
 // pipelinedInsertMax is the largest batch written as pipelined INSERTs
 // rather than COPY. With group commit most batches are small (a record
 // waits for its own write), and a COPY costs three round trips (pgx reads
@@ -131,13 +212,17 @@ func (s *Store) InsertDecisions(ctx context.Context, records []DecisionRecord) e
 const pipelinedInsertMax = 32
 
 // sqlInsertDecision inserts one record; its parameters are decisionRow's.
-var sqlInsertDecision = func() string {
-	params := make([]string, len(decisionColumns))
+var sqlInsertDecision = insertStatement("decisions", decisionColumns)
+
+// insertStatement is the INSERT of one row of table's columns, each a
+// parameter in turn.
+func insertStatement(table string, columns []string) string {
+	params := make([]string, len(columns))
 	for i := range params {
 		params[i] = fmt.Sprintf("$%d", i+1)
 	}
-	return "INSERT INTO decisions (" + strings.Join(decisionColumns, ", ") + ") VALUES (" + strings.Join(params, ", ") + ")"
-}()
+	return "INSERT INTO " + table + " (" + strings.Join(columns, ", ") + ") VALUES (" + strings.Join(params, ", ") + ")"
+}
 
 // insertDecisionsPipelined sends one INSERT per record in a single round
 // trip. pgx runs a batch in one implicit transaction, so the records are
@@ -146,6 +231,9 @@ func (s *Store) insertDecisionsPipelined(ctx context.Context, records []Decision
 	var batch pgx.Batch
 	for i := range records {
 		batch.Queue(sqlInsertDecision, decisionRow(&records[i])...)
+		if records[i].Answers != nil {
+			batch.Queue(sqlInsertAnswers, answerRow(&records[i])...)
+		}
 	}
 	if err := s.pool.SendBatch(ctx, &batch).Close(); err != nil {
 		return fmt.Errorf("insert %d decisions: %w", len(records), err)

@@ -61,3 +61,67 @@ func TestInsertDecisionsAllOrNone(t *testing.T) {
 		}
 	}
 }
+
+// TestInsertDecisionsWithAnswers: records carrying logged answers are
+// written with them, as pipelined INSERTs and as a COPY, all or none (an
+// answer the table refuses leaves no record either), and a record
+// without answers leaves none; a second copy of a batch is refused by
+// the decisions' key, as without answers.
+func TestInsertDecisionsWithAnswers(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := store.New(storetest.New(t))
+	decided := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	rec := func(prefix string, i int) store.DecisionRecord {
+		r := store.DecisionRecord{
+			DecisionID: fmt.Sprintf("dec_%s%011d", prefix, i), TenantID: "tnt_a", RulesetID: "all_types:20260101-000000000000", Slug: "a/b",
+			RulesetVersion: "v1", ContentDigest: "sha256:" + strings.Repeat("a", 64), EngineVersion: "eligo-core@1", Outcome: "eligible",
+			InputsHash: "sha256:" + strings.Repeat("b", 64), DecidedAt: decided, DecisionDate: time.Date(2026, 1, 15, 0, 0, 0, 0, time.UTC),
+		}
+		if i%2 == 0 {
+			r.Answers, r.AnswerSetting, r.AnswerRetentionDays = []byte(fmt.Sprintf(`{"a.n": %d}`, i)), 3, 30
+		}
+		if i%3 == 0 {
+			r.RulebookID = "rbk_x"
+		}
+		return r
+	}
+	for _, n := range []int{4, 100} {
+		prefix := fmt.Sprintf("w%04d", n)
+		batch := make([]store.DecisionRecord, n)
+		for i := range batch {
+			batch[i] = rec(prefix, i)
+		}
+		bad := append([]store.DecisionRecord(nil), batch...)
+		bad[n-2].Answers = []byte(`[1]`) // not an object: the CHECK refuses it
+		if err := st.InsertDecisions(ctx, bad); err == nil {
+			t.Fatalf("%d records: a batch with answers that are not an object was accepted", n)
+		}
+		if _, err := st.DecisionByID(ctx, batch[0].DecisionID); err == nil {
+			t.Fatalf("%d records: a record was written from a refused batch", n)
+		}
+		if err := st.InsertDecisions(ctx, batch); err != nil {
+			t.Fatalf("%d records: %v", n, err)
+		}
+		for i, r := range batch {
+			got, err := st.LoggedAnswerOf(ctx, r.DecisionID)
+			switch {
+			case r.Answers == nil && err == nil:
+				t.Errorf("%d records: answers kept for record %d, which has none", n, i)
+			case r.Answers != nil && err != nil:
+				t.Errorf("%d records: record %d's answers: %v", n, i, err)
+			case r.Answers != nil && (string(got.Answers) != fmt.Sprintf(`{"a.n": %d}`, i) || got.SettingVersion != 3 ||
+				!got.ExpiresAt.Equal(decided.AddDate(0, 0, 30)) || !got.DecisionDate.Equal(r.DecisionDate)):
+				t.Errorf("%d records: record %d's answers read back as %+v", n, i, got)
+			}
+		}
+		var kinds []string
+		if err := st.Pool().QueryRow(ctx, `SELECT array_agg(DISTINCT kind ORDER BY kind) FROM decision_answers WHERE decision_id LIKE $1`,
+			"dec_"+prefix+"%").Scan(&kinds); err != nil || strings.Join(kinds, ",") != "rulebook,ruleset" {
+			t.Errorf("%d records: kinds %v (%v), want both", n, kinds, err)
+		}
+		if err := st.InsertDecisions(ctx, batch); err == nil {
+			t.Errorf("%d records: a second copy was accepted", n)
+		}
+	}
+}

@@ -34,6 +34,9 @@ const (
 	InvalidateRuleset = "ruleset"
 	// InvalidateRulebook names a rulebook by its id and slug.
 	InvalidateRulebook = "rulebook"
+	// InvalidateAnswerLogging names an answer logging setting: the
+	// tenant as ID, "<kind>:<slug>" as Slug.
+	InvalidateAnswerLogging = "answer_logging"
 )
 
 // Invalidation is the payload of one notification: what changed, by
@@ -41,11 +44,13 @@ const (
 // never its secret or hash). It is JSON, a few hundred bytes at most,
 // well inside PostgreSQL's 8000-byte payload limit.
 type Invalidation struct {
-	// Kind is InvalidateKey, InvalidateRuleset or InvalidateRulebook. A
+	// Kind is InvalidateKey, InvalidateRuleset, InvalidateRulebook or
+	// InvalidateAnswerLogging. A
 	// listener that does not know the kind (a newer writer) drops
 	// everything it caches.
 	Kind string `json:"k"`
-	// ID is the key's prefix, the cut's ruleset_id or the rulebook's id.
+	// ID is the key's prefix, the cut's ruleset_id, the rulebook's id or
+	// the setting's tenant.
 	ID string `json:"id"`
 	// Slug is the slug of the cut or rulebook; empty for a key.
 	Slug string `json:"slug,omitempty"`

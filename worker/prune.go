@@ -36,6 +36,9 @@ type PruneUsageOutput struct {
 	// Caseloads is the number of caseloads removed (with their impact
 	// runs) because their retention ended.
 	Caseloads int64 `json:"caseloads"`
+	// Answers is the number of decisions whose logged answers were
+	// removed because their retention ended (docs/decision-records.md#answer-logging).
+	Answers int64 `json:"answers"`
 	// StaleImpactRuns is the number of impact runs failed because the
 	// process running them stopped (ImpactStaleAfter).
 	StaleImpactRuns int64 `json:"stale_impact_runs"`
@@ -46,7 +49,7 @@ type PruneUsageOutput struct {
 // than a day (store.IdempotencyRetention), and console sessions that have
 // ended (auth.SessionIdle, auth.SessionLifetime) but were never signed out
 // or used again, and caseloads past their retention (with their impact
-// runs), and fails the impact runs abandoned by a process that stopped.
+// runs), and decisions' logged answers past theirs, and fails the impact runs abandoned by a process that stopped.
 type PruneUsageWorker struct {
 	// WorkerDefaults gives the prune River's defaults for middleware, the
 	// retry schedule and the job timeout; it overrides none of them.
@@ -78,12 +81,16 @@ func (w *PruneUsageWorker) Work(ctx context.Context, _ *river.Job[PruneUsageArgs
 	if err != nil {
 		return fmt.Errorf("prune caseloads: %w", err)
 	}
+	answers, err := w.store.DeleteExpiredAnswers(ctx)
+	if err != nil {
+		return fmt.Errorf("prune logged answers: %w", err)
+	}
 	stale, err := w.store.FailStaleImpactRuns(ctx, ImpactStaleAfter)
 	if err != nil {
 		return fmt.Errorf("prune impact runs: %w", err)
 	}
 	if err := river.RecordOutput(ctx, PruneUsageOutput{Cutoff: cutoff, Deleted: n, IdempotencyKeys: keys, ConsoleSessions: sessions,
-		Caseloads: caseloads, StaleImpactRuns: stale}); err != nil {
+		Caseloads: caseloads, Answers: answers, StaleImpactRuns: stale}); err != nil {
 		return fmt.Errorf("prune usage: record output: %w", err)
 	}
 	return nil

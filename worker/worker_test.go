@@ -3,6 +3,8 @@ package worker_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -88,6 +90,19 @@ func TestPruneUsage(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// Two logged decisions, kept 30 days: the one decided 31 days ago
+	// loses its answers (its record stays), the other keeps them.
+	var answered []store.DecisionRecord
+	for i, age := range []time.Duration{31 * 24 * time.Hour, time.Hour} {
+		answered = append(answered, store.DecisionRecord{DecisionID: fmt.Sprintf("dec_prune%011d", i), TenantID: "acme", RulesetID: "r", Slug: "acme/r",
+			RulesetVersion: "v1", ContentDigest: "sha256:" + strings.Repeat("0", 64), EngineVersion: "e", Outcome: "eligible",
+			InputsHash: "sha256:" + strings.Repeat("1", 64), DecidedAt: time.Now().Add(-age).UTC(),
+			Answers: []byte(`{"a.b":1}`), AnswerSetting: 1, AnswerRetentionDays: 30})
+	}
+	if err := st.InsertDecisions(ctx, answered); err != nil {
+		t.Fatal(err)
+	}
+
 	m := metrics.New(metrics.Labels{JobKinds: worker.Kinds()})
 	_, done := startJobs(t, st, worker.Config{Now: func() time.Time { return now }, Metrics: m})
 
@@ -97,8 +112,18 @@ func TestPruneUsage(t *testing.T) {
 	if err := json.Unmarshal(ev.Job.Output(), &out); err != nil {
 		t.Fatalf("job output %s: %v", ev.Job.Output(), err)
 	}
-	if out.Deleted != 2 || !out.Cutoff.Equal(first) || out.IdempotencyKeys != 1 || out.ConsoleSessions != 1 || out.Caseloads != 1 || out.StaleImpactRuns != 1 {
-		t.Errorf("output = %+v, want 2 buckets deleted before %s, 1 idempotency key, 1 console session, 1 caseload and 1 stale impact run", out, first)
+	if out.Deleted != 2 || !out.Cutoff.Equal(first) || out.IdempotencyKeys != 1 || out.ConsoleSessions != 1 || out.Caseloads != 1 ||
+		out.Answers != 1 || out.StaleImpactRuns != 1 {
+		t.Errorf("output = %+v, want 2 buckets deleted before %s, 1 idempotency key, 1 console session, 1 caseload, 1 decision's answers and 1 stale impact run", out, first)
+	}
+	for i, wantKept := range []bool{false, true} {
+		_, err := st.LoggedAnswerOf(ctx, answered[i].DecisionID)
+		if kept := err == nil; kept != wantKept || (err != nil && !errors.Is(err, store.ErrNotFound)) {
+			t.Errorf("answers of %s: kept = %v (%v), want %v", answered[i].DecisionID, kept, err, wantKept)
+		}
+		if _, err := st.DecisionByID(ctx, answered[i].DecisionID); err != nil {
+			t.Errorf("record of %s: %v, want it kept whatever its answers' retention", answered[i].DecisionID, err)
+		}
 	}
 	// The job is counted, by kind and state (its own subscription
 	// delivers the event too, shortly).

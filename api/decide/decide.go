@@ -203,10 +203,18 @@ func (h *handler) decide(ctx context.Context, in *decideInput) (*decideOutput, e
 	if !keyed {
 		members = core.anonymousMembers
 	}
+	var logging store.AnswerLogging
+	if keyed {
+		logging = h.answerLogging(ctx, principal.TenantID, target, book)
+	}
 	elapsed := time.Since(start)
 	env := envelope{
 		outcome: core.outcome, target: target, book: book, inputsHash: inputsHash, decisionID: decisionID,
 		decisionTime: start.UTC(), decisionDate: decisionDate, members: members, warnings: warnings,
+	}
+	if logging.On() {
+		env.answersLogged = &answersLogged{SettingVersion: logging.Version, Dropped: logging.Dropped, Masked: logging.Masked,
+			RetentionDays: logging.RetentionDays}
 	}
 	if req.IncludeTiming {
 		env.timing = &timing{TotalMS: float64(elapsed.Microseconds()) / 1000}
@@ -243,6 +251,12 @@ func (h *handler) decide(ctx context.Context, in *decideInput) (*decideOutput, e
 		record.TenantID = principal.TenantID
 		record.CallerRef = callerRef
 	}
+	if logging.On() {
+		if record.Answers, err = logging.Keep(req.FieldValues); err != nil {
+			return nil, fmt.Errorf("keep answers: %w", err)
+		}
+		record.AnswerSetting, record.AnswerRetentionDays = logging.Version, logging.RetentionDays
+	}
 	if err := h.decisions.Record(ctx, record); err != nil {
 		if errors.Is(err, decisionlog.ErrBacklogged) || errors.Is(err, decisionlog.ErrUnconfirmed) || errors.Is(err, decisionlog.ErrClosed) {
 			return nil, errDecisionLogBacklogged
@@ -255,6 +269,29 @@ func (h *handler) decide(ctx context.Context, in *decideInput) (*decideOutput, e
 	}
 	h.metrics.Decision(record.Outcome, kind, cacheHit)
 	return &decideOutput{Body: func(hc huma.Context) { writeEnvelope(hc, head, members, tail) }}, nil
+}
+
+// answerLogging is the answer logging setting in force for a decision of
+// tenantID's key under target's slug (its rulebook's, for a rulebook
+// call): the setting of the tenant's own slug, off for a slug it does not
+// own (its setting would be the owner's) and off when the setting cannot
+// be read (the database down and no copy read within
+// store.OutageWindow), since answers are kept only when their owner is
+// known to have asked. Read from the catalog's cache: no database round
+// trip per decision.
+func (h *handler) answerLogging(ctx context.Context, tenantID string, target *catalog.PreparedRuleset, book *catalog.PreparedRulebook) store.AnswerLogging {
+	kind, owner := store.KindRuleset, target.TenantID
+	if book != nil {
+		kind, owner = store.KindRulebook, book.Rulebook.TenantID
+	}
+	if target.Slug == "" || owner != tenantID {
+		return store.AnswerLogging{}
+	}
+	a, err := h.catalog.AnswerLogging(ctx, tenantID, kind, target.Slug)
+	if err != nil {
+		return store.AnswerLogging{}
+	}
+	return a
 }
 
 // ordinalTime is the ordinal date at midnight UTC, as the decision record

@@ -33,6 +33,9 @@ type envelope struct {
 	members  []byte
 	timing   *timing
 	warnings []warning
+	// answersLogged is the answer logging setting the decision's answers
+	// were kept under; nil when they were not (the default).
+	answersLogged *answersLogged
 }
 
 // encode returns the envelope's JSON around e.members: head ends just
@@ -85,6 +88,14 @@ func (e *envelope) encode() (head, tail []byte, err error) {
 		}
 		b = append(b, `,"warnings":`...)
 		b = append(b, w...)
+	}
+	if e.answersLogged != nil {
+		a, err := json.Marshal(e.answersLogged)
+		if err != nil {
+			return nil, nil, fmt.Errorf("encode answers_logged: %w", err)
+		}
+		b = append(b, `,"answers_logged":`...)
+		b = append(b, a...)
 	}
 	b = append(b, '}')
 	return b[:split:split], b[split:], nil

@@ -60,6 +60,7 @@ type decideResponse struct {
 	ChoiceContext   *plan.ChoiceContext  `json:"choice_context,omitempty" doc:"With include_choice_context: every field's section and each OR-group's alternatives with their labels, fields and status (open, closed or satisfied)."`
 	Timing          *timing              `json:"timing,omitempty" doc:"With include_timing."`
 	Warnings        []warning            `json:"warnings,omitempty" doc:"Server warnings about the request that did not stop it, e.g. a dropped caller_ref. Absent when there are none."`
+	AnswersLogged   *answersLogged       `json:"answers_logged,omitempty" doc:"Present only when the decision's answers were kept: the slug's own tenant turned answer logging on (PUT /rulesets/{ruleset_id}/answer-logging or /rulebooks/{rulebook_id}/answer-logging) and this key is that tenant's. Absent otherwise, the default: the record then keeps only inputs_hash. See docs/decision-records.md#answer-logging."`
 	Values          []engine.OutputValue `json:"values,omitempty" doc:"The rules' output values (named values marked output) with their figures, in declaration order: what the law computed on the way (net income, a deduction), figure null when the answers do not settle it. Part of the envelope, so a replay reproduces them. Absent for rules without output values."`
 }
 
@@ -75,6 +76,19 @@ type sectionResult struct {
 	ContentDigest string `json:"content_digest" doc:"The member cut's content digest."`
 	Decision      string `json:"decision" enum:"eligible,not_eligible,undetermined" doc:"The section's own decision."`
 }
+
+// answersLogged says which answer logging setting kept a decision's
+// answers, and how.
+type answersLogged struct {
+	SettingVersion int64    `json:"setting_version" doc:"The setting the answers were kept under (its setting_version)."`
+	Dropped        []string `json:"dropped" nullable:"false" doc:"Fields left out of the answers kept."`
+	Masked         []string `json:"masked" nullable:"false" doc:"Fields whose answers were kept as the string [masked]."`
+	RetentionDays  int      `json:"retention_days" doc:"Days the answers are kept after the decision."`
+}
+
+// SchemaName is the name of answersLogged's schema in the published API
+// document, where the Go name would not say what it is.
+func (answersLogged) SchemaName() string { return "AnswersLogged" }
 
 // timing reports the server time spent on the call.
 type timing struct {

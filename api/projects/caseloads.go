@@ -80,6 +80,8 @@ func registerCaseloads(s *api.Server, h *handler, op func(id, method, path, summ
 	api.Register(s, upload, h.uploadCaseload)
 	documentCaseloadBody(s)
 
+	registerCaseloadFromLog(s, h, op, write)
+
 	api.Register(s, op("list-project-caseloads", http.MethodGet, "/projects/{project_id}/caseloads", "List caseloads",
 		"The project's caseloads in upload order, each with its counts and expiry (never its answers). "+caseloadDoc, read), h.listCaseloads)
 
@@ -195,39 +197,46 @@ func (h *handler) uploadCaseload(ctx context.Context, in *caseloadUploadInput) (
 	if filename == "" {
 		filename = "caseload." + format.String()
 	}
-	if len(in.RawBody) > MaxCaseloadBytes {
-		return nil, failed(ctx, caseloadTooLarge(fmt.Sprintf("The caseload is %d bytes and at most %d are kept; split it.", len(in.RawBody), MaxCaseloadBytes)), "Project", in.ProjectID)
+	return h.keepCaseload(ctx, tenant, in.ProjectID, filename, format, in.RetentionDays, in.RawBody)
+}
+
+// keepCaseload checks a caseload file of the tenant's project as a run
+// reads it and keeps it for retentionDays (0: the default): the one path
+// of an upload and of a caseload made from the decision log, with the
+// same limits.
+func (h *handler) keepCaseload(ctx context.Context, tenant, projectID, filename string, format impact.Format, retentionDays int, body []byte) (*caseloadOutput, error) {
+	if len(body) > MaxCaseloadBytes {
+		return nil, failed(ctx, caseloadTooLarge(fmt.Sprintf("The caseload is %d bytes and at most %d are kept; split it.", len(body), MaxCaseloadBytes)), "Project", projectID)
 	}
 	scanCtx, cancel := context.WithTimeout(ctx, CaseloadScanTimeout)
 	defer cancel()
-	sum, err := impact.Scan(scanCtx, bytes.NewReader(in.RawBody), format, MaxCaseloadRows)
+	sum, err := impact.Scan(scanCtx, bytes.NewReader(body), format, MaxCaseloadRows)
 	switch {
 	case errors.Is(err, impact.ErrTooManyRows):
-		return nil, failed(ctx, caseloadTooLarge(fmt.Sprintf("The caseload has more than %d rows, the most kept; split it.", MaxCaseloadRows)), "Project", in.ProjectID)
+		return nil, failed(ctx, caseloadTooLarge(fmt.Sprintf("The caseload has more than %d rows, the most kept; split it.", MaxCaseloadRows)), "Project", projectID)
 	case err != nil && ctx.Err() != nil:
 		return nil, ctx.Err()
 	case err != nil:
 		return nil, failed(ctx, &authoring.RefusedError{Kind: authoring.Unprocessable, Reason: ReasonCaseloadUnreadable,
-			Message: "The caseload cannot be read: " + err.Error() + "."}, "Project", in.ProjectID)
+			Message: "The caseload cannot be read: " + err.Error() + "."}, "Project", projectID)
 	}
 	badRows, err := json.Marshal(sum.BadRows)
 	if err != nil {
 		return nil, fmt.Errorf("encode bad rows: %w", err)
 	}
-	retention := in.RetentionDays
-	if retention == 0 {
-		retention = DefaultCaseloadRetentionDays
+	if retentionDays == 0 {
+		retentionDays = DefaultCaseloadRetentionDays
 	}
-	digest := sha256.Sum256(in.RawBody)
-	c, err := h.store.AddCaseload(ctx, store.Caseload{ProjectID: in.ProjectID, TenantID: tenant, Filename: filename, Format: format.String(),
-		Size: int64(len(in.RawBody)), ContentDigest: "sha256:" + hex.EncodeToString(digest[:]), Rows: sum.Rows, Cases: sum.Cases,
-		BadRows: badRows, Retention: time.Duration(retention) * 24 * time.Hour}, in.RawBody, MaxCaseloads)
+	digest := sha256.Sum256(body)
+	c, err := h.store.AddCaseload(ctx, store.Caseload{ProjectID: projectID, TenantID: tenant, Filename: filename, Format: format.String(),
+		Size: int64(len(body)), ContentDigest: "sha256:" + hex.EncodeToString(digest[:]), Rows: sum.Rows, Cases: sum.Cases,
+		BadRows: badRows, Retention: time.Duration(retentionDays) * 24 * time.Hour}, body, MaxCaseloads)
 	if errors.Is(err, store.ErrCaseloadLimit) {
 		err = &authoring.RefusedError{Kind: authoring.TooLarge, Reason: ReasonCaseloadLimit,
 			Message: fmt.Sprintf("The project holds %d caseloads, the most it may; delete one first.", MaxCaseloads)}
 	}
 	if err != nil {
-		return nil, failed(ctx, err, "Project", in.ProjectID)
+		return nil, failed(ctx, err, "Project", projectID)
 	}
 	out, err := caseloadOut(ctx, c)
 	if err != nil {

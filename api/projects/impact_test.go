@@ -13,15 +13,18 @@ import (
 	"time"
 
 	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/api/answerlogging"
 	"github.com/eligo/eligo/api/apitest"
 	"github.com/eligo/eligo/api/decide"
+	"github.com/eligo/eligo/api/rulebooks"
 	"github.com/eligo/eligo/api/rulesets"
 	"github.com/eligo/eligo/api/wiring"
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/worker"
 )
 
-// impactFixture serves the projects, the ruleset reads and /decide, with
+// impactFixture serves the projects, the rulesets, the rulebooks, answer
+// logging and /decide, with
 // a River client working the impact queue.
 type impactFixture struct {
 	*apitest.Fixture
@@ -56,6 +59,8 @@ func newImpactFixture(t *testing.T, cfg worker.ImpactConfig) *impactFixture {
 		startWorker(t, sv, worker.Config{Generator: sv.Generator, GenerationOnly: true, Impact: sv.Impact})
 		Register(s, Deps{Authoring: sv.Authoring, Catalog: sv.Catalog, Clock: sv.Clock, Gate: sv.Gate, Store: sv.Store, Impact: sv.Impact})
 		rulesets.Register(s, rulesets.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Clock: sv.Clock, Gate: sv.Gate})
+		rulebooks.Register(s, rulebooks.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Clock: sv.Clock, Gate: sv.Gate})
+		answerlogging.Register(s, answerlogging.Deps{Catalog: sv.Catalog, Store: sv.Store})
 		decide.Register(s, decide.Deps{Catalog: sv.Catalog, Decisions: sv.Decisions, Clock: sv.Clock, Metrics: sv.Metrics}, decide.Config{})
 	})
 	scopes := append(slices.Clone(allProjectScopes), auth.ScopeDecide)

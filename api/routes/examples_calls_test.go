@@ -131,6 +131,18 @@ func exampleCalls(t *testing.T, f *apitest.Fixture, model *llmtest.Server) []exa
 		answers["second-run"] = r.Body
 	}
 
+	// A decision of the demo tenant's own key under a slug it logs, for
+	// the caseload made from the log.
+	loggedDecision := func(t *testing.T, _ map[string]any) {
+		key := map[string]string{"x-api-key": f.Key(t, "demo", []auth.Scope{auth.ScopeDecide}, time.Time{})}
+		r := f.Do(t, http.MethodPost, "/decide", key, strings.NewReader(`{"ruleset_id":"demo/us-fmla-employee","field_values":`+answers+`}`))
+		if r.Status != http.StatusOK {
+			t.Fatalf("a logged decision: %d %s", r.Status, r.Raw)
+		}
+		f.RecordOf(t, r.Body.(map[string]any)["decision_id"].(string))
+	}
+	fmla := map[string]string{"ruleset_id": "demo/us-fmla-employee"}
+
 	return []exampleCall{
 		{op: "list-rulesets", method: http.MethodGet, path: "/rulesets", params: map[string]string{"limit": "1"}},
 		{op: "get-ruleset-schema", method: http.MethodGet, path: "/rulesets/{ruleset_id}/schema", params: map[string]string{"ruleset_id": "demo/us-fmla-employee"}},
@@ -252,7 +264,22 @@ func exampleCalls(t *testing.T, f *apitest.Fixture, model *llmtest.Server) []exa
 			body: `{"ruleset_id":"$publish-project.ruleset_id"}`},
 		{op: "list-rulebook-releases", method: http.MethodGet, path: "/rulebooks/{rulebook_id}/releases", params: family, keyed: true},
 		{op: "diff-rulebook", method: http.MethodGet, path: "/rulebooks/{rulebook_id}/diff", params: map[string]string{"rulebook_id": "demo/family-leave", "against": "$activate-rulebook.release.label"}, keyed: true},
+		{op: "put-rulebook-answer-logging", method: http.MethodPut, path: "/rulebooks/{rulebook_id}/answer-logging", params: family, keyed: true,
+			body: `{"masked":["employment.months_employed"],"retention_days":14}`, volatile: []string{"setting_version"}},
+		{op: "get-rulebook-answer-logging", method: http.MethodGet, path: "/rulebooks/{rulebook_id}/answer-logging", params: family, keyed: true,
+			volatile: []string{"setting_version"}},
+		{op: "delete-rulebook-answer-logging", method: http.MethodDelete, path: "/rulebooks/{rulebook_id}/answer-logging", params: family, keyed: true},
 		{op: "archive-rulebook", method: http.MethodPost, path: "/rulebooks/{rulebook_id}/archive", params: family, keyed: true},
+		// Answer logging on the demo tenant's FMLA ruleset, one decision
+		// of its own key, and the caseload made of it.
+		{op: "put-ruleset-answer-logging", method: http.MethodPut, path: "/rulesets/{ruleset_id}/answer-logging", params: fmla, keyed: true,
+			body: `{"dropped":["worksite.employees_within_75_miles"],"masked":["employment.months_employed"],"retention_days":30}`, volatile: []string{"setting_version"}},
+		{op: "get-ruleset-answer-logging", method: http.MethodGet, path: "/rulesets/{ruleset_id}/answer-logging", params: fmla, keyed: true,
+			volatile: []string{"setting_version"}},
+		{op: "make-project-caseload-from-log", method: http.MethodPost, path: "/projects/{project_id}/caseloads/from-log", params: project, keyed: true,
+			body: `{"slug":"demo/us-fmla-employee","retention_days":30}`, before: loggedDecision,
+			volatile: []string{"caseload_id", "expires_at", "content_digest"}},
+		{op: "delete-ruleset-answer-logging", method: http.MethodDelete, path: "/rulesets/{ruleset_id}/answer-logging", params: fmla, keyed: true},
 	}
 }
 

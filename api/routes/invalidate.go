@@ -23,7 +23,7 @@ func Listen(ctx context.Context, s *api.Server, sv wiring.Services, cfg store.Li
 }
 
 // invalidator applies invalidations to one process's caches: the API
-// key cache and the catalog's reference caches.
+// key cache and the catalog's reference and answer logging caches.
 type invalidator struct {
 	keys    *auth.Authenticator
 	catalog *catalog.Catalog
@@ -39,6 +39,8 @@ func (i invalidator) Invalidate(inv store.Invalidation) {
 		i.catalog.InvalidateRuleset(inv.ID, inv.Slug)
 	case store.InvalidateRulebook:
 		i.catalog.InvalidateRulebook(inv.ID, inv.Slug)
+	case store.InvalidateAnswerLogging:
+		i.catalog.InvalidateAnswerLogging(inv.ID, inv.Slug)
 	default:
 		i.InvalidateAll()
 	}

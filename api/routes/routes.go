@@ -6,6 +6,7 @@ package routes
 
 import (
 	"github.com/eligo/eligo/api"
+	"github.com/eligo/eligo/api/answerlogging"
 	"github.com/eligo/eligo/api/decide"
 	"github.com/eligo/eligo/api/projects"
 	"github.com/eligo/eligo/api/rulebooks"
@@ -29,6 +30,7 @@ type Config struct {
 func Mount(s *api.Server, sv wiring.Services, cfg Config) {
 	rulesets.Register(s, rulesets.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Clock: sv.Clock, Gate: sv.Gate})
 	rulebooks.Register(s, rulebooks.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Clock: sv.Clock, Gate: sv.Gate})
+	answerlogging.Register(s, answerlogging.Deps{Catalog: sv.Catalog, Store: sv.Store})
 	decide.Register(s, decide.Deps{Catalog: sv.Catalog, Decisions: sv.Decisions, Clock: sv.Clock, Metrics: sv.Metrics}, cfg.Decide)
 	projects.Register(s, projects.Deps{Authoring: sv.Authoring, Generator: sv.Generator, Catalog: sv.Catalog, Gate: sv.Gate, Clock: sv.Clock,
 		Store: sv.Store, Impact: sv.Impact})
