@@ -179,7 +179,7 @@ type ImpactRunResponse struct {
 	State              string          `json:"state" enum:"queued,running,succeeded,failed,cancelled"`
 	BaselineRulesetID  string          `json:"baseline_ruleset_id" doc:"The concrete ruleset_id of the baseline; empty for a run of a rulebook."`
 	CandidateRulesetID *string         `json:"candidate_ruleset_id" nullable:"true" doc:"The concrete ruleset_id of the candidate; null when it is the project's draft or a rulebook."`
-	Rulebook           *impactRulebook `json:"rulebook" nullable:"true" doc:"What a run of a rulebook compares (then baseline_ruleset_id is empty); null for a run of rulesets."`
+	Rulebook           *impactRulebook `json:"rulebook" doc:"What a run of a rulebook compares (then baseline_ruleset_id is empty); null for a run of rulesets."`
 	DecisionDate       string          `json:"decision_date" doc:"The date a case without its own is decided as of."`
 	Examples           int             `json:"examples"`
 	Progress           impactProgress  `json:"progress"`
