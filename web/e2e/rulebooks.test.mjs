@@ -161,7 +161,8 @@ test('rulebooks: compose, activate, history, edit, promotion refused with its wi
   // Beside the witness, the same version over real applicants: one who
   // gives no income, whom the lenient cut passes, and one over the limit.
   assert.match(await page.locator('#impact-proposal option').first().textContent(), /^Section A: .+snap-income-lenient v1$/);
-  await page.waitForSelector('#impact-project option');
+  await page.waitForSelector('#impact-project option', { state: 'attached' });
+  await page.waitForSelector('#impact-file');
   await page.setInputFiles('#impact-file', {
     name: 'applicants.jsonl',
     mimeType: 'application/x-ndjson',

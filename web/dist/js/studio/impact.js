@@ -124,7 +124,7 @@ export function impactPanel(client, opts) {
     const loadRuns = async () => {
         const runs = (await client.call('GET', `${base}/impact`)).runs;
         past.replaceChildren(...runs.map((run) => {
-            const open = h('button', { type: 'button', class: 'link' }, `Run of ${when(run.created_at)}`, h('span', { class: 'visually-hidden' }, `, ${run.state}`));
+            const open = h('button', { type: 'button', class: 'link' }, `Run of ${when(run.created_at)}`);
             open.addEventListener('click', () => {
                 void busy(open, async () => {
                     alert.clear();
