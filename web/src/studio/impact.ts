@@ -114,6 +114,17 @@ function reasonList(id: string, title: string, reasons: ImpactReason[]): HTMLEle
   );
 }
 
+/** itemList draws the criteria or named values that changed, each with how many applicants it changed for. */
+function itemList(id: string, title: string, items: S['ImpactItem'][]): HTMLElement | null {
+  if (!items.length) return null;
+  return h(
+    'section',
+    { 'aria-labelledby': id + '-heading' },
+    h('h5', { id: id + '-heading' }, title),
+    h('ul', { class: id }, ...items.map((c) => h('li', {}, h('code', {}, c.id), `: for ${applicants(c)}.`))),
+  );
+}
+
 /** reportView draws a run's report in words. */
 export function reportView(run: ImpactRun): HTMLElement {
   const out = h('div', { class: 'impact-report' });
@@ -132,22 +143,8 @@ export function reportView(run: ImpactRun): HTMLElement {
     h('p', { class: 'count impact-summary' }, summarySentence(r)),
     changed.length ? h('ul', { class: 'impact-transitions', 'aria-label': 'Applicants whose outcome would change' }, ...changed.map((t) => h('li', {}, h('strong', {}, transitionSentence(t)), examples(t)))) : null,
     same.length ? h('ul', { class: 'impact-unchanged', 'aria-label': 'Applicants whose outcome would stay' }, ...same.map((t) => h('li', {}, transitionSentence(t), examples(t)))) : null,
-    r.criteria.length
-      ? h(
-          'section',
-          { 'aria-labelledby': 'impact-criteria-heading' },
-          h('h5', { id: 'impact-criteria-heading' }, 'Criteria decided differently most often'),
-          h('ul', { class: 'impact-criteria' }, ...r.criteria.map((c) => h('li', {}, h('code', {}, c.id), `: for ${applicants(c)}.`))),
-        )
-      : null,
-    r.values.length
-      ? h(
-          'section',
-          { 'aria-labelledby': 'impact-values-heading' },
-          h('h5', { id: 'impact-values-heading' }, 'Figures that came out differently most often'),
-          h('ul', { class: 'impact-values' }, ...r.values.map((v) => h('li', {}, h('code', {}, v.id), `: for ${applicants(v)}.`))),
-        )
-      : null,
+    itemList('impact-criteria', 'Criteria decided differently most often', r.criteria),
+    itemList('impact-values', 'Figures that came out differently most often', r.values),
     reasonList('impact-bad-rows', 'Rows that could not be read', r.bad_rows),
     reasonList('impact-unread', 'Answers the rules do not read', r.unread_answers),
     reasonList('impact-undecided', 'Applicants left undecided for another reason than the rules', r.undecided),

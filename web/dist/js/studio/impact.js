@@ -74,6 +74,12 @@ function reasonList(id, title, reasons) {
         return null;
     return h('section', { 'aria-labelledby': id + '-heading' }, h('h5', { id: id + '-heading' }, title), h('ul', { id }, ...reasons.map((r) => h('li', {}, `${capital(r.reason)}: ${applicants(r)}`, r.lines.length ? ` (lines ${r.lines.join(', ')})` : '', '.'))));
 }
+/** itemList draws the criteria or named values that changed, each with how many applicants it changed for. */
+function itemList(id, title, items) {
+    if (!items.length)
+        return null;
+    return h('section', { 'aria-labelledby': id + '-heading' }, h('h5', { id: id + '-heading' }, title), h('ul', { class: id }, ...items.map((c) => h('li', {}, h('code', {}, c.id), `: for ${applicants(c)}.`))));
+}
 /** reportView draws a run's report in words. */
 export function reportView(run) {
     const out = h('div', { class: 'impact-report' });
@@ -88,11 +94,7 @@ export function reportView(run) {
     const changed = r.transitions.filter((t) => t.from !== t.to);
     const same = r.transitions.filter((t) => t.from === t.to);
     const examples = (t) => (t.examples.length ? h('span', { class: 'hint' }, ` For example: ${t.examples.join(', ')}.`) : null);
-    append(out, run.partial ? h('p', { class: 'notice' }, 'This covers only the applicants decided before the run was stopped.') : null, h('p', { class: 'count impact-summary' }, summarySentence(r)), changed.length ? h('ul', { class: 'impact-transitions', 'aria-label': 'Applicants whose outcome would change' }, ...changed.map((t) => h('li', {}, h('strong', {}, transitionSentence(t)), examples(t)))) : null, same.length ? h('ul', { class: 'impact-unchanged', 'aria-label': 'Applicants whose outcome would stay' }, ...same.map((t) => h('li', {}, transitionSentence(t), examples(t)))) : null, r.criteria.length
-        ? h('section', { 'aria-labelledby': 'impact-criteria-heading' }, h('h5', { id: 'impact-criteria-heading' }, 'Criteria decided differently most often'), h('ul', { class: 'impact-criteria' }, ...r.criteria.map((c) => h('li', {}, h('code', {}, c.id), `: for ${applicants(c)}.`))))
-        : null, r.values.length
-        ? h('section', { 'aria-labelledby': 'impact-values-heading' }, h('h5', { id: 'impact-values-heading' }, 'Figures that came out differently most often'), h('ul', { class: 'impact-values' }, ...r.values.map((v) => h('li', {}, h('code', {}, v.id), `: for ${applicants(v)}.`))))
-        : null, reasonList('impact-bad-rows', 'Rows that could not be read', r.bad_rows), reasonList('impact-unread', 'Answers the rules do not read', r.unread_answers), reasonList('impact-undecided', 'Applicants left undecided for another reason than the rules', r.undecided));
+    append(out, run.partial ? h('p', { class: 'notice' }, 'This covers only the applicants decided before the run was stopped.') : null, h('p', { class: 'count impact-summary' }, summarySentence(r)), changed.length ? h('ul', { class: 'impact-transitions', 'aria-label': 'Applicants whose outcome would change' }, ...changed.map((t) => h('li', {}, h('strong', {}, transitionSentence(t)), examples(t)))) : null, same.length ? h('ul', { class: 'impact-unchanged', 'aria-label': 'Applicants whose outcome would stay' }, ...same.map((t) => h('li', {}, transitionSentence(t), examples(t)))) : null, itemList('impact-criteria', 'Criteria decided differently most often', r.criteria), itemList('impact-values', 'Figures that came out differently most often', r.values), reasonList('impact-bad-rows', 'Rows that could not be read', r.bad_rows), reasonList('impact-unread', 'Answers the rules do not read', r.unread_answers), reasonList('impact-undecided', 'Applicants left undecided for another reason than the rules', r.undecided));
     return out;
 }
 /** impactPanel draws the impact panel: choose or upload a caseload, run, follow, read. */
